@@ -1,0 +1,43 @@
+#!/bin/sh
+# Install the Debian packages nicfit needs, and only those that are missing.
+#
+#   scripts/deps.sh build    compiler, pkg-config, jansson, libmicrohttpd, cmocka
+#   scripts/deps.sh check    build + what the test suite uses (hwloc's lstopo, chromium)
+#   scripts/deps.sh bench    check + what the benchmarks use (hyperfine, wrk, nginx)
+#
+# It asks apt-get only when something is missing, so a second run is silent and
+# needs no network. Run as root, or as a user who can sudo.
+set -eu
+
+group=${1:-build}
+pkgs="gcc make pkg-config libjansson-dev libmicrohttpd-dev libcmocka-dev"
+case "$group" in
+build) ;;
+check) pkgs="$pkgs hwloc-nox chromium pciutils" ;;
+bench) pkgs="$pkgs hwloc-nox chromium pciutils hyperfine wrk nginx-light valgrind" ;;
+*) echo "usage: scripts/deps.sh build|check|bench" >&2; exit 64 ;;
+esac
+
+missing=
+for p in $pkgs; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$st" = installed ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "deps: missing packages:$missing (no apt-get here: install them by hand)" >&2
+	exit 69
+fi
+sudo=
+if [ "$(id -u)" != 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then sudo=sudo; else
+		echo "deps: missing packages:$missing (run as root or install sudo)" >&2
+		exit 77
+	fi
+fi
+echo "deps: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >&2 || true
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing >&2

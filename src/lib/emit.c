@@ -1,0 +1,579 @@
+/*
+ * emit.c - the one printer (see nicfit/emit.h).
+ *
+ * JSON values go into a jansson tree held on a small stack of open
+ * containers; text goes straight into a nicfit_buf. Tables keep their cells
+ * as strings until the table ends, when column widths are known.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "nicfit/emit.h"
+#include "nicfit/error.h"
+
+struct table {
+	const struct nicfit_column *cols;
+	int ncols;
+	char **cells;  /* row-major, nrows * ncols strings */
+	size_t ncells;
+	size_t cap;
+	json_t *arr;   /* JSON: the array of row objects */
+	json_t *row;   /* JSON: the row being filled */
+	int col;       /* next column of the current row */
+};
+
+struct nicfit_emit {
+	enum nicfit_format fmt;
+	unsigned flags;
+	struct nicfit_buf text;
+	json_t *root;
+	json_t *stack[NICFIT_EMIT_MAX_DEPTH];
+	const char *keys[NICFIT_EMIT_MAX_DEPTH];
+	int depth;
+	int err;            /* first misuse or allocation failure */
+	int in_table;
+	struct table t;
+};
+
+double nicfit_round4(double v)
+{
+	if (!isfinite(v))
+		return v;
+	if (fabs(v) >= 1e11)
+		return v;
+	return round(v * 1e4) / 1e4;
+}
+
+struct nicfit_emit *nicfit_emit_new(enum nicfit_format fmt, unsigned flags,
+				    size_t max)
+{
+	struct nicfit_emit *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->fmt = fmt;
+	e->flags = flags;
+	if (fmt == NICFIT_FMT_MD)
+		e->flags &= ~NICFIT_EMIT_COLOR;
+	nicfit_buf_init(&e->text, max);
+	return e;
+}
+
+static void table_clear(struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncells; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	json_decref(t->row);
+	json_decref(t->arr);
+	memset(t, 0, sizeof(*t));
+}
+
+void nicfit_emit_free(struct nicfit_emit *e)
+{
+	if (!e)
+		return;
+	table_clear(&e->t);
+	json_decref(e->root);
+	nicfit_buf_release(&e->text);
+	free(e);
+}
+
+enum nicfit_format nicfit_emit_format(const struct nicfit_emit *e)
+{
+	return e->fmt;
+}
+
+int nicfit_emit_is_text(const struct nicfit_emit *e)
+{
+	return e->fmt == NICFIT_FMT_TEXT || e->fmt == NICFIT_FMT_MD;
+}
+
+static int is_json(const struct nicfit_emit *e)
+{
+	return e->fmt == NICFIT_FMT_JSON;
+}
+
+static void fail(struct nicfit_emit *e, int code)
+{
+	if (!e->err)
+		e->err = code;
+}
+
+/* Attach v (a new reference, stolen) under key in the innermost container. */
+static void attach(struct nicfit_emit *e, const char *key, json_t *v)
+{
+	json_t *top;
+
+	if (!v) {
+		fail(e, NICFIT_E_NOMEM);
+		return;
+	}
+	if (e->depth == 0) {
+		/* A bare value at top level becomes the root only once. */
+		if (e->root || key) {
+			json_decref(v);
+			fail(e, NICFIT_E_INTERNAL);
+			return;
+		}
+		e->root = v;
+		return;
+	}
+	top = e->stack[e->depth - 1];
+	if (json_is_object(top)) {
+		if (!key || json_object_set_new(top, key, v))
+			fail(e, NICFIT_E_INTERNAL);
+	} else if (json_array_append_new(top, v)) {
+		fail(e, NICFIT_E_NOMEM);
+	}
+}
+
+static void push(struct nicfit_emit *e, const char *key, json_t *c)
+{
+	if (!c) {
+		fail(e, NICFIT_E_NOMEM);
+		return;
+	}
+	if (e->depth >= NICFIT_EMIT_MAX_DEPTH) {
+		json_decref(c);
+		fail(e, NICFIT_E_INTERNAL);
+		return;
+	}
+	json_incref(c);
+	attach(e, key, c);
+	e->keys[e->depth] = key;
+	e->stack[e->depth++] = c;
+	json_decref(c);
+}
+
+static void pop(struct nicfit_emit *e, int want_object)
+{
+	if (e->depth == 0 ||
+	    !!json_is_object(e->stack[e->depth - 1]) != !!want_object) {
+		fail(e, NICFIT_E_INTERNAL);
+		return;
+	}
+	e->depth--;
+}
+
+void nicfit_emit_begin_object(struct nicfit_emit *e, const char *key)
+{
+	if (is_json(e))
+		push(e, key, json_object());
+}
+
+void nicfit_emit_end_object(struct nicfit_emit *e)
+{
+	if (is_json(e))
+		pop(e, 1);
+}
+
+void nicfit_emit_begin_array(struct nicfit_emit *e, const char *key)
+{
+	if (is_json(e))
+		push(e, key, json_array());
+}
+
+void nicfit_emit_end_array(struct nicfit_emit *e)
+{
+	if (is_json(e))
+		pop(e, 0);
+}
+
+void nicfit_emit_string(struct nicfit_emit *e, const char *key, const char *v)
+{
+	if (!is_json(e))
+		return;
+	attach(e, key, v ? json_string(v) : json_null());
+}
+
+void nicfit_emit_stringf(struct nicfit_emit *e, const char *key,
+			 const char *fmt, ...)
+{
+	char tmp[1024];
+	va_list ap;
+
+	if (!is_json(e))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	attach(e, key, json_string(tmp));
+}
+
+void nicfit_emit_int(struct nicfit_emit *e, const char *key, long long v)
+{
+	if (is_json(e))
+		attach(e, key, json_integer(v));
+}
+
+static json_t *num(double v)
+{
+	if (!isfinite(v))
+		return json_null();
+	return json_real(nicfit_round4(v));
+}
+
+void nicfit_emit_number(struct nicfit_emit *e, const char *key, double v)
+{
+	if (is_json(e))
+		attach(e, key, num(v));
+}
+
+void nicfit_emit_bool(struct nicfit_emit *e, const char *key, int v)
+{
+	if (is_json(e))
+		attach(e, key, json_boolean(v));
+}
+
+void nicfit_emit_null(struct nicfit_emit *e, const char *key)
+{
+	if (is_json(e))
+		attach(e, key, json_null());
+}
+
+void nicfit_emit_printf(struct nicfit_emit *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!nicfit_emit_is_text(e))
+		return;
+	va_start(ap, fmt);
+	nicfit_buf_vaddf(&e->text, fmt, ap);
+	va_end(ap);
+}
+
+void nicfit_emit_heading(struct nicfit_emit *e, const char *title)
+{
+	if (e->fmt == NICFIT_FMT_MD)
+		nicfit_buf_addf(&e->text, "## %s\n\n", title);
+	else if (e->fmt == NICFIT_FMT_TEXT)
+		nicfit_buf_addf(&e->text, "%s%s%s\n",
+				nicfit_emit_color(e, NICFIT_COLOR_BOLD), title,
+				nicfit_emit_color(e, NICFIT_COLOR_RESET));
+}
+
+const char *nicfit_emit_color(const struct nicfit_emit *e, enum nicfit_color c)
+{
+	if (e->fmt != NICFIT_FMT_TEXT || !(e->flags & NICFIT_EMIT_COLOR))
+		return "";
+	switch (c) {
+	case NICFIT_COLOR_RESET: return "\033[0m";
+	case NICFIT_COLOR_BOLD: return "\033[1m";
+	case NICFIT_COLOR_RED: return "\033[1;31m";
+	case NICFIT_COLOR_YELLOW: return "\033[33m";
+	case NICFIT_COLOR_GREEN: return "\033[32m";
+	case NICFIT_COLOR_BLUE: return "\033[34m";
+	case NICFIT_COLOR_DIM: return "\033[2m";
+	}
+	return "";
+}
+
+void nicfit_emit_raw(struct nicfit_emit *e, const char *s, size_t n)
+{
+	if (!is_json(e))
+		nicfit_buf_add(&e->text, s, n);
+}
+
+/* ---- tables ---------------------------------------------------------- */
+
+void nicfit_emit_table_begin(struct nicfit_emit *e, const char *key,
+			     const struct nicfit_column *cols, int ncols)
+{
+	if (e->in_table || ncols <= 0) {
+		fail(e, NICFIT_E_INTERNAL);
+		return;
+	}
+	table_clear(&e->t);
+	e->in_table = 1;
+	e->t.cols = cols;
+	e->t.ncols = ncols;
+	if (is_json(e)) {
+		e->t.arr = json_array();
+		if (!e->t.arr)
+			fail(e, NICFIT_E_NOMEM);
+		/* Attach now so the table sits where it was begun. */
+		json_incref(e->t.arr);
+		attach(e, key, e->t.arr);
+	}
+}
+
+static void cell(struct nicfit_emit *e, char *shown, json_t *v)
+{
+	struct table *t = &e->t;
+
+	if (!e->in_table) {
+		free(shown);
+		json_decref(v);
+		fail(e, NICFIT_E_INTERNAL);
+		return;
+	}
+	if (is_json(e)) {
+		free(shown);
+		if (!t->row)
+			t->row = json_object();
+		if (!t->row || !v ||
+		    json_object_set_new(t->row, t->cols[t->col].key, v))
+			fail(e, NICFIT_E_NOMEM);
+	} else {
+		json_decref(v);
+		if (!shown) {
+			fail(e, NICFIT_E_NOMEM);
+		} else if (t->ncells == t->cap) {
+			size_t cap = t->cap ? t->cap * 2 : 64;
+			char **p = realloc(t->cells, cap * sizeof(*p));
+
+			if (!p) {
+				free(shown);
+				fail(e, NICFIT_E_NOMEM);
+			} else {
+				t->cells = p;
+				t->cap = cap;
+				t->cells[t->ncells++] = shown;
+			}
+		} else {
+			t->cells[t->ncells++] = shown;
+		}
+	}
+	if (++t->col == t->ncols) {
+		t->col = 0;
+		if (t->row) {
+			if (json_array_append_new(t->arr, t->row))
+				fail(e, NICFIT_E_NOMEM);
+			t->row = NULL;
+		}
+	}
+}
+
+static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *dupf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	p = malloc((size_t)n + 1);
+	if (!p)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void nicfit_emit_cell_string(struct nicfit_emit *e, const char *v)
+{
+	cell(e, is_json(e) ? NULL : dupf("%s", v ? v : ""),
+	     is_json(e) ? (v ? json_string(v) : json_null()) : NULL);
+}
+
+void nicfit_emit_cell_int(struct nicfit_emit *e, long long v)
+{
+	cell(e, is_json(e) ? NULL : dupf("%lld", v),
+	     is_json(e) ? json_integer(v) : NULL);
+}
+
+void nicfit_emit_cell_number(struct nicfit_emit *e, double v, int decimals)
+{
+	if (decimals < 0 || decimals > 9)
+		decimals = 2;
+	if (!isfinite(v)) {
+		nicfit_emit_cell_null(e, "-");
+		return;
+	}
+	cell(e, is_json(e) ? NULL : dupf("%.*f", decimals, v),
+	     is_json(e) ? num(v) : NULL);
+}
+
+void nicfit_emit_cell_null(struct nicfit_emit *e, const char *shown)
+{
+	cell(e, is_json(e) ? NULL : dupf("%s", shown ? shown : ""),
+	     is_json(e) ? json_null() : NULL);
+}
+
+/* Display width of UTF-8 text: count code points, not bytes. */
+static size_t width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			w++;
+	return w;
+}
+
+static void csv_field(struct nicfit_buf *b, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		nicfit_buf_puts(b, s);
+		return;
+	}
+	nicfit_buf_addch(b, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			nicfit_buf_addch(b, '"');
+		nicfit_buf_addch(b, *s);
+	}
+	nicfit_buf_addch(b, '"');
+}
+
+static void md_field(struct nicfit_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			nicfit_buf_addch(b, '\\');
+		nicfit_buf_addch(b, *s == '\n' ? ' ' : *s);
+	}
+}
+
+static void table_text(struct nicfit_emit *e)
+{
+	struct table *t = &e->t;
+	size_t nrows = t->ncells / (size_t)t->ncols, r;
+	size_t *w = calloc((size_t)t->ncols, sizeof(*w));
+	int c;
+
+	if (!w) {
+		fail(e, NICFIT_E_NOMEM);
+		return;
+	}
+	for (c = 0; c < t->ncols; c++)
+		w[c] = width(t->cols[c].title);
+	for (r = 0; r < nrows; r++)
+		for (c = 0; c < t->ncols; c++) {
+			size_t n = width(t->cells[r * (size_t)t->ncols + (size_t)c]);
+			if (n > w[c])
+				w[c] = n;
+		}
+	for (r = 0; r <= nrows; r++) {
+		size_t line = e->text.len;
+
+		nicfit_buf_puts(&e->text, "  ");
+		if (r == 0)
+			nicfit_buf_puts(&e->text, nicfit_emit_color(e, NICFIT_COLOR_BOLD));
+		for (c = 0; c < t->ncols; c++) {
+			const char *s = r == 0 ? t->cols[c].title
+					       : t->cells[(r - 1) * (size_t)t->ncols + (size_t)c];
+			size_t pad = w[c] - width(s);
+
+			if (c)
+				nicfit_buf_puts(&e->text, "  ");
+			if (t->cols[c].right)
+				nicfit_buf_addchn(&e->text, ' ', pad);
+			nicfit_buf_puts(&e->text, s);
+			if (!t->cols[c].right && c + 1 < t->ncols)
+				nicfit_buf_addchn(&e->text, ' ', pad);
+		}
+		if (r == 0)
+			nicfit_buf_puts(&e->text, nicfit_emit_color(e, NICFIT_COLOR_RESET));
+		/* no trailing blanks */
+		while (e->text.len > line && e->text.data[e->text.len - 1] == ' ')
+			nicfit_buf_truncate(&e->text, e->text.len - 1);
+		nicfit_buf_addch(&e->text, '\n');
+	}
+	free(w);
+}
+
+static void table_md(struct nicfit_emit *e)
+{
+	struct table *t = &e->t;
+	size_t nrows = t->ncells / (size_t)t->ncols, r;
+	int c;
+
+	nicfit_buf_puts(&e->text, "|");
+	for (c = 0; c < t->ncols; c++) {
+		nicfit_buf_addch(&e->text, ' ');
+		md_field(&e->text, t->cols[c].title);
+		nicfit_buf_puts(&e->text, " |");
+	}
+	nicfit_buf_puts(&e->text, "\n|");
+	for (c = 0; c < t->ncols; c++)
+		nicfit_buf_puts(&e->text, t->cols[c].right ? "---:|" : "---|");
+	nicfit_buf_addch(&e->text, '\n');
+	for (r = 0; r < nrows; r++) {
+		nicfit_buf_puts(&e->text, "|");
+		for (c = 0; c < t->ncols; c++) {
+			nicfit_buf_addch(&e->text, ' ');
+			md_field(&e->text, t->cells[r * (size_t)t->ncols + (size_t)c]);
+			nicfit_buf_puts(&e->text, " |");
+		}
+		nicfit_buf_addch(&e->text, '\n');
+	}
+	nicfit_buf_addch(&e->text, '\n');
+}
+
+static void table_csv(struct nicfit_emit *e)
+{
+	struct table *t = &e->t;
+	size_t nrows = t->ncells / (size_t)t->ncols, r;
+	int c;
+
+	for (c = 0; c < t->ncols; c++) {
+		if (c)
+			nicfit_buf_addch(&e->text, ',');
+		csv_field(&e->text, t->cols[c].key);
+	}
+	nicfit_buf_puts(&e->text, "\r\n");
+	for (r = 0; r < nrows; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			if (c)
+				nicfit_buf_addch(&e->text, ',');
+			csv_field(&e->text, t->cells[r * (size_t)t->ncols + (size_t)c]);
+		}
+		nicfit_buf_puts(&e->text, "\r\n");
+	}
+}
+
+void nicfit_emit_table_end(struct nicfit_emit *e)
+{
+	if (!e->in_table || e->t.col != 0) {
+		fail(e, NICFIT_E_INTERNAL);
+	} else if (e->fmt == NICFIT_FMT_TEXT) {
+		table_text(e);
+	} else if (e->fmt == NICFIT_FMT_MD) {
+		table_md(e);
+	} else if (e->fmt == NICFIT_FMT_CSV) {
+		table_csv(e);
+	}
+	e->in_table = 0;
+	table_clear(&e->t);
+}
+
+int nicfit_emit_finish(struct nicfit_emit *e, struct nicfit_buf *out)
+{
+	char *s;
+
+	if (e->in_table || e->depth != 0)
+		fail(e, NICFIT_E_INTERNAL);
+	if (e->err)
+		return e->err;
+	if (nicfit_buf_error(&e->text))
+		return nicfit_buf_error(&e->text);
+	if (!is_json(e)) {
+		nicfit_buf_add(out, e->text.data, e->text.len);
+		return nicfit_buf_error(out);
+	}
+	if (!e->root)
+		return NICFIT_E_INTERNAL;
+	s = json_dumps(e->root, JSON_REAL_PRECISION(15) |
+				   ((e->flags & NICFIT_EMIT_PRETTY) ? JSON_INDENT(2) : JSON_COMPACT));
+	if (!s)
+		return NICFIT_E_NOMEM;
+	nicfit_buf_puts(out, s);
+	nicfit_buf_addch(out, '\n');
+	free(s);
+	return nicfit_buf_error(out);
+}
