@@ -6,6 +6,12 @@
 #ifndef NICFIT_BANNED_H
 #define NICFIT_BANNED_H
 
+/* Declare the real functions first, so the macros below only catch uses. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
 #define BANNED(func) sorry_##func##_is_a_banned_function
 
 #undef strcpy

@@ -1,6 +1,7 @@
 /*
  * buf.c - growable, bounded, sticky-error byte buffer (see nicfit/buf.h).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

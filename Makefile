@@ -1,0 +1,151 @@
+# nicfit - plain Makefile, in the manner of git and Redis.
+#
+#   make                 build/nicfit and build/libnicfit.a
+#   make run             install missing Debian packages, build, plan the article's case
+#   make check           install missing packages, build, run the whole test suite
+#   make check SANITIZE=1   the same under ASan + UBSan
+#   make fuzz            run the libFuzzer harnesses (clang) for FUZZ_SECONDS each
+#   make bench           benchmarks against peers (lstopo, nginx), printing ratios
+#   make install PREFIX=/usr/local
+#
+# WERROR=1 turns warnings into errors (CI sets it).
+
+CC ?= cc
+PREFIX ?= /usr/local
+DESTDIR ?=
+SANITIZE ?=
+WERROR ?= $(if $(CI),1,)
+FUZZ_SECONDS ?= 60
+B := build
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wvla -Wformat=2 -Wwrite-strings -Wno-unused-parameter -Wno-format-truncation
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+PKGS := jansson libmicrohttpd
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lmicrohttpd)
+
+BASE_CFLAGS := -std=c11 -O2 -g $(WARN) -fno-common
+ifeq ($(SANITIZE),1)
+BASE_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_LDFLAGS := -fsanitize=address,undefined
+endif
+ALL_CPPFLAGS := -Iinclude -Isrc/lib -I$(B)/gen -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+	-include src/lib/banned.h $(CPPFLAGS)
+ALL_CFLAGS := $(BASE_CFLAGS) $(PKG_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS := $(SAN_LDFLAGS) $(LDFLAGS)
+LIBS := $(PKG_LIBS) -lm
+
+LIB_SRC := $(sort $(wildcard src/lib/*.c))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+SERVE_SRC := $(sort $(wildcard src/serve/*.c))
+DATA := $(sort $(wildcard data/*.json))
+ASSETS := $(sort $(wildcard src/serve/assets/*))
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/catalog_data.o
+CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o) $(SERVE_SRC:%.c=$(B)/%.o) \
+	$(if $(ASSETS),$(B)/gen/assets_data.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/tests/%)
+
+all: $(B)/nicfit $(B)/libnicfit.a
+
+# Rebuild everything when the flags change (git's GIT-CFLAGS trick).
+FLAGS_NOW := $(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS)
+$(B)/FLAGS: FORCE
+	@mkdir -p $(B)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(FLAGS_NOW)' ]; then echo '$(FLAGS_NOW)' >$@; fi
+
+$(B)/%.o: %.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/tools/embed: tools/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -o $@ $<
+
+$(B)/gen/catalog_data.c: $(DATA) $(B)/tools/embed
+	@mkdir -p $(dir $@)
+	$(B)/tools/embed nicfit_catalog_blobs $@ $(DATA)
+
+$(B)/gen/assets_data.c: $(ASSETS) $(B)/tools/embed
+	@mkdir -p $(dir $@)
+	$(B)/tools/embed nicfit_asset_blobs $@ $(ASSETS)
+
+$(B)/gen/%.o: $(B)/gen/%.c $(B)/FLAGS
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/libnicfit.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/nicfit: $(CLI_OBJ) $(B)/libnicfit.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libnicfit.a $(LIBS)
+
+$(B)/tests/%: tests/unit/%.c $(B)/libnicfit.a tests/unit/unit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
+		-o $@ $< $(B)/libnicfit.a $(LIBS) -lcmocka
+
+# Fuzz harnesses built as plain programs that replay their corpus.
+$(B)/tests/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/libnicfit.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
+		-o $@ $< tests/fuzz/replay.c $(B)/libnicfit.a $(LIBS)
+
+deps:
+	@scripts/deps.sh build
+
+deps-check:
+	@scripts/deps.sh check
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(B)/nicfit plan --example
+
+check: deps-check
+	@$(MAKE) --no-print-directory all tests
+	@NICFIT=$(B)/nicfit BUILD=$(B) sh tests/run.sh
+
+tests: $(UNIT_BIN) $(FUZZ_BIN)
+
+fuzz:
+	@command -v clang >/dev/null || { echo "make fuzz needs clang" >&2; exit 69; }
+	@mkdir -p $(B)/fuzz
+	@for f in $(FUZZ_SRC); do \
+		n=$$(basename $$f .c); \
+		clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(ALL_CPPFLAGS) $(PKG_CFLAGS) \
+			-o $(B)/fuzz/$$n $$f $(LIB_SRC) $(B)/gen/catalog_data.c $(LIBS) || exit 1; \
+		mkdir -p $(B)/fuzz/corpus-$$n; \
+		echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
+		$(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+			$(B)/fuzz/corpus-$$n tests/fuzz/corpus/$${n#fuzz_} || exit 1; \
+	done
+
+bench: all
+	@scripts/deps.sh bench
+	@NICFIT=$(B)/nicfit sh bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/nicfit \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/nicfit \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 $(B)/nicfit $(DESTDIR)$(PREFIX)/bin/nicfit
+	install -m 644 $(B)/libnicfit.a $(DESTDIR)$(PREFIX)/lib/libnicfit.a
+	install -m 644 include/nicfit/*.h $(DESTDIR)$(PREFIX)/include/nicfit/
+	install -m 644 docs/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(DATA) $(DESTDIR)$(PREFIX)/share/nicfit/
+	install -m 644 scripts/nicfit.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/nicfit
+	sed -e 's|@PREFIX@|$(PREFIX)|' scripts/nicfit.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/nicfit.pc
+
+clean:
+	rm -rf $(B)
+
+FORCE:
+.PHONY: all run check tests fuzz bench install clean deps deps-check FORCE
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -1,0 +1,41 @@
+/*
+ * nicfit/calc.h - run one calculator from a request and render its result.
+ *
+ * The seven calculators (pcie, link, nic, load, fit, allreduce, stream) take
+ * their inputs as a struct nicfit_spec, so `nicfit calc pcie --gen 3
+ * --width 16` and POST /api/calc/pcie {"gen": 3, "width": 16} run the same
+ * code and give the same document ("schema": "nicfit.calc.<name>.v1").
+ * Each accepts "assume" pairs ("mps=512") overriding its named assumptions.
+ */
+#ifndef NICFIT_CALC_H
+#define NICFIT_CALC_H
+
+#include "nicfit/catalog.h"
+#include "nicfit/emit.h"
+#include "nicfit/error.h"
+#include "nicfit/spec.h"
+
+/* NULL-terminated list of calculator names. */
+extern const char *const nicfit_calc_names[];
+
+/*
+ * Run calculator `name` on spec and render into e. cat supplies parts,
+ * GPUs and models (may be NULL for calculators that need none). Errors:
+ * NICFIT_E_USAGE (unknown calculator or setting, bad value; NICFIT_E_DATA
+ * instead when spec came from JSON), NICFIT_E_NOTFOUND (unknown id).
+ */
+int nicfit_calc_run(const struct nicfit_catalog *cat, const char *name,
+		    struct nicfit_spec *spec, struct nicfit_emit *e,
+		    struct nicfit_error *err);
+
+/*
+ * Resolve a card for `calc nic` and plan: a catalog NIC id or part number,
+ * or any part number the decoder understands. Fills card (strings live as
+ * long as cat or are static) and, when known, *nic. Returns 0 or an error.
+ */
+struct nicfit_card;
+int nicfit_card_resolve(const struct nicfit_catalog *cat, const char *part,
+			struct nicfit_card *card, const struct nicfit_nic **nic,
+			struct nicfit_error *err);
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * nicfit/catalog.h - the parts nicfit plans with, and their sources.
+ *
+ * A catalog is the embedded default data (the JSON files in data/, see docs/catalog.md)
+ * with any number of user overlays on top: an overlay entry whose id exists
+ * replaces it field by field, a new id is added. Every entry carries a
+ * source, the fields that are unverified, and a price only when one is
+ * sourced. Look-ups ignore case; a failed look-up suggests the nearest id.
+ *
+ * The catalog owns every string it hands out; they live until
+ * nicfit_catalog_free(). Entry pointers stay valid until the next overlay.
+ */
+#ifndef NICFIT_CATALOG_H
+#define NICFIT_CATALOG_H
+
+#include <stddef.h>
+
+#include "nicfit/error.h"
+#include "nicfit/llm.h"
+
+enum nicfit_kind {
+	NICFIT_KIND_NIC,
+	NICFIT_KIND_CABLE,
+	NICFIT_KIND_SWITCH,
+	NICFIT_KIND_SERVER,
+	NICFIT_KIND_GPU,
+	NICFIT_KIND_MODEL,
+	NICFIT_KIND_COUNT
+};
+
+/* "nic", "cable", ... and the JSON array names "nics", "cables", ... */
+const char *nicfit_kind_name(enum nicfit_kind k);
+const char *nicfit_kind_plural(enum nicfit_kind k);
+/* Parse "nic", "nics", "NIC" ...; returns 0 or NICFIT_E_USAGE. */
+int nicfit_kind_parse(const char *s, enum nicfit_kind *out, struct nicfit_error *err);
+
+#define NICFIT_MAX_LIST 16
+
+/* What every entry has. */
+struct nicfit_entry {
+	const char *id;
+	const char *name;
+	const char *source;
+	const char *unverified[NICFIT_MAX_LIST]; /* field names */
+	int nunverified;
+	const char *notes[NICFIT_MAX_LIST];
+	int nnotes;
+	int priced;                 /* price_usd present */
+	double price_usd;
+	const char *prices_as_of;   /* "2026-10-30" */
+	const char *price_source;
+	const char *origin;         /* file the entry (last) came from */
+};
+
+/* 1 when field (e.g. "pcie_gen") is listed as unverified. */
+int nicfit_entry_unverified(const struct nicfit_entry *e, const char *field);
+
+#define NICFIT_RDMA_ROCE 0x1u
+#define NICFIT_RDMA_IB 0x2u
+#define NICFIT_RDMA_IWARP 0x4u
+
+#define NICFIT_ROLE_FRONTEND 0x1u
+#define NICFIT_ROLE_BACKEND 0x2u
+#define NICFIT_ROLE_STORAGE 0x4u
+
+struct nicfit_nic {
+	struct nicfit_entry e;
+	const char *part, *vendor, *family, *protocol, *cage;
+	const char *ib_rate;      /* NULL when the card has no InfiniBand */
+	const char *form_factor, *bracket, *driver, *module_coding;
+	int ports;
+	double port_gbps;
+	double speeds_gbps[NICFIT_MAX_LIST];
+	int nspeeds;
+	int pcie_gen, pcie_width, pcie_gen_min; /* gen_min 0 when not given */
+	int socket_direct, vpi;
+	unsigned rdma;            /* NICFIT_RDMA_* bits */
+	unsigned roles;           /* NICFIT_ROLE_* bits */
+	unsigned pci_vendor, pci_device;
+	unsigned subsys[NICFIT_MAX_LIST][2];
+	int nsubsys;
+};
+
+enum nicfit_cable_type {
+	NICFIT_CABLE_DAC,
+	NICFIT_CABLE_AOC,
+	NICFIT_CABLE_OPTIC,
+	NICFIT_CABLE_BREAKOUT_DAC,
+	NICFIT_CABLE_BREAKOUT_AOC,
+	NICFIT_CABLE_RJ45
+};
+const char *nicfit_cable_type_name(enum nicfit_cable_type t);
+
+struct nicfit_cable {
+	struct nicfit_entry e;
+	const char *part;         /* NULL for generic items */
+	enum nicfit_cable_type type;
+	double gbps;              /* rate of the fast end */
+	const char *end_a, *end_b;
+	int split;                /* legs at end_b */
+	double lane_gbps;         /* rate of one leg */
+	double length_m;          /* < 0 for optics */
+	double max_length_m;
+	const char *medium, *fiber, *standard, *coding;
+};
+
+struct nicfit_switch {
+	struct nicfit_entry e;
+	const char *vendor, *fabric, *cage, *form;
+	int ports;
+	double port_gbps;
+	const char *breakout[NICFIT_MAX_LIST]; /* "4x25" */
+	int nbreakout;
+	int max_logical_ports;    /* 0 when not given */
+	int lossless, subnet_manager;
+};
+
+#define NICFIT_MAX_SLOTS 32
+
+enum nicfit_gpu_fit { NICFIT_GPU_NONE, NICFIT_GPU_SINGLE, NICFIT_GPU_DOUBLE };
+
+struct nicfit_slot {
+	const char *name, *riser, *kind; /* kind: "pcie", "ocp3", ... */
+	int gen, width, connector_width;
+	int full_height, full_length;
+	int socket;
+	enum nicfit_gpu_fit gpu;
+};
+
+struct nicfit_onboard {
+	const char *name, *kind, *nic, *cage, *description;
+	int ports;
+	double port_gbps;
+	int socket;               /* -1 when not given */
+	unsigned rdma;
+};
+
+struct nicfit_server {
+	struct nicfit_entry e;
+	const char *vendor, *form, *cpu;
+	int sockets, pcie_gen, generic;
+	struct nicfit_slot slots[NICFIT_MAX_SLOTS];
+	int nslots;
+	struct nicfit_onboard onboard[8];
+	int nonboard;
+	const char *oob_name, *oob_cage;
+	double oob_gbps;
+	int max_gpus_double, max_gpus_single; /* 0 when not given */
+};
+
+struct nicfit_gpu {
+	struct nicfit_entry e;
+	const char *vendor, *memory_type;
+	double memory_gib, mem_bw_gbs, tdp_w;
+	int pcie_gen, pcie_width;
+	int double_width;
+	double nvlink_gbs;        /* 0 when none */
+	double fp16_tflops;       /* 0 when unknown */
+	unsigned pci_vendor, pci_device;
+};
+
+struct nicfit_model {
+	struct nicfit_entry e;
+	const char *family, *native_precision;
+	struct nicfit_arch arch;
+	long context_max;
+	int experts, experts_active;
+};
+
+struct nicfit_catalog;
+
+/* The embedded default catalog. */
+int nicfit_catalog_new(struct nicfit_catalog **out, struct nicfit_error *err);
+/* An empty catalog (tests, or a user who wants only their own file). */
+int nicfit_catalog_new_empty(struct nicfit_catalog **out, struct nicfit_error *err);
+void nicfit_catalog_free(struct nicfit_catalog *cat);
+
+/*
+ * Overlay a catalog document (text of len bytes, named `input` in errors).
+ * On error the catalog is unchanged. Errors: NICFIT_E_DATA with
+ * input:line:col for malformed JSON or an entry that breaks the schema.
+ */
+int nicfit_catalog_overlay(struct nicfit_catalog *cat, const char *input,
+			   const char *text, size_t len, struct nicfit_error *err);
+/* The same from a file; NICFIT_E_NOTFOUND / NICFIT_E_IO when unreadable. */
+int nicfit_catalog_overlay_file(struct nicfit_catalog *cat, const char *path,
+				struct nicfit_error *err);
+
+/*
+ * Validate a catalog document without loading it: every problem, up to
+ * max, goes into errs (each with input:line:col). Entries whose id exists
+ * in base (may be NULL) are partial overrides and need no required
+ * fields. Returns the number of problems (0 = valid; counting beyond max);
+ * *total gets the number of entries checked.
+ */
+size_t nicfit_catalog_check(const struct nicfit_catalog *base, const char *input,
+			    const char *text, size_t len,
+			    struct nicfit_error *errs, size_t max, size_t *total);
+
+size_t nicfit_catalog_count(const struct nicfit_catalog *cat, enum nicfit_kind k);
+/* The i-th entry's common part (0 <= i < count), in id order. */
+const struct nicfit_entry *nicfit_catalog_entry(const struct nicfit_catalog *cat,
+						enum nicfit_kind k, size_t i);
+
+const struct nicfit_nic *nicfit_catalog_nic(const struct nicfit_catalog *cat, size_t i);
+const struct nicfit_cable *nicfit_catalog_cable(const struct nicfit_catalog *cat, size_t i);
+const struct nicfit_switch *nicfit_catalog_switch(const struct nicfit_catalog *cat, size_t i);
+const struct nicfit_server *nicfit_catalog_server(const struct nicfit_catalog *cat, size_t i);
+const struct nicfit_gpu *nicfit_catalog_gpu(const struct nicfit_catalog *cat, size_t i);
+const struct nicfit_model *nicfit_catalog_model(const struct nicfit_catalog *cat, size_t i);
+
+/*
+ * Find by id, ignoring case (and, for parts, the vendor part number).
+ * NULL when absent; then err says "unknown <kind> 'x' (did you mean 'y'?)"
+ * with NICFIT_E_NOTFOUND and input = `what` (e.g. "--server").
+ */
+const struct nicfit_nic *nicfit_find_nic(const struct nicfit_catalog *cat, const char *id,
+					 const char *what, struct nicfit_error *err);
+const struct nicfit_cable *nicfit_find_cable(const struct nicfit_catalog *cat, const char *id,
+					     const char *what, struct nicfit_error *err);
+const struct nicfit_switch *nicfit_find_switch(const struct nicfit_catalog *cat, const char *id,
+					       const char *what, struct nicfit_error *err);
+const struct nicfit_server *nicfit_find_server(const struct nicfit_catalog *cat, const char *id,
+					       const char *what, struct nicfit_error *err);
+const struct nicfit_gpu *nicfit_find_gpu(const struct nicfit_catalog *cat, const char *id,
+					 const char *what, struct nicfit_error *err);
+const struct nicfit_model *nicfit_find_model(const struct nicfit_catalog *cat, const char *id,
+					     const char *what, struct nicfit_error *err);
+
+/* Look an entry up by id in any kind; NULL when absent (no error). */
+const struct nicfit_entry *nicfit_catalog_lookup(const struct nicfit_catalog *cat,
+						 const char *id, enum nicfit_kind *kind);
+
+/* NIC whose PCI vendor/device (and subsystem, when it matches) is given; NULL if none. */
+const struct nicfit_nic *nicfit_find_nic_pci(const struct nicfit_catalog *cat,
+					     unsigned vendor, unsigned device,
+					     unsigned subvendor, unsigned subdevice);
+
+/* The merged JSON text of one entry (for `catalog show --json`); caller frees. */
+char *nicfit_catalog_entry_json(const struct nicfit_catalog *cat, enum nicfit_kind k,
+				const char *id, int pretty);
+
+#endif

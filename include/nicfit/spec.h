@@ -1,0 +1,71 @@
+/*
+ * nicfit/spec.h - a request as key/value pairs, from flags or from JSON.
+ *
+ * `--gpus-per-server 2` on the command line and {"gpus_per_server": 2} in
+ * a --spec file or an HTTP body become the same pair ("gpus_per_server",
+ * "2"), and every command parses values from text with the units parsers.
+ * So the CLI and the web API accept exactly the same requests and give the
+ * same errors. A JSON array of scalars becomes one pair per element (for
+ * repeatable keys such as "assume"). Keys are stored with '_' for '-'.
+ */
+#ifndef NICFIT_SPEC_H
+#define NICFIT_SPEC_H
+
+#include <stddef.h>
+
+#include "nicfit/error.h"
+
+#define NICFIT_SPEC_MAX_PAIRS 256
+#define NICFIT_SPEC_MAX_VALUE 4096
+#define NICFIT_SPEC_MAX_BYTES (1u << 20)
+
+struct nicfit_spec_pair {
+	char *key;    /* "gpus_per_server" */
+	char *value;  /* "2" (JSON true/false become "true"/"false") */
+	int used;     /* set by nicfit_spec_get(); unused pairs are errors */
+};
+
+struct nicfit_spec {
+	char input[128];  /* where it came from: a file name, "flags", "request" */
+	int from_data;    /* 1 when parsed from JSON: bad values are bad data (65) */
+	size_t n;
+	struct nicfit_spec_pair pairs[NICFIT_SPEC_MAX_PAIRS];
+};
+
+void nicfit_spec_init(struct nicfit_spec *s, const char *input);
+void nicfit_spec_release(struct nicfit_spec *s);
+
+/* Add key=value ('-' in key becomes '_'). Errors: NICFIT_E_LIMIT, NOMEM. */
+int nicfit_spec_add(struct nicfit_spec *s, const char *key, const char *value,
+		    struct nicfit_error *err);
+
+/*
+ * Parse a JSON object into s (added after what s holds). Values must be
+ * strings, numbers, booleans, null (ignored) or arrays of those. Errors
+ * (NICFIT_E_DATA) carry the input name and the line and column.
+ */
+int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
+			   struct nicfit_error *err);
+
+/* The last value of key, or NULL. Marks every pair with that key used. */
+const char *nicfit_spec_get(struct nicfit_spec *s, const char *key);
+
+/* How many values key has; get the i-th with nicfit_spec_get_nth. */
+size_t nicfit_spec_count(struct nicfit_spec *s, const char *key);
+const char *nicfit_spec_get_nth(struct nicfit_spec *s, const char *key, size_t i);
+
+/*
+ * After a command took what it knows: NICFIT_E_USAGE naming the first
+ * key nobody asked for (a typo), with a suggestion from `known` (a
+ * NULL-terminated list) when one is close.
+ */
+int nicfit_spec_check_unused(const struct nicfit_spec *s, const char *const *known,
+			     struct nicfit_error *err);
+
+/*
+ * The closest of candidates (NULL-terminated) to word by edit distance,
+ * or NULL when none is within a third of its length. Case-insensitive.
+ */
+const char *nicfit_suggest(const char *word, const char *const *candidates);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * nicfit/units.h - strict parsers for the numbers users type.
+ *
+ * Sizes ("40GB", "40GiB", "1.5 TB"), parameter counts ("70B", "405B",
+ * "7.5M"), network speeds ("10G", "10GbE", "100Gb/s", "25Gbps", "EDR",
+ * "HDR100", "NDR"), PCIe links ("gen3x16", "Gen4 x8", "PCIe 5.0 x16") and
+ * plain integers and reals. Each parser consumes the whole string (spaces
+ * around it are allowed), rejects NaN, infinities, overflow and values out
+ * of range, and reports the input's name and the column of the problem.
+ *
+ * Units: sizes in bytes (decimal prefixes are powers of 1000, binary ones
+ * powers of 1024), speeds in Gb/s (1e9 bit/s).
+ */
+#ifndef NICFIT_UNITS_H
+#define NICFIT_UNITS_H
+
+#include "nicfit/error.h"
+
+/* What a size string measured. */
+enum nicfit_size_kind {
+	NICFIT_SIZE_BYTES,  /* "40GB", "40GiB" */
+	NICFIT_SIZE_PARAMS  /* "70B", "8B", "7.5M": a parameter count */
+};
+
+/* Parse a size. *value is bytes or a parameter count, as *kind says. */
+int nicfit_parse_size(const char *s, const char *input, double *value,
+		      enum nicfit_size_kind *kind, struct nicfit_error *err);
+
+/* A link speed: a nominal data rate, and the technology it names. */
+enum nicfit_speed_kind {
+	NICFIT_SPEED_ANY,  /* "100G", "100Gb/s": Ethernet or InfiniBand */
+	NICFIT_SPEED_ETH,  /* "100GbE" */
+	NICFIT_SPEED_IB    /* "EDR", "HDR100" */
+};
+
+struct nicfit_speed {
+	double gbps;               /* nominal data rate (4x FDR: 54.55) */
+	enum nicfit_speed_kind kind;
+	char ib_name[8];           /* "EDR", "HDR100" when an IB rate was named */
+	int ib_lanes;              /* lanes of that IB rate (4, or 2 for HDR100) */
+	double ib_lane_gbps;       /* data rate of one lane (EDR 25) */
+};
+
+int nicfit_parse_speed(const char *s, const char *input,
+		       struct nicfit_speed *out, struct nicfit_error *err);
+
+/*
+ * The InfiniBand rate named name ("EDR", "hdr", "HDR100", "NDR200") at its
+ * usual width (4x, or 2x for the "100"/"200" split names). Returns 0 or
+ * NICFIT_E_NOTFOUND.
+ */
+int nicfit_ib_rate(const char *name, struct nicfit_speed *out);
+
+/* Parse a PCIe link "gen3x16" into generation 1..6 and width 1..32. */
+int nicfit_parse_pcie(const char *s, const char *input, int *gen, int *width,
+		      struct nicfit_error *err);
+
+/* Integers and reals, whole string, range-checked. */
+int nicfit_parse_long(const char *s, const char *input, long min, long max,
+		      long *out, struct nicfit_error *err);
+int nicfit_parse_double(const char *s, const char *input, double min,
+			double max, double *out, struct nicfit_error *err);
+
+/* Format bytes as "40.0 GB" (decimal) into out. Returns out. */
+char *nicfit_fmt_bytes(double bytes, char *out, int n);
+/* Format seconds as "34 s", "2.1 min", "3.4 h", "850 ms". Returns out. */
+char *nicfit_fmt_seconds(double s, char *out, int n);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * cli.h - what the command handlers share: the parsed global options, the
+ * output buffer, the lazily loaded catalog, and git-style error reporting.
+ * Internal to the CLI; the library never sees it.
+ */
+#ifndef NICFIT_CLI_H
+#define NICFIT_CLI_H
+
+#include <getopt.h>
+
+#include "nicfit/buf.h"
+#include "nicfit/emit.h"
+#include "nicfit/error.h"
+
+#define CLI_MAX_CATALOGS 16
+
+struct nicfit_catalog;
+
+struct cli {
+	enum nicfit_format fmt;        /* --format, -j */
+	int fmt_given;                 /* the user chose a format */
+	unsigned emit_flags;           /* NICFIT_EMIT_PRETTY, NICFIT_EMIT_COLOR */
+	const char *catalogs[CLI_MAX_CATALOGS]; /* --catalog overlays, in order */
+	int ncatalogs;
+	struct nicfit_catalog *cat;    /* loaded on first cli_catalog() */
+	struct nicfit_buf out;         /* what goes to stdout on success */
+};
+
+/* A command: name matched exactly, handler, one-line summary, usage text. */
+struct cli_command {
+	const char *name;
+	int (*fn)(struct cli *c, int argc, char **argv);
+	const char *summary;
+	const char *usage;
+};
+
+/* Print "nicfit: <message>" to stderr and return the exit code for code. */
+int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print err as one line ("nicfit: file:line:col: msg"); return its exit code. */
+int cli_fail(const struct nicfit_error *err);
+/* "nicfit: warning: ..." on stderr. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A new emitter in the chosen format (exits 70 when out of memory). */
+struct nicfit_emit *cli_emitter(struct cli *c);
+/* Finish e into c->out and free it; returns 0 or an exit code. */
+int cli_emit_done(struct cli *c, struct nicfit_emit *e);
+
+/* The catalog: embedded data plus --catalog overlays; NULL after printing an error. */
+struct nicfit_catalog *cli_catalog(struct cli *c, int *exit_code);
+
+/*
+ * getopt_long over a command's options; returns the option's val, -1 at
+ * the end, or '?' after printing a usage error. `name` is the command.
+ */
+int cli_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts, const char *name);
+/* Print "usage: ..." for command `name` to stderr; returns 64. */
+int cli_usage(const char *name);
+/* The command table (main.c). */
+const struct cli_command *cli_find(const char *name);
+
+int cmd_calc(struct cli *c, int argc, char **argv);
+
+#endif

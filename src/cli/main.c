@@ -1,0 +1,308 @@
+/*
+ * main.c - the nicfit command line: global options, the command table
+ * (matched exactly, as git's commands[]), help generated from that table,
+ * and the one place where output reaches stdout.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "util.h"
+#include "nicfit/version.h"
+
+static int cmd_help(struct cli *c, int argc, char **argv);
+
+static const struct cli_command commands[] = {
+	{ "calc", cmd_calc,
+	  "pcie | link | nic | load | fit | allreduce | stream: the formulas behind plan",
+	  "nicfit calc pcie --gen G --width W [--mps B] [--assume NAME=VALUE]...\n"
+	  "nicfit calc link --speed S [--proto tcp|roce|ib] [--mtu M]\n"
+	  "nicfit calc nic --part PART --slot genGxW [--ports N] [--proto tcp|roce|ib]\n"
+	  "nicfit calc load --size SIZE --link SPEED [--storage-gbps N] [--proto tcp|roce|ib]\n"
+	  "nicfit calc fit (--model ID | --params N) --precision P --gpus NxGPU\n"
+	  "                [--context T] [--concurrency C]\n"
+	  "nicfit calc allreduce --size SIZE --nodes N --link SPEED [--proto roce|ib|tcp]\n"
+	  "                [--nics-per-node K]\n"
+	  "nicfit calc stream --tokens-per-s T [--concurrency C] [--link SPEED]\n"
+	  "\n"
+	  "Sizes: 40GB, 40GiB, or 70B (parameters). Speeds: 10G, 25GbE, 100Gb/s, EDR, HDR, NDR.\n"
+	  "Every assumption is listed in the output and can be changed with --assume NAME=VALUE." },
+	{ "help", cmd_help, "show help for nicfit or one command",
+	  "nicfit help [COMMAND]" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+const struct cli_command *cli_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int cli_error(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("nicfit: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return nicfit_exit_code(code);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("nicfit: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_fail(const struct nicfit_error *err)
+{
+	char line[1024];
+
+	nicfit_error_line(err, line, sizeof(line));
+	fprintf(stderr, "nicfit: %s\n", line);
+	return nicfit_exit_code(err->code ? err->code : NICFIT_E_INTERNAL);
+}
+
+struct nicfit_emit *cli_emitter(struct cli *c)
+{
+	struct nicfit_emit *e = nicfit_emit_new(c->fmt, c->emit_flags, 0);
+
+	if (!e) {
+		cli_error(NICFIT_E_NOMEM, "out of memory");
+		exit(70);
+	}
+	return e;
+}
+
+int cli_emit_done(struct cli *c, struct nicfit_emit *e)
+{
+	int rc = nicfit_emit_finish(e, &c->out);
+
+	nicfit_emit_free(e);
+	if (rc)
+		return cli_error(rc, "cannot render the result: %s", nicfit_strerror(rc));
+	return 0;
+}
+
+int cli_usage(const char *name)
+{
+	const struct cli_command *cmd = name ? cli_find(name) : NULL;
+
+	if (cmd)
+		fprintf(stderr, "usage: %s\n", cmd->usage);
+	else
+		fprintf(stderr, "usage: nicfit [OPTIONS] COMMAND [ARGS]  (see 'nicfit help')\n");
+	return 64;
+}
+
+int cli_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts, const char *name)
+{
+	int ch;
+
+	opterr = 0;
+	ch = getopt_long(argc, argv, shortopts, longopts, NULL);
+	if (ch == '?' || ch == ':') {
+		if (optopt && optopt < 256 && ch == '?')
+			cli_error(NICFIT_E_USAGE, "%s: unknown option '-%c'", name, optopt);
+		else if (ch == '?' && argv[optind - 1] && !optopt)
+			cli_error(NICFIT_E_USAGE, "%s: unknown option '%s'", name, argv[optind - 1]);
+		else
+			cli_error(NICFIT_E_USAGE, "%s: option '%s' needs a value", name,
+				  argv[optind - 1]);
+		cli_usage(name);
+		return '?';
+	}
+	return ch;
+}
+
+static void print_overview(FILE *f)
+{
+	size_t i;
+
+	fprintf(f,
+		"nicfit %s - what network an AI server or cluster needs, and whether\n"
+		"the one it has is set up right.\n\n"
+		"usage: nicfit [--json|-j] [--pretty|-p] [--format text|json|md|csv|svg]\n"
+		"              [--catalog FILE]... [--no-color] COMMAND [ARGS]\n\n"
+		"Commands:\n", NICFIT_VERSION);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'nicfit help COMMAND' shows a command's options; 'man nicfit' has the rest.\n"
+		   "Exit codes: 0 ok (audit clean), 1 warnings, 2 critical findings, 64 usage,\n"
+		   "65 bad input data, 66 input not found, 70 internal error.\n");
+}
+
+static int cmd_help(struct cli *c, int argc, char **argv)
+{
+	const struct cli_command *cmd;
+
+	(void)c;
+	if (argc < 2) {
+		print_overview(stdout);
+		return 0;
+	}
+	if (argc > 2)
+		return cli_usage("help");
+	cmd = cli_find(argv[1]);
+	if (!cmd)
+		return cli_error(NICFIT_E_USAGE, "help: no command '%s' (see 'nicfit help')",
+				 argv[1]);
+	printf("nicfit %s - %s\n\nusage: %s\n", cmd->name, cmd->summary, cmd->usage);
+	return 0;
+}
+
+static int set_format(struct cli *c, const char *v)
+{
+	static const struct { const char *n; enum nicfit_format f; } t[] = {
+		{ "text", NICFIT_FMT_TEXT }, { "json", NICFIT_FMT_JSON },
+		{ "md", NICFIT_FMT_MD }, { "markdown", NICFIT_FMT_MD },
+		{ "csv", NICFIT_FMT_CSV }, { "svg", NICFIT_FMT_SVG },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(v, t[i].n)) {
+			c->fmt = t[i].f;
+			c->fmt_given = 1;
+			return 0;
+		}
+	return cli_error(NICFIT_E_USAGE, "--format '%.32s': use text, json, md, csv or svg", v);
+}
+
+/*
+ * Take the global options out of argv wherever they stand (before or after
+ * the command), so "nicfit calc pcie --gen 3 --width 16 -j" works. Stops
+ * at "--". Returns 0 or an exit code; *argcp is updated.
+ */
+static int take_globals(struct cli *c, int *argcp, char **argv)
+{
+	int argc = *argcp, i, o = 1, color = -1;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = NULL;
+
+		if (!strcmp(a, "--")) {
+			for (; i < argc; i++)
+				argv[o++] = argv[i];
+			break;
+		}
+		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+			c->fmt = NICFIT_FMT_JSON;
+			c->fmt_given = 1;
+		} else if (!strcmp(a, "-p") || !strcmp(a, "--pretty")) {
+			c->emit_flags |= NICFIT_EMIT_PRETTY;
+		} else if (!strcmp(a, "-jp") || !strcmp(a, "-pj")) {
+			c->fmt = NICFIT_FMT_JSON;
+			c->fmt_given = 1;
+			c->emit_flags |= NICFIT_EMIT_PRETTY;
+		} else if (!strcmp(a, "--no-color")) {
+			color = 0;
+		} else if (!strcmp(a, "--color")) {
+			color = 1;
+		} else if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
+			v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!v)
+				return cli_error(NICFIT_E_USAGE, "--format needs a value");
+			if (set_format(c, v))
+				return 64;
+		} else if (!strcmp(a, "--catalog") || !strncmp(a, "--catalog=", 10)) {
+			v = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!v)
+				return cli_error(NICFIT_E_USAGE, "--catalog needs a file");
+			if (c->ncatalogs == CLI_MAX_CATALOGS)
+				return cli_error(NICFIT_E_USAGE, "at most %d --catalog files",
+						 CLI_MAX_CATALOGS);
+			c->catalogs[c->ncatalogs++] = v;
+		} else {
+			argv[o++] = argv[i];
+		}
+	}
+	argv[o] = NULL;
+	*argcp = o;
+	if (color < 0)
+		color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	else if (color > 0 && getenv("NO_COLOR"))
+		color = 0;
+	if (color)
+		c->emit_flags |= NICFIT_EMIT_COLOR;
+	return 0;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c;
+	const struct cli_command *cmd;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	c.fmt = NICFIT_FMT_TEXT;
+	nicfit_buf_init(&c.out, 0);
+	rc = take_globals(&c, &argc, argv);
+	if (rc)
+		return rc;
+	if (argc < 2) {
+		print_overview(stderr);
+		return 64;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("nicfit %s\n", NICFIT_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		print_overview(stdout);
+		return 0;
+	}
+	cmd = cli_find(argv[1]);
+	if (!cmd) {
+		cli_error(NICFIT_E_USAGE, "'%.64s' is not a nicfit command (see 'nicfit help')",
+			  argv[1]);
+		return 64;
+	}
+	if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+		char *hv[] = { argv[0], argv[1], NULL };
+
+		hv[0] = (char *)"help";
+		return cmd_help(&c, 2, hv);
+	}
+	rc = cmd->fn(&c, argc - 1, argv + 1);
+	if (c.out.len && write_all(STDOUT_FILENO, c.out.data, c.out.len)) {
+		if (errno != EPIPE)
+			rc = cli_error(NICFIT_E_IO, "cannot write output: %s", strerror(errno));
+	}
+	cli_release(&c);
+	return rc;
+}

@@ -1,0 +1,771 @@
+/*
+ * calc.c - the seven calculators behind `nicfit calc` and /api/calc
+ * (see nicfit/calc.h). Each reads its settings from a spec, calls the
+ * formula in pcie/link/perf/llm, and renders the result with its
+ * assumptions, so that every number shown can be traced.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "nicfit/calc.h"
+#include "nicfit/link.h"
+#include "nicfit/llm.h"
+#include "nicfit/pcie.h"
+#include "nicfit/perf.h"
+#include "nicfit/units.h"
+
+const char *const nicfit_calc_names[] = {
+	"pcie", "link", "nic", "load", "fit", "allreduce", "stream", NULL
+};
+
+/* Spec access with the error code right for where the spec came from. */
+struct req {
+	struct nicfit_spec *s;
+	struct nicfit_error *err;
+	char opt[72]; /* "--gen" for messages */
+};
+
+static const char *optname(struct req *r, const char *key)
+{
+	size_t i;
+
+	snprintf(r->opt, sizeof(r->opt), "%s%s", r->s->from_data ? "" : "--", key);
+	if (!r->s->from_data)
+		for (i = 2; r->opt[i]; i++)
+			if (r->opt[i] == '_')
+				r->opt[i] = '-';
+	return r->opt;
+}
+
+static int fix(struct req *r, int rc)
+{
+	if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
+		r->err->code = NICFIT_E_DATA;
+	return rc;
+}
+
+static int need(struct req *r, const char *key, const char **out)
+{
+	*out = nicfit_spec_get(r->s, key);
+	if (!*out)
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->s->input, 0, 0,
+					      "missing %s", optname(r, key)));
+	return 0;
+}
+
+static int get_long(struct req *r, const char *key, long def, long min, long max, long *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+
+	*out = def;
+	if (!v)
+		return 0;
+	return fix(r, nicfit_parse_long(v, optname(r, key), min, max, out, r->err));
+}
+
+static int get_double(struct req *r, const char *key, double def, double min, double max,
+		      double *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+
+	*out = def;
+	if (!v)
+		return 0;
+	return fix(r, nicfit_parse_double(v, optname(r, key), min, max, out, r->err));
+}
+
+static int get_speed(struct req *r, const char *key, int required, struct nicfit_speed *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+
+	memset(out, 0, sizeof(*out));
+	if (!v)
+		return required ? need(r, key, &v) : 0;
+	return fix(r, nicfit_parse_speed(v, optname(r, key), out, r->err));
+}
+
+static int get_size_bytes(struct req *r, const char *key, double *bytes)
+{
+	enum nicfit_size_kind kind;
+	const char *v;
+	int rc = need(r, key, &v);
+
+	if (rc)
+		return rc;
+	rc = fix(r, nicfit_parse_size(v, optname(r, key), bytes, &kind, r->err));
+	if (rc)
+		return rc;
+	if (kind != NICFIT_SIZE_BYTES)
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, key), 0, 0,
+					      "'%s' is a parameter count; give a size in bytes (e.g. 40GB)",
+					      v));
+	return 0;
+}
+
+static int get_proto(struct req *r, enum nicfit_proto def, enum nicfit_proto *out)
+{
+	const char *v = nicfit_spec_get(r->s, "proto");
+
+	*out = def;
+	if (!v)
+		return 0;
+	return fix(r, nicfit_proto_parse(v, out, r->err));
+}
+
+/* Apply every "assume" pair to whichever table knows its name. */
+struct ptab {
+	const struct nicfit_param *tab;
+	size_t n;
+	void *obj;
+};
+
+static int apply_assume(struct req *r, const struct ptab *tabs, int ntabs)
+{
+	size_t i, count = nicfit_spec_count(r->s, "assume");
+	int t, rc;
+
+	for (i = 0; i < count; i++) {
+		const char *a = nicfit_spec_get_nth(r->s, "assume", i);
+		char name[48];
+		size_t len = strcspn(a, "=");
+
+		if (len >= sizeof(name))
+			len = sizeof(name) - 1;
+		memcpy(name, a, len);
+		name[len] = '\0';
+		for (t = 0; t < ntabs; t++)
+			if (nicfit_param_find(tabs[t].tab, tabs[t].n, name))
+				break;
+		rc = nicfit_param_assign(tabs[t < ntabs ? t : 0].tab, tabs[t < ntabs ? t : 0].n,
+					 tabs[t < ntabs ? t : 0].obj, a, optname(r, "assume"), r->err);
+		if (rc)
+			return fix(r, rc);
+	}
+	return 0;
+}
+
+static int unused(struct req *r, const char *const *known)
+{
+	return fix(r, nicfit_spec_check_unused(r->s, known, r->err));
+}
+
+static void header(struct nicfit_emit *e, const char *name)
+{
+	char schema[64];
+
+	snprintf(schema, sizeof(schema), "nicfit.calc.%s.v1", name);
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "schema", schema);
+}
+
+static void assumptions(struct nicfit_emit *e, const struct ptab *tabs, int ntabs)
+{
+	int t;
+
+	nicfit_emit_printf(e, "\nAssumptions (change with --assume NAME=VALUE):\n");
+	nicfit_emit_begin_array(e, "assumptions");
+	for (t = 0; t < ntabs; t++) {
+		/* nested arrays would break the flat list: emit members inline */
+		size_t i;
+
+		for (i = 0; i < tabs[t].n; i++) {
+			const struct nicfit_param *p = &tabs[t].tab[i];
+			double v = nicfit_param_get(p, tabs[t].obj);
+			int changed = v != p->def;
+
+			nicfit_emit_begin_object(e, NULL);
+			nicfit_emit_string(e, "name", p->name);
+			nicfit_emit_number(e, "value", v);
+			nicfit_emit_string(e, "unit", p->unit);
+			nicfit_emit_string(e, "meaning", p->text);
+			nicfit_emit_string(e, "source", changed ? "set by the user" : p->source);
+			nicfit_emit_end_object(e);
+			nicfit_emit_printf(e, "  %-15s %g%s%s  %s%s\n", p->name, v,
+					   p->unit[0] ? " " : "", p->unit, p->text,
+					   changed ? " (set by you)" : "");
+		}
+	}
+	nicfit_emit_end_array(e);
+}
+
+/* ---- pcie ---------------------------------------------------------------- */
+
+static void emit_pcie(struct nicfit_emit *e, const char *key, const struct nicfit_pcie_result *p)
+{
+	if (key)
+		nicfit_emit_begin_object(e, key);
+	nicfit_emit_int(e, "gen", p->gen);
+	nicfit_emit_int(e, "width", p->width);
+	nicfit_emit_number(e, "gts", p->gts);
+	nicfit_emit_number(e, "encoding", p->encoding);
+	nicfit_emit_number(e, "signal_gbps", p->signal_gbps);
+	nicfit_emit_number(e, "raw_gbps", p->raw_gbps);
+	nicfit_emit_number(e, "write_gbps", p->write_gbps);
+	nicfit_emit_number(e, "read_gbps", p->read_gbps);
+	nicfit_emit_number(e, "effective_gbps", p->effective_gbps);
+	nicfit_emit_number(e, "effective_gBps", p->effective_gbps / 8);
+	if (key)
+		nicfit_emit_end_object(e);
+}
+
+static int calc_pcie(struct req *r, struct nicfit_emit *e)
+{
+	static const char *const known[] = { "gen", "width", "slot", "mps", "assume", NULL };
+	struct nicfit_pcie_params pp;
+	struct nicfit_pcie_result res;
+	struct ptab tabs[1] = { { nicfit_pcie_param_table, nicfit_pcie_param_count, &pp } };
+	const char *slot = nicfit_spec_get(r->s, "slot");
+	long gen = 0, width = 0;
+	double mps;
+	int rc, g, w;
+
+	nicfit_pcie_params_default(&pp);
+	if (slot) {
+		rc = fix(r, nicfit_parse_pcie(slot, optname(r, "slot"), &g, &w, r->err));
+		if (rc)
+			return rc;
+		gen = g;
+		width = w ? w : 16;
+	}
+	if ((rc = get_long(r, "gen", gen, 1, 6, &gen)) ||
+	    (rc = get_long(r, "width", width ? width : 16, 1, 32, &width)) ||
+	    (rc = get_double(r, "mps", pp.mps, 128, 4096, &mps)))
+		return rc;
+	pp.mps = mps;
+	if (!gen)
+		return need(r, "gen", &slot);
+	if ((rc = apply_assume(r, tabs, 1)) || (rc = unused(r, known)))
+		return rc;
+	rc = fix(r, nicfit_pcie_calc((int)gen, (int)width, &pp, &res, r->err));
+	if (rc)
+		return rc;
+	header(e, "pcie");
+	emit_pcie(e, NULL, &res);
+	nicfit_emit_printf(e, "PCIe Gen%d x%d: %g GT/s x %d lanes\n", res.gen, res.width,
+			   res.gts, res.width);
+	nicfit_emit_printf(e, "  raw        %7.1f Gb/s per direction (%g Gb/s signalling x %s line code)\n",
+			   res.raw_gbps, res.signal_gbps,
+			   res.gen <= 2 ? "8b/10b" : res.gen <= 5 ? "128b/130b" : "FLIT 236/256");
+	nicfit_emit_printf(e, "  writes     %7.1f Gb/s (%.1f%% of raw: %g B payload per TLP)\n",
+			   res.write_gbps, res.write_eff * 100, pp.mps);
+	nicfit_emit_printf(e, "  reads      %7.1f Gb/s (%.1f%% of raw: %g B per completion)\n",
+			   res.read_gbps, res.read_eff * 100, pp.read_cpl);
+	nicfit_emit_printf(e, "  effective  %7.1f Gb/s = %.2f GB/s each way: what a NIC that sends and\n"
+			      "             receives at once can move (the lesser of the two paths)\n",
+			   res.effective_gbps, res.effective_gbps / 8);
+	assumptions(e, tabs, 1);
+	nicfit_emit_end_object(e);
+	return 0;
+}
+
+/* ---- link ---------------------------------------------------------------- */
+
+static void emit_link(struct nicfit_emit *e, const char *key, const struct nicfit_link_result *l)
+{
+	if (key)
+		nicfit_emit_begin_object(e, key);
+	nicfit_emit_string(e, "proto", nicfit_proto_name(l->proto));
+	if (l->ib_name[0]) {
+		nicfit_emit_stringf(e, "ib_rate", "%dx %s", l->ib_lanes, l->ib_name);
+	} else {
+		nicfit_emit_null(e, "ib_rate");
+	}
+	nicfit_emit_number(e, "line_gbps", l->line_gbps);
+	nicfit_emit_number(e, "payload_bytes", l->payload_bytes);
+	nicfit_emit_number(e, "overhead_bytes", l->overhead_bytes);
+	nicfit_emit_number(e, "efficiency", l->efficiency);
+	nicfit_emit_number(e, "goodput_gbps", l->goodput_gbps);
+	nicfit_emit_number(e, "goodput_gBps", l->goodput_gbps / 8);
+	if (key)
+		nicfit_emit_end_object(e);
+}
+
+static const char *proto_long(enum nicfit_proto p)
+{
+	switch (p) {
+	case NICFIT_PROTO_TCP: return "TCP/IPv4 over Ethernet";
+	case NICFIT_PROTO_ROCE: return "RoCE v2 (RDMA over UDP/IPv4/Ethernet)";
+	case NICFIT_PROTO_IB: return "InfiniBand RDMA";
+	}
+	return "?";
+}
+
+static int calc_link(struct req *r, struct nicfit_emit *e)
+{
+	static const char *const known[] = { "speed", "proto", "mtu", "assume", NULL };
+	struct nicfit_link_params lp;
+	struct nicfit_link_result res;
+	struct nicfit_speed sp;
+	struct ptab tabs[1] = { { nicfit_link_param_table, nicfit_link_param_count, &lp } };
+	enum nicfit_proto proto;
+	double mtu;
+	int rc;
+
+	nicfit_link_params_default(&lp);
+	if ((rc = get_speed(r, "speed", 1, &sp)) ||
+	    (rc = get_proto(r, sp.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_TCP, &proto)) ||
+	    (rc = get_double(r, "mtu", -1, 256, 9216, &mtu)) ||
+	    (rc = apply_assume(r, tabs, 1)) || (rc = unused(r, known)))
+		return rc;
+	if (mtu > 0) {
+		if (proto == NICFIT_PROTO_TCP) {
+			lp.mtu = mtu;
+		} else if (mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096) {
+			return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, "mtu"), 0, 0,
+						      "RDMA path MTU must be 256, 512, 1024, 2048 or 4096"));
+		} else {
+			lp.rdma_mtu = mtu;
+		}
+	}
+	rc = fix(r, nicfit_link_calc(&sp, proto, &lp, &res, r->err));
+	if (rc)
+		return rc;
+	header(e, "link");
+	emit_link(e, NULL, &res);
+	if (res.ib_name[0])
+		nicfit_emit_printf(e, "%dx %s InfiniBand: %g Gb/s data rate\n", res.ib_lanes,
+				   res.ib_name, res.line_gbps);
+	else
+		nicfit_emit_printf(e, "%g Gb/s Ethernet carrying %s\n", res.line_gbps,
+				   proto_long(proto));
+	nicfit_emit_printf(e, "  per packet  %g B payload + %g B headers, trailers and gaps (%.2f%%)\n",
+			   res.payload_bytes, res.overhead_bytes, res.efficiency * 100);
+	nicfit_emit_printf(e, "  goodput     %.2f Gb/s = %.3f GB/s per direction\n",
+			   res.goodput_gbps, res.goodput_gbps / 8);
+	assumptions(e, tabs, 1);
+	nicfit_emit_end_object(e);
+	return 0;
+}
+
+/* ---- nic ----------------------------------------------------------------- */
+
+int nicfit_card_resolve(const struct nicfit_catalog *cat, const char *part,
+			struct nicfit_card *card, const struct nicfit_nic **nic,
+			struct nicfit_error *err)
+{
+	const struct nicfit_nic *n = cat ? nicfit_find_nic(cat, part, "--part", err) : NULL;
+
+	if (nic)
+		*nic = n;
+	if (!n)
+		return err && err->code ? err->code :
+			nicfit_error_at(err, NICFIT_E_NOTFOUND, "--part", 0, 0, "unknown part '%.64s'", part);
+	card->pcie_gen = n->pcie_gen;
+	card->pcie_width = n->pcie_width;
+	card->ports = n->ports;
+	card->port_gbps = n->port_gbps;
+	card->ib_rate = n->ib_rate;
+	return 0;
+}
+
+static int calc_nic(struct req *r, const struct nicfit_catalog *cat, struct nicfit_emit *e)
+{
+	static const char *const known[] = { "part", "slot", "ports", "proto", "assume", NULL };
+	struct nicfit_pcie_params pp;
+	struct nicfit_link_params lp;
+	struct nicfit_nic_fit res;
+	struct nicfit_card card;
+	const struct nicfit_nic *nic = NULL;
+	struct ptab tabs[2] = { { nicfit_pcie_param_table, nicfit_pcie_param_count, &pp },
+				{ nicfit_link_param_table, nicfit_link_param_count, &lp } };
+	enum nicfit_proto proto;
+	const char *part, *slot;
+	long ports;
+	int rc, g, w;
+
+	nicfit_pcie_params_default(&pp);
+	nicfit_link_params_default(&lp);
+	if ((rc = need(r, "part", &part)) || (rc = need(r, "slot", &slot)))
+		return rc;
+	rc = fix(r, nicfit_parse_pcie(slot, optname(r, "slot"), &g, &w, r->err));
+	if (rc)
+		return rc;
+	if (!w)
+		w = 16;
+	if ((rc = get_long(r, "ports", 0, 1, 8, &ports)) ||
+	    (rc = get_proto(r, NICFIT_PROTO_ROCE, &proto)) ||
+	    (rc = apply_assume(r, tabs, 2)) || (rc = unused(r, known)))
+		return rc;
+	rc = nicfit_card_resolve(cat, part, &card, &nic, r->err);
+	if (rc)
+		return rc;
+	if (proto == NICFIT_PROTO_IB && !card.ib_rate)
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, "proto"), 0, 0,
+					      "%s has no InfiniBand ports (use roce or tcp)", part));
+	rc = fix(r, nicfit_calc_nic(&card, g, w, (int)ports, proto, &pp, &lp, &res, r->err));
+	if (rc)
+		return rc;
+	header(e, "nic");
+	nicfit_emit_string(e, "part", nic ? nic->part : part);
+	nicfit_emit_string(e, "name", nic ? nic->e.name : NULL);
+	nicfit_emit_stringf(e, "slot", "gen%dx%d", g, w);
+	nicfit_emit_stringf(e, "link", "gen%dx%d", res.link_gen, res.link_width);
+	nicfit_emit_int(e, "ports", res.ports_used);
+	nicfit_emit_string(e, "proto", nicfit_proto_name(proto));
+	nicfit_emit_number(e, "port_line_gbps", res.port.line_gbps);
+	nicfit_emit_number(e, "port_gbps", res.port.goodput_gbps);
+	nicfit_emit_number(e, "ports_gbps", res.ports_gbps);
+	nicfit_emit_number(e, "pcie_gbps", res.pcie_gbps);
+	nicfit_emit_number(e, "effective_gbps", res.effective_gbps);
+	nicfit_emit_number(e, "per_port_gbps", res.per_port_gbps);
+	nicfit_emit_string(e, "limited_by", res.limited_by);
+	nicfit_emit_number(e, "idle_gbps", res.idle_gbps);
+	emit_pcie(e, "pcie", &res.pcie);
+	nicfit_emit_printf(e, "%s (%s) in a Gen%d x%d slot\n", nic ? nic->part : part,
+			   nic ? nic->e.name : "decoded", g, w);
+	nicfit_emit_printf(e, "  card       %d x %g Gb/s, PCIe Gen%d x%d; the link trains at Gen%d x%d\n",
+			   card.ports, card.port_gbps, card.pcie_gen, card.pcie_width,
+			   res.link_gen, res.link_width);
+	nicfit_emit_printf(e, "  ports      %d x %.1f Gb/s %s goodput = %.1f Gb/s\n", res.ports_used,
+			   res.port.goodput_gbps, nicfit_proto_name(proto), res.ports_gbps);
+	nicfit_emit_printf(e, "  PCIe       %.1f Gb/s each way (Gen%d x%d: %.1f raw)\n",
+			   res.pcie_gbps, res.link_gen, res.link_width, res.pcie.raw_gbps);
+	nicfit_emit_printf(e, "  effective  %.1f Gb/s (%.1f per port), limited by %s\n",
+			   res.effective_gbps, res.per_port_gbps,
+			   !strcmp(res.limited_by, "pcie") ? "the PCIe link" : "the ports");
+	if (res.idle_gbps > 0.5)
+		nicfit_emit_printf(e, "  %.0f Gb/s of port capacity cannot be fed by this slot\n",
+				   res.idle_gbps);
+	assumptions(e, tabs, 2);
+	nicfit_emit_end_object(e);
+	return 0;
+}
+
+/* ---- load ---------------------------------------------------------------- */
+
+static int calc_load(struct req *r, struct nicfit_emit *e)
+{
+	static const char *const known[] = { "size", "link", "storage_gbps", "proto", "mtu",
+		"assume", NULL };
+	struct nicfit_link_params lp;
+	struct nicfit_load res;
+	struct nicfit_speed sp;
+	struct ptab tabs[1] = { { nicfit_link_param_table, nicfit_link_param_count, &lp } };
+	enum nicfit_proto proto;
+	double bytes, storage, mtu;
+	char b1[32], b2[32];
+	int rc;
+
+	nicfit_link_params_default(&lp);
+	if ((rc = get_size_bytes(r, "size", &bytes)) || (rc = get_speed(r, "link", 1, &sp)) ||
+	    (rc = get_double(r, "storage_gbps", 0, 0, 100000, &storage)) ||
+	    (rc = get_proto(r, sp.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_TCP, &proto)) ||
+	    (rc = get_double(r, "mtu", -1, 576, 9216, &mtu)) ||
+	    (rc = apply_assume(r, tabs, 1)) || (rc = unused(r, known)))
+		return rc;
+	if (mtu > 0)
+		lp.mtu = mtu;
+	rc = fix(r, nicfit_calc_load(bytes, &sp, proto, storage, &lp, &res, r->err));
+	if (rc)
+		return rc;
+	header(e, "load");
+	nicfit_emit_number(e, "size_gb", bytes / 1e9);
+	nicfit_emit_number(e, "seconds", res.seconds);
+	nicfit_emit_string(e, "bottleneck", res.bottleneck);
+	nicfit_emit_number(e, "rate_gbps", res.rate_gbps);
+	nicfit_emit_number(e, "rate_gBps", res.rate_gbps / 8);
+	nicfit_emit_number(e, "network_gbps", res.network_gbps);
+	if (storage > 0)
+		nicfit_emit_number(e, "storage_gbps", storage);
+	else
+		nicfit_emit_null(e, "storage_gbps");
+	emit_link(e, "link", &res.link);
+	nicfit_emit_printf(e, "%s over %g Gb/s %s: %s\n", nicfit_fmt_bytes(bytes, b1, sizeof(b1)),
+			   res.link.line_gbps, nicfit_proto_name(proto),
+			   nicfit_fmt_seconds(res.seconds, b2, sizeof(b2)));
+	nicfit_emit_printf(e, "  rate        %.2f Gb/s = %.3f GB/s, limited by the %s\n",
+			   res.rate_gbps, res.rate_gbps / 8, res.bottleneck);
+	nicfit_emit_printf(e, "  network     %.2f Gb/s goodput (%.2f%% of the line rate)\n",
+			   res.network_gbps, res.link.efficiency * 100);
+	if (storage > 0)
+		nicfit_emit_printf(e, "  storage     %.2f Gb/s\n", storage);
+	else
+		nicfit_emit_printf(e, "  storage     assumed to keep up (set --storage-gbps; NFS without\n"
+				      "              tuned readahead or a single-threaded loader is often slower)\n");
+	assumptions(e, tabs, 1);
+	nicfit_emit_end_object(e);
+	return 0;
+}
+
+/* ---- fit ----------------------------------------------------------------- */
+
+static int parse_gpus(struct req *r, const struct nicfit_catalog *cat, const char *v,
+		      int *count, const struct nicfit_gpu **gpu, double *mem_gib)
+{
+	const char *x = strchr(v, 'x');
+	char name[72];
+	long n = 1;
+	int rc;
+
+	if (!x)
+		x = strchr(v, 'X');
+	if (x && x != v) {
+		char num[24];
+		size_t len = (size_t)(x - v);
+
+		if (len >= sizeof(num))
+			len = sizeof(num) - 1;
+		memcpy(num, v, len);
+		num[len] = '\0';
+		rc = fix(r, nicfit_parse_long(num, optname(r, "gpus"), 1, 100000, &n, r->err));
+		if (rc)
+			return rc;
+		snprintf(name, sizeof(name), "%s", x + 1);
+	} else {
+		snprintf(name, sizeof(name), "%s", v);
+	}
+	*count = (int)n;
+	*gpu = NULL;
+	/* "2x48GiB" names memory instead of a model */
+	if (name[0] >= '0' && name[0] <= '9') {
+		enum nicfit_size_kind kind;
+		double bytes;
+
+		rc = fix(r, nicfit_parse_size(name, optname(r, "gpus"), &bytes, &kind, r->err));
+		if (rc)
+			return rc;
+		*mem_gib = bytes / 1073741824.0;
+		return 0;
+	}
+	if (!cat)
+		return nicfit_error_set(r->err, NICFIT_E_INTERNAL, "no catalog");
+	*gpu = nicfit_find_gpu(cat, name, optname(r, "gpus"), r->err);
+	if (!*gpu)
+		return r->err ? r->err->code : NICFIT_E_NOTFOUND;
+	*mem_gib = (*gpu)->memory_gib;
+	return 0;
+}
+
+static int calc_fit(struct req *r, const struct nicfit_catalog *cat, struct nicfit_emit *e)
+{
+	static const char *const known[] = { "model", "params", "precision", "gpus", "context",
+		"concurrency", "assume", NULL };
+	struct nicfit_llm_params lp;
+	struct nicfit_fit res;
+	struct nicfit_arch arch;
+	struct ptab tabs[1] = { { nicfit_llm_param_table, nicfit_llm_param_count, &lp } };
+	const struct nicfit_model *model = NULL;
+	const struct nicfit_gpu *gpu = NULL;
+	enum nicfit_precision prec = NICFIT_PREC_BF16;
+	const char *mv = nicfit_spec_get(r->s, "model"), *pv = nicfit_spec_get(r->s, "params");
+	const char *prv = nicfit_spec_get(r->s, "precision"), *gv;
+	long context, conc;
+	double mem = 0;
+	int rc, ngpu = 1;
+	char b[32];
+
+	nicfit_llm_params_default(&lp);
+	memset(&arch, 0, sizeof(arch));
+	if (!mv && !pv)
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->s->input, 0, 0,
+					      "give %s or %s", optname(r, "model"),
+					      r->s->from_data ? "params" : "--params"));
+	if (mv) {
+		model = nicfit_find_model(cat, mv, optname(r, "model"), r->err);
+		if (!model)
+			return r->err ? r->err->code : NICFIT_E_NOTFOUND;
+		arch = model->arch;
+	}
+	if (pv) {
+		enum nicfit_size_kind kind;
+		double v;
+
+		rc = fix(r, nicfit_parse_size(pv, optname(r, "params"), &v, &kind, r->err));
+		if (rc)
+			return rc;
+		if (kind != NICFIT_SIZE_PARAMS)
+			return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, "params"), 0, 0,
+						      "'%s' is a size in bytes; give a parameter count such as 70B", pv));
+		arch.params = v;
+	}
+	if (prv && (rc = fix(r, nicfit_precision_parse(prv, &prec, r->err))))
+		return rc;
+	if ((rc = need(r, "gpus", &gv)) || (rc = parse_gpus(r, cat, gv, &ngpu, &gpu, &mem)) ||
+	    (rc = get_long(r, "context", 4096, 0, 100000000, &context)) ||
+	    (rc = get_long(r, "concurrency", 1, 0, 100000000, &conc)) ||
+	    (rc = apply_assume(r, tabs, 1)) || (rc = unused(r, known)))
+		return rc;
+	rc = fix(r, nicfit_calc_fit(&arch, prec, context, conc, ngpu, mem, &lp, &res, r->err));
+	if (rc)
+		return rc;
+	header(e, "fit");
+	nicfit_emit_string(e, "model", model ? model->e.id : NULL);
+	nicfit_emit_number(e, "params", arch.params);
+	nicfit_emit_string(e, "precision", nicfit_precision_name(prec));
+	nicfit_emit_number(e, "bits_per_param", res.bits_per_param);
+	nicfit_emit_number(e, "weights_gb", res.weights_gb);
+	nicfit_emit_number(e, "kv_bytes_per_token", res.kv_bytes_per_token);
+	nicfit_emit_int(e, "context", context);
+	nicfit_emit_int(e, "concurrency", conc);
+	nicfit_emit_number(e, "kv_cache_gb", res.kv_cache_gb);
+	nicfit_emit_number(e, "total_gb", res.total_gb);
+	nicfit_emit_int(e, "gpus", ngpu);
+	nicfit_emit_string(e, "gpu", gpu ? gpu->e.id : NULL);
+	nicfit_emit_number(e, "gpu_memory_gb", res.gpu_gb);
+	nicfit_emit_number(e, "capacity_gb", res.capacity_gb);
+	nicfit_emit_bool(e, "fits", res.fits);
+	nicfit_emit_int(e, "gpus_needed", res.gpus_needed);
+	nicfit_emit_printf(e, "%s at %s on %d x %s: %s\n",
+			   model ? model->e.name : nicfit_fmt_bytes(arch.params, b, sizeof(b)),
+			   nicfit_precision_name(prec), ngpu,
+			   gpu ? gpu->e.name : "GPU", res.fits ? "fits" : "does not fit");
+	nicfit_emit_printf(e, "  weights    %7.1f GB  (%.2fe9 parameters x %.2f bits)\n",
+			   res.weights_gb, arch.params / 1e9, res.bits_per_param);
+	if (res.kv_known)
+		nicfit_emit_printf(e, "  KV cache   %7.1f GB  (%.0f B/token x %ld tokens x %ld requests)\n",
+				   res.kv_cache_gb, res.kv_bytes_per_token, context, conc);
+	else
+		nicfit_emit_printf(e, "  KV cache   unknown (give --model for the layer and head counts)\n");
+	nicfit_emit_printf(e, "  total      %7.1f GB\n", res.total_gb);
+	nicfit_emit_printf(e, "  capacity   %7.1f GB  (%d x %.1f GB x %.0f%% usable)\n",
+			   res.capacity_gb, ngpu, res.gpu_gb, lp.gpu_util * 100);
+	nicfit_emit_printf(e, "  needs      %d GPU%s of this kind\n", res.gpus_needed,
+			   res.gpus_needed == 1 ? "" : "s");
+	assumptions(e, tabs, 1);
+	nicfit_emit_end_object(e);
+	return 0;
+}
+
+/* ---- allreduce ----------------------------------------------------------- */
+
+static int calc_allreduce(struct req *r, struct nicfit_emit *e)
+{
+	static const char *const known[] = { "size", "nodes", "link", "proto", "nics_per_node",
+		"mtu", "assume", NULL };
+	struct nicfit_link_params lp;
+	struct nicfit_allreduce_params ap;
+	struct nicfit_allreduce res;
+	struct nicfit_speed sp;
+	struct ptab tabs[2] = { { nicfit_link_param_table, nicfit_link_param_count, &lp },
+				{ nicfit_allreduce_param_table, nicfit_allreduce_param_count, &ap } };
+	enum nicfit_proto proto;
+	double bytes, mtu;
+	long nodes, nics;
+	char b1[32], b2[32];
+	int rc;
+
+	nicfit_link_params_default(&lp);
+	nicfit_allreduce_params_default(&ap);
+	if ((rc = get_size_bytes(r, "size", &bytes)) ||
+	    (rc = get_long(r, "nodes", 2, 2, 1000000, &nodes)) ||
+	    (rc = get_speed(r, "link", 1, &sp)) ||
+	    (rc = get_proto(r, sp.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_ROCE, &proto)) ||
+	    (rc = get_long(r, "nics_per_node", 1, 1, 64, &nics)) ||
+	    (rc = get_double(r, "mtu", -1, 256, 9216, &mtu)) ||
+	    (rc = apply_assume(r, tabs, 2)) || (rc = unused(r, known)))
+		return rc;
+	if (mtu > 0) {
+		if (proto == NICFIT_PROTO_TCP)
+			lp.mtu = mtu;
+		else
+			lp.rdma_mtu = mtu;
+	}
+	rc = fix(r, nicfit_calc_allreduce(bytes, (int)nodes, (int)nics, &sp, proto, 0, &lp, &ap,
+					  &res, r->err));
+	if (rc)
+		return rc;
+	header(e, "allreduce");
+	nicfit_emit_number(e, "size_gb", bytes / 1e9);
+	nicfit_emit_int(e, "nodes", nodes);
+	nicfit_emit_int(e, "nics_per_node", nics);
+	nicfit_emit_string(e, "algorithm", "ring");
+	nicfit_emit_number(e, "factor", res.factor);
+	nicfit_emit_number(e, "bytes_per_node_gb", res.bytes_per_node / 1e9);
+	nicfit_emit_number(e, "node_gbps", res.node_gbps);
+	nicfit_emit_number(e, "seconds", res.seconds);
+	nicfit_emit_number(e, "algbw_gbps", res.algbw_gbps);
+	nicfit_emit_number(e, "busbw_gbps", res.busbw_gbps);
+	emit_link(e, "link", &res.link);
+	nicfit_emit_printf(e, "Ring all-reduce of %s across %ld nodes: %s\n",
+			   nicfit_fmt_bytes(bytes, b1, sizeof(b1)), nodes,
+			   nicfit_fmt_seconds(res.seconds, b2, sizeof(b2)));
+	nicfit_emit_printf(e, "  each node sends 2(n-1)/n = %.3f x the buffer = %s\n", res.factor,
+			   nicfit_fmt_bytes(res.bytes_per_node, b1, sizeof(b1)));
+	nicfit_emit_printf(e, "  at %.1f Gb/s per node (%ld x %.1f Gb/s %s goodput)\n",
+			   res.node_gbps, nics, res.link.goodput_gbps, nicfit_proto_name(proto));
+	nicfit_emit_printf(e, "  busbw %.1f Gb/s, algbw %.1f Gb/s (nccl-tests definitions)\n",
+			   res.busbw_gbps, res.algbw_gbps);
+	assumptions(e, tabs, 2);
+	nicfit_emit_end_object(e);
+	return 0;
+}
+
+/* ---- stream -------------------------------------------------------------- */
+
+static int calc_stream(struct req *r, struct nicfit_emit *e)
+{
+	static const char *const known[] = { "tokens_per_s", "concurrency", "link", "assume", NULL };
+	struct nicfit_stream_params sp;
+	struct nicfit_stream res;
+	struct nicfit_speed link;
+	struct ptab tabs[1] = { { nicfit_stream_param_table, nicfit_stream_param_count, &sp } };
+	double tps;
+	long conc;
+	int rc;
+
+	nicfit_stream_params_default(&sp);
+	if ((rc = get_double(r, "tokens_per_s", 30, 0.001, 1e6, &tps)) ||
+	    (rc = get_long(r, "concurrency", 1, 1, 100000000, &conc)) ||
+	    (rc = get_speed(r, "link", 0, &link)) ||
+	    (rc = apply_assume(r, tabs, 1)) || (rc = unused(r, known)))
+		return rc;
+	rc = fix(r, nicfit_calc_stream(tps, conc, link.gbps, &sp, &res, r->err));
+	if (rc)
+		return rc;
+	header(e, "stream");
+	nicfit_emit_number(e, "tokens_per_s", tps);
+	nicfit_emit_int(e, "concurrency", conc);
+	nicfit_emit_number(e, "bytes_per_token", res.bytes_per_token);
+	nicfit_emit_number(e, "per_request_kBps", res.per_request_kbps);
+	nicfit_emit_number(e, "total_mbps", res.total_mbps);
+	if (link.gbps > 0)
+		nicfit_emit_number(e, "link_share", res.link_share);
+	else
+		nicfit_emit_null(e, "link_share");
+	nicfit_emit_printf(e, "Token streaming: %g tokens/s per request, %ld concurrent\n", tps, conc);
+	nicfit_emit_printf(e, "  per token    %.0f B on the wire (%g B event + %g B framing)\n",
+			   res.bytes_per_token, sp.event_bytes, sp.wire_bytes);
+	nicfit_emit_printf(e, "  per request  %.1f kB/s\n", res.per_request_kbps);
+	nicfit_emit_printf(e, "  all requests %.2f Mb/s", res.total_mbps);
+	if (link.gbps > 0)
+		nicfit_emit_printf(e, " = %.4f%% of %g Gb/s", res.link_share * 100, link.gbps);
+	nicfit_emit_printf(e, "\n");
+	assumptions(e, tabs, 1);
+	nicfit_emit_end_object(e);
+	return 0;
+}
+
+int nicfit_calc_run(const struct nicfit_catalog *cat, const char *name,
+		    struct nicfit_spec *spec, struct nicfit_emit *e,
+		    struct nicfit_error *err)
+{
+	struct req r;
+	const char *near;
+
+	memset(&r, 0, sizeof(r));
+	r.s = spec;
+	r.err = err;
+	if (!strcmp(name, "pcie"))
+		return calc_pcie(&r, e);
+	if (!strcmp(name, "link"))
+		return calc_link(&r, e);
+	if (!strcmp(name, "nic"))
+		return calc_nic(&r, cat, e);
+	if (!strcmp(name, "load"))
+		return calc_load(&r, e);
+	if (!strcmp(name, "fit"))
+		return calc_fit(&r, cat, e);
+	if (!strcmp(name, "allreduce"))
+		return calc_allreduce(&r, e);
+	if (!strcmp(name, "stream"))
+		return calc_stream(&r, e);
+	near = nicfit_suggest(name, nicfit_calc_names);
+	if (near)
+		return nicfit_error_set(err, NICFIT_E_USAGE,
+					"no calculator '%.32s' (did you mean '%s'?)", name, near);
+	return nicfit_error_set(err, NICFIT_E_USAGE,
+				"no calculator '%.32s' (pcie, link, nic, load, fit, allreduce, stream)",
+				name);
+}

@@ -1,0 +1,121 @@
+/*
+ * link.c - Ethernet/TCP, RoCE v2 and InfiniBand goodput (see nicfit/link.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "nicfit/link.h"
+
+#define P(f) offsetof(struct nicfit_link_params, f)
+
+const struct nicfit_param nicfit_link_param_table[] = {
+	{ "mtu", P(mtu), 1500, 576, 9216, "B",
+	  "Ethernet IP MTU for TCP traffic", "Linux default; 9000 with jumbo frames" },
+	{ "rdma_mtu", P(rdma_mtu), 4096, 256, 4096, "B",
+	  "RoCE/InfiniBand path MTU (RoCE 4096 needs Ethernet MTU >= 4200)",
+	  "IB MTU sizes 256..4096; reference/bandwidth.md 2.3, 3.2" },
+	{ "tcp_timestamps", P(tcp_timestamps), 1, 0, 1, "",
+	  "TCP timestamp option on (12 B per segment)", "Linux default (net.ipv4.tcp_timestamps=1)" },
+	{ "vlan", P(vlan), 0, 0, 1, "", "802.1Q tag on every frame (4 B)", "IEEE 802.1Q" },
+	{ "impl_factor", P(impl_factor), 1.0, 0.1, 1.0, "",
+	  "host stack and NIC efficiency below the packet model (1 = none assumed)",
+	  "no fitted constant: override with measurements" },
+};
+
+const size_t nicfit_link_param_count =
+	sizeof(nicfit_link_param_table) / sizeof(nicfit_link_param_table[0]);
+
+void nicfit_link_params_default(struct nicfit_link_params *p)
+{
+	nicfit_param_defaults(nicfit_link_param_table, nicfit_link_param_count, p);
+}
+
+int nicfit_proto_parse(const char *s, enum nicfit_proto *out,
+		       struct nicfit_error *err)
+{
+	if (!strcasecmp(s, "tcp") || !strcasecmp(s, "ethernet") || !strcasecmp(s, "eth"))
+		*out = NICFIT_PROTO_TCP;
+	else if (!strcasecmp(s, "roce") || !strcasecmp(s, "rocev2") || !strcasecmp(s, "roce2"))
+		*out = NICFIT_PROTO_ROCE;
+	else if (!strcasecmp(s, "ib") || !strcasecmp(s, "infiniband"))
+		*out = NICFIT_PROTO_IB;
+	else
+		return nicfit_error_at(err, NICFIT_E_USAGE, "--proto", 0, 0,
+				       "unknown protocol '%.32s' (use tcp, roce or ib)", s);
+	return 0;
+}
+
+const char *nicfit_proto_name(enum nicfit_proto p)
+{
+	switch (p) {
+	case NICFIT_PROTO_TCP: return "tcp";
+	case NICFIT_PROTO_ROCE: return "roce";
+	case NICFIT_PROTO_IB: return "ib";
+	}
+	return "?";
+}
+
+/* The 4x InfiniBand rate whose nominal speed is gbps. */
+static int ib_for_speed(double gbps, struct nicfit_speed *out)
+{
+	static const struct { double g; const char *name; } m[] = {
+		{ 8, "SDR" }, { 10, "SDR" }, { 16, "DDR" }, { 20, "DDR" },
+		{ 32, "QDR" }, { 40, "QDR" }, { 54.5454, "FDR" }, { 56, "FDR" },
+		{ 100, "EDR" }, { 200, "HDR" }, { 400, "NDR" }, { 800, "XDR" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (fabs(m[i].g - gbps) < 0.01)
+			return nicfit_ib_rate(m[i].name, out);
+	return NICFIT_E_NOTFOUND;
+}
+
+int nicfit_link_calc(const struct nicfit_speed *sp, enum nicfit_proto proto,
+		     const struct nicfit_link_params *p,
+		     struct nicfit_link_result *r, struct nicfit_error *err)
+{
+	struct nicfit_speed ib;
+	double vlan = p->vlan ? 4 : 0;
+
+	memset(r, 0, sizeof(*r));
+	r->proto = proto;
+	if (proto == NICFIT_PROTO_IB) {
+		if (sp->kind == NICFIT_SPEED_ETH)
+			return nicfit_error_set(err, NICFIT_E_USAGE,
+						"%g GbE is an Ethernet speed; InfiniBand needs a rate such as EDR or HDR",
+						sp->gbps);
+		ib = *sp;
+		if (sp->kind == NICFIT_SPEED_ANY && ib_for_speed(sp->gbps, &ib))
+			return nicfit_error_set(err, NICFIT_E_USAGE,
+						"no InfiniBand rate runs at %g Gb/s (SDR 8, DDR 16, QDR 32, FDR 54.5, EDR 100, HDR 200, NDR 400, XDR 800)",
+						sp->gbps);
+		snprintf(r->ib_name, sizeof(r->ib_name), "%s", ib.ib_name);
+		r->ib_lanes = ib.ib_lanes;
+		r->line_gbps = ib.gbps;
+		r->payload_bytes = p->rdma_mtu;
+		r->overhead_bytes = 8 + 12 + 4 + 2; /* LRH, BTH, ICRC, VCRC */
+	} else {
+		if (sp->kind == NICFIT_SPEED_IB)
+			return nicfit_error_set(err, NICFIT_E_USAGE,
+						"%s is an InfiniBand rate; give an Ethernet speed such as %gG for %s",
+						sp->ib_name, sp->gbps, nicfit_proto_name(proto));
+		r->line_gbps = sp->gbps;
+		if (proto == NICFIT_PROTO_TCP) {
+			/* IPv4 20 + TCP 20 (+12 timestamps) inside the MTU;
+			 * preamble/SFD 8 + MAC 14 + FCS 4 + IFG 12 outside. */
+			r->payload_bytes = p->mtu - 40 - (p->tcp_timestamps ? 12 : 0);
+			r->overhead_bytes = p->mtu - r->payload_bytes + 38 + vlan;
+		} else {
+			/* preamble 8, MAC 14, IPv4 20, UDP 8, BTH 12, ICRC 4,
+			 * FCS 4, IFG 12 = 82 bytes around each RoCE payload. */
+			r->payload_bytes = p->rdma_mtu;
+			r->overhead_bytes = 82 + vlan;
+		}
+	}
+	r->efficiency = r->payload_bytes / (r->payload_bytes + r->overhead_bytes);
+	r->goodput_gbps = r->line_gbps * r->efficiency * p->impl_factor;
+	return 0;
+}

@@ -1,0 +1,249 @@
+/*
+ * spec.c - requests as key/value pairs from flags or JSON (see nicfit/spec.h).
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <jansson.h>
+
+#include "nicfit/spec.h"
+
+void nicfit_spec_init(struct nicfit_spec *s, const char *input)
+{
+	s->n = 0;
+	s->from_data = 0;
+	snprintf(s->input, sizeof(s->input), "%s", input ? input : "spec");
+}
+
+void nicfit_spec_release(struct nicfit_spec *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->pairs[i].key);
+		free(s->pairs[i].value);
+	}
+	s->n = 0;
+}
+
+int nicfit_spec_add(struct nicfit_spec *s, const char *key, const char *value,
+		    struct nicfit_error *err)
+{
+	struct nicfit_spec_pair *p;
+	char *k;
+
+	if (s->n == NICFIT_SPEC_MAX_PAIRS)
+		return nicfit_error_at(err, NICFIT_E_LIMIT, s->input, 0, 0,
+				       "more than %d settings", NICFIT_SPEC_MAX_PAIRS);
+	if (strlen(value) > NICFIT_SPEC_MAX_VALUE)
+		return nicfit_error_at(err, NICFIT_E_LIMIT, s->input, 0, 0,
+				       "value of '%.64s' is longer than %d bytes", key,
+				       NICFIT_SPEC_MAX_VALUE);
+	p = &s->pairs[s->n];
+	p->key = strdup(key);
+	p->value = strdup(value);
+	p->used = 0;
+	if (!p->key || !p->value) {
+		free(p->key);
+		free(p->value);
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
+	for (k = p->key; *k; k++)
+		if (*k == '-')
+			*k = '_';
+	s->n++;
+	return 0;
+}
+
+static int scalar_text(json_t *v, char *buf, size_t n)
+{
+	if (json_is_string(v)) {
+		snprintf(buf, n, "%s", json_string_value(v));
+		return 0;
+	}
+	if (json_is_integer(v)) {
+		snprintf(buf, n, "%lld", (long long)json_integer_value(v));
+		return 0;
+	}
+	if (json_is_real(v)) {
+		snprintf(buf, n, "%.17g", json_real_value(v));
+		return 0;
+	}
+	if (json_is_boolean(v)) {
+		snprintf(buf, n, "%s", json_is_true(v) ? "true" : "false");
+		return 0;
+	}
+	return -1;
+}
+
+int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
+			   struct nicfit_error *err)
+{
+	static char buf[NICFIT_SPEC_MAX_VALUE + 2];
+	json_error_t jerr;
+	const char *key;
+	json_t *root, *v;
+	int rc = 0;
+
+	if (len > NICFIT_SPEC_MAX_BYTES)
+		return nicfit_error_at(err, NICFIT_E_LIMIT, s->input, 0, 0,
+				       "larger than %u bytes", NICFIT_SPEC_MAX_BYTES);
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root)
+		return nicfit_error_at(err, NICFIT_E_DATA, s->input, jerr.line, jerr.column,
+				       "%s", jerr.text);
+	if (!json_is_object(root)) {
+		json_decref(root);
+		return nicfit_error_at(err, NICFIT_E_DATA, s->input, 1, 1,
+				       "expected a JSON object of settings");
+	}
+	s->from_data = 1;
+	json_object_foreach(root, key, v) {
+		size_t i;
+
+		if (json_is_null(v))
+			continue;
+		if (json_is_array(v)) {
+			for (i = 0; i < json_array_size(v) && !rc; i++) {
+				if (scalar_text(json_array_get(v, i), buf, sizeof(buf))) {
+					rc = nicfit_error_at(err, NICFIT_E_DATA, s->input, 0, 0,
+							     "'%.64s'[%zu]: expected a string or number",
+							     key, i);
+					break;
+				}
+				if (strlen(buf) > NICFIT_SPEC_MAX_VALUE)
+					rc = nicfit_error_at(err, NICFIT_E_LIMIT, s->input, 0, 0,
+							     "'%.64s'[%zu]: value too long", key, i);
+				else
+					rc = nicfit_spec_add(s, key, buf, err);
+			}
+		} else if (scalar_text(v, buf, sizeof(buf))) {
+			rc = nicfit_error_at(err, NICFIT_E_DATA, s->input, 0, 0,
+					     "'%.64s': expected a string, number, boolean or array", key);
+		} else if (strlen(buf) > NICFIT_SPEC_MAX_VALUE) {
+			rc = nicfit_error_at(err, NICFIT_E_LIMIT, s->input, 0, 0,
+					     "'%.64s': value longer than %d bytes", key,
+					     NICFIT_SPEC_MAX_VALUE);
+		} else {
+			rc = nicfit_spec_add(s, key, buf, err);
+		}
+		if (rc)
+			break;
+	}
+	json_decref(root);
+	return rc;
+}
+
+const char *nicfit_spec_get(struct nicfit_spec *s, const char *key)
+{
+	const char *v = NULL;
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->pairs[i].key, key)) {
+			s->pairs[i].used = 1;
+			v = s->pairs[i].value;
+		}
+	return v;
+}
+
+size_t nicfit_spec_count(struct nicfit_spec *s, const char *key)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->pairs[i].key, key))
+			n++;
+	return n;
+}
+
+const char *nicfit_spec_get_nth(struct nicfit_spec *s, const char *key, size_t nth)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->pairs[i].key, key)) {
+			s->pairs[i].used = 1;
+			if (n++ == nth)
+				return s->pairs[i].value;
+		}
+	return NULL;
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t row[65], prev, tmp;
+
+	if (la > 64 || lb > 64)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t cost = tolower((unsigned char)a[i - 1]) !=
+				      tolower((unsigned char)b[j - 1]);
+			size_t best = prev + cost;
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+const char *nicfit_suggest(const char *word, const char *const *candidates)
+{
+	const char *best = NULL;
+	size_t best_d = (size_t)-1, i, d, limit;
+
+	if (!candidates)
+		return NULL;
+	for (i = 0; candidates[i]; i++) {
+		/* a prefix of a real name is a good guess ("r740" -> "r740xd") */
+		if (!strncasecmp(candidates[i], word, strlen(word)) && strlen(word) >= 3)
+			d = strlen(candidates[i]) - strlen(word);
+		else
+			d = edit_distance(word, candidates[i]);
+		if (d < best_d) {
+			best_d = d;
+			best = candidates[i];
+		}
+	}
+	limit = strlen(word) / 3 + 1;
+	if (best && best_d > limit && !(best_d <= 4 && !strncasecmp(best, word, strlen(word))))
+		return NULL;
+	return best;
+}
+
+int nicfit_spec_check_unused(const struct nicfit_spec *s, const char *const *known,
+			     struct nicfit_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		const char *near;
+
+		if (s->pairs[i].used)
+			continue;
+		near = nicfit_suggest(s->pairs[i].key, known);
+		if (near)
+			return nicfit_error_at(err, NICFIT_E_USAGE, s->input, 0, 0,
+					       "unknown setting '%.64s' (did you mean '%s'?)",
+					       s->pairs[i].key, near);
+		return nicfit_error_at(err, NICFIT_E_USAGE, s->input, 0, 0,
+				       "unknown setting '%.64s'", s->pairs[i].key);
+	}
+	return 0;
+}

@@ -1,0 +1,407 @@
+/*
+ * units.c - strict parsers for sizes, speeds, PCIe links and numbers
+ * (see nicfit/units.h). Nothing here uses strtol/strtod on unchecked text:
+ * the number is first scanned by hand (digits, one point, an exponent),
+ * so "inf", "nan", hex floats and trailing junk are all rejected with the
+ * column where they start.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "nicfit/units.h"
+
+#define MAX_NUMBER_TEXT 64
+
+static const char *skip_space(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/*
+ * Scan a decimal number at *pp: [+-]digits[.digits][e[+-]digits]. On
+ * success store it, advance *pp and return 0; else return -1 with *pp
+ * unchanged.
+ */
+static int scan_number(const char **pp, double *out, int allow_sign)
+{
+	const char *p = *pp, *start = p;
+	char tmp[MAX_NUMBER_TEXT];
+	int digits = 0;
+	size_t n;
+	double v;
+
+	if (allow_sign && (*p == '-' || *p == '+'))
+		p++;
+	while (isdigit((unsigned char)*p)) {
+		p++;
+		digits++;
+	}
+	if (*p == '.') {
+		p++;
+		while (isdigit((unsigned char)*p)) {
+			p++;
+			digits++;
+		}
+	}
+	if (!digits)
+		return -1;
+	if ((*p == 'e' || *p == 'E') &&
+	    (isdigit((unsigned char)p[1]) ||
+	     ((p[1] == '-' || p[1] == '+') && isdigit((unsigned char)p[2])))) {
+		p += 2;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	n = (size_t)(p - start);
+	if (n >= sizeof(tmp))
+		return -1;
+	memcpy(tmp, start, n);
+	tmp[n] = '\0';
+	errno = 0;
+	v = strtod(tmp, NULL);
+	if (errno == ERANGE || !isfinite(v))
+		return -1;
+	*out = v;
+	*pp = p;
+	return 0;
+}
+
+static long col_of(const char *s, const char *p)
+{
+	return (long)(p - s) + 1;
+}
+
+/* Show at most 40 bytes of user text in a message, printable only. */
+static const char *shown(const char *s, char *buf, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n && s[i] && i < 40; i++)
+		buf[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	buf[i] = '\0';
+	if (s[i] && i == 40 && n > 44) {
+		buf[i] = '.'; buf[i + 1] = '.'; buf[i + 2] = '.'; buf[i + 3] = '\0';
+	}
+	return buf;
+}
+
+static int bad(struct nicfit_error *err, const char *input, const char *s,
+	       const char *p, const char *why)
+{
+	char b[48];
+
+	return nicfit_error_at(err, NICFIT_E_USAGE, input, 0, 0,
+			       "'%s': %s (at column %ld)", shown(s, b, sizeof(b)),
+			       why, col_of(s, p));
+}
+
+struct suffix {
+	const char *text;
+	double mult;
+	int kind; /* enum nicfit_size_kind, or for speeds enum nicfit_speed_kind */
+};
+
+static const struct suffix size_suffixes[] = {
+	{ "bytes", 1, NICFIT_SIZE_BYTES },
+	{ "kb", 1e3, NICFIT_SIZE_BYTES },
+	{ "mb", 1e6, NICFIT_SIZE_BYTES },
+	{ "gb", 1e9, NICFIT_SIZE_BYTES },
+	{ "tb", 1e12, NICFIT_SIZE_BYTES },
+	{ "pb", 1e15, NICFIT_SIZE_BYTES },
+	{ "kib", 1024.0, NICFIT_SIZE_BYTES },
+	{ "mib", 1048576.0, NICFIT_SIZE_BYTES },
+	{ "gib", 1073741824.0, NICFIT_SIZE_BYTES },
+	{ "tib", 1099511627776.0, NICFIT_SIZE_BYTES },
+	{ "pib", 1125899906842624.0, NICFIT_SIZE_BYTES },
+	{ "k", 1e3, NICFIT_SIZE_PARAMS },
+	{ "m", 1e6, NICFIT_SIZE_PARAMS },
+	{ "b", 1e9, NICFIT_SIZE_PARAMS },
+	{ "t", 1e12, NICFIT_SIZE_PARAMS },
+};
+
+int nicfit_parse_size(const char *s, const char *input, double *value,
+		      enum nicfit_size_kind *kind, struct nicfit_error *err)
+{
+	const char *p = skip_space(s), *unit;
+	char u[16];
+	size_t n, i;
+	double v;
+
+	if (scan_number(&p, &v, 0))
+		return bad(err, input, s, p, "expected a number such as 40GB, 40GiB or 70B");
+	unit = p = skip_space(p);
+	for (n = 0; isalpha((unsigned char)p[n]) && n < sizeof(u) - 1; n++)
+		u[n] = (char)tolower((unsigned char)p[n]);
+	u[n] = '\0';
+	if (!n)
+		return bad(err, input, s, unit,
+			   "needs a unit: GB, GiB (bytes) or B (billions of parameters)");
+	p = skip_space(p + n);
+	if (*p)
+		return bad(err, input, s, p, "unexpected text after the unit");
+	for (i = 0; i < sizeof(size_suffixes) / sizeof(size_suffixes[0]); i++) {
+		if (strcmp(u, size_suffixes[i].text))
+			continue;
+		v *= size_suffixes[i].mult;
+		if (!isfinite(v) || v <= 0 || v > 1e18)
+			return bad(err, input, s, s, "out of range (must be above 0 and at most 1 EB)");
+		*value = v;
+		*kind = (enum nicfit_size_kind)size_suffixes[i].kind;
+		return 0;
+	}
+	if (!strcmp(u, "g"))
+		return bad(err, input, s, unit, "ambiguous unit 'G': write GB for bytes or B for billions of parameters");
+	return bad(err, input, s, unit, "unknown unit (use KB, MB, GB, TB, KiB, MiB, GiB, TiB, or K, M, B, T for parameter counts)");
+}
+
+struct ib_rate {
+	const char *name;
+	int lanes;
+	double lane_gbps; /* data rate per lane after line coding */
+};
+
+/* Per-lane data rates: reference/bandwidth.md section 3.1. */
+static const struct ib_rate ib_rates[] = {
+	{ "SDR", 4, 2.0 },
+	{ "DDR", 4, 4.0 },
+	{ "QDR", 4, 8.0 },
+	{ "FDR10", 4, 10.0 },
+	{ "FDR", 4, 14.0625 * 64.0 / 66.0 },
+	{ "EDR", 4, 25.0 },
+	{ "HDR100", 2, 50.0 },
+	{ "HDR", 4, 50.0 },
+	{ "NDR200", 2, 100.0 },
+	{ "NDR", 4, 100.0 },
+	{ "XDR", 4, 200.0 },
+};
+
+int nicfit_ib_rate(const char *name, struct nicfit_speed *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ib_rates) / sizeof(ib_rates[0]); i++) {
+		if (strcasecmp(name, ib_rates[i].name))
+			continue;
+		memset(out, 0, sizeof(*out));
+		out->kind = NICFIT_SPEED_IB;
+		snprintf(out->ib_name, sizeof(out->ib_name), "%s", ib_rates[i].name);
+		out->ib_lanes = ib_rates[i].lanes;
+		out->ib_lane_gbps = ib_rates[i].lane_gbps;
+		out->gbps = ib_rates[i].lanes * ib_rates[i].lane_gbps;
+		return 0;
+	}
+	return NICFIT_E_NOTFOUND;
+}
+
+static const struct suffix speed_suffixes[] = {
+	{ "g", 1, NICFIT_SPEED_ANY },
+	{ "gb", 1, NICFIT_SPEED_ANY },
+	{ "gb/s", 1, NICFIT_SPEED_ANY },
+	{ "gbps", 1, NICFIT_SPEED_ANY },
+	{ "gbit", 1, NICFIT_SPEED_ANY },
+	{ "gbit/s", 1, NICFIT_SPEED_ANY },
+	{ "gbe", 1, NICFIT_SPEED_ETH },
+	{ "gige", 1, NICFIT_SPEED_ETH },
+	{ "m", 1e-3, NICFIT_SPEED_ANY },
+	{ "mb/s", 1e-3, NICFIT_SPEED_ANY },
+	{ "mbps", 1e-3, NICFIT_SPEED_ANY },
+	{ "mbit/s", 1e-3, NICFIT_SPEED_ANY },
+	{ "t", 1e3, NICFIT_SPEED_ANY },
+	{ "tb/s", 1e3, NICFIT_SPEED_ANY },
+	{ "tbps", 1e3, NICFIT_SPEED_ANY },
+	{ "tbe", 1e3, NICFIT_SPEED_ETH },
+};
+
+int nicfit_parse_speed(const char *s, const char *input,
+		       struct nicfit_speed *out, struct nicfit_error *err)
+{
+	const char *p = skip_space(s), *unit;
+	char u[16];
+	size_t n, i;
+	double v;
+	int lanes = 0;
+
+	memset(out, 0, sizeof(*out));
+	/* "4x EDR", "4XEDR", "EDR" */
+	if (isdigit((unsigned char)p[0]) && (p[1] == 'x' || p[1] == 'X') &&
+	    isalpha((unsigned char)p[2 + strspn(p + 2, " ")])) {
+		lanes = p[0] - '0';
+		p = skip_space(p + 2);
+	} else if (p[0] == '1' && p[1] == '2' && (p[2] == 'x' || p[2] == 'X')) {
+		lanes = 12;
+		p = skip_space(p + 3);
+	}
+	if (isalpha((unsigned char)*p)) {
+		unit = p;
+		for (n = 0; isalnum((unsigned char)p[n]) && n < sizeof(u) - 1; n++)
+			u[n] = p[n];
+		u[n] = '\0';
+		if (nicfit_ib_rate(u, out))
+			return bad(err, input, s, unit, "unknown speed (try 10G, 25GbE, 100Gb/s, EDR, HDR, NDR)");
+		p = skip_space(p + n);
+		if (*p)
+			return bad(err, input, s, p, "unexpected text after the speed");
+		if (lanes) {
+			if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 12)
+				return bad(err, input, s, s, "InfiniBand width must be 1x, 2x, 4x, 8x or 12x");
+			out->ib_lanes = lanes;
+			out->gbps = lanes * out->ib_lane_gbps;
+		}
+		return 0;
+	}
+	if (lanes)
+		return bad(err, input, s, p, "expected an InfiniBand rate after the width");
+	if (scan_number(&p, &v, 0))
+		return bad(err, input, s, p, "expected a speed such as 10G, 25GbE, 100Gb/s or EDR");
+	unit = p = skip_space(p);
+	for (n = 0; (isalpha((unsigned char)p[n]) || p[n] == '/') && n < sizeof(u) - 1; n++)
+		u[n] = (char)tolower((unsigned char)p[n]);
+	u[n] = '\0';
+	if (!n)
+		return bad(err, input, s, unit, "needs a unit: G (Gb/s), GbE, Mb/s or an InfiniBand rate");
+	p = skip_space(p + n);
+	if (*p)
+		return bad(err, input, s, p, "unexpected text after the unit");
+	/* "GB/s" and "GBps" are bytes: a common slip for network speeds. */
+	if (n >= 3 && strchr("GMTgmt", unit[0]) && unit[1] == 'B' &&
+	    (!strcmp(u + 2, "/s") || !strcmp(u + 2, "ps")))
+		return bad(err, input, s, unit,
+			   "that is bytes per second; give network speeds in bits (Gb/s)");
+	for (i = 0; i < sizeof(speed_suffixes) / sizeof(speed_suffixes[0]); i++) {
+		if (strcmp(u, speed_suffixes[i].text))
+			continue;
+		v *= speed_suffixes[i].mult;
+		if (!(v >= 0.001) || v > 100000)
+			return bad(err, input, s, s, "out of range (1 Mb/s to 100 Tb/s)");
+		out->gbps = v;
+		out->kind = (enum nicfit_speed_kind)speed_suffixes[i].kind;
+		return 0;
+	}
+	return bad(err, input, s, unit, "unknown unit (use G, Gb/s, GbE, Mb/s, Tb/s)");
+}
+
+int nicfit_parse_pcie(const char *s, const char *input, int *gen, int *width,
+		      struct nicfit_error *err)
+{
+	const char *p = skip_space(s);
+	double g;
+	long w = 0;
+
+	if (!strncasecmp(p, "pcie", 4)) {
+		p = skip_space(p + 4);
+		if (*p == '-')
+			p++;
+	}
+	if (!strncasecmp(p, "gen", 3))
+		p = skip_space(p + 3);
+	else if (*p == 'g' || *p == 'G')
+		p++;
+	if (scan_number(&p, &g, 0))
+		return bad(err, input, s, p, "expected a PCIe link such as gen3x16");
+	if (g != floor(g) || g < 1 || g > 6)
+		return bad(err, input, s, s, "PCIe generation must be 1 to 6");
+	p = skip_space(p);
+	if (*p == 'x' || *p == 'X') {
+		const char *q = p + 1;
+		char *end;
+
+		if (!isdigit((unsigned char)*q))
+			return bad(err, input, s, q, "expected a lane count after 'x'");
+		errno = 0;
+		w = strtol(q, &end, 10);
+		if (errno || end == q)
+			return bad(err, input, s, q, "bad lane count");
+		p = skip_space(end);
+		if (w != 1 && w != 2 && w != 4 && w != 8 && w != 12 && w != 16 && w != 32)
+			return bad(err, input, s, q, "PCIe width must be x1, x2, x4, x8, x12, x16 or x32");
+	}
+	if (*p)
+		return bad(err, input, s, p, "unexpected text in the PCIe link");
+	*gen = (int)g;
+	*width = (int)w;
+	return 0;
+}
+
+int nicfit_parse_long(const char *s, const char *input, long min, long max,
+		      long *out, struct nicfit_error *err)
+{
+	const char *p = skip_space(s);
+	double v;
+
+	if (scan_number(&p, &v, 1))
+		return bad(err, input, s, p, "expected an integer");
+	if (*skip_space(p))
+		return bad(err, input, s, skip_space(p), "unexpected text after the number");
+	if (v != floor(v))
+		return bad(err, input, s, s, "expected a whole number");
+	if (v < (double)min || v > (double)max) {
+		char b[48];
+
+		return nicfit_error_at(err, NICFIT_E_USAGE, input, 0, 0,
+				       "'%s': out of range (%ld to %ld)",
+				       shown(s, b, sizeof(b)), min, max);
+	}
+	*out = (long)v;
+	return 0;
+}
+
+int nicfit_parse_double(const char *s, const char *input, double min,
+			double max, double *out, struct nicfit_error *err)
+{
+	const char *p = skip_space(s);
+	double v;
+
+	if (scan_number(&p, &v, 1))
+		return bad(err, input, s, p, "expected a number");
+	if (*skip_space(p))
+		return bad(err, input, s, skip_space(p), "unexpected text after the number");
+	if (v < min || v > max) {
+		char b[48];
+
+		return nicfit_error_at(err, NICFIT_E_USAGE, input, 0, 0,
+				       "'%s': out of range (%g to %g)",
+				       shown(s, b, sizeof(b)), min, max);
+	}
+	*out = v;
+	return 0;
+}
+
+char *nicfit_fmt_bytes(double bytes, char *out, int n)
+{
+	static const char *u[] = { "B", "kB", "MB", "GB", "TB", "PB" };
+	int i = 0;
+
+	while (fabs(bytes) >= 1000 && i < 5) {
+		bytes /= 1000;
+		i++;
+	}
+	snprintf(out, (size_t)n, i ? (fabs(bytes) < 10 ? "%.2f %s" : "%.1f %s") : "%.0f %s",
+		 bytes, u[i]);
+	return out;
+}
+
+char *nicfit_fmt_seconds(double s, char *out, int n)
+{
+	if (!isfinite(s))
+		snprintf(out, (size_t)n, "-");
+	else if (s < 1e-3)
+		snprintf(out, (size_t)n, "%.0f us", s * 1e6);
+	else if (s < 1)
+		snprintf(out, (size_t)n, "%.0f ms", s * 1e3);
+	else if (s < 10)
+		snprintf(out, (size_t)n, "%.1f s", s);
+	else if (s < 120)
+		snprintf(out, (size_t)n, "%.0f s", s);
+	else if (s < 7200)
+		snprintf(out, (size_t)n, "%.1f min", s / 60);
+	else
+		snprintf(out, (size_t)n, "%.1f h", s / 3600);
+	return out;
+}
