@@ -276,8 +276,10 @@ static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
 			nicfit_emit_cell_number(e, l->unit_usd, 2);
 			nicfit_emit_cell_number(e, l->total_usd, 2);
 		} else {
-			nicfit_emit_cell_null(e, "unpriced");
-			nicfit_emit_cell_null(e, "-");
+			int csv = nicfit_emit_format(e) == NICFIT_FMT_CSV;
+
+			nicfit_emit_cell_null(e, csv ? "" : "unpriced");
+			nicfit_emit_cell_null(e, csv ? "" : "-");
 		}
 	}
 	if (nicfit_emit_format(e) == NICFIT_FMT_CSV) {
