@@ -38,6 +38,18 @@ static const struct cli_command commands[] = {
 	  "\n"
 	  "The default catalog is built in; --catalog FILE overlays your own entries and prices\n"
 	  "(same id: fields replaced; new id: added). 'catalog list -j' prints a file you can edit." },
+	{ "fleet", cmd_fleet,
+	  "compare many hosts' audits (gathered with pdsh, clush, Ansible or Slurm), name the odd ones",
+	  "nicfit fleet [--expect N|HOSTLIST] [--ignore CODE[,CODE]]... [--all-hosts]\n"
+	  "             [--strict] [--max-doc-mb N] [FILE... | DIR | -]\n"
+	  "\n"
+	  "Reads `nicfit audit --json` documents: files, a directory of them, or one stream\n"
+	  "as pdsh/clush ('host: ' lines), clush -b, srun --label, Ansible (ad-hoc or the\n"
+	  "json callback) print it. Hosts are grouped by server model, GPUs and NICs; within\n"
+	  "a group the hosts that differ from the majority are named. Exit status: 0 clean,\n"
+	  "1 warnings, 2 critical.\n"
+	  "  pdsh -w gpu[01-64] nicfit audit --json | nicfit fleet -\n"
+	  "  srun -N 64 --ntasks-per-node=1 --label nicfit audit --json --pretty | nicfit fleet -" },
 	{ "plan", cmd_plan,
 	  "what network, NICs, slots, cables and BOM a server or cluster needs, and why",
 	  "nicfit plan [--spec FILE.json] [--server ID] [--servers N] [--gpu ID]\n"

@@ -1,0 +1,151 @@
+/*
+ * cmd_fleet.c - `nicfit fleet [FILE... | DIR | -]`: read the audits that
+ * pdsh, clush, Ansible or Slurm gathered, compare them, name the odd hosts.
+ * Input problems (a truncated document, a host read twice) go to stderr,
+ * one line each; the report goes to stdout; the exit status is the worst
+ * severity (0, 1, 2) as for audit.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "nicfit/fleet.h"
+#include "nicfit/units.h"
+
+#define MAX_IGNORE 64
+
+enum { OPT_EXPECT = 256, OPT_IGNORE, OPT_STRICT, OPT_ALL_HOSTS, OPT_MAX_DOC };
+
+static const struct option fleet_opts[] = {
+	{ "expect", required_argument, NULL, OPT_EXPECT },
+	{ "ignore", required_argument, NULL, OPT_IGNORE },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "all-hosts", no_argument, NULL, OPT_ALL_HOSTS },
+	{ "max-doc-mb", required_argument, NULL, OPT_MAX_DOC },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Split "a,b,c" into ignore[] (pointers into the modified argument). */
+static int add_ignores(char *arg, const char **ignore, int *n)
+{
+	char *p = arg, *comma;
+
+	for (;;) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		if (*p) {
+			if (*n >= MAX_IGNORE)
+				return cli_error(NICFIT_E_USAGE, "fleet: at most %d --ignore codes",
+						 MAX_IGNORE);
+			ignore[(*n)++] = p;
+		}
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+static void print_problems(const struct nicfit_fleet *fl)
+{
+	size_t i, n = nicfit_fleet_nproblems(fl), total = nicfit_fleet_nproblems_total(fl);
+	char line[1024];
+
+	for (i = 0; i < n; i++) {
+		const struct nicfit_fleet_problem *p = nicfit_fleet_problem(fl, i);
+
+		nicfit_error_line(&p->where, line, sizeof(line));
+		fprintf(stderr, "nicfit: %s%s\n",
+			p->kind == NICFIT_FLEET_UNREADABLE ? "" : "warning: ", line);
+	}
+	if (total > n)
+		fprintf(stderr, "nicfit: %zu more input problems not shown\n", total - n);
+}
+
+int cmd_fleet(struct cli *c, int argc, char **argv)
+{
+	struct nicfit_fleet_limits lim;
+	struct nicfit_fleet_opts o;
+	struct nicfit_fleet *fl = NULL;
+	struct nicfit_error err;
+	struct nicfit_emit *e;
+	const char *ignore[MAX_IGNORE + 1];
+	int nignore = 0, strict = 0, ch, i, rc;
+	unsigned flags = 0;
+	long mb;
+
+	memset(&lim, 0, sizeof(lim));
+	memset(&o, 0, sizeof(o));
+	nicfit_error_clear(&err);
+	optind = 0;
+	while ((ch = cli_getopt(argc, argv, "", fleet_opts, "fleet")) != -1) {
+		switch (ch) {
+		case OPT_EXPECT:
+			o.expect = optarg;
+			break;
+		case OPT_IGNORE:
+			if (add_ignores(optarg, ignore, &nignore))
+				return 64;
+			break;
+		case OPT_STRICT:
+			strict = 1;
+			break;
+		case OPT_ALL_HOSTS:
+			flags |= NICFIT_FLEET_ALL_HOSTS;
+			break;
+		case OPT_MAX_DOC:
+			if (nicfit_parse_long(optarg, "--max-doc-mb", 1, 4095, &mb, &err))
+				return cli_fail(&err);
+			lim.max_doc_bytes = (size_t)mb << 20;
+			break;
+		default:
+			return 64;
+		}
+	}
+	ignore[nignore] = NULL;
+	o.ignore = nignore ? ignore : NULL;
+	if (c->fmt == NICFIT_FMT_SVG)
+		return cli_error(NICFIT_E_USAGE, "fleet: no SVG output (use text, json, md or csv)");
+	if (optind >= argc && isatty(STDIN_FILENO)) {
+		cli_error(NICFIT_E_USAGE, "fleet: give audit files, a directory, or - for standard input");
+		return cli_usage("fleet");
+	}
+	if (nicfit_fleet_new(&fl, &lim))
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	rc = 0;
+	if (optind >= argc) {
+		rc = nicfit_fleet_add_fd(fl, STDIN_FILENO, "-", &err);
+	} else {
+		for (i = optind; i < argc && !rc; i++) {
+			if (!strcmp(argv[i], "-"))
+				rc = nicfit_fleet_add_fd(fl, STDIN_FILENO, "-", &err);
+			else
+				rc = nicfit_fleet_add_path(fl, argv[i], &err);
+		}
+	}
+	print_problems(fl);
+	if (rc) {
+		rc = cli_fail(&err);
+		goto out;
+	}
+	if (strict && nicfit_fleet_nproblems_total(fl)) {
+		rc = cli_error(NICFIT_E_DATA, "fleet: %zu input problem%s and --strict",
+			       nicfit_fleet_nproblems_total(fl),
+			       nicfit_fleet_nproblems_total(fl) == 1 ? "" : "s");
+		goto out;
+	}
+	if (nicfit_fleet_analyze(fl, &o, &err)) {
+		rc = cli_fail(&err);
+		goto out;
+	}
+	e = cli_emitter(c);
+	nicfit_fleet_render(e, fl, flags);
+	rc = cli_emit_done(c, e);
+	if (!rc)
+		rc = nicfit_fleet_exit_status(fl);
+out:
+	nicfit_fleet_free(fl);
+	return rc;
+}

@@ -1,0 +1,579 @@
+/*
+ * jscan.c - the strict JSON tokenizer (see jscan.h).
+ *
+ * A recursive-descent parser over a byte range. Strings are scanned in a
+ * tight loop that stops only at a quote, a backslash, a control byte or a
+ * non-ASCII byte (then UTF-8 is checked), which keeps the common case
+ * close to memchr speed. Depth is capped, so the recursion is bounded.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jscan.h"
+
+struct ctx {
+	struct jscan *s;
+	const unsigned char *p;   /* next byte */
+	const unsigned char *beg;
+	const unsigned char *end;
+	int nomem;
+};
+
+void jscan_init(struct jscan *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void jscan_release(struct jscan *s)
+{
+	free(s->tok);
+	jscan_init(s);
+}
+
+static int fail(struct ctx *c, const unsigned char *at, const char *msg)
+{
+	if (!c->s->err_msg) {
+		c->s->err_msg = msg;
+		c->s->err_off = (size_t)(at - c->beg);
+	}
+	return -1;
+}
+
+static int new_tok(struct ctx *c, int type, const unsigned char *at)
+{
+	struct jscan *s = c->s;
+	struct jscan_tok *t;
+
+	if (s->ntok == s->cap) {
+		uint32_t cap = s->cap ? s->cap * 2 : 256;
+		struct jscan_tok *n;
+
+		if (cap < s->cap || cap > UINT32_MAX / 2) {
+			c->nomem = 1;
+			return -1;
+		}
+		n = realloc(s->tok, (size_t)cap * sizeof(*n));
+		if (!n) {
+			c->nomem = 1;
+			return -1;
+		}
+		s->tok = n;
+		s->cap = cap;
+	}
+	t = &s->tok[s->ntok];
+	t->type = (unsigned char)type;
+	t->escaped = 0;
+	t->start = (uint32_t)(at - c->beg);
+	t->len = 0;
+	t->next = s->ntok + 1;
+	t->count = 0;
+	return (int)s->ntok++;
+}
+
+static void skip_ws(struct ctx *c)
+{
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\n' || *c->p == '\t' || *c->p == '\r'))
+		c->p++;
+}
+
+static int hexval(int ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+static long hex4(const unsigned char *p, const unsigned char *end)
+{
+	long v = 0;
+	int i;
+
+	if (end - p < 4)
+		return -1;
+	for (i = 0; i < 4; i++) {
+		int h = hexval(p[i]);
+
+		if (h < 0)
+			return -1;
+		v = v * 16 + h;
+	}
+	return v;
+}
+
+/* Length of the well-formed UTF-8 sequence at p, or 0. */
+static int utf8_len(const unsigned char *p, const unsigned char *end)
+{
+	unsigned char b = p[0];
+	int n, i;
+	unsigned long cp;
+
+	if (b < 0x80)
+		return 1;
+	if (b >= 0xC2 && b <= 0xDF) {
+		n = 2;
+		cp = b & 0x1F;
+	} else if (b >= 0xE0 && b <= 0xEF) {
+		n = 3;
+		cp = b & 0x0F;
+	} else if (b >= 0xF0 && b <= 0xF4) {
+		n = 4;
+		cp = b & 0x07;
+	} else {
+		return 0;
+	}
+	if (end - p < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3F);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+/* 1 for bytes a string holds as they are: printable ASCII but '"' and '\\'. */
+static const unsigned char plain_byte[256] = {
+#define R4(x) x, x, x, x
+#define R16(x) R4(x), R4(x), R4(x), R4(x)
+	R16(0), R16(0),                           /* 0x00-0x1f */
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x20-0x2f, '"' */
+	R16(1), R16(1),                           /* 0x30-0x4f */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* 0x50-0x5f, '\\' */
+	R16(1), R16(1),                           /* 0x60-0x7f */
+#undef R16
+#undef R4
+};
+
+static int parse_string(struct ctx *c)
+{
+	const unsigned char *q = c->p + 1;
+	int t = new_tok(c, JS_STRING, q);
+	int escaped = 0;
+
+	if (t < 0)
+		return -1;
+	for (;;) {
+		while (c->end - q >= 4 && plain_byte[q[0]] && plain_byte[q[1]] && plain_byte[q[2]] &&
+		       plain_byte[q[3]])
+			q += 4;
+		while (q < c->end && plain_byte[*q])
+			q++;
+		if (q >= c->end)
+			return fail(c, c->end, "unterminated string");
+		if (*q == '"')
+			break;
+		if (*q < 0x20)
+			return fail(c, q, "control character in a string");
+		if (*q >= 0x80) {
+			int n = utf8_len(q, c->end);
+
+			if (!n)
+				return fail(c, q, "invalid UTF-8 in a string");
+			q += n;
+			continue;
+		}
+		/* backslash */
+		escaped = 1;
+		if (q + 1 >= c->end)
+			return fail(c, c->end, "unterminated string");
+		switch (q[1]) {
+		case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+			q += 2;
+			break;
+		case 'u': {
+			long u = hex4(q + 2, c->end);
+
+			if (u < 0)
+				return fail(c, q, "bad \\u escape");
+			if (u == 0)
+				return fail(c, q, "\\u0000 is not allowed in a string");
+			if (u >= 0xDC00 && u <= 0xDFFF)
+				return fail(c, q, "lone low surrogate in a \\u escape");
+			if (u >= 0xD800 && u <= 0xDBFF) {
+				long lo;
+
+				if (c->end - q < 12 || q[6] != '\\' || q[7] != 'u')
+					return fail(c, q, "high surrogate without its low half");
+				lo = hex4(q + 8, c->end);
+				if (lo < 0xDC00 || lo > 0xDFFF)
+					return fail(c, q, "high surrogate without its low half");
+				q += 12;
+			} else {
+				q += 6;
+			}
+			break;
+		}
+		default:
+			return fail(c, q, "bad escape in a string");
+		}
+	}
+	c->s->tok[t].len = (uint32_t)(q - (c->p + 1));
+	c->s->tok[t].escaped = (unsigned char)escaped;
+	c->p = q + 1;
+	return t;
+}
+
+static int parse_number(struct ctx *c)
+{
+	const unsigned char *q = c->p;
+	int t;
+
+	if (q < c->end && *q == '-')
+		q++;
+	if (q >= c->end || *q < '0' || *q > '9')
+		return fail(c, q, "bad number");
+	if (*q == '0') {
+		q++;
+	} else {
+		while (q < c->end && *q >= '0' && *q <= '9')
+			q++;
+	}
+	if (q < c->end && *q == '.') {
+		q++;
+		if (q >= c->end || *q < '0' || *q > '9')
+			return fail(c, q, "bad number: digits must follow '.'");
+		while (q < c->end && *q >= '0' && *q <= '9')
+			q++;
+	}
+	if (q < c->end && (*q == 'e' || *q == 'E')) {
+		q++;
+		if (q < c->end && (*q == '+' || *q == '-'))
+			q++;
+		if (q >= c->end || *q < '0' || *q > '9')
+			return fail(c, q, "bad number: digits must follow the exponent");
+		while (q < c->end && *q >= '0' && *q <= '9')
+			q++;
+	}
+	t = new_tok(c, JS_NUMBER, c->p);
+	if (t < 0)
+		return -1;
+	c->s->tok[t].len = (uint32_t)(q - c->p);
+	c->p = q;
+	return t;
+}
+
+static int parse_literal(struct ctx *c, const char *word, int type)
+{
+	size_t n = strlen(word);
+	int t;
+
+	if ((size_t)(c->end - c->p) < n || memcmp(c->p, word, n))
+		return fail(c, c->p, "unexpected character (not a JSON value)");
+	t = new_tok(c, type, c->p);
+	if (t < 0)
+		return -1;
+	c->s->tok[t].len = (uint32_t)n;
+	c->p += n;
+	return t;
+}
+
+static int parse_value(struct ctx *c, int depth);
+
+static int parse_container(struct ctx *c, int depth, int object)
+{
+	int t = new_tok(c, object ? JS_OBJECT : JS_ARRAY, c->p);
+	uint32_t count = 0;
+	unsigned char close = object ? '}' : ']';
+
+	if (t < 0)
+		return -1;
+	if (depth >= JSCAN_MAX_DEPTH)
+		return fail(c, c->p, "nested too deeply");
+	c->p++;
+	skip_ws(c);
+	if (c->p < c->end && *c->p == close) {
+		c->p++;
+		goto done;
+	}
+	for (;;) {
+		if (object) {
+			skip_ws(c);
+			if (c->p >= c->end)
+				return fail(c, c->end, "document ends inside an object");
+			if (*c->p != '"')
+				return fail(c, c->p, "expected a member name in quotes");
+			if (parse_string(c) < 0)
+				return -1;
+			skip_ws(c);
+			if (c->p >= c->end)
+				return fail(c, c->end, "document ends inside an object");
+			if (*c->p != ':')
+				return fail(c, c->p, "expected ':' after a member name");
+			c->p++;
+		}
+		if (parse_value(c, depth + 1) < 0)
+			return -1;
+		count++;
+		skip_ws(c);
+		if (c->p >= c->end)
+			return fail(c, c->end, object ? "document ends inside an object"
+						       : "document ends inside an array");
+		if (*c->p == ',') {
+			c->p++;
+			continue;
+		}
+		if (*c->p == close) {
+			c->p++;
+			break;
+		}
+		return fail(c, c->p, object ? "expected ',' or '}'" : "expected ',' or ']'");
+	}
+done:
+	c->s->tok[t].count = count;
+	c->s->tok[t].next = c->s->ntok;
+	c->s->tok[t].len = (uint32_t)(c->p - (c->beg + c->s->tok[t].start));
+	return t;
+}
+
+static int parse_value(struct ctx *c, int depth)
+{
+	skip_ws(c);
+	if (c->p >= c->end)
+		return fail(c, c->end, "document ends where a value should be");
+	switch (*c->p) {
+	case '{':
+		return parse_container(c, depth, 1);
+	case '[':
+		return parse_container(c, depth, 0);
+	case '"':
+		return parse_string(c);
+	case 't':
+		return parse_literal(c, "true", JS_TRUE);
+	case 'f':
+		return parse_literal(c, "false", JS_FALSE);
+	case 'n':
+		return parse_literal(c, "null", JS_NULL);
+	default:
+		if (*c->p == '-' || (*c->p >= '0' && *c->p <= '9'))
+			return parse_number(c);
+		return fail(c, c->p, "unexpected character (not a JSON value)");
+	}
+}
+
+static int parse(struct jscan *s, const char *text, size_t len, size_t *used)
+{
+	struct ctx c;
+
+	s->ntok = 0;
+	s->err_msg = NULL;
+	s->err_off = 0;
+	s->text = text;
+	s->textlen = len;
+	s->hint_obj = UINT32_MAX;
+	s->hint_key = 0;
+	memset(&c, 0, sizeof(c));
+	c.s = s;
+	c.beg = c.p = (const unsigned char *)text;
+	c.end = c.beg + len;
+	if (len >= UINT32_MAX) {
+		fail(&c, c.beg, "document of 4 GiB or more");
+		return -1;
+	}
+	if (parse_value(&c, 0) < 0)
+		return c.nomem ? -2 : -1;
+	skip_ws(&c);
+	if (used) {
+		*used = (size_t)(c.p - c.beg);
+		s->textlen = *used;
+	} else if (c.p != c.end) {
+		fail(&c, c.p, "text after the end of the document");
+		return -1;
+	}
+	return 0;
+}
+
+int jscan_parse(struct jscan *s, const char *text, size_t len)
+{
+	return parse(s, text, len, NULL);
+}
+
+int jscan_parse_prefix(struct jscan *s, const char *text, size_t len, size_t *used)
+{
+	return parse(s, text, len, used);
+}
+
+int jscan_key_is(const struct jscan *s, int k, const char *key)
+{
+	const struct jscan_tok *t = &s->tok[k];
+	char tmp[256];
+
+	if (!t->escaped)
+		return strlen(key) == t->len && !memcmp(s->text + t->start, key, t->len);
+	if (jscan_string(s, k, tmp, sizeof(tmp)) < 0)
+		return 0;
+	return !strcmp(tmp, key);
+}
+
+static int key_matches(const struct jscan *s, uint32_t i, const char *key, size_t klen)
+{
+	const struct jscan_tok *t = &s->tok[i];
+
+	return t->escaped ? jscan_key_is(s, (int)i, key)
+			  : (t->len == klen && !memcmp(s->text + t->start, key, klen));
+}
+
+int jscan_get(struct jscan *s, int obj, const char *key)
+{
+	uint32_t i, end, first, start;
+	size_t klen = strlen(key);
+
+	if (obj < 0 || (uint32_t)obj >= s->ntok || s->tok[obj].type != JS_OBJECT)
+		return -1;
+	first = (uint32_t)obj + 1;
+	end = s->tok[obj].next;
+	start = s->hint_obj == (uint32_t)obj && s->hint_key < end ? s->hint_key : first;
+	for (i = start; i < end; i = s->tok[i + 1].next)
+		if (key_matches(s, i, key, klen))
+			goto found;
+	for (i = first; i < start; i = s->tok[i + 1].next)
+		if (key_matches(s, i, key, klen))
+			goto found;
+	return -1;
+found:
+	s->hint_obj = (uint32_t)obj;
+	s->hint_key = s->tok[i + 1].next;
+	return (int)i + 1;
+}
+
+static size_t put_utf8(char *o, unsigned long cp)
+{
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (char)(0xC0 | (cp >> 6));
+		o[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (char)(0xE0 | (cp >> 12));
+		o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		o[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	o[0] = (char)(0xF0 | (cp >> 18));
+	o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	o[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+int jscan_string(const struct jscan *s, int i, char *out, size_t n)
+{
+	const struct jscan_tok *t;
+	const unsigned char *p, *end;
+	size_t o = 0;
+
+	if (i < 0 || (uint32_t)i >= s->ntok || s->tok[i].type != JS_STRING || !n)
+		return -1;
+	t = &s->tok[i];
+	p = (const unsigned char *)s->text + t->start;
+	end = p + t->len;
+	if (!t->escaped) {
+		if (t->len >= n)
+			return -1;
+		memcpy(out, p, t->len);
+		out[t->len] = '\0';
+		return (int)t->len;
+	}
+	while (p < end) {
+		unsigned long cp;
+
+		if (o + 5 > n)
+			return -1;
+		if (*p != '\\') {
+			out[o++] = (char)*p++;
+			continue;
+		}
+		switch (p[1]) {
+		case 'b': cp = '\b'; break;
+		case 'f': cp = '\f'; break;
+		case 'n': cp = '\n'; break;
+		case 'r': cp = '\r'; break;
+		case 't': cp = '\t'; break;
+		case 'u':
+			cp = (unsigned long)hex4(p + 2, end);
+			if (cp >= 0xD800 && cp <= 0xDBFF) {
+				cp = 0x10000 + ((cp - 0xD800) << 10) +
+				     ((unsigned long)hex4(p + 8, end) - 0xDC00);
+				p += 6;
+			}
+			p += 4;
+			break;
+		default: cp = p[1]; break;
+		}
+		p += 2;
+		o += put_utf8(out + o, cp);
+	}
+	if (o >= n)
+		return -1;
+	out[o] = '\0';
+	return (int)o;
+}
+
+int jscan_number(const struct jscan *s, int i, double *v)
+{
+	const struct jscan_tok *t;
+	const char *p;
+	char tmp[64], *endp;
+	uint32_t k;
+	double d = 0;
+	int neg = 0;
+
+	if (i < 0 || (uint32_t)i >= s->ntok || s->tok[i].type != JS_NUMBER)
+		return -1;
+	t = &s->tok[i];
+	p = s->text + t->start;
+	/* fast path: a short integer */
+	if (t->len < 16) {
+		k = 0;
+		if (p[0] == '-') {
+			neg = 1;
+			k = 1;
+		}
+		for (; k < t->len && p[k] >= '0' && p[k] <= '9'; k++)
+			d = d * 10 + (p[k] - '0');
+		if (k == t->len) {
+			*v = neg ? -d : d;
+			return 0;
+		}
+	}
+	if (t->len >= sizeof(tmp))
+		return -1;
+	memcpy(tmp, p, t->len);
+	tmp[t->len] = '\0';
+	errno = 0;
+	d = strtod(tmp, &endp);
+	if (*endp || !isfinite(d))
+		return -1;
+	*v = d;
+	return 0;
+}
+
+void jscan_position(const char *text, size_t off, long *line, long *col)
+{
+	const char *p = text, *end = text + off, *nl;
+	long l = 1;
+	const char *ls = text;
+
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			break;
+		l++;
+		ls = nl + 1;
+		p = nl + 1;
+	}
+	*line = l;
+	*col = (long)(end - ls) + 1;
+}

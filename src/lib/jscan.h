@@ -1,0 +1,94 @@
+/*
+ * jscan.h - a strict, fast JSON tokenizer (internal).
+ *
+ * nicfit fleet reads tens of thousands of audit documents, and building a
+ * jansson tree for each costs more than the whole analysis. jscan checks a
+ * document against RFC 8259 (UTF-8, escapes, number grammar, nesting capped
+ * at JSCAN_MAX_DEPTH) and writes a flat array of tokens, one per value, in
+ * document order, each knowing where its subtree ends, so that a reader
+ * walks and skips members without allocating. Nothing is copied: tokens
+ * point into the caller's text, which must outlive them.
+ *
+ * It is not a general JSON library: no building, no writing. Use jansson
+ * for that (the emitter does).
+ */
+#ifndef NICFIT_JSCAN_H
+#define NICFIT_JSCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define JSCAN_MAX_DEPTH 64
+
+enum jscan_type {
+	JS_NONE,
+	JS_OBJECT,
+	JS_ARRAY,
+	JS_STRING,
+	JS_NUMBER,
+	JS_TRUE,
+	JS_FALSE,
+	JS_NULL
+};
+
+struct jscan_tok {
+	unsigned char type;    /* enum jscan_type */
+	unsigned char escaped; /* strings: holds a backslash escape */
+	uint32_t start;        /* offset of the value (strings: after the quote) */
+	uint32_t len;          /* bytes (strings: between the quotes) */
+	uint32_t next;         /* index of the first token after this subtree */
+	uint32_t count;        /* objects: members; arrays: elements */
+};
+
+struct jscan {
+	const char *text;      /* the document last parsed */
+	size_t textlen;
+	struct jscan_tok *tok; /* tokens; object members are key, value, key, ... */
+	uint32_t ntok;
+	uint32_t cap;
+	size_t err_off;        /* where the first error is (byte offset) */
+	const char *err_msg;   /* static text, NULL when the last parse succeeded */
+	uint32_t hint_obj;     /* jscan_get resumes after the member it found last */
+	uint32_t hint_key;
+};
+
+void jscan_init(struct jscan *s);
+void jscan_release(struct jscan *s);
+
+/*
+ * Parse exactly one JSON value from text[0..len) (whitespace around it is
+ * allowed, anything else after it is an error). Returns 0, -1 on a syntax
+ * error (err_off and err_msg say where and what), or -2 when out of
+ * memory. Documents of 4 GiB or more are refused (-1).
+ */
+int jscan_parse(struct jscan *s, const char *text, size_t len);
+
+/*
+ * As jscan_parse, but text after the value is allowed: *used is set to the
+ * bytes of the value and the whitespace after it.
+ */
+int jscan_parse_prefix(struct jscan *s, const char *text, size_t len, size_t *used);
+
+/*
+ * The value of member key in object token obj, or -1. Looking members up
+ * in the order they appear costs one step each: the search resumes after
+ * the member found last.
+ */
+int jscan_get(struct jscan *s, int obj, const char *key);
+
+/*
+ * Decode string token i into out (size n, NUL-terminated). Returns the
+ * decoded length, or -1 when i is not a string or does not fit.
+ */
+int jscan_string(const struct jscan *s, int i, char *out, size_t n);
+
+/* Token i as a number: 0 and *v, or -1 when it is not a number. */
+int jscan_number(const struct jscan *s, int i, double *v);
+
+/* True when key token k equals the NUL-terminated key (escapes decoded). */
+int jscan_key_is(const struct jscan *s, int k, const char *key);
+
+/* 1-based line and column of byte offset off in the last text parsed. */
+void jscan_position(const char *text, size_t off, long *line, long *col);
+
+#endif
