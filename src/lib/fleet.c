@@ -550,7 +550,8 @@ static const char *fmt_value(struct nicfit_fleet *fl, int attr, uint64_t v, char
 		return buf;
 	}
 	case FV_BOOL:
-		snprintf(buf, n, "%s", v ? "yes" : "no");
+		snprintf(buf, n, "%s", v ? (fl_attr_defs[attr].yes ? fl_attr_defs[attr].yes : "yes")
+					 : (fl_attr_defs[attr].no ? fl_attr_defs[attr].no : "no"));
 		return buf;
 	case FV_PRESENT:
 		snprintf(buf, n, "%s", v ? "present" : "absent");
@@ -559,9 +560,6 @@ static const char *fmt_value(struct nicfit_fleet *fl, int attr, uint64_t v, char
 		break;
 	}
 	switch (attr) {
-	case FA_NUMA:
-		snprintf(buf, n, "NUMA %g", d);
-		break;
 	case FA_CUR_WIDTH:
 	case FA_MAX_WIDTH:
 		snprintf(buf, n, "x%g", d);
@@ -799,19 +797,17 @@ static int tally_by_count(const void *x, const void *y)
 	return a->v < b->v ? -1 : a->v > b->v;
 }
 
+/* "x8 on 2 hosts, x4 on 1 host" for tallies [from, to). */
 static void describe_values(struct an *a, struct nicfit_buf *b, int attr, size_t from,
-			    size_t to, int skip)
+			    size_t to)
 {
-	size_t i, k = 0;
+	size_t i;
 	char tmp[256];
 
-	for (i = from; i < to; i++) {
-		if ((int)i == skip)
-			continue;
-		nicfit_buf_addf(b, "%s%s (%zu host%s)", k++ ? ", " : "",
+	for (i = from; i < to; i++)
+		nicfit_buf_addf(b, "%s%s on %zu host%s", i > from ? ", " : "",
 				fmt_value(a->fl, attr, a->t[i].v, tmp, sizeof(tmp)), a->t[i].count,
 				plural(a->t[i].count));
-	}
 }
 
 /* Values of one key: tallies in a->t, hosts in a->vh. Build its anomaly. */
@@ -883,14 +879,14 @@ static void value_anomaly(struct an *a, int gi, uint32_t key, const struct fl_ho
 	nicfit_buf_init(&b, 1 << 16);
 	nicfit_buf_addf(&b, "%s: %s ", fl_str(&fl->st, subject), def->what);
 	if (maj == 0) {
-		describe_values(a, &b, attr, 1, a->nt, -1);
-		nicfit_buf_addf(&b, " where %zu host%s %s %s", a->t[0].count, plural(a->t[0].count),
-				a->t[0].count == 1 ? "has" : "have",
-				fmt_value(fl, attr, a->t[0].v, tmp, sizeof(tmp)));
+		nicfit_buf_puts(&b, "is ");
+		describe_values(a, &b, attr, 1, a->nt);
+		nicfit_buf_addf(&b, "; %s on the other %zu",
+				fmt_value(fl, attr, a->t[0].v, tmp, sizeof(tmp)), a->t[0].count);
 		x->expected = intern_fmt(a, "%s", tmp);
 	} else {
 		nicfit_buf_puts(&b, "differs, no majority: ");
-		describe_values(a, &b, attr, 0, a->nt, -1);
+		describe_values(a, &b, attr, 0, a->nt);
 	}
 	if (gpu && def->gpu_info)
 		nicfit_buf_puts(&b, "; GPUs slow their links when idle: re-check under load");
@@ -996,35 +992,29 @@ static void mark_named(struct an *a, size_t from, int attr, uint32_t dev, uint8_
 	}
 }
 
-/*
- * A slower path to the CPU is usually the device's own slower or narrower
- * link, already reported: keep path-bandwidth only for hosts where the
- * cause is elsewhere (a bridge or switch above the device).
- */
-static void suppress_paths(struct an *a, size_t from)
+/* Gathered presences g[i..j) of a finding or not-checked key. */
+static void presence(struct an *a, int gi, uint32_t k, size_t i, size_t j, const size_t *hosts,
+		     size_t n)
 {
 	struct nicfit_fleet *fl = a->fl;
-	size_t i, j, n;
+	int attr = fl->keys[k].attr;
+	size_t m, np;
 
-	for (i = from; i < fl->nanoms; i++) {
-		struct fl_anom *x = &fl->anoms[i];
-
-		if (x->attr != FA_PATH)
-			continue;
-		mark_named(a, from, FA_CUR_WIDTH, x->dev, 1);
-		mark_named(a, from, FA_CUR_GTS, x->dev, 1);
-		for (j = 0, n = 0; j < x->nhosts; j++) {
-			size_t h = fl->ahosts[x->host_off + j];
-
-			if (!a->mark[h])
-				fl->ahosts[x->host_off + n++] = h;
-		}
-		x->nhosts = n;
-		if (!n)
-			x->dropped = 1;
-		mark_named(a, from, FA_CUR_WIDTH, x->dev, 0);
-		mark_named(a, from, FA_CUR_GTS, x->dev, 0);
+	for (m = i; m < j; m++) {
+		a->vh[a->nvh++] = a->g[m].host;
+		a->mark[a->g[m].host] = 1;
 	}
+	np = a->nvh;
+	for (m = 0; m < n; m++) {
+		const struct fl_host *h = &fl->hosts[hosts[m]];
+		int known = attr == FA_FINDING ? h->findings_known : h->notchecked_known;
+
+		if (known && !a->mark[hosts[m]])
+			a->vh[a->nvh++] = hosts[m];
+	}
+	for (m = i; m < j; m++)
+		a->mark[a->g[m].host] = 0;
+	presence_anomaly(a, gi, k, a->vh, np, a->vh + np, a->nvh - np);
 }
 
 /* Gathered values g[i..j) of one key (sorted by value) into tallies. */
@@ -1044,11 +1034,34 @@ static void tally_values(struct an *a, size_t i, size_t j)
 	}
 }
 
+/*
+ * A slower path to the CPU is usually the device's own slower or narrower
+ * link, already reported: path values are tallied without the hosts that
+ * a link-width or link-speed anomaly of the same device names, so that
+ * path-bandwidth remains for causes elsewhere (a bridge or switch above).
+ */
+static void path_values(struct an *a, size_t from, uint32_t k, size_t i, size_t j)
+{
+	struct nicfit_fleet *fl = a->fl;
+	uint32_t dev = fl->keys[k].dev;
+	size_t m, w = i;
+
+	mark_named(a, from, FA_CUR_WIDTH, dev, 1);
+	mark_named(a, from, FA_CUR_GTS, dev, 1);
+	for (m = i; m < j; m++)
+		if (!a->mark[a->g[m].host])
+			a->g[w++] = a->g[m];
+	mark_named(a, from, FA_CUR_WIDTH, dev, 0);
+	mark_named(a, from, FA_CUR_GTS, dev, 0);
+	tally_values(a, i, w);
+}
+
 static void analyze_group(struct an *a, int gi, const size_t *hosts, size_t n)
 {
 	struct nicfit_fleet *fl = a->fl;
 	size_t i, j, known_f = 0, known_n = 0, from = fl->nanoms;
 	const struct fl_host *first = &fl->hosts[hosts[0]];
+	int pass;
 
 	a->ntouched = 0;
 	for (i = 0; i < n; i++) {
@@ -1108,56 +1121,51 @@ static void analyze_group(struct an *a, int gi, const size_t *hosts, size_t n)
 		}
 	}
 	qsort(a->g, a->ng, sizeof(*a->g), gath_cmp);
-	for (i = 0; i < a->ng && !a->err; i = j) {
-		uint32_t k = a->g[i].key;
-		int attr = fl->keys[k].attr;
+	/* path keys last: they leave out hosts that their own link explains */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < a->ng && !a->err; i = j) {
+			uint32_t k = a->g[i].key;
+			int attr = fl->keys[k].attr;
 
-		for (j = i; j < a->ng && a->g[j].key == k; j++)
-			;
-		a->nvh = 0;
-		a->nt = 0;
-		if (fl_reserve((void **)&a->vh, &a->capvh, 0, n, sizeof(*a->vh)) ||
-		    fl_reserve((void **)&a->t, &a->capt, 0, j - i + 1, sizeof(*a->t))) {
-			a->err = NICFIT_E_NOMEM;
-			break;
-		}
-		if (attr == FA_FINDING || attr == FA_NOTCHECKED) {
-			size_t m, np = 0;
-
-			for (m = i; m < j; m++) {
-				a->vh[a->nvh++] = a->g[m].host;
-				a->mark[a->g[m].host] = 1;
+			for (j = i; j < a->ng && a->g[j].key == k; j++)
+				;
+			if ((attr == FA_PATH) != (pass == 1))
+				continue;
+			a->nvh = 0;
+			a->nt = 0;
+			if (fl_reserve((void **)&a->vh, &a->capvh, 0, n, sizeof(*a->vh)) ||
+			    fl_reserve((void **)&a->t, &a->capt, 0, j - i + 1, sizeof(*a->t))) {
+				a->err = NICFIT_E_NOMEM;
+				break;
 			}
-			np = a->nvh;
-			for (m = 0; m < n; m++) {
-				const struct fl_host *h = &fl->hosts[hosts[m]];
-				int known = attr == FA_FINDING ? h->findings_known : h->notchecked_known;
-
-				if (known && !a->mark[hosts[m]])
-					a->vh[a->nvh++] = hosts[m];
+			if (attr == FA_FINDING || attr == FA_NOTCHECKED) {
+				presence(a, gi, k, i, j, hosts, n);
+				continue;
 			}
-			for (m = i; m < j; m++)
-				a->mark[a->g[m].host] = 0;
-			presence_anomaly(a, gi, k, a->vh, np, a->vh + np, a->nvh - np);
-			continue;
+			if (attr == FA_PATH) {
+				path_values(a, from, k, i, j);
+			} else {
+				tally_values(a, i, j);
+			}
+			if (a->nt > 1)
+				value_anomaly(a, gi, k, first);
 		}
-		tally_values(a, i, j);
-		if (a->nt > 1)
-			value_anomaly(a, gi, k, first);
 	}
 	for (i = 0; i < a->ntouched; i++)
 		a->flags[a->touched[i]] = 0;
-	suppress_paths(a, from);
 }
 
 /* ---- analysis: groups and hardware --------------------------------------------------- */
 
 struct grp {
-	uint32_t sig, label, product, family;
+	uint32_t sig, label, product;
 	const char *label_s, *sig_s; /* for sorting */
 	size_t off, n;        /* into fl->group_hosts */
 	size_t coff, ncommon; /* into fl->commons */
 	size_t nsig;          /* signature devices */
+	uint32_t gpus[16], nics[16]; /* distinct models (string ids), sorted */
+	int ngpus, nnics;
+	int cluster;          /* groups meant to be built alike share one */
 };
 
 struct sig_ent {
@@ -1245,48 +1253,46 @@ static size_t model_counts(const struct nicfit_fleet *fl, const struct fl_host *
 
 #define MAX_MODELS 64
 
+static int u32_cmp(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
 static void group_names(struct an *a, struct grp *g)
 {
 	struct nicfit_fleet *fl = a->fl;
 	const struct fl_host *h = &fl->hosts[fl->group_hosts[g->off]];
 	struct model_count mc[MAX_MODELS];
 	size_t n = model_counts(fl, h, mc, MAX_MODELS), i;
-	struct nicfit_buf b, f;
+	struct nicfit_buf b;
 
+	g->ngpus = g->nnics = 0;
 	g->sig = h->sig;
 	g->product = h->product;
 	g->nsig = 0;
 	for (i = 0; i < h->ndev; i++)
 		g->nsig += fl->devs[h->dev_off + i].sig;
 	nicfit_buf_init(&b, 1 << 16);
-	nicfit_buf_init(&f, 1 << 16);
 	nicfit_buf_puts(&b, h->product ? fl_str(&fl->st, h->product) : "unknown model");
-	/*
-	 * The family: hosts meant to be built alike. A DMI product alone is too
-	 * coarse ("Super Server"), so the GPU and accelerator models belong to
-	 * it; their counts do not (a GPU that fell off the bus is what we look
-	 * for). Without a product, every model and count must match, and only
-	 * the slots may differ.
-	 */
-	nicfit_buf_addf(&f, "%s|", h->product ? fl_str(&fl->st, h->product) : "");
 	for (i = 0; i < n; i++) {
+		uint32_t id = fl_intern0(&fl->st, mc[i].model);
+
 		nicfit_buf_addf(&b, "%s%zux %s", i ? ", " : ": ", mc[i].n, mc[i].name);
-		if (!h->product)
-			nicfit_buf_addf(&f, " %s %s x%zu;", mc[i].kind ? mc[i].kind : "?",
-					mc[i].model, mc[i].n);
-		else if (kind_order(mc[i].kind) < 2)
-			nicfit_buf_addf(&f, " %s;", mc[i].model);
+		if (kind_order(mc[i].kind) < 2 && g->ngpus < 16)
+			g->gpus[g->ngpus++] = id;
+		else if (kind_order(mc[i].kind) == 2 && g->nnics < 16)
+			g->nics[g->nnics++] = id;
 	}
+	qsort(g->gpus, (size_t)g->ngpus, sizeof(uint32_t), u32_cmp);
+	qsort(g->nics, (size_t)g->nnics, sizeof(uint32_t), u32_cmp);
 	if (!n)
 		nicfit_buf_puts(&b, ": no GPU or NIC");
 	g->label = intern_buf(a, &b);
-	g->family = intern_buf(a, &f);
 	nicfit_buf_release(&b);
-	nicfit_buf_release(&f);
 	g->label_s = fl_str(&fl->st, g->label);
 	g->sig_s = fl_str(&fl->st, g->sig);
-	nicfit_buf_release(&b);
-	nicfit_buf_release(&f);
 }
 
 struct hwdiff {
@@ -1380,12 +1386,12 @@ static void hardware_anomaly(struct an *a, const struct grp *groups, int gi, int
 	nicfit_buf_init(&b, 1 << 16);
 	if (strict)
 		nicfit_buf_addf(&b, "hardware differs from the %zu other %s host%s (group %d): ",
-				r->n, r->product ? fl_str(&fl->st, r->product) : "same-parts",
+				r->n, r->product ? fl_str(&fl->st, r->product) : "alike",
 				plural(r->n), ri + 1);
 	else
 		nicfit_buf_addf(&b, "hardware differs, no majority among the %zu %s hosts; "
 				"compared with group %d: ", family_hosts,
-				r->product ? fl_str(&fl->st, r->product) : "same-parts", ri + 1);
+				r->product ? fl_str(&fl->st, r->product) : "alike", ri + 1);
 	for (i = 0; i < nd; i++) {
 		const char *sep = shown ? "; " : "";
 
@@ -1418,36 +1424,87 @@ static void hardware_anomaly(struct an *a, const struct grp *groups, int gi, int
 	free(d);
 }
 
-/* Groups of the same model (family) are compared with the model's majority group. */
-static void compare_families(struct an *a, const struct grp *groups, size_t ng)
+/* Sorted set a[0..na) within b[0..nb). */
+static int subset(const uint32_t *a, int na, const uint32_t *b, int nb)
+{
+	int i = 0, j = 0;
+
+	while (i < na && j < nb) {
+		if (a[i] == b[j])
+			i++;
+		j++;
+	}
+	return i == na;
+}
+
+/*
+ * Groups meant to be built alike: the same server model (or both unknown),
+ * and one's GPU and accelerator models all found in the other's (counts may
+ * differ: a GPU that fell off the bus is what we look for). A DMI product
+ * alone is too coarse ("Super Server"). A group without GPUs is alike only
+ * when its NIC models are the same too, so a CPU-only box of the same
+ * model is not taken for a GPU server that lost its GPUs.
+ */
+static int alike(const struct grp *x, const struct grp *y)
+{
+	if (x->product != y->product)
+		return 0;
+	if (!subset(x->gpus, x->ngpus, y->gpus, y->ngpus) &&
+	    !subset(y->gpus, y->ngpus, x->gpus, x->ngpus))
+		return 0;
+	if (!x->ngpus || !y->ngpus)
+		return x->nnics == y->nnics && !memcmp(x->nics, y->nics, sizeof(uint32_t) * (size_t)x->nnics);
+	return 1;
+}
+
+static int cluster_root(struct grp *g, int i)
+{
+	while (g[i].cluster != i) {
+		g[i].cluster = g[g[i].cluster].cluster;
+		i = g[i].cluster;
+	}
+	return i;
+}
+
+/* Groups built alike are compared with their cluster's largest group. */
+static void compare_families(struct an *a, struct grp *groups, size_t ng)
 {
 	size_t i, j, total;
 	int ref;
 
-	for (i = 0; i < ng; i++) {
-		int first = 1;
+	for (i = 0; i < ng; i++)
+		groups[i].cluster = (int)i;
+	for (i = 0; i < ng; i++)
+		for (j = i + 1; j < ng; j++)
+			if (alike(&groups[i], &groups[j])) {
+				int ri = cluster_root(groups, (int)i), rj = cluster_root(groups, (int)j);
 
-		for (j = 0; j < i; j++)
-			if (groups[j].family == groups[i].family)
-				first = 0;
-		if (!first)
+				/* groups are sorted by size: keep the larger (earlier) as root */
+				if (ri < rj)
+					groups[rj].cluster = ri;
+				else if (rj < ri)
+					groups[ri].cluster = rj;
+			}
+	for (i = 0; i < ng; i++)
+		groups[i].cluster = cluster_root(groups, (int)i);
+	for (i = 0; i < ng; i++) {
+		if (groups[i].cluster != (int)i)
 			continue;
 		total = 0;
-		ref = (int)i; /* groups are sorted by size: the first of a family is the largest */
+		ref = (int)i; /* the root is the cluster's largest group */
 		for (j = i; j < ng; j++)
-			if (groups[j].family == groups[i].family)
+			if (groups[j].cluster == (int)i)
 				total += groups[j].n;
 		if (total == groups[i].n)
 			continue;
 		if (groups[i].n * 2 <= total) {
 			/* no majority: compare with the group that has the most devices */
 			for (j = i; j < ng; j++)
-				if (groups[j].family == groups[i].family &&
-				    groups[j].nsig > groups[ref].nsig)
+				if (groups[j].cluster == (int)i && groups[j].nsig > groups[ref].nsig)
 					ref = (int)j;
 		}
 		for (j = i; j < ng && !a->err; j++)
-			if (groups[j].family == groups[i].family && (int)j != ref)
+			if (groups[j].cluster == (int)i && (int)j != ref)
 				hardware_anomaly(a, groups, (int)j, ref, groups[i].n * 2 > total,
 						 total);
 	}

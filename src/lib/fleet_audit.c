@@ -63,13 +63,14 @@ const struct fl_attr_def fl_attr_defs[FA_COUNT] = {
 	[FA_KERNEL] = { "kernel", "kernel", "kernel", FV_STR, 0, NULL, W, 0, 0 },
 	[FA_GPU_DRIVER] = { "gpu_driver", "gpu-driver", "GPU driver", FV_STR, 0, NULL, W, 0, 0 },
 	[FA_PRODUCT_FW] = { "bios", "bios", "BIOS", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_PEERMEM] = { "gpudirect.nvidia_peermem", "peermem", "nvidia_peermem loaded",
-			 FV_BOOL, 1, NULL, W, 0, 0 },
+	[FA_PEERMEM] = { "gpudirect.nvidia_peermem", "peermem", "nvidia_peermem", FV_BOOL, 1,
+			 NULL, W, 0, 0, "loaded", "not loaded" },
 	[FA_GDR_KERNEL] = { "gpudirect.kernel_support", "gdr-kernel",
-			    "GPUDirect RDMA kernel support", FV_BOOL, 1, NULL, W, 0, 0 },
-	[FA_IOMMU] = { "iommu", "iommu", "IOMMU on", FV_BOOL, 0, NULL, W, 0, 0 },
-	[FA_PRIVILEGED] = { "privileged", "audit-privileges", "audited as root", FV_BOOL, 1, NULL,
-			    I, 0, 0 },
+			    "GPUDirect RDMA kernel support", FV_BOOL, 1, NULL, W, 0, 0, "present",
+			    "absent" },
+	[FA_IOMMU] = { "iommu", "iommu", "IOMMU", FV_BOOL, 0, NULL, W, 0, 0, "on", "off" },
+	[FA_PRIVILEGED] = { "privileged", "audit-privileges", "audit", FV_BOOL, 1, NULL, I, 0, 0,
+			    "run as root", "run without root (some checks skipped)" },
 	[FA_NUMA] = { "numa_node", "numa-node", "NUMA node", FV_NUM, 0, NULL, W, 0, 0 },
 	[FA_CUR_WIDTH] = { "link.current_width", "link-width", "PCIe link width", FV_NUM, 1, NULL,
 			   W, 1, 0 },
@@ -103,7 +104,7 @@ const struct fl_attr_def fl_attr_defs[FA_COUNT] = {
 	[FA_PAIR_PATH] = { "pair.path", "pair-path", "path class", FV_STR, 1, rank_path, W, 0,
 			   0 },
 	[FA_PAIR_GDR] = { "pair.gdr_default", "gdr", "GPUDirect RDMA by default", FV_BOOL, 1,
-			  NULL, W, 0, 0 },
+			  NULL, W, 0, 0, "yes", "no" },
 	[FA_FINDING] = { "finding", NULL, "finding", FV_PRESENT, 0, NULL, W, 0, 0 },
 	[FA_NOTCHECKED] = { "not_checked", "not-checked", "not checked", FV_PRESENT, 0, NULL, I,
 			    0, 0 },
@@ -1010,6 +1011,15 @@ int fl_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
 		return 0;
 	}
 	where(o, text, 0, &line, &col);
+	if (!who && tok_type(&a, root) == JS_OBJECT) {
+		/* name the host in messages even when the document will not do */
+		uint32_t h = find_str(&a, root, host_paths);
+
+		if (h) {
+			snprintf(name, sizeof(name), "%s", fl_str(&fl->st, h));
+			who = name;
+		}
+	}
 	if (tok_type(&a, root) != JS_OBJECT) {
 		fl_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
 			   "%s%s%sa JSON value that is not an audit (not an object)",

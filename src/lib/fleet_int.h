@@ -102,6 +102,7 @@ struct fl_attr_def {
 	int sev;              /* severity when odd hosts are worse / differ */
 	int ratio;            /* critical when at most half the reference value */
 	int gpu_info;         /* differences on GPUs are info (idle power saving) */
+	const char *yes, *no; /* booleans in words */
 };
 
 extern const struct fl_attr_def fl_attr_defs[FA_COUNT];

@@ -53,7 +53,7 @@ static void fold(const struct nicfit_fleet *fl, const size_t *hosts, size_t n, s
 }
 
 struct totals {
-	size_t hosts, clean, warning, critical, absent;
+	size_t hosts, clean, warning, critical, absent, named;
 	size_t by_sev[4];
 };
 
@@ -67,6 +67,7 @@ static void count(const struct nicfit_fleet *fl, struct totals *t)
 	for (i = 0; i < nall; i++) {
 		int st = fl->pub_hosts[i].status;
 
+		t->named += fl->pub_hosts[i].nanomalies > 0;
 		if (st == NICFIT_FLEET_CRITICAL)
 			t->critical++;
 		else if (st == NICFIT_FLEET_WARNING)
@@ -318,8 +319,9 @@ static void emit_text(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsi
 			   t.warning ? yellow : "", t.warning, t.warning ? reset : "", green, t.clean,
 			   reset, reset, md ? "**" : "");
 	if (fl->nanoms_pub)
-		nicfit_emit_printf(e, "%s%zu anomal%s: %zu critical, %zu warning, %zu info\n",
-				   md ? "\n" : "", fl->nanoms_pub, fl->nanoms_pub == 1 ? "y" : "ies",
+		nicfit_emit_printf(e, "%s%zu anomal%s name %zu host%s: %zu critical, %zu warning, "
+				   "%zu info\n", md ? "\n" : "", fl->nanoms_pub,
+				   fl->nanoms_pub == 1 ? "y" : "ies", t.named, plural(t.named),
 				   t.by_sev[NICFIT_FLEET_CRITICAL], t.by_sev[NICFIT_FLEET_WARNING],
 				   t.by_sev[NICFIT_FLEET_INFO]);
 	else
@@ -399,18 +401,18 @@ static void emit_text(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsi
 		nicfit_emit_printf(e, "\n");
 	}
 	if (!md) {
-		if (t.critical || t.warning) {
-			size_t *odd = malloc((t.critical + t.warning) * sizeof(*odd)), n = 0;
+		size_t *odd = malloc((fl->nhosts + fl->nabsent + 1) * sizeof(*odd)), n = 0;
 
-			if (odd) {
-				for (i = 0; i < fl->nhosts + fl->nabsent; i++)
-					if (fl->pub_hosts[i].status >= NICFIT_FLEET_WARNING)
-						odd[n++] = i;
+		if (odd) {
+			for (i = 0; i < fl->nhosts + fl->nabsent; i++)
+				if (fl->pub_hosts[i].nanomalies)
+					odd[n++] = i;
+			if (n) {
 				nicfit_buf_reset(&b);
 				fold(fl, odd, n, max, &b);
-				nicfit_emit_printf(e, "Hosts to look at: %s\n", b.data);
-				free(odd);
+				nicfit_emit_printf(e, "Odd hosts (named by an anomaly): %s\n", b.data);
 			}
+			free(odd);
 		}
 	}
 	nicfit_buf_release(&b);
