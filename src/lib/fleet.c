@@ -293,9 +293,7 @@ static void results_free(struct nicfit_fleet *fl)
 	free(fl->commons);
 	free(fl->pub_hosts);
 	free(fl->absent);
-	free(fl->absent_status);
 	fl->absent = NULL;
-	fl->absent_status = NULL;
 	fl->nabsent = fl->cap_absent = fl->nunnamed = fl->nexpected = fl->nmissing_unnamed = 0;
 	fl->anoms = NULL;
 	fl->ahosts = NULL;
@@ -1527,10 +1525,10 @@ static long host_index(const struct nicfit_fleet *fl, uint32_t name)
 	return -1;
 }
 
-static int absent_add(struct an *a, uint32_t name, int status)
+static int absent_add(struct an *a, uint32_t name)
 {
 	struct nicfit_fleet *fl = a->fl;
-	size_t i, cap;
+	size_t i;
 
 	if (host_index(fl, name) >= 0)
 		return 0;
@@ -1541,13 +1539,6 @@ static int absent_add(struct an *a, uint32_t name, int status)
 		a->err = NICFIT_E_NOMEM;
 		return -1;
 	}
-	cap = fl->nabsent;
-	if (fl_reserve((void **)&fl->absent_status, &cap, fl->nabsent, 1, sizeof(int))) {
-		a->err = NICFIT_E_NOMEM;
-		return -1;
-	}
-	/* both arrays grow in step: absent_status has room for at least cap_absent */
-	fl->absent_status[fl->nabsent] = status;
 	fl->absent[fl->nabsent++] = name;
 	return 1;
 }
@@ -1567,7 +1558,7 @@ static int expect_one(void *ctx, const char *name)
 		e->a->err = NICFIT_E_NOMEM;
 		return -1;
 	}
-	return absent_add(e->a, id, NICFIT_FLEET_CRITICAL) < 0 ? -1 : 0;
+	return absent_add(e->a, id) < 0 ? -1 : 0;
 }
 
 static int absent_hosts(struct an *a, struct nicfit_error *err)
@@ -1578,7 +1569,7 @@ static int absent_hosts(struct an *a, struct nicfit_error *err)
 	int rc;
 
 	for (i = 0; i < fl->nproblem_hosts; i++)
-		if (absent_add(a, fl->problem_hosts[i], NICFIT_FLEET_WARNING) < 0)
+		if (absent_add(a, fl->problem_hosts[i]) < 0)
 			return NICFIT_E_NOMEM;
 	nunread = fl->nabsent;
 	for (i = 0; i < fl->nproblems; i++)
@@ -1646,6 +1637,8 @@ static int absent_hosts(struct an *a, struct nicfit_error *err)
 		ec.a = a;
 		ec.n = 0;
 		rc = nicfit_hostlist_expand(a->o->expect, fl->lim.max_hosts, expect_one, &ec, err);
+		if (rc && err && !a->err)
+			snprintf(err->input, sizeof(err->input), "--expect");
 		if (rc)
 			return a->err ? a->err : rc;
 		fl->nexpected = ec.n;
@@ -1758,9 +1751,10 @@ static int publish(struct an *a, struct grp *groups, size_t ng)
 	for (i = 0; i < fl->nabsent; i++) {
 		struct nicfit_fleet_host *h = &fl->pub_hosts[fl->nhosts + i];
 
+		/* status from the anomalies that name it (unless --ignore'd) */
 		h->name = fl_str(&fl->st, fl->absent[i]);
 		h->group = -1;
-		h->status = fl->absent_status[i];
+		h->status = NICFIT_FLEET_CLEAN;
 	}
 	for (i = 0; i < n; i++) {
 		const struct fl_anom *x = &fl->anoms[ord[i].idx];

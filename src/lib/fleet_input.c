@@ -569,6 +569,40 @@ static int ansible_header(const char *s, size_t n, size_t *name_len, char *statu
 	return 1;
 }
 
+/*
+ * Text that is neither JSON nor a host line. The first few are kept and
+ * reported when the input ends: in a file that holds one host's output and
+ * no document, they are that host's error message instead.
+ */
+static void note_ignored(struct nicfit_fleet *fl, long col, const char *s, size_t n, int after)
+{
+	struct fl_input *in = &fl->in;
+	size_t k = in->nignored++;
+
+	if (k >= sizeof(in->ign) / sizeof(in->ign[0]))
+		return;
+	in->ign[k].line = in->line;
+	in->ign[k].col = col;
+	in->ign[k].after_doc = after;
+	snprintf(in->ign[k].text, sizeof(in->ign[k].text), "%.*s", (int)(n > 60 ? 60 : n), s);
+}
+
+static void flush_ignored(struct nicfit_fleet *fl)
+{
+	struct fl_input *in = &fl->in;
+	size_t k, kept = sizeof(in->ign) / sizeof(in->ign[0]);
+
+	for (k = 0; k < in->nignored && k < kept; k++)
+		fl_problem(fl, NICFIT_FLEET_IGNORED, NULL, in->name, in->ign[k].line, in->ign[k].col,
+			   in->ign[k].after_doc ? "text after a JSON document ignored: '%s'"
+						: "line ignored: neither JSON nor 'host: text': '%s'",
+			   in->ign[k].text);
+	if (in->nignored > kept) {
+		fl->nignored += in->nignored - kept;
+		fl->problems_total += in->nignored - kept;
+	}
+}
+
 static int feed_plain(struct nicfit_fleet *fl, const char *s, size_t n, long col,
 		      struct nicfit_error *err)
 {
@@ -590,31 +624,14 @@ static int feed_plain(struct nicfit_fleet *fl, const char *s, size_t n, long col
 	if (!rc && fl->in.plain.started)
 		rc = split_feed(fl, &fl->in.plain, &d, "\n", 1, fl->in.line, col + (long)n, NULL,
 				err);
-	if (garbage) {
-		size_t left = n - (size_t)(garbage - s);
-
-		fl->in.nignored++;
-		if (fl->in.nignored <= MAX_IGNORED_SHOWN)
-			fl_problem(fl, NICFIT_FLEET_IGNORED, NULL, fl->in.name, fl->in.line,
-				   col + (long)(garbage - s),
-				   "text after a JSON document ignored: '%.*s'",
-				   (int)(left > 60 ? 60 : left), garbage);
-		else
-			fl->nignored++;
-	}
+	if (garbage)
+		note_ignored(fl, col + (long)(garbage - s), garbage, n - (size_t)(garbage - s), 1);
 	return rc;
 }
 
 static void ignore_line(struct nicfit_fleet *fl, const char *s, size_t n)
 {
-	fl->in.nignored++;
-	if (fl->in.nignored <= MAX_IGNORED_SHOWN) {
-		fl_problem(fl, NICFIT_FLEET_IGNORED, NULL, fl->in.name, fl->in.line, 1,
-			   "line ignored: neither JSON nor 'host: text': '%.*s'",
-			   (int)(n > 60 ? 60 : n), s);
-	} else {
-		fl->nignored++;
-	}
+	note_ignored(fl, 1, s, n, 0);
 }
 
 /* "pdsh@admin: gpu07: ssh exited with exit code 255" -> a note for gpu07 */
@@ -644,6 +661,10 @@ static int process_line(struct nicfit_fleet *fl, const char *s, size_t n,
 
 	if (n && s[n - 1] == '\r')
 		n--;
+	if (!in->first_line && !is_blank(s, n)) {
+		snprintf(in->first, sizeof(in->first), "%.*s", (int)(n > 60 ? 60 : n), s);
+		in->first_line = in->line;
+	}
 	if (in->plain.started)
 		return feed_plain(fl, s, n, 1, err);
 	if (is_dashes(s, n)) {
@@ -839,32 +860,51 @@ int nicfit_fleet_end(struct nicfit_fleet *fl, struct nicfit_error *err)
 		rc = process_line(fl, in->pending.data, in->pending.len, err);
 		nicfit_buf_reset(&in->pending);
 	}
-	if (!rc && in->plain.started)
-		truncated(fl, NULL, &in->plain);
-	for (i = 0; !rc && i < in->nlabels; i++) {
-		struct fl_label *l = in->labels[i];
-
-		if (l->sp.started) {
-			truncated(fl, l->name, &l->sp);
-		} else if (!l->ndocs) {
+	if (!rc && !in->ndocs && in->fallback) {
+		/*
+		 * A file that holds one host's output (srun --output=%N.json) and
+		 * no whole document: that host's audit failed, whatever the lines
+		 * looked like ("nicfit: cannot ..." is not a host called nicfit).
+		 */
+		if (in->plain.started) {
+			truncated(fl, in->fallback, &in->plain);
+		} else {
 			fl->ndocs++;
-			if (l->note)
-				fl_problem(fl, NICFIT_FLEET_UNREADABLE, l->name, in->name,
-					   l->note_line, 0, "host %s: no audit document; it printed '%s'",
-					   l->name, l->note);
+			if (in->first_line)
+				fl_problem(fl, NICFIT_FLEET_UNREADABLE, in->fallback, in->name,
+					   in->first_line, 0, "host %s: no audit document; it printed '%s'",
+					   in->fallback, in->first);
 			else
-				fl_problem(fl, NICFIT_FLEET_UNREADABLE, l->name, in->name,
-					   l->first_line, 0,
-					   "host %s: no audit document (empty output)", l->name);
+				fl_problem(fl, NICFIT_FLEET_UNREADABLE, in->fallback, in->name, 0, 0,
+					   "host %s: no audit document (the file is empty)", in->fallback);
 		}
+	} else if (!rc) {
+		if (in->plain.started)
+			truncated(fl, NULL, &in->plain);
+		for (i = 0; i < in->nlabels; i++) {
+			struct fl_label *l = in->labels[i];
+
+			if (l->sp.started) {
+				truncated(fl, l->name, &l->sp);
+			} else if (!l->ndocs) {
+				fl->ndocs++;
+				if (l->note)
+					fl_problem(fl, NICFIT_FLEET_UNREADABLE, l->name, in->name,
+						   l->note_line, 0,
+						   "host %s: no audit document; it printed '%s'", l->name,
+						   l->note);
+				else
+					fl_problem(fl, NICFIT_FLEET_UNREADABLE, l->name, in->name,
+						   l->first_line, 0,
+						   "host %s: no audit document (empty output)", l->name);
+			}
+		}
+		flush_ignored(fl);
+		if (!in->ndocs && !in->nlabels)
+			fl_problem(fl, NICFIT_FLEET_UNREADABLE, NULL, in->name, 0, 0,
+				   "no audit document in this input%s",
+				   in->nignored ? "" : " (it is empty)");
 	}
-	if (!rc && !in->ndocs && !in->nlabels && in->nignored)
-		fl_problem(fl, NICFIT_FLEET_UNREADABLE, NULL, in->name, 0, 0,
-			   "no audit document in this input (%zu line%s ignored)", in->nignored,
-			   in->nignored == 1 ? "" : "s");
-	else if (!rc && !in->ndocs && !in->nlabels)
-		fl_problem(fl, NICFIT_FLEET_UNREADABLE, NULL, in->name, 0, 0,
-			   "no audit document in this input (it is empty)");
 	labels_free(fl);
 	split_release(fl, &in->plain);
 	in->open = 0;
@@ -985,6 +1025,13 @@ static int add_file(struct nicfit_fleet *fl, const char *path, const char *displ
 	return rc;
 }
 
+static int is_json_name(const char *n)
+{
+	size_t len = strlen(n);
+
+	return len > 5 && !strcmp(n + len - 5, ".json");
+}
+
 static int skip_hidden(const struct dirent *d)
 {
 	return d->d_name[0] != '.';
@@ -1011,7 +1058,8 @@ int nicfit_fleet_add_path(struct nicfit_fleet *fl, const char *path, struct nicf
 		if (!rc) {
 			snprintf(full, sizeof(full), "%s%s%s", path,
 				 path[strlen(path) - 1] == '/' ? "" : "/", names[i]->d_name);
-			if (!stat(full, &st) && S_ISREG(st.st_mode))
+			/* a directory of audits: FILE.json, one host each (notes and the like skipped) */
+			if (is_json_name(names[i]->d_name) && !stat(full, &st) && S_ISREG(st.st_mode))
 				rc = add_file(fl, full, full, err);
 		}
 		free(names[i]);

@@ -199,6 +199,13 @@ struct fl_input {
 	size_t nblock, cap_block;
 	size_t ndocs;              /* documents found in this input */
 	size_t nignored;           /* lines ignored */
+	struct {
+		long line, col;
+		char text[80];
+		int after_doc;     /* text after a document, not a line of its own */
+	} ign[5];                  /* the first ones, reported when the input ends */
+	char first[80];            /* the first line with text, for "it printed ..." */
+	long first_line;
 };
 
 /* ---- the fleet ---------------------------------------------------------------- */
@@ -273,7 +280,6 @@ struct nicfit_fleet {
 	size_t ncommons, cap_commons;
 	struct nicfit_fleet_host *pub_hosts;
 	uint32_t *absent;          /* hosts without a usable audit (names) */
-	int *absent_status;
 	size_t nabsent, cap_absent;
 	size_t nunnamed;           /* unreadable documents without a host name */
 	size_t nexpected;          /* hosts --expect asked for (0: no check) */

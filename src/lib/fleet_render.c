@@ -282,7 +282,7 @@ static void anomaly_table(struct nicfit_emit *e, const struct nicfit_fleet *fl, 
 		if (x->group >= 0)
 			snprintf(grp, sizeof(grp), "%d", x->group + 1);
 		else
-			snprintf(grp, sizeof(grp), "-");
+			snprintf(grp, sizeof(grp), "%s", nicfit_emit_format(e) == NICFIT_FMT_CSV ? "" : "-");
 		nicfit_emit_cell_string(e, nicfit_emit_format(e) == NICFIT_FMT_CSV
 					   ? nicfit_fleet_severity_name(x->severity) : upper(x->severity));
 		nicfit_emit_cell_string(e, x->code);
@@ -310,18 +310,20 @@ static void emit_text(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsi
 	count(fl, &t);
 	nicfit_buf_init(&b, 0);
 	if (md)
-		nicfit_emit_printf(e, "# nicfit fleet: %zu host%s in %zu group%s\n\n", t.hosts,
-				   plural(t.hosts), fl->ngroups, plural(fl->ngroups));
-	nicfit_emit_printf(e, "%s%sFleet of %zu host%s in %zu group%s: %s%zu critical%s, %s%zu "
-			   "warning%s, %s%zu clean%s%s%s\n",
-			   md ? "**" : "", bold, t.hosts, plural(t.hosts), fl->ngroups,
-			   plural(fl->ngroups), t.critical ? red : "", t.critical, t.critical ? reset : "",
-			   t.warning ? yellow : "", t.warning, t.warning ? reset : "", green, t.clean,
-			   reset, reset, md ? "**" : "");
+		nicfit_emit_printf(e, "# nicfit fleet: %zu host%s in %zu group%s\n\n**%zu critical, "
+				   "%zu warning, %zu clean**\n", t.hosts, plural(t.hosts), fl->ngroups,
+				   plural(fl->ngroups), t.critical, t.warning, t.clean);
+	else
+		nicfit_emit_printf(e, "%sFleet of %zu host%s in %zu group%s: %s%zu critical%s, %s%zu "
+				   "warning%s, %s%zu clean%s%s\n", bold, t.hosts, plural(t.hosts),
+				   fl->ngroups, plural(fl->ngroups), t.critical ? red : "", t.critical,
+				   t.critical ? reset : "", t.warning ? yellow : "", t.warning,
+				   t.warning ? reset : "", green, t.clean, reset, reset);
 	if (fl->nanoms_pub)
-		nicfit_emit_printf(e, "%s%zu anomal%s name %zu host%s: %zu critical, %zu warning, "
+		nicfit_emit_printf(e, "%s%zu anomal%s name%s %zu host%s: %zu critical, %zu warning, "
 				   "%zu info\n", md ? "\n" : "", fl->nanoms_pub,
-				   fl->nanoms_pub == 1 ? "y" : "ies", t.named, plural(t.named),
+				   fl->nanoms_pub == 1 ? "y" : "ies", fl->nanoms_pub == 1 ? "s" : "",
+				   t.named, plural(t.named),
 				   t.by_sev[NICFIT_FLEET_CRITICAL], t.by_sev[NICFIT_FLEET_WARNING],
 				   t.by_sev[NICFIT_FLEET_INFO]);
 	else
@@ -333,7 +335,7 @@ static void emit_text(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsi
 				   fl->nduplicates, plural(fl->nduplicates));
 		if (fl->nexpected)
 			nicfit_emit_printf(e, ", %zu expected", fl->nexpected);
-		nicfit_emit_printf(e, "%s\n", md ? "" : " (problems on stderr)");
+		nicfit_emit_printf(e, "%s\n", md || !fl->problems_total ? "" : " (problems on stderr)");
 	}
 	nicfit_emit_printf(e, "\n");
 
@@ -356,14 +358,16 @@ static void emit_text(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsi
 			break;
 	if (i < fl->ngroups)
 		nicfit_emit_printf(e, "%sA group of one host has nothing to compare within; it is "
-				   "compared with its server model's main group when there is one.\n",
-				   md ? "\n" : "  ");
-	nicfit_emit_printf(e, "\n");
+				   "compared with its server model's main group when there is one.\n%s",
+				   md ? "" : "  ", md ? "\n" : "");
+	if (!md)
+		nicfit_emit_printf(e, "\n");
 
 	if (fl->nanoms_pub) {
-		nicfit_emit_heading(e, "Anomalies (hosts that differ from their group)");
+		nicfit_emit_heading(e, "Anomalies");
 		anomaly_table(e, fl, max);
-		nicfit_emit_printf(e, "\n");
+		if (!md)
+			nicfit_emit_printf(e, "\n");
 	}
 	if (ncommon) {
 		nicfit_emit_heading(e, "Findings every host of a group reported");
@@ -372,17 +376,19 @@ static void emit_text(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsi
 
 			for (j = 0; j < g->ncommon; j++) {
 				const struct nicfit_fleet_common *c = &g->common[j];
+				/* host-wide findings name the device "host" */
+				const char *dev = c->device && strcmp(c->device, "host") ? c->device : NULL;
 
 				if (md)
 					nicfit_emit_printf(e, "- group %zu (%zu hosts): **%s** `%s`%s%s: %s\n",
 							   i + 1, g->nhosts,
 							   nicfit_fleet_severity_name(c->severity), c->code,
-							   c->device ? " on " : "", c->device ? c->device : "",
+							   dev ? " on " : "", dev ? dev : "",
 							   c->message ? c->message : "");
 				else
 					nicfit_emit_printf(e, "  group %zu, all %zu hosts: %-8s %s%s%s: %s\n",
 							   i + 1, g->nhosts, upper(c->severity), c->code,
-							   c->device ? " " : "", c->device ? c->device : "",
+							   dev ? " " : "", dev ? dev : "",
 							   c->message ? c->message : "");
 			}
 		}

@@ -1,0 +1,2 @@
+fleet tests/cli/data/fleet/clush-b.out
+# exit 1

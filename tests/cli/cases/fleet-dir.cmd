@@ -1,0 +1,2 @@
+fleet tests/cli/data/fleet/dir
+# exit 2

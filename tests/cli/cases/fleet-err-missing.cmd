@@ -1,0 +1,2 @@
+fleet tests/cli/data/fleet/no-such-file.json
+# exit 66

@@ -1,0 +1,3 @@
+# stdin: printf "hello\\n"
+fleet -
+# exit 65

@@ -1,0 +1,2 @@
+fleet --bogus tests/cli/data/fleet/clean.jsonl
+# exit 64

@@ -1,0 +1,2 @@
+fleet --format svg tests/cli/data/fleet/clean.jsonl
+# exit 64

@@ -1,0 +1,2 @@
+fleet --expect 'vm[01-07]' tests/cli/data/fleet/clean.jsonl
+# exit 2

@@ -1,0 +1,2 @@
+fleet --format csv tests/cli/data/fleet/pdsh.out
+# exit 2

@@ -1,0 +1,2 @@
+fleet --json --pretty tests/cli/data/fleet/pdsh.out
+# exit 2

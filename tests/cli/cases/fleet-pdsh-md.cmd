@@ -1,0 +1,2 @@
+fleet --format md tests/cli/data/fleet/pdsh.out
+# exit 2

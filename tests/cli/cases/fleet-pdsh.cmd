@@ -1,0 +1,2 @@
+fleet tests/cli/data/fleet/pdsh.out
+# exit 2

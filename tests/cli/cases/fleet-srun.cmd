@@ -1,0 +1,2 @@
+fleet tests/cli/data/fleet/srun.out
+# exit 2

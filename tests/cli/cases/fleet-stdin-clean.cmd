@@ -1,0 +1,2 @@
+# stdin: cat tests/cli/data/fleet/clean.jsonl
+fleet -

@@ -1,0 +1,2 @@
+fleet --strict tests/cli/data/fleet/dir
+# exit 65
