@@ -42,6 +42,11 @@ _nicfit()
 		COMPREPLY=($(compgen -W "list show check nics cables switches servers gpus models" -- "$cur")) ;;
 	plan)
 		COMPREPLY=($(compgen -W "--spec --server --servers --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example --json --format" -- "$cur")) ;;
+	fleet)
+		case $cur in
+		-*) COMPREPLY=($(compgen -W "--expect --ignore --all-hosts --strict --max-doc-mb --json --format" -- "$cur")) ;;
+		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
+		esac ;;
 	help)
 		COMPREPLY=($(compgen -W "$(nicfit help 2>/dev/null | awk '/^Commands:/{f=1;next} f&&/^  [a-z]/{print $1}')" -- "$cur")) ;;
 	esac

@@ -377,6 +377,60 @@ const char *nicfit_fleet_severity_name(int sev)
 	}
 }
 
+/* Length of the valid UTF-8 sequence at p (NUL-terminated), or 0. */
+static int utf8_seq(const unsigned char *p)
+{
+	unsigned char b = p[0];
+	unsigned long cp;
+	int n, i;
+
+	if (b >= 0xC2 && b <= 0xDF) {
+		n = 2;
+		cp = b & 0x1F;
+	} else if (b >= 0xE0 && b <= 0xEF) {
+		n = 3;
+		cp = b & 0x0F;
+	} else if (b >= 0xF0 && b <= 0xF4) {
+		n = 4;
+		cp = b & 0x07;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3F);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+void fl_sanitize(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	while (*p) {
+		int n;
+
+		if (*p < 0x20 || *p == 0x7f) {
+			*p++ = '?';
+			continue;
+		}
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		n = utf8_seq(p);
+		if (n) {
+			p += n;
+		} else {
+			*p++ = '?';
+		}
+	}
+}
+
 void fl_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_kind kind, const char *host,
 		const char *input, long line, long col, const char *fmt, ...)
 {
@@ -387,8 +441,12 @@ void fl_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_kind kind, co
 	if (kind == NICFIT_FLEET_UNREADABLE) {
 		fl->nunreadable++;
 		if (host) {
-			uint32_t id = fl_intern0(&fl->st, host);
+			char clean[300];
+			uint32_t id;
 
+			snprintf(clean, sizeof(clean), "%s", host);
+			fl_sanitize(clean);
+			id = fl_intern0(&fl->st, clean);
 			if (id)
 				FL_PUSH(fl->problem_hosts, fl->nproblem_hosts, fl->cap_problem_hosts, id);
 		}
@@ -411,16 +469,19 @@ void fl_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_kind kind, co
 
 		if (h) {
 			memcpy(h, host, n + 1);
+			fl_sanitize(h);
 			p->host = h;
 		}
 	}
 	p->where.code = NICFIT_E_DATA;
 	snprintf(p->where.input, sizeof(p->where.input), "%s", input ? input : "");
+	fl_sanitize(p->where.input);
 	p->where.line = line;
 	p->where.col = col;
 	va_start(ap, fmt);
 	vsnprintf(p->where.msg, sizeof(p->where.msg), fmt, ap);
 	va_end(ap);
+	fl_sanitize(p->where.msg);
 	fl->nproblems++;
 }
 
@@ -1551,7 +1612,12 @@ struct expect_ctx {
 static int expect_one(void *ctx, const char *name)
 {
 	struct expect_ctx *e = ctx;
-	uint32_t id = fl_intern0(&e->a->fl->st, name);
+	char clean[300];
+	uint32_t id;
+
+	snprintf(clean, sizeof(clean), "%s", name);
+	fl_sanitize(clean);
+	id = fl_intern0(&e->a->fl->st, clean);
 
 	e->n++;
 	if (!id) {

@@ -854,43 +854,62 @@ struct bundle_host {
  * Collect every host result first: feeding a host's stdout parses it with
  * the same tokenizer, which overwrites the bundle's tokens.
  */
+/* The host results of one task object ({"task": ..., "hosts": {...}}). */
+static int collect_task(struct actx *a, int t, struct bundle_host **bh, size_t *nbh, size_t *cap)
+{
+	int hosts = jscan_get(a->js, t, "hosts");
+	uint32_t h;
+
+	if (tok_type(a, hosts) != JS_OBJECT)
+		return 0;
+	for (h = (uint32_t)hosts + 1; h < a->js->tok[hosts].next; h = a->js->tok[h + 1].next) {
+		struct bundle_host b;
+
+		b.name = tok_sid(a, (int)h);
+		b.off = a->js->tok[h].start;
+		b.res = (int)h + 1;
+		b.task = t;
+		if (!b.name || tok_type(a, b.res) != JS_OBJECT)
+			continue;
+		if (FL_PUSH(*bh, *nbh, *cap, b))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Ansible's JSON callback (one document: plays[].tasks[].hosts{}) or one
+ * event of its JSONL callback ({"_event": ..., "task": ..., "hosts": {}}).
+ */
 static int ansible_bundle(struct nicfit_fleet *fl, struct actx *a, int root,
-			  const struct fl_origin *o, struct nicfit_error *err)
+			  const struct fl_origin *o, int event, struct nicfit_error *err)
 {
 	struct bundle_host *bh = NULL;
 	size_t nbh = 0, cap = 0, i, found = 0;
 	int plays = jscan_get(a->js, root, "plays");
-	uint32_t p, t, h;
+	uint32_t p, t;
 	long line, col;
 	int rc = 0;
 	char **texts = NULL;
 	size_t *lens = NULL;
 	int *kinds = NULL;
 
-	for (p = (uint32_t)plays + 1; p < a->js->tok[plays].next; p = a->js->tok[p].next) {
+	fl->ndocs--; /* the wrapper: its hosts' audits are counted, or their failures */
+	if (event) {
+		if (collect_task(a, root, &bh, &nbh, &cap)) {
+			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+			goto out;
+		}
+	}
+	for (p = (uint32_t)plays + 1; !event && p < a->js->tok[plays].next; p = a->js->tok[p].next) {
 		int tasks = jscan_get(a->js, (int)p, "tasks");
 
 		if (tok_type(a, tasks) != JS_ARRAY)
 			continue;
 		for (t = (uint32_t)tasks + 1; t < a->js->tok[tasks].next; t = a->js->tok[t].next) {
-			int hosts = jscan_get(a->js, (int)t, "hosts");
-
-			if (tok_type(a, hosts) != JS_OBJECT)
-				continue;
-			for (h = (uint32_t)hosts + 1; h < a->js->tok[hosts].next;
-			     h = a->js->tok[h + 1].next) {
-				struct bundle_host b;
-
-				b.name = tok_sid(a, (int)h);
-				b.off = a->js->tok[h].start;
-				b.res = (int)h + 1;
-				b.task = (int)t;
-				if (!b.name || tok_type(a, b.res) != JS_OBJECT)
-					continue;
-				if (FL_PUSH(bh, nbh, cap, b)) {
-					rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-					goto out;
-				}
+			if (collect_task(a, (int)t, &bh, &nbh, &cap)) {
+				rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+				goto out;
 			}
 		}
 	}
@@ -956,11 +975,13 @@ static int ansible_bundle(struct nicfit_fleet *fl, struct actx *a, int root,
 		if (kinds[i] == 1)
 			rc = fl_feed_labelled(fl, name, FL_LABEL_ANSIBLE, texts[i], lens[i],
 					      o->input, line, err);
-		else
+		else {
+			fl->ndocs++;
 			fl_problem(fl, NICFIT_FLEET_UNREADABLE, name, o->input, line, col,
 				   "host %s: no audit in Ansible's result: %s", name, texts[i]);
+		}
 	}
-	if (!rc && !found)
+	if (!rc && !found && !event)
 		fl_problem(fl, NICFIT_FLEET_UNREADABLE, NULL, o->input,
 			   o->nfrags ? o->frags[0].line : 0, 0,
 			   "Ansible output with no nicfit audit in any host's stdout");
@@ -1028,7 +1049,9 @@ int fl_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
 	}
 	schema = get_sid(&a, root, "schema");
 	if (!schema && !o->nested && tok_type(&a, jscan_get(&fl->js, root, "plays")) == JS_ARRAY)
-		return ansible_bundle(fl, &a, root, o, err);
+		return ansible_bundle(fl, &a, root, o, 0, err);
+	if (!schema && !o->nested && tok_type(&a, jscan_get(&fl->js, root, "_event")) == JS_STRING)
+		return ansible_bundle(fl, &a, root, o, 1, err);
 	s = fl_str(&fl->st, schema);
 	if (!s || strcmp(s, "nicfit.audit.v1")) {
 		if (s && !strncmp(s, "nicfit.audit.v", 14))
@@ -1056,6 +1079,7 @@ int fl_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
 	} else {
 		snprintf(name, sizeof(name), "%s:%ld", o->input, line);
 	}
+	fl_sanitize(name);
 	a.h.name = fl_intern0(&fl->st, name);
 	a.h.input = fl_intern0(&fl->st, o->input);
 	a.h.line = line;

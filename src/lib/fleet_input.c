@@ -45,10 +45,18 @@ static void split_init(struct fl_split *sp, size_t max)
 static void split_reset(struct nicfit_fleet *fl, struct fl_split *sp)
 {
 	fl->open_bytes -= sp->doc.len <= fl->open_bytes ? sp->doc.len : fl->open_bytes;
-	if (sp->doc.cap > ((size_t)1 << 20))
+	/*
+	 * A host's splitter usually sees one document: free its buffers, or
+	 * 10,000 idle hosts would hold 10,000 documents' worth of memory.
+	 */
+	if (!sp->keep || sp->doc.cap > ((size_t)1 << 20)) {
 		nicfit_buf_release(&sp->doc);
-	else
+		free(sp->frags);
+		sp->frags = NULL;
+		sp->cap_frags = 0;
+	} else {
 		nicfit_buf_reset(&sp->doc);
+	}
 	sp->nfrags = 0;
 	sp->depth = 0;
 	sp->in_str = sp->esc = 0;
@@ -378,6 +386,7 @@ static void label_note(struct fl_label *l, const char *s, size_t n, long line)
 		return;
 	memcpy(l->note, s, n);
 	l->note[n] = '\0';
+	fl_sanitize(l->note);
 	l->note_line = line;
 }
 
@@ -585,6 +594,7 @@ static void note_ignored(struct nicfit_fleet *fl, long col, const char *s, size_
 	in->ign[k].col = col;
 	in->ign[k].after_doc = after;
 	snprintf(in->ign[k].text, sizeof(in->ign[k].text), "%.*s", (int)(n > 60 ? 60 : n), s);
+	fl_sanitize(in->ign[k].text);
 }
 
 static void flush_ignored(struct nicfit_fleet *fl)
@@ -663,6 +673,7 @@ static int process_line(struct nicfit_fleet *fl, const char *s, size_t n,
 		n--;
 	if (!in->first_line && !is_blank(s, n)) {
 		snprintf(in->first, sizeof(in->first), "%.*s", (int)(n > 60 ? 60 : n), s);
+		fl_sanitize(in->first);
 		in->first_line = in->line;
 	}
 	if (in->plain.started)
@@ -787,9 +798,13 @@ int nicfit_fleet_begin(struct nicfit_fleet *fl, const char *name, const char *fa
 	in->fallback = fallback_host ? dupstr(fallback_host) : NULL;
 	if (!in->name || (fallback_host && !in->fallback))
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	fl_sanitize(in->name);
+	if (in->fallback)
+		fl_sanitize(in->fallback);
 	in->open = 1;
 	in->line = 1;
 	split_init(&in->plain, fl->lim.max_bundle_bytes);
+	in->plain.keep = 1;
 	nicfit_buf_init(&in->pending, fl->lim.max_bundle_bytes + 4096);
 	fl->analyzed = 0;
 	return 0;

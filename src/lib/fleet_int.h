@@ -166,6 +166,7 @@ struct fl_split {
 	int started;
 	size_t max;           /* bytes allowed */
 	int overflow;         /* the document exceeded max */
+	int keep;             /* keep the buffers between documents (the plain stream) */
 };
 
 enum fl_label_kind { FL_LABEL_NONE, FL_LABEL_HOST, FL_LABEL_TASK, FL_LABEL_ANSIBLE };
@@ -294,6 +295,12 @@ void fl_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_kind kind, co
 		const char *input, long line, long col, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 char *fl_scratch(struct nicfit_fleet *fl, size_t n);
+/*
+ * Make s printable UTF-8 in place: bytes of invalid or cut sequences and
+ * control characters become '?'. Outside text (a junk line, a file name)
+ * ends up in messages and JSON, which must be valid UTF-8.
+ */
+void fl_sanitize(char *s);
 
 /* fleet_audit.c: one document; origin says where it came from. */
 struct fl_origin {

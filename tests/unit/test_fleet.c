@@ -638,10 +638,11 @@ static void gen_fleet(struct fleet_gen *g, size_t n, int t, size_t ninj, uint64_
 	}
 }
 
-enum transport { T_PLAIN, T_PRETTY, T_PDSH, T_SRUN, T_CLUSH_B, T_ANSIBLE_JSON, T_ANSIBLE_ADHOC };
+enum transport { T_PLAIN, T_PRETTY, T_PDSH, T_SRUN, T_CLUSH_B, T_ANSIBLE_JSON, T_ANSIBLE_ADHOC,
+		 T_ANSIBLE_JSONL };
 
 static const char *const transport_names[] = {
-	"plain", "pretty", "pdsh", "srun", "clush -b", "ansible json", "ansible ad-hoc",
+	"plain", "pretty", "pdsh", "srun", "clush -b", "ansible json", "ansible ad-hoc", "ansible jsonl",
 };
 
 /* Write g as transport t prints it. */
@@ -652,7 +653,7 @@ static void write_fleet(const struct fleet_gen *g, enum transport t, struct nicf
 
 	assert_non_null(text);
 	for (i = 0; i < g->n; i++) {
-		int pretty = t != T_PLAIN && t != T_ANSIBLE_JSON;
+		int pretty = t != T_PLAIN && t != T_ANSIBLE_JSON && t != T_ANSIBLE_JSONL;
 
 		text[i] = json_dumps(g->docs[i], pretty ? JSON_INDENT(2) : JSON_COMPACT);
 		assert_non_null(text[i]);
@@ -697,6 +698,27 @@ static void write_fleet(const struct fleet_gen *g, enum transport t, struct nicf
 		for (i = 0; i < g->n; i++)
 			nicfit_buf_addf(out, "---------------\n%s\n---------------\n%s\n", g->names[i],
 					text[i]);
+	} else if (t == T_ANSIBLE_JSONL) {
+		/* one event per line: the play, then a result per host, then the stats */
+		nicfit_buf_puts(out, "{\"_event\":\"v2_playbook_on_play_start\",\"play\":{\"name\":\"a\"},"
+				"\"tasks\":[]}\n");
+		for (i = 0; i < g->n; i++) {
+			json_t *ev = json_object(), *hosts = json_object(), *r = json_object();
+			char *s;
+
+			json_object_set_new(r, "rc", json_integer(0));
+			json_object_set_new(r, "stdout", json_string(text[i]));
+			json_object_set_new(hosts, g->names[i], r);
+			json_object_set_new(ev, "_event", json_string("v2_runner_on_ok"));
+			json_object_set_new(ev, "hosts", hosts);
+			json_object_set_new(ev, "task", json_pack("{s:s}", "name", "nicfit audit"));
+			s = json_dumps(ev, JSON_COMPACT | JSON_SORT_KEYS);
+			assert_non_null(s);
+			nicfit_buf_addf(out, "%s\n", s);
+			free(s);
+			json_decref(ev);
+		}
+		nicfit_buf_puts(out, "{\"_event\":\"v2_playbook_on_stats\",\"stats\":{}}\n");
 	} else if (t == T_ANSIBLE_ADHOC) {
 		for (i = 0; i < g->n; i++)
 			nicfit_buf_addf(out, "%s | %s | rc=%d >>\n%s\n", g->names[i],
@@ -944,7 +966,7 @@ static void test_transports(void **state)
 
 	(void)state;
 	gen_fleet(&g, 70, -1, 12, 3);
-	for (t = T_PLAIN; t <= T_ANSIBLE_ADHOC; t++) {
+	for (t = T_PLAIN; t <= T_ANSIBLE_JSONL; t++) {
 		struct nicfit_buf b;
 		struct nicfit_fleet *fl;
 
@@ -960,6 +982,7 @@ static void test_transports(void **state)
 		}
 		assert_int_equal(nicfit_fleet_nhosts(fl), 70);
 		analyze(fl, NULL);
+		assert_int_equal(nicfit_fleet_host(fl, 0)->line > 0, 1);
 		check_exact(fl, &g, transport_names[t]);
 		nicfit_fleet_free(fl);
 		nicfit_buf_release(&b);

@@ -1,0 +1,2 @@
+fleet tests/cli/data/fleet/ansible.jsonl
+# exit 1
