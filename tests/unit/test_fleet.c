@@ -900,7 +900,7 @@ static void test_injected_fleet(void **state)
 		char what[64];
 
 		gen_fleet(&g, 1000, -1, 2 * NINJ, seed);
-		assert_true(g.nexp >= NINJ);
+		assert_int_equal(g.nexp, 2 * NINJ);
 		nicfit_buf_init(&b, 0);
 		write_fleet(&g, T_PLAIN, &b);
 		fl = read_text("injected", b.data, b.len, 4096);
