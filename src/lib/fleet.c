@@ -1179,7 +1179,8 @@ static void analyze_group(struct an *a, int gi, const size_t *hosts, size_t n)
 				a->err = NICFIT_E_NOMEM;
 		}
 	}
-	qsort(a->g, a->ng, sizeof(*a->g), gath_cmp);
+	if (a->ng)
+		qsort(a->g, a->ng, sizeof(*a->g), gath_cmp);
 	/* path keys last: they leave out hosts that their own link explains */
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < a->ng && !a->err; i = j) {
@@ -1858,9 +1859,10 @@ static int publish(struct an *a, struct grp *groups, size_t ng)
 		g->nhosts = groups[i].n;
 		g->hosts = fl->group_hosts + groups[i].off;
 		g->ncommon = groups[i].ncommon;
-		g->common = fl->commons + groups[i].coff;
-		qsort(fl->commons + groups[i].coff, groups[i].ncommon, sizeof(*fl->commons),
-		      common_cmp);
+		g->common = fl->commons ? fl->commons + groups[i].coff : NULL;
+		if (groups[i].ncommon)
+			qsort(fl->commons + groups[i].coff, groups[i].ncommon, sizeof(*fl->commons),
+			      common_cmp);
 		for (j = 0; j < g->nhosts; j++) {
 			int st = fl->pub_hosts[g->hosts[j]].status;
 
