@@ -419,6 +419,7 @@ struct choice {
 	double per_card;      /* effective Gb/s of the weakest card */
 	int meets;
 	int local;            /* GPUs sharing a socket with a card */
+	int gpu_sockets;      /* sockets the GPUs span: fewer keeps GPU peer traffic local */
 	int waste;            /* slot lanes beyond the card's */
 	int order;            /* sum of slot positions: follow the server's slot order */
 	int valid;
@@ -436,6 +437,8 @@ static int better(const struct choice *a, const struct choice *b)
 		return a->per_card > b->per_card;
 	if (a->local != b->local)
 		return a->local > b->local;
+	if (a->gpu_sockets != b->gpu_sockets)
+		return a->gpu_sockets < b->gpu_sockets;
 	if (a->waste != b->waste)
 		return a->waste < b->waste;
 	return a->order < b->order;
@@ -473,6 +476,19 @@ static void eval_nics(struct search *S, int from, int k)
 		c.local = 0;
 		c.waste = 0;
 		c.order = 0;
+		c.gpu_sockets = 0;
+		{
+			unsigned seen = 0;
+
+			for (i = 0; i < c.ngpu_placed; i++) {
+				int so = sv->slots[c.gpu_slots[i]].socket & 31;
+
+				if (!(seen & (1u << so))) {
+					seen |= 1u << so;
+					c.gpu_sockets++;
+				}
+			}
+		}
 		for (j = 0; j < S->ncards; j++) {
 			const struct nicfit_slot *s = &sv->slots[c.nic_slots[j]];
 			double e = card_in_slot(S->p, S->card, s, 1, NULL);
@@ -739,6 +755,23 @@ static void place_gpus_only(struct nicfit_plan *p)
 	c = S->best;
 	free(S);
 	record_slots(p, &c);
+	if (c.ngpu_placed) {
+		const struct nicfit_server *sv = p->in.server;
+		char gp[400], sock[40];
+		size_t k = 0;
+		int i;
+
+		gp[0] = '\0';
+		for (i = 0; i < c.ngpu_placed && k < sizeof(gp); i++)
+			k += (size_t)snprintf(gp + k, sizeof(gp) - k, "%sGPU %d in slot %s (%s)",
+					      i ? ", " : "", i, sv->slots[c.gpu_slots[i]].name,
+					      sock_name(sv, sv->slots[c.gpu_slots[i]].socket, sock,
+							sizeof(sock)));
+		plan_decide(p, "R6", 1, "GPUs in %s-width GPU slots: %s%s.",
+			    p->in.gpu->double_width ? "double" : "single", gp,
+			    c.ngpu_placed > 1 && c.gpu_sockets == 1 ?
+			    " - all on one socket, so GPU-to-GPU traffic stays under one CPU" : "");
+	}
 	if (c.ngpu_placed < p->in.gpus_per_server)
 		plan_find(p, NICFIT_SEV_CRITICAL, "too-many-gpus",
 			  "fewer GPUs per server, single-width GPUs, or another server",
