@@ -31,6 +31,15 @@ static const struct cli_command commands[] = {
 	  "\n"
 	  "Sizes: 40GB, 40GiB, or 70B (parameters). Speeds: 10G, 25GbE, 100Gb/s, EDR, HDR, NDR.\n"
 	  "Every assumption is listed in the output and can be changed with --assume NAME=VALUE." },
+	{ "decode", cmd_decode,
+	  "explain a part number (ConnectX OPN, Intel adapter, catalog SKU)",
+	  "nicfit decode [--rules] PART... | -\n"
+	  "\n"
+	  "PART is a ConnectX ordering part number (MCX653105A-HDAT, also as printed by\n"
+	  "firmware tools: MCX623106AN-CDA_Ax), an Intel adapter name (X710-DA2,\n"
+	  "E810-CQDA2) or a catalog id. '-' reads one part per line from standard input\n"
+	  "('#' starts a comment). --rules ignores the catalog and shows what the\n"
+	  "part-number rules alone say." },
 	{ "help", cmd_help, "show help for nicfit or one command",
 	  "nicfit help [COMMAND]" },
 };
