@@ -254,11 +254,37 @@ static int is_digit(int c)
 	return c >= '0' && c <= '9';
 }
 
+/* The generation digit and the number of digits fit one of the layouts. */
+static int check_gen(struct dec *d, const struct opn *o)
+{
+	switch (o->gen) {
+	case 3: case 4: case 5: case 6: case 7:
+		break;
+	case 1: case 2:
+		return bad(d, o->at_digits, "ConnectX-1/-2 cards use MHxH/MNPH part numbers, not "
+			   "MCX%c", d->s[o->at_digits]);
+	case 8:
+		return bad(d, o->at_digits, "ConnectX-8 and later are sold as 900-... SKUs; "
+			   "nicfit's OPN rules cover ConnectX-3 to ConnectX-7");
+	default:
+		return bad(d, o->at_digits, "no ConnectX generation '%c' (the rules cover ConnectX-3 "
+			   "to ConnectX-7)", d->s[o->at_digits]);
+	}
+	if ((o->gen <= 5 && !(o->ndigits == 3 || (o->gen == 4 && o->ndigits == 4))) ||
+	    (o->gen == 6 && o->ndigits != 6) || (o->gen == 7 && o->ndigits < 5))
+		return bad(d, o->at_digits, "ConnectX-%d OPNs have %s digits after MCX, this one "
+			   "has %d", o->gen,
+			   o->gen == 4 ? "3 (or 4 for Lx)" : o->gen <= 5 ? "3" : o->gen == 6 ? "6" : "5 or 6",
+			   o->ndigits);
+	return 0;
+}
+
 /* Split the text into prefix, digits, letters, suffix, extras and tails. */
 static int opn_shape(struct dec *d, size_t i, struct opn *o, size_t *end)
 {
 	const char *s = d->s;
 	size_t k;
+	int rc;
 
 	o->at_digits = i;
 	for (k = i; k < d->len && is_digit(s[k]); k++) {
@@ -277,6 +303,8 @@ static int opn_shape(struct dec *d, size_t i, struct opn *o, size_t *end)
 			   k - i, (int)i, s);
 	o->ndigits = (int)(k - i);
 	o->gen = s[i] - '0';
+	if ((rc = check_gen(d, o)))
+		return rc;
 	o->at_letters = k;
 	i = k;
 	for (; k < d->len && is_upper(s[k]); k++) {
@@ -740,7 +768,7 @@ static int cx_speed(struct dec *d, struct opn *o)
 	if (sp->eth_gbps > o->fam->max_gbps)
 		return bad(d, o->at_sfx, "speed letter %c (%gGbE) is faster than any %s "
 			   "(at most %g Gb/s)", c, sp->eth_gbps, o->fam->name, o->fam->max_gbps);
-	if (c == 'G' && !strcmp(o->cage, "SFP28"))
+	if (c == 'G' && o->gen >= 6 && !strcmp(o->cage, "SFP28"))
 		o->cage = "SFP56";
 	cm = cage_max(o->cage);
 	if (cm > 0 && sp->eth_gbps > cm)
@@ -970,25 +998,6 @@ static int decode_cx(struct dec *d, size_t i)
 	    i == 3 ? "" : " (the leading M is missing)");
 	if ((rc = opn_shape(d, i, &o, &end)))
 		return rc;
-	switch (o.gen) {
-	case 3: case 4: case 5: case 6: case 7:
-		break;
-	case 1: case 2:
-		return bad(d, o.at_digits, "ConnectX-1/-2 cards use MHxH/MNPH part numbers, not "
-			   "MCX%c", d->s[o.at_digits]);
-	case 8:
-		return bad(d, o.at_digits, "ConnectX-8 and later are sold as 900-... SKUs; "
-			   "nicfit's OPN rules cover ConnectX-3 to ConnectX-7");
-	default:
-		return bad(d, o.at_digits, "no ConnectX generation '%c' (the rules cover ConnectX-3 "
-			   "to ConnectX-7)", d->s[o.at_digits]);
-	}
-	if ((o.gen <= 5 && !(o.ndigits == 3 || (o.gen == 4 && o.ndigits == 4))) ||
-	    (o.gen == 6 && o.ndigits != 6) || (o.gen == 7 && o.ndigits < 5))
-		return bad(d, o.at_digits, "ConnectX-%d OPNs have %s digits after MCX, this one "
-			   "has %d", o.gen,
-			   o.gen == 4 ? "3 (or 4 for Lx)" : o.gen <= 5 ? "3" : o.gen == 6 ? "6" : "5 or 6",
-			   o.ndigits);
 	rc = o.gen <= 5 ? base_cx345(d, &o) : base_cx67(d, &o);
 	if (rc)
 		return rc;
