@@ -32,16 +32,23 @@ struct run {
 
 static void failed(struct run *r, const char *input, const struct nicfit_error *err)
 {
-	char line[1024];
+	char line[1024], shown[68];
 	int code = cli_fail(err);
+	size_t i;
 
 	if (!r->exit_code)
 		r->exit_code = code;
 	if (!r->several)
 		return;
+	/* what was given, printable ASCII only and at most 64 bytes, for JSON */
+	for (i = 0; input[i] && i < 64; i++)
+		shown[i] = input[i] >= 0x20 && input[i] < 0x7f ? input[i] : '?';
+	shown[i] = '\0';
+	if (input[i])
+		snprintf(shown + i, sizeof(shown) - i, "...");
 	nicfit_error_line(err, line, sizeof(line));
 	nicfit_emit_begin_object(r->e, NULL);
-	nicfit_emit_string(r->e, "input", input);
+	nicfit_emit_string(r->e, "input", shown);
 	nicfit_emit_string(r->e, "error", line);
 	nicfit_emit_end_object(r->e);
 }

@@ -34,12 +34,8 @@ static const struct cli_command commands[] = {
 	{ "decode", cmd_decode,
 	  "explain a part number (ConnectX OPN, Intel adapter, catalog SKU)",
 	  "nicfit decode [--rules] PART... | -\n"
-	  "\n"
-	  "PART is a ConnectX ordering part number (MCX653105A-HDAT, also as printed by\n"
-	  "firmware tools: MCX623106AN-CDA_Ax), an Intel adapter name (X710-DA2,\n"
-	  "E810-CQDA2) or a catalog id. '-' reads one part per line from standard input\n"
-	  "('#' starts a comment). --rules ignores the catalog and shows what the\n"
-	  "part-number rules alone say." },
+	  "  PART: a ConnectX OPN (MCX653105A-HDAT), an Intel adapter (X710-DA2) or a\n"
+	  "  catalog id; '-' reads one per line from stdin; --rules ignores the catalog" },
 	{ "help", cmd_help, "show help for nicfit or one command",
 	  "nicfit help [COMMAND]" },
 };

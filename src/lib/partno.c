@@ -840,10 +840,12 @@ static int cx_host(struct dec *d, struct opn *o)
 		break;
 	case 'D':
 		p->pcie_gen = 4;
-		if (o->gen == 6)
+		/* NVIDIA quotes "PCIe 3.0/4.0" for ConnectX-6 and "4.0/3.0" for 6 Dx */
+		if (o->fam == &fam_cx6 || o->fam == &fam_cx6dx)
 			p->pcie_gen_min = 3;
 		pos_char(p, c, "PCIe 4.0 (16 GT/s)%s",
-			 o->fam == &fam_cx5ex ? ": ConnectX-5 Ex" : o->gen == 6 ? ", 3.0 compatible" : "");
+			 o->fam == &fam_cx5ex ? ": ConnectX-5 Ex" : p->pcie_gen_min ? ", 3.0 compatible" :
+			 "");
 		break;
 	case 'E':
 		p->pcie_gen = 5;
@@ -1734,14 +1736,23 @@ int nicfit_decode(const struct nicfit_catalog *cat, const char *text,
 		if (d.intel)
 			intel_notes(out, d.intel);
 		if (!out->part[0])
-			setstr(out->part, sizeof(out->part), norm);
+			snprintf(out->part, sizeof(out->part), "%.*s", (int)strcspn(norm, "_"), norm);
 		if (!out->source[0])
 			setstr(out->source, sizeof(out->source), REF1 ", OPN rules");
 	} else {
 		reset(out);
 		if (rc < 0) {
-			if (err && err->code == NICFIT_OK)
+			const char *near = nearest(cat, norm);
+
+			if (err && err->code == NICFIT_OK) {
 				*err = rerr;
+				if (near) {
+					size_t l = strlen(err->msg);
+
+					snprintf(err->msg + l, sizeof(err->msg) - l,
+						 "; did you mean '%s'?", near);
+				}
+			}
 			return rerr.code;
 		}
 		return not_a_part(cat, &d);
