@@ -78,7 +78,7 @@ struct nicfit_part {
 	enum nicfit_kind catalog_kind;   /* kind of the catalog entry, when one matched */
 	char catalog_id[64];             /* "" when the catalog lacks the part */
 	char name[160];                  /* the catalog's name, or one built from the facts */
-	char source[512];                /* where the facts come from */
+	char source[1024];               /* where the facts come from (cut at 1023 bytes) */
 	char vendor[16];                 /* "NVIDIA", "Intel" */
 	char family[32];                 /* "ConnectX-6 Dx", "Intel X710" */
 	char protocol[8];                /* "EN", "VPI", "IB" */

@@ -682,11 +682,19 @@ static int cx_letters(struct dec *d, struct opn *o)
 {
 	struct nicfit_part *p = d->p;
 	int want = letters_expected(o), i = 0;
-	char v = o->letters[0];
+	/* 5-digit ConnectX-7 (OSFP) bases put a board letter before the variant */
+	int vi = o->gen == 7 && o->ndigits == 5 ? 1 : 0;
+	char v;
 
 	if (o->nletters > want)
 		return bad(d, o->at_letters, "'%.*s': %s OPNs have %d letter%s before the '-'",
 			   o->nletters, o->letters, o->fam->name, want, want == 1 ? "" : "s");
+	if (o->nletters <= vi)
+		return bad(d, o->at_letters + (size_t)o->nletters, "ConnectX-7 OSFP OPNs have a "
+			   "board letter, a variant letter and a security letter after the digits");
+	if (vi)
+		pos_char(p, o->letters[0], "OSFP board letter (A/B), not decoded");
+	v = o->letters[vi];
 	switch (v) {
 	case 'A':
 		pos_char(p, v, "standard variant");
@@ -731,13 +739,9 @@ static int cx_letters(struct dec *d, struct opn *o)
 		pos_char(p, v, "variant letter, not decoded");
 		note(p, "Variant letter '%c' is not decoded.", v);
 	}
-	for (i = 1; i < o->nletters; i++) {
+	for (i = vi + 1; i < o->nletters; i++) {
 		char c = o->letters[i];
 
-		if (o->gen == 7 && o->ndigits == 5 && i == 1) {
-			pos_char(p, c, "OSFP board letter, not decoded");
-			continue;
-		}
 		if (o->fam == &fam_cx6 && i == 1)
 			note(p, "ConnectX-6 EN/VPI OPNs carry no security letter; '%c' is read as one.",
 			     c);

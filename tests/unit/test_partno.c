@@ -97,6 +97,7 @@ static const struct want table_rule[] = {
 	{ "MCX631435AN-GDAB", "ConnectX-6 Lx", "EN", 1, "QSFP28", 50, "", 4, 0, 8, "ocp3", "ocp3-pull-tab", 0, 0x101f, NC, NC },
 	{ "MCX713106AS-VEAT", "ConnectX-7", "EN", 2, "QSFP112", 200, "", 5, 0, 16, "pcie-hhhl", "tall", 0, 0x1021, 0, 1 },
 	{ "MCX713104AS-ADAT", "ConnectX-7", "EN", 4, "SFP56", 25, "", 4, 0, 16, "pcie-hhhl", "tall", 0, 0x1021, NC, NC },
+	{ "MCX75343AMC-NEAC", "ConnectX-7", "VPI", 1, "OSFP", 400, "NDR", 5, 0, 16, "ocp3", "", 0, 0x1021, 1, 1 },
 	{ "MCX75511BAN-NEAT", "ConnectX-7", "VPI", 2, "OSFP", 400, "NDR", 5, 0, 16, "pcie-hhhl", "tall", 0, 0x1021, 0, 0 },
 	{ "MCX314A-BCCT", "ConnectX-3 Pro", "EN", 2, "QSFP+", 40, "", 3, 0, 8, "pcie-hhhl", "tall", 0, 0x1007, NC, NC },
 	{ "MCX353A-QCBT", "ConnectX-3", "VPI", 1, "QSFP+", 10, "QDR", 3, 0, 8, "pcie-hhhl", "tall", 0, 0x1003, NC, NC },
