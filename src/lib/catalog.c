@@ -44,6 +44,10 @@ struct field {
 
 static const char *const cages[] = { "SFP+", "SFP28", "SFP56", "SFP112", "QSFP+", "QSFP28",
 	"QSFP56", "QSFP112", "QSFP-DD", "OSFP", "RJ45", "DSFP", "SFP", NULL };
+/* The far end of a cable: a cage, or for an optic its fibre connector. */
+static const char *const cable_ends[] = { "SFP+", "SFP28", "SFP56", "SFP112", "QSFP+", "QSFP28",
+	"QSFP56", "QSFP112", "QSFP-DD", "OSFP", "RJ45", "DSFP", "SFP", "LC duplex", "MPO-12",
+	"MPO-16", NULL };
 static const char *const protocols[] = { "EN", "VPI", "IB", NULL };
 static const char *const rdma_kinds[] = { "roce", "infiniband", "iwarp", NULL };
 static const char *const roles[] = { "frontend", "backend", "storage", NULL };
@@ -115,7 +119,7 @@ static const struct field cable_fields[] = {
 	{ "type", F_STR, 1, 0, 0, NULL, cable_types },
 	{ "gbps", F_NUM, 1, 0.1, 1600, NULL, NULL },
 	{ "end_a", F_STR, 1, 0, 0, NULL, cages },
-	{ "end_b", F_STR, 1, 0, 0, NULL, cages },
+	{ "end_b", F_STR, 1, 0, 0, NULL, cable_ends },
 	{ "split", F_INT, 1, 1, 8, NULL, NULL },
 	{ "lane_gbps", F_NUM, 1, 0.1, 1600, NULL, NULL },
 	{ "length_m", F_NUMN, 1, 0.1, 100000, NULL, NULL },
