@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -66,6 +67,13 @@ static int port_map(const struct nicfit_cluster *c, const char *path, long *rows
 		rc = cli_error(NICFIT_E_IO, "%s: cannot create: %s", path, strerror(errno));
 		free(tmp);
 		return rc;
+	}
+	{
+		mode_t mask = umask(0);
+
+		umask(mask);
+		if (fchmod(fd, 0666 & ~mask))
+			cli_warn("%s: cannot set the file mode: %s", path, strerror(errno));
 	}
 	f = fdopen(fd, "wb");
 	if (!f) {

@@ -38,6 +38,9 @@ const struct nicfit_param nicfit_cluster_layout_table[] = {
 	  "assumption" },
 	{ "switches_per_rack", LP(switches_per_rack), 16, 1, 60, "",
 	  "switches in one network rack", "assumption (power, cooling, cable management)" },
+	{ "tor_span", LP(tor_span), 3, 1, 50, "",
+	  "a leaf whose nodes span at most this many racks goes on top of the middle one "
+	  "(others go to network racks in the middle of the row)", "assumption" },
 	{ "tray_m", LP(tray_m), 0.5, 0, 5, "m",
 	  "from the top of a rack up into the overhead tray, each end", "assumption" },
 	{ "slack_m", LP(slack_m), 0.5, 0, 10, "m", "fixed slack per cable (service loop)",
@@ -668,7 +671,17 @@ static void place_slot(struct nicfit_cluster *c, struct placer *p, long s, long 
 	q->u = 0;
 }
 
-/* Leaves with all their nodes in one rack go on top of it; the others into
+/* On top of the middle rack of its span when the span is short and stays in one
+ * row; else in the network racks of the first rack's row. */
+static void place_leaf(struct nicfit_cluster *c, struct placer *p, long s, long r0, long r1)
+{
+	if (r1 - r0 + 1 <= (long)c->in.layout.tor_span && r0 / p->rpr == r1 / p->rpr)
+		place_tor(c, p, s, (r0 + r1) / 2);
+	else
+		place_slot(c, p, s, r0 / p->rpr);
+}
+
+/* Leaves with all their nodes in a few racks go on top of one of them; the others into
  * the network racks of their first node's row; spines and cores into the
  * spine row. */
 static void place_net(struct nicfit_cluster *c, struct placer *p, enum nicfit_net n)
@@ -682,15 +695,18 @@ static void place_net(struct nicfit_cluster *c, struct placer *p, enum nicfit_ne
 			for (i = 0; i < cn->tier_sw[t]; i++, s++) {
 				long first, last;
 
+				if (t == NICFIT_TIER_SPINE && cn->tiers == 3) {
+					/* a pod's spines stand in the row of its first leaf's nodes */
+					leaf_nodes(cn, c->in.nodes, i / cn->spines * cn->lpp, &first, &last);
+					place_slot(c, p, s, first / M / p->rpr);
+					continue;
+				}
 				if (t != NICFIT_TIER_LEAF) {
 					place_slot(c, p, s, c->impl->crow);
 					continue;
 				}
 				leaf_nodes(cn, c->in.nodes, i, &first, &last);
-				if (first / M == last / M)
-					place_tor(c, p, s, first / M);
-				else
-					place_slot(c, p, s, first / M / p->rpr);
+				place_leaf(c, p, s, first / M, last / M);
 			}
 }
 
@@ -801,13 +817,13 @@ out:
 
 /* Cut the OOB list into leaves: whole racks per leaf, no leaf across rows. */
 static int oob_leaves(struct nicfit_cluster *c, const struct leafdes *d, const struct chunk *ch,
-		      long nch, long **leaf_chunk, struct nicfit_error *err)
+		      long nch, long **leaf_chunk, long **leaf_last, struct nicfit_error *err)
 {
 	struct cl_net *cn = &c->impl->net[NICFIT_NET_OOB];
 	long cap1 = leaf_max(d, 0), emax = leaf_max(d, 1), cap, i, n = 0, max;
 	long cur_row = -1;
 	struct cl_range *rg;
-	long *lc;
+	long *lc, *ll;
 
 	if (cap1 < 1)
 		return nicfit_error_at(err, NICFIT_E_USAGE, "--oob-switch", 0, 0,
@@ -821,9 +837,11 @@ static int oob_leaves(struct nicfit_cluster *c, const struct leafdes *d, const s
 	max = c->impl->noob / cap + nch + 2;
 	rg = calloc((size_t)max, sizeof(*rg));
 	lc = calloc((size_t)max, sizeof(*lc));
-	if (!rg || !lc) {
+	ll = calloc((size_t)max, sizeof(*ll));
+	if (!rg || !lc || !ll) {
 		free(rg);
 		free(lc);
+		free(ll);
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	}
 	for (i = 0; i < nch; i++) {
@@ -847,6 +865,7 @@ static int oob_leaves(struct nicfit_cluster *c, const struct leafdes *d, const s
 				lc[n - 1] = i;
 			}
 			rg[n - 1].count += (int)take;
+			ll[n - 1] = i;
 			left -= take;
 			at += take;
 		}
@@ -870,6 +889,7 @@ static int oob_leaves(struct nicfit_cluster *c, const struct leafdes *d, const s
 		cn->tiers = 1;
 	c->net[NICFIT_NET_OOB].max_endpoints = cn->tiers == 1 ? cap1 : emax * d->sw->ports;
 	*leaf_chunk = lc;
+	*leaf_last = ll;
 	return 0;
 }
 
@@ -880,7 +900,7 @@ static int size_oob(struct nicfit_cluster *c, struct placer *p, struct nicfit_er
 	struct nicfit_cluster_net *nt = &c->net[NICFIT_NET_OOB];
 	struct chunk *ch = NULL;
 	struct leafdes d;
-	long nch = 0, *lc = NULL, i, s, plane;
+	long nch = 0, *lc = NULL, *ll = NULL, i, s, plane;
 	int rc, t;
 
 	rc = net_setup(c, NICFIT_NET_OOB, &d, err);
@@ -895,7 +915,7 @@ static int size_oob(struct nicfit_cluster *c, struct placer *p, struct nicfit_er
 		nt->enabled = 0;
 		return 0;
 	}
-	rc = oob_leaves(c, &d, ch, nch, &lc, err);
+	rc = oob_leaves(c, &d, ch, nch, &lc, &ll, err);
 	if (rc)
 		goto out;
 	rc = upper_tiers(c, NICFIT_NET_OOB, &d, err);
@@ -923,11 +943,11 @@ static int size_oob(struct nicfit_cluster *c, struct placer *p, struct nicfit_er
 					place_slot(c, p, s, im->crow);
 					continue;
 				}
-				/* on top of its rack when all its endpoints share one compute rack */
+				/* like a leaf of the other networks when all its endpoints are
+				 * in compute racks */
 				k = &ch[lc[i]];
-				if (k->rack >= 0 && cn->ranges[i].first + cn->ranges[i].count <=
-								k->first + k->count)
-					place_tor(c, p, s, k->rack);
+				if (k->rack >= 0 && ch[ll[i]].rack >= 0)
+					place_leaf(c, p, s, k->rack, ch[ll[i]].rack);
 				else
 					place_slot(c, p, s, k->row);
 			}
@@ -935,6 +955,7 @@ static int size_oob(struct nicfit_cluster *c, struct placer *p, struct nicfit_er
 out:
 	free(ch);
 	free(lc);
+	free(ll);
 	return rc;
 }
 
@@ -1276,7 +1297,7 @@ int nicfit_cluster_size(const struct nicfit_cluster_input *in,
 		p.rpr = 1;
 	out->racks = p.C;
 	im->crow = cdiv(p.C, p.rpr);
-	im->node_digits = digits(in->nodes - 1 > 0 ? in->nodes - 1 : 1);
+	im->node_digits = digits(in->nodes);
 	if (im->node_digits < 4)
 		im->node_digits = 4;
 	/* back end and front end */

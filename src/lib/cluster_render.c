@@ -92,6 +92,9 @@ static int get_speed(struct req *r, const char *key, double *out)
 
 	if (!v)
 		return 0;
+	/* the option names its unit: a bare number is Gb/s */
+	if (nicfit_parse_double(v, optname(r, key), 0.001, 3200, out, NULL) == 0)
+		return 0;
 	rc = fix(r, nicfit_parse_speed(v, optname(r, key), &sp, r->err));
 	if (!rc)
 		*out = sp.gbps;

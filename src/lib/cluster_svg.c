@@ -229,7 +229,10 @@ static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum n
 		snprintf(l1, sizeof(l1), "; plane 1 of %d shown, the others are the same", nt->planes);
 		svg_text(o, l1);
 	}
-	snprintf(l1, sizeof(l1), "; %ld x %g Gb/s node ports", nt->endpoints, nt->link_gbps);
+	if (n == NICFIT_NET_OOB)
+		snprintf(l1, sizeof(l1), "; %ld BMC and management ports", nt->endpoints);
+	else
+		snprintf(l1, sizeof(l1), "; %ld x %g Gb/s node ports", nt->endpoints, nt->link_gbps);
 	svg_text(o, l1);
 	nicfit_buf_puts(o, "</text>\n");
 	/* rows from the top tier down, then the nodes */
@@ -246,8 +249,7 @@ static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum n
 				const struct box *up = &rows[t].b[i], *dn = &rows[t - 1].b[j];
 
 				/* three tiers: leaves meet only their pod's spines */
-				if (cn->tiers == 3 && t == NICFIT_TIER_SPINE && !up->elided &&
-				    !dn->elided && up->first != dn->first)
+				if (cn->tiers == 3 && t == NICFIT_TIER_SPINE && up->first != dn->first)
 					continue;
 				line(o, dn, rows[t - 1].y, up, rows[t].y + BOX_H, up->elided || dn->elided);
 			}

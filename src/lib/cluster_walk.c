@@ -854,7 +854,7 @@ static char *put_endpoint(const struct nicfit_cluster *c, char *p, long id)
 	long idx;
 
 	if (id < c->in.nodes)
-		return put_num(put(p, "node"), id, c->impl->node_digits);
+		return put_num(put(p, "node"), id + 1, c->impl->node_digits);
 	cl_switch_of(c, id - c->in.nodes, &n, &plane, &t, &idx);
 	p = put(p, net_prefix[n]);
 	if (c->net[n].planes > 1) {
