@@ -333,6 +333,40 @@ static int even_uplinks(const struct leafdes *d, int elaf, int u, long leaves, i
 	return u2;
 }
 
+/* Pods of lpp leaves: spines per pod, core groups. Returns 0 when the cores
+ * can reach every pod (at most R pods), else -1 with cn unchanged. */
+static int try_pods(struct cl_net *cn, const struct leafdes *d, int R, long lpp)
+{
+	long L = cn->leaves, hd = R / 2, pods, sp, cg, sup, sdown;
+	int u = cn->u;
+
+	if (lpp < 1 || lpp > hd)
+		return -1;
+	pods = cdiv(L, lpp);
+	sp = cdiv(lpp * u, hd);
+	u = even_uplinks(d, cn->elaf, u, lpp, (int)sp, (int)hd);
+	sp = cdiv(lpp * u, hd);
+	sdown = cdiv(lpp * u, sp);
+	sup = sdown;
+	cg = cdiv(pods * sup, R);
+	if (cg > sup || sp > u)
+		return -1;
+	if (sup % cg) {
+		long sup2 = (sup / cg + 1) * cg;
+
+		if (sup2 <= R - sdown && cdiv(pods * sup2, R) == cg)
+			sup = sup2;
+	}
+	cn->u = u;
+	cn->pods = pods;
+	cn->lpp = lpp;
+	cn->spines = (int)sp;
+	cn->sdown = (int)sdown;
+	cn->sup = (int)sup;
+	cn->cg = (int)cg;
+	return 0;
+}
+
 static int upper_tiers(struct nicfit_cluster *c, enum nicfit_net n, const struct leafdes *d,
 		       struct nicfit_error *err)
 {
@@ -363,56 +397,33 @@ static int upper_tiers(struct nicfit_cluster *c, enum nicfit_net n, const struct
 			return 0;
 		}
 	}
-	/* three tiers: pods of at most R/2 leaves (whole groups when they fit) */
+	/* three tiers: pods of at most R/2 leaves, whole groups when that fits */
 	if (hd < 1)
 		return nicfit_error_at(err, NICFIT_E_USAGE, switch_opt(n), 0, 0,
 				       "a %d-port switch cannot build three tiers", R);
-	{
-		long pods, lpp, sp, cg, sup;
+	if (cn->map != MAP_LIST && cn->lpg <= hd) {
+		long gpp = hd / cn->lpg, pods = cdiv(cn->ngroups, gpp);
 
-		if (cn->map != MAP_LIST && cn->lpg <= hd) {
-			long gpp = hd / cn->lpg;
-
-			pods = cdiv(cn->ngroups, gpp);
-			lpp = cdiv(cn->ngroups, pods) * cn->lpg;
-		} else {
-			pods = cdiv(L, hd);
-			lpp = cdiv(L, pods);
-		}
-		pods = cdiv(L, lpp);
-		sp = cdiv(lpp * cn->u, hd);
-		cn->u = even_uplinks(d, cn->elaf, cn->u, lpp, (int)sp, hd);
-		sp = cdiv(lpp * cn->u, hd);
-		cn->sdown = (int)cdiv(lpp * cn->u, sp);
-		sup = cn->sdown;
-		cg = cdiv(pods * sup, R);
-		if (cg > sup || sp > cn->u) {
-			long per_plane = (long)R * hd * cn->elaf;
-
-			return nicfit_error_at(err, NICFIT_E_USAGE, switch_opt(n), 0, 0,
-					       "%s: %ld node ports per plane need more than three tiers "
-					       "(three tiers of %d-port switches hold about %ld here); use "
-					       "more planes, a switch with more ports, or oversubscription",
-					       nicfit_net_name(n),
-					       (long)(nt->endpoints / (nt->planes ? nt->planes : 1)),
-					       R, per_plane);
-		}
-		if (sup % cg) {
-			long sup2 = (sup / cg + 1) * cg;
-
-			if (sup2 <= R - cn->sdown && cdiv(pods * sup2, R) == cg)
-				sup = sup2;
-		}
-		cn->tiers = 3;
-		cn->pods = pods;
-		cn->lpp = lpp;
-		cn->spines = (int)sp;
-		cn->sup = (int)sup;
-		cn->cg = (int)cg;
-		cn->tier_sw[NICFIT_TIER_LEAF] = L;
-		cn->tier_sw[NICFIT_TIER_SPINE] = pods * sp;
-		cn->tier_sw[NICFIT_TIER_CORE] = sp * cg;
+		if (!try_pods(cn, d, R, cdiv(cn->ngroups, pods) * cn->lpg))
+			goto three;
 	}
+	if (!try_pods(cn, d, R, cdiv(L, cdiv(L, hd))))
+		goto three;
+	{
+		long per_plane = (long)R * hd * cn->elaf;
+
+		return nicfit_error_at(err, NICFIT_E_USAGE, nicfit_net_name(n), 0, 0,
+				       "%ld node ports per plane need more than three tiers "
+				       "(three tiers of %d-port switches hold about %ld here); use "
+				       "more planes, a switch with more ports, or oversubscription",
+				       (long)(nt->endpoints / (nt->planes ? nt->planes : 1)),
+				       R, per_plane);
+	}
+three:
+	cn->tiers = 3;
+	cn->tier_sw[NICFIT_TIER_LEAF] = L;
+	cn->tier_sw[NICFIT_TIER_SPINE] = cn->pods * cn->spines;
+	cn->tier_sw[NICFIT_TIER_CORE] = (long)cn->spines * cn->cg;
 	return 0;
 }
 
@@ -488,14 +499,10 @@ static int leaf_layer(struct nicfit_cluster *c, enum nicfit_net n, const struct 
 		} else if (emax >= kp) {
 			long npl = emax / kp;
 
+			/* all of a node's links on one leaf, leaves filled evenly */
 			cn->map = MAP_NODES;
-			if (npl >= M) {
-				cn->gsize = npl / M * M;
-				cn->npl = (int)cn->gsize;
-			} else {
-				cn->gsize = M;
-				cn->npl = (int)cdiv(M, cdiv(M, npl));
-			}
+			cn->npl = (int)cdiv(N, cdiv(N, npl));
+			cn->gsize = cn->npl;
 		} else {
 			cn->map = MAP_SPLIT;
 			cn->gsize = 1;
@@ -1234,6 +1241,74 @@ static int count_link(void *ctx, const struct nicfit_cluster_link *l)
 
 static int bom(struct nicfit_cluster *c, struct nicfit_error *err);
 
+static int type_rank(const char *t)
+{
+	static const char *const order[] = { "dac", "breakout-dac", "aoc", "breakout-aoc",
+		"optic", "fiber", "rj45", "generic", NULL };
+	int i;
+
+	for (i = 0; order[i]; i++)
+		if (!strcmp(order[i], t))
+			return i;
+	return i;
+}
+
+static int cable_cmp(const void *pa, const void *pb)
+{
+	const struct nicfit_cluster_cable *a = pa, *b = pb;
+	int d;
+
+	if (a->net != b->net)
+		return (int)a->net - (int)b->net;
+	if (a->level != b->level)
+		return (int)a->level - (int)b->level;
+	d = type_rank(a->type) - type_rank(b->type);
+	if (d)
+		return d;
+	if (a->length_m != b->length_m)
+		return a->length_m < b->length_m ? -1 : 1;
+	return strcmp(a->part, b->part);
+}
+
+/* Sort the cable lines for people, keeping the kits pointing at their items. */
+static int sort_cables(struct nicfit_cluster *c)
+{
+	struct nicfit_cluster_impl *im = c->impl;
+	struct nicfit_cluster_cable *tmp;
+	int *where, i;
+	size_t k;
+
+	if (c->ncables < 2)
+		return 0;
+	tmp = malloc(c->ncables * sizeof(*tmp));
+	where = malloc(c->ncables * sizeof(*where));
+	if (!tmp || !where) {
+		free(tmp);
+		free(where);
+		return NICFIT_E_NOMEM;
+	}
+	memcpy(tmp, c->cables, c->ncables * sizeof(*tmp));
+	qsort(c->cables, c->ncables, sizeof(*c->cables), cable_cmp);
+	for (k = 0; k < c->ncables; k++) {
+		size_t j;
+
+		for (j = 0; j < c->ncables; j++)
+			if (!cable_cmp(&tmp[k], &c->cables[j]))
+				break;
+		where[k] = (int)j;
+	}
+	for (i = 0; i < im->nkits; i++) {
+		struct cl_kit *kt = &im->kits[i];
+
+		kt->item_port = kt->item_port >= 0 ? where[kt->item_port] : -1;
+		kt->item_leg = kt->item_leg >= 0 ? where[kt->item_leg] : -1;
+		kt->item_fiber = kt->item_fiber >= 0 ? where[kt->item_fiber] : -1;
+	}
+	free(tmp);
+	free(where);
+	return 0;
+}
+
 /* Link rates left at 0: the NIC's, else the catalog switch's, else the defaults. */
 static void auto_rates(struct nicfit_cluster *c)
 {
@@ -1345,6 +1420,10 @@ int nicfit_cluster_size(const struct nicfit_cluster_input *in,
 	if (rc)
 		goto fail;
 	im->counting = 0;
+	if (sort_cables(out)) {
+		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+		goto fail;
+	}
 	for (n = 0; n < NICFIT_NET_COUNT; n++) {
 		struct nicfit_cluster_net *nt = &out->net[n];
 
