@@ -297,10 +297,12 @@ struct nicfit_cluster_link {
 typedef int (*nicfit_cluster_link_fn)(void *ctx, const struct nicfit_cluster_link *l);
 
 /*
- * Every link of the design in port-map order: per network, per plane,
- * host links leaf by leaf, then leaf-spine, spine-core, then management
- * links. The counts in c are the counts of this walk. Returns 0 or what fn
- * returned.
+ * Every link of the design in port-map order: per network (back end, front
+ * end, OOB), per plane, the host links leaf by leaf (on the OOB network
+ * each leaf's BMC and management links in rack order), then leaf-spine,
+ * then spine-core. The counts in c are the counts of this walk. Returns 0,
+ * NICFIT_E_NOMEM, or what fn returned. Read-only: several walks may run at
+ * once on one result.
  */
 int nicfit_cluster_walk(const struct nicfit_cluster *c, nicfit_cluster_link_fn fn, void *ctx);
 
@@ -315,6 +317,9 @@ typedef int (*nicfit_cluster_write_fn)(void *ctx, const char *p, size_t n);
  */
 int nicfit_cluster_write_port_map(const struct nicfit_cluster *c, nicfit_cluster_write_fn write,
 				  void *ctx, long *rows, struct nicfit_error *err);
+
+/* The spec keys nicfit_cluster_input_from_spec() knows, NULL-terminated. */
+extern const char *const nicfit_cluster_spec_keys[];
 
 /*
  * Read a request from spec (keys as in `nicfit cluster`, '-' as '_';

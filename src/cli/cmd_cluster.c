@@ -98,6 +98,36 @@ static int port_map(const struct nicfit_cluster *c, const char *path, long *rows
 	return 0;
 }
 
+/* An option nobody knows, caught before it swallows the next word as its value. */
+static int unknown_option(const char *arg)
+{
+	char key[64], shown[64];
+	const char *near;
+	size_t i, len;
+
+	if (strncmp(arg, "--", 2))
+		return 0;
+	arg += 2;
+	len = strcspn(arg, "=");
+	if (!len || len >= sizeof(key))
+		return 0;
+	for (i = 0; i < len; i++)
+		key[i] = arg[i] == '-' ? '_' : arg[i];
+	key[len] = '\0';
+	for (i = 0; nicfit_cluster_spec_keys[i]; i++)
+		if (!strcmp(key, nicfit_cluster_spec_keys[i]))
+			return 0;
+	near = nicfit_suggest(key, nicfit_cluster_spec_keys);
+	if (!near)
+		return cli_error(NICFIT_E_USAGE, "cluster: unknown option '--%.*s'", (int)len, arg);
+	snprintf(shown, sizeof(shown), "%s", near);
+	for (i = 0; shown[i]; i++)
+		if (shown[i] == '_')
+			shown[i] = '-';
+	return cli_error(NICFIT_E_USAGE, "cluster: unknown option '--%.*s' (did you mean '--%s'?)",
+			 (int)len, arg, shown);
+}
+
 int cmd_cluster(struct cli *c, int argc, char **argv)
 {
 	static const char *const flags[] = { "rail-optimized", "rail-only", "no-frontend", "no-oob", NULL };
@@ -138,7 +168,15 @@ int cmd_cluster(struct cli *c, int argc, char **argv)
 			}
 			*slot = argv[++i];
 		} else {
+			rc = unknown_option(argv[i]);
+			if (rc)
+				goto out;
 			rest[nrest++] = argv[i];
+			/* skip the value of "--key value" */
+			if (!strncmp(argv[i], "--", 2) && !strchr(argv[i], '=') && i + 1 < argc &&
+			    strcmp(argv[i], "--rail-optimized") && strcmp(argv[i], "--rail-only") &&
+			    strcmp(argv[i], "--no-frontend") && strcmp(argv[i], "--no-oob"))
+				rest[nrest++] = argv[++i];
 		}
 	}
 	if (map_file && !*map_file) {

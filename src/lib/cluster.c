@@ -1057,11 +1057,18 @@ static int check_input(const struct nicfit_cluster_input *in, struct nicfit_erro
 
 /* ---- findings and decisions that explain the design ------------------------------ */
 
+static const char *prose(enum nicfit_net n)
+{
+	static const char *const names[] = { "back end", "front end", "OOB" };
+
+	return names[n];
+}
+
 static void explain(struct nicfit_cluster *c, enum nicfit_net n)
 {
 	const struct nicfit_cluster_net *nt = &c->net[n];
 	const struct cl_net *cn = &c->impl->net[n];
-	const char *nn = nicfit_net_name(n);
+	const char *nn = prose(n);
 	int R = nt->sw.ports;
 	long per_plane = n == NICFIT_NET_OOB ? nt->endpoints : nt->endpoints / nt->planes;
 
@@ -1096,17 +1103,24 @@ static void explain(struct nicfit_cluster *c, enum nicfit_net n)
 				  (long)R * nt->breakout);
 		return;
 	}
-	cl_decide(c, "cluster.leaf",
-		  "%s: a leaf takes %d node ports on %d switch ports + %d uplinks of %d "
-		  "(%.2f:1 at %g Gb/s down, %g Gb/s up)",
-		  nn, cn->elaf, cn->down, cn->u, R, nt->leaf_ratio, nt->link_gbps, nt->sw.gbps);
-	if (nt->tiers == 2) {
+	if (n == NICFIT_NET_OOB)
+		cl_decide(c, "cluster.leaf",
+			  "%s: a leaf takes up to %d ports + %d uplinks of %d", nn, cn->elaf, cn->u, R);
+	else
+		cl_decide(c, "cluster.leaf",
+			  "%s: a leaf takes %d node ports on %d switch ports + %d uplinks of %d "
+			  "(%.2f:1 at %g Gb/s down, %g Gb/s up)",
+			  nn, cn->elaf, cn->down, cn->u, R, nt->leaf_ratio, nt->link_gbps, nt->sw.gbps);
+	if (nt->tiers == 2 && n == NICFIT_NET_OOB) {
+		cl_decide(c, "cluster.tiers", "%s: two tiers: %ld leaves <= %d, the ports of one spine",
+			  nn, cn->leaves, R);
+	} else if (nt->tiers == 2) {
 		cl_decide(c, "cluster.tiers",
 			  "%s: two tiers: %ld leaves per plane <= %d, the ports of one spine; "
 			  "two tiers hold up to %d x %d = %ld node ports per plane here (R^2/2 = %ld at 1:1)",
-			  nn, cn->leaves, R, R, n == NICFIT_NET_OOB ? R - c->in.net[n].uplinks : cn->elaf,
-			  (long)R * (n == NICFIT_NET_OOB ? R - c->in.net[n].uplinks : cn->elaf),
-			  (long)R * R / 2);
+			  nn, cn->leaves, R, R, cn->elaf, (long)R * cn->elaf, (long)R * R / 2);
+	}
+	if (nt->tiers == 2) {
 		cl_decide(c, "cluster.spines",
 			  "%s: %ld leaves x %d uplinks = %ld spine ports / %d = %d spine%s per plane, "
 			  "%s%d link%s from every leaf to every spine",
@@ -1187,8 +1201,10 @@ static void explain_all(struct nicfit_cluster *c)
 	}
 	if (fe->enabled) {
 		cl_decide(c, "cluster.frontend",
-			  "front end: %d link%s per node to %s, leaves serve whole racks",
-			  fe->links_per_node, fe->links_per_node == 1 ? "" : "s",
+			  "front end: %d x %g Gb/s link%s per node to %s, leaves serve whole racks; "
+			  "the servers' own (onboard or OCP) ports are assumed, so the BOM has no "
+			  "front-end NIC", fe->links_per_node, fe->link_gbps,
+			  fe->links_per_node == 1 ? "" : "s",
 			  fe->links_per_node == 1 ? "one leaf" : "different leaves (one per link)");
 		explain(c, NICFIT_NET_FRONTEND);
 		if (fe->links_per_node == 1)
@@ -1198,7 +1214,7 @@ static void explain_all(struct nicfit_cluster *c)
 	}
 	if (oob->enabled) {
 		cl_decide(c, "cluster.oob",
-			  "oob: %ld BMC ports and %ld switch management ports on %ld OOB leaves "
+			  "OOB: %ld BMC ports and %ld switch management ports on %ld OOB leaves "
 			  "(whole racks per leaf, %d uplinks each)",
 			  c->in.nodes, c->impl->noob - c->in.nodes, c->impl->net[NICFIT_NET_OOB].leaves,
 			  c->in.net[NICFIT_NET_OOB].uplinks);

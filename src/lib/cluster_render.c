@@ -15,7 +15,7 @@
 
 /* ---- the request ------------------------------------------------------------- */
 
-static const char *const known_keys[] = {
+const char *const nicfit_cluster_spec_keys[] = {
 	"nodes", "gpus", "gpus_per_node", "nics_per_node", "nic_ports", "nic_gbps", "nic",
 	"switch", "radix", "switch_gbps", "rail_optimized", "rail_only", "oversubscription", "planes",
 	"tiers", "breakout", "nodes_per_rack", "frontend", "no_frontend", "frontend_links",
@@ -34,11 +34,14 @@ static const char *optname(struct req *r, const char *key)
 {
 	size_t i;
 
-	snprintf(r->opt, sizeof(r->opt), "%s%s", r->s->from_data ? "" : "--", key);
-	if (!r->s->from_data)
-		for (i = 2; r->opt[i]; i++)
-			if (r->opt[i] == '_')
-				r->opt[i] = '-';
+	if (r->s->from_data) {
+		snprintf(r->opt, sizeof(r->opt), "%.40s: %s", r->s->input, key);
+		return r->opt;
+	}
+	snprintf(r->opt, sizeof(r->opt), "--%s", key);
+	for (i = 2; r->opt[i]; i++)
+		if (r->opt[i] == '_')
+			r->opt[i] = '-';
 	return r->opt;
 }
 
@@ -211,7 +214,7 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 		if (rc)
 			return fix(&r, rc);
 	}
-	rc = fix(&r, nicfit_spec_check_unused(spec, known_keys, err));
+	rc = fix(&r, nicfit_spec_check_unused(spec, nicfit_cluster_spec_keys, err));
 	if (rc)
 		return rc;
 	if (port_map_inline)
@@ -320,7 +323,7 @@ static void emit_net_text(struct nicfit_emit *e, const struct nicfit_cluster *c,
 				   tr->down, tr->up ? "" : ")");
 		if (tr->up)
 			nicfit_emit_printf(e, " + %d up)", tr->up);
-		if (t == 0 && nt->tiers > 1)
+		if (t == 0 && nt->tiers > 1 && n != NICFIT_NET_OOB)
 			nicfit_emit_printf(e, ", %d node ports each, %.2f:1", nt->endpoints_per_leaf,
 					   nt->leaf_ratio);
 		if (t == 1 && nt->tiers == 3)
