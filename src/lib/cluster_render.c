@@ -429,6 +429,32 @@ static void cables_table(struct nicfit_emit *e, const struct nicfit_cluster *c)
 	nicfit_emit_table_end(e);
 }
 
+/* Items per type over all networks: "dac 128, optic 2048, fiber 1024". */
+static void by_type(struct nicfit_emit *e, const struct nicfit_cluster *c)
+{
+	static const char *const types[] = { "dac", "breakout-dac", "aoc", "breakout-aoc",
+		"optic", "fiber", "rj45", "generic" };
+	size_t t, i;
+	int first = 1;
+
+	nicfit_emit_begin_object(e, "cables_by_type");
+	nicfit_emit_printf(e, "  By type:");
+	for (t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+		long qty = 0;
+
+		for (i = 0; i < c->ncables; i++)
+			if (!strcmp(c->cables[i].type, types[t]))
+				qty += c->cables[i].qty;
+		if (!qty)
+			continue;
+		nicfit_emit_int(e, types[t], qty);
+		nicfit_emit_printf(e, "%s %ld %s", first ? "" : ",", qty, types[t]);
+		first = 0;
+	}
+	nicfit_emit_printf(e, "%s.\n", first ? " none" : "");
+	nicfit_emit_end_object(e);
+}
+
 static void bom_emit(struct nicfit_emit *e, const struct nicfit_cluster *c)
 {
 	static const struct nicfit_column cols[] = {
@@ -639,6 +665,7 @@ int nicfit_cluster_render(const struct nicfit_cluster *c,
 		cables_json(e, c);
 	else
 		cables_table(e, c);
+	by_type(e, c);
 	nicfit_emit_printf(e, "  Longest run %ld m. DAC inside a rack, AOC or optics between racks.\n\n",
 			   c->max_length_m);
 	nicfit_emit_heading(e, "Bill of materials");
