@@ -443,6 +443,7 @@ static int leaf_layer(struct nicfit_cluster *c, enum nicfit_net n, const struct 
 	if (cap1 < 1)
 		return nicfit_error_at(err, NICFIT_E_USAGE, switch_opt(n), 0, 0,
 				       "%s: the switch has no port for a node", nicfit_net_name(n));
+	cn->cap1 = cap1;
 	/* one tier: one switch takes every port of the plane, or (rail-only, and
 	 * the front end's separate links) one switch per rail */
 	if (n == NICFIT_NET_FRONTEND || ni->rail_only)
@@ -540,7 +541,7 @@ static int leaf_layer(struct nicfit_cluster *c, enum nicfit_net n, const struct 
 
 static const char *link_opt(enum nicfit_net n)
 {
-	static const char *const o[] = { "--nic-gbps", "--frontend-gbps", "--oob-gbps" };
+	static const char *const o[] = { "--nic-gbps", "--frontend-gbps", "--oob-switch" };
 
 	return o[n];
 }
@@ -835,6 +836,7 @@ static int oob_leaves(struct nicfit_cluster *c, const struct leafdes *d, const s
 	if (cap1 < 1)
 		return nicfit_error_at(err, NICFIT_E_USAGE, "--oob-switch", 0, 0,
 				       "oob: the switch has no port for a node");
+	cn->cap1 = cap1;
 	cn->tiers = c->impl->noob <= cap1 && d->ni->min_tiers <= 1 ? 1 : 2;
 	cap = cn->tiers == 1 ? cap1 : emax;
 	if (cap < 1)
@@ -1097,10 +1099,9 @@ static void explain(struct nicfit_cluster *c, enum nicfit_net n)
 				  cn->leaves == 1 ? "" : "es");
 		else
 			cl_decide(c, "cluster.tiers",
-				  "%s: one tier: %ld ports fit %s%ld %d-port switch%s (at most %ld ports per switch)",
+				  "%s: one tier: %ld ports fit %s%ld %d-port switch%s (one takes up to %ld)",
 				  nn, per_plane, n == NICFIT_NET_FRONTEND && cn->leaves > 1 ? "one per link, " : "",
-				  cn->leaves, R, cn->leaves == 1 ? "" : "es",
-				  (long)R * nt->breakout);
+				  cn->leaves, R, cn->leaves == 1 ? "" : "es", cn->cap1);
 		return;
 	}
 	if (n == NICFIT_NET_OOB)

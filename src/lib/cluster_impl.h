@@ -44,6 +44,7 @@ struct cl_net {
 	int lpn;                /* MAP_SPLIT: leaves per node */
 	struct cl_range *ranges;/* MAP_LIST: one per leaf */
 	long leaves;            /* per plane */
+	long cap1;              /* node ports one switch takes with no uplinks */
 	int elaf;               /* node ports on a full leaf */
 	int down;               /* physical down ports of a full leaf */
 	int u;                  /* uplinks per leaf */
