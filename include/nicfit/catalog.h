@@ -113,6 +113,12 @@ struct nicfit_switch {
 	int nbreakout;
 	int max_logical_ports;    /* 0 when not given */
 	int lossless, subnet_manager;
+	int ports_per_cage;       /* logical ports per cage (twin-port OSFP: 2), default 1 */
+	int uplink_ports;         /* separate uplink group (0 = none; all ports alike) */
+	double uplink_gbps;
+	const char *uplink_cage;
+	const char *uplink_breakout[NICFIT_MAX_LIST];
+	int nuplink_breakout;
 };
 
 #define NICFIT_MAX_SLOTS 32

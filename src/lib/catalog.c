@@ -44,10 +44,10 @@ struct field {
 
 static const char *const cages[] = { "SFP+", "SFP28", "SFP56", "SFP112", "QSFP+", "QSFP28",
 	"QSFP56", "QSFP112", "QSFP-DD", "OSFP", "RJ45", "DSFP", "SFP", NULL };
-/* The far end of a cable: a cage, or for an optic its fibre connector. */
-static const char *const cable_ends[] = { "SFP+", "SFP28", "SFP56", "SFP112", "QSFP+", "QSFP28",
-	"QSFP56", "QSFP112", "QSFP-DD", "OSFP", "RJ45", "DSFP", "SFP", "LC duplex", "MPO-12",
-	"MPO-16", NULL };
+/* the far end of a cable: a cage, or an optic's fibre connector */
+static const char *const cable_ends[] = { "SFP+", "SFP28", "SFP56", "SFP112", "QSFP+",
+	"QSFP28", "QSFP56", "QSFP112", "QSFP-DD", "OSFP", "RJ45", "DSFP", "SFP",
+	"LC duplex", "MPO-8", "MPO-12", "MPO-16", "MPO-24", NULL };
 static const char *const protocols[] = { "EN", "VPI", "IB", NULL };
 static const char *const rdma_kinds[] = { "roce", "infiniband", "iwarp", NULL };
 static const char *const roles[] = { "frontend", "backend", "storage", NULL };
@@ -68,7 +68,7 @@ static const char *const gpu_fits[] = { "double", "single", "none", NULL };
 static const char *const slot_kinds[] = { "pcie", "ocp3", "ocp2", "ndc", "flexlom", "mezz", NULL };
 static const char *const onboard_kinds[] = { "ndc", "lom", "flexlom", "ocp", NULL };
 static const char *const widths[] = { "single", "double", NULL };
-static const char *const precisions[] = { "fp32", "bf16", "fp16", "fp8", NULL };
+static const char *const precisions[] = { "fp32", "bf16", "fp16", "fp8", "int8", "int4", NULL };
 
 #define COMMON \
 	{ "id", F_STR, 1, 1, 63, NULL, NULL }, \
@@ -139,6 +139,11 @@ static const struct field switch_fields[] = {
 	{ "port_gbps", F_NUM, 1, 0.1, 1600, NULL, NULL },
 	{ "cage", F_STR, 1, 0, 0, NULL, cages },
 	{ "breakout", F_ASTR, 0, 3, 8, NULL, NULL },
+	{ "ports_per_cage", F_INT, 0, 1, 8, NULL, NULL },
+	{ "uplink_ports", F_INT, 0, 0, 1024, NULL, NULL },
+	{ "uplink_gbps", F_NUM, 0, 0.1, 1600, NULL, NULL },
+	{ "uplink_cage", F_STR, 0, 0, 0, NULL, cages },
+	{ "uplink_breakout", F_ASTR, 0, 3, 8, NULL, NULL },
 	{ "max_logical_ports", F_INT, 0, 1, 4096, NULL, NULL },
 	{ "lossless", F_BOOL, 0, 0, 0, NULL, NULL },
 	{ "subnet_manager", F_BOOL, 0, 0, 0, NULL, NULL },
@@ -814,6 +819,11 @@ static void fill_switch(struct nicfit_switch *s, json_t *o)
 	s->port_gbps = gn(o, "port_gbps", 0);
 	s->nbreakout = gstrs(o, "breakout", s->breakout, NICFIT_MAX_LIST);
 	s->max_logical_ports = gi(o, "max_logical_ports", 0);
+	s->ports_per_cage = gi(o, "ports_per_cage", 1);
+	s->uplink_ports = gi(o, "uplink_ports", 0);
+	s->uplink_gbps = gn(o, "uplink_gbps", 0);
+	s->uplink_cage = gs(o, "uplink_cage");
+	s->nuplink_breakout = gstrs(o, "uplink_breakout", s->uplink_breakout, NICFIT_MAX_LIST);
 	s->lossless = gb(o, "lossless");
 	s->subnet_manager = gb(o, "subnet_manager");
 }
