@@ -153,6 +153,7 @@ struct nicfit_cluster_switch {
 	double gbps;            /* rate of one port */
 	char cage[16];
 	int max_logical;        /* ports after splitting; 0 = no limit known */
+	int per_cage;           /* logical ports per cage (twin-port OSFP: 2); ports counts logical ports */
 	int height_u;
 };
 

@@ -193,6 +193,7 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
 		sw->gbps = s->port_gbps;
 		snprintf(sw->cage, sizeof(sw->cage), "%s", s->cage ? s->cage : cl_cage_for(s->port_gbps));
 		sw->max_logical = s->max_logical_ports;
+		sw->per_cage = s->ports_per_cage > 1 ? s->ports_per_cage : 1;
 		sw->height_u = form_u(s->form);
 		if (sw->ports < 2 || sw->ports > NICFIT_CLUSTER_MAX_RADIX || sw->gbps <= 0)
 			return nicfit_error_at(err, NICFIT_E_DATA, switch_opt(n), 0, 0,
@@ -205,6 +206,7 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
 	snprintf(sw->id, sizeof(sw->id), "generic-%dx%gg", sw->ports, sw->gbps);
 	snprintf(sw->name, sizeof(sw->name), "%d-port %gG switch (generic)", sw->ports, sw->gbps);
 	snprintf(sw->cage, sizeof(sw->cage), "%s", cl_cage_for(sw->gbps));
+	sw->per_cage = 1;
 	sw->height_u = sw->ports > 64 ? 2 : 1;
 	return 0;
 }
@@ -252,12 +254,18 @@ static int uplinks_for(const struct leafdes *d, long e)
 	return (int)ceil(need - 1e-9);
 }
 
-/* Can a leaf carry e node ports and u uplinks? */
+/* n rounded up to whole cages */
+static long whole_cages(long n, int per_cage)
+{
+	return per_cage > 1 ? (n + per_cage - 1) / per_cage * per_cage : n;
+}
+
+/* Can a leaf carry e node ports and u uplinks (which start on a fresh cage)? */
 static int leaf_fits(const struct leafdes *d, long e, int u)
 {
 	long ports = (e + d->b - 1) / d->b;
 
-	if (ports + u > d->sw->ports)
+	if ((u ? whole_cages(ports, d->sw->per_cage) : ports) + u > d->sw->ports)
 		return 0;
 	if (d->b > 1 && d->sw->max_logical > 0 &&
 	    ports * d->b + (d->sw->ports - ports) > d->sw->max_logical)
@@ -337,7 +345,7 @@ static int even_uplinks(const struct leafdes *d, int elaf, int u, long leaves, i
  * can reach every pod (at most R pods), else -1 with cn unchanged. */
 static int try_pods(struct cl_net *cn, const struct leafdes *d, int R, long lpp)
 {
-	long L = cn->leaves, hd = R / 2, pods, sp, cg, sup, sdown;
+	long L = cn->leaves, hd = R / 2, pods, sp, cg, sup, sdown, base;
 	int u = cn->u;
 
 	if (lpp < 1 || lpp > hd)
@@ -349,14 +357,16 @@ static int try_pods(struct cl_net *cn, const struct leafdes *d, int R, long lpp)
 	sdown = cdiv(lpp * u, sp);
 	sup = sdown;
 	cg = cdiv(pods * sup, R);
-	if (cg > sup || sp > u)
+	base = whole_cages(sdown, d->sw->per_cage);
+	if (cg > sup || sp > u || base + sup > R)
 		return -1;
 	if (sup % cg) {
 		long sup2 = (sup / cg + 1) * cg;
 
-		if (sup2 <= R - sdown && cdiv(pods * sup2, R) == cg)
+		if (sup2 <= R - base && cdiv(pods * sup2, R) == cg)
 			sup = sup2;
 	}
+	cn->supbase = (int)base;
 	cn->u = u;
 	cn->pods = pods;
 	cn->lpp = lpp;
@@ -534,6 +544,7 @@ static int leaf_layer(struct nicfit_cluster *c, enum nicfit_net n, const struct 
 		break;
 	}
 	cn->down = (int)cdiv(cn->elaf, d->b);
+	cn->upbase = (int)whole_cages(cn->down, d->sw->per_cage);
 	return upper_tiers(c, n, d, err);
 }
 
@@ -894,6 +905,7 @@ static int oob_leaves(struct nicfit_cluster *c, const struct leafdes *d, const s
 		if (rg[i].count > cn->elaf)
 			cn->elaf = rg[i].count;
 	cn->down = cn->elaf;
+	cn->upbase = (int)whole_cages(cn->down, d->sw->per_cage);
 	if (cn->tiers > 1 && n == 1 && d->ni->min_tiers <= 1)
 		cn->tiers = 1;
 	c->net[NICFIT_NET_OOB].max_endpoints = cn->tiers == 1 ? cap1 : emax * d->sw->ports;
@@ -1074,6 +1086,17 @@ static void explain(struct nicfit_cluster *c, enum nicfit_net n)
 	int R = nt->sw.ports;
 	long per_plane = n == NICFIT_NET_OOB ? nt->endpoints : nt->endpoints / nt->planes;
 
+	if (nt->sw.cat && nt->sw.cat->uplink_ports > 0 && nt->tiers > 1)
+		cl_find(c, "info", "cluster.uplink_group",
+			"%s: %s also has %d x %g Gb/s uplink ports; this design takes the leaf "
+			"uplinks from its %d x %g Gb/s ports, so every tier is the same switch",
+			nn, nt->sw.id, nt->sw.cat->uplink_ports, nt->sw.cat->uplink_gbps,
+			nt->sw.ports, nt->sw.gbps);
+	if (nt->sw.per_cage > 1)
+		cl_decide(c, "cluster.cages",
+			  "%s: %s has %d logical ports per cage: one twin-port transceiver or "
+			  "splitter cable serves each cage, uplinks start on a fresh cage",
+			  nn, nt->sw.id, nt->sw.per_cage);
 	if (nt->breakout > 1) {
 		cl_decide(c, "cluster.breakout",
 			  "%s: each %g Gb/s switch port splits into %d x %g Gb/s node ports (%dx%g breakout)",

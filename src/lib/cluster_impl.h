@@ -46,7 +46,8 @@ struct cl_net {
 	long leaves;            /* per plane */
 	long cap1;              /* node ports one switch takes with no uplinks */
 	int elaf;               /* node ports on a full leaf */
-	int down;               /* physical down ports of a full leaf */
+	int down;               /* switch ports a full leaf gives its nodes */
+	int upbase;             /* first uplink port of a leaf (down rounded up to whole cages) */
 	int u;                  /* uplinks per leaf */
 	int tiers;
 	int spines;             /* two tiers: per plane; three tiers: per pod */
@@ -54,6 +55,7 @@ struct cl_net {
 	long lpp;               /* leaves per pod (three tiers; the last pod may have fewer) */
 	int sdown;              /* spine ports facing down (design) */
 	int sup;                /* spine ports facing up (three tiers) */
+	int supbase;            /* first uplink port of a spine (sdown rounded up to whole cages) */
 	int cg;                 /* cores per core group */
 	long tier_sw[NICFIT_TIER_COUNT]; /* switches per plane */
 	long base;              /* global index of this network's first switch */
@@ -77,12 +79,14 @@ struct cl_class {
 	char cage_a[16];
 	double gbps_b;          /* rate of each leg at end b */
 	char cage_b[16];
-	int split;              /* legs per end-a port */
+	int split;              /* legs per end-a port (or cage) */
+	int twin_a, twin_b;     /* switch-to-switch: logical ports per cage at each end (1 = plain) */
 	int intel_b;            /* end b only takes Intel-coded modules */
 	int32_t *cache[2];      /* kit per decimetre of length: [0] same rack, [1] between racks */
 };
 
 #define CL_CACHE_DM 30000   /* lengths cached up to 3 km */
+#define CL_MAX_LEGS 64      /* node ports on one switch cage: split x ports per cage */
 #define CL_MAX_CLASSES (NICFIT_NET_COUNT * NICFIT_LINK_LEVELS)
 
 enum cl_kit_type { KIT_CABLE, KIT_OPTICS, KIT_GENERIC };

@@ -262,6 +262,7 @@ static void emit_net_json(struct nicfit_emit *e, const struct nicfit_cluster *c,
 	nicfit_emit_int(e, "ports", nt->sw.ports);
 	nicfit_emit_number(e, "port_gbps", nt->sw.gbps);
 	nicfit_emit_string(e, "cage", nt->sw.cage);
+	nicfit_emit_int(e, "ports_per_cage", nt->sw.per_cage);
 	nicfit_emit_end_object(e);
 	nicfit_emit_int(e, "breakout", nt->breakout);
 	nicfit_emit_number(e, "down_port_gbps", nt->port_gbps);
@@ -311,8 +312,11 @@ static void emit_net_text(struct nicfit_emit *e, const struct nicfit_cluster *c,
 	else
 		nicfit_emit_printf(e, ", %ld x %g Gb/s node ports (%d per node)\n", nt->endpoints,
 				   nt->link_gbps, nt->links_per_node);
-	nicfit_emit_printf(e, "  switch  %s: %d x %g Gb/s %s%s\n", nt->sw.name, nt->sw.ports,
-			   nt->sw.gbps, nt->sw.cage, nt->sw.cat ? "" : " (unpriced)");
+	nicfit_emit_printf(e, "  switch  %s: %d x %g Gb/s %s", nt->sw.name, nt->sw.ports,
+			   nt->sw.gbps, nt->sw.cage);
+	if (nt->sw.per_cage > 1)
+		nicfit_emit_printf(e, " (%d per cage)", nt->sw.per_cage);
+	nicfit_emit_printf(e, "%s\n", nt->sw.cat ? "" : " (unpriced)");
 	if (nt->breakout > 1)
 		nicfit_emit_printf(e, "  split   each leaf port serves %d x %g Gb/s node ports\n",
 				   nt->breakout, nt->link_gbps);

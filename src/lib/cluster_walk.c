@@ -138,7 +138,7 @@ static int intel_coded(const struct nicfit_cable *k)
 /* A DAC, AOC or RJ45 cable that joins the two ends of class k. */
 static int cable_matches(const struct cl_class *k, const struct nicfit_cable *x)
 {
-	if (is_optic(x) || !(x->length_m > 0))
+	if (is_optic(x) || !(x->length_m > 0) || k->twin_a > 1)
 		return 0;
 	if (k->intel_b && !intel_coded(x))
 		return 0;
@@ -157,8 +157,17 @@ static int cable_matches(const struct cl_class *k, const struct nicfit_cable *x)
 	       (cage_fits(x->end_a, k->cage_b) && cage_fits(x->end_b, k->cage_a));
 }
 
+/* A twin-port optic: one cage, `twin` logical ports of gbps each. */
+static int twin_optic(const struct nicfit_cable *x, const char *cage, int twin, double gbps)
+{
+	return is_optic(x) && cage_fits(x->end_a, cage) && x->split == twin &&
+	       fabs(x->gbps - twin * gbps) < 1e-6 && fabs(x->lane_gbps - gbps) < 1e-6;
+}
+
 static int optic_a(const struct cl_class *k, const struct nicfit_cable *x)
 {
+	if (k->twin_a > 1)
+		return twin_optic(x, k->cage_a, k->twin_a, k->gbps_b);
 	if (!is_optic(x) || !cage_fits(x->end_a, k->cage_a) || x->split != k->split)
 		return 0;
 	if (k->split > 1)
@@ -168,12 +177,15 @@ static int optic_a(const struct cl_class *k, const struct nicfit_cable *x)
 
 static int optic_b(const struct cl_class *k, const struct nicfit_cable *x)
 {
+	if (k->twin_b > 1)
+		return twin_optic(x, k->cage_b, k->twin_b, k->gbps_b);
 	return is_optic(x) && cage_fits(x->end_a, k->cage_b) && x->split == 1 &&
 	       fabs(x->gbps - k->gbps_b) < 1e-6 && (!k->intel_b || intel_coded(x));
 }
 
 static int add_class(struct nicfit_cluster *c, enum nicfit_net n, enum nicfit_link_level lv,
-		     double ga, const char *ca, double gb, const char *cb, int split, int intel)
+		     double ga, const char *ca, double gb, const char *cb, int split, int twin,
+		     int intel)
 {
 	struct nicfit_cluster_impl *im = c->impl;
 	struct cl_class *k;
@@ -189,6 +201,7 @@ static int add_class(struct nicfit_cluster *c, enum nicfit_net n, enum nicfit_li
 	k->gbps_b = gb;
 	snprintf(k->cage_b, sizeof(k->cage_b), "%s", cb);
 	k->split = split;
+	k->twin_a = k->twin_b = twin > 1 ? twin : 1;
 	k->intel_b = intel;
 	return im->nclasses++;
 }
@@ -208,21 +221,23 @@ int cl_classes(struct nicfit_cluster *c, struct nicfit_error *err)
 			cn->cls[lv] = -1;
 		if (!nt->enabled)
 			continue;
+		/* node ports share a cable per switch cage: split ports and twin-port cages */
 		cn->cls[NICFIT_LINK_HOST] =
-			add_class(c, n, NICFIT_LINK_HOST, nt->port_gbps, nt->sw.cage, nt->link_gbps,
-				  n == NICFIT_NET_OOB ? "RJ45" : nt->node_cage, nt->breakout, intel);
+			add_class(c, n, NICFIT_LINK_HOST, nt->port_gbps * nt->sw.per_cage, nt->sw.cage,
+				  nt->link_gbps, n == NICFIT_NET_OOB ? "RJ45" : nt->node_cage,
+				  nt->breakout * nt->sw.per_cage, 1, intel);
 		if (n == NICFIT_NET_OOB)
 			cn->cls[NICFIT_LINK_MGMT] =
 				add_class(c, n, NICFIT_LINK_MGMT, nt->link_gbps, nt->sw.cage,
-					  nt->link_gbps, "RJ45", 1, 0);
+					  nt->link_gbps, "RJ45", 1, 1, 0);
 		if (cn->tiers >= 2)
 			cn->cls[NICFIT_LINK_LEAF_SPINE] =
 				add_class(c, n, NICFIT_LINK_LEAF_SPINE, nt->sw.gbps, nt->sw.cage,
-					  nt->sw.gbps, nt->sw.cage, 1, 0);
+					  nt->sw.gbps, nt->sw.cage, 1, nt->sw.per_cage, 0);
 		if (cn->tiers >= 3)
 			cn->cls[NICFIT_LINK_SPINE_CORE] =
 				add_class(c, n, NICFIT_LINK_SPINE_CORE, nt->sw.gbps, nt->sw.cage,
-					  nt->sw.gbps, nt->sw.cage, 1, 0);
+					  nt->sw.gbps, nt->sw.cage, 1, nt->sw.per_cage, 0);
 	}
 	for (i = 0; i < im->nclasses; i++) {
 		im->classes[i].cache[0] = malloc(CL_CACHE_DM * sizeof(int32_t));
@@ -528,17 +543,24 @@ static const struct cl_kit *kit_for(const struct nicfit_cluster *c, int cls, dou
 	return &im->kits[i];
 }
 
-static void count_kit(const struct nicfit_cluster *cc, const struct cl_kit *kt, int legs)
+/* Count the items of one cabled port (legs links). On twin-port cages a
+ * switch-to-switch link takes a new optic only on the first port of a cage
+ * (first_a, first_b), the other port shares it. */
+static void count_kit(const struct nicfit_cluster *cc, const struct cl_kit *kt, int legs,
+		      int first_a, int first_b)
 {
 	struct nicfit_cluster *c = (struct nicfit_cluster *)cc;
 
 	if (!c->impl->counting || !kt)
 		return;
-	c->cables[kt->item_port].qty++;
+	c->cables[kt->item_port].qty += first_a;
 	c->cables[kt->item_port].links += legs;
 	if (kt->item_leg >= 0) {
-		c->cables[kt->item_leg].qty += legs;
-		c->cables[kt->item_leg].links += legs;
+		c->cables[kt->item_leg].qty += kt->type == KIT_OPTICS &&
+			c->impl->classes[kt->cls].twin_b > 1 ? first_b : legs;
+		/* a link with the same optic at both ends counts once */
+		if (kt->item_leg != kt->item_port)
+			c->cables[kt->item_leg].links += legs;
 	}
 	if (kt->item_fiber >= 0) {
 		c->cables[kt->item_fiber].qty += legs;
@@ -641,19 +663,20 @@ static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 	const struct nicfit_cluster_net *nt = &c->net[n];
 	const struct cl_net *cn = &c->impl->net[n];
 	long leaf, N = c->in.nodes;
-	int b = nt->breakout, rc;
+	int b = nt->breakout, cage = nt->breakout * nt->sw.per_cage, rc;
 
 	for (leaf = 0; leaf < cn->leaves; leaf++) {
 		long s = sw_id(c, n, plane, NICFIT_TIER_LEAF, leaf);
 		int legs = leaf_legs(w, cn, leaf), i = 0;
 
 		while (i < legs) {
-			double len[8], max = 0;
-			int same[8], j, m = 1, all_same = 1, cls;
+			double len[CL_MAX_LEGS], max = 0;
+			int same[CL_MAX_LEGS], j, m = 1, all_same = 1, cls;
 			const struct cl_kit *kt;
 
-			/* the legs of one switch port share a cable */
-			while (i + m < legs && m < b && w->slot[i + m] / b == w->slot[i] / b)
+			/* the legs of one switch port (or twin-port cage) share a cable */
+			while (i + m < legs && m < cage && m < CL_MAX_LEGS &&
+			       w->slot[i + m] / cage == w->slot[i] / cage)
 				m++;
 			for (j = 0; j < m; j++) {
 				len[j] = cl_length(c, w->node[i + j], s, &same[j]);
@@ -665,7 +688,7 @@ static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 			if (n == NICFIT_NET_OOB && w->node[i] >= N)
 				cls = cn->cls[NICFIT_LINK_MGMT];
 			kt = kit_for(c, cls, max, all_same);
-			count_kit(c, kt, m);
+			count_kit(c, kt, m, 1, 1);
 			for (j = 0; j < m; j++) {
 				struct nicfit_cluster_link l;
 				long node = w->node[i + j];
@@ -701,7 +724,7 @@ static int link_up(struct walker *w, enum nicfit_net n, int plane, enum nicfit_l
 	const struct nicfit_cluster *c = w->c;
 	struct nicfit_cluster_link l;
 	const struct cl_kit *kt;
-	int same;
+	int same, twin = c->net[n].sw.per_cage;
 
 	l.net = n;
 	l.level = lv;
@@ -715,7 +738,7 @@ static int link_up(struct walker *w, enum nicfit_net n, int plane, enum nicfit_l
 	l.lane_b = -1;
 	l.length_m = cl_length(c, a, b, &same);
 	kt = kit_for(c, c->impl->net[n].cls[lv], l.length_m, same);
-	count_kit(c, kt, 1);
+	count_kit(c, kt, 1, pb % twin == 0, pa % twin == 0);
 	l.cable = kt ? kt->label : "?";
 	l.new_cable = 1;
 	return w->fn(w->ctx, &l);
@@ -742,7 +765,7 @@ static int walk_up(struct walker *w, enum nicfit_net n, int plane)
 				g = (l % cn->lpp) * cn->u + j;
 				spine = (l / cn->lpp) * cn->spines + g % cn->spines;
 			}
-			rc = link_up(w, n, plane, NICFIT_LINK_LEAF_SPINE, a, cn->down + j,
+			rc = link_up(w, n, plane, NICFIT_LINK_LEAF_SPINE, a, cn->upbase + j,
 				     sw_id(w->c, n, plane, NICFIT_TIER_SPINE, spine),
 				     (int)(g / cn->spines));
 			if (rc)
@@ -758,7 +781,7 @@ static int walk_up(struct walker *w, enum nicfit_net n, int plane)
 			for (j = 0; j < cn->sup; j++) {
 				long g = p * cn->sup + j;
 
-				rc = link_up(w, n, plane, NICFIT_LINK_SPINE_CORE, a, cn->sdown + j,
+				rc = link_up(w, n, plane, NICFIT_LINK_SPINE_CORE, a, cn->supbase + j,
 					     sw_id(w->c, n, plane, NICFIT_TIER_CORE,
 						   (long)s * cn->cg + g % cn->cg),
 					     (int)(g / cn->cg));

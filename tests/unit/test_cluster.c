@@ -536,6 +536,49 @@ static void breakout(void **state)
 	nicfit_cluster_free(&c);
 }
 
+/* Twin-port OSFP cages (QM9700: 64 logical NDR ports in 32 cages): one
+ * splitter DAC or twin-port transceiver per cage, not per port. */
+static void twin_port_cages(void **state)
+{
+	static const char overlay[] = "{ \"schema\": \"nicfit.catalog.v1\", \"switches\": "
+				      "[ { \"id\": \"qm9700\", \"ports_per_cage\": 2 } ] }";
+	struct nicfit_catalog *twin;
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+	const struct nicfit_cluster_cable *x;
+	long splitters = 0;
+	size_t i;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&twin, &err), 0);
+	assert_int_equal(nicfit_catalog_overlay(twin, "twin", overlay, sizeof(overlay) - 1, &err), 0);
+	backend_only(&in, 64, 8, 0);
+	in.net[0].switch_id = "qm9700";
+	in.nic_id = "mcx75310aas-neat";
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, twin, &c, &err), 0);
+	assert_int_equal(c.net[0].sw.per_cage, 2);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, 16);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_SPINE].switches, 8);
+	/* 16 leaves x 16 uplink cages + 8 spines x 32 cages */
+	x = find_cable(&c, "mma4z00-ns");
+	assert_non_null(x);
+	assert_int_equal(x->qty, 16 * 16 + 8 * 32);
+	assert_int_equal(x->links, 512);
+	/* in the rack, one splitter DAC per cage feeds two NIC ports */
+	for (i = 0; i < c.ncables; i++)
+		if (c.cables[i].level == NICFIT_LINK_HOST) {
+			assert_string_equal(c.cables[i].type, "breakout-dac");
+			splitters += c.cables[i].qty;
+		}
+	assert_int_equal(splitters, 256);
+	check_port_map(&c);
+	nicfit_cluster_free(&c);
+	nicfit_catalog_free(twin);
+}
+
 /* ---- cables, networks, errors ------------------------------------------------------------ */
 
 static void cables_by_distance(void **state)
@@ -830,6 +873,7 @@ int main(void)
 		cmocka_unit_test(oversubscription),
 		cmocka_unit_test(narval),
 		cmocka_unit_test(breakout),
+		cmocka_unit_test(twin_port_cages),
 		cmocka_unit_test(cables_by_distance),
 		cmocka_unit_test(all_networks),
 		cmocka_unit_test(port_map_consistency),
