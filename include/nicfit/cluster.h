@@ -108,7 +108,8 @@ void nicfit_cluster_layout_default(struct nicfit_cluster_layout *l);
 
 /* What one network is asked to be. */
 struct nicfit_cluster_net_input {
-	int links_per_node;      /* 0: no such network. Back end: nics_per_node x nic_ports */
+	int links_per_node;      /* 0: no such network. Back end: set by nicfit_cluster_size()
+				  * to nics_per_node x nic_ports (give nics_per_node 0 for none) */
 	double link_gbps;        /* rate of each node port; 0: the NIC's (back end), else the
 				  * catalog switch's, else 400 / 25 / 1 Gb/s */
 	const char *switch_id;   /* catalog switch id, or NULL for a generic switch */
@@ -128,7 +129,7 @@ struct nicfit_cluster_input {
 	int gpus_per_node;       /* informational (GPU count), 0..64 */
 	int nodes_per_rack;      /* servers in one compute rack */
 	const char *nic_id;      /* back-end NIC from the catalog (cage, BOM line) or NULL */
-	int nics_per_node;       /* back-end NICs per node */
+	int nics_per_node;       /* back-end NICs per node; 0 = no back end */
 	int nic_ports;           /* ports of each back-end NIC that are cabled (1..8) */
 	int mgmt_ports;          /* cable each switch's management port to the OOB network */
 	struct nicfit_cluster_net_input net[NICFIT_NET_COUNT];

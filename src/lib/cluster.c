@@ -1058,11 +1058,11 @@ static int check_input(const struct nicfit_cluster_input *in, struct nicfit_erro
 					       "(at most %d planes)", ni->planes, ni->links_per_node,
 					       NICFIT_CLUSTER_MAX_PLANES);
 	}
-	if (in->net[NICFIT_NET_BACKEND].links_per_node &&
-	    (in->nics_per_node < 1 || in->nic_ports < 1 || in->nic_ports > 8 ||
-	     in->nics_per_node * in->nic_ports != in->net[NICFIT_NET_BACKEND].links_per_node))
+	if (in->nics_per_node < 0 || in->nics_per_node > NICFIT_CLUSTER_MAX_LINKS ||
+	    (in->nics_per_node && (in->nic_ports < 1 || in->nic_ports > 8)))
 		return nicfit_error_at(err, NICFIT_E_USAGE, "--nics-per-node", 0, 0,
-				       "back-end links per node must be NICs per node x cabled ports per NIC");
+				       "give 0 to %d NICs per node with 1 to 8 cabled ports each",
+				       NICFIT_CLUSTER_MAX_LINKS);
 	if (in->net[NICFIT_NET_OOB].links_per_node > 1)
 		return nicfit_error_at(err, NICFIT_E_USAGE, "--oob", 0, 0,
 				       "a node has one BMC port");
@@ -1384,12 +1384,21 @@ int nicfit_cluster_size(const struct nicfit_cluster_input *in,
 	memset(out, 0, sizeof(*out));
 	memset(&p, 0, sizeof(p));
 	out->in = *in;
+	if (in->nics_per_node > 0 && in->nic_ports > 0) {
+		long links = (long)in->nics_per_node * in->nic_ports;
+
+		/* out of range is refused by check_input() below */
+		out->in.net[NICFIT_NET_BACKEND].links_per_node =
+			links > NICFIT_CLUSTER_MAX_LINKS ? NICFIT_CLUSTER_MAX_LINKS + 1 : (int)links;
+	} else {
+		out->in.net[NICFIT_NET_BACKEND].links_per_node = 0;
+	}
 	out->impl = im = calloc(1, sizeof(*im));
 	if (!im)
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	im->cat = cat;
 	im->counting = 1;
-	if (in->nic_id && in->net[NICFIT_NET_BACKEND].links_per_node) {
+	if (in->nic_id && out->in.net[NICFIT_NET_BACKEND].links_per_node) {
 		out->nic = cat ? nicfit_find_nic(cat, in->nic_id, "--nic", err) : NULL;
 		if (!out->nic) {
 			rc = err && err->code ? err->code :

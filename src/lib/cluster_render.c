@@ -194,8 +194,7 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	in->nodes = nodes;
 	if (!nicfit_spec_get(spec, "nics_per_node") && in->gpus_per_node > 0)
 		in->nics_per_node = in->gpus_per_node;
-	be->links_per_node = in->nics_per_node * in->nic_ports;
-	if (be->links_per_node > NICFIT_CLUSTER_MAX_LINKS)
+	if (in->nics_per_node * in->nic_ports > NICFIT_CLUSTER_MAX_LINKS)
 		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "nics_per_node"), 0, 0,
 					       "at most %d back-end links per node",
 					       NICFIT_CLUSTER_MAX_LINKS));

@@ -646,7 +646,7 @@ static void all_networks(void **state)
 	check_port_map(&c);
 	nicfit_cluster_free(&c);
 	/* no back end (an inference cluster), no OOB */
-	in.net[NICFIT_NET_BACKEND].links_per_node = 0;
+	in.nics_per_node = 0;
 	in.net[NICFIT_NET_OOB].links_per_node = 0;
 	size_ok(&in, &c);
 	assert_false(c.net[NICFIT_NET_BACKEND].enabled);
