@@ -109,7 +109,7 @@ run: deps
 
 check: deps-check
 	@$(MAKE) --no-print-directory all tests
-	@NICFIT=$(B)/nicfit BUILD=$(B) sh tests/run.sh
+	@NICFIT=$(B)/nicfit BUILD=$(B) SANITIZE=$(SANITIZE) sh tests/run.sh
 
 tests: $(UNIT_BIN) $(FUZZ_BIN)
 
