@@ -83,7 +83,7 @@ static int scalar_text(json_t *v, char *buf, size_t n)
 int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
 			   struct nicfit_error *err)
 {
-	static char buf[NICFIT_SPEC_MAX_VALUE + 2];
+	char buf[NICFIT_SPEC_MAX_VALUE + 2];
 	json_error_t jerr;
 	const char *key;
 	json_t *root, *v;
