@@ -246,4 +246,23 @@ const struct nicfit_nic *nicfit_find_nic_pci(const struct nicfit_catalog *cat,
 char *nicfit_catalog_entry_json(const struct nicfit_catalog *cat, enum nicfit_kind k,
 				const char *id, int pretty);
 
+struct nicfit_emit;
+
+/*
+ * Render the catalog (or one kind of it, kind < 0 for all) for `catalog
+ * list`: text tables of the key facts per kind, or in JSON a catalog
+ * document ({"schema": "nicfit.catalog.v1", "nics": [...], ...}) holding
+ * the full entries, which can be edited and loaded back with --catalog.
+ */
+void nicfit_catalog_render_list(struct nicfit_emit *e, const struct nicfit_catalog *cat,
+				int kind);
+
+/*
+ * Render one entry for `catalog show`: every field in text, the entry
+ * object in JSON (with "kind" added). Returns 0 or NICFIT_E_NOTFOUND
+ * (with a suggestion in err).
+ */
+int nicfit_catalog_render_show(struct nicfit_emit *e, const struct nicfit_catalog *cat,
+			       const char *id, struct nicfit_error *err);
+
 #endif

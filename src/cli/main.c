@@ -31,6 +31,13 @@ static const struct cli_command commands[] = {
 	  "\n"
 	  "Sizes: 40GB, 40GiB, or 70B (parameters). Speeds: 10G, 25GbE, 100Gb/s, EDR, HDR, NDR.\n"
 	  "Every assumption is listed in the output and can be changed with --assume NAME=VALUE." },
+	{ "catalog", cmd_catalog, "list | show ID | check FILE: the parts nicfit plans with",
+	  "nicfit catalog list [nics|cables|switches|servers|gpus|models]\n"
+	  "nicfit catalog show ID\n"
+	  "nicfit catalog check FILE...\n"
+	  "\n"
+	  "The default catalog is built in; --catalog FILE overlays your own entries and prices\n"
+	  "(same id: fields replaced; new id: added). 'catalog list -j' prints a file you can edit." },
 	{ "help", cmd_help, "show help for nicfit or one command",
 	  "nicfit help [COMMAND]" },
 	{ "serve", cmd_serve, "web configurator and JSON API on 127.0.0.1 (port option)",

@@ -1335,3 +1335,16 @@ char *nicfit_catalog_entry_json(const struct nicfit_catalog *cat, enum nicfit_ki
 	json_decref(copy);
 	return s;
 }
+
+const char *nicfit_cable_type_name(enum nicfit_cable_type t)
+{
+	switch (t) {
+	case NICFIT_CABLE_DAC: return "dac";
+	case NICFIT_CABLE_AOC: return "aoc";
+	case NICFIT_CABLE_OPTIC: return "optic";
+	case NICFIT_CABLE_BREAKOUT_DAC: return "breakout-dac";
+	case NICFIT_CABLE_BREAKOUT_AOC: return "breakout-aoc";
+	case NICFIT_CABLE_RJ45: return "rj45";
+	}
+	return "?";
+}

@@ -206,25 +206,27 @@ static size_t edit_distance(const char *a, const char *b)
 const char *nicfit_suggest(const char *word, const char *const *candidates)
 {
 	const char *best = NULL;
-	size_t best_d = (size_t)-1, i, d, limit;
+	size_t best_d = (size_t)-1, i, d, len = strlen(word), limit;
 
 	if (!candidates)
 		return NULL;
+	/* A prefix of a real name is the best guess: "r740" -> "r740xd". */
+	if (len >= 3)
+		for (i = 0; candidates[i]; i++)
+			if (!strncasecmp(candidates[i], word, len) &&
+			    (!best || strlen(candidates[i]) < strlen(best)))
+				best = candidates[i];
+	if (best)
+		return best;
 	for (i = 0; candidates[i]; i++) {
-		/* a prefix of a real name is a good guess ("r740" -> "r740xd") */
-		if (!strncasecmp(candidates[i], word, strlen(word)) && strlen(word) >= 3)
-			d = strlen(candidates[i]) - strlen(word);
-		else
-			d = edit_distance(word, candidates[i]);
+		d = edit_distance(word, candidates[i]);
 		if (d < best_d) {
 			best_d = d;
 			best = candidates[i];
 		}
 	}
-	limit = strlen(word) / 3 + 1;
-	if (best && best_d > limit && !(best_d <= 4 && !strncasecmp(best, word, strlen(word))))
-		return NULL;
-	return best;
+	limit = len / 3 > 2 ? len / 3 : 2;
+	return best && best_d <= limit ? best : NULL;
 }
 
 int nicfit_spec_check_unused(const struct nicfit_spec *s, const char *const *known,

@@ -35,7 +35,7 @@
 #include "embedded.h"
 #include "serve.h"
 #include "nicfit/calc.h"
-#include "nicfit/catlist.h"
+#include "nicfit/catalog.h"
 #include "nicfit/emit.h"
 #include "nicfit/spec.h"
 #include "nicfit/version.h"
@@ -118,9 +118,9 @@ static const struct route routes[] = {
 	{ "/api", M_GET, handle_index, NULL, 0, "this list" },
 	{ "/api/calc/", M_POST, handle_calc, NULL, 0,
 	  "run calculator NAME (pcie, link, nic, load, fit, allreduce, stream) on a JSON spec" },
-	{ "/api/catalog", M_GET, handle_catalog, NULL, 0, "every catalog entry, summarised" },
+	{ "/api/catalog", M_GET, handle_catalog, NULL, 0, "the whole catalog (as nicfit catalog list --json)" },
 	{ "/api/catalog/", M_GET, handle_catalog, NULL, 0,
-	  "KIND: the entries of one kind; KIND/ID: one entry in full" },
+	  "KIND: the entries of one kind; KIND/ID: one entry (as catalog show)" },
 	{ "/", M_GET, handle_page, NULL, 0, "the configurator page" },
 	{ "/plan", M_GET, handle_page, NULL, 0, "the page, plan tab" },
 	{ "/cluster", M_GET, handle_page, NULL, 0, "the page, cluster tab" },
@@ -490,15 +490,26 @@ static enum MHD_Result handle_catalog(struct request *rq)
 					   "no catalog kind '%.32s' (nics, cables, switches, servers, gpus, models)",
 					   kname);
 	}
+	if (slash) {
+		enum nicfit_kind found;
+
+		if (!nicfit_catalog_lookup(rq->srv->o->cat, slash + 1, &found) || found != kind) {
+			nicfit_error_at(&err, NICFIT_E_NOTFOUND, "catalog", 0, 0,
+					"no %s '%.64s' (see /api/catalog/%s)", nicfit_kind_name(kind),
+					slash + 1, nicfit_kind_plural(kind));
+			return reply_nicfit_error(rq, NICFIT_E_NOTFOUND, &err);
+		}
+	}
 	e = request_emitter(rq, &ok);
 	if (!e)
 		return ok;
+	rc = 0;
 	if (!*rq->rest)
-		rc = nicfit_catalog_render_list(rq->srv->o->cat, 1, NICFIT_KIND_NIC, e, &err);
+		nicfit_catalog_render_list(e, rq->srv->o->cat, -1);
 	else if (!slash)
-		rc = nicfit_catalog_render_list(rq->srv->o->cat, 0, kind, e, &err);
+		nicfit_catalog_render_list(e, rq->srv->o->cat, (int)kind);
 	else
-		rc = nicfit_catalog_render_show(rq->srv->o->cat, kind, slash + 1, e, &err);
+		rc = nicfit_catalog_render_show(e, rq->srv->o->cat, slash + 1, &err);
 	if (rc) {
 		nicfit_emit_free(e);
 		return reply_nicfit_error(rq, rc, &err);
