@@ -16,6 +16,7 @@
  * tools/embed.c, matched by exact name; there is no file-system path.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -813,6 +814,32 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	*con_cls = NULL;
 }
 
+/*
+ * Percent-decoding of the path and query, as libmicrohttpd's own except
+ * that %00 stays as it is: a decoded NUL would cut "/index.html%00.js"
+ * short to "/index.html" behind the router's back.
+ */
+static size_t on_unescape(void *cls, struct MHD_Connection *conn, char *s)
+{
+	char *r = s, *w = s;
+
+	(void)cls;
+	(void)conn;
+	while (*r) {
+		if (r[0] == '%' && isxdigit((unsigned char)r[1]) && isxdigit((unsigned char)r[2]) &&
+		    !(r[1] == '0' && r[2] == '0')) {
+			char hex[3] = { r[1], r[2], '\0' };
+
+			*w++ = (char)strtol(hex, NULL, 16);
+			r += 3;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+	return (size_t)(w - s);
+}
+
 static void on_log(void *cls, const char *fmt, va_list ap)
 {
 	struct server *s = cls;
@@ -990,6 +1017,7 @@ int serve_run(const struct serve_options *o, struct nicfit_error *err)
 				MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
 				MHD_OPTION_STRICT_FOR_CLIENT, 1,
 				MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+				MHD_OPTION_UNESCAPE_CALLBACK, on_unescape, NULL,
 				MHD_OPTION_END);
 	if (!s->d) {
 		rc = nicfit_error_at(err, NICFIT_E_IO, "--bind", 0, 0, "cannot listen on %s port %u: %s",

@@ -1,0 +1,776 @@
+/*
+ * app.js - the nicfit configurator page.
+ *
+ * Each tab is a form whose field names are the spec keys of the API, so
+ * the page address (/plan?server=r740xd&gpu=a40&...) is the request: a
+ * shared link fills the form and runs the same request on open, and every
+ * change updates the address. Answers are the CLI's JSON documents,
+ * rendered with DOM nodes and textContent only (never HTML from data).
+ */
+'use strict';
+
+(function () {
+  const TABS = ['plan', 'cluster', 'decode', 'calc'];
+
+  const CALCS = {
+    pcie: { about: 'Usable bandwidth of a PCIe link after encoding and packet overhead.',
+      fields: [['gen', 'Generation', 'select:1,2,3,4,5,6', '3'], ['width', 'Lanes', 'select:1,2,4,8,16', '16'],
+        ['mps', 'Max payload size (bytes)', 'number', '']] },
+    link: { about: 'Goodput of one network link: line coding and packet headers.',
+      fields: [['speed', 'Speed (10G, 100GbE, HDR...)', 'text', '100G'], ['proto', 'Protocol', 'select:tcp,roce,ib', 'tcp'],
+        ['mtu', 'MTU (bytes)', 'number', '']] },
+    nic: { about: 'What a card delivers in a slot: its ports or the slot, whichever is less.',
+      fields: [['part', 'Part number or catalog id', 'text', 'MCX556A-ECAT'], ['slot', 'Slot (gen3x16)', 'text', 'gen3x16'],
+        ['ports', 'Ports in use', 'number', ''], ['proto', 'Protocol', 'select:,tcp,roce,ib', '']] },
+    load: { about: 'How long loading a model (or any data) over the network takes.',
+      fields: [['size', 'Size (16GB, 70B)', 'text', '16GB'], ['link', 'Link (10G, 100G)', 'text', '10G'],
+        ['storage_gbps', 'Storage read rate (Gb/s)', 'number', ''], ['proto', 'Protocol', 'select:,tcp,roce,ib', '']] },
+    fit: { about: 'Whether a model fits in GPU memory, with its KV cache.',
+      fields: [['model', 'Model', 'catalog:models', 'llama-3-8b'], ['params', 'or parameters (70B)', 'text', ''],
+        ['precision', 'Precision', 'select:bf16,fp16,fp8,int8,int4,fp32', 'bf16'], ['gpus', 'GPUs (2xa40)', 'text', '2xa40'],
+        ['context', 'Context (tokens)', 'number', ''], ['concurrency', 'Concurrent requests', 'number', '']] },
+    allreduce: { about: 'Time of one ring all-reduce across nodes (gradient exchange).',
+      fields: [['size', 'Size (16GB)', 'text', '16GB'], ['nodes', 'Nodes', 'number', '2'], ['link', 'Link', 'text', '100G'],
+        ['proto', 'Protocol', 'select:roce,ib,tcp', 'roce'], ['nics_per_node', 'NICs per node', 'number', '']] },
+    stream: { about: 'Network traffic of streaming generated tokens to users.',
+      fields: [['tokens_per_s', 'Tokens per second', 'number', '1000'], ['concurrency', 'Concurrent streams', 'number', ''],
+        ['link', 'Link', 'text', '']] },
+  };
+
+  const state = { tab: 'plan', catalog: null, seq: {}, pictures: {}, docs: {}, queries: {} };
+
+  /* ---- DOM helpers: text only, never markup from data ---- */
+
+  function h(tag, attrs, ...kids) {
+    const el = document.createElement(tag);
+    if (attrs) {
+      for (const [k, v] of Object.entries(attrs)) {
+        if (v === null || v === undefined || v === false) continue;
+        if (k === 'class') el.className = v;
+        else if (k === 'text') el.textContent = String(v);
+        else el.setAttribute(k, v === true ? '' : String(v));
+      }
+    }
+    for (const kid of kids.flat(Infinity)) {
+      if (kid === null || kid === undefined || kid === false) continue;
+      el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+    }
+    return el;
+  }
+
+  function clear(el) {
+    while (el.firstChild) el.removeChild(el.firstChild);
+    return el;
+  }
+
+  /* ---- number and value formatting ---- */
+
+  const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+  const num2 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+  const num4 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
+  const num = { format: (v) => (v !== 0 && Math.abs(v) < 0.01 ? String(Number(v.toPrecision(2))) : num2.format(v)) };
+
+  function fmtSeconds(s) {
+    if (s < 1) return num.format(s * 1000) + ' ms';
+    if (s < 120) return num.format(s) + ' s';
+    if (s < 7200) return num.format(s / 60) + ' min';
+    return num.format(s / 3600) + ' h';
+  }
+
+  function fmtValue(key, v) {
+    if (v === null || v === undefined) return '—';
+    if (typeof v === 'boolean') return v ? 'yes' : 'no';
+    if (typeof v === 'number') {
+      if (/(^|_)usd$/.test(key)) return usd.format(v);
+      if (/_gbps$/.test(key)) return num.format(v) + ' Gb/s';
+      if (/_gBps$/.test(key)) return num.format(v) + ' GB/s';
+      if (/_gib$/.test(key)) return num.format(v) + ' GiB';
+      if (/_gb$/.test(key)) return num.format(v) + ' GB';
+      if (/(^|_)s$/.test(key) || key === 'seconds') return fmtSeconds(v);
+      if (/_m$/.test(key)) return num.format(v) + ' m';
+      return v !== 0 && Math.abs(v) < 0.01 ? num.format(v) : num4.format(v);
+    }
+    if (Array.isArray(v)) return v.map((x) => fmtValue(key, x)).join(', ');
+    if (typeof v === 'object') {
+      return Object.entries(v).filter(([, x]) => x !== null && x !== undefined)
+        .map(([k, x]) => k + ': ' + fmtValue(k, x)).join(', ');
+    }
+    return String(v);
+  }
+
+  function label(key) {
+    const s = key.replace(/_(gbps|gBps|gb|gib|usd|s|m)$/, '').replace(/_/g, ' ');
+    return s.charAt(0).toUpperCase() + s.slice(1);
+  }
+
+  const FABRIC = { roce: 'RoCE v2', infiniband: 'InfiniBand', ib: 'InfiniBand', ethernet: 'Ethernet' };
+
+  /* ---- generic renderers ---- */
+
+  function isNumericKey(rows, key) {
+    return rows.some((r) => typeof r[key] === 'number') &&
+      rows.every((r) => r[key] === null || r[key] === undefined || typeof r[key] === 'number');
+  }
+
+  function table(rows, opts) {
+    opts = opts || {};
+    const cols = opts.columns || [];
+    if (!opts.columns) {
+      for (const r of rows) {
+        if (r && typeof r === 'object') {
+          for (const k of Object.keys(r)) if (!cols.includes(k)) cols.push(k);
+        }
+      }
+    }
+    const numeric = {};
+    for (const c of cols) numeric[c] = isNumericKey(rows, c);
+    const head = h('tr', null, cols.map((c) => h('th', { class: numeric[c] ? 'num' : null, scope: 'col',
+      text: (opts.titles && opts.titles[c]) || label(c) })));
+    const body = rows.map((r) => h('tr', null, cols.map((c) => {
+      const v = r && typeof r === 'object' ? r[c] : r;
+      return h('td', { class: numeric[c] ? 'num' : null,
+        text: (opts.format && opts.format[c]) ? opts.format[c](v, r) : fmtValue(c, v) });
+    })));
+    return h('div', { class: 'table-wrap' },
+      h('table', { class: opts.class || null }, h('thead', null, head), h('tbody', null, body), opts.foot || null));
+  }
+
+  /* A definition list of an object's fields (nested values compacted). */
+  function facts(obj, skip) {
+    const dl = h('dl', { class: 'facts' });
+    const keys = Object.keys(obj || {}).filter((k) => !(skip && skip.includes(k)) &&
+      !(Array.isArray(obj[k]) && obj[k].length && typeof obj[k][0] === 'object'));
+    const seen = {};
+    for (const k of keys) seen[label(k)] = (seen[label(k)] || 0) + 1;
+    for (const k of keys) {
+      const v = obj[k];
+      const t = seen[label(k)] > 1 ? k.replace(/_/g, ' ') : label(k);
+      dl.append(h('dt', { text: t }), h('dd', { text: fmtValue(k, v) }));
+    }
+    return dl;
+  }
+
+  /* Whatever a document holds beyond what the page knows, so nothing is hidden. */
+  function more(doc, known) {
+    const rest = Object.keys(doc).filter((k) => !known.includes(k) && k !== 'schema');
+    if (!rest.length) return null;
+    const box = h('details', { class: 'more' }, h('summary', { text: 'More detail' }));
+    for (const k of rest) {
+      const v = doc[k];
+      box.append(h('h4', { text: label(k) }));
+      if (Array.isArray(v) && v.length && typeof v[0] === 'object') box.append(table(v));
+      else if (v && typeof v === 'object' && !Array.isArray(v)) box.append(facts(v));
+      else box.append(h('p', { text: fmtValue(k, v) }));
+    }
+    return box;
+  }
+
+  /* [label, value] rows of an object, labels made unique. */
+  function labelled(obj) {
+    const seen = {};
+    for (const k of Object.keys(obj)) seen[label(k)] = (seen[label(k)] || 0) + 1;
+    return Object.entries(obj).map(([k, v]) => [seen[label(k)] > 1 && /_[a-zA-Z]+$/.test(k) && k !== 'port'
+      ? label(k) + ' speed' : label(k), fmtValue(k, v)]);
+  }
+
+  function section(title, ...kids) {
+    return h('section', { class: 'block' }, h('h3', { text: title }), kids);
+  }
+
+  function card(title, rows, tone) {
+    const dl = h('dl', null);
+    for (const [k, v] of rows) {
+      if (v === null || v === undefined || v === '') continue;
+      dl.append(h('dt', { text: k }), h('dd', { text: v }));
+    }
+    return h('div', { class: 'card' + (tone ? ' ' + tone : '') }, h('h4', { text: title }), dl);
+  }
+
+  function errorBox(msg) {
+    return h('div', { class: 'error', role: 'alert' }, h('strong', { text: 'Cannot answer: ' }), msg);
+  }
+
+  /* ---- shared parts of plan and cluster ---- */
+
+  function bomBlock(bom) {
+    if (!bom || !Array.isArray(bom.lines)) return null;
+    const cols = ['part', 'description', 'qty', 'unit_usd', 'total_usd'];
+    const titles = { part: 'Part', description: 'Description', qty: 'Qty', unit_usd: 'Unit', total_usd: 'Total' };
+    const format = {
+      unit_usd: (v) => (v === null || v === undefined ? 'unpriced' : usd.format(v)),
+      total_usd: (v) => (v === null || v === undefined ? '—' : usd.format(v)),
+      qty: (v) => fmtValue('qty', v),
+    };
+    const foot = h('tfoot', null, h('tr', null,
+      h('th', { colspan: 4, scope: 'row', text: 'Total (priced lines)' }),
+      h('td', { class: 'num total', text: typeof bom.total_usd === 'number' ? usd.format(bom.total_usd) : '—' })));
+    const notes = [];
+    if (bom.prices_as_of) notes.push(h('p', { class: 'note', text: 'Prices as of ' + bom.prices_as_of + '.' }));
+    const unpriced = Array.isArray(bom.unpriced) ? bom.unpriced : [];
+    if (unpriced.length) {
+      notes.push(h('p', { class: 'note warn' },
+        unpriced.length + ' item' + (unpriced.length === 1 ? ' has' : 's have') +
+        ' no sourced price and ' + (unpriced.length === 1 ? 'is' : 'are') + ' left out of the total: ',
+        unpriced.map((u) => (typeof u === 'object' ? (u.part || u.id || fmtValue('', u)) : String(u))).join(', '),
+        '. Add your prices with --catalog.'));
+    }
+    return section('Bill of materials',
+      table(bom.lines, { columns: cols, titles, format, class: 'bom', foot }), notes);
+  }
+
+  function cablesBlock(cables) {
+    if (!Array.isArray(cables) || !cables.length) return null;
+    if (typeof cables[0] !== 'object') return section('Cables', h('ul', null, cables.map((c) => h('li', { text: String(c) }))));
+    return section('Cables', table(cables));
+  }
+
+  function decisionsBlock(decisions) {
+    if (!Array.isArray(decisions) || !decisions.length) return null;
+    return section('Why', h('ol', { class: 'why' }, decisions.map((d) =>
+      h('li', null, h('span', { class: 'rule', text: d.rule || '' }), h('span', { text: d.text || fmtValue('', d) })))));
+  }
+
+  function findingsBlock(findings) {
+    if (!Array.isArray(findings) || !findings.length) return null;
+    return section('Findings', h('ul', { class: 'findings' }, findings.map((f) =>
+      h('li', { class: 'sev-' + (f.severity || 'info') },
+        h('span', { class: 'badge', text: f.severity || 'info' }),
+        f.code ? h('code', { text: f.code }) : null,
+        h('span', { text: ' ' + (f.message || '') }),
+        f.fix ? h('div', { class: 'fix', text: 'Fix: ' + f.fix }) : null))));
+  }
+
+  function pictureBlock(tab) {
+    return h('figure', { class: 'picture', id: tab + '-picture', hidden: true },
+      h('img', { alt: tab === 'plan' ? 'Topology of the planned servers' : 'Fabric of the cluster' }));
+  }
+
+  /* Quote header and inputs, shown only when printing. */
+  function printHeader(title, spec) {
+    const now = new Date();
+    const rows = Object.entries(spec).map(([k, v]) => h('tr', null, h('th', { scope: 'row', text: label(k) }), h('td', { text: v })));
+    return h('div', { class: 'print-only quote-head' },
+      h('h1', { text: title }),
+      h('p', { text: 'Prepared ' + now.toISOString().slice(0, 10) + ' with nicfit · ' + location.href }),
+      h('table', { class: 'inputs-table' }, h('tbody', null, rows)));
+  }
+
+  /* ---- plan ---- */
+
+  function planVerdict(doc) {
+    if (typeof doc.verdict === 'string' && doc.verdict) return doc.verdict;
+    const b = doc.backend || {};
+    if (b.needed) {
+      return 'A back-end RDMA fabric is needed' + (b.fabric ? ' (' + (FABRIC[b.fabric] || b.fabric) + ')' : '') + '.';
+    }
+    return 'No back-end fabric needed: the front-end network is enough.';
+  }
+
+  function renderPlan(doc, spec) {
+    const out = [];
+    const b = doc.backend || {};
+    const f = doc.frontend || {};
+    const m = doc.model_fit || null;
+    const counts = {};
+    for (const x of doc.findings || []) counts[x.severity] = (counts[x.severity] || 0) + 1;
+    out.push(printHeader('Network plan and quote', spec));
+    out.push(h('div', { class: 'verdict ' + (b.needed ? 'backend' : 'frontend') },
+      h('p', { class: 'headline', text: planVerdict(doc) }),
+      h('p', { class: 'badges' }, Object.entries(counts).map(([k, n]) =>
+        h('span', { class: 'badge sev-' + k, text: n + ' ' + k + (n === 1 ? '' : 's') })))));
+
+    const cards = [];
+    if (m) {
+      cards.push(card('Model fit', [
+        ['Weights', fmtValue('weights_gb', m.weights_gb)],
+        ['Needs', fmtValue('total_gb', m.total_gb)],
+        ['GPU memory', fmtValue('capacity_gb', m.capacity_gb)],
+        ['Fits one server', fmtValue('', m.fits_one_server)],
+      ], m.fits_one_server === false ? 'warn' : null));
+    }
+    const fnic = f.nic || {};
+    cards.push(card('Front end', [
+      ['Card', fnic.part ? fnic.part + (fnic.onboard ? ' (onboard)' : '') : null],
+      ['Port', typeof f.port_gbps === 'number' ? fmtValue('port_gbps', f.port_gbps) : null],
+      ['Model load', typeof f.load_s === 'number' ? fmtSeconds(f.load_s) : null],
+      ['Needed', f.needed === undefined ? null : fmtValue('', f.needed)],
+    ]));
+    const bnic = b.nic || null;
+    cards.push(card('Back end', b.needed ? [
+      ['Fabric', FABRIC[b.fabric] || b.fabric || null],
+      ['Card', bnic ? bnic.part : null],
+      ['Slot', bnic && bnic.slot !== undefined && bnic.slot !== null ? 'slot ' + bnic.slot +
+        (bnic.numa_node !== undefined && bnic.numa_node !== null ? ' · NUMA node ' + bnic.numa_node : '') : null],
+      ['Port', bnic ? fmtValue('port_gbps', bnic.port_gbps) : null],
+      ['Delivers', bnic ? fmtValue('effective_gbps', bnic.effective_gbps) : null],
+    ] : [['Needed', 'no']], b.needed ? 'accent' : null));
+    if (doc.oob !== undefined && doc.oob !== null) {
+      const o = doc.oob;
+      cards.push(card('Out-of-band', typeof o === 'object' ? labelled(o) : [['Port', String(o)]]));
+    }
+    out.push(h('div', { class: 'cards' }, cards));
+    out.push(pictureBlock('plan'));
+    out.push(bomBlock(doc.bom));
+    out.push(cablesBlock(doc.cables));
+    out.push(decisionsBlock(doc.decisions));
+    out.push(findingsBlock(doc.findings));
+    out.push(more(doc, ['input', 'verdict', 'model_fit', 'frontend', 'backend', 'oob', 'cables', 'bom',
+      'decisions', 'findings']));
+    return out;
+  }
+
+  /* ---- cluster ---- */
+
+  function renderCluster(doc, spec) {
+    const out = [printHeader('Cluster fabric and quote', spec)];
+    const sw = [];
+    if (doc.leaf_switches) sw.push(doc.leaf_switches + ' leaf');
+    if (doc.spine_switches) sw.push(doc.spine_switches + ' spine');
+    if (doc.core_switches) sw.push(doc.core_switches + ' core');
+    const head = typeof doc.verdict === 'string' && doc.verdict ? doc.verdict
+      : (doc.tiers ? doc.tiers + '-tier fabric' : 'Fabric') + (sw.length ? ': ' + sw.join(' + ') + ' switches' : '');
+    out.push(h('div', { class: 'verdict backend' }, h('p', { class: 'headline', text: head })));
+    out.push(h('div', { class: 'cards' },
+      card('Switches', [['Tiers', fmtValue('tiers', doc.tiers)], ['Leaf', fmtValue('', doc.leaf_switches)],
+        ['Spine', fmtValue('', doc.spine_switches)], ['Core', doc.core_switches ? fmtValue('', doc.core_switches) : null]], 'accent'),
+      card('Links', [['Host links', fmtValue('', doc.host_links)], ['Switch links', fmtValue('', doc.switch_links)]])));
+    out.push(pictureBlock('cluster'));
+    out.push(bomBlock(doc.bom));
+    out.push(cablesBlock(doc.cables));
+    out.push(decisionsBlock(doc.decisions));
+    out.push(findingsBlock(doc.findings));
+    out.push(more(doc, ['input', 'verdict', 'tiers', 'leaf_switches', 'spine_switches', 'core_switches',
+      'host_links', 'switch_links', 'cables', 'bom', 'decisions', 'findings', 'port_map']));
+    return out;
+  }
+
+  /* ---- decode ---- */
+
+  function renderDecode(doc) {
+    const title = [doc.vendor, doc.family, doc.protocol].filter(Boolean).join(' ');
+    const out = [h('div', { class: 'verdict' },
+      h('p', { class: 'headline' }, h('code', { text: doc.part || '' }), ' ', title),
+      doc.confidence ? h('p', { class: 'badges' }, h('span', { class: 'badge', text: 'from ' + doc.confidence })) : null)];
+    out.push(section('What it is', facts(doc, ['schema', 'notes', 'part', 'reading'])));
+    if (Array.isArray(doc.notes) && doc.notes.length) {
+      out.push(section('Notes', h('ul', { class: 'notes' }, doc.notes.map((n) => h('li', { text: typeof n === 'string' ? n : fmtValue('', n) })))));
+    }
+    out.push(more(doc, Object.keys(doc).filter((k) => !(Array.isArray(doc[k]) && doc[k].length && typeof doc[k][0] === 'object'))));
+    return out;
+  }
+
+  /* ---- calc ---- */
+
+  function renderCalc(doc) {
+    const out = [];
+    out.push(section('Result', facts(doc, ['schema', 'assumptions'])));
+    for (const [k, v] of Object.entries(doc)) {
+      if (k === 'assumptions' || !Array.isArray(v) || !v.length || typeof v[0] !== 'object') continue;
+      out.push(section(label(k), table(v)));
+    }
+    if (Array.isArray(doc.assumptions) && doc.assumptions.length) {
+      out.push(section('Assumptions', table(doc.assumptions, {
+        columns: ['name', 'value', 'unit', 'meaning', 'source'],
+        format: { value: (v) => (typeof v === 'number' ? num.format(v) : fmtValue('', v)) } })));
+    }
+    return out;
+  }
+
+  /* ---- the API ---- */
+
+  async function call(method, path, body) {
+    const opts = { method, headers: {} };
+    if (body !== undefined) {
+      opts.headers['Content-Type'] = 'application/json';
+      opts.body = JSON.stringify(body);
+    }
+    let r;
+    try {
+      r = await fetch(path, opts);
+    } catch (e) {
+      return { ok: false, status: 0, doc: { error: 'the server did not answer (' + e.message + ')' } };
+    }
+    let doc;
+    try {
+      doc = await r.json();
+    } catch (e) {
+      doc = { error: 'HTTP ' + r.status + ' with an answer that is not JSON' };
+    }
+    if (!r.ok && (!doc || typeof doc.error !== 'string')) doc = { error: 'HTTP ' + r.status };
+    return { ok: r.ok, status: r.status, doc };
+  }
+
+  async function picture(tab, path, spec, seq) {
+    const fig = document.getElementById(tab + '-picture');
+    if (!fig) return;
+    let r;
+    try {
+      r = await fetch(path + '?format=svg', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(spec) });
+    } catch (e) {
+      return;
+    }
+    const type = r.headers.get('Content-Type') || '';
+    if (!r.ok || !type.startsWith('image/svg+xml') || seq !== state.seq[tab]) return;
+    const blob = await r.blob();
+    if (!blob.size || seq !== state.seq[tab]) return;
+    if (state.pictures[tab]) URL.revokeObjectURL(state.pictures[tab]);
+    state.pictures[tab] = URL.createObjectURL(blob);
+    fig.querySelector('img').src = state.pictures[tab];
+    fig.hidden = false;
+  }
+
+  /* ---- forms and the address ---- */
+
+  function formOf(tab) {
+    return document.getElementById(tab + '-form');
+  }
+
+  function specOf(form) {
+    const spec = {};
+    for (const el of form.elements) {
+      if (!el.name || el.disabled) continue;
+      if (el.type === 'checkbox') {
+        if (el.checked) spec[el.name] = 'true';
+        continue;
+      }
+      const v = String(el.value || '').trim();
+      if (v !== '') spec[el.name] = v;
+    }
+    return spec;
+  }
+
+  function setAddress(tab, spec, push) {
+    const q = new URLSearchParams(spec).toString();
+    const url = '/' + tab + (q ? '?' + q : '');
+    state.queries[tab] = q;
+    if (location.pathname + location.search === url) return;
+    if (push) history.pushState({ tab }, '', url);
+    else history.replaceState({ tab }, '', url);
+  }
+
+  /* Put a value into a field, adding the option when a select lacks it. */
+  function setField(el, value) {
+    if (el.type === 'checkbox') {
+      el.checked = value === 'true' || value === '1' || value === 'yes' || value === 'on';
+      return;
+    }
+    if (el.tagName === 'SELECT' && value !== '' && ![...el.options].some((o) => o.value === value)) {
+      el.append(h('option', { value, text: value + ' (not in the catalog)' }));
+    }
+    el.value = value;
+  }
+
+  /* Settings in the address that the form has no field for: kept and sent. */
+  function setExtras(form, params) {
+    const box = form.querySelector('.extras') || h('div', { class: 'extras' });
+    clear(box);
+    for (const [k, v] of params) {
+      if (form.elements.namedItem(k) && !form.elements.namedItem(k).dataset.extra) continue;
+      const input = h('input', { type: 'hidden', name: k, value: v, 'data-extra': '1' });
+      const chip = h('span', { class: 'chip' }, input, k + ' = ' + v, ' ',
+        h('button', { type: 'button', class: 'x', 'aria-label': 'remove ' + k, text: '×' }));
+      chip.querySelector('button').addEventListener('click', () => {
+        chip.remove();
+        run(form.dataset.tab, true);
+      });
+      box.append(chip);
+    }
+    if (box.childNodes.length) {
+      box.prepend(h('p', { class: 'hint', text: 'More settings from the link:' }));
+      const actions = form.querySelector('.actions');
+      form.insertBefore(box, actions);
+    } else {
+      box.remove();
+    }
+  }
+
+  function fillForm(tab, params) {
+    const form = formOf(tab);
+    if (tab === 'calc') {
+      const name = params.get('calc');
+      if (name && CALCS[name]) form.elements.calc.value = name;
+      calcFields();
+    }
+    const seen = new URLSearchParams();
+    for (const [k, v] of params) {
+      const el = form.elements.namedItem(k);
+      if (el && !(el instanceof RadioNodeList) && !el.dataset.extra) setField(el, v);
+      else seen.append(k, v);
+    }
+    for (const el of form.querySelectorAll('input[type=checkbox]')) {
+      if (params.toString() && !params.has(el.name)) el.checked = false;
+    }
+    setExtras(form, seen);
+  }
+
+  /* ---- running a tab ---- */
+
+  async function run(tab, push) {
+    const form = formOf(tab);
+    const out = document.getElementById(tab + '-result');
+    const spec = specOf(form);
+    const seq = (state.seq[tab] || 0) + 1;
+    state.seq[tab] = seq;
+    setAddress(tab, spec, push);
+    out.classList.add('busy');
+    let res;
+    let body = spec;
+    if (tab === 'decode') {
+      res = await call('GET', '/api/decode/' + encodeURIComponent(spec.part || ''));
+    } else if (tab === 'calc') {
+      body = Object.assign({}, spec);
+      delete body.calc;
+      res = await call('POST', '/api/calc/' + encodeURIComponent(spec.calc || 'pcie'), body);
+    } else {
+      res = await call('POST', form.dataset.api, spec);
+    }
+    if (seq !== state.seq[tab]) return;
+    out.classList.remove('busy');
+    clear(out);
+    if (!res.ok) {
+      if (res.status === 404 && tab !== 'decode' && /no such|nothing at/.test(res.doc.error)) {
+        out.append(errorBox('this server does not answer ' + tab + ' yet (' + res.doc.error + ')'));
+      } else {
+        out.append(errorBox(res.doc.error));
+      }
+      state.docs[tab] = null;
+      return;
+    }
+    state.docs[tab] = res.doc;
+    const parts = tab === 'plan' ? renderPlan(res.doc, spec)
+      : tab === 'cluster' ? renderCluster(res.doc, spec)
+        : tab === 'decode' ? renderDecode(res.doc) : renderCalc(res.doc);
+    out.append(...parts.filter(Boolean));
+    out.append(h('p', { class: 'downloads' }, 'Download: ',
+      h('a', { href: '#', 'data-download': 'json', text: 'JSON' }), ' · ',
+      tab === 'plan' || tab === 'cluster' ? h('a', { href: '#', 'data-download': 'md', text: 'Markdown' }) : null,
+      tab === 'plan' || tab === 'cluster' ? ' · ' : null,
+      h('a', { href: '#', 'data-download': 'text', text: 'text' })));
+    if (tab === 'plan' || tab === 'cluster') picture(tab, form.dataset.api, spec, seq);
+  }
+
+  async function download(tab, fmt) {
+    const form = formOf(tab);
+    const spec = specOf(form);
+    let path;
+    let opts;
+    if (tab === 'decode') {
+      path = '/api/decode/' + encodeURIComponent(spec.part || '') + '?format=' + fmt;
+      opts = {};
+    } else {
+      const body = Object.assign({}, spec);
+      delete body.calc;
+      path = (tab === 'calc' ? '/api/calc/' + encodeURIComponent(spec.calc) : form.dataset.api) + '?format=' + fmt +
+        (fmt === 'json' ? '&pretty=1' : '');
+      opts = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+    }
+    const r = await fetch(path, opts);
+    if (!r.ok) return;
+    const blob = await r.blob();
+    const a = h('a', { href: URL.createObjectURL(blob), download: 'nicfit-' + tab + (fmt === 'json' ? '.json' : fmt === 'md' ? '.md' : '.txt') });
+    document.body.append(a);
+    a.click();
+    setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+  }
+
+  /* ---- calculators: fields per formula ---- */
+
+  function calcFields() {
+    const form = formOf('calc');
+    const name = form.elements.calc.value || 'pcie';
+    const def = CALCS[name];
+    const box = clear(document.getElementById('calc-fields'));
+    document.getElementById('calc-about').textContent = def.about;
+    for (const [key, text, kind, dflt] of def.fields) {
+      let input;
+      if (kind.startsWith('select:')) {
+        input = h('select', { name: key }, kind.slice(7).split(',').map((o) => h('option', { value: o, text: o || '(default)' })));
+      } else if (kind.startsWith('catalog:')) {
+        input = h('select', { name: key, 'data-catalog': kind.slice(8), 'data-empty': '(none)' });
+        fillSelect(input);
+      } else {
+        input = h('input', { name: key, type: kind === 'number' ? 'number' : 'text', step: kind === 'number' ? 'any' : null,
+          spellcheck: 'false' });
+      }
+      input.value = dflt;
+      box.append(h('label', null, text, input));
+    }
+  }
+
+  /* ---- the catalog in the selects ---- */
+
+  function optionText(kind, e) {
+    if (kind === 'gpus' && e.memory_gib) return e.name + ' (' + e.memory_gib + ' GiB)';
+    if (kind === 'models' && e.params) return e.name + ' (' + num.format(e.params / 1e9) + ' B)';
+    if (kind === 'servers' && e.pcie_gen) return e.name + ' · PCIe Gen' + e.pcie_gen;
+    return e.name || e.id;
+  }
+
+  function fillSelect(sel) {
+    const kind = sel.dataset.catalog;
+    const list = state.catalog && Array.isArray(state.catalog[kind]) ? state.catalog[kind] : [];
+    const keep = sel.value;
+    clear(sel);
+    if (sel.dataset.empty) sel.append(h('option', { value: '', text: sel.dataset.empty }));
+    for (const e of list) sel.append(h('option', { value: e.id, text: optionText(kind, e) }));
+    if (keep) setField(sel, keep);
+  }
+
+  async function loadCatalog() {
+    const res = await call('GET', '/api/catalog');
+    if (res.ok) state.catalog = res.doc;
+    for (const sel of document.querySelectorAll('select[data-catalog]')) fillSelect(sel);
+    const dl = document.getElementById('part-list');
+    for (const n of (state.catalog && state.catalog.nics) || []) {
+      dl.append(h('option', { value: n.part || n.id, text: n.name || '' }));
+    }
+    return res.ok;
+  }
+
+  /* ---- tabs ---- */
+
+  function tabOfPath(path) {
+    const t = path.replace(/^\/+|\/+$/g, '');
+    return TABS.includes(t) ? t : 'plan';
+  }
+
+  function show(tab) {
+    state.tab = tab;
+    for (const t of TABS) {
+      document.getElementById('tab-' + t).hidden = t !== tab;
+      const a = document.querySelector('.tabs a[data-tab="' + t + '"]');
+      if (t === tab) a.setAttribute('aria-current', 'page');
+      else a.removeAttribute('aria-current');
+    }
+    document.body.dataset.tab = tab;
+  }
+
+  function welcome(tab) {
+    const out = clear(document.getElementById(tab + '-result'));
+    if (tab === 'plan') {
+      out.append(h('div', { class: 'welcome' },
+        h('h2', { text: 'Plan the network for GPU servers' }),
+        h('p', { text: 'Pick a server, its GPUs and the model you will run. nicfit says whether you need a back-end RDMA fabric, which card goes in which slot, the cables, and a priced bill of materials, with the reason for every choice.' }),
+        h('p', null, 'Try: ',
+          h('a', { href: '/plan?server=r740xd&gpu=a40&gpus_per_server=2&servers=1&model=llama-3-8b&precision=bf16&workload=inference', text: 'one R740xd serving Llama 3 8B' }), ' · ',
+          h('a', { href: '/plan?server=r740xd&gpu=a40&gpus_per_server=2&servers=2&model=llama-3-8b&precision=bf16&workload=training', text: 'two R740xd training Llama 3 8B' }))));
+    } else if (tab === 'cluster') {
+      out.append(h('div', { class: 'welcome' }, h('h2', { text: 'Size a cluster fabric' }),
+        h('p', { text: 'Switches, tiers, ports and cables for N nodes, rail-optimized or not, with a bill of materials.' })));
+    } else if (tab === 'decode') {
+      out.append(h('div', { class: 'welcome' }, h('h2', { text: 'What does a part number mean?' }),
+        h('p', { text: 'Type a ConnectX ordering part number (MCX…), an Intel adapter name or a catalog id: nicfit reads generation, ports, speed, PCIe and RDMA support from it.' })));
+    }
+  }
+
+  function open(tab, params, push) {
+    show(tab);
+    if (params && [...params.keys()].length) {
+      fillForm(tab, params);
+      run(tab, push);
+    } else if (tab === 'calc') {
+      if (!formOf('calc').querySelector('#calc-fields').childNodes.length) calcFields();
+      run(tab, push);
+    } else {
+      setAddress(tab, {}, push);
+      welcome(tab);
+    }
+  }
+
+  /* ---- wiring ---- */
+
+  function debounce(fn, ms) {
+    let t = 0;
+    return (...a) => {
+      clearTimeout(t);
+      t = setTimeout(() => fn(...a), ms);
+    };
+  }
+
+  function wire() {
+    const calcSel = formOf('calc').elements.calc;
+    for (const name of Object.keys(CALCS)) calcSel.append(h('option', { value: name, text: name }));
+    calcSel.addEventListener('change', () => {
+      calcFields();
+      run('calc', false);
+    });
+
+    for (const tab of TABS) {
+      const form = formOf(tab);
+      const later = debounce(() => run(tab, false), 250);
+      form.addEventListener('submit', (ev) => {
+        ev.preventDefault();
+        run(tab, false);
+      });
+      form.addEventListener('change', (ev) => {
+        if (ev.target.name === 'calc') return;
+        if (tab !== 'decode') later();
+      });
+      form.addEventListener('input', (ev) => {
+        if (ev.target.type === 'number' && ev.target.value !== '') later();
+      });
+      form.addEventListener('click', async (ev) => {
+        const b = ev.target.closest('button[data-action]');
+        if (!b) return;
+        if (b.dataset.action === 'print') {
+          if (!state.docs[tab]) await run(tab, false);
+          window.print();
+        } else if (b.dataset.action === 'copy') {
+          try {
+            await navigator.clipboard.writeText(location.href);
+            b.textContent = 'Link copied';
+          } catch (e) {
+            b.textContent = 'Copy the address bar';
+          }
+          setTimeout(() => { b.textContent = 'Copy link'; }, 1500);
+        }
+      });
+      document.getElementById(tab + '-result').addEventListener('click', (ev) => {
+        const a = ev.target.closest('a[data-download]');
+        if (a) {
+          ev.preventDefault();
+          download(tab, a.dataset.download);
+          return;
+        }
+        const link = ev.target.closest('a[href^="/"]');
+        if (link && !ev.ctrlKey && !ev.metaKey && !ev.shiftKey) {
+          ev.preventDefault();
+          const u = new URL(link.href);
+          open(tabOfPath(u.pathname), u.searchParams, true);
+        }
+      });
+    }
+
+    for (const a of document.querySelectorAll('.tabs a')) {
+      a.addEventListener('click', (ev) => {
+        if (ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+        ev.preventDefault();
+        const tab = a.dataset.tab;
+        if (tab === state.tab) return;
+        show(tab);
+        const q = state.queries[tab];
+        if (q !== undefined) {
+          history.pushState({ tab }, '', '/' + tab + (q ? '?' + q : ''));
+          if (!document.getElementById(tab + '-result').childNodes.length) open(tab, new URLSearchParams(q), false);
+        } else {
+          open(tab, new URLSearchParams(), true);
+        }
+      });
+    }
+
+    window.addEventListener('popstate', () => {
+      open(tabOfPath(location.pathname), new URLSearchParams(location.search), false);
+    });
+  }
+
+  async function start() {
+    wire();
+    show(tabOfPath(location.pathname));
+    await loadCatalog();
+    open(tabOfPath(location.pathname), new URLSearchParams(location.search), false);
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+}());
