@@ -38,6 +38,21 @@ static const struct cli_command commands[] = {
 	  "\n"
 	  "The default catalog is built in; --catalog FILE overlays your own entries and prices\n"
 	  "(same id: fields replaced; new id: added). 'catalog list -j' prints a file you can edit." },
+	{ "plan", cmd_plan,
+	  "what network, NICs, slots, cables and BOM a server or cluster needs, and why",
+	  "nicfit plan [--spec FILE.json] [--server ID] [--servers N] [--gpu ID]\n"
+	  "            [--gpus-per-server N] [--model ID | --params N | --weights-gb X]\n"
+	  "            [--precision fp16|bf16|fp8|int8|int4] [--context T] [--concurrency C]\n"
+	  "            [--workload inference|replicated-inference|multi-node-inference|\n"
+	  "                        training|fine-tuning|rdma-storage]\n"
+	  "            [--backend-nic PART] [--frontend-nic PART] [--backend-gbps N]\n"
+	  "            [--backend-cards N] [--fabric auto|roce|infiniband] [--switch ID]\n"
+	  "            [--storage-gbps N] [--reloads-per-day N] [--tokens-per-s T]\n"
+	  "            [--assume NAME=VALUE]... [--explain] [--example[=NAME]]\n"
+	  "\n"
+	  "Examples from the reference article: --example=inference, replicas, training,\n"
+	  "capped, gen4, lab, x710, split. --format csv prints the bill of materials,\n"
+	  "md a ticket-ready report, svg the server's slots." },
 	{ "help", cmd_help, "show help for nicfit or one command",
 	  "nicfit help [COMMAND]" },
 	{ "serve", cmd_serve, "web configurator and JSON API on 127.0.0.1 (port option)",

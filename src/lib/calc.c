@@ -357,6 +357,8 @@ int nicfit_card_resolve(const struct nicfit_catalog *cat, const char *part,
 	card->ports = n->ports;
 	card->port_gbps = n->port_gbps;
 	card->ib_rate = n->ib_rate;
+	card->rdma = n->rdma;
+	card->vpi = n->vpi;
 	return 0;
 }
 

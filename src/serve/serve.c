@@ -38,6 +38,7 @@
 #include "nicfit/calc.h"
 #include "nicfit/catalog.h"
 #include "nicfit/emit.h"
+#include "nicfit/plan.h"
 #include "nicfit/spec.h"
 #include "nicfit/version.h"
 
@@ -109,7 +110,8 @@ struct request {
 };
 
 static enum MHD_Result handle_index(struct request *rq);
-static enum MHD_Result handle_spec(struct request *rq) __attribute__((unused));
+static enum MHD_Result handle_spec(struct request *rq);
+static enum MHD_Result handle_examples(struct request *rq);
 static enum MHD_Result handle_calc(struct request *rq);
 static enum MHD_Result handle_catalog(struct request *rq);
 static enum MHD_Result handle_page(struct request *rq);
@@ -117,6 +119,9 @@ static enum MHD_Result handle_page(struct request *rq);
 /* The API. Adding a route is adding a line. */
 static const struct route routes[] = {
 	{ "/api", M_GET, handle_index, NULL, 0, "this list" },
+	{ "/api/plan", M_POST, handle_spec, nicfit_plan_run, R_SVG,
+	  "plan a server or cluster (body: the plan spec, as plan --spec)" },
+	{ "/api/plan/examples", M_GET, handle_examples, NULL, 0, "the named example plans" },
 	{ "/api/calc/", M_POST, handle_calc, NULL, 0,
 	  "run calculator NAME (pcie, link, nic, load, fit, allreduce, stream) on a JSON spec" },
 	{ "/api/catalog", M_GET, handle_catalog, NULL, 0, "the whole catalog (as nicfit catalog list --json)" },
@@ -379,6 +384,35 @@ static enum MHD_Result handle_index(struct request *rq)
 		nicfit_emit_cell_string(e, r->about);
 	}
 	nicfit_emit_table_end(e);
+	nicfit_emit_end_object(e);
+	return reply_emit(rq, e);
+}
+
+/* The plan examples, each with its request, so the page can link them. */
+static enum MHD_Result handle_examples(struct request *rq)
+{
+	enum MHD_Result ok = MHD_NO;
+	struct nicfit_emit *e = request_emitter(rq, &ok);
+	const struct nicfit_plan_example *x;
+	size_t i;
+
+	if (!e)
+		return ok;
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "schema", "nicfit.plan.examples.v1");
+	nicfit_emit_begin_array(e, "examples");
+	for (x = nicfit_plan_examples; x->name; x++) {
+		nicfit_emit_printf(e, "%-10s %s\n", x->name, x->title);
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "name", x->name);
+		nicfit_emit_string(e, "title", x->title);
+		nicfit_emit_begin_object(e, "spec");
+		for (i = 0; x->pairs[i] && x->pairs[i + 1]; i += 2)
+			nicfit_emit_string(e, x->pairs[i], x->pairs[i + 1]);
+		nicfit_emit_end_object(e);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
 	nicfit_emit_end_object(e);
 	return reply_emit(rq, e);
 }

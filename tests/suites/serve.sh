@@ -31,6 +31,7 @@ check() { # description command...
 start() {
 	nstart=$((${nstart:-0} + 1))
 	log=$tmp/serve.$nstart.err
+	: >"$log"
 	"$NICFIT" serve --port 0 "$@" 2>"$log" &
 	pid=$!
 	pids="$pids $pid"
@@ -86,6 +87,26 @@ post '/api/calc/link?pretty=1' '{"speed": "100G"}'
 check "?pretty=1 gives the CLI's --pretty JSON" same_as_cli --json --pretty calc link --speed 100G
 post '/api/calc/link?format=md' '{"speed": "25G"}'
 check "?format=md gives the CLI's Markdown" same_as_cli --format md calc link --speed 25G
+spec='{"server": "r740xd", "gpu": "a40", "gpus_per_server": 2, "servers": 2, "model": "llama-3-8b", "precision": "bf16", "workload": "training"}'
+post /api/plan "$spec"
+check "POST /api/plan answers 200" is_code 200
+check "... with exactly plan --json for the same flags" same_as_cli --json plan --server r740xd --gpu a40 --gpus-per-server 2 --servers 2 --model llama-3-8b --precision bf16 --workload training
+check "... a nicfit.plan.v1 document with a BOM" jq -e '.schema == "nicfit.plan.v1" and (.bom.lines | length) > 0' "$tmp/body"
+printf '%s' "$spec" >"$tmp/spec.json"
+check "... and what plan --spec FILE prints" same_as_cli --json plan --spec "$tmp/spec.json"
+post '/api/plan?format=svg' "$spec"
+check "?format=svg is the plan's picture" same_as_cli --format svg plan --spec "$tmp/spec.json"
+check "... as image/svg+xml" test "$(header content-type)" = image/svg+xml
+post '/api/plan?format=csv' "$spec"
+check "?format=csv is the plan's BOM as CSV" same_as_cli --format csv plan --spec "$tmp/spec.json"
+post /api/plan '{"example": "capped"}'
+check "a named example runs as plan --example" same_as_cli --json plan --example=capped
+req GET /api/plan/examples
+check "GET /api/plan/examples lists the examples with their requests" jq -e '(.examples | length) > 3 and (.examples[0].spec.server | type) == "string"' "$tmp/body"
+post /api/plan '{"server": "r740xdx", "gpu": "a40"}'
+check "an unknown server is 404 with a suggestion" err_has "r740xd"
+post /api/plan '{"server": "r740xd", "gpu": "a40", "servers": -1}'
+check "a bad count in a plan is 400" is_code 400
 req GET /api/catalog
 check "GET /api/catalog equals catalog list --json" same_as_cli --json catalog list
 req GET /api/catalog/gpus

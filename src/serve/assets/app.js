@@ -194,15 +194,16 @@
 
   function bomBlock(bom) {
     if (!bom || !Array.isArray(bom.lines)) return null;
-    const cols = ['part', 'description', 'qty', 'unit_usd', 'total_usd'];
-    const titles = { part: 'Part', description: 'Description', qty: 'Qty', unit_usd: 'Unit', total_usd: 'Total' };
+    const hasRole = bom.lines.some((l) => l.role);
+    const cols = ['part', 'description'].concat(hasRole ? ['role'] : [], ['qty', 'unit_usd', 'total_usd']);
+    const titles = { part: 'Part', description: 'Description', role: 'For', qty: 'Qty', unit_usd: 'Unit', total_usd: 'Total' };
     const format = {
       unit_usd: (v) => (v === null || v === undefined ? 'unpriced' : usd.format(v)),
       total_usd: (v) => (v === null || v === undefined ? '—' : usd.format(v)),
       qty: (v) => fmtValue('qty', v),
     };
     const foot = h('tfoot', null, h('tr', null,
-      h('th', { colspan: 4, scope: 'row', text: 'Total (priced lines)' }),
+      h('th', { colspan: cols.length - 1, scope: 'row', text: 'Total (priced lines)' }),
       h('td', { class: 'num total', text: typeof bom.total_usd === 'number' ? usd.format(bom.total_usd) : '—' })));
     const notes = [];
     if (bom.prices_as_of) notes.push(h('p', { class: 'note', text: 'Prices as of ' + bom.prices_as_of + '.' }));
@@ -221,7 +222,10 @@
   function cablesBlock(cables) {
     if (!Array.isArray(cables) || !cables.length) return null;
     if (typeof cables[0] !== 'object') return section('Cables', h('ul', null, cables.map((c) => h('li', { text: String(c) }))));
-    return section('Cables', table(cables));
+    const known = ['link', 'description', 'ends', 'length_m', 'qty'];
+    const cols = known.filter((k) => cables.some((c) => c[k] !== undefined));
+    return section('Cables', table(cables, cols.length >= 3 ? { columns: cols,
+      titles: { link: 'Link', description: 'Cable', ends: 'Ends', length_m: 'Length', qty: 'Qty' } } : {}));
   }
 
   function decisionsBlock(decisions) {
@@ -246,9 +250,9 @@
   }
 
   /* Quote header and inputs, shown only when printing. */
-  function printHeader(title, spec) {
+  function printHeader(title, inputs) {
     const now = new Date();
-    const rows = Object.entries(spec).map(([k, v]) => h('tr', null, h('th', { scope: 'row', text: label(k) }), h('td', { text: v })));
+    const rows = inputs.map(([k, v]) => h('tr', null, h('th', { scope: 'row', text: k }), h('td', { text: v })));
     return h('div', { class: 'print-only quote-head' },
       h('h1', { text: title }),
       h('p', { text: 'Prepared ' + now.toISOString().slice(0, 10) + ' with nicfit · ' + location.href }),
@@ -266,63 +270,83 @@
     return 'No back-end fabric needed: the front-end network is enough.';
   }
 
-  function renderPlan(doc, spec) {
+  function renderPlan(doc, inputs) {
     const out = [];
     const b = doc.backend || {};
     const f = doc.frontend || {};
     const m = doc.model_fit || null;
     const counts = {};
     for (const x of doc.findings || []) counts[x.severity] = (counts[x.severity] || 0) + 1;
-    out.push(printHeader('Network plan and quote', spec));
+    out.push(printHeader('Network plan and quote', inputs));
     out.push(h('div', { class: 'verdict ' + (b.needed ? 'backend' : 'frontend') },
       h('p', { class: 'headline', text: planVerdict(doc) }),
-      h('p', { class: 'badges' }, Object.entries(counts).map(([k, n]) =>
-        h('span', { class: 'badge sev-' + k, text: n + ' ' + k + (n === 1 ? '' : 's') })))));
+      h('p', { class: 'badges' }, ['critical', 'warning', 'info'].filter((k) => counts[k]).map((k) =>
+        h('span', { class: 'badge sev-' + k, text: counts[k] + ' ' + k + (counts[k] === 1 ? '' : 's') })))));
 
     const cards = [];
     if (m) {
       cards.push(card('Model fit', [
         ['Weights', fmtValue('weights_gb', m.weights_gb)],
+        ['KV cache', m.kv_cache_gb ? fmtValue('kv_cache_gb', m.kv_cache_gb) : null],
+        ['Training state', typeof m.training_state_gb === 'number' ? fmtValue('training_state_gb', m.training_state_gb) : null],
         ['Needs', fmtValue('total_gb', m.total_gb)],
         ['GPU memory', fmtValue('capacity_gb', m.capacity_gb)],
         ['Fits one server', fmtValue('', m.fits_one_server)],
+        ['Takes', m.fits_one_server === false && m.gpus_needed ? m.gpus_needed + ' GPUs' +
+          (m.servers_needed ? ', ' + m.servers_needed + ' server' + (m.servers_needed === 1 ? '' : 's') : '') : null],
       ], m.fits_one_server === false ? 'warn' : null));
     }
     const fnic = f.nic || {};
     cards.push(card('Front end', [
       ['Card', fnic.part ? fnic.part + (fnic.onboard ? ' (onboard)' : '') : null],
       ['Port', typeof f.port_gbps === 'number' ? fmtValue('port_gbps', f.port_gbps) : null],
+      ['Goodput', typeof f.goodput_gbps === 'number' ? fmtValue('goodput_gbps', f.goodput_gbps) : null],
       ['Model load', typeof f.load_s === 'number' ? fmtSeconds(f.load_s) : null],
-      ['Needed', f.needed === undefined ? null : fmtValue('', f.needed)],
     ]));
     const bnic = b.nic || null;
+    const slots = bnic && Array.isArray(bnic.slots) && bnic.slots.length ? bnic.slots
+      : bnic && bnic.slot !== undefined && bnic.slot !== null ? [bnic.slot] : [];
     cards.push(card('Back end', b.needed ? [
-      ['Fabric', FABRIC[b.fabric] || b.fabric || null],
-      ['Card', bnic ? bnic.part : null],
-      ['Slot', bnic && bnic.slot !== undefined && bnic.slot !== null ? 'slot ' + bnic.slot +
-        (bnic.numa_node !== undefined && bnic.numa_node !== null ? ' · NUMA node ' + bnic.numa_node : '') : null],
+      ['Fabric', (FABRIC[b.fabric] || b.fabric || '—') + (b.back_to_back ? ', back to back' : '')],
+      ['Card', bnic ? (bnic.cards_per_server > 1 ? bnic.cards_per_server + ' x ' : '') + bnic.part : null],
+      ['Slot', slots.length ? 'slot ' + slots.join(', ') +
+        (bnic.numa_node !== undefined && bnic.numa_node !== null ? ' · socket ' + bnic.numa_node : '') : null],
       ['Port', bnic ? fmtValue('port_gbps', bnic.port_gbps) : null],
-      ['Delivers', bnic ? fmtValue('effective_gbps', bnic.effective_gbps) : null],
+      ['Slot feeds', bnic && typeof bnic.pcie_gbps === 'number' ? fmtValue('pcie_gbps', bnic.pcie_gbps) : null],
+      ['Delivers', bnic ? fmtValue('effective_gbps', bnic.effective_gbps) + (bnic.limited_by ? ' (' + bnic.limited_by + '-bound)' : '') : null],
     ] : [['Needed', 'no']], b.needed ? 'accent' : null));
     if (doc.oob !== undefined && doc.oob !== null) {
       const o = doc.oob;
-      cards.push(card('Out-of-band', typeof o === 'object' ? labelled(o) : [['Port', String(o)]]));
+      cards.push(card('Out-of-band', typeof o === 'object' ? [
+        ['Port', o.name || null], ['Speed', typeof o.gbps === 'number' ? fmtValue('_gbps', o.gbps) + (o.cage ? ' ' + o.cage : '') : null],
+      ].concat(labelled(Object.fromEntries(Object.entries(o).filter(([k]) => !['name', 'gbps', 'cage'].includes(k)))))
+        : [['Port', String(o)]]));
     }
     out.push(h('div', { class: 'cards' }, cards));
     out.push(pictureBlock('plan'));
     out.push(bomBlock(doc.bom));
     out.push(cablesBlock(doc.cables));
+    if (Array.isArray(doc.placement) && doc.placement.length) {
+      out.push(section('Slot map', table(doc.placement, { columns: ['slot', 'socket', 'link', 'holds'],
+        titles: { slot: 'Slot', socket: 'CPU socket', link: 'Link', holds: 'Holds' } })));
+    }
+    const ar = doc.estimates && doc.estimates.allreduce;
+    if (ar && Array.isArray(ar.options) && ar.options.length) {
+      out.push(section('Step time: all-reduce of ' + fmtValue('gradient_gb', ar.gradient_gb) + ' of gradients',
+        table(ar.options, { columns: ['label', 'node_gbps', 'seconds'],
+          titles: { label: 'Network', node_gbps: 'Per node', seconds: 'Per step' } })));
+    }
     out.push(decisionsBlock(doc.decisions));
     out.push(findingsBlock(doc.findings));
     out.push(more(doc, ['input', 'verdict', 'model_fit', 'frontend', 'backend', 'oob', 'cables', 'bom',
-      'decisions', 'findings']));
+      'decisions', 'findings', 'placement', 'estimates']));
     return out;
   }
 
   /* ---- cluster ---- */
 
-  function renderCluster(doc, spec) {
-    const out = [printHeader('Cluster fabric and quote', spec)];
+  function renderCluster(doc, inputs) {
+    const out = [printHeader('Cluster fabric and quote', inputs)];
     const sw = [];
     if (doc.leaf_switches) sw.push(doc.leaf_switches + ' leaf');
     if (doc.spine_switches) sw.push(doc.spine_switches + ' spine');
@@ -440,6 +464,23 @@
     return spec;
   }
 
+  /* [label, shown value] of every filled field, for the printed quote. */
+  function inputsOf(form) {
+    const rows = [];
+    for (const el of form.elements) {
+      if (!el.name || el.disabled) continue;
+      let v;
+      if (el.type === 'checkbox') v = el.checked ? 'yes' : '';
+      else if (el.tagName === 'SELECT') v = el.value ? el.options[el.selectedIndex].text : '';
+      else v = String(el.value || '').trim();
+      if (!v) continue;
+      const lab = el.closest('label');
+      const name = lab ? (lab.firstChild && lab.firstChild.nodeType === 3 ? lab.firstChild.textContent.trim() : lab.textContent.trim()) : el.name;
+      rows.push([name || el.name, v]);
+    }
+    return rows;
+  }
+
   function setAddress(tab, spec, push) {
     const q = new URLSearchParams(spec).toString();
     const url = '/' + tab + (q ? '?' + q : '');
@@ -538,8 +579,8 @@
       return;
     }
     state.docs[tab] = res.doc;
-    const parts = tab === 'plan' ? renderPlan(res.doc, spec)
-      : tab === 'cluster' ? renderCluster(res.doc, spec)
+    const parts = tab === 'plan' ? renderPlan(res.doc, inputsOf(form))
+      : tab === 'cluster' ? renderCluster(res.doc, inputsOf(form))
         : tab === 'decode' ? renderDecode(res.doc) : renderCalc(res.doc);
     out.append(...parts.filter(Boolean));
     out.append(h('p', { class: 'downloads' }, 'Download: ',
@@ -617,6 +658,21 @@
     if (keep) setField(sel, keep);
   }
 
+  async function loadExamples() {
+    const res = await call('GET', '/api/plan/examples');
+    state.examples = res.ok && Array.isArray(res.doc.examples) ? res.doc.examples : [];
+    const sel = document.getElementById('plan-examples');
+    for (const x of state.examples) sel.append(h('option', { value: x.name, text: x.title }));
+    sel.addEventListener('change', () => {
+      const x = state.examples.find((e) => e.name === sel.value);
+      if (x) open('plan', new URLSearchParams(x.spec), true);
+    });
+  }
+
+  function exampleLink(x) {
+    return h('a', { href: '/plan?' + new URLSearchParams(x.spec).toString(), text: x.title });
+  }
+
   async function loadCatalog() {
     const res = await call('GET', '/api/catalog');
     if (res.ok) state.catalog = res.doc;
@@ -652,9 +708,8 @@
       out.append(h('div', { class: 'welcome' },
         h('h2', { text: 'Plan the network for GPU servers' }),
         h('p', { text: 'Pick a server, its GPUs and the model you will run. nicfit says whether you need a back-end RDMA fabric, which card goes in which slot, the cables, and a priced bill of materials, with the reason for every choice.' }),
-        h('p', null, 'Try: ',
-          h('a', { href: '/plan?server=r740xd&gpu=a40&gpus_per_server=2&servers=1&model=llama-3-8b&precision=bf16&workload=inference', text: 'one R740xd serving Llama 3 8B' }), ' · ',
-          h('a', { href: '/plan?server=r740xd&gpu=a40&gpus_per_server=2&servers=2&model=llama-3-8b&precision=bf16&workload=training', text: 'two R740xd training Llama 3 8B' }))));
+        (state.examples || []).length ? h('div', null, h('p', { text: 'Or open one of these cases:' }),
+          h('ul', { class: 'cases' }, state.examples.map((x) => h('li', null, exampleLink(x))))) : null));
     } else if (tab === 'cluster') {
       out.append(h('div', { class: 'welcome' }, h('h2', { text: 'Size a cluster fabric' }),
         h('p', { text: 'Switches, tiers, ports and cables for N nodes, rail-optimized or not, with a bill of materials.' })));
@@ -704,7 +759,8 @@
         run(tab, false);
       });
       form.addEventListener('change', (ev) => {
-        if (ev.target.name === 'calc') return;
+        if (ev.target.name === 'calc' || ev.target.id === 'plan-examples') return;
+        if (tab === 'plan') document.getElementById('plan-examples').value = '';
         if (tab !== 'decode') later();
       });
       form.addEventListener('input', (ev) => {
@@ -767,7 +823,7 @@
   async function start() {
     wire();
     show(tabOfPath(location.pathname));
-    await loadCatalog();
+    await Promise.all([loadCatalog(), loadExamples()]);
     open(tabOfPath(location.pathname), new URLSearchParams(location.search), false);
   }
 
