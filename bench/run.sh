@@ -1,12 +1,13 @@
 #!/bin/sh
-# Run every benchmark (make bench). Each prints what it measured and the
-# ratio to its peer; a benchmark that fails makes the run fail.
+# Every benchmark, one after another. Each prints its figures and the
+# ratios against the peers it measured in the same run.
 set -u
 : "${NICFIT:=build/nicfit}"
 export NICFIT
-rc=0
-for b in bench/serve.sh; do
-	echo "# $b"
-	sh "$b" || rc=1
+status=0
+for b in bench/*.sh; do
+	[ "$b" = bench/run.sh ] && continue
+	sh "$b" || status=1
+	echo
 done
-exit $rc
+exit $status

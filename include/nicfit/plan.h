@@ -164,7 +164,8 @@ struct nicfit_plan {
 	const struct nicfit_nic *fe_nic;
 	double fe_port_gbps;
 	double fe_goodput_gbps;
-	double load_s;                  /* weights over the front end */
+	double load_bytes;              /* what one server loads */
+	double load_s;                  /* load_bytes over the front end */
 	double serving_mbps;            /* token streams of all requests */
 	int fe_suggest_25g;
 	double oob_gbps;

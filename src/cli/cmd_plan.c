@@ -39,7 +39,7 @@ static int read_spec(const char *path, struct nicfit_spec *spec)
 		return cli_error(NICFIT_E_LIMIT, "%s: larger than 1 MiB", path);
 	}
 	nicfit_error_clear(&err);
-	snprintf(spec->input, sizeof(spec->input), "%s", path);
+	snprintf(spec->input, sizeof(spec->input), "%s", strcmp(path, "-") ? path : "<stdin>");
 	rc = nicfit_spec_parse_json(spec, text, len, &err);
 	free(text);
 	return rc ? cli_fail(&err) : 0;

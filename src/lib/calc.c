@@ -25,12 +25,14 @@ struct req {
 	struct nicfit_spec *s;
 	struct nicfit_error *err;
 	char opt[72]; /* "--gen" for messages */
+	const char *key; /* the setting being read, for positions in JSON */
 };
 
 static const char *optname(struct req *r, const char *key)
 {
 	size_t i;
 
+	r->key = key;
 	snprintf(r->opt, sizeof(r->opt), "%s%s", r->s->from_data ? "" : "--", key);
 	if (!r->s->from_data)
 		for (i = 2; r->opt[i]; i++)
@@ -41,7 +43,9 @@ static const char *optname(struct req *r, const char *key)
 
 static int fix(struct req *r, int rc)
 {
-	if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
+	if (rc && r->s->from_data && r->err && r->err->code == rc && r->key)
+		nicfit_spec_locate_error(r->s, r->key, r->err);
+	else if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
 		r->err->code = NICFIT_E_DATA;
 	return rc;
 }

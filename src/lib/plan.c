@@ -300,6 +300,12 @@ static void rule_frontend(const struct nicfit_catalog *cat, struct nicfit_plan *
 	if (p->fit_known || in->weights_gb > 0) {
 		double bytes = (p->fit_known ? p->fit.weights_gb : in->weights_gb) * 1e9;
 
+		/* a model split across servers: each loads its share */
+		if (p->backend_needed && !is_training(in->workload) &&
+		    in->workload != NICFIT_WL_RDMA_STORAGE && in->servers > 1)
+			bytes /= in->servers;
+
+		p->load_bytes = bytes;
 		if (!nicfit_calc_load(bytes, &speed, NICFIT_PROTO_TCP, in->storage_gbps, &lp, &ld, &err)) {
 			p->load_s = ld.seconds;
 			p->fe_goodput_gbps = ld.network_gbps;
@@ -325,10 +331,11 @@ static void rule_frontend(const struct nicfit_catalog *cat, struct nicfit_plan *
 		    in->concurrency, in->concurrency == 1 ? "" : "s", in->tokens_per_s,
 		    st.bytes_per_token, st.total_mbps, st.link_share * 100, p->fe_port_gbps);
 	if (p->load_s > 0) {
-		plan_decide(p, "R3", 1, "Model load: %s of weights from a NAS at %.2f GB/s (%g GbE TCP "
+		plan_decide(p, "R3", 1, "Model load: %s of weights%s from a NAS at %.2f GB/s (%g GbE TCP "
 			    "goodput%s) = %s per (re)start.",
-			    nicfit_fmt_bytes((p->fit_known ? p->fit.weights_gb : in->weights_gb) * 1e9,
-					     b1, sizeof(b1)),
+			    nicfit_fmt_bytes(p->load_bytes, b1, sizeof(b1)),
+			    p->load_bytes < (p->fit_known ? p->fit.weights_gb : in->weights_gb) * 1e9 * 0.999 ?
+			    " per server (its share of the split model)" : "",
 			    (in->storage_gbps > 0 && in->storage_gbps < p->fe_goodput_gbps ?
 			     in->storage_gbps : p->fe_goodput_gbps) / 8, p->fe_port_gbps,
 			    in->storage_gbps > 0 && in->storage_gbps < p->fe_goodput_gbps ?

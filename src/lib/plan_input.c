@@ -102,12 +102,14 @@ struct rd {
 	struct nicfit_spec *s;
 	struct nicfit_error *err;
 	char opt[72];
+	const char *key;
 };
 
 static const char *opt(struct rd *r, const char *key)
 {
 	size_t i;
 
+	r->key = key;
 	snprintf(r->opt, sizeof(r->opt), "%s%s", r->s->from_data ? "" : "--", key);
 	if (!r->s->from_data)
 		for (i = 2; r->opt[i]; i++)
@@ -118,7 +120,9 @@ static const char *opt(struct rd *r, const char *key)
 
 static int fix(struct rd *r, int rc)
 {
-	if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
+	if (rc && r->s->from_data && r->err && r->err->code == rc && r->key)
+		nicfit_spec_locate_error(r->s, r->key, r->err);
+	else if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
 		r->err->code = NICFIT_E_DATA;
 	return rc;
 }
@@ -179,7 +183,7 @@ static int assume(struct rd *r, struct nicfit_plan_input *in)
 int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 				struct nicfit_plan_input *in, struct nicfit_error *err)
 {
-	struct rd r = { spec, err, "" };
+	struct rd r = { spec, err, "", NULL };
 	const char *v;
 	long l;
 	int rc;
