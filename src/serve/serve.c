@@ -962,6 +962,8 @@ static int parse_bind(const char *addr, unsigned port, struct sockaddr_storage *
 	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)(void *)ss;
 
 	memset(ss, 0, sizeof(*ss));
+	if (!strcasecmp(addr, "localhost"))
+		addr = "127.0.0.1";
 	if (inet_pton(AF_INET, addr, &a4->sin_addr) == 1) {
 		a4->sin_family = AF_INET;
 		a4->sin_port = htons((unsigned short)port);
@@ -1060,8 +1062,8 @@ int serve_run(const struct serve_options *o, struct nicfit_error *err)
 	}
 	di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
 	port = di ? di->port : o->port;
-	fprintf(stderr, "nicfit serve: listening on http://%s%s%s:%u/\n", v6 ? "[" : "", o->bind,
-		v6 ? "]" : "", port);
+	fprintf(stderr, "nicfit serve: listening on http://%s%s%s:%u/\n", v6 ? "[" : "",
+		strcasecmp(o->bind, "localhost") ? o->bind : "127.0.0.1", v6 ? "]" : "", port);
 	if (!s->loopback)
 		fprintf(stderr, "nicfit: warning: %s is not a loopback address: anyone who can "
 				"reach it can use this server\n", o->bind);

@@ -251,7 +251,7 @@ if start; then
 else
 	fail "second server starts"
 fi
-"$NICFIT" serve --bind 'not-an-address' --port 0 >/dev/null 2>"$tmp/e"
+"$NICFIT" serve --bind 'not-an-address.example' --port 0 >/dev/null 2>"$tmp/e"
 rc=$?
 check "--bind with a name is a usage error (64)" test "$rc" = 64
 check "... in one line" test "$(wc -l <"$tmp/e")" = 1

@@ -721,6 +721,14 @@
 
   function open(tab, params, push) {
     show(tab);
+    /* ?example=NAME opens that case with its settings in the form. */
+    const ex = tab === 'plan' && params && params.get('example');
+    const x = ex && (state.examples || []).find((e) => e.name === ex);
+    if (x) {
+      const merged = new URLSearchParams(x.spec);
+      for (const [k, v] of params) if (k !== 'example') merged.set(k, v);
+      params = merged;
+    }
     if (params && [...params.keys()].length) {
       fillForm(tab, params);
       run(tab, push);
