@@ -98,8 +98,13 @@
     return String(v);
   }
 
+  const ACRONYMS = { pcie: 'PCIe', ib: 'IB', rdma: 'RDMA', gpu: 'GPU', gpus: 'GPUs', nic: 'NIC', nics: 'NICs',
+    oob: 'OOB', numa: 'NUMA', mtu: 'MTU', kv: 'KV', bom: 'BOM', id: 'id', pci: 'PCI', mps: 'MPS', tcp: 'TCP' };
+
   function label(key) {
-    const s = key.replace(/_(gbps|gBps|gb|gib|usd|s|m)$/, '').replace(/_/g, ' ');
+    const words = key.replace(/_(gbps|gBps|gb|gib|usd|s|m)$/, '').split('_')
+      .map((w) => ACRONYMS[w.toLowerCase()] || w);
+    const s = words.join(' ');
     return s.charAt(0).toUpperCase() + s.slice(1);
   }
 
@@ -138,7 +143,7 @@
   /* A definition list of an object's fields (nested values compacted). */
   function facts(obj, skip) {
     const dl = h('dl', { class: 'facts' });
-    const keys = Object.keys(obj || {}).filter((k) => !(skip && skip.includes(k)) &&
+    const keys = Object.keys(obj || {}).filter((k) => !(skip && skip.includes(k)) && obj[k] !== null &&
       !(Array.isArray(obj[k]) && obj[k].length && typeof obj[k][0] === 'object'));
     const seen = {};
     for (const k of keys) seen[label(k)] = (seen[label(k)] || 0) + 1;
@@ -222,10 +227,10 @@
   function cablesBlock(cables) {
     if (!Array.isArray(cables) || !cables.length) return null;
     if (typeof cables[0] !== 'object') return section('Cables', h('ul', null, cables.map((c) => h('li', { text: String(c) }))));
-    const known = ['link', 'description', 'ends', 'length_m', 'qty'];
+    const known = ['network', 'link', 'description', 'ends', 'length_m', 'qty'];
     const cols = known.filter((k) => cables.some((c) => c[k] !== undefined));
     return section('Cables', table(cables, cols.length >= 3 ? { columns: cols,
-      titles: { link: 'Link', description: 'Cable', ends: 'Ends', length_m: 'Length', qty: 'Qty' } } : {}));
+      titles: { network: 'Network', link: 'Link', description: 'Cable', ends: 'Ends', length_m: 'Length', qty: 'Qty' } } : {}));
   }
 
   function decisionsBlock(decisions) {
@@ -345,41 +350,105 @@
 
   /* ---- cluster ---- */
 
+  function ratio(v) {
+    return typeof v === 'number' ? num.format(v) + ':1' : fmtValue('', v);
+  }
+
+  /* One network (back end, front end, OOB) of a cluster as a card. */
+  function networkCard(title, n, tone) {
+    if (!n || typeof n !== 'object') return null;
+    const sw = n.switch || {};
+    const tiers = ['leaf', 'spine', 'core'].filter((t) => n[t] && n[t].switches)
+      .map((t) => n[t].switches + ' ' + t).join(' + ');
+    return card(title, [
+      ['Node links', n.links_per_node ? n.links_per_node + ' x ' + fmtValue('_gbps', n.link_gbps) + (n.node_cage ? ' ' + n.node_cage : '') : null],
+      ['Switch', sw.name || sw.id || null],
+      ['Switches', tiers || null],
+      ['Tiers', n.tiers ? String(n.tiers) + (n.planes > 1 ? ' x ' + n.planes + ' planes' : '') : null],
+      ['Rails', n.rail_optimized ? n.rails + ' (rail-optimized)' : null],
+      ['Oversubscription', n.oversubscription !== undefined ? ratio(n.oversubscription) : null],
+      ['Free ports', n.ports_free !== undefined ? fmtValue('', n.ports_free) : null],
+    ], tone);
+  }
+
   function renderCluster(doc, inputs) {
     const out = [printHeader('Cluster fabric and quote', inputs)];
     const sw = [];
     if (doc.leaf_switches) sw.push(doc.leaf_switches + ' leaf');
     if (doc.spine_switches) sw.push(doc.spine_switches + ' spine');
     if (doc.core_switches) sw.push(doc.core_switches + ' core');
+    const nodes = doc.input && doc.input.nodes;
     const head = typeof doc.verdict === 'string' && doc.verdict ? doc.verdict
-      : (doc.tiers ? doc.tiers + '-tier fabric' : 'Fabric') + (sw.length ? ': ' + sw.join(' + ') + ' switches' : '');
-    out.push(h('div', { class: 'verdict backend' }, h('p', { class: 'headline', text: head })));
-    out.push(h('div', { class: 'cards' },
-      card('Switches', [['Tiers', fmtValue('tiers', doc.tiers)], ['Leaf', fmtValue('', doc.leaf_switches)],
-        ['Spine', fmtValue('', doc.spine_switches)], ['Core', doc.core_switches ? fmtValue('', doc.core_switches) : null]], 'accent'),
-      card('Links', [['Host links', fmtValue('', doc.host_links)], ['Switch links', fmtValue('', doc.switch_links)]])));
+      : 'Back end: ' + (doc.tiers ? doc.tiers + '-tier fabric' : 'fabric') + (sw.length ? ', ' + sw.join(' + ') + ' switches' : '') +
+        (nodes ? ' for ' + nodes + ' node' + (nodes === 1 ? '' : 's') + (doc.gpus ? ' (' + doc.gpus + ' GPUs)' : '') : '') + '.';
+    const counts = {};
+    for (const x of doc.findings || []) counts[x.severity] = (counts[x.severity] || 0) + 1;
+    out.push(h('div', { class: 'verdict backend' }, h('p', { class: 'headline', text: head }),
+      h('p', { class: 'badges' }, ['critical', 'warning', 'info'].filter((k) => counts[k]).map((k) =>
+        h('span', { class: 'badge sev-' + k, text: counts[k] + ' ' + k + (counts[k] === 1 ? '' : 's') })))));
+    const cards = [];
+    if (doc.backend && typeof doc.backend === 'object') cards.push(networkCard('Back end', doc.backend, 'accent'));
+    else cards.push(card('Switches', [['Tiers', fmtValue('tiers', doc.tiers)], ['Leaf', fmtValue('', doc.leaf_switches)],
+      ['Spine', fmtValue('', doc.spine_switches)], ['Core', doc.core_switches ? fmtValue('', doc.core_switches) : null]], 'accent'));
+    if (doc.frontend && typeof doc.frontend === 'object') cards.push(networkCard('Front end', doc.frontend));
+    if (doc.oob && typeof doc.oob === 'object') cards.push(networkCard('Out-of-band', doc.oob));
+    cards.push(card('Links and racks', [
+      ['Host links', fmtValue('', doc.host_links)], ['Switch links', fmtValue('', doc.switch_links)],
+      ['Racks', doc.racks ? doc.racks + (doc.network_racks ? ' + ' + doc.network_racks + ' network' : '') : null],
+      ['Rows', doc.rows ? String(doc.rows) : null],
+      ['Longest cable', typeof doc.max_cable_m === 'number' ? fmtValue('max_cable_m', doc.max_cable_m) : null],
+    ]));
+    out.push(h('div', { class: 'cards' }, cards.filter(Boolean)));
     out.push(pictureBlock('cluster'));
     out.push(bomBlock(doc.bom));
+    if (Array.isArray(doc.switches) && doc.switches.length) {
+      out.push(section('Switches', table(doc.switches)));
+    }
     out.push(cablesBlock(doc.cables));
+    if (Array.isArray(doc.port_map) && doc.port_map.length) {
+      out.push(h('details', { class: 'more' }, h('summary', { text: 'Port map (' + doc.port_map.length + ' rows)' }), table(doc.port_map)));
+    }
     out.push(decisionsBlock(doc.decisions));
     out.push(findingsBlock(doc.findings));
-    out.push(more(doc, ['input', 'verdict', 'tiers', 'leaf_switches', 'spine_switches', 'core_switches',
-      'host_links', 'switch_links', 'cables', 'bom', 'decisions', 'findings', 'port_map']));
+    if (Array.isArray(doc.assumptions) && doc.assumptions.length) out.push(assumptionsBlock(doc.assumptions));
+    out.push(more(doc, ['input', 'verdict', 'tiers', 'leaf_switches', 'spine_switches', 'core_switches', 'gpus',
+      'host_links', 'switch_links', 'cables', 'bom', 'decisions', 'findings', 'port_map', 'backend', 'frontend', 'oob',
+      'switches', 'assumptions', 'racks', 'network_racks', 'rows', 'max_cable_m']));
     return out;
+  }
+
+  function assumptionsBlock(list) {
+    const cols = ['name', 'value', 'unit', 'meaning', 'source'].filter((k) => list.some((a) => a[k] !== undefined));
+    return section('Assumptions', table(list, { columns: cols,
+      format: { value: (v) => (typeof v === 'number' ? num4.format(v) : fmtValue('', v)) } }));
   }
 
   /* ---- decode ---- */
 
   function renderDecode(doc) {
-    const title = [doc.vendor, doc.family, doc.protocol].filter(Boolean).join(' ');
+    const title = doc.summary || [doc.vendor, doc.family, doc.protocol].filter(Boolean).join(' ');
     const out = [h('div', { class: 'verdict' },
       h('p', { class: 'headline' }, h('code', { text: doc.part || '' }), ' ', title),
-      doc.confidence ? h('p', { class: 'badges' }, h('span', { class: 'badge', text: 'from ' + doc.confidence })) : null)];
-    out.push(section('What it is', facts(doc, ['schema', 'notes', 'part', 'reading'])));
+      h('p', { class: 'badges' },
+        doc.confidence ? h('span', { class: 'badge', text: doc.confidence === 'catalog' ? 'from the catalog' : 'read by rule' }) : null,
+        doc.rdma === true ? h('span', { class: 'badge sev-info', text: 'RDMA' + (Array.isArray(doc.rdma_kinds) ? ': ' + doc.rdma_kinds.join(', ') : '') }) : null,
+        doc.rdma === false ? h('span', { class: 'badge sev-warning', text: 'no RDMA' }) : null))];
+    if (Array.isArray(doc.reading) && doc.reading.length) {
+      out.push(section('How it reads', h('div', { class: 'reading' }, doc.reading.map((r) =>
+        h('div', { class: 'piece' }, h('code', { text: r.chars || '' }), h('span', { text: r.meaning || '' }))))));
+    }
+    out.push(section('What it is', facts(doc, ['schema', 'notes', 'part', 'reading', 'summary', 'input', 'source',
+      'unverified', 'confidence', 'rdma_kinds'])));
     if (Array.isArray(doc.notes) && doc.notes.length) {
       out.push(section('Notes', h('ul', { class: 'notes' }, doc.notes.map((n) => h('li', { text: typeof n === 'string' ? n : fmtValue('', n) })))));
     }
-    out.push(more(doc, Object.keys(doc).filter((k) => !(Array.isArray(doc[k]) && doc[k].length && typeof doc[k][0] === 'object'))));
+    if (doc.source) {
+      out.push(h('p', { class: 'note' }, 'Source: ' + doc.source +
+        (Array.isArray(doc.unverified) && doc.unverified.length ? '. Unverified: ' + doc.unverified.join(', ') + '.' : '')));
+    }
+    for (const [k, v] of Object.entries(doc)) {
+      if (k !== 'reading' && Array.isArray(v) && v.length && typeof v[0] === 'object') out.push(section(label(k), table(v)));
+    }
     return out;
   }
 
@@ -392,11 +461,7 @@
       if (k === 'assumptions' || !Array.isArray(v) || !v.length || typeof v[0] !== 'object') continue;
       out.push(section(label(k), table(v)));
     }
-    if (Array.isArray(doc.assumptions) && doc.assumptions.length) {
-      out.push(section('Assumptions', table(doc.assumptions, {
-        columns: ['name', 'value', 'unit', 'meaning', 'source'],
-        format: { value: (v) => (typeof v === 'number' ? num.format(v) : fmtValue('', v)) } })));
-    }
+    if (Array.isArray(doc.assumptions) && doc.assumptions.length) out.push(assumptionsBlock(doc.assumptions));
     return out;
   }
 
@@ -526,6 +591,12 @@
     }
   }
 
+  /* The cluster takes a switch or a radix, not both. */
+  function syncCluster() {
+    const f = formOf('cluster').elements;
+    f.radix.disabled = !!f.switch.value;
+  }
+
   function fillForm(tab, params) {
     const form = formOf(tab);
     if (tab === 'calc') {
@@ -543,6 +614,7 @@
       if (params.toString() && !params.has(el.name)) el.checked = false;
     }
     setExtras(form, seen);
+    if (tab === 'cluster') syncCluster();
   }
 
   /* ---- running a tab ---- */
@@ -769,6 +841,7 @@
       form.addEventListener('change', (ev) => {
         if (ev.target.name === 'calc' || ev.target.id === 'plan-examples') return;
         if (tab === 'plan') document.getElementById('plan-examples').value = '';
+        if (tab === 'cluster') syncCluster();
         if (tab !== 'decode') later();
       });
       form.addEventListener('input', (ev) => {
