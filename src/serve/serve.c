@@ -1016,7 +1016,7 @@ int serve_run(const struct serve_options *o, struct nicfit_error *err)
 	struct sockaddr_storage ss;
 	sigset_t sigs, old;
 	const union MHD_DaemonInfo *di;
-	unsigned flags, port;
+	unsigned flags, port, threads;
 	int v6 = 0, sig, rc;
 
 	s = calloc(1, sizeof(*s));
@@ -1038,14 +1038,14 @@ int serve_run(const struct serve_options *o, struct nicfit_error *err)
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
 	signal(SIGPIPE, SIG_IGN);
 
+	threads = o->threads ? o->threads : default_threads();
 	flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG | MHD_USE_ITC;
 	if (v6)
 		flags |= MHD_USE_IPv6;
 	s->d = MHD_start_daemon(flags, (uint16_t)o->port, NULL, NULL, on_request, s,
 				MHD_OPTION_EXTERNAL_LOGGER, on_log, s,
 				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-				MHD_OPTION_THREAD_POOL_SIZE,
-				(unsigned)(o->threads ? o->threads : default_threads()),
+				MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0u,
 				MHD_OPTION_CONNECTION_LIMIT, o->max_connections,
 				MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->max_per_ip,
 				MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s,

@@ -256,6 +256,32 @@ rc=$?
 check "--bind with a name is a usage error (64)" test "$rc" = 64
 check "... in one line" test "$(wc -l <"$tmp/e")" = 1
 
+# ---- connection limit: a fifth client waits until one of four is closed ----
+if start --threads 1 --max-connections 4 --timeout 3; then
+	node -e '
+const net = require("net");
+let open = 0;
+for (let i = 0; i < 4; i++) {
+	const s = net.connect(Number(process.argv[1]), "127.0.0.1", () => { if (++open === 4) console.log("ready"); });
+	s.on("error", () => {});
+	s.on("close", () => { if (--open === 0) process.exit(0); });
+}
+setTimeout(() => process.exit(1), 15000);
+' "$port" >"$tmp/hold" 2>&1 &
+	hold=$!
+	i=0
+	while ! grep -q ready "$tmp/hold" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	req GET /api -m 1
+	check "with --max-connections 4 taken, a fifth client is not served" test "$code" = 000
+	check "... the idle four are closed after --timeout" wait "$hold"
+	req GET /api
+	check "... and then clients are served again" is_code 200
+	kill "$pid"
+	wait "$pid"
+else
+	fail "server with --max-connections 4 starts"
+fi
+
 # ---- the page in Chromium ----
 chromium=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chromium" ]; then
