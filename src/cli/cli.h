@@ -62,6 +62,7 @@ const struct cli_command *cli_find(const char *name);
 
 int cmd_calc(struct cli *c, int argc, char **argv);
 int cmd_catalog(struct cli *c, int argc, char **argv);
+int cmd_decode(struct cli *c, int argc, char **argv);
 int cmd_plan(struct cli *c, int argc, char **argv);
 int cmd_serve(struct cli *c, int argc, char **argv);
 

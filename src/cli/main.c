@@ -38,6 +38,11 @@ static const struct cli_command commands[] = {
 	  "\n"
 	  "The default catalog is built in; --catalog FILE overlays your own entries and prices\n"
 	  "(same id: fields replaced; new id: added). 'catalog list -j' prints a file you can edit." },
+	{ "decode", cmd_decode,
+	  "explain a part number (ConnectX OPN, Intel adapter, catalog SKU)",
+	  "nicfit decode [--rules] PART... | -\n"
+	  "  PART: a ConnectX OPN (MCX653105A-HDAT), an Intel adapter (X710-DA2) or a\n"
+	  "  catalog id; '-' reads one per line from stdin; --rules ignores the catalog" },
 	{ "plan", cmd_plan,
 	  "what network, NICs, slots, cables and BOM a server or cluster needs, and why",
 	  "nicfit plan [--spec FILE.json] [--server ID] [--servers N] [--gpu ID]\n"

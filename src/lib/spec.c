@@ -256,14 +256,21 @@ const char *nicfit_suggest(const char *word, const char *const *candidates)
 
 	if (!candidates)
 		return NULL;
-	/* A prefix of a real name is the best guess: "r740" -> "r740xd". */
-	if (len >= 3)
+	/* A prefix of a real name is the best guess ("r740x" -> "r740xd"),
+	 * when it is long enough to mean something or names only one. */
+	if (len >= 3) {
+		int matches = 0;
+
 		for (i = 0; candidates[i]; i++)
-			if (!strncasecmp(candidates[i], word, len) &&
-			    (!best || strlen(candidates[i]) < strlen(best)))
-				best = candidates[i];
-	if (best)
-		return best;
+			if (!strncasecmp(candidates[i], word, len)) {
+				matches++;
+				if (!best || strlen(candidates[i]) < strlen(best))
+					best = candidates[i];
+			}
+		if (best && (matches == 1 || len >= 4))
+			return best;
+		best = NULL;
+	}
 	for (i = 0; candidates[i]; i++) {
 		d = edit_distance(word, candidates[i]);
 		if (d < best_d) {
