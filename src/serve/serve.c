@@ -38,6 +38,7 @@
 #include "nicfit/calc.h"
 #include "nicfit/catalog.h"
 #include "nicfit/emit.h"
+#include "nicfit/partno.h"
 #include "nicfit/plan.h"
 #include "nicfit/spec.h"
 #include "nicfit/version.h"
@@ -112,6 +113,7 @@ struct request {
 static enum MHD_Result handle_index(struct request *rq);
 static enum MHD_Result handle_spec(struct request *rq);
 static enum MHD_Result handle_examples(struct request *rq);
+static enum MHD_Result handle_decode(struct request *rq);
 static enum MHD_Result handle_calc(struct request *rq);
 static enum MHD_Result handle_catalog(struct request *rq);
 static enum MHD_Result handle_page(struct request *rq);
@@ -122,6 +124,7 @@ static const struct route routes[] = {
 	{ "/api/plan", M_POST, handle_spec, nicfit_plan_run, R_SVG,
 	  "plan a server or cluster (body: the plan spec, as plan --spec)" },
 	{ "/api/plan/examples", M_GET, handle_examples, NULL, 0, "the named example plans" },
+	{ "/api/decode/", M_GET, handle_decode, NULL, 0, "explain a part number (as decode --json)" },
 	{ "/api/calc/", M_POST, handle_calc, NULL, 0,
 	  "run calculator NAME (pcie, link, nic, load, fit, allreduce, stream) on a JSON spec" },
 	{ "/api/catalog", M_GET, handle_catalog, NULL, 0, "the whole catalog (as nicfit catalog list --json)" },
@@ -415,6 +418,33 @@ static enum MHD_Result handle_examples(struct request *rq)
 	nicfit_emit_end_array(e);
 	nicfit_emit_end_object(e);
 	return reply_emit(rq, e);
+}
+
+static enum MHD_Result handle_decode(struct request *rq)
+{
+	enum MHD_Result ok = MHD_NO;
+	struct nicfit_part *part;
+	struct nicfit_error err;
+	struct nicfit_emit *e;
+	int rc;
+
+	part = calloc(1, sizeof(*part));
+	if (!part)
+		return MHD_NO;
+	nicfit_error_clear(&err);
+	rc = nicfit_decode(rq->srv->o->cat, rq->rest, part, &err);
+	if (rc) {
+		ok = reply_nicfit_error(rq, rc, &err);
+		goto out;
+	}
+	e = request_emitter(rq, &ok);
+	if (!e)
+		goto out;
+	nicfit_decode_render(e, part);
+	ok = reply_emit(rq, e);
+out:
+	free(part);
+	return ok;
 }
 
 /* Parse the body into a new spec; NULL after queueing the error. */

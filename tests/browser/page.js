@@ -162,7 +162,19 @@ async function main() {
     .then(() => ok(true, 'calc: changing the lanes changes the answer'),
       (e) => ok(false, 'calc: changing the lanes changes the answer', e.message));
 
-  /* 7. Tabs keep their own address; an error answer is shown, not thrown. */
+  /* 7. Decode: a shared link, then typing another part. */
+  await page.goto(base + '/decode?part=MCX653105A-HDAT');
+  await page.waitForSelector('#decode-result .verdict, #decode-result .error', { timeout: 15000 });
+  const pieces = await page.locator('#decode-result .reading .piece').count();
+  const d1 = await page.locator('#decode-result').innerText();
+  ok(pieces > 5 && /ConnectX-6/.test(d1), 'decode link: the part is read piece by piece', d1.slice(0, 300));
+  await page.locator('#decode-form input[name=part]').fill('X710-DA2');
+  await page.locator('#decode-form button[type=submit]').click();
+  await page.waitForFunction(() => /X710/.test(document.querySelector('#decode-result .verdict')?.innerText || ''), null, { timeout: 10000 })
+    .then(() => ok(page.url().includes('part=X710-DA2'), 'decode: a typed part is decoded and put in the address', page.url()),
+      (e) => ok(false, 'decode: a typed part is decoded and put in the address', e.message));
+
+  /* 8. Tabs keep their own address; an error answer is shown, not thrown. */
   await page.locator('.tabs a[data-tab=cluster]').click();
   ok(new URL(page.url()).pathname === '/cluster' && await page.locator('#tab-cluster').isVisible(), 'the cluster tab opens at /cluster');
   await page.goto(base + '/calc?calc=pcie&gen=9&width=16');

@@ -107,6 +107,14 @@ post /api/plan '{"server": "r740xdx", "gpu": "a40"}'
 check "an unknown server is 404 with a suggestion" err_has "r740xd"
 post /api/plan '{"server": "r740xd", "gpu": "a40", "servers": -1}'
 check "a bad count in a plan is 400" is_code 400
+req GET /api/decode/MCX653105A-HDAT
+check "GET /api/decode/PART equals decode --json" same_as_cli --json decode MCX653105A-HDAT
+req GET '/api/decode/mcx556a-ecat?format=text'
+check "... and decode's text with ?format=text" same_as_cli decode mcx556a-ecat
+req GET /api/decode/XYZ-123
+check "an unreadable part number is 400 saying why" err_has "not a part number"
+req GET "/api/decode/$(head -c 300 /dev/zero | tr '\0' A)"
+check "a 300-character part number is 400" is_code 400
 req GET /api/catalog
 check "GET /api/catalog equals catalog list --json" same_as_cli --json catalog list
 req GET /api/catalog/gpus
@@ -124,8 +132,10 @@ post /api/calc/pcie '{"gen": 3, "widht": 16}'
 check "an unknown key is 400 with a suggestion" err_has "width"
 post /api/calc/pcie '{"gen": 9, "width": 16}'
 check "an absurd value is 400" is_code 400
+post /api/calc/fit '{"model": "llama-9", "precision": "bf16", "gpus": "2xa40"}'
+check "an unknown model is 404" is_code 404
 post /api/calc/nic '{"part": "no-such-card", "slot": "gen3x16"}'
-check "an unknown part is 404" is_code 404
+check "an unreadable part number is 400" is_code 400
 post /api/calc/pcei '{}'
 check "an unknown calculator is 404 with a suggestion" err_has "pcie"
 req GET /api/catalog/widgets
