@@ -136,7 +136,22 @@ async function main() {
   const pwned = await page.evaluate(() => window.pwned === 1 || document.querySelectorAll('img[src="x"]').length > 0);
   ok(!pwned, 'markup in the address is shown as text, never run');
 
-  /* 5. Print view: a quote without the controls. */
+  /* 5. The article's cases: a named example opens with its settings in the form. */
+  if (real) {
+    await page.goto(base + '/plan?example=capped');
+    await page.waitForSelector('#plan-result table.bom tbody tr, #plan-result .error', { timeout: 15000 });
+    const ex = await page.evaluate(() => ({ nic: document.getElementById('plan-form').elements.backend_nic.value,
+      url: location.search, verdict: document.querySelector('#plan-result .headline')?.innerText || '' }));
+    ok(ex.nic === 'mcx653105a-hdat' && ex.url.includes('backend_nic=mcx653105a-hdat') && !ex.url.includes('example='),
+      'an example link opens the case with its settings in the form and the address', JSON.stringify(ex));
+    const options = await page.locator('#plan-examples option').count();
+    await page.locator('#plan-examples').selectOption('gen4');
+    await page.waitForFunction(() => location.search.includes('server=generic-gen4'), null, { timeout: 10000 })
+      .then(() => ok(options > 3, 'the case menu opens another article case'),
+        (e) => ok(false, 'the case menu opens another article case', e.message));
+  }
+
+  /* 6. Print view: a quote without the controls. */
   await page.goto(base + SHARED);
   await page.waitForSelector('#plan-result table.bom tbody tr', { timeout: 15000 });
   await page.emulateMedia({ media: 'print' });
@@ -152,7 +167,7 @@ async function main() {
   await page.pdf({ path: path.join(artifacts, 'serve-quote.pdf'), format: 'A4' });
   await page.emulateMedia({ media: 'screen' });
 
-  /* 6. Calculators (served by the library now): a link and a change. */
+  /* 7. Calculators: a link and a change. */
   await page.goto(base + '/calc?calc=pcie&gen=4&width=16');
   await page.waitForSelector('#calc-result .facts, #calc-result .error', { timeout: 15000 });
   const c1 = await page.locator('#calc-result').innerText();
@@ -162,7 +177,7 @@ async function main() {
     .then(() => ok(true, 'calc: changing the lanes changes the answer'),
       (e) => ok(false, 'calc: changing the lanes changes the answer', e.message));
 
-  /* 7. Decode: a shared link, then typing another part. */
+  /* 8. Decode: a shared link, then typing another part. */
   await page.goto(base + '/decode?part=MCX653105A-HDAT');
   await page.waitForSelector('#decode-result .verdict, #decode-result .error', { timeout: 15000 });
   const pieces = await page.locator('#decode-result .reading .piece').count();
@@ -174,7 +189,7 @@ async function main() {
     .then(() => ok(page.url().includes('part=X710-DA2'), 'decode: a typed part is decoded and put in the address', page.url()),
       (e) => ok(false, 'decode: a typed part is decoded and put in the address', e.message));
 
-  /* 8. Tabs keep their own address; an error answer is shown, not thrown. */
+  /* 9. Tabs keep their own address; an error answer is shown, not thrown. */
   await page.locator('.tabs a[data-tab=cluster]').click();
   ok(new URL(page.url()).pathname === '/cluster' && await page.locator('#tab-cluster').isVisible(), 'the cluster tab opens at /cluster');
   await page.goto(base + '/calc?calc=pcie&gen=9&width=16');
