@@ -43,6 +43,14 @@
 #include "nicfit/spec.h"
 #include "nicfit/version.h"
 
+/* Modules that land later join the table by themselves when their header exists. */
+#if defined(__has_include)
+#if __has_include("nicfit/cluster.h")
+#include "nicfit/cluster.h"
+#define HAVE_CLUSTER 1
+#endif
+#endif
+
 extern const struct nicfit_blob nicfit_asset_blobs[];
 
 #define M_GET 0x1u   /* GET, and HEAD with it */
@@ -124,6 +132,10 @@ static const struct route routes[] = {
 	{ "/api/plan", M_POST, handle_spec, nicfit_plan_run, R_SVG,
 	  "plan a server or cluster (body: the plan spec, as plan --spec)" },
 	{ "/api/plan/examples", M_GET, handle_examples, NULL, 0, "the named example plans" },
+#ifdef HAVE_CLUSTER
+	{ "/api/cluster", M_POST, handle_spec, nicfit_cluster_run, R_SVG,
+	  "switches, tiers, cables and BOM for N nodes (body: the cluster spec)" },
+#endif
 	{ "/api/decode/", M_GET, handle_decode, NULL, 0, "explain a part number (as decode --json)" },
 	{ "/api/calc/", M_POST, handle_calc, NULL, 0,
 	  "run calculator NAME (pcie, link, nic, load, fit, allreduce, stream) on a JSON spec" },

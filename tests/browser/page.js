@@ -189,7 +189,27 @@ async function main() {
     .then(() => ok(page.url().includes('part=X710-DA2'), 'decode: a typed part is decoded and put in the address', page.url()),
       (e) => ok(false, 'decode: a typed part is decoded and put in the address', e.message));
 
-  /* 9. Tabs keep their own address; an error answer is shown, not thrown. */
+  /* 9. Cluster (when this build has the module): a shared link, then a change. */
+  const cl = await fetch(base + '/api/cluster', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  if (cl.status !== 404) {
+    await page.goto(base + '/cluster?nodes=16&gpus_per_node=8&nic_gbps=400G&rail_optimized=true');
+    await page.waitForSelector('#cluster-result .verdict, #cluster-result .error', { timeout: 15000 });
+    const c1 = await page.locator('#cluster-result .verdict').innerText().catch(() => '');
+    const rows = await page.locator('#cluster-result table.bom tbody tr').count();
+    ok(/leaf/.test(c1) && rows > 0, 'cluster link: the fabric and its BOM', c1);
+    await page.screenshot({ path: path.join(artifacts, 'serve-cluster.png'), fullPage: true });
+    await page.locator('#cluster-form input[name=nodes]').fill('256');
+    await page.locator('#cluster-form input[name=nodes]').dispatchEvent('change');
+    await page.waitForFunction((before) => {
+      const v = document.querySelector('#cluster-result .verdict');
+      return v && v.innerText !== before && location.search.includes('nodes=256');
+    }, c1, { timeout: 10000 }).then(() => ok(true, 'cluster: more nodes, another fabric'),
+      (e) => ok(false, 'cluster: more nodes, another fabric', e.message));
+  } else {
+    console.log('# this build has no POST /api/cluster: no cluster page tests');
+  }
+
+  /* 10. Tabs keep their own address; an error answer is shown, not thrown. */
   await page.locator('.tabs a[data-tab=cluster]').click();
   ok(new URL(page.url()).pathname === '/cluster' && await page.locator('#tab-cluster').isVisible(), 'the cluster tab opens at /cluster');
   await page.goto(base + '/calc?calc=pcie&gen=9&width=16');
