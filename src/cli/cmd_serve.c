@@ -21,7 +21,8 @@ enum {
 	OPT_MAX_CONN,
 	OPT_MAX_PER_IP,
 	OPT_TIMEOUT,
-	OPT_LOG
+	OPT_LOG,
+	OPT_SYSFS
 };
 
 static const struct option serve_opts[] = {
@@ -33,6 +34,7 @@ static const struct option serve_opts[] = {
 	{ "max-per-ip", required_argument, NULL, OPT_MAX_PER_IP },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "log", no_argument, NULL, OPT_LOG },
+	{ "sysfs", required_argument, NULL, OPT_SYSFS },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -55,6 +57,7 @@ int cmd_serve(struct cli *c, int argc, char **argv)
 	int ch, rc = 0;
 
 	serve_options_init(&o);
+	o.sysfs_root = getenv("NICFIT_SYSFS_ROOT");
 	optind = 1;
 	while ((ch = cli_getopt(argc, argv, "", serve_opts, "serve")) != -1) {
 		switch (ch) {
@@ -82,6 +85,9 @@ int cmd_serve(struct cli *c, int argc, char **argv)
 		case OPT_LOG:
 			o.log = 1;
 			break;
+		case OPT_SYSFS:
+			o.sysfs_root = optarg;
+			break;
 		default:
 			return 64;
 		}
@@ -92,6 +98,8 @@ int cmd_serve(struct cli *c, int argc, char **argv)
 		cli_error(NICFIT_E_USAGE, "serve: unexpected argument '%.64s'", argv[optind]);
 		return cli_usage("serve");
 	}
+	if (o.sysfs_root && *o.sysfs_root && strcmp(o.sysfs_root, "/") && !o.allow_audit)
+		cli_warn("serve: --sysfs is only read by GET /api/audit, which --allow-audit turns on");
 	if (c->fmt_given)
 		cli_warn("serve: --json/--format do not apply: each request picks its format");
 	o.cat = cli_catalog(c, &rc);

@@ -49,6 +49,11 @@
 #include "nicfit/cluster.h"
 #define HAVE_CLUSTER 1
 #endif
+#if __has_include("nicfit/audit.h")
+#include "nicfit/audit.h"
+#include "nicfit/topo.h"
+#define HAVE_AUDIT 1
+#endif
 #endif
 
 extern const struct nicfit_blob nicfit_asset_blobs[];
@@ -97,6 +102,7 @@ struct server {
 	int nassets;
 	struct asset *index;   /* index.html, also answers the tab paths */
 	pthread_mutex_t log_lock;
+	pthread_mutex_t audit_lock; /* one audit at a time: each walks all of sysfs */
 	char last_log[256];    /* libmicrohttpd's last message (start errors) */
 };
 
@@ -122,6 +128,9 @@ static enum MHD_Result handle_index(struct request *rq);
 static enum MHD_Result handle_spec(struct request *rq);
 static enum MHD_Result handle_examples(struct request *rq);
 static enum MHD_Result handle_decode(struct request *rq);
+#ifdef HAVE_AUDIT
+static enum MHD_Result handle_audit(struct request *rq);
+#endif
 static enum MHD_Result handle_calc(struct request *rq);
 static enum MHD_Result handle_catalog(struct request *rq);
 static enum MHD_Result handle_page(struct request *rq);
@@ -137,6 +146,9 @@ static const struct route routes[] = {
 	  "switches, tiers, cables and BOM for N nodes (body: the cluster spec)" },
 #endif
 	{ "/api/decode/", M_GET, handle_decode, NULL, 0, "explain a part number (as decode --json)" },
+#ifdef HAVE_AUDIT
+	{ "/api/audit", M_GET, handle_audit, NULL, R_AUDIT | R_SVG, "this host's audit (as audit --json)" },
+#endif
 	{ "/api/calc/", M_POST, handle_calc, NULL, 0,
 	  "run calculator NAME (pcie, link, nic, load, fit, allreduce, stream) on a JSON spec" },
 	{ "/api/catalog", M_GET, handle_catalog, NULL, 0, "the whole catalog (as nicfit catalog list --json)" },
@@ -458,6 +470,53 @@ out:
 	free(part);
 	return ok;
 }
+
+#ifdef HAVE_AUDIT
+/*
+ * This host's audit, as `nicfit audit --json` (the sysfs root is
+ * --sysfs DIR, else NICFIT_SYSFS_ROOT, else "/"). Findings are part of the
+ * document: the answer is 200 whatever they say.
+ */
+static enum MHD_Result handle_audit(struct request *rq)
+{
+	const char *root = rq->srv->o->sysfs_root;
+	struct nicfit_topo *topo = NULL;
+	struct nicfit_audit *a = NULL;
+	struct nicfit_audit_opts ao;
+	struct nicfit_error err;
+	struct nicfit_emit *e;
+	enum MHD_Result ok = MHD_NO;
+	int rc;
+
+	nicfit_error_clear(&err);
+	memset(&ao, 0, sizeof(ao));
+	pthread_mutex_lock(&rq->srv->audit_lock);
+	rc = nicfit_topo_discover(root && *root ? root : "/", &topo, &err);
+	if (!rc)
+		rc = nicfit_audit_run(topo, rq->srv->o->cat, &ao, &a, &err);
+	if (rc) {
+		ok = reply_nicfit_error(rq, rc, &err);
+		goto out;
+	}
+	nicfit_audit_name_from_pciids(a, NULL, NULL);
+	e = request_emitter(rq, &ok);
+	if (!e)
+		goto out;
+	rc = nicfit_audit_render(a, e);
+	if (rc) {
+		nicfit_emit_free(e);
+		ok = reply_error(rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "internal",
+				 "cannot render the audit: %s", nicfit_strerror(rc));
+		goto out;
+	}
+	ok = reply_emit(rq, e);
+out:
+	nicfit_audit_free(a);
+	nicfit_topo_free(topo);
+	pthread_mutex_unlock(&rq->srv->audit_lock);
+	return ok;
+}
+#endif
 
 /* Parse the body into a new spec; NULL after queueing the error. */
 static struct nicfit_spec *request_spec(struct request *rq, enum MHD_Result *ok)
@@ -1066,6 +1125,7 @@ int serve_run(const struct serve_options *o, struct nicfit_error *err)
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	s->o = o;
 	pthread_mutex_init(&s->log_lock, NULL);
+	pthread_mutex_init(&s->audit_lock, NULL);
 	rc = parse_bind(o->bind, o->port, &ss, &v6, &s->loopback, err);
 	if (rc)
 		goto out_free;
@@ -1124,6 +1184,7 @@ out_assets:
 	free_assets(s);
 out_free:
 	pthread_mutex_destroy(&s->log_lock);
+	pthread_mutex_destroy(&s->audit_lock);
 	free(s);
 	return rc;
 }

@@ -33,6 +33,7 @@ struct serve_options {
 	unsigned timeout_s;           /* idle connections are closed after this */
 	size_t max_body;              /* request body limit in bytes */
 	int allow_audit;              /* answer GET /api/audit (this host) */
+	const char *sysfs_root;       /* what the audit reads: NULL or "/" for this host */
 	int log;                      /* one line per request on stderr */
 	const struct nicfit_catalog *cat; /* read-only while serving */
 };

@@ -60,8 +60,9 @@ post() { # PATH JSON [curl args]
 is_code() { [ "$code" = "$1" ]; }
 header() { tr -d '\r' <"$tmp/head" | grep -i "^$1:" | head -1 | sed 's/^[^:]*: *//'; }
 err_has() { jq -e --arg s "$1" '(.error | type == "string") and (.error | contains($s)) and (.code | type == "string")' "$tmp/body" >/dev/null; }
-same_as_cli() { # the response body equals what the CLI prints for "$@"
-	"$NICFIT" "$@" >"$tmp/cli" 2>/dev/null && cmp -s "$tmp/body" "$tmp/cli"
+same_as_cli() { # the response body equals what the CLI prints for "$@" (audit exits 1 or 2)
+	"$NICFIT" "$@" >"$tmp/cli" 2>/dev/null
+	[ -s "$tmp/cli" ] && cmp -s "$tmp/body" "$tmp/cli"
 }
 
 if ! start --timeout 2; then
@@ -277,6 +278,24 @@ fi
 rc=$?
 check "--bind with a name is a usage error (64)" test "$rc" = 64
 check "... in one line" test "$(wc -l <"$tmp/e")" = 1
+
+# ---- the audit of this host, only with --allow-audit ----
+if [ -f include/nicfit/audit.h ]; then
+	sh tests/fixtures/gen.sh "$tmp/sysfs" r740xd
+	if start --allow-audit --sysfs "$tmp/sysfs/r740xd"; then
+		req GET /api/audit
+		check "with --allow-audit GET /api/audit equals audit --json" same_as_cli --json audit --sysfs "$tmp/sysfs/r740xd"
+		req GET '/api/audit?format=text'
+		check "... and audit's text with ?format=text" same_as_cli audit --sysfs "$tmp/sysfs/r740xd"
+		check "... listed in GET /api" sh -c "curl -s $base/api | jq -e '[.routes[].path] | index(\"/api/audit\")' >/dev/null"
+		post /api/audit '{}'
+		check "POST /api/audit is 405" is_code 405
+		kill "$pid"
+		wait "$pid"
+	else
+		fail "server with --allow-audit starts"
+	fi
+fi
 
 # ---- connection limit: a fifth client waits until one of four is closed ----
 if start --threads 1 --max-connections 4 --timeout 3; then
