@@ -80,6 +80,7 @@ typedef int (*spec_runner)(const struct nicfit_catalog *cat, struct nicfit_spec 
 
 struct route {
 	const char *path;      /* exact path, or a prefix when it ends in '/' */
+	const char *shown;     /* as GET /api lists it ("/api/calc/NAME"); NULL: path */
 	unsigned methods;      /* M_GET, M_POST */
 	enum MHD_Result (*handle)(struct request *rq);
 	spec_runner run;       /* handle_spec: the library function */
@@ -137,28 +138,28 @@ static enum MHD_Result handle_page(struct request *rq);
 
 /* The API. Adding a route is adding a line. */
 static const struct route routes[] = {
-	{ "/api", M_GET, handle_index, NULL, 0, "this list" },
-	{ "/api/plan", M_POST, handle_spec, nicfit_plan_run, R_SVG,
+	{ "/api", NULL, M_GET, handle_index, NULL, 0, "this list" },
+	{ "/api/plan", NULL, M_POST, handle_spec, nicfit_plan_run, R_SVG,
 	  "plan a server or cluster (body: the plan spec, as plan --spec)" },
-	{ "/api/plan/examples", M_GET, handle_examples, NULL, 0, "the named example plans" },
+	{ "/api/plan/examples", NULL, M_GET, handle_examples, NULL, 0, "the named example plans" },
 #ifdef HAVE_CLUSTER
-	{ "/api/cluster", M_POST, handle_spec, nicfit_cluster_run, R_SVG,
+	{ "/api/cluster", NULL, M_POST, handle_spec, nicfit_cluster_run, R_SVG,
 	  "switches, tiers, cables and BOM for N nodes (body: the cluster spec)" },
 #endif
-	{ "/api/decode/", M_GET, handle_decode, NULL, 0, "explain a part number (as decode --json)" },
+	{ "/api/decode/", "/api/decode/PART", M_GET, handle_decode, NULL, 0, "explain a part number (as decode --json)" },
 #ifdef HAVE_AUDIT
-	{ "/api/audit", M_GET, handle_audit, NULL, R_AUDIT | R_SVG, "this host's audit (as audit --json)" },
+	{ "/api/audit", NULL, M_GET, handle_audit, NULL, R_AUDIT | R_SVG, "this host's audit (as audit --json)" },
 #endif
-	{ "/api/calc/", M_POST, handle_calc, NULL, 0,
+	{ "/api/calc/", "/api/calc/NAME", M_POST, handle_calc, NULL, 0,
 	  "run calculator NAME (pcie, link, nic, load, fit, allreduce, stream) on a JSON spec" },
-	{ "/api/catalog", M_GET, handle_catalog, NULL, 0, "the whole catalog (as nicfit catalog list --json)" },
-	{ "/api/catalog/", M_GET, handle_catalog, NULL, 0,
+	{ "/api/catalog", NULL, M_GET, handle_catalog, NULL, 0, "the whole catalog (as nicfit catalog list --json)" },
+	{ "/api/catalog/", "/api/catalog/KIND[/ID]", M_GET, handle_catalog, NULL, 0,
 	  "KIND: the entries of one kind; KIND/ID: one entry (as catalog show)" },
-	{ "/", M_GET, handle_page, NULL, 0, "the configurator page" },
-	{ "/plan", M_GET, handle_page, NULL, 0, "the page, plan tab" },
-	{ "/cluster", M_GET, handle_page, NULL, 0, "the page, cluster tab" },
-	{ "/decode", M_GET, handle_page, NULL, 0, "the page, decode tab" },
-	{ "/calc", M_GET, handle_page, NULL, 0, "the page, calculators tab" },
+	{ "/", NULL, M_GET, handle_page, NULL, 0, "the configurator page" },
+	{ "/plan", NULL, M_GET, handle_page, NULL, 0, "the page, plan tab" },
+	{ "/cluster", NULL, M_GET, handle_page, NULL, 0, "the page, cluster tab" },
+	{ "/decode", NULL, M_GET, handle_page, NULL, 0, "the page, decode tab" },
+	{ "/calc", NULL, M_GET, handle_page, NULL, 0, "the page, calculators tab" },
 };
 
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))
@@ -380,7 +381,7 @@ static enum MHD_Result reply_emit(struct request *rq, struct nicfit_emit *e)
 static enum MHD_Result handle_index(struct request *rq)
 {
 	static const struct nicfit_column cols[] = {
-		{ "method", "method", 0 }, { "path", "path", 0 }, { "about", "about", 0 },
+		{ "method", NULL, 0 }, { "path", NULL, 0 }, { "about", NULL, 0 },
 	};
 	enum MHD_Result ok = MHD_NO;
 	struct nicfit_emit *e = request_emitter(rq, &ok);
@@ -395,19 +396,13 @@ static enum MHD_Result handle_index(struct request *rq)
 	nicfit_emit_table_begin(e, "routes", cols, 3);
 	for (i = 0; i < NROUTES; i++) {
 		const struct route *r = &routes[i];
-		size_t n = strlen(r->path);
 
 		if (strncmp(r->path, "/api", 4))
 			continue;
 		if ((r->flags & R_AUDIT) && !rq->srv->o->allow_audit)
 			continue;
 		nicfit_emit_cell_string(e, r->methods & M_POST ? "POST" : "GET");
-		if (n > 1 && r->path[n - 1] == '/')
-			nicfit_emit_cell_string(e, !strcmp(r->path, "/api/calc/") ? "/api/calc/NAME" :
-						   !strcmp(r->path, "/api/decode/") ? "/api/decode/PART" :
-						   "/api/catalog/KIND[/ID]");
-		else
-			nicfit_emit_cell_string(e, r->path);
+		nicfit_emit_cell_string(e, r->shown ? r->shown : r->path);
 		nicfit_emit_cell_string(e, r->about);
 	}
 	nicfit_emit_table_end(e);
