@@ -37,18 +37,15 @@
 #include "serve.h"
 #include "nicfit/calc.h"
 #include "nicfit/catalog.h"
+#include "nicfit/cluster.h"
 #include "nicfit/emit.h"
 #include "nicfit/partno.h"
 #include "nicfit/plan.h"
 #include "nicfit/spec.h"
 #include "nicfit/version.h"
 
-/* Modules that land later join the table by themselves when their header exists. */
+/* The audit joins the table when its module is built in. */
 #if defined(__has_include)
-#if __has_include("nicfit/cluster.h")
-#include "nicfit/cluster.h"
-#define HAVE_CLUSTER 1
-#endif
 #if __has_include("nicfit/audit.h")
 #include "nicfit/audit.h"
 #include "nicfit/topo.h"
@@ -142,10 +139,8 @@ static const struct route routes[] = {
 	{ "/api/plan", NULL, M_POST, handle_spec, nicfit_plan_run, R_SVG,
 	  "plan a server or cluster (body: the plan spec, as plan --spec)" },
 	{ "/api/plan/examples", NULL, M_GET, handle_examples, NULL, 0, "the named example plans" },
-#ifdef HAVE_CLUSTER
 	{ "/api/cluster", NULL, M_POST, handle_spec, nicfit_cluster_run, R_SVG,
 	  "switches, tiers, cables and BOM for N nodes (body: the cluster spec)" },
-#endif
 	{ "/api/decode/", "/api/decode/PART", M_GET, handle_decode, NULL, 0, "explain a part number (as decode --json)" },
 #ifdef HAVE_AUDIT
 	{ "/api/audit", NULL, M_GET, handle_audit, NULL, R_AUDIT | R_SVG, "this host's audit (as audit --json)" },
