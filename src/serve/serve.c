@@ -376,7 +376,7 @@ static enum MHD_Result reply_emit(struct request *rq, struct nicfit_emit *e)
 static enum MHD_Result handle_index(struct request *rq)
 {
 	static const struct nicfit_column cols[] = {
-		{ "method", NULL, 0 }, { "path", NULL, 0 }, { "about", NULL, 0 },
+		{ "method", "method", 0 }, { "path", "path", 0 }, { "about", "about", 0 },
 	};
 	enum MHD_Result ok = MHD_NO;
 	struct nicfit_emit *e = request_emitter(rq, &ok);

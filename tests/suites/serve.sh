@@ -74,6 +74,10 @@ pass "nicfit serve --port 0 starts on 127.0.0.1:$port"
 # ---- the API answers what the CLI prints ----
 req GET /api
 check "GET /api lists the routes" jq -e '.schema == "nicfit.api.v1" and (.routes | length) > 2' "$tmp/body"
+for f in text md csv; do
+	req GET "/api?format=$f"
+	check "GET /api?format=$f lists the routes" grep -q '/api/plan' "$tmp/body"
+done
 post /api/calc/pcie '{"gen": 3, "width": 16}'
 check "POST /api/calc/pcie answers 200" is_code 200
 check "... with exactly the CLI's --json document" same_as_cli --json calc pcie --gen 3 --width 16
