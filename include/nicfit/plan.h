@@ -20,6 +20,7 @@
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
 #include "nicfit/llm.h"
+#include "nicfit/partno.h"
 #include "nicfit/perf.h"
 #include "nicfit/spec.h"
 
@@ -184,6 +185,10 @@ struct nicfit_plan {
 	double grad_gb;                 /* bytes exchanged per training step */
 	struct nicfit_plan_estimate est[NICFIT_PLAN_MAX_ESTIMATES];
 	int nest;
+
+	/* a what-if card the catalog lacks, decoded from its part number */
+	struct nicfit_part rule_part[2];      /* [0] back end, [1] front end */
+	struct nicfit_nic rule_nic[2];
 
 	struct nicfit_plan_decision decisions[NICFIT_PLAN_MAX_DECISIONS];
 	int ndecisions;

@@ -62,7 +62,10 @@ const struct cli_command *cli_find(const char *name);
 
 int cmd_calc(struct cli *c, int argc, char **argv);
 int cmd_catalog(struct cli *c, int argc, char **argv);
+int cmd_cluster(struct cli *c, int argc, char **argv);
+int cmd_decode(struct cli *c, int argc, char **argv);
 int cmd_fleet(struct cli *c, int argc, char **argv);
 int cmd_plan(struct cli *c, int argc, char **argv);
+int cmd_serve(struct cli *c, int argc, char **argv);
 
 #endif

@@ -38,18 +38,40 @@ static const struct cli_command commands[] = {
 	  "\n"
 	  "The default catalog is built in; --catalog FILE overlays your own entries and prices\n"
 	  "(same id: fields replaced; new id: added). 'catalog list -j' prints a file you can edit." },
+	{ "cluster", cmd_cluster,
+	  "switches, tiers, ports, cables and BOM for N servers (rail-optimized or not)",
+	  "nicfit cluster (--nodes N | --gpus N) [--gpus-per-node G] [--nics-per-node K]\n"
+	  "               [--nic-ports P] [--nic-gbps S] [--nic PART]\n"
+	  "               [--switch ID | --radix R [--switch-gbps S]] [--rail-optimized | --rail-only]\n"
+	  "               [--oversubscription X] [--planes P] [--tiers T] [--breakout on|off]\n"
+	  "               [--nodes-per-rack M] [--frontend on|off] [--frontend-links 1|2]\n"
+	  "               [--frontend-gbps S] [--frontend-switch ID | --frontend-radix R]\n"
+	  "               [--frontend-oversubscription X] [--oob on|off] [--oob-switch ID |\n"
+	  "               --oob-radix R] [--oob-uplinks U] [--mgmt-ports on|off]\n"
+	  "               [--assume NAME=VALUE]... [--spec FILE.json] [--port-map FILE.csv]\n"
+	  "\n"
+	  "Back end: K NICs per node (default: one per GPU) of P cabled ports, one to three\n"
+	  "tiers of leaf, spine and core switches; --planes splits every node's ports over\n"
+	  "independent fabrics. --format svg draws the fabric; --format csv prints the BOM.\n"
+	  "Layout assumptions (rack_u, node_u, rack_pitch_m, row_pitch_m, racks_per_row,\n"
+	  "switches_per_rack, slack_m, ...) set cable lengths; see 'man nicfit-cluster'." },
+	{ "decode", cmd_decode,
+	  "explain a part number (ConnectX OPN, Intel adapter, catalog SKU)",
+	  "nicfit decode [--rules] PART... | -\n"
+	  "  PART: a ConnectX OPN (MCX653105A-HDAT), an Intel adapter (X710-DA2) or a\n"
+	  "  catalog id; '-' reads one per line from stdin; --rules ignores the catalog" },
 	{ "fleet", cmd_fleet,
 	  "compare many hosts' audits (gathered with pdsh, clush, Ansible or Slurm), name the odd ones",
 	  "nicfit fleet [--expect N|HOSTLIST] [--ignore CODE[,CODE]]... [--all-hosts]\n"
 	  "             [--strict] [--max-doc-mb N] [FILE... | DIR | -]\n"
 	  "\n"
-	  "Reads `nicfit audit --json` documents: files, a directory of them, or one stream\n"
-	  "as pdsh/clush ('host: ' lines), clush -b, srun --label, Ansible (ad-hoc or the\n"
-	  "json callback) print it. Hosts are grouped by server model, GPUs and NICs; within\n"
-	  "a group the hosts that differ from the majority are named. Exit status: 0 clean,\n"
-	  "1 warnings, 2 critical.\n"
-	  "  pdsh -w gpu[01-64] nicfit audit --json | nicfit fleet -\n"
-	  "  srun -N 64 --ntasks-per-node=1 --label nicfit audit --json --pretty | nicfit fleet -" },
+	  "Reads `nicfit audit --json` documents: files, a directory of *.json, or one stream\n"
+	  "as pdsh/clush ('host: ' lines), clush -b, srun --label or Ansible (ad-hoc, or the\n"
+	  "json/jsonl callbacks) print it. Hosts are grouped by server model, GPUs and NICs;\n"
+	  "within a group the hosts that differ from the majority are named. Exit status:\n"
+	  "0 clean, 1 warnings, 2 critical.\n"
+	  "  pdsh -w 'gpu[01-64]' nicfit audit --json | nicfit fleet -\n"
+	  "  srun -N 64 --ntasks-per-node=1 --label nicfit audit --json | nicfit fleet -" },
 	{ "plan", cmd_plan,
 	  "what network, NICs, slots, cables and BOM a server or cluster needs, and why",
 	  "nicfit plan [--spec FILE.json] [--server ID] [--servers N] [--gpu ID]\n"
@@ -65,6 +87,15 @@ static const struct cli_command commands[] = {
 	  "Examples from the reference article: --example=inference, replicas, training,\n"
 	  "capped, gen4, lab, x710, split. --format csv prints the bill of materials,\n"
 	  "md a ticket-ready report, svg the server's slots." },
+	{ "serve", cmd_serve, "web configurator and JSON API on 127.0.0.1 (port option)",
+	  "nicfit serve [--port P] [--bind ADDR] [--allow-audit [--sysfs DIR]] [--log]\n"
+	  "             [--threads N] [--max-connections N] [--max-per-ip N] [--timeout S]\n"
+	  "\n"
+	  "Serves the page on http://127.0.0.1:8080/ and the API under /api (GET /api lists it).\n"
+	  "--port 0 takes any free port; the address is printed on stderr. SIGINT or SIGTERM\n"
+	  "stop the server after the requests in flight. --allow-audit answers GET /api/audit\n"
+	  "with this host's audit (or of the tree --sysfs DIR names); without it that route\n"
+	  "is off." },
 	{ "help", cmd_help, "show help for nicfit or one command",
 	  "nicfit help [COMMAND]" },
 };

@@ -112,6 +112,7 @@ static void rule_fit(struct nicfit_plan *p)
 		/* Model state of mixed-precision Adam; ZeRO-3/FSDP shards it over
 		 * every GPU of the job, activations come on top. */
 		p->train_state_gb = arch.params * in->llm.train_bytes / 1e9;
+		p->fit.total_gb = p->train_state_gb; /* what the job needs across its GPUs */
 		p->gpus_needed = (int)ceil(p->train_state_gb / per_gpu - 1e-9);
 		p->servers_needed = (p->gpus_needed + gpus - 1) / gpus;
 		p->fits_one_server = p->train_state_gb <= cap;
@@ -236,6 +237,58 @@ static void rule_backend_needed(struct nicfit_plan *p)
 	(void)w;
 }
 
+/*
+ * A what-if card: the catalog's, or else one decoded from its part number
+ * (held in p->rule_part[which]). NULL with err set when neither knows it.
+ */
+static const struct nicfit_nic *whatif_card(const struct nicfit_catalog *cat,
+					     struct nicfit_plan *p, int which, const char *part,
+					     const char *what, struct nicfit_error *err)
+{
+	const struct nicfit_nic *n = nicfit_find_nic(cat, part, what, NULL);
+	struct nicfit_part *d = &p->rule_part[which];
+	struct nicfit_nic *x = &p->rule_nic[which];
+
+	if (n)
+		return n;
+	if (nicfit_decode(cat, part, d, err))
+		return NULL;
+	if (d->kind != NICFIT_PART_NIC || d->ports < 1 || d->port_gbps <= 0 || d->pcie_gen < 1) {
+		nicfit_error_at(err, NICFIT_E_DATA, what, 0, 0,
+				"'%.64s' is not a network card nicfit can plan with (%s)", part,
+				d->summary);
+		return NULL;
+	}
+	memset(x, 0, sizeof(*x));
+	x->e.id = d->part;
+	x->e.name = d->summary;
+	x->e.source = d->source;
+	x->part = d->part;
+	x->vendor = d->vendor;
+	x->family = d->family;
+	x->protocol = d->protocol;
+	x->cage = d->cage;
+	x->ib_rate = d->ib_rate[0] ? d->ib_rate : NULL;
+	x->form_factor = d->form_factor[0] ? d->form_factor : "pcie-hhhl";
+	x->bracket = d->bracket;
+	x->driver = d->driver;
+	x->ports = d->ports;
+	x->port_gbps = d->port_gbps;
+	x->pcie_gen = d->pcie_gen;
+	x->pcie_width = d->pcie_width;
+	x->pcie_gen_min = d->pcie_gen_min;
+	x->socket_direct = d->socket_direct;
+	x->vpi = !strcmp(d->protocol, "VPI");
+	x->rdma = d->rdma;
+	x->pci_vendor = d->pci_vendor;
+	x->pci_device = d->pci_device;
+	if (!strcmp(d->vendor, "Intel") && strstr(d->family, "7"))
+		x->module_coding = "intel";
+	plan_decide(p, which ? "R3" : "R5", 1, "%s is not in the catalog: its facts come from "
+		    "the part-number rules (%s), and it has no sourced price.", d->part, d->summary);
+	return x;
+}
+
 /* ---- R3: front end ------------------------------------------------------ */
 
 static void rule_frontend(const struct nicfit_catalog *cat, struct nicfit_plan *p)
@@ -256,7 +309,11 @@ static void rule_frontend(const struct nicfit_catalog *cat, struct nicfit_plan *
 	p->fe_nic = NULL;
 	if (in->frontend_nic) {
 		nicfit_error_clear(&err);
-		p->fe_nic = nicfit_find_nic(cat, in->frontend_nic, "--frontend-nic", &err);
+		p->fe_nic = whatif_card(cat, p, 1, in->frontend_nic, "--frontend-nic", &err);
+		if (!p->fe_nic)
+			plan_find(p, NICFIT_SEV_CRITICAL, "frontend-nic-unknown",
+				  "give a catalog NIC id (nicfit catalog list nics) or a part number "
+				  "nicfit decode reads", "%s", err.msg);
 	}
 	if (!p->fe_nic) {
 		for (i = 0; i < s->nonboard; i++) {
@@ -419,6 +476,7 @@ struct choice {
 	double per_card;      /* effective Gb/s of the weakest card */
 	int meets;
 	int local;            /* GPUs sharing a socket with a card */
+	int gpu_sockets;      /* sockets the GPUs span: fewer keeps GPU peer traffic local */
 	int waste;            /* slot lanes beyond the card's */
 	int order;            /* sum of slot positions: follow the server's slot order */
 	int valid;
@@ -436,6 +494,8 @@ static int better(const struct choice *a, const struct choice *b)
 		return a->per_card > b->per_card;
 	if (a->local != b->local)
 		return a->local > b->local;
+	if (a->gpu_sockets != b->gpu_sockets)
+		return a->gpu_sockets < b->gpu_sockets;
 	if (a->waste != b->waste)
 		return a->waste < b->waste;
 	return a->order < b->order;
@@ -473,6 +533,19 @@ static void eval_nics(struct search *S, int from, int k)
 		c.local = 0;
 		c.waste = 0;
 		c.order = 0;
+		c.gpu_sockets = 0;
+		{
+			unsigned seen = 0;
+
+			for (i = 0; i < c.ngpu_placed; i++) {
+				int so = sv->slots[c.gpu_slots[i]].socket & 31;
+
+				if (!(seen & (1u << so))) {
+					seen |= 1u << so;
+					c.gpu_sockets++;
+				}
+			}
+		}
 		for (j = 0; j < S->ncards; j++) {
 			const struct nicfit_slot *s = &sv->slots[c.nic_slots[j]];
 			double e = card_in_slot(S->p, S->card, s, 1, NULL);
@@ -739,6 +812,23 @@ static void place_gpus_only(struct nicfit_plan *p)
 	c = S->best;
 	free(S);
 	record_slots(p, &c);
+	if (c.ngpu_placed) {
+		const struct nicfit_server *sv = p->in.server;
+		char gp[400], sock[40];
+		size_t k = 0;
+		int i;
+
+		gp[0] = '\0';
+		for (i = 0; i < c.ngpu_placed && k < sizeof(gp); i++)
+			k += (size_t)snprintf(gp + k, sizeof(gp) - k, "%sGPU %d in slot %s (%s)",
+					      i ? ", " : "", i, sv->slots[c.gpu_slots[i]].name,
+					      sock_name(sv, sv->slots[c.gpu_slots[i]].socket, sock,
+							sizeof(sock)));
+		plan_decide(p, "R6", 1, "GPUs in %s-width GPU slots: %s%s.",
+			    p->in.gpu->double_width ? "double" : "single", gp,
+			    c.ngpu_placed > 1 && c.gpu_sockets == 1 ?
+			    " - all on one socket, so GPU-to-GPU traffic stays under one CPU" : "");
+	}
 	if (c.ngpu_placed < p->in.gpus_per_server)
 		plan_find(p, NICFIT_SEV_CRITICAL, "too-many-gpus",
 			  "fewer GPUs per server, single-width GPUs, or another server",
@@ -876,7 +966,7 @@ static void rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p
 
 	if (in->backend_nic) {
 		nicfit_error_clear(&err);
-		forced = nicfit_find_nic(cat, in->backend_nic, "--backend-nic", &err);
+		forced = whatif_card(cat, p, 0, in->backend_nic, "--backend-nic", &err);
 		if (!forced) {
 			plan_find(p, NICFIT_SEV_CRITICAL, "backend-nic-unknown",
 				  "give a catalog NIC id (nicfit catalog list nics) or add the card with --catalog",
@@ -948,11 +1038,16 @@ static void rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p
 		    fit.port.goodput_gbps, p->fabric == NICFIT_FABRIC_IB && p->be_card.ib_rate ?
 		    "InfiniBand" : "RoCE v2", fit.effective_gbps,
 		    !strcmp(fit.limited_by, "pcie") ? "PCIe slot" : "port");
-	if (p->be_nic->ports > 1)
-		plan_decide(p, "R5", 1, "Both ports share one PCIe link: the second port adds %s.",
-			    card_in_slot(p, &p->be_card, &in->server->slots[where.nic_slots[0]], 2, NULL) >
-			    fit.effective_gbps * 1.05 ? "bandwidth" :
-			    "redundancy, not bandwidth (the slot is already the limit)");
+	if (p->be_nic->ports > 1) {
+		double both = card_in_slot(p, &p->be_card, &in->server->slots[where.nic_slots[0]],
+					   p->be_nic->ports, NULL);
+
+		plan_decide(p, "R5", 1, "All %d ports share one PCIe link: together they move %.1f Gb/s, "
+			    "so the %s.", p->be_nic->ports, both,
+			    both > fit.effective_gbps * 1.5 ? "other ports add bandwidth" :
+			    "other ports add redundancy (or a second network), not bandwidth: the slot "
+			    "is the limit");
+	}
 
 	if (!strcmp(fit.limited_by, "pcie") && fit.idle_gbps > 1) {
 		/* name the cheaper card that gives the same speed */

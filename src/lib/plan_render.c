@@ -586,13 +586,14 @@ int nicfit_plan_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 			return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 		nicfit_spec_init(merged, spec->input);
 		merged->from_data = spec->from_data;
-		for (i = 0; x->pairs[i]; i += 2)
-			nicfit_spec_add(merged, x->pairs[i], x->pairs[i + 1], NULL);
-		for (i = 0; i < spec->n; i++)
+		rc = 0;
+		for (i = 0; x->pairs[i] && !rc; i += 2)
+			rc = nicfit_spec_add(merged, x->pairs[i], x->pairs[i + 1], err);
+		for (i = 0; i < spec->n && !rc; i++)
 			if (strcmp(spec->pairs[i].key, "example"))
-				nicfit_spec_add(merged, spec->pairs[i].key, spec->pairs[i].value, NULL);
-		nicfit_spec_add(merged, "example", x->name, NULL);
-		rc = nicfit_plan_run(cat, merged, e, err);
+				rc = nicfit_spec_add(merged, spec->pairs[i].key, spec->pairs[i].value, err);
+		if (!rc)
+			rc = nicfit_plan_run(cat, merged, e, err);
 		nicfit_spec_release(merged);
 		free(merged);
 		return rc;

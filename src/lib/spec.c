@@ -12,6 +12,7 @@
 
 #include "jsonpos.h"
 #include "nicfit/spec.h"
+#include "nicfit/units.h"
 
 void nicfit_spec_init(struct nicfit_spec *s, const char *input)
 {
@@ -129,7 +130,7 @@ void nicfit_spec_locate_error(const struct nicfit_spec *s, const char *key,
 int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
 			   struct nicfit_error *err)
 {
-	static char buf[NICFIT_SPEC_MAX_VALUE + 2];
+	char buf[NICFIT_SPEC_MAX_VALUE + 2];
 	json_error_t jerr;
 	const char *key;
 	json_t *root, *v;
@@ -256,14 +257,21 @@ const char *nicfit_suggest(const char *word, const char *const *candidates)
 
 	if (!candidates)
 		return NULL;
-	/* A prefix of a real name is the best guess: "r740" -> "r740xd". */
-	if (len >= 3)
+	/* A prefix of a real name is the best guess ("r740x" -> "r740xd"),
+	 * when it is long enough to mean something or names only one. */
+	if (len >= 3) {
+		int matches = 0;
+
 		for (i = 0; candidates[i]; i++)
-			if (!strncasecmp(candidates[i], word, len) &&
-			    (!best || strlen(candidates[i]) < strlen(best)))
-				best = candidates[i];
-	if (best)
-		return best;
+			if (!strncasecmp(candidates[i], word, len)) {
+				matches++;
+				if (!best || strlen(candidates[i]) < strlen(best))
+					best = candidates[i];
+			}
+		if (best && (matches == 1 || len >= 4))
+			return best;
+		best = NULL;
+	}
 	for (i = 0; candidates[i]; i++) {
 		d = edit_distance(word, candidates[i]);
 		if (d < best_d) {
@@ -294,4 +302,68 @@ int nicfit_spec_check_unused(const struct nicfit_spec *s, const char *const *kno
 				       "unknown setting '%.64s'", s->pairs[i].key);
 	}
 	return 0;
+}
+
+void nicfit_reader_init(struct nicfit_reader *r, struct nicfit_spec *s, struct nicfit_error *err)
+{
+	r->s = s;
+	r->err = err;
+	r->key = NULL;
+	r->opt[0] = '\0';
+}
+
+const char *nicfit_reader_opt(struct nicfit_reader *r, const char *key)
+{
+	size_t i;
+
+	r->key = key;
+	snprintf(r->opt, sizeof(r->opt), "%s%s", r->s->from_data ? "" : "--", key);
+	if (!r->s->from_data)
+		for (i = 2; r->opt[i]; i++)
+			if (r->opt[i] == '_')
+				r->opt[i] = '-';
+	return r->opt;
+}
+
+int nicfit_reader_fail(struct nicfit_reader *r, int rc)
+{
+	if (rc && r->s->from_data && r->err && r->err->code == rc && r->key)
+		nicfit_spec_locate_error(r->s, r->key, r->err);
+	else if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
+		r->err->code = NICFIT_E_DATA;
+	return rc;
+}
+
+int nicfit_reader_need(struct nicfit_reader *r, const char *key, const char **out)
+{
+	*out = nicfit_spec_get(r->s, key);
+	if (*out)
+		return 0;
+	r->key = NULL;
+	return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->s->input, 0, 0,
+						     "missing %s", nicfit_reader_opt(r, key)));
+}
+
+int nicfit_reader_long(struct nicfit_reader *r, const char *key, long def, long min, long max,
+		       long *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+
+	*out = def;
+	if (!v)
+		return 0;
+	return nicfit_reader_fail(r, nicfit_parse_long(v, nicfit_reader_opt(r, key), min, max, out,
+						       r->err));
+}
+
+int nicfit_reader_double(struct nicfit_reader *r, const char *key, double def, double min,
+			 double max, double *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+
+	*out = def;
+	if (!v)
+		return 0;
+	return nicfit_reader_fail(r, nicfit_parse_double(v, nicfit_reader_opt(r, key), min, max,
+							 out, r->err));
 }

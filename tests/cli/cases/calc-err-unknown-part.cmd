@@ -1,2 +1,2 @@
 calc nic --part mcx556 --slot gen3x16
-# exit 66
+# exit 65
