@@ -841,6 +841,9 @@ static int severity(int attr, const struct tally *odd, const struct tally *ref, 
 		return NICFIT_FLEET_INFO;
 	if (gpu && def->gpu_info)
 		return NICFIT_FLEET_INFO;
+	/* an unranked value ("unknown" operstate) differs, but is not known to be worse */
+	if (def->ordered && (!odd->ranked || !ref->ranked))
+		return def->sev < NICFIT_FLEET_WARNING ? def->sev : NICFIT_FLEET_WARNING;
 	if (def->ratio && odd->ranked && ref->ranked && ref->rank > 0 &&
 	    odd->rank <= ref->rank / 2)
 		return NICFIT_FLEET_CRITICAL;
@@ -901,6 +904,12 @@ static void value_anomaly(struct an *a, int gi, uint32_t key, const struct fl_ho
 		for (i = 1; i < a->nt; i++)
 			if (a->t[i].rank > a->t[best].rank)
 				best = (int)i;
+		/* values that differ but rank alike ("down", "dormant"): no order after all */
+		for (i = 0; i < a->nt; i++)
+			if (a->t[i].rank < a->t[best].rank)
+				break;
+		if (i == a->nt)
+			best = -1;
 	}
 	x = anom_new(a, attr, 0, fl_intern0(&fl->st, def->code), gi, k->dev);
 	if (!x)
@@ -922,7 +931,10 @@ static void value_anomaly(struct an *a, int gi, uint32_t key, const struct fl_ho
 				named = 1;
 			}
 		} else {
+			/* no order to go by: every host is in the dispute */
 			s = gpu && def->gpu_info ? NICFIT_FLEET_INFO : def->sev;
+			if (def->ordered && s > NICFIT_FLEET_WARNING)
+				s = NICFIT_FLEET_WARNING;
 			named = 1;
 		}
 		if (s > sev)

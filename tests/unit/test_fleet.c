@@ -1094,6 +1094,49 @@ static void test_two_hosts(void **state)
 	nicfit_buf_release(&b);
 	gen_free(&g);
 
+	/* ordered, but the two values rank alike (not up, either way): both named, a warning */
+	gen_fleet(&g, 2, 4, 0, 1);
+	{
+		json_t *d0 = device(g.docs[0], "nic", has_up_netdev, 0);
+		json_t *d1 = device(g.docs[1], "nic", has_up_netdev, 0);
+
+		assert_non_null(d0);
+		json_object_set_new(json_array_get(json_object_get(d0, "netdevs"), 0), "operstate",
+				    json_string("down"));
+		json_object_set_new(json_array_get(json_object_get(d1, "netdevs"), 0), "operstate",
+				    json_string("dormant"));
+	}
+	nicfit_buf_init(&b, 0);
+	write_fleet(&g, T_PLAIN, &b);
+	fl = read_text("two", b.data, b.len, 100);
+	analyze(fl, NULL);
+	x = find_anomaly(fl, "port-down");
+	assert_non_null(x);
+	assert_false(x->majority);
+	assert_int_equal(x->nhosts, 2);
+	assert_int_equal(x->severity, NICFIT_FLEET_WARNING);
+	nicfit_fleet_free(fl);
+	nicfit_buf_release(&b);
+	gen_free(&g);
+
+	/* an unranked state ("unknown") against "up": a difference, not known to be worse */
+	gen_fleet(&g, 5, 4, 0, 1);
+	json_object_set_new(json_array_get(json_object_get(device(g.docs[2], "nic", has_up_netdev, 0),
+							   "netdevs"), 0),
+			    "operstate", json_string("unknown"));
+	nicfit_buf_init(&b, 0);
+	write_fleet(&g, T_PLAIN, &b);
+	fl = read_text("unknown", b.data, b.len, 100);
+	analyze(fl, NULL);
+	x = find_anomaly(fl, "port-down");
+	assert_non_null(x);
+	assert_true(x->majority);
+	assert_int_equal(x->nhosts, 1);
+	assert_int_equal(x->severity, NICFIT_FLEET_WARNING);
+	nicfit_fleet_free(fl);
+	nicfit_buf_release(&b);
+	gen_free(&g);
+
 	/* one host alone: nothing to compare */
 	gen_fleet(&g, 1, 4, 0, 1);
 	nicfit_buf_init(&b, 0);
