@@ -96,6 +96,7 @@ const struct fl_attr_def fl_attr_defs[FA_COUNT] = {
 			   0 },
 	[FA_NET_SPEED] = { "netdev.speed_gbps", "port-speed", "speed", FV_NUM, 1, NULL, W, 1, 0 },
 	[FA_NET_MTU] = { "netdev.mtu", "mtu", "MTU", FV_NUM, 0, NULL, W, 0, 0 },
+	[FA_NET_PFC] = { "netdev.pfc", "pfc", "PFC priorities", FV_STR, 0, NULL, W, 0, 0 },
 	[FA_PORT_STATE] = { "rdma.state", "port-down", "RDMA state", FV_STR, 1, rank_active, C,
 			    0, 0 },
 	[FA_PORT_RATE] = { "rdma.rate_gbps", "port-rate", "RDMA rate", FV_NUM, 1, NULL, W, 1, 0 },
@@ -335,10 +336,33 @@ static int is_true(struct actx *a, int obj, const char *key)
 	return tok_type(a, jscan_get(a->js, obj, key)) == JS_TRUE;
 }
 
-enum { N_NAME, N_OPER, N_STATE, N_GBPS, N_MBPS, N_MTU, N_KEYS };
+enum { N_NAME, N_OPER, N_STATE, N_GBPS, N_MBPS, N_MTU, N_PFC, N_KEYS };
 static const struct keydef netdev_keys[N_KEYS] = {
 	KD("name"), KD("operstate"), KD("state"), KD("speed_gbps"), KD("speed_mbps"), KD("mtu"),
+	KD("pfc"),
 };
+
+/* "3" or "3,4" or "none": the priorities with PFC on, when the audit could read them. */
+static void read_pfc(struct actx *a, int pfc, uint32_t subj, uint32_t bdf)
+{
+	static const struct keydef keys[2] = { KD("state"), KD("enabled_priorities") };
+	int m[2];
+	uint32_t i;
+	char buf[64];
+	size_t n = 0;
+	const char *st;
+	double v;
+
+	members(a, pfc, keys, 2, m);
+	st = fl_str(&a->fl->st, tok_sid(a, m[0]));
+	if (!st || strcmp(st, "read") || tok_type(a, m[1]) != JS_ARRAY)
+		return;
+	buf[0] = '\0';
+	for (i = (uint32_t)m[1] + 1; i < a->js->tok[m[1]].next; i = a->js->tok[i].next)
+		if (tok_num(a, (int)i, &v) && n + 8 < sizeof(buf))
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%g", n ? "," : "", v);
+	add_str(a, FA_NET_PFC, subj, bdf, fl_intern0(&a->fl->st, n ? buf : "none"));
+}
 
 static void read_netdevs(struct actx *a, int arr, uint32_t bdf)
 {
@@ -369,6 +393,7 @@ static void read_netdevs(struct actx *a, int arr, uint32_t bdf)
 		else if (tok_num(a, m[N_MBPS], &speed) && speed > 0)
 			add(a, FA_NET_SPEED, subj, bdf, dbits(speed / 1000));
 		add_tnum(a, FA_NET_MTU, subj, bdf, m[N_MTU]);
+		read_pfc(a, m[N_PFC], subj, bdf);
 	}
 }
 

@@ -80,6 +80,7 @@ enum fl_attr_id {
 	FA_NET_STATE,    /* netdev */
 	FA_NET_SPEED,
 	FA_NET_MTU,
+	FA_NET_PFC,      /* netdev: priorities with PFC on */
 	FA_PORT_STATE,   /* RDMA port */
 	FA_PORT_RATE,
 	FA_PORT_LAYER,

@@ -439,6 +439,34 @@ static int inj_mtu(json_t *doc, struct expect *x)
 	return 1;
 }
 
+static int has_pfc(json_t *d)
+{
+	json_t *n;
+	size_t i;
+
+	json_array_foreach(json_object_get(d, "netdevs"), i, n)
+		if (json_array_size(json_object_get(json_object_get(n, "pfc"), "enabled_priorities")))
+			return 1;
+	return 0;
+}
+
+/* PFC turned off on one RoCE port: lossless RoCE needs it on every host */
+static int inj_pfc(json_t *doc, struct expect *x)
+{
+	json_t *d = device(doc, "nic", has_pfc, 0), *n;
+	size_t i;
+
+	if (!d)
+		return 0;
+	json_array_foreach(json_object_get(d, "netdevs"), i, n)
+		if (json_array_size(json_object_get(json_object_get(n, "pfc"), "enabled_priorities"))) {
+			json_object_set_new(json_object_get(n, "pfc"), "enabled_priorities", json_array());
+			break;
+		}
+	want(x, "pfc", bdf(d), NICFIT_FLEET_WARNING);
+	return 1;
+}
+
 static int inj_part(json_t *doc, struct expect *x)
 {
 	json_t *d = device(doc, "nic", has_part, 0);
@@ -559,6 +587,7 @@ static const struct {
 	{ "kernel", inj_kernel },           { "firmware", inj_firmware },
 	{ "port rate", inj_port_rate },     { "mtu", inj_mtu },
 	{ "part", inj_part },               { "mps", inj_mps },
+	{ "pfc", inj_pfc },
 	{ "pair path", inj_pair_path },     { "gdr", inj_gdr },
 	{ "finding", inj_finding },         { "gpu gone", inj_gpu_gone },
 	{ "nic moved", inj_nic_moved },
