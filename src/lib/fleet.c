@@ -1027,7 +1027,7 @@ static void presence_anomaly(struct an *a, int gi, uint32_t key, const size_t *p
 	nicfit_buf_release(&b);
 }
 
-static void add_common(struct an *a, int gi, uint32_t key)
+static void add_common(struct an *a, uint32_t key)
 {
 	struct nicfit_fleet *fl = a->fl;
 	const struct fl_key *k = &fl->keys[key];
@@ -1042,7 +1042,6 @@ static void add_common(struct an *a, int gi, uint32_t key)
 		a->err = NICFIT_E_NOMEM;
 	else
 		fl->commons[fl->ncommons++] = c;
-	(void)gi;
 }
 
 /* ---- analysis: one group ---------------------------------------------------------------- */
@@ -1169,7 +1168,7 @@ static void analyze_group(struct an *a, int gi, const size_t *hosts, size_t n)
 			if (a->cnt[k] < known)
 				a->flags[k] |= 2;
 			else if (attr == FA_FINDING && n > 1)
-				add_common(a, gi, k);
+				add_common(a, k);
 		}
 	}
 	/* gather the values of the keys that differ */
@@ -1643,7 +1642,7 @@ static int expect_one(void *ctx, const char *name)
 static int absent_hosts(struct an *a, struct nicfit_error *err)
 {
 	struct nicfit_fleet *fl = a->fl;
-	size_t i, nunread, named = 0;
+	size_t i, nunread;
 	struct fl_anom *x;
 	int rc;
 
@@ -1651,12 +1650,8 @@ static int absent_hosts(struct an *a, struct nicfit_error *err)
 		if (absent_add(a, fl->problem_hosts[i]) < 0)
 			return NICFIT_E_NOMEM;
 	nunread = fl->nabsent;
-	for (i = 0; i < fl->nproblems; i++)
-		if (fl->problems[i].kind == NICFIT_FLEET_UNREADABLE && fl->problems[i].host)
-			named++;
 	fl->nunnamed = fl->nunreadable > fl->nproblem_hosts ? fl->nunreadable - fl->nproblem_hosts
 							     : 0;
-	(void)named;
 	if ((nunread || fl->nunnamed) && !ignored(a, "audit-unreadable")) {
 		x = anom_new(a, -1, NICFIT_FLEET_WARNING, fl_intern0(&fl->st, "audit-unreadable"),
 			     -1, 0);

@@ -998,8 +998,8 @@ static int ansible_bundle(struct nicfit_fleet *fl, struct actx *a, int root,
 			continue;
 		fl_origin_position(o, a->text, bh[i].off, &line, &col);
 		if (kinds[i] == 1)
-			rc = fl_feed_labelled(fl, name, FL_LABEL_ANSIBLE, texts[i], lens[i],
-					      o->input, line, err);
+			rc = fl_feed_labelled(fl, name, FL_LABEL_ANSIBLE, texts[i], lens[i], line,
+					      err);
 		else {
 			fl->ndocs++;
 			fl_problem(fl, NICFIT_FLEET_UNREADABLE, name, o->input, line, col,

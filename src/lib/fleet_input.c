@@ -150,7 +150,7 @@ static size_t whole_doc(struct nicfit_fleet *fl, const struct dest *d, const cha
 	return used;
 }
 
-static int add_frag(struct nicfit_fleet *fl, struct fl_split *sp, long line, long col)
+static int add_frag(struct fl_split *sp, long line, long col)
 {
 	struct fl_frag f;
 
@@ -161,7 +161,6 @@ static int add_frag(struct nicfit_fleet *fl, struct fl_split *sp, long line, lon
 		sp->frags[sp->nfrags - 1] = f;
 		return 0;
 	}
-	(void)fl;
 	return FL_PUSH(sp->frags, sp->nfrags, sp->cap_frags, f);
 }
 
@@ -273,7 +272,7 @@ static int split_feed(struct nicfit_fleet *fl, struct fl_split *sp, const struct
 			}
 			sp->started = 1;
 		}
-		if (add_frag(fl, sp, line, col))
+		if (add_frag(sp, line, col))
 			return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 		i = scan(sp, (const unsigned char *)p, n, &done);
 		rc = append(fl, sp, p, i, err);
@@ -671,6 +670,10 @@ static int process_line(struct nicfit_fleet *fl, const char *s, size_t n,
 
 	if (n && s[n - 1] == '\r')
 		n--;
+	if (in->line == 1 && n >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) {
+		s += 3; /* a byte-order mark some editors put first */
+		n -= 3;
+	}
 	if (!in->first_line && !is_blank(s, n)) {
 		snprintf(in->first, sizeof(in->first), "%.*s", (int)(n > 60 ? 60 : n), s);
 		fl_sanitize(in->first);
@@ -931,8 +934,7 @@ int nicfit_fleet_end(struct nicfit_fleet *fl, struct nicfit_error *err)
  * own splitter, the host as label, positions relative to the bundle.
  */
 int fl_feed_labelled(struct nicfit_fleet *fl, const char *label, enum fl_label_kind kind,
-		     const char *text, size_t len, const char *input, long line,
-		     struct nicfit_error *err)
+		     const char *text, size_t len, long line, struct nicfit_error *err)
 {
 	struct fl_split sp;
 	struct dest d;
@@ -940,7 +942,6 @@ int fl_feed_labelled(struct nicfit_fleet *fl, const char *label, enum fl_label_k
 	size_t before = fl->in.ndocs;
 	int rc;
 
-	(void)input;
 	split_init(&sp, fl->lim.max_doc_bytes);
 	memset(&d, 0, sizeof(d));
 	d.label = label;

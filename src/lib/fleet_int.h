@@ -321,8 +321,11 @@ void fl_origin_position(const struct fl_origin *o, const char *text, size_t off,
 
 /* fleet_input.c */
 void fl_input_release(struct nicfit_fleet *fl);
+/*
+ * One host's text from inside another document (an Ansible result's
+ * stdout), read with its own splitter; line is where the result stands.
+ */
 int fl_feed_labelled(struct nicfit_fleet *fl, const char *label, enum fl_label_kind kind,
-		     const char *text, size_t len, const char *input, long line,
-		     struct nicfit_error *err);
+		     const char *text, size_t len, long line, struct nicfit_error *err);
 
 #endif

@@ -1334,6 +1334,18 @@ static void test_malformed_labelled(void **state)
 	nicfit_fleet_free(fl);
 }
 
+static void test_bom_crlf(void **state)
+{
+	const char *text = "\xef\xbb\xbf{\"schema\":\"nicfit.audit.v1\",\"host\":{\"name\":\"a\"}}\r\n"
+			   "{\"schema\":\"nicfit.audit.v1\",\r\n\"host\":{\"name\":\"b\"}}\r\n";
+	struct nicfit_fleet *fl = read_text("windows.json", text, strlen(text), 5);
+
+	(void)state;
+	assert_int_equal(nicfit_fleet_nhosts(fl), 2);
+	assert_int_equal(nicfit_fleet_nproblems_total(fl), 0);
+	nicfit_fleet_free(fl);
+}
+
 static void test_duplicate(void **state)
 {
 	const char *text =
@@ -1501,6 +1513,45 @@ static void test_expect(void **state)
 		nicfit_error_clear(&err);
 		assert_int_equal(nicfit_fleet_analyze(fl, &o, &err), NICFIT_E_USAGE);
 		assert_non_null(strstr(err.msg, "backwards"));
+	}
+	nicfit_fleet_free(fl);
+	nicfit_buf_release(&b);
+	gen_free(&g);
+}
+
+/* Text lists stop after eight host ranges unless every host is asked for. */
+static void test_render_all_hosts(void **state)
+{
+	struct fleet_gen g;
+	struct nicfit_buf b, out;
+	struct nicfit_fleet *fl;
+	struct expect e;
+	size_t i;
+	unsigned flags;
+
+	(void)state;
+	gen_fleet(&g, 40, 4, 0, 1);
+	for (i = 0; i < 12; i++)
+		assert_int_equal(inj_kernel(g.docs[i * 3], &e), 1); /* node0001, node0004, ... */
+	nicfit_buf_init(&b, 0);
+	write_fleet(&g, T_PLAIN, &b);
+	fl = read_text("many", b.data, b.len, 4096);
+	analyze(fl, NULL);
+	for (flags = 0; flags <= NICFIT_FLEET_ALL_HOSTS; flags += NICFIT_FLEET_ALL_HOSTS) {
+		struct nicfit_emit *em = nicfit_emit_new(NICFIT_FMT_TEXT, 0, 0);
+
+		nicfit_buf_init(&out, 0);
+		assert_int_equal(nicfit_fleet_render(em, fl, flags), 0);
+		assert_int_equal(nicfit_emit_finish(em, &out), 0);
+		if (flags) {
+			assert_non_null(strstr(out.data, "node[0001,0004,0007,0010,0013,0016,0019,0022,"
+						   "0025,0028,0031,0034]"));
+		} else {
+			assert_non_null(strstr(out.data, "node[0001,0004,0007,0010,0013,0016,0019,0022]"
+						   " and 4 more"));
+		}
+		nicfit_buf_release(&out);
+		nicfit_emit_free(em);
 	}
 	nicfit_fleet_free(fl);
 	nicfit_buf_release(&b);
@@ -1705,11 +1756,13 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_malformed_labelled),
 		cmocka_unit_test(test_duplicate),
+		cmocka_unit_test(test_bom_crlf),
 		cmocka_unit_test(test_not_audits),
 		cmocka_unit_test(test_ansible_failures),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_expect),
 		cmocka_unit_test(test_render),
+		cmocka_unit_test(test_render_all_hosts),
 	};
 
 	return cmocka_run_group_tests(tests, load_templates, free_templates);
