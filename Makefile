@@ -23,9 +23,9 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 ifeq ($(WERROR),1)
 WARN += -Werror
 endif
-PKGS := jansson libmicrohttpd
+PKGS := jansson libmicrohttpd libarchive
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lmicrohttpd)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lmicrohttpd -larchive)
 
 BASE_CFLAGS := -std=c11 -O2 -g $(WARN) -fno-common
 ifeq ($(SANITIZE),1)
