@@ -60,6 +60,8 @@ int cli_usage(const char *name);
 /* The command table (main.c). */
 const struct cli_command *cli_find(const char *name);
 
+int cmd_audit(struct cli *c, int argc, char **argv);
 int cmd_calc(struct cli *c, int argc, char **argv);
+int cmd_snapshot(struct cli *c, int argc, char **argv);
 
 #endif

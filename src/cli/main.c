@@ -17,6 +17,15 @@
 static int cmd_help(struct cli *c, int argc, char **argv);
 
 static const struct cli_command commands[] = {
+	{ "audit", cmd_audit,
+	  "inspect this host (or --sysfs DIR) for GPU/NIC topology and link problems",
+	  "nicfit audit [--sysfs DIR|FILE.tar.gz] [--all] [--ignore CODE[@DEVICE]]...\n"
+	  "             [--pci-ids FILE | --no-pci-ids] [--assume NAME=VALUE]...\n"
+	  "\n"
+	  "Reads sysfs (never needs root; as root it also checks ACS, MaxPayload and\n"
+	  "MaxReadReq). --sysfs takes a directory that holds sys/ (NICFIT_SYSFS_ROOT too)\n"
+	  "or a snapshot archive. --all lists every PCI function. Exit status: 0 clean,\n"
+	  "1 warnings, 2 critical findings. --format svg draws the host." },
 	{ "calc", cmd_calc,
 	  "pcie | link | nic | load | fit | allreduce | stream: the formulas behind plan",
 	  "nicfit calc pcie --gen G --width W [--mps B] [--assume NAME=VALUE]...\n"
@@ -33,6 +42,13 @@ static const struct cli_command commands[] = {
 	  "Every assumption is listed in the output and can be changed with --assume NAME=VALUE." },
 	{ "help", cmd_help, "show help for nicfit or one command",
 	  "nicfit help [COMMAND]" },
+	{ "snapshot", cmd_snapshot,
+	  "copy the sysfs subset that audit reads into a directory (or .tar.gz) for offline audit",
+	  "nicfit snapshot [--sysfs DIR] DEST\n"
+	  "\n"
+	  "DEST is a new directory or an archive (FILE.tar.gz, .tar.xz, .tar.bz2, .tar).\n"
+	  "Works without root and lists what it could not read. Audit the copy with\n"
+	  "nicfit audit --sysfs DEST." },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -478,9 +478,25 @@ enum nicfit_sysfs_status nicfit_sysfs_resolve(struct nicfit_sysfs *fs, const cha
 int nicfit_sysfs_exists(struct nicfit_sysfs *fs, const char *path)
 {
 	int e, fd = open_in_root(fs, path, O_PATH | O_CLOEXEC, &e);
+	struct stat sb;
 
 	if (fd < 0)
 		return 0;
+	/* A snapshot must hold what was only tested for, too. */
+	if (fs->recording && !fstat(fd, &sb)) {
+		while (*path == '/')
+			path++;
+		if (S_ISDIR(sb.st_mode)) {
+			record(fs, path, NICFIT_REC_DIR, NULL, 0, NICFIT_SYSFS_OK, 0);
+		} else if (S_ISREG(sb.st_mode)) {
+			char buf[NICFIT_SYSFS_TEXT_MAX];
+			size_t len;
+
+			close(fd);
+			nicfit_sysfs_read(fs, path, buf, sizeof(buf), &len, NICFIT_SYSFS_QUIET);
+			return 1;
+		}
+	}
 	close(fd);
 	return 1;
 }
@@ -744,6 +760,24 @@ enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *
 		snprintf(v[cnt].name, sizeof(v[cnt].name), "%s", d->d_name);
 		v[cnt].type = t;
 		cnt++;
+		if (fs->recording && (t == NICFIT_DT_DIR || t == NICFIT_DT_LINK)) {
+			char child[NICFIT_SYSFS_PATH_MAX], target[NICFIT_SYSFS_PATH_MAX];
+			ssize_t ln;
+
+			if (snprintf(child, sizeof(child), "%s%s%s", path, path[0] ? "/" : "",
+				     d->d_name) >= (int)sizeof(child))
+				continue;
+			if (t == NICFIT_DT_DIR) {
+				record(fs, child, NICFIT_REC_DIR, NULL, 0, NICFIT_SYSFS_OK, 0);
+			} else {
+				ln = readlinkat(dirfd(dir), d->d_name, target, sizeof(target) - 1);
+				if (ln > 0) {
+					target[ln] = '\0';
+					record(fs, child, NICFIT_REC_LINK, target, (size_t)ln,
+					       NICFIT_SYSFS_OK, 0);
+				}
+			}
+		}
 	}
 	closedir(dir);
 	if (cnt)
