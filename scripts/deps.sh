@@ -14,7 +14,7 @@ pkgs="gcc make pkg-config libjansson-dev libmicrohttpd-dev libcmocka-dev libarch
 case "$group" in
 build) ;;
 check) pkgs="$pkgs hwloc-nox chromium pciutils" ;;
-bench) pkgs="$pkgs hwloc-nox chromium pciutils hyperfine wrk nginx-light valgrind" ;;
+bench) pkgs="$pkgs hwloc-nox chromium pciutils hyperfine wrk nginx-light valgrind jq" ;;
 *) echo "usage: scripts/deps.sh build|check|bench" >&2; exit 64 ;;
 esac
 

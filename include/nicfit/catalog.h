@@ -113,6 +113,12 @@ struct nicfit_switch {
 	int nbreakout;
 	int max_logical_ports;    /* 0 when not given */
 	int lossless, subnet_manager;
+	int ports_per_cage;       /* logical ports per cage (twin-port OSFP: 2), default 1 */
+	int uplink_ports;         /* separate uplink group (0 = none; all ports alike) */
+	double uplink_gbps;
+	const char *uplink_cage;
+	const char *uplink_breakout[NICFIT_MAX_LIST];
+	int nuplink_breakout;
 };
 
 #define NICFIT_MAX_SLOTS 32
@@ -239,5 +245,24 @@ const struct nicfit_nic *nicfit_find_nic_pci(const struct nicfit_catalog *cat,
 /* The merged JSON text of one entry (for `catalog show --json`); caller frees. */
 char *nicfit_catalog_entry_json(const struct nicfit_catalog *cat, enum nicfit_kind k,
 				const char *id, int pretty);
+
+struct nicfit_emit;
+
+/*
+ * Render the catalog (or one kind of it, kind < 0 for all) for `catalog
+ * list`: text tables of the key facts per kind, or in JSON a catalog
+ * document ({"schema": "nicfit.catalog.v1", "nics": [...], ...}) holding
+ * the full entries, which can be edited and loaded back with --catalog.
+ */
+void nicfit_catalog_render_list(struct nicfit_emit *e, const struct nicfit_catalog *cat,
+				int kind);
+
+/*
+ * Render one entry for `catalog show`: every field in text, the entry
+ * object in JSON (with "kind" added). Returns 0 or NICFIT_E_NOTFOUND
+ * (with a suggestion in err).
+ */
+int nicfit_catalog_render_show(struct nicfit_emit *e, const struct nicfit_catalog *cat,
+			       const char *id, struct nicfit_error *err);
 
 #endif

@@ -85,6 +85,8 @@ void nicfit_emit_int(struct nicfit_emit *e, const char *key, long long v);
 void nicfit_emit_number(struct nicfit_emit *e, const char *key, double v);
 void nicfit_emit_bool(struct nicfit_emit *e, const char *key, int v);
 void nicfit_emit_null(struct nicfit_emit *e, const char *key);
+/* Attach a JSON value given as text (already valid JSON, e.g. a catalog entry). */
+void nicfit_emit_json_text(struct nicfit_emit *e, const char *key, const char *json);
 
 /* Prose for TEXT and MD. */
 void nicfit_emit_printf(struct nicfit_emit *e, const char *fmt, ...)

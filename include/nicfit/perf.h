@@ -19,6 +19,8 @@ struct nicfit_card {
 	int ports;          /* network ports on the card */
 	double port_gbps;   /* nominal Ethernet rate of one port */
 	const char *ib_rate;/* fastest InfiniBand rate, NULL when none */
+	unsigned rdma;      /* NICFIT_RDMA_* bits (catalog.h); 0 = no RDMA */
+	int vpi;            /* ports switch between InfiniBand and Ethernet */
 };
 
 /* The card in a slot of generation slot_gen and slot_width lanes. */

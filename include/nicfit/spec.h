@@ -23,6 +23,7 @@ struct nicfit_spec_pair {
 	char *key;    /* "gpus_per_server" */
 	char *value;  /* "2" (JSON true/false become "true"/"false") */
 	int used;     /* set by nicfit_spec_get(); unused pairs are errors */
+	long line, col; /* where the value stood in the JSON text; 0 for flags */
 };
 
 struct nicfit_spec {
@@ -46,6 +47,15 @@ int nicfit_spec_add(struct nicfit_spec *s, const char *key, const char *value,
  */
 int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
 			   struct nicfit_error *err);
+
+/*
+ * Point an error about key at the spec's own input: when the spec came
+ * from JSON, err gets the file name and the line and column of key's last
+ * value, its message is prefixed with the key, and a usage error becomes
+ * a data error (exit 65). Nothing changes for flags or a clear err.
+ */
+void nicfit_spec_locate_error(const struct nicfit_spec *s, const char *key,
+			      struct nicfit_error *err);
 
 /* The last value of key, or NULL. Marks every pair with that key used. */
 const char *nicfit_spec_get(struct nicfit_spec *s, const char *key);

@@ -40,6 +40,33 @@ static const struct cli_command commands[] = {
 	  "\n"
 	  "Sizes: 40GB, 40GiB, or 70B (parameters). Speeds: 10G, 25GbE, 100Gb/s, EDR, HDR, NDR.\n"
 	  "Every assumption is listed in the output and can be changed with --assume NAME=VALUE." },
+	{ "catalog", cmd_catalog, "list | show ID | check FILE: the parts nicfit plans with",
+	  "nicfit catalog list [nics|cables|switches|servers|gpus|models]\n"
+	  "nicfit catalog show ID\n"
+	  "nicfit catalog check FILE...\n"
+	  "\n"
+	  "The default catalog is built in; --catalog FILE overlays your own entries and prices\n"
+	  "(same id: fields replaced; new id: added). 'catalog list -j' prints a file you can edit." },
+	{ "decode", cmd_decode,
+	  "explain a part number (ConnectX OPN, Intel adapter, catalog SKU)",
+	  "nicfit decode [--rules] PART... | -\n"
+	  "  PART: a ConnectX OPN (MCX653105A-HDAT), an Intel adapter (X710-DA2) or a\n"
+	  "  catalog id; '-' reads one per line from stdin; --rules ignores the catalog" },
+	{ "plan", cmd_plan,
+	  "what network, NICs, slots, cables and BOM a server or cluster needs, and why",
+	  "nicfit plan [--spec FILE.json] [--server ID] [--servers N] [--gpu ID]\n"
+	  "            [--gpus-per-server N] [--model ID | --params N | --weights-gb X]\n"
+	  "            [--precision fp16|bf16|fp8|int8|int4] [--context T] [--concurrency C]\n"
+	  "            [--workload inference|replicated-inference|multi-node-inference|\n"
+	  "                        training|fine-tuning|rdma-storage]\n"
+	  "            [--backend-nic PART] [--frontend-nic PART] [--backend-gbps N]\n"
+	  "            [--backend-cards N] [--fabric auto|roce|infiniband] [--switch ID]\n"
+	  "            [--storage-gbps N] [--reloads-per-day N] [--tokens-per-s T]\n"
+	  "            [--assume NAME=VALUE]... [--explain] [--example[=NAME]]\n"
+	  "\n"
+	  "Examples from the reference article: --example=inference, replicas, training,\n"
+	  "capped, gen4, lab, x710, split. --format csv prints the bill of materials,\n"
+	  "md a ticket-ready report, svg the server's slots." },
 	{ "help", cmd_help, "show help for nicfit or one command",
 	  "nicfit help [COMMAND]" },
 	{ "snapshot", cmd_snapshot,

@@ -72,9 +72,8 @@ int cli_args_to_spec(int argc, char **argv, int first, const char *const *flags,
 		memcpy(key, a, len);
 		key[len] = '\0';
 		if (is_flag(key, flags)) {
-			if (eq)
-				return cli_error(NICFIT_E_USAGE, "%s: --%s takes no value", cmd, key);
-			if (nicfit_spec_add(spec, key, "true", &err))
+			/* a flag may carry a value only as --flag=value */
+			if (nicfit_spec_add(spec, key, eq ? eq + 1 : "true", &err))
 				return cli_fail(&err);
 			continue;
 		}

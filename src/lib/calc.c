@@ -12,6 +12,7 @@
 #include "nicfit/calc.h"
 #include "nicfit/link.h"
 #include "nicfit/llm.h"
+#include "nicfit/partno.h"
 #include "nicfit/pcie.h"
 #include "nicfit/perf.h"
 #include "nicfit/units.h"
@@ -25,12 +26,14 @@ struct req {
 	struct nicfit_spec *s;
 	struct nicfit_error *err;
 	char opt[72]; /* "--gen" for messages */
+	const char *key; /* the setting being read, for positions in JSON */
 };
 
 static const char *optname(struct req *r, const char *key)
 {
 	size_t i;
 
+	r->key = key;
 	snprintf(r->opt, sizeof(r->opt), "%s%s", r->s->from_data ? "" : "--", key);
 	if (!r->s->from_data)
 		for (i = 2; r->opt[i]; i++)
@@ -41,7 +44,9 @@ static const char *optname(struct req *r, const char *key)
 
 static int fix(struct req *r, int rc)
 {
-	if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
+	if (rc && r->s->from_data && r->err && r->err->code == rc && r->key)
+		nicfit_spec_locate_error(r->s, r->key, r->err);
+	else if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
 		r->err->code = NICFIT_E_DATA;
 	return rc;
 }
@@ -345,18 +350,42 @@ int nicfit_card_resolve(const struct nicfit_catalog *cat, const char *part,
 			struct nicfit_card *card, const struct nicfit_nic **nic,
 			struct nicfit_error *err)
 {
-	const struct nicfit_nic *n = cat ? nicfit_find_nic(cat, part, "--part", err) : NULL;
+	const struct nicfit_nic *n = cat ? nicfit_find_nic(cat, part, "--part", NULL) : NULL;
+	struct nicfit_error derr;
+	struct nicfit_part p;
+	int rc;
 
 	if (nic)
 		*nic = n;
-	if (!n)
-		return err && err->code ? err->code :
-			nicfit_error_at(err, NICFIT_E_NOTFOUND, "--part", 0, 0, "unknown part '%.64s'", part);
-	card->pcie_gen = n->pcie_gen;
-	card->pcie_width = n->pcie_width;
-	card->ports = n->ports;
-	card->port_gbps = n->port_gbps;
-	card->ib_rate = n->ib_rate;
+	if (n) {
+		card->pcie_gen = n->pcie_gen;
+		card->pcie_width = n->pcie_width;
+		card->ports = n->ports;
+		card->port_gbps = n->port_gbps;
+		card->ib_rate = n->ib_rate;
+		card->rdma = n->rdma;
+		card->vpi = n->vpi;
+		return 0;
+	}
+	/* not a catalog id or part: any part number the decoder reads */
+	nicfit_error_clear(&derr);
+	rc = nicfit_decode(cat, part, &p, &derr);
+	if (rc) {
+		snprintf(derr.input, sizeof(derr.input), "--part");
+		if (err && err->code == NICFIT_OK)
+			*err = derr;
+		return rc;
+	}
+	if (p.kind == NICFIT_PART_OTHER)
+		return nicfit_error_at(err, NICFIT_E_USAGE, "--part", 0, 0,
+				       "'%.64s' is a catalog %s, not a network card", part,
+				       nicfit_kind_name(p.catalog_kind));
+	if (p.catalog_id[0] && cat && nic)
+		*nic = nicfit_find_nic(cat, p.catalog_id, "--part", NULL);
+	if (nicfit_part_card(&p, card))
+		return nicfit_error_at(err, NICFIT_E_DATA, "--part", 0, 0,
+				       "'%.64s' decodes as %s, but its ports, speed or PCIe "
+				       "interface are unknown", part, p.summary);
 	return 0;
 }
 
@@ -400,6 +429,7 @@ static int calc_nic(struct req *r, const struct nicfit_catalog *cat, struct nicf
 	header(e, "nic");
 	nicfit_emit_string(e, "part", nic ? nic->part : part);
 	nicfit_emit_string(e, "name", nic ? nic->e.name : NULL);
+	nicfit_emit_string(e, "card_from", nic ? "catalog" : "rule");
 	nicfit_emit_stringf(e, "slot", "gen%dx%d", g, w);
 	nicfit_emit_stringf(e, "link", "gen%dx%d", res.link_gen, res.link_width);
 	nicfit_emit_int(e, "ports", res.ports_used);
@@ -413,8 +443,12 @@ static int calc_nic(struct req *r, const struct nicfit_catalog *cat, struct nicf
 	nicfit_emit_string(e, "limited_by", res.limited_by);
 	nicfit_emit_number(e, "idle_gbps", res.idle_gbps);
 	emit_pcie(e, "pcie", &res.pcie);
-	nicfit_emit_printf(e, "%s (%s) in a Gen%d x%d slot\n", nic ? nic->part : part,
-			   nic ? nic->e.name : "decoded", g, w);
+	if (nic)
+		nicfit_emit_printf(e, "%s (%s) in a Gen%d x%d slot\n", nic->part, nic->e.name, g, w);
+	else
+		nicfit_emit_printf(e, "%s in a Gen%d x%d slot (not in the catalog: the card's facts\n"
+				      "  come from the part-number rules; see 'nicfit decode %s')\n",
+				   part, g, w, part);
 	nicfit_emit_printf(e, "  card       %d x %g Gb/s, PCIe Gen%d x%d; the link trains at Gen%d x%d\n",
 			   card.ports, card.port_gbps, card.pcie_gen, card.pcie_width,
 			   res.link_gen, res.link_width);

@@ -239,6 +239,15 @@ void nicfit_emit_null(struct nicfit_emit *e, const char *key)
 		attach(e, key, json_null());
 }
 
+void nicfit_emit_json_text(struct nicfit_emit *e, const char *key, const char *json)
+{
+	json_error_t jerr;
+
+	if (!is_json(e))
+		return;
+	attach(e, key, json_loads(json, JSON_DECODE_ANY, &jerr));
+}
+
 void nicfit_emit_printf(struct nicfit_emit *e, const char *fmt, ...)
 {
 	va_list ap;

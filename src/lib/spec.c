@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "jsonpos.h"
 #include "nicfit/spec.h"
 
 void nicfit_spec_init(struct nicfit_spec *s, const char *input)
@@ -47,6 +48,7 @@ int nicfit_spec_add(struct nicfit_spec *s, const char *key, const char *value,
 	p->key = strdup(key);
 	p->value = strdup(value);
 	p->used = 0;
+	p->line = p->col = 0;
 	if (!p->key || !p->value) {
 		free(p->key);
 		free(p->value);
@@ -78,6 +80,50 @@ static int scalar_text(json_t *v, char *buf, size_t n)
 		return 0;
 	}
 	return -1;
+}
+
+/* Record where the value just added stood (its array element when idx >= 0). */
+static void locate(struct nicfit_spec *s, const char *text, size_t len, const char *key,
+		   long idx)
+{
+	struct nicfit_spec_pair *p = &s->pairs[s->n - 1];
+	char path[300];
+
+	if (strchr(key, '/'))
+		return;
+	if (idx >= 0)
+		snprintf(path, sizeof(path), "/%s/%ld", key, idx);
+	else
+		snprintf(path, sizeof(path), "/%s", key);
+	nicfit_json_locate(text, len, path, &p->line, &p->col);
+}
+
+void nicfit_spec_locate_error(const struct nicfit_spec *s, const char *key,
+			      struct nicfit_error *err)
+{
+	char msg[sizeof(err->msg)];
+	const char *m;
+	size_t i;
+	long line = 0, col = 0;
+
+	if (!s->from_data || !err || !err->code)
+		return;
+	if (err->code == NICFIT_E_USAGE)
+		err->code = NICFIT_E_DATA;
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->pairs[i].key, key)) {
+			line = s->pairs[i].line;
+			col = s->pairs[i].col;
+		}
+	/* drop a " (at column N)" that refers to the value text: the position
+	 * in the file replaces it */
+	m = strstr(err->msg, " (at column ");
+	snprintf(msg, sizeof(msg), "%s: %.*s%s", key, m ? (int)(m - err->msg) : (int)strlen(err->msg),
+		 err->msg, m && strchr(m + 1, ')') ? strchr(m + 1, ')') + 1 : "");
+	snprintf(err->msg, sizeof(err->msg), "%s", msg);
+	snprintf(err->input, sizeof(err->input), "%s", s->input);
+	err->line = line;
+	err->col = col;
 }
 
 int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
@@ -118,8 +164,8 @@ int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
 				if (strlen(buf) > NICFIT_SPEC_MAX_VALUE)
 					rc = nicfit_error_at(err, NICFIT_E_LIMIT, s->input, 0, 0,
 							     "'%.64s'[%zu]: value too long", key, i);
-				else
-					rc = nicfit_spec_add(s, key, buf, err);
+				else if (!(rc = nicfit_spec_add(s, key, buf, err)))
+					locate(s, text, len, key, (long)i);
 			}
 		} else if (scalar_text(v, buf, sizeof(buf))) {
 			rc = nicfit_error_at(err, NICFIT_E_DATA, s->input, 0, 0,
@@ -128,8 +174,8 @@ int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
 			rc = nicfit_error_at(err, NICFIT_E_LIMIT, s->input, 0, 0,
 					     "'%.64s': value longer than %d bytes", key,
 					     NICFIT_SPEC_MAX_VALUE);
-		} else {
-			rc = nicfit_spec_add(s, key, buf, err);
+		} else if (!(rc = nicfit_spec_add(s, key, buf, err))) {
+			locate(s, text, len, key, -1);
 		}
 		if (rc)
 			break;
@@ -206,25 +252,34 @@ static size_t edit_distance(const char *a, const char *b)
 const char *nicfit_suggest(const char *word, const char *const *candidates)
 {
 	const char *best = NULL;
-	size_t best_d = (size_t)-1, i, d, limit;
+	size_t best_d = (size_t)-1, i, d, len = strlen(word), limit;
 
 	if (!candidates)
 		return NULL;
+	/* A prefix of a real name is the best guess ("r740x" -> "r740xd"),
+	 * when it is long enough to mean something or names only one. */
+	if (len >= 3) {
+		int matches = 0;
+
+		for (i = 0; candidates[i]; i++)
+			if (!strncasecmp(candidates[i], word, len)) {
+				matches++;
+				if (!best || strlen(candidates[i]) < strlen(best))
+					best = candidates[i];
+			}
+		if (best && (matches == 1 || len >= 4))
+			return best;
+		best = NULL;
+	}
 	for (i = 0; candidates[i]; i++) {
-		/* a prefix of a real name is a good guess ("r740" -> "r740xd") */
-		if (!strncasecmp(candidates[i], word, strlen(word)) && strlen(word) >= 3)
-			d = strlen(candidates[i]) - strlen(word);
-		else
-			d = edit_distance(word, candidates[i]);
+		d = edit_distance(word, candidates[i]);
 		if (d < best_d) {
 			best_d = d;
 			best = candidates[i];
 		}
 	}
-	limit = strlen(word) / 3 + 1;
-	if (best && best_d > limit && !(best_d <= 4 && !strncasecmp(best, word, strlen(word))))
-		return NULL;
-	return best;
+	limit = len / 3 > 2 ? len / 3 : 2;
+	return best && best_d <= limit ? best : NULL;
 }
 
 int nicfit_spec_check_unused(const struct nicfit_spec *s, const char *const *known,

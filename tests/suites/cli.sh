@@ -18,6 +18,11 @@ for cmd in "$dir"/*.cmd; do
 	args=$(grep -v '^#' "$cmd")
 	stdin=/dev/null
 	[ -f "$dir/$name.in" ] && stdin="$dir/$name.in"
+	gen=$(sed -n 's/^# stdin: //p' "$cmd")
+	if [ -n "$gen" ]; then
+		sh -c "$gen" >"$tmp/stdin"
+		stdin="$tmp/stdin"
+	fi
 	eval "set -- $args"
 	"$NICFIT" "$@" <"$stdin" >"$tmp/out" 2>"$tmp/err"
 	rc=$?

@@ -1,0 +1,13 @@
+#!/bin/sh
+# Every benchmark, one after another. Each prints its figures and the
+# ratios against the peers it measured in the same run.
+set -u
+: "${NICFIT:=build/nicfit}"
+export NICFIT
+status=0
+for b in bench/*.sh; do
+	[ "$b" = bench/run.sh ] && continue
+	sh "$b" || status=1
+	echo
+done
+exit $status

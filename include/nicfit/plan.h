@@ -1,0 +1,229 @@
+/*
+ * nicfit/plan.h - what network an AI server or cluster needs, and why.
+ *
+ * nicfit_plan() turns a request (server, GPUs, model, workload, cluster
+ * size, optional what-if parts) into decisions: whether the model fits one
+ * server, whether a back-end RDMA fabric is needed, which front-end ports
+ * and back-end card, in which slot on which socket, which fabric and
+ * cables, what it costs, and the estimates behind it. Every decision is
+ * recorded with its rule id and a sentence with the numbers used; every
+ * warning is a finding with a severity. It is a pure function of the
+ * request and the catalog: nothing is printed.
+ *
+ * nicfit_plan_run() is the spec-in, document-out form used by the CLI and
+ * by POST /api/plan (same keys as the CLI's long options, '_' for '-').
+ */
+#ifndef NICFIT_PLAN_H
+#define NICFIT_PLAN_H
+
+#include "nicfit/catalog.h"
+#include "nicfit/emit.h"
+#include "nicfit/error.h"
+#include "nicfit/llm.h"
+#include "nicfit/partno.h"
+#include "nicfit/perf.h"
+#include "nicfit/spec.h"
+
+enum nicfit_workload {
+	NICFIT_WL_INFERENCE,            /* one model per server (or split if it must) */
+	NICFIT_WL_REPLICATED,           /* independent replicas behind a load balancer */
+	NICFIT_WL_MULTINODE_INFERENCE,  /* one model split across servers */
+	NICFIT_WL_TRAINING,
+	NICFIT_WL_FINETUNING,
+	NICFIT_WL_RDMA_STORAGE
+};
+
+enum nicfit_fabric { NICFIT_FABRIC_AUTO, NICFIT_FABRIC_ROCE, NICFIT_FABRIC_IB };
+
+enum nicfit_severity { NICFIT_SEV_INFO, NICFIT_SEV_WARNING, NICFIT_SEV_CRITICAL };
+const char *nicfit_severity_name(enum nicfit_severity s);
+
+const char *nicfit_workload_name(enum nicfit_workload w);
+int nicfit_workload_parse(const char *s, enum nicfit_workload *out, struct nicfit_error *err);
+
+#define NICFIT_PLAN_MAX_GPUS 16
+#define NICFIT_PLAN_MAX_CARDS 4
+
+/* The request, normalised (catalog entries resolved, defaults filled). */
+struct nicfit_plan_input {
+	const struct nicfit_server *server;
+	int servers;                    /* >= 1 */
+	const struct nicfit_gpu *gpu;   /* NULL: no GPU given */
+	int gpus_per_server;
+	const struct nicfit_model *model; /* NULL when params or weights given */
+	double params;                  /* parameters (from the model or --params) */
+	double weights_gb;              /* > 0 when the user gave the weights' size */
+	enum nicfit_precision precision;
+	long context, concurrency;
+	double tokens_per_s;            /* per request, for the serving traffic */
+	enum nicfit_workload workload;
+	int workload_given;
+	const char *backend_nic;        /* what-if part (catalog id or OPN), or NULL */
+	const char *frontend_nic;
+	double backend_gbps;            /* target; 0 = what the slot can feed */
+	int backend_cards;              /* back-end cards per server; 0 = choose */
+	enum nicfit_fabric fabric;
+	double storage_gbps;            /* 0 = storage keeps up */
+	double reloads_per_day;
+	const struct nicfit_switch *sw; /* back-end switch, or NULL */
+	int explain;
+	struct nicfit_pcie_params pcie;
+	struct nicfit_link_params link;
+	struct nicfit_llm_params llm;
+	struct nicfit_allreduce_params ar;
+	double rack_cable_m;            /* length of an in-rack link */
+};
+
+struct nicfit_plan_decision {
+	char rule[8];       /* "R5" */
+	int applied;        /* 0: considered and not applied (shown by --explain) */
+	char text[640];     /* one or two sentences with the numbers */
+};
+
+struct nicfit_plan_finding {
+	enum nicfit_severity severity;
+	char code[40];      /* "backend-no-rdma" */
+	char message[640];
+	char fix[400];
+};
+
+struct nicfit_plan_line {
+	char id[64];        /* catalog id, or "" for a generic item */
+	char part[64];      /* what to order */
+	char description[200];
+	char role[16];      /* "backend", "frontend", "oob", "switch" */
+	int qty;
+	int priced;
+	double unit_usd, total_usd;
+	char prices_as_of[16];
+	char source[160];
+};
+
+struct nicfit_plan_cable {
+	char link[24];      /* "backend", "frontend", "oob" */
+	char id[64];        /* catalog id or "" */
+	char part[64];
+	char description[200];
+	char ends[64];      /* "QSFP28 - QSFP28" */
+	double length_m;
+	int qty;
+};
+
+struct nicfit_plan_slotuse {
+	char slot[32];
+	int socket;
+	int gen, width;
+	char what[96];      /* "GPU 0 (NVIDIA A40)", "back-end NIC MCX556A-ECAT" */
+};
+
+struct nicfit_plan_estimate {
+	char label[64];     /* "100G RoCE v2 (this plan)" */
+	double gbps;        /* per-node network rate used */
+	double seconds;
+};
+
+#define NICFIT_PLAN_MAX_DECISIONS 48
+#define NICFIT_PLAN_MAX_FINDINGS 32
+#define NICFIT_PLAN_MAX_LINES 24
+#define NICFIT_PLAN_MAX_CABLES 16
+#define NICFIT_PLAN_MAX_SLOTS 32
+#define NICFIT_PLAN_MAX_ESTIMATES 8
+
+struct nicfit_plan {
+	struct nicfit_plan_input in;
+	char verdict[512];
+
+	/* model fit (R1) */
+	int fit_known;
+	struct nicfit_fit fit;          /* on one server's GPUs */
+	double train_state_gb;          /* training/fine-tuning state, 0 otherwise */
+	int fits_one_server;
+	int gpus_needed, servers_needed;
+
+	/* back end (R2, R5-R7) */
+	int backend_needed;
+	enum nicfit_fabric fabric;      /* AUTO resolved to ROCE or IB when needed */
+	const struct nicfit_nic *be_nic;
+	struct nicfit_card be_card;
+	char be_part[64];
+	int be_cards;                   /* cards per server */
+	int be_ports;                   /* ports used per card */
+	double be_target_gbps;
+	double be_port_gbps;            /* nominal port speed */
+	double be_effective_gbps;       /* per card, after slot and protocol */
+	double be_node_gbps;            /* all cards of a node */
+	double be_pcie_gbps;
+	const char *be_limited_by;      /* "pcie" or "ports" */
+	int be_slots[NICFIT_PLAN_MAX_CARDS]; /* index into server->slots, -1 none */
+	int gpu_slots[NICFIT_PLAN_MAX_GPUS];
+	int gpus_local;                 /* GPUs sharing a socket with a back-end card */
+	int back_to_back;               /* two servers cabled without a switch */
+
+	/* front end (R3) and OOB (R4) */
+	int fe_onboard;
+	const struct nicfit_onboard *fe_ob;
+	const struct nicfit_nic *fe_nic;
+	double fe_port_gbps;
+	double fe_goodput_gbps;
+	double load_bytes;              /* what one server loads */
+	double load_s;                  /* load_bytes over the front end */
+	double serving_mbps;            /* token streams of all requests */
+	int fe_suggest_25g;
+	double oob_gbps;
+
+	/* parts, cables, costs (R8, R10) */
+	struct nicfit_plan_slotuse slots[NICFIT_PLAN_MAX_SLOTS];
+	int nslots;
+	struct nicfit_plan_cable cables[NICFIT_PLAN_MAX_CABLES];
+	int ncables;
+	struct nicfit_plan_line bom[NICFIT_PLAN_MAX_LINES];
+	int nbom;
+	double total_usd;
+	char prices_as_of[16];
+
+	/* estimates (R9) */
+	double grad_gb;                 /* bytes exchanged per training step */
+	struct nicfit_plan_estimate est[NICFIT_PLAN_MAX_ESTIMATES];
+	int nest;
+
+	/* a what-if card the catalog lacks, decoded from its part number */
+	struct nicfit_part rule_part[2];      /* [0] back end, [1] front end */
+	struct nicfit_nic rule_nic[2];
+
+	struct nicfit_plan_decision decisions[NICFIT_PLAN_MAX_DECISIONS];
+	int ndecisions;
+	struct nicfit_plan_finding findings[NICFIT_PLAN_MAX_FINDINGS];
+	int nfindings;
+};
+
+/*
+ * Read a request into in, resolving ids in cat. Errors: NICFIT_E_USAGE
+ * (NICFIT_E_DATA when the spec came from JSON) for bad values or unknown
+ * settings, NICFIT_E_NOTFOUND for unknown ids (with a suggestion).
+ */
+int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
+				struct nicfit_plan_input *in, struct nicfit_error *err);
+
+/* Plan. out is filled completely (callers allocate it: it is large). */
+int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input *in,
+		struct nicfit_plan *out, struct nicfit_error *err);
+
+/*
+ * Render a plan: text report (verdict first), JSON ("nicfit.plan.v1"),
+ * Markdown, CSV (the bill of materials), or SVG (the server's slots).
+ */
+void nicfit_plan_render(struct nicfit_emit *e, const struct nicfit_plan *p);
+
+/* Spec in, document out: input_from_spec + plan + render. */
+int nicfit_plan_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
+		    struct nicfit_emit *e, struct nicfit_error *err);
+
+/* The named example requests (`plan --example NAME`), NULL-terminated. */
+struct nicfit_plan_example {
+	const char *name;
+	const char *title;
+	const char *const *pairs; /* key, value, key, value, ..., NULL */
+};
+extern const struct nicfit_plan_example nicfit_plan_examples[];
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * cmd_catalog.c - `nicfit catalog list [KIND] | show ID | check FILE...`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include "cli.h"
+#include "nicfit/catalog.h"
+
+#define MAX_PROBLEMS 200
+
+static int check_file(struct cli *c, const char *path, int *bad)
+{
+	struct nicfit_error *errs, err;
+	struct nicfit_catalog *base;
+	size_t n, total, i, cap = 64 << 20, len = 0;
+	char *text;
+	FILE *f;
+	int rc;
+
+	f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f)
+		return cli_error(errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO, "%s: %s", path,
+				 strerror(errno));
+	text = malloc(cap + 1);
+	if (!text) {
+		if (f != stdin)
+			fclose(f);
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	}
+	len = fread(text, 1, cap + 1, f);
+	if (f != stdin)
+		fclose(f);
+	if (len > cap) {
+		free(text);
+		return cli_error(NICFIT_E_LIMIT, "%s: larger than 64 MiB", path);
+	}
+	base = cli_catalog(c, &rc);
+	if (!base) {
+		free(text);
+		return rc;
+	}
+	errs = calloc(MAX_PROBLEMS, sizeof(*errs));
+	if (!errs) {
+		free(text);
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	}
+	n = nicfit_catalog_check(base, path, text, len, errs, MAX_PROBLEMS, &total);
+	for (i = 0; i < n && i < MAX_PROBLEMS; i++)
+		cli_fail(&errs[i]);
+	if (n > MAX_PROBLEMS)
+		fprintf(stderr, "nicfit: %s: %zu more problems not shown\n", path, n - MAX_PROBLEMS);
+	if (n) {
+		*bad = 1;
+	} else {
+		nicfit_error_clear(&err);
+		nicfit_buf_addf(&c->out, "%s: %zu entr%s, valid\n", path, total,
+				total == 1 ? "y" : "ies");
+	}
+	free(errs);
+	free(text);
+	return 0;
+}
+
+int cmd_catalog(struct cli *c, int argc, char **argv)
+{
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	struct nicfit_emit *e;
+	enum nicfit_kind kind;
+	int rc = 0, bad = 0, i;
+
+	if (argc < 2) {
+		cli_error(NICFIT_E_USAGE, "catalog: list, show or check?");
+		return cli_usage("catalog");
+	}
+	nicfit_error_clear(&err);
+	if (!strcmp(argv[1], "check")) {
+		if (argc < 3) {
+			cli_error(NICFIT_E_USAGE, "catalog check: which file?");
+			return cli_usage("catalog");
+		}
+		for (i = 2; i < argc; i++) {
+			rc = check_file(c, argv[i], &bad);
+			if (rc)
+				return rc;
+		}
+		return bad ? 65 : 0;
+	}
+	if (strcmp(argv[1], "list") && strcmp(argv[1], "show")) {
+		cli_error(NICFIT_E_USAGE, "catalog: unknown subcommand '%.32s' (list, show, check)",
+			  argv[1]);
+		return cli_usage("catalog");
+	}
+	cat = cli_catalog(c, &rc);
+	if (!cat)
+		return rc;
+	if (!strcmp(argv[1], "list")) {
+		if (argc > 3)
+			return cli_usage("catalog");
+		if (argc == 3 && nicfit_kind_parse(argv[2], &kind, &err))
+			return cli_fail(&err);
+		e = cli_emitter(c);
+		nicfit_catalog_render_list(e, cat, argc == 3 ? (int)kind : -1);
+		return cli_emit_done(c, e);
+	}
+	if (argc != 3) {
+		cli_error(NICFIT_E_USAGE, "catalog show: which id?");
+		return cli_usage("catalog");
+	}
+	e = cli_emitter(c);
+	if (nicfit_catalog_render_show(e, cat, argv[2], &err)) {
+		nicfit_emit_free(e);
+		return cli_fail(&err);
+	}
+	return cli_emit_done(c, e);
+}

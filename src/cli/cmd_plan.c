@@ -1,0 +1,102 @@
+/*
+ * cmd_plan.c - `nicfit plan [--spec FILE.json] [--option value]...`: the
+ * options (and the spec file, which they override) become one spec that
+ * the library plans with, as POST /api/plan does with its body.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "util.h"
+#include "nicfit/plan.h"
+
+#define MAX_SPEC_FILE (1u << 20)
+
+static int read_spec(const char *path, struct nicfit_spec *spec)
+{
+	struct nicfit_error err;
+	char *text;
+	size_t len;
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	int rc;
+
+	if (!f)
+		return cli_error(errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO, "%s: %s", path,
+				 strerror(errno));
+	text = malloc(MAX_SPEC_FILE + 1);
+	if (!text) {
+		if (f != stdin)
+			fclose(f);
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	}
+	len = fread(text, 1, MAX_SPEC_FILE + 1, f);
+	if (f != stdin)
+		fclose(f);
+	if (len > MAX_SPEC_FILE) {
+		free(text);
+		return cli_error(NICFIT_E_LIMIT, "%s: larger than 1 MiB", path);
+	}
+	nicfit_error_clear(&err);
+	snprintf(spec->input, sizeof(spec->input), "%s", strcmp(path, "-") ? path : "<stdin>");
+	rc = nicfit_spec_parse_json(spec, text, len, &err);
+	free(text);
+	return rc ? cli_fail(&err) : 0;
+}
+
+int cmd_plan(struct cli *c, int argc, char **argv)
+{
+	static const char *const flags[] = { "explain", "example", NULL };
+	struct nicfit_catalog *cat;
+	struct nicfit_spec *spec;
+	struct nicfit_error err;
+	struct nicfit_emit *e;
+	char **rest;
+	int rc = 0, i, n = 0;
+
+	spec = calloc(1, sizeof(*spec));
+	rest = calloc((size_t)argc + 1, sizeof(*rest));
+	if (!spec || !rest) {
+		free(spec);
+		free(rest);
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	}
+	nicfit_spec_init(spec, "plan");
+	/* The spec file is read first, wherever --spec stands, so that the
+	 * other options override its keys. */
+	for (i = 1; i < argc && !rc; i++) {
+		if (!strcmp(argv[i], "--spec")) {
+			if (i + 1 >= argc) {
+				rc = cli_error(NICFIT_E_USAGE, "plan: --spec needs a file");
+				break;
+			}
+			rc = read_spec(argv[++i], spec);
+		} else if (!strncmp(argv[i], "--spec=", 7)) {
+			rc = read_spec(argv[i] + 7, spec);
+		} else {
+			rest[n++] = argv[i];
+		}
+	}
+	if (!rc)
+		rc = cli_args_to_spec(n, rest, 0, flags, spec, "plan");
+	if (rc)
+		goto out;
+	cat = cli_catalog(c, &rc);
+	if (!cat)
+		goto out;
+	nicfit_error_clear(&err);
+	e = cli_emitter(c);
+	rc = nicfit_plan_run(cat, spec, e, &err);
+	if (rc) {
+		nicfit_emit_free(e);
+		rc = cli_fail(&err);
+		goto out;
+	}
+	rc = cli_emit_done(c, e);
+out:
+	nicfit_spec_release(spec);
+	free(spec);
+	free(rest);
+	return rc;
+}

@@ -1,0 +1,294 @@
+/*
+ * plan_input.c - read a plan request (flags or JSON, as a spec) into a
+ * normalised struct nicfit_plan_input, and the named examples.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "nicfit/plan.h"
+#include "nicfit/units.h"
+
+static const char *const article_inference[] = {
+	"server", "r740xd", "gpu", "a40", "gpus_per_server", "2", "model", "llama-3-70b",
+	"precision", "int4", "workload", "inference", NULL };
+static const char *const article_replicas[] = {
+	"server", "r740xd", "servers", "4", "gpu", "a40", "gpus_per_server", "2",
+	"model", "llama-3-70b", "precision", "int4", "workload", "replicated-inference", NULL };
+static const char *const article_training[] = {
+	"server", "r740xd", "servers", "2", "gpu", "a40", "gpus_per_server", "2",
+	"model", "llama-3-8b", "precision", "bf16", "workload", "training", NULL };
+static const char *const article_capped[] = {
+	"server", "r740xd", "servers", "2", "gpu", "a40", "gpus_per_server", "2",
+	"model", "llama-3-8b", "precision", "bf16", "workload", "training",
+	"backend_nic", "mcx653105a-hdat", NULL };
+static const char *const article_gen4[] = {
+	"server", "generic-gen4", "servers", "2", "gpu", "l40s", "gpus_per_server", "2",
+	"model", "llama-3-8b", "precision", "bf16", "workload", "training", NULL };
+static const char *const article_lab[] = {
+	"server", "r740xd", "servers", "2", "gpu", "a40", "gpus_per_server", "2",
+	"model", "llama-3-8b", "precision", "bf16", "workload", "fine-tuning",
+	"backend_gbps", "25", NULL };
+static const char *const article_x710[] = {
+	"server", "r740xd", "servers", "2", "gpu", "a40", "gpus_per_server", "2",
+	"model", "llama-3-8b", "precision", "bf16", "workload", "training",
+	"backend_nic", "x710-da2", NULL };
+static const char *const article_split[] = {
+	"server", "r740xd", "servers", "2", "gpu", "a40", "gpus_per_server", "2",
+	"model", "llama-3-70b", "precision", "bf16", "workload", "multi-node-inference", NULL };
+
+const struct nicfit_plan_example nicfit_plan_examples[] = {
+	{ "inference", "one R740xd, two A40s, a 70B model at 4-bit: no back end", article_inference },
+	{ "replicas", "four R740xd serving replicas behind a load balancer", article_replicas },
+	{ "training", "two R740xd training Llama 3 8B: 100G ConnectX-5", article_training },
+	{ "capped", "a 200G ConnectX-6 forced into a Gen3 server", article_capped },
+	{ "gen4", "a PCIe Gen4 server gets a 200G card", article_gen4 },
+	{ "lab", "a two-node lab on a budget: 25GbE ConnectX-4 Lx", article_lab },
+	{ "x710", "an Intel X710 asked to be the back end", article_x710 },
+	{ "split", "a 70B model at 16-bit split across two R740xd", article_split },
+	{ NULL, NULL, NULL }
+};
+
+const char *nicfit_severity_name(enum nicfit_severity s)
+{
+	switch (s) {
+	case NICFIT_SEV_INFO: return "info";
+	case NICFIT_SEV_WARNING: return "warning";
+	case NICFIT_SEV_CRITICAL: return "critical";
+	}
+	return "?";
+}
+
+static const char *const workload_names[] = {
+	"inference", "replicated-inference", "multi-node-inference", "training",
+	"fine-tuning", "rdma-storage", NULL
+};
+
+const char *nicfit_workload_name(enum nicfit_workload w)
+{
+	return (unsigned)w < 6 ? workload_names[w] : "?";
+}
+
+int nicfit_workload_parse(const char *s, enum nicfit_workload *out, struct nicfit_error *err)
+{
+	int i;
+	const char *near;
+
+	for (i = 0; workload_names[i]; i++)
+		if (!strcasecmp(s, workload_names[i])) {
+			*out = (enum nicfit_workload)i;
+			return 0;
+		}
+	if (!strcasecmp(s, "replicas") || !strcasecmp(s, "replicated"))
+		return *out = NICFIT_WL_REPLICATED, 0;
+	if (!strcasecmp(s, "finetuning") || !strcasecmp(s, "fine_tuning"))
+		return *out = NICFIT_WL_FINETUNING, 0;
+	near = nicfit_suggest(s, workload_names);
+	return nicfit_error_at(err, NICFIT_E_USAGE, "--workload", 0, 0,
+			       "unknown workload '%.40s'%s%s%s", s,
+			       near ? " (did you mean '" : " (inference, replicated-inference, multi-node-inference, training, fine-tuning, rdma-storage)",
+			       near ? near : "", near ? "'?)" : "");
+}
+
+static const char *const known_keys[] = {
+	"server", "servers", "gpu", "gpus_per_server", "model", "precision", "params",
+	"weights_gb", "context", "concurrency", "tokens_per_s", "workload", "backend_nic",
+	"frontend_nic", "backend_gbps", "backend_cards", "fabric", "storage_gbps",
+	"reloads_per_day", "switch", "explain", "assume", "example", NULL
+};
+
+struct rd {
+	struct nicfit_spec *s;
+	struct nicfit_error *err;
+	char opt[72];
+	const char *key;
+};
+
+static const char *opt(struct rd *r, const char *key)
+{
+	size_t i;
+
+	r->key = key;
+	snprintf(r->opt, sizeof(r->opt), "%s%s", r->s->from_data ? "" : "--", key);
+	if (!r->s->from_data)
+		for (i = 2; r->opt[i]; i++)
+			if (r->opt[i] == '_')
+				r->opt[i] = '-';
+	return r->opt;
+}
+
+static int fix(struct rd *r, int rc)
+{
+	if (rc && r->s->from_data && r->err && r->err->code == rc && r->key)
+		nicfit_spec_locate_error(r->s, r->key, r->err);
+	else if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
+		r->err->code = NICFIT_E_DATA;
+	return rc;
+}
+
+static int getl(struct rd *r, const char *key, long def, long min, long max, long *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+
+	*out = def;
+	return v ? fix(r, nicfit_parse_long(v, opt(r, key), min, max, out, r->err)) : 0;
+}
+
+static int getd(struct rd *r, const char *key, double def, double min, double max, double *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+
+	*out = def;
+	return v ? fix(r, nicfit_parse_double(v, opt(r, key), min, max, out, r->err)) : 0;
+}
+
+/* Apply "assume" pairs to the first table that knows the name. */
+static int assume(struct rd *r, struct nicfit_plan_input *in)
+{
+	static const struct nicfit_param rack[] = {
+		{ "rack_cable_m", 0, 2, 0.5, 10, "m", "length of a link inside one rack",
+		  "servers within 2 m of their top-of-rack switch or of each other" },
+	};
+	struct { const struct nicfit_param *t; size_t n; void *o; } tabs[] = {
+		{ nicfit_pcie_param_table, nicfit_pcie_param_count, &in->pcie },
+		{ nicfit_link_param_table, nicfit_link_param_count, &in->link },
+		{ nicfit_llm_param_table, nicfit_llm_param_count, &in->llm },
+		{ nicfit_allreduce_param_table, nicfit_allreduce_param_count, &in->ar },
+		{ rack, 1, &in->rack_cable_m },
+	};
+	size_t i, count = nicfit_spec_count(r->s, "assume"), t;
+
+	in->rack_cable_m = 2;
+	for (i = 0; i < count; i++) {
+		const char *a = nicfit_spec_get_nth(r->s, "assume", i);
+		char name[48];
+		size_t len = strcspn(a, "=");
+
+		if (len >= sizeof(name))
+			len = sizeof(name) - 1;
+		memcpy(name, a, len);
+		name[len] = '\0';
+		for (t = 0; t < sizeof(tabs) / sizeof(tabs[0]); t++)
+			if (nicfit_param_find(tabs[t].t, tabs[t].n, name))
+				break;
+		if (t == sizeof(tabs) / sizeof(tabs[0]))
+			t = 0; /* let the first table report the unknown name */
+		if (nicfit_param_assign(tabs[t].t, tabs[t].n, tabs[t].o, a, opt(r, "assume"), r->err))
+			return fix(r, r->err ? r->err->code : NICFIT_E_USAGE);
+	}
+	return 0;
+}
+
+int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
+				struct nicfit_plan_input *in, struct nicfit_error *err)
+{
+	struct rd r = { spec, err, "", NULL };
+	const char *v;
+	long l;
+	int rc;
+
+	memset(in, 0, sizeof(*in));
+	nicfit_pcie_params_default(&in->pcie);
+	nicfit_link_params_default(&in->link);
+	nicfit_llm_params_default(&in->llm);
+	nicfit_allreduce_params_default(&in->ar);
+
+	v = nicfit_spec_get(spec, "server");
+	in->server = nicfit_find_server(cat, v ? v : "generic-gen4", opt(&r, "server"), err);
+	if (!in->server)
+		return err ? err->code : NICFIT_E_NOTFOUND;
+	if ((rc = getl(&r, "servers", 1, 1, 100000, &l)))
+		return rc;
+	in->servers = (int)l;
+	v = nicfit_spec_get(spec, "gpu");
+	if (v && strcasecmp(v, "none")) {
+		in->gpu = nicfit_find_gpu(cat, v, opt(&r, "gpu"), err);
+		if (!in->gpu)
+			return err ? err->code : NICFIT_E_NOTFOUND;
+	}
+	if ((rc = getl(&r, "gpus_per_server", in->gpu ? 1 : 0, 0, NICFIT_PLAN_MAX_GPUS, &l)))
+		return rc;
+	in->gpus_per_server = (int)l;
+	if (in->gpus_per_server && !in->gpu)
+		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, opt(&r, "gpus_per_server"), 0, 0,
+					       "give the GPU model too (%s)", opt(&r, "gpu")));
+
+	v = nicfit_spec_get(spec, "model");
+	if (v) {
+		in->model = nicfit_find_model(cat, v, opt(&r, "model"), err);
+		if (!in->model)
+			return err ? err->code : NICFIT_E_NOTFOUND;
+		in->params = in->model->arch.params;
+	}
+	v = nicfit_spec_get(spec, "params");
+	if (v) {
+		enum nicfit_size_kind k;
+		double p;
+
+		if ((rc = fix(&r, nicfit_parse_size(v, opt(&r, "params"), &p, &k, err))))
+			return rc;
+		if (k != NICFIT_SIZE_PARAMS)
+			return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, opt(&r, "params"), 0, 0,
+						       "'%s' is a size; give a parameter count such as 70B", v));
+		if (p < 1e6 || p > 1e14)
+			return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, opt(&r, "params"), 0, 0,
+						       "'%s': out of range (1M to 100T parameters)", v));
+		in->params = p;
+	}
+	if ((rc = getd(&r, "weights_gb", 0, 0.001, 1e6, &in->weights_gb)))
+		return rc;
+	in->precision = NICFIT_PREC_BF16;
+	if (in->model && in->model->native_precision)
+		nicfit_precision_parse(in->model->native_precision, &in->precision, NULL);
+	v = nicfit_spec_get(spec, "precision");
+	if (v && (rc = fix(&r, nicfit_precision_parse(v, &in->precision, err))))
+		return rc;
+	if ((rc = getl(&r, "context", 4096, 0, 100000000, &in->context)) ||
+	    (rc = getl(&r, "concurrency", 1, 0, 100000000, &in->concurrency)) ||
+	    (rc = getd(&r, "tokens_per_s", 30, 0.01, 1e6, &in->tokens_per_s)))
+		return rc;
+	if (in->model && in->model->context_max && in->context > in->model->context_max)
+		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, opt(&r, "context"), 0, 0,
+					       "%ld tokens is longer than %s's context of %ld",
+					       in->context, in->model->e.name, in->model->context_max));
+	v = nicfit_spec_get(spec, "workload");
+	in->workload = NICFIT_WL_INFERENCE;
+	if (v) {
+		if ((rc = fix(&r, nicfit_workload_parse(v, &in->workload, err))))
+			return rc;
+		in->workload_given = 1;
+	}
+	in->backend_nic = nicfit_spec_get(spec, "backend_nic");
+	in->frontend_nic = nicfit_spec_get(spec, "frontend_nic");
+	if ((rc = getd(&r, "backend_gbps", 0, 1, 3200, &in->backend_gbps)) ||
+	    (rc = getl(&r, "backend_cards", 0, 1, NICFIT_PLAN_MAX_CARDS, &l)))
+		return rc;
+	in->backend_cards = (int)l;
+	v = nicfit_spec_get(spec, "fabric");
+	in->fabric = NICFIT_FABRIC_AUTO;
+	if (v) {
+		if (!strcasecmp(v, "roce") || !strcasecmp(v, "rocev2") || !strcasecmp(v, "ethernet"))
+			in->fabric = NICFIT_FABRIC_ROCE;
+		else if (!strcasecmp(v, "infiniband") || !strcasecmp(v, "ib"))
+			in->fabric = NICFIT_FABRIC_IB;
+		else if (strcasecmp(v, "auto"))
+			return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, opt(&r, "fabric"), 0, 0,
+						       "'%.32s': use auto, roce or infiniband", v));
+	}
+	if ((rc = getd(&r, "storage_gbps", 0, 0, 100000, &in->storage_gbps)) ||
+	    (rc = getd(&r, "reloads_per_day", 1, 0, 1e6, &in->reloads_per_day)))
+		return rc;
+	v = nicfit_spec_get(spec, "switch");
+	if (v) {
+		in->sw = nicfit_find_switch(cat, v, opt(&r, "switch"), err);
+		if (!in->sw)
+			return err ? err->code : NICFIT_E_NOTFOUND;
+	}
+	v = nicfit_spec_get(spec, "explain");
+	in->explain = v && strcasecmp(v, "false") && strcmp(v, "0");
+	(void)nicfit_spec_get(spec, "example");
+	if ((rc = assume(&r, in)))
+		return rc;
+	return fix(&r, nicfit_spec_check_unused(spec, known_keys, err));
+}

@@ -1,0 +1,612 @@
+/*
+ * plan_render.c - render a plan: the text report (verdict first), JSON
+ * (nicfit.plan.v1), Markdown, CSV (the bill of materials) and SVG (the
+ * server's slots). And nicfit_plan_run(): spec in, document out.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicfit/buf.h"
+#include "nicfit/plan.h"
+#include "nicfit/units.h"
+
+static const char *fabric_name(enum nicfit_fabric f)
+{
+	return f == NICFIT_FABRIC_IB ? "infiniband" : f == NICFIT_FABRIC_ROCE ? "roce" : "auto";
+}
+
+static void emit_input(struct nicfit_emit *e, const struct nicfit_plan_input *in)
+{
+	nicfit_emit_begin_object(e, "input");
+	nicfit_emit_string(e, "server", in->server->e.id);
+	nicfit_emit_int(e, "servers", in->servers);
+	nicfit_emit_string(e, "gpu", in->gpu ? in->gpu->e.id : NULL);
+	nicfit_emit_int(e, "gpus_per_server", in->gpus_per_server);
+	nicfit_emit_string(e, "model", in->model ? in->model->e.id : NULL);
+	if (in->params > 0)
+		nicfit_emit_number(e, "params", in->params);
+	else
+		nicfit_emit_null(e, "params");
+	if (in->weights_gb > 0)
+		nicfit_emit_number(e, "weights_gb", in->weights_gb);
+	else
+		nicfit_emit_null(e, "weights_gb");
+	nicfit_emit_string(e, "precision", nicfit_precision_name(in->precision));
+	nicfit_emit_int(e, "context", in->context);
+	nicfit_emit_int(e, "concurrency", in->concurrency);
+	nicfit_emit_number(e, "tokens_per_s", in->tokens_per_s);
+	nicfit_emit_string(e, "workload", nicfit_workload_name(in->workload));
+	nicfit_emit_string(e, "backend_nic", in->backend_nic);
+	nicfit_emit_string(e, "frontend_nic", in->frontend_nic);
+	if (in->backend_gbps > 0)
+		nicfit_emit_number(e, "backend_gbps", in->backend_gbps);
+	else
+		nicfit_emit_null(e, "backend_gbps");
+	if (in->backend_cards > 0)
+		nicfit_emit_int(e, "backend_cards", in->backend_cards);
+	else
+		nicfit_emit_null(e, "backend_cards");
+	nicfit_emit_string(e, "fabric", fabric_name(in->fabric));
+	if (in->storage_gbps > 0)
+		nicfit_emit_number(e, "storage_gbps", in->storage_gbps);
+	else
+		nicfit_emit_null(e, "storage_gbps");
+	nicfit_emit_number(e, "reloads_per_day", in->reloads_per_day);
+	nicfit_emit_string(e, "switch", in->sw ? in->sw->e.id : NULL);
+	nicfit_emit_end_object(e);
+}
+
+static void emit_bom_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	int i;
+
+	nicfit_emit_begin_object(e, "bom");
+	nicfit_emit_begin_array(e, "lines");
+	for (i = 0; i < p->nbom; i++) {
+		const struct nicfit_plan_line *l = &p->bom[i];
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "part", l->part);
+		nicfit_emit_string(e, "id", l->id[0] ? l->id : NULL);
+		nicfit_emit_string(e, "description", l->description);
+		nicfit_emit_string(e, "role", l->role);
+		nicfit_emit_int(e, "qty", l->qty);
+		if (l->priced) {
+			nicfit_emit_number(e, "unit_usd", l->unit_usd);
+			nicfit_emit_number(e, "total_usd", l->total_usd);
+			nicfit_emit_string(e, "prices_as_of", l->prices_as_of);
+			nicfit_emit_string(e, "price_source", l->source);
+		} else {
+			nicfit_emit_null(e, "unit_usd");
+			nicfit_emit_null(e, "total_usd");
+			nicfit_emit_null(e, "prices_as_of");
+			nicfit_emit_null(e, "price_source");
+		}
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	nicfit_emit_number(e, "total_usd", p->total_usd);
+	nicfit_emit_string(e, "prices_as_of", p->prices_as_of[0] ? p->prices_as_of : NULL);
+	nicfit_emit_begin_array(e, "unpriced");
+	for (i = 0; i < p->nbom; i++)
+		if (!p->bom[i].priced)
+			nicfit_emit_string(e, NULL, p->bom[i].part);
+	nicfit_emit_end_array(e);
+	nicfit_emit_end_object(e);
+}
+
+static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	int i, j;
+
+	nicfit_emit_string(e, "verdict", p->verdict);
+	emit_input(e, in);
+	if (p->fit_known) {
+		nicfit_emit_begin_object(e, "model_fit");
+		nicfit_emit_number(e, "weights_gb", p->fit.weights_gb);
+		nicfit_emit_number(e, "bits_per_param", p->fit.bits_per_param);
+		nicfit_emit_number(e, "kv_cache_gb", p->fit.kv_cache_gb);
+		nicfit_emit_number(e, "total_gb", p->fit.total_gb);
+		if (p->train_state_gb > 0)
+			nicfit_emit_number(e, "training_state_gb", p->train_state_gb);
+		nicfit_emit_number(e, "capacity_gb", p->fit.capacity_gb);
+		nicfit_emit_bool(e, "fits_one_server", p->fits_one_server);
+		nicfit_emit_int(e, "gpus_needed", p->gpus_needed);
+		nicfit_emit_int(e, "servers_needed", p->servers_needed);
+		nicfit_emit_end_object(e);
+	} else {
+		nicfit_emit_null(e, "model_fit");
+	}
+	nicfit_emit_begin_object(e, "frontend");
+	nicfit_emit_bool(e, "needed", 1);
+	nicfit_emit_number(e, "port_gbps", p->fe_port_gbps);
+	nicfit_emit_number(e, "goodput_gbps", p->fe_goodput_gbps);
+	nicfit_emit_begin_object(e, "nic");
+	nicfit_emit_string(e, "part", p->fe_nic ? p->fe_nic->part : NULL);
+	nicfit_emit_string(e, "name", p->fe_onboard ? p->fe_ob->description :
+			   p->fe_nic ? p->fe_nic->e.name : NULL);
+	nicfit_emit_bool(e, "onboard", p->fe_onboard);
+	nicfit_emit_end_object(e);
+	if (p->load_s > 0)
+		nicfit_emit_number(e, "load_s", p->load_s);
+	else
+		nicfit_emit_null(e, "load_s");
+	nicfit_emit_number(e, "serving_mbps", p->serving_mbps);
+	nicfit_emit_bool(e, "suggest_25g", p->fe_suggest_25g);
+	nicfit_emit_end_object(e);
+
+	nicfit_emit_begin_object(e, "backend");
+	nicfit_emit_bool(e, "needed", p->backend_needed);
+	if (p->backend_needed && p->be_nic) {
+		const struct nicfit_slot *s = &in->server->slots[p->be_slots[0]];
+
+		nicfit_emit_string(e, "fabric", fabric_name(p->fabric));
+		nicfit_emit_begin_object(e, "nic");
+		nicfit_emit_string(e, "part", p->be_part);
+		nicfit_emit_string(e, "name", p->be_nic->e.name);
+		nicfit_emit_string(e, "slot", s->name);
+		nicfit_emit_int(e, "numa_node", s->socket);
+		nicfit_emit_number(e, "port_gbps", p->be_port_gbps);
+		nicfit_emit_number(e, "pcie_gbps", p->be_pcie_gbps);
+		nicfit_emit_number(e, "effective_gbps", p->be_effective_gbps);
+		nicfit_emit_string(e, "limited_by", p->be_limited_by);
+		nicfit_emit_int(e, "cards_per_server", p->be_cards);
+		nicfit_emit_begin_array(e, "slots");
+		for (i = 0; i < p->be_cards; i++)
+			nicfit_emit_string(e, NULL, in->server->slots[p->be_slots[i]].name);
+		nicfit_emit_end_array(e);
+		nicfit_emit_end_object(e);
+		nicfit_emit_number(e, "node_gbps", p->be_node_gbps);
+		nicfit_emit_number(e, "target_gbps", p->be_target_gbps);
+		nicfit_emit_bool(e, "back_to_back", p->back_to_back);
+		nicfit_emit_int(e, "gpus_local", p->gpus_local);
+	} else {
+		nicfit_emit_null(e, "fabric");
+		nicfit_emit_null(e, "nic");
+	}
+	nicfit_emit_end_object(e);
+
+	nicfit_emit_begin_object(e, "oob");
+	nicfit_emit_string(e, "name", in->server->oob_name);
+	nicfit_emit_number(e, "gbps", in->server->oob_gbps);
+	nicfit_emit_string(e, "cage", in->server->oob_cage);
+	nicfit_emit_end_object(e);
+
+	nicfit_emit_begin_array(e, "placement");
+	for (i = 0; i < p->nslots; i++) {
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "slot", p->slots[i].slot);
+		nicfit_emit_int(e, "socket", p->slots[i].socket);
+		nicfit_emit_stringf(e, "link", "gen%dx%d", p->slots[i].gen, p->slots[i].width);
+		nicfit_emit_string(e, "holds", p->slots[i].what);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+
+	nicfit_emit_begin_array(e, "cables");
+	for (i = 0; i < p->ncables; i++) {
+		const struct nicfit_plan_cable *c = &p->cables[i];
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "link", c->link);
+		nicfit_emit_string(e, "part", c->part);
+		nicfit_emit_string(e, "id", c->id[0] ? c->id : NULL);
+		nicfit_emit_string(e, "description", c->description);
+		nicfit_emit_string(e, "ends", c->ends);
+		nicfit_emit_number(e, "length_m", c->length_m);
+		nicfit_emit_int(e, "qty", c->qty);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	emit_bom_json(e, p);
+
+	nicfit_emit_begin_object(e, "estimates");
+	if (p->load_s > 0)
+		nicfit_emit_number(e, "load_s", p->load_s);
+	else
+		nicfit_emit_null(e, "load_s");
+	nicfit_emit_number(e, "serving_mbps", p->serving_mbps);
+	if (p->nest) {
+		nicfit_emit_begin_object(e, "allreduce");
+		nicfit_emit_number(e, "gradient_gb", p->grad_gb);
+		nicfit_emit_begin_array(e, "options");
+		for (i = 0; i < p->nest; i++) {
+			nicfit_emit_begin_object(e, NULL);
+			nicfit_emit_string(e, "label", p->est[i].label);
+			nicfit_emit_number(e, "node_gbps", p->est[i].gbps);
+			nicfit_emit_number(e, "seconds", p->est[i].seconds);
+			nicfit_emit_end_object(e);
+		}
+		nicfit_emit_end_array(e);
+		nicfit_emit_end_object(e);
+	} else {
+		nicfit_emit_null(e, "allreduce");
+	}
+	nicfit_emit_end_object(e);
+
+	nicfit_emit_begin_array(e, "decisions");
+	for (i = 0; i < p->ndecisions; i++) {
+		if (!p->decisions[i].applied && !in->explain)
+			continue;
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "rule", p->decisions[i].rule);
+		nicfit_emit_string(e, "text", p->decisions[i].text);
+		if (in->explain)
+			nicfit_emit_bool(e, "applied", p->decisions[i].applied);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	nicfit_emit_begin_array(e, "findings");
+	for (j = NICFIT_SEV_CRITICAL; j >= NICFIT_SEV_INFO; j--)
+		for (i = 0; i < p->nfindings; i++) {
+			const struct nicfit_plan_finding *f = &p->findings[i];
+
+			if ((int)f->severity != j)
+				continue;
+			nicfit_emit_begin_object(e, NULL);
+			nicfit_emit_string(e, "severity", nicfit_severity_name(f->severity));
+			nicfit_emit_string(e, "code", f->code);
+			nicfit_emit_string(e, "message", f->message);
+			nicfit_emit_string(e, "fix", f->fix[0] ? f->fix : NULL);
+			nicfit_emit_end_object(e);
+		}
+	nicfit_emit_end_array(e);
+}
+
+static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	static const struct nicfit_column cols[] = {
+		{ "qty", "qty", 1 }, { "part", "part", 0 }, { "description", "description", 0 },
+		{ "role", "for", 0 }, { "unit_usd", "unit USD", 1 }, { "total_usd", "total USD", 1 },
+	};
+	int i;
+
+	nicfit_emit_table_begin(e, NULL, cols, 6);
+	for (i = 0; i < p->nbom; i++) {
+		const struct nicfit_plan_line *l = &p->bom[i];
+
+		nicfit_emit_cell_int(e, l->qty);
+		nicfit_emit_cell_string(e, l->part);
+		nicfit_emit_cell_string(e, l->description);
+		nicfit_emit_cell_string(e, l->role);
+		if (l->priced) {
+			nicfit_emit_cell_number(e, l->unit_usd, 2);
+			nicfit_emit_cell_number(e, l->total_usd, 2);
+		} else {
+			int csv = nicfit_emit_format(e) == NICFIT_FMT_CSV;
+
+			nicfit_emit_cell_null(e, csv ? "" : "unpriced");
+			nicfit_emit_cell_null(e, csv ? "" : "-");
+		}
+	}
+	if (nicfit_emit_format(e) == NICFIT_FMT_CSV) {
+		nicfit_emit_cell_null(e, "");
+		nicfit_emit_cell_string(e, "TOTAL");
+		nicfit_emit_cell_string(e, "priced lines only");
+		nicfit_emit_cell_null(e, "");
+		nicfit_emit_cell_null(e, "");
+		nicfit_emit_cell_number(e, p->total_usd, 2);
+	}
+	nicfit_emit_table_end(e);
+}
+
+static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	static const struct nicfit_column slot_cols[] = {
+		{ "slot", "slot", 0 }, { "socket", "socket", 1 }, { "link", "link", 0 },
+		{ "holds", "holds", 0 },
+	};
+	static const struct nicfit_column cable_cols[] = {
+		{ "qty", "qty", 1 }, { "link", "link", 0 }, { "part", "part", 0 },
+		{ "ends", "ends", 0 }, { "length_m", "m", 1 },
+	};
+	static const struct nicfit_column est_cols[] = {
+		{ "label", "over", 0 }, { "node_gbps", "Gb/s per node", 1 }, { "seconds", "per step", 1 },
+	};
+	const struct nicfit_plan_input *in = &p->in;
+	int md = nicfit_emit_format(e) == NICFIT_FMT_MD, i, j, unpriced = 0;
+	const char *bold = nicfit_emit_color(e, NICFIT_COLOR_BOLD);
+	const char *reset = nicfit_emit_color(e, NICFIT_COLOR_RESET);
+	char b[64];
+
+	if (md)
+		nicfit_emit_printf(e, "# Network plan: %d x %s\n\n", in->servers, in->server->e.name);
+	nicfit_emit_printf(e, "%sVerdict:%s %s\n\n", md ? "**" : bold, md ? "**" : reset, p->verdict);
+
+	if (p->backend_needed && p->be_nic) {
+		const struct nicfit_slot *s = &in->server->slots[p->be_slots[0]];
+
+		nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, slot %s (Gen%d x%d, socket %d)\n",
+				   bold, reset, p->be_part, p->be_nic->e.name, p->be_cards, s->name,
+				   s->gen, s->width, s->socket);
+		nicfit_emit_printf(e, "           %g Gb/s port; the slot feeds %.1f Gb/s: %.1f Gb/s per card "
+				      "(limited by the %s)%s\n",
+				   p->be_port_gbps, p->be_pcie_gbps, p->be_effective_gbps,
+				   !strcmp(p->be_limited_by, "pcie") ? "slot" : "port",
+				   p->be_cards > 1 ? "" : "");
+		nicfit_emit_printf(e, "           fabric: %s%s\n",
+				   p->fabric == NICFIT_FABRIC_IB ? "InfiniBand (subnet manager needed)" :
+				   "RoCE v2", p->back_to_back ? ", two servers back to back" :
+				   p->fabric == NICFIT_FABRIC_ROCE ? " on a lossless switch (PFC, ECN)" : "");
+	} else {
+		nicfit_emit_printf(e, "%sBack end%s   none needed\n", bold, reset);
+	}
+	if (p->fe_onboard)
+		nicfit_emit_printf(e, "%sFront end%s  onboard %s%s%s%s, %d x %g GbE %s\n", bold, reset,
+				   p->fe_ob->name, p->fe_nic ? " (" : "", p->fe_nic ? p->fe_nic->family : "",
+				   p->fe_nic ? ")" : "", p->fe_ob->ports, p->fe_ob->port_gbps, p->fe_ob->cage);
+	else if (p->fe_nic)
+		nicfit_emit_printf(e, "%sFront end%s  %s %s, %d x %g GbE %s\n", bold, reset,
+				   p->fe_nic->part, p->fe_nic->e.name, p->fe_nic->ports,
+				   p->fe_nic->port_gbps, p->fe_nic->cage);
+	if (p->load_s > 0)
+		nicfit_emit_printf(e, "           model load %s at %.2f GB/s; serving %.2f Mb/s\n",
+				   nicfit_fmt_seconds(p->load_s, b, sizeof(b)),
+				   (in->storage_gbps > 0 && in->storage_gbps < p->fe_goodput_gbps ?
+				    in->storage_gbps : p->fe_goodput_gbps) / 8, p->serving_mbps);
+	nicfit_emit_printf(e, "%sOOB%s        %s %g GbE %s\n", bold, reset,
+			   in->server->oob_name ? in->server->oob_name : "BMC", in->server->oob_gbps,
+			   in->server->oob_cage ? in->server->oob_cage : "RJ45");
+	if (p->nest) {
+		nicfit_emit_printf(e, "%sStep time%s  all-reduce of %.1f GB of gradients:\n", bold, reset,
+				   p->grad_gb);
+		nicfit_emit_table_begin(e, NULL, est_cols, 3);
+		for (i = 0; i < p->nest; i++) {
+			nicfit_emit_cell_string(e, p->est[i].label);
+			nicfit_emit_cell_number(e, p->est[i].gbps, 1);
+			nicfit_emit_cell_string(e, nicfit_fmt_seconds(p->est[i].seconds, b, sizeof(b)));
+		}
+		nicfit_emit_table_end(e);
+	}
+	nicfit_emit_printf(e, "\n");
+	if (p->nslots) {
+		nicfit_emit_heading(e, "Slots");
+		nicfit_emit_table_begin(e, NULL, slot_cols, 4);
+		for (i = 0; i < p->nslots; i++) {
+			char link[24];
+
+			nicfit_emit_cell_string(e, p->slots[i].slot);
+			nicfit_emit_cell_int(e, p->slots[i].socket);
+			snprintf(link, sizeof(link), "Gen%d x%d", p->slots[i].gen, p->slots[i].width);
+			nicfit_emit_cell_string(e, link);
+			nicfit_emit_cell_string(e, p->slots[i].what);
+		}
+		nicfit_emit_table_end(e);
+		nicfit_emit_printf(e, "\n");
+	}
+	nicfit_emit_heading(e, "Cables");
+	nicfit_emit_table_begin(e, NULL, cable_cols, 5);
+	for (i = 0; i < p->ncables; i++) {
+		nicfit_emit_cell_int(e, p->cables[i].qty);
+		nicfit_emit_cell_string(e, p->cables[i].link);
+		nicfit_emit_cell_string(e, p->cables[i].part);
+		nicfit_emit_cell_string(e, p->cables[i].ends);
+		nicfit_emit_cell_number(e, p->cables[i].length_m, 1);
+	}
+	nicfit_emit_table_end(e);
+	nicfit_emit_printf(e, "\n");
+	snprintf(b, sizeof(b), "Bill of materials%s%s%s", p->prices_as_of[0] ? " (prices as of " : "",
+		 p->prices_as_of, p->prices_as_of[0] ? ")" : "");
+	nicfit_emit_heading(e, b);
+	bom_table(e, p);
+	for (i = 0; i < p->nbom; i++)
+		unpriced += !p->bom[i].priced;
+	nicfit_emit_printf(e, "  total (priced lines) %.2f USD", p->total_usd);
+	if (unpriced)
+		nicfit_emit_printf(e, "; %d line%s unpriced - add your prices with --catalog", unpriced,
+				   unpriced == 1 ? "" : "s");
+	nicfit_emit_printf(e, "\n\n");
+	if (p->nfindings) {
+		nicfit_emit_heading(e, "Findings");
+		for (j = NICFIT_SEV_CRITICAL; j >= NICFIT_SEV_INFO; j--)
+			for (i = 0; i < p->nfindings; i++) {
+				const struct nicfit_plan_finding *f = &p->findings[i];
+				enum nicfit_color col = j == NICFIT_SEV_CRITICAL ? NICFIT_COLOR_RED :
+							j == NICFIT_SEV_WARNING ? NICFIT_COLOR_YELLOW :
+							NICFIT_COLOR_BLUE;
+
+				if ((int)f->severity != j)
+					continue;
+				nicfit_emit_printf(e, "%s  %s%-8s%s %s: %s\n", md ? "-" : "",
+						   nicfit_emit_color(e, col),
+						   j == NICFIT_SEV_CRITICAL ? "CRITICAL" :
+						   j == NICFIT_SEV_WARNING ? "WARNING" : "info",
+						   nicfit_emit_color(e, NICFIT_COLOR_RESET), f->code, f->message);
+				if (f->fix[0])
+					nicfit_emit_printf(e, "%s           fix: %s\n", md ? " " : "", f->fix);
+			}
+		nicfit_emit_printf(e, "\n");
+	}
+	nicfit_emit_heading(e, in->explain ? "Every rule considered" : "Why");
+	for (i = 0; i < p->ndecisions; i++) {
+		const struct nicfit_plan_decision *d = &p->decisions[i];
+
+		if (!d->applied && !in->explain)
+			continue;
+		nicfit_emit_printf(e, "%s  %-4s %s%s\n", md ? "-" : "", d->rule,
+				   in->explain && !d->applied ? "(not applied) " : "", d->text);
+	}
+	if (in->explain) {
+		nicfit_emit_printf(e, "\nAssumptions (change with --assume NAME=VALUE):\n");
+		nicfit_param_emit(e, "assumptions", nicfit_pcie_param_table, nicfit_pcie_param_count,
+				  &in->pcie);
+		nicfit_param_emit(e, "assumptions_link", nicfit_link_param_table,
+				  nicfit_link_param_count, &in->link);
+		nicfit_param_emit(e, "assumptions_llm", nicfit_llm_param_table, nicfit_llm_param_count,
+				  &in->llm);
+	} else {
+		nicfit_emit_printf(e, "\n(--explain lists every rule considered and the assumptions)\n");
+	}
+}
+
+/* ---- SVG: the server's slots, GPUs and cards, by socket ----------------- */
+
+static void svg_text(struct nicfit_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': nicfit_buf_puts(b, "&lt;"); break;
+		case '>': nicfit_buf_puts(b, "&gt;"); break;
+		case '&': nicfit_buf_puts(b, "&amp;"); break;
+		case '"': nicfit_buf_puts(b, "&quot;"); break;
+		default: nicfit_buf_addch(b, *s);
+		}
+	}
+}
+
+static void svg(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	const struct nicfit_server *sv = p->in.server;
+	struct nicfit_buf b;
+	int sock, i, rows[8] = { 0 }, maxrows = 0, w, h;
+
+	for (i = 0; i < sv->nslots; i++)
+		if (sv->slots[i].socket >= 0 && sv->slots[i].socket < 8 &&
+		    ++rows[sv->slots[i].socket] > maxrows)
+			maxrows = rows[sv->slots[i].socket];
+	w = 40 + sv->sockets * 360;
+	h = 150 + maxrows * 46;
+	nicfit_buf_init(&b, 0);
+	nicfit_buf_addf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+			"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n", w, h, w, h);
+	nicfit_buf_puts(&b, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n<text x=\"20\" "
+			"y=\"28\" font-size=\"16\" font-weight=\"bold\">");
+	svg_text(&b, sv->e.name);
+	nicfit_buf_puts(&b, "</text>\n<text x=\"20\" y=\"48\" fill=\"#444\">");
+	svg_text(&b, p->backend_needed ? "back end: " : "no back end needed");
+	if (p->backend_needed && p->be_nic) {
+		char t[160];
+
+		snprintf(t, sizeof(t), "%s at %.1f Gb/s (%s)", p->be_part, p->be_effective_gbps,
+			 p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2");
+		svg_text(&b, t);
+	}
+	nicfit_buf_puts(&b, "</text>\n");
+	for (sock = 0; sock < sv->sockets && sock < 8; sock++) {
+		int x = 20 + sock * 360, y = 70, r = 0;
+
+		nicfit_buf_addf(&b, "<rect x=\"%d\" y=\"%d\" width=\"340\" height=\"%d\" rx=\"8\" "
+				"fill=\"#f4f6f8\" stroke=\"#99a\"/>\n", x, y, 50 + rows[sock] * 46);
+		nicfit_buf_addf(&b, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">CPU socket %d</text>\n",
+				x + 12, y + 22, sock);
+		for (i = 0; i < sv->nslots; i++) {
+			const struct nicfit_slot *s = &sv->slots[i];
+			const char *what = "free", *fill = "#ffffff", *stroke = "#bbb";
+			char label[200];
+			int k, sy;
+
+			if (s->socket != sock)
+				continue;
+			for (k = 0; k < p->nslots; k++)
+				if (!strcmp(p->slots[k].slot, s->name)) {
+					what = p->slots[k].what;
+					if (!strncmp(what, "GPU", 3)) {
+						fill = "#e3f4e1";
+						stroke = "#3a8d35";
+					} else {
+						fill = "#e1ecfa";
+						stroke = "#2c6bc4";
+					}
+				}
+			sy = y + 36 + r * 46;
+			nicfit_buf_addf(&b, "<rect x=\"%d\" y=\"%d\" width=\"316\" height=\"38\" rx=\"4\" "
+					"fill=\"%s\" stroke=\"%s\"/>\n", x + 12, sy, fill, stroke);
+			snprintf(label, sizeof(label), "slot %s  Gen%d x%d %s", s->name, s->gen, s->width,
+				 s->full_height ? "FH" : "LP");
+			nicfit_buf_addf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555\">",
+					x + 20, sy + 15);
+			svg_text(&b, label);
+			nicfit_buf_addf(&b, "</text>\n<text x=\"%d\" y=\"%d\">", x + 20, sy + 31);
+			svg_text(&b, what);
+			nicfit_buf_puts(&b, "</text>\n");
+			r++;
+		}
+	}
+	nicfit_buf_puts(&b, "</svg>\n");
+	nicfit_emit_raw(e, b.data, b.len);
+	nicfit_buf_release(&b);
+}
+
+void nicfit_plan_render(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	switch (nicfit_emit_format(e)) {
+	case NICFIT_FMT_JSON:
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "schema", "nicfit.plan.v1");
+		emit_json(e, p);
+		nicfit_emit_end_object(e);
+		break;
+	case NICFIT_FMT_CSV:
+		bom_table(e, p);
+		break;
+	case NICFIT_FMT_SVG:
+		svg(e, p);
+		break;
+	default:
+		text_report(e, p);
+		break;
+	}
+}
+
+int nicfit_plan_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
+		    struct nicfit_emit *e, struct nicfit_error *err)
+{
+	struct nicfit_plan_input in;
+	struct nicfit_plan *p;
+	const char *ex = nicfit_spec_get(spec, "example");
+	int rc;
+
+	if (ex) {
+		const struct nicfit_plan_example *x = NULL;
+		struct nicfit_spec *merged;
+		size_t i;
+
+		if (!strcmp(ex, "true"))
+			ex = "inference";
+		for (i = 0; nicfit_plan_examples[i].name; i++)
+			if (!strcmp(nicfit_plan_examples[i].name, ex))
+				x = &nicfit_plan_examples[i];
+		if (!x) {
+			const char *names[16];
+
+			for (i = 0; nicfit_plan_examples[i].name && i < 15; i++)
+				names[i] = nicfit_plan_examples[i].name;
+			names[i] = NULL;
+			ex = nicfit_suggest(ex, names);
+			return nicfit_error_at(err, spec->from_data ? NICFIT_E_DATA : NICFIT_E_USAGE,
+					       "--example", 0, 0, "no example by that name%s%s%s "
+					       "(inference, replicas, training, capped, gen4, lab, x710, split)",
+					       ex ? " (did you mean '" : "", ex ? ex : "", ex ? "'?)" : "");
+		}
+		merged = calloc(1, sizeof(*merged));
+		if (!merged)
+			return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+		nicfit_spec_init(merged, spec->input);
+		merged->from_data = spec->from_data;
+		rc = 0;
+		for (i = 0; x->pairs[i] && !rc; i += 2)
+			rc = nicfit_spec_add(merged, x->pairs[i], x->pairs[i + 1], err);
+		for (i = 0; i < spec->n && !rc; i++)
+			if (strcmp(spec->pairs[i].key, "example"))
+				rc = nicfit_spec_add(merged, spec->pairs[i].key, spec->pairs[i].value, err);
+		if (!rc)
+			rc = nicfit_plan_run(cat, merged, e, err);
+		nicfit_spec_release(merged);
+		free(merged);
+		return rc;
+	}
+	rc = nicfit_plan_input_from_spec(cat, spec, &in, err);
+	if (rc)
+		return rc;
+	p = malloc(sizeof(*p));
+	if (!p)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	rc = nicfit_plan(cat, &in, p, err);
+	if (!rc)
+		nicfit_plan_render(e, p);
+	free(p);
+	return rc;
+}

@@ -1,0 +1,2 @@
+calc pcie --gen 3 --assume mps=7
+# exit 64

@@ -1,0 +1,2 @@
+calc pcie --width 16
+# exit 64

@@ -1,0 +1,2 @@
+calc load --size 40GB --link 10GB/s
+# exit 64

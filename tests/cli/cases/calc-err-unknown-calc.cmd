@@ -1,0 +1,2 @@
+calc pcei
+# exit 64

@@ -1,0 +1,2 @@
+calc pcie --gen 3 --widht 16
+# exit 64

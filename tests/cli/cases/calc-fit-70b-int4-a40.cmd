@@ -1,0 +1,1 @@
+calc fit --model llama-3-70b --precision int4 --gpus 1xa40

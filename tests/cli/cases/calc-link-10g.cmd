@@ -1,0 +1,1 @@
+calc link --speed 10G

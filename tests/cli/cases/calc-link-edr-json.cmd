@@ -1,0 +1,1 @@
+calc link --speed EDR -j

@@ -1,0 +1,1 @@
+calc link --speed 25G --mtu 9000

@@ -1,0 +1,1 @@
+calc load --size 40GiB --link 25GbE --storage-gbps 8 --json

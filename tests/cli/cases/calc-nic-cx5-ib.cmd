@@ -1,0 +1,1 @@
+calc nic --part mcx556a-ecat --slot gen3x16 --proto ib

@@ -1,0 +1,1 @@
+calc nic --part MCX653105A-HDAT --slot gen3x16

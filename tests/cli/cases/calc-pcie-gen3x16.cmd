@@ -1,0 +1,1 @@
+calc pcie --gen 3 --width 16

@@ -1,0 +1,1 @@
+-p calc pcie --slot gen4x16 --json

@@ -1,0 +1,1 @@
+calc pcie --slot gen6x16

@@ -1,0 +1,1 @@
+catalog check tests/cli/data/prices.json

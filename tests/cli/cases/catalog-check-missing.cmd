@@ -1,0 +1,2 @@
+catalog check tests/cli/data/no-such-file.json
+# exit 66

@@ -1,0 +1,2 @@
+catalog check tests/cli/data/broken.json
+# exit 65

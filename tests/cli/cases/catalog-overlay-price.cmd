@@ -1,0 +1,1 @@
+--catalog tests/cli/data/prices.json plan --example=training --format csv

@@ -1,0 +1,1 @@
+catalog show MCX556A-ECAT -p -j

@@ -1,0 +1,1 @@
+catalog show r740xd

@@ -1,0 +1,2 @@
+catalog show r740x
+# exit 66

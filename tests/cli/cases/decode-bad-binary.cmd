@@ -1,0 +1,2 @@
+decode "$(printf 'MCX416A\001-CCAT')"
+# exit 65

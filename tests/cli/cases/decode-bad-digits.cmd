@@ -1,0 +1,2 @@
+decode MCX9999999999999-ZZZZ
+# exit 65

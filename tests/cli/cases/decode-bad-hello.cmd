@@ -1,0 +1,2 @@
+decode hello
+# exit 65

@@ -1,0 +1,2 @@
+decode --rules X710-DA3
+# exit 65

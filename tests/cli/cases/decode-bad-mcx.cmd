@@ -1,0 +1,2 @@
+decode MCX
+# exit 65

@@ -1,0 +1,2 @@
+decode mcx556a-ecatt
+# exit 65

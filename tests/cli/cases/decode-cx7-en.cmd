@@ -1,0 +1,1 @@
+decode --rules MCX713104AS-ADAT

@@ -1,0 +1,1 @@
+decode --rules MBF2H332A-AEEOT

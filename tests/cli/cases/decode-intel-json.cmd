@@ -1,0 +1,1 @@
+-jp decode --rules x550-t2

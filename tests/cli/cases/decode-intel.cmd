@@ -1,0 +1,1 @@
+decode --rules E810-XXVDA2

@@ -1,0 +1,1 @@
+decode --rules MCX653105A-HDAT

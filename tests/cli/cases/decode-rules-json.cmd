@@ -1,0 +1,1 @@
+-jp decode --rules MCX623106AE-CDAT

@@ -1,0 +1,1 @@
+decode --rules MCX512A-ACAT MCX75310AAS-NEAT

@@ -1,0 +1,1 @@
+decode --rules MCX556M-ECAT-S25

@@ -1,0 +1,2 @@
+-j decode --rules -
+# exit 65

@@ -1,0 +1,1 @@
+decode --rules MCX623106AN-CDA_Ax

@@ -1,0 +1,2 @@
+decode --bogus MCX4121A-ACAT
+# exit 64

@@ -1,0 +1,2 @@
+decode
+# exit 64

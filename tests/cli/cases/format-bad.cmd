@@ -1,0 +1,2 @@
+--format yaml calc pcie --gen 3
+# exit 64

@@ -1,0 +1,2 @@
+plan --example=trainnig
+# exit 64

@@ -1,0 +1,3 @@
+# stdin: head -c 3000 /dev/zero | tr "\\0" "["
+plan --spec -
+# exit 65

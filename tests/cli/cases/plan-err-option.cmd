@@ -1,0 +1,2 @@
+plan --servrs 2
+# exit 64

@@ -1,0 +1,2 @@
+plan --spec tests/cli/data/broken.json
+# exit 65

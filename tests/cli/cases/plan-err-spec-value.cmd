@@ -1,0 +1,2 @@
+plan --spec tests/cli/data/bad-spec.json
+# exit 65

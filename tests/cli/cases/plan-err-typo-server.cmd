@@ -1,0 +1,2 @@
+plan --server r740xdd
+# exit 66

@@ -1,0 +1,1 @@
+plan --example=lab --servers 8 --switch sn2700

@@ -1,0 +1,1 @@
+plan --example=training --backend-nic MCX623106AE-CDAT -j -p

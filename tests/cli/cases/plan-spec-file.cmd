@@ -1,0 +1,1 @@
+plan --spec tests/cli/data/spec.json

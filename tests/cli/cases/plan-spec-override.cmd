@@ -1,0 +1,1 @@
+plan --spec tests/cli/data/spec.json --servers 2 --workload training

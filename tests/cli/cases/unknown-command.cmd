@@ -1,0 +1,2 @@
+plna
+# exit 64

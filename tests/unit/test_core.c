@@ -1,0 +1,212 @@
+/*
+ * test_core.c - the shared pieces: error lines, the bounded buffer, the
+ * emitter in its four formats, request specs from JSON, suggestions.
+ */
+#include "unit.h"
+
+#include "nicfit/buf.h"
+#include "nicfit/emit.h"
+#include "nicfit/error.h"
+#include "nicfit/spec.h"
+
+static void error_lines(void **state)
+{
+	struct nicfit_error e;
+	char line[256];
+
+	(void)state;
+	nicfit_error_clear(&e);
+	assert_int_equal(nicfit_error_at(&e, NICFIT_E_DATA, "f.json", 3, 7, "bad %s", "thing"),
+			 NICFIT_E_DATA);
+	nicfit_error_set(&e, NICFIT_E_USAGE, "second"); /* the first error wins */
+	nicfit_error_line(&e, line, sizeof(line));
+	assert_string_equal(line, "f.json:3:7: bad thing");
+	assert_int_equal(nicfit_exit_code(e.code), 65);
+	nicfit_error_clear(&e);
+	nicfit_error_set(&e, NICFIT_E_USAGE, "two\nlines");
+	nicfit_error_line(&e, line, sizeof(line));
+	assert_string_equal(line, "two lines");
+	assert_int_equal(nicfit_exit_code(NICFIT_E_NOTFOUND), 66);
+	assert_int_equal(nicfit_exit_code(NICFIT_E_USAGE), 64);
+	assert_int_equal(nicfit_exit_code(NICFIT_E_INTERNAL), 70);
+	assert_int_equal(nicfit_error_set(NULL, NICFIT_E_DATA, "x"), NICFIT_E_DATA);
+}
+
+static void buffer_limits(void **state)
+{
+	struct nicfit_buf b;
+	char *p;
+	size_t n;
+	int i;
+
+	(void)state;
+	nicfit_buf_init(&b, 10);
+	assert_string_equal(b.data, "");
+	nicfit_buf_puts(&b, "hello");
+	nicfit_buf_addf(&b, "%d", 42);
+	assert_string_equal(b.data, "hello42");
+	nicfit_buf_puts(&b, "toolong");
+	assert_int_equal(nicfit_buf_error(&b), NICFIT_E_LIMIT);
+	nicfit_buf_puts(&b, "x"); /* sticky: ignored */
+	assert_string_equal(b.data, "hello42");
+	nicfit_buf_release(&b);
+	nicfit_buf_init(&b, 0);
+	for (i = 0; i < 1000; i++)
+		nicfit_buf_addch(&b, 'a');
+	p = nicfit_buf_detach(&b, &n);
+	assert_int_equal(n, 1000);
+	assert_int_equal(strlen(p), 1000);
+	free(p);
+	assert_int_equal(b.len, 0);
+	nicfit_buf_release(&b);
+}
+
+static char *render(enum nicfit_format fmt)
+{
+	static const struct nicfit_column cols[] = { { "part", "part", 0 }, { "usd", "USD", 1 } };
+	struct nicfit_emit *e = nicfit_emit_new(fmt, 0, 0);
+	struct nicfit_buf out;
+
+	nicfit_buf_init(&out, 0);
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "schema", "nicfit.test.v1");
+	nicfit_emit_number(e, "gbps", 103.09963);
+	nicfit_emit_number(e, "nan", NAN);
+	nicfit_emit_printf(e, "Title\n");
+	nicfit_emit_table_begin(e, "lines", cols, 2);
+	nicfit_emit_cell_string(e, "MCX556A-ECAT");
+	nicfit_emit_cell_number(e, 244.95, 2);
+	nicfit_emit_cell_string(e, "a,\"quoted\"|cell");
+	nicfit_emit_cell_null(e, "-");
+	nicfit_emit_table_end(e);
+	nicfit_emit_end_object(e);
+	assert_int_equal(nicfit_emit_finish(e, &out), 0);
+	nicfit_emit_free(e);
+	return nicfit_buf_detach(&out, NULL);
+}
+
+static void emitter_formats(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = render(NICFIT_FMT_JSON);
+	assert_string_equal(s, "{\"schema\":\"nicfit.test.v1\",\"gbps\":103.0996,\"nan\":null,"
+			       "\"lines\":[{\"part\":\"MCX556A-ECAT\",\"usd\":244.95},"
+			       "{\"part\":\"a,\\\"quoted\\\"|cell\",\"usd\":null}]}\n");
+	free(s);
+	s = render(NICFIT_FMT_TEXT);
+	assert_string_equal(s, "Title\n"
+			       "  part                USD\n"
+			       "  MCX556A-ECAT     244.95\n"
+			       "  a,\"quoted\"|cell       -\n");
+	free(s);
+	s = render(NICFIT_FMT_CSV);
+	assert_string_equal(s, "part,usd\r\nMCX556A-ECAT,244.95\r\n\"a,\"\"quoted\"\"|cell\",-\r\n");
+	free(s);
+	s = render(NICFIT_FMT_MD);
+	assert_non_null(strstr(s, "| part | USD |\n|---|---:|\n| MCX556A-ECAT | 244.95 |\n"));
+	assert_non_null(strstr(s, "a,\"quoted\"\\|cell"));
+	free(s);
+}
+
+static void emitter_misuse(void **state)
+{
+	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	struct nicfit_buf out;
+
+	(void)state;
+	nicfit_buf_init(&out, 0);
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_begin_array(e, "a");
+	nicfit_emit_end_object(e); /* wrong closer */
+	assert_int_equal(nicfit_emit_finish(e, &out), NICFIT_E_INTERNAL);
+	nicfit_emit_free(e);
+	nicfit_buf_release(&out);
+}
+
+static void spec_from_json(void **state)
+{
+	static const char doc[] = "{\n  \"server\": \"r740xd\",\n  \"servers\": 2,\n"
+				  "  \"explain\": true,\n  \"assume\": [\"mps=512\", \"mtu=9000\"],\n"
+				  "  \"gpu\": null\n}";
+	struct nicfit_spec *s = calloc(1, sizeof(*s));
+	struct nicfit_error err;
+	static const char *const known[] = { "server", "servers", "explain", "assume", NULL };
+
+	(void)state;
+	nicfit_spec_init(s, "req.json");
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_spec_parse_json(s, doc, strlen(doc), &err), 0);
+	assert_string_equal(nicfit_spec_get(s, "server"), "r740xd");
+	assert_string_equal(nicfit_spec_get(s, "servers"), "2");
+	assert_string_equal(nicfit_spec_get(s, "explain"), "true");
+	assert_int_equal(nicfit_spec_count(s, "assume"), 2);
+	assert_string_equal(nicfit_spec_get_nth(s, "assume", 1), "mtu=9000");
+	assert_null(nicfit_spec_get(s, "gpu"));
+	assert_int_equal(nicfit_spec_check_unused(s, known, &err), 0);
+	/* an error about a value points at it in the file */
+	nicfit_error_set(&err, NICFIT_E_USAGE, "'2': bad (at column 1)");
+	nicfit_spec_locate_error(s, "servers", &err);
+	assert_int_equal(err.code, NICFIT_E_DATA);
+	assert_string_equal(err.input, "req.json");
+	assert_int_equal(err.line, 3);
+	assert_int_equal(err.col, 14);
+	assert_string_equal(err.msg, "servers: '2': bad");
+	nicfit_spec_release(s);
+	free(s);
+}
+
+static void spec_rejects(void **state)
+{
+	static const char *const bad[] = { "[1,2]", "{\"a\":{\"b\":1}}", "{\"a\":1,\"a\":2}",
+		"{\"a\":[[1]]}", "{", "", "\"x\"", NULL };
+	struct nicfit_spec *s = calloc(1, sizeof(*s));
+	struct nicfit_error err;
+	static const char *const known[] = { "servers", NULL };
+	int i;
+
+	(void)state;
+	for (i = 0; bad[i]; i++) {
+		nicfit_spec_init(s, "x");
+		nicfit_error_clear(&err);
+		if (!nicfit_spec_parse_json(s, bad[i], strlen(bad[i]), &err))
+			fail_msg("accepted %s", bad[i]);
+		assert_int_equal(err.code, NICFIT_E_DATA);
+		nicfit_spec_release(s);
+	}
+	nicfit_spec_init(s, "flags");
+	nicfit_spec_add(s, "servrs", "2", &err);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_spec_check_unused(s, known, &err), NICFIT_E_USAGE);
+	assert_non_null(strstr(err.msg, "did you mean 'servers'"));
+	nicfit_spec_release(s);
+	free(s);
+}
+
+static void suggestions(void **state)
+{
+	static const char *const ids[] = { "r740xd", "r740", "dl380-gen10", "a40", "l40s", NULL };
+
+	(void)state;
+	assert_string_equal(nicfit_suggest("r740xdd", ids), "r740xd");
+	assert_string_equal(nicfit_suggest("R740", ids), "r740");
+	assert_string_equal(nicfit_suggest("dl380", ids), "dl380-gen10");
+	assert_string_equal(nicfit_suggest("l40", ids), "l40s");
+	assert_null(nicfit_suggest("zzzzzzzz", ids));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(error_lines),
+		cmocka_unit_test(buffer_limits),
+		cmocka_unit_test(emitter_formats),
+		cmocka_unit_test(emitter_misuse),
+		cmocka_unit_test(spec_from_json),
+		cmocka_unit_test(spec_rejects),
+		cmocka_unit_test(suggestions),
+	};
+
+	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
+}

@@ -1,0 +1,392 @@
+/*
+ * test_plan.c - the planner against the reference article's situations,
+ * a table of the back-end rule, and properties that must hold for any
+ * request: more servers never remove the back end of a training job, a
+ * faster slot never yields a slower card, the BOM total is its lines' sum.
+ */
+#include "unit.h"
+
+#include "nicfit/catalog.h"
+#include "nicfit/plan.h"
+
+static struct nicfit_catalog *cat;
+
+static int setup(void **state)
+{
+	struct nicfit_error err;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	return nicfit_catalog_new(&cat, &err);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	nicfit_catalog_free(cat);
+	return 0;
+}
+
+/* Plan from key/value pairs (NULL-terminated); fails the test on error. */
+static struct nicfit_plan *plan_of(const char *const *kv)
+{
+	struct nicfit_spec *spec = calloc(1, sizeof(*spec));
+	struct nicfit_plan *p = calloc(1, sizeof(*p));
+	struct nicfit_plan_input in;
+	struct nicfit_error err;
+	int i;
+
+	assert_non_null(spec);
+	assert_non_null(p);
+	nicfit_spec_init(spec, "test");
+	nicfit_error_clear(&err);
+	for (i = 0; kv[i]; i += 2)
+		assert_int_equal(nicfit_spec_add(spec, kv[i], kv[i + 1], &err), 0);
+	if (nicfit_plan_input_from_spec(cat, spec, &in, &err))
+		fail_msg("input: %s", err.msg);
+	if (nicfit_plan(cat, &in, p, &err))
+		fail_msg("plan: %s", err.msg);
+	nicfit_spec_release(spec);
+	free(spec);
+	return p;
+}
+
+static const struct nicfit_plan_finding *finding(const struct nicfit_plan *p, const char *code)
+{
+	int i;
+
+	for (i = 0; i < p->nfindings; i++)
+		if (!strcmp(p->findings[i].code, code))
+			return &p->findings[i];
+	return NULL;
+}
+
+static const struct nicfit_plan_cable *cable(const struct nicfit_plan *p, const char *link)
+{
+	int i;
+
+	for (i = 0; i < p->ncables; i++)
+		if (!strcmp(p->cables[i].link, link))
+			return &p->cables[i];
+	return NULL;
+}
+
+static const struct nicfit_plan_line *line(const struct nicfit_plan *p, const char *part)
+{
+	int i;
+
+	for (i = 0; i < p->nbom; i++)
+		if (!strcasecmp(p->bom[i].part, part))
+			return &p->bom[i];
+	return NULL;
+}
+
+/* One R740xd, two A40s, a 70B model at 4-bit: no back end, onboard X710, 35-40 s load. */
+static void article_single_server(void **state)
+{
+	static const char *const kv[] = { "server", "r740xd", "gpu", "a40", "gpus_per_server", "2",
+		"model", "llama-3-70b", "precision", "int4", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_int_equal(p->backend_needed, 0);
+	assert_true(p->fits_one_server);
+	assert_true(p->fit.total_gb <= p->fit.gpu_gb * 0.9); /* one 48 GB A40 runs it */
+	assert_int_equal(p->fe_onboard, 1);
+	assert_near(p->fe_port_gbps, 10, 1e-9);
+	assert_true(p->load_s > 30 && p->load_s < 40);
+	assert_null(p->be_nic);
+	assert_non_null(cable(p, "oob"));
+	free(p);
+}
+
+/* 70B at 16 bits does not fit two A40s. */
+static void article_16bit_does_not_fit(void **state)
+{
+	static const char *const kv[] = { "server", "r740xd", "gpu", "a40", "gpus_per_server", "2",
+		"model", "llama-3-70b", "precision", "fp16", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_false(p->fits_one_server);
+	assert_true(p->servers_needed >= 2);
+	assert_non_null(finding(p, "not-enough-servers"));
+	assert_int_equal(finding(p, "not-enough-servers")->severity, NICFIT_SEV_CRITICAL);
+	free(p);
+}
+
+static void article_replicas(void **state)
+{
+	static const char *const kv[] = { "server", "r740xd", "servers", "8", "gpu", "a40",
+		"gpus_per_server", "2", "model", "llama-3-70b", "precision", "int4", "workload",
+		"replicated-inference", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_int_equal(p->backend_needed, 0);
+	assert_null(line(p, "MCX556A-ECAT"));
+	free(p);
+}
+
+/* Two R740xd training: MCX556A-ECAT at about 100 Gb/s with a QSFP28 DAC. */
+static void article_two_node_training(void **state)
+{
+	static const char *const kv[] = { "server", "r740xd", "servers", "2", "gpu", "a40",
+		"gpus_per_server", "2", "model", "llama-3-8b", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	const struct nicfit_plan_cable *c;
+
+	(void)state;
+	assert_int_equal(p->backend_needed, 1);
+	assert_string_equal(p->be_part, "MCX556A-ECAT");
+	assert_true(p->be_effective_gbps > 90 && p->be_effective_gbps <= 100);
+	assert_string_equal(p->be_limited_by, "ports");
+	c = cable(p, "backend");
+	assert_non_null(c);
+	assert_non_null(strstr(c->ends, "QSFP28"));
+	assert_int_equal(p->back_to_back, 1);
+	assert_non_null(line(p, "MCX556A-ECAT"));
+	assert_int_equal(line(p, "MCX556A-ECAT")->qty, 2);
+	assert_near(line(p, "MCX556A-ECAT")->unit_usd, 244.95, 1e-9);
+	assert_true(p->nest >= 2);
+	free(p);
+}
+
+/* A 200G ConnectX-6 forced into a Gen3 slot is capped near 100G and flagged. */
+static void article_capped(void **state)
+{
+	static const char *const kv[] = { "server", "r740xd", "servers", "2", "gpu", "a40",
+		"gpus_per_server", "2", "workload", "training", "backend_nic", "mcx653105a-hdat", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	const struct nicfit_plan_finding *f;
+
+	(void)state;
+	assert_string_equal(p->be_part, "MCX653105A-HDAT");
+	assert_true(p->be_effective_gbps > 90 && p->be_effective_gbps < 115);
+	assert_string_equal(p->be_limited_by, "pcie");
+	f = finding(p, "backend-capped");
+	assert_non_null(f);
+	assert_non_null(strstr(f->fix, "MCX556A-ECAT"));
+	free(p);
+}
+
+static void article_gen4_gets_200g(void **state)
+{
+	static const char *const kv[] = { "server", "generic-gen4", "servers", "2", "gpu", "l40s",
+		"gpus_per_server", "2", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_near(p->be_port_gbps, 200, 1e-9);
+	assert_true(p->be_effective_gbps > 180);
+	free(p);
+}
+
+static void article_budget_lab(void **state)
+{
+	static const char *const kv[] = { "server", "r740xd", "servers", "2", "gpu", "a40",
+		"gpus_per_server", "2", "workload", "fine-tuning", "backend_gbps", "25", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_string_equal(p->be_part, "MCX4121A-ACAT");
+	assert_non_null(line(p, "MCP2M00-A001"));
+	assert_near(line(p, "MCP2M00-A001")->unit_usd, 29.00, 1e-9);
+	free(p);
+}
+
+static void article_x710_refused(void **state)
+{
+	static const char *const kv[] = { "server", "r740xd", "servers", "2", "gpu", "a40",
+		"gpus_per_server", "2", "workload", "training", "backend_nic", "x710-da2", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	const struct nicfit_plan_finding *f = finding(p, "backend-no-rdma");
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(f->severity, NICFIT_SEV_CRITICAL);
+	assert_non_null(p->be_nic);
+	assert_true(p->be_nic->rdma != 0);
+	free(p);
+}
+
+/* R2 as a table: workload x servers -> back end needed. */
+static void rule_backend_table(void **state)
+{
+	static const struct { const char *wl; const char *servers; int want; } t[] = {
+		{ "inference", "1", 0 }, { "inference", "4", 0 },
+		{ "replicated-inference", "1", 0 }, { "replicated-inference", "16", 0 },
+		{ "multi-node-inference", "1", 0 }, { "multi-node-inference", "2", 1 },
+		{ "training", "1", 0 }, { "training", "2", 1 }, { "training", "32", 1 },
+		{ "fine-tuning", "1", 0 }, { "fine-tuning", "3", 1 },
+		{ "rdma-storage", "1", 1 }, { "rdma-storage", "4", 1 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const char *kv[] = { "server", "r740xd", "gpu", "a40", "gpus_per_server", "2",
+			"model", "llama-3-8b", "workload", t[i].wl, "servers", t[i].servers, NULL };
+		struct nicfit_plan *p = plan_of(kv);
+
+		if (p->backend_needed != t[i].want)
+			fail_msg("%s on %s servers: backend_needed %d, want %d", t[i].wl,
+				 t[i].servers, p->backend_needed, t[i].want);
+		free(p);
+	}
+}
+
+/* Property: adding servers never removes the back end for training. */
+static void prop_more_servers_keep_backend(void **state)
+{
+	static const char *const servers[] = { "r740xd", "r740", "dl380-gen10", "generic-gen3",
+		"generic-gen4", "generic-gen5", NULL };
+	int s, n;
+
+	(void)state;
+	for (s = 0; servers[s]; s++)
+		for (n = 2; n <= 64; n *= 2) {
+			char num[8];
+			const char *kv[] = { "server", servers[s], "servers", num, "workload", "training",
+				"model", "llama-3-8b", NULL };
+			struct nicfit_plan *p;
+
+			snprintf(num, sizeof(num), "%d", n);
+			p = plan_of(kv);
+			if (!p->backend_needed)
+				fail_msg("%s x %d training: no back end", servers[s], n);
+			free(p);
+		}
+}
+
+/* Property: a faster slot never yields a slower card. */
+static void prop_faster_slot_faster_card(void **state)
+{
+	static const char *const tmpl =
+		"{\"schema\":\"nicfit.catalog.v1\",\"servers\":[{\"id\":\"one-slot\",\"name\":\"one slot\","
+		"\"source\":\"test\",\"vendor\":\"test\",\"form\":\"2U\",\"sockets\":1,\"pcie_gen\":%d,"
+		"\"slots\":[{\"name\":\"1\",\"gen\":%d,\"width\":%d,\"height\":\"full\",\"length\":\"full\","
+		"\"socket\":0,\"gpu\":\"none\"}],\"onboard\":[],\"oob\":{\"name\":\"BMC\",\"gbps\":1,"
+		"\"cage\":\"RJ45\"}}]}";
+	static const int widths[] = { 8, 16 };
+	double last_eff = 0, last_port = 0;
+	int g, w;
+
+	(void)state;
+	for (w = 0; w < 2; w++) {
+		last_eff = last_port = 0;
+		for (g = 1; g <= 5; g++) {
+			char doc[1024];
+			struct nicfit_error err;
+			const char *kv[] = { "server", "one-slot", "servers", "2", "workload", "training", NULL };
+			struct nicfit_plan *p;
+
+			snprintf(doc, sizeof(doc), tmpl, g, g, widths[w]);
+			nicfit_error_clear(&err);
+			if (nicfit_catalog_overlay(cat, "test", doc, strlen(doc), &err))
+				fail_msg("overlay: %s", err.msg);
+			p = plan_of(kv);
+			if (!p->be_nic)
+				fail_msg("gen%d x%d: no card", g, widths[w]);
+			if (p->be_effective_gbps + 1e-6 < last_eff || p->be_port_gbps + 1e-6 < last_port)
+				fail_msg("gen%d x%d: %.1f Gb/s on a %g G card after %.1f on %g G", g,
+					 widths[w], p->be_effective_gbps, p->be_port_gbps, last_eff, last_port);
+			last_eff = p->be_effective_gbps;
+			last_port = p->be_port_gbps;
+			free(p);
+		}
+	}
+}
+
+/* Property: the BOM total is the sum of its lines, for every example and sizes. */
+static void prop_bom_total(void **state)
+{
+	int i, n;
+
+	(void)state;
+	for (i = 0; nicfit_plan_examples[i].name; i++)
+		for (n = 1; n <= 8; n *= 2) {
+			const char *kv[40];
+			char num[8];
+			int k = 0, j;
+			struct nicfit_plan *p;
+			double sum = 0;
+
+			for (j = 0; nicfit_plan_examples[i].pairs[j]; j += 2) {
+				if (!strcmp(nicfit_plan_examples[i].pairs[j], "servers"))
+					continue;
+				kv[k++] = nicfit_plan_examples[i].pairs[j];
+				kv[k++] = nicfit_plan_examples[i].pairs[j + 1];
+			}
+			snprintf(num, sizeof(num), "%d", n);
+			kv[k++] = "servers";
+			kv[k++] = num;
+			kv[k] = NULL;
+			p = plan_of(kv);
+			for (j = 0; j < p->nbom; j++) {
+				if (p->bom[j].priced)
+					assert_near(p->bom[j].total_usd, p->bom[j].unit_usd * p->bom[j].qty, 1e-6);
+				sum += p->bom[j].priced ? p->bom[j].total_usd : 0;
+				assert_true(p->bom[j].qty > 0);
+			}
+			assert_near(p->total_usd, sum, 1e-6);
+			free(p);
+		}
+}
+
+static void bad_requests(void **state)
+{
+	static const char *const bad[][4] = {
+		{ "server", "r999", NULL, NULL },
+		{ "gpu", "a4000000", NULL, NULL },
+		{ "servers", "0", NULL, NULL },
+		{ "servers", "1e9", NULL, NULL },
+		{ "workload", "trainng", NULL, NULL },
+		{ "precision", "fp3", NULL, NULL },
+		{ "params", "70GB", NULL, NULL },
+		{ "context", "-1", NULL, NULL },
+		{ "fabric", "token-ring", NULL, NULL },
+		{ "gpus_per_servers", "2", NULL, NULL },
+		{ "assume", "mps=7", NULL, NULL },
+		{ "assume", "nope=1", NULL, NULL },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct nicfit_spec *spec = calloc(1, sizeof(*spec));
+		struct nicfit_plan_input in;
+		struct nicfit_error err;
+
+		nicfit_spec_init(spec, "test");
+		nicfit_error_clear(&err);
+		nicfit_spec_add(spec, bad[i][0], bad[i][1], &err);
+		if (!nicfit_plan_input_from_spec(cat, spec, &in, &err))
+			fail_msg("%s=%s accepted", bad[i][0], bad[i][1]);
+		assert_true(err.code == NICFIT_E_USAGE || err.code == NICFIT_E_NOTFOUND);
+		assert_true(strlen(err.msg) > 5);
+		nicfit_spec_release(spec);
+		free(spec);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(article_single_server),
+		cmocka_unit_test(article_16bit_does_not_fit),
+		cmocka_unit_test(article_replicas),
+		cmocka_unit_test(article_two_node_training),
+		cmocka_unit_test(article_capped),
+		cmocka_unit_test(article_gen4_gets_200g),
+		cmocka_unit_test(article_budget_lab),
+		cmocka_unit_test(article_x710_refused),
+		cmocka_unit_test(rule_backend_table),
+		cmocka_unit_test(prop_more_servers_keep_backend),
+		cmocka_unit_test(prop_faster_slot_faster_card),
+		cmocka_unit_test(prop_bom_total),
+		cmocka_unit_test(bad_requests),
+	};
+
+	return cmocka_run_group_tests_name("plan", tests, setup, teardown);
+}
