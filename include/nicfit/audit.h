@@ -28,11 +28,8 @@
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
 #include "nicfit/pcie.h"
+#include "nicfit/plan.h"  /* enum nicfit_severity, nicfit_severity_name(): one scale for both */
 #include "nicfit/topo.h"
-
-enum nicfit_severity { NICFIT_SEV_INFO, NICFIT_SEV_WARNING, NICFIT_SEV_CRITICAL };
-/* "info", "warning", "critical" */
-const char *nicfit_severity_name(enum nicfit_severity s);
 
 /* Path classes, closest first (nvidia-smi's legend; NODE and PHB kept apart). */
 enum nicfit_path { NICFIT_PATH_PIX, NICFIT_PATH_PXB, NICFIT_PATH_PHB, NICFIT_PATH_NODE,

@@ -31,16 +31,6 @@
 #define S_X710 "reference/nic-identity.md 2.3; reference/anchors.md 5.8"
 #define S_IDS "reference/nic-identity.md 3"
 
-const char *nicfit_severity_name(enum nicfit_severity s)
-{
-	switch (s) {
-	case NICFIT_SEV_CRITICAL: return "critical";
-	case NICFIT_SEV_WARNING: return "warning";
-	case NICFIT_SEV_INFO: break;
-	}
-	return "info";
-}
-
 const char *nicfit_path_name(enum nicfit_path p)
 {
 	static const char *const n[] = { "PIX", "PXB", "PHB", "NODE", "SYS" };
