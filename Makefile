@@ -111,7 +111,16 @@ check: deps-check
 	@$(MAKE) --no-print-directory all tests
 	@NICFIT=$(B)/nicfit BUILD=$(B) sh tests/run.sh
 
-tests: $(UNIT_BIN) $(FUZZ_BIN)
+tests: $(UNIT_BIN) $(FUZZ_BIN) $(B)/fixtures/.stamp
+
+# Sysfs trees of realistic machines for the audit tests (tests/fixtures/README.md).
+FIXTURE_SRC := $(sort $(wildcard tests/fixtures/machines/*.host)) tests/fixtures/gen.sh \
+	tests/fixtures/sysfs.awk
+$(B)/fixtures/.stamp: $(FIXTURE_SRC)
+	@sh tests/fixtures/gen.sh $(B)/fixtures
+	@touch $@
+
+fixtures: $(B)/fixtures/.stamp
 
 fuzz:
 	@command -v clang >/dev/null || { echo "make fuzz needs clang" >&2; exit 69; }
@@ -146,6 +155,6 @@ clean:
 	rm -rf $(B)
 
 FORCE:
-.PHONY: all run check tests fuzz bench install clean deps deps-check FORCE
+.PHONY: all run check tests fixtures fuzz bench install clean deps deps-check FORCE
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -7,8 +7,10 @@
  * directory it listed, into a new directory or a .tar.gz archive. Paths
  * that could not be read are listed, not copied; nothing else is copied.
  * The copy is a filesystem root holding sys/ and proc/, so
- * `nicfit audit --sysfs COPY` and `lstopo -i COPY` read it as they read the
- * host, and the audit of the copy equals the audit of the host. A
+ * `nicfit audit --sysfs COPY` reads it as it reads the host, and the audit
+ * of the copy equals the audit of the host (only what could not be read at
+ * all is missing, so read problems are not repeated). It holds no CPU
+ * topology beyond what the audit reads, so it is not a full hwloc tree. A
  * nicfit-snapshot.json manifest at the top says where and when it was
  * taken and what could not be read.
  *

@@ -217,7 +217,8 @@ static void generic_name(const struct ctx *c, struct nicfit_audit_dev *d)
 		vn = vbuf;
 	}
 	snprintf(d->name, sizeof(d->name), "%s %s (%04x:%04x)", vn,
-		 nicfit_pci_class_name(p->class_code), p->vendor, p->device);
+		 p->kind == NICFIT_DEV_NVSWITCH ? "NVSwitch" : nicfit_pci_class_name(p->class_code),
+		 p->vendor, p->device);
 	d->name_source = "class";
 }
 
@@ -350,6 +351,28 @@ static int choose_devices(struct ctx *c)
 	}
 	a->ndevs = n;
 	free(order);
+	/* Functions of one card share its identity (VPD is read from function 0). */
+	for (i = 0; i < n; i++) {
+		struct nicfit_audit_dev *d = &a->devs[i];
+		int k;
+
+		if (d->kind != NICFIT_DEV_NIC || d->part[0])
+			continue;
+		for (k = 0; k < n; k++) {
+			const struct nicfit_audit_dev *o = &a->devs[k];
+			const struct nicfit_pcidev *p = &t->pci[d->pci], *q = &t->pci[o->pci];
+
+			if (k == i || o->kind != NICFIT_DEV_NIC || !o->part[0] || p->domain != q->domain ||
+			    p->bus != q->bus || p->dev != q->dev)
+				continue;
+			memcpy(d->part, o->part, sizeof(d->part));
+			memcpy(d->name, o->name, sizeof(d->name));
+			d->part_source = o->part_source;
+			d->name_source = o->name_source;
+			d->cat_nic = o->cat_nic;
+			break;
+		}
+	}
 	return 0;
 }
 
@@ -484,8 +507,14 @@ static void judge_link(struct ctx *c, struct nicfit_audit_dev *d)
 		L->limit_gen = gen_of(x->idle || x->cur_gts <= 0 ? x->cap_gts : x->cur_gts);
 		L->limit_width = x->cur_w > 0 ? x->cur_w : x->cap_w;
 	}
-	if (c->t->is_virtual || L->nominal)
-		return; /* virtual ports and chipset-internal links have made-up figures */
+	if (c->t->is_virtual) {
+		/* a hypervisor's ports report whatever it likes */
+		L->path_gbps = L->path_raw_gbps = L->path_max_gbps = -1;
+		L->limit_pci = -1;
+		return;
+	}
+	if (L->nominal)
+		return; /* chipset-internal links report nominal figures */
 
 	/* The device's own link. */
 	if (nh > 0 && h[0].down == d->pci) {
@@ -733,7 +762,8 @@ static void judge_card(struct ctx *c, int di)
 			    "%s can do RDMA but has no RDMA device (driver %s is bound, its RDMA "
 			    "driver is not loaded).", d->name, p->driver);
 	}
-	if (d->link.path_gbps < 0 || d->card_ports < 1 || d->port_gbps <= 0 || c->t->is_virtual)
+	if (d->link.path_gbps < 0 || d->card_ports < 1 || d->port_gbps <= 0 || c->t->is_virtual ||
+	    d->link.nominal)
 		return;
 	/* What the ports need against what the PCIe path gives. */
 	slot_gen = d->link.limit_pci >= 0 ? d->link.limit_gen : gen_of(p->cur_gts > 0 ? p->cur_gts
@@ -756,6 +786,16 @@ static void judge_card(struct ctx *c, int di)
 	d->supply_gbps = all.pcie_gbps;
 	d->card_limited_by = all.limited_by;
 	genw(b1, sizeof(b1), nicfit_pcie_gts(slot_gen), slot_w);
+	if (d->link.limit_pci < 0) {
+		/* Nothing upstream narrows the card: its own interface is the limit. */
+		if (one.pcie_gbps < one.ports_gbps - 0.01 || all.pcie_gbps < all.ports_gbps - 0.01)
+			add_finding(c, NICFIT_SEV_INFO, "nic-card-pcie-bound", p->bdf, S_NIC_PCIE,
+				    "Nothing to fix: the card's own PCIe interface sets this ceiling.",
+				    "%s: the card's own %s interface carries ≈ %.0f Gb/s, below its "
+				    "%d x %.0f Gb/s of ports (≈ %.0f Gb/s).", d->name, b1, all.pcie_gbps,
+				    d->card_ports, d->port_gbps, all.ports_gbps);
+		return;
+	}
 	if (one.pcie_gbps < one.ports_gbps - 0.01 &&
 	    (d->cat_nic || (max_port_now > 0 && one.pcie_gbps < max_port_now * one.port.efficiency))) {
 		char fix[640], fs[256];
@@ -773,6 +813,13 @@ static void judge_card(struct ctx *c, int di)
 			    d->name, d->port_gbps, one.ports_gbps, b1,
 			    d->link.limit_pci >= 0 ? " at " : "",
 			    d->link.limit_pci >= 0 ? P(c, d->link.limit_pci)->bdf : "", one.pcie_gbps);
+	} else if (one.pcie_gbps < one.ports_gbps - 0.01) {
+		add_finding(c, NICFIT_SEV_WARNING, "nic-pcie-starved", p->bdf, S_NIC_PCIE,
+			    "Identify the card (its ports' speed) and move it to a slot whose path is as "
+			    "fast as the card's own interface.",
+			    "%s: the family's ports run at up to %.0f Gb/s (≈ %.0f Gb/s of data); its "
+			    "PCIe path (%s at %s) gives ≈ %.0f Gb/s.", d->name, d->port_gbps,
+			    one.ports_gbps, b1, P(c, d->link.limit_pci)->bdf, one.pcie_gbps);
 	} else if (all.pcie_gbps < all.ports_gbps - 0.01 && d->card_ports > 1) {
 		int both = d->ports_up >= 2;
 
@@ -876,7 +923,7 @@ static void judge_rdma(struct ctx *c)
 		if (r->pci < 0)
 			continue;
 		for (k = 0; k < r->nports; k++) {
-			if (!vpi_capable(c, r->pci))
+			if (!vpi_capable(c, r->pci) || r->ports[k].state != 4)
 				continue;
 			if (!strcmp(r->ports[k].link_layer, "InfiniBand"))
 				nib++;
@@ -914,16 +961,20 @@ static void judge_rdma(struct ctx *c)
 					    "%s port %d is DOWN (%s)%s.", r->name, pt->num, why,
 					    other ? "; another port of the card is active" : "");
 			}
-			if (vpi_capable(c, r->pci) && nib && neth &&
-			    ((eth && neth <= nib) || (!eth && nib < neth))) {
+			if (vpi_capable(c, r->pci) && pt->state != 4 && (eth ? nib : neth)) {
+				int phys = r->nports > 1 ? pt->num : (int)p->fn + 1;
+				char f0[16];
+
+				snprintf(f0, sizeof(f0), "%.10s.0", p->bdf);
 				snprintf(fix, sizeof(fix),
-					 "If this port belongs on the %s fabric: `mlxconfig -d %s set "
+					 "If the port is cabled to the %s fabric: `mlxconfig -d %s set "
 					 "LINK_TYPE_P%d=%d` (1 = InfiniBand, 2 = Ethernet), then reboot.",
-					 eth ? "InfiniBand" : "Ethernet", p->bdf, pt->num, eth ? 1 : 2);
+					 eth ? "InfiniBand" : "Ethernet", f0, phys, eth ? 1 : 2);
 				add_finding(c, NICFIT_SEV_WARNING, "vpi-port-mode", r->name, S_VPI, fix,
-					    "%s port %d runs %s while %d other VPI port%s run%s %s: a VPI port "
-					    "in the wrong mode links to nothing on the other fabric.",
-					    r->name, pt->num, eth ? "Ethernet" : "InfiniBand", eth ? nib : neth,
+					    "%s port %d (card port %d) has no link in %s mode, while %d active "
+					    "VPI port%s run%s %s: a VPI port in the wrong mode links to nothing "
+					    "on the other fabric.", r->name, pt->num, phys,
+					    eth ? "Ethernet" : "InfiniBand", eth ? nib : neth,
 					    (eth ? nib : neth) == 1 ? "" : "s", (eth ? nib : neth) == 1 ? "s" : "",
 					    eth ? "InfiniBand" : "Ethernet");
 			}
@@ -1172,8 +1223,10 @@ static void judge_gdr(struct ctx *c)
 static void judge_acs(struct ctx *c)
 {
 	struct nicfit_audit *a = c->a;
-	int i, k;
+	const struct nicfit_topo *t = c->t;
+	int i, k, sw;
 
+	/* Mark redirecting ports between close GPU-NIC pairs: bit 2 = redirects, bit 4 = reported. */
 	for (i = 0; i < a->npairs; i++) {
 		const struct nicfit_audit_pair *pr = &a->pairs[i];
 		int ends[2], e;
@@ -1184,32 +1237,56 @@ static void judge_acs(struct ctx *c)
 		ends[1] = a->devs[pr->nic].pci;
 		for (e = 0; e < 2; e++) {
 			int chain[2 * NICFIT_TOPO_MAX_DEPTH];
-			int n = nicfit_topo_chain(c->t, ends[e], chain,
-						  (int)(sizeof(chain) / sizeof(chain[0])));
+			int n = nicfit_topo_chain(t, ends[e], chain, (int)(sizeof(chain) / sizeof(chain[0])));
 			int below = 0;
 
 			for (k = 0; k < n - 1; k++) {
 				const struct nicfit_pcidev *b = P(c, chain[k]);
 
-				if (chain[k] == pr->lca_pci) {
+				if (chain[k] == pr->lca_pci)
 					below = 1;
-					continue;
-				}
-				if (!below || !b->acs || !(b->acs_ctrl & 0x000c) || c->seen_link[chain[k]] & 2)
-					continue;
-				c->seen_link[chain[k]] |= 2;
-				add_finding(c, NICFIT_SEV_WARNING, "acs-redirect", b->bdf, S_ACS,
-					    "Disable ACS redirection on the PCIe switch ports (BIOS 'ACS' "
-					    "setting, or `setpci -s <port> ECAP_ACS+6.w=0000` until reboot); keep "
-					    "the IOMMU off or in passthrough (iommu=pt) when you do.",
-					    "Port %s redirects peer-to-peer requests upstream (ACS %s%s): "
-					    "traffic between %s and %s goes up to the root complex instead of "
-					    "across the switch, which slows or breaks GPUDirect.", b->bdf,
-					    b->acs_ctrl & 0x4 ? "ReqRedir+ " : "",
-					    b->acs_ctrl & 0x8 ? "CmpltRedir+" : "", a->devs[pr->gpu].label,
-					    a->devs[pr->nic].label);
+				else if (below && b->acs && (b->acs_ctrl & 0x000c))
+					c->seen_link[chain[k]] |= 2;
 			}
 		}
+	}
+	/* One finding per switch (the parent of the redirecting ports). */
+	for (sw = 0; sw < t->npci; sw++) {
+		char ports[256], devs[256];
+		size_t pl = 0, dl = 0;
+		int n = 0;
+
+		for (k = 0; k < t->npci; k++) {
+			if (t->pci[k].parent != sw || !(c->seen_link[k] & 2) || (c->seen_link[k] & 4))
+				continue;
+			c->seen_link[k] |= 4;
+			n++;
+			if (pl < sizeof(ports))
+				pl += (size_t)snprintf(ports + pl, sizeof(ports) - pl, "%s%s", pl ? ", " : "",
+						       t->pci[k].bdf);
+			for (i = 0; i < a->ndevs; i++) {
+				int chain[2 * NICFIT_TOPO_MAX_DEPTH], m, j;
+
+				if (a->devs[i].kind != NICFIT_DEV_GPU && !a->devs[i].rdma)
+					continue;
+				m = nicfit_topo_chain(t, a->devs[i].pci, chain,
+						      (int)(sizeof(chain) / sizeof(chain[0])));
+				for (j = 0; j < m; j++)
+					if (chain[j] == k && dl < sizeof(devs))
+						dl += (size_t)snprintf(devs + dl, sizeof(devs) - dl, "%s%s",
+								       dl ? ", " : "", a->devs[i].label);
+			}
+		}
+		if (!n)
+			continue;
+		add_finding(c, NICFIT_SEV_WARNING, "acs-redirect", t->pci[sw].bdf, S_ACS,
+			    "Disable ACS redirection on these switch ports (the BIOS 'ACS' setting, or "
+			    "`setpci -s PORT ECAP_ACS+6.w=0000` until reboot); keep the IOMMU off or in "
+			    "passthrough (iommu=pt) when you do.",
+			    "Switch %s redirects peer-to-peer requests to the root complex on %d port%s "
+			    "(%s: ACS ReqRedir/CmpltRedir): GPUDirect traffic between %s goes up to "
+			    "the CPU instead of across the switch, which slows or breaks it.",
+			    t->pci[sw].bdf, n, n == 1 ? "" : "s", ports, devs);
 	}
 }
 
@@ -1222,7 +1299,7 @@ static void judge_config(struct ctx *c)
 		const struct nicfit_audit_dev *d = &a->devs[i];
 		const struct nicfit_pcidev *p = P(c, d->pci);
 
-		if (d->kind != NICFIT_DEV_NIC || !d->card_lead || !p->cfg_pcie)
+		if (d->kind != NICFIT_DEV_NIC || !d->card_lead || !p->cfg_pcie || d->link.nominal)
 			continue;
 		if (p->mps > 0 && p->mps < 256 && p->mps_cap >= 256) {
 			struct nicfit_pcie_params pp = a->pcie;

@@ -506,7 +506,10 @@ static void device_rows(const struct nicfit_audit *a, struct nicfit_emit *e)
 			gen_text(b, sizeof(b), p->cur_gts, p->cur_width, d->link.idle);
 			nicfit_emit_cell_string(e, b);
 		}
-		gen_text(b, sizeof(b), cap_g, cap_w, 0);
+		if (d->link.nominal)
+			snprintf(b, sizeof(b), "-");
+		else
+			gen_text(b, sizeof(b), cap_g, cap_w, 0);
 		nicfit_emit_cell_string(e, b);
 		if (d->link.path_gbps >= 0) {
 			snprintf(b, sizeof(b), "≈ %.0f Gb/s", d->link.path_gbps);
@@ -583,9 +586,15 @@ static void pair_matrix(const struct nicfit_audit *a, struct nicfit_emit *e)
 			}
 			nicfit_emit_cell_string(e, cell);
 		}
-		if (g->best_nic >= 0)
-			snprintf(near, sizeof(near), "%s %s", a->devs[g->best_nic].label,
-				 nicfit_path_name(g->best_path));
+		if (g->best_nic >= 0) {
+			int known = 1;
+
+			for (j = 0; j < a->npairs; j++)
+				if (a->pairs[j].gpu == i && a->pairs[j].nic == g->best_nic)
+					known = a->pairs[j].locality_known;
+			snprintf(near, sizeof(near), "%s %s%s", a->devs[g->best_nic].label,
+				 nicfit_path_name(g->best_path), known ? "" : "?");
+		}
 		else
 			snprintf(near, sizeof(near), "-");
 		nicfit_emit_cell_string(e, near);
@@ -677,10 +686,11 @@ static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
 		snprintf(verdict, sizeof(verdict), "clean");
 	if (fmt == NICFIT_FMT_MD)
 		nicfit_emit_printf(e, "# ");
-	nicfit_emit_printf(e, "%sHost %s%s%s%s — ", nicfit_emit_color(e, NICFIT_COLOR_BOLD),
+	nicfit_emit_printf(e, "%sHost %s%s%s%s%s%s — ", nicfit_emit_color(e, NICFIT_COLOR_BOLD),
 			   t->hostname[0] ? t->hostname : "(unnamed)",
-			   t->product[0] ? " (" : "", t->product[0] ? t->product : "",
-			   t->product[0] ? ")" : "");
+			   t->product[0] ? " (" : "", t->product[0] ? t->sys_vendor : "",
+			   t->product[0] && t->sys_vendor[0] ? " " : "",
+			   t->product[0] ? t->product : "", t->product[0] ? ")" : "");
 	if (a->nsockets)
 		nicfit_emit_printf(e, "%d socket%s, ", a->nsockets, a->nsockets == 1 ? "" : "s");
 	nicfit_emit_printf(e, "%d GPU%s, ", a->ngpus, a->ngpus == 1 ? "" : "s");

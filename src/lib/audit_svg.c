@@ -220,19 +220,21 @@ static void draw_node(struct svg *s, int i)
 			nicfit_buf_addf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"30\" rx=\"4\" "
 					"fill=\"%s\" stroke=\"#666\"/>\n", x + 10, n->y, w - 20,
 					p->port_type == NICFIT_PORT_UPSTREAM ? "#fff4d6" : "#fafafa");
+			const char *slot = "";
+			char g[64];
+			int gen = nicfit_pcie_gen_from_gts(p->max_gts);
+
+			for (k = 0; k < t->nslots; k++)
+				if (t->slots[k].bridge == n->pci)
+					slot = t->slots[k].name;
 			snprintf(line, sizeof(line), "%s %s", what, p->bdf + 5);
 			text(b, n->x, n->y + 13, 10, NULL, line, 30);
-			if (p->slot[0] || p->max_gts > 0) {
-				char g[32];
-				int gen = nicfit_pcie_gen_from_gts(p->max_gts);
-
-				snprintf(g, sizeof(g), "%s%s%s", p->slot[0] ? "slot " : "", p->slot,
-					 gen ? "" : "");
-				if (gen)
-					snprintf(g + strlen(g), sizeof(g) - strlen(g), "%sGen%d x%d",
-						 p->slot[0] ? " · " : "", gen, p->max_width);
+			snprintf(g, sizeof(g), "%s%s", slot[0] ? "slot " : "", slot);
+			if (gen)
+				snprintf(g + strlen(g), sizeof(g) - strlen(g), "%sGen%d x%d",
+					 slot[0] ? " · " : "", gen, p->max_width);
+			if (g[0])
 				text(b, n->x, n->y + 25, 9, NULL, g, 30);
-			}
 			return;
 		}
 		nicfit_buf_addf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" rx=\"6\" "
@@ -280,9 +282,9 @@ static void draw_edge(struct svg *s, int i)
 			else if (w)
 				snprintf(label, sizeof(label), "x%d", w);
 		}
-		if (s->limit[n->pci] == 1)
+		if (s->limit[n->pci] & 1)
 			color = "#d62728";
-		else if (s->limit[n->pci] == 2)
+		else if (s->limit[n->pci] & 2)
 			color = "#e8a33d";
 	}
 	nicfit_buf_addf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
@@ -292,7 +294,7 @@ static void draw_edge(struct svg *s, int i)
 		nicfit_buf_addf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"%s\">",
 				(p->x + n->x) / 2 + 6, (y1 + y2) / 2 + 4, color);
 		esc(b, label);
-		if (s->limit[n->pci] == 2)
+		if (s->limit[n->pci] & 2)
 			nicfit_buf_puts(b, " idle");
 		nicfit_buf_puts(b, "</text>\n");
 	}
@@ -309,7 +311,7 @@ static void mark_limits(struct svg *s)
 		const struct nicfit_pcidev *p = &t->pci[d->pci];
 
 		if (d->link.idle)
-			s->limit[d->pci] = 2;
+			s->limit[d->pci] |= 2;
 		if (d->link.limit_pci >= 0) {
 			/* the link right below the limiting port on this device's chain */
 			int chain[2 * NICFIT_TOPO_MAX_DEPTH];
@@ -317,7 +319,7 @@ static void mark_limits(struct svg *s)
 
 			for (k = 0; k + 1 < n; k++)
 				if (chain[k] == d->link.limit_pci)
-					s->limit[chain[k + 1]] = 1;
+					s->limit[chain[k + 1]] |= 1;
 		}
 		(void)p;
 	}
@@ -331,7 +333,7 @@ static void mark_limits(struct svg *s)
 		     t->pci[p->parent].max_width >= p->max_width) ||
 		    (p->kind != NICFIT_DEV_GPU && p->cur_gts > 0 && p->max_gts > 0 &&
 		     p->cur_gts < p->max_gts && t->pci[p->parent].max_gts >= p->max_gts))
-			s->limit[i] = 1;
+			s->limit[i] |= 1;
 	}
 }
 

@@ -1116,6 +1116,7 @@ static void read_net(struct disc *d)
 	for (i = 0; i < n && !d->rc; i++) {
 		char canon[P_MAX], path[P_MAX], s[64];
 		struct nicfit_netdev *nd;
+		enum nicfit_sysfs_status st;
 		long v;
 		int idx;
 
@@ -1133,7 +1134,12 @@ static void read_net(struct disc *d)
 			continue;
 		}
 		pathf(path, sizeof(path), canon, "type");
-		if (nicfit_sysfs_read_long(d->fs, path, &v, 0) == NICFIT_SYSFS_OK && v >= 0 && v < 65536)
+		st = nicfit_sysfs_read_long(d->fs, path, &v, 0);
+		if (st == NICFIT_SYSFS_LOOP || st == NICFIT_SYSFS_MISSING) {
+			t->nnet--; /* a link that leads nowhere names no interface */
+			continue;
+		}
+		if (st == NICFIT_SYSFS_OK && v >= 0 && v < 65536)
 			nd->type = (int)v;
 		pathf(path, sizeof(path), canon, "mtu");
 		if (nicfit_sysfs_read_long(d->fs, path, &v, 0) == NICFIT_SYSFS_OK && v > 0 && v < 1 << 20)
