@@ -67,8 +67,6 @@ static const struct cli_command commands[] = {
 	  "Examples from the reference article: --example=inference, replicas, training,\n"
 	  "capped, gen4, lab, x710, split. --format csv prints the bill of materials,\n"
 	  "md a ticket-ready report, svg the server's slots." },
-	{ "help", cmd_help, "show help for nicfit or one command",
-	  "nicfit help [COMMAND]" },
 	{ "snapshot", cmd_snapshot,
 	  "copy the sysfs subset that audit reads into a directory (or .tar.gz) for offline audit",
 	  "nicfit snapshot [--sysfs DIR] DEST\n"
@@ -76,6 +74,8 @@ static const struct cli_command commands[] = {
 	  "DEST is a new directory or an archive (FILE.tar.gz, .tar.xz, .tar.bz2, .tar).\n"
 	  "Works without root and lists what it could not read. Audit the copy with\n"
 	  "nicfit audit --sysfs DEST." },
+	{ "help", cmd_help, "show help for nicfit or one command",
+	  "nicfit help [COMMAND]" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -788,12 +788,21 @@ static void judge_card(struct ctx *c, int di)
 	genw(b1, sizeof(b1), nicfit_pcie_gts(slot_gen), slot_w);
 	if (d->link.limit_pci < 0) {
 		/* Nothing upstream narrows the card: its own interface is the limit. */
-		if (one.pcie_gbps < one.ports_gbps - 0.01 || all.pcie_gbps < all.ports_gbps - 0.01)
-			add_finding(c, NICFIT_SEV_INFO, "nic-card-pcie-bound", p->bdf, S_NIC_PCIE,
-				    "Nothing to fix: the card's own PCIe interface sets this ceiling.",
-				    "%s: the card's own %s interface carries ≈ %.0f Gb/s, below its "
-				    "%d x %.0f Gb/s of ports (≈ %.0f Gb/s).", d->name, b1, all.pcie_gbps,
-				    d->card_ports, d->port_gbps, all.ports_gbps);
+		if (one.pcie_gbps < one.ports_gbps - 0.01 || all.pcie_gbps < all.ports_gbps - 0.01) {
+			int busy = d->ports_up >= 2 && all.pcie_gbps < now * all.port.efficiency - 0.01;
+
+			add_finding(c, busy ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO, "nic-card-pcie-bound",
+				    p->bdf, S_NIC_PCIE,
+				    busy ? "Expect the PCIe figure shared between the ports; for full rate on "
+					   "every port use a card with a faster host interface in a matching "
+					   "slot (e.g. a PCIe 4.0 x16 part for 2 x 100G), or one port per card."
+					 : "Nothing to fix while one port carries the traffic: the card's own "
+					   "PCIe interface sets this ceiling.",
+				    "%s: its own %s interface carries ≈ %.0f Gb/s, below its %d x %.0f Gb/s "
+				    "of ports (≈ %.0f Gb/s)%s.", d->name, b1, all.pcie_gbps, d->card_ports,
+				    d->port_gbps, all.ports_gbps,
+				    busy ? "; the ports with link now share it" : "");
+		}
 		return;
 	}
 	if (one.pcie_gbps < one.ports_gbps - 0.01 &&

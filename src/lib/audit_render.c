@@ -468,7 +468,7 @@ static const struct nicfit_column dev_cols[] = {
 	{ "numa_node", "NUMA", 1 },
 	{ "link_now", "link now", 0 },
 	{ "link_capable", "capable", 0 },
-	{ "path_gbps", "path to CPU", 0 },
+	{ "path_gbps", "Gb/s to CPU", 1 },
 	{ "limited_by", "limited by", 0 },
 };
 
@@ -512,8 +512,7 @@ static void device_rows(const struct nicfit_audit *a, struct nicfit_emit *e)
 			gen_text(b, sizeof(b), cap_g, cap_w, 0);
 		nicfit_emit_cell_string(e, b);
 		if (d->link.path_gbps >= 0) {
-			snprintf(b, sizeof(b), "≈ %.0f Gb/s", d->link.path_gbps);
-			nicfit_emit_cell_string(e, b);
+			nicfit_emit_cell_number(e, d->link.path_gbps, 0);
 		} else {
 			nicfit_emit_cell_null(e, t->is_virtual ? "virtual" : "-");
 		}
