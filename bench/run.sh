@@ -3,7 +3,7 @@
 # ratios against the peers it measured in the same run.
 set -u
 : "${NICFIT:=build/nicfit}"
-export NICFIT
+export NICFIT LANG=C LC_ALL=C
 status=0
 for b in bench/*.sh; do
 	[ "$b" = bench/run.sh ] && continue

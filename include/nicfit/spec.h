@@ -78,4 +78,30 @@ int nicfit_spec_check_unused(const struct nicfit_spec *s, const char *const *kno
  */
 const char *nicfit_suggest(const char *word, const char *const *candidates);
 
+/*
+ * Reading typed settings out of a spec, for the commands that take one
+ * (calc, plan, cluster, ...). Messages name the setting as the user wrote
+ * it ("--gpus-per-server" for flags, "gpus_per_server" plus the file's
+ * line and column for JSON), and bad values in JSON are bad data (65).
+ */
+struct nicfit_reader {
+	struct nicfit_spec *s;
+	struct nicfit_error *err;
+	const char *key;   /* the setting read last */
+	char opt[72];      /* its name as shown */
+};
+
+void nicfit_reader_init(struct nicfit_reader *r, struct nicfit_spec *s, struct nicfit_error *err);
+/* The setting's name as shown ("--gen" or "gen"); remembers it as the current key. */
+const char *nicfit_reader_opt(struct nicfit_reader *r, const char *key);
+/* Point a failure (rc, already recorded in r->err) at the current key; returns rc. */
+int nicfit_reader_fail(struct nicfit_reader *r, int rc);
+/* A required value: NICFIT_E_USAGE "missing --key" when absent. */
+int nicfit_reader_need(struct nicfit_reader *r, const char *key, const char **out);
+/* Optional numbers: *out = def when absent; range-checked when present. */
+int nicfit_reader_long(struct nicfit_reader *r, const char *key, long def, long min, long max,
+		       long *out);
+int nicfit_reader_double(struct nicfit_reader *r, const char *key, double def, double min,
+			 double max, double *out);
+
 #endif

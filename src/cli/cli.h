@@ -63,6 +63,7 @@ const struct cli_command *cli_find(const char *name);
 int cmd_audit(struct cli *c, int argc, char **argv);
 int cmd_calc(struct cli *c, int argc, char **argv);
 int cmd_catalog(struct cli *c, int argc, char **argv);
+int cmd_cluster(struct cli *c, int argc, char **argv);
 int cmd_decode(struct cli *c, int argc, char **argv);
 int cmd_plan(struct cli *c, int argc, char **argv);
 int cmd_snapshot(struct cli *c, int argc, char **argv);

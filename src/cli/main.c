@@ -47,6 +47,23 @@ static const struct cli_command commands[] = {
 	  "\n"
 	  "The default catalog is built in; --catalog FILE overlays your own entries and prices\n"
 	  "(same id: fields replaced; new id: added). 'catalog list -j' prints a file you can edit." },
+	{ "cluster", cmd_cluster,
+	  "switches, tiers, ports, cables and BOM for N servers (rail-optimized or not)",
+	  "nicfit cluster (--nodes N | --gpus N) [--gpus-per-node G] [--nics-per-node K]\n"
+	  "               [--nic-ports P] [--nic-gbps S] [--nic PART]\n"
+	  "               [--switch ID | --radix R [--switch-gbps S]] [--rail-optimized | --rail-only]\n"
+	  "               [--oversubscription X] [--planes P] [--tiers T] [--breakout on|off]\n"
+	  "               [--nodes-per-rack M] [--frontend on|off] [--frontend-links 1|2]\n"
+	  "               [--frontend-gbps S] [--frontend-switch ID | --frontend-radix R]\n"
+	  "               [--frontend-oversubscription X] [--oob on|off] [--oob-switch ID |\n"
+	  "               --oob-radix R] [--oob-uplinks U] [--mgmt-ports on|off]\n"
+	  "               [--assume NAME=VALUE]... [--spec FILE.json] [--port-map FILE.csv]\n"
+	  "\n"
+	  "Back end: K NICs per node (default: one per GPU) of P cabled ports, one to three\n"
+	  "tiers of leaf, spine and core switches; --planes splits every node's ports over\n"
+	  "independent fabrics. --format svg draws the fabric; --format csv prints the BOM.\n"
+	  "Layout assumptions (rack_u, node_u, rack_pitch_m, row_pitch_m, racks_per_row,\n"
+	  "switches_per_rack, slack_m, ...) set cable lengths; see 'man nicfit-cluster'." },
 	{ "decode", cmd_decode,
 	  "explain a part number (ConnectX OPN, Intel adapter, catalog SKU)",
 	  "nicfit decode [--rules] PART... | -\n"

@@ -21,64 +21,37 @@ const char *const nicfit_calc_names[] = {
 	"pcie", "link", "nic", "load", "fit", "allreduce", "stream", NULL
 };
 
-/* Spec access with the error code right for where the spec came from. */
+/* A request being read (see nicfit_reader in nicfit/spec.h). */
 struct req {
+	struct nicfit_reader rd;
 	struct nicfit_spec *s;
 	struct nicfit_error *err;
-	char opt[72]; /* "--gen" for messages */
-	const char *key; /* the setting being read, for positions in JSON */
 };
 
 static const char *optname(struct req *r, const char *key)
 {
-	size_t i;
-
-	r->key = key;
-	snprintf(r->opt, sizeof(r->opt), "%s%s", r->s->from_data ? "" : "--", key);
-	if (!r->s->from_data)
-		for (i = 2; r->opt[i]; i++)
-			if (r->opt[i] == '_')
-				r->opt[i] = '-';
-	return r->opt;
+	return nicfit_reader_opt(&r->rd, key);
 }
 
 static int fix(struct req *r, int rc)
 {
-	if (rc && r->s->from_data && r->err && r->err->code == rc && r->key)
-		nicfit_spec_locate_error(r->s, r->key, r->err);
-	else if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
-		r->err->code = NICFIT_E_DATA;
-	return rc;
+	return nicfit_reader_fail(&r->rd, rc);
 }
 
 static int need(struct req *r, const char *key, const char **out)
 {
-	*out = nicfit_spec_get(r->s, key);
-	if (!*out)
-		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->s->input, 0, 0,
-					      "missing %s", optname(r, key)));
-	return 0;
+	return nicfit_reader_need(&r->rd, key, out);
 }
 
 static int get_long(struct req *r, const char *key, long def, long min, long max, long *out)
 {
-	const char *v = nicfit_spec_get(r->s, key);
-
-	*out = def;
-	if (!v)
-		return 0;
-	return fix(r, nicfit_parse_long(v, optname(r, key), min, max, out, r->err));
+	return nicfit_reader_long(&r->rd, key, def, min, max, out);
 }
 
 static int get_double(struct req *r, const char *key, double def, double min, double max,
 		      double *out)
 {
-	const char *v = nicfit_spec_get(r->s, key);
-
-	*out = def;
-	if (!v)
-		return 0;
-	return fix(r, nicfit_parse_double(v, optname(r, key), min, max, out, r->err));
+	return nicfit_reader_double(&r->rd, key, def, min, max, out);
 }
 
 static int get_speed(struct req *r, const char *key, int required, struct nicfit_speed *out)
@@ -781,6 +754,7 @@ int nicfit_calc_run(const struct nicfit_catalog *cat, const char *name,
 	memset(&r, 0, sizeof(r));
 	r.s = spec;
 	r.err = err;
+	nicfit_reader_init(&r.rd, spec, err);
 	if (!strcmp(name, "pcie"))
 		return calc_pcie(&r, e);
 	if (!strcmp(name, "link"))

@@ -98,53 +98,8 @@ static const char *const known_keys[] = {
 	"reloads_per_day", "switch", "explain", "assume", "example", NULL
 };
 
-struct rd {
-	struct nicfit_spec *s;
-	struct nicfit_error *err;
-	char opt[72];
-	const char *key;
-};
-
-static const char *opt(struct rd *r, const char *key)
-{
-	size_t i;
-
-	r->key = key;
-	snprintf(r->opt, sizeof(r->opt), "%s%s", r->s->from_data ? "" : "--", key);
-	if (!r->s->from_data)
-		for (i = 2; r->opt[i]; i++)
-			if (r->opt[i] == '_')
-				r->opt[i] = '-';
-	return r->opt;
-}
-
-static int fix(struct rd *r, int rc)
-{
-	if (rc && r->s->from_data && r->err && r->err->code == rc && r->key)
-		nicfit_spec_locate_error(r->s, r->key, r->err);
-	else if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
-		r->err->code = NICFIT_E_DATA;
-	return rc;
-}
-
-static int getl(struct rd *r, const char *key, long def, long min, long max, long *out)
-{
-	const char *v = nicfit_spec_get(r->s, key);
-
-	*out = def;
-	return v ? fix(r, nicfit_parse_long(v, opt(r, key), min, max, out, r->err)) : 0;
-}
-
-static int getd(struct rd *r, const char *key, double def, double min, double max, double *out)
-{
-	const char *v = nicfit_spec_get(r->s, key);
-
-	*out = def;
-	return v ? fix(r, nicfit_parse_double(v, opt(r, key), min, max, out, r->err)) : 0;
-}
-
 /* Apply "assume" pairs to the first table that knows the name. */
-static int assume(struct rd *r, struct nicfit_plan_input *in)
+static int assume(struct nicfit_reader *r, struct nicfit_plan_input *in)
 {
 	static const struct nicfit_param rack[] = {
 		{ "rack_cable_m", 0, 2, 0.5, 10, "m", "length of a link inside one rack",
@@ -174,8 +129,8 @@ static int assume(struct rd *r, struct nicfit_plan_input *in)
 				break;
 		if (t == sizeof(tabs) / sizeof(tabs[0]))
 			t = 0; /* let the first table report the unknown name */
-		if (nicfit_param_assign(tabs[t].t, tabs[t].n, tabs[t].o, a, opt(r, "assume"), r->err))
-			return fix(r, r->err ? r->err->code : NICFIT_E_USAGE);
+		if (nicfit_param_assign(tabs[t].t, tabs[t].n, tabs[t].o, a, nicfit_reader_opt(r, "assume"), r->err))
+			return nicfit_reader_fail(r, r->err ? r->err->code : NICFIT_E_USAGE);
 	}
 	return 0;
 }
@@ -183,11 +138,12 @@ static int assume(struct rd *r, struct nicfit_plan_input *in)
 int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 				struct nicfit_plan_input *in, struct nicfit_error *err)
 {
-	struct rd r = { spec, err, "", NULL };
+	struct nicfit_reader r;
 	const char *v;
 	long l;
 	int rc;
 
+	nicfit_reader_init(&r, spec, err);
 	memset(in, 0, sizeof(*in));
 	nicfit_pcie_params_default(&in->pcie);
 	nicfit_link_params_default(&in->link);
@@ -195,28 +151,28 @@ int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_
 	nicfit_allreduce_params_default(&in->ar);
 
 	v = nicfit_spec_get(spec, "server");
-	in->server = nicfit_find_server(cat, v ? v : "generic-gen4", opt(&r, "server"), err);
+	in->server = nicfit_find_server(cat, v ? v : "generic-gen4", nicfit_reader_opt(&r, "server"), err);
 	if (!in->server)
 		return err ? err->code : NICFIT_E_NOTFOUND;
-	if ((rc = getl(&r, "servers", 1, 1, 100000, &l)))
+	if ((rc = nicfit_reader_long(&r, "servers", 1, 1, 100000, &l)))
 		return rc;
 	in->servers = (int)l;
 	v = nicfit_spec_get(spec, "gpu");
 	if (v && strcasecmp(v, "none")) {
-		in->gpu = nicfit_find_gpu(cat, v, opt(&r, "gpu"), err);
+		in->gpu = nicfit_find_gpu(cat, v, nicfit_reader_opt(&r, "gpu"), err);
 		if (!in->gpu)
 			return err ? err->code : NICFIT_E_NOTFOUND;
 	}
-	if ((rc = getl(&r, "gpus_per_server", in->gpu ? 1 : 0, 0, NICFIT_PLAN_MAX_GPUS, &l)))
+	if ((rc = nicfit_reader_long(&r, "gpus_per_server", in->gpu ? 1 : 0, 0, NICFIT_PLAN_MAX_GPUS, &l)))
 		return rc;
 	in->gpus_per_server = (int)l;
 	if (in->gpus_per_server && !in->gpu)
-		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, opt(&r, "gpus_per_server"), 0, 0,
-					       "give the GPU model too (%s)", opt(&r, "gpu")));
+		return nicfit_reader_fail(&r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(&r, "gpus_per_server"), 0, 0,
+					       "give the GPU model too (%s)", nicfit_reader_opt(&r, "gpu")));
 
 	v = nicfit_spec_get(spec, "model");
 	if (v) {
-		in->model = nicfit_find_model(cat, v, opt(&r, "model"), err);
+		in->model = nicfit_find_model(cat, v, nicfit_reader_opt(&r, "model"), err);
 		if (!in->model)
 			return err ? err->code : NICFIT_E_NOTFOUND;
 		in->params = in->model->arch.params;
@@ -226,43 +182,43 @@ int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_
 		enum nicfit_size_kind k;
 		double p;
 
-		if ((rc = fix(&r, nicfit_parse_size(v, opt(&r, "params"), &p, &k, err))))
+		if ((rc = nicfit_reader_fail(&r, nicfit_parse_size(v, nicfit_reader_opt(&r, "params"), &p, &k, err))))
 			return rc;
 		if (k != NICFIT_SIZE_PARAMS)
-			return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, opt(&r, "params"), 0, 0,
+			return nicfit_reader_fail(&r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(&r, "params"), 0, 0,
 						       "'%s' is a size; give a parameter count such as 70B", v));
 		if (p < 1e6 || p > 1e14)
-			return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, opt(&r, "params"), 0, 0,
+			return nicfit_reader_fail(&r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(&r, "params"), 0, 0,
 						       "'%s': out of range (1M to 100T parameters)", v));
 		in->params = p;
 	}
-	if ((rc = getd(&r, "weights_gb", 0, 0.001, 1e6, &in->weights_gb)))
+	if ((rc = nicfit_reader_double(&r, "weights_gb", 0, 0.001, 1e6, &in->weights_gb)))
 		return rc;
 	in->precision = NICFIT_PREC_BF16;
 	if (in->model && in->model->native_precision)
 		nicfit_precision_parse(in->model->native_precision, &in->precision, NULL);
 	v = nicfit_spec_get(spec, "precision");
-	if (v && (rc = fix(&r, nicfit_precision_parse(v, &in->precision, err))))
+	if (v && (rc = nicfit_reader_fail(&r, nicfit_precision_parse(v, &in->precision, err))))
 		return rc;
-	if ((rc = getl(&r, "context", 4096, 0, 100000000, &in->context)) ||
-	    (rc = getl(&r, "concurrency", 1, 0, 100000000, &in->concurrency)) ||
-	    (rc = getd(&r, "tokens_per_s", 30, 0.01, 1e6, &in->tokens_per_s)))
+	if ((rc = nicfit_reader_long(&r, "context", 4096, 0, 100000000, &in->context)) ||
+	    (rc = nicfit_reader_long(&r, "concurrency", 1, 0, 100000000, &in->concurrency)) ||
+	    (rc = nicfit_reader_double(&r, "tokens_per_s", 30, 0.01, 1e6, &in->tokens_per_s)))
 		return rc;
 	if (in->model && in->model->context_max && in->context > in->model->context_max)
-		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, opt(&r, "context"), 0, 0,
+		return nicfit_reader_fail(&r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(&r, "context"), 0, 0,
 					       "%ld tokens is longer than %s's context of %ld",
 					       in->context, in->model->e.name, in->model->context_max));
 	v = nicfit_spec_get(spec, "workload");
 	in->workload = NICFIT_WL_INFERENCE;
 	if (v) {
-		if ((rc = fix(&r, nicfit_workload_parse(v, &in->workload, err))))
+		if ((rc = nicfit_reader_fail(&r, nicfit_workload_parse(v, &in->workload, err))))
 			return rc;
 		in->workload_given = 1;
 	}
 	in->backend_nic = nicfit_spec_get(spec, "backend_nic");
 	in->frontend_nic = nicfit_spec_get(spec, "frontend_nic");
-	if ((rc = getd(&r, "backend_gbps", 0, 1, 3200, &in->backend_gbps)) ||
-	    (rc = getl(&r, "backend_cards", 0, 1, NICFIT_PLAN_MAX_CARDS, &l)))
+	if ((rc = nicfit_reader_double(&r, "backend_gbps", 0, 1, 3200, &in->backend_gbps)) ||
+	    (rc = nicfit_reader_long(&r, "backend_cards", 0, 1, NICFIT_PLAN_MAX_CARDS, &l)))
 		return rc;
 	in->backend_cards = (int)l;
 	v = nicfit_spec_get(spec, "fabric");
@@ -273,15 +229,15 @@ int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_
 		else if (!strcasecmp(v, "infiniband") || !strcasecmp(v, "ib"))
 			in->fabric = NICFIT_FABRIC_IB;
 		else if (strcasecmp(v, "auto"))
-			return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, opt(&r, "fabric"), 0, 0,
+			return nicfit_reader_fail(&r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(&r, "fabric"), 0, 0,
 						       "'%.32s': use auto, roce or infiniband", v));
 	}
-	if ((rc = getd(&r, "storage_gbps", 0, 0, 100000, &in->storage_gbps)) ||
-	    (rc = getd(&r, "reloads_per_day", 1, 0, 1e6, &in->reloads_per_day)))
+	if ((rc = nicfit_reader_double(&r, "storage_gbps", 0, 0, 100000, &in->storage_gbps)) ||
+	    (rc = nicfit_reader_double(&r, "reloads_per_day", 1, 0, 1e6, &in->reloads_per_day)))
 		return rc;
 	v = nicfit_spec_get(spec, "switch");
 	if (v) {
-		in->sw = nicfit_find_switch(cat, v, opt(&r, "switch"), err);
+		in->sw = nicfit_find_switch(cat, v, nicfit_reader_opt(&r, "switch"), err);
 		if (!in->sw)
 			return err ? err->code : NICFIT_E_NOTFOUND;
 	}
@@ -290,5 +246,5 @@ int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_
 	(void)nicfit_spec_get(spec, "example");
 	if ((rc = assume(&r, in)))
 		return rc;
-	return fix(&r, nicfit_spec_check_unused(spec, known_keys, err));
+	return nicfit_reader_fail(&r, nicfit_spec_check_unused(spec, known_keys, err));
 }

@@ -12,6 +12,7 @@
 
 #include "jsonpos.h"
 #include "nicfit/spec.h"
+#include "nicfit/units.h"
 
 void nicfit_spec_init(struct nicfit_spec *s, const char *input)
 {
@@ -301,4 +302,68 @@ int nicfit_spec_check_unused(const struct nicfit_spec *s, const char *const *kno
 				       "unknown setting '%.64s'", s->pairs[i].key);
 	}
 	return 0;
+}
+
+void nicfit_reader_init(struct nicfit_reader *r, struct nicfit_spec *s, struct nicfit_error *err)
+{
+	r->s = s;
+	r->err = err;
+	r->key = NULL;
+	r->opt[0] = '\0';
+}
+
+const char *nicfit_reader_opt(struct nicfit_reader *r, const char *key)
+{
+	size_t i;
+
+	r->key = key;
+	snprintf(r->opt, sizeof(r->opt), "%s%s", r->s->from_data ? "" : "--", key);
+	if (!r->s->from_data)
+		for (i = 2; r->opt[i]; i++)
+			if (r->opt[i] == '_')
+				r->opt[i] = '-';
+	return r->opt;
+}
+
+int nicfit_reader_fail(struct nicfit_reader *r, int rc)
+{
+	if (rc && r->s->from_data && r->err && r->err->code == rc && r->key)
+		nicfit_spec_locate_error(r->s, r->key, r->err);
+	else if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
+		r->err->code = NICFIT_E_DATA;
+	return rc;
+}
+
+int nicfit_reader_need(struct nicfit_reader *r, const char *key, const char **out)
+{
+	*out = nicfit_spec_get(r->s, key);
+	if (*out)
+		return 0;
+	r->key = NULL;
+	return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->s->input, 0, 0,
+						     "missing %s", nicfit_reader_opt(r, key)));
+}
+
+int nicfit_reader_long(struct nicfit_reader *r, const char *key, long def, long min, long max,
+		       long *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+
+	*out = def;
+	if (!v)
+		return 0;
+	return nicfit_reader_fail(r, nicfit_parse_long(v, nicfit_reader_opt(r, key), min, max, out,
+						       r->err));
+}
+
+int nicfit_reader_double(struct nicfit_reader *r, const char *key, double def, double min,
+			 double max, double *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+
+	*out = def;
+	if (!v)
+		return 0;
+	return nicfit_reader_fail(r, nicfit_parse_double(v, nicfit_reader_opt(r, key), min, max,
+							 out, r->err));
 }

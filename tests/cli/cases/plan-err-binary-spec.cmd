@@ -1,3 +1,3 @@
-# stdin: head -c 5000 /dev/urandom | base64 -d 2>/dev/null; printf "\\001\\377\\000{"
+# stdin: printf "\\001\\377\\376\\000{\\"server\\": 1}"
 plan --spec -
 # exit 65

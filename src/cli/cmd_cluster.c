@@ -1,0 +1,228 @@
+/*
+ * cmd_cluster.c - `nicfit cluster --nodes N ...`: the options (and an
+ * optional --spec FILE of the same settings in JSON) become a spec, the
+ * library sizes the networks, and --port-map FILE.csv streams every link
+ * to a temporary file that is renamed into place when complete.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "util.h"
+#include "nicfit/cluster.h"
+
+static int read_spec_file(const char *path, struct nicfit_spec *spec)
+{
+	struct nicfit_error err;
+	FILE *f = fopen(path, "rb");
+	char *text;
+	size_t n;
+	int rc;
+
+	if (!f)
+		return cli_error(errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO,
+				 "%s: cannot open: %s", path, strerror(errno));
+	text = malloc(NICFIT_SPEC_MAX_BYTES + 1);
+	if (!text) {
+		fclose(f);
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	}
+	n = fread(text, 1, NICFIT_SPEC_MAX_BYTES + 1, f);
+	if (ferror(f)) {
+		fclose(f);
+		free(text);
+		return cli_error(NICFIT_E_IO, "%s: cannot read", path);
+	}
+	fclose(f);
+	snprintf(spec->input, sizeof(spec->input), "%s", path);
+	nicfit_error_clear(&err);
+	rc = nicfit_spec_parse_json(spec, text, n, &err);
+	free(text);
+	return rc ? cli_fail(&err) : 0;
+}
+
+static int write_file(void *ctx, const char *p, size_t n)
+{
+	return fwrite(p, 1, n, ctx) != n;
+}
+
+/* Stream the port map to path through a temporary file in the same directory. */
+static int port_map(const struct nicfit_cluster *c, const char *path, long *rows)
+{
+	struct nicfit_error err;
+	size_t len = strlen(path);
+	char *tmp = malloc(len + 16);
+	FILE *f;
+	int fd, rc;
+
+	if (!tmp)
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = cli_error(NICFIT_E_IO, "%s: cannot create: %s", path, strerror(errno));
+		free(tmp);
+		return rc;
+	}
+	{
+		mode_t mask = umask(0);
+
+		umask(mask);
+		if (fchmod(fd, 0666 & ~mask))
+			cli_warn("%s: cannot set the file mode: %s", path, strerror(errno));
+	}
+	f = fdopen(fd, "wb");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return cli_error(NICFIT_E_IO, "%s: cannot write", path);
+	}
+	nicfit_error_clear(&err);
+	rc = nicfit_cluster_write_port_map(c, write_file, f, rows, &err);
+	if (fclose(f) && !rc)
+		rc = nicfit_error_set(&err, NICFIT_E_IO, "cannot write");
+	if (!rc && rename(tmp, path))
+		rc = nicfit_error_set(&err, NICFIT_E_IO, "cannot rename into place: %s",
+				      strerror(errno));
+	if (rc) {
+		unlink(tmp);
+		free(tmp);
+		return cli_error(rc, "%s: %s", path, err.msg);
+	}
+	free(tmp);
+	return 0;
+}
+
+/* An option nobody knows, caught before it swallows the next word as its value. */
+static int unknown_option(const char *arg)
+{
+	char key[64], shown[64];
+	const char *near;
+	size_t i, len;
+
+	if (strncmp(arg, "--", 2))
+		return 0;
+	arg += 2;
+	len = strcspn(arg, "=");
+	if (!len || len >= sizeof(key))
+		return 0;
+	for (i = 0; i < len; i++)
+		key[i] = arg[i] == '-' ? '_' : arg[i];
+	key[len] = '\0';
+	for (i = 0; nicfit_cluster_spec_keys[i]; i++)
+		if (!strcmp(key, nicfit_cluster_spec_keys[i]))
+			return 0;
+	near = nicfit_suggest(key, nicfit_cluster_spec_keys);
+	if (!near)
+		return cli_error(NICFIT_E_USAGE, "cluster: unknown option '--%.*s'", (int)len, arg);
+	snprintf(shown, sizeof(shown), "%s", near);
+	for (i = 0; shown[i]; i++)
+		if (shown[i] == '_')
+			shown[i] = '-';
+	return cli_error(NICFIT_E_USAGE, "cluster: unknown option '--%.*s' (did you mean '--%s'?)",
+			 (int)len, arg, shown);
+}
+
+int cmd_cluster(struct cli *c, int argc, char **argv)
+{
+	static const char *const flags[] = { "rail-optimized", "rail-only", "no-frontend", "no-oob", NULL };
+	struct nicfit_cluster_render_opts opts;
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster cl;
+	struct nicfit_catalog *cat;
+	struct nicfit_spec *spec;
+	struct nicfit_error err;
+	struct nicfit_emit *e;
+	const char *spec_file = NULL, *map_file = NULL;
+	char **rest;
+	int i, nrest = 1, rc;
+
+	memset(&opts, 0, sizeof(opts));
+	memset(&cl, 0, sizeof(cl));
+	rest = calloc((size_t)argc + 1, sizeof(*rest));
+	spec = calloc(1, sizeof(*spec));
+	if (!rest || !spec) {
+		free(rest);
+		free(spec);
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	}
+	nicfit_spec_init(spec, "cluster");
+	rest[0] = argv[0];
+	for (i = 1; i < argc; i++) {
+		const char **slot = !strcmp(argv[i], "--spec") ? &spec_file :
+				    !strcmp(argv[i], "--port-map") ? &map_file : NULL;
+
+		if (!strncmp(argv[i], "--spec=", 7)) {
+			spec_file = argv[i] + 7;
+		} else if (!strncmp(argv[i], "--port-map=", 11)) {
+			map_file = argv[i] + 11;
+		} else if (slot) {
+			if (i + 1 >= argc) {
+				rc = cli_error(NICFIT_E_USAGE, "cluster: %s needs a file", argv[i]);
+				goto out;
+			}
+			*slot = argv[++i];
+		} else {
+			rc = unknown_option(argv[i]);
+			if (rc)
+				goto out;
+			rest[nrest++] = argv[i];
+			/* skip the value of "--key value" */
+			if (!strncmp(argv[i], "--", 2) && !strchr(argv[i], '=') && i + 1 < argc &&
+			    strcmp(argv[i], "--rail-optimized") && strcmp(argv[i], "--rail-only") &&
+			    strcmp(argv[i], "--no-frontend") && strcmp(argv[i], "--no-oob"))
+				rest[nrest++] = argv[++i];
+		}
+	}
+	if (map_file && !*map_file) {
+		rc = cli_error(NICFIT_E_USAGE, "cluster: --port-map needs a file");
+		goto out;
+	}
+	if (spec_file) {
+		rc = read_spec_file(spec_file, spec);
+		if (rc)
+			goto out;
+	}
+	rc = cli_args_to_spec(nrest, rest, 1, flags, spec, "cluster");
+	if (rc)
+		goto out;
+	cat = cli_catalog(c, &rc);
+	if (!cat)
+		goto out;
+	nicfit_error_clear(&err);
+	rc = nicfit_cluster_input_from_spec(spec, &in, &opts.port_map_inline, &err);
+	if (!rc)
+		rc = nicfit_cluster_size(&in, cat, &cl, &err);
+	if (rc) {
+		if (rc == NICFIT_E_USAGE && spec->from_data && err.code == rc)
+			err.code = NICFIT_E_DATA;
+		rc = cli_fail(&err);
+		goto out;
+	}
+	if (map_file) {
+		rc = port_map(&cl, map_file, &opts.port_map_rows);
+		if (rc)
+			goto out;
+		opts.port_map_file = map_file;
+		opts.port_map_inline = 0;
+	}
+	e = cli_emitter(c);
+	rc = nicfit_cluster_render(&cl, &opts, e, &err);
+	if (rc) {
+		nicfit_emit_free(e);
+		rc = cli_fail(&err);
+		goto out;
+	}
+	rc = cli_emit_done(c, e);
+out:
+	nicfit_cluster_free(&cl);
+	nicfit_spec_release(spec);
+	free(spec);
+	free(rest);
+	return rc;
+}

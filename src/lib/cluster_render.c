@@ -1,0 +1,732 @@
+/*
+ * cluster_render.c - a cluster request from a spec, and the sized cluster
+ * rendered for people (text, Markdown), programs (JSON
+ * "nicfit.cluster.v1") and spreadsheets (the BOM as CSV). The SVG diagram
+ * is in cluster_svg.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cluster_impl.h"
+#include "nicfit/units.h"
+
+/* ---- the request ------------------------------------------------------------- */
+
+const char *const nicfit_cluster_spec_keys[] = {
+	"nodes", "gpus", "gpus_per_node", "nics_per_node", "nic_ports", "nic_gbps", "nic",
+	"switch", "radix", "switch_gbps", "rail_optimized", "rail_only", "oversubscription", "planes",
+	"tiers", "breakout", "nodes_per_rack", "frontend", "no_frontend", "frontend_links",
+	"frontend_gbps", "frontend_switch", "frontend_radix", "frontend_oversubscription",
+	"oob", "no_oob", "oob_switch", "oob_radix", "oob_uplinks", "mgmt_ports", "assume",
+	"port_map", NULL
+};
+
+struct req {
+	struct nicfit_spec *s;
+	struct nicfit_error *err;
+	char opt[72];
+};
+
+static const char *optname(struct req *r, const char *key)
+{
+	size_t i;
+
+	if (r->s->from_data) {
+		snprintf(r->opt, sizeof(r->opt), "%.40s: %s", r->s->input, key);
+		return r->opt;
+	}
+	snprintf(r->opt, sizeof(r->opt), "--%s", key);
+	for (i = 2; r->opt[i]; i++)
+		if (r->opt[i] == '_')
+			r->opt[i] = '-';
+	return r->opt;
+}
+
+static int fix(struct req *r, int rc)
+{
+	if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
+		r->err->code = NICFIT_E_DATA;
+	return rc;
+}
+
+static int get_long(struct req *r, const char *key, long min, long max, long *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+
+	if (!v)
+		return 0;
+	return fix(r, nicfit_parse_long(v, optname(r, key), min, max, out, r->err));
+}
+
+static int get_int(struct req *r, const char *key, long min, long max, int *out)
+{
+	long v = *out;
+	int rc = get_long(r, key, min, max, &v);
+
+	if (!rc)
+		*out = (int)v;
+	return rc;
+}
+
+/* "3", "3:1" or "3.5" */
+static int get_ratio(struct req *r, const char *key, double *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+	char tmp[64];
+	size_t n;
+
+	if (!v)
+		return 0;
+	n = strlen(v);
+	snprintf(tmp, sizeof(tmp), "%s", v);
+	if (n > 2 && n < sizeof(tmp) && !strcmp(tmp + n - 2, ":1"))
+		tmp[n - 2] = '\0';
+	return fix(r, nicfit_parse_double(tmp, optname(r, key), 1, 64, out, r->err));
+}
+
+static int get_speed(struct req *r, const char *key, double *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+	struct nicfit_speed sp;
+	int rc;
+
+	if (!v)
+		return 0;
+	/* the option names its unit: a bare number is Gb/s */
+	if (nicfit_parse_double(v, optname(r, key), 0.001, 3200, out, NULL) == 0)
+		return 0;
+	rc = fix(r, nicfit_parse_speed(v, optname(r, key), &sp, r->err));
+	if (!rc)
+		*out = sp.gbps;
+	return rc;
+}
+
+static int get_bool(struct req *r, const char *key, int *out)
+{
+	static const char *const yes[] = { "true", "yes", "on", "1", NULL };
+	static const char *const no[] = { "false", "no", "off", "0", NULL };
+	const char *v = nicfit_spec_get(r->s, key);
+	int i;
+
+	if (!v)
+		return 0;
+	for (i = 0; yes[i]; i++)
+		if (!strcasecmp(v, yes[i])) {
+			*out = 1;
+			return 0;
+		}
+	for (i = 0; no[i]; i++)
+		if (!strcasecmp(v, no[i])) {
+			*out = 0;
+			return 0;
+		}
+	return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, key), 0, 0,
+				      "'%.32s' is not on/off (true, false, yes, no)", v));
+}
+
+int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_cluster_input *in,
+				   int *port_map_inline, struct nicfit_error *err)
+{
+	struct nicfit_cluster_net_input *be = &in->net[NICFIT_NET_BACKEND];
+	struct nicfit_cluster_net_input *fe = &in->net[NICFIT_NET_FRONTEND];
+	struct nicfit_cluster_net_input *oob = &in->net[NICFIT_NET_OOB];
+	struct req r;
+	long gpus = 0, nodes = 0;
+	int rc, front = 1, nofront = 0, oobon = 1, nooob = 0, inl = 0, radix_given;
+	size_t i, na;
+
+	memset(&r, 0, sizeof(r));
+	r.s = spec;
+	r.err = err;
+	nicfit_cluster_input_default(in);
+	in->nic_id = nicfit_spec_get(spec, "nic");
+	be->switch_id = nicfit_spec_get(spec, "switch");
+	fe->switch_id = nicfit_spec_get(spec, "frontend_switch");
+	oob->switch_id = nicfit_spec_get(spec, "oob_switch");
+	radix_given = nicfit_spec_get(spec, "radix") != NULL;
+	if ((rc = get_long(&r, "nodes", 1, NICFIT_CLUSTER_MAX_NODES, &nodes)) ||
+	    (rc = get_long(&r, "gpus", 1, NICFIT_CLUSTER_MAX_NODES * 64, &gpus)) ||
+	    (rc = get_int(&r, "gpus_per_node", 0, 64, &in->gpus_per_node)) ||
+	    (rc = get_int(&r, "nics_per_node", 0, NICFIT_CLUSTER_MAX_LINKS, &in->nics_per_node)) ||
+	    (rc = get_int(&r, "nic_ports", 1, 8, &in->nic_ports)) ||
+	    (rc = get_speed(&r, "nic_gbps", &be->link_gbps)) ||
+	    (rc = get_int(&r, "radix", 2, NICFIT_CLUSTER_MAX_RADIX, &be->radix)) ||
+	    (rc = get_speed(&r, "switch_gbps", &be->switch_gbps)) ||
+	    (rc = get_bool(&r, "rail_optimized", &be->rail_optimized)) ||
+	    (rc = get_bool(&r, "rail_only", &be->rail_only)) ||
+	    (rc = get_ratio(&r, "oversubscription", &be->oversubscription)) ||
+	    (rc = get_int(&r, "planes", 1, NICFIT_CLUSTER_MAX_PLANES, &be->planes)) ||
+	    (rc = get_int(&r, "tiers", 1, 3, &be->min_tiers)) ||
+	    (rc = get_bool(&r, "breakout", &be->breakout)) ||
+	    (rc = get_int(&r, "nodes_per_rack", 1, 256, &in->nodes_per_rack)) ||
+	    (rc = get_bool(&r, "frontend", &front)) ||
+	    (rc = get_bool(&r, "no_frontend", &nofront)) ||
+	    (rc = get_int(&r, "frontend_links", 1, 4, &fe->links_per_node)) ||
+	    (rc = get_speed(&r, "frontend_gbps", &fe->link_gbps)) ||
+	    (rc = get_int(&r, "frontend_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &fe->radix)) ||
+	    (rc = get_ratio(&r, "frontend_oversubscription", &fe->oversubscription)) ||
+	    (rc = get_bool(&r, "oob", &oobon)) ||
+	    (rc = get_bool(&r, "no_oob", &nooob)) ||
+	    (rc = get_int(&r, "oob_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &oob->radix)) ||
+	    (rc = get_int(&r, "oob_uplinks", 1, 64, &oob->uplinks)) ||
+	    (rc = get_bool(&r, "mgmt_ports", &in->mgmt_ports)) ||
+	    (rc = get_bool(&r, "port_map", &inl)))
+		return rc;
+	if (!nodes && !gpus)
+		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, spec->input, 0, 0,
+					       "give %s (or %s)", optname(&r, "nodes"),
+					       spec->from_data ? "gpus" : "--gpus"));
+	if (nodes && gpus)
+		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, spec->input, 0, 0,
+					       "give the node count or the GPU count, not both"));
+	if (gpus) {
+		if (in->gpus_per_node < 1)
+			return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "gpus_per_node"),
+						       0, 0, "--gpus needs at least one GPU per node"));
+		nodes = (gpus + in->gpus_per_node - 1) / in->gpus_per_node;
+		if (nodes > NICFIT_CLUSTER_MAX_NODES)
+			return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "gpus"), 0, 0,
+						       "more than %ld nodes", NICFIT_CLUSTER_MAX_NODES));
+	}
+	in->nodes = nodes;
+	if (!nicfit_spec_get(spec, "nics_per_node") && in->gpus_per_node > 0)
+		in->nics_per_node = in->gpus_per_node;
+	if (in->nics_per_node * in->nic_ports > NICFIT_CLUSTER_MAX_LINKS)
+		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "nics_per_node"), 0, 0,
+					       "at most %d back-end links per node",
+					       NICFIT_CLUSTER_MAX_LINKS));
+	if (radix_given && be->switch_id)
+		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "radix"), 0, 0,
+					       "give a switch or a radix, not both"));
+	if (!front || nofront)
+		fe->links_per_node = 0;
+	if (!oobon || nooob)
+		oob->links_per_node = 0;
+	na = nicfit_spec_count(spec, "assume");
+	for (i = 0; i < na; i++) {
+		rc = nicfit_param_assign(nicfit_cluster_layout_table, nicfit_cluster_layout_count,
+					 &in->layout, nicfit_spec_get_nth(spec, "assume", i),
+					 optname(&r, "assume"), err);
+		if (rc)
+			return fix(&r, rc);
+	}
+	rc = fix(&r, nicfit_spec_check_unused(spec, nicfit_cluster_spec_keys, err));
+	if (rc)
+		return rc;
+	if (port_map_inline)
+		*port_map_inline = inl;
+	return 0;
+}
+
+/* ---- rendering ---------------------------------------------------------------- */
+
+static const char *const net_title[] = { "Back end", "Front end", "Out-of-band (OOB)" };
+
+static void emit_tier(struct nicfit_emit *e, const char *key, const struct nicfit_cluster_tier *t)
+{
+	nicfit_emit_begin_object(e, key);
+	nicfit_emit_int(e, "switches", t->switches);
+	nicfit_emit_int(e, "down_ports", t->down);
+	nicfit_emit_int(e, "up_ports", t->up);
+	nicfit_emit_int(e, "ports_used", t->ports_used);
+	nicfit_emit_int(e, "ports_free", t->ports_free);
+	nicfit_emit_end_object(e);
+}
+
+static void emit_net_json(struct nicfit_emit *e, const struct nicfit_cluster *c, enum nicfit_net n)
+{
+	const struct nicfit_cluster_net *nt = &c->net[n];
+	int t;
+
+	if (!nt->enabled) {
+		nicfit_emit_null(e, nicfit_net_name(n));
+		return;
+	}
+	nicfit_emit_begin_object(e, nicfit_net_name(n));
+	nicfit_emit_int(e, "tiers", nt->tiers);
+	nicfit_emit_int(e, "planes", nt->planes);
+	nicfit_emit_int(e, "rails", nt->rails);
+	nicfit_emit_bool(e, "rail_optimized", n == NICFIT_NET_BACKEND &&
+						c->in.net[n].rail_optimized);
+	nicfit_emit_int(e, "links_per_node", nt->links_per_node);
+	nicfit_emit_number(e, "link_gbps", nt->link_gbps);
+	nicfit_emit_string(e, "node_cage", nt->node_cage);
+	nicfit_emit_begin_object(e, "switch");
+	nicfit_emit_string(e, "id", nt->sw.id);
+	nicfit_emit_string(e, "name", nt->sw.name);
+	nicfit_emit_bool(e, "catalog", nt->sw.cat != NULL);
+	nicfit_emit_int(e, "ports", nt->sw.ports);
+	nicfit_emit_number(e, "port_gbps", nt->sw.gbps);
+	nicfit_emit_string(e, "cage", nt->sw.cage);
+	nicfit_emit_int(e, "ports_per_cage", nt->sw.per_cage);
+	nicfit_emit_end_object(e);
+	nicfit_emit_int(e, "breakout", nt->breakout);
+	nicfit_emit_number(e, "down_port_gbps", nt->port_gbps);
+	nicfit_emit_int(e, "endpoints", nt->endpoints);
+	nicfit_emit_int(e, "endpoints_per_leaf", nt->endpoints_per_leaf);
+	nicfit_emit_int(e, "uplinks_per_leaf", nt->uplinks_per_leaf);
+	nicfit_emit_number(e, "oversubscription", nt->leaf_ratio);
+	nicfit_emit_int(e, "max_endpoints_per_plane", nt->max_endpoints);
+	nicfit_emit_int(e, "pods", nt->pods);
+	nicfit_emit_int(e, "leaves_per_pod", nt->leaves_per_pod);
+	nicfit_emit_int(e, "spines_per_pod", nt->spines_per_pod);
+	for (t = 0; t < NICFIT_TIER_COUNT; t++)
+		emit_tier(e, nicfit_tier_name(t), &nt->tier[t]);
+	nicfit_emit_begin_object(e, "links");
+	nicfit_emit_int(e, "host", nt->links[NICFIT_LINK_HOST]);
+	nicfit_emit_int(e, "leaf_spine", nt->links[NICFIT_LINK_LEAF_SPINE]);
+	nicfit_emit_int(e, "spine_core", nt->links[NICFIT_LINK_SPINE_CORE]);
+	nicfit_emit_int(e, "mgmt", nt->links[NICFIT_LINK_MGMT]);
+	nicfit_emit_end_object(e);
+	nicfit_emit_int(e, "cables", nt->cables);
+	nicfit_emit_int(e, "ports_total", nt->ports_total);
+	nicfit_emit_int(e, "ports_free", nt->ports_free);
+	nicfit_emit_end_object(e);
+}
+
+static void emit_net_text(struct nicfit_emit *e, const struct nicfit_cluster *c, enum nicfit_net n)
+{
+	const struct nicfit_cluster_net *nt = &c->net[n];
+	const char *bold = nicfit_emit_color(e, NICFIT_COLOR_BOLD);
+	const char *reset = nicfit_emit_color(e, NICFIT_COLOR_RESET);
+	int t;
+
+	if (!nt->enabled)
+		return;
+	nicfit_emit_printf(e, "\n%s%s%s: %d tier%s", bold, net_title[n], reset, nt->tiers,
+			   nt->tiers == 1 ? "" : "s");
+	if (n == NICFIT_NET_BACKEND) {
+		nicfit_emit_printf(e, ", %d plane%s", nt->planes, nt->planes == 1 ? "" : "s");
+		if (c->in.net[n].rail_only)
+			nicfit_emit_printf(e, ", rail-only (%d rails per plane)", nt->rails);
+		else if (c->in.net[n].rail_optimized)
+			nicfit_emit_printf(e, ", rail-optimized (%d rails per plane)", nt->rails);
+	}
+	if (n == NICFIT_NET_OOB)
+		nicfit_emit_printf(e, ", %ld BMC + %ld switch management ports at %g Gb/s\n",
+				   c->in.nodes, nt->endpoints - c->in.nodes, nt->link_gbps);
+	else
+		nicfit_emit_printf(e, ", %ld x %g Gb/s node ports (%d per node)\n", nt->endpoints,
+				   nt->link_gbps, nt->links_per_node);
+	nicfit_emit_printf(e, "  switch  %s: %d x %g Gb/s %s", nt->sw.name, nt->sw.ports,
+			   nt->sw.gbps, nt->sw.cage);
+	if (nt->sw.per_cage > 1)
+		nicfit_emit_printf(e, " (%d per cage)", nt->sw.per_cage);
+	nicfit_emit_printf(e, "%s\n", nt->sw.cat ? "" : " (unpriced)");
+	if (nt->breakout > 1)
+		nicfit_emit_printf(e, "  split   each leaf port serves %d x %g Gb/s node ports\n",
+				   nt->breakout, nt->link_gbps);
+	for (t = 0; t < nt->tiers; t++) {
+		const struct nicfit_cluster_tier *tr = &nt->tier[t];
+
+		nicfit_emit_printf(e, "  %-6s  %ld x (%d down%s", nicfit_tier_name(t), tr->switches,
+				   tr->down, tr->up ? "" : ")");
+		if (tr->up)
+			nicfit_emit_printf(e, " + %d up)", tr->up);
+		if (t == 0 && nt->tiers > 1 && n != NICFIT_NET_OOB)
+			nicfit_emit_printf(e, ", %d node ports each, %.2f:1", nt->endpoints_per_leaf,
+					   nt->leaf_ratio);
+		if (t == 1 && nt->tiers == 3)
+			nicfit_emit_printf(e, ", %ld pods of %ld leaves + %d spines per plane", nt->pods,
+					   nt->leaves_per_pod, nt->spines_per_pod);
+		nicfit_emit_printf(e, "\n");
+	}
+	nicfit_emit_printf(e, "  links   %ld host-leaf", nt->links[NICFIT_LINK_HOST]);
+	if (nt->links[NICFIT_LINK_MGMT])
+		nicfit_emit_printf(e, ", %ld management", nt->links[NICFIT_LINK_MGMT]);
+	if (nt->tiers >= 2)
+		nicfit_emit_printf(e, ", %ld leaf-spine", nt->links[NICFIT_LINK_LEAF_SPINE]);
+	if (nt->tiers >= 3)
+		nicfit_emit_printf(e, ", %ld spine-core", nt->links[NICFIT_LINK_SPINE_CORE]);
+	nicfit_emit_printf(e, "; %ld cables; %ld of %ld switch ports free\n", nt->cables,
+			   nt->ports_free, nt->ports_total);
+}
+
+static void switch_table(struct nicfit_emit *e, const struct nicfit_cluster *c)
+{
+	static const struct nicfit_column cols[] = {
+		{ "network", "network", 0 }, { "tier", "tier", 0 }, { "switch", "switch", 0 },
+		{ "switches", "switches", 1 }, { "ports", "ports", 1 }, { "down", "down", 1 },
+		{ "up", "up", 1 }, { "used", "used", 1 }, { "free", "free", 1 },
+	};
+	int n, t;
+
+	nicfit_emit_table_begin(e, "switches", cols, 9);
+	for (n = 0; n < NICFIT_NET_COUNT; n++)
+		for (t = 0; t < NICFIT_TIER_COUNT; t++) {
+			const struct nicfit_cluster_net *nt = &c->net[n];
+
+			if (!nt->enabled || !nt->tier[t].switches)
+				continue;
+			nicfit_emit_cell_string(e, nicfit_net_name(n));
+			nicfit_emit_cell_string(e, nicfit_tier_name(t));
+			nicfit_emit_cell_string(e, nt->sw.id);
+			nicfit_emit_cell_int(e, nt->tier[t].switches);
+			nicfit_emit_cell_int(e, nt->sw.ports);
+			nicfit_emit_cell_int(e, nt->tier[t].down);
+			nicfit_emit_cell_int(e, nt->tier[t].up);
+			nicfit_emit_cell_int(e, nt->tier[t].ports_used);
+			nicfit_emit_cell_int(e, nt->tier[t].ports_free);
+		}
+	nicfit_emit_table_end(e);
+}
+
+static void cables_json(struct nicfit_emit *e, const struct nicfit_cluster *c)
+{
+	size_t i;
+
+	nicfit_emit_begin_array(e, "cables");
+	for (i = 0; i < c->ncables; i++) {
+		const struct nicfit_cluster_cable *x = &c->cables[i];
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "network", nicfit_net_name(x->net));
+		nicfit_emit_string(e, "link", nicfit_link_level_name(x->level));
+		nicfit_emit_string(e, "part", x->part);
+		nicfit_emit_string(e, "type", x->type);
+		nicfit_emit_string(e, "description", x->description);
+		if (x->length_m > 0)
+			nicfit_emit_number(e, "length_m", x->length_m);
+		else
+			nicfit_emit_null(e, "length_m");
+		nicfit_emit_number(e, "gbps", x->gbps);
+		nicfit_emit_int(e, "qty", x->qty);
+		nicfit_emit_int(e, "links", x->links);
+		nicfit_emit_bool(e, "catalog", x->cat != NULL);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+}
+
+static void cables_table(struct nicfit_emit *e, const struct nicfit_cluster *c)
+{
+	static const struct nicfit_column cols[] = {
+		{ "network", "network", 0 }, { "link", "link", 0 }, { "part", "part", 0 },
+		{ "type", "type", 0 }, { "length_m", "length", 1 }, { "qty", "qty", 1 },
+		{ "links", "links", 1 },
+	};
+	size_t i;
+
+	nicfit_emit_table_begin(e, NULL, cols, 7);
+	for (i = 0; i < c->ncables; i++) {
+		const struct nicfit_cluster_cable *x = &c->cables[i];
+
+		nicfit_emit_cell_string(e, nicfit_net_name(x->net));
+		nicfit_emit_cell_string(e, nicfit_link_level_name(x->level));
+		nicfit_emit_cell_string(e, x->part);
+		nicfit_emit_cell_string(e, x->type);
+		if (x->length_m > 0) {
+			char b[24];
+
+			snprintf(b, sizeof(b), "%g m", x->length_m);
+			nicfit_emit_cell_string(e, b);
+		} else {
+			nicfit_emit_cell_null(e, "-");
+		}
+		nicfit_emit_cell_int(e, x->qty);
+		nicfit_emit_cell_int(e, x->links);
+	}
+	nicfit_emit_table_end(e);
+}
+
+/* Items per type over all networks: "dac 128, optic 2048, fiber 1024". */
+static void by_type(struct nicfit_emit *e, const struct nicfit_cluster *c)
+{
+	static const char *const types[] = { "dac", "breakout-dac", "aoc", "breakout-aoc",
+		"optic", "fiber", "rj45", "generic" };
+	size_t t, i;
+	int first = 1;
+
+	nicfit_emit_begin_object(e, "cables_by_type");
+	nicfit_emit_printf(e, "  By type:");
+	for (t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+		long qty = 0;
+
+		for (i = 0; i < c->ncables; i++)
+			if (!strcmp(c->cables[i].type, types[t]))
+				qty += c->cables[i].qty;
+		if (!qty)
+			continue;
+		nicfit_emit_int(e, types[t], qty);
+		nicfit_emit_printf(e, "%s %ld %s", first ? "" : ",", qty, types[t]);
+		first = 0;
+	}
+	nicfit_emit_printf(e, "%s.\n", first ? " none" : "");
+	nicfit_emit_end_object(e);
+}
+
+static void bom_emit(struct nicfit_emit *e, const struct nicfit_cluster *c)
+{
+	static const struct nicfit_column cols[] = {
+		{ "part", "part", 0 }, { "description", "description", 0 }, { "qty", "qty", 1 },
+		{ "unit_usd", "unit $", 1 }, { "total_usd", "total $", 1 },
+	};
+	size_t i, nun = 0;
+
+	nicfit_emit_begin_object(e, "bom");
+	nicfit_emit_table_begin(e, "lines", cols, 5);
+	for (i = 0; i < c->nbom; i++) {
+		const struct nicfit_cluster_bom_line *b = &c->bom[i];
+
+		nicfit_emit_cell_string(e, b->part);
+		nicfit_emit_cell_string(e, b->description);
+		nicfit_emit_cell_int(e, b->qty);
+		if (b->priced) {
+			nicfit_emit_cell_number(e, b->unit_usd, 2);
+			nicfit_emit_cell_number(e, b->total_usd, 2);
+		} else {
+			nicfit_emit_cell_null(e, "-");
+			nicfit_emit_cell_null(e, "-");
+		}
+		nun += !b->priced;
+	}
+	nicfit_emit_table_end(e);
+	nicfit_emit_number(e, "total_usd", c->total_usd);
+	if (c->prices_as_of[0])
+		nicfit_emit_string(e, "prices_as_of", c->prices_as_of);
+	else
+		nicfit_emit_null(e, "prices_as_of");
+	nicfit_emit_begin_array(e, "unpriced");
+	for (i = 0; i < c->nbom; i++)
+		if (!c->bom[i].priced)
+			nicfit_emit_string(e, NULL, c->bom[i].part);
+	nicfit_emit_end_array(e);
+	nicfit_emit_end_object(e);
+	if (c->total_usd > 0)
+		nicfit_emit_printf(e, "  Priced lines: $%.2f (prices as of %s).", c->total_usd,
+				   c->prices_as_of);
+	else
+		nicfit_emit_printf(e, "  No line has a catalog price.");
+	if (nun)
+		nicfit_emit_printf(e, " %zu line%s without a catalog price %s not in the total.\n",
+				   nun, nun == 1 ? "" : "s", nun == 1 ? "is" : "are");
+	else
+		nicfit_emit_printf(e, "\n");
+}
+
+static void notes_emit(struct nicfit_emit *e, const char *key, const struct nicfit_cluster_note *v,
+		       int n, int findings)
+{
+	int i;
+
+	nicfit_emit_begin_array(e, key);
+	for (i = 0; i < n; i++) {
+		nicfit_emit_begin_object(e, NULL);
+		if (findings) {
+			nicfit_emit_string(e, "severity", v[i].severity);
+			nicfit_emit_string(e, "code", v[i].rule);
+			nicfit_emit_string(e, "message", v[i].text);
+			nicfit_emit_printf(e, "  %s%-8s%s %s\n",
+					   nicfit_emit_color(e, !strcmp(v[i].severity, "critical") ?
+							 NICFIT_COLOR_RED : !strcmp(v[i].severity, "warning") ?
+							 NICFIT_COLOR_YELLOW : NICFIT_COLOR_DIM),
+					   v[i].severity, nicfit_emit_color(e, NICFIT_COLOR_RESET),
+					   v[i].text);
+		} else {
+			nicfit_emit_string(e, "rule", v[i].rule);
+			nicfit_emit_string(e, "text", v[i].text);
+			nicfit_emit_printf(e, "  %-22s %s\n", v[i].rule, v[i].text);
+		}
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+}
+
+static void input_json(struct nicfit_emit *e, const struct nicfit_cluster *c)
+{
+	const struct nicfit_cluster_input *in = &c->in;
+	int n;
+
+	nicfit_emit_begin_object(e, "input");
+	nicfit_emit_int(e, "nodes", in->nodes);
+	nicfit_emit_int(e, "gpus_per_node", in->gpus_per_node);
+	nicfit_emit_int(e, "nodes_per_rack", in->nodes_per_rack);
+	nicfit_emit_int(e, "nics_per_node", in->net[0].links_per_node ? in->nics_per_node : 0);
+	nicfit_emit_int(e, "nic_ports", in->nic_ports);
+	nicfit_emit_string(e, "nic", c->nic ? c->nic->e.id : NULL);
+	nicfit_emit_bool(e, "mgmt_ports", in->mgmt_ports);
+	for (n = 0; n < NICFIT_NET_COUNT; n++) {
+		const struct nicfit_cluster_net_input *ni = &in->net[n];
+
+		nicfit_emit_begin_object(e, nicfit_net_name(n));
+		nicfit_emit_int(e, "links_per_node", ni->links_per_node);
+		nicfit_emit_number(e, "link_gbps", c->net[n].enabled ? c->net[n].link_gbps : ni->link_gbps);
+		nicfit_emit_string(e, "switch", c->net[n].enabled ? c->net[n].sw.id : ni->switch_id);
+		nicfit_emit_number(e, "oversubscription", ni->oversubscription);
+		if (ni->uplinks)
+			nicfit_emit_int(e, "uplinks", ni->uplinks);
+		else
+			nicfit_emit_null(e, "uplinks");
+		nicfit_emit_bool(e, "rail_optimized", ni->rail_optimized);
+		nicfit_emit_bool(e, "rail_only", ni->rail_only);
+		nicfit_emit_int(e, "planes", ni->planes);
+		nicfit_emit_int(e, "min_tiers", ni->min_tiers);
+		nicfit_emit_bool(e, "breakout", ni->breakout);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_object(e);
+}
+
+struct inline_ctx {
+	const struct nicfit_cluster *c;
+	struct nicfit_emit *e;
+};
+
+static int inline_row(void *ctx, const struct nicfit_cluster_link *l)
+{
+	struct inline_ctx *x = ctx;
+	char a[64], b[64];
+
+	nicfit_cluster_endpoint_name(x->c, l->a, a, sizeof(a));
+	nicfit_cluster_endpoint_name(x->c, l->b, b, sizeof(b));
+	nicfit_emit_begin_object(x->e, NULL);
+	nicfit_emit_stringf(x->e, "link_type", "%s-%s", nicfit_net_name(l->net),
+			    l->level == NICFIT_LINK_HOST ? (l->net == NICFIT_NET_OOB ? "bmc" : "host") :
+			    nicfit_link_level_name(l->level));
+	nicfit_emit_string(x->e, "endpoint_a", a);
+	nicfit_emit_int(x->e, "port_a", l->port_a);
+	nicfit_emit_string(x->e, "endpoint_b", b);
+	nicfit_emit_int(x->e, "port_b", l->port_b);
+	if (l->lane_b >= 0)
+		nicfit_emit_int(x->e, "lane_b", l->lane_b);
+	else
+		nicfit_emit_null(x->e, "lane_b");
+	nicfit_emit_string(x->e, "cable", l->cable);
+	nicfit_emit_number(x->e, "length_m", l->length_m);
+	nicfit_emit_end_object(x->e);
+	return 0;
+}
+
+static long total_links(const struct nicfit_cluster *c)
+{
+	long t = 0;
+	int n, l;
+
+	for (n = 0; n < NICFIT_NET_COUNT; n++)
+		for (l = 0; l < NICFIT_LINK_LEVELS; l++)
+			t += c->net[n].links[l];
+	return t;
+}
+
+int nicfit_cluster_render(const struct nicfit_cluster *c,
+			  const struct nicfit_cluster_render_opts *opts,
+			  struct nicfit_emit *e, struct nicfit_error *err)
+{
+	const struct nicfit_cluster_net *be = &c->net[NICFIT_NET_BACKEND];
+	enum nicfit_format fmt = nicfit_emit_format(e);
+	int n;
+
+	if (opts && opts->port_map_inline && total_links(c) > NICFIT_CLUSTER_INLINE_ROWS)
+		return nicfit_error_set(err, NICFIT_E_LIMIT,
+					"the port map has %ld rows; inline port maps stop at %ld "
+					"(write it to a file with --port-map)", total_links(c),
+					NICFIT_CLUSTER_INLINE_ROWS);
+	if (fmt == NICFIT_FMT_SVG) {
+		nicfit_cluster_svg(c, e);
+		return 0;
+	}
+	if (fmt == NICFIT_FMT_CSV) {
+		bom_emit(e, c);
+		return 0;
+	}
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "schema", "nicfit.cluster.v1");
+	input_json(e, c);
+	nicfit_emit_int(e, "gpus", c->gpus);
+	nicfit_emit_int(e, "racks", c->racks);
+	nicfit_emit_int(e, "network_racks", c->network_racks);
+	nicfit_emit_int(e, "rows", c->rows);
+	nicfit_emit_int(e, "tiers", be->enabled ? be->tiers : 0);
+	nicfit_emit_int(e, "leaf_switches", be->tier[NICFIT_TIER_LEAF].switches);
+	nicfit_emit_int(e, "spine_switches", be->tier[NICFIT_TIER_SPINE].switches);
+	nicfit_emit_int(e, "core_switches", be->tier[NICFIT_TIER_CORE].switches);
+	nicfit_emit_int(e, "host_links", be->links[NICFIT_LINK_HOST]);
+	nicfit_emit_int(e, "switch_links", be->links[NICFIT_LINK_LEAF_SPINE] +
+					    be->links[NICFIT_LINK_SPINE_CORE]);
+	nicfit_emit_int(e, "max_cable_m", c->max_length_m);
+	nicfit_emit_heading(e, "nicfit cluster");
+	nicfit_emit_printf(e, "%ld node%s", c->in.nodes, c->in.nodes == 1 ? "" : "s");
+	if (c->in.gpus_per_node)
+		nicfit_emit_printf(e, " x %d GPUs = %ld GPUs", c->in.gpus_per_node, c->gpus);
+	nicfit_emit_printf(e, " in %ld rack%s of %d (%ld row%s), %ld network rack%s\n", c->racks,
+			   c->racks == 1 ? "" : "s", c->in.nodes_per_rack, c->impl->crow,
+			   c->impl->crow == 1 ? "" : "s", c->network_racks,
+			   c->network_racks == 1 ? "" : "s");
+	for (n = 0; n < NICFIT_NET_COUNT; n++) {
+		emit_net_json(e, c, n);
+		emit_net_text(e, c, n);
+	}
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, "Switches");
+	switch_table(e, c);
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, "Cables");
+	if (fmt == NICFIT_FMT_JSON)
+		cables_json(e, c);
+	else
+		cables_table(e, c);
+	by_type(e, c);
+	nicfit_emit_printf(e, "  Longest run %ld m. DAC inside a rack, AOC or optics between racks.\n\n",
+			   c->max_length_m);
+	nicfit_emit_heading(e, "Bill of materials");
+	bom_emit(e, c);
+	if (opts && opts->port_map_file) {
+		nicfit_emit_begin_object(e, "port_map");
+		nicfit_emit_string(e, "file", opts->port_map_file);
+		nicfit_emit_int(e, "rows", opts->port_map_rows);
+		nicfit_emit_end_object(e);
+		nicfit_emit_printf(e, "\nPort map: %s (%ld links)\n", opts->port_map_file,
+				   opts->port_map_rows);
+	} else if (opts && opts->port_map_inline && fmt == NICFIT_FMT_JSON) {
+		struct inline_ctx x = { c, e };
+
+		nicfit_emit_begin_object(e, "port_map");
+		nicfit_emit_null(e, "file");
+		nicfit_emit_int(e, "rows", total_links(c));
+		nicfit_emit_begin_array(e, "links");
+		nicfit_cluster_walk(c, inline_row, &x);
+		nicfit_emit_end_array(e);
+		nicfit_emit_end_object(e);
+	} else {
+		nicfit_emit_null(e, "port_map");
+	}
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, "Decisions");
+	notes_emit(e, "decisions", c->decisions, c->ndecisions, 0);
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, "Findings");
+	notes_emit(e, "findings", c->findings, c->nfindings, 1);
+	if (!c->nfindings)
+		nicfit_emit_printf(e, "  none\n");
+	nicfit_emit_printf(e, "\nAssumptions (change with --assume NAME=VALUE):\n");
+	nicfit_param_emit(e, "assumptions", nicfit_cluster_layout_table, nicfit_cluster_layout_count,
+			  &c->in.layout);
+	nicfit_emit_end_object(e);
+	return 0;
+}
+
+int nicfit_cluster_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
+		       struct nicfit_emit *e, struct nicfit_error *err)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_cluster_render_opts opts;
+	int rc;
+
+	memset(&opts, 0, sizeof(opts));
+	rc = nicfit_cluster_input_from_spec(spec, &in, &opts.port_map_inline, err);
+	if (rc)
+		return rc;
+	rc = nicfit_cluster_size(&in, cat, &c, err);
+	if (rc) {
+		if (rc == NICFIT_E_USAGE && spec->from_data && err && err->code == rc)
+			err->code = NICFIT_E_DATA;
+		return rc;
+	}
+	rc = nicfit_cluster_render(&c, &opts, e, err);
+	nicfit_cluster_free(&c);
+	return rc;
+}

@@ -1,0 +1,316 @@
+/*
+ * cluster_svg.c - the fabric diagram of a sized cluster as one hand-written
+ * SVG document: a panel per network, tiers from the cores at the top to
+ * the nodes at the bottom, a line wherever two boxes are linked.
+ *
+ * Large fabrics are collapsed into groups with counts: in two tiers a box
+ * per node group (the leaves that serve the same nodes, all rails of them),
+ * in three tiers a box per pod and per core group; a row of more than
+ * MAXB boxes shows the first ones, a box counting the rest, and the last.
+ * Only plane 0 is drawn; the others are identical and said so.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cluster_impl.h"
+
+#define W 1100          /* canvas width */
+#define MARGIN 20
+#define MAXB 10         /* boxes in one row before collapsing */
+#define BOX_H 38
+#define ROW_GAP 70
+
+struct box {
+	long first, count;      /* items of the row this box stands for */
+	int elided;             /* the box that counts the hidden ones */
+	double x, w;
+};
+
+struct row {
+	struct box b[MAXB];
+	int n;
+	double y;
+};
+
+static void svg_text(struct nicfit_buf *o, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': nicfit_buf_puts(o, "&lt;"); break;
+		case '>': nicfit_buf_puts(o, "&gt;"); break;
+		case '&': nicfit_buf_puts(o, "&amp;"); break;
+		case '"': nicfit_buf_puts(o, "&quot;"); break;
+		default: nicfit_buf_addch(o, *s); break;
+		}
+	}
+}
+
+/* Lay out `items` items in boxes: all of them, or the first MAXB-2, a box
+ * for the hidden ones and the last. */
+static void layout_row(struct row *r, long items, double y)
+{
+	double usable = W - 2 * MARGIN, w;
+	int i;
+
+	r->n = 0;
+	r->y = y;
+	if (items <= 0)
+		return;
+	if (items <= MAXB) {
+		for (i = 0; i < items; i++)
+			r->b[r->n++] = (struct box){ i, 1, 0, 0, 0 };
+	} else {
+		for (i = 0; i < MAXB - 2; i++)
+			r->b[r->n++] = (struct box){ i, 1, 0, 0, 0 };
+		r->b[r->n++] = (struct box){ MAXB - 2, items - (MAXB - 1), 1, 0, 0 };
+		r->b[r->n++] = (struct box){ items - 1, 1, 0, 0, 0 };
+	}
+	w = usable / r->n - 10;
+	if (w > 150)
+		w = 150;
+	for (i = 0; i < r->n; i++) {
+		double slot = usable / r->n;
+
+		r->b[i].w = w;
+		r->b[i].x = MARGIN + slot * i + (slot - w) / 2;
+	}
+}
+
+static void draw_box(struct nicfit_buf *o, const struct box *b, double y, const char *fill,
+		     const char *l1, const char *l2)
+{
+	nicfit_buf_addf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" rx=\"4\" "
+			   "fill=\"%s\" stroke=\"#333\"%s/>\n", b->x, y, b->w, BOX_H,
+			b->elided ? "#fff" : fill, b->elided ? " stroke-dasharray=\"4 3\"" : "");
+	nicfit_buf_addf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", b->x + b->w / 2,
+			y + 16);
+	svg_text(o, l1);
+	nicfit_buf_puts(o, "</text>\n");
+	if (l2 && *l2) {
+		nicfit_buf_addf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"s\">",
+				b->x + b->w / 2, y + 31);
+		svg_text(o, l2);
+		nicfit_buf_puts(o, "</text>\n");
+	}
+}
+
+static void line(struct nicfit_buf *o, const struct box *a, double ya, const struct box *b,
+		 double yb, int dashed)
+{
+	nicfit_buf_addf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"%s/>\n",
+			a->x + a->w / 2, ya, b->x + b->w / 2, yb,
+			dashed ? " stroke-dasharray=\"4 3\"" : "");
+}
+
+/* Name of the first switch of a tier index range, e.g. "be-leaf01". */
+static void sw_name(const struct nicfit_cluster *c, enum nicfit_net n, enum nicfit_tier t,
+		    long idx, char *out, size_t len)
+{
+	const struct cl_net *cn = &c->impl->net[n];
+	long id = c->in.nodes + cn->base + idx;
+	int i;
+
+	for (i = 0; i < (int)t; i++)
+		id += cn->tier_sw[i];
+	nicfit_cluster_endpoint_name(c, id, out, len);
+}
+
+/* How many switches of tier t one box item stands for, and the first one. */
+static void item_span(const struct nicfit_cluster *c, enum nicfit_net n, enum nicfit_tier t,
+		      long item, long *first, long *count)
+{
+	const struct cl_net *cn = &c->impl->net[n];
+	long total = cn->tier_sw[t], per;
+
+	if (cn->tiers == 3) {
+		per = t == NICFIT_TIER_LEAF ? cn->lpp : t == NICFIT_TIER_SPINE ? cn->spines : cn->cg;
+	} else if (t == NICFIT_TIER_LEAF) {
+		per = total > MAXB ? (cn->map == MAP_LIST ? 1 : cn->lpg) : 1;
+	} else {
+		per = total > MAXB ? total : 1;
+	}
+	if (per < 1)
+		per = 1;
+	*first = item * per;
+	*count = *first + per > total ? total - *first : per;
+}
+
+static long items_of(const struct nicfit_cluster *c, enum nicfit_net n, enum nicfit_tier t)
+{
+	const struct cl_net *cn = &c->impl->net[n];
+	long total = cn->tier_sw[t], per, f;
+
+	if (total <= 0)
+		return 0;
+	item_span(c, n, t, 0, &f, &per);
+	return (total + per - 1) / per;
+}
+
+static void label_for(const struct nicfit_cluster *c, enum nicfit_net n, enum nicfit_tier t,
+		      const struct box *b, char *l1, char *l2, size_t len)
+{
+	const struct cl_net *cn = &c->impl->net[n];
+	long first, count, lastfirst, lastcount;
+	char a[64], z[64];
+
+	item_span(c, n, t, b->first, &first, &count);
+	if (b->elided) {
+		item_span(c, n, t, b->first + b->count - 1, &lastfirst, &lastcount);
+		snprintf(l1, len, "... %ld more", lastfirst + lastcount - first);
+		snprintf(l2, len, "%s", cn->tiers == 3 ? "in the same pattern" : "");
+		return;
+	}
+	sw_name(c, n, t, first, a, sizeof(a));
+	if (count == 1) {
+		snprintf(l1, len, "%s", a);
+		snprintf(l2, len, "%d ports", c->net[n].sw.ports);
+		return;
+	}
+	sw_name(c, n, t, first + count - 1, z, sizeof(z));
+	snprintf(l1, len, "%ld x %s", count, nicfit_tier_name(t));
+	if (cn->tiers == 3 && t != NICFIT_TIER_CORE)
+		snprintf(l2, len, "pod %ld", first / (t == NICFIT_TIER_LEAF ? cn->lpp : cn->spines) + 1);
+	else if (cn->tiers == 3)
+		snprintf(l2, len, "core group %ld", first / cn->cg + 1);
+	else
+		snprintf(l2, len, "%s..%s", a + (strlen(a) > 12 ? strlen(a) - 12 : 0),
+			 z + (strlen(z) > 6 ? strlen(z) - 6 : 0));
+}
+
+/* Nodes that leaf box b serves (range of node numbers, 1-based). */
+static void nodes_of_box(const struct nicfit_cluster *c, enum nicfit_net n, const struct box *b,
+			 char *l1, char *l2, size_t len)
+{
+	const struct cl_net *cn = &c->impl->net[n];
+	long lf, lc, g0, g1, N = c->in.nodes;
+
+	item_span(c, n, NICFIT_TIER_LEAF, b->first, &lf, &lc);
+	if (b->elided) {
+		long f2, c2;
+
+		item_span(c, n, NICFIT_TIER_LEAF, b->first + b->count - 1, &f2, &c2);
+		lc = f2 + c2 - lf;
+	}
+	if (cn->map == MAP_LIST) {
+		long e = 0, i;
+
+		for (i = lf; i < lf + lc; i++)
+			e += cn->ranges[i].count;
+		snprintf(l1, len, "%ld ports", e);
+		snprintf(l2, len, "BMC + mgmt");
+		return;
+	}
+	g0 = lf / cn->lpg * cn->gsize;
+	g1 = (lf + lc - 1) / cn->lpg * cn->gsize + cn->gsize;
+	if (g1 > N)
+		g1 = N;
+	snprintf(l1, len, "%ld node%s", g1 - g0, g1 - g0 == 1 ? "" : "s");
+	snprintf(l2, len, "%ld-%ld", g0 + 1, g1);
+}
+
+static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum nicfit_net n,
+		    double y0)
+{
+	static const char *const title[] = { "Back end", "Front end", "Out-of-band" };
+	static const char *const fill[] = { "#dbe9f6", "#e3f1dc", "#f6ecd6" };
+	const struct nicfit_cluster_net *nt = &c->net[n];
+	const struct cl_net *cn = &c->impl->net[n];
+	struct row rows[NICFIT_TIER_COUNT + 1];
+	char l1[96], l2[96];
+	int t, i, j, top = cn->tiers - 1;
+	double y = y0 + 34;
+
+	nicfit_buf_addf(o, "<text x=\"%d\" y=\"%.1f\" class=\"h\">", MARGIN, y0 + 18);
+	snprintf(l1, sizeof(l1), "%s: %d tier%s, %ld switches", title[n], nt->tiers,
+		 nt->tiers == 1 ? "" : "s",
+		 nt->tier[0].switches + nt->tier[1].switches + nt->tier[2].switches);
+	svg_text(o, l1);
+	if (nt->planes > 1) {
+		snprintf(l1, sizeof(l1), "; plane 1 of %d shown, the others are the same", nt->planes);
+		svg_text(o, l1);
+	}
+	if (n == NICFIT_NET_OOB)
+		snprintf(l1, sizeof(l1), "; %ld BMC and management ports", nt->endpoints);
+	else
+		snprintf(l1, sizeof(l1), "; %ld x %g Gb/s node ports", nt->endpoints, nt->link_gbps);
+	svg_text(o, l1);
+	nicfit_buf_puts(o, "</text>\n");
+	/* rows from the top tier down, then the nodes */
+	for (t = top; t >= 0; t--) {
+		layout_row(&rows[t], items_of(c, n, t), y);
+		y += BOX_H + ROW_GAP;
+	}
+	layout_row(&rows[NICFIT_TIER_COUNT], rows[0].n ? items_of(c, n, NICFIT_TIER_LEAF) : 0, y);
+	/* links first, boxes on top */
+	nicfit_buf_puts(o, "<g class=\"l\">\n");
+	for (t = top; t > 0; t--)
+		for (i = 0; i < rows[t].n; i++)
+			for (j = 0; j < rows[t - 1].n; j++) {
+				const struct box *up = &rows[t].b[i], *dn = &rows[t - 1].b[j];
+
+				/* three tiers: leaves meet only their pod's spines */
+				if (cn->tiers == 3 && t == NICFIT_TIER_SPINE && up->first != dn->first)
+					continue;
+				line(o, dn, rows[t - 1].y, up, rows[t].y + BOX_H, up->elided || dn->elided);
+			}
+	for (i = 0; i < rows[0].n; i++)
+		line(o, &rows[NICFIT_TIER_COUNT].b[i], rows[NICFIT_TIER_COUNT].y, &rows[0].b[i],
+		     rows[0].y + BOX_H, rows[0].b[i].elided);
+	nicfit_buf_puts(o, "</g>\n");
+	for (t = top; t >= 0; t--)
+		for (i = 0; i < rows[t].n; i++) {
+			label_for(c, n, t, &rows[t].b[i], l1, l2, sizeof(l1));
+			draw_box(o, &rows[t].b[i], rows[t].y, fill[n], l1, l2);
+		}
+	for (i = 0; i < rows[NICFIT_TIER_COUNT].n; i++) {
+		nodes_of_box(c, n, &rows[NICFIT_TIER_COUNT].b[i], l1, l2, sizeof(l1));
+		draw_box(o, &rows[NICFIT_TIER_COUNT].b[i], rows[NICFIT_TIER_COUNT].y, "#eee", l1, l2);
+	}
+	/* what each line carries */
+	nicfit_buf_addf(o, "<text x=\"%d\" y=\"%.1f\" class=\"s\">", MARGIN, y + BOX_H + 18);
+	if (nt->tiers >= 2)
+		snprintf(l1, sizeof(l1), "leaf: %d node ports + %d uplinks (%.2f:1); ",
+			 nt->endpoints_per_leaf, nt->uplinks_per_leaf, nt->leaf_ratio);
+	else
+		l1[0] = '\0';
+	snprintf(l2, sizeof(l2), "%ld host links, %ld switch links",
+		 nt->links[NICFIT_LINK_HOST] + nt->links[NICFIT_LINK_MGMT],
+		 nt->links[NICFIT_LINK_LEAF_SPINE] + nt->links[NICFIT_LINK_SPINE_CORE]);
+	svg_text(o, l1);
+	svg_text(o, l2);
+	nicfit_buf_puts(o, "</text>\n");
+	return y + BOX_H + 40;
+}
+
+void nicfit_cluster_svg(const struct nicfit_cluster *c, struct nicfit_emit *e)
+{
+	struct nicfit_buf o;
+	double y = 44;
+	int n, h = 60;
+
+	for (n = 0; n < NICFIT_NET_COUNT; n++)
+		if (c->net[n].enabled)
+			h += 34 + (c->net[n].tiers + 1) * (BOX_H + ROW_GAP) + 40 - ROW_GAP + BOX_H;
+	nicfit_buf_init(&o, 0);
+	nicfit_buf_addf(&o,
+			"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+			"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
+			"<style>.h{font-size:14px;font-weight:bold}.s{font-size:10px;fill:#444}"
+			".l line{stroke:#777;stroke-width:1}</style>\n"
+			"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n", W, h, W, h);
+	nicfit_buf_addf(&o, "<text x=\"%d\" y=\"24\" class=\"h\">", MARGIN);
+	{
+		char t[160];
+
+		snprintf(t, sizeof(t), "nicfit cluster: %ld nodes, %ld GPUs, %ld racks", c->in.nodes,
+			 c->gpus, c->racks);
+		svg_text(&o, t);
+	}
+	nicfit_buf_puts(&o, "</text>\n");
+	for (n = 0; n < NICFIT_NET_COUNT; n++)
+		if (c->net[n].enabled)
+			y = panel(&o, c, n, y);
+	nicfit_buf_puts(&o, "</svg>\n");
+	nicfit_emit_raw(e, o.data, o.len);
+	nicfit_buf_release(&o);
+}

@@ -1,0 +1,1 @@
+--format csv cluster --nodes 4 --gpus-per-node 2 --nics-per-node 1 --nic-gbps 25 --switch sn2100 --assume slack_m=0

@@ -1,0 +1,2 @@
+cluster --nodes 4 --gpus 32
+# exit 64

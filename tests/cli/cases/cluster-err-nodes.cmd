@@ -1,0 +1,2 @@
+cluster --gpus-per-node 8
+# exit 64

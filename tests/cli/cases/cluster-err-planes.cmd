@@ -1,0 +1,2 @@
+cluster --nodes 10 --planes 3
+# exit 64

@@ -1,0 +1,2 @@
+cluster --nodes 100 --rail-only
+# exit 64

@@ -1,0 +1,2 @@
+cluster --spec tests/cli/cases/cluster-bad.json
+# exit 65

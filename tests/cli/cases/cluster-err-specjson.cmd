@@ -1,0 +1,2 @@
+cluster --spec tests/cli/cases/cluster-broken.json
+# exit 65

@@ -1,0 +1,2 @@
+cluster --nodes 4 --switch qm97
+# exit 66

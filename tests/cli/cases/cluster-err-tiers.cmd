@@ -1,0 +1,2 @@
+cluster --nodes 10000
+# exit 64

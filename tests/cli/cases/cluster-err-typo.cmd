@@ -1,0 +1,2 @@
+cluster --nodes 4 --rail-optimised
+# exit 64

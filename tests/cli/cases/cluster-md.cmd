@@ -1,0 +1,1 @@
+--format md cluster --nodes 4 --gpus-per-node 2 --nics-per-node 1 --nic mcx556a-ecat --switch sn2100

@@ -1,0 +1,1 @@
+cluster --nodes 96 --oversubscription 3:1 --no-frontend --no-oob

@@ -1,0 +1,1 @@
+cluster --gpus 4096 --planes 2 --rail-optimized --no-frontend --no-oob

@@ -1,0 +1,1 @@
+cluster --nodes 32 --rail-only --frontend-links 2

@@ -1,0 +1,1 @@
+cluster --spec tests/cli/cases/cluster-spec.json --nodes 32

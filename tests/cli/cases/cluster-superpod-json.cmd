@@ -1,0 +1,1 @@
+-j -p cluster --nodes 64 --rail-optimized --frontend off --oob off

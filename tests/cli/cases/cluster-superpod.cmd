@@ -1,0 +1,1 @@
+cluster --nodes 64 --rail-optimized

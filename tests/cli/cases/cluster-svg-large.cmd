@@ -1,0 +1,1 @@
+--format svg cluster --gpus 100000 --planes 2 --rail-optimized

@@ -1,0 +1,1 @@
+--format svg cluster --nodes 64 --rail-optimized --frontend-links 2

@@ -1,0 +1,1 @@
+cluster --nodes 512 --no-frontend --no-oob

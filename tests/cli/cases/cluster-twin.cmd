@@ -1,0 +1,1 @@
+--catalog tests/cli/cases/cluster-twin.json cluster --nodes 64 --switch qm9700 --nic mcx75310aas-neat --rail-optimized --no-frontend --no-oob

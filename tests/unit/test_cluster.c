@@ -1,0 +1,888 @@
+/*
+ * test_cluster.c - cluster sizing against the textbook formulas (R^2/2 in
+ * two tiers, R^3/4 in three), NVIDIA's SuperPOD rows, rail against
+ * non-rail, oversubscription and breakouts; and the port map checked for
+ * consistency on many designs: every node port cabled once, no switch
+ * port used twice, the counts equal to the summary.
+ */
+#include "unit.h"
+
+#include "nicfit/cluster.h"
+
+static struct nicfit_catalog *cat;
+
+static int setup(void **state)
+{
+	struct nicfit_error err;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	return nicfit_catalog_new(&cat, &err);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	nicfit_catalog_free(cat);
+	return 0;
+}
+
+/* A back end only: N nodes with k links of 400G on generic radix-R switches. */
+static void backend_only(struct nicfit_cluster_input *in, long nodes, int links, int radix)
+{
+	nicfit_cluster_input_default(in);
+	in->nodes = nodes;
+	in->gpus_per_node = links;
+	in->nics_per_node = links;
+	in->net[NICFIT_NET_BACKEND].links_per_node = links;
+	in->net[NICFIT_NET_BACKEND].link_gbps = 400;
+	in->net[NICFIT_NET_BACKEND].radix = radix;
+	in->net[NICFIT_NET_FRONTEND].links_per_node = 0;
+	in->net[NICFIT_NET_OOB].links_per_node = 0;
+}
+
+static void size_ok(const struct nicfit_cluster_input *in, struct nicfit_cluster *c)
+{
+	struct nicfit_error err;
+	int rc;
+
+	nicfit_error_clear(&err);
+	rc = nicfit_cluster_size(in, cat, c, &err);
+	if (rc)
+		fail_msg("sizing failed: %s", err.msg);
+}
+
+/* ---- the port map checker ------------------------------------------------------ */
+
+struct check {
+	const struct nicfit_cluster *c;
+	unsigned char *node_port;   /* [net][node][link] seen */
+	unsigned char *sw_port;     /* [switch][port][lane + 1] seen */
+	long nsw, maxport;
+	long links[NICFIT_NET_COUNT][NICFIT_LINK_LEVELS];
+	long cables[NICFIT_NET_COUNT];
+	long used[NICFIT_NET_COUNT][NICFIT_TIER_COUNT];
+	long errors;
+	char first_error[200];
+};
+
+static void bad(struct check *k, const char *what, long id)
+{
+	if (!k->errors++)
+		snprintf(k->first_error, sizeof(k->first_error), "%s (endpoint %ld)", what, id);
+}
+
+static long nswitches(const struct nicfit_cluster *c)
+{
+	long s = 0;
+	int n, t;
+
+	for (n = 0; n < NICFIT_NET_COUNT; n++)
+		for (t = 0; t < NICFIT_TIER_COUNT; t++)
+			s += c->net[n].tier[t].switches;
+	return s;
+}
+
+/* Which network and tier switch id belongs to (by the name the library gives it). */
+static void tier_of(const struct nicfit_cluster *c, long id, int *net, int *tier)
+{
+	char name[64];
+	const char *t;
+
+	nicfit_cluster_endpoint_name(c, id, name, sizeof(name));
+	*net = !strncmp(name, "be", 2) ? 0 : !strncmp(name, "fe", 2) ? 1 : 2;
+	t = strrchr(name, '-') + 1;
+	*tier = !strncmp(t, "leaf", 4) ? 0 : !strncmp(t, "spine", 5) ? 1 : 2;
+}
+
+static int check_link(void *ctx, const struct nicfit_cluster_link *l)
+{
+	struct check *k = ctx;
+	const struct nicfit_cluster *c = k->c;
+	long N = c->in.nodes;
+	long ends[2] = { l->a, l->b };
+	int ports[2] = { l->port_a, l->port_b }, lanes[2] = { l->lane_a, l->lane_b }, i;
+
+	k->links[l->net][l->level]++;
+	k->cables[l->net] += l->new_cable;
+	if (!(l->length_m > 0) || !l->cable || !l->cable[0])
+		bad(k, "link without a length or cable", l->a);
+	for (i = 0; i < 2; i++) {
+		long id = ends[i];
+
+		if (id < 0 || id >= N + k->nsw) {
+			bad(k, "endpoint out of range", id);
+			continue;
+		}
+		if (id < N) {
+			int links = c->net[l->net].links_per_node;
+			long slot;
+
+			if (l->net == NICFIT_NET_OOB)
+				links = 1;
+			if (ports[i] < 0 || ports[i] >= links) {
+				bad(k, "node port out of range", id);
+				continue;
+			}
+			slot = ((long)l->net * N + id) * NICFIT_CLUSTER_MAX_LINKS + ports[i];
+			if (k->node_port[slot]++)
+				bad(k, "node port cabled twice", id);
+		} else {
+			int net, tier;
+			long s = id - N, slot;
+
+			if (ports[i] == -1) {         /* a management port */
+				if (l->level != NICFIT_LINK_MGMT || i != 0)
+					bad(k, "mgmt port on a data link", id);
+				slot = s * (k->maxport + 1) * 9 + k->maxport * 9;
+			} else {
+				tier_of(c, id, &net, &tier);
+				if (ports[i] >= c->net[net].sw.ports)
+					bad(k, "switch port beyond the radix", id);
+				if (lanes[i] >= c->net[net].breakout)
+					bad(k, "lane beyond the split", id);
+				if (lanes[i] <= 0)
+					k->used[net][tier]++;
+				slot = (s * (k->maxport + 1) + ports[i]) * 9 + lanes[i] + 1;
+			}
+			if (k->sw_port[slot]++)
+				bad(k, "switch port used twice", id);
+		}
+	}
+	return 0;
+}
+
+/* Walk c and check everything the port map promises. */
+static void check_port_map(const struct nicfit_cluster *c)
+{
+	struct check k;
+	long N = c->in.nodes;
+	int n, lv, t;
+
+	memset(&k, 0, sizeof(k));
+	k.c = c;
+	k.nsw = nswitches(c);
+	for (n = 0; n < NICFIT_NET_COUNT; n++)
+		if (c->net[n].sw.ports > k.maxport)
+			k.maxport = c->net[n].sw.ports;
+	k.node_port = calloc((size_t)(NICFIT_NET_COUNT * N * NICFIT_CLUSTER_MAX_LINKS), 1);
+	k.sw_port = calloc((size_t)(k.nsw * (k.maxport + 1) * 9), 1);
+	assert_non_null(k.node_port);
+	assert_non_null(k.sw_port);
+	assert_int_equal(nicfit_cluster_walk(c, check_link, &k), 0);
+	if (k.errors)
+		fail_msg("%ld port map errors, first: %s", k.errors, k.first_error);
+	for (n = 0; n < NICFIT_NET_COUNT; n++) {
+		const struct nicfit_cluster_net *nt = &c->net[n];
+		long ports = 0, i, want;
+
+		if (!nt->enabled)
+			continue;
+		/* every node port exactly once */
+		want = n == NICFIT_NET_OOB ? 1 : nt->links_per_node;
+		for (i = 0; i < N * NICFIT_CLUSTER_MAX_LINKS; i++)
+			ports += k.node_port[(long)n * N * NICFIT_CLUSTER_MAX_LINKS + i];
+		assert_int_equal(ports, N * want);
+		for (lv = 0; lv < NICFIT_LINK_LEVELS; lv++)
+			assert_int_equal(k.links[n][lv], nt->links[lv]);
+		assert_int_equal(k.cables[n], nt->cables);
+		for (t = 0; t < NICFIT_TIER_COUNT; t++) {
+			assert_int_equal(k.used[n][t], nt->tier[t].ports_used);
+			assert_int_equal(nt->tier[t].ports_used + nt->tier[t].ports_free,
+					 nt->tier[t].switches * nt->sw.ports);
+		}
+	}
+	free(k.node_port);
+	free(k.sw_port);
+}
+
+/* ---- textbook formulas ------------------------------------------------------------ */
+
+static void two_tier_limit(void **state)
+{
+	static const int radix[] = { 8, 16, 32, 64, 128 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(radix) / sizeof(radix[0]); i++) {
+		struct nicfit_cluster_input in;
+		struct nicfit_cluster c;
+		long k = radix[i];
+
+		/* k^2/2 hosts: k leaves of k/2 down + k/2 up, k/2 spines */
+		backend_only(&in, k * k / 2, 1, (int)k);
+		in.net[NICFIT_NET_BACKEND].min_tiers = 2;
+		size_ok(&in, &c);
+		assert_int_equal(c.net[0].tiers, 2);
+		assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, k);
+		assert_int_equal(c.net[0].tier[NICFIT_TIER_SPINE].switches, k / 2);
+		assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].down, k / 2);
+		assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].up, k / 2);
+		assert_int_equal(c.net[0].links[NICFIT_LINK_HOST], k * k / 2);
+		assert_int_equal(c.net[0].links[NICFIT_LINK_LEAF_SPINE], k * k / 2);
+		assert_int_equal(c.net[0].ports_free, 0);
+		assert_int_equal(c.net[0].max_endpoints, k * k / 2);
+		check_port_map(&c);
+		nicfit_cluster_free(&c);
+		/* one more host needs a third tier */
+		backend_only(&in, k * k / 2 + 1, 1, (int)k);
+		size_ok(&in, &c);
+		assert_int_equal(c.net[0].tiers, 3);
+		check_port_map(&c);
+		nicfit_cluster_free(&c);
+	}
+}
+
+static void three_tier_limit(void **state)
+{
+	static const int radix[] = { 4, 8, 16, 32, 64 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(radix) / sizeof(radix[0]); i++) {
+		struct nicfit_cluster_input in;
+		struct nicfit_cluster c;
+		struct nicfit_error err;
+		long k = radix[i], hosts = k * k * k / 4;
+
+		/* the k-ary fat tree: k pods, k^2/2 leaves and spines, k^2/4 cores */
+		backend_only(&in, hosts, 1, (int)k);
+		size_ok(&in, &c);
+		assert_int_equal(c.net[0].tiers, 3);
+		assert_int_equal(c.net[0].pods, k);
+		assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, k * k / 2);
+		assert_int_equal(c.net[0].tier[NICFIT_TIER_SPINE].switches, k * k / 2);
+		assert_int_equal(c.net[0].tier[NICFIT_TIER_CORE].switches, k * k / 4);
+		assert_int_equal(c.net[0].links[NICFIT_LINK_HOST], hosts);
+		assert_int_equal(c.net[0].links[NICFIT_LINK_LEAF_SPINE], hosts);
+		assert_int_equal(c.net[0].links[NICFIT_LINK_SPINE_CORE], hosts);
+		assert_int_equal(c.net[0].ports_free, 0);
+		if (k <= 32)
+			check_port_map(&c);
+		nicfit_cluster_free(&c);
+		/* beyond k^3/4 there is no fourth tier: the error says what to do */
+		backend_only(&in, hosts + 1, 1, (int)k);
+		nicfit_error_clear(&err);
+		assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
+		assert_non_null(strstr(err.msg, "more than three tiers"));
+		assert_non_null(strstr(err.msg, "planes"));
+		nicfit_cluster_free(&c);
+	}
+}
+
+/* ---- NVIDIA SuperPOD rows (reference/anchors.md 3.2) ---------------------------------- */
+
+static void superpod(void **state)
+{
+	/* nodes, planes, leaves, spines; node-leaf cables = leaf-spine cables = GPUs.
+	 * The plane count of the 8 and 16 SU rows is not published (the B300
+	 * designs are dual-plane): with 2 and 4 planes every plane stays in two
+	 * tiers and the counts match the table. */
+	static const long rows[][4] = {
+		{ 64, 1, 16, 8 }, { 128, 1, 32, 16 }, { 256, 1, 64, 32 },
+		{ 512, 2, 128, 64 }, { 1024, 4, 256, 128 },
+	};
+	size_t i;
+	int rail;
+
+	(void)state;
+	for (rail = 0; rail <= 1; rail++)
+		for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+			struct nicfit_cluster_input in;
+			struct nicfit_cluster c;
+
+			backend_only(&in, rows[i][0], 8, 64);
+			in.net[NICFIT_NET_BACKEND].planes = (int)rows[i][1];
+			in.net[NICFIT_NET_BACKEND].rail_optimized = rail;
+			size_ok(&in, &c);
+			assert_int_equal(c.net[0].tiers, 2);
+			assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, rows[i][2]);
+			assert_int_equal(c.net[0].tier[NICFIT_TIER_SPINE].switches, rows[i][3]);
+			assert_int_equal(c.net[0].links[NICFIT_LINK_HOST], rows[i][0] * 8);
+			assert_int_equal(c.net[0].links[NICFIT_LINK_LEAF_SPINE], rows[i][0] * 8);
+			check_port_map(&c);
+			nicfit_cluster_free(&c);
+		}
+}
+
+/* The rail generator critiqued in the reference builds 4 leaves + 32 spines per
+ * rail (288 switches) for 1024 GPUs on radix 64; shared spines need 48. */
+static void shared_spines(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+
+	(void)state;
+	backend_only(&in, 128, 8, 64);
+	in.net[NICFIT_NET_BACKEND].rail_optimized = 1;
+	size_ok(&in, &c);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches +
+			 c.net[0].tier[NICFIT_TIER_SPINE].switches, 48);
+	/* every leaf has the same number of links to every spine */
+	assert_int_equal(c.net[0].uplinks_per_leaf % c.net[0].tier[NICFIT_TIER_SPINE].switches, 0);
+	nicfit_cluster_free(&c);
+}
+
+/* ---- rail against non-rail ---------------------------------------------------------- */
+
+struct railck {
+	const struct nicfit_cluster *c;
+	int *leaf_rail;   /* rail seen on each leaf, -1 none, -2 several */
+	long *leaf_node;  /* node seen on each leaf, -1 none, -2 several */
+	long n;
+};
+
+static int rail_link(void *ctx, const struct nicfit_cluster_link *l)
+{
+	struct railck *r = ctx;
+	long leaf = l->b - r->c->in.nodes;
+
+	if (l->level != NICFIT_LINK_HOST || l->net != NICFIT_NET_BACKEND)
+		return 0;
+	assert_true(leaf >= 0 && leaf < r->n);
+	if (r->leaf_rail[leaf] == -1)
+		r->leaf_rail[leaf] = l->port_a;
+	else if (r->leaf_rail[leaf] != l->port_a)
+		r->leaf_rail[leaf] = -2;
+	if (r->leaf_node[leaf] == -1)
+		r->leaf_node[leaf] = l->a;
+	else if (r->leaf_node[leaf] != l->a)
+		r->leaf_node[leaf] = -2;
+	return 0;
+}
+
+static void rail_vs_nonrail(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct railck r;
+	long i;
+	int rail;
+
+	(void)state;
+	for (rail = 0; rail <= 1; rail++) {
+		backend_only(&in, 64, 8, 64);
+		in.net[NICFIT_NET_BACKEND].rail_optimized = rail;
+		size_ok(&in, &c);
+		r.c = &c;
+		r.n = c.net[0].tier[0].switches + c.net[0].tier[1].switches;
+		r.leaf_rail = malloc((size_t)r.n * sizeof(int));
+		r.leaf_node = malloc((size_t)r.n * sizeof(long));
+		for (i = 0; i < r.n; i++) {
+			r.leaf_rail[i] = -1;
+			r.leaf_node[i] = -1;
+		}
+		nicfit_cluster_walk(&c, rail_link, &r);
+		for (i = 0; i < c.net[0].tier[0].switches; i++) {
+			/* rail: one NIC index per leaf, many nodes; non-rail: several NICs */
+			if (rail)
+				assert_true(r.leaf_rail[i] >= 0);
+			else
+				assert_int_equal(r.leaf_rail[i], -2);
+			assert_int_equal(r.leaf_node[i], -2);
+		}
+		assert_int_equal(c.net[0].rails, rail ? 8 : 1);
+		free(r.leaf_rail);
+		free(r.leaf_node);
+		nicfit_cluster_free(&c);
+	}
+	/* 16 nodes: rails share leaves two by two; rail-only needs no spines */
+	backend_only(&in, 16, 8, 64);
+	in.net[NICFIT_NET_BACKEND].rail_optimized = 1;
+	size_ok(&in, &c);
+	assert_int_equal(c.net[0].tiers, 2);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, 4);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_SPINE].switches, 2);
+	check_port_map(&c);
+	nicfit_cluster_free(&c);
+	in.net[NICFIT_NET_BACKEND].rail_only = 1;
+	size_ok(&in, &c);
+	assert_int_equal(c.net[0].tiers, 1);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, 2);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_SPINE].switches, 0);
+	check_port_map(&c);
+	nicfit_cluster_free(&c);
+	/* everything on one switch: one tier whatever the layout */
+	backend_only(&in, 8, 8, 64);
+	in.net[NICFIT_NET_BACKEND].rail_optimized = 1;
+	size_ok(&in, &c);
+	assert_int_equal(c.net[0].tiers, 1);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, 1);
+	nicfit_cluster_free(&c);
+}
+
+/* ---- oversubscription ------------------------------------------------------------------ */
+
+static void oversubscription(void **state)
+{
+	static const struct { double x; int down, up; } t[] = {
+		{ 1, 32, 32 }, { 2, 42, 21 }, { 3, 48, 16 }, { 7, 56, 8 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct nicfit_cluster_input in;
+		struct nicfit_cluster c;
+
+		/* one link per node, enough nodes for full leaves */
+		backend_only(&in, 1000, 1, 64);
+		in.net[NICFIT_NET_BACKEND].oversubscription = t[i].x;
+		size_ok(&in, &c);
+		assert_int_equal(c.net[0].endpoints_per_leaf, t[i].down);
+		assert_true(c.net[0].uplinks_per_leaf >= t[i].up);
+		assert_true(c.net[0].leaf_ratio <= t[i].x + 1e-9);
+		assert_true(c.net[0].endpoints_per_leaf + c.net[0].uplinks_per_leaf <= 64);
+		check_port_map(&c);
+		nicfit_cluster_free(&c);
+	}
+}
+
+/* Narval (reference 3.1): 40-port HDR leaves, 33 ports split to 66 HDR100
+ * nodes and 7 uplinks, 33:7 = 4.7:1. */
+static void narval(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+
+	(void)state;
+	backend_only(&in, 132, 1, 40);
+	in.net[NICFIT_NET_BACKEND].link_gbps = 100;
+	in.net[NICFIT_NET_BACKEND].switch_gbps = 200;
+	in.net[NICFIT_NET_BACKEND].oversubscription = 4.72;
+	size_ok(&in, &c);
+	assert_int_equal(c.net[0].breakout, 2);
+	assert_int_equal(c.net[0].endpoints_per_leaf, 66);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].down, 33);
+	assert_int_equal(c.net[0].uplinks_per_leaf, 7);
+	assert_near(c.net[0].leaf_ratio, 33.0 / 7.0, 1e-9);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, 2);
+	check_port_map(&c);
+	nicfit_cluster_free(&c);
+}
+
+/* ---- breakouts -------------------------------------------------------------------------- */
+
+static const struct nicfit_cluster_cable *find_cable(const struct nicfit_cluster *c,
+						     const char *part)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncables; i++)
+		if (!strcmp(c->cables[i].part, part))
+			return &c->cables[i];
+	return NULL;
+}
+
+static void breakout(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	const struct nicfit_cluster_cable *x;
+	size_t i;
+	int priced = 0;
+
+	(void)state;
+	/* the seed article: one 100G port to four 25G servers, MCP7F00-A002R30N */
+	backend_only(&in, 4, 1, 0);
+	in.net[NICFIT_NET_BACKEND].switch_id = "sn2100";
+	in.net[NICFIT_NET_BACKEND].link_gbps = 25;
+	in.layout.slack_m = 0;
+	size_ok(&in, &c);
+	assert_int_equal(c.net[0].breakout, 4);
+	assert_int_equal(c.net[0].tiers, 1);
+	assert_int_equal(c.net[0].links[NICFIT_LINK_HOST], 4);
+	assert_int_equal(c.net[0].cables, 1);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].ports_used, 1);
+	x = find_cable(&c, "mcp7f00-a002r30n");
+	assert_non_null(x);
+	assert_int_equal(x->qty, 1);
+	assert_int_equal(x->links, 4);
+	for (i = 0; i < c.nbom; i++)
+		if (!strcmp(c.bom[i].part, "mcp7f00-a002r30n")) {
+			assert_true(c.bom[i].priced);
+			assert_near(c.bom[i].unit_usd, 149.95, 1e-9);
+			priced = 1;
+		}
+	assert_true(priced);
+	assert_near(c.total_usd, 149.95, 1e-9);
+	assert_string_equal(c.prices_as_of, "2026-10-30");
+	check_port_map(&c);
+	nicfit_cluster_free(&c);
+	/* without splitting each 100G port carries one 25G node */
+	in.net[NICFIT_NET_BACKEND].breakout = 0;
+	size_ok(&in, &c);
+	assert_int_equal(c.net[0].breakout, 1);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].ports_used, 4);
+	nicfit_cluster_free(&c);
+	/* SN2700: 32 ports but 64 logical, so only 10 ports split 4x25 */
+	backend_only(&in, 40, 2, 0);
+	in.net[NICFIT_NET_BACKEND].switch_id = "sn2700";
+	in.net[NICFIT_NET_BACKEND].link_gbps = 25;
+	size_ok(&in, &c);
+	assert_int_equal(c.net[0].breakout, 4);
+	assert_int_equal(c.net[0].endpoints_per_leaf, 40);
+	assert_int_equal(c.net[0].tiers, 2);
+	check_port_map(&c);
+	nicfit_cluster_free(&c);
+	/* SN5600: 800G ports split 2x400 for 400G NICs */
+	backend_only(&in, 64, 8, 0);
+	in.net[NICFIT_NET_BACKEND].switch_id = "sn5600";
+	size_ok(&in, &c);
+	assert_int_equal(c.net[0].breakout, 2);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, 8);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_SPINE].switches, 4);
+	check_port_map(&c);
+	nicfit_cluster_free(&c);
+}
+
+/* Twin-port OSFP cages (QM9700: 64 logical NDR ports in 32 cages): one
+ * splitter DAC or twin-port transceiver per cage, not per port. */
+static void twin_port_cages(void **state)
+{
+	static const char overlay[] = "{ \"schema\": \"nicfit.catalog.v1\", \"switches\": "
+				      "[ { \"id\": \"qm9700\", \"ports_per_cage\": 2 } ] }";
+	struct nicfit_catalog *twin;
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+	const struct nicfit_cluster_cable *x;
+	long splitters = 0;
+	size_t i;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&twin, &err), 0);
+	assert_int_equal(nicfit_catalog_overlay(twin, "twin", overlay, sizeof(overlay) - 1, &err), 0);
+	backend_only(&in, 64, 8, 0);
+	in.net[0].switch_id = "qm9700";
+	in.nic_id = "mcx75310aas-neat";
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, twin, &c, &err), 0);
+	assert_int_equal(c.net[0].sw.per_cage, 2);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, 16);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_SPINE].switches, 8);
+	/* 16 leaves x 16 uplink cages + 8 spines x 32 cages */
+	x = find_cable(&c, "mma4z00-ns");
+	assert_non_null(x);
+	assert_int_equal(x->qty, 16 * 16 + 8 * 32);
+	assert_int_equal(x->links, 512);
+	/* in the rack, one splitter DAC per cage feeds two NIC ports */
+	for (i = 0; i < c.ncables; i++)
+		if (c.cables[i].level == NICFIT_LINK_HOST) {
+			assert_string_equal(c.cables[i].type, "breakout-dac");
+			splitters += c.cables[i].qty;
+		}
+	assert_int_equal(splitters, 256);
+	check_port_map(&c);
+	nicfit_cluster_free(&c);
+	nicfit_catalog_free(twin);
+}
+
+/* ---- cables, networks, errors ------------------------------------------------------------ */
+
+static void cables_by_distance(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	size_t i;
+	int dac = 0, far = 0;
+
+	(void)state;
+	/* non-rail 100G: one leaf per rack on top of it, spines in the spine row */
+	backend_only(&in, 32, 8, 64);
+	in.net[NICFIT_NET_BACKEND].link_gbps = 100;
+	size_ok(&in, &c);
+	for (i = 0; i < c.ncables; i++) {
+		const struct nicfit_cluster_cable *x = &c.cables[i];
+
+		if (x->level == NICFIT_LINK_HOST && !strcmp(x->type, "dac"))
+			dac += (int)x->links;
+		if (x->level == NICFIT_LINK_LEAF_SPINE)
+			far += strcmp(x->type, "dac") != 0;
+	}
+	assert_int_equal(dac, 32 * 8);
+	assert_true(far > 0);
+	assert_true(c.max_length_m > 3);
+	nicfit_cluster_free(&c);
+	/* a 400G DAC reaches 2 m: the lower servers of a rack get optics */
+	backend_only(&in, 32, 8, 64);
+	size_ok(&in, &c);
+	assert_non_null(find_cable(&c, "dac-osfp-400g-2m"));
+	nicfit_cluster_free(&c);
+	/* no catalog: every link generic and unpriced, never invented */
+	backend_only(&in, 32, 8, 64);
+	{
+		struct nicfit_error err;
+
+		nicfit_error_clear(&err);
+		assert_int_equal(nicfit_cluster_size(&in, NULL, &c, &err), 0);
+	}
+	for (i = 0; i < c.nbom; i++)
+		assert_false(c.bom[i].priced);
+	assert_near(c.total_usd, 0, 0);
+	nicfit_cluster_free(&c);
+}
+
+static void all_networks(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	long sw;
+
+	(void)state;
+	nicfit_cluster_input_default(&in);
+	in.nodes = 256;
+	in.net[NICFIT_NET_BACKEND].rail_optimized = 1;
+	in.net[NICFIT_NET_FRONTEND].links_per_node = 2;
+	size_ok(&in, &c);
+	assert_true(c.net[NICFIT_NET_FRONTEND].enabled);
+	assert_int_equal(c.net[NICFIT_NET_FRONTEND].links[NICFIT_LINK_HOST], 512);
+	/* every back-end and front-end switch has its management port on the OOB */
+	sw = c.net[0].tier[0].switches + c.net[0].tier[1].switches + c.net[0].tier[2].switches +
+	     c.net[1].tier[0].switches + c.net[1].tier[1].switches + c.net[1].tier[2].switches;
+	assert_int_equal(c.net[NICFIT_NET_OOB].links[NICFIT_LINK_MGMT], sw);
+	assert_int_equal(c.net[NICFIT_NET_OOB].links[NICFIT_LINK_HOST], 256);
+	check_port_map(&c);
+	nicfit_cluster_free(&c);
+	/* no back end (an inference cluster), no OOB */
+	in.nics_per_node = 0;
+	in.net[NICFIT_NET_OOB].links_per_node = 0;
+	size_ok(&in, &c);
+	assert_false(c.net[NICFIT_NET_BACKEND].enabled);
+	assert_false(c.net[NICFIT_NET_OOB].enabled);
+	check_port_map(&c);
+	nicfit_cluster_free(&c);
+}
+
+/* Many shapes through the consistency checker. */
+static void port_map_consistency(void **state)
+{
+	static const struct { long nodes; int links, radix, planes, rail, ports; double x, gbps, sw;
+			      int fe, m; } t[] = {
+		{ 1, 8, 64, 1, 0, 1, 1, 400, 0, 1, 4 },
+		{ 2, 8, 64, 1, 1, 1, 1, 400, 0, 2, 4 },
+		{ 37, 8, 64, 1, 0, 1, 1, 400, 0, 1, 3 },
+		{ 37, 8, 64, 1, 1, 1, 3, 400, 0, 2, 5 },
+		{ 100, 4, 32, 2, 1, 2, 1, 200, 0, 1, 8 },
+		{ 100, 8, 16, 1, 0, 1, 2, 100, 0, 2, 4 },
+		{ 50, 2, 24, 1, 0, 1, 1, 25, 100, 1, 16 },
+		{ 77, 3, 12, 1, 1, 1, 1, 25, 100, 1, 2 },
+		{ 20, 40, 16, 1, 0, 1, 1, 100, 0, 1, 4 },
+		{ 700, 1, 16, 1, 0, 1, 1, 100, 0, 2, 1 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct nicfit_cluster_input in;
+		struct nicfit_cluster c;
+
+		nicfit_cluster_input_default(&in);
+		in.nodes = t[i].nodes;
+		in.nodes_per_rack = t[i].m;
+		in.nics_per_node = t[i].links / t[i].ports;
+		in.nic_ports = t[i].ports;
+		in.net[0].links_per_node = t[i].links;
+		in.net[0].radix = t[i].radix;
+		in.net[0].planes = t[i].planes;
+		in.net[0].rail_optimized = t[i].rail;
+		in.net[0].oversubscription = t[i].x;
+		in.net[0].link_gbps = t[i].gbps;
+		in.net[0].switch_gbps = t[i].sw;
+		in.net[NICFIT_NET_FRONTEND].links_per_node = t[i].fe;
+		in.layout.racks_per_row = 5;
+		size_ok(&in, &c);
+		check_port_map(&c);
+		nicfit_cluster_free(&c);
+	}
+}
+
+/* 100,000 GPUs with every link walked: the benchmark's design, checked for counts. */
+static void hundred_thousand_gpus(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+
+	(void)state;
+	nicfit_cluster_input_default(&in);
+	in.nodes = 12500;
+	in.net[NICFIT_NET_BACKEND].planes = 2;
+	in.net[NICFIT_NET_BACKEND].rail_optimized = 1;
+	size_ok(&in, &c);
+	assert_int_equal(c.gpus, 100000);
+	assert_int_equal(c.net[0].tiers, 3);
+	assert_int_equal(c.net[0].links[NICFIT_LINK_HOST], 100000);
+	check_port_map(&c);
+	nicfit_cluster_free(&c);
+}
+
+struct sink {
+	long bytes, lines, fail_after;
+};
+
+static int sink_write(void *ctx, const char *p, size_t n)
+{
+	struct sink *s = ctx;
+	size_t i;
+
+	if (s->fail_after >= 0 && s->bytes + (long)n > s->fail_after)
+		return 1;
+	for (i = 0; i < n; i++)
+		s->lines += p[i] == '\n';
+	s->bytes += (long)n;
+	return 0;
+}
+
+static void csv_writer(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+	struct sink s = { 0, 0, -1 };
+	long rows = 0, total = 0;
+	int n, l;
+
+	(void)state;
+	nicfit_cluster_input_default(&in);
+	in.nodes = 3000;
+	size_ok(&in, &c);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_write_port_map(&c, sink_write, &s, &rows, &err), 0);
+	for (n = 0; n < NICFIT_NET_COUNT; n++)
+		for (l = 0; l < NICFIT_LINK_LEVELS; l++)
+			total += c.net[n].links[l];
+	assert_int_equal(rows, total);
+	assert_int_equal(s.lines, total + 1);
+	/* a sink that fails mid-way is an I/O error */
+	s = (struct sink){ 0, 0, 100000 };
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_write_port_map(&c, sink_write, &s, &rows, &err), NICFIT_E_IO);
+	nicfit_cluster_free(&c);
+}
+
+static void names(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	char b[64];
+
+	(void)state;
+	backend_only(&in, 128, 8, 64);
+	in.net[0].planes = 2;
+	size_ok(&in, &c);
+	nicfit_cluster_endpoint_name(&c, 0, b, sizeof(b));
+	assert_string_equal(b, "node0001");
+	nicfit_cluster_endpoint_name(&c, 127, b, sizeof(b));
+	assert_string_equal(b, "node0128");
+	nicfit_cluster_endpoint_name(&c, 128, b, sizeof(b));
+	assert_string_equal(b, "be-p0-leaf01");
+	assert_int_equal(nicfit_cluster_endpoint_name(&c, 1000000, b, sizeof(b)), 0);
+	assert_string_equal(b, "");
+	nicfit_cluster_free(&c);
+}
+
+static void bad_input(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+
+	(void)state;
+	backend_only(&in, 0, 8, 64);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
+	backend_only(&in, 64, 8, 64);
+	in.net[0].planes = 3;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
+	backend_only(&in, 64, 8, 64);
+	in.net[0].switch_id = "qm97";
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_NOTFOUND);
+	assert_non_null(strstr(err.msg, "qm9700"));
+	backend_only(&in, 64, 8, 64);
+	in.net[0].switch_id = "sn2100"; /* 100G switch, 400G NICs */
+	in.net[0].link_gbps = 400;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
+	assert_non_null(strstr(err.msg, "faster"));
+	backend_only(&in, 100, 8, 64);
+	in.net[0].rail_only = 1;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
+	assert_non_null(strstr(err.msg, "--planes 8"));
+	nicfit_cluster_free(&c);
+}
+
+static void spec_and_render(void **state)
+{
+	struct nicfit_spec spec;
+	struct nicfit_error err;
+	struct nicfit_emit *e;
+	struct nicfit_buf out;
+	static const char body[] = "{\"gpus\": 512, \"rail_optimized\": true, \"nic_gbps\": \"400G\","
+				   "\"frontend\": false, \"oob\": \"off\", \"port_map\": true}";
+
+	(void)state;
+	nicfit_spec_init(&spec, "request");
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_spec_parse_json(&spec, body, sizeof(body) - 1, &err), 0);
+	e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	nicfit_buf_init(&out, 0);
+	assert_int_equal(nicfit_cluster_run(cat, &spec, e, &err), 0);
+	assert_int_equal(nicfit_emit_finish(e, &out), 0);
+	assert_non_null(strstr(out.data, "\"schema\":\"nicfit.cluster.v1\""));
+	assert_non_null(strstr(out.data, "\"leaf_switches\":16"));
+	assert_non_null(strstr(out.data, "\"spine_switches\":8"));
+	assert_non_null(strstr(out.data, "\"frontend\":null"));
+	assert_non_null(strstr(out.data, "\"endpoint_a\":\"node0001\""));
+	nicfit_emit_free(e);
+	nicfit_buf_release(&out);
+	nicfit_spec_release(&spec);
+	/* a typo in a request is bad data, with a suggestion */
+	nicfit_spec_init(&spec, "request");
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_spec_parse_json(&spec, "{\"nodes\": 4, \"rail_optimised\": true}",
+						 36, &err), 0);
+	e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	assert_int_equal(nicfit_cluster_run(cat, &spec, e, &err), NICFIT_E_USAGE);
+	assert_int_equal(err.code, NICFIT_E_DATA);
+	assert_non_null(strstr(err.msg, "rail_optimized"));
+	nicfit_emit_free(e);
+	nicfit_spec_release(&spec);
+	/* an inline port map is bounded */
+	nicfit_spec_init(&spec, "request");
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_spec_parse_json(&spec, "{\"nodes\": 5000, \"port_map\": true}",
+						 33, &err), 0);
+	e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	assert_int_equal(nicfit_cluster_run(cat, &spec, e, &err), NICFIT_E_LIMIT);
+	nicfit_emit_free(e);
+	nicfit_spec_release(&spec);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(two_tier_limit),
+		cmocka_unit_test(three_tier_limit),
+		cmocka_unit_test(superpod),
+		cmocka_unit_test(shared_spines),
+		cmocka_unit_test(rail_vs_nonrail),
+		cmocka_unit_test(oversubscription),
+		cmocka_unit_test(narval),
+		cmocka_unit_test(breakout),
+		cmocka_unit_test(twin_port_cages),
+		cmocka_unit_test(cables_by_distance),
+		cmocka_unit_test(all_networks),
+		cmocka_unit_test(port_map_consistency),
+		cmocka_unit_test(hundred_thousand_gpus),
+		cmocka_unit_test(csv_writer),
+		cmocka_unit_test(names),
+		cmocka_unit_test(bad_input),
+		cmocka_unit_test(spec_and_render),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
