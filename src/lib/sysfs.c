@@ -53,6 +53,8 @@ struct nicfit_sysfs {
 	size_t nrecs, caprecs;
 	size_t *hash;           /* open addressing: index + 1 into recs, 0 = empty */
 	size_t hashcap;
+	int dirfd;              /* the last directory readlink() opened, or -1 */
+	char dirpath[NICFIT_SYSFS_PATH_MAX];
 };
 
 const char *nicfit_sysfs_status_name(enum nicfit_sysfs_status st)
@@ -148,6 +150,7 @@ int nicfit_sysfs_open(const char *root, struct nicfit_sysfs **out,
 	snprintf(fs->root, sizeof(fs->root), "%s", root);
 	fs->live = !strcmp(root, "/");
 	fs->use_openat2 = probe_openat2(fd);
+	fs->dirfd = -1;
 	*out = fs;
 	return 0;
 }
@@ -165,6 +168,8 @@ void nicfit_sysfs_close(struct nicfit_sysfs *fs)
 	if (!fs)
 		return;
 	close(fs->rootfd);
+	if (fs->dirfd >= 0)
+		close(fs->dirfd);
 	for (i = 0; i < fs->nproblems && i < NICFIT_SYSFS_MAX_PROBLEMS; i++)
 		free(fs->problems[i].path);
 	for (i = 0; i < fs->nrecs; i++)
@@ -552,6 +557,13 @@ enum nicfit_sysfs_status nicfit_sysfs_read(struct nicfit_sysfs *fs, const char *
 		if (r == 0)
 			break;
 		got += (size_t)r;
+		/*
+		 * sysfs attributes and ordinary files (st_size > 0) return all
+		 * they hold at once: a short read is the end. procfs files
+		 * (st_size 0) come a page at a time, so read on.
+		 */
+		if (sb.st_size > 0 && got < cap)
+			break;
 	}
 	*len = got;
 out_close:
@@ -653,10 +665,19 @@ enum nicfit_sysfs_status nicfit_sysfs_readlink(struct nicfit_sysfs *fs, const ch
 	} else {
 		dir[0] = '\0';
 	}
-	dfd = open_in_root(fs, dir[0] ? dir : ".", O_PATH | O_DIRECTORY | O_CLOEXEC, &e);
-	if (dfd < 0) {
-		st = status_of_errno(e);
-		goto out;
+	/* links come in runs from one directory (sys/bus/pci/devices): keep it open */
+	if (fs->dirfd >= 0 && !strcmp(fs->dirpath, dir)) {
+		dfd = fs->dirfd;
+	} else {
+		dfd = open_in_root(fs, dir[0] ? dir : ".", O_PATH | O_DIRECTORY | O_CLOEXEC, &e);
+		if (dfd < 0) {
+			st = status_of_errno(e);
+			goto out;
+		}
+		if (fs->dirfd >= 0)
+			close(fs->dirfd);
+		fs->dirfd = dfd;
+		snprintf(fs->dirpath, sizeof(fs->dirpath), "%s", dir);
 	}
 	n = readlinkat(dfd, base, out, cap ? cap - 1 : 0);
 	if (n < 0) {
@@ -668,7 +689,6 @@ enum nicfit_sysfs_status nicfit_sysfs_readlink(struct nicfit_sysfs *fs, const ch
 	} else {
 		out[n] = '\0';
 	}
-	close(dfd);
 out:
 	problem(fs, path, st, e, flags);
 	if (st == NICFIT_SYSFS_OK)

@@ -767,6 +767,82 @@ static void read_width(struct disc *d, const char *dir, const char *name, int *w
 	}
 }
 
+/* "KEY=value" lines of a uevent file: the value of key, NUL-terminated in out. */
+static int uevent_get(const char *text, const char *key, char *out, size_t cap)
+{
+	size_t kl = strlen(key);
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		if (n > kl && !strncmp(p, key, kl) && p[kl] == '=') {
+			if (n - kl - 1 >= cap)
+				return -1;
+			memcpy(out, p + kl + 1, n - kl - 1);
+			out[n - kl - 1] = '\0';
+			return 0;
+		}
+		p += n;
+		if (*p)
+			p++;
+	}
+	return -1;
+}
+
+static int hex_exact(const char *s, size_t min, size_t max, unsigned long *out)
+{
+	char tmp[16];
+	size_t n = strlen(s);
+
+	if (n < min || n > max || snprintf(tmp, sizeof(tmp), "0x%s", s) >= (int)sizeof(tmp))
+		return -1;
+	return nicfit_parse_hex_id(tmp, out);
+}
+
+/*
+ * The kernel's uevent file carries class, IDs, subsystem IDs and the
+ * driver in one read (reference/topology.md 3.1). Returns 0 when it held
+ * class and IDs.
+ */
+static int read_uevent(struct disc *d, struct nicfit_pcidev *p, const char *dir)
+{
+	char path[P_MAX], buf[NICFIT_SYSFS_TEXT_MAX], v[64];
+	unsigned long c, a, b;
+	size_t len;
+
+	pathf(path, sizeof(path), dir, "uevent");
+	if (nicfit_sysfs_read(d->fs, path, buf, sizeof(buf) - 1, &len, 0) != NICFIT_SYSFS_OK)
+		return -1;
+	buf[len] = '\0';
+	if (strlen(buf) != len || uevent_get(buf, "PCI_CLASS", v, sizeof(v)) ||
+	    hex_exact(v, 1, 6, &c) || uevent_get(buf, "PCI_ID", v, sizeof(v)) || strlen(v) != 9 ||
+	    v[4] != ':') {
+		nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
+		return -1;
+	}
+	v[4] = '\0';
+	if (hex_exact(v, 4, 4, &a) || hex_exact(v + 5, 4, 4, &b)) {
+		nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
+		return -1;
+	}
+	p->class_code = (unsigned)c;
+	p->vendor = (unsigned)a;
+	p->device = (unsigned)b;
+	p->have |= NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS;
+	if (!uevent_get(buf, "PCI_SUBSYS_ID", v, sizeof(v)) && strlen(v) == 9 && v[4] == ':') {
+		v[4] = '\0';
+		if (!hex_exact(v, 4, 4, &a) && !hex_exact(v + 5, 4, 4, &b)) {
+			p->subvendor = (unsigned)a;
+			p->subdevice = (unsigned)b;
+			p->have |= NICFIT_HAVE_SUBSYS;
+		}
+	}
+	if (!uevent_get(buf, "DRIVER", v, sizeof(v)))
+		snprintf(p->driver, sizeof(p->driver), "%s", v);
+	return 0;
+}
+
 static void read_pci(struct disc *d, int idx)
 {
 	struct nicfit_pcidev *p = &d->t->pci[idx];
@@ -775,6 +851,8 @@ static void read_pci(struct disc *d, int idx)
 	long n;
 
 	snprintf(dir, sizeof(dir), "%s", p->path);
+	if (!read_uevent(d, p, dir))
+		goto ids_done;
 	pathf(path, sizeof(path), dir, "class");
 	if (nicfit_sysfs_read_hex(d->fs, path, &v1, 0) == NICFIT_SYSFS_OK && v1 <= 0xffffff) {
 		p->class_code = (unsigned)v1;
@@ -800,6 +878,13 @@ static void read_pci(struct disc *d, int idx)
 			p->have |= NICFIT_HAVE_SUBSYS;
 		}
 	}
+	pathf(path, sizeof(path), dir, "driver");
+	if (nicfit_sysfs_readlink(d->fs, path, link, sizeof(link), 0) == NICFIT_SYSFS_OK) {
+		const char *b = strrchr(link, '/');
+
+		snprintf(p->driver, sizeof(p->driver), "%s", b ? b + 1 : link);
+	}
+ids_done:
 	pathf(path, sizeof(path), dir, "numa_node");
 	if (nicfit_sysfs_read_long(d->fs, path, &n, 0) == NICFIT_SYSFS_OK) {
 		p->have |= NICFIT_HAVE_NUMA;
@@ -811,12 +896,6 @@ static void read_pci(struct disc *d, int idx)
 	read_link(d, dir, "max_link_speed", &p->max_gts, p->max_speed_text,
 		  sizeof(p->max_speed_text), NICFIT_HAVE_MAX_SPEED, p);
 	read_width(d, dir, "max_link_width", &p->max_width, NICFIT_HAVE_MAX_WIDTH, p);
-	pathf(path, sizeof(path), dir, "driver");
-	if (nicfit_sysfs_readlink(d->fs, path, link, sizeof(link), 0) == NICFIT_SYSFS_OK) {
-		const char *b = strrchr(link, '/');
-
-		snprintf(p->driver, sizeof(p->driver), "%s", b ? b + 1 : link);
-	}
 	if ((p->class_code >> 8) == 0x0604 || (p->class_code >> 8) == 0x0609) {
 		pathf(path, sizeof(path), dir, "secondary_bus_number");
 		if (nicfit_sysfs_read_long(d->fs, path, &n, 0) == NICFIT_SYSFS_OK && n >= 0 && n < 256) {
