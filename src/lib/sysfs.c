@@ -427,8 +427,50 @@ static enum nicfit_sysfs_status resolve(struct nicfit_sysfs *fs, const char *pat
 	return NICFIT_SYSFS_OK;
 }
 
-/* Open path inside the root; on failure returns -1 with *errnum set. */
+static int open_full(struct nicfit_sysfs *fs, const char *path, int flags, int *errnum);
+
+/*
+ * Open path inside the root; on failure returns -1 with *errnum set.
+ * Discovery reads many files of one directory in a row, so the directory
+ * is kept open and its files are opened relative to it: one path
+ * component to look up instead of ten. The last component is opened with
+ * O_NOFOLLOW there; a link takes the full, link-following way.
+ */
 static int open_in_root(struct nicfit_sysfs *fs, const char *path, int flags, int *errnum)
+{
+	const char *slash;
+	char dir[NICFIT_SYSFS_PATH_MAX];
+	size_t n;
+	int fd;
+
+	while (*path == '/')
+		path++;
+	slash = strrchr(path, '/');
+	if ((flags & O_PATH) || !slash || !slash[1] || !strcmp(slash + 1, "..") ||
+	    !strcmp(slash + 1, ".") || (n = (size_t)(slash - path)) >= sizeof(dir))
+		return open_full(fs, path, flags, errnum);
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	if (fs->dirfd < 0 || strcmp(fs->dirpath, dir)) {
+		int dfd = open_full(fs, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, errnum);
+
+		if (dfd < 0)
+			return -1;
+		if (fs->dirfd >= 0)
+			close(fs->dirfd);
+		fs->dirfd = dfd;
+		memcpy(fs->dirpath, dir, n + 1);
+	}
+	fd = openat(fs->dirfd, slash + 1, flags | O_NOFOLLOW);
+	if (fd < 0 && errno == ELOOP)
+		return open_full(fs, path, flags, errnum);
+	if (fd < 0)
+		*errnum = errno;
+	return fd;
+}
+
+/* Open path inside the root, resolving every component. */
+static int open_full(struct nicfit_sysfs *fs, const char *path, int flags, int *errnum)
 {
 	char canon[NICFIT_SYSFS_PATH_MAX];
 	enum nicfit_sysfs_status st;
@@ -515,25 +557,17 @@ enum nicfit_sysfs_status nicfit_sysfs_read(struct nicfit_sysfs *fs, const char *
 	enum nicfit_sysfs_status st = NICFIT_SYSFS_OK;
 	struct stat sb;
 	size_t got = 0;
-	int fd, e = 0;
+	int fd, e = 0, paged;
 
 	*len = 0;
 	while (*path == '/')
 		path++;
+	/* procfs hands out a page per read; sysfs and ordinary files all at once */
+	paged = !strncmp(path, "proc/", 5);
 	fd = open_in_root(fs, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, &e);
 	if (fd < 0) {
 		st = status_of_errno(e);
 		goto out;
-	}
-	if (fstat(fd, &sb)) {
-		e = errno;
-		st = NICFIT_SYSFS_UNREADABLE;
-		goto out_close;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		e = S_ISDIR(sb.st_mode) ? EISDIR : 0;
-		st = NICFIT_SYSFS_NOT_FILE;
-		goto out_close;
 	}
 	for (;;) {
 		ssize_t r;
@@ -551,22 +585,24 @@ enum nicfit_sysfs_status nicfit_sysfs_read(struct nicfit_sysfs *fs, const char *
 			if (errno == EINTR)
 				continue;
 			e = errno;
-			st = NICFIT_SYSFS_UNREADABLE;
+			st = e == EISDIR ? NICFIT_SYSFS_NOT_FILE : NICFIT_SYSFS_UNREADABLE;
 			break;
 		}
 		if (r == 0)
 			break;
 		got += (size_t)r;
-		/*
-		 * sysfs attributes and ordinary files (st_size > 0) return all
-		 * they hold at once: a short read is the end. procfs files
-		 * (st_size 0) come a page at a time, so read on.
-		 */
-		if (sb.st_size > 0 && got < cap)
-			break;
+		if (!paged && got < cap)
+			break; /* a short read of a sysfs attribute is the end */
+	}
+	/*
+	 * Nothing read: an empty file, or a FIFO or device where a file
+	 * should be. Only then is the extra fstat() worth it.
+	 */
+	if (st == NICFIT_SYSFS_OK && !got && !fstat(fd, &sb) && !S_ISREG(sb.st_mode)) {
+		e = S_ISDIR(sb.st_mode) ? EISDIR : 0;
+		st = NICFIT_SYSFS_NOT_FILE;
 	}
 	*len = got;
-out_close:
 	close(fd);
 out:
 	problem(fs, path, st, e, flags);
@@ -669,7 +705,7 @@ enum nicfit_sysfs_status nicfit_sysfs_readlink(struct nicfit_sysfs *fs, const ch
 	if (fs->dirfd >= 0 && !strcmp(fs->dirpath, dir)) {
 		dfd = fs->dirfd;
 	} else {
-		dfd = open_in_root(fs, dir[0] ? dir : ".", O_PATH | O_DIRECTORY | O_CLOEXEC, &e);
+		dfd = open_full(fs, dir[0] ? dir : ".", O_PATH | O_DIRECTORY | O_CLOEXEC, &e);
 		if (dfd < 0) {
 			st = status_of_errno(e);
 			goto out;
