@@ -110,6 +110,7 @@ struct nicfit_audit_pair {
 
 struct nicfit_audit {
 	const struct nicfit_topo *topo;
+	const struct nicfit_catalog *cat; /* as given to nicfit_audit_run (may be NULL) */
 	struct nicfit_pcie_params pcie; /* the assumptions behind every rate */
 	struct nicfit_audit_dev *devs;
 	int ndevs;

@@ -1537,6 +1537,7 @@ int nicfit_audit_run(const struct nicfit_topo *topo, const struct nicfit_catalog
 	c.cat = cat;
 	c.o = opts ? opts : &none;
 	a->topo = topo;
+	a->cat = cat;
 	a->all = c.o->all;
 	if (c.o->pcie)
 		a->pcie = *c.o->pcie;
