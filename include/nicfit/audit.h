@@ -108,6 +108,23 @@ struct nicfit_audit_pair {
 
 #define NICFIT_AUDIT_MAX_NOT_CHECKED 16
 
+/* What a plan for this host recommends, next to what the host has. */
+struct nicfit_audit_plan {
+	int checked;             /* nicfit_audit_check_plan() ran */
+	char workload[32];
+	char verdict[512];       /* the plan's verdict */
+	int backend_needed;
+	char fabric[16];         /* "roce", "infiniband", "" */
+	char backend_part[64];   /* the plan's back-end card */
+	int backend_cards;
+	double backend_gbps;     /* the plan's per-server back-end rate */
+	double host_backend_gbps;/* this host's RDMA cards, as their paths allow */
+	char host_fabric[16];    /* "roce", "infiniband", "both", "" */
+	double frontend_gbps;    /* the plan's front-end port */
+	double host_frontend_gbps; /* this host's fastest non-RDMA port */
+	int matches;             /* no plan-* finding above info */
+};
+
 struct nicfit_audit {
 	const struct nicfit_topo *topo;
 	const struct nicfit_catalog *cat; /* as given to nicfit_audit_run (may be NULL) */
@@ -125,6 +142,10 @@ struct nicfit_audit {
 	int nnot_checked;
 	int gdr_kernel;          /* nv_mem, nv_mem_nc or nvidia_peermem present */
 	int all;                 /* devs holds every PCI function */
+	struct nicfit_audit_plan plan;
+	const char *const *ignore; /* the --ignore patterns (not owned) */
+	int nignore;
+	int fcap;                /* findings allocated (internal) */
 };
 
 struct nicfit_audit_opts {
@@ -156,6 +177,16 @@ int nicfit_audit_name_from_pciids(struct nicfit_audit *a, const char *path,
 
 /* Render in the emitter's format (TEXT, JSON, MD, CSV or SVG). */
 int nicfit_audit_render(const struct nicfit_audit *a, struct nicfit_emit *e);
+
+/*
+ * Compare the host with a plan made for it (the plan's server being this
+ * host, see nicfit_audit_host_catalog_json): a back end the workload needs
+ * and the host lacks, or one slower than planned, a different fabric, a
+ * slower front end. Adds plan-* findings (counted like the others) and
+ * fills a->plan. Errors: NICFIT_E_NOMEM.
+ */
+int nicfit_audit_check_plan(struct nicfit_audit *a, const struct nicfit_plan *p,
+			    struct nicfit_error *err);
 
 /* ---- the host as a server description, for planning ----------------------- */
 
@@ -192,6 +223,7 @@ struct nicfit_host_server {
 	char id[64];             /* "host:<hostname>" */
 	char name[256];
 	char slot_names[NICFIT_MAX_SLOTS][32];
+	char onboard_names[8][64];
 	int slot_occupant[NICFIT_MAX_SLOTS]; /* devs index in the slot, -1 empty */
 	struct nicfit_host_gpu gpus[NICFIT_HOST_MAX];
 	int ngpus;

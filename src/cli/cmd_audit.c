@@ -3,18 +3,81 @@
  * judge it, print the report. The exit status says the worst finding:
  * 0 clean, 1 warnings, 2 critical.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "host.h"
 #include "util.h"
 #include "nicfit/audit.h"
 #include "nicfit/catalog.h"
+#include "nicfit/plan.h"
 #include "nicfit/snapshot.h"
 #include "nicfit/topo.h"
 
 #define MAX_IGNORE 64
+
+#define MAX_SPEC_FILE (1u << 20)
+
+/*
+ * audit --plan FILE: plan the request in FILE (plan's JSON spec) with this
+ * host as the server, then judge the host against it. The host joins the
+ * catalog, which moves catalog entries, so the audit is run again after.
+ */
+static int check_plan(struct nicfit_catalog *cat, const char *path, struct nicfit_audit **a,
+		      const struct nicfit_topo *topo, const struct nicfit_audit_opts *ao)
+{
+	struct nicfit_spec *spec = calloc(1, sizeof(struct nicfit_spec));
+	struct nicfit_plan *plan = calloc(1, sizeof(struct nicfit_plan));
+	struct nicfit_plan_input in;
+	struct nicfit_error err;
+	char *text = malloc(MAX_SPEC_FILE + 1);
+	size_t len = 0;
+	FILE *f;
+	int rc = 0;
+
+	nicfit_error_clear(&err);
+	if (!spec || !plan || !text) {
+		rc = cli_error(NICFIT_E_NOMEM, "out of memory");
+		goto out;
+	}
+	f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f) {
+		rc = cli_error(errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO, "%s: %s", path,
+			       strerror(errno));
+		goto out;
+	}
+	len = fread(text, 1, MAX_SPEC_FILE + 1, f);
+	if (f != stdin)
+		fclose(f);
+	if (len > MAX_SPEC_FILE) {
+		rc = cli_error(NICFIT_E_LIMIT, "%s: larger than 1 MiB", path);
+		goto out;
+	}
+	nicfit_spec_init(spec, strcmp(path, "-") ? path : "<stdin>");
+	if (nicfit_spec_parse_json(spec, text, len, &err)) {
+		rc = cli_fail(&err);
+		goto out_spec;
+	}
+	rc = cli_host_into_spec(cat, *a, spec);
+	if (rc)
+		goto out_spec;
+	nicfit_audit_free(*a);
+	*a = NULL;
+	if (nicfit_audit_run(topo, cat, ao, a, &err) ||
+	    nicfit_plan_input_from_spec(cat, spec, &in, &err) || nicfit_plan(cat, &in, plan, &err) ||
+	    nicfit_audit_check_plan(*a, plan, &err))
+		rc = cli_fail(&err);
+out_spec:
+	nicfit_spec_release(spec);
+out:
+	free(text);
+	free(spec);
+	free(plan);
+	return rc;
+}
 
 int cmd_audit(struct cli *c, int argc, char **argv)
 {
@@ -25,9 +88,11 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		{ "pci-ids", required_argument, NULL, 'P' },
 		{ "no-pci-ids", no_argument, NULL, 'N' },
 		{ "assume", required_argument, NULL, 'A' },
+		{ "plan", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *ignore[MAX_IGNORE], *root = getenv("NICFIT_SYSFS_ROOT"), *pciids = NULL;
+	const char *plan_spec = NULL;
 	struct nicfit_audit_opts ao;
 	struct nicfit_pcie_params pp;
 	struct nicfit_catalog *cat;
@@ -59,6 +124,9 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 			break;
 		case 'N':
 			no_pciids = 1;
+			break;
+		case 'L':
+			plan_spec = optarg;
 			break;
 		case 'A':
 			if (nicfit_param_assign(nicfit_pcie_param_table, nicfit_pcie_param_count, &pp,
@@ -101,6 +169,11 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	if (rc) {
 		rc = cli_fail(&err);
 		goto out;
+	}
+	if (plan_spec) {
+		rc = check_plan(cat, plan_spec, &a, topo, &ao);
+		if (rc)
+			goto out;
 	}
 	if (!no_pciids && nicfit_audit_name_from_pciids(a, pciids, &err) && pciids) {
 		rc = cli_fail(&err);

@@ -20,12 +20,13 @@ static const struct cli_command commands[] = {
 	{ "audit", cmd_audit,
 	  "inspect this host (or --sysfs DIR) for GPU/NIC topology and link problems",
 	  "nicfit audit [--sysfs DIR|FILE.tar.gz] [--all] [--ignore CODE[@DEVICE]]...\n"
-	  "             [--pci-ids FILE | --no-pci-ids] [--assume NAME=VALUE]...\n"
+	  "             [--pci-ids FILE | --no-pci-ids] [--assume NAME=VALUE]... [--plan SPEC.json]\n"
 	  "\n"
 	  "Reads sysfs (never needs root; as root it also checks ACS, MaxPayload and\n"
 	  "MaxReadReq). --sysfs takes a directory that holds sys/ (NICFIT_SYSFS_ROOT too)\n"
 	  "or a snapshot archive. --all lists every PCI function. Exit status: 0 clean,\n"
-	  "1 warnings, 2 critical findings. --format svg draws the host." },
+	  "1 warnings, 2 critical findings. --format svg draws the host. --plan judges the\n"
+	  "host against `nicfit plan` for the request in SPEC.json (plan's --spec format)." },
 	{ "calc", cmd_calc,
 	  "pcie | link | nic | load | fit | allreduce | stream: the formulas behind plan",
 	  "nicfit calc pcie --gen G --width W [--mps B] [--assume NAME=VALUE]...\n"
@@ -80,7 +81,10 @@ static const struct cli_command commands[] = {
 	  "            [--backend-cards N] [--fabric auto|roce|infiniband] [--switch ID]\n"
 	  "            [--storage-gbps N] [--reloads-per-day N] [--tokens-per-s T]\n"
 	  "            [--assume NAME=VALUE]... [--explain] [--example[=NAME]]\n"
+	  "            [--from-host | --sysfs DIR|FILE.tar.gz]\n"
 	  "\n"
+	  "--from-host plans with this host (as nicfit audit sees it) as the server,\n"
+	  "--sysfs with a snapshot of one.\n"
 	  "Examples from the reference article: --example=inference, replicas, training,\n"
 	  "capped, gen4, lab, x710, split. --format csv prints the bill of materials,\n"
 	  "md a ticket-ready report, svg the server's slots." },

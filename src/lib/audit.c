@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit_internal.h"
 #include "nicfit/audit.h"
 #include "nicfit/link.h"
 #include "nicfit/pciids.h"
@@ -45,7 +46,6 @@ struct ctx {
 	const struct nicfit_audit_opts *o;
 	int *dev_of;      /* topo index -> devs index, -1 */
 	int oom;
-	int fcap;         /* findings allocated */
 	char *seen_link;  /* topo index of a link's child already reported */
 };
 
@@ -104,8 +104,8 @@ static void add_finding(struct ctx *c, enum nicfit_severity sev, const char *cod
 	struct nicfit_finding *f;
 	va_list ap;
 
-	if (a->nfindings == c->fcap) {
-		int cap = c->fcap ? c->fcap * 2 : 16;
+	if (a->nfindings == a->fcap) {
+		int cap = a->fcap ? a->fcap * 2 : 16;
 		void *p = realloc(a->findings, (size_t)cap * sizeof(*f));
 
 		if (!p) {
@@ -113,7 +113,7 @@ static void add_finding(struct ctx *c, enum nicfit_severity sev, const char *cod
 			return;
 		}
 		a->findings = p;
-		c->fcap = cap;
+		a->fcap = cap;
 	}
 	f = &a->findings[a->nfindings++];
 	memset(f, 0, sizeof(*f));
@@ -1493,12 +1493,26 @@ static void judge_host(struct ctx *c)
 
 /* ---- driver -------------------------------------------------------------------- */
 
-static int ignored(const struct nicfit_audit_opts *o, const struct nicfit_finding *f)
+void nicfit_audit_sort_findings(struct nicfit_audit *a)
+{
+	int i, j;
+
+	/* stable: findings of one severity keep the order they were made in */
+	for (i = 1; i < a->nfindings; i++) {
+		struct nicfit_finding f = a->findings[i];
+
+		for (j = i; j > 0 && a->findings[j - 1].sev < f.sev; j--)
+			a->findings[j] = a->findings[j - 1];
+		a->findings[j] = f;
+	}
+}
+
+int nicfit_audit_ignored(const struct nicfit_audit *a, const struct nicfit_finding *f)
 {
 	int i;
 
-	for (i = 0; i < o->nignore; i++) {
-		const char *pat = o->ignore[i], *at = strchr(pat, '@');
+	for (i = 0; i < a->nignore; i++) {
+		const char *pat = a->ignore[i], *at = strchr(pat, '@');
 		size_t n = at ? (size_t)(at - pat) : strlen(pat);
 
 		if (strlen(f->code) != n || strncmp(f->code, pat, n))
@@ -1506,15 +1520,6 @@ static int ignored(const struct nicfit_audit_opts *o, const struct nicfit_findin
 		if (!at || !strcmp(at + 1, f->device))
 			return 1;
 	}
-	return 0;
-}
-
-static int cmp_finding(const void *x, const void *y)
-{
-	const struct nicfit_finding *a = x, *b = y;
-
-	if (a->sev != b->sev)
-		return a->sev > b->sev ? -1 : 1;
 	return 0;
 }
 
@@ -1538,6 +1543,8 @@ int nicfit_audit_run(const struct nicfit_topo *topo, const struct nicfit_catalog
 	c.o = opts ? opts : &none;
 	a->topo = topo;
 	a->cat = cat;
+	a->ignore = c.o->ignore;
+	a->nignore = c.o->nignore;
 	a->all = c.o->all;
 	if (c.o->pcie)
 		a->pcie = *c.o->pcie;
@@ -1590,9 +1597,9 @@ int nicfit_audit_run(const struct nicfit_topo *topo, const struct nicfit_catalog
 	judge_host(&c);
 	if (c.oom)
 		goto out_nomem;
-	qsort(a->findings, (size_t)a->nfindings, sizeof(*a->findings), cmp_finding);
+	nicfit_audit_sort_findings(a);
 	for (i = 0; i < a->nfindings; i++) {
-		a->findings[i].ignored = ignored(c.o, &a->findings[i]);
+		a->findings[i].ignored = nicfit_audit_ignored(a, &a->findings[i]);
 		if (a->findings[i].ignored)
 			a->nignored++;
 		else

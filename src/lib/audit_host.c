@@ -192,7 +192,9 @@ void nicfit_audit_host_server(const struct nicfit_audit *a, struct nicfit_host_s
 			if (slot < 0 && s->nonboard < 8) {
 				struct nicfit_onboard *o = &s->onboard[s->nonboard++];
 
-				o->name = "onboard";
+				snprintf(h->onboard_names[s->nonboard - 1], sizeof(h->onboard_names[0]),
+					 "%.20s (%.40s)", d->label, d->name);
+				o->name = h->onboard_names[s->nonboard - 1];
 				o->kind = "lom";
 				o->nic = d->cat_nic ? d->cat_nic->e.id : NULL;
 				o->ports = d->card_ports > 0 ? d->card_ports : 1;

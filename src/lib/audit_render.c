@@ -444,6 +444,26 @@ static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
+	if (a->plan.checked) {
+		const struct nicfit_audit_plan *q = &a->plan;
+
+		nicfit_emit_begin_object(e, "plan");
+		nicfit_emit_string(e, "workload", q->workload);
+		nicfit_emit_string(e, "verdict", q->verdict);
+		nicfit_emit_bool(e, "backend_needed", q->backend_needed);
+		str_or_null(e, "fabric", q->fabric);
+		str_or_null(e, "backend_part", q->backend_part);
+		nicfit_emit_int(e, "backend_cards", q->backend_cards);
+		nicfit_emit_number(e, "backend_gbps", q->backend_gbps);
+		nicfit_emit_number(e, "host_backend_gbps", q->host_backend_gbps);
+		str_or_null(e, "host_fabric", q->host_fabric);
+		nicfit_emit_number(e, "frontend_gbps", q->frontend_gbps);
+		nicfit_emit_number(e, "host_frontend_gbps", q->host_frontend_gbps);
+		nicfit_emit_bool(e, "matches", q->matches);
+		nicfit_emit_end_object(e);
+	} else {
+		nicfit_emit_null(e, "plan");
+	}
 	nicfit_emit_int(e, "read_problems_total", (long long)t->problems_total);
 	nicfit_emit_begin_array(e, "read_problems");
 	for (k = 0; k < t->nproblems; k++) {
@@ -713,6 +733,34 @@ static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
 	else
 		nicfit_emit_printf(e, "  no GPUs, accelerators or network cards found\n");
 	pair_matrix(a, e);
+	if (a->plan.checked) {
+		const struct nicfit_audit_plan *q = &a->plan;
+		char line[1200];
+
+		nicfit_emit_printf(e, "\n");
+		nicfit_emit_heading(e, "Against the plan");
+		wrapped(e, 2, "plan: ", q->verdict);
+		if (q->backend_needed)
+			snprintf(line, sizeof(line), "back end: the plan wants %s, %d x %s, ≈ %.0f Gb/s per "
+				 "server; this host has ≈ %.0f Gb/s of RDMA (%s).", q->fabric,
+				 q->backend_cards, q->backend_part, q->backend_gbps, q->host_backend_gbps,
+				 q->host_fabric[0] ? q->host_fabric : "none");
+		else
+			snprintf(line, sizeof(line), "back end: none needed; this host has ≈ %.0f Gb/s of "
+				 "RDMA.", q->host_backend_gbps);
+		wrapped(e, 2, "", line);
+		if (q->host_frontend_gbps > 0)
+			snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
+				 "host's fastest non-RDMA port does %.0f Gb/s. %s", q->frontend_gbps,
+				 q->host_frontend_gbps, q->matches ? "The host matches the plan."
+								   : "See the plan-* findings.");
+		else
+			snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
+				 "host has no NIC besides its RDMA cards, which then carry the front-end "
+				 "traffic too. %s", q->frontend_gbps,
+				 q->matches ? "The host matches the plan." : "See the plan-* findings.");
+		wrapped(e, 2, "", line);
+	}
 	findings_text(a, e);
 	if (a->nnot_checked) {
 		nicfit_emit_printf(e, "\n");

@@ -9,6 +9,8 @@
 #include "fixtures.h"
 #include "nicfit/audit.h"
 #include "nicfit/catalog.h"
+#include "nicfit/plan.h"
+#include "nicfit/spec.h"
 #include "nicfit/topo.h"
 
 static struct nicfit_catalog *cat;
@@ -413,6 +415,78 @@ static void render_every_format(void **state)
 	nicfit_topo_free(t);
 }
 
+/* Plan with the host as the server, and judge the host against the plan. */
+static void against_plan(void **state)
+{
+	static const char *const train[] = { "workload", "training", "model", "llama-3-8b",
+					     "servers", "2", NULL };
+	struct nicfit_catalog *c2;
+	struct nicfit_topo *t = NULL;
+	struct nicfit_audit *a;
+	struct nicfit_plan *p = calloc(1, sizeof(*p));
+	struct nicfit_plan_input in;
+	struct nicfit_spec *spec = calloc(1, sizeof(*spec));
+	struct nicfit_host_server *h = malloc(sizeof(*h));
+	struct nicfit_error err;
+	char root[256], *json;
+	int i;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&c2, &err), 0);
+	assert_int_equal(nicfit_topo_discover(fixture("r740xd", root, sizeof(root)), &t, &err), 0);
+	a = run(t, NULL, 0);
+	/* the host as a server: the firmware's slots, GPUs in two of them, the rNDC onboard */
+	nicfit_audit_host_server(a, h);
+	assert_int_equal(h->server.nslots, 7);
+	assert_int_equal(h->ngpus, 2);
+	assert_string_equal(h->gpus[0].catalog_id, "a40");
+	assert_int_equal(h->gpus[0].socket, 1);
+	assert_int_equal(h->server.slots[h->gpus[0].slot].gpu, NICFIT_GPU_DOUBLE);
+	assert_int_equal(h->server.nonboard, 1);
+	assert_int_equal(h->nnics, 2);
+	json = nicfit_audit_host_catalog_json(a, "this-host");
+	assert_non_null(json);
+	nicfit_audit_free(a);
+	assert_int_equal(nicfit_catalog_overlay(c2, "host", json, strlen(json), &err), 0);
+	free(json);
+	assert_non_null(nicfit_find_server(c2, "this-host", NULL, NULL));
+	/* plan training for two of these, then check the host against it */
+	nicfit_spec_init(spec, "test");
+	for (i = 0; train[i]; i += 2)
+		assert_int_equal(nicfit_spec_add(spec, train[i], train[i + 1], &err), 0);
+	nicfit_spec_add(spec, "server", "this-host", &err);
+	nicfit_spec_add(spec, "gpu", "a40", &err);
+	nicfit_spec_add(spec, "gpus_per_server", "2", &err);
+	if (nicfit_plan_input_from_spec(c2, spec, &in, &err) || nicfit_plan(c2, &in, p, &err))
+		fail_msg("plan: %s", err.msg);
+	assert_true(p->backend_needed);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_audit_run(t, c2, NULL, &a, &err), 0);
+	assert_int_equal(nicfit_audit_check_plan(a, p, &err), 0);
+	assert_true(a->plan.checked);
+	assert_true(a->plan.matches);
+	assert_string_equal(a->plan.fabric, "roce");
+	assert_string_equal(a->plan.host_fabric, "roce");
+	assert_near(a->plan.host_backend_gbps, a->devs[2].supply_gbps, 0.01);
+	nicfit_audit_free(a);
+	/* a host without RDMA against the same plan */
+	for (i = 0; i < t->nrdma; i++)
+		t->rdma[i].pci = -1;
+	a = run(t, NULL, 0);
+	assert_int_equal(nicfit_audit_check_plan(a, p, &err), 0);
+	assert_false(a->plan.matches);
+	assert_true(has(a, "plan-backend-missing", NICFIT_SEV_CRITICAL));
+	assert_int_equal(nicfit_audit_exit_code(a), 2);
+	nicfit_audit_free(a);
+	nicfit_spec_release(spec);
+	free(spec);
+	free(p);
+	free(h);
+	nicfit_topo_free(t);
+	nicfit_catalog_free(c2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +497,7 @@ int main(void)
 		cmocka_unit_test(chipset_and_classes),
 		cmocka_unit_test(fixtures),
 		cmocka_unit_test(render_every_format),
+		cmocka_unit_test(against_plan),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
