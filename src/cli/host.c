@@ -14,7 +14,7 @@ int cli_host_into_spec(struct nicfit_catalog *cat, const struct nicfit_audit *a,
 {
 	struct nicfit_host_server *h;
 	struct nicfit_error err;
-	char *json, n[16];
+	char *json, n[16], gpu[64];
 	int i, rc = 0;
 
 	nicfit_error_clear(&err);
@@ -25,21 +25,23 @@ int cli_host_into_spec(struct nicfit_catalog *cat, const struct nicfit_audit *a,
 		free(h);
 		return cli_error(NICFIT_E_NOMEM, "out of memory");
 	}
+	/* read the audit before the overlay: it moves the catalog's entries */
+	nicfit_audit_host_server(a, h);
+	gpu[0] = '\0';
+	for (i = 0; i < h->ngpus; i++)
+		if (h->gpus[i].catalog_id) {
+			snprintf(gpu, sizeof(gpu), "%s", h->gpus[i].catalog_id);
+			break;
+		}
 	if (nicfit_catalog_overlay(cat, "this host", json, strlen(json), &err)) {
 		rc = cli_fail(&err);
 		goto out;
 	}
-	nicfit_audit_host_server(a, h);
 	if (!nicfit_spec_count(spec, "server") && nicfit_spec_add(spec, "server", "this-host", &err))
 		rc = cli_fail(&err);
-	for (i = 0; !rc && i < h->ngpus; i++) {
-		if (!h->gpus[i].catalog_id)
-			continue;
-		if (!nicfit_spec_count(spec, "gpu") &&
-		    nicfit_spec_add(spec, "gpu", h->gpus[i].catalog_id, &err))
-			rc = cli_fail(&err);
-		break;
-	}
+	if (!rc && gpu[0] && !nicfit_spec_count(spec, "gpu") &&
+	    nicfit_spec_add(spec, "gpu", gpu, &err))
+		rc = cli_fail(&err);
 	/* a count without a model means nothing to plan: only with a known GPU */
 	if (!rc && h->ngpus && nicfit_spec_count(spec, "gpu") &&
 	    !nicfit_spec_count(spec, "gpus_per_server")) {

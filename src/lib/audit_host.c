@@ -248,10 +248,11 @@ char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *i
 	slots = json_array();
 	for (i = 0; i < h->server.nslots; i++) {
 		const struct nicfit_slot *s = &h->server.slots[i];
-		json_t *o = json_object();
+		json_t *o;
 
 		if (s->gen < 1 || s->width < 1)
 			continue; /* a slot without link figures cannot be planned with */
+		o = json_object();
 		json_object_set_new(o, "name", json_string(s->name));
 		json_object_set_new(o, "gen", json_integer(s->gen));
 		json_object_set_new(o, "width", json_integer(s->width));
