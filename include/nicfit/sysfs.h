@@ -167,6 +167,12 @@ struct nicfit_rec {
  * (the first time). Returns 0 or NICFIT_E_NOMEM.
  */
 int nicfit_sysfs_record(struct nicfit_sysfs *fs, int on);
+/*
+ * Record data as if it had been read from path (facts that do not come
+ * from a file, such as DCB settings, so that a snapshot keeps them).
+ */
+void nicfit_sysfs_record_data(struct nicfit_sysfs *fs, const char *path, const void *data,
+			      size_t len);
 /* The records, in the order first met; valid until close. */
 size_t nicfit_sysfs_rec_count(const struct nicfit_sysfs *fs);
 const struct nicfit_rec *nicfit_sysfs_rec(const struct nicfit_sysfs *fs, size_t i);

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 
+#include "nicfit/dcb.h"
 #include "nicfit/error.h"
 #include "nicfit/sysfs.h"
 
@@ -139,6 +140,7 @@ struct nicfit_netdev {
 	int mtu;                 /* 0 unknown */
 	int carrier;             /* 1 link, 0 none, -1 unknown */
 	int is_virtual;          /* under devices/virtual */
+	struct nicfit_pfc pfc;   /* RoCE interfaces: PFC (live DCB netlink, or a snapshot's nicfit-dcb/) */
 };
 
 struct nicfit_rdma_port {

@@ -989,6 +989,20 @@ static void judge_rdma(struct ctx *c)
 			}
 			if (!eth || pt->state != 4)
 				continue;
+			{
+				int nd = first_netdev(c, r->pci);
+				const struct nicfit_netdev *n = nd >= 0 ? &c->t->net[nd] : NULL;
+
+				if (n && n->pfc.state == NICFIT_PFC_READ && !n->pfc.pfc_en)
+					add_finding(c, NICFIT_SEV_WARNING, "roce-no-pfc", r->name, S_ROCE,
+						    "Turn PFC on for the RoCE priority on the NIC and every switch "
+						    "port (commonly priority 3: `dcb pfc set dev IF prio-pfc 3:on` or "
+						    "`mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0`, with DSCP trust), or run "
+						    "the fabric lossy with ECN on NIC and switches.",
+						    "%s port %d (%s) runs RoCE with PFC off on every priority: "
+						    "without a lossless fabric (or ECN end to end) RoCE throughput "
+						    "collapses under congestion.", r->name, pt->num, n->name);
+			}
 			if (pt->gid_types_known && !pt->ngid_v2_routable)
 				add_finding(c, NICFIT_SEV_WARNING, "roce-no-routable-gid", r->name, S_ROCE,
 					    "Give the port's interface an IPv4 (or global IPv6) address; NCCL "
@@ -1424,11 +1438,13 @@ static void judge_host(struct ctx *c)
 			    "The firmware gives no NUMA locality (numa_node -1) for %s on a host with %d "
 			    "NUMA nodes: NCCL cannot tell which socket they belong to.", list, t->nnuma);
 	for (i = 0; i < t->nrdma; i++) {
-		int k;
+		int k, nd;
 
 		for (k = 0; k < t->rdma[i].nports; k++)
-			if (!strcmp(t->rdma[i].ports[k].link_layer, "Ethernet"))
-				roce = 1;
+			if (!strcmp(t->rdma[i].ports[k].link_layer, "Ethernet")) {
+				nd = t->rdma[i].pci >= 0 ? first_netdev(c, t->rdma[i].pci) : -1;
+				roce |= nd >= 0 && t->net[nd].pfc.state == NICFIT_PFC_READ ? 1 : 2;
+			}
 	}
 	if ((a->ngpus || a->naccels) && a->nnics && !a->nrdma_nics)
 		add_finding(c, NICFIT_SEV_INFO, "no-rdma-nic", "host", S_SEED,
@@ -1476,10 +1492,16 @@ static void judge_host(struct ctx *c)
 		not_checked(c, "mps_mrrs", "MaxPayload and MaxReadReq are in PCIe config space "
 			    "(root only): run `sudo nicfit audit`.");
 	}
-	if (roce)
+	if (roce & 2)
 		not_checked(c, "pfc_ecn", "Lossless RoCE (PFC on the RoCE priority, ECN) is NIC QoS and "
-			    "switch configuration that sysfs does not show: check with `mlnx_qos -i IF` "
-			    "or `dcb pfc show dev IF`, and on the switch.");
+			    "switch configuration that sysfs does not show; nicfit asks the kernel's DCB "
+			    "interface on the live host (a snapshot keeps its answer), and the driver "
+			    "here did not tell: check with `mlnx_qos -i IF` or `dcb pfc show dev IF`, "
+			    "and on the switch.");
+	else if (roce)
+		not_checked(c, "ecn", "PFC was read from the NIC; ECN marking and the switches' "
+			    "lossless settings are not visible from the host: check the switch (PFC "
+			    "and ECN on the RoCE priority).");
 	if (nvidia >= 2 && a->ngpus >= 2)
 		not_checked(c, "nvlink", "NVLink and NVSwitch connections are known only to the NVIDIA "
 			    "driver (NVML): see `nvidia-smi topo -m` and `nvidia-smi nvlink -s`.");

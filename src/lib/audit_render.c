@@ -132,6 +132,21 @@ static void json_netdevs(const struct nicfit_audit *a, struct nicfit_emit *e, in
 			nicfit_emit_int(e, "mtu", n->mtu);
 		else
 			nicfit_emit_null(e, "mtu");
+		if (n->pfc.state == NICFIT_PFC_UNKNOWN) {
+			nicfit_emit_null(e, "pfc");
+		} else {
+			int k;
+
+			nicfit_emit_begin_object(e, "pfc");
+			nicfit_emit_string(e, "state", n->pfc.state == NICFIT_PFC_READ ? "read"
+										   : "unsupported");
+			nicfit_emit_begin_array(e, "enabled_priorities");
+			for (k = 0; k < 8; k++)
+				if (n->pfc.pfc_en & (1u << k))
+					nicfit_emit_int(e, NULL, k);
+			nicfit_emit_end_array(e);
+			nicfit_emit_end_object(e);
+		}
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);

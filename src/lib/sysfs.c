@@ -326,6 +326,14 @@ int nicfit_sysfs_record(struct nicfit_sysfs *fs, int on)
 	return 0;
 }
 
+void nicfit_sysfs_record_data(struct nicfit_sysfs *fs, const char *path, const void *data,
+			      size_t len)
+{
+	while (*path == '/')
+		path++;
+	record(fs, path, NICFIT_REC_FILE, data, len, NICFIT_SYSFS_OK, 0);
+}
+
 size_t nicfit_sysfs_rec_count(const struct nicfit_sysfs *fs)
 {
 	return fs->nrecs;

@@ -1361,6 +1361,44 @@ static void read_rdma(struct disc *d)
 	free(ents);
 }
 
+/*
+ * PFC of the interfaces of RoCE ports: DCB netlink on the live host (the
+ * answer is recorded for snapshots), a snapshot's nicfit-dcb/IFNAME file
+ * otherwise.
+ */
+static void read_pfc(struct disc *d)
+{
+	struct nicfit_topo *t = d->t;
+	int i, k, j;
+
+	for (i = 0; i < t->nnet; i++) {
+		struct nicfit_netdev *nd = &t->net[i];
+		char path[P_MAX], text[64];
+		int roce = 0;
+
+		if (nd->pci < 0 || nd->is_virtual)
+			continue;
+		for (k = 0; k < t->nrdma && !roce; k++)
+			if (t->rdma[k].pci == nd->pci)
+				for (j = 0; j < t->rdma[k].nports; j++)
+					roce |= !strcmp(t->rdma[k].ports[j].link_layer, "Ethernet");
+		if (!roce)
+			continue;
+		snprintf(path, sizeof(path), "nicfit-dcb/%s", nd->name);
+		if (t->live) {
+			struct nicfit_error e;
+
+			nicfit_error_clear(&e);
+			if (!nicfit_dcb_pfc(nd->name, &nd->pfc, &e) &&
+			    !nicfit_dcb_format(&nd->pfc, text, sizeof(text)))
+				nicfit_sysfs_record_data(d->fs, path, text, strlen(text));
+		} else if (nicfit_sysfs_read_str(d->fs, path, text, sizeof(text), Q) == NICFIT_SYSFS_OK &&
+			   nicfit_dcb_parse_file(text, &nd->pfc)) {
+			nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
+		}
+	}
+}
+
 static void read_gdr(struct disc *d)
 {
 	struct nicfit_topo *t = d->t;
@@ -1597,6 +1635,8 @@ int nicfit_topo_discover_fs(struct nicfit_sysfs *fs, struct nicfit_topo **out,
 		read_net(&d);
 	if (!d.rc)
 		read_rdma(&d);
+	if (!d.rc)
+		read_pfc(&d);
 	if (!d.rc)
 		read_gdr(&d);
 	if (!d.rc) {
