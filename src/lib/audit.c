@@ -537,8 +537,8 @@ static void judge_link(struct ctx *c, struct nicfit_audit_dev *d)
 					    "Re-check under load (e.g. while a job runs, or `nvidia-smi "
 					    "--query-gpu=pcie.link.gen.current --format=csv`); only a link that "
 					    "stays low under load is a fault.",
-					    "%s link is at %s now, capable of %s: GPUs lower the link speed "
-					    "when idle, so this is not a fault by itself.", d->label,
+					    "%s's link is at %s now; it and its slot can run %s. GPUs lower "
+					    "the link speed when idle, so this is not a fault by itself.", d->label,
 					    genw(b1, sizeof(b1), x->cur_gts, 0), genw(b2, sizeof(b2), x->cap_gts, 0));
 			} else {
 				add_finding(c, NICFIT_SEV_WARNING, "link-speed-downtrained", p->bdf, S_PCIE,
