@@ -18,6 +18,14 @@ WERROR ?= $(if $(CI),1,)
 FUZZ_SECONDS ?= 60
 B := build
 
+# Quiet by default, as git and Linux print; V=1 shows the commands.
+ifneq ($(V),1)
+Q_CC = @echo "   CC $@";
+Q_AR = @echo "   AR $@";
+Q_LD = @echo "   LD $@";
+Q_GEN = @echo "  GEN $@";
+endif
+
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wvla -Wformat=2 -Wwrite-strings -Wno-unused-parameter -Wno-format-truncation
 ifeq ($(WERROR),1)
@@ -62,7 +70,7 @@ $(B)/FLAGS: FORCE
 
 $(B)/%.o: %.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q_CC)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/tools/embed: tools/embed.c
 	@mkdir -p $(dir $@)
@@ -70,31 +78,31 @@ $(B)/tools/embed: tools/embed.c
 
 $(B)/gen/catalog_data.c: $(DATA) $(B)/tools/embed
 	@mkdir -p $(dir $@)
-	$(B)/tools/embed nicfit_catalog_blobs $@ $(DATA)
+	$(Q_GEN)$(B)/tools/embed nicfit_catalog_blobs $@ $(DATA)
 
 $(B)/gen/assets_data.c: $(ASSETS) $(B)/tools/embed
 	@mkdir -p $(dir $@)
-	$(B)/tools/embed nicfit_asset_blobs $@ $(ASSETS)
+	$(Q_GEN)$(B)/tools/embed nicfit_asset_blobs $@ $(ASSETS)
 
 $(B)/gen/%.o: $(B)/gen/%.c $(B)/FLAGS
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q_CC)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/libnicfit.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q_AR)ar rcs $@ $^
 
 $(B)/nicfit: $(CLI_OBJ) $(B)/libnicfit.a
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libnicfit.a $(LIBS)
+	$(Q_LD)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libnicfit.a $(LIBS)
 
 $(B)/tests/%: tests/unit/%.c $(B)/libnicfit.a tests/unit/unit.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
+	$(Q_LD)$(CC) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
 		-o $@ $< $(B)/libnicfit.a $(LIBS) -lcmocka
 
 # Fuzz harnesses built as plain programs that replay their corpus.
 $(B)/tests/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/libnicfit.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
+	$(Q_LD)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
 		-o $@ $< tests/fuzz/replay.c $(B)/libnicfit.a $(LIBS)
 
 deps:
@@ -109,7 +117,7 @@ run: deps
 
 check: deps-check
 	@$(MAKE) --no-print-directory all tests
-	@NICFIT=$(B)/nicfit BUILD=$(B) sh tests/run.sh
+	@NICFIT=$(B)/nicfit BUILD=$(B) SANITIZE=$(SANITIZE) sh tests/run.sh
 
 tests: $(UNIT_BIN) $(FUZZ_BIN) $(B)/fixtures/.stamp
 

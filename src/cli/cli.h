@@ -66,6 +66,7 @@ int cmd_catalog(struct cli *c, int argc, char **argv);
 int cmd_cluster(struct cli *c, int argc, char **argv);
 int cmd_decode(struct cli *c, int argc, char **argv);
 int cmd_plan(struct cli *c, int argc, char **argv);
+int cmd_serve(struct cli *c, int argc, char **argv);
 int cmd_snapshot(struct cli *c, int argc, char **argv);
 
 #endif

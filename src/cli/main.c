@@ -88,6 +88,15 @@ static const struct cli_command commands[] = {
 	  "Examples from the reference article: --example=inference, replicas, training,\n"
 	  "capped, gen4, lab, x710, split. --format csv prints the bill of materials,\n"
 	  "md a ticket-ready report, svg the server's slots." },
+	{ "serve", cmd_serve, "web configurator and JSON API on 127.0.0.1 (port option)",
+	  "nicfit serve [--port P] [--bind ADDR] [--allow-audit [--sysfs DIR]] [--log]\n"
+	  "             [--threads N] [--max-connections N] [--max-per-ip N] [--timeout S]\n"
+	  "\n"
+	  "Serves the page on http://127.0.0.1:8080/ and the API under /api (GET /api lists it).\n"
+	  "--port 0 takes any free port; the address is printed on stderr. SIGINT or SIGTERM\n"
+	  "stop the server after the requests in flight. --allow-audit answers GET /api/audit\n"
+	  "with this host's audit (or of the tree --sysfs DIR names); without it that route\n"
+	  "is off." },
 	{ "snapshot", cmd_snapshot,
 	  "copy the sysfs subset that audit reads into a directory (or .tar.gz) for offline audit",
 	  "nicfit snapshot [--sysfs DIR] DEST\n"

@@ -303,19 +303,10 @@ static int item(const struct nicfit_cluster *cc, const struct cl_class *k,
 	return (int)c->ncables++;
 }
 
-/* catalog.h declares nicfit_cable_type_name() but the catalog does not define it yet. */
-static const char *type_name(enum nicfit_cable_type t)
-{
-	static const char *const names[] = { "dac", "aoc", "optic", "breakout-dac",
-		"breakout-aoc", "rj45" };
-
-	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
-}
-
 static int cat_item(const struct nicfit_cluster *c, const struct cl_class *k,
 		    const struct nicfit_cable *x)
 {
-	return item(c, k, x, x->e.id, type_name(x->type),
+	return item(c, k, x, x->e.id, nicfit_cable_type_name(x->type),
 		    x->e.name ? x->e.name : x->e.id, x->length_m > 0 ? x->length_m : 0, x->gbps);
 }
 

@@ -413,6 +413,12 @@ void nicfit_emit_cell_null(struct nicfit_emit *e, const char *shown)
 	     is_json(e) ? json_null() : NULL);
 }
 
+/* A column's header: its title, or its key when it has none. */
+static const char *title(const struct nicfit_column *c)
+{
+	return c->title ? c->title : c->key ? c->key : "";
+}
+
 /* Display width of UTF-8 text: count code points, not bytes. */
 static size_t width(const char *s)
 {
@@ -460,7 +466,7 @@ static void table_text(struct nicfit_emit *e)
 		return;
 	}
 	for (c = 0; c < t->ncols; c++)
-		w[c] = width(t->cols[c].title);
+		w[c] = width(title(&t->cols[c]));
 	for (r = 0; r < nrows; r++)
 		for (c = 0; c < t->ncols; c++) {
 			size_t n = width(t->cells[r * (size_t)t->ncols + (size_t)c]);
@@ -474,7 +480,7 @@ static void table_text(struct nicfit_emit *e)
 		if (r == 0)
 			nicfit_buf_puts(&e->text, nicfit_emit_color(e, NICFIT_COLOR_BOLD));
 		for (c = 0; c < t->ncols; c++) {
-			const char *s = r == 0 ? t->cols[c].title
+			const char *s = r == 0 ? title(&t->cols[c])
 					       : t->cells[(r - 1) * (size_t)t->ncols + (size_t)c];
 			size_t pad = w[c] - width(s);
 
@@ -505,7 +511,7 @@ static void table_md(struct nicfit_emit *e)
 	nicfit_buf_puts(&e->text, "|");
 	for (c = 0; c < t->ncols; c++) {
 		nicfit_buf_addch(&e->text, ' ');
-		md_field(&e->text, t->cols[c].title);
+		md_field(&e->text, title(&t->cols[c]));
 		nicfit_buf_puts(&e->text, " |");
 	}
 	nicfit_buf_puts(&e->text, "\n|");
@@ -533,7 +539,7 @@ static void table_csv(struct nicfit_emit *e)
 	for (c = 0; c < t->ncols; c++) {
 		if (c)
 			nicfit_buf_addch(&e->text, ',');
-		csv_field(&e->text, t->cols[c].key);
+		csv_field(&e->text, t->cols[c].key ? t->cols[c].key : title(&t->cols[c]));
 	}
 	nicfit_buf_puts(&e->text, "\r\n");
 	for (r = 0; r < nrows; r++) {

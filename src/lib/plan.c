@@ -112,6 +112,7 @@ static void rule_fit(struct nicfit_plan *p)
 		/* Model state of mixed-precision Adam; ZeRO-3/FSDP shards it over
 		 * every GPU of the job, activations come on top. */
 		p->train_state_gb = arch.params * in->llm.train_bytes / 1e9;
+		p->fit.total_gb = p->train_state_gb; /* what the job needs across its GPUs */
 		p->gpus_needed = (int)ceil(p->train_state_gb / per_gpu - 1e-9);
 		p->servers_needed = (p->gpus_needed + gpus - 1) / gpus;
 		p->fits_one_server = p->train_state_gb <= cap;

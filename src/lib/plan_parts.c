@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "nicfit/cluster.h"
 #include "nicfit/plan.h"
 #include "nicfit/units.h"
 #include "plan_int.h"
@@ -162,13 +163,18 @@ static void add_cable(struct nicfit_plan *p, const char *link, const struct nicf
 	}
 }
 
-/* A switch for `links` server links of `gbps` each, on `fabric`. */
+/*
+ * A catalog switch for `links` server links of `gbps` each on `fabric`:
+ * the smallest that takes them all (natively or by splitting faster ports),
+ * else the one with the most ports for a leaf-spine fabric. NULL if no
+ * catalog switch runs at that speed.
+ */
 static const struct nicfit_switch *pick_switch(const struct nicfit_catalog *cat,
 					       const char *fabric, double gbps, int links,
 					       int *split)
 {
-	const struct nicfit_switch *best = NULL;
-	int best_split = 1;
+	const struct nicfit_switch *best = NULL, *largest = NULL;
+	int best_split = 1, largest_split = 1, largest_ports = 0;
 	size_t i;
 
 	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_SWITCH); i++) {
@@ -192,6 +198,11 @@ static const struct nicfit_switch *pick_switch(const struct nicfit_catalog *cat,
 		ports = s->ports * sp;
 		if (s->max_logical_ports && ports > s->max_logical_ports)
 			ports = s->max_logical_ports;
+		if (ports > largest_ports) {
+			largest = s;
+			largest_split = sp;
+			largest_ports = ports;
+		}
 		if (ports < links)
 			continue;
 		if (!best || s->ports * sp < best->ports * best_split ||
@@ -200,8 +211,156 @@ static const struct nicfit_switch *pick_switch(const struct nicfit_catalog *cat,
 			best_split = sp;
 		}
 	}
-	*split = best_split;
-	return best;
+	if (best) {
+		*split = best_split;
+		return best;
+	}
+	*split = largest_split;
+	return largest;
+}
+
+/*
+ * The back end through switches: nicfit_cluster sizes the fabric (one
+ * switch, or leaves and spines) for the plan's servers, and its switch and
+ * cable lines join the plan. Front-end and management switches are the
+ * site's; plan cables the servers to them.
+ */
+static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const char *fabric = p->fabric == NICFIT_FABRIC_IB ? "infiniband" : "ethernet";
+	struct nicfit_cluster_input ci;
+	struct nicfit_cluster *cl;
+	struct nicfit_cluster_net *be;
+	struct nicfit_error err;
+	const struct nicfit_switch *sw = in->sw;
+	double g = p->be_port_gbps;
+	int links = in->servers * p->be_cards * p->be_ports, split = 1, k;
+	size_t i;
+
+	if (sw) {
+		split = 0;
+		if (fabs(sw->port_gbps - g) < 0.01)
+			split = 1;
+		for (k = 0; k < sw->nbreakout && !split; k++) {
+			char want[16];
+
+			snprintf(want, sizeof(want), "%dx%g", (int)(sw->port_gbps / g + 0.5), g);
+			if (!strcmp(sw->breakout[k], want))
+				split = (int)(sw->port_gbps / g + 0.5);
+		}
+		if (!split) {
+			plan_find(p, NICFIT_SEV_CRITICAL, "switch-speed",
+				  "a switch whose ports (or breakout legs) run at the card's speed",
+				  "%s ports run at %g Gb/s and do not split to %g Gb/s for %s.",
+				  sw->e.name, sw->port_gbps, g, p->be_part);
+			return;
+		}
+		if (strcmp(sw->fabric, fabric))
+			plan_find(p, NICFIT_SEV_CRITICAL, "switch-fabric",
+				  "an InfiniBand switch for InfiniBand, an Ethernet switch for RoCE",
+				  "%s is an %s switch but the back end runs %s.", sw->e.name, sw->fabric,
+				  p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2 over Ethernet");
+	} else {
+		sw = pick_switch(cat, fabric, g, links, &split);
+	}
+	cl = calloc(1, sizeof(*cl));
+	if (!cl)
+		return;
+	nicfit_cluster_input_default(&ci);
+	ci.nodes = in->servers;
+	ci.gpus_per_node = in->gpus_per_server;
+	ci.nics_per_node = p->be_cards;
+	ci.nic_ports = p->be_ports;
+	ci.nic_id = NULL; /* plan lists the cards itself */
+	ci.net[NICFIT_NET_BACKEND].links_per_node = p->be_cards * p->be_ports;
+	ci.net[NICFIT_NET_BACKEND].link_gbps = g;
+	ci.net[NICFIT_NET_BACKEND].switch_id = sw ? sw->e.id : NULL;
+	ci.net[NICFIT_NET_BACKEND].radix = 64;
+	ci.net[NICFIT_NET_BACKEND].switch_gbps = sw ? 0 : g;
+	ci.net[NICFIT_NET_FRONTEND].links_per_node = 0;
+	ci.net[NICFIT_NET_OOB].links_per_node = 0;
+	ci.mgmt_ports = 0;
+	nicfit_error_clear(&err);
+	if (nicfit_cluster_size(&ci, cat, cl, &err)) {
+		plan_find(p, NICFIT_SEV_CRITICAL, "fabric-too-large",
+			  "more planes or a larger switch: see nicfit cluster", "%s", err.msg);
+		nicfit_cluster_free(cl);
+		free(cl);
+		return;
+	}
+	be = &cl->net[NICFIT_NET_BACKEND];
+	if (be->tiers == 1)
+		plan_decide(p, "R7", 1, "Back-end switch: %s x %s (%d ports of %g Gb/s%s): %ld server "
+			    "link%s, %ld of %ld ports free.", "1", be->sw.name, be->sw.ports, be->sw.gbps,
+			    be->breakout > 1 ? ", split for the servers" : "", be->endpoints,
+			    be->endpoints == 1 ? "" : "s", be->ports_free, be->ports_total);
+	else
+		plan_decide(p, "R7", 1, "Back-end fabric (as nicfit cluster sizes it): %d tiers of %s "
+			    "(%d ports of %g Gb/s): %ld leaf, %ld spine%s%s switches for %ld server links, "
+			    "%ld leaf-spine links at %.2f:1.", be->tiers, be->sw.name, be->sw.ports,
+			    be->sw.gbps, be->tier[NICFIT_TIER_LEAF].switches,
+			    be->tier[NICFIT_TIER_SPINE].switches,
+			    be->tiers > 2 ? " and core " : "", be->tiers > 2 ? "" : "", be->endpoints,
+			    be->links[NICFIT_LINK_LEAF_SPINE], be->leaf_ratio);
+	for (i = 0; i < cl->ncables; i++) {
+		const struct nicfit_cluster_cable *cc = &cl->cables[i];
+		struct nicfit_plan_cable *x;
+
+		if (cc->net != NICFIT_NET_BACKEND || p->ncables >= NICFIT_PLAN_MAX_CABLES)
+			continue;
+		x = &p->cables[p->ncables++];
+		memset(x, 0, sizeof(*x));
+		snprintf(x->link, sizeof(x->link), "%s", cc->level == NICFIT_LINK_HOST ? "backend" :
+			 "backend-fabric");
+		snprintf(x->id, sizeof(x->id), "%s", cc->cat ? cc->cat->e.id : "");
+		snprintf(x->part, sizeof(x->part), "%s", cc->cat && cc->cat->part ? cc->cat->part : cc->part);
+		snprintf(x->description, sizeof(x->description), "%s", cc->description);
+		snprintf(x->ends, sizeof(x->ends), "%s", cc->cat ? "" : cc->type);
+		if (cc->cat)
+			snprintf(x->ends, sizeof(x->ends), "%s - %s%s", cc->cat->end_a,
+				 cc->cat->split > 1 ? "4 x " : "", cc->cat->end_b);
+		x->length_m = cc->length_m;
+		x->qty = (int)cc->qty;
+	}
+	for (i = 0; i < cl->nbom; i++) {
+		const struct nicfit_cluster_bom_line *b = &cl->bom[i];
+		const struct nicfit_entry *e = nicfit_catalog_lookup(cat, b->part, NULL);
+		enum nicfit_kind kind = NICFIT_KIND_CABLE;
+		struct nicfit_plan_line *l;
+
+		/* cables come back through p->cables; keep the switches here */
+		if ((e && nicfit_catalog_lookup(cat, b->part, &kind) && kind != NICFIT_KIND_SWITCH) ||
+		    (!e && strncmp(b->part, "generic-", 8)) || p->nbom >= NICFIT_PLAN_MAX_LINES)
+			continue;
+		l = &p->bom[p->nbom++];
+		memset(l, 0, sizeof(*l));
+		snprintf(l->id, sizeof(l->id), "%s", e ? e->id : "");
+		snprintf(l->part, sizeof(l->part), "%s", b->part);
+		snprintf(l->description, sizeof(l->description), "%s", b->description);
+		snprintf(l->role, sizeof(l->role), "switch");
+		l->qty = (int)b->qty;
+		l->priced = b->priced;
+		l->unit_usd = b->unit_usd;
+		if (b->priced) {
+			snprintf(l->prices_as_of, sizeof(l->prices_as_of), "%s", b->prices_as_of ? b->prices_as_of : "");
+			snprintf(l->source, sizeof(l->source), "%s", b->source ? b->source : "");
+		}
+	}
+	for (k = 0; k < cl->nfindings; k++) {
+		const struct nicfit_cluster_note *f = &cl->findings[k];
+
+		plan_find(p, !strcmp(f->severity, "critical") ? NICFIT_SEV_CRITICAL :
+			  !strcmp(f->severity, "warning") ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO,
+			  f->rule, NULL, "%s", f->text);
+	}
+	if (!in->sw && !sw)
+		plan_find(p, NICFIT_SEV_INFO, "generic-switch",
+			  "give --switch ID (nicfit catalog list switches) or add yours with --catalog",
+			  "No catalog %s switch takes %g Gb/s ports for this many servers: the plan uses a "
+			  "generic %d-port switch, unpriced.", fabric, g, be->sw.ports);
+	nicfit_cluster_free(cl);
+	free(cl);
 }
 
 void plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p)
@@ -238,7 +397,6 @@ void plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 	if (p->backend_needed && p->be_nic) {
 		const char *cage = p->be_nic->cage;
 		double g = p->be_port_gbps;
-		int links = n * p->be_cards * p->be_ports;
 
 		if (p->back_to_back) {
 			double len = in->rack_cable_m / 2;
@@ -250,78 +408,7 @@ void plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 				    "%.1f m, card to card.", p->be_cards * p->be_ports, cage, g,
 				    c ? nicfit_cable_type_name(c->type) : "cable", c ? c->length_m : len);
 		} else {
-			const struct nicfit_switch *sw = in->sw;
-			const char *fabric = p->fabric == NICFIT_FABRIC_IB ? "infiniband" : "ethernet";
-			int split = 1, k;
-
-			if (sw) {
-				split = 0;
-				if (fabs(sw->port_gbps - g) < 0.01)
-					split = 1;
-				for (k = 0; k < sw->nbreakout && !split; k++) {
-					char want[16];
-
-					snprintf(want, sizeof(want), "%dx%g", (int)(sw->port_gbps / g + 0.5), g);
-					if (!strcmp(sw->breakout[k], want))
-						split = (int)(sw->port_gbps / g + 0.5);
-				}
-				if (!split) {
-					plan_find(p, NICFIT_SEV_CRITICAL, "switch-speed",
-						  "a switch whose ports (or breakout legs) run at the card's speed",
-						  "%s ports run at %g Gb/s and do not split to %g Gb/s for %s.",
-						  sw->e.name, sw->port_gbps, g, p->be_part);
-					split = 1;
-				}
-			} else {
-				sw = pick_switch(cat, fabric, g, links, &split);
-			}
-			if (split > 1) {
-				int legs = (links + split - 1) / split;
-
-				c = plan_pick_cable(cat, sw ? sw->cage : "QSFP28", cage, g, split,
-						    in->rack_cable_m, NULL);
-				snprintf(why, sizeof(why), "one %gG switch port to %d servers at %gG",
-					 g * split, split, g);
-				add_cable(p, "backend", c, sw ? sw->cage : "QSFP28", cage, g * split,
-					  in->rack_cable_m, legs, why);
-				plan_decide(p, "R8", 1, "Back end: %d server links of %gG on %s%s: %d breakout "
-					    "cable%s (each switch port fans out to %d servers).", links, g,
-					    sw ? sw->e.name : "a switch", sw ? "" : "", legs,
-					    legs == 1 ? "" : "s", split);
-			} else {
-				c = plan_pick_cable(cat, cage, sw ? sw->cage : cage, g, 1, in->rack_cable_m,
-						    "nvidia");
-				add_cable(p, "backend", c, cage, sw ? sw->cage : cage, g, in->rack_cable_m,
-					  links, "server to back-end switch");
-				plan_decide(p, "R8", 1, "Back end: %d x %s %gG link%s from the servers to %s, "
-					    "%.1f m within the rack.", links, cage, g, links == 1 ? "" : "s",
-					    sw ? sw->e.name : "the back-end switch",
-					    c && c->length_m > 0 ? c->length_m : in->rack_cable_m);
-			}
-			if (sw) {
-				struct nicfit_plan_line *l;
-
-				if (p->nbom < NICFIT_PLAN_MAX_LINES) {
-					l = &p->bom[p->nbom++];
-					snprintf(l->id, sizeof(l->id), "%s", sw->e.id);
-					snprintf(l->part, sizeof(l->part), "%s", sw->e.id);
-					snprintf(l->description, sizeof(l->description), "%s (%d x %gG %s)",
-						 sw->e.name, sw->ports, sw->port_gbps, sw->cage);
-					snprintf(l->role, sizeof(l->role), "switch");
-					l->qty = 1;
-					l->priced = sw->e.priced;
-					l->unit_usd = sw->e.price_usd;
-				}
-				plan_decide(p, "R7", 1, "Back-end switch: %s, %d ports of %g Gb/s%s; %d of %d "
-					    "port%s used.", sw->e.name, sw->ports, sw->port_gbps,
-					    split > 1 ? " split for the servers" : "",
-					    (links + split - 1) / split, sw->ports, sw->ports == 1 ? "" : "s");
-			} else {
-				plan_find(p, NICFIT_SEV_WARNING, "no-switch-in-catalog",
-					  "nicfit cluster sizes leaf and spine switches for large clusters; "
-					  "or add your switch with --catalog and give --switch ID",
-					  "No %s switch in the catalog has %d ports of %g Gb/s.", fabric, links, g);
-			}
+			plan_backend_fabric(cat, p);
 		}
 	}
 

@@ -130,7 +130,7 @@ void nicfit_spec_locate_error(const struct nicfit_spec *s, const char *key,
 int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
 			   struct nicfit_error *err)
 {
-	static char buf[NICFIT_SPEC_MAX_VALUE + 2];
+	char buf[NICFIT_SPEC_MAX_VALUE + 2];
 	json_error_t jerr;
 	const char *key;
 	json_t *root, *v;

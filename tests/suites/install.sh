@@ -30,7 +30,10 @@ int main(void)
 	return 0;
 }
 C
-if PKG_CONFIG_PATH="$tmp/p/lib/pkgconfig" cc -o "$tmp/t" "$tmp/t.c" \
+# a sanitized library needs the sanitizer runtime in the program too
+san=
+[ "${SANITIZE:-}" = 1 ] && san="-fsanitize=address,undefined"
+if PKG_CONFIG_PATH="$tmp/p/lib/pkgconfig" cc $san -o "$tmp/t" "$tmp/t.c" \
 	$(PKG_CONFIG_PATH="$tmp/p/lib/pkgconfig" pkg-config --cflags --libs --static nicfit) 2>"$tmp/cc" &&
 	[ "$("$tmp/t")" = 126 ]; then
 	ok "a program links against the installed libnicfit (pkg-config)"

@@ -334,6 +334,39 @@ static void prop_bom_total(void **state)
 		}
 }
 
+/* Servers behind switches: the fabric comes from the cluster sizer. */
+static void switched_backend(void **state)
+{
+	static const char *const small[] = { "server", "generic-gen4", "servers", "8", "gpu", "l40s",
+		"gpus_per_server", "4", "workload", "training", "fabric", "infiniband", NULL };
+	static const char *const big[] = { "server", "generic-gen4", "servers", "512", "gpu", "l40s",
+		"gpus_per_server", "4", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(small);
+	int i, switches = 0, fabric_decision = 0;
+
+	(void)state;
+	assert_int_equal(p->back_to_back, 0);
+	for (i = 0; i < p->nbom; i++)
+		if (!strcmp(p->bom[i].role, "switch")) {
+			switches += p->bom[i].qty;
+			assert_string_equal(p->bom[i].part, "qm8700"); /* 8 HDR links: one 40-port switch */
+		}
+	assert_int_equal(switches, 1);
+	free(p);
+	p = plan_of(big);
+	for (i = 0; i < p->ndecisions; i++)
+		if (strstr(p->decisions[i].text, "2 tiers"))
+			fabric_decision = 1;
+	assert_true(fabric_decision);
+	switches = 0;
+	for (i = 0; i < p->nbom; i++)
+		if (!strcmp(p->bom[i].role, "switch"))
+			switches += p->bom[i].qty;
+	assert_true(switches > 2);
+	assert_non_null(cable(p, "backend-fabric"));
+	free(p);
+}
+
 static void bad_requests(void **state)
 {
 	static const char *const bad[][4] = {
@@ -385,6 +418,7 @@ int main(void)
 		cmocka_unit_test(prop_more_servers_keep_backend),
 		cmocka_unit_test(prop_faster_slot_faster_card),
 		cmocka_unit_test(prop_bom_total),
+		cmocka_unit_test(switched_backend),
 		cmocka_unit_test(bad_requests),
 	};
 

@@ -1,0 +1,112 @@
+/*
+ * cmd_serve.c - `nicfit serve`: the web configurator and JSON API on
+ * 127.0.0.1:8080 (or --bind/--port), running until SIGINT or SIGTERM.
+ * The catalog (embedded data plus --catalog overlays) is loaded once
+ * here; the server only reads it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "util.h"
+#include "../serve/serve.h"
+#include "nicfit/units.h"
+
+enum {
+	OPT_PORT = 1000,
+	OPT_BIND,
+	OPT_ALLOW_AUDIT,
+	OPT_THREADS,
+	OPT_MAX_CONN,
+	OPT_MAX_PER_IP,
+	OPT_TIMEOUT,
+	OPT_LOG,
+	OPT_SYSFS
+};
+
+static const struct option serve_opts[] = {
+	{ "port", required_argument, NULL, OPT_PORT },
+	{ "bind", required_argument, NULL, OPT_BIND },
+	{ "allow-audit", no_argument, NULL, OPT_ALLOW_AUDIT },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "max-connections", required_argument, NULL, OPT_MAX_CONN },
+	{ "max-per-ip", required_argument, NULL, OPT_MAX_PER_IP },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "log", no_argument, NULL, OPT_LOG },
+	{ "sysfs", required_argument, NULL, OPT_SYSFS },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int number(const char *v, const char *opt, long min, long max, unsigned *out)
+{
+	struct nicfit_error err;
+	long n;
+
+	nicfit_error_clear(&err);
+	if (nicfit_parse_long(v, opt, min, max, &n, &err))
+		return cli_fail(&err);
+	*out = (unsigned)n;
+	return 0;
+}
+
+int cmd_serve(struct cli *c, int argc, char **argv)
+{
+	struct serve_options o;
+	struct nicfit_error err;
+	int ch, rc = 0;
+
+	serve_options_init(&o);
+	o.sysfs_root = getenv("NICFIT_SYSFS_ROOT");
+	optind = 1;
+	while ((ch = cli_getopt(argc, argv, "", serve_opts, "serve")) != -1) {
+		switch (ch) {
+		case OPT_PORT:
+			rc = number(optarg, "--port", 0, 65535, &o.port);
+			break;
+		case OPT_BIND:
+			o.bind = optarg;
+			break;
+		case OPT_ALLOW_AUDIT:
+			o.allow_audit = 1;
+			break;
+		case OPT_THREADS:
+			rc = number(optarg, "--threads", 1, 64, &o.threads);
+			break;
+		case OPT_MAX_CONN:
+			rc = number(optarg, "--max-connections", 1, 65536, &o.max_connections);
+			break;
+		case OPT_MAX_PER_IP:
+			rc = number(optarg, "--max-per-ip", 1, 65536, &o.max_per_ip);
+			break;
+		case OPT_TIMEOUT:
+			rc = number(optarg, "--timeout", 1, 3600, &o.timeout_s);
+			break;
+		case OPT_LOG:
+			o.log = 1;
+			break;
+		case OPT_SYSFS:
+			o.sysfs_root = optarg;
+			break;
+		default:
+			return 64;
+		}
+		if (rc)
+			return rc;
+	}
+	if (optind < argc) {
+		cli_error(NICFIT_E_USAGE, "serve: unexpected argument '%.64s'", argv[optind]);
+		return cli_usage("serve");
+	}
+	if (o.sysfs_root && *o.sysfs_root && strcmp(o.sysfs_root, "/") && !o.allow_audit)
+		cli_warn("serve: --sysfs is only read by GET /api/audit, which --allow-audit turns on");
+	if (c->fmt_given)
+		cli_warn("serve: --json/--format do not apply: each request picks its format");
+	o.cat = cli_catalog(c, &rc);
+	if (!o.cat)
+		return rc;
+	nicfit_error_clear(&err);
+	if (serve_run(&o, &err))
+		return cli_fail(&err);
+	return 0;
+}

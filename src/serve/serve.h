@@ -1,0 +1,53 @@
+/*
+ * serve.h - the web configurator and JSON API behind `nicfit serve`.
+ *
+ * An HTTP server (libmicrohttpd, a fixed pool of worker threads) that
+ * answers the same requests as the command line: POST /api/plan,
+ * /api/cluster and /api/calc/NAME take the JSON document that `--spec`
+ * takes, GET /api/decode/PART and /api/catalog[/KIND[/ID]] take their
+ * argument from the path, and every answer is the document the CLI prints
+ * with --json (or ?format=text|md|csv|svg). The page (HTML, CSS, JS) is
+ * compiled into the binary; nothing is read from the file system.
+ *
+ * The catalog is loaded once before the server starts and only read while
+ * it runs; each request gets its own spec, emitter and buffers, so the
+ * workers share nothing that they write. Internal to the CLI binary.
+ */
+#ifndef NICFIT_SERVE_H
+#define NICFIT_SERVE_H
+
+#include <stddef.h>
+
+#include "nicfit/catalog.h"
+#include "nicfit/error.h"
+
+#define SERVE_DEFAULT_PORT 8080
+#define SERVE_MAX_BODY ((size_t)1 << 20)   /* larger request bodies get 413 */
+
+struct serve_options {
+	const char *bind;             /* numeric IPv4 or IPv6 address */
+	unsigned port;                /* 0: any free port (printed at start) */
+	unsigned threads;             /* worker threads; 0: one per CPU, 2..16 */
+	unsigned max_connections;     /* open connections in all */
+	unsigned max_per_ip;          /* open connections from one address */
+	unsigned timeout_s;           /* idle connections are closed after this */
+	size_t max_body;              /* request body limit in bytes */
+	int allow_audit;              /* answer GET /api/audit (this host) */
+	const char *sysfs_root;       /* what the audit reads: NULL or "/" for this host */
+	int log;                      /* one line per request on stderr */
+	const struct nicfit_catalog *cat; /* read-only while serving */
+};
+
+/* The defaults: 127.0.0.1:8080, 512 connections, 10 s, 1 MB bodies. */
+void serve_options_init(struct serve_options *o);
+
+/*
+ * Start the server, print "nicfit serve: listening on http://ADDR:PORT/"
+ * on stderr, and answer requests until SIGINT or SIGTERM; then stop
+ * accepting, let requests in flight finish (a few seconds at most), and
+ * return 0. Errors (address in use, bad address): NICFIT_E_USAGE or
+ * NICFIT_E_IO with a message in err.
+ */
+int serve_run(const struct serve_options *o, struct nicfit_error *err);
+
+#endif

@@ -1,0 +1,2 @@
+serve --bind example.org --port 0
+# exit 64

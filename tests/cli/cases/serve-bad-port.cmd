@@ -1,0 +1,2 @@
+serve --port 70000
+# exit 64

@@ -1,0 +1,2 @@
+serve now
+# exit 64

@@ -1,0 +1,362 @@
+#!/bin/sh
+# Web server tests (TAP): `nicfit serve --port 0` on loopback, then
+#  - the API: every answer equals the CLI's --json document for the same request;
+#  - hostile requests: malformed and deep JSON, huge and chunked bodies,
+#    wrong media types and methods, path traversal, a foreign Host, slow clients;
+#  - shutdown on SIGTERM and SIGINT, bad options;
+#  - the page in headless Chromium: Debian's chromium for a shared link,
+#    playwright-core (npm, installed under $BUILD/npm) for clicking. Without
+#    npm or chromium the browser tests fail, they are never skipped.
+# Screenshots and the printed quote go to $BUILD/test-artifacts/.
+set -u
+: "${NICFIT:=build/nicfit}" "${BUILD:=build}"
+PLAYWRIGHT_VERSION=1.65.1
+n=0
+tmp=$(mktemp -d)
+pids=
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+pass() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+check() { # description command...
+	d=$1; shift
+	if "$@" >/dev/null 2>&1; then pass "$d"; else fail "$d"; fi
+}
+
+# Start a server; sets $pid, $base. Arguments go to nicfit serve.
+start() {
+	nstart=$((${nstart:-0} + 1))
+	log=$tmp/serve.$nstart.err
+	: >"$log"
+	"$NICFIT" serve --port 0 "$@" 2>"$log" &
+	pid=$!
+	pids="$pids $pid"
+	port=
+	i=0
+	while [ $i -lt 100 ]; do
+		port=$(sed -n 's|^nicfit serve: listening on http://127\.0\.0\.1:\([0-9]*\)/$|\1|p' "$log")
+		[ -n "$port" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	base=http://127.0.0.1:$port
+	[ -n "$port" ]
+}
+
+# req METHOD PATH [curl args...]: body in $tmp/body, headers in $tmp/head, status in $code.
+req() {
+	m=$1 p=$2; shift 2
+	code=$(curl -s -m 20 -o "$tmp/body" -D "$tmp/head" -w '%{http_code}' -X "$m" "$@" "$base$p")
+}
+post() { # PATH JSON [curl args]
+	p=$1 b=$2; shift 2
+	req POST "$p" -H 'Content-Type: application/json' --data-binary "$b" "$@"
+}
+is_code() { [ "$code" = "$1" ]; }
+header() { tr -d '\r' <"$tmp/head" | grep -i "^$1:" | head -1 | sed 's/^[^:]*: *//'; }
+err_has() { jq -e --arg s "$1" '(.error | type == "string") and (.error | contains($s)) and (.code | type == "string")' "$tmp/body" >/dev/null; }
+same_as_cli() { # the response body equals what the CLI prints for "$@" (audit exits 1 or 2)
+	"$NICFIT" "$@" >"$tmp/cli" 2>/dev/null
+	[ -s "$tmp/cli" ] && cmp -s "$tmp/body" "$tmp/cli"
+}
+
+if ! start --timeout 2; then
+	fail "nicfit serve --port 0 starts and prints its address" "$(cat "$log")"
+	exit 1
+fi
+pass "nicfit serve --port 0 starts on 127.0.0.1:$port"
+
+# ---- the API answers what the CLI prints ----
+req GET /api
+check "GET /api lists the routes" jq -e '.schema == "nicfit.api.v1" and (.routes | length) > 2' "$tmp/body"
+for f in text md csv; do
+	req GET "/api?format=$f"
+	check "GET /api?format=$f lists the routes" grep -q '/api/plan' "$tmp/body"
+done
+post /api/calc/pcie '{"gen": 3, "width": 16}'
+check "POST /api/calc/pcie answers 200" is_code 200
+check "... with exactly the CLI's --json document" same_as_cli --json calc pcie --gen 3 --width 16
+check "... as application/json" test "$(header content-type)" = application/json
+post /api/calc/fit '{"model": "llama-3-8b", "precision": "bf16", "gpus": "2xa40", "context": 8192}'
+check "POST /api/calc/fit (catalog look-ups) equals the CLI" same_as_cli --json calc fit --model llama-3-8b --precision bf16 --gpus 2xa40 --context 8192
+post /api/calc/allreduce '{"size": "16GB", "nodes": 2, "link": "100G", "assume": ["impl_factor=0.9"]}'
+check "arrays become repeated keys (assume) as on the command line" same_as_cli --json calc allreduce --size 16GB --nodes 2 --link 100G --assume impl_factor=0.9
+post '/api/calc/link?format=text' '{"speed": "100G", "proto": "roce"}'
+check "?format=text gives the CLI's text" same_as_cli calc link --speed 100G --proto roce
+post '/api/calc/link?pretty=1' '{"speed": "100G"}'
+check "?pretty=1 gives the CLI's --pretty JSON" same_as_cli --json --pretty calc link --speed 100G
+post '/api/calc/link?format=md' '{"speed": "25G"}'
+check "?format=md gives the CLI's Markdown" same_as_cli --format md calc link --speed 25G
+spec='{"server": "r740xd", "gpu": "a40", "gpus_per_server": 2, "servers": 2, "model": "llama-3-8b", "precision": "bf16", "workload": "training"}'
+post /api/plan "$spec"
+check "POST /api/plan answers 200" is_code 200
+check "... with exactly plan --json for the same flags" same_as_cli --json plan --server r740xd --gpu a40 --gpus-per-server 2 --servers 2 --model llama-3-8b --precision bf16 --workload training
+check "... a nicfit.plan.v1 document with a BOM" jq -e '.schema == "nicfit.plan.v1" and (.bom.lines | length) > 0' "$tmp/body"
+printf '%s' "$spec" >"$tmp/spec.json"
+check "... and what plan --spec FILE prints" same_as_cli --json plan --spec "$tmp/spec.json"
+post '/api/plan?format=svg' "$spec"
+check "?format=svg is the plan's picture" same_as_cli --format svg plan --spec "$tmp/spec.json"
+check "... as image/svg+xml" test "$(header content-type)" = image/svg+xml
+post '/api/plan?format=csv' "$spec"
+check "?format=csv is the plan's BOM as CSV" same_as_cli --format csv plan --spec "$tmp/spec.json"
+post /api/plan '{"example": "capped"}'
+check "a named example runs as plan --example" same_as_cli --json plan --example=capped
+req GET /api/plan/examples
+check "GET /api/plan/examples lists the examples with their requests" jq -e '(.examples | length) > 3 and (.examples[0].spec.server | type) == "string"' "$tmp/body"
+post /api/plan '{"server": "r740xdx", "gpu": "a40"}'
+check "an unknown server is 404 with a suggestion" err_has "r740xd"
+post /api/plan '{"server": "r740xd", "gpu": "a40", "servers": -1}'
+check "a bad count in a plan is 400" is_code 400
+if [ -f include/nicfit/cluster.h ]; then
+	cspec='{"nodes": 16, "gpus_per_node": 8, "nic_gbps": "400G", "rail_optimized": true}'
+	post /api/cluster "$cspec"
+	check "POST /api/cluster equals cluster --json" same_as_cli --json cluster --nodes 16 --gpus-per-node 8 --nic-gbps 400G --rail-optimized
+	post '/api/cluster?format=svg' "$cspec"
+	check "... and its picture with ?format=svg" same_as_cli --format svg cluster --nodes 16 --gpus-per-node 8 --nic-gbps 400G --rail-optimized
+	post /api/cluster '{"nodes": 0}'
+	check "a cluster of 0 nodes is 400" is_code 400
+else
+	post /api/cluster '{"nodes": 16}'
+	check "this build has no cluster module: POST /api/cluster is 404" is_code 404
+fi
+req GET /api/decode/MCX653105A-HDAT
+check "GET /api/decode/PART equals decode --json" same_as_cli --json decode MCX653105A-HDAT
+req GET '/api/decode/mcx556a-ecat?format=text'
+check "... and decode's text with ?format=text" same_as_cli decode mcx556a-ecat
+req GET /api/decode/XYZ-123
+check "an unreadable part number is 400 saying why" err_has "not a part number"
+req GET "/api/decode/$(head -c 300 /dev/zero | tr '\0' A)"
+check "a 300-character part number is 400" is_code 400
+req GET /api/catalog
+check "GET /api/catalog equals catalog list --json" same_as_cli --json catalog list
+req GET /api/catalog/gpus
+check "GET /api/catalog/gpus equals catalog list gpus --json" same_as_cli --json catalog list gpus
+req GET /api/catalog/nics/MCX556A-ECAT
+check "GET /api/catalog/nics/ID equals catalog show ID --json" same_as_cli --json catalog show mcx556a-ecat
+req GET /api/catalog/servers/mcx556a-ecat
+check "an id of another kind is 404" is_code 404
+
+# ---- errors are JSON with the status that fits ----
+post /api/calc/link '{"proto": "tcp"}'
+check "a missing setting is 400" is_code 400
+check "... with {\"error\": ..., \"code\": ...} naming it" err_has "missing speed"
+post /api/calc/pcie '{"gen": 3, "widht": 16}'
+check "an unknown key is 400 with a suggestion" err_has "width"
+post /api/calc/pcie '{"gen": 9, "width": 16}'
+check "an absurd value is 400" is_code 400
+post /api/calc/fit '{"model": "llama-9", "precision": "bf16", "gpus": "2xa40"}'
+check "an unknown model is 404" is_code 404
+post /api/calc/nic '{"part": "no-such-card", "slot": "gen3x16"}'
+check "an unreadable part number is 400" is_code 400
+post /api/calc/pcei '{}'
+check "an unknown calculator is 404 with a suggestion" err_has "pcie"
+req GET /api/catalog/widgets
+check "an unknown catalog kind is 404" is_code 404
+req GET /no/such/page
+check "an unknown path is 404 JSON" err_has "nothing at"
+post '/api/calc/pcie?format=yaml' '{"gen": 3, "width": 16}'
+check "an unknown format is 400" is_code 400
+post '/api/calc/pcie?format=svg' '{"gen": 3, "width": 16}'
+check "svg where there is no picture is 400" is_code 400
+req GET /api/audit
+check "GET /api/audit is off without --allow-audit (404)" is_code 404
+
+# ---- the page ----
+req GET /
+check "GET / is the page" grep -q '<script src="/app.js"' "$tmp/body"
+check "... as text/html" test "$(header content-type)" = "text/html; charset=utf-8"
+csp=$(header content-security-policy)
+check "... with a CSP of default-src 'self'" sh -c "echo \"\$1\" | grep -q \"^default-src 'self'\"" - "$csp"
+check "... and nosniff" test "$(header x-content-type-options)" = nosniff
+check "... and frame-ancestors 'none'" sh -c "echo \"\$1\" | grep -q \"frame-ancestors 'none'\"" - "$csp"
+check "the page loads nothing from outside" sh -c "! grep -Eiq '(src|href)=\"(https?:)?//' '$tmp/body'"
+for t in plan cluster decode calc; do
+	req GET "/$t?server=r740xd"
+	check "GET /$t is the page" is_code 200
+done
+req GET /app.js
+etag=$(header etag)
+check "assets carry an ETag" test -n "$etag"
+check "... and JavaScript's type" test "$(header content-type)" = "text/javascript; charset=utf-8"
+req GET /app.js -H "If-None-Match: $etag"
+check "If-None-Match answers 304" is_code 304
+req HEAD /app.css
+check "HEAD works" is_code 200
+check "API answers are not cached" sh -c "curl -s -D - -o /dev/null $base/api | grep -qi '^cache-control: no-store'"
+
+# ---- hostile requests ----
+post /api/calc/pcie '{"gen": 3, "width":'
+check "malformed JSON is 400" is_code 400
+check "... naming line and column" err_has "body:1:"
+post /api/calc/pcie '[3, 16]'
+check "a JSON array instead of an object is 400" is_code 400
+post /api/calc/pcie '{"gen": 3, "gen": 4, "width": 16}'
+check "duplicate keys are 400" is_code 400
+post /api/calc/pcie '{"gen": {"deep": 1}, "width": 16}'
+check "an object where a value belongs is 400" is_code 400
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; }' >"$tmp/deep"
+post /api/calc/pcie "@$tmp/deep"
+check "100,000 nested arrays are 400, not a crash" is_code 400
+printf '{"gen": "3\000", "width": 16}' >"$tmp/nul"
+post /api/calc/pcie "@$tmp/nul"
+check "a NUL in the body is 400" is_code 400
+head -c 1100000 /dev/zero | tr '\0' ' ' >"$tmp/big"
+post /api/calc/pcie "@$tmp/big"
+check "a 1.1 MB body is 413" is_code 413
+check "... with a JSON error" err_has "limit"
+post /api/calc/pcie "@$tmp/big" -H 'Transfer-Encoding: chunked'
+check "a 1.1 MB chunked body (no length) is 413" is_code 413
+{ printf '{"gen": 3, "width": 16}'; head -c 1000000 /dev/zero | tr '\0' ' '; } >"$tmp/padded"
+post /api/calc/pcie "@$tmp/padded"
+check "a 1.0 MB body under the limit is answered" is_code 200
+req POST /api/calc/pcie -H 'Content-Type: text/plain' --data-binary '{"gen": 3, "width": 16}'
+check "text/plain is 415" is_code 415
+req POST /api/calc/pcie --data-binary 'gen=3&width=16'
+check "a form post is 415" is_code 415
+post /api/calc/pcie '{"gen": 3, "width": 16}' -H 'Content-Type: application/json; charset=utf-8'
+check "application/json with a charset is accepted" is_code 200
+req GET /api/calc/pcie
+check "GET on a POST route is 405" is_code 405
+check "... with Allow: POST" test "$(header allow)" = POST
+req DELETE /api/catalog
+check "DELETE is 405" is_code 405
+req PUT /
+check "PUT on the page is 405" is_code 405
+post / '{}'
+check "POST on the page is 405" is_code 405
+req OPTIONS /api/plan -H 'Origin: http://evil.example'
+check "a CORS preflight gets no CORS grant" sh -c "! grep -qi '^access-control-allow' '$tmp/head'"
+for p in '/../../../../etc/passwd' '/%2e%2e/%2e%2e/etc/passwd' '/app.js/../../../etc/passwd' \
+	'/..%2f..%2fetc%2fpasswd' '/assets/app.js' '/src/serve/assets/app.js' '//etc/passwd' '/index.html%00.js'; do
+	req GET "$p" --path-as-is
+	if [ "$code" = 404 ] && ! grep -q 'root:' "$tmp/body"; then pass "traversal $p is 404"; else fail "traversal $p is 404" "got $code"; fi
+done
+req GET /api/catalog -H 'Host: evil.example'
+check "a foreign Host (DNS rebinding) is 400" is_code 400
+req GET /api/catalog -H 'Host: localhost:1'
+check "Host: localhost is accepted" is_code 200
+head -c 100000 /dev/zero | tr '\0' 'a' >"$tmp/hdr"
+req GET /api -H "X-Big: $(cat "$tmp/hdr")"
+check "a 100 KB header is refused" sh -c "[ '$code' -ge 400 ] && [ '$code' -lt 500 ]"
+node -e '
+const net = require("net");
+const s = net.connect(Number(process.argv[1]), "127.0.0.1", () => s.write("GET /api HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "));
+const t = setTimeout(() => { console.log("still open"); process.exit(1); }, 15000);
+s.on("close", () => { clearTimeout(t); process.exit(0); });
+s.on("error", () => {});
+' "$port" >/dev/null 2>&1 &
+slow=$!
+urls=
+i=0
+while [ $i -lt 64 ]; do urls="$urls $base/api/calc/pcie"; i=$((i + 1)); done
+# shellcheck disable=SC2086
+curl -s -m 30 --parallel --parallel-max 32 -X POST -H 'Content-Type: application/json' \
+	-d '{"gen": 4, "width": 16}' -o /dev/null -w '%{http_code}\n' $urls >"$tmp/codes" 2>/dev/null
+check "64 concurrent requests (32 at once) all answer 200" sh -c "[ \$(grep -c '^200$' '$tmp/codes') -eq 64 ]"
+check "a client that stops sending is cut off after --timeout" wait "$slow"
+req GET /api
+check "after all that the server still answers" is_code 200
+
+# ---- shutdown ----
+kill -TERM "$pid"
+i=0
+while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait "$pid"
+rc=$?
+check "SIGTERM stops the server with exit 0" test "$rc" = 0
+check "... saying so" grep -q 'stopping' "$log"
+if start; then
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	check "SIGINT stops the server with exit 0" test "$rc" = 0
+else
+	fail "second server starts"
+fi
+"$NICFIT" serve --bind 'not-an-address.example' --port 0 >/dev/null 2>"$tmp/e"
+rc=$?
+check "--bind with a name is a usage error (64)" test "$rc" = 64
+check "... in one line" test "$(wc -l <"$tmp/e")" = 1
+
+# ---- the audit of this host, only with --allow-audit ----
+if [ -f include/nicfit/audit.h ]; then
+	sh tests/fixtures/gen.sh "$tmp/sysfs" r740xd
+	if start --allow-audit --sysfs "$tmp/sysfs/r740xd"; then
+		req GET /api/audit
+		check "with --allow-audit GET /api/audit equals audit --json" same_as_cli --json audit --sysfs "$tmp/sysfs/r740xd"
+		req GET '/api/audit?format=text'
+		check "... and audit's text with ?format=text" same_as_cli audit --sysfs "$tmp/sysfs/r740xd"
+		check "... listed in GET /api" sh -c "curl -s $base/api | jq -e '[.routes[].path] | index(\"/api/audit\")' >/dev/null"
+		post /api/audit '{}'
+		check "POST /api/audit is 405" is_code 405
+		kill "$pid"
+		wait "$pid"
+	else
+		fail "server with --allow-audit starts"
+	fi
+fi
+
+# ---- connection limit: a fifth client waits until one of four is closed ----
+if start --threads 1 --max-connections 4 --timeout 3; then
+	node -e '
+const net = require("net");
+let open = 0;
+for (let i = 0; i < 4; i++) {
+	const s = net.connect(Number(process.argv[1]), "127.0.0.1", () => { if (++open === 4) console.log("ready"); });
+	s.on("error", () => {});
+	s.on("close", () => { if (--open === 0) process.exit(0); });
+}
+setTimeout(() => process.exit(1), 15000);
+' "$port" >"$tmp/hold" 2>&1 &
+	hold=$!
+	i=0
+	while ! grep -q ready "$tmp/hold" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	req GET /api -m 1
+	check "with --max-connections 4 taken, a fifth client is not served" test "$code" = 000
+	check "... the idle four are closed after --timeout" wait "$hold"
+	req GET /api
+	check "... and then clients are served again" is_code 200
+	kill "$pid"
+	wait "$pid"
+else
+	fail "server with --max-connections 4 starts"
+fi
+
+# ---- the page in Chromium ----
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chromium" ]; then
+	fail "chromium is installed (scripts/deps.sh check)"
+	exit 1
+fi
+if ! start --max-per-ip 64; then
+	fail "server for the browser tests starts"
+	exit 1
+fi
+profile=$(mktemp -d -p "$tmp")
+timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
+	--disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
+	--virtual-time-budget=5000 --dump-dom "$base/calc?calc=pcie&gen=3&width=16" >"$tmp/dom" 2>/dev/null
+check "chromium: a shared calculator link renders its answer (126.03 Gb/s)" grep -q '126.03 Gb/s' "$tmp/dom"
+
+npmdir=$BUILD/npm
+if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ] ||
+	! grep -q "\"version\": \"$PLAYWRIGHT_VERSION\"" "$npmdir/node_modules/playwright-core/package.json"; then
+	mkdir -p "$npmdir"
+	if ! command -v npm >/dev/null 2>&1; then
+		fail "npm is installed (scripts/deps.sh check) for the browser tests"
+		exit 1
+	fi
+	if ! npm install --prefix "$npmdir" --no-audit --no-fund --no-save --silent \
+		"playwright-core@$PLAYWRIGHT_VERSION" >"$tmp/npm.log" 2>&1; then
+		fail "npm install playwright-core@$PLAYWRIGHT_VERSION" "$(tail -5 "$tmp/npm.log")"
+		exit 1
+	fi
+fi
+mkdir -p "$BUILD/test-artifacts"
+PLAYWRIGHT_CORE=$(cd "$npmdir/node_modules/playwright-core" && pwd) CHROMIUM=$chromium \
+	timeout 300 node tests/browser/page.js "$base" $((n + 1)) "$BUILD/test-artifacts"
