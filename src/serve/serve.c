@@ -37,21 +37,15 @@
 #include "serve.h"
 #include "nicfit/calc.h"
 #include "nicfit/catalog.h"
+#include "nicfit/audit.h"
 #include "nicfit/cluster.h"
 #include "nicfit/emit.h"
 #include "nicfit/partno.h"
 #include "nicfit/plan.h"
 #include "nicfit/spec.h"
+#include "nicfit/topo.h"
 #include "nicfit/version.h"
 
-/* The audit joins the table when its module is built in. */
-#if defined(__has_include)
-#if __has_include("nicfit/audit.h")
-#include "nicfit/audit.h"
-#include "nicfit/topo.h"
-#define HAVE_AUDIT 1
-#endif
-#endif
 
 extern const struct nicfit_blob nicfit_asset_blobs[];
 
@@ -126,9 +120,7 @@ static enum MHD_Result handle_index(struct request *rq);
 static enum MHD_Result handle_spec(struct request *rq);
 static enum MHD_Result handle_examples(struct request *rq);
 static enum MHD_Result handle_decode(struct request *rq);
-#ifdef HAVE_AUDIT
 static enum MHD_Result handle_audit(struct request *rq);
-#endif
 static enum MHD_Result handle_calc(struct request *rq);
 static enum MHD_Result handle_catalog(struct request *rq);
 static enum MHD_Result handle_page(struct request *rq);
@@ -142,9 +134,7 @@ static const struct route routes[] = {
 	{ "/api/cluster", NULL, M_POST, handle_spec, nicfit_cluster_run, R_SVG,
 	  "switches, tiers, cables and BOM for N nodes (body: the cluster spec)" },
 	{ "/api/decode/", "/api/decode/PART", M_GET, handle_decode, NULL, 0, "explain a part number (as decode --json)" },
-#ifdef HAVE_AUDIT
 	{ "/api/audit", NULL, M_GET, handle_audit, NULL, R_AUDIT | R_SVG, "this host's audit (as audit --json)" },
-#endif
 	{ "/api/calc/", "/api/calc/NAME", M_POST, handle_calc, NULL, 0,
 	  "run calculator NAME (pcie, link, nic, load, fit, allreduce, stream) on a JSON spec" },
 	{ "/api/catalog", NULL, M_GET, handle_catalog, NULL, 0, "the whole catalog (as nicfit catalog list --json)" },
@@ -461,7 +451,6 @@ out:
 	return ok;
 }
 
-#ifdef HAVE_AUDIT
 /*
  * This host's audit, as `nicfit audit --json` (the sysfs root is
  * --sysfs DIR, else NICFIT_SYSFS_ROOT, else "/"). Findings are part of the
@@ -506,7 +495,6 @@ out:
 	pthread_mutex_unlock(&rq->srv->audit_lock);
 	return ok;
 }
-#endif
 
 /* Parse the body into a new spec; NULL after queueing the error. */
 static struct nicfit_spec *request_spec(struct request *rq, enum MHD_Result *ok)
