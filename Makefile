@@ -31,9 +31,11 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 ifeq ($(WERROR),1)
 WARN += -Werror
 endif
+# libarchive and libmicrohttpd are opened at run time, when snapshot archives
+# or serve need them (src/lib/dynlib.c): only their headers are used here.
 PKGS := jansson libmicrohttpd libarchive
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lmicrohttpd -larchive)
+PKG_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -ldl -lpthread
 
 BASE_CFLAGS := -std=c11 -O2 -g $(WARN) -fno-common
 ifeq ($(SANITIZE),1)
@@ -97,7 +99,7 @@ $(B)/nicfit: $(CLI_OBJ) $(B)/libnicfit.a
 $(B)/tests/%: tests/unit/%.c $(B)/libnicfit.a tests/unit/unit.h
 	@mkdir -p $(dir $@)
 	$(Q_LD)$(CC) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
-		-o $@ $< $(B)/libnicfit.a $(LIBS) -lcmocka
+		-o $@ $< $(B)/libnicfit.a $(LIBS) -lcmocka -larchive
 
 # Fuzz harnesses built as plain programs that replay their corpus.
 $(B)/tests/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/libnicfit.a

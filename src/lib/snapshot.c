@@ -22,10 +22,134 @@
 #include <archive_entry.h>
 
 #include "nicfit/buf.h"
+#include "nicfit/dynlib.h"
 #include "nicfit/snapshot.h"
 #include "nicfit/sysfs.h"
 #include "nicfit/topo.h"
 #include "nicfit/version.h"
+
+/*
+ * libarchive, loaded on first use (see nicfit/dynlib.h): its functions are
+ * called through this table, under their own names.
+ */
+static struct {
+	__typeof__(archive_entry_filetype) *entry_filetype;
+	__typeof__(archive_entry_free) *entry_free;
+	__typeof__(archive_entry_hardlink) *entry_hardlink;
+	__typeof__(archive_entry_new) *entry_new;
+	__typeof__(archive_entry_pathname) *entry_pathname;
+	__typeof__(archive_entry_set_filetype) *entry_set_filetype;
+	__typeof__(archive_entry_set_mtime) *entry_set_mtime;
+	__typeof__(archive_entry_set_pathname) *entry_set_pathname;
+	__typeof__(archive_entry_set_perm) *entry_set_perm;
+	__typeof__(archive_entry_set_size) *entry_set_size;
+	__typeof__(archive_entry_set_symlink) *entry_set_symlink;
+	__typeof__(archive_entry_size) *entry_size;
+	__typeof__(archive_error_string) *error_string;
+	__typeof__(archive_read_data_block) *read_data_block;
+	__typeof__(archive_read_free) *read_free;
+	__typeof__(archive_read_new) *read_new;
+	__typeof__(archive_read_next_header) *read_next_header;
+	__typeof__(archive_read_open_filename) *read_open_filename;
+	__typeof__(archive_read_support_filter_all) *read_support_filter_all;
+	__typeof__(archive_read_support_format_all) *read_support_format_all;
+	__typeof__(archive_write_add_filter_bzip2) *write_add_filter_bzip2;
+	__typeof__(archive_write_add_filter_gzip) *write_add_filter_gzip;
+	__typeof__(archive_write_add_filter_xz) *write_add_filter_xz;
+	__typeof__(archive_write_add_filter_zstd) *write_add_filter_zstd;
+	__typeof__(archive_write_close) *write_close;
+	__typeof__(archive_write_data) *write_data;
+	__typeof__(archive_write_data_block) *write_data_block;
+	__typeof__(archive_write_disk_new) *write_disk_new;
+	__typeof__(archive_write_disk_set_options) *write_disk_set_options;
+	__typeof__(archive_write_finish_entry) *write_finish_entry;
+	__typeof__(archive_write_free) *write_free;
+	__typeof__(archive_write_header) *write_header;
+	__typeof__(archive_write_new) *write_new;
+	__typeof__(archive_write_open_filename) *write_open_filename;
+	__typeof__(archive_write_set_format_pax_restricted) *write_set_format_pax_restricted;
+} arc;
+
+static const struct nicfit_dynsym arc_syms[] = {
+	{ "archive_entry_filetype", (void **)&arc.entry_filetype },
+	{ "archive_entry_free", (void **)&arc.entry_free },
+	{ "archive_entry_hardlink", (void **)&arc.entry_hardlink },
+	{ "archive_entry_new", (void **)&arc.entry_new },
+	{ "archive_entry_pathname", (void **)&arc.entry_pathname },
+	{ "archive_entry_set_filetype", (void **)&arc.entry_set_filetype },
+	{ "archive_entry_set_mtime", (void **)&arc.entry_set_mtime },
+	{ "archive_entry_set_pathname", (void **)&arc.entry_set_pathname },
+	{ "archive_entry_set_perm", (void **)&arc.entry_set_perm },
+	{ "archive_entry_set_size", (void **)&arc.entry_set_size },
+	{ "archive_entry_set_symlink", (void **)&arc.entry_set_symlink },
+	{ "archive_entry_size", (void **)&arc.entry_size },
+	{ "archive_error_string", (void **)&arc.error_string },
+	{ "archive_read_data_block", (void **)&arc.read_data_block },
+	{ "archive_read_free", (void **)&arc.read_free },
+	{ "archive_read_new", (void **)&arc.read_new },
+	{ "archive_read_next_header", (void **)&arc.read_next_header },
+	{ "archive_read_open_filename", (void **)&arc.read_open_filename },
+	{ "archive_read_support_filter_all", (void **)&arc.read_support_filter_all },
+	{ "archive_read_support_format_all", (void **)&arc.read_support_format_all },
+	{ "archive_write_add_filter_bzip2", (void **)&arc.write_add_filter_bzip2 },
+	{ "archive_write_add_filter_gzip", (void **)&arc.write_add_filter_gzip },
+	{ "archive_write_add_filter_xz", (void **)&arc.write_add_filter_xz },
+	{ "archive_write_add_filter_zstd", (void **)&arc.write_add_filter_zstd },
+	{ "archive_write_close", (void **)&arc.write_close },
+	{ "archive_write_data", (void **)&arc.write_data },
+	{ "archive_write_data_block", (void **)&arc.write_data_block },
+	{ "archive_write_disk_new", (void **)&arc.write_disk_new },
+	{ "archive_write_disk_set_options", (void **)&arc.write_disk_set_options },
+	{ "archive_write_finish_entry", (void **)&arc.write_finish_entry },
+	{ "archive_write_free", (void **)&arc.write_free },
+	{ "archive_write_header", (void **)&arc.write_header },
+	{ "archive_write_new", (void **)&arc.write_new },
+	{ "archive_write_open_filename", (void **)&arc.write_open_filename },
+	{ "archive_write_set_format_pax_restricted", (void **)&arc.write_set_format_pax_restricted }
+};
+
+static const char *const arc_sonames[] = { "libarchive.so.13", "libarchive.so", NULL };
+
+static struct nicfit_dynlib arc_lib = {
+	"libarchive", arc_sonames, "libarchive13", arc_syms,
+	sizeof(arc_syms) / sizeof(arc_syms[0]), 0, ""
+};
+
+#define archive_entry_filetype (*arc.entry_filetype)
+#define archive_entry_free (*arc.entry_free)
+#define archive_entry_hardlink (*arc.entry_hardlink)
+#define archive_entry_new (*arc.entry_new)
+#define archive_entry_pathname (*arc.entry_pathname)
+#define archive_entry_set_filetype (*arc.entry_set_filetype)
+#define archive_entry_set_mtime (*arc.entry_set_mtime)
+#define archive_entry_set_pathname (*arc.entry_set_pathname)
+#define archive_entry_set_perm (*arc.entry_set_perm)
+#define archive_entry_set_size (*arc.entry_set_size)
+#define archive_entry_set_symlink (*arc.entry_set_symlink)
+#define archive_entry_size (*arc.entry_size)
+#define archive_error_string (*arc.error_string)
+#define archive_read_data_block (*arc.read_data_block)
+#define archive_read_free (*arc.read_free)
+#define archive_read_new (*arc.read_new)
+#define archive_read_next_header (*arc.read_next_header)
+#define archive_read_open_filename (*arc.read_open_filename)
+#define archive_read_support_filter_all (*arc.read_support_filter_all)
+#define archive_read_support_format_all (*arc.read_support_format_all)
+#define archive_write_add_filter_bzip2 (*arc.write_add_filter_bzip2)
+#define archive_write_add_filter_gzip (*arc.write_add_filter_gzip)
+#define archive_write_add_filter_xz (*arc.write_add_filter_xz)
+#define archive_write_add_filter_zstd (*arc.write_add_filter_zstd)
+#define archive_write_close (*arc.write_close)
+#define archive_write_data (*arc.write_data)
+#define archive_write_data_block (*arc.write_data_block)
+#define archive_write_disk_new (*arc.write_disk_new)
+#define archive_write_disk_set_options (*arc.write_disk_set_options)
+#define archive_write_finish_entry (*arc.write_finish_entry)
+#define archive_write_free (*arc.write_free)
+#define archive_write_header (*arc.write_header)
+#define archive_write_new (*arc.write_new)
+#define archive_write_open_filename (*arc.write_open_filename)
+#define archive_write_set_format_pax_restricted (*arc.write_set_format_pax_restricted)
 
 #define P_MAX NICFIT_SYSFS_PATH_MAX
 #define MAX_HOPS 40
@@ -486,6 +610,9 @@ int nicfit_snapshot_take(const char *root, const char *dest,
 		goto out_fs;
 	}
 	if (res->archive) {
+		rc = nicfit_dynlib_load(&arc_lib, err);
+		if (rc)
+			goto out_src;
 		archive_prefix(dest, k.prefix, sizeof(k.prefix));
 		k.ar = archive_write_new();
 		if (!k.ar || archive_write_set_format_pax_restricted(k.ar) != ARCHIVE_OK ||
@@ -644,6 +771,9 @@ int nicfit_snapshot_extract(const char *archive, char **tmpdir, char **root,
 	int rc = 0, r;
 
 	*tmpdir = *root = NULL;
+	rc = nicfit_dynlib_load(&arc_lib, err);
+	if (rc)
+		return rc;
 	if (access(archive, R_OK))
 		return nicfit_error_at(err, errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO, archive,
 				       0, 0, "%s", strerror(errno));
