@@ -31,9 +31,11 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 ifeq ($(WERROR),1)
 WARN += -Werror
 endif
-PKGS := jansson libmicrohttpd
+# libarchive and libmicrohttpd are opened at run time, when snapshot archives
+# or serve need them (src/lib/dynlib.c): only their headers are used here.
+PKGS := jansson libmicrohttpd libarchive
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lmicrohttpd)
+PKG_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -ldl -lpthread
 
 BASE_CFLAGS := -std=c11 -O2 -g $(WARN) -fno-common
 ifeq ($(SANITIZE),1)
@@ -97,7 +99,7 @@ $(B)/nicfit: $(CLI_OBJ) $(B)/libnicfit.a
 $(B)/tests/%: tests/unit/%.c $(B)/libnicfit.a tests/unit/unit.h
 	@mkdir -p $(dir $@)
 	$(Q_LD)$(CC) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
-		-o $@ $< $(B)/libnicfit.a $(LIBS) -lcmocka
+		-o $@ $< $(B)/libnicfit.a $(LIBS) -lcmocka -larchive
 
 # Fuzz harnesses built as plain programs that replay their corpus.
 $(B)/tests/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/libnicfit.a
@@ -119,7 +121,16 @@ check: deps-check
 	@$(MAKE) --no-print-directory all tests
 	@NICFIT=$(B)/nicfit BUILD=$(B) SANITIZE=$(SANITIZE) sh tests/run.sh
 
-tests: $(UNIT_BIN) $(FUZZ_BIN)
+tests: $(UNIT_BIN) $(FUZZ_BIN) $(B)/fixtures/.stamp
+
+# Sysfs trees of realistic machines for the audit tests (tests/fixtures/README.md).
+FIXTURE_SRC := $(sort $(wildcard tests/fixtures/machines/*.host)) tests/fixtures/gen.sh \
+	tests/fixtures/sysfs.awk
+$(B)/fixtures/.stamp: $(FIXTURE_SRC)
+	@sh tests/fixtures/gen.sh $(B)/fixtures
+	@touch $@
+
+fixtures: $(B)/fixtures/.stamp
 
 fuzz:
 	@command -v clang >/dev/null || { echo "make fuzz needs clang" >&2; exit 69; }
@@ -154,6 +165,6 @@ clean:
 	rm -rf $(B)
 
 FORCE:
-.PHONY: all run check tests fuzz bench install clean deps deps-check FORCE
+.PHONY: all run check tests fixtures fuzz bench install clean deps deps-check FORCE
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

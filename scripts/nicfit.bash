@@ -17,7 +17,7 @@ _nicfit()
 	done
 	case $prev in
 	--format) COMPREPLY=($(compgen -W "text json md csv svg" -- "$cur")); return ;;
-	--catalog|--spec|--sysfs|--port-map) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	--catalog|--spec|--sysfs|--port-map|--pci-ids|--plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--server) COMPREPLY=($(compgen -W "$(nicfit catalog list servers -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)" -- "$cur")); return ;;
 	--gpu) COMPREPLY=($(compgen -W "$(nicfit catalog list gpus -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)" -- "$cur")); return ;;
 	--model) COMPREPLY=($(compgen -W "$(nicfit catalog list models -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)" -- "$cur")); return ;;
@@ -32,6 +32,11 @@ _nicfit()
 		return
 	fi
 	case $cmd in
+	audit)
+		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan --json --format" -- "$cur")) ;;
+	snapshot)
+		COMPREPLY=($(compgen -W "--sysfs" -- "$cur"))
+		[ "${cur#-}" = "$cur" ] && COMPREPLY+=($(compgen -f -- "$cur")) ;;
 	calc)
 		if [ "${words[cword-1]}" = calc ]; then
 			COMPREPLY=($(compgen -W "pcie link nic load fit allreduce stream" -- "$cur"))
@@ -41,7 +46,7 @@ _nicfit()
 	catalog)
 		COMPREPLY=($(compgen -W "list show check nics cables switches servers gpus models" -- "$cur")) ;;
 	plan)
-		COMPREPLY=($(compgen -W "--spec --server --servers --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example --json --format" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--spec --server --servers --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example --from-host --sysfs --json --format" -- "$cur")) ;;
 	fleet)
 		case $cur in
 		-*) COMPREPLY=($(compgen -W "--expect --ignore --all-hosts --strict --max-doc-mb --json --format" -- "$cur")) ;;

@@ -60,6 +60,7 @@ int cli_usage(const char *name);
 /* The command table (main.c). */
 const struct cli_command *cli_find(const char *name);
 
+int cmd_audit(struct cli *c, int argc, char **argv);
 int cmd_calc(struct cli *c, int argc, char **argv);
 int cmd_catalog(struct cli *c, int argc, char **argv);
 int cmd_cluster(struct cli *c, int argc, char **argv);
@@ -67,5 +68,6 @@ int cmd_decode(struct cli *c, int argc, char **argv);
 int cmd_fleet(struct cli *c, int argc, char **argv);
 int cmd_plan(struct cli *c, int argc, char **argv);
 int cmd_serve(struct cli *c, int argc, char **argv);
+int cmd_snapshot(struct cli *c, int argc, char **argv);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "host.h"
 #include "util.h"
 #include "nicfit/plan.h"
 
@@ -52,8 +53,9 @@ int cmd_plan(struct cli *c, int argc, char **argv)
 	struct nicfit_spec *spec;
 	struct nicfit_error err;
 	struct nicfit_emit *e;
+	const char *host_root = NULL;
 	char **rest;
-	int rc = 0, i, n = 0;
+	int rc = 0, i, n = 0, from_host = 0;
 
 	spec = calloc(1, sizeof(*spec));
 	rest = calloc((size_t)argc + 1, sizeof(*rest));
@@ -74,6 +76,11 @@ int cmd_plan(struct cli *c, int argc, char **argv)
 			rc = read_spec(argv[++i], spec);
 		} else if (!strncmp(argv[i], "--spec=", 7)) {
 			rc = read_spec(argv[i] + 7, spec);
+		} else if (!strcmp(argv[i], "--from-host")) {
+			from_host = 1;
+		} else if (!strcmp(argv[i], "--sysfs") && i + 1 < argc) {
+			host_root = argv[++i];
+			from_host = 1;
 		} else {
 			rest[n++] = argv[i];
 		}
@@ -85,6 +92,20 @@ int cmd_plan(struct cli *c, int argc, char **argv)
 	cat = cli_catalog(c, &rc);
 	if (!cat)
 		goto out;
+	if (from_host) { /* this host (or a snapshot) is the server */
+		struct nicfit_topo *topo;
+		struct nicfit_audit *a;
+
+		if (!host_root)
+			host_root = getenv("NICFIT_SYSFS_ROOT");
+		rc = cli_host_audit(cat, host_root, &topo, &a);
+		if (!rc)
+			rc = cli_host_into_spec(cat, a, spec);
+		nicfit_audit_free(a);
+		nicfit_topo_free(topo);
+		if (rc)
+			goto out;
+	}
 	nicfit_error_clear(&err);
 	e = cli_emitter(c);
 	rc = nicfit_plan_run(cat, spec, e, &err);

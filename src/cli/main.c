@@ -17,6 +17,16 @@
 static int cmd_help(struct cli *c, int argc, char **argv);
 
 static const struct cli_command commands[] = {
+	{ "audit", cmd_audit,
+	  "inspect this host (or --sysfs DIR) for GPU/NIC topology and link problems",
+	  "nicfit audit [--sysfs DIR|FILE.tar.gz] [--all] [--ignore CODE[@DEVICE]]...\n"
+	  "             [--pci-ids FILE | --no-pci-ids] [--assume NAME=VALUE]... [--plan SPEC.json]\n"
+	  "\n"
+	  "Reads sysfs (never needs root; as root it also checks ACS, MaxPayload and\n"
+	  "MaxReadReq). --sysfs takes a directory that holds sys/ (NICFIT_SYSFS_ROOT too)\n"
+	  "or a snapshot archive. --all lists every PCI function. Exit status: 0 clean,\n"
+	  "1 warnings, 2 critical findings. --format svg draws the host. --plan judges the\n"
+	  "host against `nicfit plan` for the request in SPEC.json (plan's --spec format)." },
 	{ "calc", cmd_calc,
 	  "pcie | link | nic | load | fit | allreduce | stream: the formulas behind plan",
 	  "nicfit calc pcie --gen G --width W [--mps B] [--assume NAME=VALUE]...\n"
@@ -83,7 +93,10 @@ static const struct cli_command commands[] = {
 	  "            [--backend-cards N] [--fabric auto|roce|infiniband] [--switch ID]\n"
 	  "            [--storage-gbps N] [--reloads-per-day N] [--tokens-per-s T]\n"
 	  "            [--assume NAME=VALUE]... [--explain] [--example[=NAME]]\n"
+	  "            [--from-host | --sysfs DIR|FILE.tar.gz]\n"
 	  "\n"
+	  "--from-host plans with this host (as nicfit audit sees it) as the server,\n"
+	  "--sysfs with a snapshot of one.\n"
 	  "Examples from the reference article: --example=inference, replicas, training,\n"
 	  "capped, gen4, lab, x710, split. --format csv prints the bill of materials,\n"
 	  "md a ticket-ready report, svg the server's slots." },
@@ -96,6 +109,13 @@ static const struct cli_command commands[] = {
 	  "stop the server after the requests in flight. --allow-audit answers GET /api/audit\n"
 	  "with this host's audit (or of the tree --sysfs DIR names); without it that route\n"
 	  "is off." },
+	{ "snapshot", cmd_snapshot,
+	  "copy the sysfs subset that audit reads into a directory (or .tar.gz) for offline audit",
+	  "nicfit snapshot [--sysfs DIR] DEST\n"
+	  "\n"
+	  "DEST is a new directory or an archive (FILE.tar.gz, .tar.xz, .tar.bz2, .tar).\n"
+	  "Works without root and lists what it could not read. Audit the copy with\n"
+	  "nicfit audit --sysfs DEST." },
 	{ "help", cmd_help, "show help for nicfit or one command",
 	  "nicfit help [COMMAND]" },
 };

@@ -623,7 +623,7 @@ void plan_notes(struct nicfit_plan *p)
 		plan_decide(p, "R11", 1, "No ConnectX or InfiniBand card is needed for a single "
 			    "inference server: the model's GPU traffic stays on PCIe, and 10GbE is "
 			    "plenty for requests, model downloads and management.");
-	if (p->backend_needed && p->fabric == NICFIT_FABRIC_ROCE && !p->back_to_back)
+	if (p->backend_needed && p->be_nic && p->fabric == NICFIT_FABRIC_ROCE && !p->back_to_back)
 		plan_find(p, NICFIT_SEV_WARNING, "roce-lossless",
 			  "enable PFC on the RoCE priority and ECN on the switch ports before the first "
 			  "job; check counters (pause frames, CNPs) under load",

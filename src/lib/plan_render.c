@@ -331,6 +331,9 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
 				   p->fabric == NICFIT_FABRIC_IB ? "InfiniBand (subnet manager needed)" :
 				   "RoCE v2", p->back_to_back ? ", two servers back to back" :
 				   p->fabric == NICFIT_FABRIC_ROCE ? " on a lossless switch (PFC, ECN)" : "");
+	} else if (p->backend_needed) {
+		nicfit_emit_printf(e, "%sBack end%s   needed, but no RDMA card fits this server (see the findings)\n",
+				   bold, reset);
 	} else {
 		nicfit_emit_printf(e, "%sBack end%s   none needed\n", bold, reset);
 	}

@@ -37,21 +37,65 @@
 #include "serve.h"
 #include "nicfit/calc.h"
 #include "nicfit/catalog.h"
+#include "nicfit/audit.h"
 #include "nicfit/cluster.h"
+#include "nicfit/dynlib.h"
 #include "nicfit/emit.h"
 #include "nicfit/partno.h"
 #include "nicfit/plan.h"
 #include "nicfit/spec.h"
+#include "nicfit/topo.h"
 #include "nicfit/version.h"
 
-/* The audit joins the table when its module is built in. */
-#if defined(__has_include)
-#if __has_include("nicfit/audit.h")
-#include "nicfit/audit.h"
-#include "nicfit/topo.h"
-#define HAVE_AUDIT 1
-#endif
-#endif
+/*
+ * libmicrohttpd, loaded when `serve` starts (see nicfit/dynlib.h), so the
+ * other commands do not pay for it: its functions are called through this
+ * table, under their own names.
+ */
+static struct {
+	__typeof__(MHD_add_response_header) *add_response_header;
+	__typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
+	__typeof__(MHD_destroy_response) *destroy_response;
+	__typeof__(MHD_get_connection_info) *get_connection_info;
+	__typeof__(MHD_get_daemon_info) *get_daemon_info;
+	__typeof__(MHD_lookup_connection_value) *lookup_connection_value;
+	__typeof__(MHD_queue_response) *queue_response;
+	__typeof__(MHD_quiesce_daemon) *quiesce_daemon;
+	__typeof__(MHD_start_daemon) *start_daemon;
+	__typeof__(MHD_stop_daemon) *stop_daemon;
+} mhd;
+
+static const struct nicfit_dynsym mhd_syms[] = {
+	{ "MHD_add_response_header", (void **)&mhd.add_response_header },
+	{ "MHD_create_response_from_buffer", (void **)&mhd.create_response_from_buffer },
+	{ "MHD_destroy_response", (void **)&mhd.destroy_response },
+	{ "MHD_get_connection_info", (void **)&mhd.get_connection_info },
+	{ "MHD_get_daemon_info", (void **)&mhd.get_daemon_info },
+	{ "MHD_lookup_connection_value", (void **)&mhd.lookup_connection_value },
+	{ "MHD_queue_response", (void **)&mhd.queue_response },
+	{ "MHD_quiesce_daemon", (void **)&mhd.quiesce_daemon },
+	{ "MHD_start_daemon", (void **)&mhd.start_daemon },
+	{ "MHD_stop_daemon", (void **)&mhd.stop_daemon }
+};
+
+static const char *const mhd_sonames[] = { "libmicrohttpd.so.12", "libmicrohttpd.so", NULL };
+
+static struct nicfit_dynlib mhd_lib = {
+	"libmicrohttpd", mhd_sonames, "libmicrohttpd12", mhd_syms,
+	sizeof(mhd_syms) / sizeof(mhd_syms[0]), 0, ""
+};
+
+#define MHD_add_response_header (*mhd.add_response_header)
+#define MHD_create_response_from_buffer (*mhd.create_response_from_buffer)
+#define MHD_destroy_response (*mhd.destroy_response)
+#define MHD_get_connection_info (*mhd.get_connection_info)
+#define MHD_get_daemon_info (*mhd.get_daemon_info)
+#define MHD_lookup_connection_value (*mhd.lookup_connection_value)
+#define MHD_queue_response (*mhd.queue_response)
+#define MHD_quiesce_daemon (*mhd.quiesce_daemon)
+#define MHD_start_daemon (*mhd.start_daemon)
+#define MHD_stop_daemon (*mhd.stop_daemon)
+
 
 extern const struct nicfit_blob nicfit_asset_blobs[];
 
@@ -126,9 +170,7 @@ static enum MHD_Result handle_index(struct request *rq);
 static enum MHD_Result handle_spec(struct request *rq);
 static enum MHD_Result handle_examples(struct request *rq);
 static enum MHD_Result handle_decode(struct request *rq);
-#ifdef HAVE_AUDIT
 static enum MHD_Result handle_audit(struct request *rq);
-#endif
 static enum MHD_Result handle_calc(struct request *rq);
 static enum MHD_Result handle_catalog(struct request *rq);
 static enum MHD_Result handle_page(struct request *rq);
@@ -142,9 +184,7 @@ static const struct route routes[] = {
 	{ "/api/cluster", NULL, M_POST, handle_spec, nicfit_cluster_run, R_SVG,
 	  "switches, tiers, cables and BOM for N nodes (body: the cluster spec)" },
 	{ "/api/decode/", "/api/decode/PART", M_GET, handle_decode, NULL, 0, "explain a part number (as decode --json)" },
-#ifdef HAVE_AUDIT
 	{ "/api/audit", NULL, M_GET, handle_audit, NULL, R_AUDIT | R_SVG, "this host's audit (as audit --json)" },
-#endif
 	{ "/api/calc/", "/api/calc/NAME", M_POST, handle_calc, NULL, 0,
 	  "run calculator NAME (pcie, link, nic, load, fit, allreduce, stream) on a JSON spec" },
 	{ "/api/catalog", NULL, M_GET, handle_catalog, NULL, 0, "the whole catalog (as nicfit catalog list --json)" },
@@ -461,7 +501,6 @@ out:
 	return ok;
 }
 
-#ifdef HAVE_AUDIT
 /*
  * This host's audit, as `nicfit audit --json` (the sysfs root is
  * --sysfs DIR, else NICFIT_SYSFS_ROOT, else "/"). Findings are part of the
@@ -506,7 +545,6 @@ out:
 	pthread_mutex_unlock(&rq->srv->audit_lock);
 	return ok;
 }
-#endif
 
 /* Parse the body into a new spec; NULL after queueing the error. */
 static struct nicfit_spec *request_spec(struct request *rq, enum MHD_Result *ok)
@@ -1110,6 +1148,9 @@ int serve_run(const struct serve_options *o, struct nicfit_error *err)
 	unsigned flags, port, threads;
 	int v6 = 0, sig, rc;
 
+	rc = nicfit_dynlib_load(&mhd_lib, err);
+	if (rc)
+		return rc;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");

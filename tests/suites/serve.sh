@@ -112,18 +112,13 @@ post /api/plan '{"server": "r740xdx", "gpu": "a40"}'
 check "an unknown server is 404 with a suggestion" err_has "r740xd"
 post /api/plan '{"server": "r740xd", "gpu": "a40", "servers": -1}'
 check "a bad count in a plan is 400" is_code 400
-if [ -f include/nicfit/cluster.h ]; then
-	cspec='{"nodes": 16, "gpus_per_node": 8, "nic_gbps": "400G", "rail_optimized": true}'
-	post /api/cluster "$cspec"
-	check "POST /api/cluster equals cluster --json" same_as_cli --json cluster --nodes 16 --gpus-per-node 8 --nic-gbps 400G --rail-optimized
-	post '/api/cluster?format=svg' "$cspec"
-	check "... and its picture with ?format=svg" same_as_cli --format svg cluster --nodes 16 --gpus-per-node 8 --nic-gbps 400G --rail-optimized
-	post /api/cluster '{"nodes": 0}'
-	check "a cluster of 0 nodes is 400" is_code 400
-else
-	post /api/cluster '{"nodes": 16}'
-	check "this build has no cluster module: POST /api/cluster is 404" is_code 404
-fi
+cspec='{"nodes": 16, "gpus_per_node": 8, "nic_gbps": "400G", "rail_optimized": true}'
+post /api/cluster "$cspec"
+check "POST /api/cluster equals cluster --json" same_as_cli --json cluster --nodes 16 --gpus-per-node 8 --nic-gbps 400G --rail-optimized
+post '/api/cluster?format=svg' "$cspec"
+check "... and its picture with ?format=svg" same_as_cli --format svg cluster --nodes 16 --gpus-per-node 8 --nic-gbps 400G --rail-optimized
+post /api/cluster '{"nodes": 0}'
+check "a cluster of 0 nodes is 400" is_code 400
 req GET /api/decode/MCX653105A-HDAT
 check "GET /api/decode/PART equals decode --json" same_as_cli --json decode MCX653105A-HDAT
 req GET '/api/decode/mcx556a-ecat?format=text'
@@ -284,21 +279,19 @@ check "--bind with a name is a usage error (64)" test "$rc" = 64
 check "... in one line" test "$(wc -l <"$tmp/e")" = 1
 
 # ---- the audit of this host, only with --allow-audit ----
-if [ -f include/nicfit/audit.h ]; then
-	sh tests/fixtures/gen.sh "$tmp/sysfs" r740xd
-	if start --allow-audit --sysfs "$tmp/sysfs/r740xd"; then
-		req GET /api/audit
-		check "with --allow-audit GET /api/audit equals audit --json" same_as_cli --json audit --sysfs "$tmp/sysfs/r740xd"
-		req GET '/api/audit?format=text'
-		check "... and audit's text with ?format=text" same_as_cli audit --sysfs "$tmp/sysfs/r740xd"
-		check "... listed in GET /api" sh -c "curl -s $base/api | jq -e '[.routes[].path] | index(\"/api/audit\")' >/dev/null"
-		post /api/audit '{}'
-		check "POST /api/audit is 405" is_code 405
-		kill "$pid"
-		wait "$pid"
-	else
-		fail "server with --allow-audit starts"
-	fi
+sh tests/fixtures/gen.sh "$tmp/sysfs" r740xd
+if start --allow-audit --sysfs "$tmp/sysfs/r740xd"; then
+	req GET /api/audit
+	check "with --allow-audit GET /api/audit equals audit --json" same_as_cli --json audit --sysfs "$tmp/sysfs/r740xd"
+	req GET '/api/audit?format=text'
+	check "... and audit's text with ?format=text" same_as_cli audit --sysfs "$tmp/sysfs/r740xd"
+	check "... listed in GET /api" sh -c "curl -s $base/api | jq -e '[.routes[].path] | index(\"/api/audit\")' >/dev/null"
+	post /api/audit '{}'
+	check "POST /api/audit is 405" is_code 405
+	kill "$pid"
+	wait "$pid"
+else
+	fail "server with --allow-audit starts"
 fi
 
 # ---- connection limit: a fifth client waits until one of four is closed ----

@@ -2,7 +2,8 @@
  * test_fleet.c - nicfit fleet on generated fleets.
  *
  * Fleets of 1,000 hosts are built from the audits of the fixture machines
- * (tests/fleet/audits/, what `nicfit audit --json` writes for them): each
+ * (the library's audit of each sysfs tree `make tests` generates, rendered
+ * as `nicfit audit --json` renders it): each
  * host is a copy of one machine's audit under its own name, and a few hosts
  * get one injected anomaly each (a link at half width, a port left in
  * InfiniBand mode, nvidia_peermem missing, a GPU gone, ...). The report
@@ -14,10 +15,14 @@
 
 #include <jansson.h>
 
+#include "fixtures.h"
 #include "jscan.h"
+#include "nicfit/audit.h"
 #include "nicfit/buf.h"
+#include "nicfit/catalog.h"
 #include "nicfit/emit.h"
 #include "nicfit/fleet.h"
+#include "nicfit/topo.h"
 
 #define NTMPL 7
 static const char *const tmpl_names[NTMPL] = {
@@ -37,22 +42,57 @@ static uint64_t rnd(void)
 	return rng_state;
 }
 
+/* What `nicfit audit --sysfs FIXTURE --json` prints, from the library. */
+static json_t *audit_fixture(const char *name, const struct nicfit_catalog *cat)
+{
+	struct nicfit_topo *t = NULL;
+	struct nicfit_audit *a = NULL;
+	struct nicfit_error err;
+	struct nicfit_emit *e;
+	struct nicfit_buf out;
+	json_error_t jerr;
+	json_t *doc = NULL;
+	char root[512];
+
+	nicfit_error_clear(&err);
+	if (nicfit_topo_discover(fixture(name, root, sizeof(root)), &t, &err)) {
+		fprintf(stderr, "# %s: %s (run make tests)\n", root, err.msg);
+		return NULL;
+	}
+	if (nicfit_audit_run(t, cat, NULL, &a, &err)) {
+		fprintf(stderr, "# audit %s: %s\n", name, err.msg);
+		nicfit_topo_free(t);
+		return NULL;
+	}
+	nicfit_error_clear(&err);
+	nicfit_audit_name_from_pciids(a, "tests/fixtures/pci.ids", &err);
+	e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	nicfit_buf_init(&out, 0);
+	if (e && !nicfit_audit_render(a, e) && !nicfit_emit_finish(e, &out))
+		doc = json_loads(out.data, 0, &jerr);
+	nicfit_buf_release(&out);
+	nicfit_emit_free(e);
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+	return doc;
+}
+
 static int load_templates(void **state)
 {
+	struct nicfit_catalog *cat = NULL;
 	int i;
 
 	(void)state;
+	if (nicfit_catalog_new(&cat, NULL))
+		return -1;
 	for (i = 0; i < NTMPL; i++) {
-		char path[256];
-		json_error_t jerr;
-
-		snprintf(path, sizeof(path), "tests/fleet/audits/%s.json", tmpl_names[i]);
-		tmpl[i] = json_load_file(path, 0, &jerr);
+		tmpl[i] = audit_fixture(tmpl_names[i], cat);
 		if (!tmpl[i]) {
-			fprintf(stderr, "# cannot load %s: %s\n", path, jerr.text);
+			nicfit_catalog_free(cat);
 			return -1;
 		}
 	}
+	nicfit_catalog_free(cat);
 	return 0;
 }
 

@@ -1,0 +1,251 @@
+/*
+ * nicfit/audit.h - judge a host model: links, GPU-NIC paths, RDMA, GPUDirect.
+ *
+ * nicfit_audit_run() is a pure function of a struct nicfit_topo (nicfit/
+ * topo.h), the catalog and options: it reads no files. It decides, per
+ * device, what the PCIe link negotiated against what both ends can do and
+ * the narrowest link on the way to the CPU (naming the bridge that limits
+ * it); per network card, whether PCIe can feed its ports (nicfit_calc_nic);
+ * per GPU-NIC pair, the path class PIX, PXB, PHB, NODE or SYS as
+ * `nvidia-smi topo -m` prints it (reference/topology.md 2) and whether
+ * NCCL would use GPUDirect RDMA by default (topology.md 1.5); per RDMA
+ * port, state, rate, link layer and RoCE v2 GIDs. Every problem becomes a
+ * finding with a severity, a code, the device, a message with the numbers
+ * and a fix; what sysfs cannot show (or only root can read) is listed in
+ * not_checked with the reason.
+ *
+ * The renderers print the result as text (an inventory, a matrix like
+ * nvidia-smi topo -m, the findings), JSON ("nicfit.audit.v1", see
+ * docs/json-audit.md), Markdown, CSV, or an SVG picture of the host.
+ *
+ * The result points into the model: keep the topo alive until
+ * nicfit_audit_free().
+ */
+#ifndef NICFIT_AUDIT_H
+#define NICFIT_AUDIT_H
+
+#include "nicfit/catalog.h"
+#include "nicfit/emit.h"
+#include "nicfit/error.h"
+#include "nicfit/pcie.h"
+#include "nicfit/plan.h"  /* enum nicfit_severity, nicfit_severity_name(): one scale for both */
+#include "nicfit/topo.h"
+
+/* Path classes, closest first (nvidia-smi's legend; NODE and PHB kept apart). */
+enum nicfit_path { NICFIT_PATH_PIX, NICFIT_PATH_PXB, NICFIT_PATH_PHB, NICFIT_PATH_NODE,
+		   NICFIT_PATH_SYS };
+const char *nicfit_path_name(enum nicfit_path p);
+
+struct nicfit_finding {
+	enum nicfit_severity sev;
+	char code[40];           /* "nic-pcie-starved" */
+	char device[48];         /* BDF, RDMA/netdev name, or "host" */
+	char message[640];       /* plain words, with the numbers */
+	char fix[640];           /* what to do: BIOS setting, slot, command, cable */
+	const char *source;      /* where the rule or fact comes from */
+	int ignored;             /* matched an --ignore pattern */
+};
+
+struct nicfit_not_checked {
+	char check[32];          /* "acs", "pfc_ecn", ... */
+	char why[384];
+};
+
+/* The PCIe picture of one device. Rates are Gb/s per direction; < 0 unknown. */
+struct nicfit_audit_link {
+	int known;               /* the device has link figures at all */
+	double cur_gts, max_gts; /* the device's own files (0 unknown) */
+	int cur_width, max_width;
+	double path_gbps;        /* effective rate of the narrowest link, as negotiated */
+	double path_raw_gbps;    /* the same before packet overhead */
+	double path_max_gbps;    /* narrowest link if every link ran at what both ends can */
+	double own_max_gbps;     /* the device's own capability */
+	int limit_pci;           /* topo index of the port above the limiting link, -1 none */
+	int limit_gen, limit_width; /* that link, as it limits (negotiated or capable) */
+	int idle;                /* a GPU downclocked: re-check under load */
+	int nominal;             /* chipset-integrated: judged by the bridge uplink */
+	int hops;                /* links on the path */
+};
+
+struct nicfit_audit_dev {
+	int pci;                 /* topo index */
+	enum nicfit_dev_kind kind;
+	char label[24];          /* "GPU0", "mlx5_0", "eno1" */
+	char name[192];
+	const char *name_source; /* "built-in", "catalog", "vpd", "pci.ids", "class" */
+	char part[48];           /* ordering part number, "" unknown */
+	const char *part_source; /* "vpd", "psid", "pci-subsystem" */
+	const struct nicfit_nic *cat_nic;
+	int numa;                /* -1 unknown */
+	int socket;              /* -1 unknown */
+	struct nicfit_audit_link link;
+	int vfs;                 /* virtual functions under this PF */
+	/* network cards (set on the card's first function) */
+	int card_lead;
+	int card_functions;
+	int card_ports;
+	double port_gbps;        /* nominal rate of one port */
+	int port_gbps_is_family_max;
+	int ports_up;
+	double ports_now_gbps;   /* sum of negotiated rates of ports with link */
+	double demand_gbps;      /* goodput all ports could carry */
+	double supply_gbps;      /* PCIe effective rate of the path */
+	const char *card_limited_by; /* "pcie", "ports", NULL unknown */
+	int rdma;                /* has an RDMA device */
+	/* GPUs */
+	int best_nic;            /* index into devs of the nearest (RDMA) NIC, -1 none */
+	enum nicfit_path best_path;
+};
+
+struct nicfit_audit_pair {
+	int gpu, nic;            /* indices into devs */
+	enum nicfit_path path;
+	int locality_known;      /* 0 when NUMA locality is unknown (NODE assumed) */
+	int gdr_default;
+	const char *gdr_reason;  /* "ok", "distance", "no-rdma", "no-kernel-support", "not-nvidia" */
+	int lca_pci;             /* lowest common bridge, -1 when only the host joins them */
+};
+
+#define NICFIT_AUDIT_MAX_NOT_CHECKED 16
+
+/* What a plan for this host recommends, next to what the host has. */
+struct nicfit_audit_plan {
+	int checked;             /* nicfit_audit_check_plan() ran */
+	char workload[32];
+	char verdict[512];       /* the plan's verdict */
+	int backend_needed;
+	char fabric[16];         /* "roce", "infiniband", "" */
+	char backend_part[64];   /* the plan's back-end card */
+	int backend_cards;
+	double backend_gbps;     /* the plan's per-server back-end rate */
+	double host_backend_gbps;/* this host's RDMA cards, as their paths allow */
+	char host_fabric[16];    /* "roce", "infiniband", "both", "" */
+	double frontend_gbps;    /* the plan's front-end port */
+	double host_frontend_gbps; /* this host's fastest non-RDMA port */
+	int matches;             /* no plan-* finding above info */
+};
+
+struct nicfit_audit {
+	const struct nicfit_topo *topo;
+	const struct nicfit_catalog *cat; /* as given to nicfit_audit_run (may be NULL) */
+	struct nicfit_pcie_params pcie; /* the assumptions behind every rate */
+	struct nicfit_audit_dev *devs;
+	int ndevs;
+	int ngpus, naccels, nnics, nrdma_nics, nsockets;
+	struct nicfit_audit_pair *pairs;
+	int npairs;
+	struct nicfit_finding *findings;
+	int nfindings;
+	int counts[3];           /* findings by severity, ignored ones left out */
+	int nignored;
+	struct nicfit_not_checked not_checked[NICFIT_AUDIT_MAX_NOT_CHECKED];
+	int nnot_checked;
+	int gdr_kernel;          /* nv_mem, nv_mem_nc or nvidia_peermem present */
+	int all;                 /* devs holds every PCI function */
+	struct nicfit_audit_plan plan;
+	const char *const *ignore; /* the --ignore patterns (not owned) */
+	int nignore;
+	int fcap;                /* findings allocated (internal) */
+};
+
+struct nicfit_audit_opts {
+	const char *const *ignore; /* finding codes, or CODE@DEVICE, to leave out of the verdict */
+	int nignore;
+	int all;                   /* list every PCI function, not only GPUs and NICs */
+	const struct nicfit_pcie_params *pcie; /* NULL: defaults */
+};
+
+/*
+ * Judge topo. cat may be NULL (cards are then named from the built-in
+ * table only). Errors: NICFIT_E_NOMEM.
+ */
+int nicfit_audit_run(const struct nicfit_topo *topo, const struct nicfit_catalog *cat,
+		     const struct nicfit_audit_opts *opts, struct nicfit_audit **out,
+		     struct nicfit_error *err);
+void nicfit_audit_free(struct nicfit_audit *a);
+
+/* 0 clean (info only), 1 warnings, 2 critical findings (ignored ones left out). */
+int nicfit_audit_exit_code(const struct nicfit_audit *a);
+
+/*
+ * Fill names of devices the built-in table and catalog did not name from
+ * pci.ids (path NULL: the usual places). The only part that reads a file.
+ * Returns 0 or the error of nicfit_pciids_lookup (names stay generic).
+ */
+int nicfit_audit_name_from_pciids(struct nicfit_audit *a, const char *path,
+				  struct nicfit_error *err);
+
+/* Render in the emitter's format (TEXT, JSON, MD, CSV or SVG). */
+int nicfit_audit_render(const struct nicfit_audit *a, struct nicfit_emit *e);
+
+/*
+ * Compare the host with a plan made for it (the plan's server being this
+ * host, see nicfit_audit_host_catalog_json): a back end the workload needs
+ * and the host lacks, or one slower than planned, a different fabric, a
+ * slower front end. Adds plan-* findings (counted like the others) and
+ * fills a->plan. Errors: NICFIT_E_NOMEM.
+ */
+int nicfit_audit_check_plan(struct nicfit_audit *a, const struct nicfit_plan *p,
+			    struct nicfit_error *err);
+
+/* ---- the host as a server description, for planning ----------------------- */
+
+struct nicfit_host_gpu {
+	char bdf[16];
+	const char *catalog_id;  /* catalog GPU id when known, else NULL */
+	char name[192];
+	int slot;                /* index into server.slots, -1 */
+	int socket;
+};
+
+struct nicfit_host_nic {
+	char bdf[16];
+	char part[48];           /* "" unknown */
+	const struct nicfit_nic *cat_nic;
+	char name[192];
+	int ports;
+	double port_gbps;
+	unsigned rdma;           /* NICFIT_RDMA_* from the ports seen and the card */
+	int slot;                /* index into server.slots, -1 (onboard/unknown) */
+	int socket;
+};
+
+#define NICFIT_HOST_MAX 64
+
+/*
+ * What planning needs to treat this host as the server: a struct
+ * nicfit_server (slots with generation, width, socket and what occupies
+ * them; onboard NICs that sit in no slot) plus the GPUs and NICs present.
+ * Strings point into the audit (or its topo) and the catalog.
+ */
+struct nicfit_host_server {
+	struct nicfit_server server;
+	char id[64];             /* "host:<hostname>" */
+	char name[256];
+	char slot_names[NICFIT_MAX_SLOTS][32];
+	char onboard_names[8][64];
+	int slot_occupant[NICFIT_MAX_SLOTS]; /* devs index in the slot, -1 empty */
+	struct nicfit_host_gpu gpus[NICFIT_HOST_MAX];
+	int ngpus;
+	struct nicfit_host_nic nics[NICFIT_HOST_MAX];
+	int nnics;
+};
+
+/*
+ * Describe the audited host. Slots come from /sys/bus/pci/slots when the
+ * firmware lists them, else from the root and downstream ports that hold a
+ * GPU or NIC. Never fails; fields stay empty where sysfs says nothing.
+ */
+void nicfit_audit_host_server(const struct nicfit_audit *a, struct nicfit_host_server *out);
+
+/*
+ * The same as a catalog overlay document (schema nicfit.catalog.v1, one
+ * server entry with id `id`), so that planning can use the host like any
+ * catalog server: nicfit_catalog_overlay(cat, "host", text, ...). Returns
+ * malloc'd text or NULL when out of memory. An overlay moves the
+ * catalog's entries, and the audit points at them: run the audit again
+ * (or at least do not read its cards' catalog entries) after overlaying.
+ */
+char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *id);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * nicfit/dynlib.h - optional shared libraries, loaded on first use.
+ *
+ * Two of nicfit's dependencies serve one command each: libarchive (snapshot
+ * archives) and libmicrohttpd (the web server). Linked normally they cost
+ * every run of every command about 3.5 ms of loading and initialisation,
+ * five times the cost of the rest of a `calc`. So they are opened with
+ * dlopen() when first needed, their functions resolved into a table, and a
+ * missing library becomes a clear error instead of a failed start.
+ */
+#ifndef NICFIT_DYNLIB_H
+#define NICFIT_DYNLIB_H
+
+#include <stddef.h>
+
+#include "nicfit/error.h"
+
+struct nicfit_dynsym {
+	const char *name;  /* symbol to resolve */
+	void **slot;       /* where its address goes */
+};
+
+struct nicfit_dynlib {
+	const char *what;               /* "libarchive", for messages */
+	const char *const *sonames;     /* names tried in order, NULL-terminated */
+	const char *package;            /* Debian package that provides it */
+	const struct nicfit_dynsym *syms;
+	size_t nsyms;
+	int state;                      /* 0 not tried, 1 loaded, -1 failed */
+	char why[256];                  /* the failure, for every later caller */
+};
+
+/*
+ * Load lib once (later calls return the first outcome; callers that may
+ * race must serialise the first call). Returns 0, or NICFIT_E_IO with a
+ * message naming the library, the package and what was missing.
+ */
+int nicfit_dynlib_load(struct nicfit_dynlib *lib, struct nicfit_error *err);
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * nicfit/pciids.h - names for PCI devices: a built-in table of the GPUs,
+ * network chips and bridges that matter to an AI server, and pci.ids.
+ *
+ * The built-in table comes from reference/nic-identity.md section 3 and
+ * reference/topology.md (each row names its source). It is kept because
+ * distributions ship old pci.ids files (Debian 12's is from 2023 and has
+ * no L40S, H200 or ConnectX-9). Besides a name, a row says what kind of
+ * function it is (GPU, NIC, virtual function, flash-recovery mode, PCIe
+ * switch, chipset-internal bridge) and, for NIC chips, the fastest port
+ * the family supports: an upper bound, used only when the exact card is
+ * unknown.
+ *
+ * pci.ids (/usr/share/misc/pci.ids, /usr/share/hwdata/pci.ids) is read
+ * once per batch of queries, only for devices the table lacks.
+ */
+#ifndef NICFIT_PCIIDS_H
+#define NICFIT_PCIIDS_H
+
+#include <stddef.h>
+
+#include "nicfit/error.h"
+
+#define NICFIT_PCIID_GPU 0x01u        /* compute GPU */
+#define NICFIT_PCIID_NIC 0x02u        /* network controller (physical function) */
+#define NICFIT_PCIID_VF 0x04u         /* SR-IOV virtual function */
+#define NICFIT_PCIID_RECOVERY 0x08u   /* flash-recovery ID: the card has no working firmware */
+#define NICFIT_PCIID_SWITCH 0x10u     /* PCIe switch port */
+#define NICFIT_PCIID_INTERNAL 0x20u   /* chipset-integrated function with a nominal link */
+#define NICFIT_PCIID_INTBRIDGE 0x40u  /* chipset-internal bridge above such functions */
+
+/* RDMA the chip family can do (as nicfit/catalog.h NICFIT_RDMA_*). */
+#define NICFIT_PCIID_ROCE 0x1u
+#define NICFIT_PCIID_IB 0x2u
+#define NICFIT_PCIID_IWARP 0x4u
+
+struct nicfit_pci_id {
+	unsigned vendor, device;
+	const char *name;        /* "NVIDIA A100 PCIe 80GB", "ConnectX-6 Dx" */
+	unsigned flags;          /* NICFIT_PCIID_* */
+	double max_port_gbps;    /* NIC families: fastest Ethernet/IB port rate, 0 unknown */
+	unsigned rdma;           /* NICFIT_PCIID_ROCE | IB | IWARP */
+	const char *source;      /* reference section */
+};
+
+/* The built-in row for vendor:device, or NULL. */
+const struct nicfit_pci_id *nicfit_pci_id_find(unsigned vendor, unsigned device);
+
+/* Short vendor name ("NVIDIA", "Mellanox", "Intel", "ASPEED"), or NULL. */
+const char *nicfit_pci_vendor_name(unsigned vendor);
+
+/* 1 for vendors whose class-0x03 functions are BMC/server VGA (ASPEED, Matrox). */
+int nicfit_pci_vendor_is_bmc_vga(unsigned vendor);
+
+/* ConnectX part number for a firmware PSID ("MT_0000000008"), or NULL. */
+const char *nicfit_psid_part(const char *psid);
+
+/* A pci.ids look-up: fill vendor and device names for each query. */
+struct nicfit_pciids_query {
+	unsigned vendor, device;
+	char vendor_name[96];    /* "" when not found */
+	char device_name[160];   /* "" when not found */
+};
+
+/*
+ * Scan pci.ids at path (NULL: the usual places) once and answer all n
+ * queries. Errors: NICFIT_E_NOTFOUND when there is no file (the queries
+ * are left empty), NICFIT_E_IO.
+ */
+int nicfit_pciids_lookup(const char *path, struct nicfit_pciids_query *q, size_t n,
+			 struct nicfit_error *err);
+
+#endif

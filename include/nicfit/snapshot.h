@@ -1,0 +1,77 @@
+/*
+ * nicfit/snapshot.h - copy exactly what the audit reads, for offline audit.
+ *
+ * nicfit_snapshot_take() runs discovery (nicfit/topo.h) on a root with the
+ * sysfs recorder on, then writes every file it read (the bytes it read),
+ * every symbolic link it followed (as a link, target unchanged), and every
+ * directory it listed, into a new directory or a .tar.gz archive. Paths
+ * that could not be read are listed, not copied; nothing else is copied.
+ * The copy is a filesystem root holding sys/ and proc/, so
+ * `nicfit audit --sysfs COPY` reads it as it reads the host, and the audit
+ * of the copy equals the audit of the host (only what could not be read at
+ * all is missing, so read problems are not repeated). It holds no CPU
+ * topology beyond what the audit reads, so it is not a full hwloc tree. A
+ * nicfit-snapshot.json manifest at the top says where and when it was
+ * taken and what could not be read.
+ *
+ * No root is needed: an unprivileged snapshot holds what an unprivileged
+ * audit reads (config space is then 64 bytes, VPD absent).
+ *
+ * Archives are written and read with libarchive; reading accepts any
+ * format and compression it knows (a hwloc-gather-topology .tar.bz2 too),
+ * refuses absolute paths and "..", and is bounded in size and entries.
+ */
+#ifndef NICFIT_SNAPSHOT_H
+#define NICFIT_SNAPSHOT_H
+
+#include <stddef.h>
+
+#include "nicfit/error.h"
+
+#define NICFIT_SNAPSHOT_MAX_FAILURES 64
+/* Bounds on an archive read back: total bytes and entries. */
+#define NICFIT_SNAPSHOT_MAX_BYTES ((size_t)512 << 20)
+#define NICFIT_SNAPSHOT_MAX_ENTRIES 1000000
+
+struct nicfit_snapshot_failure {
+	char *path;
+	const char *why;          /* static text */
+};
+
+struct nicfit_snapshot_result {
+	size_t files, links, dirs;
+	size_t bytes;             /* file content written */
+	size_t nfailed;           /* paths that could not be read */
+	struct nicfit_snapshot_failure failed[NICFIT_SNAPSHOT_MAX_FAILURES];
+	int archive;              /* written as an archive */
+	int privileged;           /* config space beyond 64 bytes was readable */
+};
+
+/* 1 when path names an archive (.tar.gz, .tgz, .tar.bz2, .tar.xz, .tar). */
+int nicfit_snapshot_is_archive(const char *path);
+
+/*
+ * Snapshot root (NULL or "/" for this host) into dest: a directory that
+ * does not exist yet (or is empty), or an archive path. Errors:
+ * NICFIT_E_USAGE when dest exists and is not an empty directory;
+ * NICFIT_E_IO when it cannot be written; those of nicfit_topo_discover.
+ */
+int nicfit_snapshot_take(const char *root, const char *dest,
+			 struct nicfit_snapshot_result *res, struct nicfit_error *err);
+void nicfit_snapshot_result_release(struct nicfit_snapshot_result *res);
+
+/*
+ * Unpack an archive into a new temporary directory (under $TMPDIR or
+ * /tmp). *tmpdir gets that directory (remove it with
+ * nicfit_snapshot_remove_tree, then free it) and *root the directory
+ * inside it that holds sys/ (free it). Errors: NICFIT_E_NOTFOUND,
+ * NICFIT_E_DATA (not an archive, unsafe paths, no sys/ inside),
+ * NICFIT_E_LIMIT, NICFIT_E_IO.
+ */
+int nicfit_snapshot_extract(const char *archive, char **tmpdir, char **root,
+			    struct nicfit_error *err);
+
+/* Remove a directory tree without following links. Returns 0 or -1. */
+int nicfit_snapshot_remove_tree(const char *dir);
+
+#endif

@@ -1,0 +1,231 @@
+/*
+ * nicfit/sysfs.h - every read of a Linux sysfs/procfs tree, through one
+ * root directory.
+ *
+ * A struct nicfit_sysfs holds a directory fd on a filesystem root: the
+ * live "/" or a captured tree that contains sys/ (and usually proc/), the
+ * HWLOC_FSROOT convention, so trees saved by hwloc-gather-topology or by
+ * `nicfit snapshot` read the same way. Paths given to this module are
+ * relative to that root ("sys/bus/pci/devices"); symbolic links are
+ * followed as if the root were "/" (an absolute link in a captured tree
+ * stays inside the tree), with openat2(RESOLVE_IN_ROOT) where the kernel
+ * has it and a component-by-component resolver where it does not.
+ *
+ * The typed readers tell apart what a careful audit must tell apart:
+ * a file that is not there (MISSING: normal, old kernels lack many files),
+ * a file that could not be read (UNREADABLE: permissions, the kernel's
+ * EINVAL on a down link, I/O errors), a symlink loop (LOOP), something that
+ * is not a regular file (NOT_FILE), and content that is not what the file
+ * should hold (MALFORMED: binary junk, "0xZZ"). Everything but MISSING is
+ * recorded as a problem (path, status, errno) that the audit reports;
+ * NICFIT_SYSFS_QUIET keeps expected failures out of that list.
+ *
+ * For `nicfit snapshot`, a recorder can be attached: it keeps every path
+ * that was read, listed or followed, so that exactly those can be copied.
+ *
+ * This module also holds the pure parsers of sysfs strings (link speeds,
+ * hex IDs, CPU lists, InfiniBand rates and states, GIDs, PCI addresses),
+ * which never touch the filesystem and are fuzzed.
+ */
+#ifndef NICFIT_SYSFS_H
+#define NICFIT_SYSFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nicfit/error.h"
+
+enum nicfit_sysfs_status {
+	NICFIT_SYSFS_OK = 0,
+	NICFIT_SYSFS_MISSING,    /* no such file (ENOENT, ENOTDIR) */
+	NICFIT_SYSFS_UNREADABLE, /* open or read failed (EACCES, EINVAL, EIO, ...) */
+	NICFIT_SYSFS_LOOP,       /* too many symbolic links (ELOOP) */
+	NICFIT_SYSFS_NOT_FILE,   /* a directory, FIFO or device where a file was expected */
+	NICFIT_SYSFS_MALFORMED,  /* read, but the content is not what the file holds */
+	NICFIT_SYSFS_TOO_BIG     /* longer than the reader's limit */
+};
+
+/* "missing", "unreadable", "symlink loop", ... */
+const char *nicfit_sysfs_status_name(enum nicfit_sysfs_status st);
+
+/* Do not record a failure of this read as a problem (it is expected). */
+#define NICFIT_SYSFS_QUIET 0x1u
+
+/* Largest file the text readers take, and the binary limit (PCI VPD is 32 KiB). */
+#define NICFIT_SYSFS_TEXT_MAX 4096
+#define NICFIT_SYSFS_BIN_MAX 32768
+/* At most this many problems are kept (the count goes on). */
+#define NICFIT_SYSFS_MAX_PROBLEMS 64
+/* Longest root-relative path handled. */
+#define NICFIT_SYSFS_PATH_MAX 1024
+
+struct nicfit_sysfs;
+
+/*
+ * Open root ("/" or NULL for the live system, else a directory that holds
+ * sys/). Errors: NICFIT_E_NOTFOUND when root does not exist or has no
+ * sys/ directory, NICFIT_E_IO when it cannot be opened, NICFIT_E_NOMEM.
+ */
+int nicfit_sysfs_open(const char *root, struct nicfit_sysfs **out,
+		      struct nicfit_error *err);
+void nicfit_sysfs_close(struct nicfit_sysfs *fs);
+
+/* The root as given ("/" for the live system). */
+const char *nicfit_sysfs_root(const struct nicfit_sysfs *fs);
+/* 1 when the root is the live "/" (procfs and uname describe this host). */
+int nicfit_sysfs_is_live(const struct nicfit_sysfs *fs);
+
+/*
+ * Read a whole file into buf (cap bytes); *len gets the bytes read. A file
+ * longer than cap gives TOO_BIG (buf holds the first cap bytes).
+ */
+enum nicfit_sysfs_status nicfit_sysfs_read(struct nicfit_sysfs *fs, const char *path,
+					   void *buf, size_t cap, size_t *len,
+					   unsigned flags);
+
+/*
+ * A one-line text attribute: trailing newline and blanks removed, NUL-
+ * terminated in out (cap bytes). A NUL byte or control character in the
+ * text (other than tab and the final newline) is MALFORMED.
+ */
+enum nicfit_sysfs_status nicfit_sysfs_read_str(struct nicfit_sysfs *fs, const char *path,
+					       char *out, size_t cap, unsigned flags);
+
+/* "0x15b3" (0x and 1 to 8 hex digits). */
+enum nicfit_sysfs_status nicfit_sysfs_read_hex(struct nicfit_sysfs *fs, const char *path,
+					       unsigned long *out, unsigned flags);
+
+/* A decimal integer ("-1", "16"). */
+enum nicfit_sysfs_status nicfit_sysfs_read_long(struct nicfit_sysfs *fs, const char *path,
+						long *out, unsigned flags);
+
+/* The target of a symbolic link (not followed). */
+enum nicfit_sysfs_status nicfit_sysfs_readlink(struct nicfit_sysfs *fs, const char *path,
+					       char *out, size_t cap, unsigned flags);
+
+/*
+ * The canonical root-relative path of path: every symbolic link in every
+ * component followed (at most 40), "." and ".." folded, no leading "/".
+ * MISSING when a component does not exist, LOOP on a loop.
+ */
+enum nicfit_sysfs_status nicfit_sysfs_resolve(struct nicfit_sysfs *fs, const char *path,
+					      char *out, size_t cap, unsigned flags);
+
+/* 1 when path exists (as anything, links followed), else 0; never a problem. */
+int nicfit_sysfs_exists(struct nicfit_sysfs *fs, const char *path);
+
+enum nicfit_dirent_type { NICFIT_DT_OTHER, NICFIT_DT_FILE, NICFIT_DT_DIR, NICFIT_DT_LINK };
+
+struct nicfit_dirent {
+	char name[256];
+	enum nicfit_dirent_type type; /* of the entry itself (links not followed) */
+};
+
+/* At most this many entries per directory. */
+#define NICFIT_SYSFS_MAX_DIRENTS 65536
+
+/*
+ * List a directory, sorted by name, without "." and "..". *ents is
+ * malloc'd (free() it); *n may be 0. MISSING when there is no such
+ * directory, NOT_FILE when path is not a directory.
+ */
+enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *path,
+					   struct nicfit_dirent **ents, size_t *n,
+					   unsigned flags);
+
+/*
+ * Record a problem found above this layer (a file that read fine but did
+ * not parse as its kind of value). flags as for the readers.
+ */
+void nicfit_sysfs_report(struct nicfit_sysfs *fs, const char *path,
+			 enum nicfit_sysfs_status st, int errnum, unsigned flags);
+
+/* Problems met so far: how many (including those beyond the kept ones) ... */
+size_t nicfit_sysfs_problem_count(const struct nicfit_sysfs *fs);
+/* ... and the i-th kept one (i < min(count, NICFIT_SYSFS_MAX_PROBLEMS)). */
+void nicfit_sysfs_problem(const struct nicfit_sysfs *fs, size_t i, const char **path,
+			  enum nicfit_sysfs_status *st, int *errnum);
+/* One line describing a problem: "permission denied", "binary data", ... */
+const char *nicfit_sysfs_problem_text(enum nicfit_sysfs_status st, int errnum);
+
+/* ---- recording what was read (for snapshots) ----------------------------- */
+
+enum nicfit_rec_type { NICFIT_REC_FILE, NICFIT_REC_LINK, NICFIT_REC_DIR, NICFIT_REC_FAILED };
+
+struct nicfit_rec {
+	char *path;                /* root-relative, as read */
+	enum nicfit_rec_type type;
+	unsigned char *data;       /* FILE: the bytes read; LINK: the target (NUL-ended) */
+	size_t len;
+	enum nicfit_sysfs_status st; /* FAILED: why */
+	int errnum;
+};
+
+/*
+ * Start (on = 1) or stop recording. While on, every file read whole, link
+ * read, directory listed and path that could not be read is kept once
+ * (the first time). Returns 0 or NICFIT_E_NOMEM.
+ */
+int nicfit_sysfs_record(struct nicfit_sysfs *fs, int on);
+/*
+ * Record data as if it had been read from path (facts that do not come
+ * from a file, such as DCB settings, so that a snapshot keeps them).
+ */
+void nicfit_sysfs_record_data(struct nicfit_sysfs *fs, const char *path, const void *data,
+			      size_t len);
+/* The records, in the order first met; valid until close. */
+size_t nicfit_sysfs_rec_count(const struct nicfit_sysfs *fs);
+const struct nicfit_rec *nicfit_sysfs_rec(const struct nicfit_sysfs *fs, size_t i);
+
+/* ---- pure parsers of sysfs strings -------------------------------------- */
+
+/*
+ * A PCIe link speed in any kernel format: "2.5 GT/s", "8 GT/s", "8.0 GT/s
+ * PCIe", "16.0 GT/s PCIe". Returns 0 with *gts set; 1 for the kernel's
+ * "Unknown", "Unknown speed" and the empty string (*gts = 0); -1 for
+ * anything else.
+ */
+int nicfit_parse_link_speed(const char *s, double *gts);
+
+/* "0x" and 1 to 8 hex digits. Returns 0 or -1. */
+int nicfit_parse_hex_id(const char *s, unsigned long *out);
+
+/* A decimal integer in [min, max], the whole string. Returns 0 or -1. */
+int nicfit_parse_dec(const char *s, long min, long max, long *out);
+
+/*
+ * A CPU or node list "0-7,16-23" (empty means none). *count gets the
+ * number of members, *first the lowest (-1 when empty). Members above
+ * 1<<22 are refused. Returns 0 or -1.
+ */
+int nicfit_parse_cpulist(const char *s, unsigned long *count, long *first);
+/* 1 when member n is in list s (s already valid), else 0. */
+int nicfit_cpulist_has(const char *s, long n);
+
+/* An InfiniBand port rate: "100 Gb/sec (4X EDR)", "2.5 Gb/sec (1X)". */
+struct nicfit_ib_rate {
+	double gbps;     /* 100, 2.5 */
+	int width;       /* lanes: 1, 2, 4, 8, 12 */
+	char speed[8];   /* "EDR", "HDR", "" for SDR */
+};
+int nicfit_parse_ib_rate(const char *s, struct nicfit_ib_rate *r);
+
+/* "4: ACTIVE", "5: LinkUp": the number and the name. Returns 0 or -1. */
+int nicfit_parse_ib_state(const char *s, int *num, char *name, size_t cap);
+
+/* A GID "fe80:0000:0000:0000:0202:c9ff:fe00:0001" into 16 bytes. 0 or -1. */
+int nicfit_parse_gid(const char *s, uint8_t gid[16]);
+
+enum nicfit_gid_type { NICFIT_GID_UNKNOWN, NICFIT_GID_IB_ROCE1, NICFIT_GID_ROCE2 };
+/* "IB/RoCE v1" or "RoCE v2"; anything else is NICFIT_GID_UNKNOWN. */
+enum nicfit_gid_type nicfit_parse_gid_type(const char *s);
+
+/*
+ * A PCI address "DDDD:BB:DD.F" (domain 4 to 8 hex digits, as in VMD's
+ * "10000:00:04.0"), or without the function ("0000:3b:00", a slot address)
+ * when fn is NULL. Returns 0 or -1.
+ */
+int nicfit_parse_pci_addr(const char *s, unsigned *domain, unsigned *bus,
+			  unsigned *dev, unsigned *fn);
+
+#endif

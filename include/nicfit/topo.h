@@ -1,0 +1,289 @@
+/*
+ * nicfit/topo.h - the host as sysfs describes it: NUMA nodes, the PCI tree,
+ * network interfaces, RDMA devices, and the kernel pieces GPUDirect needs.
+ *
+ * Discovery only reads (through nicfit/sysfs.h, so a captured tree reads
+ * like the live one) and only records what it found; it judges nothing.
+ * nicfit/audit.h judges this model, so every check can be tested on a
+ * model built by hand (nicfit_topo_new and the add functions below).
+ *
+ * The PCI tree is built from the directory structure under sys/devices,
+ * not from the /sys/bus/pci/devices listing, because some bridges are
+ * absent from the listing (reference/topology.md 3.2); functions found only
+ * through the listing (a Hyper-V VMBus, a VMD domain) are added with their
+ * parents. Each function keeps every value with a flag saying whether its
+ * file was there, so "unknown" is never mistaken for zero.
+ *
+ * Strings in the model are owned by it and live until nicfit_topo_free().
+ */
+#ifndef NICFIT_TOPO_H
+#define NICFIT_TOPO_H
+
+#include <stddef.h>
+
+#include "nicfit/dcb.h"
+#include "nicfit/error.h"
+#include "nicfit/sysfs.h"
+
+#define NICFIT_TOPO_MAX_PCI 8192
+#define NICFIT_TOPO_MAX_NET 4096
+#define NICFIT_TOPO_MAX_RDMA 1024
+#define NICFIT_TOPO_MAX_NUMA 64
+#define NICFIT_TOPO_MAX_PORTS 8
+#define NICFIT_TOPO_MAX_DEPTH 32
+
+/* What a PCI function is, for the audit. */
+enum nicfit_dev_kind {
+	NICFIT_DEV_OTHER,
+	NICFIT_DEV_BRIDGE,    /* PCI bridge / switch port (class 0x0604) */
+	NICFIT_DEV_HOST,      /* host bridge function (class 0x0600) */
+	NICFIT_DEV_GPU,       /* NVIDIA/AMD display, 3D or processing function */
+	NICFIT_DEV_ACCEL,     /* other processing accelerator / co-processor (0x12, 0x0b40) */
+	NICFIT_DEV_NIC,       /* network function (class 0x02, 0x0c06, or with a netdev/RDMA child) */
+	NICFIT_DEV_DISPLAY,   /* VGA that is not a compute GPU (BMC, integrated graphics) */
+	NICFIT_DEV_STORAGE,   /* class 0x01 */
+	NICFIT_DEV_NVSWITCH   /* NVIDIA bridge-other function (class 0x0680) */
+};
+
+/* "other", "bridge", "host-bridge", "gpu", "accelerator", "nic", "display", ... */
+const char *nicfit_dev_kind_name(enum nicfit_dev_kind k);
+
+/* The PCIe port type (from config space when readable, else inferred). */
+enum nicfit_port_type {
+	NICFIT_PORT_UNKNOWN,
+	NICFIT_PORT_ENDPOINT,
+	NICFIT_PORT_LEGACY,       /* legacy endpoint, or a PCI device below a PCIe-to-PCI bridge */
+	NICFIT_PORT_ROOT,         /* root port */
+	NICFIT_PORT_UPSTREAM,     /* switch upstream port */
+	NICFIT_PORT_DOWNSTREAM,   /* switch downstream port */
+	NICFIT_PORT_PCIE_TO_PCI,
+	NICFIT_PORT_RCIEP,        /* root-complex integrated endpoint: no link */
+	NICFIT_PORT_RCEC
+};
+
+/* Which files of a function were present and well formed. */
+#define NICFIT_HAVE_CLASS 0x001u
+#define NICFIT_HAVE_IDS 0x002u       /* vendor and device */
+#define NICFIT_HAVE_SUBSYS 0x004u
+#define NICFIT_HAVE_NUMA 0x008u
+#define NICFIT_HAVE_CUR_SPEED 0x010u /* a known current_link_speed */
+#define NICFIT_HAVE_CUR_WIDTH 0x020u
+#define NICFIT_HAVE_MAX_SPEED 0x040u
+#define NICFIT_HAVE_MAX_WIDTH 0x080u
+#define NICFIT_HAVE_LINK_FILES 0x100u /* any *_link_* file existed (kernel >= 4.13) */
+#define NICFIT_HAVE_SECBUS 0x200u
+
+struct nicfit_pcidev {
+	char bdf[16];            /* "0000:17:00.0" */
+	unsigned domain, bus, dev, fn;
+	char *path;              /* canonical root-relative directory */
+	int parent;              /* parent function index; -1 right under a host bridge */
+	int hostbridge;          /* index into topo->hb */
+	int depth;               /* bridges above it within its host bridge */
+	int in_bus_list;         /* listed in sys/bus/pci/devices */
+	unsigned have;           /* NICFIT_HAVE_* */
+	unsigned class_code;     /* 0x030200: class, subclass, prog-if */
+	unsigned vendor, device, subvendor, subdevice;
+	int numa_node;           /* -1 when unknown (file missing or -1) */
+	double cur_gts, max_gts; /* GT/s per lane; 0 unknown */
+	int cur_width, max_width;/* lanes; 0 unknown */
+	char cur_speed_text[24]; /* the kernel's string, "" when absent */
+	char max_speed_text[24];
+	int secondary_bus;       /* bridges: first bus below; -1 unknown */
+	char driver[48];         /* bound driver, "" when none */
+	enum nicfit_dev_kind kind;
+	enum nicfit_port_type port_type;
+	int port_type_from_config;
+	int physfn;              /* PF index when this is a VF, else -1 */
+	int sriov_numvfs;        /* -1 when not SR-IOV capable */
+	int sriov_totalvfs;
+	char slot[32];           /* physical slot name, "" */
+	char iommu_type[16];     /* iommu group type ("identity", "DMA", "DMA-FQ"), "" unknown */
+	/* VPD, read for network function 0 only */
+	int vpd_state;           /* 0 not tried, 1 read, 2 unreadable, 3 malformed, 4 absent */
+	char vpd_part[40];       /* PN, trimmed */
+	char vpd_name[128];      /* identifier string */
+	char vpd_pcie[24];       /* V0 on Mellanox cards: "PCIeGen3 x16" */
+	int vpd_checksum;        /* enum nicfit_vpd_checksum */
+	/* config space beyond the first 64 bytes (root, or a capture made as root) */
+	int cfg_len;             /* bytes of config read; 0 none */
+	int cfg_pcie;            /* a PCIe capability was found */
+	int mps, mps_cap, mrrs;  /* bytes; 0 unknown */
+	int acs;                 /* an ACS capability was found */
+	unsigned acs_ctrl;       /* ACS control register */
+	int lnksta_gen, lnksta_width, lnkcap_gen, lnkcap_width; /* from config; 0 unknown */
+	int probed;              /* discovery read the extras above (internal) */
+};
+
+struct nicfit_hostbridge {
+	char name[32];           /* "pci0000:00" */
+	char *path;
+	int parent_pci;          /* a VMD-like function that hosts this domain, else -1 */
+	int numa_node;           /* from its functions; -1 unknown */
+};
+
+struct nicfit_numa {
+	int id;
+	char cpulist[512];       /* "0-19,40-59" ("" unknown) */
+	unsigned long ncpus;
+	int package;             /* physical_package_id of its first CPU; -1 unknown */
+	int distance[NICFIT_TOPO_MAX_NUMA]; /* SLIT row, by position in topo->numa */
+	int ndistance;
+};
+
+struct nicfit_netdev {
+	char name[64];
+	int pci;                 /* function index, -1 for virtual interfaces */
+	int type;                /* ARPHRD: 1 Ethernet, 32 InfiniBand; -1 unknown */
+	long speed_mbps;         /* -1 unknown or no link */
+	char operstate[16];      /* "up", "down", ... "" unknown */
+	int mtu;                 /* 0 unknown */
+	int carrier;             /* 1 link, 0 none, -1 unknown */
+	int is_virtual;          /* under devices/virtual */
+	struct nicfit_pfc pfc;   /* RoCE interfaces: PFC (live DCB netlink, or a snapshot's nicfit-dcb/) */
+};
+
+struct nicfit_rdma_port {
+	int num;
+	int state;               /* 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE; -1 unknown */
+	char state_name[24];
+	int phys_state;          /* 5 LinkUp, 2 Polling, 3 Disabled; -1 unknown */
+	char phys_name[32];
+	int have_rate;
+	struct nicfit_ib_rate rate;
+	char link_layer[16];     /* "InfiniBand", "Ethernet", "" */
+	int ngids;               /* non-zero GID entries */
+	int ngid_v1, ngid_v2;    /* by type (Ethernet ports) */
+	int ngid_v2_routable;    /* RoCE v2 GIDs that are not link-local */
+	int gid_v2_index;        /* lowest index of a routable RoCE v2 GID, -1 none */
+	int gid_types_known;     /* gid_attrs/types existed */
+};
+
+struct nicfit_rdmadev {
+	char name[64];           /* "mlx5_0" */
+	int pci;                 /* function index, -1 (software RDMA: rxe, siw) */
+	char node_type[32];      /* "1: CA" */
+	char hca_type[32];       /* "MT4119" */
+	char fw_ver[64];
+	char board_id[64];       /* PSID on ConnectX: "MT_0000000008" */
+	struct nicfit_rdma_port ports[NICFIT_TOPO_MAX_PORTS];
+	int nports;
+};
+
+struct nicfit_pcislot {
+	char name[32];
+	unsigned domain, bus, dev;
+	int pci;                 /* a function in the slot, -1 empty */
+	int bridge;              /* the port above it (secondary bus = bus), -1 unknown */
+	double max_gts;          /* max_bus_speed; 0 unknown */
+};
+
+struct nicfit_problem {
+	char *path;
+	enum nicfit_sysfs_status st;
+	int errnum;
+};
+
+struct nicfit_topo {
+	char root[NICFIT_SYSFS_PATH_MAX]; /* "/" or the --sysfs directory */
+	int live;
+	char hostname[256];      /* "" unknown */
+	char sys_vendor[128];    /* DMI, "" unknown */
+	char product[128];
+	char kernel[128];        /* osrelease */
+	int is_virtual;
+	char virtual_why[128];   /* the evidence: "cpu flag hypervisor", "DMI: QEMU" */
+	int privileged;          /* config space beyond 64 bytes was readable */
+	int euid;                /* of the reading process (live) or -1 */
+
+	struct nicfit_numa *numa;
+	int nnuma;
+	int numa_from_sysfs;     /* 0 when the node directory was missing (one assumed) */
+	int npackages;           /* distinct physical packages; 0 unknown */
+
+	struct nicfit_hostbridge *hb;
+	int nhb;
+	struct nicfit_pcidev *pci;
+	int npci;
+	struct nicfit_netdev *net;
+	int nnet;
+	struct nicfit_rdmadev *rdma;
+	int nrdma;
+	struct nicfit_pcislot *slots;
+	int nslots;
+
+	/* GPUDirect RDMA kernel support (reference/topology.md 1.1) */
+	int nv_mem;              /* sys/kernel/mm/memory_peers/nv_mem/version */
+	int nv_mem_nc;
+	int nvidia_peermem;      /* sys/module/nvidia_peermem */
+	int nv_peer_mem;         /* legacy sys/module/nv_peer_mem */
+	int nvidia_driver;       /* sys/module/nvidia */
+	char nvidia_version[32];
+	int iommu;               /* sys/class/iommu has members: 1, none: 0, unknown -1 */
+
+	struct nicfit_problem *problems; /* read problems, as nicfit_sysfs kept them */
+	int nproblems;
+	size_t problems_total;
+};
+
+/*
+ * Read the tree at root ("/" or NULL for this host, else a directory that
+ * holds sys/) into a new model. Errors: those of nicfit_sysfs_open;
+ * NICFIT_E_LIMIT when the tree exceeds the NICFIT_TOPO_MAX_* limits;
+ * NICFIT_E_NOMEM. Unreadable files are not errors: they end up in
+ * problems.
+ */
+int nicfit_topo_discover(const char *root, struct nicfit_topo **out,
+			 struct nicfit_error *err);
+
+/* The same on an open tree (a snapshot records what discovery reads). */
+int nicfit_topo_discover_fs(struct nicfit_sysfs *fs, struct nicfit_topo **out,
+			    struct nicfit_error *err);
+
+void nicfit_topo_free(struct nicfit_topo *t);
+
+/* Index of the function with that BDF, or -1. */
+int nicfit_topo_find(const struct nicfit_topo *t, const char *bdf);
+
+/*
+ * The NUMA node a function is local to: its numa_node, or that of the
+ * nearest parent or host bridge that has one, or the only node when the
+ * host has exactly one. -1 when unknown.
+ */
+int nicfit_topo_numa_of(const struct nicfit_topo *t, int pci);
+
+/* The physical package (socket) of a NUMA node id; -1 unknown. */
+int nicfit_topo_socket_of_node(const struct nicfit_topo *t, int node);
+
+/*
+ * The chain from the top of the function's domain down to it: out[0] is
+ * the function right under the host bridge, out[n-1] is pci itself;
+ * functions hosting nested domains (VMD) come first. Returns n (at most
+ * max), 0 when pci is out of range.
+ */
+int nicfit_topo_chain(const struct nicfit_topo *t, int pci, int *out, int max);
+
+/* A one-word class name ("3D controller", "Ethernet", "bridge") for display. */
+const char *nicfit_pci_class_name(unsigned class_code);
+
+/* ---- building a model by hand (tests, tools) ------------------------------ */
+
+struct nicfit_topo *nicfit_topo_new(void);
+/* Add a host bridge; returns its index or -1 when out of memory. */
+int nicfit_topo_add_hostbridge(struct nicfit_topo *t, const char *name, int numa_node);
+/*
+ * Add a function under parent (-1: directly under host bridge hb). Fields
+ * beyond bdf/parent/hb start as unknown; fill them through the returned
+ * index. Returns the index or -1.
+ */
+int nicfit_topo_add_pci(struct nicfit_topo *t, const char *bdf, int parent, int hb);
+int nicfit_topo_add_numa(struct nicfit_topo *t, int id, const char *cpulist, int package);
+int nicfit_topo_add_netdev(struct nicfit_topo *t, const char *name, int pci);
+int nicfit_topo_add_rdma(struct nicfit_topo *t, const char *name, int pci);
+/*
+ * After filling a hand-built model: classify functions (kind), infer port
+ * types, and count packages, as discovery does at its end.
+ */
+void nicfit_topo_finish(struct nicfit_topo *t);
+
+#endif

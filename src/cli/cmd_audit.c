@@ -1,0 +1,201 @@
+/*
+ * cmd_audit.c - `nicfit audit`: read this host's sysfs (or a snapshot),
+ * judge it, print the report. The exit status says the worst finding:
+ * 0 clean, 1 warnings, 2 critical.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "host.h"
+#include "util.h"
+#include "nicfit/audit.h"
+#include "nicfit/catalog.h"
+#include "nicfit/plan.h"
+#include "nicfit/snapshot.h"
+#include "nicfit/topo.h"
+
+#define MAX_IGNORE 64
+
+#define MAX_SPEC_FILE (1u << 20)
+
+/*
+ * audit --plan FILE: plan the request in FILE (plan's JSON spec) with this
+ * host as the server, then judge the host against it. The host joins the
+ * catalog, which moves catalog entries, so the audit is run again after.
+ */
+static int check_plan(struct nicfit_catalog *cat, const char *path, struct nicfit_audit **a,
+		      const struct nicfit_topo *topo, const struct nicfit_audit_opts *ao)
+{
+	struct nicfit_spec *spec = calloc(1, sizeof(struct nicfit_spec));
+	struct nicfit_plan *plan = calloc(1, sizeof(struct nicfit_plan));
+	struct nicfit_plan_input in;
+	struct nicfit_error err;
+	char *text = malloc(MAX_SPEC_FILE + 1);
+	size_t len = 0;
+	FILE *f;
+	int rc = 0;
+
+	nicfit_error_clear(&err);
+	if (!spec || !plan || !text) {
+		rc = cli_error(NICFIT_E_NOMEM, "out of memory");
+		goto out;
+	}
+	f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f) {
+		rc = cli_error(errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO, "%s: %s", path,
+			       strerror(errno));
+		goto out;
+	}
+	len = fread(text, 1, MAX_SPEC_FILE + 1, f);
+	if (f != stdin)
+		fclose(f);
+	if (len > MAX_SPEC_FILE) {
+		rc = cli_error(NICFIT_E_LIMIT, "%s: larger than 1 MiB", path);
+		goto out;
+	}
+	nicfit_spec_init(spec, strcmp(path, "-") ? path : "<stdin>");
+	if (nicfit_spec_parse_json(spec, text, len, &err)) {
+		rc = cli_fail(&err);
+		goto out_spec;
+	}
+	rc = cli_host_into_spec(cat, *a, spec);
+	if (rc)
+		goto out_spec;
+	nicfit_audit_free(*a);
+	*a = NULL;
+	if (nicfit_audit_run(topo, cat, ao, a, &err) ||
+	    nicfit_plan_input_from_spec(cat, spec, &in, &err) || nicfit_plan(cat, &in, plan, &err) ||
+	    nicfit_audit_check_plan(*a, plan, &err))
+		rc = cli_fail(&err);
+out_spec:
+	nicfit_spec_release(spec);
+out:
+	free(text);
+	free(spec);
+	free(plan);
+	return rc;
+}
+
+int cmd_audit(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "sysfs", required_argument, NULL, 's' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "ignore", required_argument, NULL, 'i' },
+		{ "pci-ids", required_argument, NULL, 'P' },
+		{ "no-pci-ids", no_argument, NULL, 'N' },
+		{ "assume", required_argument, NULL, 'A' },
+		{ "plan", required_argument, NULL, 'L' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *ignore[MAX_IGNORE], *root = getenv("NICFIT_SYSFS_ROOT"), *pciids = NULL;
+	const char *plan_spec = NULL;
+	struct nicfit_audit_opts ao;
+	struct nicfit_pcie_params pp;
+	struct nicfit_catalog *cat;
+	struct nicfit_topo *topo = NULL;
+	struct nicfit_audit *a = NULL;
+	struct nicfit_error err;
+	struct nicfit_emit *e;
+	char *tmpdir = NULL, *tmproot = NULL;
+	int ch, rc, nignore = 0, all = 0, no_pciids = 0;
+
+	nicfit_error_clear(&err);
+	nicfit_pcie_params_default(&pp);
+	optind = 1;
+	while ((ch = cli_getopt(argc, argv, "", opts, "audit")) != -1) {
+		switch (ch) {
+		case 's':
+			root = optarg;
+			break;
+		case 'a':
+			all = 1;
+			break;
+		case 'i':
+			if (nignore == MAX_IGNORE)
+				return cli_error(NICFIT_E_USAGE, "audit: at most %d --ignore", MAX_IGNORE);
+			ignore[nignore++] = optarg;
+			break;
+		case 'P':
+			pciids = optarg;
+			break;
+		case 'N':
+			no_pciids = 1;
+			break;
+		case 'L':
+			plan_spec = optarg;
+			break;
+		case 'A':
+			if (nicfit_param_assign(nicfit_pcie_param_table, nicfit_pcie_param_count, &pp,
+						optarg, "--assume", &err))
+				return cli_fail(&err);
+			break;
+		default:
+			return 64;
+		}
+	}
+	if (optind < argc) {
+		cli_error(NICFIT_E_USAGE, "audit: unexpected argument '%.64s'", argv[optind]);
+		return cli_usage("audit");
+	}
+	if (!root || !*root)
+		root = "/";
+	if (nicfit_snapshot_is_archive(root)) {
+		rc = nicfit_snapshot_extract(root, &tmpdir, &tmproot, &err);
+		if (rc)
+			return cli_fail(&err);
+		rc = nicfit_topo_discover(tmproot, &topo, &err);
+		if (!rc)
+			snprintf(topo->root, sizeof(topo->root), "%s", root);
+	} else {
+		rc = nicfit_topo_discover(root, &topo, &err);
+	}
+	if (rc) {
+		rc = cli_fail(&err);
+		goto out;
+	}
+	cat = cli_catalog(c, &rc);
+	if (!cat)
+		goto out;
+	memset(&ao, 0, sizeof(ao));
+	ao.ignore = ignore;
+	ao.nignore = nignore;
+	ao.all = all;
+	ao.pcie = &pp;
+	rc = nicfit_audit_run(topo, cat, &ao, &a, &err);
+	if (rc) {
+		rc = cli_fail(&err);
+		goto out;
+	}
+	if (plan_spec) {
+		rc = check_plan(cat, plan_spec, &a, topo, &ao);
+		if (rc)
+			goto out;
+	}
+	if (!no_pciids && nicfit_audit_name_from_pciids(a, pciids, &err) && pciids) {
+		rc = cli_fail(&err);
+		goto out;
+	}
+	e = cli_emitter(c);
+	rc = nicfit_audit_render(a, e);
+	if (rc) {
+		nicfit_emit_free(e);
+		rc = cli_error(rc, "audit: cannot render the report: %s", nicfit_strerror(rc));
+		goto out;
+	}
+	rc = cli_emit_done(c, e);
+	if (!rc)
+		rc = nicfit_audit_exit_code(a);
+out:
+	nicfit_audit_free(a);
+	nicfit_topo_free(topo);
+	if (tmpdir) {
+		nicfit_snapshot_remove_tree(tmpdir);
+		free(tmpdir);
+	}
+	free(tmproot);
+	return rc;
+}

@@ -1,0 +1,88 @@
+/*
+ * host.c - this host as the server of a plan (see host.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host.h"
+#include "nicfit/snapshot.h"
+#include "nicfit/topo.h"
+
+int cli_host_into_spec(struct nicfit_catalog *cat, const struct nicfit_audit *a,
+		       struct nicfit_spec *spec)
+{
+	struct nicfit_host_server *h;
+	struct nicfit_error err;
+	char *json, n[16], gpu[64];
+	int i, rc = 0;
+
+	nicfit_error_clear(&err);
+	json = nicfit_audit_host_catalog_json(a, "this-host");
+	h = malloc(sizeof(*h));
+	if (!json || !h) {
+		free(json);
+		free(h);
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	}
+	/* read the audit before the overlay: it moves the catalog's entries */
+	nicfit_audit_host_server(a, h);
+	gpu[0] = '\0';
+	for (i = 0; i < h->ngpus; i++)
+		if (h->gpus[i].catalog_id) {
+			snprintf(gpu, sizeof(gpu), "%s", h->gpus[i].catalog_id);
+			break;
+		}
+	if (nicfit_catalog_overlay(cat, "this host", json, strlen(json), &err)) {
+		rc = cli_fail(&err);
+		goto out;
+	}
+	if (!nicfit_spec_count(spec, "server") && nicfit_spec_add(spec, "server", "this-host", &err))
+		rc = cli_fail(&err);
+	if (!rc && gpu[0] && !nicfit_spec_count(spec, "gpu") &&
+	    nicfit_spec_add(spec, "gpu", gpu, &err))
+		rc = cli_fail(&err);
+	/* a count without a model means nothing to plan: only with a known GPU */
+	if (!rc && h->ngpus && nicfit_spec_count(spec, "gpu") &&
+	    !nicfit_spec_count(spec, "gpus_per_server")) {
+		snprintf(n, sizeof(n), "%d", h->ngpus);
+		if (nicfit_spec_add(spec, "gpus_per_server", n, &err))
+			rc = cli_fail(&err);
+	}
+out:
+	free(json);
+	free(h);
+	return rc;
+}
+
+int cli_host_audit(struct nicfit_catalog *cat, const char *root, struct nicfit_topo **topo,
+		   struct nicfit_audit **audit)
+{
+	struct nicfit_error err;
+	char *tmpdir = NULL, *tmproot = NULL;
+	int rc;
+
+	*topo = NULL;
+	*audit = NULL;
+	nicfit_error_clear(&err);
+	if (!root || !*root)
+		root = "/";
+	if (nicfit_snapshot_is_archive(root)) {
+		if (nicfit_snapshot_extract(root, &tmpdir, &tmproot, &err))
+			return cli_fail(&err);
+		rc = nicfit_topo_discover(tmproot, topo, &err);
+		nicfit_snapshot_remove_tree(tmpdir);
+		free(tmpdir);
+		free(tmproot);
+	} else {
+		rc = nicfit_topo_discover(root, topo, &err);
+	}
+	if (!rc)
+		rc = nicfit_audit_run(*topo, cat, NULL, audit, &err);
+	if (rc) {
+		nicfit_topo_free(*topo);
+		*topo = NULL;
+		return cli_fail(&err);
+	}
+	return 0;
+}

@@ -1,0 +1,168 @@
+/*
+ * audit_plan.c - the host against a plan made for it (see nicfit/audit.h,
+ * nicfit_audit_check_plan): the plan says what the workload needs on this
+ * server; the audit says what the server has and what its PCIe paths let
+ * it deliver.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit_internal.h"
+#include "nicfit/audit.h"
+
+#define S_PLAN "nicfit plan on this host (docs/rules.md)"
+
+static int append(struct nicfit_audit *a, enum nicfit_severity sev, const char *code,
+		  const char *fix, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int append(struct nicfit_audit *a, enum nicfit_severity sev, const char *code,
+		  const char *fix, const char *fmt, ...)
+{
+	struct nicfit_finding *f;
+	va_list ap;
+
+	if (a->nfindings == a->fcap) {
+		int cap = a->fcap ? a->fcap * 2 : 16;
+		void *p = realloc(a->findings, (size_t)cap * sizeof(*f));
+
+		if (!p)
+			return -1;
+		a->findings = p;
+		a->fcap = cap;
+	}
+	f = &a->findings[a->nfindings++];
+	memset(f, 0, sizeof(*f));
+	f->sev = sev;
+	snprintf(f->code, sizeof(f->code), "%s", code);
+	snprintf(f->device, sizeof(f->device), "host");
+	snprintf(f->fix, sizeof(f->fix), "%s", fix);
+	f->source = S_PLAN;
+	va_start(ap, fmt);
+	vsnprintf(f->message, sizeof(f->message), fmt, ap);
+	va_end(ap);
+	f->ignored = nicfit_audit_ignored(a, f);
+	if (f->ignored)
+		a->nignored++;
+	else
+		a->counts[sev]++;
+	return 0;
+}
+
+/* The host's back end: RDMA cards at what their paths carry, and their fabric. */
+static double host_backend(const struct nicfit_audit *a, char *fabric, size_t n)
+{
+	const struct nicfit_topo *t = a->topo;
+	double sum = 0;
+	int i, k, ib = 0, eth = 0;
+
+	for (i = 0; i < a->ndevs; i++) {
+		const struct nicfit_audit_dev *d = &a->devs[i];
+		double card;
+
+		if (d->kind != NICFIT_DEV_NIC || !d->card_lead || t->pci[d->pci].physfn >= 0)
+			continue;
+		for (k = i; k < a->ndevs && a->devs[k].kind == NICFIT_DEV_NIC &&
+			    t->pci[a->devs[k].pci].domain == t->pci[d->pci].domain &&
+			    t->pci[a->devs[k].pci].bus == t->pci[d->pci].bus &&
+			    t->pci[a->devs[k].pci].dev == t->pci[d->pci].dev; k++)
+			if (a->devs[k].rdma)
+				break;
+		if (k >= a->ndevs || !a->devs[k].rdma || a->devs[k].kind != NICFIT_DEV_NIC ||
+		    t->pci[a->devs[k].pci].bus != t->pci[d->pci].bus ||
+		    t->pci[a->devs[k].pci].dev != t->pci[d->pci].dev)
+			continue;
+		card = d->card_ports * d->port_gbps;
+		if (d->card_limited_by && d->supply_gbps > 0 && d->supply_gbps < card)
+			card = d->supply_gbps;
+		sum += card;
+	}
+	for (i = 0; i < t->nrdma; i++)
+		for (k = 0; k < t->rdma[i].nports; k++) {
+			if (t->rdma[i].pci < 0)
+				continue;
+			if (!strcmp(t->rdma[i].ports[k].link_layer, "InfiniBand"))
+				ib = 1;
+			else if (!strcmp(t->rdma[i].ports[k].link_layer, "Ethernet"))
+				eth = 1;
+		}
+	snprintf(fabric, n, "%s", ib && eth ? "both" : ib ? "infiniband" : eth ? "roce" : "");
+	return sum;
+}
+
+static double host_frontend(const struct nicfit_audit *a)
+{
+	double best = 0;
+	int i;
+
+	for (i = 0; i < a->ndevs; i++) {
+		const struct nicfit_audit_dev *d = &a->devs[i];
+
+		if (d->kind == NICFIT_DEV_NIC && d->card_lead && !d->rdma && d->port_gbps > best)
+			best = d->port_gbps;
+	}
+	return best;
+}
+
+int nicfit_audit_check_plan(struct nicfit_audit *a, const struct nicfit_plan *p,
+			    struct nicfit_error *err)
+{
+	struct nicfit_audit_plan *q = &a->plan;
+	char fix[512];
+	int rc = 0, before = a->counts[NICFIT_SEV_WARNING] + a->counts[NICFIT_SEV_CRITICAL];
+
+	memset(q, 0, sizeof(*q));
+	q->checked = 1;
+	snprintf(q->workload, sizeof(q->workload), "%s", nicfit_workload_name(p->in.workload));
+	snprintf(q->verdict, sizeof(q->verdict), "%s", p->verdict);
+	q->backend_needed = p->backend_needed;
+	snprintf(q->fabric, sizeof(q->fabric), "%s", !p->backend_needed ? "" :
+		 p->fabric == NICFIT_FABRIC_IB ? "infiniband" : "roce");
+	snprintf(q->backend_part, sizeof(q->backend_part), "%s", p->backend_needed ? p->be_part : "");
+	q->backend_cards = p->backend_needed ? p->be_cards : 0;
+	q->backend_gbps = p->backend_needed ? p->be_node_gbps : 0;
+	q->host_backend_gbps = host_backend(a, q->host_fabric, sizeof(q->host_fabric));
+	q->frontend_gbps = p->fe_port_gbps;
+	q->host_frontend_gbps = host_frontend(a);
+
+	if (p->backend_needed && !a->nrdma_nics) {
+		snprintf(fix, sizeof(fix), "Add %d x %s (%s) as the plan lays out: `nicfit plan "
+			 "--from-host` shows the slot, cables and parts.", p->be_cards, p->be_part,
+			 q->fabric);
+		rc |= append(a, NICFIT_SEV_CRITICAL, "plan-backend-missing", fix,
+			     "The plan for %s needs a back-end RDMA fabric (%s, %d x %s, ≈ %.0f Gb/s "
+			     "per server); this host has no RDMA NIC.", q->workload, q->fabric,
+			     p->be_cards, p->be_part, p->be_node_gbps);
+	} else if (p->backend_needed && q->host_backend_gbps < 0.9 * p->be_node_gbps) {
+		snprintf(fix, sizeof(fix), "The plan's back end is %d x %s; see `nicfit plan "
+			 "--from-host` for the slots that feed it.", p->be_cards, p->be_part);
+		rc |= append(a, NICFIT_SEV_WARNING, "plan-backend-slower", fix,
+			     "The plan for %s gives each server ≈ %.0f Gb/s of back end; this host's "
+			     "RDMA cards deliver ≈ %.0f Gb/s through their PCIe paths.", q->workload,
+			     p->be_node_gbps, q->host_backend_gbps);
+	}
+	if (p->backend_needed && a->nrdma_nics && q->host_fabric[0] &&
+	    strcmp(q->host_fabric, "both") && strcmp(q->host_fabric, q->fabric))
+		rc |= append(a, NICFIT_SEV_WARNING, "plan-fabric-differs",
+			     "Either fabric works if the whole cluster uses it: switch the plan with "
+			     "--fabric, or the VPI ports with mlxconfig LINK_TYPE_P1.",
+			     "The plan chose %s; this host's RDMA ports run %s.", q->fabric,
+			     q->host_fabric);
+	if (!p->backend_needed && a->nrdma_nics)
+		rc |= append(a, NICFIT_SEV_INFO, "plan-backend-not-needed",
+			     "Nothing to fix: keep them for other jobs, or leave them out of new builds.",
+			     "The plan for %s needs no back-end fabric; this host's %d RDMA card%s "
+			     "are not needed for it.", q->workload, a->nrdma_nics,
+			     a->nrdma_nics == 1 ? "" : "s");
+	if (q->host_frontend_gbps > 0 && q->host_frontend_gbps < p->fe_port_gbps * 0.98)
+		rc |= append(a, NICFIT_SEV_WARNING, "plan-frontend-slower",
+			     "Use a front-end card (or onboard port) of the plan's speed.",
+			     "The plan's front end is %.0f Gb/s per port; this host's fastest non-RDMA "
+			     "port is %.0f Gb/s.", p->fe_port_gbps, q->host_frontend_gbps);
+	if (rc)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	nicfit_audit_sort_findings(a);
+	q->matches = a->counts[NICFIT_SEV_WARNING] + a->counts[NICFIT_SEV_CRITICAL] == before;
+	return 0;
+}

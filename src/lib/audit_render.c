@@ -1,0 +1,808 @@
+/*
+ * audit_render.c - the audit as text, JSON, Markdown and CSV (see
+ * nicfit/audit.h; the SVG picture is audit_svg.c). One pass describes the
+ * result: JSON values for JSON, prose and tables for people.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "audit_internal.h"
+#include "nicfit/audit.h"
+#include "nicfit/version.h"
+
+#define WRAP 96
+
+static const struct nicfit_pcidev *PD(const struct nicfit_audit *a, int i)
+{
+	return &a->topo->pci[a->devs[i].pci];
+}
+
+static const char *gen_text(char *b, size_t n, double gts, int w, int idle)
+{
+	int g = nicfit_pcie_gen_from_gts(gts);
+
+	if (!g && !w)
+		snprintf(b, n, "-");
+	else if (!g)
+		snprintf(b, n, "x%d", w);
+	else if (!w)
+		snprintf(b, n, "Gen%d%s", g, idle ? " idle" : "");
+	else
+		snprintf(b, n, "Gen%d x%d%s", g, w, idle ? " idle" : "");
+	return b;
+}
+
+static void num_or_null(struct nicfit_emit *e, const char *key, double v)
+{
+	if (v < 0 || !isfinite(v))
+		nicfit_emit_null(e, key);
+	else
+		nicfit_emit_number(e, key, v);
+}
+
+static void str_or_null(struct nicfit_emit *e, const char *key, const char *v)
+{
+	if (v && *v)
+		nicfit_emit_string(e, key, v);
+	else
+		nicfit_emit_null(e, key);
+}
+
+/* Width in columns of UTF-8 text. */
+static size_t cols(const char *s, size_t n)
+{
+	size_t w = 0, i;
+
+	for (i = 0; i < n && s[i]; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			w++;
+	return w;
+}
+
+/* Prose wrapped at WRAP columns, every line indented by ind spaces. */
+static void wrapped(struct nicfit_emit *e, int ind, const char *lead, const char *s)
+{
+	char line[1024];
+	size_t len = 0, w0 = (size_t)ind + cols(lead, strlen(lead));
+	int first = 1;
+
+	while (*s) {
+		size_t wl = strcspn(s, " ");
+		size_t wc = cols(s, wl);
+
+		if (len && w0 + cols(line, len) + 1 + wc > WRAP) {
+			line[len] = '\0';
+			nicfit_emit_printf(e, "%*s%s%s\n", ind, "", first ? lead : "", line);
+			if (first) {
+				first = 0;
+				w0 = (size_t)ind + cols(lead, strlen(lead));
+				ind += (int)cols(lead, strlen(lead));
+			}
+			len = 0;
+		}
+		if (len && len + 1 < sizeof(line))
+			line[len++] = ' ';
+		if (len + wl < sizeof(line)) {
+			memcpy(line + len, s, wl);
+			len += wl;
+		}
+		s += wl;
+		while (*s == ' ')
+			s++;
+	}
+	line[len] = '\0';
+	if (len || first)
+		nicfit_emit_printf(e, "%*s%s%s\n", ind, "", first ? lead : "", line);
+}
+
+/* ---- JSON --------------------------------------------------------------------- */
+
+static const char *net_type(int t)
+{
+	return t == 1 ? "ethernet" : t == 32 ? "infiniband" : t == 772 ? "loopback" : NULL;
+}
+
+static void json_netdevs(const struct nicfit_audit *a, struct nicfit_emit *e, int pci)
+{
+	const struct nicfit_topo *t = a->topo;
+	int i;
+
+	nicfit_emit_begin_array(e, "netdevs");
+	for (i = 0; i < t->nnet; i++) {
+		const struct nicfit_netdev *n = &t->net[i];
+
+		if (n->pci != pci)
+			continue;
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "name", n->name);
+		if (net_type(n->type))
+			nicfit_emit_string(e, "type", net_type(n->type));
+		else if (n->type >= 0)
+			nicfit_emit_stringf(e, "type", "arphrd-%d", n->type);
+		else
+			nicfit_emit_null(e, "type");
+		num_or_null(e, "speed_gbps", n->speed_mbps > 0 ? n->speed_mbps / 1000.0 : -1);
+		str_or_null(e, "operstate", n->operstate);
+		if (n->carrier < 0)
+			nicfit_emit_null(e, "carrier");
+		else
+			nicfit_emit_bool(e, "carrier", n->carrier);
+		if (n->mtu > 0)
+			nicfit_emit_int(e, "mtu", n->mtu);
+		else
+			nicfit_emit_null(e, "mtu");
+		if (n->pfc.state == NICFIT_PFC_UNKNOWN) {
+			nicfit_emit_null(e, "pfc");
+		} else {
+			int k;
+
+			nicfit_emit_begin_object(e, "pfc");
+			nicfit_emit_string(e, "state", n->pfc.state == NICFIT_PFC_READ ? "read"
+										   : "unsupported");
+			nicfit_emit_begin_array(e, "enabled_priorities");
+			for (k = 0; k < 8; k++)
+				if (n->pfc.pfc_en & (1u << k))
+					nicfit_emit_int(e, NULL, k);
+			nicfit_emit_end_array(e);
+			nicfit_emit_end_object(e);
+		}
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+}
+
+static void json_rdma(const struct nicfit_audit *a, struct nicfit_emit *e, int pci)
+{
+	const struct nicfit_topo *t = a->topo;
+	int i, k;
+
+	nicfit_emit_begin_array(e, "rdma");
+	for (i = 0; i < t->nrdma; i++) {
+		const struct nicfit_rdmadev *r = &t->rdma[i];
+
+		if (r->pci != pci)
+			continue;
+		for (k = 0; k < r->nports; k++) {
+			const struct nicfit_rdma_port *pt = &r->ports[k];
+
+			nicfit_emit_begin_object(e, NULL);
+			nicfit_emit_string(e, "name", r->name);
+			nicfit_emit_int(e, "port", pt->num);
+			str_or_null(e, "state", pt->state_name);
+			str_or_null(e, "phys_state", pt->phys_name);
+			str_or_null(e, "link_layer", pt->link_layer);
+			num_or_null(e, "rate_gbps", pt->have_rate ? pt->rate.gbps : -1);
+			if (pt->have_rate)
+				nicfit_emit_stringf(e, "rate", "%dX%s%s", pt->rate.width,
+						    pt->rate.speed[0] ? " " : "", pt->rate.speed);
+			else
+				nicfit_emit_null(e, "rate");
+			nicfit_emit_int(e, "gids", pt->ngids);
+			if (pt->gid_types_known) {
+				nicfit_emit_int(e, "roce_v1_gids", pt->ngid_v1);
+				nicfit_emit_int(e, "roce_v2_gids", pt->ngid_v2);
+				nicfit_emit_int(e, "roce_v2_routable_gids", pt->ngid_v2_routable);
+			} else {
+				nicfit_emit_null(e, "roce_v1_gids");
+				nicfit_emit_null(e, "roce_v2_gids");
+				nicfit_emit_null(e, "roce_v2_routable_gids");
+			}
+			if (pt->gid_v2_index >= 0)
+				nicfit_emit_int(e, "gid_index_v2", pt->gid_v2_index);
+			else
+				nicfit_emit_null(e, "gid_index_v2");
+			str_or_null(e, "hca_type", r->hca_type);
+			str_or_null(e, "fw_ver", r->fw_ver);
+			str_or_null(e, "board_id", r->board_id);
+			nicfit_emit_end_object(e);
+		}
+	}
+	nicfit_emit_end_array(e);
+}
+
+static const char *vpd_state(int s)
+{
+	switch (s) {
+	case 1: return "read";
+	case 2: return "unreadable";
+	case 3: return "malformed";
+	case 4: return "absent";
+	}
+	return "not-read";
+}
+
+static void json_device(const struct nicfit_audit *a, struct nicfit_emit *e, int i)
+{
+	const struct nicfit_audit_dev *d = &a->devs[i];
+	const struct nicfit_pcidev *p = PD(a, i);
+	const struct nicfit_topo *t = a->topo;
+	const struct nicfit_audit_link *L = &d->link;
+
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "bdf", p->bdf);
+	nicfit_emit_string(e, "label", d->label);
+	nicfit_emit_string(e, "kind", nicfit_dev_kind_name(d->kind));
+	if (p->have & NICFIT_HAVE_CLASS)
+		nicfit_emit_stringf(e, "class", "0x%06x", p->class_code);
+	else
+		nicfit_emit_null(e, "class");
+	if (p->have & NICFIT_HAVE_IDS) {
+		nicfit_emit_stringf(e, "vendor_id", "%04x", p->vendor);
+		nicfit_emit_stringf(e, "device_id", "%04x", p->device);
+	} else {
+		nicfit_emit_null(e, "vendor_id");
+		nicfit_emit_null(e, "device_id");
+	}
+	if (p->have & NICFIT_HAVE_SUBSYS) {
+		nicfit_emit_stringf(e, "subsystem_vendor_id", "%04x", p->subvendor);
+		nicfit_emit_stringf(e, "subsystem_device_id", "%04x", p->subdevice);
+	} else {
+		nicfit_emit_null(e, "subsystem_vendor_id");
+		nicfit_emit_null(e, "subsystem_device_id");
+	}
+	nicfit_emit_string(e, "name", d->name);
+	str_or_null(e, "name_source", d->name_source);
+	if (d->numa >= 0)
+		nicfit_emit_int(e, "numa_node", d->numa);
+	else
+		nicfit_emit_null(e, "numa_node");
+	if (d->socket >= 0)
+		nicfit_emit_int(e, "socket", d->socket);
+	else
+		nicfit_emit_null(e, "socket");
+	str_or_null(e, "host_bridge", p->hostbridge >= 0 && p->hostbridge < t->nhb ?
+				      t->hb[p->hostbridge].name : NULL);
+	str_or_null(e, "parent", p->parent >= 0 ? t->pci[p->parent].bdf : NULL);
+	nicfit_emit_bool(e, "listed", p->in_bus_list);
+	str_or_null(e, "slot", p->slot);
+	str_or_null(e, "driver", p->driver);
+	nicfit_emit_begin_object(e, "link");
+	num_or_null(e, "current_gts", p->cur_gts > 0 ? p->cur_gts : -1);
+	if (p->cur_width > 0)
+		nicfit_emit_int(e, "current_width", p->cur_width);
+	else
+		nicfit_emit_null(e, "current_width");
+	num_or_null(e, "max_gts", p->max_gts > 0 ? p->max_gts : -1);
+	if (p->max_width > 0)
+		nicfit_emit_int(e, "max_width", p->max_width);
+	else
+		nicfit_emit_null(e, "max_width");
+	str_or_null(e, "current_speed_text", p->cur_speed_text);
+	str_or_null(e, "max_speed_text", p->max_speed_text);
+	num_or_null(e, "path_gbps", L->path_gbps);
+	num_or_null(e, "path_raw_gbps", L->path_raw_gbps);
+	num_or_null(e, "path_max_gbps", L->path_max_gbps);
+	num_or_null(e, "own_max_gbps", L->own_max_gbps);
+	str_or_null(e, "limited_by", L->limit_pci >= 0 ? t->pci[L->limit_pci].bdf : NULL);
+	nicfit_emit_bool(e, "idle", L->idle);
+	nicfit_emit_bool(e, "nominal", L->nominal);
+	nicfit_emit_end_object(e);
+	json_netdevs(a, e, d->pci);
+	json_rdma(a, e, d->pci);
+	str_or_null(e, "part", d->part);
+	str_or_null(e, "part_source", d->part_source);
+	str_or_null(e, "catalog_id", d->cat_nic ? d->cat_nic->e.id : NULL);
+	nicfit_emit_int(e, "vfs", d->vfs);
+	str_or_null(e, "physfn", p->physfn >= 0 ? t->pci[p->physfn].bdf : NULL);
+	if (d->kind == NICFIT_DEV_NIC && d->card_lead) {
+		nicfit_emit_begin_object(e, "card");
+		nicfit_emit_int(e, "functions", d->card_functions);
+		nicfit_emit_int(e, "ports", d->card_ports);
+		num_or_null(e, "port_gbps", d->port_gbps > 0 ? d->port_gbps : -1);
+		nicfit_emit_string(e, "port_gbps_source", d->cat_nic ? "catalog" :
+				   d->port_gbps_is_family_max ? "family-maximum" : "negotiated");
+		nicfit_emit_int(e, "ports_up", d->ports_up);
+		nicfit_emit_number(e, "ports_now_gbps", d->ports_now_gbps);
+		num_or_null(e, "demand_gbps", d->card_limited_by ? d->demand_gbps : -1);
+		num_or_null(e, "supply_gbps", d->card_limited_by ? d->supply_gbps : -1);
+		str_or_null(e, "limited_by", d->card_limited_by);
+		nicfit_emit_end_object(e);
+	} else {
+		nicfit_emit_null(e, "card");
+	}
+	if ((d->kind == NICFIT_DEV_GPU || d->kind == NICFIT_DEV_ACCEL) && d->best_nic >= 0) {
+		nicfit_emit_begin_object(e, "best_nic");
+		nicfit_emit_string(e, "nic", PD(a, d->best_nic)->bdf);
+		nicfit_emit_string(e, "label", a->devs[d->best_nic].label);
+		nicfit_emit_string(e, "path", nicfit_path_name(d->best_path));
+		nicfit_emit_end_object(e);
+	} else {
+		nicfit_emit_null(e, "best_nic");
+	}
+	str_or_null(e, "iommu_group_type", p->iommu_type);
+	if (d->kind == NICFIT_DEV_NIC && p->physfn < 0 && p->vpd_state) {
+		nicfit_emit_begin_object(e, "vpd");
+		nicfit_emit_string(e, "state", vpd_state(p->vpd_state));
+		str_or_null(e, "part", p->vpd_part);
+		str_or_null(e, "name", p->vpd_name);
+		str_or_null(e, "pcie", p->vpd_pcie);
+		nicfit_emit_string(e, "checksum", p->vpd_checksum == 1 ? "good" :
+				   p->vpd_checksum == 2 ? "bad" : "none");
+		nicfit_emit_end_object(e);
+	} else {
+		nicfit_emit_null(e, "vpd");
+	}
+	if (p->cfg_pcie) {
+		nicfit_emit_begin_object(e, "config");
+		nicfit_emit_int(e, "mps", p->mps);
+		nicfit_emit_int(e, "mps_supported", p->mps_cap);
+		nicfit_emit_int(e, "mrrs", p->mrrs);
+		if (p->acs)
+			nicfit_emit_stringf(e, "acs_ctrl", "0x%04x", p->acs_ctrl);
+		else
+			nicfit_emit_null(e, "acs_ctrl");
+		nicfit_emit_end_object(e);
+	} else {
+		nicfit_emit_null(e, "config");
+	}
+	nicfit_emit_end_object(e);
+}
+
+static void json_host(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	const struct nicfit_topo *t = a->topo;
+	char sig[300];
+
+	nicfit_emit_begin_object(e, "host");
+	str_or_null(e, "name", t->hostname);
+	str_or_null(e, "vendor", t->sys_vendor);
+	str_or_null(e, "product", t->product);
+	if (t->product[0])
+		snprintf(sig, sizeof(sig), "%s%s%s", t->sys_vendor, t->sys_vendor[0] ? " " : "",
+			 t->product);
+	else
+		snprintf(sig, sizeof(sig), "unknown");
+	nicfit_emit_string(e, "signature", sig);
+	str_or_null(e, "kernel", t->kernel);
+	nicfit_emit_string(e, "root", t->root);
+	nicfit_emit_bool(e, "virtual", t->is_virtual);
+	str_or_null(e, "virtual_evidence", t->virtual_why);
+	nicfit_emit_bool(e, "privileged", t->privileged);
+	if (a->nsockets)
+		nicfit_emit_int(e, "sockets", a->nsockets);
+	else
+		nicfit_emit_null(e, "sockets");
+	nicfit_emit_int(e, "gpus", a->ngpus);
+	nicfit_emit_int(e, "accelerators", a->naccels);
+	nicfit_emit_int(e, "nics", a->nnics);
+	nicfit_emit_int(e, "rdma_nics", a->nrdma_nics);
+	nicfit_emit_begin_object(e, "gpudirect");
+	nicfit_emit_bool(e, "kernel_support", a->gdr_kernel);
+	nicfit_emit_bool(e, "nvidia_peermem", t->nvidia_peermem);
+	nicfit_emit_bool(e, "nv_peer_mem", t->nv_mem || t->nv_mem_nc);
+	nicfit_emit_bool(e, "nvidia_driver", t->nvidia_driver);
+	str_or_null(e, "nvidia_driver_version", t->nvidia_version);
+	nicfit_emit_end_object(e);
+	if (t->iommu < 0)
+		nicfit_emit_null(e, "iommu");
+	else
+		nicfit_emit_bool(e, "iommu", t->iommu);
+	nicfit_emit_end_object(e);
+}
+
+static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	const struct nicfit_topo *t = a->topo;
+	int k, j;
+
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "schema", "nicfit.audit.v1");
+	nicfit_emit_string(e, "nicfit_version", NICFIT_VERSION);
+	json_host(a, e);
+	nicfit_emit_begin_object(e, "verdict");
+	nicfit_emit_int(e, "critical", a->counts[NICFIT_SEV_CRITICAL]);
+	nicfit_emit_int(e, "warning", a->counts[NICFIT_SEV_WARNING]);
+	nicfit_emit_int(e, "info", a->counts[NICFIT_SEV_INFO]);
+	nicfit_emit_int(e, "ignored", a->nignored);
+	nicfit_emit_int(e, "exit_code", nicfit_audit_exit_code(a));
+	nicfit_emit_end_object(e);
+	nicfit_emit_begin_array(e, "numa_nodes");
+	for (k = 0; k < t->nnuma; k++) {
+		const struct nicfit_numa *n = &t->numa[k];
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_int(e, "id", n->id);
+		if (n->package >= 0)
+			nicfit_emit_int(e, "socket", n->package);
+		else
+			nicfit_emit_null(e, "socket");
+		str_or_null(e, "cpus", n->cpulist);
+		nicfit_emit_int(e, "cpu_count", (long long)n->ncpus);
+		nicfit_emit_begin_array(e, "distances");
+		for (j = 0; j < n->ndistance; j++)
+			nicfit_emit_int(e, NULL, n->distance[j]);
+		nicfit_emit_end_array(e);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	nicfit_emit_begin_array(e, "devices");
+	for (k = 0; k < a->ndevs; k++)
+		json_device(a, e, k);
+	nicfit_emit_end_array(e);
+	nicfit_emit_begin_array(e, "pairs");
+	for (k = 0; k < a->npairs; k++) {
+		const struct nicfit_audit_pair *pr = &a->pairs[k];
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "gpu", PD(a, pr->gpu)->bdf);
+		nicfit_emit_string(e, "gpu_label", a->devs[pr->gpu].label);
+		nicfit_emit_string(e, "nic", PD(a, pr->nic)->bdf);
+		nicfit_emit_string(e, "nic_label", a->devs[pr->nic].label);
+		nicfit_emit_string(e, "path", nicfit_path_name(pr->path));
+		nicfit_emit_bool(e, "locality_known", pr->locality_known);
+		nicfit_emit_bool(e, "gdr_default", pr->gdr_default);
+		nicfit_emit_string(e, "gdr_reason", pr->gdr_reason);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	nicfit_emit_begin_array(e, "findings");
+	for (k = 0; k < a->nfindings; k++) {
+		const struct nicfit_finding *f = &a->findings[k];
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "severity", nicfit_severity_name(f->sev));
+		nicfit_emit_string(e, "code", f->code);
+		nicfit_emit_string(e, "device", f->device);
+		nicfit_emit_string(e, "message", f->message);
+		nicfit_emit_string(e, "fix", f->fix);
+		str_or_null(e, "source", f->source);
+		nicfit_emit_bool(e, "ignored", f->ignored);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	nicfit_emit_begin_array(e, "not_checked");
+	for (k = 0; k < a->nnot_checked; k++) {
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "check", a->not_checked[k].check);
+		nicfit_emit_string(e, "why", a->not_checked[k].why);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	if (a->plan.checked) {
+		const struct nicfit_audit_plan *q = &a->plan;
+
+		nicfit_emit_begin_object(e, "plan");
+		nicfit_emit_string(e, "workload", q->workload);
+		nicfit_emit_string(e, "verdict", q->verdict);
+		nicfit_emit_bool(e, "backend_needed", q->backend_needed);
+		str_or_null(e, "fabric", q->fabric);
+		str_or_null(e, "backend_part", q->backend_part);
+		nicfit_emit_int(e, "backend_cards", q->backend_cards);
+		nicfit_emit_number(e, "backend_gbps", q->backend_gbps);
+		nicfit_emit_number(e, "host_backend_gbps", q->host_backend_gbps);
+		str_or_null(e, "host_fabric", q->host_fabric);
+		nicfit_emit_number(e, "frontend_gbps", q->frontend_gbps);
+		nicfit_emit_number(e, "host_frontend_gbps", q->host_frontend_gbps);
+		nicfit_emit_bool(e, "matches", q->matches);
+		nicfit_emit_end_object(e);
+	} else {
+		nicfit_emit_null(e, "plan");
+	}
+	nicfit_emit_int(e, "read_problems_total", (long long)t->problems_total);
+	nicfit_emit_begin_array(e, "read_problems");
+	for (k = 0; k < t->nproblems; k++) {
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "path", t->problems[k].path);
+		nicfit_emit_string(e, "problem", nicfit_sysfs_problem_text(t->problems[k].st,
+									 t->problems[k].errnum));
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	nicfit_param_emit(e, "assumptions", nicfit_pcie_param_table, nicfit_pcie_param_count,
+			  &a->pcie);
+	nicfit_emit_end_object(e);
+}
+
+/* ---- text, Markdown, CSV ---------------------------------------------------- */
+
+static const struct nicfit_column dev_cols[] = {
+	{ "bdf", "device", 0 },
+	{ "label", "label", 0 },
+	{ "name", "what", 0 },
+	{ "numa_node", "NUMA", 1 },
+	{ "link_now", "link now", 0 },
+	{ "link_capable", "capable", 0 },
+	{ "path_gbps", "Gb/s to CPU", 1 },
+	{ "limited_by", "limited by", 0 },
+};
+
+static void device_rows(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	const struct nicfit_topo *t = a->topo;
+	int i;
+
+	nicfit_emit_table_begin(e, "devices", dev_cols, (int)(sizeof(dev_cols) / sizeof(dev_cols[0])));
+	for (i = 0; i < a->ndevs; i++) {
+		const struct nicfit_audit_dev *d = &a->devs[i];
+		const struct nicfit_pcidev *p = PD(a, i);
+		char b[64], what[256];
+		double cap_g = p->max_gts;
+		int cap_w = p->max_width;
+
+		nicfit_emit_cell_string(e, p->bdf);
+		nicfit_emit_cell_string(e, d->label);
+		snprintf(what, sizeof(what), "%s%s", d->name,
+			 d->vfs ? "" : "");
+		if (d->vfs) {
+			char v[32];
+
+			snprintf(v, sizeof(v), " (+%d VF%s)", d->vfs, d->vfs == 1 ? "" : "s");
+			snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s", v);
+		}
+		nicfit_emit_cell_string(e, what);
+		if (d->numa >= 0)
+			nicfit_emit_cell_int(e, d->numa);
+		else
+			nicfit_emit_cell_null(e, "?");
+		if (d->link.nominal) {
+			nicfit_emit_cell_string(e, "chipset");
+		} else {
+			gen_text(b, sizeof(b), p->cur_gts, p->cur_width, d->link.idle);
+			nicfit_emit_cell_string(e, b);
+		}
+		if (d->link.nominal)
+			snprintf(b, sizeof(b), "-");
+		else
+			gen_text(b, sizeof(b), cap_g, cap_w, 0);
+		nicfit_emit_cell_string(e, b);
+		if (d->link.path_gbps >= 0) {
+			nicfit_emit_cell_number(e, d->link.path_gbps, 0);
+		} else {
+			nicfit_emit_cell_null(e, t->is_virtual ? "virtual" : "-");
+		}
+		if (d->link.limit_pci >= 0) {
+			const struct nicfit_pcidev *lp = &t->pci[d->link.limit_pci];
+
+			snprintf(b, sizeof(b), "%s (Gen%d x%d)", lp->bdf, d->link.limit_gen,
+				 d->link.limit_width);
+			nicfit_emit_cell_string(e, b);
+		} else {
+			nicfit_emit_cell_null(e, "-");
+		}
+	}
+	nicfit_emit_table_end(e);
+}
+
+static void pair_matrix(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	struct nicfit_column cols[40];
+	int nics[36], nn = 0, i, j, k, ncol;
+	int rdma_only = a->nrdma_nics > 0;
+
+	for (i = 0; i < a->ndevs && nn < 36; i++) {
+		const struct nicfit_audit_dev *d = &a->devs[i];
+
+		if (d->kind == NICFIT_DEV_NIC && PD(a, i)->physfn < 0 && (!rdma_only || d->rdma))
+			nics[nn++] = i;
+	}
+	if (!nn || !(a->ngpus + a->naccels))
+		return;
+	cols[0].key = "gpu";
+	cols[0].title = "";
+	cols[0].right = 0;
+	for (k = 0; k < nn; k++) {
+		cols[k + 1].key = a->devs[nics[k]].label;
+		cols[k + 1].title = a->devs[nics[k]].label;
+		cols[k + 1].right = 0;
+	}
+	cols[nn + 1].key = "nearest";
+	cols[nn + 1].title = "nearest";
+	cols[nn + 1].right = 0;
+	cols[nn + 2].key = "gdr";
+	cols[nn + 2].title = "GDR";
+	cols[nn + 2].right = 0;
+	ncol = nn + 3;
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, rdma_only ? "GPU to RDMA NIC paths" : "GPU to NIC paths");
+	nicfit_emit_table_begin(e, "pairs", cols, ncol);
+	for (i = 0; i < a->ndevs; i++) {
+		const struct nicfit_audit_dev *g = &a->devs[i];
+		char near[64], gdr[128];
+		size_t gl = 0;
+
+		if (g->kind != NICFIT_DEV_GPU && g->kind != NICFIT_DEV_ACCEL)
+			continue;
+		nicfit_emit_cell_string(e, g->label);
+		gdr[0] = '\0';
+		for (k = 0; k < nn; k++) {
+			const char *cell = "?";
+
+			for (j = 0; j < a->npairs; j++) {
+				const struct nicfit_audit_pair *pr = &a->pairs[j];
+
+				if (pr->gpu != i || pr->nic != nics[k])
+					continue;
+				cell = pr->locality_known ? nicfit_path_name(pr->path) : "NODE?";
+				if (pr->gdr_default && gl < sizeof(gdr))
+					gl += (size_t)snprintf(gdr + gl, sizeof(gdr) - gl, "%s%s",
+							       gl ? " " : "", a->devs[nics[k]].label);
+			}
+			nicfit_emit_cell_string(e, cell);
+		}
+		if (g->best_nic >= 0) {
+			int known = 1;
+
+			for (j = 0; j < a->npairs; j++)
+				if (a->pairs[j].gpu == i && a->pairs[j].nic == g->best_nic)
+					known = a->pairs[j].locality_known;
+			snprintf(near, sizeof(near), "%s %s%s", a->devs[g->best_nic].label,
+				 nicfit_path_name(g->best_path), known ? "" : "?");
+		}
+		else
+			snprintf(near, sizeof(near), "-");
+		nicfit_emit_cell_string(e, near);
+		nicfit_emit_cell_string(e, gdr[0] ? gdr : "-");
+	}
+	nicfit_emit_table_end(e);
+	nicfit_emit_printf(e, "  PIX one switch, PXB several switches, PHB the CPU's host bridge, NODE two "
+			   "host bridges of one\n  NUMA node, SYS across sockets. GDR: NICs NCCL would use "
+			   "GPUDirect RDMA with by default.\n");
+}
+
+static const char *sev_word(const struct nicfit_emit *e, enum nicfit_severity s, const char **col)
+{
+	*col = nicfit_emit_color(e, s == NICFIT_SEV_CRITICAL ? NICFIT_COLOR_RED :
+				 s == NICFIT_SEV_WARNING ? NICFIT_COLOR_YELLOW : NICFIT_COLOR_DIM);
+	return s == NICFIT_SEV_CRITICAL ? "CRITICAL" : s == NICFIT_SEV_WARNING ? "WARNING" : "INFO";
+}
+
+static void findings_text(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	int k, md = nicfit_emit_format(e) == NICFIT_FMT_MD;
+
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, "Findings");
+	if (!a->nfindings)
+		nicfit_emit_printf(e, "  none\n");
+	for (k = 0; k < a->nfindings; k++) {
+		const struct nicfit_finding *f = &a->findings[k];
+		const char *col, *w = sev_word(e, f->sev, &col);
+		char lead[96];
+
+		if (md) {
+			nicfit_emit_printf(e, "- **%s** `%s` %s%s: %s\n  fix: %s\n", w, f->code, f->device,
+					   f->ignored ? " (ignored)" : "", f->message, f->fix);
+			continue;
+		}
+		nicfit_emit_printf(e, "  %s%-8s%s  %s  %s%s\n", col, w,
+				   nicfit_emit_color(e, NICFIT_COLOR_RESET), f->code, f->device,
+				   f->ignored ? "  (ignored)" : "");
+		wrapped(e, 12, "", f->message);
+		snprintf(lead, sizeof(lead), "fix: ");
+		if (f->fix[0])
+			wrapped(e, 12, lead, f->fix);
+	}
+	if (md)
+		nicfit_emit_printf(e, "\n");
+}
+
+static const struct nicfit_column finding_cols[] = {
+	{ "severity", "severity", 0 }, { "code", "code", 0 }, { "device", "device", 0 },
+	{ "message", "message", 0 }, { "fix", "fix", 0 },
+};
+
+static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	const struct nicfit_topo *t = a->topo;
+	enum nicfit_format fmt = nicfit_emit_format(e);
+	char verdict[128];
+	size_t vl = 0;
+	int k;
+
+	if (fmt == NICFIT_FMT_CSV) {
+		device_rows(a, e);
+		nicfit_emit_raw(e, "\r\n", 2);
+		nicfit_emit_table_begin(e, "findings", finding_cols, 5);
+		for (k = 0; k < a->nfindings; k++) {
+			nicfit_emit_cell_string(e, nicfit_severity_name(a->findings[k].sev));
+			nicfit_emit_cell_string(e, a->findings[k].code);
+			nicfit_emit_cell_string(e, a->findings[k].device);
+			nicfit_emit_cell_string(e, a->findings[k].message);
+			nicfit_emit_cell_string(e, a->findings[k].fix);
+		}
+		nicfit_emit_table_end(e);
+		return;
+	}
+	verdict[0] = '\0';
+	if (a->counts[NICFIT_SEV_CRITICAL])
+		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%d critical",
+				       a->counts[NICFIT_SEV_CRITICAL]);
+	if (a->counts[NICFIT_SEV_WARNING])
+		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%s%d warning%s", vl ? ", " : "",
+				       a->counts[NICFIT_SEV_WARNING],
+				       a->counts[NICFIT_SEV_WARNING] == 1 ? "" : "s");
+	if (a->counts[NICFIT_SEV_INFO])
+		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%s%d note%s", vl ? ", " : "",
+				       a->counts[NICFIT_SEV_INFO],
+				       a->counts[NICFIT_SEV_INFO] == 1 ? "" : "s");
+	if (!vl)
+		snprintf(verdict, sizeof(verdict), "clean");
+	if (fmt == NICFIT_FMT_MD)
+		nicfit_emit_printf(e, "# ");
+	nicfit_emit_printf(e, "%sHost %s%s%s%s%s%s — ", nicfit_emit_color(e, NICFIT_COLOR_BOLD),
+			   t->hostname[0] ? t->hostname : "(unnamed)",
+			   t->product[0] ? " (" : "", t->product[0] ? t->sys_vendor : "",
+			   t->product[0] && t->sys_vendor[0] ? " " : "",
+			   t->product[0] ? t->product : "", t->product[0] ? ")" : "");
+	if (a->nsockets)
+		nicfit_emit_printf(e, "%d socket%s, ", a->nsockets, a->nsockets == 1 ? "" : "s");
+	nicfit_emit_printf(e, "%d GPU%s, ", a->ngpus, a->ngpus == 1 ? "" : "s");
+	if (a->naccels)
+		nicfit_emit_printf(e, "%d accelerator%s, ", a->naccels, a->naccels == 1 ? "" : "s");
+	nicfit_emit_printf(e, "%d NIC%s (%d RDMA): %s%s\n", a->nnics, a->nnics == 1 ? "" : "s",
+			   a->nrdma_nics, verdict, nicfit_emit_color(e, NICFIT_COLOR_RESET));
+	if (fmt == NICFIT_FMT_MD)
+		nicfit_emit_printf(e, "\n");
+	nicfit_emit_printf(e, "%s%s%s · read from %s%s%s%s\n",
+			   t->kernel[0] ? "Linux " : "", t->kernel[0] ? t->kernel : "kernel unknown",
+			   t->is_virtual ? " · virtual machine" : "", t->root,
+			   t->privileged ? " · config space readable" : " · not root: some checks skipped",
+			   a->nignored ? " · " : "", a->nignored ? "ignored findings not counted" : "");
+	if (fmt == NICFIT_FMT_MD)
+		nicfit_emit_printf(e, "\n");
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, "Devices");
+	if (a->ndevs)
+		device_rows(a, e);
+	else
+		nicfit_emit_printf(e, "  no GPUs, accelerators or network cards found\n");
+	pair_matrix(a, e);
+	if (a->plan.checked) {
+		const struct nicfit_audit_plan *q = &a->plan;
+		char line[1200];
+
+		nicfit_emit_printf(e, "\n");
+		nicfit_emit_heading(e, "Against the plan");
+		wrapped(e, 2, "plan: ", q->verdict);
+		if (q->backend_needed)
+			snprintf(line, sizeof(line), "back end: the plan wants %s, %d x %s, ≈ %.0f Gb/s per "
+				 "server; this host has ≈ %.0f Gb/s of RDMA (%s).", q->fabric,
+				 q->backend_cards, q->backend_part, q->backend_gbps, q->host_backend_gbps,
+				 q->host_fabric[0] ? q->host_fabric : "none");
+		else
+			snprintf(line, sizeof(line), "back end: none needed; this host has ≈ %.0f Gb/s of "
+				 "RDMA.", q->host_backend_gbps);
+		wrapped(e, 2, "", line);
+		if (q->host_frontend_gbps > 0)
+			snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
+				 "host's fastest non-RDMA port does %.0f Gb/s. %s", q->frontend_gbps,
+				 q->host_frontend_gbps, q->matches ? "The host matches the plan."
+								   : "See the plan-* findings.");
+		else
+			snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
+				 "host has no NIC besides its RDMA cards, which then carry the front-end "
+				 "traffic too. %s", q->frontend_gbps,
+				 q->matches ? "The host matches the plan." : "See the plan-* findings.");
+		wrapped(e, 2, "", line);
+	}
+	findings_text(a, e);
+	if (a->nnot_checked) {
+		nicfit_emit_printf(e, "\n");
+		nicfit_emit_heading(e, "Not checked");
+		for (k = 0; k < a->nnot_checked; k++) {
+			char lead[48];
+
+			snprintf(lead, sizeof(lead), "%-13s", a->not_checked[k].check);
+			if (fmt == NICFIT_FMT_MD)
+				nicfit_emit_printf(e, "- `%s`: %s\n", a->not_checked[k].check,
+						   a->not_checked[k].why);
+			else
+				wrapped(e, 2, lead, a->not_checked[k].why);
+		}
+	}
+}
+
+int nicfit_audit_render(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	switch (nicfit_emit_format(e)) {
+	case NICFIT_FMT_JSON:
+		render_json(a, e);
+		return 0;
+	case NICFIT_FMT_SVG:
+		return nicfit_audit_render_svg(a, e);
+	default:
+		render_people(a, e);
+		return 0;
+	}
+}

@@ -1,0 +1,463 @@
+/*
+ * audit_svg.c - a picture of the host (see nicfit/audit.h): one column per
+ * socket, its host bridges, root ports and switches as a tree down to the
+ * GPUs, accelerators and NICs. Each link is labelled with its generation
+ * and width; a link that limits a device below what it can do is red, an
+ * idle GPU link amber. Only what leads to a listed device is drawn.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit_internal.h"
+#include "nicfit/buf.h"
+
+#define LEAF_W 170
+#define NODE_H 40
+#define LEVEL_H 92
+#define TOP 96
+#define MARGIN 24
+
+struct node {
+	int pci;              /* topo index, -1 for a host bridge */
+	int hb;               /* host bridge index for hb nodes */
+	int parent;           /* node index */
+	int first_child, next_sibling;
+	int depth;
+	int socket;           /* column */
+	double x, y;          /* centre top */
+	int leaves;
+};
+
+struct svg {
+	const struct nicfit_audit *a;
+	struct node *n;
+	int nn, cap;
+	int *node_of;         /* topo index -> node, -1 */
+	int *hb_node;         /* host bridge -> node, -1 */
+	char *limit;          /* topo index of a link's child: 1 limiting, 2 idle */
+	struct nicfit_buf b;
+};
+
+static void esc(struct nicfit_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': nicfit_buf_puts(b, "&amp;"); break;
+		case '<': nicfit_buf_puts(b, "&lt;"); break;
+		case '>': nicfit_buf_puts(b, "&gt;"); break;
+		case '"': nicfit_buf_puts(b, "&quot;"); break;
+		default: nicfit_buf_addch(b, *s); break;
+		}
+	}
+}
+
+static int add_node(struct svg *s, int pci, int hb, int parent)
+{
+	struct node *n;
+
+	if (s->nn == s->cap) {
+		int cap = s->cap ? s->cap * 2 : 64;
+		struct node *p = realloc(s->n, (size_t)cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		s->n = p;
+		s->cap = cap;
+	}
+	n = &s->n[s->nn];
+	memset(n, 0, sizeof(*n));
+	n->pci = pci;
+	n->hb = hb;
+	n->parent = parent;
+	n->first_child = n->next_sibling = -1;
+	n->depth = parent >= 0 ? s->n[parent].depth + 1 : 0;
+	if (parent >= 0) {
+		/* append as last child, keeping PCI order */
+		int *link = &s->n[parent].first_child;
+
+		while (*link >= 0)
+			link = &s->n[*link].next_sibling;
+		*link = s->nn;
+	}
+	return s->nn++;
+}
+
+static int socket_of_hb(const struct nicfit_audit *a, int hb)
+{
+	const struct nicfit_topo *t = a->topo;
+	int numa = hb >= 0 && hb < t->nhb ? t->hb[hb].numa_node : -1;
+	int s;
+
+	if (numa < 0 && t->nnuma == 1)
+		numa = t->numa[0].id;
+	s = numa >= 0 ? nicfit_topo_socket_of_node(t, numa) : -1;
+	return s >= 0 ? s : (numa >= 0 ? numa : -1);
+}
+
+/* Add the device and every function above it. */
+static int add_path(struct svg *s, int pci)
+{
+	const struct nicfit_topo *t = s->a->topo;
+	int chain[2 * NICFIT_TOPO_MAX_DEPTH], n, k, parent = -1;
+
+	n = nicfit_topo_chain(t, pci, chain, (int)(sizeof(chain) / sizeof(chain[0])));
+	for (k = 0; k < n; k++) {
+		const struct nicfit_pcidev *p = &t->pci[chain[k]];
+
+		if (s->node_of[chain[k]] >= 0) {
+			parent = s->node_of[chain[k]];
+			continue;
+		}
+		if (p->parent < 0) {
+			int hb = p->hostbridge;
+
+			if (hb >= 0 && hb < t->nhb && s->hb_node[hb] < 0) {
+				int nn = add_node(s, -1, hb, parent);
+
+				if (nn < 0)
+					return -1;
+				s->hb_node[hb] = nn;
+				s->n[nn].socket = socket_of_hb(s->a, hb);
+			}
+			parent = hb >= 0 && hb < t->nhb ? s->hb_node[hb] : parent;
+		}
+		{
+			int nn = add_node(s, chain[k], -1, parent);
+
+			if (nn < 0)
+				return -1;
+			s->node_of[chain[k]] = nn;
+			s->n[nn].socket = parent >= 0 ? s->n[parent].socket : -1;
+			parent = nn;
+		}
+	}
+	return 0;
+}
+
+static int count_leaves(struct svg *s, int i)
+{
+	int c, sum = 0;
+
+	for (c = s->n[i].first_child; c >= 0; c = s->n[c].next_sibling)
+		sum += count_leaves(s, c);
+	s->n[i].leaves = sum ? sum : 1;
+	return s->n[i].leaves;
+}
+
+static void place(struct svg *s, int i, double left)
+{
+	int c;
+	double x = left;
+
+	s->n[i].x = left + s->n[i].leaves * LEAF_W / 2.0;
+	s->n[i].y = TOP + 40 + s->n[i].depth * LEVEL_H;
+	for (c = s->n[i].first_child; c >= 0; c = s->n[c].next_sibling) {
+		place(s, c, x);
+		x += s->n[c].leaves * LEAF_W;
+	}
+}
+
+static const char *fill_of(enum nicfit_dev_kind k)
+{
+	switch (k) {
+	case NICFIT_DEV_GPU: return "#d9f2d9";
+	case NICFIT_DEV_ACCEL: return "#eadcf5";
+	case NICFIT_DEV_NIC: return "#d6e6fa";
+	case NICFIT_DEV_NVSWITCH: return "#eeeeee";
+	default: return "#ffffff";
+	}
+}
+
+static void text(struct nicfit_buf *b, double x, double y, int size, const char *weight,
+		 const char *s, size_t maxch)
+{
+	char tmp[96];
+	size_t n = strlen(s);
+
+	if (n > maxch && maxch > 3) {
+		/* cut on a UTF-8 boundary */
+		n = maxch - 1;
+		while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+		snprintf(tmp, sizeof(tmp), "%.*s…", (int)n, s);
+		s = tmp;
+	}
+	nicfit_buf_addf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\"%s%s%s>",
+			x, y, size, weight ? " font-weight=\"" : "", weight ? weight : "",
+			weight ? "\"" : "");
+	esc(b, s);
+	nicfit_buf_puts(b, "</text>\n");
+}
+
+static void draw_node(struct svg *s, int i)
+{
+	const struct nicfit_audit *a = s->a;
+	const struct nicfit_topo *t = a->topo;
+	struct node *n = &s->n[i];
+	struct nicfit_buf *b = &s->b;
+	double w = LEAF_W - 16, x = n->x - w / 2;
+	char line[128];
+
+	if (n->pci < 0) {
+		nicfit_buf_addf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"24\" rx=\"12\" "
+				"fill=\"#f4f4f4\" stroke=\"#888\"/>\n", x + 20, n->y, w - 40);
+		text(b, n->x, n->y + 16, 11, NULL, t->hb[n->hb].name, 24);
+		return;
+	}
+	{
+		const struct nicfit_pcidev *p = &t->pci[n->pci];
+		int d = -1, k;
+
+		for (k = 0; k < a->ndevs; k++)
+			if (a->devs[k].pci == n->pci)
+				d = k;
+		if (p->kind == NICFIT_DEV_BRIDGE) {
+			const char *what = p->port_type == NICFIT_PORT_ROOT ? "root port" :
+					   p->port_type == NICFIT_PORT_UPSTREAM ? "switch" :
+					   p->port_type == NICFIT_PORT_DOWNSTREAM ? "switch port" : "bridge";
+
+			nicfit_buf_addf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"30\" rx=\"4\" "
+					"fill=\"%s\" stroke=\"#666\"/>\n", x + 10, n->y, w - 20,
+					p->port_type == NICFIT_PORT_UPSTREAM ? "#fff4d6" : "#fafafa");
+			const char *slot = "";
+			char g[64];
+			int gen = nicfit_pcie_gen_from_gts(p->max_gts);
+
+			for (k = 0; k < t->nslots; k++)
+				if (t->slots[k].bridge == n->pci)
+					slot = t->slots[k].name;
+			snprintf(line, sizeof(line), "%s %s", what, p->bdf + 5);
+			text(b, n->x, n->y + 13, 10, NULL, line, 30);
+			snprintf(g, sizeof(g), "%s%s", slot[0] ? "slot " : "", slot);
+			if (gen)
+				snprintf(g + strlen(g), sizeof(g) - strlen(g), "%sGen%d x%d",
+					 slot[0] ? " · " : "", gen, p->max_width);
+			if (g[0])
+				text(b, n->x, n->y + 25, 9, NULL, g, 30);
+			return;
+		}
+		nicfit_buf_addf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" rx=\"6\" "
+				"fill=\"%s\" stroke=\"#333\"/>\n", x, n->y, w, NODE_H + 6,
+				fill_of(p->kind));
+		snprintf(line, sizeof(line), "%s · %s", d >= 0 ? a->devs[d].label : p->bdf + 5, p->bdf + 5);
+		text(b, n->x, n->y + 15, 11, "bold", line, 28);
+		text(b, n->x, n->y + 29, 10, NULL, d >= 0 ? a->devs[d].name : "", 30);
+		if (d >= 0 && a->devs[d].link.path_gbps >= 0) {
+			snprintf(line, sizeof(line), "≈ %.0f Gb/s to CPU", a->devs[d].link.path_gbps);
+			text(b, n->x, n->y + 42, 9, NULL, line, 30);
+		}
+	}
+}
+
+static void draw_edge(struct svg *s, int i)
+{
+	const struct nicfit_topo *t = s->a->topo;
+	struct node *n = &s->n[i], *p;
+	struct nicfit_buf *b = &s->b;
+	const char *color = "#777";
+	double y1, y2;
+	char label[48];
+	int physical = 0;
+
+	if (n->parent < 0)
+		return;
+	p = &s->n[n->parent];
+	y1 = p->y + (p->pci < 0 ? 24 : p->pci >= 0 && t->pci[p->pci].kind == NICFIT_DEV_BRIDGE ? 30
+										 : NODE_H + 6);
+	y2 = n->y;
+	label[0] = '\0';
+	if (n->pci >= 0 && p->pci >= 0) {
+		const struct nicfit_pcidev *c = &t->pci[n->pci], *up = &t->pci[p->pci];
+
+		physical = (c->port_type == NICFIT_PORT_ENDPOINT || c->port_type == NICFIT_PORT_UPSTREAM) &&
+			   (up->port_type == NICFIT_PORT_ROOT || up->port_type == NICFIT_PORT_DOWNSTREAM);
+		if (physical) {
+			double g = c->cur_gts > 0 ? c->cur_gts : up->cur_gts;
+			int w = c->cur_width > 0 ? c->cur_width : up->cur_width;
+			int gen = nicfit_pcie_gen_from_gts(g);
+
+			if (gen && w)
+				snprintf(label, sizeof(label), "Gen%d x%d", gen, w);
+			else if (w)
+				snprintf(label, sizeof(label), "x%d", w);
+		}
+		if (s->limit[n->pci] & 1)
+			color = "#d62728";
+		else if (s->limit[n->pci] & 2)
+			color = "#e8a33d";
+	}
+	nicfit_buf_addf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			"stroke-width=\"%s\"%s/>\n", p->x, y1, n->x, y2, color,
+			physical ? "2.5" : "1", physical ? "" : " stroke-dasharray=\"4 3\"");
+	if (label[0]) {
+		nicfit_buf_addf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"%s\">",
+				(p->x + n->x) / 2 + 6, (y1 + y2) / 2 + 4, color);
+		esc(b, label);
+		if (s->limit[n->pci] & 2)
+			nicfit_buf_puts(b, " idle");
+		nicfit_buf_puts(b, "</text>\n");
+	}
+}
+
+static void mark_limits(struct svg *s)
+{
+	const struct nicfit_audit *a = s->a;
+	const struct nicfit_topo *t = a->topo;
+	int i, k;
+
+	for (i = 0; i < a->ndevs; i++) {
+		const struct nicfit_audit_dev *d = &a->devs[i];
+		const struct nicfit_pcidev *p = &t->pci[d->pci];
+
+		if (d->link.idle)
+			s->limit[d->pci] |= 2;
+		if (d->link.limit_pci >= 0) {
+			/* the link right below the limiting port on this device's chain */
+			int chain[2 * NICFIT_TOPO_MAX_DEPTH];
+			int n = nicfit_topo_chain(t, d->pci, chain, (int)(sizeof(chain) / sizeof(chain[0])));
+
+			for (k = 0; k + 1 < n; k++)
+				if (chain[k] == d->link.limit_pci)
+					s->limit[chain[k + 1]] |= 1;
+		}
+		(void)p;
+	}
+	/* downtrained links */
+	for (i = 0; i < t->npci; i++) {
+		const struct nicfit_pcidev *p = &t->pci[i];
+
+		if (p->parent < 0)
+			continue;
+		if ((p->cur_width > 0 && p->max_width > 0 && p->cur_width < p->max_width &&
+		     t->pci[p->parent].max_width >= p->max_width) ||
+		    (p->kind != NICFIT_DEV_GPU && p->cur_gts > 0 && p->max_gts > 0 &&
+		     p->cur_gts < p->max_gts && t->pci[p->parent].max_gts >= p->max_gts))
+			s->limit[i] |= 1;
+	}
+}
+
+int nicfit_audit_render_svg(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	const struct nicfit_topo *t = a->topo;
+	struct svg s;
+	int i, k, c, rc = 0, ncols = 0;
+	int cols[NICFIT_TOPO_MAX_NUMA + 1];
+	double left[NICFIT_TOPO_MAX_NUMA + 1], colw[NICFIT_TOPO_MAX_NUMA + 1];
+	double x = MARGIN, width, height = 0;
+	char title[512], head[256];
+
+	memset(&s, 0, sizeof(s));
+	s.a = a;
+	nicfit_buf_init(&s.b, 0);
+	s.node_of = malloc((size_t)(t->npci + 1) * sizeof(int));
+	s.hb_node = malloc((size_t)(t->nhb + 1) * sizeof(int));
+	s.limit = calloc((size_t)(t->npci + 1), 1);
+	if (!s.node_of || !s.hb_node || !s.limit) {
+		rc = NICFIT_E_NOMEM;
+		goto out;
+	}
+	for (i = 0; i < t->npci; i++)
+		s.node_of[i] = -1;
+	for (i = 0; i < t->nhb; i++)
+		s.hb_node[i] = -1;
+	mark_limits(&s);
+	for (i = 0; i < a->ndevs; i++)
+		if (a->devs[i].kind != NICFIT_DEV_BRIDGE && a->devs[i].kind != NICFIT_DEV_HOST &&
+		    add_path(&s, a->devs[i].pci)) {
+			rc = NICFIT_E_NOMEM;
+			goto out;
+		}
+	/* Columns: sockets in ascending order, unknown locality last. */
+	for (i = 0; i < s.nn; i++) {
+		if (s.n[i].parent >= 0)
+			continue;
+		count_leaves(&s, i);
+		for (k = 0; k < ncols; k++)
+			if (cols[k] == s.n[i].socket)
+				break;
+		if (k == ncols && ncols <= NICFIT_TOPO_MAX_NUMA)
+			cols[ncols++] = s.n[i].socket;
+	}
+	for (i = 1; i < ncols; i++) {
+		int v = cols[i];
+
+		for (k = i; k > 0 && (cols[k - 1] < 0 || (v >= 0 && cols[k - 1] > v)); k--)
+			cols[k] = cols[k - 1];
+		cols[k] = v;
+	}
+	/* Layout. */
+	for (c = 0; c < ncols; c++) {
+		left[c] = x;
+		colw[c] = 0;
+		for (i = 0; i < s.nn; i++)
+			if (s.n[i].parent < 0 && s.n[i].socket == cols[c]) {
+				place(&s, i, x);
+				x += s.n[i].leaves * LEAF_W;
+				colw[c] += s.n[i].leaves * LEAF_W;
+			}
+		x += 12;
+	}
+	for (i = 0; i < s.nn; i++)
+		if (s.n[i].y + NODE_H + 20 > height)
+			height = s.n[i].y + NODE_H + 20;
+	width = x + MARGIN < 640 ? 640 : x + MARGIN;
+	height = height + 40 < 260 ? 260 : height + 40;
+
+	/* Drawing. */
+	nicfit_buf_addf(&s.b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+			"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n",
+			width, height, width, height);
+	nicfit_buf_puts(&s.b, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
+	snprintf(title, sizeof(title), "%s%s%s%s — %d GPU%s, %d NIC%s (%d RDMA)",
+		 t->hostname[0] ? t->hostname : "host", t->product[0] ? " (" : "", t->product,
+		 t->product[0] ? ")" : "", a->ngpus, a->ngpus == 1 ? "" : "s", a->nnics,
+		 a->nnics == 1 ? "" : "s", a->nrdma_nics);
+	nicfit_buf_puts(&s.b, "<text x=\"24\" y=\"30\" font-size=\"16\" font-weight=\"bold\">");
+	esc(&s.b, title);
+	nicfit_buf_puts(&s.b, "</text>\n");
+	nicfit_buf_addf(&s.b, "<text x=\"24\" y=\"52\" font-size=\"11\" fill=\"#555\">%d critical, "
+			"%d warning%s, %d note%s · each link shows its generation and negotiated "
+			"width</text>\n", a->counts[2], a->counts[1], a->counts[1] == 1 ? "" : "s",
+			a->counts[0], a->counts[0] == 1 ? "" : "s");
+	nicfit_buf_puts(&s.b, "<text x=\"24\" y=\"68\" font-size=\"11\"><tspan fill=\"#d62728\">"
+			"red: limits a device below what it can do</tspan> · <tspan fill=\"#e8a33d\">"
+			"amber: idle GPU link</tspan> · dashed: inside a switch or chip</text>\n");
+	for (c = 0; c < ncols; c++) {
+		size_t hl;
+
+		if (cols[c] >= 0) {
+			hl = (size_t)snprintf(head, sizeof(head), "Socket %d", cols[c]);
+			for (k = 0; k < t->nnuma && hl < sizeof(head); k++)
+				if (t->numa[k].package == cols[c] ||
+				    (t->numa[k].package < 0 && t->numa[k].id == cols[c]))
+					hl += (size_t)snprintf(head + hl, sizeof(head) - hl,
+							       " · NUMA %d (CPUs %s)", t->numa[k].id,
+							       t->numa[k].cpulist[0] ? t->numa[k].cpulist : "?");
+		} else {
+			snprintf(head, sizeof(head), "locality unknown (numa_node -1)");
+		}
+		nicfit_buf_addf(&s.b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%.0f\" "
+				"rx=\"10\" fill=\"%s\" stroke=\"#bbb\"/>\n", left[c] + 4, TOP - 10,
+				colw[c] - 8, height - TOP - 10, cols[c] >= 0 ? "#fbfbff" : "#fff8f8");
+		text(&s.b, left[c] + colw[c] / 2, TOP + 12, 13, "bold", head, (size_t)(colw[c] / 7));
+	}
+	for (i = 0; i < s.nn; i++)
+		draw_edge(&s, i);
+	for (i = 0; i < s.nn; i++)
+		draw_node(&s, i);
+	if (!s.nn)
+		nicfit_buf_puts(&s.b, "<text x=\"24\" y=\"120\" font-size=\"13\">No GPUs, accelerators "
+				"or network cards found.</text>\n");
+	nicfit_buf_puts(&s.b, "</svg>\n");
+	rc = nicfit_buf_error(&s.b);
+	if (!rc)
+		nicfit_emit_raw(e, s.b.data, s.b.len);
+out:
+	nicfit_buf_release(&s.b);
+	free(s.n);
+	free(s.node_of);
+	free(s.hb_node);
+	free(s.limit);
+	return rc;
+}

@@ -1,0 +1,2 @@
+audit --sysfs build/fixtures/r740xd extra
+# exit 64

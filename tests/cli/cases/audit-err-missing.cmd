@@ -1,0 +1,2 @@
+audit --sysfs /nonexistent/root
+# exit 66

@@ -1,0 +1,2 @@
+audit --sysfs tests/fixtures
+# exit 66

@@ -1,0 +1,2 @@
+audit --bogus
+# exit 64

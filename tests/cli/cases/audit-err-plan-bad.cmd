@@ -1,0 +1,2 @@
+audit --sysfs build/fixtures/r740xd --plan tests/cli/data/bad-spec.json
+# exit 65

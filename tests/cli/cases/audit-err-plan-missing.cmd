@@ -1,0 +1,2 @@
+audit --sysfs build/fixtures/r740xd --plan tests/cli/data/nonexistent.json
+# exit 66

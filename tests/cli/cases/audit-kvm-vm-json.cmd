@@ -1,0 +1,1 @@
+-jp audit --sysfs build/fixtures/kvm-vm --pci-ids tests/fixtures/pci.ids

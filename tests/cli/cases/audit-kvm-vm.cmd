@@ -1,0 +1,1 @@
+audit --sysfs build/fixtures/kvm-vm --pci-ids tests/fixtures/pci.ids

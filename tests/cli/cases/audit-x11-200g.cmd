@@ -1,0 +1,2 @@
+audit --sysfs build/fixtures/x11-200g --pci-ids tests/fixtures/pci.ids
+# exit 2

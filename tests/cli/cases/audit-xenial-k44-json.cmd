@@ -1,0 +1,1 @@
+-jp audit --sysfs build/fixtures/xenial-k44 --pci-ids tests/fixtures/pci.ids

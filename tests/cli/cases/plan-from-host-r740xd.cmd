@@ -1,0 +1,1 @@
+plan --sysfs build/fixtures/r740xd --workload training --model llama-3-8b --servers 2

@@ -1,0 +1,2 @@
+snapshot
+# exit 64

@@ -1,0 +1,2 @@
+snapshot --sysfs build/fixtures/r740xd tests
+# exit 64

@@ -1,0 +1,2 @@
+snapshot --sysfs /nonexistent/root build/nowhere-snap
+# exit 66

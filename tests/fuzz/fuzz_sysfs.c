@@ -1,0 +1,59 @@
+/*
+ * fuzz_sysfs.c - every parser of sysfs strings on the same bytes: link
+ * speeds, hex IDs, decimals, CPU lists, InfiniBand rates and states, GIDs
+ * and their types, PCI addresses. Results must keep their contracts (a
+ * parsed speed is positive and finite, a parsed CPU list counts what it
+ * names, a parsed rate has a width), and nothing may read past the string.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicfit/sysfs.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1);
+	struct nicfit_ib_rate r;
+	unsigned long ul, cnt;
+	unsigned a, b, c, d;
+	uint8_t gid[16];
+	char name[32];
+	double g;
+	long l, first;
+	int n;
+
+	if (!s)
+		return 0;
+	memcpy(s, data, size);
+	s[size] = '\0';
+	n = nicfit_parse_link_speed(s, &g);
+	if (n == 0 && !(g > 0 && isfinite(g) && g <= 1024))
+		abort();
+	if (n != 0 && g != 0)
+		abort();
+	if (!nicfit_parse_hex_id(s, &ul) && ul > 0xffffffffUL)
+		abort();
+	if (!nicfit_parse_dec(s, -5, 5, &l) && (l < -5 || l > 5))
+		abort();
+	if (!nicfit_parse_cpulist(s, &cnt, &first)) {
+		if ((cnt == 0) != (first < 0))
+			abort();
+		if (first >= 0 && !nicfit_cpulist_has(s, first))
+			abort();
+	}
+	if (!nicfit_parse_ib_rate(s, &r) && (r.width < 1 || !(r.gbps >= 0) || strlen(r.speed) >= 8))
+		abort();
+	if (!nicfit_parse_ib_state(s, &n, name, sizeof(name)) && (n < 0 || !name[0]))
+		abort();
+	nicfit_parse_gid(s, gid);
+	nicfit_parse_gid_type(s);
+	if (!nicfit_parse_pci_addr(s, &a, &b, &c, &d) && (b > 0xff || c > 0x1f || d > 7))
+		abort();
+	nicfit_parse_pci_addr(s, &a, &b, &c, NULL);
+	free(s);
+	return 0;
+}

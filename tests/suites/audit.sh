@@ -1,0 +1,71 @@
+#!/bin/sh
+# nicfit audit and snapshot end to end: exit statuses by the worst finding,
+# snapshots (directory and archives) that audit like the original, archives
+# made by other tools, the live host and a snapshot of it, well-formed SVG.
+set -u
+: "${NICFIT:=build/nicfit}" "${BUILD:=build}"
+fx="$BUILD/fixtures"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+no() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { # name command... (true/false)
+	name=$1; shift
+	if "$@"; then ok "$name"; else no "$name"; fi
+}
+# audit JSON with the root blanked out
+audit_json() {
+	"$NICFIT" audit --sysfs "$1" --no-pci-ids -j 2>/dev/null | sed 's#"root":"[^"]*"#"root":"R"#'
+}
+
+for pair in x11-200g:2 r740xd:1 hgx-h100:1 epyc-gen4:1 kvm-vm:0 xenial-k44:0; do
+	m=${pair%:*}; want=${pair#*:}
+	"$NICFIT" audit --sysfs "$fx/$m" >/dev/null 2>&1
+	rc=$?
+	check "$m: exit $want (worst finding)" [ "$rc" = "$want" ]
+done
+
+NICFIT_SYSFS_ROOT="$fx/x11-200g" "$NICFIT" audit >/dev/null 2>&1
+check "NICFIT_SYSFS_ROOT chooses the tree" [ $? = 2 ]
+
+for m in r740xd hgx-h100; do
+	"$NICFIT" snapshot --sysfs "$fx/$m" "$tmp/$m-dir" >"$tmp/out" 2>&1
+	check "$m: snapshot to a directory" grep -q "^Wrote $tmp/$m-dir:" "$tmp/out"
+	check "$m: the directory audits like the original" \
+		[ "$(audit_json "$fx/$m")" = "$(audit_json "$tmp/$m-dir")" ]
+	"$NICFIT" snapshot --sysfs "$fx/$m" "$tmp/$m.tar.gz" >/dev/null 2>&1
+	check "$m: the .tar.gz audits like the original" \
+		[ "$(audit_json "$fx/$m")" = "$(audit_json "$tmp/$m.tar.gz")" ]
+	check "$m: the manifest is in the archive" sh -c "tar tzf '$tmp/$m.tar.gz' | grep -q '^$m/nicfit-snapshot.json\$'"
+done
+"$NICFIT" -j snapshot --sysfs "$fx/el7-v100" "$tmp/el7.tar.xz" >"$tmp/out" 2>&1
+check "damaged tree: snapshot lists what it could not read" grep -q '"unreadable_total":2' "$tmp/out"
+check "damaged tree: .tar.xz audits" sh -c "'$NICFIT' audit --sysfs '$tmp/el7.tar.xz' >/dev/null 2>&1; [ \$? = 1 ]"
+
+# a tree packed by another tool (tar, bzip2, one top directory), as hwloc-gather-topology does
+(cd "$fx" && tar cjf "$tmp/gather.tar.bz2" r740xd)
+check "an archive made by tar -j audits" [ "$(audit_json "$fx/r740xd")" = "$(audit_json "$tmp/gather.tar.bz2")" ]
+"$NICFIT" snapshot --sysfs "$fx/r740xd" "$tmp/r740xd-dir" >/dev/null 2>&1
+check "snapshot refuses an existing destination" [ $? = 64 ]
+
+"$NICFIT" audit --sysfs "$fx/hgx-h100" --format svg >"$tmp/h.svg" 2>/dev/null
+if command -v xmllint >/dev/null 2>&1; then
+	check "SVG is well-formed XML" xmllint --noout "$tmp/h.svg"
+else
+	check "SVG ends" grep -q '</svg>' "$tmp/h.svg"
+fi
+check "SVG draws every GPU" [ "$(grep -c '>GPU[0-9] ·' "$tmp/h.svg")" = 8 ]
+"$NICFIT" audit --sysfs "$fx/hgx-h100" --format md >"$tmp/h.md" 2>/dev/null
+check "Markdown has the findings section" grep -q '^## Findings' "$tmp/h.md"
+
+# the live host: whatever it is, the audit works and a snapshot of it audits the same
+"$NICFIT" audit --no-pci-ids -j >"$tmp/live.json" 2>"$tmp/live.err"
+rc=$?
+check "this host: audit exits 0, 1 or 2 (got $rc)" [ "$rc" -le 2 ]
+check "this host: one JSON document" grep -q '^{"schema":"nicfit.audit.v1"' "$tmp/live.json"
+"$NICFIT" snapshot "$tmp/live" >/dev/null 2>&1
+check "this host: snapshot" [ -f "$tmp/live/nicfit-snapshot.json" ]
+a=$(audit_json /); b=$(audit_json "$tmp/live")
+[ "$a" = "$b" ] || { a=$(audit_json /); b=$(audit_json "$tmp/live"); } # one retry: a live host may change
+check "this host: the snapshot audits like the host" [ "$a" = "$b" ]

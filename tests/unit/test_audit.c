@@ -1,0 +1,504 @@
+/*
+ * test_audit.c - the judgement on hand-built models (path classes, the
+ * GPUDirect default, idle versus downtrained links, PCIe-starved cards,
+ * chipset-integrated functions, what counts as a GPU) and on every fixture
+ * (the findings and exit status each machine must produce).
+ */
+#include "unit.h"
+
+#include "fixtures.h"
+#include "nicfit/audit.h"
+#include "nicfit/catalog.h"
+#include "nicfit/plan.h"
+#include "nicfit/spec.h"
+#include "nicfit/topo.h"
+
+static struct nicfit_catalog *cat;
+
+static int setup(void **state)
+{
+	struct nicfit_error err;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	return nicfit_catalog_new(&cat, &err);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	nicfit_catalog_free(cat);
+	return 0;
+}
+
+/* A function with IDs, class and link figures (gen 0: no link files). */
+static int fn(struct nicfit_topo *t, const char *bdf, int parent, int hb, unsigned cls,
+	      unsigned vendor, unsigned device, int numa, int cg, int cw, int mg, int mw)
+{
+	int i = nicfit_topo_add_pci(t, bdf, parent, hb);
+	struct nicfit_pcidev *p = &t->pci[i];
+
+	p->class_code = cls;
+	p->vendor = vendor;
+	p->device = device;
+	p->have = NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS | NICFIT_HAVE_NUMA;
+	p->numa_node = numa;
+	if (cg || mg)
+		p->have |= NICFIT_HAVE_LINK_FILES;
+	p->cur_gts = nicfit_pcie_gts(cg);
+	p->max_gts = nicfit_pcie_gts(mg);
+	p->cur_width = cw;
+	p->max_width = mw;
+	if (cg)
+		p->have |= NICFIT_HAVE_CUR_SPEED | NICFIT_HAVE_CUR_WIDTH;
+	if (mg)
+		p->have |= NICFIT_HAVE_MAX_SPEED | NICFIT_HAVE_MAX_WIDTH;
+	snprintf(p->driver, sizeof(p->driver), "%s", vendor == 0x10de ? "nvidia" :
+		 vendor == 0x15b3 ? "mlx5_core" : "x");
+	return i;
+}
+
+static void rdma(struct nicfit_topo *t, const char *name, int pci, const char *layer, int state,
+		 double gbps)
+{
+	int r = nicfit_topo_add_rdma(t, name, pci);
+
+	t->rdma[r].nports = 1;
+	t->rdma[r].ports[0].num = 1;
+	t->rdma[r].ports[0].state = state;
+	t->rdma[r].ports[0].gid_v2_index = -1;
+	t->rdma[r].ports[0].have_rate = gbps > 0;
+	t->rdma[r].ports[0].rate.gbps = gbps;
+	t->rdma[r].ports[0].rate.width = 4;
+	snprintf(t->rdma[r].ports[0].link_layer, sizeof(t->rdma[0].ports[0].link_layer), "%s", layer);
+}
+
+static struct nicfit_audit *run(struct nicfit_topo *t, const char *const *ignore, int nignore)
+{
+	struct nicfit_audit_opts o;
+	struct nicfit_audit *a = NULL;
+	struct nicfit_error err;
+
+	memset(&o, 0, sizeof(o));
+	o.ignore = ignore;
+	o.nignore = nignore;
+	nicfit_error_clear(&err);
+	if (nicfit_audit_run(t, cat, &o, &a, &err))
+		fail_msg("audit: %s", err.msg);
+	return a;
+}
+
+static int has(const struct nicfit_audit *a, const char *code, enum nicfit_severity sev)
+{
+	int i;
+
+	for (i = 0; i < a->nfindings; i++)
+		if (!strcmp(a->findings[i].code, code) && a->findings[i].sev == sev)
+			return 1;
+	return 0;
+}
+
+static int count(const struct nicfit_audit *a, const char *code)
+{
+	int i, n = 0;
+
+	for (i = 0; i < a->nfindings; i++)
+		n += !strcmp(a->findings[i].code, code);
+	return n;
+}
+
+static const struct nicfit_audit_pair *pair(const struct nicfit_audit *a, const char *g,
+					    const char *n)
+{
+	int i;
+
+	for (i = 0; i < a->npairs; i++)
+		if (!strcmp(a->devs[a->pairs[i].gpu].label, g) && !strcmp(a->devs[a->pairs[i].nic].label, n))
+			return &a->pairs[i];
+	fail_msg("no pair %s-%s", g, n);
+	return NULL;
+}
+
+/*
+ * Socket 0: host bridge A with a switch (GPU0 and mlx5_0 on it, mlx5_1 one
+ * switch deeper), a root port with mlx5_2; host bridge B with GPU1.
+ * Socket 1: host bridge C with GPU2.
+ */
+static struct nicfit_topo *switch_box(int peermem)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	int a, b, c, rp, up, dp1, dp2, dp3, up2, dp4, rp2, rpb, rpc, x;
+
+	nicfit_topo_add_numa(t, 0, "0-7", 0);
+	nicfit_topo_add_numa(t, 1, "8-15", 1);
+	a = nicfit_topo_add_hostbridge(t, "pci0000:00", -1);
+	b = nicfit_topo_add_hostbridge(t, "pci0000:40", -1);
+	c = nicfit_topo_add_hostbridge(t, "pci0000:80", -1);
+	rp = fn(t, "0000:00:01.0", -1, a, 0x060400, 0x8086, 0x2030, 0, 4, 16, 4, 16);
+	up = fn(t, "0000:01:00.0", rp, a, 0x060400, 0x1000, 0xc010, 0, 4, 16, 4, 16);
+	dp1 = fn(t, "0000:02:00.0", up, a, 0x060400, 0x1000, 0xc010, 0, 4, 16, 4, 16);
+	dp2 = fn(t, "0000:02:01.0", up, a, 0x060400, 0x1000, 0xc010, 0, 4, 16, 4, 16);
+	dp3 = fn(t, "0000:02:02.0", up, a, 0x060400, 0x1000, 0xc010, 0, 4, 16, 4, 16);
+	fn(t, "0000:03:00.0", dp1, a, 0x030200, 0x10de, 0x20b5, 0, 4, 16, 4, 16);
+	x = fn(t, "0000:04:00.0", dp2, a, 0x020700, 0x15b3, 0x101b, 0, 4, 16, 4, 16);
+	rdma(t, "mlx5_0", x, "InfiniBand", 4, 200);
+	up2 = fn(t, "0000:05:00.0", dp3, a, 0x060400, 0x1000, 0xc010, 0, 4, 16, 4, 16);
+	dp4 = fn(t, "0000:06:00.0", up2, a, 0x060400, 0x1000, 0xc010, 0, 4, 16, 4, 16);
+	x = fn(t, "0000:07:00.0", dp4, a, 0x020700, 0x15b3, 0x101b, 0, 4, 16, 4, 16);
+	rdma(t, "mlx5_1", x, "InfiniBand", 4, 200);
+	rp2 = fn(t, "0000:00:02.0", -1, a, 0x060400, 0x8086, 0x2030, 0, 4, 16, 4, 16);
+	x = fn(t, "0000:08:00.0", rp2, a, 0x020700, 0x15b3, 0x101b, 0, 4, 16, 4, 16);
+	rdma(t, "mlx5_2", x, "InfiniBand", 4, 200);
+	rpb = fn(t, "0000:40:01.0", -1, b, 0x060400, 0x8086, 0x2030, 0, 4, 16, 4, 16);
+	fn(t, "0000:41:00.0", rpb, b, 0x030200, 0x10de, 0x20b5, 0, 4, 16, 4, 16);
+	rpc = fn(t, "0000:80:01.0", -1, c, 0x060400, 0x8086, 0x2030, 1, 4, 16, 4, 16);
+	fn(t, "0000:81:00.0", rpc, c, 0x030200, 0x1002, 0x740f, 1, 4, 16, 4, 16);
+	t->nvidia_peermem = peermem;
+	t->nvidia_driver = 1;
+	t->privileged = 1;
+	nicfit_topo_finish(t);
+	return t;
+}
+
+static void path_classes(void **state)
+{
+	struct nicfit_topo *t = switch_box(1);
+	struct nicfit_audit *a = run(t, NULL, 0);
+
+	(void)state;
+	assert_int_equal(a->ngpus, 3);
+	assert_int_equal(a->nrdma_nics, 3);
+	assert_int_equal(pair(a, "GPU0", "mlx5_0")->path, NICFIT_PATH_PIX);
+	assert_true(pair(a, "GPU0", "mlx5_0")->gdr_default);
+	assert_int_equal(pair(a, "GPU0", "mlx5_1")->path, NICFIT_PATH_PXB);
+	assert_true(pair(a, "GPU0", "mlx5_1")->gdr_default);
+	assert_int_equal(pair(a, "GPU0", "mlx5_2")->path, NICFIT_PATH_PHB);
+	assert_false(pair(a, "GPU0", "mlx5_2")->gdr_default);
+	assert_string_equal(pair(a, "GPU0", "mlx5_2")->gdr_reason, "distance");
+	assert_int_equal(pair(a, "GPU1", "mlx5_0")->path, NICFIT_PATH_NODE);
+	assert_int_equal(pair(a, "GPU2", "mlx5_0")->path, NICFIT_PATH_SYS);
+	assert_string_equal(pair(a, "GPU2", "mlx5_0")->gdr_reason, "not-nvidia");
+	/* nearest NICs and what is said about them */
+	assert_string_equal(a->devs[a->devs[0].best_nic].label, "mlx5_0");
+	assert_true(has(a, "gpu-nic-no-gdr-path", NICFIT_SEV_INFO));      /* GPU1: NODE */
+	assert_true(has(a, "gpu-nic-cross-socket", NICFIT_SEV_WARNING));  /* GPU2: SYS */
+	assert_false(has(a, "gdr-no-peermem", NICFIT_SEV_WARNING));
+	assert_int_equal(nicfit_audit_exit_code(a), 1);
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+
+	/* without nvidia_peermem the close pairs lose GPUDirect */
+	t = switch_box(0);
+	a = run(t, NULL, 0);
+	assert_false(pair(a, "GPU0", "mlx5_0")->gdr_default);
+	assert_string_equal(pair(a, "GPU0", "mlx5_0")->gdr_reason, "no-kernel-support");
+	assert_true(has(a, "gdr-no-peermem", NICFIT_SEV_WARNING));
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+}
+
+static void unknown_locality(void **state)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	struct nicfit_audit *a;
+	int a0, a1, r0, r1, x;
+
+	(void)state;
+	nicfit_topo_add_numa(t, 0, "0-7", 0);
+	nicfit_topo_add_numa(t, 1, "8-15", 1);
+	a0 = nicfit_topo_add_hostbridge(t, "pci0000:00", -1);
+	a1 = nicfit_topo_add_hostbridge(t, "pci0000:80", -1);
+	r0 = fn(t, "0000:00:01.0", -1, a0, 0x060400, 0x8086, 1, -1, 3, 16, 3, 16);
+	fn(t, "0000:01:00.0", r0, a0, 0x030200, 0x10de, 0x1db4, -1, 3, 16, 3, 16);
+	r1 = fn(t, "0000:80:01.0", -1, a1, 0x060400, 0x8086, 1, -1, 3, 16, 3, 16);
+	x = fn(t, "0000:81:00.0", r1, a1, 0x020700, 0x15b3, 0x1017, -1, 3, 16, 3, 16);
+	rdma(t, "mlx5_0", x, "InfiniBand", 4, 100);
+	nicfit_topo_finish(t);
+	a = run(t, NULL, 0);
+	/* never called cross-socket */
+	assert_int_equal(pair(a, "GPU0", "mlx5_0")->path, NICFIT_PATH_NODE);
+	assert_false(pair(a, "GPU0", "mlx5_0")->locality_known);
+	assert_false(has(a, "gpu-nic-cross-socket", NICFIT_SEV_WARNING));
+	assert_true(has(a, "gpu-nic-locality-unknown", NICFIT_SEV_INFO));
+	assert_true(has(a, "numa-locality-unknown", NICFIT_SEV_WARNING));
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+}
+
+static void idle_versus_downtrained(void **state)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	struct nicfit_audit *a;
+	int h, r0, r1, r2;
+
+	(void)state;
+	nicfit_topo_add_numa(t, 0, "0-7", 0);
+	h = nicfit_topo_add_hostbridge(t, "pci0000:00", 0);
+	r0 = fn(t, "0000:00:01.0", -1, h, 0x060400, 0x8086, 1, 0, 1, 16, 4, 16);
+	fn(t, "0000:01:00.0", r0, h, 0x030200, 0x10de, 0x2235, 0, 1, 16, 4, 16);   /* idle */
+	r1 = fn(t, "0000:00:02.0", -1, h, 0x060400, 0x8086, 1, 0, 4, 8, 4, 16);
+	fn(t, "0000:02:00.0", r1, h, 0x030200, 0x10de, 0x2235, 0, 4, 8, 4, 16);    /* x8 of x16 */
+	r2 = fn(t, "0000:00:03.0", -1, h, 0x060400, 0x8086, 1, 0, 3, 16, 4, 16);
+	fn(t, "0000:03:00.0", r2, h, 0x020000, 0x8086, 0x1592, 0, 3, 16, 4, 16);   /* NIC at Gen3 */
+	nicfit_topo_finish(t);
+	a = run(t, NULL, 0);
+	assert_true(has(a, "gpu-link-idle", NICFIT_SEV_INFO));
+	assert_true(a->devs[0].link.idle);
+	/* an idle GPU is judged at the speed it can run, not the idle one */
+	assert_near(a->devs[0].link.path_gbps, a->devs[0].link.own_max_gbps, 0.01);
+	assert_int_equal(a->devs[0].link.limit_pci, -1);
+	assert_true(has(a, "link-width-downtrained", NICFIT_SEV_WARNING));
+	assert_true(has(a, "link-speed-downtrained", NICFIT_SEV_WARNING));
+	assert_int_equal(count(a, "link-speed-downtrained"), 1); /* the GPU is idle, not downtrained */
+	assert_string_equal(a->topo->pci[a->devs[2].link.limit_pci].bdf, "0000:00:03.0");
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+}
+
+static void starved_card(void **state)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	struct nicfit_audit *a;
+	const char *ign[] = { "nic-pcie-starved@0000:01:00.0" };
+	int h, r, x;
+
+	(void)state;
+	nicfit_topo_add_numa(t, 0, "0-7", 0);
+	h = nicfit_topo_add_hostbridge(t, "pci0000:00", 0);
+	r = fn(t, "0000:00:01.0", -1, h, 0x060400, 0x8086, 0x2030, 0, 3, 16, 3, 16);
+	x = fn(t, "0000:01:00.0", r, h, 0x020700, 0x15b3, 0x101b, 0, 3, 16, 4, 16);
+	snprintf(t->pci[x].vpd_part, sizeof(t->pci[x].vpd_part), "MCX653105A-HDAT");
+	t->pci[x].vpd_state = 1;
+	rdma(t, "mlx5_0", x, "InfiniBand", 4, 100); /* a 100G cable on a 200G card */
+	nicfit_topo_finish(t);
+	a = run(t, NULL, 0);
+	assert_string_equal(a->devs[0].part, "MCX653105A-HDAT");
+	assert_non_null(a->devs[0].cat_nic);
+	assert_true(has(a, "nic-pcie-starved", NICFIT_SEV_CRITICAL));
+	assert_true(has(a, "nic-port-slow", NICFIT_SEV_WARNING));
+	assert_string_equal(a->devs[0].card_limited_by, "pcie");
+	assert_true(a->devs[0].supply_gbps < a->devs[0].demand_gbps);
+	assert_int_equal(nicfit_audit_exit_code(a), 2);
+	nicfit_audit_free(a);
+	/* ignored findings leave the verdict */
+	a = run(t, ign, 1);
+	assert_int_equal(a->nignored, 1);
+	assert_int_equal(a->counts[NICFIT_SEV_CRITICAL], 0);
+	assert_int_equal(nicfit_audit_exit_code(a), 1);
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+}
+
+static void chipset_and_classes(void **state)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	struct nicfit_audit *a;
+	int h, r, ib, dp, x, i;
+
+	(void)state;
+	nicfit_topo_add_numa(t, 0, "0-7", 0);
+	h = nicfit_topo_add_hostbridge(t, "pci0000:00", 0);
+	r = fn(t, "0000:00:01.0", -1, h, 0x060400, 0x8086, 0x2030, 0, 3, 8, 3, 8);
+	ib = fn(t, "0000:01:00.0", r, h, 0x060400, 0x8086, 0x37c0, 0, 3, 8, 3, 8);
+	dp = fn(t, "0000:02:03.0", ib, h, 0x060400, 0x8086, 0x37c5, 0, 1, 1, 3, 1);
+	x = fn(t, "0000:03:00.0", dp, h, 0x020000, 0x8086, 0x37d2, 0, 1, 1, 3, 1);
+	nicfit_topo_add_netdev(t, "eno1", x);
+	fn(t, "0000:00:02.0", -1, h, 0x030000, 0x1a03, 0x2000, 0, 0, 0, 0, 0); /* BMC VGA */
+	fn(t, "0000:00:03.0", -1, h, 0x120000, 0x1da3, 0x1020, 0, 0, 0, 0, 0); /* accelerator */
+	fn(t, "0000:00:04.0", -1, h, 0x0b4000, 0x1234, 0x0001, 0, 0, 0, 0, 0); /* co-processor */
+	fn(t, "0000:00:05.0", -1, h, 0x038000, 0x1002, 0x740f, 0, 0, 0, 0, 0); /* AMD GPU */
+	fn(t, "0000:00:06.0", -1, h, 0x030000, 0x8086, 0x0001, 0, 0, 0, 0, 0); /* other VGA */
+	nicfit_topo_finish(t);
+	a = run(t, NULL, 0);
+	assert_int_equal(a->ngpus, 1);
+	assert_int_equal(a->naccels, 2);
+	for (i = 0; i < a->ndevs; i++)
+		assert_int_not_equal(a->devs[i].kind, NICFIT_DEV_DISPLAY);
+	/* the X722's nominal 2.5 GT/s x1 is not a fault; its path is the x8 uplink */
+	for (i = 0; i < a->ndevs; i++)
+		if (!strcmp(a->devs[i].label, "eno1"))
+			break;
+	assert_true(i < a->ndevs);
+	assert_true(a->devs[i].link.nominal);
+	assert_false(has(a, "link-speed-downtrained", NICFIT_SEV_WARNING));
+	assert_near(a->devs[i].link.path_raw_gbps, 63.0154, 0.01);
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+}
+
+struct expect {
+	const char *fixture;
+	int exit_code;
+	const char *codes[8];
+};
+
+static void fixtures(void **state)
+{
+	static const struct expect ex[] = {
+		{ "r740xd", 1, { "gpu-nic-cross-socket", "nic-wrong-socket", "gpu-link-idle",
+				 "nic-card-pcie-bound", "roce-mtu", "iommu-translated",
+				 "intel-700-no-link", NULL } },
+		{ "x11-200g", 2, { "nic-pcie-starved", "gpu-link-idle", "nic-rdma-not-loaded",
+				   "pcie-mps-small", "gpu-nic-no-gdr-path", NULL } },
+		{ "epyc-gen4", 1, { "link-speed-downtrained", "nic-pcie-starved", "vpi-port-mode",
+				    "ib-no-subnet-manager", "nic-card-pcie-bound", NULL } },
+		{ "hgx-h100", 1, { "acs-redirect", "gpu-link-idle", NULL } },
+		{ "el7-v100", 1, { "numa-locality-unknown", "sysfs-read-problems",
+				   "gpu-nic-locality-unknown", "nic-card-pcie-bound", NULL } },
+		{ "xenial-k44", 0, { "gpu-nic-no-gdr-path", NULL } },
+		{ "kvm-vm", 0, { "host-virtual", NULL } },
+	};
+	size_t i;
+	int k;
+
+	(void)state;
+	for (i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
+		struct nicfit_topo *t = NULL;
+		struct nicfit_audit *a;
+		struct nicfit_error err;
+		char root[256];
+
+		nicfit_error_clear(&err);
+		if (nicfit_topo_discover(fixture(ex[i].fixture, root, sizeof(root)), &t, &err))
+			fail_msg("%s: %s", root, err.msg);
+		a = run(t, NULL, 0);
+		if (nicfit_audit_exit_code(a) != ex[i].exit_code)
+			fail_msg("%s: exit %d, expected %d", ex[i].fixture, nicfit_audit_exit_code(a),
+				 ex[i].exit_code);
+		for (k = 0; ex[i].codes[k]; k++)
+			if (!count(a, ex[i].codes[k]))
+				fail_msg("%s: no %s finding", ex[i].fixture, ex[i].codes[k]);
+		if (!strcmp(ex[i].fixture, "hgx-h100")) {
+			assert_int_equal(pair(a, "GPU0", "mlx5_0")->path, NICFIT_PATH_PIX);
+			assert_true(pair(a, "GPU0", "mlx5_0")->gdr_default);
+			assert_int_equal(pair(a, "GPU0", "mlx5_2")->path, NICFIT_PATH_PXB);
+			assert_int_equal(pair(a, "GPU0", "mlx5_8")->path, NICFIT_PATH_SYS);
+			assert_int_equal(pair(a, "GPU0", "mlx5_4")->path, NICFIT_PATH_NODE);
+			assert_int_equal(count(a, "acs-redirect"), 1);
+			assert_int_equal(count(a, "vpi-port-mode"), 0);
+		}
+		if (!strcmp(ex[i].fixture, "kvm-vm"))
+			for (k = 0; k < a->ndevs; k++)
+				assert_true(a->devs[k].link.path_gbps < 0);
+		if (!strcmp(ex[i].fixture, "epyc-gen4"))
+			assert_int_equal(pair(a, "GPU1", "mlx5_3")->path, NICFIT_PATH_PHB);
+		nicfit_audit_free(a);
+		nicfit_topo_free(t);
+	}
+}
+
+static void render_every_format(void **state)
+{
+	static const enum nicfit_format f[] = { NICFIT_FMT_TEXT, NICFIT_FMT_JSON, NICFIT_FMT_MD,
+						NICFIT_FMT_CSV, NICFIT_FMT_SVG };
+	struct nicfit_topo *t = switch_box(1);
+	struct nicfit_audit *a = run(t, NULL, 0);
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		struct nicfit_emit *e = nicfit_emit_new(f[i], 0, 0);
+		struct nicfit_buf b;
+
+		nicfit_buf_init(&b, 0);
+		assert_int_equal(nicfit_audit_render(a, e), 0);
+		assert_int_equal(nicfit_emit_finish(e, &b), 0);
+		assert_true(b.len > 100);
+		if (f[i] == NICFIT_FMT_JSON)
+			assert_non_null(strstr(b.data, "\"schema\":\"nicfit.audit.v1\""));
+		if (f[i] == NICFIT_FMT_SVG)
+			assert_non_null(strstr(b.data, "</svg>"));
+		nicfit_emit_free(e);
+		nicfit_buf_release(&b);
+	}
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+}
+
+/* Plan with the host as the server, and judge the host against the plan. */
+static void against_plan(void **state)
+{
+	static const char *const train[] = { "workload", "training", "model", "llama-3-8b",
+					     "servers", "2", NULL };
+	struct nicfit_catalog *c2;
+	struct nicfit_topo *t = NULL;
+	struct nicfit_audit *a;
+	struct nicfit_plan *p = calloc(1, sizeof(*p));
+	struct nicfit_plan_input in;
+	struct nicfit_spec *spec = calloc(1, sizeof(*spec));
+	struct nicfit_host_server *h = malloc(sizeof(*h));
+	struct nicfit_error err;
+	char root[256], *json;
+	int i;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&c2, &err), 0);
+	assert_int_equal(nicfit_topo_discover(fixture("r740xd", root, sizeof(root)), &t, &err), 0);
+	a = run(t, NULL, 0);
+	/* the host as a server: the firmware's slots, GPUs in two of them, the rNDC onboard */
+	nicfit_audit_host_server(a, h);
+	assert_int_equal(h->server.nslots, 7);
+	assert_int_equal(h->ngpus, 2);
+	assert_string_equal(h->gpus[0].catalog_id, "a40");
+	assert_int_equal(h->gpus[0].socket, 1);
+	assert_int_equal(h->server.slots[h->gpus[0].slot].gpu, NICFIT_GPU_DOUBLE);
+	assert_int_equal(h->server.nonboard, 1);
+	assert_int_equal(h->nnics, 2);
+	json = nicfit_audit_host_catalog_json(a, "this-host");
+	assert_non_null(json);
+	nicfit_audit_free(a);
+	assert_int_equal(nicfit_catalog_overlay(c2, "host", json, strlen(json), &err), 0);
+	free(json);
+	assert_non_null(nicfit_find_server(c2, "this-host", NULL, NULL));
+	/* plan training for two of these, then check the host against it */
+	nicfit_spec_init(spec, "test");
+	for (i = 0; train[i]; i += 2)
+		assert_int_equal(nicfit_spec_add(spec, train[i], train[i + 1], &err), 0);
+	nicfit_spec_add(spec, "server", "this-host", &err);
+	nicfit_spec_add(spec, "gpu", "a40", &err);
+	nicfit_spec_add(spec, "gpus_per_server", "2", &err);
+	if (nicfit_plan_input_from_spec(c2, spec, &in, &err) || nicfit_plan(c2, &in, p, &err))
+		fail_msg("plan: %s", err.msg);
+	assert_true(p->backend_needed);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_audit_run(t, c2, NULL, &a, &err), 0);
+	assert_int_equal(nicfit_audit_check_plan(a, p, &err), 0);
+	assert_true(a->plan.checked);
+	assert_true(a->plan.matches);
+	assert_string_equal(a->plan.fabric, "roce");
+	assert_string_equal(a->plan.host_fabric, "roce");
+	assert_near(a->plan.host_backend_gbps, a->devs[2].supply_gbps, 0.01);
+	nicfit_audit_free(a);
+	/* a host without RDMA against the same plan */
+	for (i = 0; i < t->nrdma; i++)
+		t->rdma[i].pci = -1;
+	a = run(t, NULL, 0);
+	assert_int_equal(nicfit_audit_check_plan(a, p, &err), 0);
+	assert_false(a->plan.matches);
+	assert_true(has(a, "plan-backend-missing", NICFIT_SEV_CRITICAL));
+	assert_int_equal(nicfit_audit_exit_code(a), 2);
+	nicfit_audit_free(a);
+	nicfit_spec_release(spec);
+	free(spec);
+	free(p);
+	free(h);
+	nicfit_topo_free(t);
+	nicfit_catalog_free(c2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(path_classes),
+		cmocka_unit_test(unknown_locality),
+		cmocka_unit_test(idle_versus_downtrained),
+		cmocka_unit_test(starved_card),
+		cmocka_unit_test(chipset_and_classes),
+		cmocka_unit_test(fixtures),
+		cmocka_unit_test(render_every_format),
+		cmocka_unit_test(against_plan),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,363 @@
+/*
+ * test_sysfs.c - the root-relative layer and the sysfs string parsers:
+ * missing is not malformed, junk and loops are survived and reported,
+ * links stay inside the root, and every kernel format of a link speed parses.
+ */
+#include "unit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nicfit/sysfs.h"
+
+static char root[256];
+
+static void put(const char *rel, const void *data, size_t n)
+{
+	char p[512], d[512], *s;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	snprintf(d, sizeof(d), "%s", p);
+	s = strrchr(d, '/');
+	*s = '\0';
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", d);
+		assert_int_equal(system(cmd), 0);
+	}
+	f = fopen(p, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, n, f), n);
+	fclose(f);
+}
+
+static void puts_file(const char *rel, const char *text)
+{
+	put(rel, text, strlen(text));
+}
+
+static void link_at(const char *target, const char *rel)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	assert_int_equal(symlink(target, p), 0);
+}
+
+static int setup(void **state)
+{
+	char cmd[600];
+
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/nicfit-test-sysfs-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	puts_file("sys/devices/pci0000:00/0000:00:01.0/vendor", "0x15b3\n");
+	puts_file("sys/devices/pci0000:00/0000:00:01.0/device", "0xZZ\n");
+	put("sys/devices/pci0000:00/0000:00:01.0/class", "\x00\x01\xff\n", 4);
+	puts_file("sys/devices/pci0000:00/0000:00:01.0/numa_node", "-1\n");
+	puts_file("sys/devices/pci0000:00/0000:00:01.0/current_link_speed", "8.0 GT/s PCIe\n");
+	puts_file("sys/devices/pci0000:00/0000:00:01.0/max_link_width", "16 \n");
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/sys/bus/pci/devices' '%s/sys/devices/pci0000:00/0000:00:01.0/adir' "
+		 "'%s/sys/class/net'", root, root, root);
+	assert_int_equal(system(cmd), 0);
+	link_at("../../../devices/pci0000:00/0000:00:01.0", "sys/bus/pci/devices/0000:00:01.0");
+	link_at("loop", "sys/devices/pci0000:00/0000:00:01.0/loop");
+	/* an absolute link in a captured tree must resolve inside the tree */
+	link_at("/sys/devices/pci0000:00/0000:00:01.0", "sys/class/net/abs");
+	snprintf(cmd, sizeof(cmd), "mkfifo '%s/sys/devices/pci0000:00/0000:00:01.0/fifo'", root);
+	assert_int_equal(system(cmd), 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[600];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd);
+}
+
+static void readers(void **state)
+{
+	struct nicfit_sysfs *fs;
+	struct nicfit_error err;
+	unsigned long v;
+	long n;
+	char s[64];
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_sysfs_open(root, &fs, &err), 0);
+	assert_int_equal(nicfit_sysfs_read_hex(fs, "sys/bus/pci/devices/0000:00:01.0/vendor", &v, 0),
+			 NICFIT_SYSFS_OK);
+	assert_int_equal(v, 0x15b3);
+	assert_int_equal(nicfit_sysfs_read_hex(fs, "sys/devices/pci0000:00/0000:00:01.0/device", &v, 0),
+			 NICFIT_SYSFS_MALFORMED);
+	assert_int_equal(nicfit_sysfs_read_str(fs, "sys/devices/pci0000:00/0000:00:01.0/class", s,
+					       sizeof(s), 0), NICFIT_SYSFS_MALFORMED);
+	assert_int_equal(nicfit_sysfs_read_long(fs, "sys/devices/pci0000:00/0000:00:01.0/numa_node",
+						&n, 0), NICFIT_SYSFS_OK);
+	assert_int_equal(n, -1);
+	assert_int_equal(nicfit_sysfs_read_long(fs, "sys/devices/pci0000:00/0000:00:01.0/max_link_width",
+						&n, 0), NICFIT_SYSFS_OK);
+	assert_int_equal(n, 16);
+	assert_int_equal(nicfit_sysfs_read_str(fs, "sys/devices/pci0000:00/0000:00:01.0/nothing", s,
+					       sizeof(s), 0), NICFIT_SYSFS_MISSING);
+	assert_int_equal(nicfit_sysfs_read_str(fs, "sys/devices/pci0000:00/0000:00:01.0/loop/x", s,
+					       sizeof(s), 0), NICFIT_SYSFS_LOOP);
+	assert_int_equal(nicfit_sysfs_read_str(fs, "sys/devices/pci0000:00/0000:00:01.0/fifo", s,
+					       sizeof(s), 0), NICFIT_SYSFS_NOT_FILE);
+	assert_int_equal(nicfit_sysfs_read_str(fs, "sys/devices/pci0000:00/0000:00:01.0/adir", s,
+					       sizeof(s), 0), NICFIT_SYSFS_NOT_FILE);
+	/* the absolute link stays in the tree */
+	assert_int_equal(nicfit_sysfs_read_hex(fs, "sys/class/net/abs/vendor", &v, 0), NICFIT_SYSFS_OK);
+	assert_int_equal(v, 0x15b3);
+	assert_int_equal(nicfit_sysfs_resolve(fs, "sys/class/net/abs", s, sizeof(s), 0),
+			 NICFIT_SYSFS_OK);
+	assert_string_equal(s, "sys/devices/pci0000:00/0000:00:01.0");
+	assert_int_equal(nicfit_sysfs_readlink(fs, "sys/bus/pci/devices/0000:00:01.0", s, sizeof(s), 0),
+			 NICFIT_SYSFS_OK);
+	assert_string_equal(s, "../../../devices/pci0000:00/0000:00:01.0");
+	assert_int_equal(nicfit_sysfs_readlink(fs, "sys/devices/pci0000:00/0000:00:01.0/vendor", s,
+					       sizeof(s), 0), NICFIT_SYSFS_NOT_FILE);
+	assert_true(nicfit_sysfs_exists(fs, "sys/bus/pci/devices/0000:00:01.0/vendor"));
+	assert_false(nicfit_sysfs_exists(fs, "sys/bus/pci/devices/0000:00:02.0"));
+	/* missing is never a problem; the rest are, once each */
+	assert_int_equal(nicfit_sysfs_problem_count(fs), 6);
+	{
+		const char *p;
+		enum nicfit_sysfs_status st;
+		int e;
+
+		nicfit_sysfs_problem(fs, 0, &p, &st, &e);
+		assert_string_equal(p, "sys/devices/pci0000:00/0000:00:01.0/device");
+		assert_int_equal(st, NICFIT_SYSFS_MALFORMED);
+	}
+	nicfit_sysfs_close(fs);
+}
+
+static void quiet_and_list(void **state)
+{
+	struct nicfit_sysfs *fs;
+	struct nicfit_dirent *d;
+	struct nicfit_error err;
+	size_t n;
+	char s[16];
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_sysfs_open(root, &fs, &err), 0);
+	assert_int_equal(nicfit_sysfs_read_str(fs, "sys/devices/pci0000:00/0000:00:01.0/fifo", s,
+					       sizeof(s), NICFIT_SYSFS_QUIET), NICFIT_SYSFS_NOT_FILE);
+	assert_int_equal(nicfit_sysfs_problem_count(fs), 0);
+	assert_int_equal(nicfit_sysfs_list(fs, "sys/devices/pci0000:00/0000:00:01.0", &d, &n, 0),
+			 NICFIT_SYSFS_OK);
+	assert_true(n >= 8);
+	assert_string_equal(d[0].name, "adir");
+	assert_int_equal(d[0].type, NICFIT_DT_DIR);
+	free(d);
+	assert_int_equal(nicfit_sysfs_list(fs, "sys/nope", &d, &n, 0), NICFIT_SYSFS_MISSING);
+	assert_int_equal(nicfit_sysfs_list(fs, "sys/devices/pci0000:00/0000:00:01.0/vendor", &d, &n, 0),
+			 NICFIT_SYSFS_NOT_FILE);
+	/* a string longer than the caller's buffer */
+	assert_int_equal(nicfit_sysfs_read_str(fs, "sys/devices/pci0000:00/0000:00:01.0/current_link_speed",
+					       s, 4, 0), NICFIT_SYSFS_TOO_BIG);
+	nicfit_sysfs_close(fs);
+}
+
+static void open_errors(void **state)
+{
+	struct nicfit_sysfs *fs;
+	struct nicfit_error err;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_sysfs_open("/nonexistent/nicfit", &fs, &err), NICFIT_E_NOTFOUND);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_sysfs_open("/tmp", &fs, &err), NICFIT_E_NOTFOUND);
+	assert_non_null(strstr(err.msg, "sys/"));
+}
+
+static void recorder(void **state)
+{
+	struct nicfit_sysfs *fs;
+	struct nicfit_error err;
+	unsigned long v;
+	size_t i, n;
+	int files = 0, links = 0, failed = 0;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_sysfs_open(root, &fs, &err), 0);
+	assert_int_equal(nicfit_sysfs_record(fs, 1), 0);
+	nicfit_sysfs_read_hex(fs, "sys/bus/pci/devices/0000:00:01.0/vendor", &v, 0);
+	nicfit_sysfs_read_hex(fs, "sys/bus/pci/devices/0000:00:01.0/vendor", &v, 0);
+	{
+		char s[64];
+
+		nicfit_sysfs_readlink(fs, "sys/bus/pci/devices/0000:00:01.0", s, sizeof(s), 0);
+		nicfit_sysfs_read_str(fs, "sys/devices/pci0000:00/0000:00:01.0/loop/x", s, sizeof(s), 0);
+		nicfit_sysfs_read_str(fs, "sys/devices/pci0000:00/0000:00:01.0/nothing", s, sizeof(s), 0);
+	}
+	n = nicfit_sysfs_rec_count(fs);
+	for (i = 0; i < n; i++) {
+		const struct nicfit_rec *r = nicfit_sysfs_rec(fs, i);
+
+		files += r->type == NICFIT_REC_FILE;
+		links += r->type == NICFIT_REC_LINK;
+		failed += r->type == NICFIT_REC_FAILED;
+		if (r->type == NICFIT_REC_FILE) {
+			assert_int_equal(r->len, 7);
+			assert_memory_equal(r->data, "0x15b3\n", 7);
+		}
+	}
+	assert_int_equal(files, 1);   /* read twice, kept once */
+	assert_int_equal(links, 1);
+	assert_int_equal(failed, 1);  /* the loop; the missing file is not recorded */
+	nicfit_sysfs_close(fs);
+}
+
+static void link_speeds(void **state)
+{
+	static const struct { const char *s; int rc; double gts; } t[] = {
+		{ "2.5 GT/s", 0, 2.5 }, { "5 GT/s", 0, 5 }, { "8 GT/s", 0, 8 }, { "16 GT/s", 0, 16 },
+		{ "2.5 GT/s PCIe", 0, 2.5 }, { "5.0 GT/s PCIe", 0, 5 }, { "8.0 GT/s PCIe", 0, 8 },
+		{ "16.0 GT/s PCIe", 0, 16 }, { "32.0 GT/s PCIe", 0, 32 }, { "64.0 GT/s PCIe", 0, 64 },
+		{ "Unknown", 1, 0 }, { "Unknown speed", 1, 0 }, { "", 1, 0 },
+		{ "8.0 GT/s PCIe extra", -1, 0 }, { "8.0GT/s", -1, 0 }, { "-8 GT/s", -1, 0 },
+		{ "0 GT/s", -1, 0 }, { "8. GT/s", -1, 0 }, { "GT/s", -1, 0 }, { "nan GT/s", -1, 0 },
+		{ "1e3 GT/s", -1, 0 }, { "8.0 GT/s  PCIe", -1, 0 }, { "unknown", -1, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		double g = -1;
+		int rc = nicfit_parse_link_speed(t[i].s, &g);
+
+		if (rc != t[i].rc)
+			fail_msg("'%s': rc %d, expected %d", t[i].s, rc, t[i].rc);
+		assert_near(g, t[i].gts, 1e-9);
+	}
+}
+
+static void numbers(void **state)
+{
+	unsigned long v;
+	long n;
+
+	(void)state;
+	assert_int_equal(nicfit_parse_hex_id("0x030200", &v), 0);
+	assert_int_equal(v, 0x030200);
+	assert_int_equal(nicfit_parse_hex_id("0X15B3", &v), 0);
+	assert_int_equal(v, 0x15b3);
+	assert_int_equal(nicfit_parse_hex_id("15b3", &v), -1);
+	assert_int_equal(nicfit_parse_hex_id("0x", &v), -1);
+	assert_int_equal(nicfit_parse_hex_id("0x123456789", &v), -1);
+	assert_int_equal(nicfit_parse_hex_id("0x12 ", &v), -1);
+	assert_int_equal(nicfit_parse_dec("-1", -1, 10, &n), 0);
+	assert_int_equal(n, -1);
+	assert_int_equal(nicfit_parse_dec("11", -1, 10, &n), -1);
+	assert_int_equal(nicfit_parse_dec("9223372036854775808", 0, 9223372036854775807L, &n), -1);
+	assert_int_equal(nicfit_parse_dec("-", -5, 5, &n), -1);
+	assert_int_equal(nicfit_parse_dec("", -5, 5, &n), -1);
+}
+
+static void cpulists(void **state)
+{
+	unsigned long c;
+	long f;
+
+	(void)state;
+	assert_int_equal(nicfit_parse_cpulist("0-7,16-23", &c, &f), 0);
+	assert_int_equal(c, 16);
+	assert_int_equal(f, 0);
+	assert_int_equal(nicfit_parse_cpulist("8", &c, &f), 0);
+	assert_int_equal(c, 1);
+	assert_int_equal(f, 8);
+	assert_int_equal(nicfit_parse_cpulist("", &c, &f), 0);
+	assert_int_equal(c, 0);
+	assert_int_equal(f, -1);
+	assert_int_equal(nicfit_parse_cpulist("7-0", &c, &f), -1);
+	assert_int_equal(nicfit_parse_cpulist("0-", &c, &f), -1);
+	assert_int_equal(nicfit_parse_cpulist("0,,1", &c, &f), -1);
+	assert_int_equal(nicfit_parse_cpulist("0-99999999", &c, &f), -1);
+	assert_true(nicfit_cpulist_has("0-7,16-23", 17));
+	assert_false(nicfit_cpulist_has("0-7,16-23", 8));
+}
+
+static void ib_strings(void **state)
+{
+	struct nicfit_ib_rate r;
+	uint8_t g[16];
+	char name[32];
+	int num;
+
+	(void)state;
+	assert_int_equal(nicfit_parse_ib_rate("100 Gb/sec (4X EDR)", &r), 0);
+	assert_near(r.gbps, 100, 0);
+	assert_int_equal(r.width, 4);
+	assert_string_equal(r.speed, "EDR");
+	assert_int_equal(nicfit_parse_ib_rate("56 Gb/sec (4X FDR)", &r), 0);
+	assert_int_equal(nicfit_parse_ib_rate("2.5 Gb/sec (1X)", &r), 0);
+	assert_near(r.gbps, 2.5, 1e-9);
+	assert_string_equal(r.speed, "");
+	assert_int_equal(nicfit_parse_ib_rate("400 Gb/sec (4X NDR)", &r), 0);
+	assert_int_equal(nicfit_parse_ib_rate("100 Gb/sec (4X EDR", &r), -1);
+	assert_int_equal(nicfit_parse_ib_rate("100 Gb/s (4X EDR)", &r), -1);
+	assert_int_equal(nicfit_parse_ib_rate("100 Gb/sec (X EDR)", &r), -1);
+	assert_int_equal(nicfit_parse_ib_state("4: ACTIVE", &num, name, sizeof(name)), 0);
+	assert_int_equal(num, 4);
+	assert_string_equal(name, "ACTIVE");
+	assert_int_equal(nicfit_parse_ib_state("5: LinkUp", &num, name, sizeof(name)), 0);
+	assert_int_equal(nicfit_parse_ib_state("ACTIVE", &num, name, sizeof(name)), -1);
+	assert_int_equal(nicfit_parse_ib_state("4:ACTIVE", &num, name, sizeof(name)), -1);
+	assert_int_equal(nicfit_parse_gid("fe80:0000:0000:0000:0202:c9ff:fe00:0001", g), 0);
+	assert_int_equal(g[0], 0xfe);
+	assert_int_equal(g[15], 0x01);
+	assert_int_equal(nicfit_parse_gid("fe80:0000:0000:0000:0202:c9ff:fe00:001", g), -1);
+	assert_int_equal(nicfit_parse_gid("fe80:0000:0000:0000:0202:c9ff:fe00:0001:", g), -1);
+	assert_int_equal(nicfit_parse_gid_type("RoCE v2"), NICFIT_GID_ROCE2);
+	assert_int_equal(nicfit_parse_gid_type("IB/RoCE v1"), NICFIT_GID_IB_ROCE1);
+	assert_int_equal(nicfit_parse_gid_type("RoCE v3"), NICFIT_GID_UNKNOWN);
+}
+
+static void pci_addresses(void **state)
+{
+	unsigned d, b, v, f;
+
+	(void)state;
+	assert_int_equal(nicfit_parse_pci_addr("0000:3b:00.1", &d, &b, &v, &f), 0);
+	assert_int_equal(b, 0x3b);
+	assert_int_equal(f, 1);
+	assert_int_equal(nicfit_parse_pci_addr("10000:01:00.0", &d, &b, &v, &f), 0);
+	assert_int_equal(d, 0x10000);
+	assert_int_equal(nicfit_parse_pci_addr("0000:3b:00", &d, &b, &v, NULL), 0);
+	assert_int_equal(nicfit_parse_pci_addr("0000:3b:00", &d, &b, &v, &f), -1);
+	assert_int_equal(nicfit_parse_pci_addr("0000:3b:20.0", &d, &b, &v, &f), -1);
+	assert_int_equal(nicfit_parse_pci_addr("0000:3b:00.8", &d, &b, &v, &f), -1);
+	assert_int_equal(nicfit_parse_pci_addr("000:3b:00.0", &d, &b, &v, &f), -1);
+	assert_int_equal(nicfit_parse_pci_addr("pci0000:00", &d, &b, &v, &f), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(readers, setup, teardown),
+		cmocka_unit_test_setup_teardown(quiet_and_list, setup, teardown),
+		cmocka_unit_test(open_errors),
+		cmocka_unit_test_setup_teardown(recorder, setup, teardown),
+		cmocka_unit_test(link_speeds),
+		cmocka_unit_test(numbers),
+		cmocka_unit_test(cpulists),
+		cmocka_unit_test(ib_strings),
+		cmocka_unit_test(pci_addresses),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,345 @@
+/*
+ * test_topo.c - discovery on the fixture trees: the PCI tree from the
+ * directory structure (bridges missing from the listing, VMD domains),
+ * every link format, NUMA, class devices, damage survived, and the
+ * built-in PCI ID table.
+ */
+#include "unit.h"
+
+#include "fixtures.h"
+#include "nicfit/pciids.h"
+#include "nicfit/topo.h"
+
+static struct nicfit_topo *load(const char *name)
+{
+	struct nicfit_topo *t = NULL;
+	struct nicfit_error err;
+	char root[256];
+
+	nicfit_error_clear(&err);
+	if (nicfit_topo_discover(fixture(name, root, sizeof(root)), &t, &err))
+		fail_msg("%s: %s", root, err.msg);
+	return t;
+}
+
+static const struct nicfit_pcidev *dev(const struct nicfit_topo *t, const char *bdf)
+{
+	int i = nicfit_topo_find(t, bdf);
+
+	if (i < 0)
+		fail_msg("%s not found", bdf);
+	return &t->pci[i];
+}
+
+static int net(const struct nicfit_topo *t, const char *name)
+{
+	int i;
+
+	for (i = 0; i < t->nnet; i++)
+		if (!strcmp(t->net[i].name, name))
+			return i;
+	return -1;
+}
+
+static void r740xd(void **state)
+{
+	struct nicfit_topo *t = load("r740xd");
+	const struct nicfit_pcidev *d;
+	int n;
+
+	(void)state;
+	assert_string_equal(t->hostname, "r740xd-gpu01");
+	assert_string_equal(t->product, "PowerEdge R740xd");
+	assert_int_equal(t->nnuma, 2);
+	assert_int_equal(t->npackages, 2);
+	assert_int_equal(t->numa[1].ncpus, 16);
+	assert_int_equal(t->numa[0].distance[1], 21);
+	assert_false(t->is_virtual);
+	assert_false(t->privileged);
+	/* a bridge absent from /sys/bus/pci/devices is still in the tree */
+	d = dev(t, "0000:5d:02.0");
+	assert_false(d->in_bus_list);
+	assert_int_equal(d->kind, NICFIT_DEV_BRIDGE);
+	d = dev(t, "0000:5f:00.0");
+	assert_true(d->in_bus_list);
+	assert_string_equal(t->pci[d->parent].bdf, "0000:5d:02.0");
+	assert_int_equal(d->kind, NICFIT_DEV_STORAGE);
+	/* links in the new format, the idle GPU */
+	d = dev(t, "0000:af:00.0");
+	assert_int_equal(d->kind, NICFIT_DEV_GPU);
+	assert_near(d->cur_gts, 2.5, 0);
+	assert_near(d->max_gts, 16, 0);
+	assert_int_equal(d->max_width, 16);
+	assert_string_equal(d->driver, "nvidia");
+	assert_string_equal(d->iommu_type, "DMA-FQ");
+	assert_string_equal(d->slot, "4");
+	assert_int_equal(d->port_type, NICFIT_PORT_ENDPOINT);
+	assert_int_equal(t->pci[d->parent].port_type, NICFIT_PORT_ROOT);
+	/* BMC VGA is a display, not a GPU */
+	assert_int_equal(dev(t, "0000:03:00.0")->kind, NICFIT_DEV_DISPLAY);
+	/* empty slot: found through the port whose secondary bus it is */
+	for (n = 0; n < t->nslots; n++)
+		if (!strcmp(t->slots[n].name, "5"))
+			break;
+	assert_true(n < t->nslots);
+	assert_int_equal(t->slots[n].pci, -1);
+	assert_string_equal(t->pci[t->slots[n].bridge].bdf, "0000:85:02.0");
+	/* class devices */
+	n = net(t, "ens3f0");
+	assert_true(n >= 0);
+	assert_string_equal(t->pci[t->net[n].pci].bdf, "0000:3b:00.0");
+	assert_int_equal(t->net[n].speed_mbps, 100000);
+	assert_int_equal(t->net[n].mtu, 1500);
+	n = net(t, "eno2");
+	assert_int_equal(t->net[n].speed_mbps, -1);
+	assert_int_equal(t->net[n].carrier, 0);
+	assert_true(t->net[net(t, "lo")].is_virtual);
+	assert_int_equal(t->nrdma, 2);
+	assert_string_equal(t->rdma[0].board_id, "MT_0000000008");
+	assert_int_equal(t->rdma[0].ports[0].state, 4);
+	assert_string_equal(t->rdma[0].ports[0].link_layer, "Ethernet");
+	assert_int_equal(t->rdma[0].ports[0].ngid_v2, 2);
+	assert_int_equal(t->rdma[0].ports[0].ngid_v2_routable, 1);
+	assert_int_equal(t->rdma[0].ports[0].gid_v2_index, 3);
+	assert_near(t->rdma[0].ports[0].rate.gbps, 100, 0);
+	assert_true(t->nvidia_peermem);
+	assert_false(t->nv_mem);
+	assert_string_equal(t->nvidia_version, "535.129.03");
+	assert_int_equal(t->iommu, 1);
+	assert_int_equal(t->problems_total, 0);
+	assert_int_equal(nicfit_topo_numa_of(t, nicfit_topo_find(t, "0000:3b:00.1")), 0);
+	assert_int_equal(nicfit_topo_socket_of_node(t, 1), 1);
+	nicfit_topo_free(t);
+}
+
+static void el7_old_formats_and_damage(void **state)
+{
+	struct nicfit_topo *t = load("el7-v100");
+	const struct nicfit_pcidev *d;
+	size_t i;
+	int loop = 0, fifo = 0, junk = 0;
+
+	(void)state;
+	d = dev(t, "0000:04:00.0");
+	assert_near(d->cur_gts, 8, 0);
+	assert_string_equal(d->cur_speed_text, "8 GT/s");
+	assert_int_equal(d->numa_node, -1);
+	assert_true(d->have & NICFIT_HAVE_NUMA);
+	d = dev(t, "0000:82:00.0");
+	assert_near(d->cur_gts, 2.5, 0);
+	assert_false(d->have & NICFIT_HAVE_NUMA); /* a FIFO in its place */
+	d = dev(t, "0000:80:02.0");
+	assert_true(d->have & NICFIT_HAVE_CUR_SPEED);
+	assert_false(d->have & NICFIT_HAVE_MAX_SPEED);
+	d = dev(t, "0000:00:01.0");
+	assert_true(d->have & NICFIT_HAVE_LINK_FILES);
+	assert_false(d->have & NICFIT_HAVE_CUR_SPEED); /* "Unknown speed" */
+	assert_string_equal(d->cur_speed_text, "Unknown speed");
+	/* binary junk in uevent: reported, and the IDs come from the single files */
+	d = dev(t, "0000:05:00.0");
+	assert_true(d->have & NICFIT_HAVE_SUBSYS);
+	assert_true(d->have & NICFIT_HAVE_IDS);
+	assert_int_equal(d->subdevice, 0x0006);
+	assert_string_equal(d->driver, "mlx4_core");
+	/* mlx4: two ports on one function, no GID types on this kernel */
+	assert_int_equal(t->nrdma, 1);
+	assert_int_equal(t->rdma[0].nports, 2);
+	assert_false(t->rdma[0].ports[0].gid_types_known);
+	assert_int_equal(t->rdma[0].ports[1].phys_state, 2);
+	/* the interface whose path loops is not an interface */
+	assert_int_equal(net(t, "ib9"), -1);
+	for (i = 0; i < (size_t)t->nproblems; i++) {
+		loop += t->problems[i].st == NICFIT_SYSFS_LOOP;
+		fifo += t->problems[i].st == NICFIT_SYSFS_NOT_FILE;
+		junk += t->problems[i].st == NICFIT_SYSFS_MALFORMED;
+	}
+	assert_int_equal(loop, 1);
+	assert_int_equal(fifo, 1);
+	assert_int_equal(junk, 1);
+	assert_int_equal(nicfit_topo_numa_of(t, nicfit_topo_find(t, "0000:04:00.0")), -1);
+	nicfit_topo_free(t);
+}
+
+static void hgx_config_vmd_vfs(void **state)
+{
+	struct nicfit_topo *t = load("hgx-h100");
+	const struct nicfit_pcidev *d;
+	int chain[64], n, i;
+
+	(void)state;
+	assert_true(t->privileged);
+	d = dev(t, "0000:ba:00.0");
+	assert_true(d->port_type_from_config);
+	assert_int_equal(d->port_type, NICFIT_PORT_DOWNSTREAM);
+	assert_true(d->acs);
+	assert_int_equal(d->acs_ctrl, 0x1d);
+	d = dev(t, "0000:19:00.0");
+	assert_int_equal(d->mps, 256);
+	assert_int_equal(d->mrrs, 4096);
+	assert_int_equal(d->vpd_state, 1);
+	assert_string_equal(d->vpd_part, "MCX75310AAS-NEAT");
+	assert_string_equal(d->vpd_pcie, "PCIeGen5 x16");
+	assert_int_equal(d->vpd_checksum, 1);
+	assert_int_equal(d->lnkcap_gen, 5);
+	assert_int_equal(d->lnksta_width, 16);
+	/* VMD: a nested domain hangs off its controller */
+	i = nicfit_topo_find(t, "10000:01:00.0");
+	assert_true(i >= 0);
+	n = nicfit_topo_chain(t, i, chain, 64);
+	assert_int_equal(n, 3);
+	assert_string_equal(t->pci[chain[0]].bdf, "0000:00:0e.0");
+	assert_string_equal(t->pci[chain[1]].bdf, "10000:00:02.0");
+	assert_string_equal(t->hb[t->pci[i].hostbridge].name, "pci10000:00");
+	/* SR-IOV */
+	d = dev(t, "0000:5f:00.0");
+	assert_int_equal(d->sriov_totalvfs, 8);
+	assert_int_equal(d->sriov_numvfs, 4);
+	d = dev(t, "0000:5f:00.3");
+	assert_string_equal(t->pci[d->physfn].bdf, "0000:5f:00.0");
+	assert_int_equal(dev(t, "0000:08:00.0")->kind, NICFIT_DEV_NVSWITCH);
+	assert_false(dev(t, "0000:99:02.0")->in_bus_list);
+	assert_true(t->nv_mem);
+	assert_int_equal(t->iommu, 0);
+	nicfit_topo_free(t);
+}
+
+static void x11_chipset_and_legacy(void **state)
+{
+	struct nicfit_topo *t = load("x11-200g");
+	const struct nicfit_pcidev *d;
+
+	(void)state;
+	/* config space is read along the paths of GPUs, accelerators and NICs */
+	d = dev(t, "0000:18:03.0");
+	assert_true(d->port_type_from_config);
+	assert_int_equal(d->port_type, NICFIT_PORT_DOWNSTREAM);
+	assert_int_equal(dev(t, "0000:17:00.0")->port_type, NICFIT_PORT_UPSTREAM);
+	/* ... not for the BMC's VGA, whose bridge is inferred from the tree */
+	d = dev(t, "0000:04:00.0");
+	assert_false(d->port_type_from_config);
+	assert_int_equal(d->kind, NICFIT_DEV_DISPLAY);
+	assert_int_equal(dev(t, "0000:86:00.0")->kind, NICFIT_DEV_ACCEL);
+	d = dev(t, "0000:5e:00.0");
+	assert_int_equal(d->mps, 128);
+	assert_int_equal(d->mrrs, 512);
+	assert_string_equal(d->vpd_part, "MCX653105A-HDAT");
+	assert_int_equal(t->net[net(t, "ib0")].type, 32);
+	nicfit_topo_free(t);
+}
+
+static void vm_and_old_kernel(void **state)
+{
+	struct nicfit_topo *t = load("kvm-vm");
+	int n;
+
+	(void)state;
+	assert_true(t->is_virtual);
+	assert_non_null(strstr(t->virtual_why, "hypervisor"));
+	assert_int_equal(t->nnuma, 1);
+	/* numa_node -1 on a one-node host means that node */
+	assert_int_equal(nicfit_topo_numa_of(t, nicfit_topo_find(t, "0000:02:00.0")), 0);
+	/* a netdev below an intermediate directory (virtio) belongs to the function */
+	n = net(t, "enp1s0");
+	assert_string_equal(t->pci[t->net[n].pci].bdf, "0000:01:00.0");
+	assert_int_equal(dev(t, "0000:03:00.0")->kind, NICFIT_DEV_NIC);
+	assert_int_equal(dev(t, "0000:00:01.0")->kind, NICFIT_DEV_DISPLAY);
+	nicfit_topo_free(t);
+
+	t = load("xenial-k44");
+	assert_false(dev(t, "0000:02:00.0")->have & NICFIT_HAVE_LINK_FILES);
+	assert_near(dev(t, "0000:02:00.0")->cur_gts, 0, 0);
+	assert_true(t->nv_mem);
+	nicfit_topo_free(t);
+}
+
+static void every_fixture_loads(void **state)
+{
+	int i;
+
+	(void)state;
+	for (i = 0; fixture_names[i]; i++) {
+		struct nicfit_topo *t = load(fixture_names[i]);
+
+		assert_true(t->npci > 0);
+		assert_true(t->nnuma >= 1);
+		nicfit_topo_free(t);
+	}
+}
+
+static void hand_built(void **state)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	int hb, rp, ep;
+
+	(void)state;
+	assert_non_null(t);
+	hb = nicfit_topo_add_hostbridge(t, "pci0000:00", 0);
+	rp = nicfit_topo_add_pci(t, "0000:00:01.0", -1, hb);
+	ep = nicfit_topo_add_pci(t, "0000:01:00.0", rp, hb);
+	t->pci[rp].class_code = 0x060400;
+	t->pci[ep].class_code = 0x030200;
+	t->pci[rp].have = t->pci[ep].have = NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS;
+	t->pci[ep].vendor = 0x1002;
+	nicfit_topo_finish(t);
+	assert_int_equal(t->pci[rp].port_type, NICFIT_PORT_ROOT);
+	assert_int_equal(t->pci[ep].kind, NICFIT_DEV_GPU);
+	assert_int_equal(t->pci[ep].depth, 1);
+	assert_int_equal(nicfit_topo_numa_of(t, ep), 0);
+	nicfit_topo_free(t);
+}
+
+static void pci_ids(void **state)
+{
+	const struct nicfit_pci_id *id;
+	struct nicfit_pciids_query q[3];
+	struct nicfit_error err;
+
+	(void)state;
+	id = nicfit_pci_id_find(0x10de, 0x26b9);
+	assert_non_null(id);
+	assert_string_equal(id->name, "NVIDIA L40S");
+	assert_true(id->flags & NICFIT_PCIID_GPU);
+	id = nicfit_pci_id_find(0x15b3, 0x101b);
+	assert_near(id->max_port_gbps, 200, 0);
+	assert_true(id->rdma & NICFIT_PCIID_IB);
+	assert_true(nicfit_pci_id_find(0x15b3, 0x0218)->flags & NICFIT_PCIID_RECOVERY);
+	assert_true(nicfit_pci_id_find(0x8086, 0x37d2)->flags & NICFIT_PCIID_INTERNAL);
+	assert_true(nicfit_pci_id_find(0x1000, 0xc010)->flags & NICFIT_PCIID_SWITCH);
+	assert_non_null(nicfit_pci_id_find(0x1000, 0xc010));
+	assert_non_null(nicfit_pci_id_find(0x8086, 0x37d4));
+	assert_null(nicfit_pci_id_find(0x10de, 0x0001));
+	assert_null(nicfit_pci_id_find(0xffff, 0xffff));
+	assert_string_equal(nicfit_psid_part("MT_0000000008"), "MCX556A-ECAT");
+	assert_null(nicfit_psid_part("MT_9"));
+	assert_true(nicfit_pci_vendor_is_bmc_vga(0x1a03));
+	memset(q, 0, sizeof(q));
+	q[0].vendor = 0x1da3;
+	q[0].device = 0x1020;
+	q[1].vendor = 0x10de;
+	q[1].device = 0x15f8;
+	q[2].vendor = 0x1234;
+	q[2].device = 0x5678;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_pciids_lookup("tests/fixtures/pci.ids", q, 3, &err), 0);
+	assert_string_equal(q[0].vendor_name, "Habana Labs Ltd.");
+	assert_string_equal(q[0].device_name, "Gaudi2 AI Training Accelerator");
+	assert_string_equal(q[1].device_name, "GP100GL [Tesla P100 PCIe 16GB]");
+	assert_string_equal(q[2].device_name, "");
+	assert_int_equal(nicfit_pciids_lookup("/nonexistent.ids", q, 3, &err), NICFIT_E_NOTFOUND);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(r740xd),
+		cmocka_unit_test(el7_old_formats_and_damage),
+		cmocka_unit_test(hgx_config_vmd_vfs),
+		cmocka_unit_test(x11_chipset_and_legacy),
+		cmocka_unit_test(vm_and_old_kernel),
+		cmocka_unit_test(every_fixture_loads),
+		cmocka_unit_test(hand_built),
+		cmocka_unit_test(pci_ids),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
