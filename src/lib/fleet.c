@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fleet_int.h"
+#include "jscan.h"
 #include "nicfit/buf.h"
 
 #define FNV_OFF 2166136261u
@@ -377,36 +378,6 @@ const char *nicfit_fleet_severity_name(int sev)
 	}
 }
 
-/* Length of the valid UTF-8 sequence at p (NUL-terminated), or 0. */
-static int utf8_seq(const unsigned char *p)
-{
-	unsigned char b = p[0];
-	unsigned long cp;
-	int n, i;
-
-	if (b >= 0xC2 && b <= 0xDF) {
-		n = 2;
-		cp = b & 0x1F;
-	} else if (b >= 0xE0 && b <= 0xEF) {
-		n = 3;
-		cp = b & 0x0F;
-	} else if (b >= 0xF0 && b <= 0xF4) {
-		n = 4;
-		cp = b & 0x07;
-	} else {
-		return 0;
-	}
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3F);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return n;
-}
-
 void fl_sanitize(char *s)
 {
 	unsigned char *p = (unsigned char *)s;
@@ -422,7 +393,7 @@ void fl_sanitize(char *s)
 			p++;
 			continue;
 		}
-		n = utf8_seq(p);
+		n = jscan_utf8_len(p, p + 4); /* a NUL stops it before the end */
 		if (n) {
 			p += n;
 		} else {

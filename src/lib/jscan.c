@@ -106,8 +106,7 @@ static long hex4(const unsigned char *p, const unsigned char *end)
 	return v;
 }
 
-/* Length of the well-formed UTF-8 sequence at p, or 0. */
-static int utf8_len(const unsigned char *p, const unsigned char *end)
+int jscan_utf8_len(const unsigned char *p, const unsigned char *end)
 {
 	unsigned char b = p[0];
 	int n, i;
@@ -174,7 +173,7 @@ static int parse_string(struct ctx *c)
 		if (*q < 0x20)
 			return fail(c, q, "control character in a string");
 		if (*q >= 0x80) {
-			int n = utf8_len(q, c->end);
+			int n = jscan_utf8_len(q, c->end);
 
 			if (!n)
 				return fail(c, q, "invalid UTF-8 in a string");

@@ -91,4 +91,7 @@ int jscan_key_is(const struct jscan *s, int k, const char *key);
 /* 1-based line and column of byte offset off in the last text parsed. */
 void jscan_position(const char *text, size_t off, long *line, long *col);
 
+/* Length of the well-formed UTF-8 sequence at p (p < end), or 0 when it is not one. */
+int jscan_utf8_len(const unsigned char *p, const unsigned char *end);
+
 #endif
