@@ -159,7 +159,6 @@ static void rule_fit(struct nicfit_plan *p)
 static void rule_backend_needed(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
-	const char *w = nicfit_workload_name(in->workload);
 
 	switch (in->workload) {
 	case NICFIT_WL_REPLICATED:
@@ -234,7 +233,6 @@ static void rule_backend_needed(struct nicfit_plan *p)
 			  "%s needs %d GPUs (%d servers of %d x %s) but the plan has %d server%s.",
 			  in->model ? in->model->e.name : "The model", p->gpus_needed, p->servers_needed,
 			  in->gpus_per_server, in->gpu->e.name, in->servers, in->servers == 1 ? "" : "s");
-	(void)w;
 }
 
 /*
@@ -287,6 +285,33 @@ static const struct nicfit_nic *whatif_card(const struct nicfit_catalog *cat,
 	plan_decide(p, which ? "R3" : "R5", 1, "%s is not in the catalog: its facts come from "
 		    "the part-number rules (%s), and it has no sourced price.", d->part, d->summary);
 	return x;
+}
+
+/* For --explain: the other triggers of R2, and why they did not fire. */
+static void explain_backend(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const char *w = nicfit_workload_name(in->workload);
+
+	if (in->workload != NICFIT_WL_MULTINODE_INFERENCE && in->workload != NICFIT_WL_INFERENCE)
+		plan_decide(p, "R2", 0, "A model split across servers needs a back end; this workload "
+			    "does not split one model (%s).", w);
+	else if (p->fits_one_server)
+		plan_decide(p, "R2", 0, "A model split across servers needs a back end; this one fits "
+			    "one server, so it need not be split.");
+	if (!(in->workload == NICFIT_WL_TRAINING || in->workload == NICFIT_WL_FINETUNING) ||
+	    in->servers < 2)
+		plan_decide(p, "R2", 0, "Distributed training or fine-tuning across servers needs a back "
+			    "end; not planned here (%s on %d server%s).", w, in->servers,
+			    in->servers == 1 ? "" : "s");
+	if (in->workload != NICFIT_WL_RDMA_STORAGE)
+		plan_decide(p, "R2", 0, "RDMA storage (NVMe-oF, Ceph or a parallel file system over RDMA) "
+			    "needs an RDMA fabric; not asked for (--workload rdma-storage).");
+	if (!p->backend_needed) {
+		plan_decide(p, "R5", 0, "No back-end card: no back end is needed.");
+		plan_decide(p, "R6", 0, "No back-end slot to choose; the GPUs still get theirs.");
+		plan_decide(p, "R7", 0, "No back-end fabric (RoCE v2 or InfiniBand) to choose.");
+	}
 }
 
 /* ---- R3: front end ------------------------------------------------------ */
@@ -1123,6 +1148,7 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 			    "slot map against your server's manual.", in->server->e.name);
 	rule_fit(p);
 	rule_backend_needed(p);
+	explain_backend(p);
 	rule_frontend(cat, p);
 	if (p->backend_needed)
 		rule_backend(cat, p);
