@@ -223,16 +223,31 @@ static void rule_backend_needed(struct nicfit_plan *p)
 			    in->servers == 1 ? "" : "s");
 		break;
 	}
+	if (is_training(in->workload) && p->fit_known && p->servers_needed > in->servers)
+		plan_find(p, NICFIT_SEV_WARNING, "training-state-does-not-fit",
+			  "shard the job over more servers (--servers N), offload optimizer state to CPU "
+			  "memory (ZeRO-Offload), or train adapters only (LoRA/QLoRA)",
+			  "The training state (%.1f GB) needs %d GPUs of this kind (%d server%s); the plan "
+			  "has %d server%s.", p->train_state_gb, p->gpus_needed, p->servers_needed,
+			  p->servers_needed == 1 ? "" : "s", in->servers, in->servers == 1 ? "" : "s");
 	if (!p->backend_needed)
 		return;
 	if (p->fit_known && p->servers_needed > in->servers &&
-	    in->workload != NICFIT_WL_RDMA_STORAGE)
+	    (in->workload == NICFIT_WL_INFERENCE || in->workload == NICFIT_WL_MULTINODE_INFERENCE)) {
+		/* a model that must be split is planned on the fewest servers that hold it */
+		int asked = in->servers;
+
 		plan_find(p, NICFIT_SEV_CRITICAL, "not-enough-servers",
-			  "plan with --servers N for the count above, use a smaller precision, or more "
-			  "GPUs per server",
-			  "%s needs %d GPUs (%d servers of %d x %s) but the plan has %d server%s.",
-			  in->model ? in->model->e.name : "The model", p->gpus_needed, p->servers_needed,
-			  in->gpus_per_server, in->gpu->e.name, in->servers, in->servers == 1 ? "" : "s");
+			  "plan with --servers N, a smaller precision (--precision int4), or more GPUs "
+			  "per server",
+			  "%s needs %d GPUs (%d servers of %d x %s) but %d server%s %s asked for: the plan "
+			  "below is for %d.", in->model ? in->model->e.name : "The model", p->gpus_needed,
+			  p->servers_needed, in->gpus_per_server, in->gpu->e.name, asked,
+			  asked == 1 ? "" : "s", asked == 1 ? "was" : "were", p->servers_needed);
+		p->in.servers = p->servers_needed;
+		plan_decide(p, "R2", 1, "Planned for %d servers, the fewest whose GPUs hold the model "
+			    "(%d %s asked).", p->servers_needed, asked, asked == 1 ? "was" : "were");
+	}
 }
 
 /*
