@@ -139,6 +139,7 @@ struct nicfit_plan {
 	double train_state_gb;          /* training/fine-tuning state, 0 otherwise */
 	int fits_one_server;
 	int gpus_needed, servers_needed;
+	double weights_only_gb;         /* weights when no GPU was given (fit not checked) */
 
 	/* back end (R2, R5-R7) */
 	int backend_needed;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "host.h"
@@ -18,6 +19,7 @@
 static int read_spec(const char *path, struct nicfit_spec *spec)
 {
 	struct nicfit_error err;
+	struct stat st;
 	char *text;
 	size_t len;
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
@@ -26,6 +28,10 @@ static int read_spec(const char *path, struct nicfit_spec *spec)
 	if (!f)
 		return cli_error(errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO, "%s: %s", path,
 				 strerror(errno));
+	if (f != stdin && !fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return cli_error(NICFIT_E_IO, "%s: is a directory, not a spec file", path);
+	}
 	text = malloc(MAX_SPEC_FILE + 1);
 	if (!text) {
 		if (f != stdin)

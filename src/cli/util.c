@@ -77,8 +77,11 @@ int cli_args_to_spec(int argc, char **argv, int first, const char *const *flags,
 				return cli_fail(&err);
 			continue;
 		}
-		if (!eq && i + 1 >= argc)
-			return cli_error(NICFIT_E_USAGE, "%s: --%s needs a value", cmd, key);
+		if (!eq && i + 1 >= argc) {
+			cli_error(NICFIT_E_USAGE, "%s: --%s needs a value, or is not an option of %s "
+				  "(see 'nicfit help %s')", cmd, key, cmd, cmd);
+			return 64;
+		}
 		if (nicfit_spec_add(spec, key, eq ? eq + 1 : argv[++i], &err))
 			return cli_fail(&err);
 	}

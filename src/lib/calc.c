@@ -126,7 +126,7 @@ static int apply_assume(struct req *r, const struct ptab *tabs, int ntabs)
 
 static int unused(struct req *r, const char *const *known)
 {
-	return fix(r, nicfit_spec_check_unused(r->s, known, r->err));
+	return nicfit_spec_check_unused(r->s, known, r->err);
 }
 
 static void header(struct nicfit_emit *e, const char *name)
@@ -393,6 +393,12 @@ static int calc_nic(struct req *r, const struct nicfit_catalog *cat, struct nicf
 	rc = nicfit_card_resolve(cat, part, &card, &nic, r->err);
 	if (rc)
 		return rc;
+	if (!card.rdma && !nicfit_spec_get(r->s, "proto"))
+		proto = NICFIT_PROTO_TCP; /* a card without RDMA carries TCP */
+	if (!card.rdma && proto != NICFIT_PROTO_TCP)
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, "proto"), 0, 0,
+					      "%s has no RDMA: it carries TCP, not %s", part,
+					      proto == NICFIT_PROTO_IB ? "InfiniBand" : "RoCE"));
 	if (proto == NICFIT_PROTO_IB && !card.ib_rate)
 		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, "proto"), 0, 0,
 					      "%s has no InfiniBand ports (use roce or tcp)", part));

@@ -19,7 +19,7 @@ const struct nicfit_param nicfit_link_param_table[] = {
 	{ "tcp_timestamps", P(tcp_timestamps), 1, 0, 1, "",
 	  "TCP timestamp option on (12 B per segment)", "Linux default (net.ipv4.tcp_timestamps=1)" },
 	{ "vlan", P(vlan), 0, 0, 1, "", "802.1Q tag on every frame (4 B)", "IEEE 802.1Q" },
-	{ "impl_factor", P(impl_factor), 1.0, 0.1, 1.0, "",
+	{ "link_factor", P(impl_factor), 1.0, 0.1, 1.0, "",
 	  "host stack and NIC efficiency below the packet model (1 = none assumed)",
 	  "no fitted constant: override with measurements" },
 };

@@ -27,7 +27,7 @@ const struct nicfit_param nicfit_pcie_param_table[] = {
 	  "Xilinx UG962 budgeting rule: one 8-byte DLLP per TLP" },
 	{ "skp_share", P(skp_share), 0.003, 0, 0.1, "",
 	  "link time taken by SKP ordered sets", "Intel AN 708 (SKP every ~370 blocks)" },
-	{ "impl_factor", P(impl_factor), 1.0, 0.1, 1.0, "",
+	{ "pcie_factor", P(impl_factor), 1.0, 0.1, 1.0, "",
 	  "device and root-complex efficiency below the packet model (1 = none assumed)",
 	  "no fitted constant: override with measurements" },
 };

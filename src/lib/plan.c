@@ -79,6 +79,10 @@ static void rule_fit(struct nicfit_plan *p)
 	if (!(in->params > 0) && !(in->weights_gb > 0)) {
 		plan_decide(p, "R1", 0, "No model given (--model, --params or --weights-gb): "
 			    "memory fit not checked; the network is planned from the workload alone.");
+		if (in->workload == NICFIT_WL_INFERENCE || in->workload == NICFIT_WL_REPLICATED)
+			plan_find(p, NICFIT_SEV_INFO, "fit-not-checked",
+				  "give --model ID (or --params N, --weights-gb X) and the GPUs",
+				  "No model given: the plan assumes it fits one server.");
 		return;
 	}
 	if (in->model)
@@ -90,6 +94,20 @@ static void rule_fit(struct nicfit_plan *p)
 	if (!in->gpu || gpus < 1) {
 		plan_decide(p, "R1", 0, "No GPU given (--gpu, --gpus-per-server): %s is not checked "
 			    "against GPU memory.", name);
+		plan_find(p, NICFIT_SEV_WARNING, "fit-not-checked",
+			  "give --gpu ID and --gpus-per-server N",
+			  "No GPU given: whether %s fits one server was not checked, so the back-end "
+			  "decision rests on the workload alone.", name);
+		/* the weights still size the model download (R3) */
+		memset(&arch, 0, sizeof(arch));
+		if (in->model)
+			arch = in->model->arch;
+		arch.params = in->params > 0 ? in->params : in->weights_gb * 1e9 * 8 / 16;
+		if (in->weights_gb > 0)
+			p->weights_only_gb = in->weights_gb;
+		else if (!nicfit_calc_fit(&arch, in->precision, 0, 0, 1, 1e4, &in->llm, &p->fit, NULL))
+			p->weights_only_gb = p->fit.weights_gb;
+		memset(&p->fit, 0, sizeof(p->fit));
 		return;
 	}
 	memset(&arch, 0, sizeof(arch));
@@ -394,8 +412,9 @@ static void rule_frontend(const struct nicfit_catalog *cat, struct nicfit_plan *
 			   p->fe_port_gbps, &sp, &st, NULL);
 	p->serving_mbps = st.total_mbps;
 	nicfit_error_clear(&err);
-	if (p->fit_known || in->weights_gb > 0) {
-		double bytes = (p->fit_known ? p->fit.weights_gb : in->weights_gb) * 1e9;
+	if (p->fit_known || in->weights_gb > 0 || p->weights_only_gb > 0) {
+		double bytes = (p->fit_known ? p->fit.weights_gb :
+				in->weights_gb > 0 ? in->weights_gb : p->weights_only_gb) * 1e9;
 
 		/* a model split across servers: each loads its share */
 		if (p->backend_needed && !is_training(in->workload) &&
@@ -431,7 +450,8 @@ static void rule_frontend(const struct nicfit_catalog *cat, struct nicfit_plan *
 		plan_decide(p, "R3", 1, "Model load: %s of weights%s from a NAS at %.2f GB/s (%g GbE TCP "
 			    "goodput%s) = %s per (re)start.",
 			    nicfit_fmt_bytes(p->load_bytes, b1, sizeof(b1)),
-			    p->load_bytes < (p->fit_known ? p->fit.weights_gb : in->weights_gb) * 1e9 * 0.999 ?
+			    p->load_bytes < (p->fit_known ? p->fit.weights_gb : in->weights_gb > 0 ?
+					     in->weights_gb : p->weights_only_gb) * 1e9 * 0.999 ?
 			    " per server (its share of the split model)" : "",
 			    (in->storage_gbps > 0 && in->storage_gbps < p->fe_goodput_gbps ?
 			     in->storage_gbps : p->fe_goodput_gbps) / 8, p->fe_port_gbps,
@@ -1059,6 +1079,13 @@ static void rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p
 	p->be_limited_by = fit.limited_by;
 	p->gpus_local = where.local;
 	record_slots(p, &where);
+	if (in->gpu && where.ngpu_placed < in->gpus_per_server)
+		plan_find(p, NICFIT_SEV_CRITICAL, "no-slot-for-gpus",
+			  "fewer GPUs per server, single-width GPUs, or a server with more x16 slots",
+			  "%d x %s and the back-end card do not fit %s together: with the card in slot %s "
+			  "there is room for %d GPU%s, not %d.", in->gpus_per_server, in->gpu->e.name,
+			  in->server->e.name, in->server->slots[where.nic_slots[0]].name,
+			  where.ngpu_placed, where.ngpu_placed == 1 ? "" : "s", in->gpus_per_server);
 
 	plan_decide(p, "R5", 1, "%s %s (%s): %d x %g Gb/s %s, PCIe Gen%d x%d, RDMA: %s%s%s%s.",
 		    p->be_nic->part, p->be_nic->e.name, p->be_nic->family, p->be_nic->ports,

@@ -246,5 +246,5 @@ int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_
 	(void)nicfit_spec_get(spec, "example");
 	if ((rc = assume(&r, in)))
 		return rc;
-	return nicfit_reader_fail(&r, nicfit_spec_check_unused(spec, known_keys, err));
+	return nicfit_spec_check_unused(spec, known_keys, err);
 }

@@ -583,7 +583,8 @@ void plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 		if (l->priced) {
 			l->total_usd = l->unit_usd * l->qty;
 			p->total_usd += l->total_usd;
-			if (strcmp(l->prices_as_of, p->prices_as_of) > 0)
+			/* a quote is as old as its oldest price */
+			if (!p->prices_as_of[0] || strcmp(l->prices_as_of, p->prices_as_of) < 0)
 				snprintf(p->prices_as_of, sizeof(p->prices_as_of), "%s", l->prices_as_of);
 		} else {
 			unpriced++;
@@ -691,7 +692,8 @@ void plan_verdict(struct nicfit_plan *p)
 			 in->servers, in->server->e.name,
 			 in->workload == NICFIT_WL_REPLICATED ? "independent replicas" :
 			 is_training(in->workload) ? "one server keeps its gradients on PCIe" :
-			 "the model fits one server", fit, fe);
+			 p->fit_known ? "the model fits one server" :
+			 "assuming the model fits one server: fit not checked", fit, fe);
 		return;
 	}
 	if (p->be_nic)

@@ -294,12 +294,15 @@ int nicfit_spec_check_unused(const struct nicfit_spec *s, const char *const *kno
 		if (s->pairs[i].used)
 			continue;
 		near = nicfit_suggest(s->pairs[i].key, known);
+		/* in a JSON spec: the key's own position, and bad data (65) */
 		if (near)
-			return nicfit_error_at(err, NICFIT_E_USAGE, s->input, 0, 0,
+			return nicfit_error_at(err, s->from_data ? NICFIT_E_DATA : NICFIT_E_USAGE,
+					       s->input, s->pairs[i].line, s->pairs[i].col,
 					       "unknown setting '%.64s' (did you mean '%s'?)",
 					       s->pairs[i].key, near);
-		return nicfit_error_at(err, NICFIT_E_USAGE, s->input, 0, 0,
-				       "unknown setting '%.64s'", s->pairs[i].key);
+		return nicfit_error_at(err, s->from_data ? NICFIT_E_DATA : NICFIT_E_USAGE, s->input,
+				       s->pairs[i].line, s->pairs[i].col, "unknown setting '%.64s'",
+				       s->pairs[i].key);
 	}
 	return 0;
 }

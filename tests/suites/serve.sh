@@ -84,8 +84,8 @@ check "... with exactly the CLI's --json document" same_as_cli --json calc pcie 
 check "... as application/json" test "$(header content-type)" = application/json
 post /api/calc/fit '{"model": "llama-3-8b", "precision": "bf16", "gpus": "2xa40", "context": 8192}'
 check "POST /api/calc/fit (catalog look-ups) equals the CLI" same_as_cli --json calc fit --model llama-3-8b --precision bf16 --gpus 2xa40 --context 8192
-post /api/calc/allreduce '{"size": "16GB", "nodes": 2, "link": "100G", "assume": ["impl_factor=0.9"]}'
-check "arrays become repeated keys (assume) as on the command line" same_as_cli --json calc allreduce --size 16GB --nodes 2 --link 100G --assume impl_factor=0.9
+post /api/calc/allreduce '{"size": "16GB", "nodes": 2, "link": "100G", "assume": ["link_factor=0.9"]}'
+check "arrays become repeated keys (assume) as on the command line" same_as_cli --json calc allreduce --size 16GB --nodes 2 --link 100G --assume link_factor=0.9
 post '/api/calc/link?format=text' '{"speed": "100G", "proto": "roce"}'
 check "?format=text gives the CLI's text" same_as_cli calc link --speed 100G --proto roce
 post '/api/calc/link?pretty=1' '{"speed": "100G"}'

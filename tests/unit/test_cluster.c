@@ -846,7 +846,7 @@ static void spec_and_render(void **state)
 	assert_int_equal(nicfit_spec_parse_json(&spec, "{\"nodes\": 4, \"rail_optimised\": true}",
 						 36, &err), 0);
 	e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
-	assert_int_equal(nicfit_cluster_run(cat, &spec, e, &err), NICFIT_E_USAGE);
+	assert_int_equal(nicfit_cluster_run(cat, &spec, e, &err), NICFIT_E_DATA);
 	assert_int_equal(err.code, NICFIT_E_DATA);
 	assert_non_null(strstr(err.msg, "rail_optimized"));
 	nicfit_emit_free(e);
