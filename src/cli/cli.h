@@ -26,12 +26,19 @@ struct cli {
 	struct nicfit_buf out;         /* what goes to stdout on success */
 };
 
+/* Output formats a command can print (bits of 1 << enum nicfit_format). */
+#define FMT(f) (1u << (f))
+#define FMT_TEXTUAL (FMT(NICFIT_FMT_TEXT) | FMT(NICFIT_FMT_JSON) | FMT(NICFIT_FMT_MD))
+#define FMT_TABLES (FMT_TEXTUAL | FMT(NICFIT_FMT_CSV))
+#define FMT_ALL (FMT_TABLES | FMT(NICFIT_FMT_SVG))
+
 /* A command: name matched exactly, handler, one-line summary, usage text. */
 struct cli_command {
 	const char *name;
 	int (*fn)(struct cli *c, int argc, char **argv);
 	const char *summary;
 	const char *usage;
+	unsigned formats;  /* what --format may ask of it */
 };
 
 /* Print "nicfit: <message>" to stderr and return the exit code for code. */

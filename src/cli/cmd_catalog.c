@@ -110,6 +110,8 @@ int cmd_catalog(struct cli *c, int argc, char **argv)
 		cli_error(NICFIT_E_USAGE, "catalog show: which id?");
 		return cli_usage("catalog");
 	}
+	if (c->fmt == NICFIT_FMT_CSV)
+		return cli_error(NICFIT_E_USAGE, "catalog show has no csv output (it prints text, json, md)");
 	e = cli_emitter(c);
 	if (nicfit_catalog_render_show(e, cat, argv[2], &err)) {
 		nicfit_emit_free(e);

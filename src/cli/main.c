@@ -26,7 +26,8 @@ static const struct cli_command commands[] = {
 	  "MaxReadReq). --sysfs takes a directory that holds sys/ (NICFIT_SYSFS_ROOT too)\n"
 	  "or a snapshot archive. --all lists every PCI function. Exit status: 0 clean,\n"
 	  "1 warnings, 2 critical findings. --format svg draws the host. --plan judges the\n"
-	  "host against `nicfit plan` for the request in SPEC.json (plan's --spec format)." },
+	  "host against `nicfit plan` for the request in SPEC.json (plan's --spec format).",
+	  FMT_ALL },
 	{ "calc", cmd_calc,
 	  "pcie | link | nic | load | fit | allreduce | stream: the formulas behind plan",
 	  "nicfit calc pcie --gen G --width W [--mps B] [--assume NAME=VALUE]...\n"
@@ -40,14 +41,16 @@ static const struct cli_command commands[] = {
 	  "nicfit calc stream --tokens-per-s T [--concurrency C] [--link SPEED]\n"
 	  "\n"
 	  "Sizes: 40GB, 40GiB, or 70B (parameters). Speeds: 10G, 25GbE, 100Gb/s, EDR, HDR, NDR.\n"
-	  "Every assumption is listed in the output and can be changed with --assume NAME=VALUE." },
+	  "Every assumption is listed in the output and can be changed with --assume NAME=VALUE.",
+	  FMT_TEXTUAL },
 	{ "catalog", cmd_catalog, "list | show ID | check FILE: the parts nicfit plans with",
 	  "nicfit catalog list [nics|cables|switches|servers|gpus|models]\n"
 	  "nicfit catalog show ID\n"
 	  "nicfit catalog check FILE...\n"
 	  "\n"
 	  "The default catalog is built in; --catalog FILE overlays your own entries and prices\n"
-	  "(same id: fields replaced; new id: added). 'catalog list -j' prints a file you can edit." },
+	  "(same id: fields replaced; new id: added). 'catalog list -j' prints a file you can edit.",
+	  FMT_TABLES },
 	{ "cluster", cmd_cluster,
 	  "switches, tiers, ports, cables and BOM for N servers (rail-optimized or not)",
 	  "nicfit cluster (--nodes N | --gpus N) [--gpus-per-node G] [--nics-per-node K]\n"
@@ -64,12 +67,14 @@ static const struct cli_command commands[] = {
 	  "tiers of leaf, spine and core switches; --planes splits every node's ports over\n"
 	  "independent fabrics. --format svg draws the fabric; --format csv prints the BOM.\n"
 	  "Layout assumptions (rack_u, node_u, rack_pitch_m, row_pitch_m, racks_per_row,\n"
-	  "switches_per_rack, slack_m, ...) set cable lengths; see 'man nicfit-cluster'." },
+	  "switches_per_rack, slack_m, ...) set cable lengths; see 'man nicfit-cluster'.",
+	  FMT_ALL },
 	{ "decode", cmd_decode,
 	  "explain a part number (ConnectX OPN, Intel adapter, catalog SKU)",
 	  "nicfit decode [--rules] PART... | -\n"
 	  "  PART: a ConnectX OPN (MCX653105A-HDAT), an Intel adapter (X710-DA2) or a\n"
-	  "  catalog id; '-' reads one per line from stdin; --rules ignores the catalog" },
+	  "  catalog id; '-' reads one per line from stdin; --rules ignores the catalog",
+	  FMT_TABLES },
 	{ "fleet", cmd_fleet,
 	  "compare many hosts' audits (gathered with pdsh, clush, Ansible or Slurm), name the odd ones",
 	  "nicfit fleet [--expect N|HOSTLIST] [--ignore CODE[,CODE]]... [--all-hosts]\n"
@@ -81,7 +86,8 @@ static const struct cli_command commands[] = {
 	  "within a group the hosts that differ from the majority are named. Exit status:\n"
 	  "0 clean, 1 warnings, 2 critical.\n"
 	  "  pdsh -w 'gpu[01-64]' nicfit audit --json | nicfit fleet -\n"
-	  "  srun -N 64 --ntasks-per-node=1 --label nicfit audit --json | nicfit fleet -" },
+	  "  srun -N 64 --ntasks-per-node=1 --label nicfit audit --json | nicfit fleet -",
+	  FMT_TABLES },
 	{ "plan", cmd_plan,
 	  "what network, NICs, slots, cables and BOM a server or cluster needs, and why",
 	  "nicfit plan [--spec FILE.json] [--server ID] [--servers N] [--gpu ID]\n"
@@ -99,7 +105,8 @@ static const struct cli_command commands[] = {
 	  "--sysfs with a snapshot of one.\n"
 	  "Examples from the reference article: --example=inference, replicas, training,\n"
 	  "capped, gen4, lab, x710, split. --format csv prints the bill of materials,\n"
-	  "md a ticket-ready report, svg the server's slots." },
+	  "md a ticket-ready report, svg the server's slots.",
+	  FMT_ALL },
 	{ "serve", cmd_serve, "web configurator and JSON API on 127.0.0.1 (port option)",
 	  "nicfit serve [--port P] [--bind ADDR] [--allow-audit [--sysfs DIR]] [--log]\n"
 	  "             [--threads N] [--max-connections N] [--max-per-ip N] [--timeout S]\n"
@@ -108,16 +115,19 @@ static const struct cli_command commands[] = {
 	  "--port 0 takes any free port; the address is printed on stderr. SIGINT or SIGTERM\n"
 	  "stop the server after the requests in flight. --allow-audit answers GET /api/audit\n"
 	  "with this host's audit (or of the tree --sysfs DIR names); without it that route\n"
-	  "is off." },
+	  "is off.",
+	  FMT(NICFIT_FMT_TEXT) },
 	{ "snapshot", cmd_snapshot,
 	  "copy the sysfs subset that audit reads into a directory (or .tar.gz) for offline audit",
 	  "nicfit snapshot [--sysfs DIR] DEST\n"
 	  "\n"
 	  "DEST is a new directory or an archive (FILE.tar.gz, .tar.xz, .tar.bz2, .tar).\n"
 	  "Works without root and lists what it could not read. Audit the copy with\n"
-	  "nicfit audit --sysfs DEST." },
+	  "nicfit audit --sysfs DEST.",
+	  FMT_TEXTUAL },
 	{ "help", cmd_help, "show help for nicfit or one command",
-	  "nicfit help [COMMAND]" },
+	  "nicfit help [COMMAND]",
+	  FMT(NICFIT_FMT_TEXT) },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -382,6 +392,21 @@ int main(int argc, char **argv)
 
 		hv[0] = (char *)"help";
 		return cmd_help(&c, 2, hv);
+	}
+	if (c.fmt_given && !(cmd->formats & FMT(c.fmt))) {
+		static const char *const names[] = { "text", "json", "md", "csv", "svg" };
+		char can[64];
+		size_t k = 0;
+		int f;
+
+		can[0] = '\0';
+		for (f = 0; f < 5; f++)
+			if (cmd->formats & FMT(f))
+				k += (size_t)snprintf(can + k, sizeof(can) - k, "%s%s", k ? ", " : "",
+						      names[f]);
+		cli_release(&c);
+		return cli_error(NICFIT_E_USAGE, "%s has no %s output (it prints %s)", cmd->name,
+				 names[c.fmt], can);
 	}
 	rc = cmd->fn(&c, argc - 1, argv + 1);
 	if (c.out.len && write_all(STDOUT_FILENO, c.out.data, c.out.len)) {

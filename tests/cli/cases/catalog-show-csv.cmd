@@ -1,0 +1,2 @@
+catalog show r740xd --format csv
+# exit 64

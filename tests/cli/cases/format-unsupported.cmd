@@ -1,0 +1,2 @@
+--format svg calc pcie --gen 3
+# exit 64
