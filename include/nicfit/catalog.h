@@ -73,6 +73,7 @@ struct nicfit_nic {
 	double speeds_gbps[NICFIT_MAX_LIST];
 	int nspeeds;
 	int pcie_gen, pcie_width, pcie_gen_min; /* gen_min 0 when not given */
+	double card_gbps;         /* the most all ports move together, 0 = their sum */
 	int socket_direct, vpi;
 	unsigned rdma;            /* NICFIT_RDMA_* bits */
 	unsigned roles;           /* NICFIT_ROLE_* bits */

@@ -20,6 +20,7 @@ struct nicfit_card {
 	double port_gbps;   /* nominal Ethernet rate of one port */
 	const char *ib_rate;/* fastest InfiniBand rate, NULL when none */
 	unsigned rdma;      /* NICFIT_RDMA_* bits (catalog.h); 0 = no RDMA */
+	double card_gbps;   /* the most all ports move together; 0 = their sum */
 	int vpi;            /* ports switch between InfiniBand and Ethernet */
 };
 
@@ -33,7 +34,7 @@ struct nicfit_nic_fit {
 	double pcie_gbps;           /* pcie.effective_gbps */
 	double effective_gbps;      /* min(ports_gbps, pcie_gbps) */
 	double per_port_gbps;       /* effective / ports_used */
-	const char *limited_by;     /* "pcie" or "ports" */
+	const char *limited_by;     /* "pcie", "ports" or "card" (its own ceiling) */
 	double idle_gbps;           /* port capacity the slot cannot feed */
 };
 

@@ -338,6 +338,7 @@ int nicfit_card_resolve(const struct nicfit_catalog *cat, const char *part,
 		card->ib_rate = n->ib_rate;
 		card->rdma = n->rdma;
 		card->vpi = n->vpi;
+		card->card_gbps = n->card_gbps;
 		return 0;
 	}
 	/* not a catalog id or part: any part number the decoder reads */
@@ -437,10 +438,13 @@ static int calc_nic(struct req *r, const struct nicfit_catalog *cat, struct nicf
 			   res.pcie_gbps, res.link_gen, res.link_width, res.pcie.raw_gbps);
 	nicfit_emit_printf(e, "  effective  %.1f Gb/s (%.1f per port), limited by %s\n",
 			   res.effective_gbps, res.per_port_gbps,
-			   !strcmp(res.limited_by, "pcie") ? "the PCIe link" : "the ports");
+			   !strcmp(res.limited_by, "pcie") ? "the PCIe link" :
+			   !strcmp(res.limited_by, "card") ? "the card itself (its total across ports)" :
+			   "the ports");
 	if (res.idle_gbps > 0.5)
-		nicfit_emit_printf(e, "  %.0f Gb/s of port capacity cannot be fed by this slot\n",
-				   res.idle_gbps);
+		nicfit_emit_printf(e, "  %.0f Gb/s of port capacity cannot be used: %s\n", res.idle_gbps,
+				   !strcmp(res.limited_by, "card") ? "the card's own total is lower" :
+				   "the slot cannot feed it");
 	assumptions(e, tabs, 2);
 	nicfit_emit_end_object(e);
 	return 0;

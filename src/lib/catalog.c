@@ -101,6 +101,7 @@ static const struct field nic_fields[] = {
 	{ "pcie_gen", F_INT, 1, 1, 6, NULL, NULL },
 	{ "pcie_width", F_INT, 1, 1, 32, NULL, NULL },
 	{ "pcie_gen_min", F_INT, 0, 1, 6, NULL, NULL },
+	{ "card_gbps", F_NUM, 0, 1, 3200, NULL, NULL },
 	{ "socket_direct", F_BOOL, 0, 0, 0, NULL, NULL },
 	{ "rdma", F_ASTR, 1, 0, 0, NULL, rdma_kinds },
 	{ "vpi", F_BOOL, 1, 0, 0, NULL, NULL },
@@ -775,6 +776,7 @@ static void fill_nic(struct nicfit_nic *n, json_t *o)
 	n->pcie_gen = gi(o, "pcie_gen", 0);
 	n->pcie_width = gi(o, "pcie_width", 0);
 	n->pcie_gen_min = gi(o, "pcie_gen_min", 0);
+	n->card_gbps = gn(o, "card_gbps", 0);
 	n->socket_direct = gb(o, "socket_direct");
 	n->vpi = gb(o, "vpi");
 	n->rdma = gbits(o, "rdma", rdma_bits);

@@ -54,6 +54,13 @@ int nicfit_calc_nic(const struct nicfit_card *card, int slot_gen, int slot_width
 		r->effective_gbps = r->ports_gbps;
 		r->limited_by = "ports";
 	}
+	/* a card whose own engine moves less than its ports (same goodput share) */
+	if (card->card_gbps > 0 &&
+	    card->card_gbps * r->port.efficiency < r->effective_gbps) {
+		r->effective_gbps = card->card_gbps * r->port.efficiency;
+		r->limited_by = "card";
+		r->idle_gbps = r->ports_gbps - r->effective_gbps;
+	}
 	r->per_port_gbps = r->effective_gbps / r->ports_used;
 	return 0;
 }

@@ -761,6 +761,7 @@ static void fill_card(struct nicfit_card *c, const struct nicfit_nic *n)
 	c->ib_rate = n->ib_rate;
 	c->rdma = n->rdma;
 	c->vpi = n->vpi;
+	c->card_gbps = n->card_gbps;
 }
 
 /* Cheapest RDMA card that reaches `target` in the best placement. */
@@ -1104,7 +1105,8 @@ static void rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p
 		    fit.link_gen, fit.link_width, fit.pcie.raw_gbps, fit.pcie_gbps, p->be_port_gbps,
 		    fit.port.goodput_gbps, p->fabric == NICFIT_FABRIC_IB && p->be_card.ib_rate ?
 		    "InfiniBand" : "RoCE v2", fit.effective_gbps,
-		    !strcmp(fit.limited_by, "pcie") ? "PCIe slot" : "port");
+		    !strcmp(fit.limited_by, "pcie") ? "PCIe slot" :
+		    !strcmp(fit.limited_by, "card") ? "card's own total" : "port");
 	if (p->be_nic->ports > 1) {
 		double both = card_in_slot(p, &p->be_card, &in->server->slots[where.nic_slots[0]],
 					   p->be_nic->ports, NULL);
@@ -1158,6 +1160,13 @@ static void rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p
 					 alt->part, alt->e.name, alt->e.price_usd);
 		}
 	}
+	if (!strcmp(p->be_nic->vendor, "Intel") && (p->be_nic->rdma & (NICFIT_RDMA_ROCE | NICFIT_RDMA_IWARP)))
+		plan_find(p, NICFIT_SEV_INFO, "irdma-gpudirect",
+			  "check that NCCL's log says 'GPU Direct RDMA Enabled' on a test run; ConnectX "
+			  "cards are NCCL's reference for GPUDirect RDMA",
+			  "%s does RDMA through the kernel's irdma driver: GPUDirect RDMA then depends on "
+			  "DMA-BUF (a recent kernel, NVIDIA open driver and NCCL), not on nvidia_peermem.",
+			  p->be_part);
 	if (in->backend_gbps > 0 && p->be_node_gbps < port_goodput(p, in->backend_gbps) * 0.98)
 		plan_find(p, NICFIT_SEV_WARNING, "backend-below-target",
 			  "a faster slot or more cards per server (--backend-cards)",

@@ -108,8 +108,12 @@ static void link_goodput(void **state)
 
 static void nic_in_slot(void **state)
 {
-	struct nicfit_card cx6 = { 4, 16, 1, 200, "HDR", 3, 1 };
-	struct nicfit_card cx5 = { 3, 16, 2, 100, "EDR", 3, 1 };
+	struct nicfit_card cx6 = { .pcie_gen = 4, .pcie_width = 16, .ports = 1, .port_gbps = 200,
+				   .ib_rate = "HDR", .rdma = 3, .vpi = 1 };
+	struct nicfit_card cx5 = { .pcie_gen = 3, .pcie_width = 16, .ports = 2, .port_gbps = 100,
+				   .ib_rate = "EDR", .rdma = 3, .vpi = 1 };
+	struct nicfit_card e810 = { .pcie_gen = 4, .pcie_width = 16, .ports = 2, .port_gbps = 100,
+				    .rdma = 1, .card_gbps = 100 };
 	struct nicfit_pcie_params pp;
 	struct nicfit_link_params lp;
 	struct nicfit_nic_fit f;
@@ -134,6 +138,10 @@ static void nic_in_slot(void **state)
 	assert_int_equal(f.link_width, 8);
 	assert_true(f.effective_gbps < 60);
 	assert_int_not_equal(nicfit_calc_nic(&cx5, 3, 16, 3, NICFIT_PROTO_ROCE, &pp, &lp, &f, NULL), 0);
+	/* a card whose own total is below its ports' sum */
+	assert_int_equal(nicfit_calc_nic(&e810, 4, 16, 0, NICFIT_PROTO_ROCE, &pp, &lp, &f, NULL), 0);
+	assert_string_equal(f.limited_by, "card");
+	assert_near(f.effective_gbps, 98.04, 0.05);
 }
 
 static void load_and_allreduce(void **state)
