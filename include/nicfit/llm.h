@@ -50,6 +50,7 @@ struct nicfit_llm_params {
 	double kv_bytes;     /* bytes per cached K or V value (2 = bf16) */
 	double gpu_util;     /* share of GPU memory the engine may use */
 	double train_bytes;  /* bytes per parameter of training state */
+	double adapter_share; /* trainable adapter parameters / model parameters (LoRA) */
 };
 
 extern const struct nicfit_param nicfit_llm_param_table[];

@@ -137,6 +137,7 @@ struct nicfit_plan {
 	int fit_known;
 	struct nicfit_fit fit;          /* on one server's GPUs */
 	double train_state_gb;          /* training/fine-tuning state, 0 otherwise */
+	int adapters;                   /* adapter fine-tuning (LoRA/QLoRA) of a quantised base */
 	int fits_one_server;
 	int gpus_needed, servers_needed;
 	double weights_only_gb;         /* weights when no GPU was given (fit not checked) */

@@ -69,6 +69,9 @@ const struct nicfit_param nicfit_llm_param_table[] = {
 	{ "train_bytes", L(train_bytes), 16, 2, 64, "B",
 	  "bytes per parameter of training state (fp16 weights+grads, fp32 Adam states)",
 	  "ZeRO paper: 2+2+12 bytes per parameter, before activations" },
+	{ "adapter_share", L(adapter_share), 0.01, 0.0001, 0.5, "",
+	  "trainable adapter parameters as a share of the model in LoRA/QLoRA fine-tuning",
+	  "LoRA rank 16-64 on every linear layer of a Llama-class model: about 0.2-1%; upper end taken" },
 };
 
 const size_t nicfit_llm_param_count =

@@ -126,6 +126,28 @@ static void rule_fit(struct nicfit_plan *p)
 	p->fit_known = 1;
 	per_gpu = p->fit.gpu_gb * in->llm.gpu_util;
 	cap = p->fit.capacity_gb;
+	if (in->workload == NICFIT_WL_FINETUNING && in->precision >= NICFIT_PREC_FP8) {
+		/* Adapter fine-tuning (LoRA, QLoRA): the quantised base is frozen;
+		 * only the adapters carry gradients and optimizer state. */
+		double adapters = arch.params * in->llm.adapter_share;
+
+		p->adapters = 1;
+		p->train_state_gb = p->fit.weights_gb + adapters * in->llm.train_bytes / 1e9;
+		p->fit.total_gb = p->train_state_gb;
+		p->gpus_needed = (int)ceil(p->train_state_gb / per_gpu - 1e-9);
+		p->servers_needed = (p->gpus_needed + gpus - 1) / gpus;
+		p->fits_one_server = p->train_state_gb <= cap;
+		plan_decide(p, "R1", 1,
+			    "%s fine-tuned at %s: adapter fine-tuning (LoRA/QLoRA) keeps the %.1f GB "
+			    "quantised base frozen and trains %.2gB adapter parameters (%.1f%% of the "
+			    "model) at %g bytes each: %.1f GB before activations; one server's %d x %s "
+			    "hold %.1f GB usable -> %s. (For a full fine-tune give --precision bf16.)",
+			    name, nicfit_precision_name(in->precision), p->fit.weights_gb, adapters / 1e9,
+			    in->llm.adapter_share * 100, in->llm.train_bytes, p->train_state_gb, gpus,
+			    in->gpu->e.name, cap,
+			    p->fits_one_server ? "fits one server" : "does not fit one server");
+		return;
+	}
 	if (is_training(in->workload)) {
 		/* Model state of mixed-precision Adam; ZeRO-3/FSDP shards it over
 		 * every GPU of the job, activations come on top. */

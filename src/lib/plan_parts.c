@@ -455,7 +455,8 @@ void plan_estimates(struct nicfit_plan *p)
 	char b1[32], b2[32], b3[32], label[64];
 
 	if (is_training(in->workload) && in->params > 0 && in->servers > 1) {
-		double bytes = in->params * 2; /* bf16 gradients */
+		/* bf16 gradients: of the whole model, or of the adapters only */
+		double bytes = in->params * 2 * (p->adapters ? in->llm.adapter_share : 1);
 		double t_fe, t_be = NAN;
 		struct nicfit_link_result lr;
 		struct nicfit_speed sp;
@@ -491,9 +492,10 @@ void plan_estimates(struct nicfit_plan *p)
 				ring_seconds(p, bytes, lr.goodput_gbps, NICFIT_PROTO_ROCE, 200));
 		}
 		plan_decide(p, "R9", 1, "Each training step all-reduces %s of bf16 gradients (%.3gB "
-			    "parameters x 2 B): a ring across %d servers sends 2(n-1)/n of it per server%s%s "
+			    "%sparameters x 2 B): a ring across %d servers sends 2(n-1)/n of it per server%s%s "
 			    "vs %s over the %g GbE front end. Overlap with compute hides part of it.",
-			    nicfit_fmt_bytes(bytes, b1, sizeof(b1)), in->params / 1e9, in->servers,
+			    nicfit_fmt_bytes(bytes, b1, sizeof(b1)), bytes / 2e9,
+			    p->adapters ? "adapter " : "", in->servers,
 			    isfinite(t_be) ? ": " : "", isfinite(t_be) ?
 			    nicfit_fmt_seconds(t_be, b2, sizeof(b2)) : "",
 			    nicfit_fmt_seconds(t_fe, b3, sizeof(b3)), p->fe_port_gbps);
