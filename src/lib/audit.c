@@ -619,7 +619,11 @@ static const char *rdma_driver_for(const char *drv)
 }
 
 /* Free slots on socket s, as "5 (Gen3 x8), 7 (Gen3 x8)"; "" when none known. */
-static void free_slots(const struct ctx *c, int s, char *out, size_t n)
+/*
+ * The free slots on socket s whose bridge can run at least min_gbps of raw
+ * PCIe (0: every free slot), as "5 (Gen3 x8), 7 (Gen3 x8)".
+ */
+static void free_slots_min(const struct ctx *c, int s, double min_gbps, char *out, size_t n)
 {
 	const struct nicfit_topo *t = c->t;
 	size_t len = 0;
@@ -629,7 +633,7 @@ static void free_slots(const struct ctx *c, int s, char *out, size_t n)
 	for (i = 0; i < t->nslots; i++) {
 		const struct nicfit_pcislot *sl = &t->slots[i];
 		const struct nicfit_pcidev *b;
-		int numa;
+		int numa, gen;
 		char g[32];
 
 		if (sl->pci >= 0 || sl->bridge < 0)
@@ -638,11 +642,21 @@ static void free_slots(const struct ctx *c, int s, char *out, size_t n)
 		if (numa < 0 || nicfit_topo_socket_of_node(t, numa) != s)
 			continue;
 		b = &t->pci[sl->bridge];
+		gen = nicfit_pcie_gen_from_gts(b->max_gts);
+		if (min_gbps > 0 && (gen < 1 || b->max_width < 1 ||
+				     nicfit_pcie_gts(gen) * b->max_width *
+				     (gen <= 2 ? 0.8 : 128.0 / 130.0) < min_gbps))
+			continue;
 		len += (size_t)snprintf(out + len, len < n ? n - len : 0, "%s%s (%s)", len ? ", " : "",
 					sl->name, genw(g, sizeof(g), b->max_gts, b->max_width));
 		if (len >= n)
 			break;
 	}
+}
+
+static void free_slots(const struct ctx *c, int s, char *out, size_t n)
+{
+	free_slots_min(c, s, 0, out, n);
 }
 
 static double port_rate_now(const struct ctx *c, int pci, int *up)
@@ -809,14 +823,21 @@ static void judge_card(struct ctx *c, int di)
 	    (d->cat_nic || (max_port_now > 0 && one.pcie_gbps < max_port_now * one.port.efficiency))) {
 		char fix[640], fs[256];
 
-		free_slots(c, d->socket, fs, sizeof(fs));
-		snprintf(fix, sizeof(fix),
-			 "Move the card to a slot whose path is %s or faster%s%s%s; in a server "
-			 "that has no such slot a card of the slot's class (≈ %.0f Gb/s) runs as fast "
-			 "and costs less.", card.pcie_gen >= 4 ? "Gen4 x16" : "as wide as the card",
-			 fs[0] ? " (free slots on this socket: " : "", fs, fs[0] ? ")" : "",
-			 one.pcie_gbps);
-		add_finding(c, NICFIT_SEV_CRITICAL, "nic-pcie-starved", p->bdf, S_NIC_PCIE, fix,
+		/* only slots that would really be faster: raw rate above this path's */
+		free_slots_min(c, d->socket, one.pcie.raw_gbps * 1.01, fs, sizeof(fs));
+		if (fs[0])
+			snprintf(fix, sizeof(fix),
+				 "Move the card to a faster slot on this socket (free: %s); otherwise a "
+				 "card of the slot's class (≈ %.0f Gb/s) runs as fast and costs less.",
+				 fs, one.pcie_gbps);
+		else
+			snprintf(fix, sizeof(fix),
+				 "No free slot on this socket is faster than this path: a card of the "
+				 "slot's class (≈ %.0f Gb/s) runs as fast and costs less; full rate needs "
+				 "a %s slot.", one.pcie_gbps,
+				 card.pcie_gen >= 4 ? "Gen4 x16" : "wider");
+		/* the card works, at the slot's rate: a warning, as plan calls it */
+		add_finding(c, NICFIT_SEV_WARNING, "nic-pcie-starved", p->bdf, S_NIC_PCIE, fix,
 			    "%s: one %.0f Gb/s port needs ≈ %.0f Gb/s, but its PCIe path (%s%s%s) "
 			    "gives ≈ %.0f Gb/s, so a port can never run at its rate.",
 			    d->name, d->port_gbps, one.ports_gbps, b1,
@@ -1231,8 +1252,17 @@ static void judge_gdr(struct ctx *c)
 		    "Whether GPUDirect RDMA can use DMA-BUF instead of nvidia_peermem is decided at run "
 		    "time (NCCL calls ibv_reg_dmabuf_mr; the kernel needs CONFIG_PCI_P2PDMA): "
 		    "sysfs does not show it.");
-	if (!close_pair)
+	if (!close_pair) {
+		/* No pair is close enough for NCCL's default, but users raise
+		 * NCCL_NET_GDR_LEVEL on such hosts: then the module matters. */
+		add_finding(c, NICFIT_SEV_INFO, "gdr-no-peermem", "host", S_GDR_KERNEL,
+			    "`modprobe nvidia_peermem` (or rely on DMA-BUF) before setting "
+			    "NCCL_NET_GDR_LEVEL=PHB or NODE.",
+			    "nvidia_peermem (or nv_peer_mem) is not loaded. No GPU-NIC pair here is close "
+			    "enough for NCCL's default GPUDirect RDMA, but with NCCL_NET_GDR_LEVEL raised "
+			    "it would need the module or DMA-BUF.");
 		return;
+	}
 	add_finding(c, t->nvidia_driver ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO, "gdr-no-peermem",
 		    "host", S_GDR_KERNEL,
 		    "`modprobe nvidia_peermem` (and list it in /etc/modules-load.d/), or rely on DMA-BUF "

@@ -19,7 +19,7 @@ audit_json() {
 	"$NICFIT" audit --sysfs "$1" --no-pci-ids -j 2>/dev/null | sed 's#"root":"[^"]*"#"root":"R"#'
 }
 
-for pair in x11-200g:2 r740xd:1 hgx-h100:1 epyc-gen4:1 kvm-vm:0 xenial-k44:0; do
+for pair in x11-200g:1 r740xd:1 hgx-h100:1 epyc-gen4:1 kvm-vm:0 xenial-k44:0; do
 	m=${pair%:*}; want=${pair#*:}
 	"$NICFIT" audit --sysfs "$fx/$m" >/dev/null 2>&1
 	rc=$?
@@ -27,7 +27,7 @@ for pair in x11-200g:2 r740xd:1 hgx-h100:1 epyc-gen4:1 kvm-vm:0 xenial-k44:0; do
 done
 
 NICFIT_SYSFS_ROOT="$fx/x11-200g" "$NICFIT" audit >/dev/null 2>&1
-check "NICFIT_SYSFS_ROOT chooses the tree" [ $? = 2 ]
+check "NICFIT_SYSFS_ROOT chooses the tree" [ $? = 1 ]
 
 for m in r740xd hgx-h100; do
 	"$NICFIT" snapshot --sysfs "$fx/$m" "$tmp/$m-dir" >"$tmp/out" 2>&1
