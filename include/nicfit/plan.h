@@ -67,6 +67,8 @@ struct nicfit_plan_input {
 	double reloads_per_day;
 	const struct nicfit_switch *sw; /* back-end switch, or NULL */
 	int explain;
+	int installed_cards;            /* backend_nic cards each server already has */
+	const char *installed_slot;     /* where the first of them sits, or NULL */
 	struct nicfit_pcie_params pcie;
 	struct nicfit_link_params link;
 	struct nicfit_llm_params llm;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "host.h"
 #include "nicfit/snapshot.h"
@@ -42,6 +43,31 @@ int cli_host_into_spec(struct nicfit_catalog *cat, const struct nicfit_audit *a,
 	if (!rc && gpu[0] && !nicfit_spec_count(spec, "gpu") &&
 	    nicfit_spec_add(spec, "gpu", gpu, &err))
 		rc = cli_fail(&err);
+	/* the RDMA card the host already has: plan with it unless told otherwise */
+	if (!rc && !nicfit_spec_count(spec, "backend_nic")) {
+		const struct nicfit_host_nic *first = NULL;
+		int cards = 0;
+
+		for (i = 0; i < h->nnics; i++) {
+			const struct nicfit_host_nic *x = &h->nics[i];
+
+			if (!x->rdma || !x->part[0])
+				continue;
+			if (!first)
+				first = x;
+			if (!strcasecmp(x->part, first->part))
+				cards++;
+		}
+		if (first) {
+			snprintf(n, sizeof(n), "%d", cards);
+			if (nicfit_spec_add(spec, "backend_nic", first->part, &err) ||
+			    nicfit_spec_add(spec, "installed_backend_cards", n, &err) ||
+			    (first->slot >= 0 &&
+			     nicfit_spec_add(spec, "installed_backend_slot",
+					     h->slot_names[first->slot], &err)))
+				rc = cli_fail(&err);
+		}
+	}
 	/* a count without a model means nothing to plan: only with a known GPU */
 	if (!rc && h->ngpus && nicfit_spec_count(spec, "gpu") &&
 	    !nicfit_spec_count(spec, "gpus_per_server")) {

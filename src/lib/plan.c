@@ -636,6 +636,10 @@ static void eval_nics(struct search *S, int from, int k)
 				weakest = e;
 			c.waste += s->width > S->card->pcie_width ? s->width - S->card->pcie_width : 0;
 			c.order += c.nic_slots[j];
+			/* a card already installed stays where it is when nothing is gained */
+			if (S->p->in.installed_slot && s->name &&
+			    !strcmp(S->p->in.installed_slot, s->name))
+				c.order -= 1000;
 		}
 		for (i = 0; i < c.ngpu_placed; i++) {
 			c.order += c.gpu_slots[i];
@@ -1102,6 +1106,13 @@ static void rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p
 	p->be_limited_by = fit.limited_by;
 	p->gpus_local = where.local;
 	record_slots(p, &where);
+	if (forced && in->installed_cards && in->installed_slot &&
+	    strcmp(in->installed_slot, in->server->slots[where.nic_slots[0]].name))
+		plan_find(p, NICFIT_SEV_WARNING, "move-installed-card",
+			  "move the card; its link, cables and configuration stay the same",
+			  "The installed %s sits in slot %s; the plan puts it in slot %s (%s).", p->be_part,
+			  in->installed_slot, in->server->slots[where.nic_slots[0]].name,
+			  where.local ? "on the GPUs' socket" : "the better slot for it");
 	if (in->gpu && where.ngpu_placed < in->gpus_per_server)
 		plan_find(p, NICFIT_SEV_CRITICAL, "no-slot-for-gpus",
 			  "fewer GPUs per server, single-width GPUs, or a server with more x16 slots",

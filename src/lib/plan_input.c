@@ -95,7 +95,8 @@ static const char *const known_keys[] = {
 	"server", "servers", "gpu", "gpus_per_server", "model", "precision", "params",
 	"weights_gb", "context", "concurrency", "tokens_per_s", "workload", "backend_nic",
 	"frontend_nic", "backend_gbps", "backend_cards", "fabric", "storage_gbps",
-	"reloads_per_day", "switch", "explain", "assume", "example", NULL
+	"reloads_per_day", "switch", "explain", "assume", "example", "installed_backend_cards",
+	"installed_backend_slot", NULL
 };
 
 /* Apply "assume" pairs to the first table that knows the name. */
@@ -241,6 +242,10 @@ int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_
 		if (!in->sw)
 			return err ? err->code : NICFIT_E_NOTFOUND;
 	}
+	if ((rc = nicfit_reader_long(&r, "installed_backend_cards", 0, 0, NICFIT_PLAN_MAX_CARDS, &l)))
+		return rc;
+	in->installed_cards = (int)l;
+	in->installed_slot = nicfit_spec_get(spec, "installed_backend_slot");
 	v = nicfit_spec_get(spec, "explain");
 	in->explain = v && strcasecmp(v, "false") && strcmp(v, "0");
 	(void)nicfit_spec_get(spec, "example");

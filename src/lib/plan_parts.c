@@ -563,9 +563,15 @@ void plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 	for (i = 0; i < p->nbom; i++)
 		sw[nsw++] = p->bom[i];
 	p->nbom = 0;
-	if (p->backend_needed && p->be_nic)
+	if (p->backend_needed && p->be_nic) {
+		int have = p->in.installed_cards > p->be_cards ? p->be_cards : p->in.installed_cards;
+
 		add_line(p, &p->be_nic->e, p->be_nic->part, p->be_nic->e.name, "backend",
-			 p->in.servers * p->be_cards);
+			 p->in.servers * (p->be_cards - have));
+		if (have)
+			plan_decide(p, "R10", 1, "%d x %s per server %s already installed: not in the "
+				    "bill of materials.", have, p->be_part, have == 1 ? "is" : "are");
+	}
 	if (!p->fe_onboard && p->fe_nic)
 		add_line(p, &p->fe_nic->e, p->fe_nic->part, p->fe_nic->e.name, "frontend",
 			 p->in.servers);
