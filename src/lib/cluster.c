@@ -400,6 +400,17 @@ static int upper_tiers(struct nicfit_cluster *c, enum nicfit_net n, const struct
 		if (s <= cn->u) {
 			cn->tiers = 2;
 			cn->u = even_uplinks(d, cn->elaf, cn->u, L, (int)s, R);
+			/* Uplinks that cannot be spread evenly: take the fewest spines
+			 * that divide them, so ECMP sees equal trunks to every spine. */
+			if (cn->u % s) {
+				long s2;
+
+				for (s2 = s + 1; s2 <= cn->u; s2++)
+					if (cn->u % s2 == 0)
+						break;
+				if (s2 <= cn->u)
+					s = s2;
+			}
 			cn->spines = (int)s;
 			cn->sdown = (int)cdiv(L * cn->u, s);
 			cn->tier_sw[NICFIT_TIER_LEAF] = L;
@@ -1145,12 +1156,22 @@ static void explain(struct nicfit_cluster *c, enum nicfit_net n)
 			  nn, cn->leaves, R, R, cn->elaf, (long)R * cn->elaf, (long)R * R / 2);
 	}
 	if (nt->tiers == 2) {
-		cl_decide(c, "cluster.spines",
-			  "%s: %ld leaves x %d uplinks = %ld spine ports / %d = %d spine%s per plane, "
-			  "%s%d link%s from every leaf to every spine",
-			  nn, cn->leaves, cn->u, cn->leaves * cn->u, R, cn->spines,
-			  cn->spines == 1 ? "" : "s", cn->u % cn->spines ? "about " : "",
-			  cn->u / cn->spines, cn->u / cn->spines == 1 ? "" : "s");
+		long need = (cn->leaves * cn->u + R - 1) / R;
+
+		if (cn->spines > need)
+			cl_decide(c, "cluster.spines",
+				  "%s: %ld leaves x %d uplinks = %ld spine ports / %d = %ld spine%s per "
+				  "plane, rounded up to %d (a count that divides the uplinks, so every "
+				  "leaf has %d link%s to every spine and ECMP sees equal trunks)",
+				  nn, cn->leaves, cn->u, cn->leaves * cn->u, R, need, need == 1 ? "" : "s",
+				  cn->spines, cn->u / cn->spines, cn->u / cn->spines == 1 ? "" : "s");
+		else
+			cl_decide(c, "cluster.spines",
+				  "%s: %ld leaves x %d uplinks = %ld spine ports / %d = %d spine%s per "
+				  "plane, %s%d link%s from every leaf to every spine",
+				  nn, cn->leaves, cn->u, cn->leaves * cn->u, R, cn->spines,
+				  cn->spines == 1 ? "" : "s", cn->u % cn->spines ? "about " : "",
+				  cn->u / cn->spines, cn->u / cn->spines == 1 ? "" : "s");
 	} else {
 		cl_decide(c, "cluster.tiers",
 			  "%s: three tiers: %ld leaves per plane exceed the %d ports of a spine; "
