@@ -247,6 +247,8 @@ static size_t scan(struct fl_split *sp, const unsigned char *p, size_t n, int *d
  * Feed text that starts at input (line, col). *garbage is set to the first
  * non-JSON text seen outside a document (the rest of that piece is skipped).
  */
+static void note_ignored(struct nicfit_fleet *fl, long col, const char *s, size_t n, int after);
+
 static int split_feed(struct nicfit_fleet *fl, struct fl_split *sp, const struct dest *d,
 		      const char *p, size_t n, long line, long col, const char **garbage,
 		      struct nicfit_error *err)
@@ -414,7 +416,10 @@ static int label_feed(struct nicfit_fleet *fl, struct fl_label *l, const char *s
 	l->ndocs += fl->in.ndocs - before;
 	if (l->in_result && !l->sp.started)
 		l->in_result = 0;
-	if (garbage)
+	if (garbage && l->ndocs)
+		/* more text after this host's document: say so, as for a plain stream */
+		note_ignored(fl, col + (long)(garbage - s), garbage, n - (size_t)(garbage - s), 1);
+	else if (garbage)
 		label_note(l, garbage, n - (size_t)(garbage - s), fl->in.line);
 	return rc;
 }
