@@ -964,8 +964,9 @@ int fl_feed_labelled(struct nicfit_fleet *fl, const char *label, enum fl_label_k
 
 /* ---- files and directories ---------------------------------------------------------- */
 
-int nicfit_fleet_add_fd(struct nicfit_fleet *fl, int fd, const char *name,
-			struct nicfit_error *err)
+/* Read fd to its end as one input named name (host: the host a per-host file names). */
+static int feed_fd(struct nicfit_fleet *fl, int fd, const char *name, const char *host,
+		   struct nicfit_error *err)
 {
 	char *buf = malloc(READ_CHUNK);
 	ssize_t r;
@@ -973,13 +974,13 @@ int nicfit_fleet_add_fd(struct nicfit_fleet *fl, int fd, const char *name,
 
 	if (!buf)
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	rc = nicfit_fleet_begin(fl, name, NULL, err);
+	rc = nicfit_fleet_begin(fl, name, host, err);
 	while (!rc) {
 		r = read(fd, buf, READ_CHUNK);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			rc = nicfit_error_at(err, NICFIT_E_IO, fl->in.name, 0, 0, "cannot read: %s",
+			rc = nicfit_error_at(err, NICFIT_E_IO, name, 0, 0, "cannot read: %s",
 					     strerror(errno));
 			break;
 		}
@@ -997,6 +998,12 @@ int nicfit_fleet_add_fd(struct nicfit_fleet *fl, int fd, const char *name,
 	return rc;
 }
 
+int nicfit_fleet_add_fd(struct nicfit_fleet *fl, int fd, const char *name,
+			struct nicfit_error *err)
+{
+	return feed_fd(fl, fd, name, NULL, err);
+}
+
 static int add_file(struct nicfit_fleet *fl, const char *path, const char *display,
 		    struct nicfit_error *err)
 {
@@ -1004,8 +1011,6 @@ static int add_file(struct nicfit_fleet *fl, const char *path, const char *displ
 	char host[256];
 	size_t n;
 	int fd, rc;
-	char *buf;
-	ssize_t r;
 
 	base = base ? base + 1 : path;
 	n = strlen(base);
@@ -1016,32 +1021,7 @@ static int add_file(struct nicfit_fleet *fl, const char *path, const char *displ
 	if (fd < 0)
 		return nicfit_error_at(err, errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO,
 				       display, 0, 0, "%s", strerror(errno));
-	buf = malloc(READ_CHUNK);
-	if (!buf) {
-		close(fd);
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	}
-	rc = nicfit_fleet_begin(fl, display, host, err);
-	while (!rc) {
-		r = read(fd, buf, READ_CHUNK);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			rc = nicfit_error_at(err, NICFIT_E_IO, display, 0, 0, "cannot read: %s",
-					     strerror(errno));
-			break;
-		}
-		if (r == 0)
-			break;
-		rc = nicfit_fleet_feed(fl, buf, (size_t)r, err);
-	}
-	if (fl->in.open) {
-		if (rc)
-			fl->in.open = 0;
-		else
-			rc = nicfit_fleet_end(fl, err);
-	}
-	free(buf);
+	rc = feed_fd(fl, fd, display, host, err);
 	close(fd);
 	return rc;
 }
