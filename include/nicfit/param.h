@@ -43,7 +43,20 @@ int nicfit_param_assign(const struct nicfit_param *tab, size_t n, void *obj,
 			const char *assignment, const char *input,
 			struct nicfit_error *err);
 
+/* One params struct and the table that describes it. */
+struct nicfit_param_set {
+	const struct nicfit_param *tab;
+	size_t n;
+	void *obj;
+};
 
+/*
+ * Apply "name=value" to the first of sets whose table knows the name. An
+ * unknown name is reported by the first set, as nicfit_param_assign would.
+ */
+int nicfit_param_assign_any(const struct nicfit_param_set *sets, size_t nsets,
+			    const char *assignment, const char *input,
+			    struct nicfit_error *err);
 
 struct nicfit_emit;
 

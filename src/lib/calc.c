@@ -92,32 +92,15 @@ static int get_proto(struct req *r, enum nicfit_proto def, enum nicfit_proto *ou
 	return fix(r, nicfit_proto_parse(v, out, r->err));
 }
 
-/* Apply every "assume" pair to whichever table knows its name. */
-struct ptab {
-	const struct nicfit_param *tab;
-	size_t n;
-	void *obj;
-};
-
-static int apply_assume(struct req *r, const struct ptab *tabs, int ntabs)
+/* Apply every "assume" pair to whichever set knows its name. */
+static int apply_assume(struct req *r, const struct nicfit_param_set *sets, size_t nsets)
 {
 	size_t i, count = nicfit_spec_count(r->s, "assume");
-	int t, rc;
+	int rc;
 
 	for (i = 0; i < count; i++) {
-		const char *a = nicfit_spec_get_nth(r->s, "assume", i);
-		char name[48];
-		size_t len = strcspn(a, "=");
-
-		if (len >= sizeof(name))
-			len = sizeof(name) - 1;
-		memcpy(name, a, len);
-		name[len] = '\0';
-		for (t = 0; t < ntabs; t++)
-			if (nicfit_param_find(tabs[t].tab, tabs[t].n, name))
-				break;
-		rc = nicfit_param_assign(tabs[t < ntabs ? t : 0].tab, tabs[t < ntabs ? t : 0].n,
-					 tabs[t < ntabs ? t : 0].obj, a, optname(r, "assume"), r->err);
+		rc = nicfit_param_assign_any(sets, nsets, nicfit_spec_get_nth(r->s, "assume", i),
+					     optname(r, "assume"), r->err);
 		if (rc)
 			return fix(r, rc);
 	}
@@ -138,7 +121,7 @@ static void header(struct nicfit_emit *e, const char *name)
 	nicfit_emit_string(e, "schema", schema);
 }
 
-static void assumptions(struct nicfit_emit *e, const struct ptab *tabs, int ntabs)
+static void assumptions(struct nicfit_emit *e, const struct nicfit_param_set *tabs, int ntabs)
 {
 	int t;
 
@@ -193,7 +176,7 @@ static int calc_pcie(struct req *r, struct nicfit_emit *e)
 	static const char *const known[] = { "gen", "width", "slot", "mps", "assume", NULL };
 	struct nicfit_pcie_params pp;
 	struct nicfit_pcie_result res;
-	struct ptab tabs[1] = { { nicfit_pcie_param_table, nicfit_pcie_param_count, &pp } };
+	struct nicfit_param_set tabs[1] = { { nicfit_pcie_param_table, nicfit_pcie_param_count, &pp } };
 	const char *slot = nicfit_spec_get(r->s, "slot");
 	long gen = 0, width = 0;
 	double mps;
@@ -276,7 +259,7 @@ static int calc_link(struct req *r, struct nicfit_emit *e)
 	struct nicfit_link_params lp;
 	struct nicfit_link_result res;
 	struct nicfit_speed sp;
-	struct ptab tabs[1] = { { nicfit_link_param_table, nicfit_link_param_count, &lp } };
+	struct nicfit_param_set tabs[1] = { { nicfit_link_param_table, nicfit_link_param_count, &lp } };
 	enum nicfit_proto proto;
 	double mtu;
 	int rc;
@@ -371,7 +354,7 @@ static int calc_nic(struct req *r, const struct nicfit_catalog *cat, struct nicf
 	struct nicfit_nic_fit res;
 	struct nicfit_card card;
 	const struct nicfit_nic *nic = NULL;
-	struct ptab tabs[2] = { { nicfit_pcie_param_table, nicfit_pcie_param_count, &pp },
+	struct nicfit_param_set tabs[2] = { { nicfit_pcie_param_table, nicfit_pcie_param_count, &pp },
 				{ nicfit_link_param_table, nicfit_link_param_count, &lp } };
 	enum nicfit_proto proto;
 	const char *part, *slot;
@@ -459,7 +442,7 @@ static int calc_load(struct req *r, struct nicfit_emit *e)
 	struct nicfit_link_params lp;
 	struct nicfit_load res;
 	struct nicfit_speed sp;
-	struct ptab tabs[1] = { { nicfit_link_param_table, nicfit_link_param_count, &lp } };
+	struct nicfit_param_set tabs[1] = { { nicfit_link_param_table, nicfit_link_param_count, &lp } };
 	enum nicfit_proto proto;
 	double bytes, storage, mtu;
 	char b1[32], b2[32];
@@ -562,7 +545,7 @@ static int calc_fit(struct req *r, const struct nicfit_catalog *cat, struct nicf
 	struct nicfit_llm_params lp;
 	struct nicfit_fit res;
 	struct nicfit_arch arch;
-	struct ptab tabs[1] = { { nicfit_llm_param_table, nicfit_llm_param_count, &lp } };
+	struct nicfit_param_set tabs[1] = { { nicfit_llm_param_table, nicfit_llm_param_count, &lp } };
 	const struct nicfit_model *model = NULL;
 	const struct nicfit_gpu *gpu = NULL;
 	enum nicfit_precision prec = NICFIT_PREC_BF16;
@@ -655,7 +638,7 @@ static int calc_allreduce(struct req *r, struct nicfit_emit *e)
 	struct nicfit_allreduce_params ap;
 	struct nicfit_allreduce res;
 	struct nicfit_speed sp;
-	struct ptab tabs[2] = { { nicfit_link_param_table, nicfit_link_param_count, &lp },
+	struct nicfit_param_set tabs[2] = { { nicfit_link_param_table, nicfit_link_param_count, &lp },
 				{ nicfit_allreduce_param_table, nicfit_allreduce_param_count, &ap } };
 	enum nicfit_proto proto;
 	double bytes, mtu;
@@ -717,7 +700,7 @@ static int calc_stream(struct req *r, struct nicfit_emit *e)
 	struct nicfit_stream_params sp;
 	struct nicfit_stream res;
 	struct nicfit_speed link;
-	struct ptab tabs[1] = { { nicfit_stream_param_table, nicfit_stream_param_count, &sp } };
+	struct nicfit_param_set tabs[1] = { { nicfit_stream_param_table, nicfit_stream_param_count, &sp } };
 	double tps;
 	long conc;
 	int rc;

@@ -78,6 +78,26 @@ int nicfit_param_assign(const struct nicfit_param *tab, size_t n, void *obj,
 	return 0;
 }
 
+int nicfit_param_assign_any(const struct nicfit_param_set *sets, size_t nsets,
+			    const char *assignment, const char *input,
+			    struct nicfit_error *err)
+{
+	char name[48];
+	size_t len = strcspn(assignment, "="), i;
+
+	if (len >= sizeof(name))
+		len = sizeof(name) - 1;
+	memcpy(name, assignment, len);
+	name[len] = '\0';
+	for (i = 0; i < nsets; i++)
+		if (nicfit_param_find(sets[i].tab, sets[i].n, name))
+			break;
+	if (i == nsets)
+		i = 0; /* the first set reports the unknown name */
+	return nicfit_param_assign(sets[i].tab, sets[i].n, sets[i].obj, assignment,
+				   input, err);
+}
+
 void nicfit_param_emit(struct nicfit_emit *e, const char *key,
 		       const struct nicfit_param *tab, size_t n, const void *obj)
 {

@@ -106,33 +106,21 @@ static int assume(struct nicfit_reader *r, struct nicfit_plan_input *in)
 		{ "rack_cable_m", 0, 2, 0.5, 10, "m", "length of a link inside one rack",
 		  "servers within 2 m of their top-of-rack switch or of each other" },
 	};
-	struct { const struct nicfit_param *t; size_t n; void *o; } tabs[] = {
+	const struct nicfit_param_set sets[] = {
 		{ nicfit_pcie_param_table, nicfit_pcie_param_count, &in->pcie },
 		{ nicfit_link_param_table, nicfit_link_param_count, &in->link },
 		{ nicfit_llm_param_table, nicfit_llm_param_count, &in->llm },
 		{ nicfit_allreduce_param_table, nicfit_allreduce_param_count, &in->ar },
 		{ rack, 1, &in->rack_cable_m },
 	};
-	size_t i, count = nicfit_spec_count(r->s, "assume"), t;
+	size_t i, count = nicfit_spec_count(r->s, "assume");
 
 	in->rack_cable_m = 2;
-	for (i = 0; i < count; i++) {
-		const char *a = nicfit_spec_get_nth(r->s, "assume", i);
-		char name[48];
-		size_t len = strcspn(a, "=");
-
-		if (len >= sizeof(name))
-			len = sizeof(name) - 1;
-		memcpy(name, a, len);
-		name[len] = '\0';
-		for (t = 0; t < sizeof(tabs) / sizeof(tabs[0]); t++)
-			if (nicfit_param_find(tabs[t].t, tabs[t].n, name))
-				break;
-		if (t == sizeof(tabs) / sizeof(tabs[0]))
-			t = 0; /* let the first table report the unknown name */
-		if (nicfit_param_assign(tabs[t].t, tabs[t].n, tabs[t].o, a, nicfit_reader_opt(r, "assume"), r->err))
+	for (i = 0; i < count; i++)
+		if (nicfit_param_assign_any(sets, sizeof(sets) / sizeof(sets[0]),
+					    nicfit_spec_get_nth(r->s, "assume", i),
+					    nicfit_reader_opt(r, "assume"), r->err))
 			return nicfit_reader_fail(r, r->err ? r->err->code : NICFIT_E_USAGE);
-	}
 	return 0;
 }
 
