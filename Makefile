@@ -42,13 +42,13 @@ ifeq ($(SANITIZE),1)
 BASE_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SAN_LDFLAGS := -fsanitize=address,undefined
 endif
-ALL_CPPFLAGS := -Iinclude -Isrc/lib -I$(B)/gen -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+ALL_CPPFLAGS := -Iinclude -I$(B)/gen -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-include src/lib/banned.h $(CPPFLAGS)
 ALL_CFLAGS := $(BASE_CFLAGS) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(SAN_LDFLAGS) $(LDFLAGS)
 LIBS := $(PKG_LIBS) -lm
 
-LIB_SRC := $(sort $(wildcard src/lib/*.c))
+LIB_SRC := $(sort $(wildcard src/lib/*.c src/lib/*/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 SERVE_SRC := $(sort $(wildcard src/serve/*.c))
 DATA := $(sort $(wildcard data/*.json))
@@ -70,6 +70,14 @@ $(B)/FLAGS: FORCE
 	@mkdir -p $(B)
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(FLAGS_NOW)' ]; then echo '$(FLAGS_NOW)' >$@; fi
 
+# The library's own files (and the tests of its internals) see src/lib and its
+# private headers; the CLI and the server are compiled as clients would be.
+LIB_CPPFLAGS := -Isrc/lib -DNICFIT_BUILDING_LIBRARY
+
+$(B)/src/lib/%.o: src/lib/%.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(Q_CC)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
 $(B)/%.o: %.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(Q_CC)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -80,14 +88,17 @@ $(B)/tools/embed: tools/embed.c
 
 $(B)/gen/catalog_data.c: $(DATA) $(B)/tools/embed
 	@mkdir -p $(dir $@)
-	$(Q_GEN)$(B)/tools/embed nicfit_catalog_blobs $@ $(DATA)
+	$(Q_GEN)$(B)/tools/embed nicfit_blob nicfit_catalog_blobs embedded_int.h $@ $(DATA)
 
 $(B)/gen/assets_data.c: $(ASSETS) $(B)/tools/embed
 	@mkdir -p $(dir $@)
-	$(Q_GEN)$(B)/tools/embed nicfit_asset_blobs $@ $(ASSETS)
+	$(Q_GEN)$(B)/tools/embed nicfit_asset nicfit_asset_blobs assets.h $@ $(ASSETS)
 
-$(B)/gen/%.o: $(B)/gen/%.c $(B)/FLAGS
-	$(Q_CC)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+$(B)/gen/catalog_data.o: $(B)/gen/catalog_data.c $(B)/FLAGS
+	$(Q_CC)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/gen/assets_data.o: $(B)/gen/assets_data.c $(B)/FLAGS
+	$(Q_CC)$(CC) -Isrc/serve $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/libnicfit.a: $(LIB_OBJ)
 	@rm -f $@
@@ -98,13 +109,13 @@ $(B)/nicfit: $(CLI_OBJ) $(B)/libnicfit.a
 
 $(B)/tests/%: tests/unit/%.c $(B)/libnicfit.a tests/unit/unit.h
 	@mkdir -p $(dir $@)
-	$(Q_LD)$(CC) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
+	$(Q_LD)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
 		-o $@ $< $(B)/libnicfit.a $(LIBS) -lcmocka -larchive
 
 # Fuzz harnesses built as plain programs that replay their corpus.
 $(B)/tests/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/libnicfit.a
 	@mkdir -p $(dir $@)
-	$(Q_LD)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
+	$(Q_LD)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
 		-o $@ $< tests/fuzz/replay.c $(B)/libnicfit.a $(LIBS)
 
 deps:
@@ -137,7 +148,7 @@ fuzz:
 	@mkdir -p $(B)/fuzz
 	@for f in $(FUZZ_SRC); do \
 		n=$$(basename $$f .c); \
-		clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(ALL_CPPFLAGS) $(PKG_CFLAGS) \
+		clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(PKG_CFLAGS) \
 			-o $(B)/fuzz/$$n $$f $(LIB_SRC) $(B)/gen/catalog_data.c $(LIBS) || exit 1; \
 		mkdir -p $(B)/fuzz/corpus-$$n; \
 		echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \

@@ -20,7 +20,7 @@
 
 #include <jansson.h>
 
-#include "embedded.h"
+#include "embedded_int.h"
 #include "jsonpos.h"
 #include "nicfit/catalog.h"
 #include "nicfit/spec.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jscan.h"
+#include "jscan_int.h"
 
 struct ctx {
 	struct jscan *s;

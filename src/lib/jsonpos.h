@@ -8,6 +8,10 @@
 #ifndef NICFIT_JSONPOS_H
 #define NICFIT_JSONPOS_H
 
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "jsonpos.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
+
 #include <stddef.h>
 
 /*

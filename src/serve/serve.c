@@ -33,7 +33,7 @@
 
 #include <microhttpd.h>
 
-#include "embedded.h"
+#include "assets.h"
 #include "serve.h"
 #include "nicfit/calc.h"
 #include "nicfit/catalog.h"
@@ -97,7 +97,6 @@ static struct nicfit_dynlib mhd_lib = {
 #define MHD_stop_daemon (*mhd.stop_daemon)
 
 
-extern const struct nicfit_blob nicfit_asset_blobs[];
 
 #define M_GET 0x1u   /* GET, and HEAD with it */
 #define M_POST 0x2u
@@ -1044,7 +1043,7 @@ static const char *asset_ctype(const char *name)
 
 static int load_assets(struct server *s, struct nicfit_error *err)
 {
-	const struct nicfit_blob *b;
+	const struct nicfit_asset *b;
 
 	for (b = nicfit_asset_blobs; b->name; b++) {
 		struct asset *a;

@@ -4,7 +4,7 @@
  */
 #include "unit.h"
 
-#include "embedded.h"
+#include "embedded_int.h"
 #include "nicfit/catalog.h"
 
 static void embedded_files_validate(void **state)

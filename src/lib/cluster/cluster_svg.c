@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cluster_impl.h"
+#include "cluster_int.h"
 
 #define W 1100          /* canvas width */
 #define MARGIN 20

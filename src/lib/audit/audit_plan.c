@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit_internal.h"
+#include "audit_int.h"
 #include "nicfit/audit.h"
 
 #define S_PLAN "nicfit plan on this host (docs/rules.md)"

@@ -15,12 +15,16 @@
 #ifndef NICFIT_FLEET_INT_H
 #define NICFIT_FLEET_INT_H
 
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "fleet_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
 #include "nicfit/buf.h"
 #include "nicfit/fleet.h"
-#include "jscan.h"
+#include "jscan_int.h"
 
 /* ---- growable arrays -------------------------------------------------------- */
 

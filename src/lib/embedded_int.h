@@ -1,9 +1,13 @@
 /*
- * embedded.h - files compiled into the binary by tools/embed.c: the
- * default catalog (the JSON files in data/) and the web page's assets.
+ * embedded_int.h - the default catalog (the JSON files in data/),
+ * compiled into the library by tools/embed.c.
  */
-#ifndef NICFIT_EMBEDDED_H
-#define NICFIT_EMBEDDED_H
+#ifndef NICFIT_EMBEDDED_INT_H
+#define NICFIT_EMBEDDED_INT_H
+
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "embedded_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
 
 #include <stddef.h>
 

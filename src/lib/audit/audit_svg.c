@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit_internal.h"
+#include "audit_int.h"
 #include "nicfit/buf.h"
 
 #define LEAF_W 170

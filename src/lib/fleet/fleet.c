@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "fleet_int.h"
-#include "jscan.h"
+#include "jscan_int.h"
 #include "nicfit/buf.h"
 
 #define FNV_OFF 2166136261u

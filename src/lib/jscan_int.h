@@ -1,5 +1,5 @@
 /*
- * jscan.h - a strict, fast JSON tokenizer (internal).
+ * jscan_int.h - a strict, fast JSON tokenizer (internal).
  *
  * nicfit fleet reads tens of thousands of audit documents, and building a
  * jansson tree for each costs more than the whole analysis. jscan checks a
@@ -12,8 +12,12 @@
  * It is not a general JSON library: no building, no writing. Use jansson
  * for that (the emitter does).
  */
-#ifndef NICFIT_JSCAN_H
-#define NICFIT_JSCAN_H
+#ifndef NICFIT_JSCAN_INT_H
+#define NICFIT_JSCAN_INT_H
+
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "jscan_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

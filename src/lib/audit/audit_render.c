@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "audit_internal.h"
+#include "audit_int.h"
 #include "nicfit/audit.h"
 #include "nicfit/version.h"
 

@@ -1,5 +1,5 @@
 /*
- * cluster_impl.h - the design tables behind a struct nicfit_cluster, shared
+ * cluster_int.h - the design tables behind a struct nicfit_cluster, shared
  * by the sizer (cluster.c), the link walk and cable choice
  * (cluster_walk.c) and the renderers. Internal to libnicfit.
  *
@@ -16,8 +16,12 @@
  *   MAP_LIST   the OOB network: an explicit list of endpoints (BMCs and
  *              switch management ports) cut into leaves by rack.
  */
-#ifndef NICFIT_CLUSTER_IMPL_H
-#define NICFIT_CLUSTER_IMPL_H
+#ifndef NICFIT_CLUSTER_INT_H
+#define NICFIT_CLUSTER_INT_H
+
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "cluster_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
 
 #include <stdint.h>
 

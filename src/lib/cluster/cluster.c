@@ -18,7 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cluster_impl.h"
+#include "cluster_int.h"
 #include "nicfit/units.h"
 
 #define LP(f) offsetof(struct nicfit_cluster_layout, f)

@@ -4,6 +4,10 @@
 #ifndef NICFIT_PLAN_INT_H
 #define NICFIT_PLAN_INT_H
 
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "plan_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
+
 #include "nicfit/plan.h"
 
 void plan_decide(struct nicfit_plan *p, const char *rule, int applied, const char *fmt, ...)

@@ -1,8 +1,12 @@
 /*
- * audit_internal.h - what the audit's source files share (not public).
+ * audit_int.h - what the audit's source files share (not public).
  */
-#ifndef NICFIT_AUDIT_INTERNAL_H
-#define NICFIT_AUDIT_INTERNAL_H
+#ifndef NICFIT_AUDIT_INT_H
+#define NICFIT_AUDIT_INT_H
+
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "audit_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
 
 #include "nicfit/audit.h"
 

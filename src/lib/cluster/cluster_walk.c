@@ -20,7 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cluster_impl.h"
+#include "cluster_int.h"
 
 /* ---- positions and lengths ------------------------------------------------- */
 

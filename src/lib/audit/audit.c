@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit_internal.h"
+#include "audit_int.h"
 #include "nicfit/audit.h"
 #include "nicfit/link.h"
 #include "nicfit/pciids.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cluster_impl.h"
+#include "cluster_int.h"
 #include "nicfit/units.h"
 
 /* ---- the request ------------------------------------------------------------- */
