@@ -118,6 +118,15 @@ $(B)/tests/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/libnicfit.a
 	$(Q_LD)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
 		-o $@ $< tests/fuzz/replay.c $(B)/libnicfit.a $(LIBS)
 
+# The table of finding codes users read, generated from the registry
+# (src/lib/finding_codes.def and src/lib/*/*_codes.def); test_finding checks it.
+$(B)/tools/findings_md: tools/findings_md.c $(B)/libnicfit.a
+	@mkdir -p $(dir $@)
+	$(Q_LD)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(B)/libnicfit.a $(LIBS)
+
+docs/findings.md: $(B)/tools/findings_md FORCE
+	@$(B)/tools/findings_md >$@.tmp && mv $@.tmp $@
+
 deps:
 	@scripts/deps.sh build
 

@@ -28,15 +28,17 @@
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
 #include "nicfit/pcie.h"
-#include "nicfit/plan.h"  /* enum nicfit_severity, nicfit_severity_name(): one scale for both */
+#include "nicfit/finding.h"
 #include "nicfit/topo.h"
+
+struct nicfit_plan;
 
 /* Path classes, closest first (nvidia-smi's legend; NODE and PHB kept apart). */
 enum nicfit_path { NICFIT_PATH_PIX, NICFIT_PATH_PXB, NICFIT_PATH_PHB, NICFIT_PATH_NODE,
 		   NICFIT_PATH_SYS };
 const char *nicfit_path_name(enum nicfit_path p);
 
-struct nicfit_finding {
+struct nicfit_audit_finding {
 	enum nicfit_severity sev;
 	char code[40];           /* "nic-pcie-starved" */
 	char device[48];         /* BDF, RDMA/netdev name, or "host" */
@@ -134,9 +136,9 @@ struct nicfit_audit {
 	int ngpus, naccels, nnics, nrdma_nics, nsockets;
 	struct nicfit_audit_pair *pairs;
 	int npairs;
-	struct nicfit_finding *findings;
+	struct nicfit_audit_finding *findings;
 	int nfindings;
-	int counts[3];           /* findings by severity, ignored ones left out */
+	int counts[NICFIT_SEV_COUNT]; /* findings by severity, ignored ones left out */
 	int nignored;
 	struct nicfit_not_checked not_checked[NICFIT_AUDIT_MAX_NOT_CHECKED];
 	int nnot_checked;

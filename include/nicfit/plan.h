@@ -19,6 +19,7 @@
 #include "nicfit/catalog.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
+#include "nicfit/finding.h"
 #include "nicfit/llm.h"
 #include "nicfit/partno.h"
 #include "nicfit/perf.h"
@@ -35,8 +36,6 @@ enum nicfit_workload {
 
 enum nicfit_fabric { NICFIT_FABRIC_AUTO, NICFIT_FABRIC_ROCE, NICFIT_FABRIC_IB };
 
-enum nicfit_severity { NICFIT_SEV_INFO, NICFIT_SEV_WARNING, NICFIT_SEV_CRITICAL };
-const char *nicfit_severity_name(enum nicfit_severity s);
 
 const char *nicfit_workload_name(enum nicfit_workload w);
 int nicfit_workload_parse(const char *s, enum nicfit_workload *out, struct nicfit_error *err);

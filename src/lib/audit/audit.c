@@ -101,7 +101,7 @@ static void add_finding(struct ctx *c, enum nicfit_severity sev, const char *cod
 			const char *fmt, ...)
 {
 	struct nicfit_audit *a = c->a;
-	struct nicfit_finding *f;
+	struct nicfit_audit_finding *f;
 	va_list ap;
 
 	if (a->nfindings == a->fcap) {
@@ -1551,7 +1551,7 @@ void nicfit_audit_sort_findings(struct nicfit_audit *a)
 
 	/* stable: findings of one severity keep the order they were made in */
 	for (i = 1; i < a->nfindings; i++) {
-		struct nicfit_finding f = a->findings[i];
+		struct nicfit_audit_finding f = a->findings[i];
 
 		for (j = i; j > 0 && a->findings[j - 1].sev < f.sev; j--)
 			a->findings[j] = a->findings[j - 1];
@@ -1559,7 +1559,7 @@ void nicfit_audit_sort_findings(struct nicfit_audit *a)
 	}
 }
 
-int nicfit_audit_ignored(const struct nicfit_audit *a, const struct nicfit_finding *f)
+int nicfit_audit_ignored(const struct nicfit_audit *a, const struct nicfit_audit_finding *f)
 {
 	int i;
 

@@ -11,6 +11,7 @@
 
 #include "audit_int.h"
 #include "nicfit/audit.h"
+#include "nicfit/plan.h"
 
 #define S_PLAN "nicfit plan on this host (docs/rules.md)"
 
@@ -20,7 +21,7 @@ static int append(struct nicfit_audit *a, enum nicfit_severity sev, const char *
 static int append(struct nicfit_audit *a, enum nicfit_severity sev, const char *code,
 		  const char *fix, const char *fmt, ...)
 {
-	struct nicfit_finding *f;
+	struct nicfit_audit_finding *f;
 	va_list ap;
 
 	if (a->nfindings == a->fcap) {

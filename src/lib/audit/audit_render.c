@@ -438,7 +438,7 @@ static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_end_array(e);
 	nicfit_emit_begin_array(e, "findings");
 	for (k = 0; k < a->nfindings; k++) {
-		const struct nicfit_finding *f = &a->findings[k];
+		const struct nicfit_audit_finding *f = &a->findings[k];
 
 		nicfit_emit_begin_object(e, NULL);
 		nicfit_emit_string(e, "severity", nicfit_severity_name(f->sev));
@@ -656,7 +656,7 @@ static void findings_text(const struct nicfit_audit *a, struct nicfit_emit *e)
 	if (!a->nfindings)
 		nicfit_emit_printf(e, "  none\n");
 	for (k = 0; k < a->nfindings; k++) {
-		const struct nicfit_finding *f = &a->findings[k];
+		const struct nicfit_audit_finding *f = &a->findings[k];
 		const char *col, *w = sev_word(e, f->sev, &col);
 		char lead[96];
 

@@ -50,16 +50,6 @@ const struct nicfit_plan_example nicfit_plan_examples[] = {
 	{ NULL, NULL, NULL }
 };
 
-const char *nicfit_severity_name(enum nicfit_severity s)
-{
-	switch (s) {
-	case NICFIT_SEV_INFO: return "info";
-	case NICFIT_SEV_WARNING: return "warning";
-	case NICFIT_SEV_CRITICAL: return "critical";
-	}
-	return "?";
-}
-
 static const char *const workload_names[] = {
 	"inference", "replicated-inference", "multi-node-inference", "training",
 	"fine-tuning", "rdma-storage", NULL

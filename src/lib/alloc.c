@@ -1,0 +1,37 @@
+/*
+ * alloc.c - the array growth behind NICFIT_ALLOC_GROW (alloc_int.h).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_int.h"
+#include "nicfit/error.h"
+
+int nicfit__grow(void **p, size_t *alloc, size_t need, size_t elem, int zero)
+{
+	size_t cap = *alloc, want;
+	void *q;
+
+	if (need <= cap)
+		return 0;
+	if (!elem)
+		return NICFIT_E_INTERNAL;
+	/* git's alloc_nr: half as much again, plus a little, at least need */
+	want = cap < (SIZE_MAX - 16) / 3 * 2 ? (cap + 16) * 3 / 2 : SIZE_MAX;
+	if (want < need)
+		want = need;
+	if (want > SIZE_MAX / elem) {
+		want = SIZE_MAX / elem;
+		if (want < need)
+			return NICFIT_E_NOMEM;
+	}
+	q = realloc(*p, want * elem);
+	if (!q)
+		return NICFIT_E_NOMEM;
+	if (zero)
+		memset((char *)q + cap * elem, 0, (want - cap) * elem);
+	*p = q;
+	*alloc = want;
+	return 0;
+}

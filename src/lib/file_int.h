@@ -1,0 +1,25 @@
+/*
+ * file_int.h - path helpers the library's readers of trees share.
+ *
+ * Internal to libnicfit; the public reader is in nicfit/file.h.
+ */
+#ifndef NICFIT_FILE_INT_H
+#define NICFIT_FILE_INT_H
+
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "file_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
+
+#include <stddef.h>
+
+/*
+ * Join dir and a link target lexically, as the kernel would resolve a
+ * relative symlink inside a tree whose root is "": "sys/bus/pci/devices"
+ * and "../../../devices/pci0000:00" give "sys/devices/pci0000:00". An
+ * absolute target starts again from the root; "." and empty components
+ * are dropped; ".." above the root stays at the root. The result has no
+ * leading or trailing '/'. Returns 0, or -1 when it does not fit in cap.
+ */
+int nicfit__path_join(char *out, size_t cap, const char *dir, const char *target);
+
+#endif

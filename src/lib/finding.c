@@ -1,0 +1,380 @@
+/*
+ * finding.c - the findings model: the registry of codes, the recorder and
+ * the registry's Markdown (nicfit/finding.h, finding_int.h).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_int.h"
+#include "finding_int.h"
+#include "nicfit/spec.h"
+
+/* ---- the registry ---------------------------------------------------------- */
+
+#define PLAN NICFIT_ENGINE_PLAN
+#define CLUSTER NICFIT_ENGINE_CLUSTER
+#define AUDIT NICFIT_ENGINE_AUDIT
+#define FLEET NICFIT_ENGINE_FLEET
+
+static const struct nicfit_code_info registry[NICFIT__CODE_COUNT + 1] = {
+#define NICFIT_CODE(id, code, sev, engines, meaning) \
+	{ code, NICFIT_SEV_##sev, (engines), meaning },
+#include "finding_codes.def"
+#include "plan/plan_codes.def"
+#include "cluster/cluster_codes.def"
+#include "audit/audit_codes.def"
+#include "fleet/fleet_codes.def"
+#undef NICFIT_CODE
+	{ NULL, NICFIT_SEV_NONE, 0, NULL }
+};
+
+#undef PLAN
+#undef CLUSTER
+#undef AUDIT
+#undef FLEET
+
+const struct nicfit_code_info *nicfit_codes(size_t *n)
+{
+	if (n)
+		*n = NICFIT__CODE_COUNT;
+	return registry;
+}
+
+const char *nicfit__code_name(enum nicfit__code code)
+{
+	return (unsigned)code < NICFIT__CODE_COUNT ? registry[code].code : "?";
+}
+
+const struct nicfit_code_info *nicfit_code_lookup(const char *code)
+{
+	size_t i;
+
+	if (!code)
+		return NULL;
+	for (i = 0; i < NICFIT__CODE_COUNT; i++)
+		if (!strcmp(registry[i].code, code))
+			return &registry[i];
+	return NULL;
+}
+
+static const char *const sev_names[NICFIT_SEV_COUNT] = { "clean", "info", "warning",
+							   "critical" };
+
+const char *nicfit_severity_name(enum nicfit_severity s)
+{
+	return (unsigned)s < NICFIT_SEV_COUNT ? sev_names[s] : "?";
+}
+
+int nicfit_severity_parse(const char *s, enum nicfit_severity *out)
+{
+	int i;
+
+	for (i = 0; i < NICFIT_SEV_COUNT; i++)
+		if (!strcmp(s, sev_names[i])) {
+			*out = (enum nicfit_severity)i;
+			return 0;
+		}
+	return -1;
+}
+
+int nicfit_code_check_ignore(const char *pattern, unsigned engines, const char *input,
+			     struct nicfit_error *err)
+{
+	const char *at = strchr(pattern, '@'), *near;
+	const char *names[NICFIT__CODE_COUNT + 1];
+	char code[64];
+	size_t n = at ? (size_t)(at - pattern) : strlen(pattern), i, k = 0;
+
+	if (n == 0 || n >= sizeof(code))
+		return nicfit_error_at(err, NICFIT_E_USAGE, input, 0, 0,
+				       "'%.64s' is not a finding code (CODE or CODE@DEVICE)",
+				       pattern);
+	memcpy(code, pattern, n);
+	code[n] = '\0';
+	for (i = 0; i < NICFIT__CODE_COUNT; i++) {
+		if (!(registry[i].engines & engines))
+			continue;
+		if (!strcmp(registry[i].code, code))
+			return 0;
+		names[k++] = registry[i].code;
+	}
+	names[k] = NULL;
+	near = nicfit_suggest(code, names);
+	return nicfit_error_at(err, NICFIT_E_USAGE, input, 0, 0,
+			       "unknown finding code '%s'%s%s%s", code,
+			       near ? " (did you mean '" : "", near ? near : "",
+			       near ? "'?)" : "");
+}
+
+/* ---- the recorder ---------------------------------------------------------- */
+
+void nicfit_findings_init(struct nicfit_findings *fs)
+{
+	memset(fs, 0, sizeof(*fs));
+}
+
+void nicfit_findings_release(struct nicfit_findings *fs)
+{
+	size_t i;
+
+	for (i = 0; i < fs->n; i++) {
+		free(fs->v[i].device);
+		free(fs->v[i].message);
+		free(fs->v[i].fix);
+	}
+	free(fs->v);
+	nicfit_findings_init(fs);
+}
+
+/* A new string from a format, or NULL. */
+static char *vformat(const char *fmt, va_list ap)
+{
+	va_list cp;
+	char *s;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return NULL;
+	s = malloc((size_t)n + 1);
+	if (s)
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+static struct nicfit_finding *push(struct nicfit_findings *fs, enum nicfit_severity sev,
+				   const char *code, const char *device, const char *fmt,
+				   va_list ap)
+{
+	struct nicfit_finding *f;
+
+	if (fs->oom || NICFIT_ALLOC_GROW(fs->v, fs->n + 1, fs->alloc)) {
+		fs->oom = 1;
+		return NULL;
+	}
+	f = &fs->v[fs->n];
+	memset(f, 0, sizeof(*f));
+	f->severity = sev;
+	f->code = code;
+	f->message = vformat(fmt, ap);
+	f->device = device ? strdup(device) : NULL;
+	if (!f->message || (device && !f->device)) {
+		free(f->message);
+		free(f->device);
+		fs->oom = 1;
+		return NULL;
+	}
+	fs->n++;
+	return f;
+}
+
+struct nicfit_finding *nicfit__vfind(struct nicfit_findings *fs, enum nicfit_severity sev,
+				     enum nicfit__code code, const char *device,
+				     const char *fmt, va_list ap)
+{
+	return push(fs, sev, nicfit__code_name(code), device, fmt, ap);
+}
+
+struct nicfit_finding *nicfit__find(struct nicfit_findings *fs, enum nicfit_severity sev,
+				    enum nicfit__code code, const char *device,
+				    const char *fmt, ...)
+{
+	struct nicfit_finding *f;
+	va_list ap;
+
+	va_start(ap, fmt);
+	f = nicfit__vfind(fs, sev, code, device, fmt, ap);
+	va_end(ap);
+	return f;
+}
+
+int nicfit__find_code(struct nicfit_findings *fs, enum nicfit_severity sev, const char *code,
+		      const char *device, struct nicfit_finding **out, const char *fmt, ...)
+{
+	const struct nicfit_code_info *ci = nicfit_code_lookup(code);
+	struct nicfit_finding *f;
+	va_list ap;
+
+	if (out)
+		*out = NULL;
+	if (!ci)
+		return NICFIT_E_INTERNAL;
+	va_start(ap, fmt);
+	f = push(fs, sev, ci->code, device, fmt, ap);
+	va_end(ap);
+	if (!f)
+		return NICFIT_E_NOMEM;
+	if (out)
+		*out = f;
+	return 0;
+}
+
+struct nicfit_finding *nicfit__vdecide(struct nicfit_findings *fs, const char *rule, int applied,
+				       const char *fmt, va_list ap)
+{
+	struct nicfit_finding *f = push(fs, NICFIT_SEV_NONE, rule, NULL, fmt, ap);
+
+	if (f)
+		f->applied = applied;
+	return f;
+}
+
+struct nicfit_finding *nicfit__decide(struct nicfit_findings *fs, const char *rule, int applied,
+				      const char *fmt, ...)
+{
+	struct nicfit_finding *f;
+	va_list ap;
+
+	va_start(ap, fmt);
+	f = nicfit__vdecide(fs, rule, applied, fmt, ap);
+	va_end(ap);
+	return f;
+}
+
+int nicfit__finding_fix(struct nicfit_findings *fs, struct nicfit_finding *f,
+			const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = vformat(fmt, ap);
+	va_end(ap);
+	if (!s) {
+		fs->oom = 1;
+		return NICFIT_E_NOMEM;
+	}
+	free(f->fix);
+	f->fix = s;
+	return 0;
+}
+
+int nicfit__finding_append(struct nicfit_findings *fs, struct nicfit_finding *f,
+			   const char *fmt, ...)
+{
+	size_t old = strlen(f->message);
+	va_list ap;
+	char *more, *s;
+
+	va_start(ap, fmt);
+	more = vformat(fmt, ap);
+	va_end(ap);
+	s = more ? realloc(f->message, old + strlen(more) + 1) : NULL;
+	if (!s) {
+		free(more);
+		fs->oom = 1;
+		return NICFIT_E_NOMEM;
+	}
+	memcpy(s + old, more, strlen(more) + 1);
+	f->message = s;
+	free(more);
+	return 0;
+}
+
+size_t nicfit_findings_count(const struct nicfit_findings *fs, enum nicfit_severity s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < fs->n; i++)
+		if (fs->v[i].severity == s && s != NICFIT_SEV_NONE && !fs->v[i].ignored)
+			n++;
+	return n;
+}
+
+enum nicfit_severity nicfit_findings_worst(const struct nicfit_findings *fs)
+{
+	enum nicfit_severity w = NICFIT_SEV_NONE;
+	size_t i;
+
+	for (i = 0; i < fs->n; i++)
+		if (!fs->v[i].ignored && fs->v[i].severity > w)
+			w = fs->v[i].severity;
+	return w;
+}
+
+int nicfit_findings_sort(struct nicfit_findings *fs)
+{
+	struct nicfit_finding *out;
+	size_t i, k = 0;
+	int s;
+
+	if (fs->n < 2)
+		return 0;
+	out = malloc(fs->n * sizeof(*out));
+	if (!out) {
+		fs->oom = 1;
+		return NICFIT_E_NOMEM;
+	}
+	/* stable by construction: one pass per severity, worst first */
+	for (s = NICFIT_SEV_COUNT - 1; s >= 0; s--)
+		for (i = 0; i < fs->n; i++)
+			if ((int)fs->v[i].severity == s)
+				out[k++] = fs->v[i];
+	memcpy(fs->v, out, fs->n * sizeof(*out));
+	free(out);
+	return 0;
+}
+
+/* ---- docs/findings.md ---------------------------------------------------- */
+
+static void md_cell(struct nicfit_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			nicfit_buf_puts(b, "\\|");
+		else
+			nicfit_buf_addch(b, *s);
+	}
+}
+
+int nicfit_codes_render_md(struct nicfit_buf *b)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} engines[] = { { NICFIT_ENGINE_PLAN, "plan" }, { NICFIT_ENGINE_CLUSTER, "cluster" },
+			{ NICFIT_ENGINE_AUDIT, "audit" }, { NICFIT_ENGINE_FLEET, "fleet" } };
+	size_t i, e;
+
+	nicfit_buf_puts(b,
+		"# Finding codes\n\n"
+		"Every code that `nicfit plan`, `cluster`, `audit` and `fleet` can report, with the\n"
+		"severity it usually has, the commands that raise it and what it means. Codes are\n"
+		"stable: scripts may match them, and `--ignore CODE[@DEVICE]` takes them. A raise\n"
+		"site may report a code at another severity when the numbers say so (the JSON\n"
+		"`severity` field is the one to read).\n\n"
+		"This file is generated from the registry in `src/lib/*_codes.def` and\n"
+		"`src/lib/*/*_codes.def` (`make docs/findings.md`); `make check` fails when it\n"
+		"differs.\n");
+	for (e = 0; e < sizeof(engines) / sizeof(engines[0]); e++) {
+		nicfit_buf_addf(b, "\n## %s\n\n| code | severity | also raised by | meaning |\n"
+				   "|---|---|---|---|\n", engines[e].name);
+		for (i = 0; i < NICFIT__CODE_COUNT; i++) {
+			const struct nicfit_code_info *c = &registry[i];
+			size_t o, first = 1;
+
+			/* each code under the first engine that raises it */
+			if (!(c->engines & engines[e].bit) ||
+			    (c->engines & (engines[e].bit - 1)))
+				continue;
+			nicfit_buf_addf(b, "| `%s` | %s | ", c->code,
+					nicfit_severity_name(c->severity));
+			for (o = e + 1; o < sizeof(engines) / sizeof(engines[0]); o++)
+				if (c->engines & engines[o].bit) {
+					nicfit_buf_addf(b, "%s%s", first ? "" : ", ",
+							engines[o].name);
+					first = 0;
+				}
+			if (first)
+				nicfit_buf_puts(b, "—");
+			nicfit_buf_puts(b, " | ");
+			md_cell(b, c->meaning);
+			nicfit_buf_puts(b, " |\n");
+		}
+	}
+	return nicfit_buf_error(b);
+}
