@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nicfit/pciids.h"
+#include "pciids_int.h"
 
 #define G NICFIT_PCIID_GPU
 #define N NICFIT_PCIID_NIC

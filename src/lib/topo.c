@@ -15,9 +15,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "nicfit/pciids.h"
+#include "pciids_int.h"
 #include "nicfit/topo.h"
-#include "nicfit/vpd.h"
+#include "vpd_int.h"
 
 #define Q NICFIT_SYSFS_QUIET
 #define P_MAX NICFIT_SYSFS_PATH_MAX

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nicfit/vpd.h"
+#include "vpd_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

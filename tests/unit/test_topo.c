@@ -7,7 +7,7 @@
 #include "unit.h"
 
 #include "fixtures.h"
-#include "nicfit/pciids.h"
+#include "pciids_int.h"
 #include "nicfit/topo.h"
 
 static struct nicfit_topo *load(const char *name)

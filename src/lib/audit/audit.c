@@ -15,7 +15,7 @@
 #include "audit_int.h"
 #include "nicfit/audit.h"
 #include "nicfit/link.h"
-#include "nicfit/pciids.h"
+#include "pciids_int.h"
 #include "nicfit/perf.h"
 #include "nicfit/units.h"
 

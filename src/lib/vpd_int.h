@@ -1,5 +1,5 @@
 /*
- * nicfit/vpd.h - PCI Vital Product Data, as in /sys/bus/pci/devices/X/vpd.
+ * vpd_int.h - PCI Vital Product Data, as in /sys/bus/pci/devices/X/vpd.
  *
  * VPD is a list of resource tags (PCI 2.2 / PCIe base spec, the format
  * lspci -vv decodes): a large tag 0x82 with the product name, 0x90 with
@@ -14,8 +14,12 @@
  * junk (all 0xff, or a vendor's "Example VPD" placeholder), so the parser
  * is strict about structure and bounded in everything it keeps.
  */
-#ifndef NICFIT_VPD_H
-#define NICFIT_VPD_H
+#ifndef NICFIT_VPD_INT_H
+#define NICFIT_VPD_INT_H
+
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "vpd_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * nicfit/pciids.h - names for PCI devices: a built-in table of the GPUs,
+ * pciids_int.h - names for PCI devices: a built-in table of the GPUs,
  * network chips and bridges that matter to an AI server, and pci.ids.
  *
  * The built-in table comes from reference/nic-identity.md section 3 and
@@ -14,8 +14,12 @@
  * pci.ids (/usr/share/misc/pci.ids, /usr/share/hwdata/pci.ids) is read
  * once per batch of queries, only for devices the table lacks.
  */
-#ifndef NICFIT_PCIIDS_H
-#define NICFIT_PCIIDS_H
+#ifndef NICFIT_PCIIDS_INT_H
+#define NICFIT_PCIIDS_INT_H
+
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "pciids_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
 
 #include <stddef.h>
 
