@@ -418,8 +418,9 @@ int nicfit_audit_render_svg(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_buf_puts(&s.b, "</text>\n");
 	nicfit_buf_addf(&s.b, "<text x=\"24\" y=\"52\" font-size=\"11\" fill=\"#555\">%d critical, "
 			"%d warning%s, %d note%s · each link shows its generation and negotiated "
-			"width</text>\n", a->counts[2], a->counts[1], a->counts[1] == 1 ? "" : "s",
-			a->counts[0], a->counts[0] == 1 ? "" : "s");
+			"width</text>\n", a->counts[NICFIT_SEV_CRITICAL], a->counts[NICFIT_SEV_WARNING],
+			a->counts[NICFIT_SEV_WARNING] == 1 ? "" : "s", a->counts[NICFIT_SEV_INFO],
+			a->counts[NICFIT_SEV_INFO] == 1 ? "" : "s");
 	nicfit_buf_puts(&s.b, "<text x=\"24\" y=\"68\" font-size=\"11\"><tspan fill=\"#d62728\">"
 			"red: limits a device below what it can do</tspan> · <tspan fill=\"#e8a33d\">"
 			"amber: idle GPU link</tspan> · dashed: inside a switch or chip</text>\n");
