@@ -1,7 +1,10 @@
 /*
- * alloc.c - the array growth behind NICFIT_ALLOC_GROW (alloc_int.h).
+ * alloc.c - the array growth behind NICFIT_ALLOC_GROW and the formatted
+ * strings of nicfit__strfmt (alloc_int.h).
  */
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,4 +37,32 @@ int nicfit__grow(void **p, size_t *alloc, size_t need, size_t elem, int zero)
 	*p = q;
 	*alloc = want;
 	return 0;
+}
+
+char *nicfit__vstrfmt(const char *fmt, va_list ap)
+{
+	va_list cp;
+	char *s;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return NULL;
+	s = malloc((size_t)n + 1);
+	if (s)
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+char *nicfit__strfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = nicfit__vstrfmt(fmt, ap);
+	va_end(ap);
+	return s;
 }

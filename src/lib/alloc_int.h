@@ -12,15 +12,21 @@
  *		return NICFIT_E_NOMEM;
  *	list->v[list->n++] = item;
  *
- * The counts are size_t. Internal to libnicfit.
+ * The counts are size_t. Strings made from a format, of whatever length,
+ * come from nicfit__strfmt(). Internal to libnicfit.
  */
 #ifndef NICFIT_ALLOC_INT_H
 #define NICFIT_ALLOC_INT_H
 
 #ifndef NICFIT_BUILDING_LIBRARY
 #error "alloc_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+/* A new string (free() it) from a printf format, or NULL without memory. */
+char *nicfit__strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *nicfit__vstrfmt(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
 #endif
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /*
@@ -36,5 +42,9 @@ int nicfit__grow(void **p, size_t *alloc, size_t need, size_t elem, int zero);
 /* The same, with the new elements zeroed. */
 #define NICFIT_ALLOC_GROW_ZERO(x, nr, alloc) \
 	nicfit__grow((void **)&(x), &(alloc), (nr), sizeof(*(x)), 1)
+
+/* A new string (free() it) from a printf format, or NULL without memory. */
+char *nicfit__strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *nicfit__vstrfmt(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 #endif

@@ -128,24 +128,6 @@ void nicfit_findings_release(struct nicfit_findings *fs)
 	nicfit_findings_init(fs);
 }
 
-/* A new string from a format, or NULL. */
-static char *vformat(const char *fmt, va_list ap)
-{
-	va_list cp;
-	char *s;
-	int n;
-
-	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
-	va_end(cp);
-	if (n < 0)
-		return NULL;
-	s = malloc((size_t)n + 1);
-	if (s)
-		vsnprintf(s, (size_t)n + 1, fmt, ap);
-	return s;
-}
-
 static struct nicfit_finding *push(struct nicfit_findings *fs, enum nicfit_severity sev,
 				   const char *code, const char *device, const char *fmt,
 				   va_list ap)
@@ -160,7 +142,7 @@ static struct nicfit_finding *push(struct nicfit_findings *fs, enum nicfit_sever
 	memset(f, 0, sizeof(*f));
 	f->severity = sev;
 	f->code = code;
-	f->message = vformat(fmt, ap);
+	f->message = nicfit__vstrfmt(fmt, ap);
 	f->device = device ? strdup(device) : NULL;
 	if (!f->message || (device && !f->device)) {
 		free(f->message);
@@ -242,7 +224,7 @@ int nicfit__finding_fix(struct nicfit_findings *fs, struct nicfit_finding *f,
 	char *s;
 
 	va_start(ap, fmt);
-	s = vformat(fmt, ap);
+	s = nicfit__vstrfmt(fmt, ap);
 	va_end(ap);
 	if (!s) {
 		fs->oom = 1;
@@ -261,7 +243,7 @@ int nicfit__finding_append(struct nicfit_findings *fs, struct nicfit_finding *f,
 	char *more, *s;
 
 	va_start(ap, fmt);
-	more = vformat(fmt, ap);
+	more = nicfit__vstrfmt(fmt, ap);
 	va_end(ap);
 	s = more ? realloc(f->message, old + strlen(more) + 1) : NULL;
 	if (!s) {
