@@ -82,10 +82,10 @@ void cli_print_overview(FILE *f);
 /* "nicfit NAME - SUMMARY" and the command's usage, on stdout. */
 void cli_print_help(const struct cli_command *cmd);
 /*
- * 0 when cmd prints the format the user asked for (or none was asked);
- * else prints "NAME has no FMT output (it prints ...)" and returns 64.
+ * 0 when formats (FMT() bits) hold the one the user asked for, or none was
+ * asked; else prints "NAME has no FMT output (it prints ...)" and returns 64.
  */
-int cli_check_format(const struct cli *c, const struct cli_command *cmd);
+int cli_check_format(const struct cli *c, const char *name, unsigned formats);
 
 /* The handlers (cmd_*.c), known only to the table. */
 int cmd_audit(struct cli *c, int argc, char **argv);

@@ -8,9 +8,11 @@
  * between the table and the commands it lists.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "nicfit/finding.h"
 #include "nicfit/version.h"
 
 static int cmd_help(struct cli *c, int argc, char **argv);
@@ -124,9 +126,15 @@ static const struct cli_command commands[] = {
 	  "Works without root and lists what it could not read. Audit the copy with\n"
 	  "nicfit audit --sysfs DEST.",
 	  FMT_TEXTUAL },
+	/* every format: cmd_help checks what the topic asked for prints */
 	{ "help", cmd_help, "show help for nicfit or one command",
-	  "nicfit help [COMMAND]",
-	  FMT(NICFIT_FMT_TEXT) },
+	  "nicfit help [COMMAND]\n"
+	  "nicfit help findings\n"
+	  "\n"
+	  "'help findings' lists every finding code that plan, cluster, audit and fleet can\n"
+	  "report: its usual severity, the commands that raise it and what it means. --ignore\n"
+	  "takes these codes. -j prints them as JSON, --format md as docs/findings.md.",
+	  FMT_ALL },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -163,29 +171,137 @@ void cli_print_help(const struct cli_command *cmd)
 	printf("nicfit %s - %s\n\nusage: %s\n", cmd->name, cmd->summary, cmd->usage);
 }
 
-int cli_check_format(const struct cli *c, const struct cli_command *cmd)
+int cli_check_format(const struct cli *c, const char *name, unsigned formats)
 {
 	static const char *const names[] = { "text", "json", "md", "csv", "svg" };
 	char can[64];
 	size_t k = 0;
 	int f;
 
-	if (!c->fmt_given || (cmd->formats & FMT(c->fmt)))
+	if (!c->fmt_given || (formats & FMT(c->fmt)))
 		return 0;
 	can[0] = '\0';
 	for (f = 0; f < 5; f++)
-		if (cmd->formats & FMT(f))
+		if (formats & FMT(f))
 			k += (size_t)snprintf(can + k, sizeof(can) - k, "%s%s", k ? ", " : "",
 					      names[f]);
-	return cli_error(NICFIT_E_USAGE, "%s has no %s output (it prints %s)", cmd->name,
+	return cli_error(NICFIT_E_USAGE, "%s has no %s output (it prints %s)", name,
 			 names[c->fmt], can);
+}
+
+/* ---- help findings: the registry of finding codes -------------------------- */
+
+static const struct {
+	unsigned bit;
+	const char *name;
+} engine_names[] = {
+	{ NICFIT_ENGINE_PLAN, "plan" }, { NICFIT_ENGINE_CLUSTER, "cluster" },
+	{ NICFIT_ENGINE_AUDIT, "audit" }, { NICFIT_ENGINE_FLEET, "fleet" },
+};
+
+#define NENGINES (sizeof(engine_names) / sizeof(engine_names[0]))
+
+static int by_code(const void *a, const void *b)
+{
+	const struct nicfit_code_info *x = *(const struct nicfit_code_info *const *)a;
+	const struct nicfit_code_info *y = *(const struct nicfit_code_info *const *)b;
+
+	return strcmp(x->code, y->code);
+}
+
+/* "plan, audit": the engines that raise a code, in the order plan, cluster, audit, fleet. */
+static void engines_text(unsigned engines, char *out, size_t size)
+{
+	size_t i, k = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < NENGINES; i++)
+		if (engines & engine_names[i].bit && k < size)
+			k += (size_t)snprintf(out + k, size - k, "%s%s", k ? ", " : "",
+					      engine_names[i].name);
+}
+
+/*
+ * The registry as a table (text) or a document (JSON, schema
+ * nicfit.findings.v1), sorted by code so that the output does not depend
+ * on the order the registry's files are listed in; Markdown is the
+ * library's docs/findings.md, grouped by engine.
+ */
+static int help_findings(struct cli *c)
+{
+	static const struct nicfit_column cols[] = {
+		{ "code", "code", 0 }, { "severity", "severity", 0 },
+		{ "engines", "engines", 0 }, { "meaning", "meaning", 0 },
+	};
+	const struct nicfit_code_info *codes, **v;
+	struct nicfit_emit *e;
+	size_t i, j, n;
+
+	if (c->fmt == NICFIT_FMT_MD) {
+		int rc = nicfit_codes_render_md(&c->out);
+
+		if (rc)
+			return cli_error(rc, "cannot render the finding codes: %s",
+					 nicfit_strerror(rc));
+		return 0;
+	}
+	codes = nicfit_codes(&n);
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v)
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		v[i] = &codes[i];
+	qsort(v, n, sizeof(*v), by_code);
+
+	e = cli_emitter(c);
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "schema", "nicfit.findings.v1");
+	nicfit_emit_printf(e, "Finding codes (%zu): what plan, cluster, audit and fleet report; "
+			   "--ignore takes them.\n\n", n);
+	nicfit_emit_begin_array(e, "codes");
+	for (i = 0; i < n; i++) {
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "code", v[i]->code);
+		nicfit_emit_string(e, "severity", nicfit_severity_name(v[i]->severity));
+		nicfit_emit_begin_array(e, "engines");
+		for (j = 0; j < NENGINES; j++)
+			if (v[i]->engines & engine_names[j].bit)
+				nicfit_emit_string(e, NULL, engine_names[j].name);
+		nicfit_emit_end_array(e);
+		nicfit_emit_string(e, "meaning", v[i]->meaning);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	if (nicfit_emit_format(e) == NICFIT_FMT_TEXT) {
+		nicfit_emit_table_begin(e, NULL, cols, 4);
+		for (i = 0; i < n; i++) {
+			char engines[64];
+
+			engines_text(v[i]->engines, engines, sizeof(engines));
+			nicfit_emit_cell_string(e, v[i]->code);
+			nicfit_emit_cell_string(e, nicfit_severity_name(v[i]->severity));
+			nicfit_emit_cell_string(e, engines);
+			nicfit_emit_cell_string(e, v[i]->meaning);
+		}
+		nicfit_emit_table_end(e);
+	}
+	nicfit_emit_end_object(e);
+	free(v);
+	return cli_emit_done(c, e);
 }
 
 static int cmd_help(struct cli *c, int argc, char **argv)
 {
 	const struct cli_command *cmd;
+	int rc;
 
-	(void)c;
+	if (argc == 2 && !strcmp(argv[1], "findings")) {
+		rc = cli_check_format(c, "help findings", FMT_TEXTUAL);
+		return rc ? rc : help_findings(c);
+	}
+	rc = cli_check_format(c, "help", FMT(NICFIT_FMT_TEXT));
+	if (rc)
+		return rc;
 	if (argc < 2) {
 		cli_print_overview(stdout);
 		return 0;

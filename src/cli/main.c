@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 		cli_print_help(cmd);
 		return 0;
 	}
-	rc = cli_check_format(&c, cmd);
+	rc = cli_check_format(&c, cmd->name, cmd->formats);
 	if (rc) {
 		cli_release(&c);
 		return rc;
