@@ -126,7 +126,7 @@ static const struct cli_command commands[] = {
 	  "Works without root and lists what it could not read. Audit the copy with\n"
 	  "nicfit audit --sysfs DEST.",
 	  FMT_TEXTUAL },
-	/* every format: cmd_help checks what the topic asked for prints */
+	/* any format here: cmd_help checks it against what the topic prints */
 	{ "help", cmd_help, "show help for nicfit or one command",
 	  "nicfit help [COMMAND]\n"
 	  "nicfit help findings\n"
