@@ -53,7 +53,7 @@ _nicfit()
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	help)
-		COMPREPLY=($(compgen -W "$(nicfit help 2>/dev/null | awk '/^Commands:/{f=1;next} f&&/^  [a-z]/{print $1}')" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "$(nicfit help 2>/dev/null | awk '/^Commands:/{f=1;next} f&&/^  [a-z]/{print $1}') findings" -- "$cur")) ;;
 	esac
 }
 complete -F _nicfit nicfit

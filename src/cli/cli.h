@@ -1,12 +1,15 @@
 /*
- * cli.h - what the command handlers share: the parsed global options, the
- * output buffer, the lazily loaded catalog, and git-style error reporting.
- * Internal to the CLI; the library never sees it.
+ * cli.h - what the command handlers share: the parsed global options and
+ * the output buffer (struct cli), git-style error reporting and option
+ * parsing (usage.c), and the command table with its help (commands.c).
+ * The catalog and the argument-to-spec helpers are in util.h. Internal to
+ * the CLI; the library never sees it.
  */
 #ifndef NICFIT_CLI_H
 #define NICFIT_CLI_H
 
 #include <getopt.h>
+#include <stdio.h>
 
 #include "nicfit/buf.h"
 #include "nicfit/emit.h"
@@ -41,6 +44,8 @@ struct cli_command {
 	unsigned formats;  /* what --format may ask of it */
 };
 
+/* ---- usage.c: errors, usage, options, the result ---------------------- */
+
 /* Print "nicfit: <message>" to stderr and return the exit code for code. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print err as one line ("nicfit: file:line:col: msg"); return its exit code. */
@@ -53,9 +58,6 @@ struct nicfit_emit *cli_emitter(struct cli *c);
 /* Finish e into c->out and free it; returns 0 or an exit code. */
 int cli_emit_done(struct cli *c, struct nicfit_emit *e);
 
-/* The catalog: embedded data plus --catalog overlays; NULL after printing an error. */
-struct nicfit_catalog *cli_catalog(struct cli *c, int *exit_code);
-
 /*
  * getopt_long over a command's options; returns the option's val, -1 at
  * the end, or '?' after printing a usage error. `name` is the command.
@@ -64,9 +66,28 @@ int cli_getopt(int argc, char **argv, const char *shortopts,
 	       const struct option *longopts, const char *name);
 /* Print "usage: ..." for command `name` to stderr; returns 64. */
 int cli_usage(const char *name);
-/* The command table (main.c). */
-const struct cli_command *cli_find(const char *name);
+/*
+ * Where cli_usage() finds a command's usage text: the table's look-up
+ * (cli_find), given once by main() before any command runs. Until then,
+ * and for a name it does not know, cli_usage() prints the general line.
+ */
+void cli_usage_init(const struct cli_command *(*find)(const char *name));
 
+/* ---- commands.c: the command table and help ---------------------------- */
+
+/* The command called name (matched exactly), or NULL. */
+const struct cli_command *cli_find(const char *name);
+/* The overview: version, global options, every command's summary. */
+void cli_print_overview(FILE *f);
+/* "nicfit NAME - SUMMARY" and the command's usage, on stdout. */
+void cli_print_help(const struct cli_command *cmd);
+/*
+ * 0 when formats (FMT() bits) hold the one the user asked for, or none was
+ * asked; else prints "NAME has no FMT output (it prints ...)" and returns 64.
+ */
+int cli_check_format(const struct cli *c, const char *name, unsigned formats);
+
+/* The handlers (cmd_*.c), known only to the table. */
 int cmd_audit(struct cli *c, int argc, char **argv);
 int cmd_calc(struct cli *c, int argc, char **argv);
 int cmd_catalog(struct cli *c, int argc, char **argv);

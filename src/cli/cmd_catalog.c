@@ -7,6 +7,7 @@
 #include <errno.h>
 
 #include "cli.h"
+#include "util.h"
 #include "nicfit/catalog.h"
 
 #define MAX_PROBLEMS 200

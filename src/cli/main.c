@@ -1,10 +1,9 @@
 /*
- * main.c - the nicfit command line: global options, the command table
- * (matched exactly, as git's commands[]), help generated from that table,
+ * main.c - the nicfit command line's entry point: the global options
+ * (wherever they stand), picking the command from the table (commands.c),
  * and the one place where output reaches stdout.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,255 +12,6 @@
 #include "cli.h"
 #include "util.h"
 #include "nicfit/version.h"
-
-static int cmd_help(struct cli *c, int argc, char **argv);
-
-static const struct cli_command commands[] = {
-	{ "audit", cmd_audit,
-	  "inspect this host (or --sysfs DIR) for GPU/NIC topology and link problems",
-	  "nicfit audit [--sysfs DIR|FILE.tar.gz] [--all] [--ignore CODE[@DEVICE]]...\n"
-	  "             [--pci-ids FILE | --no-pci-ids] [--assume NAME=VALUE]... [--plan SPEC.json]\n"
-	  "\n"
-	  "Reads sysfs (never needs root; as root it also checks ACS, MaxPayload and\n"
-	  "MaxReadReq). --sysfs takes a directory that holds sys/ (NICFIT_SYSFS_ROOT too)\n"
-	  "or a snapshot archive. --all lists every PCI function. Exit status: 0 clean,\n"
-	  "1 warnings, 2 critical findings. --format svg draws the host. --plan judges the\n"
-	  "host against `nicfit plan` for the request in SPEC.json (plan's --spec format).",
-	  FMT_ALL },
-	{ "calc", cmd_calc,
-	  "pcie | link | nic | load | fit | allreduce | stream: the formulas behind plan",
-	  "nicfit calc pcie --gen G --width W [--mps B] [--assume NAME=VALUE]...\n"
-	  "nicfit calc link --speed S [--proto tcp|roce|ib] [--mtu M]\n"
-	  "nicfit calc nic --part PART --slot genGxW [--ports N] [--proto tcp|roce|ib]\n"
-	  "nicfit calc load --size SIZE --link SPEED [--storage-gbps N] [--proto tcp|roce|ib]\n"
-	  "nicfit calc fit (--model ID | --params N) --precision P --gpus NxGPU\n"
-	  "                [--context T] [--concurrency C]\n"
-	  "nicfit calc allreduce --size SIZE --nodes N --link SPEED [--proto roce|ib|tcp]\n"
-	  "                [--nics-per-node K]\n"
-	  "nicfit calc stream --tokens-per-s T [--concurrency C] [--link SPEED]\n"
-	  "\n"
-	  "Sizes: 40GB, 40GiB, or 70B (parameters). Speeds: 10G, 25GbE, 100Gb/s, EDR, HDR, NDR.\n"
-	  "Every assumption is listed in the output and can be changed with --assume NAME=VALUE.",
-	  FMT_TEXTUAL },
-	{ "catalog", cmd_catalog, "list | show ID | check FILE: the parts nicfit plans with",
-	  "nicfit catalog list [nics|cables|switches|servers|gpus|models]\n"
-	  "nicfit catalog show ID\n"
-	  "nicfit catalog check FILE...\n"
-	  "\n"
-	  "The default catalog is built in; --catalog FILE overlays your own entries and prices\n"
-	  "(same id: fields replaced; new id: added). 'catalog list -j' prints a file you can edit.",
-	  FMT_TABLES },
-	{ "cluster", cmd_cluster,
-	  "switches, tiers, ports, cables and BOM for N servers (rail-optimized or not)",
-	  "nicfit cluster (--nodes N | --gpus N) [--gpus-per-node G] [--nics-per-node K]\n"
-	  "               [--nic-ports P] [--nic-gbps S] [--nic PART]\n"
-	  "               [--switch ID | --radix R [--switch-gbps S]] [--rail-optimized | --rail-only]\n"
-	  "               [--oversubscription X] [--planes P] [--tiers T] [--breakout on|off]\n"
-	  "               [--nodes-per-rack M] [--frontend on|off] [--frontend-links 1|2]\n"
-	  "               [--frontend-gbps S] [--frontend-switch ID | --frontend-radix R]\n"
-	  "               [--frontend-oversubscription X] [--oob on|off] [--oob-switch ID |\n"
-	  "               --oob-radix R] [--oob-uplinks U] [--mgmt-ports on|off]\n"
-	  "               [--assume NAME=VALUE]... [--spec FILE.json] [--port-map FILE.csv]\n"
-	  "\n"
-	  "Back end: K NICs per node (default: one per GPU) of P cabled ports, one to three\n"
-	  "tiers of leaf, spine and core switches; --planes splits every node's ports over\n"
-	  "independent fabrics. --format svg draws the fabric; --format csv prints the BOM.\n"
-	  "Layout assumptions (rack_u, node_u, rack_pitch_m, row_pitch_m, racks_per_row,\n"
-	  "switches_per_rack, slack_m, ...) set cable lengths; see 'man nicfit-cluster'.",
-	  FMT_ALL },
-	{ "decode", cmd_decode,
-	  "explain a part number (ConnectX OPN, Intel adapter, catalog SKU)",
-	  "nicfit decode [--rules] PART... | -\n"
-	  "  PART: a ConnectX OPN (MCX653105A-HDAT), an Intel adapter (X710-DA2) or a\n"
-	  "  catalog id; '-' reads one per line from stdin; --rules ignores the catalog",
-	  FMT_TABLES },
-	{ "fleet", cmd_fleet,
-	  "compare many hosts' audits (gathered with pdsh, clush, Ansible or Slurm), name the odd ones",
-	  "nicfit fleet [--expect N|HOSTLIST] [--ignore CODE[,CODE]]... [--all-hosts]\n"
-	  "             [--strict] [--max-doc-mb N] [FILE... | DIR | -]\n"
-	  "\n"
-	  "Reads `nicfit audit --json` documents: files, a directory of *.json, or one stream\n"
-	  "as pdsh/clush ('host: ' lines), clush -b, srun --label or Ansible (ad-hoc, or the\n"
-	  "json/jsonl callbacks) print it. Hosts are grouped by server model, GPUs and NICs;\n"
-	  "within a group the hosts that differ from the majority are named. Exit status:\n"
-	  "0 clean, 1 warnings, 2 critical.\n"
-	  "  pdsh -w 'gpu[01-64]' nicfit audit --json | nicfit fleet -\n"
-	  "  srun -N 64 --ntasks-per-node=1 --label nicfit audit --json | nicfit fleet -",
-	  FMT_TABLES },
-	{ "plan", cmd_plan,
-	  "what network, NICs, slots, cables and BOM a server or cluster needs, and why",
-	  "nicfit plan [--spec FILE.json] [--server ID] [--servers N] [--gpu ID]\n"
-	  "            [--gpus-per-server N] [--model ID | --params N | --weights-gb X]\n"
-	  "            [--precision fp16|bf16|fp8|int8|int4] [--context T] [--concurrency C]\n"
-	  "            [--workload inference|replicated-inference|multi-node-inference|\n"
-	  "                        training|fine-tuning|rdma-storage]\n"
-	  "            [--backend-nic PART] [--frontend-nic PART] [--backend-gbps N]\n"
-	  "            [--backend-cards N] [--fabric auto|roce|infiniband] [--switch ID]\n"
-	  "            [--storage-gbps N] [--reloads-per-day N] [--tokens-per-s T]\n"
-	  "            [--assume NAME=VALUE]... [--explain] [--example[=NAME]]\n"
-	  "            [--from-host | --sysfs DIR|FILE.tar.gz]\n"
-	  "\n"
-	  "--from-host plans with this host (as nicfit audit sees it) as the server,\n"
-	  "--sysfs with a snapshot of one.\n"
-	  "Examples from the reference article: --example=inference, replicas, training,\n"
-	  "capped, gen4, lab, x710, split. --format csv prints the bill of materials,\n"
-	  "md a ticket-ready report, svg the server's slots.",
-	  FMT_ALL },
-	{ "serve", cmd_serve, "web configurator and JSON API on 127.0.0.1 (port option)",
-	  "nicfit serve [--port P] [--bind ADDR] [--allow-audit [--sysfs DIR]] [--log]\n"
-	  "             [--threads N] [--max-connections N] [--max-per-ip N] [--timeout S]\n"
-	  "\n"
-	  "Serves the page on http://127.0.0.1:8080/ and the API under /api (GET /api lists it).\n"
-	  "--port 0 takes any free port; the address is printed on stderr. SIGINT or SIGTERM\n"
-	  "stop the server after the requests in flight. --allow-audit answers GET /api/audit\n"
-	  "with this host's audit (or of the tree --sysfs DIR names); without it that route\n"
-	  "is off.",
-	  FMT(NICFIT_FMT_TEXT) },
-	{ "snapshot", cmd_snapshot,
-	  "copy the sysfs subset that audit reads into a directory (or .tar.gz) for offline audit",
-	  "nicfit snapshot [--sysfs DIR] DEST\n"
-	  "\n"
-	  "DEST is a new directory or an archive (FILE.tar.gz, .tar.xz, .tar.bz2, .tar).\n"
-	  "Works without root and lists what it could not read. Audit the copy with\n"
-	  "nicfit audit --sysfs DEST.",
-	  FMT_TEXTUAL },
-	{ "help", cmd_help, "show help for nicfit or one command",
-	  "nicfit help [COMMAND]",
-	  FMT(NICFIT_FMT_TEXT) },
-};
-
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
-
-const struct cli_command *cli_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
-	return NULL;
-}
-
-int cli_error(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("nicfit: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return nicfit_exit_code(code);
-}
-
-void cli_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("nicfit: warning: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int cli_fail(const struct nicfit_error *err)
-{
-	char line[1024];
-
-	nicfit_error_line(err, line, sizeof(line));
-	fprintf(stderr, "nicfit: %s\n", line);
-	return nicfit_exit_code(err->code ? err->code : NICFIT_E_INTERNAL);
-}
-
-struct nicfit_emit *cli_emitter(struct cli *c)
-{
-	struct nicfit_emit *e = nicfit_emit_new(c->fmt, c->emit_flags, 0);
-
-	if (!e) {
-		cli_error(NICFIT_E_NOMEM, "out of memory");
-		exit(70);
-	}
-	return e;
-}
-
-int cli_emit_done(struct cli *c, struct nicfit_emit *e)
-{
-	int rc = nicfit_emit_finish(e, &c->out);
-
-	nicfit_emit_free(e);
-	if (rc)
-		return cli_error(rc, "cannot render the result: %s", nicfit_strerror(rc));
-	return 0;
-}
-
-int cli_usage(const char *name)
-{
-	const struct cli_command *cmd = name ? cli_find(name) : NULL;
-
-	if (cmd)
-		fprintf(stderr, "usage: %s\n", cmd->usage);
-	else
-		fprintf(stderr, "usage: nicfit [OPTIONS] COMMAND [ARGS]  (see 'nicfit help')\n");
-	return 64;
-}
-
-int cli_getopt(int argc, char **argv, const char *shortopts,
-	       const struct option *longopts, const char *name)
-{
-	int ch;
-
-	opterr = 0;
-	ch = getopt_long(argc, argv, shortopts, longopts, NULL);
-	if (ch == '?' || ch == ':') {
-		if (optopt && optopt < 256 && ch == '?')
-			cli_error(NICFIT_E_USAGE, "%s: unknown option '-%c'", name, optopt);
-		else if (ch == '?' && argv[optind - 1] && !optopt)
-			cli_error(NICFIT_E_USAGE, "%s: unknown option '%s'", name, argv[optind - 1]);
-		else
-			cli_error(NICFIT_E_USAGE, "%s: option '%s' needs a value", name,
-				  argv[optind - 1]);
-		cli_usage(name);
-		return '?';
-	}
-	return ch;
-}
-
-static void print_overview(FILE *f)
-{
-	size_t i;
-
-	fprintf(f,
-		"nicfit %s - what network an AI server or cluster needs, and whether\n"
-		"the one it has is set up right.\n\n"
-		"usage: nicfit [--json|-j] [--pretty|-p] [--format text|json|md|csv|svg]\n"
-		"              [--catalog FILE]... [--no-color] COMMAND [ARGS]\n\n"
-		"Commands:\n", NICFIT_VERSION);
-	for (i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'nicfit help COMMAND' shows a command's options; 'man nicfit' has the rest.\n"
-		   "Exit codes: 0 ok (audit clean), 1 warnings, 2 critical findings, 64 usage,\n"
-		   "65 bad input data, 66 input not found, 70 internal error.\n");
-}
-
-static int cmd_help(struct cli *c, int argc, char **argv)
-{
-	const struct cli_command *cmd;
-
-	(void)c;
-	if (argc < 2) {
-		print_overview(stdout);
-		return 0;
-	}
-	if (argc > 2)
-		return cli_usage("help");
-	cmd = cli_find(argv[1]);
-	if (!cmd)
-		return cli_error(NICFIT_E_USAGE, "help: no command '%s' (see 'nicfit help')",
-				 argv[1]);
-	printf("nicfit %s - %s\n\nusage: %s\n", cmd->name, cmd->summary, cmd->usage);
-	return 0;
-}
 
 static int set_format(struct cli *c, const char *v)
 {
@@ -366,11 +116,12 @@ int main(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.fmt = NICFIT_FMT_TEXT;
 	nicfit_buf_init(&c.out, 0);
+	cli_usage_init(cli_find);
 	rc = take_globals(&c, &argc, argv);
 	if (rc)
 		return rc;
 	if (argc < 2) {
-		print_overview(stderr);
+		cli_print_overview(stderr);
 		return 64;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
@@ -378,7 +129,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		print_overview(stdout);
+		cli_print_overview(stdout);
 		return 0;
 	}
 	cmd = cli_find(argv[1]);
@@ -388,25 +139,13 @@ int main(int argc, char **argv)
 		return 64;
 	}
 	if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
-		char *hv[] = { argv[0], argv[1], NULL };
-
-		hv[0] = (char *)"help";
-		return cmd_help(&c, 2, hv);
+		cli_print_help(cmd);
+		return 0;
 	}
-	if (c.fmt_given && !(cmd->formats & FMT(c.fmt))) {
-		static const char *const names[] = { "text", "json", "md", "csv", "svg" };
-		char can[64];
-		size_t k = 0;
-		int f;
-
-		can[0] = '\0';
-		for (f = 0; f < 5; f++)
-			if (cmd->formats & FMT(f))
-				k += (size_t)snprintf(can + k, sizeof(can) - k, "%s%s", k ? ", " : "",
-						      names[f]);
+	rc = cli_check_format(&c, cmd->name, cmd->formats);
+	if (rc) {
 		cli_release(&c);
-		return cli_error(NICFIT_E_USAGE, "%s has no %s output (it prints %s)", cmd->name,
-				 names[c.fmt], can);
+		return rc;
 	}
 	rc = cmd->fn(&c, argc - 1, argv + 1);
 	if (c.out.len && write_all(STDOUT_FILENO, c.out.data, c.out.len)) {

@@ -1,5 +1,6 @@
 /*
- * util.h - CLI helpers shared by several commands.
+ * util.h - CLI plumbing shared by several commands (util.c): the catalog
+ * with the user's overlays, and "--key value" arguments as a request spec.
  */
 #ifndef NICFIT_CLI_UTIL_H
 #define NICFIT_CLI_UTIL_H
@@ -7,6 +8,9 @@
 #include "cli.h"
 #include "nicfit/spec.h"
 
+/* The catalog: embedded data plus --catalog overlays; NULL after printing an error. */
+struct nicfit_catalog *cli_catalog(struct cli *c, int *exit_code);
+/* Free what c holds (the catalog, the output buffer). */
 void cli_release(struct cli *c);
 
 /*

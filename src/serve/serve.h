@@ -11,7 +11,9 @@
  *
  * The catalog is loaded once before the server starts and only read while
  * it runs; each request gets its own spec, emitter and buffers, so the
- * workers share nothing that they write. Internal to the CLI binary.
+ * workers share nothing that they write. Internal to the CLI binary: this
+ * header is all that cmd_serve.c sees; the server's own files share
+ * serve_int.h besides.
  */
 #ifndef NICFIT_SERVE_H
 #define NICFIT_SERVE_H

@@ -1,0 +1,317 @@
+/*
+ * commands.c - the command table (matched exactly, as git's commands[]):
+ * each command's name, handler, one-line summary, usage text and the
+ * output formats it prints; and the help generated from that table.
+ *
+ * This is the one file that knows every cmd_*.c handler. The handlers
+ * themselves depend only on usage.c and util.c, so there is no cycle
+ * between the table and the commands it lists.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nicfit/finding.h"
+#include "nicfit/version.h"
+
+static int cmd_help(struct cli *c, int argc, char **argv);
+
+static const struct cli_command commands[] = {
+	{ "audit", cmd_audit,
+	  "inspect this host (or --sysfs DIR) for GPU/NIC topology and link problems",
+	  "nicfit audit [--sysfs DIR|FILE.tar.gz] [--all] [--ignore CODE[@DEVICE]]...\n"
+	  "             [--pci-ids FILE | --no-pci-ids] [--assume NAME=VALUE]... [--plan SPEC.json]\n"
+	  "\n"
+	  "Reads sysfs (never needs root; as root it also checks ACS, MaxPayload and\n"
+	  "MaxReadReq). --sysfs takes a directory that holds sys/ (NICFIT_SYSFS_ROOT too)\n"
+	  "or a snapshot archive. --all lists every PCI function. Exit status: 0 clean,\n"
+	  "1 warnings, 2 critical findings. --format svg draws the host. --plan judges the\n"
+	  "host against `nicfit plan` for the request in SPEC.json (plan's --spec format).",
+	  FMT_ALL },
+	{ "calc", cmd_calc,
+	  "pcie | link | nic | load | fit | allreduce | stream: the formulas behind plan",
+	  "nicfit calc pcie --gen G --width W [--mps B] [--assume NAME=VALUE]...\n"
+	  "nicfit calc link --speed S [--proto tcp|roce|ib] [--mtu M]\n"
+	  "nicfit calc nic --part PART --slot genGxW [--ports N] [--proto tcp|roce|ib]\n"
+	  "nicfit calc load --size SIZE --link SPEED [--storage-gbps N] [--proto tcp|roce|ib]\n"
+	  "nicfit calc fit (--model ID | --params N) --precision P --gpus NxGPU\n"
+	  "                [--context T] [--concurrency C]\n"
+	  "nicfit calc allreduce --size SIZE --nodes N --link SPEED [--proto roce|ib|tcp]\n"
+	  "                [--nics-per-node K]\n"
+	  "nicfit calc stream --tokens-per-s T [--concurrency C] [--link SPEED]\n"
+	  "\n"
+	  "Sizes: 40GB, 40GiB, or 70B (parameters). Speeds: 10G, 25GbE, 100Gb/s, EDR, HDR, NDR.\n"
+	  "Every assumption is listed in the output and can be changed with --assume NAME=VALUE.",
+	  FMT_TEXTUAL },
+	{ "catalog", cmd_catalog, "list | show ID | check FILE: the parts nicfit plans with",
+	  "nicfit catalog list [nics|cables|switches|servers|gpus|models]\n"
+	  "nicfit catalog show ID\n"
+	  "nicfit catalog check FILE...\n"
+	  "\n"
+	  "The default catalog is built in; --catalog FILE overlays your own entries and prices\n"
+	  "(same id: fields replaced; new id: added). 'catalog list -j' prints a file you can edit.",
+	  FMT_TABLES },
+	{ "cluster", cmd_cluster,
+	  "switches, tiers, ports, cables and BOM for N servers (rail-optimized or not)",
+	  "nicfit cluster (--nodes N | --gpus N) [--gpus-per-node G] [--nics-per-node K]\n"
+	  "               [--nic-ports P] [--nic-gbps S] [--nic PART]\n"
+	  "               [--switch ID | --radix R [--switch-gbps S]] [--rail-optimized | --rail-only]\n"
+	  "               [--oversubscription X] [--planes P] [--tiers T] [--breakout on|off]\n"
+	  "               [--nodes-per-rack M] [--frontend on|off] [--frontend-links 1|2]\n"
+	  "               [--frontend-gbps S] [--frontend-switch ID | --frontend-radix R]\n"
+	  "               [--frontend-oversubscription X] [--oob on|off] [--oob-switch ID |\n"
+	  "               --oob-radix R] [--oob-uplinks U] [--mgmt-ports on|off]\n"
+	  "               [--assume NAME=VALUE]... [--spec FILE.json] [--port-map FILE.csv]\n"
+	  "\n"
+	  "Back end: K NICs per node (default: one per GPU) of P cabled ports, one to three\n"
+	  "tiers of leaf, spine and core switches; --planes splits every node's ports over\n"
+	  "independent fabrics. --format svg draws the fabric; --format csv prints the BOM.\n"
+	  "Layout assumptions (rack_u, node_u, rack_pitch_m, row_pitch_m, racks_per_row,\n"
+	  "switches_per_rack, slack_m, ...) set cable lengths; see 'man nicfit-cluster'.",
+	  FMT_ALL },
+	{ "decode", cmd_decode,
+	  "explain a part number (ConnectX OPN, Intel adapter, catalog SKU)",
+	  "nicfit decode [--rules] PART... | -\n"
+	  "  PART: a ConnectX OPN (MCX653105A-HDAT), an Intel adapter (X710-DA2) or a\n"
+	  "  catalog id; '-' reads one per line from stdin; --rules ignores the catalog",
+	  FMT_TABLES },
+	{ "fleet", cmd_fleet,
+	  "compare many hosts' audits (gathered with pdsh, clush, Ansible or Slurm), name the odd ones",
+	  "nicfit fleet [--expect N|HOSTLIST] [--ignore CODE[,CODE]]... [--all-hosts]\n"
+	  "             [--strict] [--max-doc-mb N] [FILE... | DIR | -]\n"
+	  "\n"
+	  "Reads `nicfit audit --json` documents: files, a directory of *.json, or one stream\n"
+	  "as pdsh/clush ('host: ' lines), clush -b, srun --label or Ansible (ad-hoc, or the\n"
+	  "json/jsonl callbacks) print it. Hosts are grouped by server model, GPUs and NICs;\n"
+	  "within a group the hosts that differ from the majority are named. Exit status:\n"
+	  "0 clean, 1 warnings, 2 critical.\n"
+	  "  pdsh -w 'gpu[01-64]' nicfit audit --json | nicfit fleet -\n"
+	  "  srun -N 64 --ntasks-per-node=1 --label nicfit audit --json | nicfit fleet -",
+	  FMT_TABLES },
+	{ "plan", cmd_plan,
+	  "what network, NICs, slots, cables and BOM a server or cluster needs, and why",
+	  "nicfit plan [--spec FILE.json] [--server ID] [--servers N] [--gpu ID]\n"
+	  "            [--gpus-per-server N] [--model ID | --params N | --weights-gb X]\n"
+	  "            [--precision fp16|bf16|fp8|int8|int4] [--context T] [--concurrency C]\n"
+	  "            [--workload inference|replicated-inference|multi-node-inference|\n"
+	  "                        training|fine-tuning|rdma-storage]\n"
+	  "            [--backend-nic PART] [--frontend-nic PART] [--backend-gbps N]\n"
+	  "            [--backend-cards N] [--fabric auto|roce|infiniband] [--switch ID]\n"
+	  "            [--storage-gbps N] [--reloads-per-day N] [--tokens-per-s T]\n"
+	  "            [--assume NAME=VALUE]... [--explain] [--example[=NAME]]\n"
+	  "            [--from-host | --sysfs DIR|FILE.tar.gz]\n"
+	  "\n"
+	  "--from-host plans with this host (as nicfit audit sees it) as the server,\n"
+	  "--sysfs with a snapshot of one.\n"
+	  "Examples from the reference article: --example=inference, replicas, training,\n"
+	  "capped, gen4, lab, x710, split. --format csv prints the bill of materials,\n"
+	  "md a ticket-ready report, svg the server's slots.",
+	  FMT_ALL },
+	{ "serve", cmd_serve, "web configurator and JSON API on 127.0.0.1 (port option)",
+	  "nicfit serve [--port P] [--bind ADDR] [--allow-audit [--sysfs DIR]] [--log]\n"
+	  "             [--threads N] [--max-connections N] [--max-per-ip N] [--timeout S]\n"
+	  "\n"
+	  "Serves the page on http://127.0.0.1:8080/ and the API under /api (GET /api lists it).\n"
+	  "--port 0 takes any free port; the address is printed on stderr. SIGINT or SIGTERM\n"
+	  "stop the server after the requests in flight. --allow-audit answers GET /api/audit\n"
+	  "with this host's audit (or of the tree --sysfs DIR names); without it that route\n"
+	  "is off.",
+	  FMT(NICFIT_FMT_TEXT) },
+	{ "snapshot", cmd_snapshot,
+	  "copy the sysfs subset that audit reads into a directory (or .tar.gz) for offline audit",
+	  "nicfit snapshot [--sysfs DIR] DEST\n"
+	  "\n"
+	  "DEST is a new directory or an archive (FILE.tar.gz, .tar.xz, .tar.bz2, .tar).\n"
+	  "Works without root and lists what it could not read. Audit the copy with\n"
+	  "nicfit audit --sysfs DEST.",
+	  FMT_TEXTUAL },
+	/* any format here: cmd_help checks it against what the topic prints */
+	{ "help", cmd_help, "show help for nicfit or one command",
+	  "nicfit help [COMMAND]\n"
+	  "nicfit help findings\n"
+	  "\n"
+	  "'help findings' lists every finding code that plan, cluster, audit and fleet can\n"
+	  "report: its usual severity, the commands that raise it and what it means. --ignore\n"
+	  "takes these codes. -j prints them as JSON, --format md as docs/findings.md.",
+	  FMT_ALL },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+const struct cli_command *cli_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+void cli_print_overview(FILE *f)
+{
+	size_t i;
+
+	fprintf(f,
+		"nicfit %s - what network an AI server or cluster needs, and whether\n"
+		"the one it has is set up right.\n\n"
+		"usage: nicfit [--json|-j] [--pretty|-p] [--format text|json|md|csv|svg]\n"
+		"              [--catalog FILE]... [--no-color] COMMAND [ARGS]\n\n"
+		"Commands:\n", NICFIT_VERSION);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'nicfit help COMMAND' shows a command's options; 'man nicfit' has the rest.\n"
+		   "Exit codes: 0 ok (audit clean), 1 warnings, 2 critical findings, 64 usage,\n"
+		   "65 bad input data, 66 input not found, 70 internal error.\n");
+}
+
+void cli_print_help(const struct cli_command *cmd)
+{
+	printf("nicfit %s - %s\n\nusage: %s\n", cmd->name, cmd->summary, cmd->usage);
+}
+
+int cli_check_format(const struct cli *c, const char *name, unsigned formats)
+{
+	static const char *const names[] = { "text", "json", "md", "csv", "svg" };
+	char can[64];
+	size_t k = 0;
+	int f;
+
+	if (!c->fmt_given || (formats & FMT(c->fmt)))
+		return 0;
+	can[0] = '\0';
+	for (f = 0; f < 5; f++)
+		if (formats & FMT(f))
+			k += (size_t)snprintf(can + k, sizeof(can) - k, "%s%s", k ? ", " : "",
+					      names[f]);
+	return cli_error(NICFIT_E_USAGE, "%s has no %s output (it prints %s)", name,
+			 names[c->fmt], can);
+}
+
+/* ---- help findings: the registry of finding codes -------------------------- */
+
+static const struct {
+	unsigned bit;
+	const char *name;
+} engine_names[] = {
+	{ NICFIT_ENGINE_PLAN, "plan" }, { NICFIT_ENGINE_CLUSTER, "cluster" },
+	{ NICFIT_ENGINE_AUDIT, "audit" }, { NICFIT_ENGINE_FLEET, "fleet" },
+};
+
+#define NENGINES (sizeof(engine_names) / sizeof(engine_names[0]))
+
+static int by_code(const void *a, const void *b)
+{
+	const struct nicfit_code_info *x = *(const struct nicfit_code_info *const *)a;
+	const struct nicfit_code_info *y = *(const struct nicfit_code_info *const *)b;
+
+	return strcmp(x->code, y->code);
+}
+
+/* "plan, audit": the engines that raise a code, in the order plan, cluster, audit, fleet. */
+static void engines_text(unsigned engines, char *out, size_t size)
+{
+	size_t i, k = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < NENGINES; i++)
+		if (engines & engine_names[i].bit && k < size)
+			k += (size_t)snprintf(out + k, size - k, "%s%s", k ? ", " : "",
+					      engine_names[i].name);
+}
+
+/*
+ * The registry as a table (text) or a document (JSON, schema
+ * nicfit.findings.v1), sorted by code so that the output does not depend
+ * on the order the registry's files are listed in; Markdown is the
+ * library's docs/findings.md, grouped by engine.
+ */
+static int help_findings(struct cli *c)
+{
+	static const struct nicfit_column cols[] = {
+		{ "code", "code", 0 }, { "severity", "severity", 0 },
+		{ "engines", "engines", 0 }, { "meaning", "meaning", 0 },
+	};
+	const struct nicfit_code_info *codes, **v;
+	struct nicfit_emit *e;
+	size_t i, j, n;
+
+	if (c->fmt == NICFIT_FMT_MD) {
+		int rc = nicfit_codes_render_md(&c->out);
+
+		if (rc)
+			return cli_error(rc, "cannot render the finding codes: %s",
+					 nicfit_strerror(rc));
+		return 0;
+	}
+	codes = nicfit_codes(&n);
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v)
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		v[i] = &codes[i];
+	qsort(v, n, sizeof(*v), by_code);
+
+	e = cli_emitter(c);
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "schema", "nicfit.findings.v1");
+	nicfit_emit_printf(e, "Finding codes (%zu): what plan, cluster, audit and fleet report; "
+			   "--ignore takes them.\n\n", n);
+	nicfit_emit_begin_array(e, "codes");
+	for (i = 0; i < n; i++) {
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "code", v[i]->code);
+		nicfit_emit_string(e, "severity", nicfit_severity_name(v[i]->severity));
+		nicfit_emit_begin_array(e, "engines");
+		for (j = 0; j < NENGINES; j++)
+			if (v[i]->engines & engine_names[j].bit)
+				nicfit_emit_string(e, NULL, engine_names[j].name);
+		nicfit_emit_end_array(e);
+		nicfit_emit_string(e, "meaning", v[i]->meaning);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	if (nicfit_emit_format(e) == NICFIT_FMT_TEXT) {
+		nicfit_emit_table_begin(e, NULL, cols, 4);
+		for (i = 0; i < n; i++) {
+			char engines[64];
+
+			engines_text(v[i]->engines, engines, sizeof(engines));
+			nicfit_emit_cell_string(e, v[i]->code);
+			nicfit_emit_cell_string(e, nicfit_severity_name(v[i]->severity));
+			nicfit_emit_cell_string(e, engines);
+			nicfit_emit_cell_string(e, v[i]->meaning);
+		}
+		nicfit_emit_table_end(e);
+	}
+	nicfit_emit_end_object(e);
+	free(v);
+	return cli_emit_done(c, e);
+}
+
+static int cmd_help(struct cli *c, int argc, char **argv)
+{
+	const struct cli_command *cmd;
+	int rc;
+
+	if (argc == 2 && !strcmp(argv[1], "findings")) {
+		rc = cli_check_format(c, "help findings", FMT_TEXTUAL);
+		return rc ? rc : help_findings(c);
+	}
+	rc = cli_check_format(c, "help", FMT(NICFIT_FMT_TEXT));
+	if (rc)
+		return rc;
+	if (argc < 2) {
+		cli_print_overview(stdout);
+		return 0;
+	}
+	if (argc > 2)
+		return cli_usage("help");
+	cmd = cli_find(argv[1]);
+	if (!cmd)
+		return cli_error(NICFIT_E_USAGE, "help: no command '%s' (see 'nicfit help')",
+				 argv[1]);
+	cli_print_help(cmd);
+	return 0;
+}

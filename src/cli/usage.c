@@ -1,0 +1,109 @@
+/*
+ * usage.c - how a command talks to its user when something is wrong, and
+ * how it hands its result over: git-style "nicfit: ..." errors and
+ * warnings on stderr, the usage line of a command, option parsing with
+ * those messages, and the emitter whose document main() writes to stdout.
+ *
+ * Every cmd_*.c depends on this file; it depends on no command. The usage
+ * text of a command lives in the command table (commands.c), which knows
+ * every handler, so main() hands the table's look-up to cli_usage_init()
+ * rather than this file calling into the table.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+/* Set once by main() before a command runs; only read afterwards. */
+static const struct cli_command *(*usage_find)(const char *name);
+
+void cli_usage_init(const struct cli_command *(*find)(const char *name))
+{
+	usage_find = find;
+}
+
+int cli_error(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("nicfit: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return nicfit_exit_code(code);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("nicfit: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_fail(const struct nicfit_error *err)
+{
+	char line[1024];
+
+	nicfit_error_line(err, line, sizeof(line));
+	fprintf(stderr, "nicfit: %s\n", line);
+	return nicfit_exit_code(err->code ? err->code : NICFIT_E_INTERNAL);
+}
+
+struct nicfit_emit *cli_emitter(struct cli *c)
+{
+	struct nicfit_emit *e = nicfit_emit_new(c->fmt, c->emit_flags, 0);
+
+	if (!e) {
+		cli_error(NICFIT_E_NOMEM, "out of memory");
+		exit(70);
+	}
+	return e;
+}
+
+int cli_emit_done(struct cli *c, struct nicfit_emit *e)
+{
+	int rc = nicfit_emit_finish(e, &c->out);
+
+	nicfit_emit_free(e);
+	if (rc)
+		return cli_error(rc, "cannot render the result: %s", nicfit_strerror(rc));
+	return 0;
+}
+
+int cli_usage(const char *name)
+{
+	const struct cli_command *cmd = name && usage_find ? usage_find(name) : NULL;
+
+	if (cmd)
+		fprintf(stderr, "usage: %s\n", cmd->usage);
+	else
+		fprintf(stderr, "usage: nicfit [OPTIONS] COMMAND [ARGS]  (see 'nicfit help')\n");
+	return 64;
+}
+
+int cli_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts, const char *name)
+{
+	int ch;
+
+	opterr = 0;
+	ch = getopt_long(argc, argv, shortopts, longopts, NULL);
+	if (ch == '?' || ch == ':') {
+		if (optopt && optopt < 256 && ch == '?')
+			cli_error(NICFIT_E_USAGE, "%s: unknown option '-%c'", name, optopt);
+		else if (ch == '?' && argv[optind - 1] && !optopt)
+			cli_error(NICFIT_E_USAGE, "%s: unknown option '%s'", name, argv[optind - 1]);
+		else
+			cli_error(NICFIT_E_USAGE, "%s: option '%s' needs a value", name,
+				  argv[optind - 1]);
+		cli_usage(name);
+		return '?';
+	}
+	return ch;
+}

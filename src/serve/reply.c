@@ -1,0 +1,219 @@
+/*
+ * reply.c - the answers of `nicfit serve`: every response, page or API,
+ * carries the same security headers; errors are {"error": "...", "code":
+ * "..."} with the HTTP status that fits a library error; and a route's
+ * document is written by an emitter in the format ?format= asks for. What
+ * is answered where is api.c's and serve.c's business.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "serve_int.h"
+#include "nicfit/emit.h"
+#include "nicfit/error.h"
+
+#define OUT_MAX ((size_t)16 << 20) /* largest answer a renderer may write */
+
+static const char security_csp[] =
+	"default-src 'self'; img-src 'self' blob: data:; object-src 'none'; "
+	"base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+
+/* ---- responses ------------------------------------------------------- */
+
+void serve_add_headers(struct MHD_Response *r, const char *ctype, int cacheable)
+{
+	if (ctype)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+	MHD_add_response_header(r, "Content-Security-Policy", security_csp);
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, "X-Frame-Options", "DENY");
+	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+	MHD_add_response_header(r, "Cross-Origin-Opener-Policy", "same-origin");
+	MHD_add_response_header(r, "Cross-Origin-Resource-Policy", "same-origin");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
+				cacheable ? "no-cache" : "no-store");
+}
+
+enum MHD_Result serve_queue(struct request *rq, unsigned status, struct MHD_Response *r,
+			    size_t bytes)
+{
+	enum MHD_Result ok;
+
+	if (!r)
+		return MHD_NO;
+	ok = MHD_queue_response(rq->conn, status, r);
+	MHD_destroy_response(r);
+	rq->answered = 1;
+	rq->status = status;
+	rq->bytes = bytes;
+	return ok;
+}
+
+/* Send b (its contents are handed over) with the given status and type. */
+enum MHD_Result serve_reply_buf(struct request *rq, unsigned status, const char *ctype,
+				struct nicfit_buf *b)
+{
+	struct MHD_Response *r;
+	size_t len;
+	char *data = nicfit_buf_detach(b, &len);
+
+	if (!data)
+		return MHD_NO;
+	r = MHD_create_response_from_buffer(len, data, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(data);
+		return MHD_NO;
+	}
+	serve_add_headers(r, ctype, 0);
+	return serve_queue(rq, status, r, len);
+}
+
+/* {"error": msg, "code": code} with an HTTP status. */
+enum MHD_Result serve_reply_error(struct request *rq, unsigned status, const char *code,
+				  const char *fmt, ...)
+{
+	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	struct nicfit_buf out;
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	nicfit_buf_init(&out, OUT_MAX);
+	if (!e)
+		return MHD_NO;
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "error", msg);
+	nicfit_emit_string(e, "code", code);
+	nicfit_emit_end_object(e);
+	if (nicfit_emit_finish(e, &out)) {
+		nicfit_emit_free(e);
+		nicfit_buf_release(&out);
+		return MHD_NO;
+	}
+	nicfit_emit_free(e);
+	return serve_reply_buf(rq, status, "application/json", &out);
+}
+
+/* The HTTP status and code word for a library error. */
+static unsigned http_status(int code, const char **word)
+{
+	switch (code) {
+	case NICFIT_E_USAGE:
+		*word = "usage";
+		return MHD_HTTP_BAD_REQUEST;
+	case NICFIT_E_DATA:
+		*word = "data";
+		return MHD_HTTP_BAD_REQUEST;
+	case NICFIT_E_LIMIT:
+		*word = "limit";
+		return MHD_HTTP_BAD_REQUEST;
+	case NICFIT_E_NOTFOUND:
+		*word = "not_found";
+		return MHD_HTTP_NOT_FOUND;
+	case NICFIT_E_NOMEM:
+		*word = "nomem";
+		return MHD_HTTP_INTERNAL_SERVER_ERROR;
+	default:
+		*word = "internal";
+		return MHD_HTTP_INTERNAL_SERVER_ERROR;
+	}
+}
+
+enum MHD_Result serve_reply_nicfit_error(struct request *rq, int rc,
+					 const struct nicfit_error *err)
+{
+	const char *word;
+	unsigned status = http_status(err->code ? err->code : rc, &word);
+	char line[1024];
+
+	nicfit_error_line(err, line, sizeof(line));
+	return serve_reply_error(rq, status, word, "%s", line);
+}
+
+/* ---- output format ---------------------------------------------------- */
+
+static const char *query(struct request *rq, const char *key)
+{
+	return MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, key);
+}
+
+static const char *format_ctype(enum nicfit_format f)
+{
+	switch (f) {
+	case NICFIT_FMT_TEXT:
+		return "text/plain; charset=utf-8";
+	case NICFIT_FMT_MD:
+		return "text/markdown; charset=utf-8";
+	case NICFIT_FMT_CSV:
+		return "text/csv; charset=utf-8";
+	case NICFIT_FMT_SVG:
+		return "image/svg+xml";
+	default:
+		return "application/json";
+	}
+}
+
+/*
+ * The emitter for ?format= (json when absent) and ?pretty. NULL after
+ * queueing the error answer (*ok has the result for libmicrohttpd).
+ */
+struct nicfit_emit *serve_request_emitter(struct request *rq, enum MHD_Result *ok)
+{
+	static const struct { const char *n; enum nicfit_format f; } t[] = {
+		{ "json", NICFIT_FMT_JSON }, { "text", NICFIT_FMT_TEXT },
+		{ "md", NICFIT_FMT_MD }, { "markdown", NICFIT_FMT_MD },
+		{ "csv", NICFIT_FMT_CSV }, { "svg", NICFIT_FMT_SVG },
+	};
+	const char *v = query(rq, "format"), *p = query(rq, "pretty");
+	enum nicfit_format f = NICFIT_FMT_JSON;
+	unsigned flags = 0;
+	struct nicfit_emit *e;
+	size_t i;
+
+	if (v) {
+		for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+			if (!strcmp(v, t[i].n))
+				break;
+		if (i == sizeof(t) / sizeof(t[0])) {
+			*ok = serve_reply_error(rq, MHD_HTTP_BAD_REQUEST, "usage",
+						"format '%.32s': use json, text, md, csv%s", v,
+						rq->route->flags & R_SVG ? " or svg" : "");
+			return NULL;
+		}
+		f = t[i].f;
+		if (f == NICFIT_FMT_SVG && !(rq->route->flags & R_SVG)) {
+			*ok = serve_reply_error(rq, MHD_HTTP_BAD_REQUEST, "usage",
+						"format svg: %s draws no picture; use json, text, md or csv",
+						rq->path);
+			return NULL;
+		}
+	}
+	if (p && (!*p || !strcmp(p, "1") || !strcmp(p, "true")))
+		flags |= NICFIT_EMIT_PRETTY;
+	e = nicfit_emit_new(f, flags, OUT_MAX);
+	if (!e)
+		*ok = MHD_NO;
+	return e;
+}
+
+/* Finish e into an answer (200) and free it. */
+enum MHD_Result serve_reply_emit(struct request *rq, struct nicfit_emit *e)
+{
+	enum nicfit_format f = nicfit_emit_format(e);
+	struct nicfit_buf out;
+	int rc;
+
+	nicfit_buf_init(&out, OUT_MAX);
+	rc = nicfit_emit_finish(e, &out);
+	nicfit_emit_free(e);
+	if (rc) {
+		nicfit_buf_release(&out);
+		return serve_reply_error(rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "internal",
+					 "cannot render the result: %s", nicfit_strerror(rc));
+	}
+	return serve_reply_buf(rq, MHD_HTTP_OK, format_ctype(f), &out);
+}

@@ -1,0 +1,2 @@
+help findings --format csv
+# exit 64
