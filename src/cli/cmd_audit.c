@@ -66,7 +66,7 @@ static int check_plan(struct nicfit_catalog *cat, const char *path, struct nicfi
 		goto out_spec;
 	nicfit_audit_free(*a);
 	*a = NULL;
-	if (nicfit_audit_run(topo, cat, ao, a, &err) ||
+	if (nicfit_audit_judge(topo, cat, ao, a, &err) ||
 	    nicfit_plan_input_from_spec(cat, spec, &in, &err) || nicfit_plan(cat, &in, plan, &err) ||
 	    nicfit_audit_check_plan(*a, plan, &err))
 		rc = cli_fail(&err);
@@ -165,7 +165,7 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	ao.nignore = nignore;
 	ao.all = all;
 	ao.pcie = &pp;
-	rc = nicfit_audit_run(topo, cat, &ao, &a, &err);
+	rc = nicfit_audit_judge(topo, cat, &ao, &a, &err);
 	if (rc) {
 		rc = cli_fail(&err);
 		goto out;

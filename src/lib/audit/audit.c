@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_int.h"
 #include "audit_int.h"
+#include "finding_int.h"
 #include "nicfit/audit.h"
 #include "nicfit/link.h"
 #include "pciids_int.h"
@@ -92,53 +94,44 @@ static const char *genw(char *buf, size_t n, double gts, int width)
 	return buf;
 }
 
-static void add_finding(struct ctx *c, enum nicfit_severity sev, const char *code,
+static void add_finding(struct ctx *c, enum nicfit_severity sev, enum nicfit__code code,
 			const char *device, const char *source, const char *fix,
 			const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
-static void add_finding(struct ctx *c, enum nicfit_severity sev, const char *code,
+/* Raise a finding; a lack of memory is remembered in the list (oom). */
+static void add_finding(struct ctx *c, enum nicfit_severity sev, enum nicfit__code code,
 			const char *device, const char *source, const char *fix,
 			const char *fmt, ...)
 {
-	struct nicfit_audit *a = c->a;
-	struct nicfit_audit_finding *f;
+	struct nicfit_findings *fs = &c->a->findings;
+	struct nicfit_finding *f;
 	va_list ap;
 
-	if (a->nfindings == a->fcap) {
-		int cap = a->fcap ? a->fcap * 2 : 16;
-		void *p = realloc(a->findings, (size_t)cap * sizeof(*f));
-
-		if (!p) {
-			c->oom = 1;
-			return;
-		}
-		a->findings = p;
-		a->fcap = cap;
-	}
-	f = &a->findings[a->nfindings++];
-	memset(f, 0, sizeof(*f));
-	f->sev = sev;
-	snprintf(f->code, sizeof(f->code), "%s", code);
-	snprintf(f->device, sizeof(f->device), "%s", device ? device : "host");
-	snprintf(f->fix, sizeof(f->fix), "%s", fix ? fix : "");
-	f->source = source;
 	va_start(ap, fmt);
-	vsnprintf(f->message, sizeof(f->message), fmt, ap);
+	f = nicfit__vfind(fs, sev, code, device ? device : "host", fmt, ap);
 	va_end(ap);
+	if (!f)
+		return;
+	f->source = source;
+	if (fix)
+		nicfit__finding_fix(fs, f, "%s", fix);
 }
 
+/* Note a check that could not be made (once per check). */
 static void not_checked(struct ctx *c, const char *check, const char *why)
 {
 	struct nicfit_audit *a = c->a;
-	int i;
+	size_t i;
 
 	for (i = 0; i < a->nnot_checked; i++)
 		if (!strcmp(a->not_checked[i].check, check))
 			return;
-	if (a->nnot_checked == NICFIT_AUDIT_MAX_NOT_CHECKED)
+	if (NICFIT_ALLOC_GROW(a->not_checked, a->nnot_checked + 1, a->not_checked_alloc)) {
+		c->oom = 1;
 		return;
-	snprintf(a->not_checked[a->nnot_checked].check, sizeof(a->not_checked[0].check), "%s", check);
-	snprintf(a->not_checked[a->nnot_checked].why, sizeof(a->not_checked[0].why), "%s", why);
+	}
+	a->not_checked[a->nnot_checked].check = check;
+	a->not_checked[a->nnot_checked].why = why;
 	a->nnot_checked++;
 }
 
@@ -524,7 +517,7 @@ static void judge_link(struct ctx *c, struct nicfit_audit_dev *d)
 		if (x->cur_w > 0 && x->cap_w > 0 && x->cur_w < x->cap_w) {
 			double now = rate(c, x->cap_gts, x->cur_w, NULL), full = x->cap;
 
-			add_finding(c, NICFIT_SEV_WARNING, "link-width-downtrained", p->bdf, S_PCIE,
+			add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_LINK_WIDTH_DOWNTRAINED, p->bdf, S_PCIE,
 				    "Reseat the card, check the riser and its cable; a link that trains narrow is a "
 				    "physical fault. Compare with `lspci -vv -s` LnkSta as root.",
 				    "%s %s negotiated x%d though the card and port %s both do x%d "
@@ -533,7 +526,7 @@ static void judge_link(struct ctx *c, struct nicfit_audit_dev *d)
 		}
 		if (x->cur_gts > 0 && x->cap_gts > 0 && x->cur_gts < x->cap_gts) {
 			if (gpu) {
-				add_finding(c, NICFIT_SEV_INFO, "gpu-link-idle", p->bdf, S_TOPO_TRAPS,
+				add_finding(c, NICFIT_SEV_INFO, NICFIT_CODE_GPU_LINK_IDLE, p->bdf, S_TOPO_TRAPS,
 					    "Re-check under load (e.g. while a job runs, or `nvidia-smi "
 					    "--query-gpu=pcie.link.gen.current --format=csv`); only a link that "
 					    "stays low under load is a fault.",
@@ -541,7 +534,7 @@ static void judge_link(struct ctx *c, struct nicfit_audit_dev *d)
 					    "the link speed when idle, so this is not a fault by itself.", d->label,
 					    genw(b1, sizeof(b1), x->cur_gts, 0), genw(b2, sizeof(b2), x->cap_gts, 0));
 			} else {
-				add_finding(c, NICFIT_SEV_WARNING, "link-speed-downtrained", p->bdf, S_PCIE,
+				add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_LINK_SPEED_DOWNTRAINED, p->bdf, S_PCIE,
 					    "Check the BIOS PCIe speed setting of this slot (often forced to Gen3 "
 					    "or 'Auto' on a riser), the riser, and reseat the card.",
 					    "%s %s trained at %s though it and port %s both support %s "
@@ -551,13 +544,13 @@ static void judge_link(struct ctx *c, struct nicfit_audit_dev *d)
 			}
 		}
 		if (gpu && p->max_gts > 0 && up->max_width > 0 && p->max_width > up->max_width) {
-			add_finding(c, NICFIT_SEV_WARNING, "gpu-slot-narrow", p->bdf, S_PCIE,
+			add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_GPU_SLOT_NARROW, p->bdf, S_PCIE,
 				    "Move the GPU to an x16 slot.",
 				    "%s sits in a x%d slot (port %s) but has x%d: ≈ %.0f instead of ≈ %.0f Gb/s "
 				    "to the CPU.", d->label, up->max_width, up->bdf, p->max_width,
 				    rate(c, x->cap_gts, up->max_width, NULL), L->own_max_gbps);
 		} else if (gpu && p->max_gts > 0 && up->max_gts > 0 && up->max_gts < p->max_gts) {
-			add_finding(c, NICFIT_SEV_INFO, "gpu-slot-older-gen", p->bdf, S_PCIE,
+			add_finding(c, NICFIT_SEV_INFO, NICFIT_CODE_GPU_SLOT_OLDER_GEN, p->bdf, S_PCIE,
 				    "Nothing to fix in this server; a newer platform gives the GPU its full link.",
 				    "%s (%s) runs at the slot's %s: ≈ %.0f Gb/s to the CPU instead of ≈ %.0f.",
 				    d->label, genw(b1, sizeof(b1), p->max_gts, p->max_width),
@@ -574,7 +567,7 @@ static void judge_link(struct ctx *c, struct nicfit_audit_dev *d)
 		    ((x->cur_w > 0 && x->cap_w > 0 && x->cur_w < x->cap_w) ||
 		     (x->cur_gts > 0 && x->cap_gts > 0 && x->cur_gts < x->cap_gts))) {
 			c->seen_link[x->down] = 1;
-			add_finding(c, NICFIT_SEV_WARNING, "link-downtrained", dn->bdf, S_PCIE,
+			add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_LINK_DOWNTRAINED, dn->bdf, S_PCIE,
 				    "Check the cable or riser between the two ports and the BIOS link speed "
 				    "setting; reseat the switch board if there is one.",
 				    "The link from %s down to %s negotiated %s though both ends support %s "
@@ -587,7 +580,7 @@ static void judge_link(struct ctx *c, struct nicfit_audit_dev *d)
 		struct hop *x = &h[min_cap];
 		int narrower = x->cap_w > 0 && p->max_width > 0 && x->cap_w < p->max_width;
 
-		add_finding(c, narrower ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO, "path-narrower", p->bdf,
+		add_finding(c, narrower ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO, NICFIT_CODE_PATH_NARROWER, p->bdf,
 			    S_PCIE,
 			    narrower ? "Use a slot whose switch or riser has the GPU's full width to the CPU."
 				     : "A platform limit: nothing to fix unless another slot has a faster path.",
@@ -759,20 +752,20 @@ static void judge_card(struct ctx *c, int di)
 		}
 	}
 	if (id && (id->flags & NICFIT_PCIID_RECOVERY))
-		add_finding(c, NICFIT_SEV_CRITICAL, "nic-flash-recovery", p->bdf, S_IDS,
+		add_finding(c, NICFIT_SEV_CRITICAL, NICFIT_CODE_NIC_FLASH_RECOVERY, p->bdf, S_IDS,
 			    "Burn the firmware again with mstflint/flint (the card's firmware image for "
 			    "its PSID); the card does not work until then.",
 			    "%s reports a flash-recovery PCI ID (%04x:%04x): it has no working firmware.",
 			    d->name, p->vendor, p->device);
 	if (!p->driver[0] && !(id && (id->flags & NICFIT_PCIID_RECOVERY)))
-		add_finding(c, NICFIT_SEV_WARNING, "nic-no-driver", p->bdf, NULL,
+		add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_NIC_NO_DRIVER, p->bdf, NULL,
 			    "Install or load the driver (`lspci -k -s` shows which one the card wants).",
 			    "%s %s has no driver bound: it has no network interface.", d->label, d->name);
 	if (!has_rdma && p->driver[0] && id && id->rdma && rdma_driver_for(p->driver)) {
 		snprintf(b2, sizeof(b2), "Load %s (`modprobe %s`) and install rdma-core; "
 			 "`rdma link` should then list the port.", rdma_driver_for(p->driver),
 			 rdma_driver_for(p->driver));
-		add_finding(c, NICFIT_SEV_INFO, "nic-rdma-not-loaded", p->bdf, S_IDS, b2,
+		add_finding(c, NICFIT_SEV_INFO, NICFIT_CODE_NIC_RDMA_NOT_LOADED, p->bdf, S_IDS, b2,
 			    "%s can do RDMA but has no RDMA device (driver %s is bound, its RDMA "
 			    "driver is not loaded).", d->name, p->driver);
 	}
@@ -805,7 +798,7 @@ static void judge_card(struct ctx *c, int di)
 		if (one.pcie_gbps < one.ports_gbps - 0.01 || all.pcie_gbps < all.ports_gbps - 0.01) {
 			int busy = d->ports_up >= 2 && all.pcie_gbps < now * all.port.efficiency - 0.01;
 
-			add_finding(c, busy ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO, "nic-card-pcie-bound",
+			add_finding(c, busy ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO, NICFIT_CODE_NIC_CARD_PCIE_BOUND,
 				    p->bdf, S_NIC_PCIE,
 				    busy ? "Expect the PCIe figure shared between the ports; for full rate on "
 					   "every port use a card with a faster host interface in a matching "
@@ -837,14 +830,14 @@ static void judge_card(struct ctx *c, int di)
 				 "a %s slot.", one.pcie_gbps,
 				 card.pcie_gen >= 4 ? "Gen4 x16" : "wider");
 		/* the card works, at the slot's rate: a warning, as plan calls it */
-		add_finding(c, NICFIT_SEV_WARNING, "nic-pcie-starved", p->bdf, S_NIC_PCIE, fix,
+		add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_NIC_PCIE_STARVED, p->bdf, S_NIC_PCIE, fix,
 			    "%s: one %.0f Gb/s port needs ≈ %.0f Gb/s, but its PCIe path (%s%s%s) "
 			    "gives ≈ %.0f Gb/s, so a port can never run at its rate.",
 			    d->name, d->port_gbps, one.ports_gbps, b1,
 			    d->link.limit_pci >= 0 ? " at " : "",
 			    d->link.limit_pci >= 0 ? P(c, d->link.limit_pci)->bdf : "", one.pcie_gbps);
 	} else if (one.pcie_gbps < one.ports_gbps - 0.01) {
-		add_finding(c, NICFIT_SEV_WARNING, "nic-pcie-starved", p->bdf, S_NIC_PCIE,
+		add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_NIC_PCIE_STARVED, p->bdf, S_NIC_PCIE,
 			    "Identify the card (its ports' speed) and move it to a slot whose path is as "
 			    "fast as the card's own interface.",
 			    "%s: the family's ports run at up to %.0f Gb/s (≈ %.0f Gb/s of data); its "
@@ -853,7 +846,7 @@ static void judge_card(struct ctx *c, int di)
 	} else if (all.pcie_gbps < all.ports_gbps - 0.01 && d->card_ports > 1) {
 		int both = d->ports_up >= 2;
 
-		add_finding(c, both ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO, "nic-ports-exceed-pcie",
+		add_finding(c, both ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO, NICFIT_CODE_NIC_PORTS_EXCEED_PCIE,
 			    p->bdf, S_NIC_PCIE,
 			    "For full rate on every port use a Gen4 x16 slot (2 x 100G needs Gen4), or "
 			    "cable one port per card and add a card.",
@@ -884,7 +877,7 @@ static void judge_port_speed(struct ctx *c, const struct nicfit_audit_dev *d)
 			    !nicfit_ib_rate(d->cat_nic->ib_rate, &ib))
 				want = ib.gbps;
 			if (pt->rate.gbps < want * 0.98)
-				add_finding(c, NICFIT_SEV_WARNING, "nic-port-slow", t->rdma[r].name, S_NIC_PCIE,
+				add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_NIC_PORT_SLOW, t->rdma[r].name, S_NIC_PCIE,
 					    "Check the cable or transceiver (it must be rated for the card's "
 					    "speed) and the switch port's speed setting.",
 					    "%s port %d runs at %g Gb/s (%dX %s); the card (%s) does %g Gb/s.",
@@ -899,7 +892,7 @@ static void judge_port_speed(struct ctx *c, const struct nicfit_audit_dev *d)
 		if (nd->pci != d->pci || nd->speed_mbps <= 0)
 			continue;
 		if (nd->speed_mbps / 1000.0 < d->cat_nic->port_gbps * 0.98)
-			add_finding(c, NICFIT_SEV_WARNING, "nic-port-slow", nd->name, S_NIC_PCIE,
+			add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_NIC_PORT_SLOW, nd->name, S_NIC_PCIE,
 				    "Check the cable or transceiver and the switch port's speed.",
 				    "%s runs at %g Gb/s; the card (%s) does %g Gb/s per port.", nd->name,
 				    nd->speed_mbps / 1000.0, d->cat_nic->part, d->cat_nic->port_gbps);
@@ -973,7 +966,7 @@ static void judge_rdma(struct ctx *c)
 			int eth = !strcmp(pt->link_layer, "Ethernet");
 
 			if (pt->state == 2 && !eth)
-				add_finding(c, NICFIT_SEV_WARNING, "ib-no-subnet-manager", r->name, S_VPI,
+				add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_IB_NO_SUBNET_MANAGER, r->name, S_VPI,
 					    "Run a subnet manager on the fabric: enable the switch's SM, or "
 					    "`systemctl start opensm` on one host.",
 					    "%s port %d is INIT: the link is up but no subnet manager has "
@@ -984,7 +977,7 @@ static void judge_rdma(struct ctx *c)
 					"unplugged or faulty, or the switch port is down" :
 					pt->phys_state == 3 ? "the port is disabled" : "no link";
 
-				add_finding(c, other ? NICFIT_SEV_INFO : NICFIT_SEV_WARNING, "rdma-port-down",
+				add_finding(c, other ? NICFIT_SEV_INFO : NICFIT_SEV_WARNING, NICFIT_CODE_RDMA_PORT_DOWN,
 					    r->name, NULL,
 					    "If the port should be in use: check the cable and the switch port "
 					    "(`ibstat`, `ip link`); if not, nothing to do.",
@@ -1000,7 +993,7 @@ static void judge_rdma(struct ctx *c)
 					 "If the port is cabled to the %s fabric: `mlxconfig -d %s set "
 					 "LINK_TYPE_P%d=%d` (1 = InfiniBand, 2 = Ethernet), then reboot.",
 					 eth ? "InfiniBand" : "Ethernet", f0, phys, eth ? 1 : 2);
-				add_finding(c, NICFIT_SEV_WARNING, "vpi-port-mode", r->name, S_VPI, fix,
+				add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_VPI_PORT_MODE, r->name, S_VPI, fix,
 					    "%s port %d (card port %d) has no link in %s mode, while %d active "
 					    "VPI port%s run%s %s: a VPI port in the wrong mode links to nothing "
 					    "on the other fabric.", r->name, pt->num, phys,
@@ -1015,7 +1008,7 @@ static void judge_rdma(struct ctx *c)
 				const struct nicfit_netdev *n = nd >= 0 ? &c->t->net[nd] : NULL;
 
 				if (n && n->pfc.state == NICFIT_PFC_READ && !n->pfc.pfc_en)
-					add_finding(c, NICFIT_SEV_WARNING, "roce-no-pfc", r->name, S_ROCE,
+					add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_ROCE_NO_PFC, r->name, S_ROCE,
 						    "Turn PFC on for the RoCE priority on the NIC and every switch "
 						    "port (commonly priority 3: `dcb pfc set dev IF prio-pfc 3:on` or "
 						    "`mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0`, with DSCP trust), or run "
@@ -1025,7 +1018,7 @@ static void judge_rdma(struct ctx *c)
 						    "collapses under congestion.", r->name, pt->num, n->name);
 			}
 			if (pt->gid_types_known && !pt->ngid_v2_routable)
-				add_finding(c, NICFIT_SEV_WARNING, "roce-no-routable-gid", r->name, S_ROCE,
+				add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_ROCE_NO_ROUTABLE_GID, r->name, S_ROCE,
 					    "Give the port's interface an IPv4 (or global IPv6) address; NCCL "
 					    "then finds the RoCE v2 GID itself (or set NCCL_IB_GID_INDEX).",
 					    "%s port %d has no RoCE v2 GID with a routable address (%d GIDs, "
@@ -1056,7 +1049,7 @@ static void judge_rdma(struct ctx *c)
 				lp.rdma_mtu = 4096;
 				if (nicfit_link_calc(&sp, NICFIT_PROTO_ROCE, &lp, &best, NULL))
 					continue;
-				add_finding(c, NICFIT_SEV_INFO, "roce-mtu", r->name,
+				add_finding(c, NICFIT_SEV_INFO, NICFIT_CODE_ROCE_MTU, r->name,
 					    "reference/bandwidth.md 2.3 (RoCE v2 headers)",
 					    "Set the interface MTU to 4200 or more (9000 is common) on the host "
 					    "and every switch port on the path.",
@@ -1169,7 +1162,7 @@ static void judge_gpus(struct ctx *c)
 			if (a->pairs[j].gpu == i && a->pairs[j].nic == g->best_nic)
 				known = a->pairs[j].locality_known;
 		if (!known) {
-			add_finding(c, NICFIT_SEV_INFO, "gpu-nic-locality-unknown", P(c, g->pci)->bdf,
+			add_finding(c, NICFIT_SEV_INFO, NICFIT_CODE_GPU_NIC_LOCALITY_UNKNOWN, P(c, g->pci)->bdf,
 				    S_TOPO_TRAPS, "See numa-locality-unknown.",
 				    "%s and its nearest RDMA NIC %s hang off different host bridges and the "
 				    "firmware gives no NUMA locality, so whether they share a socket is "
@@ -1182,13 +1175,13 @@ static void judge_gpus(struct ctx *c)
 				 "socket %d%s%s%s.", g->socket, fs1[0] ? " (free slots: " : "", fs1,
 				 fs1[0] ? ")" : "", n->socket, fs2[0] ? " (free slots: " : "", fs2,
 				 fs2[0] ? ")" : "");
-			add_finding(c, NICFIT_SEV_WARNING, "gpu-nic-cross-socket", P(c, g->pci)->bdf,
+			add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_GPU_NIC_CROSS_SOCKET, P(c, g->pci)->bdf,
 				    S_TOPO_GDR, fix,
 				    "%s (socket %d) has no RDMA NIC on its socket: the nearest, %s (socket "
 				    "%d), is SYS, so its traffic crosses the inter-socket link and NCCL will "
 				    "not use GPUDirect RDMA.", g->label, g->socket, n->label, n->socket);
 		} else if (g->best_path >= NICFIT_PATH_PHB) {
-			add_finding(c, NICFIT_SEV_INFO, "gpu-nic-no-gdr-path", P(c, g->pci)->bdf,
+			add_finding(c, NICFIT_SEV_INFO, NICFIT_CODE_GPU_NIC_NO_GDR_PATH, P(c, g->pci)->bdf,
 				    S_TOPO_GDR,
 				    "GPUDirect RDMA by default needs the GPU and NIC under one PCIe switch "
 				    "(PIX or PXB): a server with switches that pair GPUs and NICs, or set "
@@ -1223,7 +1216,7 @@ static void judge_gpus(struct ctx *c)
 		snprintf(fix, sizeof(fix), "Move the card to a slot on socket %d%s%s%s.", s,
 			 fs1[0] ? " (free slots there: " : "", fs1,
 			 fs1[0] ? "; check each slot's width against the card)" : "");
-		add_finding(c, NICFIT_SEV_WARNING, "nic-wrong-socket", P(c, n->pci)->bdf, S_TOPO_GDR, fix,
+		add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_NIC_WRONG_SOCKET, P(c, n->pci)->bdf, S_TOPO_GDR, fix,
 			    "%s %s is on socket %d, the GPUs are on socket %d.", n->label, n->name,
 			    n->socket, s);
 	}
@@ -1255,7 +1248,7 @@ static void judge_gdr(struct ctx *c)
 	if (!close_pair) {
 		/* No pair is close enough for NCCL's default, but users raise
 		 * NCCL_NET_GDR_LEVEL on such hosts: then the module matters. */
-		add_finding(c, NICFIT_SEV_INFO, "gdr-no-peermem", "host", S_GDR_KERNEL,
+		add_finding(c, NICFIT_SEV_INFO, NICFIT_CODE_GDR_NO_PEERMEM, "host", S_GDR_KERNEL,
 			    "`modprobe nvidia_peermem` (or rely on DMA-BUF) before setting "
 			    "NCCL_NET_GDR_LEVEL=PHB or NODE.",
 			    "nvidia_peermem (or nv_peer_mem) is not loaded. No GPU-NIC pair here is close "
@@ -1263,7 +1256,7 @@ static void judge_gdr(struct ctx *c)
 			    "it would need the module or DMA-BUF.");
 		return;
 	}
-	add_finding(c, t->nvidia_driver ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO, "gdr-no-peermem",
+	add_finding(c, t->nvidia_driver ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO, NICFIT_CODE_GDR_NO_PEERMEM,
 		    "host", S_GDR_KERNEL,
 		    "`modprobe nvidia_peermem` (and list it in /etc/modules-load.d/), or rely on DMA-BUF "
 		    "(kernel with CONFIG_PCI_P2PDMA); NCCL's log then says 'GPU Direct RDMA Enabled'.",
@@ -1332,7 +1325,7 @@ static void judge_acs(struct ctx *c)
 		}
 		if (!n)
 			continue;
-		add_finding(c, NICFIT_SEV_WARNING, "acs-redirect", t->pci[sw].bdf, S_ACS,
+		add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_ACS_REDIRECT, t->pci[sw].bdf, S_ACS,
 			    "Disable ACS redirection on these switch ports (the BIOS 'ACS' setting, or "
 			    "`setpci -s PORT ECAP_ACS+6.w=0000` until reboot); keep the IOMMU off or in "
 			    "passthrough (iommu=pt) when you do.",
@@ -1367,7 +1360,7 @@ static void judge_config(struct ctx *c)
 			pp.mps = 256;
 			if (nicfit_pcie_calc(gen, p->max_width, &pp, &r256, NULL))
 				continue;
-			add_finding(c, NICFIT_SEV_INFO, "pcie-mps-small", p->bdf, S_PCIE,
+			add_finding(c, NICFIT_SEV_INFO, NICFIT_CODE_PCIE_MPS_SMALL, p->bdf, S_PCIE,
 				    "Set MaxPayload to 256 or more in the BIOS (the whole path negotiates "
 				    "down to its smallest port).",
 				    "%s runs with MaxPayload %d B (it supports %d): posted writes carry "
@@ -1376,7 +1369,7 @@ static void judge_config(struct ctx *c)
 				    genw((char[32]){ 0 }, 32, p->max_gts, p->max_width));
 		}
 		if (p->mrrs > 0 && p->mrrs < 1024)
-			add_finding(c, NICFIT_SEV_INFO, "pcie-mrrs-small", p->bdf,
+			add_finding(c, NICFIT_SEV_INFO, NICFIT_CODE_PCIE_MRRS_SMALL, p->bdf,
 				    "reference/anchors.md 1.6 (NIC configuration operator)",
 				    "Raise MaxReadReq (NVIDIA's NIC configuration operator sets 4096 B for "
 				    "throughput; `mlnx_tune -p HIGH_THROUGHPUT`, or setpci as root).",
@@ -1410,7 +1403,7 @@ static void judge_iommu(struct ctx *c)
 						d->label);
 	}
 	if (n)
-		add_finding(c, NICFIT_SEV_INFO, "iommu-translated", "host", S_ACS,
+		add_finding(c, NICFIT_SEV_INFO, NICFIT_CODE_IOMMU_TRANSLATED, "host", S_ACS,
 			    "For GPUDirect and peer-to-peer, boot with iommu=pt (passthrough) or turn the "
 			    "IOMMU off in the BIOS if nothing needs it.",
 			    "The IOMMU translates DMA for %s (group type %s): GPU peer-to-peer and "
@@ -1429,7 +1422,7 @@ static void judge_host(struct ctx *c)
 
 	list[0] = '\0';
 	if (t->is_virtual)
-		add_finding(c, NICFIT_SEV_INFO, "host-virtual", "host", "reference/topology.md 3.2",
+		add_finding(c, NICFIT_SEV_INFO, NICFIT_CODE_HOST_VIRTUAL, "host", "reference/topology.md 3.2",
 			    "Judge links and locality on the physical host; on a cloud VM give NCCL the "
 			    "provider's topology file (NCCL_TOPO_FILE).",
 			    "This is a virtual machine (%s): PCIe links and NUMA locality are the "
@@ -1450,7 +1443,7 @@ static void judge_host(struct ctx *c)
 		if (d->kind == NICFIT_DEV_NIC && p->vpd_state == 2)
 			vpd_hidden = 1;
 		if (d->kind == NICFIT_DEV_GPU && !p->driver[0] && p->physfn < 0)
-			add_finding(c, NICFIT_SEV_WARNING, "gpu-no-driver", p->bdf, NULL,
+			add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_GPU_NO_DRIVER, p->bdf, NULL,
 				    "Install the GPU driver (for NVIDIA: the datacenter driver, with "
 				    "nvidia_peermem for GPUDirect RDMA).",
 				    "%s %s has no driver bound.", d->label, d->name);
@@ -1462,7 +1455,7 @@ static void judge_host(struct ctx *c)
 		}
 	}
 	if (unknown && !t->is_virtual)
-		add_finding(c, NICFIT_SEV_WARNING, "numa-locality-unknown", "host", S_TOPO_TRAPS,
+		add_finding(c, NICFIT_SEV_WARNING, NICFIT_CODE_NUMA_LOCALITY_UNKNOWN, "host", S_TOPO_TRAPS,
 			    "Enable NUMA / ACPI SRAT in the BIOS (and sub-NUMA clustering consistently), "
 			    "update the firmware; until then pin NCCL with NCCL_TOPO_FILE.",
 			    "The firmware gives no NUMA locality (numa_node -1) for %s on a host with %d "
@@ -1477,7 +1470,7 @@ static void judge_host(struct ctx *c)
 			}
 	}
 	if ((a->ngpus || a->naccels) && a->nnics && !a->nrdma_nics)
-		add_finding(c, NICFIT_SEV_INFO, "no-rdma-nic", "host", S_SEED,
+		add_finding(c, NICFIT_SEV_INFO, NICFIT_CODE_NO_RDMA_NIC, "host", S_SEED,
 			    "For training or a model split across servers add a back-end RDMA NIC "
 			    "(RoCE v2 on a lossless switch, or InfiniBand) on the GPUs' socket: "
 			    "`nicfit plan` sizes it.",
@@ -1490,13 +1483,13 @@ static void judge_host(struct ctx *c)
 		if (nd->pci < 0 || nd->is_virtual || strcmp(P(c, nd->pci)->driver, "i40e") ||
 		    nd->carrier == 1 || !strcmp(nd->operstate, "up"))
 			continue;
-		add_finding(c, NICFIT_SEV_INFO, "intel-700-no-link", nd->name, S_X710,
+		add_finding(c, NICFIT_SEV_INFO, NICFIT_CODE_INTEL_700_NO_LINK, nd->name, S_X710,
 			    "If a module or DAC is plugged in: `dmesg | grep -i 'unsupported SFP'`; "
 			    "700-series firmware only links with Intel-coded optics and DACs.",
 			    "%s (Intel 700-series, driver i40e) has no link.", nd->name);
 	}
 	if (t->problems_total)
-		add_finding(c, NICFIT_SEV_INFO, "sysfs-read-problems", "host", NULL,
+		add_finding(c, NICFIT_SEV_INFO, NICFIT_CODE_SYSFS_READ_PROBLEMS, "host", NULL,
 			    "See read_problems in the JSON output; a damaged snapshot should be taken "
 			    "again with `nicfit snapshot`.",
 			    "%zu file%s could not be read or parsed (first: %s, %s); the audit used "
@@ -1545,21 +1538,8 @@ static void judge_host(struct ctx *c)
 
 /* ---- driver -------------------------------------------------------------------- */
 
-void nicfit_audit_sort_findings(struct nicfit_audit *a)
-{
-	int i, j;
-
-	/* stable: findings of one severity keep the order they were made in */
-	for (i = 1; i < a->nfindings; i++) {
-		struct nicfit_audit_finding f = a->findings[i];
-
-		for (j = i; j > 0 && a->findings[j - 1].sev < f.sev; j--)
-			a->findings[j] = a->findings[j - 1];
-		a->findings[j] = f;
-	}
-}
-
-int nicfit_audit_ignored(const struct nicfit_audit *a, const struct nicfit_audit_finding *f)
+/* 1 when a --ignore pattern (CODE or CODE@DEVICE) matches f. */
+static int ignored(const struct nicfit_audit *a, const struct nicfit_finding *f)
 {
 	int i;
 
@@ -1569,22 +1549,47 @@ int nicfit_audit_ignored(const struct nicfit_audit *a, const struct nicfit_audit
 
 		if (strlen(f->code) != n || strncmp(f->code, pat, n))
 			continue;
-		if (!at || !strcmp(at + 1, f->device))
+		if (!at || (f->device && !strcmp(at + 1, f->device)))
 			return 1;
 	}
 	return 0;
 }
 
-int nicfit_audit_run(const struct nicfit_topo *topo, const struct nicfit_catalog *cat,
-		     const struct nicfit_audit_opts *opts, struct nicfit_audit **out,
-		     struct nicfit_error *err)
+int nicfit__audit_settle(struct nicfit_audit *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->findings.n; i++)
+		a->findings.v[i].ignored = ignored(a, &a->findings.v[i]);
+	if (a->findings.oom)
+		return NICFIT_E_NOMEM;
+	return nicfit_findings_sort(&a->findings);
+}
+
+size_t nicfit__audit_nignored(const struct nicfit_audit *a)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < a->findings.n; i++)
+		n += a->findings.v[i].ignored != 0;
+	return n;
+}
+
+int nicfit_audit_judge(const struct nicfit_topo *topo, const struct nicfit_catalog *cat,
+		       const struct nicfit_audit_opts *opts, struct nicfit_audit **out,
+		       struct nicfit_error *err)
 {
 	static const struct nicfit_audit_opts none;
 	struct nicfit_audit *a;
 	struct ctx c;
-	int i, j;
+	int i, j, rc;
 
 	*out = NULL;
+	for (i = 0; opts && i < opts->nignore; i++) {
+		rc = nicfit_code_check_ignore(opts->ignore[i], NICFIT_ENGINE_AUDIT, "--ignore", err);
+		if (rc)
+			return rc;
+	}
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
@@ -1647,16 +1652,8 @@ int nicfit_audit_run(const struct nicfit_topo *topo, const struct nicfit_catalog
 	judge_config(&c);
 	judge_iommu(&c);
 	judge_host(&c);
-	if (c.oom)
+	if (c.oom || nicfit__audit_settle(a))
 		goto out_nomem;
-	nicfit_audit_sort_findings(a);
-	for (i = 0; i < a->nfindings; i++) {
-		a->findings[i].ignored = nicfit_audit_ignored(a, &a->findings[i]);
-		if (a->findings[i].ignored)
-			a->nignored++;
-		else
-			a->counts[a->findings[i].sev]++;
-	}
 	free(c.dev_of);
 	free(c.seen_link);
 	*out = a;
@@ -1674,15 +1671,21 @@ void nicfit_audit_free(struct nicfit_audit *a)
 		return;
 	free(a->devs);
 	free(a->pairs);
-	free(a->findings);
+	nicfit_findings_release(&a->findings);
+	free(a->not_checked);
 	free(a);
 }
 
 int nicfit_audit_exit_code(const struct nicfit_audit *a)
 {
-	if (a->counts[NICFIT_SEV_CRITICAL])
+	switch (nicfit_findings_worst(&a->findings)) {
+	case NICFIT_SEV_CRITICAL:
 		return 2;
-	return a->counts[NICFIT_SEV_WARNING] ? 1 : 0;
+	case NICFIT_SEV_WARNING:
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 int nicfit_audit_name_from_pciids(struct nicfit_audit *a, const char *path,

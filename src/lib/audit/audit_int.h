@@ -10,12 +10,16 @@
 
 #include "nicfit/audit.h"
 
-/* Sort findings by severity, worst first, keeping their order otherwise. */
-void nicfit_audit_sort_findings(struct nicfit_audit *a);
-/* 1 when a --ignore pattern (CODE or CODE@DEVICE) matches f. */
-int nicfit_audit_ignored(const struct nicfit_audit *a, const struct nicfit_audit_finding *f);
+/*
+ * After findings were added: mark those an --ignore pattern matches and
+ * sort the list, worst first (stable). Returns 0 or NICFIT_E_NOMEM (the
+ * list ran out of memory while it was filled).
+ */
+int nicfit__audit_settle(struct nicfit_audit *a);
+/* How many findings --ignore matched (shown, not counted). */
+size_t nicfit__audit_nignored(const struct nicfit_audit *a);
 
 /* The SVG picture of the host (audit_svg.c). */
-int nicfit_audit_render_svg(const struct nicfit_audit *a, struct nicfit_emit *e);
+int nicfit__audit_render_svg(const struct nicfit_audit *a, struct nicfit_emit *e);
 
 #endif

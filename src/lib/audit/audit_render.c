@@ -9,9 +9,19 @@
 
 #include "audit_int.h"
 #include "nicfit/audit.h"
+#include "nicfit/emit.h"
 #include "nicfit/version.h"
 
 #define WRAP 96
+
+/* A finding's device and fix as printed: every audit finding has both. */
+#define DEVICE(f) ((f)->device ? (f)->device : "host")
+#define FIX(f) ((f)->fix ? (f)->fix : "")
+
+static size_t count(const struct nicfit_audit *a, enum nicfit_severity s)
+{
+	return nicfit_findings_count(&a->findings, s);
+}
 
 static const struct nicfit_pcidev *PD(const struct nicfit_audit *a, int i)
 {
@@ -384,6 +394,7 @@ static void json_host(const struct nicfit_audit *a, struct nicfit_emit *e)
 static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
 	const struct nicfit_topo *t = a->topo;
+	size_t i;
 	int k, j;
 
 	nicfit_emit_begin_object(e, NULL);
@@ -391,10 +402,10 @@ static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_string(e, "nicfit_version", NICFIT_VERSION);
 	json_host(a, e);
 	nicfit_emit_begin_object(e, "verdict");
-	nicfit_emit_int(e, "critical", a->counts[NICFIT_SEV_CRITICAL]);
-	nicfit_emit_int(e, "warning", a->counts[NICFIT_SEV_WARNING]);
-	nicfit_emit_int(e, "info", a->counts[NICFIT_SEV_INFO]);
-	nicfit_emit_int(e, "ignored", a->nignored);
+	nicfit_emit_int(e, "critical", (long long)count(a, NICFIT_SEV_CRITICAL));
+	nicfit_emit_int(e, "warning", (long long)count(a, NICFIT_SEV_WARNING));
+	nicfit_emit_int(e, "info", (long long)count(a, NICFIT_SEV_INFO));
+	nicfit_emit_int(e, "ignored", (long long)nicfit__audit_nignored(a));
 	nicfit_emit_int(e, "exit_code", nicfit_audit_exit_code(a));
 	nicfit_emit_end_object(e);
 	nicfit_emit_begin_array(e, "numa_nodes");
@@ -437,25 +448,25 @@ static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 	}
 	nicfit_emit_end_array(e);
 	nicfit_emit_begin_array(e, "findings");
-	for (k = 0; k < a->nfindings; k++) {
-		const struct nicfit_audit_finding *f = &a->findings[k];
+	for (i = 0; i < a->findings.n; i++) {
+		const struct nicfit_finding *f = &a->findings.v[i];
 
 		nicfit_emit_begin_object(e, NULL);
-		nicfit_emit_string(e, "severity", nicfit_severity_name(f->sev));
+		nicfit_emit_string(e, "severity", nicfit_severity_name(f->severity));
 		nicfit_emit_string(e, "code", f->code);
-		nicfit_emit_string(e, "device", f->device);
+		nicfit_emit_string(e, "device", DEVICE(f));
 		nicfit_emit_string(e, "message", f->message);
-		nicfit_emit_string(e, "fix", f->fix);
+		nicfit_emit_string(e, "fix", FIX(f));
 		str_or_null(e, "source", f->source);
 		nicfit_emit_bool(e, "ignored", f->ignored);
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
 	nicfit_emit_begin_array(e, "not_checked");
-	for (k = 0; k < a->nnot_checked; k++) {
+	for (i = 0; i < a->nnot_checked; i++) {
 		nicfit_emit_begin_object(e, NULL);
-		nicfit_emit_string(e, "check", a->not_checked[k].check);
-		nicfit_emit_string(e, "why", a->not_checked[k].why);
+		nicfit_emit_string(e, "check", a->not_checked[i].check);
+		nicfit_emit_string(e, "why", a->not_checked[i].why);
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
@@ -649,28 +660,29 @@ static const char *sev_word(const struct nicfit_emit *e, enum nicfit_severity s,
 
 static void findings_text(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
-	int k, md = nicfit_emit_format(e) == NICFIT_FMT_MD;
+	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
+	size_t k;
 
 	nicfit_emit_printf(e, "\n");
 	nicfit_emit_heading(e, "Findings");
-	if (!a->nfindings)
+	if (!a->findings.n)
 		nicfit_emit_printf(e, "  none\n");
-	for (k = 0; k < a->nfindings; k++) {
-		const struct nicfit_audit_finding *f = &a->findings[k];
-		const char *col, *w = sev_word(e, f->sev, &col);
+	for (k = 0; k < a->findings.n; k++) {
+		const struct nicfit_finding *f = &a->findings.v[k];
+		const char *col, *w = sev_word(e, f->severity, &col);
 		char lead[96];
 
 		if (md) {
-			nicfit_emit_printf(e, "- **%s** `%s` %s%s: %s\n  fix: %s\n", w, f->code, f->device,
-					   f->ignored ? " (ignored)" : "", f->message, f->fix);
+			nicfit_emit_printf(e, "- **%s** `%s` %s%s: %s\n  fix: %s\n", w, f->code,
+					   DEVICE(f), f->ignored ? " (ignored)" : "", f->message, FIX(f));
 			continue;
 		}
 		nicfit_emit_printf(e, "  %s%-8s%s  %s  %s%s\n", col, w,
-				   nicfit_emit_color(e, NICFIT_COLOR_RESET), f->code, f->device,
+				   nicfit_emit_color(e, NICFIT_COLOR_RESET), f->code, DEVICE(f),
 				   f->ignored ? "  (ignored)" : "");
 		wrapped(e, 12, "", f->message);
 		snprintf(lead, sizeof(lead), "fix: ");
-		if (f->fix[0])
+		if (FIX(f)[0])
 			wrapped(e, 12, lead, f->fix);
 	}
 	if (md)
@@ -686,36 +698,36 @@ static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
 	const struct nicfit_topo *t = a->topo;
 	enum nicfit_format fmt = nicfit_emit_format(e);
+	size_t ncrit = count(a, NICFIT_SEV_CRITICAL), nwarn = count(a, NICFIT_SEV_WARNING);
+	size_t ninfo = count(a, NICFIT_SEV_INFO), nignored = nicfit__audit_nignored(a), k;
 	char verdict[128];
 	size_t vl = 0;
-	int k;
 
 	if (fmt == NICFIT_FMT_CSV) {
 		device_rows(a, e);
 		nicfit_emit_raw(e, "\r\n", 2);
 		nicfit_emit_table_begin(e, "findings", finding_cols, 5);
-		for (k = 0; k < a->nfindings; k++) {
-			nicfit_emit_cell_string(e, nicfit_severity_name(a->findings[k].sev));
-			nicfit_emit_cell_string(e, a->findings[k].code);
-			nicfit_emit_cell_string(e, a->findings[k].device);
-			nicfit_emit_cell_string(e, a->findings[k].message);
-			nicfit_emit_cell_string(e, a->findings[k].fix);
+		for (k = 0; k < a->findings.n; k++) {
+			const struct nicfit_finding *f = &a->findings.v[k];
+
+			nicfit_emit_cell_string(e, nicfit_severity_name(f->severity));
+			nicfit_emit_cell_string(e, f->code);
+			nicfit_emit_cell_string(e, DEVICE(f));
+			nicfit_emit_cell_string(e, f->message);
+			nicfit_emit_cell_string(e, FIX(f));
 		}
 		nicfit_emit_table_end(e);
 		return;
 	}
 	verdict[0] = '\0';
-	if (a->counts[NICFIT_SEV_CRITICAL])
-		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%d critical",
-				       a->counts[NICFIT_SEV_CRITICAL]);
-	if (a->counts[NICFIT_SEV_WARNING])
-		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%s%d warning%s", vl ? ", " : "",
-				       a->counts[NICFIT_SEV_WARNING],
-				       a->counts[NICFIT_SEV_WARNING] == 1 ? "" : "s");
-	if (a->counts[NICFIT_SEV_INFO])
-		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%s%d note%s", vl ? ", " : "",
-				       a->counts[NICFIT_SEV_INFO],
-				       a->counts[NICFIT_SEV_INFO] == 1 ? "" : "s");
+	if (ncrit)
+		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%zu critical", ncrit);
+	if (nwarn)
+		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%s%zu warning%s",
+				       vl ? ", " : "", nwarn, nwarn == 1 ? "" : "s");
+	if (ninfo)
+		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%s%zu note%s",
+				       vl ? ", " : "", ninfo, ninfo == 1 ? "" : "s");
 	if (!vl)
 		snprintf(verdict, sizeof(verdict), "clean");
 	if (fmt == NICFIT_FMT_MD)
@@ -738,7 +750,7 @@ static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
 			   t->kernel[0] ? "Linux " : "", t->kernel[0] ? t->kernel : "kernel unknown",
 			   t->is_virtual ? " · virtual machine" : "", t->root,
 			   t->privileged ? " · config space readable" : " · not root: some checks skipped",
-			   a->nignored ? " · " : "", a->nignored ? "ignored findings not counted" : "");
+			   nignored ? " · " : "", nignored ? "ignored findings not counted" : "");
 	if (fmt == NICFIT_FMT_MD)
 		nicfit_emit_printf(e, "\n");
 	nicfit_emit_printf(e, "\n");
@@ -800,7 +812,7 @@ int nicfit_audit_render(const struct nicfit_audit *a, struct nicfit_emit *e)
 		render_json(a, e);
 		return 0;
 	case NICFIT_FMT_SVG:
-		return nicfit_audit_render_svg(a, e);
+		return nicfit__audit_render_svg(a, e);
 	default:
 		render_people(a, e);
 		return 0;

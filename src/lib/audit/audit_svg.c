@@ -11,6 +11,7 @@
 
 #include "audit_int.h"
 #include "nicfit/buf.h"
+#include "nicfit/emit.h"
 
 #define LEAF_W 170
 #define NODE_H 40
@@ -337,8 +338,11 @@ static void mark_limits(struct svg *s)
 	}
 }
 
-int nicfit_audit_render_svg(const struct nicfit_audit *a, struct nicfit_emit *e)
+int nicfit__audit_render_svg(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
+	size_t ncrit = nicfit_findings_count(&a->findings, NICFIT_SEV_CRITICAL);
+	size_t nwarn = nicfit_findings_count(&a->findings, NICFIT_SEV_WARNING);
+	size_t ninfo = nicfit_findings_count(&a->findings, NICFIT_SEV_INFO);
 	const struct nicfit_topo *t = a->topo;
 	struct svg s;
 	int i, k, c, rc = 0, ncols = 0;
@@ -416,11 +420,10 @@ int nicfit_audit_render_svg(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_buf_puts(&s.b, "<text x=\"24\" y=\"30\" font-size=\"16\" font-weight=\"bold\">");
 	esc(&s.b, title);
 	nicfit_buf_puts(&s.b, "</text>\n");
-	nicfit_buf_addf(&s.b, "<text x=\"24\" y=\"52\" font-size=\"11\" fill=\"#555\">%d critical, "
-			"%d warning%s, %d note%s · each link shows its generation and negotiated "
-			"width</text>\n", a->counts[NICFIT_SEV_CRITICAL], a->counts[NICFIT_SEV_WARNING],
-			a->counts[NICFIT_SEV_WARNING] == 1 ? "" : "s", a->counts[NICFIT_SEV_INFO],
-			a->counts[NICFIT_SEV_INFO] == 1 ? "" : "s");
+	nicfit_buf_addf(&s.b, "<text x=\"24\" y=\"52\" font-size=\"11\" fill=\"#555\">%zu critical, "
+			"%zu warning%s, %zu note%s · each link shows its generation and negotiated "
+			"width</text>\n", ncrit, nwarn, nwarn == 1 ? "" : "s", ninfo,
+			ninfo == 1 ? "" : "s");
 	nicfit_buf_puts(&s.b, "<text x=\"24\" y=\"68\" font-size=\"11\"><tspan fill=\"#d62728\">"
 			"red: limits a device below what it can do</tspan> · <tspan fill=\"#e8a33d\">"
 			"amber: idle GPU link</tspan> · dashed: inside a switch or chip</text>\n");
