@@ -3,7 +3,6 @@
  * judge it, print the report. The exit status says the worst finding:
  * 0 clean, 1 warnings, 2 critical.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +12,14 @@
 #include "util.h"
 #include "nicfit/audit.h"
 #include "nicfit/catalog.h"
+#include "nicfit/emit.h"
+#include "nicfit/file.h"
+#include "nicfit/finding.h"
 #include "nicfit/plan.h"
 #include "nicfit/snapshot.h"
 #include "nicfit/topo.h"
 
 #define MAX_IGNORE 64
-
-#define MAX_SPEC_FILE (1u << 20)
 
 /*
  * audit --plan FILE: plan the request in FILE (plan's JSON spec) with this
@@ -33,27 +33,17 @@ static int check_plan(struct nicfit_catalog *cat, const char *path, struct nicfi
 	struct nicfit_plan *plan = calloc(1, sizeof(struct nicfit_plan));
 	struct nicfit_plan_input in;
 	struct nicfit_error err;
-	char *text = malloc(MAX_SPEC_FILE + 1);
+	char *text = NULL;
 	size_t len = 0;
-	FILE *f;
 	int rc = 0;
 
 	nicfit_error_clear(&err);
-	if (!spec || !plan || !text) {
+	if (!spec || !plan) {
 		rc = cli_error(NICFIT_E_NOMEM, "out of memory");
 		goto out;
 	}
-	f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!f) {
-		rc = cli_error(errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO, "%s: %s", path,
-			       strerror(errno));
-		goto out;
-	}
-	len = fread(text, 1, MAX_SPEC_FILE + 1, f);
-	if (f != stdin)
-		fclose(f);
-	if (len > MAX_SPEC_FILE) {
-		rc = cli_error(NICFIT_E_LIMIT, "%s: larger than 1 MiB", path);
+	if (nicfit_read_file(path, NICFIT_SPEC_MAX_BYTES, &text, &len, &err)) {
+		rc = cli_fail(&err);
 		goto out;
 	}
 	nicfit_spec_init(spec, strcmp(path, "-") ? path : "<stdin>");
@@ -117,6 +107,9 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		case 'i':
 			if (nignore == MAX_IGNORE)
 				return cli_error(NICFIT_E_USAGE, "audit: at most %d --ignore", MAX_IGNORE);
+			/* a mistyped code would silently ignore nothing */
+			if (nicfit_code_check_ignore(optarg, NICFIT_ENGINE_AUDIT, "--ignore", &err))
+				return cli_fail(&err);
 			ignore[nignore++] = optarg;
 			break;
 		case 'P':
