@@ -16,6 +16,20 @@
 
 #define S_PLAN "nicfit plan on this host (docs/rules.md)"
 
+/*
+ * The host's back end is "slower than planned" below BACKEND_SHORT of the
+ * plan's per-server rate. The host's figure is its RDMA cards' port rates,
+ * or what PCIe delivers where a card's path is narrower than its ports
+ * (the PCIe model's goodput); a few percent below the plan is that model's
+ * overhead, a tenth short is a different build.
+ */
+#define BACKEND_SHORT 0.9
+/*
+ * The front end is slower than planned below FRONTEND_MEETS of the plan's
+ * port rate: both are nominal port rates, so only rounding is forgiven.
+ */
+#define FRONTEND_MEETS 0.98
+
 static int append(struct nicfit_audit *a, enum nicfit_severity sev, enum nicfit__code code,
 		  const char *fix, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
@@ -90,6 +104,18 @@ static double host_frontend(const struct nicfit_audit *a)
 	return best;
 }
 
+/*
+ * The rules, all about the whole host (device "host", source the plan):
+ * plan-backend-missing when the workload needs a back end and the host
+ * has no RDMA NIC at all (critical: the plan cannot run here);
+ * plan-backend-slower when its RDMA cards deliver clearly less than the
+ * plan gives each server, and plan-fabric-differs when they run the other
+ * fabric (warnings: it runs, not as planned; either fabric works if the
+ * whole cluster uses it); plan-backend-not-needed when the host has RDMA
+ * cards the workload does not need (a note); plan-frontend-slower when
+ * its fastest non-RDMA port is slower than the plan's front-end port (a
+ * warning). `matches` says that none of them rose above a note.
+ */
 int nicfit_audit_check_plan(struct nicfit_audit *a, const struct nicfit_plan *p,
 			    struct nicfit_error *err)
 {
@@ -121,7 +147,7 @@ int nicfit_audit_check_plan(struct nicfit_audit *a, const struct nicfit_plan *p,
 			     "The plan for %s needs a back-end RDMA fabric (%s, %d x %s, ≈ %.0f Gb/s "
 			     "per server); this host has no RDMA NIC.", q->workload, q->fabric,
 			     p->be_cards, p->be_part, p->be_node_gbps);
-	} else if (p->backend_needed && q->host_backend_gbps < 0.9 * p->be_node_gbps) {
+	} else if (p->backend_needed && q->host_backend_gbps < BACKEND_SHORT * p->be_node_gbps) {
 		snprintf(fix, sizeof(fix), "The plan's back end is %d x %s; see `nicfit plan "
 			 "--from-host` for the slots that feed it.", p->be_cards, p->be_part);
 		rc |= append(a, NICFIT_SEV_WARNING, NICFIT_CODE_PLAN_BACKEND_SLOWER, fix,
@@ -142,7 +168,7 @@ int nicfit_audit_check_plan(struct nicfit_audit *a, const struct nicfit_plan *p,
 			     "The plan for %s needs no back-end fabric; this host's %d RDMA card%s "
 			     "are not needed for it.", q->workload, a->nrdma_nics,
 			     a->nrdma_nics == 1 ? "" : "s");
-	if (q->host_frontend_gbps > 0 && q->host_frontend_gbps < p->fe_port_gbps * 0.98)
+	if (q->host_frontend_gbps > 0 && q->host_frontend_gbps < p->fe_port_gbps * FRONTEND_MEETS)
 		rc |= append(a, NICFIT_SEV_WARNING, NICFIT_CODE_PLAN_FRONTEND_SLOWER,
 			     "Use a front-end card (or onboard port) of the plan's speed.",
 			     "The plan's front end is %.0f Gb/s per port; this host's fastest non-RDMA "

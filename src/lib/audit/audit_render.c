@@ -391,10 +391,64 @@ static void json_host(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_end_object(e);
 }
 
+/* findings[] and not_checked[]. */
+static void json_findings(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	size_t i;
+
+	nicfit_emit_begin_array(e, "findings");
+	for (i = 0; i < a->findings.n; i++) {
+		const struct nicfit_finding *f = &a->findings.v[i];
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "severity", nicfit_severity_name(f->severity));
+		nicfit_emit_string(e, "code", f->code);
+		nicfit_emit_string(e, "device", DEVICE(f));
+		nicfit_emit_string(e, "message", f->message);
+		nicfit_emit_string(e, "fix", FIX(f));
+		str_or_null(e, "source", f->source);
+		nicfit_emit_bool(e, "ignored", f->ignored);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	nicfit_emit_begin_array(e, "not_checked");
+	for (i = 0; i < a->nnot_checked; i++) {
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "check", a->not_checked[i].check);
+		nicfit_emit_string(e, "why", a->not_checked[i].why);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+}
+
+/* plan: the comparison with --plan, null without. */
+static void json_plan(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	const struct nicfit_audit_plan *q = &a->plan;
+
+	if (!a->plan.checked) {
+		nicfit_emit_null(e, "plan");
+		return;
+	}
+	nicfit_emit_begin_object(e, "plan");
+	nicfit_emit_string(e, "workload", q->workload);
+	nicfit_emit_string(e, "verdict", q->verdict);
+	nicfit_emit_bool(e, "backend_needed", q->backend_needed);
+	str_or_null(e, "fabric", q->fabric);
+	str_or_null(e, "backend_part", q->backend_part);
+	nicfit_emit_int(e, "backend_cards", q->backend_cards);
+	nicfit_emit_number(e, "backend_gbps", q->backend_gbps);
+	nicfit_emit_number(e, "host_backend_gbps", q->host_backend_gbps);
+	str_or_null(e, "host_fabric", q->host_fabric);
+	nicfit_emit_number(e, "frontend_gbps", q->frontend_gbps);
+	nicfit_emit_number(e, "host_frontend_gbps", q->host_frontend_gbps);
+	nicfit_emit_bool(e, "matches", q->matches);
+	nicfit_emit_end_object(e);
+}
+
 static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
 	const struct nicfit_topo *t = a->topo;
-	size_t i;
 	int k, j;
 
 	nicfit_emit_begin_object(e, NULL);
@@ -447,49 +501,8 @@ static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
-	nicfit_emit_begin_array(e, "findings");
-	for (i = 0; i < a->findings.n; i++) {
-		const struct nicfit_finding *f = &a->findings.v[i];
-
-		nicfit_emit_begin_object(e, NULL);
-		nicfit_emit_string(e, "severity", nicfit_severity_name(f->severity));
-		nicfit_emit_string(e, "code", f->code);
-		nicfit_emit_string(e, "device", DEVICE(f));
-		nicfit_emit_string(e, "message", f->message);
-		nicfit_emit_string(e, "fix", FIX(f));
-		str_or_null(e, "source", f->source);
-		nicfit_emit_bool(e, "ignored", f->ignored);
-		nicfit_emit_end_object(e);
-	}
-	nicfit_emit_end_array(e);
-	nicfit_emit_begin_array(e, "not_checked");
-	for (i = 0; i < a->nnot_checked; i++) {
-		nicfit_emit_begin_object(e, NULL);
-		nicfit_emit_string(e, "check", a->not_checked[i].check);
-		nicfit_emit_string(e, "why", a->not_checked[i].why);
-		nicfit_emit_end_object(e);
-	}
-	nicfit_emit_end_array(e);
-	if (a->plan.checked) {
-		const struct nicfit_audit_plan *q = &a->plan;
-
-		nicfit_emit_begin_object(e, "plan");
-		nicfit_emit_string(e, "workload", q->workload);
-		nicfit_emit_string(e, "verdict", q->verdict);
-		nicfit_emit_bool(e, "backend_needed", q->backend_needed);
-		str_or_null(e, "fabric", q->fabric);
-		str_or_null(e, "backend_part", q->backend_part);
-		nicfit_emit_int(e, "backend_cards", q->backend_cards);
-		nicfit_emit_number(e, "backend_gbps", q->backend_gbps);
-		nicfit_emit_number(e, "host_backend_gbps", q->host_backend_gbps);
-		str_or_null(e, "host_fabric", q->host_fabric);
-		nicfit_emit_number(e, "frontend_gbps", q->frontend_gbps);
-		nicfit_emit_number(e, "host_frontend_gbps", q->host_frontend_gbps);
-		nicfit_emit_bool(e, "matches", q->matches);
-		nicfit_emit_end_object(e);
-	} else {
-		nicfit_emit_null(e, "plan");
-	}
+	json_findings(a, e);
+	json_plan(a, e);
 	nicfit_emit_int(e, "read_problems_total", (long long)t->problems_total);
 	nicfit_emit_begin_array(e, "read_problems");
 	for (k = 0; k < t->nproblems; k++) {
@@ -694,31 +707,36 @@ static const struct nicfit_column finding_cols[] = {
 	{ "message", "message", 0 }, { "fix", "fix", 0 },
 };
 
-static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
+/* CSV: the device table, a blank line, the findings table. */
+static void render_csv(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	size_t k;
+
+	device_rows(a, e);
+	nicfit_emit_raw(e, "\r\n", 2);
+	nicfit_emit_table_begin(e, "findings", finding_cols, 5);
+	for (k = 0; k < a->findings.n; k++) {
+		const struct nicfit_finding *f = &a->findings.v[k];
+
+		nicfit_emit_cell_string(e, nicfit_severity_name(f->severity));
+		nicfit_emit_cell_string(e, f->code);
+		nicfit_emit_cell_string(e, DEVICE(f));
+		nicfit_emit_cell_string(e, f->message);
+		nicfit_emit_cell_string(e, FIX(f));
+	}
+	nicfit_emit_table_end(e);
+}
+
+/* The first lines: the host, what it holds, the verdict; the kernel and root. */
+static void host_lines(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
 	const struct nicfit_topo *t = a->topo;
-	enum nicfit_format fmt = nicfit_emit_format(e);
+	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
 	size_t ncrit = count(a, NICFIT_SEV_CRITICAL), nwarn = count(a, NICFIT_SEV_WARNING);
-	size_t ninfo = count(a, NICFIT_SEV_INFO), nignored = nicfit__audit_nignored(a), k;
+	size_t ninfo = count(a, NICFIT_SEV_INFO), nignored = nicfit__audit_nignored(a);
 	char verdict[128];
 	size_t vl = 0;
 
-	if (fmt == NICFIT_FMT_CSV) {
-		device_rows(a, e);
-		nicfit_emit_raw(e, "\r\n", 2);
-		nicfit_emit_table_begin(e, "findings", finding_cols, 5);
-		for (k = 0; k < a->findings.n; k++) {
-			const struct nicfit_finding *f = &a->findings.v[k];
-
-			nicfit_emit_cell_string(e, nicfit_severity_name(f->severity));
-			nicfit_emit_cell_string(e, f->code);
-			nicfit_emit_cell_string(e, DEVICE(f));
-			nicfit_emit_cell_string(e, f->message);
-			nicfit_emit_cell_string(e, FIX(f));
-		}
-		nicfit_emit_table_end(e);
-		return;
-	}
 	verdict[0] = '\0';
 	if (ncrit)
 		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%zu critical", ncrit);
@@ -730,7 +748,7 @@ static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
 				       vl ? ", " : "", ninfo, ninfo == 1 ? "" : "s");
 	if (!vl)
 		snprintf(verdict, sizeof(verdict), "clean");
-	if (fmt == NICFIT_FMT_MD)
+	if (md)
 		nicfit_emit_printf(e, "# ");
 	nicfit_emit_printf(e, "%sHost %s%s%s%s%s%s — ", nicfit_emit_color(e, NICFIT_COLOR_BOLD),
 			   t->hostname[0] ? t->hostname : "(unnamed)",
@@ -744,15 +762,78 @@ static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
 		nicfit_emit_printf(e, "%d accelerator%s, ", a->naccels, a->naccels == 1 ? "" : "s");
 	nicfit_emit_printf(e, "%d NIC%s (%d RDMA): %s%s\n", a->nnics, a->nnics == 1 ? "" : "s",
 			   a->nrdma_nics, verdict, nicfit_emit_color(e, NICFIT_COLOR_RESET));
-	if (fmt == NICFIT_FMT_MD)
+	if (md)
 		nicfit_emit_printf(e, "\n");
 	nicfit_emit_printf(e, "%s%s%s · read from %s%s%s%s\n",
 			   t->kernel[0] ? "Linux " : "", t->kernel[0] ? t->kernel : "kernel unknown",
 			   t->is_virtual ? " · virtual machine" : "", t->root,
 			   t->privileged ? " · config space readable" : " · not root: some checks skipped",
 			   nignored ? " · " : "", nignored ? "ignored findings not counted" : "");
-	if (fmt == NICFIT_FMT_MD)
+	if (md)
 		nicfit_emit_printf(e, "\n");
+}
+
+/* "Against the plan": the plan's verdict, back end and front end against the host's. */
+static void plan_text(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	const struct nicfit_audit_plan *q = &a->plan;
+	char line[1200];
+
+	if (!q->checked)
+		return;
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, "Against the plan");
+	wrapped(e, 2, "plan: ", q->verdict);
+	if (q->backend_needed)
+		snprintf(line, sizeof(line), "back end: the plan wants %s, %d x %s, ≈ %.0f Gb/s per "
+			 "server; this host has ≈ %.0f Gb/s of RDMA (%s).", q->fabric,
+			 q->backend_cards, q->backend_part, q->backend_gbps, q->host_backend_gbps,
+			 q->host_fabric[0] ? q->host_fabric : "none");
+	else
+		snprintf(line, sizeof(line), "back end: none needed; this host has ≈ %.0f Gb/s of "
+			 "RDMA.", q->host_backend_gbps);
+	wrapped(e, 2, "", line);
+	if (q->host_frontend_gbps > 0)
+		snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
+			 "host's fastest non-RDMA port does %.0f Gb/s. %s", q->frontend_gbps,
+			 q->host_frontend_gbps, q->matches ? "The host matches the plan."
+							   : "See the plan-* findings.");
+	else
+		snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
+			 "host has no NIC besides its RDMA cards, which then carry the front-end "
+			 "traffic too. %s", q->frontend_gbps,
+			 q->matches ? "The host matches the plan." : "See the plan-* findings.");
+	wrapped(e, 2, "", line);
+}
+
+/* "Not checked": each check and why. */
+static void not_checked_text(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	size_t k;
+
+	if (!a->nnot_checked)
+		return;
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, "Not checked");
+	for (k = 0; k < a->nnot_checked; k++) {
+		char lead[48];
+
+		snprintf(lead, sizeof(lead), "%-13s", a->not_checked[k].check);
+		if (nicfit_emit_format(e) == NICFIT_FMT_MD)
+			nicfit_emit_printf(e, "- `%s`: %s\n", a->not_checked[k].check,
+					   a->not_checked[k].why);
+		else
+			wrapped(e, 2, lead, a->not_checked[k].why);
+	}
+}
+
+static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	if (nicfit_emit_format(e) == NICFIT_FMT_CSV) {
+		render_csv(a, e);
+		return;
+	}
+	host_lines(a, e);
 	nicfit_emit_printf(e, "\n");
 	nicfit_emit_heading(e, "Devices");
 	if (a->ndevs)
@@ -760,49 +841,9 @@ static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
 	else
 		nicfit_emit_printf(e, "  no GPUs, accelerators or network cards found\n");
 	pair_matrix(a, e);
-	if (a->plan.checked) {
-		const struct nicfit_audit_plan *q = &a->plan;
-		char line[1200];
-
-		nicfit_emit_printf(e, "\n");
-		nicfit_emit_heading(e, "Against the plan");
-		wrapped(e, 2, "plan: ", q->verdict);
-		if (q->backend_needed)
-			snprintf(line, sizeof(line), "back end: the plan wants %s, %d x %s, ≈ %.0f Gb/s per "
-				 "server; this host has ≈ %.0f Gb/s of RDMA (%s).", q->fabric,
-				 q->backend_cards, q->backend_part, q->backend_gbps, q->host_backend_gbps,
-				 q->host_fabric[0] ? q->host_fabric : "none");
-		else
-			snprintf(line, sizeof(line), "back end: none needed; this host has ≈ %.0f Gb/s of "
-				 "RDMA.", q->host_backend_gbps);
-		wrapped(e, 2, "", line);
-		if (q->host_frontend_gbps > 0)
-			snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
-				 "host's fastest non-RDMA port does %.0f Gb/s. %s", q->frontend_gbps,
-				 q->host_frontend_gbps, q->matches ? "The host matches the plan."
-								   : "See the plan-* findings.");
-		else
-			snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
-				 "host has no NIC besides its RDMA cards, which then carry the front-end "
-				 "traffic too. %s", q->frontend_gbps,
-				 q->matches ? "The host matches the plan." : "See the plan-* findings.");
-		wrapped(e, 2, "", line);
-	}
+	plan_text(a, e);
 	findings_text(a, e);
-	if (a->nnot_checked) {
-		nicfit_emit_printf(e, "\n");
-		nicfit_emit_heading(e, "Not checked");
-		for (k = 0; k < a->nnot_checked; k++) {
-			char lead[48];
-
-			snprintf(lead, sizeof(lead), "%-13s", a->not_checked[k].check);
-			if (fmt == NICFIT_FMT_MD)
-				nicfit_emit_printf(e, "- `%s`: %s\n", a->not_checked[k].check,
-						   a->not_checked[k].why);
-			else
-				wrapped(e, 2, lead, a->not_checked[k].why);
-		}
-	}
+	not_checked_text(a, e);
 }
 
 int nicfit_audit_render(const struct nicfit_audit *a, struct nicfit_emit *e)
