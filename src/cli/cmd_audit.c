@@ -69,6 +69,44 @@ out:
 	return rc;
 }
 
+/*
+ * Read the model of root: a sysfs tree, or a snapshot archive unpacked
+ * into *tmpdir (the caller removes it). The model keeps the archive's name
+ * as its root. Returns 0 or an exit code after printing the error.
+ */
+static int discover(const char *root, struct nicfit_topo **topo, char **tmpdir,
+		    char **tmproot)
+{
+	struct nicfit_error err;
+	int rc;
+
+	nicfit_error_clear(&err);
+	if (nicfit_snapshot_is_archive(root)) {
+		if (nicfit_snapshot_extract(root, tmpdir, tmproot, &err))
+			return cli_fail(&err);
+		rc = nicfit_topo_discover(*tmproot, topo, &err);
+		if (!rc)
+			snprintf((*topo)->root, sizeof((*topo)->root), "%s", root);
+	} else {
+		rc = nicfit_topo_discover(root, topo, &err);
+	}
+	return rc ? cli_fail(&err) : 0;
+}
+
+/* Print the report; the exit status is then the worst finding's. */
+static int report(struct cli *c, const struct nicfit_audit *a)
+{
+	struct nicfit_emit *e = cli_emitter(c);
+	int rc = nicfit_audit_render(a, e);
+
+	if (rc) {
+		nicfit_emit_free(e);
+		return cli_error(rc, "audit: cannot render the report: %s", nicfit_strerror(rc));
+	}
+	rc = cli_emit_done(c, e);
+	return rc ? rc : nicfit_audit_exit_code(a);
+}
+
 int cmd_audit(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -89,7 +127,6 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	struct nicfit_topo *topo = NULL;
 	struct nicfit_audit *a = NULL;
 	struct nicfit_error err;
-	struct nicfit_emit *e;
 	char *tmpdir = NULL, *tmproot = NULL;
 	int ch, rc, nignore = 0, all = 0, no_pciids = 0;
 
@@ -134,22 +171,9 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		cli_error(NICFIT_E_USAGE, "audit: unexpected argument '%.64s'", argv[optind]);
 		return cli_usage("audit");
 	}
-	if (!root || !*root)
-		root = "/";
-	if (nicfit_snapshot_is_archive(root)) {
-		rc = nicfit_snapshot_extract(root, &tmpdir, &tmproot, &err);
-		if (rc)
-			return cli_fail(&err);
-		rc = nicfit_topo_discover(tmproot, &topo, &err);
-		if (!rc)
-			snprintf(topo->root, sizeof(topo->root), "%s", root);
-	} else {
-		rc = nicfit_topo_discover(root, &topo, &err);
-	}
-	if (rc) {
-		rc = cli_fail(&err);
+	rc = discover(root && *root ? root : "/", &topo, &tmpdir, &tmproot);
+	if (rc)
 		goto out;
-	}
 	cat = cli_catalog(c, &rc);
 	if (!cat)
 		goto out;
@@ -172,16 +196,7 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		rc = cli_fail(&err);
 		goto out;
 	}
-	e = cli_emitter(c);
-	rc = nicfit_audit_render(a, e);
-	if (rc) {
-		nicfit_emit_free(e);
-		rc = cli_error(rc, "audit: cannot render the report: %s", nicfit_strerror(rc));
-		goto out;
-	}
-	rc = cli_emit_done(c, e);
-	if (!rc)
-		rc = nicfit_audit_exit_code(a);
+	rc = report(c, a);
 out:
 	nicfit_audit_free(a);
 	nicfit_topo_free(topo);

@@ -222,12 +222,61 @@ static const char *vpd_state(int s)
 	return "not-read";
 }
 
+/* A device's link object: its own figures and its path's. */
+static void json_link(const struct nicfit_audit *a, struct nicfit_emit *e, int i)
+{
+	const struct nicfit_pcidev *p = PD(a, i);
+	const struct nicfit_audit_link *L = &a->devs[i].link;
+
+	nicfit_emit_begin_object(e, "link");
+	num_or_null(e, "current_gts", p->cur_gts > 0 ? p->cur_gts : -1);
+	if (p->cur_width > 0)
+		nicfit_emit_int(e, "current_width", p->cur_width);
+	else
+		nicfit_emit_null(e, "current_width");
+	num_or_null(e, "max_gts", p->max_gts > 0 ? p->max_gts : -1);
+	if (p->max_width > 0)
+		nicfit_emit_int(e, "max_width", p->max_width);
+	else
+		nicfit_emit_null(e, "max_width");
+	str_or_null(e, "current_speed_text", p->cur_speed_text);
+	str_or_null(e, "max_speed_text", p->max_speed_text);
+	num_or_null(e, "path_gbps", L->path_gbps);
+	num_or_null(e, "path_raw_gbps", L->path_raw_gbps);
+	num_or_null(e, "path_max_gbps", L->path_max_gbps);
+	num_or_null(e, "own_max_gbps", L->own_max_gbps);
+	str_or_null(e, "limited_by", L->limit_pci >= 0 ? a->topo->pci[L->limit_pci].bdf : NULL);
+	nicfit_emit_bool(e, "idle", L->idle);
+	nicfit_emit_bool(e, "nominal", L->nominal);
+	nicfit_emit_end_object(e);
+}
+
+/* The card object, on a card's first network function; else null. */
+static void json_card(struct nicfit_emit *e, const struct nicfit_audit_dev *d)
+{
+	if (d->kind == NICFIT_DEV_NIC && d->card_lead) {
+		nicfit_emit_begin_object(e, "card");
+		nicfit_emit_int(e, "functions", d->card_functions);
+		nicfit_emit_int(e, "ports", d->card_ports);
+		num_or_null(e, "port_gbps", d->port_gbps > 0 ? d->port_gbps : -1);
+		nicfit_emit_string(e, "port_gbps_source", d->cat_nic ? "catalog" :
+				   d->port_gbps_is_family_max ? "family-maximum" : "negotiated");
+		nicfit_emit_int(e, "ports_up", d->ports_up);
+		nicfit_emit_number(e, "ports_now_gbps", d->ports_now_gbps);
+		num_or_null(e, "demand_gbps", d->card_limited_by ? d->demand_gbps : -1);
+		num_or_null(e, "supply_gbps", d->card_limited_by ? d->supply_gbps : -1);
+		str_or_null(e, "limited_by", d->card_limited_by);
+		nicfit_emit_end_object(e);
+	} else {
+		nicfit_emit_null(e, "card");
+	}
+}
+
 static void json_device(const struct nicfit_audit *a, struct nicfit_emit *e, int i)
 {
 	const struct nicfit_audit_dev *d = &a->devs[i];
 	const struct nicfit_pcidev *p = PD(a, i);
 	const struct nicfit_topo *t = a->topo;
-	const struct nicfit_audit_link *L = &d->link;
 
 	nicfit_emit_begin_object(e, NULL);
 	nicfit_emit_string(e, "bdf", p->bdf);
@@ -267,27 +316,7 @@ static void json_device(const struct nicfit_audit *a, struct nicfit_emit *e, int
 	nicfit_emit_bool(e, "listed", p->in_bus_list);
 	str_or_null(e, "slot", p->slot);
 	str_or_null(e, "driver", p->driver);
-	nicfit_emit_begin_object(e, "link");
-	num_or_null(e, "current_gts", p->cur_gts > 0 ? p->cur_gts : -1);
-	if (p->cur_width > 0)
-		nicfit_emit_int(e, "current_width", p->cur_width);
-	else
-		nicfit_emit_null(e, "current_width");
-	num_or_null(e, "max_gts", p->max_gts > 0 ? p->max_gts : -1);
-	if (p->max_width > 0)
-		nicfit_emit_int(e, "max_width", p->max_width);
-	else
-		nicfit_emit_null(e, "max_width");
-	str_or_null(e, "current_speed_text", p->cur_speed_text);
-	str_or_null(e, "max_speed_text", p->max_speed_text);
-	num_or_null(e, "path_gbps", L->path_gbps);
-	num_or_null(e, "path_raw_gbps", L->path_raw_gbps);
-	num_or_null(e, "path_max_gbps", L->path_max_gbps);
-	num_or_null(e, "own_max_gbps", L->own_max_gbps);
-	str_or_null(e, "limited_by", L->limit_pci >= 0 ? t->pci[L->limit_pci].bdf : NULL);
-	nicfit_emit_bool(e, "idle", L->idle);
-	nicfit_emit_bool(e, "nominal", L->nominal);
-	nicfit_emit_end_object(e);
+	json_link(a, e, i);
 	json_netdevs(a, e, d->pci);
 	json_rdma(a, e, d->pci);
 	str_or_null(e, "part", d->part);
@@ -295,22 +324,7 @@ static void json_device(const struct nicfit_audit *a, struct nicfit_emit *e, int
 	str_or_null(e, "catalog_id", d->cat_nic ? d->cat_nic->e.id : NULL);
 	nicfit_emit_int(e, "vfs", d->vfs);
 	str_or_null(e, "physfn", p->physfn >= 0 ? t->pci[p->physfn].bdf : NULL);
-	if (d->kind == NICFIT_DEV_NIC && d->card_lead) {
-		nicfit_emit_begin_object(e, "card");
-		nicfit_emit_int(e, "functions", d->card_functions);
-		nicfit_emit_int(e, "ports", d->card_ports);
-		num_or_null(e, "port_gbps", d->port_gbps > 0 ? d->port_gbps : -1);
-		nicfit_emit_string(e, "port_gbps_source", d->cat_nic ? "catalog" :
-				   d->port_gbps_is_family_max ? "family-maximum" : "negotiated");
-		nicfit_emit_int(e, "ports_up", d->ports_up);
-		nicfit_emit_number(e, "ports_now_gbps", d->ports_now_gbps);
-		num_or_null(e, "demand_gbps", d->card_limited_by ? d->demand_gbps : -1);
-		num_or_null(e, "supply_gbps", d->card_limited_by ? d->supply_gbps : -1);
-		str_or_null(e, "limited_by", d->card_limited_by);
-		nicfit_emit_end_object(e);
-	} else {
-		nicfit_emit_null(e, "card");
-	}
+	json_card(e, d);
 	if ((d->kind == NICFIT_DEV_GPU || d->kind == NICFIT_DEV_ACCEL) && d->best_nic >= 0) {
 		nicfit_emit_begin_object(e, "best_nic");
 		nicfit_emit_string(e, "nic", PD(a, d->best_nic)->bdf);
