@@ -152,7 +152,8 @@ struct nicfit_audit {
 };
 
 struct nicfit_audit_opts {
-	const char *const *ignore; /* finding codes, or CODE@DEVICE, to leave out of the verdict */
+	const char *const *ignore; /* CODE or CODE@DEVICE to leave out of the verdict: codes
+				    * audit raises (nicfit_audit_judge checks) */
 	int nignore;
 	int all;                   /* list every PCI function, not only GPUs and NICs */
 	const struct nicfit_pcie_params *pcie; /* NULL: defaults */

@@ -300,6 +300,34 @@ static void starved_card(void **state)
 	nicfit_topo_free(t);
 }
 
+/* --ignore takes only codes audit raises: a typo is named, with the nearest code. */
+static void ignore_checked(void **state)
+{
+	static const char *const typo[] = { "gpu-link-idle", "nic-pcie-starvd@0000:01:00.0" };
+	static const char *const other[] = { "fit-not-checked" };
+	struct nicfit_topo *t = switch_box(1);
+	struct nicfit_audit_opts o;
+	struct nicfit_audit *a = NULL;
+	struct nicfit_error err;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.ignore = typo;
+	o.nignore = 2;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_audit_judge(t, cat, &o, &a, &err), NICFIT_E_USAGE);
+	assert_null(a);
+	assert_string_equal(err.input, "--ignore");
+	assert_non_null(strstr(err.msg, "'nic-pcie-starvd'"));
+	assert_non_null(strstr(err.msg, "did you mean 'nic-pcie-starved'"));
+	/* a code only plan raises is not one audit can ignore */
+	o.ignore = other;
+	o.nignore = 1;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_audit_judge(t, cat, &o, &a, &err), NICFIT_E_USAGE);
+	nicfit_topo_free(t);
+}
+
 static void chipset_and_classes(void **state)
 {
 	struct nicfit_topo *t = nicfit_topo_new();
@@ -505,6 +533,7 @@ int main(void)
 		cmocka_unit_test(unknown_locality),
 		cmocka_unit_test(idle_versus_downtrained),
 		cmocka_unit_test(starved_card),
+		cmocka_unit_test(ignore_checked),
 		cmocka_unit_test(chipset_and_classes),
 		cmocka_unit_test(fixtures),
 		cmocka_unit_test(render_every_format),
