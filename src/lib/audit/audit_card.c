@@ -369,6 +369,14 @@ static void rule_ports_exceed_pcie(struct nicfit__audit_ctx *c,
 			   both ? "" : " (only one port has link now, so it runs at full rate)");
 }
 
+/*
+ * A card's rules, in the order their findings are listed: is it alive
+ * (firmware, driver), is its RDMA driver loaded, and can its PCIe path
+ * feed its ports. The last asks where the limit sits: with nothing
+ * upstream narrower than the card, its own interface (nic-card-pcie-bound);
+ * else a link on the path starves one port (nic-pcie-starved) or only all
+ * of them together (nic-ports-exceed-pcie), the worse one said.
+ */
 void nicfit__audit_judge_card(struct nicfit__audit_ctx *c, int di)
 {
 	struct nicfit_audit_dev *d = &c->a->devs[di];

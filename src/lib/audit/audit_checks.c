@@ -225,6 +225,11 @@ static void note_not_checked(struct nicfit__audit_ctx *c, const struct seen *s)
 					  "(`ethtool -m IF`), not sysfs.");
 }
 
+/*
+ * The host-wide rules, in the order their findings are listed, then the
+ * checks sysfs cannot make (after the passes, so that the list keeps the
+ * order of the report: GPUDirect's dma_buf first).
+ */
 void nicfit__audit_judge_host(struct nicfit__audit_ctx *c)
 {
 	struct seen s;

@@ -232,6 +232,11 @@ static void rule_nic_socket(struct nicfit__audit_ctx *c, const struct nicfit_aud
 			    fs[0] ? "; check each slot's width against the card)" : "");
 }
 
+/*
+ * Only on hosts with an RDMA NIC: without one there is no GPUDirect path
+ * to judge (no-rdma-nic says so, audit_checks.c). Each GPU's nearest NIC
+ * first, then the RDMA cards that sit away from every GPU.
+ */
 void nicfit__audit_judge_gpus(struct nicfit__audit_ctx *c)
 {
 	struct nicfit_audit *a = c->a;

@@ -418,6 +418,12 @@ static void rule_path_narrower(struct nicfit__audit_ctx *c, const struct nicfit_
 			   P(c, x->down)->bdf, x->cap, d->link.own_max_gbps);
 }
 
+/*
+ * A device's link rules: its own link (width, speed, the slot against a
+ * GPU) when the first hop is the device's own, then the links above it,
+ * then a GPU's path as a whole. Nothing is judged on a VM or inside a
+ * chipset, where the figures are not the hardware's (measure_path).
+ */
 void nicfit__audit_judge_link(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
 {
 	struct path pa;
@@ -492,6 +498,10 @@ static void rule_mrrs(struct nicfit__audit_ctx *c, const struct nicfit_audit_dev
 			   d->label, p->mrrs);
 }
 
+/*
+ * Config space of each network card's first function, when it could be
+ * read (root) and the card is not a chipset function with nominal figures.
+ */
 void nicfit__audit_judge_config(struct nicfit__audit_ctx *c)
 {
 	struct nicfit_audit *a = c->a;

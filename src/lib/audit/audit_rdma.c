@@ -225,6 +225,12 @@ static void rule_roce_mtu(struct nicfit__audit_ctx *c, const struct nicfit_rdmad
 			   now.goodput_gbps, pt->rate.gbps, best.goodput_gbps);
 }
 
+/*
+ * Count the host's active VPI ports by mode first (vpi-port-mode compares
+ * each idle port with them), then each port's rules in order; the RoCE
+ * rules only for active Ethernet ports, since an idle port's PFC, GIDs and
+ * MTU carry nothing yet.
+ */
 void nicfit__audit_judge_rdma(struct nicfit__audit_ctx *c)
 {
 	const struct nicfit_topo *t = c->t;
