@@ -1,7 +1,7 @@
 /*
  * nicfit/audit.h - judge a host model: links, GPU-NIC paths, RDMA, GPUDirect.
  *
- * nicfit_audit_run() is a pure function of a struct nicfit_topo (nicfit/
+ * nicfit_audit_judge() is a pure function of a struct nicfit_topo (nicfit/
  * topo.h), the catalog and options: it reads no files. It decides, per
  * device, what the PCIe link negotiated against what both ends can do and
  * the narrowest link on the way to the CPU (naming the bridge that limits
@@ -10,27 +10,37 @@
  * `nvidia-smi topo -m` prints it (reference/topology.md 2) and whether
  * NCCL would use GPUDirect RDMA by default (topology.md 1.5); per RDMA
  * port, state, rate, link layer and RoCE v2 GIDs. Every problem becomes a
- * finding with a severity, a code, the device, a message with the numbers
- * and a fix; what sysfs cannot show (or only root can read) is listed in
- * not_checked with the reason.
+ * finding (nicfit/finding.h) with a severity, a registered code, the
+ * device, a message with the numbers and a fix; what sysfs cannot show (or
+ * only root can read) is listed in not_checked with the reason.
+ *
+ * The result: nicfit_audit_judge() allocates a struct nicfit_audit and
+ * everything it holds; nicfit_audit_free() frees it all. It points into
+ * the topo it judged (a->topo, device indices, names) and into the catalog
+ * (cat_nic): keep both alive, and the catalog unchanged (no overlay),
+ * until nicfit_audit_free(). nicfit_audit_check_plan() and
+ * nicfit_audit_name_from_pciids() add to the same result.
+ *
+ *	struct nicfit_audit *a;
+ *
+ *	if (nicfit_audit_judge(topo, cat, NULL, &a, &err))
+ *		return err.code;
+ *	...a->findings.v[i], nicfit_findings_count(&a->findings, NICFIT_SEV_WARNING)...
+ *	nicfit_audit_free(a);
  *
  * The renderers print the result as text (an inventory, a matrix like
  * nvidia-smi topo -m, the findings), JSON ("nicfit.audit.v1", see
  * docs/json-audit.md), Markdown, CSV, or an SVG picture of the host.
- *
- * The result points into the model: keep the topo alive until
- * nicfit_audit_free().
  */
 #ifndef NICFIT_AUDIT_H
 #define NICFIT_AUDIT_H
 
 #include "nicfit/catalog.h"
-#include "nicfit/emit.h"
-#include "nicfit/error.h"
-#include "nicfit/pcie.h"
 #include "nicfit/finding.h"
+#include "nicfit/pcie.h"
 #include "nicfit/topo.h"
 
+struct nicfit_emit;
 struct nicfit_plan;
 
 /* Path classes, closest first (nvidia-smi's legend; NODE and PHB kept apart). */
@@ -38,19 +48,10 @@ enum nicfit_path { NICFIT_PATH_PIX, NICFIT_PATH_PXB, NICFIT_PATH_PHB, NICFIT_PAT
 		   NICFIT_PATH_SYS };
 const char *nicfit_path_name(enum nicfit_path p);
 
-struct nicfit_audit_finding {
-	enum nicfit_severity sev;
-	char code[40];           /* "nic-pcie-starved" */
-	char device[48];         /* BDF, RDMA/netdev name, or "host" */
-	char message[640];       /* plain words, with the numbers */
-	char fix[640];           /* what to do: BIOS setting, slot, command, cable */
-	const char *source;      /* where the rule or fact comes from */
-	int ignored;             /* matched an --ignore pattern */
-};
-
+/* A check the audit could not make, and why (both static text). */
 struct nicfit_not_checked {
-	char check[32];          /* "acs", "pfc_ecn", ... */
-	char why[384];
+	const char *check;       /* "acs", "pfc_ecn", ... */
+	const char *why;
 };
 
 /* The PCIe picture of one device. Rates are Gb/s per direction; < 0 unknown. */
@@ -108,8 +109,6 @@ struct nicfit_audit_pair {
 	int lca_pci;             /* lowest common bridge, -1 when only the host joins them */
 };
 
-#define NICFIT_AUDIT_MAX_NOT_CHECKED 16
-
 /* What a plan for this host recommends, next to what the host has. */
 struct nicfit_audit_plan {
 	int checked;             /* nicfit_audit_check_plan() ran */
@@ -129,41 +128,46 @@ struct nicfit_audit_plan {
 
 struct nicfit_audit {
 	const struct nicfit_topo *topo;
-	const struct nicfit_catalog *cat; /* as given to nicfit_audit_run (may be NULL) */
+	const struct nicfit_catalog *cat; /* as given to nicfit_audit_judge (may be NULL) */
 	struct nicfit_pcie_params pcie; /* the assumptions behind every rate */
 	struct nicfit_audit_dev *devs;
 	int ndevs;
 	int ngpus, naccels, nnics, nrdma_nics, nsockets;
 	struct nicfit_audit_pair *pairs;
 	int npairs;
-	struct nicfit_audit_finding *findings;
-	int nfindings;
-	int counts[NICFIT_SEV_COUNT]; /* findings by severity, ignored ones left out */
-	int nignored;
-	struct nicfit_not_checked not_checked[NICFIT_AUDIT_MAX_NOT_CHECKED];
-	int nnot_checked;
+	/*
+	 * Worst first, in the order they were made within a severity. Every
+	 * finding has a device (a BDF, an RDMA or interface name, or "host"),
+	 * a fix and a source; those matching --ignore are marked ignored.
+	 * nicfit_findings_count() gives the verdict's counts.
+	 */
+	struct nicfit_findings findings;
+	struct nicfit_not_checked *not_checked; /* each check once */
+	size_t nnot_checked, not_checked_alloc;
 	int gdr_kernel;          /* nv_mem, nv_mem_nc or nvidia_peermem present */
 	int all;                 /* devs holds every PCI function */
 	struct nicfit_audit_plan plan;
 	const char *const *ignore; /* the --ignore patterns (not owned) */
 	int nignore;
-	int fcap;                /* findings allocated (internal) */
 };
 
 struct nicfit_audit_opts {
-	const char *const *ignore; /* finding codes, or CODE@DEVICE, to leave out of the verdict */
+	const char *const *ignore; /* CODE or CODE@DEVICE to leave out of the verdict: codes
+				    * audit raises (nicfit_audit_judge checks) */
 	int nignore;
 	int all;                   /* list every PCI function, not only GPUs and NICs */
 	const struct nicfit_pcie_params *pcie; /* NULL: defaults */
 };
 
 /*
- * Judge topo. cat may be NULL (cards are then named from the built-in
- * table only). Errors: NICFIT_E_NOMEM.
+ * Judge topo into a new *out. cat may be NULL (cards are then named from
+ * the built-in table only). Errors: NICFIT_E_USAGE (an --ignore pattern
+ * whose code audit does not raise; the error names "--ignore" and the
+ * nearest code), NICFIT_E_NOMEM.
  */
-int nicfit_audit_run(const struct nicfit_topo *topo, const struct nicfit_catalog *cat,
-		     const struct nicfit_audit_opts *opts, struct nicfit_audit **out,
-		     struct nicfit_error *err);
+int nicfit_audit_judge(const struct nicfit_topo *topo, const struct nicfit_catalog *cat,
+		       const struct nicfit_audit_opts *opts, struct nicfit_audit **out,
+		       struct nicfit_error *err);
 void nicfit_audit_free(struct nicfit_audit *a);
 
 /* 0 clean (info only), 1 warnings, 2 critical findings (ignored ones left out). */

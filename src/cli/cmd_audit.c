@@ -3,7 +3,6 @@
  * judge it, print the report. The exit status says the worst finding:
  * 0 clean, 1 warnings, 2 critical.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +12,14 @@
 #include "util.h"
 #include "nicfit/audit.h"
 #include "nicfit/catalog.h"
+#include "nicfit/emit.h"
+#include "nicfit/file.h"
+#include "nicfit/finding.h"
 #include "nicfit/plan.h"
 #include "nicfit/snapshot.h"
 #include "nicfit/topo.h"
 
 #define MAX_IGNORE 64
-
-#define MAX_SPEC_FILE (1u << 20)
 
 /*
  * audit --plan FILE: plan the request in FILE (plan's JSON spec) with this
@@ -33,27 +33,17 @@ static int check_plan(struct nicfit_catalog *cat, const char *path, struct nicfi
 	struct nicfit_plan *plan = calloc(1, sizeof(struct nicfit_plan));
 	struct nicfit_plan_input in;
 	struct nicfit_error err;
-	char *text = malloc(MAX_SPEC_FILE + 1);
+	char *text = NULL;
 	size_t len = 0;
-	FILE *f;
 	int rc = 0;
 
 	nicfit_error_clear(&err);
-	if (!spec || !plan || !text) {
+	if (!spec || !plan) {
 		rc = cli_error(NICFIT_E_NOMEM, "out of memory");
 		goto out;
 	}
-	f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!f) {
-		rc = cli_error(errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO, "%s: %s", path,
-			       strerror(errno));
-		goto out;
-	}
-	len = fread(text, 1, MAX_SPEC_FILE + 1, f);
-	if (f != stdin)
-		fclose(f);
-	if (len > MAX_SPEC_FILE) {
-		rc = cli_error(NICFIT_E_LIMIT, "%s: larger than 1 MiB", path);
+	if (nicfit_read_file(path, NICFIT_SPEC_MAX_BYTES, &text, &len, &err)) {
+		rc = cli_fail(&err);
 		goto out;
 	}
 	nicfit_spec_init(spec, strcmp(path, "-") ? path : "<stdin>");
@@ -66,7 +56,7 @@ static int check_plan(struct nicfit_catalog *cat, const char *path, struct nicfi
 		goto out_spec;
 	nicfit_audit_free(*a);
 	*a = NULL;
-	if (nicfit_audit_run(topo, cat, ao, a, &err) ||
+	if (nicfit_audit_judge(topo, cat, ao, a, &err) ||
 	    nicfit_plan_input_from_spec(cat, spec, &in, &err) || nicfit_plan(cat, &in, plan, &err) ||
 	    nicfit_audit_check_plan(*a, plan, &err))
 		rc = cli_fail(&err);
@@ -77,6 +67,44 @@ out:
 	free(spec);
 	free(plan);
 	return rc;
+}
+
+/*
+ * Read the model of root: a sysfs tree, or a snapshot archive unpacked
+ * into *tmpdir (the caller removes it). The model keeps the archive's name
+ * as its root. Returns 0 or an exit code after printing the error.
+ */
+static int discover(const char *root, struct nicfit_topo **topo, char **tmpdir,
+		    char **tmproot)
+{
+	struct nicfit_error err;
+	int rc;
+
+	nicfit_error_clear(&err);
+	if (nicfit_snapshot_is_archive(root)) {
+		if (nicfit_snapshot_extract(root, tmpdir, tmproot, &err))
+			return cli_fail(&err);
+		rc = nicfit_topo_discover(*tmproot, topo, &err);
+		if (!rc)
+			snprintf((*topo)->root, sizeof((*topo)->root), "%s", root);
+	} else {
+		rc = nicfit_topo_discover(root, topo, &err);
+	}
+	return rc ? cli_fail(&err) : 0;
+}
+
+/* Print the report; the exit status is then the worst finding's. */
+static int report(struct cli *c, const struct nicfit_audit *a)
+{
+	struct nicfit_emit *e = cli_emitter(c);
+	int rc = nicfit_audit_render(a, e);
+
+	if (rc) {
+		nicfit_emit_free(e);
+		return cli_error(rc, "audit: cannot render the report: %s", nicfit_strerror(rc));
+	}
+	rc = cli_emit_done(c, e);
+	return rc ? rc : nicfit_audit_exit_code(a);
 }
 
 int cmd_audit(struct cli *c, int argc, char **argv)
@@ -99,7 +127,6 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	struct nicfit_topo *topo = NULL;
 	struct nicfit_audit *a = NULL;
 	struct nicfit_error err;
-	struct nicfit_emit *e;
 	char *tmpdir = NULL, *tmproot = NULL;
 	int ch, rc, nignore = 0, all = 0, no_pciids = 0;
 
@@ -117,6 +144,9 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		case 'i':
 			if (nignore == MAX_IGNORE)
 				return cli_error(NICFIT_E_USAGE, "audit: at most %d --ignore", MAX_IGNORE);
+			/* a mistyped code would silently ignore nothing */
+			if (nicfit_code_check_ignore(optarg, NICFIT_ENGINE_AUDIT, "--ignore", &err))
+				return cli_fail(&err);
 			ignore[nignore++] = optarg;
 			break;
 		case 'P':
@@ -141,22 +171,9 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		cli_error(NICFIT_E_USAGE, "audit: unexpected argument '%.64s'", argv[optind]);
 		return cli_usage("audit");
 	}
-	if (!root || !*root)
-		root = "/";
-	if (nicfit_snapshot_is_archive(root)) {
-		rc = nicfit_snapshot_extract(root, &tmpdir, &tmproot, &err);
-		if (rc)
-			return cli_fail(&err);
-		rc = nicfit_topo_discover(tmproot, &topo, &err);
-		if (!rc)
-			snprintf(topo->root, sizeof(topo->root), "%s", root);
-	} else {
-		rc = nicfit_topo_discover(root, &topo, &err);
-	}
-	if (rc) {
-		rc = cli_fail(&err);
+	rc = discover(root && *root ? root : "/", &topo, &tmpdir, &tmproot);
+	if (rc)
 		goto out;
-	}
 	cat = cli_catalog(c, &rc);
 	if (!cat)
 		goto out;
@@ -165,7 +182,7 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	ao.nignore = nignore;
 	ao.all = all;
 	ao.pcie = &pp;
-	rc = nicfit_audit_run(topo, cat, &ao, &a, &err);
+	rc = nicfit_audit_judge(topo, cat, &ao, &a, &err);
 	if (rc) {
 		rc = cli_fail(&err);
 		goto out;
@@ -179,16 +196,7 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		rc = cli_fail(&err);
 		goto out;
 	}
-	e = cli_emitter(c);
-	rc = nicfit_audit_render(a, e);
-	if (rc) {
-		nicfit_emit_free(e);
-		rc = cli_error(rc, "audit: cannot render the report: %s", nicfit_strerror(rc));
-		goto out;
-	}
-	rc = cli_emit_done(c, e);
-	if (!rc)
-		rc = nicfit_audit_exit_code(a);
+	rc = report(c, a);
 out:
 	nicfit_audit_free(a);
 	nicfit_topo_free(topo);

@@ -104,7 +104,7 @@ int cli_host_audit(struct nicfit_catalog *cat, const char *root, struct nicfit_t
 		rc = nicfit_topo_discover(root, topo, &err);
 	}
 	if (!rc)
-		rc = nicfit_audit_run(*topo, cat, NULL, audit, &err);
+		rc = nicfit_audit_judge(*topo, cat, NULL, audit, &err);
 	if (rc) {
 		nicfit_topo_free(*topo);
 		*topo = NULL;

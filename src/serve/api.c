@@ -165,7 +165,7 @@ static enum MHD_Result handle_audit(struct request *rq)
 	pthread_mutex_lock(&rq->srv->audit_lock);
 	rc = nicfit_topo_discover(root && *root ? root : "/", &topo, &err);
 	if (!rc)
-		rc = nicfit_audit_run(topo, rq->srv->o->cat, &ao, &a, &err);
+		rc = nicfit_audit_judge(topo, rq->srv->o->cat, &ao, &a, &err);
 	if (rc) {
 		ok = serve_reply_nicfit_error(rq, rc, &err);
 		goto out;

@@ -83,27 +83,38 @@ static struct nicfit_audit *run(struct nicfit_topo *t, const char *const *ignore
 	o.ignore = ignore;
 	o.nignore = nignore;
 	nicfit_error_clear(&err);
-	if (nicfit_audit_run(t, cat, &o, &a, &err))
+	if (nicfit_audit_judge(t, cat, &o, &a, &err))
 		fail_msg("audit: %s", err.msg);
 	return a;
 }
 
 static int has(const struct nicfit_audit *a, const char *code, enum nicfit_severity sev)
 {
-	int i;
+	size_t i;
 
-	for (i = 0; i < a->nfindings; i++)
-		if (!strcmp(a->findings[i].code, code) && a->findings[i].sev == sev)
+	for (i = 0; i < a->findings.n; i++)
+		if (!strcmp(a->findings.v[i].code, code) && a->findings.v[i].severity == sev)
 			return 1;
 	return 0;
 }
 
 static int count(const struct nicfit_audit *a, const char *code)
 {
-	int i, n = 0;
+	size_t i;
+	int n = 0;
 
-	for (i = 0; i < a->nfindings; i++)
-		n += !strcmp(a->findings[i].code, code);
+	for (i = 0; i < a->findings.n; i++)
+		n += !strcmp(a->findings.v[i].code, code);
+	return n;
+}
+
+static int nignored(const struct nicfit_audit *a)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < a->findings.n; i++)
+		n += a->findings.v[i].ignored != 0;
 	return n;
 }
 
@@ -279,13 +290,41 @@ static void starved_card(void **state)
 	assert_string_equal(a->devs[0].card_limited_by, "pcie");
 	assert_true(a->devs[0].supply_gbps < a->devs[0].demand_gbps);
 	assert_int_equal(nicfit_audit_exit_code(a), 1); /* it works, at the slot's rate */
-	warnings = a->counts[NICFIT_SEV_WARNING];
+	warnings = (int)nicfit_findings_count(&a->findings, NICFIT_SEV_WARNING);
 	nicfit_audit_free(a);
 	/* ignored findings leave the verdict */
 	a = run(t, ign, 1);
-	assert_int_equal(a->nignored, 1);
-	assert_int_equal(a->counts[NICFIT_SEV_WARNING], warnings - 1);
+	assert_int_equal(nignored(a), 1);
+	assert_int_equal(nicfit_findings_count(&a->findings, NICFIT_SEV_WARNING), warnings - 1);
 	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+}
+
+/* --ignore takes only codes audit raises: a typo is named, with the nearest code. */
+static void ignore_checked(void **state)
+{
+	static const char *const typo[] = { "gpu-link-idle", "nic-pcie-starvd@0000:01:00.0" };
+	static const char *const other[] = { "fit-not-checked" };
+	struct nicfit_topo *t = switch_box(1);
+	struct nicfit_audit_opts o;
+	struct nicfit_audit *a = NULL;
+	struct nicfit_error err;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.ignore = typo;
+	o.nignore = 2;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_audit_judge(t, cat, &o, &a, &err), NICFIT_E_USAGE);
+	assert_null(a);
+	assert_string_equal(err.input, "--ignore");
+	assert_non_null(strstr(err.msg, "'nic-pcie-starvd'"));
+	assert_non_null(strstr(err.msg, "did you mean 'nic-pcie-starved'"));
+	/* a code only plan raises is not one audit can ignore */
+	o.ignore = other;
+	o.nignore = 1;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_audit_judge(t, cat, &o, &a, &err), NICFIT_E_USAGE);
 	nicfit_topo_free(t);
 }
 
@@ -462,7 +501,7 @@ static void against_plan(void **state)
 		fail_msg("plan: %s", err.msg);
 	assert_true(p->backend_needed);
 	nicfit_error_clear(&err);
-	assert_int_equal(nicfit_audit_run(t, c2, NULL, &a, &err), 0);
+	assert_int_equal(nicfit_audit_judge(t, c2, NULL, &a, &err), 0);
 	assert_int_equal(nicfit_audit_check_plan(a, p, &err), 0);
 	assert_true(a->plan.checked);
 	assert_true(a->plan.matches);
@@ -494,6 +533,7 @@ int main(void)
 		cmocka_unit_test(unknown_locality),
 		cmocka_unit_test(idle_versus_downtrained),
 		cmocka_unit_test(starved_card),
+		cmocka_unit_test(ignore_checked),
 		cmocka_unit_test(chipset_and_classes),
 		cmocka_unit_test(fixtures),
 		cmocka_unit_test(render_every_format),

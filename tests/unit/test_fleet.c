@@ -59,7 +59,7 @@ static json_t *audit_fixture(const char *name, const struct nicfit_catalog *cat)
 		fprintf(stderr, "# %s: %s (run make tests)\n", root, err.msg);
 		return NULL;
 	}
-	if (nicfit_audit_run(t, cat, NULL, &a, &err)) {
+	if (nicfit_audit_judge(t, cat, NULL, &a, &err)) {
 		fprintf(stderr, "# audit %s: %s\n", name, err.msg);
 		nicfit_topo_free(t);
 		return NULL;

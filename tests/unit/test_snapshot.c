@@ -13,6 +13,7 @@
 #include "fixtures.h"
 #include "nicfit/audit.h"
 #include "nicfit/catalog.h"
+#include "nicfit/emit.h"
 #include "nicfit/snapshot.h"
 #include "nicfit/topo.h"
 
@@ -52,7 +53,7 @@ static char *audit_json(const char *root, const char *cut)
 	if (nicfit_topo_discover(root, &t, &err))
 		fail_msg("%s: %s", root, err.msg);
 	snprintf(t->root, sizeof(t->root), "ROOT");
-	if (nicfit_audit_run(t, cat, NULL, &a, &err))
+	if (nicfit_audit_judge(t, cat, NULL, &a, &err))
 		fail_msg("audit: %s", err.msg);
 	e = nicfit_emit_new(NICFIT_FMT_JSON, NICFIT_EMIT_PRETTY, 0);
 	nicfit_buf_init(&b, 0);

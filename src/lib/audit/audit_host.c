@@ -100,27 +100,13 @@ static unsigned rdma_kinds(const struct nicfit_audit *a, const struct nicfit_aud
 	return r;
 }
 
-void nicfit_audit_host_server(const struct nicfit_audit *a, struct nicfit_host_server *h)
+/* Slots: the firmware's list when there is one, else the ports that hold a card. */
+static void host_slots(const struct nicfit_audit *a, struct nicfit_host_server *h)
 {
 	const struct nicfit_topo *t = a->topo;
 	struct nicfit_server *s = &h->server;
 	int i, gen = 0;
 
-	memset(h, 0, sizeof(*h));
-	snprintf(h->id, sizeof(h->id), "this-host");
-	snprintf(h->name, sizeof(h->name), "%s%s%s%s%s", t->hostname[0] ? t->hostname : "this host",
-		 t->product[0] ? " (" : "", t->sys_vendor, t->product[0] ? " " : "", t->product);
-	if (t->product[0])
-		snprintf(h->name + strlen(h->name), sizeof(h->name) - strlen(h->name), ")");
-	s->e.id = h->id;
-	s->e.name = h->name;
-	s->e.source = "nicfit audit (sysfs)";
-	s->vendor = t->sys_vendor[0] ? t->sys_vendor : "unknown";
-	s->form = "unknown";
-	s->sockets = a->nsockets > 0 ? a->nsockets : (t->nnuma > 0 ? t->nnuma : 1);
-	for (i = 0; i < NICFIT_MAX_SLOTS; i++)
-		h->slot_occupant[i] = -1;
-	/* Slots: the firmware's list when there is one, else the ports that hold a card. */
 	if (t->nslots) {
 		for (i = 0; i < t->nslots; i++)
 			add_slot(h, t, t->slots[i].name, t->slots[i].bridge, t->slots[i].max_gts,
@@ -148,67 +134,101 @@ void nicfit_audit_host_server(const struct nicfit_audit *a, struct nicfit_host_s
 		if (s->slots[i].gen > gen)
 			gen = s->slots[i].gen;
 	s->pcie_gen = gen ? gen : 3;
-	/* GPUs and NICs present; GPU slots take a double-width card (one is in there). */
+}
+
+/* A GPU present; its slot takes a double-width card (one is in there). */
+static void host_gpu(const struct nicfit_audit *a, struct nicfit_host_server *h,
+		     const struct nicfit_audit_dev *d, int slot)
+{
+	const struct nicfit_pcidev *p = &a->topo->pci[d->pci];
+	struct nicfit_host_gpu *g = &h->gpus[h->ngpus++];
+
+	snprintf(g->bdf, sizeof(g->bdf), "%s", p->bdf);
+	snprintf(g->name, sizeof(g->name), "%s", d->name);
+	if (a->cat) {
+		size_t k, n = nicfit_catalog_count(a->cat, NICFIT_KIND_GPU);
+
+		for (k = 0; k < n; k++) {
+			const struct nicfit_gpu *cg = nicfit_catalog_gpu(a->cat, k);
+
+			if (cg->pci_vendor == p->vendor && cg->pci_device == p->device)
+				g->catalog_id = cg->e.id;
+		}
+	}
+	g->slot = slot;
+	g->socket = d->socket;
+	if (slot >= 0)
+		h->server.slots[slot].gpu = NICFIT_GPU_DOUBLE;
+}
+
+/* A network card present; one in no slot is an onboard NIC of the server. */
+static void host_nic(const struct nicfit_audit *a, struct nicfit_host_server *h,
+		     const struct nicfit_audit_dev *d, int slot)
+{
+	struct nicfit_server *s = &h->server;
+	struct nicfit_host_nic *n = &h->nics[h->nnics++];
+	struct nicfit_onboard *o;
+
+	snprintf(n->bdf, sizeof(n->bdf), "%s", a->topo->pci[d->pci].bdf);
+	snprintf(n->part, sizeof(n->part), "%s", d->part);
+	snprintf(n->name, sizeof(n->name), "%s", d->name);
+	n->cat_nic = d->cat_nic;
+	n->ports = d->card_ports;
+	n->port_gbps = d->port_gbps;
+	n->rdma = rdma_kinds(a, d);
+	n->slot = slot;
+	n->socket = d->socket;
+	if (slot >= 0 || s->nonboard >= 8)
+		return;
+	o = &s->onboard[s->nonboard++];
+	snprintf(h->onboard_names[s->nonboard - 1], sizeof(h->onboard_names[0]),
+		 "%.20s (%.40s)", d->label, d->name);
+	o->name = h->onboard_names[s->nonboard - 1];
+	o->kind = "lom";
+	o->nic = d->cat_nic ? d->cat_nic->e.id : NULL;
+	o->ports = d->card_ports > 0 ? d->card_ports : 1;
+	o->port_gbps = d->port_gbps > 0 ? d->port_gbps : 1;
+	o->cage = d->cat_nic && d->cat_nic->cage ? d->cat_nic->cage :
+		  strstr(d->name, "QSFP28") ? "QSFP28" :
+		  strstr(d->name, "QSFP+") ? "QSFP+" :
+		  strstr(d->name, "SFP28") ? "SFP28" :
+		  strstr(d->name, "SFP+") ? "SFP+" : "RJ45";
+	o->description = n->name;
+	o->socket = d->socket;
+	o->rdma = n->rdma;
+}
+
+void nicfit_audit_host_server(const struct nicfit_audit *a, struct nicfit_host_server *h)
+{
+	const struct nicfit_topo *t = a->topo;
+	struct nicfit_server *s = &h->server;
+	int i;
+
+	memset(h, 0, sizeof(*h));
+	snprintf(h->id, sizeof(h->id), "this-host");
+	snprintf(h->name, sizeof(h->name), "%s%s%s%s%s", t->hostname[0] ? t->hostname : "this host",
+		 t->product[0] ? " (" : "", t->sys_vendor, t->product[0] ? " " : "", t->product);
+	if (t->product[0])
+		snprintf(h->name + strlen(h->name), sizeof(h->name) - strlen(h->name), ")");
+	s->e.id = h->id;
+	s->e.name = h->name;
+	s->e.source = "nicfit audit (sysfs)";
+	s->vendor = t->sys_vendor[0] ? t->sys_vendor : "unknown";
+	s->form = "unknown";
+	s->sockets = a->nsockets > 0 ? a->nsockets : (t->nnuma > 0 ? t->nnuma : 1);
+	for (i = 0; i < NICFIT_MAX_SLOTS; i++)
+		h->slot_occupant[i] = -1;
+	host_slots(a, h);
 	for (i = 0; i < a->ndevs; i++) {
 		const struct nicfit_audit_dev *d = &a->devs[i];
-		const struct nicfit_pcidev *p = &t->pci[d->pci];
-		int slot;
 
-		if (p->physfn >= 0)
+		if (t->pci[d->pci].physfn >= 0)
 			continue;
-		slot = slot_index(h, t, d->pci);
 		if ((d->kind == NICFIT_DEV_GPU || d->kind == NICFIT_DEV_ACCEL) &&
-		    h->ngpus < NICFIT_HOST_MAX) {
-			struct nicfit_host_gpu *g = &h->gpus[h->ngpus++];
-
-			snprintf(g->bdf, sizeof(g->bdf), "%s", p->bdf);
-			snprintf(g->name, sizeof(g->name), "%s", d->name);
-			if (a->cat) {
-				size_t k, n = nicfit_catalog_count(a->cat, NICFIT_KIND_GPU);
-
-				for (k = 0; k < n; k++) {
-					const struct nicfit_gpu *cg = nicfit_catalog_gpu(a->cat, k);
-
-					if (cg->pci_vendor == p->vendor && cg->pci_device == p->device)
-						g->catalog_id = cg->e.id;
-				}
-			}
-			g->slot = slot;
-			g->socket = d->socket;
-			if (slot >= 0)
-				s->slots[slot].gpu = NICFIT_GPU_DOUBLE;
-		} else if (d->kind == NICFIT_DEV_NIC && d->card_lead && h->nnics < NICFIT_HOST_MAX) {
-			struct nicfit_host_nic *n = &h->nics[h->nnics++];
-
-			snprintf(n->bdf, sizeof(n->bdf), "%s", p->bdf);
-			snprintf(n->part, sizeof(n->part), "%s", d->part);
-			snprintf(n->name, sizeof(n->name), "%s", d->name);
-			n->cat_nic = d->cat_nic;
-			n->ports = d->card_ports;
-			n->port_gbps = d->port_gbps;
-			n->rdma = rdma_kinds(a, d);
-			n->slot = slot;
-			n->socket = d->socket;
-			if (slot < 0 && s->nonboard < 8) {
-				struct nicfit_onboard *o = &s->onboard[s->nonboard++];
-
-				snprintf(h->onboard_names[s->nonboard - 1], sizeof(h->onboard_names[0]),
-					 "%.20s (%.40s)", d->label, d->name);
-				o->name = h->onboard_names[s->nonboard - 1];
-				o->kind = "lom";
-				o->nic = d->cat_nic ? d->cat_nic->e.id : NULL;
-				o->ports = d->card_ports > 0 ? d->card_ports : 1;
-				o->port_gbps = d->port_gbps > 0 ? d->port_gbps : 1;
-				o->cage = d->cat_nic && d->cat_nic->cage ? d->cat_nic->cage :
-					  strstr(d->name, "QSFP28") ? "QSFP28" :
-					  strstr(d->name, "QSFP+") ? "QSFP+" :
-					  strstr(d->name, "SFP28") ? "SFP28" :
-					  strstr(d->name, "SFP+") ? "SFP+" : "RJ45";
-				o->description = n->name;
-				o->socket = d->socket;
-				o->rdma = n->rdma;
-			}
-		}
+		    h->ngpus < NICFIT_HOST_MAX)
+			host_gpu(a, h, d, slot_index(h, t, d->pci));
+		else if (d->kind == NICFIT_DEV_NIC && d->card_lead && h->nnics < NICFIT_HOST_MAX)
+			host_nic(a, h, d, slot_index(h, t, d->pci));
 	}
 }
 

@@ -1,5 +1,19 @@
 /*
  * audit_int.h - what the audit's source files share (not public).
+ *
+ * nicfit_audit_judge() (audit.c) runs the passes in order over one
+ * judging context: choose and name the devices (audit_dev.c); the PCIe
+ * path of each and its config space (audit_link.c); what each network
+ * card needs against what its path gives (audit_card.c); RDMA ports
+ * (audit_rdma.c); GPU-NIC pairs, GPUDirect, ACS and the IOMMU
+ * (audit_gpu.c); host-wide checks and what could not be checked
+ * (audit_checks.c). Every pass raises findings and notes through
+ * audit_ctx.c, which also holds the look-ups in the model they all use.
+ * The files depend on each other in that order only: a pass uses
+ * audit_ctx.c and the passes before it, never one after it.
+ *
+ * audit_plan.c compares the result with a plan, audit_render.c and
+ * audit_svg.c print it, audit_host.c describes the host for planning.
  */
 #ifndef NICFIT_AUDIT_INT_H
 #define NICFIT_AUDIT_INT_H
@@ -8,14 +22,142 @@
 #error "audit_int.h is internal to libnicfit: include the public headers in include/nicfit/"
 #endif
 
+#include <stddef.h>
+
+#include "finding_int.h"
 #include "nicfit/audit.h"
 
-/* Sort findings by severity, worst first, keeping their order otherwise. */
-void nicfit_audit_sort_findings(struct nicfit_audit *a);
-/* 1 when a --ignore pattern (CODE or CODE@DEVICE) matches f. */
-int nicfit_audit_ignored(const struct nicfit_audit *a, const struct nicfit_audit_finding *f);
+/* Where the rules come from (the `source` of each finding). */
+#define S_TOPO_GDR "reference/topology.md 1.5 (NCCL ncclTopoCheckGdr)"
+#define S_TOPO_TRAPS "reference/topology.md 6"
+#define S_TOPO_VM "reference/topology.md 3.2"
+#define S_PCIE "reference/bandwidth.md 1 (PCIe model, nicfit calc pcie)"
+#define S_ROCE_MTU "reference/bandwidth.md 2.3 (RoCE v2 headers)"
+#define S_NIC_PCIE "reference/anchors.md 5.1-5.2; NVIDIA/nccl#452"
+#define S_NIC_TUNING "reference/anchors.md 1.6 (NIC configuration operator)"
+#define S_ROCE "reference/anchors.md 5.6-5.7"
+#define S_VPI "reference/anchors.md 1.5, 5.9 (mlxconfig LINK_TYPE_P1)"
+#define S_GDR_KERNEL "reference/topology.md 1.1 (NCCL net_ib/gdr.cc)"
+#define S_ACS "reference/anchors.md 5.4"
+#define S_SEED "reference/seed-article.txt; DESIGN.md"
+#define S_X710 "reference/nic-identity.md 2.3; reference/anchors.md 5.8"
+#define S_IDS "reference/nic-identity.md 3"
 
-/* The SVG picture of the host (audit_svg.c). */
-int nicfit_audit_render_svg(const struct nicfit_audit *a, struct nicfit_emit *e);
+/* PCI vendor IDs the rules ask about. */
+#define PCI_VENDOR_NVIDIA 0x10de
+
+/* IB port states as sysfs numbers them (ports/N/state: "4: ACTIVE"). */
+#define IB_PORT_DOWN 1
+#define IB_PORT_INIT 2
+#define IB_PORT_ACTIVE 4
+
+/*
+ * Two rates within RATE_SLACK_GBPS are the same rate. Rates are computed
+ * along different routes (the device's own link, a bridge's, the card
+ * model) and printed as whole Gb/s, so a difference below a hundredth of
+ * a Gb/s is rounding, not a narrower link.
+ */
+#define RATE_SLACK_GBPS 0.01
+
+/* The state of one judgement, shared by every pass. */
+struct nicfit__audit_ctx {
+	struct nicfit_audit *a;
+	const struct nicfit_topo *t;
+	const struct nicfit_catalog *cat;
+	const struct nicfit_audit_opts *o;
+	int *dev_of;      /* topo index -> devs index, -1 */
+	int oom;          /* an allocation failed (besides the findings list's own) */
+	char *seen_link;  /* per topo index: 1 link reported (audit_link.c), 2|4 ACS (audit_gpu.c) */
+};
+
+/* The topo function at index i. */
+#define P(c, i) (&(c)->t->pci[(i)])
+
+/* ---- audit_ctx.c: raising findings, look-ups in the model ---------------- */
+
+/*
+ * Raise a finding: device NULL is "host", fix may be NULL (a fix built
+ * from a format is set with nicfit__finding_fix on the record returned).
+ * Returns the record, or NULL when memory ran out: the findings list
+ * remembers that (oom), and the judgement reports it at the end.
+ */
+struct nicfit_finding *nicfit__audit_find(struct nicfit__audit_ctx *c,
+					  enum nicfit_severity sev, enum nicfit__code code,
+					  const char *device, const char *source, const char *fix,
+					  const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+/* Note a check that could not be made (once per check; static text). */
+void nicfit__audit_not_checked(struct nicfit__audit_ctx *c, const char *check,
+			       const char *why);
+/* The RDMA device of a function, or -1. */
+int nicfit__audit_rdma_of(const struct nicfit__audit_ctx *c, int pci);
+/* The first non-virtual network interface of a function, or -1. */
+int nicfit__audit_first_netdev(const struct nicfit__audit_ctx *c, int pci);
+/* 1 when two functions are on one card (same domain, bus and device). */
+int nicfit__audit_same_card(const struct nicfit_pcidev *a, const struct nicfit_pcidev *b);
+
+/* ---- audit_dev.c: the devices judged ---------------------------------- */
+
+/* Fill a->devs (chosen, in PCI order, labelled and named) and c->dev_of. */
+int nicfit__audit_choose_devices(struct nicfit__audit_ctx *c);
+
+/* ---- audit_link.c: PCIe links ------------------------------------------ */
+
+/* Effective (and raw) rate of a link in Gb/s; -1 when unknown. */
+double nicfit__audit_rate(const struct nicfit__audit_ctx *c, double gts, int width,
+			  double *raw);
+/* "Gen3 x16", "Gen3", "x8" or "unknown" into buf. */
+const char *nicfit__audit_genw(char *buf, size_t n, double gts, int width);
+/*
+ * The free slots on socket s whose bridge can run at least min_gbps of raw
+ * PCIe (0: every free slot), as "5 (Gen3 x8), 7 (Gen3 x8)"; "" when none.
+ */
+void nicfit__audit_free_slots(const struct nicfit__audit_ctx *c, int s, double min_gbps,
+			      char *out, size_t n);
+/* A device's PCIe path and the findings about its links. */
+void nicfit__audit_judge_link(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d);
+/* MaxPayload and MaxReadReq of network cards (root only). */
+void nicfit__audit_judge_config(struct nicfit__audit_ctx *c);
+
+/* ---- audit_card.c: network cards --------------------------------------- */
+
+/* The card whose first function is devs[di]: its ports against its path. */
+void nicfit__audit_judge_card(struct nicfit__audit_ctx *c, int di);
+/* Ports of a NIC function running below the card's rate. */
+void nicfit__audit_judge_port_speed(struct nicfit__audit_ctx *c,
+				    const struct nicfit_audit_dev *d);
+
+/* ---- audit_rdma.c: RDMA ports ------------------------------------------ */
+
+void nicfit__audit_judge_rdma(struct nicfit__audit_ctx *c);
+
+/* ---- audit_gpu.c: GPU-NIC pairs and GPUDirect -------------------------- */
+
+/* Fill a->pairs and each GPU's nearest NIC. */
+void nicfit__audit_pairs(struct nicfit__audit_ctx *c);
+void nicfit__audit_judge_gpus(struct nicfit__audit_ctx *c);
+void nicfit__audit_judge_gdr(struct nicfit__audit_ctx *c);
+void nicfit__audit_judge_acs(struct nicfit__audit_ctx *c);
+void nicfit__audit_judge_iommu(struct nicfit__audit_ctx *c);
+
+/* ---- audit_checks.c: host-wide ----------------------------------------- */
+
+void nicfit__audit_judge_host(struct nicfit__audit_ctx *c);
+
+/* ---- audit.c: the result ----------------------------------------------- */
+
+/*
+ * After findings were added: mark those an --ignore pattern matches and
+ * sort the list, worst first (stable). Returns 0 or NICFIT_E_NOMEM (the
+ * list ran out of memory while it was filled).
+ */
+int nicfit__audit_settle(struct nicfit_audit *a);
+/* How many findings --ignore matched (shown, not counted). */
+size_t nicfit__audit_nignored(const struct nicfit_audit *a);
+
+/* ---- audit_svg.c ------------------------------------------------------- */
+
+/* The SVG picture of the host. */
+int nicfit__audit_render_svg(const struct nicfit_audit *a, struct nicfit_emit *e);
 
 #endif

@@ -10,45 +10,43 @@
 #include <string.h>
 
 #include "audit_int.h"
+#include "finding_int.h"
 #include "nicfit/audit.h"
 #include "nicfit/plan.h"
 
 #define S_PLAN "nicfit plan on this host (docs/rules.md)"
 
-static int append(struct nicfit_audit *a, enum nicfit_severity sev, const char *code,
+/*
+ * The host's back end is "slower than planned" below BACKEND_SHORT of the
+ * plan's per-server rate. The host's figure is its RDMA cards' port rates,
+ * or what PCIe delivers where a card's path is narrower than its ports
+ * (the PCIe model's goodput); a few percent below the plan is that model's
+ * overhead, a tenth short is a different build.
+ */
+#define BACKEND_SHORT 0.9
+/*
+ * The front end is slower than planned below FRONTEND_MEETS of the plan's
+ * port rate: both are nominal port rates, so only rounding is forgiven.
+ */
+#define FRONTEND_MEETS 0.98
+
+static int append(struct nicfit_audit *a, enum nicfit_severity sev, enum nicfit__code code,
 		  const char *fix, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-static int append(struct nicfit_audit *a, enum nicfit_severity sev, const char *code,
+/* Add a plan-* finding about the whole host. Returns 0 or NICFIT_E_NOMEM. */
+static int append(struct nicfit_audit *a, enum nicfit_severity sev, enum nicfit__code code,
 		  const char *fix, const char *fmt, ...)
 {
-	struct nicfit_audit_finding *f;
+	struct nicfit_finding *f;
 	va_list ap;
 
-	if (a->nfindings == a->fcap) {
-		int cap = a->fcap ? a->fcap * 2 : 16;
-		void *p = realloc(a->findings, (size_t)cap * sizeof(*f));
-
-		if (!p)
-			return -1;
-		a->findings = p;
-		a->fcap = cap;
-	}
-	f = &a->findings[a->nfindings++];
-	memset(f, 0, sizeof(*f));
-	f->sev = sev;
-	snprintf(f->code, sizeof(f->code), "%s", code);
-	snprintf(f->device, sizeof(f->device), "host");
-	snprintf(f->fix, sizeof(f->fix), "%s", fix);
-	f->source = S_PLAN;
 	va_start(ap, fmt);
-	vsnprintf(f->message, sizeof(f->message), fmt, ap);
+	f = nicfit__vfind(&a->findings, sev, code, "host", fmt, ap);
 	va_end(ap);
-	f->ignored = nicfit_audit_ignored(a, f);
-	if (f->ignored)
-		a->nignored++;
-	else
-		a->counts[sev]++;
-	return 0;
+	if (!f)
+		return NICFIT_E_NOMEM;
+	f->source = S_PLAN;
+	return nicfit__finding_fix(&a->findings, f, "%s", fix);
 }
 
 /* The host's back end: RDMA cards at what their paths carry, and their fabric. */
@@ -106,12 +104,26 @@ static double host_frontend(const struct nicfit_audit *a)
 	return best;
 }
 
+/*
+ * The rules, all about the whole host (device "host", source the plan):
+ * plan-backend-missing when the workload needs a back end and the host
+ * has no RDMA NIC at all (critical: the plan cannot run here);
+ * plan-backend-slower when its RDMA cards deliver clearly less than the
+ * plan gives each server, and plan-fabric-differs when they run the other
+ * fabric (warnings: it runs, not as planned; either fabric works if the
+ * whole cluster uses it); plan-backend-not-needed when the host has RDMA
+ * cards the workload does not need (a note); plan-frontend-slower when
+ * its fastest non-RDMA port is slower than the plan's front-end port (a
+ * warning). `matches` says that none of them rose above a note.
+ */
 int nicfit_audit_check_plan(struct nicfit_audit *a, const struct nicfit_plan *p,
 			    struct nicfit_error *err)
 {
 	struct nicfit_audit_plan *q = &a->plan;
 	char fix[512];
-	int rc = 0, before = a->counts[NICFIT_SEV_WARNING] + a->counts[NICFIT_SEV_CRITICAL];
+	size_t before = nicfit_findings_count(&a->findings, NICFIT_SEV_WARNING) +
+			nicfit_findings_count(&a->findings, NICFIT_SEV_CRITICAL);
+	int rc = 0;
 
 	memset(q, 0, sizeof(*q));
 	q->checked = 1;
@@ -131,39 +143,39 @@ int nicfit_audit_check_plan(struct nicfit_audit *a, const struct nicfit_plan *p,
 		snprintf(fix, sizeof(fix), "Add %d x %s (%s) as the plan lays out: `nicfit plan "
 			 "--from-host` shows the slot, cables and parts.", p->be_cards, p->be_part,
 			 q->fabric);
-		rc |= append(a, NICFIT_SEV_CRITICAL, "plan-backend-missing", fix,
+		rc |= append(a, NICFIT_SEV_CRITICAL, NICFIT_CODE_PLAN_BACKEND_MISSING, fix,
 			     "The plan for %s needs a back-end RDMA fabric (%s, %d x %s, ≈ %.0f Gb/s "
 			     "per server); this host has no RDMA NIC.", q->workload, q->fabric,
 			     p->be_cards, p->be_part, p->be_node_gbps);
-	} else if (p->backend_needed && q->host_backend_gbps < 0.9 * p->be_node_gbps) {
+	} else if (p->backend_needed && q->host_backend_gbps < BACKEND_SHORT * p->be_node_gbps) {
 		snprintf(fix, sizeof(fix), "The plan's back end is %d x %s; see `nicfit plan "
 			 "--from-host` for the slots that feed it.", p->be_cards, p->be_part);
-		rc |= append(a, NICFIT_SEV_WARNING, "plan-backend-slower", fix,
+		rc |= append(a, NICFIT_SEV_WARNING, NICFIT_CODE_PLAN_BACKEND_SLOWER, fix,
 			     "The plan for %s gives each server ≈ %.0f Gb/s of back end; this host's "
 			     "RDMA cards deliver ≈ %.0f Gb/s through their PCIe paths.", q->workload,
 			     p->be_node_gbps, q->host_backend_gbps);
 	}
 	if (p->backend_needed && a->nrdma_nics && q->host_fabric[0] &&
 	    strcmp(q->host_fabric, "both") && strcmp(q->host_fabric, q->fabric))
-		rc |= append(a, NICFIT_SEV_WARNING, "plan-fabric-differs",
+		rc |= append(a, NICFIT_SEV_WARNING, NICFIT_CODE_PLAN_FABRIC_DIFFERS,
 			     "Either fabric works if the whole cluster uses it: switch the plan with "
 			     "--fabric, or the VPI ports with mlxconfig LINK_TYPE_P1.",
 			     "The plan chose %s; this host's RDMA ports run %s.", q->fabric,
 			     q->host_fabric);
 	if (!p->backend_needed && a->nrdma_nics)
-		rc |= append(a, NICFIT_SEV_INFO, "plan-backend-not-needed",
+		rc |= append(a, NICFIT_SEV_INFO, NICFIT_CODE_PLAN_BACKEND_NOT_NEEDED,
 			     "Nothing to fix: keep them for other jobs, or leave them out of new builds.",
 			     "The plan for %s needs no back-end fabric; this host's %d RDMA card%s "
 			     "are not needed for it.", q->workload, a->nrdma_nics,
 			     a->nrdma_nics == 1 ? "" : "s");
-	if (q->host_frontend_gbps > 0 && q->host_frontend_gbps < p->fe_port_gbps * 0.98)
-		rc |= append(a, NICFIT_SEV_WARNING, "plan-frontend-slower",
+	if (q->host_frontend_gbps > 0 && q->host_frontend_gbps < p->fe_port_gbps * FRONTEND_MEETS)
+		rc |= append(a, NICFIT_SEV_WARNING, NICFIT_CODE_PLAN_FRONTEND_SLOWER,
 			     "Use a front-end card (or onboard port) of the plan's speed.",
 			     "The plan's front end is %.0f Gb/s per port; this host's fastest non-RDMA "
 			     "port is %.0f Gb/s.", p->fe_port_gbps, q->host_frontend_gbps);
-	if (rc)
+	if (rc || nicfit__audit_settle(a))
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	nicfit_audit_sort_findings(a);
-	q->matches = a->counts[NICFIT_SEV_WARNING] + a->counts[NICFIT_SEV_CRITICAL] == before;
+	q->matches = nicfit_findings_count(&a->findings, NICFIT_SEV_WARNING) +
+		     nicfit_findings_count(&a->findings, NICFIT_SEV_CRITICAL) == before;
 	return 0;
 }

@@ -9,9 +9,19 @@
 
 #include "audit_int.h"
 #include "nicfit/audit.h"
+#include "nicfit/emit.h"
 #include "nicfit/version.h"
 
 #define WRAP 96
+
+/* A finding's device and fix as printed: every audit finding has both. */
+#define DEVICE(f) ((f)->device ? (f)->device : "host")
+#define FIX(f) ((f)->fix ? (f)->fix : "")
+
+static size_t count(const struct nicfit_audit *a, enum nicfit_severity s)
+{
+	return nicfit_findings_count(&a->findings, s);
+}
 
 static const struct nicfit_pcidev *PD(const struct nicfit_audit *a, int i)
 {
@@ -212,12 +222,61 @@ static const char *vpd_state(int s)
 	return "not-read";
 }
 
+/* A device's link object: its own figures and its path's. */
+static void json_link(const struct nicfit_audit *a, struct nicfit_emit *e, int i)
+{
+	const struct nicfit_pcidev *p = PD(a, i);
+	const struct nicfit_audit_link *L = &a->devs[i].link;
+
+	nicfit_emit_begin_object(e, "link");
+	num_or_null(e, "current_gts", p->cur_gts > 0 ? p->cur_gts : -1);
+	if (p->cur_width > 0)
+		nicfit_emit_int(e, "current_width", p->cur_width);
+	else
+		nicfit_emit_null(e, "current_width");
+	num_or_null(e, "max_gts", p->max_gts > 0 ? p->max_gts : -1);
+	if (p->max_width > 0)
+		nicfit_emit_int(e, "max_width", p->max_width);
+	else
+		nicfit_emit_null(e, "max_width");
+	str_or_null(e, "current_speed_text", p->cur_speed_text);
+	str_or_null(e, "max_speed_text", p->max_speed_text);
+	num_or_null(e, "path_gbps", L->path_gbps);
+	num_or_null(e, "path_raw_gbps", L->path_raw_gbps);
+	num_or_null(e, "path_max_gbps", L->path_max_gbps);
+	num_or_null(e, "own_max_gbps", L->own_max_gbps);
+	str_or_null(e, "limited_by", L->limit_pci >= 0 ? a->topo->pci[L->limit_pci].bdf : NULL);
+	nicfit_emit_bool(e, "idle", L->idle);
+	nicfit_emit_bool(e, "nominal", L->nominal);
+	nicfit_emit_end_object(e);
+}
+
+/* The card object, on a card's first network function; else null. */
+static void json_card(struct nicfit_emit *e, const struct nicfit_audit_dev *d)
+{
+	if (d->kind == NICFIT_DEV_NIC && d->card_lead) {
+		nicfit_emit_begin_object(e, "card");
+		nicfit_emit_int(e, "functions", d->card_functions);
+		nicfit_emit_int(e, "ports", d->card_ports);
+		num_or_null(e, "port_gbps", d->port_gbps > 0 ? d->port_gbps : -1);
+		nicfit_emit_string(e, "port_gbps_source", d->cat_nic ? "catalog" :
+				   d->port_gbps_is_family_max ? "family-maximum" : "negotiated");
+		nicfit_emit_int(e, "ports_up", d->ports_up);
+		nicfit_emit_number(e, "ports_now_gbps", d->ports_now_gbps);
+		num_or_null(e, "demand_gbps", d->card_limited_by ? d->demand_gbps : -1);
+		num_or_null(e, "supply_gbps", d->card_limited_by ? d->supply_gbps : -1);
+		str_or_null(e, "limited_by", d->card_limited_by);
+		nicfit_emit_end_object(e);
+	} else {
+		nicfit_emit_null(e, "card");
+	}
+}
+
 static void json_device(const struct nicfit_audit *a, struct nicfit_emit *e, int i)
 {
 	const struct nicfit_audit_dev *d = &a->devs[i];
 	const struct nicfit_pcidev *p = PD(a, i);
 	const struct nicfit_topo *t = a->topo;
-	const struct nicfit_audit_link *L = &d->link;
 
 	nicfit_emit_begin_object(e, NULL);
 	nicfit_emit_string(e, "bdf", p->bdf);
@@ -257,27 +316,7 @@ static void json_device(const struct nicfit_audit *a, struct nicfit_emit *e, int
 	nicfit_emit_bool(e, "listed", p->in_bus_list);
 	str_or_null(e, "slot", p->slot);
 	str_or_null(e, "driver", p->driver);
-	nicfit_emit_begin_object(e, "link");
-	num_or_null(e, "current_gts", p->cur_gts > 0 ? p->cur_gts : -1);
-	if (p->cur_width > 0)
-		nicfit_emit_int(e, "current_width", p->cur_width);
-	else
-		nicfit_emit_null(e, "current_width");
-	num_or_null(e, "max_gts", p->max_gts > 0 ? p->max_gts : -1);
-	if (p->max_width > 0)
-		nicfit_emit_int(e, "max_width", p->max_width);
-	else
-		nicfit_emit_null(e, "max_width");
-	str_or_null(e, "current_speed_text", p->cur_speed_text);
-	str_or_null(e, "max_speed_text", p->max_speed_text);
-	num_or_null(e, "path_gbps", L->path_gbps);
-	num_or_null(e, "path_raw_gbps", L->path_raw_gbps);
-	num_or_null(e, "path_max_gbps", L->path_max_gbps);
-	num_or_null(e, "own_max_gbps", L->own_max_gbps);
-	str_or_null(e, "limited_by", L->limit_pci >= 0 ? t->pci[L->limit_pci].bdf : NULL);
-	nicfit_emit_bool(e, "idle", L->idle);
-	nicfit_emit_bool(e, "nominal", L->nominal);
-	nicfit_emit_end_object(e);
+	json_link(a, e, i);
 	json_netdevs(a, e, d->pci);
 	json_rdma(a, e, d->pci);
 	str_or_null(e, "part", d->part);
@@ -285,22 +324,7 @@ static void json_device(const struct nicfit_audit *a, struct nicfit_emit *e, int
 	str_or_null(e, "catalog_id", d->cat_nic ? d->cat_nic->e.id : NULL);
 	nicfit_emit_int(e, "vfs", d->vfs);
 	str_or_null(e, "physfn", p->physfn >= 0 ? t->pci[p->physfn].bdf : NULL);
-	if (d->kind == NICFIT_DEV_NIC && d->card_lead) {
-		nicfit_emit_begin_object(e, "card");
-		nicfit_emit_int(e, "functions", d->card_functions);
-		nicfit_emit_int(e, "ports", d->card_ports);
-		num_or_null(e, "port_gbps", d->port_gbps > 0 ? d->port_gbps : -1);
-		nicfit_emit_string(e, "port_gbps_source", d->cat_nic ? "catalog" :
-				   d->port_gbps_is_family_max ? "family-maximum" : "negotiated");
-		nicfit_emit_int(e, "ports_up", d->ports_up);
-		nicfit_emit_number(e, "ports_now_gbps", d->ports_now_gbps);
-		num_or_null(e, "demand_gbps", d->card_limited_by ? d->demand_gbps : -1);
-		num_or_null(e, "supply_gbps", d->card_limited_by ? d->supply_gbps : -1);
-		str_or_null(e, "limited_by", d->card_limited_by);
-		nicfit_emit_end_object(e);
-	} else {
-		nicfit_emit_null(e, "card");
-	}
+	json_card(e, d);
 	if ((d->kind == NICFIT_DEV_GPU || d->kind == NICFIT_DEV_ACCEL) && d->best_nic >= 0) {
 		nicfit_emit_begin_object(e, "best_nic");
 		nicfit_emit_string(e, "nic", PD(a, d->best_nic)->bdf);
@@ -381,6 +405,61 @@ static void json_host(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_end_object(e);
 }
 
+/* findings[] and not_checked[]. */
+static void json_findings(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	size_t i;
+
+	nicfit_emit_begin_array(e, "findings");
+	for (i = 0; i < a->findings.n; i++) {
+		const struct nicfit_finding *f = &a->findings.v[i];
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "severity", nicfit_severity_name(f->severity));
+		nicfit_emit_string(e, "code", f->code);
+		nicfit_emit_string(e, "device", DEVICE(f));
+		nicfit_emit_string(e, "message", f->message);
+		nicfit_emit_string(e, "fix", FIX(f));
+		str_or_null(e, "source", f->source);
+		nicfit_emit_bool(e, "ignored", f->ignored);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	nicfit_emit_begin_array(e, "not_checked");
+	for (i = 0; i < a->nnot_checked; i++) {
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "check", a->not_checked[i].check);
+		nicfit_emit_string(e, "why", a->not_checked[i].why);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+}
+
+/* plan: the comparison with --plan, null without. */
+static void json_plan(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	const struct nicfit_audit_plan *q = &a->plan;
+
+	if (!a->plan.checked) {
+		nicfit_emit_null(e, "plan");
+		return;
+	}
+	nicfit_emit_begin_object(e, "plan");
+	nicfit_emit_string(e, "workload", q->workload);
+	nicfit_emit_string(e, "verdict", q->verdict);
+	nicfit_emit_bool(e, "backend_needed", q->backend_needed);
+	str_or_null(e, "fabric", q->fabric);
+	str_or_null(e, "backend_part", q->backend_part);
+	nicfit_emit_int(e, "backend_cards", q->backend_cards);
+	nicfit_emit_number(e, "backend_gbps", q->backend_gbps);
+	nicfit_emit_number(e, "host_backend_gbps", q->host_backend_gbps);
+	str_or_null(e, "host_fabric", q->host_fabric);
+	nicfit_emit_number(e, "frontend_gbps", q->frontend_gbps);
+	nicfit_emit_number(e, "host_frontend_gbps", q->host_frontend_gbps);
+	nicfit_emit_bool(e, "matches", q->matches);
+	nicfit_emit_end_object(e);
+}
+
 static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
 	const struct nicfit_topo *t = a->topo;
@@ -391,10 +470,10 @@ static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_string(e, "nicfit_version", NICFIT_VERSION);
 	json_host(a, e);
 	nicfit_emit_begin_object(e, "verdict");
-	nicfit_emit_int(e, "critical", a->counts[NICFIT_SEV_CRITICAL]);
-	nicfit_emit_int(e, "warning", a->counts[NICFIT_SEV_WARNING]);
-	nicfit_emit_int(e, "info", a->counts[NICFIT_SEV_INFO]);
-	nicfit_emit_int(e, "ignored", a->nignored);
+	nicfit_emit_int(e, "critical", (long long)count(a, NICFIT_SEV_CRITICAL));
+	nicfit_emit_int(e, "warning", (long long)count(a, NICFIT_SEV_WARNING));
+	nicfit_emit_int(e, "info", (long long)count(a, NICFIT_SEV_INFO));
+	nicfit_emit_int(e, "ignored", (long long)nicfit__audit_nignored(a));
 	nicfit_emit_int(e, "exit_code", nicfit_audit_exit_code(a));
 	nicfit_emit_end_object(e);
 	nicfit_emit_begin_array(e, "numa_nodes");
@@ -436,49 +515,8 @@ static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
-	nicfit_emit_begin_array(e, "findings");
-	for (k = 0; k < a->nfindings; k++) {
-		const struct nicfit_audit_finding *f = &a->findings[k];
-
-		nicfit_emit_begin_object(e, NULL);
-		nicfit_emit_string(e, "severity", nicfit_severity_name(f->sev));
-		nicfit_emit_string(e, "code", f->code);
-		nicfit_emit_string(e, "device", f->device);
-		nicfit_emit_string(e, "message", f->message);
-		nicfit_emit_string(e, "fix", f->fix);
-		str_or_null(e, "source", f->source);
-		nicfit_emit_bool(e, "ignored", f->ignored);
-		nicfit_emit_end_object(e);
-	}
-	nicfit_emit_end_array(e);
-	nicfit_emit_begin_array(e, "not_checked");
-	for (k = 0; k < a->nnot_checked; k++) {
-		nicfit_emit_begin_object(e, NULL);
-		nicfit_emit_string(e, "check", a->not_checked[k].check);
-		nicfit_emit_string(e, "why", a->not_checked[k].why);
-		nicfit_emit_end_object(e);
-	}
-	nicfit_emit_end_array(e);
-	if (a->plan.checked) {
-		const struct nicfit_audit_plan *q = &a->plan;
-
-		nicfit_emit_begin_object(e, "plan");
-		nicfit_emit_string(e, "workload", q->workload);
-		nicfit_emit_string(e, "verdict", q->verdict);
-		nicfit_emit_bool(e, "backend_needed", q->backend_needed);
-		str_or_null(e, "fabric", q->fabric);
-		str_or_null(e, "backend_part", q->backend_part);
-		nicfit_emit_int(e, "backend_cards", q->backend_cards);
-		nicfit_emit_number(e, "backend_gbps", q->backend_gbps);
-		nicfit_emit_number(e, "host_backend_gbps", q->host_backend_gbps);
-		str_or_null(e, "host_fabric", q->host_fabric);
-		nicfit_emit_number(e, "frontend_gbps", q->frontend_gbps);
-		nicfit_emit_number(e, "host_frontend_gbps", q->host_frontend_gbps);
-		nicfit_emit_bool(e, "matches", q->matches);
-		nicfit_emit_end_object(e);
-	} else {
-		nicfit_emit_null(e, "plan");
-	}
+	json_findings(a, e);
+	json_plan(a, e);
 	nicfit_emit_int(e, "read_problems_total", (long long)t->problems_total);
 	nicfit_emit_begin_array(e, "read_problems");
 	for (k = 0; k < t->nproblems; k++) {
@@ -649,28 +687,29 @@ static const char *sev_word(const struct nicfit_emit *e, enum nicfit_severity s,
 
 static void findings_text(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
-	int k, md = nicfit_emit_format(e) == NICFIT_FMT_MD;
+	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
+	size_t k;
 
 	nicfit_emit_printf(e, "\n");
 	nicfit_emit_heading(e, "Findings");
-	if (!a->nfindings)
+	if (!a->findings.n)
 		nicfit_emit_printf(e, "  none\n");
-	for (k = 0; k < a->nfindings; k++) {
-		const struct nicfit_audit_finding *f = &a->findings[k];
-		const char *col, *w = sev_word(e, f->sev, &col);
+	for (k = 0; k < a->findings.n; k++) {
+		const struct nicfit_finding *f = &a->findings.v[k];
+		const char *col, *w = sev_word(e, f->severity, &col);
 		char lead[96];
 
 		if (md) {
-			nicfit_emit_printf(e, "- **%s** `%s` %s%s: %s\n  fix: %s\n", w, f->code, f->device,
-					   f->ignored ? " (ignored)" : "", f->message, f->fix);
+			nicfit_emit_printf(e, "- **%s** `%s` %s%s: %s\n  fix: %s\n", w, f->code,
+					   DEVICE(f), f->ignored ? " (ignored)" : "", f->message, FIX(f));
 			continue;
 		}
 		nicfit_emit_printf(e, "  %s%-8s%s  %s  %s%s\n", col, w,
-				   nicfit_emit_color(e, NICFIT_COLOR_RESET), f->code, f->device,
+				   nicfit_emit_color(e, NICFIT_COLOR_RESET), f->code, DEVICE(f),
 				   f->ignored ? "  (ignored)" : "");
 		wrapped(e, 12, "", f->message);
 		snprintf(lead, sizeof(lead), "fix: ");
-		if (f->fix[0])
+		if (FIX(f)[0])
 			wrapped(e, 12, lead, f->fix);
 	}
 	if (md)
@@ -682,43 +721,48 @@ static const struct nicfit_column finding_cols[] = {
 	{ "message", "message", 0 }, { "fix", "fix", 0 },
 };
 
-static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
+/* CSV: the device table, a blank line, the findings table. */
+static void render_csv(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	size_t k;
+
+	device_rows(a, e);
+	nicfit_emit_raw(e, "\r\n", 2);
+	nicfit_emit_table_begin(e, "findings", finding_cols, 5);
+	for (k = 0; k < a->findings.n; k++) {
+		const struct nicfit_finding *f = &a->findings.v[k];
+
+		nicfit_emit_cell_string(e, nicfit_severity_name(f->severity));
+		nicfit_emit_cell_string(e, f->code);
+		nicfit_emit_cell_string(e, DEVICE(f));
+		nicfit_emit_cell_string(e, f->message);
+		nicfit_emit_cell_string(e, FIX(f));
+	}
+	nicfit_emit_table_end(e);
+}
+
+/* The first lines: the host, what it holds, the verdict; the kernel and root. */
+static void host_lines(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
 	const struct nicfit_topo *t = a->topo;
-	enum nicfit_format fmt = nicfit_emit_format(e);
+	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
+	size_t ncrit = count(a, NICFIT_SEV_CRITICAL), nwarn = count(a, NICFIT_SEV_WARNING);
+	size_t ninfo = count(a, NICFIT_SEV_INFO), nignored = nicfit__audit_nignored(a);
 	char verdict[128];
 	size_t vl = 0;
-	int k;
 
-	if (fmt == NICFIT_FMT_CSV) {
-		device_rows(a, e);
-		nicfit_emit_raw(e, "\r\n", 2);
-		nicfit_emit_table_begin(e, "findings", finding_cols, 5);
-		for (k = 0; k < a->nfindings; k++) {
-			nicfit_emit_cell_string(e, nicfit_severity_name(a->findings[k].sev));
-			nicfit_emit_cell_string(e, a->findings[k].code);
-			nicfit_emit_cell_string(e, a->findings[k].device);
-			nicfit_emit_cell_string(e, a->findings[k].message);
-			nicfit_emit_cell_string(e, a->findings[k].fix);
-		}
-		nicfit_emit_table_end(e);
-		return;
-	}
 	verdict[0] = '\0';
-	if (a->counts[NICFIT_SEV_CRITICAL])
-		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%d critical",
-				       a->counts[NICFIT_SEV_CRITICAL]);
-	if (a->counts[NICFIT_SEV_WARNING])
-		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%s%d warning%s", vl ? ", " : "",
-				       a->counts[NICFIT_SEV_WARNING],
-				       a->counts[NICFIT_SEV_WARNING] == 1 ? "" : "s");
-	if (a->counts[NICFIT_SEV_INFO])
-		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%s%d note%s", vl ? ", " : "",
-				       a->counts[NICFIT_SEV_INFO],
-				       a->counts[NICFIT_SEV_INFO] == 1 ? "" : "s");
+	if (ncrit)
+		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%zu critical", ncrit);
+	if (nwarn)
+		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%s%zu warning%s",
+				       vl ? ", " : "", nwarn, nwarn == 1 ? "" : "s");
+	if (ninfo)
+		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%s%zu note%s",
+				       vl ? ", " : "", ninfo, ninfo == 1 ? "" : "s");
 	if (!vl)
 		snprintf(verdict, sizeof(verdict), "clean");
-	if (fmt == NICFIT_FMT_MD)
+	if (md)
 		nicfit_emit_printf(e, "# ");
 	nicfit_emit_printf(e, "%sHost %s%s%s%s%s%s — ", nicfit_emit_color(e, NICFIT_COLOR_BOLD),
 			   t->hostname[0] ? t->hostname : "(unnamed)",
@@ -732,15 +776,78 @@ static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
 		nicfit_emit_printf(e, "%d accelerator%s, ", a->naccels, a->naccels == 1 ? "" : "s");
 	nicfit_emit_printf(e, "%d NIC%s (%d RDMA): %s%s\n", a->nnics, a->nnics == 1 ? "" : "s",
 			   a->nrdma_nics, verdict, nicfit_emit_color(e, NICFIT_COLOR_RESET));
-	if (fmt == NICFIT_FMT_MD)
+	if (md)
 		nicfit_emit_printf(e, "\n");
 	nicfit_emit_printf(e, "%s%s%s · read from %s%s%s%s\n",
 			   t->kernel[0] ? "Linux " : "", t->kernel[0] ? t->kernel : "kernel unknown",
 			   t->is_virtual ? " · virtual machine" : "", t->root,
 			   t->privileged ? " · config space readable" : " · not root: some checks skipped",
-			   a->nignored ? " · " : "", a->nignored ? "ignored findings not counted" : "");
-	if (fmt == NICFIT_FMT_MD)
+			   nignored ? " · " : "", nignored ? "ignored findings not counted" : "");
+	if (md)
 		nicfit_emit_printf(e, "\n");
+}
+
+/* "Against the plan": the plan's verdict, back end and front end against the host's. */
+static void plan_text(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	const struct nicfit_audit_plan *q = &a->plan;
+	char line[1200];
+
+	if (!q->checked)
+		return;
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, "Against the plan");
+	wrapped(e, 2, "plan: ", q->verdict);
+	if (q->backend_needed)
+		snprintf(line, sizeof(line), "back end: the plan wants %s, %d x %s, ≈ %.0f Gb/s per "
+			 "server; this host has ≈ %.0f Gb/s of RDMA (%s).", q->fabric,
+			 q->backend_cards, q->backend_part, q->backend_gbps, q->host_backend_gbps,
+			 q->host_fabric[0] ? q->host_fabric : "none");
+	else
+		snprintf(line, sizeof(line), "back end: none needed; this host has ≈ %.0f Gb/s of "
+			 "RDMA.", q->host_backend_gbps);
+	wrapped(e, 2, "", line);
+	if (q->host_frontend_gbps > 0)
+		snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
+			 "host's fastest non-RDMA port does %.0f Gb/s. %s", q->frontend_gbps,
+			 q->host_frontend_gbps, q->matches ? "The host matches the plan."
+							   : "See the plan-* findings.");
+	else
+		snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
+			 "host has no NIC besides its RDMA cards, which then carry the front-end "
+			 "traffic too. %s", q->frontend_gbps,
+			 q->matches ? "The host matches the plan." : "See the plan-* findings.");
+	wrapped(e, 2, "", line);
+}
+
+/* "Not checked": each check and why. */
+static void not_checked_text(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	size_t k;
+
+	if (!a->nnot_checked)
+		return;
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, "Not checked");
+	for (k = 0; k < a->nnot_checked; k++) {
+		char lead[48];
+
+		snprintf(lead, sizeof(lead), "%-13s", a->not_checked[k].check);
+		if (nicfit_emit_format(e) == NICFIT_FMT_MD)
+			nicfit_emit_printf(e, "- `%s`: %s\n", a->not_checked[k].check,
+					   a->not_checked[k].why);
+		else
+			wrapped(e, 2, lead, a->not_checked[k].why);
+	}
+}
+
+static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	if (nicfit_emit_format(e) == NICFIT_FMT_CSV) {
+		render_csv(a, e);
+		return;
+	}
+	host_lines(a, e);
 	nicfit_emit_printf(e, "\n");
 	nicfit_emit_heading(e, "Devices");
 	if (a->ndevs)
@@ -748,49 +855,9 @@ static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
 	else
 		nicfit_emit_printf(e, "  no GPUs, accelerators or network cards found\n");
 	pair_matrix(a, e);
-	if (a->plan.checked) {
-		const struct nicfit_audit_plan *q = &a->plan;
-		char line[1200];
-
-		nicfit_emit_printf(e, "\n");
-		nicfit_emit_heading(e, "Against the plan");
-		wrapped(e, 2, "plan: ", q->verdict);
-		if (q->backend_needed)
-			snprintf(line, sizeof(line), "back end: the plan wants %s, %d x %s, ≈ %.0f Gb/s per "
-				 "server; this host has ≈ %.0f Gb/s of RDMA (%s).", q->fabric,
-				 q->backend_cards, q->backend_part, q->backend_gbps, q->host_backend_gbps,
-				 q->host_fabric[0] ? q->host_fabric : "none");
-		else
-			snprintf(line, sizeof(line), "back end: none needed; this host has ≈ %.0f Gb/s of "
-				 "RDMA.", q->host_backend_gbps);
-		wrapped(e, 2, "", line);
-		if (q->host_frontend_gbps > 0)
-			snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
-				 "host's fastest non-RDMA port does %.0f Gb/s. %s", q->frontend_gbps,
-				 q->host_frontend_gbps, q->matches ? "The host matches the plan."
-								   : "See the plan-* findings.");
-		else
-			snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
-				 "host has no NIC besides its RDMA cards, which then carry the front-end "
-				 "traffic too. %s", q->frontend_gbps,
-				 q->matches ? "The host matches the plan." : "See the plan-* findings.");
-		wrapped(e, 2, "", line);
-	}
+	plan_text(a, e);
 	findings_text(a, e);
-	if (a->nnot_checked) {
-		nicfit_emit_printf(e, "\n");
-		nicfit_emit_heading(e, "Not checked");
-		for (k = 0; k < a->nnot_checked; k++) {
-			char lead[48];
-
-			snprintf(lead, sizeof(lead), "%-13s", a->not_checked[k].check);
-			if (fmt == NICFIT_FMT_MD)
-				nicfit_emit_printf(e, "- `%s`: %s\n", a->not_checked[k].check,
-						   a->not_checked[k].why);
-			else
-				wrapped(e, 2, lead, a->not_checked[k].why);
-		}
-	}
+	not_checked_text(a, e);
 }
 
 int nicfit_audit_render(const struct nicfit_audit *a, struct nicfit_emit *e)
@@ -800,7 +867,7 @@ int nicfit_audit_render(const struct nicfit_audit *a, struct nicfit_emit *e)
 		render_json(a, e);
 		return 0;
 	case NICFIT_FMT_SVG:
-		return nicfit_audit_render_svg(a, e);
+		return nicfit__audit_render_svg(a, e);
 	default:
 		render_people(a, e);
 		return 0;

@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_int.h"
 #include "audit_int.h"
 #include "nicfit/buf.h"
+#include "nicfit/emit.h"
+#include "svg_int.h"
 
 #define LEAF_W 170
 #define NODE_H 40
@@ -32,39 +35,20 @@ struct node {
 struct svg {
 	const struct nicfit_audit *a;
 	struct node *n;
-	int nn, cap;
+	int nn;
+	size_t alloc;
 	int *node_of;         /* topo index -> node, -1 */
 	int *hb_node;         /* host bridge -> node, -1 */
 	char *limit;          /* topo index of a link's child: 1 limiting, 2 idle */
 	struct nicfit_buf b;
 };
 
-static void esc(struct nicfit_buf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': nicfit_buf_puts(b, "&amp;"); break;
-		case '<': nicfit_buf_puts(b, "&lt;"); break;
-		case '>': nicfit_buf_puts(b, "&gt;"); break;
-		case '"': nicfit_buf_puts(b, "&quot;"); break;
-		default: nicfit_buf_addch(b, *s); break;
-		}
-	}
-}
-
 static int add_node(struct svg *s, int pci, int hb, int parent)
 {
 	struct node *n;
 
-	if (s->nn == s->cap) {
-		int cap = s->cap ? s->cap * 2 : 64;
-		struct node *p = realloc(s->n, (size_t)cap * sizeof(*p));
-
-		if (!p)
-			return -1;
-		s->n = p;
-		s->cap = cap;
-	}
+	if (NICFIT_ALLOC_GROW(s->n, (size_t)s->nn + 1, s->alloc))
+		return -1;
 	n = &s->n[s->nn];
 	memset(n, 0, sizeof(*n));
 	n->pci = pci;
@@ -183,11 +167,10 @@ static void text(struct nicfit_buf *b, double x, double y, int size, const char 
 		snprintf(tmp, sizeof(tmp), "%.*s…", (int)n, s);
 		s = tmp;
 	}
-	nicfit_buf_addf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\"%s%s%s>",
-			x, y, size, weight ? " font-weight=\"" : "", weight ? weight : "",
-			weight ? "\"" : "");
-	esc(b, s);
-	nicfit_buf_puts(b, "</text>\n");
+	nicfit__svg_text(b, s, "x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" "
+			 "text-anchor=\"middle\"%s%s%s", x, y, size,
+			 weight ? " font-weight=\"" : "", weight ? weight : "", weight ? "\"" : "");
+	nicfit_buf_addch(b, '\n');
 }
 
 static void draw_node(struct svg *s, int i)
@@ -293,7 +276,7 @@ static void draw_edge(struct svg *s, int i)
 	if (label[0]) {
 		nicfit_buf_addf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"%s\">",
 				(p->x + n->x) / 2 + 6, (y1 + y2) / 2 + 4, color);
-		esc(b, label);
+		nicfit__xml_escape(b, label);
 		if (s->limit[n->pci] & 2)
 			nicfit_buf_puts(b, " idle");
 		nicfit_buf_puts(b, "</text>\n");
@@ -308,7 +291,6 @@ static void mark_limits(struct svg *s)
 
 	for (i = 0; i < a->ndevs; i++) {
 		const struct nicfit_audit_dev *d = &a->devs[i];
-		const struct nicfit_pcidev *p = &t->pci[d->pci];
 
 		if (d->link.idle)
 			s->limit[d->pci] |= 2;
@@ -321,7 +303,6 @@ static void mark_limits(struct svg *s)
 				if (chain[k] == d->link.limit_pci)
 					s->limit[chain[k + 1]] |= 1;
 		}
-		(void)p;
 	}
 	/* downtrained links */
 	for (i = 0; i < t->npci; i++) {
@@ -337,15 +318,118 @@ static void mark_limits(struct svg *s)
 	}
 }
 
-int nicfit_audit_render_svg(const struct nicfit_audit *a, struct nicfit_emit *e)
+/* One column per socket (unknown locality last), and the picture's size. */
+struct columns {
+	int socket[NICFIT_TOPO_MAX_NUMA + 1];
+	double left[NICFIT_TOPO_MAX_NUMA + 1], width[NICFIT_TOPO_MAX_NUMA + 1];
+	int n;
+	double w, h;             /* the whole picture */
+};
+
+/* Columns: sockets in ascending order, unknown locality last; then place the trees. */
+static void layout(struct svg *s, struct columns *k)
+{
+	double x = MARGIN, height = 0;
+	int i, j, c;
+
+	k->n = 0;
+	for (i = 0; i < s->nn; i++) {
+		if (s->n[i].parent >= 0)
+			continue;
+		count_leaves(s, i);
+		for (j = 0; j < k->n; j++)
+			if (k->socket[j] == s->n[i].socket)
+				break;
+		if (j == k->n && k->n <= NICFIT_TOPO_MAX_NUMA)
+			k->socket[k->n++] = s->n[i].socket;
+	}
+	for (i = 1; i < k->n; i++) {
+		int v = k->socket[i];
+
+		for (j = i; j > 0 && (k->socket[j - 1] < 0 || (v >= 0 && k->socket[j - 1] > v)); j--)
+			k->socket[j] = k->socket[j - 1];
+		k->socket[j] = v;
+	}
+	for (c = 0; c < k->n; c++) {
+		k->left[c] = x;
+		k->width[c] = 0;
+		for (i = 0; i < s->nn; i++)
+			if (s->n[i].parent < 0 && s->n[i].socket == k->socket[c]) {
+				place(s, i, x);
+				x += s->n[i].leaves * LEAF_W;
+				k->width[c] += s->n[i].leaves * LEAF_W;
+			}
+		x += 12;
+	}
+	for (i = 0; i < s->nn; i++)
+		if (s->n[i].y + NODE_H + 20 > height)
+			height = s->n[i].y + NODE_H + 20;
+	k->w = x + MARGIN < 640 ? 640 : x + MARGIN;
+	k->h = height + 40 < 260 ? 260 : height + 40;
+}
+
+/* The title, the verdict's counts and the legend. */
+static void draw_title(struct svg *s)
+{
+	const struct nicfit_audit *a = s->a;
+	const struct nicfit_topo *t = a->topo;
+	size_t ncrit = nicfit_findings_count(&a->findings, NICFIT_SEV_CRITICAL);
+	size_t nwarn = nicfit_findings_count(&a->findings, NICFIT_SEV_WARNING);
+	size_t ninfo = nicfit_findings_count(&a->findings, NICFIT_SEV_INFO);
+	char title[512];
+
+	snprintf(title, sizeof(title), "%s%s%s%s — %d GPU%s, %d NIC%s (%d RDMA)",
+		 t->hostname[0] ? t->hostname : "host", t->product[0] ? " (" : "", t->product,
+		 t->product[0] ? ")" : "", a->ngpus, a->ngpus == 1 ? "" : "s", a->nnics,
+		 a->nnics == 1 ? "" : "s", a->nrdma_nics);
+	nicfit__svg_text(&s->b, title, "x=\"24\" y=\"30\" font-size=\"16\" font-weight=\"bold\"");
+	nicfit_buf_addch(&s->b, '\n');
+	nicfit_buf_addf(&s->b, "<text x=\"24\" y=\"52\" font-size=\"11\" fill=\"#555\">%zu critical, "
+			"%zu warning%s, %zu note%s · each link shows its generation and negotiated "
+			"width</text>\n", ncrit, nwarn, nwarn == 1 ? "" : "s", ninfo,
+			ninfo == 1 ? "" : "s");
+	nicfit_buf_puts(&s->b, "<text x=\"24\" y=\"68\" font-size=\"11\"><tspan fill=\"#d62728\">"
+			"red: limits a device below what it can do</tspan> · <tspan fill=\"#e8a33d\">"
+			"amber: idle GPU link</tspan> · dashed: inside a switch or chip</text>\n");
+}
+
+/* Each column's box and heading: the socket and its NUMA nodes' CPUs. */
+static void draw_columns(struct svg *s, const struct columns *k)
+{
+	const struct nicfit_topo *t = s->a->topo;
+	char head[256];
+	int c, j;
+
+	for (c = 0; c < k->n; c++) {
+		size_t hl;
+
+		if (k->socket[c] >= 0) {
+			hl = (size_t)snprintf(head, sizeof(head), "Socket %d", k->socket[c]);
+			for (j = 0; j < t->nnuma && hl < sizeof(head); j++)
+				if (t->numa[j].package == k->socket[c] ||
+				    (t->numa[j].package < 0 && t->numa[j].id == k->socket[c]))
+					hl += (size_t)snprintf(head + hl, sizeof(head) - hl,
+							       " · NUMA %d (CPUs %s)", t->numa[j].id,
+							       t->numa[j].cpulist[0] ? t->numa[j].cpulist
+										     : "?");
+		} else {
+			snprintf(head, sizeof(head), "locality unknown (numa_node -1)");
+		}
+		nicfit_buf_addf(&s->b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%.0f\" "
+				"rx=\"10\" fill=\"%s\" stroke=\"#bbb\"/>\n", k->left[c] + 4, TOP - 10,
+				k->width[c] - 8, k->h - TOP - 10,
+				k->socket[c] >= 0 ? "#fbfbff" : "#fff8f8");
+		text(&s->b, k->left[c] + k->width[c] / 2, TOP + 12, 13, "bold", head,
+		     (size_t)(k->width[c] / 7));
+	}
+}
+
+int nicfit__audit_render_svg(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
 	const struct nicfit_topo *t = a->topo;
+	struct columns cols;
 	struct svg s;
-	int i, k, c, rc = 0, ncols = 0;
-	int cols[NICFIT_TOPO_MAX_NUMA + 1];
-	double left[NICFIT_TOPO_MAX_NUMA + 1], colw[NICFIT_TOPO_MAX_NUMA + 1];
-	double x = MARGIN, width, height = 0;
-	char title[512], head[256];
+	int i, rc = 0;
 
 	memset(&s, 0, sizeof(s));
 	s.a = a;
@@ -368,81 +452,13 @@ int nicfit_audit_render_svg(const struct nicfit_audit *a, struct nicfit_emit *e)
 			rc = NICFIT_E_NOMEM;
 			goto out;
 		}
-	/* Columns: sockets in ascending order, unknown locality last. */
-	for (i = 0; i < s.nn; i++) {
-		if (s.n[i].parent >= 0)
-			continue;
-		count_leaves(&s, i);
-		for (k = 0; k < ncols; k++)
-			if (cols[k] == s.n[i].socket)
-				break;
-		if (k == ncols && ncols <= NICFIT_TOPO_MAX_NUMA)
-			cols[ncols++] = s.n[i].socket;
-	}
-	for (i = 1; i < ncols; i++) {
-		int v = cols[i];
-
-		for (k = i; k > 0 && (cols[k - 1] < 0 || (v >= 0 && cols[k - 1] > v)); k--)
-			cols[k] = cols[k - 1];
-		cols[k] = v;
-	}
-	/* Layout. */
-	for (c = 0; c < ncols; c++) {
-		left[c] = x;
-		colw[c] = 0;
-		for (i = 0; i < s.nn; i++)
-			if (s.n[i].parent < 0 && s.n[i].socket == cols[c]) {
-				place(&s, i, x);
-				x += s.n[i].leaves * LEAF_W;
-				colw[c] += s.n[i].leaves * LEAF_W;
-			}
-		x += 12;
-	}
-	for (i = 0; i < s.nn; i++)
-		if (s.n[i].y + NODE_H + 20 > height)
-			height = s.n[i].y + NODE_H + 20;
-	width = x + MARGIN < 640 ? 640 : x + MARGIN;
-	height = height + 40 < 260 ? 260 : height + 40;
-
-	/* Drawing. */
+	layout(&s, &cols);
 	nicfit_buf_addf(&s.b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
 			"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n",
-			width, height, width, height);
+			cols.w, cols.h, cols.w, cols.h);
 	nicfit_buf_puts(&s.b, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
-	snprintf(title, sizeof(title), "%s%s%s%s — %d GPU%s, %d NIC%s (%d RDMA)",
-		 t->hostname[0] ? t->hostname : "host", t->product[0] ? " (" : "", t->product,
-		 t->product[0] ? ")" : "", a->ngpus, a->ngpus == 1 ? "" : "s", a->nnics,
-		 a->nnics == 1 ? "" : "s", a->nrdma_nics);
-	nicfit_buf_puts(&s.b, "<text x=\"24\" y=\"30\" font-size=\"16\" font-weight=\"bold\">");
-	esc(&s.b, title);
-	nicfit_buf_puts(&s.b, "</text>\n");
-	nicfit_buf_addf(&s.b, "<text x=\"24\" y=\"52\" font-size=\"11\" fill=\"#555\">%d critical, "
-			"%d warning%s, %d note%s · each link shows its generation and negotiated "
-			"width</text>\n", a->counts[NICFIT_SEV_CRITICAL], a->counts[NICFIT_SEV_WARNING],
-			a->counts[NICFIT_SEV_WARNING] == 1 ? "" : "s", a->counts[NICFIT_SEV_INFO],
-			a->counts[NICFIT_SEV_INFO] == 1 ? "" : "s");
-	nicfit_buf_puts(&s.b, "<text x=\"24\" y=\"68\" font-size=\"11\"><tspan fill=\"#d62728\">"
-			"red: limits a device below what it can do</tspan> · <tspan fill=\"#e8a33d\">"
-			"amber: idle GPU link</tspan> · dashed: inside a switch or chip</text>\n");
-	for (c = 0; c < ncols; c++) {
-		size_t hl;
-
-		if (cols[c] >= 0) {
-			hl = (size_t)snprintf(head, sizeof(head), "Socket %d", cols[c]);
-			for (k = 0; k < t->nnuma && hl < sizeof(head); k++)
-				if (t->numa[k].package == cols[c] ||
-				    (t->numa[k].package < 0 && t->numa[k].id == cols[c]))
-					hl += (size_t)snprintf(head + hl, sizeof(head) - hl,
-							       " · NUMA %d (CPUs %s)", t->numa[k].id,
-							       t->numa[k].cpulist[0] ? t->numa[k].cpulist : "?");
-		} else {
-			snprintf(head, sizeof(head), "locality unknown (numa_node -1)");
-		}
-		nicfit_buf_addf(&s.b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%.0f\" "
-				"rx=\"10\" fill=\"%s\" stroke=\"#bbb\"/>\n", left[c] + 4, TOP - 10,
-				colw[c] - 8, height - TOP - 10, cols[c] >= 0 ? "#fbfbff" : "#fff8f8");
-		text(&s.b, left[c] + colw[c] / 2, TOP + 12, 13, "bold", head, (size_t)(colw[c] / 7));
-	}
+	draw_title(&s);
+	draw_columns(&s, &cols);
 	for (i = 0; i < s.nn; i++)
 		draw_edge(&s, i);
 	for (i = 0; i < s.nn; i++)

@@ -1,0 +1,74 @@
+/*
+ * audit_ctx.c - what every pass of the audit uses: raising a finding,
+ * noting a check that could not be made, and the look-ups in the host
+ * model (a function's RDMA device, its interface, its card). No rule
+ * lives here (see audit_int.h for the passes).
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "alloc_int.h"
+#include "audit_int.h"
+
+struct nicfit_finding *nicfit__audit_find(struct nicfit__audit_ctx *c,
+					  enum nicfit_severity sev, enum nicfit__code code,
+					  const char *device, const char *source, const char *fix,
+					  const char *fmt, ...)
+{
+	struct nicfit_findings *fs = &c->a->findings;
+	struct nicfit_finding *f;
+	va_list ap;
+
+	va_start(ap, fmt);
+	f = nicfit__vfind(fs, sev, code, device ? device : "host", fmt, ap);
+	va_end(ap);
+	if (!f)
+		return NULL;
+	f->source = source;
+	if (fix)
+		nicfit__finding_fix(fs, f, "%s", fix);
+	return f;
+}
+
+void nicfit__audit_not_checked(struct nicfit__audit_ctx *c, const char *check,
+			       const char *why)
+{
+	struct nicfit_audit *a = c->a;
+	size_t i;
+
+	for (i = 0; i < a->nnot_checked; i++)
+		if (!strcmp(a->not_checked[i].check, check))
+			return;
+	if (NICFIT_ALLOC_GROW(a->not_checked, a->nnot_checked + 1, a->not_checked_alloc)) {
+		c->oom = 1;
+		return;
+	}
+	a->not_checked[a->nnot_checked].check = check;
+	a->not_checked[a->nnot_checked].why = why;
+	a->nnot_checked++;
+}
+
+int nicfit__audit_rdma_of(const struct nicfit__audit_ctx *c, int pci)
+{
+	int i;
+
+	for (i = 0; i < c->t->nrdma; i++)
+		if (c->t->rdma[i].pci == pci)
+			return i;
+	return -1;
+}
+
+int nicfit__audit_first_netdev(const struct nicfit__audit_ctx *c, int pci)
+{
+	int i;
+
+	for (i = 0; i < c->t->nnet; i++)
+		if (c->t->net[i].pci == pci && !c->t->net[i].is_virtual)
+			return i;
+	return -1;
+}
+
+int nicfit__audit_same_card(const struct nicfit_pcidev *a, const struct nicfit_pcidev *b)
+{
+	return a->domain == b->domain && a->bus == b->bus && a->dev == b->dev;
+}

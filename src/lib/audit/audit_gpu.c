@@ -1,0 +1,442 @@
+/*
+ * audit_gpu.c - GPU-NIC pairs and GPUDirect (see audit_int.h): the path
+ * class of every GPU with every network card, as `nvidia-smi topo -m`
+ * prints it (reference/topology.md 2), whether NCCL would use GPUDirect
+ * RDMA on it by default (topology.md 1.5), each GPU's nearest NIC; and
+ * what stands between GPUs and NICs: distance, a card on the wrong
+ * socket, the kernel module GPUDirect needs, ACS redirection in the
+ * switches, an IOMMU that translates their DMA.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit_int.h"
+
+/*
+ * Two devices below one common bridge are PIX when each is at most
+ * PIX_MAX_BELOW functions under it (a switch's downstream port, then the
+ * device): they share a single PCIe switch. Deeper means several switches
+ * (PXB), nvidia-smi's legend.
+ */
+#define PIX_MAX_BELOW 2
+
+/* ACS control: P2P Request Redirect (bit 2) and Completion Redirect (bit 3). */
+#define ACS_CTRL_REDIRECT 0x000c
+
+/* c->seen_link bits of this file: a port that redirects, and one reported. */
+#define SEEN_ACS_REDIRECTS 2
+#define SEEN_ACS_REPORTED 4
+
+const char *nicfit_path_name(enum nicfit_path p)
+{
+	static const char *const n[] = { "PIX", "PXB", "PHB", "NODE", "SYS" };
+
+	return p <= NICFIT_PATH_SYS ? n[p] : "SYS";
+}
+
+static int is_gpu(const struct nicfit_audit_dev *d)
+{
+	return d->kind == NICFIT_DEV_GPU || d->kind == NICFIT_DEV_ACCEL;
+}
+
+/* ---- pairs ------------------------------------------------------------------- */
+
+static enum nicfit_path path_between(const struct nicfit__audit_ctx *c, int x, int y,
+				     int *known, int *lca)
+{
+	int cx[2 * NICFIT_TOPO_MAX_DEPTH], cy[2 * NICFIT_TOPO_MAX_DEPTH];
+	int nx = nicfit_topo_chain(c->t, x, cx, (int)(sizeof(cx) / sizeof(cx[0])));
+	int ny = nicfit_topo_chain(c->t, y, cy, (int)(sizeof(cy) / sizeof(cy[0])));
+	int k = 0;
+
+	*known = 1;
+	*lca = -1;
+	if (!nx || !ny)
+		return NICFIT_PATH_SYS;
+	if (P(c, cx[0])->hostbridge != P(c, cy[0])->hostbridge) {
+		int a = nicfit_topo_numa_of(c->t, x), b = nicfit_topo_numa_of(c->t, y);
+
+		if (a >= 0 && b >= 0)
+			return a == b ? NICFIT_PATH_NODE : NICFIT_PATH_SYS;
+		*known = 0;
+		return NICFIT_PATH_NODE;
+	}
+	while (k < nx && k < ny && cx[k] == cy[k])
+		k++;
+	if (k == 0)
+		return NICFIT_PATH_PHB;
+	*lca = cx[k - 1];
+	return nx - k <= PIX_MAX_BELOW && ny - k <= PIX_MAX_BELOW ? NICFIT_PATH_PIX
+								   : NICFIT_PATH_PXB;
+}
+
+/*
+ * Whether NCCL uses GPUDirect RDMA on a pair by default (its
+ * ncclTopoCheckGdr, reference/topology.md 1.5): an NVIDIA GPU, an RDMA
+ * NIC, a path no longer than PXB, and the kernel's peer-memory support.
+ * The first condition that fails is the reason.
+ */
+static const char *gdr_reason(const struct nicfit__audit_ctx *c,
+			      const struct nicfit_audit_dev *g, const struct nicfit_audit_dev *nic,
+			      enum nicfit_path path)
+{
+	if (P(c, g->pci)->vendor != PCI_VENDOR_NVIDIA)
+		return "not-nvidia";
+	if (!nic->rdma)
+		return "no-rdma";
+	if (path > NICFIT_PATH_PXB)
+		return "distance";
+	if (!c->a->gdr_kernel)
+		return "no-kernel-support";
+	return "ok";
+}
+
+void nicfit__audit_pairs(struct nicfit__audit_ctx *c)
+{
+	struct nicfit_audit *a = c->a;
+	int i, j, n = 0;
+
+	for (i = 0; i < a->ndevs; i++)
+		for (j = 0; j < a->ndevs; j++)
+			if (is_gpu(&a->devs[i]) && a->devs[j].kind == NICFIT_DEV_NIC &&
+			    P(c, a->devs[j].pci)->physfn < 0)
+				n++;
+	a->pairs = calloc((size_t)(n ? n : 1), sizeof(*a->pairs));
+	if (!a->pairs) {
+		c->oom = 1;
+		return;
+	}
+	for (i = 0; i < a->ndevs; i++) {
+		struct nicfit_audit_dev *g = &a->devs[i];
+
+		if (!is_gpu(g))
+			continue;
+		for (j = 0; j < a->ndevs; j++) {
+			struct nicfit_audit_dev *nic = &a->devs[j];
+			struct nicfit_audit_pair *pr;
+
+			if (nic->kind != NICFIT_DEV_NIC || P(c, nic->pci)->physfn >= 0)
+				continue;
+			pr = &a->pairs[a->npairs++];
+			pr->gpu = i;
+			pr->nic = j;
+			pr->path = path_between(c, g->pci, nic->pci, &pr->locality_known,
+						&pr->lca_pci);
+			pr->gdr_reason = gdr_reason(c, g, nic, pr->path);
+			pr->gdr_default = !strcmp(pr->gdr_reason, "ok");
+			/* nearest NIC: RDMA ones first when the host has any */
+			if (a->nrdma_nics && !nic->rdma)
+				continue;
+			if (g->best_nic < 0 || pr->path < g->best_path) {
+				g->best_nic = j;
+				g->best_path = pr->path;
+			}
+		}
+	}
+}
+
+/* ---- GPUs and their nearest NIC ------------------------------------------------ */
+
+/*
+ * gpu-nic-locality-unknown, gpu-nic-cross-socket, gpu-nic-no-gdr-path:
+ * what the path from a GPU to its nearest RDMA NIC costs. SYS means its
+ * network traffic crosses the inter-socket link and NCCL will not use
+ * GPUDirect RDMA (a warning; the fix names free slots on both sockets);
+ * PHB or NODE keeps it on the socket but through host memory (a note:
+ * NCCL_NET_GDR_LEVEL may raise it). When the firmware gives no NUMA
+ * locality, the class is a guess, and said to be one.
+ */
+static void rule_nearest_nic(struct nicfit__audit_ctx *c, int gi)
+{
+	struct nicfit_audit *a = c->a;
+	const struct nicfit_audit_dev *g = &a->devs[gi], *n = &a->devs[g->best_nic];
+	const char *bdf = P(c, g->pci)->bdf;
+	struct nicfit_finding *f;
+	char fs1[256], fs2[256];
+	int j, known = 1;
+
+	for (j = 0; j < a->npairs; j++)
+		if (a->pairs[j].gpu == gi && a->pairs[j].nic == g->best_nic)
+			known = a->pairs[j].locality_known;
+	if (!known) {
+		nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_GPU_NIC_LOCALITY_UNKNOWN, bdf,
+				   S_TOPO_TRAPS, "See numa-locality-unknown.",
+				   "%s and its nearest RDMA NIC %s hang off different host bridges and "
+				   "the firmware gives no NUMA locality, so whether they share a socket "
+				   "is unknown.", g->label, n->label);
+	} else if (g->best_path == NICFIT_PATH_SYS) {
+		f = nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_GPU_NIC_CROSS_SOCKET, bdf,
+				       S_TOPO_GDR, NULL,
+				       "%s (socket %d) has no RDMA NIC on its socket: the nearest, %s "
+				       "(socket %d), is SYS, so its traffic crosses the inter-socket "
+				       "link and NCCL will not use GPUDirect RDMA.", g->label,
+				       g->socket, n->label, n->socket);
+		if (!f)
+			return;
+		nicfit__audit_free_slots(c, g->socket, 0, fs1, sizeof(fs1));
+		nicfit__audit_free_slots(c, n->socket, 0, fs2, sizeof(fs2));
+		nicfit__finding_fix(&a->findings, f,
+				    "Put an RDMA NIC on socket %d with the GPU%s%s%s, or move the GPU "
+				    "to socket %d%s%s%s.", g->socket, fs1[0] ? " (free slots: " : "",
+				    fs1, fs1[0] ? ")" : "", n->socket,
+				    fs2[0] ? " (free slots: " : "", fs2, fs2[0] ? ")" : "");
+	} else if (g->best_path >= NICFIT_PATH_PHB) {
+		nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_GPU_NIC_NO_GDR_PATH, bdf,
+				   S_TOPO_GDR,
+				   "GPUDirect RDMA by default needs the GPU and NIC under one PCIe "
+				   "switch (PIX or PXB): a server with switches that pair GPUs and NICs, "
+				   "or set NCCL_NET_GDR_LEVEL=PHB if this platform's root complex "
+				   "handles peer-to-peer well.",
+				   "%s's nearest RDMA NIC, %s, is %s: NCCL moves its network data "
+				   "through host memory instead of GPUDirect RDMA.", g->label, n->label,
+				   nicfit_path_name(g->best_path));
+	}
+}
+
+/*
+ * nic-wrong-socket: an RDMA card sits on a socket with no GPU while the
+ * GPUs sit on another: every byte it carries crosses the inter-socket
+ * link. A warning; the fix names the free slots on the GPUs' socket.
+ */
+static void rule_nic_socket(struct nicfit__audit_ctx *c, const struct nicfit_audit_dev *n)
+{
+	struct nicfit_audit *a = c->a;
+	struct nicfit_finding *f;
+	int j, gpu_here = 0, s = -1;
+	char fs[256];
+
+	if (n->kind != NICFIT_DEV_NIC || !n->rdma || !n->card_lead || n->socket < 0)
+		return;
+	for (j = 0; j < a->ndevs; j++) {
+		const struct nicfit_audit_dev *g = &a->devs[j];
+
+		if (!is_gpu(g))
+			continue;
+		if (g->socket == n->socket)
+			gpu_here = 1;
+		else if (g->socket >= 0)
+			s = g->socket;
+	}
+	if (gpu_here || s < 0)
+		return;
+	f = nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_NIC_WRONG_SOCKET,
+			       P(c, n->pci)->bdf, S_TOPO_GDR, NULL,
+			       "%s %s is on socket %d, the GPUs are on socket %d.", n->label,
+			       n->name, n->socket, s);
+	if (!f)
+		return;
+	nicfit__audit_free_slots(c, s, 0, fs, sizeof(fs));
+	nicfit__finding_fix(&a->findings, f, "Move the card to a slot on socket %d%s%s%s.", s,
+			    fs[0] ? " (free slots there: " : "", fs,
+			    fs[0] ? "; check each slot's width against the card)" : "");
+}
+
+/*
+ * Only on hosts with an RDMA NIC: without one there is no GPUDirect path
+ * to judge (no-rdma-nic says so, audit_checks.c). Each GPU's nearest NIC
+ * first, then the RDMA cards that sit away from every GPU.
+ */
+void nicfit__audit_judge_gpus(struct nicfit__audit_ctx *c)
+{
+	struct nicfit_audit *a = c->a;
+	int i;
+
+	if (!a->nrdma_nics)
+		return;
+	for (i = 0; i < a->ndevs; i++)
+		if (is_gpu(&a->devs[i]) && a->devs[i].best_nic >= 0)
+			rule_nearest_nic(c, i);
+	for (i = 0; i < a->ndevs; i++)
+		rule_nic_socket(c, &a->devs[i]);
+}
+
+/* ---- GPUDirect ----------------------------------------------------------------- */
+
+/*
+ * gdr-no-peermem: NVIDIA GPUs and RDMA NICs, but neither nvidia_peermem
+ * nor nv_peer_mem is loaded (reference/topology.md 1.1), so NCCL cannot
+ * register GPU memory with the NIC the classic way. With a pair close
+ * enough for GPUDirect by default (PXB or closer) that disables it: a
+ * warning, or a note when the NVIDIA driver itself is absent (nothing
+ * runs yet). With no close pair it matters only once NCCL_NET_GDR_LEVEL
+ * is raised: a note. DMA-BUF, the module's successor, is decided at run
+ * time and noted as not checked.
+ */
+void nicfit__audit_judge_gdr(struct nicfit__audit_ctx *c)
+{
+	struct nicfit_audit *a = c->a;
+	const struct nicfit_topo *t = c->t;
+	int i, close_pair = 0, nvidia = 0;
+
+	for (i = 0; i < a->npairs; i++) {
+		const struct nicfit_audit_pair *pr = &a->pairs[i];
+
+		if (P(c, a->devs[pr->gpu].pci)->vendor == PCI_VENDOR_NVIDIA &&
+		    a->devs[pr->nic].rdma) {
+			nvidia = 1;
+			if (pr->path <= NICFIT_PATH_PXB)
+				close_pair = 1;
+		}
+	}
+	if (!nvidia || a->gdr_kernel)
+		return;
+	nicfit__audit_not_checked(c, "dma_buf",
+				  "Whether GPUDirect RDMA can use DMA-BUF instead of nvidia_peermem "
+				  "is decided at run time (NCCL calls ibv_reg_dmabuf_mr; the kernel "
+				  "needs CONFIG_PCI_P2PDMA): sysfs does not show it.");
+	if (!close_pair) {
+		nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_GDR_NO_PEERMEM, "host",
+				   S_GDR_KERNEL,
+				   "`modprobe nvidia_peermem` (or rely on DMA-BUF) before setting "
+				   "NCCL_NET_GDR_LEVEL=PHB or NODE.",
+				   "nvidia_peermem (or nv_peer_mem) is not loaded. No GPU-NIC pair here "
+				   "is close enough for NCCL's default GPUDirect RDMA, but with "
+				   "NCCL_NET_GDR_LEVEL raised it would need the module or DMA-BUF.");
+		return;
+	}
+	nicfit__audit_find(c, t->nvidia_driver ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO,
+			   NICFIT_CODE_GDR_NO_PEERMEM, "host", S_GDR_KERNEL,
+			   "`modprobe nvidia_peermem` (and list it in /etc/modules-load.d/), or rely "
+			   "on DMA-BUF (kernel with CONFIG_PCI_P2PDMA); NCCL's log then says 'GPU "
+			   "Direct RDMA Enabled'.",
+			   "GPUDirect RDMA is disabled: GPU-NIC pairs are close enough for it, but "
+			   "neither nvidia_peermem (/sys/module/nvidia_peermem/version) nor "
+			   "nv_peer_mem (/sys/kernel/mm/memory_peers/nv_mem/version) is loaded%s.",
+			   t->nvidia_driver ? "" : " (the NVIDIA driver is not loaded either)");
+}
+
+/* Mark the ports that redirect peer-to-peer between the ends of close pairs. */
+static void mark_acs(struct nicfit__audit_ctx *c)
+{
+	struct nicfit_audit *a = c->a;
+	int i, k, e;
+
+	for (i = 0; i < a->npairs; i++) {
+		const struct nicfit_audit_pair *pr = &a->pairs[i];
+		int ends[2];
+
+		if (pr->path > NICFIT_PATH_PXB)
+			continue;
+		ends[0] = a->devs[pr->gpu].pci;
+		ends[1] = a->devs[pr->nic].pci;
+		for (e = 0; e < 2; e++) {
+			int chain[2 * NICFIT_TOPO_MAX_DEPTH];
+			int n = nicfit_topo_chain(c->t, ends[e], chain,
+						  (int)(sizeof(chain) / sizeof(chain[0])));
+			int below = 0;
+
+			for (k = 0; k < n - 1; k++) {
+				const struct nicfit_pcidev *b = P(c, chain[k]);
+
+				if (chain[k] == pr->lca_pci)
+					below = 1;
+				else if (below && b->acs && (b->acs_ctrl & ACS_CTRL_REDIRECT))
+					c->seen_link[chain[k]] |= SEEN_ACS_REDIRECTS;
+			}
+		}
+	}
+}
+
+/* The GPU and RDMA NIC labels below port k, appended to devs. */
+static void labels_below(const struct nicfit__audit_ctx *c, int k, char *devs, size_t n,
+			 size_t *dl)
+{
+	const struct nicfit_audit *a = c->a;
+	int i, j, m;
+
+	for (i = 0; i < a->ndevs; i++) {
+		int chain[2 * NICFIT_TOPO_MAX_DEPTH];
+
+		if (a->devs[i].kind != NICFIT_DEV_GPU && !a->devs[i].rdma)
+			continue;
+		m = nicfit_topo_chain(c->t, a->devs[i].pci, chain,
+				      (int)(sizeof(chain) / sizeof(chain[0])));
+		for (j = 0; j < m; j++)
+			if (chain[j] == k && *dl < n)
+				*dl += (size_t)snprintf(devs + *dl, n - *dl, "%s%s", *dl ? ", " : "",
+							a->devs[i].label);
+	}
+}
+
+/*
+ * acs-redirect: switch ports between a GPU and a NIC that share the
+ * switch have ACS P2P Request/Completion Redirect on, so peer-to-peer
+ * (GPUDirect) traffic goes up to the root complex instead of across the
+ * switch, which slows it or breaks it (reference/anchors.md 5.4). One
+ * warning per switch, naming its redirecting ports and the devices below.
+ * ACS is in extended config space: only seen as root.
+ */
+void nicfit__audit_judge_acs(struct nicfit__audit_ctx *c)
+{
+	const struct nicfit_topo *t = c->t;
+	int k, sw;
+
+	mark_acs(c);
+	for (sw = 0; sw < t->npci; sw++) {
+		char ports[256], devs[256];
+		size_t pl = 0, dl = 0;
+		int n = 0;
+
+		for (k = 0; k < t->npci; k++) {
+			if (t->pci[k].parent != sw || !(c->seen_link[k] & SEEN_ACS_REDIRECTS) ||
+			    (c->seen_link[k] & SEEN_ACS_REPORTED))
+				continue;
+			c->seen_link[k] |= SEEN_ACS_REPORTED;
+			n++;
+			if (pl < sizeof(ports))
+				pl += (size_t)snprintf(ports + pl, sizeof(ports) - pl, "%s%s",
+						       pl ? ", " : "", t->pci[k].bdf);
+			labels_below(c, k, devs, sizeof(devs), &dl);
+		}
+		if (!n)
+			continue;
+		nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_ACS_REDIRECT, t->pci[sw].bdf,
+				   S_ACS,
+				   "Disable ACS redirection on these switch ports (the BIOS 'ACS' "
+				   "setting, or `setpci -s PORT ECAP_ACS+6.w=0000` until reboot); keep "
+				   "the IOMMU off or in passthrough (iommu=pt) when you do.",
+				   "Switch %s redirects peer-to-peer requests to the root complex on %d "
+				   "port%s (%s: ACS ReqRedir/CmpltRedir): GPUDirect traffic between %s "
+				   "goes up to the CPU instead of across the switch, which slows or "
+				   "breaks it.", t->pci[sw].bdf, n, n == 1 ? "" : "s", ports, devs);
+	}
+}
+
+/*
+ * iommu-translated: GPUs or RDMA NICs whose IOMMU group translates DMA
+ * (type DMA or DMA-FQ, not identity): GPUDirect and peer-to-peer traffic
+ * then goes through the IOMMU (reference/anchors.md 5.4). A note: it
+ * works, and some hosts need the IOMMU; passthrough (iommu=pt) avoids it.
+ */
+void nicfit__audit_judge_iommu(struct nicfit__audit_ctx *c)
+{
+	struct nicfit_audit *a = c->a;
+	char list[256];
+	const char *type = NULL;
+	size_t len = 0;
+	int i, n = 0;
+
+	list[0] = '\0';
+	for (i = 0; i < a->ndevs; i++) {
+		const struct nicfit_audit_dev *d = &a->devs[i];
+		const struct nicfit_pcidev *p = P(c, d->pci);
+
+		if (d->kind != NICFIT_DEV_GPU && !(d->kind == NICFIT_DEV_NIC && d->rdma))
+			continue;
+		if (strncmp(p->iommu_type, "DMA", 3))
+			continue;
+		if (!type)
+			type = p->iommu_type;
+		n++;
+		if (len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+						len ? ", " : "", d->label);
+	}
+	if (n)
+		nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_IOMMU_TRANSLATED, "host", S_ACS,
+				   "For GPUDirect and peer-to-peer, boot with iommu=pt (passthrough) "
+				   "or turn the IOMMU off in the BIOS if nothing needs it.",
+				   "The IOMMU translates DMA for %s (group type %s): GPU peer-to-peer "
+				   "and GPUDirect RDMA traffic goes through it.", list, type);
+}

@@ -1,0 +1,2 @@
+audit --sysfs build/fixtures/r740xd --ignore nic-pcie-starvd
+# exit 64
