@@ -190,9 +190,6 @@ int nicfit_parse_link_speed(const char *s, double *gts);
 /* "0x" and 1 to 8 hex digits. Returns 0 or -1. */
 int nicfit_parse_hex_id(const char *s, unsigned long *out);
 
-/* A decimal integer in [min, max], the whole string. Returns 0 or -1. */
-int nicfit_parse_dec(const char *s, long min, long max, long *out);
-
 /*
  * A CPU or node list "0-7,16-23" (empty means none). *count gets the
  * number of members, *first the lowest (-1 when empty). Members above

@@ -31,6 +31,7 @@
 #endif
 
 #include "nicfit/sysfs.h"
+#include "nicfit/units.h"
 
 #define MAX_HOPS 40
 #define REC_HASH_MIN 1024
@@ -942,40 +943,6 @@ int nicfit_parse_hex_id(const char *s, unsigned long *out)
 	if (!n)
 		return -1;
 	*out = v;
-	return 0;
-}
-
-int nicfit_parse_dec(const char *s, long min, long max, long *out)
-{
-	unsigned long long v = 0, lim;
-	int neg = 0, n = 0;
-
-	*out = 0;
-	if (*s == '-') {
-		neg = 1;
-		s++;
-	}
-	lim = neg ? (unsigned long long)LONG_MAX + 1 : (unsigned long long)LONG_MAX;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -1;
-		v = v * 10 + (unsigned long long)(*s - '0');
-		if (++n > 19 || v > lim)
-			return -1;
-	}
-	if (!n)
-		return -1;
-	if (neg) {
-		long r = v == (unsigned long long)LONG_MAX + 1 ? LONG_MIN : -(long)v;
-
-		if (r < min || r > max)
-			return -1;
-		*out = r;
-		return 0;
-	}
-	if ((long)v < min || (long)v > max)
-		return -1;
-	*out = (long)v;
 	return 0;
 }
 

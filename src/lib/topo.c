@@ -17,6 +17,7 @@
 
 #include "pciids_int.h"
 #include "nicfit/topo.h"
+#include "nicfit/units.h"
 #include "vpd_int.h"
 
 #define Q NICFIT_SYSFS_QUIET

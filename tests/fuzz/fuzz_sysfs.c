@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "nicfit/sysfs.h"
+#include "nicfit/units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
