@@ -15,6 +15,20 @@
 
 #include "nicfit/sysfs.h"
 
+/*
+ * Bounds on what the kernel prints, so that junk is MALFORMED and never a
+ * huge number: a speed or rate has a few digits and a decimal or two
+ * (12 in all is far more); no PCIe generation signals above 1024 GT/s
+ * (Gen 6 is 64); no InfiniBand port reaches 100 Tb/s; a CPU or node
+ * number is below 1 << 22 (the kernel's NR_CPUS is at most 1 << 13);
+ * a lane count or port state has at most 3 digits.
+ */
+#define DECIMAL_DIGITS_MAX 12
+#define LINK_GTS_MAX 1024
+#define IB_RATE_GBPS_MAX 100000
+#define CPULIST_MAX (1L << 22)
+#define SMALL_DIGITS_MAX 3
+
 static int hexval(int c)
 {
 	if (c >= '0' && c <= '9')
@@ -26,7 +40,7 @@ static int hexval(int c)
 	return -1;
 }
 
-/* Scan "digits[.digits]" at *pp into *v (at most 12 digits in all). */
+/* Scan "digits[.digits]" at *pp into *v (at most DECIMAL_DIGITS_MAX digits in all). */
 static int scan_decimal(const char **pp, double *v)
 {
 	const char *p = *pp;
@@ -34,7 +48,7 @@ static int scan_decimal(const char **pp, double *v)
 	int digits = 0;
 
 	while (*p >= '0' && *p <= '9') {
-		if (++digits > 12)
+		if (++digits > DECIMAL_DIGITS_MAX)
 			return -1;
 		x = x * 10 + (*p++ - '0');
 	}
@@ -45,7 +59,7 @@ static int scan_decimal(const char **pp, double *v)
 
 		p++;
 		while (*p >= '0' && *p <= '9') {
-			if (++digits > 12)
+			if (++digits > DECIMAL_DIGITS_MAX)
 				return -1;
 			scale /= 10;
 			x += (*p++ - '0') * scale;
@@ -74,7 +88,7 @@ int nicfit_parse_link_speed(const char *s, double *gts)
 	p += 5;
 	if (!strcmp(p, " PCIe"))
 		p += 5;
-	if (*p || !(v > 0) || v > 1024)
+	if (*p || !(v > 0) || v > LINK_GTS_MAX)
 		return -1;
 	*gts = v;
 	return 0;
@@ -100,8 +114,6 @@ int nicfit_parse_hex_id(const char *s, unsigned long *out)
 	*out = v;
 	return 0;
 }
-
-#define CPULIST_MAX (1L << 22)
 
 /* Scan a member number at *pp. */
 static int scan_member(const char **pp, long *v)
@@ -194,7 +206,7 @@ int nicfit_parse_ib_rate(const char *s, struct nicfit_ib_rate *r)
 	p += 9;
 	while (*p >= '0' && *p <= '9') {
 		w = w * 10 + (*p++ - '0');
-		if (++n > 3)
+		if (++n > SMALL_DIGITS_MAX)
 			return -1;
 	}
 	if (!n || w < 1 || *p++ != 'X')
@@ -212,7 +224,7 @@ int nicfit_parse_ib_rate(const char *s, struct nicfit_ib_rate *r)
 			return -1;
 		r->speed[k] = '\0';
 	}
-	if (strcmp(p, ")") || v > 100000)
+	if (strcmp(p, ")") || v > IB_RATE_GBPS_MAX)
 		return -1;
 	r->gbps = v;
 	r->width = (int)w;
@@ -231,7 +243,7 @@ int nicfit_parse_ib_state(const char *s, int *num, char *name, size_t cap)
 		name[0] = '\0';
 	while (*p >= '0' && *p <= '9') {
 		v = v * 10 + (*p++ - '0');
-		if (++n > 3)
+		if (++n > SMALL_DIGITS_MAX)
 			return -1;
 	}
 	if (!n || p[0] != ':' || p[1] != ' ')
