@@ -2,13 +2,15 @@
  * sysfs_int.h - what the files of the sysfs layer share (not public).
  *
  * The layer is nicfit/sysfs.h; its files are cut by concept: sysfs.c
- * opens a root and keeps the problems met, sysfs_resolve.c finds a path
- * inside the root (links followed as if the root were "/"),
- * sysfs_read.c holds the typed readers and the directory lister,
- * sysfs_record.c the recorder behind snapshots, and sysfs_parse.c the
- * pure parsers of sysfs strings. Every reader ends in the same two calls:
- * nicfit__sysfs_problem() for what went wrong and nicfit__sysfs_record()
- * for what a snapshot must hold.
+ * opens a root and keeps the problems met; sysfs_resolve.c finds a path
+ * inside the root (links followed as if the root were "/"); sysfs_read.c
+ * holds the typed readers, the directory lister and the existence test;
+ * sysfs_record.c is the recorder behind snapshots; sysfs_parse.c holds
+ * the pure parsers of sysfs strings. Every reader ends in the same two
+ * calls: nicfit__sysfs_problem() for what went wrong and
+ * nicfit__sysfs_record() for what a snapshot must hold. Calls go one way
+ * only: sysfs_read.c uses sysfs_resolve.c, both use sysfs.c and
+ * sysfs_record.c, and sysfs.c uses sysfs_record.c.
  */
 #ifndef NICFIT_SYSFS_INT_H
 #define NICFIT_SYSFS_INT_H

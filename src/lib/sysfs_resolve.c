@@ -213,29 +213,3 @@ enum nicfit_sysfs_status nicfit_sysfs_resolve(struct nicfit_sysfs *fs, const cha
 		nicfit__sysfs_record(fs, path, NICFIT_REC_FAILED, NULL, 0, st, e);
 	return st;
 }
-
-int nicfit_sysfs_exists(struct nicfit_sysfs *fs, const char *path)
-{
-	int e, fd = nicfit__sysfs_open_in_root(fs, path, O_PATH | O_CLOEXEC, &e);
-	struct stat sb;
-
-	if (fd < 0)
-		return 0;
-	/* A snapshot must hold what was only tested for, too. */
-	if (fs->recording && !fstat(fd, &sb)) {
-		while (*path == '/')
-			path++;
-		if (S_ISDIR(sb.st_mode)) {
-			nicfit__sysfs_record(fs, path, NICFIT_REC_DIR, NULL, 0, NICFIT_SYSFS_OK, 0);
-		} else if (S_ISREG(sb.st_mode)) {
-			char buf[NICFIT_SYSFS_TEXT_MAX];
-			size_t len;
-
-			close(fd);
-			nicfit_sysfs_read(fs, path, buf, sizeof(buf), &len, NICFIT_SYSFS_QUIET);
-			return 1;
-		}
-	}
-	close(fd);
-	return 1;
-}

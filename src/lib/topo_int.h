@@ -9,7 +9,10 @@
  * topo_net.c network interfaces, RDMA devices and PFC, topo_extras.c
  * what only the audited devices need (config space, VPD, IOMMU group).
  * Each step reads through the same struct disc and records the first hard
- * error in it; the driver stops at that error.
+ * error in it; the driver stops at that error. Calls go one way only: the
+ * driver calls the steps, the steps call the model (topo.c), and
+ * topo_pci.c calls topo_pcidev.c for each new function; topo_net.c finds
+ * a class device's function through topo_pci.c's path index.
  */
 #ifndef NICFIT_TOPO_INT_H
 #define NICFIT_TOPO_INT_H
