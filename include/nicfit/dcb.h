@@ -9,6 +9,9 @@
  * live host (reading needs no root: only setting does). Snapshots keep the
  * answer in a small file, nicfit-dcb/IFNAME, so that a snapshot audits like
  * the host; nicfit_dcb_format() and nicfit_dcb_parse_file() write and read it.
+ *
+ * Nothing here allocates: results go into a struct nicfit_pfc or a text
+ * buffer the caller provides, and hold no pointers.
  */
 #ifndef NICFIT_DCB_H
 #define NICFIT_DCB_H

@@ -7,6 +7,11 @@
  * five times the cost of the rest of a `calc`. So they are opened with
  * dlopen() when first needed, their functions resolved into a table, and a
  * missing library becomes a clear error instead of a failed start.
+ *
+ * The caller owns the struct nicfit_dynlib (a static, one per library)
+ * and the table its slots point into; loading fills them, and the
+ * outcome is kept in the struct for every later call. A loaded library
+ * is never closed: its functions stay valid until the process exits.
  */
 #ifndef NICFIT_DYNLIB_H
 #define NICFIT_DYNLIB_H
@@ -31,9 +36,9 @@ struct nicfit_dynlib {
 };
 
 /*
- * Load lib once (later calls return the first outcome; callers that may
- * race must serialise the first call). Returns 0, or NICFIT_E_IO with a
- * message naming the library, the package and what was missing.
+ * Load lib once, under a lock (later calls, from any thread, return the
+ * first outcome). Returns 0, or NICFIT_E_IO with a message naming the
+ * library, the package and what was missing.
  */
 int nicfit_dynlib_load(struct nicfit_dynlib *lib, struct nicfit_error *err);
 

@@ -20,6 +20,12 @@
  * Archives are written and read with libarchive; reading accepts any
  * format and compression it knows (a hwloc-gather-topology .tar.bz2 too),
  * refuses absolute paths and "..", and is bounded in size and entries.
+ *
+ * The result of nicfit_snapshot_take() is a caller-owned struct that the
+ * call fills (it need not be prepared); nicfit_snapshot_result_release()
+ * frees the failure paths it holds and leaves it empty, ready for reuse.
+ * nicfit_snapshot_extract() allocates the two strings it returns; the
+ * caller frees them, and removes the directory, when done.
  */
 #ifndef NICFIT_SNAPSHOT_H
 #define NICFIT_SNAPSHOT_H

@@ -2,6 +2,9 @@
  * nicfit/sysfs.h - every read of a Linux sysfs/procfs tree, through one
  * root directory.
  *
+ * What it is
+ * ----------
+ *
  * A struct nicfit_sysfs holds a directory fd on a filesystem root: the
  * live "/" or a captured tree that contains sys/ (and usually proc/), the
  * HWLOC_FSROOT convention, so trees saved by hwloc-gather-topology or by
@@ -9,23 +12,82 @@
  * relative to that root ("sys/bus/pci/devices"); symbolic links are
  * followed as if the root were "/" (an absolute link in a captured tree
  * stays inside the tree), with openat2(RESOLVE_IN_ROOT) where the kernel
- * has it and a component-by-component resolver where it does not.
+ * has it and a component-by-component resolver where it does not. It
+ * only reads; what the files mean is nicfit/topo.h's business.
  *
- * The typed readers tell apart what a careful audit must tell apart:
- * a file that is not there (MISSING: normal, old kernels lack many files),
- * a file that could not be read (UNREADABLE: permissions, the kernel's
- * EINVAL on a down link, I/O errors), a symlink loop (LOOP), something that
- * is not a regular file (NOT_FILE), and content that is not what the file
- * should hold (MALFORMED: binary junk, "0xZZ"). Everything but MISSING is
- * recorded as a problem (path, status, errno) that the audit reports;
- * NICFIT_SYSFS_QUIET keeps expected failures out of that list.
+ * Opening a root
+ * --------------
+ *
+ *	struct nicfit_sysfs *fs;
+ *	struct nicfit_error err;
+ *
+ *	nicfit_error_clear(&err);
+ *	if (nicfit_sysfs_open(root, &fs, &err))   (root: NULL or "/" for this host)
+ *		return report(&err);
+ *	...
+ *	nicfit_sysfs_close(fs);
+ *
+ * Reading a typed attribute
+ * -------------------------
+ *
+ * Each reader returns an enum nicfit_sysfs_status; its value means
+ * something only on NICFIT_SYSFS_OK (otherwise a number is 0 and a text
+ * ""):
+ *
+ *	enum nicfit_sysfs_status st;
+ *	char speed[32];
+ *	long node;
+ *
+ *	st = nicfit_sysfs_read_long(fs, "sys/bus/pci/devices/0000:17:00.0/numa_node",
+ *				    &node, 0);
+ *	if (st == NICFIT_SYSFS_MISSING)
+ *		node = -1;	// an older kernel: unknown, never 0
+ *	else if (st != NICFIT_SYSFS_OK)
+ *		node = -1;	// unreadable or malformed: already kept as a problem
+ *
+ *	// a file that may fail for a known reason (a down link's speed):
+ *	if (nicfit_sysfs_read_str(fs, path, speed, sizeof(speed),
+ *				  NICFIT_SYSFS_QUIET) != NICFIT_SYSFS_OK)
+ *		speed[0] = '\0';
+ *
+ * Missing, unreadable, malformed
+ * ------------------------------
+ *
+ * The readers tell apart what a careful audit must tell apart: a file
+ * that is not there (MISSING: normal, old kernels lack many files), a file
+ * that could not be read (UNREADABLE: permissions, the kernel's EINVAL on
+ * a down link, I/O errors), a symlink loop (LOOP), something that is not
+ * a regular file (NOT_FILE), and content that is not what the file should
+ * hold (MALFORMED: binary junk, "0xZZ"). Everything but MISSING is kept as
+ * a problem (path, status, errno) that the audit reports;
+ * NICFIT_SYSFS_QUIET keeps expected failures out of that list, and
+ * nicfit_sysfs_report() adds a problem found above this layer (a text
+ * that read fine but did not parse).
+ *
+ * Recording for snapshots
+ * -----------------------
  *
  * For `nicfit snapshot`, a recorder can be attached: it keeps every path
  * that was read, listed or followed, so that exactly those can be copied.
  *
+ * Parsers
+ * -------
+ *
  * This module also holds the pure parsers of sysfs strings (link speeds,
  * hex IDs, CPU lists, InfiniBand rates and states, GIDs, PCI addresses),
- * which never touch the filesystem and are fuzzed.
+ * which never touch the filesystem and are fuzzed. Decimal integers go
+ * through nicfit_parse_dec() in nicfit/units.h, the one integer core.
+ *
+ * Who owns what
+ * -------------
+ *
+ * The handle is allocated by nicfit_sysfs_open() and freed by
+ * nicfit_sysfs_close(). Readers write into buffers the caller provides
+ * (never more than cap bytes, always NUL-terminated for text); only
+ * nicfit_sysfs_list() allocates (*ents, free() it). Problem paths and
+ * records belong to the handle and live until nicfit_sysfs_close(). A
+ * handle is not safe to use from two threads at once: it keeps the last
+ * directory opened, to save lookups.
  */
 #ifndef NICFIT_SYSFS_H
 #define NICFIT_SYSFS_H
@@ -189,9 +251,6 @@ int nicfit_parse_link_speed(const char *s, double *gts);
 
 /* "0x" and 1 to 8 hex digits. Returns 0 or -1. */
 int nicfit_parse_hex_id(const char *s, unsigned long *out);
-
-/* A decimal integer in [min, max], the whole string. Returns 0 or -1. */
-int nicfit_parse_dec(const char *s, long min, long max, long *out);
 
 /*
  * A CPU or node list "0-7,16-23" (empty means none). *count gets the

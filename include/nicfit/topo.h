@@ -14,7 +14,13 @@
  * parents. Each function keeps every value with a flag saying whether its
  * file was there, so "unknown" is never mistaken for zero.
  *
- * Strings in the model are owned by it and live until nicfit_topo_free().
+ * The result: nicfit_topo_discover() and nicfit_topo_new() allocate the
+ * model, nicfit_topo_free() frees it and everything in it. Its arrays
+ * (pci, net, rdma, ...) and strings are owned by it and live until then;
+ * entries are referred to by index (parent, pci, hostbridge), never by
+ * pointer, because the add functions may move an array as it grows. Read
+ * problems are copied into it, so it outlives the sysfs handle it was
+ * read from.
  */
 #ifndef NICFIT_TOPO_H
 #define NICFIT_TOPO_H
@@ -61,6 +67,15 @@ enum nicfit_port_type {
 	NICFIT_PORT_RCEC
 };
 
+/* What became of a function's VPD (struct nicfit_pcidev.vpd_state). */
+enum nicfit_vpd_state {
+	NICFIT_VPD_NOT_TRIED,    /* not a card's first physical NIC function */
+	NICFIT_VPD_READ,
+	NICFIT_VPD_UNREADABLE,   /* the file is there but could not be read (not root) */
+	NICFIT_VPD_MALFORMED,
+	NICFIT_VPD_ABSENT        /* no vpd file, or an empty one */
+};
+
 /* Which files of a function were present and well formed. */
 #define NICFIT_HAVE_CLASS 0x001u
 #define NICFIT_HAVE_IDS 0x002u       /* vendor and device */
@@ -100,7 +115,7 @@ struct nicfit_pcidev {
 	char slot[32];           /* physical slot name, "" */
 	char iommu_type[16];     /* iommu group type ("identity", "DMA", "DMA-FQ"), "" unknown */
 	/* VPD, read for network function 0 only */
-	int vpd_state;           /* 0 not tried, 1 read, 2 unreadable, 3 malformed, 4 absent */
+	int vpd_state;           /* enum nicfit_vpd_state */
 	char vpd_part[40];       /* PN, trimmed */
 	char vpd_name[128];      /* identifier string */
 	char vpd_pcie[24];       /* V0 on Mellanox cards: "PCIeGen3 x16" */
@@ -196,21 +211,28 @@ struct nicfit_topo {
 	int privileged;          /* config space beyond 64 bytes was readable */
 	int euid;                /* of the reading process (live) or -1 */
 
+	/* Arrays: n* entries in use, alloc_* allocated (the add functions grow them). */
 	struct nicfit_numa *numa;
 	int nnuma;
+	size_t alloc_numa;
 	int numa_from_sysfs;     /* 0 when the node directory was missing (one assumed) */
 	int npackages;           /* distinct physical packages; 0 unknown */
 
 	struct nicfit_hostbridge *hb;
 	int nhb;
+	size_t alloc_hb;
 	struct nicfit_pcidev *pci;
 	int npci;
+	size_t alloc_pci;
 	struct nicfit_netdev *net;
 	int nnet;
+	size_t alloc_net;
 	struct nicfit_rdmadev *rdma;
 	int nrdma;
+	size_t alloc_rdma;
 	struct nicfit_pcislot *slots;
 	int nslots;
+	size_t alloc_slots;
 
 	/* GPUDirect RDMA kernel support (reference/topology.md 1.1) */
 	int nv_mem;              /* sys/kernel/mm/memory_peers/nv_mem/version */

@@ -3,10 +3,16 @@
  *
  * Sizes ("40GB", "40GiB", "1.5 TB"), parameter counts ("70B", "405B",
  * "7.5M"), network speeds ("10G", "10GbE", "100Gb/s", "25Gbps", "EDR",
- * "HDR100", "NDR"), PCIe links ("gen3x16", "Gen4 x8", "PCIe 5.0 x16") and
- * plain integers and reals. Each parser consumes the whole string (spaces
- * around it are allowed), rejects NaN, infinities, overflow and values out
- * of range, and reports the input's name and the column of the problem.
+ * "HDR100", "NDR"), PCIe links ("gen3x16", "Gen4 x8", "PCIe 5.0 x16"),
+ * reals and integers. Each parser of user input consumes the whole string
+ * (spaces around it are allowed), rejects NaN, infinities, overflow and
+ * values out of range, and reports the input's name and the column of the
+ * problem.
+ *
+ * Every integer nicfit reads, typed by a user or written by the kernel in
+ * sysfs, goes through one core, nicfit_scan_dec(); nicfit_parse_long() and
+ * nicfit_parse_dec() are its two conventions (an error message for a user,
+ * a quiet -1 for a file).
  *
  * Units: sizes in bytes (decimal prefixes are powers of 1000, binary ones
  * powers of 1024), speeds in Gb/s (1e9 bit/s).
@@ -55,9 +61,50 @@ int nicfit_ib_rate(const char *name, struct nicfit_speed *out);
 int nicfit_parse_pcie(const char *s, const char *input, int *gen, int *width,
 		      struct nicfit_error *err);
 
-/* Integers and reals, whole string, range-checked. */
+/* ---- integers: one core, two conventions --------------------------------- */
+
+/* What nicfit_scan_dec found. */
+enum nicfit_dec_status {
+	NICFIT_DEC_OK = 0,
+	NICFIT_DEC_NONE,   /* no digit where the integer should start */
+	NICFIT_DEC_RANGE   /* digits, but the value is outside [min, max] or a long */
+};
+
+/*
+ * The integer core every integer in nicfit is read with: an optional '-'
+ * and decimal digits at the start of s, in plain C arithmetic (no strtol,
+ * no double, so no locale and no rounding). The value must lie in [min,
+ * max]; overflow of a long is out of range too, LONG_MIN and LONG_MAX are
+ * not. No spaces, no '+', no point or exponent: callers that take more
+ * (users may type "+8" and " 8 ") decide so themselves. *end gets the
+ * first byte after the digits (s itself when there were none), so a
+ * caller can tell "12x" (trailing text) from "12"; *out gets the value on
+ * NICFIT_DEC_OK and 0 otherwise.
+ */
+enum nicfit_dec_status nicfit_scan_dec(const char *s, long min, long max, long *out,
+				       const char **end);
+
+/*
+ * The quiet convention, for text a program wrote (sysfs attributes,
+ * directory names): the whole of s is one integer of nicfit_scan_dec in
+ * [min, max]. Returns 0, or -1 (and *out = 0) for anything else.
+ */
+int nicfit_parse_dec(const char *s, long min, long max, long *out);
+
+/*
+ * The convention for what users type: nicfit_parse_dec's integer, with
+ * blanks around it and an optional '+', the whole string, in [min, max].
+ * Fractions and exponents are refused, even when whole ("2.0", "1e3"):
+ * an integer is written as digits. Errors, NICFIT_E_USAGE with the input
+ * named: "'S': expected an integer (at column N)" when no number starts
+ * there, "'S': unexpected text after the number (at column N)", "'S':
+ * expected a whole number (at column 1)" for a fraction or exponent, and
+ * "'S': out of range (MIN to MAX)". *out is set only on success.
+ */
 int nicfit_parse_long(const char *s, const char *input, long min, long max,
 		      long *out, struct nicfit_error *err);
+
+/* Reals, whole string, range-checked. */
 int nicfit_parse_double(const char *s, const char *input, double min,
 			double max, double *out, struct nicfit_error *err);
 

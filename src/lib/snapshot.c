@@ -21,6 +21,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "file_int.h"
 #include "nicfit/buf.h"
 #include "nicfit/dynlib.h"
 #include "nicfit/snapshot.h"
@@ -329,40 +330,21 @@ static void put_file(struct sink *k, const char *path, const void *data, size_t 
 
 /* ---- walking recorded paths through the source tree ---------------------------- */
 
-/* Lexical join of a link's directory and its target. */
+/*
+ * Where a walk continues after a link: the link's directory and its
+ * target joined as the kernel resolves them (nicfit__path_join), then the
+ * rest of the path below the link. rest is relative even when it starts
+ * with '/' (an empty component, which the join drops anyway).
+ */
 static int join(const char *dir, const char *target, const char *rest, char *out, size_t cap)
 {
-	char buf[3 * P_MAX];
-	size_t len = 0, i = 0;
+	char at[3 * P_MAX];
 
-	if (snprintf(buf, sizeof(buf), "%s%s%s%s%s", target[0] == '/' ? "" : dir,
-		     target[0] == '/' || !dir[0] ? "" : "/", target, rest[0] ? "/" : "", rest) >=
-	    (int)sizeof(buf))
+	while (*rest == '/')
+		rest++;
+	if (nicfit__path_join(at, sizeof(at), dir, target))
 		return -1;
-	out[0] = '\0';
-	while (buf[i]) {
-		size_t n = strcspn(buf + i, "/");
-
-		if (n == 2 && buf[i] == '.' && buf[i + 1] == '.') {
-			while (len && out[len - 1] != '/')
-				len--;
-			if (len)
-				len--;
-			out[len] = '\0';
-		} else if (n && !(n == 1 && buf[i] == '.')) {
-			if (len + n + 2 > cap)
-				return -1;
-			if (len)
-				out[len++] = '/';
-			memcpy(out + len, buf + i, n);
-			len += n;
-			out[len] = '\0';
-		}
-		i += n;
-		if (buf[i] == '/')
-			i++;
-	}
-	return 0;
+	return nicfit__path_join(out, cap, at, rest);
 }
 
 /*
@@ -760,13 +742,56 @@ static int unsafe_path(const char *p)
 	return 0;
 }
 
+/*
+ * Write one entry of the archive in under templ: files, directories and
+ * symbolic links only (no devices, FIFOs or hard links), and no path that
+ * is absolute or climbs with "..". Returns 0 or NICFIT_E_DATA.
+ */
+static int extract_entry(struct archive *in, struct archive *out, struct archive_entry *en,
+			 const char *archive, const char *templ, struct nicfit_error *err)
+{
+	mode_t type = archive_entry_filetype(en);
+	char full[2 * P_MAX];
+	int r;
+
+	if (type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK)
+		return 0;
+	if (archive_entry_hardlink(en))
+		return 0;
+	if (unsafe_path(archive_entry_pathname(en)))
+		return nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0,
+				       "unsafe path '%.200s' (absolute or with ..)",
+				       archive_entry_pathname(en));
+	if (snprintf(full, sizeof(full), "%s/%s", templ, archive_entry_pathname(en)) >=
+	    (int)sizeof(full))
+		return 0;
+	archive_entry_set_pathname(en, full);
+	if (archive_write_header(out, en) != ARCHIVE_OK)
+		return nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0, "%s: %s",
+				       archive_entry_pathname(en), archive_error_string(out));
+	if (type == AE_IFREG) {
+		const void *buf;
+		size_t len;
+		la_int64_t off;
+
+		while ((r = archive_read_data_block(in, &buf, &len, &off)) == ARCHIVE_OK)
+			if (archive_write_data_block(out, buf, len, off) != ARCHIVE_OK)
+				break;
+		if (r != ARCHIVE_EOF && r != ARCHIVE_OK)
+			return nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0, "%s",
+					       archive_error_string(in));
+	}
+	archive_write_finish_entry(out);
+	return 0;
+}
+
 int nicfit_snapshot_extract(const char *archive, char **tmpdir, char **root,
 			    struct nicfit_error *err)
 {
 	struct archive *in, *out;
 	struct archive_entry *en;
 	const char *tmp = getenv("TMPDIR");
-	char templ[P_MAX], full[2 * P_MAX];
+	char templ[P_MAX];
 	size_t total = 0, entries = 0;
 	int rc = 0, r;
 
@@ -795,7 +820,6 @@ int nicfit_snapshot_extract(const char *archive, char **tmpdir, char **root,
 		goto out;
 	}
 	while ((r = archive_read_next_header(in, &en)) == ARCHIVE_OK) {
-		mode_t type = archive_entry_filetype(en);
 		la_int64_t size = archive_entry_size(en);
 
 		if (++entries > NICFIT_SNAPSHOT_MAX_ENTRIES ||
@@ -805,40 +829,9 @@ int nicfit_snapshot_extract(const char *archive, char **tmpdir, char **root,
 					     entries, total);
 			goto out;
 		}
-		if (type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK)
-			continue; /* no devices, FIFOs or hard links */
-		if (archive_entry_hardlink(en))
-			continue;
-		if (unsafe_path(archive_entry_pathname(en))) {
-			rc = nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0,
-					     "unsafe path '%.200s' (absolute or with ..)",
-					     archive_entry_pathname(en));
+		rc = extract_entry(in, out, en, archive, templ, err);
+		if (rc)
 			goto out;
-		}
-		if (snprintf(full, sizeof(full), "%s/%s", templ, archive_entry_pathname(en)) >=
-		    (int)sizeof(full))
-			continue;
-		archive_entry_set_pathname(en, full);
-		if (archive_write_header(out, en) != ARCHIVE_OK) {
-			rc = nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0, "%s: %s",
-					     archive_entry_pathname(en), archive_error_string(out));
-			goto out;
-		}
-		if (type == AE_IFREG) {
-			const void *buf;
-			size_t len;
-			la_int64_t off;
-
-			while ((r = archive_read_data_block(in, &buf, &len, &off)) == ARCHIVE_OK)
-				if (archive_write_data_block(out, buf, len, off) != ARCHIVE_OK)
-					break;
-			if (r != ARCHIVE_EOF && r != ARCHIVE_OK) {
-				rc = nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0, "%s",
-						     archive_error_string(in));
-				goto out;
-			}
-		}
-		archive_write_finish_entry(out);
 	}
 	if (r != ARCHIVE_EOF)
 		rc = nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0, "%s", archive_error_string(in));

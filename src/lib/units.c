@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,26 +330,112 @@ int nicfit_parse_pcie(const char *s, const char *input, int *gen, int *width,
 	return 0;
 }
 
+/* ---- integers ------------------------------------------------------------ */
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+enum nicfit_dec_status nicfit_scan_dec(const char *s, long min, long max, long *out,
+				       const char **end)
+{
+	const char *p = s;
+	unsigned long v = 0, lim;
+	int neg = *p == '-', over = 0;
+	long r;
+
+	*out = 0;
+	*end = s;
+	if (neg)
+		p++;
+	if (!is_digit(*p))
+		return NICFIT_DEC_NONE;
+	/* the magnitude of LONG_MIN is one more than LONG_MAX */
+	lim = neg ? (unsigned long)LONG_MAX + 1 : (unsigned long)LONG_MAX;
+	for (; is_digit(*p); p++) {
+		unsigned long d = (unsigned long)(*p - '0');
+
+		if (v > (lim - d) / 10)
+			over = 1; /* keep going: *end is past every digit */
+		else if (!over)
+			v = v * 10 + d;
+	}
+	*end = p;
+	if (over)
+		return NICFIT_DEC_RANGE;
+	r = !neg ? (long)v : v == lim ? LONG_MIN : -(long)v;
+	if (r < min || r > max)
+		return NICFIT_DEC_RANGE;
+	*out = r;
+	return NICFIT_DEC_OK;
+}
+
+int nicfit_parse_dec(const char *s, long min, long max, long *out)
+{
+	const char *end;
+
+	if (nicfit_scan_dec(s, min, max, out, &end) != NICFIT_DEC_OK || *end) {
+		*out = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The end of a fraction or an exponent at p (".5", ".", "e3", "E-2"), or p
+ * when none starts there. after_digits: digits came just before, so a bare
+ * "." ends a number ("5."); without them a point needs a digit (".5").
+ * parse_long uses it only to say why a number is refused: "2.5" is a
+ * number that is not whole, "2x" is a number with text after it.
+ */
+static const char *skip_fraction(const char *p, int after_digits)
+{
+	const char *q = p;
+
+	if (*q == '.') {
+		if (!after_digits && !is_digit(q[1]))
+			return p;
+		for (q++; is_digit(*q); q++)
+			;
+	} else if (!after_digits) {
+		return p;
+	}
+	if ((*q == 'e' || *q == 'E') &&
+	    (is_digit(q[1]) || ((q[1] == '-' || q[1] == '+') && is_digit(q[2]))))
+		for (q += 2; is_digit(*q); q++)
+			;
+	return q;
+}
+
 int nicfit_parse_long(const char *s, const char *input, long min, long max,
 		      long *out, struct nicfit_error *err)
 {
-	const char *p = skip_space(s);
-	double v;
+	const char *p = skip_space(s), *digits = p, *end, *frac;
+	enum nicfit_dec_status st;
+	long v;
 
-	if (scan_number(&p, &v, 1))
+	/* a user may write "+8"; the core takes the kernel's forms only */
+	if (*p == '+' && is_digit(p[1]))
+		digits = p + 1;
+	st = nicfit_scan_dec(digits, min, max, &v, &end);
+	if (st == NICFIT_DEC_NONE) /* perhaps ".5" or "-.5": a number, not whole */
+		end = p + (*p == '+' || *p == '-');
+	frac = skip_fraction(end, st != NICFIT_DEC_NONE);
+	if (st == NICFIT_DEC_NONE && frac == end)
 		return bad(err, input, s, p, "expected an integer");
-	if (*skip_space(p))
-		return bad(err, input, s, skip_space(p), "unexpected text after the number");
-	if (v != floor(v))
+	if (*skip_space(frac))
+		return bad(err, input, s, skip_space(frac), "unexpected text after the number");
+	if (frac != end)
 		return bad(err, input, s, s, "expected a whole number");
-	if (v < (double)min || v > (double)max) {
+	if (st == NICFIT_DEC_RANGE) {
 		char b[48];
 
 		return nicfit_error_at(err, NICFIT_E_USAGE, input, 0, 0,
 				       "'%s': out of range (%ld to %ld)",
 				       shown(s, b, sizeof(b)), min, max);
 	}
-	*out = (long)v;
+	*out = v;
 	return 0;
 }
 

@@ -13,6 +13,10 @@
  * only the chip. Real images are often padded with spaces, and some are
  * junk (all 0xff, or a vendor's "Example VPD" placeholder), so the parser
  * is strict about structure and bounded in everything it keeps.
+ *
+ * The parser allocates nothing: it fills a struct nicfit_vpd the caller
+ * provides (about 14 KiB, so not on a small stack), whose strings are
+ * arrays inside it, and nicfit_vpd_get()'s result points into it.
  */
 #ifndef NICFIT_VPD_INT_H
 #define NICFIT_VPD_INT_H

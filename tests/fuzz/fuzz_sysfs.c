@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "nicfit/sysfs.h"
+#include "nicfit/units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -21,6 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned long ul, cnt;
 	unsigned a, b, c, d;
 	uint8_t gid[16];
+	const char *end;
 	char name[32];
 	double g;
 	long l, first;
@@ -39,6 +41,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!nicfit_parse_dec(s, -5, 5, &l) && (l < -5 || l > 5))
 		abort();
+	{
+		/* the core: a value only on OK, and end past at least one digit then */
+		enum nicfit_dec_status ds = nicfit_scan_dec(s, -5, 5, &l, &end);
+
+		if (ds == NICFIT_DEC_OK && (l < -5 || l > 5 || end <= s))
+			abort();
+		if (ds != NICFIT_DEC_OK && l != 0)
+			abort();
+		if (ds == NICFIT_DEC_NONE && end != s)
+			abort();
+	}
 	if (!nicfit_parse_cpulist(s, &cnt, &first)) {
 		if ((cnt == 0) != (first < 0))
 			abort();

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "nicfit/sysfs.h"
+#include "nicfit/units.h"
 
 static char root[256];
 

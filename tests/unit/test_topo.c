@@ -288,6 +288,47 @@ static void hand_built(void **state)
 	nicfit_topo_free(t);
 }
 
+/*
+ * The add functions grow their arrays as they go: indexes stay valid
+ * across growth, capacity keeps up with the count, and each array stops
+ * at its NICFIT_TOPO_MAX_* limit with -1.
+ */
+static void hand_built_grows(void **state)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	char bdf[16], name[16];
+	int hb, i, idx, parent = -1;
+
+	(void)state;
+	assert_non_null(t);
+	hb = nicfit_topo_add_hostbridge(t, "pci0000:00", -1);
+	for (i = 0; i < NICFIT_TOPO_MAX_PCI; i++) {
+		snprintf(bdf, sizeof(bdf), "0000:%02x:%02x.%x", (i >> 8) & 0xff, (i >> 3) & 0x1f,
+			 i & 7);
+		idx = nicfit_topo_add_pci(t, bdf, i % 7 ? parent : -1, hb);
+		assert_int_equal(idx, i);
+		if (i % 7 == 0)
+			parent = idx;
+	}
+	assert_true(t->alloc_pci >= (size_t)t->npci);
+	assert_int_equal(nicfit_topo_add_pci(t, "0000:ff:1f.7", -1, hb), -1);
+	assert_int_equal(nicfit_topo_find(t, "0000:01:00.0"), 256);
+	assert_int_equal(t->pci[13].parent, 7);
+	assert_int_equal(t->pci[13].depth, 1);
+	for (i = 0; i < NICFIT_TOPO_MAX_NUMA; i++)
+		assert_int_equal(nicfit_topo_add_numa(t, i, "0-1", i / 2), i);
+	assert_int_equal(nicfit_topo_add_numa(t, 99, "", -1), -1);
+	for (i = 0; i < NICFIT_TOPO_MAX_RDMA; i++) {
+		snprintf(name, sizeof(name), "mlx5_%d", i);
+		assert_int_equal(nicfit_topo_add_rdma(t, name, i), i);
+	}
+	assert_int_equal(nicfit_topo_add_rdma(t, "one_more", -1), -1);
+	assert_string_equal(t->rdma[1000].name, "mlx5_1000");
+	nicfit_topo_finish(t);
+	assert_int_equal(t->npackages, NICFIT_TOPO_MAX_NUMA / 2);
+	nicfit_topo_free(t);
+}
+
 static void pci_ids(void **state)
 {
 	const struct nicfit_pci_id *id;
@@ -338,6 +379,7 @@ int main(void)
 		cmocka_unit_test(vm_and_old_kernel),
 		cmocka_unit_test(every_fixture_loads),
 		cmocka_unit_test(hand_built),
+		cmocka_unit_test(hand_built_grows),
 		cmocka_unit_test(pci_ids),
 	};
 

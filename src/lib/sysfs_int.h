@@ -1,0 +1,79 @@
+/*
+ * sysfs_int.h - what the files of the sysfs layer share (not public).
+ *
+ * The layer is nicfit/sysfs.h; its files are cut by concept: sysfs.c
+ * opens a root and keeps the problems met; sysfs_resolve.c finds a path
+ * inside the root (links followed as if the root were "/"); sysfs_read.c
+ * holds the typed readers, the directory lister and the existence test;
+ * sysfs_record.c is the recorder behind snapshots; sysfs_parse.c holds
+ * the pure parsers of sysfs strings. Every reader ends in the same two
+ * calls: nicfit__sysfs_problem() for what went wrong and
+ * nicfit__sysfs_record() for what a snapshot must hold. Calls go one way
+ * only: sysfs_read.c uses sysfs_resolve.c, both use sysfs.c and
+ * sysfs_record.c, and sysfs.c uses sysfs_record.c.
+ */
+#ifndef NICFIT_SYSFS_INT_H
+#define NICFIT_SYSFS_INT_H
+
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "sysfs_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
+
+#include <stddef.h>
+
+#include "nicfit/sysfs.h"
+
+/* One kept problem (the first NICFIT_SYSFS_MAX_PROBLEMS are kept). */
+struct sysfs_problem {
+	char *path;             /* root-relative, malloc'd */
+	enum nicfit_sysfs_status st;
+	int errnum;
+};
+
+struct nicfit_sysfs {
+	int rootfd;
+	int live;
+	int use_openat2;        /* the kernel has openat2(RESOLVE_IN_ROOT) */
+	char root[NICFIT_SYSFS_PATH_MAX];
+	struct sysfs_problem problems[NICFIT_SYSFS_MAX_PROBLEMS];
+	size_t nproblems;       /* all met, kept or not */
+	int recording;
+	struct nicfit_rec *recs;
+	size_t nrecs, allocrecs;
+	size_t *hash;           /* open addressing: index + 1 into recs, 0 = empty */
+	size_t hashcap;
+	int dirfd;              /* the last directory a reader opened, or -1 */
+	char dirpath[NICFIT_SYSFS_PATH_MAX];
+};
+
+/*
+ * Keep a problem with path unless st is OK or MISSING or flags has
+ * NICFIT_SYSFS_QUIET (sysfs.c).
+ */
+void nicfit__sysfs_problem(struct nicfit_sysfs *fs, const char *path,
+			   enum nicfit_sysfs_status st, int errnum, unsigned flags);
+
+/*
+ * While recording, keep path once, the first time it is met, with a copy
+ * of data (sysfs_record.c). Out of memory drops the record: a snapshot
+ * then lacks that path, and discovery itself is unaffected.
+ */
+void nicfit__sysfs_record(struct nicfit_sysfs *fs, const char *path, enum nicfit_rec_type type,
+			  const void *data, size_t len, enum nicfit_sysfs_status st, int errnum);
+/* Free every record and the index (at close). */
+void nicfit__sysfs_records_release(struct nicfit_sysfs *fs);
+
+/* The status an errno from open or readlink means (sysfs_resolve.c). */
+enum nicfit_sysfs_status nicfit__sysfs_status_of_errno(int e);
+
+/*
+ * Open path inside the root with open(2) flags; -1 with *errnum set on
+ * failure. open_in_root reuses the directory kept open in fs when the
+ * path is in it (the common case: many files of one device in a row);
+ * open_full resolves every component.
+ */
+int nicfit__sysfs_open_in_root(struct nicfit_sysfs *fs, const char *path, int flags,
+			       int *errnum);
+int nicfit__sysfs_open_full(struct nicfit_sysfs *fs, const char *path, int flags, int *errnum);
+
+#endif

@@ -1,0 +1,368 @@
+/*
+ * sysfs_read.c - the readers of nicfit/sysfs.h: whole files (bounded),
+ * one-line text, hex and decimal attributes, links, directory listings,
+ * and the test that a path exists (which, for a snapshot, reads it too).
+ *
+ * Each reader opens through nicfit__sysfs_open_in_root() (so nothing
+ * outside the root is ever read), tells the outcomes apart as the header
+ * lists them, reports every failure but MISSING as a problem and, while a
+ * snapshot is being taken, records what it read. Attributes are read
+ * with read(2) on that descriptor into the caller's buffer, not with
+ * nicfit_read_file(): a sysfs attribute is produced whole by the first
+ * read (a second one may block or re-run the driver's handler), procfs
+ * hands out a page per read, the bound is the attribute's and not an
+ * input file's, and the path must stay inside the root.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* O_PATH is behind _GNU_SOURCE in glibc's headers; the kernel flag is stable. */
+#ifndef O_PATH
+#define O_PATH __O_PATH
+#endif
+
+#include "alloc_int.h"
+#include "nicfit/units.h"
+#include "sysfs_int.h"
+
+int nicfit_sysfs_exists(struct nicfit_sysfs *fs, const char *path)
+{
+	int e, fd = nicfit__sysfs_open_in_root(fs, path, O_PATH | O_CLOEXEC, &e);
+	struct stat sb;
+
+	if (fd < 0)
+		return 0;
+	/* A snapshot must hold what was only tested for, too. */
+	if (fs->recording && !fstat(fd, &sb)) {
+		while (*path == '/')
+			path++;
+		if (S_ISDIR(sb.st_mode)) {
+			nicfit__sysfs_record(fs, path, NICFIT_REC_DIR, NULL, 0, NICFIT_SYSFS_OK, 0);
+		} else if (S_ISREG(sb.st_mode)) {
+			char buf[NICFIT_SYSFS_TEXT_MAX];
+			size_t len;
+
+			close(fd);
+			nicfit_sysfs_read(fs, path, buf, sizeof(buf), &len, NICFIT_SYSFS_QUIET);
+			return 1;
+		}
+	}
+	close(fd);
+	return 1;
+}
+
+enum nicfit_sysfs_status nicfit_sysfs_read(struct nicfit_sysfs *fs, const char *path,
+					   void *buf, size_t cap, size_t *len,
+					   unsigned flags)
+{
+	enum nicfit_sysfs_status st = NICFIT_SYSFS_OK;
+	struct stat sb;
+	size_t got = 0;
+	int fd, e = 0, paged;
+
+	*len = 0;
+	while (*path == '/')
+		path++;
+	/* procfs hands out a page per read; sysfs and ordinary files all at once */
+	paged = !strncmp(path, "proc/", 5);
+	fd = nicfit__sysfs_open_in_root(fs, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, &e);
+	if (fd < 0) {
+		st = nicfit__sysfs_status_of_errno(e);
+		goto out;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (got == cap) {
+			char extra;
+
+			r = read(fd, &extra, 1);
+			if (r > 0)
+				st = NICFIT_SYSFS_TOO_BIG;
+			break;
+		}
+		r = read(fd, (char *)buf + got, cap - got);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			e = errno;
+			st = e == EISDIR ? NICFIT_SYSFS_NOT_FILE : NICFIT_SYSFS_UNREADABLE;
+			break;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+		if (!paged && got < cap)
+			break; /* a short read of a sysfs attribute is the end */
+	}
+	/*
+	 * Nothing read: an empty file, or a FIFO or device where a file
+	 * should be. Only then is the extra fstat() worth it.
+	 */
+	if (st == NICFIT_SYSFS_OK && !got && !fstat(fd, &sb) && !S_ISREG(sb.st_mode)) {
+		e = S_ISDIR(sb.st_mode) ? EISDIR : 0;
+		st = NICFIT_SYSFS_NOT_FILE;
+	}
+	*len = got;
+	close(fd);
+out:
+	nicfit__sysfs_problem(fs, path, st, e, flags);
+	if (st == NICFIT_SYSFS_OK || st == NICFIT_SYSFS_TOO_BIG)
+		nicfit__sysfs_record(fs, path, NICFIT_REC_FILE, buf, got, st, 0);
+	else if (st != NICFIT_SYSFS_MISSING)
+		nicfit__sysfs_record(fs, path, NICFIT_REC_FAILED, NULL, 0, st, e);
+	return st;
+}
+
+enum nicfit_sysfs_status nicfit_sysfs_read_str(struct nicfit_sysfs *fs, const char *path,
+					       char *out, size_t cap, unsigned flags)
+{
+	char buf[NICFIT_SYSFS_TEXT_MAX];
+	enum nicfit_sysfs_status st;
+	size_t len, i;
+
+	if (cap)
+		out[0] = '\0';
+	st = nicfit_sysfs_read(fs, path, buf, sizeof(buf), &len, flags);
+	if (st != NICFIT_SYSFS_OK)
+		return st;
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' ' || buf[len - 1] == '\t'))
+		len--;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
+			nicfit__sysfs_problem(fs, path, NICFIT_SYSFS_MALFORMED, 0, flags);
+			return NICFIT_SYSFS_MALFORMED;
+		}
+	}
+	if (len + 1 > cap) {
+		nicfit__sysfs_problem(fs, path, NICFIT_SYSFS_TOO_BIG, 0, flags);
+		return NICFIT_SYSFS_TOO_BIG;
+	}
+	memcpy(out, buf, len);
+	out[len] = '\0';
+	return NICFIT_SYSFS_OK;
+}
+
+enum nicfit_sysfs_status nicfit_sysfs_read_hex(struct nicfit_sysfs *fs, const char *path,
+					       unsigned long *out, unsigned flags)
+{
+	char s[64];
+	enum nicfit_sysfs_status st = nicfit_sysfs_read_str(fs, path, s, sizeof(s), flags);
+
+	*out = 0;
+	if (st != NICFIT_SYSFS_OK)
+		return st;
+	if (nicfit_parse_hex_id(s, out)) {
+		nicfit__sysfs_problem(fs, path, NICFIT_SYSFS_MALFORMED, 0, flags);
+		return NICFIT_SYSFS_MALFORMED;
+	}
+	return NICFIT_SYSFS_OK;
+}
+
+enum nicfit_sysfs_status nicfit_sysfs_read_long(struct nicfit_sysfs *fs, const char *path,
+						long *out, unsigned flags)
+{
+	char s[64];
+	enum nicfit_sysfs_status st = nicfit_sysfs_read_str(fs, path, s, sizeof(s), flags);
+
+	*out = 0;
+	if (st != NICFIT_SYSFS_OK)
+		return st;
+	if (nicfit_parse_dec(s, LONG_MIN, LONG_MAX, out)) {
+		nicfit__sysfs_problem(fs, path, NICFIT_SYSFS_MALFORMED, 0, flags);
+		return NICFIT_SYSFS_MALFORMED;
+	}
+	return NICFIT_SYSFS_OK;
+}
+
+enum nicfit_sysfs_status nicfit_sysfs_readlink(struct nicfit_sysfs *fs, const char *path,
+					       char *out, size_t cap, unsigned flags)
+{
+	enum nicfit_sysfs_status st = NICFIT_SYSFS_OK;
+	char dir[NICFIT_SYSFS_PATH_MAX];
+	const char *base, *slash;
+	int dfd, e = 0;
+	ssize_t n;
+
+	if (cap)
+		out[0] = '\0';
+	while (*path == '/')
+		path++;
+	slash = strrchr(path, '/');
+	base = slash ? slash + 1 : path;
+	if (slash) {
+		if ((size_t)(slash - path) >= sizeof(dir)) {
+			st = NICFIT_SYSFS_TOO_BIG;
+			goto out;
+		}
+		memcpy(dir, path, (size_t)(slash - path));
+		dir[slash - path] = '\0';
+	} else {
+		dir[0] = '\0';
+	}
+	/* links come in runs from one directory (sys/bus/pci/devices): keep it open */
+	if (fs->dirfd >= 0 && !strcmp(fs->dirpath, dir)) {
+		dfd = fs->dirfd;
+	} else {
+		dfd = nicfit__sysfs_open_full(fs, dir[0] ? dir : ".", O_PATH | O_DIRECTORY | O_CLOEXEC, &e);
+		if (dfd < 0) {
+			st = nicfit__sysfs_status_of_errno(e);
+			goto out;
+		}
+		if (fs->dirfd >= 0)
+			close(fs->dirfd);
+		fs->dirfd = dfd;
+		snprintf(fs->dirpath, sizeof(fs->dirpath), "%s", dir);
+	}
+	n = readlinkat(dfd, base, out, cap ? cap - 1 : 0);
+	if (n < 0) {
+		e = errno;
+		st = e == EINVAL ? NICFIT_SYSFS_NOT_FILE : nicfit__sysfs_status_of_errno(e);
+	} else if ((size_t)n >= cap - 1) {
+		st = NICFIT_SYSFS_TOO_BIG;
+		out[0] = '\0';
+	} else {
+		out[n] = '\0';
+	}
+out:
+	nicfit__sysfs_problem(fs, path, st, e, flags);
+	if (st == NICFIT_SYSFS_OK)
+		nicfit__sysfs_record(fs, path, NICFIT_REC_LINK, out, strlen(out), st, 0);
+	else if (st != NICFIT_SYSFS_MISSING)
+		nicfit__sysfs_record(fs, path, NICFIT_REC_FAILED, NULL, 0, st, e);
+	return st;
+}
+
+static int cmp_dirent(const void *a, const void *b)
+{
+	return strcmp(((const struct nicfit_dirent *)a)->name,
+		      ((const struct nicfit_dirent *)b)->name);
+}
+
+/* The type of entry d of dir, itself (a link is a link); lstat when d_type is not filled. */
+static enum nicfit_dirent_type dirent_type(DIR *dir, const struct dirent *d)
+{
+	struct stat sb;
+
+	switch (d->d_type) {
+	case DT_REG: return NICFIT_DT_FILE;
+	case DT_DIR: return NICFIT_DT_DIR;
+	case DT_LNK: return NICFIT_DT_LINK;
+	case DT_UNKNOWN:
+		if (fstatat(dirfd(dir), d->d_name, &sb, AT_SYMLINK_NOFOLLOW))
+			break;
+		return S_ISREG(sb.st_mode) ? NICFIT_DT_FILE :
+		       S_ISDIR(sb.st_mode) ? NICFIT_DT_DIR :
+		       S_ISLNK(sb.st_mode) ? NICFIT_DT_LINK : NICFIT_DT_OTHER;
+	default:
+		break;
+	}
+	return NICFIT_DT_OTHER;
+}
+
+/*
+ * While recording, a listing keeps its subdirectories and links too: a
+ * snapshot must show that they exist (a device's ports/, a class link)
+ * even when discovery reads nothing below them.
+ */
+static void record_child(struct nicfit_sysfs *fs, DIR *dir, const char *path,
+			 const char *name, enum nicfit_dirent_type t)
+{
+	char child[NICFIT_SYSFS_PATH_MAX], target[NICFIT_SYSFS_PATH_MAX];
+	ssize_t ln;
+
+	if (snprintf(child, sizeof(child), "%s%s%s", path, path[0] ? "/" : "", name) >=
+	    (int)sizeof(child))
+		return;
+	if (t == NICFIT_DT_DIR) {
+		nicfit__sysfs_record(fs, child, NICFIT_REC_DIR, NULL, 0, NICFIT_SYSFS_OK, 0);
+		return;
+	}
+	ln = readlinkat(dirfd(dir), name, target, sizeof(target) - 1);
+	if (ln > 0) {
+		target[ln] = '\0';
+		nicfit__sysfs_record(fs, child, NICFIT_REC_LINK, target, (size_t)ln, NICFIT_SYSFS_OK,
+				     0);
+	}
+}
+
+enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *path,
+					   struct nicfit_dirent **ents, size_t *n,
+					   unsigned flags)
+{
+	enum nicfit_sysfs_status st = NICFIT_SYSFS_OK;
+	struct nicfit_dirent *v = NULL;
+	size_t cnt = 0, alloc = 0;
+	struct dirent *d;
+	DIR *dir;
+	int fd, e = 0;
+
+	*ents = NULL;
+	*n = 0;
+	while (*path == '/')
+		path++;
+	fd = nicfit__sysfs_open_in_root(fs, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, &e);
+	if (fd < 0) {
+		st = e == ENOTDIR && nicfit_sysfs_exists(fs, path) ? NICFIT_SYSFS_NOT_FILE
+								    : nicfit__sysfs_status_of_errno(e);
+		goto out;
+	}
+	dir = fdopendir(fd);
+	if (!dir) {
+		e = errno;
+		close(fd);
+		st = NICFIT_SYSFS_UNREADABLE;
+		goto out;
+	}
+	for (;;) {
+		enum nicfit_dirent_type t;
+
+		errno = 0;
+		d = readdir(dir);
+		if (!d) {
+			if (errno) {
+				e = errno;
+				st = NICFIT_SYSFS_UNREADABLE;
+			}
+			break;
+		}
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		if (cnt == NICFIT_SYSFS_MAX_DIRENTS) {
+			st = NICFIT_SYSFS_TOO_BIG;
+			break;
+		}
+		if (NICFIT_ALLOC_GROW(v, cnt + 1, alloc)) {
+			e = ENOMEM;
+			st = NICFIT_SYSFS_UNREADABLE;
+			break;
+		}
+		t = dirent_type(dir, d);
+		snprintf(v[cnt].name, sizeof(v[cnt].name), "%s", d->d_name);
+		v[cnt].type = t;
+		cnt++;
+		if (fs->recording && (t == NICFIT_DT_DIR || t == NICFIT_DT_LINK))
+			record_child(fs, dir, path, d->d_name, t);
+	}
+	closedir(dir);
+	if (cnt)
+		qsort(v, cnt, sizeof(*v), cmp_dirent);
+	*ents = v;
+	*n = cnt;
+out:
+	nicfit__sysfs_problem(fs, path, st, e, flags);
+	if (st == NICFIT_SYSFS_OK || st == NICFIT_SYSFS_TOO_BIG)
+		nicfit__sysfs_record(fs, path[0] ? path : ".", NICFIT_REC_DIR, NULL, 0, st, 0);
+	else if (st != NICFIT_SYSFS_MISSING)
+		nicfit__sysfs_record(fs, path, NICFIT_REC_FAILED, NULL, 0, st, e);
+	return st;
+}

@@ -1,0 +1,198 @@
+/*
+ * topo_extras.c - what only the audited devices need: the PCIe
+ * capability and ACS in config space, VPD (the card's part number) and
+ * the IOMMU group's type.
+ *
+ * These files are privileged or slow (config space beyond 64 bytes and
+ * VPD need root, and VPD is fetched from the card's own storage through
+ * config cycles), so they are read only for GPUs, accelerators, NICs and NVSwitches and
+ * for the bridges above them, once classification has said which those
+ * are, and VPD only for a card's first physical function.
+ */
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "file_int.h"
+#include "topo_int.h"
+#include "vpd_int.h"
+
+#define Q NICFIT_SYSFS_QUIET
+
+/*
+ * Config space sizes (PCI and PCIe base specs): everyone may read the
+ * 64-byte header, the capability list runs to 256 bytes, and extended
+ * capabilities (ACS among them) to 4096, which only bridges need here.
+ * A capability takes at least 4 bytes of the 192 after the header, so a
+ * list longer than 48 loops; 128 extended ones are more than any device
+ * has.
+ */
+#define CFG_HEADER_BYTES 64
+#define CFG_STD_BYTES 256
+#define CFG_EXT_BYTES 4096
+#define CAP_LIST_MAX 48
+#define EXT_CAP_LIST_MAX 128
+
+/* ---- config space ----------------------------------------------------------- */
+
+static unsigned rd16(const unsigned char *c, int o)
+{
+	return (unsigned)c[o] | (unsigned)c[o + 1] << 8;
+}
+
+static unsigned long rd32(const unsigned char *c, int o)
+{
+	return (unsigned long)rd16(c, o) | (unsigned long)rd16(c, o + 2) << 16;
+}
+
+static void parse_config(struct nicfit_pcidev *p, const unsigned char *c, int len)
+{
+	int ptr, guard;
+
+	p->cfg_len = len;
+	if (len < CFG_HEADER_BYTES || !(rd16(c, 6) & 0x10))
+		return;
+	ptr = c[0x34] & 0xfc;
+	for (guard = 0; ptr >= 0x40 && ptr + 0x14 <= len && guard < CAP_LIST_MAX; guard++) {
+		if (c[ptr] == 0x10) {
+			unsigned flags = rd16(c, ptr + 2);
+			unsigned devcap = (unsigned)rd32(c, ptr + 4);
+			unsigned devctl = rd16(c, ptr + 8);
+			unsigned long lnkcap = rd32(c, ptr + 0x0c);
+			unsigned lnksta = rd16(c, ptr + 0x12);
+			static const enum nicfit_port_type types[] = {
+				NICFIT_PORT_ENDPOINT, NICFIT_PORT_LEGACY, NICFIT_PORT_UNKNOWN,
+				NICFIT_PORT_UNKNOWN, NICFIT_PORT_ROOT, NICFIT_PORT_UPSTREAM,
+				NICFIT_PORT_DOWNSTREAM, NICFIT_PORT_PCIE_TO_PCI, NICFIT_PORT_UNKNOWN,
+				NICFIT_PORT_RCIEP, NICFIT_PORT_RCEC
+			};
+			unsigned ty = (flags >> 4) & 0xf;
+
+			p->cfg_pcie = 1;
+			if (ty < sizeof(types) / sizeof(types[0]) && types[ty] != NICFIT_PORT_UNKNOWN) {
+				p->port_type = types[ty];
+				p->port_type_from_config = 1;
+			}
+			p->mps_cap = 128 << (devcap & 7);
+			p->mps = 128 << ((devctl >> 5) & 7);
+			p->mrrs = 128 << ((devctl >> 12) & 7);
+			p->lnkcap_gen = (int)(lnkcap & 0xf);
+			p->lnkcap_width = (int)((lnkcap >> 4) & 0x3f);
+			p->lnksta_gen = (int)(lnksta & 0xf);
+			p->lnksta_width = (int)((lnksta >> 4) & 0x3f);
+			break;
+		}
+		ptr = c[ptr + 1] & 0xfc;
+	}
+	if (!p->cfg_pcie || len < 0x104)
+		return;
+	ptr = 0x100;
+	for (guard = 0; ptr >= 0x100 && ptr + 8 <= len && guard < EXT_CAP_LIST_MAX; guard++) {
+		unsigned long h = rd32(c, ptr);
+
+		if (h == 0 || h == 0xffffffffUL)
+			break;
+		if ((h & 0xffff) == 0x000d) {
+			p->acs = 1;
+			p->acs_ctrl = rd16(c, ptr + 6);
+			break;
+		}
+		ptr = (int)((h >> 20) & 0xffc);
+	}
+}
+
+/* ---- one device ------------------------------------------------------------- */
+
+static void read_extras(struct disc *d, int idx, int want_vpd)
+{
+	struct nicfit_topo *t = d->t;
+	struct nicfit_pcidev *p = &t->pci[idx];
+	unsigned char buf[NICFIT_SYSFS_BIN_MAX];
+	char path[TOPO_PATH_MAX], link[TOPO_PATH_MAX], canon[TOPO_PATH_MAX];
+	size_t len;
+	enum nicfit_sysfs_status st;
+
+	if (p->probed && !want_vpd)
+		return;
+	if (!p->probed) {
+		size_t want = p->kind == NICFIT_DEV_BRIDGE ? CFG_EXT_BYTES : CFG_STD_BYTES;
+
+		nicfit__topo_pathf(path, sizeof(path), p->path, "config");
+		st = nicfit_sysfs_read(d->fs, path, buf, want, &len, Q);
+		if ((st == NICFIT_SYSFS_OK || st == NICFIT_SYSFS_TOO_BIG) && len >= CFG_HEADER_BYTES) {
+			parse_config(p, buf, (int)len);
+			if (len > CFG_HEADER_BYTES)
+				t->privileged = 1;
+		}
+	}
+	if (!p->probed && p->kind != NICFIT_DEV_BRIDGE) {
+		nicfit__topo_pathf(path, sizeof(path), p->path, "iommu_group");
+		if (nicfit_sysfs_readlink(d->fs, path, link, sizeof(link), 0) == NICFIT_SYSFS_OK &&
+		    !nicfit__path_join(canon, sizeof(canon), p->path, link)) {
+			char tp[TOPO_PATH_MAX];
+
+			nicfit__topo_pathf(tp, sizeof(tp), canon, "type");
+			nicfit_sysfs_read_str(d->fs, tp, p->iommu_type, sizeof(p->iommu_type), Q);
+		}
+	}
+	p->probed = 1;
+	if (want_vpd && !p->vpd_state) {
+		nicfit__topo_pathf(path, sizeof(path), p->path, "vpd");
+		st = nicfit_sysfs_read(d->fs, path, buf, sizeof(buf), &len, Q);
+		if (st == NICFIT_SYSFS_MISSING) {
+			p->vpd_state = NICFIT_VPD_ABSENT;
+		} else if (st != NICFIT_SYSFS_OK) {
+			p->vpd_state = NICFIT_VPD_UNREADABLE;
+		} else {
+			struct nicfit_vpd *v = malloc(sizeof(*v));
+			struct nicfit_error e;
+			const char *s;
+
+			nicfit_error_clear(&e);
+			if (!v) {
+				p->vpd_state = NICFIT_VPD_UNREADABLE;
+				return;
+			}
+			if (nicfit_vpd_parse(buf, len, v, &e) && !v->nkw) {
+				p->vpd_state = len ? NICFIT_VPD_MALFORMED : NICFIT_VPD_ABSENT;
+				if (len)
+					nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
+			} else {
+				p->vpd_state = NICFIT_VPD_READ;
+				snprintf(p->vpd_name, sizeof(p->vpd_name), "%s", v->name);
+				s = nicfit_vpd_get(v, "PN");
+				snprintf(p->vpd_part, sizeof(p->vpd_part), "%s", s ? s : "");
+				s = nicfit_vpd_get(v, "V0");
+				if (s && !strncmp(s, "PCIe", 4))
+					snprintf(p->vpd_pcie, sizeof(p->vpd_pcie), "%s", s);
+				p->vpd_checksum = (int)v->checksum;
+			}
+			free(v);
+		}
+	}
+}
+
+static int interesting(enum nicfit_dev_kind k)
+{
+	return k == NICFIT_DEV_GPU || k == NICFIT_DEV_ACCEL || k == NICFIT_DEV_NIC ||
+	       k == NICFIT_DEV_NVSWITCH;
+}
+
+void nicfit__topo_read_extras(struct disc *d)
+{
+	struct nicfit_topo *t = d->t;
+	int i, k, chain[2 * NICFIT_TOPO_MAX_DEPTH];
+
+	for (i = 0; i < t->npci; i++) {
+		struct nicfit_pcidev *p = &t->pci[i];
+		int n, vpd;
+
+		if (!interesting(p->kind))
+			continue;
+		vpd = p->kind == NICFIT_DEV_NIC && p->physfn < 0 && p->fn == 0;
+		read_extras(d, i, vpd);
+		n = nicfit_topo_chain(t, i, chain, (int)(sizeof(chain) / sizeof(chain[0])));
+		for (k = 0; k < n - 1; k++)
+			read_extras(d, chain[k], 0);
+	}
+}

@@ -1,0 +1,83 @@
+/*
+ * topo_int.h - what the files of discovery share (not public).
+ *
+ * Discovery (nicfit/topo.h) is cut by concept: topo.c is the model
+ * (building it, queries, classification), topo_discover.c the driver
+ * that runs the steps in order, topo_host.c the host itself (identity,
+ * NUMA nodes, GPUDirect kernel pieces), topo_pci.c the PCI tree walk and
+ * slots, topo_pcidev.c the identity and link of one PCI function,
+ * topo_net.c network interfaces, RDMA devices and PFC, topo_extras.c
+ * what only the audited devices need (config space, VPD, IOMMU group).
+ * Each step reads through the same struct disc and records the first hard
+ * error in it; the driver stops at that error. Calls go one way only: the
+ * driver calls the steps, the steps call the model (topo.c), and
+ * topo_pci.c calls topo_pcidev.c for each new function; topo_net.c finds
+ * a class device's function through topo_pci.c's path index.
+ */
+#ifndef NICFIT_TOPO_INT_H
+#define NICFIT_TOPO_INT_H
+
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "topo_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "nicfit/topo.h"
+
+#define TOPO_PATH_MAX NICFIT_SYSFS_PATH_MAX
+
+/* One discovery run. */
+struct disc {
+	struct nicfit_sysfs *fs;
+	struct nicfit_topo *t;
+	struct nicfit_error *err;
+	int *hash;          /* function path -> pci index + 1 (topo_pci.c) */
+	size_t hashcap;
+	int rc;             /* first hard error */
+};
+
+/* Record a hard error (the first one wins) and return the code to stop with. */
+static inline int nicfit__topo_fail(struct disc *d, int code, const char *what)
+{
+	if (!d->rc)
+		d->rc = nicfit_error_set(d->err, code, "%s", what);
+	return d->rc;
+}
+
+/* dir/name into out; "" when it does not fit (a read of "" is MISSING). */
+static inline void nicfit__topo_pathf(char *out, size_t cap, const char *dir, const char *name)
+{
+	if (snprintf(out, cap, "%s/%s", dir, name) >= (int)cap)
+		out[0] = '\0';
+}
+
+/* topo.c: infer every port type not read from config space (parents first). */
+void nicfit__topo_infer_ports(struct nicfit_topo *t);
+
+/* topo_host.c */
+void nicfit__topo_read_host(struct disc *d);
+int nicfit__topo_read_numa(struct disc *d);
+void nicfit__topo_read_gdr(struct disc *d);
+
+/* topo_pci.c */
+void nicfit__topo_read_pci_tree(struct disc *d);
+/* The function whose canonical path is the first n bytes of path, or -1. */
+int nicfit__topo_find_path(struct disc *d, const char *path, size_t n);
+/* Link each VF to its PF, once every function is known. */
+void nicfit__topo_read_physfns(struct disc *d);
+void nicfit__topo_read_slots(struct disc *d);
+
+/* topo_pcidev.c: the identity, link and SR-IOV files of function idx. */
+void nicfit__topo_read_function(struct disc *d, int idx);
+
+/* topo_net.c */
+void nicfit__topo_read_net(struct disc *d);
+void nicfit__topo_read_rdma(struct disc *d);
+void nicfit__topo_read_pfc(struct disc *d);
+
+/* topo_extras.c: config space, VPD and IOMMU group of the audited devices. */
+void nicfit__topo_read_extras(struct disc *d);
+
+#endif

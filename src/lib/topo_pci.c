@@ -1,0 +1,363 @@
+/*
+ * topo_pci.c - the PCI tree: which functions the host has, under which
+ * host bridges and bridges, and which slots hold them.
+ *
+ * The tree is built from canonical device paths, not from the bus
+ * listing's order: each entry of sys/bus/pci/devices is a link to
+ * sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0, and every function on
+ * that path (bridges absent from the listing too) is added, parents
+ * before children, so a parent's index is always below its child's. A
+ * nested domain root (pci10000:00, a VMD) on the path starts a new host
+ * bridge hosted by the function above it. Without a listing, the
+ * directories under sys/devices/pci* are walked instead. A hash of the
+ * canonical paths finds a function again (for VFs, class devices and
+ * every later component). What each function's files say is
+ * topo_pcidev.c's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_int.h"
+#include "file_int.h"
+#include "topo_int.h"
+
+#define Q NICFIT_SYSFS_QUIET
+
+/* The path index starts with this many slots and doubles at half full. */
+#define PATH_HASH_MIN 512
+
+/* ---- the path index ----------------------------------------------------------- */
+
+static size_t strhash(const char *s, size_t n)
+{
+	size_t h = 5381, i;
+
+	for (i = 0; i < n; i++)
+		h = h * 33 + (unsigned char)s[i];
+	return h;
+}
+
+int nicfit__topo_find_path(struct disc *d, const char *path, size_t n)
+{
+	size_t k;
+
+	if (!d->hashcap)
+		return -1;
+	k = strhash(path, n) & (d->hashcap - 1);
+	while (d->hash[k]) {
+		const char *p = d->t->pci[d->hash[k] - 1].path;
+
+		if (!strncmp(p, path, n) && !p[n])
+			return d->hash[k] - 1;
+		k = (k + 1) & (d->hashcap - 1);
+	}
+	return -1;
+}
+
+static int hash_put(struct disc *d, int idx)
+{
+	size_t k, i;
+
+	if ((size_t)(d->t->npci + 1) * 2 > d->hashcap) {
+		size_t cap = d->hashcap ? d->hashcap * 2 : PATH_HASH_MIN;
+		int *h = calloc(cap, sizeof(*h));
+
+		if (!h)
+			return -1;
+		free(d->hash);
+		d->hash = h;
+		d->hashcap = cap;
+		for (i = 0; i < (size_t)d->t->npci; i++) {
+			if ((int)i == idx || !d->t->pci[i].path)
+				continue;
+			k = strhash(d->t->pci[i].path, strlen(d->t->pci[i].path)) & (cap - 1);
+			while (h[k])
+				k = (k + 1) & (cap - 1);
+			h[k] = (int)i + 1;
+		}
+	}
+	k = strhash(d->t->pci[idx].path, strlen(d->t->pci[idx].path)) & (d->hashcap - 1);
+	while (d->hash[k])
+		k = (k + 1) & (d->hashcap - 1);
+	d->hash[k] = idx + 1;
+	return 0;
+}
+
+/* ---- names on a device path ----------------------------------------------- */
+
+static int is_bdf(const char *s, size_t n)
+{
+	char tmp[24];
+	unsigned a, b, c, e;
+
+	if (n >= sizeof(tmp))
+		return 0;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	return !nicfit_parse_pci_addr(tmp, &a, &b, &c, &e);
+}
+
+static int is_pci_root(const char *s, size_t n)
+{
+	char tmp[24];
+	unsigned a, b;
+	int used = 0;
+
+	if (n < 8 || n >= sizeof(tmp) || strncmp(s, "pci", 3))
+		return 0;
+	memcpy(tmp, s + 3, n - 3);
+	tmp[n - 3] = '\0';
+	return sscanf(tmp, "%x:%x%n", &a, &b, &used) == 2 && used == (int)(n - 3);
+}
+
+/* ---- the tree --------------------------------------------------------------- */
+
+/*
+ * Get or create the functions on a canonical device path
+ * ("sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"). Returns the index
+ * of the last function, or -1 when the path holds none.
+ */
+static int add_chain(struct disc *d, const char *path)
+{
+	struct nicfit_topo *t = d->t;
+	size_t i = 0, len = strlen(path);
+	int parent = -1, hb = -1, last = -1;
+	size_t pend_s = 0, pend_n = 0; /* pending host bridge component */
+
+	while (i < len) {
+		size_t n = strcspn(path + i, "/");
+		const char *c = path + i;
+
+		if (is_bdf(c, n)) {
+			int idx = nicfit__topo_find_path(d, path, i + n);
+
+			if (idx < 0) {
+				char bdf[24];
+
+				if (hb < 0) {
+					char name[32];
+
+					snprintf(name, sizeof(name), "%.*s",
+						 (int)(pend_n ? pend_n : 0), path + pend_s);
+					hb = nicfit_topo_add_hostbridge(t, pend_n ? name : "pci?", -1);
+					if (hb < 0)
+						return nicfit__topo_fail(d, NICFIT_E_NOMEM, "out of memory"), -1;
+					t->hb[hb].path = strndup(path, pend_n ? pend_s + pend_n : i);
+					t->hb[hb].parent_pci = parent >= 0 ? parent : -1;
+					if (parent >= 0)
+						parent = -1;
+				}
+				snprintf(bdf, sizeof(bdf), "%.*s", (int)n, c);
+				if (t->npci >= NICFIT_TOPO_MAX_PCI)
+					return nicfit__topo_fail(d, NICFIT_E_LIMIT,
+						    "more PCI functions than nicfit handles (8192)"), -1;
+				idx = nicfit_topo_add_pci(t, bdf, parent, hb);
+				if (idx < 0)
+					return nicfit__topo_fail(d, NICFIT_E_NOMEM, "out of memory"), -1;
+				t->pci[idx].path = strndup(path, i + n);
+				if (!t->pci[idx].path || hash_put(d, idx))
+					return nicfit__topo_fail(d, NICFIT_E_NOMEM, "out of memory"), -1;
+				if (t->pci[idx].depth >= NICFIT_TOPO_MAX_DEPTH)
+					return nicfit__topo_fail(d, NICFIT_E_LIMIT, "PCI tree deeper than 32 levels"), -1;
+				nicfit__topo_read_function(d, idx);
+			}
+			parent = idx;
+			hb = t->pci[idx].hostbridge;
+			last = idx;
+		} else if (is_pci_root(c, n)) {
+			/* A (nested) domain root: the next function starts a new host bridge. */
+			pend_s = i;
+			pend_n = n;
+			hb = -1;
+			{
+				/* an existing host bridge with this path? */
+				int k;
+
+				for (k = 0; k < t->nhb; k++)
+					if (t->hb[k].path && strlen(t->hb[k].path) == i + n &&
+					    !strncmp(t->hb[k].path, path, i + n)) {
+						hb = k;
+						parent = -1;
+						break;
+					}
+			}
+		} else if (last >= 0) {
+			break; /* below the function: not part of the PCI chain */
+		} else {
+			pend_n = 0;
+		}
+		i += n;
+		if (path[i] == '/')
+			i++;
+	}
+	return last;
+}
+
+/* Fallback without a bus listing: walk sys/devices/pci* recursively. */
+static void walk(struct disc *d, const char *dir, int depth)
+{
+	struct nicfit_dirent *ents;
+	size_t n, i;
+
+	if (depth > NICFIT_TOPO_MAX_DEPTH || d->rc ||
+	    nicfit_sysfs_list(d->fs, dir, &ents, &n, 0) != NICFIT_SYSFS_OK)
+		return;
+	for (i = 0; i < n && !d->rc; i++) {
+		char path[TOPO_PATH_MAX];
+		size_t len = strlen(ents[i].name);
+
+		if (ents[i].type != NICFIT_DT_DIR)
+			continue;
+		if (!is_bdf(ents[i].name, len) && !is_pci_root(ents[i].name, len))
+			continue;
+		nicfit__topo_pathf(path, sizeof(path), dir, ents[i].name);
+		if (!path[0])
+			continue;
+		if (is_bdf(ents[i].name, len))
+			add_chain(d, path);
+		walk(d, path, depth + 1);
+	}
+	free(ents);
+}
+
+void nicfit__topo_read_pci_tree(struct disc *d)
+{
+	struct nicfit_dirent *ents;
+	size_t n, i;
+	enum nicfit_sysfs_status st;
+
+	st = nicfit_sysfs_list(d->fs, "sys/bus/pci/devices", &ents, &n, 0);
+	if (st == NICFIT_SYSFS_OK && n) {
+		for (i = 0; i < n && !d->rc; i++) {
+			char path[TOPO_PATH_MAX], link[TOPO_PATH_MAX], canon[TOPO_PATH_MAX];
+			int idx;
+
+			nicfit__topo_pathf(path, sizeof(path), "sys/bus/pci/devices", ents[i].name);
+			if (ents[i].type == NICFIT_DT_LINK) {
+				if (nicfit_sysfs_readlink(d->fs, path, link, sizeof(link), 0) !=
+				    NICFIT_SYSFS_OK ||
+				    nicfit__path_join(canon, sizeof(canon), "sys/bus/pci/devices", link))
+					continue;
+			} else if (nicfit_sysfs_resolve(d->fs, path, canon, sizeof(canon), 0) !=
+				   NICFIT_SYSFS_OK) {
+				continue;
+			}
+			idx = add_chain(d, canon);
+			if (idx >= 0)
+				d->t->pci[idx].in_bus_list = 1;
+		}
+		free(ents);
+		return;
+	}
+	free(ents);
+	{
+		struct nicfit_dirent *top;
+		size_t m;
+
+		if (nicfit_sysfs_list(d->fs, "sys/devices", &top, &m, 0) != NICFIT_SYSFS_OK)
+			return;
+		for (i = 0; i < m && !d->rc; i++) {
+			char path[TOPO_PATH_MAX];
+
+			if (top[i].type != NICFIT_DT_DIR ||
+			    !is_pci_root(top[i].name, strlen(top[i].name)))
+				continue;
+			nicfit__topo_pathf(path, sizeof(path), "sys/devices", top[i].name);
+			walk(d, path, 0);
+		}
+		free(top);
+	}
+}
+
+/* Resolve the PF of a VF once all functions are known. */
+static void read_physfn(struct disc *d, int idx)
+{
+	struct nicfit_pcidev *p = &d->t->pci[idx];
+	char path[TOPO_PATH_MAX], link[TOPO_PATH_MAX], canon[TOPO_PATH_MAX];
+
+	nicfit__topo_pathf(path, sizeof(path), p->path, "physfn");
+	if (nicfit_sysfs_readlink(d->fs, path, link, sizeof(link), 0) != NICFIT_SYSFS_OK)
+		return;
+	if (nicfit__path_join(canon, sizeof(canon), p->path, link))
+		return;
+	p->physfn = nicfit__topo_find_path(d, canon, strlen(canon));
+}
+
+void nicfit__topo_read_physfns(struct disc *d)
+{
+	int i;
+
+	/* VFs are network, display or processing functions without SR-IOV of their own */
+	for (i = 0; !d->rc && i < d->t->npci; i++) {
+		const struct nicfit_pcidev *p = &d->t->pci[i];
+		unsigned base = p->class_code >> 16;
+
+		if (p->sriov_totalvfs < 0 && p->kind == NICFIT_DEV_OTHER &&
+		    (base == 0x02 || base == 0x03 || base == 0x12))
+			read_physfn(d, i);
+	}
+}
+
+/* ---- slots -------------------------------------------------------------------- */
+
+void nicfit__topo_read_slots(struct disc *d)
+{
+	struct nicfit_topo *t = d->t;
+	struct nicfit_dirent *ents;
+	size_t n, i;
+	int j;
+
+	if (nicfit_sysfs_list(d->fs, "sys/bus/pci/slots", &ents, &n, 0) != NICFIT_SYSFS_OK)
+		return;
+	for (i = 0; i < n; i++) {
+		char path[TOPO_PATH_MAX], addr[64], sp[32];
+		unsigned dom, bus, dev;
+		struct nicfit_pcislot *s;
+		double gts;
+
+		if (ents[i].type != NICFIT_DT_DIR)
+			continue;
+		snprintf(path, sizeof(path), "sys/bus/pci/slots/%s/address", ents[i].name);
+		if (nicfit_sysfs_read_str(d->fs, path, addr, sizeof(addr), 0) != NICFIT_SYSFS_OK)
+			continue;
+		if (nicfit_parse_pci_addr(addr, &dom, &bus, &dev, NULL)) {
+			char tmp[80];
+			unsigned fn;
+
+			/* some kernels print the function too */
+			snprintf(tmp, sizeof(tmp), "%s", addr);
+			if (nicfit_parse_pci_addr(tmp, &dom, &bus, &dev, &fn)) {
+				nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
+				continue;
+			}
+		}
+		if (NICFIT_ALLOC_GROW(t->slots, (size_t)t->nslots + 1, t->alloc_slots)) {
+			nicfit__topo_fail(d, NICFIT_E_NOMEM, "out of memory");
+			break;
+		}
+		s = &t->slots[t->nslots++];
+		memset(s, 0, sizeof(*s));
+		snprintf(s->name, sizeof(s->name), "%s", ents[i].name);
+		s->domain = dom;
+		s->bus = bus;
+		s->dev = dev;
+		s->pci = s->bridge = -1;
+		snprintf(path, sizeof(path), "sys/bus/pci/slots/%s/max_bus_speed", ents[i].name);
+		if (nicfit_sysfs_read_str(d->fs, path, sp, sizeof(sp), Q) == NICFIT_SYSFS_OK &&
+		    !nicfit_parse_link_speed(sp, &gts))
+			s->max_gts = gts;
+		for (j = 0; j < t->npci; j++) {
+			struct nicfit_pcidev *p = &t->pci[j];
+
+			if (p->domain == dom && p->bus == bus && p->dev == dev) {
+				if (s->pci < 0)
+					s->pci = j;
+				snprintf(p->slot, sizeof(p->slot), "%s", s->name);
+			}
+			if (p->domain == dom && p->secondary_bus == (int)bus && s->bridge < 0)
+				s->bridge = j;
+		}
+	}
+	free(ents);
+}

@@ -1,0 +1,234 @@
+/*
+ * topo_pcidev.c - what one PCI function's sysfs directory says about it:
+ * class and IDs, driver, NUMA node, link speed and width, secondary bus
+ * (bridges) and SR-IOV counts.
+ *
+ * Each value keeps a NICFIT_HAVE_* bit saying its file was there and well
+ * formed, so "unknown" is never read as zero. Where it sits in the tree
+ * is topo_pci.c's business; config space and VPD are topo_extras.c's.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "topo_int.h"
+
+/*
+ * Plausibility bounds on what the kernel prints; a value outside one is
+ * not what the file holds. No kernel has 4096 NUMA nodes (NODES_SHIFT
+ * is at most 10), so a larger numa_node counts as unknown; x32 is the
+ * widest link PCIe defines; a bus number is 8 bits; TotalVFs is a 16-bit
+ * register.
+ */
+#define NUMA_NODE_LIMIT 4096
+#define PCIE_WIDTH_MAX 32
+#define PCI_BUS_LIMIT 256
+#define SRIOV_VFS_LIMIT 65536
+
+/* ---- link speed and width ------------------------------------------------- */
+
+static void read_link(struct disc *d, const char *dir, const char *name, double *gts,
+		      char *text, size_t cap, unsigned have_bit, struct nicfit_pcidev *p)
+{
+	char path[TOPO_PATH_MAX];
+	enum nicfit_sysfs_status st;
+	int r;
+
+	nicfit__topo_pathf(path, sizeof(path), dir, name);
+	st = nicfit_sysfs_read_str(d->fs, path, text, cap, 0);
+	if (st == NICFIT_SYSFS_MISSING) {
+		text[0] = '\0';
+		return;
+	}
+	p->have |= NICFIT_HAVE_LINK_FILES;
+	if (st != NICFIT_SYSFS_OK)
+		return;
+	r = nicfit_parse_link_speed(text, gts);
+	if (r < 0)
+		nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
+	else if (r == 0)
+		p->have |= have_bit;
+}
+
+static void read_width(struct disc *d, const char *dir, const char *name, int *w,
+		       unsigned have_bit, struct nicfit_pcidev *p)
+{
+	char path[TOPO_PATH_MAX];
+	long v;
+	enum nicfit_sysfs_status st;
+
+	nicfit__topo_pathf(path, sizeof(path), dir, name);
+	st = nicfit_sysfs_read_long(d->fs, path, &v, 0);
+	if (st == NICFIT_SYSFS_MISSING)
+		return;
+	p->have |= NICFIT_HAVE_LINK_FILES;
+	if (st != NICFIT_SYSFS_OK)
+		return;
+	if (v < 0 || v > PCIE_WIDTH_MAX) {
+		nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
+		return;
+	}
+	if (v > 0) { /* 0 = link down or not trained */
+		*w = (int)v;
+		p->have |= have_bit;
+	}
+}
+
+/* ---- class, IDs, driver ----------------------------------------------------- */
+
+/* "KEY=value" lines of a uevent file: the value of key, NUL-terminated in out. */
+static int uevent_get(const char *text, const char *key, char *out, size_t cap)
+{
+	size_t kl = strlen(key);
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		if (n > kl && !strncmp(p, key, kl) && p[kl] == '=') {
+			if (n - kl - 1 >= cap)
+				return -1;
+			memcpy(out, p + kl + 1, n - kl - 1);
+			out[n - kl - 1] = '\0';
+			return 0;
+		}
+		p += n;
+		if (*p)
+			p++;
+	}
+	return -1;
+}
+
+static int hex_exact(const char *s, size_t min, size_t max, unsigned long *out)
+{
+	char tmp[16];
+	size_t n = strlen(s);
+
+	if (n < min || n > max || snprintf(tmp, sizeof(tmp), "0x%s", s) >= (int)sizeof(tmp))
+		return -1;
+	return nicfit_parse_hex_id(tmp, out);
+}
+
+/*
+ * The kernel's uevent file carries class, IDs, subsystem IDs and the
+ * driver in one read (reference/topology.md 3.1). Returns 0 when it held
+ * class and IDs.
+ */
+static int read_uevent(struct disc *d, struct nicfit_pcidev *p, const char *dir)
+{
+	char path[TOPO_PATH_MAX], buf[NICFIT_SYSFS_TEXT_MAX], v[64];
+	unsigned long c, a, b;
+	size_t len;
+
+	nicfit__topo_pathf(path, sizeof(path), dir, "uevent");
+	if (nicfit_sysfs_read(d->fs, path, buf, sizeof(buf) - 1, &len, 0) != NICFIT_SYSFS_OK)
+		return -1;
+	buf[len] = '\0';
+	if (strlen(buf) != len || uevent_get(buf, "PCI_CLASS", v, sizeof(v)) ||
+	    hex_exact(v, 1, 6, &c) || uevent_get(buf, "PCI_ID", v, sizeof(v)) || strlen(v) != 9 ||
+	    v[4] != ':') {
+		nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
+		return -1;
+	}
+	v[4] = '\0';
+	if (hex_exact(v, 4, 4, &a) || hex_exact(v + 5, 4, 4, &b)) {
+		nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
+		return -1;
+	}
+	p->class_code = (unsigned)c;
+	p->vendor = (unsigned)a;
+	p->device = (unsigned)b;
+	p->have |= NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS;
+	if (!uevent_get(buf, "PCI_SUBSYS_ID", v, sizeof(v)) && strlen(v) == 9 && v[4] == ':') {
+		v[4] = '\0';
+		if (!hex_exact(v, 4, 4, &a) && !hex_exact(v + 5, 4, 4, &b)) {
+			p->subvendor = (unsigned)a;
+			p->subdevice = (unsigned)b;
+			p->have |= NICFIT_HAVE_SUBSYS;
+		}
+	}
+	if (!uevent_get(buf, "DRIVER", v, sizeof(v)))
+		snprintf(p->driver, sizeof(p->driver), "%s", v);
+	return 0;
+}
+
+/* ---- one function ----------------------------------------------------------- */
+
+void nicfit__topo_read_function(struct disc *d, int idx)
+{
+	struct nicfit_pcidev *p = &d->t->pci[idx];
+	char dir[TOPO_PATH_MAX], path[TOPO_PATH_MAX], link[TOPO_PATH_MAX];
+	unsigned long v1, v2;
+	long n;
+
+	snprintf(dir, sizeof(dir), "%s", p->path);
+	if (!read_uevent(d, p, dir))
+		goto ids_done;
+	nicfit__topo_pathf(path, sizeof(path), dir, "class");
+	if (nicfit_sysfs_read_hex(d->fs, path, &v1, 0) == NICFIT_SYSFS_OK && v1 <= 0xffffff) {
+		p->class_code = (unsigned)v1;
+		p->have |= NICFIT_HAVE_CLASS;
+	}
+	nicfit__topo_pathf(path, sizeof(path), dir, "vendor");
+	if (nicfit_sysfs_read_hex(d->fs, path, &v1, 0) == NICFIT_SYSFS_OK) {
+		nicfit__topo_pathf(path, sizeof(path), dir, "device");
+		if (nicfit_sysfs_read_hex(d->fs, path, &v2, 0) == NICFIT_SYSFS_OK &&
+		    v1 <= 0xffff && v2 <= 0xffff) {
+			p->vendor = (unsigned)v1;
+			p->device = (unsigned)v2;
+			p->have |= NICFIT_HAVE_IDS;
+		}
+	}
+	nicfit__topo_pathf(path, sizeof(path), dir, "subsystem_vendor");
+	if (nicfit_sysfs_read_hex(d->fs, path, &v1, 0) == NICFIT_SYSFS_OK) {
+		nicfit__topo_pathf(path, sizeof(path), dir, "subsystem_device");
+		if (nicfit_sysfs_read_hex(d->fs, path, &v2, 0) == NICFIT_SYSFS_OK &&
+		    v1 <= 0xffff && v2 <= 0xffff) {
+			p->subvendor = (unsigned)v1;
+			p->subdevice = (unsigned)v2;
+			p->have |= NICFIT_HAVE_SUBSYS;
+		}
+	}
+	nicfit__topo_pathf(path, sizeof(path), dir, "driver");
+	if (nicfit_sysfs_readlink(d->fs, path, link, sizeof(link), 0) == NICFIT_SYSFS_OK) {
+		const char *b = strrchr(link, '/');
+
+		snprintf(p->driver, sizeof(p->driver), "%s", b ? b + 1 : link);
+	}
+ids_done:
+	nicfit__topo_pathf(path, sizeof(path), dir, "numa_node");
+	if (nicfit_sysfs_read_long(d->fs, path, &n, 0) == NICFIT_SYSFS_OK) {
+		p->have |= NICFIT_HAVE_NUMA;
+		p->numa_node = n >= 0 && n < NUMA_NODE_LIMIT ? (int)n : -1;
+	}
+	read_link(d, dir, "current_link_speed", &p->cur_gts, p->cur_speed_text,
+		  sizeof(p->cur_speed_text), NICFIT_HAVE_CUR_SPEED, p);
+	read_width(d, dir, "current_link_width", &p->cur_width, NICFIT_HAVE_CUR_WIDTH, p);
+	read_link(d, dir, "max_link_speed", &p->max_gts, p->max_speed_text,
+		  sizeof(p->max_speed_text), NICFIT_HAVE_MAX_SPEED, p);
+	read_width(d, dir, "max_link_width", &p->max_width, NICFIT_HAVE_MAX_WIDTH, p);
+	if ((p->class_code >> 8) == 0x0604 || (p->class_code >> 8) == 0x0609) {
+		nicfit__topo_pathf(path, sizeof(path), dir, "secondary_bus_number");
+		if (nicfit_sysfs_read_long(d->fs, path, &n, 0) == NICFIT_SYSFS_OK && n >= 0 &&
+		    n < PCI_BUS_LIMIT) {
+			p->secondary_bus = (int)n;
+			p->have |= NICFIT_HAVE_SECBUS;
+		}
+		return;
+	}
+	/* SR-IOV: network, display and accelerator functions. */
+	switch (p->class_code >> 16) {
+	case 0x02: case 0x03: case 0x12: case 0x0b: case 0x0c:
+		break;
+	default:
+		return;
+	}
+	nicfit__topo_pathf(path, sizeof(path), dir, "sriov_totalvfs");
+	if (nicfit_sysfs_read_long(d->fs, path, &n, 0) == NICFIT_SYSFS_OK && n >= 0 &&
+	    n < SRIOV_VFS_LIMIT) {
+		p->sriov_totalvfs = (int)n;
+		nicfit__topo_pathf(path, sizeof(path), dir, "sriov_numvfs");
+		if (nicfit_sysfs_read_long(d->fs, path, &n, 0) == NICFIT_SYSFS_OK && n >= 0 &&
+		    n < SRIOV_VFS_LIMIT)
+			p->sriov_numvfs = (int)n;
+	}
+}
