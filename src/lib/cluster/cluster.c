@@ -1098,7 +1098,7 @@ static void explain(struct nicfit_cluster *c, enum nicfit_net n)
 	long per_plane = n == NICFIT_NET_OOB ? nt->endpoints : nt->endpoints / nt->planes;
 
 	if (nt->sw.cat && nt->sw.cat->uplink_ports > 0 && nt->tiers > 1)
-		cl_find(c, "info", "cluster.uplink_group",
+		cl_find(c, "info", "cluster-uplink-group",
 			"%s: %s also has %d x %g Gb/s uplink ports; this design takes the leaf "
 			"uplinks from its %d x %g Gb/s ports, so every tier is the same switch",
 			nn, nt->sw.id, nt->sw.cat->uplink_ports, nt->sw.cat->uplink_gbps,
@@ -1113,7 +1113,7 @@ static void explain(struct nicfit_cluster *c, enum nicfit_net n)
 			  "%s: each %g Gb/s switch port splits into %d x %g Gb/s node ports (%dx%g breakout)",
 			  nn, nt->sw.gbps, nt->breakout, nt->link_gbps, nt->breakout, nt->link_gbps);
 		if (nt->sw.cat && nicfit_entry_unverified(&nt->sw.cat->e, "breakout"))
-			cl_find(c, "info", "cluster.breakout_unverified",
+			cl_find(c, "info", "cluster-breakout-unverified",
 				"%s: the catalog marks the split modes of %s unverified; check that "
 				"its ports split %dx%g before ordering", nn, nt->sw.id, nt->breakout,
 				nt->link_gbps);
@@ -1183,7 +1183,7 @@ static void explain(struct nicfit_cluster *c, enum nicfit_net n)
 			  nn, cn->pods, cn->lpp, cn->spines, cn->spines, cn->cg, cn->tier_sw[NICFIT_TIER_CORE]);
 	}
 	if (nt->leaf_ratio > 1.0001 && n == NICFIT_NET_BACKEND)
-		cl_find(c, "warning", "cluster.blocking",
+		cl_find(c, "warning", "cluster-blocking",
 			"back end: leaves are %.2f:1 oversubscribed; all-reduce across leaves gets "
 			"1/%.2f of the NIC rate when every GPU sends at once", nt->leaf_ratio,
 			nt->leaf_ratio);
@@ -1212,35 +1212,35 @@ static void explain_all(struct nicfit_cluster *c)
 				  be->rails, be->tiers > 1 ? "; the spines are shared by all rails" : "");
 		explain(c, NICFIT_NET_BACKEND);
 		if (be->tiers == 1 && be->rails > 1 && cb->leaves > 1)
-			cl_find(c, "info", "cluster.rail_only",
+			cl_find(c, "info", "cluster-rail-only",
 				"back end: rail-only: no spines, so traffic between rails must cross "
 				"NVLink inside a node (PXN)");
 		if (c->in.nodes == 2 && be->links_per_node)
-			cl_find(c, "info", "cluster.back_to_back",
+			cl_find(c, "info", "cluster-back-to-back",
 				"two nodes can also be cabled back to back without a back-end switch");
 		if (be->sw.cat && c->nic) {
 			int ib_sw = be->sw.cat->fabric && !strcmp(be->sw.cat->fabric, "infiniband");
 
 			if (ib_sw && !c->nic->ib_rate)
-				cl_find(c, "critical", "cluster.nic_not_ib",
+				cl_find(c, "critical", "cluster-nic-not-ib",
 					"%s is an InfiniBand switch but %s has no InfiniBand ports",
 					be->sw.id, c->nic->part ? c->nic->part : c->nic->e.id);
 			if (!ib_sw && !(c->nic->rdma & NICFIT_RDMA_ROCE))
-				cl_find(c, "warning", "cluster.nic_no_rdma",
+				cl_find(c, "warning", "cluster-nic-no-rdma",
 					"%s has no RoCE: the back end would run TCP only",
 					c->nic->part ? c->nic->part : c->nic->e.id);
 		}
 		if (be->sw.cat && be->sw.cat->fabric && !strcmp(be->sw.cat->fabric, "ethernet") &&
 		    !be->sw.cat->lossless)
-			cl_find(c, "warning", "cluster.not_lossless",
+			cl_find(c, "warning", "cluster-not-lossless",
 				"the catalog does not list PFC/ECN for %s; RoCE needs a lossless "
 				"fabric (PFC and ECN)", be->sw.id);
 		if (c->nic && c->nic->port_gbps < be->link_gbps - 1e-9)
-			cl_find(c, "critical", "cluster.nic_slower",
+			cl_find(c, "critical", "cluster-nic-slower",
 				"%s ports run at most %g Gb/s, not %g", c->nic->e.id, c->nic->port_gbps,
 				be->link_gbps);
 		if (c->nic && c->nic->ports < c->in.nic_ports)
-			cl_find(c, "critical", "cluster.nic_ports",
+			cl_find(c, "critical", "cluster-nic-ports",
 				"%s has %d port%s, not %d", c->nic->e.id, c->nic->ports,
 				c->nic->ports == 1 ? "" : "s", c->in.nic_ports);
 	}
@@ -1253,7 +1253,7 @@ static void explain_all(struct nicfit_cluster *c)
 			  fe->links_per_node == 1 ? "one leaf" : "different leaves (one per link)");
 		explain(c, NICFIT_NET_FRONTEND);
 		if (fe->links_per_node == 1)
-			cl_find(c, "info", "cluster.single_homed",
+			cl_find(c, "info", "cluster-single-homed",
 				"front end: one link per node: a leaf failure cuts its racks off "
 				"(--frontend-links 2 dual-homes every node to two leaves)");
 	}
@@ -1266,7 +1266,7 @@ static void explain_all(struct nicfit_cluster *c)
 		explain(c, NICFIT_NET_OOB);
 	}
 	if (c->in.nodes_per_rack * c->in.layout.node_u > c->in.layout.rack_u)
-		cl_find(c, "warning", "cluster.rack_full",
+		cl_find(c, "warning", "cluster-rack-full",
 			"%d nodes of %gU do not fit a %gU rack; lower --nodes-per-rack or set "
 			"--assume node_u/rack_u", c->in.nodes_per_rack, c->in.layout.node_u,
 			c->in.layout.rack_u);
