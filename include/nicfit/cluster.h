@@ -45,6 +45,7 @@
 #include "nicfit/catalog.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
+#include "nicfit/finding.h"
 #include "nicfit/param.h"
 #include "nicfit/spec.h"
 
@@ -221,14 +222,6 @@ struct nicfit_cluster_bom_line {
 	const char *source;     /* price source, or NULL */
 };
 
-#define NICFIT_CLUSTER_MAX_NOTES 40
-
-struct nicfit_cluster_note {
-	char rule[32];          /* decisions: rule id; findings: code */
-	char severity[12];      /* findings: "critical", "warning", "info"; "" for decisions */
-	char text[320];
-};
-
 struct nicfit_cluster_impl;
 
 struct nicfit_cluster {
@@ -246,10 +239,9 @@ struct nicfit_cluster {
 	double total_usd;       /* sum of priced lines */
 	char prices_as_of[16];  /* latest date among priced lines, "" if none */
 	long max_length_m;      /* longest cable run */
-	struct nicfit_cluster_note decisions[NICFIT_CLUSTER_MAX_NOTES];
-	int ndecisions;
-	struct nicfit_cluster_note findings[NICFIT_CLUSTER_MAX_NOTES];
-	int nfindings;
+	struct nicfit_findings decisions; /* each sizing step: code is the rule id
+					   * ("cluster.tiers"), severity NICFIT_SEV_NONE */
+	struct nicfit_findings findings; /* registered codes ("cluster-blocking"), as raised */
 	struct nicfit_cluster_impl *impl; /* the design tables the walk reads */
 };
 

@@ -862,6 +862,48 @@ static void spec_and_render(void **state)
 	nicfit_spec_release(&spec);
 }
 
+/* Findings carry registered cluster codes and a severity on the one scale;
+ * decisions are rule ids with no severity. */
+static void findings_and_decisions(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	const struct nicfit_code_info *ci;
+	int blocking = 0;
+	size_t i;
+
+	(void)state;
+	backend_only(&in, 256, 8, 64);
+	in.net[NICFIT_NET_BACKEND].oversubscription = 3;
+	in.nodes_per_rack = 12;
+	in.net[NICFIT_NET_FRONTEND].links_per_node = 1;
+	size_ok(&in, &c);
+	assert_true(c.findings.n >= 3);
+	assert_false(c.findings.oom);
+	for (i = 0; i < c.findings.n; i++) {
+		const struct nicfit_finding *f = &c.findings.v[i];
+
+		ci = nicfit_code_lookup(f->code);
+		assert_non_null(ci);
+		assert_true(ci->engines & NICFIT_ENGINE_CLUSTER);
+		assert_int_equal(f->severity, ci->severity);
+		assert_non_null(f->message);
+		if (!strcmp(f->code, "cluster-blocking")) {
+			blocking = 1;
+			assert_int_equal(f->severity, NICFIT_SEV_WARNING);
+			assert_non_null(strstr(f->message, "3.00:1 oversubscribed"));
+		}
+	}
+	assert_true(blocking);
+	assert_true(c.decisions.n > 3);
+	for (i = 0; i < c.decisions.n; i++) {
+		assert_int_equal(c.decisions.v[i].severity, NICFIT_SEV_NONE);
+		assert_int_equal(strncmp(c.decisions.v[i].code, "cluster.", 8), 0);
+	}
+	nicfit_cluster_free(&c);
+	nicfit_cluster_free(&c); /* released twice: still safe */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -882,6 +924,7 @@ int main(void)
 		cmocka_unit_test(names),
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(spec_and_render),
+		cmocka_unit_test(findings_and_decisions),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

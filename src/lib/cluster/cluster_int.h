@@ -138,12 +138,6 @@ int cl_classes(struct nicfit_cluster *c, struct nicfit_error *err);
 /* Free the cable caches and kits. */
 void cl_kits_free(struct nicfit_cluster_impl *im);
 
-/* Add a decision or a finding (printf-style text, truncated to fit). */
-void cl_decide(struct nicfit_cluster *c, const char *rule, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void cl_find(struct nicfit_cluster *c, const char *severity, const char *code,
-	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
 /* The switch that a global index names: network, plane, tier, index in tier. */
 void cl_switch_of(const struct nicfit_cluster *c, long s, enum nicfit_net *net, int *plane,
 		  enum nicfit_tier *tier, long *idx);

@@ -507,29 +507,42 @@ static void bom_emit(struct nicfit_emit *e, const struct nicfit_cluster *c)
 		nicfit_emit_printf(e, "\n");
 }
 
-static void notes_emit(struct nicfit_emit *e, const char *key, const struct nicfit_cluster_note *v,
-		       int n, int findings)
+static void decisions_emit(struct nicfit_emit *e, const struct nicfit_findings *fs)
 {
-	int i;
+	size_t i;
 
-	nicfit_emit_begin_array(e, key);
-	for (i = 0; i < n; i++) {
+	nicfit_emit_begin_array(e, "decisions");
+	for (i = 0; i < fs->n; i++) {
+		const struct nicfit_finding *d = &fs->v[i];
+
 		nicfit_emit_begin_object(e, NULL);
-		if (findings) {
-			nicfit_emit_string(e, "severity", v[i].severity);
-			nicfit_emit_string(e, "code", v[i].rule);
-			nicfit_emit_string(e, "message", v[i].text);
-			nicfit_emit_printf(e, "  %s%-8s%s %s\n",
-					   nicfit_emit_color(e, !strcmp(v[i].severity, "critical") ?
-							 NICFIT_COLOR_RED : !strcmp(v[i].severity, "warning") ?
-							 NICFIT_COLOR_YELLOW : NICFIT_COLOR_DIM),
-					   v[i].severity, nicfit_emit_color(e, NICFIT_COLOR_RESET),
-					   v[i].text);
-		} else {
-			nicfit_emit_string(e, "rule", v[i].rule);
-			nicfit_emit_string(e, "text", v[i].text);
-			nicfit_emit_printf(e, "  %-22s %s\n", v[i].rule, v[i].text);
-		}
+		nicfit_emit_string(e, "rule", d->code);
+		nicfit_emit_string(e, "text", d->message);
+		nicfit_emit_printf(e, "  %-22s %s\n", d->code, d->message);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+}
+
+static void findings_emit(struct nicfit_emit *e, const struct nicfit_findings *fs)
+{
+	size_t i;
+
+	nicfit_emit_begin_array(e, "findings");
+	for (i = 0; i < fs->n; i++) {
+		const struct nicfit_finding *f = &fs->v[i];
+		const char *sev = nicfit_severity_name(f->severity);
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "severity", sev);
+		nicfit_emit_string(e, "code", f->code);
+		nicfit_emit_string(e, "message", f->message);
+		nicfit_emit_printf(e, "  %s%-8s%s %s\n",
+				   nicfit_emit_color(e, f->severity == NICFIT_SEV_CRITICAL ?
+						     NICFIT_COLOR_RED :
+						     f->severity == NICFIT_SEV_WARNING ?
+						     NICFIT_COLOR_YELLOW : NICFIT_COLOR_DIM),
+				   sev, nicfit_emit_color(e, NICFIT_COLOR_RESET), f->message);
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
@@ -695,11 +708,11 @@ int nicfit_cluster_render(const struct nicfit_cluster *c,
 	}
 	nicfit_emit_printf(e, "\n");
 	nicfit_emit_heading(e, "Decisions");
-	notes_emit(e, "decisions", c->decisions, c->ndecisions, 0);
+	decisions_emit(e, &c->decisions);
 	nicfit_emit_printf(e, "\n");
 	nicfit_emit_heading(e, "Findings");
-	notes_emit(e, "findings", c->findings, c->nfindings, 1);
-	if (!c->nfindings)
+	findings_emit(e, &c->findings);
+	if (!c->findings.n)
 		nicfit_emit_printf(e, "  none\n");
 	nicfit_emit_printf(e, "\nAssumptions (change with --assume NAME=VALUE):\n");
 	nicfit_param_emit(e, "assumptions", nicfit_cluster_layout_table, nicfit_cluster_layout_count,

@@ -347,12 +347,10 @@ static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_
 			snprintf(l->source, sizeof(l->source), "%s", b->source ? b->source : "");
 		}
 	}
-	for (k = 0; k < cl->nfindings; k++) {
-		const struct nicfit_cluster_note *f = &cl->findings[k];
+	for (i = 0; i < cl->findings.n; i++) {
+		const struct nicfit_finding *f = &cl->findings.v[i];
 
-		plan_find(p, !strcmp(f->severity, "critical") ? NICFIT_SEV_CRITICAL :
-			  !strcmp(f->severity, "warning") ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO,
-			  f->rule, NULL, "%s", f->text);
+		plan_find(p, f->severity, f->code, NULL, "%s", f->message);
 	}
 	if (!in->sw && !sw)
 		plan_find(p, NICFIT_SEV_INFO, "generic-switch",
