@@ -220,7 +220,7 @@ int cmd_cluster(struct cli *c, int argc, char **argv)
 	}
 	rc = cli_emit_done(c, e);
 out:
-	nicfit_cluster_free(&cl);
+	nicfit_cluster_release(&cl);
 	nicfit_spec_release(spec);
 	free(spec);
 	free(rest);

@@ -1488,11 +1488,11 @@ int nicfit_cluster_size(const struct nicfit_cluster_input *in,
 fail:
 	free(p.slots);
 	free(p.tors);
-	nicfit_cluster_free(out);
+	nicfit_cluster_release(out);
 	return rc;
 }
 
-void nicfit_cluster_free(struct nicfit_cluster *c)
+void nicfit_cluster_release(struct nicfit_cluster *c)
 {
 	struct nicfit_cluster_impl *im;
 	int n;

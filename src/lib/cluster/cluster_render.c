@@ -740,6 +740,6 @@ int nicfit_cluster_run(const struct nicfit_catalog *cat, struct nicfit_spec *spe
 		return rc;
 	}
 	rc = nicfit_cluster_render(&c, &opts, e, err);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 	return rc;
 }

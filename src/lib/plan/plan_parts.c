@@ -285,7 +285,7 @@ static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_
 	if (nicfit_cluster_size(&ci, cat, cl, &err)) {
 		plan_find(p, NICFIT_SEV_CRITICAL, "fabric-too-large",
 			  "more planes or a larger switch: see nicfit cluster", "%s", err.msg);
-		nicfit_cluster_free(cl);
+		nicfit_cluster_release(cl);
 		free(cl);
 		return;
 	}
@@ -357,7 +357,7 @@ static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_
 			  "give --switch ID (nicfit catalog list switches) or add yours with --catalog",
 			  "No catalog %s switch takes %g Gb/s ports for this many servers: the plan uses a "
 			  "generic %d-port switch, unpriced.", fabric, g, be->sw.ports);
-	nicfit_cluster_free(cl);
+	nicfit_cluster_release(cl);
 	free(cl);
 }
 
