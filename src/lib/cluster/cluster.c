@@ -17,8 +17,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "alloc_int.h"
 #include "cluster_int.h"
 #include "finding_int.h"
+#include "num_int.h"
 #include "nicfit/units.h"
 
 #define LP(f) offsetof(struct nicfit_cluster_layout, f)
@@ -218,7 +220,7 @@ static int uplinks_for(const struct leafdes *d, long e)
 	if (d->ni->uplinks > 0)
 		return d->ni->uplinks;
 	need = (double)e * d->ni->link_gbps / (d->ni->oversubscription * d->sw->gbps);
-	return (int)ceil(need - 1e-9);
+	return (int)ceil(need - NICFIT_EPS);
 }
 
 /* n rounded up to whole cages */
@@ -556,14 +558,14 @@ static int net_setup(struct nicfit_cluster *c, enum nicfit_net n, struct leafdes
 		cage = c->nic->cage;
 	snprintf(nt->node_cage, sizeof(nt->node_cage), "%s",
 		 cage ? cage : cl_cage_for(ni->link_gbps));
-	if (nt->sw.gbps < ni->link_gbps - 1e-9)
+	if (nt->sw.gbps < ni->link_gbps - NICFIT_EPS)
 		return nicfit_error_at(err, NICFIT_E_USAGE, link_opt(n), 0, 0,
 				       "%s: node ports at %g Gb/s are faster than the %s ports (%g Gb/s)",
 				       nicfit_net_name(n), ni->link_gbps, nt->sw.id, nt->sw.gbps);
 	d->ni = ni;
 	d->sw = &nt->sw;
 	d->b = 1;
-	if (nt->sw.gbps > ni->link_gbps + 1e-9) {
+	if (nt->sw.gbps > ni->link_gbps + NICFIT_EPS) {
 		double r = nt->sw.gbps / ni->link_gbps;
 		int bi = (int)lround(r);
 
@@ -922,15 +924,9 @@ static int size_oob(struct nicfit_cluster *c, struct placer *p, struct nicfit_er
 		goto out;
 	net_publish(c, NICFIT_NET_OOB, &d);
 	cn->base = im->nsw;
-	{
-		struct cl_pos *pos = realloc(im->pos, ((size_t)im->nsw + (size_t)cn->per_plane + 1) *
-						       sizeof(*pos));
-
-		if (!pos) {
-			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-			goto out;
-		}
-		im->pos = pos;
+	if (NICFIT_ALLOC_GROW(im->pos, (size_t)im->nsw + (size_t)cn->per_plane + 1, im->alloc_pos)) {
+		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+		goto out;
 	}
 	s = cn->base;
 	for (plane = 0; plane < 1; plane++)
@@ -1084,7 +1080,7 @@ static void explain(struct nicfit_cluster *c, enum nicfit_net n)
 				     "%s: the catalog marks the split modes of %s unverified; check that "
 				     "its ports split %dx%g before ordering", nn, nt->sw.id, nt->breakout,
 				     nt->link_gbps);
-	} else if (nt->sw.gbps > nt->link_gbps + 1e-9) {
+	} else if (nt->sw.gbps > nt->link_gbps + NICFIT_EPS) {
 		nicfit__decide(&c->decisions, "cluster.port_speed", 1,
 			       "%s: %g Gb/s switch ports run at the node rate of %g Gb/s, one node port each%s",
 			       nn, nt->sw.gbps, nt->link_gbps,
@@ -1202,7 +1198,7 @@ static void explain_all(struct nicfit_cluster *c)
 			nicfit__find(&c->findings, NICFIT_SEV_WARNING, NICFIT_CODE_CLUSTER_NOT_LOSSLESS, NULL,
 				     "the catalog does not list PFC/ECN for %s; RoCE needs a lossless "
 				     "fabric (PFC and ECN)", be->sw.id);
-		if (c->nic && c->nic->port_gbps < be->link_gbps - 1e-9)
+		if (c->nic && c->nic->port_gbps < be->link_gbps - NICFIT_EPS)
 			nicfit__find(&c->findings, NICFIT_SEV_CRITICAL, NICFIT_CODE_CLUSTER_NIC_SLOWER, NULL,
 				     "%s ports run at most %g Gb/s, not %g", c->nic->e.id, c->nic->port_gbps,
 				     be->link_gbps);
@@ -1303,8 +1299,8 @@ static int sort_cables(struct nicfit_cluster *c)
 {
 	struct nicfit_cluster_impl *im = c->impl;
 	struct nicfit_cluster_cable *tmp;
-	int *where, i;
-	size_t k;
+	int *where;
+	size_t i, k;
 
 	if (c->ncables < 2)
 		return 0;
@@ -1428,10 +1424,10 @@ int nicfit_cluster_size(const struct nicfit_cluster_input *in,
 	/* where they stand */
 	p.slots = calloc((size_t)im->crow + 2, sizeof(*p.slots));
 	p.tors = calloc((size_t)p.C + 1, sizeof(*p.tors));
-	im->pos = malloc(((size_t)im->nsw + 1) * sizeof(*im->pos));
 	im->row_half = calloc((size_t)im->crow + 2, sizeof(*im->row_half));
 	im->row_net = calloc((size_t)im->crow + 2, sizeof(*im->row_net));
-	if (!p.slots || !p.tors || !im->pos || !im->row_half || !im->row_net) {
+	if (!p.slots || !p.tors || !im->row_half || !im->row_net ||
+	    NICFIT_ALLOC_GROW(im->pos, (size_t)im->nsw + 1, im->alloc_pos)) {
 		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 		goto fail;
 	}
@@ -1554,15 +1550,8 @@ static int bom_add(struct nicfit_cluster *c, size_t *cap, const char *part, cons
 			c->bom[i].total_usd = c->bom[i].priced ? c->bom[i].unit_usd * c->bom[i].qty : 0;
 			return 0;
 		}
-	if (c->nbom == *cap) {
-		size_t nc = *cap ? *cap * 2 : 32;
-
-		b = realloc(c->bom, nc * sizeof(*b));
-		if (!b)
-			return NICFIT_E_NOMEM;
-		c->bom = b;
-		*cap = nc;
-	}
+	if (NICFIT_ALLOC_GROW(c->bom, c->nbom + 1, *cap))
+		return NICFIT_E_NOMEM;
 	b = &c->bom[c->nbom++];
 	memset(b, 0, sizeof(*b));
 	snprintf(b->part, sizeof(b->part), "%s", part);

@@ -121,8 +121,9 @@ struct nicfit_cluster_impl {
 	struct cl_class classes[CL_MAX_CLASSES];
 	int nclasses;
 	struct cl_kit *kits;
-	int nkits, capkits;
-	size_t capcables;
+	size_t nkits, alloc_kits;
+	size_t alloc_cables;    /* of c->cables */
+	size_t alloc_pos;       /* of pos */
 	int counting;           /* the sizing walk: create kits and count items */
 };
 

@@ -20,7 +20,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "alloc_int.h"
 #include "cluster_int.h"
+#include "num_int.h"
 
 /* ---- positions and lengths ------------------------------------------------- */
 
@@ -86,13 +88,13 @@ double cl_stock_length(double m)
 	size_t i;
 
 	for (i = 0; i < sizeof(stock) / sizeof(stock[0]); i++)
-		if (m <= stock[i] + 1e-9)
+		if (m <= stock[i] + NICFIT_EPS)
 			return stock[i];
 	if (m <= 300)
-		return ceil(m / 10 - 1e-9) * 10;
+		return ceil(m / 10 - NICFIT_EPS) * 10;
 	if (m <= 1000)
-		return ceil(m / 50 - 1e-9) * 50;
-	return ceil(m / 100 - 1e-9) * 100;
+		return ceil(m / 50 - NICFIT_EPS) * 50;
+	return ceil(m / 100 - NICFIT_EPS) * 100;
 }
 
 /* ---- cable classes --------------------------------------------------------- */
@@ -144,7 +146,7 @@ static int cable_matches(const struct cl_class *k, const struct nicfit_cable *x)
 		return 0;
 	if (x->type == NICFIT_CABLE_RJ45)
 		return k->split == 1 && !strcasecmp(k->cage_a, "RJ45") &&
-		       !strcasecmp(k->cage_b, "RJ45") && x->gbps >= k->gbps_b - 1e-9;
+		       !strcasecmp(k->cage_b, "RJ45") && x->gbps >= k->gbps_b - NICFIT_EPS;
 	if (k->split > 1) {
 		if (x->split != k->split || fabs(x->gbps - k->gbps_a) > 1e-6 ||
 		    fabs(x->lane_gbps - k->gbps_b) > 1e-6)
@@ -260,7 +262,7 @@ void cl_kits_free(struct nicfit_cluster_impl *im)
 	}
 	free(im->kits);
 	im->kits = NULL;
-	im->nkits = im->capkits = 0;
+	im->nkits = im->alloc_kits = 0;
 }
 
 /* ---- items and kits --------------------------------------------------------- */
@@ -281,15 +283,8 @@ static int item(const struct nicfit_cluster *cc, const struct cl_class *k,
 			return (int)i;
 	if (!im->counting)
 		return -1;
-	if (c->ncables == im->capcables) {
-		size_t nc = im->capcables ? im->capcables * 2 : 16;
-
-		x = realloc(c->cables, nc * sizeof(*x));
-		if (!x)
-			return -1;
-		c->cables = x;
-		im->capcables = nc;
-	}
+	if (NICFIT_ALLOC_GROW(c->cables, c->ncables + 1, im->alloc_cables))
+		return -1;
 	x = &c->cables[c->ncables];
 	memset(x, 0, sizeof(*x));
 	x->net = k->net;
@@ -323,25 +318,18 @@ static int kit(const struct nicfit_cluster *cc, int cls, enum cl_kit_type type, 
 	struct nicfit_cluster *c = (struct nicfit_cluster *)cc;
 	struct nicfit_cluster_impl *im = c->impl;
 	struct cl_kit *kt;
-	int i;
+	size_t i;
 
 	for (i = 0; i < im->nkits; i++) {
 		kt = &im->kits[i];
 		if (kt->cls == cls && kt->type == type && kt->item_port == ip &&
 		    kt->item_leg == il && kt->item_fiber == ifb)
-			return i;
+			return (int)i;
 	}
 	if (!im->counting || ip < 0)
 		return -1;
-	if (im->nkits == im->capkits) {
-		int nc = im->capkits ? im->capkits * 2 : 16;
-
-		kt = realloc(im->kits, (size_t)nc * sizeof(*kt));
-		if (!kt)
-			return -1;
-		im->kits = kt;
-		im->capkits = nc;
-	}
+	if (NICFIT_ALLOC_GROW(im->kits, im->nkits + 1, im->alloc_kits))
+		return -1;
 	kt = &im->kits[im->nkits];
 	memset(kt, 0, sizeof(*kt));
 	kt->cls = cls;
@@ -355,7 +343,7 @@ static int kit(const struct nicfit_cluster *cc, int cls, enum cl_kit_type type, 
 			 il >= 0 ? c->cables[il].part : "?");
 	else
 		snprintf(kt->label, sizeof(kt->label), "%s", c->cables[ip].part);
-	return im->nkits++;
+	return (int)im->nkits++;
 }
 
 /* Is a better than b: shorter length (or reach), priced and cheaper, a part number, id. */
@@ -364,11 +352,11 @@ static int better(const struct nicfit_cable *a, const struct nicfit_cable *b, do
 {
 	if (!b)
 		return 1;
-	if (fabs(la - lb) > 1e-9)
+	if (fabs(la - lb) > NICFIT_EPS)
 		return la < lb;
 	if ((pa >= 0) != (pb >= 0))
 		return pa >= 0;
-	if (pa >= 0 && fabs(pa - pb) > 1e-9)
+	if (pa >= 0 && fabs(pa - pb) > NICFIT_EPS)
 		return pa < pb;
 	if ((a->part != NULL) != (b->part != NULL))
 		return a->part != NULL;
@@ -394,7 +382,7 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_cluster *c, con
 
 		if (cu != copper || !cable_matches(k, x))
 			continue;
-		if (x->length_m < len - 1e-9 || (x->max_length_m > 0 && len > x->max_length_m + 1e-9))
+		if (x->length_m < len - NICFIT_EPS || (x->max_length_m > 0 && len > x->max_length_m + NICFIT_EPS))
 			continue;
 		if (better(x, best, x->length_m, best ? best->length_m : 0, price(x),
 			   best ? price(best) : -1))
@@ -432,13 +420,13 @@ static int pick_optics(const struct nicfit_cluster *c, const struct cl_class *k,
 	for (i = 0; i < n; i++) {
 		const struct nicfit_cable *a = nicfit_catalog_cable(cat, i);
 
-		if (!optic_a(k, a) || a->max_length_m < len - 1e-9)
+		if (!optic_a(k, a) || a->max_length_m < len - NICFIT_EPS)
 			continue;
 		for (j = 0; j < n; j++) {
 			const struct nicfit_cable *b = nicfit_catalog_cable(cat, j);
 			double reach, pr;
 
-			if (!optic_b(k, b) || b->max_length_m < len - 1e-9 || !optics_compatible(a, b))
+			if (!optic_b(k, b) || b->max_length_m < len - NICFIT_EPS || !optics_compatible(a, b))
 				continue;
 			reach = a->max_length_m < b->max_length_m ? a->max_length_m : b->max_length_m;
 			pr = a->e.priced && b->e.priced ? a->e.price_usd + b->e.price_usd : -1;
@@ -520,7 +508,7 @@ static const struct cl_kit *kit_for(const struct nicfit_cluster *c, int cls, dou
 {
 	struct nicfit_cluster_impl *im = c->impl;
 	struct cl_class *k = &im->classes[cls];
-	long dm = (long)ceil(len * 10 - 1e-9);
+	long dm = (long)ceil(len * 10 - NICFIT_EPS);
 	int32_t *cache = k->cache[same_rack ? 0 : 1];
 	int i;
 
