@@ -67,11 +67,20 @@
 #include "nicfit/param.h"
 #include "nicfit/spec.h"
 
-/* Hard limits on a request (checked by nicfit_cluster_size). */
+/*
+ * Hard limits on a request (checked by nicfit_cluster_size). They are
+ * sanity bounds, not design rules: far above what is built, low enough
+ * that the sizing's arithmetic stays in range.
+ */
 #define NICFIT_CLUSTER_MAX_NODES 1000000L
 #define NICFIT_CLUSTER_MAX_LINKS 64      /* links per node on one network */
 #define NICFIT_CLUSTER_MAX_PLANES 16
 #define NICFIT_CLUSTER_MAX_RADIX 1024
+#define NICFIT_CLUSTER_MAX_NODES_PER_RACK 256
+#define NICFIT_CLUSTER_MAX_GPUS 64       /* per node */
+#define NICFIT_CLUSTER_MAX_NIC_PORTS 8   /* cabled ports per NIC */
+#define NICFIT_CLUSTER_MAX_GBPS 3200     /* link and switch port rates, twice a 1.6T port */
+#define NICFIT_CLUSTER_MAX_OVERSUB 64    /* leaf oversubscription X:1 */
 /* Rows of a port map that nicfit_cluster_run() puts inline in JSON. */
 #define NICFIT_CLUSTER_INLINE_ROWS 50000L
 

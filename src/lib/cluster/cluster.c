@@ -15,6 +15,13 @@
 #include "alloc_int.h"
 #include "cluster_int.h"
 
+/*
+ * Node names are zero-padded to at least four digits ("node0007"), so that
+ * the names of clusters of up to 9,999 nodes sort as numbers do; larger
+ * clusters get the digits they need.
+ */
+#define NODE_DIGITS_MIN 4
+
 #define LP(f) offsetof(struct nicfit_cluster_layout, f)
 
 const struct nicfit_param nicfit_cluster_layout_table[] = {
@@ -88,12 +95,12 @@ static int check_input(const struct nicfit_cluster_input *in, struct nicfit_erro
 	if (in->nodes < 1 || in->nodes > NICFIT_CLUSTER_MAX_NODES)
 		return nicfit_error_at(err, NICFIT_E_USAGE, "--nodes", 0, 0,
 				       "give 1 to %ld nodes", NICFIT_CLUSTER_MAX_NODES);
-	if (in->nodes_per_rack < 1 || in->nodes_per_rack > 256)
+	if (in->nodes_per_rack < 1 || in->nodes_per_rack > NICFIT_CLUSTER_MAX_NODES_PER_RACK)
 		return nicfit_error_at(err, NICFIT_E_USAGE, "--nodes-per-rack", 0, 0,
-				       "give 1 to 256 nodes per rack");
-	if (in->gpus_per_node < 0 || in->gpus_per_node > 64)
+				       "give 1 to %d nodes per rack", NICFIT_CLUSTER_MAX_NODES_PER_RACK);
+	if (in->gpus_per_node < 0 || in->gpus_per_node > NICFIT_CLUSTER_MAX_GPUS)
 		return nicfit_error_at(err, NICFIT_E_USAGE, "--gpus-per-node", 0, 0,
-				       "give 0 to 64 GPUs per node");
+				       "give 0 to %d GPUs per node", NICFIT_CLUSTER_MAX_GPUS);
 	for (i = 0; i < NICFIT_NET_COUNT; i++) {
 		const struct nicfit_cluster_net_input *ni = &in->net[i];
 
@@ -102,16 +109,18 @@ static int check_input(const struct nicfit_cluster_input *in, struct nicfit_erro
 		if (ni->links_per_node < 0 || ni->links_per_node > NICFIT_CLUSTER_MAX_LINKS)
 			return nicfit_error_at(err, NICFIT_E_USAGE, nicfit_net_name(i), 0, 0,
 					       "give 0 to %d links per node", NICFIT_CLUSTER_MAX_LINKS);
-		if (!(ni->link_gbps > 0 && ni->link_gbps <= 3200))
+		if (!(ni->link_gbps > 0 && ni->link_gbps <= NICFIT_CLUSTER_MAX_GBPS))
 			return nicfit_error_at(err, NICFIT_E_USAGE, nicfit__cluster_rate_opt(i), 0, 0,
-					       "link rate must be above 0 and at most 3200 Gb/s");
+					       "link rate must be above 0 and at most %d Gb/s",
+					       NICFIT_CLUSTER_MAX_GBPS);
 		if (!ni->switch_id && (ni->radix < 2 || ni->radix > NICFIT_CLUSTER_MAX_RADIX))
 			return nicfit_error_at(err, NICFIT_E_USAGE, nicfit_net_name(i), 0, 0,
 					       "switch radix must be 2 to %d", NICFIT_CLUSTER_MAX_RADIX);
-		if (!(ni->oversubscription >= 1 && ni->oversubscription <= 64))
+		if (!(ni->oversubscription >= 1 && ni->oversubscription <= NICFIT_CLUSTER_MAX_OVERSUB))
 			return nicfit_error_at(err, NICFIT_E_USAGE, nicfit_net_name(i), 0, 0,
-					       "oversubscription must be 1 to 64 (X:1)");
-		if (ni->switch_gbps < 0 || ni->switch_gbps > 3200 || ni->uplinks < 0 ||
+					       "oversubscription must be 1 to %d (X:1)",
+					       NICFIT_CLUSTER_MAX_OVERSUB);
+		if (ni->switch_gbps < 0 || ni->switch_gbps > NICFIT_CLUSTER_MAX_GBPS || ni->uplinks < 0 ||
 		    ni->uplinks > NICFIT_CLUSTER_MAX_RADIX || ni->min_tiers < 0 || ni->min_tiers > 3)
 			return nicfit_error_at(err, NICFIT_E_USAGE, nicfit_net_name(i), 0, 0,
 					       "switch rate, uplinks or tiers out of range");
@@ -123,10 +132,10 @@ static int check_input(const struct nicfit_cluster_input *in, struct nicfit_erro
 					       NICFIT_CLUSTER_MAX_PLANES);
 	}
 	if (in->nics_per_node < 0 || in->nics_per_node > NICFIT_CLUSTER_MAX_LINKS ||
-	    (in->nics_per_node && (in->nic_ports < 1 || in->nic_ports > 8)))
+	    (in->nics_per_node && (in->nic_ports < 1 || in->nic_ports > NICFIT_CLUSTER_MAX_NIC_PORTS)))
 		return nicfit_error_at(err, NICFIT_E_USAGE, "--nics-per-node", 0, 0,
-				       "give 0 to %d NICs per node with 1 to 8 cabled ports each",
-				       NICFIT_CLUSTER_MAX_LINKS);
+				       "give 0 to %d NICs per node with 1 to %d cabled ports each",
+				       NICFIT_CLUSTER_MAX_LINKS, NICFIT_CLUSTER_MAX_NIC_PORTS);
 	if (in->net[NICFIT_NET_OOB].links_per_node > 1)
 		return nicfit_error_at(err, NICFIT_E_USAGE, "--oob", 0, 0,
 				       "a node has one BMC port");
@@ -184,107 +193,122 @@ static void auto_rates(struct nicfit_cluster *c)
 	}
 }
 
-int nicfit_cluster_size(const struct nicfit_cluster_input *in,
-			const struct nicfit_catalog *cat, struct nicfit_cluster *out,
-			struct nicfit_error *err)
+/* The request as it will be sized: back-end links from the NICs, the NIC
+ * looked up, rates left at 0 filled in, then every value checked. */
+static int prepare(struct nicfit_cluster *out, const struct nicfit_cluster_input *in,
+		   const struct nicfit_catalog *cat, struct nicfit_error *err)
 {
+	struct nicfit_cluster_net_input *be = &out->in.net[NICFIT_NET_BACKEND];
 	struct nicfit_cluster_impl *im;
-	struct placer p;
-	struct leafdes d[NICFIT_NET_COUNT];
-	int rc, n, t;
+	int rc;
 
-	memset(out, 0, sizeof(*out));
-	memset(&p, 0, sizeof(p));
 	out->in = *in;
 	if (in->nics_per_node > 0 && in->nic_ports > 0) {
 		long links = (long)in->nics_per_node * in->nic_ports;
 
 		/* out of range is refused by check_input() below */
-		out->in.net[NICFIT_NET_BACKEND].links_per_node =
-			links > NICFIT_CLUSTER_MAX_LINKS ? NICFIT_CLUSTER_MAX_LINKS + 1 : (int)links;
+		be->links_per_node = links > NICFIT_CLUSTER_MAX_LINKS ? NICFIT_CLUSTER_MAX_LINKS + 1 :
+									(int)links;
 	} else {
-		out->in.net[NICFIT_NET_BACKEND].links_per_node = 0;
+		be->links_per_node = 0;
 	}
 	out->impl = im = calloc(1, sizeof(*im));
 	if (!im)
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	im->cat = cat;
 	im->counting = 1;
-	if (in->nic_id && out->in.net[NICFIT_NET_BACKEND].links_per_node) {
+	if (in->nic_id && be->links_per_node) {
 		out->nic = cat ? nicfit_find_nic(cat, in->nic_id, "--nic", err) : NULL;
-		if (!out->nic) {
-			rc = err && err->code ? err->code :
+		if (!out->nic)
+			return err && err->code ? err->code :
 				nicfit_error_at(err, NICFIT_E_NOTFOUND, "--nic", 0, 0,
 						"unknown NIC '%.64s'", in->nic_id);
-			goto fail;
-		}
 	}
 	auto_rates(out);
-	if (out->in.net[NICFIT_NET_BACKEND].rail_only)
-		out->in.net[NICFIT_NET_BACKEND].rail_optimized = 1;
+	if (be->rail_only)
+		be->rail_optimized = 1;
 	rc = check_input(&out->in, err);
 	if (rc)
-		goto fail;
-	in = &out->in;
-	out->gpus = in->nodes * in->gpus_per_node;
-	p.C = cdiv(in->nodes, in->nodes_per_rack);
-	p.rpr = (long)in->layout.racks_per_row;
-	if (p.rpr < 1)
-		p.rpr = 1;
-	out->racks = p.C;
-	im->crow = cdiv(p.C, p.rpr);
-	im->node_digits = digits(in->nodes);
-	if (im->node_digits < 4)
-		im->node_digits = 4;
-	/* back end and front end */
+		return rc;
+	out->gpus = out->in.nodes * out->in.gpus_per_node;
+	out->racks = cdiv(out->in.nodes, out->in.nodes_per_rack);
+	im->node_digits = digits(out->in.nodes);
+	if (im->node_digits < NODE_DIGITS_MIN)
+		im->node_digits = NODE_DIGITS_MIN;
+	return 0;
+}
+
+/* The back end and the front end: set up, leaves and tiers, switches numbered. */
+static int size_networks(struct nicfit_cluster *out, struct nicfit_error *err)
+{
+	struct nicfit_cluster_impl *im = out->impl;
+	struct leafdes d;
+	int n, rc;
+
 	for (n = 0; n < NICFIT_NET_OOB; n++) {
-		if (!in->net[n].links_per_node)
+		if (!out->in.net[n].links_per_node)
 			continue;
-		rc = nicfit__cluster_net_setup(out, n, &d[n], err);
+		rc = nicfit__cluster_net_setup(out, n, &d, err);
 		if (!rc)
-			rc = nicfit__cluster_leaf_layer(out, n, &d[n], err);
+			rc = nicfit__cluster_leaf_layer(out, n, &d, err);
 		if (rc)
-			goto fail;
-		nicfit__cluster_net_publish(out, n, &d[n]);
+			return rc;
+		nicfit__cluster_net_publish(out, n, &d);
 		im->net[n].base = im->nsw;
 		im->nsw += im->net[n].per_plane * out->net[n].planes;
 	}
-	/* where they stand */
-	p.slots = calloc((size_t)im->crow + 2, sizeof(*p.slots));
-	p.tors = calloc((size_t)p.C + 1, sizeof(*p.tors));
+	return 0;
+}
+
+/* Where every switch stands; the OOB network, which reaches the BMCs and
+ * the switches where they stand, is sized here, once the others are placed. */
+static int place_all(struct nicfit_cluster *out, struct placer *p, struct nicfit_error *err)
+{
+	struct nicfit_cluster_impl *im = out->impl;
+	int n, rc;
+
+	p->C = out->racks;
+	p->rpr = (long)out->in.layout.racks_per_row;
+	if (p->rpr < 1)
+		p->rpr = 1;
+	im->crow = cdiv(p->C, p->rpr);
+	p->slots = calloc((size_t)im->crow + 2, sizeof(*p->slots));
+	p->tors = calloc((size_t)p->C + 1, sizeof(*p->tors));
 	im->row_half = calloc((size_t)im->crow + 2, sizeof(*im->row_half));
 	im->row_net = calloc((size_t)im->crow + 2, sizeof(*im->row_net));
-	if (!p.slots || !p.tors || !im->row_half || !im->row_net ||
-	    NICFIT_ALLOC_GROW(im->pos, (size_t)im->nsw + 1, im->alloc_pos)) {
-		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-		goto fail;
-	}
-	p.hmax = 1;
+	if (!p->slots || !p->tors || !im->row_half || !im->row_net ||
+	    NICFIT_ALLOC_GROW(im->pos, (size_t)im->nsw + 1, im->alloc_pos))
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	p->hmax = 1;
 	for (n = 0; n < NICFIT_NET_COUNT; n++)
-		if (out->net[n].enabled && out->net[n].sw.height_u > p.hmax)
-			p.hmax = out->net[n].sw.height_u;
+		if (out->net[n].enabled && out->net[n].sw.height_u > p->hmax)
+			p->hmax = out->net[n].sw.height_u;
 	for (n = 0; n < NICFIT_NET_OOB; n++)
 		if (out->net[n].enabled)
-			nicfit__cluster_place_net(out, &p, n);
-	/* the OOB network reaches BMCs and the switches where they stand */
-	if (in->net[NICFIT_NET_OOB].links_per_node) {
-		rc = nicfit__cluster_size_oob(out, &p, err);
+			nicfit__cluster_place_net(out, p, n);
+	if (out->in.net[NICFIT_NET_OOB].links_per_node) {
+		rc = nicfit__cluster_size_oob(out, p, err);
 		if (rc)
-			goto fail;
+			return rc;
 	}
-	nicfit__cluster_finalize_positions(out, &p);
-	/* cables, counted by walking every link once */
+	nicfit__cluster_finalize_positions(out, p);
+	return 0;
+}
+
+/* Cables, links and used ports, counted by walking every link once. */
+static int count_all(struct nicfit_cluster *out, struct nicfit_error *err)
+{
+	int n, t, rc;
+
 	rc = nicfit__cluster_classes(out, err);
 	if (rc)
-		goto fail;
+		return rc;
 	rc = nicfit_cluster_walk(out, count_link, out);
 	if (rc)
-		goto fail;
-	im->counting = 0;
-	if (nicfit__cluster_sort_cables(out)) {
-		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-		goto fail;
-	}
+		return nicfit_error_set(err, rc, "out of memory");
+	out->impl->counting = 0;
+	if (nicfit__cluster_sort_cables(out))
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	for (n = 0; n < NICFIT_NET_COUNT; n++) {
 		struct nicfit_cluster_net *nt = &out->net[n];
 
@@ -298,21 +322,36 @@ int nicfit_cluster_size(const struct nicfit_cluster_input *in,
 			nt->ports_free += nt->tier[t].ports_free;
 		}
 	}
-	nicfit__cluster_explain(out);
-	if (out->findings.oom || out->decisions.oom) {
-		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-		goto fail;
-	}
-	rc = nicfit__cluster_bom(out, err);
-	if (rc)
-		goto fail;
-	free(p.slots);
-	free(p.tors);
 	return 0;
-fail:
+}
+
+int nicfit_cluster_size(const struct nicfit_cluster_input *in,
+			const struct nicfit_catalog *cat, struct nicfit_cluster *out,
+			struct nicfit_error *err)
+{
+	struct placer p;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&p, 0, sizeof(p));
+	rc = prepare(out, in, cat, err);
+	if (!rc)
+		rc = size_networks(out, err);
+	if (!rc)
+		rc = place_all(out, &p, err);
 	free(p.slots);
 	free(p.tors);
-	nicfit_cluster_release(out);
+	if (!rc)
+		rc = count_all(out, err);
+	if (!rc) {
+		nicfit__cluster_explain(out);
+		if (out->findings.oom || out->decisions.oom)
+			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
+	if (!rc)
+		rc = nicfit__cluster_bom(out, err);
+	if (rc)
+		nicfit_cluster_release(out);
 	return rc;
 }
 

@@ -84,7 +84,7 @@ static int get_ratio(struct req *r, const char *key, double *out)
 	snprintf(tmp, sizeof(tmp), "%s", v);
 	if (n > 2 && n < sizeof(tmp) && !strcmp(tmp + n - 2, ":1"))
 		tmp[n - 2] = '\0';
-	return fix(r, nicfit_parse_double(tmp, optname(r, key), 1, 64, out, r->err));
+	return fix(r, nicfit_parse_double(tmp, optname(r, key), 1, NICFIT_CLUSTER_MAX_OVERSUB, out, r->err));
 }
 
 static int get_speed(struct req *r, const char *key, double *out)
@@ -96,7 +96,7 @@ static int get_speed(struct req *r, const char *key, double *out)
 	if (!v)
 		return 0;
 	/* the option names its unit: a bare number is Gb/s */
-	if (nicfit_parse_double(v, optname(r, key), 0.001, 3200, out, NULL) == 0)
+	if (nicfit_parse_double(v, optname(r, key), 0.001, NICFIT_CLUSTER_MAX_GBPS, out, NULL) == 0)
 		return 0;
 	rc = fix(r, nicfit_parse_speed(v, optname(r, key), &sp, r->err));
 	if (!rc)
@@ -148,10 +148,10 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	oob->switch_id = nicfit_spec_get(spec, "oob_switch");
 	radix_given = nicfit_spec_get(spec, "radix") != NULL;
 	if ((rc = get_long(&r, "nodes", 1, NICFIT_CLUSTER_MAX_NODES, &nodes)) ||
-	    (rc = get_long(&r, "gpus", 1, NICFIT_CLUSTER_MAX_NODES * 64, &gpus)) ||
-	    (rc = get_int(&r, "gpus_per_node", 0, 64, &in->gpus_per_node)) ||
+	    (rc = get_long(&r, "gpus", 1, NICFIT_CLUSTER_MAX_NODES * NICFIT_CLUSTER_MAX_GPUS, &gpus)) ||
+	    (rc = get_int(&r, "gpus_per_node", 0, NICFIT_CLUSTER_MAX_GPUS, &in->gpus_per_node)) ||
 	    (rc = get_int(&r, "nics_per_node", 0, NICFIT_CLUSTER_MAX_LINKS, &in->nics_per_node)) ||
-	    (rc = get_int(&r, "nic_ports", 1, 8, &in->nic_ports)) ||
+	    (rc = get_int(&r, "nic_ports", 1, NICFIT_CLUSTER_MAX_NIC_PORTS, &in->nic_ports)) ||
 	    (rc = get_speed(&r, "nic_gbps", &be->link_gbps)) ||
 	    (rc = get_int(&r, "radix", 2, NICFIT_CLUSTER_MAX_RADIX, &be->radix)) ||
 	    (rc = get_speed(&r, "switch_gbps", &be->switch_gbps)) ||
@@ -161,7 +161,8 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	    (rc = get_int(&r, "planes", 1, NICFIT_CLUSTER_MAX_PLANES, &be->planes)) ||
 	    (rc = get_int(&r, "tiers", 1, 3, &be->min_tiers)) ||
 	    (rc = get_bool(&r, "breakout", &be->breakout)) ||
-	    (rc = get_int(&r, "nodes_per_rack", 1, 256, &in->nodes_per_rack)) ||
+	    (rc = get_int(&r, "nodes_per_rack", 1, NICFIT_CLUSTER_MAX_NODES_PER_RACK,
+			    &in->nodes_per_rack)) ||
 	    (rc = get_bool(&r, "frontend", &front)) ||
 	    (rc = get_bool(&r, "no_frontend", &nofront)) ||
 	    (rc = get_int(&r, "frontend_links", 1, 4, &fe->links_per_node)) ||
