@@ -170,7 +170,8 @@ static int count_link(void *ctx, const struct nicfit_cluster_link *l)
 	return 0;
 }
 
-/* Link rates left at 0: the NIC's, else the catalog switch's, else the defaults. */
+/* Link rates left at 0: the NIC's, else the catalog switch's, else the
+ * defaults of nicfit/cluster.h (400G back end, 25G front end, 1G OOB). */
 static void auto_rates(struct nicfit_cluster *c)
 {
 	static const double def[] = { 400, 25, 1 };

@@ -80,6 +80,23 @@ double nicfit__cluster_length(const struct nicfit_cluster *c, long a, long b, in
 	return d * (1 + L->slack_frac) + L->slack_m;
 }
 
+/*
+ * Past the stock table, fibre and AOC lengths are taken as made to order:
+ * in 10 m steps up to STOCK_STEP10_MAX_M, 50 m steps up to
+ * STOCK_STEP50_MAX_M, 100 m steps beyond (an assumption, the usual steps
+ * of trunk-cable price lists).
+ */
+#define STOCK_STEP10_MAX_M 300
+#define STOCK_STEP50_MAX_M 1000
+
+/*
+ * Generic twisted-pair patch cables go up to RJ45_MAX_M: the channel
+ * length of 1000BASE-T and 10GBASE-T (IEEE 802.3 clauses 40 and 55).
+ * Longer OOB runs get a catalog cable or a generic link.
+ */
+#define RJ45_MAX_M 100
+
+/* The smallest stock length >= m. */
 static double stock_length(double m)
 {
 	static const double stock[] = { 0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7, 10, 15, 20, 25, 30,
@@ -89,9 +106,9 @@ static double stock_length(double m)
 	for (i = 0; i < sizeof(stock) / sizeof(stock[0]); i++)
 		if (m <= stock[i] + NICFIT_EPS)
 			return stock[i];
-	if (m <= 300)
+	if (m <= STOCK_STEP10_MAX_M)
 		return ceil(m / 10 - NICFIT_EPS) * 10;
-	if (m <= 1000)
+	if (m <= STOCK_STEP50_MAX_M)
 		return ceil(m / 50 - NICFIT_EPS) * 50;
 	return ceil(m / 100 - NICFIT_EPS) * 100;
 }
@@ -147,12 +164,12 @@ static int cable_matches(const struct cl_class *k, const struct nicfit_cable *x)
 		return k->split == 1 && !strcasecmp(k->cage_a, "RJ45") &&
 		       !strcasecmp(k->cage_b, "RJ45") && x->gbps >= k->gbps_b - NICFIT_EPS;
 	if (k->split > 1) {
-		if (x->split != k->split || fabs(x->gbps - k->gbps_a) > 1e-6 ||
-		    fabs(x->lane_gbps - k->gbps_b) > 1e-6)
+		if (x->split != k->split || fabs(x->gbps - k->gbps_a) > CL_RATE_EPS ||
+		    fabs(x->lane_gbps - k->gbps_b) > CL_RATE_EPS)
 			return 0;
 		return cage_fits(x->end_a, k->cage_a) && cage_fits(x->end_b, k->cage_b);
 	}
-	if (x->split != 1 || fabs(x->gbps - k->gbps_b) > 1e-6)
+	if (x->split != 1 || fabs(x->gbps - k->gbps_b) > CL_RATE_EPS)
 		return 0;
 	return (cage_fits(x->end_a, k->cage_a) && cage_fits(x->end_b, k->cage_b)) ||
 	       (cage_fits(x->end_a, k->cage_b) && cage_fits(x->end_b, k->cage_a));
@@ -162,7 +179,7 @@ static int cable_matches(const struct cl_class *k, const struct nicfit_cable *x)
 static int twin_optic(const struct nicfit_cable *x, const char *cage, int twin, double gbps)
 {
 	return is_optic(x) && cage_fits(x->end_a, cage) && x->split == twin &&
-	       fabs(x->gbps - twin * gbps) < 1e-6 && fabs(x->lane_gbps - gbps) < 1e-6;
+	       fabs(x->gbps - twin * gbps) < CL_RATE_EPS && fabs(x->lane_gbps - gbps) < CL_RATE_EPS;
 }
 
 static int optic_a(const struct cl_class *k, const struct nicfit_cable *x)
@@ -172,8 +189,8 @@ static int optic_a(const struct cl_class *k, const struct nicfit_cable *x)
 	if (!is_optic(x) || !cage_fits(x->end_a, k->cage_a) || x->split != k->split)
 		return 0;
 	if (k->split > 1)
-		return fabs(x->gbps - k->gbps_a) < 1e-6 && fabs(x->lane_gbps - k->gbps_b) < 1e-6;
-	return fabs(x->gbps - k->gbps_b) < 1e-6;
+		return fabs(x->gbps - k->gbps_a) < CL_RATE_EPS && fabs(x->lane_gbps - k->gbps_b) < CL_RATE_EPS;
+	return fabs(x->gbps - k->gbps_b) < CL_RATE_EPS;
 }
 
 static int optic_b(const struct cl_class *k, const struct nicfit_cable *x)
@@ -181,7 +198,7 @@ static int optic_b(const struct cl_class *k, const struct nicfit_cable *x)
 	if (k->twin_b > 1)
 		return twin_optic(x, k->cage_b, k->twin_b, k->gbps_b);
 	return is_optic(x) && cage_fits(x->end_a, k->cage_b) && x->split == 1 &&
-	       fabs(x->gbps - k->gbps_b) < 1e-6 && (!k->intel_b || intel_coded(x));
+	       fabs(x->gbps - k->gbps_b) < CL_RATE_EPS && (!k->intel_b || intel_coded(x));
 }
 
 static int add_class(struct nicfit_cluster *c, enum nicfit_net n, enum nicfit_link_level lv,
@@ -369,8 +386,7 @@ static double price(const struct nicfit_cable *x)
 
 /* The catalog cable of the given kinds that reaches len, or NULL. */
 static const struct nicfit_cable *pick_cable(const struct nicfit_cluster *c,
-					     const struct cl_class *k,
-					     double len, int copper)
+					     const struct cl_class *k, double len, int copper)
 {
 	const struct nicfit_cable *best = NULL;
 	size_t i, n = c->impl->cat ? nicfit_catalog_count(c->impl->cat, NICFIT_KIND_CABLE) : 0;
@@ -460,7 +476,7 @@ static int choose(const struct nicfit_cluster *c, int cls, double len, int same_
 		x = pick_cable(c, k, len, 1);
 		if (x)
 			return kit(c, cls, KIT_CABLE, cat_item(c, k, x), -1, -1);
-		if (stock <= 100) {
+		if (stock <= RJ45_MAX_M) {
 			snprintf(part, sizeof(part), "cat6a-%gm", stock);
 			snprintf(desc, sizeof(desc), "Cat6a RJ45 patch cable, %g m (generic)", stock);
 			return kit(c, cls, KIT_CABLE,

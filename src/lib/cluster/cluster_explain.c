@@ -11,6 +11,13 @@
 #include "finding_int.h"
 #include "num_int.h"
 
+/*
+ * Back-end leaves count as oversubscribed above BLOCKING_RATIO: a design
+ * sized at 1:1 can come out a rounding error above 1 with rates such as
+ * 53.125 Gb/s, and a ratio that prints as 1.00:1 is not worth a warning.
+ */
+#define BLOCKING_RATIO 1.0001
+
 static const char *prose(enum nicfit_net n)
 {
 	static const char *const names[] = { "back end", "front end", "OOB" };
@@ -111,7 +118,7 @@ static void explain(struct nicfit_cluster *c, enum nicfit_net n)
 			       "%ld cores per plane (spine j of every pod joins core group j)",
 			       nn, cn->pods, cn->lpp, cn->spines, cn->spines, cn->cg, cn->tier_sw[NICFIT_TIER_CORE]);
 	}
-	if (nt->leaf_ratio > 1.0001 && n == NICFIT_NET_BACKEND)
+	if (nt->leaf_ratio > BLOCKING_RATIO && n == NICFIT_NET_BACKEND)
 		nicfit__find(&c->findings, NICFIT_SEV_WARNING, NICFIT_CODE_CLUSTER_BLOCKING, NULL,
 			     "back end: leaves are %.2f:1 oversubscribed; all-reduce across leaves gets "
 			     "1/%.2f of the NIC rate when every GPU sends at once", nt->leaf_ratio,

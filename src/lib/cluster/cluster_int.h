@@ -103,6 +103,14 @@ struct cl_class {
 	int32_t *cache[2];      /* kit per decimetre of length: [0] same rack, [1] between racks */
 };
 
+/*
+ * Two rates are the same rate when they differ by less than CL_RATE_EPS
+ * Gb/s: catalog rates are read from text with a few decimals at most
+ * (53.125), and ratios of them (400 / 100) must come out whole. It is
+ * wider than NICFIT_EPS, which compares figures computed here.
+ */
+#define CL_RATE_EPS 1e-6
+
 #define CL_CACHE_DM 30000   /* lengths cached up to 3 km */
 #define CL_MAX_LEGS 64      /* node ports on one switch cage: split x ports per cage */
 #define CL_MAX_CLASSES (NICFIT_NET_COUNT * NICFIT_LINK_LEVELS)

@@ -51,7 +51,7 @@ static const char *cage_for(double gbps)
 	size_t i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (fabs(t[i].g - gbps) < 1e-6)
+		if (fabs(t[i].g - gbps) < CL_RATE_EPS)
 			return t[i].cage;
 	return "?";
 }
@@ -63,13 +63,34 @@ const char *nicfit__cluster_switch_opt(enum nicfit_net n)
 	return o[n];
 }
 
+/*
+ * The height of a catalog switch from its form field ("1U", "2U"): whole
+ * units from 1 to MAX_FORM_U. Anything else (no field, a chassis) is
+ * placed as 1U, the size of most fixed switches this sizer designs with.
+ */
+#define MAX_FORM_U 10
+
+/*
+ * A generic switch of up to GENERIC_1U_PORTS ports is taken as 1U, a
+ * larger one as 2U: an assumption, as 64 ports fit 1U in the catalog's
+ * QM9700 (32 twin-port OSFP cages) while 64 x 800G takes 2U (SN5600).
+ */
+#define GENERIC_1U_PORTS 64
+
+/*
+ * A port splits into at most MAX_SPLIT legs: QSFP-DD and OSFP cages carry
+ * 8 electrical lanes and a leg takes at least one. 2x, 4x and 8x are the
+ * splits switch vendors list; a generic switch is assumed to offer them.
+ */
+#define MAX_SPLIT 8
+
 static int form_u(const char *form)
 {
 	long u = 0;
 
 	if (form && form[0] >= '1' && form[0] <= '9')
 		u = strtol(form, NULL, 10);
-	return u >= 1 && u <= 10 ? (int)u : 1;
+	return u >= 1 && u <= MAX_FORM_U ? (int)u : 1;
 }
 
 static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
@@ -107,7 +128,7 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
 	snprintf(sw->name, sizeof(sw->name), "%d-port %gG switch (generic)", sw->ports, sw->gbps);
 	snprintf(sw->cage, sizeof(sw->cage), "%s", cage_for(sw->gbps));
 	sw->per_cage = 1;
-	sw->height_u = sw->ports > 64 ? 2 : 1;
+	sw->height_u = sw->ports > GENERIC_1U_PORTS ? 2 : 1;
 	return 0;
 }
 
@@ -117,7 +138,7 @@ static int can_split(const struct nicfit_cluster_switch *sw, int n, double g)
 	int i;
 
 	if (!sw->cat)
-		return n == 2 || n == 4 || n == 8;
+		return n == 2 || n == 4 || n == MAX_SPLIT;
 	for (i = 0; i < sw->cat->nbreakout; i++) {
 		const char *s = sw->cat->breakout[i], *x = strchr(s, 'x');
 		char *end;
@@ -130,7 +151,7 @@ static int can_split(const struct nicfit_cluster_switch *sw, int n, double g)
 		if (end != x)
 			continue;
 		rate = strtod(x + 1, &end);
-		if (legs == n && fabs(rate - g) < 1e-6)
+		if (legs == n && fabs(rate - g) < CL_RATE_EPS)
 			return 1;
 	}
 	return 0;
@@ -177,7 +198,7 @@ int nicfit__cluster_net_setup(struct nicfit_cluster *c, enum nicfit_net n, struc
 		double r = nt->sw.gbps / ni->link_gbps;
 		int bi = (int)lround(r);
 
-		if (ni->breakout && fabs(r - bi) < 1e-6 && bi >= 2 && bi <= 8 &&
+		if (ni->breakout && fabs(r - bi) < CL_RATE_EPS && bi >= 2 && bi <= MAX_SPLIT &&
 		    can_split(&nt->sw, bi, ni->link_gbps))
 			d->b = bi;
 	}
@@ -226,8 +247,7 @@ void nicfit__cluster_net_publish(struct nicfit_cluster *c, enum nicfit_net n,
 /* ---- switch numbering -------------------------------------------------------- */
 
 void nicfit__cluster_switch_of(const struct nicfit_cluster *c, long s, enum nicfit_net *net,
-			       int *plane,
-			       enum nicfit_tier *tier, long *idx)
+			       int *plane, enum nicfit_tier *tier, long *idx)
 {
 	const struct nicfit_cluster_impl *im = c->impl;
 	int n, t;

@@ -108,6 +108,9 @@ size_t nicfit_cluster_endpoint_name(const struct nicfit_cluster *c, long id, cha
 /* ---- the CSV port map ---------------------------------------------------------- */
 
 #define CSV_BUF (1u << 20)
+/* Room one row needs: two endpoint names (48 bytes each), two ports, a
+ * cable label (struct cl_kit's 200 bytes) and four short numbers. */
+#define CSV_ROW_MAX 1024
 
 struct csvw {
 	const struct nicfit_cluster *c;
@@ -133,7 +136,7 @@ static int csv_row(void *ctx, const struct nicfit_cluster_link *l)
 	char *p;
 	long tenths;
 
-	if (w->len > CSV_BUF - 1024 && csv_flush(w))
+	if (w->len > CSV_BUF - CSV_ROW_MAX && csv_flush(w))
 		return NICFIT_E_IO;
 	p = w->buf + w->len;
 	p = put(p, nicfit_net_name(l->net));

@@ -20,6 +20,7 @@
 #define MAXB 10         /* boxes in one row before collapsing */
 #define BOX_H 38
 #define ROW_GAP 70
+#define BOX_W_MAX 150   /* widest box, when a row has few */
 
 struct box {
 	long first, count;      /* items of the row this box stands for */
@@ -54,8 +55,8 @@ static void layout_row(struct row *r, long items, double y)
 		r->b[r->n++] = (struct box){ items - 1, 1, 0, 0, 0 };
 	}
 	w = usable / r->n - 10;
-	if (w > 150)
-		w = 150;
+	if (w > BOX_W_MAX)
+		w = BOX_W_MAX;
 	for (i = 0; i < r->n; i++) {
 		double slot = usable / r->n;
 
@@ -92,13 +93,7 @@ static void line(struct nicfit_buf *o, const struct box *a, double ya, const str
 static void sw_name(const struct nicfit_cluster *c, enum nicfit_net n, enum nicfit_tier t,
 		    long idx, char *out, size_t len)
 {
-	const struct cl_net *cn = &c->impl->net[n];
-	long id = c->in.nodes + cn->base + idx;
-	int i;
-
-	for (i = 0; i < (int)t; i++)
-		id += cn->tier_sw[i];
-	nicfit_cluster_endpoint_name(c, id, out, len);
+	nicfit_cluster_endpoint_name(c, nicfit__cluster_switch_id(c, n, 0, t, idx), out, len);
 }
 
 /* How many switches of tier t one box item stands for, and the first one. */

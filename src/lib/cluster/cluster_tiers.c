@@ -23,6 +23,13 @@
 
 /* ---- leaf capacity ----------------------------------------------------------- */
 
+/*
+ * Uplinks a leaf with e node ports needs: enough that down:up bandwidth is
+ * at most the oversubscription asked for (1:1 is non-blocking, the
+ * textbook fat tree), rounded up; a fixed count when one was given (the
+ * OOB network's two uplinks per leaf, for redundancy rather than
+ * bandwidth).
+ */
 static int uplinks_for(const struct leafdes *d, long e)
 {
 	double need;
@@ -33,7 +40,13 @@ static int uplinks_for(const struct leafdes *d, long e)
 	return (int)ceil(need - NICFIT_EPS);
 }
 
-/* Can a leaf carry e node ports and u uplinks (which start on a fresh cage)? */
+/*
+ * Can a leaf carry e node ports and u uplinks? Node ports take e/b switch
+ * ports (b node ports per split port); uplinks start on a fresh cage, so
+ * that a twin-port cage never carries a node port and an uplink; and a
+ * switch that limits its logical ports (a split port counts b) must not
+ * exceed that limit.
+ */
 static int leaf_fits(const struct leafdes *d, long e, int u)
 {
 	long ports = (e + d->b - 1) / d->b;
@@ -75,9 +88,12 @@ static long group_leaves(const struct cl_net *cn, long count)
 
 /* ---- the spine and core tiers ------------------------------------------------ */
 
-/* Round u up to a multiple of spines when the leaf has ports for it and
+/*
+ * Round u up to a multiple of spines when the leaf has ports for it and
  * the spine count stays the same, so that every leaf has the same number
- * of links to every spine. */
+ * of links to every spine: ECMP spreads flows evenly over equal trunks
+ * only. A fixed uplink count is kept as given.
+ */
 static int even_uplinks(const struct leafdes *d, int elaf, int u, long leaves, int spines,
 			int ports)
 {
@@ -93,8 +109,16 @@ static int even_uplinks(const struct leafdes *d, int elaf, int u, long leaves, i
 	return u2;
 }
 
-/* Pods of lpp leaves: spines per pod, core groups. Returns 0 when the cores
- * can reach every pod (at most R pods), else -1 with cn unchanged. */
+/*
+ * Three tiers as pods of lpp leaves: each pod's leaves are joined by its
+ * own spines (at most R/2 leaves per pod, so a spine keeps half its ports
+ * for the cores), and spine j of every pod joins core group j. Spines
+ * face the cores with as many ports as they face their leaves (1:1 above
+ * the leaves: oversubscription is a leaf decision), rounded up to a
+ * multiple of the group size when that fits, so every spine has equal
+ * trunks to its cores. Returns 0 when the cores reach every pod (a core
+ * has R ports), else -1 with cn unchanged.
+ */
 static int try_pods(struct cl_net *cn, const struct leafdes *d, int R, long lpp)
 {
 	long L = cn->leaves, hd = R / 2, pods, sp, cg, sup, sdown, base;
@@ -129,9 +153,18 @@ static int try_pods(struct cl_net *cn, const struct leafdes *d, int R, long lpp)
 	return 0;
 }
 
+/*
+ * The tiers above the leaves. Two tiers when every leaf can reach every
+ * spine: S = leaves x uplinks / R spines, at most one per uplink of a
+ * leaf, which with R-port switches holds R x (node ports per leaf) node
+ * ports per plane (R^2/2 at 1:1). Uplinks that do not divide evenly take
+ * the fewest spines that divide them, so ECMP sees equal trunks. Past
+ * that, three tiers of pods (try_pods), whole groups of leaves per pod
+ * when they fit, so that a rail group stays in one pod; past R^3/4 at 1:1
+ * the request is refused with what would fit.
+ */
 int nicfit__cluster_upper_tiers(struct nicfit_cluster *c, enum nicfit_net n,
-				const struct leafdes *d,
-				struct nicfit_error *err)
+				const struct leafdes *d, struct nicfit_error *err)
 {
 	struct nicfit_cluster_net *nt = &c->net[n];
 	struct cl_net *cn = &c->impl->net[n];
@@ -203,8 +236,104 @@ three:
 
 /* ---- the leaf layer of the back end and the front end ------------------------ */
 
-int nicfit__cluster_leaf_layer(struct nicfit_cluster *c, enum nicfit_net n, const struct leafdes *d,
-			       struct nicfit_error *err)
+/*
+ * One tier: a single switch takes every node port of a plane, or (rail-only,
+ * and the front end, whose links are separate rails) one switch per rail.
+ * Rails that fit together share a switch; without rails the switch takes
+ * whole nodes.
+ */
+static void one_tier_map(struct cl_net *cn, enum nicfit_net n,
+			 const struct nicfit_cluster_net_input *ni, long N, long cap1, int rail,
+			 struct nicfit_cluster_net *nt)
+{
+	long kp = cn->kp;
+
+	cn->gsize = N;
+	if (n == NICFIT_NET_FRONTEND || ni->rail_only) {
+		cn->map = MAP_RAIL;
+		cn->esub = (int)N;
+		cn->rpl = n == NICFIT_NET_FRONTEND ? 1 : (int)lmin(kp, cap1 / N);
+	} else if (rail) {
+		cn->map = MAP_RAIL;
+		cn->esub = (int)N;
+		cn->rpl = (int)kp;
+	} else {
+		cn->map = MAP_NODES;
+		cn->npl = (int)N;
+	}
+	nt->max_endpoints = rail ? cap1 * kp : cap1;
+}
+
+/*
+ * Two or more tiers: how a leaf's node ports are grouped. The front end
+ * serves whole racks per leaf (so a rack's cables stay short), each of a
+ * node's links on its own leaf; a rail-optimized back end puts link k of
+ * every node of a group on rail k's leaves, groups as large as a leaf
+ * takes; otherwise a leaf takes all links of as many nodes as fit, spread
+ * evenly, and a node with more links than a leaf takes splits them over
+ * several leaves. Returns 0 or NICFIT_E_USAGE when a leaf has no port left
+ * for its uplinks.
+ */
+static int two_tier_map(struct cl_net *cn, enum nicfit_net n, const struct leafdes *d, long N,
+			long M, long emax, int rail, struct nicfit_cluster_net *nt,
+			struct nicfit_error *err)
+{
+	const struct nicfit_cluster_net_input *ni = d->ni;
+	long kp = cn->kp;
+
+	if (emax < 1)
+		return nicfit_error_at(err, NICFIT_E_USAGE, nicfit__cluster_switch_opt(n), 0, 0,
+				       "%s: a %d-port switch has no port left for uplinks at %g:1",
+				       nicfit_net_name(n), d->sw->ports, ni->oversubscription);
+	if (n == NICFIT_NET_FRONTEND) {
+		/* whole racks per leaf; each of a node's links on its own leaf */
+		cn->map = MAP_RAIL;
+		cn->rpl = 1;
+		if (emax >= M) {
+			cn->gsize = emax / M * M;
+			cn->esub = (int)cn->gsize;
+		} else {
+			cn->gsize = M;
+			cn->esub = (int)cdiv(M, cdiv(M, emax));
+		}
+	} else if (rail) {
+		long groups = cdiv(N, emax);
+
+		cn->map = MAP_RAIL;
+		cn->gsize = cdiv(N, groups);
+		cn->esub = (int)cn->gsize;
+		cn->rpl = groups == 1 ? (int)lmin(kp, emax / cn->gsize) : 1;
+		if (cn->rpl < 1)
+			cn->rpl = 1;
+	} else if (emax >= kp) {
+		long npl = emax / kp;
+
+		/* all of a node's links on one leaf, leaves filled evenly */
+		cn->map = MAP_NODES;
+		cn->npl = (int)cdiv(N, cdiv(N, npl));
+		cn->gsize = cn->npl;
+	} else {
+		cn->map = MAP_SPLIT;
+		cn->gsize = 1;
+		cn->lpn = (int)cdiv(kp, emax);
+		cn->esub = (int)cdiv(kp, cn->lpn);
+	}
+	nt->max_endpoints = emax * (long)d->sw->ports;
+	return 0;
+}
+
+/*
+ * The leaf layer of the back end or the front end, then the tiers above.
+ *
+ * One tier when one switch (or one per rail) takes every node port and at
+ * least two tiers were not asked for; else leaves sized to the ports they
+ * really use (nicfit__cluster_leaf_max with uplinks for the
+ * oversubscription asked for). A rail-only design must fit one switch per
+ * rail: it has no spines by definition, and traffic between rails crosses
+ * NVLink inside a node instead (NCCL's PXN).
+ */
+int nicfit__cluster_leaf_layer(struct nicfit_cluster *c, enum nicfit_net n,
+			       const struct leafdes *d, struct nicfit_error *err)
 {
 	const struct nicfit_cluster_net_input *ni = d->ni;
 	struct nicfit_cluster_net *nt = &c->net[n];
@@ -212,7 +341,7 @@ int nicfit__cluster_leaf_layer(struct nicfit_cluster *c, enum nicfit_net n, cons
 	long N = c->in.nodes, M = c->in.nodes_per_rack, kp = cn->kp;
 	long cap1 = nicfit__cluster_leaf_max(d, 0), emax = nicfit__cluster_leaf_max(d, 1), last;
 	int rail = n == NICFIT_NET_FRONTEND || ni->rail_optimized || ni->rail_only;
-	int one;
+	int one, rc;
 
 	if (cap1 < 1)
 		return nicfit_error_at(err, NICFIT_E_USAGE, nicfit__cluster_switch_opt(n), 0, 0,
@@ -232,59 +361,11 @@ int nicfit__cluster_leaf_layer(struct nicfit_cluster *c, enum nicfit_net n, cons
 				       N, cap1, c->in.net[n].links_per_node);
 	cn->tiers = one && ni->min_tiers <= 1 ? 1 : 2;
 	if (cn->tiers == 1) {
-		cn->gsize = N;
-		if (n == NICFIT_NET_FRONTEND || ni->rail_only) {
-			cn->map = MAP_RAIL;
-			cn->esub = (int)N;
-			cn->rpl = n == NICFIT_NET_FRONTEND ? 1 : (int)lmin(kp, cap1 / N);
-		} else if (rail) {
-			cn->map = MAP_RAIL;
-			cn->esub = (int)N;
-			cn->rpl = (int)kp;
-		} else {
-			cn->map = MAP_NODES;
-			cn->npl = (int)N;
-		}
-		nt->max_endpoints = rail ? cap1 * kp : cap1;
+		one_tier_map(cn, n, ni, N, cap1, rail, nt);
 	} else {
-		if (emax < 1)
-			return nicfit_error_at(err, NICFIT_E_USAGE, nicfit__cluster_switch_opt(n), 0, 0,
-					       "%s: a %d-port switch has no port left for uplinks at %g:1",
-					       nicfit_net_name(n), d->sw->ports, ni->oversubscription);
-		if (n == NICFIT_NET_FRONTEND) {
-			/* whole racks per leaf; each of a node's links on its own leaf */
-			cn->map = MAP_RAIL;
-			cn->rpl = 1;
-			if (emax >= M) {
-				cn->gsize = emax / M * M;
-				cn->esub = (int)cn->gsize;
-			} else {
-				cn->gsize = M;
-				cn->esub = (int)cdiv(M, cdiv(M, emax));
-			}
-		} else if (rail) {
-			long groups = cdiv(N, emax);
-
-			cn->map = MAP_RAIL;
-			cn->gsize = cdiv(N, groups);
-			cn->esub = (int)cn->gsize;
-			cn->rpl = groups == 1 ? (int)lmin(kp, emax / cn->gsize) : 1;
-			if (cn->rpl < 1)
-				cn->rpl = 1;
-		} else if (emax >= kp) {
-			long npl = emax / kp;
-
-			/* all of a node's links on one leaf, leaves filled evenly */
-			cn->map = MAP_NODES;
-			cn->npl = (int)cdiv(N, cdiv(N, npl));
-			cn->gsize = cn->npl;
-		} else {
-			cn->map = MAP_SPLIT;
-			cn->gsize = 1;
-			cn->lpn = (int)cdiv(kp, emax);
-			cn->esub = (int)cdiv(kp, cn->lpn);
-		}
-		nt->max_endpoints = emax * (long)d->sw->ports;
+		rc = two_tier_map(cn, n, d, N, M, emax, rail, nt, err);
+		if (rc)
+			return rc;
 	}
 	if (cn->gsize > N)
 		cn->gsize = N;
