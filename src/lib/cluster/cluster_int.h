@@ -12,7 +12,8 @@
  *   cluster_portmap.c  endpoint and port names, the CSV port map
  *   cluster_explain.c  decisions and findings
  *   cluster_bom.c      cable lines sorted, the bill of materials
- *   cluster_render.c   the request from a spec; text, Markdown, JSON, CSV
+ *   cluster_spec.c     the request from a spec
+ *   cluster_render.c   text, Markdown, JSON, CSV; the whole request
  *   cluster_svg.c      the fabric diagram
  *
  * Internal to libnicfit.
