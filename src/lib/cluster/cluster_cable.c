@@ -458,7 +458,16 @@ static int pick_optics(const struct nicfit_cluster *c, const struct cl_class *k,
 	return *pa != NULL;
 }
 
-/* Choose what cables a link (or split port) of class cls that needs len metres. */
+/*
+ * Choose what cables a link (or split port) of class cls that needs len
+ * metres, and return its kit. Copper first inside a rack: a DAC is the
+ * cheapest, lowest-power link and reaches a few metres, which is what a
+ * rack needs. RJ45 ends take a catalog or a generic Cat6a patch cable
+ * (up to RJ45_MAX_M). Between racks an AOC when one is long enough, else
+ * a pair of optics that reach with a fibre of stock length between them,
+ * else a generic link that says no catalog part fits: never a guess at a
+ * part number.
+ */
 static int choose(const struct nicfit_cluster *c, int cls, double len, int same_rack)
 {
 	const struct cl_class *k = &c->impl->classes[cls];
