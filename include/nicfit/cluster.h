@@ -36,6 +36,24 @@
  * whole request (spec in, rendered document out) for the CLI and the web
  * API; plan calls nicfit_cluster_size() directly for its switch and cable
  * lines.
+ *
+ * The result: the caller owns the struct nicfit_cluster (on the stack or
+ * its own allocation); nicfit_cluster_size() fills it and allocates what
+ * it holds (cable lines, BOM, findings, decisions, the design tables the
+ * walk reads), and nicfit_cluster_release() frees that, leaving the struct
+ * zeroed and ready to be sized again. Pointers into the result (c->cables,
+ * c->findings.v[i].message, the cable labels a walk passes to its
+ * callback) live until the release; the strings of the input (in.nic_id,
+ * switch ids) are the caller's and must outlive the result. The result is
+ * read-only once sized: several walks and renders may read it at once.
+ *
+ *	struct nicfit_cluster c;
+ *
+ *	if (nicfit_cluster_size(&in, cat, &c, &err))
+ *		return err.code;
+ *	for (i = 0; i < c.findings.n; i++)
+ *		... c.findings.v[i].severity, .code, .message ...
+ *	nicfit_cluster_release(&c);
  */
 #ifndef NICFIT_CLUSTER_H
 #define NICFIT_CLUSTER_H
@@ -45,14 +63,24 @@
 #include "nicfit/catalog.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
+#include "nicfit/finding.h"
 #include "nicfit/param.h"
 #include "nicfit/spec.h"
 
-/* Hard limits on a request (checked by nicfit_cluster_size). */
+/*
+ * Hard limits on a request (checked by nicfit_cluster_size). They are
+ * sanity bounds, not design rules: far above what is built, low enough
+ * that the sizing's arithmetic stays in range.
+ */
 #define NICFIT_CLUSTER_MAX_NODES 1000000L
 #define NICFIT_CLUSTER_MAX_LINKS 64      /* links per node on one network */
 #define NICFIT_CLUSTER_MAX_PLANES 16
 #define NICFIT_CLUSTER_MAX_RADIX 1024
+#define NICFIT_CLUSTER_MAX_NODES_PER_RACK 256
+#define NICFIT_CLUSTER_MAX_GPUS 64       /* per node */
+#define NICFIT_CLUSTER_MAX_NIC_PORTS 8   /* cabled ports per NIC */
+#define NICFIT_CLUSTER_MAX_GBPS 3200     /* link and switch port rates, twice a 1.6T port */
+#define NICFIT_CLUSTER_MAX_OVERSUB 64    /* leaf oversubscription X:1 */
 /* Rows of a port map that nicfit_cluster_run() puts inline in JSON. */
 #define NICFIT_CLUSTER_INLINE_ROWS 50000L
 
@@ -221,14 +249,6 @@ struct nicfit_cluster_bom_line {
 	const char *source;     /* price source, or NULL */
 };
 
-#define NICFIT_CLUSTER_MAX_NOTES 40
-
-struct nicfit_cluster_note {
-	char rule[32];          /* decisions: rule id; findings: code */
-	char severity[12];      /* findings: "critical", "warning", "info"; "" for decisions */
-	char text[320];
-};
-
 struct nicfit_cluster_impl;
 
 struct nicfit_cluster {
@@ -246,29 +266,31 @@ struct nicfit_cluster {
 	double total_usd;       /* sum of priced lines */
 	char prices_as_of[16];  /* latest date among priced lines, "" if none */
 	long max_length_m;      /* longest cable run */
-	struct nicfit_cluster_note decisions[NICFIT_CLUSTER_MAX_NOTES];
-	int ndecisions;
-	struct nicfit_cluster_note findings[NICFIT_CLUSTER_MAX_NOTES];
-	int nfindings;
+	struct nicfit_findings decisions; /* each sizing step: code is the rule id
+					   * ("cluster.tiers"), severity NICFIT_SEV_NONE */
+	struct nicfit_findings findings; /* registered codes ("cluster-blocking"), as raised */
 	struct nicfit_cluster_impl *impl; /* the design tables the walk reads */
 };
 
 /*
  * Size every enabled network for in. cat provides switches, NICs and
  * cables (it may be NULL: generic switches only, every cable generic).
- * out is filled and owns memory until nicfit_cluster_free(); the strings
+ * out is filled and owns memory until nicfit_cluster_release(); the strings
  * that in points to must outlive it. Errors: NICFIT_E_USAGE for values out
  * of range or a design that cannot be built (e.g. more than three tiers:
  * the message says what would fit), NICFIT_E_NOTFOUND for an unknown
  * switch or NIC id, NICFIT_E_NOMEM. On error out holds nothing to free
- * (calling nicfit_cluster_free on it is still safe).
+ * (calling nicfit_cluster_release on it is still safe).
  */
 int nicfit_cluster_size(const struct nicfit_cluster_input *in,
 			const struct nicfit_catalog *cat, struct nicfit_cluster *out,
 			struct nicfit_error *err);
 
-/* Free what c owns (not c itself) and zero it. Safe on a zeroed struct. */
-void nicfit_cluster_free(struct nicfit_cluster *c);
+/*
+ * Free what c holds (not c itself) and zero it, so it can be sized again.
+ * Safe on a zeroed struct and on one already released.
+ */
+void nicfit_cluster_release(struct nicfit_cluster *c);
 
 /*
  * Endpoint ids in links: nodes are 0..nodes-1, switches nodes+i. Names:

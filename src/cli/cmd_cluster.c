@@ -14,32 +14,19 @@
 #include "cli.h"
 #include "util.h"
 #include "nicfit/cluster.h"
+#include "nicfit/file.h"
 
 static int read_spec_file(const char *path, struct nicfit_spec *spec)
 {
 	struct nicfit_error err;
-	FILE *f = fopen(path, "rb");
 	char *text;
 	size_t n;
 	int rc;
 
-	if (!f)
-		return cli_error(errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO,
-				 "%s: cannot open: %s", path, strerror(errno));
-	text = malloc(NICFIT_SPEC_MAX_BYTES + 1);
-	if (!text) {
-		fclose(f);
-		return cli_error(NICFIT_E_NOMEM, "out of memory");
-	}
-	n = fread(text, 1, NICFIT_SPEC_MAX_BYTES + 1, f);
-	if (ferror(f)) {
-		fclose(f);
-		free(text);
-		return cli_error(NICFIT_E_IO, "%s: cannot read", path);
-	}
-	fclose(f);
-	snprintf(spec->input, sizeof(spec->input), "%s", path);
 	nicfit_error_clear(&err);
+	if (nicfit_read_file(path, NICFIT_SPEC_MAX_BYTES, &text, &n, &err))
+		return cli_fail(&err);
+	snprintf(spec->input, sizeof(spec->input), "%s", strcmp(path, "-") ? path : "<stdin>");
 	rc = nicfit_spec_parse_json(spec, text, n, &err);
 	free(text);
 	return rc ? cli_fail(&err) : 0;
@@ -220,7 +207,7 @@ int cmd_cluster(struct cli *c, int argc, char **argv)
 	}
 	rc = cli_emit_done(c, e);
 out:
-	nicfit_cluster_free(&cl);
+	nicfit_cluster_release(&cl);
 	nicfit_spec_release(spec);
 	free(spec);
 	free(rest);

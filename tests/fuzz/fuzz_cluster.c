@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nicfit_cluster_walk(&c, count, &links);
 	if (rows != links)
 		abort();
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 out:
 	nicfit_spec_release(spec);
 	free(spec);

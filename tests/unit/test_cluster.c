@@ -223,13 +223,13 @@ static void two_tier_limit(void **state)
 		assert_int_equal(c.net[0].ports_free, 0);
 		assert_int_equal(c.net[0].max_endpoints, k * k / 2);
 		check_port_map(&c);
-		nicfit_cluster_free(&c);
+		nicfit_cluster_release(&c);
 		/* one more host needs a third tier */
 		backend_only(&in, k * k / 2 + 1, 1, (int)k);
 		size_ok(&in, &c);
 		assert_int_equal(c.net[0].tiers, 3);
 		check_port_map(&c);
-		nicfit_cluster_free(&c);
+		nicfit_cluster_release(&c);
 	}
 }
 
@@ -259,14 +259,14 @@ static void three_tier_limit(void **state)
 		assert_int_equal(c.net[0].ports_free, 0);
 		if (k <= 32)
 			check_port_map(&c);
-		nicfit_cluster_free(&c);
+		nicfit_cluster_release(&c);
 		/* beyond k^3/4 there is no fourth tier: the error says what to do */
 		backend_only(&in, hosts + 1, 1, (int)k);
 		nicfit_error_clear(&err);
 		assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
 		assert_non_null(strstr(err.msg, "more than three tiers"));
 		assert_non_null(strstr(err.msg, "planes"));
-		nicfit_cluster_free(&c);
+		nicfit_cluster_release(&c);
 	}
 }
 
@@ -301,7 +301,7 @@ static void superpod(void **state)
 			assert_int_equal(c.net[0].links[NICFIT_LINK_HOST], rows[i][0] * 8);
 			assert_int_equal(c.net[0].links[NICFIT_LINK_LEAF_SPINE], rows[i][0] * 8);
 			check_port_map(&c);
-			nicfit_cluster_free(&c);
+			nicfit_cluster_release(&c);
 		}
 }
 
@@ -320,7 +320,7 @@ static void shared_spines(void **state)
 			 c.net[0].tier[NICFIT_TIER_SPINE].switches, 48);
 	/* every leaf has the same number of links to every spine */
 	assert_int_equal(c.net[0].uplinks_per_leaf % c.net[0].tier[NICFIT_TIER_SPINE].switches, 0);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 }
 
 /* ---- rail against non-rail ---------------------------------------------------------- */
@@ -384,7 +384,7 @@ static void rail_vs_nonrail(void **state)
 		assert_int_equal(c.net[0].rails, rail ? 8 : 1);
 		free(r.leaf_rail);
 		free(r.leaf_node);
-		nicfit_cluster_free(&c);
+		nicfit_cluster_release(&c);
 	}
 	/* 16 nodes: rails share leaves two by two; rail-only needs no spines */
 	backend_only(&in, 16, 8, 64);
@@ -394,21 +394,21 @@ static void rail_vs_nonrail(void **state)
 	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, 4);
 	assert_int_equal(c.net[0].tier[NICFIT_TIER_SPINE].switches, 2);
 	check_port_map(&c);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 	in.net[NICFIT_NET_BACKEND].rail_only = 1;
 	size_ok(&in, &c);
 	assert_int_equal(c.net[0].tiers, 1);
 	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, 2);
 	assert_int_equal(c.net[0].tier[NICFIT_TIER_SPINE].switches, 0);
 	check_port_map(&c);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 	/* everything on one switch: one tier whatever the layout */
 	backend_only(&in, 8, 8, 64);
 	in.net[NICFIT_NET_BACKEND].rail_optimized = 1;
 	size_ok(&in, &c);
 	assert_int_equal(c.net[0].tiers, 1);
 	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, 1);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 }
 
 /* ---- oversubscription ------------------------------------------------------------------ */
@@ -434,7 +434,7 @@ static void oversubscription(void **state)
 		assert_true(c.net[0].leaf_ratio <= t[i].x + 1e-9);
 		assert_true(c.net[0].endpoints_per_leaf + c.net[0].uplinks_per_leaf <= 64);
 		check_port_map(&c);
-		nicfit_cluster_free(&c);
+		nicfit_cluster_release(&c);
 	}
 }
 
@@ -458,7 +458,7 @@ static void narval(void **state)
 	assert_near(c.net[0].leaf_ratio, 33.0 / 7.0, 1e-9);
 	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, 2);
 	check_port_map(&c);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 }
 
 /* ---- breakouts -------------------------------------------------------------------------- */
@@ -508,13 +508,13 @@ static void breakout(void **state)
 	assert_near(c.total_usd, 149.95, 1e-9);
 	assert_string_equal(c.prices_as_of, "2026-10-30");
 	check_port_map(&c);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 	/* without splitting each 100G port carries one 25G node */
 	in.net[NICFIT_NET_BACKEND].breakout = 0;
 	size_ok(&in, &c);
 	assert_int_equal(c.net[0].breakout, 1);
 	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].ports_used, 4);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 	/* SN2700: 32 ports but 64 logical, so only 10 ports split 4x25 */
 	backend_only(&in, 40, 2, 0);
 	in.net[NICFIT_NET_BACKEND].switch_id = "sn2700";
@@ -524,7 +524,7 @@ static void breakout(void **state)
 	assert_int_equal(c.net[0].endpoints_per_leaf, 40);
 	assert_int_equal(c.net[0].tiers, 2);
 	check_port_map(&c);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 	/* SN5600: 800G ports split 2x400 for 400G NICs */
 	backend_only(&in, 64, 8, 0);
 	in.net[NICFIT_NET_BACKEND].switch_id = "sn5600";
@@ -533,7 +533,7 @@ static void breakout(void **state)
 	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, 8);
 	assert_int_equal(c.net[0].tier[NICFIT_TIER_SPINE].switches, 4);
 	check_port_map(&c);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 }
 
 /* Twin-port OSFP cages (QM9700: 64 logical NDR ports in 32 cages): one
@@ -575,7 +575,7 @@ static void twin_port_cages(void **state)
 		}
 	assert_int_equal(splitters, 256);
 	check_port_map(&c);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 	nicfit_catalog_free(twin);
 }
 
@@ -604,12 +604,12 @@ static void cables_by_distance(void **state)
 	assert_int_equal(dac, 32 * 8);
 	assert_true(far > 0);
 	assert_true(c.max_length_m > 3);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 	/* a 400G DAC reaches 2 m: the lower servers of a rack get optics */
 	backend_only(&in, 32, 8, 64);
 	size_ok(&in, &c);
 	assert_non_null(find_cable(&c, "dac-osfp-400g-2m"));
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 	/* no catalog: every link generic and unpriced, never invented */
 	backend_only(&in, 32, 8, 64);
 	{
@@ -621,7 +621,7 @@ static void cables_by_distance(void **state)
 	for (i = 0; i < c.nbom; i++)
 		assert_false(c.bom[i].priced);
 	assert_near(c.total_usd, 0, 0);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 }
 
 static void all_networks(void **state)
@@ -644,7 +644,7 @@ static void all_networks(void **state)
 	assert_int_equal(c.net[NICFIT_NET_OOB].links[NICFIT_LINK_MGMT], sw);
 	assert_int_equal(c.net[NICFIT_NET_OOB].links[NICFIT_LINK_HOST], 256);
 	check_port_map(&c);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 	/* no back end (an inference cluster), no OOB */
 	in.nics_per_node = 0;
 	in.net[NICFIT_NET_OOB].links_per_node = 0;
@@ -652,7 +652,7 @@ static void all_networks(void **state)
 	assert_false(c.net[NICFIT_NET_BACKEND].enabled);
 	assert_false(c.net[NICFIT_NET_OOB].enabled);
 	check_port_map(&c);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 }
 
 /* Many shapes through the consistency checker. */
@@ -694,7 +694,7 @@ static void port_map_consistency(void **state)
 		in.layout.racks_per_row = 5;
 		size_ok(&in, &c);
 		check_port_map(&c);
-		nicfit_cluster_free(&c);
+		nicfit_cluster_release(&c);
 	}
 }
 
@@ -714,7 +714,7 @@ static void hundred_thousand_gpus(void **state)
 	assert_int_equal(c.net[0].tiers, 3);
 	assert_int_equal(c.net[0].links[NICFIT_LINK_HOST], 100000);
 	check_port_map(&c);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 }
 
 struct sink {
@@ -758,7 +758,7 @@ static void csv_writer(void **state)
 	s = (struct sink){ 0, 0, 100000 };
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_cluster_write_port_map(&c, sink_write, &s, &rows, &err), NICFIT_E_IO);
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 }
 
 static void names(void **state)
@@ -779,7 +779,7 @@ static void names(void **state)
 	assert_string_equal(b, "be-p0-leaf01");
 	assert_int_equal(nicfit_cluster_endpoint_name(&c, 1000000, b, sizeof(b)), 0);
 	assert_string_equal(b, "");
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 }
 
 static void bad_input(void **state)
@@ -812,7 +812,7 @@ static void bad_input(void **state)
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
 	assert_non_null(strstr(err.msg, "--planes 8"));
-	nicfit_cluster_free(&c);
+	nicfit_cluster_release(&c);
 }
 
 static void spec_and_render(void **state)
@@ -862,6 +862,48 @@ static void spec_and_render(void **state)
 	nicfit_spec_release(&spec);
 }
 
+/* Findings carry registered cluster codes and a severity on the one scale;
+ * decisions are rule ids with no severity. */
+static void findings_and_decisions(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	const struct nicfit_code_info *ci;
+	int blocking = 0;
+	size_t i;
+
+	(void)state;
+	backend_only(&in, 256, 8, 64);
+	in.net[NICFIT_NET_BACKEND].oversubscription = 3;
+	in.nodes_per_rack = 12;
+	in.net[NICFIT_NET_FRONTEND].links_per_node = 1;
+	size_ok(&in, &c);
+	assert_true(c.findings.n >= 3);
+	assert_false(c.findings.oom);
+	for (i = 0; i < c.findings.n; i++) {
+		const struct nicfit_finding *f = &c.findings.v[i];
+
+		ci = nicfit_code_lookup(f->code);
+		assert_non_null(ci);
+		assert_true(ci->engines & NICFIT_ENGINE_CLUSTER);
+		assert_int_equal(f->severity, ci->severity);
+		assert_non_null(f->message);
+		if (!strcmp(f->code, "cluster-blocking")) {
+			blocking = 1;
+			assert_int_equal(f->severity, NICFIT_SEV_WARNING);
+			assert_non_null(strstr(f->message, "3.00:1 oversubscribed"));
+		}
+	}
+	assert_true(blocking);
+	assert_true(c.decisions.n > 3);
+	for (i = 0; i < c.decisions.n; i++) {
+		assert_int_equal(c.decisions.v[i].severity, NICFIT_SEV_NONE);
+		assert_int_equal(strncmp(c.decisions.v[i].code, "cluster.", 8), 0);
+	}
+	nicfit_cluster_release(&c);
+	nicfit_cluster_release(&c); /* released twice: still safe */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -882,6 +924,7 @@ int main(void)
 		cmocka_unit_test(names),
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(spec_and_render),
+		cmocka_unit_test(findings_and_decisions),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,7 +1,22 @@
 /*
- * cluster_int.h - the design tables behind a struct nicfit_cluster, shared
- * by the sizer (cluster.c), the link walk and cable choice
- * (cluster_walk.c) and the renderers. Internal to libnicfit.
+ * cluster_int.h - the design tables behind a struct nicfit_cluster, and
+ * the steps of sizing one, shared by the files of the cluster engine:
+ *
+ *   cluster.c          the input, its checks and the whole sizing in order
+ *   cluster_net.c      one network: switch model, set-up, switch numbering
+ *   cluster_tiers.c    leaf capacity, the leaf layer, spines and cores
+ *   cluster_place.c    where the switches stand
+ *   cluster_oob.c      the OOB network, sized after the others are placed
+ *   cluster_cable.c    cable lengths, classes and what cables each link
+ *   cluster_walk.c     every link, in port-map order
+ *   cluster_portmap.c  endpoint and port names, the CSV port map
+ *   cluster_explain.c  decisions and findings
+ *   cluster_bom.c      cable lines sorted, the bill of materials
+ *   cluster_spec.c     the request from a spec
+ *   cluster_render.c   text, Markdown, JSON, CSV; the whole request
+ *   cluster_svg.c      the fabric diagram
+ *
+ * Internal to libnicfit.
  *
  * Leaves are numbered per plane; every plane of a network is identical.
  * Node ports reach leaves through groups of consecutive nodes: a group of
@@ -89,6 +104,14 @@ struct cl_class {
 	int32_t *cache[2];      /* kit per decimetre of length: [0] same rack, [1] between racks */
 };
 
+/*
+ * Two rates are the same rate when they differ by less than CL_RATE_EPS
+ * Gb/s: catalog rates are read from text with a few decimals at most
+ * (53.125), and ratios of them (400 / 100) must come out whole. It is
+ * wider than NICFIT_EPS, which compares figures computed here.
+ */
+#define CL_RATE_EPS 1e-6
+
 #define CL_CACHE_DM 30000   /* lengths cached up to 3 km */
 #define CL_MAX_LEGS 64      /* node ports on one switch cage: split x ports per cage */
 #define CL_MAX_CLASSES (NICFIT_NET_COUNT * NICFIT_LINK_LEVELS)
@@ -121,37 +144,140 @@ struct nicfit_cluster_impl {
 	struct cl_class classes[CL_MAX_CLASSES];
 	int nclasses;
 	struct cl_kit *kits;
-	int nkits, capkits;
-	size_t capcables;
+	size_t nkits, alloc_kits;
+	size_t alloc_cables;    /* of c->cables */
+	size_t alloc_pos;       /* of pos */
 	int counting;           /* the sizing walk: create kits and count items */
 };
 
-/* Node and switch positions and the cable run between two endpoints. */
-double cl_length(const struct nicfit_cluster *c, long a, long b, int *same_rack);
+/* ---- arithmetic shared by the sizing files ---------------------------------- */
 
-/* The walk shared by sizing (counting = 1) and the public walk. */
-int cl_walk(const struct nicfit_cluster *c, nicfit_cluster_link_fn fn, void *ctx);
+/* a / b rounded up; 0 when b is not positive */
+static inline long cdiv(long a, long b)
+{
+	return b > 0 ? (a + b - 1) / b : 0;
+}
 
-/* Set up the cable classes of every enabled network (after sizing). */
-int cl_classes(struct nicfit_cluster *c, struct nicfit_error *err);
+static inline long lmin(long a, long b)
+{
+	return a < b ? a : b;
+}
 
-/* Free the cable caches and kits. */
-void cl_kits_free(struct nicfit_cluster_impl *im);
+/* n rounded up to whole cages */
+static inline long whole_cages(long n, int per_cage)
+{
+	return per_cage > 1 ? (n + per_cage - 1) / per_cage * per_cage : n;
+}
 
-/* Add a decision or a finding (printf-style text, truncated to fit). */
-void cl_decide(struct nicfit_cluster *c, const char *rule, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void cl_find(struct nicfit_cluster *c, const char *severity, const char *code,
-	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* decimal digits of v >= 0 */
+static inline int digits(long v)
+{
+	int d = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		d++;
+	}
+	return d;
+}
+
+/* ---- one network (cluster_net.c) -------------------------------------------- */
+
+/* What the leaf rules of one network read: its input, its switch, the split. */
+struct leafdes {
+	const struct nicfit_cluster_net_input *ni;
+	const struct nicfit_cluster_switch *sw;
+	int b;                  /* node ports per switch port */
+};
+
+/* The option that sets a network's switch ("--switch", "--frontend-switch", ...). */
+const char *nicfit__cluster_switch_opt(enum nicfit_net n);
+/* The option that sets a network's node port rate ("--nic-gbps", ...). */
+const char *nicfit__cluster_rate_opt(enum nicfit_net n);
+
+/*
+ * Enable network n: resolve its switch, check the rates, choose the split
+ * of faster switch ports, and fill d for the leaf rules. Returns 0,
+ * NICFIT_E_NOTFOUND (unknown switch), NICFIT_E_DATA (an unusable catalog
+ * switch) or NICFIT_E_USAGE (node ports faster than the switch's).
+ */
+int nicfit__cluster_net_setup(struct nicfit_cluster *c, enum nicfit_net n, struct leafdes *d,
+			      struct nicfit_error *err);
+/* Publish the sized tables of network n into c->net[n] and number its switches. */
+void nicfit__cluster_net_publish(struct nicfit_cluster *c, enum nicfit_net n,
+				 const struct leafdes *d);
 
 /* The switch that a global index names: network, plane, tier, index in tier. */
-void cl_switch_of(const struct nicfit_cluster *c, long s, enum nicfit_net *net, int *plane,
-		  enum nicfit_tier *tier, long *idx);
+void nicfit__cluster_switch_of(const struct nicfit_cluster *c, long s, enum nicfit_net *net,
+			       int *plane, enum nicfit_tier *tier, long *idx);
+/* The inverse: the endpoint id of switch idx of tier t, plane, network n. */
+long nicfit__cluster_switch_id(const struct nicfit_cluster *c, enum nicfit_net n, int plane,
+			       enum nicfit_tier t, long idx);
 
-/* Standard cable/fibre lengths: the smallest stock length >= m. */
-double cl_stock_length(double m);
+/* ---- the tiers (cluster_tiers.c) --------------------------------------------- */
 
-/* Cage usually fitted for a port rate ("QSFP28" for 100). */
-const char *cl_cage_for(double gbps);
+/* Most node ports a leaf takes: with no uplinks (one tier) or with them. */
+long nicfit__cluster_leaf_max(const struct leafdes *d, int with_uplinks);
+/* Choose the leaf layer of the back end or front end, then the tiers above. */
+int nicfit__cluster_leaf_layer(struct nicfit_cluster *c, enum nicfit_net n,
+			       const struct leafdes *d, struct nicfit_error *err);
+/* The spine and core tiers above the leaves of network n (cn->leaves set). */
+int nicfit__cluster_upper_tiers(struct nicfit_cluster *c, enum nicfit_net n,
+				const struct leafdes *d, struct nicfit_error *err);
+
+/* ---- placement (cluster_place.c) and the OOB network (cluster_oob.c) ------- */
+
+/* Where switches are put while placing, before rack positions are known. */
+struct placer {
+	long C;                 /* compute racks */
+	long rpr;               /* compute racks per row */
+	long *slots;            /* network-rack slots used per row (crow + 1 rows) */
+	int32_t *tors;          /* switches on top of each compute rack */
+	int hmax;               /* height of the tallest switch, U */
+};
+
+/* Switch s into the next network-rack slot of row. */
+void nicfit__cluster_place_slot(struct nicfit_cluster *c, struct placer *p, long s, long row);
+/* Leaf s serving compute racks r0..r1: on top of one, or in its row's network racks. */
+void nicfit__cluster_place_leaf(struct nicfit_cluster *c, struct placer *p, long s, long r0,
+				long r1);
+/* Every switch of network n (back end or front end). */
+void nicfit__cluster_place_net(struct nicfit_cluster *c, struct placer *p, enum nicfit_net n);
+/* Slots and top-of-rack marks into rack positions; counts the network racks. */
+void nicfit__cluster_finalize_positions(struct nicfit_cluster *c, struct placer *p);
+
+/* Size and place the OOB network (after the others are placed). */
+int nicfit__cluster_size_oob(struct nicfit_cluster *c, struct placer *p,
+			     struct nicfit_error *err);
+
+/* ---- cables (cluster_cable.c) and the walk (cluster_walk.c) ------------------ */
+
+/* The cable run between two endpoints; *same_rack says whether they share a rack. */
+double nicfit__cluster_length(const struct nicfit_cluster *c, long a, long b, int *same_rack);
+
+/* Set up the cable classes of every enabled network (after sizing). */
+int nicfit__cluster_classes(struct nicfit_cluster *c, struct nicfit_error *err);
+
+/* The kit that cables a link (or split port) of class cls needing len metres,
+ * created while counting; NULL when none could be made. */
+const struct cl_kit *nicfit__cluster_kit_for(const struct nicfit_cluster *c, int cls, double len,
+					     int same_rack);
+
+/* Count the items of one cabled port (legs links) while sizing. */
+void nicfit__cluster_count_kit(const struct nicfit_cluster *c, const struct cl_kit *kt, int legs,
+			       int first_a, int first_b);
+
+/* Free the cable caches and kits. */
+void nicfit__cluster_kits_free(struct nicfit_cluster_impl *im);
+
+/* ---- explaining and the bill of materials ------------------------------------ */
+
+/* The decisions and findings that explain the sized design. */
+void nicfit__cluster_explain(struct nicfit_cluster *c);
+
+/* Sort the cable lines for people, keeping the kits pointing at their items. */
+int nicfit__cluster_sort_cables(struct nicfit_cluster *c);
+/* The bill of materials from the switches, the NIC and the cable lines. */
+int nicfit__cluster_bom(struct nicfit_cluster *c, struct nicfit_error *err);
 
 #endif

@@ -13,12 +13,14 @@
 #include <string.h>
 
 #include "cluster_int.h"
+#include "svg_int.h"
 
 #define W 1100          /* canvas width */
 #define MARGIN 20
 #define MAXB 10         /* boxes in one row before collapsing */
 #define BOX_H 38
 #define ROW_GAP 70
+#define BOX_W_MAX 150   /* widest box, when a row has few */
 
 struct box {
 	long first, count;      /* items of the row this box stands for */
@@ -31,19 +33,6 @@ struct row {
 	int n;
 	double y;
 };
-
-static void svg_text(struct nicfit_buf *o, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': nicfit_buf_puts(o, "&lt;"); break;
-		case '>': nicfit_buf_puts(o, "&gt;"); break;
-		case '&': nicfit_buf_puts(o, "&amp;"); break;
-		case '"': nicfit_buf_puts(o, "&quot;"); break;
-		default: nicfit_buf_addch(o, *s); break;
-		}
-	}
-}
 
 /* Lay out `items` items in boxes: all of them, or the first MAXB-2, a box
  * for the hidden ones and the last. */
@@ -66,8 +55,8 @@ static void layout_row(struct row *r, long items, double y)
 		r->b[r->n++] = (struct box){ items - 1, 1, 0, 0, 0 };
 	}
 	w = usable / r->n - 10;
-	if (w > 150)
-		w = 150;
+	if (w > BOX_W_MAX)
+		w = BOX_W_MAX;
 	for (i = 0; i < r->n; i++) {
 		double slot = usable / r->n;
 
@@ -82,15 +71,13 @@ static void draw_box(struct nicfit_buf *o, const struct box *b, double y, const 
 	nicfit_buf_addf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" rx=\"4\" "
 			   "fill=\"%s\" stroke=\"#333\"%s/>\n", b->x, y, b->w, BOX_H,
 			b->elided ? "#fff" : fill, b->elided ? " stroke-dasharray=\"4 3\"" : "");
-	nicfit_buf_addf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", b->x + b->w / 2,
-			y + 16);
-	svg_text(o, l1);
-	nicfit_buf_puts(o, "</text>\n");
+	nicfit__svg_text(o, l1, "x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\"", b->x + b->w / 2,
+			 y + 16);
+	nicfit_buf_addch(o, '\n');
 	if (l2 && *l2) {
-		nicfit_buf_addf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"s\">",
-				b->x + b->w / 2, y + 31);
-		svg_text(o, l2);
-		nicfit_buf_puts(o, "</text>\n");
+		nicfit__svg_text(o, l2, "x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"s\"",
+				 b->x + b->w / 2, y + 31);
+		nicfit_buf_addch(o, '\n');
 	}
 }
 
@@ -106,13 +93,7 @@ static void line(struct nicfit_buf *o, const struct box *a, double ya, const str
 static void sw_name(const struct nicfit_cluster *c, enum nicfit_net n, enum nicfit_tier t,
 		    long idx, char *out, size_t len)
 {
-	const struct cl_net *cn = &c->impl->net[n];
-	long id = c->in.nodes + cn->base + idx;
-	int i;
-
-	for (i = 0; i < (int)t; i++)
-		id += cn->tier_sw[i];
-	nicfit_cluster_endpoint_name(c, id, out, len);
+	nicfit_cluster_endpoint_name(c, nicfit__cluster_switch_id(c, n, 0, t, idx), out, len);
 }
 
 /* How many switches of tier t one box item stands for, and the first one. */
@@ -224,16 +205,16 @@ static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum n
 	snprintf(l1, sizeof(l1), "%s: %d tier%s, %ld switches", title[n], nt->tiers,
 		 nt->tiers == 1 ? "" : "s",
 		 nt->tier[0].switches + nt->tier[1].switches + nt->tier[2].switches);
-	svg_text(o, l1);
+	nicfit__xml_escape(o, l1);
 	if (nt->planes > 1) {
 		snprintf(l1, sizeof(l1), "; plane 1 of %d shown, the others are the same", nt->planes);
-		svg_text(o, l1);
+		nicfit__xml_escape(o, l1);
 	}
 	if (n == NICFIT_NET_OOB)
 		snprintf(l1, sizeof(l1), "; %ld BMC and management ports", nt->endpoints);
 	else
 		snprintf(l1, sizeof(l1), "; %ld x %g Gb/s node ports", nt->endpoints, nt->link_gbps);
-	svg_text(o, l1);
+	nicfit__xml_escape(o, l1);
 	nicfit_buf_puts(o, "</text>\n");
 	/* rows from the top tier down, then the nodes */
 	for (t = top; t >= 0; t--) {
@@ -276,8 +257,8 @@ static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum n
 	snprintf(l2, sizeof(l2), "%ld host links, %ld switch links",
 		 nt->links[NICFIT_LINK_HOST] + nt->links[NICFIT_LINK_MGMT],
 		 nt->links[NICFIT_LINK_LEAF_SPINE] + nt->links[NICFIT_LINK_SPINE_CORE]);
-	svg_text(o, l1);
-	svg_text(o, l2);
+	nicfit__xml_escape(o, l1);
+	nicfit__xml_escape(o, l2);
 	nicfit_buf_puts(o, "</text>\n");
 	return y + BOX_H + 40;
 }
@@ -304,7 +285,7 @@ void nicfit_cluster_svg(const struct nicfit_cluster *c, struct nicfit_emit *e)
 
 		snprintf(t, sizeof(t), "nicfit cluster: %ld nodes, %ld GPUs, %ld racks", c->in.nodes,
 			 c->gpus, c->racks);
-		svg_text(&o, t);
+		nicfit__xml_escape(&o, t);
 	}
 	nicfit_buf_puts(&o, "</text>\n");
 	for (n = 0; n < NICFIT_NET_COUNT; n++)

@@ -3,563 +3,15 @@
  * its length and what it is cabled with (see nicfit/cluster.h).
  *
  * The design is formulas, not a table of links: a leaf's node ports come
- * from its group (cluster_impl.h), uplink j of leaf l lands on spine
+ * from its group (cluster_int.h), uplink j of leaf l lands on spine
  * (l*u + j) mod S at port (l*u + j) div S, and so on. Walking the design
  * once while sizing counts links, ports and cable items; the port map is
  * the same walk again, so the summary and the port map cannot disagree.
- *
- * Cables: inside one rack a DAC (or the breakout DAC of a split port) when
- * the catalog has one long enough; otherwise an AOC; otherwise a pair of
- * optics that reach and a fibre of stock length; otherwise a generic,
- * unpriced link. The choice depends on the cable class and the length
- * only, and is cached per decimetre.
  */
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cluster_int.h"
-
-/* ---- positions and lengths ------------------------------------------------- */
-
-static void where(const struct nicfit_cluster *c, long id, long *row, long *x, double *u)
-{
-	const struct nicfit_cluster_impl *im = c->impl;
-
-	if (id < c->in.nodes) {
-		long M = c->in.nodes_per_rack, rack = id / M;
-		long rpr = (long)c->in.layout.racks_per_row, i;
-
-		if (rpr < 1)
-			rpr = 1;
-		*row = rack / rpr;
-		i = rack % rpr;
-		*x = i < im->row_half[*row] ? i : i + im->row_net[*row];
-		*u = (double)(id % M) * c->in.layout.node_u + c->in.layout.node_u / 2;
-	} else {
-		const struct cl_pos *p = &im->pos[id - c->in.nodes];
-
-		*row = p->row;
-		*x = p->x;
-		*u = p->u;
-	}
-}
-
-static long row_y(const struct nicfit_cluster_impl *im, long row)
-{
-	long mid = im->crow / 2;
-
-	if (!im->has_spine_row)
-		return row;
-	if (row == im->crow)
-		return mid;
-	return row >= mid ? row + 1 : row;
-}
-
-double cl_length(const struct nicfit_cluster *c, long a, long b, int *same_rack)
-{
-	const struct nicfit_cluster_layout *L = &c->in.layout;
-	long ra, xa, rb, xb;
-	double ua, ub, d;
-
-	where(c, a, &ra, &xa, &ua);
-	where(c, b, &rb, &xb, &ub);
-	*same_rack = ra == rb && xa == xb;
-	if (*same_rack) {
-		d = fabs(ua - ub) * L->u_m;
-	} else {
-		d = (L->rack_u - ua) * L->u_m + (L->rack_u - ub) * L->u_m + 2 * L->tray_m +
-		    (double)labs(xa - xb) * L->rack_pitch_m +
-		    (double)labs(row_y(c->impl, ra) - row_y(c->impl, rb)) * L->row_pitch_m;
-		if (d < 0)
-			d = 0;
-	}
-	return d * (1 + L->slack_frac) + L->slack_m;
-}
-
-double cl_stock_length(double m)
-{
-	static const double stock[] = { 0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7, 10, 15, 20, 25, 30,
-		35, 40, 50, 60, 70, 80, 90, 100 };
-	size_t i;
-
-	for (i = 0; i < sizeof(stock) / sizeof(stock[0]); i++)
-		if (m <= stock[i] + 1e-9)
-			return stock[i];
-	if (m <= 300)
-		return ceil(m / 10 - 1e-9) * 10;
-	if (m <= 1000)
-		return ceil(m / 50 - 1e-9) * 50;
-	return ceil(m / 100 - 1e-9) * 100;
-}
-
-/* ---- cable classes --------------------------------------------------------- */
-
-static int family(const char *cage)
-{
-	if (!cage)
-		return 0;
-	if (!strncasecmp(cage, "QSFP-DD", 7))
-		return 3;
-	if (!strncasecmp(cage, "QSFP", 4))
-		return 2;
-	if (!strncasecmp(cage, "SFP", 3))
-		return 1;
-	return 0;
-}
-
-/* Does a cable end made for cage `end` plug into a port with cage `port`?
- * QSFP modules fit QSFP-DD cages, SFP modules all SFP cages. */
-static int cage_fits(const char *end, const char *port)
-{
-	int fe = family(end), fp = family(port);
-
-	if (!end || !port)
-		return 0;
-	if (!strcasecmp(end, port))
-		return 1;
-	if (fe == 2 && (fp == 2 || fp == 3))
-		return 1;
-	return fe == 1 && fp == 1;
-}
-
-static int is_optic(const struct nicfit_cable *k)
-{
-	return k->type == NICFIT_CABLE_OPTIC;
-}
-
-static int intel_coded(const struct nicfit_cable *k)
-{
-	return k->coding && strstr(k->coding, "intel");
-}
-
-/* A DAC, AOC or RJ45 cable that joins the two ends of class k. */
-static int cable_matches(const struct cl_class *k, const struct nicfit_cable *x)
-{
-	if (is_optic(x) || !(x->length_m > 0) || k->twin_a > 1)
-		return 0;
-	if (k->intel_b && !intel_coded(x))
-		return 0;
-	if (x->type == NICFIT_CABLE_RJ45)
-		return k->split == 1 && !strcasecmp(k->cage_a, "RJ45") &&
-		       !strcasecmp(k->cage_b, "RJ45") && x->gbps >= k->gbps_b - 1e-9;
-	if (k->split > 1) {
-		if (x->split != k->split || fabs(x->gbps - k->gbps_a) > 1e-6 ||
-		    fabs(x->lane_gbps - k->gbps_b) > 1e-6)
-			return 0;
-		return cage_fits(x->end_a, k->cage_a) && cage_fits(x->end_b, k->cage_b);
-	}
-	if (x->split != 1 || fabs(x->gbps - k->gbps_b) > 1e-6)
-		return 0;
-	return (cage_fits(x->end_a, k->cage_a) && cage_fits(x->end_b, k->cage_b)) ||
-	       (cage_fits(x->end_a, k->cage_b) && cage_fits(x->end_b, k->cage_a));
-}
-
-/* A twin-port optic: one cage, `twin` logical ports of gbps each. */
-static int twin_optic(const struct nicfit_cable *x, const char *cage, int twin, double gbps)
-{
-	return is_optic(x) && cage_fits(x->end_a, cage) && x->split == twin &&
-	       fabs(x->gbps - twin * gbps) < 1e-6 && fabs(x->lane_gbps - gbps) < 1e-6;
-}
-
-static int optic_a(const struct cl_class *k, const struct nicfit_cable *x)
-{
-	if (k->twin_a > 1)
-		return twin_optic(x, k->cage_a, k->twin_a, k->gbps_b);
-	if (!is_optic(x) || !cage_fits(x->end_a, k->cage_a) || x->split != k->split)
-		return 0;
-	if (k->split > 1)
-		return fabs(x->gbps - k->gbps_a) < 1e-6 && fabs(x->lane_gbps - k->gbps_b) < 1e-6;
-	return fabs(x->gbps - k->gbps_b) < 1e-6;
-}
-
-static int optic_b(const struct cl_class *k, const struct nicfit_cable *x)
-{
-	if (k->twin_b > 1)
-		return twin_optic(x, k->cage_b, k->twin_b, k->gbps_b);
-	return is_optic(x) && cage_fits(x->end_a, k->cage_b) && x->split == 1 &&
-	       fabs(x->gbps - k->gbps_b) < 1e-6 && (!k->intel_b || intel_coded(x));
-}
-
-static int add_class(struct nicfit_cluster *c, enum nicfit_net n, enum nicfit_link_level lv,
-		     double ga, const char *ca, double gb, const char *cb, int split, int twin,
-		     int intel)
-{
-	struct nicfit_cluster_impl *im = c->impl;
-	struct cl_class *k;
-
-	if (im->nclasses == CL_MAX_CLASSES)
-		return -1;
-	k = &im->classes[im->nclasses];
-	memset(k, 0, sizeof(*k));
-	k->net = n;
-	k->level = lv;
-	k->gbps_a = ga;
-	snprintf(k->cage_a, sizeof(k->cage_a), "%s", ca);
-	k->gbps_b = gb;
-	snprintf(k->cage_b, sizeof(k->cage_b), "%s", cb);
-	k->split = split;
-	k->twin_a = k->twin_b = twin > 1 ? twin : 1;
-	k->intel_b = intel;
-	return im->nclasses++;
-}
-
-int cl_classes(struct nicfit_cluster *c, struct nicfit_error *err)
-{
-	struct nicfit_cluster_impl *im = c->impl;
-	int n, lv, i;
-
-	for (n = 0; n < NICFIT_NET_COUNT; n++) {
-		const struct nicfit_cluster_net *nt = &c->net[n];
-		struct cl_net *cn = &im->net[n];
-		int intel = n == NICFIT_NET_BACKEND && c->nic && c->nic->module_coding &&
-			    !strcasecmp(c->nic->module_coding, "intel");
-
-		for (lv = 0; lv < NICFIT_LINK_LEVELS; lv++)
-			cn->cls[lv] = -1;
-		if (!nt->enabled)
-			continue;
-		/* node ports share a cable per switch cage: split ports and twin-port cages */
-		cn->cls[NICFIT_LINK_HOST] =
-			add_class(c, n, NICFIT_LINK_HOST, nt->port_gbps * nt->sw.per_cage, nt->sw.cage,
-				  nt->link_gbps, n == NICFIT_NET_OOB ? "RJ45" : nt->node_cage,
-				  nt->breakout * nt->sw.per_cage, 1, intel);
-		if (n == NICFIT_NET_OOB)
-			cn->cls[NICFIT_LINK_MGMT] =
-				add_class(c, n, NICFIT_LINK_MGMT, nt->link_gbps, nt->sw.cage,
-					  nt->link_gbps, "RJ45", 1, 1, 0);
-		if (cn->tiers >= 2)
-			cn->cls[NICFIT_LINK_LEAF_SPINE] =
-				add_class(c, n, NICFIT_LINK_LEAF_SPINE, nt->sw.gbps, nt->sw.cage,
-					  nt->sw.gbps, nt->sw.cage, 1, nt->sw.per_cage, 0);
-		if (cn->tiers >= 3)
-			cn->cls[NICFIT_LINK_SPINE_CORE] =
-				add_class(c, n, NICFIT_LINK_SPINE_CORE, nt->sw.gbps, nt->sw.cage,
-					  nt->sw.gbps, nt->sw.cage, 1, nt->sw.per_cage, 0);
-	}
-	for (i = 0; i < im->nclasses; i++) {
-		im->classes[i].cache[0] = malloc(CL_CACHE_DM * sizeof(int32_t));
-		im->classes[i].cache[1] = malloc(CL_CACHE_DM * sizeof(int32_t));
-		if (!im->classes[i].cache[0] || !im->classes[i].cache[1])
-			return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-		memset(im->classes[i].cache[0], 0xff, CL_CACHE_DM * sizeof(int32_t));
-		memset(im->classes[i].cache[1], 0xff, CL_CACHE_DM * sizeof(int32_t));
-	}
-	return 0;
-}
-
-void cl_kits_free(struct nicfit_cluster_impl *im)
-{
-	int i;
-
-	for (i = 0; i < im->nclasses; i++) {
-		free(im->classes[i].cache[0]);
-		free(im->classes[i].cache[1]);
-	}
-	free(im->kits);
-	im->kits = NULL;
-	im->nkits = im->capkits = 0;
-}
-
-/* ---- items and kits --------------------------------------------------------- */
-
-/* The counted item (net, level, part), created while counting. -1 if absent. */
-static int item(const struct nicfit_cluster *cc, const struct cl_class *k,
-		const struct nicfit_cable *cat, const char *part, const char *type,
-		const char *desc, double length, double gbps)
-{
-	struct nicfit_cluster *c = (struct nicfit_cluster *)cc;
-	struct nicfit_cluster_impl *im = c->impl;
-	struct nicfit_cluster_cable *x;
-	size_t i;
-
-	for (i = 0; i < c->ncables; i++)
-		if (c->cables[i].net == k->net && c->cables[i].level == k->level &&
-		    !strcmp(c->cables[i].part, part))
-			return (int)i;
-	if (!im->counting)
-		return -1;
-	if (c->ncables == im->capcables) {
-		size_t nc = im->capcables ? im->capcables * 2 : 16;
-
-		x = realloc(c->cables, nc * sizeof(*x));
-		if (!x)
-			return -1;
-		c->cables = x;
-		im->capcables = nc;
-	}
-	x = &c->cables[c->ncables];
-	memset(x, 0, sizeof(*x));
-	x->net = k->net;
-	x->level = k->level;
-	x->cat = cat;
-	snprintf(x->part, sizeof(x->part), "%s", part);
-	snprintf(x->type, sizeof(x->type), "%s", type);
-	snprintf(x->description, sizeof(x->description), "%s", desc);
-	x->length_m = length;
-	x->gbps = gbps;
-	return (int)c->ncables++;
-}
-
-static int cat_item(const struct nicfit_cluster *c, const struct cl_class *k,
-		    const struct nicfit_cable *x)
-{
-	return item(c, k, x, x->e.id, nicfit_cable_type_name(x->type),
-		    x->e.name ? x->e.name : x->e.id, x->length_m > 0 ? x->length_m : 0, x->gbps);
-}
-
-static void lower(char *s)
-{
-	for (; *s; s++)
-		if (*s >= 'A' && *s <= 'Z')
-			*s = (char)(*s - 'A' + 'a');
-}
-
-static int kit(const struct nicfit_cluster *cc, int cls, enum cl_kit_type type, int ip, int il,
-	       int ifb)
-{
-	struct nicfit_cluster *c = (struct nicfit_cluster *)cc;
-	struct nicfit_cluster_impl *im = c->impl;
-	struct cl_kit *kt;
-	int i;
-
-	for (i = 0; i < im->nkits; i++) {
-		kt = &im->kits[i];
-		if (kt->cls == cls && kt->type == type && kt->item_port == ip &&
-		    kt->item_leg == il && kt->item_fiber == ifb)
-			return i;
-	}
-	if (!im->counting || ip < 0)
-		return -1;
-	if (im->nkits == im->capkits) {
-		int nc = im->capkits ? im->capkits * 2 : 16;
-
-		kt = realloc(im->kits, (size_t)nc * sizeof(*kt));
-		if (!kt)
-			return -1;
-		im->kits = kt;
-		im->capkits = nc;
-	}
-	kt = &im->kits[im->nkits];
-	memset(kt, 0, sizeof(*kt));
-	kt->cls = cls;
-	kt->type = type;
-	kt->item_port = ip;
-	kt->item_leg = il;
-	kt->item_fiber = ifb;
-	if (type == KIT_OPTICS)
-		snprintf(kt->label, sizeof(kt->label), "%s + %s + %s", c->cables[ip].part,
-			 ifb >= 0 ? c->cables[ifb].part : "fiber",
-			 il >= 0 ? c->cables[il].part : "?");
-	else
-		snprintf(kt->label, sizeof(kt->label), "%s", c->cables[ip].part);
-	return im->nkits++;
-}
-
-/* Is a better than b: shorter length (or reach), priced and cheaper, a part number, id. */
-static int better(const struct nicfit_cable *a, const struct nicfit_cable *b, double la,
-		  double lb, double pa, double pb)
-{
-	if (!b)
-		return 1;
-	if (fabs(la - lb) > 1e-9)
-		return la < lb;
-	if ((pa >= 0) != (pb >= 0))
-		return pa >= 0;
-	if (pa >= 0 && fabs(pa - pb) > 1e-9)
-		return pa < pb;
-	if ((a->part != NULL) != (b->part != NULL))
-		return a->part != NULL;
-	return strcmp(a->e.id, b->e.id) < 0;
-}
-
-static double price(const struct nicfit_cable *x)
-{
-	return x->e.priced ? x->e.price_usd : -1;
-}
-
-/* The catalog cable of the given kinds that reaches len, or NULL. */
-static const struct nicfit_cable *pick_cable(const struct nicfit_cluster *c, const struct cl_class *k,
-					     double len, int copper)
-{
-	const struct nicfit_cable *best = NULL;
-	size_t i, n = c->impl->cat ? nicfit_catalog_count(c->impl->cat, NICFIT_KIND_CABLE) : 0;
-
-	for (i = 0; i < n; i++) {
-		const struct nicfit_cable *x = nicfit_catalog_cable(c->impl->cat, i);
-		int cu = x->type == NICFIT_CABLE_DAC || x->type == NICFIT_CABLE_BREAKOUT_DAC ||
-			 x->type == NICFIT_CABLE_RJ45;
-
-		if (cu != copper || !cable_matches(k, x))
-			continue;
-		if (x->length_m < len - 1e-9 || (x->max_length_m > 0 && len > x->max_length_m + 1e-9))
-			continue;
-		if (better(x, best, x->length_m, best ? best->length_m : 0, price(x),
-			   best ? price(best) : -1))
-			best = x;
-	}
-	return best;
-}
-
-static int optics_compatible(const struct nicfit_cable *a, const struct nicfit_cable *b)
-{
-	const char *sa = a->standard, *sb = b->standard;
-
-	if (!a->end_b || !b->end_b || strcasecmp(a->end_b, b->end_b))
-		return 0;
-	if ((a->fiber || b->fiber) && (!a->fiber || !b->fiber || strcasecmp(a->fiber, b->fiber)))
-		return 0;
-	if (!sa || !sb)
-		return 1;
-	/* "2x 400GBASE-SR4" is two "400GBASE-SR4" */
-	if (sa[0] >= '1' && sa[0] <= '9' && (sa[1] == 'x' || sa[1] == 'X'))
-		sa += sa[2] == ' ' ? 3 : 2;
-	if (sb[0] >= '1' && sb[0] <= '9' && (sb[1] == 'x' || sb[1] == 'X'))
-		sb += sb[2] == ' ' ? 3 : 2;
-	return !strcasecmp(sa, sb);
-}
-
-static int pick_optics(const struct nicfit_cluster *c, const struct cl_class *k, double len,
-		       const struct nicfit_cable **pa, const struct nicfit_cable **pb)
-{
-	const struct nicfit_catalog *cat = c->impl->cat;
-	size_t i, j, n = cat ? nicfit_catalog_count(cat, NICFIT_KIND_CABLE) : 0;
-	double best_reach = 0, best_price = -1;
-
-	*pa = *pb = NULL;
-	for (i = 0; i < n; i++) {
-		const struct nicfit_cable *a = nicfit_catalog_cable(cat, i);
-
-		if (!optic_a(k, a) || a->max_length_m < len - 1e-9)
-			continue;
-		for (j = 0; j < n; j++) {
-			const struct nicfit_cable *b = nicfit_catalog_cable(cat, j);
-			double reach, pr;
-
-			if (!optic_b(k, b) || b->max_length_m < len - 1e-9 || !optics_compatible(a, b))
-				continue;
-			reach = a->max_length_m < b->max_length_m ? a->max_length_m : b->max_length_m;
-			pr = a->e.priced && b->e.priced ? a->e.price_usd + b->e.price_usd : -1;
-			if (!*pa || (*pa == a ? better(b, *pb, reach, best_reach, pr, best_price) :
-					better(a, *pa, reach, best_reach, pr, best_price))) {
-				*pa = a;
-				*pb = b;
-				best_reach = reach;
-				best_price = pr;
-			}
-		}
-	}
-	return *pa != NULL;
-}
-
-/* Choose what cables a link (or split port) of class cls that needs len metres. */
-static int choose(const struct nicfit_cluster *c, int cls, double len, int same_rack)
-{
-	const struct cl_class *k = &c->impl->classes[cls];
-	const struct nicfit_cable *x, *oa, *ob;
-	char part[64], desc[160], ca[16], cb[16];
-	double stock = cl_stock_length(len);
-	int ip, il, ifb;
-
-	if (same_rack) {
-		x = pick_cable(c, k, len, 1);
-		if (x)
-			return kit(c, cls, KIT_CABLE, cat_item(c, k, x), -1, -1);
-	}
-	if (!strcasecmp(k->cage_a, "RJ45") && !strcasecmp(k->cage_b, "RJ45")) {
-		x = pick_cable(c, k, len, 1);
-		if (x)
-			return kit(c, cls, KIT_CABLE, cat_item(c, k, x), -1, -1);
-		if (stock <= 100) {
-			snprintf(part, sizeof(part), "cat6a-%gm", stock);
-			snprintf(desc, sizeof(desc), "Cat6a RJ45 patch cable, %g m (generic)", stock);
-			return kit(c, cls, KIT_CABLE,
-				   item(c, k, NULL, part, "rj45", desc, stock, k->gbps_b), -1, -1);
-		}
-	}
-	x = pick_cable(c, k, len, 0);
-	if (x)
-		return kit(c, cls, KIT_CABLE, cat_item(c, k, x), -1, -1);
-	if (pick_optics(c, k, len, &oa, &ob)) {
-		const char *conn = oa->end_b && !strncasecmp(oa->end_b, "MPO", 3) ? "mpo12" : "lc";
-		const char *fib = oa->fiber && !strcasecmp(oa->fiber, "SMF") ? "smf" : "mmf";
-
-		snprintf(part, sizeof(part), "fiber-%s-%s-%gm", conn, fib, stock);
-		snprintf(desc, sizeof(desc), "%s %s fibre patch cord, %g m (generic)",
-			 oa->end_b ? oa->end_b : "LC", !strcmp(fib, "smf") ? "single-mode" : "multimode",
-			 stock);
-		ip = cat_item(c, k, oa);
-		il = cat_item(c, k, ob);
-		ifb = item(c, k, NULL, part, "fiber", desc, stock, k->gbps_b);
-		return kit(c, cls, KIT_OPTICS, ip, il, ifb);
-	}
-	snprintf(ca, sizeof(ca), "%s", k->cage_a);
-	snprintf(cb, sizeof(cb), "%s", k->cage_b);
-	lower(ca);
-	lower(cb);
-	if (k->split > 1) {
-		snprintf(part, sizeof(part), "link-%gg-%s-%dx%gg-%s-%gm", k->gbps_a, ca, k->split,
-			 k->gbps_b, cb, stock);
-		snprintf(desc, sizeof(desc),
-			 "%gG %s to %d x %gG %s split link, %g m: no catalog cable or optic fits (generic)",
-			 k->gbps_a, k->cage_a, k->split, k->gbps_b, k->cage_b, stock);
-	} else {
-		snprintf(part, sizeof(part), "link-%gg-%s-%s-%gm", k->gbps_b, ca, cb, stock);
-		snprintf(desc, sizeof(desc),
-			 "%gG %s to %s link, %g m: no catalog cable or optic fits (generic)",
-			 k->gbps_b, k->cage_a, k->cage_b, stock);
-	}
-	return kit(c, cls, KIT_GENERIC, item(c, k, NULL, part, "generic", desc, stock, k->gbps_b),
-		   -1, -1);
-}
-
-static const struct cl_kit *kit_for(const struct nicfit_cluster *c, int cls, double len,
-				    int same_rack)
-{
-	struct nicfit_cluster_impl *im = c->impl;
-	struct cl_class *k = &im->classes[cls];
-	long dm = (long)ceil(len * 10 - 1e-9);
-	int32_t *cache = k->cache[same_rack ? 0 : 1];
-	int i;
-
-	if (dm >= 0 && dm < CL_CACHE_DM && cache && cache[dm] >= 0)
-		return &im->kits[cache[dm]];
-	i = choose(c, cls, len, same_rack);
-	if (i < 0)
-		return NULL;
-	if (im->counting && dm >= 0 && dm < CL_CACHE_DM && cache)
-		cache[dm] = i;
-	return &im->kits[i];
-}
-
-/* Count the items of one cabled port (legs links). On twin-port cages a
- * switch-to-switch link takes a new optic only on the first port of a cage
- * (first_a, first_b), the other port shares it. */
-static void count_kit(const struct nicfit_cluster *cc, const struct cl_kit *kt, int legs,
-		      int first_a, int first_b)
-{
-	struct nicfit_cluster *c = (struct nicfit_cluster *)cc;
-
-	if (!c->impl->counting || !kt)
-		return;
-	c->cables[kt->item_port].qty += first_a;
-	c->cables[kt->item_port].links += legs;
-	if (kt->item_leg >= 0) {
-		c->cables[kt->item_leg].qty += kt->type == KIT_OPTICS &&
-			c->impl->classes[kt->cls].twin_b > 1 ? first_b : legs;
-		/* a link with the same optic at both ends counts once */
-		if (kt->item_leg != kt->item_port)
-			c->cables[kt->item_leg].links += legs;
-	}
-	if (kt->item_fiber >= 0) {
-		c->cables[kt->item_fiber].qty += legs;
-		c->cables[kt->item_fiber].links += legs;
-	}
-}
-
-/* ---- the walk ------------------------------------------------------------------ */
 
 struct walker {
 	const struct nicfit_cluster *c;
@@ -636,18 +88,6 @@ static int leaf_legs(struct walker *w, const struct cl_net *cn, long leaf)
 	return n;
 }
 
-static long sw_id(const struct nicfit_cluster *c, enum nicfit_net n, int plane,
-		  enum nicfit_tier t, long idx)
-{
-	const struct cl_net *cn = &c->impl->net[n];
-	long s = cn->base + plane * cn->per_plane + idx;
-	int i;
-
-	for (i = 0; i < (int)t; i++)
-		s += cn->tier_sw[i];
-	return c->in.nodes + s;
-}
-
 static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 {
 	const struct nicfit_cluster *c = w->c;
@@ -657,7 +97,7 @@ static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 	int b = nt->breakout, cage = nt->breakout * nt->sw.per_cage, rc;
 
 	for (leaf = 0; leaf < cn->leaves; leaf++) {
-		long s = sw_id(c, n, plane, NICFIT_TIER_LEAF, leaf);
+		long s = nicfit__cluster_switch_id(c, n, plane, NICFIT_TIER_LEAF, leaf);
 		int legs = leaf_legs(w, cn, leaf), i = 0;
 
 		while (i < legs) {
@@ -670,7 +110,7 @@ static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 			       w->slot[i + m] / cage == w->slot[i] / cage)
 				m++;
 			for (j = 0; j < m; j++) {
-				len[j] = cl_length(c, w->node[i + j], s, &same[j]);
+				len[j] = nicfit__cluster_length(c, w->node[i + j], s, &same[j]);
 				if (len[j] > max)
 					max = len[j];
 				all_same &= same[j];
@@ -678,8 +118,8 @@ static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 			cls = cn->cls[NICFIT_LINK_HOST];
 			if (n == NICFIT_NET_OOB && w->node[i] >= N)
 				cls = cn->cls[NICFIT_LINK_MGMT];
-			kt = kit_for(c, cls, max, all_same);
-			count_kit(c, kt, m, 1, 1);
+			kt = nicfit__cluster_kit_for(c, cls, max, all_same);
+			nicfit__cluster_count_kit(c, kt, m, 1, 1);
 			for (j = 0; j < m; j++) {
 				struct nicfit_cluster_link l;
 				long node = w->node[i + j];
@@ -727,9 +167,9 @@ static int link_up(struct walker *w, enum nicfit_net n, int plane, enum nicfit_l
 	l.b = b;
 	l.port_b = pb;
 	l.lane_b = -1;
-	l.length_m = cl_length(c, a, b, &same);
-	kt = kit_for(c, c->impl->net[n].cls[lv], l.length_m, same);
-	count_kit(c, kt, 1, pb % twin == 0, pa % twin == 0);
+	l.length_m = nicfit__cluster_length(c, a, b, &same);
+	kt = nicfit__cluster_kit_for(c, c->impl->net[n].cls[lv], l.length_m, same);
+	nicfit__cluster_count_kit(c, kt, 1, pb % twin == 0, pa % twin == 0);
 	l.cable = kt ? kt->label : "?";
 	l.new_cable = 1;
 	return w->fn(w->ctx, &l);
@@ -744,7 +184,7 @@ static int walk_up(struct walker *w, enum nicfit_net n, int plane)
 	if (cn->tiers < 2)
 		return 0;
 	for (l = 0; l < cn->leaves; l++) {
-		long a = sw_id(w->c, n, plane, NICFIT_TIER_LEAF, l);
+		long a = nicfit__cluster_switch_id(w->c, n, plane, NICFIT_TIER_LEAF, l);
 
 		for (j = 0; j < cn->u; j++) {
 			long g, spine;
@@ -757,7 +197,7 @@ static int walk_up(struct walker *w, enum nicfit_net n, int plane)
 				spine = (l / cn->lpp) * cn->spines + g % cn->spines;
 			}
 			rc = link_up(w, n, plane, NICFIT_LINK_LEAF_SPINE, a, cn->upbase + j,
-				     sw_id(w->c, n, plane, NICFIT_TIER_SPINE, spine),
+				     nicfit__cluster_switch_id(w->c, n, plane, NICFIT_TIER_SPINE, spine),
 				     (int)(g / cn->spines));
 			if (rc)
 				return rc;
@@ -767,14 +207,14 @@ static int walk_up(struct walker *w, enum nicfit_net n, int plane)
 		return 0;
 	for (p = 0; p < cn->pods; p++)
 		for (s = 0; s < cn->spines; s++) {
-			long a = sw_id(w->c, n, plane, NICFIT_TIER_SPINE, p * cn->spines + s);
+			long a = nicfit__cluster_switch_id(w->c, n, plane, NICFIT_TIER_SPINE, p * cn->spines + s);
 
 			for (j = 0; j < cn->sup; j++) {
 				long g = p * cn->sup + j;
 
 				rc = link_up(w, n, plane, NICFIT_LINK_SPINE_CORE, a, cn->supbase + j,
-					     sw_id(w->c, n, plane, NICFIT_TIER_CORE,
-						   (long)s * cn->cg + g % cn->cg),
+					     nicfit__cluster_switch_id(w->c, n, plane, NICFIT_TIER_CORE,
+								       (long)s * cn->cg + g % cn->cg),
 					     (int)(g / cn->cg));
 				if (rc)
 					return rc;
@@ -783,7 +223,7 @@ static int walk_up(struct walker *w, enum nicfit_net n, int plane)
 	return 0;
 }
 
-int cl_walk(const struct nicfit_cluster *c, nicfit_cluster_link_fn fn, void *ctx)
+int nicfit_cluster_walk(const struct nicfit_cluster *c, nicfit_cluster_link_fn fn, void *ctx)
 {
 	struct walker w;
 	int n, plane, rc = 0, cap = 1;
@@ -819,205 +259,4 @@ out:
 	free(w.k);
 	free(w.slot);
 	return rc;
-}
-
-int nicfit_cluster_walk(const struct nicfit_cluster *c, nicfit_cluster_link_fn fn, void *ctx)
-{
-	return cl_walk(c, fn, ctx);
-}
-
-/* ---- names ------------------------------------------------------------------- */
-
-/* Append s; returns the new end. */
-static char *put(char *p, const char *s)
-{
-	while (*s)
-		*p++ = *s++;
-	return p;
-}
-
-/* Append v in decimal, zero-padded to width. */
-static char *put_num(char *p, long v, int width)
-{
-	char tmp[24];
-	int n = 0;
-
-	if (v < 0) {
-		*p++ = '-';
-		v = -v;
-	}
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (width-- > n)
-		*p++ = '0';
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-static const char *const net_prefix[] = { "be", "fe", "oob" };
-
-/* Write endpoint id's name at p (room for 48 bytes); returns the end. */
-static char *put_endpoint(const struct nicfit_cluster *c, char *p, long id)
-{
-	enum nicfit_net n;
-	enum nicfit_tier t;
-	int plane;
-	long idx;
-
-	if (id < c->in.nodes)
-		return put_num(put(p, "node"), id + 1, c->impl->node_digits);
-	cl_switch_of(c, id - c->in.nodes, &n, &plane, &t, &idx);
-	p = put(p, net_prefix[n]);
-	if (c->net[n].planes > 1) {
-		p = put(p, "-p");
-		p = put_num(p, plane, 1);
-	}
-	*p++ = '-';
-	p = put(p, nicfit_tier_name(t));
-	return put_num(p, idx + 1, c->impl->net[n].digits[t]);
-}
-
-static char *put_port(const struct nicfit_cluster *c, char *p, enum nicfit_net n, long id,
-		      int port, int lane)
-{
-	if (id < c->in.nodes) {
-		if (n == NICFIT_NET_OOB)
-			return put(p, "bmc");
-		if (n == NICFIT_NET_FRONTEND)
-			return put_num(put(p, "fe"), port, 1);
-		if (c->in.nic_ports > 1) {
-			p = put_num(put(p, "nic"), port / c->in.nic_ports, 1);
-			return put_num(put(p, "p"), port % c->in.nic_ports, 1);
-		}
-		return put_num(put(p, "nic"), port, 1);
-	}
-	if (port < 0)
-		return put(p, "mgmt");
-	p = put_num(put(p, "swp"), port + 1, 1);
-	if (lane >= 0)
-		p = put_num(put(p, "s"), lane, 1);
-	return p;
-}
-
-size_t nicfit_cluster_endpoint_name(const struct nicfit_cluster *c, long id, char *out, size_t n)
-{
-	char tmp[64], *e;
-	size_t len;
-
-	if (!n)
-		return 0;
-	if (!c || !c->impl || id < 0 || id >= c->in.nodes + c->impl->nsw) {
-		out[0] = '\0';
-		return 0;
-	}
-	e = put_endpoint(c, tmp, id);
-	*e = '\0';
-	len = (size_t)(e - tmp);
-	snprintf(out, n, "%s", tmp);
-	return len;
-}
-
-/* ---- the CSV port map ---------------------------------------------------------- */
-
-#define CSV_BUF (1u << 20)
-
-struct csvw {
-	const struct nicfit_cluster *c;
-	nicfit_cluster_write_fn write;
-	void *ctx;
-	char *buf;
-	size_t len;
-	long rows;
-	int failed;
-};
-
-static int csv_flush(struct csvw *w)
-{
-	if (w->len && !w->failed && w->write(w->ctx, w->buf, w->len))
-		w->failed = 1;
-	w->len = 0;
-	return w->failed;
-}
-
-static int csv_row(void *ctx, const struct nicfit_cluster_link *l)
-{
-	struct csvw *w = ctx;
-	char *p;
-	long tenths;
-
-	if (w->len > CSV_BUF - 1024 && csv_flush(w))
-		return NICFIT_E_IO;
-	p = w->buf + w->len;
-	p = put(p, nicfit_net_name(l->net));
-	*p++ = '-';
-	switch (l->level) {
-	case NICFIT_LINK_HOST:
-		p = put(p, l->net == NICFIT_NET_OOB ? "bmc" : "host");
-		break;
-	case NICFIT_LINK_MGMT:
-		p = put(p, "mgmt");
-		break;
-	default:
-		p = put(p, nicfit_link_level_name(l->level));
-		break;
-	}
-	*p++ = ',';
-	p = put_endpoint(w->c, p, l->a);
-	*p++ = ',';
-	p = put_port(w->c, p, l->net, l->a, l->port_a, l->lane_a);
-	*p++ = ',';
-	p = put_endpoint(w->c, p, l->b);
-	*p++ = ',';
-	p = put_port(w->c, p, l->net, l->b, l->port_b, l->lane_b);
-	*p++ = ',';
-	p = put(p, l->cable);
-	*p++ = ',';
-	tenths = lround(l->length_m * 10);
-	p = put_num(p, tenths / 10, 1);
-	*p++ = '.';
-	p = put_num(p, tenths % 10, 1);
-	*p++ = ',';
-	if (l->plane >= 0)
-		p = put_num(p, l->plane, 1);
-	*p++ = ',';
-	if (l->rail >= 0)
-		p = put_num(p, l->rail, 1);
-	*p++ = '\r';
-	*p++ = '\n';
-	w->len = (size_t)(p - w->buf);
-	w->rows++;
-	return 0;
-}
-
-int nicfit_cluster_write_port_map(const struct nicfit_cluster *c, nicfit_cluster_write_fn write,
-				  void *ctx, long *rows, struct nicfit_error *err)
-{
-	static const char header[] =
-		"link_type,endpoint_a,port_a,endpoint_b,port_b,cable,length_m,plane,rail\r\n";
-	struct csvw w;
-	int rc;
-
-	memset(&w, 0, sizeof(w));
-	w.c = c;
-	w.write = write;
-	w.ctx = ctx;
-	w.buf = malloc(CSV_BUF);
-	if (!w.buf)
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	memcpy(w.buf, header, sizeof(header) - 1);
-	w.len = sizeof(header) - 1;
-	rc = cl_walk(c, csv_row, &w);
-	if (!rc)
-		csv_flush(&w);
-	free(w.buf);
-	if (rows)
-		*rows = w.rows;
-	if (rc == NICFIT_E_NOMEM)
-		return nicfit_error_set(err, rc, "out of memory");
-	if (rc || w.failed)
-		return nicfit_error_set(err, NICFIT_E_IO, "cannot write the port map");
-	return 0;
 }

@@ -285,7 +285,7 @@ static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_
 	if (nicfit_cluster_size(&ci, cat, cl, &err)) {
 		plan_find(p, NICFIT_SEV_CRITICAL, "fabric-too-large",
 			  "more planes or a larger switch: see nicfit cluster", "%s", err.msg);
-		nicfit_cluster_free(cl);
+		nicfit_cluster_release(cl);
 		free(cl);
 		return;
 	}
@@ -347,19 +347,17 @@ static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_
 			snprintf(l->source, sizeof(l->source), "%s", b->source ? b->source : "");
 		}
 	}
-	for (k = 0; k < cl->nfindings; k++) {
-		const struct nicfit_cluster_note *f = &cl->findings[k];
+	for (i = 0; i < cl->findings.n; i++) {
+		const struct nicfit_finding *f = &cl->findings.v[i];
 
-		plan_find(p, !strcmp(f->severity, "critical") ? NICFIT_SEV_CRITICAL :
-			  !strcmp(f->severity, "warning") ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO,
-			  f->rule, NULL, "%s", f->text);
+		plan_find(p, f->severity, f->code, NULL, "%s", f->message);
 	}
 	if (!in->sw && !sw)
 		plan_find(p, NICFIT_SEV_INFO, "generic-switch",
 			  "give --switch ID (nicfit catalog list switches) or add yours with --catalog",
 			  "No catalog %s switch takes %g Gb/s ports for this many servers: the plan uses a "
 			  "generic %d-port switch, unpriced.", fabric, g, be->sw.ports);
-	nicfit_cluster_free(cl);
+	nicfit_cluster_release(cl);
 	free(cl);
 }
 

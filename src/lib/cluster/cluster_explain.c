@@ -1,0 +1,267 @@
+/*
+ * cluster_explain.c - the decisions and findings that explain a sized
+ * cluster: each sizing step with the numbers it used (rule ids
+ * "cluster.tiers", "cluster.spines", ...), and the findings about the
+ * design and the parts it was given (codes in cluster_codes.def). Nothing
+ * here changes the design.
+ */
+#include <string.h>
+
+#include "cluster_int.h"
+#include "finding_int.h"
+#include "num_int.h"
+
+/*
+ * Back-end leaves count as oversubscribed above BLOCKING_RATIO: a design
+ * sized at 1:1 can come out a rounding error above 1 with rates such as
+ * 53.125 Gb/s, and a ratio that prints as 1.00:1 is not worth a warning.
+ */
+#define BLOCKING_RATIO 1.0001
+
+static const char *prose(enum nicfit_net n)
+{
+	static const char *const names[] = { "back end", "front end", "OOB" };
+
+	return names[n];
+}
+
+/*
+ * How network n's switch ports are used: a separate uplink group the
+ * design leaves alone, twin-port cages, and whether faster switch ports
+ * split across node ports (and whether the catalog has verified the
+ * split) or run at the node rate.
+ */
+static void explain_ports(struct nicfit_cluster *c, enum nicfit_net n)
+{
+	const struct nicfit_cluster_net *nt = &c->net[n];
+	const char *nn = prose(n);
+
+	if (nt->sw.cat && nt->sw.cat->uplink_ports > 0 && nt->tiers > 1)
+		nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_UPLINK_GROUP, NULL,
+			     "%s: %s also has %d x %g Gb/s uplink ports; this design takes the leaf "
+			     "uplinks from its %d x %g Gb/s ports, so every tier is the same switch",
+			     nn, nt->sw.id, nt->sw.cat->uplink_ports, nt->sw.cat->uplink_gbps,
+			     nt->sw.ports, nt->sw.gbps);
+	if (nt->sw.per_cage > 1)
+		nicfit__decide(&c->decisions, "cluster.cages", 1,
+			       "%s: %s has %d logical ports per cage: one twin-port transceiver or "
+			       "splitter cable serves each cage, uplinks start on a fresh cage",
+			       nn, nt->sw.id, nt->sw.per_cage);
+	if (nt->breakout > 1) {
+		nicfit__decide(&c->decisions, "cluster.breakout", 1,
+			       "%s: each %g Gb/s switch port splits into %d x %g Gb/s node ports (%dx%g breakout)",
+			       nn, nt->sw.gbps, nt->breakout, nt->link_gbps, nt->breakout, nt->link_gbps);
+		if (nt->sw.cat && nicfit_entry_unverified(&nt->sw.cat->e, "breakout"))
+			nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_BREAKOUT_UNVERIFIED, NULL,
+				     "%s: the catalog marks the split modes of %s unverified; check that "
+				     "its ports split %dx%g before ordering", nn, nt->sw.id, nt->breakout,
+				     nt->link_gbps);
+	} else if (nt->sw.gbps > nt->link_gbps + NICFIT_EPS) {
+		nicfit__decide(&c->decisions, "cluster.port_speed", 1,
+			       "%s: %g Gb/s switch ports run at the node rate of %g Gb/s, one node port each%s",
+			       nn, nt->sw.gbps, nt->link_gbps,
+			       c->in.net[n].breakout ? " (the switch lists no matching split)" :
+						       " (splitting is off)");
+	}
+}
+
+/*
+ * The tiers of network n with the numbers that chose them: one tier and
+ * why it fits; else what a leaf takes, why two tiers hold the plane
+ * (R^2/2 node ports at 1:1) or why three are needed (pods under cores,
+ * R^3/4), how many spines and why that count; and a warning when the
+ * back end's leaves are oversubscribed, since all-reduce across leaves
+ * then gets only that share of the NIC rate.
+ */
+static void explain_tiers(struct nicfit_cluster *c, enum nicfit_net n)
+{
+	const struct nicfit_cluster_net *nt = &c->net[n];
+	const struct cl_net *cn = &c->impl->net[n];
+	const char *nn = prose(n);
+	int R = nt->sw.ports;
+	long per_plane = n == NICFIT_NET_OOB ? nt->endpoints : nt->endpoints / nt->planes;
+
+	if (nt->tiers == 1) {
+		if (cn->map == MAP_RAIL && cn->leaves > 1 && n == NICFIT_NET_BACKEND)
+			nicfit__decide(&c->decisions, "cluster.tiers", 1,
+				       "%s: one tier: each rail's %ld node ports fit one %d-port switch, "
+				       "%d rail%s per switch, %ld switch%s per plane, no spines",
+				       nn, c->in.nodes, R, cn->rpl, cn->rpl == 1 ? "" : "s", cn->leaves,
+				       cn->leaves == 1 ? "" : "es");
+		else
+			nicfit__decide(&c->decisions, "cluster.tiers", 1,
+				       "%s: one tier: %ld ports fit %s%ld %d-port switch%s (one takes up to %ld)",
+				       nn, per_plane, n == NICFIT_NET_FRONTEND && cn->leaves > 1 ? "one per link, " : "",
+				       cn->leaves, R, cn->leaves == 1 ? "" : "es", cn->cap1);
+		return;
+	}
+	if (n == NICFIT_NET_OOB)
+		nicfit__decide(&c->decisions, "cluster.leaf", 1,
+			       "%s: a leaf takes up to %d ports + %d uplinks of %d", nn, cn->elaf, cn->u, R);
+	else
+		nicfit__decide(&c->decisions, "cluster.leaf", 1,
+			       "%s: a leaf takes %d node ports on %d switch ports + %d uplinks of %d "
+			       "(%.2f:1 at %g Gb/s down, %g Gb/s up)",
+			       nn, cn->elaf, cn->down, cn->u, R, nt->leaf_ratio, nt->link_gbps, nt->sw.gbps);
+	if (nt->tiers == 2 && n == NICFIT_NET_OOB) {
+		nicfit__decide(&c->decisions, "cluster.tiers", 1, "%s: two tiers: %ld leaves <= %d, the ports of one spine",
+			       nn, cn->leaves, R);
+	} else if (nt->tiers == 2) {
+		nicfit__decide(&c->decisions, "cluster.tiers", 1,
+			       "%s: two tiers: %ld leaves per plane <= %d, the ports of one spine; "
+			       "two tiers hold up to %d x %d = %ld node ports per plane here (R^2/2 = %ld at 1:1)",
+			       nn, cn->leaves, R, R, cn->elaf, (long)R * cn->elaf, (long)R * R / 2);
+	}
+	if (nt->tiers == 2) {
+		long need = (cn->leaves * cn->u + R - 1) / R;
+
+		if (cn->spines > need)
+			nicfit__decide(&c->decisions, "cluster.spines", 1,
+				       "%s: %ld leaves x %d uplinks = %ld spine ports / %d = %ld spine%s per "
+				       "plane, rounded up to %d (a count that divides the uplinks, so every "
+				       "leaf has %d link%s to every spine and ECMP sees equal trunks)",
+				       nn, cn->leaves, cn->u, cn->leaves * cn->u, R, need, need == 1 ? "" : "s",
+				       cn->spines, cn->u / cn->spines, cn->u / cn->spines == 1 ? "" : "s");
+		else
+			nicfit__decide(&c->decisions, "cluster.spines", 1,
+				       "%s: %ld leaves x %d uplinks = %ld spine ports / %d = %d spine%s per "
+				       "plane, %s%d link%s from every leaf to every spine",
+				       nn, cn->leaves, cn->u, cn->leaves * cn->u, R, cn->spines,
+				       cn->spines == 1 ? "" : "s", cn->u % cn->spines ? "about " : "",
+				       cn->u / cn->spines, cn->u / cn->spines == 1 ? "" : "s");
+	} else {
+		nicfit__decide(&c->decisions, "cluster.tiers", 1,
+			       "%s: three tiers: %ld leaves per plane exceed the %d ports of a spine; "
+			       "pods of up to %d leaves under spines with %d ports down (R^3/4 = %ld node ports at 1:1)",
+			       nn, cn->leaves, R, R / 2, R / 2, (long)R * R / 4 * R);
+		nicfit__decide(&c->decisions, "cluster.pods", 1,
+			       "%s: %ld pods of %ld leaves and %d spines; %d core groups of %d cores, "
+			       "%ld cores per plane (spine j of every pod joins core group j)",
+			       nn, cn->pods, cn->lpp, cn->spines, cn->spines, cn->cg, cn->tier_sw[NICFIT_TIER_CORE]);
+	}
+	if (nt->leaf_ratio > BLOCKING_RATIO && n == NICFIT_NET_BACKEND)
+		nicfit__find(&c->findings, NICFIT_SEV_WARNING, NICFIT_CODE_CLUSTER_BLOCKING, NULL,
+			     "back end: leaves are %.2f:1 oversubscribed; all-reduce across leaves gets "
+			     "1/%.2f of the NIC rate when every GPU sends at once", nt->leaf_ratio,
+			     nt->leaf_ratio);
+}
+
+static void explain(struct nicfit_cluster *c, enum nicfit_net n)
+{
+	explain_ports(c, n);
+	explain_tiers(c, n);
+}
+
+/*
+ * The back end's parts against each other: an InfiniBand switch needs
+ * InfiniBand NICs; an Ethernet back end carries RDMA only with RoCE
+ * NICs, and RoCE needs a lossless fabric (PFC and ECN) from the switch;
+ * the NIC's ports must run the link rate asked for, and it must have the
+ * ports to be cabled. Only what the catalog says is checked: a generic
+ * switch or an unnamed NIC is not judged.
+ */
+static void rule_backend_parts(struct nicfit_cluster *c)
+{
+	const struct nicfit_cluster_net *be = &c->net[NICFIT_NET_BACKEND];
+
+	if (be->sw.cat && c->nic) {
+		int ib_sw = be->sw.cat->fabric && !strcmp(be->sw.cat->fabric, "infiniband");
+
+		if (ib_sw && !c->nic->ib_rate)
+			nicfit__find(&c->findings, NICFIT_SEV_CRITICAL, NICFIT_CODE_CLUSTER_NIC_NOT_IB, NULL,
+				     "%s is an InfiniBand switch but %s has no InfiniBand ports",
+				     be->sw.id, c->nic->part ? c->nic->part : c->nic->e.id);
+		if (!ib_sw && !(c->nic->rdma & NICFIT_RDMA_ROCE))
+			nicfit__find(&c->findings, NICFIT_SEV_WARNING, NICFIT_CODE_CLUSTER_NIC_NO_RDMA, NULL,
+				     "%s has no RoCE: the back end would run TCP only",
+				     c->nic->part ? c->nic->part : c->nic->e.id);
+	}
+	if (be->sw.cat && be->sw.cat->fabric && !strcmp(be->sw.cat->fabric, "ethernet") &&
+	    !be->sw.cat->lossless)
+		nicfit__find(&c->findings, NICFIT_SEV_WARNING, NICFIT_CODE_CLUSTER_NOT_LOSSLESS, NULL,
+			     "the catalog does not list PFC/ECN for %s; RoCE needs a lossless "
+			     "fabric (PFC and ECN)", be->sw.id);
+	if (c->nic && c->nic->port_gbps < be->link_gbps - NICFIT_EPS)
+		nicfit__find(&c->findings, NICFIT_SEV_CRITICAL, NICFIT_CODE_CLUSTER_NIC_SLOWER, NULL,
+			     "%s ports run at most %g Gb/s, not %g", c->nic->e.id, c->nic->port_gbps,
+			     be->link_gbps);
+	if (c->nic && c->nic->ports < c->in.nic_ports)
+		nicfit__find(&c->findings, NICFIT_SEV_CRITICAL, NICFIT_CODE_CLUSTER_NIC_PORTS, NULL,
+			     "%s has %d port%s, not %d", c->nic->e.id, c->nic->ports,
+			     c->nic->ports == 1 ? "" : "s", c->in.nic_ports);
+}
+
+/* The back end: planes, rails, its ports and tiers, and what is worth knowing about them. */
+static void explain_backend(struct nicfit_cluster *c)
+{
+	const struct nicfit_cluster_net *be = &c->net[NICFIT_NET_BACKEND];
+	const struct cl_net *cb = &c->impl->net[NICFIT_NET_BACKEND];
+
+	if (be->planes > 1)
+		nicfit__decide(&c->decisions, "cluster.planes", 1,
+			       "back end: %d independent planes; link l of a node goes to plane l mod %d, "
+			       "so each plane carries %d of every node's %d links",
+			       be->planes, be->planes, be->links_per_node / be->planes, be->links_per_node);
+	if (c->in.net[NICFIT_NET_BACKEND].rail_only)
+		nicfit__decide(&c->decisions, "cluster.rail", 1,
+			       "back end: rail-only: link i of every node on rail i, each rail on one "
+			       "switch (%d rail%s per switch), no spines", cb->rpl, cb->rpl == 1 ? "" : "s");
+	else if (c->in.net[NICFIT_NET_BACKEND].rail_optimized)
+		nicfit__decide(&c->decisions, "cluster.rail", 1,
+			       "back end: rail-optimized: link i of every node on rail i (%d rails per plane)%s",
+			       be->rails, be->tiers > 1 ? "; the spines are shared by all rails" : "");
+	explain(c, NICFIT_NET_BACKEND);
+	if (be->tiers == 1 && be->rails > 1 && cb->leaves > 1)
+		nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_RAIL_ONLY, NULL,
+			     "back end: rail-only: no spines, so traffic between rails must cross "
+			     "NVLink inside a node (PXN)");
+	if (c->in.nodes == 2 && be->links_per_node)
+		nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_BACK_TO_BACK, NULL,
+			     "two nodes can also be cabled back to back without a back-end switch");
+	rule_backend_parts(c);
+}
+
+/* The front end: links per node and leaves that serve whole racks. A node
+ * with one link is cut off when its leaf fails: worth saying. */
+static void explain_frontend(struct nicfit_cluster *c)
+{
+	const struct nicfit_cluster_net *fe = &c->net[NICFIT_NET_FRONTEND];
+
+	nicfit__decide(&c->decisions, "cluster.frontend", 1,
+		       "front end: %d x %g Gb/s link%s per node to %s, leaves serve whole racks; "
+		       "the servers' own (onboard or OCP) ports are assumed, so the BOM has no "
+		       "front-end NIC", fe->links_per_node, fe->link_gbps,
+		       fe->links_per_node == 1 ? "" : "s",
+		       fe->links_per_node == 1 ? "one leaf" : "different leaves (one per link)");
+	explain(c, NICFIT_NET_FRONTEND);
+	if (fe->links_per_node == 1)
+		nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_SINGLE_HOMED, NULL,
+			     "front end: one link per node: a leaf failure cuts its racks off "
+			     "(--frontend-links 2 dual-homes every node to two leaves)");
+}
+
+static void explain_oob(struct nicfit_cluster *c)
+{
+	nicfit__decide(&c->decisions, "cluster.oob", 1,
+		       "OOB: %ld BMC ports and %ld switch management ports on %ld OOB leaves "
+		       "(whole racks per leaf, %d uplinks each)",
+		       c->in.nodes, c->impl->noob - c->in.nodes, c->impl->net[NICFIT_NET_OOB].leaves,
+		       c->in.net[NICFIT_NET_OOB].uplinks);
+	explain(c, NICFIT_NET_OOB);
+}
+
+void nicfit__cluster_explain(struct nicfit_cluster *c)
+{
+	if (c->net[NICFIT_NET_BACKEND].enabled)
+		explain_backend(c);
+	if (c->net[NICFIT_NET_FRONTEND].enabled)
+		explain_frontend(c);
+	if (c->net[NICFIT_NET_OOB].enabled)
+		explain_oob(c);
+	/* the rack height assumed must hold the nodes asked for per rack */
+	if (c->in.nodes_per_rack * c->in.layout.node_u > c->in.layout.rack_u)
+		nicfit__find(&c->findings, NICFIT_SEV_WARNING, NICFIT_CODE_CLUSTER_RACK_FULL, NULL,
+			     "%d nodes of %gU do not fit a %gU rack; lower --nodes-per-rack or set "
+			     "--assume node_u/rack_u", c->in.nodes_per_rack, c->in.layout.node_u,
+			     c->in.layout.rack_u);
+}

@@ -1,0 +1,280 @@
+/*
+ * cluster_net.c - one network of a cluster before and after its tiers are
+ * sized: the names of networks, tiers and link levels; the switch model
+ * it uses (a catalog entry or a generic switch) and whether its ports
+ * split across node ports; the set-up of a network from its input; what
+ * is published of it once sized; and the numbering of its switches, which
+ * the walk, the port map names and the diagram read.
+ *
+ * It is not the sizing itself (cluster_tiers.c) nor where switches stand
+ * (cluster_place.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cluster_int.h"
+#include "num_int.h"
+
+const char *nicfit_net_name(enum nicfit_net n)
+{
+	static const char *const names[] = { "backend", "frontend", "oob" };
+
+	return (unsigned)n < NICFIT_NET_COUNT ? names[n] : "?";
+}
+
+const char *nicfit_tier_name(enum nicfit_tier t)
+{
+	static const char *const names[] = { "leaf", "spine", "core" };
+
+	return (unsigned)t < NICFIT_TIER_COUNT ? names[t] : "?";
+}
+
+const char *nicfit_link_level_name(enum nicfit_link_level l)
+{
+	static const char *const names[] = { "host-leaf", "leaf-spine", "spine-core", "mgmt" };
+
+	return (unsigned)l < NICFIT_LINK_LEVELS ? names[l] : "?";
+}
+
+/* ---- switches ---------------------------------------------------------------- */
+
+static const char *cage_for(double gbps)
+{
+	static const struct { double g; const char *cage; } t[] = {
+		{ 1, "RJ45" }, { 10, "SFP+" }, { 25, "SFP28" }, { 40, "QSFP+" },
+		{ 50, "SFP56" }, { 100, "QSFP28" }, { 200, "QSFP56" }, { 400, "OSFP" },
+		{ 800, "OSFP" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (fabs(t[i].g - gbps) < CL_RATE_EPS)
+			return t[i].cage;
+	return "?";
+}
+
+const char *nicfit__cluster_switch_opt(enum nicfit_net n)
+{
+	static const char *const o[] = { "--switch", "--frontend-switch", "--oob-switch" };
+
+	return o[n];
+}
+
+/*
+ * The height of a catalog switch from its form field ("1U", "2U"): whole
+ * units from 1 to MAX_FORM_U. Anything else (no field, a chassis) is
+ * placed as 1U, the size of most fixed switches this sizer designs with.
+ */
+#define MAX_FORM_U 10
+
+/*
+ * A generic switch of up to GENERIC_1U_PORTS ports is taken as 1U, a
+ * larger one as 2U: an assumption, as 64 ports fit 1U in the catalog's
+ * QM9700 (32 twin-port OSFP cages) while 64 x 800G takes 2U (SN5600).
+ */
+#define GENERIC_1U_PORTS 64
+
+/*
+ * A port splits into at most MAX_SPLIT legs: QSFP-DD and OSFP cages carry
+ * 8 electrical lanes and a leg takes at least one. 2x, 4x and 8x are the
+ * splits switch vendors list; a generic switch is assumed to offer them.
+ */
+#define MAX_SPLIT 8
+
+static int form_u(const char *form)
+{
+	long u = 0;
+
+	if (form && form[0] >= '1' && form[0] <= '9')
+		u = strtol(form, NULL, 10);
+	return u >= 1 && u <= MAX_FORM_U ? (int)u : 1;
+}
+
+static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
+			  const struct nicfit_cluster_net_input *ni,
+			  struct nicfit_cluster_switch *sw, struct nicfit_error *err)
+{
+	memset(sw, 0, sizeof(*sw));
+	if (ni->switch_id) {
+		const struct nicfit_switch *s = NULL;
+
+		if (cat)
+			s = nicfit_find_switch(cat, ni->switch_id, nicfit__cluster_switch_opt(n), err);
+		if (!s)
+			return err && err->code ? err->code :
+				nicfit_error_at(err, NICFIT_E_NOTFOUND, nicfit__cluster_switch_opt(n), 0, 0,
+						"unknown switch '%.64s'", ni->switch_id);
+		sw->cat = s;
+		snprintf(sw->id, sizeof(sw->id), "%s", s->e.id);
+		snprintf(sw->name, sizeof(sw->name), "%s", s->e.name ? s->e.name : s->e.id);
+		sw->ports = s->ports;
+		sw->gbps = s->port_gbps;
+		snprintf(sw->cage, sizeof(sw->cage), "%s", s->cage ? s->cage : cage_for(s->port_gbps));
+		sw->max_logical = s->max_logical_ports;
+		sw->per_cage = s->ports_per_cage > 1 ? s->ports_per_cage : 1;
+		sw->height_u = form_u(s->form);
+		if (sw->ports < 2 || sw->ports > NICFIT_CLUSTER_MAX_RADIX || sw->gbps <= 0)
+			return nicfit_error_at(err, NICFIT_E_DATA, nicfit__cluster_switch_opt(n), 0, 0,
+					       "switch '%s' has %d ports at %g Gb/s: cannot size with it",
+					       sw->id, sw->ports, sw->gbps);
+		return 0;
+	}
+	sw->ports = ni->radix;
+	sw->gbps = ni->switch_gbps > 0 ? ni->switch_gbps : ni->link_gbps;
+	snprintf(sw->id, sizeof(sw->id), "generic-%dx%gg", sw->ports, sw->gbps);
+	snprintf(sw->name, sizeof(sw->name), "%d-port %gG switch (generic)", sw->ports, sw->gbps);
+	snprintf(sw->cage, sizeof(sw->cage), "%s", cage_for(sw->gbps));
+	sw->per_cage = 1;
+	sw->height_u = sw->ports > GENERIC_1U_PORTS ? 2 : 1;
+	return 0;
+}
+
+/* Does the switch list an "NxG" split with n legs of rate g? */
+static int can_split(const struct nicfit_cluster_switch *sw, int n, double g)
+{
+	int i;
+
+	if (!sw->cat)
+		return n == 2 || n == 4 || n == MAX_SPLIT;
+	for (i = 0; i < sw->cat->nbreakout; i++) {
+		const char *s = sw->cat->breakout[i], *x = strchr(s, 'x');
+		char *end;
+		long legs;
+		double rate;
+
+		if (!x)
+			continue;
+		legs = strtol(s, &end, 10);
+		if (end != x)
+			continue;
+		rate = strtod(x + 1, &end);
+		if (legs == n && fabs(rate - g) < CL_RATE_EPS)
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- one network ------------------------------------------------------------- */
+
+const char *nicfit__cluster_rate_opt(enum nicfit_net n)
+{
+	static const char *const o[] = { "--nic-gbps", "--frontend-gbps", "--oob-switch" };
+
+	return o[n];
+}
+
+int nicfit__cluster_net_setup(struct nicfit_cluster *c, enum nicfit_net n, struct leafdes *d,
+			      struct nicfit_error *err)
+{
+	const struct nicfit_cluster_net_input *ni = &c->in.net[n];
+	struct nicfit_cluster_net *nt = &c->net[n];
+	struct cl_net *cn = &c->impl->net[n];
+	const char *cage = NULL;
+	int rc;
+
+	nt->enabled = 1;
+	nt->links_per_node = ni->links_per_node;
+	nt->link_gbps = ni->link_gbps;
+	nt->planes = n == NICFIT_NET_BACKEND ? ni->planes : 1;
+	cn->kp = ni->links_per_node / nt->planes;
+	rc = resolve_switch(c->impl->cat, n, ni, &nt->sw, err);
+	if (rc)
+		return rc;
+	if (n == NICFIT_NET_BACKEND && c->nic)
+		cage = c->nic->cage;
+	snprintf(nt->node_cage, sizeof(nt->node_cage), "%s",
+		 cage ? cage : cage_for(ni->link_gbps));
+	if (nt->sw.gbps < ni->link_gbps - NICFIT_EPS)
+		return nicfit_error_at(err, NICFIT_E_USAGE, nicfit__cluster_rate_opt(n), 0, 0,
+				       "%s: node ports at %g Gb/s are faster than the %s ports (%g Gb/s)",
+				       nicfit_net_name(n), ni->link_gbps, nt->sw.id, nt->sw.gbps);
+	d->ni = ni;
+	d->sw = &nt->sw;
+	d->b = 1;
+	if (nt->sw.gbps > ni->link_gbps + NICFIT_EPS) {
+		double r = nt->sw.gbps / ni->link_gbps;
+		int bi = (int)lround(r);
+
+		if (ni->breakout && fabs(r - bi) < CL_RATE_EPS && bi >= 2 && bi <= MAX_SPLIT &&
+		    can_split(&nt->sw, bi, ni->link_gbps))
+			d->b = bi;
+	}
+	nt->breakout = d->b;
+	nt->port_gbps = ni->link_gbps * d->b;
+	nt->rails = n == NICFIT_NET_FRONTEND ? ni->links_per_node :
+		    ni->rail_optimized || ni->rail_only ? cn->kp : 1;
+	nt->endpoints = c->in.nodes * ni->links_per_node;
+	return 0;
+}
+
+void nicfit__cluster_net_publish(struct nicfit_cluster *c, enum nicfit_net n,
+				 const struct leafdes *d)
+{
+	struct nicfit_cluster_net *nt = &c->net[n];
+	struct cl_net *cn = &c->impl->net[n];
+	int t;
+
+	nt->tiers = cn->tiers;
+	nt->endpoints_per_leaf = cn->elaf;
+	nt->uplinks_per_leaf = cn->tiers > 1 ? cn->u : 0;
+	nt->leaf_ratio = cn->tiers > 1 ? (double)cn->elaf * d->ni->link_gbps /
+					 ((double)cn->u * nt->sw.gbps) : 1;
+	nt->pods = cn->pods;
+	nt->leaves_per_pod = cn->lpp;
+	nt->spines_per_pod = cn->tiers == 3 ? cn->spines : 0;
+	nt->cores_per_group = cn->cg;
+	nt->tier[NICFIT_TIER_LEAF].down = cn->down;
+	nt->tier[NICFIT_TIER_LEAF].up = nt->uplinks_per_leaf;
+	if (cn->tiers >= 2) {
+		nt->tier[NICFIT_TIER_SPINE].down = cn->sdown;
+		nt->tier[NICFIT_TIER_SPINE].up = cn->tiers == 3 ? cn->sup : 0;
+	}
+	if (cn->tiers == 3)
+		nt->tier[NICFIT_TIER_CORE].down = (int)cdiv(cn->pods * cn->sup, cn->cg);
+	cn->per_plane = 0;
+	for (t = 0; t < NICFIT_TIER_COUNT; t++) {
+		nt->tier[t].switches = cn->tier_sw[t] * nt->planes;
+		cn->per_plane += cn->tier_sw[t];
+		cn->digits[t] = digits(cn->tier_sw[t] > 0 ? cn->tier_sw[t] : 1);
+		if (cn->digits[t] < 2)
+			cn->digits[t] = 2;
+	}
+}
+
+/* ---- switch numbering -------------------------------------------------------- */
+
+void nicfit__cluster_switch_of(const struct nicfit_cluster *c, long s, enum nicfit_net *net,
+			       int *plane, enum nicfit_tier *tier, long *idx)
+{
+	const struct nicfit_cluster_impl *im = c->impl;
+	int n, t;
+
+	for (n = NICFIT_NET_COUNT - 1; n >= 0; n--)
+		if (c->net[n].enabled && im->net[n].per_plane > 0 && s >= im->net[n].base)
+			break;
+	if (n < 0)
+		n = 0;
+	*net = n;
+	s -= im->net[n].base;
+	*plane = (int)(s / im->net[n].per_plane);
+	s %= im->net[n].per_plane;
+	for (t = 0; t < NICFIT_TIER_COUNT - 1 && s >= im->net[n].tier_sw[t]; t++)
+		s -= im->net[n].tier_sw[t];
+	*tier = t;
+	*idx = s;
+}
+
+long nicfit__cluster_switch_id(const struct nicfit_cluster *c, enum nicfit_net n, int plane,
+			       enum nicfit_tier t, long idx)
+{
+	const struct cl_net *cn = &c->impl->net[n];
+	long s = cn->base + plane * cn->per_plane + idx;
+	int i;
+
+	for (i = 0; i < (int)t; i++)
+		s += cn->tier_sw[i];
+	return c->in.nodes + s;
+}

@@ -1,0 +1,133 @@
+/*
+ * cluster_place.c - where every switch stands, which the cable lengths
+ * come from: a leaf whose nodes fill a few racks of one row on top of the
+ * middle one, other leaves in the network racks in the middle of their
+ * row, spines and cores in a spine row of their own (the spines of a
+ * three-tier pod in the row of the pod's first nodes). Switches are first
+ * given a slot or a top-of-rack mark, then rack positions once every
+ * network is placed and the width of each row's network racks is known.
+ */
+#include <stdint.h>
+
+#include "cluster_int.h"
+
+/* Node range [first, last] that leaf idx of a back-end or front-end network serves. */
+static void leaf_nodes(const struct cl_net *cn, long N, long idx, long *first, long *last)
+{
+	long g = idx / cn->lpg, lig = idx % cn->lpg, g0 = g * cn->gsize;
+	long count = lmin(cn->gsize, N - g0);
+
+	switch (cn->map) {
+	case MAP_RAIL: {
+		long lpr = cdiv(count, cn->esub), sub = lig % lpr;
+
+		*first = g0 + sub * cn->esub;
+		*last = g0 + lmin(sub * cn->esub + cn->esub, count) - 1;
+		return;
+	}
+	case MAP_NODES:
+		*first = g0 + lig * cn->npl;
+		*last = g0 + lmin(lig * cn->npl + cn->npl, count) - 1;
+		return;
+	case MAP_SPLIT:
+		*first = *last = g0 + lig / cn->lpn;
+		return;
+	case MAP_LIST:
+		break;
+	}
+	*first = *last = 0;
+}
+
+static void place_tor(struct nicfit_cluster *c, struct placer *p, long s, long rack)
+{
+	struct cl_pos *q = &c->impl->pos[s];
+
+	q->row = (int32_t)(rack / p->rpr);
+	q->x = -(int32_t)(rack % p->rpr) - 1;
+	q->u = (float)(c->in.layout.rack_u - p->tors[rack] * p->hmax - p->hmax / 2.0);
+	p->tors[rack]++;
+}
+
+void nicfit__cluster_place_slot(struct nicfit_cluster *c, struct placer *p, long s, long row)
+{
+	struct cl_pos *q = &c->impl->pos[s];
+
+	q->row = (int32_t)row;
+	q->x = (int32_t)p->slots[row]++;
+	q->u = 0;
+}
+
+/* On top of the middle rack of its span when the span is short and stays in one
+ * row; else in the network racks of the first rack's row. */
+void nicfit__cluster_place_leaf(struct nicfit_cluster *c, struct placer *p, long s, long r0,
+				long r1)
+{
+	if (r1 - r0 + 1 <= (long)c->in.layout.tor_span && r0 / p->rpr == r1 / p->rpr)
+		place_tor(c, p, s, (r0 + r1) / 2);
+	else
+		nicfit__cluster_place_slot(c, p, s, r0 / p->rpr);
+}
+
+/* Leaves with all their nodes in a few racks go on top of one of them; the others into
+ * the network racks of their first node's row; spines and cores into the
+ * spine row. */
+void nicfit__cluster_place_net(struct nicfit_cluster *c, struct placer *p, enum nicfit_net n)
+{
+	const struct cl_net *cn = &c->impl->net[n];
+	long M = c->in.nodes_per_rack, plane, i, s = cn->base;
+	int t;
+
+	for (plane = 0; plane < c->net[n].planes; plane++)
+		for (t = 0; t < NICFIT_TIER_COUNT; t++)
+			for (i = 0; i < cn->tier_sw[t]; i++, s++) {
+				long first, last;
+
+				if (t == NICFIT_TIER_SPINE && cn->tiers == 3) {
+					/* a pod's spines stand in the row of its first leaf's nodes */
+					leaf_nodes(cn, c->in.nodes, i / cn->spines * cn->lpp, &first, &last);
+					nicfit__cluster_place_slot(c, p, s, first / M / p->rpr);
+					continue;
+				}
+				if (t != NICFIT_TIER_LEAF) {
+					nicfit__cluster_place_slot(c, p, s, c->impl->crow);
+					continue;
+				}
+				leaf_nodes(cn, c->in.nodes, i, &first, &last);
+				nicfit__cluster_place_leaf(c, p, s, first / M, last / M);
+			}
+}
+
+/* Turn slots and ToR marks into rack positions, and count network racks. */
+void nicfit__cluster_finalize_positions(struct nicfit_cluster *c, struct placer *p)
+{
+	struct nicfit_cluster_impl *im = c->impl;
+	long r, s, spr = (long)c->in.layout.switches_per_rack, width;
+
+	c->network_racks = 0;
+	for (r = 0; r <= im->crow; r++) {
+		long ncomp = r < im->crow ? lmin(p->rpr, p->C - r * p->rpr) : 0;
+
+		im->row_net[r] = (int32_t)cdiv(p->slots[r], spr);
+		im->row_half[r] = (int32_t)((ncomp + 1) / 2);
+		c->network_racks += im->row_net[r];
+	}
+	im->has_spine_row = p->slots[im->crow] > 0;
+	width = lmin(p->rpr, p->C);
+	im->spine_x0 = (int32_t)((width - im->row_net[im->crow]) / 2);
+	for (s = 0; s < im->nsw; s++) {
+		struct cl_pos *q = &im->pos[s];
+
+		if (q->x < 0) {
+			int32_t i = -q->x - 1;
+
+			q->x = i < im->row_half[q->row] ? i : i + im->row_net[q->row];
+		} else {
+			long slot = q->x, j = slot / spr, k = slot % spr;
+			double u = c->in.layout.rack_u - (double)k * p->hmax - p->hmax / 2.0;
+
+			q->x = (int32_t)(q->row < im->crow ? im->row_half[q->row] + j : im->spine_x0 + j);
+			q->u = (float)(u < p->hmax / 2.0 ? p->hmax / 2.0 : u);
+		}
+	}
+	c->rows = im->crow + (im->has_spine_row ? 1 : 0);
+}

@@ -1,0 +1,221 @@
+/*
+ * cluster_spec.c - a cluster request from a spec: the keys of `nicfit
+ * cluster` and of POST /api/cluster (option names with '-' as '_'), each
+ * read and range-checked into a struct nicfit_cluster_input, with errors
+ * that name the option (or the key of a JSON request).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cluster_int.h"
+#include "nicfit/units.h"
+
+/* ---- the request ------------------------------------------------------------- */
+
+const char *const nicfit_cluster_spec_keys[] = {
+	"nodes", "gpus", "gpus_per_node", "nics_per_node", "nic_ports", "nic_gbps", "nic",
+	"switch", "radix", "switch_gbps", "rail_optimized", "rail_only", "oversubscription", "planes",
+	"tiers", "breakout", "nodes_per_rack", "frontend", "no_frontend", "frontend_links",
+	"frontend_gbps", "frontend_switch", "frontend_radix", "frontend_oversubscription",
+	"oob", "no_oob", "oob_switch", "oob_radix", "oob_uplinks", "mgmt_ports", "assume",
+	"port_map", NULL
+};
+
+struct req {
+	struct nicfit_spec *s;
+	struct nicfit_error *err;
+	char opt[72];
+};
+
+static const char *optname(struct req *r, const char *key)
+{
+	size_t i;
+
+	if (r->s->from_data) {
+		snprintf(r->opt, sizeof(r->opt), "%.40s: %s", r->s->input, key);
+		return r->opt;
+	}
+	snprintf(r->opt, sizeof(r->opt), "--%s", key);
+	for (i = 2; r->opt[i]; i++)
+		if (r->opt[i] == '_')
+			r->opt[i] = '-';
+	return r->opt;
+}
+
+static int fix(struct req *r, int rc)
+{
+	if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
+		r->err->code = NICFIT_E_DATA;
+	return rc;
+}
+
+static int get_long(struct req *r, const char *key, long min, long max, long *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+
+	if (!v)
+		return 0;
+	return fix(r, nicfit_parse_long(v, optname(r, key), min, max, out, r->err));
+}
+
+static int get_int(struct req *r, const char *key, long min, long max, int *out)
+{
+	long v = *out;
+	int rc = get_long(r, key, min, max, &v);
+
+	if (!rc)
+		*out = (int)v;
+	return rc;
+}
+
+/* "3", "3:1" or "3.5" */
+static int get_ratio(struct req *r, const char *key, double *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+	char tmp[64];
+	size_t n;
+
+	if (!v)
+		return 0;
+	n = strlen(v);
+	snprintf(tmp, sizeof(tmp), "%s", v);
+	if (n > 2 && n < sizeof(tmp) && !strcmp(tmp + n - 2, ":1"))
+		tmp[n - 2] = '\0';
+	return fix(r, nicfit_parse_double(tmp, optname(r, key), 1, NICFIT_CLUSTER_MAX_OVERSUB, out, r->err));
+}
+
+static int get_speed(struct req *r, const char *key, double *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+	struct nicfit_speed sp;
+	int rc;
+
+	if (!v)
+		return 0;
+	/* the option names its unit: a bare number is Gb/s */
+	if (nicfit_parse_double(v, optname(r, key), 0.001, NICFIT_CLUSTER_MAX_GBPS, out, NULL) == 0)
+		return 0;
+	rc = fix(r, nicfit_parse_speed(v, optname(r, key), &sp, r->err));
+	if (!rc)
+		*out = sp.gbps;
+	return rc;
+}
+
+static int get_bool(struct req *r, const char *key, int *out)
+{
+	static const char *const yes[] = { "true", "yes", "on", "1", NULL };
+	static const char *const no[] = { "false", "no", "off", "0", NULL };
+	const char *v = nicfit_spec_get(r->s, key);
+	int i;
+
+	if (!v)
+		return 0;
+	for (i = 0; yes[i]; i++)
+		if (!strcasecmp(v, yes[i])) {
+			*out = 1;
+			return 0;
+		}
+	for (i = 0; no[i]; i++)
+		if (!strcasecmp(v, no[i])) {
+			*out = 0;
+			return 0;
+		}
+	return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, key), 0, 0,
+				      "'%.32s' is not on/off (true, false, yes, no)", v));
+}
+
+int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_cluster_input *in,
+				   int *port_map_inline, struct nicfit_error *err)
+{
+	struct nicfit_cluster_net_input *be = &in->net[NICFIT_NET_BACKEND];
+	struct nicfit_cluster_net_input *fe = &in->net[NICFIT_NET_FRONTEND];
+	struct nicfit_cluster_net_input *oob = &in->net[NICFIT_NET_OOB];
+	struct req r;
+	long gpus = 0, nodes = 0;
+	int rc, front = 1, nofront = 0, oobon = 1, nooob = 0, inl = 0, radix_given;
+	size_t i, na;
+
+	memset(&r, 0, sizeof(r));
+	r.s = spec;
+	r.err = err;
+	nicfit_cluster_input_default(in);
+	in->nic_id = nicfit_spec_get(spec, "nic");
+	be->switch_id = nicfit_spec_get(spec, "switch");
+	fe->switch_id = nicfit_spec_get(spec, "frontend_switch");
+	oob->switch_id = nicfit_spec_get(spec, "oob_switch");
+	radix_given = nicfit_spec_get(spec, "radix") != NULL;
+	if ((rc = get_long(&r, "nodes", 1, NICFIT_CLUSTER_MAX_NODES, &nodes)) ||
+	    (rc = get_long(&r, "gpus", 1, NICFIT_CLUSTER_MAX_NODES * NICFIT_CLUSTER_MAX_GPUS, &gpus)) ||
+	    (rc = get_int(&r, "gpus_per_node", 0, NICFIT_CLUSTER_MAX_GPUS, &in->gpus_per_node)) ||
+	    (rc = get_int(&r, "nics_per_node", 0, NICFIT_CLUSTER_MAX_LINKS, &in->nics_per_node)) ||
+	    (rc = get_int(&r, "nic_ports", 1, NICFIT_CLUSTER_MAX_NIC_PORTS, &in->nic_ports)) ||
+	    (rc = get_speed(&r, "nic_gbps", &be->link_gbps)) ||
+	    (rc = get_int(&r, "radix", 2, NICFIT_CLUSTER_MAX_RADIX, &be->radix)) ||
+	    (rc = get_speed(&r, "switch_gbps", &be->switch_gbps)) ||
+	    (rc = get_bool(&r, "rail_optimized", &be->rail_optimized)) ||
+	    (rc = get_bool(&r, "rail_only", &be->rail_only)) ||
+	    (rc = get_ratio(&r, "oversubscription", &be->oversubscription)) ||
+	    (rc = get_int(&r, "planes", 1, NICFIT_CLUSTER_MAX_PLANES, &be->planes)) ||
+	    (rc = get_int(&r, "tiers", 1, 3, &be->min_tiers)) ||
+	    (rc = get_bool(&r, "breakout", &be->breakout)) ||
+	    (rc = get_int(&r, "nodes_per_rack", 1, NICFIT_CLUSTER_MAX_NODES_PER_RACK,
+			    &in->nodes_per_rack)) ||
+	    (rc = get_bool(&r, "frontend", &front)) ||
+	    (rc = get_bool(&r, "no_frontend", &nofront)) ||
+	    (rc = get_int(&r, "frontend_links", 1, 4, &fe->links_per_node)) ||
+	    (rc = get_speed(&r, "frontend_gbps", &fe->link_gbps)) ||
+	    (rc = get_int(&r, "frontend_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &fe->radix)) ||
+	    (rc = get_ratio(&r, "frontend_oversubscription", &fe->oversubscription)) ||
+	    (rc = get_bool(&r, "oob", &oobon)) ||
+	    (rc = get_bool(&r, "no_oob", &nooob)) ||
+	    (rc = get_int(&r, "oob_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &oob->radix)) ||
+	    (rc = get_int(&r, "oob_uplinks", 1, 64, &oob->uplinks)) ||
+	    (rc = get_bool(&r, "mgmt_ports", &in->mgmt_ports)) ||
+	    (rc = get_bool(&r, "port_map", &inl)))
+		return rc;
+	if (!nodes && !gpus)
+		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, spec->input, 0, 0,
+					       "give %s (or %s)", optname(&r, "nodes"),
+					       spec->from_data ? "gpus" : "--gpus"));
+	if (nodes && gpus)
+		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, spec->input, 0, 0,
+					       "give the node count or the GPU count, not both"));
+	if (gpus) {
+		if (in->gpus_per_node < 1)
+			return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "gpus_per_node"),
+						       0, 0, "--gpus needs at least one GPU per node"));
+		nodes = (gpus + in->gpus_per_node - 1) / in->gpus_per_node;
+		if (nodes > NICFIT_CLUSTER_MAX_NODES)
+			return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "gpus"), 0, 0,
+						       "more than %ld nodes", NICFIT_CLUSTER_MAX_NODES));
+	}
+	in->nodes = nodes;
+	if (!nicfit_spec_get(spec, "nics_per_node") && in->gpus_per_node > 0)
+		in->nics_per_node = in->gpus_per_node;
+	if (in->nics_per_node * in->nic_ports > NICFIT_CLUSTER_MAX_LINKS)
+		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "nics_per_node"), 0, 0,
+					       "at most %d back-end links per node",
+					       NICFIT_CLUSTER_MAX_LINKS));
+	if (radix_given && be->switch_id)
+		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "radix"), 0, 0,
+					       "give a switch or a radix, not both"));
+	if (!front || nofront)
+		fe->links_per_node = 0;
+	if (!oobon || nooob)
+		oob->links_per_node = 0;
+	na = nicfit_spec_count(spec, "assume");
+	for (i = 0; i < na; i++) {
+		rc = nicfit_param_assign(nicfit_cluster_layout_table, nicfit_cluster_layout_count,
+					 &in->layout, nicfit_spec_get_nth(spec, "assume", i),
+					 optname(&r, "assume"), err);
+		if (rc)
+			return fix(&r, rc);
+	}
+	rc = fix(&r, nicfit_spec_check_unused(spec, nicfit_cluster_spec_keys, err));
+	if (rc)
+		return rc;
+	if (port_map_inline)
+		*port_map_inline = inl;
+	return 0;
+}
