@@ -24,39 +24,8 @@
 #include "nicfit/calc.h"
 #include "nicfit/plan.h"
 #include "nicfit/units.h"
+#include "finding_int.h"
 #include "plan_int.h"
-
-void plan_decide(struct nicfit_plan *p, const char *rule, int applied, const char *fmt, ...)
-{
-	struct nicfit_plan_decision *d;
-	va_list ap;
-
-	if (p->ndecisions >= NICFIT_PLAN_MAX_DECISIONS)
-		return;
-	d = &p->decisions[p->ndecisions++];
-	snprintf(d->rule, sizeof(d->rule), "%s", rule);
-	d->applied = applied;
-	va_start(ap, fmt);
-	vsnprintf(d->text, sizeof(d->text), fmt, ap);
-	va_end(ap);
-}
-
-void plan_find(struct nicfit_plan *p, enum nicfit_severity sev, const char *code,
-	       const char *fix, const char *fmt, ...)
-{
-	struct nicfit_plan_finding *f;
-	va_list ap;
-
-	if (p->nfindings >= NICFIT_PLAN_MAX_FINDINGS)
-		return;
-	f = &p->findings[p->nfindings++];
-	f->severity = sev;
-	snprintf(f->code, sizeof(f->code), "%s", code);
-	snprintf(f->fix, sizeof(f->fix), "%s", fix ? fix : "");
-	va_start(ap, fmt);
-	vsnprintf(f->message, sizeof(f->message), fmt, ap);
-	va_end(ap);
-}
 
 /* ---- R1: model fit ------------------------------------------------------ */
 
@@ -77,12 +46,13 @@ static void rule_fit(struct nicfit_plan *p)
 	p->fits_one_server = 1;
 	p->servers_needed = 1;
 	if (!(in->params > 0) && !(in->weights_gb > 0)) {
-		plan_decide(p, "R1", 0, "No model given (--model, --params or --weights-gb): "
-			    "memory fit not checked; the network is planned from the workload alone.");
+		nicfit__decide(&p->decisions, "R1", 0,
+			       "No model given (--model, --params or --weights-gb): "
+			       "memory fit not checked; the network is planned from the workload alone.");
 		if (in->workload == NICFIT_WL_INFERENCE || in->workload == NICFIT_WL_REPLICATED)
-			plan_find(p, NICFIT_SEV_INFO, "fit-not-checked",
-				  "give --model ID (or --params N, --weights-gb X) and the GPUs",
-				  "No model given: the plan assumes it fits one server.");
+			nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_FIT_NOT_CHECKED,
+					  "give --model ID (or --params N, --weights-gb X) and the GPUs",
+					  "No model given: the plan assumes it fits one server.");
 		return;
 	}
 	if (in->model)
@@ -92,12 +62,13 @@ static void rule_fit(struct nicfit_plan *p)
 	else
 		snprintf(name, sizeof(name), "a %.1f GB model", in->weights_gb);
 	if (!in->gpu || gpus < 1) {
-		plan_decide(p, "R1", 0, "No GPU given (--gpu, --gpus-per-server): %s is not checked "
-			    "against GPU memory.", name);
-		plan_find(p, NICFIT_SEV_WARNING, "fit-not-checked",
-			  "give --gpu ID and --gpus-per-server N",
-			  "No GPU given: whether %s fits one server was not checked, so the back-end "
-			  "decision rests on the workload alone.", name);
+		nicfit__decide(&p->decisions, "R1", 0,
+			       "No GPU given (--gpu, --gpus-per-server): %s is not checked "
+			       "against GPU memory.", name);
+		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_FIT_NOT_CHECKED,
+				  "give --gpu ID and --gpus-per-server N",
+				  "No GPU given: whether %s fits one server was not checked, so the back-end "
+				  "decision rests on the workload alone.", name);
 		/* the weights still size the model download (R3) */
 		memset(&arch, 0, sizeof(arch));
 		if (in->model)
@@ -137,15 +108,15 @@ static void rule_fit(struct nicfit_plan *p)
 		p->gpus_needed = (int)ceil(p->train_state_gb / per_gpu - 1e-9);
 		p->servers_needed = (p->gpus_needed + gpus - 1) / gpus;
 		p->fits_one_server = p->train_state_gb <= cap;
-		plan_decide(p, "R1", 1,
-			    "%s fine-tuned at %s: adapter fine-tuning (LoRA/QLoRA) keeps the %.1f GB "
-			    "quantised base frozen and trains %.2gB adapter parameters (%.1f%% of the "
-			    "model) at %g bytes each: %.1f GB before activations; one server's %d x %s "
-			    "hold %.1f GB usable -> %s. (For a full fine-tune give --precision bf16.)",
-			    name, nicfit_precision_name(in->precision), p->fit.weights_gb, adapters / 1e9,
-			    in->llm.adapter_share * 100, in->llm.train_bytes, p->train_state_gb, gpus,
-			    in->gpu->e.name, cap,
-			    p->fits_one_server ? "fits one server" : "does not fit one server");
+		nicfit__decide(&p->decisions, "R1", 1,
+			       "%s fine-tuned at %s: adapter fine-tuning (LoRA/QLoRA) keeps the %.1f GB "
+			       "quantised base frozen and trains %.2gB adapter parameters (%.1f%% of the "
+			       "model) at %g bytes each: %.1f GB before activations; one server's %d x %s "
+			       "hold %.1f GB usable -> %s. (For a full fine-tune give --precision bf16.)",
+			       name, nicfit_precision_name(in->precision), p->fit.weights_gb, adapters / 1e9,
+			       in->llm.adapter_share * 100, in->llm.train_bytes, p->train_state_gb, gpus,
+			       in->gpu->e.name, cap,
+			       p->fits_one_server ? "fits one server" : "does not fit one server");
 		return;
 	}
 	if (is_training(in->workload)) {
@@ -156,42 +127,43 @@ static void rule_fit(struct nicfit_plan *p)
 		p->gpus_needed = (int)ceil(p->train_state_gb / per_gpu - 1e-9);
 		p->servers_needed = (p->gpus_needed + gpus - 1) / gpus;
 		p->fits_one_server = p->train_state_gb <= cap;
-		plan_decide(p, "R1", 1,
-			    "%s: %.1f GB of training state (%.3gB parameters x %g bytes: bf16 weights and "
-			    "gradients, fp32 Adam moments and master weights) before activations; one "
-			    "server's %d x %s hold %.1f GB usable -> %s (sharded with ZeRO-3/FSDP it needs "
-			    "%d GPU%s, %d server%s).",
-			    name, p->train_state_gb, arch.params / 1e9, in->llm.train_bytes, gpus,
-			    in->gpu->e.name, cap,
-			    p->fits_one_server ? "fits one server" : "does not fit one server",
-			    p->gpus_needed, p->gpus_needed == 1 ? "" : "s", p->servers_needed,
-			    p->servers_needed == 1 ? "" : "s");
+		nicfit__decide(&p->decisions, "R1", 1,
+			       "%s: %.1f GB of training state (%.3gB parameters x %g bytes: bf16 weights and "
+			       "gradients, fp32 Adam moments and master weights) before activations; one "
+			       "server's %d x %s hold %.1f GB usable -> %s (sharded with ZeRO-3/FSDP it needs "
+			       "%d GPU%s, %d server%s).",
+			       name, p->train_state_gb, arch.params / 1e9, in->llm.train_bytes, gpus,
+			       in->gpu->e.name, cap,
+			       p->fits_one_server ? "fits one server" : "does not fit one server",
+			       p->gpus_needed, p->gpus_needed == 1 ? "" : "s", p->servers_needed,
+			       p->servers_needed == 1 ? "" : "s");
 		return;
 	}
 	p->gpus_needed = p->fit.gpus_needed;
 	p->servers_needed = (p->gpus_needed + gpus - 1) / gpus;
 	p->fits_one_server = p->fit.fits;
 	if (p->fit.kv_known)
-		plan_decide(p, "R1", 1,
-			    "%s at %s: %.1f GB of weights (%.2f bits per parameter) + %.1f GB of KV cache "
-			    "(%ld tokens x %ld request%s x %.0f kB per token) = %.1f GB; one server's %d x "
-			    "%s hold %.1f GB usable (%.0f%% of %.1f GB each) -> %s%s.",
-			    name, nicfit_precision_name(in->precision), p->fit.weights_gb,
-			    p->fit.bits_per_param, p->fit.kv_cache_gb, in->context, in->concurrency,
-			    in->concurrency == 1 ? "" : "s", p->fit.kv_bytes_per_token / 1e3,
-			    p->fit.total_gb, gpus, in->gpu->e.name, cap, in->llm.gpu_util * 100,
-			    p->fit.gpu_gb, p->fits_one_server ? "fits one server" : "does not fit one server",
-			    p->fit.total_gb <= per_gpu ? " (even one GPU holds it)" : "");
+		nicfit__decide(&p->decisions, "R1", 1,
+			       "%s at %s: %.1f GB of weights (%.2f bits per parameter) + %.1f GB of KV cache "
+			       "(%ld tokens x %ld request%s x %.0f kB per token) = %.1f GB; one server's %d x "
+			       "%s hold %.1f GB usable (%.0f%% of %.1f GB each) -> %s%s.",
+			       name, nicfit_precision_name(in->precision), p->fit.weights_gb,
+			       p->fit.bits_per_param, p->fit.kv_cache_gb, in->context, in->concurrency,
+			       in->concurrency == 1 ? "" : "s", p->fit.kv_bytes_per_token / 1e3,
+			       p->fit.total_gb, gpus, in->gpu->e.name, cap, in->llm.gpu_util * 100,
+			       p->fit.gpu_gb, p->fits_one_server ? "fits one server" : "does not fit one server",
+			       p->fit.total_gb <= per_gpu ? " (even one GPU holds it)" : "");
 	else
-		plan_decide(p, "R1", 1,
-			    "%s at %s: %.1f GB of weights; one server's %d x %s hold %.1f GB usable -> %s "
-			    "(KV cache not counted: the model's layer and head counts are unknown).",
-			    name, nicfit_precision_name(in->precision), p->fit.weights_gb, gpus,
-			    in->gpu->e.name, cap,
-			    p->fits_one_server ? "fits one server" : "does not fit one server");
+		nicfit__decide(&p->decisions, "R1", 1,
+			       "%s at %s: %.1f GB of weights; one server's %d x %s hold %.1f GB usable -> %s "
+			       "(KV cache not counted: the model's layer and head counts are unknown).",
+			       name, nicfit_precision_name(in->precision), p->fit.weights_gb, gpus,
+			       in->gpu->e.name, cap,
+			       p->fits_one_server ? "fits one server" : "does not fit one server");
 	if (!p->fits_one_server)
-		plan_decide(p, "R1", 1, "It needs %d GPUs of this kind: %d server%s of %d.",
-			    p->gpus_needed, p->servers_needed, p->servers_needed == 1 ? "" : "s", gpus);
+		nicfit__decide(&p->decisions, "R1", 1,
+			       "It needs %d GPUs of this kind: %d server%s of %d.",
+			       p->gpus_needed, p->servers_needed, p->servers_needed == 1 ? "" : "s", gpus);
 }
 
 /* ---- R2: back end or not ------------------------------------------------ */
@@ -203,73 +175,82 @@ static void rule_backend_needed(struct nicfit_plan *p)
 	switch (in->workload) {
 	case NICFIT_WL_REPLICATED:
 		p->backend_needed = 0;
-		plan_decide(p, "R2", 1, "Replicated inference: each of the %d server%s runs its own "
-			    "copy of the model behind a load balancer and answers its own requests, so "
-			    "no GPU traffic crosses servers: no back-end fabric.",
-			    in->servers, in->servers == 1 ? "" : "s");
+		nicfit__decide(&p->decisions, "R2", 1,
+			       "Replicated inference: each of the %d server%s runs its own "
+			       "copy of the model behind a load balancer and answers its own requests, so "
+			       "no GPU traffic crosses servers: no back-end fabric.",
+			       in->servers, in->servers == 1 ? "" : "s");
 		if (!p->fits_one_server && p->fit_known)
-			plan_find(p, NICFIT_SEV_CRITICAL, "replica-does-not-fit",
-				  "use a smaller precision (--precision int4), more GPUs per server, or "
-				  "split each replica across servers (--workload multi-node-inference)",
-				  "A replica does not fit one server (%.1f GB needed, %.1f GB usable), so "
-				  "replicas cannot run one per server.",
-				  p->fit.total_gb, p->fit.capacity_gb);
+			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_REPLICA_DOES_NOT_FIT,
+					  "use a smaller precision (--precision int4), more GPUs per server, or "
+					  "split each replica across servers (--workload multi-node-inference)",
+					  "A replica does not fit one server (%.1f GB needed, %.1f GB usable), so "
+					  "replicas cannot run one per server.",
+					  p->fit.total_gb, p->fit.capacity_gb);
 		return;
 	case NICFIT_WL_INFERENCE:
 		if (p->fits_one_server) {
 			p->backend_needed = 0;
-			plan_decide(p, "R2", 1, "Inference with the model inside one server: GPU-to-GPU "
-				    "traffic stays on that server's PCIe%s and never touches the network: "
-				    "no back-end fabric.",
-				    in->gpu && in->gpu->nvlink_gbs > 0 ? " (or NVLink bridge)" : "");
+			nicfit__decide(&p->decisions, "R2", 1,
+				       "Inference with the model inside one server: GPU-to-GPU "
+				       "traffic stays on that server's PCIe%s and never touches the network: "
+				       "no back-end fabric.",
+				       in->gpu && in->gpu->nvlink_gbs > 0 ? " (or NVLink bridge)" : "");
 			if (in->servers > 1)
-				plan_decide(p, "R2", 1, "With %d servers each serving on its own "
-					    "(behind a load balancer) there is still no back end.",
-					    in->servers);
+				nicfit__decide(&p->decisions, "R2", 1,
+					       "With %d servers each serving on its own "
+					       "(behind a load balancer) there is still no back end.",
+					       in->servers);
 			return;
 		}
 		p->backend_needed = 1;
-		plan_decide(p, "R2", 1, "The model does not fit one server, so it must be split "
-			    "(tensor or pipeline parallel) across %d servers that exchange activations "
-			    "for every token: back-end RDMA fabric needed.", p->servers_needed);
+		nicfit__decide(&p->decisions, "R2", 1,
+			       "The model does not fit one server, so it must be split "
+			       "(tensor or pipeline parallel) across %d servers that exchange activations "
+			       "for every token: back-end RDMA fabric needed.", p->servers_needed);
 		break;
 	case NICFIT_WL_MULTINODE_INFERENCE:
 		p->backend_needed = in->servers > 1;
 		if (p->backend_needed)
-			plan_decide(p, "R2", 1, "Multi-node inference: one model split across %d servers "
-				    "(pipeline or tensor parallel) exchanges activations for every token: "
-				    "back-end RDMA fabric needed.", in->servers);
+			nicfit__decide(&p->decisions, "R2", 1,
+				       "Multi-node inference: one model split across %d servers "
+				       "(pipeline or tensor parallel) exchanges activations for every token: "
+				       "back-end RDMA fabric needed.", in->servers);
 		else
-			plan_decide(p, "R2", 1, "Multi-node inference on 1 server is single-node "
-				    "inference: no back-end fabric (give --servers N to split).");
+			nicfit__decide(&p->decisions, "R2", 1,
+				       "Multi-node inference on 1 server is single-node "
+				       "inference: no back-end fabric (give --servers N to split).");
 		break;
 	case NICFIT_WL_TRAINING:
 	case NICFIT_WL_FINETUNING:
 		p->backend_needed = in->servers > 1;
 		if (p->backend_needed)
-			plan_decide(p, "R2", 1, "Distributed %s across %d servers exchanges gradients on "
-				    "every step (all-reduce): back-end RDMA fabric needed.",
-				    in->workload == NICFIT_WL_TRAINING ? "training" : "fine-tuning",
-				    in->servers);
+			nicfit__decide(&p->decisions, "R2", 1,
+				       "Distributed %s across %d servers exchanges gradients on "
+				       "every step (all-reduce): back-end RDMA fabric needed.",
+				       in->workload == NICFIT_WL_TRAINING ? "training" : "fine-tuning",
+				       in->servers);
 		else
-			plan_decide(p, "R2", 1, "%s on one server: gradients are exchanged over the "
-				    "server's own PCIe/NVLink: no back-end fabric.",
-				    in->workload == NICFIT_WL_TRAINING ? "Training" : "Fine-tuning");
+			nicfit__decide(&p->decisions, "R2", 1,
+				       "%s on one server: gradients are exchanged over the "
+				       "server's own PCIe/NVLink: no back-end fabric.",
+				       in->workload == NICFIT_WL_TRAINING ? "Training" : "Fine-tuning");
 		break;
 	case NICFIT_WL_RDMA_STORAGE:
 		p->backend_needed = 1;
-		plan_decide(p, "R2", 1, "RDMA storage (NVMe over Fabrics, Ceph or a parallel file "
-			    "system over RDMA) feeding the GPU server%s: RDMA fabric needed.",
-			    in->servers == 1 ? "" : "s");
+		nicfit__decide(&p->decisions, "R2", 1,
+			       "RDMA storage (NVMe over Fabrics, Ceph or a parallel file "
+			       "system over RDMA) feeding the GPU server%s: RDMA fabric needed.",
+			       in->servers == 1 ? "" : "s");
 		break;
 	}
 	if (is_training(in->workload) && p->fit_known && p->servers_needed > in->servers)
-		plan_find(p, NICFIT_SEV_WARNING, "training-state-does-not-fit",
-			  "shard the job over more servers (--servers N), offload optimizer state to CPU "
-			  "memory (ZeRO-Offload), or train adapters only (LoRA/QLoRA)",
-			  "The training state (%.1f GB) needs %d GPUs of this kind (%d server%s); the plan "
-			  "has %d server%s.", p->train_state_gb, p->gpus_needed, p->servers_needed,
-			  p->servers_needed == 1 ? "" : "s", in->servers, in->servers == 1 ? "" : "s");
+		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_TRAINING_STATE_DOES_NOT_FIT,
+				  "shard the job over more servers (--servers N), offload optimizer state to CPU "
+				  "memory (ZeRO-Offload), or train adapters only (LoRA/QLoRA)",
+				  "The training state (%.1f GB) needs %d GPUs of this kind (%d server%s); the plan "
+				  "has %d server%s.", p->train_state_gb, p->gpus_needed, p->servers_needed,
+				  p->servers_needed == 1 ? "" : "s", in->servers, in->servers == 1 ? "" : "s");
 	if (!p->backend_needed)
 		return;
 	if (p->fit_known && p->servers_needed > in->servers &&
@@ -277,16 +258,17 @@ static void rule_backend_needed(struct nicfit_plan *p)
 		/* a model that must be split is planned on the fewest servers that hold it */
 		int asked = in->servers;
 
-		plan_find(p, NICFIT_SEV_CRITICAL, "not-enough-servers",
-			  "plan with --servers N, a smaller precision (--precision int4), or more GPUs "
-			  "per server",
-			  "%s needs %d GPUs (%d servers of %d x %s) but %d server%s %s asked for: the plan "
-			  "below is for %d.", in->model ? in->model->e.name : "The model", p->gpus_needed,
-			  p->servers_needed, in->gpus_per_server, in->gpu->e.name, asked,
-			  asked == 1 ? "" : "s", asked == 1 ? "was" : "were", p->servers_needed);
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NOT_ENOUGH_SERVERS,
+				  "plan with --servers N, a smaller precision (--precision int4), or more GPUs "
+				  "per server",
+				  "%s needs %d GPUs (%d servers of %d x %s) but %d server%s %s asked for: the plan "
+				  "below is for %d.", in->model ? in->model->e.name : "The model", p->gpus_needed,
+				  p->servers_needed, in->gpus_per_server, in->gpu->e.name, asked,
+				  asked == 1 ? "" : "s", asked == 1 ? "was" : "were", p->servers_needed);
 		p->in.servers = p->servers_needed;
-		plan_decide(p, "R2", 1, "Planned for %d servers, the fewest whose GPUs hold the model "
-			    "(%d %s asked).", p->servers_needed, asked, asked == 1 ? "was" : "were");
+		nicfit__decide(&p->decisions, "R2", 1,
+			       "Planned for %d servers, the fewest whose GPUs hold the model "
+			       "(%d %s asked).", p->servers_needed, asked, asked == 1 ? "was" : "were");
 	}
 }
 
@@ -337,8 +319,9 @@ static const struct nicfit_nic *whatif_card(const struct nicfit_catalog *cat,
 	x->pci_device = d->pci_device;
 	if (!strcmp(d->vendor, "Intel") && strstr(d->family, "7"))
 		x->module_coding = "intel";
-	plan_decide(p, which ? "R3" : "R5", 1, "%s is not in the catalog: its facts come from "
-		    "the part-number rules (%s), and it has no sourced price.", d->part, d->summary);
+	nicfit__decide(&p->decisions, which ? "R3" : "R5", 1,
+		       "%s is not in the catalog: its facts come from "
+		       "the part-number rules (%s), and it has no sourced price.", d->part, d->summary);
 	return x;
 }
 
@@ -349,23 +332,29 @@ static void explain_backend(struct nicfit_plan *p)
 	const char *w = nicfit_workload_name(in->workload);
 
 	if (in->workload != NICFIT_WL_MULTINODE_INFERENCE && in->workload != NICFIT_WL_INFERENCE)
-		plan_decide(p, "R2", 0, "A model split across servers needs a back end; this workload "
-			    "does not split one model (%s).", w);
+		nicfit__decide(&p->decisions, "R2", 0,
+			       "A model split across servers needs a back end; this workload "
+			       "does not split one model (%s).", w);
 	else if (p->fits_one_server)
-		plan_decide(p, "R2", 0, "A model split across servers needs a back end; this one fits "
-			    "one server, so it need not be split.");
+		nicfit__decide(&p->decisions, "R2", 0,
+			       "A model split across servers needs a back end; this one fits "
+			       "one server, so it need not be split.");
 	if (!(in->workload == NICFIT_WL_TRAINING || in->workload == NICFIT_WL_FINETUNING) ||
 	    in->servers < 2)
-		plan_decide(p, "R2", 0, "Distributed training or fine-tuning across servers needs a back "
-			    "end; not planned here (%s on %d server%s).", w, in->servers,
-			    in->servers == 1 ? "" : "s");
+		nicfit__decide(&p->decisions, "R2", 0,
+			       "Distributed training or fine-tuning across servers needs a back "
+			       "end; not planned here (%s on %d server%s).", w, in->servers,
+			       in->servers == 1 ? "" : "s");
 	if (in->workload != NICFIT_WL_RDMA_STORAGE)
-		plan_decide(p, "R2", 0, "RDMA storage (NVMe-oF, Ceph or a parallel file system over RDMA) "
-			    "needs an RDMA fabric; not asked for (--workload rdma-storage).");
+		nicfit__decide(&p->decisions, "R2", 0,
+			       "RDMA storage (NVMe-oF, Ceph or a parallel file system over RDMA) "
+			       "needs an RDMA fabric; not asked for (--workload rdma-storage).");
 	if (!p->backend_needed) {
-		plan_decide(p, "R5", 0, "No back-end card: no back end is needed.");
-		plan_decide(p, "R6", 0, "No back-end slot to choose; the GPUs still get theirs.");
-		plan_decide(p, "R7", 0, "No back-end fabric (RoCE v2 or InfiniBand) to choose.");
+		nicfit__decide(&p->decisions, "R5", 0, "No back-end card: no back end is needed.");
+		nicfit__decide(&p->decisions, "R6", 0,
+			       "No back-end slot to choose; the GPUs still get theirs.");
+		nicfit__decide(&p->decisions, "R7", 0,
+			       "No back-end fabric (RoCE v2 or InfiniBand) to choose.");
 	}
 }
 
@@ -391,9 +380,9 @@ static void rule_frontend(const struct nicfit_catalog *cat, struct nicfit_plan *
 		nicfit_error_clear(&err);
 		p->fe_nic = whatif_card(cat, p, 1, in->frontend_nic, "--frontend-nic", &err);
 		if (!p->fe_nic)
-			plan_find(p, NICFIT_SEV_CRITICAL, "frontend-nic-unknown",
-				  "give a catalog NIC id (nicfit catalog list nics) or a part number "
-				  "nicfit decode reads", "%s", err.msg);
+			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NIC_UNKNOWN,
+					  "give a catalog NIC id (nicfit catalog list nics) or a part number "
+					  "nicfit decode reads", "%s", err.msg);
 	}
 	if (!p->fe_nic) {
 		for (i = 0; i < s->nonboard; i++) {
@@ -455,53 +444,58 @@ static void rule_frontend(const struct nicfit_catalog *cat, struct nicfit_plan *
 			p->fe_goodput_gbps = lr.goodput_gbps;
 	}
 	if (p->fe_onboard)
-		plan_decide(p, "R3", 1, "Front end: the server's onboard %s%s%s%s (%d x %g GbE %s) carries "
-			    "requests, model downloads, storage and management: no front-end card needed.",
-			    p->fe_ob->name, p->fe_nic ? " (" : "", p->fe_nic ? p->fe_nic->family : "",
-			    p->fe_nic ? ")" : "", p->fe_ob->ports, p->fe_ob->port_gbps, p->fe_ob->cage);
+		nicfit__decide(&p->decisions, "R3", 1,
+			       "Front end: the server's onboard %s%s%s%s (%d x %g GbE %s) carries "
+			       "requests, model downloads, storage and management: no front-end card needed.",
+			       p->fe_ob->name, p->fe_nic ? " (" : "", p->fe_nic ? p->fe_nic->family : "",
+			       p->fe_nic ? ")" : "", p->fe_ob->ports, p->fe_ob->port_gbps, p->fe_ob->cage);
 	else if (p->fe_nic)
-		plan_decide(p, "R3", 1, "Front end: %s %s (%d x %g GbE %s)%s.", p->fe_nic->part,
-			    p->fe_nic->e.name, p->fe_nic->ports, p->fe_nic->port_gbps, p->fe_nic->cage,
-			    in->frontend_nic ? " as asked" : ": the server has no onboard 10GbE or faster "
-			    "port, so one card per server, the cheapest sourced front-end card");
-	plan_decide(p, "R3", 1, "Serving traffic: %ld concurrent stream%s x %g tokens/s x %.0f B per "
-		    "token = %.2f Mb/s, %.4f%% of %g GbE (generated text is a few kB/s per request).",
-		    in->concurrency, in->concurrency == 1 ? "" : "s", in->tokens_per_s,
-		    st.bytes_per_token, st.total_mbps, st.link_share * 100, p->fe_port_gbps);
+		nicfit__decide(&p->decisions, "R3", 1,
+			       "Front end: %s %s (%d x %g GbE %s)%s.", p->fe_nic->part,
+			       p->fe_nic->e.name, p->fe_nic->ports, p->fe_nic->port_gbps, p->fe_nic->cage,
+			       in->frontend_nic ? " as asked" : ": the server has no onboard 10GbE or faster "
+			       "port, so one card per server, the cheapest sourced front-end card");
+	nicfit__decide(&p->decisions, "R3", 1,
+		       "Serving traffic: %ld concurrent stream%s x %g tokens/s x %.0f B per "
+		       "token = %.2f Mb/s, %.4f%% of %g GbE (generated text is a few kB/s per request).",
+		       in->concurrency, in->concurrency == 1 ? "" : "s", in->tokens_per_s,
+		       st.bytes_per_token, st.total_mbps, st.link_share * 100, p->fe_port_gbps);
 	if (p->load_s > 0) {
-		plan_decide(p, "R3", 1, "Model load: %s of weights%s from a NAS at %.2f GB/s (%g GbE TCP "
-			    "goodput%s) = %s per (re)start.",
-			    nicfit_fmt_bytes(p->load_bytes, b1, sizeof(b1)),
-			    p->load_bytes < (p->fit_known ? p->fit.weights_gb : in->weights_gb > 0 ?
-					     in->weights_gb : p->weights_only_gb) * 1e9 * 0.999 ?
-			    " per server (its share of the split model)" : "",
-			    (in->storage_gbps > 0 && in->storage_gbps < p->fe_goodput_gbps ?
-			     in->storage_gbps : p->fe_goodput_gbps) / 8, p->fe_port_gbps,
-			    in->storage_gbps > 0 && in->storage_gbps < p->fe_goodput_gbps ?
-			    ", limited by the storage" : "",
-			    nicfit_fmt_seconds(p->load_s, b2, sizeof(b2)));
+		nicfit__decide(&p->decisions, "R3", 1,
+			       "Model load: %s of weights%s from a NAS at %.2f GB/s (%g GbE TCP "
+			       "goodput%s) = %s per (re)start.",
+			       nicfit_fmt_bytes(p->load_bytes, b1, sizeof(b1)),
+			       p->load_bytes < (p->fit_known ? p->fit.weights_gb : in->weights_gb > 0 ?
+						in->weights_gb : p->weights_only_gb) * 1e9 * 0.999 ?
+			       " per server (its share of the split model)" : "",
+			       (in->storage_gbps > 0 && in->storage_gbps < p->fe_goodput_gbps ?
+				in->storage_gbps : p->fe_goodput_gbps) / 8, p->fe_port_gbps,
+			       in->storage_gbps > 0 && in->storage_gbps < p->fe_goodput_gbps ?
+			       ", limited by the storage" : "",
+			       nicfit_fmt_seconds(p->load_s, b2, sizeof(b2)));
 		if (in->reloads_per_day * p->load_s >= 864 ||
 		    (in->storage_gbps > p->fe_goodput_gbps * 1.5 && p->fe_port_gbps < 25)) {
 			p->fe_suggest_25g = 1;
-			plan_find(p, NICFIT_SEV_INFO, "frontend-25g",
-				  "a 25GbE front end (e.g. a ConnectX-4 Lx MCX4121A-ACAT or an Intel "
-				  "XXV710-DA2) and a 25GbE top-of-rack port",
-				  "Loading takes %s and happens %g time%s a day (%.1f min a day)%s: 25GbE "
-				  "would cut each load about 2.5-fold.",
-				  nicfit_fmt_seconds(p->load_s, b2, sizeof(b2)), in->reloads_per_day,
-				  in->reloads_per_day == 1 ? "" : "s", in->reloads_per_day * p->load_s / 60,
-				  in->storage_gbps > p->fe_goodput_gbps * 1.5 ?
-				  ", and the storage can deliver more than the link" : "");
+			nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_FRONTEND_25G,
+					  "a 25GbE front end (e.g. a ConnectX-4 Lx MCX4121A-ACAT or an Intel "
+					  "XXV710-DA2) and a 25GbE top-of-rack port",
+					  "Loading takes %s and happens %g time%s a day (%.1f min a day)%s: 25GbE "
+					  "would cut each load about 2.5-fold.",
+					  nicfit_fmt_seconds(p->load_s, b2, sizeof(b2)), in->reloads_per_day,
+					  in->reloads_per_day == 1 ? "" : "s", in->reloads_per_day * p->load_s / 60,
+					  in->storage_gbps > p->fe_goodput_gbps * 1.5 ?
+					  ", and the storage can deliver more than the link" : "");
 		}
 	}
 	if (is_training(in->workload))
-		plan_find(p, NICFIT_SEV_INFO, "frontend-datasets", NULL,
-			  "Training reads its dataset over the front end: move it to 25GbE if the job "
-			  "pulls large datasets from shared storage.");
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_FRONTEND_DATASETS, NULL,
+				  "Training reads its dataset over the front end: move it to 25GbE if the job "
+				  "pulls large datasets from shared storage.");
 	p->oob_gbps = s->oob_gbps;
-	plan_decide(p, "R4", 1, "Out-of-band management: the %s port (%g GbE %s) on its own "
-		    "management-network link; 1GbE is plenty there.",
-		    s->oob_name ? s->oob_name : "BMC", s->oob_gbps, s->oob_cage ? s->oob_cage : "RJ45");
+	nicfit__decide(&p->decisions, "R4", 1,
+		       "Out-of-band management: the %s port (%g GbE %s) on its own "
+		       "management-network link; 1GbE is plenty there.",
+		       s->oob_name ? s->oob_name : "BMC", s->oob_gbps, s->oob_cage ? s->oob_cage : "RJ45");
 }
 
 /* ---- R5/R6: the back-end card and its slot ------------------------------ */
@@ -911,22 +905,23 @@ static void place_gpus_only(struct nicfit_plan *p)
 					      i ? ", " : "", i, sv->slots[c.gpu_slots[i]].name,
 					      sock_name(sv, sv->slots[c.gpu_slots[i]].socket, sock,
 							sizeof(sock)));
-		plan_decide(p, "R6", 1, "GPUs in %s-width GPU slots: %s%s.",
-			    p->in.gpu->double_width ? "double" : "single", gp,
-			    c.ngpu_placed > 1 && c.gpu_sockets == 1 ?
-			    " - all on one socket, so GPU-to-GPU traffic stays under one CPU" : "");
+		nicfit__decide(&p->decisions, "R6", 1, "GPUs in %s-width GPU slots: %s%s.",
+			       p->in.gpu->double_width ? "double" : "single", gp,
+			       c.ngpu_placed > 1 && c.gpu_sockets == 1 ?
+			       " - all on one socket, so GPU-to-GPU traffic stays under one CPU" : "");
 	}
 	if (c.ngpu_placed < p->in.gpus_per_server)
-		plan_find(p, NICFIT_SEV_CRITICAL, "too-many-gpus",
-			  "fewer GPUs per server, single-width GPUs, or another server",
-			  "%s has room for %d %s-width GPU%s (%d asked).", p->in.server->e.name,
-			  c.ngpu_placed, p->in.gpu->double_width ? "double" : "single",
-			  c.ngpu_placed == 1 ? "" : "s", p->in.gpus_per_server);
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_TOO_MANY_GPUS,
+				  "fewer GPUs per server, single-width GPUs, or another server",
+				  "%s has room for %d %s-width GPU%s (%d asked).", p->in.server->e.name,
+				  c.ngpu_placed, p->in.gpu->double_width ? "double" : "single",
+				  c.ngpu_placed == 1 ? "" : "s", p->in.gpus_per_server);
 }
 
 static void describe_placement(struct nicfit_plan *p, const struct choice *c)
 {
 	const struct nicfit_server *sv = p->in.server;
+	struct nicfit_finding *f;
 	char gp[400], sock[40], sock2[40];
 	size_t k = 0;
 	int i, j, nonlocal = 0;
@@ -941,22 +936,24 @@ static void describe_placement(struct nicfit_plan *p, const struct choice *c)
 			break;
 	}
 	if (c->ngpu_placed)
-		plan_decide(p, "R6", 1, "GPUs take their slots first (%s-width GPU slots): %s.",
-			    p->in.gpu->double_width ? "double" : "single", gp);
+		nicfit__decide(&p->decisions, "R6", 1,
+			       "GPUs take their slots first (%s-width GPU slots): %s.",
+			       p->in.gpu->double_width ? "double" : "single", gp);
 	for (j = 0; j < p->be_cards; j++) {
 		const struct nicfit_slot *s = &sv->slots[c->nic_slots[j]];
 		int local = 0;
 
 		for (i = 0; i < c->ngpu_placed; i++)
 			local += sv->slots[c->gpu_slots[i]].socket == s->socket;
-		plan_decide(p, "R6", 1, "Back-end card%s in slot %s: PCIe Gen%d x%d, %s, %s%s.",
-			    p->be_cards > 1 ? " (one of several)" : "", s->name, s->gen, s->width,
-			    s->full_height ? "full height" : "low profile",
-			    sock_name(sv, s->socket, sock, sizeof(sock)),
-			    c->ngpu_placed == 0 ? "" : local == c->ngpu_placed ?
-			    " - the same socket as every GPU, so GPUDirect RDMA traffic stays off the "
-			    "inter-socket link" : local ? " - the same socket as some of the GPUs" :
-			    " - no GPU on this socket");
+		nicfit__decide(&p->decisions, "R6", 1,
+			       "Back-end card%s in slot %s: PCIe Gen%d x%d, %s, %s%s.",
+			       p->be_cards > 1 ? " (one of several)" : "", s->name, s->gen, s->width,
+			       s->full_height ? "full height" : "low profile",
+			       sock_name(sv, s->socket, sock, sizeof(sock)),
+			       c->ngpu_placed == 0 ? "" : local == c->ngpu_placed ?
+			       " - the same socket as every GPU, so GPUDirect RDMA traffic stays off the "
+			       "inter-socket link" : local ? " - the same socket as some of the GPUs" :
+			       " - no GPU on this socket");
 	}
 	for (i = 0; i < c->ngpu_placed; i++) {
 		int gsock = sv->slots[c->gpu_slots[i]].socket, ok = 0;
@@ -991,38 +988,37 @@ static void describe_placement(struct nicfit_plan *p, const struct choice *c)
 			}
 		}
 		snprintf(sock, sizeof(sock), "%d", nonlocal);
-		plan_find(p, NICFIT_SEV_WARNING, "gpu-nic-cross-socket",
-			  other >= 0 ? "" : "choose a server with a free x16 slot on each GPU socket, or "
-			  "keep the GPUs of one job on one socket",
-			  "%d of %d GPUs sit on another socket than the back-end card: their GPUDirect "
-			  "RDMA traffic crosses the inter-socket link (path SYS), where NCCL does not use "
-			  "GPUDirect RDMA and bandwidth drops.%s",
-			  nonlocal, c->ngpu_placed,
-			  other >= 0 ? "" : " No free slot on that socket can feed the card at full speed.");
-		if (other >= 0) {
-			struct nicfit_plan_finding *f = &p->findings[p->nfindings - 1];
-
-			snprintf(f->fix, sizeof(f->fix),
-				 "add a second %s in slot %s (%s): one back-end card per GPU socket "
-				 "(--backend-cards %d) keeps every GPU local and doubles the node's "
-				 "back-end bandwidth",
-				 p->be_part, sv->slots[other].name,
-				 sock_name(sv, sv->slots[other].socket, sock2, sizeof(sock2)), p->be_cards + 1);
-		}
+		f = nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_GPU_NIC_CROSS_SOCKET,
+				      other >= 0 ? NULL : "choose a server with a free x16 slot on each GPU socket, or "
+				  "keep the GPUs of one job on one socket",
+				  "%d of %d GPUs sit on another socket than the back-end card: their GPUDirect "
+				  "RDMA traffic crosses the inter-socket link (path SYS), where NCCL does not use "
+				  "GPUDirect RDMA and bandwidth drops.%s",
+				  nonlocal, c->ngpu_placed,
+				  other >= 0 ? "" : " No free slot on that socket can feed the card at full speed.");
+		if (f && other >= 0)
+			nicfit__finding_fix(&p->findings, f,
+					    "add a second %s in slot %s (%s): one back-end card per GPU "
+					    "socket (--backend-cards %d) keeps every GPU local and doubles "
+					    "the node's back-end bandwidth",
+					    p->be_part, sv->slots[other].name,
+					    sock_name(sv, sv->slots[other].socket, sock2, sizeof(sock2)),
+					    p->be_cards + 1);
 	}
 	if (c->ngpu_placed && p->gpus_local)
-		plan_find(p, NICFIT_SEV_INFO, "gdr-level",
-			  "export NCCL_NET_GDR_LEVEL=PHB (or NODE on AMD EPYC) when GPU and NIC share a "
-			  "socket; check with NCCL_DEBUG=INFO that the log says 'GPU Direct RDMA Enabled'",
-			  "GPU and back-end card sit on separate root ports of the same socket (path PHB or "
-			  "NODE, no PCIe switch between them). NCCL uses GPUDirect RDMA by default only up to "
-			  "PXB (a shared PCIe switch), so on this server it must be allowed explicitly.");
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_GDR_LEVEL,
+				  "export NCCL_NET_GDR_LEVEL=PHB (or NODE on AMD EPYC) when GPU and NIC share a "
+				  "socket; check with NCCL_DEBUG=INFO that the log says 'GPU Direct RDMA Enabled'",
+				  "GPU and back-end card sit on separate root ports of the same socket (path PHB or "
+				  "NODE, no PCIe switch between them). NCCL uses GPUDirect RDMA by default only up to "
+				  "PXB (a shared PCIe switch), so on this server it must be allowed explicitly.");
 }
 
 static void rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 	const struct nicfit_nic *forced = NULL;
+	struct nicfit_finding *f;
 	struct nicfit_nic_fit fit;
 	struct choice where;
 	struct nicfit_error err;
@@ -1044,53 +1040,56 @@ static void rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p
 	target = in->backend_gbps > 0 ? in->backend_gbps / cards : default_target(p);
 	p->be_target_gbps = target;
 	if (in->backend_gbps > 0)
-		plan_decide(p, "R5", 1, "Target: %g Gb/s per server as asked (%g Gb/s per card).",
-			    in->backend_gbps, target);
+		nicfit__decide(&p->decisions, "R5", 1,
+			       "Target: %g Gb/s per server as asked (%g Gb/s per card).",
+			       in->backend_gbps, target);
 	else
-		plan_decide(p, "R5", 1, "Target: %g Gb/s per card, the fastest port speed a free slot "
-			    "of this PCIe Gen%d server can feed (see R6 for the slot).",
-			    target, in->server->pcie_gen);
+		nicfit__decide(&p->decisions, "R5", 1,
+			       "Target: %g Gb/s per card, the fastest port speed a free slot "
+			       "of this PCIe Gen%d server can feed (see R6 for the slot).",
+			       target, in->server->pcie_gen);
 
 	if (in->backend_nic) {
 		nicfit_error_clear(&err);
 		forced = whatif_card(cat, p, 0, in->backend_nic, "--backend-nic", &err);
 		if (!forced) {
-			plan_find(p, NICFIT_SEV_CRITICAL, "backend-nic-unknown",
-				  "give a catalog NIC id (nicfit catalog list nics) or add the card with --catalog",
-				  "%s", err.msg);
+			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_BACKEND_NIC_UNKNOWN,
+					  "give a catalog NIC id (nicfit catalog list nics) or add the card with --catalog",
+					  "%s", err.msg);
 		} else if (!forced->rdma) {
-			plan_find(p, NICFIT_SEV_CRITICAL, "backend-no-rdma",
-				  "use an RDMA card (ConnectX, or Intel E810 for RoCE/iWARP) for the back "
-				  "end; keep the Intel card as the front end",
-				  "%s (%s) has no RDMA (no RoCE, no InfiniBand): GPU-to-GPU traffic between "
-				  "servers needs RDMA, and NCCL would fall back to TCP sockets through the CPU. "
-				  "Refused as the back-end card.", forced->part, forced->e.name);
-			plan_decide(p, "R5", 1, "%s refused: no RDMA. Choosing an RDMA card instead.",
-				    forced->part);
+			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_BACKEND_NO_RDMA,
+					  "use an RDMA card (ConnectX, or Intel E810 for RoCE/iWARP) for the back "
+					  "end; keep the Intel card as the front end",
+					  "%s (%s) has no RDMA (no RoCE, no InfiniBand): GPU-to-GPU traffic between "
+					  "servers needs RDMA, and NCCL would fall back to TCP sockets through the CPU. "
+					  "Refused as the back-end card.", forced->part, forced->e.name);
+			nicfit__decide(&p->decisions, "R5", 1,
+				       "%s refused: no RDMA. Choosing an RDMA card instead.",
+				       forced->part);
 			forced = NULL;
 		} else if (p->fabric == NICFIT_FABRIC_IB && !(forced->rdma & NICFIT_RDMA_IB)) {
-			plan_find(p, NICFIT_SEV_CRITICAL, "backend-not-infiniband",
-				  "use a VPI or InfiniBand card (e.g. MCX556A-ECAT) or --fabric roce",
-				  "%s has no InfiniBand ports, but the fabric is InfiniBand.", forced->part);
+			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_BACKEND_NOT_INFINIBAND,
+					  "use a VPI or InfiniBand card (e.g. MCX556A-ECAT) or --fabric roce",
+					  "%s has no InfiniBand ports, but the fabric is InfiniBand.", forced->part);
 			forced = NULL;
 		}
 	}
 	if (forced) {
 		fill_card(&p->be_card, forced);
 		if (!search_place(p, &p->be_card, forced->form_factor, cards, 0, &where)) {
-			plan_find(p, NICFIT_SEV_CRITICAL, "no-slot",
-				  "a server with a free slot of the card's width",
-				  "%s has no free slot for %s (PCIe x%d).", in->server->e.name,
-				  forced->part, forced->pcie_width);
+			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT,
+					  "a server with a free slot of the card's width",
+					  "%s has no free slot for %s (PCIe x%d).", in->server->e.name,
+					  forced->part, forced->pcie_width);
 			return;
 		}
 		p->be_nic = forced;
 	} else {
 		p->be_nic = pick_card(cat, p, target, cards, &where);
 		if (!p->be_nic) {
-			plan_find(p, NICFIT_SEV_CRITICAL, "no-backend-card",
-				  "add RDMA cards to the catalog with --catalog, or free a slot",
-				  "No RDMA card in the catalog fits a free slot of %s.", in->server->e.name);
+			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_BACKEND_CARD,
+					  "add RDMA cards to the catalog with --catalog, or free a slot",
+					  "No RDMA card in the catalog fits a free slot of %s.", in->server->e.name);
 			return;
 		}
 		fill_card(&p->be_card, p->be_nic);
@@ -1108,47 +1107,51 @@ static void rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p
 	record_slots(p, &where);
 	if (forced && in->installed_cards && in->installed_slot &&
 	    strcmp(in->installed_slot, in->server->slots[where.nic_slots[0]].name))
-		plan_find(p, NICFIT_SEV_WARNING, "move-installed-card",
-			  "move the card; its link, cables and configuration stay the same",
-			  "The installed %s sits in slot %s; the plan puts it in slot %s (%s).", p->be_part,
-			  in->installed_slot, in->server->slots[where.nic_slots[0]].name,
-			  where.local ? "on the GPUs' socket" : "the better slot for it");
+		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_MOVE_INSTALLED_CARD,
+				  "move the card; its link, cables and configuration stay the same",
+				  "The installed %s sits in slot %s; the plan puts it in slot %s (%s).", p->be_part,
+				  in->installed_slot, in->server->slots[where.nic_slots[0]].name,
+				  where.local ? "on the GPUs' socket" : "the better slot for it");
 	if (in->gpu && where.ngpu_placed < in->gpus_per_server)
-		plan_find(p, NICFIT_SEV_CRITICAL, "no-slot-for-gpus",
-			  "fewer GPUs per server, single-width GPUs, or a server with more x16 slots",
-			  "%d x %s and the back-end card do not fit %s together: with the card in slot %s "
-			  "there is room for %d GPU%s, not %d.", in->gpus_per_server, in->gpu->e.name,
-			  in->server->e.name, in->server->slots[where.nic_slots[0]].name,
-			  where.ngpu_placed, where.ngpu_placed == 1 ? "" : "s", in->gpus_per_server);
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT_FOR_GPUS,
+				  "fewer GPUs per server, single-width GPUs, or a server with more x16 slots",
+				  "%d x %s and the back-end card do not fit %s together: with the card in slot %s "
+				  "there is room for %d GPU%s, not %d.", in->gpus_per_server, in->gpu->e.name,
+				  in->server->e.name, in->server->slots[where.nic_slots[0]].name,
+				  where.ngpu_placed, where.ngpu_placed == 1 ? "" : "s", in->gpus_per_server);
 
-	plan_decide(p, "R5", 1, "%s %s (%s): %d x %g Gb/s %s, PCIe Gen%d x%d, RDMA: %s%s%s%s.",
-		    p->be_nic->part, p->be_nic->e.name, p->be_nic->family, p->be_nic->ports,
-		    p->be_nic->port_gbps, p->be_nic->cage, p->be_nic->pcie_gen, p->be_nic->pcie_width,
-		    p->be_nic->rdma & NICFIT_RDMA_IB ? "InfiniBand " : "",
-		    p->be_nic->rdma & NICFIT_RDMA_ROCE ? "RoCE v2" : "",
-		    forced ? " - as asked" : p->be_nic->e.priced ? " - the cheapest sourced card that meets the target" : "",
-		    forced || !p->be_nic->e.priced ? "" : "");
+	nicfit__decide(&p->decisions, "R5", 1,
+		       "%s %s (%s): %d x %g Gb/s %s, PCIe Gen%d x%d, RDMA: %s%s%s%s.",
+		       p->be_nic->part, p->be_nic->e.name, p->be_nic->family, p->be_nic->ports,
+		       p->be_nic->port_gbps, p->be_nic->cage, p->be_nic->pcie_gen, p->be_nic->pcie_width,
+		       p->be_nic->rdma & NICFIT_RDMA_IB ? "InfiniBand " : "",
+		       p->be_nic->rdma & NICFIT_RDMA_ROCE ? "RoCE v2" : "",
+		       forced ? " - as asked" : p->be_nic->e.priced ? " - the cheapest sourced card that meets the target" : "",
+		       forced || !p->be_nic->e.priced ? "" : "");
 	if (!forced && p->be_nic->e.priced)
-		plan_decide(p, "R5", 1, "Price: %.2f USD (%s, as of %s).", p->be_nic->e.price_usd,
-			    p->be_nic->e.price_source ? p->be_nic->e.price_source : "catalog",
-			    p->be_nic->e.prices_as_of ? p->be_nic->e.prices_as_of : "?");
-	plan_decide(p, "R5", 1, "In its slot the link trains at PCIe Gen%d x%d = %.1f Gb/s raw, "
-		    "%.1f Gb/s usable each way; one %g G port carries %.1f Gb/s of %s payload -> "
-		    "%.1f Gb/s per card, limited by the %s.",
-		    fit.link_gen, fit.link_width, fit.pcie.raw_gbps, fit.pcie_gbps, p->be_port_gbps,
-		    fit.port.goodput_gbps, p->fabric == NICFIT_FABRIC_IB && p->be_card.ib_rate ?
-		    "InfiniBand" : "RoCE v2", fit.effective_gbps,
-		    !strcmp(fit.limited_by, "pcie") ? "PCIe slot" :
-		    !strcmp(fit.limited_by, "card") ? "card's own total" : "port");
+		nicfit__decide(&p->decisions, "R5", 1,
+			       "Price: %.2f USD (%s, as of %s).", p->be_nic->e.price_usd,
+			       p->be_nic->e.price_source ? p->be_nic->e.price_source : "catalog",
+			       p->be_nic->e.prices_as_of ? p->be_nic->e.prices_as_of : "?");
+	nicfit__decide(&p->decisions, "R5", 1,
+		       "In its slot the link trains at PCIe Gen%d x%d = %.1f Gb/s raw, "
+		       "%.1f Gb/s usable each way; one %g G port carries %.1f Gb/s of %s payload -> "
+		       "%.1f Gb/s per card, limited by the %s.",
+		       fit.link_gen, fit.link_width, fit.pcie.raw_gbps, fit.pcie_gbps, p->be_port_gbps,
+		       fit.port.goodput_gbps, p->fabric == NICFIT_FABRIC_IB && p->be_card.ib_rate ?
+		       "InfiniBand" : "RoCE v2", fit.effective_gbps,
+		       !strcmp(fit.limited_by, "pcie") ? "PCIe slot" :
+		       !strcmp(fit.limited_by, "card") ? "card's own total" : "port");
 	if (p->be_nic->ports > 1) {
 		double both = card_in_slot(p, &p->be_card, &in->server->slots[where.nic_slots[0]],
 					   p->be_nic->ports, NULL);
 
-		plan_decide(p, "R5", 1, "All %d ports share one PCIe link: together they move %.1f Gb/s, "
-			    "so the %s.", p->be_nic->ports, both,
-			    both > fit.effective_gbps * 1.5 ? "other ports add bandwidth" :
-			    "other ports add redundancy (or a second network), not bandwidth: the slot "
-			    "is the limit");
+		nicfit__decide(&p->decisions, "R5", 1,
+			       "All %d ports share one PCIe link: together they move %.1f Gb/s, "
+			       "so the %s.", p->be_nic->ports, both,
+			       both > fit.effective_gbps * 1.5 ? "other ports add bandwidth" :
+			       "other ports add redundancy (or a second network), not bandwidth: the slot "
+			       "is the limit");
 	}
 
 	if (!strcmp(fit.limited_by, "pcie") && fit.idle_gbps > 1) {
@@ -1174,46 +1177,42 @@ static void rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p
 		}
 		if (alt)
 			snprintf(b, sizeof(b), "%s", alt->part);
-		plan_find(p, NICFIT_SEV_WARNING, "backend-capped",
-			  alt ? "" : "a faster slot (PCIe Gen4 x16 feeds 200G), or a card of the speed the slot can feed",
-			  "%s is capped by its slot: %g Gb/s of port, but PCIe Gen%d x%d feeds only %.1f "
-			  "Gb/s (effective_gbps %.1f), so %.0f Gb/s of the port sits idle.",
-			  p->be_part, p->be_port_gbps, fit.link_gen, fit.link_width, fit.pcie_gbps,
-			  fit.effective_gbps, fit.idle_gbps);
-		if (alt) {
-			struct nicfit_plan_finding *f = &p->findings[p->nfindings - 1];
-
-			snprintf(f->fix, sizeof(f->fix),
-				 "%s (%s, %.2f USD) gives the same speed in this slot%s%.2f USD less per card",
-				 alt->part, alt->e.name, alt->e.price_usd,
-				 p->be_nic->e.priced ? " for " : "", p->be_nic->e.priced ?
-				 p->be_nic->e.price_usd - alt->e.price_usd : 0);
-			if (!p->be_nic->e.priced)
-				snprintf(f->fix, sizeof(f->fix), "%s (%s, %.2f USD) gives the same speed in this slot",
-					 alt->part, alt->e.name, alt->e.price_usd);
-		}
+		f = nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_BACKEND_CAPPED,
+				      alt ? NULL : "a faster slot (PCIe Gen4 x16 feeds 200G), or a card of the speed the slot can feed",
+				  "%s is capped by its slot: %g Gb/s of port, but PCIe Gen%d x%d feeds only %.1f "
+				  "Gb/s (effective_gbps %.1f), so %.0f Gb/s of the port sits idle.",
+				  p->be_part, p->be_port_gbps, fit.link_gen, fit.link_width, fit.pcie_gbps,
+				  fit.effective_gbps, fit.idle_gbps);
+		if (f && alt && p->be_nic->e.priced)
+			nicfit__finding_fix(&p->findings, f, "%s (%s, %.2f USD) gives the same speed "
+					    "in this slot for %.2f USD less per card", alt->part,
+					    alt->e.name, alt->e.price_usd,
+					    p->be_nic->e.price_usd - alt->e.price_usd);
+		else if (f && alt)
+			nicfit__finding_fix(&p->findings, f, "%s (%s, %.2f USD) gives the same speed "
+					    "in this slot", alt->part, alt->e.name, alt->e.price_usd);
 	}
 	if (!strcmp(p->be_nic->vendor, "Intel") && (p->be_nic->rdma & (NICFIT_RDMA_ROCE | NICFIT_RDMA_IWARP)))
-		plan_find(p, NICFIT_SEV_INFO, "irdma-gpudirect",
-			  "check that NCCL's log says 'GPU Direct RDMA Enabled' on a test run; ConnectX "
-			  "cards are NCCL's reference for GPUDirect RDMA",
-			  "%s does RDMA through the kernel's irdma driver: GPUDirect RDMA then depends on "
-			  "DMA-BUF (a recent kernel, NVIDIA open driver and NCCL), not on nvidia_peermem.",
-			  p->be_part);
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_IRDMA_GPUDIRECT,
+				  "check that NCCL's log says 'GPU Direct RDMA Enabled' on a test run; ConnectX "
+				  "cards are NCCL's reference for GPUDirect RDMA",
+				  "%s does RDMA through the kernel's irdma driver: GPUDirect RDMA then depends on "
+				  "DMA-BUF (a recent kernel, NVIDIA open driver and NCCL), not on nvidia_peermem.",
+				  p->be_part);
 	if (in->backend_gbps > 0 && p->be_node_gbps < port_goodput(p, in->backend_gbps) * 0.98)
-		plan_find(p, NICFIT_SEV_WARNING, "backend-below-target",
-			  "a faster slot or more cards per server (--backend-cards)",
-			  "The back end reaches %.1f Gb/s per server, below the %g Gb/s asked.",
-			  p->be_node_gbps, in->backend_gbps);
+		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_BACKEND_BELOW_TARGET,
+				  "a faster slot or more cards per server (--backend-cards)",
+				  "The back end reaches %.1f Gb/s per server, below the %g Gb/s asked.",
+				  p->be_node_gbps, in->backend_gbps);
 	if (p->be_node_gbps < 196 && in->workload != NICFIT_WL_RDMA_STORAGE && in->servers > 1)
-		plan_find(p, NICFIT_SEV_INFO, "below-200g-guidance",
-			  in->server->pcie_gen <= 3 ?
-			  "in a PCIe Gen3 server 200 Gb/s per node takes two 100G cards in two x16 slots "
-			  "(--backend-cards 2); otherwise a Gen4 server with a 200G card" :
-			  "a 200G card (or two 100G cards) per node",
-			  "NVIDIA's sizing guidance for certified multi-node systems starts at 200 Gb/s per "
-			  "node; this plan gives %.1f Gb/s per node%s.", p->be_node_gbps,
-			  in->server->pcie_gen <= 3 ? ", and one PCIe Gen3 x16 slot cannot feed 200G" : "");
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_BELOW_200G_GUIDANCE,
+				  in->server->pcie_gen <= 3 ?
+				  "in a PCIe Gen3 server 200 Gb/s per node takes two 100G cards in two x16 slots "
+				  "(--backend-cards 2); otherwise a Gen4 server with a 200G card" :
+				  "a 200G card (or two 100G cards) per node",
+				  "NVIDIA's sizing guidance for certified multi-node systems starts at 200 Gb/s per "
+				  "node; this plan gives %.1f Gb/s per node%s.", p->be_node_gbps,
+				  in->server->pcie_gen <= 3 ? ", and one PCIe Gen3 x16 slot cannot feed 200G" : "");
 	describe_placement(p, &where);
 }
 
@@ -1228,8 +1227,9 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 	if (!in->server)
 		return nicfit_error_set(err, NICFIT_E_USAGE, "no server");
 	if (in->server->generic)
-		plan_decide(p, "R0", 1, "Server: %s - a generic profile, not a real model: check the "
-			    "slot map against your server's manual.", in->server->e.name);
+		nicfit__decide(&p->decisions, "R0", 1,
+			       "Server: %s - a generic profile, not a real model: check the "
+			       "slot map against your server's manual.", in->server->e.name);
 	rule_fit(p);
 	rule_backend_needed(p);
 	explain_backend(p);
@@ -1244,5 +1244,9 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 	plan_bom(cat, p);
 	plan_notes(p);
 	plan_verdict(p);
+	if (p->findings.oom || p->decisions.oom) {
+		nicfit_plan_release(p);
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
 	return 0;
 }

@@ -1,5 +1,10 @@
 /*
  * plan_int.h - what the parts of the planner share (internal).
+ *
+ * plan.c runs the rules in order; each rule file records into the plan
+ * through nicfit__plan_find() (plan_result.c) and nicfit__decide()
+ * (finding_int.h), and the later rules (plan_parts.c) are called from
+ * plan.c only.
  */
 #ifndef NICFIT_PLAN_INT_H
 #define NICFIT_PLAN_INT_H
@@ -8,12 +13,18 @@
 #error "plan_int.h is internal to libnicfit: include the public headers in include/nicfit/"
 #endif
 
+#include "finding_int.h"
 #include "nicfit/plan.h"
 
-void plan_decide(struct nicfit_plan *p, const char *rule, int applied, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-void plan_find(struct nicfit_plan *p, enum nicfit_severity sev, const char *code,
-	       const char *fix, const char *fmt, ...)
+/*
+ * Raise a finding of the plan: sev, code, an optional fix (NULL or ""
+ * for none) and the message. Returns the record (for a fix set later) or
+ * NULL when memory ran out (p->findings.oom is then set, and the plan
+ * fails with NICFIT_E_NOMEM).
+ */
+struct nicfit_finding *nicfit__plan_find(struct nicfit_plan *p, enum nicfit_severity sev,
+					 enum nicfit__code code, const char *fix,
+					 const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
 /* plan_parts.c */

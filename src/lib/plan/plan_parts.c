@@ -10,6 +10,7 @@
 #include "nicfit/cluster.h"
 #include "nicfit/plan.h"
 #include "nicfit/units.h"
+#include "finding_int.h"
 #include "plan_int.h"
 
 static int is_training(enum nicfit_workload w)
@@ -27,35 +28,41 @@ void plan_fabric(struct nicfit_plan *p)
 		return;
 	p->back_to_back = in->servers == 2 && !in->sw && in->workload != NICFIT_WL_RDMA_STORAGE;
 	if (p->fabric == NICFIT_FABRIC_IB) {
-		plan_decide(p, "R7", 1, "Fabric: InfiniBand%s. It needs a subnet manager: %s.",
-			    p->be_card.ib_rate ? "" : " (the card has no InfiniBand rate)",
-			    p->back_to_back ? "with two hosts cabled back to back, run opensm on one "
-			    "of them" : "on a managed InfiniBand switch, or opensm on one host");
+		nicfit__decide(&p->decisions, "R7", 1,
+			       "Fabric: InfiniBand%s. It needs a subnet manager: %s.",
+			       p->be_card.ib_rate ? "" : " (the card has no InfiniBand rate)",
+			       p->back_to_back ? "with two hosts cabled back to back, run opensm on one "
+			       "of them" : "on a managed InfiniBand switch, or opensm on one host");
 	} else {
-		plan_decide(p, "R7", 1, "Fabric: RoCE v2 (RDMA over Converged Ethernet)%s.",
-			    in->fabric == NICFIT_FABRIC_AUTO ?
-			    " - chosen because it runs on Ethernet switches and skills you have; "
-			    "give --fabric infiniband for InfiniBand" : "");
+		nicfit__decide(&p->decisions, "R7", 1,
+			       "Fabric: RoCE v2 (RDMA over Converged Ethernet)%s.",
+			       in->fabric == NICFIT_FABRIC_AUTO ?
+			       " - chosen because it runs on Ethernet switches and skills you have; "
+			       "give --fabric infiniband for InfiniBand" : "");
 		if (p->back_to_back)
-			plan_decide(p, "R7", 1, "Two servers back to back: no switch, so no PFC/ECN switch "
-				    "configuration; set MTU 9000 on both ports (RoCE MTU 4096), put them in "
-				    "one subnet, and use the RoCE v2 GID (NCCL_IB_GID_INDEX, see show_gids).");
+			nicfit__decide(&p->decisions, "R7", 1,
+				       "Two servers back to back: no switch, so no PFC/ECN switch "
+				       "configuration; set MTU 9000 on both ports (RoCE MTU 4096), put them in "
+				       "one subnet, and use the RoCE v2 GID (NCCL_IB_GID_INDEX, see show_gids).");
 		else
-			plan_decide(p, "R7", 1, "RoCE needs a lossless Ethernet switch: PFC on the RoCE "
-				    "priority (commonly 3), ECN marking for DCQCN congestion control, DSCP "
-				    "trust (RoCE DSCP 26 to priority 3, CNP DSCP 48), MTU 9000 end to end, "
-				    "and the RoCE v2 GID index on the hosts (NCCL_IB_GID_INDEX, usually 3).");
+			nicfit__decide(&p->decisions, "R7", 1,
+				       "RoCE needs a lossless Ethernet switch: PFC on the RoCE "
+				       "priority (commonly 3), ECN marking for DCQCN congestion control, DSCP "
+				       "trust (RoCE DSCP 26 to priority 3, CNP DSCP 48), MTU 9000 end to end, "
+				       "and the RoCE v2 GID index on the hosts (NCCL_IB_GID_INDEX, usually 3).");
 	}
 	if (p->be_card.vpi)
-		plan_decide(p, "R7", 1, "%s is a VPI card: each port runs InfiniBand or Ethernet. Set "
-			    "it with mlxconfig -d <PCI address> set LINK_TYPE_P1=%d%s (1 = InfiniBand, "
-			    "2 = Ethernet), then reset the card (mlxfwreset) or reboot.",
-			    p->be_part, p->fabric == NICFIT_FABRIC_IB ? 1 : 2,
-			    p->be_nic->ports > 1 ? (p->fabric == NICFIT_FABRIC_IB ?
-						   " LINK_TYPE_P2=1" : " LINK_TYPE_P2=2") : "");
+		nicfit__decide(&p->decisions, "R7", 1,
+			       "%s is a VPI card: each port runs InfiniBand or Ethernet. Set "
+			       "it with mlxconfig -d <PCI address> set LINK_TYPE_P1=%d%s (1 = InfiniBand, "
+			       "2 = Ethernet), then reset the card (mlxfwreset) or reboot.",
+			       p->be_part, p->fabric == NICFIT_FABRIC_IB ? 1 : 2,
+			       p->be_nic->ports > 1 ? (p->fabric == NICFIT_FABRIC_IB ?
+						      " LINK_TYPE_P2=1" : " LINK_TYPE_P2=2") : "");
 	else if (p->fabric == NICFIT_FABRIC_ROCE && (p->be_nic->rdma & NICFIT_RDMA_ROCE))
-		plan_decide(p, "R7", 0, "InfiniBand was not considered further: %s is Ethernet-only "
-			    "(RoCE).", p->be_part);
+		nicfit__decide(&p->decisions, "R7", 0,
+			       "InfiniBand was not considered further: %s is Ethernet-only "
+			       "(RoCE).", p->be_part);
 }
 
 /* ---- R8: cables --------------------------------------------------------- */
@@ -220,6 +227,51 @@ static const struct nicfit_switch *pick_switch(const struct nicfit_catalog *cat,
 }
 
 /*
+ * The cluster's findings about the back-end fabric (blocking, breakout
+ * cables not verified...) join the plan's under their own codes
+ * (cluster.*). The cluster result still holds them as notes, severity as a
+ * word and the code in a buffer of its own; a code the registry does not
+ * list yet keeps its string from the table below, so that the plan shows
+ * it unchanged. When the cluster reports struct nicfit_findings this loop
+ * reads cl->findings.v[] and carries each with nicfit__find_code() alone.
+ */
+static const char *const cluster_codes[] = {
+	"cluster.back_to_back", "cluster.blocking", "cluster.breakout_unverified",
+	"cluster.nic_no_rdma", "cluster.nic_not_ib", "cluster.nic_ports", "cluster.nic_slower",
+	"cluster.not_lossless", "cluster.rack_full", "cluster.rail_only", "cluster.single_homed",
+	"cluster.uplink_group", NULL
+};
+
+static void carry_cluster_findings(struct nicfit_plan *p, const struct nicfit_cluster *cl)
+{
+	int k, i;
+
+	for (k = 0; k < cl->nfindings; k++) {
+		const struct nicfit_cluster_note *n = &cl->findings[k];
+		enum nicfit_severity sev = NICFIT_SEV_INFO;
+		struct nicfit_finding *f;
+
+		if (nicfit_severity_parse(n->severity, &sev) || sev == NICFIT_SEV_NONE)
+			sev = NICFIT_SEV_INFO;
+		if (nicfit_code_lookup(n->rule)) {
+			nicfit__find_code(&p->findings, sev, n->rule, NULL, NULL, "%s", n->text);
+			continue;
+		}
+		for (i = 0; cluster_codes[i] && strcmp(cluster_codes[i], n->rule); i++)
+			;
+		if (!cluster_codes[i]) {
+			/* a code nobody registered is a bug; the recorder's one failure
+			 * (the plan fails) rather than a finding dropped in silence */
+			p->findings.oom = 1;
+			continue;
+		}
+		f = nicfit__find(&p->findings, sev, NICFIT_CODE_FABRIC_TOO_LARGE, NULL, "%s", n->text);
+		if (f)
+			f->code = cluster_codes[i];
+	}
+}
+
+/*
  * The back end through switches: nicfit_cluster sizes the fabric (one
  * switch, or leaves and spines) for the plan's servers, and its switch and
  * cable lines join the plan. Front-end and management switches are the
@@ -250,17 +302,17 @@ static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_
 				split = (int)(sw->port_gbps / g + 0.5);
 		}
 		if (!split) {
-			plan_find(p, NICFIT_SEV_CRITICAL, "switch-speed",
-				  "a switch whose ports (or breakout legs) run at the card's speed",
-				  "%s ports run at %g Gb/s and do not split to %g Gb/s for %s.",
-				  sw->e.name, sw->port_gbps, g, p->be_part);
+			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_SWITCH_SPEED,
+					  "a switch whose ports (or breakout legs) run at the card's speed",
+					  "%s ports run at %g Gb/s and do not split to %g Gb/s for %s.",
+					  sw->e.name, sw->port_gbps, g, p->be_part);
 			return;
 		}
 		if (strcmp(sw->fabric, fabric))
-			plan_find(p, NICFIT_SEV_CRITICAL, "switch-fabric",
-				  "an InfiniBand switch for InfiniBand, an Ethernet switch for RoCE",
-				  "%s is an %s switch but the back end runs %s.", sw->e.name, sw->fabric,
-				  p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2 over Ethernet");
+			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_SWITCH_FABRIC,
+					  "an InfiniBand switch for InfiniBand, an Ethernet switch for RoCE",
+					  "%s is an %s switch but the back end runs %s.", sw->e.name, sw->fabric,
+					  p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2 over Ethernet");
 	} else {
 		sw = pick_switch(cat, fabric, g, links, &split);
 	}
@@ -283,26 +335,28 @@ static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_
 	ci.mgmt_ports = 0;
 	nicfit_error_clear(&err);
 	if (nicfit_cluster_size(&ci, cat, cl, &err)) {
-		plan_find(p, NICFIT_SEV_CRITICAL, "fabric-too-large",
-			  "more planes or a larger switch: see nicfit cluster", "%s", err.msg);
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FABRIC_TOO_LARGE,
+				  "more planes or a larger switch: see nicfit cluster", "%s", err.msg);
 		nicfit_cluster_free(cl);
 		free(cl);
 		return;
 	}
 	be = &cl->net[NICFIT_NET_BACKEND];
 	if (be->tiers == 1)
-		plan_decide(p, "R7", 1, "Back-end switch: %s x %s (%d ports of %g Gb/s%s): %ld server "
-			    "link%s, %ld of %ld ports free.", "1", be->sw.name, be->sw.ports, be->sw.gbps,
-			    be->breakout > 1 ? ", split for the servers" : "", be->endpoints,
-			    be->endpoints == 1 ? "" : "s", be->ports_free, be->ports_total);
+		nicfit__decide(&p->decisions, "R7", 1,
+			       "Back-end switch: %s x %s (%d ports of %g Gb/s%s): %ld server "
+			       "link%s, %ld of %ld ports free.", "1", be->sw.name, be->sw.ports, be->sw.gbps,
+			       be->breakout > 1 ? ", split for the servers" : "", be->endpoints,
+			       be->endpoints == 1 ? "" : "s", be->ports_free, be->ports_total);
 	else
-		plan_decide(p, "R7", 1, "Back-end fabric (as nicfit cluster sizes it): %d tiers of %s "
-			    "(%d ports of %g Gb/s): %ld leaf, %ld spine%s%s switches for %ld server links, "
-			    "%ld leaf-spine links at %.2f:1.", be->tiers, be->sw.name, be->sw.ports,
-			    be->sw.gbps, be->tier[NICFIT_TIER_LEAF].switches,
-			    be->tier[NICFIT_TIER_SPINE].switches,
-			    be->tiers > 2 ? " and core " : "", be->tiers > 2 ? "" : "", be->endpoints,
-			    be->links[NICFIT_LINK_LEAF_SPINE], be->leaf_ratio);
+		nicfit__decide(&p->decisions, "R7", 1,
+			       "Back-end fabric (as nicfit cluster sizes it): %d tiers of %s "
+			       "(%d ports of %g Gb/s): %ld leaf, %ld spine%s%s switches for %ld server links, "
+			       "%ld leaf-spine links at %.2f:1.", be->tiers, be->sw.name, be->sw.ports,
+			       be->sw.gbps, be->tier[NICFIT_TIER_LEAF].switches,
+			       be->tier[NICFIT_TIER_SPINE].switches,
+			       be->tiers > 2 ? " and core " : "", be->tiers > 2 ? "" : "", be->endpoints,
+			       be->links[NICFIT_LINK_LEAF_SPINE], be->leaf_ratio);
 	for (i = 0; i < cl->ncables; i++) {
 		const struct nicfit_cluster_cable *cc = &cl->cables[i];
 		struct nicfit_plan_cable *x;
@@ -347,18 +401,12 @@ static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_
 			snprintf(l->source, sizeof(l->source), "%s", b->source ? b->source : "");
 		}
 	}
-	for (k = 0; k < cl->nfindings; k++) {
-		const struct nicfit_cluster_note *f = &cl->findings[k];
-
-		plan_find(p, !strcmp(f->severity, "critical") ? NICFIT_SEV_CRITICAL :
-			  !strcmp(f->severity, "warning") ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO,
-			  f->rule, NULL, "%s", f->text);
-	}
+	carry_cluster_findings(p, cl);
 	if (!in->sw && !sw)
-		plan_find(p, NICFIT_SEV_INFO, "generic-switch",
-			  "give --switch ID (nicfit catalog list switches) or add yours with --catalog",
-			  "No catalog %s switch takes %g Gb/s ports for this many servers: the plan uses a "
-			  "generic %d-port switch, unpriced.", fabric, g, be->sw.ports);
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_GENERIC_SWITCH,
+				  "give --switch ID (nicfit catalog list switches) or add yours with --catalog",
+				  "No catalog %s switch takes %g Gb/s ports for this many servers: the plan uses a "
+				  "generic %d-port switch, unpriced.", fabric, g, be->sw.ports);
 	nicfit_cluster_free(cl);
 	free(cl);
 }
@@ -386,12 +434,14 @@ void plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 			  "server to top-of-rack switch");
 	}
 	if (coding)
-		plan_decide(p, "R8", 1, "Front end: %d x %s DAC to the top-of-rack switch. Intel 700-series "
-			    "ports only link with Intel-coded modules, so the NIC end must be coded for Intel "
-			    "(a DAC can carry a different coding at each end).", n, fe_cage);
+		nicfit__decide(&p->decisions, "R8", 1,
+			       "Front end: %d x %s DAC to the top-of-rack switch. Intel 700-series "
+			       "ports only link with Intel-coded modules, so the NIC end must be coded for Intel "
+			       "(a DAC can carry a different coding at each end).", n, fe_cage);
 	else
-		plan_decide(p, "R8", 1, "Front end: %d x %s link%s to the top-of-rack switch.", n,
-			    !strcmp(fe_cage, "RJ45") ? "10GBASE-T Cat6a" : fe_cage, n == 1 ? "" : "s");
+		nicfit__decide(&p->decisions, "R8", 1,
+			       "Front end: %d x %s link%s to the top-of-rack switch.", n,
+			       !strcmp(fe_cage, "RJ45") ? "10GBASE-T Cat6a" : fe_cage, n == 1 ? "" : "s");
 
 	/* back end */
 	if (p->backend_needed && p->be_nic) {
@@ -404,9 +454,10 @@ void plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 			c = plan_pick_cable(cat, cage, cage, g, 1, len, "nvidia");
 			snprintf(why, sizeof(why), "back to back, server 1 to server 2");
 			add_cable(p, "backend", c, cage, cage, g, len, p->be_cards * p->be_ports, why);
-			plan_decide(p, "R8", 1, "Back end: two servers need no switch: %d x %s %gG %s, "
-				    "%.1f m, card to card.", p->be_cards * p->be_ports, cage, g,
-				    c ? nicfit_cable_type_name(c->type) : "cable", c ? c->length_m : len);
+			nicfit__decide(&p->decisions, "R8", 1,
+				       "Back end: two servers need no switch: %d x %s %gG %s, "
+				       "%.1f m, card to card.", p->be_cards * p->be_ports, cage, g,
+				       c ? nicfit_cable_type_name(c->type) : "cable", c ? c->length_m : len);
 		} else {
 			plan_backend_fabric(cat, p);
 		}
@@ -491,14 +542,15 @@ void plan_estimates(struct nicfit_plan *p)
 			add_est(p, "200G RoCE v2", lr.goodput_gbps,
 				ring_seconds(p, bytes, lr.goodput_gbps, NICFIT_PROTO_ROCE, 200));
 		}
-		plan_decide(p, "R9", 1, "Each training step all-reduces %s of bf16 gradients (%.3gB "
-			    "%sparameters x 2 B): a ring across %d servers sends 2(n-1)/n of it per server%s%s "
-			    "vs %s over the %g GbE front end. Overlap with compute hides part of it.",
-			    nicfit_fmt_bytes(bytes, b1, sizeof(b1)), bytes / 2e9,
-			    p->adapters ? "adapter " : "", in->servers,
-			    isfinite(t_be) ? ": " : "", isfinite(t_be) ?
-			    nicfit_fmt_seconds(t_be, b2, sizeof(b2)) : "",
-			    nicfit_fmt_seconds(t_fe, b3, sizeof(b3)), p->fe_port_gbps);
+		nicfit__decide(&p->decisions, "R9", 1,
+			       "Each training step all-reduces %s of bf16 gradients (%.3gB "
+			       "%sparameters x 2 B): a ring across %d servers sends 2(n-1)/n of it per server%s%s "
+			       "vs %s over the %g GbE front end. Overlap with compute hides part of it.",
+			       nicfit_fmt_bytes(bytes, b1, sizeof(b1)), bytes / 2e9,
+			       p->adapters ? "adapter " : "", in->servers,
+			       isfinite(t_be) ? ": " : "", isfinite(t_be) ?
+			       nicfit_fmt_seconds(t_be, b2, sizeof(b2)) : "",
+			       nicfit_fmt_seconds(t_fe, b3, sizeof(b3)), p->fe_port_gbps);
 	}
 	if (in->workload == NICFIT_WL_MULTINODE_INFERENCE ||
 	    (in->workload == NICFIT_WL_INFERENCE && p->backend_needed)) {
@@ -510,14 +562,15 @@ void plan_estimates(struct nicfit_plan *p)
 			double pp = (double)m->arch.hidden * 2;
 			double toks = in->tokens_per_s * (double)(in->concurrency > 0 ? in->concurrency : 1);
 
-			plan_decide(p, "R9", 1, "Splitting %s across %d servers: pipeline parallel sends %s "
-				    "per token across each server boundary; tensor parallel across servers "
-				    "sends %s per token per server and waits on %d all-reduces per token. At "
-				    "%.0f tokens/s that is %.3f vs %.2f Gb/s: keep tensor parallel inside a "
-				    "server and pipeline parallel across servers.",
-				    m->e.name, n, nicfit_fmt_bytes(pp, b1, sizeof(b1)),
-				    nicfit_fmt_bytes(tp, b2, sizeof(b2)), 2 * m->arch.layers, toks,
-				    pp * toks * 8 / 1e9, tp * toks * 8 / 1e9);
+			nicfit__decide(&p->decisions, "R9", 1,
+				       "Splitting %s across %d servers: pipeline parallel sends %s "
+				       "per token across each server boundary; tensor parallel across servers "
+				       "sends %s per token per server and waits on %d all-reduces per token. At "
+				       "%.0f tokens/s that is %.3f vs %.2f Gb/s: keep tensor parallel inside a "
+				       "server and pipeline parallel across servers.",
+				       m->e.name, n, nicfit_fmt_bytes(pp, b1, sizeof(b1)),
+				       nicfit_fmt_bytes(tp, b2, sizeof(b2)), 2 * m->arch.layers, toks,
+				       pp * toks * 8 / 1e9, tp * toks * 8 / 1e9);
 		}
 	}
 }
@@ -569,8 +622,9 @@ void plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 		add_line(p, &p->be_nic->e, p->be_nic->part, p->be_nic->e.name, "backend",
 			 p->in.servers * (p->be_cards - have));
 		if (have)
-			plan_decide(p, "R10", 1, "%d x %s per server %s already installed: not in the "
-				    "bill of materials.", have, p->be_part, have == 1 ? "is" : "are");
+			nicfit__decide(&p->decisions, "R10", 1,
+				       "%d x %s per server %s already installed: not in the "
+				       "bill of materials.", have, p->be_part, have == 1 ? "is" : "are");
 	}
 	if (!p->fe_onboard && p->fe_nic)
 		add_line(p, &p->fe_nic->e, p->fe_nic->part, p->fe_nic->e.name, "frontend",
@@ -598,11 +652,12 @@ void plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 			unpriced++;
 		}
 	}
-	plan_decide(p, "R10", 1, "Bill of materials: %d line%s, %.2f USD for the priced ones%s%s%s; "
-		    "%d line%s without a sourced price (never estimated: add yours with --catalog).",
-		    p->nbom, p->nbom == 1 ? "" : "s", p->total_usd,
-		    p->prices_as_of[0] ? " (prices as of " : "", p->prices_as_of,
-		    p->prices_as_of[0] ? ")" : "", unpriced, unpriced == 1 ? "" : "s");
+	nicfit__decide(&p->decisions, "R10", 1,
+		       "Bill of materials: %d line%s, %.2f USD for the priced ones%s%s%s; "
+		       "%d line%s without a sourced price (never estimated: add yours with --catalog).",
+		       p->nbom, p->nbom == 1 ? "" : "s", p->total_usd,
+		       p->prices_as_of[0] ? " (prices as of " : "", p->prices_as_of,
+		       p->prices_as_of[0] ? ")" : "", unpriced, unpriced == 1 ? "" : "s");
 }
 
 /* ---- R11: notes --------------------------------------------------------- */
@@ -618,9 +673,9 @@ static void unverified_note(struct nicfit_plan *p, const struct nicfit_entry *e,
 	list[0] = '\0';
 	for (i = 0; i < e->nunverified && k < sizeof(list); i++)
 		k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%s", i ? ", " : "", e->unverified[i]);
-	plan_find(p, NICFIT_SEV_INFO, "unverified-data",
-		  "check these against the vendor's documentation; correct them with --catalog",
-		  "Facts about the %s %s that the catalog marks unverified: %s.", what, e->id, list);
+	nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_UNVERIFIED_DATA,
+			  "check these against the vendor's documentation; correct them with --catalog",
+			  "Facts about the %s %s that the catalog marks unverified: %s.", what, e->id, list);
 }
 
 void plan_notes(struct nicfit_plan *p)
@@ -629,47 +684,48 @@ void plan_notes(struct nicfit_plan *p)
 	int i;
 
 	if (!p->backend_needed && in->workload != NICFIT_WL_REPLICATED && in->servers == 1)
-		plan_decide(p, "R11", 1, "No ConnectX or InfiniBand card is needed for a single "
-			    "inference server: the model's GPU traffic stays on PCIe, and 10GbE is "
-			    "plenty for requests, model downloads and management.");
+		nicfit__decide(&p->decisions, "R11", 1,
+			       "No ConnectX or InfiniBand card is needed for a single "
+			       "inference server: the model's GPU traffic stays on PCIe, and 10GbE is "
+			       "plenty for requests, model downloads and management.");
 	if (p->backend_needed && p->be_nic && p->fabric == NICFIT_FABRIC_ROCE && !p->back_to_back)
-		plan_find(p, NICFIT_SEV_WARNING, "roce-lossless",
-			  "enable PFC on the RoCE priority and ECN on the switch ports before the first "
-			  "job; check counters (pause frames, CNPs) under load",
-			  "RoCE without a lossless switch configuration collapses under congestion: "
-			  "packet drops make RDMA retransmit and throughput falls to a fraction.");
+		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_ROCE_LOSSLESS,
+				  "enable PFC on the RoCE priority and ECN on the switch ports before the first "
+				  "job; check counters (pause frames, CNPs) under load",
+				  "RoCE without a lossless switch configuration collapses under congestion: "
+				  "packet drops make RDMA retransmit and throughput falls to a fraction.");
 	if (p->backend_needed && p->be_card.vpi)
-		plan_find(p, NICFIT_SEV_INFO, "vpi-port-mode",
-			  p->fabric == NICFIT_FABRIC_IB ? "mlxconfig -d <PCI address> set LINK_TYPE_P1=1" :
-			  "mlxconfig -d <PCI address> set LINK_TYPE_P1=2",
-			  "%s ports may arrive in either mode; a port in the wrong mode shows up as a "
-			  "missing link or as the wrong link layer in ibstat.", p->be_part);
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_VPI_PORT_MODE,
+				  p->fabric == NICFIT_FABRIC_IB ? "mlxconfig -d <PCI address> set LINK_TYPE_P1=1" :
+				  "mlxconfig -d <PCI address> set LINK_TYPE_P1=2",
+				  "%s ports may arrive in either mode; a port in the wrong mode shows up as a "
+				  "missing link or as the wrong link layer in ibstat.", p->be_part);
 	if (p->fe_nic && p->fe_nic->module_coding && !strcmp(p->fe_nic->module_coding, "intel"))
-		plan_find(p, NICFIT_SEV_INFO, "intel-module-coding",
-			  "order DACs and optics coded for Intel at the NIC end",
-			  "The front-end %s checks module coding: a DAC or optic not coded for Intel "
-			  "leaves the port down ('unsupported SFP module type').",
-			  p->fe_onboard ? "X710 rNDC" : p->fe_nic->part);
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_INTEL_MODULE_CODING,
+				  "order DACs and optics coded for Intel at the NIC end",
+				  "The front-end %s checks module coding: a DAC or optic not coded for Intel "
+				  "leaves the port down ('unsupported SFP module type').",
+				  p->fe_onboard ? "X710 rNDC" : p->fe_nic->part);
 	if (in->gpu && in->gpu->pcie_gen > in->server->pcie_gen)
-		plan_find(p, NICFIT_SEV_INFO, "gpu-pcie-downtrained", NULL,
-			  "%s is a PCIe Gen%d card; in %s it runs at Gen%d x16, which halves host-to-GPU "
-			  "copy bandwidth (model loading from RAM, offload) but does not affect the network "
-			  "plan.", in->gpu->e.name, in->gpu->pcie_gen, in->server->e.name,
-			  in->server->pcie_gen);
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_GPU_PCIE_DOWNTRAINED, NULL,
+				  "%s is a PCIe Gen%d card; in %s it runs at Gen%d x16, which halves host-to-GPU "
+				  "copy bandwidth (model loading from RAM, offload) but does not affect the network "
+				  "plan.", in->gpu->e.name, in->gpu->pcie_gen, in->server->e.name,
+				  in->server->pcie_gen);
 	if (in->workload == NICFIT_WL_RDMA_STORAGE)
-		plan_find(p, NICFIT_SEV_INFO, "rdma-storage", NULL,
-			  "For RDMA storage, the storage targets need RDMA cards of at least the same "
-			  "speed, and GPUDirect Storage (cuFile/nvidia-fs) lets the NIC write straight "
-			  "into GPU memory.");
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_RDMA_STORAGE, NULL,
+				  "For RDMA storage, the storage targets need RDMA cards of at least the same "
+				  "speed, and GPUDirect Storage (cuFile/nvidia-fs) lets the NIC write straight "
+				  "into GPU memory.");
 	unverified_note(p, &in->server->e, "server");
 	if (p->be_nic)
 		unverified_note(p, &p->be_nic->e, "card");
 	for (i = 0; i < p->nbom; i++)
 		if (!p->bom[i].priced) {
-			plan_find(p, NICFIT_SEV_INFO, "unpriced",
-				  "nicfit catalog list -j > prices.json, add price_usd, prices_as_of and "
-				  "price_source, then --catalog prices.json",
-				  "Some parts have no sourced price and are listed as unpriced, not estimated.");
+			nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_UNPRICED,
+					  "nicfit catalog list -j > prices.json, add price_usd, prices_as_of and "
+					  "price_source, then --catalog prices.json",
+					  "Some parts have no sourced price and are listed as unpriced, not estimated.");
 			break;
 		}
 }

@@ -100,6 +100,7 @@ static void emit_bom_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
+	size_t k;
 	int i, j;
 
 	nicfit_emit_string(e, "verdict", p->verdict);
@@ -228,21 +229,23 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_end_object(e);
 
 	nicfit_emit_begin_array(e, "decisions");
-	for (i = 0; i < p->ndecisions; i++) {
-		if (!p->decisions[i].applied && !in->explain)
+	for (k = 0; k < p->decisions.n; k++) {
+		const struct nicfit_finding *d = &p->decisions.v[k];
+
+		if (!d->applied && !in->explain)
 			continue;
 		nicfit_emit_begin_object(e, NULL);
-		nicfit_emit_string(e, "rule", p->decisions[i].rule);
-		nicfit_emit_string(e, "text", p->decisions[i].text);
+		nicfit_emit_string(e, "rule", d->code);
+		nicfit_emit_string(e, "text", d->message);
 		if (in->explain)
-			nicfit_emit_bool(e, "applied", p->decisions[i].applied);
+			nicfit_emit_bool(e, "applied", d->applied);
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
 	nicfit_emit_begin_array(e, "findings");
 	for (j = NICFIT_SEV_CRITICAL; j >= NICFIT_SEV_INFO; j--)
-		for (i = 0; i < p->nfindings; i++) {
-			const struct nicfit_plan_finding *f = &p->findings[i];
+		for (k = 0; k < p->findings.n; k++) {
+			const struct nicfit_finding *f = &p->findings.v[k];
 
 			if ((int)f->severity != j)
 				continue;
@@ -250,7 +253,7 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 			nicfit_emit_string(e, "severity", nicfit_severity_name(f->severity));
 			nicfit_emit_string(e, "code", f->code);
 			nicfit_emit_string(e, "message", f->message);
-			nicfit_emit_string(e, "fix", f->fix[0] ? f->fix : NULL);
+			nicfit_emit_string(e, "fix", f->fix);
 			nicfit_emit_end_object(e);
 		}
 	nicfit_emit_end_array(e);
@@ -308,6 +311,7 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
 	};
 	const struct nicfit_plan_input *in = &p->in;
 	int md = nicfit_emit_format(e) == NICFIT_FMT_MD, i, j, unpriced = 0;
+	size_t k;
 	const char *bold = nicfit_emit_color(e, NICFIT_COLOR_BOLD);
 	const char *reset = nicfit_emit_color(e, NICFIT_COLOR_RESET);
 	char b[64];
@@ -402,11 +406,11 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
 		nicfit_emit_printf(e, "; %d line%s unpriced - add your prices with --catalog", unpriced,
 				   unpriced == 1 ? "" : "s");
 	nicfit_emit_printf(e, "\n\n");
-	if (p->nfindings) {
+	if (p->findings.n) {
 		nicfit_emit_heading(e, "Findings");
 		for (j = NICFIT_SEV_CRITICAL; j >= NICFIT_SEV_INFO; j--)
-			for (i = 0; i < p->nfindings; i++) {
-				const struct nicfit_plan_finding *f = &p->findings[i];
+			for (k = 0; k < p->findings.n; k++) {
+				const struct nicfit_finding *f = &p->findings.v[k];
 				enum nicfit_color col = j == NICFIT_SEV_CRITICAL ? NICFIT_COLOR_RED :
 							j == NICFIT_SEV_WARNING ? NICFIT_COLOR_YELLOW :
 							NICFIT_COLOR_BLUE;
@@ -418,19 +422,19 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
 						   j == NICFIT_SEV_CRITICAL ? "CRITICAL" :
 						   j == NICFIT_SEV_WARNING ? "WARNING" : "info",
 						   nicfit_emit_color(e, NICFIT_COLOR_RESET), f->code, f->message);
-				if (f->fix[0])
+				if (f->fix)
 					nicfit_emit_printf(e, "%s           fix: %s\n", md ? " " : "", f->fix);
 			}
 		nicfit_emit_printf(e, "\n");
 	}
 	nicfit_emit_heading(e, in->explain ? "Every rule considered" : "Why");
-	for (i = 0; i < p->ndecisions; i++) {
-		const struct nicfit_plan_decision *d = &p->decisions[i];
+	for (k = 0; k < p->decisions.n; k++) {
+		const struct nicfit_finding *d = &p->decisions.v[k];
 
 		if (!d->applied && !in->explain)
 			continue;
-		nicfit_emit_printf(e, "%s  %-4s %s%s\n", md ? "-" : "", d->rule,
-				   in->explain && !d->applied ? "(not applied) " : "", d->text);
+		nicfit_emit_printf(e, "%s  %-4s %s%s\n", md ? "-" : "", d->code,
+				   in->explain && !d->applied ? "(not applied) " : "", d->message);
 	}
 	if (in->explain) {
 		nicfit_emit_printf(e, "\nAssumptions (change with --assume NAME=VALUE):\n");
@@ -610,6 +614,7 @@ int nicfit_plan_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 	rc = nicfit_plan(cat, &in, p, err);
 	if (!rc)
 		nicfit_plan_render(e, p);
+	nicfit_plan_release(p);
 	free(p);
 	return rc;
 }
