@@ -9,6 +9,7 @@
 
 #include "nicfit/plan.h"
 #include "nicfit/units.h"
+#include "plan_int.h"
 
 static const char *const article_inference[] = {
 	"server", "r740xd", "gpu", "a40", "gpus_per_server", "2", "model", "llama-3-70b",
@@ -230,4 +231,60 @@ int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_
 	if ((rc = assume(&r, in)))
 		return rc;
 	return nicfit_spec_check_unused(spec, known_keys, err);
+}
+
+int nicfit__plan_is_training(enum nicfit_workload w)
+{
+	return w == NICFIT_WL_TRAINING || w == NICFIT_WL_FINETUNING;
+}
+
+/* A what-if card (plan_int.h). */
+const struct nicfit_nic *nicfit__plan_whatif_card(const struct nicfit_catalog *cat,
+						  struct nicfit_plan *p, int which,
+						  const char *part, const char *what,
+						  struct nicfit_error *err)
+{
+	const struct nicfit_nic *n = nicfit_find_nic(cat, part, what, NULL);
+	struct nicfit_part *d = &p->rule_part[which];
+	struct nicfit_nic *x = &p->rule_nic[which];
+
+	if (n)
+		return n;
+	if (nicfit_decode(cat, part, d, err))
+		return NULL;
+	if (d->kind != NICFIT_PART_NIC || d->ports < 1 || d->port_gbps <= 0 || d->pcie_gen < 1) {
+		nicfit_error_at(err, NICFIT_E_DATA, what, 0, 0,
+				"'%.64s' is not a network card nicfit can plan with (%s)", part,
+				d->summary);
+		return NULL;
+	}
+	memset(x, 0, sizeof(*x));
+	x->e.id = d->part;
+	x->e.name = d->summary;
+	x->e.source = d->source;
+	x->part = d->part;
+	x->vendor = d->vendor;
+	x->family = d->family;
+	x->protocol = d->protocol;
+	x->cage = d->cage;
+	x->ib_rate = d->ib_rate[0] ? d->ib_rate : NULL;
+	x->form_factor = d->form_factor[0] ? d->form_factor : "pcie-hhhl";
+	x->bracket = d->bracket;
+	x->driver = d->driver;
+	x->ports = d->ports;
+	x->port_gbps = d->port_gbps;
+	x->pcie_gen = d->pcie_gen;
+	x->pcie_width = d->pcie_width;
+	x->pcie_gen_min = d->pcie_gen_min;
+	x->socket_direct = d->socket_direct;
+	x->vpi = !strcmp(d->protocol, "VPI");
+	x->rdma = d->rdma;
+	x->pci_vendor = d->pci_vendor;
+	x->pci_device = d->pci_device;
+	if (!strcmp(d->vendor, "Intel") && strstr(d->family, "7"))
+		x->module_coding = "intel";
+	nicfit__decide(&p->decisions, which ? "R3" : "R5", 1,
+		       "%s is not in the catalog: its facts come from "
+		       "the part-number rules (%s), and it has no sourced price.", d->part, d->summary);
+	return x;
 }

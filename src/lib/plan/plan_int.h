@@ -27,22 +27,67 @@ struct nicfit_finding *nicfit__plan_find(struct nicfit_plan *p, enum nicfit_seve
 					 const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-/* plan_parts.c */
-void plan_fabric(struct nicfit_plan *p);
-void plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p);
-void plan_estimates(struct nicfit_plan *p);
-void plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p);
-void plan_notes(struct nicfit_plan *p);
-void plan_verdict(struct nicfit_plan *p);
-
+/* plan_input.c */
+int nicfit__plan_is_training(enum nicfit_workload w);
 /*
- * The catalog cable for a link between cages a and b at gbps, at least
- * length_m long (0 = any), preferring DAC, then AOC, then optics, the coding
- * asked for ("intel", "nvidia", NULL), a sourced price, and the shortest
- * length. split > 1 asks for a breakout with that many legs. NULL if none.
+ * A what-if card (--backend-nic, --frontend-nic; which 0 or 1): the
+ * catalog's, or else one decoded from its part number (held in
+ * p->rule_part[which], p->rule_nic[which]). NULL with err set when
+ * neither knows it.
  */
-const struct nicfit_cable *plan_pick_cable(const struct nicfit_catalog *cat, const char *a,
-					   const char *b, double gbps, int split,
-					   double length_m, const char *coding);
+const struct nicfit_nic *nicfit__plan_whatif_card(const struct nicfit_catalog *cat,
+						  struct nicfit_plan *p, int which,
+						  const char *part, const char *what,
+						  struct nicfit_error *err);
+
+/* plan_fit.c: R1, R2 */
+void nicfit__plan_rule_fit(struct nicfit_plan *p);
+void nicfit__plan_rule_backend_needed(struct nicfit_plan *p);
+void nicfit__plan_explain_backend(struct nicfit_plan *p);
+
+/* plan_frontend.c: R3, R4 */
+void nicfit__plan_rule_frontend(const struct nicfit_catalog *cat, struct nicfit_plan *p);
+
+/* plan_place.c: R6 */
+/* A placement of the GPUs and the back-end cards, and how good it is. */
+struct plan_choice {
+	int gpu_slots[NICFIT_PLAN_MAX_GPUS];
+	int nic_slots[NICFIT_PLAN_MAX_CARDS];
+	int ngpu_placed;
+	double per_card;      /* effective Gb/s of the weakest card */
+	int meets;
+	int local;            /* GPUs sharing a socket with a card */
+	int gpu_sockets;      /* sockets the GPUs span: fewer keeps GPU peer traffic local */
+	int waste;            /* slot lanes beyond the card's */
+	int order;            /* sum of slot positions: follow the server's slot order */
+	int valid;
+};
+
+/* What card c moves in slot s under the plan's protocol, ports used. */
+double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
+				 const struct nicfit_slot *s, int ports, struct nicfit_nic_fit *out);
+/*
+ * The best placement of the GPUs and ncards copies of card (form factor
+ * form), need the per-card rate that meets the target. Returns 0 if none.
+ */
+int nicfit__plan_search_place(const struct nicfit_plan *p, const struct nicfit_card *card,
+			      const char *form, int ncards, double need, struct plan_choice *out);
+/* Record a placement in p->slots, p->gpu_slots and p->be_slots. */
+void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c);
+/* Place the GPUs alone (no back end) and say where. */
+void nicfit__plan_place_gpus_only(struct nicfit_plan *p);
+/* Say where the GPUs and cards went, and what the placement costs. */
+void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_choice *c);
+
+/* plan_backend.c: R5 (and the fabric's choice, R7's first part) */
+void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p);
+
+/* plan_parts.c: R7-R11 and the verdict */
+void nicfit__plan_fabric(struct nicfit_plan *p);
+void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p);
+void nicfit__plan_estimates(struct nicfit_plan *p);
+void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p);
+void nicfit__plan_notes(struct nicfit_plan *p);
+void nicfit__plan_verdict(struct nicfit_plan *p);
 
 #endif

@@ -8,19 +8,12 @@
 #include <strings.h>
 
 #include "nicfit/cluster.h"
-#include "nicfit/plan.h"
 #include "nicfit/units.h"
-#include "finding_int.h"
 #include "plan_int.h"
-
-static int is_training(enum nicfit_workload w)
-{
-	return w == NICFIT_WL_TRAINING || w == NICFIT_WL_FINETUNING;
-}
 
 /* ---- R7: fabric --------------------------------------------------------- */
 
-void plan_fabric(struct nicfit_plan *p)
+void nicfit__plan_fabric(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 
@@ -93,9 +86,15 @@ static int coding_score(const struct nicfit_cable *c, const char *want)
 	return !strcmp(have, want) ? 0 : !strcmp(have, "generic") ? 1 : 3;
 }
 
-const struct nicfit_cable *plan_pick_cable(const struct nicfit_catalog *cat, const char *a,
-					   const char *b, double gbps, int split,
-					   double length_m, const char *coding)
+/*
+ * The catalog cable for a link between cages a and b at gbps, at least
+ * length_m long (0 = any), preferring DAC, then AOC, then optics, the coding
+ * asked for ("intel", "nvidia", NULL), a sourced price, and the shortest
+ * length. split > 1 asks for a breakout with that many legs. NULL if none.
+ */
+static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, const char *a,
+					     const char *b, double gbps, int split,
+					     double length_m, const char *coding)
 {
 	const struct nicfit_cable *best = NULL;
 	size_t i;
@@ -411,7 +410,7 @@ static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_
 	free(cl);
 }
 
-void plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p)
+void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 	const struct nicfit_cable *c;
@@ -424,11 +423,11 @@ void plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 	if (p->fe_nic && p->fe_nic->module_coding && !strcmp(p->fe_nic->module_coding, "intel"))
 		coding = "intel";
 	if (!strcmp(fe_cage, "RJ45")) {
-		c = plan_pick_cable(cat, "RJ45", "RJ45", p->fe_port_gbps, 1, in->rack_cable_m, NULL);
+		c = pick_cable(cat, "RJ45", "RJ45", p->fe_port_gbps, 1, in->rack_cable_m, NULL);
 		add_cable(p, "frontend", c, "RJ45", "RJ45", p->fe_port_gbps, in->rack_cable_m, n,
 			  "server to top-of-rack switch");
 	} else {
-		c = plan_pick_cable(cat, fe_cage, fe_cage, p->fe_port_gbps, 1, in->rack_cable_m, coding);
+		c = pick_cable(cat, fe_cage, fe_cage, p->fe_port_gbps, 1, in->rack_cable_m, coding);
 		add_cable(p, "frontend", c, fe_cage, fe_cage, p->fe_port_gbps, in->rack_cable_m, n,
 			  coding ? "server to top-of-rack switch, Intel-coded NIC end" :
 			  "server to top-of-rack switch");
@@ -451,7 +450,7 @@ void plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 		if (p->back_to_back) {
 			double len = in->rack_cable_m / 2;
 
-			c = plan_pick_cable(cat, cage, cage, g, 1, len, "nvidia");
+			c = pick_cable(cat, cage, cage, g, 1, len, "nvidia");
 			snprintf(why, sizeof(why), "back to back, server 1 to server 2");
 			add_cable(p, "backend", c, cage, cage, g, len, p->be_cards * p->be_ports, why);
 			nicfit__decide(&p->decisions, "R8", 1,
@@ -464,9 +463,9 @@ void plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 	}
 
 	/* OOB: one RJ45 per server to the management switch */
-	c = plan_pick_cable(cat, "RJ45", "RJ45", 1, 1, in->rack_cable_m, NULL);
+	c = pick_cable(cat, "RJ45", "RJ45", 1, 1, in->rack_cable_m, NULL);
 	if (!c)
-		c = plan_pick_cable(cat, "RJ45", "RJ45", 10, 1, in->rack_cable_m, NULL);
+		c = pick_cable(cat, "RJ45", "RJ45", 10, 1, in->rack_cable_m, NULL);
 	add_cable(p, "oob", c, "RJ45", "RJ45", p->oob_gbps, in->rack_cable_m, n,
 		  "BMC to management switch");
 }
@@ -500,12 +499,12 @@ static double ring_seconds(const struct nicfit_plan *p, double bytes, double nod
 	return ar.seconds;
 }
 
-void plan_estimates(struct nicfit_plan *p)
+void nicfit__plan_estimates(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 	char b1[32], b2[32], b3[32], label[64];
 
-	if (is_training(in->workload) && in->params > 0 && in->servers > 1) {
+	if (nicfit__plan_is_training(in->workload) && in->params > 0 && in->servers > 1) {
 		/* bf16 gradients: of the whole model, or of the adapters only */
 		double bytes = in->params * 2 * (p->adapters ? in->llm.adapter_share : 1);
 		double t_fe, t_be = NAN;
@@ -607,7 +606,7 @@ static void add_line(struct nicfit_plan *p, const struct nicfit_entry *e, const 
 	}
 }
 
-void plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
+void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 {
 	struct nicfit_plan_line sw[NICFIT_PLAN_MAX_LINES];
 	int nsw = 0, i, unpriced = 0;
@@ -678,7 +677,7 @@ static void unverified_note(struct nicfit_plan *p, const struct nicfit_entry *e,
 			  "Facts about the %s %s that the catalog marks unverified: %s.", what, e->id, list);
 }
 
-void plan_notes(struct nicfit_plan *p)
+void nicfit__plan_notes(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 	int i;
@@ -730,14 +729,14 @@ void plan_notes(struct nicfit_plan *p)
 		}
 }
 
-void plan_verdict(struct nicfit_plan *p)
+void nicfit__plan_verdict(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 	char fe[200], be[300], fit[200];
 	char b[32];
 
 	fit[0] = '\0';
-	if (p->fit_known && !is_training(in->workload))
+	if (p->fit_known && !nicfit__plan_is_training(in->workload))
 		snprintf(fit, sizeof(fit), " %s at %s (%.1f GB) %s its %d x %s (%.1f GB usable).",
 			 in->model ? in->model->e.name : "The model", nicfit_precision_name(in->precision),
 			 p->fit.total_gb, p->fits_one_server ? "fits" : "does not fit",
@@ -755,7 +754,7 @@ void plan_verdict(struct nicfit_plan *p)
 		snprintf(p->verdict, sizeof(p->verdict), "%d x %s: no back-end fabric needed (%s).%s %s",
 			 in->servers, in->server->e.name,
 			 in->workload == NICFIT_WL_REPLICATED ? "independent replicas" :
-			 is_training(in->workload) ? "one server keeps its gradients on PCIe" :
+			 nicfit__plan_is_training(in->workload) ? "one server keeps its gradients on PCIe" :
 			 p->fit_known ? "the model fits one server" :
 			 "assuming the model fits one server: fit not checked", fit, fe);
 		return;
@@ -769,7 +768,7 @@ void plan_verdict(struct nicfit_plan *p)
 		snprintf(be, sizeof(be), "no suitable card found (see findings)");
 	snprintf(p->verdict, sizeof(p->verdict), "%d x %s need a back-end RDMA fabric (%s): %s.%s %s",
 		 in->servers, in->server->e.name,
-		 is_training(in->workload) ? "gradients are exchanged every step" :
+		 nicfit__plan_is_training(in->workload) ? "gradients are exchanged every step" :
 		 in->workload == NICFIT_WL_RDMA_STORAGE ? "RDMA storage" :
 		 "one model spans servers", be, fit, fe);
 }
