@@ -48,6 +48,19 @@ void nicfit__plan_explain_backend(struct nicfit_plan *p);
 /* plan_frontend.c: R3, R4 */
 void nicfit__plan_rule_frontend(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 
+/*
+ * Per-card rates within half a Gb/s are the same rate when placements or
+ * cards are compared (R5, R6): below what the estimates print and what a
+ * buyer would pay for.
+ */
+#define PLAN_SAME_RATE_GBPS 0.5
+/*
+ * A card in another slot, or another card, "gives the same speed" when
+ * it moves 95% of what the plan's card moves where the plan put it: the
+ * difference is then below what NCCL's own variance shows (R5, R6).
+ */
+#define PLAN_FULL_SPEED_SHARE 0.95
+
 /* plan_place.c: R6 */
 /* A placement of the GPUs and the back-end cards, and how good it is. */
 struct plan_choice {
