@@ -4,15 +4,37 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "nicfit/cluster.h"
 #include "nicfit/units.h"
+#include "num_int.h"
 #include "plan_int.h"
 
 /* ---- R7: fabric --------------------------------------------------------- */
 
+/*
+ * Port, lane and cable speeds are catalog figures (25, 100, 53.125...):
+ * two are the same speed within a hundredth of a Gb/s.
+ */
+#define SPEED_MATCH_GBPS 0.01
+/*
+ * When no catalog switch of the card's speed fits, nicfit cluster sizes
+ * the back end from a generic switch of 64 ports, the common radix of
+ * today's 1U data-centre switches; the plan says so (generic-switch).
+ */
+#define GENERIC_SWITCH_RADIX 64
+
+/*
+ * R7, fabric (docs/rules.md): what the chosen fabric needs before the
+ * first job. InfiniBand needs a subnet manager (on a managed switch, or
+ * opensm on a host); RoCE v2 needs a lossless Ethernet switch (PFC on the
+ * RoCE priority, ECN for DCQCN, DSCP trust, MTU 9000) and the RoCE v2 GID
+ * on the hosts, except two servers cabled back to back, which need no
+ * switch at all. A VPI card needs its ports set to the fabric's mode.
+ */
 void nicfit__plan_fabric(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
@@ -108,10 +130,10 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, c
 			continue;
 		if ((split > 1) != (c->split > 1) || (split > 1 && c->split != split))
 			continue;
-		if (fabs((split > 1 ? c->lane_gbps : c->gbps) - gbps) > 0.01 &&
-		    !(split > 1 && fabs(c->gbps - gbps * split) < 0.01))
+		if (fabs((split > 1 ? c->lane_gbps : c->gbps) - gbps) > SPEED_MATCH_GBPS &&
+		    !(split > 1 && fabs(c->gbps - gbps * split) < SPEED_MATCH_GBPS))
 			continue;
-		if (c->length_m > 0 && length_m > 0 && c->length_m + 1e-9 < length_m)
+		if (c->length_m > 0 && length_m > 0 && c->length_m + NICFIT_EPS < length_m)
 			continue;
 		if (c->max_length_m > 0 && length_m > c->max_length_m)
 			continue;
@@ -170,6 +192,25 @@ static void add_cable(struct nicfit_plan *p, const char *link, const struct nicf
 }
 
 /*
+ * The port speed (or breakout leg speed) a switch offers for a card of g
+ * Gb/s: 1 when its ports run at g, n when they split n ways to g, 0 when
+ * they do neither.
+ */
+static int switch_split(const struct nicfit_switch *sw, double g)
+{
+	char want[16];
+	int k;
+
+	if (fabs(sw->port_gbps - g) < SPEED_MATCH_GBPS)
+		return 1;
+	snprintf(want, sizeof(want), "%dx%g", (int)(sw->port_gbps / g + 0.5), g);
+	for (k = 0; k < sw->nbreakout; k++)
+		if (!strcmp(sw->breakout[k], want))
+			return (int)(sw->port_gbps / g + 0.5);
+	return 0;
+}
+
+/*
  * A catalog switch for `links` server links of `gbps` each on `fabric`:
  * the smallest that takes them all (natively or by splitting faster ports),
  * else the one with the most ports for a leaf-spine fabric. NULL if no
@@ -185,20 +226,11 @@ static const struct nicfit_switch *pick_switch(const struct nicfit_catalog *cat,
 
 	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_SWITCH); i++) {
 		const struct nicfit_switch *s = nicfit_catalog_switch(cat, i);
-		int sp = 0, k, ports;
+		int sp, ports;
 
 		if (strcmp(s->fabric, fabric))
 			continue;
-		if (fabs(s->port_gbps - gbps) < 0.01) {
-			sp = 1;
-		} else {
-			char want[16];
-
-			snprintf(want, sizeof(want), "%dx%g", (int)(s->port_gbps / gbps + 0.5), gbps);
-			for (k = 0; k < s->nbreakout; k++)
-				if (!strcmp(s->breakout[k], want))
-					sp = (int)(s->port_gbps / gbps + 0.5);
-		}
+		sp = switch_split(s, gbps);
 		if (!sp)
 			continue;
 		ports = s->ports * sp;
@@ -271,64 +303,58 @@ static void carry_cluster_findings(struct nicfit_plan *p, const struct nicfit_cl
 }
 
 /*
- * The back end through switches: nicfit_cluster sizes the fabric (one
- * switch, or leaves and spines) for the plan's servers, and its switch and
- * cable lines join the plan. Front-end and management switches are the
- * site's; plan cables the servers to them.
+ * R7, the switch given (--switch): it must run at the card's speed,
+ * natively or through breakout legs, or no server can link to it
+ * (critical, and the fabric is not sized); it must also run the
+ * back end's fabric (critical, but the sizing goes on, so that the rest
+ * of the plan shows). Returns 0 when the fabric cannot be sized.
  */
-static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_plan *p)
+static int check_given_switch(struct nicfit_plan *p, const struct nicfit_switch *sw,
+			      const char *fabric)
+{
+	double g = p->be_port_gbps;
+
+	if (!switch_split(sw, g)) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_SWITCH_SPEED,
+				  "a switch whose ports (or breakout legs) run at the card's speed",
+				  "%s ports run at %g Gb/s and do not split to %g Gb/s for %s.",
+				  sw->e.name, sw->port_gbps, g, p->be_part);
+		return 0;
+	}
+	if (strcmp(sw->fabric, fabric))
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_SWITCH_FABRIC,
+				  "an InfiniBand switch for InfiniBand, an Ethernet switch for RoCE",
+				  "%s is an %s switch but the back end runs %s.", sw->e.name, sw->fabric,
+				  p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2 over Ethernet");
+	return 1;
+}
+
+/*
+ * nicfit_cluster sizes the back end for the plan's servers: one switch,
+ * or leaves and spines, of sw (NULL: a generic one of the card's speed).
+ * The plan lists the cards itself, and the front-end and management
+ * networks are the site's, so only the back end is asked for. Returns 0
+ * when it cannot be built (fabric-too-large, critical: no switch of that
+ * kind takes this many servers in the tiers nicfit cluster builds).
+ */
+static int size_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p,
+			const struct nicfit_switch *sw, struct nicfit_cluster *cl)
 {
 	const struct nicfit_plan_input *in = &p->in;
-	const char *fabric = p->fabric == NICFIT_FABRIC_IB ? "infiniband" : "ethernet";
 	struct nicfit_cluster_input ci;
-	struct nicfit_cluster *cl;
-	struct nicfit_cluster_net *be;
 	struct nicfit_error err;
-	const struct nicfit_switch *sw = in->sw;
-	double g = p->be_port_gbps;
-	int links = in->servers * p->be_cards * p->be_ports, split = 1, k;
-	size_t i;
 
-	if (sw) {
-		split = 0;
-		if (fabs(sw->port_gbps - g) < 0.01)
-			split = 1;
-		for (k = 0; k < sw->nbreakout && !split; k++) {
-			char want[16];
-
-			snprintf(want, sizeof(want), "%dx%g", (int)(sw->port_gbps / g + 0.5), g);
-			if (!strcmp(sw->breakout[k], want))
-				split = (int)(sw->port_gbps / g + 0.5);
-		}
-		if (!split) {
-			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_SWITCH_SPEED,
-					  "a switch whose ports (or breakout legs) run at the card's speed",
-					  "%s ports run at %g Gb/s and do not split to %g Gb/s for %s.",
-					  sw->e.name, sw->port_gbps, g, p->be_part);
-			return;
-		}
-		if (strcmp(sw->fabric, fabric))
-			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_SWITCH_FABRIC,
-					  "an InfiniBand switch for InfiniBand, an Ethernet switch for RoCE",
-					  "%s is an %s switch but the back end runs %s.", sw->e.name, sw->fabric,
-					  p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2 over Ethernet");
-	} else {
-		sw = pick_switch(cat, fabric, g, links, &split);
-	}
-	cl = calloc(1, sizeof(*cl));
-	if (!cl)
-		return;
 	nicfit_cluster_input_default(&ci);
 	ci.nodes = in->servers;
 	ci.gpus_per_node = in->gpus_per_server;
 	ci.nics_per_node = p->be_cards;
 	ci.nic_ports = p->be_ports;
-	ci.nic_id = NULL; /* plan lists the cards itself */
+	ci.nic_id = NULL;
 	ci.net[NICFIT_NET_BACKEND].links_per_node = p->be_cards * p->be_ports;
-	ci.net[NICFIT_NET_BACKEND].link_gbps = g;
+	ci.net[NICFIT_NET_BACKEND].link_gbps = p->be_port_gbps;
 	ci.net[NICFIT_NET_BACKEND].switch_id = sw ? sw->e.id : NULL;
-	ci.net[NICFIT_NET_BACKEND].radix = 64;
-	ci.net[NICFIT_NET_BACKEND].switch_gbps = sw ? 0 : g;
+	ci.net[NICFIT_NET_BACKEND].radix = GENERIC_SWITCH_RADIX;
+	ci.net[NICFIT_NET_BACKEND].switch_gbps = sw ? 0 : p->be_port_gbps;
 	ci.net[NICFIT_NET_FRONTEND].links_per_node = 0;
 	ci.net[NICFIT_NET_OOB].links_per_node = 0;
 	ci.mgmt_ports = 0;
@@ -336,26 +362,36 @@ static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_
 	if (nicfit_cluster_size(&ci, cat, cl, &err)) {
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FABRIC_TOO_LARGE,
 				  "more planes or a larger switch: see nicfit cluster", "%s", err.msg);
-		nicfit_cluster_free(cl);
-		free(cl);
-		return;
+		return 0;
 	}
-	be = &cl->net[NICFIT_NET_BACKEND];
+	return 1;
+}
+
+static void describe_backend(struct nicfit_plan *p, const struct nicfit_cluster_net *be)
+{
 	if (be->tiers == 1)
 		nicfit__decide(&p->decisions, "R7", 1,
 			       "Back-end switch: %s x %s (%d ports of %g Gb/s%s): %ld server "
-			       "link%s, %ld of %ld ports free.", "1", be->sw.name, be->sw.ports, be->sw.gbps,
-			       be->breakout > 1 ? ", split for the servers" : "", be->endpoints,
-			       be->endpoints == 1 ? "" : "s", be->ports_free, be->ports_total);
+			       "link%s, %ld of %ld ports free.", "1", be->sw.name, be->sw.ports,
+			       be->sw.gbps, be->breakout > 1 ? ", split for the servers" : "",
+			       be->endpoints, be->endpoints == 1 ? "" : "s", be->ports_free,
+			       be->ports_total);
 	else
 		nicfit__decide(&p->decisions, "R7", 1,
 			       "Back-end fabric (as nicfit cluster sizes it): %d tiers of %s "
-			       "(%d ports of %g Gb/s): %ld leaf, %ld spine%s%s switches for %ld server links, "
-			       "%ld leaf-spine links at %.2f:1.", be->tiers, be->sw.name, be->sw.ports,
-			       be->sw.gbps, be->tier[NICFIT_TIER_LEAF].switches,
+			       "(%d ports of %g Gb/s): %ld leaf, %ld spine%s switches for %ld server "
+			       "links, %ld leaf-spine links at %.2f:1.", be->tiers, be->sw.name,
+			       be->sw.ports, be->sw.gbps, be->tier[NICFIT_TIER_LEAF].switches,
 			       be->tier[NICFIT_TIER_SPINE].switches,
-			       be->tiers > 2 ? " and core " : "", be->tiers > 2 ? "" : "", be->endpoints,
+			       be->tiers > 2 ? " and core " : "", be->endpoints,
 			       be->links[NICFIT_LINK_LEAF_SPINE], be->leaf_ratio);
+}
+
+/* The cluster's back-end cables become the plan's. */
+static void carry_cluster_cables(struct nicfit_plan *p, const struct nicfit_cluster *cl)
+{
+	size_t i;
+
 	for (i = 0; i < cl->ncables; i++) {
 		const struct nicfit_cluster_cable *cc = &cl->cables[i];
 		struct nicfit_plan_cable *x;
@@ -376,13 +412,23 @@ static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_
 		x->length_m = cc->length_m;
 		x->qty = (int)cc->qty;
 	}
+}
+
+/*
+ * The cluster's switch lines join the plan's bill of materials (its cable
+ * lines come back through the plan's cables, R10).
+ */
+static void carry_cluster_switches(const struct nicfit_catalog *cat, struct nicfit_plan *p,
+				   const struct nicfit_cluster *cl)
+{
+	size_t i;
+
 	for (i = 0; i < cl->nbom; i++) {
 		const struct nicfit_cluster_bom_line *b = &cl->bom[i];
 		const struct nicfit_entry *e = nicfit_catalog_lookup(cat, b->part, NULL);
 		enum nicfit_kind kind = NICFIT_KIND_CABLE;
 		struct nicfit_plan_line *l;
 
-		/* cables come back through p->cables; keep the switches here */
 		if ((e && nicfit_catalog_lookup(cat, b->part, &kind) && kind != NICFIT_KIND_SWITCH) ||
 		    (!e && strncmp(b->part, "generic-", 8)) || p->nbom >= NICFIT_PLAN_MAX_LINES)
 			continue;
@@ -400,16 +446,59 @@ static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_
 			snprintf(l->source, sizeof(l->source), "%s", b->source ? b->source : "");
 		}
 	}
-	carry_cluster_findings(p, cl);
-	if (!in->sw && !sw)
-		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_GENERIC_SWITCH,
-				  "give --switch ID (nicfit catalog list switches) or add yours with --catalog",
-				  "No catalog %s switch takes %g Gb/s ports for this many servers: the plan uses a "
-				  "generic %d-port switch, unpriced.", fabric, g, be->sw.ports);
+}
+
+/*
+ * R7, the back end through switches (docs/rules.md): the switch given,
+ * or the catalog's smallest that takes every server link of the fabric,
+ * else the one with the most ports for leaves and spines; nicfit_cluster
+ * sizes the fabric from it, and its switches, cables and findings join
+ * the plan. Without any catalog switch of that speed a generic one is
+ * planned, unpriced, and the plan says so (generic-switch, an info: the
+ * design holds, only the part is the user's to choose).
+ */
+static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const char *fabric = p->fabric == NICFIT_FABRIC_IB ? "infiniband" : "ethernet";
+	const struct nicfit_switch *sw = in->sw;
+	struct nicfit_cluster *cl;
+	int split = 1;
+
+	if (sw && !check_given_switch(p, sw, fabric))
+		return;
+	if (!sw)
+		sw = pick_switch(cat, fabric, p->be_port_gbps,
+				 in->servers * p->be_cards * p->be_ports, &split);
+	cl = calloc(1, sizeof(*cl));
+	if (!cl) {
+		p->findings.oom = 1;
+		return;
+	}
+	if (size_backend(cat, p, sw, cl)) {
+		describe_backend(p, &cl->net[NICFIT_NET_BACKEND]);
+		carry_cluster_cables(p, cl);
+		carry_cluster_switches(cat, p, cl);
+		carry_cluster_findings(p, cl);
+		if (!in->sw && !sw)
+			nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_GENERIC_SWITCH,
+					  "give --switch ID (nicfit catalog list switches) or add yours with --catalog",
+					  "No catalog %s switch takes %g Gb/s ports for this many servers: the plan "
+					  "uses a generic %d-port switch, unpriced.", fabric, p->be_port_gbps,
+					  cl->net[NICFIT_NET_BACKEND].sw.ports);
+	}
 	nicfit_cluster_free(cl);
 	free(cl);
 }
 
+/*
+ * R8, cables (docs/rules.md): one link per server to the top-of-rack
+ * switch for the front end (Intel 700-series ports take only modules
+ * coded for Intel at the NIC end), the back end card to card for two
+ * servers or through the fabric R7 sized, and one RJ45 per BMC to the
+ * management switch. DAC first, then AOC, within their reach: they cost
+ * a fraction of optics and draw no power.
+ */
 void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
@@ -499,79 +588,120 @@ static double ring_seconds(const struct nicfit_plan *p, double bytes, double nod
 	return ar.seconds;
 }
 
+/*
+ * The alternatives R9 prices a training step on besides the plan's own
+ * back end and the front end: 25G RoCE, the cheapest RDMA speed (the
+ * budget lab of the planner's examples), and 200G RoCE, NVIDIA's per-node
+ * guidance (R5), which takes a PCIe Gen4 slot or faster.
+ */
+#define ALT_LAB_GBPS 25.0
+#define ALT_GUIDANCE_GBPS 200.0
+
+/* The ring all-reduce of bytes over one RoCE port of gbps, as an estimate. */
+static void est_roce(struct nicfit_plan *p, const char *label, double bytes, double gbps)
+{
+	struct nicfit_link_result lr;
+	struct nicfit_speed sp;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.gbps = gbps;
+	sp.kind = NICFIT_SPEED_ETH;
+	nicfit_link_calc(&sp, NICFIT_PROTO_ROCE, &p->in.link, &lr, NULL);
+	add_est(p, label, lr.goodput_gbps,
+		ring_seconds(p, bytes, lr.goodput_gbps, NICFIT_PROTO_ROCE, gbps));
+}
+
+/*
+ * R9, a training step's gradient exchange (docs/rules.md): data-parallel
+ * training all-reduces its bf16 gradients (2 bytes per trained parameter:
+ * the whole model, or the adapters) every step; a ring sends 2(n-1)/n of
+ * them per server. Timed over the plan's back end, the front end (what
+ * going without a back end costs) and the alternatives above, so the
+ * user sees what the back end buys.
+ */
+static void estimate_allreduce(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	double bytes = in->params * 2 * (p->adapters ? in->llm.adapter_share : 1);
+	double t_fe, t_be = NAN;
+	struct nicfit_link_result lr;
+	struct nicfit_speed sp;
+	char b1[32], b2[32], b3[32], label[64];
+
+	p->grad_gb = bytes / 1e9;
+	if (p->backend_needed && p->be_nic) {
+		enum nicfit_proto proto = p->fabric == NICFIT_FABRIC_IB && p->be_card.ib_rate ?
+					  NICFIT_PROTO_IB : NICFIT_PROTO_ROCE;
+
+		t_be = ring_seconds(p, bytes, p->be_node_gbps, proto, p->be_port_gbps);
+		snprintf(label, sizeof(label), "%s %gG %s (this plan)", p->be_part, p->be_port_gbps,
+			 proto == NICFIT_PROTO_IB ? "InfiniBand" : "RoCE v2");
+		add_est(p, label, p->be_node_gbps, t_be);
+	}
+	memset(&sp, 0, sizeof(sp));
+	sp.gbps = p->fe_port_gbps;
+	sp.kind = NICFIT_SPEED_ETH;
+	nicfit_link_calc(&sp, NICFIT_PROTO_TCP, &in->link, &lr, NULL);
+	t_fe = ring_seconds(p, bytes, lr.goodput_gbps, NICFIT_PROTO_TCP, p->fe_port_gbps);
+	snprintf(label, sizeof(label), "%gGbE front end, TCP (no back end)", p->fe_port_gbps);
+	add_est(p, label, lr.goodput_gbps, t_fe);
+	if (!(p->be_port_gbps == ALT_LAB_GBPS))
+		est_roce(p, "25G RoCE v2 (budget lab)", bytes, ALT_LAB_GBPS);
+	if (!(p->be_port_gbps == ALT_GUIDANCE_GBPS) && in->server->pcie_gen >= 4)
+		est_roce(p, "200G RoCE v2", bytes, ALT_GUIDANCE_GBPS);
+	nicfit__decide(&p->decisions, "R9", 1,
+		       "Each training step all-reduces %s of bf16 gradients (%.3gB "
+		       "%sparameters x 2 B): a ring across %d servers sends 2(n-1)/n of it per server%s%s "
+		       "vs %s over the %g GbE front end. Overlap with compute hides part of it.",
+		       nicfit_fmt_bytes(bytes, b1, sizeof(b1)), bytes / 2e9,
+		       p->adapters ? "adapter " : "", in->servers,
+		       isfinite(t_be) ? ": " : "", isfinite(t_be) ?
+		       nicfit_fmt_seconds(t_be, b2, sizeof(b2)) : "",
+		       nicfit_fmt_seconds(t_fe, b3, sizeof(b3)), p->fe_port_gbps);
+}
+
+/*
+ * R9, a model split across servers: pipeline parallelism sends one
+ * token's hidden state (hidden x 2 bytes) across each server boundary;
+ * tensor parallelism all-reduces twice per layer, each 2(n-1)/n of the
+ * hidden state, and waits on each. Both at the serving rate, so the user
+ * sees why tensor parallelism stays inside a server.
+ */
+static void estimate_split(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_model *m = in->model;
+	char b1[32], b2[32];
+	int n;
+	double tp, pp, toks;
+
+	if (!m || !(m->arch.hidden > 0) || !(m->arch.layers > 0))
+		return;
+	n = in->servers > 1 ? in->servers : p->servers_needed;
+	tp = 2.0 * m->arch.layers * 2.0 * (n - 1) / n * m->arch.hidden * 2;
+	pp = (double)m->arch.hidden * 2;
+	toks = in->tokens_per_s * (double)(in->concurrency > 0 ? in->concurrency : 1);
+	nicfit__decide(&p->decisions, "R9", 1,
+		       "Splitting %s across %d servers: pipeline parallel sends %s "
+		       "per token across each server boundary; tensor parallel across servers "
+		       "sends %s per token per server and waits on %d all-reduces per token. At "
+		       "%.0f tokens/s that is %.3f vs %.2f Gb/s: keep tensor parallel inside a "
+		       "server and pipeline parallel across servers.",
+		       m->e.name, n, nicfit_fmt_bytes(pp, b1, sizeof(b1)),
+		       nicfit_fmt_bytes(tp, b2, sizeof(b2)), 2 * m->arch.layers, toks,
+		       pp * toks * 8 / 1e9, tp * toks * 8 / 1e9);
+}
+
+/* R9, estimates: what the network costs a training step, or a split model's token. */
 void nicfit__plan_estimates(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
-	char b1[32], b2[32], b3[32], label[64];
 
-	if (nicfit__plan_is_training(in->workload) && in->params > 0 && in->servers > 1) {
-		/* bf16 gradients: of the whole model, or of the adapters only */
-		double bytes = in->params * 2 * (p->adapters ? in->llm.adapter_share : 1);
-		double t_fe, t_be = NAN;
-		struct nicfit_link_result lr;
-		struct nicfit_speed sp;
-
-		p->grad_gb = bytes / 1e9;
-		if (p->backend_needed && p->be_nic) {
-			enum nicfit_proto proto = p->fabric == NICFIT_FABRIC_IB && p->be_card.ib_rate ?
-						  NICFIT_PROTO_IB : NICFIT_PROTO_ROCE;
-
-			t_be = ring_seconds(p, bytes, p->be_node_gbps, proto,
-					    proto == NICFIT_PROTO_IB ? p->be_port_gbps : p->be_port_gbps);
-			snprintf(label, sizeof(label), "%s %gG %s (this plan)", p->be_part, p->be_port_gbps,
-				 proto == NICFIT_PROTO_IB ? "InfiniBand" : "RoCE v2");
-			add_est(p, label, p->be_node_gbps, t_be);
-		}
-		memset(&sp, 0, sizeof(sp));
-		sp.gbps = p->fe_port_gbps;
-		sp.kind = NICFIT_SPEED_ETH;
-		nicfit_link_calc(&sp, NICFIT_PROTO_TCP, &in->link, &lr, NULL);
-		t_fe = ring_seconds(p, bytes, lr.goodput_gbps, NICFIT_PROTO_TCP, p->fe_port_gbps);
-		snprintf(label, sizeof(label), "%gGbE front end, TCP (no back end)", p->fe_port_gbps);
-		add_est(p, label, lr.goodput_gbps, t_fe);
-		if (!(p->be_port_gbps == 25)) {
-			sp.gbps = 25;
-			nicfit_link_calc(&sp, NICFIT_PROTO_ROCE, &in->link, &lr, NULL);
-			add_est(p, "25G RoCE v2 (budget lab)", lr.goodput_gbps,
-				ring_seconds(p, bytes, lr.goodput_gbps, NICFIT_PROTO_ROCE, 25));
-		}
-		if (!(p->be_port_gbps == 200) && in->server->pcie_gen >= 4) {
-			sp.gbps = 200;
-			nicfit_link_calc(&sp, NICFIT_PROTO_ROCE, &in->link, &lr, NULL);
-			add_est(p, "200G RoCE v2", lr.goodput_gbps,
-				ring_seconds(p, bytes, lr.goodput_gbps, NICFIT_PROTO_ROCE, 200));
-		}
-		nicfit__decide(&p->decisions, "R9", 1,
-			       "Each training step all-reduces %s of bf16 gradients (%.3gB "
-			       "%sparameters x 2 B): a ring across %d servers sends 2(n-1)/n of it per server%s%s "
-			       "vs %s over the %g GbE front end. Overlap with compute hides part of it.",
-			       nicfit_fmt_bytes(bytes, b1, sizeof(b1)), bytes / 2e9,
-			       p->adapters ? "adapter " : "", in->servers,
-			       isfinite(t_be) ? ": " : "", isfinite(t_be) ?
-			       nicfit_fmt_seconds(t_be, b2, sizeof(b2)) : "",
-			       nicfit_fmt_seconds(t_fe, b3, sizeof(b3)), p->fe_port_gbps);
-	}
+	if (nicfit__plan_is_training(in->workload) && in->params > 0 && in->servers > 1)
+		estimate_allreduce(p);
 	if (in->workload == NICFIT_WL_MULTINODE_INFERENCE ||
-	    (in->workload == NICFIT_WL_INFERENCE && p->backend_needed)) {
-		const struct nicfit_model *m = in->model;
-
-		if (m && m->arch.hidden > 0 && m->arch.layers > 0) {
-			int n = in->servers > 1 ? in->servers : p->servers_needed;
-			double tp = 2.0 * m->arch.layers * 2.0 * (n - 1) / n * m->arch.hidden * 2;
-			double pp = (double)m->arch.hidden * 2;
-			double toks = in->tokens_per_s * (double)(in->concurrency > 0 ? in->concurrency : 1);
-
-			nicfit__decide(&p->decisions, "R9", 1,
-				       "Splitting %s across %d servers: pipeline parallel sends %s "
-				       "per token across each server boundary; tensor parallel across servers "
-				       "sends %s per token per server and waits on %d all-reduces per token. At "
-				       "%.0f tokens/s that is %.3f vs %.2f Gb/s: keep tensor parallel inside a "
-				       "server and pipeline parallel across servers.",
-				       m->e.name, n, nicfit_fmt_bytes(pp, b1, sizeof(b1)),
-				       nicfit_fmt_bytes(tp, b2, sizeof(b2)), 2 * m->arch.layers, toks,
-				       pp * toks * 8 / 1e9, tp * toks * 8 / 1e9);
-		}
-	}
+	    (in->workload == NICFIT_WL_INFERENCE && p->backend_needed))
+		estimate_split(p);
 }
 
 /* ---- R10: bill of materials --------------------------------------------- */
@@ -606,6 +736,13 @@ static void add_line(struct nicfit_plan *p, const struct nicfit_entry *e, const 
 	}
 }
 
+/*
+ * R10, bill of materials (docs/rules.md): the cards (less those already
+ * installed), the cables and the switches, with prices only where the
+ * catalog has a sourced one; the rest are listed as unpriced, never
+ * estimated, and the total says which it counts. A quote is as old as
+ * its oldest price.
+ */
 void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 {
 	struct nicfit_plan_line sw[NICFIT_PLAN_MAX_LINES];
@@ -677,6 +814,14 @@ static void unverified_note(struct nicfit_plan *p, const struct nicfit_entry *e,
 			  "Facts about the %s %s that the catalog marks unverified: %s.", what, e->id, list);
 }
 
+/*
+ * R11, notes (docs/rules.md): what the user should know that no earlier
+ * rule decided. RoCE through a switch without PFC and ECN collapses under
+ * congestion (a warning: the plan fails in production without it); the
+ * rest is advice (infos): VPI port mode, Intel module coding, a GPU of a
+ * newer PCIe generation than its server, what RDMA storage also needs,
+ * catalog facts marked unverified, parts without a sourced price.
+ */
 void nicfit__plan_notes(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
@@ -729,6 +874,11 @@ void nicfit__plan_notes(struct nicfit_plan *p)
 		}
 }
 
+/*
+ * The verdict, the first line of every report: whether a back end is
+ * needed and why, the card and fabric when it is, the model's fit and
+ * the front end, in one paragraph a buyer can act on.
+ */
 void nicfit__plan_verdict(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
