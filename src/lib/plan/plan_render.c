@@ -11,6 +11,8 @@
 #include "nicfit/buf.h"
 #include "nicfit/plan.h"
 #include "nicfit/units.h"
+#include "plan_int.h"
+#include "svg_int.h"
 
 static const char *fabric_name(enum nicfit_fabric f)
 {
@@ -451,23 +453,11 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
 
 /* ---- SVG: the server's slots, GPUs and cards, by socket ----------------- */
 
-static void svg_text(struct nicfit_buf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': nicfit_buf_puts(b, "&lt;"); break;
-		case '>': nicfit_buf_puts(b, "&gt;"); break;
-		case '&': nicfit_buf_puts(b, "&amp;"); break;
-		case '"': nicfit_buf_puts(b, "&quot;"); break;
-		default: nicfit_buf_addch(b, *s);
-		}
-	}
-}
-
 static void svg(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	const struct nicfit_server *sv = p->in.server;
 	struct nicfit_buf b;
+	char t[200];
 	int sock, i, rows[8] = { 0 }, maxrows = 0, w, h;
 
 	for (i = 0; i < sv->nslots; i++)
@@ -479,19 +469,16 @@ static void svg(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_buf_init(&b, 0);
 	nicfit_buf_addf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 			"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n", w, h, w, h);
-	nicfit_buf_puts(&b, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n<text x=\"20\" "
-			"y=\"28\" font-size=\"16\" font-weight=\"bold\">");
-	svg_text(&b, sv->e.name);
-	nicfit_buf_puts(&b, "</text>\n<text x=\"20\" y=\"48\" fill=\"#444\">");
-	svg_text(&b, p->backend_needed ? "back end: " : "no back end needed");
-	if (p->backend_needed && p->be_nic) {
-		char t[160];
-
-		snprintf(t, sizeof(t), "%s at %.1f Gb/s (%s)", p->be_part, p->be_effective_gbps,
-			 p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2");
-		svg_text(&b, t);
-	}
-	nicfit_buf_puts(&b, "</text>\n");
+	nicfit_buf_puts(&b, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
+	nicfit__svg_text(&b, sv->e.name, "x=\"20\" y=\"28\" font-size=\"16\" font-weight=\"bold\"");
+	nicfit_buf_puts(&b, "\n");
+	if (p->backend_needed && p->be_nic)
+		snprintf(t, sizeof(t), "back end: %s at %.1f Gb/s (%s)", p->be_part,
+			 p->be_effective_gbps, p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2");
+	else
+		snprintf(t, sizeof(t), "%s", p->backend_needed ? "back end: " : "no back end needed");
+	nicfit__svg_text(&b, t, "x=\"20\" y=\"48\" fill=\"#444\"");
+	nicfit_buf_puts(&b, "\n");
 	for (sock = 0; sock < sv->sockets && sock < 8; sock++) {
 		int x = 20 + sock * 360, y = 70, r = 0;
 
@@ -523,12 +510,11 @@ static void svg(struct nicfit_emit *e, const struct nicfit_plan *p)
 					"fill=\"%s\" stroke=\"%s\"/>\n", x + 12, sy, fill, stroke);
 			snprintf(label, sizeof(label), "slot %s  Gen%d x%d %s", s->name, s->gen, s->width,
 				 s->full_height ? "FH" : "LP");
-			nicfit_buf_addf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555\">",
-					x + 20, sy + 15);
-			svg_text(&b, label);
-			nicfit_buf_addf(&b, "</text>\n<text x=\"%d\" y=\"%d\">", x + 20, sy + 31);
-			svg_text(&b, what);
-			nicfit_buf_puts(&b, "</text>\n");
+			nicfit__svg_text(&b, label, "x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555\"",
+					 x + 20, sy + 15);
+			nicfit_buf_puts(&b, "\n");
+			nicfit__svg_text(&b, what, "x=\"%d\" y=\"%d\"", x + 20, sy + 31);
+			nicfit_buf_puts(&b, "\n");
 			r++;
 		}
 	}
