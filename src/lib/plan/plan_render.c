@@ -99,11 +99,9 @@ static void emit_bom_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_end_object(e);
 }
 
-static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+static void emit_fit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
-	size_t k;
-	int i, j;
 
 	nicfit_emit_string(e, "verdict", p->verdict);
 	emit_input(e, in);
@@ -123,6 +121,10 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	} else {
 		nicfit_emit_null(e, "model_fit");
 	}
+}
+
+static void emit_frontend_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
 	nicfit_emit_begin_object(e, "frontend");
 	nicfit_emit_bool(e, "needed", 1);
 	nicfit_emit_number(e, "port_gbps", p->fe_port_gbps);
@@ -140,6 +142,12 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_number(e, "serving_mbps", p->serving_mbps);
 	nicfit_emit_bool(e, "suggest_25g", p->fe_suggest_25g);
 	nicfit_emit_end_object(e);
+}
+
+static void emit_backend_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	int i;
 
 	nicfit_emit_begin_object(e, "backend");
 	nicfit_emit_bool(e, "needed", p->backend_needed);
@@ -177,6 +185,11 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_number(e, "gbps", in->server->oob_gbps);
 	nicfit_emit_string(e, "cage", in->server->oob_cage);
 	nicfit_emit_end_object(e);
+}
+
+static void emit_lists_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	int i;
 
 	nicfit_emit_begin_array(e, "placement");
 	for (i = 0; i < p->nslots; i++) {
@@ -205,6 +218,11 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	}
 	nicfit_emit_end_array(e);
 	emit_bom_json(e, p);
+}
+
+static void emit_estimates_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	int i;
 
 	nicfit_emit_begin_object(e, "estimates");
 	if (p->load_s > 0)
@@ -229,6 +247,14 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 		nicfit_emit_null(e, "allreduce");
 	}
 	nicfit_emit_end_object(e);
+}
+
+/* Decisions (with --explain also those not applied), then findings, worst first. */
+static void emit_records_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	size_t k;
+	int j;
 
 	nicfit_emit_begin_array(e, "decisions");
 	for (k = 0; k < p->decisions.n; k++) {
@@ -259,6 +285,16 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 			nicfit_emit_end_object(e);
 		}
 	nicfit_emit_end_array(e);
+}
+
+static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	emit_fit_json(e, p);
+	emit_frontend_json(e, p);
+	emit_backend_json(e, p);
+	emit_lists_json(e, p);
+	emit_estimates_json(e, p);
+	emit_records_json(e, p);
 }
 
 static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
@@ -298,25 +334,18 @@ static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_table_end(e);
 }
 
-static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
+/* The verdict and the parts in a few lines: back end, front end, OOB, step times. */
+static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
-	static const struct nicfit_column slot_cols[] = {
-		{ "slot", "slot", 0 }, { "socket", "socket", 1 }, { "link", "link", 0 },
-		{ "holds", "holds", 0 },
-	};
-	static const struct nicfit_column cable_cols[] = {
-		{ "qty", "qty", 1 }, { "link", "link", 0 }, { "part", "part", 0 },
-		{ "ends", "ends", 0 }, { "length_m", "m", 1 },
-	};
 	static const struct nicfit_column est_cols[] = {
 		{ "label", "over", 0 }, { "node_gbps", "Gb/s per node", 1 }, { "seconds", "per step", 1 },
 	};
 	const struct nicfit_plan_input *in = &p->in;
-	int md = nicfit_emit_format(e) == NICFIT_FMT_MD, i, j, unpriced = 0;
-	size_t k;
+	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
 	const char *bold = nicfit_emit_color(e, NICFIT_COLOR_BOLD);
 	const char *reset = nicfit_emit_color(e, NICFIT_COLOR_RESET);
 	char b[64];
+	int i;
 
 	if (md)
 		nicfit_emit_printf(e, "# Network plan: %d x %s\n\n", in->servers, in->server->e.name);
@@ -371,6 +400,22 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
 		nicfit_emit_table_end(e);
 	}
 	nicfit_emit_printf(e, "\n");
+}
+
+/* The slots, cables and bill of materials as tables. */
+static void text_tables(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	static const struct nicfit_column slot_cols[] = {
+		{ "slot", "slot", 0 }, { "socket", "socket", 1 }, { "link", "link", 0 },
+		{ "holds", "holds", 0 },
+	};
+	static const struct nicfit_column cable_cols[] = {
+		{ "qty", "qty", 1 }, { "link", "link", 0 }, { "part", "part", 0 },
+		{ "ends", "ends", 0 }, { "length_m", "m", 1 },
+	};
+	char b[64];
+	int i, unpriced = 0;
+
 	if (p->nslots) {
 		nicfit_emit_heading(e, "Slots");
 		nicfit_emit_table_begin(e, NULL, slot_cols, 4);
@@ -408,6 +453,15 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
 		nicfit_emit_printf(e, "; %d line%s unpriced - add your prices with --catalog", unpriced,
 				   unpriced == 1 ? "" : "s");
 	nicfit_emit_printf(e, "\n\n");
+}
+
+/* The findings, worst first, and the decisions ("Why"), then the assumptions. */
+static void text_records(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	int md = nicfit_emit_format(e) == NICFIT_FMT_MD, j;
+	size_t k;
+
 	if (p->findings.n) {
 		nicfit_emit_heading(e, "Findings");
 		for (j = NICFIT_SEV_CRITICAL; j >= NICFIT_SEV_INFO; j--)
@@ -449,6 +503,13 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
 	} else {
 		nicfit_emit_printf(e, "\n(--explain lists every rule considered and the assumptions)\n");
 	}
+}
+
+static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	text_summary(e, p);
+	text_tables(e, p);
+	text_records(e, p);
 }
 
 /* ---- SVG: the server's slots, GPUs and cards, by socket ----------------- */
