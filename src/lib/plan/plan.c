@@ -1,7 +1,9 @@
 /*
  * plan.c - the decision system of `nicfit plan` (see nicfit/plan.h).
  *
- * The rules, in the order they run (docs/rules.md explains each):
+ * The rules, in the order they run (docs/rules.md explains each; the
+ * files that hold them are listed in plan_int.h):
+ *   R0  the server: a generic profile is flagged
  *   R1  model fit: weights + KV cache (or training state) against one server
  *   R2  back end or not: only when one model or job spans servers, or RDMA storage
  *   R3  front end: onboard ports when they suffice; load time; serving traffic
@@ -14,6 +16,8 @@
  *   R10 bill of materials with sourced prices only
  *   R11 findings: what the user should know
  */
+#include <string.h>
+
 #include "plan_int.h"
 
 /* ---- the whole plan ----------------------------------------------------- */
@@ -26,6 +30,7 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 	p->be_limited_by = "";
 	if (!in->server)
 		return nicfit_error_set(err, NICFIT_E_USAGE, "no server");
+	/* R0: a generic profile's slot map is a guess at a typical server */
 	if (in->server->generic)
 		nicfit__decide(&p->decisions, "R0", 1,
 			       "Server: %s - a generic profile, not a real model: check the "

@@ -1,10 +1,13 @@
 /*
  * plan_int.h - what the parts of the planner share (internal).
  *
- * plan.c runs the rules in order; each rule file records into the plan
- * through nicfit__plan_find() (plan_result.c) and nicfit__decide()
- * (finding_int.h), and the later rules (plan_parts.c) are called from
- * plan.c only.
+ * plan.c runs the rules in order, one file per group: plan_fit.c (R1,
+ * R2), plan_frontend.c (R3, R4), plan_backend.c (R5) with plan_place.c
+ * (R6), plan_fabric.c (R7, R8), plan_parts.c (R9-R11, the verdict). Each
+ * records into the plan through nicfit__plan_find() (plan_result.c) and
+ * nicfit__decide() (finding_int.h); the request's helpers are in
+ * plan_input.c. Calls go from plan.c to the rule files, from R5 to R6,
+ * and from every rule file to plan_result.c and plan_input.c: no cycle.
  */
 #ifndef NICFIT_PLAN_INT_H
 #define NICFIT_PLAN_INT_H
@@ -95,9 +98,11 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 /* plan_backend.c: R5 (and the fabric's choice, R7's first part) */
 void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 
-/* plan_parts.c: R7-R11 and the verdict */
+/* plan_fabric.c: R7, R8 */
 void nicfit__plan_fabric(struct nicfit_plan *p);
 void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p);
+
+/* plan_parts.c: R9-R11 and the verdict */
 void nicfit__plan_estimates(struct nicfit_plan *p);
 void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 void nicfit__plan_notes(struct nicfit_plan *p);
