@@ -12,8 +12,9 @@
  *
  * The result, struct nicfit_plan, is the caller's (it is large: allocate
  * it, do not put it on the stack). nicfit_plan() fills it and it then owns
- * the memory of its findings and decisions, which nicfit_plan_release()
- * frees; the struct stays reusable for another nicfit_plan(). Its other
+ * the memory of its findings, decisions, cables and bill of materials,
+ * which nicfit_plan_release() frees; the struct stays reusable for another
+ * nicfit_plan(). Its other
  * pointers (server, cards, GPU, model) point into the catalog and live as
  * long as the catalog; the what-if cards decoded from a part number live
  * in the struct itself.
@@ -125,8 +126,6 @@ struct nicfit_plan_estimate {
 	double seconds;
 };
 
-#define NICFIT_PLAN_MAX_LINES 24
-#define NICFIT_PLAN_MAX_CABLES 16
 #define NICFIT_PLAN_MAX_SLOTS 32
 #define NICFIT_PLAN_MAX_ESTIMATES 8
 
@@ -177,10 +176,10 @@ struct nicfit_plan {
 	/* parts, cables, costs (R8, R10) */
 	struct nicfit_plan_slotuse slots[NICFIT_PLAN_MAX_SLOTS];
 	int nslots;
-	struct nicfit_plan_cable cables[NICFIT_PLAN_MAX_CABLES];
-	int ncables;
-	struct nicfit_plan_line bom[NICFIT_PLAN_MAX_LINES];
-	int nbom;
+	struct nicfit_plan_cable *cables; /* grows: a fabric has as many cable kinds as it needs */
+	size_t ncables, alloc_cables;
+	struct nicfit_plan_line *bom;
+	size_t nbom, alloc_bom;
 	double total_usd;
 	char prices_as_of[16];
 
@@ -221,7 +220,7 @@ int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_
 int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input *in,
 		struct nicfit_plan *out, struct nicfit_error *err);
 
-/* Free what a plan holds (its findings and decisions); p stays usable. */
+/* Free what a plan holds (findings, decisions, cables, BOM); p stays usable. */
 void nicfit_plan_release(struct nicfit_plan *p);
 
 /*

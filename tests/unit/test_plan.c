@@ -70,7 +70,7 @@ static void done(struct nicfit_plan *p)
 
 static const struct nicfit_plan_cable *cable(const struct nicfit_plan *p, const char *link)
 {
-	int i;
+	size_t i;
 
 	for (i = 0; i < p->ncables; i++)
 		if (!strcmp(p->cables[i].link, link))
@@ -80,7 +80,7 @@ static const struct nicfit_plan_cable *cable(const struct nicfit_plan *p, const 
 
 static const struct nicfit_plan_line *line(const struct nicfit_plan *p, const char *part)
 {
-	int i;
+	size_t i;
 
 	for (i = 0; i < p->nbom; i++)
 		if (!strcasecmp(p->bom[i].part, part))
@@ -316,6 +316,7 @@ static void prop_bom_total(void **state)
 			const char *kv[40];
 			char num[8];
 			int k = 0, j;
+			size_t b;
 			struct nicfit_plan *p;
 			double sum = 0;
 
@@ -330,11 +331,11 @@ static void prop_bom_total(void **state)
 			kv[k++] = num;
 			kv[k] = NULL;
 			p = plan_of(kv);
-			for (j = 0; j < p->nbom; j++) {
-				if (p->bom[j].priced)
-					assert_near(p->bom[j].total_usd, p->bom[j].unit_usd * p->bom[j].qty, 1e-6);
-				sum += p->bom[j].priced ? p->bom[j].total_usd : 0;
-				assert_true(p->bom[j].qty > 0);
+			for (b = 0; b < p->nbom; b++) {
+				if (p->bom[b].priced)
+					assert_near(p->bom[b].total_usd, p->bom[b].unit_usd * p->bom[b].qty, 1e-6);
+				sum += p->bom[b].priced ? p->bom[b].total_usd : 0;
+				assert_true(p->bom[b].qty > 0);
 			}
 			assert_near(p->total_usd, sum, 1e-6);
 			done(p);
@@ -349,8 +350,8 @@ static void switched_backend(void **state)
 	static const char *const big[] = { "server", "generic-gen4", "servers", "512", "gpu", "l40s",
 		"gpus_per_server", "4", "workload", "training", NULL };
 	struct nicfit_plan *p = plan_of(small);
-	int i, switches = 0, fabric_decision = 0;
-	size_t k;
+	int switches = 0, fabric_decision = 0;
+	size_t i, k;
 
 	(void)state;
 	assert_int_equal(p->back_to_back, 0);

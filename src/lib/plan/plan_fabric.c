@@ -174,9 +174,8 @@ static void add_cable(struct nicfit_plan *p, const char *link, const struct nicf
 {
 	struct nicfit_plan_cable *x;
 
-	if (p->ncables >= NICFIT_PLAN_MAX_CABLES || qty <= 0)
+	if (qty <= 0 || !(x = nicfit__plan_new_cable(p)))
 		return;
-	x = &p->cables[p->ncables++];
 	snprintf(x->link, sizeof(x->link), "%s", link);
 	x->qty = qty;
 	x->length_m = c && c->length_m > 0 ? c->length_m : len;
@@ -397,10 +396,8 @@ static void carry_cluster_cables(struct nicfit_plan *p, const struct nicfit_clus
 		const struct nicfit_cluster_cable *cc = &cl->cables[i];
 		struct nicfit_plan_cable *x;
 
-		if (cc->net != NICFIT_NET_BACKEND || p->ncables >= NICFIT_PLAN_MAX_CABLES)
+		if (cc->net != NICFIT_NET_BACKEND || !(x = nicfit__plan_new_cable(p)))
 			continue;
-		x = &p->cables[p->ncables++];
-		memset(x, 0, sizeof(*x));
 		snprintf(x->link, sizeof(x->link), "%s", cc->level == NICFIT_LINK_HOST ? "backend" :
 			 "backend-fabric");
 		snprintf(x->id, sizeof(x->id), "%s", cc->cat ? cc->cat->e.id : "");
@@ -431,10 +428,8 @@ static void carry_cluster_switches(const struct nicfit_catalog *cat, struct nicf
 		struct nicfit_plan_line *l;
 
 		if ((e && nicfit_catalog_lookup(cat, b->part, &kind) && kind != NICFIT_KIND_SWITCH) ||
-		    (!e && strncmp(b->part, "generic-", 8)) || p->nbom >= NICFIT_PLAN_MAX_LINES)
+		    (!e && strncmp(b->part, "generic-", 8)) || !(l = nicfit__plan_new_line(p)))
 			continue;
-		l = &p->bom[p->nbom++];
-		memset(l, 0, sizeof(*l));
 		snprintf(l->id, sizeof(l->id), "%s", e ? e->id : "");
 		snprintf(l->part, sizeof(l->part), "%s", b->part);
 		snprintf(l->description, sizeof(l->description), "%s", b->description);

@@ -30,6 +30,14 @@ struct nicfit_finding *nicfit__plan_find(struct nicfit_plan *p, enum nicfit_seve
 					 const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/*
+ * A new, zeroed cable or bill-of-materials line at the end of the plan's
+ * list, or NULL when memory ran out (p->findings.oom is then set, which
+ * fails the plan, as for the findings).
+ */
+struct nicfit_plan_cable *nicfit__plan_new_cable(struct nicfit_plan *p);
+struct nicfit_plan_line *nicfit__plan_new_line(struct nicfit_plan *p);
+
 /* plan_input.c */
 int nicfit__plan_is_training(enum nicfit_workload w);
 /*

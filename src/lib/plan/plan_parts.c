@@ -164,7 +164,7 @@ static void add_line(struct nicfit_plan *p, const struct nicfit_entry *e, const 
 		     const char *desc, const char *role, int qty)
 {
 	struct nicfit_plan_line *l;
-	int i;
+	size_t i;
 
 	if (qty <= 0)
 		return;
@@ -173,10 +173,8 @@ static void add_line(struct nicfit_plan *p, const struct nicfit_entry *e, const 
 			p->bom[i].qty += qty;
 			return;
 		}
-	if (p->nbom >= NICFIT_PLAN_MAX_LINES)
+	if (!(l = nicfit__plan_new_line(p)))
 		return;
-	l = &p->bom[p->nbom++];
-	memset(l, 0, sizeof(*l));
 	snprintf(l->id, sizeof(l->id), "%s", e ? e->id : "");
 	snprintf(l->part, sizeof(l->part), "%s", part);
 	snprintf(l->description, sizeof(l->description), "%s", desc);
@@ -199,13 +197,13 @@ static void add_line(struct nicfit_plan *p, const struct nicfit_entry *e, const 
  */
 void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 {
-	struct nicfit_plan_line sw[NICFIT_PLAN_MAX_LINES];
-	int nsw = 0, i, unpriced = 0;
+	struct nicfit_plan_line *sw = p->bom, *l;
+	size_t nsw = p->nbom, i;
+	int unpriced = 0;
 
 	/* switch lines were added while cabling; keep them after the cards */
-	for (i = 0; i < p->nbom; i++)
-		sw[nsw++] = p->bom[i];
-	p->nbom = 0;
+	p->bom = NULL;
+	p->nbom = p->alloc_bom = 0;
 	if (p->backend_needed && p->be_nic) {
 		int have = p->in.installed_cards > p->be_cards ? p->be_cards : p->in.installed_cards;
 
@@ -225,13 +223,13 @@ void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 
 		add_line(p, cc ? &cc->e : NULL, c->part, cc ? cc->e.name : c->description, c->link, c->qty);
 	}
-	for (i = 0; i < nsw && p->nbom < NICFIT_PLAN_MAX_LINES; i++)
-		p->bom[p->nbom++] = sw[i];
+	for (i = 0; i < nsw && (l = nicfit__plan_new_line(p)); i++)
+		*l = sw[i];
+	free(sw);
 	p->total_usd = 0;
 	p->prices_as_of[0] = '\0';
 	for (i = 0; i < p->nbom; i++) {
-		struct nicfit_plan_line *l = &p->bom[i];
-
+		l = &p->bom[i];
 		if (l->priced) {
 			l->total_usd = l->unit_usd * l->qty;
 			p->total_usd += l->total_usd;
@@ -243,7 +241,7 @@ void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 		}
 	}
 	nicfit__decide(&p->decisions, "R10", 1,
-		       "Bill of materials: %d line%s, %.2f USD for the priced ones%s%s%s; "
+		       "Bill of materials: %zu line%s, %.2f USD for the priced ones%s%s%s; "
 		       "%d line%s without a sourced price (never estimated: add yours with --catalog).",
 		       p->nbom, p->nbom == 1 ? "" : "s", p->total_usd,
 		       p->prices_as_of[0] ? " (prices as of " : "", p->prices_as_of,
@@ -279,7 +277,7 @@ static void unverified_note(struct nicfit_plan *p, const struct nicfit_entry *e,
 void nicfit__plan_notes(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
-	int i;
+	size_t k;
 
 	if (!p->backend_needed && in->workload != NICFIT_WL_REPLICATED && in->servers == 1)
 		nicfit__decide(&p->decisions, "R11", 1,
@@ -318,8 +316,8 @@ void nicfit__plan_notes(struct nicfit_plan *p)
 	unverified_note(p, &in->server->e, "server");
 	if (p->be_nic)
 		unverified_note(p, &p->be_nic->e, "card");
-	for (i = 0; i < p->nbom; i++)
-		if (!p->bom[i].priced) {
+	for (k = 0; k < p->nbom; k++)
+		if (!p->bom[k].priced) {
 			nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_UNPRICED,
 					  "nicfit catalog list -j > prices.json, add price_usd, prices_as_of and "
 					  "price_source, then --catalog prices.json",

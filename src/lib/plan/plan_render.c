@@ -62,12 +62,12 @@ static void emit_input(struct nicfit_emit *e, const struct nicfit_plan_input *in
 
 static void emit_bom_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
-	int i;
+	size_t n;
 
 	nicfit_emit_begin_object(e, "bom");
 	nicfit_emit_begin_array(e, "lines");
-	for (i = 0; i < p->nbom; i++) {
-		const struct nicfit_plan_line *l = &p->bom[i];
+	for (n = 0; n < p->nbom; n++) {
+		const struct nicfit_plan_line *l = &p->bom[n];
 
 		nicfit_emit_begin_object(e, NULL);
 		nicfit_emit_string(e, "part", l->part);
@@ -92,9 +92,9 @@ static void emit_bom_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_number(e, "total_usd", p->total_usd);
 	nicfit_emit_string(e, "prices_as_of", p->prices_as_of[0] ? p->prices_as_of : NULL);
 	nicfit_emit_begin_array(e, "unpriced");
-	for (i = 0; i < p->nbom; i++)
-		if (!p->bom[i].priced)
-			nicfit_emit_string(e, NULL, p->bom[i].part);
+	for (n = 0; n < p->nbom; n++)
+		if (!p->bom[n].priced)
+			nicfit_emit_string(e, NULL, p->bom[n].part);
 	nicfit_emit_end_array(e);
 	nicfit_emit_end_object(e);
 }
@@ -189,6 +189,7 @@ static void emit_backend_json(struct nicfit_emit *e, const struct nicfit_plan *p
 
 static void emit_lists_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
+	size_t n;
 	int i;
 
 	nicfit_emit_begin_array(e, "placement");
@@ -203,8 +204,8 @@ static void emit_lists_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_end_array(e);
 
 	nicfit_emit_begin_array(e, "cables");
-	for (i = 0; i < p->ncables; i++) {
-		const struct nicfit_plan_cable *c = &p->cables[i];
+	for (n = 0; n < p->ncables; n++) {
+		const struct nicfit_plan_cable *c = &p->cables[n];
 
 		nicfit_emit_begin_object(e, NULL);
 		nicfit_emit_string(e, "link", c->link);
@@ -303,11 +304,11 @@ static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
 		{ "qty", "qty", 1 }, { "part", "part", 0 }, { "description", "description", 0 },
 		{ "role", "for", 0 }, { "unit_usd", "unit USD", 1 }, { "total_usd", "total USD", 1 },
 	};
-	int i;
+	size_t n;
 
 	nicfit_emit_table_begin(e, NULL, cols, 6);
-	for (i = 0; i < p->nbom; i++) {
-		const struct nicfit_plan_line *l = &p->bom[i];
+	for (n = 0; n < p->nbom; n++) {
+		const struct nicfit_plan_line *l = &p->bom[n];
 
 		nicfit_emit_cell_int(e, l->qty);
 		nicfit_emit_cell_string(e, l->part);
@@ -414,6 +415,7 @@ static void text_tables(struct nicfit_emit *e, const struct nicfit_plan *p)
 		{ "ends", "ends", 0 }, { "length_m", "m", 1 },
 	};
 	char b[64];
+	size_t n;
 	int i, unpriced = 0;
 
 	if (p->nslots) {
@@ -433,12 +435,12 @@ static void text_tables(struct nicfit_emit *e, const struct nicfit_plan *p)
 	}
 	nicfit_emit_heading(e, "Cables");
 	nicfit_emit_table_begin(e, NULL, cable_cols, 5);
-	for (i = 0; i < p->ncables; i++) {
-		nicfit_emit_cell_int(e, p->cables[i].qty);
-		nicfit_emit_cell_string(e, p->cables[i].link);
-		nicfit_emit_cell_string(e, p->cables[i].part);
-		nicfit_emit_cell_string(e, p->cables[i].ends);
-		nicfit_emit_cell_number(e, p->cables[i].length_m, 1);
+	for (n = 0; n < p->ncables; n++) {
+		nicfit_emit_cell_int(e, p->cables[n].qty);
+		nicfit_emit_cell_string(e, p->cables[n].link);
+		nicfit_emit_cell_string(e, p->cables[n].part);
+		nicfit_emit_cell_string(e, p->cables[n].ends);
+		nicfit_emit_cell_number(e, p->cables[n].length_m, 1);
 	}
 	nicfit_emit_table_end(e);
 	nicfit_emit_printf(e, "\n");
@@ -446,8 +448,8 @@ static void text_tables(struct nicfit_emit *e, const struct nicfit_plan *p)
 		 p->prices_as_of, p->prices_as_of[0] ? ")" : "");
 	nicfit_emit_heading(e, b);
 	bom_table(e, p);
-	for (i = 0; i < p->nbom; i++)
-		unpriced += !p->bom[i].priced;
+	for (n = 0; n < p->nbom; n++)
+		unpriced += !p->bom[n].priced;
 	nicfit_emit_printf(e, "  total (priced lines) %.2f USD", p->total_usd);
 	if (unpriced)
 		nicfit_emit_printf(e, "; %d line%s unpriced - add your prices with --catalog", unpriced,
