@@ -126,6 +126,11 @@ struct nicfit_plan_estimate {
 	double seconds;
 };
 
+/*
+ * Fixed because bounded by the request: slots hold at most
+ * NICFIT_PLAN_MAX_GPUS + NICFIT_PLAN_MAX_CARDS placements, estimates at
+ * most the plan's own back end and three alternatives (R9).
+ */
 #define NICFIT_PLAN_MAX_SLOTS 32
 #define NICFIT_PLAN_MAX_ESTIMATES 8
 
