@@ -376,6 +376,42 @@ static void switched_backend(void **state)
 	done(p);
 }
 
+/*
+ * Every finding of the named examples carries a code of the registry that
+ * plan raises (docs/findings.md), every decision a rule id R0-R11, and
+ * nothing is left unfixed by accident: a fix, when there is one, is text.
+ */
+static void codes_registered(void **state)
+{
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; nicfit_plan_examples[i].name; i++) {
+		struct nicfit_plan *p = plan_of(nicfit_plan_examples[i].pairs);
+
+		for (k = 0; k < p->findings.n; k++) {
+			const struct nicfit_finding *f = &p->findings.v[k];
+			const struct nicfit_code_info *ci = nicfit_code_lookup(f->code);
+
+			if (!ci || !(ci->engines & NICFIT_ENGINE_PLAN))
+				fail_msg("%s: code '%s' is not a registered plan code",
+					 nicfit_plan_examples[i].name, f->code);
+			assert_true(f->severity >= NICFIT_SEV_INFO);
+			assert_true(f->message && f->message[0]);
+			assert_true(!f->fix || f->fix[0]);
+		}
+		for (k = 0; k < p->decisions.n; k++) {
+			const char *r = p->decisions.v[k].code;
+			char *end;
+			long n = strtol(r + 1, &end, 10);
+
+			assert_true(r[0] == 'R' && end > r + 1 && !*end && n >= 0 && n <= 11);
+			assert_int_equal(p->decisions.v[k].severity, NICFIT_SEV_NONE);
+		}
+		done(p);
+	}
+}
+
 static void bad_requests(void **state)
 {
 	static const char *const bad[][4] = {
@@ -428,6 +464,7 @@ int main(void)
 		cmocka_unit_test(prop_faster_slot_faster_card),
 		cmocka_unit_test(prop_bom_total),
 		cmocka_unit_test(switched_backend),
+		cmocka_unit_test(codes_registered),
 		cmocka_unit_test(bad_requests),
 	};
 
