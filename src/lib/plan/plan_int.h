@@ -92,9 +92,10 @@ double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfi
 				 const struct nicfit_slot *s, int ports, struct nicfit_nic_fit *out);
 /*
  * The best placement of the GPUs and ncards copies of card (form factor
- * form), need the per-card rate that meets the target. Returns 0 if none.
+ * form), need the per-card rate that meets the target. Returns 0 if none,
+ * or when memory ran out (p->findings.oom is then set).
  */
-int nicfit__plan_search_place(const struct nicfit_plan *p, const struct nicfit_card *card,
+int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *card,
 			      const char *form, int ncards, double need, struct plan_choice *out);
 /* Record a placement in p->slots, p->gpu_slots and p->be_slots. */
 void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c);

@@ -202,7 +202,10 @@ static void place_gpus(struct search *S, int from, int k)
 	}
 }
 
-/* Run the search for ngpus GPUs and ncards copies of card. Returns 0 if none. */
+/*
+ * Run the search for ngpus GPUs and ncards copies of card. Returns 1, 0
+ * when no placement exists, -1 when there was no memory for the search.
+ */
 static int search(const struct nicfit_plan *p, const struct nicfit_card *card, const char *form,
 		  int ngpus, int ncards, double need, struct plan_choice *out)
 {
@@ -211,7 +214,7 @@ static int search(const struct nicfit_plan *p, const struct nicfit_card *card, c
 
 	memset(out, 0, sizeof(*out));
 	if (!S)
-		return 0;
+		return -1;
 	S->p = p;
 	S->card = card;
 	S->form = form;
@@ -226,10 +229,14 @@ static int search(const struct nicfit_plan *p, const struct nicfit_card *card, c
 	return ok;
 }
 
-int nicfit__plan_search_place(const struct nicfit_plan *p, const struct nicfit_card *card,
+int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *card,
 			      const char *form, int ncards, double need, struct plan_choice *out)
 {
-	return search(p, card, form, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need, out);
+	int rc = search(p, card, form, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need, out);
+
+	if (rc < 0)
+		p->findings.oom = 1;
+	return rc > 0;
 }
 
 static const char *sock_name(const struct nicfit_server *s, int socket, char *b, size_t n)
@@ -308,8 +315,8 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p)
 	if (!p->in.gpu || p->in.gpus_per_server < 1)
 		return;
 	memset(&none, 0, sizeof(none));
-	if (!search(p, &none, NULL, p->in.gpus_per_server, 0, 0, &c)) {
-		p->findings.oom = 1; /* without cards there is always a placement: no memory */
+	if (search(p, &none, NULL, p->in.gpus_per_server, 0, 0, &c) < 0) {
+		p->findings.oom = 1;
 		return;
 	}
 	nicfit__plan_record_slots(p, &c);
