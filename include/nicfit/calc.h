@@ -6,6 +6,12 @@
  * --width 16` and POST /api/calc/pcie {"gen": 3, "width": 16} run the same
  * code and give the same document ("schema": "nicfit.calc.<name>.v1").
  * Each accepts "assume" pairs ("mps=512") overriding its named assumptions.
+ *
+ * The fit calculator's arithmetic, nicfit_calc_fit(), is declared here
+ * too: plan's rule R1 calls it directly. The other calculators' arithmetic
+ * lives with its physics (nicfit_pcie_calc in pcie.h, nicfit_link_calc in
+ * link.h, nicfit_calc_nic/_load/_allreduce in perf.h, nicfit_calc_stream
+ * in llm.h).
  */
 #ifndef NICFIT_CALC_H
 #define NICFIT_CALC_H
@@ -13,6 +19,7 @@
 #include "nicfit/catalog.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
+#include "nicfit/llm.h"
 #include "nicfit/spec.h"
 
 /* NULL-terminated list of calculator names. */
@@ -26,6 +33,16 @@ extern const char *const nicfit_calc_names[];
  */
 int nicfit_calc_run(const struct nicfit_catalog *cat, const char *name,
 		    struct nicfit_spec *spec, struct nicfit_emit *e,
+		    struct nicfit_error *err);
+
+/*
+ * Fit a model on `gpus` GPUs of gpu_mem_gib each. context and concurrency
+ * size the KV cache (0 = none). Errors: NICFIT_E_USAGE for zero params,
+ * absurd counts, or GPUs without memory.
+ */
+int nicfit_calc_fit(const struct nicfit_arch *a, enum nicfit_precision prec,
+		    long context, long concurrency, int gpus, double gpu_mem_gib,
+		    const struct nicfit_llm_params *p, struct nicfit_fit *r,
 		    struct nicfit_error *err);
 
 /*

@@ -10,6 +10,22 @@
  * warning is a finding with a severity. It is a pure function of the
  * request and the catalog: nothing is printed.
  *
+ * The result, struct nicfit_plan, is the caller's (it is large: allocate
+ * it, do not put it on the stack). nicfit_plan() fills it and it then owns
+ * the memory of its findings, decisions, cables and bill of materials,
+ * which nicfit_plan_release() frees; the struct stays reusable for another
+ * nicfit_plan(). Its other
+ * pointers (server, cards, GPU, model) point into the catalog and live as
+ * long as the catalog; the what-if cards decoded from a part number live
+ * in the struct itself.
+ *
+ *	struct nicfit_plan *p = calloc(1, sizeof(*p));
+ *
+ *	if (!nicfit_plan(cat, &in, p, &err))
+ *		nicfit_plan_render(e, p);
+ *	nicfit_plan_release(p);
+ *	free(p);
+ *
  * nicfit_plan_run() is the spec-in, document-out form used by the CLI and
  * by POST /api/plan (same keys as the CLI's long options, '_' for '-').
  */
@@ -75,19 +91,6 @@ struct nicfit_plan_input {
 	double rack_cable_m;            /* length of an in-rack link */
 };
 
-struct nicfit_plan_decision {
-	char rule[8];       /* "R5" */
-	int applied;        /* 0: considered and not applied (shown by --explain) */
-	char text[640];     /* one or two sentences with the numbers */
-};
-
-struct nicfit_plan_finding {
-	enum nicfit_severity severity;
-	char code[40];      /* "backend-no-rdma" */
-	char message[640];
-	char fix[400];
-};
-
 struct nicfit_plan_line {
 	char id[64];        /* catalog id, or "" for a generic item */
 	char part[64];      /* what to order */
@@ -123,10 +126,11 @@ struct nicfit_plan_estimate {
 	double seconds;
 };
 
-#define NICFIT_PLAN_MAX_DECISIONS 48
-#define NICFIT_PLAN_MAX_FINDINGS 32
-#define NICFIT_PLAN_MAX_LINES 24
-#define NICFIT_PLAN_MAX_CABLES 16
+/*
+ * Fixed because bounded by the request: slots hold at most
+ * NICFIT_PLAN_MAX_GPUS + NICFIT_PLAN_MAX_CARDS placements, estimates at
+ * most the plan's own back end and three alternatives (R9).
+ */
 #define NICFIT_PLAN_MAX_SLOTS 32
 #define NICFIT_PLAN_MAX_ESTIMATES 8
 
@@ -177,10 +181,10 @@ struct nicfit_plan {
 	/* parts, cables, costs (R8, R10) */
 	struct nicfit_plan_slotuse slots[NICFIT_PLAN_MAX_SLOTS];
 	int nslots;
-	struct nicfit_plan_cable cables[NICFIT_PLAN_MAX_CABLES];
-	int ncables;
-	struct nicfit_plan_line bom[NICFIT_PLAN_MAX_LINES];
-	int nbom;
+	struct nicfit_plan_cable *cables; /* grows: a fabric has as many cable kinds as it needs */
+	size_t ncables, alloc_cables;
+	struct nicfit_plan_line *bom;
+	size_t nbom, alloc_bom;
 	double total_usd;
 	char prices_as_of[16];
 
@@ -193,10 +197,15 @@ struct nicfit_plan {
 	struct nicfit_part rule_part[2];      /* [0] back end, [1] front end */
 	struct nicfit_nic rule_nic[2];
 
-	struct nicfit_plan_decision decisions[NICFIT_PLAN_MAX_DECISIONS];
-	int ndecisions;
-	struct nicfit_plan_finding findings[NICFIT_PLAN_MAX_FINDINGS];
-	int nfindings;
+	/*
+	 * What the rules found (severity INFO to CRITICAL, a registered code,
+	 * a message and usually a fix; no device) and what they decided (rule
+	 * id "R0".."R11", applied or only considered, the text with the
+	 * numbers), in the order the rules ran. The renderers show findings
+	 * worst first.
+	 */
+	struct nicfit_findings findings;
+	struct nicfit_findings decisions;
 };
 
 /*
@@ -207,9 +216,17 @@ struct nicfit_plan {
 int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 				struct nicfit_plan_input *in, struct nicfit_error *err);
 
-/* Plan. out is filled completely (callers allocate it: it is large). */
+/*
+ * Plan. out is filled completely, whatever it held before (release it
+ * first if it holds a plan). Errors: NICFIT_E_USAGE (no server),
+ * NICFIT_E_NOMEM; on error out holds nothing to free (releasing it is
+ * harmless).
+ */
 int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input *in,
 		struct nicfit_plan *out, struct nicfit_error *err);
+
+/* Free what a plan holds (findings, decisions, cables, BOM); p stays usable. */
+void nicfit_plan_release(struct nicfit_plan *p);
 
 /*
  * Render a plan: text report (verdict first), JSON ("nicfit.plan.v1"),

@@ -65,6 +65,8 @@ out_spec:
 out:
 	free(text);
 	free(spec);
+	if (plan)
+		nicfit_plan_release(plan);
 	free(plan);
 	return rc;
 }

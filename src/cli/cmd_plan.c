@@ -3,49 +3,39 @@
  * options (and the spec file, which they override) become one spec that
  * the library plans with, as POST /api/plan does with its body.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "host.h"
 #include "util.h"
+#include "nicfit/file.h"
 #include "nicfit/plan.h"
 
-#define MAX_SPEC_FILE (1u << 20)
+/* A spec file is a small JSON object: 1 MiB is far more than any needs. */
+#define MAX_SPEC_FILE NICFIT_SPEC_MAX_BYTES
 
+/*
+ * Read the spec file at path ("-": standard input) into spec. The two
+ * errors users meet most keep their own words: a directory given for the
+ * file, and a file over the limit.
+ */
 static int read_spec(const char *path, struct nicfit_spec *spec)
 {
 	struct nicfit_error err;
-	struct stat st;
 	char *text;
 	size_t len;
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	int rc;
 
-	if (!f)
-		return cli_error(errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO, "%s: %s", path,
-				 strerror(errno));
-	if (f != stdin && !fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		return cli_error(NICFIT_E_IO, "%s: is a directory, not a spec file", path);
-	}
-	text = malloc(MAX_SPEC_FILE + 1);
-	if (!text) {
-		if (f != stdin)
-			fclose(f);
-		return cli_error(NICFIT_E_NOMEM, "out of memory");
-	}
-	len = fread(text, 1, MAX_SPEC_FILE + 1, f);
-	if (f != stdin)
-		fclose(f);
-	if (len > MAX_SPEC_FILE) {
-		free(text);
-		return cli_error(NICFIT_E_LIMIT, "%s: larger than 1 MiB", path);
-	}
 	nicfit_error_clear(&err);
+	if (nicfit_read_file(path, MAX_SPEC_FILE, &text, &len, &err)) {
+		if (err.code == NICFIT_E_LIMIT)
+			return cli_error(NICFIT_E_LIMIT, "%s: larger than 1 MiB", path);
+		if (err.code == NICFIT_E_IO && !strcmp(err.msg, "is a directory"))
+			return cli_error(NICFIT_E_IO, "%s: is a directory, not a spec file", path);
+		return cli_fail(&err);
+	}
 	snprintf(spec->input, sizeof(spec->input), "%s", strcmp(path, "-") ? path : "<stdin>");
 	rc = nicfit_spec_parse_json(spec, text, len, &err);
 	free(text);

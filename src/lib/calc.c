@@ -17,6 +17,13 @@
 #include "nicfit/perf.h"
 #include "nicfit/units.h"
 
+/*
+ * `calc nic` names the port capacity its slot or card leaves idle when
+ * there is at least half a Gb/s of it: the line prints whole Gb/s, and
+ * less would print as 0.
+ */
+#define IDLE_SHOWN_GBPS 0.5
+
 const char *const nicfit_calc_names[] = {
 	"pcie", "link", "nic", "load", "fit", "allreduce", "stream", NULL
 };
@@ -424,7 +431,7 @@ static int calc_nic(struct req *r, const struct nicfit_catalog *cat, struct nicf
 			   !strcmp(res.limited_by, "pcie") ? "the PCIe link" :
 			   !strcmp(res.limited_by, "card") ? "the card itself (its total across ports)" :
 			   "the ports");
-	if (res.idle_gbps > 0.5)
+	if (res.idle_gbps > IDLE_SHOWN_GBPS)
 		nicfit_emit_printf(e, "  %.0f Gb/s of port capacity cannot be used: %s\n", res.idle_gbps,
 				   !strcmp(res.limited_by, "card") ? "the card's own total is lower" :
 				   "the slot cannot feed it");

@@ -8,6 +8,9 @@
 
 #include "nicfit/link.h"
 
+/* A speed given names a rate of the table when it is within 0.01 Gb/s of it. */
+#define SPEED_MATCH_GBPS 0.01
+
 #define P(f) offsetof(struct nicfit_link_params, f)
 
 const struct nicfit_param nicfit_link_param_table[] = {
@@ -68,7 +71,7 @@ static int ib_for_speed(double gbps, struct nicfit_speed *out)
 	size_t i;
 
 	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
-		if (fabs(m[i].g - gbps) < 0.01)
+		if (fabs(m[i].g - gbps) < SPEED_MATCH_GBPS)
 			return nicfit_ib_rate(m[i].name, out);
 	return NICFIT_E_NOTFOUND;
 }

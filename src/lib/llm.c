@@ -6,7 +6,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "nicfit/calc.h"
 #include "nicfit/llm.h"
+#include "num_int.h"
 
 #define GIB 1073741824.0
 
@@ -140,7 +142,7 @@ int nicfit_calc_fit(const struct nicfit_arch *a, enum nicfit_precision prec,
 	per_gpu = r->gpu_gb * p->gpu_util;
 	r->capacity_gb = per_gpu * gpus;
 	r->fits = r->total_gb <= r->capacity_gb;
-	r->gpus_needed = (int)ceil(r->total_gb / per_gpu - 1e-9);
+	r->gpus_needed = (int)ceil(r->total_gb / per_gpu - NICFIT_EPS);
 	if (r->gpus_needed < 1)
 		r->gpus_needed = 1;
 	return 0;

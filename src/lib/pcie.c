@@ -6,6 +6,9 @@
 
 #include "nicfit/pcie.h"
 
+/* A transfer rate given (sysfs prints "8.0 GT/s") names a generation within 0.01 GT/s. */
+#define GTS_MATCH 0.01
+
 #define P(f) offsetof(struct nicfit_pcie_params, f)
 
 const struct nicfit_param nicfit_pcie_param_table[] = {
@@ -52,7 +55,7 @@ int nicfit_pcie_gen_from_gts(double gts)
 	int g;
 
 	for (g = 1; g <= 6; g++)
-		if (fabs(nicfit_pcie_gts(g) - gts) < 0.01)
+		if (fabs(nicfit_pcie_gts(g) - gts) < GTS_MATCH)
 			return g;
 	return 0;
 }

@@ -520,6 +520,7 @@ static void against_plan(void **state)
 	nicfit_audit_free(a);
 	nicfit_spec_release(spec);
 	free(spec);
+	nicfit_plan_release(p);
 	free(p);
 	free(h);
 	nicfit_topo_free(t);

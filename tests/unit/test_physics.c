@@ -4,6 +4,7 @@
  */
 #include "unit.h"
 
+#include "nicfit/calc.h"
 #include "nicfit/link.h"
 #include "nicfit/llm.h"
 #include "nicfit/pcie.h"

@@ -51,19 +51,26 @@ static struct nicfit_plan *plan_of(const char *const *kv)
 	return p;
 }
 
-static const struct nicfit_plan_finding *finding(const struct nicfit_plan *p, const char *code)
+static const struct nicfit_finding *finding(const struct nicfit_plan *p, const char *code)
 {
-	int i;
+	size_t i;
 
-	for (i = 0; i < p->nfindings; i++)
-		if (!strcmp(p->findings[i].code, code))
-			return &p->findings[i];
+	for (i = 0; i < p->findings.n; i++)
+		if (!strcmp(p->findings.v[i].code, code))
+			return &p->findings.v[i];
 	return NULL;
+}
+
+/* A plan from plan_of() is done with. */
+static void done(struct nicfit_plan *p)
+{
+	nicfit_plan_release(p);
+	free(p);
 }
 
 static const struct nicfit_plan_cable *cable(const struct nicfit_plan *p, const char *link)
 {
-	int i;
+	size_t i;
 
 	for (i = 0; i < p->ncables; i++)
 		if (!strcmp(p->cables[i].link, link))
@@ -73,7 +80,7 @@ static const struct nicfit_plan_cable *cable(const struct nicfit_plan *p, const 
 
 static const struct nicfit_plan_line *line(const struct nicfit_plan *p, const char *part)
 {
-	int i;
+	size_t i;
 
 	for (i = 0; i < p->nbom; i++)
 		if (!strcasecmp(p->bom[i].part, part))
@@ -97,7 +104,7 @@ static void article_single_server(void **state)
 	assert_true(p->load_s > 30 && p->load_s < 40);
 	assert_null(p->be_nic);
 	assert_non_null(cable(p, "oob"));
-	free(p);
+	done(p);
 }
 
 /* 70B at 16 bits does not fit two A40s. */
@@ -112,7 +119,7 @@ static void article_16bit_does_not_fit(void **state)
 	assert_true(p->servers_needed >= 2);
 	assert_non_null(finding(p, "not-enough-servers"));
 	assert_int_equal(finding(p, "not-enough-servers")->severity, NICFIT_SEV_CRITICAL);
-	free(p);
+	done(p);
 }
 
 static void article_replicas(void **state)
@@ -125,7 +132,7 @@ static void article_replicas(void **state)
 	(void)state;
 	assert_int_equal(p->backend_needed, 0);
 	assert_null(line(p, "MCX556A-ECAT"));
-	free(p);
+	done(p);
 }
 
 /* Two R740xd training: MCX556A-ECAT at about 100 Gb/s with a QSFP28 DAC. */
@@ -149,7 +156,7 @@ static void article_two_node_training(void **state)
 	assert_int_equal(line(p, "MCX556A-ECAT")->qty, 2);
 	assert_near(line(p, "MCX556A-ECAT")->unit_usd, 244.95, 1e-9);
 	assert_true(p->nest >= 2);
-	free(p);
+	done(p);
 }
 
 /* A 200G ConnectX-6 forced into a Gen3 slot is capped near 100G and flagged. */
@@ -158,7 +165,7 @@ static void article_capped(void **state)
 	static const char *const kv[] = { "server", "r740xd", "servers", "2", "gpu", "a40",
 		"gpus_per_server", "2", "workload", "training", "backend_nic", "mcx653105a-hdat", NULL };
 	struct nicfit_plan *p = plan_of(kv);
-	const struct nicfit_plan_finding *f;
+	const struct nicfit_finding *f;
 
 	(void)state;
 	assert_string_equal(p->be_part, "MCX653105A-HDAT");
@@ -167,7 +174,7 @@ static void article_capped(void **state)
 	f = finding(p, "backend-capped");
 	assert_non_null(f);
 	assert_non_null(strstr(f->fix, "MCX556A-ECAT"));
-	free(p);
+	done(p);
 }
 
 static void article_gen4_gets_200g(void **state)
@@ -179,7 +186,7 @@ static void article_gen4_gets_200g(void **state)
 	(void)state;
 	assert_near(p->be_port_gbps, 200, 1e-9);
 	assert_true(p->be_effective_gbps > 180);
-	free(p);
+	done(p);
 }
 
 static void article_budget_lab(void **state)
@@ -192,7 +199,7 @@ static void article_budget_lab(void **state)
 	assert_string_equal(p->be_part, "MCX4121A-ACAT");
 	assert_non_null(line(p, "MCP2M00-A001"));
 	assert_near(line(p, "MCP2M00-A001")->unit_usd, 29.00, 1e-9);
-	free(p);
+	done(p);
 }
 
 static void article_x710_refused(void **state)
@@ -200,14 +207,14 @@ static void article_x710_refused(void **state)
 	static const char *const kv[] = { "server", "r740xd", "servers", "2", "gpu", "a40",
 		"gpus_per_server", "2", "workload", "training", "backend_nic", "x710-da2", NULL };
 	struct nicfit_plan *p = plan_of(kv);
-	const struct nicfit_plan_finding *f = finding(p, "backend-no-rdma");
+	const struct nicfit_finding *f = finding(p, "backend-no-rdma");
 
 	(void)state;
 	assert_non_null(f);
 	assert_int_equal(f->severity, NICFIT_SEV_CRITICAL);
 	assert_non_null(p->be_nic);
 	assert_true(p->be_nic->rdma != 0);
-	free(p);
+	done(p);
 }
 
 /* R2 as a table: workload x servers -> back end needed. */
@@ -232,7 +239,7 @@ static void rule_backend_table(void **state)
 		if (p->backend_needed != t[i].want)
 			fail_msg("%s on %s servers: backend_needed %d, want %d", t[i].wl,
 				 t[i].servers, p->backend_needed, t[i].want);
-		free(p);
+		done(p);
 	}
 }
 
@@ -255,7 +262,7 @@ static void prop_more_servers_keep_backend(void **state)
 			p = plan_of(kv);
 			if (!p->backend_needed)
 				fail_msg("%s x %d training: no back end", servers[s], n);
-			free(p);
+			done(p);
 		}
 }
 
@@ -293,7 +300,7 @@ static void prop_faster_slot_faster_card(void **state)
 					 widths[w], p->be_effective_gbps, p->be_port_gbps, last_eff, last_port);
 			last_eff = p->be_effective_gbps;
 			last_port = p->be_port_gbps;
-			free(p);
+			done(p);
 		}
 	}
 }
@@ -309,6 +316,7 @@ static void prop_bom_total(void **state)
 			const char *kv[40];
 			char num[8];
 			int k = 0, j;
+			size_t b;
 			struct nicfit_plan *p;
 			double sum = 0;
 
@@ -323,14 +331,14 @@ static void prop_bom_total(void **state)
 			kv[k++] = num;
 			kv[k] = NULL;
 			p = plan_of(kv);
-			for (j = 0; j < p->nbom; j++) {
-				if (p->bom[j].priced)
-					assert_near(p->bom[j].total_usd, p->bom[j].unit_usd * p->bom[j].qty, 1e-6);
-				sum += p->bom[j].priced ? p->bom[j].total_usd : 0;
-				assert_true(p->bom[j].qty > 0);
+			for (b = 0; b < p->nbom; b++) {
+				if (p->bom[b].priced)
+					assert_near(p->bom[b].total_usd, p->bom[b].unit_usd * p->bom[b].qty, 1e-6);
+				sum += p->bom[b].priced ? p->bom[b].total_usd : 0;
+				assert_true(p->bom[b].qty > 0);
 			}
 			assert_near(p->total_usd, sum, 1e-6);
-			free(p);
+			done(p);
 		}
 }
 
@@ -342,7 +350,8 @@ static void switched_backend(void **state)
 	static const char *const big[] = { "server", "generic-gen4", "servers", "512", "gpu", "l40s",
 		"gpus_per_server", "4", "workload", "training", NULL };
 	struct nicfit_plan *p = plan_of(small);
-	int i, switches = 0, fabric_decision = 0;
+	int switches = 0, fabric_decision = 0;
+	size_t i, k;
 
 	(void)state;
 	assert_int_equal(p->back_to_back, 0);
@@ -352,10 +361,10 @@ static void switched_backend(void **state)
 			assert_string_equal(p->bom[i].part, "qm8700"); /* 8 HDR links: one 40-port switch */
 		}
 	assert_int_equal(switches, 1);
-	free(p);
+	done(p);
 	p = plan_of(big);
-	for (i = 0; i < p->ndecisions; i++)
-		if (strstr(p->decisions[i].text, "2 tiers"))
+	for (k = 0; k < p->decisions.n; k++)
+		if (strstr(p->decisions.v[k].message, "2 tiers"))
 			fabric_decision = 1;
 	assert_true(fabric_decision);
 	switches = 0;
@@ -364,7 +373,43 @@ static void switched_backend(void **state)
 			switches += p->bom[i].qty;
 	assert_true(switches > 2);
 	assert_non_null(cable(p, "backend-fabric"));
-	free(p);
+	done(p);
+}
+
+/*
+ * Every finding of the named examples carries a code of the registry that
+ * plan raises (docs/findings.md), every decision a rule id R0-R11, and
+ * nothing is left unfixed by accident: a fix, when there is one, is text.
+ */
+static void codes_registered(void **state)
+{
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; nicfit_plan_examples[i].name; i++) {
+		struct nicfit_plan *p = plan_of(nicfit_plan_examples[i].pairs);
+
+		for (k = 0; k < p->findings.n; k++) {
+			const struct nicfit_finding *f = &p->findings.v[k];
+			const struct nicfit_code_info *ci = nicfit_code_lookup(f->code);
+
+			if (!ci || !(ci->engines & NICFIT_ENGINE_PLAN))
+				fail_msg("%s: code '%s' is not a registered plan code",
+					 nicfit_plan_examples[i].name, f->code);
+			assert_true(f->severity >= NICFIT_SEV_INFO);
+			assert_true(f->message && f->message[0]);
+			assert_true(!f->fix || f->fix[0]);
+		}
+		for (k = 0; k < p->decisions.n; k++) {
+			const char *r = p->decisions.v[k].code;
+			char *end;
+			long n = strtol(r + 1, &end, 10);
+
+			assert_true(r[0] == 'R' && end > r + 1 && !*end && n >= 0 && n <= 11);
+			assert_int_equal(p->decisions.v[k].severity, NICFIT_SEV_NONE);
+		}
+		done(p);
+	}
 }
 
 static void bad_requests(void **state)
@@ -419,6 +464,7 @@ int main(void)
 		cmocka_unit_test(prop_faster_slot_faster_card),
 		cmocka_unit_test(prop_bom_total),
 		cmocka_unit_test(switched_backend),
+		cmocka_unit_test(codes_registered),
 		cmocka_unit_test(bad_requests),
 	};
 

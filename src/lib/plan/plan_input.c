@@ -9,6 +9,7 @@
 
 #include "nicfit/plan.h"
 #include "nicfit/units.h"
+#include "plan_int.h"
 
 static const char *const article_inference[] = {
 	"server", "r740xd", "gpu", "a40", "gpus_per_server", "2", "model", "llama-3-70b",
@@ -114,44 +115,50 @@ static int assume(struct nicfit_reader *r, struct nicfit_plan_input *in)
 	return 0;
 }
 
-int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
-				struct nicfit_plan_input *in, struct nicfit_error *err)
+/* The servers and their GPUs. */
+static int read_hardware(const struct nicfit_catalog *cat, struct nicfit_reader *r,
+			 struct nicfit_plan_input *in)
 {
-	struct nicfit_reader r;
+	struct nicfit_spec *spec = r->s;
+	struct nicfit_error *err = r->err;
 	const char *v;
 	long l;
 	int rc;
 
-	nicfit_reader_init(&r, spec, err);
-	memset(in, 0, sizeof(*in));
-	nicfit_pcie_params_default(&in->pcie);
-	nicfit_link_params_default(&in->link);
-	nicfit_llm_params_default(&in->llm);
-	nicfit_allreduce_params_default(&in->ar);
-
 	v = nicfit_spec_get(spec, "server");
-	in->server = nicfit_find_server(cat, v ? v : "generic-gen4", nicfit_reader_opt(&r, "server"), err);
+	in->server = nicfit_find_server(cat, v ? v : "generic-gen4", nicfit_reader_opt(r, "server"), err);
 	if (!in->server)
 		return err ? err->code : NICFIT_E_NOTFOUND;
-	if ((rc = nicfit_reader_long(&r, "servers", 1, 1, 100000, &l)))
+	if ((rc = nicfit_reader_long(r, "servers", 1, 1, 100000, &l)))
 		return rc;
 	in->servers = (int)l;
 	v = nicfit_spec_get(spec, "gpu");
 	if (v && strcasecmp(v, "none")) {
-		in->gpu = nicfit_find_gpu(cat, v, nicfit_reader_opt(&r, "gpu"), err);
+		in->gpu = nicfit_find_gpu(cat, v, nicfit_reader_opt(r, "gpu"), err);
 		if (!in->gpu)
 			return err ? err->code : NICFIT_E_NOTFOUND;
 	}
-	if ((rc = nicfit_reader_long(&r, "gpus_per_server", in->gpu ? 1 : 0, 0, NICFIT_PLAN_MAX_GPUS, &l)))
+	if ((rc = nicfit_reader_long(r, "gpus_per_server", in->gpu ? 1 : 0, 0, NICFIT_PLAN_MAX_GPUS, &l)))
 		return rc;
 	in->gpus_per_server = (int)l;
 	if (in->gpus_per_server && !in->gpu)
-		return nicfit_reader_fail(&r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(&r, "gpus_per_server"), 0, 0,
-					       "give the GPU model too (%s)", nicfit_reader_opt(&r, "gpu")));
+		return nicfit_reader_fail(r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(r, "gpus_per_server"), 0, 0,
+					       "give the GPU model too (%s)", nicfit_reader_opt(r, "gpu")));
+	return 0;
+}
+
+/* The model: from the catalog, or its parameters or weights; how it runs. */
+static int read_model(const struct nicfit_catalog *cat, struct nicfit_reader *r,
+		      struct nicfit_plan_input *in)
+{
+	struct nicfit_spec *spec = r->s;
+	struct nicfit_error *err = r->err;
+	const char *v;
+	int rc;
 
 	v = nicfit_spec_get(spec, "model");
 	if (v) {
-		in->model = nicfit_find_model(cat, v, nicfit_reader_opt(&r, "model"), err);
+		in->model = nicfit_find_model(cat, v, nicfit_reader_opt(r, "model"), err);
 		if (!in->model)
 			return err ? err->code : NICFIT_E_NOTFOUND;
 		in->params = in->model->arch.params;
@@ -161,43 +168,56 @@ int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_
 		enum nicfit_size_kind k;
 		double p;
 
-		if ((rc = nicfit_reader_fail(&r, nicfit_parse_size(v, nicfit_reader_opt(&r, "params"), &p, &k, err))))
+		if ((rc = nicfit_reader_fail(r, nicfit_parse_size(v, nicfit_reader_opt(r, "params"), &p, &k, err))))
 			return rc;
 		if (k != NICFIT_SIZE_PARAMS)
-			return nicfit_reader_fail(&r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(&r, "params"), 0, 0,
+			return nicfit_reader_fail(r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(r, "params"), 0, 0,
 						       "'%s' is a size; give a parameter count such as 70B", v));
 		if (p < 1e6 || p > 1e14)
-			return nicfit_reader_fail(&r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(&r, "params"), 0, 0,
+			return nicfit_reader_fail(r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(r, "params"), 0, 0,
 						       "'%s': out of range (1M to 100T parameters)", v));
 		in->params = p;
 	}
-	if ((rc = nicfit_reader_double(&r, "weights_gb", 0, 0.001, 1e6, &in->weights_gb)))
+	if ((rc = nicfit_reader_double(r, "weights_gb", 0, 0.001, 1e6, &in->weights_gb)))
 		return rc;
 	in->precision = NICFIT_PREC_BF16;
 	if (in->model && in->model->native_precision)
 		nicfit_precision_parse(in->model->native_precision, &in->precision, NULL);
 	v = nicfit_spec_get(spec, "precision");
-	if (v && (rc = nicfit_reader_fail(&r, nicfit_precision_parse(v, &in->precision, err))))
+	if (v && (rc = nicfit_reader_fail(r, nicfit_precision_parse(v, &in->precision, err))))
 		return rc;
-	if ((rc = nicfit_reader_long(&r, "context", 4096, 0, 100000000, &in->context)) ||
-	    (rc = nicfit_reader_long(&r, "concurrency", 1, 0, 100000000, &in->concurrency)) ||
-	    (rc = nicfit_reader_double(&r, "tokens_per_s", 30, 0.01, 1e6, &in->tokens_per_s)))
+	if ((rc = nicfit_reader_long(r, "context", 4096, 0, 100000000, &in->context)) ||
+	    (rc = nicfit_reader_long(r, "concurrency", 1, 0, 100000000, &in->concurrency)) ||
+	    (rc = nicfit_reader_double(r, "tokens_per_s", 30, 0.01, 1e6, &in->tokens_per_s)))
 		return rc;
 	if (in->model && in->model->context_max && in->context > in->model->context_max)
-		return nicfit_reader_fail(&r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(&r, "context"), 0, 0,
+		return nicfit_reader_fail(r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(r, "context"), 0, 0,
 					       "%ld tokens is longer than %s's context of %ld",
 					       in->context, in->model->e.name, in->model->context_max));
+	return 0;
+}
+
+/* The workload and the what-ifs: cards, fabric, storage, switch, installed cards. */
+static int read_workload(const struct nicfit_catalog *cat, struct nicfit_reader *r,
+			 struct nicfit_plan_input *in)
+{
+	struct nicfit_spec *spec = r->s;
+	struct nicfit_error *err = r->err;
+	const char *v;
+	long l;
+	int rc;
+
 	v = nicfit_spec_get(spec, "workload");
 	in->workload = NICFIT_WL_INFERENCE;
 	if (v) {
-		if ((rc = nicfit_reader_fail(&r, nicfit_workload_parse(v, &in->workload, err))))
+		if ((rc = nicfit_reader_fail(r, nicfit_workload_parse(v, &in->workload, err))))
 			return rc;
 		in->workload_given = 1;
 	}
 	in->backend_nic = nicfit_spec_get(spec, "backend_nic");
 	in->frontend_nic = nicfit_spec_get(spec, "frontend_nic");
-	if ((rc = nicfit_reader_double(&r, "backend_gbps", 0, 1, 3200, &in->backend_gbps)) ||
-	    (rc = nicfit_reader_long(&r, "backend_cards", 0, 1, NICFIT_PLAN_MAX_CARDS, &l)))
+	if ((rc = nicfit_reader_double(r, "backend_gbps", 0, 1, 3200, &in->backend_gbps)) ||
+	    (rc = nicfit_reader_long(r, "backend_cards", 0, 1, NICFIT_PLAN_MAX_CARDS, &l)))
 		return rc;
 	in->backend_cards = (int)l;
 	v = nicfit_spec_get(spec, "fabric");
@@ -208,26 +228,101 @@ int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_
 		else if (!strcasecmp(v, "infiniband") || !strcasecmp(v, "ib"))
 			in->fabric = NICFIT_FABRIC_IB;
 		else if (strcasecmp(v, "auto"))
-			return nicfit_reader_fail(&r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(&r, "fabric"), 0, 0,
+			return nicfit_reader_fail(r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(r, "fabric"), 0, 0,
 						       "'%.32s': use auto, roce or infiniband", v));
 	}
-	if ((rc = nicfit_reader_double(&r, "storage_gbps", 0, 0, 100000, &in->storage_gbps)) ||
-	    (rc = nicfit_reader_double(&r, "reloads_per_day", 1, 0, 1e6, &in->reloads_per_day)))
+	if ((rc = nicfit_reader_double(r, "storage_gbps", 0, 0, 100000, &in->storage_gbps)) ||
+	    (rc = nicfit_reader_double(r, "reloads_per_day", 1, 0, 1e6, &in->reloads_per_day)))
 		return rc;
 	v = nicfit_spec_get(spec, "switch");
 	if (v) {
-		in->sw = nicfit_find_switch(cat, v, nicfit_reader_opt(&r, "switch"), err);
+		in->sw = nicfit_find_switch(cat, v, nicfit_reader_opt(r, "switch"), err);
 		if (!in->sw)
 			return err ? err->code : NICFIT_E_NOTFOUND;
 	}
-	if ((rc = nicfit_reader_long(&r, "installed_backend_cards", 0, 0, NICFIT_PLAN_MAX_CARDS, &l)))
+	if ((rc = nicfit_reader_long(r, "installed_backend_cards", 0, 0, NICFIT_PLAN_MAX_CARDS, &l)))
 		return rc;
 	in->installed_cards = (int)l;
 	in->installed_slot = nicfit_spec_get(spec, "installed_backend_slot");
+	return 0;
+}
+
+int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
+				struct nicfit_plan_input *in, struct nicfit_error *err)
+{
+	struct nicfit_reader r;
+	const char *v;
+	int rc;
+
+	nicfit_reader_init(&r, spec, err);
+	memset(in, 0, sizeof(*in));
+	nicfit_pcie_params_default(&in->pcie);
+	nicfit_link_params_default(&in->link);
+	nicfit_llm_params_default(&in->llm);
+	nicfit_allreduce_params_default(&in->ar);
+	if ((rc = read_hardware(cat, &r, in)) || (rc = read_model(cat, &r, in)) ||
+	    (rc = read_workload(cat, &r, in)))
+		return rc;
 	v = nicfit_spec_get(spec, "explain");
 	in->explain = v && strcasecmp(v, "false") && strcmp(v, "0");
 	(void)nicfit_spec_get(spec, "example");
 	if ((rc = assume(&r, in)))
 		return rc;
 	return nicfit_spec_check_unused(spec, known_keys, err);
+}
+
+int nicfit__plan_is_training(enum nicfit_workload w)
+{
+	return w == NICFIT_WL_TRAINING || w == NICFIT_WL_FINETUNING;
+}
+
+/* A what-if card (plan_int.h). */
+const struct nicfit_nic *nicfit__plan_whatif_card(const struct nicfit_catalog *cat,
+						  struct nicfit_plan *p, int which,
+						  const char *part, const char *what,
+						  struct nicfit_error *err)
+{
+	const struct nicfit_nic *n = nicfit_find_nic(cat, part, what, NULL);
+	struct nicfit_part *d = &p->rule_part[which];
+	struct nicfit_nic *x = &p->rule_nic[which];
+
+	if (n)
+		return n;
+	if (nicfit_decode(cat, part, d, err))
+		return NULL;
+	if (d->kind != NICFIT_PART_NIC || d->ports < 1 || d->port_gbps <= 0 || d->pcie_gen < 1) {
+		nicfit_error_at(err, NICFIT_E_DATA, what, 0, 0,
+				"'%.64s' is not a network card nicfit can plan with (%s)", part,
+				d->summary);
+		return NULL;
+	}
+	memset(x, 0, sizeof(*x));
+	x->e.id = d->part;
+	x->e.name = d->summary;
+	x->e.source = d->source;
+	x->part = d->part;
+	x->vendor = d->vendor;
+	x->family = d->family;
+	x->protocol = d->protocol;
+	x->cage = d->cage;
+	x->ib_rate = d->ib_rate[0] ? d->ib_rate : NULL;
+	x->form_factor = d->form_factor[0] ? d->form_factor : "pcie-hhhl";
+	x->bracket = d->bracket;
+	x->driver = d->driver;
+	x->ports = d->ports;
+	x->port_gbps = d->port_gbps;
+	x->pcie_gen = d->pcie_gen;
+	x->pcie_width = d->pcie_width;
+	x->pcie_gen_min = d->pcie_gen_min;
+	x->socket_direct = d->socket_direct;
+	x->vpi = !strcmp(d->protocol, "VPI");
+	x->rdma = d->rdma;
+	x->pci_vendor = d->pci_vendor;
+	x->pci_device = d->pci_device;
+	if (!strcmp(d->vendor, "Intel") && strstr(d->family, "7"))
+		x->module_coding = "intel";
+	nicfit__decide(&p->decisions, which ? "R3" : "R5", 1,
+		       "%s is not in the catalog: its facts come from "
+		       "the part-number rules (%s), and it has no sourced price.", d->part, d->summary);
+	return x;
 }

@@ -1,5 +1,13 @@
 /*
  * plan_int.h - what the parts of the planner share (internal).
+ *
+ * plan.c runs the rules in order, one file per group: plan_fit.c (R1,
+ * R2), plan_frontend.c (R3, R4), plan_backend.c (R5) with plan_place.c
+ * (R6), plan_fabric.c (R7, R8), plan_parts.c (R9-R11, the verdict). Each
+ * records into the plan through nicfit__plan_find() (plan_result.c) and
+ * nicfit__decide() (finding_int.h); the request's helpers are in
+ * plan_input.c. Calls go from plan.c to the rule files, from R5 to R6,
+ * and from every rule file to plan_result.c and plan_input.c: no cycle.
  */
 #ifndef NICFIT_PLAN_INT_H
 #define NICFIT_PLAN_INT_H
@@ -8,30 +16,105 @@
 #error "plan_int.h is internal to libnicfit: include the public headers in include/nicfit/"
 #endif
 
+#include "finding_int.h"
 #include "nicfit/plan.h"
 
-void plan_decide(struct nicfit_plan *p, const char *rule, int applied, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-void plan_find(struct nicfit_plan *p, enum nicfit_severity sev, const char *code,
-	       const char *fix, const char *fmt, ...)
+/*
+ * Raise a finding of the plan: sev, code, an optional fix (NULL or ""
+ * for none) and the message. Returns the record (for a fix set later) or
+ * NULL when memory ran out (p->findings.oom is then set, and the plan
+ * fails with NICFIT_E_NOMEM).
+ */
+struct nicfit_finding *nicfit__plan_find(struct nicfit_plan *p, enum nicfit_severity sev,
+					 enum nicfit__code code, const char *fix,
+					 const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-/* plan_parts.c */
-void plan_fabric(struct nicfit_plan *p);
-void plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p);
-void plan_estimates(struct nicfit_plan *p);
-void plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p);
-void plan_notes(struct nicfit_plan *p);
-void plan_verdict(struct nicfit_plan *p);
+/*
+ * A new, zeroed cable or bill-of-materials line at the end of the plan's
+ * list, or NULL when memory ran out (p->findings.oom is then set, which
+ * fails the plan, as for the findings).
+ */
+struct nicfit_plan_cable *nicfit__plan_new_cable(struct nicfit_plan *p);
+struct nicfit_plan_line *nicfit__plan_new_line(struct nicfit_plan *p);
+
+/* plan_input.c */
+int nicfit__plan_is_training(enum nicfit_workload w);
+/*
+ * A what-if card (--backend-nic, --frontend-nic; which 0 or 1): the
+ * catalog's, or else one decoded from its part number (held in
+ * p->rule_part[which], p->rule_nic[which]). NULL with err set when
+ * neither knows it.
+ */
+const struct nicfit_nic *nicfit__plan_whatif_card(const struct nicfit_catalog *cat,
+						  struct nicfit_plan *p, int which,
+						  const char *part, const char *what,
+						  struct nicfit_error *err);
+
+/* plan_fit.c: R1, R2 */
+void nicfit__plan_rule_fit(struct nicfit_plan *p);
+void nicfit__plan_rule_backend_needed(struct nicfit_plan *p);
+void nicfit__plan_explain_backend(struct nicfit_plan *p);
+
+/* plan_frontend.c: R3, R4 */
+void nicfit__plan_rule_frontend(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 
 /*
- * The catalog cable for a link between cages a and b at gbps, at least
- * length_m long (0 = any), preferring DAC, then AOC, then optics, the coding
- * asked for ("intel", "nvidia", NULL), a sourced price, and the shortest
- * length. split > 1 asks for a breakout with that many legs. NULL if none.
+ * Per-card rates within half a Gb/s are the same rate when placements or
+ * cards are compared (R5, R6): below what the estimates print and what a
+ * buyer would pay for.
  */
-const struct nicfit_cable *plan_pick_cable(const struct nicfit_catalog *cat, const char *a,
-					   const char *b, double gbps, int split,
-					   double length_m, const char *coding);
+#define PLAN_SAME_RATE_GBPS 0.5
+/*
+ * A card in another slot, or another card, "gives the same speed" when
+ * it moves 95% of what the plan's card moves where the plan put it: the
+ * difference is then below what NCCL's own variance shows (R5, R6).
+ */
+#define PLAN_FULL_SPEED_SHARE 0.95
+
+/* plan_place.c: R6 */
+/* A placement of the GPUs and the back-end cards, and how good it is. */
+struct plan_choice {
+	int gpu_slots[NICFIT_PLAN_MAX_GPUS];
+	int nic_slots[NICFIT_PLAN_MAX_CARDS];
+	int ngpu_placed;
+	double per_card;      /* effective Gb/s of the weakest card */
+	int meets;
+	int local;            /* GPUs sharing a socket with a card */
+	int gpu_sockets;      /* sockets the GPUs span: fewer keeps GPU peer traffic local */
+	int waste;            /* slot lanes beyond the card's */
+	int order;            /* sum of slot positions: follow the server's slot order */
+	int valid;
+};
+
+/* What card c moves in slot s under the plan's protocol, ports used. */
+double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
+				 const struct nicfit_slot *s, int ports, struct nicfit_nic_fit *out);
+/*
+ * The best placement of the GPUs and ncards copies of card (form factor
+ * form), need the per-card rate that meets the target. Returns 0 if none,
+ * or when memory ran out (p->findings.oom is then set).
+ */
+int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *card,
+			      const char *form, int ncards, double need, struct plan_choice *out);
+/* Record a placement in p->slots, p->gpu_slots and p->be_slots. */
+void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c);
+/* Place the GPUs alone (no back end) and say where. */
+void nicfit__plan_place_gpus_only(struct nicfit_plan *p);
+/* Say where the GPUs and cards went, and what the placement costs. */
+void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_choice *c);
+
+/* plan_backend.c: R5 (and the fabric's choice, R7's first part) */
+void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p);
+
+/* plan_fabric.c: R7, R8 */
+void nicfit__plan_fabric(struct nicfit_plan *p);
+void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p);
+
+/* plan_parts.c: R9-R11 and the verdict */
+void nicfit__plan_estimates(struct nicfit_plan *p);
+void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p);
+void nicfit__plan_notes(struct nicfit_plan *p);
+void nicfit__plan_verdict(struct nicfit_plan *p);
 
 #endif

@@ -11,6 +11,8 @@
 #include "nicfit/buf.h"
 #include "nicfit/plan.h"
 #include "nicfit/units.h"
+#include "plan_int.h"
+#include "svg_int.h"
 
 static const char *fabric_name(enum nicfit_fabric f)
 {
@@ -60,12 +62,12 @@ static void emit_input(struct nicfit_emit *e, const struct nicfit_plan_input *in
 
 static void emit_bom_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
-	int i;
+	size_t n;
 
 	nicfit_emit_begin_object(e, "bom");
 	nicfit_emit_begin_array(e, "lines");
-	for (i = 0; i < p->nbom; i++) {
-		const struct nicfit_plan_line *l = &p->bom[i];
+	for (n = 0; n < p->nbom; n++) {
+		const struct nicfit_plan_line *l = &p->bom[n];
 
 		nicfit_emit_begin_object(e, NULL);
 		nicfit_emit_string(e, "part", l->part);
@@ -90,17 +92,16 @@ static void emit_bom_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_number(e, "total_usd", p->total_usd);
 	nicfit_emit_string(e, "prices_as_of", p->prices_as_of[0] ? p->prices_as_of : NULL);
 	nicfit_emit_begin_array(e, "unpriced");
-	for (i = 0; i < p->nbom; i++)
-		if (!p->bom[i].priced)
-			nicfit_emit_string(e, NULL, p->bom[i].part);
+	for (n = 0; n < p->nbom; n++)
+		if (!p->bom[n].priced)
+			nicfit_emit_string(e, NULL, p->bom[n].part);
 	nicfit_emit_end_array(e);
 	nicfit_emit_end_object(e);
 }
 
-static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+static void emit_fit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
-	int i, j;
 
 	nicfit_emit_string(e, "verdict", p->verdict);
 	emit_input(e, in);
@@ -120,6 +121,10 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	} else {
 		nicfit_emit_null(e, "model_fit");
 	}
+}
+
+static void emit_frontend_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
 	nicfit_emit_begin_object(e, "frontend");
 	nicfit_emit_bool(e, "needed", 1);
 	nicfit_emit_number(e, "port_gbps", p->fe_port_gbps);
@@ -137,6 +142,12 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_number(e, "serving_mbps", p->serving_mbps);
 	nicfit_emit_bool(e, "suggest_25g", p->fe_suggest_25g);
 	nicfit_emit_end_object(e);
+}
+
+static void emit_backend_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	int i;
 
 	nicfit_emit_begin_object(e, "backend");
 	nicfit_emit_bool(e, "needed", p->backend_needed);
@@ -174,6 +185,12 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_number(e, "gbps", in->server->oob_gbps);
 	nicfit_emit_string(e, "cage", in->server->oob_cage);
 	nicfit_emit_end_object(e);
+}
+
+static void emit_lists_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	size_t n;
+	int i;
 
 	nicfit_emit_begin_array(e, "placement");
 	for (i = 0; i < p->nslots; i++) {
@@ -187,8 +204,8 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_end_array(e);
 
 	nicfit_emit_begin_array(e, "cables");
-	for (i = 0; i < p->ncables; i++) {
-		const struct nicfit_plan_cable *c = &p->cables[i];
+	for (n = 0; n < p->ncables; n++) {
+		const struct nicfit_plan_cable *c = &p->cables[n];
 
 		nicfit_emit_begin_object(e, NULL);
 		nicfit_emit_string(e, "link", c->link);
@@ -202,6 +219,11 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	}
 	nicfit_emit_end_array(e);
 	emit_bom_json(e, p);
+}
+
+static void emit_estimates_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	int i;
 
 	nicfit_emit_begin_object(e, "estimates");
 	if (p->load_s > 0)
@@ -226,23 +248,33 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 		nicfit_emit_null(e, "allreduce");
 	}
 	nicfit_emit_end_object(e);
+}
+
+/* Decisions (with --explain also those not applied), then findings, worst first. */
+static void emit_records_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	size_t k;
+	int j;
 
 	nicfit_emit_begin_array(e, "decisions");
-	for (i = 0; i < p->ndecisions; i++) {
-		if (!p->decisions[i].applied && !in->explain)
+	for (k = 0; k < p->decisions.n; k++) {
+		const struct nicfit_finding *d = &p->decisions.v[k];
+
+		if (!d->applied && !in->explain)
 			continue;
 		nicfit_emit_begin_object(e, NULL);
-		nicfit_emit_string(e, "rule", p->decisions[i].rule);
-		nicfit_emit_string(e, "text", p->decisions[i].text);
+		nicfit_emit_string(e, "rule", d->code);
+		nicfit_emit_string(e, "text", d->message);
 		if (in->explain)
-			nicfit_emit_bool(e, "applied", p->decisions[i].applied);
+			nicfit_emit_bool(e, "applied", d->applied);
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
 	nicfit_emit_begin_array(e, "findings");
 	for (j = NICFIT_SEV_CRITICAL; j >= NICFIT_SEV_INFO; j--)
-		for (i = 0; i < p->nfindings; i++) {
-			const struct nicfit_plan_finding *f = &p->findings[i];
+		for (k = 0; k < p->findings.n; k++) {
+			const struct nicfit_finding *f = &p->findings.v[k];
 
 			if ((int)f->severity != j)
 				continue;
@@ -250,10 +282,20 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 			nicfit_emit_string(e, "severity", nicfit_severity_name(f->severity));
 			nicfit_emit_string(e, "code", f->code);
 			nicfit_emit_string(e, "message", f->message);
-			nicfit_emit_string(e, "fix", f->fix[0] ? f->fix : NULL);
+			nicfit_emit_string(e, "fix", f->fix);
 			nicfit_emit_end_object(e);
 		}
 	nicfit_emit_end_array(e);
+}
+
+static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	emit_fit_json(e, p);
+	emit_frontend_json(e, p);
+	emit_backend_json(e, p);
+	emit_lists_json(e, p);
+	emit_estimates_json(e, p);
+	emit_records_json(e, p);
 }
 
 static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
@@ -262,11 +304,11 @@ static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
 		{ "qty", "qty", 1 }, { "part", "part", 0 }, { "description", "description", 0 },
 		{ "role", "for", 0 }, { "unit_usd", "unit USD", 1 }, { "total_usd", "total USD", 1 },
 	};
-	int i;
+	size_t n;
 
 	nicfit_emit_table_begin(e, NULL, cols, 6);
-	for (i = 0; i < p->nbom; i++) {
-		const struct nicfit_plan_line *l = &p->bom[i];
+	for (n = 0; n < p->nbom; n++) {
+		const struct nicfit_plan_line *l = &p->bom[n];
 
 		nicfit_emit_cell_int(e, l->qty);
 		nicfit_emit_cell_string(e, l->part);
@@ -293,24 +335,18 @@ static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_table_end(e);
 }
 
-static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
+/* The verdict and the parts in a few lines: back end, front end, OOB, step times. */
+static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
-	static const struct nicfit_column slot_cols[] = {
-		{ "slot", "slot", 0 }, { "socket", "socket", 1 }, { "link", "link", 0 },
-		{ "holds", "holds", 0 },
-	};
-	static const struct nicfit_column cable_cols[] = {
-		{ "qty", "qty", 1 }, { "link", "link", 0 }, { "part", "part", 0 },
-		{ "ends", "ends", 0 }, { "length_m", "m", 1 },
-	};
 	static const struct nicfit_column est_cols[] = {
 		{ "label", "over", 0 }, { "node_gbps", "Gb/s per node", 1 }, { "seconds", "per step", 1 },
 	};
 	const struct nicfit_plan_input *in = &p->in;
-	int md = nicfit_emit_format(e) == NICFIT_FMT_MD, i, j, unpriced = 0;
+	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
 	const char *bold = nicfit_emit_color(e, NICFIT_COLOR_BOLD);
 	const char *reset = nicfit_emit_color(e, NICFIT_COLOR_RESET);
 	char b[64];
+	int i;
 
 	if (md)
 		nicfit_emit_printf(e, "# Network plan: %d x %s\n\n", in->servers, in->server->e.name);
@@ -365,6 +401,23 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
 		nicfit_emit_table_end(e);
 	}
 	nicfit_emit_printf(e, "\n");
+}
+
+/* The slots, cables and bill of materials as tables. */
+static void text_tables(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	static const struct nicfit_column slot_cols[] = {
+		{ "slot", "slot", 0 }, { "socket", "socket", 1 }, { "link", "link", 0 },
+		{ "holds", "holds", 0 },
+	};
+	static const struct nicfit_column cable_cols[] = {
+		{ "qty", "qty", 1 }, { "link", "link", 0 }, { "part", "part", 0 },
+		{ "ends", "ends", 0 }, { "length_m", "m", 1 },
+	};
+	char b[64];
+	size_t n;
+	int i, unpriced = 0;
+
 	if (p->nslots) {
 		nicfit_emit_heading(e, "Slots");
 		nicfit_emit_table_begin(e, NULL, slot_cols, 4);
@@ -382,12 +435,12 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
 	}
 	nicfit_emit_heading(e, "Cables");
 	nicfit_emit_table_begin(e, NULL, cable_cols, 5);
-	for (i = 0; i < p->ncables; i++) {
-		nicfit_emit_cell_int(e, p->cables[i].qty);
-		nicfit_emit_cell_string(e, p->cables[i].link);
-		nicfit_emit_cell_string(e, p->cables[i].part);
-		nicfit_emit_cell_string(e, p->cables[i].ends);
-		nicfit_emit_cell_number(e, p->cables[i].length_m, 1);
+	for (n = 0; n < p->ncables; n++) {
+		nicfit_emit_cell_int(e, p->cables[n].qty);
+		nicfit_emit_cell_string(e, p->cables[n].link);
+		nicfit_emit_cell_string(e, p->cables[n].part);
+		nicfit_emit_cell_string(e, p->cables[n].ends);
+		nicfit_emit_cell_number(e, p->cables[n].length_m, 1);
 	}
 	nicfit_emit_table_end(e);
 	nicfit_emit_printf(e, "\n");
@@ -395,18 +448,27 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
 		 p->prices_as_of, p->prices_as_of[0] ? ")" : "");
 	nicfit_emit_heading(e, b);
 	bom_table(e, p);
-	for (i = 0; i < p->nbom; i++)
-		unpriced += !p->bom[i].priced;
+	for (n = 0; n < p->nbom; n++)
+		unpriced += !p->bom[n].priced;
 	nicfit_emit_printf(e, "  total (priced lines) %.2f USD", p->total_usd);
 	if (unpriced)
 		nicfit_emit_printf(e, "; %d line%s unpriced - add your prices with --catalog", unpriced,
 				   unpriced == 1 ? "" : "s");
 	nicfit_emit_printf(e, "\n\n");
-	if (p->nfindings) {
+}
+
+/* The findings, worst first, and the decisions ("Why"), then the assumptions. */
+static void text_records(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	int md = nicfit_emit_format(e) == NICFIT_FMT_MD, j;
+	size_t k;
+
+	if (p->findings.n) {
 		nicfit_emit_heading(e, "Findings");
 		for (j = NICFIT_SEV_CRITICAL; j >= NICFIT_SEV_INFO; j--)
-			for (i = 0; i < p->nfindings; i++) {
-				const struct nicfit_plan_finding *f = &p->findings[i];
+			for (k = 0; k < p->findings.n; k++) {
+				const struct nicfit_finding *f = &p->findings.v[k];
 				enum nicfit_color col = j == NICFIT_SEV_CRITICAL ? NICFIT_COLOR_RED :
 							j == NICFIT_SEV_WARNING ? NICFIT_COLOR_YELLOW :
 							NICFIT_COLOR_BLUE;
@@ -418,19 +480,19 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
 						   j == NICFIT_SEV_CRITICAL ? "CRITICAL" :
 						   j == NICFIT_SEV_WARNING ? "WARNING" : "info",
 						   nicfit_emit_color(e, NICFIT_COLOR_RESET), f->code, f->message);
-				if (f->fix[0])
+				if (f->fix)
 					nicfit_emit_printf(e, "%s           fix: %s\n", md ? " " : "", f->fix);
 			}
 		nicfit_emit_printf(e, "\n");
 	}
 	nicfit_emit_heading(e, in->explain ? "Every rule considered" : "Why");
-	for (i = 0; i < p->ndecisions; i++) {
-		const struct nicfit_plan_decision *d = &p->decisions[i];
+	for (k = 0; k < p->decisions.n; k++) {
+		const struct nicfit_finding *d = &p->decisions.v[k];
 
 		if (!d->applied && !in->explain)
 			continue;
-		nicfit_emit_printf(e, "%s  %-4s %s%s\n", md ? "-" : "", d->rule,
-				   in->explain && !d->applied ? "(not applied) " : "", d->text);
+		nicfit_emit_printf(e, "%s  %-4s %s%s\n", md ? "-" : "", d->code,
+				   in->explain && !d->applied ? "(not applied) " : "", d->message);
 	}
 	if (in->explain) {
 		nicfit_emit_printf(e, "\nAssumptions (change with --assume NAME=VALUE):\n");
@@ -445,25 +507,20 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
 	}
 }
 
-/* ---- SVG: the server's slots, GPUs and cards, by socket ----------------- */
-
-static void svg_text(struct nicfit_buf *b, const char *s)
+static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': nicfit_buf_puts(b, "&lt;"); break;
-		case '>': nicfit_buf_puts(b, "&gt;"); break;
-		case '&': nicfit_buf_puts(b, "&amp;"); break;
-		case '"': nicfit_buf_puts(b, "&quot;"); break;
-		default: nicfit_buf_addch(b, *s);
-		}
-	}
+	text_summary(e, p);
+	text_tables(e, p);
+	text_records(e, p);
 }
+
+/* ---- SVG: the server's slots, GPUs and cards, by socket ----------------- */
 
 static void svg(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	const struct nicfit_server *sv = p->in.server;
 	struct nicfit_buf b;
+	char t[200];
 	int sock, i, rows[8] = { 0 }, maxrows = 0, w, h;
 
 	for (i = 0; i < sv->nslots; i++)
@@ -475,19 +532,16 @@ static void svg(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_buf_init(&b, 0);
 	nicfit_buf_addf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 			"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n", w, h, w, h);
-	nicfit_buf_puts(&b, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n<text x=\"20\" "
-			"y=\"28\" font-size=\"16\" font-weight=\"bold\">");
-	svg_text(&b, sv->e.name);
-	nicfit_buf_puts(&b, "</text>\n<text x=\"20\" y=\"48\" fill=\"#444\">");
-	svg_text(&b, p->backend_needed ? "back end: " : "no back end needed");
-	if (p->backend_needed && p->be_nic) {
-		char t[160];
-
-		snprintf(t, sizeof(t), "%s at %.1f Gb/s (%s)", p->be_part, p->be_effective_gbps,
-			 p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2");
-		svg_text(&b, t);
-	}
-	nicfit_buf_puts(&b, "</text>\n");
+	nicfit_buf_puts(&b, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
+	nicfit__svg_text(&b, sv->e.name, "x=\"20\" y=\"28\" font-size=\"16\" font-weight=\"bold\"");
+	nicfit_buf_puts(&b, "\n");
+	if (p->backend_needed && p->be_nic)
+		snprintf(t, sizeof(t), "back end: %s at %.1f Gb/s (%s)", p->be_part,
+			 p->be_effective_gbps, p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2");
+	else
+		snprintf(t, sizeof(t), "%s", p->backend_needed ? "back end: " : "no back end needed");
+	nicfit__svg_text(&b, t, "x=\"20\" y=\"48\" fill=\"#444\"");
+	nicfit_buf_puts(&b, "\n");
 	for (sock = 0; sock < sv->sockets && sock < 8; sock++) {
 		int x = 20 + sock * 360, y = 70, r = 0;
 
@@ -519,12 +573,11 @@ static void svg(struct nicfit_emit *e, const struct nicfit_plan *p)
 					"fill=\"%s\" stroke=\"%s\"/>\n", x + 12, sy, fill, stroke);
 			snprintf(label, sizeof(label), "slot %s  Gen%d x%d %s", s->name, s->gen, s->width,
 				 s->full_height ? "FH" : "LP");
-			nicfit_buf_addf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555\">",
-					x + 20, sy + 15);
-			svg_text(&b, label);
-			nicfit_buf_addf(&b, "</text>\n<text x=\"%d\" y=\"%d\">", x + 20, sy + 31);
-			svg_text(&b, what);
-			nicfit_buf_puts(&b, "</text>\n");
+			nicfit__svg_text(&b, label, "x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555\"",
+					 x + 20, sy + 15);
+			nicfit_buf_puts(&b, "\n");
+			nicfit__svg_text(&b, what, "x=\"%d\" y=\"%d\"", x + 20, sy + 31);
+			nicfit_buf_puts(&b, "\n");
 			r++;
 		}
 	}
@@ -610,6 +663,7 @@ int nicfit_plan_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 	rc = nicfit_plan(cat, &in, p, err);
 	if (!rc)
 		nicfit_plan_render(e, p);
+	nicfit_plan_release(p);
 	free(p);
 	return rc;
 }

@@ -1,0 +1,476 @@
+/*
+ * plan_backend.c - R5: the back-end card (an RDMA card, the speed a free
+ * slot can feed, the cheapest sourced card that meets it, or the card
+ * asked for) and the checks on it. Where it goes is R6 (plan_place.c),
+ * the fabric and cables R7-R8 (plan_parts.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "nicfit/calc.h"
+#include "num_int.h"
+#include "plan_int.h"
+
+/* ---- R5: the back-end card ---------------------------------------------- */
+
+/* The port speeds cards are sold at (IEEE 802.3 and InfiniBand's rates). */
+static const double std_speeds[] = { 10, 25, 50, 100, 200, 400, 800 };
+
+/*
+ * A card meets a target when it moves 98% of the goodput of a port of the
+ * target's speed. The PCIe and link models carry their overheads to
+ * within about 2% (encoding, TLP headers, flow-control credits), so a
+ * slot within 2% of the port is, in practice, feeding the port.
+ */
+#define MEETS_SHARE 0.98
+/*
+ * default_target: a slot feeds a port when the slot's effective rate is
+ * at least the port's goodput, within 0.01%: the two come from different
+ * formulas whose rounding differs in the last digits.
+ */
+#define FEEDS_SLACK 1.0001
+/* More than this much of a port left idle by its slot is worth a warning. */
+#define CAPPED_IDLE_GBPS 1.0
+/*
+ * The ports of one card add bandwidth only when together they move half
+ * again what one port does; below that they share one PCIe link that one
+ * port already fills.
+ */
+#define PORTS_ADD_RATIO 1.5
+/*
+ * NVIDIA's sizing guidance for its certified multi-node systems starts at
+ * 200 Gb/s of back end per node (the below-200g-guidance finding quotes
+ * it); a node "reaches" it at MEETS_SHARE of it, as a card meets a target.
+ */
+#define GUIDANCE_NODE_GBPS 200.0
+
+/* Goodput of one port of `gbps` under the fabric's protocol. */
+static double port_goodput(const struct nicfit_plan *p, double gbps)
+{
+	struct nicfit_speed sp;
+	struct nicfit_link_result lr;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.gbps = gbps;
+	sp.kind = NICFIT_SPEED_ANY;
+	if (p->fabric == NICFIT_FABRIC_IB &&
+	    !nicfit_link_calc(&sp, NICFIT_PROTO_IB, &p->in.link, &lr, NULL))
+		return lr.goodput_gbps;
+	if (nicfit_link_calc(&sp, NICFIT_PROTO_ROCE, &p->in.link, &lr, NULL))
+		return gbps;
+	return lr.goodput_gbps;
+}
+
+/*
+ * R5's default target: the fastest standard port speed whose goodput some
+ * free PCIe slot of the server can carry (an x16 card at most, whatever
+ * the slot's width). A faster port would sit partly idle; a slower one
+ * leaves the slot's bandwidth unused. Without any such slot, 10G.
+ */
+static double default_target(const struct nicfit_plan *p)
+{
+	const struct nicfit_server *sv = p->in.server;
+	double best = 0;
+	int i, k;
+
+	for (i = 0; i < sv->nslots; i++) {
+		const struct nicfit_slot *s = &sv->slots[i];
+		int width = s->width > 16 ? 16 : s->width;
+
+		if (s->kind && strcmp(s->kind, "pcie"))
+			continue;
+		for (k = (int)(sizeof(std_speeds) / sizeof(std_speeds[0])) - 1; k >= 0; k--) {
+			struct nicfit_pcie_result pr;
+
+			if (nicfit_pcie_calc(s->gen, width, &p->in.pcie, &pr, NULL))
+				continue;
+			if (port_goodput(p, std_speeds[k]) <= pr.effective_gbps * FEEDS_SLACK) {
+				if (std_speeds[k] > best)
+					best = std_speeds[k];
+				break;
+			}
+		}
+	}
+	return best > 0 ? best : std_speeds[0];
+}
+
+/* Can a card of these RDMA kinds run the plan's fabric? */
+static int rdma_ok(const struct nicfit_plan *p, unsigned rdma)
+{
+	if (p->fabric == NICFIT_FABRIC_IB)
+		return (rdma & NICFIT_RDMA_IB) != 0;
+	return (rdma & NICFIT_RDMA_ROCE) != 0;
+}
+
+/* Cheapest first: sourced prices, then unpriced by least excess speed. */
+static int cand_before(const struct nicfit_nic *a, const struct nicfit_nic *b)
+{
+	if (a->e.priced != b->e.priced)
+		return a->e.priced;
+	if (a->e.priced && a->e.price_usd != b->e.price_usd)
+		return a->e.price_usd < b->e.price_usd;
+	if (a->port_gbps != b->port_gbps)
+		return a->port_gbps < b->port_gbps;
+	if (a->ports != b->ports)
+		return a->ports < b->ports;
+	return strcmp(a->e.id, b->e.id) < 0;
+}
+
+static void fill_card(struct nicfit_card *c, const struct nicfit_nic *n)
+{
+	memset(c, 0, sizeof(*c));
+	c->pcie_gen = n->pcie_gen;
+	c->pcie_width = n->pcie_width;
+	c->ports = n->ports;
+	c->port_gbps = n->port_gbps;
+	c->ib_rate = n->ib_rate;
+	c->rdma = n->rdma;
+	c->vpi = n->vpi;
+	c->card_gbps = n->card_gbps;
+}
+
+/*
+ * R5, choosing the card (docs/rules.md): among the catalog's RDMA cards
+ * for the fabric (Socket Direct cards need two slots and are left out),
+ * the cheapest with a sourced price whose best placement meets the
+ * target, and whose port is at least the target's speed; unpriced cards
+ * come after priced ones, the least oversized first. When none meets it,
+ * the card that moves the most (rates within PLAN_SAME_RATE_GBPS are
+ * equal, then the cheapest), so the plan still names the best there is.
+ */
+static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
+					  struct nicfit_plan *p, double target, int ncards,
+					  struct plan_choice *where)
+{
+	const struct nicfit_nic *best = NULL, *fallback = NULL;
+	struct plan_choice c, fb_c;
+	double need = port_goodput(p, target) * MEETS_SHARE, fb_eff = 0;
+	size_t i;
+
+	memset(&fb_c, 0, sizeof(fb_c));
+	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_NIC); i++) {
+		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
+		struct nicfit_card card;
+
+		if (!rdma_ok(p, n->rdma) || n->socket_direct)
+			continue;
+		fill_card(&card, n);
+		if (!nicfit__plan_search_place(p, &card, n->form_factor, ncards, need, &c))
+			continue;
+		if (c.meets && n->port_gbps >= target - NICFIT_EPS) {
+			if (!best || cand_before(n, best)) {
+				best = n;
+				*where = c;
+			}
+		} else if (c.per_card > fb_eff + PLAN_SAME_RATE_GBPS ||
+			   (fabs(c.per_card - fb_eff) <= PLAN_SAME_RATE_GBPS && fallback &&
+			    cand_before(n, fallback))) {
+			fallback = n;
+			fb_eff = c.per_card;
+			fb_c = c;
+		}
+	}
+	if (best)
+		return best;
+	if (fallback)
+		*where = fb_c;
+	return fallback;
+}
+
+/*
+ * R7's first part, which fabric: what was asked (--fabric), else what the
+ * switch given runs, else RoCE v2, which runs on the Ethernet switches and
+ * skills a site already has. It comes before the card because the card
+ * must speak the fabric.
+ */
+static void choose_fabric(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+
+	if (in->fabric != NICFIT_FABRIC_AUTO)
+		p->fabric = in->fabric;
+	else if (in->sw && !strcmp(in->sw->fabric, "infiniband"))
+		p->fabric = NICFIT_FABRIC_IB;
+	else
+		p->fabric = NICFIT_FABRIC_ROCE;
+}
+
+/*
+ * R5, the card asked for (--backend-nic): used as asked unless it cannot
+ * be the back end at all. A card without RDMA would make NCCL fall back to
+ * TCP sockets through the CPU, and a card without InfiniBand cannot join
+ * an InfiniBand fabric: both are refused (critical) and R5 chooses
+ * instead. Returns the card to use, or NULL to choose one.
+ */
+static const struct nicfit_nic *forced_card(const struct nicfit_catalog *cat,
+					    struct nicfit_plan *p)
+{
+	const struct nicfit_nic *forced;
+	struct nicfit_error err;
+
+	nicfit_error_clear(&err);
+	forced = nicfit__plan_whatif_card(cat, p, 0, p->in.backend_nic, "--backend-nic", &err);
+	if (!forced) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_BACKEND_NIC_UNKNOWN,
+				  "give a catalog NIC id (nicfit catalog list nics) or add the card with --catalog",
+				  "%s", err.msg);
+	} else if (!forced->rdma) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_BACKEND_NO_RDMA,
+				  "use an RDMA card (ConnectX, or Intel E810 for RoCE/iWARP) for the back "
+				  "end; keep the Intel card as the front end",
+				  "%s (%s) has no RDMA (no RoCE, no InfiniBand): GPU-to-GPU traffic between "
+				  "servers needs RDMA, and NCCL would fall back to TCP sockets through the CPU. "
+				  "Refused as the back-end card.", forced->part, forced->e.name);
+		nicfit__decide(&p->decisions, "R5", 1,
+			       "%s refused: no RDMA. Choosing an RDMA card instead.", forced->part);
+		return NULL;
+	} else if (p->fabric == NICFIT_FABRIC_IB && !(forced->rdma & NICFIT_RDMA_IB)) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_BACKEND_NOT_INFINIBAND,
+				  "use a VPI or InfiniBand card (e.g. MCX556A-ECAT) or --fabric roce",
+				  "%s has no InfiniBand ports, but the fabric is InfiniBand.", forced->part);
+		return NULL;
+	}
+	return forced;
+}
+
+/* The card and its placement: forced or chosen. Returns 0 when there is none. */
+static int place_card(const struct nicfit_catalog *cat, struct nicfit_plan *p,
+		      const struct nicfit_nic *forced, int cards, double target,
+		      struct plan_choice *where)
+{
+	const struct nicfit_server *sv = p->in.server;
+
+	if (forced) {
+		fill_card(&p->be_card, forced);
+		if (!nicfit__plan_search_place(p, &p->be_card, forced->form_factor, cards, 0,
+					       where)) {
+			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT,
+					  "a server with a free slot of the card's width",
+					  "%s has no free slot for %s (PCIe x%d).", sv->e.name,
+					  forced->part, forced->pcie_width);
+			return 0;
+		}
+		p->be_nic = forced;
+		return 1;
+	}
+	p->be_nic = pick_card(cat, p, target, cards, where);
+	if (!p->be_nic) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_BACKEND_CARD,
+				  "add RDMA cards to the catalog with --catalog, or free a slot",
+				  "No RDMA card in the catalog fits a free slot of %s.", sv->e.name);
+		return 0;
+	}
+	fill_card(&p->be_card, p->be_nic);
+	return 1;
+}
+
+/*
+ * R6's checks on the placement R5 took: an installed card the plan moves
+ * (a warning: the move is cheap but must be done), and GPUs that no
+ * longer fit beside the card (critical: the server cannot hold the plan).
+ */
+static void check_placement(struct nicfit_plan *p, const struct nicfit_nic *forced,
+			    const struct plan_choice *where)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const char *slot = in->server->slots[where->nic_slots[0]].name;
+
+	if (forced && in->installed_cards && in->installed_slot && strcmp(in->installed_slot, slot))
+		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_MOVE_INSTALLED_CARD,
+				  "move the card; its link, cables and configuration stay the same",
+				  "The installed %s sits in slot %s; the plan puts it in slot %s (%s).", p->be_part,
+				  in->installed_slot, slot,
+				  where->local ? "on the GPUs' socket" : "the better slot for it");
+	if (in->gpu && where->ngpu_placed < in->gpus_per_server)
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT_FOR_GPUS,
+				  "fewer GPUs per server, single-width GPUs, or a server with more x16 slots",
+				  "%d x %s and the back-end card do not fit %s together: with the card in slot %s "
+				  "there is room for %d GPU%s, not %d.", in->gpus_per_server, in->gpu->e.name,
+				  in->server->e.name, slot, where->ngpu_placed,
+				  where->ngpu_placed == 1 ? "" : "s", in->gpus_per_server);
+}
+
+/* R5's account of the card: what it is, its price, what its slot lets it move. */
+static void describe_card(struct nicfit_plan *p, const struct nicfit_nic *forced,
+			  const struct nicfit_slot *slot, const struct nicfit_nic_fit *fit)
+{
+	const struct nicfit_nic *n = p->be_nic;
+
+	nicfit__decide(&p->decisions, "R5", 1,
+		       "%s %s (%s): %d x %g Gb/s %s, PCIe Gen%d x%d, RDMA: %s%s%s.",
+		       n->part, n->e.name, n->family, n->ports, n->port_gbps, n->cage, n->pcie_gen,
+		       n->pcie_width, n->rdma & NICFIT_RDMA_IB ? "InfiniBand " : "",
+		       n->rdma & NICFIT_RDMA_ROCE ? "RoCE v2" : "",
+		       forced ? " - as asked" :
+		       n->e.priced ? " - the cheapest sourced card that meets the target" : "");
+	if (!forced && n->e.priced)
+		nicfit__decide(&p->decisions, "R5", 1,
+			       "Price: %.2f USD (%s, as of %s).", n->e.price_usd,
+			       n->e.price_source ? n->e.price_source : "catalog",
+			       n->e.prices_as_of ? n->e.prices_as_of : "?");
+	nicfit__decide(&p->decisions, "R5", 1,
+		       "In its slot the link trains at PCIe Gen%d x%d = %.1f Gb/s raw, "
+		       "%.1f Gb/s usable each way; one %g G port carries %.1f Gb/s of %s payload -> "
+		       "%.1f Gb/s per card, limited by the %s.",
+		       fit->link_gen, fit->link_width, fit->pcie.raw_gbps, fit->pcie_gbps,
+		       p->be_port_gbps, fit->port.goodput_gbps,
+		       p->fabric == NICFIT_FABRIC_IB && p->be_card.ib_rate ? "InfiniBand" : "RoCE v2",
+		       fit->effective_gbps,
+		       !strcmp(fit->limited_by, "pcie") ? "PCIe slot" :
+		       !strcmp(fit->limited_by, "card") ? "card's own total" : "port");
+	if (n->ports > 1) {
+		double both = nicfit__plan_card_in_slot(p, &p->be_card, slot, n->ports, NULL);
+
+		nicfit__decide(&p->decisions, "R5", 1,
+			       "All %d ports share one PCIe link: together they move %.1f Gb/s, "
+			       "so the %s.", n->ports, both,
+			       both > fit->effective_gbps * PORTS_ADD_RATIO ? "other ports add bandwidth" :
+			       "other ports add redundancy (or a second network), not bandwidth: the slot "
+			       "is the limit");
+	}
+}
+
+/*
+ * R5, a card capped by its slot (docs/rules.md, backend-capped): when the
+ * PCIe link cannot feed the port and more than CAPPED_IDLE_GBPS of it
+ * sits idle, the money for that speed buys nothing. The fix names the
+ * cheapest sourced card that, placed the same way, moves as much (within
+ * PLAN_FULL_SPEED_SHARE), or else says what would feed the port.
+ */
+static void rule_capped(const struct nicfit_catalog *cat, struct nicfit_plan *p,
+			const struct nicfit_nic_fit *fit)
+{
+	const struct nicfit_nic *alt = NULL;
+	struct plan_choice alt_where;
+	struct nicfit_finding *f;
+	size_t i;
+
+	if (strcmp(fit->limited_by, "pcie") || !(fit->idle_gbps > CAPPED_IDLE_GBPS))
+		return;
+	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_NIC); i++) {
+		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
+		struct nicfit_card c;
+
+		if (n == p->be_nic || !rdma_ok(p, n->rdma) || !n->e.priced || n->socket_direct)
+			continue;
+		if (p->be_nic->e.priced && n->e.price_usd >= p->be_nic->e.price_usd)
+			continue;
+		fill_card(&c, n);
+		if (!nicfit__plan_search_place(p, &c, n->form_factor, p->be_cards,
+					       fit->effective_gbps * PLAN_FULL_SPEED_SHARE,
+					       &alt_where) || !alt_where.meets)
+			continue;
+		if (!alt || n->e.price_usd < alt->e.price_usd)
+			alt = n;
+	}
+	f = nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_BACKEND_CAPPED,
+			      alt ? NULL : "a faster slot (PCIe Gen4 x16 feeds 200G), or a card of "
+			      "the speed the slot can feed",
+			      "%s is capped by its slot: %g Gb/s of port, but PCIe Gen%d x%d feeds only %.1f "
+			      "Gb/s (effective_gbps %.1f), so %.0f Gb/s of the port sits idle.",
+			      p->be_part, p->be_port_gbps, fit->link_gen, fit->link_width,
+			      fit->pcie_gbps, fit->effective_gbps, fit->idle_gbps);
+	if (f && alt && p->be_nic->e.priced)
+		nicfit__finding_fix(&p->findings, f, "%s (%s, %.2f USD) gives the same speed "
+				    "in this slot for %.2f USD less per card", alt->part,
+				    alt->e.name, alt->e.price_usd,
+				    p->be_nic->e.price_usd - alt->e.price_usd);
+	else if (f && alt)
+		nicfit__finding_fix(&p->findings, f, "%s (%s, %.2f USD) gives the same speed "
+				    "in this slot", alt->part, alt->e.name, alt->e.price_usd);
+}
+
+/*
+ * R5's advice on the chosen back end: an Intel RDMA card's GPUDirect path
+ * (irdma needs DMA-BUF, not nvidia_peermem); a back end short of the
+ * --backend-gbps asked (MEETS_SHARE of its goodput); and NVIDIA's
+ * GUIDANCE_NODE_GBPS per node for multi-server GPU jobs (RDMA storage is
+ * sized by its targets instead).
+ */
+static void rule_backend_advice(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_nic *n = p->be_nic;
+
+	if (!strcmp(n->vendor, "Intel") && (n->rdma & (NICFIT_RDMA_ROCE | NICFIT_RDMA_IWARP)))
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_IRDMA_GPUDIRECT,
+				  "check that NCCL's log says 'GPU Direct RDMA Enabled' on a test run; ConnectX "
+				  "cards are NCCL's reference for GPUDirect RDMA",
+				  "%s does RDMA through the kernel's irdma driver: GPUDirect RDMA then depends on "
+				  "DMA-BUF (a recent kernel, NVIDIA open driver and NCCL), not on nvidia_peermem.",
+				  p->be_part);
+	if (in->backend_gbps > 0 &&
+	    p->be_node_gbps < port_goodput(p, in->backend_gbps) * MEETS_SHARE)
+		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_BACKEND_BELOW_TARGET,
+				  "a faster slot or more cards per server (--backend-cards)",
+				  "The back end reaches %.1f Gb/s per server, below the %g Gb/s asked.",
+				  p->be_node_gbps, in->backend_gbps);
+	if (p->be_node_gbps < GUIDANCE_NODE_GBPS * MEETS_SHARE &&
+	    in->workload != NICFIT_WL_RDMA_STORAGE && in->servers > 1)
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_BELOW_200G_GUIDANCE,
+				  in->server->pcie_gen <= 3 ?
+				  "in a PCIe Gen3 server 200 Gb/s per node takes two 100G cards in two x16 slots "
+				  "(--backend-cards 2); otherwise a Gen4 server with a 200G card" :
+				  "a 200G card (or two 100G cards) per node",
+				  "NVIDIA's sizing guidance for certified multi-node systems starts at 200 Gb/s per "
+				  "node; this plan gives %.1f Gb/s per node%s.", p->be_node_gbps,
+				  in->server->pcie_gen <= 3 ? ", and one PCIe Gen3 x16 slot cannot feed 200G" : "");
+}
+
+/*
+ * R5, back-end card (docs/rules.md), with R7's choice of fabric before it
+ * and R6's placement inside it: the target per card (--backend-gbps over
+ * the cards, else what a free slot can feed), the card (asked for, or the
+ * cheapest that meets the target), where it goes, what it moves there,
+ * and what the user should know about it.
+ */
+void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_nic *forced = NULL;
+	const struct nicfit_slot *slot;
+	struct nicfit_nic_fit fit;
+	struct plan_choice where;
+	double target;
+	int cards = in->backend_cards ? in->backend_cards : 1;
+
+	memset(&where, 0, sizeof(where));
+	memset(&fit, 0, sizeof(fit));
+	fit.limited_by = "ports";
+	choose_fabric(p);
+	target = in->backend_gbps > 0 ? in->backend_gbps / cards : default_target(p);
+	p->be_target_gbps = target;
+	if (in->backend_gbps > 0)
+		nicfit__decide(&p->decisions, "R5", 1,
+			       "Target: %g Gb/s per server as asked (%g Gb/s per card).",
+			       in->backend_gbps, target);
+	else
+		nicfit__decide(&p->decisions, "R5", 1,
+			       "Target: %g Gb/s per card, the fastest port speed a free slot "
+			       "of this PCIe Gen%d server can feed (see R6 for the slot).",
+			       target, in->server->pcie_gen);
+	if (in->backend_nic)
+		forced = forced_card(cat, p);
+	if (!place_card(cat, p, forced, cards, target, &where))
+		return;
+	slot = &in->server->slots[where.nic_slots[0]];
+	snprintf(p->be_part, sizeof(p->be_part), "%s", p->be_nic->part);
+	p->be_cards = cards;
+	p->be_ports = 1;
+	p->be_port_gbps = p->be_nic->port_gbps;
+	nicfit__plan_card_in_slot(p, &p->be_card, slot, 1, &fit);
+	p->be_effective_gbps = where.per_card;
+	p->be_node_gbps = where.per_card * cards;
+	p->be_pcie_gbps = fit.pcie_gbps;
+	p->be_limited_by = fit.limited_by;
+	p->gpus_local = where.local;
+	nicfit__plan_record_slots(p, &where);
+	check_placement(p, forced, &where);
+	describe_card(p, forced, slot, &fit);
+	rule_capped(cat, p, &fit);
+	rule_backend_advice(p);
+	nicfit__plan_describe_placement(p, &where);
+}

@@ -1,0 +1,537 @@
+/*
+ * plan_fabric.c - R7 and R8: what the back-end fabric needs (subnet
+ * manager or lossless Ethernet, VPI port mode), the switches
+ * nicfit_cluster sizes for it, and every cable of the plan. The card it
+ * connects is R5 (plan_backend.c); the bill of materials that lists it
+ * all is R10 (plan_parts.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicfit/cluster.h"
+#include "num_int.h"
+#include "plan_int.h"
+
+/* ---- R7: fabric --------------------------------------------------------- */
+
+/*
+ * Port, lane and cable speeds are catalog figures (25, 100, 53.125...):
+ * two are the same speed within a hundredth of a Gb/s.
+ */
+#define SPEED_MATCH_GBPS 0.01
+/*
+ * When no catalog switch of the card's speed fits, nicfit cluster sizes
+ * the back end from a generic switch of 64 ports, the common radix of
+ * today's 1U data-centre switches; the plan says so (generic-switch).
+ */
+#define GENERIC_SWITCH_RADIX 64
+
+/*
+ * R7, fabric (docs/rules.md): what the chosen fabric needs before the
+ * first job. InfiniBand needs a subnet manager (on a managed switch, or
+ * opensm on a host); RoCE v2 needs a lossless Ethernet switch (PFC on the
+ * RoCE priority, ECN for DCQCN, DSCP trust, MTU 9000) and the RoCE v2 GID
+ * on the hosts, except two servers cabled back to back, which need no
+ * switch at all. A VPI card needs its ports set to the fabric's mode.
+ */
+void nicfit__plan_fabric(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+
+	if (!p->backend_needed || !p->be_nic)
+		return;
+	p->back_to_back = in->servers == 2 && !in->sw && in->workload != NICFIT_WL_RDMA_STORAGE;
+	if (p->fabric == NICFIT_FABRIC_IB) {
+		nicfit__decide(&p->decisions, "R7", 1,
+			       "Fabric: InfiniBand%s. It needs a subnet manager: %s.",
+			       p->be_card.ib_rate ? "" : " (the card has no InfiniBand rate)",
+			       p->back_to_back ? "with two hosts cabled back to back, run opensm on one "
+			       "of them" : "on a managed InfiniBand switch, or opensm on one host");
+	} else {
+		nicfit__decide(&p->decisions, "R7", 1,
+			       "Fabric: RoCE v2 (RDMA over Converged Ethernet)%s.",
+			       in->fabric == NICFIT_FABRIC_AUTO ?
+			       " - chosen because it runs on Ethernet switches and skills you have; "
+			       "give --fabric infiniband for InfiniBand" : "");
+		if (p->back_to_back)
+			nicfit__decide(&p->decisions, "R7", 1,
+				       "Two servers back to back: no switch, so no PFC/ECN switch "
+				       "configuration; set MTU 9000 on both ports (RoCE MTU 4096), put them in "
+				       "one subnet, and use the RoCE v2 GID (NCCL_IB_GID_INDEX, see show_gids).");
+		else
+			nicfit__decide(&p->decisions, "R7", 1,
+				       "RoCE needs a lossless Ethernet switch: PFC on the RoCE "
+				       "priority (commonly 3), ECN marking for DCQCN congestion control, DSCP "
+				       "trust (RoCE DSCP 26 to priority 3, CNP DSCP 48), MTU 9000 end to end, "
+				       "and the RoCE v2 GID index on the hosts (NCCL_IB_GID_INDEX, usually 3).");
+	}
+	if (p->be_card.vpi)
+		nicfit__decide(&p->decisions, "R7", 1,
+			       "%s is a VPI card: each port runs InfiniBand or Ethernet. Set "
+			       "it with mlxconfig -d <PCI address> set LINK_TYPE_P1=%d%s (1 = InfiniBand, "
+			       "2 = Ethernet), then reset the card (mlxfwreset) or reboot.",
+			       p->be_part, p->fabric == NICFIT_FABRIC_IB ? 1 : 2,
+			       p->be_nic->ports > 1 ? (p->fabric == NICFIT_FABRIC_IB ?
+						      " LINK_TYPE_P2=1" : " LINK_TYPE_P2=2") : "");
+	else if (p->fabric == NICFIT_FABRIC_ROCE && (p->be_nic->rdma & NICFIT_RDMA_ROCE))
+		nicfit__decide(&p->decisions, "R7", 0,
+			       "InfiniBand was not considered further: %s is Ethernet-only "
+			       "(RoCE).", p->be_part);
+}
+
+/* ---- R8: cables --------------------------------------------------------- */
+
+static int type_rank(enum nicfit_cable_type t)
+{
+	switch (t) {
+	case NICFIT_CABLE_DAC:
+	case NICFIT_CABLE_BREAKOUT_DAC:
+	case NICFIT_CABLE_RJ45: return 0;
+	case NICFIT_CABLE_AOC:
+	case NICFIT_CABLE_BREAKOUT_AOC: return 1;
+	case NICFIT_CABLE_OPTIC: return 2;
+	}
+	return 3;
+}
+
+static int coding_score(const struct nicfit_cable *c, const char *want)
+{
+	const char *have = c->coding ? c->coding : "generic";
+
+	if (!want)
+		return !strcmp(have, "generic") || !strcmp(have, "nvidia") ? 0 : 1;
+	if (!strcmp(want, "intel"))
+		return !strcmp(have, "intel") ? 0 : !strcmp(have, "intel/nvidia") ? 1 : 5;
+	if (!strcmp(want, "intel/nvidia"))
+		return !strcmp(have, "intel/nvidia") ? 0 : !strcmp(have, "intel") ? 1 : 5;
+	return !strcmp(have, want) ? 0 : !strcmp(have, "generic") ? 1 : 3;
+}
+
+/*
+ * The catalog cable for a link between cages a and b at gbps, at least
+ * length_m long (0 = any), preferring DAC, then AOC, then optics, the coding
+ * asked for ("intel", "nvidia", NULL), a sourced price, and the shortest
+ * length. split > 1 asks for a breakout with that many legs. NULL if none.
+ */
+static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, const char *a,
+					     const char *b, double gbps, int split,
+					     double length_m, const char *coding)
+{
+	const struct nicfit_cable *best = NULL;
+	size_t i;
+
+	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_CABLE); i++) {
+		const struct nicfit_cable *c = nicfit_catalog_cable(cat, i);
+		int ends = (!strcmp(c->end_a, a) && !strcmp(c->end_b, b)) ||
+			   (!strcmp(c->end_a, b) && !strcmp(c->end_b, a));
+
+		if (c->type == NICFIT_CABLE_OPTIC || !ends)
+			continue;
+		if ((split > 1) != (c->split > 1) || (split > 1 && c->split != split))
+			continue;
+		if (fabs((split > 1 ? c->lane_gbps : c->gbps) - gbps) > SPEED_MATCH_GBPS &&
+		    !(split > 1 && fabs(c->gbps - gbps * split) < SPEED_MATCH_GBPS))
+			continue;
+		if (c->length_m > 0 && length_m > 0 && c->length_m + NICFIT_EPS < length_m)
+			continue;
+		if (c->max_length_m > 0 && length_m > c->max_length_m)
+			continue;
+		if (!best) {
+			best = c;
+			continue;
+		}
+		if (type_rank(c->type) != type_rank(best->type)) {
+			if (type_rank(c->type) < type_rank(best->type))
+				best = c;
+			continue;
+		}
+		if (coding_score(c, coding) != coding_score(best, coding)) {
+			if (coding_score(c, coding) < coding_score(best, coding))
+				best = c;
+			continue;
+		}
+		if (c->length_m != best->length_m) {
+			if (c->length_m < best->length_m)
+				best = c;
+			continue;
+		}
+		if (c->e.priced != best->e.priced) {
+			if (c->e.priced)
+				best = c;
+			continue;
+		}
+		if (c->e.priced && c->e.price_usd < best->e.price_usd)
+			best = c;
+	}
+	return best;
+}
+
+static void add_cable(struct nicfit_plan *p, const char *link, const struct nicfit_cable *c,
+		      const char *a, const char *b, double gbps, double len, int qty,
+		      const char *why)
+{
+	struct nicfit_plan_cable *x;
+
+	if (qty <= 0 || !(x = nicfit__plan_new_cable(p)))
+		return;
+	snprintf(x->link, sizeof(x->link), "%s", link);
+	x->qty = qty;
+	x->length_m = c && c->length_m > 0 ? c->length_m : len;
+	snprintf(x->ends, sizeof(x->ends), "%s - %s", a, b);
+	if (c) {
+		snprintf(x->id, sizeof(x->id), "%s", c->e.id);
+		snprintf(x->part, sizeof(x->part), "%s", c->part ? c->part : c->e.id);
+		snprintf(x->description, sizeof(x->description), "%s (%s)", c->e.name, why);
+	} else {
+		snprintf(x->part, sizeof(x->part), "%s %gG cable", a, gbps);
+		snprintf(x->description, sizeof(x->description),
+			 "%s to %s, %g Gb/s, %.1f m (%s) - not in the catalog", a, b, gbps, len, why);
+	}
+}
+
+/*
+ * The port speed (or breakout leg speed) a switch offers for a card of g
+ * Gb/s: 1 when its ports run at g, n when they split n ways to g, 0 when
+ * they do neither.
+ */
+static int switch_split(const struct nicfit_switch *sw, double g)
+{
+	char want[16];
+	int k;
+
+	if (fabs(sw->port_gbps - g) < SPEED_MATCH_GBPS)
+		return 1;
+	snprintf(want, sizeof(want), "%dx%g", (int)(sw->port_gbps / g + 0.5), g);
+	for (k = 0; k < sw->nbreakout; k++)
+		if (!strcmp(sw->breakout[k], want))
+			return (int)(sw->port_gbps / g + 0.5);
+	return 0;
+}
+
+/*
+ * A catalog switch for `links` server links of `gbps` each on `fabric`:
+ * the smallest that takes them all (natively or by splitting faster ports),
+ * else the one with the most ports for a leaf-spine fabric. NULL if no
+ * catalog switch runs at that speed.
+ */
+static const struct nicfit_switch *pick_switch(const struct nicfit_catalog *cat,
+					       const char *fabric, double gbps, int links,
+					       int *split)
+{
+	const struct nicfit_switch *best = NULL, *largest = NULL;
+	int best_split = 1, largest_split = 1, largest_ports = 0;
+	size_t i;
+
+	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_SWITCH); i++) {
+		const struct nicfit_switch *s = nicfit_catalog_switch(cat, i);
+		int sp, ports;
+
+		if (strcmp(s->fabric, fabric))
+			continue;
+		sp = switch_split(s, gbps);
+		if (!sp)
+			continue;
+		ports = s->ports * sp;
+		if (s->max_logical_ports && ports > s->max_logical_ports)
+			ports = s->max_logical_ports;
+		if (ports > largest_ports) {
+			largest = s;
+			largest_split = sp;
+			largest_ports = ports;
+		}
+		if (ports < links)
+			continue;
+		if (!best || s->ports * sp < best->ports * best_split ||
+		    (s->ports * sp == best->ports * best_split && sp < best_split)) {
+			best = s;
+			best_split = sp;
+		}
+	}
+	if (best) {
+		*split = best_split;
+		return best;
+	}
+	*split = largest_split;
+	return largest;
+}
+
+/*
+ * The cluster's findings about the back-end fabric (blocking, breakout
+ * cables not verified...) join the plan's under their own codes, which
+ * the registry lists as raised by both engines.
+ */
+static void carry_cluster_findings(struct nicfit_plan *p, const struct nicfit_cluster *cl)
+{
+	size_t k;
+
+	for (k = 0; k < cl->findings.n; k++) {
+		const struct nicfit_finding *n = &cl->findings.v[k];
+		struct nicfit_finding *f;
+
+		if (n->severity == NICFIT_SEV_NONE)
+			continue;
+		/* an unregistered code is a bug: fail the plan, drop nothing silently */
+		if (nicfit__find_code(&p->findings, n->severity, n->code, n->device, &f, "%s",
+				      n->message)) {
+			p->findings.oom = 1;
+			return;
+		}
+		if (n->fix)
+			nicfit__finding_fix(&p->findings, f, "%s", n->fix);
+	}
+}
+
+/*
+ * R7, the switch given (--switch): it must run at the card's speed,
+ * natively or through breakout legs, or no server can link to it
+ * (critical, and the fabric is not sized); it must also run the
+ * back end's fabric (critical, but the sizing goes on, so that the rest
+ * of the plan shows). Returns 0 when the fabric cannot be sized.
+ */
+static int check_given_switch(struct nicfit_plan *p, const struct nicfit_switch *sw,
+			      const char *fabric)
+{
+	double g = p->be_port_gbps;
+
+	if (!switch_split(sw, g)) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_SWITCH_SPEED,
+				  "a switch whose ports (or breakout legs) run at the card's speed",
+				  "%s ports run at %g Gb/s and do not split to %g Gb/s for %s.",
+				  sw->e.name, sw->port_gbps, g, p->be_part);
+		return 0;
+	}
+	if (strcmp(sw->fabric, fabric))
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_SWITCH_FABRIC,
+				  "an InfiniBand switch for InfiniBand, an Ethernet switch for RoCE",
+				  "%s is an %s switch but the back end runs %s.", sw->e.name, sw->fabric,
+				  p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2 over Ethernet");
+	return 1;
+}
+
+/*
+ * nicfit_cluster sizes the back end for the plan's servers: one switch,
+ * or leaves and spines, of sw (NULL: a generic one of the card's speed).
+ * The plan lists the cards itself, and the front-end and management
+ * networks are the site's, so only the back end is asked for. Returns 0
+ * when it cannot be built (fabric-too-large, critical: no switch of that
+ * kind takes this many servers in the tiers nicfit cluster builds).
+ */
+static int size_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p,
+			const struct nicfit_switch *sw, struct nicfit_cluster *cl)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	struct nicfit_cluster_input ci;
+	struct nicfit_error err;
+
+	nicfit_cluster_input_default(&ci);
+	ci.nodes = in->servers;
+	ci.gpus_per_node = in->gpus_per_server;
+	ci.nics_per_node = p->be_cards;
+	ci.nic_ports = p->be_ports;
+	ci.nic_id = NULL;
+	ci.net[NICFIT_NET_BACKEND].links_per_node = p->be_cards * p->be_ports;
+	ci.net[NICFIT_NET_BACKEND].link_gbps = p->be_port_gbps;
+	ci.net[NICFIT_NET_BACKEND].switch_id = sw ? sw->e.id : NULL;
+	ci.net[NICFIT_NET_BACKEND].radix = GENERIC_SWITCH_RADIX;
+	ci.net[NICFIT_NET_BACKEND].switch_gbps = sw ? 0 : p->be_port_gbps;
+	ci.net[NICFIT_NET_FRONTEND].links_per_node = 0;
+	ci.net[NICFIT_NET_OOB].links_per_node = 0;
+	ci.mgmt_ports = 0;
+	nicfit_error_clear(&err);
+	if (nicfit_cluster_size(&ci, cat, cl, &err)) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FABRIC_TOO_LARGE,
+				  "more planes or a larger switch: see nicfit cluster", "%s", err.msg);
+		return 0;
+	}
+	return 1;
+}
+
+static void describe_backend(struct nicfit_plan *p, const struct nicfit_cluster_net *be)
+{
+	if (be->tiers == 1)
+		nicfit__decide(&p->decisions, "R7", 1,
+			       "Back-end switch: %s x %s (%d ports of %g Gb/s%s): %ld server "
+			       "link%s, %ld of %ld ports free.", "1", be->sw.name, be->sw.ports,
+			       be->sw.gbps, be->breakout > 1 ? ", split for the servers" : "",
+			       be->endpoints, be->endpoints == 1 ? "" : "s", be->ports_free,
+			       be->ports_total);
+	else
+		nicfit__decide(&p->decisions, "R7", 1,
+			       "Back-end fabric (as nicfit cluster sizes it): %d tiers of %s "
+			       "(%d ports of %g Gb/s): %ld leaf, %ld spine%s switches for %ld server "
+			       "links, %ld leaf-spine links at %.2f:1.", be->tiers, be->sw.name,
+			       be->sw.ports, be->sw.gbps, be->tier[NICFIT_TIER_LEAF].switches,
+			       be->tier[NICFIT_TIER_SPINE].switches,
+			       be->tiers > 2 ? " and core " : "", be->endpoints,
+			       be->links[NICFIT_LINK_LEAF_SPINE], be->leaf_ratio);
+}
+
+/* The cluster's back-end cables become the plan's. */
+static void carry_cluster_cables(struct nicfit_plan *p, const struct nicfit_cluster *cl)
+{
+	size_t i;
+
+	for (i = 0; i < cl->ncables; i++) {
+		const struct nicfit_cluster_cable *cc = &cl->cables[i];
+		struct nicfit_plan_cable *x;
+
+		if (cc->net != NICFIT_NET_BACKEND || !(x = nicfit__plan_new_cable(p)))
+			continue;
+		snprintf(x->link, sizeof(x->link), "%s", cc->level == NICFIT_LINK_HOST ? "backend" :
+			 "backend-fabric");
+		snprintf(x->id, sizeof(x->id), "%s", cc->cat ? cc->cat->e.id : "");
+		snprintf(x->part, sizeof(x->part), "%s", cc->cat && cc->cat->part ? cc->cat->part : cc->part);
+		snprintf(x->description, sizeof(x->description), "%s", cc->description);
+		snprintf(x->ends, sizeof(x->ends), "%s", cc->cat ? "" : cc->type);
+		if (cc->cat)
+			snprintf(x->ends, sizeof(x->ends), "%s - %s%s", cc->cat->end_a,
+				 cc->cat->split > 1 ? "4 x " : "", cc->cat->end_b);
+		x->length_m = cc->length_m;
+		x->qty = (int)cc->qty;
+	}
+}
+
+/*
+ * The cluster's switch lines join the plan's bill of materials (its cable
+ * lines come back through the plan's cables, R10).
+ */
+static void carry_cluster_switches(const struct nicfit_catalog *cat, struct nicfit_plan *p,
+				   const struct nicfit_cluster *cl)
+{
+	size_t i;
+
+	for (i = 0; i < cl->nbom; i++) {
+		const struct nicfit_cluster_bom_line *b = &cl->bom[i];
+		const struct nicfit_entry *e = nicfit_catalog_lookup(cat, b->part, NULL);
+		enum nicfit_kind kind = NICFIT_KIND_CABLE;
+		struct nicfit_plan_line *l;
+
+		if ((e && nicfit_catalog_lookup(cat, b->part, &kind) && kind != NICFIT_KIND_SWITCH) ||
+		    (!e && strncmp(b->part, "generic-", 8)) || !(l = nicfit__plan_new_line(p)))
+			continue;
+		snprintf(l->id, sizeof(l->id), "%s", e ? e->id : "");
+		snprintf(l->part, sizeof(l->part), "%s", b->part);
+		snprintf(l->description, sizeof(l->description), "%s", b->description);
+		snprintf(l->role, sizeof(l->role), "switch");
+		l->qty = (int)b->qty;
+		l->priced = b->priced;
+		l->unit_usd = b->unit_usd;
+		if (b->priced) {
+			snprintf(l->prices_as_of, sizeof(l->prices_as_of), "%s", b->prices_as_of ? b->prices_as_of : "");
+			snprintf(l->source, sizeof(l->source), "%s", b->source ? b->source : "");
+		}
+	}
+}
+
+/*
+ * R7, the back end through switches (docs/rules.md): the switch given,
+ * or the catalog's smallest that takes every server link of the fabric,
+ * else the one with the most ports for leaves and spines; nicfit_cluster
+ * sizes the fabric from it, and its switches, cables and findings join
+ * the plan. Without any catalog switch of that speed a generic one is
+ * planned, unpriced, and the plan says so (generic-switch, an info: the
+ * design holds, only the part is the user's to choose).
+ */
+static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const char *fabric = p->fabric == NICFIT_FABRIC_IB ? "infiniband" : "ethernet";
+	const struct nicfit_switch *sw = in->sw;
+	struct nicfit_cluster *cl;
+	int split = 1;
+
+	if (sw && !check_given_switch(p, sw, fabric))
+		return;
+	if (!sw)
+		sw = pick_switch(cat, fabric, p->be_port_gbps,
+				 in->servers * p->be_cards * p->be_ports, &split);
+	cl = calloc(1, sizeof(*cl));
+	if (!cl) {
+		p->findings.oom = 1;
+		return;
+	}
+	if (size_backend(cat, p, sw, cl)) {
+		describe_backend(p, &cl->net[NICFIT_NET_BACKEND]);
+		carry_cluster_cables(p, cl);
+		carry_cluster_switches(cat, p, cl);
+		carry_cluster_findings(p, cl);
+		if (!in->sw && !sw)
+			nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_GENERIC_SWITCH,
+					  "give --switch ID (nicfit catalog list switches) or add yours with --catalog",
+					  "No catalog %s switch takes %g Gb/s ports for this many servers: the plan "
+					  "uses a generic %d-port switch, unpriced.", fabric, p->be_port_gbps,
+					  cl->net[NICFIT_NET_BACKEND].sw.ports);
+	}
+	nicfit_cluster_release(cl);
+	free(cl);
+}
+
+/*
+ * R8, cables (docs/rules.md): one link per server to the top-of-rack
+ * switch for the front end (Intel 700-series ports take only modules
+ * coded for Intel at the NIC end), the back end card to card for two
+ * servers or through the fabric R7 sized, and one RJ45 per BMC to the
+ * management switch. DAC first, then AOC, within their reach: they cost
+ * a fraction of optics and draw no power.
+ */
+void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_cable *c;
+	const char *fe_cage, *coding = NULL;
+	int n = in->servers;
+	char why[120];
+
+	/* front end: one link per server to the top-of-rack switch */
+	fe_cage = p->fe_onboard ? p->fe_ob->cage : p->fe_nic ? p->fe_nic->cage : "SFP+";
+	if (p->fe_nic && p->fe_nic->module_coding && !strcmp(p->fe_nic->module_coding, "intel"))
+		coding = "intel";
+	if (!strcmp(fe_cage, "RJ45")) {
+		c = pick_cable(cat, "RJ45", "RJ45", p->fe_port_gbps, 1, in->rack_cable_m, NULL);
+		add_cable(p, "frontend", c, "RJ45", "RJ45", p->fe_port_gbps, in->rack_cable_m, n,
+			  "server to top-of-rack switch");
+	} else {
+		c = pick_cable(cat, fe_cage, fe_cage, p->fe_port_gbps, 1, in->rack_cable_m, coding);
+		add_cable(p, "frontend", c, fe_cage, fe_cage, p->fe_port_gbps, in->rack_cable_m, n,
+			  coding ? "server to top-of-rack switch, Intel-coded NIC end" :
+			  "server to top-of-rack switch");
+	}
+	if (coding)
+		nicfit__decide(&p->decisions, "R8", 1,
+			       "Front end: %d x %s DAC to the top-of-rack switch. Intel 700-series "
+			       "ports only link with Intel-coded modules, so the NIC end must be coded for Intel "
+			       "(a DAC can carry a different coding at each end).", n, fe_cage);
+	else
+		nicfit__decide(&p->decisions, "R8", 1,
+			       "Front end: %d x %s link%s to the top-of-rack switch.", n,
+			       !strcmp(fe_cage, "RJ45") ? "10GBASE-T Cat6a" : fe_cage, n == 1 ? "" : "s");
+
+	/* back end */
+	if (p->backend_needed && p->be_nic) {
+		const char *cage = p->be_nic->cage;
+		double g = p->be_port_gbps;
+
+		if (p->back_to_back) {
+			double len = in->rack_cable_m / 2;
+
+			c = pick_cable(cat, cage, cage, g, 1, len, "nvidia");
+			snprintf(why, sizeof(why), "back to back, server 1 to server 2");
+			add_cable(p, "backend", c, cage, cage, g, len, p->be_cards * p->be_ports, why);
+			nicfit__decide(&p->decisions, "R8", 1,
+				       "Back end: two servers need no switch: %d x %s %gG %s, "
+				       "%.1f m, card to card.", p->be_cards * p->be_ports, cage, g,
+				       c ? nicfit_cable_type_name(c->type) : "cable", c ? c->length_m : len);
+		} else {
+			plan_backend_fabric(cat, p);
+		}
+	}
+
+	/* OOB: one RJ45 per server to the management switch */
+	c = pick_cable(cat, "RJ45", "RJ45", 1, 1, in->rack_cable_m, NULL);
+	if (!c)
+		c = pick_cable(cat, "RJ45", "RJ45", 10, 1, in->rack_cable_m, NULL);
+	add_cable(p, "oob", c, "RJ45", "RJ45", p->oob_gbps, in->rack_cable_m, n,
+		  "BMC to management switch");
+}

@@ -1,0 +1,234 @@
+/*
+ * plan_frontend.c - R3 and R4: the front end (onboard ports or a card, the
+ * model's load time, the serving traffic) and the out-of-band management
+ * port. The back end is plan_backend.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "nicfit/calc.h"
+#include "nicfit/units.h"
+#include "plan_int.h"
+
+/* ---- R3: front end ------------------------------------------------------ */
+
+/*
+ * The slowest port that serves as a front end on its own: 10GbE moves a
+ * 70B model's 4-bit weights in well under a minute and the serving
+ * traffic of hundreds of streams (kB/s each) in a fraction of a percent,
+ * so an onboard 10GbE port makes a front-end card unnecessary (R3).
+ */
+#define FRONTEND_MIN_GBPS 10.0
+/*
+ * R3's 25GbE suggestion. Loading the model 1% of the day or more (864 of
+ * 86,400 s) is time the GPUs stand idle that 25GbE cuts about 2.5-fold;
+ * storage that can deliver half again what the link carries leaves the
+ * link as the bottleneck of every load. Below those a faster front end
+ * buys little.
+ */
+#define FRONTEND_25G_LOAD_S_PER_DAY 864.0
+#define FRONTEND_25G_STORAGE_RATIO 1.5
+#define FRONTEND_25G_GBPS 25.0
+
+/*
+ * R3, which front end: the card asked for (--frontend-nic); else the
+ * server's fastest onboard port of FRONTEND_MIN_GBPS or more, since
+ * ports the server already has cost nothing; else, one card per server,
+ * the cheapest sourced front-end card of the catalog.
+ */
+static void frontend_port(const struct nicfit_catalog *cat, struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_server *s = in->server;
+	struct nicfit_error err;
+	size_t k;
+	int i, need_card;
+
+	p->fe_onboard = 0;
+	p->fe_ob = NULL;
+	p->fe_nic = NULL;
+	if (in->frontend_nic) {
+		nicfit_error_clear(&err);
+		p->fe_nic = nicfit__plan_whatif_card(cat, p, 1, in->frontend_nic, "--frontend-nic",
+						     &err);
+		if (!p->fe_nic)
+			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NIC_UNKNOWN,
+					  "give a catalog NIC id (nicfit catalog list nics) or a part number "
+					  "nicfit decode reads", "%s", err.msg);
+	}
+	for (i = 0; !p->fe_nic && i < s->nonboard; i++) {
+		const struct nicfit_onboard *ob = &s->onboard[i];
+
+		if (ob->port_gbps >= FRONTEND_MIN_GBPS &&
+		    (!p->fe_ob || ob->port_gbps > p->fe_ob->port_gbps))
+			p->fe_ob = ob;
+	}
+	need_card = !p->fe_ob && !p->fe_nic;
+	if (p->fe_ob) {
+		p->fe_onboard = 1;
+		p->fe_port_gbps = p->fe_ob->port_gbps;
+		if (p->fe_ob->nic)
+			p->fe_nic = nicfit_find_nic(cat, p->fe_ob->nic, "onboard", NULL);
+	}
+	/* neither asked for nor onboard: the cheapest sourced front-end card */
+	for (k = 0; need_card && k < nicfit_catalog_count(cat, NICFIT_KIND_NIC); k++) {
+		const struct nicfit_nic *n = nicfit_catalog_nic(cat, k);
+
+		if (!(n->roles & NICFIT_ROLE_FRONTEND) || n->port_gbps < FRONTEND_MIN_GBPS)
+			continue;
+		if (!p->fe_nic || (n->e.priced && (!p->fe_nic->e.priced ||
+						   n->e.price_usd < p->fe_nic->e.price_usd)))
+			p->fe_nic = n;
+	}
+	if (!p->fe_onboard && p->fe_nic)
+		p->fe_port_gbps = p->fe_nic->port_gbps;
+	if (p->fe_port_gbps <= 0)
+		p->fe_port_gbps = FRONTEND_MIN_GBPS;
+}
+
+/*
+ * What the front end carries: the serving streams, and the model's
+ * weights at each (re)start, over TCP and no faster than the storage.
+ * A model split across servers is loaded in shares, one per server.
+ * Returns whether it was (the text says "per server").
+ */
+static int frontend_traffic(struct nicfit_plan *p, struct nicfit_stream *st)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	struct nicfit_stream_params sp;
+	struct nicfit_speed speed;
+	struct nicfit_error err;
+	struct nicfit_load ld;
+	int shared = 0;
+
+	memset(&speed, 0, sizeof(speed));
+	speed.gbps = p->fe_port_gbps;
+	speed.kind = NICFIT_SPEED_ETH;
+	nicfit_stream_params_default(&sp);
+	nicfit_calc_stream(in->tokens_per_s, in->concurrency > 0 ? in->concurrency : 1,
+			   p->fe_port_gbps, &sp, st, NULL);
+	p->serving_mbps = st->total_mbps;
+	nicfit_error_clear(&err);
+	if (p->fit_known || in->weights_gb > 0 || p->weights_only_gb > 0) {
+		double bytes = (p->fit_known ? p->fit.weights_gb :
+				in->weights_gb > 0 ? in->weights_gb : p->weights_only_gb) * 1e9;
+
+		if (p->backend_needed && !nicfit__plan_is_training(in->workload) &&
+		    in->workload != NICFIT_WL_RDMA_STORAGE && in->servers > 1) {
+			bytes /= in->servers;
+			shared = 1;
+		}
+		p->load_bytes = bytes;
+		if (!nicfit_calc_load(bytes, &speed, NICFIT_PROTO_TCP, in->storage_gbps, &in->link,
+				      &ld, &err)) {
+			p->load_s = ld.seconds;
+			p->fe_goodput_gbps = ld.network_gbps;
+		}
+	} else {
+		struct nicfit_link_result lr;
+
+		if (!nicfit_link_calc(&speed, NICFIT_PROTO_TCP, &in->link, &lr, &err))
+			p->fe_goodput_gbps = lr.goodput_gbps;
+	}
+	return shared;
+}
+
+static void frontend_describe(struct nicfit_plan *p, const struct nicfit_stream *st, int shared)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	int storage_limits = in->storage_gbps > 0 && in->storage_gbps < p->fe_goodput_gbps;
+	char b1[32], b2[32];
+
+	if (p->fe_onboard)
+		nicfit__decide(&p->decisions, "R3", 1,
+			       "Front end: the server's onboard %s%s%s%s (%d x %g GbE %s) carries "
+			       "requests, model downloads, storage and management: no front-end card needed.",
+			       p->fe_ob->name, p->fe_nic ? " (" : "", p->fe_nic ? p->fe_nic->family : "",
+			       p->fe_nic ? ")" : "", p->fe_ob->ports, p->fe_ob->port_gbps, p->fe_ob->cage);
+	else if (p->fe_nic)
+		nicfit__decide(&p->decisions, "R3", 1,
+			       "Front end: %s %s (%d x %g GbE %s)%s.", p->fe_nic->part,
+			       p->fe_nic->e.name, p->fe_nic->ports, p->fe_nic->port_gbps, p->fe_nic->cage,
+			       in->frontend_nic ? " as asked" : ": the server has no onboard 10GbE or faster "
+			       "port, so one card per server, the cheapest sourced front-end card");
+	nicfit__decide(&p->decisions, "R3", 1,
+		       "Serving traffic: %ld concurrent stream%s x %g tokens/s x %.0f B per "
+		       "token = %.2f Mb/s, %.4f%% of %g GbE (generated text is a few kB/s per request).",
+		       in->concurrency, in->concurrency == 1 ? "" : "s", in->tokens_per_s,
+		       st->bytes_per_token, st->total_mbps, st->link_share * 100, p->fe_port_gbps);
+	if (p->load_s > 0)
+		nicfit__decide(&p->decisions, "R3", 1,
+			       "Model load: %s of weights%s from a NAS at %.2f GB/s (%g GbE TCP "
+			       "goodput%s) = %s per (re)start.",
+			       nicfit_fmt_bytes(p->load_bytes, b1, sizeof(b1)),
+			       shared ? " per server (its share of the split model)" : "",
+			       (storage_limits ? in->storage_gbps : p->fe_goodput_gbps) / 8,
+			       p->fe_port_gbps, storage_limits ? ", limited by the storage" : "",
+			       nicfit_fmt_seconds(p->load_s, b2, sizeof(b2)));
+}
+
+/*
+ * R3, when a 25GbE front end pays off (docs/rules.md): when loading the
+ * model takes FRONTEND_25G_LOAD_S_PER_DAY or more of the day, or the
+ * storage outruns a link slower than 25GbE by FRONTEND_25G_STORAGE_RATIO.
+ * Training always hears that its datasets come over the front end too.
+ */
+static void rule_frontend_25g(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	int storage_outruns = in->storage_gbps > p->fe_goodput_gbps * FRONTEND_25G_STORAGE_RATIO;
+	char b[32];
+
+	if (p->load_s > 0 && (in->reloads_per_day * p->load_s >= FRONTEND_25G_LOAD_S_PER_DAY ||
+			      (storage_outruns && p->fe_port_gbps < FRONTEND_25G_GBPS))) {
+		p->fe_suggest_25g = 1;
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_FRONTEND_25G,
+				  "a 25GbE front end (e.g. a ConnectX-4 Lx MCX4121A-ACAT or an Intel "
+				  "XXV710-DA2) and a 25GbE top-of-rack port",
+				  "Loading takes %s and happens %g time%s a day (%.1f min a day)%s: 25GbE "
+				  "would cut each load about 2.5-fold.",
+				  nicfit_fmt_seconds(p->load_s, b, sizeof(b)), in->reloads_per_day,
+				  in->reloads_per_day == 1 ? "" : "s", in->reloads_per_day * p->load_s / 60,
+				  storage_outruns ? ", and the storage can deliver more than the link" : "");
+	}
+	if (nicfit__plan_is_training(in->workload))
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_FRONTEND_DATASETS, NULL,
+				  "Training reads its dataset over the front end: move it to 25GbE if the job "
+				  "pulls large datasets from shared storage.");
+}
+
+/*
+ * R4, out-of-band management: the server's BMC port (iDRAC, iLO, XCC) on
+ * its own management-network link. It carries consoles and firmware
+ * updates, never the workload, so its 1GbE is never the limit.
+ */
+static void rule_oob(struct nicfit_plan *p)
+{
+	const struct nicfit_server *s = p->in.server;
+
+	p->oob_gbps = s->oob_gbps;
+	nicfit__decide(&p->decisions, "R4", 1,
+		       "Out-of-band management: the %s port (%g GbE %s) on its own "
+		       "management-network link; 1GbE is plenty there.",
+		       s->oob_name ? s->oob_name : "BMC", s->oob_gbps, s->oob_cage ? s->oob_cage : "RJ45");
+}
+
+/*
+ * R3, front end (docs/rules.md): the port that carries requests, model
+ * downloads, storage and management, what it carries and how long the
+ * model takes to load through it; then R4.
+ */
+void nicfit__plan_rule_frontend(const struct nicfit_catalog *cat, struct nicfit_plan *p)
+{
+	struct nicfit_stream st;
+	int shared;
+
+	frontend_port(cat, p);
+	shared = frontend_traffic(p, &st);
+	frontend_describe(p, &st, shared);
+	rule_frontend_25g(p);
+	rule_oob(p);
+}

@@ -1,0 +1,485 @@
+/*
+ * plan_place.c - R6: where the GPUs and the back-end cards go. A bounded
+ * exhaustive search over the server's slots finds the placement that
+ * feeds the cards best and keeps GPUs next to them; the plan records it
+ * and says why. Which card to place is R5 (plan_backend.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "nicfit/buf.h"
+#include "num_int.h"
+#include "plan_int.h"
+
+/* ---- R6: slots ---------------------------------------------------------- */
+
+/*
+ * The search tries every set of GPU slots and, for each, every set of card
+ * slots, up to this many evaluated placements. Real slot maps are far
+ * below it (12 slots, 8 GPUs and 2 cards: 495 x 6 = 2,970 placements), so
+ * it only bounds the time (well under a second) on absurd requests such
+ * as 16 GPUs in a 32-slot map, where the best placement found so far is
+ * kept.
+ */
+#define PLACE_SEARCH_BUDGET 2000000L
+/*
+ * An installed card's slot counts as this many slot positions earlier in
+ * the server's order, so the card stays where it is unless another slot
+ * wins on a criterion before the order (R6: "when nothing is gained").
+ * Larger than any sum of slot positions.
+ */
+#define INSTALLED_SLOT_BONUS 1000
+
+static int card_fits_slot(const struct nicfit_card *c, const char *form,
+			  const struct nicfit_slot *s)
+{
+	int ocp = form && !strncmp(form, "ocp", 3);
+
+	if (ocp != (s->kind && !strncmp(s->kind, "ocp", 3)))
+		return 0;
+	if (s->kind && (!strcmp(s->kind, "ndc") || !strcmp(s->kind, "flexlom")))
+		return 0;
+	return c->pcie_width <= (s->connector_width ? s->connector_width : s->width);
+}
+
+double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
+				 const struct nicfit_slot *s, int ports, struct nicfit_nic_fit *out)
+{
+	struct nicfit_nic_fit f;
+	enum nicfit_proto proto = p->fabric == NICFIT_FABRIC_IB && c->ib_rate ?
+				  NICFIT_PROTO_IB : NICFIT_PROTO_ROCE;
+
+	if (nicfit_calc_nic(c, s->gen, s->width, ports, proto, &p->in.pcie, &p->in.link, &f, NULL))
+		return 0;
+	if (out)
+		*out = f;
+	return f.effective_gbps;
+}
+
+/*
+ * R6's order of placements (docs/rules.md): the most GPUs placed (a plan
+ * that drops a GPU is worse than any other), then the card reaching the
+ * target, then (when none reaches it) the faster card by more than
+ * PLAN_SAME_RATE_GBPS, then the most GPUs sharing a socket with a card
+ * (GPUDirect RDMA across the inter-socket link loses bandwidth), then the
+ * GPUs on the fewest sockets (their peer traffic stays under one CPU),
+ * then the fewest slot lanes beyond the card's, then the server's slot
+ * order (what the vendor's manual fills first).
+ */
+static int better(const struct plan_choice *a, const struct plan_choice *b)
+{
+	if (!b->valid)
+		return a->valid;
+	if (a->ngpu_placed != b->ngpu_placed)
+		return a->ngpu_placed > b->ngpu_placed;
+	if (a->meets != b->meets)
+		return a->meets > b->meets;
+	if (!a->meets && fabs(a->per_card - b->per_card) > PLAN_SAME_RATE_GBPS)
+		return a->per_card > b->per_card;
+	if (a->local != b->local)
+		return a->local > b->local;
+	if (a->gpu_sockets != b->gpu_sockets)
+		return a->gpu_sockets < b->gpu_sockets;
+	if (a->waste != b->waste)
+		return a->waste < b->waste;
+	return a->order < b->order;
+}
+
+static int gpu_can_use(const struct nicfit_gpu *g, const struct nicfit_slot *s)
+{
+	if (s->gpu == NICFIT_GPU_DOUBLE)
+		return 1;
+	return s->gpu == NICFIT_GPU_SINGLE && g && !g->double_width;
+}
+
+struct search {
+	const struct nicfit_plan *p;
+	const struct nicfit_card *card;
+	const char *form;
+	int ncards, ngpus;
+	double need;          /* per-card effective needed to meet the target */
+	int used[NICFIT_MAX_SLOTS];
+	struct plan_choice cur, best;
+	long budget;          /* evaluations left */
+};
+
+/* Score the complete placement S->cur and keep it if it is the best yet. */
+static void score(struct search *S)
+{
+	const struct nicfit_server *sv = S->p->in.server;
+	struct plan_choice c = S->cur;
+	double weakest = 1e18;
+	unsigned seen = 0;
+	int i, j;
+
+	c.local = 0;
+	c.waste = 0;
+	c.order = 0;
+	c.gpu_sockets = 0;
+	for (i = 0; i < c.ngpu_placed; i++) {
+		int so = sv->slots[c.gpu_slots[i]].socket & 31;
+
+		if (!(seen & (1u << so))) {
+			seen |= 1u << so;
+			c.gpu_sockets++;
+		}
+	}
+	for (j = 0; j < S->ncards; j++) {
+		const struct nicfit_slot *s = &sv->slots[c.nic_slots[j]];
+		double e = nicfit__plan_card_in_slot(S->p, S->card, s, 1, NULL);
+
+		if (e < weakest)
+			weakest = e;
+		c.waste += s->width > S->card->pcie_width ? s->width - S->card->pcie_width : 0;
+		c.order += c.nic_slots[j];
+		if (S->p->in.installed_slot && s->name && !strcmp(S->p->in.installed_slot, s->name))
+			c.order -= INSTALLED_SLOT_BONUS;
+	}
+	for (i = 0; i < c.ngpu_placed; i++) {
+		c.order += c.gpu_slots[i];
+		for (j = 0; j < S->ncards; j++)
+			if (sv->slots[c.gpu_slots[i]].socket == sv->slots[c.nic_slots[j]].socket) {
+				c.local++;
+				break;
+			}
+	}
+	c.per_card = weakest;
+	c.meets = weakest + NICFIT_EPS >= S->need;
+	c.valid = 1;
+	if (better(&c, &S->best))
+		S->best = c;
+}
+
+static void eval_nics(struct search *S, int from, int k)
+{
+	const struct nicfit_server *sv = S->p->in.server;
+	int i;
+
+	if (S->budget-- <= 0)
+		return;
+	if (k == S->ncards) {
+		score(S);
+		return;
+	}
+	for (i = from; i < sv->nslots; i++) {
+		if (S->used[i] || !card_fits_slot(S->card, S->form, &sv->slots[i]))
+			continue;
+		S->used[i] = 1;
+		S->cur.nic_slots[k] = i;
+		eval_nics(S, i + 1, k + 1);
+		S->used[i] = 0;
+	}
+}
+
+static void place_gpus(struct search *S, int from, int k)
+{
+	const struct nicfit_server *sv = S->p->in.server;
+	int i, placed_any = 0;
+
+	if (S->budget <= 0)
+		return;
+	if (k == S->ngpus) {
+		S->cur.ngpu_placed = k;
+		eval_nics(S, 0, 0);
+		return;
+	}
+	for (i = from; i < sv->nslots; i++) {
+		if (S->used[i] || !gpu_can_use(S->p->in.gpu, &sv->slots[i]))
+			continue;
+		placed_any = 1;
+		S->used[i] = 1;
+		S->cur.gpu_slots[k] = i;
+		place_gpus(S, i + 1, k + 1);
+		S->used[i] = 0;
+	}
+	if (!placed_any) {
+		/* fewer GPU slots than GPUs: place what fits */
+		S->cur.ngpu_placed = k;
+		eval_nics(S, 0, 0);
+	}
+}
+
+/*
+ * Run the search for ngpus GPUs and ncards copies of card. Returns 1, 0
+ * when no placement exists, -1 when there was no memory for the search.
+ */
+static int search(const struct nicfit_plan *p, const struct nicfit_card *card, const char *form,
+		  int ngpus, int ncards, double need, struct plan_choice *out)
+{
+	struct search *S = calloc(1, sizeof(*S));
+	int ok;
+
+	memset(out, 0, sizeof(*out));
+	if (!S)
+		return -1;
+	S->p = p;
+	S->card = card;
+	S->form = form;
+	S->ncards = ncards;
+	S->ngpus = ngpus;
+	S->need = need;
+	S->budget = PLACE_SEARCH_BUDGET;
+	place_gpus(S, 0, 0);
+	ok = S->best.valid;
+	*out = S->best;
+	free(S);
+	return ok;
+}
+
+int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *card,
+			      const char *form, int ncards, double need, struct plan_choice *out)
+{
+	int rc = search(p, card, form, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need, out);
+
+	if (rc < 0)
+		p->findings.oom = 1;
+	return rc > 0;
+}
+
+static const char *sock_name(const struct nicfit_server *s, int socket, char *b, size_t n)
+{
+	if (s->vendor && !strcasecmp(s->vendor, "Dell"))
+		snprintf(b, n, "socket %d (CPU%d)", socket, socket + 1);
+	else if (s->vendor && (!strcasecmp(s->vendor, "HPE") || !strcasecmp(s->vendor, "HP")))
+		snprintf(b, n, "socket %d (processor %d)", socket, socket + 1);
+	else
+		snprintf(b, n, "socket %d", socket);
+	return b;
+}
+
+/* "GPU 0 in slot 1 (socket 0), GPU 1 in slot 3 (socket 1)" into b. */
+static void gpu_list(const struct nicfit_server *sv, const struct plan_choice *c,
+		     struct nicfit_buf *b)
+{
+	char sock[40];
+	int i;
+
+	for (i = 0; i < c->ngpu_placed; i++) {
+		const struct nicfit_slot *s = &sv->slots[c->gpu_slots[i]];
+
+		nicfit_buf_addf(b, "%sGPU %d in slot %s (%s)", i ? ", " : "", i, s->name,
+				sock_name(sv, s->socket, sock, sizeof(sock)));
+	}
+}
+
+void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c)
+{
+	const struct nicfit_server *sv = p->in.server;
+	int i;
+
+	p->nslots = 0;
+	for (i = 0; i < NICFIT_PLAN_MAX_GPUS; i++)
+		p->gpu_slots[i] = -1;
+	for (i = 0; i < NICFIT_PLAN_MAX_CARDS; i++)
+		p->be_slots[i] = -1;
+	for (i = 0; i < c->ngpu_placed && p->nslots < NICFIT_PLAN_MAX_SLOTS; i++) {
+		const struct nicfit_slot *s = &sv->slots[c->gpu_slots[i]];
+		struct nicfit_plan_slotuse *u = &p->slots[p->nslots++];
+
+		p->gpu_slots[i] = c->gpu_slots[i];
+		snprintf(u->slot, sizeof(u->slot), "%s", s->name);
+		u->socket = s->socket;
+		u->gen = s->gen;
+		u->width = s->width;
+		snprintf(u->what, sizeof(u->what), "GPU %d (%s)", i, p->in.gpu->e.name);
+	}
+	if (!p->backend_needed)
+		return;
+	for (i = 0; i < p->be_cards && p->nslots < NICFIT_PLAN_MAX_SLOTS; i++) {
+		const struct nicfit_slot *s = &sv->slots[c->nic_slots[i]];
+		struct nicfit_plan_slotuse *u = &p->slots[p->nslots++];
+
+		p->be_slots[i] = c->nic_slots[i];
+		snprintf(u->slot, sizeof(u->slot), "%s", s->name);
+		u->socket = s->socket;
+		u->gen = s->gen;
+		u->width = s->width;
+		snprintf(u->what, sizeof(u->what), "back-end NIC %s", p->be_part);
+	}
+}
+
+/*
+ * R6 without a back end: the GPUs still take GPU-capable slots (double-
+ * width GPUs double-width slots), preferably on one socket; a server with
+ * fewer such slots than GPUs cannot hold the request (critical).
+ */
+void nicfit__plan_place_gpus_only(struct nicfit_plan *p)
+{
+	struct nicfit_card none;
+	struct plan_choice c;
+	struct nicfit_buf gp;
+
+	if (!p->in.gpu || p->in.gpus_per_server < 1)
+		return;
+	memset(&none, 0, sizeof(none));
+	if (search(p, &none, NULL, p->in.gpus_per_server, 0, 0, &c) < 0) {
+		p->findings.oom = 1;
+		return;
+	}
+	nicfit__plan_record_slots(p, &c);
+	if (c.ngpu_placed) {
+		nicfit_buf_init(&gp, 0);
+		gpu_list(p->in.server, &c, &gp);
+		nicfit__decide(&p->decisions, "R6", 1, "GPUs in %s-width GPU slots: %s%s.",
+			       p->in.gpu->double_width ? "double" : "single", gp.data,
+			       c.ngpu_placed > 1 && c.gpu_sockets == 1 ?
+			       " - all on one socket, so GPU-to-GPU traffic stays under one CPU" : "");
+		if (nicfit_buf_error(&gp))
+			p->decisions.oom = 1;
+		nicfit_buf_release(&gp);
+	}
+	if (c.ngpu_placed < p->in.gpus_per_server)
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_TOO_MANY_GPUS,
+				  "fewer GPUs per server, single-width GPUs, or another server",
+				  "%s has room for %d %s-width GPU%s (%d asked).", p->in.server->e.name,
+				  c.ngpu_placed, p->in.gpu->double_width ? "double" : "single",
+				  c.ngpu_placed == 1 ? "" : "s", p->in.gpus_per_server);
+}
+
+/* Does slot i hold a GPU or a card of placement c? */
+static int slot_taken(const struct nicfit_plan *p, const struct plan_choice *c, int i)
+{
+	int j;
+
+	for (j = 0; j < c->ngpu_placed; j++)
+		if (c->gpu_slots[j] == i)
+			return 1;
+	for (j = 0; j < p->be_cards; j++)
+		if (c->nic_slots[j] == i)
+			return 1;
+	return 0;
+}
+
+/* Has socket s a back-end card of placement c? */
+static int socket_has_card(const struct nicfit_plan *p, const struct plan_choice *c, int s)
+{
+	int j;
+
+	for (j = 0; j < p->be_cards; j++)
+		if (p->in.server->slots[c->nic_slots[j]].socket == s)
+			return 1;
+	return 0;
+}
+
+/*
+ * A free slot where one more card would sit on a socket whose GPUs have
+ * none, and move PLAN_FULL_SPEED_SHARE of what the plan's card does; -1
+ * if there is none.
+ */
+static int slot_for_second_card(const struct nicfit_plan *p, const struct plan_choice *c)
+{
+	const struct nicfit_server *sv = p->in.server;
+	int i, j, other = -1;
+
+	for (i = 0; i < sv->nslots && other < 0; i++) {
+		if (slot_taken(p, c, i) ||
+		    !card_fits_slot(&p->be_card, p->be_nic ? p->be_nic->form_factor : NULL,
+				    &sv->slots[i]))
+			continue;
+		for (j = 0; j < c->ngpu_placed; j++) {
+			int gs = sv->slots[c->gpu_slots[j]].socket;
+
+			if (!socket_has_card(p, c, gs) && sv->slots[i].socket == gs &&
+			    nicfit__plan_card_in_slot(p, &p->be_card, &sv->slots[i], 1, NULL) >=
+			    p->be_effective_gbps * PLAN_FULL_SPEED_SHARE)
+				other = i;
+		}
+	}
+	return other;
+}
+
+/*
+ * R6, GPUs on another socket than any back-end card (docs/rules.md,
+ * gpu-nic-cross-socket): their GPUDirect RDMA traffic crosses the CPUs'
+ * interconnect (path SYS), where NCCL does not use GPUDirect RDMA and the
+ * bandwidth drops, so it is a warning. The fix is a second card on that
+ * socket when a free slot there can feed it at full speed, otherwise a
+ * server (or a job layout) that keeps GPUs and card together.
+ */
+static void rule_cross_socket(struct nicfit_plan *p, const struct plan_choice *c)
+{
+	const struct nicfit_server *sv = p->in.server;
+	struct nicfit_finding *f;
+	char sock[40];
+	int i, nonlocal = 0, other;
+
+	for (i = 0; i < c->ngpu_placed; i++)
+		nonlocal += !socket_has_card(p, c, sv->slots[c->gpu_slots[i]].socket);
+	if (!nonlocal || !c->ngpu_placed)
+		return;
+	other = slot_for_second_card(p, c);
+	f = nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_GPU_NIC_CROSS_SOCKET,
+			      other >= 0 ? NULL : "choose a server with a free x16 slot on each GPU "
+			      "socket, or keep the GPUs of one job on one socket",
+			      "%d of %d GPUs sit on another socket than the back-end card: their GPUDirect "
+			      "RDMA traffic crosses the inter-socket link (path SYS), where NCCL does not use "
+			      "GPUDirect RDMA and bandwidth drops.%s",
+			      nonlocal, c->ngpu_placed,
+			      other >= 0 ? "" : " No free slot on that socket can feed the card at full speed.");
+	if (f && other >= 0)
+		nicfit__finding_fix(&p->findings, f,
+				    "add a second %s in slot %s (%s): one back-end card per GPU "
+				    "socket (--backend-cards %d) keeps every GPU local and doubles "
+				    "the node's back-end bandwidth",
+				    p->be_part, sv->slots[other].name,
+				    sock_name(sv, sv->slots[other].socket, sock, sizeof(sock)),
+				    p->be_cards + 1);
+}
+
+/*
+ * R6, GPU and card on one socket but separate root ports (gdr-level): the
+ * PCIe path between them is PHB (or NODE on AMD EPYC), and NCCL uses
+ * GPUDirect RDMA by default only up to PXB, a shared PCIe switch. The
+ * planned servers put GPUs and cards in CPU slots, so the level must be
+ * allowed explicitly. Advice, an info.
+ */
+static void rule_gdr_level(struct nicfit_plan *p, const struct plan_choice *c)
+{
+	if (c->ngpu_placed && p->gpus_local)
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_GDR_LEVEL,
+				  "export NCCL_NET_GDR_LEVEL=PHB (or NODE on AMD EPYC) when GPU and NIC share a "
+				  "socket; check with NCCL_DEBUG=INFO that the log says 'GPU Direct RDMA Enabled'",
+				  "GPU and back-end card sit on separate root ports of the same socket (path PHB or "
+				  "NODE, no PCIe switch between them). NCCL uses GPUDirect RDMA by default only up to "
+				  "PXB (a shared PCIe switch), so on this server it must be allowed explicitly.");
+}
+
+void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_choice *c)
+{
+	const struct nicfit_server *sv = p->in.server;
+	struct nicfit_buf gp;
+	char sock[40];
+	int i, j;
+
+	if (c->ngpu_placed) {
+		nicfit_buf_init(&gp, 0);
+		gpu_list(sv, c, &gp);
+		nicfit__decide(&p->decisions, "R6", 1,
+			       "GPUs take their slots first (%s-width GPU slots): %s.",
+			       p->in.gpu->double_width ? "double" : "single", gp.data);
+		if (nicfit_buf_error(&gp))
+			p->decisions.oom = 1;
+		nicfit_buf_release(&gp);
+	}
+	for (j = 0; j < p->be_cards; j++) {
+		const struct nicfit_slot *s = &sv->slots[c->nic_slots[j]];
+		int local = 0;
+
+		for (i = 0; i < c->ngpu_placed; i++)
+			local += sv->slots[c->gpu_slots[i]].socket == s->socket;
+		nicfit__decide(&p->decisions, "R6", 1,
+			       "Back-end card%s in slot %s: PCIe Gen%d x%d, %s, %s%s.",
+			       p->be_cards > 1 ? " (one of several)" : "", s->name, s->gen, s->width,
+			       s->full_height ? "full height" : "low profile",
+			       sock_name(sv, s->socket, sock, sizeof(sock)),
+			       c->ngpu_placed == 0 ? "" : local == c->ngpu_placed ?
+			       " - the same socket as every GPU, so GPUDirect RDMA traffic stays off the "
+			       "inter-socket link" : local ? " - the same socket as some of the GPUs" :
+			       " - no GPU on this socket");
+	}
+	rule_cross_socket(p, c);
+	rule_gdr_level(p, c);
+}
