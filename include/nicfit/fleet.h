@@ -52,16 +52,7 @@
 
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
-
-enum nicfit_fleet_severity {
-	NICFIT_FLEET_CLEAN = 0,   /* host status only */
-	NICFIT_FLEET_INFO = 1,
-	NICFIT_FLEET_WARNING = 2,
-	NICFIT_FLEET_CRITICAL = 3
-};
-
-/* "clean", "info", "warning", "critical". */
-const char *nicfit_fleet_severity_name(int sev);
+#include "nicfit/finding.h"
 
 struct nicfit_fleet_limits {
 	size_t max_doc_bytes;     /* one audit document (default 16 MiB) */
@@ -160,8 +151,8 @@ struct nicfit_fleet_value {
 };
 
 struct nicfit_fleet_anomaly {
-	int severity;            /* enum nicfit_fleet_severity (not CLEAN) */
-	const char *code;        /* "link-width", "hardware-differs", a finding code ... */
+	enum nicfit_severity severity; /* never NICFIT_SEV_NONE */
+	const char *code;        /* fleet's ("link-width", "hardware-differs"), or a host's finding code */
 	const char *attribute;   /* what was compared ("link.current_width", "finding") */
 	int group;               /* 0-based group, -1 for the whole fleet */
 	const char *device;      /* BDF or NULL */
@@ -175,14 +166,6 @@ struct nicfit_fleet_anomaly {
 	const char *message;     /* one line, without the host names */
 };
 
-/* A finding that every host of a group reported. */
-struct nicfit_fleet_common {
-	int severity;
-	const char *code;
-	const char *device;      /* NULL when the finding names none */
-	const char *message;     /* the first host's message */
-};
-
 struct nicfit_fleet_group {
 	const char *signature;   /* canonical: model + devices with PCI IDs and addresses */
 	const char *label;       /* short: "PowerEdge R740xd: 2x NVIDIA A40, 1x ConnectX-6 Dx" */
@@ -190,8 +173,14 @@ struct nicfit_fleet_group {
 	size_t nhosts;
 	const size_t *hosts;
 	size_t clean, warning, critical; /* hosts by status (info-only hosts are clean) */
-	size_t ncommon;          /* findings every host of the group has */
-	const struct nicfit_fleet_common *common;
+	/*
+	 * Findings every host of the group reported: severity (the worst seen),
+	 * the audit's code, device (NULL when it names none) and the first
+	 * host's message; no fix or source. They point into the fleet's
+	 * strings: read them, never pass them to nicfit_findings_release().
+	 */
+	size_t ncommon;
+	const struct nicfit_finding *common;
 };
 
 struct nicfit_fleet_host {
@@ -201,8 +190,8 @@ struct nicfit_fleet_host {
 	const char *input;       /* where its audit was read */
 	long line;
 	int group;
-	int status;              /* worst of own findings and anomalies naming it */
-	int own;                 /* worst severity of its own findings */
+	enum nicfit_severity status; /* worst of own findings and anomalies naming it */
+	enum nicfit_severity own;    /* worst severity of its own findings (NONE: none) */
 	size_t nanomalies;       /* anomalies that name it */
 };
 

@@ -368,16 +368,6 @@ const struct nicfit_fleet_problem *nicfit_fleet_problem(const struct nicfit_flee
 	return i < fl->nproblems ? &fl->problems[i] : NULL;
 }
 
-const char *nicfit_fleet_severity_name(int sev)
-{
-	switch (sev) {
-	case NICFIT_FLEET_INFO: return "info";
-	case NICFIT_FLEET_WARNING: return "warning";
-	case NICFIT_FLEET_CRITICAL: return "critical";
-	default: return "clean";
-	}
-}
-
 void fl_sanitize(char *s)
 {
 	unsigned char *p = (unsigned char *)s;
@@ -684,8 +674,8 @@ static int ignored(const struct an *a, const char *code)
 }
 
 /* Start an anomaly; hosts and values are added after it. */
-static struct fl_anom *anom_new(struct an *a, int attr, int sev, uint32_t code, int group,
-				uint32_t dev)
+static struct fl_anom *anom_new(struct an *a, int attr, enum nicfit_severity sev, uint32_t code,
+				int group, uint32_t dev)
 {
 	struct nicfit_fleet *fl = a->fl;
 	struct fl_anom *x;
@@ -804,20 +794,21 @@ static void tally_rank(struct an *a, int attr, struct tally *t)
 }
 
 /* Severity of value `odd` against reference `ref`. */
-static int severity(int attr, const struct tally *odd, const struct tally *ref, int gpu)
+static enum nicfit_severity severity(int attr, const struct tally *odd, const struct tally *ref,
+				     int gpu)
 {
 	const struct fl_attr_def *def = &fl_attr_defs[attr];
 
 	if (odd->ranked && ref->ranked && odd->rank > ref->rank)
-		return NICFIT_FLEET_INFO;
+		return NICFIT_SEV_INFO;
 	if (gpu && def->gpu_info)
-		return NICFIT_FLEET_INFO;
+		return NICFIT_SEV_INFO;
 	/* an unranked value ("unknown" operstate) differs, but is not known to be worse */
 	if (def->ordered && (!odd->ranked || !ref->ranked))
-		return def->sev < NICFIT_FLEET_WARNING ? def->sev : NICFIT_FLEET_WARNING;
+		return def->sev < NICFIT_SEV_WARNING ? def->sev : NICFIT_SEV_WARNING;
 	if (def->ratio && odd->ranked && ref->ranked && ref->rank > 0 &&
 	    odd->rank <= ref->rank / 2)
-		return NICFIT_FLEET_CRITICAL;
+		return NICFIT_SEV_CRITICAL;
 	return def->sev;
 }
 
@@ -852,13 +843,14 @@ static void value_anomaly(struct an *a, int gi, uint32_t key, const struct fl_ho
 	const struct fl_attr_def *def = &fl_attr_defs[attr];
 	int gpu = is_gpu_kind(fl, host_dev(fl, first, k->dev));
 	size_t i, j, total = 0;
-	int maj = -1, sev = 0, best = -1, all_ranked = 1;
+	enum nicfit_severity sev = NICFIT_SEV_NONE;
+	int maj = -1, best = -1, all_ranked = 1;
 	struct fl_anom *x;
 	struct nicfit_buf b;
 	char tmp[256];
 	uint32_t subject;
 
-	if (ignored(a, def->code))
+	if (ignored(a, nicfit__code_name(def->code)))
 		return;
 	/* most common first; hosts stay with their tally through the offsets */
 	qsort(a->t, a->nt, sizeof(*a->t), tally_by_count);
@@ -882,14 +874,16 @@ static void value_anomaly(struct an *a, int gi, uint32_t key, const struct fl_ho
 		if (i == a->nt)
 			best = -1;
 	}
-	x = anom_new(a, attr, 0, fl_intern0(&fl->st, def->code), gi, k->dev);
+	x = anom_new(a, attr, NICFIT_SEV_NONE, fl_intern0(&fl->st, nicfit__code_name(def->code)), gi,
+		     k->dev);
 	if (!x)
 		return;
 	subject = subject_of(a, k, first);
 	x->subject = subject;
 	x->majority = maj == 0;
 	for (i = 0; i < a->nt; i++) {
-		int s = 0, named = 0;
+		enum nicfit_severity s = NICFIT_SEV_NONE;
+		int named = 0;
 
 		if (maj == 0) {
 			if (i > 0) {
@@ -903,9 +897,9 @@ static void value_anomaly(struct an *a, int gi, uint32_t key, const struct fl_ho
 			}
 		} else {
 			/* no order to go by: every host is in the dispute */
-			s = gpu && def->gpu_info ? NICFIT_FLEET_INFO : def->sev;
-			if (def->ordered && s > NICFIT_FLEET_WARNING)
-				s = NICFIT_FLEET_WARNING;
+			s = gpu && def->gpu_info ? NICFIT_SEV_INFO : def->sev;
+			if (def->ordered && s > NICFIT_SEV_WARNING)
+				s = NICFIT_SEV_WARNING;
 			named = 1;
 		}
 		if (s > sev)
@@ -943,27 +937,29 @@ static void presence_anomaly(struct an *a, int gi, uint32_t key, const size_t *p
 	struct nicfit_fleet *fl = a->fl;
 	const struct fl_key *k = &fl->keys[key];
 	size_t known = np + na, i;
-	int fsev = k->attr == FA_FINDING ? (k->sev ? k->sev : NICFIT_FLEET_INFO)
-					 : fl_attr_defs[k->attr].sev;
+	enum nicfit_severity fsev = k->attr == FA_FINDING
+					    ? (k->sev ? (enum nicfit_severity)k->sev : NICFIT_SEV_INFO)
+					    : fl_attr_defs[k->attr].sev;
 	const char *code = fl_str(&fl->st, k->code);
 	const char *msg = fl_str(&fl->st, k->msg);
 	const char *dev = fl_str(&fl->st, k->dev);
 	struct fl_anom *x;
 	struct nicfit_buf b;
-	int sev;
+	enum nicfit_severity sev;
 
-	if (ignored(a, k->attr == FA_FINDING ? code : fl_attr_defs[k->attr].code))
+	if (ignored(a, k->attr == FA_FINDING ? code : nicfit__code_name(fl_attr_defs[k->attr].code)))
 		return;
-	x = anom_new(a, k->attr, 0,
-		     k->attr == FA_FINDING ? k->code : fl_intern0(&fl->st, "not-checked"), gi,
-		     k->dev);
+	x = anom_new(a, k->attr, NICFIT_SEV_NONE,
+		     k->attr == FA_FINDING ? k->code
+					   : fl_intern0(&fl->st, nicfit__code_name(NICFIT_CODE_NOT_CHECKED)),
+		     gi, k->dev);
 	if (!x)
 		return;
 	x->subject = k->attr == FA_FINDING && k->dev ? k->dev : fl_intern0(&fl->st, "host");
 	nicfit_buf_init(&b, 1 << 16);
 	if (np * 2 > known) {
 		/* most hosts have it: the odd ones are those without */
-		sev = NICFIT_FLEET_INFO;
+		sev = NICFIT_SEV_INFO;
 		x->majority = 1;
 		for (i = 0; i < na; i++)
 			anom_host(a, x, absent[i]);
@@ -987,7 +983,7 @@ static void presence_anomaly(struct an *a, int gi, uint32_t key, const size_t *p
 	x->sev = sev;
 	if (k->attr == FA_FINDING)
 		nicfit_buf_addf(&b, "%s%s%s finding %s on %zu of %zu hosts%s%s%s",
-				dev ? dev : "", dev ? ": " : "", nicfit_fleet_severity_name(fsev),
+				dev ? dev : "", dev ? ": " : "", nicfit_severity_name(fsev),
 				code, np, known, x->majority ? "" : " (no majority)",
 				msg ? ": " : "", msg ? msg : "");
 	else
@@ -1002,12 +998,14 @@ static void add_common(struct an *a, uint32_t key)
 {
 	struct nicfit_fleet *fl = a->fl;
 	const struct fl_key *k = &fl->keys[key];
-	struct nicfit_fleet_common c;
+	struct nicfit_finding c;
 
-	c.severity = k->sev ? k->sev : NICFIT_FLEET_INFO;
+	/* the record points into the string table, which outlives it */
+	memset(&c, 0, sizeof(c));
+	c.severity = k->sev ? (enum nicfit_severity)k->sev : NICFIT_SEV_INFO;
 	c.code = fl_str(&fl->st, k->code);
-	c.device = fl_str(&fl->st, k->dev);
-	c.message = fl_str(&fl->st, k->msg);
+	c.device = (char *)fl_str(&fl->st, k->dev);
+	c.message = (char *)fl_str(&fl->st, k->msg);
 	if (fl_reserve((void **)&fl->commons, &fl->cap_commons, fl->ncommons, 1,
 		       sizeof(*fl->commons)))
 		a->err = NICFIT_E_NOMEM;
@@ -1358,7 +1356,7 @@ static void hardware_anomaly(struct an *a, const struct grp *groups, int gi, int
 	struct fl_anom *x;
 	struct nicfit_buf b;
 
-	if (ignored(a, "hardware-differs"))
+	if (ignored(a, nicfit__code_name(NICFIT_CODE_HARDWARE_DIFFERS)))
 		return;
 	d = calloc((size_t)hg->ndev + hr->ndev + 1, sizeof(*d));
 	if (!d) {
@@ -1411,8 +1409,9 @@ static void hardware_anomaly(struct an *a, const struct grp *groups, int gi, int
 		if (!d[i].paired)
 			missing = 1;
 	}
-	sev = missing ? NICFIT_FLEET_CRITICAL : NICFIT_FLEET_WARNING;
-	x = anom_new(a, -1, sev, fl_intern0(&fl->st, "hardware-differs"), gi, 0);
+	sev = missing ? NICFIT_SEV_CRITICAL : NICFIT_SEV_WARNING;
+	x = anom_new(a, -1, sev, fl_intern0(&fl->st, nicfit__code_name(NICFIT_CODE_HARDWARE_DIFFERS)),
+		     gi, 0);
 	if (!x) {
 		free(d);
 		return;
@@ -1623,9 +1622,9 @@ static int absent_hosts(struct an *a, struct nicfit_error *err)
 	nunread = fl->nabsent;
 	fl->nunnamed = fl->nunreadable > fl->nproblem_hosts ? fl->nunreadable - fl->nproblem_hosts
 							     : 0;
-	if ((nunread || fl->nunnamed) && !ignored(a, "audit-unreadable")) {
-		x = anom_new(a, -1, NICFIT_FLEET_WARNING, fl_intern0(&fl->st, "audit-unreadable"),
-			     -1, 0);
+	if ((nunread || fl->nunnamed) && !ignored(a, nicfit__code_name(NICFIT_CODE_AUDIT_UNREADABLE))) {
+		x = anom_new(a, -1, NICFIT_SEV_WARNING,
+			     fl_intern0(&fl->st, nicfit__code_name(NICFIT_CODE_AUDIT_UNREADABLE)), -1, 0);
 		if (!x)
 			return NICFIT_E_NOMEM;
 		x->attribute = "audit";
@@ -1659,10 +1658,11 @@ static int absent_hosts(struct an *a, struct nicfit_error *err)
 			size_t have = fl->nhosts + fl->nabsent;
 
 			fl->nexpected = (size_t)want;
-			if (want > have && !ignored(a, "host-missing")) {
+			if (want > have && !ignored(a, nicfit__code_name(NICFIT_CODE_HOST_MISSING))) {
 				fl->nmissing_unnamed = (size_t)want - have;
-				x = anom_new(a, -1, NICFIT_FLEET_CRITICAL,
-					     fl_intern0(&fl->st, "host-missing"), -1, 0);
+				x = anom_new(a, -1, NICFIT_SEV_CRITICAL,
+					     fl_intern0(&fl->st, nicfit__code_name(NICFIT_CODE_HOST_MISSING)),
+					     -1, 0);
 				if (!x)
 					return NICFIT_E_NOMEM;
 				x->attribute = "hosts";
@@ -1687,9 +1687,9 @@ static int absent_hosts(struct an *a, struct nicfit_error *err)
 		if (rc)
 			return a->err ? a->err : rc;
 		fl->nexpected = ec.n;
-		if (fl->nabsent > before && !ignored(a, "host-missing")) {
-			x = anom_new(a, -1, NICFIT_FLEET_CRITICAL, fl_intern0(&fl->st, "host-missing"),
-				     -1, 0);
+		if (fl->nabsent > before && !ignored(a, nicfit__code_name(NICFIT_CODE_HOST_MISSING))) {
+			x = anom_new(a, -1, NICFIT_SEV_CRITICAL,
+				     fl_intern0(&fl->st, nicfit__code_name(NICFIT_CODE_HOST_MISSING)), -1, 0);
 			if (!x)
 				return NICFIT_E_NOMEM;
 			x->attribute = "hosts";
@@ -1707,7 +1707,8 @@ static int absent_hosts(struct an *a, struct nicfit_error *err)
 /* ---- analysis: the whole fleet ------------------------------------------------------------ */
 
 struct anom_order {
-	int sev, group;
+	enum nicfit_severity sev;
+	int group;
 	const char *code, *subject;
 	size_t idx;
 };
@@ -1730,7 +1731,7 @@ static int anom_order_cmp(const void *x, const void *y)
 
 static int common_cmp(const void *x, const void *y)
 {
-	const struct nicfit_fleet_common *a = x, *b = y;
+	const struct nicfit_finding *a = x, *b = y;
 	int c;
 
 	if (a->severity != b->severity)
@@ -1791,7 +1792,7 @@ static int publish(struct an *a, struct grp *groups, size_t ng)
 		h->line = fh->line;
 		h->group = fh->group;
 		h->own = fh->own;
-		h->status = fh->own >= NICFIT_FLEET_WARNING ? fh->own : NICFIT_FLEET_CLEAN;
+		h->status = fh->own >= NICFIT_SEV_WARNING ? fh->own : NICFIT_SEV_NONE;
 	}
 	for (i = 0; i < fl->nabsent; i++) {
 		struct nicfit_fleet_host *h = &fl->pub_hosts[fl->nhosts + i];
@@ -1799,7 +1800,7 @@ static int publish(struct an *a, struct grp *groups, size_t ng)
 		/* status from the anomalies that name it (unless --ignore'd) */
 		h->name = fl_str(&fl->st, fl->absent[i]);
 		h->group = -1;
-		h->status = NICFIT_FLEET_CLEAN;
+		h->status = NICFIT_SEV_NONE;
 	}
 	for (i = 0; i < n; i++) {
 		const struct fl_anom *x = &fl->anoms[ord[i].idx];
@@ -1822,7 +1823,7 @@ static int publish(struct an *a, struct grp *groups, size_t ng)
 			struct nicfit_fleet_host *h = &fl->pub_hosts[p->hosts[j]];
 
 			h->nanomalies++;
-			if (x->sev >= NICFIT_FLEET_WARNING && x->sev > h->status)
+			if (x->sev >= NICFIT_SEV_WARNING && x->sev > h->status)
 				h->status = x->sev;
 		}
 	}
@@ -1842,11 +1843,11 @@ static int publish(struct an *a, struct grp *groups, size_t ng)
 			qsort(fl->commons + groups[i].coff, groups[i].ncommon, sizeof(*fl->commons),
 			      common_cmp);
 		for (j = 0; j < g->nhosts; j++) {
-			int st = fl->pub_hosts[g->hosts[j]].status;
+			enum nicfit_severity st = fl->pub_hosts[g->hosts[j]].status;
 
-			if (st == NICFIT_FLEET_CRITICAL)
+			if (st == NICFIT_SEV_CRITICAL)
 				g->critical++;
-			else if (st == NICFIT_FLEET_WARNING)
+			else if (st == NICFIT_SEV_WARNING)
 				g->warning++;
 			else
 				g->clean++;
@@ -1999,7 +2000,7 @@ const char *nicfit_fleet_host_name(const struct nicfit_fleet *fl, size_t i)
 int nicfit_fleet_exit_status(const struct nicfit_fleet *fl)
 {
 	size_t i;
-	int worst = 0;
+	enum nicfit_severity worst = NICFIT_SEV_NONE;
 
 	if (!fl->analyzed)
 		return 0;
@@ -2009,5 +2010,5 @@ int nicfit_fleet_exit_status(const struct nicfit_fleet *fl)
 	for (i = 0; i < fl->nanoms_pub; i++)
 		if (fl->pub_anoms[i].severity > worst)
 			worst = fl->pub_anoms[i].severity;
-	return worst == NICFIT_FLEET_CRITICAL ? 2 : worst == NICFIT_FLEET_WARNING ? 1 : 0;
+	return worst == NICFIT_SEV_CRITICAL ? 2 : worst == NICFIT_SEV_WARNING ? 1 : 0;
 }

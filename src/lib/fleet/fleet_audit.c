@@ -54,60 +54,60 @@ static int rank_path(const char *s)
 	return -1;
 }
 
-#define W NICFIT_FLEET_WARNING
-#define C NICFIT_FLEET_CRITICAL
-#define I NICFIT_FLEET_INFO
+#define W NICFIT_SEV_WARNING
+#define C NICFIT_SEV_CRITICAL
+#define I NICFIT_SEV_INFO
 
 const struct fl_attr_def fl_attr_defs[FA_COUNT] = {
-	[FA_NUMA_COUNT] = { "numa_nodes", "numa-nodes", "NUMA nodes", FV_NUM, 0, NULL, W, 0, 0 },
-	[FA_KERNEL] = { "kernel", "kernel", "kernel", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_GPU_DRIVER] = { "gpu_driver", "gpu-driver", "GPU driver", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_PRODUCT_FW] = { "bios", "bios", "BIOS", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_PEERMEM] = { "gpudirect.nvidia_peermem", "peermem", "nvidia_peermem", FV_BOOL, 1,
+	[FA_NUMA_COUNT] = { "numa_nodes", NICFIT_CODE_NUMA_NODES, "NUMA nodes", FV_NUM, 0, NULL, W, 0, 0 },
+	[FA_KERNEL] = { "kernel", NICFIT_CODE_KERNEL, "kernel", FV_STR, 0, NULL, W, 0, 0 },
+	[FA_GPU_DRIVER] = { "gpu_driver", NICFIT_CODE_GPU_DRIVER, "GPU driver", FV_STR, 0, NULL, W, 0, 0 },
+	[FA_PRODUCT_FW] = { "bios", NICFIT_CODE_BIOS, "BIOS", FV_STR, 0, NULL, W, 0, 0 },
+	[FA_PEERMEM] = { "gpudirect.nvidia_peermem", NICFIT_CODE_PEERMEM, "nvidia_peermem", FV_BOOL, 1,
 			 NULL, W, 0, 0, "loaded", "not loaded" },
-	[FA_GDR_KERNEL] = { "gpudirect.kernel_support", "gdr-kernel",
+	[FA_GDR_KERNEL] = { "gpudirect.kernel_support", NICFIT_CODE_GDR_KERNEL,
 			    "GPUDirect RDMA kernel support", FV_BOOL, 1, NULL, W, 0, 0, "present",
 			    "absent" },
-	[FA_IOMMU] = { "iommu", "iommu", "IOMMU", FV_BOOL, 0, NULL, W, 0, 0, "on", "off" },
-	[FA_PRIVILEGED] = { "privileged", "audit-privileges", "audit", FV_BOOL, 1, NULL, I, 0, 0,
+	[FA_IOMMU] = { "iommu", NICFIT_CODE_IOMMU, "IOMMU", FV_BOOL, 0, NULL, W, 0, 0, "on", "off" },
+	[FA_PRIVILEGED] = { "privileged", NICFIT_CODE_AUDIT_PRIVILEGES, "audit", FV_BOOL, 1, NULL, I, 0, 0,
 			    "run as root", "run without root (some checks skipped)" },
-	[FA_NUMA] = { "numa_node", "numa-node", "NUMA node", FV_NUM, 0, NULL, W, 0, 0 },
-	[FA_CUR_WIDTH] = { "link.current_width", "link-width", "PCIe link width", FV_NUM, 1, NULL,
+	[FA_NUMA] = { "numa_node", NICFIT_CODE_NUMA_NODE, "NUMA node", FV_NUM, 0, NULL, W, 0, 0 },
+	[FA_CUR_WIDTH] = { "link.current_width", NICFIT_CODE_LINK_WIDTH, "PCIe link width", FV_NUM, 1, NULL,
 			   W, 1, 0 },
-	[FA_CUR_GTS] = { "link.current_gts", "link-speed", "PCIe link speed", FV_NUM, 1, NULL, W,
+	[FA_CUR_GTS] = { "link.current_gts", NICFIT_CODE_LINK_SPEED, "PCIe link speed", FV_NUM, 1, NULL, W,
 			 1, 1 },
-	[FA_MAX_WIDTH] = { "link.max_width", "link-capability", "PCIe width capability", FV_NUM,
+	[FA_MAX_WIDTH] = { "link.max_width", NICFIT_CODE_LINK_CAPABILITY, "PCIe width capability", FV_NUM,
 			   1, NULL, W, 0, 0 },
-	[FA_MAX_GTS] = { "link.max_gts", "link-capability", "PCIe speed capability", FV_NUM, 1,
+	[FA_MAX_GTS] = { "link.max_gts", NICFIT_CODE_LINK_CAPABILITY, "PCIe speed capability", FV_NUM, 1,
 			 NULL, W, 0, 0 },
-	[FA_PATH] = { "link.path_gbps", "path-bandwidth", "path to the CPU", FV_NUM, 1, NULL, W,
+	[FA_PATH] = { "link.path_gbps", NICFIT_CODE_PATH_BANDWIDTH, "path to the CPU", FV_NUM, 1, NULL, W,
 		      1, 1 },
-	[FA_PART] = { "part", "part-number", "part number", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_DRIVER] = { "driver", "driver", "driver", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_FW] = { "firmware", "firmware", "firmware", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_MPS] = { "config.mps", "pcie-mps", "PCIe MaxPayload (bytes)", FV_NUM, 1, NULL, W, 0,
+	[FA_PART] = { "part", NICFIT_CODE_PART_NUMBER, "part number", FV_STR, 0, NULL, W, 0, 0 },
+	[FA_DRIVER] = { "driver", NICFIT_CODE_DRIVER, "driver", FV_STR, 0, NULL, W, 0, 0 },
+	[FA_FW] = { "firmware", NICFIT_CODE_FIRMWARE, "firmware", FV_STR, 0, NULL, W, 0, 0 },
+	[FA_MPS] = { "config.mps", NICFIT_CODE_PCIE_MPS, "PCIe MaxPayload (bytes)", FV_NUM, 1, NULL, W, 0,
 		     0 },
-	[FA_MRRS] = { "config.mrrs", "pcie-mrrs", "PCIe MaxReadReq (bytes)", FV_NUM, 1, NULL, W,
+	[FA_MRRS] = { "config.mrrs", NICFIT_CODE_PCIE_MRRS, "PCIe MaxReadReq (bytes)", FV_NUM, 1, NULL, W,
 		      0, 0 },
-	[FA_NNET] = { "netdevs", "netdev-missing", "network interfaces", FV_NUM, 1, NULL, C, 0,
+	[FA_NNET] = { "netdevs", NICFIT_CODE_NETDEV_MISSING, "network interfaces", FV_NUM, 1, NULL, C, 0,
 		      0 },
-	[FA_NRDMA] = { "rdma", "rdma-missing", "RDMA devices", FV_NUM, 1, NULL, C, 0, 0 },
-	[FA_NET_STATE] = { "netdev.operstate", "port-down", "state", FV_STR, 1, rank_up, C, 0,
+	[FA_NRDMA] = { "rdma", NICFIT_CODE_RDMA_MISSING, "RDMA devices", FV_NUM, 1, NULL, C, 0, 0 },
+	[FA_NET_STATE] = { "netdev.operstate", NICFIT_CODE_PORT_DOWN, "state", FV_STR, 1, rank_up, C, 0,
 			   0 },
-	[FA_NET_SPEED] = { "netdev.speed_gbps", "port-speed", "speed", FV_NUM, 1, NULL, W, 1, 0 },
-	[FA_NET_MTU] = { "netdev.mtu", "mtu", "MTU", FV_NUM, 0, NULL, W, 0, 0 },
-	[FA_NET_PFC] = { "netdev.pfc", "pfc", "PFC priorities", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_PORT_STATE] = { "rdma.state", "port-down", "RDMA state", FV_STR, 1, rank_active, C,
+	[FA_NET_SPEED] = { "netdev.speed_gbps", NICFIT_CODE_PORT_SPEED, "speed", FV_NUM, 1, NULL, W, 1, 0 },
+	[FA_NET_MTU] = { "netdev.mtu", NICFIT_CODE_MTU, "MTU", FV_NUM, 0, NULL, W, 0, 0 },
+	[FA_NET_PFC] = { "netdev.pfc", NICFIT_CODE_PFC, "PFC priorities", FV_STR, 0, NULL, W, 0, 0 },
+	[FA_PORT_STATE] = { "rdma.state", NICFIT_CODE_PORT_DOWN, "RDMA state", FV_STR, 1, rank_active, C,
 			    0, 0 },
-	[FA_PORT_RATE] = { "rdma.rate_gbps", "port-rate", "RDMA rate", FV_NUM, 1, NULL, W, 1, 0 },
-	[FA_PORT_LAYER] = { "rdma.link_layer", "link-layer", "link layer", FV_STR, 0, NULL, C, 0,
+	[FA_PORT_RATE] = { "rdma.rate_gbps", NICFIT_CODE_PORT_RATE, "RDMA rate", FV_NUM, 1, NULL, W, 1, 0 },
+	[FA_PORT_LAYER] = { "rdma.link_layer", NICFIT_CODE_LINK_LAYER, "link layer", FV_STR, 0, NULL, C, 0,
 			    0 },
-	[FA_PAIR_PATH] = { "pair.path", "pair-path", "path class", FV_STR, 1, rank_path, W, 0,
+	[FA_PAIR_PATH] = { "pair.path", NICFIT_CODE_PAIR_PATH, "path class", FV_STR, 1, rank_path, W, 0,
 			   0 },
-	[FA_PAIR_GDR] = { "pair.gdr_default", "gdr", "GPUDirect RDMA by default", FV_BOOL, 1,
+	[FA_PAIR_GDR] = { "pair.gdr_default", NICFIT_CODE_GDR, "GPUDirect RDMA by default", FV_BOOL, 1,
 			  NULL, W, 0, 0, "yes", "no" },
-	[FA_FINDING] = { "finding", NULL, "finding", FV_PRESENT, 0, NULL, W, 0, 0 },
-	[FA_NOTCHECKED] = { "not_checked", "not-checked", "not checked", FV_PRESENT, 0, NULL, I,
+	[FA_FINDING] = { "finding", NICFIT__CODE_COUNT, "finding", FV_PRESENT, 0, NULL, W, 0, 0 },
+	[FA_NOTCHECKED] = { "not_checked", NICFIT_CODE_NOT_CHECKED, "not checked", FV_PRESENT, 0, NULL, I,
 			    0, 0 },
 };
 
@@ -250,15 +250,21 @@ static uint32_t join(struct actx *a, uint32_t x, const char *sep, const char *y)
 	return id;
 }
 
-static int severity_of(const char *s)
+/*
+ * A host's finding severity as its audit spells it. Lenient, since the
+ * documents may come from other nicfit versions: case does not matter,
+ * "error" is critical, and anything else (missing, "info", unknown) is
+ * info, so that a finding is never taken for worse than it said.
+ */
+static enum nicfit_severity severity_of(const char *s)
 {
 	if (!s)
-		return NICFIT_FLEET_INFO;
+		return NICFIT_SEV_INFO;
 	if (!strcasecmp(s, "critical") || !strcasecmp(s, "error"))
-		return NICFIT_FLEET_CRITICAL;
+		return NICFIT_SEV_CRITICAL;
 	if (!strcasecmp(s, "warning"))
-		return NICFIT_FLEET_WARNING;
-	return NICFIT_FLEET_INFO;
+		return NICFIT_SEV_WARNING;
+	return NICFIT_SEV_INFO;
 }
 
 /* ---- devices ---------------------------------------------------------------------- */
@@ -631,7 +637,8 @@ static void read_findings(struct actx *a, int root)
 	end = a->js->tok[arr].next;
 	for (i = (uint32_t)arr + 1; i < end; i = a->js->tok[i].next) {
 		uint32_t code, dev, subj, key;
-		int m[5], sev;
+		enum nicfit_severity sev;
+		int m[5];
 
 		if (tok_type(a, (int)i) != JS_OBJECT)
 			continue;

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "nicfit/buf.h"
+#include "finding_int.h"
 #include "nicfit/fleet.h"
 #include "jscan_int.h"
 
@@ -99,12 +100,12 @@ enum fl_vkind { FV_NUM, FV_STR, FV_BOOL, FV_PRESENT };
 
 struct fl_attr_def {
 	const char *name;     /* JSON "attribute" */
-	const char *code;     /* anomaly code */
+	enum nicfit__code code; /* anomaly code (findings: NICFIT__CODE_COUNT, theirs) */
 	const char *what;     /* words for messages: "PCIe link width" */
 	enum fl_vkind vk;
 	int ordered;          /* higher rank is better */
 	int (*rank)(const char *s); /* strings: rank, -1 unranked */
-	int sev;              /* severity when odd hosts are worse / differ */
+	enum nicfit_severity sev; /* when odd hosts are worse / differ */
 	int ratio;            /* critical when at most half the reference value */
 	int gpu_info;         /* differences on GPUs are info (idle power saving) */
 	const char *yes, *no; /* booleans in words */
@@ -145,11 +146,11 @@ struct fl_host {
 	uint32_t nattr;
 	size_t dev_off;
 	uint32_t ndev;
-	int own;              /* worst own finding severity */
+	enum nicfit_severity own; /* worst own finding severity */
 	uint8_t findings_known, notchecked_known;
 	/* analysis */
 	int group;
-	int status;
+	enum nicfit_severity status;
 	size_t nanom;
 };
 
@@ -224,7 +225,7 @@ struct fl_value_int {          /* anomaly value, with offsets until the end */
 };
 
 struct fl_anom {
-	int sev;
+	enum nicfit_severity sev;
 	int attr;             /* enum fl_attr_id, -1 for fleet-level anomalies */
 	uint32_t code;
 	const char *attribute;
@@ -282,7 +283,7 @@ struct nicfit_fleet {
 	struct nicfit_fleet_group *groups;
 	size_t ngroups;
 	size_t *group_hosts;
-	struct nicfit_fleet_common *commons;
+	struct nicfit_finding *commons; /* strings in st: never released as findings */
 	size_t ncommons, cap_commons;
 	struct nicfit_fleet_host *pub_hosts;
 	uint32_t *absent;          /* hosts without a usable audit (names) */

@@ -17,12 +17,13 @@
 
 #define SHOWN_HOSTS 8
 
-static const char *upper(int sev)
+/* The text report's severity words: nicfit_severity_name() in capitals. */
+static const char *upper(enum nicfit_severity sev)
 {
 	switch (sev) {
-	case NICFIT_FLEET_CRITICAL: return "CRITICAL";
-	case NICFIT_FLEET_WARNING: return "WARNING";
-	case NICFIT_FLEET_INFO: return "INFO";
+	case NICFIT_SEV_CRITICAL: return "CRITICAL";
+	case NICFIT_SEV_WARNING: return "WARNING";
+	case NICFIT_SEV_INFO: return "INFO";
 	default: return "CLEAN";
 	}
 }
@@ -54,7 +55,7 @@ static void fold(const struct nicfit_fleet *fl, const size_t *hosts, size_t n, s
 
 struct totals {
 	size_t hosts, clean, warning, critical, absent, named;
-	size_t by_sev[4];
+	size_t by_sev[NICFIT_SEV_COUNT];
 };
 
 static void count(const struct nicfit_fleet *fl, struct totals *t)
@@ -65,18 +66,18 @@ static void count(const struct nicfit_fleet *fl, struct totals *t)
 	t->hosts = nall;
 	t->absent = fl->nabsent;
 	for (i = 0; i < nall; i++) {
-		int st = fl->pub_hosts[i].status;
+		enum nicfit_severity st = fl->pub_hosts[i].status;
 
 		t->named += fl->pub_hosts[i].nanomalies > 0;
-		if (st == NICFIT_FLEET_CRITICAL)
+		if (st == NICFIT_SEV_CRITICAL)
 			t->critical++;
-		else if (st == NICFIT_FLEET_WARNING)
+		else if (st == NICFIT_SEV_WARNING)
 			t->warning++;
 		else
 			t->clean++;
 	}
 	for (i = 0; i < fl->nanoms_pub; i++)
-		t->by_sev[fl->pub_anoms[i].severity & 3]++;
+		t->by_sev[fl->pub_anoms[i].severity % NICFIT_SEV_COUNT]++;
 }
 
 static const char *worst_name(const struct nicfit_fleet *fl)
@@ -139,9 +140,9 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 	nicfit_emit_int(e, "critical", (long long)t.critical);
 	nicfit_emit_int(e, "anomalies", (long long)fl->nanoms_pub);
 	nicfit_emit_begin_object(e, "anomalies_by_severity");
-	nicfit_emit_int(e, "critical", (long long)t.by_sev[NICFIT_FLEET_CRITICAL]);
-	nicfit_emit_int(e, "warning", (long long)t.by_sev[NICFIT_FLEET_WARNING]);
-	nicfit_emit_int(e, "info", (long long)t.by_sev[NICFIT_FLEET_INFO]);
+	nicfit_emit_int(e, "critical", (long long)t.by_sev[NICFIT_SEV_CRITICAL]);
+	nicfit_emit_int(e, "warning", (long long)t.by_sev[NICFIT_SEV_WARNING]);
+	nicfit_emit_int(e, "info", (long long)t.by_sev[NICFIT_SEV_INFO]);
 	nicfit_emit_end_object(e);
 	nicfit_emit_int(e, "documents", (long long)fl->ndocs);
 	nicfit_emit_int(e, "unreadable", (long long)fl->nunreadable);
@@ -165,7 +166,7 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 		nicfit_emit_begin_array(e, "common_findings");
 		for (j = 0; j < g->ncommon; j++) {
 			nicfit_emit_begin_object(e, NULL);
-			nicfit_emit_string(e, "severity", nicfit_fleet_severity_name(g->common[j].severity));
+			nicfit_emit_string(e, "severity", nicfit_severity_name(g->common[j].severity));
 			nicfit_emit_string(e, "code", g->common[j].code);
 			nicfit_emit_string(e, "device", g->common[j].device);
 			nicfit_emit_string(e, "message", g->common[j].message);
@@ -181,7 +182,7 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 		const struct nicfit_fleet_anomaly *x = &fl->pub_anoms[i];
 
 		nicfit_emit_begin_object(e, NULL);
-		nicfit_emit_string(e, "severity", nicfit_fleet_severity_name(x->severity));
+		nicfit_emit_string(e, "severity", nicfit_severity_name(x->severity));
 		nicfit_emit_string(e, "code", x->code);
 		nicfit_emit_string(e, "attribute", x->attribute);
 		if (x->group >= 0)
@@ -223,8 +224,8 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 			nicfit_emit_int(e, "group", h->group + 1);
 		else
 			nicfit_emit_null(e, "group");
-		nicfit_emit_string(e, "status", nicfit_fleet_severity_name(h->status));
-		nicfit_emit_string(e, "findings", h->audited ? nicfit_fleet_severity_name(h->own) : NULL);
+		nicfit_emit_string(e, "status", nicfit_severity_name(h->status));
+		nicfit_emit_string(e, "findings", h->audited ? nicfit_severity_name(h->own) : NULL);
 		nicfit_emit_int(e, "anomalies", (long long)h->nanomalies);
 		nicfit_emit_string(e, "reported_host", h->reported);
 		nicfit_emit_string(e, "input", h->input);
@@ -284,7 +285,7 @@ static void anomaly_table(struct nicfit_emit *e, const struct nicfit_fleet *fl, 
 		else
 			snprintf(grp, sizeof(grp), "%s", nicfit_emit_format(e) == NICFIT_FMT_CSV ? "" : "-");
 		nicfit_emit_cell_string(e, nicfit_emit_format(e) == NICFIT_FMT_CSV
-					   ? nicfit_fleet_severity_name(x->severity) : upper(x->severity));
+					   ? nicfit_severity_name(x->severity) : upper(x->severity));
 		nicfit_emit_cell_string(e, x->code);
 		nicfit_emit_cell_string(e, grp);
 		nicfit_emit_cell_string(e, b.len ? b.data : "-");
@@ -324,8 +325,8 @@ static void emit_text(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsi
 				   "%zu info\n", md ? "\n" : "", fl->nanoms_pub,
 				   fl->nanoms_pub == 1 ? "y" : "ies", fl->nanoms_pub == 1 ? "s" : "",
 				   t.named, plural(t.named),
-				   t.by_sev[NICFIT_FLEET_CRITICAL], t.by_sev[NICFIT_FLEET_WARNING],
-				   t.by_sev[NICFIT_FLEET_INFO]);
+				   t.by_sev[NICFIT_SEV_CRITICAL], t.by_sev[NICFIT_SEV_WARNING],
+				   t.by_sev[NICFIT_SEV_INFO]);
 	else
 		nicfit_emit_printf(e, "%sNo odd ones out: the hosts of every group agree.\n",
 				   md ? "\n" : "");
@@ -375,14 +376,14 @@ static void emit_text(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsi
 			const struct nicfit_fleet_group *g = &fl->groups[i];
 
 			for (j = 0; j < g->ncommon; j++) {
-				const struct nicfit_fleet_common *c = &g->common[j];
+				const struct nicfit_finding *c = &g->common[j];
 				/* host-wide findings name the device "host" */
 				const char *dev = c->device && strcmp(c->device, "host") ? c->device : NULL;
 
 				if (md)
 					nicfit_emit_printf(e, "- group %zu (%zu hosts): **%s** `%s`%s%s: %s\n",
 							   i + 1, g->nhosts,
-							   nicfit_fleet_severity_name(c->severity), c->code,
+							   nicfit_severity_name(c->severity), c->code,
 							   dev ? " on " : "", dev ? dev : "",
 							   c->message ? c->message : "");
 				else
