@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_int.h"
 #include "fleet_int.h"
 #include "jscan_int.h"
 #include "nicfit/buf.h"
@@ -42,29 +43,6 @@ static uint64_t mix64(uint64_t x)
 	return x;
 }
 
-int fl_reserve(void **p, size_t *cap, size_t len, size_t n, size_t elem)
-{
-	size_t want = len + n, ncap;
-	void *q;
-
-	if (want < len)
-		return -1;
-	if (want <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 16;
-	while (ncap < want) {
-		if (ncap > ((size_t)-1) / 2 / elem)
-			return -1;
-		ncap *= 2;
-	}
-	q = realloc(*p, ncap * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = ncap;
-	return 0;
-}
-
 /* ---- string table ------------------------------------------------------------ */
 
 static void strtab_free(struct fl_strtab *t)
@@ -75,9 +53,7 @@ static void strtab_free(struct fl_strtab *t)
 		free(t->chunks[i]);
 	free(t->chunks);
 	free(t->slots);
-	free(t->str);
-	free(t->hash);
-	free(t->len);
+	free(t->ent);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -88,7 +64,7 @@ static char *arena_alloc(struct fl_strtab *t, size_t n)
 	if (t->chunk_cap - t->chunk_used < n) {
 		size_t sz = n > 65536 ? n : 65536;
 
-		if (fl_reserve((void **)&t->chunks, &t->chunks_cap, t->nchunks, 1, sizeof(char *)))
+		if (NICFIT_ALLOC_GROW(t->chunks, t->nchunks + 1, t->chunks_cap))
 			return NULL;
 		t->chunk = malloc(sz);
 		if (!t->chunk) {
@@ -112,7 +88,7 @@ static int strtab_rehash(struct fl_strtab *t, size_t nslots)
 	if (!s)
 		return -1;
 	for (i = 1; i < t->n; i++) {
-		size_t j = t->hash[i] & (nslots - 1);
+		size_t j = t->ent[i].hash & (nslots - 1);
 
 		while (s[j])
 			j = (j + 1) & (nslots - 1);
@@ -124,58 +100,37 @@ static int strtab_rehash(struct fl_strtab *t, size_t nslots)
 	return 0;
 }
 
-uint32_t fl_intern(struct fl_strtab *t, const char *s, size_t len)
+uint32_t nicfit__fleet_intern(struct fl_strtab *t, const char *s, size_t len)
 {
 	uint32_t h = hash_bytes(s, len);
 	size_t j;
 	char *copy;
 
 	if (!t->n) {
-		if (fl_reserve((void **)&t->str, &t->cap, 0, 1024, sizeof(*t->str)))
+		if (NICFIT_ALLOC_GROW_ZERO(t->ent, 1024, t->alloc) || strtab_rehash(t, 4096))
 			return 0;
-		t->hash = malloc(t->cap * sizeof(*t->hash));
-		t->len = malloc(t->cap * sizeof(*t->len));
-		if (!t->hash || !t->len || strtab_rehash(t, 4096))
-			return 0;
-		t->str[0] = NULL;
-		t->hash[0] = 0;
-		t->len[0] = 0;
-		t->n = 1;
+		t->n = 1; /* id 0, "no string" */
 	}
 	j = h & (t->nslots - 1);
 	while (t->slots[j]) {
 		uint32_t id = t->slots[j];
 
-		if (t->hash[id] == h && t->len[id] == len && !memcmp(t->str[id], s, len))
+		if (t->ent[id].hash == h && t->ent[id].len == len && !memcmp(t->ent[id].s, s, len))
 			return id;
 		j = (j + 1) & (t->nslots - 1);
 	}
 	if (len >= UINT32_MAX || t->n >= UINT32_MAX - 1)
 		return 0;
-	if (t->n == t->cap) {
-		size_t cap = t->cap;
-		uint32_t *nh, *nl;
-
-		if (fl_reserve((void **)&t->str, &cap, t->n, 1, sizeof(*t->str)))
-			return 0;
-		nh = realloc(t->hash, cap * sizeof(*nh));
-		if (!nh)
-			return 0;
-		t->hash = nh;
-		nl = realloc(t->len, cap * sizeof(*nl));
-		if (!nl)
-			return 0;
-		t->len = nl;
-		t->cap = cap;
-	}
+	if (NICFIT_ALLOC_GROW(t->ent, t->n + 1, t->alloc))
+		return 0;
 	copy = arena_alloc(t, len + 1);
 	if (!copy)
 		return 0;
 	memcpy(copy, s, len);
 	copy[len] = '\0';
-	t->str[t->n] = copy;
-	t->hash[t->n] = h;
-	t->len[t->n] = (uint32_t)len;
+	t->ent[t->n].s = copy;
+	t->ent[t->n].hash = h;
+	t->ent[t->n].len = (uint32_t)len;
 	t->slots[j] = (uint32_t)t->n;
 	t->n++;
 	if (t->n * 2 > t->nslots && strtab_rehash(t, t->nslots * 2))
@@ -183,9 +138,9 @@ uint32_t fl_intern(struct fl_strtab *t, const char *s, size_t len)
 	return (uint32_t)(t->n - 1);
 }
 
-uint32_t fl_intern0(struct fl_strtab *t, const char *s)
+uint32_t nicfit__fleet_intern0(struct fl_strtab *t, const char *s)
 {
-	return s ? fl_intern(t, s, strlen(s)) : 0;
+	return s ? nicfit__fleet_intern(t, s, strlen(s)) : 0;
 }
 
 /* ---- keys --------------------------------------------------------------------- */
@@ -218,7 +173,8 @@ static int keys_rehash(struct nicfit_fleet *fl, size_t nslots)
 	return 0;
 }
 
-int fl_key(struct nicfit_fleet *fl, int attr, uint32_t subject, uint32_t dev, uint32_t *out)
+int nicfit__fleet_key(struct nicfit_fleet *fl, int attr, uint32_t subject, uint32_t dev,
+		      uint32_t *out)
 {
 	uint64_t k = ((uint64_t)attr << 32) | subject;
 	size_t j;
@@ -234,7 +190,7 @@ int fl_key(struct nicfit_fleet *fl, int attr, uint32_t subject, uint32_t dev, ui
 		}
 		j = (j + 1) & (fl->nkey_slots - 1);
 	}
-	if (fl_reserve((void **)&fl->keys, &fl->cap_keys, fl->nkeys, 1, sizeof(*fl->keys)))
+	if (NICFIT_ALLOC_GROW(fl->keys, fl->nkeys + 1, fl->cap_keys))
 		return NICFIT_E_NOMEM;
 	nk = &fl->keys[fl->nkeys];
 	memset(nk, 0, sizeof(*nk));
@@ -273,7 +229,7 @@ int nicfit_fleet_new(struct nicfit_fleet **out, const struct nicfit_fleet_limits
 	fl->lim.max_problems = or_default(fl->lim.max_problems,
 					  NICFIT_FLEET_MAX_PROBLEMS_DEFAULT);
 	jscan_init(&fl->js);
-	if (!fl_intern0(&fl->st, "")) {
+	if (!nicfit__fleet_intern0(&fl->st, "")) {
 		/* id of "" is never 0; a 0 means the table could not start */
 		nicfit_fleet_free(fl);
 		return NICFIT_E_NOMEM;
@@ -316,7 +272,7 @@ void nicfit_fleet_free(struct nicfit_fleet *fl)
 
 	if (!fl)
 		return;
-	fl_input_release(fl);
+	nicfit__fleet_input_release(fl);
 	results_free(fl);
 	for (i = 0; i < fl->nproblems; i++)
 		free((char *)fl->problems[i].host);
@@ -335,17 +291,9 @@ void nicfit_fleet_free(struct nicfit_fleet *fl)
 	free(fl);
 }
 
-char *fl_scratch(struct nicfit_fleet *fl, size_t n)
+char *nicfit__fleet_scratch(struct nicfit_fleet *fl, size_t n)
 {
-	if (n > fl->scratch_cap) {
-		char *p = realloc(fl->scratch, n);
-
-		if (!p)
-			return NULL;
-		fl->scratch = p;
-		fl->scratch_cap = n;
-	}
-	return fl->scratch;
+	return NICFIT_ALLOC_GROW(fl->scratch, n, fl->scratch_cap) ? NULL : fl->scratch;
 }
 
 size_t nicfit_fleet_nhosts(const struct nicfit_fleet *fl)
@@ -368,7 +316,7 @@ const struct nicfit_fleet_problem *nicfit_fleet_problem(const struct nicfit_flee
 	return i < fl->nproblems ? &fl->problems[i] : NULL;
 }
 
-void fl_sanitize(char *s)
+void nicfit__fleet_sanitize(char *s)
 {
 	unsigned char *p = (unsigned char *)s;
 
@@ -392,8 +340,9 @@ void fl_sanitize(char *s)
 	}
 }
 
-void fl_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_kind kind, const char *host,
-		const char *input, long line, long col, const char *fmt, ...)
+void nicfit__fleet_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_kind kind,
+			   const char *host, const char *input, long line, long col,
+			   const char *fmt, ...)
 {
 	struct nicfit_fleet_problem *p;
 	va_list ap;
@@ -406,10 +355,12 @@ void fl_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_kind kind, co
 			uint32_t id;
 
 			snprintf(clean, sizeof(clean), "%s", host);
-			fl_sanitize(clean);
-			id = fl_intern0(&fl->st, clean);
-			if (id)
-				FL_PUSH(fl->problem_hosts, fl->nproblem_hosts, fl->cap_problem_hosts, id);
+			nicfit__fleet_sanitize(clean);
+			id = nicfit__fleet_intern0(&fl->st, clean);
+			/* without memory the host is only left out of audit-unreadable */
+			if (id && !NICFIT_ALLOC_GROW(fl->problem_hosts, fl->nproblem_hosts + 1,
+						     fl->cap_problem_hosts))
+				fl->problem_hosts[fl->nproblem_hosts++] = id;
 		}
 	} else if (kind == NICFIT_FLEET_DUPLICATE) {
 		fl->nduplicates++;
@@ -417,8 +368,7 @@ void fl_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_kind kind, co
 		fl->nignored++;
 	}
 	if (fl->nproblems >= fl->lim.max_problems ||
-	    fl_reserve((void **)&fl->problems, &fl->cap_problems, fl->nproblems, 1,
-		       sizeof(*fl->problems)))
+	    NICFIT_ALLOC_GROW(fl->problems, fl->nproblems + 1, fl->cap_problems))
 		return;
 	p = &fl->problems[fl->nproblems];
 	memset(p, 0, sizeof(*p));
@@ -430,19 +380,19 @@ void fl_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_kind kind, co
 
 		if (h) {
 			memcpy(h, host, n + 1);
-			fl_sanitize(h);
+			nicfit__fleet_sanitize(h);
 			p->host = h;
 		}
 	}
 	p->where.code = NICFIT_E_DATA;
 	snprintf(p->where.input, sizeof(p->where.input), "%s", input ? input : "");
-	fl_sanitize(p->where.input);
+	nicfit__fleet_sanitize(p->where.input);
 	p->where.line = line;
 	p->where.col = col;
 	va_start(ap, fmt);
 	vsnprintf(p->where.msg, sizeof(p->where.msg), fmt, ap);
 	va_end(ap);
-	fl_sanitize(p->where.msg);
+	nicfit__fleet_sanitize(p->where.msg);
 	fl->nproblems++;
 }
 
@@ -468,8 +418,9 @@ static int host_slots_rehash(struct nicfit_fleet *fl, size_t nslots)
 	return 0;
 }
 
-int fl_host_commit(struct nicfit_fleet *fl, struct fl_host *h, size_t attr_mark, size_t dev_mark,
-		   const char *origin_input, long origin_line, struct nicfit_error *err)
+int nicfit__fleet_host_commit(struct nicfit_fleet *fl, struct fl_host *h, size_t attr_mark,
+			      size_t dev_mark, const char *origin_input, long origin_line,
+			      struct nicfit_error *err)
 {
 	size_t j;
 	struct fl_host *old;
@@ -484,7 +435,7 @@ int fl_host_commit(struct nicfit_fleet *fl, struct fl_host *h, size_t attr_mark,
 	while (fl->host_slots[j]) {
 		old = &fl->hosts[fl->host_slots[j] - 1];
 		if (old->name == h->name) {
-			fl_problem(fl, NICFIT_FLEET_DUPLICATE, fl_str(&fl->st, h->name), origin_input,
+			nicfit__fleet_problem(fl, NICFIT_FLEET_DUPLICATE, fl_str(&fl->st, h->name), origin_input,
 				   origin_line, 0,
 				   "host %s: audit read again (first at %s:%ld); the later one is used",
 				   fl_str(&fl->st, h->name), fl_str(&fl->st, old->input), old->line);
@@ -496,8 +447,9 @@ int fl_host_commit(struct nicfit_fleet *fl, struct fl_host *h, size_t attr_mark,
 	if (fl->nhosts >= fl->lim.max_hosts)
 		return nicfit_error_at(err, NICFIT_E_LIMIT, origin_input, origin_line, 0,
 				       "more than %zu hosts (the fleet's limit)", fl->lim.max_hosts);
-	if (FL_PUSH(fl->hosts, fl->nhosts, fl->cap_hosts, *h))
+	if (NICFIT_ALLOC_GROW(fl->hosts, fl->nhosts + 1, fl->cap_hosts))
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	fl->hosts[fl->nhosts++] = *h;
 	fl->host_slots[j] = (uint32_t)fl->nhosts;
 	if (fl->nhosts * 2 > fl->nhost_slots && host_slots_rehash(fl, fl->nhost_slots * 2))
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
@@ -562,7 +514,7 @@ static const char *fmt_value(struct nicfit_fleet *fl, int attr, uint64_t v, char
 {
 	double d = as_double(v);
 
-	switch (fl_attr_defs[attr].vk) {
+	switch (nicfit__fleet_attrs[attr].vk) {
 	case FV_STR: {
 		const char *s = fl_str(&fl->st, (uint32_t)v);
 
@@ -570,8 +522,8 @@ static const char *fmt_value(struct nicfit_fleet *fl, int attr, uint64_t v, char
 		return buf;
 	}
 	case FV_BOOL:
-		snprintf(buf, n, "%s", v ? (fl_attr_defs[attr].yes ? fl_attr_defs[attr].yes : "yes")
-					 : (fl_attr_defs[attr].no ? fl_attr_defs[attr].no : "no"));
+		snprintf(buf, n, "%s", v ? (nicfit__fleet_attrs[attr].yes ? nicfit__fleet_attrs[attr].yes : "yes")
+					 : (nicfit__fleet_attrs[attr].no ? nicfit__fleet_attrs[attr].no : "no"));
 		return buf;
 	case FV_PRESENT:
 		snprintf(buf, n, "%s", v ? "present" : "absent");
@@ -605,7 +557,8 @@ static const char *fmt_value(struct nicfit_fleet *fl, int attr, uint64_t v, char
 	return buf;
 }
 
-static uint32_t intern_fmt(struct an *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static uint32_t intern_fmt(struct an *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 static uint32_t intern_fmt(struct an *a, const char *fmt, ...)
 {
@@ -617,8 +570,18 @@ static uint32_t intern_fmt(struct an *a, const char *fmt, ...)
 	va_start(ap, fmt);
 	nicfit_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	id = nicfit_buf_error(&b) == NICFIT_E_NOMEM ? 0 : fl_intern(&a->fl->st, b.data, b.len);
+	id = nicfit_buf_error(&b) == NICFIT_E_NOMEM ? 0 : nicfit__fleet_intern(&a->fl->st, b.data, b.len);
 	nicfit_buf_release(&b);
+	if (!id)
+		a->err = NICFIT_E_NOMEM;
+	return id;
+}
+
+/* The string id of a registered code, as anomalies carry it. */
+static uint32_t code_id(struct an *a, enum nicfit__code code)
+{
+	uint32_t id = nicfit__fleet_intern0(&a->fl->st, nicfit__code_name(code));
+
 	if (!id)
 		a->err = NICFIT_E_NOMEM;
 	return id;
@@ -626,7 +589,8 @@ static uint32_t intern_fmt(struct an *a, const char *fmt, ...)
 
 static uint32_t intern_buf(struct an *a, struct nicfit_buf *b)
 {
-	uint32_t id = nicfit_buf_error(b) == NICFIT_E_NOMEM ? 0 : fl_intern(&a->fl->st, b->data, b->len);
+	uint32_t id = nicfit_buf_error(b) == NICFIT_E_NOMEM
+			      ? 0 : nicfit__fleet_intern(&a->fl->st, b->data, b->len);
 
 	if (!id)
 		a->err = NICFIT_E_NOMEM;
@@ -680,7 +644,7 @@ static struct fl_anom *anom_new(struct an *a, int attr, enum nicfit_severity sev
 	struct nicfit_fleet *fl = a->fl;
 	struct fl_anom *x;
 
-	if (fl_reserve((void **)&fl->anoms, &fl->cap_anoms, fl->nanoms, 1, sizeof(*fl->anoms))) {
+	if (NICFIT_ALLOC_GROW(fl->anoms, fl->nanoms + 1, fl->cap_anoms)) {
 		a->err = NICFIT_E_NOMEM;
 		return NULL;
 	}
@@ -689,7 +653,7 @@ static struct fl_anom *anom_new(struct an *a, int attr, enum nicfit_severity sev
 	x->attr = attr;
 	x->sev = sev;
 	x->code = code;
-	x->attribute = attr >= 0 ? fl_attr_defs[attr].name : NULL;
+	x->attribute = attr >= 0 ? nicfit__fleet_attrs[attr].name : NULL;
 	x->group = group;
 	x->dev = dev;
 	x->host_off = fl->nahosts;
@@ -701,10 +665,12 @@ static void anom_host(struct an *a, struct fl_anom *x, size_t h)
 {
 	struct nicfit_fleet *fl = a->fl;
 
-	if (FL_PUSH(fl->ahosts, fl->nahosts, fl->cap_ahosts, h))
+	if (NICFIT_ALLOC_GROW(fl->ahosts, fl->nahosts + 1, fl->cap_ahosts)) {
 		a->err = NICFIT_E_NOMEM;
-	else
-		x->nhosts++;
+		return;
+	}
+	fl->ahosts[fl->nahosts++] = h;
+	x->nhosts++;
 }
 
 /* A value of x with its hosts (copied from hosts[0..n)). */
@@ -714,7 +680,8 @@ static void anom_value(struct an *a, struct fl_anom *x, uint32_t shown, const si
 	struct nicfit_fleet *fl = a->fl;
 	struct fl_value_int v;
 
-	if (fl_reserve((void **)&fl->ahosts, &fl->cap_ahosts, fl->nahosts, n, sizeof(size_t))) {
+	if (NICFIT_ALLOC_GROW(fl->ahosts, fl->nahosts + n, fl->cap_ahosts) ||
+	    NICFIT_ALLOC_GROW(fl->avals, fl->navals + 1, fl->cap_avals)) {
 		a->err = NICFIT_E_NOMEM;
 		return;
 	}
@@ -724,10 +691,8 @@ static void anom_value(struct an *a, struct fl_anom *x, uint32_t shown, const si
 	v.majority = majority;
 	memcpy(fl->ahosts + fl->nahosts, hosts, n * sizeof(size_t));
 	fl->nahosts += n;
-	if (FL_PUSH(fl->avals, fl->navals, fl->cap_avals, v))
-		a->err = NICFIT_E_NOMEM;
-	else
-		x->nvals++;
+	fl->avals[fl->navals++] = v;
+	x->nvals++;
 }
 
 static const char *plural(size_t n)
@@ -772,7 +737,7 @@ static uint32_t subject_of(struct an *a, const struct fl_key *k, const struct fl
 
 static void tally_rank(struct an *a, int attr, struct tally *t)
 {
-	const struct fl_attr_def *def = &fl_attr_defs[attr];
+	const struct fl_attr_def *def = &nicfit__fleet_attrs[attr];
 
 	t->ranked = 0;
 	if (!def->ordered)
@@ -797,7 +762,7 @@ static void tally_rank(struct an *a, int attr, struct tally *t)
 static enum nicfit_severity severity(int attr, const struct tally *odd, const struct tally *ref,
 				     int gpu)
 {
-	const struct fl_attr_def *def = &fl_attr_defs[attr];
+	const struct fl_attr_def *def = &nicfit__fleet_attrs[attr];
 
 	if (odd->ranked && ref->ranked && odd->rank > ref->rank)
 		return NICFIT_SEV_INFO;
@@ -840,7 +805,7 @@ static void value_anomaly(struct an *a, int gi, uint32_t key, const struct fl_ho
 	struct nicfit_fleet *fl = a->fl;
 	const struct fl_key *k = &fl->keys[key];
 	int attr = k->attr;
-	const struct fl_attr_def *def = &fl_attr_defs[attr];
+	const struct fl_attr_def *def = &nicfit__fleet_attrs[attr];
 	int gpu = is_gpu_kind(fl, host_dev(fl, first, k->dev));
 	size_t i, j, total = 0;
 	enum nicfit_severity sev = NICFIT_SEV_NONE;
@@ -874,8 +839,7 @@ static void value_anomaly(struct an *a, int gi, uint32_t key, const struct fl_ho
 		if (i == a->nt)
 			best = -1;
 	}
-	x = anom_new(a, attr, NICFIT_SEV_NONE, fl_intern0(&fl->st, nicfit__code_name(def->code)), gi,
-		     k->dev);
+	x = anom_new(a, attr, NICFIT_SEV_NONE, code_id(a, def->code), gi, k->dev);
 	if (!x)
 		return;
 	subject = subject_of(a, k, first);
@@ -939,7 +903,7 @@ static void presence_anomaly(struct an *a, int gi, uint32_t key, const size_t *p
 	size_t known = np + na, i;
 	enum nicfit_severity fsev = k->attr == FA_FINDING
 					    ? (k->sev ? (enum nicfit_severity)k->sev : NICFIT_SEV_INFO)
-					    : fl_attr_defs[k->attr].sev;
+					    : nicfit__fleet_attrs[k->attr].sev;
 	const char *code = fl_str(&fl->st, k->code);
 	const char *msg = fl_str(&fl->st, k->msg);
 	const char *dev = fl_str(&fl->st, k->dev);
@@ -947,15 +911,16 @@ static void presence_anomaly(struct an *a, int gi, uint32_t key, const size_t *p
 	struct nicfit_buf b;
 	enum nicfit_severity sev;
 
-	if (ignored(a, k->attr == FA_FINDING ? code : nicfit__code_name(fl_attr_defs[k->attr].code)))
+	if (ignored(a, k->attr == FA_FINDING ? code
+					     : nicfit__code_name(nicfit__fleet_attrs[k->attr].code)))
 		return;
 	x = anom_new(a, k->attr, NICFIT_SEV_NONE,
 		     k->attr == FA_FINDING ? k->code
-					   : fl_intern0(&fl->st, nicfit__code_name(NICFIT_CODE_NOT_CHECKED)),
+					   : code_id(a, NICFIT_CODE_NOT_CHECKED),
 		     gi, k->dev);
 	if (!x)
 		return;
-	x->subject = k->attr == FA_FINDING && k->dev ? k->dev : fl_intern0(&fl->st, "host");
+	x->subject = k->attr == FA_FINDING && k->dev ? k->dev : nicfit__fleet_intern0(&fl->st, "host");
 	nicfit_buf_init(&b, 1 << 16);
 	if (np * 2 > known) {
 		/* most hosts have it: the odd ones are those without */
@@ -963,21 +928,21 @@ static void presence_anomaly(struct an *a, int gi, uint32_t key, const size_t *p
 		x->majority = 1;
 		for (i = 0; i < na; i++)
 			anom_host(a, x, absent[i]);
-		anom_value(a, x, fl_intern0(&fl->st, "present"), present, np, 1);
-		anom_value(a, x, fl_intern0(&fl->st, "absent"), absent, na, 0);
-		x->expected = fl_intern0(&fl->st, "present");
+		anom_value(a, x, nicfit__fleet_intern0(&fl->st, "present"), present, np, 1);
+		anom_value(a, x, nicfit__fleet_intern0(&fl->st, "absent"), absent, na, 0);
+		x->expected = nicfit__fleet_intern0(&fl->st, "present");
 	} else {
 		sev = fsev;
 		x->majority = np * 2 < known;
 		for (i = 0; i < np; i++)
 			anom_host(a, x, present[i]);
 		if (x->majority) {
-			anom_value(a, x, fl_intern0(&fl->st, "absent"), absent, na, 1);
-			anom_value(a, x, fl_intern0(&fl->st, "present"), present, np, 0);
-			x->expected = fl_intern0(&fl->st, "absent");
+			anom_value(a, x, nicfit__fleet_intern0(&fl->st, "absent"), absent, na, 1);
+			anom_value(a, x, nicfit__fleet_intern0(&fl->st, "present"), present, np, 0);
+			x->expected = nicfit__fleet_intern0(&fl->st, "absent");
 		} else {
-			anom_value(a, x, fl_intern0(&fl->st, "present"), present, np, 0);
-			anom_value(a, x, fl_intern0(&fl->st, "absent"), absent, na, 0);
+			anom_value(a, x, nicfit__fleet_intern0(&fl->st, "present"), present, np, 0);
+			anom_value(a, x, nicfit__fleet_intern0(&fl->st, "absent"), absent, na, 0);
 		}
 	}
 	x->sev = sev;
@@ -1006,8 +971,7 @@ static void add_common(struct an *a, uint32_t key)
 	c.code = fl_str(&fl->st, k->code);
 	c.device = (char *)fl_str(&fl->st, k->dev);
 	c.message = (char *)fl_str(&fl->st, k->msg);
-	if (fl_reserve((void **)&fl->commons, &fl->cap_commons, fl->ncommons, 1,
-		       sizeof(*fl->commons)))
+	if (NICFIT_ALLOC_GROW(fl->commons, fl->ncommons + 1, fl->cap_commons))
 		a->err = NICFIT_E_NOMEM;
 	else
 		fl->commons[fl->ncommons++] = c;
@@ -1155,8 +1119,10 @@ static void analyze_group(struct an *a, int gi, const size_t *hosts, size_t n)
 			g.key = at->key;
 			g.host = (uint32_t)hosts[i];
 			g.v = at->v;
-			if (FL_PUSH(a->g, a->ng, a->capg, g))
+			if (NICFIT_ALLOC_GROW(a->g, a->ng + 1, a->capg))
 				a->err = NICFIT_E_NOMEM;
+			else
+				a->g[a->ng++] = g;
 		}
 	}
 	if (a->ng)
@@ -1173,8 +1139,8 @@ static void analyze_group(struct an *a, int gi, const size_t *hosts, size_t n)
 				continue;
 			a->nvh = 0;
 			a->nt = 0;
-			if (fl_reserve((void **)&a->vh, &a->capvh, 0, n, sizeof(*a->vh)) ||
-			    fl_reserve((void **)&a->t, &a->capt, 0, j - i + 1, sizeof(*a->t))) {
+			if (NICFIT_ALLOC_GROW(a->vh, n, a->capvh) ||
+			    NICFIT_ALLOC_GROW(a->t, j - i + 1, a->capt)) {
 				a->err = NICFIT_E_NOMEM;
 				break;
 			}
@@ -1317,7 +1283,7 @@ static void group_names(struct an *a, struct grp *g)
 	nicfit_buf_init(&b, 1 << 16);
 	nicfit_buf_puts(&b, h->product ? fl_str(&fl->st, h->product) : "unknown model");
 	for (i = 0; i < n; i++) {
-		uint32_t id = fl_intern0(&fl->st, mc[i].model);
+		uint32_t id = nicfit__fleet_intern0(&fl->st, mc[i].model);
 
 		nicfit_buf_addf(&b, "%s%zux %s", i ? ", " : ": ", mc[i].n, mc[i].name);
 		if (kind_order(mc[i].kind) < 2 && g->ngpus < 16)
@@ -1410,15 +1376,14 @@ static void hardware_anomaly(struct an *a, const struct grp *groups, int gi, int
 			missing = 1;
 	}
 	sev = missing ? NICFIT_SEV_CRITICAL : NICFIT_SEV_WARNING;
-	x = anom_new(a, -1, sev, fl_intern0(&fl->st, nicfit__code_name(NICFIT_CODE_HARDWARE_DIFFERS)),
-		     gi, 0);
+	x = anom_new(a, -1, sev, code_id(a, NICFIT_CODE_HARDWARE_DIFFERS), gi, 0);
 	if (!x) {
 		free(d);
 		return;
 	}
 	x->attribute = "hardware";
 	x->majority = strict;
-	x->subject = fl_intern0(&fl->st, "hardware");
+	x->subject = nicfit__fleet_intern0(&fl->st, "hardware");
 	x->expected = r->label;
 	for (i = 0; i < g->n; i++)
 		anom_host(a, x, fl->group_hosts[g->off + i]);
@@ -1578,7 +1543,7 @@ static int absent_add(struct an *a, uint32_t name)
 	for (i = 0; i < fl->nabsent; i++)
 		if (fl->absent[i] == name)
 			return 0;
-	if (fl_reserve((void **)&fl->absent, &fl->cap_absent, fl->nabsent, 1, sizeof(uint32_t))) {
+	if (NICFIT_ALLOC_GROW(fl->absent, fl->nabsent + 1, fl->cap_absent)) {
 		a->err = NICFIT_E_NOMEM;
 		return -1;
 	}
@@ -1598,8 +1563,8 @@ static int expect_one(void *ctx, const char *name)
 	uint32_t id;
 
 	snprintf(clean, sizeof(clean), "%s", name);
-	fl_sanitize(clean);
-	id = fl_intern0(&e->a->fl->st, clean);
+	nicfit__fleet_sanitize(clean);
+	id = nicfit__fleet_intern0(&e->a->fl->st, clean);
 
 	e->n++;
 	if (!id) {
@@ -1624,11 +1589,11 @@ static int absent_hosts(struct an *a, struct nicfit_error *err)
 							     : 0;
 	if ((nunread || fl->nunnamed) && !ignored(a, nicfit__code_name(NICFIT_CODE_AUDIT_UNREADABLE))) {
 		x = anom_new(a, -1, NICFIT_SEV_WARNING,
-			     fl_intern0(&fl->st, nicfit__code_name(NICFIT_CODE_AUDIT_UNREADABLE)), -1, 0);
+			     code_id(a, NICFIT_CODE_AUDIT_UNREADABLE), -1, 0);
 		if (!x)
 			return NICFIT_E_NOMEM;
 		x->attribute = "audit";
-		x->subject = fl_intern0(&fl->st, "audit");
+		x->subject = nicfit__fleet_intern0(&fl->st, "audit");
 		x->majority = 1;
 		for (i = 0; i < nunread; i++)
 			anom_host(a, x, fl->nhosts + i);
@@ -1661,12 +1626,12 @@ static int absent_hosts(struct an *a, struct nicfit_error *err)
 			if (want > have && !ignored(a, nicfit__code_name(NICFIT_CODE_HOST_MISSING))) {
 				fl->nmissing_unnamed = (size_t)want - have;
 				x = anom_new(a, -1, NICFIT_SEV_CRITICAL,
-					     fl_intern0(&fl->st, nicfit__code_name(NICFIT_CODE_HOST_MISSING)),
+					     code_id(a, NICFIT_CODE_HOST_MISSING),
 					     -1, 0);
 				if (!x)
 					return NICFIT_E_NOMEM;
 				x->attribute = "hosts";
-				x->subject = fl_intern0(&fl->st, "fleet");
+				x->subject = nicfit__fleet_intern0(&fl->st, "fleet");
 				x->majority = 1;
 				x->message = intern_fmt(a, "%llu hosts expected, %zu answered: %zu sent "
 						       "nothing (give --expect a host list to name "
@@ -1689,11 +1654,11 @@ static int absent_hosts(struct an *a, struct nicfit_error *err)
 		fl->nexpected = ec.n;
 		if (fl->nabsent > before && !ignored(a, nicfit__code_name(NICFIT_CODE_HOST_MISSING))) {
 			x = anom_new(a, -1, NICFIT_SEV_CRITICAL,
-				     fl_intern0(&fl->st, nicfit__code_name(NICFIT_CODE_HOST_MISSING)), -1, 0);
+				     code_id(a, NICFIT_CODE_HOST_MISSING), -1, 0);
 			if (!x)
 				return NICFIT_E_NOMEM;
 			x->attribute = "hosts";
-			x->subject = fl_intern0(&fl->st, "fleet");
+			x->subject = nicfit__fleet_intern0(&fl->st, "fleet");
 			x->majority = 1;
 			for (i = before; i < fl->nabsent; i++)
 				anom_host(a, x, fl->nhosts + i);
@@ -1904,10 +1869,11 @@ int nicfit_fleet_analyze(struct nicfit_fleet *fl, const struct nicfit_fleet_opts
 		g.off = i;
 		g.n = j - i;
 		group_names(&a, &g);
-		if (a.err || FL_PUSH(groups, ng, capg, g)) {
+		if (a.err || NICFIT_ALLOC_GROW(groups, ng + 1, capg)) {
 			rc = NICFIT_E_NOMEM;
 			goto out;
 		}
+		groups[ng++] = g;
 	}
 	qsort(groups, ng, sizeof(*groups), grp_cmp);
 	for (i = 0; i < ng; i++) {

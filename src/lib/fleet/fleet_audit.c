@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_int.h"
 #include "fleet_int.h"
 
 /* ---- the attribute table -------------------------------------------------------- */
@@ -58,7 +59,7 @@ static int rank_path(const char *s)
 #define C NICFIT_SEV_CRITICAL
 #define I NICFIT_SEV_INFO
 
-const struct fl_attr_def fl_attr_defs[FA_COUNT] = {
+const struct fl_attr_def nicfit__fleet_attrs[FA_COUNT] = {
 	[FA_NUMA_COUNT] = { "numa_nodes", NICFIT_CODE_NUMA_NODES, "NUMA nodes", FV_NUM, 0, NULL, W, 0, 0 },
 	[FA_KERNEL] = { "kernel", NICFIT_CODE_KERNEL, "kernel", FV_STR, 0, NULL, W, 0, 0 },
 	[FA_GPU_DRIVER] = { "gpu_driver", NICFIT_CODE_GPU_DRIVER, "GPU driver", FV_STR, 0, NULL, W, 0, 0 },
@@ -142,9 +143,9 @@ static uint32_t tok_sid(struct actx *a, int t)
 		return 0;
 	k = &a->js->tok[t];
 	if (!k->escaped) {
-		id = fl_intern(&a->fl->st, a->text + k->start, k->len);
+		id = nicfit__fleet_intern(&a->fl->st, a->text + k->start, k->len);
 	} else {
-		buf = fl_scratch(a->fl, (size_t)k->len + 1);
+		buf = nicfit__fleet_scratch(a->fl, (size_t)k->len + 1);
 		if (!buf) {
 			a->err = NICFIT_E_NOMEM;
 			return 0;
@@ -152,7 +153,7 @@ static uint32_t tok_sid(struct actx *a, int t)
 		n = jscan_string(a->js, t, buf, (size_t)k->len + 1);
 		if (n < 0)
 			return 0;
-		id = fl_intern(&a->fl->st, buf, (size_t)n);
+		id = nicfit__fleet_intern(&a->fl->st, buf, (size_t)n);
 	}
 	if (!id)
 		a->err = NICFIT_E_NOMEM;
@@ -199,13 +200,15 @@ static void add(struct actx *a, int attr, uint32_t subject, uint32_t dev, uint64
 
 	if (a->err)
 		return;
-	if (fl_key(a->fl, attr, subject, dev, &at.key)) {
+	if (nicfit__fleet_key(a->fl, attr, subject, dev, &at.key)) {
 		a->err = NICFIT_E_NOMEM;
 		return;
 	}
 	at.v = v;
-	if (FL_PUSH(a->fl->attrs, a->fl->nattrs, a->fl->cap_attrs, at))
+	if (NICFIT_ALLOC_GROW(a->fl->attrs, a->fl->nattrs + 1, a->fl->cap_attrs))
 		a->err = NICFIT_E_NOMEM;
+	else
+		a->fl->attrs[a->fl->nattrs++] = at;
 }
 
 static void add_num(struct actx *a, int attr, uint32_t subject, uint32_t dev, int obj,
@@ -219,7 +222,7 @@ static void add_num(struct actx *a, int attr, uint32_t subject, uint32_t dev, in
 
 static void add_str(struct actx *a, int attr, uint32_t subject, uint32_t dev, uint32_t sid)
 {
-	if (sid && sid != fl_intern0(&a->fl->st, ""))
+	if (sid && sid != nicfit__fleet_intern0(&a->fl->st, ""))
 		add(a, attr, subject, dev, sid);
 }
 
@@ -234,7 +237,7 @@ static uint32_t join(struct actx *a, uint32_t x, const char *sep, const char *y)
 {
 	const char *xs = fl_str(&a->fl->st, x);
 	size_t nx = strlen(xs), ns = strlen(sep), ny = strlen(y);
-	char *buf = fl_scratch(a->fl, nx + ns + ny + 1);
+	char *buf = nicfit__fleet_scratch(a->fl, nx + ns + ny + 1);
 	uint32_t id;
 
 	if (!buf) {
@@ -244,7 +247,7 @@ static uint32_t join(struct actx *a, uint32_t x, const char *sep, const char *y)
 	memcpy(buf, xs, nx);
 	memcpy(buf + nx, sep, ns);
 	memcpy(buf + nx + ns, y, ny);
-	id = fl_intern(&a->fl->st, buf, nx + ns + ny);
+	id = nicfit__fleet_intern(&a->fl->st, buf, nx + ns + ny);
 	if (!id)
 		a->err = NICFIT_E_NOMEM;
 	return id;
@@ -367,7 +370,7 @@ static void read_pfc(struct actx *a, int pfc, uint32_t subj, uint32_t bdf)
 	for (i = (uint32_t)m[1] + 1; i < a->js->tok[m[1]].next; i = a->js->tok[i].next)
 		if (tok_num(a, (int)i, &v) && n + 8 < sizeof(buf))
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%g", n ? "," : "", v);
-	add_str(a, FA_NET_PFC, subj, bdf, fl_intern0(&a->fl->st, n ? buf : "none"));
+	add_str(a, FA_NET_PFC, subj, bdf, nicfit__fleet_intern0(&a->fl->st, n ? buf : "none"));
 }
 
 static void read_netdevs(struct actx *a, int arr, uint32_t bdf)
@@ -415,7 +418,7 @@ static uint32_t state_name(struct actx *a, uint32_t sid)
 		c++;
 		while (*c == ' ')
 			c++;
-		sid = fl_intern0(&a->fl->st, c);
+		sid = nicfit__fleet_intern0(&a->fl->st, c);
 		if (!sid)
 			a->err = NICFIT_E_NOMEM;
 	}
@@ -564,14 +567,15 @@ static void read_device(struct actx *a, int dev)
 	pci_id_tok(a, m[D_VID], vid);
 	pci_id_tok(a, m[D_DID], did);
 	snprintf(model, sizeof(model), "%s:%s", vid[0] ? vid : "?", did[0] ? did : "?");
-	d.model = fl_intern0(&fl->st, model);
+	d.model = nicfit__fleet_intern0(&fl->st, model);
 	/* virtual functions come and go with SR-IOV settings: not hardware */
 	d.sig = is_sig_kind(fl_str(&fl->st, d.kind)) && tok_type(a, m[D_VIRTFN]) != JS_TRUE &&
 		tok_type(a, m[D_PHYSFN]) != JS_STRING;
-	if (!d.model || FL_PUSH(fl->devs, fl->ndevs, fl->cap_devs, d)) {
+	if (!d.model || NICFIT_ALLOC_GROW(fl->devs, fl->ndevs + 1, fl->cap_devs)) {
 		a->err = NICFIT_E_NOMEM;
 		return;
 	}
+	fl->devs[fl->ndevs++] = d;
 	add_tnum(a, FA_NUMA, bdf, bdf, m[D_NUMA]);
 	members(a, m[D_LINK], link_keys, L_KEYS, l);
 	add_tnum(a, FA_CUR_WIDTH, bdf, bdf, l[L_CUR_WIDTH]);
@@ -652,7 +656,7 @@ static void read_findings(struct actx *a, int root)
 		if (sev > a->h.own)
 			a->h.own = sev;
 		subj = dev ? join(a, code, "\x1f", fl_str(&fl->st, dev)) : code;
-		if (a->err || fl_key(fl, FA_FINDING, subj, dev, &key)) {
+		if (a->err || nicfit__fleet_key(fl, FA_FINDING, subj, dev, &key)) {
 			a->err = NICFIT_E_NOMEM;
 			return;
 		}
@@ -682,7 +686,7 @@ static void read_not_checked(struct actx *a, int root)
 
 		if (!check)
 			continue;
-		if (fl_key(fl, FA_NOTCHECKED, check, 0, &key)) {
+		if (nicfit__fleet_key(fl, FA_NOTCHECKED, check, 0, &key)) {
 			a->err = NICFIT_E_NOMEM;
 			return;
 		}
@@ -723,7 +727,7 @@ static uint32_t find_str(struct actx *a, int root, const char *const *paths)
 	for (; *paths; paths++) {
 		uint32_t id = tok_sid(a, path_tok(a, root, *paths));
 
-		if (id && id != fl_intern0(&a->fl->st, ""))
+		if (id && id != nicfit__fleet_intern0(&a->fl->st, ""))
 			return id;
 	}
 	return 0;
@@ -814,7 +818,7 @@ static uint32_t signature(struct actx *a, uint32_t product, uint32_t vendor, siz
 			nicfit_buf_addf(&b, "; %s %s %s", fl_str(&fl->st, d->kind),
 					fl_str(&fl->st, d->model), fl_str(&fl->st, d->bdf));
 	}
-	id = nicfit_buf_error(&b) ? 0 : fl_intern(&fl->st, b.data, b.len);
+	id = nicfit_buf_error(&b) ? 0 : nicfit__fleet_intern(&fl->st, b.data, b.len);
 	nicfit_buf_release(&b);
 	if (!id)
 		a->err = NICFIT_E_NOMEM;
@@ -823,7 +827,7 @@ static uint32_t signature(struct actx *a, uint32_t product, uint32_t vendor, siz
 
 /* ---- positions ----------------------------------------------------------------------- */
 
-void fl_origin_position(const struct fl_origin *o, const char *text, size_t off, long *line,
+void nicfit__fleet_position(const struct fl_origin *o, const char *text, size_t off, long *line,
 			long *col)
 {
 	size_t lo = 0, hi = o->nfrags, k;
@@ -903,8 +907,9 @@ static int collect_task(struct actx *a, int t, struct bundle_host **bh, size_t *
 		b.task = t;
 		if (!b.name || tok_type(a, b.res) != JS_OBJECT)
 			continue;
-		if (FL_PUSH(*bh, *nbh, *cap, b))
+		if (NICFIT_ALLOC_GROW(*bh, *nbh + 1, *cap))
 			return -1;
+		(*bh)[(*nbh)++] = b;
 	}
 	return 0;
 }
@@ -1003,18 +1008,18 @@ static int ansible_bundle(struct nicfit_fleet *fl, struct actx *a, int root,
 
 		if (!kinds[i])
 			continue;
-		fl_origin_position(o, a->text, bh[i].off, &line, &col);
+		nicfit__fleet_position(o, a->text, bh[i].off, &line, &col);
 		if (kinds[i] == 1)
-			rc = fl_feed_labelled(fl, name, FL_LABEL_ANSIBLE, texts[i], lens[i], line,
+			rc = nicfit__fleet_feed_labelled(fl, name, FL_LABEL_ANSIBLE, texts[i], lens[i], line,
 					      err);
 		else {
 			fl->ndocs++;
-			fl_problem(fl, NICFIT_FLEET_UNREADABLE, name, o->input, line, col,
+			nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, name, o->input, line, col,
 				   "host %s: no audit in Ansible's result: %s", name, texts[i]);
 		}
 	}
 	if (!rc && !found && !event)
-		fl_problem(fl, NICFIT_FLEET_UNREADABLE, NULL, o->input,
+		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, NULL, o->input,
 			   o->nfrags ? o->frags[0].line : 0, 0,
 			   "Ansible output with no nicfit audit in any host's stdout");
 out:
@@ -1032,10 +1037,10 @@ out:
 static void where(const struct fl_origin *o, const char *text, size_t off, long *line,
 		  long *col)
 {
-	fl_origin_position(o, text, off, line, col);
+	nicfit__fleet_position(o, text, off, line, col);
 }
 
-int fl_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
+int nicfit__fleet_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
 		 const struct fl_origin *o, struct nicfit_error *err)
 {
 	struct actx a;
@@ -1057,7 +1062,7 @@ int fl_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	if (rc) {
 		where(o, text, fl->js.err_off, &line, &col);
-		fl_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
+		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
 			   "%s%s%s: %s", who ? "host " : "", who ? who : "",
 			   who ? ": malformed audit document" : "malformed JSON document",
 			   fl->js.err_msg);
@@ -1074,7 +1079,7 @@ int fl_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
 		}
 	}
 	if (tok_type(&a, root) != JS_OBJECT) {
-		fl_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
+		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
 			   "%s%s%sa JSON value that is not an audit (not an object)",
 			   who ? "host " : "", who ? who : "", who ? ": " : "");
 		return 0;
@@ -1087,11 +1092,11 @@ int fl_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
 	s = fl_str(&fl->st, schema);
 	if (!s || strcmp(s, "nicfit.audit.v1")) {
 		if (s && !strncmp(s, "nicfit.audit.v", 14))
-			fl_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
+			nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
 				   "%s%s%sschema %s is not one this nicfit reads (nicfit.audit.v1)",
 				   who ? "host " : "", who ? who : "", who ? ": " : "", s);
 		else
-			fl_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
+			nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
 				   "%s%s%snot a nicfit audit document (schema %s%s%s)",
 				   who ? "host " : "", who ? who : "", who ? ": " : "",
 				   s ? "\"" : "", s ? s : "missing", s ? "\"" : "");
@@ -1111,9 +1116,9 @@ int fl_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
 	} else {
 		snprintf(name, sizeof(name), "%s:%ld", o->input, line);
 	}
-	fl_sanitize(name);
-	a.h.name = fl_intern0(&fl->st, name);
-	a.h.input = fl_intern0(&fl->st, o->input);
+	nicfit__fleet_sanitize(name);
+	a.h.name = nicfit__fleet_intern0(&fl->st, name);
+	a.h.input = nicfit__fleet_intern0(&fl->st, o->input);
 	a.h.line = line;
 	a.h.product = find_str(&a, root, product_paths);
 
@@ -1152,7 +1157,7 @@ int fl_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	}
 	a.h.group = -1;
-	rc = fl_host_commit(fl, &a.h, attr_mark, dev_mark, o->input, line, err);
+	rc = nicfit__fleet_host_commit(fl, &a.h, attr_mark, dev_mark, o->input, line, err);
 	if (rc) {
 		fl->nattrs = attr_mark;
 		fl->ndevs = dev_mark;

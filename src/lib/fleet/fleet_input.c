@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alloc_int.h"
 #include "fleet_int.h"
 
 #define MAX_LABEL 255
@@ -105,19 +106,19 @@ static int doc_done(struct nicfit_fleet *fl, struct fl_split *sp, const struct d
 	o.nfrags = sp->nfrags;
 	if (sp->overflow) {
 		fl->ndocs++;
-		fl_problem(fl, NICFIT_FLEET_UNREADABLE, d->label, in->name,
+		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, d->label, in->name,
 			   sp->nfrags ? sp->frags[0].line : in->line, 0,
 			   "%s%s%sdocument larger than %zu MiB (the limit); skipped",
 			   d->label ? "host " : "", d->label ? d->label : "", d->label ? ": " : "",
 			   sp->max >> 20);
 	} else if (d->status) {
 		fl->ndocs++;
-		fl_problem(fl, NICFIT_FLEET_UNREADABLE, d->label, in->name,
+		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, d->label, in->name,
 			   sp->nfrags ? sp->frags[0].line : in->line, 0,
 			   "host %s: Ansible reports %s and no audit", d->label ? d->label : "?",
 			   d->status);
 	} else {
-		rc = fl_audit_doc(fl, sp->doc.data, sp->doc.len, &o, err);
+		rc = nicfit__fleet_audit_doc(fl, sp->doc.data, sp->doc.len, &o, err);
 	}
 	split_reset(fl, sp);
 	return rc;
@@ -146,7 +147,7 @@ static size_t whole_doc(struct nicfit_fleet *fl, const struct dest *d, const cha
 	o.frags = &f;
 	o.nfrags = 1;
 	o.tokenized = 1;
-	*rc = fl_audit_doc(fl, p, used, &o, err);
+	*rc = nicfit__fleet_audit_doc(fl, p, used, &o, err);
 	return used;
 }
 
@@ -161,7 +162,10 @@ static int add_frag(struct fl_split *sp, long line, long col)
 		sp->frags[sp->nfrags - 1] = f;
 		return 0;
 	}
-	return FL_PUSH(sp->frags, sp->nfrags, sp->cap_frags, f);
+	if (NICFIT_ALLOC_GROW(sp->frags, sp->nfrags + 1, sp->cap_frags))
+		return NICFIT_E_NOMEM;
+	sp->frags[sp->nfrags++] = f;
+	return 0;
 }
 
 static int append(struct nicfit_fleet *fl, struct fl_split *sp, const char *p, size_t n,
@@ -362,11 +366,12 @@ static struct fl_label *label_get(struct nicfit_fleet *fl, const char *name, siz
 	l->kind = kind;
 	l->first_line = in->line;
 	split_init(&l->sp, fl->lim.max_doc_bytes);
-	if (FL_PUSH(in->labels, in->nlabels, in->cap_labels, l)) {
+	if (NICFIT_ALLOC_GROW(in->labels, in->nlabels + 1, in->cap_labels)) {
 		free(l->name);
 		free(l);
 		goto nomem;
 	}
+	in->labels[in->nlabels++] = l;
 	in->label_slots[j] = (uint32_t)in->nlabels;
 	if (in->nlabels * 2 > in->nlabel_slots && labels_rehash(in, in->nlabel_slots * 2))
 		goto nomem;
@@ -387,7 +392,7 @@ static void label_note(struct fl_label *l, const char *s, size_t n, long line)
 		return;
 	memcpy(l->note, s, n);
 	l->note[n] = '\0';
-	fl_sanitize(l->note);
+	nicfit__fleet_sanitize(l->note);
 	l->note_line = line;
 }
 
@@ -497,12 +502,13 @@ static int block_add(void *ctx, const char *name)
 	struct fl_input *in = &b->fl->in;
 	struct fl_label *l = label_get(b->fl, name, strlen(name), FL_LABEL_HOST, b->err);
 
-	if (!l || FL_PUSH(in->block, in->nblock, in->cap_block, l)) {
+	if (!l || NICFIT_ALLOC_GROW(in->block, in->nblock + 1, in->cap_block)) {
 		if (l)
 			nicfit_error_set(b->err, NICFIT_E_NOMEM, "out of memory");
 		b->rc = b->err->code ? b->err->code : NICFIT_E_NOMEM;
 		return -1;
 	}
+	in->block[in->nblock++] = l;
 	return 0;
 }
 
@@ -598,7 +604,7 @@ static void note_ignored(struct nicfit_fleet *fl, long col, const char *s, size_
 	in->ign[k].col = col;
 	in->ign[k].after_doc = after;
 	snprintf(in->ign[k].text, sizeof(in->ign[k].text), "%.*s", (int)(n > 60 ? 60 : n), s);
-	fl_sanitize(in->ign[k].text);
+	nicfit__fleet_sanitize(in->ign[k].text);
 }
 
 static void flush_ignored(struct nicfit_fleet *fl)
@@ -607,7 +613,7 @@ static void flush_ignored(struct nicfit_fleet *fl)
 	size_t k, kept = sizeof(in->ign) / sizeof(in->ign[0]);
 
 	for (k = 0; k < in->nignored && k < kept; k++)
-		fl_problem(fl, NICFIT_FLEET_IGNORED, NULL, in->name, in->ign[k].line, in->ign[k].col,
+		nicfit__fleet_problem(fl, NICFIT_FLEET_IGNORED, NULL, in->name, in->ign[k].line, in->ign[k].col,
 			   in->ign[k].after_doc ? "text after a JSON document ignored: '%s'"
 						: "line ignored: neither JSON nor 'host: text': '%s'",
 			   in->ign[k].text);
@@ -681,7 +687,7 @@ static int process_line(struct nicfit_fleet *fl, const char *s, size_t n,
 	}
 	if (!in->first_line && !is_blank(s, n)) {
 		snprintf(in->first, sizeof(in->first), "%.*s", (int)(n > 60 ? 60 : n), s);
-		fl_sanitize(in->first);
+		nicfit__fleet_sanitize(in->first);
 		in->first_line = in->line;
 	}
 	if (in->plain.started)
@@ -708,8 +714,9 @@ static int process_line(struct nicfit_fleet *fl, const char *s, size_t n,
 		if (!l)
 			return err->code;
 		in->nblock = 0;
-		if (FL_PUSH(in->block, in->nblock, in->cap_block, l))
+		if (NICFIT_ALLOC_GROW(in->block, in->nblock + 1, in->cap_block))
 			return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+		in->block[in->nblock++] = l;
 		in->block_state = 3;
 		if (is_result) {
 			/* Ansible's own result object follows: read to its end, report it */
@@ -772,7 +779,7 @@ static void labels_free(struct nicfit_fleet *fl)
 	in->nblock = in->cap_block = 0;
 }
 
-void fl_input_release(struct nicfit_fleet *fl)
+void nicfit__fleet_input_release(struct nicfit_fleet *fl)
 {
 	struct fl_input *in = &fl->in;
 
@@ -801,14 +808,14 @@ int nicfit_fleet_begin(struct nicfit_fleet *fl, const char *name, const char *fa
 
 	if (in->open)
 		return nicfit_error_set(err, NICFIT_E_USAGE, "fleet: an input is already open");
-	fl_input_release(fl);
+	nicfit__fleet_input_release(fl);
 	in->name = dupstr(!name || !strcmp(name, "-") ? "<stdin>" : name);
 	in->fallback = fallback_host ? dupstr(fallback_host) : NULL;
 	if (!in->name || (fallback_host && !in->fallback))
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	fl_sanitize(in->name);
+	nicfit__fleet_sanitize(in->name);
 	if (in->fallback)
-		fl_sanitize(in->fallback);
+		nicfit__fleet_sanitize(in->fallback);
 	in->open = 1;
 	in->line = 1;
 	split_init(&in->plain, fl->lim.max_bundle_bytes);
@@ -864,7 +871,7 @@ static void truncated(struct nicfit_fleet *fl, const char *label, struct fl_spli
 	struct fl_input *in = &fl->in;
 
 	fl->ndocs++;
-	fl_problem(fl, NICFIT_FLEET_UNREADABLE, label, in->name,
+	nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, label, in->name,
 		   sp->nfrags ? sp->frags[0].line : in->line, sp->nfrags ? sp->frags[0].col : 0,
 		   "%s%s%saudit document truncated: the input ends inside it (%zu bytes read)",
 		   label ? "host " : "", label ? label : "", label ? ": " : "",
@@ -894,11 +901,11 @@ int nicfit_fleet_end(struct nicfit_fleet *fl, struct nicfit_error *err)
 		} else {
 			fl->ndocs++;
 			if (in->first_line)
-				fl_problem(fl, NICFIT_FLEET_UNREADABLE, in->fallback, in->name,
+				nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, in->fallback, in->name,
 					   in->first_line, 0, "host %s: no audit document; it printed '%s'",
 					   in->fallback, in->first);
 			else
-				fl_problem(fl, NICFIT_FLEET_UNREADABLE, in->fallback, in->name, 0, 0,
+				nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, in->fallback, in->name, 0, 0,
 					   "host %s: no audit document (the file is empty)", in->fallback);
 		}
 	} else if (!rc) {
@@ -912,19 +919,19 @@ int nicfit_fleet_end(struct nicfit_fleet *fl, struct nicfit_error *err)
 			} else if (!l->ndocs) {
 				fl->ndocs++;
 				if (l->note)
-					fl_problem(fl, NICFIT_FLEET_UNREADABLE, l->name, in->name,
+					nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, l->name, in->name,
 						   l->note_line, 0,
 						   "host %s: no audit document; it printed '%s'", l->name,
 						   l->note);
 				else
-					fl_problem(fl, NICFIT_FLEET_UNREADABLE, l->name, in->name,
+					nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, l->name, in->name,
 						   l->first_line, 0,
 						   "host %s: no audit document (empty output)", l->name);
 			}
 		}
 		flush_ignored(fl);
 		if (!in->ndocs && !in->nlabels)
-			fl_problem(fl, NICFIT_FLEET_UNREADABLE, NULL, in->name, 0, 0,
+			nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, NULL, in->name, 0, 0,
 				   "no audit document in this input%s",
 				   in->nignored ? "" : " (it is empty)");
 	}
@@ -938,7 +945,7 @@ int nicfit_fleet_end(struct nicfit_fleet *fl, struct nicfit_error *err)
  * One host's text from inside another document (Ansible's stdout): its
  * own splitter, the host as label, positions relative to the bundle.
  */
-int fl_feed_labelled(struct nicfit_fleet *fl, const char *label, enum fl_label_kind kind,
+int nicfit__fleet_feed_labelled(struct nicfit_fleet *fl, const char *label, enum fl_label_kind kind,
 		     const char *text, size_t len, long line, struct nicfit_error *err)
 {
 	struct fl_split sp;
@@ -956,7 +963,7 @@ int fl_feed_labelled(struct nicfit_fleet *fl, const char *label, enum fl_label_k
 	if (!rc && sp.started)
 		truncated(fl, label, &sp);
 	else if (!rc && fl->in.ndocs == before)
-		fl_problem(fl, NICFIT_FLEET_UNREADABLE, label, fl->in.name, line, 0,
+		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, label, fl->in.name, line, 0,
 			   "host %s: no audit document in its stdout", label);
 	split_release(fl, &sp);
 	return rc;

@@ -27,35 +27,28 @@
 #include "nicfit/fleet.h"
 #include "jscan_int.h"
 
-/* ---- growable arrays -------------------------------------------------------- */
-
-/* Make room for n more elements of size elem in *p (count *len, capacity *cap). */
-int fl_reserve(void **p, size_t *cap, size_t len, size_t n, size_t elem);
-#define FL_PUSH(arr, len, cap, val) \
-	(fl_reserve((void **)&(arr), &(cap), (len), 1, sizeof(*(arr))) ? -1 : \
-	 ((arr)[(len)++] = (val), 0))
-
 /* ---- interned strings ------------------------------------------------------- */
 
 /* Id 0 is "no string". Strings never move once interned. */
 struct fl_strtab {
 	uint32_t *slots;      /* open addressing: id, 0 empty */
 	size_t nslots;
-	const char **str;     /* by id */
-	uint32_t *hash;       /* by id */
-	uint32_t *len;        /* by id */
-	size_t n, cap;        /* ids used (including 0), capacity */
+	struct fl_strent {
+		const char *s;
+		uint32_t hash, len;
+	} *ent;               /* by id; ent[0] is "no string" */
+	size_t n, alloc;      /* ids used (including 0) */
 	char *chunk;          /* current arena chunk */
 	size_t chunk_used, chunk_cap;
 	char **chunks;        /* every chunk, for freeing */
 	size_t nchunks, chunks_cap;
 };
 
-uint32_t fl_intern(struct fl_strtab *t, const char *s, size_t len);
-uint32_t fl_intern0(struct fl_strtab *t, const char *s);
+uint32_t nicfit__fleet_intern(struct fl_strtab *t, const char *s, size_t len);
+uint32_t nicfit__fleet_intern0(struct fl_strtab *t, const char *s);
 static inline const char *fl_str(const struct fl_strtab *t, uint32_t id)
 {
-	return id ? t->str[id] : NULL;
+	return id ? t->ent[id].s : NULL;
 }
 
 /* ---- attributes ------------------------------------------------------------- */
@@ -111,7 +104,7 @@ struct fl_attr_def {
 	const char *yes, *no; /* booleans in words */
 };
 
-extern const struct fl_attr_def fl_attr_defs[FA_COUNT];
+extern const struct fl_attr_def nicfit__fleet_attrs[FA_COUNT];
 
 /* A comparable thing: attribute + subject. */
 struct fl_key {
@@ -294,19 +287,22 @@ struct nicfit_fleet {
 };
 
 /* fleet.c */
-int fl_host_commit(struct nicfit_fleet *fl, struct fl_host *h, size_t attr_mark, size_t dev_mark,
-		   const char *origin_input, long origin_line, struct nicfit_error *err);
-int fl_key(struct nicfit_fleet *fl, int attr, uint32_t subject, uint32_t dev, uint32_t *out);
-void fl_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_kind kind, const char *host,
-		const char *input, long line, long col, const char *fmt, ...)
+int nicfit__fleet_host_commit(struct nicfit_fleet *fl, struct fl_host *h, size_t attr_mark,
+			      size_t dev_mark, const char *origin_input, long origin_line,
+			      struct nicfit_error *err);
+int nicfit__fleet_key(struct nicfit_fleet *fl, int attr, uint32_t subject, uint32_t dev,
+		      uint32_t *out);
+void nicfit__fleet_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_kind kind,
+			   const char *host, const char *input, long line, long col,
+			   const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
-char *fl_scratch(struct nicfit_fleet *fl, size_t n);
+char *nicfit__fleet_scratch(struct nicfit_fleet *fl, size_t n);
 /*
  * Make s printable UTF-8 in place: bytes of invalid or cut sequences and
  * control characters become '?'. Outside text (a junk line, a file name)
  * ends up in messages and JSON, which must be valid UTF-8.
  */
-void fl_sanitize(char *s);
+void nicfit__fleet_sanitize(char *s);
 
 /* fleet_audit.c: one document; origin says where it came from. */
 struct fl_origin {
@@ -319,18 +315,18 @@ struct fl_origin {
 	int nested;               /* already inside an Ansible bundle */
 	int tokenized;            /* fl->js already holds the document's tokens */
 };
-int fl_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
+int nicfit__fleet_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
 		 const struct fl_origin *o, struct nicfit_error *err);
-void fl_origin_position(const struct fl_origin *o, const char *text, size_t off,
+void nicfit__fleet_position(const struct fl_origin *o, const char *text, size_t off,
 			long *line, long *col);
 
 /* fleet_input.c */
-void fl_input_release(struct nicfit_fleet *fl);
+void nicfit__fleet_input_release(struct nicfit_fleet *fl);
 /*
  * One host's text from inside another document (an Ansible result's
  * stdout), read with its own splitter; line is where the result stands.
  */
-int fl_feed_labelled(struct nicfit_fleet *fl, const char *label, enum fl_label_kind kind,
+int nicfit__fleet_feed_labelled(struct nicfit_fleet *fl, const char *label, enum fl_label_kind kind,
 		     const char *text, size_t len, long line, struct nicfit_error *err);
 
 #endif
