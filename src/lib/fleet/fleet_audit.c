@@ -22,100 +22,6 @@
 #include "alloc_int.h"
 #include "fleet_int.h"
 
-/* ---- the attribute table -------------------------------------------------------- */
-
-static int rank_up(const char *s)
-{
-	if (!strcmp(s, "up"))
-		return 2;
-	if (!strcmp(s, "down") || !strcmp(s, "lowerlayerdown") || !strcmp(s, "dormant") ||
-	    !strcmp(s, "notpresent"))
-		return 1;
-	return -1;
-}
-
-static int rank_active(const char *s)
-{
-	if (!strcmp(s, "ACTIVE"))
-		return 2;
-	if (!strcmp(s, "DOWN") || !strcmp(s, "INIT") || !strcmp(s, "ARMED") ||
-	    !strcmp(s, "ACTIVE_DEFER"))
-		return 1;
-	return -1;
-}
-
-static int rank_path(const char *s)
-{
-	static const char *const order[] = { "SYS", "NODE", "PHB", "PXB", "PIX" };
-	int i;
-
-	for (i = 0; i < 5; i++)
-		if (!strcmp(s, order[i]))
-			return i + 1;
-	return -1;
-}
-
-#define W NICFIT_SEV_WARNING
-#define C NICFIT_SEV_CRITICAL
-#define I NICFIT_SEV_INFO
-
-const struct fl_attr_def nicfit__fleet_attrs[FA_COUNT] = {
-	[FA_NUMA_COUNT] = { "numa_nodes", NICFIT_CODE_NUMA_NODES, "NUMA nodes", FV_NUM, 0, NULL, W, 0, 0 },
-	[FA_KERNEL] = { "kernel", NICFIT_CODE_KERNEL, "kernel", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_GPU_DRIVER] = { "gpu_driver", NICFIT_CODE_GPU_DRIVER, "GPU driver", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_PRODUCT_FW] = { "bios", NICFIT_CODE_BIOS, "BIOS", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_PEERMEM] = { "gpudirect.nvidia_peermem", NICFIT_CODE_PEERMEM, "nvidia_peermem", FV_BOOL, 1,
-			 NULL, W, 0, 0, "loaded", "not loaded" },
-	[FA_GDR_KERNEL] = { "gpudirect.kernel_support", NICFIT_CODE_GDR_KERNEL,
-			    "GPUDirect RDMA kernel support", FV_BOOL, 1, NULL, W, 0, 0, "present",
-			    "absent" },
-	[FA_IOMMU] = { "iommu", NICFIT_CODE_IOMMU, "IOMMU", FV_BOOL, 0, NULL, W, 0, 0, "on", "off" },
-	[FA_PRIVILEGED] = { "privileged", NICFIT_CODE_AUDIT_PRIVILEGES, "audit", FV_BOOL, 1, NULL, I, 0, 0,
-			    "run as root", "run without root (some checks skipped)" },
-	[FA_NUMA] = { "numa_node", NICFIT_CODE_NUMA_NODE, "NUMA node", FV_NUM, 0, NULL, W, 0, 0 },
-	[FA_CUR_WIDTH] = { "link.current_width", NICFIT_CODE_LINK_WIDTH, "PCIe link width", FV_NUM, 1, NULL,
-			   W, 1, 0 },
-	[FA_CUR_GTS] = { "link.current_gts", NICFIT_CODE_LINK_SPEED, "PCIe link speed", FV_NUM, 1, NULL, W,
-			 1, 1 },
-	[FA_MAX_WIDTH] = { "link.max_width", NICFIT_CODE_LINK_CAPABILITY, "PCIe width capability", FV_NUM,
-			   1, NULL, W, 0, 0 },
-	[FA_MAX_GTS] = { "link.max_gts", NICFIT_CODE_LINK_CAPABILITY, "PCIe speed capability", FV_NUM, 1,
-			 NULL, W, 0, 0 },
-	[FA_PATH] = { "link.path_gbps", NICFIT_CODE_PATH_BANDWIDTH, "path to the CPU", FV_NUM, 1, NULL, W,
-		      1, 1 },
-	[FA_PART] = { "part", NICFIT_CODE_PART_NUMBER, "part number", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_DRIVER] = { "driver", NICFIT_CODE_DRIVER, "driver", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_FW] = { "firmware", NICFIT_CODE_FIRMWARE, "firmware", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_MPS] = { "config.mps", NICFIT_CODE_PCIE_MPS, "PCIe MaxPayload (bytes)", FV_NUM, 1, NULL, W, 0,
-		     0 },
-	[FA_MRRS] = { "config.mrrs", NICFIT_CODE_PCIE_MRRS, "PCIe MaxReadReq (bytes)", FV_NUM, 1, NULL, W,
-		      0, 0 },
-	[FA_NNET] = { "netdevs", NICFIT_CODE_NETDEV_MISSING, "network interfaces", FV_NUM, 1, NULL, C, 0,
-		      0 },
-	[FA_NRDMA] = { "rdma", NICFIT_CODE_RDMA_MISSING, "RDMA devices", FV_NUM, 1, NULL, C, 0, 0 },
-	[FA_NET_STATE] = { "netdev.operstate", NICFIT_CODE_PORT_DOWN, "state", FV_STR, 1, rank_up, C, 0,
-			   0 },
-	[FA_NET_SPEED] = { "netdev.speed_gbps", NICFIT_CODE_PORT_SPEED, "speed", FV_NUM, 1, NULL, W, 1, 0 },
-	[FA_NET_MTU] = { "netdev.mtu", NICFIT_CODE_MTU, "MTU", FV_NUM, 0, NULL, W, 0, 0 },
-	[FA_NET_PFC] = { "netdev.pfc", NICFIT_CODE_PFC, "PFC priorities", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_PORT_STATE] = { "rdma.state", NICFIT_CODE_PORT_DOWN, "RDMA state", FV_STR, 1, rank_active, C,
-			    0, 0 },
-	[FA_PORT_RATE] = { "rdma.rate_gbps", NICFIT_CODE_PORT_RATE, "RDMA rate", FV_NUM, 1, NULL, W, 1, 0 },
-	[FA_PORT_LAYER] = { "rdma.link_layer", NICFIT_CODE_LINK_LAYER, "link layer", FV_STR, 0, NULL, C, 0,
-			    0 },
-	[FA_PAIR_PATH] = { "pair.path", NICFIT_CODE_PAIR_PATH, "path class", FV_STR, 1, rank_path, W, 0,
-			   0 },
-	[FA_PAIR_GDR] = { "pair.gdr_default", NICFIT_CODE_GDR, "GPUDirect RDMA by default", FV_BOOL, 1,
-			  NULL, W, 0, 0, "yes", "no" },
-	[FA_FINDING] = { "finding", NICFIT__CODE_COUNT, "finding", FV_PRESENT, 0, NULL, W, 0, 0 },
-	[FA_NOTCHECKED] = { "not_checked", NICFIT_CODE_NOT_CHECKED, "not checked", FV_PRESENT, 0, NULL, I,
-			    0, 0 },
-};
-
-#undef W
-#undef C
-#undef I
-
 /* ---- reading helpers --------------------------------------------------------------- */
 
 struct actx {
@@ -764,103 +670,6 @@ static const char *const privileged_paths[] = { "host.privileged", "privileged",
 static const char *const bios_paths[] = { "host.bios_version", "bios_version",
 					  "dmi.bios_version", NULL };
 
-/* Sort the host's devices by BDF (usually already in order). */
-struct dev_sorted {
-	const char *bdf;
-	struct fl_dev d;
-};
-
-static int dev_cmp(const void *x, const void *y)
-{
-	return strcmp(((const struct dev_sorted *)x)->bdf, ((const struct dev_sorted *)y)->bdf);
-}
-
-static int sort_devs(struct nicfit_fleet *fl, size_t off, size_t n)
-{
-	struct dev_sorted *t;
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		if (strcmp(fl_str(&fl->st, fl->devs[off + i - 1].bdf),
-			   fl_str(&fl->st, fl->devs[off + i].bdf)) > 0)
-			break;
-	if (i >= n)
-		return 0;
-	t = malloc(n * sizeof(*t));
-	if (!t)
-		return -1;
-	for (i = 0; i < n; i++) {
-		t[i].d = fl->devs[off + i];
-		t[i].bdf = fl_str(&fl->st, t[i].d.bdf);
-	}
-	qsort(t, n, sizeof(*t), dev_cmp);
-	for (i = 0; i < n; i++)
-		fl->devs[off + i] = t[i].d;
-	free(t);
-	return 0;
-}
-
-static uint32_t signature(struct actx *a, uint32_t product, uint32_t vendor, size_t off,
-			  size_t n)
-{
-	struct nicfit_fleet *fl = a->fl;
-	struct nicfit_buf b;
-	uint32_t id;
-	size_t i;
-
-	nicfit_buf_init(&b, 1 << 20);
-	nicfit_buf_addf(&b, "%s%s%s", vendor ? fl_str(&fl->st, vendor) : "",
-			vendor ? " " : "", product ? fl_str(&fl->st, product) : "unknown model");
-	for (i = 0; i < n; i++) {
-		const struct fl_dev *d = &fl->devs[off + i];
-
-		if (d->sig)
-			nicfit_buf_addf(&b, "; %s %s %s", fl_str(&fl->st, d->kind),
-					fl_str(&fl->st, d->model), fl_str(&fl->st, d->bdf));
-	}
-	id = nicfit_buf_error(&b) ? 0 : nicfit__fleet_intern(&fl->st, b.data, b.len);
-	nicfit_buf_release(&b);
-	if (!id)
-		a->err = NICFIT_E_NOMEM;
-	return id;
-}
-
-/* ---- positions ----------------------------------------------------------------------- */
-
-void nicfit__fleet_position(const struct fl_origin *o, const char *text, size_t off, long *line,
-			long *col)
-{
-	size_t lo = 0, hi = o->nfrags, k;
-	const struct fl_frag *f;
-	const char *p, *nl;
-	long l, c;
-
-	*line = *col = 0;
-	if (!o->nfrags)
-		return;
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (o->frags[mid].off <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	f = &o->frags[lo];
-	l = f->line;
-	c = f->col + (long)(off - f->off);
-	p = text + f->off;
-	for (k = f->off; k < off; k++, p++) {
-		if (*p == '\n') {
-			l++;
-			nl = p;
-			c = (long)(text + off - nl);
-		}
-	}
-	*line = l;
-	*col = c;
-}
-
 /* ---- Ansible ------------------------------------------------------------------------- */
 
 static int has_text(struct actx *a, int t, const char *needle)
@@ -1145,11 +954,13 @@ int nicfit__fleet_audit_doc(struct nicfit_fleet *fl, const char *text, size_t le
 	read_pairs(&a, root);
 	read_findings(&a, root);
 	read_not_checked(&a, root);
-	if (!a.err && sort_devs(fl, dev_mark, fl->ndevs - dev_mark))
+	if (!a.err && nicfit__fleet_sort_devs(fl, dev_mark, fl->ndevs - dev_mark))
 		a.err = NICFIT_E_NOMEM;
 	if (!a.err) {
-		a.h.sig = signature(&a, a.h.product, find_str(&a, root, vendor_paths), dev_mark,
-				    fl->ndevs - dev_mark);
+		a.h.sig = nicfit__fleet_signature(fl, a.h.product, find_str(&a, root, vendor_paths),
+						  dev_mark, fl->ndevs - dev_mark);
+		if (!a.h.sig)
+			a.err = NICFIT_E_NOMEM;
 	}
 	if (a.err || !a.h.name || !a.h.input) {
 		fl->nattrs = attr_mark;

@@ -1,16 +1,35 @@
 /*
  * fleet_int.h - what the fleet sources share (internal).
  *
- *   fleet_input.c   streams -> documents (pdsh/clush/srun/Ansible/plain JSON)
- *   fleet_audit.c   one audit document -> one host record with attributes
- *   fleet.c         the fleet object, string table, grouping and anomalies
- *   fleet_render.c  text, JSON, Markdown and CSV
- *   hostlist.c      pdsh/clush host lists, folded and expanded
+ * Input, one document at a time:
+ *   fleet_files.c    files, directories and descriptors -> streams
+ *   fleet_stream.c   a stream cut into lines; each line to its document's splitter
+ *                    (plain JSON, pdsh/clush/srun labels, clush -b blocks, Ansible)
+ *   fleet_input.c    the splitter: where a JSON document ends, and its positions
+ *   fleet_audit.c    one audit document -> one host record (and Ansible bundles)
+ *   fleet_attrs.c    the table of what is compared, and how bad a difference is
+ *   fleet_strtab.c   interned strings
+ *   fleet_store.c    keys, hosts and input problems, as read
+ * Analysis:
+ *   fleet_groups.c   hardware signatures, groups, groups built alike compared
+ *   fleet_compare.c  the hosts of one group compared, attribute by attribute
+ *   fleet_anomaly.c  the anomaly records and the words for values
+ *   fleet_analyze.c  nicfit_fleet_analyze: the passes in order, the results published
+ * And fleet.c (the object and its accessors), fleet_render.c (text, JSON,
+ * Markdown, CSV), hostlist.c (pdsh/clush host lists).
  *
  * A host is reduced to a list of attributes: (key, value) where the key
  * names what is compared ("link.current_width of 0000:31:00.0") and the
  * value is a number or an interned string. Comparing hosts is then tallying
  * values per key, with no knowledge of JSON left.
+ *
+ * One recursion, the only cycle between these files: an Ansible JSON
+ * document is a bundle whose hosts' stdout each hold an audit, so
+ * fleet_audit.c hands each stdout back to fleet_input.c
+ * (nicfit__fleet_feed_labelled), whose splitter hands the documents it
+ * finds to fleet_audit.c again (nicfit__fleet_audit_doc). It is one level
+ * deep: a document read from inside a bundle is marked nested and is
+ * never taken for a bundle itself.
  */
 #ifndef NICFIT_FLEET_INT_H
 #define NICFIT_FLEET_INT_H
@@ -21,6 +40,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "nicfit/buf.h"
 #include "finding_int.h"
@@ -286,16 +306,53 @@ struct nicfit_fleet {
 	size_t nmissing_unnamed;   /* --expect COUNT: how many are missing */
 };
 
-/* fleet.c */
+/* ---- the shared helpers ------------------------------------------------------ */
+
+static inline double fl_as_double(uint64_t v)
+{
+	double d;
+
+	memcpy(&d, &v, sizeof(d));
+	return d;
+}
+
+static inline const char *fl_plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* fleet_strtab.c */
+/* FNV-1a of s[0..n): the string table's hash, and the input's label table's. */
+uint32_t nicfit__fleet_hash(const char *s, size_t n);
+/* The id of s[0..len), interned if new; 0 when memory ran out. */
+uint32_t nicfit__fleet_intern(struct fl_strtab *t, const char *s, size_t len);
+/* The same for a C string; NULL is 0. */
+uint32_t nicfit__fleet_intern0(struct fl_strtab *t, const char *s);
+void nicfit__fleet_strtab_release(struct fl_strtab *t);
+
+/* fleet_store.c */
+/* The key of (attr, subject), made if new. Returns 0 or NICFIT_E_NOMEM. */
+int nicfit__fleet_key(struct nicfit_fleet *fl, int attr, uint32_t subject, uint32_t dev,
+		      uint32_t *out);
+/*
+ * Add h, whose attributes and devices are those from the marks to the ends
+ * of the fleet's arrays. A host of the same name is replaced (a duplicate
+ * problem says so). Errors: NICFIT_E_LIMIT (max_hosts), NICFIT_E_NOMEM.
+ */
 int nicfit__fleet_host_commit(struct nicfit_fleet *fl, struct fl_host *h, size_t attr_mark,
 			      size_t dev_mark, const char *origin_input, long origin_line,
 			      struct nicfit_error *err);
-int nicfit__fleet_key(struct nicfit_fleet *fl, int attr, uint32_t subject, uint32_t dev,
-		      uint32_t *out);
+/* The index of the host named by string id name, or -1. */
+long nicfit__fleet_host_index(const struct nicfit_fleet *fl, uint32_t name);
+/*
+ * Record an input problem (counted always, kept up to max_problems); an
+ * unreadable host is remembered for the audit-unreadable anomaly.
+ */
 void nicfit__fleet_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_kind kind,
 			   const char *host, const char *input, long line, long col,
 			   const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
+/* A buffer of at least n bytes, valid until the next call; NULL without memory. */
 char *nicfit__fleet_scratch(struct nicfit_fleet *fl, size_t n);
 /*
  * Make s printable UTF-8 in place: bytes of invalid or cut sequences and
@@ -304,7 +361,9 @@ char *nicfit__fleet_scratch(struct nicfit_fleet *fl, size_t n);
  */
 void nicfit__fleet_sanitize(char *s);
 
-/* fleet_audit.c: one document; origin says where it came from. */
+/* ---- one document ------------------------------------------------------------ */
+
+/* Where a document came from. */
 struct fl_origin {
 	const char *input;
 	const char *label;        /* pdsh/clush/Ansible name, NULL */
@@ -315,18 +374,138 @@ struct fl_origin {
 	int nested;               /* already inside an Ansible bundle */
 	int tokenized;            /* fl->js already holds the document's tokens */
 };
+
+/* Where a splitter's documents go. */
+struct fl_dest {
+	const char *label;        /* NULL for plain documents */
+	enum fl_label_kind kind;
+	const char *status;       /* Ansible "UNREACHABLE!" etc. when the body is its result */
+	int nested;
+};
+
+/* fleet_audit.c */
+/*
+ * Read one document: an audit becomes a host, an Ansible bundle its hosts,
+ * anything else an input problem. Errors (fatal for the fleet) are those
+ * of nicfit__fleet_host_commit.
+ */
 int nicfit__fleet_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
-		 const struct fl_origin *o, struct nicfit_error *err);
-void nicfit__fleet_position(const struct fl_origin *o, const char *text, size_t off,
-			long *line, long *col);
+			    const struct fl_origin *o, struct nicfit_error *err);
 
 /* fleet_input.c */
-void nicfit__fleet_input_release(struct nicfit_fleet *fl);
+void nicfit__fleet_split_init(struct fl_split *sp, size_t max);
+/* Forget the document begun (its bytes no longer count as open). */
+void nicfit__fleet_split_reset(struct nicfit_fleet *fl, struct fl_split *sp);
+void nicfit__fleet_split_release(struct nicfit_fleet *fl, struct fl_split *sp);
+/*
+ * Feed text that starts at input (line, col); each document completed goes
+ * to nicfit__fleet_audit_doc. *garbage (when not NULL) is set to the first
+ * non-JSON text seen outside a document (the rest of that piece is
+ * skipped). Errors: NICFIT_E_NOMEM, NICFIT_E_LIMIT, and the audit's.
+ */
+int nicfit__fleet_split_feed(struct nicfit_fleet *fl, struct fl_split *sp,
+			     const struct fl_dest *d, const char *p, size_t n, long line, long col,
+			     const char **garbage, struct nicfit_error *err);
+/*
+ * The common case, a whole compact document at p: read it where it lies.
+ * Returns the bytes used, 0 when p[0..n) does not start with one (*rc is
+ * then 0, and the splitter takes the text).
+ */
+size_t nicfit__fleet_whole_doc(struct nicfit_fleet *fl, const struct fl_dest *d, const char *p,
+			       size_t n, long line, long col, int *rc, struct nicfit_error *err);
+/* The input ended inside sp's document: an unreadable problem for label. */
+void nicfit__fleet_truncated(struct nicfit_fleet *fl, const char *label, struct fl_split *sp);
 /*
  * One host's text from inside another document (an Ansible result's
  * stdout), read with its own splitter; line is where the result stands.
  */
-int nicfit__fleet_feed_labelled(struct nicfit_fleet *fl, const char *label, enum fl_label_kind kind,
-		     const char *text, size_t len, long line, struct nicfit_error *err);
+int nicfit__fleet_feed_labelled(struct nicfit_fleet *fl, const char *label,
+				enum fl_label_kind kind, const char *text, size_t len, long line,
+				struct nicfit_error *err);
+/* The input line and column of byte off of a document read from o. */
+void nicfit__fleet_position(const struct fl_origin *o, const char *text, size_t off,
+			    long *line, long *col);
+
+/* fleet_stream.c */
+void nicfit__fleet_input_release(struct nicfit_fleet *fl);
+
+/* fleet_groups.c (reading side): what a host's hardware is */
+/* Sort the devices devs[off..off+n) by BDF. Returns 0 or -1 without memory. */
+int nicfit__fleet_sort_devs(struct nicfit_fleet *fl, size_t off, size_t n);
+/* The signature string of a host with those (sorted) devices; 0 without memory. */
+uint32_t nicfit__fleet_signature(struct nicfit_fleet *fl, uint32_t product, uint32_t vendor,
+				 size_t off, size_t n);
+
+/* ---- analysis ---------------------------------------------------------------- */
+
+struct fl_gath;
+struct fl_tally;
+
+/* The analysis's working state (fleet_analyze.c owns it). */
+struct fl_an {
+	struct nicfit_fleet *fl;
+	const struct nicfit_fleet_opts *o;
+	uint64_t *first;
+	uint32_t *cnt, *last, *last2;
+	uint8_t *flags;
+	uint32_t *touched;
+	size_t ntouched;
+	struct fl_gath *g;
+	size_t ng, capg;
+	size_t *vh;            /* hosts of the tallies being built */
+	size_t nvh, capvh;
+	struct fl_tally *t;
+	size_t nt, capt;
+	uint8_t *mark;         /* per host */
+	int err;               /* NICFIT_E_NOMEM once something failed */
+};
+
+/* A group of hosts with one hardware signature, while the analysis runs. */
+struct fl_grp {
+	uint32_t sig, label, product;
+	const char *label_s, *sig_s; /* for sorting */
+	size_t off, n;        /* into fl->group_hosts */
+	size_t coff, ncommon; /* into fl->commons */
+	size_t nsig;          /* signature devices */
+	uint32_t gpus[16], nics[16]; /* distinct models (string ids), sorted */
+	int ngpus, nnics;
+	int cluster;          /* groups meant to be built alike share one */
+};
+
+/* fleet_anomaly.c: the records (a->err is set when memory runs out) */
+struct fl_anom *nicfit__fleet_anom_new(struct fl_an *a, int attr, enum nicfit_severity sev,
+				       uint32_t code, int group, uint32_t dev);
+void nicfit__fleet_anom_host(struct fl_an *a, struct fl_anom *x, size_t h);
+/* A value of x with its hosts (copied from hosts[0..n)). */
+void nicfit__fleet_anom_value(struct fl_an *a, struct fl_anom *x, uint32_t shown,
+			      const size_t *hosts, size_t n, int majority);
+/* --ignore: code (a string: fleet's or a host's finding code) is not to be reported. */
+int nicfit__fleet_ignored(const struct fl_an *a, const char *code);
+int nicfit__fleet_ignored_code(const struct fl_an *a, enum nicfit__code code);
+/* The string id of a registered code, as anomalies carry it. */
+uint32_t nicfit__fleet_code_id(struct fl_an *a, enum nicfit__code code);
+uint32_t nicfit__fleet_intern_fmt(struct fl_an *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+uint32_t nicfit__fleet_intern_buf(struct fl_an *a, struct nicfit_buf *b);
+/* A value of attr as users read it ("x16", "16 GT/s", "absent"), in buf. */
+const char *nicfit__fleet_fmt_value(struct nicfit_fleet *fl, int attr, uint64_t v, char *buf,
+				    size_t n);
+/* The device at bdf in host h, or NULL. */
+const struct fl_dev *nicfit__fleet_host_dev(const struct nicfit_fleet *fl,
+					    const struct fl_host *h, uint32_t bdf);
+/* A device's name, or its PCI ID when the audit gives none. */
+const char *nicfit__fleet_dev_label(const struct nicfit_fleet *fl, const struct fl_dev *d);
+int nicfit__fleet_is_gpu(const struct nicfit_fleet *fl, const struct fl_dev *d);
+
+/* fleet_compare.c: compare the hosts[0..n) of group gi */
+void nicfit__fleet_compare_group(struct fl_an *a, int gi, const size_t *hosts, size_t n);
+
+/* fleet_groups.c: make the groups (sorted, largest first), compare those built alike */
+int nicfit__fleet_make_groups(struct fl_an *a, struct fl_grp **groups, size_t *ngroups);
+void nicfit__fleet_compare_families(struct fl_an *a, struct fl_grp *groups, size_t ng);
+
+/* fleet_analyze.c */
+/* Free the last analysis's results; fl reads as not analysed. */
+void nicfit__fleet_results_release(struct nicfit_fleet *fl);
 
 #endif
