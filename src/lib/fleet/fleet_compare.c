@@ -101,9 +101,22 @@ static void tally_rank(struct fl_an *a, int attr, struct fl_tally *t)
 	}
 }
 
-/* Severity of value `odd` against reference `ref`. */
-static enum nicfit_severity severity(int attr, const struct fl_tally *odd, const struct fl_tally *ref,
-				     int gpu)
+/*
+ * How bad is value `odd` against the reference value `ref` (the majority's,
+ * or without one the best seen)? The severity goes by order where the
+ * attribute has one:
+ *   - better than the reference (a wider link, a port up where most are
+ *     down) is info: worth knowing, nothing to fix on that host;
+ *   - on a GPU or accelerator, link speed and width are info whatever they
+ *     are: they drop when idle, so an audit at rest proves nothing;
+ *   - a value with no rank ("unknown" operstate) differs without being
+ *     known to be worse: at most a warning;
+ *   - a rate at half the reference or less (ratio attributes) is critical:
+ *     an x8 link where x16 is usual halves what the device can move;
+ *   - anything else worse takes the attribute's own severity.
+ */
+static enum nicfit_severity severity(int attr, const struct fl_tally *odd,
+				     const struct fl_tally *ref, int gpu)
 {
 	const struct fl_attr_def *def = &nicfit__fleet_attrs[attr];
 
@@ -111,7 +124,6 @@ static enum nicfit_severity severity(int attr, const struct fl_tally *odd, const
 		return NICFIT_SEV_INFO;
 	if (gpu && def->gpu_info)
 		return NICFIT_SEV_INFO;
-	/* an unranked value ("unknown" operstate) differs, but is not known to be worse */
 	if (def->ordered && (!odd->ranked || !ref->ranked))
 		return def->sev < NICFIT_SEV_WARNING ? def->sev : NICFIT_SEV_WARNING;
 	if (def->ratio && odd->ranked && ref->ranked && ref->rank > 0 &&
@@ -138,28 +150,26 @@ static void describe_values(struct fl_an *a, struct nicfit_buf *b, int attr, siz
 
 	for (i = from; i < to; i++)
 		nicfit_buf_addf(b, "%s%s on %zu host%s", i > from ? ", " : "",
-				nicfit__fleet_fmt_value(a->fl, attr, a->t[i].v, tmp, sizeof(tmp)), a->t[i].count,
-				fl_plural(a->t[i].count));
+				nicfit__fleet_fmt_value(a->fl, attr, a->t[i].v, tmp, sizeof(tmp)),
+				a->t[i].count, fl_plural(a->t[i].count));
 }
 
-/* Values of one key: tallies in a->t, hosts in a->vh. Build its anomaly. */
-static void value_anomaly(struct fl_an *a, int gi, uint32_t key, const struct fl_host *first)
+/*
+ * What the hosts of one key are compared with. A strict majority (more
+ * than half of the hosts that report the value) is the reference: the
+ * others are odd. A value that an audit does not give is not counted, so
+ * a half-read fleet does not invent a minority. Without a majority (two
+ * hosts that differ, a rollout half done) an ordered attribute still has
+ * a best value, and the hosts below it are named; values that differ but
+ * rank alike ("down" and "dormant") have no order after all. Returns 1
+ * when t[0] is a majority, and sets *best to the best tally or -1.
+ */
+static int reference(struct fl_an *a, int attr, int *best)
 {
-	struct nicfit_fleet *fl = a->fl;
-	const struct fl_key *k = &fl->keys[key];
-	int attr = k->attr;
 	const struct fl_attr_def *def = &nicfit__fleet_attrs[attr];
-	int gpu = nicfit__fleet_is_gpu(fl, nicfit__fleet_host_dev(fl, first, k->dev));
-	size_t i, j, total = 0;
-	enum nicfit_severity sev = NICFIT_SEV_NONE;
-	int maj = -1, best = -1, all_ranked = 1;
-	struct fl_anom *x;
-	struct nicfit_buf b;
-	char tmp[256];
-	uint32_t subject;
+	size_t i, total = 0;
+	int all_ranked = 1;
 
-	if (nicfit__fleet_ignored(a, nicfit__code_name(def->code)))
-		return;
 	/* most common first; hosts stay with their tally through the offsets */
 	qsort(a->t, a->nt, sizeof(*a->t), tally_by_count);
 	for (i = 0; i < a->nt; i++) {
@@ -168,31 +178,43 @@ static void value_anomaly(struct fl_an *a, int gi, uint32_t key, const struct fl
 		if (!a->t[i].ranked)
 			all_ranked = 0;
 	}
+	*best = -1;
 	if (a->t[0].count * 2 > total)
-		maj = 0;
-	if (maj < 0 && all_ranked && def->ordered) {
-		best = 0;
-		for (i = 1; i < a->nt; i++)
-			if (a->t[i].rank > a->t[best].rank)
-				best = (int)i;
-		/* values that differ but rank alike ("down", "dormant"): no order after all */
-		for (i = 0; i < a->nt; i++)
-			if (a->t[i].rank < a->t[best].rank)
-				break;
-		if (i == a->nt)
-			best = -1;
-	}
-	x = nicfit__fleet_anom_new(a, attr, NICFIT_SEV_NONE, nicfit__fleet_code_id(a, def->code), gi, k->dev);
-	if (!x)
-		return;
-	subject = subject_of(a, k, first);
-	x->subject = subject;
-	x->majority = maj == 0;
+		return 1;
+	if (!all_ranked || !def->ordered)
+		return 0;
+	*best = 0;
+	for (i = 1; i < a->nt; i++)
+		if (a->t[i].rank > a->t[*best].rank)
+			*best = (int)i;
+	for (i = 0; i < a->nt; i++)
+		if (a->t[i].rank < a->t[*best].rank)
+			break;
+	if (i == a->nt)
+		*best = -1;
+	return 0;
+}
+
+/*
+ * Name the odd hosts of x and return the anomaly's severity, the worst of
+ * its odd values' (see severity()). With a majority the odd hosts are the
+ * others; with only a best value, those below it. With neither there is
+ * no order to go by and every host is in the dispute: the attribute's
+ * severity, but never critical for an ordered one, since nobody is known
+ * to be worse.
+ */
+static enum nicfit_severity name_odd_hosts(struct fl_an *a, struct fl_anom *x, int attr, int maj,
+					   int best, int gpu)
+{
+	const struct fl_attr_def *def = &nicfit__fleet_attrs[attr];
+	enum nicfit_severity sev = NICFIT_SEV_NONE;
+	size_t i, j;
+
 	for (i = 0; i < a->nt; i++) {
 		enum nicfit_severity s = NICFIT_SEV_NONE;
 		int named = 0;
 
-		if (maj == 0) {
+		if (maj) {
 			if (i > 0) {
 				s = severity(attr, &a->t[i], &a->t[0], gpu);
 				named = 1;
@@ -203,7 +225,6 @@ static void value_anomaly(struct fl_an *a, int gi, uint32_t key, const struct fl
 				named = 1;
 			}
 		} else {
-			/* no order to go by: every host is in the dispute */
 			s = gpu && def->gpu_info ? NICFIT_SEV_INFO : def->sev;
 			if (def->ordered && s > NICFIT_SEV_WARNING)
 				s = NICFIT_SEV_WARNING;
@@ -215,17 +236,32 @@ static void value_anomaly(struct fl_an *a, int gi, uint32_t key, const struct fl
 			for (j = 0; j < a->t[i].count; j++)
 				nicfit__fleet_anom_host(a, x, a->vh[a->t[i].off + j]);
 	}
+	return sev;
+}
+
+/* x's values, its expected value and its message. */
+static void value_message(struct fl_an *a, struct fl_anom *x, int attr, int maj, int gpu)
+{
+	struct nicfit_fleet *fl = a->fl;
+	const struct fl_attr_def *def = &nicfit__fleet_attrs[attr];
+	struct nicfit_buf b;
+	char tmp[256];
+	size_t i;
+
 	for (i = 0; i < a->nt; i++)
-		nicfit__fleet_anom_value(a, x, nicfit__fleet_intern_fmt(a, "%s", nicfit__fleet_fmt_value(fl, attr, a->t[i].v, tmp, sizeof(tmp))),
-			   a->vh + a->t[i].off, a->t[i].count, maj == 0 && i == 0);
-	x->sev = sev;
+		nicfit__fleet_anom_value(
+			a, x,
+			nicfit__fleet_intern_fmt(a, "%s", nicfit__fleet_fmt_value(fl, attr, a->t[i].v,
+										   tmp, sizeof(tmp))),
+			a->vh + a->t[i].off, a->t[i].count, maj && i == 0);
 	nicfit_buf_init(&b, 1 << 16);
-	nicfit_buf_addf(&b, "%s: %s ", fl_str(&fl->st, subject), def->what);
-	if (maj == 0) {
+	nicfit_buf_addf(&b, "%s: %s ", fl_str(&fl->st, x->subject), def->what);
+	if (maj) {
 		nicfit_buf_puts(&b, "is ");
 		describe_values(a, &b, attr, 1, a->nt);
 		nicfit_buf_addf(&b, "; %s on the other %zu",
-				nicfit__fleet_fmt_value(fl, attr, a->t[0].v, tmp, sizeof(tmp)), a->t[0].count);
+				nicfit__fleet_fmt_value(fl, attr, a->t[0].v, tmp, sizeof(tmp)),
+				a->t[0].count);
 		x->expected = nicfit__fleet_intern_fmt(a, "%s", tmp);
 	} else {
 		nicfit_buf_puts(&b, "differs, no majority: ");
@@ -237,7 +273,38 @@ static void value_anomaly(struct fl_an *a, int gi, uint32_t key, const struct fl
 	nicfit_buf_release(&b);
 }
 
-/* A finding or not-checked item that some hosts of the group have. */
+/* Values of one key: tallies in a->t, hosts in a->vh. Build its anomaly. */
+static void value_anomaly(struct fl_an *a, int gi, uint32_t key, const struct fl_host *first)
+{
+	struct nicfit_fleet *fl = a->fl;
+	const struct fl_key *k = &fl->keys[key];
+	int attr = k->attr;
+	const struct fl_attr_def *def = &nicfit__fleet_attrs[attr];
+	int gpu = nicfit__fleet_is_gpu(fl, nicfit__fleet_host_dev(fl, first, k->dev));
+	int maj, best;
+	struct fl_anom *x;
+
+	if (nicfit__fleet_ignored_code(a, def->code))
+		return;
+	maj = reference(a, attr, &best);
+	x = nicfit__fleet_anom_new(a, attr, NICFIT_SEV_NONE, nicfit__fleet_code_id(a, def->code),
+				   gi, k->dev);
+	if (!x)
+		return;
+	x->subject = subject_of(a, k, first);
+	x->majority = maj;
+	x->sev = name_odd_hosts(a, x, attr, maj, best, gpu);
+	value_message(a, x, attr, maj, gpu);
+}
+
+/*
+ * A finding or not-checked item that some hosts of the group have and the
+ * others (that could have said) do not. When most hosts have it, the odd
+ * ones are those without it, and that is only info: a finding that went
+ * away is seldom a problem. When a minority has it, they are odd, with the
+ * finding's own severity (an item not checked is info). When exactly half
+ * have it there is no majority, and the hosts that have it are named.
+ */
 static void presence_anomaly(struct fl_an *a, int gi, uint32_t key, const size_t *present,
 			     size_t np, const size_t *absent, size_t na)
 {
@@ -402,12 +469,17 @@ static void path_values(struct fl_an *a, size_t from, uint32_t k, size_t i, size
 	tally_values(a, i, w);
 }
 
-void nicfit__fleet_compare_group(struct fl_an *a, int gi, const size_t *hosts, size_t n)
+/*
+ * The first pass: per key, the first value seen, how many hosts have it
+ * (cnt) and whether any host disagrees (flags bit 2). A finding or
+ * not-checked item also disagrees when fewer hosts have it than could have
+ * said (the hosts whose audit lists findings at all); one that every such
+ * host of a group of two or more has is a finding common to the group.
+ */
+static void first_pass(struct fl_an *a, const size_t *hosts, size_t n)
 {
 	struct nicfit_fleet *fl = a->fl;
-	size_t i, j, known_f = 0, known_n = 0, from = fl->nanoms;
-	const struct fl_host *first = &fl->hosts[hosts[0]];
-	int pass;
+	size_t i, j, known_f = 0, known_n = 0;
 
 	a->ntouched = 0;
 	for (i = 0; i < n; i++) {
@@ -447,7 +519,14 @@ void nicfit__fleet_compare_group(struct fl_an *a, int gi, const size_t *hosts, s
 				add_common(a, k);
 		}
 	}
-	/* gather the values of the keys that differ */
+}
+
+/* The second pass: the values of the keys that differ, sorted by key and value. */
+static void gather(struct fl_an *a, const size_t *hosts, size_t n)
+{
+	struct nicfit_fleet *fl = a->fl;
+	size_t i, j;
+
 	a->ng = 0;
 	for (i = 0; i < n && !a->err; i++) {
 		const struct fl_host *h = &fl->hosts[hosts[i]];
@@ -470,6 +549,17 @@ void nicfit__fleet_compare_group(struct fl_an *a, int gi, const size_t *hosts, s
 	}
 	if (a->ng)
 		qsort(a->g, a->ng, sizeof(*a->g), gath_cmp);
+}
+
+void nicfit__fleet_compare_group(struct fl_an *a, int gi, const size_t *hosts, size_t n)
+{
+	struct nicfit_fleet *fl = a->fl;
+	size_t i, j, from = fl->nanoms;
+	const struct fl_host *first = &fl->hosts[hosts[0]];
+	int pass;
+
+	first_pass(a, hosts, n);
+	gather(a, hosts, n);
 	/* path keys last: they leave out hosts that their own link explains */
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < a->ng && !a->err; i = j) {
@@ -491,11 +581,10 @@ void nicfit__fleet_compare_group(struct fl_an *a, int gi, const size_t *hosts, s
 				presence(a, gi, k, i, j, hosts, n);
 				continue;
 			}
-			if (attr == FA_PATH) {
+			if (attr == FA_PATH)
 				path_values(a, from, k, i, j);
-			} else {
+			else
 				tally_values(a, i, j);
-			}
 			if (a->nt > 1)
 				value_anomaly(a, gi, k, first);
 		}
