@@ -4,6 +4,7 @@
  * alike, add the hosts that sent no usable audit, and publish the results
  * in the order users read them (worst first).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,12 +82,17 @@ static int expect_one(void *ctx, const char *name)
 	return absent_add(e->a, id) < 0 ? -1 : 0;
 }
 
-static int absent_hosts(struct fl_an *a, struct nicfit_error *err)
+/*
+ * Hosts whose audit could not be used (truncated, malformed, not an
+ * audit, no output) are one warning: the fleet was measured without them,
+ * so its verdict may be too kind, but nothing is known to be wrong with
+ * them. Documents that name no host are counted in the message.
+ */
+static int unreadable_anomaly(struct fl_an *a)
 {
 	struct nicfit_fleet *fl = a->fl;
 	size_t i, nunread;
 	struct fl_anom *x;
-	int rc;
 
 	for (i = 0; i < fl->nproblem_hosts; i++)
 		if (absent_add(a, fl->problem_hosts[i]) < 0)
@@ -94,86 +100,108 @@ static int absent_hosts(struct fl_an *a, struct nicfit_error *err)
 	nunread = fl->nabsent;
 	fl->nunnamed = fl->nunreadable > fl->nproblem_hosts ? fl->nunreadable - fl->nproblem_hosts
 							     : 0;
-	if ((nunread || fl->nunnamed) && !nicfit__fleet_ignored_code(a, NICFIT_CODE_AUDIT_UNREADABLE)) {
-		x = nicfit__fleet_anom_new(a, -1, NICFIT_SEV_WARNING,
-			     nicfit__fleet_code_id(a, NICFIT_CODE_AUDIT_UNREADABLE), -1, 0);
+	if ((!nunread && !fl->nunnamed) ||
+	    nicfit__fleet_ignored_code(a, NICFIT_CODE_AUDIT_UNREADABLE))
+		return 0;
+	x = nicfit__fleet_anom_new(a, -1, NICFIT_SEV_WARNING,
+				   nicfit__fleet_code_id(a, NICFIT_CODE_AUDIT_UNREADABLE), -1, 0);
+	if (!x)
+		return NICFIT_E_NOMEM;
+	x->attribute = "audit";
+	x->subject = nicfit__fleet_intern0(&fl->st, "audit");
+	x->majority = 1;
+	for (i = 0; i < nunread; i++)
+		nicfit__fleet_anom_host(a, x, fl->nhosts + i);
+	if (fl->nunnamed && nunread)
+		x->message = nicfit__fleet_intern_fmt(a, "no usable audit (truncated, malformed or no "
+						      "output), and %zu document%s without a host "
+						      "name; see the input problems", fl->nunnamed,
+						      fl_plural(fl->nunnamed));
+	else if (fl->nunnamed)
+		x->message = nicfit__fleet_intern_fmt(a, "%zu document%s without a host name could "
+						      "not be read; see the input problems",
+						      fl->nunnamed, fl_plural(fl->nunnamed));
+	else
+		x->message = nicfit__fleet_intern_fmt(a, "no usable audit (truncated, malformed or "
+						      "no output); see the input problems");
+	return 0;
+}
+
+/* The host-missing anomaly, its hosts and message left to the caller. */
+static struct fl_anom *missing_anomaly(struct fl_an *a)
+{
+	struct fl_anom *x = nicfit__fleet_anom_new(a, -1, NICFIT_SEV_CRITICAL,
+						   nicfit__fleet_code_id(a, NICFIT_CODE_HOST_MISSING),
+						   -1, 0);
+
+	if (x) {
+		x->attribute = "hosts";
+		x->subject = nicfit__fleet_intern0(&a->fl->st, "fleet");
+		x->majority = 1;
+	}
+	return x;
+}
+
+/*
+ * --expect: hosts that should have answered. A host that sent nothing at
+ * all is critical: whatever broke it (down, unreachable, the audit never
+ * ran) keeps it out of the cluster, and nothing about it was checked. A
+ * count can only say how many are missing; a host list names them.
+ */
+static int expect_hosts(struct fl_an *a, struct nicfit_error *err)
+{
+	struct nicfit_fleet *fl = a->fl;
+	const char *e = a->o->expect;
+	struct expect_ctx ec;
+	struct fl_anom *x;
+	size_t i, k = 0, before = fl->nabsent;
+	int rc;
+
+	while (e[k] >= '0' && e[k] <= '9')
+		k++;
+	if (k && !e[k]) {
+		unsigned long long want = strtoull(e, NULL, 10);
+		size_t have = fl->nhosts + fl->nabsent;
+
+		fl->nexpected = (size_t)want;
+		if (want <= have || nicfit__fleet_ignored_code(a, NICFIT_CODE_HOST_MISSING))
+			return a->err;
+		fl->nmissing_unnamed = (size_t)want - have;
+		x = missing_anomaly(a);
 		if (!x)
 			return NICFIT_E_NOMEM;
-		x->attribute = "audit";
-		x->subject = nicfit__fleet_intern0(&fl->st, "audit");
-		x->majority = 1;
-		for (i = 0; i < nunread; i++)
+		x->message = nicfit__fleet_intern_fmt(a, "%llu hosts expected, %zu answered: %zu sent "
+						      "nothing (give --expect a host list to name "
+						      "them)", want, have, fl->nmissing_unnamed);
+		return a->err;
+	}
+	ec.a = a;
+	ec.n = 0;
+	rc = nicfit_hostlist_expand(e, fl->lim.max_hosts, expect_one, &ec, err);
+	if (rc && err && !a->err)
+		snprintf(err->input, sizeof(err->input), "--expect");
+	if (rc)
+		return a->err ? a->err : rc;
+	fl->nexpected = ec.n;
+	if (fl->nabsent > before && !nicfit__fleet_ignored_code(a, NICFIT_CODE_HOST_MISSING)) {
+		x = missing_anomaly(a);
+		if (!x)
+			return NICFIT_E_NOMEM;
+		for (i = before; i < fl->nabsent; i++)
 			nicfit__fleet_anom_host(a, x, fl->nhosts + i);
-		if (fl->nunnamed && nunread)
-			x->message = nicfit__fleet_intern_fmt(a, "no usable audit (truncated, malformed or no "
-					       "output), and %zu document%s without a host name; "
-					       "see the input problems", fl->nunnamed,
-					       fl_plural(fl->nunnamed));
-		else if (fl->nunnamed)
-			x->message = nicfit__fleet_intern_fmt(a, "%zu document%s without a host name could not be "
-					       "read; see the input problems", fl->nunnamed,
-					       fl_plural(fl->nunnamed));
-		else
-			x->message = nicfit__fleet_intern_fmt(a, "no usable audit (truncated, malformed or no "
-					       "output); see the input problems");
-	}
-	if (!a->o || !a->o->expect)
-		return 0;
-	{
-		const char *e = a->o->expect;
-		size_t k = 0;
-
-		while (e[k] >= '0' && e[k] <= '9')
-			k++;
-		if (k && !e[k]) {
-			unsigned long long want = strtoull(e, NULL, 10);
-			size_t have = fl->nhosts + fl->nabsent;
-
-			fl->nexpected = (size_t)want;
-			if (want > have && !nicfit__fleet_ignored_code(a, NICFIT_CODE_HOST_MISSING)) {
-				fl->nmissing_unnamed = (size_t)want - have;
-				x = nicfit__fleet_anom_new(a, -1, NICFIT_SEV_CRITICAL,
-					     nicfit__fleet_code_id(a, NICFIT_CODE_HOST_MISSING),
-					     -1, 0);
-				if (!x)
-					return NICFIT_E_NOMEM;
-				x->attribute = "hosts";
-				x->subject = nicfit__fleet_intern0(&fl->st, "fleet");
-				x->majority = 1;
-				x->message = nicfit__fleet_intern_fmt(a, "%llu hosts expected, %zu answered: %zu sent "
-						       "nothing (give --expect a host list to name "
-						       "them)", want, have, fl->nmissing_unnamed);
-			}
-			return a->err;
-		}
-	}
-	{
-		struct expect_ctx ec;
-		size_t before = fl->nabsent;
-
-		ec.a = a;
-		ec.n = 0;
-		rc = nicfit_hostlist_expand(a->o->expect, fl->lim.max_hosts, expect_one, &ec, err);
-		if (rc && err && !a->err)
-			snprintf(err->input, sizeof(err->input), "--expect");
-		if (rc)
-			return a->err ? a->err : rc;
-		fl->nexpected = ec.n;
-		if (fl->nabsent > before && !nicfit__fleet_ignored_code(a, NICFIT_CODE_HOST_MISSING)) {
-			x = nicfit__fleet_anom_new(a, -1, NICFIT_SEV_CRITICAL,
-				     nicfit__fleet_code_id(a, NICFIT_CODE_HOST_MISSING), -1, 0);
-			if (!x)
-				return NICFIT_E_NOMEM;
-			x->attribute = "hosts";
-			x->subject = nicfit__fleet_intern0(&fl->st, "fleet");
-			x->majority = 1;
-			for (i = before; i < fl->nabsent; i++)
-				nicfit__fleet_anom_host(a, x, fl->nhosts + i);
-			x->message = nicfit__fleet_intern_fmt(a, "expected but sent nothing (%zu of %zu expected "
-					       "hosts)", fl->nabsent - before, ec.n);
-		}
+		x->message = nicfit__fleet_intern_fmt(a, "expected but sent nothing (%zu of %zu "
+						      "expected hosts)", fl->nabsent - before, ec.n);
 	}
 	return a->err;
+}
+
+static int absent_hosts(struct fl_an *a, struct nicfit_error *err)
+{
+	int rc = unreadable_anomaly(a);
+
+	if (rc || !a->o || !a->o->expect)
+		return rc;
+	return expect_hosts(a, err);
 }
 
 /* ---- the whole fleet ----------------------------------------------------------------------- */
@@ -214,45 +242,15 @@ static int common_cmp(const void *x, const void *y)
 	return strcmp(a->device ? a->device : "", b->device ? b->device : "");
 }
 
-static int publish(struct fl_an *a, struct fl_grp *groups, size_t ng)
+/*
+ * A host's status before the anomalies: the worst of its own audit's
+ * findings, but only from a warning up. An info finding is a fact, not a
+ * problem, and a fleet of hosts that each have one is a clean fleet.
+ */
+static void publish_hosts(struct nicfit_fleet *fl)
 {
-	struct nicfit_fleet *fl = a->fl;
-	struct anom_order *ord;
-	size_t i, j, n = 0, nall = fl->nhosts + fl->nabsent;
+	size_t i;
 
-	for (i = 0; i < fl->nanoms; i++)
-		n += !fl->anoms[i].dropped;
-	ord = calloc(n ? n : 1, sizeof(*ord));
-	fl->pub_anoms = calloc(n ? n : 1, sizeof(*fl->pub_anoms));
-	fl->pub_vals = calloc(fl->navals ? fl->navals : 1, sizeof(*fl->pub_vals));
-	fl->pub_hosts = calloc(nall ? nall : 1, sizeof(*fl->pub_hosts));
-	fl->groups = calloc(ng ? ng : 1, sizeof(*fl->groups));
-	if (!ord || !fl->pub_anoms || !fl->pub_vals || !fl->pub_hosts || !fl->groups) {
-		free(ord);
-		return NICFIT_E_NOMEM;
-	}
-	for (i = 0; i < fl->navals; i++) {
-		const struct fl_value_int *v = &fl->avals[i];
-
-		fl->pub_vals[i].value = fl_str(&fl->st, v->shown);
-		fl->pub_vals[i].count = v->count;
-		fl->pub_vals[i].hosts = fl->ahosts + v->host_off;
-		fl->pub_vals[i].majority = v->majority;
-	}
-	for (i = 0, j = 0; i < fl->nanoms; i++) {
-		const struct fl_anom *x = &fl->anoms[i];
-
-		if (x->dropped)
-			continue;
-		ord[j].sev = x->sev;
-		ord[j].group = x->group;
-		ord[j].code = fl_str(&fl->st, x->code);
-		ord[j].subject = x->subject ? fl_str(&fl->st, x->subject) : "";
-		ord[j].idx = i;
-		j++;
-	}
-	qsort(ord, n, sizeof(*ord), anom_order_cmp);
-	/* host statuses: own findings, then every anomaly that names them */
 	for (i = 0; i < fl->nhosts; i++) {
 		struct nicfit_fleet_host *h = &fl->pub_hosts[i];
 		const struct fl_host *fh = &fl->hosts[i];
@@ -274,6 +272,30 @@ static int publish(struct fl_an *a, struct fl_grp *groups, size_t ng)
 		h->group = -1;
 		h->status = NICFIT_SEV_NONE;
 	}
+}
+
+/*
+ * The anomalies worst first (then by group, code and subject), and the
+ * hosts they name: an anomaly from a warning up raises the status of each
+ * host it names to its own severity, as the host's own findings do.
+ */
+static void publish_anomalies(struct nicfit_fleet *fl, struct anom_order *ord, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0, j = 0; i < fl->nanoms; i++) {
+		const struct fl_anom *x = &fl->anoms[i];
+
+		if (x->dropped)
+			continue;
+		ord[j].sev = x->sev;
+		ord[j].group = x->group;
+		ord[j].code = fl_str(&fl->st, x->code);
+		ord[j].subject = x->subject ? fl_str(&fl->st, x->subject) : "";
+		ord[j].idx = i;
+		j++;
+	}
+	qsort(ord, n, sizeof(*ord), anom_order_cmp);
 	for (i = 0; i < n; i++) {
 		const struct fl_anom *x = &fl->anoms[ord[i].idx];
 		struct nicfit_fleet_anomaly *p = &fl->pub_anoms[i];
@@ -300,7 +322,13 @@ static int publish(struct fl_an *a, struct fl_grp *groups, size_t ng)
 		}
 	}
 	fl->nanoms_pub = n;
-	free(ord);
+}
+
+/* The groups, their common findings sorted, and their hosts counted by status. */
+static void publish_groups(struct nicfit_fleet *fl, const struct fl_grp *groups, size_t ng)
+{
+	size_t i, j;
+
 	for (i = 0; i < ng; i++) {
 		struct nicfit_fleet_group *g = &fl->groups[i];
 
@@ -326,6 +354,37 @@ static int publish(struct fl_an *a, struct fl_grp *groups, size_t ng)
 		}
 	}
 	fl->ngroups = ng;
+}
+
+static int publish(struct fl_an *a, struct fl_grp *groups, size_t ng)
+{
+	struct nicfit_fleet *fl = a->fl;
+	struct anom_order *ord;
+	size_t i, n = 0, nall = fl->nhosts + fl->nabsent;
+
+	for (i = 0; i < fl->nanoms; i++)
+		n += !fl->anoms[i].dropped;
+	ord = calloc(n ? n : 1, sizeof(*ord));
+	fl->pub_anoms = calloc(n ? n : 1, sizeof(*fl->pub_anoms));
+	fl->pub_vals = calloc(fl->navals ? fl->navals : 1, sizeof(*fl->pub_vals));
+	fl->pub_hosts = calloc(nall ? nall : 1, sizeof(*fl->pub_hosts));
+	fl->groups = calloc(ng ? ng : 1, sizeof(*fl->groups));
+	if (!ord || !fl->pub_anoms || !fl->pub_vals || !fl->pub_hosts || !fl->groups) {
+		free(ord);
+		return NICFIT_E_NOMEM;
+	}
+	for (i = 0; i < fl->navals; i++) {
+		const struct fl_value_int *v = &fl->avals[i];
+
+		fl->pub_vals[i].value = fl_str(&fl->st, v->shown);
+		fl->pub_vals[i].count = v->count;
+		fl->pub_vals[i].hosts = fl->ahosts + v->host_off;
+		fl->pub_vals[i].majority = v->majority;
+	}
+	publish_hosts(fl);
+	publish_anomalies(fl, ord, n);
+	free(ord);
+	publish_groups(fl, groups, ng);
 	return 0;
 }
 

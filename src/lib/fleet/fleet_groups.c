@@ -272,27 +272,20 @@ struct hwdiff {
 
 #define MAX_DIFF_SHOWN 6
 
-/* Compare group g with the reference group r of the same model. */
-static void hardware_anomaly(struct fl_an *a, const struct fl_grp *groups, int gi, int ri,
-			     int strict, size_t family_hosts)
+/*
+ * The signature devices of hr that hg lacks (r only), those hg has and hr
+ * not (g only), and those at one BDF that are another model (both), into
+ * d[]. A device missing here and an extra one of the same model there is
+ * the same card in another slot: paired (1 on the missing entry, which
+ * then names the new place, 2 on the extra one). Returns how many entries,
+ * with *missing set when a device is missing and not moved.
+ */
+static size_t hw_diff(const struct nicfit_fleet *fl, const struct fl_host *hr,
+		      const struct fl_host *hg, struct hwdiff *d, int *missing)
 {
-	struct nicfit_fleet *fl = a->fl;
-	const struct fl_grp *g = &groups[gi], *r = &groups[ri];
-	const struct fl_host *hg = &fl->hosts[fl->group_hosts[g->off]];
-	const struct fl_host *hr = &fl->hosts[fl->group_hosts[r->off]];
-	struct hwdiff *d;
-	size_t nd = 0, i = 0, j = 0, k, shown = 0;
-	int missing = 0, sev;
-	struct fl_anom *x;
-	struct nicfit_buf b;
+	size_t nd = 0, i = 0, j = 0, k;
 
-	if (nicfit__fleet_ignored_code(a, NICFIT_CODE_HARDWARE_DIFFERS))
-		return;
-	d = calloc((size_t)hg->ndev + hr->ndev + 1, sizeof(*d));
-	if (!d) {
-		a->err = NICFIT_E_NOMEM;
-		return;
-	}
+	*missing = 0;
 	/* both device lists are sorted by BDF */
 	while (i < hr->ndev || j < hg->ndev) {
 		const struct fl_dev *dr = i < hr->ndev ? &fl->devs[hr->dev_off + i] : NULL;
@@ -337,10 +330,83 @@ static void hardware_anomaly(struct fl_an *a, const struct fl_grp *groups, int g
 				break;
 			}
 		if (!d[i].paired)
-			missing = 1;
+			*missing = 1;
 	}
+	return nd;
+}
+
+/* "no ConnectX-6 Dx at 0000:31:00.0; extra ... at ..." for d[0..nd). */
+static void hw_describe(const struct nicfit_fleet *fl, const struct hwdiff *d, size_t nd,
+			struct nicfit_buf *b)
+{
+	size_t i, shown = 0;
+
+	for (i = 0; i < nd; i++) {
+		const char *sep = shown ? "; " : "";
+
+		if (d[i].paired == 2)
+			continue;
+		if (shown == MAX_DIFF_SHOWN) {
+			shown++;
+			nicfit_buf_puts(b, "; more differences");
+			break;
+		}
+		shown++;
+		if (d[i].r && d[i].g && d[i].paired)
+			nicfit_buf_addf(b, "%s%s at %s instead of %s", sep,
+					nicfit__fleet_dev_label(fl, d[i].g),
+					fl_str(&fl->st, d[i].g->bdf), fl_str(&fl->st, d[i].r->bdf));
+		else if (d[i].r && d[i].g)
+			nicfit_buf_addf(b, "%s%s holds %s instead of %s", sep,
+					fl_str(&fl->st, d[i].g->bdf), nicfit__fleet_dev_label(fl, d[i].g),
+					nicfit__fleet_dev_label(fl, d[i].r));
+		else if (d[i].r)
+			nicfit_buf_addf(b, "%sno %s at %s", sep,
+					nicfit__fleet_dev_label(fl, d[i].r),
+					fl_str(&fl->st, d[i].r->bdf));
+		else
+			nicfit_buf_addf(b, "%sextra %s at %s", sep,
+					nicfit__fleet_dev_label(fl, d[i].g),
+					fl_str(&fl->st, d[i].g->bdf));
+	}
+	if (!nd)
+		nicfit_buf_puts(b, "the same devices, but the server model or vendor differs");
+}
+
+/*
+ * Compare group g with the reference group r of hosts built alike. A
+ * device the reference has and g lacks (not moved elsewhere) is critical:
+ * a GPU that fell off the bus or a NIC that died is what this looks for,
+ * and the job that lands on that host runs short. A device extra, moved to
+ * another slot, or of another model at a slot is a warning: the host works
+ * but is not built like its peers (another NUMA node, another path). strict
+ * says r is a true majority of the hosts built alike.
+ */
+static void hardware_anomaly(struct fl_an *a, const struct fl_grp *groups, int gi, int ri,
+			     int strict, size_t family_hosts)
+{
+	struct nicfit_fleet *fl = a->fl;
+	const struct fl_grp *g = &groups[gi], *r = &groups[ri];
+	const struct fl_host *hg = &fl->hosts[fl->group_hosts[g->off]];
+	const struct fl_host *hr = &fl->hosts[fl->group_hosts[r->off]];
+	struct hwdiff *d;
+	size_t nd, i;
+	int missing;
+	enum nicfit_severity sev;
+	struct fl_anom *x;
+	struct nicfit_buf b;
+
+	if (nicfit__fleet_ignored_code(a, NICFIT_CODE_HARDWARE_DIFFERS))
+		return;
+	d = calloc((size_t)hg->ndev + hr->ndev + 1, sizeof(*d));
+	if (!d) {
+		a->err = NICFIT_E_NOMEM;
+		return;
+	}
+	nd = hw_diff(fl, hr, hg, d, &missing);
 	sev = missing ? NICFIT_SEV_CRITICAL : NICFIT_SEV_WARNING;
-	x = nicfit__fleet_anom_new(a, -1, sev, nicfit__fleet_code_id(a, NICFIT_CODE_HARDWARE_DIFFERS), gi, 0);
+	x = nicfit__fleet_anom_new(a, -1, sev, nicfit__fleet_code_id(a, NICFIT_CODE_HARDWARE_DIFFERS),
+				   gi, 0);
 	if (!x) {
 		free(d);
 		return;
@@ -362,33 +428,7 @@ static void hardware_anomaly(struct fl_an *a, const struct fl_grp *groups, int g
 		nicfit_buf_addf(&b, "hardware differs, no majority among the %zu %s hosts; "
 				"compared with group %d: ", family_hosts,
 				r->product ? fl_str(&fl->st, r->product) : "alike", ri + 1);
-	for (i = 0; i < nd; i++) {
-		const char *sep = shown ? "; " : "";
-
-		if (d[i].paired == 2)
-			continue;
-		if (shown == MAX_DIFF_SHOWN) {
-			shown++;
-			nicfit_buf_puts(&b, "; more differences");
-			break;
-		}
-		shown++;
-		if (d[i].r && d[i].g && d[i].paired)
-			nicfit_buf_addf(&b, "%s%s at %s instead of %s", sep, nicfit__fleet_dev_label(fl, d[i].g),
-					fl_str(&fl->st, d[i].g->bdf), fl_str(&fl->st, d[i].r->bdf));
-		else if (d[i].r && d[i].g)
-			nicfit_buf_addf(&b, "%s%s holds %s instead of %s", sep,
-					fl_str(&fl->st, d[i].g->bdf), nicfit__fleet_dev_label(fl, d[i].g),
-					nicfit__fleet_dev_label(fl, d[i].r));
-		else if (d[i].r)
-			nicfit_buf_addf(&b, "%sno %s at %s", sep, nicfit__fleet_dev_label(fl, d[i].r),
-					fl_str(&fl->st, d[i].r->bdf));
-		else
-			nicfit_buf_addf(&b, "%sextra %s at %s", sep, nicfit__fleet_dev_label(fl, d[i].g),
-					fl_str(&fl->st, d[i].g->bdf));
-	}
-	if (!nd)
-		nicfit_buf_puts(&b, "the same devices, but the server model or vendor differs");
+	hw_describe(fl, d, nd, &b);
 	x->message = nicfit__fleet_intern_buf(a, &b);
 	nicfit_buf_release(&b);
 	free(d);
@@ -436,7 +476,15 @@ static int cluster_root(struct fl_grp *g, int i)
 	return i;
 }
 
-/* Groups built alike are compared with their cluster's largest group. */
+/*
+ * Groups built alike (alike(), joined transitively) are compared with one
+ * reference: the cluster's largest group when it holds a strict majority
+ * of the cluster's hosts, since that is how the machine is meant to be
+ * built. Without a majority nobody can say which build is right, so the
+ * reference is the group with the most devices (a missing device is then
+ * named, an extra one is not invented) and the message says there is no
+ * majority.
+ */
 void nicfit__fleet_compare_families(struct fl_an *a, struct fl_grp *groups, size_t ng)
 {
 	size_t i, j, total;
