@@ -688,19 +688,28 @@ static int has_text(struct actx *a, int t, const char *needle)
 	return 0;
 }
 
+/*
+ * A host's result in a bundle. Every result is collected, and its text
+ * copied out, before any is read: reading a host's stdout parses it with
+ * the same tokenizer, which overwrites the bundle's tokens.
+ */
 struct bundle_host {
 	uint32_t name;
 	size_t off;           /* of the host's key in the bundle */
 	int res;              /* result object token */
 	int task;             /* the task object token */
+	enum { RESULT_OTHER, RESULT_AUDIT, RESULT_FAILED } kind;
+	char *text;           /* the stdout (RESULT_AUDIT) or why it failed */
+	size_t len;
 };
 
-/*
- * Collect every host result first: feeding a host's stdout parses it with
- * the same tokenizer, which overwrites the bundle's tokens.
- */
+struct bundle {
+	struct bundle_host *v;
+	size_t n, alloc;
+};
+
 /* The host results of one task object ({"task": ..., "hosts": {...}}). */
-static int collect_task(struct actx *a, int t, struct bundle_host **bh, size_t *nbh, size_t *cap)
+static int collect_task(struct actx *a, int t, struct bundle *bu)
 {
 	int hosts = jscan_get(a->js, t, "hosts");
 	uint32_t h;
@@ -710,156 +719,236 @@ static int collect_task(struct actx *a, int t, struct bundle_host **bh, size_t *
 	for (h = (uint32_t)hosts + 1; h < a->js->tok[hosts].next; h = a->js->tok[h + 1].next) {
 		struct bundle_host b;
 
+		memset(&b, 0, sizeof(b));
 		b.name = tok_sid(a, (int)h);
 		b.off = a->js->tok[h].start;
 		b.res = (int)h + 1;
 		b.task = t;
 		if (!b.name || tok_type(a, b.res) != JS_OBJECT)
 			continue;
-		if (NICFIT_ALLOC_GROW(*bh, *nbh + 1, *cap))
+		if (NICFIT_ALLOC_GROW(bu->v, bu->n + 1, bu->alloc))
 			return -1;
-		(*bh)[(*nbh)++] = b;
+		bu->v[bu->n++] = b;
 	}
+	return 0;
+}
+
+/* Every task's host results: one event's, or every play's. Returns 0 or -1. */
+static int collect_bundle(struct actx *a, int root, int event, struct bundle *bu)
+{
+	int plays = jscan_get(a->js, root, "plays");
+	uint32_t p, t;
+
+	if (event)
+		return collect_task(a, root, bu);
+	for (p = (uint32_t)plays + 1; p < a->js->tok[plays].next; p = a->js->tok[p].next) {
+		int tasks = jscan_get(a->js, (int)p, "tasks");
+
+		if (tok_type(a, tasks) != JS_ARRAY)
+			continue;
+		for (t = (uint32_t)tasks + 1; t < a->js->tok[tasks].next; t = a->js->tok[t].next)
+			if (collect_task(a, (int)t, bu))
+				return -1;
+	}
+	return 0;
+}
+
+/*
+ * What one host's result is: an audit, when its stdout holds
+ * "nicfit.audit"; a nicfit task that failed, when the task, the command or
+ * the module's invocation names nicfit (then why: Ansible's msg, the first
+ * line of stderr, "unreachable" or "no output"); or another task, which is
+ * none of fleet's business. Returns 0, or -1 without memory.
+ */
+static int bundle_result(struct nicfit_fleet *fl, struct actx *a, struct bundle_host *b)
+{
+	int out = jscan_get(a->js, b->res, "stdout");
+	int task = jscan_get(a->js, b->task, "task");
+	uint32_t why;
+	int err_t;
+	char first[200];
+
+	if (tok_type(a, out) == JS_STRING && has_text(a, out, "nicfit.audit")) {
+		size_t n = a->js->tok[out].len;
+
+		b->text = malloc(n + 1);
+		if (!b->text || jscan_string(a->js, out, b->text, n + 1) < 0)
+			return -1;
+		b->len = strlen(b->text);
+		b->kind = RESULT_AUDIT;
+		return 0;
+	}
+	if (!has_text(a, task, "nicfit") &&
+	    !has_text(a, jscan_get(a->js, b->res, "cmd"), "nicfit") &&
+	    !has_text(a, jscan_get(a->js, b->res, "invocation"), "nicfit"))
+		return 0;
+	why = get_sid(a, b->res, "msg");
+	err_t = jscan_get(a->js, b->res, "stderr");
+	first[0] = '\0';
+	if (!why && tok_type(a, err_t) == JS_STRING) {
+		size_t n = a->js->tok[err_t].len;
+		char *s = malloc(n + 1);
+
+		if (s && jscan_string(a->js, err_t, s, n + 1) >= 0) {
+			s[strcspn(s, "\n")] = '\0';
+			snprintf(first, sizeof(first), "%s", s);
+		}
+		free(s);
+	}
+	b->text = malloc(sizeof(first) + 64);
+	if (!b->text)
+		return -1;
+	snprintf(b->text, sizeof(first) + 64, "%s",
+		 why ? fl_str(&fl->st, why) : first[0] ? first :
+		 is_true(a, b->res, "unreachable") ? "unreachable" : "no output");
+	b->kind = RESULT_FAILED;
 	return 0;
 }
 
 /*
  * Ansible's JSON callback (one document: plays[].tasks[].hosts{}) or one
  * event of its JSONL callback ({"_event": ..., "task": ..., "hosts": {}}).
+ * Each host's audit is read as that host's text; a nicfit task that failed
+ * is the host's input problem.
  */
 static int ansible_bundle(struct nicfit_fleet *fl, struct actx *a, int root,
 			  const struct fl_origin *o, int event, struct nicfit_error *err)
 {
-	struct bundle_host *bh = NULL;
-	size_t nbh = 0, cap = 0, i, found = 0;
-	int plays = jscan_get(a->js, root, "plays");
-	uint32_t p, t;
+	struct bundle bu = { NULL, 0, 0 };
+	size_t i, found = 0;
 	long line, col;
 	int rc = 0;
-	char **texts = NULL;
-	size_t *lens = NULL;
-	int *kinds = NULL;
 
 	fl->ndocs--; /* the wrapper: its hosts' audits are counted, or their failures */
-	if (event) {
-		if (collect_task(a, root, &bh, &nbh, &cap)) {
-			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-			goto out;
-		}
-	}
-	for (p = (uint32_t)plays + 1; !event && p < a->js->tok[plays].next; p = a->js->tok[p].next) {
-		int tasks = jscan_get(a->js, (int)p, "tasks");
-
-		if (tok_type(a, tasks) != JS_ARRAY)
-			continue;
-		for (t = (uint32_t)tasks + 1; t < a->js->tok[tasks].next; t = a->js->tok[t].next) {
-			if (collect_task(a, (int)t, &bh, &nbh, &cap)) {
-				rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-				goto out;
-			}
-		}
-	}
-	/* decide per result: an audit in stdout, a nicfit task that failed, or unrelated */
-	texts = calloc(nbh ? nbh : 1, sizeof(*texts));
-	lens = calloc(nbh ? nbh : 1, sizeof(*lens));
-	kinds = calloc(nbh ? nbh : 1, sizeof(*kinds));
-	if (!texts || !lens || !kinds) {
+	if (collect_bundle(a, root, event, &bu)) {
 		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < nbh; i++) {
-		int out = jscan_get(a->js, bh[i].res, "stdout");
-		int task = jscan_get(a->js, bh[i].task, "task");
-
-		if (tok_type(a, out) == JS_STRING && has_text(a, out, "nicfit.audit")) {
-			size_t n = a->js->tok[out].len;
-
-			texts[i] = malloc(n + 1);
-			if (!texts[i] || jscan_string(a->js, out, texts[i], n + 1) < 0) {
-				rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-				goto out;
-			}
-			lens[i] = strlen(texts[i]);
-			kinds[i] = 1;
-			found++;
-		} else if (has_text(a, task, "nicfit") ||
-			   has_text(a, jscan_get(a->js, bh[i].res, "cmd"), "nicfit") ||
-			   has_text(a, jscan_get(a->js, bh[i].res, "invocation"), "nicfit")) {
-			uint32_t why = get_sid(a, bh[i].res, "msg");
-			int err_t = jscan_get(a->js, bh[i].res, "stderr");
-			char first[200];
-
-			first[0] = '\0';
-			if (!why && tok_type(a, err_t) == JS_STRING) {
-				size_t n = a->js->tok[err_t].len;
-				char *s = malloc(n + 1);
-
-				if (s && jscan_string(a->js, err_t, s, n + 1) >= 0) {
-					s[strcspn(s, "\n")] = '\0';
-					snprintf(first, sizeof(first), "%s", s);
-				}
-				free(s);
-			}
-			texts[i] = malloc(sizeof(first) + 64);
-			if (!texts[i]) {
-				rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-				goto out;
-			}
-			snprintf(texts[i], sizeof(first) + 64, "%s",
-				 why ? fl_str(&fl->st, why) : first[0] ? first :
-				 is_true(a, bh[i].res, "unreachable") ? "unreachable" : "no output");
-			kinds[i] = 2;
-			found++;
+	for (i = 0; i < bu.n; i++) {
+		if (bundle_result(fl, a, &bu.v[i])) {
+			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+			goto out;
 		}
+		found += bu.v[i].kind != RESULT_OTHER;
 	}
-	for (i = 0; i < nbh && !rc; i++) {
-		const char *name = fl_str(&fl->st, bh[i].name);
+	for (i = 0; i < bu.n && !rc; i++) {
+		const struct bundle_host *b = &bu.v[i];
+		const char *name = fl_str(&fl->st, b->name);
 
-		if (!kinds[i])
+		if (b->kind == RESULT_OTHER)
 			continue;
-		nicfit__fleet_position(o, a->text, bh[i].off, &line, &col);
-		if (kinds[i] == 1)
-			rc = nicfit__fleet_feed_labelled(fl, name, FL_LABEL_ANSIBLE, texts[i], lens[i], line,
-					      err);
-		else {
+		nicfit__fleet_position(o, a->text, b->off, &line, &col);
+		if (b->kind == RESULT_AUDIT) {
+			rc = nicfit__fleet_feed_labelled(fl, name, FL_LABEL_ANSIBLE, b->text, b->len,
+							 line, err);
+		} else {
 			fl->ndocs++;
 			nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, name, o->input, line, col,
-				   "host %s: no audit in Ansible's result: %s", name, texts[i]);
+					      "host %s: no audit in Ansible's result: %s", name,
+					      b->text);
 		}
 	}
 	if (!rc && !found && !event)
 		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, NULL, o->input,
-			   o->nfrags ? o->frags[0].line : 0, 0,
-			   "Ansible output with no nicfit audit in any host's stdout");
+				      o->nfrags ? o->frags[0].line : 0, 0,
+				      "Ansible output with no nicfit audit in any host's stdout");
 out:
-	for (i = 0; texts && i < nbh; i++)
-		free(texts[i]);
-	free(texts);
-	free(lens);
-	free(kinds);
-	free(bh);
+	for (i = 0; i < bu.n; i++)
+		free(bu.v[i].text);
+	free(bu.v);
 	return rc;
 }
 
 /* ---- the document ------------------------------------------------------------------- */
 
-static void where(const struct fl_origin *o, const char *text, size_t off, long *line,
-		  long *col)
+/*
+ * A document that is not an audit this nicfit reads: another schema
+ * version, another program's JSON. Records the problem and returns 1;
+ * returns 0 for nicfit.audit.v1.
+ */
+static int wrong_schema(struct actx *a, const struct fl_origin *o, int root, const char *who,
+			long line, long col)
 {
-	nicfit__fleet_position(o, text, off, line, col);
+	const char *s = fl_str(&a->fl->st, get_sid(a, root, "schema"));
+
+	if (s && !strcmp(s, "nicfit.audit.v1"))
+		return 0;
+	if (s && !strncmp(s, "nicfit.audit.v", 14))
+		nicfit__fleet_problem(a->fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
+				      "%s%s%sschema %s is not one this nicfit reads (nicfit.audit.v1)",
+				      who ? "host " : "", who ? who : "", who ? ": " : "", s);
+	else
+		nicfit__fleet_problem(a->fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
+				      "%s%s%snot a nicfit audit document (schema %s%s%s)",
+				      who ? "host " : "", who ? who : "", who ? ": " : "",
+				      s ? "\"" : "", s ? s : "missing", s ? "\"" : "");
+	return 1;
+}
+
+/*
+ * What the fleet calls the host (docs/json-fleet.md): the pdsh, clush or
+ * Ansible label when there is one, since that is the name the admin typed
+ * and will paste back; else the host name inside the audit; else the srun
+ * task number; else the name of its file (gpu07.json is gpu07); else where
+ * it was read (INPUT:LINE). srun labels are task numbers, which say less
+ * than the audit's own host name, so they come after it.
+ */
+static void host_name(const struct fl_origin *o, const char *reported, long line, char *name,
+		      size_t n)
+{
+	if (o->label && (o->kind == FL_LABEL_HOST || o->kind == FL_LABEL_ANSIBLE))
+		snprintf(name, n, "%s", o->label);
+	else if (reported)
+		snprintf(name, n, "%s", reported);
+	else if (o->label)
+		snprintf(name, n, "task %s", o->label);
+	else if (o->fallback)
+		snprintf(name, n, "%s", o->fallback);
+	else
+		snprintf(name, n, "%s:%ld", o->input, line);
+	nicfit__fleet_sanitize(name);
+}
+
+/* The host's attributes: host-wide members, devices, pairs, findings, not-checked items. */
+static void read_host(struct actx *a, int root)
+{
+	struct jscan *js = a->js;
+	int devs, numa = jscan_get(js, root, "numa_nodes");
+	uint32_t i, end;
+
+	if (tok_type(a, numa) == JS_ARRAY)
+		add(a, FA_NUMA_COUNT, 0, 0, dbits(js->tok[numa].count));
+	else
+		add_num(a, FA_NUMA_COUNT, 0, 0, root, "numa_nodes");
+	add_str(a, FA_KERNEL, 0, 0, find_str(a, root, kernel_paths));
+	add_str(a, FA_GPU_DRIVER, 0, 0, find_str(a, root, gpu_driver_paths));
+	add_str(a, FA_PRODUCT_FW, 0, 0, find_str(a, root, bios_paths));
+	add_bool(a, FA_PEERMEM, find_bool(a, root, peermem_paths));
+	add_bool(a, FA_GDR_KERNEL, find_bool(a, root, gdr_kernel_paths));
+	add_bool(a, FA_IOMMU, find_bool(a, root, iommu_paths));
+	add_bool(a, FA_PRIVILEGED, find_bool(a, root, privileged_paths));
+	devs = jscan_get(js, root, "devices");
+	if (tok_type(a, devs) == JS_ARRAY) {
+		end = js->tok[devs].next;
+		for (i = (uint32_t)devs + 1; i < end && !a->err; i = js->tok[i].next)
+			if (tok_type(a, (int)i) == JS_OBJECT)
+				read_device(a, (int)i);
+	}
+	read_pairs(a, root);
+	read_findings(a, root);
+	read_not_checked(a, root);
 }
 
 int nicfit__fleet_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
-		 const struct fl_origin *o, struct nicfit_error *err)
+			    const struct fl_origin *o, struct nicfit_error *err)
 {
 	struct actx a;
 	size_t attr_mark = fl->nattrs, dev_mark = fl->ndevs;
 	const char *who = o->label ? o->label : o->fallback;
 	long line, col;
-	int rc, root = 0, devs, numa;
-	uint32_t schema, host, i, end;
+	int rc, root = 0;
+	uint32_t schema, host;
 	char name[300];
-	const char *s;
 
 	memset(&a, 0, sizeof(a));
 	a.fl = fl;
@@ -870,14 +959,14 @@ int nicfit__fleet_audit_doc(struct nicfit_fleet *fl, const char *text, size_t le
 	if (rc == -2)
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	if (rc) {
-		where(o, text, fl->js.err_off, &line, &col);
+		nicfit__fleet_position(o, text, fl->js.err_off, &line, &col);
 		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
-			   "%s%s%s: %s", who ? "host " : "", who ? who : "",
-			   who ? ": malformed audit document" : "malformed JSON document",
-			   fl->js.err_msg);
+				      "%s%s%s: %s", who ? "host " : "", who ? who : "",
+				      who ? ": malformed audit document" : "malformed JSON document",
+				      fl->js.err_msg);
 		return 0;
 	}
-	where(o, text, 0, &line, &col);
+	nicfit__fleet_position(o, text, 0, &line, &col);
 	if (!who && tok_type(&a, root) == JS_OBJECT) {
 		/* name the host in messages even when the document will not do */
 		uint32_t h = find_str(&a, root, host_paths);
@@ -889,8 +978,8 @@ int nicfit__fleet_audit_doc(struct nicfit_fleet *fl, const char *text, size_t le
 	}
 	if (tok_type(&a, root) != JS_OBJECT) {
 		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
-			   "%s%s%sa JSON value that is not an audit (not an object)",
-			   who ? "host " : "", who ? who : "", who ? ": " : "");
+				      "%s%s%sa JSON value that is not an audit (not an object)",
+				      who ? "host " : "", who ? who : "", who ? ": " : "");
 		return 0;
 	}
 	schema = get_sid(&a, root, "schema");
@@ -898,62 +987,17 @@ int nicfit__fleet_audit_doc(struct nicfit_fleet *fl, const char *text, size_t le
 		return ansible_bundle(fl, &a, root, o, 0, err);
 	if (!schema && !o->nested && tok_type(&a, jscan_get(&fl->js, root, "_event")) == JS_STRING)
 		return ansible_bundle(fl, &a, root, o, 1, err);
-	s = fl_str(&fl->st, schema);
-	if (!s || strcmp(s, "nicfit.audit.v1")) {
-		if (s && !strncmp(s, "nicfit.audit.v", 14))
-			nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
-				   "%s%s%sschema %s is not one this nicfit reads (nicfit.audit.v1)",
-				   who ? "host " : "", who ? who : "", who ? ": " : "", s);
-		else
-			nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
-				   "%s%s%snot a nicfit audit document (schema %s%s%s)",
-				   who ? "host " : "", who ? who : "", who ? ": " : "",
-				   s ? "\"" : "", s ? s : "missing", s ? "\"" : "");
+	if (wrong_schema(&a, o, root, who, line, col))
 		return 0;
-	}
 
 	host = find_str(&a, root, host_paths);
 	a.h.reported = host;
-	if (o->label && (o->kind == FL_LABEL_HOST || o->kind == FL_LABEL_ANSIBLE)) {
-		snprintf(name, sizeof(name), "%s", o->label);
-	} else if (host) {
-		snprintf(name, sizeof(name), "%s", fl_str(&fl->st, host));
-	} else if (o->label) {
-		snprintf(name, sizeof(name), "task %s", o->label);
-	} else if (o->fallback) {
-		snprintf(name, sizeof(name), "%s", o->fallback);
-	} else {
-		snprintf(name, sizeof(name), "%s:%ld", o->input, line);
-	}
-	nicfit__fleet_sanitize(name);
+	host_name(o, host ? fl_str(&fl->st, host) : NULL, line, name, sizeof(name));
 	a.h.name = nicfit__fleet_intern0(&fl->st, name);
 	a.h.input = nicfit__fleet_intern0(&fl->st, o->input);
 	a.h.line = line;
 	a.h.product = find_str(&a, root, product_paths);
-
-	numa = jscan_get(&fl->js, root, "numa_nodes");
-	if (tok_type(&a, numa) == JS_ARRAY)
-		add(&a, FA_NUMA_COUNT, 0, 0, dbits(fl->js.tok[numa].count));
-	else
-		add_num(&a, FA_NUMA_COUNT, 0, 0, root, "numa_nodes");
-	add_str(&a, FA_KERNEL, 0, 0, find_str(&a, root, kernel_paths));
-	add_str(&a, FA_GPU_DRIVER, 0, 0, find_str(&a, root, gpu_driver_paths));
-	add_str(&a, FA_PRODUCT_FW, 0, 0, find_str(&a, root, bios_paths));
-	add_bool(&a, FA_PEERMEM, find_bool(&a, root, peermem_paths));
-	add_bool(&a, FA_GDR_KERNEL, find_bool(&a, root, gdr_kernel_paths));
-	add_bool(&a, FA_IOMMU, find_bool(&a, root, iommu_paths));
-	add_bool(&a, FA_PRIVILEGED, find_bool(&a, root, privileged_paths));
-
-	devs = jscan_get(&fl->js, root, "devices");
-	if (tok_type(&a, devs) == JS_ARRAY) {
-		end = fl->js.tok[devs].next;
-		for (i = (uint32_t)devs + 1; i < end && !a.err; i = fl->js.tok[i].next)
-			if (tok_type(&a, (int)i) == JS_OBJECT)
-				read_device(&a, (int)i);
-	}
-	read_pairs(&a, root);
-	read_findings(&a, root);
-	read_not_checked(&a, root);
+	read_host(&a, root);
 	if (!a.err && nicfit__fleet_sort_devs(fl, dev_mark, fl->ndevs - dev_mark))
 		a.err = NICFIT_E_NOMEM;
 	if (!a.err) {
