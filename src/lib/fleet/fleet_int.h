@@ -7,6 +7,7 @@
  *                    (plain JSON, pdsh/clush/srun labels, clush -b blocks, Ansible)
  *   fleet_input.c    the splitter: where a JSON document ends, and its positions
  *   fleet_audit.c    one audit document -> one host record (and Ansible bundles)
+ *   fleet_read.c     the token helpers, and the members of each device
  *   fleet_attrs.c    the table of what is compared, and how bad a difference is
  *   fleet_strtab.c   interned strings
  *   fleet_store.c    keys, hosts and input problems, as read
@@ -391,6 +392,59 @@ struct fl_dest {
  */
 int nicfit__fleet_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
 			    const struct fl_origin *o, struct nicfit_error *err);
+
+/* fleet_read.c: reading one document's tokens (fleet_audit.c and fleet_read.c) */
+struct fl_actx {
+	struct nicfit_fleet *fl;
+	struct jscan *js;        /* holds the document's tokens */
+	const char *text;
+	struct fl_host h;        /* the host being read */
+	int err;                 /* NICFIT_E_NOMEM once something failed */
+};
+
+static inline int fl_tok_type(const struct fl_actx *a, int t)
+{
+	return t < 0 ? JS_NONE : a->js->tok[t].type;
+}
+
+/* A number as an attribute value: its bits, -0 taken as 0 (they compare equal). */
+static inline uint64_t fl_dbits(double d)
+{
+	uint64_t u;
+
+	if (d == 0)
+		d = 0;
+	memcpy(&u, &d, sizeof(u));
+	return u;
+}
+
+/* A member name looked for, with its length (KD("name")). */
+struct keydef {
+	const char *k;
+	size_t n;
+};
+#define KD(s) { s, sizeof(s) - 1 }
+
+/* Interned string token t; 0 when t is not a string. */
+uint32_t nicfit__fleet_tok_sid(struct fl_actx *a, int t);
+uint32_t nicfit__fleet_get_sid(struct fl_actx *a, int obj, const char *key);
+/* Member key of obj is true. */
+int nicfit__fleet_is_true(struct fl_actx *a, int obj, const char *key);
+/* One pass over obj's members: out[i] is the value token of keys[i], or -1. */
+void nicfit__fleet_members(struct fl_actx *a, int obj, const struct keydef *keys, int n, int *out);
+/* Add attribute (attr, subject) of value v to the host being read. */
+void nicfit__fleet_add(struct fl_actx *a, int attr, uint32_t subject, uint32_t dev, uint64_t v);
+void nicfit__fleet_add_num(struct fl_actx *a, int attr, uint32_t subject, uint32_t dev, int obj,
+			   const char *key);
+/* A string attribute; an empty string is unknown. */
+void nicfit__fleet_add_str(struct fl_actx *a, int attr, uint32_t subject, uint32_t dev,
+			   uint32_t sid);
+/* A host-wide boolean: 1, 0, or -1 unknown (nothing added). */
+void nicfit__fleet_add_bool(struct fl_actx *a, int attr, int v);
+/* An interned "x SEP y". */
+uint32_t nicfit__fleet_join(struct fl_actx *a, uint32_t x, const char *sep, const char *y);
+/* One object of "devices": the device, and its attributes. */
+void nicfit__fleet_read_device(struct fl_actx *a, int dev);
 
 /* fleet_input.c */
 void nicfit__fleet_split_init(struct fl_split *sp, size_t max);
