@@ -7,6 +7,20 @@
  * `nicfit audit --json` with pdsh, clush, Ansible or Slurm. This module
  * reads what those tools bring back and compares it.
  *
+ * Result. nicfit_fleet_new() allocates a fleet, which owns everything it
+ * reads and computes; nicfit_fleet_free() frees all of it. Input is fed in
+ * (begin/feed/end, or the file helpers), then nicfit_fleet_analyze()
+ * computes the result inside the fleet, read through the accessors below:
+ * groups, anomalies, host statuses, and per group the findings every host
+ * reported. An anomaly is a finding of the fleet's own (severity on the
+ * one scale of nicfit/finding.h, a registered code, a message) that also
+ * carries the hosts named and every value seen; a common finding is a
+ * struct nicfit_finding. What the analysis accessors return, strings
+ * included, lives until the next nicfit_fleet_analyze() or
+ * nicfit_fleet_free(); once more input begins they return nothing until
+ * the fleet is analysed again. An input problem lives until more input is
+ * fed.
+ *
  * Input. A fleet is fed streams (files, standard input, an HTTP body) and
  * finds the audit documents in them, whatever wrapped them:
  *   - plain JSON documents one after another, compact or pretty-printed;
@@ -38,9 +52,11 @@
  * model (or of the same parts, when the model is unknown) are compared with
  * the model's majority group to catch missing, extra or moved devices.
  *
- * Severity. Each anomaly has one (see docs/json-fleet.md for the table); a
- * host's status is the worst of its own audit findings and of the anomalies
- * that name it; nicfit_fleet_exit_status() gives 0, 1 or 2 as audit does.
+ * Severity. Each anomaly has one, on the scale every engine uses (see
+ * docs/json-fleet.md for the table, docs/findings.md for the codes); a
+ * host's status is the worst, from a warning up, of its own audit findings
+ * and of the anomalies that name it; nicfit_fleet_exit_status() gives 0, 1
+ * or 2 as audit does.
  *
  * Memory is bounded: each document, the documents still open at once and
  * the number of hosts have limits (struct nicfit_fleet_limits).
@@ -138,7 +154,12 @@ struct nicfit_fleet_opts {
 	 * input become a critical "host-missing" anomaly. NULL: no check.
 	 */
 	const char *expect;
-	/* Anomaly codes not to report (exact names), NULL-terminated or NULL. */
+	/*
+	 * Codes not to report (exact names): fleet's own, or a finding code of
+	 * the hosts' audits. NULL-terminated, or NULL. Taken as given; a
+	 * caller checks users' codes first with nicfit_code_check_ignore()
+	 * (NICFIT_ENGINE_FLEET | NICFIT_ENGINE_AUDIT), as `nicfit fleet` does.
+	 */
 	const char *const *ignore;
 };
 
