@@ -28,11 +28,6 @@ static const char *upper(enum nicfit_severity sev)
 	}
 }
 
-static const char *plural(size_t n)
-{
-	return n == 1 ? "" : "s";
-}
-
 /* Fold hosts (indices) into b; max 0 = all. */
 static void fold(const struct nicfit_fleet *fl, const size_t *hosts, size_t n, size_t max,
 		 struct nicfit_buf *b)
@@ -117,10 +112,9 @@ static const char *problem_kind(enum nicfit_fleet_problem_kind k)
 	       k == NICFIT_FLEET_DUPLICATE ? "duplicate" : "ignored";
 }
 
-static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
+static void json_summary(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 {
 	struct totals t;
-	size_t i, j;
 
 	count(fl, &t);
 	nicfit_emit_int(e, "hosts", (long long)t.hosts);
@@ -149,6 +143,11 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 	nicfit_emit_int(e, "duplicates", (long long)fl->nduplicates);
 	nicfit_emit_int(e, "ignored_lines", (long long)fl->nignored);
 	nicfit_emit_end_object(e);
+}
+
+static void json_groups(struct nicfit_emit *e, const struct nicfit_fleet *fl)
+{
+	size_t i, j;
 
 	nicfit_emit_begin_array(e, "groups");
 	for (i = 0; i < fl->ngroups; i++) {
@@ -176,6 +175,11 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
+}
+
+static void json_anomalies(struct nicfit_emit *e, const struct nicfit_fleet *fl)
+{
+	size_t i, j;
 
 	nicfit_emit_begin_array(e, "anomalies");
 	for (i = 0; i < fl->nanoms_pub; i++) {
@@ -212,6 +216,11 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
+}
+
+static void json_host_status(struct nicfit_emit *e, const struct nicfit_fleet *fl)
+{
+	size_t i;
 
 	nicfit_emit_begin_array(e, "host_status");
 	for (i = 0; i < fl->nhosts + fl->nabsent; i++) {
@@ -236,6 +245,11 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
+}
+
+static void json_problems(struct nicfit_emit *e, const struct nicfit_fleet *fl)
+{
+	size_t i;
 
 	nicfit_emit_begin_array(e, "problems");
 	for (i = 0; i < fl->nproblems; i++) {
@@ -252,6 +266,15 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 	}
 	nicfit_emit_end_array(e);
 	nicfit_emit_int(e, "problems_total", (long long)fl->problems_total);
+}
+
+static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
+{
+	json_summary(e, fl);
+	json_groups(e, fl);
+	json_anomalies(e, fl);
+	json_host_status(e, fl);
+	json_problems(e, fl);
 }
 
 /* ---- text, Markdown, CSV ----------------------------------------------------------- */
@@ -295,36 +318,32 @@ static void anomaly_table(struct nicfit_emit *e, const struct nicfit_fleet *fl, 
 	nicfit_buf_release(&b);
 }
 
-static void emit_text(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsigned flags)
+/* The verdict: hosts by status, anomalies by severity, and what the input held. */
+static void text_verdict(struct nicfit_emit *e, const struct nicfit_fleet *fl, int md)
 {
-	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
-	size_t max = (flags & NICFIT_FLEET_ALL_HOSTS) ? 0 : SHOWN_HOSTS;
 	const char *bold = nicfit_emit_color(e, NICFIT_COLOR_BOLD);
 	const char *reset = nicfit_emit_color(e, NICFIT_COLOR_RESET);
 	const char *red = nicfit_emit_color(e, NICFIT_COLOR_RED);
 	const char *yellow = nicfit_emit_color(e, NICFIT_COLOR_YELLOW);
 	const char *green = nicfit_emit_color(e, NICFIT_COLOR_GREEN);
 	struct totals t;
-	struct nicfit_buf b;
-	size_t i, j, ncommon = 0;
 
 	count(fl, &t);
-	nicfit_buf_init(&b, 0);
 	if (md)
 		nicfit_emit_printf(e, "# nicfit fleet: %zu host%s in %zu group%s\n\n**%zu critical, "
-				   "%zu warning, %zu clean**\n", t.hosts, plural(t.hosts), fl->ngroups,
-				   plural(fl->ngroups), t.critical, t.warning, t.clean);
+				   "%zu warning, %zu clean**\n", t.hosts, fl_plural(t.hosts), fl->ngroups,
+				   fl_plural(fl->ngroups), t.critical, t.warning, t.clean);
 	else
 		nicfit_emit_printf(e, "%sFleet of %zu host%s in %zu group%s: %s%zu critical%s, %s%zu "
-				   "warning%s, %s%zu clean%s%s\n", bold, t.hosts, plural(t.hosts),
-				   fl->ngroups, plural(fl->ngroups), t.critical ? red : "", t.critical,
+				   "warning%s, %s%zu clean%s%s\n", bold, t.hosts, fl_plural(t.hosts),
+				   fl->ngroups, fl_plural(fl->ngroups), t.critical ? red : "", t.critical,
 				   t.critical ? reset : "", t.warning ? yellow : "", t.warning,
 				   t.warning ? reset : "", green, t.clean, reset, reset);
 	if (fl->nanoms_pub)
 		nicfit_emit_printf(e, "%s%zu anomal%s name%s %zu host%s: %zu critical, %zu warning, "
 				   "%zu info\n", md ? "\n" : "", fl->nanoms_pub,
 				   fl->nanoms_pub == 1 ? "y" : "ies", fl->nanoms_pub == 1 ? "s" : "",
-				   t.named, plural(t.named),
+				   t.named, fl_plural(t.named),
 				   t.by_sev[NICFIT_SEV_CRITICAL], t.by_sev[NICFIT_SEV_WARNING],
 				   t.by_sev[NICFIT_SEV_INFO]);
 	else
@@ -332,13 +351,19 @@ static void emit_text(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsi
 				   md ? "\n" : "");
 	if (fl->nabsent || fl->nunreadable || fl->nduplicates) {
 		nicfit_emit_printf(e, "%sInput: %zu document%s read, %zu unreadable, %zu duplicate%s",
-				   md ? "\n" : "", fl->ndocs, plural(fl->ndocs), fl->nunreadable,
-				   fl->nduplicates, plural(fl->nduplicates));
+				   md ? "\n" : "", fl->ndocs, fl_plural(fl->ndocs), fl->nunreadable,
+				   fl->nduplicates, fl_plural(fl->nduplicates));
 		if (fl->nexpected)
 			nicfit_emit_printf(e, ", %zu expected", fl->nexpected);
 		nicfit_emit_printf(e, "%s\n", md || !fl->problems_total ? "" : " (problems on stderr)");
 	}
 	nicfit_emit_printf(e, "\n");
+}
+
+/* The groups table. Returns how many common findings the groups hold. */
+static size_t text_groups(struct nicfit_emit *e, const struct nicfit_fleet *fl, int md)
+{
+	size_t i, ncommon = 0;
 
 	nicfit_emit_heading(e, "Groups (same server model, GPUs and NICs in the same slots)");
 	nicfit_emit_table_begin(e, "groups", group_cols, 6);
@@ -363,66 +388,94 @@ static void emit_text(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsi
 				   md ? "" : "  ", md ? "\n" : "");
 	if (!md)
 		nicfit_emit_printf(e, "\n");
+	return ncommon;
+}
 
+static void text_common(struct nicfit_emit *e, const struct nicfit_fleet *fl, int md)
+{
+	size_t i, j;
+
+	nicfit_emit_heading(e, "Findings every host of a group reported");
+	for (i = 0; i < fl->ngroups; i++) {
+		const struct nicfit_fleet_group *g = &fl->groups[i];
+
+		for (j = 0; j < g->ncommon; j++) {
+			const struct nicfit_finding *c = &g->common[j];
+			/* host-wide findings name the device "host" */
+			const char *dev = c->device && strcmp(c->device, "host") ? c->device : NULL;
+
+			if (md)
+				nicfit_emit_printf(e, "- group %zu (%zu hosts): **%s** `%s`%s%s: %s\n",
+						   i + 1, g->nhosts,
+						   nicfit_severity_name(c->severity), c->code,
+						   dev ? " on " : "", dev ? dev : "",
+						   c->message ? c->message : "");
+			else
+				nicfit_emit_printf(e, "  group %zu, all %zu hosts: %-8s %s%s%s: %s\n",
+						   i + 1, g->nhosts, upper(c->severity), c->code,
+						   dev ? " " : "", dev ? dev : "",
+						   c->message ? c->message : "");
+		}
+	}
+	nicfit_emit_printf(e, "\n");
+}
+
+static void md_problems(struct nicfit_emit *e, const struct nicfit_fleet *fl)
+{
+	size_t i;
+
+	nicfit_emit_heading(e, "Input problems");
+	for (i = 0; i < fl->nproblems; i++) {
+		char line[1024];
+
+		nicfit_error_line(&fl->problems[i].where, line, sizeof(line));
+		nicfit_emit_printf(e, "- %s: `%s`\n", problem_kind(fl->problems[i].kind), line);
+	}
+	if (fl->problems_total > fl->nproblems)
+		nicfit_emit_printf(e, "- and %zu more\n", fl->problems_total - fl->nproblems);
+	nicfit_emit_printf(e, "\n");
+}
+
+/* The hosts any anomaly names, folded: a list to paste into pdsh -w. */
+static void text_odd_hosts(struct nicfit_emit *e, const struct nicfit_fleet *fl, size_t max)
+{
+	size_t *odd = malloc((fl->nhosts + fl->nabsent + 1) * sizeof(*odd)), n = 0, i;
+	struct nicfit_buf b;
+
+	if (!odd)
+		return;
+	for (i = 0; i < fl->nhosts + fl->nabsent; i++)
+		if (fl->pub_hosts[i].nanomalies)
+			odd[n++] = i;
+	if (n) {
+		nicfit_buf_init(&b, 0);
+		fold(fl, odd, n, max, &b);
+		nicfit_emit_printf(e, "Odd hosts (named by an anomaly): %s\n", b.data);
+		nicfit_buf_release(&b);
+	}
+	free(odd);
+}
+
+static void emit_text(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsigned flags)
+{
+	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
+	size_t max = (flags & NICFIT_FLEET_ALL_HOSTS) ? 0 : SHOWN_HOSTS;
+	size_t ncommon;
+
+	text_verdict(e, fl, md);
+	ncommon = text_groups(e, fl, md);
 	if (fl->nanoms_pub) {
 		nicfit_emit_heading(e, "Anomalies");
 		anomaly_table(e, fl, max);
 		if (!md)
 			nicfit_emit_printf(e, "\n");
 	}
-	if (ncommon) {
-		nicfit_emit_heading(e, "Findings every host of a group reported");
-		for (i = 0; i < fl->ngroups; i++) {
-			const struct nicfit_fleet_group *g = &fl->groups[i];
-
-			for (j = 0; j < g->ncommon; j++) {
-				const struct nicfit_finding *c = &g->common[j];
-				/* host-wide findings name the device "host" */
-				const char *dev = c->device && strcmp(c->device, "host") ? c->device : NULL;
-
-				if (md)
-					nicfit_emit_printf(e, "- group %zu (%zu hosts): **%s** `%s`%s%s: %s\n",
-							   i + 1, g->nhosts,
-							   nicfit_severity_name(c->severity), c->code,
-							   dev ? " on " : "", dev ? dev : "",
-							   c->message ? c->message : "");
-				else
-					nicfit_emit_printf(e, "  group %zu, all %zu hosts: %-8s %s%s%s: %s\n",
-							   i + 1, g->nhosts, upper(c->severity), c->code,
-							   dev ? " " : "", dev ? dev : "",
-							   c->message ? c->message : "");
-			}
-		}
-		nicfit_emit_printf(e, "\n");
-	}
-	if (md && fl->nproblems) {
-		nicfit_emit_heading(e, "Input problems");
-		for (i = 0; i < fl->nproblems; i++) {
-			char line[1024];
-
-			nicfit_error_line(&fl->problems[i].where, line, sizeof(line));
-			nicfit_emit_printf(e, "- %s: `%s`\n", problem_kind(fl->problems[i].kind), line);
-		}
-		if (fl->problems_total > fl->nproblems)
-			nicfit_emit_printf(e, "- and %zu more\n", fl->problems_total - fl->nproblems);
-		nicfit_emit_printf(e, "\n");
-	}
-	if (!md) {
-		size_t *odd = malloc((fl->nhosts + fl->nabsent + 1) * sizeof(*odd)), n = 0;
-
-		if (odd) {
-			for (i = 0; i < fl->nhosts + fl->nabsent; i++)
-				if (fl->pub_hosts[i].nanomalies)
-					odd[n++] = i;
-			if (n) {
-				nicfit_buf_reset(&b);
-				fold(fl, odd, n, max, &b);
-				nicfit_emit_printf(e, "Odd hosts (named by an anomaly): %s\n", b.data);
-			}
-			free(odd);
-		}
-	}
-	nicfit_buf_release(&b);
+	if (ncommon)
+		text_common(e, fl, md);
+	if (md && fl->nproblems)
+		md_problems(e, fl);
+	if (!md)
+		text_odd_hosts(e, fl, max);
 }
 
 int nicfit_fleet_render(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsigned flags)
