@@ -220,7 +220,8 @@ struct nicfit_fleet_host {
  * Analyse what was read. Can be called again after more input. Results
  * live in fl until the next analysis or nicfit_fleet_free. Errors:
  * NICFIT_E_DATA when no audit was read, NICFIT_E_USAGE for a bad expect
- * list, NICFIT_E_NOMEM.
+ * list, NICFIT_E_NOMEM (also when memory ran out while the input's
+ * problems were recorded: the result would miss them).
  */
 int nicfit_fleet_analyze(struct nicfit_fleet *fl, const struct nicfit_fleet_opts *o,
 			 struct nicfit_error *err);

@@ -432,6 +432,8 @@ int nicfit_fleet_analyze(struct nicfit_fleet *fl, const struct nicfit_fleet_opts
 	if (fl->in.open)
 		return nicfit_error_set(err, NICFIT_E_USAGE, "fleet: analyse after the input ends");
 	nicfit__fleet_results_release(fl);
+	if (fl->oom)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	if (!fl->nhosts)
 		return nicfit_error_set(err, NICFIT_E_DATA, "no audit document could be read%s",
 					fl->problems_total ? " (see the problems above)" : "");

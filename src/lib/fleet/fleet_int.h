@@ -277,6 +277,7 @@ struct nicfit_fleet {
 	uint32_t *problem_hosts;   /* unreadable hosts (string ids), for the anomaly */
 	size_t nproblem_hosts, cap_problem_hosts;
 	size_t ndocs, nunreadable, nduplicates, nignored;
+	int oom;                   /* sticky: a problem could not be recorded (analysis fails) */
 
 	struct fl_input in;
 	size_t open_bytes;         /* bytes of unfinished documents */

@@ -134,9 +134,10 @@ void nicfit__fleet_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_ki
 			snprintf(clean, sizeof(clean), "%s", host);
 			nicfit__fleet_sanitize(clean);
 			id = nicfit__fleet_intern0(&fl->st, clean);
-			/* without memory the host is only left out of audit-unreadable */
-			if (id && !NICFIT_ALLOC_GROW(fl->problem_hosts, fl->nproblem_hosts + 1,
+			if (!id || NICFIT_ALLOC_GROW(fl->problem_hosts, fl->nproblem_hosts + 1,
 						     fl->cap_problem_hosts))
+				fl->oom = 1;
+			else
 				fl->problem_hosts[fl->nproblem_hosts++] = id;
 		}
 	} else if (kind == NICFIT_FLEET_DUPLICATE) {
@@ -144,9 +145,12 @@ void nicfit__fleet_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_ki
 	} else {
 		fl->nignored++;
 	}
-	if (fl->nproblems >= fl->lim.max_problems ||
-	    NICFIT_ALLOC_GROW(fl->problems, fl->nproblems + 1, fl->cap_problems))
+	if (fl->nproblems >= fl->lim.max_problems)
+		return; /* counted, not kept: nicfit_fleet_nproblems_total() says how many */
+	if (NICFIT_ALLOC_GROW(fl->problems, fl->nproblems + 1, fl->cap_problems)) {
+		fl->oom = 1;
 		return;
+	}
 	p = &fl->problems[fl->nproblems];
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
@@ -155,11 +159,13 @@ void nicfit__fleet_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_ki
 		size_t n = strlen(host);
 		char *h = malloc(n + 1);
 
-		if (h) {
-			memcpy(h, host, n + 1);
-			nicfit__fleet_sanitize(h);
-			p->host = h;
+		if (!h) {
+			fl->oom = 1;
+			return;
 		}
+		memcpy(h, host, n + 1);
+		nicfit__fleet_sanitize(h);
+		p->host = h;
 	}
 	p->where.code = NICFIT_E_DATA;
 	snprintf(p->where.input, sizeof(p->where.input), "%s", input ? input : "");
