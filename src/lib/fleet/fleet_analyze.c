@@ -113,10 +113,11 @@ static int unreadable_anomaly(struct fl_an *a)
 	for (i = 0; i < nunread; i++)
 		nicfit__fleet_anom_host(a, x, fl->nhosts + i);
 	if (fl->nunnamed && nunread)
-		x->message = nicfit__fleet_intern_fmt(a, "no usable audit (truncated, malformed or no "
+		x->message = nicfit__fleet_intern_fmt(a,
+						      "no usable audit (truncated, malformed or no "
 						      "output), and %zu document%s without a host "
-						      "name; see the input problems", fl->nunnamed,
-						      fl_plural(fl->nunnamed));
+						      "name; see the input problems",
+						      fl->nunnamed, fl_plural(fl->nunnamed));
 	else if (fl->nunnamed)
 		x->message = nicfit__fleet_intern_fmt(a, "%zu document%s without a host name could "
 						      "not be read; see the input problems",
@@ -130,9 +131,9 @@ static int unreadable_anomaly(struct fl_an *a)
 /* The host-missing anomaly, its hosts and message left to the caller. */
 static struct fl_anom *missing_anomaly(struct fl_an *a)
 {
-	struct fl_anom *x = nicfit__fleet_anom_new(a, -1, NICFIT_SEV_CRITICAL,
-						   nicfit__fleet_code_id(a, NICFIT_CODE_HOST_MISSING),
-						   -1, 0);
+	struct fl_anom *x =
+		nicfit__fleet_anom_new(a, -1, NICFIT_SEV_CRITICAL,
+				       nicfit__fleet_code_id(a, NICFIT_CODE_HOST_MISSING), -1, 0);
 
 	if (x) {
 		x->attribute = "hosts";
@@ -170,9 +171,11 @@ static int expect_hosts(struct fl_an *a, struct nicfit_error *err)
 		x = missing_anomaly(a);
 		if (!x)
 			return NICFIT_E_NOMEM;
-		x->message = nicfit__fleet_intern_fmt(a, "%llu hosts expected, %zu answered: %zu sent "
+		x->message = nicfit__fleet_intern_fmt(a,
+						      "%llu hosts expected, %zu answered: %zu sent "
 						      "nothing (give --expect a host list to name "
-						      "them)", want, have, fl->nmissing_unnamed);
+						      "them)",
+						      want, have, fl->nmissing_unnamed);
 		return a->err;
 	}
 	ec.a = a;
@@ -189,8 +192,10 @@ static int expect_hosts(struct fl_an *a, struct nicfit_error *err)
 			return NICFIT_E_NOMEM;
 		for (i = before; i < fl->nabsent; i++)
 			nicfit__fleet_anom_host(a, x, fl->nhosts + i);
-		x->message = nicfit__fleet_intern_fmt(a, "expected but sent nothing (%zu of %zu "
-						      "expected hosts)", fl->nabsent - before, ec.n);
+		x->message = nicfit__fleet_intern_fmt(a,
+						      "expected but sent nothing (%zu of %zu "
+						      "expected hosts)",
+						      fl->nabsent - before, ec.n);
 	}
 	return a->err;
 }
@@ -444,7 +449,8 @@ int nicfit_fleet_analyze(struct nicfit_fleet *fl, const struct nicfit_fleet_opts
 		goto out;
 	for (i = 0; i < ng && !a.err; i++) {
 		groups[i].coff = fl->ncommons;
-		nicfit__fleet_compare_group(&a, (int)i, fl->group_hosts + groups[i].off, groups[i].n);
+		nicfit__fleet_compare_group(&a, (int)i, fl->group_hosts + groups[i].off,
+					    groups[i].n);
 		groups[i].ncommon = fl->ncommons - groups[i].coff;
 	}
 	if (!a.err)

@@ -13,7 +13,8 @@
 #include "fleet_int.h"
 #include "nicfit/buf.h"
 
-const char *nicfit__fleet_fmt_value(struct nicfit_fleet *fl, int attr, uint64_t v, char *buf, size_t n)
+const char *nicfit__fleet_fmt_value(struct nicfit_fleet *fl, int attr, uint64_t v, char *buf,
+				    size_t n)
 {
 	double d = fl_as_double(v);
 
@@ -25,8 +26,9 @@ const char *nicfit__fleet_fmt_value(struct nicfit_fleet *fl, int attr, uint64_t 
 		return buf;
 	}
 	case FV_BOOL:
-		snprintf(buf, n, "%s", v ? (nicfit__fleet_attrs[attr].yes ? nicfit__fleet_attrs[attr].yes : "yes")
-					 : (nicfit__fleet_attrs[attr].no ? nicfit__fleet_attrs[attr].no : "no"));
+		snprintf(buf, n, "%s",
+			 v ? (nicfit__fleet_attrs[attr].yes ? nicfit__fleet_attrs[attr].yes : "yes")
+			   : (nicfit__fleet_attrs[attr].no ? nicfit__fleet_attrs[attr].no : "no"));
 		return buf;
 	case FV_PRESENT:
 		snprintf(buf, n, "%s", v ? "present" : "absent");
@@ -70,7 +72,9 @@ uint32_t nicfit__fleet_intern_fmt(struct fl_an *a, const char *fmt, ...)
 	va_start(ap, fmt);
 	nicfit_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	id = nicfit_buf_error(&b) == NICFIT_E_NOMEM ? 0 : nicfit__fleet_intern(&a->fl->st, b.data, b.len);
+	id = nicfit_buf_error(&b) == NICFIT_E_NOMEM
+		     ? 0
+		     : nicfit__fleet_intern(&a->fl->st, b.data, b.len);
 	nicfit_buf_release(&b);
 	if (!id)
 		a->err = NICFIT_E_NOMEM;
@@ -143,8 +147,8 @@ int nicfit__fleet_ignored_code(const struct fl_an *a, enum nicfit__code code)
 }
 
 /* Start an anomaly; hosts and values are added after it. */
-struct fl_anom *nicfit__fleet_anom_new(struct fl_an *a, int attr, enum nicfit_severity sev, uint32_t code,
-				int group, uint32_t dev)
+struct fl_anom *nicfit__fleet_anom_new(struct fl_an *a, int attr, enum nicfit_severity sev,
+				       uint32_t code, int group, uint32_t dev)
 {
 	struct nicfit_fleet *fl = a->fl;
 	struct fl_anom *x;
@@ -179,8 +183,8 @@ void nicfit__fleet_anom_host(struct fl_an *a, struct fl_anom *x, size_t h)
 }
 
 /* A value of x with its hosts (copied from hosts[0..n)). */
-void nicfit__fleet_anom_value(struct fl_an *a, struct fl_anom *x, uint32_t shown, const size_t *hosts,
-		       size_t n, int majority)
+void nicfit__fleet_anom_value(struct fl_an *a, struct fl_anom *x, uint32_t shown,
+			      const size_t *hosts, size_t n, int majority)
 {
 	struct nicfit_fleet *fl = a->fl;
 	struct fl_value_int v;

@@ -122,8 +122,9 @@ static void read_not_checked(struct fl_actx *a, int root)
 	a->h.notchecked_known = 1;
 	end = a->js->tok[arr].next;
 	for (i = (uint32_t)arr + 1; i < end; i = a->js->tok[i].next) {
-		uint32_t check = fl_tok_type(a, (int)i) == JS_OBJECT ? nicfit__fleet_get_sid(a, (int)i, "check")
-								   : nicfit__fleet_tok_sid(a, (int)i);
+		uint32_t check = fl_tok_type(a, (int)i) == JS_OBJECT
+					 ? nicfit__fleet_get_sid(a, (int)i, "check")
+					 : nicfit__fleet_tok_sid(a, (int)i);
 		uint32_t key;
 
 		if (!check)
@@ -375,13 +376,13 @@ static int ansible_bundle(struct nicfit_fleet *fl, struct fl_actx *a, int root,
 			continue;
 		nicfit__fleet_position(o, a->text, b->off, &line, &col);
 		if (b->kind == RESULT_AUDIT) {
-			rc = nicfit__fleet_feed_labelled(fl, name, FL_LABEL_ANSIBLE, b->text, b->len,
-							 line, err);
+			rc = nicfit__fleet_feed_labelled(fl, name, FL_LABEL_ANSIBLE, b->text,
+							 b->len, line, err);
 		} else {
 			fl->ndocs++;
-			nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, name, o->input, line, col,
-					      "host %s: no audit in Ansible's result: %s", name,
-					      b->text);
+			nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, name, o->input, line,
+					      col, "host %s: no audit in Ansible's result: %s",
+					      name, b->text);
 		}
 	}
 	if (!rc && !found && !event)
@@ -410,9 +411,10 @@ static int wrong_schema(struct fl_actx *a, const struct fl_origin *o, int root, 
 	if (s && !strcmp(s, "nicfit.audit.v1"))
 		return 0;
 	if (s && !strncmp(s, "nicfit.audit.v", 14))
-		nicfit__fleet_problem(a->fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
-				      "%s%s%sschema %s is not one this nicfit reads (nicfit.audit.v1)",
-				      who ? "host " : "", who ? who : "", who ? ": " : "", s);
+		nicfit__fleet_problem(
+			a->fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
+			"%s%s%sschema %s is not one this nicfit reads (nicfit.audit.v1)",
+			who ? "host " : "", who ? who : "", who ? ": " : "", s);
 	else
 		nicfit__fleet_problem(a->fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
 				      "%s%s%snot a nicfit audit document (schema %s%s%s)",
@@ -498,7 +500,8 @@ int nicfit__fleet_audit_doc(struct nicfit_fleet *fl, const char *text, size_t le
 		nicfit__fleet_position(o, text, fl->js.err_off, &line, &col);
 		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
 				      "%s%s%s: %s", who ? "host " : "", who ? who : "",
-				      who ? ": malformed audit document" : "malformed JSON document",
+				      who ? ": malformed audit document"
+					  : "malformed JSON document",
 				      fl->js.err_msg);
 		return 0;
 	}
@@ -521,7 +524,8 @@ int nicfit__fleet_audit_doc(struct nicfit_fleet *fl, const char *text, size_t le
 	schema = nicfit__fleet_get_sid(&a, root, "schema");
 	if (!schema && !o->nested && fl_tok_type(&a, jscan_get(&fl->js, root, "plays")) == JS_ARRAY)
 		return ansible_bundle(fl, &a, root, o, 0, err);
-	if (!schema && !o->nested && fl_tok_type(&a, jscan_get(&fl->js, root, "_event")) == JS_STRING)
+	if (!schema && !o->nested &&
+	    fl_tok_type(&a, jscan_get(&fl->js, root, "_event")) == JS_STRING)
 		return ansible_bundle(fl, &a, root, o, 1, err);
 	if (wrong_schema(&a, o, root, who, line, col))
 		return 0;

@@ -75,7 +75,8 @@ static uint32_t subject_of(struct fl_an *a, const struct fl_key *k, const struct
 	d = nicfit__fleet_host_dev(fl, first, k->dev);
 	bdf = fl_str(&fl->st, k->dev);
 	rest = subj && bdf && !strncmp(subj, bdf, strlen(bdf)) ? subj + strlen(bdf) : "";
-	return nicfit__fleet_intern_fmt(a, "%s %s%s", bdf ? bdf : "?", nicfit__fleet_dev_label(fl, d), rest);
+	return nicfit__fleet_intern_fmt(a, "%s %s%s", bdf ? bdf : "?",
+					nicfit__fleet_dev_label(fl, d), rest);
 }
 
 static void tally_rank(struct fl_an *a, int attr, struct fl_tally *t)
@@ -251,8 +252,9 @@ static void value_message(struct fl_an *a, struct fl_anom *x, int attr, int maj,
 	for (i = 0; i < a->nt; i++)
 		nicfit__fleet_anom_value(
 			a, x,
-			nicfit__fleet_intern_fmt(a, "%s", nicfit__fleet_fmt_value(fl, attr, a->t[i].v,
-										   tmp, sizeof(tmp))),
+			nicfit__fleet_intern_fmt(
+				a, "%s",
+				nicfit__fleet_fmt_value(fl, attr, a->t[i].v, tmp, sizeof(tmp))),
 			a->vh + a->t[i].off, a->t[i].count, maj && i == 0);
 	nicfit_buf_init(&b, 1 << 16);
 	nicfit_buf_addf(&b, "%s: %s ", fl_str(&fl->st, x->subject), def->what);
@@ -310,53 +312,54 @@ static void presence_anomaly(struct fl_an *a, int gi, uint32_t key, const size_t
 {
 	struct nicfit_fleet *fl = a->fl;
 	const struct fl_key *k = &fl->keys[key];
+	int finding = k->attr == FA_FINDING;
 	size_t known = np + na, i;
-	enum nicfit_severity fsev = k->attr == FA_FINDING
-					    ? (k->sev ? (enum nicfit_severity)k->sev : NICFIT_SEV_INFO)
-					    : nicfit__fleet_attrs[k->attr].sev;
+	enum nicfit_severity fsev =
+		finding ? (k->sev ? (enum nicfit_severity)k->sev : NICFIT_SEV_INFO)
+			: nicfit__fleet_attrs[k->attr].sev;
 	const char *code = fl_str(&fl->st, k->code);
 	const char *msg = fl_str(&fl->st, k->msg);
 	const char *dev = fl_str(&fl->st, k->dev);
+	uint32_t yes, no;
 	struct fl_anom *x;
 	struct nicfit_buf b;
-	enum nicfit_severity sev;
 
-	if (nicfit__fleet_ignored(a, k->attr == FA_FINDING ? code
-					     : nicfit__code_name(nicfit__fleet_attrs[k->attr].code)))
+	if (finding ? nicfit__fleet_ignored(a, code)
+		    : nicfit__fleet_ignored_code(a, nicfit__fleet_attrs[k->attr].code))
 		return;
 	x = nicfit__fleet_anom_new(a, k->attr, NICFIT_SEV_NONE,
-		     k->attr == FA_FINDING ? k->code
-					   : nicfit__fleet_code_id(a, NICFIT_CODE_NOT_CHECKED),
-		     gi, k->dev);
+				   finding ? k->code : nicfit__fleet_code_id(a, NICFIT_CODE_NOT_CHECKED),
+				   gi, k->dev);
 	if (!x)
 		return;
-	x->subject = k->attr == FA_FINDING && k->dev ? k->dev : nicfit__fleet_intern0(&fl->st, "host");
-	nicfit_buf_init(&b, 1 << 16);
+	x->subject = finding && k->dev ? k->dev : nicfit__fleet_intern0(&fl->st, "host");
+	yes = nicfit__fleet_intern0(&fl->st, "present");
+	no = nicfit__fleet_intern0(&fl->st, "absent");
 	if (np * 2 > known) {
 		/* most hosts have it: the odd ones are those without */
-		sev = NICFIT_SEV_INFO;
+		x->sev = NICFIT_SEV_INFO;
 		x->majority = 1;
 		for (i = 0; i < na; i++)
 			nicfit__fleet_anom_host(a, x, absent[i]);
-		nicfit__fleet_anom_value(a, x, nicfit__fleet_intern0(&fl->st, "present"), present, np, 1);
-		nicfit__fleet_anom_value(a, x, nicfit__fleet_intern0(&fl->st, "absent"), absent, na, 0);
-		x->expected = nicfit__fleet_intern0(&fl->st, "present");
+		nicfit__fleet_anom_value(a, x, yes, present, np, 1);
+		nicfit__fleet_anom_value(a, x, no, absent, na, 0);
+		x->expected = yes;
 	} else {
-		sev = fsev;
+		x->sev = fsev;
 		x->majority = np * 2 < known;
 		for (i = 0; i < np; i++)
 			nicfit__fleet_anom_host(a, x, present[i]);
 		if (x->majority) {
-			nicfit__fleet_anom_value(a, x, nicfit__fleet_intern0(&fl->st, "absent"), absent, na, 1);
-			nicfit__fleet_anom_value(a, x, nicfit__fleet_intern0(&fl->st, "present"), present, np, 0);
-			x->expected = nicfit__fleet_intern0(&fl->st, "absent");
+			nicfit__fleet_anom_value(a, x, no, absent, na, 1);
+			nicfit__fleet_anom_value(a, x, yes, present, np, 0);
+			x->expected = no;
 		} else {
-			nicfit__fleet_anom_value(a, x, nicfit__fleet_intern0(&fl->st, "present"), present, np, 0);
-			nicfit__fleet_anom_value(a, x, nicfit__fleet_intern0(&fl->st, "absent"), absent, na, 0);
+			nicfit__fleet_anom_value(a, x, yes, present, np, 0);
+			nicfit__fleet_anom_value(a, x, no, absent, na, 0);
 		}
 	}
-	x->sev = sev;
-	if (k->attr == FA_FINDING)
+	nicfit_buf_init(&b, 1 << 16);
+	if (finding)
 		nicfit_buf_addf(&b, "%s%s%s finding %s on %zu of %zu hosts%s%s%s",
 				dev ? dev : "", dev ? ": " : "", nicfit_severity_name(fsev),
 				code, np, known, x->majority ? "" : " (no majority)",

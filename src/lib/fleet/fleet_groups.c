@@ -251,8 +251,8 @@ int nicfit__fleet_make_groups(struct fl_an *a, struct fl_grp **out, size_t *nout
 			fl->hosts[fl->group_hosts[groups[i].off + j]].group = (int)i;
 		for (j = 0; j < i; j++)
 			if (groups[j].label == groups[i].label) {
-				groups[i].label = nicfit__fleet_intern_fmt(a, "%s (layout %zu)",
-									   groups[i].label_s, i + 1);
+				groups[i].label = nicfit__fleet_intern_fmt(
+					a, "%s (layout %zu)", groups[i].label_s, i + 1);
 				break;
 			}
 	}
@@ -358,7 +358,8 @@ static void hw_describe(const struct nicfit_fleet *fl, const struct hwdiff *d, s
 					fl_str(&fl->st, d[i].g->bdf), fl_str(&fl->st, d[i].r->bdf));
 		else if (d[i].r && d[i].g)
 			nicfit_buf_addf(b, "%s%s holds %s instead of %s", sep,
-					fl_str(&fl->st, d[i].g->bdf), nicfit__fleet_dev_label(fl, d[i].g),
+					fl_str(&fl->st, d[i].g->bdf),
+					nicfit__fleet_dev_label(fl, d[i].g),
 					nicfit__fleet_dev_label(fl, d[i].r));
 		else if (d[i].r)
 			nicfit_buf_addf(b, "%sno %s at %s", sep,
@@ -405,8 +406,8 @@ static void hardware_anomaly(struct fl_an *a, const struct fl_grp *groups, int g
 	}
 	nd = hw_diff(fl, hr, hg, d, &missing);
 	sev = missing ? NICFIT_SEV_CRITICAL : NICFIT_SEV_WARNING;
-	x = nicfit__fleet_anom_new(a, -1, sev, nicfit__fleet_code_id(a, NICFIT_CODE_HARDWARE_DIFFERS),
-				   gi, 0);
+	x = nicfit__fleet_anom_new(a, -1, sev,
+				   nicfit__fleet_code_id(a, NICFIT_CODE_HARDWARE_DIFFERS), gi, 0);
 	if (!x) {
 		free(d);
 		return;

@@ -106,8 +106,8 @@ static int doc_done(struct nicfit_fleet *fl, struct fl_split *sp, const struct f
  * when p[0..n) does not start with a whole document (the splitter then
  * takes it, and reports any error with its position).
  */
-size_t nicfit__fleet_whole_doc(struct nicfit_fleet *fl, const struct fl_dest *d, const char *p, size_t n,
-			long line, long col, int *rc, struct nicfit_error *err)
+size_t nicfit__fleet_whole_doc(struct nicfit_fleet *fl, const struct fl_dest *d, const char *p,
+			       size_t n, long line, long col, int *rc, struct nicfit_error *err)
 {
 	struct fl_origin o;
 	struct fl_frag f;

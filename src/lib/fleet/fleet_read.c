@@ -98,7 +98,8 @@ void nicfit__fleet_add_num(struct fl_actx *a, int attr, uint32_t subject, uint32
 		nicfit__fleet_add(a, attr, subject, dev, fl_dbits(v));
 }
 
-void nicfit__fleet_add_str(struct fl_actx *a, int attr, uint32_t subject, uint32_t dev, uint32_t sid)
+void nicfit__fleet_add_str(struct fl_actx *a, int attr, uint32_t subject, uint32_t dev,
+			   uint32_t sid)
 {
 	if (sid && sid != nicfit__fleet_intern0(&a->fl->st, ""))
 		nicfit__fleet_add(a, attr, subject, dev, sid);
@@ -225,7 +226,8 @@ static void read_pfc(struct fl_actx *a, int pfc, uint32_t subj, uint32_t bdf)
 	for (i = (uint32_t)m[1] + 1; i < a->js->tok[m[1]].next; i = a->js->tok[i].next)
 		if (tok_num(a, (int)i, &v) && n + 8 < sizeof(buf))
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%g", n ? "," : "", v);
-	nicfit__fleet_add_str(a, FA_NET_PFC, subj, bdf, nicfit__fleet_intern0(&a->fl->st, n ? buf : "none"));
+	nicfit__fleet_add_str(a, FA_NET_PFC, subj, bdf,
+			      nicfit__fleet_intern0(&a->fl->st, n ? buf : "none"));
 }
 
 static void read_netdevs(struct fl_actx *a, int arr, uint32_t bdf)
@@ -301,7 +303,8 @@ static void read_port(struct fl_actx *a, const int *m, uint32_t bdf, int idx)
 	else
 		snprintf(sub, sizeof(sub), "port %g", num);
 	subj = nicfit__fleet_join(a, bdf, " ", sub);
-	nicfit__fleet_add_str(a, FA_PORT_STATE, subj, bdf, state_name(a, nicfit__fleet_tok_sid(a, m[P_STATE])));
+	nicfit__fleet_add_str(a, FA_PORT_STATE, subj, bdf,
+			      state_name(a, nicfit__fleet_tok_sid(a, m[P_STATE])));
 	if (tok_num(a, m[P_GBPS], &rate) || tok_num(a, m[P_RATE], &rate))
 		nicfit__fleet_add(a, FA_PORT_RATE, subj, bdf, fl_dbits(rate));
 	nicfit__fleet_add_str(a, FA_PORT_LAYER, subj, bdf, nicfit__fleet_tok_sid(a, m[P_LAYER]));
@@ -389,7 +392,8 @@ static void pci_id_tok(struct fl_actx *a, int t, char out[8])
 	unsigned long v;
 
 	out[0] = '\0';
-	if (fl_tok_type(a, t) == JS_NUMBER && !jscan_number(a->js, t, &d) && d >= 0 && d <= 0xffff) {
+	if (fl_tok_type(a, t) == JS_NUMBER && !jscan_number(a->js, t, &d) && d >= 0 &&
+	    d <= 0xffff) {
 		snprintf(out, 8, "%04x", (unsigned)d);
 		return;
 	}

@@ -165,7 +165,8 @@ static void json_groups(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 		nicfit_emit_begin_array(e, "common_findings");
 		for (j = 0; j < g->ncommon; j++) {
 			nicfit_emit_begin_object(e, NULL);
-			nicfit_emit_string(e, "severity", nicfit_severity_name(g->common[j].severity));
+			nicfit_emit_string(e, "severity",
+					   nicfit_severity_name(g->common[j].severity));
 			nicfit_emit_string(e, "code", g->common[j].code);
 			nicfit_emit_string(e, "device", g->common[j].device);
 			nicfit_emit_string(e, "message", g->common[j].message);
@@ -308,7 +309,8 @@ static void anomaly_table(struct nicfit_emit *e, const struct nicfit_fleet *fl, 
 		else
 			snprintf(grp, sizeof(grp), "%s", nicfit_emit_format(e) == NICFIT_FMT_CSV ? "" : "-");
 		nicfit_emit_cell_string(e, nicfit_emit_format(e) == NICFIT_FMT_CSV
-					   ? nicfit_severity_name(x->severity) : upper(x->severity));
+						   ? nicfit_severity_name(x->severity)
+						   : upper(x->severity));
 		nicfit_emit_cell_string(e, x->code);
 		nicfit_emit_cell_string(e, grp);
 		nicfit_emit_cell_string(e, b.len ? b.data : "-");
@@ -330,13 +332,17 @@ static void text_verdict(struct nicfit_emit *e, const struct nicfit_fleet *fl, i
 
 	count(fl, &t);
 	if (md)
-		nicfit_emit_printf(e, "# nicfit fleet: %zu host%s in %zu group%s\n\n**%zu critical, "
-				   "%zu warning, %zu clean**\n", t.hosts, fl_plural(t.hosts), fl->ngroups,
-				   fl_plural(fl->ngroups), t.critical, t.warning, t.clean);
+		nicfit_emit_printf(e,
+				   "# nicfit fleet: %zu host%s in %zu group%s\n\n**%zu critical, "
+				   "%zu warning, %zu clean**\n",
+				   t.hosts, fl_plural(t.hosts), fl->ngroups, fl_plural(fl->ngroups),
+				   t.critical, t.warning, t.clean);
 	else
-		nicfit_emit_printf(e, "%sFleet of %zu host%s in %zu group%s: %s%zu critical%s, %s%zu "
-				   "warning%s, %s%zu clean%s%s\n", bold, t.hosts, fl_plural(t.hosts),
-				   fl->ngroups, fl_plural(fl->ngroups), t.critical ? red : "", t.critical,
+		nicfit_emit_printf(e,
+				   "%sFleet of %zu host%s in %zu group%s: %s%zu critical%s, %s%zu "
+				   "warning%s, %s%zu clean%s%s\n",
+				   bold, t.hosts, fl_plural(t.hosts), fl->ngroups,
+				   fl_plural(fl->ngroups), t.critical ? red : "", t.critical,
 				   t.critical ? reset : "", t.warning ? yellow : "", t.warning,
 				   t.warning ? reset : "", green, t.clean, reset, reset);
 	if (fl->nanoms_pub)

@@ -218,10 +218,12 @@ int nicfit__fleet_host_commit(struct nicfit_fleet *fl, struct fl_host *h, size_t
 	while (fl->host_slots[j]) {
 		old = &fl->hosts[fl->host_slots[j] - 1];
 		if (old->name == h->name) {
-			nicfit__fleet_problem(fl, NICFIT_FLEET_DUPLICATE, fl_str(&fl->st, h->name), origin_input,
-				   origin_line, 0,
-				   "host %s: audit read again (first at %s:%ld); the later one is used",
-				   fl_str(&fl->st, h->name), fl_str(&fl->st, old->input), old->line);
+			nicfit__fleet_problem(fl, NICFIT_FLEET_DUPLICATE, fl_str(&fl->st, h->name),
+					      origin_input, origin_line, 0,
+					      "host %s: audit read again (first at %s:%ld); the "
+					      "later one is used",
+					      fl_str(&fl->st, h->name), fl_str(&fl->st, old->input),
+					      old->line);
 			*old = *h;
 			return 0;
 		}

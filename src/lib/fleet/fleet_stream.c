@@ -54,10 +54,11 @@ static void flush_ignored(struct nicfit_fleet *fl)
 	size_t k, kept = sizeof(in->ign) / sizeof(in->ign[0]);
 
 	for (k = 0; k < in->nignored && k < kept; k++)
-		nicfit__fleet_problem(fl, NICFIT_FLEET_IGNORED, NULL, in->name, in->ign[k].line, in->ign[k].col,
-			   in->ign[k].after_doc ? "text after a JSON document ignored: '%s'"
-						: "line ignored: neither JSON nor 'host: text': '%s'",
-			   in->ign[k].text);
+		nicfit__fleet_problem(
+			fl, NICFIT_FLEET_IGNORED, NULL, in->name, in->ign[k].line, in->ign[k].col,
+			in->ign[k].after_doc ? "text after a JSON document ignored: '%s'"
+					     : "line ignored: neither JSON nor 'host: text': '%s'",
+			in->ign[k].text);
 	if (in->nignored > kept) {
 		fl->nignored += in->nignored - kept;
 		fl->problems_total += in->nignored - kept;
@@ -363,8 +364,8 @@ static int feed_plain(struct nicfit_fleet *fl, const char *s, size_t n, long col
 	}
 	rc = nicfit__fleet_split_feed(fl, &fl->in.plain, &d, s, n, fl->in.line, col, &garbage, err);
 	if (!rc && fl->in.plain.started)
-		rc = nicfit__fleet_split_feed(fl, &fl->in.plain, &d, "\n", 1, fl->in.line, col + (long)n, NULL,
-				err);
+		rc = nicfit__fleet_split_feed(fl, &fl->in.plain, &d, "\n", 1, fl->in.line,
+					      col + (long)n, NULL, err);
 	if (garbage)
 		note_ignored(fl, col + (long)(garbage - s), garbage, n - (size_t)(garbage - s), 1);
 	return rc;
@@ -610,12 +611,15 @@ int nicfit_fleet_end(struct nicfit_fleet *fl, struct nicfit_error *err)
 		} else {
 			fl->ndocs++;
 			if (in->first_line)
-				nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, in->fallback, in->name,
-					   in->first_line, 0, "host %s: no audit document; it printed '%s'",
-					   in->fallback, in->first);
+				nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, in->fallback,
+						      in->name, in->first_line, 0,
+						      "host %s: no audit document; it printed '%s'",
+						      in->fallback, in->first);
 			else
-				nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, in->fallback, in->name, 0, 0,
-					   "host %s: no audit document (the file is empty)", in->fallback);
+				nicfit__fleet_problem(
+					fl, NICFIT_FLEET_UNREADABLE, in->fallback, in->name, 0, 0,
+					"host %s: no audit document (the file is empty)",
+					in->fallback);
 		}
 	} else if (!rc) {
 		if (in->plain.started)
@@ -628,14 +632,17 @@ int nicfit_fleet_end(struct nicfit_fleet *fl, struct nicfit_error *err)
 			} else if (!l->ndocs) {
 				fl->ndocs++;
 				if (l->note)
-					nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, l->name, in->name,
-						   l->note_line, 0,
-						   "host %s: no audit document; it printed '%s'", l->name,
-						   l->note);
+					nicfit__fleet_problem(
+						fl, NICFIT_FLEET_UNREADABLE, l->name, in->name,
+						l->note_line, 0,
+						"host %s: no audit document; it printed '%s'",
+						l->name, l->note);
 				else
-					nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, l->name, in->name,
-						   l->first_line, 0,
-						   "host %s: no audit document (empty output)", l->name);
+					nicfit__fleet_problem(
+						fl, NICFIT_FLEET_UNREADABLE, l->name, in->name,
+						l->first_line, 0,
+						"host %s: no audit document (empty output)",
+						l->name);
 			}
 		}
 		flush_ignored(fl);
