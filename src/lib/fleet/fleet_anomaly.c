@@ -103,7 +103,7 @@ uint32_t nicfit__fleet_intern_buf(struct fl_an *a, struct nicfit_buf *b)
 
 /* The device at bdf in host h, or NULL. */
 const struct fl_dev *nicfit__fleet_host_dev(const struct nicfit_fleet *fl, const struct fl_host *h,
-				     uint32_t bdf)
+					    uint32_t bdf)
 {
 	uint32_t i;
 

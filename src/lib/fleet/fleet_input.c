@@ -83,16 +83,16 @@ static int doc_done(struct nicfit_fleet *fl, struct fl_split *sp, const struct f
 	if (sp->overflow) {
 		fl->ndocs++;
 		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, d->label, in->name,
-			   sp->nfrags ? sp->frags[0].line : in->line, 0,
-			   "%s%s%sdocument larger than %zu MiB (the limit); skipped",
-			   d->label ? "host " : "", d->label ? d->label : "", d->label ? ": " : "",
-			   sp->max >> 20);
+				      sp->nfrags ? sp->frags[0].line : in->line, 0,
+				      "%s%s%sdocument larger than %zu MiB (the limit); skipped",
+				      d->label ? "host " : "", d->label ? d->label : "",
+				      d->label ? ": " : "", sp->max >> 20);
 	} else if (d->status) {
 		fl->ndocs++;
 		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, d->label, in->name,
-			   sp->nfrags ? sp->frags[0].line : in->line, 0,
-			   "host %s: Ansible reports %s and no audit", d->label ? d->label : "?",
-			   d->status);
+				      sp->nfrags ? sp->frags[0].line : in->line, 0,
+				      "host %s: Ansible reports %s and no audit",
+				      d->label ? d->label : "?", d->status);
 	} else {
 		rc = nicfit__fleet_audit_doc(fl, sp->doc.data, sp->doc.len, &o, err);
 	}
@@ -224,8 +224,8 @@ static size_t scan(struct fl_split *sp, const unsigned char *p, size_t n, int *d
 }
 
 int nicfit__fleet_split_feed(struct nicfit_fleet *fl, struct fl_split *sp, const struct fl_dest *d,
-		      const char *p, size_t n, long line, long col, const char **garbage,
-		      struct nicfit_error *err)
+			     const char *p, size_t n, long line, long col, const char **garbage,
+			     struct nicfit_error *err)
 {
 	int rc;
 
@@ -273,11 +273,12 @@ void nicfit__fleet_truncated(struct nicfit_fleet *fl, const char *label, struct 
 	struct fl_input *in = &fl->in;
 
 	fl->ndocs++;
-	nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, label, in->name,
-		   sp->nfrags ? sp->frags[0].line : in->line, sp->nfrags ? sp->frags[0].col : 0,
-		   "%s%s%saudit document truncated: the input ends inside it (%zu bytes read)",
-		   label ? "host " : "", label ? label : "", label ? ": " : "",
-		   sp->overflow ? sp->max : sp->doc.len);
+	nicfit__fleet_problem(
+		fl, NICFIT_FLEET_UNREADABLE, label, in->name,
+		sp->nfrags ? sp->frags[0].line : in->line, sp->nfrags ? sp->frags[0].col : 0,
+		"%s%s%saudit document truncated: the input ends inside it (%zu bytes read)",
+		label ? "host " : "", label ? label : "", label ? ": " : "",
+		sp->overflow ? sp->max : sp->doc.len);
 }
 
 /*
@@ -285,7 +286,7 @@ void nicfit__fleet_truncated(struct nicfit_fleet *fl, const char *label, struct 
  * own splitter, the host as label, positions relative to the bundle.
  */
 int nicfit__fleet_feed_labelled(struct nicfit_fleet *fl, const char *label, enum fl_label_kind kind,
-		     const char *text, size_t len, long line, struct nicfit_error *err)
+				const char *text, size_t len, long line, struct nicfit_error *err)
 {
 	struct fl_split sp;
 	struct fl_dest d;
@@ -303,7 +304,7 @@ int nicfit__fleet_feed_labelled(struct nicfit_fleet *fl, const char *label, enum
 		nicfit__fleet_truncated(fl, label, &sp);
 	else if (!rc && fl->in.ndocs == before)
 		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, label, fl->in.name, line, 0,
-			   "host %s: no audit document in its stdout", label);
+				      "host %s: no audit document in its stdout", label);
 	nicfit__fleet_split_release(fl, &sp);
 	return rc;
 }
@@ -311,7 +312,7 @@ int nicfit__fleet_feed_labelled(struct nicfit_fleet *fl, const char *label, enum
 /* ---- positions ----------------------------------------------------------------------- */
 
 void nicfit__fleet_position(const struct fl_origin *o, const char *text, size_t off, long *line,
-			long *col)
+			    long *col)
 {
 	size_t lo = 0, hi = o->nfrags, k;
 	const struct fl_frag *f;

@@ -90,7 +90,7 @@ void nicfit__fleet_add(struct fl_actx *a, int attr, uint32_t subject, uint32_t d
 }
 
 void nicfit__fleet_add_num(struct fl_actx *a, int attr, uint32_t subject, uint32_t dev, int obj,
-		    const char *key)
+			   const char *key)
 {
 	double v;
 

@@ -648,8 +648,8 @@ int nicfit_fleet_end(struct nicfit_fleet *fl, struct nicfit_error *err)
 		flush_ignored(fl);
 		if (!in->ndocs && !in->nlabels)
 			nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, NULL, in->name, 0, 0,
-				   "no audit document in this input%s",
-				   in->nignored ? "" : " (it is empty)");
+					      "no audit document in this input%s",
+					      in->nignored ? "" : " (it is empty)");
 	}
 	labels_free(fl);
 	nicfit__fleet_split_release(fl, &in->plain);
