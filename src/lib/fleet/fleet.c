@@ -127,6 +127,11 @@ const char *nicfit_fleet_host_name(const struct nicfit_fleet *fl, size_t i)
 	return h ? h->name : NULL;
 }
 
+/*
+ * The exit status, as audit's: the worst of every host's status and every
+ * anomaly, so a script can tell a clean fleet (0) from one to look at (1)
+ * and one with something broken (2). An info anomaly alone leaves it 0.
+ */
 int nicfit_fleet_exit_status(const struct nicfit_fleet *fl)
 {
 	size_t i;

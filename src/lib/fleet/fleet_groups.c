@@ -55,6 +55,12 @@ int nicfit__fleet_sort_devs(struct nicfit_fleet *fl, size_t off, size_t n)
 	return 0;
 }
 
+/*
+ * "VENDOR PRODUCT; KIND PCIID BDF; ..." over the signature devices, in BDF
+ * order. The address is part of it: the same cards in other slots are
+ * another layout (other NUMA nodes, other paths), and comparing their
+ * link or NUMA values device by device would compare different slots.
+ */
 uint32_t nicfit__fleet_signature(struct nicfit_fleet *fl, uint32_t product, uint32_t vendor,
 				 size_t off, size_t n)
 {
@@ -104,6 +110,7 @@ static int grp_cmp(const void *x, const void *y)
 	return c ? c : strcmp(a->sig_s, b->sig_s);
 }
 
+/* Labels list GPUs, then accelerators, then NICs: the parts a cluster is sized by. */
 static int kind_order(const char *k)
 {
 	if (!k)
@@ -171,6 +178,11 @@ static int u32_cmp(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/*
+ * A group's label ("PowerEdge R740xd: 2x NVIDIA A40, 1x ConnectX-6 Dx")
+ * and the sorted sets of its GPU and NIC models that alike() compares,
+ * from its first host (every host of a group has the same devices).
+ */
 static void group_names(struct fl_an *a, struct fl_grp *g)
 {
 	struct nicfit_fleet *fl = a->fl;

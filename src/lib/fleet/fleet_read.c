@@ -191,6 +191,11 @@ static void add_tnum(struct fl_actx *a, int attr, uint32_t subject, uint32_t dev
 		nicfit__fleet_add(a, attr, subject, dev, fl_dbits(v));
 }
 
+/*
+ * The kinds that make a host's hardware signature: GPUs, accelerators and
+ * NICs, what a cluster is built from. Bridges, disks and the rest vary with
+ * firmware and options, and would split groups for no network reason.
+ */
 static int is_sig_kind(const char *k)
 {
 	return k && (!strcmp(k, "gpu") || !strcmp(k, "accelerator") || !strcmp(k, "nic"));
