@@ -68,7 +68,7 @@ uint32_t nicfit__fleet_intern_fmt(struct fl_an *a, const char *fmt, ...)
 	va_list ap;
 	uint32_t id;
 
-	nicfit_buf_init(&b, 1 << 16);
+	nicfit_buf_init(&b, FL_TEXT_MAX);
 	va_start(ap, fmt);
 	nicfit_buf_vaddf(&b, fmt, ap);
 	va_end(ap);

@@ -103,6 +103,15 @@ static void tally_rank(struct fl_an *a, int attr, struct fl_tally *t)
 }
 
 /*
+ * A rate at this fraction of the reference or less is critical (attributes
+ * with ratio set). Half is what a link trained at x8 instead of x16, one
+ * PCIe generation down, or a 100G port on a 200G fabric costs: the device
+ * moves half of what its peers do, and a job spread over the fleet runs at
+ * the pace of its slowest host. A smaller loss is a warning.
+ */
+#define CRITICAL_FRACTION 0.5
+
+/*
  * How bad is value `odd` against the reference value `ref` (the majority's,
  * or without one the best seen)? The severity goes by order where the
  * attribute has one:
@@ -128,7 +137,7 @@ static enum nicfit_severity severity(int attr, const struct fl_tally *odd,
 	if (def->ordered && (!odd->ranked || !ref->ranked))
 		return def->sev < NICFIT_SEV_WARNING ? def->sev : NICFIT_SEV_WARNING;
 	if (def->ratio && odd->ranked && ref->ranked && ref->rank > 0 &&
-	    odd->rank <= ref->rank / 2)
+	    odd->rank <= ref->rank * CRITICAL_FRACTION)
 		return NICFIT_SEV_CRITICAL;
 	return def->sev;
 }
@@ -256,7 +265,7 @@ static void value_message(struct fl_an *a, struct fl_anom *x, int attr, int maj,
 				a, "%s",
 				nicfit__fleet_fmt_value(fl, attr, a->t[i].v, tmp, sizeof(tmp))),
 			a->vh + a->t[i].off, a->t[i].count, maj && i == 0);
-	nicfit_buf_init(&b, 1 << 16);
+	nicfit_buf_init(&b, FL_TEXT_MAX);
 	nicfit_buf_addf(&b, "%s: %s ", fl_str(&fl->st, x->subject), def->what);
 	if (maj) {
 		nicfit_buf_puts(&b, "is ");
@@ -358,7 +367,7 @@ static void presence_anomaly(struct fl_an *a, int gi, uint32_t key, const size_t
 			nicfit__fleet_anom_value(a, x, no, absent, na, 0);
 		}
 	}
-	nicfit_buf_init(&b, 1 << 16);
+	nicfit_buf_init(&b, FL_TEXT_MAX);
 	if (finding)
 		nicfit_buf_addf(&b, "%s%s%s finding %s on %zu of %zu hosts%s%s%s",
 				dev ? dev : "", dev ? ": " : "", nicfit_severity_name(fsev),

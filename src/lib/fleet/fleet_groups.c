@@ -197,15 +197,15 @@ static void group_names(struct fl_an *a, struct fl_grp *g)
 	g->nsig = 0;
 	for (i = 0; i < h->ndev; i++)
 		g->nsig += fl->devs[h->dev_off + i].sig;
-	nicfit_buf_init(&b, 1 << 16);
+	nicfit_buf_init(&b, FL_TEXT_MAX);
 	nicfit_buf_puts(&b, h->product ? fl_str(&fl->st, h->product) : "unknown model");
 	for (i = 0; i < n; i++) {
 		uint32_t id = nicfit__fleet_intern0(&fl->st, mc[i].model);
 
 		nicfit_buf_addf(&b, "%s%zux %s", i ? ", " : ": ", mc[i].n, mc[i].name);
-		if (kind_order(mc[i].kind) < 2 && g->ngpus < 16)
+		if (kind_order(mc[i].kind) < 2 && g->ngpus < FL_GROUP_MODELS)
 			g->gpus[g->ngpus++] = id;
-		else if (kind_order(mc[i].kind) == 2 && g->nnics < 16)
+		else if (kind_order(mc[i].kind) == 2 && g->nnics < FL_GROUP_MODELS)
 			g->nics[g->nnics++] = id;
 	}
 	qsort(g->gpus, (size_t)g->ngpus, sizeof(uint32_t), u32_cmp);
@@ -432,7 +432,7 @@ static void hardware_anomaly(struct fl_an *a, const struct fl_grp *groups, int g
 		nicfit__fleet_anom_host(a, x, fl->group_hosts[g->off + i]);
 	nicfit__fleet_anom_value(a, x, r->label, fl->group_hosts + r->off, r->n, strict);
 	nicfit__fleet_anom_value(a, x, g->label, fl->group_hosts + g->off, g->n, 0);
-	nicfit_buf_init(&b, 1 << 16);
+	nicfit_buf_init(&b, FL_TEXT_MAX);
 	if (strict)
 		nicfit_buf_addf(&b, "hardware differs from the %zu other %s host%s (group %d): ",
 				r->n, r->product ? fl_str(&fl->st, r->product) : "alike",

@@ -496,6 +496,17 @@ uint32_t nicfit__fleet_signature(struct nicfit_fleet *fl, uint32_t product, uint
 struct fl_gath;
 struct fl_tally;
 
+/*
+ * The longest message or label the analysis writes: a bound on text that
+ * repeats outside input (names, versions), far above any real message.
+ */
+#define FL_TEXT_MAX ((size_t)1 << 16)
+/*
+ * The distinct GPU (with accelerator) and NIC models a group keeps for
+ * alike(); a server holds a handful, and models past this are not compared.
+ */
+#define FL_GROUP_MODELS 16
+
 /* The analysis's working state (fleet_analyze.c owns it). */
 struct fl_an {
 	struct nicfit_fleet *fl;
@@ -522,7 +533,7 @@ struct fl_grp {
 	size_t off, n;        /* into fl->group_hosts */
 	size_t coff, ncommon; /* into fl->commons */
 	size_t nsig;          /* signature devices */
-	uint32_t gpus[16], nics[16]; /* distinct models (string ids), sorted */
+	uint32_t gpus[FL_GROUP_MODELS], nics[FL_GROUP_MODELS]; /* distinct models (ids), sorted */
 	int ngpus, nnics;
 	int cluster;          /* groups meant to be built alike share one */
 };
