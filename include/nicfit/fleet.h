@@ -7,6 +7,20 @@
  * `nicfit audit --json` with pdsh, clush, Ansible or Slurm. This module
  * reads what those tools bring back and compares it.
  *
+ * Result. nicfit_fleet_new() allocates a fleet, which owns everything it
+ * reads and computes; nicfit_fleet_free() frees all of it. Input is fed in
+ * (begin/feed/end, or the file helpers), then nicfit_fleet_analyze()
+ * computes the result inside the fleet, read through the accessors below:
+ * groups, anomalies, host statuses, and per group the findings every host
+ * reported. An anomaly is a finding of the fleet's own (severity on the
+ * one scale of nicfit/finding.h, a registered code, a message) that also
+ * carries the hosts named and every value seen; a common finding is a
+ * struct nicfit_finding. What the analysis accessors return, strings
+ * included, lives until the next nicfit_fleet_analyze() or
+ * nicfit_fleet_free(); once more input begins they return nothing until
+ * the fleet is analysed again. An input problem lives until more input is
+ * fed.
+ *
  * Input. A fleet is fed streams (files, standard input, an HTTP body) and
  * finds the audit documents in them, whatever wrapped them:
  *   - plain JSON documents one after another, compact or pretty-printed;
@@ -38,9 +52,11 @@
  * model (or of the same parts, when the model is unknown) are compared with
  * the model's majority group to catch missing, extra or moved devices.
  *
- * Severity. Each anomaly has one (see docs/json-fleet.md for the table); a
- * host's status is the worst of its own audit findings and of the anomalies
- * that name it; nicfit_fleet_exit_status() gives 0, 1 or 2 as audit does.
+ * Severity. Each anomaly has one, on the scale every engine uses (see
+ * docs/json-fleet.md for the table, docs/findings.md for the codes); a
+ * host's status is the worst, from a warning up, of its own audit findings
+ * and of the anomalies that name it; nicfit_fleet_exit_status() gives 0, 1
+ * or 2 as audit does.
  *
  * Memory is bounded: each document, the documents still open at once and
  * the number of hosts have limits (struct nicfit_fleet_limits).
@@ -52,16 +68,7 @@
 
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
-
-enum nicfit_fleet_severity {
-	NICFIT_FLEET_CLEAN = 0,   /* host status only */
-	NICFIT_FLEET_INFO = 1,
-	NICFIT_FLEET_WARNING = 2,
-	NICFIT_FLEET_CRITICAL = 3
-};
-
-/* "clean", "info", "warning", "critical". */
-const char *nicfit_fleet_severity_name(int sev);
+#include "nicfit/finding.h"
 
 struct nicfit_fleet_limits {
 	size_t max_doc_bytes;     /* one audit document (default 16 MiB) */
@@ -147,7 +154,12 @@ struct nicfit_fleet_opts {
 	 * input become a critical "host-missing" anomaly. NULL: no check.
 	 */
 	const char *expect;
-	/* Anomaly codes not to report (exact names), NULL-terminated or NULL. */
+	/*
+	 * Codes not to report (exact names): fleet's own, or a finding code of
+	 * the hosts' audits. NULL-terminated, or NULL. Taken as given; a
+	 * caller checks users' codes first with nicfit_code_check_ignore()
+	 * (NICFIT_ENGINE_FLEET | NICFIT_ENGINE_AUDIT), as `nicfit fleet` does.
+	 */
 	const char *const *ignore;
 };
 
@@ -160,8 +172,8 @@ struct nicfit_fleet_value {
 };
 
 struct nicfit_fleet_anomaly {
-	int severity;            /* enum nicfit_fleet_severity (not CLEAN) */
-	const char *code;        /* "link-width", "hardware-differs", a finding code ... */
+	enum nicfit_severity severity; /* never NICFIT_SEV_NONE */
+	const char *code;        /* fleet's ("link-width", "hardware-differs"), or a host's finding code */
 	const char *attribute;   /* what was compared ("link.current_width", "finding") */
 	int group;               /* 0-based group, -1 for the whole fleet */
 	const char *device;      /* BDF or NULL */
@@ -175,14 +187,6 @@ struct nicfit_fleet_anomaly {
 	const char *message;     /* one line, without the host names */
 };
 
-/* A finding that every host of a group reported. */
-struct nicfit_fleet_common {
-	int severity;
-	const char *code;
-	const char *device;      /* NULL when the finding names none */
-	const char *message;     /* the first host's message */
-};
-
 struct nicfit_fleet_group {
 	const char *signature;   /* canonical: model + devices with PCI IDs and addresses */
 	const char *label;       /* short: "PowerEdge R740xd: 2x NVIDIA A40, 1x ConnectX-6 Dx" */
@@ -190,8 +194,14 @@ struct nicfit_fleet_group {
 	size_t nhosts;
 	const size_t *hosts;
 	size_t clean, warning, critical; /* hosts by status (info-only hosts are clean) */
-	size_t ncommon;          /* findings every host of the group has */
-	const struct nicfit_fleet_common *common;
+	/*
+	 * Findings every host of the group reported: severity (the worst seen),
+	 * the audit's code, device (NULL when it names none) and the first
+	 * host's message; no fix or source. They point into the fleet's
+	 * strings: read them, never pass them to nicfit_findings_release().
+	 */
+	size_t ncommon;
+	const struct nicfit_finding *common;
 };
 
 struct nicfit_fleet_host {
@@ -201,8 +211,8 @@ struct nicfit_fleet_host {
 	const char *input;       /* where its audit was read */
 	long line;
 	int group;
-	int status;              /* worst of own findings and anomalies naming it */
-	int own;                 /* worst severity of its own findings */
+	enum nicfit_severity status; /* worst of own findings and anomalies naming it */
+	enum nicfit_severity own;    /* worst severity of its own findings (NONE: none) */
 	size_t nanomalies;       /* anomalies that name it */
 };
 
@@ -210,7 +220,8 @@ struct nicfit_fleet_host {
  * Analyse what was read. Can be called again after more input. Results
  * live in fl until the next analysis or nicfit_fleet_free. Errors:
  * NICFIT_E_DATA when no audit was read, NICFIT_E_USAGE for a bad expect
- * list, NICFIT_E_NOMEM.
+ * list, NICFIT_E_NOMEM (also when memory ran out while the input's
+ * problems were recorded: the result would miss them).
  */
 int nicfit_fleet_analyze(struct nicfit_fleet *fl, const struct nicfit_fleet_opts *o,
 			 struct nicfit_error *err);

@@ -27,9 +27,14 @@ static const struct option fleet_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Split "a,b,c" into ignore[] (pointers into the modified argument). */
+/*
+ * Split "a,b,c" into ignore[] (pointers into the modified argument). Each
+ * must be a registered code that fleet reports: its own anomaly codes or
+ * an audit's finding code (a finding some hosts have and others not).
+ */
 static int add_ignores(char *arg, const char **ignore, int *n)
 {
+	struct nicfit_error err;
 	char *p = arg, *comma;
 
 	for (;;) {
@@ -37,6 +42,10 @@ static int add_ignores(char *arg, const char **ignore, int *n)
 		if (comma)
 			*comma = '\0';
 		if (*p) {
+			nicfit_error_clear(&err);
+			if (nicfit_code_check_ignore(p, NICFIT_ENGINE_FLEET | NICFIT_ENGINE_AUDIT,
+						     "--ignore", &err))
+				return cli_fail(&err);
 			if (*n >= MAX_IGNORE)
 				return cli_error(NICFIT_E_USAGE, "fleet: at most %d --ignore codes",
 						 MAX_IGNORE);

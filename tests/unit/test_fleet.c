@@ -287,7 +287,7 @@ static int inj_link_width(json_t *doc, struct expect *x)
 								 "current_width")) / 2));
 	if (has_path(d))
 		link_set(d, "path_gbps", json_real(link_num(d, "path_gbps") / 2));
-	want(x, "link-width", bdf(d), NICFIT_FLEET_CRITICAL);
+	want(x, "link-width", bdf(d), NICFIT_SEV_CRITICAL);
 	return 1;
 }
 
@@ -300,7 +300,7 @@ static int inj_nic_speed(json_t *doc, struct expect *x)
 	link_set(d, "current_gts", json_real(2.5));
 	if (has_path(d))
 		link_set(d, "path_gbps", json_real(link_num(d, "path_gbps") / 3));
-	want(x, "link-speed", bdf(d), NICFIT_FLEET_CRITICAL);
+	want(x, "link-speed", bdf(d), NICFIT_SEV_CRITICAL);
 	return 1;
 }
 
@@ -311,7 +311,7 @@ static int inj_gpu_idle(json_t *doc, struct expect *x)
 	if (!d)
 		return 0;
 	link_set(d, "current_gts", json_real(2.5));
-	want(x, "link-speed", bdf(d), NICFIT_FLEET_INFO);
+	want(x, "link-speed", bdf(d), NICFIT_SEV_INFO);
 	return 1;
 }
 
@@ -322,7 +322,7 @@ static int inj_path(json_t *doc, struct expect *x)
 	if (!d)
 		return 0;
 	link_set(d, "path_gbps", json_real(link_num(d, "path_gbps") * 0.75));
-	want(x, "path-bandwidth", bdf(d), NICFIT_FLEET_WARNING);
+	want(x, "path-bandwidth", bdf(d), NICFIT_SEV_WARNING);
 	return 1;
 }
 
@@ -333,7 +333,7 @@ static int inj_capability(json_t *doc, struct expect *x)
 	if (!d)
 		return 0;
 	link_set(d, "max_width", json_integer(1));
-	want(x, "link-capability", bdf(d), NICFIT_FLEET_WARNING);
+	want(x, "link-capability", bdf(d), NICFIT_SEV_WARNING);
 	return 1;
 }
 
@@ -345,7 +345,7 @@ static int inj_numa(json_t *doc, struct expect *x)
 		return 0;
 	json_object_set_new(d, "numa_node",
 			    json_integer(1 - json_integer_value(json_object_get(d, "numa_node"))));
-	want(x, "numa-node", bdf(d), NICFIT_FLEET_WARNING);
+	want(x, "numa-node", bdf(d), NICFIT_SEV_WARNING);
 	return 1;
 }
 
@@ -364,7 +364,7 @@ static int inj_port_down(json_t *doc, struct expect *x)
 			break;
 		}
 	}
-	want(x, "port-down", bdf(d), NICFIT_FLEET_CRITICAL);
+	want(x, "port-down", bdf(d), NICFIT_SEV_CRITICAL);
 	return 1;
 }
 
@@ -377,7 +377,7 @@ static int inj_link_layer(json_t *doc, struct expect *x)
 		return 0;
 	json_object_set_new(r, "link_layer",
 			    json_string(!strcmp(ll, "Ethernet") ? "InfiniBand" : "Ethernet"));
-	want(x, "link-layer", bdf(d), NICFIT_FLEET_CRITICAL);
+	want(x, "link-layer", bdf(d), NICFIT_SEV_CRITICAL);
 	return 1;
 }
 
@@ -388,7 +388,7 @@ static int inj_rdma_missing(json_t *doc, struct expect *x)
 	if (!d)
 		return 0;
 	json_object_set_new(d, "rdma", json_array());
-	want(x, "rdma-missing", bdf(d), NICFIT_FLEET_CRITICAL);
+	want(x, "rdma-missing", bdf(d), NICFIT_SEV_CRITICAL);
 	return 1;
 }
 
@@ -399,7 +399,7 @@ static int inj_netdev_missing(json_t *doc, struct expect *x)
 	if (!d)
 		return 0;
 	json_object_set_new(d, "netdevs", json_array());
-	want(x, "netdev-missing", bdf(d), NICFIT_FLEET_CRITICAL);
+	want(x, "netdev-missing", bdf(d), NICFIT_SEV_CRITICAL);
 	return 1;
 }
 
@@ -410,7 +410,7 @@ static int inj_peermem(json_t *doc, struct expect *x)
 	if (!json_is_true(json_object_get(g, "nvidia_peermem")))
 		return 0;
 	json_object_set_new(g, "nvidia_peermem", json_false());
-	want(x, "peermem", NULL, NICFIT_FLEET_WARNING);
+	want(x, "peermem", NULL, NICFIT_SEV_WARNING);
 	return 1;
 }
 
@@ -421,7 +421,7 @@ static int inj_gpu_driver(json_t *doc, struct expect *x)
 	if (!json_is_string(json_object_get(g, "nvidia_driver_version")))
 		return 0;
 	json_object_set_new(g, "nvidia_driver_version", json_string("535.54.03"));
-	want(x, "gpu-driver", NULL, NICFIT_FLEET_WARNING);
+	want(x, "gpu-driver", NULL, NICFIT_SEV_WARNING);
 	return 1;
 }
 
@@ -432,7 +432,7 @@ static int inj_kernel(json_t *doc, struct expect *x)
 	if (!json_is_string(json_object_get(h, "kernel")))
 		return 0;
 	json_object_set_new(h, "kernel", json_string("9.9.9-test"));
-	want(x, "kernel", NULL, NICFIT_FLEET_WARNING);
+	want(x, "kernel", NULL, NICFIT_SEV_WARNING);
 	return 1;
 }
 
@@ -446,7 +446,7 @@ static int inj_firmware(json_t *doc, struct expect *x)
 		return 0;
 	json_array_foreach(json_object_get(d, "rdma"), i, r)
 		json_object_set_new(r, "fw_ver", json_string("1.2.3000"));
-	want(x, "firmware", bdf(d), NICFIT_FLEET_WARNING);
+	want(x, "firmware", bdf(d), NICFIT_SEV_WARNING);
 	return 1;
 }
 
@@ -459,7 +459,7 @@ static int inj_port_rate(json_t *doc, struct expect *x)
 		return 0;
 	json_object_set_new(r, "rate_gbps",
 			    json_real(json_number_value(json_object_get(r, "rate_gbps")) / 4));
-	want(x, "port-rate", bdf(d), NICFIT_FLEET_CRITICAL);
+	want(x, "port-rate", bdf(d), NICFIT_SEV_CRITICAL);
 	return 1;
 }
 
@@ -475,7 +475,7 @@ static int inj_mtu(json_t *doc, struct expect *x)
 			json_object_set_new(n, "mtu", json_integer(1500 + 7));
 			break;
 		}
-	want(x, "mtu", bdf(d), NICFIT_FLEET_WARNING);
+	want(x, "mtu", bdf(d), NICFIT_SEV_WARNING);
 	return 1;
 }
 
@@ -503,7 +503,7 @@ static int inj_pfc(json_t *doc, struct expect *x)
 			json_object_set_new(json_object_get(n, "pfc"), "enabled_priorities", json_array());
 			break;
 		}
-	want(x, "pfc", bdf(d), NICFIT_FLEET_WARNING);
+	want(x, "pfc", bdf(d), NICFIT_SEV_WARNING);
 	return 1;
 }
 
@@ -514,7 +514,7 @@ static int inj_part(json_t *doc, struct expect *x)
 	if (!d)
 		return 0;
 	json_object_set_new(d, "part", json_string("MCX000000-TEST"));
-	want(x, "part-number", bdf(d), NICFIT_FLEET_WARNING);
+	want(x, "part-number", bdf(d), NICFIT_SEV_WARNING);
 	return 1;
 }
 
@@ -525,7 +525,7 @@ static int inj_mps(json_t *doc, struct expect *x)
 	if (!d)
 		return 0;
 	json_object_set_new(json_object_get(d, "config"), "mps", json_integer(64));
-	want(x, "pcie-mps", bdf(d), NICFIT_FLEET_WARNING);
+	want(x, "pcie-mps", bdf(d), NICFIT_SEV_WARNING);
 	return 1;
 }
 
@@ -540,7 +540,7 @@ static int inj_pair_path(json_t *doc, struct expect *x)
 	/* a worse class is a warning; a better one (SYS to PIX) only info */
 	was_sys = !strcmp(path, "SYS");
 	json_object_set_new(p, "path", json_string(was_sys ? "PIX" : "SYS"));
-	want(x, "pair-path", NULL, was_sys ? NICFIT_FLEET_INFO : NICFIT_FLEET_WARNING);
+	want(x, "pair-path", NULL, was_sys ? NICFIT_SEV_INFO : NICFIT_SEV_WARNING);
 	return 1;
 }
 
@@ -552,7 +552,7 @@ static int inj_gdr(json_t *doc, struct expect *x)
 	json_array_foreach(pairs, i, p)
 		if (json_is_true(json_object_get(p, "gdr_default"))) {
 			json_object_set_new(p, "gdr_default", json_false());
-			want(x, "gdr", NULL, NICFIT_FLEET_WARNING);
+			want(x, "gdr", NULL, NICFIT_SEV_WARNING);
 			return 1;
 		}
 	return 0;
@@ -572,7 +572,7 @@ static int inj_finding(json_t *doc, struct expect *x)
 	json_object_set_new(f, "message", json_string("injected by the test"));
 	json_object_set_new(f, "fix", json_string("none"));
 	json_array_append_new(json_object_get(doc, "findings"), f);
-	want(x, "test-injected", bdf(d), NICFIT_FLEET_CRITICAL);
+	want(x, "test-injected", bdf(d), NICFIT_SEV_CRITICAL);
 	return 1;
 }
 
@@ -589,7 +589,7 @@ static int inj_gpu_gone(json_t *doc, struct expect *x)
 			snprintf(b, sizeof(b), "%s", bdf(d));
 			json_array_remove(devs, i);
 			forget_device(doc, b);
-			want(x, "hardware-differs", NULL, NICFIT_FLEET_CRITICAL);
+			want(x, "hardware-differs", NULL, NICFIT_SEV_CRITICAL);
 			return 1;
 		}
 	}
@@ -610,7 +610,7 @@ static int inj_nic_moved(json_t *doc, struct expect *x)
 		if (!strcmp(json_string_value(json_object_get(p, "nic")), old))
 			json_object_set_new(p, "nic", json_string("0000:fe:00.0"));
 	forget_device(doc, old);
-	want(x, "hardware-differs", NULL, NICFIT_FLEET_WARNING);
+	want(x, "hardware-differs", NULL, NICFIT_SEV_WARNING);
 	return 1;
 }
 
@@ -863,7 +863,7 @@ static void dump_anomalies(const struct nicfit_fleet *fl)
 	for (i = 0; i < nicfit_fleet_nanomalies(fl); i++) {
 		const struct nicfit_fleet_anomaly *x = nicfit_fleet_anomaly(fl, i);
 
-		fprintf(stderr, "#   %s %s [", nicfit_fleet_severity_name(x->severity), x->code);
+		fprintf(stderr, "#   %s %s [", nicfit_severity_name(x->severity), x->code);
 		for (j = 0; j < x->nhosts && j < 5; j++)
 			fprintf(stderr, " %s", nicfit_fleet_host_name(fl, x->hosts[j]));
 		fprintf(stderr, " ] %s\n", x->message);
@@ -898,7 +898,7 @@ static void check_exact(const struct nicfit_fleet *fl, struct fleet_gen *g, cons
 					continue;
 				if (e->device[0] && (!x->device || strcmp(e->device, x->device)))
 					continue;
-				if (e->severity && e->severity != x->severity)
+				if (e->severity && e->severity != (int)x->severity)
 					continue;
 				e->found = 1;
 				break;
@@ -1183,7 +1183,7 @@ static void test_two_hosts(void **state)
 	assert_non_null(x);
 	assert_false(x->majority);
 	assert_int_equal(x->nhosts, 2);
-	assert_int_equal(x->severity, NICFIT_FLEET_WARNING);
+	assert_int_equal(x->severity, NICFIT_SEV_WARNING);
 	nicfit_fleet_free(fl);
 	nicfit_buf_release(&b);
 	gen_free(&g);
@@ -1201,7 +1201,7 @@ static void test_two_hosts(void **state)
 	assert_non_null(x);
 	assert_true(x->majority);
 	assert_int_equal(x->nhosts, 1);
-	assert_int_equal(x->severity, NICFIT_FLEET_WARNING);
+	assert_int_equal(x->severity, NICFIT_SEV_WARNING);
 	nicfit_fleet_free(fl);
 	nicfit_buf_release(&b);
 	gen_free(&g);
@@ -1531,7 +1531,7 @@ static void test_expect(void **state)
 	analyze(fl, &o);
 	x = find_anomaly(fl, "host-missing");
 	assert_non_null(x);
-	assert_int_equal(x->severity, NICFIT_FLEET_CRITICAL);
+	assert_int_equal(x->severity, NICFIT_SEV_CRITICAL);
 	assert_int_equal(x->nhosts, 2);
 	assert_string_equal(nicfit_fleet_host_name(fl, x->hosts[0]), "node0009");
 	assert_string_equal(nicfit_fleet_host_name(fl, x->hosts[1]), "node0010");

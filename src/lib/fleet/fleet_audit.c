@@ -12,612 +12,64 @@
  *
  * An Ansible JSON-callback document is recognised here too ("plays"): each
  * host's stdout is fed back through the input layer as that host's text.
+ * The members of devices are fleet_read.c's.
  */
-#include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_int.h"
 #include "fleet_int.h"
 
-/* ---- the attribute table -------------------------------------------------------- */
-
-static int rank_up(const char *s)
-{
-	if (!strcmp(s, "up"))
-		return 2;
-	if (!strcmp(s, "down") || !strcmp(s, "lowerlayerdown") || !strcmp(s, "dormant") ||
-	    !strcmp(s, "notpresent"))
-		return 1;
-	return -1;
-}
-
-static int rank_active(const char *s)
-{
-	if (!strcmp(s, "ACTIVE"))
-		return 2;
-	if (!strcmp(s, "DOWN") || !strcmp(s, "INIT") || !strcmp(s, "ARMED") ||
-	    !strcmp(s, "ACTIVE_DEFER"))
-		return 1;
-	return -1;
-}
-
-static int rank_path(const char *s)
-{
-	static const char *const order[] = { "SYS", "NODE", "PHB", "PXB", "PIX" };
-	int i;
-
-	for (i = 0; i < 5; i++)
-		if (!strcmp(s, order[i]))
-			return i + 1;
-	return -1;
-}
-
-#define W NICFIT_FLEET_WARNING
-#define C NICFIT_FLEET_CRITICAL
-#define I NICFIT_FLEET_INFO
-
-const struct fl_attr_def fl_attr_defs[FA_COUNT] = {
-	[FA_NUMA_COUNT] = { "numa_nodes", "numa-nodes", "NUMA nodes", FV_NUM, 0, NULL, W, 0, 0 },
-	[FA_KERNEL] = { "kernel", "kernel", "kernel", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_GPU_DRIVER] = { "gpu_driver", "gpu-driver", "GPU driver", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_PRODUCT_FW] = { "bios", "bios", "BIOS", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_PEERMEM] = { "gpudirect.nvidia_peermem", "peermem", "nvidia_peermem", FV_BOOL, 1,
-			 NULL, W, 0, 0, "loaded", "not loaded" },
-	[FA_GDR_KERNEL] = { "gpudirect.kernel_support", "gdr-kernel",
-			    "GPUDirect RDMA kernel support", FV_BOOL, 1, NULL, W, 0, 0, "present",
-			    "absent" },
-	[FA_IOMMU] = { "iommu", "iommu", "IOMMU", FV_BOOL, 0, NULL, W, 0, 0, "on", "off" },
-	[FA_PRIVILEGED] = { "privileged", "audit-privileges", "audit", FV_BOOL, 1, NULL, I, 0, 0,
-			    "run as root", "run without root (some checks skipped)" },
-	[FA_NUMA] = { "numa_node", "numa-node", "NUMA node", FV_NUM, 0, NULL, W, 0, 0 },
-	[FA_CUR_WIDTH] = { "link.current_width", "link-width", "PCIe link width", FV_NUM, 1, NULL,
-			   W, 1, 0 },
-	[FA_CUR_GTS] = { "link.current_gts", "link-speed", "PCIe link speed", FV_NUM, 1, NULL, W,
-			 1, 1 },
-	[FA_MAX_WIDTH] = { "link.max_width", "link-capability", "PCIe width capability", FV_NUM,
-			   1, NULL, W, 0, 0 },
-	[FA_MAX_GTS] = { "link.max_gts", "link-capability", "PCIe speed capability", FV_NUM, 1,
-			 NULL, W, 0, 0 },
-	[FA_PATH] = { "link.path_gbps", "path-bandwidth", "path to the CPU", FV_NUM, 1, NULL, W,
-		      1, 1 },
-	[FA_PART] = { "part", "part-number", "part number", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_DRIVER] = { "driver", "driver", "driver", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_FW] = { "firmware", "firmware", "firmware", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_MPS] = { "config.mps", "pcie-mps", "PCIe MaxPayload (bytes)", FV_NUM, 1, NULL, W, 0,
-		     0 },
-	[FA_MRRS] = { "config.mrrs", "pcie-mrrs", "PCIe MaxReadReq (bytes)", FV_NUM, 1, NULL, W,
-		      0, 0 },
-	[FA_NNET] = { "netdevs", "netdev-missing", "network interfaces", FV_NUM, 1, NULL, C, 0,
-		      0 },
-	[FA_NRDMA] = { "rdma", "rdma-missing", "RDMA devices", FV_NUM, 1, NULL, C, 0, 0 },
-	[FA_NET_STATE] = { "netdev.operstate", "port-down", "state", FV_STR, 1, rank_up, C, 0,
-			   0 },
-	[FA_NET_SPEED] = { "netdev.speed_gbps", "port-speed", "speed", FV_NUM, 1, NULL, W, 1, 0 },
-	[FA_NET_MTU] = { "netdev.mtu", "mtu", "MTU", FV_NUM, 0, NULL, W, 0, 0 },
-	[FA_NET_PFC] = { "netdev.pfc", "pfc", "PFC priorities", FV_STR, 0, NULL, W, 0, 0 },
-	[FA_PORT_STATE] = { "rdma.state", "port-down", "RDMA state", FV_STR, 1, rank_active, C,
-			    0, 0 },
-	[FA_PORT_RATE] = { "rdma.rate_gbps", "port-rate", "RDMA rate", FV_NUM, 1, NULL, W, 1, 0 },
-	[FA_PORT_LAYER] = { "rdma.link_layer", "link-layer", "link layer", FV_STR, 0, NULL, C, 0,
-			    0 },
-	[FA_PAIR_PATH] = { "pair.path", "pair-path", "path class", FV_STR, 1, rank_path, W, 0,
-			   0 },
-	[FA_PAIR_GDR] = { "pair.gdr_default", "gdr", "GPUDirect RDMA by default", FV_BOOL, 1,
-			  NULL, W, 0, 0, "yes", "no" },
-	[FA_FINDING] = { "finding", NULL, "finding", FV_PRESENT, 0, NULL, W, 0, 0 },
-	[FA_NOTCHECKED] = { "not_checked", "not-checked", "not checked", FV_PRESENT, 0, NULL, I,
-			    0, 0 },
-};
-
-#undef W
-#undef C
-#undef I
-
-/* ---- reading helpers --------------------------------------------------------------- */
-
-struct actx {
-	struct nicfit_fleet *fl;
-	struct jscan *js;
-	const char *text;
-	struct fl_host h;
-	int err;              /* NICFIT_E_NOMEM once something failed */
-};
-
-static int tok_type(const struct actx *a, int t)
-{
-	return t < 0 ? JS_NONE : a->js->tok[t].type;
-}
-
-/* Intern string token t; 0 when t is not a string. */
-static uint32_t tok_sid(struct actx *a, int t)
-{
-	const struct jscan_tok *k;
-	uint32_t id;
-	char *buf;
-	int n;
-
-	if (tok_type(a, t) != JS_STRING)
-		return 0;
-	k = &a->js->tok[t];
-	if (!k->escaped) {
-		id = fl_intern(&a->fl->st, a->text + k->start, k->len);
-	} else {
-		buf = fl_scratch(a->fl, (size_t)k->len + 1);
-		if (!buf) {
-			a->err = NICFIT_E_NOMEM;
-			return 0;
-		}
-		n = jscan_string(a->js, t, buf, (size_t)k->len + 1);
-		if (n < 0)
-			return 0;
-		id = fl_intern(&a->fl->st, buf, (size_t)n);
-	}
-	if (!id)
-		a->err = NICFIT_E_NOMEM;
-	return id;
-}
-
-static uint32_t get_sid(struct actx *a, int obj, const char *key)
-{
-	return tok_sid(a, jscan_get(a->js, obj, key));
-}
-
-/* A number member; numbers given as strings ("16") are read too. */
-static int get_num(struct actx *a, int obj, const char *key, double *v)
-{
-	int t = jscan_get(a->js, obj, key);
-	char tmp[48], *end;
-	int n;
-
-	if (tok_type(a, t) == JS_NUMBER)
-		return jscan_number(a->js, t, v) == 0;
-	if (tok_type(a, t) == JS_STRING) {
-		n = jscan_string(a->js, t, tmp, sizeof(tmp));
-		if (n <= 0)
-			return 0;
-		*v = strtod(tmp, &end);
-		return end != tmp && isfinite(*v);
-	}
-	return 0;
-}
-
-static uint64_t dbits(double d)
-{
-	uint64_t u;
-
-	if (d == 0)
-		d = 0; /* -0 and 0 compare equal */
-	memcpy(&u, &d, sizeof(u));
-	return u;
-}
-
-static void add(struct actx *a, int attr, uint32_t subject, uint32_t dev, uint64_t v)
-{
-	struct fl_attr at;
-
-	if (a->err)
-		return;
-	if (fl_key(a->fl, attr, subject, dev, &at.key)) {
-		a->err = NICFIT_E_NOMEM;
-		return;
-	}
-	at.v = v;
-	if (FL_PUSH(a->fl->attrs, a->fl->nattrs, a->fl->cap_attrs, at))
-		a->err = NICFIT_E_NOMEM;
-}
-
-static void add_num(struct actx *a, int attr, uint32_t subject, uint32_t dev, int obj,
-		    const char *key)
-{
-	double v;
-
-	if (get_num(a, obj, key, &v))
-		add(a, attr, subject, dev, dbits(v));
-}
-
-static void add_str(struct actx *a, int attr, uint32_t subject, uint32_t dev, uint32_t sid)
-{
-	if (sid && sid != fl_intern0(&a->fl->st, ""))
-		add(a, attr, subject, dev, sid);
-}
-
-static void add_bool(struct actx *a, int attr, int v)
-{
-	if (v >= 0)
-		add(a, attr, 0, 0, (uint64_t)v);
-}
-
-/* An interned "prefix SEP suffix". */
-static uint32_t join(struct actx *a, uint32_t x, const char *sep, const char *y)
-{
-	const char *xs = fl_str(&a->fl->st, x);
-	size_t nx = strlen(xs), ns = strlen(sep), ny = strlen(y);
-	char *buf = fl_scratch(a->fl, nx + ns + ny + 1);
-	uint32_t id;
-
-	if (!buf) {
-		a->err = NICFIT_E_NOMEM;
-		return 0;
-	}
-	memcpy(buf, xs, nx);
-	memcpy(buf + nx, sep, ns);
-	memcpy(buf + nx + ns, y, ny);
-	id = fl_intern(&a->fl->st, buf, nx + ns + ny);
-	if (!id)
-		a->err = NICFIT_E_NOMEM;
-	return id;
-}
-
-static int severity_of(const char *s)
+/*
+ * A host's finding severity as its audit spells it. Lenient, since the
+ * documents may come from other nicfit versions: case does not matter,
+ * "error" is critical, and anything else (missing, "info", unknown) is
+ * info, so that a finding is never taken for worse than it said.
+ */
+static enum nicfit_severity severity_of(const char *s)
 {
 	if (!s)
-		return NICFIT_FLEET_INFO;
+		return NICFIT_SEV_INFO;
 	if (!strcasecmp(s, "critical") || !strcasecmp(s, "error"))
-		return NICFIT_FLEET_CRITICAL;
+		return NICFIT_SEV_CRITICAL;
 	if (!strcasecmp(s, "warning"))
-		return NICFIT_FLEET_WARNING;
-	return NICFIT_FLEET_INFO;
-}
-
-/* ---- devices ---------------------------------------------------------------------- */
-
-struct keydef {
-	const char *k;
-	size_t n;
-};
-#define KD(s) { s, sizeof(s) - 1 }
-
-/*
- * One pass over obj's members: out[i] is the value token of keys[i], or -1.
- * Cheaper than a lookup per key when an object has many members and some
- * looked-for keys are absent (each absent key would cost a full scan).
- */
-static void members(struct actx *a, int obj, const struct keydef *keys, int n, int *out)
-{
-	uint32_t i, end;
-	int k;
-
-	for (k = 0; k < n; k++)
-		out[k] = -1;
-	if (tok_type(a, obj) != JS_OBJECT)
-		return;
-	end = a->js->tok[obj].next;
-	for (i = (uint32_t)obj + 1; i < end; i = a->js->tok[i + 1].next) {
-		const struct jscan_tok *t = &a->js->tok[i];
-
-		for (k = 0; k < n; k++) {
-			if (out[k] >= 0)
-				continue;
-			if (t->escaped ? jscan_key_is(a->js, (int)i, keys[k].k)
-				       : (t->len == keys[k].n &&
-					  !memcmp(a->text + t->start, keys[k].k, keys[k].n))) {
-				out[k] = (int)i + 1;
-				break;
-			}
-		}
-	}
-}
-
-/* Number token (or numeric string) t. */
-static int tok_num(struct actx *a, int t, double *v)
-{
-	char tmp[48], *end;
-	int n;
-
-	if (tok_type(a, t) == JS_NUMBER)
-		return jscan_number(a->js, t, v) == 0;
-	if (tok_type(a, t) == JS_STRING) {
-		n = jscan_string(a->js, t, tmp, sizeof(tmp));
-		if (n <= 0)
-			return 0;
-		*v = strtod(tmp, &end);
-		return end != tmp && !*end && isfinite(*v);
-	}
-	return 0;
-}
-
-static void add_tnum(struct actx *a, int attr, uint32_t subject, uint32_t dev, int t)
-{
-	double v;
-
-	if (tok_num(a, t, &v))
-		add(a, attr, subject, dev, dbits(v));
-}
-
-static int is_sig_kind(const char *k)
-{
-	return k && (!strcmp(k, "gpu") || !strcmp(k, "accelerator") || !strcmp(k, "nic"));
-}
-
-static int is_true(struct actx *a, int obj, const char *key)
-{
-	return tok_type(a, jscan_get(a->js, obj, key)) == JS_TRUE;
-}
-
-enum { N_NAME, N_OPER, N_STATE, N_GBPS, N_MBPS, N_MTU, N_PFC, N_KEYS };
-static const struct keydef netdev_keys[N_KEYS] = {
-	KD("name"), KD("operstate"), KD("state"), KD("speed_gbps"), KD("speed_mbps"), KD("mtu"),
-	KD("pfc"),
-};
-
-/* "3" or "3,4" or "none": the priorities with PFC on, when the audit could read them. */
-static void read_pfc(struct actx *a, int pfc, uint32_t subj, uint32_t bdf)
-{
-	static const struct keydef keys[2] = { KD("state"), KD("enabled_priorities") };
-	int m[2];
-	uint32_t i;
-	char buf[64];
-	size_t n = 0;
-	const char *st;
-	double v;
-
-	members(a, pfc, keys, 2, m);
-	st = fl_str(&a->fl->st, tok_sid(a, m[0]));
-	if (!st || strcmp(st, "read") || tok_type(a, m[1]) != JS_ARRAY)
-		return;
-	buf[0] = '\0';
-	for (i = (uint32_t)m[1] + 1; i < a->js->tok[m[1]].next; i = a->js->tok[i].next)
-		if (tok_num(a, (int)i, &v) && n + 8 < sizeof(buf))
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%g", n ? "," : "", v);
-	add_str(a, FA_NET_PFC, subj, bdf, fl_intern0(&a->fl->st, n ? buf : "none"));
-}
-
-static void read_netdevs(struct actx *a, int arr, uint32_t bdf)
-{
-	uint32_t i, end;
-
-	if (tok_type(a, arr) != JS_ARRAY)
-		return;
-	add(a, FA_NNET, bdf, bdf, dbits(a->js->tok[arr].count));
-	end = a->js->tok[arr].next;
-	for (i = (uint32_t)arr + 1; i < end; i = a->js->tok[i].next) {
-		int m[N_KEYS];
-		uint32_t name, subj, st;
-		double speed;
-
-		if (tok_type(a, (int)i) != JS_OBJECT)
-			continue; /* a bare name: counted above, nothing more to compare */
-		members(a, (int)i, netdev_keys, N_KEYS, m);
-		name = tok_sid(a, m[N_NAME]);
-		if (!name)
-			continue;
-		subj = join(a, bdf, " ", fl_str(&a->fl->st, name));
-		st = tok_sid(a, m[N_OPER]);
-		if (!st)
-			st = tok_sid(a, m[N_STATE]);
-		add_str(a, FA_NET_STATE, subj, bdf, st);
-		if (tok_num(a, m[N_GBPS], &speed) && speed > 0)
-			add(a, FA_NET_SPEED, subj, bdf, dbits(speed));
-		else if (tok_num(a, m[N_MBPS], &speed) && speed > 0)
-			add(a, FA_NET_SPEED, subj, bdf, dbits(speed / 1000));
-		add_tnum(a, FA_NET_MTU, subj, bdf, m[N_MTU]);
-		read_pfc(a, m[N_PFC], subj, bdf);
-	}
-}
-
-/* "4: ACTIVE" -> "ACTIVE" */
-static uint32_t state_name(struct actx *a, uint32_t sid)
-{
-	const char *s = fl_str(&a->fl->st, sid), *c;
-
-	if (!s)
-		return 0;
-	c = strchr(s, ':');
-	if (c && c > s && isdigit((unsigned char)s[0])) {
-		c++;
-		while (*c == ' ')
-			c++;
-		sid = fl_intern0(&a->fl->st, c);
-		if (!sid)
-			a->err = NICFIT_E_NOMEM;
-	}
-	return sid;
-}
-
-enum { P_NAME, P_PORT, P_NUM, P_STATE, P_LAYER, P_GBPS, P_RATE, P_FW, P_FIRMWARE, P_PORTS,
-       P_KEYS };
-static const struct keydef port_keys[P_KEYS] = {
-	KD("name"), KD("port"), KD("num"), KD("state"), KD("link_layer"), KD("rate_gbps"),
-	KD("rate"), KD("fw_ver"), KD("firmware"), KD("ports"),
-};
-
-/* One RDMA port object: "port" (or "num"), state, rate, link layer. */
-static void read_port(struct actx *a, const int *m, uint32_t bdf, int idx)
-{
-	double num, rate;
-	uint32_t subj;
-	char sub[48];
-
-	if (!tok_num(a, m[P_PORT], &num) && !tok_num(a, m[P_NUM], &num))
-		return;
-	if (idx)
-		snprintf(sub, sizeof(sub), "rdma#%d port %g", idx, num);
-	else
-		snprintf(sub, sizeof(sub), "port %g", num);
-	subj = join(a, bdf, " ", sub);
-	add_str(a, FA_PORT_STATE, subj, bdf, state_name(a, tok_sid(a, m[P_STATE])));
-	if (tok_num(a, m[P_GBPS], &rate) || tok_num(a, m[P_RATE], &rate))
-		add(a, FA_PORT_RATE, subj, bdf, dbits(rate));
-	add_str(a, FA_PORT_LAYER, subj, bdf, tok_sid(a, m[P_LAYER]));
-}
-
-#define MAX_RDMA_NAMES 16
-
-/*
- * RDMA devices of a function: either one entry per port ({"name","port",
- * "state",...}, as nicfit audit writes them) or one per device with a
- * "ports" array. Counted by distinct name.
- */
-static void read_rdma(struct actx *a, int arr, uint32_t bdf, int have_fw)
-{
-	uint32_t i, end, names[MAX_RDMA_NAMES];
-	int nnames = 0, k, idx;
-
-	if (tok_type(a, arr) != JS_ARRAY)
-		return;
-	end = a->js->tok[arr].next;
-	for (i = (uint32_t)arr + 1; i < end; i = a->js->tok[i].next) {
-		int m[P_KEYS];
-		uint32_t name;
-
-		if (tok_type(a, (int)i) == JS_STRING) {
-			name = tok_sid(a, (int)i);
-			m[P_PORTS] = -1;
-		} else if (tok_type(a, (int)i) == JS_OBJECT) {
-			members(a, (int)i, port_keys, P_KEYS, m);
-			name = tok_sid(a, m[P_NAME]);
-		} else {
-			continue;
-		}
-		for (k = 0; k < nnames; k++)
-			if (names[k] == name)
-				break;
-		if (k == nnames && nnames < MAX_RDMA_NAMES)
-			names[nnames++] = name;
-		idx = k < MAX_RDMA_NAMES ? k : MAX_RDMA_NAMES - 1;
-		if (tok_type(a, (int)i) != JS_OBJECT)
-			continue;
-		if (!have_fw && idx == 0) {
-			uint32_t fw = tok_sid(a, m[P_FW]);
-
-			if (!fw)
-				fw = tok_sid(a, m[P_FIRMWARE]);
-			add_str(a, FA_FW, bdf, bdf, fw);
-			have_fw = fw != 0;
-		}
-		if (tok_type(a, m[P_PORTS]) == JS_ARRAY) {
-			uint32_t p, pend = a->js->tok[m[P_PORTS]].next;
-
-			for (p = (uint32_t)m[P_PORTS] + 1; p < pend; p = a->js->tok[p].next) {
-				int pm[P_KEYS];
-
-				members(a, (int)p, port_keys, P_KEYS, pm);
-				read_port(a, pm, bdf, idx);
-			}
-		} else {
-			read_port(a, m, bdf, idx);
-		}
-	}
-	add(a, FA_NRDMA, bdf, bdf, dbits(nnames));
-}
-
-enum { D_BDF, D_KIND, D_VID, D_DID, D_NAME, D_NUMA, D_DRIVER, D_LINK, D_NETDEVS, D_RDMA,
-       D_PART, D_PHYSFN, D_CONFIG, D_FIRMWARE, D_FWVER, D_VIRTFN, D_KEYS };
-static const struct keydef dev_keys[D_KEYS] = {
-	KD("bdf"), KD("kind"), KD("vendor_id"), KD("device_id"), KD("name"), KD("numa_node"),
-	KD("driver"), KD("link"), KD("netdevs"), KD("rdma"), KD("part"), KD("physfn"),
-	KD("config"), KD("firmware"), KD("fw_ver"), KD("virtfn"),
-};
-
-enum { L_CUR_GTS, L_CUR_WIDTH, L_MAX_GTS, L_MAX_WIDTH, L_PATH, L_KEYS };
-static const struct keydef link_keys[L_KEYS] = {
-	KD("current_gts"), KD("current_width"), KD("max_gts"), KD("max_width"), KD("path_gbps"),
-};
-
-/* A PCI ID token as four lowercase hex digits: "10de", "0x10DE" or 4318. */
-static void pci_id_tok(struct actx *a, int t, char out[8])
-{
-	char tmp[16], *end;
-	const char *p = tmp;
-	double d;
-	unsigned long v;
-
-	out[0] = '\0';
-	if (tok_type(a, t) == JS_NUMBER && !jscan_number(a->js, t, &d) && d >= 0 && d <= 0xffff) {
-		snprintf(out, 8, "%04x", (unsigned)d);
-		return;
-	}
-	if (tok_type(a, t) != JS_STRING || jscan_string(a->js, t, tmp, sizeof(tmp)) <= 0)
-		return;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	v = strtoul(p, &end, 16);
-	if (end != p && !*end && v <= 0xffff)
-		snprintf(out, 8, "%04lx", v);
-}
-
-static void read_device(struct actx *a, int dev)
-{
-	struct nicfit_fleet *fl = a->fl;
-	int m[D_KEYS], l[L_KEYS], c[2];
-	static const struct keydef cfg_keys[2] = { KD("mps"), KD("mrrs") };
-	char vid[8], did[8], model[16];
-	struct fl_dev d;
-	uint32_t bdf, fw;
-
-	members(a, dev, dev_keys, D_KEYS, m);
-	bdf = tok_sid(a, m[D_BDF]);
-	if (!bdf)
-		return;
-	memset(&d, 0, sizeof(d));
-	d.bdf = bdf;
-	d.kind = tok_sid(a, m[D_KIND]);
-	d.name = tok_sid(a, m[D_NAME]);
-	pci_id_tok(a, m[D_VID], vid);
-	pci_id_tok(a, m[D_DID], did);
-	snprintf(model, sizeof(model), "%s:%s", vid[0] ? vid : "?", did[0] ? did : "?");
-	d.model = fl_intern0(&fl->st, model);
-	/* virtual functions come and go with SR-IOV settings: not hardware */
-	d.sig = is_sig_kind(fl_str(&fl->st, d.kind)) && tok_type(a, m[D_VIRTFN]) != JS_TRUE &&
-		tok_type(a, m[D_PHYSFN]) != JS_STRING;
-	if (!d.model || FL_PUSH(fl->devs, fl->ndevs, fl->cap_devs, d)) {
-		a->err = NICFIT_E_NOMEM;
-		return;
-	}
-	add_tnum(a, FA_NUMA, bdf, bdf, m[D_NUMA]);
-	members(a, m[D_LINK], link_keys, L_KEYS, l);
-	add_tnum(a, FA_CUR_WIDTH, bdf, bdf, l[L_CUR_WIDTH]);
-	add_tnum(a, FA_CUR_GTS, bdf, bdf, l[L_CUR_GTS]);
-	add_tnum(a, FA_MAX_WIDTH, bdf, bdf, l[L_MAX_WIDTH]);
-	add_tnum(a, FA_MAX_GTS, bdf, bdf, l[L_MAX_GTS]);
-	add_tnum(a, FA_PATH, bdf, bdf, l[L_PATH]);
-	members(a, m[D_CONFIG], cfg_keys, 2, c);
-	add_tnum(a, FA_MPS, bdf, bdf, c[0]);
-	add_tnum(a, FA_MRRS, bdf, bdf, c[1]);
-	add_str(a, FA_PART, bdf, bdf, tok_sid(a, m[D_PART]));
-	add_str(a, FA_DRIVER, bdf, bdf, tok_sid(a, m[D_DRIVER]));
-	fw = tok_sid(a, m[D_FIRMWARE]);
-	if (!fw)
-		fw = tok_sid(a, m[D_FWVER]);
-	add_str(a, FA_FW, bdf, bdf, fw);
-	read_netdevs(a, m[D_NETDEVS], bdf);
-	read_rdma(a, m[D_RDMA], bdf, fw != 0);
+		return NICFIT_SEV_WARNING;
+	return NICFIT_SEV_INFO;
 }
 
 /* ---- host-level members -------------------------------------------------------------- */
 
-static void read_pairs(struct actx *a, int root)
+static void read_pairs(struct fl_actx *a, int root)
 {
 	static const struct keydef keys[4] = { KD("gpu"), KD("nic"), KD("path"),
 					       KD("gdr_default") };
 	int arr = jscan_get(a->js, root, "pairs");
 	uint32_t i, end;
 
-	if (tok_type(a, arr) != JS_ARRAY)
+	if (fl_tok_type(a, arr) != JS_ARRAY)
 		return;
 	end = a->js->tok[arr].next;
 	for (i = (uint32_t)arr + 1; i < end; i = a->js->tok[i].next) {
 		uint32_t gpu, nic, subj;
 		int m[4], gdr;
 
-		if (tok_type(a, (int)i) != JS_OBJECT)
+		if (fl_tok_type(a, (int)i) != JS_OBJECT)
 			continue;
-		members(a, (int)i, keys, 4, m);
-		gpu = tok_sid(a, m[0]);
-		nic = tok_sid(a, m[1]);
+		nicfit__fleet_members(a, (int)i, keys, 4, m);
+		gpu = nicfit__fleet_tok_sid(a, m[0]);
+		nic = nicfit__fleet_tok_sid(a, m[1]);
 		if (!gpu || !nic)
 			continue;
-		subj = join(a, gpu, " - ", fl_str(&a->fl->st, nic));
-		add_str(a, FA_PAIR_PATH, subj, 0, tok_sid(a, m[2]));
-		gdr = tok_type(a, m[3]);
+		subj = nicfit__fleet_join(a, gpu, " - ", fl_str(&a->fl->st, nic));
+		nicfit__fleet_add_str(a, FA_PAIR_PATH, subj, 0, nicfit__fleet_tok_sid(a, m[2]));
+		gdr = fl_tok_type(a, m[3]);
 		if (gdr == JS_TRUE || gdr == JS_FALSE)
-			add(a, FA_PAIR_GDR, subj, 0, gdr == JS_TRUE);
+			nicfit__fleet_add(a, FA_PAIR_GDR, subj, 0, gdr == JS_TRUE);
 	}
 }
 
-static void read_findings(struct actx *a, int root)
+static void read_findings(struct fl_actx *a, int root)
 {
 	static const struct keydef keys[5] = { KD("severity"), KD("code"), KD("device"),
 					       KD("message"), KD("ignored") };
@@ -625,27 +77,28 @@ static void read_findings(struct actx *a, int root)
 	int arr = jscan_get(a->js, root, "findings");
 	uint32_t i, end;
 
-	if (tok_type(a, arr) != JS_ARRAY)
+	if (fl_tok_type(a, arr) != JS_ARRAY)
 		return;
 	a->h.findings_known = 1;
 	end = a->js->tok[arr].next;
 	for (i = (uint32_t)arr + 1; i < end; i = a->js->tok[i].next) {
 		uint32_t code, dev, subj, key;
-		int m[5], sev;
+		enum nicfit_severity sev;
+		int m[5];
 
-		if (tok_type(a, (int)i) != JS_OBJECT)
+		if (fl_tok_type(a, (int)i) != JS_OBJECT)
 			continue;
-		members(a, (int)i, keys, 5, m);
-		code = tok_sid(a, m[1]);
+		nicfit__fleet_members(a, (int)i, keys, 5, m);
+		code = nicfit__fleet_tok_sid(a, m[1]);
 		/* a finding the admin told audit to ignore is not the host's problem */
-		if (!code || tok_type(a, m[4]) == JS_TRUE)
+		if (!code || fl_tok_type(a, m[4]) == JS_TRUE)
 			continue;
-		dev = tok_sid(a, m[2]);
-		sev = severity_of(fl_str(&fl->st, tok_sid(a, m[0])));
+		dev = nicfit__fleet_tok_sid(a, m[2]);
+		sev = severity_of(fl_str(&fl->st, nicfit__fleet_tok_sid(a, m[0])));
 		if (sev > a->h.own)
 			a->h.own = sev;
-		subj = dev ? join(a, code, "\x1f", fl_str(&fl->st, dev)) : code;
-		if (a->err || fl_key(fl, FA_FINDING, subj, dev, &key)) {
+		subj = dev ? nicfit__fleet_join(a, code, "\x1f", fl_str(&fl->st, dev)) : code;
+		if (a->err || nicfit__fleet_key(fl, FA_FINDING, subj, dev, &key)) {
 			a->err = NICFIT_E_NOMEM;
 			return;
 		}
@@ -653,41 +106,42 @@ static void read_findings(struct actx *a, int root)
 		if (sev > fl->keys[key].sev)
 			fl->keys[key].sev = (uint8_t)sev;
 		if (!fl->keys[key].msg)
-			fl->keys[key].msg = tok_sid(a, m[3]);
-		add(a, FA_FINDING, subj, dev, 1);
+			fl->keys[key].msg = nicfit__fleet_tok_sid(a, m[3]);
+		nicfit__fleet_add(a, FA_FINDING, subj, dev, 1);
 	}
 }
 
-static void read_not_checked(struct actx *a, int root)
+static void read_not_checked(struct fl_actx *a, int root)
 {
 	struct nicfit_fleet *fl = a->fl;
 	int arr = jscan_get(a->js, root, "not_checked");
 	uint32_t i, end;
 
-	if (tok_type(a, arr) != JS_ARRAY)
+	if (fl_tok_type(a, arr) != JS_ARRAY)
 		return;
 	a->h.notchecked_known = 1;
 	end = a->js->tok[arr].next;
 	for (i = (uint32_t)arr + 1; i < end; i = a->js->tok[i].next) {
-		uint32_t check = tok_type(a, (int)i) == JS_OBJECT ? get_sid(a, (int)i, "check")
-								   : tok_sid(a, (int)i);
+		uint32_t check = fl_tok_type(a, (int)i) == JS_OBJECT
+					 ? nicfit__fleet_get_sid(a, (int)i, "check")
+					 : nicfit__fleet_tok_sid(a, (int)i);
 		uint32_t key;
 
 		if (!check)
 			continue;
-		if (fl_key(fl, FA_NOTCHECKED, check, 0, &key)) {
+		if (nicfit__fleet_key(fl, FA_NOTCHECKED, check, 0, &key)) {
 			a->err = NICFIT_E_NOMEM;
 			return;
 		}
 		fl->keys[key].code = check;
-		if (!fl->keys[key].msg && tok_type(a, (int)i) == JS_OBJECT)
-			fl->keys[key].msg = get_sid(a, (int)i, "why");
-		add(a, FA_NOTCHECKED, check, 0, 1);
+		if (!fl->keys[key].msg && fl_tok_type(a, (int)i) == JS_OBJECT)
+			fl->keys[key].msg = nicfit__fleet_get_sid(a, (int)i, "why");
+		nicfit__fleet_add(a, FA_NOTCHECKED, check, 0, 1);
 	}
 }
 
 /* The token at a dotted path ("host.gpudirect.nvidia_peermem") below root, or -1. */
-static int path_tok(struct actx *a, int root, const char *path)
+static int path_tok(struct fl_actx *a, int root, const char *path)
 {
 	char part[48];
 	const char *p = path, *dot;
@@ -711,22 +165,22 @@ static int path_tok(struct actx *a, int root, const char *path)
 }
 
 /* The first non-empty string found at one of the paths. */
-static uint32_t find_str(struct actx *a, int root, const char *const *paths)
+static uint32_t find_str(struct fl_actx *a, int root, const char *const *paths)
 {
 	for (; *paths; paths++) {
-		uint32_t id = tok_sid(a, path_tok(a, root, *paths));
+		uint32_t id = nicfit__fleet_tok_sid(a, path_tok(a, root, *paths));
 
-		if (id && id != fl_intern0(&a->fl->st, ""))
+		if (id && id != nicfit__fleet_intern0(&a->fl->st, ""))
 			return id;
 	}
 	return 0;
 }
 
 /* A boolean at the first path that has one: 1, 0, or -1 unknown. */
-static int find_bool(struct actx *a, int root, const char *const *paths)
+static int find_bool(struct fl_actx *a, int root, const char *const *paths)
 {
 	for (; *paths; paths++) {
-		int t = tok_type(a, path_tok(a, root, *paths));
+		int t = fl_tok_type(a, path_tok(a, root, *paths));
 
 		if (t == JS_TRUE || t == JS_FALSE)
 			return t == JS_TRUE;
@@ -753,106 +207,9 @@ static const char *const privileged_paths[] = { "host.privileged", "privileged",
 static const char *const bios_paths[] = { "host.bios_version", "bios_version",
 					  "dmi.bios_version", NULL };
 
-/* Sort the host's devices by BDF (usually already in order). */
-struct dev_sorted {
-	const char *bdf;
-	struct fl_dev d;
-};
-
-static int dev_cmp(const void *x, const void *y)
-{
-	return strcmp(((const struct dev_sorted *)x)->bdf, ((const struct dev_sorted *)y)->bdf);
-}
-
-static int sort_devs(struct nicfit_fleet *fl, size_t off, size_t n)
-{
-	struct dev_sorted *t;
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		if (strcmp(fl_str(&fl->st, fl->devs[off + i - 1].bdf),
-			   fl_str(&fl->st, fl->devs[off + i].bdf)) > 0)
-			break;
-	if (i >= n)
-		return 0;
-	t = malloc(n * sizeof(*t));
-	if (!t)
-		return -1;
-	for (i = 0; i < n; i++) {
-		t[i].d = fl->devs[off + i];
-		t[i].bdf = fl_str(&fl->st, t[i].d.bdf);
-	}
-	qsort(t, n, sizeof(*t), dev_cmp);
-	for (i = 0; i < n; i++)
-		fl->devs[off + i] = t[i].d;
-	free(t);
-	return 0;
-}
-
-static uint32_t signature(struct actx *a, uint32_t product, uint32_t vendor, size_t off,
-			  size_t n)
-{
-	struct nicfit_fleet *fl = a->fl;
-	struct nicfit_buf b;
-	uint32_t id;
-	size_t i;
-
-	nicfit_buf_init(&b, 1 << 20);
-	nicfit_buf_addf(&b, "%s%s%s", vendor ? fl_str(&fl->st, vendor) : "",
-			vendor ? " " : "", product ? fl_str(&fl->st, product) : "unknown model");
-	for (i = 0; i < n; i++) {
-		const struct fl_dev *d = &fl->devs[off + i];
-
-		if (d->sig)
-			nicfit_buf_addf(&b, "; %s %s %s", fl_str(&fl->st, d->kind),
-					fl_str(&fl->st, d->model), fl_str(&fl->st, d->bdf));
-	}
-	id = nicfit_buf_error(&b) ? 0 : fl_intern(&fl->st, b.data, b.len);
-	nicfit_buf_release(&b);
-	if (!id)
-		a->err = NICFIT_E_NOMEM;
-	return id;
-}
-
-/* ---- positions ----------------------------------------------------------------------- */
-
-void fl_origin_position(const struct fl_origin *o, const char *text, size_t off, long *line,
-			long *col)
-{
-	size_t lo = 0, hi = o->nfrags, k;
-	const struct fl_frag *f;
-	const char *p, *nl;
-	long l, c;
-
-	*line = *col = 0;
-	if (!o->nfrags)
-		return;
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (o->frags[mid].off <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	f = &o->frags[lo];
-	l = f->line;
-	c = f->col + (long)(off - f->off);
-	p = text + f->off;
-	for (k = f->off; k < off; k++, p++) {
-		if (*p == '\n') {
-			l++;
-			nl = p;
-			c = (long)(text + off - nl);
-		}
-	}
-	*line = l;
-	*col = c;
-}
-
 /* ---- Ansible ------------------------------------------------------------------------- */
 
-static int has_text(struct actx *a, int t, const char *needle)
+static int has_text(struct fl_actx *a, int t, const char *needle)
 {
 	const struct jscan_tok *k;
 	size_t n = strlen(needle), i;
@@ -868,177 +225,268 @@ static int has_text(struct actx *a, int t, const char *needle)
 	return 0;
 }
 
+/*
+ * A host's result in a bundle. Every result is collected, and its text
+ * copied out, before any is read: reading a host's stdout parses it with
+ * the same tokenizer, which overwrites the bundle's tokens.
+ */
 struct bundle_host {
 	uint32_t name;
 	size_t off;           /* of the host's key in the bundle */
 	int res;              /* result object token */
 	int task;             /* the task object token */
+	enum { RESULT_OTHER, RESULT_AUDIT, RESULT_FAILED } kind;
+	char *text;           /* the stdout (RESULT_AUDIT) or why it failed */
+	size_t len;
 };
 
-/*
- * Collect every host result first: feeding a host's stdout parses it with
- * the same tokenizer, which overwrites the bundle's tokens.
- */
+struct bundle {
+	struct bundle_host *v;
+	size_t n, alloc;
+};
+
 /* The host results of one task object ({"task": ..., "hosts": {...}}). */
-static int collect_task(struct actx *a, int t, struct bundle_host **bh, size_t *nbh, size_t *cap)
+static int collect_task(struct fl_actx *a, int t, struct bundle *bu)
 {
 	int hosts = jscan_get(a->js, t, "hosts");
 	uint32_t h;
 
-	if (tok_type(a, hosts) != JS_OBJECT)
+	if (fl_tok_type(a, hosts) != JS_OBJECT)
 		return 0;
 	for (h = (uint32_t)hosts + 1; h < a->js->tok[hosts].next; h = a->js->tok[h + 1].next) {
 		struct bundle_host b;
 
-		b.name = tok_sid(a, (int)h);
+		memset(&b, 0, sizeof(b));
+		b.name = nicfit__fleet_tok_sid(a, (int)h);
 		b.off = a->js->tok[h].start;
 		b.res = (int)h + 1;
 		b.task = t;
-		if (!b.name || tok_type(a, b.res) != JS_OBJECT)
+		if (!b.name || fl_tok_type(a, b.res) != JS_OBJECT)
 			continue;
-		if (FL_PUSH(*bh, *nbh, *cap, b))
+		if (NICFIT_ALLOC_GROW(bu->v, bu->n + 1, bu->alloc))
 			return -1;
+		bu->v[bu->n++] = b;
 	}
+	return 0;
+}
+
+/* Every task's host results: one event's, or every play's. Returns 0 or -1. */
+static int collect_bundle(struct fl_actx *a, int root, int event, struct bundle *bu)
+{
+	int plays = jscan_get(a->js, root, "plays");
+	uint32_t p, t;
+
+	if (event)
+		return collect_task(a, root, bu);
+	for (p = (uint32_t)plays + 1; p < a->js->tok[plays].next; p = a->js->tok[p].next) {
+		int tasks = jscan_get(a->js, (int)p, "tasks");
+
+		if (fl_tok_type(a, tasks) != JS_ARRAY)
+			continue;
+		for (t = (uint32_t)tasks + 1; t < a->js->tok[tasks].next; t = a->js->tok[t].next)
+			if (collect_task(a, (int)t, bu))
+				return -1;
+	}
+	return 0;
+}
+
+/*
+ * What one host's result is: an audit, when its stdout holds
+ * "nicfit.audit"; a nicfit task that failed, when the task, the command or
+ * the module's invocation names nicfit (then why: Ansible's msg, the first
+ * line of stderr, "unreachable" or "no output"); or another task, which is
+ * none of fleet's business. Returns 0, or -1 without memory.
+ */
+static int bundle_result(struct nicfit_fleet *fl, struct fl_actx *a, struct bundle_host *b)
+{
+	int out = jscan_get(a->js, b->res, "stdout");
+	int task = jscan_get(a->js, b->task, "task");
+	uint32_t why;
+	int err_t;
+	char first[200];
+
+	if (fl_tok_type(a, out) == JS_STRING && has_text(a, out, "nicfit.audit")) {
+		size_t n = a->js->tok[out].len;
+
+		b->text = malloc(n + 1);
+		if (!b->text || jscan_string(a->js, out, b->text, n + 1) < 0)
+			return -1;
+		b->len = strlen(b->text);
+		b->kind = RESULT_AUDIT;
+		return 0;
+	}
+	if (!has_text(a, task, "nicfit") &&
+	    !has_text(a, jscan_get(a->js, b->res, "cmd"), "nicfit") &&
+	    !has_text(a, jscan_get(a->js, b->res, "invocation"), "nicfit"))
+		return 0;
+	why = nicfit__fleet_get_sid(a, b->res, "msg");
+	err_t = jscan_get(a->js, b->res, "stderr");
+	first[0] = '\0';
+	if (!why && fl_tok_type(a, err_t) == JS_STRING) {
+		size_t n = a->js->tok[err_t].len;
+		char *s = malloc(n + 1);
+
+		if (s && jscan_string(a->js, err_t, s, n + 1) >= 0) {
+			s[strcspn(s, "\n")] = '\0';
+			snprintf(first, sizeof(first), "%s", s);
+		}
+		free(s);
+	}
+	b->text = malloc(sizeof(first) + 64);
+	if (!b->text)
+		return -1;
+	snprintf(b->text, sizeof(first) + 64, "%s",
+		 why ? fl_str(&fl->st, why) : first[0] ? first :
+		 nicfit__fleet_is_true(a, b->res, "unreachable") ? "unreachable" : "no output");
+	b->kind = RESULT_FAILED;
 	return 0;
 }
 
 /*
  * Ansible's JSON callback (one document: plays[].tasks[].hosts{}) or one
  * event of its JSONL callback ({"_event": ..., "task": ..., "hosts": {}}).
+ * Each host's audit is read as that host's text; a nicfit task that failed
+ * is the host's input problem.
  */
-static int ansible_bundle(struct nicfit_fleet *fl, struct actx *a, int root,
+static int ansible_bundle(struct nicfit_fleet *fl, struct fl_actx *a, int root,
 			  const struct fl_origin *o, int event, struct nicfit_error *err)
 {
-	struct bundle_host *bh = NULL;
-	size_t nbh = 0, cap = 0, i, found = 0;
-	int plays = jscan_get(a->js, root, "plays");
-	uint32_t p, t;
+	struct bundle bu = { NULL, 0, 0 };
+	size_t i, found = 0;
 	long line, col;
 	int rc = 0;
-	char **texts = NULL;
-	size_t *lens = NULL;
-	int *kinds = NULL;
 
 	fl->ndocs--; /* the wrapper: its hosts' audits are counted, or their failures */
-	if (event) {
-		if (collect_task(a, root, &bh, &nbh, &cap)) {
-			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-			goto out;
-		}
-	}
-	for (p = (uint32_t)plays + 1; !event && p < a->js->tok[plays].next; p = a->js->tok[p].next) {
-		int tasks = jscan_get(a->js, (int)p, "tasks");
-
-		if (tok_type(a, tasks) != JS_ARRAY)
-			continue;
-		for (t = (uint32_t)tasks + 1; t < a->js->tok[tasks].next; t = a->js->tok[t].next) {
-			if (collect_task(a, (int)t, &bh, &nbh, &cap)) {
-				rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-				goto out;
-			}
-		}
-	}
-	/* decide per result: an audit in stdout, a nicfit task that failed, or unrelated */
-	texts = calloc(nbh ? nbh : 1, sizeof(*texts));
-	lens = calloc(nbh ? nbh : 1, sizeof(*lens));
-	kinds = calloc(nbh ? nbh : 1, sizeof(*kinds));
-	if (!texts || !lens || !kinds) {
+	if (collect_bundle(a, root, event, &bu)) {
 		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < nbh; i++) {
-		int out = jscan_get(a->js, bh[i].res, "stdout");
-		int task = jscan_get(a->js, bh[i].task, "task");
-
-		if (tok_type(a, out) == JS_STRING && has_text(a, out, "nicfit.audit")) {
-			size_t n = a->js->tok[out].len;
-
-			texts[i] = malloc(n + 1);
-			if (!texts[i] || jscan_string(a->js, out, texts[i], n + 1) < 0) {
-				rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-				goto out;
-			}
-			lens[i] = strlen(texts[i]);
-			kinds[i] = 1;
-			found++;
-		} else if (has_text(a, task, "nicfit") ||
-			   has_text(a, jscan_get(a->js, bh[i].res, "cmd"), "nicfit") ||
-			   has_text(a, jscan_get(a->js, bh[i].res, "invocation"), "nicfit")) {
-			uint32_t why = get_sid(a, bh[i].res, "msg");
-			int err_t = jscan_get(a->js, bh[i].res, "stderr");
-			char first[200];
-
-			first[0] = '\0';
-			if (!why && tok_type(a, err_t) == JS_STRING) {
-				size_t n = a->js->tok[err_t].len;
-				char *s = malloc(n + 1);
-
-				if (s && jscan_string(a->js, err_t, s, n + 1) >= 0) {
-					s[strcspn(s, "\n")] = '\0';
-					snprintf(first, sizeof(first), "%s", s);
-				}
-				free(s);
-			}
-			texts[i] = malloc(sizeof(first) + 64);
-			if (!texts[i]) {
-				rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-				goto out;
-			}
-			snprintf(texts[i], sizeof(first) + 64, "%s",
-				 why ? fl_str(&fl->st, why) : first[0] ? first :
-				 is_true(a, bh[i].res, "unreachable") ? "unreachable" : "no output");
-			kinds[i] = 2;
-			found++;
+	for (i = 0; i < bu.n; i++) {
+		if (bundle_result(fl, a, &bu.v[i])) {
+			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+			goto out;
 		}
+		found += bu.v[i].kind != RESULT_OTHER;
 	}
-	for (i = 0; i < nbh && !rc; i++) {
-		const char *name = fl_str(&fl->st, bh[i].name);
+	for (i = 0; i < bu.n && !rc; i++) {
+		const struct bundle_host *b = &bu.v[i];
+		const char *name = fl_str(&fl->st, b->name);
 
-		if (!kinds[i])
+		if (b->kind == RESULT_OTHER)
 			continue;
-		fl_origin_position(o, a->text, bh[i].off, &line, &col);
-		if (kinds[i] == 1)
-			rc = fl_feed_labelled(fl, name, FL_LABEL_ANSIBLE, texts[i], lens[i], line,
-					      err);
-		else {
+		nicfit__fleet_position(o, a->text, b->off, &line, &col);
+		if (b->kind == RESULT_AUDIT) {
+			rc = nicfit__fleet_feed_labelled(fl, name, FL_LABEL_ANSIBLE, b->text,
+							 b->len, line, err);
+		} else {
 			fl->ndocs++;
-			fl_problem(fl, NICFIT_FLEET_UNREADABLE, name, o->input, line, col,
-				   "host %s: no audit in Ansible's result: %s", name, texts[i]);
+			nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, name, o->input, line,
+					      col, "host %s: no audit in Ansible's result: %s",
+					      name, b->text);
 		}
 	}
 	if (!rc && !found && !event)
-		fl_problem(fl, NICFIT_FLEET_UNREADABLE, NULL, o->input,
-			   o->nfrags ? o->frags[0].line : 0, 0,
-			   "Ansible output with no nicfit audit in any host's stdout");
+		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, NULL, o->input,
+				      o->nfrags ? o->frags[0].line : 0, 0,
+				      "Ansible output with no nicfit audit in any host's stdout");
 out:
-	for (i = 0; texts && i < nbh; i++)
-		free(texts[i]);
-	free(texts);
-	free(lens);
-	free(kinds);
-	free(bh);
+	for (i = 0; i < bu.n; i++)
+		free(bu.v[i].text);
+	free(bu.v);
 	return rc;
 }
 
 /* ---- the document ------------------------------------------------------------------- */
 
-static void where(const struct fl_origin *o, const char *text, size_t off, long *line,
-		  long *col)
+/*
+ * A document that is not an audit this nicfit reads: another schema
+ * version, another program's JSON. Records the problem and returns 1;
+ * returns 0 for nicfit.audit.v1.
+ */
+static int wrong_schema(struct fl_actx *a, const struct fl_origin *o, int root, const char *who,
+			long line, long col)
 {
-	fl_origin_position(o, text, off, line, col);
+	const char *s = fl_str(&a->fl->st, nicfit__fleet_get_sid(a, root, "schema"));
+
+	if (s && !strcmp(s, "nicfit.audit.v1"))
+		return 0;
+	if (s && !strncmp(s, "nicfit.audit.v", 14))
+		nicfit__fleet_problem(
+			a->fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
+			"%s%s%sschema %s is not one this nicfit reads (nicfit.audit.v1)",
+			who ? "host " : "", who ? who : "", who ? ": " : "", s);
+	else
+		nicfit__fleet_problem(a->fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
+				      "%s%s%snot a nicfit audit document (schema %s%s%s)",
+				      who ? "host " : "", who ? who : "", who ? ": " : "",
+				      s ? "\"" : "", s ? s : "missing", s ? "\"" : "");
+	return 1;
 }
 
-int fl_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
-		 const struct fl_origin *o, struct nicfit_error *err)
+/*
+ * What the fleet calls the host (docs/json-fleet.md): the pdsh, clush or
+ * Ansible label when there is one, since that is the name the admin typed
+ * and will paste back; else the host name inside the audit; else the srun
+ * task number; else the name of its file (gpu07.json is gpu07); else where
+ * it was read (INPUT:LINE). srun labels are task numbers, which say less
+ * than the audit's own host name, so they come after it.
+ */
+static void host_name(const struct fl_origin *o, const char *reported, long line, char *name,
+		      size_t n)
 {
-	struct actx a;
+	if (o->label && (o->kind == FL_LABEL_HOST || o->kind == FL_LABEL_ANSIBLE))
+		snprintf(name, n, "%s", o->label);
+	else if (reported)
+		snprintf(name, n, "%s", reported);
+	else if (o->label)
+		snprintf(name, n, "task %s", o->label);
+	else if (o->fallback)
+		snprintf(name, n, "%s", o->fallback);
+	else
+		snprintf(name, n, "%s:%ld", o->input, line);
+	nicfit__fleet_sanitize(name);
+}
+
+/* The host's attributes: host-wide members, devices, pairs, findings, not-checked items. */
+static void read_host(struct fl_actx *a, int root)
+{
+	struct jscan *js = a->js;
+	int devs, numa = jscan_get(js, root, "numa_nodes");
+	uint32_t i, end;
+
+	if (fl_tok_type(a, numa) == JS_ARRAY)
+		nicfit__fleet_add(a, FA_NUMA_COUNT, 0, 0, fl_dbits(js->tok[numa].count));
+	else
+		nicfit__fleet_add_num(a, FA_NUMA_COUNT, 0, 0, root, "numa_nodes");
+	nicfit__fleet_add_str(a, FA_KERNEL, 0, 0, find_str(a, root, kernel_paths));
+	nicfit__fleet_add_str(a, FA_GPU_DRIVER, 0, 0, find_str(a, root, gpu_driver_paths));
+	nicfit__fleet_add_str(a, FA_PRODUCT_FW, 0, 0, find_str(a, root, bios_paths));
+	nicfit__fleet_add_bool(a, FA_PEERMEM, find_bool(a, root, peermem_paths));
+	nicfit__fleet_add_bool(a, FA_GDR_KERNEL, find_bool(a, root, gdr_kernel_paths));
+	nicfit__fleet_add_bool(a, FA_IOMMU, find_bool(a, root, iommu_paths));
+	nicfit__fleet_add_bool(a, FA_PRIVILEGED, find_bool(a, root, privileged_paths));
+	devs = jscan_get(js, root, "devices");
+	if (fl_tok_type(a, devs) == JS_ARRAY) {
+		end = js->tok[devs].next;
+		for (i = (uint32_t)devs + 1; i < end && !a->err; i = js->tok[i].next)
+			if (fl_tok_type(a, (int)i) == JS_OBJECT)
+				nicfit__fleet_read_device(a, (int)i);
+	}
+	read_pairs(a, root);
+	read_findings(a, root);
+	read_not_checked(a, root);
+}
+
+int nicfit__fleet_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
+			    const struct fl_origin *o, struct nicfit_error *err)
+{
+	struct fl_actx a;
 	size_t attr_mark = fl->nattrs, dev_mark = fl->ndevs;
 	const char *who = o->label ? o->label : o->fallback;
 	long line, col;
-	int rc, root = 0, devs, numa;
-	uint32_t schema, host, i, end;
+	int rc, root = 0;
+	uint32_t schema, host;
 	char name[300];
-	const char *s;
 
 	memset(&a, 0, sizeof(a));
 	a.fl = fl;
@@ -1049,15 +497,16 @@ int fl_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
 	if (rc == -2)
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	if (rc) {
-		where(o, text, fl->js.err_off, &line, &col);
-		fl_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
-			   "%s%s%s: %s", who ? "host " : "", who ? who : "",
-			   who ? ": malformed audit document" : "malformed JSON document",
-			   fl->js.err_msg);
+		nicfit__fleet_position(o, text, fl->js.err_off, &line, &col);
+		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
+				      "%s%s%s: %s", who ? "host " : "", who ? who : "",
+				      who ? ": malformed audit document"
+					  : "malformed JSON document",
+				      fl->js.err_msg);
 		return 0;
 	}
-	where(o, text, 0, &line, &col);
-	if (!who && tok_type(&a, root) == JS_OBJECT) {
+	nicfit__fleet_position(o, text, 0, &line, &col);
+	if (!who && fl_tok_type(&a, root) == JS_OBJECT) {
 		/* name the host in messages even when the document will not do */
 		uint32_t h = find_str(&a, root, host_paths);
 
@@ -1066,78 +515,36 @@ int fl_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
 			who = name;
 		}
 	}
-	if (tok_type(&a, root) != JS_OBJECT) {
-		fl_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
-			   "%s%s%sa JSON value that is not an audit (not an object)",
-			   who ? "host " : "", who ? who : "", who ? ": " : "");
+	if (fl_tok_type(&a, root) != JS_OBJECT) {
+		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
+				      "%s%s%sa JSON value that is not an audit (not an object)",
+				      who ? "host " : "", who ? who : "", who ? ": " : "");
 		return 0;
 	}
-	schema = get_sid(&a, root, "schema");
-	if (!schema && !o->nested && tok_type(&a, jscan_get(&fl->js, root, "plays")) == JS_ARRAY)
+	schema = nicfit__fleet_get_sid(&a, root, "schema");
+	if (!schema && !o->nested && fl_tok_type(&a, jscan_get(&fl->js, root, "plays")) == JS_ARRAY)
 		return ansible_bundle(fl, &a, root, o, 0, err);
-	if (!schema && !o->nested && tok_type(&a, jscan_get(&fl->js, root, "_event")) == JS_STRING)
+	if (!schema && !o->nested &&
+	    fl_tok_type(&a, jscan_get(&fl->js, root, "_event")) == JS_STRING)
 		return ansible_bundle(fl, &a, root, o, 1, err);
-	s = fl_str(&fl->st, schema);
-	if (!s || strcmp(s, "nicfit.audit.v1")) {
-		if (s && !strncmp(s, "nicfit.audit.v", 14))
-			fl_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
-				   "%s%s%sschema %s is not one this nicfit reads (nicfit.audit.v1)",
-				   who ? "host " : "", who ? who : "", who ? ": " : "", s);
-		else
-			fl_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
-				   "%s%s%snot a nicfit audit document (schema %s%s%s)",
-				   who ? "host " : "", who ? who : "", who ? ": " : "",
-				   s ? "\"" : "", s ? s : "missing", s ? "\"" : "");
+	if (wrong_schema(&a, o, root, who, line, col))
 		return 0;
-	}
 
 	host = find_str(&a, root, host_paths);
 	a.h.reported = host;
-	if (o->label && (o->kind == FL_LABEL_HOST || o->kind == FL_LABEL_ANSIBLE)) {
-		snprintf(name, sizeof(name), "%s", o->label);
-	} else if (host) {
-		snprintf(name, sizeof(name), "%s", fl_str(&fl->st, host));
-	} else if (o->label) {
-		snprintf(name, sizeof(name), "task %s", o->label);
-	} else if (o->fallback) {
-		snprintf(name, sizeof(name), "%s", o->fallback);
-	} else {
-		snprintf(name, sizeof(name), "%s:%ld", o->input, line);
-	}
-	fl_sanitize(name);
-	a.h.name = fl_intern0(&fl->st, name);
-	a.h.input = fl_intern0(&fl->st, o->input);
+	host_name(o, host ? fl_str(&fl->st, host) : NULL, line, name, sizeof(name));
+	a.h.name = nicfit__fleet_intern0(&fl->st, name);
+	a.h.input = nicfit__fleet_intern0(&fl->st, o->input);
 	a.h.line = line;
 	a.h.product = find_str(&a, root, product_paths);
-
-	numa = jscan_get(&fl->js, root, "numa_nodes");
-	if (tok_type(&a, numa) == JS_ARRAY)
-		add(&a, FA_NUMA_COUNT, 0, 0, dbits(fl->js.tok[numa].count));
-	else
-		add_num(&a, FA_NUMA_COUNT, 0, 0, root, "numa_nodes");
-	add_str(&a, FA_KERNEL, 0, 0, find_str(&a, root, kernel_paths));
-	add_str(&a, FA_GPU_DRIVER, 0, 0, find_str(&a, root, gpu_driver_paths));
-	add_str(&a, FA_PRODUCT_FW, 0, 0, find_str(&a, root, bios_paths));
-	add_bool(&a, FA_PEERMEM, find_bool(&a, root, peermem_paths));
-	add_bool(&a, FA_GDR_KERNEL, find_bool(&a, root, gdr_kernel_paths));
-	add_bool(&a, FA_IOMMU, find_bool(&a, root, iommu_paths));
-	add_bool(&a, FA_PRIVILEGED, find_bool(&a, root, privileged_paths));
-
-	devs = jscan_get(&fl->js, root, "devices");
-	if (tok_type(&a, devs) == JS_ARRAY) {
-		end = fl->js.tok[devs].next;
-		for (i = (uint32_t)devs + 1; i < end && !a.err; i = fl->js.tok[i].next)
-			if (tok_type(&a, (int)i) == JS_OBJECT)
-				read_device(&a, (int)i);
-	}
-	read_pairs(&a, root);
-	read_findings(&a, root);
-	read_not_checked(&a, root);
-	if (!a.err && sort_devs(fl, dev_mark, fl->ndevs - dev_mark))
+	read_host(&a, root);
+	if (!a.err && nicfit__fleet_sort_devs(fl, dev_mark, fl->ndevs - dev_mark))
 		a.err = NICFIT_E_NOMEM;
 	if (!a.err) {
-		a.h.sig = signature(&a, a.h.product, find_str(&a, root, vendor_paths), dev_mark,
-				    fl->ndevs - dev_mark);
+		a.h.sig = nicfit__fleet_signature(fl, a.h.product, find_str(&a, root, vendor_paths),
+						  dev_mark, fl->ndevs - dev_mark);
+		if (!a.h.sig)
+			a.err = NICFIT_E_NOMEM;
 	}
 	if (a.err || !a.h.name || !a.h.input) {
 		fl->nattrs = attr_mark;
@@ -1145,7 +552,7 @@ int fl_audit_doc(struct nicfit_fleet *fl, const char *text, size_t len,
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	}
 	a.h.group = -1;
-	rc = fl_host_commit(fl, &a.h, attr_mark, dev_mark, o->input, line, err);
+	rc = nicfit__fleet_host_commit(fl, &a.h, attr_mark, dev_mark, o->input, line, err);
 	if (rc) {
 		fl->nattrs = attr_mark;
 		fl->ndevs = dev_mark;

@@ -1,48 +1,32 @@
 /*
- * fleet_input.c - find the audit documents in what pdsh, clush, srun and
- * Ansible print, or in plain files.
+ * fleet_input.c - cutting audit documents out of text: the splitter that
+ * every destination feeds (the plain stream, a host's labelled lines, an
+ * Ansible result's stdout) and the hand-off of each whole document to
+ * fleet_audit.c.
  *
- * Input is cut into lines. Each line is, in this order of precedence:
- *   - more of a plain JSON document already begun;
- *   - a "-----" separator or the host list under it (clush -b, dshbak -c),
- *     or an Ansible ad-hoc header "host | CHANGED | rc=0 >>", after which
- *     lines belong to those hosts until the next header;
- *   - the start of a plain JSON document ('{' or '[');
- *   - "label: text" (pdsh, clush, `srun --label`): text belongs to label;
- *   - blank, or anything else (ignored, and reported).
- * Each destination has a splitter that tracks JSON nesting (outside
- * strings) to find where a document ends. Labelled text is joined without
- * the newlines, because srun and pdsh may cut a long line into several
- * labelled pieces, and JSON never needs a newline between tokens. Every
- * piece keeps its input line and column, so an error deep in a reassembled
- * document still points at the right place in the capture.
+ * A splitter tracks JSON nesting outside strings to find where a document
+ * ends; it does not parse. Each piece it is fed keeps its input line and
+ * column (a fragment), so that an offset in the reassembled document maps
+ * back to the capture (nicfit__fleet_position). Which text goes to which
+ * splitter is fleet_stream.c's business. This file and fleet_audit.c call
+ * each other: see fleet_int.h on the one recursion between fleet's files.
  */
-#include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "alloc_int.h"
 #include "fleet_int.h"
-
-#define MAX_LABEL 255
-#define MAX_IGNORED_SHOWN 5
-#define READ_CHUNK ((size_t)1 << 20)
 
 /* ---- splitter -------------------------------------------------------------------- */
 
-static void split_init(struct fl_split *sp, size_t max)
+void nicfit__fleet_split_init(struct fl_split *sp, size_t max)
 {
 	memset(sp, 0, sizeof(*sp));
 	nicfit_buf_init(&sp->doc, max);
 	sp->max = max;
 }
 
-static void split_reset(struct nicfit_fleet *fl, struct fl_split *sp)
+void nicfit__fleet_split_reset(struct nicfit_fleet *fl, struct fl_split *sp)
 {
 	fl->open_bytes -= sp->doc.len <= fl->open_bytes ? sp->doc.len : fl->open_bytes;
 	/*
@@ -64,23 +48,16 @@ static void split_reset(struct nicfit_fleet *fl, struct fl_split *sp)
 	sp->overflow = 0;
 }
 
-static void split_release(struct nicfit_fleet *fl, struct fl_split *sp)
+void nicfit__fleet_split_release(struct nicfit_fleet *fl, struct fl_split *sp)
 {
-	split_reset(fl, sp);
+	nicfit__fleet_split_reset(fl, sp);
 	nicfit_buf_release(&sp->doc);
 	free(sp->frags);
 	sp->frags = NULL;
 	sp->cap_frags = 0;
 }
 
-struct dest {
-	const char *label;        /* NULL for plain documents */
-	enum fl_label_kind kind;
-	const char *status;       /* Ansible "UNREACHABLE!" etc. when the body is its result */
-	int nested;
-};
-
-static void origin(struct nicfit_fleet *fl, const struct dest *d, struct fl_origin *o)
+static void origin(struct nicfit_fleet *fl, const struct fl_dest *d, struct fl_origin *o)
 {
 	struct fl_input *in = &fl->in;
 
@@ -93,7 +70,7 @@ static void origin(struct nicfit_fleet *fl, const struct dest *d, struct fl_orig
 	in->ndocs++;
 }
 
-static int doc_done(struct nicfit_fleet *fl, struct fl_split *sp, const struct dest *d,
+static int doc_done(struct nicfit_fleet *fl, struct fl_split *sp, const struct fl_dest *d,
 		    struct nicfit_error *err)
 {
 	struct fl_input *in = &fl->in;
@@ -105,21 +82,21 @@ static int doc_done(struct nicfit_fleet *fl, struct fl_split *sp, const struct d
 	o.nfrags = sp->nfrags;
 	if (sp->overflow) {
 		fl->ndocs++;
-		fl_problem(fl, NICFIT_FLEET_UNREADABLE, d->label, in->name,
-			   sp->nfrags ? sp->frags[0].line : in->line, 0,
-			   "%s%s%sdocument larger than %zu MiB (the limit); skipped",
-			   d->label ? "host " : "", d->label ? d->label : "", d->label ? ": " : "",
-			   sp->max >> 20);
+		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, d->label, in->name,
+				      sp->nfrags ? sp->frags[0].line : in->line, 0,
+				      "%s%s%sdocument larger than %zu MiB (the limit); skipped",
+				      d->label ? "host " : "", d->label ? d->label : "",
+				      d->label ? ": " : "", sp->max >> 20);
 	} else if (d->status) {
 		fl->ndocs++;
-		fl_problem(fl, NICFIT_FLEET_UNREADABLE, d->label, in->name,
-			   sp->nfrags ? sp->frags[0].line : in->line, 0,
-			   "host %s: Ansible reports %s and no audit", d->label ? d->label : "?",
-			   d->status);
+		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, d->label, in->name,
+				      sp->nfrags ? sp->frags[0].line : in->line, 0,
+				      "host %s: Ansible reports %s and no audit",
+				      d->label ? d->label : "?", d->status);
 	} else {
-		rc = fl_audit_doc(fl, sp->doc.data, sp->doc.len, &o, err);
+		rc = nicfit__fleet_audit_doc(fl, sp->doc.data, sp->doc.len, &o, err);
 	}
-	split_reset(fl, sp);
+	nicfit__fleet_split_reset(fl, sp);
 	return rc;
 }
 
@@ -129,8 +106,8 @@ static int doc_done(struct nicfit_fleet *fl, struct fl_split *sp, const struct d
  * when p[0..n) does not start with a whole document (the splitter then
  * takes it, and reports any error with its position).
  */
-static size_t whole_doc(struct nicfit_fleet *fl, const struct dest *d, const char *p, size_t n,
-			long line, long col, int *rc, struct nicfit_error *err)
+size_t nicfit__fleet_whole_doc(struct nicfit_fleet *fl, const struct fl_dest *d, const char *p,
+			       size_t n, long line, long col, int *rc, struct nicfit_error *err)
 {
 	struct fl_origin o;
 	struct fl_frag f;
@@ -146,7 +123,7 @@ static size_t whole_doc(struct nicfit_fleet *fl, const struct dest *d, const cha
 	o.frags = &f;
 	o.nfrags = 1;
 	o.tokenized = 1;
-	*rc = fl_audit_doc(fl, p, used, &o, err);
+	*rc = nicfit__fleet_audit_doc(fl, p, used, &o, err);
 	return used;
 }
 
@@ -161,7 +138,10 @@ static int add_frag(struct fl_split *sp, long line, long col)
 		sp->frags[sp->nfrags - 1] = f;
 		return 0;
 	}
-	return FL_PUSH(sp->frags, sp->nfrags, sp->cap_frags, f);
+	if (NICFIT_ALLOC_GROW(sp->frags, sp->nfrags + 1, sp->cap_frags))
+		return NICFIT_E_NOMEM;
+	sp->frags[sp->nfrags++] = f;
+	return 0;
 }
 
 static int append(struct nicfit_fleet *fl, struct fl_split *sp, const char *p, size_t n,
@@ -243,15 +223,9 @@ static size_t scan(struct fl_split *sp, const unsigned char *p, size_t n, int *d
 	return i;
 }
 
-/*
- * Feed text that starts at input (line, col). *garbage is set to the first
- * non-JSON text seen outside a document (the rest of that piece is skipped).
- */
-static void note_ignored(struct nicfit_fleet *fl, long col, const char *s, size_t n, int after);
-
-static int split_feed(struct nicfit_fleet *fl, struct fl_split *sp, const struct dest *d,
-		      const char *p, size_t n, long line, long col, const char **garbage,
-		      struct nicfit_error *err)
+int nicfit__fleet_split_feed(struct nicfit_fleet *fl, struct fl_split *sp, const struct fl_dest *d,
+			     const char *p, size_t n, long line, long col, const char **garbage,
+			     struct nicfit_error *err)
 {
 	int rc;
 
@@ -292,779 +266,81 @@ static int split_feed(struct nicfit_fleet *fl, struct fl_split *sp, const struct
 	return 0;
 }
 
-/* ---- labels ------------------------------------------------------------------------ */
+/* ---- whole texts: an input that ends, a host's stdout ---------------------------------- */
 
-static uint32_t label_hash(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
-	}
-	return h;
-}
-
-static int labels_rehash(struct fl_input *in, size_t nslots)
-{
-	uint32_t *s = calloc(nslots, sizeof(*s));
-	size_t i;
-
-	if (!s)
-		return -1;
-	for (i = 0; i < in->nlabels; i++) {
-		const char *nm = in->labels[i]->name;
-		size_t j = label_hash(nm, strlen(nm)) & (nslots - 1);
-
-		while (s[j])
-			j = (j + 1) & (nslots - 1);
-		s[j] = (uint32_t)i + 1;
-	}
-	free(in->label_slots);
-	in->label_slots = s;
-	in->nlabel_slots = nslots;
-	return 0;
-}
-
-static struct fl_label *label_get(struct nicfit_fleet *fl, const char *name, size_t n,
-				  enum fl_label_kind kind, struct nicfit_error *err)
-{
-	struct fl_input *in = &fl->in;
-	struct fl_label *l;
-	size_t j;
-
-	if (!in->nlabel_slots && labels_rehash(in, 256))
-		goto nomem;
-	j = label_hash(name, n) & (in->nlabel_slots - 1);
-	while (in->label_slots[j]) {
-		l = in->labels[in->label_slots[j] - 1];
-		if (strlen(l->name) == n && !memcmp(l->name, name, n))
-			return l;
-		j = (j + 1) & (in->nlabel_slots - 1);
-	}
-	if (in->nlabels >= fl->lim.max_hosts) {
-		nicfit_error_at(err, NICFIT_E_LIMIT, in->name, in->line, 0,
-				"more than %zu hosts in one input (the fleet's limit)",
-				fl->lim.max_hosts);
-		return NULL;
-	}
-	l = calloc(1, sizeof(*l));
-	if (!l)
-		goto nomem;
-	l->name = malloc(n + 1);
-	if (!l->name) {
-		free(l);
-		goto nomem;
-	}
-	memcpy(l->name, name, n);
-	l->name[n] = '\0';
-	l->kind = kind;
-	l->first_line = in->line;
-	split_init(&l->sp, fl->lim.max_doc_bytes);
-	if (FL_PUSH(in->labels, in->nlabels, in->cap_labels, l)) {
-		free(l->name);
-		free(l);
-		goto nomem;
-	}
-	in->label_slots[j] = (uint32_t)in->nlabels;
-	if (in->nlabels * 2 > in->nlabel_slots && labels_rehash(in, in->nlabel_slots * 2))
-		goto nomem;
-	return l;
-nomem:
-	nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	return NULL;
-}
-
-static void label_note(struct fl_label *l, const char *s, size_t n, long line)
-{
-	if (l->note)
-		return;
-	if (n > 160)
-		n = 160;
-	l->note = malloc(n + 1);
-	if (!l->note)
-		return;
-	memcpy(l->note, s, n);
-	l->note[n] = '\0';
-	fl_sanitize(l->note);
-	l->note_line = line;
-}
-
-static int label_feed(struct nicfit_fleet *fl, struct fl_label *l, const char *s, size_t n,
-		      long col, struct nicfit_error *err)
-{
-	struct dest d;
-	const char *garbage = NULL;
-	size_t before = fl->in.ndocs;
-	int rc;
-
-	memset(&d, 0, sizeof(d));
-	d.label = l->name;
-	d.kind = l->kind;
-	d.status = l->in_result ? l->status : NULL;
-	if (!l->sp.started && !l->in_result) {
-		size_t used = whole_doc(fl, &d, s, n, fl->in.line, col, &rc, err);
-
-		if (rc)
-			return rc;
-		s += used;
-		n -= used;
-		col += (long)used;
-	}
-	rc = split_feed(fl, &l->sp, &d, s, n, fl->in.line, col, &garbage, err);
-	l->ndocs += fl->in.ndocs - before;
-	if (l->in_result && !l->sp.started)
-		l->in_result = 0;
-	if (garbage && l->ndocs)
-		/* more text after this host's document: say so, as for a plain stream */
-		note_ignored(fl, col + (long)(garbage - s), garbage, n - (size_t)(garbage - s), 1);
-	else if (garbage)
-		label_note(l, garbage, n - (size_t)(garbage - s), fl->in.line);
-	return rc;
-}
-
-/* ---- line classification ------------------------------------------------------------- */
-
-static int is_blank(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!isspace((unsigned char)s[i]))
-			return 0;
-	return 1;
-}
-
-static int is_dashes(const char *s, size_t n)
-{
-	size_t i, d = 0;
-
-	for (i = 0; i < n; i++) {
-		if (s[i] == '-')
-			d++;
-		else if (s[i] != ' ' && s[i] != '\t')
-			return 0;
-	}
-	return d >= 3;
-}
-
-static int label_char(int c)
-{
-	return isalnum(c) || c == '.' || c == '_' || c == '-' || c == '@' || c == '+';
-}
-
-/* "label: rest" -> label length and where rest starts; 0 when not a label line. */
-static size_t parse_label(const char *s, size_t n, size_t *rest)
-{
-	size_t i;
-
-	if (!n || !isalnum((unsigned char)s[0]))
-		return 0;
-	for (i = 0; i < n && i <= MAX_LABEL && label_char((unsigned char)s[i]); i++)
-		;
-	if (i > MAX_LABEL || i >= n || s[i] != ':')
-		return 0;
-	if (i + 1 == n) {
-		*rest = n;
-		return i;
-	}
-	if (s[i + 1] != ' ')
-		return 0;
-	*rest = i + 2;
-	return i;
-}
-
-static int all_digits(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!isdigit((unsigned char)s[i]))
-			return 0;
-	return n > 0;
-}
-
-struct block_ctx {
-	struct nicfit_fleet *fl;
-	struct nicfit_error *err;
-	int rc;
-};
-
-static int block_add(void *ctx, const char *name)
-{
-	struct block_ctx *b = ctx;
-	struct fl_input *in = &b->fl->in;
-	struct fl_label *l = label_get(b->fl, name, strlen(name), FL_LABEL_HOST, b->err);
-
-	if (!l || FL_PUSH(in->block, in->nblock, in->cap_block, l)) {
-		if (l)
-			nicfit_error_set(b->err, NICFIT_E_NOMEM, "out of memory");
-		b->rc = b->err->code ? b->err->code : NICFIT_E_NOMEM;
-		return -1;
-	}
-	return 0;
-}
-
-/* The host list of a clush -b / dshbak -c header: "node[1-3],x (4)". */
-static int block_header(struct nicfit_fleet *fl, const char *s, size_t n,
-			struct nicfit_error *err)
-{
-	struct nicfit_error lerr;
-	struct block_ctx b;
-	char list[4096];
-	size_t k;
-
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	if (n && s[n - 1] == ')') {
-		k = n;
-		while (k && s[k - 1] != '(')
-			k--;
-		if (k && all_digits(s + k, n - k - 1)) {
-			n = k - 1;
-			while (n && s[n - 1] == ' ')
-				n--;
-		}
-	}
-	while (n && isspace((unsigned char)*s)) {
-		s++;
-		n--;
-	}
-	if (!n || n >= sizeof(list) || memchr(s, ' ', n))
-		return 1;
-	memcpy(list, s, n);
-	list[n] = '\0';
-	fl->in.nblock = 0;
-	b.fl = fl;
-	b.err = err;
-	b.rc = 0;
-	nicfit_error_clear(&lerr);
-	if (nicfit_hostlist_expand(list, fl->lim.max_hosts, block_add, &b, &lerr)) {
-		if (b.rc)
-			return b.rc;
-		return 1; /* not a host list: not a header */
-	}
-	return 0;
-}
-
-/*
- * Ansible ad-hoc output: "host | CHANGED | rc=0 >>" (stdout follows) or
- * "host | UNREACHABLE! => {" (Ansible's own JSON result follows).
- * Returns 1 and fills name/status/is_result when s is such a header.
- */
-static int ansible_header(const char *s, size_t n, size_t *name_len, char *status, size_t ns,
-			  int *is_result)
-{
-	const char *bar, *st, *st_end;
-	size_t i;
-
-	for (i = 0; i < n && !isspace((unsigned char)s[i]); i++)
-		;
-	if (!i || i + 3 > n || memcmp(s + i, " | ", 3))
-		return 0;
-	bar = s + i;
-	st = bar + 3;
-	st_end = st;
-	while (st_end < s + n && (isupper((unsigned char)*st_end) || *st_end == '!'))
-		st_end++;
-	if (st_end == st)
-		return 0;
-	if (n >= 3 && !memcmp(s + n - 3, " >>", 3)) {
-		*is_result = 0;
-	} else if (n >= 4 && !memcmp(s + n - 4, "=> {", 4)) {
-		*is_result = 1;
-	} else {
-		return 0;
-	}
-	*name_len = i;
-	snprintf(status, ns, "%.*s", (int)(st_end - st), st);
-	return 1;
-}
-
-/*
- * Text that is neither JSON nor a host line. The first few are kept and
- * reported when the input ends: in a file that holds one host's output and
- * no document, they are that host's error message instead.
- */
-static void note_ignored(struct nicfit_fleet *fl, long col, const char *s, size_t n, int after)
-{
-	struct fl_input *in = &fl->in;
-	size_t k = in->nignored++;
-
-	if (k >= sizeof(in->ign) / sizeof(in->ign[0]))
-		return;
-	in->ign[k].line = in->line;
-	in->ign[k].col = col;
-	in->ign[k].after_doc = after;
-	snprintf(in->ign[k].text, sizeof(in->ign[k].text), "%.*s", (int)(n > 60 ? 60 : n), s);
-	fl_sanitize(in->ign[k].text);
-}
-
-static void flush_ignored(struct nicfit_fleet *fl)
-{
-	struct fl_input *in = &fl->in;
-	size_t k, kept = sizeof(in->ign) / sizeof(in->ign[0]);
-
-	for (k = 0; k < in->nignored && k < kept; k++)
-		fl_problem(fl, NICFIT_FLEET_IGNORED, NULL, in->name, in->ign[k].line, in->ign[k].col,
-			   in->ign[k].after_doc ? "text after a JSON document ignored: '%s'"
-						: "line ignored: neither JSON nor 'host: text': '%s'",
-			   in->ign[k].text);
-	if (in->nignored > kept) {
-		fl->nignored += in->nignored - kept;
-		fl->problems_total += in->nignored - kept;
-	}
-}
-
-static int feed_plain(struct nicfit_fleet *fl, const char *s, size_t n, long col,
-		      struct nicfit_error *err)
-{
-	struct dest d;
-	const char *garbage = NULL;
-	int rc;
-
-	memset(&d, 0, sizeof(d));
-	if (!fl->in.plain.started) {
-		size_t used = whole_doc(fl, &d, s, n, fl->in.line, col, &rc, err);
-
-		if (rc)
-			return rc;
-		s += used;
-		n -= used;
-		col += (long)used;
-	}
-	rc = split_feed(fl, &fl->in.plain, &d, s, n, fl->in.line, col, &garbage, err);
-	if (!rc && fl->in.plain.started)
-		rc = split_feed(fl, &fl->in.plain, &d, "\n", 1, fl->in.line, col + (long)n, NULL,
-				err);
-	if (garbage)
-		note_ignored(fl, col + (long)(garbage - s), garbage, n - (size_t)(garbage - s), 1);
-	return rc;
-}
-
-static void ignore_line(struct nicfit_fleet *fl, const char *s, size_t n)
-{
-	note_ignored(fl, 1, s, n, 0);
-}
-
-/* "pdsh@admin: gpu07: ssh exited with exit code 255" -> a note for gpu07 */
-static int diagnostic(struct nicfit_fleet *fl, const char *s, size_t n,
-		      struct nicfit_error *err)
-{
-	size_t rest = 0, ln = parse_label(s, n, &rest);
-	struct fl_label *l;
-
-	if (!ln)
-		return 0;
-	l = label_get(fl, s, ln, FL_LABEL_HOST, err);
-	if (!l)
-		return err->code;
-	if (!l->ndocs && !l->sp.started)
-		label_note(l, s + rest, n - rest, fl->in.line);
-	return 0;
-}
-
-static int process_line(struct nicfit_fleet *fl, const char *s, size_t n,
-			struct nicfit_error *err)
-{
-	struct fl_input *in = &fl->in;
-	size_t rest = 0, ln, i, k;
-	char status[32];
-	int is_result, rc;
-
-	if (n && s[n - 1] == '\r')
-		n--;
-	if (in->line == 1 && n >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) {
-		s += 3; /* a byte-order mark some editors put first */
-		n -= 3;
-	}
-	if (!in->first_line && !is_blank(s, n)) {
-		snprintf(in->first, sizeof(in->first), "%.*s", (int)(n > 60 ? 60 : n), s);
-		fl_sanitize(in->first);
-		in->first_line = in->line;
-	}
-	if (in->plain.started)
-		return feed_plain(fl, s, n, 1, err);
-	if (is_dashes(s, n)) {
-		in->block_state = in->block_state == 2 ? 3 : 1;
-		return 0;
-	}
-	if (in->block_state == 1) {
-		rc = block_header(fl, s, n, err);
-		if (rc < 0)
-			return rc;
-		if (rc == 0) {
-			in->block_state = 2;
-			return 0;
-		}
-		in->block_state = 0;
-	}
-	if (in->block_state == 2)
-		in->block_state = 0;
-	if (ansible_header(s, n, &ln, status, sizeof(status), &is_result)) {
-		struct fl_label *l = label_get(fl, s, ln, FL_LABEL_ANSIBLE, err);
-
-		if (!l)
-			return err->code;
-		in->nblock = 0;
-		if (FL_PUSH(in->block, in->nblock, in->cap_block, l))
-			return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-		in->block_state = 3;
-		if (is_result) {
-			/* Ansible's own result object follows: read to its end, report it */
-			split_reset(fl, &l->sp);
-			l->in_result = 1;
-			snprintf(l->status, sizeof(l->status), "%s", status);
-			return label_feed(fl, l, "{", 1, (long)n, err);
-		}
-		return 0;
-	}
-	if (in->block_state == 3) {
-		for (k = 0; k < in->nblock; k++) {
-			rc = label_feed(fl, in->block[k], s, n, 1, err);
-			if (rc)
-				return rc;
-		}
-		return 0;
-	}
-	for (i = 0; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
-		;
-	if (i < n && (s[i] == '{' || s[i] == '['))
-		return feed_plain(fl, s + i, n - i, (long)i + 1, err);
-	ln = parse_label(s, n, &rest);
-	if (ln) {
-		struct fl_label *l;
-
-		if ((ln > 5 && !memcmp(s, "pdsh@", 5)) || (ln == 5 && !memcmp(s, "clush", 5)))
-			return diagnostic(fl, s + rest, n - rest, err);
-		l = label_get(fl, s, ln, all_digits(s, ln) ? FL_LABEL_TASK : FL_LABEL_HOST, err);
-		if (!l)
-			return err->code;
-		return label_feed(fl, l, s + rest, n - rest, (long)rest + 1, err);
-	}
-	if (is_blank(s, n))
-		return 0;
-	ignore_line(fl, s, n);
-	return 0;
-}
-
-/* ---- streams ---------------------------------------------------------------------------- */
-
-static void labels_free(struct nicfit_fleet *fl)
-{
-	struct fl_input *in = &fl->in;
-	size_t i;
-
-	for (i = 0; i < in->nlabels; i++) {
-		split_release(fl, &in->labels[i]->sp);
-		free(in->labels[i]->name);
-		free(in->labels[i]->note);
-		free(in->labels[i]);
-	}
-	free(in->labels);
-	free(in->label_slots);
-	free(in->block);
-	in->labels = NULL;
-	in->label_slots = NULL;
-	in->block = NULL;
-	in->nlabels = in->cap_labels = in->nlabel_slots = 0;
-	in->nblock = in->cap_block = 0;
-}
-
-void fl_input_release(struct nicfit_fleet *fl)
-{
-	struct fl_input *in = &fl->in;
-
-	labels_free(fl);
-	split_release(fl, &in->plain);
-	nicfit_buf_release(&in->pending);
-	free(in->name);
-	free(in->fallback);
-	memset(in, 0, sizeof(*in));
-}
-
-static char *dupstr(const char *s)
-{
-	size_t n = strlen(s);
-	char *p = malloc(n + 1);
-
-	if (p)
-		memcpy(p, s, n + 1);
-	return p;
-}
-
-int nicfit_fleet_begin(struct nicfit_fleet *fl, const char *name, const char *fallback_host,
-		       struct nicfit_error *err)
-{
-	struct fl_input *in = &fl->in;
-
-	if (in->open)
-		return nicfit_error_set(err, NICFIT_E_USAGE, "fleet: an input is already open");
-	fl_input_release(fl);
-	in->name = dupstr(!name || !strcmp(name, "-") ? "<stdin>" : name);
-	in->fallback = fallback_host ? dupstr(fallback_host) : NULL;
-	if (!in->name || (fallback_host && !in->fallback))
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	fl_sanitize(in->name);
-	if (in->fallback)
-		fl_sanitize(in->fallback);
-	in->open = 1;
-	in->line = 1;
-	split_init(&in->plain, fl->lim.max_bundle_bytes);
-	in->plain.keep = 1;
-	nicfit_buf_init(&in->pending, fl->lim.max_bundle_bytes + 4096);
-	fl->analyzed = 0;
-	return 0;
-}
-
-int nicfit_fleet_feed(struct nicfit_fleet *fl, const void *data, size_t len,
-		      struct nicfit_error *err)
-{
-	struct fl_input *in = &fl->in;
-	const char *p = data, *end = p + len, *nl;
-	int rc;
-
-	if (!in->open)
-		return nicfit_error_set(err, NICFIT_E_USAGE, "fleet: feed without begin");
-	while (p < end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl) {
-			nicfit_buf_add(&in->pending, p, (size_t)(end - p));
-			if (nicfit_buf_error(&in->pending) == NICFIT_E_LIMIT)
-				return nicfit_error_at(err, NICFIT_E_LIMIT, in->name, in->line, 0,
-						       "a line longer than %zu MiB",
-						       fl->lim.max_bundle_bytes >> 20);
-			if (nicfit_buf_error(&in->pending))
-				return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-			break;
-		}
-		if (in->pending.len) {
-			nicfit_buf_add(&in->pending, p, (size_t)(nl - p));
-			if (nicfit_buf_error(&in->pending))
-				return nicfit_error_at(err, nicfit_buf_error(&in->pending),
-						       in->name, in->line, 0,
-						       "a line longer than %zu MiB",
-						       fl->lim.max_bundle_bytes >> 20);
-			rc = process_line(fl, in->pending.data, in->pending.len, err);
-			nicfit_buf_reset(&in->pending);
-		} else {
-			rc = process_line(fl, p, (size_t)(nl - p), err);
-		}
-		if (rc)
-			return rc;
-		in->line++;
-		p = nl + 1;
-	}
-	return 0;
-}
-
-static void truncated(struct nicfit_fleet *fl, const char *label, struct fl_split *sp)
+void nicfit__fleet_truncated(struct nicfit_fleet *fl, const char *label, struct fl_split *sp)
 {
 	struct fl_input *in = &fl->in;
 
 	fl->ndocs++;
-	fl_problem(fl, NICFIT_FLEET_UNREADABLE, label, in->name,
-		   sp->nfrags ? sp->frags[0].line : in->line, sp->nfrags ? sp->frags[0].col : 0,
-		   "%s%s%saudit document truncated: the input ends inside it (%zu bytes read)",
-		   label ? "host " : "", label ? label : "", label ? ": " : "",
-		   sp->overflow ? sp->max : sp->doc.len);
-}
-
-int nicfit_fleet_end(struct nicfit_fleet *fl, struct nicfit_error *err)
-{
-	struct fl_input *in = &fl->in;
-	size_t i;
-	int rc = 0;
-
-	if (!in->open)
-		return nicfit_error_set(err, NICFIT_E_USAGE, "fleet: end without begin");
-	if (in->pending.len) {
-		rc = process_line(fl, in->pending.data, in->pending.len, err);
-		nicfit_buf_reset(&in->pending);
-	}
-	if (!rc && !in->ndocs && in->fallback) {
-		/*
-		 * A file that holds one host's output (srun --output=%N.json) and
-		 * no whole document: that host's audit failed, whatever the lines
-		 * looked like ("nicfit: cannot ..." is not a host called nicfit).
-		 */
-		if (in->plain.started) {
-			truncated(fl, in->fallback, &in->plain);
-		} else {
-			fl->ndocs++;
-			if (in->first_line)
-				fl_problem(fl, NICFIT_FLEET_UNREADABLE, in->fallback, in->name,
-					   in->first_line, 0, "host %s: no audit document; it printed '%s'",
-					   in->fallback, in->first);
-			else
-				fl_problem(fl, NICFIT_FLEET_UNREADABLE, in->fallback, in->name, 0, 0,
-					   "host %s: no audit document (the file is empty)", in->fallback);
-		}
-	} else if (!rc) {
-		if (in->plain.started)
-			truncated(fl, NULL, &in->plain);
-		for (i = 0; i < in->nlabels; i++) {
-			struct fl_label *l = in->labels[i];
-
-			if (l->sp.started) {
-				truncated(fl, l->name, &l->sp);
-			} else if (!l->ndocs) {
-				fl->ndocs++;
-				if (l->note)
-					fl_problem(fl, NICFIT_FLEET_UNREADABLE, l->name, in->name,
-						   l->note_line, 0,
-						   "host %s: no audit document; it printed '%s'", l->name,
-						   l->note);
-				else
-					fl_problem(fl, NICFIT_FLEET_UNREADABLE, l->name, in->name,
-						   l->first_line, 0,
-						   "host %s: no audit document (empty output)", l->name);
-			}
-		}
-		flush_ignored(fl);
-		if (!in->ndocs && !in->nlabels)
-			fl_problem(fl, NICFIT_FLEET_UNREADABLE, NULL, in->name, 0, 0,
-				   "no audit document in this input%s",
-				   in->nignored ? "" : " (it is empty)");
-	}
-	labels_free(fl);
-	split_release(fl, &in->plain);
-	in->open = 0;
-	return rc;
+	nicfit__fleet_problem(
+		fl, NICFIT_FLEET_UNREADABLE, label, in->name,
+		sp->nfrags ? sp->frags[0].line : in->line, sp->nfrags ? sp->frags[0].col : 0,
+		"%s%s%saudit document truncated: the input ends inside it (%zu bytes read)",
+		label ? "host " : "", label ? label : "", label ? ": " : "",
+		sp->overflow ? sp->max : sp->doc.len);
 }
 
 /*
  * One host's text from inside another document (Ansible's stdout): its
  * own splitter, the host as label, positions relative to the bundle.
  */
-int fl_feed_labelled(struct nicfit_fleet *fl, const char *label, enum fl_label_kind kind,
-		     const char *text, size_t len, long line, struct nicfit_error *err)
+int nicfit__fleet_feed_labelled(struct nicfit_fleet *fl, const char *label, enum fl_label_kind kind,
+				const char *text, size_t len, long line, struct nicfit_error *err)
 {
 	struct fl_split sp;
-	struct dest d;
+	struct fl_dest d;
 	const char *garbage = NULL;
 	size_t before = fl->in.ndocs;
 	int rc;
 
-	split_init(&sp, fl->lim.max_doc_bytes);
+	nicfit__fleet_split_init(&sp, fl->lim.max_doc_bytes);
 	memset(&d, 0, sizeof(d));
 	d.label = label;
 	d.kind = kind;
 	d.nested = 1;
-	rc = split_feed(fl, &sp, &d, text, len, line, 0, &garbage, err);
+	rc = nicfit__fleet_split_feed(fl, &sp, &d, text, len, line, 0, &garbage, err);
 	if (!rc && sp.started)
-		truncated(fl, label, &sp);
+		nicfit__fleet_truncated(fl, label, &sp);
 	else if (!rc && fl->in.ndocs == before)
-		fl_problem(fl, NICFIT_FLEET_UNREADABLE, label, fl->in.name, line, 0,
-			   "host %s: no audit document in its stdout", label);
-	split_release(fl, &sp);
+		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, label, fl->in.name, line, 0,
+				      "host %s: no audit document in its stdout", label);
+	nicfit__fleet_split_release(fl, &sp);
 	return rc;
 }
 
-/* ---- files and directories ---------------------------------------------------------- */
+/* ---- positions ----------------------------------------------------------------------- */
 
-/* Read fd to its end as one input named name (host: the host a per-host file names). */
-static int feed_fd(struct nicfit_fleet *fl, int fd, const char *name, const char *host,
-		   struct nicfit_error *err)
+void nicfit__fleet_position(const struct fl_origin *o, const char *text, size_t off, long *line,
+			    long *col)
 {
-	char *buf = malloc(READ_CHUNK);
-	ssize_t r;
-	int rc;
+	size_t lo = 0, hi = o->nfrags, k;
+	const struct fl_frag *f;
+	const char *p, *nl;
+	long l, c;
 
-	if (!buf)
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	rc = nicfit_fleet_begin(fl, name, host, err);
-	while (!rc) {
-		r = read(fd, buf, READ_CHUNK);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			rc = nicfit_error_at(err, NICFIT_E_IO, name, 0, 0, "cannot read: %s",
-					     strerror(errno));
-			break;
-		}
-		if (r == 0)
-			break;
-		rc = nicfit_fleet_feed(fl, buf, (size_t)r, err);
-	}
-	if (fl->in.open) {
-		if (rc)
-			fl->in.open = 0;
+	*line = *col = 0;
+	if (!o->nfrags)
+		return;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (o->frags[mid].off <= off)
+			lo = mid;
 		else
-			rc = nicfit_fleet_end(fl, err);
+			hi = mid;
 	}
-	free(buf);
-	return rc;
-}
-
-int nicfit_fleet_add_fd(struct nicfit_fleet *fl, int fd, const char *name,
-			struct nicfit_error *err)
-{
-	return feed_fd(fl, fd, name, NULL, err);
-}
-
-static int add_file(struct nicfit_fleet *fl, const char *path, const char *display,
-		    struct nicfit_error *err)
-{
-	const char *base = strrchr(path, '/');
-	char host[256];
-	size_t n;
-	int fd, rc;
-
-	base = base ? base + 1 : path;
-	n = strlen(base);
-	if (n > 5 && !strcmp(base + n - 5, ".json"))
-		n -= 5;
-	snprintf(host, sizeof(host), "%.*s", (int)n, base);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return nicfit_error_at(err, errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO,
-				       display, 0, 0, "%s", strerror(errno));
-	rc = feed_fd(fl, fd, display, host, err);
-	close(fd);
-	return rc;
-}
-
-static int is_json_name(const char *n)
-{
-	size_t len = strlen(n);
-
-	return len > 5 && !strcmp(n + len - 5, ".json");
-}
-
-static int skip_hidden(const struct dirent *d)
-{
-	return d->d_name[0] != '.';
-}
-
-int nicfit_fleet_add_path(struct nicfit_fleet *fl, const char *path, struct nicfit_error *err)
-{
-	struct dirent **names = NULL;
-	struct stat st;
-	int k, i, rc = 0;
-
-	if (stat(path, &st))
-		return nicfit_error_at(err, errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO, path,
-				       0, 0, "%s", strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return add_file(fl, path, path, err);
-	k = scandir(path, &names, skip_hidden, alphasort);
-	if (k < 0)
-		return nicfit_error_at(err, NICFIT_E_IO, path, 0, 0, "cannot list: %s",
-				       strerror(errno));
-	for (i = 0; i < k; i++) {
-		char full[4096];
-
-		if (!rc) {
-			snprintf(full, sizeof(full), "%s%s%s", path,
-				 path[strlen(path) - 1] == '/' ? "" : "/", names[i]->d_name);
-			/* a directory of audits: FILE.json, one host each (notes and the like skipped) */
-			if (is_json_name(names[i]->d_name) && !stat(full, &st) && S_ISREG(st.st_mode))
-				rc = add_file(fl, full, full, err);
+	f = &o->frags[lo];
+	l = f->line;
+	c = f->col + (long)(off - f->off);
+	p = text + f->off;
+	for (k = f->off; k < off; k++, p++) {
+		if (*p == '\n') {
+			l++;
+			nl = p;
+			c = (long)(text + off - nl);
 		}
-		free(names[i]);
 	}
-	free(names);
-	return rc;
+	*line = l;
+	*col = c;
 }

@@ -17,19 +17,15 @@
 
 #define SHOWN_HOSTS 8
 
-static const char *upper(int sev)
+/* The text report's severity words: nicfit_severity_name() in capitals. */
+static const char *upper(enum nicfit_severity sev)
 {
 	switch (sev) {
-	case NICFIT_FLEET_CRITICAL: return "CRITICAL";
-	case NICFIT_FLEET_WARNING: return "WARNING";
-	case NICFIT_FLEET_INFO: return "INFO";
+	case NICFIT_SEV_CRITICAL: return "CRITICAL";
+	case NICFIT_SEV_WARNING: return "WARNING";
+	case NICFIT_SEV_INFO: return "INFO";
 	default: return "CLEAN";
 	}
-}
-
-static const char *plural(size_t n)
-{
-	return n == 1 ? "" : "s";
 }
 
 /* Fold hosts (indices) into b; max 0 = all. */
@@ -54,7 +50,7 @@ static void fold(const struct nicfit_fleet *fl, const size_t *hosts, size_t n, s
 
 struct totals {
 	size_t hosts, clean, warning, critical, absent, named;
-	size_t by_sev[4];
+	size_t by_sev[NICFIT_SEV_COUNT];
 };
 
 static void count(const struct nicfit_fleet *fl, struct totals *t)
@@ -65,18 +61,18 @@ static void count(const struct nicfit_fleet *fl, struct totals *t)
 	t->hosts = nall;
 	t->absent = fl->nabsent;
 	for (i = 0; i < nall; i++) {
-		int st = fl->pub_hosts[i].status;
+		enum nicfit_severity st = fl->pub_hosts[i].status;
 
 		t->named += fl->pub_hosts[i].nanomalies > 0;
-		if (st == NICFIT_FLEET_CRITICAL)
+		if (st == NICFIT_SEV_CRITICAL)
 			t->critical++;
-		else if (st == NICFIT_FLEET_WARNING)
+		else if (st == NICFIT_SEV_WARNING)
 			t->warning++;
 		else
 			t->clean++;
 	}
 	for (i = 0; i < fl->nanoms_pub; i++)
-		t->by_sev[fl->pub_anoms[i].severity & 3]++;
+		t->by_sev[fl->pub_anoms[i].severity % NICFIT_SEV_COUNT]++;
 }
 
 static const char *worst_name(const struct nicfit_fleet *fl)
@@ -116,10 +112,9 @@ static const char *problem_kind(enum nicfit_fleet_problem_kind k)
 	       k == NICFIT_FLEET_DUPLICATE ? "duplicate" : "ignored";
 }
 
-static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
+static void json_summary(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 {
 	struct totals t;
-	size_t i, j;
 
 	count(fl, &t);
 	nicfit_emit_int(e, "hosts", (long long)t.hosts);
@@ -139,15 +134,20 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 	nicfit_emit_int(e, "critical", (long long)t.critical);
 	nicfit_emit_int(e, "anomalies", (long long)fl->nanoms_pub);
 	nicfit_emit_begin_object(e, "anomalies_by_severity");
-	nicfit_emit_int(e, "critical", (long long)t.by_sev[NICFIT_FLEET_CRITICAL]);
-	nicfit_emit_int(e, "warning", (long long)t.by_sev[NICFIT_FLEET_WARNING]);
-	nicfit_emit_int(e, "info", (long long)t.by_sev[NICFIT_FLEET_INFO]);
+	nicfit_emit_int(e, "critical", (long long)t.by_sev[NICFIT_SEV_CRITICAL]);
+	nicfit_emit_int(e, "warning", (long long)t.by_sev[NICFIT_SEV_WARNING]);
+	nicfit_emit_int(e, "info", (long long)t.by_sev[NICFIT_SEV_INFO]);
 	nicfit_emit_end_object(e);
 	nicfit_emit_int(e, "documents", (long long)fl->ndocs);
 	nicfit_emit_int(e, "unreadable", (long long)fl->nunreadable);
 	nicfit_emit_int(e, "duplicates", (long long)fl->nduplicates);
 	nicfit_emit_int(e, "ignored_lines", (long long)fl->nignored);
 	nicfit_emit_end_object(e);
+}
+
+static void json_groups(struct nicfit_emit *e, const struct nicfit_fleet *fl)
+{
+	size_t i, j;
 
 	nicfit_emit_begin_array(e, "groups");
 	for (i = 0; i < fl->ngroups; i++) {
@@ -165,7 +165,8 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 		nicfit_emit_begin_array(e, "common_findings");
 		for (j = 0; j < g->ncommon; j++) {
 			nicfit_emit_begin_object(e, NULL);
-			nicfit_emit_string(e, "severity", nicfit_fleet_severity_name(g->common[j].severity));
+			nicfit_emit_string(e, "severity",
+					   nicfit_severity_name(g->common[j].severity));
 			nicfit_emit_string(e, "code", g->common[j].code);
 			nicfit_emit_string(e, "device", g->common[j].device);
 			nicfit_emit_string(e, "message", g->common[j].message);
@@ -175,13 +176,18 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
+}
+
+static void json_anomalies(struct nicfit_emit *e, const struct nicfit_fleet *fl)
+{
+	size_t i, j;
 
 	nicfit_emit_begin_array(e, "anomalies");
 	for (i = 0; i < fl->nanoms_pub; i++) {
 		const struct nicfit_fleet_anomaly *x = &fl->pub_anoms[i];
 
 		nicfit_emit_begin_object(e, NULL);
-		nicfit_emit_string(e, "severity", nicfit_fleet_severity_name(x->severity));
+		nicfit_emit_string(e, "severity", nicfit_severity_name(x->severity));
 		nicfit_emit_string(e, "code", x->code);
 		nicfit_emit_string(e, "attribute", x->attribute);
 		if (x->group >= 0)
@@ -211,6 +217,11 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
+}
+
+static void json_host_status(struct nicfit_emit *e, const struct nicfit_fleet *fl)
+{
+	size_t i;
 
 	nicfit_emit_begin_array(e, "host_status");
 	for (i = 0; i < fl->nhosts + fl->nabsent; i++) {
@@ -223,8 +234,8 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 			nicfit_emit_int(e, "group", h->group + 1);
 		else
 			nicfit_emit_null(e, "group");
-		nicfit_emit_string(e, "status", nicfit_fleet_severity_name(h->status));
-		nicfit_emit_string(e, "findings", h->audited ? nicfit_fleet_severity_name(h->own) : NULL);
+		nicfit_emit_string(e, "status", nicfit_severity_name(h->status));
+		nicfit_emit_string(e, "findings", h->audited ? nicfit_severity_name(h->own) : NULL);
 		nicfit_emit_int(e, "anomalies", (long long)h->nanomalies);
 		nicfit_emit_string(e, "reported_host", h->reported);
 		nicfit_emit_string(e, "input", h->input);
@@ -235,6 +246,11 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
+}
+
+static void json_problems(struct nicfit_emit *e, const struct nicfit_fleet *fl)
+{
+	size_t i;
 
 	nicfit_emit_begin_array(e, "problems");
 	for (i = 0; i < fl->nproblems; i++) {
@@ -251,6 +267,15 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
 	}
 	nicfit_emit_end_array(e);
 	nicfit_emit_int(e, "problems_total", (long long)fl->problems_total);
+}
+
+static void emit_json(struct nicfit_emit *e, const struct nicfit_fleet *fl)
+{
+	json_summary(e, fl);
+	json_groups(e, fl);
+	json_anomalies(e, fl);
+	json_host_status(e, fl);
+	json_problems(e, fl);
 }
 
 /* ---- text, Markdown, CSV ----------------------------------------------------------- */
@@ -284,7 +309,8 @@ static void anomaly_table(struct nicfit_emit *e, const struct nicfit_fleet *fl, 
 		else
 			snprintf(grp, sizeof(grp), "%s", nicfit_emit_format(e) == NICFIT_FMT_CSV ? "" : "-");
 		nicfit_emit_cell_string(e, nicfit_emit_format(e) == NICFIT_FMT_CSV
-					   ? nicfit_fleet_severity_name(x->severity) : upper(x->severity));
+						   ? nicfit_severity_name(x->severity)
+						   : upper(x->severity));
 		nicfit_emit_cell_string(e, x->code);
 		nicfit_emit_cell_string(e, grp);
 		nicfit_emit_cell_string(e, b.len ? b.data : "-");
@@ -294,50 +320,56 @@ static void anomaly_table(struct nicfit_emit *e, const struct nicfit_fleet *fl, 
 	nicfit_buf_release(&b);
 }
 
-static void emit_text(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsigned flags)
+/* The verdict: hosts by status, anomalies by severity, and what the input held. */
+static void text_verdict(struct nicfit_emit *e, const struct nicfit_fleet *fl, int md)
 {
-	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
-	size_t max = (flags & NICFIT_FLEET_ALL_HOSTS) ? 0 : SHOWN_HOSTS;
 	const char *bold = nicfit_emit_color(e, NICFIT_COLOR_BOLD);
 	const char *reset = nicfit_emit_color(e, NICFIT_COLOR_RESET);
 	const char *red = nicfit_emit_color(e, NICFIT_COLOR_RED);
 	const char *yellow = nicfit_emit_color(e, NICFIT_COLOR_YELLOW);
 	const char *green = nicfit_emit_color(e, NICFIT_COLOR_GREEN);
 	struct totals t;
-	struct nicfit_buf b;
-	size_t i, j, ncommon = 0;
 
 	count(fl, &t);
-	nicfit_buf_init(&b, 0);
 	if (md)
-		nicfit_emit_printf(e, "# nicfit fleet: %zu host%s in %zu group%s\n\n**%zu critical, "
-				   "%zu warning, %zu clean**\n", t.hosts, plural(t.hosts), fl->ngroups,
-				   plural(fl->ngroups), t.critical, t.warning, t.clean);
+		nicfit_emit_printf(e,
+				   "# nicfit fleet: %zu host%s in %zu group%s\n\n**%zu critical, "
+				   "%zu warning, %zu clean**\n",
+				   t.hosts, fl_plural(t.hosts), fl->ngroups, fl_plural(fl->ngroups),
+				   t.critical, t.warning, t.clean);
 	else
-		nicfit_emit_printf(e, "%sFleet of %zu host%s in %zu group%s: %s%zu critical%s, %s%zu "
-				   "warning%s, %s%zu clean%s%s\n", bold, t.hosts, plural(t.hosts),
-				   fl->ngroups, plural(fl->ngroups), t.critical ? red : "", t.critical,
+		nicfit_emit_printf(e,
+				   "%sFleet of %zu host%s in %zu group%s: %s%zu critical%s, %s%zu "
+				   "warning%s, %s%zu clean%s%s\n",
+				   bold, t.hosts, fl_plural(t.hosts), fl->ngroups,
+				   fl_plural(fl->ngroups), t.critical ? red : "", t.critical,
 				   t.critical ? reset : "", t.warning ? yellow : "", t.warning,
 				   t.warning ? reset : "", green, t.clean, reset, reset);
 	if (fl->nanoms_pub)
 		nicfit_emit_printf(e, "%s%zu anomal%s name%s %zu host%s: %zu critical, %zu warning, "
 				   "%zu info\n", md ? "\n" : "", fl->nanoms_pub,
 				   fl->nanoms_pub == 1 ? "y" : "ies", fl->nanoms_pub == 1 ? "s" : "",
-				   t.named, plural(t.named),
-				   t.by_sev[NICFIT_FLEET_CRITICAL], t.by_sev[NICFIT_FLEET_WARNING],
-				   t.by_sev[NICFIT_FLEET_INFO]);
+				   t.named, fl_plural(t.named),
+				   t.by_sev[NICFIT_SEV_CRITICAL], t.by_sev[NICFIT_SEV_WARNING],
+				   t.by_sev[NICFIT_SEV_INFO]);
 	else
 		nicfit_emit_printf(e, "%sNo odd ones out: the hosts of every group agree.\n",
 				   md ? "\n" : "");
 	if (fl->nabsent || fl->nunreadable || fl->nduplicates) {
 		nicfit_emit_printf(e, "%sInput: %zu document%s read, %zu unreadable, %zu duplicate%s",
-				   md ? "\n" : "", fl->ndocs, plural(fl->ndocs), fl->nunreadable,
-				   fl->nduplicates, plural(fl->nduplicates));
+				   md ? "\n" : "", fl->ndocs, fl_plural(fl->ndocs), fl->nunreadable,
+				   fl->nduplicates, fl_plural(fl->nduplicates));
 		if (fl->nexpected)
 			nicfit_emit_printf(e, ", %zu expected", fl->nexpected);
 		nicfit_emit_printf(e, "%s\n", md || !fl->problems_total ? "" : " (problems on stderr)");
 	}
 	nicfit_emit_printf(e, "\n");
+}
+
+/* The groups table. Returns how many common findings the groups hold. */
+static size_t text_groups(struct nicfit_emit *e, const struct nicfit_fleet *fl, int md)
+{
+	size_t i, ncommon = 0;
 
 	nicfit_emit_heading(e, "Groups (same server model, GPUs and NICs in the same slots)");
 	nicfit_emit_table_begin(e, "groups", group_cols, 6);
@@ -362,66 +394,94 @@ static void emit_text(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsi
 				   md ? "" : "  ", md ? "\n" : "");
 	if (!md)
 		nicfit_emit_printf(e, "\n");
+	return ncommon;
+}
 
+static void text_common(struct nicfit_emit *e, const struct nicfit_fleet *fl, int md)
+{
+	size_t i, j;
+
+	nicfit_emit_heading(e, "Findings every host of a group reported");
+	for (i = 0; i < fl->ngroups; i++) {
+		const struct nicfit_fleet_group *g = &fl->groups[i];
+
+		for (j = 0; j < g->ncommon; j++) {
+			const struct nicfit_finding *c = &g->common[j];
+			/* host-wide findings name the device "host" */
+			const char *dev = c->device && strcmp(c->device, "host") ? c->device : NULL;
+
+			if (md)
+				nicfit_emit_printf(e, "- group %zu (%zu hosts): **%s** `%s`%s%s: %s\n",
+						   i + 1, g->nhosts,
+						   nicfit_severity_name(c->severity), c->code,
+						   dev ? " on " : "", dev ? dev : "",
+						   c->message ? c->message : "");
+			else
+				nicfit_emit_printf(e, "  group %zu, all %zu hosts: %-8s %s%s%s: %s\n",
+						   i + 1, g->nhosts, upper(c->severity), c->code,
+						   dev ? " " : "", dev ? dev : "",
+						   c->message ? c->message : "");
+		}
+	}
+	nicfit_emit_printf(e, "\n");
+}
+
+static void md_problems(struct nicfit_emit *e, const struct nicfit_fleet *fl)
+{
+	size_t i;
+
+	nicfit_emit_heading(e, "Input problems");
+	for (i = 0; i < fl->nproblems; i++) {
+		char line[1024];
+
+		nicfit_error_line(&fl->problems[i].where, line, sizeof(line));
+		nicfit_emit_printf(e, "- %s: `%s`\n", problem_kind(fl->problems[i].kind), line);
+	}
+	if (fl->problems_total > fl->nproblems)
+		nicfit_emit_printf(e, "- and %zu more\n", fl->problems_total - fl->nproblems);
+	nicfit_emit_printf(e, "\n");
+}
+
+/* The hosts any anomaly names, folded: a list to paste into pdsh -w. */
+static void text_odd_hosts(struct nicfit_emit *e, const struct nicfit_fleet *fl, size_t max)
+{
+	size_t *odd = malloc((fl->nhosts + fl->nabsent + 1) * sizeof(*odd)), n = 0, i;
+	struct nicfit_buf b;
+
+	if (!odd)
+		return;
+	for (i = 0; i < fl->nhosts + fl->nabsent; i++)
+		if (fl->pub_hosts[i].nanomalies)
+			odd[n++] = i;
+	if (n) {
+		nicfit_buf_init(&b, 0);
+		fold(fl, odd, n, max, &b);
+		nicfit_emit_printf(e, "Odd hosts (named by an anomaly): %s\n", b.data);
+		nicfit_buf_release(&b);
+	}
+	free(odd);
+}
+
+static void emit_text(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsigned flags)
+{
+	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
+	size_t max = (flags & NICFIT_FLEET_ALL_HOSTS) ? 0 : SHOWN_HOSTS;
+	size_t ncommon;
+
+	text_verdict(e, fl, md);
+	ncommon = text_groups(e, fl, md);
 	if (fl->nanoms_pub) {
 		nicfit_emit_heading(e, "Anomalies");
 		anomaly_table(e, fl, max);
 		if (!md)
 			nicfit_emit_printf(e, "\n");
 	}
-	if (ncommon) {
-		nicfit_emit_heading(e, "Findings every host of a group reported");
-		for (i = 0; i < fl->ngroups; i++) {
-			const struct nicfit_fleet_group *g = &fl->groups[i];
-
-			for (j = 0; j < g->ncommon; j++) {
-				const struct nicfit_fleet_common *c = &g->common[j];
-				/* host-wide findings name the device "host" */
-				const char *dev = c->device && strcmp(c->device, "host") ? c->device : NULL;
-
-				if (md)
-					nicfit_emit_printf(e, "- group %zu (%zu hosts): **%s** `%s`%s%s: %s\n",
-							   i + 1, g->nhosts,
-							   nicfit_fleet_severity_name(c->severity), c->code,
-							   dev ? " on " : "", dev ? dev : "",
-							   c->message ? c->message : "");
-				else
-					nicfit_emit_printf(e, "  group %zu, all %zu hosts: %-8s %s%s%s: %s\n",
-							   i + 1, g->nhosts, upper(c->severity), c->code,
-							   dev ? " " : "", dev ? dev : "",
-							   c->message ? c->message : "");
-			}
-		}
-		nicfit_emit_printf(e, "\n");
-	}
-	if (md && fl->nproblems) {
-		nicfit_emit_heading(e, "Input problems");
-		for (i = 0; i < fl->nproblems; i++) {
-			char line[1024];
-
-			nicfit_error_line(&fl->problems[i].where, line, sizeof(line));
-			nicfit_emit_printf(e, "- %s: `%s`\n", problem_kind(fl->problems[i].kind), line);
-		}
-		if (fl->problems_total > fl->nproblems)
-			nicfit_emit_printf(e, "- and %zu more\n", fl->problems_total - fl->nproblems);
-		nicfit_emit_printf(e, "\n");
-	}
-	if (!md) {
-		size_t *odd = malloc((fl->nhosts + fl->nabsent + 1) * sizeof(*odd)), n = 0;
-
-		if (odd) {
-			for (i = 0; i < fl->nhosts + fl->nabsent; i++)
-				if (fl->pub_hosts[i].nanomalies)
-					odd[n++] = i;
-			if (n) {
-				nicfit_buf_reset(&b);
-				fold(fl, odd, n, max, &b);
-				nicfit_emit_printf(e, "Odd hosts (named by an anomaly): %s\n", b.data);
-			}
-			free(odd);
-		}
-	}
-	nicfit_buf_release(&b);
+	if (ncommon)
+		text_common(e, fl, md);
+	if (md && fl->nproblems)
+		md_problems(e, fl);
+	if (!md)
+		text_odd_hosts(e, fl, max);
 }
 
 int nicfit_fleet_render(struct nicfit_emit *e, const struct nicfit_fleet *fl, unsigned flags)

@@ -1,0 +1,2 @@
+fleet --ignore kernel,link-widht tests/cli/data/fleet/pdsh.out
+# exit 64
