@@ -238,22 +238,20 @@ int nicfit__finding_fix(struct nicfit_findings *fs, struct nicfit_finding *f,
 int nicfit__finding_append(struct nicfit_findings *fs, struct nicfit_finding *f,
 			   const char *fmt, ...)
 {
-	size_t old = strlen(f->message);
 	va_list ap;
 	char *more, *s;
 
 	va_start(ap, fmt);
 	more = nicfit__vstrfmt(fmt, ap);
 	va_end(ap);
-	s = more ? realloc(f->message, old + strlen(more) + 1) : NULL;
+	s = more ? nicfit__strfmt("%s%s", f->message, more) : NULL;
+	free(more);
 	if (!s) {
-		free(more);
 		fs->oom = 1;
 		return NICFIT_E_NOMEM;
 	}
-	memcpy(s + old, more, strlen(more) + 1);
+	free(f->message);
 	f->message = s;
-	free(more);
 	return 0;
 }
 
