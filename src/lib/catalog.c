@@ -21,7 +21,7 @@
 #include <jansson.h>
 
 #include "embedded_int.h"
-#include "jsonpos.h"
+#include "jscan_int.h"
 #include "nicfit/catalog.h"
 #include "nicfit/spec.h"
 
@@ -293,7 +293,26 @@ struct checker {
 	size_t len;
 	struct nicfit_error *errs;
 	size_t max, n;
+	struct jscan js;   /* the text's tokens, for positions: made at the first problem */
+	int tokenized;     /* 0 not yet, 1 js holds the tokens, -1 the text has none */
 };
+
+static void checker_init(struct checker *c, const char *input, const char *text, size_t len,
+			 struct nicfit_error *errs, size_t max)
+{
+	memset(c, 0, sizeof(*c));
+	c->input = input;
+	c->text = text;
+	c->len = len;
+	c->errs = errs;
+	c->max = max;
+	nicfit__jscan_init(&c->js);
+}
+
+static void checker_release(struct checker *c)
+{
+	nicfit__jscan_release(&c->js);
+}
 
 static void problem(struct checker *c, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -309,7 +328,10 @@ static void problem(struct checker *c, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	nicfit_json_locate(c->text, c->len, path, &line, &col);
+	if (!c->tokenized)
+		c->tokenized = nicfit__jscan_parse(&c->js, c->text, c->len) ? -1 : 1;
+	if (c->tokenized > 0)
+		nicfit__jscan_locate(&c->js, path, &line, &col);
 	nicfit_error_clear(&c->errs[c->n - 1]);
 	nicfit_error_at(&c->errs[c->n - 1], NICFIT_E_DATA, c->input, line, col, "%s", msg);
 }
@@ -995,7 +1017,7 @@ static int overlay(struct nicfit_catalog *cat, const char *input, const char *te
 		   size_t len, int trusted, struct nicfit_error *err)
 {
 	struct nicfit_error first;
-	struct checker c = { input, text, len, &first, 1, 0 };
+	struct checker c;
 	json_error_t jerr;
 	json_t *root, *copy[NICFIT_KIND_COUNT] = { NULL };
 	const char *key;
@@ -1012,12 +1034,15 @@ static int overlay(struct nicfit_catalog *cat, const char *input, const char *te
 	nicfit_error_clear(&first);
 	/* The embedded catalog is validated by the test suite
 	 * (test_catalog.c), not on every start. */
+	checker_init(&c, input, text, len, &first, 1);
 	if (!trusted && check_document(&c, root, cat, NULL)) {
+		checker_release(&c);
 		json_decref(root);
 		if (err && !err->code)
 			*err = first;
 		return first.code;
 	}
+	checker_release(&c);
 	json_object_foreach(root, key, v) {
 		size_t i;
 
@@ -1185,7 +1210,7 @@ size_t nicfit_catalog_check(const struct nicfit_catalog *base, const char *input
 			    const char *text, size_t len,
 			    struct nicfit_error *errs, size_t max, size_t *total)
 {
-	struct checker c = { input, text, len, errs, max, 0 };
+	struct checker c;
 	json_error_t jerr;
 	json_t *root;
 	size_t n;
@@ -1207,7 +1232,9 @@ size_t nicfit_catalog_check(const struct nicfit_catalog *base, const char *input
 		}
 		return 1;
 	}
+	checker_init(&c, input, text, len, errs, max);
 	n = check_document(&c, root, base, total);
+	checker_release(&c);
 	json_decref(root);
 	return n;
 }

@@ -4,6 +4,7 @@
  */
 #include "unit.h"
 
+#include "jscan_int.h"
 #include "nicfit/buf.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
@@ -184,6 +185,43 @@ static void spec_rejects(void **state)
 	free(s);
 }
 
+/* Positions of values by path, as the spec and catalog readers report them. */
+static void json_positions(void **state)
+{
+	static const char doc[] = "{\n  \"n\\u00e9\": 1,\n  \"nics\": [\n    {\"id\": \"x\"},\n"
+				  "    {\"\\u00e9t\\u00e9\": \"\\u00e9\", \"id\": \"caf\xc3\xa9\", \"gbps\": 25}\n  ]\n}\n";
+	struct jscan js;
+	long line, col;
+
+	(void)state;
+	nicfit__jscan_init(&js);
+	assert_int_equal(nicfit__jscan_parse(&js, doc, strlen(doc)), 0);
+	assert_int_equal(nicfit__jscan_locate(&js, "", &line, &col), 0);
+	assert_int_equal(line, 1);
+	assert_int_equal(col, 1);
+	assert_int_equal(nicfit__jscan_locate(&js, "/nics", &line, &col), 0);
+	assert_int_equal(line, 3);
+	assert_int_equal(col, 11);
+	/* a string is where its quote is; keys compare decoded */
+	assert_int_equal(nicfit__jscan_locate(&js, "/nics/0/id", &line, &col), 0);
+	assert_int_equal(line, 4);
+	assert_int_equal(col, 12);
+	assert_int_equal(nicfit__jscan_locate(&js, "/n\xc3\xa9", &line, &col), 0);
+	assert_int_equal(line, 2);
+	assert_int_equal(col, 14);
+	/* columns count characters: the UTF-8 'é' before it is one */
+	assert_int_equal(nicfit__jscan_locate(&js, "/nics/1/gbps", &line, &col), 0);
+	assert_int_equal(line, 5);
+	assert_int_equal(col, 55);
+	assert_int_equal(nicfit__jscan_locate(&js, "/nics/2", &line, &col), -1);
+	assert_int_equal(line, 0);
+	assert_int_equal(col, 0);
+	assert_int_equal(nicfit__jscan_locate(&js, "/nics/x", &line, &col), -1);
+	assert_int_equal(nicfit__jscan_locate(&js, "/none", &line, &col), -1);
+	assert_int_equal(nicfit__jscan_locate(&js, "/nics/0/id/1", &line, &col), -1);
+	nicfit__jscan_release(&js);
+}
+
 static void suggestions(void **state)
 {
 	static const char *const ids[] = { "r740xd", "r740", "dl380-gen10", "a40", "l40s", NULL };
@@ -205,6 +243,7 @@ int main(void)
 		cmocka_unit_test(emitter_misuse),
 		cmocka_unit_test(spec_from_json),
 		cmocka_unit_test(spec_rejects),
+		cmocka_unit_test(json_positions),
 		cmocka_unit_test(suggestions),
 	};
 
