@@ -14,15 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "embedded_int.h"
 #include "jscan_int.h"
 #include "nicfit/catalog.h"
+#include "nicfit/file.h"
 #include "nicfit/spec.h"
 
 #define MAX_CATALOG_BYTES (16u << 20)
@@ -1127,77 +1125,12 @@ int nicfit_catalog_new(struct nicfit_catalog **out, struct nicfit_error *err)
 	return 0;
 }
 
-/* Read a whole file of at most max bytes. */
-static int slurp(const char *path, size_t max, char **out, size_t *len,
-		 struct nicfit_error *err)
-{
-	struct stat st;
-	size_t n = 0, cap = 65536;
-	char *buf;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return nicfit_error_at(err, errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO,
-				       path, 0, 0, "%s", strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return nicfit_error_at(err, NICFIT_E_IO, path, 0, 0, "is a directory");
-	}
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	}
-	for (;;) {
-		ssize_t r;
-
-		if (n == cap) {
-			char *p;
-
-			if (cap >= max + 1) {
-				free(buf);
-				close(fd);
-				return nicfit_error_at(err, NICFIT_E_LIMIT, path, 0, 0,
-						       "larger than %zu bytes", max);
-			}
-			cap *= 2;
-			p = realloc(buf, cap);
-			if (!p) {
-				free(buf);
-				close(fd);
-				return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-			}
-			buf = p;
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			free(buf);
-			close(fd);
-			return nicfit_error_at(err, NICFIT_E_IO, path, 0, 0, "%s", strerror(errno));
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	if (n > max) {
-		free(buf);
-		return nicfit_error_at(err, NICFIT_E_LIMIT, path, 0, 0, "larger than %zu bytes", max);
-	}
-	*out = buf;
-	*len = n;
-	return 0;
-}
-
 int nicfit_catalog_overlay_file(struct nicfit_catalog *cat, const char *path,
 				struct nicfit_error *err)
 {
 	char *text = NULL;
 	size_t len = 0;
-	int rc = slurp(path, MAX_CATALOG_BYTES, &text, &len, err);
+	int rc = nicfit_read_file(path, MAX_CATALOG_BYTES, &text, &len, err);
 
 	if (rc)
 		return rc;

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "alloc_int.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
 
@@ -335,18 +336,9 @@ static void cell(struct nicfit_emit *e, char *shown, json_t *v)
 		json_decref(v);
 		if (!shown) {
 			fail(e, NICFIT_E_NOMEM);
-		} else if (t->ncells == t->cap) {
-			size_t cap = t->cap ? t->cap * 2 : 64;
-			char **p = realloc(t->cells, cap * sizeof(*p));
-
-			if (!p) {
-				free(shown);
-				fail(e, NICFIT_E_NOMEM);
-			} else {
-				t->cells = p;
-				t->cap = cap;
-				t->cells[t->ncells++] = shown;
-			}
+		} else if (NICFIT_ALLOC_GROW(t->cells, t->ncells + 1, t->cap)) {
+			free(shown);
+			fail(e, NICFIT_E_NOMEM);
 		} else {
 			t->cells[t->ncells++] = shown;
 		}
