@@ -221,27 +221,33 @@ const struct nicfit_model *nicfit_catalog_model(const struct nicfit_catalog *cat
  * NULL when absent; then err says "unknown <kind> 'x' (did you mean 'y'?)"
  * with NICFIT_E_NOTFOUND and input = `what` (e.g. "--server").
  */
-const struct nicfit_nic *nicfit_find_nic(const struct nicfit_catalog *cat, const char *id,
-					 const char *what, struct nicfit_error *err);
-const struct nicfit_cable *nicfit_find_cable(const struct nicfit_catalog *cat, const char *id,
-					     const char *what, struct nicfit_error *err);
-const struct nicfit_switch *nicfit_find_switch(const struct nicfit_catalog *cat, const char *id,
-					       const char *what, struct nicfit_error *err);
-const struct nicfit_server *nicfit_find_server(const struct nicfit_catalog *cat, const char *id,
-					       const char *what, struct nicfit_error *err);
-const struct nicfit_gpu *nicfit_find_gpu(const struct nicfit_catalog *cat, const char *id,
-					 const char *what, struct nicfit_error *err);
-const struct nicfit_model *nicfit_find_model(const struct nicfit_catalog *cat, const char *id,
-					     const char *what, struct nicfit_error *err);
+const struct nicfit_nic *nicfit_catalog_find_nic(const struct nicfit_catalog *cat,
+						 const char *id, const char *what,
+						 struct nicfit_error *err);
+const struct nicfit_cable *nicfit_catalog_find_cable(const struct nicfit_catalog *cat,
+						     const char *id, const char *what,
+						     struct nicfit_error *err);
+const struct nicfit_switch *nicfit_catalog_find_switch(const struct nicfit_catalog *cat,
+						       const char *id, const char *what,
+						       struct nicfit_error *err);
+const struct nicfit_server *nicfit_catalog_find_server(const struct nicfit_catalog *cat,
+						       const char *id, const char *what,
+						       struct nicfit_error *err);
+const struct nicfit_gpu *nicfit_catalog_find_gpu(const struct nicfit_catalog *cat,
+						 const char *id, const char *what,
+						 struct nicfit_error *err);
+const struct nicfit_model *nicfit_catalog_find_model(const struct nicfit_catalog *cat,
+						     const char *id, const char *what,
+						     struct nicfit_error *err);
 
 /* Look an entry up by id in any kind; NULL when absent (no error). */
 const struct nicfit_entry *nicfit_catalog_lookup(const struct nicfit_catalog *cat,
 						 const char *id, enum nicfit_kind *kind);
 
 /* NIC whose PCI vendor/device (and subsystem, when it matches) is given; NULL if none. */
-const struct nicfit_nic *nicfit_find_nic_pci(const struct nicfit_catalog *cat,
-					     unsigned vendor, unsigned device,
-					     unsigned subvendor, unsigned subdevice);
+const struct nicfit_nic *nicfit_catalog_find_nic_pci(const struct nicfit_catalog *cat,
+						     unsigned vendor, unsigned device,
+						     unsigned subvendor, unsigned subdevice);
 
 /* The merged JSON text of one entry (for `catalog show --json`); caller frees. */
 char *nicfit_catalog_entry_json(const struct nicfit_catalog *cat, enum nicfit_kind k,

@@ -1251,12 +1251,12 @@ static const struct nicfit_entry *find_or_fail(const struct nicfit_catalog *cat,
 		return (const struct type *)(const void *)find_or_fail(cat, kind, id, what, err); \
 	}
 
-FINDER(nicfit_find_nic, nicfit_nic, NICFIT_KIND_NIC)
-FINDER(nicfit_find_cable, nicfit_cable, NICFIT_KIND_CABLE)
-FINDER(nicfit_find_switch, nicfit_switch, NICFIT_KIND_SWITCH)
-FINDER(nicfit_find_server, nicfit_server, NICFIT_KIND_SERVER)
-FINDER(nicfit_find_gpu, nicfit_gpu, NICFIT_KIND_GPU)
-FINDER(nicfit_find_model, nicfit_model, NICFIT_KIND_MODEL)
+FINDER(nicfit_catalog_find_nic, nicfit_nic, NICFIT_KIND_NIC)
+FINDER(nicfit_catalog_find_cable, nicfit_cable, NICFIT_KIND_CABLE)
+FINDER(nicfit_catalog_find_switch, nicfit_switch, NICFIT_KIND_SWITCH)
+FINDER(nicfit_catalog_find_server, nicfit_server, NICFIT_KIND_SERVER)
+FINDER(nicfit_catalog_find_gpu, nicfit_gpu, NICFIT_KIND_GPU)
+FINDER(nicfit_catalog_find_model, nicfit_model, NICFIT_KIND_MODEL)
 
 const struct nicfit_entry *nicfit_catalog_lookup(const struct nicfit_catalog *cat,
 						 const char *id, enum nicfit_kind *kind)
@@ -1275,9 +1275,9 @@ const struct nicfit_entry *nicfit_catalog_lookup(const struct nicfit_catalog *ca
 	return NULL;
 }
 
-const struct nicfit_nic *nicfit_find_nic_pci(const struct nicfit_catalog *cat,
-					     unsigned vendor, unsigned device,
-					     unsigned subvendor, unsigned subdevice)
+const struct nicfit_nic *nicfit_catalog_find_nic_pci(const struct nicfit_catalog *cat,
+						     unsigned vendor, unsigned device,
+						     unsigned subvendor, unsigned subdevice)
 {
 	const struct nicfit_nic *any = NULL;
 	size_t i;

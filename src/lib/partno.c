@@ -1713,9 +1713,9 @@ int nicfit_decode(const struct nicfit_catalog *cat, const char *text,
 	if (rc != 0)
 		reset(out);
 	if (cat) {
-		nic = nicfit_find_nic(cat, norm, "part", NULL);
+		nic = nicfit_catalog_find_nic(cat, norm, "part", NULL);
 		if (!nic && rc == 0 && out->part[0])
-			nic = nicfit_find_nic(cat, out->part, "part", NULL);
+			nic = nicfit_catalog_find_nic(cat, out->part, "part", NULL);
 		if (!nic) {
 			other = nicfit_catalog_lookup(cat, norm, &kind);
 			if (other && kind == NICFIT_KIND_NIC) {

@@ -241,9 +241,9 @@ static void name_device(struct ctx *c, struct nicfit_audit_dev *d)
 			d->part_source = "psid";
 		}
 		if (c->cat && d->part[0])
-			d->cat_nic = nicfit_find_nic(c->cat, d->part, NULL, NULL);
+			d->cat_nic = nicfit_catalog_find_nic(c->cat, d->part, NULL, NULL);
 		if (c->cat && !d->cat_nic && (p->have & NICFIT_HAVE_SUBSYS)) {
-			d->cat_nic = nicfit_find_nic_pci(c->cat, p->vendor, p->device, p->subvendor,
+			d->cat_nic = nicfit_catalog_find_nic_pci(c->cat, p->vendor, p->device, p->subvendor,
 							 p->subdevice);
 			if (d->cat_nic && !d->part[0]) {
 				snprintf(d->part, sizeof(d->part), "%s", d->cat_nic->part);

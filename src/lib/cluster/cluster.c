@@ -181,7 +181,7 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
 		const struct nicfit_switch *s = NULL;
 
 		if (cat)
-			s = nicfit_find_switch(cat, ni->switch_id, switch_opt(n), err);
+			s = nicfit_catalog_find_switch(cat, ni->switch_id, switch_opt(n), err);
 		if (!s)
 			return err && err->code ? err->code :
 				nicfit_error_at(err, NICFIT_E_NOTFOUND, switch_opt(n), 0, 0,
@@ -1383,7 +1383,7 @@ static void auto_rates(struct nicfit_cluster *c)
 		if (ni->link_gbps > 0)
 			continue;
 		if (ni->switch_id && c->impl->cat)
-			s = nicfit_find_switch(c->impl->cat, ni->switch_id, switch_opt(n), NULL);
+			s = nicfit_catalog_find_switch(c->impl->cat, ni->switch_id, switch_opt(n), NULL);
 		if (n == NICFIT_NET_BACKEND && c->nic)
 			ni->link_gbps = c->nic->port_gbps;
 		else if (s && s->port_gbps > 0)
@@ -1420,7 +1420,7 @@ int nicfit_cluster_size(const struct nicfit_cluster_input *in,
 	im->cat = cat;
 	im->counting = 1;
 	if (in->nic_id && out->in.net[NICFIT_NET_BACKEND].links_per_node) {
-		out->nic = cat ? nicfit_find_nic(cat, in->nic_id, "--nic", err) : NULL;
+		out->nic = cat ? nicfit_catalog_find_nic(cat, in->nic_id, "--nic", err) : NULL;
 		if (!out->nic) {
 			rc = err && err->code ? err->code :
 				nicfit_error_at(err, NICFIT_E_NOTFOUND, "--nic", 0, 0,

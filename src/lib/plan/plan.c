@@ -298,7 +298,7 @@ static const struct nicfit_nic *whatif_card(const struct nicfit_catalog *cat,
 					     struct nicfit_plan *p, int which, const char *part,
 					     const char *what, struct nicfit_error *err)
 {
-	const struct nicfit_nic *n = nicfit_find_nic(cat, part, what, NULL);
+	const struct nicfit_nic *n = nicfit_catalog_find_nic(cat, part, what, NULL);
 	struct nicfit_part *d = &p->rule_part[which];
 	struct nicfit_nic *x = &p->rule_nic[which];
 
@@ -407,7 +407,7 @@ static void rule_frontend(const struct nicfit_catalog *cat, struct nicfit_plan *
 		p->fe_onboard = 1;
 		p->fe_port_gbps = p->fe_ob->port_gbps;
 		if (p->fe_ob->nic)
-			p->fe_nic = nicfit_find_nic(cat, p->fe_ob->nic, "onboard", NULL);
+			p->fe_nic = nicfit_catalog_find_nic(cat, p->fe_ob->nic, "onboard", NULL);
 	} else if (!p->fe_nic) {
 		/* no onboard 10G+: the cheapest sourced front-end card */
 		size_t k;

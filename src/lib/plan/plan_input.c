@@ -130,7 +130,7 @@ int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_
 	nicfit_allreduce_params_default(&in->ar);
 
 	v = nicfit_spec_get(spec, "server");
-	in->server = nicfit_find_server(cat, v ? v : "generic-gen4", nicfit_reader_opt(&r, "server"), err);
+	in->server = nicfit_catalog_find_server(cat, v ? v : "generic-gen4", nicfit_reader_opt(&r, "server"), err);
 	if (!in->server)
 		return err ? err->code : NICFIT_E_NOTFOUND;
 	if ((rc = nicfit_reader_long(&r, "servers", 1, 1, 100000, &l)))
@@ -138,7 +138,7 @@ int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_
 	in->servers = (int)l;
 	v = nicfit_spec_get(spec, "gpu");
 	if (v && strcasecmp(v, "none")) {
-		in->gpu = nicfit_find_gpu(cat, v, nicfit_reader_opt(&r, "gpu"), err);
+		in->gpu = nicfit_catalog_find_gpu(cat, v, nicfit_reader_opt(&r, "gpu"), err);
 		if (!in->gpu)
 			return err ? err->code : NICFIT_E_NOTFOUND;
 	}
@@ -151,7 +151,7 @@ int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_
 
 	v = nicfit_spec_get(spec, "model");
 	if (v) {
-		in->model = nicfit_find_model(cat, v, nicfit_reader_opt(&r, "model"), err);
+		in->model = nicfit_catalog_find_model(cat, v, nicfit_reader_opt(&r, "model"), err);
 		if (!in->model)
 			return err ? err->code : NICFIT_E_NOTFOUND;
 		in->params = in->model->arch.params;
@@ -216,7 +216,7 @@ int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_
 		return rc;
 	v = nicfit_spec_get(spec, "switch");
 	if (v) {
-		in->sw = nicfit_find_switch(cat, v, nicfit_reader_opt(&r, "switch"), err);
+		in->sw = nicfit_catalog_find_switch(cat, v, nicfit_reader_opt(&r, "switch"), err);
 		if (!in->sw)
 			return err ? err->code : NICFIT_E_NOTFOUND;
 	}
