@@ -292,6 +292,67 @@ void nicfit_emit_raw(struct nicfit_emit *e, const char *s, size_t n)
 		nicfit_buf_add(&e->text, s, n);
 }
 
+/* ---- fields: one fact, a JSON member and its words in text ------------- */
+
+/* The text of a field: fmt with the arguments after it, in TEXT and MD. */
+static void field_text(struct nicfit_emit *e, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void field_text(struct nicfit_emit *e, const char *fmt, va_list ap)
+{
+	if (nicfit_emit_is_text(e))
+		nicfit_buf_vaddf(&e->text, fmt, ap);
+}
+
+void nicfit_emit_field_string(struct nicfit_emit *e, const char *key, const char *fmt, ...)
+{
+	const char *v;
+	va_list ap;
+
+	va_start(ap, fmt);
+	v = va_arg(ap, const char *);
+	va_end(ap);
+	if (is_json(e)) {
+		attach(e, key, v ? json_string(v) : json_null());
+		return;
+	}
+	if (!v)
+		return;
+	va_start(ap, fmt);
+	field_text(e, fmt, ap);
+	va_end(ap);
+}
+
+void nicfit_emit_field_int(struct nicfit_emit *e, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int v;
+
+	va_start(ap, fmt);
+	v = va_arg(ap, int);
+	if (is_json(e))
+		attach(e, key, json_integer(v));
+	va_end(ap);
+	va_start(ap, fmt);
+	field_text(e, fmt, ap);
+	va_end(ap);
+}
+
+void nicfit_emit_field_double(struct nicfit_emit *e, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	double v;
+
+	va_start(ap, fmt);
+	v = va_arg(ap, double);
+	if (is_json(e))
+		attach(e, key, num(v));
+	va_end(ap);
+	va_start(ap, fmt);
+	field_text(e, fmt, ap);
+	va_end(ap);
+}
+
 /* ---- tables ---------------------------------------------------------- */
 
 void nicfit_emit_table_begin(struct nicfit_emit *e, const char *key,

@@ -1,6 +1,13 @@
 /*
  * partno_render.c - a decoded part as a "nicfit.decode.v1" document
  * (docs/json-decode.md) and as the text explanation (see nicfit/partno.h).
+ *
+ * The reading and the notes are the same facts in every format (a table,
+ * field calls). The facts themselves are two views: JSON has one member
+ * per fact, in the documented order; the text groups them into a few
+ * lines ("vendor NVIDIA (PCI 15b3:101d, driver mlx5_core)") and a slot
+ * sentence puts its figures in the order a reader asks for them, so each
+ * view is written by its own function.
  */
 #include <stdio.h>
 #include <string.h>
@@ -234,10 +241,8 @@ void nicfit_decode_render(struct nicfit_emit *e, const struct nicfit_part *p)
 	nicfit_emit_begin_array(e, "notes");
 	if (p->nnotes)
 		nicfit_emit_printf(e, "\nNotes:\n");
-	for (i = 0; i < p->nnotes; i++) {
-		nicfit_emit_string(e, NULL, p->notes[i]);
-		nicfit_emit_printf(e, "  - %s\n", p->notes[i]);
-	}
+	for (i = 0; i < p->nnotes; i++)
+		nicfit_emit_field_string(e, NULL, "  - %s\n", p->notes[i]);
 	nicfit_emit_end_array(e);
 	nicfit_emit_end_object(e);
 }

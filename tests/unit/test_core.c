@@ -111,6 +111,54 @@ static void emitter_formats(void **state)
 	free(s);
 }
 
+/* The field calls: one fact, a JSON member and its words in text. */
+static char *render_fields(enum nicfit_format fmt)
+{
+	struct nicfit_emit *e = nicfit_emit_new(fmt, 0, 0);
+	const char *volatile absent = NULL; /* a fact the result lacks, known only at run time */
+	struct nicfit_buf out;
+
+	nicfit_buf_init(&out, 0);
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_field_string(e, "part", "%s:", "MCX623106AN-CDAT");
+	nicfit_emit_field_int(e, "ports", " %d ports,", 2);
+	nicfit_emit_field_double(e, "effective_gbps", " effective %.1f Gb/s\n", 196.87654321);
+	nicfit_emit_field_string(e, "options", "  options %s\n", absent);
+	nicfit_emit_begin_array(e, "notes");
+	nicfit_emit_field_string(e, NULL, "  - %s\n", "first");
+	nicfit_emit_field_string(e, NULL, "  - %s\n", "");
+	nicfit_emit_end_array(e);
+	nicfit_emit_end_object(e);
+	assert_int_equal(nicfit_emit_finish(e, &out), 0);
+	nicfit_emit_free(e);
+	return nicfit_buf_detach(&out, NULL);
+}
+
+static void emitter_fields(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = render_fields(NICFIT_FMT_JSON);
+	assert_string_equal(s, "{\"part\":\"MCX623106AN-CDAT\",\"ports\":2,"
+			       "\"effective_gbps\":196.8765,\"options\":null,"
+			       "\"notes\":[\"first\",\"\"]}\n");
+	free(s);
+	s = render_fields(NICFIT_FMT_TEXT);
+	assert_string_equal(s, "MCX623106AN-CDAT: 2 ports, effective 196.9 Gb/s\n"
+			       "  - first\n"
+			       "  - \n");
+	free(s);
+	s = render_fields(NICFIT_FMT_MD);
+	assert_string_equal(s, "MCX623106AN-CDAT: 2 ports, effective 196.9 Gb/s\n"
+			       "  - first\n"
+			       "  - \n");
+	free(s);
+	s = render_fields(NICFIT_FMT_CSV);
+	assert_string_equal(s, "");
+	free(s);
+}
+
 static void emitter_misuse(void **state)
 {
 	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
@@ -240,6 +288,7 @@ int main(void)
 		cmocka_unit_test(error_lines),
 		cmocka_unit_test(buffer_limits),
 		cmocka_unit_test(emitter_formats),
+		cmocka_unit_test(emitter_fields),
 		cmocka_unit_test(emitter_misuse),
 		cmocka_unit_test(spec_from_json),
 		cmocka_unit_test(spec_rejects),
