@@ -13,6 +13,10 @@
  *
  * pci.ids (/usr/share/misc/pci.ids, /usr/share/hwdata/pci.ids) is read
  * once per batch of queries, only for devices the table lacks.
+ *
+ * Shape: the table's rows and names are static and live as long as the
+ * program; a pci.ids look-up fills the caller's array of queries with
+ * copies of the names, and keeps nothing.
  */
 #ifndef NICFIT_PCIIDS_INT_H
 #define NICFIT_PCIIDS_INT_H
