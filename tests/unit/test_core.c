@@ -237,7 +237,8 @@ static void spec_rejects(void **state)
 static void json_positions(void **state)
 {
 	static const char doc[] = "{\n  \"n\\u00e9\": 1,\n  \"nics\": [\n    {\"id\": \"x\"},\n"
-				  "    {\"\\u00e9t\\u00e9\": \"\\u00e9\", \"id\": \"caf\xc3\xa9\", \"gbps\": 25}\n  ]\n}\n";
+				  "    {\"\\u00e9t\\u00e9\": \"\\u00e9\", \"id\": \"caf\xc3\xa9\", "
+				  "\"gbps\": 25}\n  ]\n}\n";
 	struct jscan js;
 	long line, col;
 
