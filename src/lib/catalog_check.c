@@ -270,6 +270,8 @@ static void checker_init(struct checker *c, const char *input, const char *text,
 	c->errs = errs;
 	c->max = max;
 	nicfit__jscan_init(&c->js);
+	/* every document jansson accepted has positions */
+	c->js.max_depth = JSON_PARSER_MAX_DEPTH;
 }
 
 static void checker_release(struct checker *c)

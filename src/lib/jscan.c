@@ -276,7 +276,7 @@ static int parse_container(struct ctx *c, int depth, int object)
 
 	if (t < 0)
 		return -1;
-	if (depth >= JSCAN_MAX_DEPTH)
+	if ((unsigned)depth >= (c->s->max_depth ? c->s->max_depth : JSCAN_MAX_DEPTH))
 		return fail(c, c->p, "nested too deeply");
 	c->p++;
 	skip_ws(c);
@@ -607,7 +607,6 @@ int nicfit__jscan_locate(const struct jscan *s, const char *path, long *line, lo
 {
 	const char *c = path;
 	uint32_t i = 0;
-	int depth = 0;
 
 	*line = *col = 0;
 	if (!s->ntok)
@@ -617,8 +616,6 @@ int nicfit__jscan_locate(const struct jscan *s, const char *path, long *line, lo
 		size_t clen = next ? (size_t)(next - c - 1) : strlen(c + 1);
 		int v;
 
-		if (++depth > JSCAN_MAX_DEPTH)
-			return -1;
 		v = path_step(s, i, c + 1, clen);
 		if (v < 0)
 			return -1;

@@ -4,7 +4,7 @@
  * nicfit fleet reads tens of thousands of audit documents, and building a
  * jansson tree for each costs more than the whole analysis. jscan checks a
  * document against RFC 8259 (UTF-8, escapes, number grammar, nesting capped
- * at JSCAN_MAX_DEPTH) and writes a flat array of tokens, one per value, in
+ * at JSCAN_MAX_DEPTH or max_depth) and writes a flat array of tokens, one per value, in
  * document order, each knowing where its subtree ends, so that a reader
  * walks and skips members without allocating. Nothing is copied: tokens
  * point into the caller's text, which must outlive them.
@@ -54,6 +54,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Nesting a document may have by default. A reader that tokenizes what
+ * jansson already accepted, only to find positions in it, sets max_depth
+ * to jansson's JSON_PARSER_MAX_DEPTH instead, so that every document
+ * jansson reads has positions.
+ */
 #define JSCAN_MAX_DEPTH 64
 
 enum jscan_type {
@@ -86,6 +92,7 @@ struct jscan {
 	const char *err_msg;   /* static text, NULL when the last parse succeeded */
 	uint32_t hint_obj;     /* nicfit__jscan_get resumes after the member it found last */
 	uint32_t hint_key;
+	unsigned max_depth;    /* nesting allowed; 0 (as init leaves it): JSCAN_MAX_DEPTH */
 };
 
 void nicfit__jscan_init(struct jscan *s);

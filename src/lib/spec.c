@@ -154,6 +154,7 @@ int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
 	s->from_data = 1;
 	/* positions come from the tokenizer; a text it refuses has none (0:0) */
 	nicfit__jscan_init(&js);
+	js.max_depth = JSON_PARSER_MAX_DEPTH;
 	if (nicfit__jscan_parse(&js, text, len))
 		js.ntok = 0;
 	json_object_foreach(root, key, v) {

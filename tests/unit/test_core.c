@@ -271,6 +271,32 @@ static void json_positions(void **state)
 	nicfit__jscan_release(&js);
 }
 
+/* Deeper than the tokenizer's default, as jansson allows: positions all the same. */
+static void json_positions_deep(void **state)
+{
+	char doc[2 * 100 + 16];
+	struct jscan js;
+	long line, col;
+	int i;
+
+	(void)state;
+	memcpy(doc, "{\"a\":", 5);
+	for (i = 0; i < 100; i++) {
+		doc[5 + i] = '[';
+		doc[105 + i] = ']';
+	}
+	memcpy(doc + 205, "}", 2);
+	nicfit__jscan_init(&js);
+	assert_int_equal(nicfit__jscan_parse(&js, doc, strlen(doc)), -1);
+	assert_string_equal(js.err_msg, "nested too deeply");
+	js.max_depth = 2048;
+	assert_int_equal(nicfit__jscan_parse(&js, doc, strlen(doc)), 0);
+	assert_int_equal(nicfit__jscan_locate(&js, "/a/0/0", &line, &col), 0);
+	assert_int_equal(line, 1);
+	assert_int_equal(col, 8);
+	nicfit__jscan_release(&js);
+}
+
 static void suggestions(void **state)
 {
 	static const char *const ids[] = { "r740xd", "r740", "dl380-gen10", "a40", "l40s", NULL };
@@ -294,6 +320,7 @@ int main(void)
 		cmocka_unit_test(spec_from_json),
 		cmocka_unit_test(spec_rejects),
 		cmocka_unit_test(json_positions),
+		cmocka_unit_test(json_positions_deep),
 		cmocka_unit_test(suggestions),
 	};
 
