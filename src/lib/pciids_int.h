@@ -52,16 +52,16 @@ struct nicfit_pci_id {
 };
 
 /* The built-in row for vendor:device, or NULL. */
-const struct nicfit_pci_id *nicfit_pci_id_find(unsigned vendor, unsigned device);
+const struct nicfit_pci_id *nicfit__pci_id_find(unsigned vendor, unsigned device);
 
 /* Short vendor name ("NVIDIA", "Mellanox", "Intel", "ASPEED"), or NULL. */
-const char *nicfit_pci_vendor_name(unsigned vendor);
+const char *nicfit__pci_vendor_name(unsigned vendor);
 
 /* 1 for vendors whose class-0x03 functions are BMC/server VGA (ASPEED, Matrox). */
-int nicfit_pci_vendor_is_bmc_vga(unsigned vendor);
+int nicfit__pci_vendor_is_bmc_vga(unsigned vendor);
 
 /* ConnectX part number for a firmware PSID ("MT_0000000008"), or NULL. */
-const char *nicfit_psid_part(const char *psid);
+const char *nicfit__psid_part(const char *psid);
 
 /* A pci.ids look-up: fill vendor and device names for each query. */
 struct nicfit_pciids_query {
@@ -75,7 +75,29 @@ struct nicfit_pciids_query {
  * queries. Errors: NICFIT_E_NOTFOUND when there is no file (the queries
  * are left empty), NICFIT_E_IO.
  */
-int nicfit_pciids_lookup(const char *path, struct nicfit_pciids_query *q, size_t n,
+int nicfit__pciids_lookup(const char *path, struct nicfit_pciids_query *q, size_t n,
 			 struct nicfit_error *err);
+
+/*
+ * The names these functions had while the header was public, for the
+ * callers in audit, topo and test_topo.c until they use the nicfit__
+ * names; macros, so nothing exported looks public.
+ */
+#define nicfit_pci_id_find nicfit__pci_id_find
+#define nicfit_pci_vendor_name nicfit__pci_vendor_name
+#define nicfit_pci_vendor_is_bmc_vga nicfit__pci_vendor_is_bmc_vga
+#define nicfit_psid_part nicfit__psid_part
+#define nicfit_pciids_lookup nicfit__pciids_lookup
+
+/*
+ * The names these functions had while the header was public, for the
+ * callers in audit, topo and test_topo.c until they use the nicfit__
+ * names; macros, so nothing exported looks public.
+ */
+#define nicfit_pci_id_find nicfit__pci_id_find
+#define nicfit_pci_vendor_name nicfit__pci_vendor_name
+#define nicfit_pci_vendor_is_bmc_vga nicfit__pci_vendor_is_bmc_vga
+#define nicfit_psid_part nicfit__psid_part
+#define nicfit_pciids_lookup nicfit__pciids_lookup
 
 #endif
