@@ -6,6 +6,24 @@
  * are ignored, so a writer appends freely and checks once at the end with
  * nicfit_buf_error(). The contents are always NUL-terminated. Every buffer
  * that outside input can fill has a finite max.
+ *
+ *	struct nicfit_buf b;
+ *
+ *	nicfit_buf_init(&b, 0);                  (0: NICFIT_BUF_MAX_DEFAULT)
+ *	nicfit_buf_addf(&b, "%d ports", n);
+ *	nicfit_buf_puts(&b, ", RoCE");
+ *	if (nicfit_buf_error(&b))
+ *		... NICFIT_E_NOMEM or NICFIT_E_LIMIT; b.data holds what fitted ...
+ *	else
+ *		fwrite(b.data, 1, b.len, stdout);
+ *	nicfit_buf_release(&b);
+ *
+ * Shape: struct nicfit_buf is the caller's. nicfit_buf_init() prepares it
+ * (data points at a static "" until the first append, so it is never
+ * NULL), nicfit_buf_release() frees the contents and leaves it empty for
+ * reuse, nicfit_buf_detach() hands the contents to the caller, who
+ * free()s them. b.data moves when the buffer grows: a pointer into it
+ * lives until the next append.
  */
 #ifndef NICFIT_BUF_H
 #define NICFIT_BUF_H
@@ -24,6 +42,7 @@ struct nicfit_buf {
 /* Default limit for text written by renderers: 64 MiB. */
 #define NICFIT_BUF_MAX_DEFAULT ((size_t)64 << 20)
 
+/* Prepare b, empty, with limit max (0: NICFIT_BUF_MAX_DEFAULT). */
 void nicfit_buf_init(struct nicfit_buf *b, size_t max);
 /* Free the contents and re-initialise with the same max. */
 void nicfit_buf_release(struct nicfit_buf *b);
@@ -32,6 +51,7 @@ void nicfit_buf_reset(struct nicfit_buf *b);
 /* Hand the contents to the caller (free() them); b is re-initialised. */
 char *nicfit_buf_detach(struct nicfit_buf *b, size_t *len);
 
+/* Append n bytes, a string, a character, formatted text. */
 void nicfit_buf_add(struct nicfit_buf *b, const void *p, size_t n);
 void nicfit_buf_puts(struct nicfit_buf *b, const char *s);
 void nicfit_buf_addch(struct nicfit_buf *b, int c);

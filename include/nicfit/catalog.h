@@ -1,14 +1,50 @@
 /*
  * nicfit/catalog.h - the parts nicfit plans with, and their sources.
  *
- * A catalog is the embedded default data (the JSON files in data/, see docs/catalog.md)
- * with any number of user overlays on top: an overlay entry whose id exists
- * replaces it field by field, a new id is added. Every entry carries a
- * source, the fields that are unverified, and a price only when one is
- * sourced. Look-ups ignore case; a failed look-up suggests the nearest id.
+ * A catalog is the embedded default data (the JSON files in data/, see
+ * docs/catalog.md) with any number of user overlays on top: an overlay
+ * entry whose id exists replaces it field by field, a new id is added.
+ * Every entry carries a source, the fields that are unverified, and a
+ * price only when one is sourced. Look-ups ignore case; a failed look-up
+ * suggests the nearest id.
  *
- * The catalog owns every string it hands out; they live until
- * nicfit_catalog_free(). Entry pointers stay valid until the next overlay.
+ * Kinds and entries
+ * -----------------
+ * Six kinds (enum nicfit_kind), each a typed view (struct nicfit_nic ...)
+ * that starts with the struct nicfit_entry every entry has.
+ *
+ * Loading and checking
+ * --------------------
+ * nicfit_catalog_new() loads the embedded data; nicfit_catalog_overlay()
+ * and _overlay_file() merge a user's document, all or nothing;
+ * nicfit_catalog_check() reports every problem of a document without
+ * loading it (`nicfit catalog check`).
+ *
+ * Look-ups
+ * --------
+ * nicfit_catalog_<kind>(cat, i) by index (in id order),
+ * nicfit_catalog_find_<kind>(cat, id, what, err) by id or part number,
+ * with "did you mean" in err, nicfit_catalog_find_nic_pci() by PCI ID,
+ * nicfit_catalog_lookup() in any kind.
+ *
+ *	struct nicfit_catalog *cat;
+ *	const struct nicfit_nic *nic;
+ *
+ *	if (nicfit_catalog_new(&cat, &err) ||
+ *	    (user && nicfit_catalog_overlay_file(cat, user, &err)))
+ *		return ...;                  (err: "mine.json:12:5: ...")
+ *	nic = nicfit_catalog_find_nic(cat, "MCX653106A-HDAT", "--nic", &err);
+ *	if (!nic)
+ *		return ...;                  (err: "unknown nic ... did you mean")
+ *	... nic->ports, nic->port_gbps, nic->e.source ...
+ *	nicfit_catalog_free(cat);
+ *
+ * Shape: nicfit_catalog_new() and _new_empty() allocate the catalog,
+ * nicfit_catalog_free() frees it. It owns every entry and string it
+ * hands out; they stay valid until the next successful overlay (which
+ * rebuilds the views) or nicfit_catalog_free(), whichever comes first; a
+ * failed overlay changes nothing. nicfit_catalog_entry_json() returns a
+ * new string the caller free()s. Nothing here prints.
  */
 #ifndef NICFIT_CATALOG_H
 #define NICFIT_CATALOG_H
@@ -221,27 +257,33 @@ const struct nicfit_model *nicfit_catalog_model(const struct nicfit_catalog *cat
  * NULL when absent; then err says "unknown <kind> 'x' (did you mean 'y'?)"
  * with NICFIT_E_NOTFOUND and input = `what` (e.g. "--server").
  */
-const struct nicfit_nic *nicfit_find_nic(const struct nicfit_catalog *cat, const char *id,
-					 const char *what, struct nicfit_error *err);
-const struct nicfit_cable *nicfit_find_cable(const struct nicfit_catalog *cat, const char *id,
-					     const char *what, struct nicfit_error *err);
-const struct nicfit_switch *nicfit_find_switch(const struct nicfit_catalog *cat, const char *id,
-					       const char *what, struct nicfit_error *err);
-const struct nicfit_server *nicfit_find_server(const struct nicfit_catalog *cat, const char *id,
-					       const char *what, struct nicfit_error *err);
-const struct nicfit_gpu *nicfit_find_gpu(const struct nicfit_catalog *cat, const char *id,
-					 const char *what, struct nicfit_error *err);
-const struct nicfit_model *nicfit_find_model(const struct nicfit_catalog *cat, const char *id,
-					     const char *what, struct nicfit_error *err);
+const struct nicfit_nic *nicfit_catalog_find_nic(const struct nicfit_catalog *cat,
+						 const char *id, const char *what,
+						 struct nicfit_error *err);
+const struct nicfit_cable *nicfit_catalog_find_cable(const struct nicfit_catalog *cat,
+						     const char *id, const char *what,
+						     struct nicfit_error *err);
+const struct nicfit_switch *nicfit_catalog_find_switch(const struct nicfit_catalog *cat,
+						       const char *id, const char *what,
+						       struct nicfit_error *err);
+const struct nicfit_server *nicfit_catalog_find_server(const struct nicfit_catalog *cat,
+						       const char *id, const char *what,
+						       struct nicfit_error *err);
+const struct nicfit_gpu *nicfit_catalog_find_gpu(const struct nicfit_catalog *cat,
+						 const char *id, const char *what,
+						 struct nicfit_error *err);
+const struct nicfit_model *nicfit_catalog_find_model(const struct nicfit_catalog *cat,
+						     const char *id, const char *what,
+						     struct nicfit_error *err);
 
 /* Look an entry up by id in any kind; NULL when absent (no error). */
 const struct nicfit_entry *nicfit_catalog_lookup(const struct nicfit_catalog *cat,
 						 const char *id, enum nicfit_kind *kind);
 
 /* NIC whose PCI vendor/device (and subsystem, when it matches) is given; NULL if none. */
-const struct nicfit_nic *nicfit_find_nic_pci(const struct nicfit_catalog *cat,
-					     unsigned vendor, unsigned device,
-					     unsigned subvendor, unsigned subdevice);
+const struct nicfit_nic *nicfit_catalog_find_nic_pci(const struct nicfit_catalog *cat,
+						     unsigned vendor, unsigned device,
+						     unsigned subvendor, unsigned subdevice);
 
 /* The merged JSON text of one entry (for `catalog show --json`); caller frees. */
 char *nicfit_catalog_entry_json(const struct nicfit_catalog *cat, enum nicfit_kind k,

@@ -2,17 +2,58 @@
  * nicfit/emit.h - the one printer: text, JSON, Markdown and CSV into a buffer.
  *
  * A renderer takes a result struct and an emitter and describes the result
- * once: JSON structure and values with the value calls, human prose with the
- * text calls, and tables with the table calls, which all four formats render
- * (aligned columns, a JSON array of objects, a Markdown table, CSV rows).
+ * once. Nothing is printed: nicfit_emit_finish() appends the document to a
+ * nicfit_buf, which the CLI writes to stdout and the web server sends as a
+ * response body.
+ *
+ * The calls
+ * ---------
+ *
+ *  - field calls carry one fact in every format, as iproute2's
+ *    print_uint(PRINT_ANY, "mtu", "mtu %u ", v) does: the JSON key and
+ *    the words the text formats make of the value, in one call, so the
+ *    two cannot drift apart;
+ *  - table calls give rows that all four formats render (aligned columns,
+ *    a JSON array of objects, a Markdown table, CSV rows);
+ *  - value calls build JSON structure and values that only JSON shows;
+ *  - text calls write prose that only TEXT and MD show.
+ *
  * Value calls are ignored by the text formats and text calls by JSON and
- * CSV, so one renderer serves every format without branching. Nothing is
- * printed: nicfit_emit_finish() appends the document to a nicfit_buf, which
- * the CLI writes to stdout and the web server sends as a response body.
+ * CSV, so a renderer serves every format without branching on it. Where
+ * text and JSON show the same facts in the same order, the renderer uses
+ * field and table calls, and then there is one renderer for every format
+ * in the strict sense. Where they are two views of the result - a
+ * sentence that puts several facts in another order than the JSON members
+ * (decode's "In a Gen4 x16 slot: about 200 Gb/s ..."), a text summary of
+ * a JSON document that can be loaded back (catalog list and show) - the
+ * renderer writes each view with its own calls, next to each other; a
+ * renderer whose JSON is another document altogether asks
+ * nicfit_emit_format().
+ *
+ *	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_TEXT, 0, 0);
+ *	struct nicfit_buf out;
+ *
+ *	nicfit_emit_begin_object(e, NULL);
+ *	nicfit_emit_heading(e, "In a server");
+ *	nicfit_emit_field_double(e, "effective_gbps", "  effective %.1f Gb/s\n", v);
+ *	nicfit_emit_end_object(e);
+ *	nicfit_buf_init(&out, 0);
+ *	if (nicfit_emit_finish(e, &out))
+ *		... out of memory, over the limit, or unbalanced calls ...
+ *	nicfit_emit_free(e);
+ *	... out.data is "In a server\n  effective 200.0 Gb/s\n";
+ *	    as JSON: {"effective_gbps":200.0} ...
+ *	nicfit_buf_release(&out);
  *
  * JSON is built in memory and dumped once, so it is always well formed.
  * Numbers are plain JSON numbers rounded to 4 decimals; NaN and infinities
  * become null. Nesting is capped at NICFIT_EMIT_MAX_DEPTH.
+ *
+ * Shape: the emitter is allocated by nicfit_emit_new() and freed by
+ * nicfit_emit_free(); it copies every string it is given, so arguments
+ * need to live only for the call. A misuse (unbalanced nesting, a key
+ * where none belongs) or an allocation failure is sticky: later calls
+ * are harmless and nicfit_emit_finish() reports it.
  */
 #ifndef NICFIT_EMIT_H
 #define NICFIT_EMIT_H
@@ -87,6 +128,24 @@ void nicfit_emit_bool(struct nicfit_emit *e, const char *key, int v);
 void nicfit_emit_null(struct nicfit_emit *e, const char *key);
 /* Attach a JSON value given as text (already valid JSON, e.g. a catalog entry). */
 void nicfit_emit_json_text(struct nicfit_emit *e, const char *key, const char *json);
+
+/*
+ * Field calls: one fact in every format. In JSON, the member key (an
+ * array element when key is NULL) with the value; in TEXT and MD, fmt
+ * with the value (the words around it, and a newline where the fact ends
+ * a line); in CSV nothing (CSV has only tables). The value is the one
+ * argument after fmt, of the type the call names: const char * for
+ * _string, int for _int, double for _double - the compiler checks it
+ * against fmt. A NULL string is an absent fact: JSON null and no words.
+ * Doubles are rounded in JSON as every number is; the text shows what
+ * fmt asks for.
+ */
+void nicfit_emit_field_string(struct nicfit_emit *e, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void nicfit_emit_field_int(struct nicfit_emit *e, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void nicfit_emit_field_double(struct nicfit_emit *e, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Prose for TEXT and MD. */
 void nicfit_emit_printf(struct nicfit_emit *e, const char *fmt, ...)

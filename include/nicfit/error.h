@@ -7,6 +7,21 @@
  * errors in an input, the input's name and the 1-based line and column.
  * The library never prints and never exits; the CLI maps codes to exit
  * statuses (nicfit_exit_code) and prints nicfit_error_line().
+ *
+ *	struct nicfit_error err;
+ *	char line[1024];
+ *
+ *	nicfit_error_clear(&err);
+ *	if (nicfit_catalog_overlay_file(cat, path, &err)) {
+ *		nicfit_error_line(&err, line, sizeof(line));
+ *		fprintf(stderr, "nicfit: %s\n", line);   ("x.json:3:7: ...")
+ *		return nicfit_exit_code(err.code);
+ *	}
+ *
+ * Shape: struct nicfit_error is the caller's, fixed-size (nothing to
+ * free); the first error recorded wins, so a caller clears it once and
+ * passes it down. Messages longer than its fields are cut, never lost
+ * as a whole.
  */
 #ifndef NICFIT_ERROR_H
 #define NICFIT_ERROR_H

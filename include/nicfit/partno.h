@@ -23,6 +23,17 @@
  * allocates nothing and does bounded work on any input (the text is
  * measured once, at most NICFIT_PART_SCAN_MAX bytes of it, and rejected
  * when longer than NICFIT_PART_MAX). It never prints.
+ *
+ *	struct nicfit_part part;
+ *
+ *	if (nicfit_decode(cat, "MCX623106AN-CDAT", &part, &err))
+ *		return ...;            (err: "'...': why (at column N)")
+ *	nicfit_decode_render(e, &part);
+ *
+ * Shape: struct nicfit_part is the caller's and holds copies of
+ * everything (nothing points into the catalog or the text), so it
+ * outlives both; there is nothing to free. The only pointer in it,
+ * slots[].limited_by, is a static string.
  */
 #ifndef NICFIT_PARTNO_H
 #define NICFIT_PARTNO_H

@@ -7,6 +7,42 @@
  * So the CLI and the web API accept exactly the same requests and give the
  * same errors. A JSON array of scalars becomes one pair per element (for
  * repeatable keys such as "assume"). Keys are stored with '_' for '-'.
+ *
+ * Building a spec
+ * ---------------
+ * nicfit_spec_init() names the input; nicfit_spec_add() adds flags,
+ * nicfit_spec_parse_json() a document (remembering where each value
+ * stood, for errors as file:line:col).
+ *
+ * Reading it
+ * ----------
+ * A command reads the settings it knows through a struct nicfit_reader
+ * (typed, range-checked, errors named as the user wrote the setting),
+ * then nicfit_spec_check_unused() turns any setting nobody read into an
+ * error with a "did you mean".
+ *
+ *	struct nicfit_spec *s = calloc(1, sizeof(*s));   (it is large)
+ *	struct nicfit_reader r;
+ *	long gpus;
+ *
+ *	nicfit_spec_init(s, "req.json");
+ *	if (nicfit_spec_parse_json(s, text, len, &err))
+ *		goto out;
+ *	nicfit_reader_init(&r, s, &err);
+ *	if (nicfit_reader_long(&r, "gpus_per_server", 8, 1, 64, &gpus) ||
+ *	    nicfit_spec_check_unused(s, known, &err))
+ *		goto out;     (err: "req.json:3:22: gpus_per_server: ...")
+ *	...
+ *	out:
+ *	nicfit_spec_release(s);
+ *	free(s);
+ *
+ * Shape: struct nicfit_spec is the caller's (on the heap or the stack; it
+ * holds NICFIT_SPEC_MAX_PAIRS pairs). nicfit_spec_init() prepares it,
+ * nicfit_spec_release() frees the keys and values it copied and leaves it
+ * empty for reuse. Strings returned by nicfit_spec_get() and friends
+ * belong to the spec and live until its release; nicfit_suggest() returns
+ * one of the caller's candidates. Nothing here prints.
  */
 #ifndef NICFIT_SPEC_H
 #define NICFIT_SPEC_H

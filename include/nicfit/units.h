@@ -16,6 +16,11 @@
  *
  * Units: sizes in bytes (decimal prefixes are powers of 1000, binary ones
  * powers of 1024), speeds in Gb/s (1e9 bit/s).
+ *
+ * Shape: the parsers write only into their out-parameters and the
+ * caller's struct nicfit_error; nothing allocates.
+ * `input` names the value in errors ("--gpu-mem", "spec"). The formatters
+ * write into the caller's buffer and return it.
  */
 #ifndef NICFIT_UNITS_H
 #define NICFIT_UNITS_H

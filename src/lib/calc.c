@@ -313,7 +313,7 @@ int nicfit_card_resolve(const struct nicfit_catalog *cat, const char *part,
 			struct nicfit_card *card, const struct nicfit_nic **nic,
 			struct nicfit_error *err)
 {
-	const struct nicfit_nic *n = cat ? nicfit_find_nic(cat, part, "--part", NULL) : NULL;
+	const struct nicfit_nic *n = cat ? nicfit_catalog_find_nic(cat, part, "--part", NULL) : NULL;
 	struct nicfit_error derr;
 	struct nicfit_part p;
 	int rc;
@@ -345,7 +345,7 @@ int nicfit_card_resolve(const struct nicfit_catalog *cat, const char *part,
 				       "'%.64s' is a catalog %s, not a network card", part,
 				       nicfit_kind_name(p.catalog_kind));
 	if (p.catalog_id[0] && cat && nic)
-		*nic = nicfit_find_nic(cat, p.catalog_id, "--part", NULL);
+		*nic = nicfit_catalog_find_nic(cat, p.catalog_id, "--part", NULL);
 	if (nicfit_part_card(&p, card))
 		return nicfit_error_at(err, NICFIT_E_DATA, "--part", 0, 0,
 				       "'%.64s' decodes as %s, but its ports, speed or PCIe "
@@ -538,7 +538,7 @@ static int parse_gpus(struct req *r, const struct nicfit_catalog *cat, const cha
 	}
 	if (!cat)
 		return nicfit_error_set(r->err, NICFIT_E_INTERNAL, "no catalog");
-	*gpu = nicfit_find_gpu(cat, name, optname(r, "gpus"), r->err);
+	*gpu = nicfit_catalog_find_gpu(cat, name, optname(r, "gpus"), r->err);
 	if (!*gpu)
 		return r->err ? r->err->code : NICFIT_E_NOTFOUND;
 	*mem_gib = (*gpu)->memory_gib;
@@ -570,7 +570,7 @@ static int calc_fit(struct req *r, const struct nicfit_catalog *cat, struct nicf
 					      "give %s or %s", optname(r, "model"),
 					      r->s->from_data ? "params" : "--params"));
 	if (mv) {
-		model = nicfit_find_model(cat, mv, optname(r, "model"), r->err);
+		model = nicfit_catalog_find_model(cat, mv, optname(r, "model"), r->err);
 		if (!model)
 			return r->err ? r->err->code : NICFIT_E_NOTFOUND;
 		arch = model->arch;

@@ -1,5 +1,11 @@
 /*
  * catalog_render.c - `catalog list` and `catalog show` (see nicfit/catalog.h).
+ *
+ * Text and JSON are two documents here, not two views of one: the text is
+ * a table of each kind's key facts (or an entry's fields, one per line),
+ * the JSON is the catalog document itself, which can be edited and loaded
+ * back with --catalog. So these renderers ask nicfit_emit_format() once
+ * and write one or the other (see nicfit/emit.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,130 +35,163 @@ static const char *rdma_text(unsigned r, char *b, size_t n)
 	return b;
 }
 
+static void list_nics(struct nicfit_emit *e, const struct nicfit_catalog *cat)
+{
+	static const struct nicfit_column cols[] = {
+		{ "id", "id", 0 }, { "family", "family", 0 }, { "ports", "ports", 0 },
+		{ "pcie", "PCIe", 0 }, { "rdma", "RDMA", 0 }, { "price_usd", "USD", 1 } };
+	size_t i, n = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
+	char b[160];
+
+	nicfit_emit_table_begin(e, NULL, cols, 6);
+	for (i = 0; i < n; i++) {
+		const struct nicfit_nic *x = nicfit_catalog_nic(cat, i);
+
+		nicfit_emit_cell_string(e, x->e.id);
+		nicfit_emit_cell_string(e, x->family);
+		snprintf(b, sizeof(b), "%d x %gG %s", x->ports, x->port_gbps, x->cage);
+		nicfit_emit_cell_string(e, b);
+		snprintf(b, sizeof(b), "Gen%d x%d", x->pcie_gen, x->pcie_width);
+		nicfit_emit_cell_string(e, b);
+		nicfit_emit_cell_string(e, rdma_text(x->rdma, b, sizeof(b)));
+		price_cell(e, &x->e);
+	}
+}
+
+static void list_cables(struct nicfit_emit *e, const struct nicfit_catalog *cat)
+{
+	static const struct nicfit_column cols[] = {
+		{ "id", "id", 0 }, { "type", "type", 0 }, { "gbps", "Gb/s", 1 },
+		{ "ends", "ends", 0 }, { "length_m", "m", 1 }, { "price_usd", "USD", 1 } };
+	size_t i, n = nicfit_catalog_count(cat, NICFIT_KIND_CABLE);
+	char b[160];
+
+	nicfit_emit_table_begin(e, NULL, cols, 6);
+	for (i = 0; i < n; i++) {
+		const struct nicfit_cable *x = nicfit_catalog_cable(cat, i);
+
+		nicfit_emit_cell_string(e, x->e.id);
+		nicfit_emit_cell_string(e, nicfit_cable_type_name(x->type));
+		nicfit_emit_cell_number(e, x->gbps, 0);
+		if (x->split > 1)
+			snprintf(b, sizeof(b), "%s - %d x %s", x->end_a, x->split, x->end_b);
+		else
+			snprintf(b, sizeof(b), "%s - %s", x->end_a, x->end_b);
+		nicfit_emit_cell_string(e, b);
+		if (x->length_m > 0)
+			nicfit_emit_cell_number(e, x->length_m, 1);
+		else
+			nicfit_emit_cell_null(e, "-");
+		price_cell(e, &x->e);
+	}
+}
+
+static void list_switches(struct nicfit_emit *e, const struct nicfit_catalog *cat)
+{
+	static const struct nicfit_column cols[] = {
+		{ "id", "id", 0 }, { "fabric", "fabric", 0 }, { "ports", "ports", 0 },
+		{ "name", "name", 0 }, { "price_usd", "USD", 1 } };
+	size_t i, n = nicfit_catalog_count(cat, NICFIT_KIND_SWITCH);
+	char b[160];
+
+	nicfit_emit_table_begin(e, NULL, cols, 5);
+	for (i = 0; i < n; i++) {
+		const struct nicfit_switch *x = nicfit_catalog_switch(cat, i);
+
+		nicfit_emit_cell_string(e, x->e.id);
+		nicfit_emit_cell_string(e, x->fabric);
+		if (x->uplink_ports)
+			snprintf(b, sizeof(b), "%d x %gG %s + %d x %gG", x->ports, x->port_gbps,
+				 x->cage, x->uplink_ports, x->uplink_gbps);
+		else
+			snprintf(b, sizeof(b), "%d x %gG %s", x->ports, x->port_gbps, x->cage);
+		nicfit_emit_cell_string(e, b);
+		nicfit_emit_cell_string(e, x->e.name);
+		price_cell(e, &x->e);
+	}
+}
+
+static void list_servers(struct nicfit_emit *e, const struct nicfit_catalog *cat)
+{
+	static const struct nicfit_column cols[] = {
+		{ "id", "id", 0 }, { "name", "name", 0 }, { "pcie", "PCIe", 0 },
+		{ "slots", "slots", 1 }, { "onboard", "onboard network", 0 } };
+	size_t i, n = nicfit_catalog_count(cat, NICFIT_KIND_SERVER);
+	char b[160];
+
+	nicfit_emit_table_begin(e, NULL, cols, 5);
+	for (i = 0; i < n; i++) {
+		const struct nicfit_server *x = nicfit_catalog_server(cat, i);
+
+		nicfit_emit_cell_string(e, x->e.id);
+		nicfit_emit_cell_string(e, x->e.name);
+		snprintf(b, sizeof(b), "Gen%d", x->pcie_gen);
+		nicfit_emit_cell_string(e, b);
+		nicfit_emit_cell_int(e, x->nslots);
+		if (x->nonboard)
+			snprintf(b, sizeof(b), "%d x %gG %s%s", x->onboard[0].ports,
+				 x->onboard[0].port_gbps, x->onboard[0].cage,
+				 x->nonboard > 1 ? " + more" : "");
+		else
+			snprintf(b, sizeof(b), "none");
+		nicfit_emit_cell_string(e, b);
+	}
+}
+
+static void list_gpus(struct nicfit_emit *e, const struct nicfit_catalog *cat)
+{
+	static const struct nicfit_column cols[] = {
+		{ "id", "id", 0 }, { "name", "name", 0 }, { "memory_gib", "GiB", 1 },
+		{ "pcie", "PCIe", 0 }, { "tdp_w", "W", 1 } };
+	size_t i, n = nicfit_catalog_count(cat, NICFIT_KIND_GPU);
+	char b[160];
+
+	nicfit_emit_table_begin(e, NULL, cols, 5);
+	for (i = 0; i < n; i++) {
+		const struct nicfit_gpu *x = nicfit_catalog_gpu(cat, i);
+
+		nicfit_emit_cell_string(e, x->e.id);
+		nicfit_emit_cell_string(e, x->e.name);
+		nicfit_emit_cell_number(e, x->memory_gib, 0);
+		snprintf(b, sizeof(b), "Gen%d x%d", x->pcie_gen, x->pcie_width);
+		nicfit_emit_cell_string(e, b);
+		nicfit_emit_cell_number(e, x->tdp_w, 0);
+	}
+}
+
+static void list_models(struct nicfit_emit *e, const struct nicfit_catalog *cat)
+{
+	static const struct nicfit_column cols[] = {
+		{ "id", "id", 0 }, { "name", "name", 0 }, { "params_b", "params (B)", 1 },
+		{ "layers", "layers", 1 }, { "kv_heads", "KV heads", 1 }, { "context_max", "context", 1 } };
+	size_t i, n = nicfit_catalog_count(cat, NICFIT_KIND_MODEL);
+
+	nicfit_emit_table_begin(e, NULL, cols, 6);
+	for (i = 0; i < n; i++) {
+		const struct nicfit_model *x = nicfit_catalog_model(cat, i);
+
+		nicfit_emit_cell_string(e, x->e.id);
+		nicfit_emit_cell_string(e, x->e.name);
+		nicfit_emit_cell_number(e, x->arch.params / 1e9, 2);
+		nicfit_emit_cell_int(e, x->arch.layers);
+		nicfit_emit_cell_int(e, x->arch.kv_heads);
+		nicfit_emit_cell_int(e, x->context_max);
+	}
+}
+
+/* One kind as a text table of its key facts, under its heading. */
 static void list_text(struct nicfit_emit *e, const struct nicfit_catalog *cat,
 		      enum nicfit_kind k)
 {
-	static const struct nicfit_column nic_cols[] = {
-		{ "id", "id", 0 }, { "family", "family", 0 }, { "ports", "ports", 0 },
-		{ "pcie", "PCIe", 0 }, { "rdma", "RDMA", 0 }, { "price_usd", "USD", 1 } };
-	static const struct nicfit_column cable_cols[] = {
-		{ "id", "id", 0 }, { "type", "type", 0 }, { "gbps", "Gb/s", 1 },
-		{ "ends", "ends", 0 }, { "length_m", "m", 1 }, { "price_usd", "USD", 1 } };
-	static const struct nicfit_column switch_cols[] = {
-		{ "id", "id", 0 }, { "fabric", "fabric", 0 }, { "ports", "ports", 0 },
-		{ "name", "name", 0 }, { "price_usd", "USD", 1 } };
-	static const struct nicfit_column server_cols[] = {
-		{ "id", "id", 0 }, { "name", "name", 0 }, { "pcie", "PCIe", 0 },
-		{ "slots", "slots", 1 }, { "onboard", "onboard network", 0 } };
-	static const struct nicfit_column gpu_cols[] = {
-		{ "id", "id", 0 }, { "name", "name", 0 }, { "memory_gib", "GiB", 1 },
-		{ "pcie", "PCIe", 0 }, { "tdp_w", "W", 1 } };
-	static const struct nicfit_column model_cols[] = {
-		{ "id", "id", 0 }, { "name", "name", 0 }, { "params_b", "params (B)", 1 },
-		{ "layers", "layers", 1 }, { "kv_heads", "KV heads", 1 }, { "context_max", "context", 1 } };
-	size_t i, n = nicfit_catalog_count(cat, k);
-	char b[160];
-
 	nicfit_emit_heading(e, nicfit_kind_plural(k));
 	switch (k) {
-	case NICFIT_KIND_NIC:
-		nicfit_emit_table_begin(e, NULL, nic_cols, 6);
-		for (i = 0; i < n; i++) {
-			const struct nicfit_nic *x = nicfit_catalog_nic(cat, i);
-
-			nicfit_emit_cell_string(e, x->e.id);
-			nicfit_emit_cell_string(e, x->family);
-			snprintf(b, sizeof(b), "%d x %gG %s", x->ports, x->port_gbps, x->cage);
-			nicfit_emit_cell_string(e, b);
-			snprintf(b, sizeof(b), "Gen%d x%d", x->pcie_gen, x->pcie_width);
-			nicfit_emit_cell_string(e, b);
-			nicfit_emit_cell_string(e, rdma_text(x->rdma, b, sizeof(b)));
-			price_cell(e, &x->e);
-		}
-		break;
-	case NICFIT_KIND_CABLE:
-		nicfit_emit_table_begin(e, NULL, cable_cols, 6);
-		for (i = 0; i < n; i++) {
-			const struct nicfit_cable *x = nicfit_catalog_cable(cat, i);
-
-			nicfit_emit_cell_string(e, x->e.id);
-			nicfit_emit_cell_string(e, nicfit_cable_type_name(x->type));
-			nicfit_emit_cell_number(e, x->gbps, 0);
-			if (x->split > 1)
-				snprintf(b, sizeof(b), "%s - %d x %s", x->end_a, x->split, x->end_b);
-			else
-				snprintf(b, sizeof(b), "%s - %s", x->end_a, x->end_b);
-			nicfit_emit_cell_string(e, b);
-			if (x->length_m > 0)
-				nicfit_emit_cell_number(e, x->length_m, 1);
-			else
-				nicfit_emit_cell_null(e, "-");
-			price_cell(e, &x->e);
-		}
-		break;
-	case NICFIT_KIND_SWITCH:
-		nicfit_emit_table_begin(e, NULL, switch_cols, 5);
-		for (i = 0; i < n; i++) {
-			const struct nicfit_switch *x = nicfit_catalog_switch(cat, i);
-
-			nicfit_emit_cell_string(e, x->e.id);
-			nicfit_emit_cell_string(e, x->fabric);
-			if (x->uplink_ports)
-				snprintf(b, sizeof(b), "%d x %gG %s + %d x %gG", x->ports, x->port_gbps,
-					 x->cage, x->uplink_ports, x->uplink_gbps);
-			else
-				snprintf(b, sizeof(b), "%d x %gG %s", x->ports, x->port_gbps, x->cage);
-			nicfit_emit_cell_string(e, b);
-			nicfit_emit_cell_string(e, x->e.name);
-			price_cell(e, &x->e);
-		}
-		break;
-	case NICFIT_KIND_SERVER:
-		nicfit_emit_table_begin(e, NULL, server_cols, 5);
-		for (i = 0; i < n; i++) {
-			const struct nicfit_server *x = nicfit_catalog_server(cat, i);
-
-			nicfit_emit_cell_string(e, x->e.id);
-			nicfit_emit_cell_string(e, x->e.name);
-			snprintf(b, sizeof(b), "Gen%d", x->pcie_gen);
-			nicfit_emit_cell_string(e, b);
-			nicfit_emit_cell_int(e, x->nslots);
-			if (x->nonboard)
-				snprintf(b, sizeof(b), "%d x %gG %s%s", x->onboard[0].ports,
-					 x->onboard[0].port_gbps, x->onboard[0].cage,
-					 x->nonboard > 1 ? " + more" : "");
-			else
-				snprintf(b, sizeof(b), "none");
-			nicfit_emit_cell_string(e, b);
-		}
-		break;
-	case NICFIT_KIND_GPU:
-		nicfit_emit_table_begin(e, NULL, gpu_cols, 5);
-		for (i = 0; i < n; i++) {
-			const struct nicfit_gpu *x = nicfit_catalog_gpu(cat, i);
-
-			nicfit_emit_cell_string(e, x->e.id);
-			nicfit_emit_cell_string(e, x->e.name);
-			nicfit_emit_cell_number(e, x->memory_gib, 0);
-			snprintf(b, sizeof(b), "Gen%d x%d", x->pcie_gen, x->pcie_width);
-			nicfit_emit_cell_string(e, b);
-			nicfit_emit_cell_number(e, x->tdp_w, 0);
-		}
-		break;
+	case NICFIT_KIND_NIC: list_nics(e, cat); break;
+	case NICFIT_KIND_CABLE: list_cables(e, cat); break;
+	case NICFIT_KIND_SWITCH: list_switches(e, cat); break;
+	case NICFIT_KIND_SERVER: list_servers(e, cat); break;
+	case NICFIT_KIND_GPU: list_gpus(e, cat); break;
 	case NICFIT_KIND_MODEL:
-	default:
-		nicfit_emit_table_begin(e, NULL, model_cols, 6);
-		for (i = 0; i < n; i++) {
-			const struct nicfit_model *x = nicfit_catalog_model(cat, i);
-
-			nicfit_emit_cell_string(e, x->e.id);
-			nicfit_emit_cell_string(e, x->e.name);
-			nicfit_emit_cell_number(e, x->arch.params / 1e9, 2);
-			nicfit_emit_cell_int(e, x->arch.layers);
-			nicfit_emit_cell_int(e, x->arch.kv_heads);
-			nicfit_emit_cell_int(e, x->context_max);
-		}
-		break;
+	default: list_models(e, cat); break;
 	}
 	nicfit_emit_table_end(e);
 	nicfit_emit_printf(e, "\n");

@@ -1,6 +1,8 @@
 /*
  * embedded_int.h - the default catalog (the JSON files in data/),
  * compiled into the library by tools/embed.c.
+ *
+ * Shape: static, read-only data that lives as long as the program.
  */
 #ifndef NICFIT_EMBEDDED_INT_H
 #define NICFIT_EMBEDDED_INT_H

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "alloc_int.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
 
@@ -291,6 +292,67 @@ void nicfit_emit_raw(struct nicfit_emit *e, const char *s, size_t n)
 		nicfit_buf_add(&e->text, s, n);
 }
 
+/* ---- fields: one fact, a JSON member and its words in text ------------- */
+
+/* The text of a field: fmt with the arguments after it, in TEXT and MD. */
+static void field_text(struct nicfit_emit *e, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void field_text(struct nicfit_emit *e, const char *fmt, va_list ap)
+{
+	if (nicfit_emit_is_text(e))
+		nicfit_buf_vaddf(&e->text, fmt, ap);
+}
+
+void nicfit_emit_field_string(struct nicfit_emit *e, const char *key, const char *fmt, ...)
+{
+	const char *v;
+	va_list ap;
+
+	va_start(ap, fmt);
+	v = va_arg(ap, const char *);
+	va_end(ap);
+	if (is_json(e)) {
+		attach(e, key, v ? json_string(v) : json_null());
+		return;
+	}
+	if (!v)
+		return;
+	va_start(ap, fmt);
+	field_text(e, fmt, ap);
+	va_end(ap);
+}
+
+void nicfit_emit_field_int(struct nicfit_emit *e, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int v;
+
+	va_start(ap, fmt);
+	v = va_arg(ap, int);
+	if (is_json(e))
+		attach(e, key, json_integer(v));
+	va_end(ap);
+	va_start(ap, fmt);
+	field_text(e, fmt, ap);
+	va_end(ap);
+}
+
+void nicfit_emit_field_double(struct nicfit_emit *e, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	double v;
+
+	va_start(ap, fmt);
+	v = va_arg(ap, double);
+	if (is_json(e))
+		attach(e, key, num(v));
+	va_end(ap);
+	va_start(ap, fmt);
+	field_text(e, fmt, ap);
+	va_end(ap);
+}
+
 /* ---- tables ---------------------------------------------------------- */
 
 void nicfit_emit_table_begin(struct nicfit_emit *e, const char *key,
@@ -335,18 +397,9 @@ static void cell(struct nicfit_emit *e, char *shown, json_t *v)
 		json_decref(v);
 		if (!shown) {
 			fail(e, NICFIT_E_NOMEM);
-		} else if (t->ncells == t->cap) {
-			size_t cap = t->cap ? t->cap * 2 : 64;
-			char **p = realloc(t->cells, cap * sizeof(*p));
-
-			if (!p) {
-				free(shown);
-				fail(e, NICFIT_E_NOMEM);
-			} else {
-				t->cells = p;
-				t->cap = cap;
-				t->cells[t->ncells++] = shown;
-			}
+		} else if (NICFIT_ALLOC_GROW(t->cells, t->ncells + 1, t->cap)) {
+			free(shown);
+			fail(e, NICFIT_E_NOMEM);
 		} else {
 			t->cells[t->ncells++] = shown;
 		}

@@ -1,5 +1,5 @@
 /*
- * jscan.c - the strict JSON tokenizer (see jscan.h).
+ * jscan.c - the strict JSON tokenizer (see jscan_int.h).
  *
  * A recursive-descent parser over a byte range. Strings are scanned in a
  * tight loop that stops only at a quote, a backslash, a control byte or a
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_int.h"
 #include "jscan_int.h"
 
 struct ctx {
@@ -21,15 +22,15 @@ struct ctx {
 	int nomem;
 };
 
-void jscan_init(struct jscan *s)
+void nicfit__jscan_init(struct jscan *s)
 {
 	memset(s, 0, sizeof(*s));
 }
 
-void jscan_release(struct jscan *s)
+void nicfit__jscan_release(struct jscan *s)
 {
 	free(s->tok);
-	jscan_init(s);
+	nicfit__jscan_init(s);
 }
 
 static int fail(struct ctx *c, const unsigned char *at, const char *msg)
@@ -46,21 +47,11 @@ static int new_tok(struct ctx *c, int type, const unsigned char *at)
 	struct jscan *s = c->s;
 	struct jscan_tok *t;
 
-	if (s->ntok == s->cap) {
-		uint32_t cap = s->cap ? s->cap * 2 : 256;
-		struct jscan_tok *n;
-
-		if (cap < s->cap || cap > UINT32_MAX / 2) {
-			c->nomem = 1;
-			return -1;
-		}
-		n = realloc(s->tok, (size_t)cap * sizeof(*n));
-		if (!n) {
-			c->nomem = 1;
-			return -1;
-		}
-		s->tok = n;
-		s->cap = cap;
+	/* ntok stays below UINT32_MAX: every token takes a byte of a text
+	 * shorter than 4 GiB */
+	if (NICFIT_ALLOC_GROW(s->tok, (size_t)s->ntok + 1, s->cap)) {
+		c->nomem = 1;
+		return -1;
 	}
 	t = &s->tok[s->ntok];
 	t->type = (unsigned char)type;
@@ -106,7 +97,7 @@ static long hex4(const unsigned char *p, const unsigned char *end)
 	return v;
 }
 
-int jscan_utf8_len(const unsigned char *p, const unsigned char *end)
+int nicfit__jscan_utf8_len(const unsigned char *p, const unsigned char *end)
 {
 	unsigned char b = p[0];
 	int n, i;
@@ -173,7 +164,7 @@ static int parse_string(struct ctx *c)
 		if (*q < 0x20)
 			return fail(c, q, "control character in a string");
 		if (*q >= 0x80) {
-			int n = jscan_utf8_len(q, c->end);
+			int n = nicfit__jscan_utf8_len(q, c->end);
 
 			if (!n)
 				return fail(c, q, "invalid UTF-8 in a string");
@@ -285,7 +276,7 @@ static int parse_container(struct ctx *c, int depth, int object)
 
 	if (t < 0)
 		return -1;
-	if (depth >= JSCAN_MAX_DEPTH)
+	if ((unsigned)depth >= (c->s->max_depth ? c->s->max_depth : JSCAN_MAX_DEPTH))
 		return fail(c, c->p, "nested too deeply");
 	c->p++;
 	skip_ws(c);
@@ -390,24 +381,24 @@ static int parse(struct jscan *s, const char *text, size_t len, size_t *used)
 	return 0;
 }
 
-int jscan_parse(struct jscan *s, const char *text, size_t len)
+int nicfit__jscan_parse(struct jscan *s, const char *text, size_t len)
 {
 	return parse(s, text, len, NULL);
 }
 
-int jscan_parse_prefix(struct jscan *s, const char *text, size_t len, size_t *used)
+int nicfit__jscan_parse_prefix(struct jscan *s, const char *text, size_t len, size_t *used)
 {
 	return parse(s, text, len, used);
 }
 
-int jscan_key_is(const struct jscan *s, int k, const char *key)
+int nicfit__jscan_key_is(const struct jscan *s, int k, const char *key)
 {
 	const struct jscan_tok *t = &s->tok[k];
 	char tmp[256];
 
 	if (!t->escaped)
 		return strlen(key) == t->len && !memcmp(s->text + t->start, key, t->len);
-	if (jscan_string(s, k, tmp, sizeof(tmp)) < 0)
+	if (nicfit__jscan_string(s, k, tmp, sizeof(tmp)) < 0)
 		return 0;
 	return !strcmp(tmp, key);
 }
@@ -416,11 +407,11 @@ static int key_matches(const struct jscan *s, uint32_t i, const char *key, size_
 {
 	const struct jscan_tok *t = &s->tok[i];
 
-	return t->escaped ? jscan_key_is(s, (int)i, key)
+	return t->escaped ? nicfit__jscan_key_is(s, (int)i, key)
 			  : (t->len == klen && !memcmp(s->text + t->start, key, klen));
 }
 
-int jscan_get(struct jscan *s, int obj, const char *key)
+int nicfit__jscan_get(struct jscan *s, int obj, const char *key)
 {
 	uint32_t i, end, first, start;
 	size_t klen = strlen(key);
@@ -467,7 +458,7 @@ static size_t put_utf8(char *o, unsigned long cp)
 	return 4;
 }
 
-int jscan_string(const struct jscan *s, int i, char *out, size_t n)
+int nicfit__jscan_string(const struct jscan *s, int i, char *out, size_t n)
 {
 	const struct jscan_tok *t;
 	const unsigned char *p, *end;
@@ -520,7 +511,7 @@ int jscan_string(const struct jscan *s, int i, char *out, size_t n)
 	return (int)o;
 }
 
-int jscan_number(const struct jscan *s, int i, double *v)
+int nicfit__jscan_number(const struct jscan *s, int i, double *v)
 {
 	const struct jscan_tok *t;
 	const char *p;
@@ -559,20 +550,80 @@ int jscan_number(const struct jscan *s, int i, double *v)
 	return 0;
 }
 
-void jscan_position(const char *text, size_t off, long *line, long *col)
+void nicfit__jscan_position(const char *text, size_t off, long *line, long *col)
 {
 	const char *p = text, *end = text + off, *nl;
-	long l = 1;
-	const char *ls = text;
+	long l = 1, c = 1;
 
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			break;
 		l++;
-		ls = nl + 1;
 		p = nl + 1;
 	}
+	/* columns count characters, as editors do: skip UTF-8 continuation bytes */
+	for (; p < end; p++)
+		if (((unsigned char)*p & 0xC0) != 0x80)
+			c++;
 	*line = l;
-	*col = (long)(end - ls) + 1;
+	*col = c;
+}
+
+/* The value of path component comp (clen bytes) in container token i, or -1. */
+static int path_step(const struct jscan *s, uint32_t i, const char *comp, size_t clen)
+{
+	char key[256];
+	uint32_t k, n, end = s->tok[i].next;
+	unsigned long idx = 0;
+	size_t d;
+
+	if (s->tok[i].type == JS_OBJECT) {
+		if (clen >= sizeof(key))
+			return -1;
+		memcpy(key, comp, clen);
+		key[clen] = '\0';
+		/* the first member of that name, as a reader that stops there sees it */
+		for (k = i + 1; k < end; k = s->tok[k + 1].next)
+			if (nicfit__jscan_key_is(s, (int)k, key))
+				return (int)k + 1;
+		return -1;
+	}
+	if (s->tok[i].type != JS_ARRAY || clen == 0 || clen > 9)
+		return -1;
+	for (d = 0; d < clen; d++) {
+		if (comp[d] < '0' || comp[d] > '9')
+			return -1;
+		idx = idx * 10 + (unsigned long)(comp[d] - '0');
+	}
+	if (idx >= s->tok[i].count)
+		return -1;
+	for (k = i + 1, n = 0; n < idx; n++)
+		k = s->tok[k].next;
+	return (int)k;
+}
+
+int nicfit__jscan_locate(const struct jscan *s, const char *path, long *line, long *col)
+{
+	const char *c = path;
+	uint32_t i = 0;
+
+	*line = *col = 0;
+	if (!s->ntok)
+		return -1;
+	while (*c == '/') {
+		const char *next = strchr(c + 1, '/');
+		size_t clen = next ? (size_t)(next - c - 1) : strlen(c + 1);
+		int v;
+
+		v = path_step(s, i, c + 1, clen);
+		if (v < 0)
+			return -1;
+		i = (uint32_t)v;
+		c += 1 + clen;
+	}
+	/* a string token starts after its opening quote; the value starts at it */
+	nicfit__jscan_position(s->text, s->tok[i].start - (s->tok[i].type == JS_STRING), line,
+			       col);
+	return 0;
 }

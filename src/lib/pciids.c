@@ -27,7 +27,7 @@ static const char S_INT[] = "reference/nic-identity.md 2.1, 3.2";
 static const char S_BCM[] = "reference/nic-identity.md 3.3";
 static const char S_TOP[] = "reference/topology.md 1.7, 6";
 
-/* Sorted by vendor, then device (nicfit_pci_id_find bisects). */
+/* Sorted by vendor, then device (nicfit__pci_id_find bisects). */
 static const struct nicfit_pci_id table[] = {
 	{ 0x1000, 0xc010, "Broadcom PCIe Gen4 switch", SW, 0, 0, S_TOP },
 	{ 0x1000, 0xc030, "Broadcom PCIe Gen5 switch", SW, 0, 0, S_TOP },
@@ -169,7 +169,7 @@ static int cmp_id(unsigned v1, unsigned d1, unsigned v2, unsigned d2)
 	return 0;
 }
 
-const struct nicfit_pci_id *nicfit_pci_id_find(unsigned vendor, unsigned device)
+const struct nicfit_pci_id *nicfit__pci_id_find(unsigned vendor, unsigned device)
 {
 	size_t lo = 0, hi = NTABLE;
 
@@ -199,7 +199,7 @@ static const struct {
 	{ 0x8086, "Intel" },
 };
 
-const char *nicfit_pci_vendor_name(unsigned vendor)
+const char *nicfit__pci_vendor_name(unsigned vendor)
 {
 	size_t i;
 
@@ -209,7 +209,7 @@ const char *nicfit_pci_vendor_name(unsigned vendor)
 	return NULL;
 }
 
-int nicfit_pci_vendor_is_bmc_vga(unsigned vendor)
+int nicfit__pci_vendor_is_bmc_vga(unsigned vendor)
 {
 	return vendor == 0x1a03 || vendor == 0x102b;
 }
@@ -223,7 +223,7 @@ static const struct {
 	{ "MT_0000000436", "MCX623106AC-CDAT" },
 };
 
-const char *nicfit_psid_part(const char *psid)
+const char *nicfit__psid_part(const char *psid)
 {
 	size_t i;
 
@@ -265,7 +265,7 @@ static void copy_name(char *out, size_t cap, const char *s)
 	out[n] = '\0';
 }
 
-int nicfit_pciids_lookup(const char *path, struct nicfit_pciids_query *q, size_t n,
+int nicfit__pciids_lookup(const char *path, struct nicfit_pciids_query *q, size_t n,
 			 struct nicfit_error *err)
 {
 	static const char *const defaults[] = {

@@ -13,6 +13,10 @@
  *
  * pci.ids (/usr/share/misc/pci.ids, /usr/share/hwdata/pci.ids) is read
  * once per batch of queries, only for devices the table lacks.
+ *
+ * Shape: the table's rows and names are static and live as long as the
+ * program; a pci.ids look-up fills the caller's array of queries with
+ * copies of the names, and keeps nothing.
  */
 #ifndef NICFIT_PCIIDS_INT_H
 #define NICFIT_PCIIDS_INT_H
@@ -48,16 +52,16 @@ struct nicfit_pci_id {
 };
 
 /* The built-in row for vendor:device, or NULL. */
-const struct nicfit_pci_id *nicfit_pci_id_find(unsigned vendor, unsigned device);
+const struct nicfit_pci_id *nicfit__pci_id_find(unsigned vendor, unsigned device);
 
 /* Short vendor name ("NVIDIA", "Mellanox", "Intel", "ASPEED"), or NULL. */
-const char *nicfit_pci_vendor_name(unsigned vendor);
+const char *nicfit__pci_vendor_name(unsigned vendor);
 
 /* 1 for vendors whose class-0x03 functions are BMC/server VGA (ASPEED, Matrox). */
-int nicfit_pci_vendor_is_bmc_vga(unsigned vendor);
+int nicfit__pci_vendor_is_bmc_vga(unsigned vendor);
 
 /* ConnectX part number for a firmware PSID ("MT_0000000008"), or NULL. */
-const char *nicfit_psid_part(const char *psid);
+const char *nicfit__psid_part(const char *psid);
 
 /* A pci.ids look-up: fill vendor and device names for each query. */
 struct nicfit_pciids_query {
@@ -71,7 +75,7 @@ struct nicfit_pciids_query {
  * queries. Errors: NICFIT_E_NOTFOUND when there is no file (the queries
  * are left empty), NICFIT_E_IO.
  */
-int nicfit_pciids_lookup(const char *path, struct nicfit_pciids_query *q, size_t n,
+int nicfit__pciids_lookup(const char *path, struct nicfit_pciids_query *q, size_t n,
 			 struct nicfit_error *err);
 
 #endif

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "jsonpos.h"
+#include "jscan_int.h"
 #include "nicfit/spec.h"
 #include "nicfit/units.h"
 
@@ -83,9 +83,11 @@ static int scalar_text(json_t *v, char *buf, size_t n)
 	return -1;
 }
 
-/* Record where the value just added stood (its array element when idx >= 0). */
-static void locate(struct nicfit_spec *s, const char *text, size_t len, const char *key,
-		   long idx)
+/*
+ * Record where the value just added stood (its array element when idx >= 0),
+ * from the tokens of the same text (js; nothing when it did not tokenize).
+ */
+static void locate(struct nicfit_spec *s, const struct jscan *js, const char *key, long idx)
 {
 	struct nicfit_spec_pair *p = &s->pairs[s->n - 1];
 	char path[300];
@@ -96,7 +98,7 @@ static void locate(struct nicfit_spec *s, const char *text, size_t len, const ch
 		snprintf(path, sizeof(path), "/%s/%ld", key, idx);
 	else
 		snprintf(path, sizeof(path), "/%s", key);
-	nicfit_json_locate(text, len, path, &p->line, &p->col);
+	nicfit__jscan_locate(js, path, &p->line, &p->col);
 }
 
 void nicfit_spec_locate_error(const struct nicfit_spec *s, const char *key,
@@ -132,6 +134,7 @@ int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
 {
 	char buf[NICFIT_SPEC_MAX_VALUE + 2];
 	json_error_t jerr;
+	struct jscan js;
 	const char *key;
 	json_t *root, *v;
 	int rc = 0;
@@ -149,6 +152,11 @@ int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
 				       "expected a JSON object of settings");
 	}
 	s->from_data = 1;
+	/* positions come from the tokenizer; a text it refuses has none (0:0) */
+	nicfit__jscan_init(&js);
+	js.max_depth = JSON_PARSER_MAX_DEPTH;
+	if (nicfit__jscan_parse(&js, text, len))
+		js.ntok = 0;
 	json_object_foreach(root, key, v) {
 		size_t i;
 
@@ -166,7 +174,7 @@ int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
 					rc = nicfit_error_at(err, NICFIT_E_LIMIT, s->input, 0, 0,
 							     "'%.64s'[%zu]: value too long", key, i);
 				else if (!(rc = nicfit_spec_add(s, key, buf, err)))
-					locate(s, text, len, key, (long)i);
+					locate(s, &js, key, (long)i);
 			}
 		} else if (scalar_text(v, buf, sizeof(buf))) {
 			rc = nicfit_error_at(err, NICFIT_E_DATA, s->input, 0, 0,
@@ -176,11 +184,12 @@ int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
 					     "'%.64s': value longer than %d bytes", key,
 					     NICFIT_SPEC_MAX_VALUE);
 		} else if (!(rc = nicfit_spec_add(s, key, buf, err))) {
-			locate(s, text, len, key, -1);
+			locate(s, &js, key, -1);
 		}
 		if (rc)
 			break;
 	}
+	nicfit__jscan_release(&js);
 	json_decref(root);
 	return rc;
 }

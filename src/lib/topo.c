@@ -269,7 +269,7 @@ int nicfit_topo_socket_of_node(const struct nicfit_topo *t, int node)
 static enum nicfit_dev_kind classify(const struct nicfit_pcidev *d, int has_net)
 {
 	const struct nicfit_pci_id *id = (d->have & NICFIT_HAVE_IDS) ?
-		nicfit_pci_id_find(d->vendor, d->device) : NULL;
+		nicfit__pci_id_find(d->vendor, d->device) : NULL;
 	unsigned base = d->class_code >> 16, sub = (d->class_code >> 8) & 0xff;
 	int gpu_vendor = d->vendor == 0x10de || d->vendor == 0x1002;
 

@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nicfit_error_clear(&err);
 	if (nicfit_catalog_overlay(cat, "fuzz", (const char *)data, size, &err) == 0 && n)
 		abort(); /* the loader accepted what the checker refused */
-	if (!nicfit_find_nic(cat, "mcx556a-ecat", "x", NULL) && n)
+	if (!nicfit_catalog_find_nic(cat, "mcx556a-ecat", "x", NULL) && n)
 		abort(); /* a refused overlay must leave the catalog as it was */
 	nicfit_catalog_free(cat);
 	return 0;

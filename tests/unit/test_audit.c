@@ -489,7 +489,7 @@ static void against_plan(void **state)
 	nicfit_audit_free(a);
 	assert_int_equal(nicfit_catalog_overlay(c2, "host", json, strlen(json), &err), 0);
 	free(json);
-	assert_non_null(nicfit_find_server(c2, "this-host", NULL, NULL));
+	assert_non_null(nicfit_catalog_find_server(c2, "this-host", NULL, NULL));
 	/* plan training for two of these, then check the host against it */
 	nicfit_spec_init(spec, "test");
 	for (i = 0; train[i]; i += 2)

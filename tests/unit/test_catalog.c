@@ -84,15 +84,15 @@ static void article_parts_present(void **state)
 		if (!nicfit_catalog_lookup(cat, ids[i], NULL))
 			fail_msg("%s missing", ids[i]);
 	/* look-ups ignore case and accept part numbers */
-	n = nicfit_find_nic(cat, "MCX556A-ECAT", "x", &err);
+	n = nicfit_catalog_find_nic(cat, "MCX556A-ECAT", "x", &err);
 	assert_non_null(n);
 	assert_int_equal(n->pcie_gen, 3);
 	assert_int_equal(n->pcie_width, 16);
 	assert_true(n->rdma & NICFIT_RDMA_IB);
-	assert_int_equal(nicfit_find_nic(cat, "x710-da2", "x", &err)->rdma, 0);
+	assert_int_equal(nicfit_catalog_find_nic(cat, "x710-da2", "x", &err)->rdma, 0);
 	/* an unknown id suggests the nearest */
 	nicfit_error_clear(&err);
-	assert_null(nicfit_find_server(cat, "r740xdd", "--server", &err));
+	assert_null(nicfit_catalog_find_server(cat, "r740xdd", "--server", &err));
 	assert_int_equal(err.code, NICFIT_E_NOTFOUND);
 	assert_non_null(strstr(err.msg, "r740xd"));
 	nicfit_catalog_free(cat);
@@ -112,7 +112,7 @@ static void overlay_merges_and_refuses(void **state)
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
 	assert_int_equal(nicfit_catalog_overlay(cat, "mine.json", ok, strlen(ok), &err), 0);
-	n = nicfit_find_nic(cat, "mcx556a-ecat", "x", &err);
+	n = nicfit_catalog_find_nic(cat, "mcx556a-ecat", "x", &err);
 	assert_near(n->e.price_usd, 199.5, 1e-9);
 	assert_int_equal(n->ports, 2); /* other fields kept */
 	assert_string_equal(n->e.origin, "mine.json");
@@ -120,7 +120,7 @@ static void overlay_merges_and_refuses(void **state)
 	assert_string_equal(err.input, "bad.json");
 	assert_int_equal(err.line, 1);
 	assert_true(err.col > 1);
-	n = nicfit_find_nic(cat, "mcx556a-ecat", "x", &err);
+	n = nicfit_catalog_find_nic(cat, "mcx556a-ecat", "x", &err);
 	assert_int_equal(n->ports, 2); /* unchanged after the refusal */
 	nicfit_catalog_free(cat);
 }

@@ -4,6 +4,7 @@
  */
 #include "unit.h"
 
+#include "jscan_int.h"
 #include "nicfit/buf.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
@@ -110,6 +111,54 @@ static void emitter_formats(void **state)
 	free(s);
 }
 
+/* The field calls: one fact, a JSON member and its words in text. */
+static char *render_fields(enum nicfit_format fmt)
+{
+	struct nicfit_emit *e = nicfit_emit_new(fmt, 0, 0);
+	const char *volatile absent = NULL; /* a fact the result lacks, known only at run time */
+	struct nicfit_buf out;
+
+	nicfit_buf_init(&out, 0);
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_field_string(e, "part", "%s:", "MCX623106AN-CDAT");
+	nicfit_emit_field_int(e, "ports", " %d ports,", 2);
+	nicfit_emit_field_double(e, "effective_gbps", " effective %.1f Gb/s\n", 196.87654321);
+	nicfit_emit_field_string(e, "options", "  options %s\n", absent);
+	nicfit_emit_begin_array(e, "notes");
+	nicfit_emit_field_string(e, NULL, "  - %s\n", "first");
+	nicfit_emit_field_string(e, NULL, "  - %s\n", "");
+	nicfit_emit_end_array(e);
+	nicfit_emit_end_object(e);
+	assert_int_equal(nicfit_emit_finish(e, &out), 0);
+	nicfit_emit_free(e);
+	return nicfit_buf_detach(&out, NULL);
+}
+
+static void emitter_fields(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = render_fields(NICFIT_FMT_JSON);
+	assert_string_equal(s, "{\"part\":\"MCX623106AN-CDAT\",\"ports\":2,"
+			       "\"effective_gbps\":196.8765,\"options\":null,"
+			       "\"notes\":[\"first\",\"\"]}\n");
+	free(s);
+	s = render_fields(NICFIT_FMT_TEXT);
+	assert_string_equal(s, "MCX623106AN-CDAT: 2 ports, effective 196.9 Gb/s\n"
+			       "  - first\n"
+			       "  - \n");
+	free(s);
+	s = render_fields(NICFIT_FMT_MD);
+	assert_string_equal(s, "MCX623106AN-CDAT: 2 ports, effective 196.9 Gb/s\n"
+			       "  - first\n"
+			       "  - \n");
+	free(s);
+	s = render_fields(NICFIT_FMT_CSV);
+	assert_string_equal(s, "");
+	free(s);
+}
+
 static void emitter_misuse(void **state)
 {
 	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
@@ -184,6 +233,70 @@ static void spec_rejects(void **state)
 	free(s);
 }
 
+/* Positions of values by path, as the spec and catalog readers report them. */
+static void json_positions(void **state)
+{
+	static const char doc[] = "{\n  \"n\\u00e9\": 1,\n  \"nics\": [\n    {\"id\": \"x\"},\n"
+				  "    {\"\\u00e9t\\u00e9\": \"\\u00e9\", \"id\": \"caf\xc3\xa9\", "
+				  "\"gbps\": 25}\n  ]\n}\n";
+	struct jscan js;
+	long line, col;
+
+	(void)state;
+	nicfit__jscan_init(&js);
+	assert_int_equal(nicfit__jscan_parse(&js, doc, strlen(doc)), 0);
+	assert_int_equal(nicfit__jscan_locate(&js, "", &line, &col), 0);
+	assert_int_equal(line, 1);
+	assert_int_equal(col, 1);
+	assert_int_equal(nicfit__jscan_locate(&js, "/nics", &line, &col), 0);
+	assert_int_equal(line, 3);
+	assert_int_equal(col, 11);
+	/* a string is where its quote is; keys compare decoded */
+	assert_int_equal(nicfit__jscan_locate(&js, "/nics/0/id", &line, &col), 0);
+	assert_int_equal(line, 4);
+	assert_int_equal(col, 12);
+	assert_int_equal(nicfit__jscan_locate(&js, "/n\xc3\xa9", &line, &col), 0);
+	assert_int_equal(line, 2);
+	assert_int_equal(col, 14);
+	/* columns count characters: the UTF-8 'é' before it is one */
+	assert_int_equal(nicfit__jscan_locate(&js, "/nics/1/gbps", &line, &col), 0);
+	assert_int_equal(line, 5);
+	assert_int_equal(col, 55);
+	assert_int_equal(nicfit__jscan_locate(&js, "/nics/2", &line, &col), -1);
+	assert_int_equal(line, 0);
+	assert_int_equal(col, 0);
+	assert_int_equal(nicfit__jscan_locate(&js, "/nics/x", &line, &col), -1);
+	assert_int_equal(nicfit__jscan_locate(&js, "/none", &line, &col), -1);
+	assert_int_equal(nicfit__jscan_locate(&js, "/nics/0/id/1", &line, &col), -1);
+	nicfit__jscan_release(&js);
+}
+
+/* Deeper than the tokenizer's default, as jansson allows: positions all the same. */
+static void json_positions_deep(void **state)
+{
+	char doc[2 * 100 + 16];
+	struct jscan js;
+	long line, col;
+	int i;
+
+	(void)state;
+	memcpy(doc, "{\"a\":", 5);
+	for (i = 0; i < 100; i++) {
+		doc[5 + i] = '[';
+		doc[105 + i] = ']';
+	}
+	memcpy(doc + 205, "}", 2);
+	nicfit__jscan_init(&js);
+	assert_int_equal(nicfit__jscan_parse(&js, doc, strlen(doc)), -1);
+	assert_string_equal(js.err_msg, "nested too deeply");
+	js.max_depth = 2048;
+	assert_int_equal(nicfit__jscan_parse(&js, doc, strlen(doc)), 0);
+	assert_int_equal(nicfit__jscan_locate(&js, "/a/0/0", &line, &col), 0);
+	assert_int_equal(line, 1);
+	assert_int_equal(col, 8);
+	nicfit__jscan_release(&js);
+}
+
 static void suggestions(void **state)
 {
 	static const char *const ids[] = { "r740xd", "r740", "dl380-gen10", "a40", "l40s", NULL };
@@ -202,9 +315,12 @@ int main(void)
 		cmocka_unit_test(error_lines),
 		cmocka_unit_test(buffer_limits),
 		cmocka_unit_test(emitter_formats),
+		cmocka_unit_test(emitter_fields),
 		cmocka_unit_test(emitter_misuse),
 		cmocka_unit_test(spec_from_json),
 		cmocka_unit_test(spec_rejects),
+		cmocka_unit_test(json_positions),
+		cmocka_unit_test(json_positions_deep),
 		cmocka_unit_test(suggestions),
 	};
 

@@ -1750,33 +1750,33 @@ static void test_jscan(void **state)
 	char out[16];
 
 	(void)state;
-	jscan_init(&s);
+	nicfit__jscan_init(&s);
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
-		if (jscan_parse(&s, good[i], strlen(good[i])))
+		if (nicfit__jscan_parse(&s, good[i], strlen(good[i])))
 			fail_msg("rejected %s: %s", good[i], s.err_msg);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		if (!jscan_parse(&s, bad[i], strlen(bad[i])))
+		if (!nicfit__jscan_parse(&s, bad[i], strlen(bad[i])))
 			fail_msg("accepted %s", bad[i]);
 		assert_non_null(s.err_msg);
 	}
 	memset(deep, '[', sizeof(deep));
-	assert_int_not_equal(jscan_parse(&s, deep, sizeof(deep)), 0);
+	assert_int_not_equal(nicfit__jscan_parse(&s, deep, sizeof(deep)), 0);
 	assert_non_null(strstr(s.err_msg, "deeply"));
 	{
 		const char *doc = "{\"k\":\"a\\u00e9\\\"\",\"n\":12.5}";
 
-		assert_int_equal(jscan_parse(&s, doc, strlen(doc)), 0);
+		assert_int_equal(nicfit__jscan_parse(&s, doc, strlen(doc)), 0);
 	}
-	assert_int_equal(jscan_string(&s, jscan_get(&s, 0, "k"), out, sizeof(out)), 4);
+	assert_int_equal(nicfit__jscan_string(&s, nicfit__jscan_get(&s, 0, "k"), out, sizeof(out)), 4);
 	assert_string_equal(out, "a\xc3\xa9\"");
 	{
 		double v = 0;
 
-		assert_int_equal(jscan_number(&s, jscan_get(&s, 0, "n"), &v), 0);
+		assert_int_equal(nicfit__jscan_number(&s, nicfit__jscan_get(&s, 0, "n"), &v), 0);
 		assert_near(v, 12.5, 1e-12);
-		assert_int_equal(jscan_get(&s, 0, "k"), 2); /* looked up again, out of order */
+		assert_int_equal(nicfit__jscan_get(&s, 0, "k"), 2); /* looked up again, out of order */
 	}
-	jscan_release(&s);
+	nicfit__jscan_release(&s);
 }
 
 int main(void)

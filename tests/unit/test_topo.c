@@ -336,23 +336,23 @@ static void pci_ids(void **state)
 	struct nicfit_error err;
 
 	(void)state;
-	id = nicfit_pci_id_find(0x10de, 0x26b9);
+	id = nicfit__pci_id_find(0x10de, 0x26b9);
 	assert_non_null(id);
 	assert_string_equal(id->name, "NVIDIA L40S");
 	assert_true(id->flags & NICFIT_PCIID_GPU);
-	id = nicfit_pci_id_find(0x15b3, 0x101b);
+	id = nicfit__pci_id_find(0x15b3, 0x101b);
 	assert_near(id->max_port_gbps, 200, 0);
 	assert_true(id->rdma & NICFIT_PCIID_IB);
-	assert_true(nicfit_pci_id_find(0x15b3, 0x0218)->flags & NICFIT_PCIID_RECOVERY);
-	assert_true(nicfit_pci_id_find(0x8086, 0x37d2)->flags & NICFIT_PCIID_INTERNAL);
-	assert_true(nicfit_pci_id_find(0x1000, 0xc010)->flags & NICFIT_PCIID_SWITCH);
-	assert_non_null(nicfit_pci_id_find(0x1000, 0xc010));
-	assert_non_null(nicfit_pci_id_find(0x8086, 0x37d4));
-	assert_null(nicfit_pci_id_find(0x10de, 0x0001));
-	assert_null(nicfit_pci_id_find(0xffff, 0xffff));
-	assert_string_equal(nicfit_psid_part("MT_0000000008"), "MCX556A-ECAT");
-	assert_null(nicfit_psid_part("MT_9"));
-	assert_true(nicfit_pci_vendor_is_bmc_vga(0x1a03));
+	assert_true(nicfit__pci_id_find(0x15b3, 0x0218)->flags & NICFIT_PCIID_RECOVERY);
+	assert_true(nicfit__pci_id_find(0x8086, 0x37d2)->flags & NICFIT_PCIID_INTERNAL);
+	assert_true(nicfit__pci_id_find(0x1000, 0xc010)->flags & NICFIT_PCIID_SWITCH);
+	assert_non_null(nicfit__pci_id_find(0x1000, 0xc010));
+	assert_non_null(nicfit__pci_id_find(0x8086, 0x37d4));
+	assert_null(nicfit__pci_id_find(0x10de, 0x0001));
+	assert_null(nicfit__pci_id_find(0xffff, 0xffff));
+	assert_string_equal(nicfit__psid_part("MT_0000000008"), "MCX556A-ECAT");
+	assert_null(nicfit__psid_part("MT_9"));
+	assert_true(nicfit__pci_vendor_is_bmc_vga(0x1a03));
 	memset(q, 0, sizeof(q));
 	q[0].vendor = 0x1da3;
 	q[0].device = 0x1020;
@@ -361,12 +361,12 @@ static void pci_ids(void **state)
 	q[2].vendor = 0x1234;
 	q[2].device = 0x5678;
 	nicfit_error_clear(&err);
-	assert_int_equal(nicfit_pciids_lookup("tests/fixtures/pci.ids", q, 3, &err), 0);
+	assert_int_equal(nicfit__pciids_lookup("tests/fixtures/pci.ids", q, 3, &err), 0);
 	assert_string_equal(q[0].vendor_name, "Habana Labs Ltd.");
 	assert_string_equal(q[0].device_name, "Gaudi2 AI Training Accelerator");
 	assert_string_equal(q[1].device_name, "GP100GL [Tesla P100 PCIe 16GB]");
 	assert_string_equal(q[2].device_name, "");
-	assert_int_equal(nicfit_pciids_lookup("/nonexistent.ids", q, 3, &err), NICFIT_E_NOTFOUND);
+	assert_int_equal(nicfit__pciids_lookup("/nonexistent.ids", q, 3, &err), NICFIT_E_NOTFOUND);
 }
 
 int main(void)

@@ -381,7 +381,7 @@ void nicfit__audit_judge_card(struct nicfit__audit_ctx *c, int di)
 {
 	struct nicfit_audit_dev *d = &c->a->devs[di];
 	const struct nicfit_pcidev *p = P(c, d->pci);
-	const struct nicfit_pci_id *id = nicfit_pci_id_find(p->vendor, p->device);
+	const struct nicfit_pci_id *id = nicfit__pci_id_find(p->vendor, p->device);
 	struct survey sv;
 	struct fit ft;
 

@@ -66,7 +66,7 @@ static const struct nicfit_gpu *catalog_gpu(const struct nicfit__audit_ctx *c, u
 static void generic_name(const struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
 {
 	const struct nicfit_pcidev *p = P(c, d->pci);
-	const char *vn = nicfit_pci_vendor_name(p->vendor);
+	const char *vn = nicfit__pci_vendor_name(p->vendor);
 	char vbuf[16];
 
 	if (!vn) {
@@ -82,7 +82,7 @@ static void generic_name(const struct nicfit__audit_ctx *c, struct nicfit_audit_
 static void name_device(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
 {
 	const struct nicfit_pcidev *p = P(c, d->pci);
-	const struct nicfit_pci_id *id = nicfit_pci_id_find(p->vendor, p->device);
+	const struct nicfit_pci_id *id = nicfit__pci_id_find(p->vendor, p->device);
 	const struct nicfit_gpu *g;
 	int r;
 
@@ -93,14 +93,14 @@ static void name_device(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
 			snprintf(d->part, sizeof(d->part), "%s", p->vpd_part);
 			d->part_source = "vpd";
 		} else if ((r = nicfit__audit_rdma_of(c, d->pci)) >= 0 &&
-			   (psid = nicfit_psid_part(c->t->rdma[r].board_id)) != NULL) {
+			   (psid = nicfit__psid_part(c->t->rdma[r].board_id)) != NULL) {
 			snprintf(d->part, sizeof(d->part), "%s", psid);
 			d->part_source = "psid";
 		}
 		if (c->cat && d->part[0])
-			d->cat_nic = nicfit_find_nic(c->cat, d->part, NULL, NULL);
+			d->cat_nic = nicfit_catalog_find_nic(c->cat, d->part, NULL, NULL);
 		if (c->cat && !d->cat_nic && (p->have & NICFIT_HAVE_SUBSYS)) {
-			d->cat_nic = nicfit_find_nic_pci(c->cat, p->vendor, p->device, p->subvendor,
+			d->cat_nic = nicfit_catalog_find_nic_pci(c->cat, p->vendor, p->device, p->subvendor,
 							 p->subdevice);
 			if (d->cat_nic && !d->part[0]) {
 				snprintf(d->part, sizeof(d->part), "%s", d->cat_nic->part);
@@ -282,14 +282,14 @@ int nicfit_audit_name_from_pciids(struct nicfit_audit *a, const char *path,
 			q[n].device = a->topo->pci[a->devs[i].pci].device;
 			n++;
 		}
-	rc = nicfit_pciids_lookup(path, q, (size_t)n, err);
+	rc = nicfit__pciids_lookup(path, q, (size_t)n, err);
 	for (i = 0, n = 0; !rc && i < a->ndevs; i++) {
 		struct nicfit_audit_dev *d = &a->devs[i];
 
 		if (strcmp(d->name_source, "class"))
 			continue;
 		if (q[n].device_name[0]) {
-			const char *vn = nicfit_pci_vendor_name(q[n].vendor);
+			const char *vn = nicfit__pci_vendor_name(q[n].vendor);
 
 			snprintf(d->name, sizeof(d->name), "%s %s", vn ? vn : q[n].vendor_name,
 				 q[n].device_name);

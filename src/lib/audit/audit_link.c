@@ -110,7 +110,7 @@ static int downstream_port(enum nicfit_port_type t)
 
 static unsigned id_flags(const struct nicfit_pcidev *p)
 {
-	const struct nicfit_pci_id *id = nicfit_pci_id_find(p->vendor, p->device);
+	const struct nicfit_pci_id *id = nicfit__pci_id_find(p->vendor, p->device);
 
 	return id ? id->flags : 0;
 }

@@ -54,7 +54,7 @@ static int vpi_capable(const struct nicfit__audit_ctx *c, int pci)
 {
 	const struct nicfit_audit_dev *d = c->dev_of[pci] >= 0 ? &c->a->devs[c->dev_of[pci]]
 							       : NULL;
-	const struct nicfit_pci_id *id = nicfit_pci_id_find(P(c, pci)->vendor, P(c, pci)->device);
+	const struct nicfit_pci_id *id = nicfit__pci_id_find(P(c, pci)->vendor, P(c, pci)->device);
 
 	if (d && d->cat_nic)
 		return d->cat_nic->vpi;

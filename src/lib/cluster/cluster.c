@@ -184,7 +184,7 @@ static void auto_rates(struct nicfit_cluster *c)
 		if (ni->link_gbps > 0)
 			continue;
 		if (ni->switch_id && c->impl->cat)
-			s = nicfit_find_switch(c->impl->cat, ni->switch_id, nicfit__cluster_switch_opt(n), NULL);
+			s = nicfit_catalog_find_switch(c->impl->cat, ni->switch_id, nicfit__cluster_switch_opt(n), NULL);
 		if (n == NICFIT_NET_BACKEND && c->nic)
 			ni->link_gbps = c->nic->port_gbps;
 		else if (s && s->port_gbps > 0)
@@ -219,7 +219,7 @@ static int prepare(struct nicfit_cluster *out, const struct nicfit_cluster_input
 	im->cat = cat;
 	im->counting = 1;
 	if (in->nic_id && be->links_per_node) {
-		out->nic = cat ? nicfit_find_nic(cat, in->nic_id, "--nic", err) : NULL;
+		out->nic = cat ? nicfit_catalog_find_nic(cat, in->nic_id, "--nic", err) : NULL;
 		if (!out->nic)
 			return err && err->code ? err->code :
 				nicfit_error_at(err, NICFIT_E_NOTFOUND, "--nic", 0, 0,

@@ -102,7 +102,7 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
 		const struct nicfit_switch *s = NULL;
 
 		if (cat)
-			s = nicfit_find_switch(cat, ni->switch_id, nicfit__cluster_switch_opt(n), err);
+			s = nicfit_catalog_find_switch(cat, ni->switch_id, nicfit__cluster_switch_opt(n), err);
 		if (!s)
 			return err && err->code ? err->code :
 				nicfit_error_at(err, NICFIT_E_NOTFOUND, nicfit__cluster_switch_opt(n), 0, 0,

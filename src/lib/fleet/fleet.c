@@ -33,7 +33,7 @@ int nicfit_fleet_new(struct nicfit_fleet **out, const struct nicfit_fleet_limits
 	fl->lim.max_hosts = or_default(fl->lim.max_hosts, NICFIT_FLEET_MAX_HOSTS_DEFAULT);
 	fl->lim.max_problems = or_default(fl->lim.max_problems,
 					  NICFIT_FLEET_MAX_PROBLEMS_DEFAULT);
-	jscan_init(&fl->js);
+	nicfit__jscan_init(&fl->js);
 	if (!nicfit__fleet_intern0(&fl->st, "")) {
 		/* id of "" is never 0; a 0 means the table could not start */
 		nicfit_fleet_free(fl);
@@ -63,7 +63,7 @@ void nicfit_fleet_free(struct nicfit_fleet *fl)
 	free(fl->key_hk);
 	free(fl->key_slots);
 	free(fl->scratch);
-	jscan_release(&fl->js);
+	nicfit__jscan_release(&fl->js);
 	nicfit__fleet_strtab_release(&fl->st);
 	free(fl);
 }

@@ -44,7 +44,7 @@ static void read_pairs(struct fl_actx *a, int root)
 {
 	static const struct keydef keys[4] = { KD("gpu"), KD("nic"), KD("path"),
 					       KD("gdr_default") };
-	int arr = jscan_get(a->js, root, "pairs");
+	int arr = nicfit__jscan_get(a->js, root, "pairs");
 	uint32_t i, end;
 
 	if (fl_tok_type(a, arr) != JS_ARRAY)
@@ -74,7 +74,7 @@ static void read_findings(struct fl_actx *a, int root)
 	static const struct keydef keys[5] = { KD("severity"), KD("code"), KD("device"),
 					       KD("message"), KD("ignored") };
 	struct nicfit_fleet *fl = a->fl;
-	int arr = jscan_get(a->js, root, "findings");
+	int arr = nicfit__jscan_get(a->js, root, "findings");
 	uint32_t i, end;
 
 	if (fl_tok_type(a, arr) != JS_ARRAY)
@@ -114,7 +114,7 @@ static void read_findings(struct fl_actx *a, int root)
 static void read_not_checked(struct fl_actx *a, int root)
 {
 	struct nicfit_fleet *fl = a->fl;
-	int arr = jscan_get(a->js, root, "not_checked");
+	int arr = nicfit__jscan_get(a->js, root, "not_checked");
 	uint32_t i, end;
 
 	if (fl_tok_type(a, arr) != JS_ARRAY)
@@ -156,7 +156,7 @@ static int path_tok(struct fl_actx *a, int root, const char *path)
 			return -1;
 		memcpy(part, p, n);
 		part[n] = '\0';
-		t = jscan_get(a->js, t, part);
+		t = nicfit__jscan_get(a->js, t, part);
 		if (!dot)
 			return t;
 		p = dot + 1;
@@ -248,7 +248,7 @@ struct bundle {
 /* The host results of one task object ({"task": ..., "hosts": {...}}). */
 static int collect_task(struct fl_actx *a, int t, struct bundle *bu)
 {
-	int hosts = jscan_get(a->js, t, "hosts");
+	int hosts = nicfit__jscan_get(a->js, t, "hosts");
 	uint32_t h;
 
 	if (fl_tok_type(a, hosts) != JS_OBJECT)
@@ -273,13 +273,13 @@ static int collect_task(struct fl_actx *a, int t, struct bundle *bu)
 /* Every task's host results: one event's, or every play's. Returns 0 or -1. */
 static int collect_bundle(struct fl_actx *a, int root, int event, struct bundle *bu)
 {
-	int plays = jscan_get(a->js, root, "plays");
+	int plays = nicfit__jscan_get(a->js, root, "plays");
 	uint32_t p, t;
 
 	if (event)
 		return collect_task(a, root, bu);
 	for (p = (uint32_t)plays + 1; p < a->js->tok[plays].next; p = a->js->tok[p].next) {
-		int tasks = jscan_get(a->js, (int)p, "tasks");
+		int tasks = nicfit__jscan_get(a->js, (int)p, "tasks");
 
 		if (fl_tok_type(a, tasks) != JS_ARRAY)
 			continue;
@@ -299,8 +299,8 @@ static int collect_bundle(struct fl_actx *a, int root, int event, struct bundle 
  */
 static int bundle_result(struct nicfit_fleet *fl, struct fl_actx *a, struct bundle_host *b)
 {
-	int out = jscan_get(a->js, b->res, "stdout");
-	int task = jscan_get(a->js, b->task, "task");
+	int out = nicfit__jscan_get(a->js, b->res, "stdout");
+	int task = nicfit__jscan_get(a->js, b->task, "task");
 	uint32_t why;
 	int err_t;
 	char first[200];
@@ -309,24 +309,24 @@ static int bundle_result(struct nicfit_fleet *fl, struct fl_actx *a, struct bund
 		size_t n = a->js->tok[out].len;
 
 		b->text = malloc(n + 1);
-		if (!b->text || jscan_string(a->js, out, b->text, n + 1) < 0)
+		if (!b->text || nicfit__jscan_string(a->js, out, b->text, n + 1) < 0)
 			return -1;
 		b->len = strlen(b->text);
 		b->kind = RESULT_AUDIT;
 		return 0;
 	}
 	if (!has_text(a, task, "nicfit") &&
-	    !has_text(a, jscan_get(a->js, b->res, "cmd"), "nicfit") &&
-	    !has_text(a, jscan_get(a->js, b->res, "invocation"), "nicfit"))
+	    !has_text(a, nicfit__jscan_get(a->js, b->res, "cmd"), "nicfit") &&
+	    !has_text(a, nicfit__jscan_get(a->js, b->res, "invocation"), "nicfit"))
 		return 0;
 	why = nicfit__fleet_get_sid(a, b->res, "msg");
-	err_t = jscan_get(a->js, b->res, "stderr");
+	err_t = nicfit__jscan_get(a->js, b->res, "stderr");
 	first[0] = '\0';
 	if (!why && fl_tok_type(a, err_t) == JS_STRING) {
 		size_t n = a->js->tok[err_t].len;
 		char *s = malloc(n + 1);
 
-		if (s && jscan_string(a->js, err_t, s, n + 1) >= 0) {
+		if (s && nicfit__jscan_string(a->js, err_t, s, n + 1) >= 0) {
 			s[strcspn(s, "\n")] = '\0';
 			snprintf(first, sizeof(first), "%s", s);
 		}
@@ -451,7 +451,7 @@ static void host_name(const struct fl_origin *o, const char *reported, long line
 static void read_host(struct fl_actx *a, int root)
 {
 	struct jscan *js = a->js;
-	int devs, numa = jscan_get(js, root, "numa_nodes");
+	int devs, numa = nicfit__jscan_get(js, root, "numa_nodes");
 	uint32_t i, end;
 
 	if (fl_tok_type(a, numa) == JS_ARRAY)
@@ -465,7 +465,7 @@ static void read_host(struct fl_actx *a, int root)
 	nicfit__fleet_add_bool(a, FA_GDR_KERNEL, find_bool(a, root, gdr_kernel_paths));
 	nicfit__fleet_add_bool(a, FA_IOMMU, find_bool(a, root, iommu_paths));
 	nicfit__fleet_add_bool(a, FA_PRIVILEGED, find_bool(a, root, privileged_paths));
-	devs = jscan_get(js, root, "devices");
+	devs = nicfit__jscan_get(js, root, "devices");
 	if (fl_tok_type(a, devs) == JS_ARRAY) {
 		end = js->tok[devs].next;
 		for (i = (uint32_t)devs + 1; i < end && !a->err; i = js->tok[i].next)
@@ -493,7 +493,7 @@ int nicfit__fleet_audit_doc(struct nicfit_fleet *fl, const char *text, size_t le
 	a.js = &fl->js;
 	a.text = text;
 	fl->ndocs++;
-	rc = o->tokenized ? 0 : jscan_parse(&fl->js, text, len);
+	rc = o->tokenized ? 0 : nicfit__jscan_parse(&fl->js, text, len);
 	if (rc == -2)
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	if (rc) {
@@ -522,10 +522,10 @@ int nicfit__fleet_audit_doc(struct nicfit_fleet *fl, const char *text, size_t le
 		return 0;
 	}
 	schema = nicfit__fleet_get_sid(&a, root, "schema");
-	if (!schema && !o->nested && fl_tok_type(&a, jscan_get(&fl->js, root, "plays")) == JS_ARRAY)
+	if (!schema && !o->nested && fl_tok_type(&a, nicfit__jscan_get(&fl->js, root, "plays")) == JS_ARRAY)
 		return ansible_bundle(fl, &a, root, o, 0, err);
 	if (!schema && !o->nested &&
-	    fl_tok_type(&a, jscan_get(&fl->js, root, "_event")) == JS_STRING)
+	    fl_tok_type(&a, nicfit__jscan_get(&fl->js, root, "_event")) == JS_STRING)
 		return ansible_bundle(fl, &a, root, o, 1, err);
 	if (wrong_schema(&a, o, root, who, line, col))
 		return 0;

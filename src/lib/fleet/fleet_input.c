@@ -114,7 +114,7 @@ size_t nicfit__fleet_whole_doc(struct nicfit_fleet *fl, const struct fl_dest *d,
 	size_t used;
 
 	*rc = 0;
-	if (!n || p[0] != '{' || n > fl->lim.max_doc_bytes || jscan_parse_prefix(&fl->js, p, n, &used))
+	if (!n || p[0] != '{' || n > fl->lim.max_doc_bytes || nicfit__jscan_parse_prefix(&fl->js, p, n, &used))
 		return 0;
 	origin(fl, d, &o);
 	f.off = 0;

@@ -38,7 +38,7 @@ uint32_t nicfit__fleet_tok_sid(struct fl_actx *a, int t)
 			a->err = NICFIT_E_NOMEM;
 			return 0;
 		}
-		n = jscan_string(a->js, t, buf, (size_t)k->len + 1);
+		n = nicfit__jscan_string(a->js, t, buf, (size_t)k->len + 1);
 		if (n < 0)
 			return 0;
 		id = nicfit__fleet_intern(&a->fl->st, buf, (size_t)n);
@@ -50,20 +50,20 @@ uint32_t nicfit__fleet_tok_sid(struct fl_actx *a, int t)
 
 uint32_t nicfit__fleet_get_sid(struct fl_actx *a, int obj, const char *key)
 {
-	return nicfit__fleet_tok_sid(a, jscan_get(a->js, obj, key));
+	return nicfit__fleet_tok_sid(a, nicfit__jscan_get(a->js, obj, key));
 }
 
 /* A number member; numbers given as strings ("16") are read too. */
 static int get_num(struct fl_actx *a, int obj, const char *key, double *v)
 {
-	int t = jscan_get(a->js, obj, key);
+	int t = nicfit__jscan_get(a->js, obj, key);
 	char tmp[48], *end;
 	int n;
 
 	if (fl_tok_type(a, t) == JS_NUMBER)
-		return jscan_number(a->js, t, v) == 0;
+		return nicfit__jscan_number(a->js, t, v) == 0;
 	if (fl_tok_type(a, t) == JS_STRING) {
-		n = jscan_string(a->js, t, tmp, sizeof(tmp));
+		n = nicfit__jscan_string(a->js, t, tmp, sizeof(tmp));
 		if (n <= 0)
 			return 0;
 		*v = strtod(tmp, &end);
@@ -155,7 +155,7 @@ void nicfit__fleet_members(struct fl_actx *a, int obj, const struct keydef *keys
 		for (k = 0; k < n; k++) {
 			if (out[k] >= 0)
 				continue;
-			if (t->escaped ? jscan_key_is(a->js, (int)i, keys[k].k)
+			if (t->escaped ? nicfit__jscan_key_is(a->js, (int)i, keys[k].k)
 				       : (t->len == keys[k].n &&
 					  !memcmp(a->text + t->start, keys[k].k, keys[k].n))) {
 				out[k] = (int)i + 1;
@@ -172,9 +172,9 @@ static int tok_num(struct fl_actx *a, int t, double *v)
 	int n;
 
 	if (fl_tok_type(a, t) == JS_NUMBER)
-		return jscan_number(a->js, t, v) == 0;
+		return nicfit__jscan_number(a->js, t, v) == 0;
 	if (fl_tok_type(a, t) == JS_STRING) {
-		n = jscan_string(a->js, t, tmp, sizeof(tmp));
+		n = nicfit__jscan_string(a->js, t, tmp, sizeof(tmp));
 		if (n <= 0)
 			return 0;
 		*v = strtod(tmp, &end);
@@ -203,7 +203,7 @@ static int is_sig_kind(const char *k)
 
 int nicfit__fleet_is_true(struct fl_actx *a, int obj, const char *key)
 {
-	return fl_tok_type(a, jscan_get(a->js, obj, key)) == JS_TRUE;
+	return fl_tok_type(a, nicfit__jscan_get(a->js, obj, key)) == JS_TRUE;
 }
 
 enum { N_NAME, N_OPER, N_STATE, N_GBPS, N_MBPS, N_MTU, N_PFC, N_KEYS };
@@ -397,12 +397,12 @@ static void pci_id_tok(struct fl_actx *a, int t, char out[8])
 	unsigned long v;
 
 	out[0] = '\0';
-	if (fl_tok_type(a, t) == JS_NUMBER && !jscan_number(a->js, t, &d) && d >= 0 &&
+	if (fl_tok_type(a, t) == JS_NUMBER && !nicfit__jscan_number(a->js, t, &d) && d >= 0 &&
 	    d <= 0xffff) {
 		snprintf(out, 8, "%04x", (unsigned)d);
 		return;
 	}
-	if (fl_tok_type(a, t) != JS_STRING || jscan_string(a->js, t, tmp, sizeof(tmp)) <= 0)
+	if (fl_tok_type(a, t) != JS_STRING || nicfit__jscan_string(a->js, t, tmp, sizeof(tmp)) <= 0)
 		return;
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;

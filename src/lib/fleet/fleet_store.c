@@ -108,7 +108,7 @@ void nicfit__fleet_sanitize(char *s)
 			p++;
 			continue;
 		}
-		n = jscan_utf8_len(p, p + 4); /* a NUL stops it before the end */
+		n = nicfit__jscan_utf8_len(p, p + 4); /* a NUL stops it before the end */
 		if (n) {
 			p += n;
 		} else {

@@ -71,7 +71,7 @@ static void frontend_port(const struct nicfit_catalog *cat, struct nicfit_plan *
 		p->fe_onboard = 1;
 		p->fe_port_gbps = p->fe_ob->port_gbps;
 		if (p->fe_ob->nic)
-			p->fe_nic = nicfit_find_nic(cat, p->fe_ob->nic, "onboard", NULL);
+			p->fe_nic = nicfit_catalog_find_nic(cat, p->fe_ob->nic, "onboard", NULL);
 	}
 	/* neither asked for nor onboard: the cheapest sourced front-end card */
 	for (k = 0; need_card && k < nicfit_catalog_count(cat, NICFIT_KIND_NIC); k++) {

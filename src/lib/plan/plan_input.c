@@ -126,7 +126,7 @@ static int read_hardware(const struct nicfit_catalog *cat, struct nicfit_reader 
 	int rc;
 
 	v = nicfit_spec_get(spec, "server");
-	in->server = nicfit_find_server(cat, v ? v : "generic-gen4", nicfit_reader_opt(r, "server"), err);
+	in->server = nicfit_catalog_find_server(cat, v ? v : "generic-gen4", nicfit_reader_opt(r, "server"), err);
 	if (!in->server)
 		return err ? err->code : NICFIT_E_NOTFOUND;
 	if ((rc = nicfit_reader_long(r, "servers", 1, 1, 100000, &l)))
@@ -134,7 +134,7 @@ static int read_hardware(const struct nicfit_catalog *cat, struct nicfit_reader 
 	in->servers = (int)l;
 	v = nicfit_spec_get(spec, "gpu");
 	if (v && strcasecmp(v, "none")) {
-		in->gpu = nicfit_find_gpu(cat, v, nicfit_reader_opt(r, "gpu"), err);
+		in->gpu = nicfit_catalog_find_gpu(cat, v, nicfit_reader_opt(r, "gpu"), err);
 		if (!in->gpu)
 			return err ? err->code : NICFIT_E_NOTFOUND;
 	}
@@ -158,7 +158,7 @@ static int read_model(const struct nicfit_catalog *cat, struct nicfit_reader *r,
 
 	v = nicfit_spec_get(spec, "model");
 	if (v) {
-		in->model = nicfit_find_model(cat, v, nicfit_reader_opt(r, "model"), err);
+		in->model = nicfit_catalog_find_model(cat, v, nicfit_reader_opt(r, "model"), err);
 		if (!in->model)
 			return err ? err->code : NICFIT_E_NOTFOUND;
 		in->params = in->model->arch.params;
@@ -236,7 +236,7 @@ static int read_workload(const struct nicfit_catalog *cat, struct nicfit_reader 
 		return rc;
 	v = nicfit_spec_get(spec, "switch");
 	if (v) {
-		in->sw = nicfit_find_switch(cat, v, nicfit_reader_opt(r, "switch"), err);
+		in->sw = nicfit_catalog_find_switch(cat, v, nicfit_reader_opt(r, "switch"), err);
 		if (!in->sw)
 			return err ? err->code : NICFIT_E_NOTFOUND;
 	}
@@ -282,7 +282,7 @@ const struct nicfit_nic *nicfit__plan_whatif_card(const struct nicfit_catalog *c
 						  const char *part, const char *what,
 						  struct nicfit_error *err)
 {
-	const struct nicfit_nic *n = nicfit_find_nic(cat, part, what, NULL);
+	const struct nicfit_nic *n = nicfit_catalog_find_nic(cat, part, what, NULL);
 	struct nicfit_part *d = &p->rule_part[which];
 	struct nicfit_nic *x = &p->rule_nic[which];
 

@@ -1,0 +1,173 @@
+/*
+ * catalog_find.c - looking entries up: by index, by id or part number
+ * (with a suggestion when there is none), by PCI ID; one entry as JSON
+ * (see nicfit/catalog.h).
+ *
+ * Look-ups walk the typed views that catalog.c keeps sorted by id; the
+ * catalogs nicfit plans with hold hundreds of entries, so a linear walk
+ * that ignores case costs less than keeping an index in step with every
+ * overlay.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <jansson.h>
+
+#include "catalog_int.h"
+#include "nicfit/catalog.h"
+#include "nicfit/spec.h"
+
+#define ACCESSOR(fn, type, kind) \
+	const struct type *fn(const struct nicfit_catalog *cat, size_t i) \
+	{ \
+		return (const struct type *)(const void *)nicfit_catalog_entry(cat, kind, i); \
+	}
+
+ACCESSOR(nicfit_catalog_nic, nicfit_nic, NICFIT_KIND_NIC)
+ACCESSOR(nicfit_catalog_cable, nicfit_cable, NICFIT_KIND_CABLE)
+ACCESSOR(nicfit_catalog_switch, nicfit_switch, NICFIT_KIND_SWITCH)
+ACCESSOR(nicfit_catalog_server, nicfit_server, NICFIT_KIND_SERVER)
+ACCESSOR(nicfit_catalog_gpu, nicfit_gpu, NICFIT_KIND_GPU)
+ACCESSOR(nicfit_catalog_model, nicfit_model, NICFIT_KIND_MODEL)
+
+static const struct nicfit_entry *find(const struct nicfit_catalog *cat, enum nicfit_kind k,
+				       const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < cat->k[k].n; i++) {
+		const struct nicfit_entry *e = nicfit_catalog_entry(cat, k, i);
+
+		if (!strcasecmp(e->id, id))
+			return e;
+	}
+	if (k == NICFIT_KIND_NIC || k == NICFIT_KIND_CABLE) {
+		for (i = 0; i < cat->k[k].n; i++) {
+			const struct nicfit_entry *e = nicfit_catalog_entry(cat, k, i);
+			const char *part = k == NICFIT_KIND_NIC ?
+				((const struct nicfit_nic *)(const void *)e)->part :
+				((const struct nicfit_cable *)(const void *)e)->part;
+
+			if (part && !strcasecmp(part, id))
+				return e;
+		}
+	}
+	return NULL;
+}
+
+static const struct nicfit_entry *find_or_fail(const struct nicfit_catalog *cat,
+					       enum nicfit_kind k, const char *id,
+					       const char *what, struct nicfit_error *err)
+{
+	const struct nicfit_entry *e = find(cat, k, id);
+	const char *near;
+
+	if (e)
+		return e;
+	near = nicfit_suggest(id, cat->k[k].ids);
+	if (near)
+		nicfit_error_at(err, NICFIT_E_NOTFOUND, what, 0, 0,
+				"unknown %s '%.64s' (did you mean '%s'?)", nicfit_kind_name(k), id, near);
+	else
+		nicfit_error_at(err, NICFIT_E_NOTFOUND, what, 0, 0,
+				"unknown %s '%.64s' (see 'nicfit catalog list %s')",
+				nicfit_kind_name(k), id, nicfit_kind_plural(k));
+	return NULL;
+}
+
+#define FINDER(fn, type, kind) \
+	const struct type *fn(const struct nicfit_catalog *cat, const char *id, \
+			      const char *what, struct nicfit_error *err) \
+	{ \
+		return (const struct type *)(const void *)find_or_fail(cat, kind, id, what, err); \
+	}
+
+FINDER(nicfit_catalog_find_nic, nicfit_nic, NICFIT_KIND_NIC)
+FINDER(nicfit_catalog_find_cable, nicfit_cable, NICFIT_KIND_CABLE)
+FINDER(nicfit_catalog_find_switch, nicfit_switch, NICFIT_KIND_SWITCH)
+FINDER(nicfit_catalog_find_server, nicfit_server, NICFIT_KIND_SERVER)
+FINDER(nicfit_catalog_find_gpu, nicfit_gpu, NICFIT_KIND_GPU)
+FINDER(nicfit_catalog_find_model, nicfit_model, NICFIT_KIND_MODEL)
+
+const struct nicfit_entry *nicfit_catalog_lookup(const struct nicfit_catalog *cat,
+						 const char *id, enum nicfit_kind *kind)
+{
+	int k;
+
+	for (k = 0; k < NICFIT_KIND_COUNT; k++) {
+		const struct nicfit_entry *e = find(cat, (enum nicfit_kind)k, id);
+
+		if (e) {
+			if (kind)
+				*kind = (enum nicfit_kind)k;
+			return e;
+		}
+	}
+	return NULL;
+}
+
+const struct nicfit_nic *nicfit_catalog_find_nic_pci(const struct nicfit_catalog *cat,
+						     unsigned vendor, unsigned device,
+						     unsigned subvendor, unsigned subdevice)
+{
+	const struct nicfit_nic *any = NULL;
+	size_t i;
+	int s;
+
+	for (i = 0; i < cat->k[NICFIT_KIND_NIC].n; i++) {
+		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
+
+		if (n->pci_vendor != vendor || n->pci_device != device)
+			continue;
+		for (s = 0; s < n->nsubsys; s++)
+			if (n->subsys[s][0] == subvendor && n->subsys[s][1] == subdevice)
+				return n;
+		if (!any)
+			any = n;
+	}
+	(void)any; /* a device ID alone names a chip, not a card */
+	return NULL;
+}
+
+int nicfit_entry_unverified(const struct nicfit_entry *e, const char *field)
+{
+	int i;
+
+	for (i = 0; i < e->nunverified; i++)
+		if (!strcmp(e->unverified[i], field))
+			return 1;
+	return 0;
+}
+
+char *nicfit_catalog_entry_json(const struct nicfit_catalog *cat, enum nicfit_kind k,
+				const char *id, int pretty)
+{
+	const struct nicfit_entry *e = find(cat, k, id);
+	json_t *o, *copy;
+	char *s;
+
+	if (!e)
+		return NULL;
+	o = json_object_get(cat->k[k].byid, e->id);
+	copy = json_deep_copy(o);
+	if (!copy)
+		return NULL;
+	json_object_del(copy, "_origin");
+	s = json_dumps(copy, (pretty ? JSON_INDENT(2) : JSON_COMPACT) | JSON_REAL_PRECISION(15));
+	json_decref(copy);
+	return s;
+}
+
+const char *nicfit_cable_type_name(enum nicfit_cable_type t)
+{
+	switch (t) {
+	case NICFIT_CABLE_DAC: return "dac";
+	case NICFIT_CABLE_AOC: return "aoc";
+	case NICFIT_CABLE_OPTIC: return "optic";
+	case NICFIT_CABLE_BREAKOUT_DAC: return "breakout-dac";
+	case NICFIT_CABLE_BREAKOUT_AOC: return "breakout-aoc";
+	case NICFIT_CABLE_RJ45: return "rj45";
+	}
+	return "?";
+}
