@@ -414,37 +414,15 @@ static void cell(struct nicfit_emit *e, char *shown, json_t *v)
 	}
 }
 
-static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *dupf(const char *fmt, ...)
-{
-	va_list ap;
-	char *p;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return NULL;
-	p = malloc((size_t)n + 1);
-	if (!p)
-		return NULL;
-	va_start(ap, fmt);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return p;
-}
-
 void nicfit_emit_cell_string(struct nicfit_emit *e, const char *v)
 {
-	cell(e, is_json(e) ? NULL : dupf("%s", v ? v : ""),
+	cell(e, is_json(e) ? NULL : nicfit__strfmt("%s", v ? v : ""),
 	     is_json(e) ? (v ? json_string(v) : json_null()) : NULL);
 }
 
 void nicfit_emit_cell_int(struct nicfit_emit *e, long long v)
 {
-	cell(e, is_json(e) ? NULL : dupf("%lld", v),
+	cell(e, is_json(e) ? NULL : nicfit__strfmt("%lld", v),
 	     is_json(e) ? json_integer(v) : NULL);
 }
 
@@ -456,13 +434,13 @@ void nicfit_emit_cell_number(struct nicfit_emit *e, double v, int decimals)
 		nicfit_emit_cell_null(e, "-");
 		return;
 	}
-	cell(e, is_json(e) ? NULL : dupf("%.*f", decimals, v),
+	cell(e, is_json(e) ? NULL : nicfit__strfmt("%.*f", decimals, v),
 	     is_json(e) ? num(v) : NULL);
 }
 
 void nicfit_emit_cell_null(struct nicfit_emit *e, const char *shown)
 {
-	cell(e, is_json(e) ? NULL : dupf("%s", shown ? shown : ""),
+	cell(e, is_json(e) ? NULL : nicfit__strfmt("%s", shown ? shown : ""),
 	     is_json(e) ? json_null() : NULL);
 }
 
