@@ -7,7 +7,7 @@
  * the narrowest link on the way to the CPU (naming the bridge that limits
  * it); per network card, whether PCIe can feed its ports (nicfit_calc_nic);
  * per GPU-NIC pair, the path class PIX, PXB, PHB, NODE or SYS as
- * `nvidia-smi topo -m` prints it (reference/topology.md 2) and whether
+ * `nvidia-smi topo -m` prints it (docs/reference/topology.md 2) and whether
  * NCCL would use GPUDirect RDMA by default (topology.md 1.5); per RDMA
  * port, state, rate, link layer and RoCE v2 GIDs. Every problem becomes a
  * finding (nicfit/finding.h) with a severity, a registered code, the

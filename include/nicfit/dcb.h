@@ -3,7 +3,7 @@
  * interface, from the kernel's DCB netlink interface: what `dcb pfc show
  * dev IF` (iproute2) and `mlnx_qos -i IF` show. RoCE needs PFC on its
  * priority, or a lossy fabric with ECN, to survive congestion
- * (reference/anchors.md 5.7).
+ * (docs/reference/anchors.md 5.7).
  *
  * This is the one read that is not in sysfs, so it happens only on the
  * live host (reading needs no root: only setting does). Snapshots keep the

@@ -3,7 +3,7 @@
  *
  * Ethernet carries TCP or RoCE v2; InfiniBand carries RDMA natively. The
  * MAC (or IB data) rate is the nominal speed; goodput takes off the
- * per-packet headers at the given MTU (reference/bandwidth.md 2-3):
+ * per-packet headers at the given MTU (docs/reference/bandwidth.md 2-3):
  *
  *   TCP:  rate x (MTU - 40 - 12 x timestamps) / (MTU + 38 + 4 x vlan)
  *   RoCE: rate x M / (M + 82 + 4 x vlan)        M = RoCE path MTU

@@ -10,7 +10,7 @@
  * (grouped-query attention uses the KV heads, not the attention heads);
  * multi-head latent attention caches (kv_lora_rank + rope_dim) per layer.
  * Capacity: GPUs x memory x the share a serving engine may use.
- * (reference/servers-gpus-models.md section 4)
+ * (docs/reference/servers-gpus-models.md section 4)
  */
 #ifndef NICFIT_LLM_H
 #define NICFIT_LLM_H

@@ -6,10 +6,10 @@
  *
  *   - NVIDIA/Mellanox ConnectX ordering part numbers (OPNs), ConnectX-3 to
  *     ConnectX-7, read position by position with the rules of
- *     reference/nic-identity.md section 1 ("MCX 6 5 3 1 0 5 A - H D A T"),
+ *     docs/reference/nic-identity.md section 1 ("MCX 6 5 3 1 0 5 A - H D A T"),
  *     so that an OPN that is not in the catalog still decodes;
  *   - Intel Ethernet adapter names (X710-DA2, E810-CQDA2, ...) from a table
- *     of the adapters nicfit knows (reference/nic-identity.md section 2);
+ *     of the adapters nicfit knows (docs/reference/nic-identity.md section 2);
  *   - any id or part number of the catalog (a BlueField DPU OPN, a
  *     Broadcom SKU, a cable) - then the catalog's facts are the answer.
  *

@@ -1,7 +1,7 @@
 /*
  * nicfit/pcie.h - what a PCIe link can carry.
  *
- * The model (reference/bandwidth.md section 1) works up from the lane rate:
+ * The model (docs/reference/bandwidth.md section 1) works up from the lane rate:
  *
  *   raw        = GT/s x lanes x line coding (8b/10b, 128b/130b, Gen6 FLIT)
  *   write path = raw x P/(P + framing + 4DW header + DLLP) x (1 - SKP share)

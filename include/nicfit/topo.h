@@ -9,7 +9,7 @@
  *
  * The PCI tree is built from the directory structure under sys/devices,
  * not from the /sys/bus/pci/devices listing, because some bridges are
- * absent from the listing (reference/topology.md 3.2); functions found only
+ * absent from the listing (docs/reference/topology.md 3.2); functions found only
  * through the listing (a Hyper-V VMBus, a VMD domain) are added with their
  * parents. Each function keeps every value with a flag saying whether its
  * file was there, so "unknown" is never mistaken for zero.
@@ -234,7 +234,7 @@ struct nicfit_topo {
 	int nslots;
 	size_t alloc_slots;
 
-	/* GPUDirect RDMA kernel support (reference/topology.md 1.1) */
+	/* GPUDirect RDMA kernel support (docs/reference/topology.md 1.1) */
 	int nv_mem;              /* sys/kernel/mm/memory_peers/nv_mem/version */
 	int nv_mem_nc;
 	int nvidia_peermem;      /* sys/module/nvidia_peermem */

@@ -18,7 +18,7 @@ const struct nicfit_param nicfit_link_param_table[] = {
 	  "Ethernet IP MTU for TCP traffic", "Linux default; 9000 with jumbo frames" },
 	{ "rdma_mtu", P(rdma_mtu), 4096, 256, 4096, "B",
 	  "RoCE/InfiniBand path MTU (RoCE 4096 needs Ethernet MTU >= 4200)",
-	  "IB MTU sizes 256..4096; reference/bandwidth.md 2.3, 3.2" },
+	  "IB MTU sizes 256..4096; docs/reference/bandwidth.md 2.3, 3.2" },
 	{ "tcp_timestamps", P(tcp_timestamps), 1, 0, 1, "",
 	  "TCP timestamp option on (12 B per segment)", "Linux default (net.ipv4.tcp_timestamps=1)" },
 	{ "vlan", P(vlan), 0, 0, 1, "", "802.1Q tag on every frame (4 B)", "IEEE 802.1Q" },

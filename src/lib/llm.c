@@ -57,7 +57,7 @@ const struct nicfit_param nicfit_llm_param_table[] = {
 	  "weights sharing one scale and zero point in 4-bit formats",
 	  "GPTQ/AWQ default group size" },
 	{ "scale_bits", L(scale_bits), 16, 0, 32, "bits", "bits of one group scale (fp16)",
-	  "AutoGPTQ qlinear buffers; reference/servers-gpus-models.md 4.1" },
+	  "AutoGPTQ qlinear buffers; docs/reference/servers-gpus-models.md 4.1" },
 	{ "zero_bits", L(zero_bits), 4, 0, 32, "bits", "bits of one packed group zero point",
 	  "AutoGPTQ packs zeros as int4" },
 	{ "embed_bits", L(embed_bits), 16, 4, 32, "bits",
@@ -153,10 +153,10 @@ int nicfit_calc_fit(const struct nicfit_arch *a, enum nicfit_precision prec,
 const struct nicfit_param nicfit_stream_param_table[] = {
 	{ "event_bytes", S(event_bytes), 260, 20, 100000, "B",
 	  "one server-sent event carrying one token (OpenAI chat.completion.chunk)",
-	  "measured chunk size, reference/bandwidth.md 6" },
+	  "measured chunk size, docs/reference/bandwidth.md 6" },
 	{ "wire_bytes", S(wire_bytes), 118, 0, 10000, "B",
 	  "HTTP chunk (6) + TLS record (22) + TCP/IP (52) + Ethernet (38) per event",
-	  "reference/bandwidth.md 6, one event per packet" },
+	  "docs/reference/bandwidth.md 6, one event per packet" },
 };
 
 const size_t nicfit_stream_param_count =

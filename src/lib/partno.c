@@ -4,7 +4,7 @@
  * reading (the card in common slots, the summary line).
  *
  * Three readers share one result struct: the ConnectX OPN rules
- * (partno_cx*.c; reference/nic-identity.md section 1, "MCX <gen> <digits>
+ * (partno_cx*.c; docs/reference/nic-identity.md section 1, "MCX <gen> <digits>
  * <letters> - <speed><host interface><option><bracket>"), a table of Intel
  * adapter names (partno_intel.c; section 2) and the catalog
  * (partno_catalog.c). The catalog is asked first; the rules run anyway so
@@ -28,7 +28,7 @@
 #include "nicfit/spec.h"
 #include "partno_int.h"
 
-#define REF1 "reference/nic-identity.md \xc2\xa7" "1"
+#define REF1 "docs/reference/nic-identity.md \xc2\xa7" "1"
 
 const char *nicfit_confidence_name(enum nicfit_confidence c)
 {

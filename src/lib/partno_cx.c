@@ -3,7 +3,7 @@
  * an OPN and its whole reading; BlueField DPU OPNs (see partno_int.h).
  *
  * An OPN is "MCX <generation> <digits> <letters> - <speed><host><option>
- * <bracket>" (reference/nic-identity.md section 1), followed by extra suffixes
+ * <bracket>" (docs/reference/nic-identity.md section 1), followed by extra suffixes
  * ("-S25") and tails firmware tools add ("_Ax"). opn_shape() splits the
  * text into those parts and checks their lengths for the generation;
  * the digits are read by generation in partno_cx_base.c, the letters and

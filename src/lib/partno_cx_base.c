@@ -1,6 +1,6 @@
 /*
  * partno_cx_base.c - the base digits of a ConnectX OPN, by generation
- * (reference/nic-identity.md section 1; see partno_int.h).
+ * (docs/reference/nic-identity.md section 1; see partno_int.h).
  *
  * ConnectX-3 to -5 carry three digits after the generation: form
  * (EN/VPI/OCP), ports and cages, and the 4-digit ConnectX-4 Lx one more.

@@ -1,7 +1,7 @@
 /*
  * partno_cx_suffix.c - the letters of a ConnectX OPN: the variant and
  * security letters before the '-', then the speed, host-interface, option
- * and bracket letters after it (reference/nic-identity.md section 1; see
+ * and bracket letters after it (docs/reference/nic-identity.md section 1; see
  * partno_int.h).
  *
  * A letter the rules do not know is a note, not an error, except the
@@ -13,7 +13,7 @@
 
 #include "partno_int.h"
 
-/* ---- the speed letters (reference/nic-identity.md section 1) ------------- */
+/* ---- the speed letters (docs/reference/nic-identity.md section 1) ------------- */
 
 /* The first character after the dash: the fastest rate of a port. */
 struct speed {

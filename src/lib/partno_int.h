@@ -75,7 +75,7 @@ int nicfit__part_bad(struct dec *d, size_t at, const char *fmt, ...)
 /*
  * A ConnectX family: what the generation and family digits select.
  * Maximum Ethernet rates from NVIDIA's MLNX_EN documentation
- * ("Uplink Speed" table); PCI IDs from reference/nic-identity.md 3.1.
+ * ("Uplink Speed" table); PCI IDs from docs/reference/nic-identity.md 3.1.
  */
 struct cx_family {
 	const char *name;      /* "ConnectX-6 Dx" */

@@ -1,6 +1,6 @@
 /*
  * partno_intel.c - Intel Ethernet adapter names (X710-DA2, E810-CQDA2 ...)
- * from a table of the adapters nicfit knows (reference/nic-identity.md
+ * from a table of the adapters nicfit knows (docs/reference/nic-identity.md
  * section 2; see partno_int.h).
  *
  * Intel's names are not an ordering code read position by position: the
@@ -12,9 +12,9 @@
 
 #include "partno_int.h"
 
-#define REF2 "reference/nic-identity.md \xc2\xa7" "2"
+#define REF2 "docs/reference/nic-identity.md \xc2\xa7" "2"
 
-/* ---- Intel adapters (reference/nic-identity.md section 2) ----------------- */
+/* ---- Intel adapters (docs/reference/nic-identity.md section 2) ----------------- */
 
 struct intel_nic {
 	const char *name;        /* "X710-DA2" */

@@ -14,10 +14,10 @@
 const struct nicfit_param nicfit_pcie_param_table[] = {
 	{ "mps", P(mps), 256, 128, 4096, "B",
 	  "max payload size of posted writes, negotiated down the path",
-	  "typical server BIOS value; reference/bandwidth.md 1.3" },
+	  "typical server BIOS value; docs/reference/bandwidth.md 1.3" },
 	{ "read_cpl", P(read_cpl), 128, 32, 4096, "B",
 	  "data per read completion: completers split reads at the 64/128 B read completion boundary",
-	  "PCIe RCB; reference/bandwidth.md 1.3 (64 B on some root complexes)" },
+	  "PCIe RCB; docs/reference/bandwidth.md 1.3 (64 B on some root complexes)" },
 	{ "hdr_write", P(hdr_write), 16, 12, 16, "B",
 	  "memory-write TLP header (4DW, 64-bit address)", "PCIe base spec; Intel AN 708" },
 	{ "hdr_cpl", P(hdr_cpl), 12, 12, 16, "B",

@@ -1,7 +1,7 @@
 /*
  * pciids.c - the built-in PCI ID table and the pci.ids reader
- * (see nicfit/pciids.h). Rows cite reference/nic-identity.md (NI) and
- * reference/topology.md (TO) by section.
+ * (see nicfit/pciids.h). Rows cite docs/reference/nic-identity.md (NI) and
+ * docs/reference/topology.md (TO) by section.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -21,11 +21,11 @@
 #define R_I NICFIT_PCIID_IB
 #define R_W NICFIT_PCIID_IWARP
 
-static const char S_GPU[] = "reference/nic-identity.md 3.4 (pci.ids upstream)";
-static const char S_MLX[] = "reference/nic-identity.md 3.1; port rates reference/anchors.md 7";
-static const char S_INT[] = "reference/nic-identity.md 2.1, 3.2";
-static const char S_BCM[] = "reference/nic-identity.md 3.3";
-static const char S_TOP[] = "reference/topology.md 1.7, 6";
+static const char S_GPU[] = "docs/reference/nic-identity.md 3.4 (pci.ids upstream)";
+static const char S_MLX[] = "docs/reference/nic-identity.md 3.1; port rates docs/reference/anchors.md 7";
+static const char S_INT[] = "docs/reference/nic-identity.md 2.1, 3.2";
+static const char S_BCM[] = "docs/reference/nic-identity.md 3.3";
+static const char S_TOP[] = "docs/reference/topology.md 1.7, 6";
 
 /* Sorted by vendor, then device (nicfit__pci_id_find bisects). */
 static const struct nicfit_pci_id table[] = {
@@ -214,7 +214,7 @@ int nicfit__pci_vendor_is_bmc_vga(unsigned vendor)
 	return vendor == 0x1a03 || vendor == 0x102b;
 }
 
-/* PSIDs confirmed in reference/nic-identity.md 1.7 ([V] rows only). */
+/* PSIDs confirmed in docs/reference/nic-identity.md 1.7 ([V] rows only). */
 static const struct {
 	const char *psid, *part;
 } psids[] = {

@@ -2,8 +2,8 @@
  * pciids_int.h - names for PCI devices: a built-in table of the GPUs,
  * network chips and bridges that matter to an AI server, and pci.ids.
  *
- * The built-in table comes from reference/nic-identity.md section 3 and
- * reference/topology.md (each row names its source). It is kept because
+ * The built-in table comes from docs/reference/nic-identity.md section 3 and
+ * docs/reference/topology.md (each row names its source). It is kept because
  * distributions ship old pci.ids files (Debian 12's is from 2023 and has
  * no L40S, H200 or ConnectX-9). Besides a name, a row says what kind of
  * function it is (GPU, NIC, virtual function, flash-recovery mode, PCIe

@@ -110,7 +110,7 @@ static int hex_exact(const char *s, size_t min, size_t max, unsigned long *out)
 
 /*
  * The kernel's uevent file carries class, IDs, subsystem IDs and the
- * driver in one read (reference/topology.md 3.1). Returns 0 when it held
+ * driver in one read (docs/reference/topology.md 3.1). Returns 0 when it held
  * class and IDs.
  */
 static int read_uevent(struct disc *d, struct nicfit_pcidev *p, const char *dir)

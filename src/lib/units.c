@@ -168,7 +168,7 @@ struct ib_rate {
 	double lane_gbps; /* data rate per lane after line coding */
 };
 
-/* Per-lane data rates: reference/bandwidth.md section 3.1. */
+/* Per-lane data rates: docs/reference/bandwidth.md section 3.1. */
 static const struct ib_rate ib_rates[] = {
 	{ "SDR", 4, 2.0 },
 	{ "DDR", 4, 4.0 },

@@ -1,7 +1,7 @@
 /*
  * vpd.c - PCI VPD resource tags and keywords (see nicfit/vpd.h).
  * Tag values and the checksum rule follow the kernel's drivers/pci/vpd.c
- * and pciutils' ls-vpd.c (reference/nic-identity.md section 4).
+ * and pciutils' ls-vpd.c (docs/reference/nic-identity.md section 4).
  */
 #include <string.h>
 

@@ -270,7 +270,7 @@ static void three_tier_limit(void **state)
 	}
 }
 
-/* ---- NVIDIA SuperPOD rows (reference/anchors.md 3.2) ---------------------------------- */
+/* ---- NVIDIA SuperPOD rows (docs/reference/anchors.md 3.2) ---------------------------------- */
 
 static void superpod(void **state)
 {

@@ -1,6 +1,6 @@
 /*
  * test_partno.c - the part-number decoder, table-driven: every OPN row of
- * reference/nic-identity.md 1.7 and every adapter row of 2.1 decoded by the
+ * docs/reference/nic-identity.md 1.7 and every adapter row of 2.1 decoded by the
  * rules alone (no catalog), OPNs that are not in the catalog, firmware-tool
  * spellings, inputs that are not part numbers, the catalog path, the
  * rendered JSON document and the card handed to calc nic.
@@ -32,7 +32,7 @@ struct want {
 
 #define NC -2
 
-/* reference/nic-identity.md 1.7 "Known OPNs (decoded)", read by the rules alone */
+/* docs/reference/nic-identity.md 1.7 "Known OPNs (decoded)", read by the rules alone */
 static const struct want table_17[] = {
 	{ "MCX4121A-ACAT", "ConnectX-4 Lx", "EN", 2, "SFP28", 25, "", 3, 0, 8, "pcie-hhhl", "tall", 0, 0x1015, -1, -1 },
 	{ "MCX4121A-XCAT", "ConnectX-4 Lx", "EN", 2, "SFP28", 10, "", 3, 0, 8, "pcie-hhhl", "tall", 0, 0x1015, NC, NC },
@@ -57,7 +57,7 @@ static const struct want table_17[] = {
 	{ "MCX354A-FCBT", "ConnectX-3", "VPI", 2, "QSFP+", 40, "FDR", 3, 0, 8, "pcie-hhhl", "tall", 0, 0x1003, NC, NC },
 };
 
-/* reference/nic-identity.md 2.1 "Adapter table" */
+/* docs/reference/nic-identity.md 2.1 "Adapter table" */
 static const struct want table_21[] = {
 	{ "X710-DA2", "Intel X710", "EN", 2, "SFP+", 10, "", 3, 0, 8, "pcie-hhhl", NULL, 0, 0x1572, NC, NC },
 	{ "X710-DA4", "Intel X710", "EN", 4, "SFP+", 10, "", 3, 0, 8, "pcie-hhhl", NULL, 0, 0x1572, NC, NC },

@@ -1,6 +1,6 @@
 /*
  * test_physics.c - the bandwidth and memory models against the values
- * derived in reference/bandwidth.md and servers-gpus-models.md.
+ * derived in docs/reference/bandwidth.md and servers-gpus-models.md.
  */
 #include "unit.h"
 

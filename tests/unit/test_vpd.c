@@ -1,6 +1,6 @@
 /*
  * test_vpd.c - PCI VPD: the MCX4121A-ACAT image rebuilt in
- * reference/nic-identity.md 4.5 (lspci decodes it to the real card's text),
+ * docs/reference/nic-identity.md 4.5 (lspci decodes it to the real card's text),
  * the checksum rule, and damaged images.
  */
 #include "unit.h"

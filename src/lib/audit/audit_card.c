@@ -156,7 +156,7 @@ static void survey_card(struct nicfit__audit_ctx *c, int di,
 
 /*
  * nic-flash-recovery, nic-no-driver: the card's identity says it cannot
- * work. A flash-recovery PCI ID (reference/nic-identity.md 3) means the
+ * work. A flash-recovery PCI ID (docs/reference/nic-identity.md 3) means the
  * firmware is gone, so nothing on the card works: critical. A card without
  * a driver has no interface, which may be intended (a spare), so a
  * warning; a card in recovery gets only the first finding.
@@ -264,7 +264,7 @@ static int fit_card(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d,
 /*
  * nic-card-pcie-bound: nothing upstream narrows the card, yet its own host
  * interface carries less than its ports (dual-port 100G on PCIe 3.0 x16:
- * reference/anchors.md 5.1-5.2). No slot fixes that. It matters only when
+ * docs/reference/anchors.md 5.1-5.2). No slot fixes that. It matters only when
  * two ports with link already ask for more than PCIe gives (a warning);
  * with one port busy it is a ceiling to know about (a note).
  */

@@ -21,7 +21,7 @@ struct seen {
 
 /*
  * host-virtual: on a virtual machine PCIe links and NUMA locality are the
- * hypervisor's inventions (reference/topology.md 3.2), so link findings
+ * hypervisor's inventions (docs/reference/topology.md 3.2), so link findings
  * are skipped (audit_link.c) and this note says why.
  */
 static void rule_virtual(struct nicfit__audit_ctx *c)
@@ -40,7 +40,7 @@ static void rule_virtual(struct nicfit__audit_ctx *c)
  * gpu-no-driver, numa-locality-unknown: a GPU with no driver bound cannot
  * be used (a warning). GPUs and NICs with numa_node -1 on a host of
  * several NUMA nodes leave NCCL unable to tell their socket, so it may
- * pick a far NIC (reference/topology.md 6): one warning naming them all.
+ * pick a far NIC (docs/reference/topology.md 6): one warning naming them all.
  * The walk also gathers what the not-checked notes depend on.
  */
 static void rule_devices(struct nicfit__audit_ctx *c, struct seen *s)
@@ -110,7 +110,7 @@ static int roce_pfc(const struct nicfit__audit_ctx *c)
 /*
  * no-rdma-nic: GPUs and NICs but no RDMA NIC. One server's inference
  * needs only a front-end network; training or a model split across
- * servers needs a back end (the project's premise: DESIGN.md). A note.
+ * servers needs a back end (the project's premise: docs/rules.md R2). A note.
  */
 static void rule_no_rdma(struct nicfit__audit_ctx *c)
 {
@@ -129,7 +129,7 @@ static void rule_no_rdma(struct nicfit__audit_ctx *c)
 /*
  * intel-700-no-link: an Intel 700-series port (driver i40e) without link.
  * Its firmware refuses modules and DACs that are not Intel-coded
- * (reference/nic-identity.md 2.3), which looks exactly like no cable: a
+ * (docs/reference/nic-identity.md 2.3), which looks exactly like no cable: a
  * note pointing at the kernel log line that tells them apart.
  */
 static void rule_intel_700(struct nicfit__audit_ctx *c)

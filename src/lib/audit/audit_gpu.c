@@ -1,7 +1,7 @@
 /*
  * audit_gpu.c - GPU-NIC pairs and GPUDirect (see audit_int.h): the path
  * class of every GPU with every network card, as `nvidia-smi topo -m`
- * prints it (reference/topology.md 2), whether NCCL would use GPUDirect
+ * prints it (docs/reference/topology.md 2), whether NCCL would use GPUDirect
  * RDMA on it by default (topology.md 1.5), each GPU's nearest NIC; and
  * what stands between GPUs and NICs: distance, a card on the wrong
  * socket, the kernel module GPUDirect needs, ACS redirection in the
@@ -73,7 +73,7 @@ static enum nicfit_path path_between(const struct nicfit__audit_ctx *c, int x, i
 
 /*
  * Whether NCCL uses GPUDirect RDMA on a pair by default (its
- * ncclTopoCheckGdr, reference/topology.md 1.5): an NVIDIA GPU, an RDMA
+ * ncclTopoCheckGdr, docs/reference/topology.md 1.5): an NVIDIA GPU, an RDMA
  * NIC, a path no longer than PXB, and the kernel's peer-memory support.
  * The first condition that fails is the reason.
  */
@@ -255,7 +255,7 @@ void nicfit__audit_judge_gpus(struct nicfit__audit_ctx *c)
 
 /*
  * gdr-no-peermem: NVIDIA GPUs and RDMA NICs, but neither nvidia_peermem
- * nor nv_peer_mem is loaded (reference/topology.md 1.1), so NCCL cannot
+ * nor nv_peer_mem is loaded (docs/reference/topology.md 1.1), so NCCL cannot
  * register GPU memory with the NIC the classic way. With a pair close
  * enough for GPUDirect by default (PXB or closer) that disables it: a
  * warning, or a note when the NVIDIA driver itself is absent (nothing
@@ -363,7 +363,7 @@ static void labels_below(const struct nicfit__audit_ctx *c, int k, char *devs, s
  * acs-redirect: switch ports between a GPU and a NIC that share the
  * switch have ACS P2P Request/Completion Redirect on, so peer-to-peer
  * (GPUDirect) traffic goes up to the root complex instead of across the
- * switch, which slows it or breaks it (reference/anchors.md 5.4). One
+ * switch, which slows it or breaks it (docs/reference/anchors.md 5.4). One
  * warning per switch, naming its redirecting ports and the devices below.
  * ACS is in extended config space: only seen as root.
  */
@@ -406,7 +406,7 @@ void nicfit__audit_judge_acs(struct nicfit__audit_ctx *c)
 /*
  * iommu-translated: GPUs or RDMA NICs whose IOMMU group translates DMA
  * (type DMA or DMA-FQ, not identity): GPUDirect and peer-to-peer traffic
- * then goes through the IOMMU (reference/anchors.md 5.4). A note: it
+ * then goes through the IOMMU (docs/reference/anchors.md 5.4). A note: it
  * works, and some hosts need the IOMMU; passthrough (iommu=pt) avoids it.
  */
 void nicfit__audit_judge_iommu(struct nicfit__audit_ctx *c)

@@ -20,7 +20,7 @@
  * are what server root complexes offer and nearly halve the header
  * overhead of 128 B; 1024 B read requests are the least that keeps a NIC's
  * DMA reads from being split into many small requests (NVIDIA's NIC
- * configuration operator goes to 4096 B, reference/anchors.md 1.6).
+ * configuration operator goes to 4096 B, docs/reference/anchors.md 1.6).
  */
 #define MPS_GOOD 256
 #define MRRS_GOOD 1024
@@ -286,7 +286,7 @@ static void rule_link_width(struct nicfit__audit_ctx *c, const struct nicfit_aud
 /*
  * gpu-link-idle, link-speed-downtrained: the device's own link runs at a
  * lower generation than both ends support. GPUs lower their link speed
- * when idle (reference/topology.md 6), so for a GPU this is only a note to
+ * when idle (docs/reference/topology.md 6), so for a GPU this is only a note to
  * re-check under load; any other device keeps its speed, and a slower one
  * is a BIOS setting or a riser (a warning).
  */

@@ -19,7 +19,7 @@
 /*
  * RoCE v2 puts an IPv4 header (20 B), UDP (8), the IB base transport
  * header (12), an RDMA extended header (16) and the invariant CRC (4)
- * inside the interface MTU (reference/bandwidth.md 2.3): the RoCE path
+ * inside the interface MTU (docs/reference/bandwidth.md 2.3): the RoCE path
  * MTU is the largest IB MTU (256 to 4096 B, powers of two) that fits in
  * the rest.
  */
@@ -111,7 +111,7 @@ static void rule_port_down(struct nicfit__audit_ctx *c, const struct nicfit_rdma
  * vpi-port-mode: a VPI port (InfiniBand or Ethernet, set by mlxconfig
  * LINK_TYPE_Pn) has no link in one mode while the host's other active VPI
  * ports run the other: cabled to that fabric, it links to nothing until
- * its mode is changed (reference/anchors.md 1.5, 5.9). A warning.
+ * its mode is changed (docs/reference/anchors.md 1.5, 5.9). A warning.
  */
 static void rule_vpi_mode(struct nicfit__audit_ctx *c, const struct nicfit_rdmadev *r,
 			  const struct nicfit_rdma_port *pt, const struct modes *m)
@@ -143,7 +143,7 @@ static void rule_vpi_mode(struct nicfit__audit_ctx *c, const struct nicfit_rdmad
  * roce-no-pfc: the interface of an active RoCE port reports PFC off on
  * every priority (DCB, read on the live host or kept in a snapshot).
  * Without a lossless priority, or ECN end to end, RoCE's go-back-N
- * recovery collapses under congestion (reference/anchors.md 5.6-5.7): a
+ * recovery collapses under congestion (docs/reference/anchors.md 5.6-5.7): a
  * warning. Said only when PFC was actually read.
  */
 static void rule_roce_pfc(struct nicfit__audit_ctx *c, const struct nicfit_rdmadev *r,

@@ -2,7 +2,7 @@
  * fleet_audit.c - one `nicfit audit --json` document becomes one host:
  * its name, its hardware signature and its comparable attributes.
  *
- * The reader follows the audit contract (DESIGN.md, nicfit.audit.v1) and
+ * The reader follows the audit contract (docs/json-audit.md, nicfit.audit.v1) and
  * is lenient in the way a fleet needs: members it does not know are
  * skipped, members that are absent or null are unknown (no attribute, so
  * never a difference), and a few spellings that older or newer audits use
