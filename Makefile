@@ -107,7 +107,7 @@ $(B)/libnicfit.a: $(LIB_OBJ)
 $(B)/nicfit: $(CLI_OBJ) $(B)/libnicfit.a
 	$(Q_LD)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libnicfit.a $(LIBS)
 
-$(B)/tests/%: tests/unit/%.c $(B)/libnicfit.a tests/unit/unit.h
+$(B)/tests/%: tests/unit/%.c $(B)/libnicfit.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(Q_LD)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
 		-o $@ $< $(B)/libnicfit.a $(LIBS) -lcmocka -larchive

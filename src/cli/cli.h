@@ -57,6 +57,11 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct nicfit_emit *cli_emitter(struct cli *c);
 /* Finish e into c->out and free it; returns 0 or an exit code. */
 int cli_emit_done(struct cli *c, struct nicfit_emit *e);
+/*
+ * Finish a command that rendered into e with status rc: on success as
+ * cli_emit_done(), on failure free e and report err (cli_fail()).
+ */
+int cli_emit_result(struct cli *c, struct nicfit_emit *e, int rc, const struct nicfit_error *err);
 
 /*
  * getopt_long over a command's options; returns the option's val, -1 at

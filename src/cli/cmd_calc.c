@@ -40,12 +40,7 @@ int cmd_calc(struct cli *c, int argc, char **argv)
 	nicfit_error_clear(&err);
 	e = cli_emitter(c);
 	rc = nicfit_calc_run(cat, argv[1], spec, e, &err);
-	if (rc) {
-		nicfit_emit_free(e);
-		rc = cli_fail(&err);
-		goto out;
-	}
-	rc = cli_emit_done(c, e);
+	rc = cli_emit_result(c, e, rc, &err);
 out:
 	nicfit_spec_release(spec);
 	free(spec);

@@ -200,12 +200,7 @@ int cmd_cluster(struct cli *c, int argc, char **argv)
 	}
 	e = cli_emitter(c);
 	rc = nicfit_cluster_render(&cl, &opts, e, &err);
-	if (rc) {
-		nicfit_emit_free(e);
-		rc = cli_fail(&err);
-		goto out;
-	}
-	rc = cli_emit_done(c, e);
+	rc = cli_emit_result(c, e, rc, &err);
 out:
 	nicfit_cluster_release(&cl);
 	nicfit_spec_release(spec);

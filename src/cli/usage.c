@@ -76,6 +76,15 @@ int cli_emit_done(struct cli *c, struct nicfit_emit *e)
 	return 0;
 }
 
+int cli_emit_result(struct cli *c, struct nicfit_emit *e, int rc, const struct nicfit_error *err)
+{
+	if (rc) {
+		nicfit_emit_free(e);
+		return cli_fail(err);
+	}
+	return cli_emit_done(c, e);
+}
+
 int cli_usage(const char *name)
 {
 	const struct cli_command *cmd = name && usage_find ? usage_find(name) : NULL;

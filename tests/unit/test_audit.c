@@ -13,23 +13,7 @@
 #include "nicfit/spec.h"
 #include "nicfit/topo.h"
 
-static struct nicfit_catalog *cat;
-
-static int setup(void **state)
-{
-	struct nicfit_error err;
-
-	(void)state;
-	nicfit_error_clear(&err);
-	return nicfit_catalog_new(&cat, &err);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	nicfit_catalog_free(cat);
-	return 0;
-}
+#include "catalog_fixture.h"
 
 /* A function with IDs, class and link figures (gen 0: no link files). */
 static int fn(struct nicfit_topo *t, const char *bdf, int parent, int hb, unsigned cls,
@@ -541,5 +525,5 @@ int main(void)
 		cmocka_unit_test(against_plan),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

@@ -9,23 +9,7 @@
 
 #include "nicfit/cluster.h"
 
-static struct nicfit_catalog *cat;
-
-static int setup(void **state)
-{
-	struct nicfit_error err;
-
-	(void)state;
-	nicfit_error_clear(&err);
-	return nicfit_catalog_new(&cat, &err);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	nicfit_catalog_free(cat);
-	return 0;
-}
+#include "catalog_fixture.h"
 
 /* A back end only: N nodes with k links of 400G on generic radix-R switches. */
 static void backend_only(struct nicfit_cluster_input *in, long nodes, int links, int radix)
@@ -927,5 +911,5 @@ int main(void)
 		cmocka_unit_test(findings_and_decisions),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

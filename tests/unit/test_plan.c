@@ -9,23 +9,7 @@
 #include "nicfit/catalog.h"
 #include "nicfit/plan.h"
 
-static struct nicfit_catalog *cat;
-
-static int setup(void **state)
-{
-	struct nicfit_error err;
-
-	(void)state;
-	nicfit_error_clear(&err);
-	return nicfit_catalog_new(&cat, &err);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	nicfit_catalog_free(cat);
-	return 0;
-}
+#include "catalog_fixture.h"
 
 /* Plan from key/value pairs (NULL-terminated); fails the test on error. */
 static struct nicfit_plan *plan_of(const char *const *kv)
@@ -468,5 +452,5 @@ int main(void)
 		cmocka_unit_test(bad_requests),
 	};
 
-	return cmocka_run_group_tests_name("plan", tests, setup, teardown);
+	return cmocka_run_group_tests_name("plan", tests, catalog_setup, catalog_teardown);
 }
