@@ -34,7 +34,7 @@ C
 san=
 [ "${SANITIZE:-}" = 1 ] && san="-fsanitize=address,undefined"
 if PKG_CONFIG_PATH="$tmp/p/lib/pkgconfig" cc $san -o "$tmp/t" "$tmp/t.c" \
-	$(PKG_CONFIG_PATH="$tmp/p/lib/pkgconfig" pkg-config --cflags --libs --static nicfit) 2>"$tmp/cc" &&
+	$(PKG_CONFIG_PATH="$tmp/p/lib/pkgconfig" pkg-config --cflags --libs nicfit) 2>"$tmp/cc" &&
 	[ "$("$tmp/t")" = 126 ]; then
 	ok "a program links against the installed libnicfit (pkg-config)"
 else
