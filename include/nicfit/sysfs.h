@@ -148,7 +148,9 @@ enum nicfit_sysfs_status nicfit_sysfs_read(struct nicfit_sysfs *fs, const char *
 /*
  * A one-line text attribute: trailing newline and blanks removed, NUL-
  * terminated in out (cap bytes). A NUL byte or control character in the
- * text (other than tab and the final newline) is MALFORMED.
+ * text (other than tab and the final newline) is MALFORMED; the one NUL
+ * after the final newline that older kernels put at the end of the node
+ * lists ("0-3\n\0") is not.
  */
 enum nicfit_sysfs_status nicfit_sysfs_read_str(struct nicfit_sysfs *fs, const char *path,
 					       char *out, size_t cap, unsigned flags);

@@ -373,6 +373,9 @@ void nicfit_topo_finish(struct nicfit_topo *t)
 				break;
 			}
 	}
+	/* Discovery counted the CPUs' packages; a model built by hand has its nodes' only. */
+	if (t->npackages > 0)
+		return;
 	for (i = 0; i < t->nnuma; i++) {
 		if (t->numa[i].package < 0)
 			continue;

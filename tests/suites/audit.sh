@@ -19,12 +19,20 @@ audit_json() {
 	"$NICFIT" audit --sysfs "$1" --no-pci-ids -j 2>/dev/null | sed 's#"root":"[^"]*"#"root":"R"#'
 }
 
-for pair in x11-200g:1 r740xd:1 hgx-h100:1 epyc-gen4:1 kvm-vm:0 xenial-k44:0; do
+for pair in x11-200g:1 r740xd:1 hgx-h100:1 epyc-gen4:1 kvm-vm:0 xenial-k44:0 r910-qdr:1; do
 	m=${pair%:*}; want=${pair#*:}
 	"$NICFIT" audit --sysfs "$fx/$m" >/dev/null 2>&1
 	rc=$?
 	check "$m: exit $want (worst finding)" [ "$rc" = "$want" ]
 done
+
+# node lists ending "\n\0" (kernels ~2.6.23 to 2011): four nodes, four packages, and the
+# HCA without locality is a warning, not a device on a synthetic node 0
+audit_json "$fx/r910-qdr" >"$tmp/r910.json"
+check "r910-qdr: NUL-terminated node lists give 4 NUMA nodes" \
+	[ "$(grep -o '{"id":[0-9]*,"socket":[0-9]*,"cpus"' "$tmp/r910.json" | wc -l)" = 4 ]
+check "r910-qdr: 4 sockets" grep -q '"sockets":4,' "$tmp/r910.json"
+check "r910-qdr: numa-locality-unknown" grep -q '"code":"numa-locality-unknown"' "$tmp/r910.json"
 
 NICFIT_SYSFS_ROOT="$fx/x11-200g" "$NICFIT" audit >/dev/null 2>&1
 check "NICFIT_SYSFS_ROOT chooses the tree" [ $? = 1 ]

@@ -60,6 +60,10 @@ static int setup(void **state)
 	puts_file("sys/devices/pci0000:00/0000:00:01.0/device", "0xZZ\n");
 	put("sys/devices/pci0000:00/0000:00:01.0/class", "\x00\x01\xff\n", 4);
 	puts_file("sys/devices/pci0000:00/0000:00:01.0/numa_node", "-1\n");
+	/* node lists as kernels ~2.6.23 to 2011 end them, and damage that looks alike */
+	put("sys/devices/system/node/online", "0-3\n\0", 5);
+	put("sys/devices/system/node/possible", "0-3\0\n", 5);
+	put("sys/devices/system/node/has_cpu", "\n\0", 2);
 	puts_file("sys/devices/pci0000:00/0000:00:01.0/current_link_speed", "8.0 GT/s PCIe\n");
 	puts_file("sys/devices/pci0000:00/0000:00:01.0/max_link_width", "16 \n");
 	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/sys/bus/pci/devices' '%s/sys/devices/pci0000:00/0000:00:01.0/adir' "
@@ -104,6 +108,14 @@ static void readers(void **state)
 	assert_int_equal(nicfit_sysfs_read_long(fs, "sys/devices/pci0000:00/0000:00:01.0/numa_node",
 						&n, 0), NICFIT_SYSFS_OK);
 	assert_int_equal(n, -1);
+	assert_int_equal(nicfit_sysfs_read_str(fs, "sys/devices/system/node/online", s, sizeof(s), 0),
+			 NICFIT_SYSFS_OK);
+	assert_string_equal(s, "0-3");
+	assert_int_equal(nicfit_sysfs_read_str(fs, "sys/devices/system/node/possible", s, sizeof(s),
+					       0), NICFIT_SYSFS_MALFORMED);
+	assert_int_equal(nicfit_sysfs_read_str(fs, "sys/devices/system/node/has_cpu", s, sizeof(s), 0),
+			 NICFIT_SYSFS_OK);
+	assert_string_equal(s, "");
 	assert_int_equal(nicfit_sysfs_read_long(fs, "sys/devices/pci0000:00/0000:00:01.0/max_link_width",
 						&n, 0), NICFIT_SYSFS_OK);
 	assert_int_equal(n, 16);
@@ -129,7 +141,7 @@ static void readers(void **state)
 	assert_true(nicfit_sysfs_exists(fs, "sys/bus/pci/devices/0000:00:01.0/vendor"));
 	assert_false(nicfit_sysfs_exists(fs, "sys/bus/pci/devices/0000:00:02.0"));
 	/* missing is never a problem; the rest are, once each */
-	assert_int_equal(nicfit_sysfs_problem_count(fs), 6);
+	assert_int_equal(nicfit_sysfs_problem_count(fs), 7);
 	{
 		const char *p;
 		enum nicfit_sysfs_status st;

@@ -252,6 +252,26 @@ static void vm_and_old_kernel(void **state)
 	nicfit_topo_free(t);
 }
 
+/* Node lists ending "\n\0" (RHEL 6's kernel) are the kernel's format: four nodes, not one. */
+static void nul_terminated_node_lists(void **state)
+{
+	struct nicfit_topo *t = load("r910-qdr");
+	int i;
+
+	(void)state;
+	assert_true(t->numa_from_sysfs);
+	assert_int_equal(t->nnuma, 4);
+	assert_int_equal(t->npackages, 4);
+	assert_int_equal(t->numa[3].id, 3);
+	assert_int_equal(t->numa[3].package, 3);
+	for (i = 0; i < t->nproblems; i++)
+		assert_null(strstr(t->problems[i].path, "system/node"));
+	/* numa_node -1 on a host of four nodes stays unknown */
+	assert_int_equal(nicfit_topo_numa_of(t, nicfit_topo_find(t, "0000:04:00.0")), -1);
+	assert_int_equal(nicfit_topo_numa_of(t, nicfit_topo_find(t, "0000:81:00.0")), 2);
+	nicfit_topo_free(t);
+}
+
 static void every_fixture_loads(void **state)
 {
 	int i;
@@ -377,6 +397,7 @@ int main(void)
 		cmocka_unit_test(hgx_config_vmd_vfs),
 		cmocka_unit_test(x11_chipset_and_legacy),
 		cmocka_unit_test(vm_and_old_kernel),
+		cmocka_unit_test(nul_terminated_node_lists),
 		cmocka_unit_test(every_fixture_loads),
 		cmocka_unit_test(hand_built),
 		cmocka_unit_test(hand_built_grows),
