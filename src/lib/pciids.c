@@ -214,25 +214,6 @@ int nicfit__pci_vendor_is_bmc_vga(unsigned vendor)
 	return vendor == 0x1a03 || vendor == 0x102b;
 }
 
-/* PSIDs confirmed in docs/reference/nic-identity.md 1.7 ([V] rows only). */
-static const struct {
-	const char *psid, *part;
-} psids[] = {
-	{ "MT_0000000008", "MCX556A-ECAT" },
-	{ "MT_0000000359", "MCX623106AN-CDAT" },
-	{ "MT_0000000436", "MCX623106AC-CDAT" },
-};
-
-const char *nicfit__psid_part(const char *psid)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(psids) / sizeof(psids[0]); i++)
-		if (!strcmp(psids[i].psid, psid))
-			return psids[i].part;
-	return NULL;
-}
-
 /* ---- pci.ids ---------------------------------------------------------------- */
 
 static int hex4(const char *s, unsigned *v)

@@ -60,8 +60,6 @@ const char *nicfit__pci_vendor_name(unsigned vendor);
 /* 1 for vendors whose class-0x03 functions are BMC/server VGA (ASPEED, Matrox). */
 int nicfit__pci_vendor_is_bmc_vga(unsigned vendor);
 
-/* ConnectX part number for a firmware PSID ("MT_0000000008"), or NULL. */
-const char *nicfit__psid_part(const char *psid);
 
 /* A pci.ids look-up: fill vendor and device names for each query. */
 struct nicfit_pciids_query {

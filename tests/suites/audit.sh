@@ -34,6 +34,26 @@ check "r910-qdr: NUL-terminated node lists give 4 NUMA nodes" \
 check "r910-qdr: 4 sockets" grep -q '"sockets":4,' "$tmp/r910.json"
 check "r910-qdr: numa-locality-unknown" grep -q '"code":"numa-locality-unknown"' "$tmp/r910.json"
 
+# a dual-port 200G ConnectX-7 (MCX755106AS-HEAT) named alike from VPD (root) and from its
+# PSID MT_0000000834 (everyone): the same part, 2 x 200G, no family-maximum 400G
+cp -a "$fx/hgx-h100" "$tmp/hgx-user"
+find "$tmp/hgx-user/sys/devices" -name vpd -exec rm -f {} +
+find "$tmp/hgx-user/sys/devices" -name config -exec truncate -s 64 {} +
+cx7_card() { # tree: name, port count and rate of 0000:1e:00.0
+	"$NICFIT" audit --sysfs "$1" --no-pci-ids -j 2>/dev/null |
+		sed 's/{"bdf":/\n{"bdf":/g' | grep '^{"bdf":"0000:1e:00.0"' |
+		grep -o '"name":"[^"]*"\|"ports":[0-9]*\|"port_gbps":[0-9.]*\|"part_source":"[^"]*"' |
+		awk '!/^"name"/ || !n++' | tr '\n' ' '
+}
+root_view=$(cx7_card "$fx/hgx-h100")
+user_view=$(cx7_card "$tmp/hgx-user")
+check "CX-7 2 x 200G as root: named from VPD with 200G ports" \
+	[ "$root_view" = '"name":"ConnectX-7 MCX755106AS-HEAT" "part_source":"vpd" "ports":2 "port_gbps":200.0 ' ]
+check "CX-7 2 x 200G without root: the same part from its PSID" \
+	[ "$user_view" = '"name":"ConnectX-7 MCX755106AS-HEAT" "part_source":"psid" "ports":2 "port_gbps":200.0 ' ]
+check "CX-7 2 x 200G without root: no nic-card-pcie-bound" \
+	sh -c "! '$NICFIT' audit --sysfs '$tmp/hgx-user' -j 2>/dev/null | grep -q 'nic-card-pcie-bound'"
+
 NICFIT_SYSFS_ROOT="$fx/x11-200g" "$NICFIT" audit >/dev/null 2>&1
 check "NICFIT_SYSFS_ROOT chooses the tree" [ $? = 1 ]
 

@@ -511,9 +511,25 @@ static void against_plan(void **state)
 	nicfit_catalog_free(c2);
 }
 
+/* A card's PSID (board_id, readable without root) names its part from the catalog. */
+static void psid_names_part(void **state)
+{
+	const struct nicfit_nic *n = nicfit_catalog_find_nic_psid(cat, "MT_0000000834");
+
+	(void)state;
+	assert_non_null(n);
+	assert_string_equal(n->part, "MCX755106AS-HEAT");
+	assert_int_equal(n->ports, 2);
+	assert_true(n->port_gbps == 200);
+	assert_string_equal(nicfit_catalog_find_nic_psid(cat, "MT_0000000008")->part, "MCX556A-ECAT");
+	assert_null(nicfit_catalog_find_nic_psid(cat, "MT_9"));
+	assert_null(nicfit_catalog_find_nic_psid(cat, ""));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(psid_names_part),
 		cmocka_unit_test(path_classes),
 		cmocka_unit_test(unknown_locality),
 		cmocka_unit_test(idle_versus_downtrained),

@@ -370,8 +370,6 @@ static void pci_ids(void **state)
 	assert_non_null(nicfit__pci_id_find(0x8086, 0x37d4));
 	assert_null(nicfit__pci_id_find(0x10de, 0x0001));
 	assert_null(nicfit__pci_id_find(0xffff, 0xffff));
-	assert_string_equal(nicfit__psid_part("MT_0000000008"), "MCX556A-ECAT");
-	assert_null(nicfit__psid_part("MT_9"));
 	assert_true(nicfit__pci_vendor_is_bmc_vga(0x1a03));
 	memset(q, 0, sizeof(q));
 	q[0].vendor = 0x1da3;

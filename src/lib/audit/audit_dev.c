@@ -87,14 +87,20 @@ static void name_device(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
 	int r;
 
 	if (p->kind == NICFIT_DEV_NIC) {
-		const char *psid;
+		const struct nicfit_nic *by_psid = NULL;
 
+		/*
+		 * VPD is root-only; the firmware's PSID (board_id) is readable by
+		 * every user, so both name the same part from the catalog.
+		 */
+		r = nicfit__audit_rdma_of(c, d->pci);
+		if (c->cat && r >= 0)
+			by_psid = nicfit_catalog_find_nic_psid(c->cat, c->t->rdma[r].board_id);
 		if (p->vpd_part[0]) {
 			snprintf(d->part, sizeof(d->part), "%s", p->vpd_part);
 			d->part_source = "vpd";
-		} else if ((r = nicfit__audit_rdma_of(c, d->pci)) >= 0 &&
-			   (psid = nicfit__psid_part(c->t->rdma[r].board_id)) != NULL) {
-			snprintf(d->part, sizeof(d->part), "%s", psid);
+		} else if (by_psid) {
+			snprintf(d->part, sizeof(d->part), "%s", by_psid->part);
 			d->part_source = "psid";
 		}
 		if (c->cat && d->part[0])
