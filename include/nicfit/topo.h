@@ -274,6 +274,13 @@ int nicfit_topo_find(const struct nicfit_topo *t, const char *bdf);
  */
 int nicfit_topo_numa_of(const struct nicfit_topo *t, int pci);
 
+/*
+ * What an RDMA port with a rate moves, in Gb/s: the data rate after line
+ * coding (32 for InfiniBand 4X QDR, whose rate file says 40), or the
+ * printed rate when that is all a model built by hand holds.
+ */
+double nicfit_rdma_port_gbps(const struct nicfit_rdma_port *pt);
+
 /* The physical package (socket) of a NUMA node id; -1 unknown. */
 int nicfit_topo_socket_of_node(const struct nicfit_topo *t, int node);
 

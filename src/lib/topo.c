@@ -254,6 +254,11 @@ int nicfit_topo_numa_of(const struct nicfit_topo *t, int pci)
 	return t->nnuma == 1 ? t->numa[0].id : -1;
 }
 
+double nicfit_rdma_port_gbps(const struct nicfit_rdma_port *pt)
+{
+	return pt->rate.data_gbps > 0 ? pt->rate.data_gbps : pt->rate.gbps;
+}
+
 int nicfit_topo_socket_of_node(const struct nicfit_topo *t, int node)
 {
 	int i;

@@ -284,6 +284,35 @@ static void starved_card(void **state)
 	nicfit_topo_free(t);
 }
 
+/* A QDR port's rate file says 40 Gb/s of signal; 8b/10b leaves 32 of data (calc link). */
+static void qdr_data_rate(void **state)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	struct nicfit_audit *a;
+	int h, r, x, k;
+
+	(void)state;
+	nicfit_topo_add_numa(t, 0, "0-7", 0);
+	h = nicfit_topo_add_hostbridge(t, "pci0000:00", 0);
+	r = fn(t, "0000:00:07.0", -1, h, 0x060400, 0x8086, 0x340e, 0, 2, 8, 2, 8);
+	x = fn(t, "0000:04:00.0", r, h, 0x0c0600, 0x1077, 0x7322, 0, 2, 8, 2, 8);
+	snprintf(t->pci[x].driver, sizeof(t->pci[x].driver), "ib_qib");
+	rdma(t, "qib0", x, "InfiniBand", 4, 40);
+	k = t->nrdma - 1;
+	assert_int_equal(nicfit_parse_ib_rate("40 Gb/sec (4X QDR)", &t->rdma[k].ports[0].rate), 0);
+	nicfit_topo_finish(t);
+	a = run(t, NULL, 0);
+	for (k = 0; k < a->ndevs && a->devs[k].pci != x; k++)
+		;
+	assert_true(k < a->ndevs);
+	assert_near(a->devs[k].ports_now_gbps, 32, 1e-9);
+	assert_near(a->devs[k].port_gbps, 32, 1e-9);
+	assert_non_null(a->devs[k].card_limited_by);
+	assert_true(a->devs[k].demand_gbps > 31 && a->devs[k].demand_gbps < 32);
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+}
+
 /* --ignore takes only codes audit raises: a typo is named, with the nearest code. */
 static void ignore_checked(void **state)
 {
@@ -370,6 +399,7 @@ static void fixtures(void **state)
 				   "gpu-nic-locality-unknown", "nic-card-pcie-bound", NULL } },
 		{ "xenial-k44", 0, { "gpu-nic-no-gdr-path", NULL } },
 		{ "kvm-vm", 0, { "host-virtual", NULL } },
+		{ "r910-qdr", 1, { "numa-locality-unknown", NULL } },
 	};
 	size_t i;
 	int k;
@@ -530,6 +560,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(psid_names_part),
+		cmocka_unit_test(qdr_data_rate),
 		cmocka_unit_test(path_classes),
 		cmocka_unit_test(unknown_locality),
 		cmocka_unit_test(idle_versus_downtrained),

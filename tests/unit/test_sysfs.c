@@ -316,10 +316,28 @@ static void ib_strings(void **state)
 	assert_near(r.gbps, 100, 0);
 	assert_int_equal(r.width, 4);
 	assert_string_equal(r.speed, "EDR");
+	assert_near(r.data_gbps, 100, 1e-9);
 	assert_int_equal(nicfit_parse_ib_rate("56 Gb/sec (4X FDR)", &r), 0);
+	assert_near(r.data_gbps, 4 * 14.0625 * 64 / 66, 1e-9);
 	assert_int_equal(nicfit_parse_ib_rate("2.5 Gb/sec (1X)", &r), 0);
 	assert_near(r.gbps, 2.5, 1e-9);
+	assert_near(r.data_gbps, 2.0, 1e-9);
 	assert_string_equal(r.speed, "");
+	/* SDR, DDR and QDR print the signalling rate; 8b/10b leaves 80% of it */
+	assert_int_equal(nicfit_parse_ib_rate("40 Gb/sec (4X QDR)", &r), 0);
+	assert_near(r.gbps, 40, 1e-9);
+	assert_near(r.data_gbps, 32, 1e-9);
+	assert_int_equal(nicfit_parse_ib_rate("20 Gb/sec (4X DDR)", &r), 0);
+	assert_near(r.data_gbps, 16, 1e-9);
+	assert_int_equal(nicfit_parse_ib_rate("10 Gb/sec (4X)", &r), 0);
+	assert_near(r.data_gbps, 8, 1e-9);
+	assert_int_equal(nicfit_parse_ib_rate("40 Gb/sec (4X FDR10)", &r), 0);
+	assert_near(r.data_gbps, 40, 1e-9);
+	assert_int_equal(nicfit_parse_ib_rate("200 Gb/sec (2X NDR)", &r), 0);
+	assert_near(r.data_gbps, 200, 1e-9);
+	/* a name that does not fit the number keeps the number */
+	assert_int_equal(nicfit_parse_ib_rate("100 Gb/sec (4X QDR)", &r), 0);
+	assert_near(r.data_gbps, 100, 1e-9);
 	assert_int_equal(nicfit_parse_ib_rate("400 Gb/sec (4X NDR)", &r), 0);
 	assert_int_equal(nicfit_parse_ib_rate("100 Gb/sec (4X EDR", &r), -1);
 	assert_int_equal(nicfit_parse_ib_rate("100 Gb/s (4X EDR)", &r), -1);

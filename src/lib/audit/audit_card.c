@@ -58,7 +58,7 @@ static double port_rate_now(const struct nicfit__audit_ctx *c, int pci, int *up)
 
 			if (pt->state == IB_PORT_ACTIVE && pt->have_rate) {
 				(*up)++;
-				sum += pt->rate.gbps;
+				sum += nicfit_rdma_port_gbps(pt);
 			}
 		}
 		return sum;
@@ -430,7 +430,7 @@ void nicfit__audit_judge_port_speed(struct nicfit__audit_ctx *c,
 			if (!strcmp(pt->link_layer, "InfiniBand") && d->cat_nic->ib_rate &&
 			    !nicfit_ib_rate(d->cat_nic->ib_rate, &ib))
 				want = ib.gbps;
-			if (pt->rate.gbps < want * PORT_RATE_MEETS)
+			if (nicfit_rdma_port_gbps(pt) < want * PORT_RATE_MEETS)
 				nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_NIC_PORT_SLOW,
 						   t->rdma[r].name, S_NIC_PCIE,
 						   "Check the cable or transceiver (it must be rated "
