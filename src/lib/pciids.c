@@ -5,10 +5,21 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "nicfit/file.h"
 #include "pciids_int.h"
+
+/*
+ * pci.ids is about 1.4 MB today; a file past 64 MiB is not one (and must
+ * not be read whole).
+ */
+#define PCIIDS_MAX_BYTES (64u << 20)
 
 #define G NICFIT_PCIID_GPU
 #define N NICFIT_PCIID_NIC
@@ -246,62 +257,100 @@ static void copy_name(char *out, size_t cap, const char *s)
 	out[n] = '\0';
 }
 
+/*
+ * Open a pci.ids candidate without blocking (a FIFO has no writer) and
+ * keep it only if it is a regular file: /dev/zero or a FIFO named by
+ * --pci-ids would otherwise be read for ever. Returns the descriptor, or
+ * -1 with errno set (EINVAL for a file that is not regular).
+ */
+static int open_pciids(const char *path)
+{
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+/* One line of pci.ids (without its newline) against the queries. */
+static void scan_line(const char *line, size_t len, struct nicfit_pciids_query *q, size_t n,
+		      unsigned *vendor, int *in_vendor)
+{
+	char buf[512];
+	unsigned v;
+	size_t k;
+
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	if (buf[0] != '\t') {
+		*in_vendor = 0;
+		if (hex4(buf, &v) || buf[4] != ' ')
+			return;
+		*vendor = v;
+		for (k = 0; k < n; k++)
+			if (q[k].vendor == v) {
+				copy_name(q[k].vendor_name, sizeof(q[k].vendor_name), buf + 4);
+				*in_vendor = 1;
+			}
+		return;
+	}
+	if (!*in_vendor || buf[1] == '\t' || hex4(buf + 1, &v) || buf[5] != ' ')
+		return;
+	for (k = 0; k < n; k++)
+		if (q[k].vendor == *vendor && q[k].device == v)
+			copy_name(q[k].device_name, sizeof(q[k].device_name), buf + 5);
+}
+
 int nicfit__pciids_lookup(const char *path, struct nicfit_pciids_query *q, size_t n,
 			 struct nicfit_error *err)
 {
 	static const char *const defaults[] = {
 		"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids", "/usr/share/pci.ids", NULL
 	};
-	char line[512];
+	const char *name = path, *p, *end;
 	unsigned vendor = 0;
-	int in_vendor = 0, i;
-	size_t k;
-	FILE *f = NULL;
+	int in_vendor = 0, i, fd = -1, rc;
+	char *text;
+	size_t k, len;
 
 	for (k = 0; k < n; k++)
 		q[k].vendor_name[0] = q[k].device_name[0] = '\0';
 	if (path) {
-		f = fopen(path, "r");
-		if (!f)
+		fd = open_pciids(path);
+		if (fd < 0)
 			return nicfit_error_at(err, errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO,
-					       path, 0, 0, "%s", strerror(errno));
+					       path, 0, 0, "%s", errno == EINVAL ?
+					       "not a regular file" : strerror(errno));
 	} else {
-		for (i = 0; defaults[i] && !f; i++)
-			f = fopen(defaults[i], "r");
-		if (!f)
+		for (i = 0; defaults[i] && fd < 0; i++) {
+			fd = open_pciids(defaults[i]);
+			name = defaults[i];
+		}
+		if (fd < 0)
 			return nicfit_error_set(err, NICFIT_E_NOTFOUND, "no pci.ids file installed");
 	}
-	while (fgets(line, sizeof(line), f)) {
-		unsigned v;
+	rc = nicfit_read_fd(fd, name, PCIIDS_MAX_BYTES, &text, &len, err);
+	close(fd);
+	if (rc)
+		return rc;
+	for (p = text, end = text + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (!strchr(line, '\n') && !feof(f)) {
-			int c;
-
-			while ((c = fgetc(f)) != EOF && c != '\n')
-				;
-		}
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		if (line[0] == 'C' && line[1] == ' ')
+		if (ll >= 2 && p[0] == 'C' && p[1] == ' ')
 			break; /* the class list follows the devices */
-		if (line[0] != '\t') {
-			in_vendor = 0;
-			if (hex4(line, &v) || line[4] != ' ')
-				continue;
-			vendor = v;
-			for (k = 0; k < n; k++)
-				if (q[k].vendor == v) {
-					copy_name(q[k].vendor_name, sizeof(q[k].vendor_name), line + 4);
-					in_vendor = 1;
-				}
-			continue;
-		}
-		if (!in_vendor || line[1] == '\t' || hex4(line + 1, &v) || line[5] != ' ')
-			continue;
-		for (k = 0; k < n; k++)
-			if (q[k].vendor == vendor && q[k].device == v)
-				copy_name(q[k].device_name, sizeof(q[k].device_name), line + 5);
+		if (ll && p[0] != '#')
+			scan_line(p, ll, q, n, &vendor, &in_vendor);
+		p += ll + 1;
 	}
-	fclose(f);
+	free(text);
 	return 0;
 }

@@ -70,8 +70,10 @@ struct nicfit_pciids_query {
 
 /*
  * Scan pci.ids at path (NULL: the usual places) once and answer all n
- * queries. Errors: NICFIT_E_NOTFOUND when there is no file (the queries
- * are left empty), NICFIT_E_IO.
+ * queries. Only a regular file is read (a FIFO or device named as path
+ * is refused at once, "not a regular file"), up to 64 MiB. Errors:
+ * NICFIT_E_NOTFOUND when there is no file (the queries are left empty),
+ * NICFIT_E_IO, NICFIT_E_LIMIT.
  */
 int nicfit__pciids_lookup(const char *path, struct nicfit_pciids_query *q, size_t n,
 			 struct nicfit_error *err);

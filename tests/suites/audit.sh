@@ -54,6 +54,12 @@ check "CX-7 2 x 200G without root: the same part from its PSID" \
 check "CX-7 2 x 200G without root: no nic-card-pcie-bound" \
 	sh -c "! '$NICFIT' audit --sysfs '$tmp/hgx-user' -j 2>/dev/null | grep -q 'nic-card-pcie-bound'"
 
+# --pci-ids names a FIFO: refused at once (exit 66), not read for ever
+mkfifo "$tmp/fifo"
+timeout 10 "$NICFIT" audit --sysfs "$fx/xenial-k44" --pci-ids "$tmp/fifo" >/dev/null 2>"$tmp/err"
+check "--pci-ids on a FIFO: exit 66 without waiting" [ $? = 66 ]
+check "--pci-ids on a FIFO: one line naming it" grep -q "^nicfit: $tmp/fifo: not a regular file\$" "$tmp/err"
+
 NICFIT_SYSFS_ROOT="$fx/x11-200g" "$NICFIT" audit >/dev/null 2>&1
 check "NICFIT_SYSFS_ROOT chooses the tree" [ $? = 1 ]
 
