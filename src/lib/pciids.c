@@ -28,6 +28,7 @@
 #define SW NICFIT_PCIID_SWITCH
 #define IN NICFIT_PCIID_INTERNAL
 #define IBR NICFIT_PCIID_INTBRIDGE
+#define BT NICFIT_PCIID_BASET
 #define R_E NICFIT_PCIID_ROCE
 #define R_I NICFIT_PCIID_IB
 #define R_W NICFIT_PCIID_IWARP
@@ -133,7 +134,7 @@ static const struct nicfit_pci_id table[] = {
 	{ 0x15b3, 0xa2d6, "BlueField-2 network controller", N, 0, R_E | R_I, S_MLX },
 	{ 0x15b3, 0xa2dc, "BlueField-3 network controller", N, 400, R_E | R_I, S_MLX },
 	{ 0x15b3, 0xa2df, "BlueField-4 network controller", N, 0, R_E | R_I, S_MLX },
-	{ 0x8086, 0x101f, "Intel X710 5GBASE-T", N, 5, 0, S_INT },
+	{ 0x8086, 0x101f, "Intel X710 5GBASE-T", N | BT, 5, 0, S_INT },
 	{ 0x8086, 0x104e, "Intel X710 10GbE SFP+", N, 10, 0, S_INT },
 	{ 0x8086, 0x104f, "Intel X710 10GbE backplane", N, 10, 0, S_INT },
 	{ 0x8086, 0x154c, "Intel 700-series virtual function", N | VF, 0, 0, S_INT },
@@ -144,8 +145,8 @@ static const struct nicfit_pci_id table[] = {
 	{ 0x8086, 0x1583, "Intel XL710 40GbE QSFP+", N, 40, 0, S_INT },
 	{ 0x8086, 0x1584, "Intel XL710 40GbE QSFP+", N, 40, 0, S_INT },
 	{ 0x8086, 0x1585, "Intel X710 10GbE QSFP+", N, 10, 0, S_INT },
-	{ 0x8086, 0x1586, "Intel X710 10GBASE-T", N, 10, 0, S_INT },
-	{ 0x8086, 0x1589, "Intel X710 10GBASE-T4", N, 10, 0, S_INT },
+	{ 0x8086, 0x1586, "Intel X710 10GBASE-T", N | BT, 10, 0, S_INT },
+	{ 0x8086, 0x1589, "Intel X710 10GBASE-T4", N | BT, 10, 0, S_INT },
 	{ 0x8086, 0x158a, "Intel XXV710 25GbE backplane", N, 25, 0, S_INT },
 	{ 0x8086, 0x158b, "Intel XXV710 25GbE SFP28", N, 25, 0, S_INT },
 	{ 0x8086, 0x1591, "Intel E810-C 100GbE backplane", N, 100, R_E | R_W, S_INT },
@@ -154,7 +155,7 @@ static const struct nicfit_pci_id table[] = {
 	{ 0x8086, 0x1599, "Intel E810-XXV 25GbE backplane", N, 25, R_E | R_W, S_INT },
 	{ 0x8086, 0x159a, "Intel E810-XXV 25GbE QSFP28", N, 25, R_E | R_W, S_INT },
 	{ 0x8086, 0x159b, "Intel E810-XXV 25GbE SFP28", N, 25, R_E | R_W, S_INT },
-	{ 0x8086, 0x15ff, "Intel X710-T4L 10GBASE-T", N, 10, 0, S_INT },
+	{ 0x8086, 0x15ff, "Intel X710-TL 10GBASE-T", N | BT, 10, 0, S_INT },
 	{ 0x8086, 0x1889, "Intel E810 adaptive virtual function", N | VF, 0, R_E | R_W, S_INT },
 	/* C62x "Lewisburg": integrated functions behind an internal bridge (TO 6, UNVERIFIED range). */
 	{ 0x8086, 0x37c0, "Intel C62x internal bridge", IBR, 0, 0, S_TOP },
@@ -164,7 +165,7 @@ static const struct nicfit_pci_id table[] = {
 	{ 0x8086, 0x37cf, "Intel X722 10GbE QSFP+ (chipset)", N | IN, 10, R_W, S_INT },
 	{ 0x8086, 0x37d0, "Intel X722 10GbE SFP+ (chipset)", N | IN, 10, R_W, S_INT },
 	{ 0x8086, 0x37d1, "Intel X722 1GbE (chipset)", N | IN, 1, R_W, S_INT },
-	{ 0x8086, 0x37d2, "Intel X722 10GBASE-T (chipset)", N | IN, 10, R_W, S_INT },
+	{ 0x8086, 0x37d2, "Intel X722 10GBASE-T (chipset)", N | IN | BT, 10, R_W, S_INT },
 	{ 0x8086, 0x37d3, "Intel X722 10GbE SFP+ (chipset)", N | IN, 10, R_W, S_INT },
 	{ 0x8086, 0x37d4, "Intel X722 (chipset)", N | IN, 10, R_W, S_INT },
 };
@@ -209,6 +210,27 @@ static const struct {
 	{ 0x1af4, "Red Hat (virtio)" }, { 0x1b36, "Red Hat (QEMU)" }, { 0x1d0f, "Amazon" },
 	{ 0x8086, "Intel" },
 };
+
+/* Cards of one chip told apart by their port (function) count: NI 2.1. */
+static const struct {
+	unsigned vendor, device;
+	int functions;
+	const char *name;
+} card_names[] = {
+	{ 0x8086, 0x15ff, 2, "Intel X710-T2L 10GBASE-T" },
+	{ 0x8086, 0x15ff, 4, "Intel X710-T4L 10GBASE-T" },
+};
+
+const char *nicfit__pci_id_card_name(unsigned vendor, unsigned device, int functions)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(card_names) / sizeof(card_names[0]); i++)
+		if (card_names[i].vendor == vendor && card_names[i].device == device &&
+		    card_names[i].functions == functions)
+			return card_names[i].name;
+	return NULL;
+}
 
 const char *nicfit__pci_vendor_name(unsigned vendor)
 {

@@ -36,6 +36,7 @@
 #define NICFIT_PCIID_SWITCH 0x10u     /* PCIe switch port */
 #define NICFIT_PCIID_INTERNAL 0x20u   /* chipset-integrated function with a nominal link */
 #define NICFIT_PCIID_INTBRIDGE 0x40u  /* chipset-internal bridge above such functions */
+#define NICFIT_PCIID_BASET 0x80u      /* twisted-pair (BASE-T) ports: no pluggable module */
 
 /* RDMA the chip family can do (as nicfit/catalog.h NICFIT_RDMA_*). */
 #define NICFIT_PCIID_ROCE 0x1u
@@ -53,6 +54,13 @@ struct nicfit_pci_id {
 
 /* The built-in row for vendor:device, or NULL. */
 const struct nicfit_pci_id *nicfit__pci_id_find(unsigned vendor, unsigned device);
+
+/*
+ * The card's name when one chip is sold as cards that differ only in port
+ * count and each port is a function (8086:15ff: X710-T2L with 2, X710-T4L
+ * with 4); NULL when functions does not tell.
+ */
+const char *nicfit__pci_id_card_name(unsigned vendor, unsigned device, int functions);
 
 /* Short vendor name ("NVIDIA", "Mellanox", "Intel", "ASPEED"), or NULL. */
 const char *nicfit__pci_vendor_name(unsigned vendor);

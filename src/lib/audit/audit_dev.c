@@ -79,6 +79,22 @@ static void generic_name(const struct nicfit__audit_ctx *c, struct nicfit_audit_
 	d->name_source = "class";
 }
 
+/* Physical functions of pci's card with its IDs: one per port on cards such as the X710-TL. */
+static int card_functions(const struct nicfit__audit_ctx *c, int pci)
+{
+	const struct nicfit_pcidev *p = P(c, pci);
+	int k, n = 0;
+
+	for (k = 0; k < c->t->npci; k++) {
+		const struct nicfit_pcidev *o = &c->t->pci[k];
+
+		if (o->physfn < 0 && o->vendor == p->vendor && o->device == p->device &&
+		    nicfit__audit_same_card(p, o))
+			n++;
+	}
+	return n;
+}
+
 static void name_device(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
 {
 	const struct nicfit_pcidev *p = P(c, d->pci);
@@ -119,8 +135,11 @@ static void name_device(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
 			return;
 		}
 		if (id) {
-			snprintf(d->name, sizeof(d->name), "%s%s%s", id->name, d->part[0] ? " " : "",
-				 d->part);
+			const char *card = nicfit__pci_id_card_name(p->vendor, p->device,
+								    card_functions(c, d->pci));
+
+			snprintf(d->name, sizeof(d->name), "%s%s%s", card ? card : id->name,
+				 d->part[0] ? " " : "", d->part);
 			d->name_source = "built-in";
 			return;
 		}
