@@ -237,9 +237,12 @@ struct nicfit_topo {
 	/* GPUDirect RDMA kernel support (docs/reference/topology.md 1.1) */
 	int nv_mem;              /* sys/kernel/mm/memory_peers/nv_mem/version */
 	int nv_mem_nc;
-	int nvidia_peermem;      /* sys/module/nvidia_peermem */
+	int modules_listed;      /* sys/module exists, so a module missing there is not loaded;
+				  * 0: a capture without it, module state unknown */
+	int nvidia_peermem;      /* sys/module/nvidia_peermem (0 also when !modules_listed) */
 	int nv_peer_mem;         /* legacy sys/module/nv_peer_mem */
-	int nvidia_driver;       /* sys/module/nvidia */
+	int nvidia_driver;       /* 1: sys/module/nvidia or an NVIDIA function bound to
+				  * "nvidia"; 0: neither, with sys/module listed; -1 unknown */
 	char nvidia_version[32];
 	int iommu;               /* sys/class/iommu has members: 1, none: 0, unknown -1 */
 

@@ -317,15 +317,27 @@ void nicfit__topo_read_gdr(struct disc *d)
 	struct nicfit_topo *t = d->t;
 	struct nicfit_dirent *ents;
 	size_t n;
+	int i;
 
 	t->nv_mem = nicfit_sysfs_exists(d->fs, "sys/kernel/mm/memory_peers/nv_mem/version");
 	t->nv_mem_nc = nicfit_sysfs_exists(d->fs, "sys/kernel/mm/memory_peers/nv_mem_nc/version");
 	t->nvidia_peermem = nicfit_sysfs_exists(d->fs, "sys/module/nvidia_peermem");
 	t->nv_peer_mem = nicfit_sysfs_exists(d->fs, "sys/module/nv_peer_mem");
+	t->modules_listed = nicfit_sysfs_exists(d->fs, "sys/module");
 	t->nvidia_driver = nicfit_sysfs_exists(d->fs, "sys/module/nvidia");
 	if (t->nvidia_driver)
 		nicfit_sysfs_read_str(d->fs, "sys/module/nvidia/version", t->nvidia_version,
 				      sizeof(t->nvidia_version), Q);
+	/*
+	 * A function bound to "nvidia" proves the driver is loaded, whatever
+	 * sys/module says (a capture may lack it); without sys/module and such
+	 * a function, whether it is loaded is unknown.
+	 */
+	for (i = 0; !t->nvidia_driver && i < t->npci; i++)
+		if (t->pci[i].vendor == 0x10de && !strcmp(t->pci[i].driver, "nvidia"))
+			t->nvidia_driver = 1;
+	if (!t->nvidia_driver && !t->modules_listed)
+		t->nvidia_driver = -1;
 	if (nicfit_sysfs_list(d->fs, "sys/class/iommu", &ents, &n, Q) == NICFIT_SYSFS_OK) {
 		t->iommu = n > 0;
 		free(ents);
