@@ -150,9 +150,21 @@ static struct nicfit_topo *switch_box(int peermem)
 	fn(t, "0000:81:00.0", rpc, c, 0x030200, 0x1002, 0x740f, 1, 4, 16, 4, 16);
 	t->nvidia_peermem = peermem;
 	t->nvidia_driver = 1;
+	t->modules_listed = 1;
 	t->privileged = 1;
 	nicfit_topo_finish(t);
 	return t;
+}
+
+/* The message of the first finding with code, or "". */
+static const char *message_of(const struct nicfit_audit *a, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < a->findings.n; i++)
+		if (!strcmp(a->findings.v[i].code, code))
+			return a->findings.v[i].message;
+	return "";
 }
 
 static void path_classes(void **state)
@@ -177,6 +189,9 @@ static void path_classes(void **state)
 	assert_string_equal(a->devs[a->devs[0].best_nic].label, "mlx5_0");
 	assert_true(has(a, "gpu-nic-no-gdr-path", NICFIT_SEV_INFO));      /* GPU1: NODE */
 	assert_true(has(a, "gpu-nic-cross-socket", NICFIT_SEV_WARNING));  /* GPU2: SYS */
+	/* GPU2 is AMD's: no NCCL or GPUDirect claims about it */
+	assert_null(strstr(message_of(a, "gpu-nic-cross-socket"), "NCCL"));
+	assert_null(strstr(message_of(a, "gpu-nic-cross-socket"), "GPUDirect"));
 	assert_false(has(a, "gdr-no-peermem", NICFIT_SEV_WARNING));
 	assert_int_equal(nicfit_audit_exit_code(a), 1);
 	nicfit_audit_free(a);
@@ -188,6 +203,14 @@ static void path_classes(void **state)
 	assert_false(pair(a, "GPU0", "mlx5_0")->gdr_default);
 	assert_string_equal(pair(a, "GPU0", "mlx5_0")->gdr_reason, "no-kernel-support");
 	assert_true(has(a, "gdr-no-peermem", NICFIT_SEV_WARNING));
+	assert_non_null(strstr(message_of(a, "gdr-no-peermem"), "is loaded"));
+	nicfit_audit_free(a);
+	/* a capture without sys/module: GPUs bound to nvidia, the module state unknown */
+	t->modules_listed = 0;
+	a = run(t, NULL, 0);
+	assert_true(has(a, "gdr-no-peermem", NICFIT_SEV_WARNING));
+	assert_non_null(strstr(message_of(a, "gdr-no-peermem"), "is unknown"));
+	assert_null(strstr(message_of(a, "gdr-no-peermem"), "not loaded"));
 	nicfit_audit_free(a);
 	nicfit_topo_free(t);
 }
@@ -281,6 +304,45 @@ static void starved_card(void **state)
 	assert_int_equal(nignored(a), 1);
 	assert_int_equal(nicfit_findings_count(&a->findings, NICFIT_SEV_WARNING), warnings - 1);
 	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+}
+
+/* A device named from pci.ids is named so in the findings too, not only in the table. */
+static void findings_use_pciids_names(void **state)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	struct nicfit_audit_opts o;
+	struct nicfit_audit *a = NULL;
+	struct nicfit_error err;
+	size_t i;
+	int h, r, g, found = 0;
+
+	(void)state;
+	nicfit_topo_add_numa(t, 0, "0-7", 0);
+	h = nicfit_topo_add_hostbridge(t, "pci0000:00", 0);
+	r = fn(t, "0000:00:02.0", -1, h, 0x060400, 0x8086, 0x6f04, 0, 3, 16, 3, 16);
+	g = fn(t, "0000:02:00.0", r, h, 0x030200, 0x10de, 0x15f8, 0, 3, 16, 3, 16);
+	t->pci[g].driver[0] = '\0'; /* gpu-no-driver names it */
+	nicfit_topo_finish(t);
+	memset(&o, 0, sizeof(o));
+	o.pci_ids = 1;
+	o.pci_ids_path = "tests/fixtures/pci.ids";
+	nicfit_error_clear(&err);
+	if (nicfit_audit_judge(t, cat, &o, &a, &err))
+		fail_msg("audit: %s", err.msg);
+	assert_string_equal(a->devs[0].name_source, "pci.ids");
+	assert_non_null(strstr(a->devs[0].name, "Tesla P100"));
+	for (i = 0; i < a->findings.n; i++)
+		if (!strcmp(a->findings.v[i].code, "gpu-no-driver")) {
+			assert_non_null(strstr(a->findings.v[i].message, a->devs[0].name));
+			found = 1;
+		}
+	assert_true(found);
+	nicfit_audit_free(a);
+	/* a pci.ids file named that cannot be read is an error, not generic names */
+	o.pci_ids_path = "/nonexistent/pci.ids";
+	assert_int_equal(nicfit_audit_judge(t, cat, &o, &a, &err), NICFIT_E_NOTFOUND);
+	assert_null(a);
 	nicfit_topo_free(t);
 }
 
@@ -400,6 +462,7 @@ static void fixtures(void **state)
 		{ "xenial-k44", 0, { "gpu-nic-no-gdr-path", NULL } },
 		{ "kvm-vm", 0, { "host-virtual", NULL } },
 		{ "r910-qdr", 1, { "numa-locality-unknown", NULL } },
+		{ "wrx80-t2l", 1, { "gdr-no-peermem", "nic-ports-exceed-pcie", NULL } },
 	};
 	size_t i;
 	int k;
@@ -433,6 +496,14 @@ static void fixtures(void **state)
 		if (!strcmp(ex[i].fixture, "kvm-vm"))
 			for (k = 0; k < a->ndevs; k++)
 				assert_true(a->devs[k].link.path_gbps < 0);
+		if (!strcmp(ex[i].fixture, "wrx80-t2l")) {
+			/* no module coding on RJ45, and an unknown operstate is not "no link" */
+			assert_int_equal(count(a, "intel-700-no-link"), 0);
+			assert_int_equal(count(a, "nic-card-pcie-bound"), 0);
+			for (k = 0; k < a->ndevs; k++)
+				if (a->topo->pci[a->devs[k].pci].device == 0x15ff)
+					assert_string_equal(a->devs[k].name, "Intel X710-T2L 10GBASE-T");
+		}
 		if (!strcmp(ex[i].fixture, "epyc-gen4"))
 			assert_int_equal(pair(a, "GPU1", "mlx5_3")->path, NICFIT_PATH_PHB);
 		nicfit_audit_free(a);
@@ -561,6 +632,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(psid_names_part),
 		cmocka_unit_test(qdr_data_rate),
+		cmocka_unit_test(findings_use_pciids_names),
 		cmocka_unit_test(path_classes),
 		cmocka_unit_test(unknown_locality),
 		cmocka_unit_test(idle_versus_downtrained),

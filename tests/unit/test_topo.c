@@ -272,6 +272,26 @@ static void nul_terminated_node_lists(void **state)
 	nicfit_topo_free(t);
 }
 
+/* No sys/module in the capture: GPUs bound to nvidia still say the driver is loaded. */
+static void driver_from_binding(void **state)
+{
+	struct nicfit_topo *t = load("wrx80-t2l");
+
+	(void)state;
+	assert_false(t->modules_listed);
+	assert_int_equal(t->nvidia_driver, 1);
+	assert_false(t->nvidia_peermem);
+	assert_string_equal(t->net[net(t, "enp66s0f1")].operstate, "");
+	nicfit_topo_free(t);
+	t = load("r910-qdr"); /* no sys/module and no NVIDIA function: unknown */
+	assert_int_equal(t->nvidia_driver, -1);
+	nicfit_topo_free(t);
+	t = load("r740xd");
+	assert_true(t->modules_listed);
+	assert_int_equal(t->nvidia_driver, 1);
+	nicfit_topo_free(t);
+}
+
 static void every_fixture_loads(void **state)
 {
 	int i;
@@ -396,6 +416,7 @@ int main(void)
 		cmocka_unit_test(x11_chipset_and_legacy),
 		cmocka_unit_test(vm_and_old_kernel),
 		cmocka_unit_test(nul_terminated_node_lists),
+		cmocka_unit_test(driver_from_binding),
 		cmocka_unit_test(every_fixture_loads),
 		cmocka_unit_test(hand_built),
 		cmocka_unit_test(hand_built_grows),
