@@ -179,11 +179,7 @@ static int read_node(struct disc *d, long n)
 	return 0;
 }
 
-/*
- * One range "a" or "a-b" of a list that parsed (digits, '-' and ','):
- * its bounds, and where the next range starts.
- */
-static const char *list_range(const char *p, long *a, long *b)
+const char *nicfit__topo_list_range(const char *p, long *a, long *b)
 {
 	*a = 0;
 	while (*p >= '0' && *p <= '9')
@@ -265,7 +261,7 @@ static int read_packages(struct disc *d)
 	if (!pk)
 		return nicfit__topo_fail(d, NICFIT_E_NOMEM, "out of memory");
 	for (p = online; *p;) {
-		p = list_range(p, &a, &b);
+		p = nicfit__topo_list_range(p, &a, &b);
 		for (n = a; n <= b; n++)
 			read_cpu_package(d, n, pk);
 	}
@@ -302,7 +298,7 @@ int nicfit__topo_read_numa(struct disc *d)
 	for (p = online; *p;) {
 		long a, b, n;
 
-		p = list_range(p, &a, &b);
+		p = nicfit__topo_list_range(p, &a, &b);
 		for (n = a; n <= b; n++)
 			if (read_node(d, n))
 				return d->rc;
