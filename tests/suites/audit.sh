@@ -19,7 +19,8 @@ audit_json() {
 	"$NICFIT" audit --sysfs "$1" --no-pci-ids -j 2>/dev/null | sed 's#"root":"[^"]*"#"root":"R"#'
 }
 
-for pair in x11-200g:1 r740xd:1 hgx-h100:1 epyc-gen4:1 kvm-vm:0 xenial-k44:0 r910-qdr:1 wrx80-t2l:1; do
+for pair in x11-200g:1 r740xd:1 hgx-h100:1 epyc-gen4:1 kvm-vm:0 xenial-k44:0 r910-qdr:1 wrx80-t2l:1 \
+	nonuma-file:1 r740-interleave:0; do
 	m=${pair%:*}; want=${pair#*:}
 	"$NICFIT" audit --sysfs "$fx/$m" >/dev/null 2>&1
 	rc=$?
@@ -33,6 +34,8 @@ check "r910-qdr: NUL-terminated node lists give 4 NUMA nodes" \
 	[ "$(grep -o '{"id":[0-9]*,"socket":[0-9]*,"cpus"' "$tmp/r910.json" | wc -l)" = 4 ]
 check "r910-qdr: 4 sockets" grep -q '"sockets":4,' "$tmp/r910.json"
 check "r910-qdr: numa-locality-unknown" grep -q '"code":"numa-locality-unknown"' "$tmp/r910.json"
+# one node over two packages (BIOS node interleaving): 2 sockets
+check "r740-interleave: 2 sockets on 1 node" sh -c "'$NICFIT' audit --sysfs '$fx/r740-interleave' -j 2>/dev/null | grep -q '\"sockets\":2,'"
 
 # a dual-port 200G ConnectX-7 (MCX755106AS-HEAT) named alike from VPD (root) and from its
 # PSID MT_0000000834 (everyone): the same part, 2 x 200G, no family-maximum 400G

@@ -463,6 +463,8 @@ static void fixtures(void **state)
 		{ "kvm-vm", 0, { "host-virtual", NULL } },
 		{ "r910-qdr", 1, { "numa-locality-unknown", NULL } },
 		{ "wrx80-t2l", 1, { "gdr-no-peermem", "nic-ports-exceed-pcie", NULL } },
+		{ "nonuma-file", 1, { "gpu-nic-cross-socket", NULL } },
+		{ "r740-interleave", 0, { "gpu-nic-no-gdr-path", NULL } },
 	};
 	size_t i;
 	int k;
@@ -496,7 +498,12 @@ static void fixtures(void **state)
 		if (!strcmp(ex[i].fixture, "kvm-vm"))
 			for (k = 0; k < a->ndevs; k++)
 				assert_true(a->devs[k].link.path_gbps < 0);
+		if (!strcmp(ex[i].fixture, "nonuma-file"))
+			assert_int_equal(count(a, "numa-locality-unknown"), 0);
+		if (!strcmp(ex[i].fixture, "r740-interleave"))
+			assert_int_equal(a->nsockets, 2);
 		if (!strcmp(ex[i].fixture, "wrx80-t2l")) {
+			assert_int_equal(a->ngpus, 2);
 			/* no module coding on RJ45, and an unknown operstate is not "no link" */
 			assert_int_equal(count(a, "intel-700-no-link"), 0);
 			assert_int_equal(count(a, "nic-card-pcie-bound"), 0);

@@ -272,6 +272,32 @@ static void nul_terminated_node_lists(void **state)
 	nicfit_topo_free(t);
 }
 
+/* Sockets are packages, not nodes; without numa_node a function is placed by its local CPUs. */
+static void packages_and_local_cpus(void **state)
+{
+	struct nicfit_topo *t = load("r740-interleave");
+
+	(void)state;
+	assert_int_equal(t->nnuma, 1);
+	assert_int_equal(t->npackages, 2);
+	nicfit_topo_free(t);
+	t = load("nonuma-file");
+	assert_false(dev(t, "0000:af:00.0")->have & NICFIT_HAVE_NUMA);
+	assert_int_equal(dev(t, "0000:af:00.0")->numa_node, 1);
+	assert_int_equal(dev(t, "0000:18:00.0")->numa_node, 0);
+	nicfit_topo_free(t);
+	/* every CPU local (firmware without locality) places nothing */
+	t = load("r910-qdr");
+	assert_int_equal(dev(t, "0000:04:00.0")->numa_node, -1);
+	nicfit_topo_free(t);
+	/* an endpoint missing from sys/bus/pci/devices is found under sys/devices */
+	t = load("wrx80-t2l");
+	assert_false(dev(t, "0000:21:00.0")->in_bus_list);
+	assert_true(dev(t, "0000:03:00.0")->in_bus_list);
+	assert_int_equal(dev(t, "0000:21:00.0")->kind, NICFIT_DEV_GPU);
+	nicfit_topo_free(t);
+}
+
 /* No sys/module in the capture: GPUs bound to nvidia still say the driver is loaded. */
 static void driver_from_binding(void **state)
 {
@@ -417,6 +443,7 @@ int main(void)
 		cmocka_unit_test(vm_and_old_kernel),
 		cmocka_unit_test(nul_terminated_node_lists),
 		cmocka_unit_test(driver_from_binding),
+		cmocka_unit_test(packages_and_local_cpus),
 		cmocka_unit_test(every_fixture_loads),
 		cmocka_unit_test(hand_built),
 		cmocka_unit_test(hand_built_grows),
