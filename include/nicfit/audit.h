@@ -157,13 +157,19 @@ struct nicfit_audit_opts {
 	int nignore;
 	int all;                   /* list every PCI function, not only GPUs and NICs */
 	const struct nicfit_pcie_params *pcie; /* NULL: defaults */
+	int pci_ids;               /* name what the built-in table and catalog miss from
+				    * pci.ids before judging, so findings name devices as
+				    * the device table does */
+	const char *pci_ids_path;  /* with pci_ids: NULL for the usual places (none is
+				    * fine); a file given that cannot be read is an error */
 };
 
 /*
  * Judge topo into a new *out. cat may be NULL (cards are then named from
  * the built-in table only). Errors: NICFIT_E_USAGE (an --ignore pattern
  * whose code audit does not raise; the error names "--ignore" and the
- * nearest code), NICFIT_E_NOMEM.
+ * nearest code), NICFIT_E_NOMEM, and those of nicfit_audit_name_from_pciids
+ * when opts->pci_ids_path names a file that cannot be read.
  */
 int nicfit_audit_judge(const struct nicfit_topo *topo, const struct nicfit_catalog *cat,
 		       const struct nicfit_audit_opts *opts, struct nicfit_audit **out,

@@ -116,6 +116,8 @@ struct nicfit_nic {
 	unsigned pci_vendor, pci_device;
 	unsigned subsys[NICFIT_MAX_LIST][2];
 	int nsubsys;
+	const char *psids[NICFIT_MAX_LIST]; /* firmware PSIDs (board_id): "MT_0000000834" */
+	int npsids;
 };
 
 enum nicfit_cable_type {
@@ -275,6 +277,13 @@ const struct nicfit_gpu *nicfit_catalog_find_gpu(const struct nicfit_catalog *ca
 const struct nicfit_model *nicfit_catalog_find_model(const struct nicfit_catalog *cat,
 						     const char *id, const char *what,
 						     struct nicfit_error *err);
+
+/*
+ * The NIC whose firmware PSID (the board_id an RDMA device shows every
+ * user, "MT_0000000834") is psid; NULL when no entry lists it.
+ */
+const struct nicfit_nic *nicfit_catalog_find_nic_psid(const struct nicfit_catalog *cat,
+						      const char *psid);
 
 /* Look an entry up by id in any kind; NULL when absent (no error). */
 const struct nicfit_entry *nicfit_catalog_lookup(const struct nicfit_catalog *cat,

@@ -148,7 +148,9 @@ enum nicfit_sysfs_status nicfit_sysfs_read(struct nicfit_sysfs *fs, const char *
 /*
  * A one-line text attribute: trailing newline and blanks removed, NUL-
  * terminated in out (cap bytes). A NUL byte or control character in the
- * text (other than tab and the final newline) is MALFORMED.
+ * text (other than tab and the final newline) is MALFORMED; the one NUL
+ * after the final newline that older kernels put at the end of the node
+ * lists ("0-3\n\0") is not.
  */
 enum nicfit_sysfs_status nicfit_sysfs_read_str(struct nicfit_sysfs *fs, const char *path,
 					       char *out, size_t cap, unsigned flags);
@@ -261,11 +263,20 @@ int nicfit_parse_cpulist(const char *s, unsigned long *count, long *first);
 /* 1 when member n is in list s (s already valid), else 0. */
 int nicfit_cpulist_has(const char *s, long n);
 
-/* An InfiniBand port rate: "100 Gb/sec (4X EDR)", "2.5 Gb/sec (1X)". */
+/*
+ * An InfiniBand port rate: "100 Gb/sec (4X EDR)", "2.5 Gb/sec (1X)". The
+ * kernel prints the signalling rate; SDR, DDR and QDR lanes carry 8b/10b
+ * code and FDR 64b/66b, so the data rate is lower ("40 Gb/sec (4X QDR)"
+ * moves 32 Gb/s: docs/reference/bandwidth.md 3.1). data_gbps is that rate
+ * for an InfiniBand link; an Ethernet (RoCE) port's rate string reuses IB
+ * names for Ethernet speeds (40GbE shows as "4X QDR"), so discovery sets
+ * data_gbps = gbps there.
+ */
 struct nicfit_ib_rate {
-	double gbps;     /* 100, 2.5 */
-	int width;       /* lanes: 1, 2, 4, 8, 12 */
-	char speed[8];   /* "EDR", "HDR", "" for SDR */
+	double gbps;      /* as printed: 100, 2.5 */
+	double data_gbps; /* after line coding (InfiniBand): 32 for 4X QDR; 0 unknown */
+	int width;        /* lanes: 1, 2, 4, 8, 12 */
+	char speed[8];    /* "EDR", "HDR", "" for SDR */
 };
 int nicfit_parse_ib_rate(const char *s, struct nicfit_ib_rate *r);
 

@@ -237,9 +237,12 @@ struct nicfit_topo {
 	/* GPUDirect RDMA kernel support (docs/reference/topology.md 1.1) */
 	int nv_mem;              /* sys/kernel/mm/memory_peers/nv_mem/version */
 	int nv_mem_nc;
-	int nvidia_peermem;      /* sys/module/nvidia_peermem */
+	int modules_listed;      /* sys/module exists, so a module missing there is not loaded;
+				  * 0: a capture without it, module state unknown */
+	int nvidia_peermem;      /* sys/module/nvidia_peermem (0 also when !modules_listed) */
 	int nv_peer_mem;         /* legacy sys/module/nv_peer_mem */
-	int nvidia_driver;       /* sys/module/nvidia */
+	int nvidia_driver;       /* 1: sys/module/nvidia or an NVIDIA function bound to
+				  * "nvidia"; 0: neither, with sys/module listed; -1 unknown */
 	char nvidia_version[32];
 	int iommu;               /* sys/class/iommu has members: 1, none: 0, unknown -1 */
 
@@ -273,6 +276,13 @@ int nicfit_topo_find(const struct nicfit_topo *t, const char *bdf);
  * host has exactly one. -1 when unknown.
  */
 int nicfit_topo_numa_of(const struct nicfit_topo *t, int pci);
+
+/*
+ * What an RDMA port with a rate moves, in Gb/s: the data rate after line
+ * coding (32 for InfiniBand 4X QDR, whose rate file says 40), or the
+ * printed rate when that is all a model built by hand holds.
+ */
+double nicfit_rdma_port_gbps(const struct nicfit_rdma_port *pt);
 
 /* The physical package (socket) of a NUMA node id; -1 unknown. */
 int nicfit_topo_socket_of_node(const struct nicfit_topo *t, int node);

@@ -184,6 +184,8 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	ao.nignore = nignore;
 	ao.all = all;
 	ao.pcie = &pp;
+	ao.pci_ids = !no_pciids;
+	ao.pci_ids_path = pciids;
 	rc = nicfit_audit_judge(topo, cat, &ao, &a, &err);
 	if (rc) {
 		rc = cli_fail(&err);
@@ -193,10 +195,6 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		rc = check_plan(cat, plan_spec, &a, topo, &ao);
 		if (rc)
 			goto out;
-	}
-	if (!no_pciids && nicfit_audit_name_from_pciids(a, pciids, &err) && pciids) {
-		rc = cli_fail(&err);
-		goto out;
 	}
 	rc = report(c, a);
 out:

@@ -213,6 +213,7 @@ static void fill_nic(struct nicfit_nic *n, json_t *o)
 	n->roles = gbits(o, "role", role_bits);
 	n->pci_vendor = hex(gs(pci, "vendor"));
 	n->pci_device = hex(gs(pci, "device"));
+	n->npsids = gstrs(o, "psids", n->psids, NICFIT_MAX_LIST);
 	ns = gstrs(pci, "subsystems", subs, NICFIT_MAX_LIST);
 	for (k = 0; k < ns; k++) {
 		char v[5] = { 0 }, d[5] = { 0 };

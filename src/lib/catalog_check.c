@@ -100,6 +100,7 @@ static const struct field nic_fields[] = {
 	{ "rdma", F_ASTR, 1, 0, 0, NULL, rdma_kinds },
 	{ "vpi", F_BOOL, 1, 0, 0, NULL, NULL },
 	{ "pci", F_OBJ, 0, 0, 0, pci_fields, NULL },
+	{ "psids", F_ASTR, 0, 4, 32, NULL, NULL },
 	{ "form_factor", F_STR, 1, 0, 0, NULL, form_factors },
 	{ "bracket", F_STR, 0, 0, 0, NULL, brackets },
 	{ "driver", F_STR, 0, 1, 32, NULL, NULL },

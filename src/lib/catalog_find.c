@@ -130,6 +130,24 @@ const struct nicfit_nic *nicfit_catalog_find_nic_pci(const struct nicfit_catalog
 	return NULL;
 }
 
+const struct nicfit_nic *nicfit_catalog_find_nic_psid(const struct nicfit_catalog *cat,
+						      const char *psid)
+{
+	size_t i;
+	int k;
+
+	if (!psid || !psid[0])
+		return NULL;
+	for (i = 0; i < cat->k[NICFIT_KIND_NIC].n; i++) {
+		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
+
+		for (k = 0; k < n->npsids; k++)
+			if (!strcmp(n->psids[k], psid))
+				return n;
+	}
+	return NULL;
+}
+
 int nicfit_entry_unverified(const struct nicfit_entry *e, const char *field)
 {
 	int i;

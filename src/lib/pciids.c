@@ -5,10 +5,21 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "nicfit/file.h"
 #include "pciids_int.h"
+
+/*
+ * pci.ids is about 1.4 MB today; a file past 64 MiB is not one (and must
+ * not be read whole).
+ */
+#define PCIIDS_MAX_BYTES (64u << 20)
 
 #define G NICFIT_PCIID_GPU
 #define N NICFIT_PCIID_NIC
@@ -17,6 +28,7 @@
 #define SW NICFIT_PCIID_SWITCH
 #define IN NICFIT_PCIID_INTERNAL
 #define IBR NICFIT_PCIID_INTBRIDGE
+#define BT NICFIT_PCIID_BASET
 #define R_E NICFIT_PCIID_ROCE
 #define R_I NICFIT_PCIID_IB
 #define R_W NICFIT_PCIID_IWARP
@@ -122,7 +134,7 @@ static const struct nicfit_pci_id table[] = {
 	{ 0x15b3, 0xa2d6, "BlueField-2 network controller", N, 0, R_E | R_I, S_MLX },
 	{ 0x15b3, 0xa2dc, "BlueField-3 network controller", N, 400, R_E | R_I, S_MLX },
 	{ 0x15b3, 0xa2df, "BlueField-4 network controller", N, 0, R_E | R_I, S_MLX },
-	{ 0x8086, 0x101f, "Intel X710 5GBASE-T", N, 5, 0, S_INT },
+	{ 0x8086, 0x101f, "Intel X710 5GBASE-T", N | BT, 5, 0, S_INT },
 	{ 0x8086, 0x104e, "Intel X710 10GbE SFP+", N, 10, 0, S_INT },
 	{ 0x8086, 0x104f, "Intel X710 10GbE backplane", N, 10, 0, S_INT },
 	{ 0x8086, 0x154c, "Intel 700-series virtual function", N | VF, 0, 0, S_INT },
@@ -133,8 +145,8 @@ static const struct nicfit_pci_id table[] = {
 	{ 0x8086, 0x1583, "Intel XL710 40GbE QSFP+", N, 40, 0, S_INT },
 	{ 0x8086, 0x1584, "Intel XL710 40GbE QSFP+", N, 40, 0, S_INT },
 	{ 0x8086, 0x1585, "Intel X710 10GbE QSFP+", N, 10, 0, S_INT },
-	{ 0x8086, 0x1586, "Intel X710 10GBASE-T", N, 10, 0, S_INT },
-	{ 0x8086, 0x1589, "Intel X710 10GBASE-T4", N, 10, 0, S_INT },
+	{ 0x8086, 0x1586, "Intel X710 10GBASE-T", N | BT, 10, 0, S_INT },
+	{ 0x8086, 0x1589, "Intel X710 10GBASE-T4", N | BT, 10, 0, S_INT },
 	{ 0x8086, 0x158a, "Intel XXV710 25GbE backplane", N, 25, 0, S_INT },
 	{ 0x8086, 0x158b, "Intel XXV710 25GbE SFP28", N, 25, 0, S_INT },
 	{ 0x8086, 0x1591, "Intel E810-C 100GbE backplane", N, 100, R_E | R_W, S_INT },
@@ -143,7 +155,7 @@ static const struct nicfit_pci_id table[] = {
 	{ 0x8086, 0x1599, "Intel E810-XXV 25GbE backplane", N, 25, R_E | R_W, S_INT },
 	{ 0x8086, 0x159a, "Intel E810-XXV 25GbE QSFP28", N, 25, R_E | R_W, S_INT },
 	{ 0x8086, 0x159b, "Intel E810-XXV 25GbE SFP28", N, 25, R_E | R_W, S_INT },
-	{ 0x8086, 0x15ff, "Intel X710-T4L 10GBASE-T", N, 10, 0, S_INT },
+	{ 0x8086, 0x15ff, "Intel X710-TL 10GBASE-T", N | BT, 10, 0, S_INT },
 	{ 0x8086, 0x1889, "Intel E810 adaptive virtual function", N | VF, 0, R_E | R_W, S_INT },
 	/* C62x "Lewisburg": integrated functions behind an internal bridge (TO 6, UNVERIFIED range). */
 	{ 0x8086, 0x37c0, "Intel C62x internal bridge", IBR, 0, 0, S_TOP },
@@ -153,7 +165,7 @@ static const struct nicfit_pci_id table[] = {
 	{ 0x8086, 0x37cf, "Intel X722 10GbE QSFP+ (chipset)", N | IN, 10, R_W, S_INT },
 	{ 0x8086, 0x37d0, "Intel X722 10GbE SFP+ (chipset)", N | IN, 10, R_W, S_INT },
 	{ 0x8086, 0x37d1, "Intel X722 1GbE (chipset)", N | IN, 1, R_W, S_INT },
-	{ 0x8086, 0x37d2, "Intel X722 10GBASE-T (chipset)", N | IN, 10, R_W, S_INT },
+	{ 0x8086, 0x37d2, "Intel X722 10GBASE-T (chipset)", N | IN | BT, 10, R_W, S_INT },
 	{ 0x8086, 0x37d3, "Intel X722 10GbE SFP+ (chipset)", N | IN, 10, R_W, S_INT },
 	{ 0x8086, 0x37d4, "Intel X722 (chipset)", N | IN, 10, R_W, S_INT },
 };
@@ -199,6 +211,27 @@ static const struct {
 	{ 0x8086, "Intel" },
 };
 
+/* Cards of one chip told apart by their port (function) count: NI 2.1. */
+static const struct {
+	unsigned vendor, device;
+	int functions;
+	const char *name;
+} card_names[] = {
+	{ 0x8086, 0x15ff, 2, "Intel X710-T2L 10GBASE-T" },
+	{ 0x8086, 0x15ff, 4, "Intel X710-T4L 10GBASE-T" },
+};
+
+const char *nicfit__pci_id_card_name(unsigned vendor, unsigned device, int functions)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(card_names) / sizeof(card_names[0]); i++)
+		if (card_names[i].vendor == vendor && card_names[i].device == device &&
+		    card_names[i].functions == functions)
+			return card_names[i].name;
+	return NULL;
+}
+
 const char *nicfit__pci_vendor_name(unsigned vendor)
 {
 	size_t i;
@@ -212,25 +245,6 @@ const char *nicfit__pci_vendor_name(unsigned vendor)
 int nicfit__pci_vendor_is_bmc_vga(unsigned vendor)
 {
 	return vendor == 0x1a03 || vendor == 0x102b;
-}
-
-/* PSIDs confirmed in docs/reference/nic-identity.md 1.7 ([V] rows only). */
-static const struct {
-	const char *psid, *part;
-} psids[] = {
-	{ "MT_0000000008", "MCX556A-ECAT" },
-	{ "MT_0000000359", "MCX623106AN-CDAT" },
-	{ "MT_0000000436", "MCX623106AC-CDAT" },
-};
-
-const char *nicfit__psid_part(const char *psid)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(psids) / sizeof(psids[0]); i++)
-		if (!strcmp(psids[i].psid, psid))
-			return psids[i].part;
-	return NULL;
 }
 
 /* ---- pci.ids ---------------------------------------------------------------- */
@@ -265,62 +279,100 @@ static void copy_name(char *out, size_t cap, const char *s)
 	out[n] = '\0';
 }
 
+/*
+ * Open a pci.ids candidate without blocking (a FIFO has no writer) and
+ * keep it only if it is a regular file: /dev/zero or a FIFO named by
+ * --pci-ids would otherwise be read for ever. Returns the descriptor, or
+ * -1 with errno set (EINVAL for a file that is not regular).
+ */
+static int open_pciids(const char *path)
+{
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+/* One line of pci.ids (without its newline) against the queries. */
+static void scan_line(const char *line, size_t len, struct nicfit_pciids_query *q, size_t n,
+		      unsigned *vendor, int *in_vendor)
+{
+	char buf[512];
+	unsigned v;
+	size_t k;
+
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	if (buf[0] != '\t') {
+		*in_vendor = 0;
+		if (hex4(buf, &v) || buf[4] != ' ')
+			return;
+		*vendor = v;
+		for (k = 0; k < n; k++)
+			if (q[k].vendor == v) {
+				copy_name(q[k].vendor_name, sizeof(q[k].vendor_name), buf + 4);
+				*in_vendor = 1;
+			}
+		return;
+	}
+	if (!*in_vendor || buf[1] == '\t' || hex4(buf + 1, &v) || buf[5] != ' ')
+		return;
+	for (k = 0; k < n; k++)
+		if (q[k].vendor == *vendor && q[k].device == v)
+			copy_name(q[k].device_name, sizeof(q[k].device_name), buf + 5);
+}
+
 int nicfit__pciids_lookup(const char *path, struct nicfit_pciids_query *q, size_t n,
 			 struct nicfit_error *err)
 {
 	static const char *const defaults[] = {
 		"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids", "/usr/share/pci.ids", NULL
 	};
-	char line[512];
+	const char *name = path, *p, *end;
 	unsigned vendor = 0;
-	int in_vendor = 0, i;
-	size_t k;
-	FILE *f = NULL;
+	int in_vendor = 0, i, fd = -1, rc;
+	char *text;
+	size_t k, len;
 
 	for (k = 0; k < n; k++)
 		q[k].vendor_name[0] = q[k].device_name[0] = '\0';
 	if (path) {
-		f = fopen(path, "r");
-		if (!f)
+		fd = open_pciids(path);
+		if (fd < 0)
 			return nicfit_error_at(err, errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO,
-					       path, 0, 0, "%s", strerror(errno));
+					       path, 0, 0, "%s", errno == EINVAL ?
+					       "not a regular file" : strerror(errno));
 	} else {
-		for (i = 0; defaults[i] && !f; i++)
-			f = fopen(defaults[i], "r");
-		if (!f)
+		for (i = 0; defaults[i] && fd < 0; i++) {
+			fd = open_pciids(defaults[i]);
+			name = defaults[i];
+		}
+		if (fd < 0)
 			return nicfit_error_set(err, NICFIT_E_NOTFOUND, "no pci.ids file installed");
 	}
-	while (fgets(line, sizeof(line), f)) {
-		unsigned v;
+	rc = nicfit_read_fd(fd, name, PCIIDS_MAX_BYTES, &text, &len, err);
+	close(fd);
+	if (rc)
+		return rc;
+	for (p = text, end = text + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (!strchr(line, '\n') && !feof(f)) {
-			int c;
-
-			while ((c = fgetc(f)) != EOF && c != '\n')
-				;
-		}
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		if (line[0] == 'C' && line[1] == ' ')
+		if (ll >= 2 && p[0] == 'C' && p[1] == ' ')
 			break; /* the class list follows the devices */
-		if (line[0] != '\t') {
-			in_vendor = 0;
-			if (hex4(line, &v) || line[4] != ' ')
-				continue;
-			vendor = v;
-			for (k = 0; k < n; k++)
-				if (q[k].vendor == v) {
-					copy_name(q[k].vendor_name, sizeof(q[k].vendor_name), line + 4);
-					in_vendor = 1;
-				}
-			continue;
-		}
-		if (!in_vendor || line[1] == '\t' || hex4(line + 1, &v) || line[5] != ' ')
-			continue;
-		for (k = 0; k < n; k++)
-			if (q[k].vendor == vendor && q[k].device == v)
-				copy_name(q[k].device_name, sizeof(q[k].device_name), line + 5);
+		if (ll && p[0] != '#')
+			scan_line(p, ll, q, n, &vendor, &in_vendor);
+		p += ll + 1;
 	}
-	fclose(f);
+	free(text);
 	return 0;
 }

@@ -36,6 +36,7 @@
 #define NICFIT_PCIID_SWITCH 0x10u     /* PCIe switch port */
 #define NICFIT_PCIID_INTERNAL 0x20u   /* chipset-integrated function with a nominal link */
 #define NICFIT_PCIID_INTBRIDGE 0x40u  /* chipset-internal bridge above such functions */
+#define NICFIT_PCIID_BASET 0x80u      /* twisted-pair (BASE-T) ports: no pluggable module */
 
 /* RDMA the chip family can do (as nicfit/catalog.h NICFIT_RDMA_*). */
 #define NICFIT_PCIID_ROCE 0x1u
@@ -54,14 +55,19 @@ struct nicfit_pci_id {
 /* The built-in row for vendor:device, or NULL. */
 const struct nicfit_pci_id *nicfit__pci_id_find(unsigned vendor, unsigned device);
 
+/*
+ * The card's name when one chip is sold as cards that differ only in port
+ * count and each port is a function (8086:15ff: X710-T2L with 2, X710-T4L
+ * with 4); NULL when functions does not tell.
+ */
+const char *nicfit__pci_id_card_name(unsigned vendor, unsigned device, int functions);
+
 /* Short vendor name ("NVIDIA", "Mellanox", "Intel", "ASPEED"), or NULL. */
 const char *nicfit__pci_vendor_name(unsigned vendor);
 
 /* 1 for vendors whose class-0x03 functions are BMC/server VGA (ASPEED, Matrox). */
 int nicfit__pci_vendor_is_bmc_vga(unsigned vendor);
 
-/* ConnectX part number for a firmware PSID ("MT_0000000008"), or NULL. */
-const char *nicfit__psid_part(const char *psid);
 
 /* A pci.ids look-up: fill vendor and device names for each query. */
 struct nicfit_pciids_query {
@@ -72,8 +78,10 @@ struct nicfit_pciids_query {
 
 /*
  * Scan pci.ids at path (NULL: the usual places) once and answer all n
- * queries. Errors: NICFIT_E_NOTFOUND when there is no file (the queries
- * are left empty), NICFIT_E_IO.
+ * queries. Only a regular file is read (a FIFO or device named as path
+ * is refused at once, "not a regular file"), up to 64 MiB. Errors:
+ * NICFIT_E_NOTFOUND when there is no file (the queries are left empty),
+ * NICFIT_E_IO, NICFIT_E_LIMIT.
  */
 int nicfit__pciids_lookup(const char *path, struct nicfit_pciids_query *q, size_t n,
 			 struct nicfit_error *err);

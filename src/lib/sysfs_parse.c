@@ -10,10 +10,12 @@
  * (nicfit_parse_dec).
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "nicfit/sysfs.h"
+#include "nicfit/units.h"
 
 /*
  * Bounds on what the kernel prints, so that junk is MALFORMED and never a
@@ -26,6 +28,15 @@
 #define DECIMAL_DIGITS_MAX 12
 #define LINK_GTS_MAX 1024
 #define IB_RATE_GBPS_MAX 100000
+/*
+ * Line coding takes at most 20% of an InfiniBand lane (8b/10b); a named
+ * lane rate further than 25% below the printed figure, or above it by
+ * more than the kernel's rounding (it prints whole Gb/s, "56" for FDR's
+ * 54.5 of data on 56.25 signalled), means name and number disagree, and
+ * the printed figure is kept.
+ */
+#define IB_CODING_LOSS_MAX 0.25
+#define IB_RATE_ROUNDING 0.01
 #define CPULIST_MAX (1L << 22)
 #define SMALL_DIGITS_MAX 3
 
@@ -195,6 +206,7 @@ int nicfit_cpulist_has(const char *s, long n)
 
 int nicfit_parse_ib_rate(const char *s, struct nicfit_ib_rate *r)
 {
+	struct nicfit_speed lane;
 	const char *p = s;
 	double v;
 	long w = 0;
@@ -228,6 +240,14 @@ int nicfit_parse_ib_rate(const char *s, struct nicfit_ib_rate *r)
 		return -1;
 	r->gbps = v;
 	r->width = (int)w;
+	/* the lane's data rate by its name (no name is SDR); a name nicfit lacks keeps v */
+	r->data_gbps = v;
+	if (!nicfit_ib_rate(r->speed[0] ? r->speed : "SDR", &lane)) {
+		double data = lane.ib_lane_gbps * (double)w;
+
+		if (data <= v * (1 + IB_RATE_ROUNDING) && data >= v * (1 - IB_CODING_LOSS_MAX))
+			r->data_gbps = data;
+	}
 	return 0;
 }
 

@@ -133,6 +133,14 @@ enum nicfit_sysfs_status nicfit_sysfs_read_str(struct nicfit_sysfs *fs, const ch
 	st = nicfit_sysfs_read(fs, path, buf, sizeof(buf), &len, flags);
 	if (st != NICFIT_SYSFS_OK)
 		return st;
+	/*
+	 * Kernels from about 2.6.23 until a 2011 fix end the node lists
+	 * (node/online, possible, has_cpu, ...) with "\n\0": that NUL after
+	 * the final newline is the kernel's format, not damage. Any other NUL
+	 * still is.
+	 */
+	if (len >= 2 && buf[len - 1] == '\0' && buf[len - 2] == '\n')
+		len--;
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' ' || buf[len - 1] == '\t'))
 		len--;
 	for (i = 0; i < len; i++) {

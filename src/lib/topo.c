@@ -254,6 +254,11 @@ int nicfit_topo_numa_of(const struct nicfit_topo *t, int pci)
 	return t->nnuma == 1 ? t->numa[0].id : -1;
 }
 
+double nicfit_rdma_port_gbps(const struct nicfit_rdma_port *pt)
+{
+	return pt->rate.data_gbps > 0 ? pt->rate.data_gbps : pt->rate.gbps;
+}
+
 int nicfit_topo_socket_of_node(const struct nicfit_topo *t, int node)
 {
 	int i;
@@ -373,6 +378,9 @@ void nicfit_topo_finish(struct nicfit_topo *t)
 				break;
 			}
 	}
+	/* Discovery counted the CPUs' packages; a model built by hand has its nodes' only. */
+	if (t->npackages > 0)
+		return;
 	for (i = 0; i < t->nnuma; i++) {
 		if (t->numa[i].package < 0)
 			continue;

@@ -25,6 +25,8 @@
 #define PACKAGE_ID_MAX 65535
 /* A SLIT distance is at most 255 (ACPI), so more than 6 digits is junk. */
 #define DISTANCE_DIGITS_MAX 6
+/* More distinct packages than this is not a server's topology files. */
+#define PACKAGES_MAX 256
 
 /* ---- identity --------------------------------------------------------------- */
 
@@ -177,6 +179,97 @@ static int read_node(struct disc *d, long n)
 	return 0;
 }
 
+const char *nicfit__topo_list_range(const char *p, long *a, long *b)
+{
+	*a = 0;
+	while (*p >= '0' && *p <= '9')
+		*a = *a * 10 + (*p++ - '0');
+	*b = *a;
+	if (*p == '-') {
+		p++;
+		*b = 0;
+		while (*p >= '0' && *p <= '9')
+			*b = *b * 10 + (*p++ - '0');
+	}
+	if (*p == ',')
+		p++;
+	return p;
+}
+
+struct packages {
+	long id[PACKAGES_MAX];
+	char siblings[PACKAGES_MAX][512]; /* core_siblings_list: the package's CPUs */
+	int n;
+};
+
+/*
+ * The package of online CPU cpu, unless a package already seen holds it
+ * (its core_siblings_list, the CPUs of one package, names it): that way
+ * a host reads two files per socket, not one per CPU.
+ */
+static void read_cpu_package(struct disc *d, long cpu, struct packages *pk)
+{
+	char path[TOPO_PATH_MAX], sib[512];
+	unsigned long cnt;
+	long id, first;
+	int i;
+
+	for (i = 0; i < pk->n; i++)
+		if (pk->siblings[i][0] && nicfit_cpulist_has(pk->siblings[i], cpu))
+			return;
+	snprintf(path, sizeof(path),
+		 "sys/devices/system/cpu/cpu%ld/topology/physical_package_id", cpu);
+	if (nicfit_sysfs_read_long(d->fs, path, &id, Q) != NICFIT_SYSFS_OK || id < 0 ||
+	    id > PACKAGE_ID_MAX)
+		return;
+	snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%ld/topology/core_siblings_list",
+		 cpu);
+	if (nicfit_sysfs_read_str(d->fs, path, sib, sizeof(sib), Q) != NICFIT_SYSFS_OK ||
+	    nicfit_parse_cpulist(sib, &cnt, &first) || !nicfit_cpulist_has(sib, cpu))
+		sib[0] = '\0';
+	for (i = 0; i < pk->n; i++)
+		if (pk->id[i] == id)
+			break;
+	if (i == pk->n) {
+		if (pk->n == PACKAGES_MAX)
+			return;
+		pk->id[pk->n++] = id;
+	}
+	if (!pk->siblings[i][0])
+		snprintf(pk->siblings[i], sizeof(pk->siblings[i]), "%s", sib);
+}
+
+/*
+ * Sockets are CPU packages, not NUMA nodes: sub-NUMA clustering puts two
+ * nodes on one package, and some firmware one node over two packages. So
+ * count the distinct physical_package_id of the online CPUs (as hwloc
+ * does, docs/reference/topology.md); 0 (unknown) when none is readable.
+ */
+static int read_packages(struct disc *d)
+{
+	struct packages *pk;
+	char online[512];
+	unsigned long cnt;
+	const char *p;
+	long first, a, b, n;
+
+	if (nicfit_sysfs_read_str(d->fs, "sys/devices/system/cpu/online", online, sizeof(online),
+				  Q) != NICFIT_SYSFS_OK ||
+	    nicfit_parse_cpulist(online, &cnt, &first))
+		return 0;
+	pk = calloc(1, sizeof(*pk));
+	if (!pk)
+		return nicfit__topo_fail(d, NICFIT_E_NOMEM, "out of memory");
+	for (p = online; *p;) {
+		p = nicfit__topo_list_range(p, &a, &b);
+		for (n = a; n <= b; n++)
+			read_cpu_package(d, n, pk);
+	}
+	d->t->npackages = pk->n;
+	free(pk);
+	return 0;
+}
+
 int nicfit__topo_read_numa(struct disc *d)
 {
 	struct nicfit_topo *t = d->t;
@@ -193,34 +286,24 @@ int nicfit__topo_read_numa(struct disc *d)
 			cpus[0] = '\0';
 		if (nicfit_topo_add_numa(t, 0, cpus, -1) < 0)
 			return nicfit__topo_fail(d, NICFIT_E_NOMEM, "out of memory");
-		return 0;
+		return read_packages(d);
 	}
 	t->numa_from_sysfs = 1;
 	if (nicfit_parse_cpulist(online, &cnt, &first)) {
 		nicfit_sysfs_report(d->fs, "sys/devices/system/node/online", NICFIT_SYSFS_MALFORMED,
 				    0, 0);
-		return 0;
+		return read_packages(d);
 	}
 	/* Walk the list's members in order (it parsed, so it is digits, '-' and ','). */
 	for (p = online; *p;) {
-		long a = 0, b, n;
+		long a, b, n;
 
-		while (*p >= '0' && *p <= '9')
-			a = a * 10 + (*p++ - '0');
-		b = a;
-		if (*p == '-') {
-			p++;
-			b = 0;
-			while (*p >= '0' && *p <= '9')
-				b = b * 10 + (*p++ - '0');
-		}
-		if (*p == ',')
-			p++;
+		p = nicfit__topo_list_range(p, &a, &b);
 		for (n = a; n <= b; n++)
 			if (read_node(d, n))
 				return d->rc;
 	}
-	return 0;
+	return read_packages(d);
 }
 
 /* ---- GPUDirect RDMA kernel support ---------------------------------------- */
@@ -230,15 +313,27 @@ void nicfit__topo_read_gdr(struct disc *d)
 	struct nicfit_topo *t = d->t;
 	struct nicfit_dirent *ents;
 	size_t n;
+	int i;
 
 	t->nv_mem = nicfit_sysfs_exists(d->fs, "sys/kernel/mm/memory_peers/nv_mem/version");
 	t->nv_mem_nc = nicfit_sysfs_exists(d->fs, "sys/kernel/mm/memory_peers/nv_mem_nc/version");
 	t->nvidia_peermem = nicfit_sysfs_exists(d->fs, "sys/module/nvidia_peermem");
 	t->nv_peer_mem = nicfit_sysfs_exists(d->fs, "sys/module/nv_peer_mem");
+	t->modules_listed = nicfit_sysfs_exists(d->fs, "sys/module");
 	t->nvidia_driver = nicfit_sysfs_exists(d->fs, "sys/module/nvidia");
 	if (t->nvidia_driver)
 		nicfit_sysfs_read_str(d->fs, "sys/module/nvidia/version", t->nvidia_version,
 				      sizeof(t->nvidia_version), Q);
+	/*
+	 * A function bound to "nvidia" proves the driver is loaded, whatever
+	 * sys/module says (a capture may lack it); without sys/module and such
+	 * a function, whether it is loaded is unknown.
+	 */
+	for (i = 0; !t->nvidia_driver && i < t->npci; i++)
+		if (t->pci[i].vendor == 0x10de && !strcmp(t->pci[i].driver, "nvidia"))
+			t->nvidia_driver = 1;
+	if (!t->nvidia_driver && !t->modules_listed)
+		t->nvidia_driver = -1;
 	if (nicfit_sysfs_list(d->fs, "sys/class/iommu", &ents, &n, Q) == NICFIT_SYSFS_OK) {
 		t->iommu = n > 0;
 		free(ents);

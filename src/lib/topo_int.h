@@ -57,6 +57,11 @@ static inline void nicfit__topo_pathf(char *out, size_t cap, const char *dir, co
 void nicfit__topo_infer_ports(struct nicfit_topo *t);
 
 /* topo_host.c */
+/*
+ * One range "a" or "a-b" of a CPU or node list that parsed (digits, '-'
+ * and ','): its bounds, and where the next range starts.
+ */
+const char *nicfit__topo_list_range(const char *p, long *a, long *b);
 void nicfit__topo_read_host(struct disc *d);
 int nicfit__topo_read_numa(struct disc *d);
 void nicfit__topo_read_gdr(struct disc *d);

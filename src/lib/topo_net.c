@@ -161,6 +161,9 @@ static void read_port(struct disc *d, const char *dev, const char *num, struct n
 	}
 	nicfit__topo_pathf(path, sizeof(path), dir, "link_layer");
 	nicfit_sysfs_read_str(d->fs, path, pt->link_layer, sizeof(pt->link_layer), 0);
+	/* An Ethernet port's rate names IB speeds for Ethernet ones: no IB line coding. */
+	if (pt->have_rate && strcmp(pt->link_layer, "InfiniBand"))
+		pt->rate.data_gbps = pt->rate.gbps;
 	/* GIDs: InfiniBand needs only GID 0; RoCE ports carry one per address. */
 	for (k = 0; k < MAX_GID_SCAN && empty < GID_EMPTY_RUN; k++) {
 		uint8_t g[16];

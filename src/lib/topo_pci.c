@@ -8,8 +8,10 @@
  * that path (bridges absent from the listing too) is added, parents
  * before children, so a parent's index is always below its child's. A
  * nested domain root (pci10000:00, a VMD) on the path starts a new host
- * bridge hosted by the function above it. Without a listing, the
- * directories under sys/devices/pci* are walked instead. A hash of the
+ * bridge hosted by the function above it. The directories under
+ * sys/devices/pci* are walked after the listing too (instead of it when
+ * there is none): captures and some kernels miss an endpoint in the
+ * listing, and a function that is in the tree is on the host. A hash of the
  * canonical paths finds a function again (for VFs, class devices and
  * every later component). What each function's files say is
  * topo_pcidev.c's.
@@ -194,7 +196,7 @@ static int add_chain(struct disc *d, const char *path)
 	return last;
 }
 
-/* Fallback without a bus listing: walk sys/devices/pci* recursively. */
+/* Every function under a directory of sys/devices/pci*, recursively. */
 static void walk(struct disc *d, const char *dir, int depth)
 {
 	struct nicfit_dirent *ents;
@@ -247,8 +249,6 @@ void nicfit__topo_read_pci_tree(struct disc *d)
 			if (idx >= 0)
 				d->t->pci[idx].in_bus_list = 1;
 		}
-		free(ents);
-		return;
 	}
 	free(ents);
 	{

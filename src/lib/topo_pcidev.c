@@ -151,6 +151,55 @@ static int read_uevent(struct disc *d, struct nicfit_pcidev *p, const char *dir)
 	return 0;
 }
 
+/* ---- NUMA locality from the CPU list ----------------------------------------- */
+
+/* 1 when every CPU of list (valid) is in node's CPU list. */
+static int cpus_within(const char *list, const struct nicfit_numa *node)
+{
+	const char *p;
+	long a, b, n;
+
+	if (!node->cpulist[0])
+		return 0;
+	for (p = list; *p;) {
+		p = nicfit__topo_list_range(p, &a, &b);
+		for (n = a; n <= b; n++)
+			if (!nicfit_cpulist_has(node->cpulist, n))
+				return 0;
+	}
+	return 1;
+}
+
+/*
+ * Without a usable numa_node (absent on old kernels, or -1), the CPUs the
+ * kernel lists as local to the function still place it, as hwloc places
+ * PCI devices by local_cpus (docs/reference/topology.md 4): the one node
+ * whose CPUs hold them all. A list spanning nodes (firmware without
+ * locality lists every CPU) places nothing.
+ */
+static void numa_from_local_cpus(struct disc *d, struct nicfit_pcidev *p, const char *dir)
+{
+	const struct nicfit_topo *t = d->t;
+	char path[TOPO_PATH_MAX], cpus[512];
+	unsigned long cnt;
+	long first;
+	int i, node = -1;
+
+	if (t->nnuma < 2)
+		return;
+	nicfit__topo_pathf(path, sizeof(path), dir, "local_cpulist");
+	if (nicfit_sysfs_read_str(d->fs, path, cpus, sizeof(cpus), NICFIT_SYSFS_QUIET) !=
+	    NICFIT_SYSFS_OK || nicfit_parse_cpulist(cpus, &cnt, &first) || !cnt)
+		return;
+	for (i = 0; i < t->nnuma; i++)
+		if (cpus_within(cpus, &t->numa[i])) {
+			if (node >= 0)
+				return;
+			node = t->numa[i].id;
+		}
+	p->numa_node = node;
+}
+
 /* ---- one function ----------------------------------------------------------- */
 
 void nicfit__topo_read_function(struct disc *d, int idx)
@@ -200,6 +249,8 @@ ids_done:
 		p->have |= NICFIT_HAVE_NUMA;
 		p->numa_node = n >= 0 && n < NUMA_NODE_LIMIT ? (int)n : -1;
 	}
+	if (p->numa_node < 0)
+		numa_from_local_cpus(d, p, dir);
 	read_link(d, dir, "current_link_speed", &p->cur_gts, p->cur_speed_text,
 		  sizeof(p->cur_speed_text), NICFIT_HAVE_CUR_SPEED, p);
 	read_width(d, dir, "current_link_width", &p->cur_width, NICFIT_HAVE_CUR_WIDTH, p);

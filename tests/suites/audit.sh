@@ -19,12 +19,49 @@ audit_json() {
 	"$NICFIT" audit --sysfs "$1" --no-pci-ids -j 2>/dev/null | sed 's#"root":"[^"]*"#"root":"R"#'
 }
 
-for pair in x11-200g:1 r740xd:1 hgx-h100:1 epyc-gen4:1 kvm-vm:0 xenial-k44:0; do
+for pair in x11-200g:1 r740xd:1 hgx-h100:1 epyc-gen4:1 kvm-vm:0 xenial-k44:0 r910-qdr:1 wrx80-t2l:1 \
+	nonuma-file:1 r740-interleave:0; do
 	m=${pair%:*}; want=${pair#*:}
 	"$NICFIT" audit --sysfs "$fx/$m" >/dev/null 2>&1
 	rc=$?
 	check "$m: exit $want (worst finding)" [ "$rc" = "$want" ]
 done
+
+# node lists ending "\n\0" (kernels ~2.6.23 to 2011): four nodes, four packages, and the
+# HCA without locality is a warning, not a device on a synthetic node 0
+audit_json "$fx/r910-qdr" >"$tmp/r910.json"
+check "r910-qdr: NUL-terminated node lists give 4 NUMA nodes" \
+	[ "$(grep -o '{"id":[0-9]*,"socket":[0-9]*,"cpus"' "$tmp/r910.json" | wc -l)" = 4 ]
+check "r910-qdr: 4 sockets" grep -q '"sockets":4,' "$tmp/r910.json"
+check "r910-qdr: numa-locality-unknown" grep -q '"code":"numa-locality-unknown"' "$tmp/r910.json"
+# one node over two packages (BIOS node interleaving): 2 sockets
+check "r740-interleave: 2 sockets on 1 node" sh -c "'$NICFIT' audit --sysfs '$fx/r740-interleave' -j 2>/dev/null | grep -q '\"sockets\":2,'"
+
+# a dual-port 200G ConnectX-7 (MCX755106AS-HEAT) named alike from VPD (root) and from its
+# PSID MT_0000000834 (everyone): the same part, 2 x 200G, no family-maximum 400G
+cp -a "$fx/hgx-h100" "$tmp/hgx-user"
+find "$tmp/hgx-user/sys/devices" -name vpd -exec rm -f {} +
+find "$tmp/hgx-user/sys/devices" -name config -exec truncate -s 64 {} +
+cx7_card() { # tree: name, port count and rate of 0000:1e:00.0
+	"$NICFIT" audit --sysfs "$1" --no-pci-ids -j 2>/dev/null |
+		sed 's/{"bdf":/\n{"bdf":/g' | grep '^{"bdf":"0000:1e:00.0"' |
+		grep -o '"name":"[^"]*"\|"ports":[0-9]*\|"port_gbps":[0-9.]*\|"part_source":"[^"]*"' |
+		awk '!/^"name"/ || !n++' | tr '\n' ' '
+}
+root_view=$(cx7_card "$fx/hgx-h100")
+user_view=$(cx7_card "$tmp/hgx-user")
+check "CX-7 2 x 200G as root: named from VPD with 200G ports" \
+	[ "$root_view" = '"name":"ConnectX-7 MCX755106AS-HEAT" "part_source":"vpd" "ports":2 "port_gbps":200.0 ' ]
+check "CX-7 2 x 200G without root: the same part from its PSID" \
+	[ "$user_view" = '"name":"ConnectX-7 MCX755106AS-HEAT" "part_source":"psid" "ports":2 "port_gbps":200.0 ' ]
+check "CX-7 2 x 200G without root: no nic-card-pcie-bound" \
+	sh -c "! '$NICFIT' audit --sysfs '$tmp/hgx-user' -j 2>/dev/null | grep -q 'nic-card-pcie-bound'"
+
+# --pci-ids names a FIFO: refused at once (exit 66), not read for ever
+mkfifo "$tmp/fifo"
+timeout 10 "$NICFIT" audit --sysfs "$fx/xenial-k44" --pci-ids "$tmp/fifo" >/dev/null 2>"$tmp/err"
+check "--pci-ids on a FIFO: exit 66 without waiting" [ $? = 66 ]
+check "--pci-ids on a FIFO: one line naming it" grep -q "^nicfit: $tmp/fifo: not a regular file\$" "$tmp/err"
 
 NICFIT_SYSFS_ROOT="$fx/x11-200g" "$NICFIT" audit >/dev/null 2>&1
 check "NICFIT_SYSFS_ROOT chooses the tree" [ $? = 1 ]

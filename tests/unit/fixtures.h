@@ -9,7 +9,9 @@
 #include <stdlib.h>
 
 static const char *const fixture_names[] = {
-	"el7-v100", "epyc-gen4", "hgx-h100", "kvm-vm", "r740xd", "x11-200g", "xenial-k44", NULL
+	"el7-v100", "epyc-gen4", "hgx-h100", "kvm-vm", "nonuma-file", "r740-interleave", "r740xd",
+	"r910-qdr", "wrx80-t2l", "x11-200g",
+	"xenial-k44", NULL
 };
 
 /* The root of fixture name in buf. */

@@ -150,9 +150,21 @@ static struct nicfit_topo *switch_box(int peermem)
 	fn(t, "0000:81:00.0", rpc, c, 0x030200, 0x1002, 0x740f, 1, 4, 16, 4, 16);
 	t->nvidia_peermem = peermem;
 	t->nvidia_driver = 1;
+	t->modules_listed = 1;
 	t->privileged = 1;
 	nicfit_topo_finish(t);
 	return t;
+}
+
+/* The message of the first finding with code, or "". */
+static const char *message_of(const struct nicfit_audit *a, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < a->findings.n; i++)
+		if (!strcmp(a->findings.v[i].code, code))
+			return a->findings.v[i].message;
+	return "";
 }
 
 static void path_classes(void **state)
@@ -177,6 +189,9 @@ static void path_classes(void **state)
 	assert_string_equal(a->devs[a->devs[0].best_nic].label, "mlx5_0");
 	assert_true(has(a, "gpu-nic-no-gdr-path", NICFIT_SEV_INFO));      /* GPU1: NODE */
 	assert_true(has(a, "gpu-nic-cross-socket", NICFIT_SEV_WARNING));  /* GPU2: SYS */
+	/* GPU2 is AMD's: no NCCL or GPUDirect claims about it */
+	assert_null(strstr(message_of(a, "gpu-nic-cross-socket"), "NCCL"));
+	assert_null(strstr(message_of(a, "gpu-nic-cross-socket"), "GPUDirect"));
 	assert_false(has(a, "gdr-no-peermem", NICFIT_SEV_WARNING));
 	assert_int_equal(nicfit_audit_exit_code(a), 1);
 	nicfit_audit_free(a);
@@ -188,6 +203,14 @@ static void path_classes(void **state)
 	assert_false(pair(a, "GPU0", "mlx5_0")->gdr_default);
 	assert_string_equal(pair(a, "GPU0", "mlx5_0")->gdr_reason, "no-kernel-support");
 	assert_true(has(a, "gdr-no-peermem", NICFIT_SEV_WARNING));
+	assert_non_null(strstr(message_of(a, "gdr-no-peermem"), "is loaded"));
+	nicfit_audit_free(a);
+	/* a capture without sys/module: GPUs bound to nvidia, the module state unknown */
+	t->modules_listed = 0;
+	a = run(t, NULL, 0);
+	assert_true(has(a, "gdr-no-peermem", NICFIT_SEV_WARNING));
+	assert_non_null(strstr(message_of(a, "gdr-no-peermem"), "is unknown"));
+	assert_null(strstr(message_of(a, "gdr-no-peermem"), "not loaded"));
 	nicfit_audit_free(a);
 	nicfit_topo_free(t);
 }
@@ -284,6 +307,74 @@ static void starved_card(void **state)
 	nicfit_topo_free(t);
 }
 
+/* A device named from pci.ids is named so in the findings too, not only in the table. */
+static void findings_use_pciids_names(void **state)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	struct nicfit_audit_opts o;
+	struct nicfit_audit *a = NULL;
+	struct nicfit_error err;
+	size_t i;
+	int h, r, g, found = 0;
+
+	(void)state;
+	nicfit_topo_add_numa(t, 0, "0-7", 0);
+	h = nicfit_topo_add_hostbridge(t, "pci0000:00", 0);
+	r = fn(t, "0000:00:02.0", -1, h, 0x060400, 0x8086, 0x6f04, 0, 3, 16, 3, 16);
+	g = fn(t, "0000:02:00.0", r, h, 0x030200, 0x10de, 0x15f8, 0, 3, 16, 3, 16);
+	t->pci[g].driver[0] = '\0'; /* gpu-no-driver names it */
+	nicfit_topo_finish(t);
+	memset(&o, 0, sizeof(o));
+	o.pci_ids = 1;
+	o.pci_ids_path = "tests/fixtures/pci.ids";
+	nicfit_error_clear(&err);
+	if (nicfit_audit_judge(t, cat, &o, &a, &err))
+		fail_msg("audit: %s", err.msg);
+	assert_string_equal(a->devs[0].name_source, "pci.ids");
+	assert_non_null(strstr(a->devs[0].name, "Tesla P100"));
+	for (i = 0; i < a->findings.n; i++)
+		if (!strcmp(a->findings.v[i].code, "gpu-no-driver")) {
+			assert_non_null(strstr(a->findings.v[i].message, a->devs[0].name));
+			found = 1;
+		}
+	assert_true(found);
+	nicfit_audit_free(a);
+	/* a pci.ids file named that cannot be read is an error, not generic names */
+	o.pci_ids_path = "/nonexistent/pci.ids";
+	assert_int_equal(nicfit_audit_judge(t, cat, &o, &a, &err), NICFIT_E_NOTFOUND);
+	assert_null(a);
+	nicfit_topo_free(t);
+}
+
+/* A QDR port's rate file says 40 Gb/s of signal; 8b/10b leaves 32 of data (calc link). */
+static void qdr_data_rate(void **state)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	struct nicfit_audit *a;
+	int h, r, x, k;
+
+	(void)state;
+	nicfit_topo_add_numa(t, 0, "0-7", 0);
+	h = nicfit_topo_add_hostbridge(t, "pci0000:00", 0);
+	r = fn(t, "0000:00:07.0", -1, h, 0x060400, 0x8086, 0x340e, 0, 2, 8, 2, 8);
+	x = fn(t, "0000:04:00.0", r, h, 0x0c0600, 0x1077, 0x7322, 0, 2, 8, 2, 8);
+	snprintf(t->pci[x].driver, sizeof(t->pci[x].driver), "ib_qib");
+	rdma(t, "qib0", x, "InfiniBand", 4, 40);
+	k = t->nrdma - 1;
+	assert_int_equal(nicfit_parse_ib_rate("40 Gb/sec (4X QDR)", &t->rdma[k].ports[0].rate), 0);
+	nicfit_topo_finish(t);
+	a = run(t, NULL, 0);
+	for (k = 0; k < a->ndevs && a->devs[k].pci != x; k++)
+		;
+	assert_true(k < a->ndevs);
+	assert_near(a->devs[k].ports_now_gbps, 32, 1e-9);
+	assert_near(a->devs[k].port_gbps, 32, 1e-9);
+	assert_non_null(a->devs[k].card_limited_by);
+	assert_true(a->devs[k].demand_gbps > 31 && a->devs[k].demand_gbps < 32);
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+}
+
 /* --ignore takes only codes audit raises: a typo is named, with the nearest code. */
 static void ignore_checked(void **state)
 {
@@ -370,6 +461,10 @@ static void fixtures(void **state)
 				   "gpu-nic-locality-unknown", "nic-card-pcie-bound", NULL } },
 		{ "xenial-k44", 0, { "gpu-nic-no-gdr-path", NULL } },
 		{ "kvm-vm", 0, { "host-virtual", NULL } },
+		{ "r910-qdr", 1, { "numa-locality-unknown", NULL } },
+		{ "wrx80-t2l", 1, { "gdr-no-peermem", "nic-ports-exceed-pcie", NULL } },
+		{ "nonuma-file", 1, { "gpu-nic-cross-socket", NULL } },
+		{ "r740-interleave", 0, { "gpu-nic-no-gdr-path", NULL } },
 	};
 	size_t i;
 	int k;
@@ -403,6 +498,19 @@ static void fixtures(void **state)
 		if (!strcmp(ex[i].fixture, "kvm-vm"))
 			for (k = 0; k < a->ndevs; k++)
 				assert_true(a->devs[k].link.path_gbps < 0);
+		if (!strcmp(ex[i].fixture, "nonuma-file"))
+			assert_int_equal(count(a, "numa-locality-unknown"), 0);
+		if (!strcmp(ex[i].fixture, "r740-interleave"))
+			assert_int_equal(a->nsockets, 2);
+		if (!strcmp(ex[i].fixture, "wrx80-t2l")) {
+			assert_int_equal(a->ngpus, 2);
+			/* no module coding on RJ45, and an unknown operstate is not "no link" */
+			assert_int_equal(count(a, "intel-700-no-link"), 0);
+			assert_int_equal(count(a, "nic-card-pcie-bound"), 0);
+			for (k = 0; k < a->ndevs; k++)
+				if (a->topo->pci[a->devs[k].pci].device == 0x15ff)
+					assert_string_equal(a->devs[k].name, "Intel X710-T2L 10GBASE-T");
+		}
 		if (!strcmp(ex[i].fixture, "epyc-gen4"))
 			assert_int_equal(pair(a, "GPU1", "mlx5_3")->path, NICFIT_PATH_PHB);
 		nicfit_audit_free(a);
@@ -511,9 +619,27 @@ static void against_plan(void **state)
 	nicfit_catalog_free(c2);
 }
 
+/* A card's PSID (board_id, readable without root) names its part from the catalog. */
+static void psid_names_part(void **state)
+{
+	const struct nicfit_nic *n = nicfit_catalog_find_nic_psid(cat, "MT_0000000834");
+
+	(void)state;
+	assert_non_null(n);
+	assert_string_equal(n->part, "MCX755106AS-HEAT");
+	assert_int_equal(n->ports, 2);
+	assert_true(n->port_gbps == 200);
+	assert_string_equal(nicfit_catalog_find_nic_psid(cat, "MT_0000000008")->part, "MCX556A-ECAT");
+	assert_null(nicfit_catalog_find_nic_psid(cat, "MT_9"));
+	assert_null(nicfit_catalog_find_nic_psid(cat, ""));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(psid_names_part),
+		cmocka_unit_test(qdr_data_rate),
+		cmocka_unit_test(findings_use_pciids_names),
 		cmocka_unit_test(path_classes),
 		cmocka_unit_test(unknown_locality),
 		cmocka_unit_test(idle_versus_downtrained),

@@ -60,6 +60,10 @@ static int setup(void **state)
 	puts_file("sys/devices/pci0000:00/0000:00:01.0/device", "0xZZ\n");
 	put("sys/devices/pci0000:00/0000:00:01.0/class", "\x00\x01\xff\n", 4);
 	puts_file("sys/devices/pci0000:00/0000:00:01.0/numa_node", "-1\n");
+	/* node lists as kernels ~2.6.23 to 2011 end them, and damage that looks alike */
+	put("sys/devices/system/node/online", "0-3\n\0", 5);
+	put("sys/devices/system/node/possible", "0-3\0\n", 5);
+	put("sys/devices/system/node/has_cpu", "\n\0", 2);
 	puts_file("sys/devices/pci0000:00/0000:00:01.0/current_link_speed", "8.0 GT/s PCIe\n");
 	puts_file("sys/devices/pci0000:00/0000:00:01.0/max_link_width", "16 \n");
 	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/sys/bus/pci/devices' '%s/sys/devices/pci0000:00/0000:00:01.0/adir' "
@@ -104,6 +108,14 @@ static void readers(void **state)
 	assert_int_equal(nicfit_sysfs_read_long(fs, "sys/devices/pci0000:00/0000:00:01.0/numa_node",
 						&n, 0), NICFIT_SYSFS_OK);
 	assert_int_equal(n, -1);
+	assert_int_equal(nicfit_sysfs_read_str(fs, "sys/devices/system/node/online", s, sizeof(s), 0),
+			 NICFIT_SYSFS_OK);
+	assert_string_equal(s, "0-3");
+	assert_int_equal(nicfit_sysfs_read_str(fs, "sys/devices/system/node/possible", s, sizeof(s),
+					       0), NICFIT_SYSFS_MALFORMED);
+	assert_int_equal(nicfit_sysfs_read_str(fs, "sys/devices/system/node/has_cpu", s, sizeof(s), 0),
+			 NICFIT_SYSFS_OK);
+	assert_string_equal(s, "");
 	assert_int_equal(nicfit_sysfs_read_long(fs, "sys/devices/pci0000:00/0000:00:01.0/max_link_width",
 						&n, 0), NICFIT_SYSFS_OK);
 	assert_int_equal(n, 16);
@@ -129,7 +141,7 @@ static void readers(void **state)
 	assert_true(nicfit_sysfs_exists(fs, "sys/bus/pci/devices/0000:00:01.0/vendor"));
 	assert_false(nicfit_sysfs_exists(fs, "sys/bus/pci/devices/0000:00:02.0"));
 	/* missing is never a problem; the rest are, once each */
-	assert_int_equal(nicfit_sysfs_problem_count(fs), 6);
+	assert_int_equal(nicfit_sysfs_problem_count(fs), 7);
 	{
 		const char *p;
 		enum nicfit_sysfs_status st;
@@ -304,10 +316,28 @@ static void ib_strings(void **state)
 	assert_near(r.gbps, 100, 0);
 	assert_int_equal(r.width, 4);
 	assert_string_equal(r.speed, "EDR");
+	assert_near(r.data_gbps, 100, 1e-9);
 	assert_int_equal(nicfit_parse_ib_rate("56 Gb/sec (4X FDR)", &r), 0);
+	assert_near(r.data_gbps, 4 * 14.0625 * 64 / 66, 1e-9);
 	assert_int_equal(nicfit_parse_ib_rate("2.5 Gb/sec (1X)", &r), 0);
 	assert_near(r.gbps, 2.5, 1e-9);
+	assert_near(r.data_gbps, 2.0, 1e-9);
 	assert_string_equal(r.speed, "");
+	/* SDR, DDR and QDR print the signalling rate; 8b/10b leaves 80% of it */
+	assert_int_equal(nicfit_parse_ib_rate("40 Gb/sec (4X QDR)", &r), 0);
+	assert_near(r.gbps, 40, 1e-9);
+	assert_near(r.data_gbps, 32, 1e-9);
+	assert_int_equal(nicfit_parse_ib_rate("20 Gb/sec (4X DDR)", &r), 0);
+	assert_near(r.data_gbps, 16, 1e-9);
+	assert_int_equal(nicfit_parse_ib_rate("10 Gb/sec (4X)", &r), 0);
+	assert_near(r.data_gbps, 8, 1e-9);
+	assert_int_equal(nicfit_parse_ib_rate("40 Gb/sec (4X FDR10)", &r), 0);
+	assert_near(r.data_gbps, 40, 1e-9);
+	assert_int_equal(nicfit_parse_ib_rate("200 Gb/sec (2X NDR)", &r), 0);
+	assert_near(r.data_gbps, 200, 1e-9);
+	/* a name that does not fit the number keeps the number */
+	assert_int_equal(nicfit_parse_ib_rate("100 Gb/sec (4X QDR)", &r), 0);
+	assert_near(r.data_gbps, 100, 1e-9);
 	assert_int_equal(nicfit_parse_ib_rate("400 Gb/sec (4X NDR)", &r), 0);
 	assert_int_equal(nicfit_parse_ib_rate("100 Gb/sec (4X EDR", &r), -1);
 	assert_int_equal(nicfit_parse_ib_rate("100 Gb/s (4X EDR)", &r), -1);

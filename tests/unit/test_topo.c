@@ -252,6 +252,72 @@ static void vm_and_old_kernel(void **state)
 	nicfit_topo_free(t);
 }
 
+/* Node lists ending "\n\0" (RHEL 6's kernel) are the kernel's format: four nodes, not one. */
+static void nul_terminated_node_lists(void **state)
+{
+	struct nicfit_topo *t = load("r910-qdr");
+	int i;
+
+	(void)state;
+	assert_true(t->numa_from_sysfs);
+	assert_int_equal(t->nnuma, 4);
+	assert_int_equal(t->npackages, 4);
+	assert_int_equal(t->numa[3].id, 3);
+	assert_int_equal(t->numa[3].package, 3);
+	for (i = 0; i < t->nproblems; i++)
+		assert_null(strstr(t->problems[i].path, "system/node"));
+	/* numa_node -1 on a host of four nodes stays unknown */
+	assert_int_equal(nicfit_topo_numa_of(t, nicfit_topo_find(t, "0000:04:00.0")), -1);
+	assert_int_equal(nicfit_topo_numa_of(t, nicfit_topo_find(t, "0000:81:00.0")), 2);
+	nicfit_topo_free(t);
+}
+
+/* Sockets are packages, not nodes; without numa_node a function is placed by its local CPUs. */
+static void packages_and_local_cpus(void **state)
+{
+	struct nicfit_topo *t = load("r740-interleave");
+
+	(void)state;
+	assert_int_equal(t->nnuma, 1);
+	assert_int_equal(t->npackages, 2);
+	nicfit_topo_free(t);
+	t = load("nonuma-file");
+	assert_false(dev(t, "0000:af:00.0")->have & NICFIT_HAVE_NUMA);
+	assert_int_equal(dev(t, "0000:af:00.0")->numa_node, 1);
+	assert_int_equal(dev(t, "0000:18:00.0")->numa_node, 0);
+	nicfit_topo_free(t);
+	/* every CPU local (firmware without locality) places nothing */
+	t = load("r910-qdr");
+	assert_int_equal(dev(t, "0000:04:00.0")->numa_node, -1);
+	nicfit_topo_free(t);
+	/* an endpoint missing from sys/bus/pci/devices is found under sys/devices */
+	t = load("wrx80-t2l");
+	assert_false(dev(t, "0000:21:00.0")->in_bus_list);
+	assert_true(dev(t, "0000:03:00.0")->in_bus_list);
+	assert_int_equal(dev(t, "0000:21:00.0")->kind, NICFIT_DEV_GPU);
+	nicfit_topo_free(t);
+}
+
+/* No sys/module in the capture: GPUs bound to nvidia still say the driver is loaded. */
+static void driver_from_binding(void **state)
+{
+	struct nicfit_topo *t = load("wrx80-t2l");
+
+	(void)state;
+	assert_false(t->modules_listed);
+	assert_int_equal(t->nvidia_driver, 1);
+	assert_false(t->nvidia_peermem);
+	assert_string_equal(t->net[net(t, "enp66s0f1")].operstate, "");
+	nicfit_topo_free(t);
+	t = load("r910-qdr"); /* no sys/module and no NVIDIA function: unknown */
+	assert_int_equal(t->nvidia_driver, -1);
+	nicfit_topo_free(t);
+	t = load("r740xd");
+	assert_true(t->modules_listed);
+	assert_int_equal(t->nvidia_driver, 1);
+	nicfit_topo_free(t);
+}
+
 static void every_fixture_loads(void **state)
 {
 	int i;
@@ -350,8 +416,6 @@ static void pci_ids(void **state)
 	assert_non_null(nicfit__pci_id_find(0x8086, 0x37d4));
 	assert_null(nicfit__pci_id_find(0x10de, 0x0001));
 	assert_null(nicfit__pci_id_find(0xffff, 0xffff));
-	assert_string_equal(nicfit__psid_part("MT_0000000008"), "MCX556A-ECAT");
-	assert_null(nicfit__psid_part("MT_9"));
 	assert_true(nicfit__pci_vendor_is_bmc_vga(0x1a03));
 	memset(q, 0, sizeof(q));
 	q[0].vendor = 0x1da3;
@@ -377,6 +441,9 @@ int main(void)
 		cmocka_unit_test(hgx_config_vmd_vfs),
 		cmocka_unit_test(x11_chipset_and_legacy),
 		cmocka_unit_test(vm_and_old_kernel),
+		cmocka_unit_test(nul_terminated_node_lists),
+		cmocka_unit_test(driver_from_binding),
+		cmocka_unit_test(packages_and_local_cpus),
 		cmocka_unit_test(every_fixture_loads),
 		cmocka_unit_test(hand_built),
 		cmocka_unit_test(hand_built_grows),

@@ -110,6 +110,22 @@ static void judge(struct nicfit__audit_ctx *c)
 	nicfit__audit_judge_host(c);
 }
 
+/*
+ * Names from pci.ids come before the rules, so a finding names a device as
+ * the device table does. Without a file named, a host without pci.ids
+ * keeps the generic names; a file named that cannot be read is an error.
+ */
+static int name_from_pciids(struct nicfit__audit_ctx *c, struct nicfit_error *err)
+{
+	const char *path = c->o->pci_ids_path;
+	int rc;
+
+	if (!c->o->pci_ids)
+		return 0;
+	rc = nicfit_audit_name_from_pciids(c->a, path, path ? err : NULL);
+	return path ? rc : 0;
+}
+
 int nicfit_audit_judge(const struct nicfit_topo *topo, const struct nicfit_catalog *cat,
 		       const struct nicfit_audit_opts *opts, struct nicfit_audit **out,
 		       struct nicfit_error *err)
@@ -144,11 +160,20 @@ int nicfit_audit_judge(const struct nicfit_topo *topo, const struct nicfit_catal
 		nicfit_pcie_params_default(&a->pcie);
 	a->gdr_kernel = topo->nv_mem || topo->nv_mem_nc || topo->nvidia_peermem;
 	a->nsockets = topo->npackages;
+	rc = 0;
 	if (nicfit__audit_choose_devices(&c))
 		c.oom = 1;
-	else {
+	else
+		rc = name_from_pciids(&c, err);
+	if (!c.oom && !rc) {
 		count_devices(&c);
 		judge(&c);
+	}
+	if (rc) {
+		free(c.dev_of);
+		free(c.seen_link);
+		nicfit_audit_free(a);
+		return rc;
 	}
 	free(c.dev_of);
 	free(c.seen_link);

@@ -58,7 +58,7 @@ static double port_rate_now(const struct nicfit__audit_ctx *c, int pci, int *up)
 
 			if (pt->state == IB_PORT_ACTIVE && pt->have_rate) {
 				(*up)++;
-				sum += pt->rate.gbps;
+				sum += nicfit_rdma_port_gbps(pt);
 			}
 		}
 		return sum;
@@ -107,8 +107,12 @@ struct survey {
 /*
  * Walk the functions of the card whose first function is devs[di]: count
  * them and their ports, sum what the ports with link run at, and set the
- * card's port count and rate (the catalog's; else the ports seen and the
- * family's maximum from the built-in table, or the fastest port now).
+ * card's port count and rate: the catalog's when the part is known (VPD,
+ * PSID or PCI subsystem); else the ports seen and the fastest port with
+ * link now. Only a card whose part is unknown and has no port with link
+ * falls back to the family's maximum from the built-in table, flagged as
+ * such: a family spans parts of several port rates (ConnectX-7 has 2 x
+ * 200G and 1 x 400G cards), so that figure is a ceiling, not the card's.
  */
 static void survey_card(struct nicfit__audit_ctx *c, int di,
 			const struct nicfit_pci_id *id, struct survey *sv)
@@ -145,11 +149,11 @@ static void survey_card(struct nicfit__audit_ctx *c, int di,
 		d->port_gbps = d->cat_nic->port_gbps;
 	} else {
 		d->card_ports = ports_seen;
-		if (id && id->max_port_gbps > 0) {
+		if (sv->max_port_now > 0 || !id || id->max_port_gbps <= 0) {
+			d->port_gbps = sv->max_port_now;
+		} else {
 			d->port_gbps = id->max_port_gbps;
 			d->port_gbps_is_family_max = 1;
-		} else {
-			d->port_gbps = sv->max_port_now;
 		}
 	}
 }
@@ -266,7 +270,9 @@ static int fit_card(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d,
  * interface carries less than its ports (dual-port 100G on PCIe 3.0 x16:
  * docs/reference/anchors.md 5.1-5.2). No slot fixes that. It matters only when
  * two ports with link already ask for more than PCIe gives (a warning);
- * with one port busy it is a ceiling to know about (a note).
+ * with one port busy it is a ceiling to know about (a note). A card whose
+ * part is unknown is not judged on its family's fastest port: that is
+ * another card's rate as often as this one's.
  */
 static void rule_card_pcie_bound(struct nicfit__audit_ctx *c, const struct nicfit_audit_dev *d,
 				 const struct fit *ft, const struct survey *sv)
@@ -274,6 +280,8 @@ static void rule_card_pcie_bound(struct nicfit__audit_ctx *c, const struct nicfi
 	const struct nicfit_nic_fit *all = &ft->all, *one = &ft->one;
 	int busy;
 
+	if (d->port_gbps_is_family_max)
+		return;
 	if (!(one->pcie_gbps < one->ports_gbps - RATE_SLACK_GBPS ||
 	      all->pcie_gbps < all->ports_gbps - RATE_SLACK_GBPS))
 		return;
@@ -422,7 +430,7 @@ void nicfit__audit_judge_port_speed(struct nicfit__audit_ctx *c,
 			if (!strcmp(pt->link_layer, "InfiniBand") && d->cat_nic->ib_rate &&
 			    !nicfit_ib_rate(d->cat_nic->ib_rate, &ib))
 				want = ib.gbps;
-			if (pt->rate.gbps < want * PORT_RATE_MEETS)
+			if (nicfit_rdma_port_gbps(pt) < want * PORT_RATE_MEETS)
 				nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_NIC_PORT_SLOW,
 						   t->rdma[r].name, S_NIC_PCIE,
 						   "Check the cable or transceiver (it must be rated "

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "audit_int.h"
+#include "pciids_int.h"
 
 /* What the walk over the devices saw, for the host-wide rules. */
 struct seen {
@@ -127,10 +128,25 @@ static void rule_no_rdma(struct nicfit__audit_ctx *c)
 }
 
 /*
- * intel-700-no-link: an Intel 700-series port (driver i40e) without link.
- * Its firmware refuses modules and DACs that are not Intel-coded
+ * Whether an interface is known to have no link: carrier 0, or, where the
+ * carrier cannot be read (an interface that is down), operstate "down" or
+ * "lowerlayerdown". No operstate file, or the kernel's "unknown", is no
+ * evidence either way.
+ */
+static int known_no_link(const struct nicfit_netdev *nd)
+{
+	if (nd->carrier >= 0)
+		return nd->carrier == 0;
+	return !strcmp(nd->operstate, "down") || !strcmp(nd->operstate, "lowerlayerdown");
+}
+
+/*
+ * intel-700-no-link: an Intel 700-series port (driver i40e) known to have
+ * no link. Its firmware refuses modules and DACs that are not Intel-coded
  * (docs/reference/nic-identity.md 2.3), which looks exactly like no cable: a
- * note pointing at the kernel log line that tells them apart.
+ * note pointing at the kernel log line that tells them apart. Not for
+ * BASE-T ports (X710-T, X722 10GBASE-T): an RJ45 port takes no module, so
+ * there is no coding to refuse.
  */
 static void rule_intel_700(struct nicfit__audit_ctx *c)
 {
@@ -139,9 +155,13 @@ static void rule_intel_700(struct nicfit__audit_ctx *c)
 
 	for (i = 0; i < t->nnet; i++) {
 		const struct nicfit_netdev *nd = &t->net[i];
+		const struct nicfit_pci_id *id;
 
 		if (nd->pci < 0 || nd->is_virtual || strcmp(P(c, nd->pci)->driver, "i40e") ||
-		    nd->carrier == 1 || !strcmp(nd->operstate, "up"))
+		    !known_no_link(nd))
+			continue;
+		id = nicfit__pci_id_find(P(c, nd->pci)->vendor, P(c, nd->pci)->device);
+		if (id && (id->flags & NICFIT_PCIID_BASET))
 			continue;
 		nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_INTEL_700_NO_LINK, nd->name,
 				   S_X710,

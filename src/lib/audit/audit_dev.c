@@ -79,6 +79,22 @@ static void generic_name(const struct nicfit__audit_ctx *c, struct nicfit_audit_
 	d->name_source = "class";
 }
 
+/* Physical functions of pci's card with its IDs: one per port on cards such as the X710-TL. */
+static int card_functions(const struct nicfit__audit_ctx *c, int pci)
+{
+	const struct nicfit_pcidev *p = P(c, pci);
+	int k, n = 0;
+
+	for (k = 0; k < c->t->npci; k++) {
+		const struct nicfit_pcidev *o = &c->t->pci[k];
+
+		if (o->physfn < 0 && o->vendor == p->vendor && o->device == p->device &&
+		    nicfit__audit_same_card(p, o))
+			n++;
+	}
+	return n;
+}
+
 static void name_device(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
 {
 	const struct nicfit_pcidev *p = P(c, d->pci);
@@ -87,14 +103,20 @@ static void name_device(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
 	int r;
 
 	if (p->kind == NICFIT_DEV_NIC) {
-		const char *psid;
+		const struct nicfit_nic *by_psid = NULL;
 
+		/*
+		 * VPD is root-only; the firmware's PSID (board_id) is readable by
+		 * every user, so both name the same part from the catalog.
+		 */
+		r = nicfit__audit_rdma_of(c, d->pci);
+		if (c->cat && r >= 0)
+			by_psid = nicfit_catalog_find_nic_psid(c->cat, c->t->rdma[r].board_id);
 		if (p->vpd_part[0]) {
 			snprintf(d->part, sizeof(d->part), "%s", p->vpd_part);
 			d->part_source = "vpd";
-		} else if ((r = nicfit__audit_rdma_of(c, d->pci)) >= 0 &&
-			   (psid = nicfit__psid_part(c->t->rdma[r].board_id)) != NULL) {
-			snprintf(d->part, sizeof(d->part), "%s", psid);
+		} else if (by_psid) {
+			snprintf(d->part, sizeof(d->part), "%s", by_psid->part);
 			d->part_source = "psid";
 		}
 		if (c->cat && d->part[0])
@@ -113,8 +135,11 @@ static void name_device(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
 			return;
 		}
 		if (id) {
-			snprintf(d->name, sizeof(d->name), "%s%s%s", id->name, d->part[0] ? " " : "",
-				 d->part);
+			const char *card = nicfit__pci_id_card_name(p->vendor, p->device,
+								    card_functions(c, d->pci));
+
+			snprintf(d->name, sizeof(d->name), "%s%s%s", card ? card : id->name,
+				 d->part[0] ? " " : "", d->part);
 			d->name_source = "built-in";
 			return;
 		}

@@ -145,7 +145,10 @@ void nicfit__audit_pairs(struct nicfit__audit_ctx *c)
  * GPUDirect RDMA (a warning; the fix names free slots on both sockets);
  * PHB or NODE keeps it on the socket but through host memory (a note:
  * NCCL_NET_GDR_LEVEL may raise it). When the firmware gives no NUMA
- * locality, the class is a guess, and said to be one.
+ * locality, the class is a guess, and said to be one. NCCL and its
+ * GPUDirect RDMA are NVIDIA's: for another vendor's GPU or accelerator
+ * (gdr_reason "not-nvidia") the findings say what the path costs without
+ * naming NCCL, GPUDirect or its settings.
  */
 static void rule_nearest_nic(struct nicfit__audit_ctx *c, int gi)
 {
@@ -154,7 +157,7 @@ static void rule_nearest_nic(struct nicfit__audit_ctx *c, int gi)
 	const char *bdf = P(c, g->pci)->bdf;
 	struct nicfit_finding *f;
 	char fs1[256], fs2[256];
-	int j, known = 1;
+	int j, known = 1, nv = P(c, g->pci)->vendor == PCI_VENDOR_NVIDIA;
 
 	for (j = 0; j < a->npairs; j++)
 		if (a->pairs[j].gpu == gi && a->pairs[j].nic == g->best_nic)
@@ -170,8 +173,8 @@ static void rule_nearest_nic(struct nicfit__audit_ctx *c, int gi)
 				       S_TOPO_GDR, NULL,
 				       "%s (socket %d) has no RDMA NIC on its socket: the nearest, %s "
 				       "(socket %d), is SYS, so its traffic crosses the inter-socket "
-				       "link and NCCL will not use GPUDirect RDMA.", g->label,
-				       g->socket, n->label, n->socket);
+				       "link%s.", g->label, g->socket, n->label, n->socket,
+				       nv ? " and NCCL will not use GPUDirect RDMA" : "");
 		if (!f)
 			return;
 		nicfit__audit_free_slots(c, g->socket, 0, fs1, sizeof(fs1));
@@ -181,6 +184,15 @@ static void rule_nearest_nic(struct nicfit__audit_ctx *c, int gi)
 				    "to socket %d%s%s%s.", g->socket, fs1[0] ? " (free slots: " : "",
 				    fs1, fs1[0] ? ")" : "", n->socket,
 				    fs2[0] ? " (free slots: " : "", fs2, fs2[0] ? ")" : "");
+	} else if (g->best_path >= NICFIT_PATH_PHB && !nv) {
+		nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_GPU_NIC_NO_GDR_PATH, bdf,
+				   S_TOPO_GDR,
+				   "A peer-to-peer path to the NIC needs the device and the NIC under "
+				   "one PCIe switch (PIX or PXB), if its software does RDMA from device "
+				   "memory.",
+				   "%s's nearest RDMA NIC, %s, is %s: its network data goes through "
+				   "host memory, not peer to peer.", g->label, n->label,
+				   nicfit_path_name(g->best_path));
 	} else if (g->best_path >= NICFIT_PATH_PHB) {
 		nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_GPU_NIC_NO_GDR_PATH, bdf,
 				   S_TOPO_GDR,
@@ -258,10 +270,13 @@ void nicfit__audit_judge_gpus(struct nicfit__audit_ctx *c)
  * nor nv_peer_mem is loaded (docs/reference/topology.md 1.1), so NCCL cannot
  * register GPU memory with the NIC the classic way. With a pair close
  * enough for GPUDirect by default (PXB or closer) that disables it: a
- * warning, or a note when the NVIDIA driver itself is absent (nothing
- * runs yet). With no close pair it matters only once NCCL_NET_GDR_LEVEL
- * is raised: a note. DMA-BUF, the module's successor, is decided at run
- * time and noted as not checked.
+ * warning, or a note when the NVIDIA driver itself is known to be absent
+ * (nothing runs yet). The driver counts as loaded when a GPU is bound to
+ * it, whatever sys/module says. A capture without sys/module cannot show
+ * whether nvidia_peermem is loaded: the finding then says it is unknown,
+ * not that it is missing. With no close pair it matters only once
+ * NCCL_NET_GDR_LEVEL is raised: a note. DMA-BUF, the module's successor,
+ * is decided at run time and noted as not checked.
  */
 void nicfit__audit_judge_gdr(struct nicfit__audit_ctx *c)
 {
@@ -293,6 +308,18 @@ void nicfit__audit_judge_gdr(struct nicfit__audit_ctx *c)
 				   "nvidia_peermem (or nv_peer_mem) is not loaded. No GPU-NIC pair here "
 				   "is close enough for NCCL's default GPUDirect RDMA, but with "
 				   "NCCL_NET_GDR_LEVEL raised it would need the module or DMA-BUF.");
+		return;
+	}
+	if (!t->modules_listed) {
+		nicfit__audit_find(c, t->nvidia_driver > 0 ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO,
+				   NICFIT_CODE_GDR_NO_PEERMEM, "host", S_GDR_KERNEL,
+				   "On the host: `lsmod | grep -e nvidia_peermem -e nv_peer_mem`; "
+				   "if neither is there, `modprobe nvidia_peermem` or rely on DMA-BUF.",
+				   "GPUDirect RDMA may be disabled: GPU-NIC pairs are close enough for "
+				   "it, nv_peer_mem is not in /sys/kernel/mm/memory_peers, and whether "
+				   "nvidia_peermem is loaded is unknown (this tree has no sys/module)"
+				   "%s.", t->nvidia_driver > 0 ? "" :
+				   "; so is whether the NVIDIA driver is");
 		return;
 	}
 	nicfit__audit_find(c, t->nvidia_driver ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO,

@@ -395,7 +395,10 @@ static void json_host(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_bool(e, "kernel_support", a->gdr_kernel);
 	nicfit_emit_bool(e, "nvidia_peermem", t->nvidia_peermem);
 	nicfit_emit_bool(e, "nv_peer_mem", t->nv_mem || t->nv_mem_nc);
-	nicfit_emit_bool(e, "nvidia_driver", t->nvidia_driver);
+	if (t->nvidia_driver < 0)
+		nicfit_emit_null(e, "nvidia_driver");
+	else
+		nicfit_emit_bool(e, "nvidia_driver", t->nvidia_driver);
 	str_or_null(e, "nvidia_driver_version", t->nvidia_version);
 	nicfit_emit_end_object(e);
 	if (t->iommu < 0)
