@@ -170,3 +170,21 @@ for f in text json md; do
 	clean "catalog show of a hostile part --format $f" $f "$NICFIT" \
 		--catalog "$tmp/evil.json" catalog show evil-nic --format "$f"
 done
+
+# ---- input that holds nothing to audit ---------------------------------------
+# An empty tree, one whose files are all empty, one without PCI devices:
+# never "clean" - the critical sysfs-unreadable, exit 2, in text and JSON.
+for t in empty zeroed nopci; do
+	n=$((n + 1))
+	timeout 20 "$NICFIT" audit --sysfs "$tmp/h/$t" --json >"$tmp/out" 2>"$tmp/err"; rc=$?
+	if [ $rc -eq 2 ] && python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not any(f["code"] == "sysfs-unreadable" and f["severity"] == "critical"
+                 for f in d["findings"]))' "$tmp/out"; then
+		echo "ok $n - audit of the $t tree is not clean (exit 2, sysfs-unreadable)"
+	else
+		echo "not ok $n - audit of the $t tree: exit $rc"
+		head -c 300 "$tmp/out" | sed 's/^/# /'
+	fi
+done
+check "audit --sysfs ''" "$NICFIT" audit --sysfs ""

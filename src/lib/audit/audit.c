@@ -80,6 +80,40 @@ static void count_devices(struct nicfit__audit_ctx *c)
 	}
 }
 
+/*
+ * sysfs-unreadable: a tree that shows no PCI function with a readable
+ * vendor and class gave the audit nothing to judge - an empty sys/, a
+ * directory that is not a sysfs capture, or one whose files all came out
+ * empty or unreadable (a copy made without permission to read them). Every
+ * Linux host with a GPU or NIC has PCI functions, so "clean" would be a
+ * wrong answer: a critical finding, so that the exit status (2) and a
+ * fleet summary say the host was not audited.
+ */
+static void judge_readable(struct nicfit__audit_ctx *c)
+{
+	const struct nicfit_topo *t = c->t;
+	const unsigned need = NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS;
+	int i, readable = 0;
+
+	for (i = 0; i < t->npci; i++)
+		readable += (t->pci[i].have & need) == need;
+	if (readable)
+		return;
+	if (!t->npci)
+		nicfit__audit_find(c, NICFIT_SEV_CRITICAL, NICFIT_CODE_SYSFS_UNREADABLE, "host",
+				   NULL, "Point --sysfs at the directory that holds a host's sys/ "
+				   "(a copy made with `nicfit snapshot`), or run on the host itself.",
+				   "No PCI devices under %s (sys/bus/pci/devices and sys/devices hold "
+				   "none): nothing was audited.", t->root);
+	else
+		nicfit__audit_find(c, NICFIT_SEV_CRITICAL, NICFIT_CODE_SYSFS_UNREADABLE, "host",
+				   NULL, "Take the capture again with `nicfit snapshot` (it copies what "
+				   "the files hold), or run the audit on the host itself.",
+				   "None of the %d PCI functions under %s has a readable vendor and "
+				   "class (%zu files could not be read or parsed): nothing was audited.",
+				   t->npci, t->root, t->problems_total);
+}
+
 /* The passes, in the order their findings appear within a severity. */
 static void judge(struct nicfit__audit_ctx *c)
 {
@@ -108,6 +142,7 @@ static void judge(struct nicfit__audit_ctx *c)
 	nicfit__audit_judge_config(c);
 	nicfit__audit_judge_iommu(c);
 	nicfit__audit_judge_host(c);
+	judge_readable(c);
 }
 
 int nicfit_audit_judge(const struct nicfit_topo *topo, const struct nicfit_catalog *cat,
