@@ -19,11 +19,18 @@ audit_json() {
 	"$NICFIT" audit --sysfs "$1" --no-pci-ids -j 2>/dev/null | sed 's#"root":"[^"]*"#"root":"R"#'
 }
 
-for pair in x11-200g:1 r740xd:1 hgx-h100:1 epyc-gen4:1 kvm-vm:0 xenial-k44:0; do
+for pair in x11-200g:1 r740xd:1 hgx-h100:1 epyc-gen4:1 kvm-vm:0 xenial-k44:0 hpt-nvme:0; do
 	m=${pair%:*}; want=${pair#*:}
 	"$NICFIT" audit --sysfs "$fx/$m" >/dev/null 2>&1
 	rc=$?
 	check "$m: exit $want (worst finding)" [ "$rc" = "$want" ]
+done
+
+# --all lists more functions; it judges the same host, so the verdict stays
+verdict() { "$NICFIT" audit --sysfs "$1" --no-pci-ids -j ${2-} 2>/dev/null | grep -o '"verdict":{[^}]*}'; }
+for d in "$fx"/*/; do
+	m=$(basename "$d")
+	check "$m: --all gives the same verdict" [ "$(verdict "$d")" = "$(verdict "$d" --all)" ]
 done
 
 NICFIT_SYSFS_ROOT="$fx/x11-200g" "$NICFIT" audit >/dev/null 2>&1
