@@ -33,6 +33,19 @@ for d in "$fx"/*/; do
 	check "$m: --all gives the same verdict" [ "$(verdict "$d")" = "$(verdict "$d" --all)" ]
 done
 
+# figures that are unknown are null, never 0.0; a bridge with a known link has them
+"$NICFIT" audit --sysfs "$fx/hpt-nvme" --all -j >"$tmp/hpt.json" 2>/dev/null
+check "hpt-nvme --all: link figures are null or positive, bridges measured" python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+keys = ("path_gbps", "path_raw_gbps", "path_max_gbps", "own_max_gbps")
+links = {x["bdf"]: x["link"] for x in d["devices"]}
+ok = all(l[k] is None or l[k] > 0 for l in links.values() for k in keys)
+sw = links["0000:01:00.0"]
+ok = ok and sw["own_max_gbps"] > 0 and sw["path_gbps"] > 0
+ok = ok and all(links["0000:00:00.0"][k] is None for k in keys)
+ok = ok and all(a["unit"] is None or a["unit"] for a in d["assumptions"])
+sys.exit(not ok)' "$tmp/hpt.json"
+
 NICFIT_SYSFS_ROOT="$fx/x11-200g" "$NICFIT" audit >/dev/null 2>&1
 check "NICFIT_SYSFS_ROOT chooses the tree" [ $? = 1 ]
 

@@ -152,6 +152,16 @@ for t in latin1 escape; do
 	"$NICFIT" audit --sysfs "$tmp/h/$t" --pci-ids "$tmp/h/pci.ids" --json \
 		>"$tmp/h/$t.json" 2>/dev/null
 done
+n=$((n + 1))
+if python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+states = [r["state"] for x in d["devices"] for r in x["rdma"]]
+sys.exit(not states or any(s not in (None, "NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER")
+                           for s in states))' "$tmp/h/escape.json"; then
+	echo "ok $n - rdma[].state is a kernel state name or null"
+else
+	echo "not ok $n - rdma[].state passes junk through"
+fi
 for f in text json md csv; do
 	clean "fleet of hostile audits --format $f" $f "$NICFIT" fleet --format "$f" \
 		"$tmp/h/latin1.json" "$tmp/h/escape.json"

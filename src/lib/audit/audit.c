@@ -123,6 +123,8 @@ static void judge(struct nicfit__audit_ctx *c)
 	for (i = 0; i < a->ndevs; i++)
 		if (a->devs[i].kind != NICFIT_DEV_BRIDGE && a->devs[i].kind != NICFIT_DEV_HOST)
 			nicfit__audit_judge_link(c, &a->devs[i]);
+		else
+			nicfit__audit_measure_link(c, &a->devs[i]);
 	for (i = 0; i < a->ndevs; i++) {
 		struct nicfit_audit_dev *d = &a->devs[i];
 

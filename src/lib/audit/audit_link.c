@@ -447,6 +447,18 @@ void nicfit__audit_judge_link(struct nicfit__audit_ctx *c, struct nicfit_audit_d
 	rule_path_narrower(c, d, &pa);
 }
 
+/*
+ * A bridge's figures (its own link, and what its path to the CPU carries)
+ * for the device table and the JSON: measured as a device's are, judged
+ * not at all - the devices below it are.
+ */
+void nicfit__audit_measure_link(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
+{
+	struct path pa;
+
+	(void)measure_path(c, d, &pa);
+}
+
 /* ---- config space ------------------------------------------------------------- */
 
 /*
