@@ -9,6 +9,43 @@
 
 #include "audit_int.h"
 
+/*
+ * The PCI function a finding's device names, or -1: findings name a device
+ * by BDF, by its label, or (RDMA and interface findings) by the RDMA
+ * device or interface name, and a user may name it by any of these.
+ */
+static int function_named(const struct nicfit_audit *a, const char *name)
+{
+	const struct nicfit_topo *t = a->topo;
+	int i;
+
+	for (i = 0; i < t->npci; i++)
+		if (!strcmp(t->pci[i].bdf, name))
+			return i;
+	for (i = 0; i < a->ndevs; i++)
+		if (!strcmp(a->devs[i].label, name))
+			return a->devs[i].pci;
+	for (i = 0; i < t->nrdma; i++)
+		if (!strcmp(t->rdma[i].name, name))
+			return t->rdma[i].pci;
+	for (i = 0; i < t->nnet; i++)
+		if (!strcmp(t->net[i].name, name))
+			return t->net[i].pci;
+	return -1;
+}
+
+/* 1 when --ignore's DEVICE names f's device: the same name, or the same function. */
+static int same_device(const struct nicfit_audit *a, const char *want, const char *device)
+{
+	int fw, fd;
+
+	if (!strcmp(want, device))
+		return 1;
+	fw = function_named(a, want);
+	fd = function_named(a, device);
+	return fw >= 0 && fw == fd;
+}
+
 /* 1 when a --ignore pattern (CODE or CODE@DEVICE) matches f. */
 static int ignored(const struct nicfit_audit *a, const struct nicfit_finding *f)
 {
@@ -20,7 +57,7 @@ static int ignored(const struct nicfit_audit *a, const struct nicfit_finding *f)
 
 		if (strlen(f->code) != n || strncmp(f->code, pat, n))
 			continue;
-		if (!at || (f->device && !strcmp(at + 1, f->device)))
+		if (!at || (f->device && same_device(a, at + 1, f->device)))
 			return 1;
 	}
 	return 0;
