@@ -4,9 +4,9 @@
 # it does not know (NCCL_NET_GDR_LEVEL=NODE does nothing). The lists below
 # are NCCL's documentation, Environment Variables (NCCL 2.28):
 # https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html
-# Checked: the library's and the CLI's sources, the man pages, README and
-# docs/ (not docs/reference/, which quotes NCCL's own names), and every
-# golden output.
+# Checked: the library's, the CLI's and the web page's sources, the catalog
+# data, the man pages, README and docs/ (not docs/reference/, which quotes
+# NCCL's own names), and every golden output.
 set -u
 python3 - <<'PY'
 import glob, re, sys
@@ -24,6 +24,7 @@ KNOWN = {
 }
 files = sorted(set(glob.glob('src/**/*.[ch]', recursive=True) +
                    glob.glob('src/**/*.def', recursive=True) +
+                   glob.glob('data/*.json') + glob.glob('src/serve/assets/*') +
                    glob.glob('docs/*.1') + glob.glob('docs/*.md') + glob.glob('README*') +
                    glob.glob('tests/cli/cases/*.out')))
 # NAME, NAME=VALUE, and a second value offered as "=VALUE or VALUE" / "(or VALUE"
