@@ -58,6 +58,7 @@
 #ifndef NICFIT_EMIT_H
 #define NICFIT_EMIT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "nicfit/buf.h"
@@ -170,6 +171,15 @@ void nicfit_emit_cell_number(struct nicfit_emit *e, double v, int decimals);
 /* JSON null; `shown` is what the text formats print (e.g. "-"). */
 void nicfit_emit_cell_null(struct nicfit_emit *e, const char *shown);
 void nicfit_emit_table_end(struct nicfit_emit *e);
+
+/*
+ * Append fmt to b as nicfit_emit_printf() does: every %s argument escaped
+ * (control bytes, malformed UTF-8, C1 controls and bidi overrides shown as
+ * \xNN or \uNNNN, as ls and git show odd file names). For text that goes
+ * elsewhere than a document, such as the CLI's error lines.
+ */
+void nicfit_escaped_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 /* Round v to 4 decimals, as every JSON number is. */
 double nicfit_round4(double v);

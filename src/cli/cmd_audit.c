@@ -138,6 +138,10 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	while ((ch = cli_getopt(argc, argv, "", opts, "audit")) != -1) {
 		switch (ch) {
 		case 's':
+			/* an empty --sysfs is a mistake (an unset variable), not the live host */
+			if (!*optarg)
+				return cli_error(NICFIT_E_USAGE, "audit: --sysfs: empty path "
+						 "(leave the option out to audit this host)");
 			root = optarg;
 			break;
 		case 'a':

@@ -23,15 +23,27 @@ void cli_usage_init(const struct cli_command *(*find)(const char *name))
 	usage_find = find;
 }
 
+/* "nicfit: " lead, fmt with its string arguments escaped (they are often input), newline. */
+static void say(const char *lead, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void say(const char *lead, const char *fmt, va_list ap)
+{
+	struct nicfit_buf b;
+
+	nicfit_buf_init(&b, 0);
+	nicfit_escaped_vaddf(&b, fmt, ap);
+	fprintf(stderr, "%s%s\n", lead, b.data ? b.data : "");
+	nicfit_buf_release(&b);
+}
+
 int cli_error(int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("nicfit: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("nicfit: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return nicfit_exit_code(code);
 }
 
@@ -39,11 +51,9 @@ void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("nicfit: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("nicfit: warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int cli_fail(const struct nicfit_error *err)

@@ -146,7 +146,7 @@ static void assumptions(struct nicfit_emit *e, const struct nicfit_param_set *ta
 			nicfit_emit_begin_object(e, NULL);
 			nicfit_emit_string(e, "name", p->name);
 			nicfit_emit_number(e, "value", v);
-			nicfit_emit_string(e, "unit", p->unit);
+			nicfit_emit_string(e, "unit", p->unit[0] ? p->unit : NULL);
 			nicfit_emit_string(e, "meaning", p->text);
 			nicfit_emit_string(e, "source", changed ? "set by the user" : p->source);
 			nicfit_emit_end_object(e);

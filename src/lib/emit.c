@@ -5,6 +5,7 @@
  * containers; text goes straight into a nicfit_buf. Tables keep their cells
  * as strings until the table ends, when column widths are known.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "alloc_int.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
+#include "svg_int.h"
 
 struct table {
 	const struct nicfit_column *cols;
@@ -108,6 +110,185 @@ static void fail(struct nicfit_emit *e, int code)
 		e->err = code;
 }
 
+/* ---- escaping what came from outside ------------------------------- */
+
+static int is_ansi(const char *s);
+
+/*
+ * A JSON string of v: jansson refuses malformed UTF-8, which Linux allows
+ * in every name it reports (a Latin-1 DMI vendor, a netdev name), so such
+ * bytes become \xNN rather than the whole document failing.
+ */
+static json_t *jstr(const char *v)
+{
+	struct nicfit_buf t;
+	json_t *j;
+
+	if (!v)
+		return json_null();
+	j = json_string(v);
+	if (j)
+		return j;
+	nicfit_buf_init(&t, 0);
+	nicfit__text_escape_n(&t, v, strlen(v), NICFIT__ESC_BYTES);
+	j = nicfit_buf_error(&t) || !t.data ? NULL : json_string(t.data);
+	nicfit_buf_release(&t);
+	return j;
+}
+
+/*
+ * Append v, escaped, or the colour it is. A string argument of the text
+ * calls is one line of a value, so its newlines are escaped too, but for
+ * an argument that is nothing but line breaks (a renderer's "\n" chosen
+ * at run time, as in md ? "\n" : "").
+ */
+static void escaped(struct nicfit_buf *b, const char *v, unsigned flags)
+{
+	size_t n = strlen(v);
+
+	if (is_ansi(v) || strspn(v, "\n") == n)
+		nicfit_buf_add(b, v, n);
+	else
+		nicfit__text_escape_n(b, v, n, flags);
+}
+
+/*
+ * A %s conversion: at most prec bytes of v (prec < 0: all), escaped, then
+ * padded as spec (the conversion without its precision) says.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static void conv_s(struct nicfit_buf *b, const char *spec, const char *v, int prec)
+{
+	struct nicfit_buf t;
+	size_t n;
+
+	if (!v)
+		v = "(null)";
+	if (prec < 0 && !strcmp(spec, "%s")) {
+		escaped(b, v, 0);
+		return;
+	}
+	n = strlen(v);
+	if (prec >= 0 && (size_t)prec < n)
+		n = (size_t)prec;
+	nicfit_buf_init(&t, 0);
+	if (is_ansi(v) || strspn(v, "\n") == strlen(v))
+		nicfit_buf_add(&t, v, n);
+	else
+		nicfit__text_escape_n(&t, v, n, 0);
+	nicfit_buf_addf(b, spec, t.data ? t.data : "");
+	nicfit_buf_release(&t);
+}
+
+/*
+ * nicfit_buf_vaddf() with every %s argument escaped: the format is taken
+ * apart conversion by conversion (flags, width and precision, * included,
+ * and C11's length modifiers) and each is printed with its own argument.
+ * %n is not supported and prints nothing.
+ */
+void nicfit_escaped_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+
+	va_copy(aq, ap);
+	while (*fmt) {
+		const char *p = strchr(fmt, '%');
+		char spec[48], lm[3] = "";
+		size_t q = 0, dot;
+		int n, prec = -1;
+
+		if (!p) {
+			nicfit_buf_puts(b, fmt);
+			break;
+		}
+		nicfit_buf_add(b, fmt, (size_t)(p - fmt));
+		p++;
+		if (*p == '%') {
+			nicfit_buf_addch(b, '%');
+			fmt = p + 1;
+			continue;
+		}
+		spec[q++] = '%';
+		while (*p && strchr("-+ #0", *p) && q < 8)
+			spec[q++] = *p++;
+		if (*p == '*') {
+			n = va_arg(aq, int);
+			q += (size_t)snprintf(spec + q, sizeof(spec) - q, "%d", n);
+			p++;
+		}
+		while (isdigit((unsigned char)*p) && q < 20)
+			spec[q++] = *p++;
+		dot = q;
+		if (*p == '.') {
+			p++;
+			if (*p == '*') {
+				prec = va_arg(aq, int);
+				if (prec >= 0)
+					q += (size_t)snprintf(spec + q, sizeof(spec) - q, ".%d", prec);
+				p++;
+			} else {
+				spec[q++] = '.';
+				prec = 0;
+				while (isdigit((unsigned char)*p) && q < 32) {
+					prec = prec * 10 + (*p - '0');
+					spec[q++] = *p++;
+				}
+			}
+		}
+		while (*p && strchr("hljztL", *p) && strlen(lm) < 2) {
+			lm[strlen(lm)] = *p;
+			spec[q++] = *p++;
+		}
+		if (!*p)
+			break;
+		spec[q++] = *p;
+		spec[q] = '\0';
+		switch (*p++) {
+		case 'd': case 'i':
+			if (!strcmp(lm, "ll") || !strcmp(lm, "j"))
+				nicfit_buf_addf(b, spec, va_arg(aq, long long));
+			else if (!strcmp(lm, "l") || !strcmp(lm, "z") || !strcmp(lm, "t"))
+				nicfit_buf_addf(b, spec, va_arg(aq, long));
+			else
+				nicfit_buf_addf(b, spec, va_arg(aq, int));
+			break;
+		case 'u': case 'o': case 'x': case 'X':
+			if (!strcmp(lm, "ll") || !strcmp(lm, "j"))
+				nicfit_buf_addf(b, spec, va_arg(aq, unsigned long long));
+			else if (!strcmp(lm, "l") || !strcmp(lm, "z") || !strcmp(lm, "t"))
+				nicfit_buf_addf(b, spec, va_arg(aq, unsigned long));
+			else
+				nicfit_buf_addf(b, spec, va_arg(aq, unsigned));
+			break;
+		case 'c':
+			nicfit_buf_addf(b, spec, va_arg(aq, int));
+			break;
+		case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case 'a': case 'A':
+			if (lm[0] == 'L')
+				nicfit_buf_addf(b, spec, va_arg(aq, long double));
+			else
+				nicfit_buf_addf(b, spec, va_arg(aq, double));
+			break;
+		case 's':
+			/* the precision bounds the argument, not its escaped form */
+			memcpy(spec + dot, "s", 2);
+			conv_s(b, spec, va_arg(aq, const char *), prec);
+			break;
+		case 'p':
+			nicfit_buf_addf(b, spec, va_arg(aq, void *));
+			break;
+		default:
+			/* %n or an unknown conversion: nothing can be printed safely */
+			va_end(aq);
+			return;
+		}
+		fmt = p;
+	}
+	va_end(aq);
+}
+#pragma GCC diagnostic pop
+
 /* Attach v (a new reference, stolen) under key in the innermost container. */
 static void attach(struct nicfit_emit *e, const char *key, json_t *v)
 {
@@ -192,7 +373,7 @@ void nicfit_emit_string(struct nicfit_emit *e, const char *key, const char *v)
 {
 	if (!is_json(e))
 		return;
-	attach(e, key, v ? json_string(v) : json_null());
+	attach(e, key, jstr(v));
 }
 
 void nicfit_emit_stringf(struct nicfit_emit *e, const char *key,
@@ -206,7 +387,7 @@ void nicfit_emit_stringf(struct nicfit_emit *e, const char *key,
 	va_start(ap, fmt);
 	vsnprintf(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
-	attach(e, key, json_string(tmp));
+	attach(e, key, jstr(tmp));
 }
 
 void nicfit_emit_int(struct nicfit_emit *e, const char *key, long long v)
@@ -256,34 +437,52 @@ void nicfit_emit_printf(struct nicfit_emit *e, const char *fmt, ...)
 	if (!nicfit_emit_is_text(e))
 		return;
 	va_start(ap, fmt);
-	nicfit_buf_vaddf(&e->text, fmt, ap);
+	nicfit_escaped_vaddf(&e->text, fmt, ap);
 	va_end(ap);
 }
 
 void nicfit_emit_heading(struct nicfit_emit *e, const char *title)
 {
-	if (e->fmt == NICFIT_FMT_MD)
-		nicfit_buf_addf(&e->text, "## %s\n\n", title);
-	else if (e->fmt == NICFIT_FMT_TEXT)
-		nicfit_buf_addf(&e->text, "%s%s%s\n",
-				nicfit_emit_color(e, NICFIT_COLOR_BOLD), title,
-				nicfit_emit_color(e, NICFIT_COLOR_RESET));
+	if (e->fmt == NICFIT_FMT_MD) {
+		nicfit_buf_puts(&e->text, "## ");
+		escaped(&e->text, title, 0);
+		nicfit_buf_puts(&e->text, "\n\n");
+	} else if (e->fmt == NICFIT_FMT_TEXT) {
+		nicfit_buf_puts(&e->text, nicfit_emit_color(e, NICFIT_COLOR_BOLD));
+		escaped(&e->text, title, 0);
+		nicfit_buf_puts(&e->text, nicfit_emit_color(e, NICFIT_COLOR_RESET));
+		nicfit_buf_addch(&e->text, '\n');
+	}
 }
+
+/* The ANSI sequences, by enum nicfit_color; escaped_vaddf() knows them by address. */
+static const char *const ansi[] = {
+	[NICFIT_COLOR_RESET] = "\033[0m",
+	[NICFIT_COLOR_BOLD] = "\033[1m",
+	[NICFIT_COLOR_RED] = "\033[1;31m",
+	[NICFIT_COLOR_YELLOW] = "\033[33m",
+	[NICFIT_COLOR_GREEN] = "\033[32m",
+	[NICFIT_COLOR_BLUE] = "\033[34m",
+	[NICFIT_COLOR_DIM] = "\033[2m",
+};
 
 const char *nicfit_emit_color(const struct nicfit_emit *e, enum nicfit_color c)
 {
 	if (e->fmt != NICFIT_FMT_TEXT || !(e->flags & NICFIT_EMIT_COLOR))
 		return "";
-	switch (c) {
-	case NICFIT_COLOR_RESET: return "\033[0m";
-	case NICFIT_COLOR_BOLD: return "\033[1m";
-	case NICFIT_COLOR_RED: return "\033[1;31m";
-	case NICFIT_COLOR_YELLOW: return "\033[33m";
-	case NICFIT_COLOR_GREEN: return "\033[32m";
-	case NICFIT_COLOR_BLUE: return "\033[34m";
-	case NICFIT_COLOR_DIM: return "\033[2m";
-	}
-	return "";
+	if ((unsigned)c >= sizeof(ansi) / sizeof(ansi[0]))
+		return "";
+	return ansi[c];
+}
+
+static int is_ansi(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ansi) / sizeof(ansi[0]); i++)
+		if (s == ansi[i])
+			return 1;
+	return 0;
 }
 
 void nicfit_emit_raw(struct nicfit_emit *e, const char *s, size_t n)
@@ -301,7 +500,7 @@ static void field_text(struct nicfit_emit *e, const char *fmt, va_list ap)
 static void field_text(struct nicfit_emit *e, const char *fmt, va_list ap)
 {
 	if (nicfit_emit_is_text(e))
-		nicfit_buf_vaddf(&e->text, fmt, ap);
+		nicfit_escaped_vaddf(&e->text, fmt, ap);
 }
 
 void nicfit_emit_field_string(struct nicfit_emit *e, const char *key, const char *fmt, ...)
@@ -313,7 +512,7 @@ void nicfit_emit_field_string(struct nicfit_emit *e, const char *key, const char
 	v = va_arg(ap, const char *);
 	va_end(ap);
 	if (is_json(e)) {
-		attach(e, key, v ? json_string(v) : json_null());
+		attach(e, key, jstr(v));
 		return;
 	}
 	if (!v)
@@ -414,10 +613,23 @@ static void cell(struct nicfit_emit *e, char *shown, json_t *v)
 	}
 }
 
+/* A cell's shown text: v escaped whole (a cell is one line), malloc'ed. */
+static char *shown(const char *v)
+{
+	struct nicfit_buf t;
+
+	nicfit_buf_init(&t, 0);
+	nicfit__text_escape_n(&t, v ? v : "", v ? strlen(v) : 0, 0);
+	if (nicfit_buf_error(&t)) {
+		nicfit_buf_release(&t);
+		return NULL;
+	}
+	return nicfit_buf_detach(&t, NULL);
+}
+
 void nicfit_emit_cell_string(struct nicfit_emit *e, const char *v)
 {
-	cell(e, is_json(e) ? NULL : nicfit__strfmt("%s", v ? v : ""),
-	     is_json(e) ? (v ? json_string(v) : json_null()) : NULL);
+	cell(e, is_json(e) ? NULL : shown(v), is_json(e) ? jstr(v) : NULL);
 }
 
 void nicfit_emit_cell_int(struct nicfit_emit *e, long long v)
@@ -438,10 +650,9 @@ void nicfit_emit_cell_number(struct nicfit_emit *e, double v, int decimals)
 	     is_json(e) ? num(v) : NULL);
 }
 
-void nicfit_emit_cell_null(struct nicfit_emit *e, const char *shown)
+void nicfit_emit_cell_null(struct nicfit_emit *e, const char *text)
 {
-	cell(e, is_json(e) ? NULL : nicfit__strfmt("%s", shown ? shown : ""),
-	     is_json(e) ? json_null() : NULL);
+	cell(e, is_json(e) ? NULL : shown(text), is_json(e) ? json_null() : NULL);
 }
 
 /* A column's header: its title, or its key when it has none. */

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nicfit/buf.h"
 #include "nicfit/error.h"
+#include "svg_int.h"
 
 void nicfit_error_clear(struct nicfit_error *err)
 {
@@ -61,18 +63,34 @@ int nicfit_error_at(struct nicfit_error *err, int code, const char *input,
 	return code;
 }
 
+/*
+ * The line, with what the input put in it (a path, a name, a value)
+ * escaped as the emitter escapes it: it goes to a terminal too.
+ */
 int nicfit_error_line(const struct nicfit_error *err, char *out, size_t n)
 {
 	const char *msg = err->msg[0] ? err->msg : nicfit_strerror(err->code);
+	struct nicfit_buf raw, b;
+	int len;
 
+	nicfit_buf_init(&raw, 0);
+	nicfit_buf_init(&b, 0);
 	if (err->input[0] && err->line > 0 && err->col > 0)
-		return snprintf(out, n, "%s:%ld:%ld: %s", err->input, err->line,
-				err->col, msg);
-	if (err->input[0] && err->line > 0)
-		return snprintf(out, n, "%s:%ld: %s", err->input, err->line, msg);
-	if (err->input[0])
-		return snprintf(out, n, "%s: %s", err->input, msg);
-	return snprintf(out, n, "%s", msg);
+		nicfit_buf_addf(&raw, "%s:%ld:%ld: %s", err->input, err->line, err->col, msg);
+	else if (err->input[0] && err->line > 0)
+		nicfit_buf_addf(&raw, "%s:%ld: %s", err->input, err->line, msg);
+	else if (err->input[0])
+		nicfit_buf_addf(&raw, "%s: %s", err->input, msg);
+	else
+		nicfit_buf_puts(&raw, msg);
+	nicfit__text_escape_n(&b, raw.data ? raw.data : "", raw.len, 0);
+	if (nicfit_buf_error(&raw) || nicfit_buf_error(&b))
+		len = snprintf(out, n, "%s", msg);
+	else
+		len = snprintf(out, n, "%s", b.data ? b.data : "");
+	nicfit_buf_release(&raw);
+	nicfit_buf_release(&b);
+	return len;
 }
 
 const char *nicfit_strerror(int code)

@@ -111,7 +111,8 @@ void nicfit_param_emit(struct nicfit_emit *e, const char *key,
 		nicfit_emit_begin_object(e, NULL);
 		nicfit_emit_string(e, "name", tab[i].name);
 		nicfit_emit_number(e, "value", v);
-		nicfit_emit_string(e, "unit", tab[i].unit);
+		/* a unitless parameter (a share, a factor) has unit null, not "" */
+		nicfit_emit_string(e, "unit", tab[i].unit[0] ? tab[i].unit : NULL);
 		nicfit_emit_string(e, "meaning", tab[i].text);
 		nicfit_emit_string(e, "source", changed ? "set by the user" : tab[i].source);
 		nicfit_emit_bool(e, "overridden", changed);

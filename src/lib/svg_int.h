@@ -1,14 +1,22 @@
 /*
- * svg_int.h - writing SVG (and any XML) text: the one escaper.
+ * svg_int.h - the one escaper of outside text, and writing SVG text.
  *
- * The pictures of plan, cluster and audit put names that came from the
- * outside world (sysfs names, VPD strings, catalog overlays, host names)
- * into SVG text and attributes. Everything that is not the renderer's own
- * markup goes through nicfit__xml_escape(): the specials of XML text and
- * double-quoted attributes (& < > ") become entities, and the bytes that
- * XML 1.0 cannot carry (C0 controls but tab, newline and carriage return;
- * DEL; malformed UTF-8) become U+FFFD, so a hostile name can neither
- * break the markup nor make the file unreadable.
+ * Names from the outside world (sysfs names, VPD strings, DMI fields,
+ * host names, catalog overlays) reach the terminal, Markdown, CSV, JSON
+ * and the SVG pictures. Every byte of them that is not plain printable
+ * text goes through nicfit__text_escape_n(), as ls and git quote file
+ * names: a control byte becomes \t, \n, \r or \xNN, a byte that is not
+ * part of well-formed UTF-8 becomes \xNN, and a code point that changes
+ * how the rest of a line is shown without being seen (C1 controls, the
+ * bidirectional overrides and isolates such as U+202E, the line
+ * separators) becomes \uNNNN. So a hostile name can neither drive the
+ * terminal nor reorder what it shows, and still shows what it holds.
+ * The emitter (emit.c) applies it to every string argument of the text
+ * formats and to every table cell; JSON, which can carry any valid UTF-8,
+ * only gets its malformed bytes escaped (NICFIT__ESC_BYTES).
+ *
+ * nicfit__xml_escape() is the same escaper for XML text and double-quoted
+ * attributes: & < > " also become entities, so the markup cannot break.
  *
  *	nicfit__svg_text(b, "Mellanox <ConnectX-6>", "x=\"%.1f\" y=\"%.1f\"", x, y);
  *
@@ -25,6 +33,12 @@
 #include <stddef.h>
 
 #include "nicfit/buf.h"
+
+#define NICFIT__ESC_XML 0x1u   /* & < > " as entities, for XML (tab, newline, CR kept) */
+#define NICFIT__ESC_BYTES 0x2u /* only malformed UTF-8 (JSON) */
+
+/* Append the n bytes at s, escaped as described above. */
+void nicfit__text_escape_n(struct nicfit_buf *b, const char *s, size_t n, unsigned flags);
 
 /* Append s (NUL-terminated), escaped for XML text and attribute values. */
 void nicfit__xml_escape(struct nicfit_buf *b, const char *s);

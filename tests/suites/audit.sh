@@ -20,7 +20,7 @@ audit_json() {
 }
 
 for pair in x11-200g:1 r740xd:1 hgx-h100:1 epyc-gen4:1 kvm-vm:0 xenial-k44:0 r910-qdr:1 wrx80-t2l:1 \
-	nonuma-file:1 r740-interleave:0; do
+	nonuma-file:1 r740-interleave:0 hpt-nvme:0; do
 	m=${pair%:*}; want=${pair#*:}
 	"$NICFIT" audit --sysfs "$fx/$m" >/dev/null 2>&1
 	rc=$?
@@ -62,6 +62,26 @@ mkfifo "$tmp/fifo"
 timeout 10 "$NICFIT" audit --sysfs "$fx/xenial-k44" --pci-ids "$tmp/fifo" >/dev/null 2>"$tmp/err"
 check "--pci-ids on a FIFO: exit 66 without waiting" [ $? = 66 ]
 check "--pci-ids on a FIFO: one line naming it" grep -q "^nicfit: $tmp/fifo: not a regular file\$" "$tmp/err"
+
+# --all lists more functions; it judges the same host, so the verdict stays
+verdict() { "$NICFIT" audit --sysfs "$1" --no-pci-ids -j ${2-} 2>/dev/null | grep -o '"verdict":{[^}]*}'; }
+for d in "$fx"/*/; do
+	m=$(basename "$d")
+	check "$m: --all gives the same verdict" [ "$(verdict "$d")" = "$(verdict "$d" --all)" ]
+done
+
+# figures that are unknown are null, never 0.0; a bridge with a known link has them
+"$NICFIT" audit --sysfs "$fx/hpt-nvme" --all -j >"$tmp/hpt.json" 2>/dev/null
+check "hpt-nvme --all: link figures are null or positive, bridges measured" python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+keys = ("path_gbps", "path_raw_gbps", "path_max_gbps", "own_max_gbps")
+links = {x["bdf"]: x["link"] for x in d["devices"]}
+ok = all(l[k] is None or l[k] > 0 for l in links.values() for k in keys)
+sw = links["0000:01:00.0"]
+ok = ok and sw["own_max_gbps"] > 0 and sw["path_gbps"] > 0
+ok = ok and all(links["0000:00:00.0"][k] is None for k in keys)
+ok = ok and all(a["unit"] is None or a["unit"] for a in d["assumptions"])
+sys.exit(not ok)' "$tmp/hpt.json"
 
 NICFIT_SYSFS_ROOT="$fx/x11-200g" "$NICFIT" audit >/dev/null 2>&1
 check "NICFIT_SYSFS_ROOT chooses the tree" [ $? = 1 ]

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Hostile input to every command that takes input: each must end with
-# exit 64, 65 or 66 and exactly one line on stderr - never a crash, a
-# hang or a silent wrong answer.
+# exit 64, 65 or 66 and exactly one line on stderr, with no raw control
+# byte in it - never a crash, a hang or a silent wrong answer.
 set -u
 : "${NICFIT:=build/nicfit}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
+ctl=$(printf '[\001-\010\013-\037\177]')
 
 # check NAME COMMAND... (stdin from $tmp/in when it exists)
 check() {
@@ -20,7 +21,8 @@ check() {
 	lines=$(wc -l <"$tmp/err")
 	case $rc in
 	64|65|66)
-		if [ "$lines" -eq 1 ] && grep -q '^nicfit: ' "$tmp/err"; then
+		if [ "$lines" -eq 1 ] && grep -q '^nicfit: ' "$tmp/err" &&
+		   ! LC_ALL=C grep -q "$ctl" "$tmp/err"; then
 			echo "ok $n - $name (exit $rc)"
 		else
 			echo "not ok $n - $name: $lines stderr lines"
@@ -85,3 +87,114 @@ head -c 3000 /dev/zero | tr '\0' '{' >"$tmp/cat.json"
 check "nested catalog" "$NICFIT" --catalog "$tmp/cat.json" catalog list
 check "catalog is a directory" "$NICFIT" --catalog "$tmp" catalog list
 check "catalog missing" "$NICFIT" --catalog "$tmp/nope.json" catalog list
+
+# ---- names from a hostile or foreign world ---------------------------------
+# Bytes that are not UTF-8 and terminal control sequences in sysfs names
+# (tests/fixtures/hostile.sh): every format must come out whole, valid
+# UTF-8, with no raw control byte, no C1 control and no bidi override; JSON
+# must parse and the SVG must be XML. Exit 0, 1 or 2: the audit still runs.
+: "${BUILD:=build}"
+sh tests/fixtures/hostile.sh "$BUILD/fixtures/kvm-vm" "$tmp/h"
+cat >"$tmp/clean.py" <<'PY'
+import sys
+fmt, path = sys.argv[1], sys.argv[2]
+b = open(path, 'rb').read()
+if not b:
+    sys.exit('no output')
+try:
+    s = b.decode('utf-8')
+except UnicodeDecodeError as e:
+    sys.exit('not UTF-8: %s' % e)
+def bad(c):
+    o = ord(c)
+    if o < 0x20:
+        return c not in '\n\r' + ('\t' if fmt == 'svg' else '')
+    if fmt == 'json':  # JSON carries code points; jansson escapes C0 and DEL is kept out below
+        return False
+    return (0x7f <= o <= 0x9f or o in (0x61c, 0x200e, 0x200f) or 0x2028 <= o <= 0x202e
+            or 0x2066 <= o <= 0x2069)
+found = sorted(set(c for c in s if bad(c)))
+if found or '\x7f' in s:
+    sys.exit('raw controls: %r' % found)
+if fmt == 'json':
+    import json
+    json.loads(s)
+if fmt == 'svg':
+    import xml.etree.ElementTree as ET
+    ET.fromstring(b)
+PY
+# clean NAME FMT COMMAND...: exit 0, 1 or 2 and clean output in FMT
+clean() {
+	name=$1; fmt=$2; shift 2
+	n=$((n + 1))
+	timeout 20 "$@" </dev/null >"$tmp/out" 2>"$tmp/err"; rc=$?
+	case $rc in
+	0|1|2)
+		why=$(python3 "$tmp/clean.py" "$fmt" "$tmp/out" 2>&1) || why=${why:-bad output}
+		if [ -z "$why" ] && LC_ALL=C grep -q "$ctl" "$tmp/err"; then
+			why="raw control bytes on stderr"
+		fi
+		if [ -z "$why" ]; then
+			echo "ok $n - $name (exit $rc)"
+		else
+			echo "not ok $n - $name: $why"
+		fi ;;
+	*)
+		echo "not ok $n - $name: exit $rc"
+		sed 's/^/# /' "$tmp/err" | head -5 ;;
+	esac
+}
+for t in latin1 escape; do
+	for f in text json md csv svg; do
+		clean "audit $t --format $f" $f "$NICFIT" audit --sysfs "$tmp/h/$t" \
+			--pci-ids "$tmp/h/pci.ids" --all --format "$f"
+	done
+	"$NICFIT" audit --sysfs "$tmp/h/$t" --pci-ids "$tmp/h/pci.ids" --json \
+		>"$tmp/h/$t.json" 2>/dev/null
+done
+n=$((n + 1))
+if python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+states = [r["state"] for x in d["devices"] for r in x["rdma"]]
+sys.exit(not states or any(s not in (None, "NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER")
+                           for s in states))' "$tmp/h/escape.json"; then
+	echo "ok $n - rdma[].state is a kernel state name or null"
+else
+	echo "not ok $n - rdma[].state passes junk through"
+fi
+for f in text json md csv; do
+	clean "fleet of hostile audits --format $f" $f "$NICFIT" fleet --format "$f" \
+		"$tmp/h/latin1.json" "$tmp/h/escape.json"
+done
+# a catalog overlay's names reach catalog, decode, plan and cluster output
+printf '{"schema":"nicfit.catalog.v1","nics":[{"id":"evil-nic","name":"Evil\\u001b]0;x\\u0007 NIC \\u202e\\u009b",
+"part":"EV\\u001b[2JIL-1","vendor":"Ev\\u001b[31mil","family":"Evil\\u0007","protocol":"EN","ports":2,
+"cage":"QSFP28","port_gbps":100,"speeds_gbps":[100],"ib_rate":null,"pcie_gen":4,"pcie_width":16,
+"rdma":["roce"],"vpi":false,"form_factor":"pcie-hhhl","driver":"mlx5_core","role":["frontend","backend"],
+"source":"test \\u001b[5m","unverified":[],"notes":["n\\u001b[8mote"]}]}\n' >"$tmp/evil.json"
+for f in text json md csv; do
+	clean "catalog list with a hostile overlay --format $f" $f "$NICFIT" \
+		--catalog "$tmp/evil.json" catalog list --format "$f"
+done
+for f in text json md; do
+	clean "catalog show of a hostile part --format $f" $f "$NICFIT" \
+		--catalog "$tmp/evil.json" catalog show evil-nic --format "$f"
+done
+
+# ---- input that holds nothing to audit ---------------------------------------
+# An empty tree, one whose files are all empty, one without PCI devices:
+# never "clean" - the critical sysfs-unreadable, exit 2, in text and JSON.
+for t in empty zeroed nopci; do
+	n=$((n + 1))
+	timeout 20 "$NICFIT" audit --sysfs "$tmp/h/$t" --json >"$tmp/out" 2>"$tmp/err"; rc=$?
+	if [ $rc -eq 2 ] && python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not any(f["code"] == "sysfs-unreadable" and f["severity"] == "critical"
+                 for f in d["findings"]))' "$tmp/out"; then
+		echo "ok $n - audit of the $t tree is not clean (exit 2, sysfs-unreadable)"
+	else
+		echo "not ok $n - audit of the $t tree: exit $rc"
+		head -c 300 "$tmp/out" | sed 's/^/# /'
+	fi
+done
+check "audit --sysfs ''" "$NICFIT" audit --sysfs ""

@@ -159,6 +159,65 @@ static void emitter_fields(void **state)
 	free(s);
 }
 
+/* Outside text in every format: escaped in text, MD and CSV, valid in JSON. */
+static char *render_hostile(enum nicfit_format fmt, unsigned flags)
+{
+	static const struct nicfit_column cols[] = { { "name", "name", 0 } };
+	static const char name[] = "ab\033]0;pwn\007c\xae\xc2\x9b" "d\xe2\x80\xae" "e\tf\ng";
+	struct nicfit_emit *e = nicfit_emit_new(fmt, flags, 0);
+	struct nicfit_buf out;
+
+	nicfit_buf_init(&out, 0);
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_heading(e, name);
+	nicfit_emit_printf(e, "%s%s%s|%-3.1s|%5d|%zu|%%|%.*f\n",
+			   nicfit_emit_color(e, NICFIT_COLOR_RED), name,
+			   nicfit_emit_color(e, NICFIT_COLOR_RESET), "\033", 42, (size_t)7, 2, 1.5);
+	nicfit_emit_printf(e, "%s", "\033[1m forged\n");
+	nicfit_emit_field_string(e, "name", "%s\n", name);
+	nicfit_emit_table_begin(e, "rows", cols, 1);
+	nicfit_emit_cell_string(e, name);
+	nicfit_emit_table_end(e);
+	nicfit_emit_end_object(e);
+	assert_int_equal(nicfit_emit_finish(e, &out), 0);
+	nicfit_emit_free(e);
+	return nicfit_buf_detach(&out, NULL);
+}
+
+static void emitter_escapes(void **state)
+{
+	static const char esc[] = "ab\\x1b]0;pwn\\x07c\\xae\\u009bd\\u202ee\\tf";
+	enum nicfit_format fmts[] = { NICFIT_FMT_TEXT, NICFIT_FMT_MD, NICFIT_FMT_CSV };
+	char *s;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		s = render_hostile(fmts[i], NICFIT_EMIT_COLOR);
+		for (k = 0; s[k]; k++)
+			if ((unsigned char)s[k] < 0x20 && s[k] != '\n' && s[k] != '\r')
+				assert_true(fmts[i] == NICFIT_FMT_TEXT && s[k] == '\033' &&
+					    (!strncmp(s + k, "\033[1;31m", 7) ||
+					     !strncmp(s + k, "\033[1m", 4) ||
+					     !strncmp(s + k, "\033[0m", 4)));
+		assert_null(strstr(s, "\xc2\x9b"));
+		assert_null(strstr(s, "\xe2\x80\xae"));
+		assert_non_null(strstr(s, esc));
+		if (fmts[i] == NICFIT_FMT_TEXT) {
+			/* the emitter's colours stay; one a name holds does not */
+			assert_non_null(strstr(s, "\033[1;31mab\\x1b"));
+			assert_non_null(strstr(s, "\\ng\033[0m|\\x1b|   42|7|%|1.50\n"));
+			assert_non_null(strstr(s, "\\x1b[1m forged\\n"));
+		}
+		free(s);
+	}
+	s = render_hostile(NICFIT_FMT_JSON, 0);
+	/* jansson escapes controls; the Latin-1 byte becomes \xae */
+	assert_non_null(strstr(s, "\"name\":\"ab\\u001B]0;pwn\\u0007c\\\\xae\xc2\x9b"
+				  "d\xe2\x80\xae" "e\\tf\\ng\""));
+	free(s);
+}
+
 static void emitter_misuse(void **state)
 {
 	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
@@ -316,6 +375,7 @@ int main(void)
 		cmocka_unit_test(buffer_limits),
 		cmocka_unit_test(emitter_formats),
 		cmocka_unit_test(emitter_fields),
+		cmocka_unit_test(emitter_escapes),
 		cmocka_unit_test(emitter_misuse),
 		cmocka_unit_test(spec_from_json),
 		cmocka_unit_test(spec_rejects),

@@ -262,12 +262,16 @@ static void xml_escape(void **state)
 	nicfit__xml_escape(&b, "a<b>&\"c' é\t");
 	assert_string_equal(b.data, "a&lt;b&gt;&amp;&quot;c' é\t");
 	nicfit_buf_reset(&b);
-	/* controls and broken UTF-8 become U+FFFD: the picture stays XML */
+	/* controls and broken UTF-8 are shown escaped: the picture stays XML */
 	nicfit__xml_escape_n(&b, "x\x01y\xff\xc3", 5);
-	assert_string_equal(b.data, "x\xEF\xBF\xBDy\xEF\xBF\xBD\xEF\xBF\xBD");
+	assert_string_equal(b.data, "x\\x01y\\xff\\xc3");
 	nicfit_buf_reset(&b);
 	nicfit__xml_escape(&b, "\xed\xa0\x80"); /* a surrogate */
-	assert_string_equal(b.data, "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+	assert_string_equal(b.data, "\\xed\\xa0\\x80");
+	nicfit_buf_reset(&b);
+	/* a bidi override and a C1 control: valid XML, but they would hide text */
+	nicfit__xml_escape(&b, "a\xe2\x80\xae" "b\xc2\x9b" "c\xef\xbf\xbe");
+	assert_string_equal(b.data, "a\\u202eb\\u009bc\\ufffe");
 	nicfit_buf_reset(&b);
 	nicfit__svg_text(&b, "<GPU0>", "x=\"%d\"", 3);
 	assert_string_equal(b.data, "<text x=\"3\">&lt;GPU0&gt;</text>");

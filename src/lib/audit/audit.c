@@ -9,6 +9,43 @@
 
 #include "audit_int.h"
 
+/*
+ * The PCI function a finding's device names, or -1: findings name a device
+ * by BDF, by its label, or (RDMA and interface findings) by the RDMA
+ * device or interface name, and a user may name it by any of these.
+ */
+static int function_named(const struct nicfit_audit *a, const char *name)
+{
+	const struct nicfit_topo *t = a->topo;
+	int i;
+
+	for (i = 0; i < t->npci; i++)
+		if (!strcmp(t->pci[i].bdf, name))
+			return i;
+	for (i = 0; i < a->ndevs; i++)
+		if (!strcmp(a->devs[i].label, name))
+			return a->devs[i].pci;
+	for (i = 0; i < t->nrdma; i++)
+		if (!strcmp(t->rdma[i].name, name))
+			return t->rdma[i].pci;
+	for (i = 0; i < t->nnet; i++)
+		if (!strcmp(t->net[i].name, name))
+			return t->net[i].pci;
+	return -1;
+}
+
+/* 1 when --ignore's DEVICE names f's device: the same name, or the same function. */
+static int same_device(const struct nicfit_audit *a, const char *want, const char *device)
+{
+	int fw, fd;
+
+	if (!strcmp(want, device))
+		return 1;
+	fw = function_named(a, want);
+	fd = function_named(a, device);
+	return fw >= 0 && fw == fd;
+}
+
 /* 1 when a --ignore pattern (CODE or CODE@DEVICE) matches f. */
 static int ignored(const struct nicfit_audit *a, const struct nicfit_finding *f)
 {
@@ -20,7 +57,7 @@ static int ignored(const struct nicfit_audit *a, const struct nicfit_finding *f)
 
 		if (strlen(f->code) != n || strncmp(f->code, pat, n))
 			continue;
-		if (!at || (f->device && !strcmp(at + 1, f->device)))
+		if (!at || (f->device && same_device(a, at + 1, f->device)))
 			return 1;
 	}
 	return 0;
@@ -80,6 +117,40 @@ static void count_devices(struct nicfit__audit_ctx *c)
 	}
 }
 
+/*
+ * sysfs-unreadable: a tree that shows no PCI function with a readable
+ * vendor and class gave the audit nothing to judge - an empty sys/, a
+ * directory that is not a sysfs capture, or one whose files all came out
+ * empty or unreadable (a copy made without permission to read them). Every
+ * Linux host with a GPU or NIC has PCI functions, so "clean" would be a
+ * wrong answer: a critical finding, so that the exit status (2) and a
+ * fleet summary say the host was not audited.
+ */
+static void judge_readable(struct nicfit__audit_ctx *c)
+{
+	const struct nicfit_topo *t = c->t;
+	const unsigned need = NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS;
+	int i, readable = 0;
+
+	for (i = 0; i < t->npci; i++)
+		readable += (t->pci[i].have & need) == need;
+	if (readable)
+		return;
+	if (!t->npci)
+		nicfit__audit_find(c, NICFIT_SEV_CRITICAL, NICFIT_CODE_SYSFS_UNREADABLE, "host",
+				   NULL, "Point --sysfs at the directory that holds a host's sys/ "
+				   "(a copy made with `nicfit snapshot`), or run on the host itself.",
+				   "No PCI devices under %s (sys/bus/pci/devices and sys/devices hold "
+				   "none): nothing was audited.", t->root);
+	else
+		nicfit__audit_find(c, NICFIT_SEV_CRITICAL, NICFIT_CODE_SYSFS_UNREADABLE, "host",
+				   NULL, "Take the capture again with `nicfit snapshot` (it copies what "
+				   "the files hold), or run the audit on the host itself.",
+				   "None of the %d PCI functions under %s has a readable vendor and "
+				   "class (%zu files could not be read or parsed): nothing was audited.",
+				   t->npci, t->root, t->problems_total);
+}
+
 /* The passes, in the order their findings appear within a severity. */
 static void judge(struct nicfit__audit_ctx *c)
 {
@@ -89,6 +160,8 @@ static void judge(struct nicfit__audit_ctx *c)
 	for (i = 0; i < a->ndevs; i++)
 		if (a->devs[i].kind != NICFIT_DEV_BRIDGE && a->devs[i].kind != NICFIT_DEV_HOST)
 			nicfit__audit_judge_link(c, &a->devs[i]);
+		else
+			nicfit__audit_measure_link(c, &a->devs[i]);
 	for (i = 0; i < a->ndevs; i++) {
 		struct nicfit_audit_dev *d = &a->devs[i];
 
@@ -108,6 +181,7 @@ static void judge(struct nicfit__audit_ctx *c)
 	nicfit__audit_judge_config(c);
 	nicfit__audit_judge_iommu(c);
 	nicfit__audit_judge_host(c);
+	judge_readable(c);
 }
 
 /*

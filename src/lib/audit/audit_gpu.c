@@ -304,7 +304,7 @@ void nicfit__audit_judge_gdr(struct nicfit__audit_ctx *c)
 		nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_GDR_NO_PEERMEM, "host",
 				   S_GDR_KERNEL,
 				   "`modprobe nvidia_peermem` (or rely on DMA-BUF) before setting "
-				   "NCCL_NET_GDR_LEVEL=PHB or NODE.",
+				   "NCCL_NET_GDR_LEVEL=PHB.",
 				   "nvidia_peermem (or nv_peer_mem) is not loaded. No GPU-NIC pair here "
 				   "is close enough for NCCL's default GPUDirect RDMA, but with "
 				   "NCCL_NET_GDR_LEVEL raised it would need the module or DMA-BUF.");

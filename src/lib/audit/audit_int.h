@@ -116,6 +116,8 @@ void nicfit__audit_free_slots(const struct nicfit__audit_ctx *c, int s, double m
 			      char *out, size_t n);
 /* A device's PCIe path and the findings about its links. */
 void nicfit__audit_judge_link(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d);
+/* A bridge's link figures, without judging them (audit_link.c). */
+void nicfit__audit_measure_link(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d);
 /* MaxPayload and MaxReadReq of network cards (root only). */
 void nicfit__audit_judge_config(struct nicfit__audit_ctx *c);
 

@@ -139,6 +139,7 @@ struct hop {
 	int cap_w, cur_w;
 	double now, now_raw, cap; /* effective rates; -1 unknown */
 	int idle;
+	int both_w, both_gts;    /* both ends are known to reach the capability */
 };
 
 /* A device's links up to its host bridge, its own link first. */
@@ -180,6 +181,9 @@ static int hops_of(const struct nicfit__audit_ctx *c, int pci, struct hop *h, in
 		x->down = chain[k];
 		x->cap_gts = min_known(e->max_gts, p->max_gts);
 		x->cap_w = min_known_i(e->max_width, p->max_width);
+		/* a port without max_link_* files can still show what it runs */
+		x->both_gts = e->max_gts > 0 && (p->max_gts > 0 || p->cur_gts >= x->cap_gts);
+		x->both_w = e->max_width > 0 && (p->max_width > 0 || p->cur_width >= x->cap_w);
 		x->cur_gts = e->cur_gts > 0 ? e->cur_gts : p->cur_gts;
 		x->cur_w = e->cur_width > 0 ? e->cur_width : p->cur_width;
 	}
@@ -264,14 +268,17 @@ static int measure_path(const struct nicfit__audit_ctx *c, struct nicfit_audit_d
  * the device and its port can run. Lanes are fixed at link training, and
  * a link that comes up narrow stays narrow until it is retrained: that is
  * a physical fault (seating, riser, cable), never power saving, so any
- * missing lane is a warning.
+ * missing lane is a warning. Both ends must be known to reach the width
+ * (from max_link_width, or a port's current width): a port that reports
+ * nothing may be as narrow as the link (a switch port without link files
+ * above a RAID card's function), and then no lane is missing.
  */
 static void rule_link_width(struct nicfit__audit_ctx *c, const struct nicfit_audit_dev *d,
 			    const struct hop *x)
 {
 	const struct nicfit_pcidev *p = P(c, d->pci);
 
-	if (!(x->cur_w > 0 && x->cap_w > 0 && x->cur_w < x->cap_w))
+	if (!(x->both_w && x->cur_w > 0 && x->cur_w < x->cap_w))
 		return;
 	nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_LINK_WIDTH_DOWNTRAINED, p->bdf,
 			   S_PCIE,
@@ -288,7 +295,8 @@ static void rule_link_width(struct nicfit__audit_ctx *c, const struct nicfit_aud
  * lower generation than both ends support. GPUs lower their link speed
  * when idle (docs/reference/topology.md 6), so for a GPU this is only a note to
  * re-check under load; any other device keeps its speed, and a slower one
- * is a BIOS setting or a riser (a warning).
+ * is a BIOS setting or a riser (a warning). As for the width, both ends'
+ * speeds must be known.
  */
 static void rule_link_speed(struct nicfit__audit_ctx *c, const struct nicfit_audit_dev *d,
 			    const struct hop *x)
@@ -296,7 +304,7 @@ static void rule_link_speed(struct nicfit__audit_ctx *c, const struct nicfit_aud
 	const struct nicfit_pcidev *p = P(c, d->pci);
 	char b1[32], b2[32];
 
-	if (!(x->cur_gts > 0 && x->cap_gts > 0 && x->cur_gts < x->cap_gts))
+	if (!(x->both_gts && x->cur_gts > 0 && x->cur_gts < x->cap_gts))
 		return;
 	nicfit__audit_genw(b1, sizeof(b1), x->cur_gts, 0);
 	nicfit__audit_genw(b2, sizeof(b2), x->cap_gts, 0);
@@ -437,6 +445,18 @@ void nicfit__audit_judge_link(struct nicfit__audit_ctx *c, struct nicfit_audit_d
 	}
 	rule_uplinks(c, &pa);
 	rule_path_narrower(c, d, &pa);
+}
+
+/*
+ * A bridge's figures (its own link, and what its path to the CPU carries)
+ * for the device table and the JSON: measured as a device's are, judged
+ * not at all - the devices below it are.
+ */
+void nicfit__audit_measure_link(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
+{
+	struct path pa;
+
+	(void)measure_path(c, d, &pa);
 }
 
 /* ---- config space ------------------------------------------------------------- */

@@ -51,6 +51,22 @@ static void num_or_null(struct nicfit_emit *e, const char *key, double v)
 		nicfit_emit_number(e, key, v);
 }
 
+/*
+ * An RDMA port's state as the kernel names it (ib_port_state, in
+ * drivers/infiniband/core/sysfs.c state_show: "4: ACTIVE"), or NULL when
+ * the file holds another number or another name for it: the JSON field is
+ * one of these words or null, never what a damaged file said.
+ */
+static const char *ib_state(int num, const char *name)
+{
+	static const char *const names[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE",
+					     "ACTIVE_DEFER" };
+
+	if (num < 0 || num >= (int)(sizeof(names) / sizeof(names[0])) || strcmp(name, names[num]))
+		return NULL;
+	return names[num];
+}
+
 static void str_or_null(struct nicfit_emit *e, const char *key, const char *v)
 {
 	if (v && *v)
@@ -179,7 +195,7 @@ static void json_rdma(const struct nicfit_audit *a, struct nicfit_emit *e, int p
 			nicfit_emit_begin_object(e, NULL);
 			nicfit_emit_string(e, "name", r->name);
 			nicfit_emit_int(e, "port", pt->num);
-			str_or_null(e, "state", pt->state_name);
+			nicfit_emit_string(e, "state", ib_state(pt->state, pt->state_name));
 			str_or_null(e, "phys_state", pt->phys_name);
 			str_or_null(e, "link_layer", pt->link_layer);
 			num_or_null(e, "rate_gbps", pt->have_rate ? pt->rate.gbps : -1);

@@ -440,8 +440,9 @@ static void rule_gdr_level(struct nicfit_plan *p, const struct plan_choice *c)
 {
 	if (c->ngpu_placed && p->gpus_local)
 		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_GDR_LEVEL,
-				  "export NCCL_NET_GDR_LEVEL=PHB (or NODE on AMD EPYC) when GPU and NIC share a "
-				  "socket; check with NCCL_DEBUG=INFO that the log says 'GPU Direct RDMA Enabled'",
+				  "export NCCL_NET_GDR_LEVEL=PHB when GPU and NIC share a socket (NCCL has no "
+				  "NODE level: two host bridges of one NUMA node are PHB to it, on AMD EPYC too); "
+				  "check with NCCL_DEBUG=INFO that the log says 'GPU Direct RDMA Enabled'",
 				  "GPU and back-end card sit on separate root ports of the same socket (path PHB or "
 				  "NODE, no PCIe switch between them). NCCL uses GPUDirect RDMA by default only up to "
 				  "PXB (a shared PCIe switch), so on this server it must be allowed explicitly.");
