@@ -206,6 +206,7 @@ struct nicfit_server {
 	int max_gpus_double, max_gpus_single; /* 0 when not given */
 	struct nicfit_pcie_switch switches[NICFIT_MAX_PCIE_SWITCHES];
 	int nswitches;
+	const char *baseboard_gpu; /* GPU id the baseboard carries, NULL for none */
 };
 
 struct nicfit_gpu {

@@ -32,6 +32,7 @@
 #ifndef NICFIT_PLAN_H
 #define NICFIT_PLAN_H
 
+#include "nicfit/audit.h"
 #include "nicfit/catalog.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
@@ -57,7 +58,8 @@ const char *nicfit_workload_name(enum nicfit_workload w);
 int nicfit_workload_parse(const char *s, enum nicfit_workload *out, struct nicfit_error *err);
 
 #define NICFIT_PLAN_MAX_GPUS 16
-#define NICFIT_PLAN_MAX_CARDS 4
+/* Back-end cards per server: one per GPU at most (a rail per GPU). */
+#define NICFIT_PLAN_MAX_CARDS NICFIT_PLAN_MAX_GPUS
 
 /* The request, normalised (catalog entries resolved, defaults filled). */
 struct nicfit_plan_input {
@@ -164,6 +166,15 @@ struct nicfit_plan {
 	int be_slots[NICFIT_PLAN_MAX_CARDS]; /* index into server->slots, -1 none */
 	int gpu_slots[NICFIT_PLAN_MAX_GPUS];
 	int gpus_local;                 /* GPUs sharing a socket with a back-end card */
+	int gpus_near;                  /* GPUs with a back-end card at PIX or PXB */
+	int rails;                      /* back-end rails per node: cards when rail-optimized, else 0 */
+	/*
+	 * Each placed GPU's back-end card (index into be_slots, -1 none) and
+	 * the PCIe path class between them (enum nicfit_path, from the slot
+	 * map: PIX under one switch, PHB on one socket, SYS across sockets).
+	 */
+	int pair_card[NICFIT_PLAN_MAX_GPUS];
+	enum nicfit_path pair_path[NICFIT_PLAN_MAX_GPUS];
 	int back_to_back;               /* two servers cabled without a switch */
 
 	/* front end (R3) and OOB (R4) */

@@ -317,6 +317,7 @@ static void fill_server(struct nicfit_server *s, json_t *o)
 	s->sockets = gi(o, "sockets", 1);
 	s->pcie_gen = gi(o, "pcie_gen", 3);
 	s->generic = gb(o, "generic");
+	s->baseboard_gpu = gs(o, "baseboard_gpu");
 	for (i = 0; i < json_array_size(slots) && s->nslots < NICFIT_MAX_SLOTS; i++) {
 		json_t *x = json_array_get(slots, i);
 		struct nicfit_slot *sl = &s->slots[s->nslots++];

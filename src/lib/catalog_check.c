@@ -213,6 +213,7 @@ static const struct field server_fields[] = {
 	{ "max_gpus", F_OBJ, 0, 0, 0, maxgpu_fields, NULL },
 	{ "generic", F_BOOL, 0, 0, 0, NULL, NULL },
 	{ "pcie_switches", F_AOBJ, 0, 0, NICFIT_MAX_PCIE_SWITCHES, pcie_switch_fields, NULL },
+	{ "baseboard_gpu", F_STR, 0, 1, 63, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 

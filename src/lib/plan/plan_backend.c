@@ -421,6 +421,52 @@ static void rule_backend_advice(struct nicfit_plan *p)
 }
 
 /*
+ * R5, how many back-end cards (docs/rules.md): as asked (--backend-cards);
+ * else one per GPU on a server whose vendor marks compute-NIC positions
+ * (an HGX/DGX baseboard node: NVIDIA's reference architectures give every
+ * GPU its own 400G NIC, one rail each), up to the positions there are;
+ * else, for a --backend-gbps above what one slot can feed, the fewest
+ * cards of the speed a slot feeds that reach it (two 100G cards in a Gen3
+ * server for 200 Gb/s, rather than one 200G card its slot caps at 100);
+ * else one.
+ */
+static int backend_card_count(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	int compute = nicfit__plan_role_slots(in->server, NICFIT_SLOT_COMPUTE);
+	int most = in->gpu && in->gpus_per_server > 0 ? in->gpus_per_server : 1;
+	double feed;
+	int n;
+
+	if (most > NICFIT_PLAN_MAX_CARDS)
+		most = NICFIT_PLAN_MAX_CARDS;
+	if (in->backend_cards)
+		return in->backend_cards;
+	if (compute > 0 && in->gpu && !in->backend_gbps) {
+		n = compute < most ? compute : most;
+		nicfit__decide(&p->decisions, "R5", 1,
+			       "One back-end card per GPU: %s has %d compute NIC position%s for %d "
+			       "GPU%s, so %d card%s per server, one rail each (rail-optimized, as "
+			       "NVIDIA's HGX/DGX reference architectures build it).",
+			       in->server->e.name, compute, compute == 1 ? "" : "s",
+			       in->gpus_per_server, in->gpus_per_server == 1 ? "" : "s", n,
+			       n == 1 ? "" : "s");
+		return n;
+	}
+	if (in->backend_gbps <= 0)
+		return 1;
+	feed = default_target(p);
+	for (n = 1; n < most && in->backend_gbps / n > feed + NICFIT_EPS; n++)
+		;
+	if (n > 1)
+		nicfit__decide(&p->decisions, "R5", 1,
+			       "%g Gb/s per server is more than one slot of %s feeds (a %g G port): "
+			       "%d cards of %g G, rather than one faster card its slot would cap.",
+			       in->backend_gbps, in->server->e.name, feed, n, in->backend_gbps / n);
+	return n;
+}
+
+/*
  * R5, back-end card (docs/rules.md), with R7's choice of fabric before it
  * and R6's placement inside it: the target per card (--backend-gbps over
  * the cards, else what a free slot can feed), the card (asked for, or the
@@ -435,12 +481,13 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	struct nicfit_nic_fit fit;
 	struct plan_choice where;
 	double target;
-	int cards = in->backend_cards ? in->backend_cards : 1;
+	int cards;
 
 	memset(&where, 0, sizeof(where));
 	memset(&fit, 0, sizeof(fit));
 	fit.limited_by = "ports";
 	choose_fabric(p);
+	cards = backend_card_count(p);
 	target = in->backend_gbps > 0 ? in->backend_gbps / cards : default_target(p);
 	p->be_target_gbps = target;
 	if (in->backend_gbps > 0)
@@ -467,6 +514,7 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	p->be_pcie_gbps = fit.pcie_gbps;
 	p->be_limited_by = fit.limited_by;
 	p->gpus_local = where.local;
+	p->rails = cards > 1 && in->gpu && cards == where.ngpu_placed ? cards : 0;
 	nicfit__plan_record_slots(p, &where);
 	check_placement(p, forced, &where);
 	describe_card(p, forced, slot, &fit);

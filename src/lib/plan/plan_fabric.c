@@ -336,6 +336,8 @@ static int size_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	ci.net[NICFIT_NET_BACKEND].switch_id = sw ? sw->e.id : NULL;
 	ci.net[NICFIT_NET_BACKEND].radix = GENERIC_SWITCH_RADIX;
 	ci.net[NICFIT_NET_BACKEND].switch_gbps = sw ? 0 : p->be_port_gbps;
+	/* one card per GPU: card i of every node on rail i (NVIDIA's rail-optimized SuperPOD) */
+	ci.net[NICFIT_NET_BACKEND].rail_optimized = p->rails > 1;
 	ci.net[NICFIT_NET_FRONTEND].links_per_node = 0;
 	ci.net[NICFIT_NET_OOB].links_per_node = 0;
 	ci.mgmt_ports = 0;

@@ -115,6 +115,19 @@ static int assume(struct nicfit_reader *r, struct nicfit_plan_input *in)
 	return 0;
 }
 
+/* Baseboard GPUs default to every baseboard position of the server; other GPUs to one. */
+static long baseboard_positions(const struct nicfit_server *sv, const struct nicfit_gpu *g)
+{
+	long n = 0;
+	int i;
+
+	if (!g->baseboard)
+		return 1;
+	for (i = 0; i < sv->nslots; i++)
+		n += sv->slots[i].gpu == NICFIT_GPU_BASEBOARD;
+	return n ? (n > NICFIT_PLAN_MAX_GPUS ? NICFIT_PLAN_MAX_GPUS : n) : 1;
+}
+
 /* The servers and their GPUs. */
 static int read_hardware(const struct nicfit_catalog *cat, struct nicfit_reader *r,
 			 struct nicfit_plan_input *in)
@@ -133,12 +146,17 @@ static int read_hardware(const struct nicfit_catalog *cat, struct nicfit_reader 
 		return rc;
 	in->servers = (int)l;
 	v = nicfit_spec_get(spec, "gpu");
+	/* a baseboard server comes with its GPUs: they are the default */
+	if (!v && in->server->baseboard_gpu)
+		v = in->server->baseboard_gpu;
 	if (v && strcasecmp(v, "none")) {
 		in->gpu = nicfit_catalog_find_gpu(cat, v, nicfit_reader_opt(r, "gpu"), err);
 		if (!in->gpu)
 			return err ? err->code : NICFIT_E_NOTFOUND;
 	}
-	if ((rc = nicfit_reader_long(r, "gpus_per_server", in->gpu ? 1 : 0, 0, NICFIT_PLAN_MAX_GPUS, &l)))
+	if ((rc = nicfit_reader_long(r, "gpus_per_server",
+				     in->gpu ? baseboard_positions(in->server, in->gpu) : 0, 0,
+				     NICFIT_PLAN_MAX_GPUS, &l)))
 		return rc;
 	in->gpus_per_server = (int)l;
 	if (in->gpus_per_server && !in->gpu)

@@ -27,8 +27,13 @@ static void add_est(struct nicfit_plan *p, const char *label, double gbps, doubl
 	e->seconds = seconds;
 }
 
+/*
+ * A ring all-reduce of bytes over nics links of `line` Gb/s per node,
+ * capped at node_gbps (what the node's cards move together in their
+ * slots): NCCL drives every card of a node at once, one ring per card.
+ */
 static double ring_seconds(const struct nicfit_plan *p, double bytes, double node_gbps,
-			   enum nicfit_proto proto, double line)
+			   int nics, enum nicfit_proto proto, double line)
 {
 	struct nicfit_speed sp;
 	struct nicfit_allreduce ar;
@@ -36,7 +41,7 @@ static double ring_seconds(const struct nicfit_plan *p, double bytes, double nod
 	memset(&sp, 0, sizeof(sp));
 	sp.gbps = line;
 	sp.kind = proto == NICFIT_PROTO_IB ? NICFIT_SPEED_ANY : NICFIT_SPEED_ETH;
-	if (nicfit_calc_allreduce(bytes, p->in.servers, 1, &sp, proto, node_gbps, &p->in.link,
+	if (nicfit_calc_allreduce(bytes, p->in.servers, nics, &sp, proto, node_gbps, &p->in.link,
 				  &p->in.ar, &ar, NULL))
 		return NAN;
 	return ar.seconds;
@@ -62,7 +67,7 @@ static void est_roce(struct nicfit_plan *p, const char *label, double bytes, dou
 	sp.kind = NICFIT_SPEED_ETH;
 	nicfit_link_calc(&sp, NICFIT_PROTO_ROCE, &p->in.link, &lr, NULL);
 	add_est(p, label, lr.goodput_gbps,
-		ring_seconds(p, bytes, lr.goodput_gbps, NICFIT_PROTO_ROCE, gbps));
+		ring_seconds(p, bytes, lr.goodput_gbps, 1, NICFIT_PROTO_ROCE, gbps));
 }
 
 /*
@@ -87,7 +92,8 @@ static void estimate_allreduce(struct nicfit_plan *p)
 		enum nicfit_proto proto = p->fabric == NICFIT_FABRIC_IB && p->be_card.ib_rate ?
 					  NICFIT_PROTO_IB : NICFIT_PROTO_ROCE;
 
-		t_be = ring_seconds(p, bytes, p->be_node_gbps, proto, p->be_port_gbps);
+		t_be = ring_seconds(p, bytes, p->be_node_gbps, p->be_cards, proto,
+				    p->be_port_gbps);
 		snprintf(label, sizeof(label), "%s %gG %s (this plan)", p->be_part, p->be_port_gbps,
 			 proto == NICFIT_PROTO_IB ? "InfiniBand" : "RoCE v2");
 		add_est(p, label, p->be_node_gbps, t_be);
@@ -96,7 +102,7 @@ static void estimate_allreduce(struct nicfit_plan *p)
 	sp.gbps = p->fe_port_gbps;
 	sp.kind = NICFIT_SPEED_ETH;
 	nicfit_link_calc(&sp, NICFIT_PROTO_TCP, &in->link, &lr, NULL);
-	t_fe = ring_seconds(p, bytes, lr.goodput_gbps, NICFIT_PROTO_TCP, p->fe_port_gbps);
+	t_fe = ring_seconds(p, bytes, lr.goodput_gbps, 1, NICFIT_PROTO_TCP, p->fe_port_gbps);
 	snprintf(label, sizeof(label), "%gGbE front end, TCP (no back end)", p->fe_port_gbps);
 	add_est(p, label, lr.goodput_gbps, t_fe);
 	if (!(p->be_port_gbps == ALT_LAB_GBPS))

@@ -40,7 +40,8 @@ static int card_fits_slot(const struct nicfit_card *c, const char *form,
 
 	if (ocp != (s->kind && !strncmp(s->kind, "ocp", 3)))
 		return 0;
-	if (s->kind && (!strcmp(s->kind, "ndc") || !strcmp(s->kind, "flexlom")))
+	if (s->kind && (!strcmp(s->kind, "ndc") || !strcmp(s->kind, "flexlom") ||
+			!strcmp(s->kind, "baseboard")))
 		return 0;
 	return c->pcie_width <= (s->connector_width ? s->connector_width : s->width);
 }
@@ -59,15 +60,40 @@ double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfi
 	return f.effective_gbps;
 }
 
+enum nicfit_path nicfit__plan_path(const struct nicfit_server *sv, int a, int b)
+{
+	const struct nicfit_slot *x = &sv->slots[a], *y = &sv->slots[b];
+
+	if (x->socket != y->socket)
+		return NICFIT_PATH_SYS;
+	if (x->pcie_switch >= 0 && x->pcie_switch == y->pcie_switch)
+		return NICFIT_PATH_PIX;
+	return NICFIT_PATH_PHB;
+}
+
+int nicfit__plan_role_slots(const struct nicfit_server *sv, enum nicfit_slot_role r)
+{
+	int i, n = 0;
+
+	for (i = 0; i < sv->nslots; i++)
+		n += sv->slots[i].role == r;
+	return n;
+}
+
 /*
  * R6's order of placements (docs/rules.md): the most GPUs placed (a plan
  * that drops a GPU is worse than any other), then the card reaching the
  * target, then (when none reaches it) the faster card by more than
- * PLAN_SAME_RATE_GBPS, then the most GPUs sharing a socket with a card
- * (GPUDirect RDMA across the inter-socket link loses bandwidth), then the
- * GPUs on the fewest sockets (their peer traffic stays under one CPU),
- * then the fewest slot lanes beyond the card's, then the server's slot
- * order (what the vendor's manual fills first).
+ * PLAN_SAME_RATE_GBPS, then the most GPUs with a card under their own
+ * PCIe switch (PIX/PXB: NCCL's default GPUDirect RDMA reach), then the
+ * most GPUs sharing a socket with a card (GPUDirect RDMA across the
+ * inter-socket link loses bandwidth), then cards spread over the sockets
+ * in proportion to the GPUs (four cards for GPUs on two sockets go 2 + 2,
+ * not 3 + 1), then the fewest cards in slots the vendor meant for another
+ * role (storage, front end), then the GPUs on the fewest sockets (their
+ * peer traffic stays under one CPU), then the fewest slot lanes beyond
+ * the card's, then the server's slot order (what the vendor's manual
+ * fills first).
  */
 static int better(const struct plan_choice *a, const struct plan_choice *b)
 {
@@ -79,8 +105,14 @@ static int better(const struct plan_choice *a, const struct plan_choice *b)
 		return a->meets > b->meets;
 	if (!a->meets && fabs(a->per_card - b->per_card) > PLAN_SAME_RATE_GBPS)
 		return a->per_card > b->per_card;
+	if (a->near != b->near)
+		return a->near > b->near;
 	if (a->local != b->local)
 		return a->local > b->local;
+	if (a->balance != b->balance)
+		return a->balance < b->balance;
+	if (a->role_miss != b->role_miss)
+		return a->role_miss < b->role_miss;
 	if (a->gpu_sockets != b->gpu_sockets)
 		return a->gpu_sockets < b->gpu_sockets;
 	if (a->waste != b->waste)
@@ -90,6 +122,8 @@ static int better(const struct plan_choice *a, const struct plan_choice *b)
 
 static int gpu_can_use(const struct nicfit_gpu *g, const struct nicfit_slot *s)
 {
+	if (g && g->baseboard)
+		return s->gpu == NICFIT_GPU_BASEBOARD;
 	if (s->gpu == NICFIT_GPU_DOUBLE)
 		return 1;
 	return s->gpu == NICFIT_GPU_SINGLE && g && !g->double_width;
@@ -105,6 +139,58 @@ struct search {
 	struct plan_choice cur, best;
 	long budget;          /* evaluations left */
 };
+
+/*
+ * Pair each GPU with its closest card (the fewest GPUs already on it when
+ * several are as close, so that one card per GPU pairs one to one), and
+ * measure how the cards' sockets follow the GPUs' and how many cards sit
+ * in slots meant for another role.
+ */
+static void pair_and_balance(const struct search *S, struct plan_choice *c)
+{
+	const struct nicfit_server *sv = S->p->in.server;
+	int load[NICFIT_PLAN_MAX_CARDS] = { 0 };
+	int i, j, so;
+
+	c->near = 0;
+	c->balance = 0;
+	c->role_miss = 0;
+	for (i = 0; i < c->ngpu_placed; i++) {
+		int best = -1;
+		enum nicfit_path bp = NICFIT_PATH_SYS;
+
+		for (j = 0; j < S->ncards; j++) {
+			enum nicfit_path pth = nicfit__plan_path(sv, c->gpu_slots[i], c->nic_slots[j]);
+
+			if (best < 0 || pth < bp || (pth == bp && load[j] < load[best])) {
+				best = j;
+				bp = pth;
+			}
+		}
+		c->pair_card[i] = best;
+		c->pair_path[i] = bp;
+		if (best >= 0) {
+			load[best]++;
+			c->near += bp <= NICFIT_PATH_PXB;
+		}
+	}
+	for (j = 0; j < S->ncards; j++) {
+		enum nicfit_slot_role r = sv->slots[c->nic_slots[j]].role;
+
+		c->role_miss += r != NICFIT_SLOT_ANY && r != NICFIT_SLOT_COMPUTE;
+	}
+	if (!S->ncards || !c->ngpu_placed)
+		return;
+	for (so = 0; so < sv->sockets && so < 32; so++) {
+		int g = 0, k = 0;
+
+		for (i = 0; i < c->ngpu_placed; i++)
+			g += sv->slots[c->gpu_slots[i]].socket == so;
+		for (j = 0; j < S->ncards; j++)
+			k += sv->slots[c->nic_slots[j]].socket == so;
+		c->balance += abs(k * c->ngpu_placed - g * S->ncards);
+	}
+}
 
 /* Score the complete placement S->cur and keep it if it is the best yet. */
 static void score(struct search *S)
@@ -146,6 +232,7 @@ static void score(struct search *S)
 				break;
 			}
 	}
+	pair_and_balance(S, &c);
 	c.per_card = weakest;
 	c.meets = weakest + NICFIT_EPS >= S->need;
 	c.valid = 1;
@@ -265,6 +352,12 @@ static void gpu_list(const struct nicfit_server *sv, const struct plan_choice *c
 	}
 }
 
+static const char *gpu_slot_kind(const struct nicfit_gpu *g)
+{
+	return g->baseboard ? "baseboard positions" : g->double_width ? "double-width GPU slots" :
+	       "single-width GPU slots";
+}
+
 void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c)
 {
 	const struct nicfit_server *sv = p->in.server;
@@ -286,8 +379,17 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 		u->width = s->width;
 		snprintf(u->what, sizeof(u->what), "GPU %d (%s)", i, p->in.gpu->e.name);
 	}
+	for (i = 0; i < NICFIT_PLAN_MAX_GPUS; i++) {
+		p->pair_card[i] = -1;
+		p->pair_path[i] = NICFIT_PATH_SYS;
+	}
 	if (!p->backend_needed)
 		return;
+	p->gpus_near = c->near;
+	for (i = 0; i < c->ngpu_placed; i++) {
+		p->pair_card[i] = c->pair_card[i];
+		p->pair_path[i] = c->pair_path[i];
+	}
 	for (i = 0; i < p->be_cards && p->nslots < NICFIT_PLAN_MAX_SLOTS; i++) {
 		const struct nicfit_slot *s = &sv->slots[c->nic_slots[i]];
 		struct nicfit_plan_slotuse *u = &p->slots[p->nslots++];
@@ -323,8 +425,8 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p)
 	if (c.ngpu_placed) {
 		nicfit_buf_init(&gp, 0);
 		gpu_list(p->in.server, &c, &gp);
-		nicfit__decide(&p->decisions, "R6", 1, "GPUs in %s-width GPU slots: %s%s.",
-			       p->in.gpu->double_width ? "double" : "single", gp.data,
+		nicfit__decide(&p->decisions, "R6", 1, "GPUs in %s: %s%s.",
+			       gpu_slot_kind(p->in.gpu), gp.data,
 			       c.ngpu_placed > 1 && c.gpu_sockets == 1 ?
 			       " - all on one socket, so GPU-to-GPU traffic stays under one CPU" : "");
 		if (nicfit_buf_error(&gp))
@@ -334,8 +436,9 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p)
 	if (c.ngpu_placed < p->in.gpus_per_server)
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_TOO_MANY_GPUS,
 				  "fewer GPUs per server, single-width GPUs, or another server",
-				  "%s has room for %d %s-width GPU%s (%d asked).", p->in.server->e.name,
-				  c.ngpu_placed, p->in.gpu->double_width ? "double" : "single",
+				  "%s has room for %d %s GPU%s (%d asked).", p->in.server->e.name,
+				  c.ngpu_placed, p->in.gpu->baseboard ? "baseboard" :
+				  p->in.gpu->double_width ? "double-width" : "single-width",
 				  c.ngpu_placed == 1 ? "" : "s", p->in.gpus_per_server);
 }
 
@@ -433,12 +536,19 @@ static void rule_cross_socket(struct nicfit_plan *p, const struct plan_choice *c
  * R6, GPU and card on one socket but separate root ports (gdr-level): the
  * PCIe path between them is PHB (or NODE on AMD EPYC), and NCCL uses
  * GPUDirect RDMA by default only up to PXB, a shared PCIe switch. The
- * planned servers put GPUs and cards in CPU slots, so the level must be
- * allowed explicitly. Advice, an info.
+ * level must be allowed explicitly for those pairs. Only where some
+ * planned pair is PHB or NODE: a GPU under the same switch as its card
+ * (PIX/PXB) needs nothing, and a SYS pair is gpu-nic-cross-socket's.
+ * Advice, an info.
  */
 static void rule_gdr_level(struct nicfit_plan *p, const struct plan_choice *c)
 {
-	if (c->ngpu_placed && p->gpus_local)
+	int i, mid = 0;
+
+	for (i = 0; i < c->ngpu_placed; i++)
+		mid += c->pair_card[i] >= 0 && (c->pair_path[i] == NICFIT_PATH_PHB ||
+						c->pair_path[i] == NICFIT_PATH_NODE);
+	if (mid)
 		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_GDR_LEVEL,
 				  "export NCCL_NET_GDR_LEVEL=PHB (or NODE on AMD EPYC) when GPU and NIC share a "
 				  "socket; check with NCCL_DEBUG=INFO that the log says 'GPU Direct RDMA Enabled'",
@@ -458,18 +568,31 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 		nicfit_buf_init(&gp, 0);
 		gpu_list(sv, c, &gp);
 		nicfit__decide(&p->decisions, "R6", 1,
-			       "GPUs take their slots first (%s-width GPU slots): %s.",
-			       p->in.gpu->double_width ? "double" : "single", gp.data);
+			       "GPUs take their slots first (%s): %s.", gpu_slot_kind(p->in.gpu),
+			       gp.data);
 		if (nicfit_buf_error(&gp))
 			p->decisions.oom = 1;
 		nicfit_buf_release(&gp);
 	}
 	for (j = 0; j < p->be_cards; j++) {
 		const struct nicfit_slot *s = &sv->slots[c->nic_slots[j]];
-		int local = 0;
+		int local = 0, near = -1;
 
-		for (i = 0; i < c->ngpu_placed; i++)
+		for (i = 0; i < c->ngpu_placed; i++) {
 			local += sv->slots[c->gpu_slots[i]].socket == s->socket;
+			if (near < 0 && c->pair_card[i] == j && c->pair_path[i] <= NICFIT_PATH_PXB)
+				near = i;
+		}
+		if (near >= 0) {
+			nicfit__decide(&p->decisions, "R6", 1,
+				       "Back-end card %d in slot %s: PCIe Gen%d x%d, %s, under the PCIe "
+				       "switch of GPU %d (slot %s, path %s), so its GPUDirect RDMA "
+				       "traffic never reaches the CPU.", j, s->name, s->gen, s->width,
+				       sock_name(sv, s->socket, sock, sizeof(sock)), near,
+				       sv->slots[c->gpu_slots[near]].name,
+				       nicfit_path_name(c->pair_path[near]));
+			continue;
+		}
 		nicfit__decide(&p->decisions, "R6", 1,
 			       "Back-end card%s in slot %s: PCIe Gen%d x%d, %s, %s%s.",
 			       p->be_cards > 1 ? " (one of several)" : "", s->name, s->gen, s->width,

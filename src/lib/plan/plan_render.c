@@ -144,6 +144,46 @@ static void emit_frontend_json(struct nicfit_emit *e, const struct nicfit_plan *
 	nicfit_emit_end_object(e);
 }
 
+/* Each placed GPU, its back-end card and the PCIe path class between them. */
+static void emit_pairs_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	const struct nicfit_server *sv = p->in.server;
+	int i;
+
+	nicfit_emit_begin_array(e, "pairs");
+	for (i = 0; i < NICFIT_PLAN_MAX_GPUS && p->gpu_slots[i] >= 0; i++) {
+		int c = p->pair_card[i];
+
+		if (c < 0)
+			continue;
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_int(e, "gpu", i);
+		nicfit_emit_string(e, "gpu_slot", sv->slots[p->gpu_slots[i]].name);
+		nicfit_emit_int(e, "card", c);
+		nicfit_emit_string(e, "nic_slot", sv->slots[p->be_slots[c]].name);
+		nicfit_emit_string(e, "path", nicfit_path_name(p->pair_path[i]));
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+}
+
+/* "8 PIX", "2 PHB, 2 SYS": the planned pairs by path class, into b. */
+static void path_counts(const struct nicfit_plan *p, char *b, size_t n)
+{
+	int count[NICFIT_PATH_SYS + 1] = { 0 };
+	size_t k = 0;
+	int i;
+
+	b[0] = '\0';
+	for (i = 0; i < NICFIT_PLAN_MAX_GPUS && p->gpu_slots[i] >= 0; i++)
+		if (p->pair_card[i] >= 0)
+			count[p->pair_path[i]]++;
+	for (i = 0; i <= NICFIT_PATH_SYS && k < n; i++)
+		if (count[i])
+			k += (size_t)snprintf(b + k, n - k, "%s%d %s", k ? ", " : "", count[i],
+					      nicfit_path_name((enum nicfit_path)i));
+}
+
 static void emit_backend_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
@@ -174,6 +214,9 @@ static void emit_backend_json(struct nicfit_emit *e, const struct nicfit_plan *p
 		nicfit_emit_number(e, "target_gbps", p->be_target_gbps);
 		nicfit_emit_bool(e, "back_to_back", p->back_to_back);
 		nicfit_emit_int(e, "gpus_local", p->gpus_local);
+		nicfit_emit_int(e, "gpus_near", p->gpus_near);
+		nicfit_emit_int(e, "rails", p->rails);
+		emit_pairs_json(e, p);
 	} else {
 		nicfit_emit_null(e, "fabric");
 		nicfit_emit_null(e, "nic");
@@ -336,6 +379,38 @@ static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
 }
 
 /* The verdict and the parts in a few lines: back end, front end, OOB, step times. */
+/* "1, 3" (the back-end cards' slots), into b. */
+static const char *slot_names(const struct nicfit_plan *p, char *b, size_t n)
+{
+	size_t k = 0;
+	int i;
+
+	b[0] = '\0';
+	for (i = 0; i < p->be_cards && k < n; i++)
+		k += (size_t)snprintf(b + k, n - k, "%s%s", i ? ", " : "",
+				      p->in.server->slots[p->be_slots[i]].name);
+	return b;
+}
+
+/* ", sockets 0 + 1: 2 + 2" (cards per socket), into b; "" on one socket. */
+static const char *sockets_of_cards(const struct nicfit_plan *p, char *b, size_t n)
+{
+	int per[8] = { 0 }, i, used = 0;
+	size_t k;
+
+	for (i = 0; i < p->be_cards; i++)
+		per[p->in.server->slots[p->be_slots[i]].socket & 7]++;
+	for (i = 0; i < 8; i++)
+		used += per[i] > 0;
+	b[0] = '\0';
+	if (used < 2)
+		return b;
+	k = (size_t)snprintf(b, n, ", cards per socket:");
+	for (i = 0; i < 8 && i < p->in.server->sockets && k < n; i++)
+		k += (size_t)snprintf(b + k, n - k, "%s%d", i ? " + " : " ", per[i]);
+	return b;
+}
+
 static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	static const struct nicfit_column est_cols[] = {
@@ -355,14 +430,32 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 	if (p->backend_needed && p->be_nic) {
 		const struct nicfit_slot *s = &in->server->slots[p->be_slots[0]];
 
-		nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, slot %s (Gen%d x%d, socket %d)\n",
-				   bold, reset, p->be_part, p->be_nic->e.name, p->be_cards, s->name,
-				   s->gen, s->width, s->socket);
+		char paths[80];
+
+		if (p->rails)
+			nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, one per GPU: %d rails "
+					      "of %g G (Gen%d x%d)\n", bold, reset, p->be_part,
+					   p->be_nic->e.name, p->be_cards, p->rails, p->be_port_gbps,
+					   s->gen, s->width);
+		else if (p->be_cards > 1)
+			nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, slots %s (Gen%d x%d)%s\n",
+					   bold, reset, p->be_part, p->be_nic->e.name, p->be_cards,
+					   slot_names(p, b, sizeof(b)), s->gen, s->width,
+					   sockets_of_cards(p, paths, sizeof(paths)));
+		else
+			nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, slot %s (Gen%d x%d, socket %d)\n",
+					   bold, reset, p->be_part, p->be_nic->e.name, p->be_cards, s->name,
+					   s->gen, s->width, s->socket);
 		nicfit_emit_printf(e, "           %g Gb/s port; the slot feeds %.1f Gb/s: %.1f Gb/s per card "
 				      "(limited by the %s)%s\n",
 				   p->be_port_gbps, p->be_pcie_gbps, p->be_effective_gbps,
 				   !strcmp(p->be_limited_by, "pcie") ? "slot" : "port",
 				   p->be_cards > 1 ? "" : "");
+		path_counts(p, paths, sizeof(paths));
+		if (paths[0])
+			nicfit_emit_printf(e, "           GPU-NIC paths: %s%s\n", paths,
+					   p->gpus_near == in->gpus_per_server ?
+					   " - every GPU under the same PCIe switch as its card" : "");
 		nicfit_emit_printf(e, "           fabric: %s%s\n",
 				   p->fabric == NICFIT_FABRIC_IB ? "InfiniBand (subnet manager needed)" :
 				   "RoCE v2", p->back_to_back ? ", two servers back to back" :
