@@ -140,6 +140,10 @@ static void fill_card(struct nicfit_card *c, const struct nicfit_nic *n)
  * come after priced ones, the least oversized first. When none meets it,
  * the card that moves the most (rates within PLAN_SAME_RATE_GBPS are
  * equal, then the cheapest), so the plan still names the best there is.
+ * Before all of that, the card whose placement leaves the most GPUs a
+ * slot: a fast card that pushes GPUs out of the server plans a server
+ * that cannot be built (four x16 cards and four GPUs in a server with six
+ * x16 slots), where x8 cards beside them can.
  */
 static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 					  struct nicfit_plan *p, double target, int ncards,
@@ -161,19 +165,23 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 		if (!nicfit__plan_search_place(p, &card, n->form_factor, ncards, need, &c))
 			continue;
 		if (c.meets && n->port_gbps >= target - NICFIT_EPS) {
-			if (!best || cand_before(n, best)) {
+			if (!best || c.ngpu_placed > where->ngpu_placed ||
+			    (c.ngpu_placed == where->ngpu_placed && cand_before(n, best))) {
 				best = n;
 				*where = c;
 			}
-		} else if (c.per_card > fb_eff + PLAN_SAME_RATE_GBPS ||
-			   (fabs(c.per_card - fb_eff) <= PLAN_SAME_RATE_GBPS && fallback &&
-			    cand_before(n, fallback))) {
+		} else if (!fallback || c.ngpu_placed > fb_c.ngpu_placed ||
+			   (c.ngpu_placed == fb_c.ngpu_placed &&
+			    (c.per_card > fb_eff + PLAN_SAME_RATE_GBPS ||
+			     (fabs(c.per_card - fb_eff) <= PLAN_SAME_RATE_GBPS &&
+			      cand_before(n, fallback))))) {
 			fallback = n;
 			fb_eff = c.per_card;
 			fb_c = c;
 		}
 	}
-	if (best)
+	/* a card that leaves GPUs without a slot is worse than a slower one that does not */
+	if (best && !(fallback && fb_c.ngpu_placed > where->ngpu_placed))
 		return best;
 	if (fallback)
 		*where = fb_c;
@@ -286,7 +294,11 @@ static void check_placement(struct nicfit_plan *p, const struct nicfit_nic *forc
 				  where->local ? "on the GPUs' socket" : "the better slot for it");
 	if (in->gpu && where->ngpu_placed < in->gpus_per_server)
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT_FOR_GPUS,
-				  "fewer GPUs per server, single-width GPUs, or a server with more x16 slots",
+				  in->gpu->double_width && !in->gpu->baseboard ?
+				  "fewer GPUs or back-end cards per server, single-width GPUs, or a server "
+				  "with more x16 slots" :
+				  "fewer GPUs or back-end cards per server (--backend-cards), or a server "
+				  "with more x16 slots",
 				  "%d x %s and the back-end card do not fit %s together: with the card in slot %s "
 				  "there is room for %d GPU%s, not %d.", in->gpus_per_server, in->gpu->e.name,
 				  in->server->e.name, slot, where->ngpu_placed,
