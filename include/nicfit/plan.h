@@ -138,7 +138,7 @@ struct nicfit_plan_estimate {
 
 struct nicfit_plan {
 	struct nicfit_plan_input in;
-	char verdict[512];
+	char verdict[1024];
 
 	/* model fit (R1) */
 	int fit_known;
@@ -148,6 +148,8 @@ struct nicfit_plan {
 	int fits_one_server;
 	int gpus_needed, servers_needed;
 	double weights_only_gb;         /* weights when no GPU was given (fit not checked) */
+	int gpus_placed;                /* GPUs the server's slots hold (<= gpus_per_server) */
+	int buildable;                  /* 0 when a critical finding says the plan cannot be built */
 
 	/* back end (R2, R5-R7) */
 	int backend_needed;
@@ -181,6 +183,7 @@ struct nicfit_plan {
 	int fe_onboard;
 	const struct nicfit_onboard *fe_ob;
 	const struct nicfit_nic *fe_nic;
+	int fe_slot;                    /* an add-in front-end card's slot, -1 none */
 	double fe_port_gbps;
 	double fe_goodput_gbps;
 	double load_bytes;              /* what one server loads */
@@ -248,6 +251,17 @@ void nicfit_plan_render(struct nicfit_emit *e, const struct nicfit_plan *p);
 /* Spec in, document out: input_from_spec + plan + render. */
 int nicfit_plan_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 		    struct nicfit_emit *e, struct nicfit_error *err);
+/*
+ * The same, and *worst gets the plan's worst finding (NICFIT_SEV_NONE
+ * when it returns an error): the CLI's exit status, as audit's, is 2 for
+ * a critical finding (a plan that cannot be built as asked), 1 for a
+ * warning, 0 otherwise (nicfit_plan_exit_code()).
+ */
+int nicfit_plan_run_judged(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
+			   struct nicfit_emit *e, enum nicfit_severity *worst,
+			   struct nicfit_error *err);
+/* 2 for a critical finding, 1 for a warning, else 0. */
+int nicfit_plan_exit_code(enum nicfit_severity worst);
 
 /* The named example requests (`plan --example NAME`), NULL-terminated. */
 struct nicfit_plan_example {

@@ -533,6 +533,52 @@ static void cards_beside_gpus(void **state)
 	done(p);
 }
 
+/*
+ * 8 x H100 PCIe asked in a server with room for 4: the verdict says it
+ * cannot be built, and the model's fit is judged on the 4 that fit
+ * (309 GB < the 412 GB fp8 405B needs), not on the 8 asked.
+ */
+static void impossible_verdict(void **state)
+{
+	static const char *const kv[] = { "server", "sys-221ge-nr", "gpu", "h100-pcie",
+		"gpus_per_server", "8", "model", "llama-3.1-405b", "precision", "fp8", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_non_null(finding(p, "too-many-gpus"));
+	assert_int_equal(p->buildable, 0);
+	assert_int_equal(p->gpus_placed, 4);
+	assert_int_equal(p->fits_one_server, 0);
+	assert_true(p->fit.capacity_gb < p->fit.total_gb);
+	assert_true(!strncmp(p->verdict, "Cannot be built as asked: ", 26));
+	assert_null(strstr(p->verdict, "fits its"));
+	assert_int_equal(nicfit_plan_exit_code(nicfit_findings_worst(&p->findings)), 2);
+	done(p);
+}
+
+/* An add-in front-end card gets a slot, or the plan says it has none. */
+static void frontend_card_slot(void **state)
+{
+	static const char *const kv4[] = { "server", "sys-221ge-nr", "gpu", "h100-pcie",
+		"gpus_per_server", "4", "model", "llama-3-70b", NULL };
+	static const char *const kv7[] = { "server", "sys-221ge-nr", "gpu", "l4",
+		"gpus_per_server", "7", "model", "llama-3-8b", NULL };
+	struct nicfit_plan *p = plan_of(kv4);
+
+	(void)state;
+	assert_non_null(p->fe_nic);
+	assert_int_equal(p->fe_onboard, 0);
+	assert_true(p->fe_slot >= 0);
+	assert_int_equal(p->in.server->slots[p->fe_slot].gpu != NICFIT_GPU_DOUBLE, 1);
+	assert_int_equal(p->buildable, 1);
+	done(p);
+	p = plan_of(kv7);
+	assert_int_equal(p->fe_slot, -1);
+	assert_non_null(finding(p, "frontend-no-slot"));
+	assert_int_equal(p->buildable, 0);
+	done(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -555,6 +601,8 @@ int main(void)
 		cmocka_unit_test(step_time_all_cards),
 		cmocka_unit_test(gen3_200g_two_cards),
 		cmocka_unit_test(cards_beside_gpus),
+		cmocka_unit_test(impossible_verdict),
+		cmocka_unit_test(frontend_card_slot),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, catalog_setup, catalog_teardown);

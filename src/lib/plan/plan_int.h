@@ -117,6 +117,8 @@ int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *c
 void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c);
 /* Place the GPUs alone (no back end) and say where. */
 void nicfit__plan_place_gpus_only(struct nicfit_plan *p);
+/* Put an add-in front-end card in a free slot (after the GPUs and back-end cards). */
+void nicfit__plan_place_frontend(struct nicfit_plan *p);
 /* Say where the GPUs and cards went, and what the placement costs. */
 void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_choice *c);
 
@@ -131,6 +133,7 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 void nicfit__plan_estimates(struct nicfit_plan *p);
 void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 void nicfit__plan_notes(struct nicfit_plan *p);
+void nicfit__plan_fit_placed(struct nicfit_plan *p);
 void nicfit__plan_verdict(struct nicfit_plan *p);
 
 #endif

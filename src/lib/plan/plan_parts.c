@@ -333,6 +333,90 @@ void nicfit__plan_notes(struct nicfit_plan *p)
 }
 
 /*
+ * R1 again, on what R6 could place: the model's fit was judged on the
+ * GPUs asked for, but a server with room for fewer holds only what its
+ * slots take (8 x H100 asked, 4 placed: 309 GB usable, not 618), so the
+ * fit, and model_fit in the JSON, are judged again on the placed GPUs.
+ */
+void nicfit__plan_fit_placed(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	double need;
+	int i;
+
+	p->gpus_placed = 0;
+	for (i = 0; i < NICFIT_PLAN_MAX_GPUS && i < in->gpus_per_server; i++)
+		p->gpus_placed += p->gpu_slots[i] >= 0;
+	if (!p->fit_known || !in->gpu || p->gpus_placed >= in->gpus_per_server)
+		return;
+	need = p->train_state_gb > 0 ? p->train_state_gb : p->fit.total_gb;
+	p->fit.capacity_gb *= (double)p->gpus_placed / in->gpus_per_server;
+	p->fit.fits = need <= p->fit.capacity_gb;
+	p->fits_one_server = p->fit.fits;
+	if (p->gpus_placed > 0)
+		p->servers_needed = (p->gpus_needed + p->gpus_placed - 1) / p->gpus_placed;
+	nicfit__decide(&p->decisions, "R1", 1,
+		       "Only %d of the %d x %s asked fit %s: they hold %.1f GB usable, %s the %.1f GB "
+		       "needed.", p->gpus_placed, in->gpus_per_server, in->gpu->e.name,
+		       in->server->e.name, p->fit.capacity_gb,
+		       p->fit.fits ? "enough for" : "less than", need);
+}
+
+/*
+ * Critical findings that leave nothing to build as asked: GPUs or cards
+ * without a slot, a replica that fits no server, a fabric no switch
+ * builds. The other critical findings refuse what was asked (a part, a
+ * server count) and plan with something else, which the verdict says.
+ */
+static int unbuildable_code(const char *code)
+{
+	static const char *const codes[] = { "too-many-gpus", "no-slot-for-gpus", "no-slot",
+		"no-backend-card", "fabric-too-large", "replica-does-not-fit", "switch-speed",
+		"switch-fabric", "frontend-no-slot", NULL };
+	int i;
+
+	for (i = 0; codes[i]; i++)
+		if (!strcmp(code, codes[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The verdict when a critical finding stands (it never contradicts one):
+ * the finding first, what the placed GPUs hold, and its fix; a refused
+ * part is said first and the plan made without it follows. Returns 1
+ * when the verdict is complete.
+ */
+static int verdict_critical(struct nicfit_plan *p, char *rest, size_t n)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_finding *crit = NULL;
+	char fit[200];
+	size_t i;
+
+	p->buildable = 1;
+	for (i = 0; i < p->findings.n && !crit; i++)
+		if (p->findings.v[i].severity == NICFIT_SEV_CRITICAL)
+			crit = &p->findings.v[i];
+	if (!crit)
+		return 0;
+	p->buildable = 0;
+	if (!unbuildable_code(crit->code)) {
+		snprintf(rest, n, "Not as asked: %s Planned instead: ", crit->message);
+		return 0;
+	}
+	fit[0] = '\0';
+	if (p->fit_known && p->gpus_placed < in->gpus_per_server)
+		snprintf(fit, sizeof(fit), " Only %d of the %d GPUs fit, holding %.1f GB usable: %s.",
+			 p->gpus_placed, in->gpus_per_server, p->fit.capacity_gb,
+			 p->fits_one_server ? "enough for the model" : "the model does not fit them");
+	snprintf(p->verdict, sizeof(p->verdict), "Cannot be built as asked: %s%s%s%s%s",
+		 crit->message, fit, crit->fix ? " Fix: " : "", crit->fix ? crit->fix : "",
+		 crit->fix ? "." : "");
+	return 1;
+}
+
+/*
  * The verdict, the first line of every report: whether a back end is
  * needed and why, the card and fabric when it is, the model's fit and
  * the front end, in one paragraph a buyer can act on.
@@ -340,9 +424,12 @@ void nicfit__plan_notes(struct nicfit_plan *p)
 void nicfit__plan_verdict(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
-	char fe[200], be[300], fit[200];
+	char fe[200], be[300], fit[200], pre[400], whole[640];
 	char b[32];
 
+	pre[0] = '\0';
+	if (verdict_critical(p, pre, sizeof(pre)))
+		return;
 	fit[0] = '\0';
 	if (p->fit_known && !nicfit__plan_is_training(in->workload))
 		snprintf(fit, sizeof(fit), " %s at %s (%.1f GB) %s its %d x %s (%.1f GB usable).",
@@ -359,12 +446,13 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 			 p->fe_port_gbps, p->load_s > 0 ? "; the weights load in " : "",
 			 p->load_s > 0 ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "");
 	if (!p->backend_needed) {
-		snprintf(p->verdict, sizeof(p->verdict), "%d x %s: no back-end fabric needed (%s).%s %s",
+		snprintf(whole, sizeof(whole), "%d x %s: no back-end fabric needed (%s).%s %s",
 			 in->servers, in->server->e.name,
 			 in->workload == NICFIT_WL_REPLICATED ? "independent replicas" :
 			 nicfit__plan_is_training(in->workload) ? "one server keeps its gradients on PCIe" :
 			 p->fit_known ? "the model fits one server" :
 			 "assuming the model fits one server: fit not checked", fit, fe);
+		snprintf(p->verdict, sizeof(p->verdict), "%s%s", pre, whole);
 		return;
 	}
 	if (p->be_nic)
@@ -374,9 +462,10 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 			 p->back_to_back ? ", back to back" : "");
 	else
 		snprintf(be, sizeof(be), "no suitable card found (see findings)");
-	snprintf(p->verdict, sizeof(p->verdict), "%d x %s need a back-end RDMA fabric (%s): %s.%s %s",
+	snprintf(whole, sizeof(whole), "%d x %s need a back-end RDMA fabric (%s): %s.%s %s",
 		 in->servers, in->server->e.name,
 		 nicfit__plan_is_training(in->workload) ? "gradients are exchanged every step" :
 		 in->workload == NICFIT_WL_RDMA_STORAGE ? "RDMA storage" :
 		 "one model spans servers", be, fit, fe);
+	snprintf(p->verdict, sizeof(p->verdict), "%s%s", pre, whole);
 }

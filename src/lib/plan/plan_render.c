@@ -104,6 +104,7 @@ static void emit_fit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	const struct nicfit_plan_input *in = &p->in;
 
 	nicfit_emit_string(e, "verdict", p->verdict);
+	nicfit_emit_bool(e, "buildable", p->buildable);
 	emit_input(e, in);
 	if (p->fit_known) {
 		nicfit_emit_begin_object(e, "model_fit");
@@ -114,6 +115,7 @@ static void emit_fit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 		if (p->train_state_gb > 0)
 			nicfit_emit_number(e, "training_state_gb", p->train_state_gb);
 		nicfit_emit_number(e, "capacity_gb", p->fit.capacity_gb);
+		nicfit_emit_int(e, "gpus_placed", p->gpus_placed);
 		nicfit_emit_bool(e, "fits_one_server", p->fits_one_server);
 		nicfit_emit_int(e, "gpus_needed", p->gpus_needed);
 		nicfit_emit_int(e, "servers_needed", p->servers_needed);
@@ -134,6 +136,7 @@ static void emit_frontend_json(struct nicfit_emit *e, const struct nicfit_plan *
 	nicfit_emit_string(e, "name", p->fe_onboard ? p->fe_ob->description :
 			   p->fe_nic ? p->fe_nic->e.name : NULL);
 	nicfit_emit_bool(e, "onboard", p->fe_onboard);
+	nicfit_emit_string(e, "slot", p->fe_slot >= 0 ? p->in.server->slots[p->fe_slot].name : NULL);
 	nicfit_emit_end_object(e);
 	if (p->load_s > 0)
 		nicfit_emit_number(e, "load_s", p->load_s);
@@ -700,8 +703,20 @@ void nicfit_plan_render(struct nicfit_emit *e, const struct nicfit_plan *p)
 	}
 }
 
+int nicfit_plan_exit_code(enum nicfit_severity worst)
+{
+	return worst == NICFIT_SEV_CRITICAL ? 2 : worst == NICFIT_SEV_WARNING ? 1 : 0;
+}
+
 int nicfit_plan_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 		    struct nicfit_emit *e, struct nicfit_error *err)
+{
+	return nicfit_plan_run_judged(cat, spec, e, NULL, err);
+}
+
+int nicfit_plan_run_judged(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
+			   struct nicfit_emit *e, enum nicfit_severity *worst,
+			   struct nicfit_error *err)
 {
 	struct nicfit_plan_input in;
 	struct nicfit_plan *p;
@@ -742,11 +757,13 @@ int nicfit_plan_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 			if (strcmp(spec->pairs[i].key, "example"))
 				rc = nicfit_spec_add(merged, spec->pairs[i].key, spec->pairs[i].value, err);
 		if (!rc)
-			rc = nicfit_plan_run(cat, merged, e, err);
+			rc = nicfit_plan_run_judged(cat, merged, e, worst, err);
 		nicfit_spec_release(merged);
 		free(merged);
 		return rc;
 	}
+	if (worst)
+		*worst = NICFIT_SEV_NONE;
 	rc = nicfit_plan_input_from_spec(cat, spec, &in, err);
 	if (rc)
 		return rc;
@@ -756,6 +773,8 @@ int nicfit_plan_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 	rc = nicfit_plan(cat, &in, p, err);
 	if (!rc)
 		nicfit_plan_render(e, p);
+	if (!rc && worst)
+		*worst = nicfit_findings_worst(&p->findings);
 	nicfit_plan_release(p);
 	free(p);
 	return rc;
