@@ -86,6 +86,8 @@ struct nicfit_plan_input {
 	int explain;
 	int installed_cards;            /* backend_nic cards each server already has */
 	const char *installed_slot;     /* where the first of them sits, or NULL */
+	int backend_slot_pin;           /* --backend-slot: 1 + the slot index, 0 = none */
+	int frontend_slot_pin;          /* --frontend-slot: 1 + the slot index, 0 = none */
 	struct nicfit_pcie_params pcie;
 	struct nicfit_link_params link;
 	struct nicfit_llm_params llm;

@@ -579,6 +579,31 @@ static void frontend_card_slot(void **state)
 	done(p);
 }
 
+/* --backend-slot pins the card; a slot name the server lacks is refused. */
+static void pinned_backend_slot(void **state)
+{
+	static const char *const kv[] = { "server", "r740xd", "servers", "2", "gpu", "a40",
+		"gpus_per_server", "2", "model", "llama-3-8b", "workload", "training",
+		"backend_slot", "8", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	struct nicfit_spec *spec = calloc(1, sizeof(*spec));
+	struct nicfit_plan_input in;
+	struct nicfit_error err;
+
+	(void)state;
+	assert_string_equal(p->in.server->slots[p->be_slots[0]].name, "8");
+	done(p);
+	assert_non_null(spec);
+	nicfit_spec_init(spec, "test");
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_spec_add(spec, "server", "r740xd", &err), 0);
+	assert_int_equal(nicfit_spec_add(spec, "backend_slot", "9", &err), 0);
+	assert_int_equal(nicfit_plan_input_from_spec(cat, spec, &in, &err), NICFIT_E_USAGE);
+	assert_non_null(strstr(err.msg, "no slot '9'"));
+	nicfit_spec_release(spec);
+	free(spec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -603,6 +628,7 @@ int main(void)
 		cmocka_unit_test(cards_beside_gpus),
 		cmocka_unit_test(impossible_verdict),
 		cmocka_unit_test(frontend_card_slot),
+		cmocka_unit_test(pinned_backend_slot),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, catalog_setup, catalog_teardown);

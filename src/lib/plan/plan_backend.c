@@ -254,7 +254,15 @@ static int place_card(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	if (forced) {
 		fill_card(&p->be_card, forced);
 		if (!nicfit__plan_search_place(p, &p->be_card, forced->form_factor, cards, 0,
-					       where)) {
+					       where) && p->in.backend_slot_pin) {
+			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT,
+					  "another --backend-slot, or none to let the plan choose",
+					  "Slot %s (--backend-slot) cannot take %s (PCIe x%d) beside the "
+					  "GPUs.", sv->slots[p->in.backend_slot_pin - 1].name,
+					  forced->part, forced->pcie_width);
+			return 0;
+		}
+		if (!where->valid) {
 			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT,
 					  "a server with a free slot of the card's width",
 					  "%s has no free slot for %s (PCIe x%d).", sv->e.name,
@@ -265,6 +273,13 @@ static int place_card(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 		return 1;
 	}
 	p->be_nic = pick_card(cat, p, target, cards, where);
+	if (!p->be_nic && p->in.backend_slot_pin) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_BACKEND_CARD,
+				  "another --backend-slot, or none to let the plan choose",
+				  "No RDMA card of the catalog fits slot %s (--backend-slot) of %s beside "
+				  "the GPUs.", sv->slots[p->in.backend_slot_pin - 1].name, sv->e.name);
+		return 0;
+	}
 	if (!p->be_nic) {
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_BACKEND_CARD,
 				  "add RDMA cards to the catalog with --catalog, or free a slot",

@@ -87,8 +87,40 @@ static const char *const known_keys[] = {
 	"weights_gb", "context", "concurrency", "tokens_per_s", "workload", "backend_nic",
 	"frontend_nic", "backend_gbps", "backend_cards", "fabric", "storage_gbps",
 	"reloads_per_day", "switch", "explain", "assume", "example", "installed_backend_cards",
-	"installed_backend_slot", NULL
+	"installed_backend_slot", "backend_slot", "frontend_slot", NULL
 };
+
+/*
+ * A slot pinned by name (--backend-slot, --frontend-slot): *pin gets 1 +
+ * its index in the server's slot map, 0 when not given. A name the map
+ * lacks is a usage error that suggests the nearest.
+ */
+static int read_pin(struct nicfit_reader *r, const struct nicfit_server *sv, const char *key,
+		    int *pin)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+	const char *names[NICFIT_MAX_SLOTS + 1], *near;
+	int i, n = 0;
+
+	*pin = 0;
+	if (!v)
+		return 0;
+	for (i = 0; i < sv->nslots; i++) {
+		if (sv->slots[i].name && !strcasecmp(sv->slots[i].name, v)) {
+			*pin = i + 1;
+			return 0;
+		}
+		if (sv->slots[i].name)
+			names[n++] = sv->slots[i].name;
+	}
+	names[n] = NULL;
+	near = nicfit_suggest(v, names);
+	return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+						     nicfit_reader_opt(r, key), 0, 0,
+						     "no slot '%.32s' in %s%s%s%s", v, sv->e.id,
+						     near ? " (did you mean '" : "", near ? near : "",
+						     near ? "'?)" : ""));
+}
 
 /* Apply "assume" pairs to the first table that knows the name. */
 static int assume(struct nicfit_reader *r, struct nicfit_plan_input *in)
@@ -262,6 +294,9 @@ static int read_workload(const struct nicfit_catalog *cat, struct nicfit_reader 
 		return rc;
 	in->installed_cards = (int)l;
 	in->installed_slot = nicfit_spec_get(spec, "installed_backend_slot");
+	if ((rc = read_pin(r, in->server, "backend_slot", &in->backend_slot_pin)) ||
+	    (rc = read_pin(r, in->server, "frontend_slot", &in->frontend_slot_pin)))
+		return rc;
 	return 0;
 }
 

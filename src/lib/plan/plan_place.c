@@ -201,6 +201,14 @@ static void score(struct search *S)
 	unsigned seen = 0;
 	int i, j;
 
+	if (S->p->in.backend_slot_pin && S->ncards) {
+		int pinned = 0;
+
+		for (j = 0; j < S->ncards; j++)
+			pinned |= c.nic_slots[j] == S->p->in.backend_slot_pin - 1;
+		if (!pinned)
+			return; /* --backend-slot: a card sits there, or the placement does not count */
+	}
 	c.local = 0;
 	c.waste = 0;
 	c.order = 0;
@@ -633,6 +641,10 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 	char sock[40];
 
 	/* a host read without link figures has an empty slot map: nothing to judge */
+	if (p->in.frontend_slot_pin && p->fe_onboard)
+		nicfit__decide(&p->decisions, "R6", 1, "--frontend-slot %s not used: the front end is "
+			       "the server's onboard %s.", sv->slots[p->in.frontend_slot_pin - 1].name,
+			       p->fe_ob->name);
 	if (p->fe_onboard || !n || !sv->nslots)
 		return;
 	memset(&c, 0, sizeof(c));
@@ -645,12 +657,21 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 		for (j = 0; j < NICFIT_PLAN_MAX_CARDS; j++)
 			taken |= p->be_slots[j] == i;
 		if (taken || !card_fits_slot(&c, n->form_factor, &sv->slots[i]) ||
-		    sv->slots[i].gpu == NICFIT_GPU_BASEBOARD)
+		    sv->slots[i].gpu == NICFIT_GPU_BASEBOARD ||
+		    (p->in.frontend_slot_pin && i != p->in.frontend_slot_pin - 1))
 			continue;
 		if (best < 0 || frontend_slot_cost(&sv->slots[i], c.pcie_width) < cost) {
 			best = i;
 			cost = frontend_slot_cost(&sv->slots[i], c.pcie_width);
 		}
+	}
+	if (best < 0 && p->in.frontend_slot_pin) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,
+				  "another --frontend-slot, or none to let the plan choose",
+				  "Slot %s (--frontend-slot) cannot take the front-end %s (PCIe x%d): it "
+				  "holds a GPU or a back-end card, or is not a slot of that kind and width.",
+				  sv->slots[p->in.frontend_slot_pin - 1].name, n->part, n->pcie_width);
+		return;
 	}
 	if (best < 0) {
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,

@@ -57,6 +57,10 @@ static void emit_input(struct nicfit_emit *e, const struct nicfit_plan_input *in
 		nicfit_emit_null(e, "storage_gbps");
 	nicfit_emit_number(e, "reloads_per_day", in->reloads_per_day);
 	nicfit_emit_string(e, "switch", in->sw ? in->sw->e.id : NULL);
+	nicfit_emit_string(e, "backend_slot", in->backend_slot_pin ?
+			   in->server->slots[in->backend_slot_pin - 1].name : NULL);
+	nicfit_emit_string(e, "frontend_slot", in->frontend_slot_pin ?
+			   in->server->slots[in->frontend_slot_pin - 1].name : NULL);
 	nicfit_emit_end_object(e);
 }
 
