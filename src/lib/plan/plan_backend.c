@@ -457,10 +457,36 @@ static void rule_backend_advice(struct nicfit_plan *p)
  * server for 200 Gb/s, rather than one 200G card its slot caps at 100);
  * else one.
  */
+/*
+ * Card slots that share a PCIe switch with a GPU position: on a server
+ * whose slot map names no roles (one read from a host), these are the
+ * compute-NIC positions of a switched GPU node.
+ */
+static int switch_positions(const struct nicfit_server *sv)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i < sv->nslots; i++) {
+		const struct nicfit_slot *s = &sv->slots[i];
+		int shared = 0;
+
+		if (s->pcie_switch < 0 || s->gpu != NICFIT_GPU_NONE)
+			continue;
+		for (j = 0; j < sv->nslots && !shared; j++)
+			shared = sv->slots[j].gpu != NICFIT_GPU_NONE &&
+				 sv->slots[j].pcie_switch == s->pcie_switch;
+		n += shared;
+	}
+	return n;
+}
+
 static int backend_card_count(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 	int compute = nicfit__plan_role_slots(in->server, NICFIT_SLOT_COMPUTE);
+
+	if (!compute)
+		compute = switch_positions(in->server);
 	int most = in->gpu && in->gpus_per_server > 0 ? in->gpus_per_server : 1;
 	double feed;
 	int n;
