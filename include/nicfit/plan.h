@@ -81,6 +81,7 @@ struct nicfit_plan_input {
 	int backend_cards;              /* back-end cards per server; 0 = choose */
 	enum nicfit_fabric fabric;
 	double storage_gbps;            /* 0 = storage keeps up */
+	int storage_nics;               /* storage/in-band NICs per server; -1 = the vendor's slots */
 	double reloads_per_day;
 	const struct nicfit_switch *sw; /* back-end switch, or NULL */
 	int explain;
@@ -135,7 +136,8 @@ struct nicfit_plan_estimate {
  * NICFIT_PLAN_MAX_GPUS + NICFIT_PLAN_MAX_CARDS placements, estimates at
  * most the plan's own back end and three alternatives (R9).
  */
-#define NICFIT_PLAN_MAX_SLOTS 32
+#define NICFIT_PLAN_MAX_SLOTS 40
+#define NICFIT_PLAN_MAX_STORAGE 4
 #define NICFIT_PLAN_MAX_ESTIMATES 8
 
 struct nicfit_plan {
@@ -193,6 +195,15 @@ struct nicfit_plan {
 	double serving_mbps;            /* token streams of all requests */
 	int fe_suggest_25g;
 	double oob_gbps;
+
+	/* storage and in-band NICs (R3, plan_storage.c) */
+	const struct nicfit_nic *st_nic;  /* NULL when none */
+	int st_cards;                   /* per server */
+	int st_slots[NICFIT_PLAN_MAX_STORAGE];
+	double st_port_gbps;
+	double st_effective_gbps;       /* one used port in its slot */
+	double st_node_gbps;            /* all used ports, bonded, TCP goodput */
+	int load_over_storage;          /* load_s is over the storage NICs, not the front end */
 
 	/* parts, cables, costs (R8, R10) */
 	struct nicfit_plan_slotuse slots[NICFIT_PLAN_MAX_SLOTS];

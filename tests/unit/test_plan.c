@@ -604,6 +604,45 @@ static void pinned_backend_slot(void **state)
 	free(spec);
 }
 
+/*
+ * A DGX H100's storage and in-band NICs: a dual-port card in each of the
+ * vendor's two storage slots, one port each to two switches, the weights
+ * loaded over them (2 x 200G, not the 10GbE LAN); --storage-nics 0 drops
+ * them.
+ */
+static void dgx_storage(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-h100", "servers", "4",
+		"model", "llama-3.1-405b", "workload", "training", NULL };
+	static const char *const none[] = { "server", "dgx-h100", "servers", "4",
+		"model", "llama-3.1-405b", "workload", "training", "storage_nics", "0", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	const struct nicfit_plan_line *l;
+	const struct nicfit_plan_cable *c;
+	double fe_load;
+
+	(void)state;
+	assert_non_null(p->st_nic);
+	assert_int_equal(p->st_cards, 2);
+	assert_true(p->st_nic->ports >= 2);
+	assert_true(p->st_port_gbps == 200);
+	assert_int_equal(p->load_over_storage, 1);
+	assert_null(finding(p, "frontend-datasets"));
+	l = line(p, p->st_nic->part);
+	assert_non_null(l);
+	assert_int_equal(l->qty, 8);
+	c = cable(p, "storage");
+	assert_non_null(c);
+	assert_int_equal(c->qty, 8);
+	fe_load = p->load_s;
+	done(p);
+	p = plan_of(none);
+	assert_null(p->st_nic);
+	assert_null(cable(p, "storage"));
+	assert_true(p->load_s > 10 * fe_load);
+	done(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -629,6 +668,7 @@ int main(void)
 		cmocka_unit_test(impossible_verdict),
 		cmocka_unit_test(frontend_card_slot),
 		cmocka_unit_test(pinned_backend_slot),
+		cmocka_unit_test(dgx_storage),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, catalog_setup, catalog_teardown);

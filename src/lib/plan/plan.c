@@ -34,6 +34,8 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 	for (i = 0; i < NICFIT_PLAN_MAX_CARDS; i++)
 		p->be_slots[i] = -1;
 	p->fe_slot = -1;
+	for (i = 0; i < NICFIT_PLAN_MAX_STORAGE; i++)
+		p->st_slots[i] = -1;
 	p->be_limited_by = "";
 	if (!in->server)
 		return nicfit_error_set(err, NICFIT_E_USAGE, "no server");
@@ -51,6 +53,7 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 	else
 		nicfit__plan_place_gpus_only(p);
 	nicfit__plan_place_frontend(p);
+	nicfit__plan_rule_storage(cat, p);
 	nicfit__plan_fabric(p);
 	nicfit__plan_cables(cat, p);
 	nicfit__plan_estimates(p);

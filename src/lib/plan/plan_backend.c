@@ -132,6 +132,11 @@ static void fill_card(struct nicfit_card *c, const struct nicfit_nic *n)
 	c->card_gbps = n->card_gbps;
 }
 
+void nicfit__plan_fill_card(struct nicfit_card *c, const struct nicfit_nic *n)
+{
+	fill_card(c, n);
+}
+
 /*
  * R5, choosing the card (docs/rules.md): among the catalog's RDMA cards
  * for the fabric (Socket Direct cards need two slots and are left out),

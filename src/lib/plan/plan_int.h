@@ -117,6 +117,13 @@ int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *c
 void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c);
 /* Place the GPUs alone (no back end) and say where. */
 void nicfit__plan_place_gpus_only(struct nicfit_plan *p);
+/* plan_storage.c: R3's storage and in-band NICs, after the placements */
+void nicfit__plan_rule_storage(const struct nicfit_catalog *cat, struct nicfit_plan *p);
+/* A catalog NIC as the card model perf.h computes with (plan_backend.c). */
+void nicfit__plan_fill_card(struct nicfit_card *c, const struct nicfit_nic *n);
+/* Can card c (form factor form) go in slot s (plan_place.c)? */
+int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const char *form,
+				const struct nicfit_slot *s);
 /* Put an add-in front-end card in a free slot (after the GPUs and back-end cards). */
 void nicfit__plan_place_frontend(struct nicfit_plan *p);
 /* Say where the GPUs and cards went, and what the placement costs. */

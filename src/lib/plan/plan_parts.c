@@ -223,6 +223,9 @@ void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 	if (!p->fe_onboard && p->fe_nic)
 		add_line(p, &p->fe_nic->e, p->fe_nic->part, p->fe_nic->e.name, "frontend",
 			 p->in.servers);
+	if (p->st_nic)
+		add_line(p, &p->st_nic->e, p->st_nic->part, p->st_nic->e.name, "storage",
+			 p->in.servers * p->st_cards);
 	for (i = 0; i < p->ncables; i++) {
 		const struct nicfit_plan_cable *c = &p->cables[i];
 		const struct nicfit_cable *cc = c->id[0] ? nicfit_catalog_find_cable(cat, c->id, "", NULL) : NULL;
@@ -436,7 +439,13 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 			 in->model ? in->model->e.name : "The model", nicfit_precision_name(in->precision),
 			 p->fit.total_gb, p->fits_one_server ? "fits" : "does not fit",
 			 in->gpus_per_server, in->gpu->e.name, p->fit.capacity_gb);
-	if (p->fe_onboard)
+	if (p->load_over_storage)
+		snprintf(fe, sizeof(fe), "Front end: %s %g GbE; storage and in-band over %d x %s "
+			 "(%.0f Gb/s bonded to two switches), where the weights load in %s.",
+			 p->fe_onboard ? "the onboard" : p->fe_nic ? p->fe_nic->part : "a card",
+			 p->fe_port_gbps, p->st_cards, p->st_nic->part, p->st_node_gbps,
+			 nicfit_fmt_seconds(p->load_s, b, sizeof(b)));
+	else if (p->fe_onboard)
 		snprintf(fe, sizeof(fe), "Front end: the onboard %g GbE %s is enough%s%s.",
 			 p->fe_port_gbps, p->fe_nic ? p->fe_nic->family : p->fe_ob->name,
 			 p->load_s > 0 ? "; the weights load in " : "",

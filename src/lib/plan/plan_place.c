@@ -46,6 +46,12 @@ static int card_fits_slot(const struct nicfit_card *c, const char *form,
 	return c->pcie_width <= (s->connector_width ? s->connector_width : s->width);
 }
 
+int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const char *form,
+				const struct nicfit_slot *s)
+{
+	return card_fits_slot(c, form, s);
+}
+
 double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
 				 const struct nicfit_slot *s, int ports, struct nicfit_nic_fit *out)
 {

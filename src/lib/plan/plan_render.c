@@ -59,6 +59,10 @@ static void emit_input(struct nicfit_emit *e, const struct nicfit_plan_input *in
 	nicfit_emit_string(e, "switch", in->sw ? in->sw->e.id : NULL);
 	nicfit_emit_string(e, "backend_slot", in->backend_slot_pin ?
 			   in->server->slots[in->backend_slot_pin - 1].name : NULL);
+	if (in->storage_nics >= 0)
+		nicfit_emit_int(e, "storage_nics", in->storage_nics);
+	else
+		nicfit_emit_null(e, "storage_nics");
 	nicfit_emit_string(e, "frontend_slot", in->frontend_slot_pin ?
 			   in->server->slots[in->frontend_slot_pin - 1].name : NULL);
 	nicfit_emit_end_object(e);
@@ -191,6 +195,28 @@ static void path_counts(const struct nicfit_plan *p, char *b, size_t n)
 					      nicfit_path_name((enum nicfit_path)i));
 }
 
+static void emit_storage_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	int i;
+
+	if (!p->st_nic) {
+		nicfit_emit_null(e, "storage");
+		return;
+	}
+	nicfit_emit_begin_object(e, "storage");
+	nicfit_emit_string(e, "part", p->st_nic->part);
+	nicfit_emit_string(e, "name", p->st_nic->e.name);
+	nicfit_emit_int(e, "cards_per_server", p->st_cards);
+	nicfit_emit_begin_array(e, "slots");
+	for (i = 0; i < p->st_cards; i++)
+		nicfit_emit_string(e, NULL, p->in.server->slots[p->st_slots[i]].name);
+	nicfit_emit_end_array(e);
+	nicfit_emit_number(e, "port_gbps", p->st_port_gbps);
+	nicfit_emit_number(e, "node_gbps", p->st_node_gbps);
+	nicfit_emit_bool(e, "loads_weights", p->load_over_storage);
+	nicfit_emit_end_object(e);
+}
+
 static void emit_backend_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
@@ -230,6 +256,7 @@ static void emit_backend_json(struct nicfit_emit *e, const struct nicfit_plan *p
 	}
 	nicfit_emit_end_object(e);
 
+	emit_storage_json(e, p);
 	nicfit_emit_begin_object(e, "oob");
 	nicfit_emit_string(e, "name", in->server->oob_name);
 	nicfit_emit_number(e, "gbps", in->server->oob_gbps);
@@ -481,11 +508,22 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 		nicfit_emit_printf(e, "%sFront end%s  %s %s, %d x %g GbE %s\n", bold, reset,
 				   p->fe_nic->part, p->fe_nic->e.name, p->fe_nic->ports,
 				   p->fe_nic->port_gbps, p->fe_nic->cage);
-	if (p->load_s > 0)
+	if (p->load_s > 0 && !p->load_over_storage)
 		nicfit_emit_printf(e, "           model load %s at %.2f GB/s; serving %.2f Mb/s\n",
 				   nicfit_fmt_seconds(p->load_s, b, sizeof(b)),
 				   (in->storage_gbps > 0 && in->storage_gbps < p->fe_goodput_gbps ?
 				    in->storage_gbps : p->fe_goodput_gbps) / 8, p->serving_mbps);
+	else if (p->load_s > 0)
+		nicfit_emit_printf(e, "           serving %.2f Mb/s\n", p->serving_mbps);
+	if (p->st_nic) {
+		nicfit_emit_printf(e, "%sStorage%s    %s %s, %d per server, one port each to two "
+				      "switches (bonded)\n", bold, reset, p->st_nic->part,
+				   p->st_nic->e.name, p->st_cards);
+		nicfit_emit_printf(e, "           storage and in-band %.1f Gb/s per server%s%s%s\n",
+				   p->st_node_gbps, p->load_over_storage ? "; model load " : "",
+				   p->load_over_storage ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "",
+				   p->load_over_storage ? " over them" : "");
+	}
 	nicfit_emit_printf(e, "%sOOB%s        %s %g GbE %s\n", bold, reset,
 			   in->server->oob_name ? in->server->oob_name : "BMC", in->server->oob_gbps,
 			   in->server->oob_cage ? in->server->oob_cage : "RJ45");
