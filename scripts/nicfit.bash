@@ -46,7 +46,7 @@ _nicfit()
 	catalog)
 		COMPREPLY=($(compgen -W "list show check nics cables switches servers gpus models" -- "$cur")) ;;
 	plan)
-		COMPREPLY=($(compgen -W "--spec --server --servers --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example --from-host --sysfs --json --format" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--spec --server --servers --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example --from-host --sysfs --json --format" -- "$cur")) ;;
 	fleet)
 		case $cur in
 		-*) COMPREPLY=($(compgen -W "--expect --ignore --all-hosts --strict --max-doc-mb --json --format" -- "$cur")) ;;

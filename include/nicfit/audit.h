@@ -123,6 +123,9 @@ struct nicfit_audit_plan {
 	char host_fabric[16];    /* "roce", "infiniband", "both", "" */
 	double frontend_gbps;    /* the plan's front-end port */
 	double host_frontend_gbps; /* this host's fastest non-RDMA port */
+	int gpus_near;           /* the plan's GPUs with a back-end card at PIX/PXB */
+	int host_gpus_near;      /* this host's GPUs with an RDMA NIC at PIX/PXB */
+	int host_nics_near;      /* this host's RDMA NICs at PIX/PXB to some GPU */
 	int matches;             /* no plan-* finding above info */
 };
 
@@ -235,6 +238,7 @@ struct nicfit_host_server {
 	char id[64];             /* "host:<hostname>" */
 	char name[256];
 	char slot_names[NICFIT_MAX_SLOTS][32];
+	char switch_names[NICFIT_MAX_PCIE_SWITCHES][16]; /* the top upstream port's BDF */
 	char onboard_names[8][64];
 	int slot_occupant[NICFIT_MAX_SLOTS]; /* devs index in the slot, -1 empty */
 	struct nicfit_host_gpu gpus[NICFIT_HOST_MAX];

@@ -162,15 +162,30 @@ struct nicfit_switch {
 
 #define NICFIT_MAX_SLOTS 32
 
-enum nicfit_gpu_fit { NICFIT_GPU_NONE, NICFIT_GPU_SINGLE, NICFIT_GPU_DOUBLE };
+/* NICFIT_GPU_BASEBOARD: a position on an SXM/OAM baseboard, for baseboard GPUs only. */
+enum nicfit_gpu_fit { NICFIT_GPU_NONE, NICFIT_GPU_SINGLE, NICFIT_GPU_DOUBLE,
+		      NICFIT_GPU_BASEBOARD };
+
+/* What the vendor intends a slot for ("role"); ANY when it does not say. */
+enum nicfit_slot_role { NICFIT_SLOT_ANY, NICFIT_SLOT_COMPUTE, NICFIT_SLOT_STORAGE,
+			NICFIT_SLOT_FRONTEND, NICFIT_SLOT_GPU };
 
 struct nicfit_slot {
-	const char *name, *riser, *kind; /* kind: "pcie", "ocp3", ... */
+	const char *name, *riser, *kind; /* kind: "pcie", "ocp3", "baseboard", ... */
 	int gen, width, connector_width;
 	int full_height, full_length;
 	int socket;
 	enum nicfit_gpu_fit gpu;
+	enum nicfit_slot_role role;
+	int pcie_switch;          /* index into the server's switches, -1 on a root port */
 };
+
+/* A PCIe switch of a server: its upstream port's socket and link. */
+struct nicfit_pcie_switch {
+	const char *id;
+	int socket, gen, width;
+};
+#define NICFIT_MAX_PCIE_SWITCHES 16
 
 struct nicfit_onboard {
 	const char *name, *kind, *nic, *cage, *description;
@@ -191,6 +206,9 @@ struct nicfit_server {
 	const char *oob_name, *oob_cage;
 	double oob_gbps;
 	int max_gpus_double, max_gpus_single; /* 0 when not given */
+	struct nicfit_pcie_switch switches[NICFIT_MAX_PCIE_SWITCHES];
+	int nswitches;
+	const char *baseboard_gpu; /* GPU id the baseboard carries, NULL for none */
 };
 
 struct nicfit_gpu {
@@ -199,6 +217,8 @@ struct nicfit_gpu {
 	double memory_gib, mem_bw_gbs, tdp_w;
 	int pcie_gen, pcie_width;
 	int double_width;
+	int baseboard;            /* an SXM/OAM module: baseboard positions only */
+	int nvlink_domain;        /* GPUs one NVLink/xGMI domain joins, 0 when none */
 	double nvlink_gbs;        /* 0 when none */
 	double fp16_tflops;       /* 0 when unknown */
 	unsigned pci_vendor, pci_device;

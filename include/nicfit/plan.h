@@ -32,6 +32,7 @@
 #ifndef NICFIT_PLAN_H
 #define NICFIT_PLAN_H
 
+#include "nicfit/audit.h"
 #include "nicfit/catalog.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
@@ -57,7 +58,8 @@ const char *nicfit_workload_name(enum nicfit_workload w);
 int nicfit_workload_parse(const char *s, enum nicfit_workload *out, struct nicfit_error *err);
 
 #define NICFIT_PLAN_MAX_GPUS 16
-#define NICFIT_PLAN_MAX_CARDS 4
+/* Back-end cards per server: one per GPU at most (a rail per GPU). */
+#define NICFIT_PLAN_MAX_CARDS NICFIT_PLAN_MAX_GPUS
 
 /* The request, normalised (catalog entries resolved, defaults filled). */
 struct nicfit_plan_input {
@@ -79,11 +81,14 @@ struct nicfit_plan_input {
 	int backend_cards;              /* back-end cards per server; 0 = choose */
 	enum nicfit_fabric fabric;
 	double storage_gbps;            /* 0 = storage keeps up */
+	int storage_nics;               /* storage/in-band NICs per server; -1 = the vendor's slots */
 	double reloads_per_day;
 	const struct nicfit_switch *sw; /* back-end switch, or NULL */
 	int explain;
 	int installed_cards;            /* backend_nic cards each server already has */
 	const char *installed_slot;     /* where the first of them sits, or NULL */
+	int backend_slot_pin;           /* --backend-slot: 1 + the slot index, 0 = none */
+	int frontend_slot_pin;          /* --frontend-slot: 1 + the slot index, 0 = none */
 	struct nicfit_pcie_params pcie;
 	struct nicfit_link_params link;
 	struct nicfit_llm_params llm;
@@ -131,12 +136,13 @@ struct nicfit_plan_estimate {
  * NICFIT_PLAN_MAX_GPUS + NICFIT_PLAN_MAX_CARDS placements, estimates at
  * most the plan's own back end and three alternatives (R9).
  */
-#define NICFIT_PLAN_MAX_SLOTS 32
+#define NICFIT_PLAN_MAX_SLOTS 40
+#define NICFIT_PLAN_MAX_STORAGE 4
 #define NICFIT_PLAN_MAX_ESTIMATES 8
 
 struct nicfit_plan {
 	struct nicfit_plan_input in;
-	char verdict[512];
+	char verdict[1024];
 
 	/* model fit (R1) */
 	int fit_known;
@@ -146,6 +152,8 @@ struct nicfit_plan {
 	int fits_one_server;
 	int gpus_needed, servers_needed;
 	double weights_only_gb;         /* weights when no GPU was given (fit not checked) */
+	int gpus_placed;                /* GPUs the server's slots hold (<= gpus_per_server) */
+	int buildable;                  /* 0 when a critical finding says the plan cannot be built */
 
 	/* back end (R2, R5-R7) */
 	int backend_needed;
@@ -164,12 +172,22 @@ struct nicfit_plan {
 	int be_slots[NICFIT_PLAN_MAX_CARDS]; /* index into server->slots, -1 none */
 	int gpu_slots[NICFIT_PLAN_MAX_GPUS];
 	int gpus_local;                 /* GPUs sharing a socket with a back-end card */
+	int gpus_near;                  /* GPUs with a back-end card at PIX or PXB */
+	int rails;                      /* back-end rails per node: cards when rail-optimized, else 0 */
+	/*
+	 * Each placed GPU's back-end card (index into be_slots, -1 none) and
+	 * the PCIe path class between them (enum nicfit_path, from the slot
+	 * map: PIX under one switch, PHB on one socket, SYS across sockets).
+	 */
+	int pair_card[NICFIT_PLAN_MAX_GPUS];
+	enum nicfit_path pair_path[NICFIT_PLAN_MAX_GPUS];
 	int back_to_back;               /* two servers cabled without a switch */
 
 	/* front end (R3) and OOB (R4) */
 	int fe_onboard;
 	const struct nicfit_onboard *fe_ob;
 	const struct nicfit_nic *fe_nic;
+	int fe_slot;                    /* an add-in front-end card's slot, -1 none */
 	double fe_port_gbps;
 	double fe_goodput_gbps;
 	double load_bytes;              /* what one server loads */
@@ -177,6 +195,15 @@ struct nicfit_plan {
 	double serving_mbps;            /* token streams of all requests */
 	int fe_suggest_25g;
 	double oob_gbps;
+
+	/* storage and in-band NICs (R3, plan_storage.c) */
+	const struct nicfit_nic *st_nic;  /* NULL when none */
+	int st_cards;                   /* per server */
+	int st_slots[NICFIT_PLAN_MAX_STORAGE];
+	double st_port_gbps;
+	double st_effective_gbps;       /* one used port in its slot */
+	double st_node_gbps;            /* all used ports, bonded, TCP goodput */
+	int load_over_storage;          /* load_s is over the storage NICs, not the front end */
 
 	/* parts, cables, costs (R8, R10) */
 	struct nicfit_plan_slotuse slots[NICFIT_PLAN_MAX_SLOTS];
@@ -237,6 +264,17 @@ void nicfit_plan_render(struct nicfit_emit *e, const struct nicfit_plan *p);
 /* Spec in, document out: input_from_spec + plan + render. */
 int nicfit_plan_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 		    struct nicfit_emit *e, struct nicfit_error *err);
+/*
+ * The same, and *worst gets the plan's worst finding (NICFIT_SEV_NONE
+ * when it returns an error): the CLI's exit status, as audit's, is 2 for
+ * a critical finding (a plan that cannot be built as asked), 1 for a
+ * warning, 0 otherwise (nicfit_plan_exit_code()).
+ */
+int nicfit_plan_run_judged(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
+			   struct nicfit_emit *e, enum nicfit_severity *worst,
+			   struct nicfit_error *err);
+/* 2 for a critical finding, 1 for a warning, else 0. */
+int nicfit_plan_exit_code(enum nicfit_severity worst);
 
 /* The named example requests (`plan --example NAME`), NULL-terminated. */
 struct nicfit_plan_example {

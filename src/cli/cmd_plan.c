@@ -49,6 +49,7 @@ int cmd_plan(struct cli *c, int argc, char **argv)
 	struct nicfit_spec *spec;
 	struct nicfit_error err;
 	struct nicfit_emit *e;
+	enum nicfit_severity worst = NICFIT_SEV_NONE;
 	const char *host_root = NULL;
 	char **rest;
 	int rc = 0, i, n = 0, from_host = 0;
@@ -104,8 +105,11 @@ int cmd_plan(struct cli *c, int argc, char **argv)
 	}
 	nicfit_error_clear(&err);
 	e = cli_emitter(c);
-	rc = nicfit_plan_run(cat, spec, e, &err);
+	rc = nicfit_plan_run_judged(cat, spec, e, &worst, &err);
 	rc = cli_emit_result(c, e, rc, &err);
+	/* like audit: 2 when the plan cannot be built as asked, 1 for warnings */
+	if (!rc)
+		rc = nicfit_plan_exit_code(worst);
 out:
 	nicfit_spec_release(spec);
 	free(spec);

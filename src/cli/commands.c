@@ -98,6 +98,7 @@ static const struct cli_command commands[] = {
 	  "                        training|fine-tuning|rdma-storage]\n"
 	  "            [--backend-nic PART] [--frontend-nic PART] [--backend-gbps N]\n"
 	  "            [--backend-cards N] [--fabric auto|roce|infiniband] [--switch ID]\n"
+	  "            [--backend-slot NAME] [--frontend-slot NAME] [--storage-nics N]\n"
 	  "            [--storage-gbps N] [--reloads-per-day N] [--tokens-per-s T]\n"
 	  "            [--assume NAME=VALUE]... [--explain] [--example[=NAME]]\n"
 	  "            [--from-host | --sysfs DIR|FILE.tar.gz]\n"

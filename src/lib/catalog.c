@@ -273,20 +273,52 @@ static void fill_switch(struct nicfit_switch *s, json_t *o)
 	s->subnet_manager = gb(o, "subnet_manager");
 }
 
+static enum nicfit_slot_role slot_role(const char *r)
+{
+	if (!r)
+		return NICFIT_SLOT_ANY;
+	return !strcmp(r, "compute") ? NICFIT_SLOT_COMPUTE :
+	       !strcmp(r, "storage") ? NICFIT_SLOT_STORAGE :
+	       !strcmp(r, "frontend") ? NICFIT_SLOT_FRONTEND :
+	       !strcmp(r, "gpu") ? NICFIT_SLOT_GPU : NICFIT_SLOT_ANY;
+}
+
+/* The index of switch id among s's switches, -1 for none (checked by catalog_check.c). */
+static int switch_index(const struct nicfit_server *s, const char *id)
+{
+	int i;
+
+	for (i = 0; id && i < s->nswitches; i++)
+		if (s->switches[i].id && !strcmp(s->switches[i].id, id))
+			return i;
+	return -1;
+}
+
 static void fill_server(struct nicfit_server *s, json_t *o)
 {
 	static const char *const rdma_bits[] = { "roce", "infiniband", "iwarp", NULL };
 	json_t *slots = json_object_get(o, "slots"), *ob = json_object_get(o, "onboard");
 	json_t *oob = json_object_get(o, "oob"), *mg = json_object_get(o, "max_gpus");
+	json_t *sw = json_object_get(o, "pcie_switches");
 	size_t i;
 
 	fill_entry(&s->e, o);
+	for (i = 0; i < json_array_size(sw) && s->nswitches < NICFIT_MAX_PCIE_SWITCHES; i++) {
+		json_t *x = json_array_get(sw, i);
+		struct nicfit_pcie_switch *w = &s->switches[s->nswitches++];
+
+		w->id = gs(x, "id");
+		w->socket = gi(x, "socket", 0);
+		w->gen = gi(x, "gen", gi(o, "pcie_gen", 3));
+		w->width = gi(x, "width", 16);
+	}
 	s->vendor = gs(o, "vendor");
 	s->form = gs(o, "form");
 	s->cpu = gs(o, "cpu");
 	s->sockets = gi(o, "sockets", 1);
 	s->pcie_gen = gi(o, "pcie_gen", 3);
 	s->generic = gb(o, "generic");
+	s->baseboard_gpu = gs(o, "baseboard_gpu");
 	for (i = 0; i < json_array_size(slots) && s->nslots < NICFIT_MAX_SLOTS; i++) {
 		json_t *x = json_array_get(slots, i);
 		struct nicfit_slot *sl = &s->slots[s->nslots++];
@@ -302,7 +334,10 @@ static void fill_server(struct nicfit_server *s, json_t *o)
 		sl->full_length = l && !strcmp(l, "full");
 		sl->socket = gi(x, "socket", 0);
 		sl->gpu = gpu && !strcmp(gpu, "double") ? NICFIT_GPU_DOUBLE :
-			  gpu && !strcmp(gpu, "single") ? NICFIT_GPU_SINGLE : NICFIT_GPU_NONE;
+			  gpu && !strcmp(gpu, "single") ? NICFIT_GPU_SINGLE :
+			  gpu && !strcmp(gpu, "baseboard") ? NICFIT_GPU_BASEBOARD : NICFIT_GPU_NONE;
+		sl->role = slot_role(gs(x, "role"));
+		sl->pcie_switch = switch_index(s, gs(x, "switch"));
 	}
 	for (i = 0; i < json_array_size(ob) && s->nonboard < 8; i++) {
 		json_t *x = json_array_get(ob, i);
@@ -339,6 +374,8 @@ static void fill_gpu(struct nicfit_gpu *g, json_t *o)
 	g->pcie_gen = gi(o, "pcie_gen", 0);
 	g->pcie_width = gi(o, "pcie_width", 16);
 	g->double_width = !w || strcmp(w, "single");
+	g->baseboard = w && !strcmp(w, "baseboard");
+	g->nvlink_domain = gi(o, "nvlink_domain", 0);
 	g->nvlink_gbs = gn(o, "nvlink_gbs", 0);
 	g->fp16_tflops = gn(o, "fp16_tflops", 0);
 	g->pci_vendor = hex(gs(pci, "vendor"));

@@ -58,10 +58,12 @@ static const char *const codings[] = { "generic", "nvidia", "intel", "intel/nvid
 static const char *const fabrics[] = { "ethernet", "infiniband", NULL };
 static const char *const heights[] = { "full", "low", NULL };
 static const char *const lengths[] = { "full", "half", NULL };
-static const char *const gpu_fits[] = { "double", "single", "none", NULL };
-static const char *const slot_kinds[] = { "pcie", "ocp3", "ocp2", "ndc", "flexlom", "mezz", NULL };
+static const char *const gpu_fits[] = { "double", "single", "none", "baseboard", NULL };
+static const char *const slot_kinds[] = { "pcie", "ocp3", "ocp2", "ndc", "flexlom", "mezz",
+	"baseboard", NULL };
+static const char *const slot_roles[] = { "compute", "storage", "frontend", "gpu", NULL };
 static const char *const onboard_kinds[] = { "ndc", "lom", "flexlom", "ocp", NULL };
-static const char *const widths[] = { "single", "double", NULL };
+static const char *const widths[] = { "single", "double", "baseboard", NULL };
 static const char *const precisions[] = { "fp32", "bf16", "fp16", "fp8", "int8", "int4", NULL };
 
 #define COMMON \
@@ -158,6 +160,8 @@ static const struct field slot_fields[] = {
 	{ "socket", F_INT, 1, 0, 7, NULL, NULL },
 	{ "gpu", F_STR, 1, 0, 0, NULL, gpu_fits },
 	{ "kind", F_STR, 0, 0, 0, NULL, slot_kinds },
+	{ "role", F_STR, 0, 0, 0, NULL, slot_roles },
+	{ "switch", F_STR, 0, 1, 32, NULL, NULL },
 	{ "notes", F_ASTR, 0, 0, 500, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
@@ -188,6 +192,15 @@ static const struct field maxgpu_fields[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
+static const struct field pcie_switch_fields[] = {
+	{ "id", F_STR, 1, 1, 32, NULL, NULL },
+	{ "socket", F_INT, 1, 0, 7, NULL, NULL },
+	{ "gen", F_INT, 1, 1, 6, NULL, NULL },
+	{ "width", F_INT, 1, 1, 32, NULL, NULL },
+	{ "notes", F_ASTR, 0, 0, 500, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, NULL, NULL }
+};
+
 static const struct field server_fields[] = {
 	COMMON,
 	{ "vendor", F_STR, 1, 1, 64, NULL, NULL },
@@ -200,6 +213,8 @@ static const struct field server_fields[] = {
 	{ "oob", F_OBJ, 1, 0, 0, oob_fields, NULL },
 	{ "max_gpus", F_OBJ, 0, 0, 0, maxgpu_fields, NULL },
 	{ "generic", F_BOOL, 0, 0, 0, NULL, NULL },
+	{ "pcie_switches", F_AOBJ, 0, 0, NICFIT_MAX_PCIE_SWITCHES, pcie_switch_fields, NULL },
+	{ "baseboard_gpu", F_STR, 0, 1, 63, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
@@ -220,6 +235,7 @@ static const struct field gpu_fields[] = {
 	{ "tdp_w", F_NUM, 1, 1, 5000, NULL, NULL },
 	{ "slot_width", F_STR, 1, 0, 0, NULL, widths },
 	{ "nvlink_gbs", F_NUMN, 1, 0, 100000, NULL, NULL },
+	{ "nvlink_domain", F_INT, 0, 1, 100000, NULL, NULL },
 	{ "fp16_tflops", F_NUMN, 1, 0, 100000, NULL, NULL },
 	{ "pci", F_OBJ, 0, 0, 0, gpu_pci_fields, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
@@ -509,6 +525,40 @@ static int valid_id(const char *s)
 }
 
 /*
+ * A server's slots name the PCIe switch they hang from by its id in the
+ * entry's "pcie_switches"; a name that is not there would silently put the
+ * slot on a root port, so it is a problem (a partial override that gives
+ * slots but no switches is checked against nothing: the base has them).
+ */
+static void check_server_switches(struct checker *c, json_t *e, const char *epath, int partial)
+{
+	json_t *slots = json_object_get(e, "slots"), *sw = json_object_get(e, "pcie_switches");
+	char sub[400];
+	size_t i, j;
+
+	if (!json_is_array(slots) || (partial && !sw))
+		return;
+	for (i = 0; i < json_array_size(slots); i++) {
+		json_t *name = json_object_get(json_array_get(slots, i), "switch");
+		int found = 0;
+
+		if (!json_is_string(name))
+			continue;
+		for (j = 0; j < json_array_size(sw) && !found; j++) {
+			json_t *id = json_object_get(json_array_get(sw, j), "id");
+
+			found = json_is_string(id) && !strcmp(json_string_value(id),
+							      json_string_value(name));
+		}
+		if (!found) {
+			snprintf(sub, sizeof(sub), "%s/slots/%zu/switch", epath, i);
+			problem(c, sub, "'switch': '%.32s' is not an id in this server's 'pcie_switches'",
+				json_string_value(name));
+		}
+	}
+}
+
+/*
  * Check a whole parsed document. Entries whose id the base has are
  * partial overrides. Returns the number of problems.
  */
@@ -590,6 +640,8 @@ static size_t check_document(struct checker *c, json_t *root,
 			}
 			partial = nicfit__catalog_has(base, (enum nicfit_kind)k, json_string_value(id));
 			check_object(c, e, kind_fields[k], epath, !partial);
+			if (k == NICFIT_KIND_SERVER)
+				check_server_switches(c, e, epath, partial);
 			if (json_object_get(e, "price_usd") &&
 			    (!json_object_get(e, "prices_as_of") || !json_object_get(e, "price_source")))
 				problem(c, epath, "a price needs 'prices_as_of' and 'price_source'");

@@ -432,6 +432,217 @@ static void bad_requests(void **state)
 	}
 }
 
+/*
+ * A DGX H100 node, 32 of them training a 405B model: eight 400G cards,
+ * one per GPU, each under its GPU's PCIe switch (PIX), so no gdr-level
+ * advice; on InfiniBand the rail-optimized fabric is the SuperPOD
+ * scalable unit's 8 leaf and 4 spine switches.
+ */
+static void dgx_rails(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-h100", "servers", "32",
+		"model", "llama-3.1-405b", "workload", "training", "fabric", "infiniband", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	int seen[NICFIT_PLAN_MAX_CARDS] = { 0 };
+	const struct nicfit_plan_line *sw;
+	int i;
+
+	(void)state;
+	assert_string_equal(p->in.gpu->e.id, "h100-sxm5-80gb");
+	assert_int_equal(p->in.gpus_per_server, 8);
+	assert_int_equal(p->be_cards, 8);
+	assert_int_equal(p->rails, 8);
+	assert_int_equal(p->gpus_near, 8);
+	assert_true(p->be_port_gbps == 400);
+	for (i = 0; i < 8; i++) {
+		assert_int_equal(p->pair_path[i], NICFIT_PATH_PIX);
+		assert_true(p->pair_card[i] >= 0 && p->pair_card[i] < 8);
+		seen[p->pair_card[i]]++;
+	}
+	for (i = 0; i < 8; i++)
+		assert_int_equal(seen[i], 1);
+	assert_null(finding(p, "gdr-level"));
+	assert_null(finding(p, "gpu-nic-cross-socket"));
+	sw = line(p, "QM9700");
+	assert_non_null(sw);
+	assert_int_equal(sw->qty, 12);
+	assert_true(fabs(p->be_node_gbps - 8 * p->be_effective_gbps) < 0.01);
+	done(p);
+}
+
+/* Four 400G cards are timed as four: 141 GB x 1.5 / (4 x 392 Gb/s) = 1.1 s, not 4.3 s. */
+static void step_time_all_cards(void **state)
+{
+	static const char *const kv[] = { "server", "generic-gen5", "servers", "4", "gpu", "h100-pcie",
+		"gpus_per_server", "2", "backend_cards", "4", "model", "llama-3-70b",
+		"workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_int_equal(p->be_cards, 4);
+	assert_true(p->nest > 0);
+	assert_true(fabs(p->est[0].gbps - 4 * p->be_effective_gbps) < 0.01);
+	assert_true(p->est[0].seconds > 1.0 && p->est[0].seconds < 1.2);
+	done(p);
+}
+
+/* 200 Gb/s per node in PCIe Gen3: two 100G cards, one per socket, not a capped 200G card. */
+static void gen3_200g_two_cards(void **state)
+{
+	static const char *const kv[] = { "server", "r740xd", "servers", "2", "gpu", "a40",
+		"gpus_per_server", "2", "backend_gbps", "200", "model", "llama-3-70b",
+		"workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	const struct nicfit_server *sv = p->in.server;
+
+	(void)state;
+	assert_int_equal(p->be_cards, 2);
+	assert_true(p->be_port_gbps == 100);
+	assert_null(finding(p, "backend-capped"));
+	assert_null(finding(p, "backend-below-target"));
+	assert_int_not_equal(sv->slots[p->be_slots[0]].socket, sv->slots[p->be_slots[1]].socket);
+	done(p);
+}
+
+/*
+ * Four L4s and four cards in generic-gen5 (six x16 slots, four of them
+ * GPU slots): every GPU keeps a slot, the cards take what is left; with
+ * two cards they go one per socket, as the GPUs do.
+ */
+static void cards_beside_gpus(void **state)
+{
+	static const char *const kv4[] = { "server", "generic-gen5", "servers", "4", "gpu", "l4",
+		"gpus_per_server", "4", "backend_cards", "4", "model", "llama-3-8b",
+		"workload", "training", NULL };
+	static const char *const kv2[] = { "server", "generic-gen5", "servers", "4", "gpu", "l4",
+		"gpus_per_server", "4", "backend_cards", "2", "model", "llama-3-8b",
+		"workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv4);
+	int i, on0 = 0;
+
+	(void)state;
+	assert_null(finding(p, "no-slot-for-gpus"));
+	for (i = 0; i < 4; i++)
+		assert_true(p->gpu_slots[i] >= 0);
+	assert_int_equal(p->be_cards, 4);
+	done(p);
+	p = plan_of(kv2);
+	for (i = 0; i < 2; i++)
+		on0 += p->in.server->slots[p->be_slots[i]].socket == 0;
+	assert_int_equal(on0, 1);
+	done(p);
+}
+
+/*
+ * 8 x H100 PCIe asked in a server with room for 4: the verdict says it
+ * cannot be built, and the model's fit is judged on the 4 that fit
+ * (309 GB < the 412 GB fp8 405B needs), not on the 8 asked.
+ */
+static void impossible_verdict(void **state)
+{
+	static const char *const kv[] = { "server", "sys-221ge-nr", "gpu", "h100-pcie",
+		"gpus_per_server", "8", "model", "llama-3.1-405b", "precision", "fp8", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_non_null(finding(p, "too-many-gpus"));
+	assert_int_equal(p->buildable, 0);
+	assert_int_equal(p->gpus_placed, 4);
+	assert_int_equal(p->fits_one_server, 0);
+	assert_true(p->fit.capacity_gb < p->fit.total_gb);
+	assert_true(!strncmp(p->verdict, "Cannot be built as asked: ", 26));
+	assert_null(strstr(p->verdict, "fits its"));
+	assert_int_equal(nicfit_plan_exit_code(nicfit_findings_worst(&p->findings)), 2);
+	done(p);
+}
+
+/* An add-in front-end card gets a slot, or the plan says it has none. */
+static void frontend_card_slot(void **state)
+{
+	static const char *const kv4[] = { "server", "sys-221ge-nr", "gpu", "h100-pcie",
+		"gpus_per_server", "4", "model", "llama-3-70b", NULL };
+	static const char *const kv7[] = { "server", "sys-221ge-nr", "gpu", "l4",
+		"gpus_per_server", "7", "model", "llama-3-8b", NULL };
+	struct nicfit_plan *p = plan_of(kv4);
+
+	(void)state;
+	assert_non_null(p->fe_nic);
+	assert_int_equal(p->fe_onboard, 0);
+	assert_true(p->fe_slot >= 0);
+	assert_int_equal(p->in.server->slots[p->fe_slot].gpu != NICFIT_GPU_DOUBLE, 1);
+	assert_int_equal(p->buildable, 1);
+	done(p);
+	p = plan_of(kv7);
+	assert_int_equal(p->fe_slot, -1);
+	assert_non_null(finding(p, "frontend-no-slot"));
+	assert_int_equal(p->buildable, 0);
+	done(p);
+}
+
+/* --backend-slot pins the card; a slot name the server lacks is refused. */
+static void pinned_backend_slot(void **state)
+{
+	static const char *const kv[] = { "server", "r740xd", "servers", "2", "gpu", "a40",
+		"gpus_per_server", "2", "model", "llama-3-8b", "workload", "training",
+		"backend_slot", "8", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	struct nicfit_spec *spec = calloc(1, sizeof(*spec));
+	struct nicfit_plan_input in;
+	struct nicfit_error err;
+
+	(void)state;
+	assert_string_equal(p->in.server->slots[p->be_slots[0]].name, "8");
+	done(p);
+	assert_non_null(spec);
+	nicfit_spec_init(spec, "test");
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_spec_add(spec, "server", "r740xd", &err), 0);
+	assert_int_equal(nicfit_spec_add(spec, "backend_slot", "9", &err), 0);
+	assert_int_equal(nicfit_plan_input_from_spec(cat, spec, &in, &err), NICFIT_E_USAGE);
+	assert_non_null(strstr(err.msg, "no slot '9'"));
+	nicfit_spec_release(spec);
+	free(spec);
+}
+
+/*
+ * A DGX H100's storage and in-band NICs: a dual-port card in each of the
+ * vendor's two storage slots, one port each to two switches, the weights
+ * loaded over them (2 x 200G, not the 10GbE LAN); --storage-nics 0 drops
+ * them.
+ */
+static void dgx_storage(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-h100", "servers", "4",
+		"model", "llama-3.1-405b", "workload", "training", NULL };
+	static const char *const none[] = { "server", "dgx-h100", "servers", "4",
+		"model", "llama-3.1-405b", "workload", "training", "storage_nics", "0", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	const struct nicfit_plan_line *l;
+	const struct nicfit_plan_cable *c;
+	double fe_load;
+
+	(void)state;
+	assert_non_null(p->st_nic);
+	assert_int_equal(p->st_cards, 2);
+	assert_true(p->st_nic->ports >= 2);
+	assert_true(p->st_port_gbps == 200);
+	assert_int_equal(p->load_over_storage, 1);
+	assert_null(finding(p, "frontend-datasets"));
+	l = line(p, p->st_nic->part);
+	assert_non_null(l);
+	assert_int_equal(l->qty, 8);
+	c = cable(p, "storage");
+	assert_non_null(c);
+	assert_int_equal(c->qty, 8);
+	fe_load = p->load_s;
+	done(p);
+	p = plan_of(none);
+	assert_null(p->st_nic);
+	assert_null(cable(p, "storage"));
+	assert_true(p->load_s > 10 * fe_load);
+	done(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +661,14 @@ int main(void)
 		cmocka_unit_test(switched_backend),
 		cmocka_unit_test(codes_registered),
 		cmocka_unit_test(bad_requests),
+		cmocka_unit_test(dgx_rails),
+		cmocka_unit_test(step_time_all_cards),
+		cmocka_unit_test(gen3_200g_two_cards),
+		cmocka_unit_test(cards_beside_gpus),
+		cmocka_unit_test(impossible_verdict),
+		cmocka_unit_test(frontend_card_slot),
+		cmocka_unit_test(pinned_backend_slot),
+		cmocka_unit_test(dgx_storage),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, catalog_setup, catalog_teardown);

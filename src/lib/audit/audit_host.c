@@ -35,6 +35,38 @@ static int port_above(const struct nicfit_topo *t, int pci)
 	return p;
 }
 
+/*
+ * The PCIe switch a slot's port belongs to, named by the upstream port of
+ * the outermost switch below the root port (nested switches count as the
+ * one the CPU sees, so two devices under it are PIX or PXB): an index into
+ * h->server.switches, added when new; -1 for a root port.
+ */
+static int slot_switch(struct nicfit_host_server *h, const struct nicfit_topo *t, int bridge)
+{
+	struct nicfit_server *s = &h->server;
+	int p = bridge, top = -1, i;
+
+	while (p >= 0 && t->pci[p].port_type != NICFIT_PORT_ROOT) {
+		if (t->pci[p].port_type == NICFIT_PORT_UPSTREAM)
+			top = p;
+		p = t->pci[p].parent;
+	}
+	if (top < 0)
+		return -1;
+	for (i = 0; i < s->nswitches; i++)
+		if (!strcmp(h->switch_names[i], t->pci[top].bdf))
+			return i;
+	if (s->nswitches >= NICFIT_MAX_PCIE_SWITCHES)
+		return -1;
+	snprintf(h->switch_names[i], sizeof(h->switch_names[i]), "%s", t->pci[top].bdf);
+	s->switches[i].id = h->switch_names[i];
+	s->switches[i].socket = socket_of(t, top) < 0 ? 0 : socket_of(t, top);
+	s->switches[i].gen = nicfit_pcie_gen_from_gts(t->pci[top].max_gts);
+	s->switches[i].width = t->pci[top].max_width;
+	s->nswitches++;
+	return i;
+}
+
 static void add_slot(struct nicfit_host_server *h, const struct nicfit_topo *t, const char *name,
 		     int bridge, double gts, int occupant)
 {
@@ -56,6 +88,7 @@ static void add_slot(struct nicfit_host_server *h, const struct nicfit_topo *t, 
 					  t->pci[bridge].max_gts : gts);
 	s->width = bridge >= 0 ? t->pci[bridge].max_width : 0;
 	s->gpu = NICFIT_GPU_NONE;
+	s->pcie_switch = bridge >= 0 ? slot_switch(h, t, bridge) : -1;
 	h->slot_occupant[i] = occupant;
 	h->server.nslots++;
 }
@@ -142,6 +175,7 @@ static void host_gpu(const struct nicfit_audit *a, struct nicfit_host_server *h,
 {
 	const struct nicfit_pcidev *p = &a->topo->pci[d->pci];
 	struct nicfit_host_gpu *g = &h->gpus[h->ngpus++];
+	int baseboard = 0;
 
 	snprintf(g->bdf, sizeof(g->bdf), "%s", p->bdf);
 	snprintf(g->name, sizeof(g->name), "%s", d->name);
@@ -151,14 +185,16 @@ static void host_gpu(const struct nicfit_audit *a, struct nicfit_host_server *h,
 		for (k = 0; k < n; k++) {
 			const struct nicfit_gpu *cg = nicfit_catalog_gpu(a->cat, k);
 
-			if (cg->pci_vendor == p->vendor && cg->pci_device == p->device)
+			if (cg->pci_vendor == p->vendor && cg->pci_device == p->device) {
 				g->catalog_id = cg->e.id;
+				baseboard = cg->baseboard;
+			}
 		}
 	}
 	g->slot = slot;
 	g->socket = d->socket;
 	if (slot >= 0)
-		h->server.slots[slot].gpu = NICFIT_GPU_DOUBLE;
+		h->server.slots[slot].gpu = baseboard ? NICFIT_GPU_BASEBOARD : NICFIT_GPU_DOUBLE;
 }
 
 /* A network card present; one in no slot is an onboard NIC of the server. */
@@ -279,10 +315,30 @@ char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *i
 		json_object_set_new(o, "height", json_string("full"));
 		json_object_set_new(o, "length", json_string("full"));
 		json_object_set_new(o, "socket", json_integer(s->socket));
-		json_object_set_new(o, "gpu", json_string(s->gpu == NICFIT_GPU_DOUBLE ? "double" : "none"));
+		json_object_set_new(o, "gpu", json_string(s->gpu == NICFIT_GPU_DOUBLE ? "double" :
+							  s->gpu == NICFIT_GPU_BASEBOARD ? "baseboard" :
+							  "none"));
+		if (s->gpu == NICFIT_GPU_BASEBOARD)
+			json_object_set_new(o, "kind", json_string("baseboard"));
+		if (s->pcie_switch >= 0)
+			json_object_set_new(o, "switch",
+					    json_string(h->server.switches[s->pcie_switch].id));
 		json_array_append_new(slots, o);
 	}
 	json_object_set_new(srv, "slots", slots);
+	if (h->server.nswitches) {
+		json_t *sw = json_array();
+
+		for (i = 0; i < h->server.nswitches; i++) {
+			const struct nicfit_pcie_switch *w = &h->server.switches[i];
+
+			json_array_append_new(sw, json_pack("{s:s,s:i,s:i,s:i}", "id", w->id,
+							    "socket", w->socket, "gen",
+							    w->gen > 0 ? w->gen : 1, "width",
+							    w->width > 0 ? w->width : 16));
+		}
+		json_object_set_new(srv, "pcie_switches", sw);
+	}
 	onboard = json_array();
 	for (i = 0; i < h->server.nonboard; i++) {
 		const struct nicfit_onboard *ob = &h->server.onboard[i];

@@ -116,6 +116,57 @@ static double host_frontend(const struct nicfit_audit *a)
  * its fastest non-RDMA port is slower than the plan's front-end port (a
  * warning). `matches` says that none of them rose above a note.
  */
+/* The host's GPUs with an RDMA NIC at PIX/PXB, and the RDMA NICs that close to a GPU. */
+static void host_near(const struct nicfit_audit *a, int *gpus, int *nics)
+{
+	int i, k;
+
+	*gpus = 0;
+	*nics = 0;
+	for (i = 0; i < a->ndevs; i++) {
+		const struct nicfit_audit_dev *d = &a->devs[i];
+
+		if ((d->kind == NICFIT_DEV_GPU || d->kind == NICFIT_DEV_ACCEL) && d->best_nic >= 0 &&
+		    d->best_path <= NICFIT_PATH_PXB)
+			(*gpus)++;
+		if (d->kind != NICFIT_DEV_NIC || !d->rdma)
+			continue;
+		for (k = 0; k < a->npairs; k++)
+			if (a->pairs[k].nic == i && a->pairs[k].path <= NICFIT_PATH_PXB)
+				break;
+		*nics += k < a->npairs;
+	}
+}
+
+/*
+ * --plan, the rails (plan-rails-short): a plan for a baseboard node gives
+ * every GPU its own back-end NIC under the GPU's PCIe switch (PIX/PXB,
+ * where NCCL uses GPUDirect RDMA by default, and one rail per GPU). A host
+ * where fewer GPUs have such a NIC, or fewer such NICs exist than the plan
+ * pairs, sends those GPUs' traffic through the CPU or onto a shared NIC:
+ * a warning, since the job runs, slower.
+ */
+static int check_rails(struct nicfit_audit *a, const struct nicfit_plan *p)
+{
+	struct nicfit_audit_plan *q = &a->plan;
+	int have;
+
+	q->gpus_near = p->backend_needed ? p->gpus_near : 0;
+	host_near(a, &q->host_gpus_near, &q->host_nics_near);
+	have = q->host_gpus_near < q->host_nics_near ? q->host_gpus_near : q->host_nics_near;
+	if (!q->gpus_near || have >= q->gpus_near)
+		return 0;
+	return append(a, NICFIT_SEV_WARNING, NICFIT_CODE_PLAN_RAILS_SHORT,
+		      "Put one RDMA NIC under each GPU's PCIe switch (the baseboard's compute-NIC "
+		      "positions), then check the pairs with `nvidia-smi topo -m` (PIX or PXB).",
+		      "The plan gives %d GPU%s each a back-end NIC under its own PCIe switch (PIX/PXB%s); "
+		      "on this host %d GPU%s such a NIC, and %d RDMA NIC%s that close to a GPU.",
+		      q->gpus_near, q->gpus_near == 1 ? "" : "s",
+		      p->rails ? ", one rail each" : "", q->host_gpus_near,
+		      q->host_gpus_near == 1 ? " has" : "s have", q->host_nics_near,
+		      q->host_nics_near == 1 ? " sits" : "s sit");
+}
+
 int nicfit_audit_check_plan(struct nicfit_audit *a, const struct nicfit_plan *p,
 			    struct nicfit_error *err)
 {
@@ -173,6 +224,8 @@ int nicfit_audit_check_plan(struct nicfit_audit *a, const struct nicfit_plan *p,
 			     "Use a front-end card (or onboard port) of the plan's speed.",
 			     "The plan's front end is %.0f Gb/s per port; this host's fastest non-RDMA "
 			     "port is %.0f Gb/s.", p->fe_port_gbps, q->host_frontend_gbps);
+	if (p->backend_needed && a->nrdma_nics)
+		rc |= check_rails(a, p);
 	if (rc || nicfit__audit_settle(a))
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	q->matches = nicfit_findings_count(&a->findings, NICFIT_SEV_WARNING) +

@@ -25,8 +25,17 @@
 int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input *in,
 		struct nicfit_plan *p, struct nicfit_error *err)
 {
+	int i;
+
 	memset(p, 0, sizeof(*p));
 	p->in = *in;
+	for (i = 0; i < NICFIT_PLAN_MAX_GPUS; i++)
+		p->gpu_slots[i] = p->pair_card[i] = -1;
+	for (i = 0; i < NICFIT_PLAN_MAX_CARDS; i++)
+		p->be_slots[i] = -1;
+	p->fe_slot = -1;
+	for (i = 0; i < NICFIT_PLAN_MAX_STORAGE; i++)
+		p->st_slots[i] = -1;
 	p->be_limited_by = "";
 	if (!in->server)
 		return nicfit_error_set(err, NICFIT_E_USAGE, "no server");
@@ -43,11 +52,14 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 		nicfit__plan_rule_backend(cat, p);
 	else
 		nicfit__plan_place_gpus_only(p);
+	nicfit__plan_place_frontend(p);
+	nicfit__plan_rule_storage(cat, p);
 	nicfit__plan_fabric(p);
 	nicfit__plan_cables(cat, p);
 	nicfit__plan_estimates(p);
 	nicfit__plan_bom(cat, p);
 	nicfit__plan_notes(p);
+	nicfit__plan_fit_placed(p);
 	nicfit__plan_verdict(p);
 	if (p->findings.oom || p->decisions.oom) {
 		nicfit_plan_release(p);

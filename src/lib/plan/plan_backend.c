@@ -132,6 +132,11 @@ static void fill_card(struct nicfit_card *c, const struct nicfit_nic *n)
 	c->card_gbps = n->card_gbps;
 }
 
+void nicfit__plan_fill_card(struct nicfit_card *c, const struct nicfit_nic *n)
+{
+	fill_card(c, n);
+}
+
 /*
  * R5, choosing the card (docs/rules.md): among the catalog's RDMA cards
  * for the fabric (Socket Direct cards need two slots and are left out),
@@ -140,6 +145,10 @@ static void fill_card(struct nicfit_card *c, const struct nicfit_nic *n)
  * come after priced ones, the least oversized first. When none meets it,
  * the card that moves the most (rates within PLAN_SAME_RATE_GBPS are
  * equal, then the cheapest), so the plan still names the best there is.
+ * Before all of that, the card whose placement leaves the most GPUs a
+ * slot: a fast card that pushes GPUs out of the server plans a server
+ * that cannot be built (four x16 cards and four GPUs in a server with six
+ * x16 slots), where x8 cards beside them can.
  */
 static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 					  struct nicfit_plan *p, double target, int ncards,
@@ -161,19 +170,23 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 		if (!nicfit__plan_search_place(p, &card, n->form_factor, ncards, need, &c))
 			continue;
 		if (c.meets && n->port_gbps >= target - NICFIT_EPS) {
-			if (!best || cand_before(n, best)) {
+			if (!best || c.ngpu_placed > where->ngpu_placed ||
+			    (c.ngpu_placed == where->ngpu_placed && cand_before(n, best))) {
 				best = n;
 				*where = c;
 			}
-		} else if (c.per_card > fb_eff + PLAN_SAME_RATE_GBPS ||
-			   (fabs(c.per_card - fb_eff) <= PLAN_SAME_RATE_GBPS && fallback &&
-			    cand_before(n, fallback))) {
+		} else if (!fallback || c.ngpu_placed > fb_c.ngpu_placed ||
+			   (c.ngpu_placed == fb_c.ngpu_placed &&
+			    (c.per_card > fb_eff + PLAN_SAME_RATE_GBPS ||
+			     (fabs(c.per_card - fb_eff) <= PLAN_SAME_RATE_GBPS &&
+			      cand_before(n, fallback))))) {
 			fallback = n;
 			fb_eff = c.per_card;
 			fb_c = c;
 		}
 	}
-	if (best)
+	/* a card that leaves GPUs without a slot is worse than a slower one that does not */
+	if (best && !(fallback && fb_c.ngpu_placed > where->ngpu_placed))
 		return best;
 	if (fallback)
 		*where = fb_c;
@@ -246,7 +259,15 @@ static int place_card(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	if (forced) {
 		fill_card(&p->be_card, forced);
 		if (!nicfit__plan_search_place(p, &p->be_card, forced->form_factor, cards, 0,
-					       where)) {
+					       where) && p->in.backend_slot_pin) {
+			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT,
+					  "another --backend-slot, or none to let the plan choose",
+					  "Slot %s (--backend-slot) cannot take %s (PCIe x%d) beside the "
+					  "GPUs.", sv->slots[p->in.backend_slot_pin - 1].name,
+					  forced->part, forced->pcie_width);
+			return 0;
+		}
+		if (!where->valid) {
 			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT,
 					  "a server with a free slot of the card's width",
 					  "%s has no free slot for %s (PCIe x%d).", sv->e.name,
@@ -257,6 +278,13 @@ static int place_card(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 		return 1;
 	}
 	p->be_nic = pick_card(cat, p, target, cards, where);
+	if (!p->be_nic && p->in.backend_slot_pin) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_BACKEND_CARD,
+				  "another --backend-slot, or none to let the plan choose",
+				  "No RDMA card of the catalog fits slot %s (--backend-slot) of %s beside "
+				  "the GPUs.", sv->slots[p->in.backend_slot_pin - 1].name, sv->e.name);
+		return 0;
+	}
 	if (!p->be_nic) {
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_BACKEND_CARD,
 				  "add RDMA cards to the catalog with --catalog, or free a slot",
@@ -286,7 +314,11 @@ static void check_placement(struct nicfit_plan *p, const struct nicfit_nic *forc
 				  where->local ? "on the GPUs' socket" : "the better slot for it");
 	if (in->gpu && where->ngpu_placed < in->gpus_per_server)
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT_FOR_GPUS,
-				  "fewer GPUs per server, single-width GPUs, or a server with more x16 slots",
+				  in->gpu->double_width && !in->gpu->baseboard ?
+				  "fewer GPUs or back-end cards per server, single-width GPUs, or a server "
+				  "with more x16 slots" :
+				  "fewer GPUs or back-end cards per server (--backend-cards), or a server "
+				  "with more x16 slots",
 				  "%d x %s and the back-end card do not fit %s together: with the card in slot %s "
 				  "there is room for %d GPU%s, not %d.", in->gpus_per_server, in->gpu->e.name,
 				  in->server->e.name, slot, where->ngpu_placed,
@@ -421,6 +453,78 @@ static void rule_backend_advice(struct nicfit_plan *p)
 }
 
 /*
+ * R5, how many back-end cards (docs/rules.md): as asked (--backend-cards);
+ * else one per GPU on a server whose vendor marks compute-NIC positions
+ * (an HGX/DGX baseboard node: NVIDIA's reference architectures give every
+ * GPU its own 400G NIC, one rail each), up to the positions there are;
+ * else, for a --backend-gbps above what one slot can feed, the fewest
+ * cards of the speed a slot feeds that reach it (two 100G cards in a Gen3
+ * server for 200 Gb/s, rather than one 200G card its slot caps at 100);
+ * else one.
+ */
+/*
+ * Card slots that share a PCIe switch with a GPU position: on a server
+ * whose slot map names no roles (one read from a host), these are the
+ * compute-NIC positions of a switched GPU node.
+ */
+static int switch_positions(const struct nicfit_server *sv)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i < sv->nslots; i++) {
+		const struct nicfit_slot *s = &sv->slots[i];
+		int shared = 0;
+
+		if (s->pcie_switch < 0 || s->gpu != NICFIT_GPU_NONE)
+			continue;
+		for (j = 0; j < sv->nslots && !shared; j++)
+			shared = sv->slots[j].gpu != NICFIT_GPU_NONE &&
+				 sv->slots[j].pcie_switch == s->pcie_switch;
+		n += shared;
+	}
+	return n;
+}
+
+static int backend_card_count(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	int compute = nicfit__plan_role_slots(in->server, NICFIT_SLOT_COMPUTE);
+
+	if (!compute)
+		compute = switch_positions(in->server);
+	int most = in->gpu && in->gpus_per_server > 0 ? in->gpus_per_server : 1;
+	double feed;
+	int n;
+
+	if (most > NICFIT_PLAN_MAX_CARDS)
+		most = NICFIT_PLAN_MAX_CARDS;
+	if (in->backend_cards)
+		return in->backend_cards;
+	if (compute > 0 && in->gpu && !in->backend_gbps) {
+		n = compute < most ? compute : most;
+		nicfit__decide(&p->decisions, "R5", 1,
+			       "One back-end card per GPU: %s has %d compute NIC position%s for %d "
+			       "GPU%s, so %d card%s per server, one rail each (rail-optimized, as "
+			       "NVIDIA's HGX/DGX reference architectures build it).",
+			       in->server->e.name, compute, compute == 1 ? "" : "s",
+			       in->gpus_per_server, in->gpus_per_server == 1 ? "" : "s", n,
+			       n == 1 ? "" : "s");
+		return n;
+	}
+	if (in->backend_gbps <= 0)
+		return 1;
+	feed = default_target(p);
+	for (n = 1; n < most && in->backend_gbps / n > feed + NICFIT_EPS; n++)
+		;
+	if (n > 1)
+		nicfit__decide(&p->decisions, "R5", 1,
+			       "%g Gb/s per server is more than one slot of %s feeds (a %g G port): "
+			       "%d cards of %g G, rather than one faster card its slot would cap.",
+			       in->backend_gbps, in->server->e.name, feed, n, in->backend_gbps / n);
+	return n;
+}
+
+/*
  * R5, back-end card (docs/rules.md), with R7's choice of fabric before it
  * and R6's placement inside it: the target per card (--backend-gbps over
  * the cards, else what a free slot can feed), the card (asked for, or the
@@ -435,12 +539,13 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	struct nicfit_nic_fit fit;
 	struct plan_choice where;
 	double target;
-	int cards = in->backend_cards ? in->backend_cards : 1;
+	int cards;
 
 	memset(&where, 0, sizeof(where));
 	memset(&fit, 0, sizeof(fit));
 	fit.limited_by = "ports";
 	choose_fabric(p);
+	cards = backend_card_count(p);
 	target = in->backend_gbps > 0 ? in->backend_gbps / cards : default_target(p);
 	p->be_target_gbps = target;
 	if (in->backend_gbps > 0)
@@ -467,6 +572,7 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	p->be_pcie_gbps = fit.pcie_gbps;
 	p->be_limited_by = fit.limited_by;
 	p->gpus_local = where.local;
+	p->rails = cards > 1 && in->gpu && cards == where.ngpu_placed ? cards : 0;
 	nicfit__plan_record_slots(p, &where);
 	check_placement(p, forced, &where);
 	describe_card(p, forced, slot, &fit);

@@ -336,6 +336,8 @@ static int size_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	ci.net[NICFIT_NET_BACKEND].switch_id = sw ? sw->e.id : NULL;
 	ci.net[NICFIT_NET_BACKEND].radix = GENERIC_SWITCH_RADIX;
 	ci.net[NICFIT_NET_BACKEND].switch_gbps = sw ? 0 : p->be_port_gbps;
+	/* one card per GPU: card i of every node on rail i (NVIDIA's rail-optimized SuperPOD) */
+	ci.net[NICFIT_NET_BACKEND].rail_optimized = p->rails > 1;
 	ci.net[NICFIT_NET_FRONTEND].links_per_node = 0;
 	ci.net[NICFIT_NET_OOB].links_per_node = 0;
 	ci.mgmt_ports = 0;
@@ -507,6 +509,19 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 		nicfit__decide(&p->decisions, "R8", 1,
 			       "Front end: %d x %s link%s to the top-of-rack switch.", n,
 			       !strcmp(fe_cage, "RJ45") ? "10GBASE-T Cat6a" : fe_cage, n == 1 ? "" : "s");
+
+	/* storage and in-band (plan_storage.c): one link per card, to one of two switches */
+	if (p->st_nic) {
+		const char *cage = p->st_nic->cage;
+
+		c = pick_cable(cat, cage, cage, p->st_port_gbps, 1, in->rack_cable_m, NULL);
+		add_cable(p, "storage", c, cage, cage, p->st_port_gbps, in->rack_cable_m,
+			  n * p->st_cards, "server to the storage/in-band switches");
+		nicfit__decide(&p->decisions, "R8", 1,
+			       "Storage and in-band: %d x %s %gG link%s, one per card to each of two "
+			       "switches.", n * p->st_cards, cage, p->st_port_gbps,
+			       n * p->st_cards == 1 ? "" : "s");
+	}
 
 	/* back end */
 	if (p->backend_needed && p->be_nic) {

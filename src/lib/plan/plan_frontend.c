@@ -136,6 +136,14 @@ static int frontend_traffic(struct nicfit_plan *p, struct nicfit_stream *st)
 	return shared;
 }
 
+/* Will R3's storage rule (plan_storage.c) give the server storage/in-band NICs? */
+static int storage_planned(const struct nicfit_plan *p)
+{
+	return p->in.storage_nics > 0 ||
+	       (p->in.storage_nics < 0 &&
+		nicfit__plan_role_slots(p->in.server, NICFIT_SLOT_STORAGE) > 0);
+}
+
 static void frontend_describe(struct nicfit_plan *p, const struct nicfit_stream *st, int shared)
 {
 	const struct nicfit_plan_input *in = &p->in;
@@ -145,9 +153,12 @@ static void frontend_describe(struct nicfit_plan *p, const struct nicfit_stream 
 	if (p->fe_onboard)
 		nicfit__decide(&p->decisions, "R3", 1,
 			       "Front end: the server's onboard %s%s%s%s (%d x %g GbE %s) carries "
-			       "requests, model downloads, storage and management: no front-end card needed.",
+			       "%s: no front-end card needed.",
 			       p->fe_ob->name, p->fe_nic ? " (" : "", p->fe_nic ? p->fe_nic->family : "",
-			       p->fe_nic ? ")" : "", p->fe_ob->ports, p->fe_ob->port_gbps, p->fe_ob->cage);
+			       p->fe_nic ? ")" : "", p->fe_ob->ports, p->fe_ob->port_gbps, p->fe_ob->cage,
+			       storage_planned(p) ? "requests and model downloads (storage and in-band "
+			       "management go over the storage NICs, below)" :
+			       "requests, model downloads, storage and management");
 	else if (p->fe_nic)
 		nicfit__decide(&p->decisions, "R3", 1,
 			       "Front end: %s %s (%d x %g GbE %s)%s.", p->fe_nic->part,
@@ -182,8 +193,9 @@ static void rule_frontend_25g(struct nicfit_plan *p)
 	int storage_outruns = in->storage_gbps > p->fe_goodput_gbps * FRONTEND_25G_STORAGE_RATIO;
 	char b[32];
 
-	if (p->load_s > 0 && (in->reloads_per_day * p->load_s >= FRONTEND_25G_LOAD_S_PER_DAY ||
-			      (storage_outruns && p->fe_port_gbps < FRONTEND_25G_GBPS))) {
+	if (p->load_s > 0 && !storage_planned(p) &&
+	    (in->reloads_per_day * p->load_s >= FRONTEND_25G_LOAD_S_PER_DAY ||
+	     (storage_outruns && p->fe_port_gbps < FRONTEND_25G_GBPS))) {
 		p->fe_suggest_25g = 1;
 		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_FRONTEND_25G,
 				  "a 25GbE front end (e.g. a ConnectX-4 Lx MCX4121A-ACAT or an Intel "
@@ -194,7 +206,7 @@ static void rule_frontend_25g(struct nicfit_plan *p)
 				  in->reloads_per_day == 1 ? "" : "s", in->reloads_per_day * p->load_s / 60,
 				  storage_outruns ? ", and the storage can deliver more than the link" : "");
 	}
-	if (nicfit__plan_is_training(in->workload))
+	if (nicfit__plan_is_training(in->workload) && !storage_planned(p))
 		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_FRONTEND_DATASETS, NULL,
 				  "Training reads its dataset over the front end: move it to 25GbE if the job "
 				  "pulls large datasets from shared storage.");

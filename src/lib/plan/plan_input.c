@@ -87,8 +87,40 @@ static const char *const known_keys[] = {
 	"weights_gb", "context", "concurrency", "tokens_per_s", "workload", "backend_nic",
 	"frontend_nic", "backend_gbps", "backend_cards", "fabric", "storage_gbps",
 	"reloads_per_day", "switch", "explain", "assume", "example", "installed_backend_cards",
-	"installed_backend_slot", NULL
+	"installed_backend_slot", "backend_slot", "frontend_slot", "storage_nics", NULL
 };
+
+/*
+ * A slot pinned by name (--backend-slot, --frontend-slot): *pin gets 1 +
+ * its index in the server's slot map, 0 when not given. A name the map
+ * lacks is a usage error that suggests the nearest.
+ */
+static int read_pin(struct nicfit_reader *r, const struct nicfit_server *sv, const char *key,
+		    int *pin)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+	const char *names[NICFIT_MAX_SLOTS + 1], *near;
+	int i, n = 0;
+
+	*pin = 0;
+	if (!v)
+		return 0;
+	for (i = 0; i < sv->nslots; i++) {
+		if (sv->slots[i].name && !strcasecmp(sv->slots[i].name, v)) {
+			*pin = i + 1;
+			return 0;
+		}
+		if (sv->slots[i].name)
+			names[n++] = sv->slots[i].name;
+	}
+	names[n] = NULL;
+	near = nicfit_suggest(v, names);
+	return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+						     nicfit_reader_opt(r, key), 0, 0,
+						     "no slot '%.32s' in %s%s%s%s", v, sv->e.id,
+						     near ? " (did you mean '" : "", near ? near : "",
+						     near ? "'?)" : ""));
+}
 
 /* Apply "assume" pairs to the first table that knows the name. */
 static int assume(struct nicfit_reader *r, struct nicfit_plan_input *in)
@@ -115,6 +147,19 @@ static int assume(struct nicfit_reader *r, struct nicfit_plan_input *in)
 	return 0;
 }
 
+/* Baseboard GPUs default to every baseboard position of the server; other GPUs to one. */
+static long baseboard_positions(const struct nicfit_server *sv, const struct nicfit_gpu *g)
+{
+	long n = 0;
+	int i;
+
+	if (!g->baseboard)
+		return 1;
+	for (i = 0; i < sv->nslots; i++)
+		n += sv->slots[i].gpu == NICFIT_GPU_BASEBOARD;
+	return n ? (n > NICFIT_PLAN_MAX_GPUS ? NICFIT_PLAN_MAX_GPUS : n) : 1;
+}
+
 /* The servers and their GPUs. */
 static int read_hardware(const struct nicfit_catalog *cat, struct nicfit_reader *r,
 			 struct nicfit_plan_input *in)
@@ -133,12 +178,17 @@ static int read_hardware(const struct nicfit_catalog *cat, struct nicfit_reader 
 		return rc;
 	in->servers = (int)l;
 	v = nicfit_spec_get(spec, "gpu");
+	/* a baseboard server comes with its GPUs: they are the default */
+	if (!v && in->server->baseboard_gpu)
+		v = in->server->baseboard_gpu;
 	if (v && strcasecmp(v, "none")) {
 		in->gpu = nicfit_catalog_find_gpu(cat, v, nicfit_reader_opt(r, "gpu"), err);
 		if (!in->gpu)
 			return err ? err->code : NICFIT_E_NOTFOUND;
 	}
-	if ((rc = nicfit_reader_long(r, "gpus_per_server", in->gpu ? 1 : 0, 0, NICFIT_PLAN_MAX_GPUS, &l)))
+	if ((rc = nicfit_reader_long(r, "gpus_per_server",
+				     in->gpu ? baseboard_positions(in->server, in->gpu) : 0, 0,
+				     NICFIT_PLAN_MAX_GPUS, &l)))
 		return rc;
 	in->gpus_per_server = (int)l;
 	if (in->gpus_per_server && !in->gpu)
@@ -244,6 +294,12 @@ static int read_workload(const struct nicfit_catalog *cat, struct nicfit_reader 
 		return rc;
 	in->installed_cards = (int)l;
 	in->installed_slot = nicfit_spec_get(spec, "installed_backend_slot");
+	if ((rc = nicfit_reader_long(r, "storage_nics", -1, 0, NICFIT_PLAN_MAX_STORAGE, &l)))
+		return rc;
+	in->storage_nics = (int)l;
+	if ((rc = read_pin(r, in->server, "backend_slot", &in->backend_slot_pin)) ||
+	    (rc = read_pin(r, in->server, "frontend_slot", &in->frontend_slot_pin)))
+		return rc;
 	return 0;
 }
 

@@ -81,11 +81,27 @@ struct plan_choice {
 	double per_card;      /* effective Gb/s of the weakest card */
 	int meets;
 	int local;            /* GPUs sharing a socket with a card */
+	int near;             /* GPUs with a card at PIX or PXB (under a shared PCIe switch) */
+	int balance;          /* how far the cards' sockets are from the GPUs' (0: in proportion) */
+	int role_miss;        /* cards in slots the vendor meant for something else */
+	int pair_card[NICFIT_PLAN_MAX_GPUS];       /* each GPU's card (index into nic_slots) */
+	enum nicfit_path pair_path[NICFIT_PLAN_MAX_GPUS];
 	int gpu_sockets;      /* sockets the GPUs span: fewer keeps GPU peer traffic local */
 	int waste;            /* slot lanes beyond the card's */
 	int order;            /* sum of slot positions: follow the server's slot order */
 	int valid;
 };
+
+/*
+ * The PCIe path class between slots a and b of sv as the slot map tells
+ * it (docs/rules.md, R6): PIX under one switch, PHB on one socket
+ * (separate root ports, or separate switches: nvidia-smi says NODE when
+ * the root ports are on different host bridges, which a slot map does not
+ * record), SYS across sockets.
+ */
+enum nicfit_path nicfit__plan_path(const struct nicfit_server *sv, int a, int b);
+/* The number of slots of sv the vendor meant for role r. */
+int nicfit__plan_role_slots(const struct nicfit_server *sv, enum nicfit_slot_role r);
 
 /* What card c moves in slot s under the plan's protocol, ports used. */
 double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
@@ -101,6 +117,15 @@ int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *c
 void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c);
 /* Place the GPUs alone (no back end) and say where. */
 void nicfit__plan_place_gpus_only(struct nicfit_plan *p);
+/* plan_storage.c: R3's storage and in-band NICs, after the placements */
+void nicfit__plan_rule_storage(const struct nicfit_catalog *cat, struct nicfit_plan *p);
+/* A catalog NIC as the card model perf.h computes with (plan_backend.c). */
+void nicfit__plan_fill_card(struct nicfit_card *c, const struct nicfit_nic *n);
+/* Can card c (form factor form) go in slot s (plan_place.c)? */
+int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const char *form,
+				const struct nicfit_slot *s);
+/* Put an add-in front-end card in a free slot (after the GPUs and back-end cards). */
+void nicfit__plan_place_frontend(struct nicfit_plan *p);
 /* Say where the GPUs and cards went, and what the placement costs. */
 void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_choice *c);
 
@@ -115,6 +140,7 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 void nicfit__plan_estimates(struct nicfit_plan *p);
 void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 void nicfit__plan_notes(struct nicfit_plan *p);
+void nicfit__plan_fit_placed(struct nicfit_plan *p);
 void nicfit__plan_verdict(struct nicfit_plan *p);
 
 #endif

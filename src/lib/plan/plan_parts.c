@@ -27,8 +27,13 @@ static void add_est(struct nicfit_plan *p, const char *label, double gbps, doubl
 	e->seconds = seconds;
 }
 
+/*
+ * A ring all-reduce of bytes over nics links of `line` Gb/s per node,
+ * capped at node_gbps (what the node's cards move together in their
+ * slots): NCCL drives every card of a node at once, one ring per card.
+ */
 static double ring_seconds(const struct nicfit_plan *p, double bytes, double node_gbps,
-			   enum nicfit_proto proto, double line)
+			   int nics, enum nicfit_proto proto, double line)
 {
 	struct nicfit_speed sp;
 	struct nicfit_allreduce ar;
@@ -36,7 +41,7 @@ static double ring_seconds(const struct nicfit_plan *p, double bytes, double nod
 	memset(&sp, 0, sizeof(sp));
 	sp.gbps = line;
 	sp.kind = proto == NICFIT_PROTO_IB ? NICFIT_SPEED_ANY : NICFIT_SPEED_ETH;
-	if (nicfit_calc_allreduce(bytes, p->in.servers, 1, &sp, proto, node_gbps, &p->in.link,
+	if (nicfit_calc_allreduce(bytes, p->in.servers, nics, &sp, proto, node_gbps, &p->in.link,
 				  &p->in.ar, &ar, NULL))
 		return NAN;
 	return ar.seconds;
@@ -62,7 +67,7 @@ static void est_roce(struct nicfit_plan *p, const char *label, double bytes, dou
 	sp.kind = NICFIT_SPEED_ETH;
 	nicfit_link_calc(&sp, NICFIT_PROTO_ROCE, &p->in.link, &lr, NULL);
 	add_est(p, label, lr.goodput_gbps,
-		ring_seconds(p, bytes, lr.goodput_gbps, NICFIT_PROTO_ROCE, gbps));
+		ring_seconds(p, bytes, lr.goodput_gbps, 1, NICFIT_PROTO_ROCE, gbps));
 }
 
 /*
@@ -87,7 +92,8 @@ static void estimate_allreduce(struct nicfit_plan *p)
 		enum nicfit_proto proto = p->fabric == NICFIT_FABRIC_IB && p->be_card.ib_rate ?
 					  NICFIT_PROTO_IB : NICFIT_PROTO_ROCE;
 
-		t_be = ring_seconds(p, bytes, p->be_node_gbps, proto, p->be_port_gbps);
+		t_be = ring_seconds(p, bytes, p->be_node_gbps, p->be_cards, proto,
+				    p->be_port_gbps);
 		snprintf(label, sizeof(label), "%s %gG %s (this plan)", p->be_part, p->be_port_gbps,
 			 proto == NICFIT_PROTO_IB ? "InfiniBand" : "RoCE v2");
 		add_est(p, label, p->be_node_gbps, t_be);
@@ -96,7 +102,7 @@ static void estimate_allreduce(struct nicfit_plan *p)
 	sp.gbps = p->fe_port_gbps;
 	sp.kind = NICFIT_SPEED_ETH;
 	nicfit_link_calc(&sp, NICFIT_PROTO_TCP, &in->link, &lr, NULL);
-	t_fe = ring_seconds(p, bytes, lr.goodput_gbps, NICFIT_PROTO_TCP, p->fe_port_gbps);
+	t_fe = ring_seconds(p, bytes, lr.goodput_gbps, 1, NICFIT_PROTO_TCP, p->fe_port_gbps);
 	snprintf(label, sizeof(label), "%gGbE front end, TCP (no back end)", p->fe_port_gbps);
 	add_est(p, label, lr.goodput_gbps, t_fe);
 	if (!(p->be_port_gbps == ALT_LAB_GBPS))
@@ -217,6 +223,9 @@ void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 	if (!p->fe_onboard && p->fe_nic)
 		add_line(p, &p->fe_nic->e, p->fe_nic->part, p->fe_nic->e.name, "frontend",
 			 p->in.servers);
+	if (p->st_nic)
+		add_line(p, &p->st_nic->e, p->st_nic->part, p->st_nic->e.name, "storage",
+			 p->in.servers * p->st_cards);
 	for (i = 0; i < p->ncables; i++) {
 		const struct nicfit_plan_cable *c = &p->cables[i];
 		const struct nicfit_cable *cc = c->id[0] ? nicfit_catalog_find_cable(cat, c->id, "", NULL) : NULL;
@@ -327,6 +336,90 @@ void nicfit__plan_notes(struct nicfit_plan *p)
 }
 
 /*
+ * R1 again, on what R6 could place: the model's fit was judged on the
+ * GPUs asked for, but a server with room for fewer holds only what its
+ * slots take (8 x H100 asked, 4 placed: 309 GB usable, not 618), so the
+ * fit, and model_fit in the JSON, are judged again on the placed GPUs.
+ */
+void nicfit__plan_fit_placed(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	double need;
+	int i;
+
+	p->gpus_placed = 0;
+	for (i = 0; i < NICFIT_PLAN_MAX_GPUS && i < in->gpus_per_server; i++)
+		p->gpus_placed += p->gpu_slots[i] >= 0;
+	if (!p->fit_known || !in->gpu || p->gpus_placed >= in->gpus_per_server)
+		return;
+	need = p->train_state_gb > 0 ? p->train_state_gb : p->fit.total_gb;
+	p->fit.capacity_gb *= (double)p->gpus_placed / in->gpus_per_server;
+	p->fit.fits = need <= p->fit.capacity_gb;
+	p->fits_one_server = p->fit.fits;
+	if (p->gpus_placed > 0)
+		p->servers_needed = (p->gpus_needed + p->gpus_placed - 1) / p->gpus_placed;
+	nicfit__decide(&p->decisions, "R1", 1,
+		       "Only %d of the %d x %s asked fit %s: they hold %.1f GB usable, %s the %.1f GB "
+		       "needed.", p->gpus_placed, in->gpus_per_server, in->gpu->e.name,
+		       in->server->e.name, p->fit.capacity_gb,
+		       p->fit.fits ? "enough for" : "less than", need);
+}
+
+/*
+ * Critical findings that leave nothing to build as asked: GPUs or cards
+ * without a slot, a replica that fits no server, a fabric no switch
+ * builds. The other critical findings refuse what was asked (a part, a
+ * server count) and plan with something else, which the verdict says.
+ */
+static int unbuildable_code(const char *code)
+{
+	static const char *const codes[] = { "too-many-gpus", "no-slot-for-gpus", "no-slot",
+		"no-backend-card", "fabric-too-large", "replica-does-not-fit", "switch-speed",
+		"switch-fabric", "frontend-no-slot", NULL };
+	int i;
+
+	for (i = 0; codes[i]; i++)
+		if (!strcmp(code, codes[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The verdict when a critical finding stands (it never contradicts one):
+ * the finding first, what the placed GPUs hold, and its fix; a refused
+ * part is said first and the plan made without it follows. Returns 1
+ * when the verdict is complete.
+ */
+static int verdict_critical(struct nicfit_plan *p, char *rest, size_t n)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_finding *crit = NULL;
+	char fit[200];
+	size_t i;
+
+	p->buildable = 1;
+	for (i = 0; i < p->findings.n && !crit; i++)
+		if (p->findings.v[i].severity == NICFIT_SEV_CRITICAL)
+			crit = &p->findings.v[i];
+	if (!crit)
+		return 0;
+	p->buildable = 0;
+	if (!unbuildable_code(crit->code)) {
+		snprintf(rest, n, "Not as asked: %s Planned instead: ", crit->message);
+		return 0;
+	}
+	fit[0] = '\0';
+	if (p->fit_known && p->gpus_placed < in->gpus_per_server)
+		snprintf(fit, sizeof(fit), " Only %d of the %d GPUs fit, holding %.1f GB usable: %s.",
+			 p->gpus_placed, in->gpus_per_server, p->fit.capacity_gb,
+			 p->fits_one_server ? "enough for the model" : "the model does not fit them");
+	snprintf(p->verdict, sizeof(p->verdict), "Cannot be built as asked: %s%s%s%s%s",
+		 crit->message, fit, crit->fix ? " Fix: " : "", crit->fix ? crit->fix : "",
+		 crit->fix ? "." : "");
+	return 1;
+}
+
+/*
  * The verdict, the first line of every report: whether a back end is
  * needed and why, the card and fabric when it is, the model's fit and
  * the front end, in one paragraph a buyer can act on.
@@ -334,16 +427,25 @@ void nicfit__plan_notes(struct nicfit_plan *p)
 void nicfit__plan_verdict(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
-	char fe[200], be[300], fit[200];
+	char fe[200], be[300], fit[200], pre[400], whole[640];
 	char b[32];
 
+	pre[0] = '\0';
+	if (verdict_critical(p, pre, sizeof(pre)))
+		return;
 	fit[0] = '\0';
 	if (p->fit_known && !nicfit__plan_is_training(in->workload))
 		snprintf(fit, sizeof(fit), " %s at %s (%.1f GB) %s its %d x %s (%.1f GB usable).",
 			 in->model ? in->model->e.name : "The model", nicfit_precision_name(in->precision),
 			 p->fit.total_gb, p->fits_one_server ? "fits" : "does not fit",
 			 in->gpus_per_server, in->gpu->e.name, p->fit.capacity_gb);
-	if (p->fe_onboard)
+	if (p->load_over_storage)
+		snprintf(fe, sizeof(fe), "Front end: %s %g GbE; storage and in-band over %d x %s "
+			 "(%.0f Gb/s bonded to two switches), where the weights load in %s.",
+			 p->fe_onboard ? "the onboard" : p->fe_nic ? p->fe_nic->part : "a card",
+			 p->fe_port_gbps, p->st_cards, p->st_nic->part, p->st_node_gbps,
+			 nicfit_fmt_seconds(p->load_s, b, sizeof(b)));
+	else if (p->fe_onboard)
 		snprintf(fe, sizeof(fe), "Front end: the onboard %g GbE %s is enough%s%s.",
 			 p->fe_port_gbps, p->fe_nic ? p->fe_nic->family : p->fe_ob->name,
 			 p->load_s > 0 ? "; the weights load in " : "",
@@ -353,12 +455,13 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 			 p->fe_port_gbps, p->load_s > 0 ? "; the weights load in " : "",
 			 p->load_s > 0 ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "");
 	if (!p->backend_needed) {
-		snprintf(p->verdict, sizeof(p->verdict), "%d x %s: no back-end fabric needed (%s).%s %s",
+		snprintf(whole, sizeof(whole), "%d x %s: no back-end fabric needed (%s).%s %s",
 			 in->servers, in->server->e.name,
 			 in->workload == NICFIT_WL_REPLICATED ? "independent replicas" :
 			 nicfit__plan_is_training(in->workload) ? "one server keeps its gradients on PCIe" :
 			 p->fit_known ? "the model fits one server" :
 			 "assuming the model fits one server: fit not checked", fit, fe);
+		snprintf(p->verdict, sizeof(p->verdict), "%s%s", pre, whole);
 		return;
 	}
 	if (p->be_nic)
@@ -368,9 +471,10 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 			 p->back_to_back ? ", back to back" : "");
 	else
 		snprintf(be, sizeof(be), "no suitable card found (see findings)");
-	snprintf(p->verdict, sizeof(p->verdict), "%d x %s need a back-end RDMA fabric (%s): %s.%s %s",
+	snprintf(whole, sizeof(whole), "%d x %s need a back-end RDMA fabric (%s): %s.%s %s",
 		 in->servers, in->server->e.name,
 		 nicfit__plan_is_training(in->workload) ? "gradients are exchanged every step" :
 		 in->workload == NICFIT_WL_RDMA_STORAGE ? "RDMA storage" :
 		 "one model spans servers", be, fit, fe);
+	snprintf(p->verdict, sizeof(p->verdict), "%s%s", pre, whole);
 }

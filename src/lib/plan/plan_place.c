@@ -40,9 +40,16 @@ static int card_fits_slot(const struct nicfit_card *c, const char *form,
 
 	if (ocp != (s->kind && !strncmp(s->kind, "ocp", 3)))
 		return 0;
-	if (s->kind && (!strcmp(s->kind, "ndc") || !strcmp(s->kind, "flexlom")))
+	if (s->kind && (!strcmp(s->kind, "ndc") || !strcmp(s->kind, "flexlom") ||
+			!strcmp(s->kind, "baseboard")))
 		return 0;
 	return c->pcie_width <= (s->connector_width ? s->connector_width : s->width);
+}
+
+int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const char *form,
+				const struct nicfit_slot *s)
+{
+	return card_fits_slot(c, form, s);
 }
 
 double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
@@ -59,15 +66,40 @@ double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfi
 	return f.effective_gbps;
 }
 
+enum nicfit_path nicfit__plan_path(const struct nicfit_server *sv, int a, int b)
+{
+	const struct nicfit_slot *x = &sv->slots[a], *y = &sv->slots[b];
+
+	if (x->socket != y->socket)
+		return NICFIT_PATH_SYS;
+	if (x->pcie_switch >= 0 && x->pcie_switch == y->pcie_switch)
+		return NICFIT_PATH_PIX;
+	return NICFIT_PATH_PHB;
+}
+
+int nicfit__plan_role_slots(const struct nicfit_server *sv, enum nicfit_slot_role r)
+{
+	int i, n = 0;
+
+	for (i = 0; i < sv->nslots; i++)
+		n += sv->slots[i].role == r;
+	return n;
+}
+
 /*
  * R6's order of placements (docs/rules.md): the most GPUs placed (a plan
  * that drops a GPU is worse than any other), then the card reaching the
  * target, then (when none reaches it) the faster card by more than
- * PLAN_SAME_RATE_GBPS, then the most GPUs sharing a socket with a card
- * (GPUDirect RDMA across the inter-socket link loses bandwidth), then the
- * GPUs on the fewest sockets (their peer traffic stays under one CPU),
- * then the fewest slot lanes beyond the card's, then the server's slot
- * order (what the vendor's manual fills first).
+ * PLAN_SAME_RATE_GBPS, then the most GPUs with a card under their own
+ * PCIe switch (PIX/PXB: NCCL's default GPUDirect RDMA reach), then the
+ * most GPUs sharing a socket with a card (GPUDirect RDMA across the
+ * inter-socket link loses bandwidth), then cards spread over the sockets
+ * in proportion to the GPUs (four cards for GPUs on two sockets go 2 + 2,
+ * not 3 + 1), then the fewest cards in slots the vendor meant for another
+ * role (storage, front end), then the GPUs on the fewest sockets (their
+ * peer traffic stays under one CPU), then the fewest slot lanes beyond
+ * the card's, then the server's slot order (what the vendor's manual
+ * fills first).
  */
 static int better(const struct plan_choice *a, const struct plan_choice *b)
 {
@@ -79,8 +111,14 @@ static int better(const struct plan_choice *a, const struct plan_choice *b)
 		return a->meets > b->meets;
 	if (!a->meets && fabs(a->per_card - b->per_card) > PLAN_SAME_RATE_GBPS)
 		return a->per_card > b->per_card;
+	if (a->near != b->near)
+		return a->near > b->near;
 	if (a->local != b->local)
 		return a->local > b->local;
+	if (a->balance != b->balance)
+		return a->balance < b->balance;
+	if (a->role_miss != b->role_miss)
+		return a->role_miss < b->role_miss;
 	if (a->gpu_sockets != b->gpu_sockets)
 		return a->gpu_sockets < b->gpu_sockets;
 	if (a->waste != b->waste)
@@ -90,6 +128,8 @@ static int better(const struct plan_choice *a, const struct plan_choice *b)
 
 static int gpu_can_use(const struct nicfit_gpu *g, const struct nicfit_slot *s)
 {
+	if (g && g->baseboard)
+		return s->gpu == NICFIT_GPU_BASEBOARD;
 	if (s->gpu == NICFIT_GPU_DOUBLE)
 		return 1;
 	return s->gpu == NICFIT_GPU_SINGLE && g && !g->double_width;
@@ -106,6 +146,58 @@ struct search {
 	long budget;          /* evaluations left */
 };
 
+/*
+ * Pair each GPU with its closest card (the fewest GPUs already on it when
+ * several are as close, so that one card per GPU pairs one to one), and
+ * measure how the cards' sockets follow the GPUs' and how many cards sit
+ * in slots meant for another role.
+ */
+static void pair_and_balance(const struct search *S, struct plan_choice *c)
+{
+	const struct nicfit_server *sv = S->p->in.server;
+	int load[NICFIT_PLAN_MAX_CARDS] = { 0 };
+	int i, j, so;
+
+	c->near = 0;
+	c->balance = 0;
+	c->role_miss = 0;
+	for (i = 0; i < c->ngpu_placed; i++) {
+		int best = -1;
+		enum nicfit_path bp = NICFIT_PATH_SYS;
+
+		for (j = 0; j < S->ncards; j++) {
+			enum nicfit_path pth = nicfit__plan_path(sv, c->gpu_slots[i], c->nic_slots[j]);
+
+			if (best < 0 || pth < bp || (pth == bp && load[j] < load[best])) {
+				best = j;
+				bp = pth;
+			}
+		}
+		c->pair_card[i] = best;
+		c->pair_path[i] = bp;
+		if (best >= 0) {
+			load[best]++;
+			c->near += bp <= NICFIT_PATH_PXB;
+		}
+	}
+	for (j = 0; j < S->ncards; j++) {
+		enum nicfit_slot_role r = sv->slots[c->nic_slots[j]].role;
+
+		c->role_miss += r != NICFIT_SLOT_ANY && r != NICFIT_SLOT_COMPUTE;
+	}
+	if (!S->ncards || !c->ngpu_placed)
+		return;
+	for (so = 0; so < sv->sockets && so < 32; so++) {
+		int g = 0, k = 0;
+
+		for (i = 0; i < c->ngpu_placed; i++)
+			g += sv->slots[c->gpu_slots[i]].socket == so;
+		for (j = 0; j < S->ncards; j++)
+			k += sv->slots[c->nic_slots[j]].socket == so;
+		c->balance += abs(k * c->ngpu_placed - g * S->ncards);
+	}
+}
+
 /* Score the complete placement S->cur and keep it if it is the best yet. */
 static void score(struct search *S)
 {
@@ -115,6 +207,14 @@ static void score(struct search *S)
 	unsigned seen = 0;
 	int i, j;
 
+	if (S->p->in.backend_slot_pin && S->ncards) {
+		int pinned = 0;
+
+		for (j = 0; j < S->ncards; j++)
+			pinned |= c.nic_slots[j] == S->p->in.backend_slot_pin - 1;
+		if (!pinned)
+			return; /* --backend-slot: a card sits there, or the placement does not count */
+	}
 	c.local = 0;
 	c.waste = 0;
 	c.order = 0;
@@ -146,6 +246,7 @@ static void score(struct search *S)
 				break;
 			}
 	}
+	pair_and_balance(S, &c);
 	c.per_card = weakest;
 	c.meets = weakest + NICFIT_EPS >= S->need;
 	c.valid = 1;
@@ -265,6 +366,12 @@ static void gpu_list(const struct nicfit_server *sv, const struct plan_choice *c
 	}
 }
 
+static const char *gpu_slot_kind(const struct nicfit_gpu *g)
+{
+	return g->baseboard ? "baseboard positions" : g->double_width ? "double-width GPU slots" :
+	       "single-width GPU slots";
+}
+
 void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c)
 {
 	const struct nicfit_server *sv = p->in.server;
@@ -286,8 +393,17 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 		u->width = s->width;
 		snprintf(u->what, sizeof(u->what), "GPU %d (%s)", i, p->in.gpu->e.name);
 	}
+	for (i = 0; i < NICFIT_PLAN_MAX_GPUS; i++) {
+		p->pair_card[i] = -1;
+		p->pair_path[i] = NICFIT_PATH_SYS;
+	}
 	if (!p->backend_needed)
 		return;
+	p->gpus_near = c->near;
+	for (i = 0; i < c->ngpu_placed; i++) {
+		p->pair_card[i] = c->pair_card[i];
+		p->pair_path[i] = c->pair_path[i];
+	}
 	for (i = 0; i < p->be_cards && p->nslots < NICFIT_PLAN_MAX_SLOTS; i++) {
 		const struct nicfit_slot *s = &sv->slots[c->nic_slots[i]];
 		struct nicfit_plan_slotuse *u = &p->slots[p->nslots++];
@@ -323,8 +439,8 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p)
 	if (c.ngpu_placed) {
 		nicfit_buf_init(&gp, 0);
 		gpu_list(p->in.server, &c, &gp);
-		nicfit__decide(&p->decisions, "R6", 1, "GPUs in %s-width GPU slots: %s%s.",
-			       p->in.gpu->double_width ? "double" : "single", gp.data,
+		nicfit__decide(&p->decisions, "R6", 1, "GPUs in %s: %s%s.",
+			       gpu_slot_kind(p->in.gpu), gp.data,
 			       c.ngpu_placed > 1 && c.gpu_sockets == 1 ?
 			       " - all on one socket, so GPU-to-GPU traffic stays under one CPU" : "");
 		if (nicfit_buf_error(&gp))
@@ -334,8 +450,9 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p)
 	if (c.ngpu_placed < p->in.gpus_per_server)
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_TOO_MANY_GPUS,
 				  "fewer GPUs per server, single-width GPUs, or another server",
-				  "%s has room for %d %s-width GPU%s (%d asked).", p->in.server->e.name,
-				  c.ngpu_placed, p->in.gpu->double_width ? "double" : "single",
+				  "%s has room for %d %s GPU%s (%d asked).", p->in.server->e.name,
+				  c.ngpu_placed, p->in.gpu->baseboard ? "baseboard" :
+				  p->in.gpu->double_width ? "double-width" : "single-width",
 				  c.ngpu_placed == 1 ? "" : "s", p->in.gpus_per_server);
 }
 
@@ -433,12 +550,19 @@ static void rule_cross_socket(struct nicfit_plan *p, const struct plan_choice *c
  * R6, GPU and card on one socket but separate root ports (gdr-level): the
  * PCIe path between them is PHB (or NODE on AMD EPYC), and NCCL uses
  * GPUDirect RDMA by default only up to PXB, a shared PCIe switch. The
- * planned servers put GPUs and cards in CPU slots, so the level must be
- * allowed explicitly. Advice, an info.
+ * level must be allowed explicitly for those pairs. Only where some
+ * planned pair is PHB or NODE: a GPU under the same switch as its card
+ * (PIX/PXB) needs nothing, and a SYS pair is gpu-nic-cross-socket's.
+ * Advice, an info.
  */
 static void rule_gdr_level(struct nicfit_plan *p, const struct plan_choice *c)
 {
-	if (c->ngpu_placed && p->gpus_local)
+	int i, mid = 0;
+
+	for (i = 0; i < c->ngpu_placed; i++)
+		mid += c->pair_card[i] >= 0 && (c->pair_path[i] == NICFIT_PATH_PHB ||
+						c->pair_path[i] == NICFIT_PATH_NODE);
+	if (mid)
 		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_GDR_LEVEL,
 				  "export NCCL_NET_GDR_LEVEL=PHB when GPU and NIC share a socket (NCCL has no "
 				  "NODE level: two host bridges of one NUMA node are PHB to it, on AMD EPYC too); "
@@ -459,18 +583,31 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 		nicfit_buf_init(&gp, 0);
 		gpu_list(sv, c, &gp);
 		nicfit__decide(&p->decisions, "R6", 1,
-			       "GPUs take their slots first (%s-width GPU slots): %s.",
-			       p->in.gpu->double_width ? "double" : "single", gp.data);
+			       "GPUs take their slots first (%s): %s.", gpu_slot_kind(p->in.gpu),
+			       gp.data);
 		if (nicfit_buf_error(&gp))
 			p->decisions.oom = 1;
 		nicfit_buf_release(&gp);
 	}
 	for (j = 0; j < p->be_cards; j++) {
 		const struct nicfit_slot *s = &sv->slots[c->nic_slots[j]];
-		int local = 0;
+		int local = 0, near = -1;
 
-		for (i = 0; i < c->ngpu_placed; i++)
+		for (i = 0; i < c->ngpu_placed; i++) {
 			local += sv->slots[c->gpu_slots[i]].socket == s->socket;
+			if (near < 0 && c->pair_card[i] == j && c->pair_path[i] <= NICFIT_PATH_PXB)
+				near = i;
+		}
+		if (near >= 0) {
+			nicfit__decide(&p->decisions, "R6", 1,
+				       "Back-end card %d in slot %s: PCIe Gen%d x%d, %s, under the PCIe "
+				       "switch of GPU %d (slot %s, path %s), so its GPUDirect RDMA "
+				       "traffic never reaches the CPU.", j, s->name, s->gen, s->width,
+				       sock_name(sv, s->socket, sock, sizeof(sock)), near,
+				       sv->slots[c->gpu_slots[near]].name,
+				       nicfit_path_name(c->pair_path[near]));
+			continue;
+		}
 		nicfit__decide(&p->decisions, "R6", 1,
 			       "Back-end card%s in slot %s: PCIe Gen%d x%d, %s, %s%s.",
 			       p->be_cards > 1 ? " (one of several)" : "", s->name, s->gen, s->width,
@@ -483,4 +620,84 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 	}
 	rule_cross_socket(p, c);
 	rule_gdr_level(p, c);
+}
+
+/* How well slot s suits a front-end card: its role first, then spare lanes. */
+static int frontend_slot_cost(const struct nicfit_slot *s, int width)
+{
+	int role = s->role == NICFIT_SLOT_FRONTEND ? 0 : s->role == NICFIT_SLOT_ANY ? 1 : 2;
+
+	return role * 100 + (s->width > width ? s->width - width : 0);
+}
+
+/*
+ * R6, the front-end card (docs/rules.md): an add-in front-end card is in
+ * the bill of materials, so it needs a slot like any other card: the free
+ * slot the vendor meant for the front end, else the one with the fewest
+ * lanes beyond the card's, after the GPUs and back-end cards have theirs.
+ * None left is critical (frontend-no-slot): the plan lists a card the
+ * server cannot hold.
+ */
+void nicfit__plan_place_frontend(struct nicfit_plan *p)
+{
+	const struct nicfit_server *sv = p->in.server;
+	const struct nicfit_nic *n = p->fe_nic;
+	struct nicfit_plan_slotuse *u;
+	struct nicfit_card c;
+	int i, j, best = -1, cost = 0;
+	char sock[40];
+
+	/* a host read without link figures has an empty slot map: nothing to judge */
+	if (p->in.frontend_slot_pin && p->fe_onboard)
+		nicfit__decide(&p->decisions, "R6", 1, "--frontend-slot %s not used: the front end is "
+			       "the server's onboard %s.", sv->slots[p->in.frontend_slot_pin - 1].name,
+			       p->fe_ob->name);
+	if (p->fe_onboard || !n || !sv->nslots)
+		return;
+	memset(&c, 0, sizeof(c));
+	c.pcie_width = n->pcie_width;
+	for (i = 0; i < sv->nslots; i++) {
+		int taken = 0;
+
+		for (j = 0; j < NICFIT_PLAN_MAX_GPUS; j++)
+			taken |= p->gpu_slots[j] == i;
+		for (j = 0; j < NICFIT_PLAN_MAX_CARDS; j++)
+			taken |= p->be_slots[j] == i;
+		if (taken || !card_fits_slot(&c, n->form_factor, &sv->slots[i]) ||
+		    sv->slots[i].gpu == NICFIT_GPU_BASEBOARD ||
+		    (p->in.frontend_slot_pin && i != p->in.frontend_slot_pin - 1))
+			continue;
+		if (best < 0 || frontend_slot_cost(&sv->slots[i], c.pcie_width) < cost) {
+			best = i;
+			cost = frontend_slot_cost(&sv->slots[i], c.pcie_width);
+		}
+	}
+	if (best < 0 && p->in.frontend_slot_pin) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,
+				  "another --frontend-slot, or none to let the plan choose",
+				  "Slot %s (--frontend-slot) cannot take the front-end %s (PCIe x%d): it "
+				  "holds a GPU or a back-end card, or is not a slot of that kind and width.",
+				  sv->slots[p->in.frontend_slot_pin - 1].name, n->part, n->pcie_width);
+		return;
+	}
+	if (best < 0) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,
+				  "fewer GPUs or back-end cards per server, or a server with onboard "
+				  "front-end ports",
+				  "The front-end %s (PCIe x%d) has no free slot in %s: the GPUs and back-end "
+				  "cards take every slot it fits.", n->part, n->pcie_width, sv->e.name);
+		return;
+	}
+	p->fe_slot = best;
+	if (p->nslots >= NICFIT_PLAN_MAX_SLOTS)
+		return;
+	u = &p->slots[p->nslots++];
+	snprintf(u->slot, sizeof(u->slot), "%s", sv->slots[best].name);
+	u->socket = sv->slots[best].socket;
+	u->gen = sv->slots[best].gen;
+	u->width = sv->slots[best].width;
+	snprintf(u->what, sizeof(u->what), "front-end NIC %s", n->part);
+	nicfit__decide(&p->decisions, "R6", 1, "Front-end card %s in slot %s: PCIe Gen%d x%d, %s.",
+		       n->part, sv->slots[best].name, sv->slots[best].gen, sv->slots[best].width,
+		       sock_name(sv, sv->slots[best].socket, sock, sizeof(sock)));
 }

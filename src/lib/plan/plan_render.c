@@ -57,6 +57,14 @@ static void emit_input(struct nicfit_emit *e, const struct nicfit_plan_input *in
 		nicfit_emit_null(e, "storage_gbps");
 	nicfit_emit_number(e, "reloads_per_day", in->reloads_per_day);
 	nicfit_emit_string(e, "switch", in->sw ? in->sw->e.id : NULL);
+	nicfit_emit_string(e, "backend_slot", in->backend_slot_pin ?
+			   in->server->slots[in->backend_slot_pin - 1].name : NULL);
+	if (in->storage_nics >= 0)
+		nicfit_emit_int(e, "storage_nics", in->storage_nics);
+	else
+		nicfit_emit_null(e, "storage_nics");
+	nicfit_emit_string(e, "frontend_slot", in->frontend_slot_pin ?
+			   in->server->slots[in->frontend_slot_pin - 1].name : NULL);
 	nicfit_emit_end_object(e);
 }
 
@@ -104,6 +112,7 @@ static void emit_fit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	const struct nicfit_plan_input *in = &p->in;
 
 	nicfit_emit_string(e, "verdict", p->verdict);
+	nicfit_emit_bool(e, "buildable", p->buildable);
 	emit_input(e, in);
 	if (p->fit_known) {
 		nicfit_emit_begin_object(e, "model_fit");
@@ -114,6 +123,7 @@ static void emit_fit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 		if (p->train_state_gb > 0)
 			nicfit_emit_number(e, "training_state_gb", p->train_state_gb);
 		nicfit_emit_number(e, "capacity_gb", p->fit.capacity_gb);
+		nicfit_emit_int(e, "gpus_placed", p->gpus_placed);
 		nicfit_emit_bool(e, "fits_one_server", p->fits_one_server);
 		nicfit_emit_int(e, "gpus_needed", p->gpus_needed);
 		nicfit_emit_int(e, "servers_needed", p->servers_needed);
@@ -134,6 +144,7 @@ static void emit_frontend_json(struct nicfit_emit *e, const struct nicfit_plan *
 	nicfit_emit_string(e, "name", p->fe_onboard ? p->fe_ob->description :
 			   p->fe_nic ? p->fe_nic->e.name : NULL);
 	nicfit_emit_bool(e, "onboard", p->fe_onboard);
+	nicfit_emit_string(e, "slot", p->fe_slot >= 0 ? p->in.server->slots[p->fe_slot].name : NULL);
 	nicfit_emit_end_object(e);
 	if (p->load_s > 0)
 		nicfit_emit_number(e, "load_s", p->load_s);
@@ -141,6 +152,68 @@ static void emit_frontend_json(struct nicfit_emit *e, const struct nicfit_plan *
 		nicfit_emit_null(e, "load_s");
 	nicfit_emit_number(e, "serving_mbps", p->serving_mbps);
 	nicfit_emit_bool(e, "suggest_25g", p->fe_suggest_25g);
+	nicfit_emit_end_object(e);
+}
+
+/* Each placed GPU, its back-end card and the PCIe path class between them. */
+static void emit_pairs_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	const struct nicfit_server *sv = p->in.server;
+	int i;
+
+	nicfit_emit_begin_array(e, "pairs");
+	for (i = 0; i < NICFIT_PLAN_MAX_GPUS && p->gpu_slots[i] >= 0; i++) {
+		int c = p->pair_card[i];
+
+		if (c < 0)
+			continue;
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_int(e, "gpu", i);
+		nicfit_emit_string(e, "gpu_slot", sv->slots[p->gpu_slots[i]].name);
+		nicfit_emit_int(e, "card", c);
+		nicfit_emit_string(e, "nic_slot", sv->slots[p->be_slots[c]].name);
+		nicfit_emit_string(e, "path", nicfit_path_name(p->pair_path[i]));
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+}
+
+/* "8 PIX", "2 PHB, 2 SYS": the planned pairs by path class, into b. */
+static void path_counts(const struct nicfit_plan *p, char *b, size_t n)
+{
+	int count[NICFIT_PATH_SYS + 1] = { 0 };
+	size_t k = 0;
+	int i;
+
+	b[0] = '\0';
+	for (i = 0; i < NICFIT_PLAN_MAX_GPUS && p->gpu_slots[i] >= 0; i++)
+		if (p->pair_card[i] >= 0)
+			count[p->pair_path[i]]++;
+	for (i = 0; i <= NICFIT_PATH_SYS && k < n; i++)
+		if (count[i])
+			k += (size_t)snprintf(b + k, n - k, "%s%d %s", k ? ", " : "", count[i],
+					      nicfit_path_name((enum nicfit_path)i));
+}
+
+static void emit_storage_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	int i;
+
+	if (!p->st_nic) {
+		nicfit_emit_null(e, "storage");
+		return;
+	}
+	nicfit_emit_begin_object(e, "storage");
+	nicfit_emit_string(e, "part", p->st_nic->part);
+	nicfit_emit_string(e, "name", p->st_nic->e.name);
+	nicfit_emit_int(e, "cards_per_server", p->st_cards);
+	nicfit_emit_begin_array(e, "slots");
+	for (i = 0; i < p->st_cards; i++)
+		nicfit_emit_string(e, NULL, p->in.server->slots[p->st_slots[i]].name);
+	nicfit_emit_end_array(e);
+	nicfit_emit_number(e, "port_gbps", p->st_port_gbps);
+	nicfit_emit_number(e, "node_gbps", p->st_node_gbps);
+	nicfit_emit_bool(e, "loads_weights", p->load_over_storage);
 	nicfit_emit_end_object(e);
 }
 
@@ -174,12 +247,16 @@ static void emit_backend_json(struct nicfit_emit *e, const struct nicfit_plan *p
 		nicfit_emit_number(e, "target_gbps", p->be_target_gbps);
 		nicfit_emit_bool(e, "back_to_back", p->back_to_back);
 		nicfit_emit_int(e, "gpus_local", p->gpus_local);
+		nicfit_emit_int(e, "gpus_near", p->gpus_near);
+		nicfit_emit_int(e, "rails", p->rails);
+		emit_pairs_json(e, p);
 	} else {
 		nicfit_emit_null(e, "fabric");
 		nicfit_emit_null(e, "nic");
 	}
 	nicfit_emit_end_object(e);
 
+	emit_storage_json(e, p);
 	nicfit_emit_begin_object(e, "oob");
 	nicfit_emit_string(e, "name", in->server->oob_name);
 	nicfit_emit_number(e, "gbps", in->server->oob_gbps);
@@ -336,6 +413,38 @@ static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
 }
 
 /* The verdict and the parts in a few lines: back end, front end, OOB, step times. */
+/* "1, 3" (the back-end cards' slots), into b. */
+static const char *slot_names(const struct nicfit_plan *p, char *b, size_t n)
+{
+	size_t k = 0;
+	int i;
+
+	b[0] = '\0';
+	for (i = 0; i < p->be_cards && k < n; i++)
+		k += (size_t)snprintf(b + k, n - k, "%s%s", i ? ", " : "",
+				      p->in.server->slots[p->be_slots[i]].name);
+	return b;
+}
+
+/* ", sockets 0 + 1: 2 + 2" (cards per socket), into b; "" on one socket. */
+static const char *sockets_of_cards(const struct nicfit_plan *p, char *b, size_t n)
+{
+	int per[8] = { 0 }, i, used = 0;
+	size_t k;
+
+	for (i = 0; i < p->be_cards; i++)
+		per[p->in.server->slots[p->be_slots[i]].socket & 7]++;
+	for (i = 0; i < 8; i++)
+		used += per[i] > 0;
+	b[0] = '\0';
+	if (used < 2)
+		return b;
+	k = (size_t)snprintf(b, n, ", cards per socket:");
+	for (i = 0; i < 8 && i < p->in.server->sockets && k < n; i++)
+		k += (size_t)snprintf(b + k, n - k, "%s%d", i ? " + " : " ", per[i]);
+	return b;
+}
+
 static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	static const struct nicfit_column est_cols[] = {
@@ -355,14 +464,32 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 	if (p->backend_needed && p->be_nic) {
 		const struct nicfit_slot *s = &in->server->slots[p->be_slots[0]];
 
-		nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, slot %s (Gen%d x%d, socket %d)\n",
-				   bold, reset, p->be_part, p->be_nic->e.name, p->be_cards, s->name,
-				   s->gen, s->width, s->socket);
+		char paths[80];
+
+		if (p->rails)
+			nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, one per GPU: %d rails "
+					      "of %g G (Gen%d x%d)\n", bold, reset, p->be_part,
+					   p->be_nic->e.name, p->be_cards, p->rails, p->be_port_gbps,
+					   s->gen, s->width);
+		else if (p->be_cards > 1)
+			nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, slots %s (Gen%d x%d)%s\n",
+					   bold, reset, p->be_part, p->be_nic->e.name, p->be_cards,
+					   slot_names(p, b, sizeof(b)), s->gen, s->width,
+					   sockets_of_cards(p, paths, sizeof(paths)));
+		else
+			nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, slot %s (Gen%d x%d, socket %d)\n",
+					   bold, reset, p->be_part, p->be_nic->e.name, p->be_cards, s->name,
+					   s->gen, s->width, s->socket);
 		nicfit_emit_printf(e, "           %g Gb/s port; the slot feeds %.1f Gb/s: %.1f Gb/s per card "
 				      "(limited by the %s)%s\n",
 				   p->be_port_gbps, p->be_pcie_gbps, p->be_effective_gbps,
 				   !strcmp(p->be_limited_by, "pcie") ? "slot" : "port",
 				   p->be_cards > 1 ? "" : "");
+		path_counts(p, paths, sizeof(paths));
+		if (paths[0])
+			nicfit_emit_printf(e, "           GPU-NIC paths: %s%s\n", paths,
+					   p->gpus_near == in->gpus_per_server ?
+					   " - every GPU under the same PCIe switch as its card" : "");
 		nicfit_emit_printf(e, "           fabric: %s%s\n",
 				   p->fabric == NICFIT_FABRIC_IB ? "InfiniBand (subnet manager needed)" :
 				   "RoCE v2", p->back_to_back ? ", two servers back to back" :
@@ -381,11 +508,22 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 		nicfit_emit_printf(e, "%sFront end%s  %s %s, %d x %g GbE %s\n", bold, reset,
 				   p->fe_nic->part, p->fe_nic->e.name, p->fe_nic->ports,
 				   p->fe_nic->port_gbps, p->fe_nic->cage);
-	if (p->load_s > 0)
+	if (p->load_s > 0 && !p->load_over_storage)
 		nicfit_emit_printf(e, "           model load %s at %.2f GB/s; serving %.2f Mb/s\n",
 				   nicfit_fmt_seconds(p->load_s, b, sizeof(b)),
 				   (in->storage_gbps > 0 && in->storage_gbps < p->fe_goodput_gbps ?
 				    in->storage_gbps : p->fe_goodput_gbps) / 8, p->serving_mbps);
+	else if (p->load_s > 0)
+		nicfit_emit_printf(e, "           serving %.2f Mb/s\n", p->serving_mbps);
+	if (p->st_nic) {
+		nicfit_emit_printf(e, "%sStorage%s    %s %s, %d per server, one port each to two "
+				      "switches (bonded)\n", bold, reset, p->st_nic->part,
+				   p->st_nic->e.name, p->st_cards);
+		nicfit_emit_printf(e, "           storage and in-band %.1f Gb/s per server%s%s%s\n",
+				   p->st_node_gbps, p->load_over_storage ? "; model load " : "",
+				   p->load_over_storage ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "",
+				   p->load_over_storage ? " over them" : "");
+	}
 	nicfit_emit_printf(e, "%sOOB%s        %s %g GbE %s\n", bold, reset,
 			   in->server->oob_name ? in->server->oob_name : "BMC", in->server->oob_gbps,
 			   in->server->oob_cage ? in->server->oob_cage : "RJ45");
@@ -607,8 +745,20 @@ void nicfit_plan_render(struct nicfit_emit *e, const struct nicfit_plan *p)
 	}
 }
 
+int nicfit_plan_exit_code(enum nicfit_severity worst)
+{
+	return worst == NICFIT_SEV_CRITICAL ? 2 : worst == NICFIT_SEV_WARNING ? 1 : 0;
+}
+
 int nicfit_plan_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 		    struct nicfit_emit *e, struct nicfit_error *err)
+{
+	return nicfit_plan_run_judged(cat, spec, e, NULL, err);
+}
+
+int nicfit_plan_run_judged(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
+			   struct nicfit_emit *e, enum nicfit_severity *worst,
+			   struct nicfit_error *err)
 {
 	struct nicfit_plan_input in;
 	struct nicfit_plan *p;
@@ -649,11 +799,13 @@ int nicfit_plan_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 			if (strcmp(spec->pairs[i].key, "example"))
 				rc = nicfit_spec_add(merged, spec->pairs[i].key, spec->pairs[i].value, err);
 		if (!rc)
-			rc = nicfit_plan_run(cat, merged, e, err);
+			rc = nicfit_plan_run_judged(cat, merged, e, worst, err);
 		nicfit_spec_release(merged);
 		free(merged);
 		return rc;
 	}
+	if (worst)
+		*worst = NICFIT_SEV_NONE;
 	rc = nicfit_plan_input_from_spec(cat, spec, &in, err);
 	if (rc)
 		return rc;
@@ -663,6 +815,8 @@ int nicfit_plan_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 	rc = nicfit_plan(cat, &in, p, err);
 	if (!rc)
 		nicfit_plan_render(e, p);
+	if (!rc && worst)
+		*worst = nicfit_findings_worst(&p->findings);
 	nicfit_plan_release(p);
 	free(p);
 	return rc;

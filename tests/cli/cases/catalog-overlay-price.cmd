@@ -1,1 +1,2 @@
 --catalog tests/cli/data/prices.json plan --example=training --format csv
+# exit 1

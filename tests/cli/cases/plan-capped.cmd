@@ -1,1 +1,2 @@
 plan --example=capped
+# exit 1

@@ -1,1 +1,2 @@
 plan --example=training --backend-nic MCX9
+# exit 2

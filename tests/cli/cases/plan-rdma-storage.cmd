@@ -1,1 +1,2 @@
 plan --server r740xd --workload rdma-storage
+# exit 1

@@ -1,1 +1,2 @@
 plan --example=training --backend-nic MCX623106AE-CDAT -j -p
+# exit 1

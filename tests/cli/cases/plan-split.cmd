@@ -1,1 +1,2 @@
 plan --example=split
+# exit 1

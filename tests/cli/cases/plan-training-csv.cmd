@@ -1,1 +1,2 @@
 plan --example=training --format csv
+# exit 1

@@ -1,1 +1,2 @@
 plan --example=training --json --pretty
+# exit 1

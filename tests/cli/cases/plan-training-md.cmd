@@ -1,1 +1,2 @@
 plan --example=training --format md
+# exit 1

@@ -1,1 +1,2 @@
 plan --example=training --format svg
+# exit 1

@@ -1,1 +1,2 @@
 plan --example=training
+# exit 1

@@ -1,1 +1,2 @@
 plan --example=x710
+# exit 2

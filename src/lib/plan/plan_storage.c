@@ -1,0 +1,206 @@
+/*
+ * plan_storage.c - R3's storage and in-band NICs: on a server whose slot
+ * map marks slots for them (a DGX or HGX node), an RDMA card in each, its
+ * links to two storage/in-band switches, and the model's weights loaded
+ * over them. The back end is R5 (plan_backend.c), the front end's own
+ * port R3 (plan_frontend.c), the cables R8 (plan_fabric.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicfit/buf.h"
+#include "nicfit/units.h"
+#include "num_int.h"
+#include "plan_int.h"
+
+/*
+ * NVIDIA's DGX BasePOD bonds one port of each of the two storage/in-band
+ * cards (slot 1 and slot 2, port 2) for in-band management and Ethernet
+ * storage, each to its own switch (docs/nicfit-plan.1, data/servers.json
+ * dgx-h100): so a storage card counts one port towards the node's rate,
+ * and two cards are the default when the vendor marks two slots.
+ */
+#define STORAGE_PORTS_USED 1
+
+/* Is slot i free of GPUs and back-end cards? */
+static int slot_free(const struct nicfit_plan *p, int i)
+{
+	int j;
+
+	for (j = 0; j < NICFIT_PLAN_MAX_GPUS; j++)
+		if (p->gpu_slots[j] == i)
+			return 0;
+	for (j = 0; j < NICFIT_PLAN_MAX_CARDS; j++)
+		if (p->be_slots[j] == i)
+			return 0;
+	return p->fe_slot != i;
+}
+
+/*
+ * The slots for n storage cards: the free slots the vendor meant for
+ * storage first, then (for more cards than those, when asked) free slots
+ * of no stated role. Returns how many it found.
+ */
+static int storage_slots(const struct nicfit_plan *p, int n, int *out)
+{
+	const struct nicfit_server *sv = p->in.server;
+	int i, k = 0, pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < sv->nslots && k < n; i++) {
+			enum nicfit_slot_role r = sv->slots[i].role;
+
+			if (!slot_free(p, i) || (pass == 0 && r != NICFIT_SLOT_STORAGE) ||
+			    (pass == 1 && r != NICFIT_SLOT_ANY) || sv->slots[i].gpu != NICFIT_GPU_NONE)
+				continue;
+			out[k++] = i;
+		}
+	return k;
+}
+
+/*
+ * The storage card: an RoCE card that fits every chosen slot, with two
+ * ports or more first (one to each of two switches), then the most the
+ * used port moves in the slot (ties within PLAN_SAME_RATE_GBPS), then the
+ * newer PCIe generation (the card the slot was built for: ConnectX-7 in a
+ * Gen5 DGX), then a sourced price, the lower first, then the catalog's
+ * order.
+ */
+static const struct nicfit_nic *storage_card(const struct nicfit_catalog *cat,
+					     const struct nicfit_plan *p, const int *slots, int n,
+					     double *eff)
+{
+	const struct nicfit_nic *best = NULL;
+	size_t i;
+	int k;
+
+	*eff = 0;
+	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_NIC); i++) {
+		const struct nicfit_nic *c = nicfit_catalog_nic(cat, i);
+		struct nicfit_card card;
+		double e = 1e18;
+		int fits = 1;
+
+		if (!(c->rdma & NICFIT_RDMA_ROCE) || c->socket_direct)
+			continue;
+		nicfit__plan_fill_card(&card, c);
+		for (k = 0; k < n && fits; k++) {
+			fits = nicfit__plan_card_fits_slot(&card, c->form_factor,
+							   &p->in.server->slots[slots[k]]);
+			if (fits) {
+				double v = nicfit__plan_card_in_slot(p, &card,
+								     &p->in.server->slots[slots[k]],
+								     STORAGE_PORTS_USED, NULL);
+				e = v < e ? v : e;
+			}
+		}
+		if (!fits)
+			continue;
+		if (!best || (c->ports >= 2) > (best->ports >= 2) ||
+		    ((c->ports >= 2) == (best->ports >= 2) &&
+		     (e > *eff + PLAN_SAME_RATE_GBPS ||
+		      (fabs(e - *eff) <= PLAN_SAME_RATE_GBPS &&
+		       (c->pcie_gen > best->pcie_gen ||
+			(c->pcie_gen == best->pcie_gen && c->e.priced &&
+			 (!best->e.priced || c->e.price_usd < best->e.price_usd))))))) {
+			best = c;
+			*eff = e;
+		}
+	}
+	return best;
+}
+
+/* The weights over the storage cards' used ports, no faster than the storage. */
+static void storage_load(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	struct nicfit_link_result lr;
+	struct nicfit_speed sp;
+	double gbps;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.gbps = p->st_port_gbps;
+	sp.kind = NICFIT_SPEED_ETH;
+	if (nicfit_link_calc(&sp, NICFIT_PROTO_TCP, &in->link, &lr, NULL))
+		return;
+	gbps = lr.goodput_gbps * STORAGE_PORTS_USED * p->st_cards;
+	if (gbps > p->st_effective_gbps * p->st_cards)
+		gbps = p->st_effective_gbps * p->st_cards;
+	if (in->storage_gbps > 0 && in->storage_gbps < gbps)
+		gbps = in->storage_gbps;
+	p->st_node_gbps = gbps;
+	if (p->load_bytes > 0 && gbps > 0 && gbps > p->fe_goodput_gbps) {
+		p->load_s = p->load_bytes * 8 / (gbps * 1e9);
+		p->load_over_storage = 1;
+	}
+}
+
+/*
+ * R3, storage and in-band NICs (docs/rules.md): a server whose slot map
+ * marks storage/in-band slots gets an RDMA card in each (--storage-nics
+ * N for another count, 0 for none), as NVIDIA's DGX H100/H200 carries two
+ * dual-port ConnectX-7 in slots 1 and 2 for storage and in-band
+ * management; each card's used port goes to one of two switches, bonded,
+ * and the model's weights load over them (at TCP goodput, no faster than
+ * --storage-gbps), not over the 10GbE onboard port.
+ */
+void nicfit__plan_rule_storage(const struct nicfit_catalog *cat, struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_server *sv = in->server;
+	int want = in->storage_nics >= 0 ? in->storage_nics :
+		   nicfit__plan_role_slots(sv, NICFIT_SLOT_STORAGE);
+	int slots[NICFIT_PLAN_MAX_STORAGE], n, i;
+	struct nicfit_buf names;
+	char b[32];
+
+	p->st_nic = NULL;
+	p->st_cards = 0;
+	if (want <= 0)
+		return;
+	if (want > NICFIT_PLAN_MAX_STORAGE)
+		want = NICFIT_PLAN_MAX_STORAGE;
+	n = storage_slots(p, want, slots);
+	if (n > 0)
+		p->st_nic = storage_card(cat, p, slots, n, &p->st_effective_gbps);
+	if (n < want || !p->st_nic) {
+		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_STORAGE_NO_SLOT,
+				  "fewer storage NICs (--storage-nics), or a server with free slots for them",
+				  "%d storage/in-band NIC%s asked; %s has free slots for %d%s.", want,
+				  want == 1 ? "" : "s", sv->e.name, n,
+				  n && !p->st_nic ? ", and no RoCE card of the catalog fits them" : "");
+		if (!p->st_nic)
+			return;
+	}
+	p->st_cards = n;
+	p->st_port_gbps = p->st_nic->port_gbps;
+	nicfit_buf_init(&names, 0);
+	for (i = 0; i < n; i++) {
+		struct nicfit_plan_slotuse *u;
+
+		p->st_slots[i] = slots[i];
+		nicfit_buf_addf(&names, "%s%s", i ? ", " : "", sv->slots[slots[i]].name);
+		if (p->nslots >= NICFIT_PLAN_MAX_SLOTS)
+			continue;
+		u = &p->slots[p->nslots++];
+		snprintf(u->slot, sizeof(u->slot), "%s", sv->slots[slots[i]].name);
+		u->socket = sv->slots[slots[i]].socket;
+		u->gen = sv->slots[slots[i]].gen;
+		u->width = sv->slots[slots[i]].width;
+		snprintf(u->what, sizeof(u->what), "storage/in-band NIC %s", p->st_nic->part);
+	}
+	storage_load(p);
+	nicfit__decide(&p->decisions, "R3", 1,
+		       "Storage and in-band: %d x %s (%d x %g GbE %s) in slot%s %s, the slots %s "
+		       "meant for them; one port of each to one of two storage/in-band switches, "
+		       "bonded: %.1f Gb/s per server%s%s.", n, p->st_nic->part, p->st_nic->ports,
+		       p->st_port_gbps, p->st_nic->cage, n == 1 ? "" : "s",
+		       names.data ? names.data : "", sv->vendor ? sv->vendor : "the vendor",
+		       p->st_node_gbps, p->load_over_storage ? "; the weights load over them in " : "",
+		       p->load_over_storage ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "");
+	if (nicfit_buf_error(&names))
+		p->decisions.oom = 1;
+	nicfit_buf_release(&names);
+}

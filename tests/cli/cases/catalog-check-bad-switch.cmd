@@ -1,0 +1,2 @@
+catalog check tests/cli/data/bad-switch-catalog.json
+# exit 65
