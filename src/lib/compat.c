@@ -240,6 +240,24 @@ int nicfit_port_runs(const struct nicfit_port *p, double g)
 	return 0;
 }
 
+/*
+ * Electrical lanes a cage wires: an SFP 1, a QSFP 4, a QSFP-DD or a
+ * switch's OSFP 8; a NIC's OSFP cage the lanes of its port (ConnectX-7's
+ * single-port OSFP is 4-channel, NVIDIA MMA4Z00-NS400 / MCP7Y00).
+ */
+static int cage_lanes(const struct nicfit_port *p)
+{
+	int f = p->cage[0] ? 0 : -1, own = p->l.lanes * p->per_cage;
+
+	if (f < 0)
+		return own;
+	if (!strncasecmp(p->cage, "QSFP-DD", 7) || (is_osfp(p->cage) && p->is_switch))
+		return own > 8 ? own : 8;
+	if (!strncasecmp(p->cage, "QSFP", 4))
+		return own > 4 ? own : 4;
+	return own > 0 ? own : 1;
+}
+
 /* ---- the port-to-port fit ---------------------------------------------------- */
 
 static int lists_split(const struct nicfit_port *s, int legs, double g)
@@ -279,17 +297,31 @@ enum nicfit_match_kind nicfit_port_match(const struct nicfit_port *n, const stru
 			 s->id, s->gbps);
 		return f->kind = NICFIT_MATCH_NONE;
 	}
-	if (nicfit_port_runs(s, g) && n->l.lanes <= s->l.lanes) {
-		if (allow_split && s->l.lanes > n->l.lanes && s->l.lanes % n->l.lanes == 0 &&
-		    lists_split(s, s->l.lanes / n->l.lanes, n->gbps))
-			legs = s->l.lanes / n->l.lanes;
+	if (!(nicfit_port_runs(s, g) && n->l.lanes <= s->l.lanes)) {
+		/* the node may run its port rate on the switch's slower lanes (HDR100 as EDR) */
+		double r = n->gbps / s->l.lane_gbps;
+		long k = lround(r);
+
+		if (fabs(r - (double)k) < RATE_EPS && k >= 1 && k <= s->l.lanes &&
+		    k <= cage_lanes(n) && s->l.lane_gbps <= g + RATE_EPS) {
+			f->run.lanes = (int)k;
+			f->run.lane_gbps = g = s->l.lane_gbps;
+			f->run.mod = nicfit_modulation_of(g);
+		}
+	}
+	if (nicfit_port_runs(s, g) && f->run.lanes <= s->l.lanes) {
+		int nl = f->run.lanes;
+
+		if (allow_split && s->l.lanes > nl && s->l.lanes % nl == 0 &&
+		    lists_split(s, s->l.lanes / nl, n->gbps))
+			legs = s->l.lanes / nl;
 		f->kind = NICFIT_MATCH_DIRECT;
 		f->per_port = legs;
 		f->per_cage = legs * s->per_cage;
 		snprintf(f->why, sizeof(f->why),
 			 "%s: %d x %gG %s per port; %s: %d x %gG %s lanes per port, %d port%s per cage "
 			 "-> %d per port, %d per cage",
-			 n->id, n->l.lanes, g, nicfit_modulation_name(n->l.mod), s->id, s->l.lanes,
+			 n->id, nl, g, nicfit_modulation_name(f->run.mod), s->id, s->l.lanes,
 			 s->l.lane_gbps, nicfit_modulation_name(s->l.mod), s->per_cage,
 			 s->per_cage == 1 ? "" : "s", f->per_port, f->per_cage);
 		return f->kind;
@@ -399,7 +431,7 @@ int nicfit_cable_end_fits(const struct nicfit_cable *c, int end, const struct ni
 		return 0;
 	}
 	nicfit_cable_end_lanes(c, end, &l);
-	if (!nicfit_port_runs(p, l.lane_gbps) || l.lanes > p->l.lanes * p->per_cage) {
+	if (!nicfit_port_runs(p, l.lane_gbps) || l.lanes > cage_lanes(p)) {
 		snprintf(why, whylen, "its %d x %gG %s lanes do not run on %s (%d x %gG %s)", l.lanes,
 			 l.lane_gbps, nicfit_modulation_name(l.mod), p->id, p->l.lanes, p->l.lane_gbps,
 			 nicfit_modulation_name(p->l.mod));

@@ -183,7 +183,7 @@ static int explain_lanes(struct nicfit_cluster *c)
 	if (nt->fit.kind == NICFIT_MATCH_OPTICS) {
 		nicfit__decide(&c->decisions, "cluster.lanes", 1, "back end: %s", nt->fit.why);
 		f = nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_OPTICS_ONLY, NULL,
-				 "back end: %s: no DAC or AOC joins them", nt->fit.why);
+				 "back end: %s", nt->fit.why);
 		return f ? 0 : NICFIT_E_NOMEM;
 	}
 	for (i = 0; cat && i < nicfit_catalog_count(cat, NICFIT_KIND_SWITCH) && named < MAX_FITS_NAMED; i++) {
