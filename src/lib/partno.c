@@ -302,6 +302,9 @@ static int rules(struct dec *d)
 		return nicfit__bf_decode(d);
 	if (s[0] == 'C' && s[1] == 'X' && s[2] >= '0' && s[2] <= '9')
 		return nicfit__cx_decode(d, 2);
+	rc = nicfit__linkx_decode(d);
+	if (rc <= 0)
+		return rc;
 	rc = nicfit__intel_decode(d);
 	if (rc <= 0)
 		return rc;
@@ -379,6 +382,8 @@ int nicfit_decode(const struct nicfit_catalog *cat, const char *text,
 	if (other) {
 		reset(out);
 		nicfit__part_fill_from_entry(out, other, kind);
+		if (kind == NICFIT_KIND_CABLE)
+			nicfit__linkx_from_catalog(out, (const struct nicfit_cable *)(const void *)other);
 	} else if (nic) {
 		/* the catalog has it: its facts win, the rules explain and cross-check */
 		nicfit__part_take_facts(&rf, out);
@@ -414,6 +419,7 @@ int nicfit_decode(const struct nicfit_catalog *cat, const char *text,
 		return not_a_part(cat, &d);
 	}
 	setstr(out->input, sizeof(out->input), norm);
+	nicfit__linkx_fits(out, cat);
 	if (out->kind == NICFIT_PART_NIC)
 		plan_slots(out);
 	make_summary(out);

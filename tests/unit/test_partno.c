@@ -329,6 +329,85 @@ static void not_part_numbers(void **state)
 	assert_int_equal(nicfit_decode(NULL, NULL, &p, &err), NICFIT_E_DATA);
 }
 
+/*
+ * LinkX cable and transceiver OPNs by rule (the issue's four, and more):
+ * type, cage per end, legs, length or reach, and the catalog parts the
+ * ends fit. Sources: the family rows of partno_linkx.c.
+ */
+static const struct linkx_want {
+	const char *part, *type, *end_a, *end_b;
+	int legs;
+	double gbps, length_m, reach_m;
+	const char *fits_nic, *fits_switch;   /* one id that must be listed, or NULL */
+	const char *not_switch;               /* one id that must not be */
+} linkx[] = {
+	{ "MCP1600-C003", "dac", "QSFP28", "QSFP28", 1, 100, 3, 0, "mcx516a-ccat", "sn2100", "qm9700" },
+	{ "MFA1A00-C010", "aoc", "QSFP28", "QSFP28", 1, 100, 10, 0, "mcx516a-ccat", "sn2700", NULL },
+	{ "MMA1B00-C100D", "optic", "QSFP28", "MPO-12", 1, 100, 0, 100, "mcx516a-ccat", "sn2100", NULL },
+	{ "MCP4Y10-N002", "dac", "OSFP", "OSFP", 1, 800, 2, 0, NULL, "qm9700", "sn4700" },
+	{ "MCP7Y00-N01A", "breakout-dac", "OSFP", "OSFP", 2, 800, 1.5, 0, "mcx75310aas-neat", "sn5600", NULL },
+	{ "MCP7Y60-H002", "breakout-dac", "OSFP", "QSFP56", 2, 400, 2, 0, "mcx653105a-hdat", "qm9700", NULL },
+	{ "MCP7Y70-H001", "breakout-dac", "OSFP", "QSFP56", 4, 400, 1, 0, NULL, "qm9700", NULL },
+	{ "MFS1S50-V010E", "breakout-aoc", "QSFP56", "QSFP56", 2, 200, 10, 0, NULL, "sn3700", NULL },
+	{ "MMS4X00-NS400", "optic", "OSFP", "MPO-12", 1, 400, 0, 100, "mcx75310aas-neat", NULL, "qm9700" },
+	{ "MMS4X00-NS", "optic", "OSFP", "MPO-12", 2, 800, 0, 100, NULL, "qm9700", NULL },
+};
+
+static int listed(char (*ids)[24], int n, const char *id)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(ids[i], id))
+			return 1;
+	return 0;
+}
+
+static void linkx_opns(void **state)
+{
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	struct nicfit_part p;
+	size_t i;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
+	for (i = 0; i < sizeof(linkx) / sizeof(linkx[0]); i++) {
+		const struct linkx_want *w = &linkx[i];
+		const struct nicfit_part_cable *k = &p.cable;
+
+		nicfit_error_clear(&err);
+		if (nicfit_decode(cat, w->part, &p, &err))
+			fail_msg("%s: %s", w->part, err.msg);
+		if (!k->is_cable || strcmp(k->type, w->type) || strcmp(k->end_a, w->end_a) ||
+		    strcmp(k->end_b, w->end_b) || k->legs != w->legs || fabs(k->gbps - w->gbps) > 1e-9 ||
+		    fabs(k->length_m - w->length_m) > 1e-9 || fabs(k->reach_m - w->reach_m) > 1e-9)
+			fail_msg("%s: %s %s-%s x%d %g G %g m reach %g", w->part, k->type, k->end_a,
+				 k->end_b, k->legs, k->gbps, k->length_m, k->reach_m);
+		if (!p.catalog_id[0])
+			assert_int_equal(p.confidence, NICFIT_CONF_RULE);
+		if (w->fits_nic && !listed((char (*)[24])k->fits_nics, k->nfits_nics, w->fits_nic))
+			fail_msg("%s: %s not among the NICs it fits", w->part, w->fits_nic);
+		if (w->fits_switch &&
+		    !listed((char (*)[24])k->fits_switches, k->nfits_switches, w->fits_switch))
+			fail_msg("%s: %s not among the switches it fits", w->part, w->fits_switch);
+		if (w->not_switch &&
+		    listed((char (*)[24])k->fits_switches, k->nfits_switches, w->not_switch))
+			fail_msg("%s: listed as fitting %s", w->part, w->not_switch);
+	}
+	/* a flat-top OSFP NIC takes no twin-port finned end; no NIC takes MCP4Y10 */
+	assert_int_equal(nicfit_decode(cat, "MCP4Y10-N002", &p, &err), 0);
+	assert_int_equal(p.cable.nfits_nics, 0);
+	/* not a rate letter, no length */
+	assert_int_equal(nicfit_decode(cat, "MCP1600-Q003", &p, &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err.msg, "rate letter"));
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_decode(cat, "MCP1600-C", &p, &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err.msg, "length"));
+	nicfit_catalog_free(cat);
+}
+
 /* Hostile sizes: bounded work, a clear message. */
 static void huge_inputs(void **state)
 {
@@ -584,6 +663,7 @@ int main(void)
 		cmocka_unit_test(notes),
 		cmocka_unit_test(reading),
 		cmocka_unit_test(not_part_numbers),
+		cmocka_unit_test(linkx_opns),
 		cmocka_unit_test(huge_inputs),
 		cmocka_unit_test(with_catalog),
 		cmocka_unit_test(disagreement),
