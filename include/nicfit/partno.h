@@ -126,6 +126,7 @@ struct nicfit_part {
 	char ib_rate[8];                 /* "EDR", "HDR100"; "" when none */
 	int pcie_gen, pcie_gen_min;      /* gen_min 0 when only one is given */
 	int pcie_width;                  /* lanes (a Socket Direct card: per card) */
+	double card_gbps;                /* the most all ports move together; 0 = their sum */
 	int socket_direct;               /* the card spans two sockets (two x8 or x16 links) */
 	int multi_host;                  /* OCP Multi-Host variant */
 	unsigned rdma;                   /* NICFIT_RDMA_* bits; 0 = no RDMA */

@@ -165,6 +165,7 @@ int nicfit_part_card(const struct nicfit_part *p, struct nicfit_card *card)
 	card->pcie_width = p->pcie_width;
 	card->ports = p->ports;
 	card->port_gbps = p->port_gbps;
+	card->card_gbps = p->card_gbps;
 	card->rdma = p->rdma;
 	card->vpi = !strcmp(p->protocol, "VPI");
 	for (i = 0; p->ib_rate[0] && ib[i]; i++)

@@ -84,7 +84,7 @@ static const struct want table_rule[] = {
 	{ "MCX542B-ACAN", "ConnectX-5", "EN", 2, "SFP28", 25, "", 3, 0, 8, "ocp2", "none", 0, 0x1017, NC, NC },
 	{ "MCX562A-ACAI", "ConnectX-5", "EN", 2, "SFP28", 25, "", 3, 0, 16, "ocp3", "ocp3-internal-lock", 0, 0x1017, NC, NC },
 	{ "MCX566A-CDAB", "ConnectX-5 Ex", "EN", 2, "QSFP28", 100, "", 4, 0, 16, "ocp3", "ocp3-pull-tab", 0, 0x1019, NC, NC },
-	{ "MCX545B-ECAN", "ConnectX-5", "VPI", 1, "QSFP28", 100, "EDR", 3, 0, 8, "ocp2", "none", 0, 0x1017, NC, NC },
+	{ "MCX545B-ECAN", "ConnectX-5", "VPI", 1, "QSFP28", 100, "EDR", 3, 0, 16, "ocp2", "none", 0, 0x1017, NC, NC },
 	{ "MCX556M-ECAT-S25", "ConnectX-5", "VPI", 2, "QSFP28", 100, "EDR", 3, 0, 8, "pcie-hhhl", "tall", 1, 0x1017, NC, NC },
 	{ "MCX653106A-ECAT", "ConnectX-6", "VPI", 2, "QSFP56", 100, "HDR100", 4, 3, 16, "pcie-hhhl", "tall", 0, 0x101b, NC, NC },
 	{ "MCX651105A-EDAT", "ConnectX-6", "VPI", 1, "QSFP56", 100, "HDR100", 4, 3, 8, "pcie-hhhl", "tall", 0, 0x101b, NC, NC },
@@ -408,6 +408,39 @@ static void linkx_opns(void **state)
 	nicfit_catalog_free(cat);
 }
 
+/*
+ * Three facts the decoder had wrong (issue 12): the E810-CQDA2 moves about
+ * 100 Gb/s over both ports together (as calc nic has it), the MCX545B is
+ * PCIe 3.0 x16, the MCX311A x4.
+ */
+static void corrected_facts(void **state)
+{
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	struct nicfit_part p;
+	int i;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
+	assert_int_equal(nicfit_decode(cat, "E810-CQDA2", &p, &err), 0);
+	assert_true(p.nslots > 0);
+	for (i = 0; i < p.nslots; i++)
+		assert_true(p.slots[i].effective_gbps <= 100 + 1e-9);
+	assert_int_equal(nicfit_decode(NULL, "E810-CQDA2", &p, &err), 0);
+	assert_near(p.card_gbps, 100, 1e-9);
+	assert_true(p.slots[0].effective_gbps <= 100 + 1e-9);
+	assert_int_equal(nicfit_decode(NULL, "MCX545B-ECAN", &p, &err), 0);
+	assert_int_equal(p.pcie_width, 16);
+	assert_int_equal(nicfit_decode(NULL, "MCX542B-ACAN", &p, &err), 0);
+	assert_int_equal(p.pcie_width, 8);
+	assert_int_equal(nicfit_decode(NULL, "MCX311A-XCAT", &p, &err), 0);
+	assert_int_equal(p.pcie_width, 4);
+	assert_int_equal(nicfit_decode(NULL, "MCX312A-XCBT", &p, &err), 0);
+	assert_int_equal(p.pcie_width, 8);
+	nicfit_catalog_free(cat);
+}
+
 /* Hostile sizes: bounded work, a clear message. */
 static void huge_inputs(void **state)
 {
@@ -664,6 +697,7 @@ int main(void)
 		cmocka_unit_test(reading),
 		cmocka_unit_test(not_part_numbers),
 		cmocka_unit_test(linkx_opns),
+		cmocka_unit_test(corrected_facts),
 		cmocka_unit_test(huge_inputs),
 		cmocka_unit_test(with_catalog),
 		cmocka_unit_test(disagreement),
