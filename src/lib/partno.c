@@ -125,9 +125,11 @@ static void plan_slots(struct nicfit_part *p)
 	proto = (p->rdma & NICFIT_RDMA_ROCE) ? NICFIT_PROTO_ROCE :
 		!strcmp(p->protocol, "IB") ? NICFIT_PROTO_IB : NICFIT_PROTO_TCP;
 	gens[n++] = p->pcie_gen;
+	if (p->pcie_gen >= 6)
+		gens[n++] = 5;
 	if (p->pcie_gen >= 5)
 		gens[n++] = 4;
-	if (p->pcie_gen >= 4)
+	if (p->pcie_gen >= 4 && n < NICFIT_PART_SLOTS)
 		gens[n++] = 3;
 	/* a Socket Direct card is installed with both links: count their lanes together */
 	links = p->socket_direct ? 2 : 1;
@@ -198,7 +200,11 @@ static void make_summary(struct nicfit_part *p)
 	if (p->ports && n < sizeof(buf))
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", %d x %s", p->ports, p->cage);
 	if (p->port_gbps > 0 && n < sizeof(buf)) {
-		if (p->ib_rate[0])
+		if (!strcmp(p->ib_rate, "XDR") && p->port_gbps > 400)
+			/* XDR runs one 800G port; Ethernet splits the cage (ConnectX-8 fw notes) */
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", XDR InfiniBand or "
+					      "2 x %gGbE", p->port_gbps / 2);
+		else if (p->ib_rate[0])
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", %s InfiniBand or %gGbE",
 					      p->ib_rate, p->port_gbps);
 		else
@@ -303,6 +309,9 @@ static int rules(struct dec *d)
 		return nicfit__bf_decode(d);
 	if (s[0] == 'C' && s[1] == 'X' && s[2] >= '0' && s[2] <= '9')
 		return nicfit__cx_decode(d, 2);
+	rc = nicfit__sku_decode(d);
+	if (rc <= 0)
+		return rc;
 	rc = nicfit__linkx_decode(d);
 	if (rc <= 0)
 		return rc;
@@ -328,7 +337,8 @@ static int not_a_part(const struct nicfit_catalog *cat, struct dec *d)
 	snprintf(shown, sizeof(shown), "%.20s", d->s);
 	if (!strncmp(d->s, "900-", 4))
 		return nicfit_error_at(d->err, NICFIT_E_DATA, "part", 0, d->lead + 1,
-				       "'%s': NVIDIA 900-... SKUs are not decoded; give the MCX "
+				       "'%s': this NVIDIA 900-... SKU is not in nicfit's table "
+				       "(ConnectX-8 and BlueField-3 SKUs are); give the MCX "
 				       "ordering part number (card label, lspci -vv [PN]) (at column "
 				       "%ld)", shown, d->lead + 1);
 	return nicfit_error_at(d->err, NICFIT_E_DATA, "part", 0, d->lead + 1,

@@ -123,6 +123,9 @@ int nicfit__cx_decode(struct dec *d, size_t i);
 /* A BlueField DPU OPN ("MBF..."): recognised, not decoded position by position. */
 int nicfit__bf_decode(struct dec *d);
 
+/* ConnectX-8 / BlueField-3 900- SKUs and model names (partno_sku.c): 0, <0, 1 not one. */
+int nicfit__sku_decode(struct dec *d);
+
 /* ---- LinkX cables and transceivers (partno_linkx.c) ---------------------- */
 
 /* Read a LinkX OPN (MCP1600-C003): 0 decoded, <0 error, 1 not a LinkX OPN. */

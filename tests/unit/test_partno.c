@@ -441,6 +441,43 @@ static void corrected_facts(void **state)
 	nicfit_catalog_free(cat);
 }
 
+/* ConnectX-8 SuperNIC and BlueField-3 SKUs and model names (partno_sku.c sources). */
+static void supernic_skus(void **state)
+{
+	struct nicfit_error err;
+	struct nicfit_part p;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_decode(NULL, "900-9X81E-00EX-ST0", &p, &err), 0);
+	assert_string_equal(p.family, "ConnectX-8 SuperNIC");
+	assert_int_equal(p.kind, NICFIT_PART_NIC);
+	assert_string_equal(p.cage, "OSFP");
+	assert_string_equal(p.ib_rate, "XDR");
+	assert_int_equal(p.pcie_gen, 6);
+	assert_int_equal(p.pcie_width, 16);
+	assert_int_equal(p.slots[1].gen, 5);
+	assert_non_null(strstr(p.summary, "2 x 400GbE"));
+	assert_int_equal(nicfit_decode(NULL, "900-9X81Q-00CN-ST0", &p, &err), 0);
+	assert_int_equal(p.ports, 2);
+	assert_string_equal(p.cage, "QSFP112");
+	assert_int_equal(nicfit_decode(NULL, "900-9D3B6-00CV-AAH", &p, &err), 0);
+	assert_int_equal(p.kind, NICFIT_PART_DPU);
+	assert_string_equal(p.family, "BlueField-3");
+	assert_int_equal(p.ports, 2);
+	assert_near(p.port_gbps, 200, 1e-9);
+	assert_string_equal(p.ib_rate, "NDR200");
+	assert_int_equal(p.pcie_gen, 5);
+	assert_int_equal(p.crypto, 1);
+	assert_int_equal(nicfit_decode(NULL, "900-9D3B6-00SV-AA0", &p, &err), 0);
+	assert_int_equal(p.crypto, 0);
+	assert_int_equal(nicfit_decode(NULL, "B3240", &p, &err), 0);
+	assert_near(p.port_gbps, 400, 1e-9);
+	assert_int_equal(p.crypto, -1);
+	assert_int_equal(nicfit_decode(NULL, "900-9D3B6-00ZZ", &p, &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err.msg, "not in nicfit's table"));
+}
+
 /* Hostile sizes: bounded work, a clear message. */
 static void huge_inputs(void **state)
 {
@@ -698,6 +735,7 @@ int main(void)
 		cmocka_unit_test(not_part_numbers),
 		cmocka_unit_test(linkx_opns),
 		cmocka_unit_test(corrected_facts),
+		cmocka_unit_test(supernic_skus),
 		cmocka_unit_test(huge_inputs),
 		cmocka_unit_test(with_catalog),
 		cmocka_unit_test(disagreement),
