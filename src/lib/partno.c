@@ -321,6 +321,31 @@ static int rules(struct dec *d)
 	return nicfit__intel_family_error(d);
 }
 
+/*
+ * RDMA by generation: a ConnectX-3 does RoCE v1 only (an Ethernet
+ * link-layer protocol, ethertype 0x8915, confined to one broadcast
+ * domain); RoCE v2 (UDP port 4791, routable) starts with the ConnectX-3
+ * Pro (Red Hat Enterprise Linux 7 Networking Guide 13.2, "Transferring
+ * Data Using RoCE"). NVIDIA's driver stack dropped both from MLNX_OFED
+ * 5.1-0.6.6.0; 4.9 LTS is the last that supports them (MLNX_OFED 5.4 LTS
+ * release notes); nvidia-peermem (GPUDirect RDMA) builds against MLNX_OFED.
+ */
+static void rdma_generation(struct nicfit_part *p)
+{
+	int pro = !strcmp(p->family, "ConnectX-3 Pro");
+
+	if (p->kind != NICFIT_PART_NIC || (!pro && strcmp(p->family, "ConnectX-3")))
+		return;
+	if (pro)
+		note(p, "RDMA: RoCE v1 and RoCE v2 (ConnectX-3 Pro is the first generation with v2).");
+	else
+		note(p, "RDMA: RoCE v1 only, confined to one Ethernet broadcast domain; RoCE v2 "
+			"(routable, UDP 4791) needs a ConnectX-3 Pro or later.");
+	note(p, "Drivers: MLNX_OFED 4.9 LTS is the last NVIDIA stack for ConnectX-3 and ConnectX-3 "
+		"Pro (dropped from 5.1); GPUDirect RDMA through nvidia-peermem needs MLNX_OFED, not the "
+		"inbox mlx4 stack.");
+}
+
 static void reset(struct nicfit_part *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -431,6 +456,7 @@ int nicfit_decode(const struct nicfit_catalog *cat, const char *text,
 	}
 	setstr(out->input, sizeof(out->input), norm);
 	nicfit__linkx_fits(out, cat);
+	rdma_generation(out);
 	if (out->kind == NICFIT_PART_NIC)
 		plan_slots(out);
 	make_summary(out);

@@ -478,6 +478,25 @@ static void supernic_skus(void **state)
 	assert_non_null(strstr(err.msg, "not in nicfit's table"));
 }
 
+/* RDMA by generation: ConnectX-3 RoCE v1 only, Pro v2; MLNX_OFED 4.9 LTS the last stack. */
+
+static void roce_generation(void **state)
+{
+	struct nicfit_error err;
+	struct nicfit_part p;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_decode(NULL, "MCX354A-FCBT", &p, &err), 0);
+	assert_true(has_note(&p, "RoCE v1 only"));
+	assert_true(has_note(&p, "MLNX_OFED 4.9 LTS"));
+	assert_int_equal(nicfit_decode(NULL, "MCX312B-XCCT", &p, &err), 0);
+	assert_string_equal(p.family, "ConnectX-3 Pro");
+	assert_true(has_note(&p, "RoCE v1 and RoCE v2"));
+	assert_int_equal(nicfit_decode(NULL, "MCX4121A-ACAT", &p, &err), 0);
+	assert_false(has_note(&p, "RoCE v1"));
+}
+
 /* Hostile sizes: bounded work, a clear message. */
 static void huge_inputs(void **state)
 {
@@ -736,6 +755,7 @@ int main(void)
 		cmocka_unit_test(linkx_opns),
 		cmocka_unit_test(corrected_facts),
 		cmocka_unit_test(supernic_skus),
+		cmocka_unit_test(roce_generation),
 		cmocka_unit_test(huge_inputs),
 		cmocka_unit_test(with_catalog),
 		cmocka_unit_test(disagreement),
