@@ -368,7 +368,8 @@ static int not_a_part(const struct nicfit_catalog *cat, struct dec *d)
 				       "%ld)", shown, d->lead + 1);
 	return nicfit_error_at(d->err, NICFIT_E_DATA, "part", 0, d->lead + 1,
 			       "'%s' is not a part number nicfit can read: expected a ConnectX OPN "
-			       "(MCX...), an Intel adapter name (X710-DA2, E810-CQDA2 ...) or a "
+			       "(MCX...), a LinkX cable OPN (MCP1600-C003 ...), an Intel adapter name "
+			       "(X710-DA2, E810-CQDA2 ...) or a "
 			       "catalog id%s%s%s (at column %ld)", shown,
 			       near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "",
 			       d->lead + 1);
