@@ -218,6 +218,29 @@ static void explain(struct nicfit_cluster *c, enum nicfit_net n)
 }
 
 /*
+ * The RoCE lossless checklist for an Ethernet back end, as plan prints
+ * it: PFC on the RoCE priority (3), ECN marking for DCQCN, DSCP trust
+ * with congestion notification packets on DSCP 48 (NVIDIA NIC
+ * Configuration Operator's roceOptimized, docs/reference/anchors.md 1.6),
+ * MTU 9000 end to end; on Spectrum-4 also adaptive routing, which NVIDIA
+ * NetQ monitors on Spectrum-4 only (NetQ 4.11 "Spectrum Support").
+ */
+static void rule_roce_checklist(struct nicfit_cluster *c)
+{
+	const struct nicfit_cluster_net *be = &c->net[NICFIT_NET_BACKEND];
+	const struct nicfit_switch *s = be->sw.cat;
+
+	if (!be->enabled || !s || !s->fabric || strcmp(s->fabric, "ethernet") ||
+	    (c->nic && !(c->nic->rdma & NICFIT_RDMA_ROCE)))
+		return;
+	nicfit__decide(&c->decisions, "cluster.roce", 1,
+		       "back end: RoCE v2 on %s needs a lossless fabric: PFC on the RoCE priority (3), "
+		       "ECN marking for DCQCN, DSCP trust (CNPs on DSCP 48), MTU 9000 end to end%s",
+		       be->sw.id, s->e.name && strstr(s->e.name, "Spectrum-4") ?
+		       "; Spectrum-4: enable adaptive routing for the RoCE traffic (Spectrum-X)" : "");
+}
+
+/*
  * The back end's parts against each other: an InfiniBand switch needs
  * InfiniBand NICs; an Ethernet back end carries RDMA only with RoCE
  * NICs, and RoCE needs a lossless fabric (PFC and ECN) from the switch;
@@ -228,6 +251,8 @@ static void explain(struct nicfit_cluster *c, enum nicfit_net n)
 static void rule_backend_parts(struct nicfit_cluster *c)
 {
 	const struct nicfit_cluster_net *be = &c->net[NICFIT_NET_BACKEND];
+
+	rule_roce_checklist(c);
 
 	if (be->sw.cat && c->nic) {
 		int ib_sw = be->sw.cat->fabric && !strcmp(be->sw.cat->fabric, "infiniband");
