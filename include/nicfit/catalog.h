@@ -118,6 +118,8 @@ struct nicfit_nic {
 	int nsubsys;
 	const char *psids[NICFIT_MAX_LIST]; /* firmware PSIDs (board_id): "MT_0000000834" */
 	int npsids;
+	int lanes;                /* electrical lanes per port, 0 = from cage and rate */
+	double lane_gbps;         /* signalling rate per lane, 0 = from cage and rate */
 };
 
 enum nicfit_cable_type {
@@ -141,6 +143,9 @@ struct nicfit_cable {
 	double length_m;          /* < 0 for optics */
 	double max_length_m;
 	const char *medium, *fiber, *standard, *coding;
+	int lanes_a, lanes_b;     /* electrical lanes per end (end b: per leg), 0 = derived */
+	double serdes_gbps_a, serdes_gbps_b; /* rate per lane at each end, 0 = derived */
+	const char *top_a, *top_b; /* OSFP ends: "flat" or "finned", NULL = derived */
 };
 
 struct nicfit_switch {
@@ -158,6 +163,10 @@ struct nicfit_switch {
 	const char *uplink_cage;
 	const char *uplink_breakout[NICFIT_MAX_LIST];
 	int nuplink_breakout;
+	int lanes_per_port;       /* electrical lanes of one logical port, 0 = derived */
+	double lane_gbps;         /* native SerDes rate per lane, 0 = derived */
+	double lane_rates[NICFIT_MAX_LIST]; /* lane rates the ports run; none = up to native */
+	int nlane_rates;
 };
 
 #define NICFIT_MAX_SLOTS 32

@@ -61,6 +61,7 @@
 #include <stddef.h>
 
 #include "nicfit/catalog.h"
+#include "nicfit/compat.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
 #include "nicfit/finding.h"
@@ -221,6 +222,7 @@ struct nicfit_cluster_net {
 	long cables;            /* physical cables (a breakout cable serves several links) */
 	long ports_total;       /* switch ports of this network */
 	long ports_free;
+	struct nicfit_port_match fit;  /* how a node port meets a switch port (nicfit/compat.h) */
 };
 
 /* A counted item: one cable type and length, an optic, or a fibre. */

@@ -8,6 +8,9 @@
  *     ConnectX-7, read position by position with the rules of
  *     docs/reference/nic-identity.md section 1 ("MCX 6 5 3 1 0 5 A - H D A T"),
  *     so that an OPN that is not in the catalog still decodes;
+ *   - NVIDIA LinkX cable and transceiver OPNs (MCP, MCA, MFA, MFS, MMA,
+ *     MMS ...) by rule: type, rate, cage per end, splitter legs, length or
+ *     reach, and the catalog NICs and switches each end plugs into;
  *   - Intel Ethernet adapter names (X710-DA2, E810-CQDA2, ...) from a table
  *     of the adapters nicfit knows (docs/reference/nic-identity.md section 2);
  *   - any id or part number of the catalog (a BlueField DPU OPN, a
@@ -80,6 +83,30 @@ struct nicfit_part_slot {
 	const char *limited_by; /* "pcie" or "ports" (static) */
 };
 
+#define NICFIT_PART_FITS 10
+
+/* A cable or transceiver: its ends, and the catalog parts it fits. */
+struct nicfit_part_cable {
+	int is_cable;         /* 1 when the part is a cable or transceiver */
+	char type[16];        /* "dac", "acc", "aoc", "optic", "breakout-dac", ... */
+	char end_a[12];       /* cage of the fast end ("OSFP") */
+	char end_b[16];       /* cage of the other end(s), or an optic's fibre connector */
+	int legs;             /* ends at end_b (2 or 4 for a splitter) */
+	double gbps;          /* rate of end_a */
+	double leg_gbps;      /* rate of each leg */
+	int lanes_a, lanes_b; /* electrical lanes at each end (end b: per leg) */
+	double serdes_a, serdes_b; /* their rate */
+	char top_a[8], top_b[8]; /* OSFP ends: "flat" or "finned"; "" otherwise */
+	double length_m;      /* 0 for a transceiver */
+	double reach_m;       /* a transceiver's reach; 0 when not stated */
+	char medium[8];       /* "copper", "fiber" */
+	char fiber[4];        /* "MMF", "SMF", "" */
+	char fits_nics[NICFIT_PART_FITS][24];     /* catalog NIC ids it plugs into */
+	int nfits_nics;
+	char fits_switches[NICFIT_PART_FITS][24]; /* catalog switch ids */
+	int nfits_switches;
+};
+
 /* The decoded facts. Unknown numbers are 0, unknown strings "". */
 struct nicfit_part {
 	char input[NICFIT_PART_MAX + 1]; /* the text, trimmed and upper-cased */
@@ -99,6 +126,7 @@ struct nicfit_part {
 	char ib_rate[8];                 /* "EDR", "HDR100"; "" when none */
 	int pcie_gen, pcie_gen_min;      /* gen_min 0 when only one is given */
 	int pcie_width;                  /* lanes (a Socket Direct card: per card) */
+	double card_gbps;                /* the most all ports move together; 0 = their sum */
 	int socket_direct;               /* the card spans two sockets (two x8 or x16 links) */
 	int multi_host;                  /* OCP Multi-Host variant */
 	unsigned rdma;                   /* NICFIT_RDMA_* bits; 0 = no RDMA */
@@ -117,6 +145,7 @@ struct nicfit_part {
 	struct nicfit_part_slot slots[NICFIT_PART_SLOTS];
 	int nslots;
 	char summary[256];               /* one line: family, ports, speed, PCIe */
+	struct nicfit_part_cable cable;  /* cables and transceivers */
 };
 
 /*

@@ -226,6 +226,8 @@ static void fill_nic(struct nicfit_nic *n, json_t *o)
 		n->subsys[n->nsubsys][1] = hex(d);
 		n->nsubsys++;
 	}
+	n->lanes = gi(o, "lanes", 0);
+	n->lane_gbps = gn(o, "lane_gbps", 0);
 }
 
 static void fill_cable(struct nicfit_cable *c, json_t *o)
@@ -251,10 +253,19 @@ static void fill_cable(struct nicfit_cable *c, json_t *o)
 	c->fiber = gs(o, "fiber");
 	c->standard = gs(o, "standard");
 	c->coding = gs(o, "coding");
+	c->lanes_a = gi(o, "lanes_a", 0);
+	c->lanes_b = gi(o, "lanes_b", 0);
+	c->serdes_gbps_a = gn(o, "serdes_gbps_a", 0);
+	c->serdes_gbps_b = gn(o, "serdes_gbps_b", 0);
+	c->top_a = gs(o, "top_a");
+	c->top_b = gs(o, "top_b");
 }
 
 static void fill_switch(struct nicfit_switch *s, json_t *o)
 {
+	json_t *a;
+	size_t i;
+
 	fill_entry(&s->e, o);
 	s->vendor = gs(o, "vendor");
 	s->fabric = gs(o, "fabric");
@@ -271,6 +282,11 @@ static void fill_switch(struct nicfit_switch *s, json_t *o)
 	s->nuplink_breakout = gstrs(o, "uplink_breakout", s->uplink_breakout, NICFIT_MAX_LIST);
 	s->lossless = gb(o, "lossless");
 	s->subnet_manager = gb(o, "subnet_manager");
+	s->lanes_per_port = gi(o, "lanes_per_port", 0);
+	s->lane_gbps = gn(o, "lane_gbps", 0);
+	a = json_object_get(o, "lane_rates");
+	for (i = 0; i < json_array_size(a) && s->nlane_rates < NICFIT_MAX_LIST; i++)
+		s->lane_rates[s->nlane_rates++] = json_number_value(json_array_get(a, i));
 }
 
 static enum nicfit_slot_role slot_role(const char *r)

@@ -55,6 +55,7 @@ static const char *const cable_types[] = { "dac", "aoc", "optic", "breakout-dac"
 static const char *const media[] = { "copper", "fiber", NULL };
 static const char *const fibers[] = { "MMF", "SMF", NULL };
 static const char *const codings[] = { "generic", "nvidia", "intel", "intel/nvidia", NULL };
+static const char *const tops[] = { "flat", "finned", NULL };
 static const char *const fabrics[] = { "ethernet", "infiniband", NULL };
 static const char *const heights[] = { "full", "low", NULL };
 static const char *const lengths[] = { "full", "half", NULL };
@@ -108,6 +109,8 @@ static const struct field nic_fields[] = {
 	{ "driver", F_STR, 0, 1, 32, NULL, NULL },
 	{ "module_coding", F_STR, 0, 0, 0, NULL, codings },
 	{ "role", F_ASTR, 0, 0, 0, NULL, roles },
+	{ "lanes", F_INT, 0, 1, 8, NULL, NULL },
+	{ "lane_gbps", F_NUM, 0, 1, 400, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
@@ -126,6 +129,12 @@ static const struct field cable_fields[] = {
 	{ "fiber", F_STR, 0, 0, 0, NULL, fibers },
 	{ "standard", F_STR, 0, 1, 64, NULL, NULL },
 	{ "coding", F_STR, 0, 0, 0, NULL, codings },
+	{ "lanes_a", F_INT, 0, 1, 8, NULL, NULL },
+	{ "lanes_b", F_INT, 0, 1, 8, NULL, NULL },
+	{ "serdes_gbps_a", F_NUM, 0, 1, 400, NULL, NULL },
+	{ "serdes_gbps_b", F_NUM, 0, 1, 400, NULL, NULL },
+	{ "top_a", F_STR, 0, 0, 0, NULL, tops },
+	{ "top_b", F_STR, 0, 0, 0, NULL, tops },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
@@ -146,6 +155,9 @@ static const struct field switch_fields[] = {
 	{ "lossless", F_BOOL, 0, 0, 0, NULL, NULL },
 	{ "subnet_manager", F_BOOL, 0, 0, 0, NULL, NULL },
 	{ "form", F_STR, 0, 1, 8, NULL, NULL },
+	{ "lanes_per_port", F_INT, 0, 1, 8, NULL, NULL },
+	{ "lane_gbps", F_NUM, 0, 1, 400, NULL, NULL },
+	{ "lane_rates", F_ANUM, 0, 1, 400, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 

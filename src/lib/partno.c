@@ -125,9 +125,11 @@ static void plan_slots(struct nicfit_part *p)
 	proto = (p->rdma & NICFIT_RDMA_ROCE) ? NICFIT_PROTO_ROCE :
 		!strcmp(p->protocol, "IB") ? NICFIT_PROTO_IB : NICFIT_PROTO_TCP;
 	gens[n++] = p->pcie_gen;
+	if (p->pcie_gen >= 6)
+		gens[n++] = 5;
 	if (p->pcie_gen >= 5)
 		gens[n++] = 4;
-	if (p->pcie_gen >= 4)
+	if (p->pcie_gen >= 4 && n < NICFIT_PART_SLOTS)
 		gens[n++] = 3;
 	/* a Socket Direct card is installed with both links: count their lanes together */
 	links = p->socket_direct ? 2 : 1;
@@ -165,6 +167,7 @@ int nicfit_part_card(const struct nicfit_part *p, struct nicfit_card *card)
 	card->pcie_width = p->pcie_width;
 	card->ports = p->ports;
 	card->port_gbps = p->port_gbps;
+	card->card_gbps = p->card_gbps;
 	card->rdma = p->rdma;
 	card->vpi = !strcmp(p->protocol, "VPI");
 	for (i = 0; p->ib_rate[0] && ib[i]; i++)
@@ -197,7 +200,11 @@ static void make_summary(struct nicfit_part *p)
 	if (p->ports && n < sizeof(buf))
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", %d x %s", p->ports, p->cage);
 	if (p->port_gbps > 0 && n < sizeof(buf)) {
-		if (p->ib_rate[0])
+		if (!strcmp(p->ib_rate, "XDR") && p->port_gbps > 400)
+			/* XDR runs one 800G port; Ethernet splits the cage (ConnectX-8 fw notes) */
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", XDR InfiniBand or "
+					      "2 x %gGbE", p->port_gbps / 2);
+		else if (p->ib_rate[0])
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", %s InfiniBand or %gGbE",
 					      p->ib_rate, p->port_gbps);
 		else
@@ -302,10 +309,41 @@ static int rules(struct dec *d)
 		return nicfit__bf_decode(d);
 	if (s[0] == 'C' && s[1] == 'X' && s[2] >= '0' && s[2] <= '9')
 		return nicfit__cx_decode(d, 2);
+	rc = nicfit__sku_decode(d);
+	if (rc <= 0)
+		return rc;
+	rc = nicfit__linkx_decode(d);
+	if (rc <= 0)
+		return rc;
 	rc = nicfit__intel_decode(d);
 	if (rc <= 0)
 		return rc;
 	return nicfit__intel_family_error(d);
+}
+
+/*
+ * RDMA by generation: a ConnectX-3 does RoCE v1 only (an Ethernet
+ * link-layer protocol, ethertype 0x8915, confined to one broadcast
+ * domain); RoCE v2 (UDP port 4791, routable) starts with the ConnectX-3
+ * Pro (Red Hat Enterprise Linux 7 Networking Guide 13.2, "Transferring
+ * Data Using RoCE"). NVIDIA's driver stack dropped both from MLNX_OFED
+ * 5.1-0.6.6.0; 4.9 LTS is the last that supports them (MLNX_OFED 5.4 LTS
+ * release notes); nvidia-peermem (GPUDirect RDMA) builds against MLNX_OFED.
+ */
+static void rdma_generation(struct nicfit_part *p)
+{
+	int pro = !strcmp(p->family, "ConnectX-3 Pro");
+
+	if (p->kind != NICFIT_PART_NIC || (!pro && strcmp(p->family, "ConnectX-3")))
+		return;
+	if (pro)
+		note(p, "RDMA: RoCE v1 and RoCE v2 (ConnectX-3 Pro is the first generation with v2).");
+	else
+		note(p, "RDMA: RoCE v1 only, confined to one Ethernet broadcast domain; RoCE v2 "
+			"(routable, UDP 4791) needs a ConnectX-3 Pro or later.");
+	note(p, "Drivers: MLNX_OFED 4.9 LTS is the last NVIDIA stack for ConnectX-3 and ConnectX-3 "
+		"Pro (dropped from 5.1); GPUDirect RDMA through nvidia-peermem needs MLNX_OFED, not the "
+		"inbox mlx4 stack.");
 }
 
 static void reset(struct nicfit_part *p)
@@ -324,12 +362,14 @@ static int not_a_part(const struct nicfit_catalog *cat, struct dec *d)
 	snprintf(shown, sizeof(shown), "%.20s", d->s);
 	if (!strncmp(d->s, "900-", 4))
 		return nicfit_error_at(d->err, NICFIT_E_DATA, "part", 0, d->lead + 1,
-				       "'%s': NVIDIA 900-... SKUs are not decoded; give the MCX "
+				       "'%s': this NVIDIA 900-... SKU is not in nicfit's table "
+				       "(ConnectX-8 and BlueField-3 SKUs are); give the MCX "
 				       "ordering part number (card label, lspci -vv [PN]) (at column "
 				       "%ld)", shown, d->lead + 1);
 	return nicfit_error_at(d->err, NICFIT_E_DATA, "part", 0, d->lead + 1,
 			       "'%s' is not a part number nicfit can read: expected a ConnectX OPN "
-			       "(MCX...), an Intel adapter name (X710-DA2, E810-CQDA2 ...) or a "
+			       "(MCX...), a LinkX cable OPN (MCP1600-C003 ...), an Intel adapter name "
+			       "(X710-DA2, E810-CQDA2 ...) or a "
 			       "catalog id%s%s%s (at column %ld)", shown,
 			       near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "",
 			       d->lead + 1);
@@ -379,6 +419,8 @@ int nicfit_decode(const struct nicfit_catalog *cat, const char *text,
 	if (other) {
 		reset(out);
 		nicfit__part_fill_from_entry(out, other, kind);
+		if (kind == NICFIT_KIND_CABLE)
+			nicfit__linkx_from_catalog(out, (const struct nicfit_cable *)(const void *)other);
 	} else if (nic) {
 		/* the catalog has it: its facts win, the rules explain and cross-check */
 		nicfit__part_take_facts(&rf, out);
@@ -414,6 +456,8 @@ int nicfit_decode(const struct nicfit_catalog *cat, const char *text,
 		return not_a_part(cat, &d);
 	}
 	setstr(out->input, sizeof(out->input), norm);
+	nicfit__linkx_fits(out, cat);
+	rdma_generation(out);
 	if (out->kind == NICFIT_PART_NIC)
 		plan_slots(out);
 	make_summary(out);

@@ -78,6 +78,7 @@ void nicfit__part_fill_from_nic(struct nicfit_part *p, const struct nicfit_nic *
 	setstr(p->name, sizeof(p->name), n->e.name);
 	setstr(p->source, sizeof(p->source), n->e.source);
 	setstr(p->part, sizeof(p->part), n->part ? n->part : n->e.id);
+	p->card_gbps = n->card_gbps;
 	setstr(p->vendor, sizeof(p->vendor), n->vendor);
 	setstr(p->family, sizeof(p->family), n->family);
 	setstr(p->protocol, sizeof(p->protocol), n->protocol);

@@ -92,11 +92,14 @@ int nicfit__cx_base345(struct dec *d, struct opn *o)
 		}
 		if (pc == '5' || pc == '6')
 			o->community = 1;
-		o->width = 8;
+		/* the single-SFP+ MCX311A has a x4 edge connector; the other ConnectX-3 cards x8 */
+		o->width = f == '1' && pc == '1' ? 4 : 8;
 		pos_char(p, pc, "%d x %s", o->ports, o->cage);
-		if (f == '1' && pc == '1')
-			note(p, "MCX311A is listed as PCIe 3.0 x4 by community data; other ConnectX-3 "
-				"cards are x8.");
+		if (f == '1' && pc == '1') {
+			note(p, "MCX311A is a PCIe 3.0 x4 card (a x4 edge connector); other ConnectX-3 "
+				"cards are x8. The width rests on community data.");
+			unverified(p, "pcie_width");
+		}
 		return 0;
 	}
 	switch (pc) {

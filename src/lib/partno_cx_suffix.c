@@ -139,10 +139,16 @@ int nicfit__cx_letters(struct dec *d, struct opn *o)
 		break;
 	case 'B':
 		pos_char(p, v, "alternate board (e.g. OCP 2.0 Type 1)");
+		/*
+		 * A B board on OCP 2.0: the dual-SFP28 MCX542B is x8, the QSFP28
+		 * MCX545B PCIe 3.0 x16 (NVIDIA ConnectX-5 EN OCP 2.0 user manual,
+		 * Interfaces: "through x16 edge connectors").
+		 */
 		if (o->ocp == 2 && o->gen == 5) {
-			o->width = 8;
-			note(p, "B boards on OCP 2.0 are PCIe x8 (MCX542B); community data lists "
-				"MCX545B-CCUN as x16.");
+			if (strcmp(o->cage, "QSFP28"))
+				o->width = 8;
+			note(p, "OCP 2.0 B boards: the SFP28 MCX542B is PCIe x8, the QSFP28 MCX545B "
+				"PCIe 3.0 x16 (NVIDIA ConnectX-5 OCP 2.0 user manual, Interfaces).");
 		}
 		break;
 	case 'M':

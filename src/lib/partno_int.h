@@ -122,6 +122,18 @@ struct opn {
 int nicfit__cx_decode(struct dec *d, size_t i);
 /* A BlueField DPU OPN ("MBF..."): recognised, not decoded position by position. */
 int nicfit__bf_decode(struct dec *d);
+
+/* ConnectX-8 / BlueField-3 900- SKUs and model names (partno_sku.c): 0, <0, 1 not one. */
+int nicfit__sku_decode(struct dec *d);
+
+/* ---- LinkX cables and transceivers (partno_linkx.c) ---------------------- */
+
+/* Read a LinkX OPN (MCP1600-C003): 0 decoded, <0 error, 1 not a LinkX OPN. */
+int nicfit__linkx_decode(struct dec *d);
+/* Fill p->cable from a catalog cable entry. */
+void nicfit__linkx_from_catalog(struct nicfit_part *p, const struct nicfit_cable *c);
+/* The catalog NICs and switches p's cable plugs into (p->cable.fits_*). */
+void nicfit__linkx_fits(struct nicfit_part *p, const struct nicfit_catalog *cat);
 /* The base digits of ConnectX-3, -4 and -5 (partno_cx_base.c). */
 int nicfit__cx_base345(struct dec *d, struct opn *o);
 /* The base digits of ConnectX-6 and the 6-digit ConnectX-7 (partno_cx_base.c). */

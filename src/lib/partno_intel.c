@@ -12,6 +12,12 @@
 
 #include "partno_int.h"
 
+/*
+ * What an E810-CQDA2 moves over both ports together, as the catalog's
+ * card_gbps has it (docs/reference/nic-identity.md 2.1, marked unverified).
+ */
+#define E810_CQDA2_CARD_GBPS 100
+
 #define REF2 "docs/reference/nic-identity.md \xc2\xa7" "2"
 
 /* ---- Intel adapters (docs/reference/nic-identity.md section 2) ----------------- */
@@ -128,9 +134,13 @@ void nicfit__intel_notes(struct nicfit_part *p, const struct intel_nic *n)
 	} else {
 		note(p, "RDMA: iWARP and RoCE v2 with the irdma driver.");
 	}
-	if (!strcmp(n->name, "E810-CQDA2"))
-		note(p, "Both ports together may be limited to about 100 Gb/s per card (unverified); "
-			"E810-2CQDA2 is the 200 Gb/s part.");
+	if (!strcmp(n->name, "E810-CQDA2")) {
+		/* the catalog's card_gbps for this card, so decode and calc nic agree */
+		p->card_gbps = E810_CQDA2_CARD_GBPS;
+		unverified(p, "card_gbps");
+		note(p, "Both ports together carry about 100 Gb/s per card (one E810-C controller; "
+			"unverified); E810-2CQDA2 is the 200 Gb/s part.");
+	}
 	if (!strcmp(n->name, "E810-2CQDA2"))
 		note(p, "Two E810 controllers on one card: the slot must bifurcate x16 into x8x8 "
 			"(unverified).");

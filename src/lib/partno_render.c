@@ -61,6 +61,88 @@ static void rdma_text(const struct nicfit_part *p, char *buf, size_t n)
 		 (p->rdma & NICFIT_RDMA_IWARP) ? "iWARP" : "");
 }
 
+/* A cable's or transceiver's ends and where they fit (docs/json-decode.md "cable"). */
+static void render_json_cable(struct nicfit_emit *e, const struct nicfit_part_cable *k)
+{
+	int i;
+
+	nicfit_emit_begin_object(e, "cable");
+	nicfit_emit_string(e, "type", k->type);
+	nicfit_emit_string(e, "end_a", k->end_a);
+	nicfit_emit_string(e, "end_b", k->end_b);
+	nicfit_emit_int(e, "legs", k->legs);
+	nicfit_emit_number(e, "gbps", k->gbps);
+	nicfit_emit_number(e, "leg_gbps", k->leg_gbps);
+	emit_int_or_null(e, "lanes_a", k->lanes_a);
+	if (k->serdes_a > 0)
+		nicfit_emit_number(e, "lane_gbps_a", k->serdes_a);
+	else
+		nicfit_emit_null(e, "lane_gbps_a");
+	emit_int_or_null(e, "lanes_b", k->lanes_b);
+	if (k->serdes_b > 0)
+		nicfit_emit_number(e, "lane_gbps_b", k->serdes_b);
+	else
+		nicfit_emit_null(e, "lane_gbps_b");
+	emit_str_or_null(e, "top_a", k->top_a);
+	emit_str_or_null(e, "top_b", k->top_b);
+	if (k->length_m > 0)
+		nicfit_emit_number(e, "length_m", k->length_m);
+	else
+		nicfit_emit_null(e, "length_m");
+	if (k->reach_m > 0)
+		nicfit_emit_number(e, "reach_m", k->reach_m);
+	else
+		nicfit_emit_null(e, "reach_m");
+	emit_str_or_null(e, "medium", k->medium);
+	emit_str_or_null(e, "fiber", k->fiber);
+	nicfit_emit_begin_array(e, "fits_nics");
+	for (i = 0; i < k->nfits_nics; i++)
+		nicfit_emit_string(e, NULL, k->fits_nics[i]);
+	nicfit_emit_end_array(e);
+	nicfit_emit_begin_array(e, "fits_switches");
+	for (i = 0; i < k->nfits_switches; i++)
+		nicfit_emit_string(e, NULL, k->fits_switches[i]);
+	nicfit_emit_end_array(e);
+	nicfit_emit_end_object(e);
+}
+
+static void text_list(struct nicfit_emit *e, const char *label, char (*ids)[24], int n)
+{
+	int i;
+
+	nicfit_emit_printf(e, "  %-11s ", label);
+	if (!n)
+		nicfit_emit_printf(e, "none in the catalog");
+	for (i = 0; i < n; i++)
+		nicfit_emit_printf(e, i ? ", %s" : "%s", ids[i]);
+	nicfit_emit_printf(e, "%s\n", n == NICFIT_PART_FITS ? ", ..." : "");
+}
+
+/* The text lines of a cable: ends, lanes, length or reach, what it fits. */
+static void render_text_cable(struct nicfit_emit *e, const struct nicfit_part *p)
+{
+	const struct nicfit_part_cable *k = &p->cable;
+
+	nicfit_emit_printf(e, "  ends        %s%s%s (%d x %g lanes) to %s%s%s", k->end_a,
+			   k->top_a[0] ? " " : "", k->top_a, k->lanes_a, k->serdes_a,
+			   k->legs > 1 ? (k->legs == 2 ? "2 x " : "4 x ") : "", k->end_b,
+			   k->top_b[0] ? " " : "");
+	nicfit_emit_printf(e, "%s", k->top_b);
+	if (k->lanes_b)
+		nicfit_emit_printf(e, " (%d x %g lanes%s)", k->lanes_b, k->serdes_b,
+				   k->legs > 1 ? " each" : "");
+	nicfit_emit_printf(e, ", %g Gb/s%s\n", k->legs > 1 ? k->leg_gbps : k->gbps,
+			   k->legs > 1 ? " per leg" : "");
+	if (k->length_m > 0)
+		nicfit_emit_printf(e, "  length      %g m\n", k->length_m);
+	if (k->reach_m > 0)
+		nicfit_emit_printf(e, "  reach       %g m%s%s\n", k->reach_m, k->fiber[0] ? " over " : "",
+				   k->fiber);
+	text_list(e, "fits NICs", (char (*)[24])k->fits_nics, k->nfits_nics);
+	text_list(e, "switches", (char (*)[24])k->fits_switches, k->nfits_switches);
+	nicfit_emit_printf(e, "  confidence  %s\n", nicfit_confidence_name(p->confidence));
+}
+
 static void render_json_facts(struct nicfit_emit *e, const struct nicfit_part *p)
 {
 	int i;
@@ -121,6 +203,8 @@ static void render_json_facts(struct nicfit_emit *e, const struct nicfit_part *p
 		nicfit_emit_string(e, NULL, p->unverified[i]);
 	nicfit_emit_end_array(e);
 	nicfit_emit_string(e, "summary", p->summary);
+	if (p->cable.is_cable)
+		render_json_cable(e, &p->cable);
 }
 
 static void render_slots(struct nicfit_emit *e, const struct nicfit_part *p)
@@ -149,7 +233,12 @@ static void render_slots(struct nicfit_emit *e, const struct nicfit_part *p)
 				 s->width);
 		else
 			snprintf(where, sizeof(where), "In a Gen%d x%d slot", s->gen, s->width);
-		if (!strcmp(s->limited_by, "pcie"))
+		if (p->card_gbps > 0 && p->card_gbps < p->ports * p->port_gbps &&
+		    strcmp(s->limited_by, "pcie"))
+			nicfit_emit_printf(e, "  %s: %.0f Gb/s, the card's limit for all its ports "
+					   "together (%g Gb/s; %.0f Gb/s of PCIe)\n", where,
+					   s->effective_gbps, p->card_gbps, s->pcie_gbps);
+		else if (!strcmp(s->limited_by, "pcie"))
 			nicfit_emit_printf(e, "  %s: about %.0f Gb/s (PCIe-bound; the ports could "
 					   "carry %.0f)\n", where, s->effective_gbps, s->ports_gbps);
 		else
@@ -173,6 +262,8 @@ static void render_text_facts(struct nicfit_emit *e, const struct nicfit_part *p
 
 	nicfit_emit_printf(e, "%s%s%s: %s\n", bold, p->part, reset, p->summary);
 	if (p->kind == NICFIT_PART_OTHER) {
+		if (p->cable.is_cable)
+			render_text_cable(e, p);
 		nicfit_emit_printf(e, "  source      %s\n", p->source);
 		return;
 	}

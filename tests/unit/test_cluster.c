@@ -522,6 +522,70 @@ static void breakout(void **state)
 
 /* Twin-port OSFP cages (QM9700: 64 logical NDR ports in 32 cages): one
  * splitter DAC or twin-port transceiver per cage, not per port. */
+/*
+ * Ports as lanes (issue 12): HDR NICs (4 x 50G PAM4) on a QM9700 take two
+ * ports per twin-port cage, 64 per switch, so 128 need more than one
+ * switch; EDR NICs (4 x 25G NRZ) on a QM8700 take a whole port each (the
+ * HDR100 split needs 2 x 50G legs), 80 nodes 80 ports. NVIDIA MCP7Y60 and
+ * MCP7Y70 specifications.
+ */
+static void lanes_decide_ports(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	const struct nicfit_cluster_net *be = &c.net[NICFIT_NET_BACKEND];
+	size_t i;
+	int splitter = 0;
+
+	(void)state;
+	backend_only(&in, 32, 4, 64);
+	in.net[NICFIT_NET_BACKEND].link_gbps = 200;
+	in.net[NICFIT_NET_BACKEND].switch_id = "qm9700";
+	in.nic_id = "mcx653105a-hdat";
+	size_ok(&in, &c);
+	assert_int_equal(be->fit.kind, NICFIT_MATCH_DIRECT);
+	assert_int_equal(be->fit.per_port, 1);
+	assert_int_equal(be->fit.per_cage, 2);
+	assert_int_equal(be->breakout, 1);
+	assert_int_equal(be->tiers, 2);
+	assert_true(be->tier[NICFIT_TIER_LEAF].switches >= 2);
+	assert_true(be->tier[NICFIT_TIER_LEAF].down <= 64);
+	for (i = 0; i < c.ncables; i++)
+		if (c.cables[i].net == NICFIT_NET_BACKEND && c.cables[i].cat &&
+		    !strncmp(c.cables[i].part, "mcp7y60", 7))
+			splitter = 1;
+	assert_true(splitter);
+	nicfit_cluster_release(&c);
+
+	backend_only(&in, 80, 1, 40);
+	in.gpus_per_node = 1;
+	in.net[NICFIT_NET_BACKEND].link_gbps = 100;
+	in.net[NICFIT_NET_BACKEND].switch_id = "qm8700";
+	in.nic_id = "mcx556a-ecat";
+	size_ok(&in, &c);
+	assert_int_equal(be->fit.per_port, 1);
+	assert_int_equal(be->breakout, 1);
+	assert_int_equal(be->tier[NICFIT_TIER_LEAF].down * be->tier[NICFIT_TIER_LEAF].switches, 80);
+	nicfit_cluster_release(&c);
+
+	/* a 400GbE ConnectX-7 on a Spectrum-3: optics at both ends, no copper */
+	backend_only(&in, 8, 1, 32);
+	in.net[NICFIT_NET_BACKEND].switch_id = "sn4700";
+	in.nic_id = "mcx75310aas-neat";
+	size_ok(&in, &c);
+	assert_int_equal(be->fit.kind, NICFIT_MATCH_OPTICS);
+	for (i = 0; i < c.ncables; i++) {
+		const struct nicfit_cluster_cable *x = &c.cables[i];
+
+		if (x->net != NICFIT_NET_BACKEND)
+			continue;
+		assert_true(!strcmp(x->type, "optic") || !strcmp(x->type, "fiber"));
+		if (x->cat)
+			assert_true(strcmp(x->cat->end_a, "QSFP112") != 0);
+	}
+	nicfit_cluster_release(&c);
+}
+
 static void twin_port_cages(void **state)
 {
 	static const char overlay[] = "{ \"schema\": \"nicfit.catalog.v1\", \"switches\": "
@@ -906,6 +970,7 @@ int main(void)
 		cmocka_unit_test(hundred_thousand_gpus),
 		cmocka_unit_test(csv_writer),
 		cmocka_unit_test(names),
+		cmocka_unit_test(lanes_decide_ports),
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(spec_and_render),
 		cmocka_unit_test(findings_and_decisions),

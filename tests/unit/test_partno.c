@@ -84,7 +84,7 @@ static const struct want table_rule[] = {
 	{ "MCX542B-ACAN", "ConnectX-5", "EN", 2, "SFP28", 25, "", 3, 0, 8, "ocp2", "none", 0, 0x1017, NC, NC },
 	{ "MCX562A-ACAI", "ConnectX-5", "EN", 2, "SFP28", 25, "", 3, 0, 16, "ocp3", "ocp3-internal-lock", 0, 0x1017, NC, NC },
 	{ "MCX566A-CDAB", "ConnectX-5 Ex", "EN", 2, "QSFP28", 100, "", 4, 0, 16, "ocp3", "ocp3-pull-tab", 0, 0x1019, NC, NC },
-	{ "MCX545B-ECAN", "ConnectX-5", "VPI", 1, "QSFP28", 100, "EDR", 3, 0, 8, "ocp2", "none", 0, 0x1017, NC, NC },
+	{ "MCX545B-ECAN", "ConnectX-5", "VPI", 1, "QSFP28", 100, "EDR", 3, 0, 16, "ocp2", "none", 0, 0x1017, NC, NC },
 	{ "MCX556M-ECAT-S25", "ConnectX-5", "VPI", 2, "QSFP28", 100, "EDR", 3, 0, 8, "pcie-hhhl", "tall", 1, 0x1017, NC, NC },
 	{ "MCX653106A-ECAT", "ConnectX-6", "VPI", 2, "QSFP56", 100, "HDR100", 4, 3, 16, "pcie-hhhl", "tall", 0, 0x101b, NC, NC },
 	{ "MCX651105A-EDAT", "ConnectX-6", "VPI", 1, "QSFP56", 100, "HDR100", 4, 3, 8, "pcie-hhhl", "tall", 0, 0x101b, NC, NC },
@@ -327,6 +327,174 @@ static void not_part_numbers(void **state)
 	}
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_decode(NULL, NULL, &p, &err), NICFIT_E_DATA);
+}
+
+/*
+ * LinkX cable and transceiver OPNs by rule (the issue's four, and more):
+ * type, cage per end, legs, length or reach, and the catalog parts the
+ * ends fit. Sources: the family rows of partno_linkx.c.
+ */
+static const struct linkx_want {
+	const char *part, *type, *end_a, *end_b;
+	int legs;
+	double gbps, length_m, reach_m;
+	const char *fits_nic, *fits_switch;   /* one id that must be listed, or NULL */
+	const char *not_switch;               /* one id that must not be */
+} linkx[] = {
+	{ "MCP1600-C003", "dac", "QSFP28", "QSFP28", 1, 100, 3, 0, "mcx516a-ccat", "sn2100", "qm9700" },
+	{ "MFA1A00-C010", "aoc", "QSFP28", "QSFP28", 1, 100, 10, 0, "mcx516a-ccat", "sn2700", NULL },
+	{ "MMA1B00-C100D", "optic", "QSFP28", "MPO-12", 1, 100, 0, 100, "mcx516a-ccat", "sn2100", NULL },
+	{ "MCP4Y10-N002", "dac", "OSFP", "OSFP", 1, 800, 2, 0, NULL, "qm9700", "sn4700" },
+	{ "MCP7Y00-N01A", "breakout-dac", "OSFP", "OSFP", 2, 800, 1.5, 0, "mcx75310aas-neat", "sn5600", NULL },
+	{ "MCP7Y60-H002", "breakout-dac", "OSFP", "QSFP56", 2, 400, 2, 0, "mcx653105a-hdat", "qm9700", NULL },
+	{ "MCP7Y70-H001", "breakout-dac", "OSFP", "QSFP56", 4, 400, 1, 0, NULL, "qm9700", NULL },
+	{ "MFS1S50-V010E", "breakout-aoc", "QSFP56", "QSFP56", 2, 200, 10, 0, NULL, "sn3700", NULL },
+	{ "MMS4X00-NS400", "optic", "OSFP", "MPO-12", 1, 400, 0, 100, "mcx75310aas-neat", NULL, "qm9700" },
+	{ "MMS4X00-NS", "optic", "OSFP", "MPO-12", 2, 800, 0, 100, NULL, "qm9700", NULL },
+};
+
+static int listed(char (*ids)[24], int n, const char *id)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(ids[i], id))
+			return 1;
+	return 0;
+}
+
+static void linkx_opns(void **state)
+{
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	struct nicfit_part p;
+	size_t i;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
+	for (i = 0; i < sizeof(linkx) / sizeof(linkx[0]); i++) {
+		const struct linkx_want *w = &linkx[i];
+		const struct nicfit_part_cable *k = &p.cable;
+
+		nicfit_error_clear(&err);
+		if (nicfit_decode(cat, w->part, &p, &err))
+			fail_msg("%s: %s", w->part, err.msg);
+		if (!k->is_cable || strcmp(k->type, w->type) || strcmp(k->end_a, w->end_a) ||
+		    strcmp(k->end_b, w->end_b) || k->legs != w->legs || fabs(k->gbps - w->gbps) > 1e-9 ||
+		    fabs(k->length_m - w->length_m) > 1e-9 || fabs(k->reach_m - w->reach_m) > 1e-9)
+			fail_msg("%s: %s %s-%s x%d %g G %g m reach %g", w->part, k->type, k->end_a,
+				 k->end_b, k->legs, k->gbps, k->length_m, k->reach_m);
+		if (!p.catalog_id[0])
+			assert_int_equal(p.confidence, NICFIT_CONF_RULE);
+		if (w->fits_nic && !listed((char (*)[24])k->fits_nics, k->nfits_nics, w->fits_nic))
+			fail_msg("%s: %s not among the NICs it fits", w->part, w->fits_nic);
+		if (w->fits_switch &&
+		    !listed((char (*)[24])k->fits_switches, k->nfits_switches, w->fits_switch))
+			fail_msg("%s: %s not among the switches it fits", w->part, w->fits_switch);
+		if (w->not_switch &&
+		    listed((char (*)[24])k->fits_switches, k->nfits_switches, w->not_switch))
+			fail_msg("%s: listed as fitting %s", w->part, w->not_switch);
+	}
+	/* a flat-top OSFP NIC takes no twin-port finned end; no NIC takes MCP4Y10 */
+	assert_int_equal(nicfit_decode(cat, "MCP4Y10-N002", &p, &err), 0);
+	assert_int_equal(p.cable.nfits_nics, 0);
+	/* not a rate letter, no length */
+	assert_int_equal(nicfit_decode(cat, "MCP1600-Q003", &p, &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err.msg, "rate letter"));
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_decode(cat, "MCP1600-C", &p, &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err.msg, "length"));
+	nicfit_catalog_free(cat);
+}
+
+/*
+ * Three facts the decoder had wrong (issue 12): the E810-CQDA2 moves about
+ * 100 Gb/s over both ports together (as calc nic has it), the MCX545B is
+ * PCIe 3.0 x16, the MCX311A x4.
+ */
+static void corrected_facts(void **state)
+{
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	struct nicfit_part p;
+	int i;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
+	assert_int_equal(nicfit_decode(cat, "E810-CQDA2", &p, &err), 0);
+	assert_true(p.nslots > 0);
+	for (i = 0; i < p.nslots; i++)
+		assert_true(p.slots[i].effective_gbps <= 100 + 1e-9);
+	assert_int_equal(nicfit_decode(NULL, "E810-CQDA2", &p, &err), 0);
+	assert_near(p.card_gbps, 100, 1e-9);
+	assert_true(p.slots[0].effective_gbps <= 100 + 1e-9);
+	assert_int_equal(nicfit_decode(NULL, "MCX545B-ECAN", &p, &err), 0);
+	assert_int_equal(p.pcie_width, 16);
+	assert_int_equal(nicfit_decode(NULL, "MCX542B-ACAN", &p, &err), 0);
+	assert_int_equal(p.pcie_width, 8);
+	assert_int_equal(nicfit_decode(NULL, "MCX311A-XCAT", &p, &err), 0);
+	assert_int_equal(p.pcie_width, 4);
+	assert_int_equal(nicfit_decode(NULL, "MCX312A-XCBT", &p, &err), 0);
+	assert_int_equal(p.pcie_width, 8);
+	nicfit_catalog_free(cat);
+}
+
+/* ConnectX-8 SuperNIC and BlueField-3 SKUs and model names (partno_sku.c sources). */
+static void supernic_skus(void **state)
+{
+	struct nicfit_error err;
+	struct nicfit_part p;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_decode(NULL, "900-9X81E-00EX-ST0", &p, &err), 0);
+	assert_string_equal(p.family, "ConnectX-8 SuperNIC");
+	assert_int_equal(p.kind, NICFIT_PART_NIC);
+	assert_string_equal(p.cage, "OSFP");
+	assert_string_equal(p.ib_rate, "XDR");
+	assert_int_equal(p.pcie_gen, 6);
+	assert_int_equal(p.pcie_width, 16);
+	assert_int_equal(p.slots[1].gen, 5);
+	assert_non_null(strstr(p.summary, "2 x 400GbE"));
+	assert_int_equal(nicfit_decode(NULL, "900-9X81Q-00CN-ST0", &p, &err), 0);
+	assert_int_equal(p.ports, 2);
+	assert_string_equal(p.cage, "QSFP112");
+	assert_int_equal(nicfit_decode(NULL, "900-9D3B6-00CV-AAH", &p, &err), 0);
+	assert_int_equal(p.kind, NICFIT_PART_DPU);
+	assert_string_equal(p.family, "BlueField-3");
+	assert_int_equal(p.ports, 2);
+	assert_near(p.port_gbps, 200, 1e-9);
+	assert_string_equal(p.ib_rate, "NDR200");
+	assert_int_equal(p.pcie_gen, 5);
+	assert_int_equal(p.crypto, 1);
+	assert_int_equal(nicfit_decode(NULL, "900-9D3B6-00SV-AA0", &p, &err), 0);
+	assert_int_equal(p.crypto, 0);
+	assert_int_equal(nicfit_decode(NULL, "B3240", &p, &err), 0);
+	assert_near(p.port_gbps, 400, 1e-9);
+	assert_int_equal(p.crypto, -1);
+	assert_int_equal(nicfit_decode(NULL, "900-9D3B6-00ZZ", &p, &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err.msg, "not in nicfit's table"));
+}
+
+/* RDMA by generation: ConnectX-3 RoCE v1 only, Pro v2; MLNX_OFED 4.9 LTS the last stack. */
+
+static void roce_generation(void **state)
+{
+	struct nicfit_error err;
+	struct nicfit_part p;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_decode(NULL, "MCX354A-FCBT", &p, &err), 0);
+	assert_true(has_note(&p, "RoCE v1 only"));
+	assert_true(has_note(&p, "MLNX_OFED 4.9 LTS"));
+	assert_int_equal(nicfit_decode(NULL, "MCX312B-XCCT", &p, &err), 0);
+	assert_string_equal(p.family, "ConnectX-3 Pro");
+	assert_true(has_note(&p, "RoCE v1 and RoCE v2"));
+	assert_int_equal(nicfit_decode(NULL, "MCX4121A-ACAT", &p, &err), 0);
+	assert_false(has_note(&p, "RoCE v1"));
 }
 
 /* Hostile sizes: bounded work, a clear message. */
@@ -584,6 +752,10 @@ int main(void)
 		cmocka_unit_test(notes),
 		cmocka_unit_test(reading),
 		cmocka_unit_test(not_part_numbers),
+		cmocka_unit_test(linkx_opns),
+		cmocka_unit_test(corrected_facts),
+		cmocka_unit_test(supernic_skus),
+		cmocka_unit_test(roce_generation),
 		cmocka_unit_test(huge_inputs),
 		cmocka_unit_test(with_catalog),
 		cmocka_unit_test(disagreement),

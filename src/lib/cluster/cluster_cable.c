@@ -153,10 +153,24 @@ static int intel_coded(const struct nicfit_cable *k)
 	return k->coding && strstr(k->coding, "intel");
 }
 
+/*
+ * Do both ends of cable x plug into and run in the ports of class k
+ * (nicfit_cable_end_fits: lanes, cage, top, coding), either way round?
+ */
+static int ends_fit(const struct cl_class *k, const struct nicfit_cable *x)
+{
+	return (nicfit_cable_end_fits(x, 0, &k->pa, NULL, 0) &&
+		nicfit_cable_end_fits(x, 1, &k->pb, NULL, 0)) ||
+	       (x->split == 1 && nicfit_cable_end_fits(x, 0, &k->pb, NULL, 0) &&
+		nicfit_cable_end_fits(x, 1, &k->pa, NULL, 0));
+}
+
 /* A DAC, AOC or RJ45 cable that joins the two ends of class k. */
 static int cable_matches(const struct cl_class *k, const struct nicfit_cable *x)
 {
 	if (is_optic(x) || !(x->length_m > 0) || k->twin_a > 1)
+		return 0;
+	if (x->type != NICFIT_CABLE_RJ45 && (k->optics_only || !ends_fit(k, x)))
 		return 0;
 	if (k->intel_b && !intel_coded(x))
 		return 0;
@@ -176,17 +190,19 @@ static int cable_matches(const struct cl_class *k, const struct nicfit_cable *x)
 }
 
 /* A twin-port optic: one cage, `twin` logical ports of gbps each. */
-static int twin_optic(const struct nicfit_cable *x, const char *cage, int twin, double gbps)
+static int twin_optic(const struct nicfit_cable *x, const struct nicfit_port *p, int twin,
+		      double gbps)
 {
-	return is_optic(x) && cage_fits(x->end_a, cage) && x->split == twin &&
+	return is_optic(x) && nicfit_cable_end_fits(x, 0, p, NULL, 0) && x->split == twin &&
 	       fabs(x->gbps - twin * gbps) < CL_RATE_EPS && fabs(x->lane_gbps - gbps) < CL_RATE_EPS;
 }
 
 static int optic_a(const struct cl_class *k, const struct nicfit_cable *x)
 {
 	if (k->twin_a > 1)
-		return twin_optic(x, k->cage_a, k->twin_a, k->gbps_b);
-	if (!is_optic(x) || !cage_fits(x->end_a, k->cage_a) || x->split != k->split)
+		return twin_optic(x, &k->pa, k->twin_a, k->gbps_b);
+	if (!is_optic(x) || !cage_fits(x->end_a, k->cage_a) || x->split != k->split ||
+	    !nicfit_cable_end_fits(x, 0, &k->pa, NULL, 0))
 		return 0;
 	if (k->split > 1)
 		return fabs(x->gbps - k->gbps_a) < CL_RATE_EPS && fabs(x->lane_gbps - k->gbps_b) < CL_RATE_EPS;
@@ -196,14 +212,15 @@ static int optic_a(const struct cl_class *k, const struct nicfit_cable *x)
 static int optic_b(const struct cl_class *k, const struct nicfit_cable *x)
 {
 	if (k->twin_b > 1)
-		return twin_optic(x, k->cage_b, k->twin_b, k->gbps_b);
+		return twin_optic(x, &k->pb, k->twin_b, k->gbps_b);
 	return is_optic(x) && cage_fits(x->end_a, k->cage_b) && x->split == 1 &&
+	       nicfit_cable_end_fits(x, 0, &k->pb, NULL, 0) &&
 	       fabs(x->gbps - k->gbps_b) < CL_RATE_EPS && (!k->intel_b || intel_coded(x));
 }
 
 static int add_class(struct nicfit_cluster *c, enum nicfit_net n, enum nicfit_link_level lv,
 		     double ga, const char *ca, double gb, const char *cb, int split, int twin,
-		     int intel)
+		     int intel, const struct nicfit_port *pa, const struct nicfit_port *pb)
 {
 	struct nicfit_cluster_impl *im = c->impl;
 	struct cl_class *k;
@@ -221,6 +238,8 @@ static int add_class(struct nicfit_cluster *c, enum nicfit_net n, enum nicfit_li
 	k->split = split;
 	k->twin_a = k->twin_b = twin > 1 ? twin : 1;
 	k->intel_b = intel;
+	k->pa = *pa;
+	k->pb = *pb;
 	return im->nclasses++;
 }
 
@@ -243,19 +262,25 @@ int nicfit__cluster_classes(struct nicfit_cluster *c, struct nicfit_error *err)
 		cn->cls[NICFIT_LINK_HOST] =
 			add_class(c, n, NICFIT_LINK_HOST, nt->port_gbps * nt->sw.per_cage, nt->sw.cage,
 				  nt->link_gbps, n == NICFIT_NET_OOB ? "RJ45" : nt->node_cage,
-				  nt->breakout * nt->sw.per_cage, 1, intel);
+				  nt->breakout * nt->sw.per_cage, 1, intel, &cn->sw_port,
+				  &cn->node_port);
+		if (cn->cls[NICFIT_LINK_HOST] >= 0)
+			im->classes[cn->cls[NICFIT_LINK_HOST]].optics_only =
+				nt->fit.kind == NICFIT_MATCH_OPTICS;
 		if (n == NICFIT_NET_OOB)
 			cn->cls[NICFIT_LINK_MGMT] =
 				add_class(c, n, NICFIT_LINK_MGMT, nt->link_gbps, nt->sw.cage,
-					  nt->link_gbps, "RJ45", 1, 1, 0);
+					  nt->link_gbps, "RJ45", 1, 1, 0, &cn->sw_port, &cn->node_port);
 		if (cn->tiers >= 2)
 			cn->cls[NICFIT_LINK_LEAF_SPINE] =
 				add_class(c, n, NICFIT_LINK_LEAF_SPINE, nt->sw.gbps, nt->sw.cage,
-					  nt->sw.gbps, nt->sw.cage, 1, nt->sw.per_cage, 0);
+					  nt->sw.gbps, nt->sw.cage, 1, nt->sw.per_cage, 0,
+					  &cn->sw_port, &cn->sw_port);
 		if (cn->tiers >= 3)
 			cn->cls[NICFIT_LINK_SPINE_CORE] =
 				add_class(c, n, NICFIT_LINK_SPINE_CORE, nt->sw.gbps, nt->sw.cage,
-					  nt->sw.gbps, nt->sw.cage, 1, nt->sw.per_cage, 0);
+					  nt->sw.gbps, nt->sw.cage, 1, nt->sw.per_cage, 0,
+					  &cn->sw_port, &cn->sw_port);
 	}
 	for (i = 0; i < im->nclasses; i++) {
 		im->classes[i].cache[0] = malloc(CL_CACHE_DM * sizeof(int32_t));

@@ -60,8 +60,9 @@ static void explain_ports(struct nicfit_cluster *c, enum nicfit_net n)
 		nicfit__decide(&c->decisions, "cluster.port_speed", 1,
 			       "%s: %g Gb/s switch ports run at the node rate of %g Gb/s, one node port each%s",
 			       nn, nt->sw.gbps, nt->link_gbps,
-			       c->in.net[n].breakout ? " (the switch lists no matching split)" :
-						       " (splitting is off)");
+			       !c->in.net[n].breakout ? " (splitting is off)" :
+			       n == NICFIT_NET_BACKEND && c->nic ? " (the node's lanes give no split, cluster.lanes)" :
+						       " (the switch lists no matching split)");
 	}
 }
 
@@ -146,10 +147,97 @@ static void explain_tiers(struct nicfit_cluster *c, enum nicfit_net n)
 			     nt->leaf_ratio);
 }
 
+/* Up to MAX_FITS_NAMED catalog switches are named as ones the NIC would meet. */
+#define MAX_FITS_NAMED 3
+
+/*
+ * How the back end's NIC ports meet the switch's, as lanes (nicfit/compat.h):
+ * the arithmetic of node ports per switch port and per cage, and how many
+ * one switch takes; a NIC and a switch that share a port rate but no lane
+ * rate meet only through optics (no DAC or AOC, the cable choice keeps to
+ * that); two that cannot meet at all are critical, with the catalog
+ * switches of the same fabric the NIC would meet directly. Sources: the
+ * NVIDIA LinkX splitter specifications cited in nicfit/compat.h.
+ */
+static int explain_lanes(struct nicfit_cluster *c)
+{
+	const struct nicfit_cluster_net *nt = &c->net[NICFIT_NET_BACKEND];
+	const struct cl_net *cn = &c->impl->net[NICFIT_NET_BACKEND];
+	const struct nicfit_catalog *cat = c->impl->cat;
+	struct nicfit_finding *f;
+	char fits[160] = "";
+	size_t i, named = 0;
+	long per_switch;
+
+	if (!nt->enabled || !c->nic)
+		return 0;
+	per_switch = (long)nt->sw.ports * (nt->fit.per_port > 0 ? nt->fit.per_port : 1);
+	if (nt->sw.max_logical > 0 && per_switch > nt->sw.max_logical)
+		per_switch = nt->sw.max_logical;
+	if (nt->fit.kind == NICFIT_MATCH_DIRECT) {
+		nicfit__decide(&c->decisions, "cluster.lanes", 1,
+			       "back end: %s; %d ports x %d = %ld node ports per switch at most",
+			       nt->fit.why, nt->sw.ports, nt->fit.per_port, per_switch);
+		return 0;
+	}
+	if (nt->fit.kind == NICFIT_MATCH_OPTICS) {
+		nicfit__decide(&c->decisions, "cluster.lanes", 1, "back end: %s", nt->fit.why);
+		f = nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_OPTICS_ONLY, NULL,
+				 "back end: %s", nt->fit.why);
+		return f ? 0 : NICFIT_E_NOMEM;
+	}
+	for (i = 0; cat && i < nicfit_catalog_count(cat, NICFIT_KIND_SWITCH) && named < MAX_FITS_NAMED; i++) {
+		const struct nicfit_switch *s = nicfit_catalog_switch(cat, i);
+		struct nicfit_port sp;
+		struct nicfit_port_match m;
+		size_t len = strlen(fits);
+
+		if (!s->fabric || !nt->sw.cat || !nt->sw.cat->fabric ||
+		    strcmp(s->fabric, nt->sw.cat->fabric))
+			continue;
+		nicfit_port_of_switch(s, &sp);
+		if (nicfit_port_match(&cn->node_port, &sp, 1, &m) != NICFIT_MATCH_DIRECT)
+			continue;
+		snprintf(fits + len, sizeof(fits) - len, "%s%s", named ? ", " : "", s->e.id);
+		named++;
+	}
+	f = nicfit__find(&c->findings, NICFIT_SEV_CRITICAL, NICFIT_CODE_CLUSTER_PORTS_CANNOT_MEET, NULL,
+			 "back end: %s: no cable, splitter or pair of optics joins them", nt->fit.why);
+	if (!f || nicfit__finding_fix(&c->findings, f, "%s%s", named ? "a switch that meets it: " :
+				      "no catalog switch of this fabric meets it directly", fits))
+		return NICFIT_E_NOMEM;
+	return 0;
+}
+
 static void explain(struct nicfit_cluster *c, enum nicfit_net n)
 {
+	if (n == NICFIT_NET_BACKEND && explain_lanes(c))
+		c->findings.oom = 1;
 	explain_ports(c, n);
 	explain_tiers(c, n);
+}
+
+/*
+ * The RoCE lossless checklist for an Ethernet back end, as plan prints
+ * it: PFC on the RoCE priority (3), ECN marking for DCQCN, DSCP trust
+ * with congestion notification packets on DSCP 48 (NVIDIA NIC
+ * Configuration Operator's roceOptimized, docs/reference/anchors.md 1.6),
+ * MTU 9000 end to end; on Spectrum-4 also adaptive routing, which NVIDIA
+ * NetQ monitors on Spectrum-4 only (NetQ 4.11 "Spectrum Support").
+ */
+static void rule_roce_checklist(struct nicfit_cluster *c)
+{
+	const struct nicfit_cluster_net *be = &c->net[NICFIT_NET_BACKEND];
+	const struct nicfit_switch *s = be->sw.cat;
+
+	if (!be->enabled || !s || !s->fabric || strcmp(s->fabric, "ethernet") ||
+	    (c->nic && !(c->nic->rdma & NICFIT_RDMA_ROCE)))
+		return;
+	nicfit__decide(&c->decisions, "cluster.roce", 1,
+		       "back end: RoCE v2 on %s needs a lossless fabric: PFC on the RoCE priority (3), "
+		       "ECN marking for DCQCN, DSCP trust (CNPs on DSCP 48), MTU 9000 end to end%s",
+		       be->sw.id, s->e.name && strstr(s->e.name, "Spectrum-4") ?
+		       "; Spectrum-4: enable adaptive routing for the RoCE traffic (Spectrum-X)" : "");
 }
 
 /*
@@ -163,6 +251,8 @@ static void explain(struct nicfit_cluster *c, enum nicfit_net n)
 static void rule_backend_parts(struct nicfit_cluster *c)
 {
 	const struct nicfit_cluster_net *be = &c->net[NICFIT_NET_BACKEND];
+
+	rule_roce_checklist(c);
 
 	if (be->sw.cat && c->nic) {
 		int ib_sw = be->sw.cat->fabric && !strcmp(be->sw.cat->fabric, "infiniband");

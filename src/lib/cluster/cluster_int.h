@@ -41,6 +41,7 @@
 #include <stdint.h>
 
 #include "nicfit/cluster.h"
+#include "nicfit/compat.h"
 
 enum cl_map { MAP_RAIL, MAP_NODES, MAP_SPLIT, MAP_LIST };
 
@@ -81,6 +82,8 @@ struct cl_net {
 	long per_plane;         /* switches per plane */
 	int digits[NICFIT_TIER_COUNT];   /* of switch numbers in names */
 	int cls[NICFIT_LINK_LEVELS];     /* cable class per link level, -1 if none */
+	struct nicfit_port node_port;   /* the host links' node end, as lanes */
+	struct nicfit_port sw_port;     /* the switch end */
 };
 
 /* Where a switch stands. */
@@ -101,6 +104,8 @@ struct cl_class {
 	int split;              /* legs per end-a port (or cage) */
 	int twin_a, twin_b;     /* switch-to-switch: logical ports per cage at each end (1 = plain) */
 	int intel_b;            /* end b only takes Intel-coded modules */
+	int optics_only;        /* the ends share no lane rate: a pair of optics only */
+	struct nicfit_port pa, pb; /* the ports at each end, as lanes (nicfit/compat.h) */
 	int32_t *cache[2];      /* kit per decimetre of length: [0] same rack, [1] between racks */
 };
 

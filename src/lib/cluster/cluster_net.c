@@ -132,32 +132,39 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
 	return 0;
 }
 
-/* Does the switch list an "NxG" split with n legs of rate g? */
-static int can_split(const struct nicfit_cluster_switch *sw, int n, double g)
-{
-	int i;
-
-	if (!sw->cat)
-		return n == 2 || n == 4 || n == MAX_SPLIT;
-	for (i = 0; i < sw->cat->nbreakout; i++) {
-		const char *s = sw->cat->breakout[i], *x = strchr(s, 'x');
-		char *end;
-		long legs;
-		double rate;
-
-		if (!x)
-			continue;
-		legs = strtol(s, &end, 10);
-		if (end != x)
-			continue;
-		rate = strtod(x + 1, &end);
-		if (legs == n && fabs(rate - g) < CL_RATE_EPS)
-			return 1;
-	}
-	return 0;
-}
-
 /* ---- one network ------------------------------------------------------------- */
+
+/*
+ * The two ends of network n's host links as lanes (nicfit/compat.h): the
+ * catalog switch or a generic one; the back end's catalog NIC, or a
+ * generic node port that, given only a rate, takes the switch's lane rate
+ * when the rate is a whole number of its lanes (a 200 Gb/s port on an NDR
+ * switch is NDR200, on an HDR switch HDR).
+ */
+static void node_and_switch_ports(struct nicfit_cluster *c, enum nicfit_net n, struct cl_net *cn)
+{
+	const struct nicfit_cluster_net *nt = &c->net[n];
+	const struct nicfit_cluster_net_input *ni = &c->in.net[n];
+
+	if (nt->sw.cat)
+		nicfit_port_of_switch(nt->sw.cat, &cn->sw_port);
+	else
+		nicfit_port_generic(nt->sw.cage, nt->sw.gbps, 1, nt->sw.per_cage, NULL,
+				    &cn->sw_port);
+	if (n == NICFIT_NET_BACKEND && c->nic) {
+		nicfit_port_of_nic(c->nic, &cn->node_port);
+		/* the link may run a card slower than its top rate (--nic-gbps) */
+		if (ni->link_gbps < cn->node_port.gbps - NICFIT_EPS) {
+			struct nicfit_lanes l;
+
+			if (!nicfit_lanes_of(nt->node_cage, ni->link_gbps, &l))
+				cn->node_port.l = l;
+			cn->node_port.gbps = ni->link_gbps;
+		}
+	} else {
+		nicfit_port_generic(nt->node_cage, ni->link_gbps, 0, 1, &cn->sw_port, &cn->node_port);
+	}
+}
 
 const char *nicfit__cluster_rate_opt(enum nicfit_net n)
 {
@@ -194,14 +201,11 @@ int nicfit__cluster_net_setup(struct nicfit_cluster *c, enum nicfit_net n, struc
 	d->ni = ni;
 	d->sw = &nt->sw;
 	d->b = 1;
-	if (nt->sw.gbps > ni->link_gbps + NICFIT_EPS) {
-		double r = nt->sw.gbps / ni->link_gbps;
-		int bi = (int)lround(r);
-
-		if (ni->breakout && fabs(r - bi) < CL_RATE_EPS && bi >= 2 && bi <= MAX_SPLIT &&
-		    can_split(&nt->sw, bi, ni->link_gbps))
-			d->b = bi;
-	}
+	node_and_switch_ports(c, n, cn);
+	nicfit_port_match(&cn->node_port, &cn->sw_port, ni->breakout, &nt->fit);
+	if (nt->fit.kind == NICFIT_MATCH_DIRECT && nt->fit.per_port > 1 &&
+	    nt->fit.per_port <= MAX_SPLIT)
+		d->b = nt->fit.per_port;
 	nt->breakout = d->b;
 	nt->port_gbps = ni->link_gbps * d->b;
 	nt->rails = n == NICFIT_NET_FRONTEND ? ni->links_per_node :

@@ -330,7 +330,7 @@ static int size_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	ci.gpus_per_node = in->gpus_per_server;
 	ci.nics_per_node = p->be_cards;
 	ci.nic_ports = p->be_ports;
-	ci.nic_id = NULL;
+	ci.nic_id = p->be_nic ? p->be_nic->e.id : NULL; /* its lanes choose the cables */
 	ci.net[NICFIT_NET_BACKEND].links_per_node = p->be_cards * p->be_ports;
 	ci.net[NICFIT_NET_BACKEND].link_gbps = p->be_port_gbps;
 	ci.net[NICFIT_NET_BACKEND].switch_id = sw ? sw->e.id : NULL;

@@ -1,0 +1,2 @@
+decode MCP1600-Q003
+# exit 65

@@ -1,0 +1,1 @@
+decode MCX354A-FCBT

@@ -1,0 +1,1 @@
+decode 900-9X81E-00EX-ST0

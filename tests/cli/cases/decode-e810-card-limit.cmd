@@ -1,0 +1,1 @@
+decode E810-CQDA2

@@ -1,0 +1,1 @@
+decode MFA1A00-C010

@@ -1,0 +1,1 @@
+decode MCP1600-C003

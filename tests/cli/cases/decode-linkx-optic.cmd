@@ -1,0 +1,1 @@
+decode MMA1B00-C100D

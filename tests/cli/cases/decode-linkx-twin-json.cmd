@@ -1,0 +1,1 @@
+decode MCP4Y10-N002 --json

@@ -1,0 +1,1 @@
+decode MCX545B-ECAN
