@@ -112,11 +112,41 @@ $(B)/tests/%: tests/unit/%.c $(B)/libnicfit.a $(wildcard tests/unit/*.h)
 	$(Q_LD)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
 		-o $@ $< $(B)/libnicfit.a $(LIBS) -lcmocka -larchive
 
+# The harnesses that drive the server's request layer link these files of
+# src/serve/ besides the library (they need no socket and no libmicrohttpd).
+FUZZ_SERVE_SRC := src/serve/http.c src/serve/api.c src/serve/reply.c src/serve/mhd.c \
+	src/serve/assets.c $(B)/gen/assets_data.c
+fuzz_extra = $(if $(filter http,$(1)),-Isrc/serve $(FUZZ_SERVE_SRC))
+
 # Fuzz harnesses built as plain programs that replay their corpus.
-$(B)/tests/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/libnicfit.a
+$(B)/tests/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/libnicfit.a $(FUZZ_SERVE_SRC)
 	@mkdir -p $(dir $@)
 	$(Q_LD)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
-		-o $@ $< tests/fuzz/replay.c $(B)/libnicfit.a $(LIBS)
+		-o $@ $< $(call fuzz_extra,$*) tests/fuzz/replay.c $(B)/libnicfit.a $(LIBS)
+
+# Under SANITIZE=1, the corpora are also replayed by harnesses built with
+# clang when it is installed: gcc's UBSan lacks checks clang has (a null
+# pointer plus zero, for one). tests/run.sh replays $(B)/clang/fuzz_*.
+CLANG := $(shell command -v clang 2>/dev/null)
+CLANG_LIB_OBJ := $(LIB_SRC:%.c=$(B)/clang/%.o) $(B)/clang/gen/catalog_data.o
+CLANG_FUZZ_BIN := $(if $(CLANG),$(FUZZ_SRC:tests/fuzz/%.c=$(B)/clang/%))
+CLANG_CFLAGS := -std=c11 -O1 -g $(FUZZ_SANITIZE) -fno-omit-frame-pointer $(PKG_CFLAGS)
+
+$(B)/clang/src/lib/%.o: src/lib/%.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(Q_CC)clang $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(CLANG_CFLAGS) -c -o $@ $<
+
+$(B)/clang/gen/catalog_data.o: $(B)/gen/catalog_data.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(Q_CC)clang $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(CLANG_CFLAGS) -c -o $@ $<
+
+$(B)/clang/libnicfit.a: $(CLANG_LIB_OBJ)
+	@rm -f $@
+	$(Q_AR)ar rcs $@ $^
+
+$(B)/clang/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/clang/libnicfit.a $(FUZZ_SERVE_SRC)
+	$(Q_LD)clang $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(CLANG_CFLAGS) -fsanitize=address,undefined \
+		-o $@ $< $(call fuzz_extra,$*) tests/fuzz/replay.c $(B)/clang/libnicfit.a $(LIBS)
 
 # The table of finding codes users read, generated from the registry
 # (src/lib/finding_codes.def and src/lib/*/*_codes.def); test_finding checks it.
@@ -141,7 +171,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory all tests
 	@NICFIT=$(B)/nicfit BUILD=$(B) SANITIZE=$(SANITIZE) sh tests/run.sh
 
-tests: $(UNIT_BIN) $(FUZZ_BIN) $(B)/fixtures/.stamp
+tests: $(UNIT_BIN) $(FUZZ_BIN) $(B)/fixtures/.stamp $(if $(filter 1,$(SANITIZE)),$(CLANG_FUZZ_BIN))
 
 # Sysfs trees of realistic machines for the audit tests (tests/fixtures/README.md).
 FIXTURE_SRC := $(sort $(wildcard tests/fixtures/machines/*.host)) tests/fixtures/gen.sh \
@@ -152,13 +182,18 @@ $(B)/fixtures/.stamp: $(FIXTURE_SRC)
 
 fixtures: $(B)/fixtures/.stamp
 
-fuzz:
+# UBSan stops at the first report (-fno-sanitize-recover=all): a report that
+# only prints lets the run, and make, succeed over undefined behaviour.
+FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
+
+fuzz: $(B)/gen/catalog_data.c $(B)/gen/assets_data.c
 	@command -v clang >/dev/null || { echo "make fuzz needs clang" >&2; exit 69; }
 	@mkdir -p $(B)/fuzz
 	@for f in $(FUZZ_SRC); do \
 		n=$$(basename $$f .c); \
-		clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(PKG_CFLAGS) \
-			-o $(B)/fuzz/$$n $$f $(LIB_SRC) $(B)/gen/catalog_data.c $(LIBS) || exit 1; \
+		x=; [ $$n = fuzz_http ] && x="-Isrc/serve $(FUZZ_SERVE_SRC)"; \
+		clang -std=c11 -g -O1 -fsanitize=fuzzer $(FUZZ_SANITIZE) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) \
+			$(PKG_CFLAGS) -o $(B)/fuzz/$$n $$f $$x $(LIB_SRC) $(B)/gen/catalog_data.c $(LIBS) || exit 1; \
 		mkdir -p $(B)/fuzz/corpus-$$n; \
 		echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
 		$(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \

@@ -34,6 +34,12 @@ run() { # name command...
 		n=$(basename "$t"); n=${n#fuzz_}
 		run "replay $n" "$t" "tests/fuzz/corpus/$n"
 	done
+	# SANITIZE=1 with clang installed: the same corpora under clang's sanitizers.
+	for t in "$BUILD"/clang/fuzz_*; do
+		[ "${SANITIZE:-}" = 1 ] && [ -x "$t" ] || continue
+		n=$(basename "$t"); n=${n#fuzz_}
+		run "clang replay $n" "$t" "tests/fuzz/corpus/$n"
+	done
 	for s in tests/suites/*.sh; do
 		[ -f "$s" ] || continue
 		run "$(basename "$s" .sh)" sh "$s"

@@ -15,6 +15,7 @@ static const struct nicfit_dynsym mhd_syms[] = {
 	{ "MHD_create_response_from_buffer", (void **)&serve_mhd.create_response_from_buffer },
 	{ "MHD_destroy_response", (void **)&serve_mhd.destroy_response },
 	{ "MHD_get_connection_info", (void **)&serve_mhd.get_connection_info },
+	{ "MHD_get_connection_values", (void **)&serve_mhd.get_connection_values },
 	{ "MHD_get_daemon_info", (void **)&serve_mhd.get_daemon_info },
 	{ "MHD_lookup_connection_value", (void **)&serve_mhd.lookup_connection_value },
 	{ "MHD_queue_response", (void **)&serve_mhd.queue_response },

@@ -70,32 +70,55 @@ enum MHD_Result serve_reply_buf(struct request *rq, unsigned status, const char 
 	return serve_queue(rq, status, r, len);
 }
 
-/* {"error": msg, "code": code} with an HTTP status. */
+/* {"error": msg, "code": code} with an HTTP status; Allow: for a 405. */
+static enum MHD_Result reply_error_allow(struct request *rq, unsigned status, const char *code,
+					 const char *msg, const char *allow)
+{
+	struct MHD_Response *r;
+	struct nicfit_buf out;
+	size_t len;
+	char *data;
+
+	nicfit_buf_init(&out, OUT_MAX);
+	if (serve_error_body(&out, code, msg)) {
+		nicfit_buf_release(&out);
+		return MHD_NO;
+	}
+	data = nicfit_buf_detach(&out, &len);
+	if (!data)
+		return MHD_NO;
+	r = MHD_create_response_from_buffer(len, data, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(data);
+		return MHD_NO;
+	}
+	serve_add_headers(r, "application/json", 0);
+	if (allow)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	if (status == MHD_HTTP_SERVICE_UNAVAILABLE)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+	return serve_queue(rq, status, r, len);
+}
+
 enum MHD_Result serve_reply_error(struct request *rq, unsigned status, const char *code,
 				  const char *fmt, ...)
 {
-	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
-	struct nicfit_buf out;
-	char msg[768];
+	char msg[SERVE_MSG_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	nicfit_buf_init(&out, OUT_MAX);
-	if (!e)
-		return MHD_NO;
-	nicfit_emit_begin_object(e, NULL);
-	nicfit_emit_string(e, "error", msg);
-	nicfit_emit_string(e, "code", code);
-	nicfit_emit_end_object(e);
-	if (nicfit_emit_finish(e, &out)) {
-		nicfit_emit_free(e);
-		nicfit_buf_release(&out);
-		return MHD_NO;
-	}
-	nicfit_emit_free(e);
-	return serve_reply_buf(rq, status, "application/json", &out);
+	return reply_error_allow(rq, status, code, msg, NULL);
+}
+
+enum MHD_Result serve_reply_verdict(struct request *rq, const struct serve_verdict *v)
+{
+	const char *allow = NULL;
+
+	if (v->status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		allow = v->allow & M_POST ? "POST" : "GET, HEAD";
+	return reply_error_allow(rq, v->status, v->code, v->msg, allow);
 }
 
 /* The HTTP status and code word for a library error. */

@@ -29,6 +29,18 @@
 #include "serve_int.h"
 
 #define DISCARD_MAX 16             /* times max_body read and dropped before closing */
+#define SHUTDOWN_WAIT_MS 2000      /* how long requests in flight may take to finish at stop */
+
+/*
+ * Connections libmicrohttpd accepts beyond --max-connections and
+ * --max-per-ip, so that the table (guard.c) can let them in over the limit
+ * and answer them, instead of libmicrohttpd closing them unanswered: as
+ * many again, at least 64.
+ */
+static unsigned with_room(unsigned n)
+{
+	return n + (n > 64 ? n : 64);
+}
 
 void serve_options_init(struct serve_options *o)
 {
@@ -43,153 +55,77 @@ void serve_options_init(struct serve_options *o)
 
 /* ---- request checks ---------------------------------------------------- */
 
+static enum MHD_Result collect_header(void *cls, enum MHD_ValueKind kind, const char *key,
+				      const char *value)
+{
+	(void)kind;
+	if (key && value)
+		serve_head_header(cls, key, value);
+	return MHD_YES;
+}
+
+static int is_asset(void *cls, const char *url)
+{
+	return serve_match_asset(cls, url) != NULL;
+}
+
 /*
- * With a loopback bind, a Host header must name this machine: a page on
- * another site whose name was re-pointed at 127.0.0.1 (DNS rebinding)
- * sends its own name and is refused.
+ * The table of connections (guard.c) may have answered this connection
+ * already (its deadline passed) or marked it over the limits; say so, or
+ * take the connection out of its hands before answering.
  */
-static int host_ok(const char *host)
+static int answer_or_drop(struct request *rq, enum MHD_Result *ok)
 {
-	char name[128];
-	const char *end;
-	size_t n;
-	struct in_addr a4;
-
-	if (!host)
-		return 1; /* HTTP/1.0 */
-	if (host[0] == '[') {
-		end = strchr(host, ']');
-		if (!end)
-			return 0;
-		n = (size_t)(end - host - 1);
-		if (n >= sizeof(name))
-			return 0;
-		memcpy(name, host + 1, n);
-		name[n] = '\0';
-		return !strcmp(name, "::1") && (!end[1] || end[1] == ':');
-	}
-	end = strchr(host, ':');
-	n = end ? (size_t)(end - host) : strlen(host);
-	if (n >= sizeof(name))
-		return 0;
-	memcpy(name, host, n);
-	name[n] = '\0';
-	if (!strcasecmp(name, "localhost"))
+	switch (serve_guard_answering(&rq->srv->guard, rq->conn)) {
+	case SERVE_GUARD_GONE:
+		*ok = MHD_NO;
 		return 1;
-	if (inet_pton(AF_INET, name, &a4) == 1)
-		return (ntohl(a4.s_addr) >> 24) == 127;
-	return 0;
-}
-
-/* "application/json", optionally with parameters ("; charset=utf-8"). */
-static int is_json_type(const char *ct)
-{
-	size_t n = strlen("application/json");
-
-	while (*ct == ' ' || *ct == '\t')
-		ct++;
-	if (strncasecmp(ct, "application/json", n))
+	case SERVE_GUARD_OVER:
+		*ok = serve_reply_error(rq, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
+					"the server is at its connection limit or stopping: try again");
+		return 1;
+	default:
 		return 0;
-	ct += n;
-	while (*ct == ' ' || *ct == '\t')
-		ct++;
-	return !*ct || *ct == ';';
-}
-
-static unsigned method_bits(const char *m)
-{
-	if (!strcmp(m, MHD_HTTP_METHOD_GET) || !strcmp(m, MHD_HTTP_METHOD_HEAD))
-		return M_GET;
-	if (!strcmp(m, MHD_HTTP_METHOD_POST))
-		return M_POST;
-	return 0;
-}
-
-static enum MHD_Result reply_405(struct request *rq, unsigned allowed)
-{
-	struct MHD_Response *r;
-	struct nicfit_buf out;
-	const char *allow = allowed & M_POST ? "POST" : "GET, HEAD";
-
-	nicfit_buf_init(&out, 1024);
-	nicfit_buf_addf(&out, "{\"error\": \"%s is not allowed here: use %s\", \"code\": \"method\"}\n",
-			rq->method_name, allow);
-	if (nicfit_buf_error(&out)) {
-		nicfit_buf_release(&out);
-		return MHD_NO;
 	}
-	r = MHD_create_response_from_buffer(out.len, out.data, MHD_RESPMEM_MUST_COPY);
-	nicfit_buf_release(&out);
-	if (!r)
-		return MHD_NO;
-	serve_add_headers(r, "application/json", 0);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
-	return serve_queue(rq, MHD_HTTP_METHOD_NOT_ALLOWED, r, 0);
 }
 
 /*
  * First call, headers only: find the route and refuse what can be refused
- * before the body arrives. Returns MHD_YES with nothing queued to go on.
+ * before the body arrives (http.c decides). Returns MHD_YES with nothing
+ * queued to go on.
  */
 static enum MHD_Result begin(struct request *rq, const char *url)
 {
 	struct server *s = rq->srv;
-	const char *host, *ct, *cl, *te;
-	unsigned allowed;
+	struct serve_head h;
+	struct serve_verdict *v;
+	enum MHD_Result ok;
 
-	if (s->loopback) {
-		host = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
-		if (!host_ok(host))
-			return serve_reply_error(rq, MHD_HTTP_BAD_REQUEST, "host",
-						 "Host '%.64s' is not this server (use 127.0.0.1 or localhost)",
-						 host);
+	serve_head_init(&h);
+	h.method = rq->method_name;
+	h.url = url;
+	h.path_has_nul = rq->nul_in_target;
+	h.loopback = s->loopback;
+	h.allow_audit = s->o->allow_audit;
+	h.max_body = s->o->max_body;
+	h.match_route = serve_match_route;
+	h.is_asset = is_asset;
+	h.cls = s;
+	MHD_get_connection_values(rq->conn, MHD_HEADER_KIND, collect_header, &h);
+	v = malloc(sizeof(*v));
+	if (!v)
+		return MHD_NO;
+	if (serve_check_head(&h, v)) {
+		if (!answer_or_drop(rq, &ok))
+			ok = serve_reply_verdict(rq, v);
+		free(v);
+		return ok;
 	}
-	rq->route = serve_match_route(url, &rq->rest);
-	if (!rq->route) {
+	rq->route = v->route;
+	rq->rest = v->rest;
+	if (!rq->route)
 		rq->asset = serve_match_asset(s, url);
-		if (!rq->asset)
-			return serve_reply_error(rq, MHD_HTTP_NOT_FOUND, "not_found",
-						 "nothing at %.128s (the API is listed at /api)", rq->path);
-		allowed = M_GET;
-	} else {
-		allowed = rq->route->methods;
-		if ((rq->route->flags & R_AUDIT) && !s->o->allow_audit)
-			return serve_reply_error(rq, MHD_HTTP_NOT_FOUND, "not_found",
-						 "%s is off: start the server with --allow-audit to "
-						 "let it inspect this host", rq->path);
-	}
-	if (!(rq->method & allowed))
-		return reply_405(rq, allowed);
-	if (rq->method != M_POST)
-		return MHD_YES;
-	cl = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND,
-					 MHD_HTTP_HEADER_CONTENT_LENGTH);
-	te = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND,
-					 MHD_HTTP_HEADER_TRANSFER_ENCODING);
-	if (cl) {
-		char *end;
-		unsigned long long n;
-
-		errno = 0;
-		n = strtoull(cl, &end, 10);
-		if (errno || end == cl || *end)
-			return serve_reply_error(rq, MHD_HTTP_BAD_REQUEST, "usage",
-						 "bad Content-Length '%.32s'", cl);
-		if (n > s->o->max_body)
-			return serve_reply_error(rq, MHD_HTTP_CONTENT_TOO_LARGE, "limit",
-						 "request body of %llu bytes is over the limit of %zu",
-						 n, s->o->max_body);
-		if (!n && !te)
-			return MHD_YES;
-	} else if (!te) {
-		return MHD_YES;
-	}
-	ct = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND,
-					 MHD_HTTP_HEADER_CONTENT_TYPE);
-	if (!ct || !is_json_type(ct))
-		return serve_reply_error(rq, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, "media_type",
-					 "send the request as Content-Type: application/json (got '%.64s')",
-					 ct ? ct : "none");
+	free(v);
 	return MHD_YES;
 }
 
@@ -199,8 +135,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 {
 	struct server *s = cls;
 	struct request *rq = *con_cls;
+	enum MHD_Result ok;
 
-	(void)version;
 	if (!rq) {
 		rq = calloc(1, sizeof(*rq));
 		if (!rq)
@@ -212,8 +148,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		nicfit_buf_init(&rq->body, s->o->max_body);
 		snprintf(rq->method_name, sizeof(rq->method_name), "%s", method);
 		snprintf(rq->path, sizeof(rq->path), "%s", url);
-		rq->method = method_bits(method);
-		return begin(rq, url);
+		rq->method = serve_method_bits(method);
+		switch (serve_guard_head(&s->guard, conn)) {
+		case SERVE_GUARD_GONE:
+			return MHD_NO;
+		case SERVE_GUARD_OVER:
+			return serve_reply_error(rq, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
+						 "the server is at its connection limit: try again");
+		default:
+			rq->nul_in_target = !serve_guard_target_ok(conn, version);
+			return begin(rq, url);
+		}
 	}
 	if (*upload_size) {
 		rq->seen += *upload_size;
@@ -225,11 +170,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 			}
 		}
 		*upload_size = 0;
+		if (serve_guard_gone(&s->guard, conn))
+			return MHD_NO;
 		/* A client streaming a chunked body without end gets cut off. */
 		return rq->seen / DISCARD_MAX > s->o->max_body ? MHD_NO : MHD_YES;
 	}
 	if (rq->answered)
 		return MHD_YES;
+	if (answer_or_drop(rq, &ok))
+		return ok;
 	if (rq->too_big)
 		return serve_reply_error(rq, MHD_HTTP_CONTENT_TOO_LARGE, "limit",
 					 "request body is over the limit of %zu bytes", s->o->max_body);
@@ -246,10 +195,12 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 
 	if (!rq)
 		return;
+	serve_guard_done(&s->guard, conn);
 	if (s->o->log) {
 		const union MHD_ConnectionInfo *ci =
 			MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-		char ip[INET6_ADDRSTRLEN] = "?";
+		char ip[INET6_ADDRSTRLEN] = "?", method[4 * sizeof(rq->method_name)];
+		char path[4 * sizeof(rq->path)];
 		struct timespec t1;
 		double ms;
 
@@ -264,7 +215,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		ms = (double)(t1.tv_sec - rq->t0.tv_sec) * 1e3 +
 		     (double)(t1.tv_nsec - rq->t0.tv_nsec) / 1e6;
-		fprintf(stderr, "%s %s %s %u %zu %.2fms%s\n", ip, rq->method_name, rq->path,
+		serve_log_escape(method, sizeof(method), rq->method_name);
+		serve_log_escape(path, sizeof(path), rq->path);
+		fprintf(stderr, "%s %s %s %u %zu %.2fms%s\n", ip, method, path,
 			rq->status, rq->bytes, ms,
 			toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (aborted)");
 	}
@@ -273,30 +226,12 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	*con_cls = NULL;
 }
 
-/*
- * Percent-decoding of the path and query, as libmicrohttpd's own except
- * that %00 stays as it is: a decoded NUL would cut "/index.html%00.js"
- * short to "/index.html" behind the router's back.
- */
-static size_t on_unescape(void *cls, struct MHD_Connection *conn, char *s)
+/* Percent-decoding that keeps %00 (http.c). */
+static size_t on_unescape(void *cls, struct MHD_Connection *conn, char *str)
 {
-	char *r = s, *w = s;
-
 	(void)cls;
 	(void)conn;
-	while (*r) {
-		if (r[0] == '%' && isxdigit((unsigned char)r[1]) && isxdigit((unsigned char)r[2]) &&
-		    !(r[1] == '0' && r[2] == '0')) {
-			char hex[3] = { r[1], r[2], '\0' };
-
-			*w++ = (char)strtol(hex, NULL, 16);
-			r += 3;
-		} else {
-			*w++ = *r++;
-		}
-	}
-	*w = '\0';
-	return (size_t)(w - s);
+	return serve_unescape(str);
 }
 
 static void on_log(void *cls, const char *fmt, va_list ap)
@@ -354,13 +289,19 @@ static unsigned default_threads(void)
 	return n > 16 ? 16 : (unsigned)n;
 }
 
-/* Stop accepting, give requests in flight a moment, then stop. */
+/*
+ * Stop accepting, answer 503 to the connections still waiting for their
+ * request (a slow client must not hold the stop up), give requests in
+ * flight up to SHUTDOWN_WAIT_MS, then stop: within the 3 s the man page
+ * promises, libmicrohttpd's own stop included.
+ */
 static void shut_down(struct server *s)
 {
 	int i;
 
 	MHD_quiesce_daemon(s->d);
-	for (i = 0; i < 60; i++) {
+	serve_guard_close_waiting(&s->guard);
+	for (i = 0; i < SHUTDOWN_WAIT_MS / 50; i++) {
 		const union MHD_DaemonInfo *di =
 			MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
 		struct timespec ts = { 0, 50 * 1000 * 1000 };
@@ -405,6 +346,13 @@ int serve_run(const struct serve_options *o, struct nicfit_error *err)
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
 	signal(SIGPIPE, SIG_IGN);
 
+	rc = serve_guard_start(&s->guard, o->max_connections, o->max_per_ip, o->timeout_s, err);
+	if (rc)
+		goto out_mask;
+	/*
+	 * The table's deadline (--timeout) answers 408; libmicrohttpd's idle
+	 * timeout, a second later, only backs it up (it closes unanswered).
+	 */
 	threads = o->threads ? o->threads : default_threads();
 	flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG | MHD_USE_ITC;
 	if (v6)
@@ -413,9 +361,11 @@ int serve_run(const struct serve_options *o, struct nicfit_error *err)
 				MHD_OPTION_EXTERNAL_LOGGER, on_log, s,
 				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 				MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0u,
-				MHD_OPTION_CONNECTION_LIMIT, o->max_connections,
-				MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->max_per_ip,
-				MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s,
+				MHD_OPTION_CONNECTION_LIMIT, with_room(o->max_connections),
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, with_room(o->max_per_ip),
+				MHD_OPTION_NOTIFY_CONNECTION, serve_guard_notify, s,
+				MHD_OPTION_URI_LOG_CALLBACK, serve_guard_uri, s,
+				MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s + 1,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024,
 				MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
 				MHD_OPTION_STRICT_FOR_CLIENT, 1,
@@ -425,7 +375,7 @@ int serve_run(const struct serve_options *o, struct nicfit_error *err)
 	if (!s->d) {
 		rc = nicfit_error_at(err, NICFIT_E_IO, "--bind", 0, 0, "cannot listen on %s port %u: %s",
 				     o->bind, o->port, s->last_log[0] ? s->last_log : "unknown error");
-		goto out_mask;
+		goto out_guard;
 	}
 	di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
 	port = di ? di->port : o->port;
@@ -443,6 +393,8 @@ int serve_run(const struct serve_options *o, struct nicfit_error *err)
 	fprintf(stderr, "nicfit serve: %s, stopping\n", sig == SIGINT ? "interrupted" : "terminated");
 	shut_down(s);
 	rc = 0;
+out_guard:
+	serve_guard_stop(&s->guard);
 out_mask:
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 out_assets:

@@ -25,6 +25,7 @@
 
 #define SERVE_DEFAULT_PORT 8080
 #define SERVE_MAX_BODY ((size_t)1 << 20)   /* larger request bodies get 413 */
+#define SERVE_MAX_CLUSTER_NODES 16384      /* larger clusters get 413 (api.c says why) */
 
 struct serve_options {
 	const char *bind;             /* numeric IPv4 or IPv6 address */

@@ -5,6 +5,10 @@
  *
  * The server is cut along its concepts:
  *   mhd.c     libmicrohttpd, opened at run time, called through a table
+ *   http.c    decisions on a request's head (Host, framing, route, method),
+ *             error bodies and log escaping, as functions over strings
+ *   guard.c   the connection table: a deadline for receiving each request,
+ *             limits answered with 503, slow clients cut off
  *   reply.c   answers: security headers, errors as JSON, ?format= emitters
  *   api.c     the route table and the handlers that call the library
  *   assets.c  the page's files, compiled in, answered with an ETag
@@ -38,6 +42,7 @@ struct serve_mhd {
 	__typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
 	__typeof__(MHD_destroy_response) *destroy_response;
 	__typeof__(MHD_get_connection_info) *get_connection_info;
+	__typeof__(MHD_get_connection_values) *get_connection_values;
 	__typeof__(MHD_get_daemon_info) *get_daemon_info;
 	__typeof__(MHD_lookup_connection_value) *lookup_connection_value;
 	__typeof__(MHD_queue_response) *queue_response;
@@ -56,6 +61,7 @@ int serve_mhd_load(struct nicfit_error *err);
 #define MHD_create_response_from_buffer (*serve_mhd.create_response_from_buffer)
 #define MHD_destroy_response (*serve_mhd.destroy_response)
 #define MHD_get_connection_info (*serve_mhd.get_connection_info)
+#define MHD_get_connection_values (*serve_mhd.get_connection_values)
 #define MHD_get_daemon_info (*serve_mhd.get_daemon_info)
 #define MHD_lookup_connection_value (*serve_mhd.lookup_connection_value)
 #define MHD_queue_response (*serve_mhd.queue_response)
@@ -95,6 +101,45 @@ struct asset {
 	size_t len;
 };
 
+/* ---- guard.c: the connection table ---------------------------------------- */
+
+struct guard_conn;
+
+struct guard {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pthread_t thread;
+	struct guard_conn *head, *tail;
+	unsigned max_conn, max_per_ip;
+	long long timeout_ms;      /* to receive a whole request */
+	char *late_text, *busy_text; /* the 408 and 503 answers, whole */
+	int running, stop, closing;
+};
+
+#define SERVE_GUARD_GONE 1     /* the table answered and shut the connection */
+#define SERVE_GUARD_OVER 2     /* no place, or stopping: answer 503 */
+
+int serve_guard_start(struct guard *g, unsigned max_conn, unsigned max_per_ip, unsigned timeout_s,
+		      struct nicfit_error *err);
+void serve_guard_stop(struct guard *g);
+/* Answer 503 to every connection still waiting for its request (stopping). */
+void serve_guard_close_waiting(struct guard *g);
+/* libmicrohttpd's MHD_OPTION_NOTIFY_CONNECTION callback; cls: the server. */
+void serve_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+			enum MHD_ConnectionNotificationCode toe);
+/* MHD_OPTION_URI_LOG_CALLBACK: remembers the raw request target. */
+void *serve_guard_uri(void *cls, const char *uri, struct MHD_Connection *conn);
+/* Whether the request target held no NUL byte (version: on_request's). */
+int serve_guard_target_ok(struct MHD_Connection *conn, const char *version);
+/* A request head arrived: 0, SERVE_GUARD_GONE (stop) or SERVE_GUARD_OVER (answer 503). */
+int serve_guard_head(struct guard *g, struct MHD_Connection *conn);
+/* The request is about to be answered: 0, SERVE_GUARD_GONE or SERVE_GUARD_OVER. */
+int serve_guard_answering(struct guard *g, struct MHD_Connection *conn);
+/* Whether the table answered the connection already. */
+int serve_guard_gone(struct guard *g, struct MHD_Connection *conn);
+/* A request on the connection is done: the next one gets its own deadline. */
+void serve_guard_done(struct guard *g, struct MHD_Connection *conn);
+
 struct server {
 	const struct serve_options *o;
 	struct MHD_Daemon *d;
@@ -105,6 +150,7 @@ struct server {
 	pthread_mutex_t log_lock;
 	pthread_mutex_t audit_lock; /* one audit at a time: each walks all of sysfs */
 	char last_log[256];    /* libmicrohttpd's last message (start errors) */
+	struct guard guard;
 };
 
 struct request {
@@ -119,11 +165,59 @@ struct request {
 	struct nicfit_buf body;
 	size_t seen;           /* body bytes received, kept or not */
 	int too_big;
+	int nul_in_target;     /* a raw NUL byte in the request line's target */
 	int answered;          /* a response is queued */
 	unsigned status;
 	size_t bytes;
 	struct timespec t0;
 };
+
+/* ---- http.c: decisions on a request's head, without a socket ------------- */
+
+#define SERVE_MSG_MAX 768      /* longest error message, in bytes */
+
+/* A request's head as the checks see it (serve_head_header fills it). */
+struct serve_head {
+	const char *method;
+	const char *url;           /* the decoded path */
+	const char *host;          /* the first Host header, or NULL */
+	const char *content_type;
+	const char *content_length; /* the first one */
+	const char *transfer_encoding;
+	unsigned nhost, nte;       /* how many Host and Transfer-Encoding headers */
+	int cl_conflict;           /* Content-Length headers that disagree */
+	int path_has_nul;          /* a raw NUL byte in the request target */
+	int loopback;              /* bound to loopback: Host must name this machine */
+	int allow_audit;
+	size_t max_body;
+	const struct route *(*match_route)(const char *url, const char **rest);
+	int (*is_asset)(void *cls, const char *url); /* a page file; NULL: none */
+	void *cls;
+};
+
+/* What serve_check_head() decided. */
+struct serve_verdict {
+	unsigned status;           /* the refusal's HTTP status; 0: go on */
+	const char *code;          /* its code word ("usage", "host", ...) */
+	unsigned allow;            /* 405: the methods allowed (M_GET, M_POST) */
+	char msg[SERVE_MSG_MAX];
+	const struct route *route; /* go on: the route, or NULL for an asset */
+	const char *rest;          /* the path after a prefix route */
+	int asset;
+};
+
+void serve_head_init(struct serve_head *h);
+void serve_head_header(struct serve_head *h, const char *name, const char *value);
+int serve_check_head(const struct serve_head *h, struct serve_verdict *v);
+unsigned serve_method_bits(const char *method);
+/* Percent-decode s in place, %00 kept as it is; the new length. */
+size_t serve_unescape(char *s);
+/* src as valid UTF-8 (bad bytes become U+FFFD), cut to cap bytes at a character. */
+void serve_utf8_clean(char *dst, size_t cap, const char *src);
+/* src for a log line: printable ASCII as is, other bytes and '\\' as \xHH. */
+void serve_log_escape(char *dst, size_t cap, const char *src);
+/* The error document {"error": msg, "code": code}, msg made valid UTF-8. */
+int serve_error_body(struct nicfit_buf *out, const char *code, const char *msg);
 
 /* ---- reply.c: answers ----------------------------------------------------- */
 
@@ -142,6 +236,8 @@ enum MHD_Result serve_reply_buf(struct request *rq, unsigned status, const char 
 /* {"error": msg, "code": code} with an HTTP status. */
 enum MHD_Result serve_reply_error(struct request *rq, unsigned status, const char *code,
 				  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* serve_check_head()'s refusal as an answer (with Allow: for a 405). */
+enum MHD_Result serve_reply_verdict(struct request *rq, const struct serve_verdict *v);
 /* A library error as an answer, with the HTTP status that fits its code. */
 enum MHD_Result serve_reply_nicfit_error(struct request *rq, int rc,
 					 const struct nicfit_error *err);

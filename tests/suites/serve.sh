@@ -242,7 +242,9 @@ node -e '
 const net = require("net");
 const s = net.connect(Number(process.argv[1]), "127.0.0.1", () => s.write("GET /api HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "));
 const t = setTimeout(() => { console.log("still open"); process.exit(1); }, 15000);
-s.on("close", () => { clearTimeout(t); process.exit(0); });
+let answer = "";
+s.on("data", (d) => { answer += d; });
+s.on("close", () => { clearTimeout(t); process.exit(answer.startsWith("HTTP/1.1 408 ") ? 0 : 1); });
 s.on("error", () => {});
 ' "$port" >/dev/null 2>&1 &
 slow=$!
@@ -253,7 +255,7 @@ while [ $i -lt 64 ]; do urls="$urls $base/api/calc/pcie"; i=$((i + 1)); done
 curl -s -m 30 --parallel --parallel-max 32 -X POST -H 'Content-Type: application/json' \
 	-d '{"gen": 4, "width": 16}' -o /dev/null -w '%{http_code}\n' $urls >"$tmp/codes" 2>/dev/null
 check "64 concurrent requests (32 at once) all answer 200" sh -c "[ \$(grep -c '^200$' '$tmp/codes') -eq 64 ]"
-check "a client that stops sending is cut off after --timeout" wait "$slow"
+check "a client that stops sending is answered 408 and cut off after --timeout" wait "$slow"
 req GET /api
 check "after all that the server still answers" is_code 200
 
@@ -294,30 +296,124 @@ else
 	fail "server with --allow-audit starts"
 fi
 
-# ---- connection limit: a fifth client waits until one of four is closed ----
-if start --threads 1 --max-connections 4 --timeout 3; then
-	node -e '
-const net = require("net");
-let open = 0;
-for (let i = 0; i < 4; i++) {
-	const s = net.connect(Number(process.argv[1]), "127.0.0.1", () => { if (++open === 4) console.log("ready"); });
-	s.on("error", () => {});
-	s.on("close", () => { if (--open === 0) process.exit(0); });
+# ---- raw requests: framing, bytes JSON cannot hold, the log ----
+raw() { # NAME BYTES (printf format): the answer's status line in $tmp/NAME.status, body in $tmp/NAME.body
+	printf "$2" >"$tmp/$1.req"
+	node tests/suites/http.js raw "$port" "$tmp/$1.req" >"$tmp/$1.out" 2>/dev/null
+	head -1 "$tmp/$1.out" >"$tmp/$1.status"
+	tail -n +2 "$tmp/$1.out" >"$tmp/$1.body"
 }
-setTimeout(() => process.exit(1), 15000);
-' "$port" >"$tmp/hold" 2>&1 &
-	hold=$!
-	i=0
-	while ! grep -q ready "$tmp/hold" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-	req GET /api -m 1
-	check "with --max-connections 4 taken, a fifth client is not served" test "$code" = 000
-	check "... the idle four are closed after --timeout" wait "$hold"
-	req GET /api
-	check "... and then clients are served again" is_code 200
+raw_is() { # NAME CODE: the status is CODE and the body one JSON error document
+	grep -q "^HTTP/1.1 $2 " "$tmp/$1.status" &&
+		jq -e '(.error | type == "string") and (.code | type == "string")' "$tmp/$1.body" >/dev/null
+}
+if start --timeout 3 --log; then
+	raw dupcl 'POST /api/calc/pcie HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 23\r\nContent-Length: 5\r\n\r\n{"gen": 3, "width": 16}'
+	check "two different Content-Lengths are 400" raw_is dupcl 400
+	raw clte 'POST /api/calc/pcie HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 23\r\nTransfer-Encoding: chunked\r\n\r\n{"gen": 3, "width": 16}'
+	check "Content-Length with Transfer-Encoding is 400" raw_is clte 400
+	raw gzip 'POST /api/calc/pcie HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip\r\n\r\nxxxx'
+	check "Transfer-Encoding: gzip is 501 at once, not a hang" raw_is gzip 501
+	raw nul 'GET /index.html\000.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'
+	check "a raw NUL in the target is 400 (not index.html)" raw_is nul 400
+	raw ff 'GET /%%ff HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'
+	check "GET /%ff (invalid UTF-8 in the message) is answered 404 JSON" raw_is ff 404
+	raw calcff 'POST /api/calc/%%ff%%fe HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}'
+	check "a calculator name of bad bytes is answered 404 JSON" raw_is calcff 404
+	raw kindff 'GET /api/catalog/%%c3 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'
+	check "a catalog kind of bad bytes is answered 404 JSON" raw_is kindff 404
+	raw hostff 'GET /api HTTP/1.1\r\nHost: \377\376\r\n\r\n'
+	check "a Host of bad bytes is answered 400 JSON" raw_is hostff 400
+	long=$(awk 'BEGIN { for (i = 0; i < 126; i++) printf "a" }')
+	raw cut "GET /$long%%c3%%a9%%c3%%a9 HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n\\r\\n"
+	check "a path cut mid-character by the message's length is answered 404 JSON" raw_is cut 404
+	raw quote 'GE"T\001 /api HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'
+	check "a method holding a quote and a control byte is 405 with a valid JSON body" raw_is quote 405
+	check "... which holds the method, escaped" jq -e '.error | startswith("GE\"T\u0001 is not allowed")' "$tmp/quote.body"
+	raw forge 'GET /x%%0a6.6.6.6%%20GET%%20/forged%%20200 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'
+	sleep 0.2
+	check "--log: a %0a in the path forges no log line" sh -c "! grep -q '^6\\.6\\.6\\.6' '$log' && grep -q 'x\\\\x0a6.6.6.6' '$log'"
+	post /api/cluster '{"nodes": 1000000, "gpus_per_node": 1, "radix": 1024, "no_frontend": true, "no_oob": true}' -m 2
+	check "a cluster of 1,000,000 nodes is 413 at once (the server's limit)" is_code 413
+	check "... naming the limit" err_has "16384"
+	post /api/cluster '{"gpus": 800000, "gpus_per_node": 8}' -m 2
+	check "... counted from gpus too" is_code 413
+	post /api/cluster '{"nodes": 16384, "gpus_per_node": 1, "radix": 128, "no_oob": true}' -m 10
+	check "a cluster at the limit is sized" is_code 200
 	kill "$pid"
 	wait "$pid"
 else
-	fail "server with --max-connections 4 starts"
+	fail "server for raw requests starts"
+fi
+
+# ---- slowloris: a normal request is still answered at once ----
+if start --timeout 2 --max-connections 16 --max-per-ip 16; then
+	node tests/suites/http.js slow "$port" 40 6 >"$tmp/slow" 2>&1 &
+	slow=$!
+	sleep 1.5
+	i=0 fast=0
+	while [ $i -lt 6 ]; do
+		t=$(curl -s -m 3 -o /dev/null -w '%{http_code} %{time_total}' "$base/api")
+		echo "$t" >>"$tmp/fast"
+		case $t in 200\ 0.*) fast=$((fast + 1)) ;; esac
+		sleep 0.5
+		i=$((i + 1))
+	done
+	wait "$slow"
+	check "during a slowloris of 40 connections on 16 places, 6 of 6 requests get 200 in under 1 s" \
+		test "$fast" = 6
+	[ "$fast" = 6 ] || echo "# $(tr '\n' ' ' <"$tmp/fast")"
+	check "... the slow connections are cut within --timeout 2 s, answered 408 or 503" \
+		jq -e '.answered408 > 0 and .unanswered == 0 and .longest_ms < 3000' "$tmp/slow"
+	kill "$pid"
+	wait "$pid"
+else
+	fail "server for slowloris starts"
+fi
+
+# ---- connection limits: answered 503, never dropped ----
+if start --threads 1 --max-connections 4 --max-per-ip 4 --timeout 5; then
+	node tests/suites/http.js hold "$port" 4 10 >"$tmp/hold" 2>&1 &
+	hold=$!
+	i=0
+	while ! grep -q ready "$tmp/hold" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	req GET /api -m 2
+	check "with --max-per-ip 4 held by idle connections, a fifth client is served" is_code 200
+	sleep 0.2
+	check "... and the oldest idle one is answered 503" grep -q '^HTTP/1.1 503' "$tmp/hold"
+	kill "$hold" 2>/dev/null
+	wait "$hold" 2>/dev/null
+	node tests/suites/http.js hold "$port" 7 10 >"$tmp/hold2" 2>&1 &
+	hold=$!
+	sleep 1.8
+	check "connections past the limit that send nothing are answered 503 within a second" \
+		test "$(grep -c '^HTTP/1.1 503' "$tmp/hold2")" = 3
+	kill "$hold" 2>/dev/null
+	wait "$hold" 2>/dev/null
+	kill "$pid"
+	wait "$pid"
+else
+	fail "server with --max-per-ip 4 starts"
+fi
+
+# ---- shutdown with slow clients open ----
+if start --timeout 30; then
+	node tests/suites/http.js slow "$port" 8 10 >/dev/null 2>&1 &
+	slow=$!
+	node tests/suites/http.js hold "$port" 8 10 >/dev/null 2>&1 &
+	hold=$!
+	sleep 1
+	t0=$(date +%s%N)
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	check "SIGTERM with 16 slow connections open stops in under 3 s (took $ms ms)" \
+		sh -c "[ $rc = 0 ] && [ $ms -lt 3000 ]"
+	kill "$slow" "$hold" 2>/dev/null
+	wait "$slow" "$hold" 2>/dev/null
+else
+	fail "server for the shutdown test starts"
 fi
 
 # ---- the page in Chromium ----

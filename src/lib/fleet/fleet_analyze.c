@@ -314,9 +314,9 @@ static void publish_anomalies(struct nicfit_fleet *fl, struct anom_order *ord, s
 		p->majority = x->majority;
 		p->expected = x->expected ? fl_str(&fl->st, x->expected) : NULL;
 		p->nhosts = x->nhosts;
-		p->hosts = fl->ahosts + x->host_off;
+		p->hosts = x->nhosts ? fl->ahosts + x->host_off : NULL;
 		p->nvalues = x->nvals;
-		p->values = fl->pub_vals + x->val_off;
+		p->values = x->nvals ? fl->pub_vals + x->val_off : NULL;
 		p->message = x->message ? fl_str(&fl->st, x->message) : "";
 		for (j = 0; j < x->nhosts; j++) {
 			struct nicfit_fleet_host *h = &fl->pub_hosts[p->hosts[j]];
