@@ -289,32 +289,45 @@ void nicfit_escaped_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
 }
 #pragma GCC diagnostic pop
 
-/* Attach v (a new reference, stolen) under key in the innermost container. */
-static void attach(struct nicfit_emit *e, const char *key, json_t *v)
+/*
+ * Attach v (a new reference, stolen) under key in the innermost container.
+ * Returns 0, or -1 when v was refused (and its reference dropped).
+ */
+static int attach(struct nicfit_emit *e, const char *key, json_t *v)
 {
 	json_t *top;
 
 	if (!v) {
 		fail(e, NICFIT_E_NOMEM);
-		return;
+		return -1;
 	}
 	if (e->depth == 0) {
 		/* A bare value at top level becomes the root only once. */
 		if (e->root || key) {
 			json_decref(v);
 			fail(e, NICFIT_E_INTERNAL);
-			return;
+			return -1;
 		}
 		e->root = v;
-		return;
+		return 0;
 	}
 	top = e->stack[e->depth - 1];
 	if (json_is_object(top)) {
-		if (!key || json_object_set_new(top, key, v))
+		/* json_object_set_new drops v's reference when it fails */
+		if (!key) {
+			json_decref(v);
 			fail(e, NICFIT_E_INTERNAL);
+			return -1;
+		}
+		if (json_object_set_new(top, key, v)) {
+			fail(e, NICFIT_E_INTERNAL);
+			return -1;
+		}
 	} else if (json_array_append_new(top, v)) {
 		fail(e, NICFIT_E_NOMEM);
+		return -1;
 	}
+	return 0;
 }
 
 static void push(struct nicfit_emit *e, const char *key, json_t *c)
@@ -328,8 +341,13 @@ static void push(struct nicfit_emit *e, const char *key, json_t *c)
 		fail(e, NICFIT_E_INTERNAL);
 		return;
 	}
+	/* the stack holds a borrowed reference: the container owns c once attached */
 	json_incref(c);
-	attach(e, key, c);
+	if (attach(e, key, c)) {
+		/* refused: attach dropped the reference it was given; drop ours */
+		json_decref(c);
+		return;
+	}
 	e->keys[e->depth] = key;
 	e->stack[e->depth++] = c;
 	json_decref(c);

@@ -231,6 +231,29 @@ static void emitter_misuse(void **state)
 	assert_int_equal(nicfit_emit_finish(e, &out), NICFIT_E_INTERNAL);
 	nicfit_emit_free(e);
 	nicfit_buf_release(&out);
+
+	/* a second document at top level, and a member without a key: refused
+	 * containers are not kept on the stack (ASan saw a use after free) */
+	e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	nicfit_buf_init(&out, 0);
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_end_object(e);
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "k", "v");
+	nicfit_emit_end_object(e);
+	assert_int_equal(nicfit_emit_finish(e, &out), NICFIT_E_INTERNAL);
+	nicfit_emit_free(e);
+	nicfit_buf_release(&out);
+	e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	nicfit_buf_init(&out, 0);
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_begin_array(e, NULL);
+	nicfit_emit_int(e, NULL, 1);
+	nicfit_emit_end_array(e);
+	nicfit_emit_end_object(e);
+	assert_int_equal(nicfit_emit_finish(e, &out), NICFIT_E_INTERNAL);
+	nicfit_emit_free(e);
+	nicfit_buf_release(&out);
 }
 
 static void spec_from_json(void **state)
