@@ -806,12 +806,16 @@ struct xstate {
 	size_t entries, bytes;
 };
 
-static int over_limit(struct xstate *x, struct nicfit_error *err)
+static int over_limit(struct xstate *x, int entries, struct nicfit_error *err)
 {
+	if (entries)
+		return nicfit_error_at(err, NICFIT_E_LIMIT, x->archive, 0, 0,
+				       "larger than a snapshot can be (more than %zu entries)",
+				       x->lim->max_entries);
 	return nicfit_error_at(err, NICFIT_E_LIMIT, x->archive, 0, 0,
-			       "larger than a snapshot can be (more than %zu entries or %zu bytes; "
-			       "%zu entries and %zu bytes written when refused)",
-			       x->lim->max_entries, x->lim->max_bytes, x->entries, x->bytes);
+			       "larger than a snapshot can be (more than %zu MiB of file content; "
+			       "refused after %zu entries)",
+			       x->lim->max_bytes >> 20, x->entries);
 }
 
 /*
@@ -830,7 +834,7 @@ static int copy_data(struct xstate *x, struct nicfit_error *err)
 	while ((r = archive_read_data_block(x->in, &buf, &len, &off)) == ARCHIVE_OK) {
 		if (off < 0 || (size_t)off > x->lim->max_bytes ||
 		    len > x->lim->max_bytes - (size_t)off || len > x->lim->max_bytes - x->bytes)
-			return over_limit(x, err);
+			return over_limit(x, 0, err);
 		x->bytes += len;
 		if (archive_write_data_block(x->out, buf, len, off) != ARCHIVE_OK)
 			return nicfit_error_at(err, NICFIT_E_IO, x->archive, 0, 0, "cannot unpack: %s",
@@ -853,24 +857,27 @@ static int copy_data(struct xstate *x, struct nicfit_error *err)
 static int extract_entry(struct xstate *x, struct archive_entry *en, struct nicfit_error *err)
 {
 	mode_t type = archive_entry_filetype(en);
-	const char *path = archive_entry_pathname(en);
+	const char *name = archive_entry_pathname(en);
 	la_int64_t size = archive_entry_size(en);
-	char full[2 * P_MAX];
+	char full[2 * P_MAX], path[2 * P_MAX];
 	int rc;
 
 	if (type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK)
 		return 0;
 	if (archive_entry_hardlink(en))
 		return 0;
-	if (unsafe_path(path))
+	if (unsafe_path(name))
 		return nicfit_error_at(err, NICFIT_E_DATA, x->archive, 0, 0,
-				       "unsafe path '%.200s' (absolute or with ..)", path ? path : "");
+				       "unsafe path '%.200s' (absolute or with ..)", name ? name : "");
+	/* a copy: setting the pathname below frees the entry's own */
+	if (snprintf(path, sizeof(path), "%s", name) >= (int)sizeof(path))
+		return 0;
 	if (path_depth(path) > x->lim->max_depth)
 		return nicfit_error_at(err, NICFIT_E_LIMIT, x->archive, 0, 0,
 				       "a path nests deeper than a snapshot can (%zu levels)",
 				       x->lim->max_depth);
 	if (type == AE_IFREG && size > 0 && (size_t)size > x->lim->max_bytes - x->bytes)
-		return over_limit(x, err);
+		return over_limit(x, 0, err);
 	if (snprintf(full, sizeof(full), "%s/%s", x->templ, path) >= (int)sizeof(full))
 		return 0;
 	archive_entry_set_pathname(en, full);
@@ -921,7 +928,7 @@ static int extract_all(struct xstate *x, struct nicfit_error *err)
 	while ((r = archive_read_next_header(x->in, &en)) == ARCHIVE_OK ||
 	       r == ARCHIVE_WARN) {
 		if (++x->entries > x->lim->max_entries)
-			return over_limit(x, err);
+			return over_limit(x, 1, err);
 		rc = extract_entry(x, en, err);
 		if (rc)
 			return rc;
