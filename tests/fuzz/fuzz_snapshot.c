@@ -21,6 +21,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char base[64], xtmp[96], input[96];
 
+static void cleanup(void)
+{
+	unlink(input);
+	rmdir(xtmp);
+	rmdir(base);
+}
+
 static int setup(void)
 {
 	snprintf(base, sizeof(base), "/tmp/nicfit-fuzz-snapshot-XXXXXX");
@@ -30,6 +37,7 @@ static int setup(void)
 	snprintf(input, sizeof(input), "%s/input.tar.gz", base);
 	if (mkdir(xtmp, 0700))
 		return -1;
+	atexit(cleanup);
 	return setenv("TMPDIR", xtmp, 1);
 }
 
