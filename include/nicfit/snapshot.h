@@ -17,9 +17,15 @@
  * No root is needed: an unprivileged snapshot holds what an unprivileged
  * audit reads (config space is then 64 bytes, VPD absent).
  *
- * Archives are written and read with libarchive; reading accepts any
- * format and compression it knows (a hwloc-gather-topology .tar.bz2 too),
- * refuses absolute paths and "..", and is bounded in size and entries.
+ * Archives are written and read with libarchive. Reading accepts what a
+ * snapshot can be, recognized by content whatever the file is called: a
+ * tar archive (ustar, pax or GNU), plain or compressed with gzip, bzip2,
+ * xz or zstd (a hwloc-gather-topology .tar.bz2 too); anything else (zip,
+ * cpio, 7z, ...) is refused as "not a snapshot archive". Reading refuses
+ * absolute paths and "..", writes files, directories and links only, with
+ * fixed modes (0644, 0755), and is bounded in the bytes it actually
+ * writes, in entries and in depth; on any failure everything it wrote is
+ * removed.
  *
  * The result of nicfit_snapshot_take() is a caller-owned struct that the
  * call fills (it need not be prepared); nicfit_snapshot_result_release()
@@ -35,9 +41,15 @@
 #include "nicfit/error.h"
 
 #define NICFIT_SNAPSHOT_MAX_FAILURES 64
-/* Bounds on an archive read back: total bytes and entries. */
+/*
+ * Bounds on an archive read back: file content actually written, entries
+ * (headers of any type), and path components of one entry. A snapshot of
+ * a large host holds a few thousand entries at most 20 levels deep; the
+ * bounds leave a margin of more than ten times that.
+ */
 #define NICFIT_SNAPSHOT_MAX_BYTES ((size_t)512 << 20)
-#define NICFIT_SNAPSHOT_MAX_ENTRIES 1000000
+#define NICFIT_SNAPSHOT_MAX_ENTRIES 100000
+#define NICFIT_SNAPSHOT_MAX_DEPTH 64
 
 struct nicfit_snapshot_failure {
 	char *path;
@@ -53,7 +65,11 @@ struct nicfit_snapshot_result {
 	int privileged;           /* config space beyond 64 bytes was readable */
 };
 
-/* 1 when path names an archive (.tar.gz, .tgz, .tar.bz2, .tar.xz, .tar). */
+/*
+ * 1 when path names an archive: by its name (.tar.gz, .tgz, .tar.bz2,
+ * .tbz2, .tar.xz, .txz, .tar.zst, .tar), or, for a path that exists, by
+ * not being a directory (extraction then judges its content).
+ */
 int nicfit_snapshot_is_archive(const char *path);
 
 /*
@@ -71,8 +87,9 @@ void nicfit_snapshot_result_release(struct nicfit_snapshot_result *res);
  * /tmp). *tmpdir gets that directory (remove it with
  * nicfit_snapshot_remove_tree, then free it) and *root the directory
  * inside it that holds sys/ (free it). Errors: NICFIT_E_NOTFOUND,
- * NICFIT_E_DATA (not an archive, unsafe paths, no sys/ inside),
- * NICFIT_E_LIMIT, NICFIT_E_IO.
+ * NICFIT_E_DATA (not a snapshot archive, unsafe paths, no sys/ inside),
+ * NICFIT_E_LIMIT (over a bound above), NICFIT_E_IO. On an error nothing
+ * is left in the temporary directory, and the directory is gone.
  */
 int nicfit_snapshot_extract(const char *archive, char **tmpdir, char **root,
 			    struct nicfit_error *err);

@@ -2,7 +2,10 @@
  * cmd_serve.c - `nicfit serve`: the web configurator and JSON API on
  * 127.0.0.1:8080 (or --bind/--port), running until SIGINT or SIGTERM.
  * The catalog (embedded data plus --catalog overlays) is loaded once
- * here; the server only reads it.
+ * here; the server only reads it. A snapshot archive given to --sysfs
+ * (with --allow-audit) is unpacked once here too, before the server
+ * starts, so that a bad archive is refused at start-up; the unpacked tree
+ * is removed when the server stops.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,7 @@
 #include "cli.h"
 #include "util.h"
 #include "../serve/serve.h"
+#include "nicfit/snapshot.h"
 #include "nicfit/units.h"
 
 enum {
@@ -54,6 +58,7 @@ int cmd_serve(struct cli *c, int argc, char **argv)
 {
 	struct serve_options o;
 	struct nicfit_error err;
+	char *tmpdir = NULL, *tmproot = NULL;
 	int ch, rc = 0;
 
 	serve_options_init(&o);
@@ -106,7 +111,15 @@ int cmd_serve(struct cli *c, int argc, char **argv)
 	if (!o.cat)
 		return rc;
 	nicfit_error_clear(&err);
-	if (serve_run(&o, &err))
-		return cli_fail(&err);
-	return 0;
+	if (o.allow_audit && o.sysfs_root && nicfit_snapshot_is_archive(o.sysfs_root)) {
+		if (nicfit_snapshot_extract(o.sysfs_root, &tmpdir, &tmproot, &err))
+			return cli_fail(&err);
+		o.sysfs_root = tmproot;
+	}
+	rc = serve_run(&o, &err) ? cli_fail(&err) : 0;
+	if (tmpdir)
+		nicfit_snapshot_remove_tree(tmpdir);
+	free(tmpdir);
+	free(tmproot);
+	return rc;
 }

@@ -110,7 +110,7 @@ static const struct cli_command commands[] = {
 	  "md a ticket-ready report, svg the server's slots.",
 	  FMT_ALL },
 	{ "serve", cmd_serve, "web configurator and JSON API on 127.0.0.1 (port option)",
-	  "nicfit serve [--port P] [--bind ADDR] [--allow-audit [--sysfs DIR]] [--log]\n"
+	  "nicfit serve [--port P] [--bind ADDR] [--allow-audit [--sysfs DIR|FILE.tar.gz]] [--log]\n"
 	  "             [--threads N] [--max-connections N] [--max-per-ip N] [--timeout S]\n"
 	  "\n"
 	  "Serves the page on http://127.0.0.1:8080/ and the API under /api (GET /api lists it).\n"

@@ -536,6 +536,90 @@ static int valid_id(const char *s)
 	return n >= 1 && n <= 63;
 }
 
+/* Whether the file's array for kind k (or the base) has an entry with this id. */
+static int merged_has(json_t *root, const struct nicfit_catalog *base, int k, const char *id)
+{
+	json_t *arr = json_object_get(root, nicfit__catalog_kind_plurals[k]), *e;
+	size_t i;
+
+	if (nicfit__catalog_has(base, (enum nicfit_kind)k, id))
+		return 1;
+	json_array_foreach(arr, i, e)
+		if (json_is_object(e) && json_is_string(json_object_get(e, "id")) &&
+		    !strcmp(json_string_value(json_object_get(e, "id")), id))
+			return 1;
+	return 0;
+}
+
+/*
+ * What holds only once the document is merged with the catalog it
+ * overlays, as --catalog merges it: each kind stays within
+ * CATALOG_MAX_ENTRIES counted after the merge (ids the base has replace
+ * entries, new ids add to them); an id names one entry across all kinds
+ * (`catalog show ID` finds one, so a second would be unreachable); and an
+ * onboard NIC names a NIC that exists, not the server itself.
+ */
+static void check_merged(struct checker *c, json_t *root, const struct nicfit_catalog *base)
+{
+	char path[300];
+	int k, k2;
+
+	for (k = 0; k < NICFIT_KIND_COUNT; k++) {
+		json_t *arr = json_object_get(root, nicfit__catalog_kind_plurals[k]), *e, *seen;
+		size_t i, added = 0, have = base ? json_object_size(base->k[k].byid) : 0;
+
+		if (!json_is_array(arr) || json_array_size(arr) > CATALOG_MAX_ENTRIES)
+			continue;
+		seen = json_object();
+		json_array_foreach(arr, i, e) {
+			const char *id = json_string_value(json_object_get(e, "id"));
+
+			if (!json_is_object(e) || !id || !valid_id(id))
+				continue;
+			if (!json_object_get(seen, id) && !nicfit__catalog_has(base, (enum nicfit_kind)k, id))
+				added++;
+			json_object_set_new(seen, id, json_true());
+			for (k2 = 0; k2 < NICFIT_KIND_COUNT; k2++) {
+				if (k2 == k || !merged_has(root, base, k2, id))
+					continue;
+				snprintf(path, sizeof(path), "/%s/%zu/id", nicfit__catalog_kind_plurals[k], i);
+				problem(c, path, "id '%s' is also one of the %s (an id names one entry "
+					"across kinds: catalog show finds only one)", id,
+					nicfit__catalog_kind_plurals[k2]);
+				break;
+			}
+		}
+		json_decref(seen);
+		if (have + added > CATALOG_MAX_ENTRIES) {
+			snprintf(path, sizeof(path), "/%s", nicfit__catalog_kind_plurals[k]);
+			problem(c, path, "more than %d %s once merged with the catalog it overlays "
+				"(%zu there, %zu new here)", CATALOG_MAX_ENTRIES,
+				nicfit__catalog_kind_plurals[k], have, added);
+		}
+	}
+	{
+		json_t *arr = json_object_get(root, nicfit__catalog_kind_plurals[NICFIT_KIND_SERVER]);
+		json_t *s, *b;
+		size_t i, j;
+
+		json_array_foreach(arr, i, s) {
+			const char *sid = json_string_value(json_object_get(s, "id"));
+
+			json_array_foreach(json_object_get(s, "onboard"), j, b) {
+				const char *nic = json_string_value(json_object_get(b, "nic"));
+
+				if (!nic)
+					continue;
+				snprintf(path, sizeof(path), "/servers/%zu/onboard/%zu/nic", i, j);
+				if (sid && !strcmp(nic, sid))
+					problem(c, path, "onboard NIC '%.63s' names this server itself", nic);
+				else if (!merged_has(root, base, NICFIT_KIND_NIC, nic))
+					problem(c, path, "onboard NIC '%.63s' is not a NIC of the catalog", nic);
+			}
+		}
+	}
+}
+
 /*
  * A server's slots name the PCIe switch they hang from by its id in the
  * entry's "pcie_switches"; a name that is not there would silently put the
@@ -578,7 +662,7 @@ static size_t check_document(struct checker *c, json_t *root,
 			     const struct nicfit_catalog *base, size_t *total)
 {
 	const char *key;
-	json_t *v;
+	json_t *v, *ids = NULL;
 	int k;
 
 	if (total)
@@ -589,7 +673,7 @@ static size_t check_document(struct checker *c, json_t *root,
 	}
 	json_object_foreach(root, key, v) {
 		char path[256];
-		size_t i, j;
+		size_t i;
 
 		snprintf(path, sizeof(path), "/%s", key);
 		if (!strcmp(key, "schema")) {
@@ -617,9 +701,11 @@ static size_t check_document(struct checker *c, json_t *root,
 			problem(c, path, "more than %d %s", CATALOG_MAX_ENTRIES, key);
 			continue;
 		}
+		json_decref(ids);
+		ids = json_object(); /* id -> first entry's index, for duplicates */
 		for (i = 0; i < json_array_size(v); i++) {
 			json_t *e = json_array_get(v, i);
-			json_t *id;
+			json_t *id, *first;
 			char epath[300];
 			int partial;
 
@@ -641,15 +727,12 @@ static size_t check_document(struct checker *c, json_t *root,
 					json_string_value(id));
 				continue;
 			}
-			for (j = 0; j < i; j++) {
-				json_t *o = json_object_get(json_array_get(v, j), "id");
-
-				if (json_is_string(o) && !strcmp(json_string_value(o), json_string_value(id))) {
-					problem(c, epath, "duplicate id '%s' (also entry %zu)",
-						json_string_value(id), j);
-					break;
-				}
-			}
+			first = json_object_get(ids, json_string_value(id));
+			if (first)
+				problem(c, epath, "duplicate id '%s' (also entry %zu)",
+					json_string_value(id), (size_t)json_integer_value(first));
+			else
+				json_object_set_new(ids, json_string_value(id), json_integer((json_int_t)i));
 			partial = nicfit__catalog_has(base, (enum nicfit_kind)k, json_string_value(id));
 			check_object(c, e, kind_fields[k], epath, !partial);
 			if (k == NICFIT_KIND_SERVER)
@@ -659,6 +742,8 @@ static size_t check_document(struct checker *c, json_t *root,
 				problem(c, epath, "a price needs 'prices_as_of' and 'price_source'");
 		}
 	}
+	json_decref(ids);
+	check_merged(c, root, base);
 	if (!json_object_get(root, "schema"))
 		problem(c, "", "missing \"schema\": \"%s\"", CATALOG_SCHEMA);
 	return c->n;

@@ -22,6 +22,7 @@
 #include <archive_entry.h>
 
 #include "file_int.h"
+#include "snapshot_int.h"
 #include "nicfit/buf.h"
 #include "nicfit/dynlib.h"
 #include "nicfit/snapshot.h"
@@ -52,8 +53,11 @@ static struct {
 	__typeof__(archive_read_new) *read_new;
 	__typeof__(archive_read_next_header) *read_next_header;
 	__typeof__(archive_read_open_filename) *read_open_filename;
-	__typeof__(archive_read_support_filter_all) *read_support_filter_all;
-	__typeof__(archive_read_support_format_all) *read_support_format_all;
+	__typeof__(archive_read_support_filter_bzip2) *read_support_filter_bzip2;
+	__typeof__(archive_read_support_filter_gzip) *read_support_filter_gzip;
+	__typeof__(archive_read_support_filter_xz) *read_support_filter_xz;
+	__typeof__(archive_read_support_filter_zstd) *read_support_filter_zstd;
+	__typeof__(archive_read_support_format_tar) *read_support_format_tar;
 	__typeof__(archive_write_add_filter_bzip2) *write_add_filter_bzip2;
 	__typeof__(archive_write_add_filter_gzip) *write_add_filter_gzip;
 	__typeof__(archive_write_add_filter_xz) *write_add_filter_xz;
@@ -90,8 +94,11 @@ static const struct nicfit_dynsym arc_syms[] = {
 	{ "archive_read_new", (void **)&arc.read_new },
 	{ "archive_read_next_header", (void **)&arc.read_next_header },
 	{ "archive_read_open_filename", (void **)&arc.read_open_filename },
-	{ "archive_read_support_filter_all", (void **)&arc.read_support_filter_all },
-	{ "archive_read_support_format_all", (void **)&arc.read_support_format_all },
+	{ "archive_read_support_filter_bzip2", (void **)&arc.read_support_filter_bzip2 },
+	{ "archive_read_support_filter_gzip", (void **)&arc.read_support_filter_gzip },
+	{ "archive_read_support_filter_xz", (void **)&arc.read_support_filter_xz },
+	{ "archive_read_support_filter_zstd", (void **)&arc.read_support_filter_zstd },
+	{ "archive_read_support_format_tar", (void **)&arc.read_support_format_tar },
 	{ "archive_write_add_filter_bzip2", (void **)&arc.write_add_filter_bzip2 },
 	{ "archive_write_add_filter_gzip", (void **)&arc.write_add_filter_gzip },
 	{ "archive_write_add_filter_xz", (void **)&arc.write_add_filter_xz },
@@ -134,8 +141,11 @@ static struct nicfit_dynlib arc_lib = {
 #define archive_read_new (*arc.read_new)
 #define archive_read_next_header (*arc.read_next_header)
 #define archive_read_open_filename (*arc.read_open_filename)
-#define archive_read_support_filter_all (*arc.read_support_filter_all)
-#define archive_read_support_format_all (*arc.read_support_format_all)
+#define archive_read_support_filter_bzip2 (*arc.read_support_filter_bzip2)
+#define archive_read_support_filter_gzip (*arc.read_support_filter_gzip)
+#define archive_read_support_filter_xz (*arc.read_support_filter_xz)
+#define archive_read_support_filter_zstd (*arc.read_support_filter_zstd)
+#define archive_read_support_format_tar (*arc.read_support_format_tar)
 #define archive_write_add_filter_bzip2 (*arc.write_add_filter_bzip2)
 #define archive_write_add_filter_gzip (*arc.write_add_filter_gzip)
 #define archive_write_add_filter_xz (*arc.write_add_filter_xz)
@@ -253,7 +263,12 @@ static void ar_entry(struct sink *k, const char *path, mode_t type, mode_t perm,
 	archive_entry_set_size(en, type == AE_IFREG ? (la_int64_t)len : 0);
 	if (target)
 		archive_entry_set_symlink(en, target);
-	if (archive_write_header(k->ar, en) != ARCHIVE_OK)
+	/*
+	 * ARCHIVE_WARN: a name that is not valid in the locale's charset (a
+	 * sysfs name is any bytes). The pax writer then stores it as raw bytes
+	 * (hdrcharset=BINARY), which reads back unchanged: not an error.
+	 */
+	if (archive_write_header(k->ar, en) < ARCHIVE_WARN)
 		sink_fail(k, EIO);
 	else if (type == AE_IFREG && len && archive_write_data(k->ar, data, len) != (la_ssize_t)len)
 		sink_fail(k, EIO);
@@ -489,6 +504,7 @@ int nicfit_snapshot_is_archive(const char *path)
 	static const char *const ext[] = { ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz",
 					   ".txz", ".tar.zst", ".tar", NULL };
 	size_t n = strlen(path), e;
+	struct stat sb;
 	int i;
 
 	for (i = 0; ext[i]; i++) {
@@ -496,7 +512,12 @@ int nicfit_snapshot_is_archive(const char *path)
 		if (n > e && !strcmp(path + n - e, ext[i]))
 			return 1;
 	}
-	return 0;
+	/*
+	 * Any other file that is not a directory is read as an archive too,
+	 * and refused by its content when it is not one (a .zip says so,
+	 * instead of "not a directory" from the tree reader).
+	 */
+	return !stat(path, &sb) && !S_ISDIR(sb.st_mode);
 }
 
 static int dir_is_empty(const char *path)
@@ -602,6 +623,8 @@ int nicfit_snapshot_take(const char *root, const char *dest,
 		    archive_write_open_filename(k.ar, dest) != ARCHIVE_OK) {
 			rc = nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "%s",
 					     k.ar ? archive_error_string(k.ar) : "out of memory");
+			if (k.ar)
+				archive_write_free(k.ar);
 			goto out_src;
 		}
 		ar_entry(&k, "", AE_IFDIR, 0755, NULL, 0, NULL);
@@ -637,8 +660,11 @@ int nicfit_snapshot_take(const char *root, const char *dest,
 			sink_fail(&k, EIO);
 		archive_write_free(k.ar);
 	}
-	if (k.err)
+	if (k.err) {
 		rc = nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "cannot write: %s", strerror(k.err));
+		if (k.ar)
+			unlink(dest); /* a partial archive is no snapshot */
+	}
 	if (k.dirfd >= 0)
 		close(k.dirfd);
 out_src:
@@ -660,6 +686,12 @@ void nicfit_snapshot_result_release(struct nicfit_snapshot_result *res)
 
 /* ---- reading archives back ---------------------------------------------------- */
 
+/*
+ * Remove name under dfd. A directory is first made u+rwx: an archive may
+ * hold a read-only or mode-000 directory, which its owner can empty only
+ * after that (root needs no such step, everyone else does). The depth
+ * bound is above any depth extraction writes (NICFIT_SNAPSHOT_MAX_DEPTH).
+ */
 static int rm_at(int dfd, const char *name, int depth)
 {
 	struct stat sb;
@@ -668,11 +700,16 @@ static int rm_at(int dfd, const char *name, int depth)
 	if (fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW))
 		return -1;
 	if (S_ISDIR(sb.st_mode)) {
-		int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		struct dirent *de;
 		DIR *d;
+		int fd;
 
-		if (fd < 0 || depth > 256)
+		if (depth > 4 * NICFIT_SNAPSHOT_MAX_DEPTH)
+			return -1;
+		if ((sb.st_mode & 0700) != 0700)
+			fchmodat(dfd, name, (sb.st_mode & 07777) | 0700, 0);
+		fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
 			return -1;
 		d = fdopendir(fd);
 		if (!d) {
@@ -742,120 +779,233 @@ static int unsafe_path(const char *p)
 	return 0;
 }
 
+/* Path components of p that name something ("." and empty ones do not). */
+static size_t path_depth(const char *p)
+{
+	size_t depth = 0;
+
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n && !(n == 1 && p[0] == '.'))
+			depth++;
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	return depth;
+}
+
+/* What a snapshot archive may be, for the message that refuses the rest. */
+#define SNAPSHOT_FORMATS "a tar archive, plain or compressed with gzip, bzip2, xz or zstd"
+
+struct xstate {
+	struct archive *in, *out;
+	const char *archive, *templ;
+	const struct nicfit__snapshot_limits *lim;
+	size_t entries, bytes;
+};
+
+static int over_limit(struct xstate *x, int entries, struct nicfit_error *err)
+{
+	if (entries)
+		return nicfit_error_at(err, NICFIT_E_LIMIT, x->archive, 0, 0,
+				       "larger than a snapshot can be (more than %zu entries)",
+				       x->lim->max_entries);
+	return nicfit_error_at(err, NICFIT_E_LIMIT, x->archive, 0, 0,
+			       "larger than a snapshot can be (more than %zu MiB of file content; "
+			       "refused after %zu entries)",
+			       x->lim->max_bytes >> 20, x->entries);
+}
+
+/*
+ * Copy one file's data, counting the bytes that are actually written: a
+ * header's declared size is only a claim (a streaming format leaves it
+ * unknown), so the bound holds on what reaches the disk, and on how far
+ * into the file a block lands (a sparse entry could make a huge file).
+ */
+static int copy_data(struct xstate *x, struct nicfit_error *err)
+{
+	const void *buf;
+	size_t len;
+	la_int64_t off;
+	int r;
+
+	while ((r = archive_read_data_block(x->in, &buf, &len, &off)) == ARCHIVE_OK) {
+		if (off < 0 || (size_t)off > x->lim->max_bytes ||
+		    len > x->lim->max_bytes - (size_t)off || len > x->lim->max_bytes - x->bytes)
+			return over_limit(x, 0, err);
+		x->bytes += len;
+		if (archive_write_data_block(x->out, buf, len, off) != ARCHIVE_OK)
+			return nicfit_error_at(err, NICFIT_E_IO, x->archive, 0, 0, "cannot unpack: %s",
+					       archive_error_string(x->out));
+	}
+	if (r != ARCHIVE_EOF)
+		return nicfit_error_at(err, NICFIT_E_DATA, x->archive, 0, 0, "%s",
+				       archive_error_string(x->in));
+	return 0;
+}
+
 /*
  * Write one entry of the archive in under templ: files, directories and
- * symbolic links only (no devices, FIFOs or hard links), and no path that
- * is absolute or climbs with "..". Returns 0 or NICFIT_E_DATA.
+ * symbolic links only (no devices, FIFOs or hard links), no path that is
+ * absolute, climbs with ".." or nests deeper than the bound, and with the
+ * modes a snapshot needs rather than the archive's (a mode-000 directory
+ * would make the tree impossible to fill or remove for anyone but root).
+ * Returns 0 or a negative status.
  */
-static int extract_entry(struct archive *in, struct archive *out, struct archive_entry *en,
-			 const char *archive, const char *templ, struct nicfit_error *err)
+static int extract_entry(struct xstate *x, struct archive_entry *en, struct nicfit_error *err)
 {
 	mode_t type = archive_entry_filetype(en);
-	char full[2 * P_MAX];
-	int r;
+	const char *name = archive_entry_pathname(en);
+	la_int64_t size = archive_entry_size(en);
+	char full[2 * P_MAX], path[2 * P_MAX];
+	int rc;
 
 	if (type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK)
 		return 0;
 	if (archive_entry_hardlink(en))
 		return 0;
-	if (unsafe_path(archive_entry_pathname(en)))
-		return nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0,
-				       "unsafe path '%.200s' (absolute or with ..)",
-				       archive_entry_pathname(en));
-	if (snprintf(full, sizeof(full), "%s/%s", templ, archive_entry_pathname(en)) >=
-	    (int)sizeof(full))
+	if (unsafe_path(name))
+		return nicfit_error_at(err, NICFIT_E_DATA, x->archive, 0, 0,
+				       "unsafe path '%.200s' (absolute or with ..)", name ? name : "");
+	/* a copy: setting the pathname below frees the entry's own */
+	if (snprintf(path, sizeof(path), "%s", name) >= (int)sizeof(path))
+		return 0;
+	if (path_depth(path) > x->lim->max_depth)
+		return nicfit_error_at(err, NICFIT_E_LIMIT, x->archive, 0, 0,
+				       "a path nests deeper than a snapshot can (%zu levels)",
+				       x->lim->max_depth);
+	if (type == AE_IFREG && size > 0 && (size_t)size > x->lim->max_bytes - x->bytes)
+		return over_limit(x, 0, err);
+	if (snprintf(full, sizeof(full), "%s/%s", x->templ, path) >= (int)sizeof(full))
 		return 0;
 	archive_entry_set_pathname(en, full);
-	if (archive_write_header(out, en) != ARCHIVE_OK)
-		return nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0, "%s: %s",
-				       archive_entry_pathname(en), archive_error_string(out));
+	archive_entry_set_perm(en, type == AE_IFDIR ? 0755 : type == AE_IFLNK ? 0777 : 0644);
+	if (archive_write_header(x->out, en) != ARCHIVE_OK)
+		return nicfit_error_at(err, NICFIT_E_DATA, x->archive, 0, 0, "%.200s: %s", path,
+				       archive_error_string(x->out));
 	if (type == AE_IFREG) {
-		const void *buf;
-		size_t len;
-		la_int64_t off;
-
-		while ((r = archive_read_data_block(in, &buf, &len, &off)) == ARCHIVE_OK)
-			if (archive_write_data_block(out, buf, len, off) != ARCHIVE_OK)
-				break;
-		if (r != ARCHIVE_EOF && r != ARCHIVE_OK)
-			return nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0, "%s",
-					       archive_error_string(in));
+		rc = copy_data(x, err);
+		if (rc)
+			return rc;
 	}
-	archive_write_finish_entry(out);
+	if (archive_write_finish_entry(x->out) < ARCHIVE_WARN)
+		return nicfit_error_at(err, NICFIT_E_IO, x->archive, 0, 0, "cannot unpack: %s",
+				       archive_error_string(x->out));
 	return 0;
 }
 
-int nicfit_snapshot_extract(const char *archive, char **tmpdir, char **root,
-			    struct nicfit_error *err)
+/*
+ * Only what a snapshot can be: tar (ustar, pax, GNU), alone or through
+ * gzip, bzip2, xz or zstd, recognized by content whatever the name. A
+ * filter libarchive cannot run in process falls back to the external
+ * program (ARCHIVE_WARN), which is still that format.
+ */
+static int open_archive(struct xstate *x, struct nicfit_error *err)
 {
-	struct archive *in, *out;
+	archive_read_support_format_tar(x->in);
+	archive_read_support_filter_gzip(x->in);
+	archive_read_support_filter_bzip2(x->in);
+	archive_read_support_filter_xz(x->in);
+	archive_read_support_filter_zstd(x->in);
+	archive_write_disk_set_options(x->out, ARCHIVE_EXTRACT_SECURE_SYMLINKS |
+					       ARCHIVE_EXTRACT_SECURE_NODOTDOT);
+	if (archive_read_open_filename(x->in, x->archive, 65536) != ARCHIVE_OK)
+		return nicfit_error_at(err, NICFIT_E_DATA, x->archive, 0, 0,
+				       "not a snapshot archive (nicfit reads " SNAPSHOT_FORMATS ")");
+	return 0;
+}
+
+static int extract_all(struct xstate *x, struct nicfit_error *err)
+{
 	struct archive_entry *en;
+	int rc, r;
+
+	rc = open_archive(x, err);
+	if (rc)
+		return rc;
+	while ((r = archive_read_next_header(x->in, &en)) == ARCHIVE_OK ||
+	       r == ARCHIVE_WARN) {
+		if (++x->entries > x->lim->max_entries)
+			return over_limit(x, 1, err);
+		rc = extract_entry(x, en, err);
+		if (rc)
+			return rc;
+	}
+	if (r == ARCHIVE_EOF)
+		return 0;
+	if (x->entries == 0)
+		return nicfit_error_at(err, NICFIT_E_DATA, x->archive, 0, 0,
+				       "not a snapshot archive (nicfit reads " SNAPSHOT_FORMATS ")");
+	return nicfit_error_at(err, NICFIT_E_DATA, x->archive, 0, 0, "%s",
+			       archive_error_string(x->in));
+}
+
+int nicfit__snapshot_extract_limited(const char *archive, const struct nicfit__snapshot_limits *lim,
+				     char **tmpdir, char **root, struct nicfit_error *err)
+{
+	static const struct nicfit__snapshot_limits dflt = {
+		NICFIT_SNAPSHOT_MAX_BYTES, NICFIT_SNAPSHOT_MAX_ENTRIES, NICFIT_SNAPSHOT_MAX_DEPTH
+	};
 	const char *tmp = getenv("TMPDIR");
+	struct xstate x;
 	char templ[P_MAX];
-	size_t total = 0, entries = 0;
-	int rc = 0, r;
+	struct stat sb;
+	int rc = 0;
 
 	*tmpdir = *root = NULL;
+	memset(&x, 0, sizeof(x));
+	x.archive = archive;
+	x.templ = templ;
+	x.lim = lim ? lim : &dflt;
 	rc = nicfit_dynlib_load(&arc_lib, err);
 	if (rc)
 		return rc;
-	if (access(archive, R_OK))
+	if (stat(archive, &sb))
 		return nicfit_error_at(err, errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO, archive,
 				       0, 0, "%s", strerror(errno));
-	snprintf(templ, sizeof(templ), "%s/nicfit-snapshot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!S_ISREG(sb.st_mode))
+		return nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0,
+				       "not a snapshot archive (not a regular file)");
+	if (access(archive, R_OK))
+		return nicfit_error_at(err, NICFIT_E_IO, archive, 0, 0, "%s", strerror(errno));
+	if (snprintf(templ, sizeof(templ), "%s/nicfit-snapshot-XXXXXX", tmp && *tmp ? tmp : "/tmp") >=
+	    (int)sizeof(templ))
+		return nicfit_error_at(err, NICFIT_E_IO, tmp, 0, 0, "TMPDIR is too long");
 	if (!mkdtemp(templ))
 		return nicfit_error_at(err, NICFIT_E_IO, templ, 0, 0, "%s", strerror(errno));
-	in = archive_read_new();
-	out = archive_write_disk_new();
-	if (!in || !out) {
+	x.in = archive_read_new();
+	x.out = archive_write_disk_new();
+	if (!x.in || !x.out)
 		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-		goto out;
-	}
-	archive_read_support_filter_all(in);
-	archive_read_support_format_all(in);
-	archive_write_disk_set_options(out, ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
-				       ARCHIVE_EXTRACT_SECURE_NODOTDOT);
-	if (archive_read_open_filename(in, archive, 65536) != ARCHIVE_OK) {
-		rc = nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0, "%s", archive_error_string(in));
-		goto out;
-	}
-	while ((r = archive_read_next_header(in, &en)) == ARCHIVE_OK) {
-		la_int64_t size = archive_entry_size(en);
-
-		if (++entries > NICFIT_SNAPSHOT_MAX_ENTRIES ||
-		    (size > 0 && (total += (size_t)size) > NICFIT_SNAPSHOT_MAX_BYTES)) {
-			rc = nicfit_error_at(err, NICFIT_E_LIMIT, archive, 0, 0,
-					     "larger than a snapshot can be (%zu entries, %zu bytes)",
-					     entries, total);
-			goto out;
-		}
-		rc = extract_entry(in, out, en, archive, templ, err);
-		if (rc)
-			goto out;
-	}
-	if (r != ARCHIVE_EOF)
-		rc = nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0, "%s", archive_error_string(in));
-out:
-	if (in)
-		archive_read_free(in);
-	if (out)
-		archive_write_free(out);
+	else
+		rc = extract_all(&x, err);
+	if (x.in)
+		archive_read_free(x.in);
+	if (x.out)
+		archive_write_free(x.out);
 	if (!rc) {
 		*root = find_root(templ);
 		if (!*root)
 			rc = nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0,
 					     "holds no sys/ directory (not a sysfs snapshot)");
 	}
-	if (rc) {
-		nicfit_snapshot_remove_tree(templ);
-		return rc;
+	if (!rc) {
+		*tmpdir = strdup(templ);
+		if (!*tmpdir)
+			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	}
-	*tmpdir = strdup(templ);
-	if (!*tmpdir) {
+	if (rc) {
 		free(*root);
 		*root = NULL;
 		nicfit_snapshot_remove_tree(templ);
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	}
-	return 0;
+	return rc;
+}
+
+int nicfit_snapshot_extract(const char *archive, char **tmpdir, char **root,
+			    struct nicfit_error *err)
+{
+	return nicfit__snapshot_extract_limited(archive, NULL, tmpdir, root, err);
 }

@@ -126,3 +126,98 @@ check "this host: snapshot" [ -f "$tmp/live/nicfit-snapshot.json" ]
 a=$(audit_json /); b=$(audit_json "$tmp/live")
 [ "$a" = "$b" ] || { a=$(audit_json /); b=$(audit_json "$tmp/live"); } # one retry: a live host may change
 check "this host: the snapshot audits like the host" [ "$a" = "$b" ]
+
+# hostile archives, made here: each is refused with nicfit's message, or audits,
+# and no temporary tree is left behind ($TMPDIR is private to these cases)
+xt="$tmp/xtmp"; mkdir -p "$xt"; chmod 777 "$xt"
+xt_empty() { [ -z "$(ls -A "$xt")" ]; }
+python3 - "$tmp" <<'PY'
+import io, sys, tarfile, zipfile
+d = sys.argv[1]
+def tar(name, ents, mode="w:gz"):
+    t = tarfile.open(f"{d}/{name}", mode, format=tarfile.PAX_FORMAT)
+    for path, kind, arg in ents:
+        ti = tarfile.TarInfo(path)
+        if kind == "d":
+            ti.type, ti.mode = tarfile.DIRTYPE, arg
+            t.addfile(ti)
+        else:
+            ti.size, ti.mode = len(arg), 0o644
+            t.addfile(ti, io.BytesIO(arg))
+    t.close()
+# a zip, streamed (sizes unknown in its headers), under a .tar.gz name and a .zip name
+for name in ("stream.tar.gz", "stream.zip"):
+    with open(f"{d}/{name}", "wb") as f:
+        z = zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED)
+        with z.open("x/sys/big", "w", force_zip64=True) as w:
+            w.write(b"\0" * (4 << 20))
+        z.close()
+tar("deep.tar.gz", [("x/sys/", "d", 0o755), ("x/sys/" + "d/" * 300, "d", 0o755)])
+tar("modes.tar.gz", [("x/sys/", "d", 0o755), ("x/sys/locked/", "d", 0),
+                     ("x/sys/ro/", "d", 0o555), ("x/sys/ro/f", "f", b"1\n")])
+tar("modes-bad.tar.gz", [("x/sys/", "d", 0o755), ("x/sys/locked/", "d", 0),
+                         ("x/sys/ro/", "d", 0o555), ("x/sys/ro/f", "f", b"1\n"),
+                         ("x/../../escape", "f", b"x")])
+t = tarfile.open(f"{d}/many.tar.gz", "w:gz", format=tarfile.GNU_FORMAT)
+for i in range(100001):
+    t.addfile(tarfile.TarInfo(f"x/sys/{i}"))
+t.close()
+PY
+printf 'not an archive\n' >"$tmp/text.tar.gz"
+for a in stream.tar.gz stream.zip text.tar.gz; do
+	TMPDIR=$xt "$NICFIT" audit --sysfs "$tmp/$a" >/dev/null 2>"$tmp/err"
+	rc=$?
+	check "$a: exit 65, 'not a snapshot archive' (got $rc: $(cat "$tmp/err"))" \
+		sh -c "[ $rc = 65 ] && grep -q 'not a snapshot archive' '$tmp/err' && ! grep -q mtree '$tmp/err'"
+	check "$a: nothing left in \$TMPDIR" xt_empty
+done
+TMPDIR=$xt "$NICFIT" audit --sysfs "$tmp/deep.tar.gz" >/dev/null 2>"$tmp/err"
+rc=$?
+check "300 levels deep: exit 65, refused as too deep (got $rc)" sh -c "[ $rc = 65 ] && grep -q deeper '$tmp/err'"
+check "300 levels deep: nothing left in \$TMPDIR" xt_empty
+start=$(date +%s)
+TMPDIR=$xt "$NICFIT" audit --sysfs "$tmp/many.tar.gz" >/dev/null 2>"$tmp/err"
+rc=$? took=$(($(date +%s) - start))
+check "100,001 empty entries: exit 65 in under 30 s (got $rc in $took s)" \
+	sh -c "[ $rc = 65 ] && [ $took -lt 30 ] && grep -q 'more than 100000 entries' '$tmp/err'"
+check "100,001 empty entries: nothing left in \$TMPDIR" xt_empty
+# as a user who is not root, read-only and mode-000 directories are no obstacle to cleaning up
+as_user() { if [ "$(id -u)" = 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; else "$@"; fi; }
+chmod 755 "$tmp"; chmod 644 "$tmp/modes.tar.gz" "$tmp/modes-bad.tar.gz"
+TMPDIR=$xt as_user "$NICFIT" audit --sysfs "$tmp/modes.tar.gz" >/dev/null 2>&1
+check "mode-000 and read-only directories, not root: audited, nothing left" xt_empty
+TMPDIR=$xt as_user "$NICFIT" audit --sysfs "$tmp/modes-bad.tar.gz" >/dev/null 2>"$tmp/err"
+check "the same with a bad entry after them: refused, nothing left" \
+	sh -c "grep -q unsafe '$tmp/err' && [ -z \"\$(ls -A '$xt')\" ]"
+
+# a name that is not UTF-8 (sysfs names are any bytes) survives a .tar.gz
+cp -a "$fx/x11-200g" "$tmp/raw"
+ff=$(printf 'l\377o')
+mv "$tmp/raw/sys/devices/virtual/net/lo" "$tmp/raw/sys/devices/virtual/net/$ff"
+rm "$tmp/raw/sys/class/net/lo"
+ln -s "../../devices/virtual/net/$ff" "$tmp/raw/sys/class/net/$ff"
+"$NICFIT" snapshot --sysfs "$tmp/raw" "$tmp/raw.tar.gz" >/dev/null 2>"$tmp/err"
+check "a non-UTF-8 name: snapshot to .tar.gz ($(cat "$tmp/err"))" [ -f "$tmp/raw.tar.gz" ]
+check "a non-UTF-8 name: the archive audits like the tree" \
+	[ "$(audit_json "$tmp/raw")" = "$(audit_json "$tmp/raw.tar.gz")" ]
+check "a non-UTF-8 name: kept byte for byte" sh -c "LC_ALL=C tar --quoting-style=literal -tzf '$tmp/raw.tar.gz' 2>/dev/null | LC_ALL=C grep -q 'class/net/$ff\$'"
+
+# serve --allow-audit --sysfs ARCHIVE: unpacked at start-up, removed at exit; a bad one refused
+TMPDIR=$xt timeout 20 "$NICFIT" serve --allow-audit --port 0 --sysfs "$tmp/stream.tar.gz" >/dev/null 2>"$tmp/err"
+rc=$?
+check "serve --sysfs with a bad archive: refused at start-up, exit 65 (got $rc)" \
+	sh -c "[ $rc = 65 ] && grep -q 'not a snapshot archive' '$tmp/err'"
+"$NICFIT" snapshot --sysfs "$fx/r740xd" "$tmp/serve.tar.gz" >/dev/null 2>&1
+TMPDIR=$xt "$NICFIT" serve --allow-audit --port 0 --sysfs "$tmp/serve.tar.gz" 2>"$tmp/serve.err" &
+spid=$!
+port=; i=0
+while [ -z "$port" ] && [ $i -lt 100 ]; do
+	sleep 0.1; i=$((i + 1))
+	port=$(sed -n 's|^nicfit serve: listening on http://127\.0\.0\.1:\([0-9]*\)/$|\1|p' "$tmp/serve.err")
+done
+code=$(curl -s -o "$tmp/api.json" -w '%{http_code}' "http://127.0.0.1:$port/api/audit" 2>/dev/null)
+check "serve --sysfs ARCHIVE: GET /api/audit answers 200 (got $code)" [ "$code" = 200 ]
+check "serve --sysfs ARCHIVE: the audit of the snapshot's tree" \
+	[ "$(sed 's#"root":"[^"]*"#"root":"R"#' "$tmp/api.json")" = "$(audit_json "$fx/r740xd")" ]
+kill "$spid"; wait "$spid" 2>/dev/null
+check "serve --sysfs ARCHIVE: the unpacked tree is removed at exit" xt_empty

@@ -36,6 +36,48 @@ else
 	head -5 "$tmp/dir.err" | sed 's/^/# /'
 fi
 
+# hostile fleet inputs: an audit over --max-doc-mb as a plain document (a file, standard input),
+# a host name with U+202E, a link width of 1e308
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+a = json.load(open("tests/fleet/audits/hgx-h100.json"))
+big = dict(a, padding="x" * (3 << 20))
+open(f"{d}/big.json", "w").write(json.dumps(big) + "\n" + json.dumps(a) + "\n")
+rlo = dict(a)
+rlo["host"] = dict(a["host"], name="gpu07\u202elo.x")
+wide = json.loads(json.dumps(a))
+wide["host"]["name"] = "gpu08"
+for dev in wide["devices"]:
+    if isinstance(dev.get("link"), dict) and "current_width" in dev["link"]:
+        dev["link"]["current_width"] = 1e308
+        break
+open(f"{d}/hostile.json", "w").write(json.dumps(rlo) + "\n" + json.dumps(wide) + "\n")
+PY
+"$NICFIT" fleet --max-doc-mb 1 "$tmp/big.json" >/dev/null 2>"$tmp/big.err"
+rc=$?
+if [ $rc -le 2 ] && grep -q 'big.json:1: document larger than 1 MiB' "$tmp/big.err"; then
+	ok "a plain 3 MiB audit in a file with --max-doc-mb 1: skipped, the next one read"
+else
+	no "a plain 3 MiB audit in a file with --max-doc-mb 1 (exit $rc)"; sed 's/^/# /' "$tmp/big.err"
+fi
+"$NICFIT" fleet --max-doc-mb 1 - <"$tmp/big.json" >/dev/null 2>"$tmp/big.err"
+rc=$?
+if [ $rc -le 2 ] && grep -q '<stdin>:1: document larger than 1 MiB' "$tmp/big.err"; then
+	ok "the same on standard input"
+else
+	no "the same on standard input (exit $rc)"; sed 's/^/# /' "$tmp/big.err"
+fi
+for fmt in text md json csv; do
+	"$NICFIT" fleet --all-hosts --format "$fmt" "$tmp/hostile.json" >"$tmp/h.out" 2>"$tmp/h.err"
+	if ! grep -q "$(printf '\342\200\256')" "$tmp/h.out" "$tmp/h.err" && ! grep -q 'x1e+308' "$tmp/h.out" &&
+		grep -q 'current_width .* is outside 1..32; ignored' "$tmp/h.err"; then
+		ok "fleet --format $fmt: no U+202E in names, a width of 1e308 dropped and said so"
+	else
+		no "fleet --format $fmt: U+202E or 1e308 got through"; sed 's/^/# /' "$tmp/h.err"
+	fi
+done
+
 cat "$tmp"/dir/*.json >"$tmp/all.jsonl"
 "$NICFIT" fleet "$tmp/all.jsonl" >"$tmp/file.out" 2>&1
 "$NICFIT" fleet - <"$tmp/all.jsonl" >"$tmp/stdin.out" 2>&1

@@ -4,6 +4,8 @@
  */
 #include "unit.h"
 
+#include <jansson.h>
+
 #include "embedded_int.h"
 #include "nicfit/catalog.h"
 
@@ -17,8 +19,9 @@ static void embedded_files_validate(void **state)
 	(void)state;
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_catalog_new_empty(&cat, &err), 0);
+	/* each file against the ones before it, as --catalog overlays them */
 	for (b = nicfit_catalog_blobs; b->name; b++) {
-		n = nicfit_catalog_check(NULL, b->name, b->data, b->len, errs, 16, &total);
+		n = nicfit_catalog_check(cat, b->name, b->data, b->len, errs, 16, &total);
 		for (i = 0; i < n && i < 16; i++)
 			print_error("%s:%ld:%ld: %s\n", errs[i].input, errs[i].line, errs[i].col,
 				    errs[i].msg);
@@ -125,6 +128,127 @@ static void overlay_merges_and_refuses(void **state)
 	nicfit_catalog_free(cat);
 }
 
+/* The first entry of kind plural in the embedded file name, a copy. */
+static json_t *embedded_entry(const char *file, const char *plural, const char *with)
+{
+	const struct nicfit_blob *b;
+	json_t *root, *e = NULL, *x;
+	size_t i;
+
+	for (b = nicfit_catalog_blobs; b->name; b++)
+		if (!strcmp(b->name, file))
+			break;
+	assert_non_null(b->name);
+	root = json_loadb(b->data, b->len, 0, NULL);
+	assert_non_null(root);
+	json_array_foreach(json_object_get(root, plural), i, x)
+		if (!with || json_object_get(x, with)) {
+			e = json_deep_copy(x);
+			break;
+		}
+	json_decref(root);
+	assert_non_null(e);
+	return e;
+}
+
+/*
+ * Check the document doc against the embedded catalog, and overlay it: the
+ * two must agree. Returns the problems check found (and wants one whose
+ * message holds needle).
+ */
+static size_t check_and_overlay(json_t *doc, const char *needle)
+{
+	struct nicfit_catalog *cat;
+	struct nicfit_error errs[8], err;
+	char *text = json_dumps(doc, JSON_COMPACT);
+	size_t n, total, i;
+	int found = 0, rc;
+
+	assert_non_null(text);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
+	n = nicfit_catalog_check(cat, "mine.json", text, strlen(text), errs, 8, &total);
+	for (i = 0; i < n && i < 8; i++)
+		found |= strstr(errs[i].msg, needle) != NULL;
+	if (n && !found)
+		fail_msg("no problem says '%s' (first: %s)", needle, errs[0].msg);
+	rc = nicfit_catalog_overlay(cat, "mine.json", text, strlen(text), &err);
+	if (n)
+		assert_true(rc != 0);
+	else
+		assert_int_equal(rc, 0);
+	nicfit_catalog_free(cat);
+	free(text);
+	json_decref(doc);
+	return n;
+}
+
+static json_t *doc_of(const char *plural, json_t *entries)
+{
+	json_t *doc = json_object();
+
+	json_object_set_new(doc, "schema", json_string("nicfit.catalog.v1"));
+	json_object_set_new(doc, plural, entries);
+	return doc;
+}
+
+/*
+ * catalog check refuses what --catalog refuses, and both refuse what
+ * catalog show could not reach: 4,096 NICs counted after the merge; an id
+ * that another kind has; an onboard NIC that is not a NIC, or the server.
+ */
+static void check_agrees_with_overlay(void **state)
+{
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	json_t *nic = embedded_entry("nics.json", "nics", NULL), *arr, *e, *ob;
+	size_t base, i;
+	char id[32];
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
+	base = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
+	nicfit_catalog_free(cat);
+	assert_true(base > 0 && base < 4096);
+	/* 4,096 new NICs in the file: fine alone, too many once merged */
+	arr = json_array();
+	for (i = 0; i < 4096 - base + 1; i++) {
+		e = json_deep_copy(nic);
+		snprintf(id, sizeof(id), "test-nic-%zu", i);
+		json_object_set_new(e, "id", json_string(id));
+		json_array_append_new(arr, e);
+	}
+	assert_int_equal(check_and_overlay(doc_of("nics", arr), "once merged"), 1);
+	/* one fewer fits */
+	arr = json_array();
+	for (i = 0; i < 4096 - base; i++) {
+		e = json_deep_copy(nic);
+		snprintf(id, sizeof(id), "test-nic-%zu", i);
+		json_object_set_new(e, "id", json_string(id));
+		json_array_append_new(arr, e);
+	}
+	assert_int_equal(check_and_overlay(doc_of("nics", arr), "-"), 0);
+	/* a cable named like a NIC */
+	e = embedded_entry("cables.json", "cables", NULL);
+	json_object_set(e, "id", json_object_get(nic, "id"));
+	arr = json_array();
+	json_array_append_new(arr, e);
+	assert_int_equal(check_and_overlay(doc_of("cables", arr), "also one of the nics"), 1);
+	/* an onboard NIC that does not exist, then one that is the server */
+	e = embedded_entry("servers.json", "servers", "onboard");
+	ob = json_array_get(json_object_get(e, "onboard"), 0);
+	json_object_set_new(ob, "nic", json_string("no-such-nic"));
+	arr = json_array();
+	json_array_append(arr, e);
+	assert_int_equal(check_and_overlay(doc_of("servers", arr), "not a NIC"), 1);
+	json_object_set(ob, "nic", json_object_get(e, "id"));
+	arr = json_array();
+	json_array_append_new(arr, e);
+	assert_int_equal(check_and_overlay(doc_of("servers", arr), "this server itself"), 1);
+	json_decref(nic);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +256,7 @@ int main(void)
 		cmocka_unit_test(prices_only_where_sourced),
 		cmocka_unit_test(article_parts_present),
 		cmocka_unit_test(overlay_merges_and_refuses),
+		cmocka_unit_test(check_agrees_with_overlay),
 	};
 
 	return cmocka_run_group_tests_name("catalog", tests, NULL, NULL);

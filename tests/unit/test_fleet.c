@@ -1512,6 +1512,160 @@ static void test_limits(void **state)
 	nicfit_fleet_free(fl);
 }
 
+/* Read text with lim as one input, fed in pieces of `piece` bytes. */
+static struct nicfit_fleet *read_limited(const struct nicfit_fleet_limits *lim, const char *text,
+					 size_t len, size_t piece)
+{
+	struct nicfit_fleet *fl;
+	struct nicfit_error err;
+	size_t off;
+
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_fleet_new(&fl, lim), 0);
+	assert_int_equal(nicfit_fleet_begin(fl, "in", NULL, &err), 0);
+	for (off = 0; off < len; off += piece)
+		if (nicfit_fleet_feed(fl, text + off, len - off < piece ? len - off : piece, &err))
+			fail_msg("feed: %s", err.msg);
+	if (nicfit_fleet_end(fl, &err))
+		fail_msg("end: %s", err.msg);
+	return fl;
+}
+
+/*
+ * --max-doc-mb bounds a plain audit document too, from a file or
+ * standard input, on one line or many, with its schema first or not; a
+ * normal document after it is still read, and an Ansible bundle (which
+ * holds many audits) is bound by the bundle limit instead.
+ */
+static void test_plain_doc_limit(void **state)
+{
+	struct nicfit_fleet_limits lim;
+	struct nicfit_fleet *fl;
+	struct nicfit_buf b;
+	json_t *d = json_deep_copy(tmpl[0]);
+	char *big, *late, *pretty, *small, *pad = malloc(300 << 10);
+	const char *small_one = "{\"schema\":\"nicfit.audit.v1\",\"host\":{\"name\":\"h1\"}}";
+
+	(void)state;
+	memset(pad, 'x', (300 << 10) - 1);
+	pad[(300 << 10) - 1] = '\0';
+	memset(&lim, 0, sizeof(lim));
+	lim.max_doc_bytes = 64 << 10;
+	set_name(d, "big1");
+	json_object_set_new(d, "padding", json_string(pad));
+	big = json_dumps(d, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	pretty = json_dumps(d, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	late = json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS); /* "schema" is not first */
+	small = json_dumps(tmpl[1], JSON_COMPACT | JSON_PRESERVE_ORDER);
+	assert_true(big && pretty && late && small);
+	assert_non_null(strstr(late, "\"schema\""));
+	assert_true(strstr(late, "\"schema\"") > late + 1);
+	{
+		const char *docs[] = { big, pretty, late };
+		size_t i;
+
+		for (i = 0; i < 3; i++) {
+			nicfit_buf_init(&b, 0);
+			nicfit_buf_addf(&b, "%s\n%s\n", docs[i], small);
+			fl = read_limited(&lim, b.data, b.len, 4096);
+			assert_true(has_problem(fl, NICFIT_FLEET_UNREADABLE, "larger than", 1));
+			assert_int_equal(nicfit_fleet_nhosts(fl), 1);
+			nicfit_fleet_free(fl);
+			nicfit_buf_release(&b);
+		}
+	}
+	/* a bundle larger than one audit, holding small ones: read */
+	nicfit_buf_init(&b, 0);
+	nicfit_buf_addf(&b, "{\"custom_stats\":{\"pad\":\"%s\"},\"plays\":[{\"tasks\":[{\"task\":"
+			"{\"name\":\"nicfit audit\"},\"hosts\":{\"h1\":{\"stdout\":", pad);
+	{
+		json_t *s = json_string(small_one);
+		char *q = json_dumps(s, JSON_ENCODE_ANY);
+
+		nicfit_buf_addf(&b, "%s,\"rc\":0}}}]}]}\n", q);
+		free(q);
+		json_decref(s);
+	}
+	fl = read_limited(&lim, b.data, b.len, 4096);
+	assert_int_equal(nicfit_fleet_nproblems(fl), 0);
+	assert_int_equal(nicfit_fleet_nhosts(fl), 1);
+	nicfit_fleet_free(fl);
+	nicfit_buf_release(&b);
+	free(big);
+	free(pretty);
+	free(late);
+	free(small);
+	free(pad);
+	json_decref(d);
+}
+
+/* The whole text rendering of fl. */
+static char *render_text(struct nicfit_fleet *fl)
+{
+	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_TEXT, 0, 0);
+	struct nicfit_buf b;
+
+	nicfit_buf_init(&b, 0);
+	nicfit_fleet_render(e, fl, NICFIT_FLEET_ALL_HOSTS);
+	assert_int_equal(nicfit_emit_finish(e, &b), 0);
+	nicfit_emit_free(e);
+	return nicfit_buf_detach(&b, NULL);
+}
+
+/*
+ * Hostile audits: a host name with U+202E (right-to-left override), as
+ * the audit reports it, comes out with '?' in its place, under its own
+ * name and under a pdsh label; a label with bidi isolates is no label
+ * (the line is ignored); a link width of 1e308 is dropped with an
+ * input problem instead of being compared and printed as "x1e+308".
+ */
+static void test_hostile_values(void **state)
+{
+	json_t *d1 = json_deep_copy(tmpl[0]), *d2 = json_deep_copy(tmpl[0]), *dev;
+	struct nicfit_buf in;
+	struct nicfit_fleet *fl;
+	char *s1, *s2, *out;
+	size_t i;
+	int seen_rlo = 0, seen_clean = 0;
+
+	(void)state;
+	set_name(d1, "gpu07\xe2\x80\xaelo.x");
+	set_name(d2, "gpu08");
+	dev = device(d2, NULL, has_max_width, 0);
+	assert_non_null(dev);
+	link_set(dev, "current_width", json_real(1e308));
+	s1 = json_dumps(d1, JSON_COMPACT);
+	s2 = json_dumps(d2, JSON_COMPACT);
+	nicfit_buf_init(&in, 0);
+	nicfit_buf_addf(&in, "%s\n%s\ngpu09: %s\n\xe2\x81\xa7gpu10\xe2\x81\xa9: %s\n", s1, s2, s1,
+			s2);
+	fl = read_text("hostile", in.data, in.len, 1 << 16);
+	analyze(fl, NULL);
+	assert_int_equal(nicfit_fleet_nhosts(fl), 3);
+	for (i = 0; i < nicfit_fleet_nhosts(fl); i++) {
+		const struct nicfit_fleet_host *h = nicfit_fleet_host(fl, i);
+
+		seen_rlo |= strstr(h->name, "\xe2\x80\xae") || strstr(h->name, "\xe2\x81\xa7") ||
+			    (h->reported && strstr(h->reported, "\xe2\x80\xae"));
+		seen_clean += !strcmp(h->name, "gpu07?lo.x") ||
+			      (h->reported && !strcmp(h->reported, "gpu07?lo.x"));
+	}
+	assert_false(seen_rlo);
+	assert_int_equal(seen_clean, 2);
+	assert_true(has_problem(fl, NICFIT_FLEET_IGNORED, "link.current_width", -1));
+	assert_true(has_problem(fl, NICFIT_FLEET_IGNORED, "outside 1..32", -1));
+	out = render_text(fl);
+	assert_null(strstr(out, "e+308"));
+	assert_null(strstr(out, "\xe2\x80\xae"));
+	free(out);
+	nicfit_fleet_free(fl);
+	nicfit_buf_release(&in);
+	free(s1);
+	free(s2);
+	json_decref(d1);
+	json_decref(d2);
+}
+
 static void test_expect(void **state)
 {
 	struct fleet_gen g;
@@ -1800,6 +1954,8 @@ int main(void)
 		cmocka_unit_test(test_not_audits),
 		cmocka_unit_test(test_ansible_failures),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_plain_doc_limit),
+		cmocka_unit_test(test_hostile_values),
 		cmocka_unit_test(test_expect),
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_render_all_hosts),

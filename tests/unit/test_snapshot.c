@@ -3,11 +3,20 @@
  * audit of the copy (a directory, or an archive read back) equals the audit
  * of the original; damaged files are listed, not copied; archives with
  * unsafe paths are refused; an existing destination is never overwritten.
+ * Hostile archives, built here with libarchive at test time: a streaming
+ * zip named .tar.gz, content past the byte bound, too many entries, paths
+ * nested too deep, read-only and mode-000 directories unpacked by a user
+ * who is not root, non-archives; each is refused or unpacked and removed
+ * with nothing left in $TMPDIR.
  */
 #include "unit.h"
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fixtures.h"
@@ -16,6 +25,7 @@
 #include "nicfit/emit.h"
 #include "nicfit/snapshot.h"
 #include "nicfit/topo.h"
+#include "snapshot_int.h"
 
 static struct nicfit_catalog *cat;
 static char tmp[256];
@@ -242,12 +252,373 @@ static void unsafe_archives(void **state)
 	assert_false(nicfit_snapshot_is_archive(".tar"));
 }
 
+/* ---- hostile archives ---------------------------------------------------------- */
+
+struct ent {
+	const char *path;
+	mode_t type;           /* AE_IFDIR, AE_IFREG, AE_IFLNK */
+	mode_t perm;
+	size_t size;           /* of a file: that many 'x' bytes */
+	const char *target;    /* of a link */
+};
+
+/* An archive of format fmt (ARCHIVE_FORMAT_*), gzip-compressed, of ents. */
+static void build(const char *path, int fmt, int declare_size, const struct ent *ents, size_t n)
+{
+	struct archive *a = archive_write_new();
+	struct archive_entry *e = archive_entry_new();
+	static char data[65536];
+	size_t i;
+
+	memset(data, 'x', sizeof(data));
+	assert_int_equal(archive_write_set_format(a, fmt), ARCHIVE_OK);
+	if (fmt != ARCHIVE_FORMAT_ZIP)
+		archive_write_add_filter_gzip(a);
+	assert_int_equal(archive_write_open_filename(a, path), ARCHIVE_OK);
+	for (i = 0; i < n; i++) {
+		size_t left = ents[i].size;
+
+		archive_entry_clear(e);
+		archive_entry_set_pathname(e, ents[i].path);
+		archive_entry_set_filetype(e, ents[i].type);
+		archive_entry_set_perm(e, ents[i].perm);
+		if (ents[i].target)
+			archive_entry_set_symlink(e, ents[i].target);
+		if (ents[i].type == AE_IFREG && declare_size)
+			archive_entry_set_size(e, (la_int64_t)ents[i].size);
+		else if (ents[i].type == AE_IFREG)
+			archive_entry_unset_size(e);
+		assert_true(archive_write_header(a, e) >= ARCHIVE_WARN);
+		while (left) {
+			size_t k = left < sizeof(data) ? left : sizeof(data);
+
+			assert_int_equal(archive_write_data(a, data, k), (la_ssize_t)k);
+			left -= k;
+		}
+	}
+	archive_entry_free(e);
+	assert_int_equal(archive_write_close(a), ARCHIVE_OK);
+	archive_write_free(a);
+}
+
+/* A private $TMPDIR for extraction, so that what is left there can be seen. */
+static char xtmp[600];
+static char saved_tmpdir[600];
+
+static void xtmp_begin(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(saved_tmpdir, sizeof(saved_tmpdir), "%s", t ? t : "");
+	snprintf(xtmp, sizeof(xtmp), "%s/xtmp", tmp);
+	mkdir(xtmp, 0777);
+	chmod(xtmp, 0777);
+	setenv("TMPDIR", xtmp, 1);
+}
+
+static int xtmp_empty(void)
+{
+	DIR *d = opendir(xtmp);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL)
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n == 0;
+}
+
+static void xtmp_end(void)
+{
+	if (saved_tmpdir[0])
+		setenv("TMPDIR", saved_tmpdir, 1);
+	else
+		unsetenv("TMPDIR");
+	nicfit_snapshot_remove_tree(xtmp);
+}
+
+/*
+ * A zip written in streaming mode declares no sizes in its headers; the
+ * old bound summed declared sizes, so a zip named .tar.gz unpacked any
+ * amount. Zip is not a snapshot format: refused by content, nothing left.
+ */
+static void zip_named_tar_gz(void **state)
+{
+	static const struct ent ents[] = {
+		{ "x/sys/", AE_IFDIR, 0755, 0, NULL },
+		{ "x/sys/big", AE_IFREG, 0644, 3 << 20, NULL },
+	};
+	struct nicfit__snapshot_limits lim = { 1 << 20, 100, 64 };
+	struct nicfit_error err;
+	char arc[600], *d = NULL, *r = NULL;
+
+	(void)state;
+	xtmp_begin();
+	snprintf(arc, sizeof(arc), "%s/stream.tar.gz", tmp);
+	build(arc, ARCHIVE_FORMAT_ZIP, 0, ents, 2);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit__snapshot_extract_limited(arc, &lim, &d, &r, &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err.msg, "not a snapshot archive"));
+	assert_null(d);
+	assert_true(xtmp_empty());
+	unlink(arc);
+	xtmp_end();
+}
+
+/* Past the byte bound: refused, and what was written is removed. */
+static void bytes_written_bound(void **state)
+{
+	static const struct ent ents[] = {
+		{ "x/sys/", AE_IFDIR, 0755, 0, NULL },
+		{ "x/sys/a", AE_IFREG, 0644, 600, NULL },
+		{ "x/sys/b", AE_IFREG, 0644, 600, NULL },
+	};
+	struct nicfit__snapshot_limits lim = { 1000, 100, 64 };
+	struct nicfit_error err;
+	char arc[600], *d = NULL, *r = NULL;
+
+	(void)state;
+	xtmp_begin();
+	snprintf(arc, sizeof(arc), "%s/bytes.tar.gz", tmp);
+	build(arc, ARCHIVE_FORMAT_TAR_PAX_RESTRICTED, 1, ents, 3);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit__snapshot_extract_limited(arc, &lim, &d, &r, &err), NICFIT_E_LIMIT);
+	assert_non_null(strstr(err.msg, "larger than a snapshot"));
+	assert_true(xtmp_empty());
+	/* within the bound it unpacks */
+	lim.max_bytes = 1200;
+	assert_int_equal(nicfit__snapshot_extract_limited(arc, &lim, &d, &r, &err), 0);
+	assert_int_equal(nicfit_snapshot_remove_tree(d), 0);
+	free(d);
+	free(r);
+	assert_true(xtmp_empty());
+	unlink(arc);
+	xtmp_end();
+}
+
+/* Empty entries cost an inode each: the count stops them early. */
+static void entries_bound(void **state)
+{
+	struct ent ents[301];
+	char names[300][32];
+	struct nicfit__snapshot_limits lim = { 1 << 20, 200, 64 };
+	struct nicfit_error err;
+	char arc[600], *d = NULL, *r = NULL;
+	size_t i;
+
+	(void)state;
+	ents[0] = (struct ent){ "x/sys/", AE_IFDIR, 0755, 0, NULL };
+	for (i = 0; i < 300; i++) {
+		snprintf(names[i], sizeof(names[i]), "x/sys/e%zu", i);
+		ents[i + 1] = (struct ent){ names[i], AE_IFREG, 0644, 0, NULL };
+	}
+	xtmp_begin();
+	snprintf(arc, sizeof(arc), "%s/entries.tar.gz", tmp);
+	build(arc, ARCHIVE_FORMAT_TAR_PAX_RESTRICTED, 1, ents, 301);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit__snapshot_extract_limited(arc, &lim, &d, &r, &err), NICFIT_E_LIMIT);
+	assert_non_null(strstr(err.msg, "more than 200 entries"));
+	assert_true(xtmp_empty());
+	unlink(arc);
+	xtmp_end();
+	assert_true(NICFIT_SNAPSHOT_MAX_ENTRIES <= 100000);
+}
+
+/* A path 300 levels deep: refused at the bound, nothing left behind. */
+static void depth_bound(void **state)
+{
+	struct ent ents[2];
+	struct nicfit_error err;
+	char arc[600], deep[2048], *d = NULL, *r = NULL;
+	size_t i, n = 0;
+
+	(void)state;
+	n += (size_t)snprintf(deep, sizeof(deep), "x/sys");
+	for (i = 0; i < 300 && n + 4 < sizeof(deep); i++)
+		n += (size_t)snprintf(deep + n, sizeof(deep) - n, "/d");
+	snprintf(deep + n, sizeof(deep) - n, "/");
+	ents[0] = (struct ent){ "x/sys/", AE_IFDIR, 0755, 0, NULL };
+	ents[1] = (struct ent){ deep, AE_IFDIR, 0755, 0, NULL };
+	xtmp_begin();
+	snprintf(arc, sizeof(arc), "%s/deep.tar.gz", tmp);
+	build(arc, ARCHIVE_FORMAT_TAR_PAX_RESTRICTED, 1, ents, 2);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_snapshot_extract(arc, &d, &r, &err), NICFIT_E_LIMIT);
+	assert_non_null(strstr(err.msg, "deeper"));
+	assert_true(xtmp_empty());
+	unlink(arc);
+	xtmp_end();
+}
+
+/*
+ * As a user who is not root (nobody, when the tests run as root): an
+ * archive holding a mode-000 and a read-only directory with files in
+ * them, once with a bad entry after them (the failure path) and once
+ * without (the caller removes the tree). Nothing may be left in $TMPDIR.
+ * Returns what the child found, as its exit status.
+ */
+static int modes_child(const char *bad, const char *good)
+{
+	struct nicfit_error err;
+	char *d = NULL, *r = NULL;
+
+	if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
+		return 10;
+	if (geteuid() == 0)
+		return 11;
+	nicfit_error_clear(&err);
+	if (nicfit_snapshot_extract(bad, &d, &r, &err) != NICFIT_E_DATA)
+		return 12;
+	if (!xtmp_empty())
+		return 13;
+	if (nicfit_snapshot_extract(good, &d, &r, &err))
+		return 14;
+	if (nicfit_snapshot_remove_tree(d))
+		return 15;
+	free(d);
+	free(r);
+	return xtmp_empty() ? 0 : 16;
+}
+
+static void modes_as_non_root(void **state)
+{
+	static const struct ent ents[] = {
+		{ "x/sys/", AE_IFDIR, 0755, 0, NULL },
+		{ "x/sys/locked/", AE_IFDIR, 0000, 0, NULL },
+		{ "x/sys/locked/f", AE_IFREG, 0000, 10, NULL },
+		{ "x/sys/ro/", AE_IFDIR, 0555, 0, NULL },
+		{ "x/sys/ro/f", AE_IFREG, 0444, 10, NULL },
+		{ "x/../../escape", AE_IFREG, 0644, 1, NULL },
+	};
+	char bad[600], good[600];
+	pid_t pid;
+	int st = -1;
+
+	(void)state;
+	xtmp_begin();
+	snprintf(bad, sizeof(bad), "%s/modes-bad.tar.gz", tmp);
+	snprintf(good, sizeof(good), "%s/modes-good.tar.gz", tmp);
+	build(bad, ARCHIVE_FORMAT_TAR_PAX_RESTRICTED, 1, ents, 6);
+	build(good, ARCHIVE_FORMAT_TAR_PAX_RESTRICTED, 1, ents, 5);
+	chmod(tmp, 0755);
+	chmod(bad, 0644);
+	chmod(good, 0644);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(modes_child(bad, good));
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	unlink(bad);
+	unlink(good);
+	xtmp_end();
+}
+
+/* Not archives: said so in nicfit's words, whatever the file is called. */
+static void not_archives(void **state)
+{
+	static const char *const texts[] = {
+		"not an archive\n", "/set type=file\n./sys type=dir\n", "PK\003\004 not really\n", NULL
+	};
+	struct nicfit_error err;
+	char arc[600], *d = NULL, *r = NULL;
+	int i;
+
+	(void)state;
+	xtmp_begin();
+	snprintf(arc, sizeof(arc), "%s/input.zip", tmp);
+	for (i = 0; texts[i]; i++) {
+		FILE *f = fopen(arc, "w");
+
+		assert_non_null(f);
+		fputs(texts[i], f);
+		fclose(f);
+		assert_true(nicfit_snapshot_is_archive(arc));
+		nicfit_error_clear(&err);
+		assert_int_equal(nicfit_snapshot_extract(arc, &d, &r, &err), NICFIT_E_DATA);
+		assert_non_null(strstr(err.msg, "not a snapshot archive"));
+		assert_null(strstr(err.msg, "mtree"));
+		assert_true(xtmp_empty());
+	}
+	unlink(arc);
+	assert_false(nicfit_snapshot_is_archive(tmp));
+	xtmp_end();
+}
+
+/* An archive that cannot be created: an error, and no handle left open (LSan). */
+static void take_unwritable_archive(void **state)
+{
+	struct nicfit_snapshot_result res;
+	struct nicfit_error err;
+	char root[256];
+
+	(void)state;
+	fixture("kvm-vm", root, sizeof(root));
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_snapshot_take(root, "/nonexistent-dir/s.tar.gz", &res, &err),
+			 NICFIT_E_IO);
+	nicfit_snapshot_result_release(&res);
+}
+
+/*
+ * A sysfs name is any bytes: a tree whose names are not UTF-8 is written
+ * to a .tar.gz (as raw pax names) and reads back with the same names.
+ */
+static void non_utf8_names(void **state)
+{
+	struct nicfit_snapshot_result res;
+	struct nicfit_error err;
+	char root[600], arc[600], p[1300], *d = NULL, *r = NULL;
+	FILE *f;
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/raw", tmp);
+	mkdir(root, 0755);
+	snprintf(p, sizeof(p), "%s/sys", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/sys/class", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/sys/class/net", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/sys/class/net/e\xff\xfe", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/sys/class/net/e\xff\xfe/address", root);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("00:11:22:33:44:55\n", f);
+	fclose(f);
+	snprintf(arc, sizeof(arc), "%s/raw.tar.gz", tmp);
+	nicfit_error_clear(&err);
+	if (nicfit_snapshot_take(root, arc, &res, &err))
+		fail_msg("snapshot: %s", err.msg);
+	nicfit_snapshot_result_release(&res);
+	if (nicfit_snapshot_extract(arc, &d, &r, &err))
+		fail_msg("extract: %s", err.msg);
+	snprintf(p, sizeof(p), "%s/sys/class/net/e\xff\xfe", r);
+	assert_int_equal(access(p, F_OK), 0);
+	nicfit_snapshot_remove_tree(d);
+	free(d);
+	free(r);
+	unlink(arc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(damaged_source),
 		cmocka_unit_test(unsafe_archives),
+		cmocka_unit_test(zip_named_tar_gz),
+		cmocka_unit_test(bytes_written_bound),
+		cmocka_unit_test(entries_bound),
+		cmocka_unit_test(depth_bound),
+		cmocka_unit_test(modes_as_non_root),
+		cmocka_unit_test(not_archives),
+		cmocka_unit_test(take_unwritable_archive),
+		cmocka_unit_test(non_utf8_names),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

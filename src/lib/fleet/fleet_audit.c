@@ -529,9 +529,26 @@ int nicfit__fleet_audit_doc(struct nicfit_fleet *fl, const char *text, size_t le
 		return ansible_bundle(fl, &a, root, o, 1, err);
 	if (wrong_schema(&a, o, root, who, line, col))
 		return 0;
+	if (len > fl->lim.max_doc_bytes) {
+		/* a plain audit whose schema is not its first member: bound here */
+		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, who, o->input, line, col,
+				      "%s%s%sdocument larger than %zu MiB (the limit); skipped",
+				      who ? "host " : "", who ? who : "", who ? ": " : "",
+				      fl->lim.max_doc_bytes >> 20);
+		return 0;
+	}
 
 	host = find_str(&a, root, host_paths);
 	a.h.reported = host;
+	if (host) {
+		/* the name as reported, shown as it is only when it is plain text */
+		snprintf(name, sizeof(name), "%s", fl_str(&fl->st, host));
+		nicfit__fleet_sanitize(name);
+		if (strcmp(name, fl_str(&fl->st, host)))
+			a.h.reported = nicfit__fleet_intern0(&fl->st, name);
+		if (!a.h.reported)
+			return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
 	host_name(o, host ? fl_str(&fl->st, host) : NULL, line, name, sizeof(name));
 	a.h.name = nicfit__fleet_intern0(&fl->st, name);
 	a.h.input = nicfit__fleet_intern0(&fl->st, o->input);

@@ -46,6 +46,7 @@ void nicfit__fleet_split_reset(struct nicfit_fleet *fl, struct fl_split *sp)
 	sp->in_str = sp->esc = 0;
 	sp->started = 0;
 	sp->overflow = 0;
+	sp->is_audit = 0;
 }
 
 void nicfit__fleet_split_release(struct nicfit_fleet *fl, struct fl_split *sp)
@@ -86,7 +87,7 @@ static int doc_done(struct nicfit_fleet *fl, struct fl_split *sp, const struct f
 				      sp->nfrags ? sp->frags[0].line : in->line, 0,
 				      "%s%s%sdocument larger than %zu MiB (the limit); skipped",
 				      d->label ? "host " : "", d->label ? d->label : "",
-				      d->label ? ": " : "", sp->max >> 20);
+				      d->label ? ": " : "", FL_SPLIT_MAX(sp) >> 20);
 	} else if (d->status) {
 		fl->ndocs++;
 		nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, d->label, in->name,
@@ -144,12 +145,43 @@ static int add_frag(struct fl_split *sp, long line, long col)
 	return 0;
 }
 
+/*
+ * Whether the document begun in sp opens with a "schema" member: then it
+ * is an audit (an Ansible bundle has no schema), bound by audit_max.
+ */
+static int opens_with_schema(const struct fl_split *sp, const char *p, size_t n)
+{
+	char head[16];
+	size_t k = 0, i;
+
+	for (i = 0; i < sp->doc.len && k < sizeof(head); i++)
+		head[k++] = sp->doc.data[i];
+	for (i = 0; i < n && k < sizeof(head); i++)
+		head[k++] = p[i];
+	for (i = 0; i < k && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' ||
+			      head[i] == '\n'); i++)
+		;
+	if (i >= k || head[i++] != '{')
+		return 0;
+	while (i < k && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
+		i++;
+	return k - i >= 8 && !memcmp(head + i, "\"schema\"", 8);
+}
+
 static int append(struct nicfit_fleet *fl, struct fl_split *sp, const char *p, size_t n,
 		  struct nicfit_error *err)
 {
 	if (sp->overflow)
 		return 0;
-	if (sp->doc.len + n > sp->max) {
+	/*
+	 * The plain stream takes documents up to the bundle limit, since an
+	 * Ansible bundle holds many hosts' audits; an audit alone is bound by
+	 * --max-doc-mb as soon as it shows it is one, before it is buffered.
+	 */
+	if (sp->audit_max && !sp->is_audit && sp->max > sp->audit_max &&
+	    sp->doc.len + n > sp->audit_max && opens_with_schema(sp, p, n))
+		sp->is_audit = 1;
+	if (sp->doc.len + n > FL_SPLIT_MAX(sp)) {
 		sp->overflow = 1;
 		fl->open_bytes -= sp->doc.len <= fl->open_bytes ? sp->doc.len : fl->open_bytes;
 		nicfit_buf_release(&sp->doc);
@@ -278,7 +310,7 @@ void nicfit__fleet_truncated(struct nicfit_fleet *fl, const char *label, struct 
 		sp->nfrags ? sp->frags[0].line : in->line, sp->nfrags ? sp->frags[0].col : 0,
 		"%s%s%saudit document truncated: the input ends inside it (%zu bytes read)",
 		label ? "host " : "", label ? label : "", label ? ": " : "",
-		sp->overflow ? sp->max : sp->doc.len);
+		sp->overflow ? FL_SPLIT_MAX(sp) : sp->doc.len);
 }
 
 /*

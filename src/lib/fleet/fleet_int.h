@@ -177,6 +177,9 @@ struct fl_frag {
 };
 
 /* A JSON document being cut out of a stream. */
+/* What a splitter's document may hold now (see fl_split). */
+#define FL_SPLIT_MAX(sp) ((sp)->is_audit ? (sp)->audit_max : (sp)->max)
+
 struct fl_split {
 	struct nicfit_buf doc;
 	struct fl_frag *frags;
@@ -185,6 +188,8 @@ struct fl_split {
 	int in_str, esc;
 	int started;
 	size_t max;           /* bytes allowed */
+	size_t audit_max;     /* bytes allowed once it shows it is an audit (0: max) */
+	int is_audit;         /* it showed that: max no longer applies, audit_max does */
 	int overflow;         /* the document exceeded max */
 	int keep;             /* keep the buffers between documents (the plain stream) */
 };
@@ -209,6 +214,7 @@ struct fl_input {
 	char *fallback;
 	long line;            /* current line (1-based) */
 	struct nicfit_buf pending; /* the unfinished line */
+	long long_col;             /* a long line fed in pieces: its next column, else 0 */
 	struct fl_split plain;     /* unlabelled documents */
 	struct fl_label **labels;  /* labelled streams of this input */
 	size_t nlabels, cap_labels;

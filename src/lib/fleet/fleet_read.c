@@ -72,11 +72,62 @@ static int get_num(struct fl_actx *a, int obj, const char *key, double *v)
 	return 0;
 }
 
+/*
+ * What a number in an audit can be, per attribute: a value outside is not
+ * a measurement (an audit edited by hand, or a broken one), and compared
+ * or printed it would make an anomaly out of nothing ("x1e+308"). Such a
+ * value is dropped, and said so as an input problem. The bounds are what
+ * the hardware and kernel allow, with room: PCIe links are x1 to x32 at
+ * up to 128 GT/s (PCIe 7.0) and carry at most ~4 Tb/s (x32 at 128 GT/s);
+ * MaxPayload and MaxReadReq are at most 4096 bytes (PCIe base spec,
+ * Device Control register; smaller values are only odd, not absurd, and
+ * are left to the comparison); Linux numbers at most 1024 NUMA nodes
+ * (CONFIG_NODES_SHIFT <= 10), -1 meaning none; an MTU is 68 (RFC 791's
+ * minimum) to 65535 bytes; port rates stay under 10 Tb/s, above any
+ * Ethernet or InfiniBand rate; a device has at most a few thousand
+ * functions' interfaces (4096 here).
+ */
+static const struct { double lo, hi; } num_range[FA_COUNT] = {
+	[FA_NUMA_COUNT] = { 0, 1024 },
+	[FA_NUMA] = { -1, 1023 },
+	[FA_CUR_WIDTH] = { 1, 32 },
+	[FA_MAX_WIDTH] = { 1, 32 },
+	[FA_CUR_GTS] = { 0, 128 },
+	[FA_MAX_GTS] = { 0, 128 },
+	[FA_PATH] = { 0, 4096 },
+	[FA_MPS] = { 0, 4096 },
+	[FA_MRRS] = { 0, 4096 },
+	[FA_NNET] = { 0, 4096 },
+	[FA_NRDMA] = { 0, 4096 },
+	[FA_NET_SPEED] = { 0, 10000 },
+	[FA_NET_MTU] = { 68, 65535 },
+	[FA_PORT_RATE] = { 0, 10000 },
+};
+
+static int num_in_range(struct fl_actx *a, int attr, uint32_t subject, uint64_t bits)
+{
+	double v;
+
+	if (nicfit__fleet_attrs[attr].vk != FV_NUM ||
+	    (num_range[attr].lo == 0 && num_range[attr].hi == 0))
+		return 1;
+	memcpy(&v, &bits, sizeof(v));
+	if (v >= num_range[attr].lo && v <= num_range[attr].hi)
+		return 1;
+	nicfit__fleet_problem(a->fl, NICFIT_FLEET_IGNORED, fl_str(&a->fl->st, a->h.name),
+			      fl_str(&a->fl->st, a->h.input), a->h.line, 0,
+			      "host %s: %s%s%s %g is outside %g..%g; ignored",
+			      fl_str(&a->fl->st, a->h.name), nicfit__fleet_attrs[attr].name,
+			      subject ? " of " : "", subject ? fl_str(&a->fl->st, subject) : "", v,
+			      num_range[attr].lo, num_range[attr].hi);
+	return 0;
+}
+
 void nicfit__fleet_add(struct fl_actx *a, int attr, uint32_t subject, uint32_t dev, uint64_t v)
 {
 	struct fl_attr at;
 
-	if (a->err)
+	if (a->err || !num_in_range(a, attr, subject, v))
 		return;
 	if (nicfit__fleet_key(a->fl, attr, subject, dev, &at.key)) {
 		a->err = NICFIT_E_NOMEM;

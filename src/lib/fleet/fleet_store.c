@@ -93,28 +93,55 @@ char *nicfit__fleet_scratch(struct nicfit_fleet *fl, size_t n)
 	return NICFIT_ALLOC_GROW(fl->scratch, n, fl->scratch_cap) ? NULL : fl->scratch;
 }
 
+/*
+ * Code points that change how text around them is shown without being
+ * seen: C1 controls, and the bidirectional formatting characters
+ * (Unicode UAX #9: LRM, RLM, ALM, the embeddings and overrides
+ * U+202A-U+202E, the isolates U+2066-U+2069). A host name holding U+202E
+ * prints reversed from there on, so "gpu07<RLO>lo.x" reads as another
+ * host; none of them belongs in a name, a path or a message.
+ */
+static int invisible_control(const unsigned char *p, int n)
+{
+	unsigned c;
+
+	if (n == 2)
+		c = ((p[0] & 0x1fu) << 6) | (p[1] & 0x3fu);
+	else if (n == 3)
+		c = ((p[0] & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu);
+	else
+		return 0;
+	return (c >= 0x80 && c <= 0x9f) || c == 0x061c || c == 0x200e || c == 0x200f ||
+	       (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
 void nicfit__fleet_sanitize(char *s)
 {
-	unsigned char *p = (unsigned char *)s;
+	unsigned char *p = (unsigned char *)s, *w = p;
 
 	while (*p) {
 		int n;
 
 		if (*p < 0x20 || *p == 0x7f) {
-			*p++ = '?';
-			continue;
-		}
-		if (*p < 0x80) {
+			*w++ = '?';
 			p++;
 			continue;
 		}
+		if (*p < 0x80) {
+			*w++ = *p++;
+			continue;
+		}
 		n = nicfit__jscan_utf8_len(p, p + 4); /* a NUL stops it before the end */
-		if (n) {
+		if (n && !invisible_control(p, n)) {
+			memmove(w, p, (size_t)n);
+			w += n;
 			p += n;
 		} else {
-			*p++ = '?';
+			*w++ = '?';
+			p += n ? n : 1;
 		}
 	}
+	*w = '\0';
 }
 
 void nicfit__fleet_problem(struct nicfit_fleet *fl, enum nicfit_fleet_problem_kind kind,

@@ -540,11 +540,56 @@ int nicfit_fleet_begin(struct nicfit_fleet *fl, const char *name, const char *fa
 		nicfit__fleet_sanitize(in->fallback);
 	in->open = 1;
 	in->line = 1;
+	in->long_col = 0;
 	nicfit__fleet_split_init(&in->plain, fl->lim.max_bundle_bytes);
+	in->plain.audit_max = fl->lim.max_doc_bytes;
 	in->plain.keep = 1;
 	nicfit_buf_init(&in->pending, fl->lim.max_bundle_bytes + 4096);
 	fl->analyzed = 0;
 	return 0;
+}
+
+/*
+ * Whether line, the start of a line, opens a plain document, or is more
+ * of one: text that goes to the plain splitter whole (process_line).
+ */
+static int plain_line(const struct fl_input *in, const char *s, size_t n)
+{
+	size_t i;
+
+	if (in->plain.started)
+		return 1;
+	for (i = 0; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
+		;
+	return i < n && (s[i] == '{' || s[i] == '[') && in->block_state != 3 &&
+	       in->block_state != 1;
+}
+
+/*
+ * A line longer than one audit may be, that belongs to the plain
+ * splitter: fed to it in pieces as it comes, so that an audit over
+ * --max-doc-mb is refused without holding the whole line (the splitter
+ * bounds the document; the line buffer would otherwise hold all of it).
+ * end: the newline came, finish the line as process_line does.
+ */
+static int feed_long_piece(struct nicfit_fleet *fl, const char *s, size_t n, int end,
+			   struct nicfit_error *err)
+{
+	struct fl_input *in = &fl->in;
+	const char *garbage = NULL;
+	struct fl_dest d;
+	long col = in->long_col ? in->long_col : 1;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	rc = nicfit__fleet_split_feed(fl, &in->plain, &d, s, n, in->line, col, &garbage, err);
+	if (!rc && end && in->plain.started)
+		rc = nicfit__fleet_split_feed(fl, &in->plain, &d, "\n", 1, in->line,
+					      col + (long)n, NULL, err);
+	if (garbage)
+		note_ignored(fl, col + (long)(garbage - s), garbage, n - (size_t)(garbage - s), 1);
+	in->long_col = end ? 0 : col + (long)n;
+	return rc;
 }
 
 int nicfit_fleet_feed(struct nicfit_fleet *fl, const void *data, size_t len,
@@ -558,8 +603,28 @@ int nicfit_fleet_feed(struct nicfit_fleet *fl, const void *data, size_t len,
 		return nicfit_error_set(err, NICFIT_E_USAGE, "fleet: feed without begin");
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
+		if (in->long_col) {
+			size_t k = (size_t)((nl ? nl : end) - p);
+
+			rc = feed_long_piece(fl, p, k, nl != NULL, err);
+			if (rc)
+				return rc;
+			if (!nl)
+				break;
+			in->line++;
+			p = nl + 1;
+			continue;
+		}
 		if (!nl) {
 			nicfit_buf_add(&in->pending, p, (size_t)(end - p));
+			if (in->pending.len > fl->lim.max_doc_bytes &&
+			    plain_line(in, in->pending.data, in->pending.len)) {
+				rc = feed_long_piece(fl, in->pending.data, in->pending.len, 0, err);
+				nicfit_buf_reset(&in->pending);
+				if (rc)
+					return rc;
+				break;
+			}
 			if (nicfit_buf_error(&in->pending) == NICFIT_E_LIMIT)
 				return nicfit_error_at(err, NICFIT_E_LIMIT, in->name, in->line, 0,
 						       "a line longer than %zu MiB",
@@ -600,6 +665,7 @@ int nicfit_fleet_end(struct nicfit_fleet *fl, struct nicfit_error *err)
 		rc = process_line(fl, in->pending.data, in->pending.len, err);
 		nicfit_buf_reset(&in->pending);
 	}
+	in->long_col = 0;
 	if (!rc && !in->ndocs && in->fallback) {
 		/*
 		 * A file that holds one host's output (srun --output=%N.json) and

@@ -1,0 +1,27 @@
+/*
+ * snapshot_int.h - the bounds of nicfit_snapshot_extract() as a struct, so
+ * that the unit tests and the fuzz harness can prove each bound with a
+ * small archive instead of a 512 MiB one. Internal to libnicfit.
+ */
+#ifndef NICFIT_SNAPSHOT_INT_H
+#define NICFIT_SNAPSHOT_INT_H
+
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "snapshot_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
+
+#include <stddef.h>
+
+#include "nicfit/error.h"
+
+struct nicfit__snapshot_limits {
+	size_t max_bytes;    /* file content actually written, all entries together */
+	size_t max_entries;  /* headers read, whatever they hold */
+	size_t max_depth;    /* path components of one entry */
+};
+
+/* nicfit_snapshot_extract() with other bounds (NULL: the public ones). */
+int nicfit__snapshot_extract_limited(const char *archive, const struct nicfit__snapshot_limits *lim,
+				     char **tmpdir, char **root, struct nicfit_error *err);
+
+#endif
