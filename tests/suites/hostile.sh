@@ -144,6 +144,9 @@ clean() {
 		sed 's/^/# /' "$tmp/err" | head -5 ;;
 	esac
 }
+# a baseboard node's plan picture: PCIe switches drawn around their GPUs and NICs, still XML
+clean "plan dgx-h100 --format svg (PCIe switches)" svg "$NICFIT" plan --server dgx-h100 \
+	--servers 2 --model llama-3.1-70b --workload training --format svg
 for t in latin1 escape; do
 	for f in text json md csv svg; do
 		clean "audit $t --format $f" $f "$NICFIT" audit --sysfs "$tmp/h/$t" \
