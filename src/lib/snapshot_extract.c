@@ -1,0 +1,349 @@
+/*
+ * snapshot_extract.c - reading a snapshot back: unpack an archive into a
+ * new directory under $TMPDIR for offline audit, within bounds on entries,
+ * bytes written and path depth, and remove that directory again on any
+ * failure (nicfit_snapshot_extract, nicfit_snapshot_remove_tree; see
+ * nicfit/snapshot.h). Taking a snapshot is snapshot_take.c; the libarchive
+ * table is snapshot.c's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NICFIT_SNAPSHOT_LIBARCHIVE
+#include "snapshot_int.h"
+#include "nicfit/snapshot.h"
+#include "nicfit/sysfs.h"
+
+#define P_MAX NICFIT_SYSFS_PATH_MAX
+
+/* ---- reading archives back ---------------------------------------------------- */
+
+/*
+ * Remove name under dfd. A directory is first made u+rwx: an archive may
+ * hold a read-only or mode-000 directory, which its owner can empty only
+ * after that (root needs no such step, everyone else does). The depth
+ * bound is above any depth extraction writes (NICFIT_SNAPSHOT_MAX_DEPTH).
+ */
+static int rm_at(int dfd, const char *name, int depth)
+{
+	struct stat sb;
+	int rc = 0;
+
+	if (fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW))
+		return -1;
+	if (S_ISDIR(sb.st_mode)) {
+		struct dirent *de;
+		DIR *d;
+		int fd;
+
+		if (depth > 4 * NICFIT_SNAPSHOT_MAX_DEPTH)
+			return -1;
+		if ((sb.st_mode & 0700) != 0700)
+			fchmodat(dfd, name, (sb.st_mode & 07777) | 0700, 0);
+		fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		d = fdopendir(fd);
+		if (!d) {
+			close(fd);
+			return -1;
+		}
+		while ((de = readdir(d)) != NULL)
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+			    rm_at(dirfd(d), de->d_name, depth + 1))
+				rc = -1;
+		closedir(d);
+		return unlinkat(dfd, name, AT_REMOVEDIR) ? -1 : rc;
+	}
+	return unlinkat(dfd, name, 0);
+}
+
+int nicfit_snapshot_remove_tree(const char *dir)
+{
+	return rm_at(AT_FDCWD, dir, 0);
+}
+
+/* The directory under base (depth <= 2) that holds sys/; malloc'd or NULL. */
+static char *find_root(const char *base)
+{
+	char path[P_MAX];
+	struct stat sb;
+	DIR *d;
+	struct dirent *de;
+	char *found = NULL;
+
+	snprintf(path, sizeof(path), "%s/sys", base);
+	if (!lstat(path, &sb) && S_ISDIR(sb.st_mode))
+		return strdup(base);
+	d = opendir(base);
+	if (!d)
+		return NULL;
+	while (!found && (de = readdir(d)) != NULL) {
+		char sub[P_MAX];
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (snprintf(sub, sizeof(sub), "%s/%s", base, de->d_name) >= (int)sizeof(sub))
+			continue;
+		if (lstat(sub, &sb) || !S_ISDIR(sb.st_mode))
+			continue;
+		snprintf(path, sizeof(path), "%s/sys", sub);
+		if (!lstat(path, &sb) && S_ISDIR(sb.st_mode))
+			found = strdup(sub);
+	}
+	closedir(d);
+	return found;
+}
+
+static int unsafe_path(const char *p)
+{
+	if (!p || !*p || *p == '/')
+		return 1;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return 1;
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	return 0;
+}
+
+/* Path components of p that name something ("." and empty ones do not). */
+static size_t path_depth(const char *p)
+{
+	size_t depth = 0;
+
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n && !(n == 1 && p[0] == '.'))
+			depth++;
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	return depth;
+}
+
+/* What a snapshot archive may be, for the message that refuses the rest. */
+#define SNAPSHOT_FORMATS "a tar archive, plain or compressed with gzip, bzip2, xz or zstd"
+
+struct xstate {
+	struct archive *in, *out;
+	const char *archive, *templ;
+	const struct nicfit__snapshot_limits *lim;
+	size_t entries, bytes;
+};
+
+static int over_limit(struct xstate *x, int entries, struct nicfit_error *err)
+{
+	if (entries)
+		return nicfit_error_at(err, NICFIT_E_LIMIT, x->archive, 0, 0,
+				       "larger than a snapshot can be (more than %zu entries)",
+				       x->lim->max_entries);
+	return nicfit_error_at(err, NICFIT_E_LIMIT, x->archive, 0, 0,
+			       "larger than a snapshot can be (more than %zu MiB of file content; "
+			       "refused after %zu entries)",
+			       x->lim->max_bytes >> 20, x->entries);
+}
+
+/*
+ * Copy one file's data, counting the bytes that are actually written: a
+ * header's declared size is only a claim (a streaming format leaves it
+ * unknown), so the bound holds on what reaches the disk, and on how far
+ * into the file a block lands (a sparse entry could make a huge file).
+ */
+static int copy_data(struct xstate *x, struct nicfit_error *err)
+{
+	const void *buf;
+	size_t len;
+	la_int64_t off;
+	int r;
+
+	while ((r = archive_read_data_block(x->in, &buf, &len, &off)) == ARCHIVE_OK) {
+		if (off < 0 || (size_t)off > x->lim->max_bytes ||
+		    len > x->lim->max_bytes - (size_t)off || len > x->lim->max_bytes - x->bytes)
+			return over_limit(x, 0, err);
+		x->bytes += len;
+		if (archive_write_data_block(x->out, buf, len, off) != ARCHIVE_OK)
+			return nicfit_error_at(err, NICFIT_E_IO, x->archive, 0, 0, "cannot unpack: %s",
+					       archive_error_string(x->out));
+	}
+	if (r != ARCHIVE_EOF)
+		return nicfit_error_at(err, NICFIT_E_DATA, x->archive, 0, 0, "%s",
+				       archive_error_string(x->in));
+	return 0;
+}
+
+/*
+ * Write one entry of the archive in under templ: files, directories and
+ * symbolic links only (no devices, FIFOs or hard links), no path that is
+ * absolute, climbs with ".." or nests deeper than the bound, and with the
+ * modes a snapshot needs rather than the archive's (a mode-000 directory
+ * would make the tree impossible to fill or remove for anyone but root).
+ * Returns 0 or a negative status.
+ */
+static int extract_entry(struct xstate *x, struct archive_entry *en, struct nicfit_error *err)
+{
+	mode_t type = archive_entry_filetype(en);
+	const char *name = archive_entry_pathname(en);
+	la_int64_t size = archive_entry_size(en);
+	char full[2 * P_MAX], path[2 * P_MAX];
+	int rc;
+
+	if (type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK)
+		return 0;
+	if (archive_entry_hardlink(en))
+		return 0;
+	if (unsafe_path(name))
+		return nicfit_error_at(err, NICFIT_E_DATA, x->archive, 0, 0,
+				       "unsafe path '%.200s' (absolute or with ..)", name ? name : "");
+	/* a copy: setting the pathname below frees the entry's own */
+	if (snprintf(path, sizeof(path), "%s", name) >= (int)sizeof(path))
+		return 0;
+	if (path_depth(path) > x->lim->max_depth)
+		return nicfit_error_at(err, NICFIT_E_LIMIT, x->archive, 0, 0,
+				       "a path nests deeper than a snapshot can (%zu levels)",
+				       x->lim->max_depth);
+	if (type == AE_IFREG && size > 0 && (size_t)size > x->lim->max_bytes - x->bytes)
+		return over_limit(x, 0, err);
+	if (snprintf(full, sizeof(full), "%s/%s", x->templ, path) >= (int)sizeof(full))
+		return 0;
+	archive_entry_set_pathname(en, full);
+	archive_entry_set_perm(en, type == AE_IFDIR ? 0755 : type == AE_IFLNK ? 0777 : 0644);
+	if (archive_write_header(x->out, en) != ARCHIVE_OK)
+		return nicfit_error_at(err, NICFIT_E_DATA, x->archive, 0, 0, "%.200s: %s", path,
+				       archive_error_string(x->out));
+	if (type == AE_IFREG) {
+		rc = copy_data(x, err);
+		if (rc)
+			return rc;
+	}
+	if (archive_write_finish_entry(x->out) < ARCHIVE_WARN)
+		return nicfit_error_at(err, NICFIT_E_IO, x->archive, 0, 0, "cannot unpack: %s",
+				       archive_error_string(x->out));
+	return 0;
+}
+
+/*
+ * Only what a snapshot can be: tar (ustar, pax, GNU), alone or through
+ * gzip, bzip2, xz or zstd, recognized by content whatever the name. A
+ * filter libarchive cannot run in process falls back to the external
+ * program (ARCHIVE_WARN), which is still that format.
+ */
+static int open_archive(struct xstate *x, struct nicfit_error *err)
+{
+	archive_read_support_format_tar(x->in);
+	archive_read_support_filter_gzip(x->in);
+	archive_read_support_filter_bzip2(x->in);
+	archive_read_support_filter_xz(x->in);
+	archive_read_support_filter_zstd(x->in);
+	archive_write_disk_set_options(x->out, ARCHIVE_EXTRACT_SECURE_SYMLINKS |
+					       ARCHIVE_EXTRACT_SECURE_NODOTDOT);
+	if (archive_read_open_filename(x->in, x->archive, 65536) != ARCHIVE_OK)
+		return nicfit_error_at(err, NICFIT_E_DATA, x->archive, 0, 0,
+				       "not a snapshot archive (nicfit reads " SNAPSHOT_FORMATS ")");
+	return 0;
+}
+
+static int extract_all(struct xstate *x, struct nicfit_error *err)
+{
+	struct archive_entry *en;
+	int rc, r;
+
+	rc = open_archive(x, err);
+	if (rc)
+		return rc;
+	while ((r = archive_read_next_header(x->in, &en)) == ARCHIVE_OK ||
+	       r == ARCHIVE_WARN) {
+		if (++x->entries > x->lim->max_entries)
+			return over_limit(x, 1, err);
+		rc = extract_entry(x, en, err);
+		if (rc)
+			return rc;
+	}
+	if (r == ARCHIVE_EOF)
+		return 0;
+	if (x->entries == 0)
+		return nicfit_error_at(err, NICFIT_E_DATA, x->archive, 0, 0,
+				       "not a snapshot archive (nicfit reads " SNAPSHOT_FORMATS ")");
+	return nicfit_error_at(err, NICFIT_E_DATA, x->archive, 0, 0, "%s",
+			       archive_error_string(x->in));
+}
+
+int nicfit__snapshot_extract_limited(const char *archive, const struct nicfit__snapshot_limits *lim,
+				     char **tmpdir, char **root, struct nicfit_error *err)
+{
+	static const struct nicfit__snapshot_limits dflt = {
+		NICFIT_SNAPSHOT_MAX_BYTES, NICFIT_SNAPSHOT_MAX_ENTRIES, NICFIT_SNAPSHOT_MAX_DEPTH
+	};
+	const char *tmp = getenv("TMPDIR");
+	struct xstate x;
+	char templ[P_MAX];
+	struct stat sb;
+	int rc = 0;
+
+	*tmpdir = *root = NULL;
+	memset(&x, 0, sizeof(x));
+	x.archive = archive;
+	x.templ = templ;
+	x.lim = lim ? lim : &dflt;
+	rc = nicfit__snapshot_arc_load(err);
+	if (rc)
+		return rc;
+	if (stat(archive, &sb))
+		return nicfit_error_at(err, errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO, archive,
+				       0, 0, "%s", strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		return nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0,
+				       "not a snapshot archive (not a regular file)");
+	if (access(archive, R_OK))
+		return nicfit_error_at(err, NICFIT_E_IO, archive, 0, 0, "%s", strerror(errno));
+	if (snprintf(templ, sizeof(templ), "%s/nicfit-snapshot-XXXXXX", tmp && *tmp ? tmp : "/tmp") >=
+	    (int)sizeof(templ))
+		return nicfit_error_at(err, NICFIT_E_IO, tmp, 0, 0, "TMPDIR is too long");
+	if (!mkdtemp(templ))
+		return nicfit_error_at(err, NICFIT_E_IO, templ, 0, 0, "%s", strerror(errno));
+	x.in = archive_read_new();
+	x.out = archive_write_disk_new();
+	if (!x.in || !x.out)
+		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	else
+		rc = extract_all(&x, err);
+	if (x.in)
+		archive_read_free(x.in);
+	if (x.out)
+		archive_write_free(x.out);
+	if (!rc) {
+		*root = find_root(templ);
+		if (!*root)
+			rc = nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0,
+					     "holds no sys/ directory (not a sysfs snapshot)");
+	}
+	if (!rc) {
+		*tmpdir = strdup(templ);
+		if (!*tmpdir)
+			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
+	if (rc) {
+		free(*root);
+		*root = NULL;
+		nicfit_snapshot_remove_tree(templ);
+	}
+	return rc;
+}
+
+int nicfit_snapshot_extract(const char *archive, char **tmpdir, char **root,
+			    struct nicfit_error *err)
+{
+	return nicfit__snapshot_extract_limited(archive, NULL, tmpdir, root, err);
+}
