@@ -171,6 +171,16 @@ void nicfit_decode_render(struct nicfit_emit *e, const struct nicfit_part *p);
  */
 int nicfit_part_card(const struct nicfit_part *p, struct nicfit_card *card);
 
+/*
+ * RDMA by ConnectX generation, from the card's family name ("ConnectX-3",
+ * "ConnectX-3 Pro"; NULL or any other family: neither). A plain
+ * ConnectX-3 does RoCE v1 only; ConnectX-3 and ConnectX-3 Pro are past
+ * NVIDIA's driver stack (MLNX_OFED 4.9 LTS is the last that supports
+ * them). The sources are in partno.c.
+ */
+int nicfit_family_roce_v1_only(const char *family);
+int nicfit_family_past_driver_support(const char *family);
+
 /* "rule" or "catalog". */
 const char *nicfit_confidence_name(enum nicfit_confidence c);
 

@@ -330,13 +330,21 @@ static int rules(struct dec *d)
  * 5.1-0.6.6.0; 4.9 LTS is the last that supports them (MLNX_OFED 5.4 LTS
  * release notes); nvidia-peermem (GPUDirect RDMA) builds against MLNX_OFED.
  */
+int nicfit_family_roce_v1_only(const char *family)
+{
+	return family && !strcmp(family, "ConnectX-3");
+}
+
+int nicfit_family_past_driver_support(const char *family)
+{
+	return family && (!strcmp(family, "ConnectX-3") || !strcmp(family, "ConnectX-3 Pro"));
+}
+
 static void rdma_generation(struct nicfit_part *p)
 {
-	int pro = !strcmp(p->family, "ConnectX-3 Pro");
-
-	if (p->kind != NICFIT_PART_NIC || (!pro && strcmp(p->family, "ConnectX-3")))
+	if (p->kind != NICFIT_PART_NIC || !nicfit_family_past_driver_support(p->family))
 		return;
-	if (pro)
+	if (!nicfit_family_roce_v1_only(p->family))
 		note(p, "RDMA: RoCE v1 and RoCE v2 (ConnectX-3 Pro is the first generation with v2).");
 	else
 		note(p, "RDMA: RoCE v1 only, confined to one Ethernet broadcast domain; RoCE v2 "

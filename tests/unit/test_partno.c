@@ -495,6 +495,15 @@ static void roce_generation(void **state)
 	assert_true(has_note(&p, "RoCE v1 and RoCE v2"));
 	assert_int_equal(nicfit_decode(NULL, "MCX4121A-ACAT", &p, &err), 0);
 	assert_false(has_note(&p, "RoCE v1"));
+	/* the facts the planner takes from the parts layer */
+	assert_true(nicfit_family_roce_v1_only("ConnectX-3"));
+	assert_false(nicfit_family_roce_v1_only("ConnectX-3 Pro"));
+	assert_false(nicfit_family_roce_v1_only("ConnectX-4 Lx"));
+	assert_false(nicfit_family_roce_v1_only(NULL));
+	assert_true(nicfit_family_past_driver_support("ConnectX-3"));
+	assert_true(nicfit_family_past_driver_support("ConnectX-3 Pro"));
+	assert_false(nicfit_family_past_driver_support("ConnectX-4"));
+	assert_false(nicfit_family_past_driver_support(NULL));
 }
 
 /* Hostile sizes: bounded work, a clear message. */

@@ -11,6 +11,8 @@
 #include <strings.h>
 
 #include "nicfit/calc.h"
+#include "nicfit/partno.h"
+#include "nicfit/units.h"
 #include "num_int.h"
 #include "plan_int.h"
 
@@ -34,6 +36,15 @@ static const double std_speeds[] = { 10, 25, 50, 100, 200, 400, 800 };
 #define FEEDS_SLACK 1.0001
 /* More than this much of a port left idle by its slot is worth a warning. */
 #define CAPPED_IDLE_GBPS 1.0
+/*
+ * FDR InfiniBand is 4 lanes of 14.0625 Gb/s, sold and shown as 56 Gb/s
+ * (IBTA; NVIDIA's ConnectX-3 product briefs); its data rate after 64b/66b
+ * is 54.5 Gb/s (docs/reference/bandwidth.md 3.1). Every later rate's name
+ * is its data rate.
+ */
+#define FDR_PORT_GBPS 56.0
+/* Where the driver facts of R5 come from. */
+#define MLNX_OFED_SOURCE "NVIDIA MLNX_OFED release notes: ConnectX-3 and ConnectX-3 Pro supported up to 4.9 LTS"
 /*
  * The ports of one card add bandwidth only when together they move half
  * again what one port does; below that they share one PCIe link that one
@@ -333,9 +344,10 @@ static void describe_card(struct nicfit_plan *p, const struct nicfit_nic *forced
 
 	nicfit__decide(&p->decisions, "R5", 1,
 		       "%s %s (%s): %d x %g Gb/s %s, PCIe Gen%d x%d, RDMA: %s%s%s.",
-		       n->part, n->e.name, n->family, n->ports, n->port_gbps, n->cage, n->pcie_gen,
+		       n->part, n->e.name, n->family, n->ports, p->be_port_gbps, n->cage, n->pcie_gen,
 		       n->pcie_width, n->rdma & NICFIT_RDMA_IB ? "InfiniBand " : "",
-		       n->rdma & NICFIT_RDMA_ROCE ? "RoCE v2" : "",
+		       !(n->rdma & NICFIT_RDMA_ROCE) ? "" :
+		       nicfit_family_roce_v1_only(n->family) ? "RoCE v1" : "RoCE v2",
 		       forced ? " - as asked" :
 		       n->e.priced ? " - the cheapest sourced card that meets the target" : "");
 	if (!forced && n->e.priced)
@@ -349,7 +361,8 @@ static void describe_card(struct nicfit_plan *p, const struct nicfit_nic *forced
 		       "%.1f Gb/s per card, limited by the %s.",
 		       fit->link_gen, fit->link_width, fit->pcie.raw_gbps, fit->pcie_gbps,
 		       p->be_port_gbps, fit->port.goodput_gbps,
-		       p->fabric == NICFIT_FABRIC_IB && p->be_card.ib_rate ? "InfiniBand" : "RoCE v2",
+		       p->fabric == NICFIT_FABRIC_IB && p->be_card.ib_rate ? "InfiniBand" :
+		       nicfit_family_roce_v1_only(n->family) ? "RoCE v1" : "RoCE v2",
 		       fit->effective_gbps,
 		       !strcmp(fit->limited_by, "pcie") ? "PCIe slot" :
 		       !strcmp(fit->limited_by, "card") ? "card's own total" : "port");
@@ -413,6 +426,47 @@ static void rule_capped(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	else if (f && alt)
 		nicfit__finding_fix(&p->findings, f, "%s (%s, %.2f USD) gives the same speed "
 				    "in this slot", alt->part, alt->e.name, alt->e.price_usd);
+}
+
+/*
+ * R5, a card past its driver stack (backend-driver-ended): NVIDIA's
+ * MLNX_OFED supports ConnectX-3 and ConnectX-3 Pro up to 4.9 LTS and
+ * dropped them from 5.1; GPUDirect RDMA through nvidia-peermem builds
+ * against MLNX_OFED, and the inbox mlx4 stack has no peer-memory path. A
+ * cluster built on such a card runs an old, frozen stack or no GPUDirect
+ * RDMA: the user must know before buying, so it is a warning.
+ */
+static void rule_driver_support(struct nicfit_plan *p)
+{
+	const struct nicfit_nic *n = p->be_nic;
+	struct nicfit_finding *f;
+
+	if (!nicfit_family_past_driver_support(n->family))
+		return;
+	f = nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_BACKEND_DRIVER_ENDED,
+			      "a ConnectX-4 or later card for a new build; with this card stay on "
+			      "MLNX_OFED 4.9 LTS and a kernel it supports",
+			      "%s is a %s: NVIDIA's MLNX_OFED supports it up to 4.9 LTS and dropped it "
+			      "from 5.1, and GPUDirect RDMA through nvidia-peermem needs MLNX_OFED (the "
+			      "inbox mlx4 stack has no peer-memory path).", p->be_part, n->family);
+	if (f)
+		f->source = MLNX_OFED_SOURCE;
+}
+
+/*
+ * The port's rate in the fabric the plan uses: a VPI card's InfiniBand
+ * rate can differ from its Ethernet speed (a ConnectX-3 runs FDR, 56 Gb/s,
+ * on InfiniBand and 40GbE on Ethernet), and the rate shown must be the
+ * one whose goodput the plan computes.
+ */
+static double fabric_port_gbps(const struct nicfit_plan *p)
+{
+	struct nicfit_speed sp;
+
+	if (p->fabric != NICFIT_FABRIC_IB || !p->be_card.ib_rate ||
+	    nicfit_ib_rate(p->be_card.ib_rate, &sp))
+		return p->be_nic->port_gbps;
+	return !strcmp(sp.ib_name, "FDR") ? FDR_PORT_GBPS : sp.gbps;
 }
 
 /*
@@ -565,7 +619,7 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	snprintf(p->be_part, sizeof(p->be_part), "%s", p->be_nic->part);
 	p->be_cards = cards;
 	p->be_ports = 1;
-	p->be_port_gbps = p->be_nic->port_gbps;
+	p->be_port_gbps = fabric_port_gbps(p);
 	nicfit__plan_card_in_slot(p, &p->be_card, slot, 1, &fit);
 	p->be_effective_gbps = where.per_card;
 	p->be_node_gbps = where.per_card * cards;
@@ -578,5 +632,6 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	describe_card(p, forced, slot, &fit);
 	rule_capped(cat, p, &fit);
 	rule_backend_advice(p);
+	rule_driver_support(p);
 	nicfit__plan_describe_placement(p, &where);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "nicfit/cluster.h"
+#include "nicfit/partno.h"
 #include "num_int.h"
 #include "plan_int.h"
 
@@ -27,6 +28,33 @@
  * today's 1U data-centre switches; the plan says so (generic-switch).
  */
 #define GENERIC_SWITCH_RADIX 64
+/* Where R7's RoCE v1 fact comes from. */
+#define ROCE_V1_SOURCE "Red Hat Enterprise Linux 7 Networking Guide 13.2, Transferring Data Using RoCE"
+
+/*
+ * R7 on a RoCE back end whose card does RoCE v1 only (roce-v1-only): RoCE
+ * v1 is an Ethernet link-layer protocol (ethertype 0x8915), so RDMA
+ * between servers stays inside one broadcast domain and no router carries
+ * it; RoCE v2 (UDP port 4791) starts with the ConnectX-3 Pro. A
+ * multi-subnet or routed (layer-3 leaf-spine) back end cannot carry it,
+ * and NCCL must use the RoCE v1 GID, so it is a warning.
+ */
+static void rule_roce_v1(struct nicfit_plan *p)
+{
+	struct nicfit_finding *f;
+
+	if (p->fabric != NICFIT_FABRIC_ROCE || !nicfit_family_roce_v1_only(p->be_nic->family))
+		return;
+	f = nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_ROCE_V1_ONLY,
+			      "keep every server of the back end in one VLAN and subnet and use the RoCE "
+			      "v1 GID (NCCL_IB_GID_INDEX, see show_gids), or a ConnectX-3 Pro or later "
+			      "card for RoCE v2",
+			      "%s (%s) does RoCE v1 only: RoCE v1 is not routable, so RDMA works only "
+			      "inside one Ethernet broadcast domain, not across IP subnets.",
+			      p->be_part, p->be_nic->family);
+	if (f)
+		f->source = ROCE_V1_SOURCE;
+}
 
 /*
  * R7, fabric (docs/rules.md): what the chosen fabric needs before the
@@ -39,9 +67,11 @@
 void nicfit__plan_fabric(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
+	const char *roce;
 
 	if (!p->backend_needed || !p->be_nic)
 		return;
+	roce = nicfit_family_roce_v1_only(p->be_nic->family) ? "RoCE v1" : "RoCE v2";
 	p->back_to_back = in->servers == 2 && !in->sw && in->workload != NICFIT_WL_RDMA_STORAGE;
 	if (p->fabric == NICFIT_FABRIC_IB) {
 		nicfit__decide(&p->decisions, "R7", 1,
@@ -51,7 +81,7 @@ void nicfit__plan_fabric(struct nicfit_plan *p)
 			       "of them" : "on a managed InfiniBand switch, or opensm on one host");
 	} else {
 		nicfit__decide(&p->decisions, "R7", 1,
-			       "Fabric: RoCE v2 (RDMA over Converged Ethernet)%s.",
+			       "Fabric: %s (RDMA over Converged Ethernet)%s.", roce,
 			       in->fabric == NICFIT_FABRIC_AUTO ?
 			       " - chosen because it runs on Ethernet switches and skills you have; "
 			       "give --fabric infiniband for InfiniBand" : "");
@@ -59,13 +89,21 @@ void nicfit__plan_fabric(struct nicfit_plan *p)
 			nicfit__decide(&p->decisions, "R7", 1,
 				       "Two servers back to back: no switch, so no PFC/ECN switch "
 				       "configuration; set MTU 9000 on both ports (RoCE MTU 4096), put them in "
-				       "one subnet, and use the RoCE v2 GID (NCCL_IB_GID_INDEX, see show_gids).");
+				       "one subnet, and use the %s GID (NCCL_IB_GID_INDEX, see show_gids).", roce);
+		else if (strcmp(roce, "RoCE v2"))
+			nicfit__decide(&p->decisions, "R7", 1,
+				       "RoCE v1 needs a lossless Ethernet switch: PFC on the RoCE "
+				       "priority (commonly 3), carried in the VLAN tag's priority (PCP: RoCE "
+				       "v1 has no IP header, so DSCP trust and ECN marking do not apply), MTU "
+				       "9000 end to end, and the RoCE v1 GID index on the hosts "
+				       "(NCCL_IB_GID_INDEX, see show_gids).");
 		else
 			nicfit__decide(&p->decisions, "R7", 1,
 				       "RoCE needs a lossless Ethernet switch: PFC on the RoCE "
 				       "priority (commonly 3), ECN marking for DCQCN congestion control, DSCP "
 				       "trust (RoCE DSCP 26 to priority 3, CNP DSCP 48), MTU 9000 end to end, "
 				       "and the RoCE v2 GID index on the hosts (NCCL_IB_GID_INDEX, usually 3).");
+		rule_roce_v1(p);
 	}
 	if (p->be_card.vpi)
 		nicfit__decide(&p->decisions, "R7", 1,

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "nicfit/partno.h"
 #include "nicfit/units.h"
 #include "num_int.h"
 #include "plan_int.h"
@@ -95,7 +96,8 @@ static void estimate_allreduce(struct nicfit_plan *p)
 		t_be = ring_seconds(p, bytes, p->be_node_gbps, p->be_cards, proto,
 				    p->be_port_gbps);
 		snprintf(label, sizeof(label), "%s %gG %s (this plan)", p->be_part, p->be_port_gbps,
-			 proto == NICFIT_PROTO_IB ? "InfiniBand" : "RoCE v2");
+			 proto == NICFIT_PROTO_IB ? "InfiniBand" :
+			 nicfit_family_roce_v1_only(p->be_nic->family) ? "RoCE v1" : "RoCE v2");
 		add_est(p, label, p->be_node_gbps, t_be);
 	}
 	memset(&sp, 0, sizeof(sp));

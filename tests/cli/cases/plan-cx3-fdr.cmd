@@ -1,0 +1,2 @@
+plan --example=training --backend-nic mcx354a-fcbt --fabric infiniband
+# exit 1
