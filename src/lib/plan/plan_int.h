@@ -143,4 +143,7 @@ void nicfit__plan_notes(struct nicfit_plan *p);
 void nicfit__plan_fit_placed(struct nicfit_plan *p);
 void nicfit__plan_verdict(struct nicfit_plan *p);
 
+/* "RoCE v1" for a back-end card whose generation has no RoCE v2 (ConnectX-3), else "RoCE v2". */
+const char *nicfit__plan_roce_name(const struct nicfit_plan *p);
+
 #endif

@@ -97,7 +97,7 @@ static void estimate_allreduce(struct nicfit_plan *p)
 				    p->be_port_gbps);
 		snprintf(label, sizeof(label), "%s %gG %s (this plan)", p->be_part, p->be_port_gbps,
 			 proto == NICFIT_PROTO_IB ? "InfiniBand" :
-			 nicfit_family_roce_v1_only(p->be_nic->family) ? "RoCE v1" : "RoCE v2");
+			 nicfit__plan_roce_name(p));
 		add_est(p, label, p->be_node_gbps, t_be);
 	}
 	memset(&sp, 0, sizeof(sp));
@@ -469,7 +469,7 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 	if (p->be_nic)
 		snprintf(be, sizeof(be), "%d x %s per server at %.1f Gb/s, %s%s", p->be_cards, p->be_part,
 			 p->be_effective_gbps,
-			 p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2",
+			 p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : nicfit__plan_roce_name(p),
 			 p->back_to_back ? ", back to back" : "");
 	else
 		snprintf(be, sizeof(be), "no suitable card found (see findings)");
@@ -479,4 +479,9 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 		 in->workload == NICFIT_WL_RDMA_STORAGE ? "RDMA storage" :
 		 "one model spans servers", be, fit, fe);
 	snprintf(p->verdict, sizeof(p->verdict), "%s%s", pre, whole);
+}
+
+const char *nicfit__plan_roce_name(const struct nicfit_plan *p)
+{
+	return p->be_nic && nicfit_family_roce_v1_only(p->be_nic->family) ? "RoCE v1" : "RoCE v2";
 }

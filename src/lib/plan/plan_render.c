@@ -492,7 +492,7 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 					   " - every GPU under the same PCIe switch as its card" : "");
 		nicfit_emit_printf(e, "           fabric: %s%s\n",
 				   p->fabric == NICFIT_FABRIC_IB ? "InfiniBand (subnet manager needed)" :
-				   "RoCE v2", p->back_to_back ? ", two servers back to back" :
+				   nicfit__plan_roce_name(p), p->back_to_back ? ", two servers back to back" :
 				   p->fabric == NICFIT_FABRIC_ROCE ? " on a lossless switch (PFC, ECN)" : "");
 	} else if (p->backend_needed) {
 		nicfit_emit_printf(e, "%sBack end%s   needed, but no RDMA card fits this server (see the findings)\n",
@@ -758,7 +758,8 @@ static void svg(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_buf_puts(&b, "\n");
 	if (p->backend_needed && p->be_nic)
 		snprintf(t, sizeof(t), "back end: %s at %.1f Gb/s (%s)", p->be_part,
-			 p->be_effective_gbps, p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2");
+			 p->be_effective_gbps,
+			 p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : nicfit__plan_roce_name(p));
 	else
 		snprintf(t, sizeof(t), "%s", p->backend_needed ? "back end: " : "no back end needed");
 	nicfit__svg_text(&b, t, "x=\"20\" y=\"48\" fill=\"#444\"");
