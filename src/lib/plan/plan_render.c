@@ -493,7 +493,10 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 		nicfit_emit_printf(e, "           fabric: %s%s\n",
 				   p->fabric == NICFIT_FABRIC_IB ? "InfiniBand (subnet manager needed)" :
 				   nicfit__plan_roce_name(p), p->back_to_back ? ", two servers back to back" :
-				   p->fabric == NICFIT_FABRIC_ROCE ? " on a lossless switch (PFC, ECN)" : "");
+				   p->fabric != NICFIT_FABRIC_ROCE ? "" :
+				   /* RoCE v1 has no IP header to mark: PFC alone */
+				   strcmp(nicfit__plan_roce_name(p), "RoCE v1") ?
+				   " on a lossless switch (PFC, ECN)" : " on a lossless switch (PFC)");
 	} else if (p->backend_needed) {
 		nicfit_emit_printf(e, "%sBack end%s   needed, but no RDMA card fits this server (see the findings)\n",
 				   bold, reset);
