@@ -131,4 +131,11 @@ void nicfit_cable_end_lanes(const struct nicfit_cable *c, int end, struct nicfit
 int nicfit_cable_end_fits(const struct nicfit_cable *c, int end, const struct nicfit_port *p,
 			  char *why, size_t whylen);
 
+/*
+ * Does a module or cable end made for cage `end` go into a cage `port`, by
+ * the cages alone? The same name, a QSFP module in a QSFP or QSFP-DD cage,
+ * an SFP module in any SFP cage. Returns 1 or 0 (0 for NULL).
+ */
+int nicfit_cage_takes(const char *end, const char *port);
+
 #endif

@@ -377,8 +377,7 @@ static int family(const char *cage)
 	return 0;
 }
 
-/* Does a module made for cage `end` go into cage `port`? */
-static int cage_takes(const char *end, const char *port)
+int nicfit_cage_takes(const char *end, const char *port)
 {
 	int fe = family(end), fp = family(port);
 
@@ -417,7 +416,7 @@ int nicfit_cable_end_fits(const struct nicfit_cable *c, int end, const struct ni
 	why[0] = 0;
 	if (c->type == NICFIT_CABLE_OPTIC)
 		end = 0;
-	if (!cage_takes(cage, p->cage)) {
+	if (!nicfit_cage_takes(cage, p->cage)) {
 		snprintf(why, whylen, "a %s end does not go into a %s cage", cage ? cage : "?", p->cage);
 		return 0;
 	}

@@ -21,6 +21,7 @@
 
 #include "alloc_int.h"
 #include "cluster_int.h"
+#include "nicfit/compat.h"
 #include "num_int.h"
 
 /* ---- positions and lengths ------------------------------------------------- */
@@ -115,34 +116,6 @@ static double stock_length(double m)
 
 /* ---- cable classes --------------------------------------------------------- */
 
-static int family(const char *cage)
-{
-	if (!cage)
-		return 0;
-	if (!strncasecmp(cage, "QSFP-DD", 7))
-		return 3;
-	if (!strncasecmp(cage, "QSFP", 4))
-		return 2;
-	if (!strncasecmp(cage, "SFP", 3))
-		return 1;
-	return 0;
-}
-
-/* Does a cable end made for cage `end` plug into a port with cage `port`?
- * QSFP modules fit QSFP-DD cages, SFP modules all SFP cages. */
-static int cage_fits(const char *end, const char *port)
-{
-	int fe = family(end), fp = family(port);
-
-	if (!end || !port)
-		return 0;
-	if (!strcasecmp(end, port))
-		return 1;
-	if (fe == 2 && (fp == 2 || fp == 3))
-		return 1;
-	return fe == 1 && fp == 1;
-}
-
 static int is_optic(const struct nicfit_cable *k)
 {
 	return k->type == NICFIT_CABLE_OPTIC;
@@ -181,12 +154,12 @@ static int cable_matches(const struct cl_class *k, const struct nicfit_cable *x)
 		if (x->split != k->split || fabs(x->gbps - k->gbps_a) > CL_RATE_EPS ||
 		    fabs(x->lane_gbps - k->gbps_b) > CL_RATE_EPS)
 			return 0;
-		return cage_fits(x->end_a, k->cage_a) && cage_fits(x->end_b, k->cage_b);
+		return nicfit_cage_takes(x->end_a, k->cage_a) && nicfit_cage_takes(x->end_b, k->cage_b);
 	}
 	if (x->split != 1 || fabs(x->gbps - k->gbps_b) > CL_RATE_EPS)
 		return 0;
-	return (cage_fits(x->end_a, k->cage_a) && cage_fits(x->end_b, k->cage_b)) ||
-	       (cage_fits(x->end_a, k->cage_b) && cage_fits(x->end_b, k->cage_a));
+	return (nicfit_cage_takes(x->end_a, k->cage_a) && nicfit_cage_takes(x->end_b, k->cage_b)) ||
+	       (nicfit_cage_takes(x->end_a, k->cage_b) && nicfit_cage_takes(x->end_b, k->cage_a));
 }
 
 /* A twin-port optic: one cage, `twin` logical ports of gbps each. */
@@ -201,7 +174,7 @@ static int optic_a(const struct cl_class *k, const struct nicfit_cable *x)
 {
 	if (k->twin_a > 1)
 		return twin_optic(x, &k->pa, k->twin_a, k->gbps_b);
-	if (!is_optic(x) || !cage_fits(x->end_a, k->cage_a) || x->split != k->split ||
+	if (!is_optic(x) || !nicfit_cage_takes(x->end_a, k->cage_a) || x->split != k->split ||
 	    !nicfit_cable_end_fits(x, 0, &k->pa, NULL, 0))
 		return 0;
 	if (k->split > 1)
@@ -213,7 +186,7 @@ static int optic_b(const struct cl_class *k, const struct nicfit_cable *x)
 {
 	if (k->twin_b > 1)
 		return twin_optic(x, &k->pb, k->twin_b, k->gbps_b);
-	return is_optic(x) && cage_fits(x->end_a, k->cage_b) && x->split == 1 &&
+	return is_optic(x) && nicfit_cage_takes(x->end_a, k->cage_b) && x->split == 1 &&
 	       nicfit_cable_end_fits(x, 0, &k->pb, NULL, 0) &&
 	       fabs(x->gbps - k->gbps_b) < CL_RATE_EPS && (!k->intel_b || intel_coded(x));
 }
