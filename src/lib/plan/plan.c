@@ -6,7 +6,8 @@
  *   R0  the server: a generic profile is flagged
  *   R1  model fit: weights + KV cache (or training state) against one server
  *   R2  back end or not: only when one model or job spans servers, or RDMA storage
- *   R3  front end: onboard ports when they suffice; load time; serving traffic
+ *   R3  front end: onboard ports when they suffice; load time; serving traffic;
+ *       storage/in-band NICs in the vendor's slots, the front end converged onto them
  *   R4  out-of-band management port
  *   R5  back-end card: RDMA only; the speed the slot can feed; cheapest that meets it
  *   R6  slots: GPUs first, then the card on the GPUs' socket

@@ -803,6 +803,8 @@ static void rule_socket_direct(struct nicfit_plan *p, const struct plan_choice *
 		struct nicfit_nic_fit fm, fa;
 		struct nicfit_card half;
 
+		memset(&fm, 0, sizeof(fm));
+		memset(&fa, 0, sizeof(fa));
 		sd_half(&p->be_card, sd_nic(p, &p->be_card), &half);
 		one_slot(p, &half, m, 1, &fm);
 		if (!a) {
