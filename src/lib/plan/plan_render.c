@@ -409,7 +409,10 @@ static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
 		nicfit_emit_cell_string(e, l->part);
 		nicfit_emit_cell_string(e, l->description);
 		nicfit_emit_cell_string(e, l->role);
-		if (l->included) {
+		if (l->included && nicfit_emit_format(e) == NICFIT_FMT_CSV) {
+			nicfit_emit_cell_number(e, 0, 2);
+			nicfit_emit_cell_number(e, 0, 2);
+		} else if (l->included) {
 			nicfit_emit_cell_null(e, "included");
 			nicfit_emit_cell_number(e, 0, 2);
 		} else if (l->priced) {
