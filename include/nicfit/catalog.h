@@ -120,6 +120,12 @@ struct nicfit_nic {
 	int npsids;
 	int lanes;                /* electrical lanes per port, 0 = from cage and rate */
 	double lane_gbps;         /* signalling rate per lane, 0 = from cage and rate */
+	/*
+	 * A Socket Direct card: its PCIe links (the main card's and the
+	 * auxiliary card's, one per CPU socket) and each link's lanes; 0 when
+	 * not socket_direct.
+	 */
+	int sd_links, sd_width;
 };
 
 enum nicfit_cable_type {
@@ -187,6 +193,7 @@ struct nicfit_slot {
 	enum nicfit_gpu_fit gpu;
 	enum nicfit_slot_role role;
 	int pcie_switch;          /* index into the server's switches, -1 on a root port */
+	const char *included;     /* catalog NIC id the server ships in this slot, or NULL */
 };
 
 /* A PCIe switch of a server: its upstream port's socket and link. */

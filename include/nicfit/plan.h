@@ -106,6 +106,7 @@ struct nicfit_plan_line {
 	double unit_usd, total_usd;
 	char prices_as_of[16];
 	char source[160];
+	int included;       /* ships with the server (a DGX's ConnectX-7s): nothing to buy */
 };
 
 struct nicfit_plan_cable {
@@ -233,6 +234,23 @@ struct nicfit_plan {
 	 */
 	struct nicfit_findings findings;
 	struct nicfit_findings decisions;
+	/*
+	 * A Socket Direct back-end card (R6): its PCIe links (2; 1 for any
+	 * other card) and, per card, the slot of its auxiliary card (index
+	 * into server->slots, -1 none: no free slot on another socket); each
+	 * placed GPU's nearer half (the main or the auxiliary card's slot).
+	 */
+	int be_sd_links;
+	const struct nicfit_nic *be_sd_nic; /* the Socket Direct card --backend-nic names, or NULL */
+	int be_aux_slots[NICFIT_PLAN_MAX_CARDS];
+	int pair_slot[NICFIT_PLAN_MAX_GPUS];
+	/*
+	 * A converged front end (R3): requests, model downloads, storage and
+	 * in-band management share the storage/in-band NICs' bonded ports, as
+	 * NVIDIA's DGX and HGX designs build it; no separate front-end link.
+	 */
+	int fe_converged;
+	double fe_node_gbps;            /* the converged ports together, nominal */
 };
 
 /*

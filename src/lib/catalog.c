@@ -228,6 +228,10 @@ static void fill_nic(struct nicfit_nic *n, json_t *o)
 	}
 	n->lanes = gi(o, "lanes", 0);
 	n->lane_gbps = gn(o, "lane_gbps", 0);
+	if (n->socket_direct) {
+		n->sd_links = gi(o, "socket_direct_links", 2);
+		n->sd_width = gi(o, "socket_direct_width", n->pcie_width);
+	}
 }
 
 static void fill_cable(struct nicfit_cable *c, json_t *o)
@@ -354,6 +358,7 @@ static void fill_server(struct nicfit_server *s, json_t *o)
 			  gpu && !strcmp(gpu, "baseboard") ? NICFIT_GPU_BASEBOARD : NICFIT_GPU_NONE;
 		sl->role = slot_role(gs(x, "role"));
 		sl->pcie_switch = switch_index(s, gs(x, "switch"));
+		sl->included = gs(x, "included");
 	}
 	for (i = 0; i < json_array_size(ob) && s->nonboard < 8; i++) {
 		json_t *x = json_array_get(ob, i);

@@ -100,6 +100,8 @@ static const struct field nic_fields[] = {
 	{ "pcie_gen_min", F_INT, 0, 1, 6, NULL, NULL },
 	{ "card_gbps", F_NUM, 0, 1, 3200, NULL, NULL },
 	{ "socket_direct", F_BOOL, 0, 0, 0, NULL, NULL },
+	{ "socket_direct_links", F_INT, 0, 2, 2, NULL, NULL },
+	{ "socket_direct_width", F_INT, 0, 1, 16, NULL, NULL },
 	{ "rdma", F_ASTR, 1, 0, 0, NULL, rdma_kinds },
 	{ "vpi", F_BOOL, 1, 0, 0, NULL, NULL },
 	{ "pci", F_OBJ, 0, 0, 0, pci_fields, NULL },
@@ -175,6 +177,7 @@ static const struct field slot_fields[] = {
 	{ "role", F_STR, 0, 0, 0, NULL, slot_roles },
 	{ "switch", F_STR, 0, 1, 32, NULL, NULL },
 	{ "notes", F_ASTR, 0, 0, 500, NULL, NULL },
+	{ "included", F_STR, 0, 1, 63, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
@@ -615,6 +618,14 @@ static void check_merged(struct checker *c, json_t *root, const struct nicfit_ca
 					problem(c, path, "onboard NIC '%.63s' names this server itself", nic);
 				else if (!merged_has(root, base, NICFIT_KIND_NIC, nic))
 					problem(c, path, "onboard NIC '%.63s' is not a NIC of the catalog", nic);
+			}
+			json_array_foreach(json_object_get(s, "slots"), j, b) {
+				const char *nic = json_string_value(json_object_get(b, "included"));
+
+				if (!nic || merged_has(root, base, NICFIT_KIND_NIC, nic))
+					continue;
+				snprintf(path, sizeof(path), "/servers/%zu/slots/%zu/included", i, j);
+				problem(c, path, "included NIC '%.63s' is not a NIC of the catalog", nic);
 			}
 		}
 	}

@@ -643,6 +643,103 @@ static void dgx_storage(void **state)
 	done(p);
 }
 
+/*
+ * A Socket Direct card (MCX654106A-HCAT) in two R740xd Gen3 slots, one per
+ * socket: each half trains at Gen3 x16, 8 GT/s x 16 x 128/130 = 126.0 Gb/s
+ * raw and 103.1 Gb/s usable (the PCIe model's TLP overheads); the two
+ * together carry 206.2 Gb/s, more than one 200GbE port's 196.1 Gb/s of
+ * RoCE v2 payload, so the card runs at the port's rate, where one slot
+ * would cap it at 103.1. Each GPU pairs with the half on its own socket.
+ */
+static void socket_direct_two_slots(void **state)
+{
+	static const char *const kv[] = { "server", "r740xd", "servers", "2", "gpu", "a40",
+		"gpus_per_server", "2", "backend_nic", "mcx654106a-hcat", "model", "llama-3-70b",
+		"workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	const struct nicfit_server *sv = p->in.server;
+	int i;
+
+	(void)state;
+	assert_int_equal(p->be_cards, 1);
+	assert_int_equal(p->be_sd_links, 2);
+	assert_true(p->be_aux_slots[0] >= 0);
+	assert_int_not_equal(sv->slots[p->be_slots[0]].socket, sv->slots[p->be_aux_slots[0]].socket);
+	assert_true(fabs(p->be_pcie_gbps - 206.2) < 0.1);
+	assert_true(fabs(p->be_effective_gbps - 196.1) < 0.1);
+	assert_string_equal(p->be_limited_by, "ports");
+	assert_null(finding(p, "socket-direct-one-slot"));
+	assert_null(finding(p, "backend-capped"));
+	assert_null(finding(p, "gpu-nic-cross-socket"));
+	for (i = 0; i < 2; i++) {
+		assert_true(p->pair_slot[i] >= 0);
+		assert_int_equal(sv->slots[p->pair_slot[i]].socket, sv->slots[p->gpu_slots[i]].socket);
+		assert_int_equal(p->pair_path[i], NICFIT_PATH_PHB);
+	}
+	/* the kit is one part: no harness line of its own */
+	assert_int_equal(line(p, "MCX654106A-HCAT")->qty, 2);
+	done(p);
+}
+
+/* With three A40s the R740xd has no free x16 slot on socket 1: one half, 103.1 Gb/s, a warning. */
+static void socket_direct_one_slot(void **state)
+{
+	static const char *const kv[] = { "server", "r740xd", "servers", "2", "gpu", "a40",
+		"gpus_per_server", "3", "backend_nic", "mcx654106a-hcat", "model", "llama-3-70b",
+		"workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	const struct nicfit_finding *f;
+
+	(void)state;
+	assert_int_equal(p->be_sd_links, 2);
+	assert_int_equal(p->be_aux_slots[0], -1);
+	assert_true(fabs(p->be_effective_gbps - 103.1) < 0.1);
+	f = finding(p, "socket-direct-one-slot");
+	assert_non_null(f);
+	assert_int_equal(f->severity, NICFIT_SEV_WARNING);
+	assert_non_null(strstr(f->message, "103.1 Gb/s"));
+	done(p);
+}
+
+/*
+ * A DGX's front end converges onto its storage/in-band NICs (NVIDIA's
+ * BasePOD and HGX designs): no front-end link, 2 x 200 GbE bonded, and
+ * the ConnectX-7s the DGX ships with are included, not bought. A
+ * front-end card asked for keeps its own link.
+ */
+static void dgx_converged(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-h100", "servers", "2",
+		"model", "llama-3.1-70b", "workload", "training", NULL };
+	static const char *const card[] = { "server", "dgx-h100", "servers", "2",
+		"model", "llama-3.1-70b", "workload", "training", "frontend_nic", "x710-da2", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	const struct nicfit_plan_line *l;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(p->fe_converged, 1);
+	assert_true(p->fe_node_gbps == 400);
+	assert_true(fabs(p->fe_goodput_gbps - p->st_node_gbps) < 1e-9);
+	assert_null(cable(p, "frontend"));
+	assert_non_null(cable(p, "storage"));
+	l = line(p, "MCX75310AAS-NEAT");
+	assert_non_null(l);
+	assert_int_equal(l->included, 1);
+	assert_int_equal(l->qty, 16);
+	l = line(p, p->st_nic->part);
+	assert_int_equal(l->included, 1);
+	assert_int_equal(l->qty, 4);
+	for (i = 0; i < p->nbom; i++)
+		assert_false(p->bom[i].included && p->bom[i].total_usd != 0);
+	assert_non_null(strstr(p->verdict, "Front end converged"));
+	done(p);
+	p = plan_of(card);
+	assert_int_equal(p->fe_converged, 0);
+	assert_non_null(cable(p, "frontend"));
+	done(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -669,6 +766,9 @@ int main(void)
 		cmocka_unit_test(frontend_card_slot),
 		cmocka_unit_test(pinned_backend_slot),
 		cmocka_unit_test(dgx_storage),
+		cmocka_unit_test(socket_direct_two_slots),
+		cmocka_unit_test(socket_direct_one_slot),
+		cmocka_unit_test(dgx_converged),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, catalog_setup, catalog_teardown);

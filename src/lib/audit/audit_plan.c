@@ -114,7 +114,9 @@ static double host_frontend(const struct nicfit_audit *a)
  * whole cluster uses it); plan-backend-not-needed when the host has RDMA
  * cards the workload does not need (a note); plan-frontend-slower when
  * its fastest non-RDMA port is slower than the plan's front-end port (a
- * warning). `matches` says that none of them rose above a note.
+ * warning), unless the plan's front end is converged onto its RDMA
+ * storage/in-band NICs (a DGX or HGX node), where no non-RDMA port carries
+ * it. `matches` says that none of them rose above a note.
  */
 /* The host's GPUs with an RDMA NIC at PIX/PXB, and the RDMA NICs that close to a GPU. */
 static void host_near(const struct nicfit_audit *a, int *gpus, int *nics)
@@ -219,7 +221,8 @@ int nicfit_audit_check_plan(struct nicfit_audit *a, const struct nicfit_plan *p,
 			     "The plan for %s needs no back-end fabric; this host's %d RDMA card%s "
 			     "are not needed for it.", q->workload, a->nrdma_nics,
 			     a->nrdma_nics == 1 ? "" : "s");
-	if (q->host_frontend_gbps > 0 && q->host_frontend_gbps < p->fe_port_gbps * FRONTEND_MEETS)
+	if (!p->fe_converged && q->host_frontend_gbps > 0 &&
+	    q->host_frontend_gbps < p->fe_port_gbps * FRONTEND_MEETS)
 		rc |= append(a, NICFIT_SEV_WARNING, NICFIT_CODE_PLAN_FRONTEND_SLOWER,
 			     "Use a front-end card (or onboard port) of the plan's speed.",
 			     "The plan's front end is %.0f Gb/s per port; this host's fastest non-RDMA "

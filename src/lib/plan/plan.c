@@ -6,7 +6,8 @@
  *   R0  the server: a generic profile is flagged
  *   R1  model fit: weights + KV cache (or training state) against one server
  *   R2  back end or not: only when one model or job spans servers, or RDMA storage
- *   R3  front end: onboard ports when they suffice; load time; serving traffic
+ *   R3  front end: onboard ports when they suffice; load time; serving traffic;
+ *       storage/in-band NICs in the vendor's slots, the front end converged onto them
  *   R4  out-of-band management port
  *   R5  back-end card: RDMA only; the speed the slot can feed; cheapest that meets it
  *   R6  slots: GPUs first, then the card on the GPUs' socket
@@ -32,7 +33,10 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 	for (i = 0; i < NICFIT_PLAN_MAX_GPUS; i++)
 		p->gpu_slots[i] = p->pair_card[i] = -1;
 	for (i = 0; i < NICFIT_PLAN_MAX_CARDS; i++)
-		p->be_slots[i] = -1;
+		p->be_slots[i] = p->be_aux_slots[i] = -1;
+	for (i = 0; i < NICFIT_PLAN_MAX_GPUS; i++)
+		p->pair_slot[i] = -1;
+	p->be_sd_links = 1;
 	p->fe_slot = -1;
 	for (i = 0; i < NICFIT_PLAN_MAX_STORAGE; i++)
 		p->st_slots[i] = -1;
@@ -48,12 +52,14 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 	nicfit__plan_rule_backend_needed(p);
 	nicfit__plan_explain_backend(p);
 	nicfit__plan_rule_frontend(cat, p);
+	nicfit__plan_socket_direct_asked(cat, p);
 	if (p->backend_needed)
 		nicfit__plan_rule_backend(cat, p);
 	else
 		nicfit__plan_place_gpus_only(p);
-	nicfit__plan_place_frontend(p);
 	nicfit__plan_rule_storage(cat, p);
+	nicfit__plan_rule_converged(p);
+	nicfit__plan_place_frontend(p);
 	nicfit__plan_fabric(p);
 	nicfit__plan_cables(cat, p);
 	nicfit__plan_estimates(p);

@@ -524,11 +524,15 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 	int n = in->servers;
 	char why[120];
 
-	/* front end: one link per server to the top-of-rack switch */
-	fe_cage = p->fe_onboard ? p->fe_ob->cage : p->fe_nic ? p->fe_nic->cage : "SFP+";
+	/* front end: one link per server to the top-of-rack switch, none when converged */
+	fe_cage = p->fe_converged ? NULL : p->fe_onboard ? p->fe_ob->cage :
+		  p->fe_nic ? p->fe_nic->cage : "SFP+";
 	if (p->fe_nic && p->fe_nic->module_coding && !strcmp(p->fe_nic->module_coding, "intel"))
 		coding = "intel";
-	if (!strcmp(fe_cage, "RJ45")) {
+	if (!fe_cage) {
+		nicfit__decide(&p->decisions, "R8", 1,
+			       "Front end: no link of its own; it shares the storage and in-band links.");
+	} else if (!strcmp(fe_cage, "RJ45")) {
 		c = pick_cable(cat, "RJ45", "RJ45", p->fe_port_gbps, 1, in->rack_cable_m, NULL);
 		add_cable(p, "frontend", c, "RJ45", "RJ45", p->fe_port_gbps, in->rack_cable_m, n,
 			  "server to top-of-rack switch");
@@ -538,12 +542,12 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 			  coding ? "server to top-of-rack switch, Intel-coded NIC end" :
 			  "server to top-of-rack switch");
 	}
-	if (coding)
+	if (fe_cage && coding)
 		nicfit__decide(&p->decisions, "R8", 1,
 			       "Front end: %d x %s DAC to the top-of-rack switch. Intel 700-series "
 			       "ports only link with Intel-coded modules, so the NIC end must be coded for Intel "
 			       "(a DAC can carry a different coding at each end).", n, fe_cage);
-	else
+	else if (fe_cage)
 		nicfit__decide(&p->decisions, "R8", 1,
 			       "Front end: %d x %s link%s to the top-of-rack switch.", n,
 			       !strcmp(fe_cage, "RJ45") ? "10GBASE-T Cat6a" : fe_cage, n == 1 ? "" : "s");

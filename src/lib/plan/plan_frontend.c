@@ -144,6 +144,17 @@ static int storage_planned(const struct nicfit_plan *p)
 		nicfit__plan_role_slots(p->in.server, NICFIT_SLOT_STORAGE) > 0);
 }
 
+/*
+ * Will the front end converge onto the storage/in-band NICs (R3,
+ * nicfit__plan_rule_converged)? When they are planned and no front-end
+ * card was asked for; the front end is then described once they have
+ * their slots.
+ */
+static int converge_expected(const struct nicfit_plan *p)
+{
+	return storage_planned(p) && !p->in.frontend_nic;
+}
+
 static void frontend_describe(struct nicfit_plan *p, const struct nicfit_stream *st, int shared)
 {
 	const struct nicfit_plan_input *in = &p->in;
@@ -156,8 +167,6 @@ static void frontend_describe(struct nicfit_plan *p, const struct nicfit_stream 
 			       "%s: no front-end card needed.",
 			       p->fe_ob->name, p->fe_nic ? " (" : "", p->fe_nic ? p->fe_nic->family : "",
 			       p->fe_nic ? ")" : "", p->fe_ob->ports, p->fe_ob->port_gbps, p->fe_ob->cage,
-			       storage_planned(p) ? "requests and model downloads (storage and in-band "
-			       "management go over the storage NICs, below)" :
 			       "requests, model downloads, storage and management");
 	else if (p->fe_nic)
 		nicfit__decide(&p->decisions, "R3", 1,
@@ -240,7 +249,68 @@ void nicfit__plan_rule_frontend(const struct nicfit_catalog *cat, struct nicfit_
 
 	frontend_port(cat, p);
 	shared = frontend_traffic(p, &st);
-	frontend_describe(p, &st, shared);
-	rule_frontend_25g(p);
+	if (!converge_expected(p)) {
+		frontend_describe(p, &st, shared);
+		rule_frontend_25g(p);
+	}
 	rule_oob(p);
+}
+
+/* ---- R3: a converged front end ------------------------------------------ */
+
+/*
+ * R3, a converged front end (docs/rules.md): on a server whose storage
+ * and in-band NICs are planned, requests and model downloads take the
+ * same bonded ports as storage and in-band management, to the same two
+ * switches. NVIDIA builds its DGX and HGX designs so: the DGX BasePOD
+ * bonds port 2 of the two dual-port ConnectX-7 in slots 1 and 2 for
+ * in-band management and storage, and the HGX enterprise reference
+ * architecture gives each node two 200GbE north-south ports (400GbE on
+ * B300) to two switches, for storage, management and users alike. The
+ * onboard 10GbE port is then not needed (NVIDIA's SuperPOD leaves it
+ * unused), and there is no separate front-end link or card. A front-end
+ * card asked for (--frontend-nic) keeps its own link; storage NICs that
+ * found no slot leave the front end R3 chose.
+ */
+void nicfit__plan_rule_converged(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	struct nicfit_stream_params sp;
+	struct nicfit_stream st;
+	const char *unused;
+	int shared;
+
+	if (!converge_expected(p))
+		return;
+	if (!p->st_nic || p->st_cards < 1) {
+		shared = frontend_traffic(p, &st);
+		frontend_describe(p, &st, shared);
+		rule_frontend_25g(p);
+		return;
+	}
+	unused = p->fe_onboard && p->fe_ob ? p->fe_ob->name : NULL;
+	p->fe_converged = 1;
+	p->fe_onboard = 0;
+	p->fe_nic = NULL;
+	p->fe_port_gbps = p->st_port_gbps;
+	p->fe_node_gbps = p->st_port_gbps * p->st_cards;
+	p->fe_goodput_gbps = p->st_node_gbps;
+	nicfit_stream_params_default(&sp);
+	nicfit_calc_stream(in->tokens_per_s, in->concurrency > 0 ? in->concurrency : 1,
+			   p->fe_node_gbps, &sp, &st, NULL);
+	p->serving_mbps = st.total_mbps;
+	nicfit__decide(&p->decisions, "R3", 1,
+		       "Front end: converged onto the storage and in-band NICs, as NVIDIA's DGX "
+		       "BasePOD and HGX reference architectures build it: requests, model downloads, "
+		       "storage and in-band management share one port of each of the %d x %s, bonded "
+		       "to two switches (%d x %g GbE, %.1f Gb/s of TCP goodput)%s%s%s.",
+		       p->st_cards, p->st_nic->part, p->st_cards, p->st_port_gbps, p->st_node_gbps,
+		       unused ? "; the onboard " : "", unused ? unused : "",
+		       unused ? " port is not needed" : "");
+	nicfit__decide(&p->decisions, "R3", 1,
+		       "Serving traffic: %ld concurrent stream%s x %g tokens/s x %.0f B per "
+		       "token = %.2f Mb/s, %.6f%% of the %d x %g GbE bond.",
+		       in->concurrency, in->concurrency == 1 ? "" : "s", in->tokens_per_s,
+		       st.bytes_per_token, st.total_mbps, st.link_share * 100, p->st_cards,
+		       p->st_port_gbps);
 }

@@ -90,6 +90,15 @@ struct plan_choice {
 	int waste;            /* slot lanes beyond the card's */
 	int order;            /* sum of slot positions: follow the server's slot order */
 	int valid;
+	/*
+	 * Socket Direct (sd_links 2): each card's auxiliary slot on another
+	 * socket (-1: none free), how many cards lack one, and the half each
+	 * GPU pairs with (its slot).
+	 */
+	int sd_links;
+	int aux_slots[NICFIT_PLAN_MAX_CARDS];
+	int aux_missing;
+	int pair_slot[NICFIT_PLAN_MAX_GPUS];
 };
 
 /*
@@ -128,6 +137,15 @@ int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const char *form,
 void nicfit__plan_place_frontend(struct nicfit_plan *p);
 /* Say where the GPUs and cards went, and what the placement costs. */
 void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_choice *c);
+
+/*
+ * R6, Socket Direct: note the Socket Direct card --backend-nic names
+ * (p->be_sd_nic), so that its placement takes two slots on two sockets.
+ */
+void nicfit__plan_socket_direct_asked(const struct nicfit_catalog *cat, struct nicfit_plan *p);
+
+/* plan_frontend.c: R3's converged front end, once the storage NICs have their slots */
+void nicfit__plan_rule_converged(struct nicfit_plan *p);
 
 /* plan_backend.c: R5 (and the fabric's choice, R7's first part) */
 void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p);

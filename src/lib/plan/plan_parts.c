@@ -105,7 +105,8 @@ static void estimate_allreduce(struct nicfit_plan *p)
 	sp.kind = NICFIT_SPEED_ETH;
 	nicfit_link_calc(&sp, NICFIT_PROTO_TCP, &in->link, &lr, NULL);
 	t_fe = ring_seconds(p, bytes, lr.goodput_gbps, 1, NICFIT_PROTO_TCP, p->fe_port_gbps);
-	snprintf(label, sizeof(label), "%gGbE front end, TCP (no back end)", p->fe_port_gbps);
+	snprintf(label, sizeof(label), "%gGbE %sfront end, TCP (no back end)", p->fe_port_gbps,
+		 p->fe_converged ? "converged " : "");
 	add_est(p, label, lr.goodput_gbps, t_fe);
 	if (!(p->be_port_gbps == ALT_LAB_GBPS))
 		est_roce(p, "25G RoCE v2 (budget lab)", bytes, ALT_LAB_GBPS);
@@ -177,7 +178,7 @@ static void add_line(struct nicfit_plan *p, const struct nicfit_entry *e, const 
 	if (qty <= 0)
 		return;
 	for (i = 0; i < p->nbom; i++)
-		if (e && !strcmp(p->bom[i].id, e->id)) {
+		if (e && !p->bom[i].included && !strcmp(p->bom[i].id, e->id)) {
 			p->bom[i].qty += qty;
 			return;
 		}
@@ -197,6 +198,38 @@ static void add_line(struct nicfit_plan *p, const struct nicfit_entry *e, const 
 }
 
 /*
+ * Cards the server ships with: listed, so the bill shows every card the
+ * plan uses, but at no cost and not as unpriced.
+ */
+static void add_included(struct nicfit_plan *p, const struct nicfit_nic *n, const char *role,
+			 int qty)
+{
+	struct nicfit_plan_line *l;
+
+	if (qty <= 0 || !(l = nicfit__plan_new_line(p)))
+		return;
+	snprintf(l->id, sizeof(l->id), "%s", n->e.id);
+	snprintf(l->part, sizeof(l->part), "%s", n->part);
+	snprintf(l->description, sizeof(l->description), "%s - included with the server", n->e.name);
+	snprintf(l->role, sizeof(l->role), "%s", role);
+	l->qty = qty;
+	l->included = 1;
+}
+
+/* How many of the n slots (indices into the server's slots) ship card nic. */
+static int included_in(const struct nicfit_plan *p, const struct nicfit_nic *nic, const int *slots,
+		       int n)
+{
+	const struct nicfit_server *sv = p->in.server;
+	int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += slots[i] >= 0 && slots[i] < sv->nslots && sv->slots[slots[i]].included &&
+		     !strcmp(sv->slots[slots[i]].included, nic->e.id);
+	return k;
+}
+
+/*
  * R10, bill of materials (docs/rules.md): the cards (less those already
  * installed), the cables and the switches, with prices only where the
  * catalog has a sourced one; the rest are listed as unpriced, never
@@ -207,27 +240,34 @@ void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 {
 	struct nicfit_plan_line *sw = p->bom, *l;
 	size_t nsw = p->nbom, i;
-	int unpriced = 0;
+	int unpriced = 0, included = 0;
 
 	/* switch lines were added while cabling; keep them after the cards */
 	p->bom = NULL;
 	p->nbom = p->alloc_bom = 0;
 	if (p->backend_needed && p->be_nic) {
-		int have = p->in.installed_cards > p->be_cards ? p->be_cards : p->in.installed_cards;
+		int incl = included_in(p, p->be_nic, p->be_slots, p->be_cards);
+		int have = p->in.installed_cards > p->be_cards - incl ? p->be_cards - incl :
+			   p->in.installed_cards;
 
 		add_line(p, &p->be_nic->e, p->be_nic->part, p->be_nic->e.name, "backend",
-			 p->in.servers * (p->be_cards - have));
+			 p->in.servers * (p->be_cards - incl - have));
+		add_included(p, p->be_nic, "backend", p->in.servers * incl);
 		if (have)
 			nicfit__decide(&p->decisions, "R10", 1,
 				       "%d x %s per server %s already installed: not in the "
 				       "bill of materials.", have, p->be_part, have == 1 ? "is" : "are");
 	}
-	if (!p->fe_onboard && p->fe_nic)
+	if (!p->fe_onboard && !p->fe_converged && p->fe_nic)
 		add_line(p, &p->fe_nic->e, p->fe_nic->part, p->fe_nic->e.name, "frontend",
 			 p->in.servers);
-	if (p->st_nic)
+	if (p->st_nic) {
+		int incl = included_in(p, p->st_nic, p->st_slots, p->st_cards);
+
 		add_line(p, &p->st_nic->e, p->st_nic->part, p->st_nic->e.name, "storage",
-			 p->in.servers * p->st_cards);
+			 p->in.servers * (p->st_cards - incl));
+		add_included(p, p->st_nic, "storage", p->in.servers * incl);
+	}
 	for (i = 0; i < p->ncables; i++) {
 		const struct nicfit_plan_cable *c = &p->cables[i];
 		const struct nicfit_cable *cc = c->id[0] ? nicfit_catalog_find_cable(cat, c->id, "", NULL) : NULL;
@@ -247,10 +287,16 @@ void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 			/* a quote is as old as its oldest price */
 			if (!p->prices_as_of[0] || strcmp(l->prices_as_of, p->prices_as_of) < 0)
 				snprintf(p->prices_as_of, sizeof(p->prices_as_of), "%s", l->prices_as_of);
-		} else {
+		} else if (!l->included) {
 			unpriced++;
 		}
+		included += l->included;
 	}
+	if (included)
+		nicfit__decide(&p->decisions, "R10", 1,
+			       "%d line%s of cards the server ships with (%s): listed as included with "
+			       "the server, nothing to buy.", included, included == 1 ? "" : "s",
+			       p->in.server->e.name);
 	nicfit__decide(&p->decisions, "R10", 1,
 		       "Bill of materials: %zu line%s, %.2f USD for the priced ones%s%s%s; "
 		       "%d line%s without a sourced price (never estimated: add yours with --catalog).",
@@ -328,7 +374,7 @@ void nicfit__plan_notes(struct nicfit_plan *p)
 	if (p->be_nic)
 		unverified_note(p, &p->be_nic->e, "card");
 	for (k = 0; k < p->nbom; k++)
-		if (!p->bom[k].priced) {
+		if (!p->bom[k].priced && !p->bom[k].included) {
 			nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_UNPRICED,
 					  "nicfit catalog list -j > prices.json, add price_usd, prices_as_of and "
 					  "price_source, then --catalog prices.json",
@@ -441,7 +487,12 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 			 in->model ? in->model->e.name : "The model", nicfit_precision_name(in->precision),
 			 p->fit.total_gb, p->fits_one_server ? "fits" : "does not fit",
 			 in->gpus_per_server, in->gpu->e.name, p->fit.capacity_gb);
-	if (p->load_over_storage)
+	if (p->fe_converged)
+		snprintf(fe, sizeof(fe), "Front end converged with storage and in-band management "
+			 "onto %d x %s (%.0f Gb/s bonded to two switches)%s%s.", p->st_cards,
+			 p->st_nic->part, p->st_node_gbps, p->load_s > 0 ? ", where the weights load in " : "",
+			 p->load_s > 0 ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "");
+	else if (p->load_over_storage)
 		snprintf(fe, sizeof(fe), "Front end: %s %g GbE; storage and in-band over %d x %s "
 			 "(%.0f Gb/s bonded to two switches), where the weights load in %s.",
 			 p->fe_onboard ? "the onboard" : p->fe_nic ? p->fe_nic->part : "a card",

@@ -52,8 +52,8 @@ int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const char *form,
 	return card_fits_slot(c, form, s);
 }
 
-double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
-				 const struct nicfit_slot *s, int ports, struct nicfit_nic_fit *out)
+static double one_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
+		       const struct nicfit_slot *s, int ports, struct nicfit_nic_fit *out)
 {
 	struct nicfit_nic_fit f;
 	enum nicfit_proto proto = p->fabric == NICFIT_FABRIC_IB && c->ib_rate ?
@@ -64,6 +64,117 @@ double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfi
 	if (out)
 		*out = f;
 	return f.effective_gbps;
+}
+
+/* ---- Socket Direct ------------------------------------------------------ */
+
+void nicfit__plan_socket_direct_asked(const struct nicfit_catalog *cat, struct nicfit_plan *p)
+{
+	const struct nicfit_nic *n = p->in.backend_nic ?
+				     nicfit_catalog_find_nic(cat, p->in.backend_nic, "--backend-nic", NULL) :
+				     NULL;
+
+	p->be_sd_nic = n && n->socket_direct ? n : NULL;
+}
+
+/*
+ * The Socket Direct card card is, when it is the plan's back-end card
+ * and --backend-nic named one (from the catalog, or decoded from its part
+ * number); NULL for any other card.
+ */
+static const struct nicfit_nic *sd_nic(const struct nicfit_plan *p, const struct nicfit_card *card)
+{
+	if (card != &p->be_card || !p->in.backend_nic)
+		return NULL;
+	if (p->be_sd_nic)
+		return p->be_sd_nic;
+	if (p->rule_nic[0].part && p->rule_nic[0].socket_direct)
+		return &p->rule_nic[0];
+	return NULL;
+}
+
+/* One half of a Socket Direct card: its own PCIe link's lanes, no ceiling of its own. */
+static void sd_half(const struct nicfit_card *c, const struct nicfit_nic *n, struct nicfit_card *half)
+{
+	*half = *c;
+	half->pcie_width = n->sd_width > 0 ? n->sd_width : n->pcie_width;
+	half->card_gbps = 0;
+}
+
+/*
+ * What a Socket Direct card moves with its main card in slot a and its
+ * auxiliary card in slot b (NULL: none): the ports' goodput, or the two
+ * PCIe links together when they carry less (NVIDIA: two Gen3 x16 links
+ * feed HDR 200Gb/s, which one cannot), or the card's own ceiling.
+ */
+static double sd_in_slots(const struct nicfit_plan *p, const struct nicfit_card *c,
+			  const struct nicfit_nic *n, const struct nicfit_slot *a,
+			  const struct nicfit_slot *b, int ports, struct nicfit_nic_fit *out)
+{
+	struct nicfit_nic_fit fa, fb;
+	struct nicfit_card half;
+	double pcie;
+
+	memset(&fa, 0, sizeof(fa));
+	memset(&fb, 0, sizeof(fb));
+	sd_half(c, n, &half);
+	if (!one_slot(p, &half, a, ports, &fa) && fa.ports_gbps <= 0)
+		return 0;
+	pcie = fa.pcie_gbps;
+	if (b) {
+		if (!one_slot(p, &half, b, ports, &fb) && fb.ports_gbps <= 0)
+			return 0;
+		pcie += fb.pcie_gbps;
+		/* the two links as one: NVIDIA's manual has the card negotiate x32 */
+		fa.link_width += fb.link_width;
+		fa.pcie.width += fb.pcie.width;
+		fa.pcie.signal_gbps += fb.pcie.signal_gbps;
+		fa.pcie.raw_gbps += fb.pcie.raw_gbps;
+		fa.pcie.write_gbps += fb.pcie.write_gbps;
+		fa.pcie.read_gbps += fb.pcie.read_gbps;
+		fa.pcie.effective_gbps += fb.pcie.effective_gbps;
+	}
+	fa.pcie_gbps = pcie;
+	fa.idle_gbps = 0;
+	if (pcie < fa.ports_gbps) {
+		fa.effective_gbps = pcie;
+		fa.limited_by = "pcie";
+		fa.idle_gbps = fa.ports_gbps - pcie;
+	} else {
+		fa.effective_gbps = fa.ports_gbps;
+		fa.limited_by = "ports";
+	}
+	if (c->card_gbps > 0 && c->card_gbps * fa.port.efficiency < fa.effective_gbps) {
+		fa.effective_gbps = c->card_gbps * fa.port.efficiency;
+		fa.limited_by = "card";
+		fa.idle_gbps = fa.ports_gbps - fa.effective_gbps;
+	}
+	fa.per_port_gbps = fa.effective_gbps / (fa.ports_used ? fa.ports_used : 1);
+	if (out)
+		*out = fa;
+	return fa.effective_gbps;
+}
+
+/*
+ * What card c moves in slot s. The plan's Socket Direct card counts the
+ * auxiliary card placed with its main card in s (p->be_aux_slots, kept
+ * from the search), so R5's figures for the slot are the card's.
+ */
+double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
+				 const struct nicfit_slot *s, int ports, struct nicfit_nic_fit *out)
+{
+	const struct nicfit_server *sv = p->in.server;
+	const struct nicfit_nic *n = sd_nic(p, c);
+	int i, j;
+
+	if (!n)
+		return one_slot(p, c, s, ports, out);
+	i = (int)(s - sv->slots);
+	for (j = 0; j < NICFIT_PLAN_MAX_CARDS; j++)
+		if (p->be_slots[j] == i && i >= 0 && i < sv->nslots)
+			return sd_in_slots(p, c, n, s, p->be_aux_slots[j] >= 0 ?
+					   &sv->slots[p->be_aux_slots[j]] : NULL, ports, out);
+	return sd_in_slots(p, c, n, s, NULL, ports, out);
 }
 
 enum nicfit_path nicfit__plan_path(const struct nicfit_server *sv, int a, int b)
@@ -88,7 +199,8 @@ int nicfit__plan_role_slots(const struct nicfit_server *sv, enum nicfit_slot_rol
 
 /*
  * R6's order of placements (docs/rules.md): the most GPUs placed (a plan
- * that drops a GPU is worse than any other), then the card reaching the
+ * that drops a GPU is worse than any other), then (a Socket Direct card)
+ * the most cards with their auxiliary card on another socket, then the card reaching the
  * target, then (when none reaches it) the faster card by more than
  * PLAN_SAME_RATE_GBPS, then the most GPUs with a card under their own
  * PCIe switch (PIX/PXB: NCCL's default GPUDirect RDMA reach), then the
@@ -107,6 +219,8 @@ static int better(const struct plan_choice *a, const struct plan_choice *b)
 		return a->valid;
 	if (a->ngpu_placed != b->ngpu_placed)
 		return a->ngpu_placed > b->ngpu_placed;
+	if (a->aux_missing != b->aux_missing)
+		return a->aux_missing < b->aux_missing;
 	if (a->meets != b->meets)
 		return a->meets > b->meets;
 	if (!a->meets && fabs(a->per_card - b->per_card) > PLAN_SAME_RATE_GBPS)
@@ -141,6 +255,8 @@ struct search {
 	const char *form;
 	int ncards, ngpus;
 	double need;          /* per-card effective needed to meet the target */
+	const struct nicfit_nic *sd; /* a Socket Direct card: two slots per card, or NULL */
+	struct nicfit_card half;     /* one of its halves, for the slot checks */
 	int used[NICFIT_MAX_SLOTS];
 	struct plan_choice cur, best;
 	long budget;          /* evaluations left */
@@ -156,24 +272,31 @@ static void pair_and_balance(const struct search *S, struct plan_choice *c)
 {
 	const struct nicfit_server *sv = S->p->in.server;
 	int load[NICFIT_PLAN_MAX_CARDS] = { 0 };
-	int i, j, so;
+	int i, j, so, halves = 0;
 
 	c->near = 0;
 	c->balance = 0;
 	c->role_miss = 0;
 	for (i = 0; i < c->ngpu_placed; i++) {
-		int best = -1;
+		int best = -1, bs = -1, h;
 		enum nicfit_path bp = NICFIT_PATH_SYS;
 
-		for (j = 0; j < S->ncards; j++) {
-			enum nicfit_path pth = nicfit__plan_path(sv, c->gpu_slots[i], c->nic_slots[j]);
+		for (j = 0; j < S->ncards; j++)
+			for (h = 0; h < (S->sd ? 2 : 1); h++) {
+				int slot = h ? c->aux_slots[j] : c->nic_slots[j];
+				enum nicfit_path pth;
 
-			if (best < 0 || pth < bp || (pth == bp && load[j] < load[best])) {
-				best = j;
-				bp = pth;
+				if (slot < 0)
+					continue;
+				pth = nicfit__plan_path(sv, c->gpu_slots[i], slot);
+				if (best < 0 || pth < bp || (pth == bp && load[j] < load[best])) {
+					best = j;
+					bs = slot;
+					bp = pth;
+				}
 			}
-		}
 		c->pair_card[i] = best;
+		c->pair_slot[i] = bs;
 		c->pair_path[i] = bp;
 		if (best >= 0) {
 			load[best]++;
@@ -184,17 +307,24 @@ static void pair_and_balance(const struct search *S, struct plan_choice *c)
 		enum nicfit_slot_role r = sv->slots[c->nic_slots[j]].role;
 
 		c->role_miss += r != NICFIT_SLOT_ANY && r != NICFIT_SLOT_COMPUTE;
+		if (S->sd && c->aux_slots[j] >= 0) {
+			r = sv->slots[c->aux_slots[j]].role;
+			c->role_miss += r != NICFIT_SLOT_ANY && r != NICFIT_SLOT_COMPUTE;
+		}
+		halves += 1 + (S->sd && c->aux_slots[j] >= 0);
 	}
 	if (!S->ncards || !c->ngpu_placed)
 		return;
+	/* a Socket Direct card counts on both sockets, one half on each */
 	for (so = 0; so < sv->sockets && so < 32; so++) {
 		int g = 0, k = 0;
 
 		for (i = 0; i < c->ngpu_placed; i++)
 			g += sv->slots[c->gpu_slots[i]].socket == so;
 		for (j = 0; j < S->ncards; j++)
-			k += sv->slots[c->nic_slots[j]].socket == so;
-		c->balance += abs(k * c->ngpu_placed - g * S->ncards);
+			k += (sv->slots[c->nic_slots[j]].socket == so) +
+			     (S->sd && c->aux_slots[j] >= 0 && sv->slots[c->aux_slots[j]].socket == so);
+		c->balance += abs(k * c->ngpu_placed - g * halves);
 	}
 }
 
@@ -227,21 +357,35 @@ static void score(struct search *S)
 			c.gpu_sockets++;
 		}
 	}
+	c.aux_missing = 0;
+	c.sd_links = S->sd ? 2 : 1;
 	for (j = 0; j < S->ncards; j++) {
 		const struct nicfit_slot *s = &sv->slots[c.nic_slots[j]];
-		double e = nicfit__plan_card_in_slot(S->p, S->card, s, 1, NULL);
+		const struct nicfit_slot *aux = S->sd && c.aux_slots[j] >= 0 ?
+						&sv->slots[c.aux_slots[j]] : NULL;
+		int w = S->sd ? S->half.pcie_width : S->card->pcie_width;
+		double e = S->sd ? sd_in_slots(S->p, S->card, S->sd, s, aux, 1, NULL) :
+			   one_slot(S->p, S->card, s, 1, NULL);
 
 		if (e < weakest)
 			weakest = e;
-		c.waste += s->width > S->card->pcie_width ? s->width - S->card->pcie_width : 0;
+		c.waste += s->width > w ? s->width - w : 0;
 		c.order += c.nic_slots[j];
 		if (S->p->in.installed_slot && s->name && !strcmp(S->p->in.installed_slot, s->name))
 			c.order -= INSTALLED_SLOT_BONUS;
+		if (aux) {
+			c.waste += aux->width > w ? aux->width - w : 0;
+			c.order += c.aux_slots[j];
+		}
+		c.aux_missing += S->sd && !aux;
 	}
 	for (i = 0; i < c.ngpu_placed; i++) {
+		int gs = sv->slots[c.gpu_slots[i]].socket;
+
 		c.order += c.gpu_slots[i];
 		for (j = 0; j < S->ncards; j++)
-			if (sv->slots[c.gpu_slots[i]].socket == sv->slots[c.nic_slots[j]].socket) {
+			if (gs == sv->slots[c.nic_slots[j]].socket ||
+			    (S->sd && c.aux_slots[j] >= 0 && gs == sv->slots[c.aux_slots[j]].socket)) {
 				c.local++;
 				break;
 			}
@@ -253,6 +397,8 @@ static void score(struct search *S)
 	if (better(&c, &S->best))
 		S->best = c;
 }
+
+static void eval_aux(struct search *S, int main, int k);
 
 static void eval_nics(struct search *S, int from, int k)
 {
@@ -266,13 +412,42 @@ static void eval_nics(struct search *S, int from, int k)
 		return;
 	}
 	for (i = from; i < sv->nslots; i++) {
-		if (S->used[i] || !card_fits_slot(S->card, S->form, &sv->slots[i]))
+		if (S->used[i] || !card_fits_slot(S->sd ? &S->half : S->card, S->form, &sv->slots[i]))
 			continue;
 		S->used[i] = 1;
 		S->cur.nic_slots[k] = i;
-		eval_nics(S, i + 1, k + 1);
+		S->cur.aux_slots[k] = -1;
+		if (S->sd)
+			eval_aux(S, i, k);
+		else
+			eval_nics(S, i + 1, k + 1);
 		S->used[i] = 0;
 	}
+}
+
+/*
+ * A Socket Direct card's main card sits in slot main: its auxiliary card
+ * goes in each free slot on another socket it fits, or (none free) nowhere.
+ */
+static void eval_aux(struct search *S, int main, int k)
+{
+	const struct nicfit_server *sv = S->p->in.server;
+	int a, any = 0;
+
+	for (a = 0; a < sv->nslots; a++) {
+		if (S->used[a] || sv->slots[a].socket == sv->slots[main].socket ||
+		    sv->slots[a].gpu == NICFIT_GPU_BASEBOARD ||
+		    !card_fits_slot(&S->half, S->form, &sv->slots[a]))
+			continue;
+		any = 1;
+		S->used[a] = 1;
+		S->cur.aux_slots[k] = a;
+		eval_nics(S, main + 1, k + 1);
+		S->used[a] = 0;
+	}
+	S->cur.aux_slots[k] = -1;
+	if (!any)
+		eval_nics(S, main + 1, k + 1);
 }
 
 static void place_gpus(struct search *S, int from, int k)
@@ -322,6 +497,9 @@ static int search(const struct nicfit_plan *p, const struct nicfit_card *card, c
 	S->ncards = ncards;
 	S->ngpus = ngpus;
 	S->need = need;
+	S->sd = sd_nic(p, card);
+	if (S->sd)
+		sd_half(card, S->sd, &S->half);
 	S->budget = PLACE_SEARCH_BUDGET;
 	place_gpus(S, 0, 0);
 	ok = S->best.valid;
@@ -334,9 +512,16 @@ int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *c
 			      const char *form, int ncards, double need, struct plan_choice *out)
 {
 	int rc = search(p, card, form, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need, out);
+	int j;
 
 	if (rc < 0)
 		p->findings.oom = 1;
+	/* the plan's Socket Direct card: R5 reads the card's figures by its main slot */
+	if (rc > 0 && sd_nic(p, card))
+		for (j = 0; j < ncards && j < NICFIT_PLAN_MAX_CARDS; j++) {
+			p->be_slots[j] = out->nic_slots[j];
+			p->be_aux_slots[j] = out->aux_slots[j];
+		}
 	return rc > 0;
 }
 
@@ -381,7 +566,8 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 	for (i = 0; i < NICFIT_PLAN_MAX_GPUS; i++)
 		p->gpu_slots[i] = -1;
 	for (i = 0; i < NICFIT_PLAN_MAX_CARDS; i++)
-		p->be_slots[i] = -1;
+		p->be_slots[i] = p->be_aux_slots[i] = -1;
+	p->be_sd_links = 1;
 	for (i = 0; i < c->ngpu_placed && p->nslots < NICFIT_PLAN_MAX_SLOTS; i++) {
 		const struct nicfit_slot *s = &sv->slots[c->gpu_slots[i]];
 		struct nicfit_plan_slotuse *u = &p->slots[p->nslots++];
@@ -394,7 +580,7 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 		snprintf(u->what, sizeof(u->what), "GPU %d (%s)", i, p->in.gpu->e.name);
 	}
 	for (i = 0; i < NICFIT_PLAN_MAX_GPUS; i++) {
-		p->pair_card[i] = -1;
+		p->pair_card[i] = p->pair_slot[i] = -1;
 		p->pair_path[i] = NICFIT_PATH_SYS;
 	}
 	if (!p->backend_needed)
@@ -402,8 +588,11 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 	p->gpus_near = c->near;
 	for (i = 0; i < c->ngpu_placed; i++) {
 		p->pair_card[i] = c->pair_card[i];
+		p->pair_slot[i] = c->pair_slot[i];
 		p->pair_path[i] = c->pair_path[i];
 	}
+	if (c->sd_links > 1)
+		p->be_sd_links = c->sd_links;
 	for (i = 0; i < p->be_cards && p->nslots < NICFIT_PLAN_MAX_SLOTS; i++) {
 		const struct nicfit_slot *s = &sv->slots[c->nic_slots[i]];
 		struct nicfit_plan_slotuse *u = &p->slots[p->nslots++];
@@ -414,6 +603,22 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 		u->gen = s->gen;
 		u->width = s->width;
 		snprintf(u->what, sizeof(u->what), "back-end NIC %s", p->be_part);
+	}
+	for (i = 0; c->sd_links > 1 && i < p->be_cards && p->nslots < NICFIT_PLAN_MAX_SLOTS; i++) {
+		const struct nicfit_slot *s;
+		struct nicfit_plan_slotuse *u;
+
+		if (c->aux_slots[i] < 0)
+			continue;
+		s = &sv->slots[c->aux_slots[i]];
+		u = &p->slots[p->nslots++];
+		p->be_aux_slots[i] = c->aux_slots[i];
+		snprintf(u->slot, sizeof(u->slot), "%s", s->name);
+		u->socket = s->socket;
+		u->gen = s->gen;
+		u->width = s->width;
+		snprintf(u->what, sizeof(u->what), "back-end NIC %s, Socket Direct auxiliary card",
+			 p->be_part);
 	}
 }
 
@@ -465,7 +670,7 @@ static int slot_taken(const struct nicfit_plan *p, const struct plan_choice *c, 
 		if (c->gpu_slots[j] == i)
 			return 1;
 	for (j = 0; j < p->be_cards; j++)
-		if (c->nic_slots[j] == i)
+		if (c->nic_slots[j] == i || (c->sd_links > 1 && c->aux_slots[j] == i))
 			return 1;
 	return 0;
 }
@@ -476,7 +681,9 @@ static int socket_has_card(const struct nicfit_plan *p, const struct plan_choice
 	int j;
 
 	for (j = 0; j < p->be_cards; j++)
-		if (p->in.server->slots[c->nic_slots[j]].socket == s)
+		if (p->in.server->slots[c->nic_slots[j]].socket == s ||
+		    (c->sd_links > 1 && c->aux_slots[j] >= 0 &&
+		     p->in.server->slots[c->aux_slots[j]].socket == s))
 			return 1;
 	return 0;
 }
@@ -572,6 +779,58 @@ static void rule_gdr_level(struct nicfit_plan *p, const struct plan_choice *c)
 				  "PXB (a shared PCIe switch), so on this server it must be allowed explicitly.");
 }
 
+/*
+ * R6, a Socket Direct card (docs/rules.md): its main card and its
+ * auxiliary card (the harness between them carries the second PCIe link)
+ * go in two slots on two CPU sockets, so each socket reaches the network
+ * over its own x16 link and the card moves what both links carry: NVIDIA
+ * sells MCX654106A-HCAT as the way to HDR 200Gb/s in Gen3 servers, whose
+ * one x16 link carries about 103 Gb/s. With no free slot on another
+ * socket only the main card's link is counted: a warning, since the plan
+ * then buys a card for a speed it cannot reach.
+ */
+static void rule_socket_direct(struct nicfit_plan *p, const struct plan_choice *c)
+{
+	const struct nicfit_server *sv = p->in.server;
+	char s1[40], s2[40];
+	int j;
+
+	if (c->sd_links < 2)
+		return;
+	for (j = 0; j < p->be_cards; j++) {
+		const struct nicfit_slot *m = &sv->slots[c->nic_slots[j]];
+		const struct nicfit_slot *a = c->aux_slots[j] >= 0 ? &sv->slots[c->aux_slots[j]] : NULL;
+		struct nicfit_nic_fit fm, fa;
+		struct nicfit_card half;
+
+		memset(&fm, 0, sizeof(fm));
+		memset(&fa, 0, sizeof(fa));
+		sd_half(&p->be_card, sd_nic(p, &p->be_card), &half);
+		one_slot(p, &half, m, 1, &fm);
+		if (!a) {
+			nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_SOCKET_DIRECT_ONE_SLOT,
+					  "a server with a free x16 slot on each CPU socket, or a single-slot "
+					  "card for this server's PCIe generation",
+					  "%s is a Socket Direct card (two PCIe x%d links, one per CPU socket) but "
+					  "%s has no free slot on another socket for its auxiliary card: with the "
+					  "main card alone in slot %s (%s) only its PCIe Gen%d x%d link is counted, "
+					  "%.1f Gb/s.", p->be_part, half.pcie_width, sv->e.name, m->name,
+					  sock_name(sv, m->socket, s1, sizeof(s1)), fm.link_gen, fm.link_width,
+					  fm.pcie_gbps);
+			continue;
+		}
+		one_slot(p, &half, a, 1, &fa);
+		nicfit__decide(&p->decisions, "R6", 1,
+			       "Socket Direct: %s's main card in slot %s (%s) and its auxiliary card in "
+			       "slot %s (%s), joined by the harness: PCIe Gen%d x%d + Gen%d x%d = "
+			       "%.1f + %.1f = %.1f Gb/s usable, each socket on its own link.", p->be_part,
+			       m->name, sock_name(sv, m->socket, s1, sizeof(s1)), a->name,
+			       sock_name(sv, a->socket, s2, sizeof(s2)), fm.link_gen, fm.link_width,
+			       fa.link_gen, fa.link_width, fm.pcie_gbps, fa.pcie_gbps,
+			       fm.pcie_gbps + fa.pcie_gbps);
+	}
+}
+
 void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_choice *c)
 {
 	const struct nicfit_server *sv = p->in.server;
@@ -594,7 +853,10 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 		int local = 0, near = -1;
 
 		for (i = 0; i < c->ngpu_placed; i++) {
-			local += sv->slots[c->gpu_slots[i]].socket == s->socket;
+			int gs = sv->slots[c->gpu_slots[i]].socket;
+
+			local += gs == s->socket || (c->sd_links > 1 && c->aux_slots[j] >= 0 &&
+						     gs == sv->slots[c->aux_slots[j]].socket);
 			if (near < 0 && c->pair_card[i] == j && c->pair_path[i] <= NICFIT_PATH_PXB)
 				near = i;
 		}
@@ -614,10 +876,14 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 			       s->full_height ? "full height" : "low profile",
 			       sock_name(sv, s->socket, sock, sizeof(sock)),
 			       c->ngpu_placed == 0 ? "" : local == c->ngpu_placed ?
-			       " - the same socket as every GPU, so GPUDirect RDMA traffic stays off the "
-			       "inter-socket link" : local ? " - the same socket as some of the GPUs" :
+			       (c->sd_links > 1 && c->aux_slots[j] >= 0 ?
+				" - with its auxiliary card, a half on every GPU's socket, so GPUDirect "
+				"RDMA traffic stays off the inter-socket link" :
+				" - the same socket as every GPU, so GPUDirect RDMA traffic stays off the "
+				"inter-socket link") : local ? " - the same socket as some of the GPUs" :
 			       " - no GPU on this socket");
 	}
+	rule_socket_direct(p, c);
 	rule_cross_socket(p, c);
 	rule_gdr_level(p, c);
 }
@@ -662,7 +928,9 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 		for (j = 0; j < NICFIT_PLAN_MAX_GPUS; j++)
 			taken |= p->gpu_slots[j] == i;
 		for (j = 0; j < NICFIT_PLAN_MAX_CARDS; j++)
-			taken |= p->be_slots[j] == i;
+			taken |= p->be_slots[j] == i || p->be_aux_slots[j] == i;
+		for (j = 0; j < p->st_cards && j < NICFIT_PLAN_MAX_STORAGE; j++)
+			taken |= p->st_slots[j] == i;
 		if (taken || !card_fits_slot(&c, n->form_factor, &sv->slots[i]) ||
 		    sv->slots[i].gpu == NICFIT_GPU_BASEBOARD ||
 		    (p->in.frontend_slot_pin && i != p->in.frontend_slot_pin - 1))

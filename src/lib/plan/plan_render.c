@@ -83,7 +83,13 @@ static void emit_bom_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 		nicfit_emit_string(e, "description", l->description);
 		nicfit_emit_string(e, "role", l->role);
 		nicfit_emit_int(e, "qty", l->qty);
-		if (l->priced) {
+		nicfit_emit_bool(e, "included", l->included);
+		if (l->included) {
+			nicfit_emit_number(e, "unit_usd", 0);
+			nicfit_emit_number(e, "total_usd", 0);
+			nicfit_emit_null(e, "prices_as_of");
+			nicfit_emit_null(e, "price_source");
+		} else if (l->priced) {
 			nicfit_emit_number(e, "unit_usd", l->unit_usd);
 			nicfit_emit_number(e, "total_usd", l->total_usd);
 			nicfit_emit_string(e, "prices_as_of", l->prices_as_of);
@@ -101,7 +107,7 @@ static void emit_bom_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_string(e, "prices_as_of", p->prices_as_of[0] ? p->prices_as_of : NULL);
 	nicfit_emit_begin_array(e, "unpriced");
 	for (n = 0; n < p->nbom; n++)
-		if (!p->bom[n].priced)
+		if (!p->bom[n].priced && !p->bom[n].included)
 			nicfit_emit_string(e, NULL, p->bom[n].part);
 	nicfit_emit_end_array(e);
 	nicfit_emit_end_object(e);
@@ -140,12 +146,15 @@ static void emit_frontend_json(struct nicfit_emit *e, const struct nicfit_plan *
 	nicfit_emit_number(e, "port_gbps", p->fe_port_gbps);
 	nicfit_emit_number(e, "goodput_gbps", p->fe_goodput_gbps);
 	nicfit_emit_begin_object(e, "nic");
-	nicfit_emit_string(e, "part", p->fe_nic ? p->fe_nic->part : NULL);
-	nicfit_emit_string(e, "name", p->fe_onboard ? p->fe_ob->description :
+	nicfit_emit_string(e, "part", p->fe_converged ? p->st_nic->part :
+			   p->fe_nic ? p->fe_nic->part : NULL);
+	nicfit_emit_string(e, "name", p->fe_converged ? p->st_nic->e.name :
+			   p->fe_onboard ? p->fe_ob->description :
 			   p->fe_nic ? p->fe_nic->e.name : NULL);
 	nicfit_emit_bool(e, "onboard", p->fe_onboard);
 	nicfit_emit_string(e, "slot", p->fe_slot >= 0 ? p->in.server->slots[p->fe_slot].name : NULL);
 	nicfit_emit_end_object(e);
+	nicfit_emit_bool(e, "converged", p->fe_converged);
 	if (p->load_s > 0)
 		nicfit_emit_number(e, "load_s", p->load_s);
 	else
@@ -171,7 +180,8 @@ static void emit_pairs_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 		nicfit_emit_int(e, "gpu", i);
 		nicfit_emit_string(e, "gpu_slot", sv->slots[p->gpu_slots[i]].name);
 		nicfit_emit_int(e, "card", c);
-		nicfit_emit_string(e, "nic_slot", sv->slots[p->be_slots[c]].name);
+		nicfit_emit_string(e, "nic_slot", sv->slots[p->pair_slot[i] >= 0 ? p->pair_slot[i] :
+							    p->be_slots[c]].name);
 		nicfit_emit_string(e, "path", nicfit_path_name(p->pair_path[i]));
 		nicfit_emit_end_object(e);
 	}
@@ -241,6 +251,14 @@ static void emit_backend_json(struct nicfit_emit *e, const struct nicfit_plan *p
 		nicfit_emit_begin_array(e, "slots");
 		for (i = 0; i < p->be_cards; i++)
 			nicfit_emit_string(e, NULL, in->server->slots[p->be_slots[i]].name);
+		nicfit_emit_end_array(e);
+		nicfit_emit_int(e, "pcie_links", p->be_sd_links);
+		nicfit_emit_begin_array(e, "aux_slots");
+		for (i = 0; p->be_sd_links > 1 && i < p->be_cards; i++)
+			if (p->be_aux_slots[i] >= 0)
+				nicfit_emit_string(e, NULL, in->server->slots[p->be_aux_slots[i]].name);
+			else
+				nicfit_emit_null(e, NULL);
 		nicfit_emit_end_array(e);
 		nicfit_emit_end_object(e);
 		nicfit_emit_number(e, "node_gbps", p->be_node_gbps);
@@ -391,7 +409,13 @@ static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
 		nicfit_emit_cell_string(e, l->part);
 		nicfit_emit_cell_string(e, l->description);
 		nicfit_emit_cell_string(e, l->role);
-		if (l->priced) {
+		if (l->included && nicfit_emit_format(e) == NICFIT_FMT_CSV) {
+			nicfit_emit_cell_number(e, 0, 2);
+			nicfit_emit_cell_number(e, 0, 2);
+		} else if (l->included) {
+			nicfit_emit_cell_null(e, "included");
+			nicfit_emit_cell_number(e, 0, 2);
+		} else if (l->priced) {
 			nicfit_emit_cell_number(e, l->unit_usd, 2);
 			nicfit_emit_cell_number(e, l->total_usd, 2);
 		} else {
@@ -480,11 +504,24 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 			nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, slot %s (Gen%d x%d, socket %d)\n",
 					   bold, reset, p->be_part, p->be_nic->e.name, p->be_cards, s->name,
 					   s->gen, s->width, s->socket);
-		nicfit_emit_printf(e, "           %g Gb/s port; the slot feeds %.1f Gb/s: %.1f Gb/s per card "
+		nicfit_emit_printf(e, "           %g Gb/s port; the slot%s feed%s %.1f Gb/s: %.1f Gb/s per card "
 				      "(limited by the %s)%s\n",
-				   p->be_port_gbps, p->be_pcie_gbps, p->be_effective_gbps,
+				   p->be_port_gbps, p->be_sd_links > 1 ? "s" : "",
+				   p->be_sd_links > 1 ? "" : "s", p->be_pcie_gbps, p->be_effective_gbps,
 				   !strcmp(p->be_limited_by, "pcie") ? "slot" : "port",
 				   p->be_cards > 1 ? "" : "");
+		for (i = 0; p->be_sd_links > 1 && i < p->be_cards; i++)
+			if (p->be_aux_slots[i] >= 0)
+				nicfit_emit_printf(e, "           Socket Direct: main card in slot %s "
+						      "(socket %d), auxiliary card in slot %s (socket %d)\n",
+						   in->server->slots[p->be_slots[i]].name,
+						   in->server->slots[p->be_slots[i]].socket,
+						   in->server->slots[p->be_aux_slots[i]].name,
+						   in->server->slots[p->be_aux_slots[i]].socket);
+			else
+				nicfit_emit_printf(e, "           Socket Direct: main card in slot %s alone, "
+						      "no free slot on another socket for its auxiliary card\n",
+						   in->server->slots[p->be_slots[i]].name);
 		path_counts(p, paths, sizeof(paths));
 		if (paths[0])
 			nicfit_emit_printf(e, "           GPU-NIC paths: %s%s\n", paths,
@@ -503,7 +540,11 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 	} else {
 		nicfit_emit_printf(e, "%sBack end%s   none needed\n", bold, reset);
 	}
-	if (p->fe_onboard)
+	if (p->fe_converged)
+		nicfit_emit_printf(e, "%sFront end%s  converged with storage and in-band: one port of each "
+				      "%s, %d x %g GbE bonded to two switches\n", bold, reset,
+				   p->st_nic->part, p->st_cards, p->st_port_gbps);
+	else if (p->fe_onboard)
 		nicfit_emit_printf(e, "%sFront end%s  onboard %s%s%s%s, %d x %g GbE %s\n", bold, reset,
 				   p->fe_ob->name, p->fe_nic ? " (" : "", p->fe_nic ? p->fe_nic->family : "",
 				   p->fe_nic ? ")" : "", p->fe_ob->ports, p->fe_ob->port_gbps, p->fe_ob->cage);
@@ -590,7 +631,7 @@ static void text_tables(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_heading(e, b);
 	bom_table(e, p);
 	for (n = 0; n < p->nbom; n++)
-		unpriced += !p->bom[n].priced;
+		unpriced += !p->bom[n].priced && !p->bom[n].included;
 	nicfit_emit_printf(e, "  total (priced lines) %.2f USD", p->total_usd);
 	if (unpriced)
 		nicfit_emit_printf(e, "; %d line%s unpriced - add your prices with --catalog", unpriced,

@@ -33,7 +33,7 @@ static int slot_free(const struct nicfit_plan *p, int i)
 		if (p->gpu_slots[j] == i)
 			return 0;
 	for (j = 0; j < NICFIT_PLAN_MAX_CARDS; j++)
-		if (p->be_slots[j] == i)
+		if (p->be_slots[j] == i || p->be_aux_slots[j] == i)
 			return 0;
 	return p->fe_slot != i;
 }
