@@ -64,11 +64,22 @@ int cli_emit_done(struct cli *c, struct nicfit_emit *e);
 int cli_emit_result(struct cli *c, struct nicfit_emit *e, int rc, const struct nicfit_error *err);
 
 /*
- * getopt_long over a command's options; returns the option's val, -1 at
- * the end, or '?' after printing a usage error. `name` is the command.
+ * The getopt vals of the options of the commands that parse with getopt
+ * (audit, fleet, serve, snapshot); options.c's table maps names to them.
  */
-int cli_getopt(int argc, char **argv, const char *shortopts,
-	       const struct option *longopts, const char *name);
+enum cli_optval {
+	CLI_OPT_SYSFS = 256, CLI_OPT_ALL, CLI_OPT_IGNORE, CLI_OPT_PCI_IDS, CLI_OPT_NO_PCI_IDS,
+	CLI_OPT_ASSUME, CLI_OPT_PLAN, CLI_OPT_EXPECT, CLI_OPT_ALL_HOSTS, CLI_OPT_STRICT,
+	CLI_OPT_MAX_DOC, CLI_OPT_PORT, CLI_OPT_BIND, CLI_OPT_ALLOW_AUDIT, CLI_OPT_LOG,
+	CLI_OPT_THREADS, CLI_OPT_MAX_CONN, CLI_OPT_MAX_PER_IP, CLI_OPT_TIMEOUT
+};
+
+/*
+ * getopt_long over the options the table (options.c) lists for command
+ * `name`; returns the option's val, -1 at the end, or '?' after printing
+ * a usage error (with the nearest option's name for a mistyped one).
+ */
+int cli_getopt(int argc, char **argv, const char *name);
 /* Print "usage: ..." for command `name` to stderr; returns 64. */
 int cli_usage(const char *name);
 /*
@@ -85,7 +96,11 @@ const struct cli_command *cli_find(const char *name);
 /* The overview: version, global options, every command's summary. */
 void cli_print_overview(FILE *f);
 /* "nicfit NAME - SUMMARY" and the command's usage, on stdout. */
-void cli_print_help(const struct cli_command *cmd);
+void cli_print_help(const struct cli_command *cmd, const char *sub);
+/* The command nearest to a mistyped name ("did you mean"), or NULL. */
+const char *cli_command_suggest(const char *typed);
+/* The names of the commands, NULL-terminated, in table order. */
+const char *const *cli_command_names(void);
 /*
  * 0 when formats (FMT() bits) hold the one the user asked for, or none was
  * asked; else prints "NAME has no FMT output (it prints ...)" and returns 64.
@@ -102,5 +117,6 @@ int cmd_fleet(struct cli *c, int argc, char **argv);
 int cmd_plan(struct cli *c, int argc, char **argv);
 int cmd_serve(struct cli *c, int argc, char **argv);
 int cmd_snapshot(struct cli *c, int argc, char **argv);
+int cmd_completion(struct cli *c, int argc, char **argv);
 
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 #include "util.h"
 #include "nicfit/version.h"
 
@@ -91,6 +92,40 @@ static int take_globals(struct cli *c, int *argcp, char **argv)
 	return 0;
 }
 
+/* "--help" or "-h" anywhere before "--": `nicfit calc pcie --help` is help too. */
+static int wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 2; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
+}
+
+/*
+ * The commands that hand "--key value" pairs to the library (plan,
+ * cluster, calc NAME, decode) have their options checked against the
+ * table here, so that a mistyped one is named as typed, with the nearest
+ * option, before the library sees it as an unknown setting.
+ */
+static int check_spec_args(const struct cli_command *cmd, int argc, char **argv)
+{
+	static const char *const checked[] = { "plan", "cluster", "decode", NULL };
+	const struct cli_optset *set = NULL;
+	size_t i;
+
+	if (!strcmp(cmd->name, "calc")) {
+		if (argc > 1)
+			set = cli_optset_find("calc", argv[1]);
+		return set ? cli_check_args(set, argc, argv, 2) : 0;
+	}
+	for (i = 0; checked[i]; i++)
+		if (!strcmp(cmd->name, checked[i]))
+			set = cli_optset_find(cmd->name, NULL);
+	return set ? cli_check_args(set, argc, argv, 1) : 0;
+}
+
 static int write_all(int fd, const char *p, size_t n)
 {
 	while (n) {
@@ -132,16 +167,36 @@ int main(int argc, char **argv)
 		cli_print_overview(stdout);
 		return 0;
 	}
-	cmd = cli_find(argv[1]);
-	if (!cmd) {
-		cli_error(NICFIT_E_USAGE, "'%.64s' is not a nicfit command (see 'nicfit help')",
-			  argv[1]);
+	if (argv[1][0] == '-') {
+		const char *near = cli_opt_suggest(cli_global_opts(), argv[1]);
+
+		if (near && strcmp(near, argv[1]))
+			cli_error(NICFIT_E_USAGE, "unknown option '%.64s' (did you mean '%s'?)",
+				  argv[1], near);
+		else
+			cli_error(NICFIT_E_USAGE, "unknown option '%.64s' (see 'nicfit help')",
+				  argv[1]);
 		return 64;
 	}
-	if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
-		cli_print_help(cmd);
+	cmd = cli_find(argv[1]);
+	if (!cmd) {
+		const char *near = cli_command_suggest(argv[1]);
+
+		if (near)
+			cli_error(NICFIT_E_USAGE, "'%.64s' is not a nicfit command (did you mean "
+				  "'%s'?)", argv[1], near);
+		else
+			cli_error(NICFIT_E_USAGE, "'%.64s' is not a nicfit command (see 'nicfit help')",
+				  argv[1]);
+		return 64;
+	}
+	if (wants_help(argc, argv)) {
+		cli_print_help(cmd, argc > 2 && argv[2][0] != '-' ? argv[2] : NULL);
 		return 0;
 	}
+	rc = check_spec_args(cmd, argc - 1, argv + 1);
+	if (rc)
+		return rc;
 	rc = cli_check_format(&c, cmd->name, cmd->formats);
 	if (rc) {
 		cli_release(&c);
