@@ -82,7 +82,7 @@ _nicfit()
 	esac
 	case $cmd:$sub in
 	:*)
-		COMPREPLY=($(compgen -W "audit calc catalog cluster decode fleet plan serve snapshot completion help --json --pretty --format --catalog --color --no-color --version --help" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "audit calc catalog cluster decode fleet plan serve snapshot completion help --json --pretty --format --catalog --color= --no-color --columns --noheadings --raw --version --help" -- "$cur")) ;;
 	audit:*)
 		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan" -- "$cur")) ;;
 	calc:)

@@ -27,6 +27,7 @@ struct cli {
 	int ncatalogs;
 	struct nicfit_catalog *cat;    /* loaded on first cli_catalog() */
 	struct nicfit_buf out;         /* what goes to stdout on success */
+	struct nicfit_emit_view view;  /* terminal width, -o, --noheadings, --raw */
 };
 
 /* Output formats a command can print (bits of 1 << enum nicfit_format). */
@@ -43,6 +44,21 @@ struct cli_command {
 	const char *usage;
 	unsigned formats;  /* what --format may ask of it */
 };
+
+/* ---- wrap.c: text for a terminal ----------------------------------------- */
+
+/*
+ * The width text is laid out for: COLUMNS when set, else the terminal's,
+ * else 80, when fd is a terminal; 0 (no wrapping) when it is not.
+ */
+unsigned cli_term_width(int fd);
+/*
+ * Wrap every line of text in b that is wider than width display columns
+ * at a blank (a word longer than the line is cut), the continuation
+ * indented like the line and past a leading "- " bullet. ANSI colour
+ * sequences take no columns. Returns 0 or NICFIT_E_NOMEM.
+ */
+int cli_wrap(struct nicfit_buf *b, unsigned width);
 
 /* ---- usage.c: errors, usage, options, the result ---------------------- */
 

@@ -172,7 +172,8 @@ void cli_print_overview(FILE *f)
 		"nicfit %s - what network an AI server or cluster needs, and whether\n"
 		"the one it has is set up right.\n\n"
 		"usage: nicfit [--json|-j] [--pretty|-p] [--format text|json|md|csv|svg]\n"
-		"              [--catalog FILE]... [--no-color] COMMAND [ARGS]\n\n"
+		"              [--catalog FILE]... [--color[=auto|always|never] | --no-color]\n"
+		"              [-o COLUMNS] [--noheadings] [--raw] COMMAND [ARGS]\n\n"
 		"Commands:\n", NICFIT_VERSION);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);

@@ -63,6 +63,22 @@ static int take_globals(struct cli *c, int *argcp, char **argv)
 			color = 0;
 		} else if (!strcmp(a, "--color")) {
 			color = 1;
+		} else if (!strncmp(a, "--color=", 8)) {
+			color = !strcmp(a + 8, "always") ? 1 : !strcmp(a + 8, "never") ? 0 :
+				!strcmp(a + 8, "auto") ? -1 : -2;
+			if (color == -2)
+				return cli_error(NICFIT_E_USAGE, "--color '%.32s': use auto, always or never",
+						 a + 8);
+		} else if (!strcmp(a, "--noheadings")) {
+			c->view.noheadings = 1;
+		} else if (!strcmp(a, "--raw")) {
+			c->view.raw = 1;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--columns") || !strncmp(a, "--columns=", 10)) {
+			v = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!v || !*v)
+				return cli_error(NICFIT_E_USAGE, "%s needs a list of columns (-o part,qty)",
+						 a[1] == 'o' ? "-o" : "--columns");
+			c->view.columns = v;
 		} else if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
 			v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
 			if (!v)
@@ -83,10 +99,13 @@ static int take_globals(struct cli *c, int *argcp, char **argv)
 	}
 	argv[o] = NULL;
 	*argcp = o;
-	if (color < 0)
-		color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
-	else if (color > 0 && getenv("NO_COLOR"))
-		color = 0;
+	/* auto: a terminal that can show colour, and no NO_COLOR (no-color.org);
+	 * --color=always is the user's explicit wish and wins over NO_COLOR */
+	if (color < 0) {
+		const char *term = getenv("TERM"), *no = getenv("NO_COLOR");
+
+		color = isatty(STDOUT_FILENO) && !(no && *no) && !(term && !strcmp(term, "dumb"));
+	}
 	if (color)
 		c->emit_flags |= NICFIT_EMIT_COLOR;
 	return 0;
@@ -202,7 +221,10 @@ int main(int argc, char **argv)
 		cli_release(&c);
 		return rc;
 	}
+	c.view.width = c.fmt == NICFIT_FMT_TEXT ? cli_term_width(STDOUT_FILENO) : 0;
 	rc = cmd->fn(&c, argc - 1, argv + 1);
+	if (c.out.len && c.view.width && cli_wrap(&c.out, c.view.width))
+		rc = cli_error(NICFIT_E_NOMEM, "out of memory");
 	if (c.out.len && write_all(STDOUT_FILENO, c.out.data, c.out.len)) {
 		if (errno != EPIPE)
 			rc = cli_error(NICFIT_E_IO, "cannot write output: %s", strerror(errno));

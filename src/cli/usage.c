@@ -70,7 +70,7 @@ struct nicfit_emit *cli_emitter(struct cli *c)
 {
 	struct nicfit_emit *e = nicfit_emit_new(c->fmt, c->emit_flags, 0);
 
-	if (!e) {
+	if (!e || nicfit_emit_set_view(e, &c->view)) {
 		cli_error(NICFIT_E_NOMEM, "out of memory");
 		exit(70);
 	}
