@@ -112,7 +112,13 @@ const struct cli_command *cli_find(const char *name);
 /* The overview: version, global options, every command's summary. */
 void cli_print_overview(FILE *f);
 /* "nicfit NAME - SUMMARY" and the command's usage, on stdout. */
-void cli_print_help(const struct cli_command *cmd, const char *sub);
+void cli_print_help(FILE *f, const struct cli_command *cmd, const char *sub);
+/*
+ * The help of cmd (sub: of that subcommand), or the overview when cmd is
+ * NULL, into c->out, so that it reaches the terminal wrapped like any
+ * output. Returns 0 or an exit code.
+ */
+int cli_help_out(struct cli *c, const struct cli_command *cmd, const char *sub);
 /* The command nearest to a mistyped name ("did you mean"), or NULL. */
 const char *cli_command_suggest(const char *typed);
 /* The names of the commands, NULL-terminated, in table order. */

@@ -182,6 +182,27 @@ void cli_print_overview(FILE *f)
 		   "65 bad input data, 66 input not found, 70 internal error.\n");
 }
 
+int cli_help_out(struct cli *c, const struct cli_command *cmd, const char *sub)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	if (cmd)
+		cli_print_help(f, cmd, sub);
+	else
+		cli_print_overview(f);
+	if (fclose(f)) {
+		free(text);
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	}
+	nicfit_buf_add(&c->out, text, len);
+	free(text);
+	return nicfit_buf_error(&c->out) ? cli_error(NICFIT_E_NOMEM, "out of memory") : 0;
+}
+
 const char *const *cli_command_names(void)
 {
 	static const char *names[NCOMMANDS + 1];
@@ -203,21 +224,21 @@ const char *cli_command_suggest(const char *typed)
  * the subcommand when one is named (`nicfit help calc pcie`), else of the
  * command itself, else of each subcommand in turn.
  */
-void cli_print_help(const struct cli_command *cmd, const char *sub)
+void cli_print_help(FILE *f, const struct cli_command *cmd, const char *sub)
 {
 	const struct cli_optset *set = sub ? cli_optset_find(cmd->name, sub) : NULL;
 	const char *const *subs;
 	size_t i;
 
-	printf("nicfit %s - %s\n\nusage: %s\n", cmd->name, cmd->summary, cmd->usage);
+	fprintf(f, "nicfit %s - %s\n\nusage: %s\n", cmd->name, cmd->summary, cmd->usage);
 	if (set) {
-		cli_print_options(set, stdout);
+		cli_print_options(set, f);
 		return;
 	}
-	cli_print_options(cli_optset_find(cmd->name, NULL), stdout);
+	cli_print_options(cli_optset_find(cmd->name, NULL), f);
 	subs = cli_subcommands(cmd->name);
 	for (i = 0; subs[i]; i++)
-		cli_print_options(cli_optset_find(cmd->name, subs[i]), stdout);
+		cli_print_options(cli_optset_find(cmd->name, subs[i]), f);
 }
 
 int cli_check_format(const struct cli *c, const char *name, unsigned formats)
@@ -352,8 +373,7 @@ static int cmd_help(struct cli *c, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (argc < 2) {
-		cli_print_overview(stdout);
-		return 0;
+		return cli_help_out(c, NULL, NULL);
 	}
 	if (argc > 3)
 		return cli_usage("help");
@@ -370,6 +390,5 @@ static int cmd_help(struct cli *c, int argc, char **argv)
 	if (argc == 3 && !cli_optset_find(cmd->name, argv[2]))
 		return cli_error(NICFIT_E_USAGE, "help: %s has no subcommand '%s'", cmd->name,
 				 argv[2]);
-	cli_print_help(cmd, argc == 3 ? argv[2] : NULL);
-	return 0;
+	return cli_help_out(c, cmd, argc == 3 ? argv[2] : NULL);
 }

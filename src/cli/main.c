@@ -183,8 +183,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		cli_print_overview(stdout);
-		return 0;
+		c.view.width = cli_term_width(STDOUT_FILENO);
+		rc = cli_help_out(&c, NULL, NULL);
+		goto out;
 	}
 	if (argv[1][0] == '-') {
 		const char *near = cli_opt_suggest(cli_global_opts(), argv[1]);
@@ -210,8 +211,9 @@ int main(int argc, char **argv)
 		return 64;
 	}
 	if (wants_help(argc, argv)) {
-		cli_print_help(cmd, argc > 2 && argv[2][0] != '-' ? argv[2] : NULL);
-		return 0;
+		c.view.width = cli_term_width(STDOUT_FILENO);
+		rc = cli_help_out(&c, cmd, argc > 2 && argv[2][0] != '-' ? argv[2] : NULL);
+		goto out;
 	}
 	rc = check_spec_args(cmd, argc - 1, argv + 1);
 	if (rc)
@@ -223,6 +225,7 @@ int main(int argc, char **argv)
 	}
 	c.view.width = c.fmt == NICFIT_FMT_TEXT ? cli_term_width(STDOUT_FILENO) : 0;
 	rc = cmd->fn(&c, argc - 1, argv + 1);
+out:
 	if (c.out.len && c.view.width && cli_wrap(&c.out, c.view.width))
 		rc = cli_error(NICFIT_E_NOMEM, "out of memory");
 	if (c.out.len && write_all(STDOUT_FILENO, c.out.data, c.out.len)) {
