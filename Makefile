@@ -33,9 +33,9 @@ WARN += -Werror
 endif
 # libarchive and libmicrohttpd are opened at run time, when snapshot archives
 # or serve need them (src/lib/dynlib.c): only their headers are used here.
-PKGS := jansson libmicrohttpd libarchive
+PKGS := jansson libmicrohttpd libarchive smartcols
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -ldl -lpthread
+PKG_LIBS := $(shell pkg-config --libs jansson smartcols 2>/dev/null || echo -ljansson -lsmartcols) -ldl -lpthread
 
 BASE_CFLAGS := -std=c11 -O2 -g $(WARN) -fno-common
 ifeq ($(SANITIZE),1)
@@ -207,19 +207,30 @@ bench: all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/nicfit \
 		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/nicfit \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/lib/pkgconfig
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(B)/nicfit $(DESTDIR)$(PREFIX)/bin/nicfit
 	install -m 644 $(B)/libnicfit.a $(DESTDIR)$(PREFIX)/lib/libnicfit.a
 	install -m 644 include/nicfit/*.h $(DESTDIR)$(PREFIX)/include/nicfit/
 	install -m 644 docs/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(DATA) $(DESTDIR)$(PREFIX)/share/nicfit/
 	install -m 644 scripts/nicfit.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/nicfit
+	install -m 644 scripts/_nicfit $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_nicfit
+	install -m 644 scripts/nicfit.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/nicfit.fish
 	sed -e 's|@PREFIX@|$(PREFIX)|' scripts/nicfit.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/nicfit.pc
+
+# The completion scripts are generated from the option tables (src/cli/options.c);
+# tests/suites/options.sh fails when the committed ones are out of date.
+completions: $(B)/nicfit
+	$(B)/nicfit completion bash >scripts/nicfit.bash
+	$(B)/nicfit completion zsh >scripts/_nicfit
+	$(B)/nicfit completion fish >scripts/nicfit.fish
 
 clean:
 	rm -rf $(B)
 
 FORCE:
-.PHONY: all run check tests fixtures fuzz bench install clean deps deps-check FORCE
+.PHONY: all run check tests fixtures fuzz bench install completions clean deps deps-check FORCE
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

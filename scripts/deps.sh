@@ -1,8 +1,8 @@
 #!/bin/sh
 # Install the Debian packages nicfit needs, and only those that are missing.
 #
-#   scripts/deps.sh build    compiler, pkg-config, jansson, libmicrohttpd, cmocka, libarchive
-#   scripts/deps.sh check    build + what the test suite uses (lstopo, chromium, curl, jq, node, mandoc, python3)
+#   scripts/deps.sh build    compiler, pkg-config, jansson, libmicrohttpd, cmocka, libarchive, libsmartcols
+#   scripts/deps.sh check    build + what the test suite uses (lstopo, chromium, curl, jq, node, mandoc, python3, zsh, fish)
 #   scripts/deps.sh bench    check + what the benchmarks use (hyperfine, wrk, nginx)
 #
 # It asks apt-get only when something is missing, so a second run is silent and
@@ -10,11 +10,11 @@
 set -eu
 
 group=${1:-build}
-pkgs="gcc make pkg-config libjansson-dev libmicrohttpd-dev libcmocka-dev libarchive-dev"
+pkgs="gcc make pkg-config libjansson-dev libmicrohttpd-dev libcmocka-dev libarchive-dev libsmartcols-dev"
 case "$group" in
 build) ;;
-check) pkgs="$pkgs hwloc-nox chromium pciutils curl jq nodejs mandoc python3" ;;
-bench) pkgs="$pkgs hwloc-nox chromium pciutils curl jq nodejs mandoc python3 hyperfine wrk nginx-light valgrind" ;;
+check) pkgs="$pkgs hwloc-nox chromium pciutils curl jq nodejs mandoc python3 zsh fish" ;;
+bench) pkgs="$pkgs hwloc-nox chromium pciutils curl jq nodejs mandoc python3 zsh fish hyperfine wrk nginx-light valgrind" ;;
 *) echo "usage: scripts/deps.sh build|check|bench" >&2; exit 64 ;;
 esac
 

@@ -1,4 +1,10 @@
-# bash completion for nicfit
+# bash completion for nicfit; written by `nicfit completion bash` from its
+# option tables (install as bash-completion/completions/nicfit).
+_nicfit_ids()
+{
+	nicfit catalog list $1 -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4
+}
+
 _nicfit()
 {
 	local cur prev words cword
@@ -8,52 +14,126 @@ _nicfit()
 		words=("${COMP_WORDS[@]}")
 		cword=$COMP_CWORD
 	}
-	local cmd= i
+	local cmd= sub= i
+	[ "$prev" = = ] && prev=${words[cword-2]}
+	[ "$cur" = = ] && cur=
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-*) ;;
-		*) cmd=${words[i]}; break ;;
+		--format|--catalog) ((i++)) ;;
+		-*|=) ;;
+		*) if [ -z "$cmd" ]; then cmd=${words[i]}; elif [ -z "$sub" ]; then sub=${words[i]}; fi ;;
 		esac
 	done
 	case $prev in
-	--format) COMPREPLY=($(compgen -W "text json md csv svg" -- "$cur")); return ;;
-	--catalog|--spec|--sysfs|--port-map|--pci-ids|--plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-	--server) COMPREPLY=($(compgen -W "$(nicfit catalog list servers -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)" -- "$cur")); return ;;
-	--gpu) COMPREPLY=($(compgen -W "$(nicfit catalog list gpus -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)" -- "$cur")); return ;;
-	--model) COMPREPLY=($(compgen -W "$(nicfit catalog list models -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)" -- "$cur")); return ;;
-	--backend-nic|--frontend-nic|--part) COMPREPLY=($(compgen -W "$(nicfit catalog list nics -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)" -- "$cur")); return ;;
-	--workload) COMPREPLY=($(compgen -W "inference replicated-inference multi-node-inference training fine-tuning rdma-storage" -- "$cur")); return ;;
-	--precision) COMPREPLY=($(compgen -W "fp32 fp16 bf16 fp8 int8 int4" -- "$cur")); return ;;
-	--fabric) COMPREPLY=($(compgen -W "auto roce infiniband" -- "$cur")); return ;;
-	--proto) COMPREPLY=($(compgen -W "tcp roce ib" -- "$cur")); return ;;
+	--catalog) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	esac
-	if [ -z "$cmd" ]; then
-		COMPREPLY=($(compgen -W "$(nicfit help 2>/dev/null | awk '/^Commands:/{f=1;next} f&&/^  [a-z]/{print $1}') --json --pretty --format --catalog --no-color --version" -- "$cur"))
-		return
-	fi
-	case $cmd in
-	audit)
-		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan --json --format" -- "$cur")) ;;
-	snapshot)
-		COMPREPLY=($(compgen -W "--sysfs" -- "$cur"))
-		[ "${cur#-}" = "$cur" ] && COMPREPLY+=($(compgen -f -- "$cur")) ;;
-	calc)
-		if [ "${words[cword-1]}" = calc ]; then
-			COMPREPLY=($(compgen -W "pcie link nic load fit allreduce stream" -- "$cur"))
-		else
-			COMPREPLY=($(compgen -W "--gen --width --slot --speed --proto --mtu --part --ports --size --link --storage-gbps --model --params --precision --gpus --context --concurrency --nodes --nics-per-node --tokens-per-s --assume --json" -- "$cur"))
-		fi ;;
-	catalog)
-		COMPREPLY=($(compgen -W "list show check nics cables switches servers gpus models" -- "$cur")) ;;
-	plan)
-		COMPREPLY=($(compgen -W "--spec --server --servers --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example --from-host --sysfs --json --format" -- "$cur")) ;;
-	fleet)
+	case $cmd:$sub:$prev in
+	audit:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	audit:*:--ignore) COMPREPLY=($(compgen -W "gpu-nic-cross-socket vpi-port-mode fit-not-checked replica-does-not-fit training-state-does-not-fit not-enough-servers frontend-nic-unknown frontend-25g frontend-datasets backend-nic-unknown backend-no-rdma backend-not-infiniband no-slot no-backend-card move-installed-card no-slot-for-gpus too-many-gpus storage-no-slot frontend-no-slot backend-capped irdma-gpudirect backend-driver-ended roce-v1-only backend-below-target below-200g-guidance gdr-level switch-speed switch-fabric fabric-too-large generic-switch roce-lossless intel-module-coding gpu-pcie-downtrained rdma-storage unverified-data unpriced cluster-uplink-group cluster-breakout-unverified cluster-blocking cluster-rail-only cluster-back-to-back cluster-nic-not-ib cluster-nic-no-rdma cluster-not-lossless cluster-nic-slower cluster-nic-ports cluster-single-homed cluster-rack-full cluster-ports-cannot-meet cluster-optics-only nic-pcie-starved nic-flash-recovery nic-card-pcie-bound nic-ports-exceed-pcie nic-port-slow nic-no-driver nic-rdma-not-loaded plan-backend-missing plan-backend-slower plan-fabric-differs plan-frontend-slower plan-backend-not-needed plan-rails-short link-width-downtrained link-speed-downtrained link-downtrained gpu-slot-narrow path-narrower gpu-link-idle gpu-slot-older-gen nic-wrong-socket gdr-no-peermem gpu-nic-no-gdr-path gpu-nic-locality-unknown ib-no-subnet-manager rdma-port-down roce-no-routable-gid roce-no-pfc roce-mtu gpu-no-driver acs-redirect numa-locality-unknown pcie-mps-small pcie-mrrs-small iommu-translated no-rdma-nic intel-700-no-link host-virtual sysfs-read-problems sysfs-unreadable numa-nodes kernel gpu-driver bios peermem gdr-kernel iommu audit-privileges numa-node link-width link-speed link-capability path-bandwidth part-number driver firmware pcie-mps pcie-mrrs netdev-missing rdma-missing port-down port-speed port-rate link-layer mtu pfc pair-path gdr not-checked hardware-differs audit-unreadable host-missing" -- "$cur")); return ;;
+	audit:*:--pci-ids) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	audit:*:--plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	calc:pcie:--gen) COMPREPLY=($(compgen -W "1 2 3 4 5 6" -- "$cur")); return ;;
+	calc:pcie:--width) COMPREPLY=($(compgen -W "1 2 4 8 16" -- "$cur")); return ;;
+	calc:pcie:--mps) COMPREPLY=($(compgen -W "128 256 512" -- "$cur")); return ;;
+	calc:link:--proto) COMPREPLY=($(compgen -W "tcp roce ib" -- "$cur")); return ;;
+	calc:nic:--part) COMPREPLY=($(compgen -W "$(_nicfit_ids nics)" -- "$cur")); return ;;
+	calc:nic:--proto) COMPREPLY=($(compgen -W "tcp roce ib" -- "$cur")); return ;;
+	calc:load:--proto) COMPREPLY=($(compgen -W "tcp roce ib" -- "$cur")); return ;;
+	calc:fit:--model) COMPREPLY=($(compgen -W "$(_nicfit_ids models)" -- "$cur")); return ;;
+	calc:fit:--precision) COMPREPLY=($(compgen -W "fp32 fp16 bf16 fp8 int8 int4" -- "$cur")); return ;;
+	calc:allreduce:--proto) COMPREPLY=($(compgen -W "tcp roce ib" -- "$cur")); return ;;
+	cluster:*:--nic) COMPREPLY=($(compgen -W "$(_nicfit_ids nics)" -- "$cur")); return ;;
+	cluster:*:--switch) COMPREPLY=($(compgen -W "$(_nicfit_ids switches)" -- "$cur")); return ;;
+	cluster:*:--breakout) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
+	cluster:*:--frontend) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
+	cluster:*:--frontend-links) COMPREPLY=($(compgen -W "1 2" -- "$cur")); return ;;
+	cluster:*:--frontend-switch) COMPREPLY=($(compgen -W "$(_nicfit_ids switches)" -- "$cur")); return ;;
+	cluster:*:--oob) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
+	cluster:*:--oob-switch) COMPREPLY=($(compgen -W "$(_nicfit_ids switches)" -- "$cur")); return ;;
+	cluster:*:--mgmt-ports) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
+	cluster:*:--spec) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	cluster:*:--port-map) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	fleet:*:--ignore) COMPREPLY=($(compgen -W "gpu-nic-cross-socket vpi-port-mode fit-not-checked replica-does-not-fit training-state-does-not-fit not-enough-servers frontend-nic-unknown frontend-25g frontend-datasets backend-nic-unknown backend-no-rdma backend-not-infiniband no-slot no-backend-card move-installed-card no-slot-for-gpus too-many-gpus storage-no-slot frontend-no-slot backend-capped irdma-gpudirect backend-driver-ended roce-v1-only backend-below-target below-200g-guidance gdr-level switch-speed switch-fabric fabric-too-large generic-switch roce-lossless intel-module-coding gpu-pcie-downtrained rdma-storage unverified-data unpriced cluster-uplink-group cluster-breakout-unverified cluster-blocking cluster-rail-only cluster-back-to-back cluster-nic-not-ib cluster-nic-no-rdma cluster-not-lossless cluster-nic-slower cluster-nic-ports cluster-single-homed cluster-rack-full cluster-ports-cannot-meet cluster-optics-only nic-pcie-starved nic-flash-recovery nic-card-pcie-bound nic-ports-exceed-pcie nic-port-slow nic-no-driver nic-rdma-not-loaded plan-backend-missing plan-backend-slower plan-fabric-differs plan-frontend-slower plan-backend-not-needed plan-rails-short link-width-downtrained link-speed-downtrained link-downtrained gpu-slot-narrow path-narrower gpu-link-idle gpu-slot-older-gen nic-wrong-socket gdr-no-peermem gpu-nic-no-gdr-path gpu-nic-locality-unknown ib-no-subnet-manager rdma-port-down roce-no-routable-gid roce-no-pfc roce-mtu gpu-no-driver acs-redirect numa-locality-unknown pcie-mps-small pcie-mrrs-small iommu-translated no-rdma-nic intel-700-no-link host-virtual sysfs-read-problems sysfs-unreadable numa-nodes kernel gpu-driver bios peermem gdr-kernel iommu audit-privileges numa-node link-width link-speed link-capability path-bandwidth part-number driver firmware pcie-mps pcie-mrrs netdev-missing rdma-missing port-down port-speed port-rate link-layer mtu pfc pair-path gdr not-checked hardware-differs audit-unreadable host-missing" -- "$cur")); return ;;
+	plan:*:--spec) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	plan:*:--server) COMPREPLY=($(compgen -W "$(_nicfit_ids servers)" -- "$cur")); return ;;
+	plan:*:--gpu) COMPREPLY=($(compgen -W "$(_nicfit_ids gpus)" -- "$cur")); return ;;
+	plan:*:--model) COMPREPLY=($(compgen -W "$(_nicfit_ids models)" -- "$cur")); return ;;
+	plan:*:--precision) COMPREPLY=($(compgen -W "fp32 fp16 bf16 fp8 int8 int4" -- "$cur")); return ;;
+	plan:*:--workload) COMPREPLY=($(compgen -W "inference replicated-inference multi-node-inference training fine-tuning rdma-storage" -- "$cur")); return ;;
+	plan:*:--backend-nic) COMPREPLY=($(compgen -W "$(_nicfit_ids nics)" -- "$cur")); return ;;
+	plan:*:--frontend-nic) COMPREPLY=($(compgen -W "$(_nicfit_ids nics)" -- "$cur")); return ;;
+	plan:*:--fabric) COMPREPLY=($(compgen -W "auto roce infiniband" -- "$cur")); return ;;
+	plan:*:--switch) COMPREPLY=($(compgen -W "$(_nicfit_ids switches)" -- "$cur")); return ;;
+	plan:*:--example) COMPREPLY=($(compgen -W "inference replicas training capped gen4 lab x710 split" -- "$cur")); return ;;
+	plan:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	serve:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	snapshot:*:--sysfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+	audit:*:--format) COMPREPLY=($(compgen -W "text json md csv svg" -- "$cur")); return ;;
+	calc:*:--format) COMPREPLY=($(compgen -W "text json md" -- "$cur")); return ;;
+	catalog:*:--format) COMPREPLY=($(compgen -W "text json md csv" -- "$cur")); return ;;
+	cluster:*:--format) COMPREPLY=($(compgen -W "text json md csv svg" -- "$cur")); return ;;
+	decode:*:--format) COMPREPLY=($(compgen -W "text json md csv" -- "$cur")); return ;;
+	fleet:*:--format) COMPREPLY=($(compgen -W "text json md csv" -- "$cur")); return ;;
+	plan:*:--format) COMPREPLY=($(compgen -W "text json md csv svg" -- "$cur")); return ;;
+	serve:*:--format) COMPREPLY=($(compgen -W "text" -- "$cur")); return ;;
+	snapshot:*:--format) COMPREPLY=($(compgen -W "text json md" -- "$cur")); return ;;
+	completion:*:--format) COMPREPLY=($(compgen -W "text" -- "$cur")); return ;;
+	help:*:--format) COMPREPLY=($(compgen -W "text json md csv svg" -- "$cur")); return ;;
+	esac
+	case $cmd:$sub in
+	:*)
+		COMPREPLY=($(compgen -W "audit calc catalog cluster decode fleet plan serve snapshot completion help --json --pretty --format --catalog --color= --no-color --columns --noheadings --raw --version --help" -- "$cur")) ;;
+	audit:*)
+		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan" -- "$cur")) ;;
+	calc:)
+		COMPREPLY=($(compgen -W "pcie link nic load fit allreduce stream" -- "$cur")) ;;
+	calc:pcie)
+		COMPREPLY=($(compgen -W "--gen --width --slot --mps --assume" -- "$cur")) ;;
+	calc:link)
+		COMPREPLY=($(compgen -W "--speed --proto --mtu --assume" -- "$cur")) ;;
+	calc:nic)
+		COMPREPLY=($(compgen -W "--part --slot --ports --proto --assume" -- "$cur")) ;;
+	calc:load)
+		COMPREPLY=($(compgen -W "--size --link --storage-gbps --proto --mtu --assume" -- "$cur")) ;;
+	calc:fit)
+		COMPREPLY=($(compgen -W "--model --params --precision --gpus --context --concurrency --assume" -- "$cur")) ;;
+	calc:allreduce)
+		COMPREPLY=($(compgen -W "--size --nodes --link --proto --nics-per-node --mtu --assume" -- "$cur")) ;;
+	calc:stream)
+		COMPREPLY=($(compgen -W "--tokens-per-s --concurrency --link --assume" -- "$cur")) ;;
+	catalog:)
+		COMPREPLY=($(compgen -W "list show check" -- "$cur")) ;;
+	catalog:list)
+		COMPREPLY=($(compgen -W "nics cables switches servers gpus models" -- "$cur")) ;;
+	catalog:show)
+		COMPREPLY=($(compgen -W "$(_nicfit_ids)" -- "$cur")) ;;
+	catalog:check)
+		COMPREPLY=($(compgen -f -- "$cur")) ;;
+	cluster:*)
+		COMPREPLY=($(compgen -W "--nodes --gpus --gpus-per-node --nics-per-node --nic-ports --nic-gbps --nic --switch --radix --switch-gbps --rail-optimized --rail-only --oversubscription --planes --tiers --breakout --nodes-per-rack --frontend --no-frontend --frontend-links --frontend-gbps --frontend-switch --frontend-radix --frontend-oversubscription --oob --no-oob --oob-switch --oob-radix --oob-uplinks --mgmt-ports --assume --spec --port-map" -- "$cur")) ;;
+	decode:*)
 		case $cur in
-		-*) COMPREPLY=($(compgen -W "--expect --ignore --all-hosts --strict --max-doc-mb --json --format" -- "$cur")) ;;
+		-*) COMPREPLY=($(compgen -W "--rules" -- "$cur")) ;;
+		*) COMPREPLY=($(compgen -W "$(_nicfit_ids)" -- "$cur")) ;;
+		esac ;;
+	fleet:*)
+		case $cur in
+		-*) COMPREPLY=($(compgen -W "--expect --ignore --all-hosts --strict --max-doc-mb" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
-	help)
-		COMPREPLY=($(compgen -W "$(nicfit help 2>/dev/null | awk '/^Commands:/{f=1;next} f&&/^  [a-z]/{print $1}') findings" -- "$cur")) ;;
+	plan:*)
+		COMPREPLY=($(compgen -W "--spec --server --servers --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example= --from-host --sysfs" -- "$cur")) ;;
+	serve:*)
+		COMPREPLY=($(compgen -W "--port --bind --allow-audit --sysfs --log --threads --max-connections --max-per-ip --timeout" -- "$cur")) ;;
+	snapshot:*)
+		case $cur in
+		-*) COMPREPLY=($(compgen -W "--sysfs" -- "$cur")) ;;
+		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
+		esac ;;
+	completion:*)
+		COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
+	help:*)
+		COMPREPLY=($(compgen -W "audit calc catalog cluster decode fleet plan serve snapshot completion help" -- "$cur")) ;;
 	esac
 }
 complete -F _nicfit nicfit

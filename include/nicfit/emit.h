@@ -96,6 +96,21 @@ struct nicfit_column {
 };
 
 /*
+ * How text tables and prose are laid out (nicfit_emit_set_view): the
+ * width of the terminal the text goes to (0: not a terminal, nothing is
+ * wrapped or cut), and what lsblk's -o, --noheadings and --raw ask of a
+ * table. columns names the columns (by key or title, comma-separated,
+ * any case) that text tables show, in that order; a table that has none
+ * of them is shown whole.
+ */
+struct nicfit_emit_view {
+	unsigned width;
+	int noheadings;
+	int raw;
+	const char *columns;  /* NULL: every column; copied by the setter */
+};
+
+/*
  * Create an emitter. max bounds the text written (0 = default). Returns
  * NULL only when out of memory.
  */
@@ -104,6 +119,10 @@ struct nicfit_emit *nicfit_emit_new(enum nicfit_format fmt, unsigned flags,
 void nicfit_emit_free(struct nicfit_emit *e);
 
 enum nicfit_format nicfit_emit_format(const struct nicfit_emit *e);
+/* Lay text out as v says (the default is all zero). Returns 0 or NICFIT_E_NOMEM. */
+int nicfit_emit_set_view(struct nicfit_emit *e, const struct nicfit_emit_view *v);
+/* The width prose is wrapped at: the view's, 0 for none. */
+unsigned nicfit_emit_width(const struct nicfit_emit *e);
 /* True for TEXT and MD, the formats that show prose. */
 int nicfit_emit_is_text(const struct nicfit_emit *e);
 
@@ -160,7 +179,8 @@ void nicfit_emit_raw(struct nicfit_emit *e, const char *s, size_t n);
 
 /*
  * Tables. Cells are given row by row, left to right; a row ends when every
- * column has a cell. Text tables are indented by two spaces.
+ * column has a cell. Text tables are indented by two spaces (but raw
+ * ones) and laid out by libsmartcols as the view says.
  */
 void nicfit_emit_table_begin(struct nicfit_emit *e, const char *key,
 			     const struct nicfit_column *cols, int ncols);

@@ -27,6 +27,7 @@ struct cli {
 	int ncatalogs;
 	struct nicfit_catalog *cat;    /* loaded on first cli_catalog() */
 	struct nicfit_buf out;         /* what goes to stdout on success */
+	struct nicfit_emit_view view;  /* terminal width, -o, --noheadings, --raw */
 };
 
 /* Output formats a command can print (bits of 1 << enum nicfit_format). */
@@ -43,6 +44,21 @@ struct cli_command {
 	const char *usage;
 	unsigned formats;  /* what --format may ask of it */
 };
+
+/* ---- wrap.c: text for a terminal ----------------------------------------- */
+
+/*
+ * The width text is laid out for: COLUMNS when set, else the terminal's,
+ * else 80, when fd is a terminal; 0 (no wrapping) when it is not.
+ */
+unsigned cli_term_width(int fd);
+/*
+ * Wrap every line of text in b that is wider than width display columns
+ * at a blank (a word longer than the line is cut), the continuation
+ * indented like the line and past a leading "- " bullet. ANSI colour
+ * sequences take no columns. Returns 0 or NICFIT_E_NOMEM.
+ */
+int cli_wrap(struct nicfit_buf *b, unsigned width);
 
 /* ---- usage.c: errors, usage, options, the result ---------------------- */
 
@@ -64,11 +80,22 @@ int cli_emit_done(struct cli *c, struct nicfit_emit *e);
 int cli_emit_result(struct cli *c, struct nicfit_emit *e, int rc, const struct nicfit_error *err);
 
 /*
- * getopt_long over a command's options; returns the option's val, -1 at
- * the end, or '?' after printing a usage error. `name` is the command.
+ * The getopt vals of the options of the commands that parse with getopt
+ * (audit, fleet, serve, snapshot); options.c's table maps names to them.
  */
-int cli_getopt(int argc, char **argv, const char *shortopts,
-	       const struct option *longopts, const char *name);
+enum cli_optval {
+	CLI_OPT_SYSFS = 256, CLI_OPT_ALL, CLI_OPT_IGNORE, CLI_OPT_PCI_IDS, CLI_OPT_NO_PCI_IDS,
+	CLI_OPT_ASSUME, CLI_OPT_PLAN, CLI_OPT_EXPECT, CLI_OPT_ALL_HOSTS, CLI_OPT_STRICT,
+	CLI_OPT_MAX_DOC, CLI_OPT_PORT, CLI_OPT_BIND, CLI_OPT_ALLOW_AUDIT, CLI_OPT_LOG,
+	CLI_OPT_THREADS, CLI_OPT_MAX_CONN, CLI_OPT_MAX_PER_IP, CLI_OPT_TIMEOUT
+};
+
+/*
+ * getopt_long over the options the table (options.c) lists for command
+ * `name`; returns the option's val, -1 at the end, or '?' after printing
+ * a usage error (with the nearest option's name for a mistyped one).
+ */
+int cli_getopt(int argc, char **argv, const char *name);
 /* Print "usage: ..." for command `name` to stderr; returns 64. */
 int cli_usage(const char *name);
 /*
@@ -85,7 +112,17 @@ const struct cli_command *cli_find(const char *name);
 /* The overview: version, global options, every command's summary. */
 void cli_print_overview(FILE *f);
 /* "nicfit NAME - SUMMARY" and the command's usage, on stdout. */
-void cli_print_help(const struct cli_command *cmd);
+void cli_print_help(FILE *f, const struct cli_command *cmd, const char *sub);
+/*
+ * The help of cmd (sub: of that subcommand), or the overview when cmd is
+ * NULL, into c->out, so that it reaches the terminal wrapped like any
+ * output. Returns 0 or an exit code.
+ */
+int cli_help_out(struct cli *c, const struct cli_command *cmd, const char *sub);
+/* The command nearest to a mistyped name ("did you mean"), or NULL. */
+const char *cli_command_suggest(const char *typed);
+/* The names of the commands, NULL-terminated, in table order. */
+const char *const *cli_command_names(void);
 /*
  * 0 when formats (FMT() bits) hold the one the user asked for, or none was
  * asked; else prints "NAME has no FMT output (it prints ...)" and returns 64.
@@ -102,5 +139,6 @@ int cmd_fleet(struct cli *c, int argc, char **argv);
 int cmd_plan(struct cli *c, int argc, char **argv);
 int cmd_serve(struct cli *c, int argc, char **argv);
 int cmd_snapshot(struct cli *c, int argc, char **argv);
+int cmd_completion(struct cli *c, int argc, char **argv);
 
 #endif

@@ -111,16 +111,6 @@ static int report(struct cli *c, const struct nicfit_audit *a)
 
 int cmd_audit(struct cli *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "sysfs", required_argument, NULL, 's' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "ignore", required_argument, NULL, 'i' },
-		{ "pci-ids", required_argument, NULL, 'P' },
-		{ "no-pci-ids", no_argument, NULL, 'N' },
-		{ "assume", required_argument, NULL, 'A' },
-		{ "plan", required_argument, NULL, 'L' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *ignore[MAX_IGNORE], *root = getenv("NICFIT_SYSFS_ROOT"), *pciids = NULL;
 	const char *plan_spec = NULL;
 	struct nicfit_audit_opts ao;
@@ -135,19 +125,19 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	nicfit_error_clear(&err);
 	nicfit_pcie_params_default(&pp);
 	optind = 1;
-	while ((ch = cli_getopt(argc, argv, "", opts, "audit")) != -1) {
+	while ((ch = cli_getopt(argc, argv, "audit")) != -1) {
 		switch (ch) {
-		case 's':
+		case CLI_OPT_SYSFS:
 			/* an empty --sysfs is a mistake (an unset variable), not the live host */
 			if (!*optarg)
 				return cli_error(NICFIT_E_USAGE, "audit: --sysfs: empty path "
 						 "(leave the option out to audit this host)");
 			root = optarg;
 			break;
-		case 'a':
+		case CLI_OPT_ALL:
 			all = 1;
 			break;
-		case 'i':
+		case CLI_OPT_IGNORE:
 			if (nignore == MAX_IGNORE)
 				return cli_error(NICFIT_E_USAGE, "audit: at most %d --ignore", MAX_IGNORE);
 			/* a mistyped code would silently ignore nothing */
@@ -155,16 +145,16 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 				return cli_fail(&err);
 			ignore[nignore++] = optarg;
 			break;
-		case 'P':
+		case CLI_OPT_PCI_IDS:
 			pciids = optarg;
 			break;
-		case 'N':
+		case CLI_OPT_NO_PCI_IDS:
 			no_pciids = 1;
 			break;
-		case 'L':
+		case CLI_OPT_PLAN:
 			plan_spec = optarg;
 			break;
-		case 'A':
+		case CLI_OPT_ASSUME:
 			if (nicfit_param_assign(nicfit_pcie_param_table, nicfit_pcie_param_count, &pp,
 						optarg, "--assume", &err))
 				return cli_fail(&err);

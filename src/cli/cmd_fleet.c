@@ -16,17 +16,6 @@
 
 #define MAX_IGNORE 64
 
-enum { OPT_EXPECT = 256, OPT_IGNORE, OPT_STRICT, OPT_ALL_HOSTS, OPT_MAX_DOC };
-
-static const struct option fleet_opts[] = {
-	{ "expect", required_argument, NULL, OPT_EXPECT },
-	{ "ignore", required_argument, NULL, OPT_IGNORE },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "all-hosts", no_argument, NULL, OPT_ALL_HOSTS },
-	{ "max-doc-mb", required_argument, NULL, OPT_MAX_DOC },
-	{ NULL, 0, NULL, 0 },
-};
-
 /*
  * Split "a,b,c" into ignore[] (pointers into the modified argument). Each
  * must be a registered code that fleet reports: its own anomaly codes or
@@ -89,22 +78,22 @@ int cmd_fleet(struct cli *c, int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	nicfit_error_clear(&err);
 	optind = 0;
-	while ((ch = cli_getopt(argc, argv, "", fleet_opts, "fleet")) != -1) {
+	while ((ch = cli_getopt(argc, argv, "fleet")) != -1) {
 		switch (ch) {
-		case OPT_EXPECT:
+		case CLI_OPT_EXPECT:
 			o.expect = optarg;
 			break;
-		case OPT_IGNORE:
+		case CLI_OPT_IGNORE:
 			if (add_ignores(optarg, ignore, &nignore))
 				return 64;
 			break;
-		case OPT_STRICT:
+		case CLI_OPT_STRICT:
 			strict = 1;
 			break;
-		case OPT_ALL_HOSTS:
+		case CLI_OPT_ALL_HOSTS:
 			flags |= NICFIT_FLEET_ALL_HOSTS;
 			break;
-		case OPT_MAX_DOC:
+		case CLI_OPT_MAX_DOC:
 			if (nicfit_parse_long(optarg, "--max-doc-mb", 1, 4095, &mb, &err))
 				return cli_fail(&err);
 			lim.max_doc_bytes = (size_t)mb << 20;

@@ -78,6 +78,9 @@ int cmd_plan(struct cli *c, int argc, char **argv)
 		} else if (!strcmp(argv[i], "--sysfs") && i + 1 < argc) {
 			host_root = argv[++i];
 			from_host = 1;
+		} else if (!strncmp(argv[i], "--sysfs=", 8)) {
+			host_root = argv[i] + 8;
+			from_host = 1;
 		} else {
 			rest[n++] = argv[i];
 		}

@@ -17,31 +17,6 @@
 #include "nicfit/snapshot.h"
 #include "nicfit/units.h"
 
-enum {
-	OPT_PORT = 1000,
-	OPT_BIND,
-	OPT_ALLOW_AUDIT,
-	OPT_THREADS,
-	OPT_MAX_CONN,
-	OPT_MAX_PER_IP,
-	OPT_TIMEOUT,
-	OPT_LOG,
-	OPT_SYSFS
-};
-
-static const struct option serve_opts[] = {
-	{ "port", required_argument, NULL, OPT_PORT },
-	{ "bind", required_argument, NULL, OPT_BIND },
-	{ "allow-audit", no_argument, NULL, OPT_ALLOW_AUDIT },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "max-connections", required_argument, NULL, OPT_MAX_CONN },
-	{ "max-per-ip", required_argument, NULL, OPT_MAX_PER_IP },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "log", no_argument, NULL, OPT_LOG },
-	{ "sysfs", required_argument, NULL, OPT_SYSFS },
-	{ NULL, 0, NULL, 0 }
-};
-
 static int number(const char *v, const char *opt, long min, long max, unsigned *out)
 {
 	struct nicfit_error err;
@@ -64,33 +39,33 @@ int cmd_serve(struct cli *c, int argc, char **argv)
 	serve_options_init(&o);
 	o.sysfs_root = getenv("NICFIT_SYSFS_ROOT");
 	optind = 1;
-	while ((ch = cli_getopt(argc, argv, "", serve_opts, "serve")) != -1) {
+	while ((ch = cli_getopt(argc, argv, "serve")) != -1) {
 		switch (ch) {
-		case OPT_PORT:
+		case CLI_OPT_PORT:
 			rc = number(optarg, "--port", 0, 65535, &o.port);
 			break;
-		case OPT_BIND:
+		case CLI_OPT_BIND:
 			o.bind = optarg;
 			break;
-		case OPT_ALLOW_AUDIT:
+		case CLI_OPT_ALLOW_AUDIT:
 			o.allow_audit = 1;
 			break;
-		case OPT_THREADS:
+		case CLI_OPT_THREADS:
 			rc = number(optarg, "--threads", 1, 64, &o.threads);
 			break;
-		case OPT_MAX_CONN:
+		case CLI_OPT_MAX_CONN:
 			rc = number(optarg, "--max-connections", 1, 65536, &o.max_connections);
 			break;
-		case OPT_MAX_PER_IP:
+		case CLI_OPT_MAX_PER_IP:
 			rc = number(optarg, "--max-per-ip", 1, 65536, &o.max_per_ip);
 			break;
-		case OPT_TIMEOUT:
+		case CLI_OPT_TIMEOUT:
 			rc = number(optarg, "--timeout", 1, 3600, &o.timeout_s);
 			break;
-		case OPT_LOG:
+		case CLI_OPT_LOG:
 			o.log = 1;
 			break;
-		case OPT_SYSFS:
+		case CLI_OPT_SYSFS:
 			o.sysfs_root = optarg;
 			break;
 		default:

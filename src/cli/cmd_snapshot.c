@@ -13,10 +13,6 @@
 
 int cmd_snapshot(struct cli *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "sysfs", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *root = getenv("NICFIT_SYSFS_ROOT"), *dest;
 	struct nicfit_snapshot_result res;
 	struct nicfit_error err;
@@ -26,8 +22,8 @@ int cmd_snapshot(struct cli *c, int argc, char **argv)
 
 	nicfit_error_clear(&err);
 	optind = 1;
-	while ((ch = cli_getopt(argc, argv, "", opts, "snapshot")) != -1) {
-		if (ch != 's')
+	while ((ch = cli_getopt(argc, argv, "snapshot")) != -1) {
+		if (ch != CLI_OPT_SYSFS)
 			return 64;
 		root = optarg;
 	}

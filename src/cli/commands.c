@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
+#include "nicfit/spec.h"
 #include "nicfit/finding.h"
 #include "nicfit/version.h"
 
@@ -56,13 +58,15 @@ static const struct cli_command commands[] = {
 	  "switches, tiers, ports, cables and BOM for N servers (rail-optimized or not)",
 	  "nicfit cluster (--nodes N | --gpus N) [--gpus-per-node G] [--nics-per-node K]\n"
 	  "               [--nic-ports P] [--nic-gbps S] [--nic PART]\n"
-	  "               [--switch ID | --radix R [--switch-gbps S]] [--rail-optimized | --rail-only]\n"
-	  "               [--oversubscription X] [--planes P] [--tiers T] [--breakout on|off]\n"
-	  "               [--nodes-per-rack M] [--frontend on|off] [--frontend-links 1|2]\n"
+	  "               [--switch ID | --radix R [--switch-gbps S]]\n"
+	  "               [--rail-optimized | --rail-only] [--oversubscription X]\n"
+	  "               [--planes P] [--tiers T] [--breakout on|off] [--nodes-per-rack M]\n"
+	  "               [--frontend on|off | --no-frontend] [--frontend-links 1|2]\n"
 	  "               [--frontend-gbps S] [--frontend-switch ID | --frontend-radix R]\n"
-	  "               [--frontend-oversubscription X] [--oob on|off] [--oob-switch ID |\n"
-	  "               --oob-radix R] [--oob-uplinks U] [--mgmt-ports on|off]\n"
-	  "               [--assume NAME=VALUE]... [--spec FILE.json] [--port-map FILE.csv]\n"
+	  "               [--frontend-oversubscription X] [--oob on|off | --no-oob]\n"
+	  "               [--oob-switch ID | --oob-radix R] [--oob-uplinks U]\n"
+	  "               [--mgmt-ports on|off] [--assume NAME=VALUE]... [--spec FILE.json]\n"
+	  "               [--port-map FILE.csv]\n"
 	  "\n"
 	  "Back end: K NICs per node (default: one per GPU) of P cabled ports, one to three\n"
 	  "tiers of leaf, spine and core switches; --planes splits every node's ports over\n"
@@ -127,6 +131,16 @@ static const struct cli_command commands[] = {
 	  "Works without root and lists what it could not read. Audit the copy with\n"
 	  "nicfit audit --sysfs DEST.",
 	  FMT_TEXTUAL },
+	{ "completion", cmd_completion, "bash | zsh | fish: the shell completion script",
+	  "nicfit completion bash|zsh|fish\n"
+	  "\n"
+	  "Prints the completion script for the shell, generated from the option tables\n"
+	  "that help and the option checks use: commands, subcommands, every option, and\n"
+	  "values (formats, catalog ids, example names, finding codes). To load it:\n"
+	  "  bash: source <(nicfit completion bash)\n"
+	  "  zsh:  nicfit completion zsh > \"${fpath[1]}/_nicfit\"\n"
+	  "  fish: nicfit completion fish > ~/.config/fish/completions/nicfit.fish",
+	  FMT(NICFIT_FMT_TEXT) },
 	/* any format here: cmd_help checks it against what the topic prints */
 	{ "help", cmd_help, "show help for nicfit or one command",
 	  "nicfit help [COMMAND]\n"
@@ -158,7 +172,8 @@ void cli_print_overview(FILE *f)
 		"nicfit %s - what network an AI server or cluster needs, and whether\n"
 		"the one it has is set up right.\n\n"
 		"usage: nicfit [--json|-j] [--pretty|-p] [--format text|json|md|csv|svg]\n"
-		"              [--catalog FILE]... [--no-color] COMMAND [ARGS]\n\n"
+		"              [--catalog FILE]... [--color[=auto|always|never] | --no-color]\n"
+		"              [-o COLUMNS] [--noheadings] [--raw] COMMAND [ARGS]\n\n"
 		"Commands:\n", NICFIT_VERSION);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
@@ -167,9 +182,63 @@ void cli_print_overview(FILE *f)
 		   "65 bad input data, 66 input not found, 70 internal error.\n");
 }
 
-void cli_print_help(const struct cli_command *cmd)
+int cli_help_out(struct cli *c, const struct cli_command *cmd, const char *sub)
 {
-	printf("nicfit %s - %s\n\nusage: %s\n", cmd->name, cmd->summary, cmd->usage);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	if (cmd)
+		cli_print_help(f, cmd, sub);
+	else
+		cli_print_overview(f);
+	if (fclose(f)) {
+		free(text);
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	}
+	nicfit_buf_add(&c->out, text, len);
+	free(text);
+	return nicfit_buf_error(&c->out) ? cli_error(NICFIT_E_NOMEM, "out of memory") : 0;
+}
+
+const char *const *cli_command_names(void)
+{
+	static const char *names[NCOMMANDS + 1];
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	names[NCOMMANDS] = NULL;
+	return names;
+}
+
+const char *cli_command_suggest(const char *typed)
+{
+	return nicfit_suggest(typed, cli_command_names());
+}
+
+/*
+ * The command's summary and usage, then the options from the table: of
+ * the subcommand when one is named (`nicfit help calc pcie`), else of the
+ * command itself, else of each subcommand in turn.
+ */
+void cli_print_help(FILE *f, const struct cli_command *cmd, const char *sub)
+{
+	const struct cli_optset *set = sub ? cli_optset_find(cmd->name, sub) : NULL;
+	const char *const *subs;
+	size_t i;
+
+	fprintf(f, "nicfit %s - %s\n\nusage: %s\n", cmd->name, cmd->summary, cmd->usage);
+	if (set) {
+		cli_print_options(set, f);
+		return;
+	}
+	cli_print_options(cli_optset_find(cmd->name, NULL), f);
+	subs = cli_subcommands(cmd->name);
+	for (i = 0; subs[i]; i++)
+		cli_print_options(cli_optset_find(cmd->name, subs[i]), f);
 }
 
 int cli_check_format(const struct cli *c, const char *name, unsigned formats)
@@ -304,15 +373,22 @@ static int cmd_help(struct cli *c, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (argc < 2) {
-		cli_print_overview(stdout);
-		return 0;
+		return cli_help_out(c, NULL, NULL);
 	}
-	if (argc > 2)
+	if (argc > 3)
 		return cli_usage("help");
 	cmd = cli_find(argv[1]);
-	if (!cmd)
+	if (!cmd) {
+		const char *near = cli_command_suggest(argv[1]);
+
+		if (near)
+			return cli_error(NICFIT_E_USAGE, "help: no command '%s' (did you mean '%s'?)",
+					 argv[1], near);
 		return cli_error(NICFIT_E_USAGE, "help: no command '%s' (see 'nicfit help')",
 				 argv[1]);
-	cli_print_help(cmd);
-	return 0;
+	}
+	if (argc == 3 && !cli_optset_find(cmd->name, argv[2]))
+		return cli_error(NICFIT_E_USAGE, "help: %s has no subcommand '%s'", cmd->name,
+				 argv[2]);
+	return cli_help_out(c, cmd, argc == 3 ? argv[2] : NULL);
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 #include "util.h"
 #include "nicfit/version.h"
 
@@ -62,6 +63,22 @@ static int take_globals(struct cli *c, int *argcp, char **argv)
 			color = 0;
 		} else if (!strcmp(a, "--color")) {
 			color = 1;
+		} else if (!strncmp(a, "--color=", 8)) {
+			color = !strcmp(a + 8, "always") ? 1 : !strcmp(a + 8, "never") ? 0 :
+				!strcmp(a + 8, "auto") ? -1 : -2;
+			if (color == -2)
+				return cli_error(NICFIT_E_USAGE, "--color '%.32s': use auto, always or never",
+						 a + 8);
+		} else if (!strcmp(a, "--noheadings")) {
+			c->view.noheadings = 1;
+		} else if (!strcmp(a, "--raw")) {
+			c->view.raw = 1;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--columns") || !strncmp(a, "--columns=", 10)) {
+			v = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!v || !*v)
+				return cli_error(NICFIT_E_USAGE, "%s needs a list of columns (-o part,qty)",
+						 a[1] == 'o' ? "-o" : "--columns");
+			c->view.columns = v;
 		} else if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
 			v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
 			if (!v)
@@ -82,13 +99,50 @@ static int take_globals(struct cli *c, int *argcp, char **argv)
 	}
 	argv[o] = NULL;
 	*argcp = o;
-	if (color < 0)
-		color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
-	else if (color > 0 && getenv("NO_COLOR"))
-		color = 0;
+	/* auto: a terminal that can show colour, and no NO_COLOR (no-color.org);
+	 * --color=always is the user's explicit wish and wins over NO_COLOR */
+	if (color < 0) {
+		const char *term = getenv("TERM"), *no = getenv("NO_COLOR");
+
+		color = isatty(STDOUT_FILENO) && !(no && *no) && !(term && !strcmp(term, "dumb"));
+	}
 	if (color)
 		c->emit_flags |= NICFIT_EMIT_COLOR;
 	return 0;
+}
+
+/* "--help" or "-h" anywhere before "--": `nicfit calc pcie --help` is help too. */
+static int wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 2; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
+}
+
+/*
+ * The commands that hand "--key value" pairs to the library (plan,
+ * cluster, calc NAME, decode) have their options checked against the
+ * table here, so that a mistyped one is named as typed, with the nearest
+ * option, before the library sees it as an unknown setting.
+ */
+static int check_spec_args(const struct cli_command *cmd, int argc, char **argv)
+{
+	static const char *const checked[] = { "plan", "cluster", "decode", NULL };
+	const struct cli_optset *set = NULL;
+	size_t i;
+
+	if (!strcmp(cmd->name, "calc")) {
+		if (argc > 1)
+			set = cli_optset_find("calc", argv[1]);
+		return set ? cli_check_args(set, argc, argv, 2) : 0;
+	}
+	for (i = 0; checked[i]; i++)
+		if (!strcmp(cmd->name, checked[i]))
+			set = cli_optset_find(cmd->name, NULL);
+	return set ? cli_check_args(set, argc, argv, 1) : 0;
 }
 
 static int write_all(int fd, const char *p, size_t n)
@@ -129,25 +183,51 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		cli_print_overview(stdout);
-		return 0;
+		c.view.width = cli_term_width(STDOUT_FILENO);
+		rc = cli_help_out(&c, NULL, NULL);
+		goto out;
+	}
+	if (argv[1][0] == '-') {
+		const char *near = cli_opt_suggest(cli_global_opts(), argv[1]);
+
+		if (near && strcmp(near, argv[1]))
+			cli_error(NICFIT_E_USAGE, "unknown option '%.64s' (did you mean '%s'?)",
+				  argv[1], near);
+		else
+			cli_error(NICFIT_E_USAGE, "unknown option '%.64s' (see 'nicfit help')",
+				  argv[1]);
+		return 64;
 	}
 	cmd = cli_find(argv[1]);
 	if (!cmd) {
-		cli_error(NICFIT_E_USAGE, "'%.64s' is not a nicfit command (see 'nicfit help')",
-			  argv[1]);
+		const char *near = cli_command_suggest(argv[1]);
+
+		if (near)
+			cli_error(NICFIT_E_USAGE, "'%.64s' is not a nicfit command (did you mean "
+				  "'%s'?)", argv[1], near);
+		else
+			cli_error(NICFIT_E_USAGE, "'%.64s' is not a nicfit command (see 'nicfit help')",
+				  argv[1]);
 		return 64;
 	}
-	if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
-		cli_print_help(cmd);
-		return 0;
+	if (wants_help(argc, argv)) {
+		c.view.width = cli_term_width(STDOUT_FILENO);
+		rc = cli_help_out(&c, cmd, argc > 2 && argv[2][0] != '-' ? argv[2] : NULL);
+		goto out;
 	}
+	rc = check_spec_args(cmd, argc - 1, argv + 1);
+	if (rc)
+		return rc;
 	rc = cli_check_format(&c, cmd->name, cmd->formats);
 	if (rc) {
 		cli_release(&c);
 		return rc;
 	}
+	c.view.width = c.fmt == NICFIT_FMT_TEXT ? cli_term_width(STDOUT_FILENO) : 0;
 	rc = cmd->fn(&c, argc - 1, argv + 1);
+out:
+	if (c.out.len && c.view.width && cli_wrap(&c.out, c.view.width))
+		rc = cli_error(NICFIT_E_NOMEM, "out of memory");
 	if (c.out.len && write_all(STDOUT_FILENO, c.out.data, c.out.len)) {
 		if (errno != EPIPE)
 			rc = cli_error(NICFIT_E_IO, "cannot write output: %s", strerror(errno));

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "options.h"
 
 /* Set once by main() before a command runs; only read afterwards. */
 static const struct cli_command *(*usage_find)(const char *name);
@@ -69,7 +70,7 @@ struct nicfit_emit *cli_emitter(struct cli *c)
 {
 	struct nicfit_emit *e = nicfit_emit_new(c->fmt, c->emit_flags, 0);
 
-	if (!e) {
+	if (!e || nicfit_emit_set_view(e, &c->view)) {
 		cli_error(NICFIT_E_NOMEM, "out of memory");
 		exit(70);
 	}
@@ -106,21 +107,27 @@ int cli_usage(const char *name)
 	return 64;
 }
 
-int cli_getopt(int argc, char **argv, const char *shortopts,
-	       const struct option *longopts, const char *name)
+int cli_getopt(int argc, char **argv, const char *name)
 {
+	const struct option *longopts = cli_longopts(name);
+	const char *near;
 	int ch;
 
 	opterr = 0;
-	ch = getopt_long(argc, argv, shortopts, longopts, NULL);
+	ch = getopt_long(argc, argv, "", longopts, NULL);
 	if (ch == '?' || ch == ':') {
+		const char *typed = argv[optind - 1];
+
 		if (optopt && optopt < 256 && ch == '?')
 			cli_error(NICFIT_E_USAGE, "%s: unknown option '-%c'", name, optopt);
-		else if (ch == '?' && argv[optind - 1] && !optopt)
-			cli_error(NICFIT_E_USAGE, "%s: unknown option '%s'", name, argv[optind - 1]);
+		else if (ch == '?' && typed && !optopt &&
+			 (near = cli_opt_suggest(cli_optset_find(name, NULL), typed)))
+			cli_error(NICFIT_E_USAGE, "%s: unknown option '%.64s' (did you mean '%s'?)",
+				  name, typed, near);
+		else if (ch == '?' && typed && !optopt)
+			cli_error(NICFIT_E_USAGE, "%s: unknown option '%.64s'", name, typed);
 		else
-			cli_error(NICFIT_E_USAGE, "%s: option '%s' needs a value", name,
-				  argv[optind - 1]);
+			cli_error(NICFIT_E_USAGE, "%s: option '%s' needs a value", name, typed);
 		cli_usage(name);
 		return '?';
 	}

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "alloc_int.h"
+#include "emit_int.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
 #include "svg_int.h"
@@ -41,6 +42,8 @@ struct nicfit_emit {
 	int err;            /* first misuse or allocation failure */
 	int in_table;
 	struct table t;
+	struct nicfit_emit_view view;
+	char *columns;      /* the view's column list, owned */
 };
 
 double nicfit_round4(double v)
@@ -86,12 +89,31 @@ void nicfit_emit_free(struct nicfit_emit *e)
 	table_clear(&e->t);
 	json_decref(e->root);
 	nicfit_buf_release(&e->text);
+	free(e->columns);
 	free(e);
 }
 
 enum nicfit_format nicfit_emit_format(const struct nicfit_emit *e)
 {
 	return e->fmt;
+}
+
+int nicfit_emit_set_view(struct nicfit_emit *e, const struct nicfit_emit_view *v)
+{
+	char *cols = v->columns ? strdup(v->columns) : NULL;
+
+	if (v->columns && !cols)
+		return NICFIT_E_NOMEM;
+	free(e->columns);
+	e->view = *v;
+	e->columns = cols;
+	e->view.columns = cols;
+	return 0;
+}
+
+unsigned nicfit_emit_width(const struct nicfit_emit *e)
+{
+	return e->view.width;
 }
 
 int nicfit_emit_is_text(const struct nicfit_emit *e)
@@ -679,17 +701,6 @@ static const char *title(const struct nicfit_column *c)
 	return c->title ? c->title : c->key ? c->key : "";
 }
 
-/* Display width of UTF-8 text: count code points, not bytes. */
-static size_t width(const char *s)
-{
-	size_t w = 0;
-
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			w++;
-	return w;
-}
-
 static void csv_field(struct nicfit_buf *b, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
@@ -717,49 +728,13 @@ static void md_field(struct nicfit_buf *b, const char *s)
 static void table_text(struct nicfit_emit *e)
 {
 	struct table *t = &e->t;
-	size_t nrows = t->ncells / (size_t)t->ncols, r;
-	size_t *w = calloc((size_t)t->ncols, sizeof(*w));
-	int c;
+	int rc = nicfit__table_text(&e->text, t->cols, t->ncols, t->cells,
+				    t->ncells / (size_t)t->ncols, &e->view,
+				    nicfit_emit_color(e, NICFIT_COLOR_BOLD),
+				    nicfit_emit_color(e, NICFIT_COLOR_RESET));
 
-	if (!w) {
-		fail(e, NICFIT_E_NOMEM);
-		return;
-	}
-	for (c = 0; c < t->ncols; c++)
-		w[c] = width(title(&t->cols[c]));
-	for (r = 0; r < nrows; r++)
-		for (c = 0; c < t->ncols; c++) {
-			size_t n = width(t->cells[r * (size_t)t->ncols + (size_t)c]);
-			if (n > w[c])
-				w[c] = n;
-		}
-	for (r = 0; r <= nrows; r++) {
-		size_t line = e->text.len;
-
-		nicfit_buf_puts(&e->text, "  ");
-		if (r == 0)
-			nicfit_buf_puts(&e->text, nicfit_emit_color(e, NICFIT_COLOR_BOLD));
-		for (c = 0; c < t->ncols; c++) {
-			const char *s = r == 0 ? title(&t->cols[c])
-					       : t->cells[(r - 1) * (size_t)t->ncols + (size_t)c];
-			size_t pad = w[c] - width(s);
-
-			if (c)
-				nicfit_buf_puts(&e->text, "  ");
-			if (t->cols[c].right)
-				nicfit_buf_addchn(&e->text, ' ', pad);
-			nicfit_buf_puts(&e->text, s);
-			if (!t->cols[c].right && c + 1 < t->ncols)
-				nicfit_buf_addchn(&e->text, ' ', pad);
-		}
-		if (r == 0)
-			nicfit_buf_puts(&e->text, nicfit_emit_color(e, NICFIT_COLOR_RESET));
-		/* no trailing blanks */
-		while (e->text.len > line && e->text.data[e->text.len - 1] == ' ')
-			nicfit_buf_truncate(&e->text, e->text.len - 1);
-		nicfit_buf_addch(&e->text, '\n');
-	}
-	free(w);
+	if (rc)
+		fail(e, rc);
 }
 
 static void table_md(struct nicfit_emit *e)
@@ -796,12 +771,13 @@ static void table_csv(struct nicfit_emit *e)
 	size_t nrows = t->ncells / (size_t)t->ncols, r;
 	int c;
 
-	for (c = 0; c < t->ncols; c++) {
+	for (c = 0; c < t->ncols && !e->view.noheadings; c++) {
 		if (c)
 			nicfit_buf_addch(&e->text, ',');
 		csv_field(&e->text, t->cols[c].key ? t->cols[c].key : title(&t->cols[c]));
+		if (c + 1 == t->ncols)
+			nicfit_buf_puts(&e->text, "\r\n");
 	}
-	nicfit_buf_puts(&e->text, "\r\n");
 	for (r = 0; r < nrows; r++) {
 		for (c = 0; c < t->ncols; c++) {
 			if (c)

@@ -12,7 +12,6 @@
 #include "nicfit/emit.h"
 #include "nicfit/version.h"
 
-#define WRAP 96
 
 /* A finding's device and fix as printed: every audit finding has both. */
 #define DEVICE(f) ((f)->device ? (f)->device : "host")
@@ -86,18 +85,26 @@ static size_t cols(const char *s, size_t n)
 	return w;
 }
 
-/* Prose wrapped at WRAP columns, every line indented by ind spaces. */
+/*
+ * Prose indented by ind spaces, wrapped at the terminal's width with the
+ * lead's hanging indent; one line when the output is not a terminal, so
+ * that grep and diff see a finding whole.
+ */
 static void wrapped(struct nicfit_emit *e, int ind, const char *lead, const char *s)
 {
 	char line[1024];
-	size_t len = 0, w0 = (size_t)ind + cols(lead, strlen(lead));
+	size_t len = 0, w0 = (size_t)ind + cols(lead, strlen(lead)), wrap = nicfit_emit_width(e);
 	int first = 1;
 
+	if (!wrap) {
+		nicfit_emit_printf(e, "%*s%s%s\n", ind, "", lead, s);
+		return;
+	}
 	while (*s) {
 		size_t wl = strcspn(s, " ");
 		size_t wc = cols(s, wl);
 
-		if (len && w0 + cols(line, len) + 1 + wc > WRAP) {
+		if (len && w0 + cols(line, len) + 1 + wc > wrap) {
 			line[len] = '\0';
 			nicfit_emit_printf(e, "%*s%s%s\n", ind, "", first ? lead : "", line);
 			if (first) {

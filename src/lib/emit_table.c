@@ -1,0 +1,244 @@
+/*
+ * emit_table.c - text tables, laid out by libsmartcols (util-linux's table
+ * library, the one lsblk and findmnt print with): column widths, right
+ * alignment of numbers, and, when the output has a width (a terminal),
+ * fitting the table into it by wrapping the last column at word
+ * boundaries and truncating the others as libsmartcols does. Without a
+ * width (piped output) nothing is wrapped or cut. The view also selects
+ * columns (`-o`), drops the header (`--noheadings`) and prints raw rows
+ * (`--raw`: one space between cells, blanks inside a cell escaped as
+ * \x20, so that `cut -d' '` and awk can split them).
+ *
+ * Tables are indented by two spaces, as every text section is, except in
+ * raw mode, whose lines are for programs.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libsmartcols.h>
+
+#include "emit_int.h"
+
+
+
+/* Display columns of UTF-8 text: code points, not bytes. */
+static size_t cols_of(const char *s, size_t n)
+{
+	size_t w = 0, i;
+
+	for (i = 0; i < n && s[i]; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			w++;
+	return w;
+}
+
+/* The widest word: a wrapped column is never narrower. */
+static size_t word_chunk(const struct libscols_column *cl, const char *data, void *u)
+{
+	size_t best = 0;
+
+	(void)cl;
+	(void)u;
+	while (data && *data) {
+		size_t n = strcspn(data, " "), w = cols_of(data, n);
+
+		if (w > best)
+			best = w;
+		data += n;
+		while (*data == ' ')
+			data++;
+	}
+	return best;
+}
+
+/* End the current line of a wrapped cell at the last blank that fits. */
+static char *word_next(const struct libscols_column *cl, char *data, void *u)
+{
+	size_t width = scols_column_get_width(cl), w = 0;
+	char *cut = NULL, *p;
+
+	(void)u;
+	if (!data || !width)
+		return NULL;
+	for (p = data; *p; p++) {
+		if (((unsigned char)*p & 0xC0) != 0x80)
+			w++;
+		if (*p == ' ' && w <= width + 1)
+			cut = p;
+		if (w > width)
+			break;
+	}
+	if (!*p || !cut)
+		return NULL;
+	*cut = '\0';
+	for (p = cut + 1; *p == ' '; p++)
+		;
+	return *p ? p : NULL;
+}
+
+/* Is column name (key or title) in the comma-separated list? Its position, or -1. */
+static int wanted(const char *list, const struct nicfit_column *c)
+{
+	const char *p = list;
+	int pos = 0;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if ((c->key && strlen(c->key) == n && !strncasecmp(c->key, p, n)) ||
+		    (c->title && strlen(c->title) == n && !strncasecmp(c->title, p, n)))
+			return pos;
+		p += n;
+		if (*p == ',')
+			p++;
+		pos++;
+	}
+	return -1;
+}
+
+/* The columns to show, in order, into order[]; returns how many. */
+static int choose(const struct nicfit_column *cols, int ncols, const char *list, int *order)
+{
+	int c, n = 0, pos;
+
+	if (list && *list) {
+		/* the listed columns this table has, in the list's order */
+		for (pos = 0; pos < 64; pos++)
+			for (c = 0; c < ncols; c++)
+				if (wanted(list, &cols[c]) == pos)
+					order[n++] = c;
+		if (n)
+			return n;
+	}
+	for (c = 0; c < ncols; c++)
+		order[c] = c;
+	return ncols;
+}
+
+/*
+ * When the table is wider than `avail`, which columns wrap and at what
+ * width (hint[k] > 0): the widest text columns, one after another, each
+ * down to the room the others leave but never below its longest word, so
+ * that a table that fits is printed as it is and ids are never cut.
+ */
+static void plan_widths(const struct nicfit_column *cols, char *const *cells, int ncols,
+			size_t nrows, const int *order, int n, unsigned avail, size_t *hint)
+{
+	size_t w[64], minw[64], total = 0;
+	size_t r;
+	int k;
+
+	for (k = 0; k < n && k < 64; k++) {
+		const struct nicfit_column *c = &cols[order[k]];
+		const char *t = c->title ? c->title : c->key ? c->key : "";
+
+		w[k] = cols_of(t, strlen(t));
+		minw[k] = word_chunk(NULL, t, NULL);
+		for (r = 0; r < nrows; r++) {
+			const char *s = cells[r * (size_t)ncols + (size_t)order[k]];
+			size_t cw = cols_of(s, strlen(s)), mw = word_chunk(NULL, s, NULL);
+
+			if (cw > w[k])
+				w[k] = cw;
+			if (mw > minw[k])
+				minw[k] = mw;
+		}
+		hint[k] = 0;
+		total += w[k] + (k ? 2 : 0);
+	}
+	while (total > avail) {
+		int best = -1;
+
+		for (k = 0; k < n && k < 64; k++)
+			if (!cols[order[k]].right && !hint[k] && w[k] > minw[k] &&
+			    (best < 0 || w[k] > w[best]))
+				best = k;
+		if (best < 0)
+			return;
+		{
+			size_t over = total - avail, to = w[best] > minw[best] + over ? w[best] - over
+									    : minw[best];
+
+			total -= w[best] - to;
+			hint[best] = to;
+		}
+	}
+}
+
+int nicfit__table_text(struct nicfit_buf *out, const struct nicfit_column *cols, int ncols,
+		       char *const *cells, size_t nrows, const struct nicfit_emit_view *v,
+		       const char *bold, const char *reset)
+{
+	struct libscols_table *tb = scols_new_table();
+	int *order = calloc((size_t)ncols, sizeof(*order)), n, k, rc = 0, fit;
+	size_t hint[64];
+	char *text = NULL, *p;
+	size_t r;
+
+	if (!tb || !order) {
+		free(order);
+		scols_unref_table(tb);
+		return NICFIT_E_NOMEM;
+	}
+	n = choose(cols, ncols, v->columns, order);
+	if (n > 64)
+		n = 64;
+	scols_table_set_column_separator(tb, v->raw ? " " : "  ");
+	scols_table_enable_raw(tb, v->raw);
+	scols_table_enable_noheadings(tb, v->noheadings);
+	fit = v->width > 2 && !v->raw;
+	if (fit) {
+		scols_table_set_termwidth(tb, v->width - 2);
+		scols_table_set_termforce(tb, SCOLS_TERMFORCE_ALWAYS);
+	} else {
+		scols_table_set_termforce(tb, SCOLS_TERMFORCE_NEVER);
+	}
+	if (fit)
+		plan_widths(cols, cells, ncols, nrows, order, n, v->width - 2, hint);
+	for (k = 0; k < n && !rc; k++) {
+		const struct nicfit_column *c = &cols[order[k]];
+		int wrap = fit && hint[k] > 0;
+		int flags = (c->right ? SCOLS_FL_RIGHT : 0) | (wrap ? SCOLS_FL_WRAP : 0);
+		struct libscols_column *cl = scols_table_new_column(
+			tb, c->title ? c->title : c->key ? c->key : "", wrap ? (double)hint[k] : 0, flags);
+
+		if (!cl)
+			rc = NICFIT_E_NOMEM;
+		else if (wrap && scols_column_set_wrapfunc(cl, word_chunk, word_next, NULL))
+			rc = NICFIT_E_NOMEM;
+	}
+	for (r = 0; r < nrows && !rc; r++) {
+		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+		for (k = 0; k < n && ln; k++)
+			if (scols_line_set_data(ln, (size_t)k, cells[r * (size_t)ncols + (size_t)order[k]]))
+				ln = NULL;
+		if (!ln)
+			rc = NICFIT_E_NOMEM;
+	}
+	if (!rc && scols_print_table_to_string(tb, &text))
+		rc = NICFIT_E_NOMEM;
+	/* Indent, bold the header, and drop the blanks libsmartcols pads with. */
+	for (p = text, r = 0; !rc && p && *p; r++) {
+		size_t len = strcspn(p, "\n"), end = len;
+
+		while (end && p[end - 1] == ' ')
+			end--;
+		if (!v->raw)
+			nicfit_buf_puts(out, "  ");
+		if (r == 0 && !v->noheadings)
+			nicfit_buf_puts(out, bold);
+		nicfit_buf_add(out, p, end);
+		if (r == 0 && !v->noheadings)
+			nicfit_buf_puts(out, reset);
+		nicfit_buf_addch(out, '\n');
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	free(text);
+	free(order);
+	scols_unref_table(tb);
+	return rc;
+}
