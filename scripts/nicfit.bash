@@ -5,6 +5,11 @@ _nicfit_ids()
 	nicfit catalog list $1 -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4
 }
 
+_nicfit_codes()
+{
+	nicfit help findings -j 2>/dev/null | grep -o '"code":"[^"]*"' | cut -d'"' -f4
+}
+
 _nicfit()
 {
 	local cur prev words cword
@@ -29,7 +34,7 @@ _nicfit()
 	esac
 	case $cmd:$sub:$prev in
 	audit:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-	audit:*:--ignore) COMPREPLY=($(compgen -W "gpu-nic-cross-socket vpi-port-mode fit-not-checked replica-does-not-fit training-state-does-not-fit not-enough-servers frontend-nic-unknown frontend-25g frontend-datasets backend-nic-unknown backend-no-rdma backend-not-infiniband no-slot no-backend-card move-installed-card no-slot-for-gpus too-many-gpus storage-no-slot frontend-no-slot backend-capped irdma-gpudirect backend-driver-ended roce-v1-only backend-below-target below-200g-guidance gdr-level switch-speed switch-fabric fabric-too-large generic-switch roce-lossless intel-module-coding gpu-pcie-downtrained rdma-storage unverified-data unpriced cluster-uplink-group cluster-breakout-unverified cluster-blocking cluster-rail-only cluster-back-to-back cluster-nic-not-ib cluster-nic-no-rdma cluster-not-lossless cluster-nic-slower cluster-nic-ports cluster-single-homed cluster-rack-full cluster-ports-cannot-meet cluster-optics-only nic-pcie-starved nic-flash-recovery nic-card-pcie-bound nic-ports-exceed-pcie nic-port-slow nic-no-driver nic-rdma-not-loaded plan-backend-missing plan-backend-slower plan-fabric-differs plan-frontend-slower plan-backend-not-needed plan-rails-short link-width-downtrained link-speed-downtrained link-downtrained gpu-slot-narrow path-narrower gpu-link-idle gpu-slot-older-gen nic-wrong-socket gdr-no-peermem gpu-nic-no-gdr-path gpu-nic-locality-unknown ib-no-subnet-manager rdma-port-down roce-no-routable-gid roce-no-pfc roce-mtu gpu-no-driver acs-redirect numa-locality-unknown pcie-mps-small pcie-mrrs-small iommu-translated no-rdma-nic intel-700-no-link host-virtual sysfs-read-problems sysfs-unreadable numa-nodes kernel gpu-driver bios peermem gdr-kernel iommu audit-privileges numa-node link-width link-speed link-capability path-bandwidth part-number driver firmware pcie-mps pcie-mrrs netdev-missing rdma-missing port-down port-speed port-rate link-layer mtu pfc pair-path gdr not-checked hardware-differs audit-unreadable host-missing" -- "$cur")); return ;;
+	audit:*:--ignore) COMPREPLY=($(compgen -W "$(_nicfit_codes)" -- "$cur")); return ;;
 	audit:*:--pci-ids) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	audit:*:--plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	calc:pcie:--gen) COMPREPLY=($(compgen -W "1 2 3 4 5 6" -- "$cur")); return ;;
@@ -53,7 +58,7 @@ _nicfit()
 	cluster:*:--mgmt-ports) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
 	cluster:*:--spec) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	cluster:*:--port-map) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-	fleet:*:--ignore) COMPREPLY=($(compgen -W "gpu-nic-cross-socket vpi-port-mode fit-not-checked replica-does-not-fit training-state-does-not-fit not-enough-servers frontend-nic-unknown frontend-25g frontend-datasets backend-nic-unknown backend-no-rdma backend-not-infiniband no-slot no-backend-card move-installed-card no-slot-for-gpus too-many-gpus storage-no-slot frontend-no-slot backend-capped irdma-gpudirect backend-driver-ended roce-v1-only backend-below-target below-200g-guidance gdr-level switch-speed switch-fabric fabric-too-large generic-switch roce-lossless intel-module-coding gpu-pcie-downtrained rdma-storage unverified-data unpriced cluster-uplink-group cluster-breakout-unverified cluster-blocking cluster-rail-only cluster-back-to-back cluster-nic-not-ib cluster-nic-no-rdma cluster-not-lossless cluster-nic-slower cluster-nic-ports cluster-single-homed cluster-rack-full cluster-ports-cannot-meet cluster-optics-only nic-pcie-starved nic-flash-recovery nic-card-pcie-bound nic-ports-exceed-pcie nic-port-slow nic-no-driver nic-rdma-not-loaded plan-backend-missing plan-backend-slower plan-fabric-differs plan-frontend-slower plan-backend-not-needed plan-rails-short link-width-downtrained link-speed-downtrained link-downtrained gpu-slot-narrow path-narrower gpu-link-idle gpu-slot-older-gen nic-wrong-socket gdr-no-peermem gpu-nic-no-gdr-path gpu-nic-locality-unknown ib-no-subnet-manager rdma-port-down roce-no-routable-gid roce-no-pfc roce-mtu gpu-no-driver acs-redirect numa-locality-unknown pcie-mps-small pcie-mrrs-small iommu-translated no-rdma-nic intel-700-no-link host-virtual sysfs-read-problems sysfs-unreadable numa-nodes kernel gpu-driver bios peermem gdr-kernel iommu audit-privileges numa-node link-width link-speed link-capability path-bandwidth part-number driver firmware pcie-mps pcie-mrrs netdev-missing rdma-missing port-down port-speed port-rate link-layer mtu pfc pair-path gdr not-checked hardware-differs audit-unreadable host-missing" -- "$cur")); return ;;
+	fleet:*:--ignore) COMPREPLY=($(compgen -W "$(_nicfit_codes)" -- "$cur")); return ;;
 	plan:*:--spec) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	plan:*:--server) COMPREPLY=($(compgen -W "$(_nicfit_ids servers)" -- "$cur")); return ;;
 	plan:*:--gpu) COMPREPLY=($(compgen -W "$(_nicfit_ids gpus)" -- "$cur")); return ;;

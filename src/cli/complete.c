@@ -17,7 +17,6 @@
 
 #include "cli.h"
 #include "options.h"
-#include "nicfit/finding.h"
 #include "nicfit/plan.h"
 
 static const char *const format_names[] = { "text", "json", "md", "csv", "svg" };
@@ -42,7 +41,7 @@ static const char *catalog_kind(const char *complete)
 /* The fixed words a value completes to ("@formats", "@examples", a list), into b. */
 static void fixed_words(struct nicfit_buf *b, const char *complete, const char *cmd)
 {
-	size_t i, n;
+	size_t i;
 
 	b->len = 0;
 	if (b->data)
@@ -59,11 +58,6 @@ static void fixed_words(struct nicfit_buf *b, const char *complete, const char *
 	} else if (!strcmp(complete, "@examples")) {
 		for (i = 0; nicfit_plan_examples[i].name; i++)
 			nicfit_buf_addf(b, "%s%s", i ? " " : "", nicfit_plan_examples[i].name);
-	} else if (!strcmp(complete, "@codes")) {
-		const struct nicfit_code_info *codes = nicfit_codes(&n);
-
-		for (i = 0; i < n; i++)
-			nicfit_buf_addf(b, "%s%s", i ? " " : "", codes[i].code);
 	} else if (!strcmp(complete, "@commands")) {
 		const char *const *names = cli_command_names();
 
@@ -94,6 +88,8 @@ static void bash_action(FILE *f, const char *complete, const char *cmd, struct n
 		fprintf(f, "COMPREPLY=($(compgen -W \"$(_nicfit_ids %s)\" -- \"$cur\"))", kind);
 	else if (!strcmp(complete, "@ids"))
 		fputs("COMPREPLY=($(compgen -W \"$(_nicfit_ids)\" -- \"$cur\"))", f);
+	else if (!strcmp(complete, "@codes"))
+		fputs("COMPREPLY=($(compgen -W \"$(_nicfit_codes)\" -- \"$cur\"))", f);
 	else {
 		fixed_words(w, complete, cmd);
 		fprintf(f, "COMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))", w->data ? w->data : "");
@@ -154,6 +150,8 @@ static void write_bash(FILE *f)
 	      "# option tables (install as bash-completion/completions/nicfit).\n"
 	      "_nicfit_ids()\n{\n"
 	      "\tnicfit catalog list $1 -j 2>/dev/null | grep -o '\"id\":\"[^\"]*\"' | cut -d'\"' -f4\n"
+	      "}\n\n_nicfit_codes()\n{\n"
+	      "\tnicfit help findings -j 2>/dev/null | grep -o '\"code\":\"[^\"]*\"' | cut -d'\"' -f4\n"
 	      "}\n\n_nicfit()\n{\n"
 	      "\tlocal cur prev words cword\n"
 	      "\t_init_completion 2>/dev/null || {\n"
@@ -247,6 +245,8 @@ static void zsh_action(FILE *f, const char *complete, const char *cmd, struct ni
 		fprintf(f, "{_nicfit_ids %s}", kind);
 	else if (!strcmp(complete, "@ids"))
 		fputs("{_nicfit_ids}", f);
+	else if (!strcmp(complete, "@codes"))
+		fputs("{_nicfit_codes}", f);
 	else {
 		fixed_words(w, complete, cmd);
 		fprintf(f, "(%s)", w->data ? w->data : "");
@@ -307,6 +307,11 @@ static void write_zsh(FILE *f)
 	      "\tlocal -a ids\n"
 	      "\tids=(${(f)\"$(nicfit catalog list $1 -j 2>/dev/null | grep -o '\"id\":\"[^\"]*\"' | cut -d'\"' -f4)\"})\n"
 	      "\tcompadd -a ids\n"
+	      "}\n\n"
+	      "_nicfit_codes() {\n"
+	      "\tlocal -a codes\n"
+	      "\tcodes=(${(f)\"$(nicfit help findings -j 2>/dev/null | grep -o '\"code\":\"[^\"]*\"' | cut -d'\"' -f4)\"})\n"
+	      "\tcompadd -a codes\n"
 	      "}\n\n"
 	      "_nicfit() {\n"
 	      "\tlocal curcontext=\"$curcontext\" state line\n"
@@ -389,6 +394,8 @@ static void fish_values(FILE *f, const char *complete, const char *cmd, struct n
 		fprintf(f, " -x -a '(__nicfit_ids %s)'", kind);
 	else if (!strcmp(complete, "@ids"))
 		fputs(" -x -a '(__nicfit_ids)'", f);
+	else if (!strcmp(complete, "@codes"))
+		fputs(" -x -a '(__nicfit_codes)'", f);
 	else {
 		fixed_words(w, complete, cmd);
 		fputs(" -x -a ", f);
@@ -425,6 +432,9 @@ static void write_fish(FILE *f)
 	      "# option tables (install as fish/vendor_completions.d/nicfit.fish).\n"
 	      "function __nicfit_ids\n"
 	      "    nicfit catalog list $argv -j 2>/dev/null | string match -r -a -g '\"id\":\"([^\"]*)\"'\n"
+	      "end\n"
+	      "function __nicfit_codes\n"
+	      "    nicfit help findings -j 2>/dev/null | string match -r -a -g '\"code\":\"([^\"]*)\"'\n"
 	      "end\n"
 	      "complete -c nicfit -f\n", f);
 	for (i = 0; names[i]; i++) {

@@ -67,9 +67,9 @@ print(max([len(l) for l in t.split("\n")] + [0]))' "$tmp/out")
 done <"$tmp/cmds"
 
 # Colour: never with TERM=dumb or NO_COLOR on a terminal; --color=always wins.
-COLUMNS=80 TERM=dumb script -qec "$NICFIT plan --example=training" /dev/null >"$tmp/out" 2>&1
+COLUMNS=80 TERM=dumb env -u NO_COLOR script -qec "$NICFIT plan --example=training" /dev/null >"$tmp/out" 2>&1
 grep -q "$(printf '\033')\[" "$tmp/out" && bad "TERM=dumb: no colour" || ok "TERM=dumb: no colour"
-COLUMNS=80 TERM=xterm script -qec "$NICFIT plan --example=training" /dev/null >"$tmp/out" 2>&1
+COLUMNS=80 TERM=xterm env -u NO_COLOR script -qec "$NICFIT plan --example=training" /dev/null >"$tmp/out" 2>&1
 grep -q "$(printf '\033')\[" "$tmp/out" && ok "a terminal gets colour" || bad "a terminal gets colour"
 NO_COLOR=1 "$NICFIT" --color=always plan --example=training >"$tmp/out"
 grep -q "$(printf '\033')\[" "$tmp/out" && ok "--color=always wins over NO_COLOR" ||
