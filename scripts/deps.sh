@@ -2,7 +2,8 @@
 # Install the Debian packages nicfit needs, and only those that are missing.
 #
 #   scripts/deps.sh build    compiler, pkg-config, jansson, libmicrohttpd, cmocka, libarchive
-#   scripts/deps.sh check    build + what the test suite uses (lstopo, chromium, curl, jq, node, mandoc, python3)
+#   scripts/deps.sh check    build + what the test suite uses (lstopo, chromium, curl, jq, node, mandoc,
+#                            python3, promtool and node_exporter)
 #   scripts/deps.sh bench    check + what the benchmarks use (hyperfine, wrk, nginx)
 #
 # It asks apt-get only when something is missing, so a second run is silent and
@@ -13,8 +14,8 @@ group=${1:-build}
 pkgs="gcc make pkg-config libjansson-dev libmicrohttpd-dev libcmocka-dev libarchive-dev"
 case "$group" in
 build) ;;
-check) pkgs="$pkgs hwloc-nox chromium pciutils curl jq nodejs mandoc python3" ;;
-bench) pkgs="$pkgs hwloc-nox chromium pciutils curl jq nodejs mandoc python3 hyperfine wrk nginx-light valgrind" ;;
+check) pkgs="$pkgs hwloc-nox chromium pciutils curl jq nodejs mandoc python3 prometheus prometheus-node-exporter" ;;
+bench) pkgs="$pkgs hwloc-nox chromium pciutils curl jq nodejs mandoc python3 prometheus prometheus-node-exporter hyperfine wrk nginx-light valgrind" ;;
 *) echo "usage: scripts/deps.sh build|check|bench" >&2; exit 64 ;;
 esac
 
