@@ -7,11 +7,14 @@
 #   make fuzz            run the libFuzzer harnesses (clang) for FUZZ_SECONDS each
 #   make bench           benchmarks against peers (lstopo, nginx), printing ratios
 #   make install PREFIX=/usr/local
+#   make deb             the Debian packages (debian/), into $(B)/deb/
+#   make check-deb       build them, lintian, install them, run nicfit --version and man nicfit
 #
 # WERROR=1 turns warnings into errors (CI sets it).
 
 CC ?= cc
 PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
 DESTDIR ?=
 SANITIZE ?=
 WERROR ?= $(if $(CI),1,)
@@ -223,24 +226,39 @@ bench: all
 # The catalog is embedded in the binary and the library, so no copy of
 # data/ is installed: nothing would read it (overlays are given with --catalog).
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/nicfit \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PREFIX)/include/nicfit \
 		$(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/lib/pkgconfig
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 755 $(B)/nicfit $(DESTDIR)$(PREFIX)/bin/nicfit
-	install -m 644 $(B)/libnicfit.a $(DESTDIR)$(PREFIX)/lib/libnicfit.a
-	install -m 644 $(B)/libnicfit.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libnicfit.so.$(VERSION)
-	ln -sf libnicfit.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
-	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libnicfit.so
+	install -m 644 $(B)/libnicfit.a $(DESTDIR)$(LIBDIR)/libnicfit.a
+	install -m 644 $(B)/libnicfit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libnicfit.so.$(VERSION)
+	ln -sf libnicfit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libnicfit.so
 	install -m 644 include/nicfit/*.h $(DESTDIR)$(PREFIX)/include/nicfit/
 	install -m 644 docs/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 scripts/nicfit.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/nicfit
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' scripts/nicfit.pc.in \
-		>$(DESTDIR)$(PREFIX)/lib/pkgconfig/nicfit.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		scripts/nicfit.pc.in \
+		>$(DESTDIR)$(LIBDIR)/pkgconfig/nicfit.pc
+
+# The Debian packages, built from a copy of the tree (dpkg-buildpackage writes
+# beside the source, which would be outside this tree): $(B)/deb/*.deb.
+deb:
+	@command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null || \
+		{ echo "make deb needs dpkg-dev and debhelper (scripts/deps.sh deb)" >&2; exit 69; }
+	rm -rf $(B)/deb && mkdir -p $(B)/deb/nicfit-$(VERSION)
+	tar -c --exclude=./.git --exclude='./build*' --exclude=./$(B) . | tar -x -C $(B)/deb/nicfit-$(VERSION)
+	cd $(B)/deb/nicfit-$(VERSION) && dpkg-buildpackage -us -uc -b
+
+check-deb:
+	@scripts/deps.sh deb
+	@$(MAKE) --no-print-directory deb
+	@sh tests/check-deb.sh $(B)/deb
 
 clean:
 	rm -rf $(B)
 
 FORCE:
-.PHONY: all run check tests fixtures fuzz bench install clean deps deps-check FORCE
+.PHONY: all run check tests fixtures fuzz bench install clean deps deps-check deb check-deb FORCE
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -4,6 +4,7 @@
 #   scripts/deps.sh build    compiler, pkg-config, jansson, libmicrohttpd, cmocka, libarchive
 #   scripts/deps.sh check    build + what the test suite uses (lstopo, chromium, curl, jq, node, mandoc,
 #                            python3, promtool and node_exporter)
+#   scripts/deps.sh deb      build + what make deb and check-deb use (dpkg-dev, debhelper, lintian, man-db)
 #   scripts/deps.sh bench    check + what the benchmarks use (hyperfine, wrk, nginx)
 #
 # It asks apt-get only when something is missing, so a second run is silent and
@@ -15,8 +16,9 @@ pkgs="gcc make pkg-config libjansson-dev libmicrohttpd-dev libcmocka-dev libarch
 case "$group" in
 build) ;;
 check) pkgs="$pkgs hwloc-nox chromium pciutils curl jq nodejs mandoc python3 prometheus prometheus-node-exporter" ;;
+deb) pkgs="$pkgs dpkg-dev debhelper lintian man-db" ;;
 bench) pkgs="$pkgs hwloc-nox chromium pciutils curl jq nodejs mandoc python3 prometheus prometheus-node-exporter hyperfine wrk nginx-light valgrind" ;;
-*) echo "usage: scripts/deps.sh build|check|bench" >&2; exit 64 ;;
+*) echo "usage: scripts/deps.sh build|check|deb|bench" >&2; exit 64 ;;
 esac
 
 missing=
@@ -25,7 +27,7 @@ for p in $pkgs; do
 	[ "$st" = installed ] || missing="$missing $p"
 done
 # npm comes with some builds of nodejs (NodeSource) and separately in Debian's.
-if [ "$group" != build ] && ! command -v npm >/dev/null 2>&1; then missing="$missing npm"; fi
+if [ "$group" != build ] && [ "$group" != deb ] && ! command -v npm >/dev/null 2>&1; then missing="$missing npm"; fi
 [ -z "$missing" ] && exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then
