@@ -48,7 +48,7 @@ static const struct cli_command commands[] = {
 	  "\n"
 	  "Sizes: 40GB, 40GiB, or 70B (parameters). Speeds: 10G, 25GbE, 100Gb/s, EDR, HDR, NDR.\n"
 	  "Every assumption is listed in the output and can be changed with --assume NAME=VALUE.",
-	  FMT(NICFIT_FMT_TEXT) | FMT(NICFIT_FMT_JSON) },
+	  FMT_TEXTUAL },
 	{ "catalog", cmd_catalog, "list | show ID | check FILE: the parts nicfit plans with",
 	  "nicfit catalog list [nics|cables|switches|servers|gpus|models]\n"
 	  "nicfit catalog show ID\n"
