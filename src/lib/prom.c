@@ -81,8 +81,8 @@ void nicfit__prom_sample(struct nicfit_buf *b, const char *name, double v, ...)
 		nicfit_buf_addch(b, '}');
 	if (!isfinite(v))
 		nicfit_buf_puts(b, " NaN\n");
-	else if (v == floor(v) && fabs(v) < 1e15)
-		nicfit_buf_addf(b, " %.0f\n", v);
+	else if ((v == floor(v) || fabs(v) >= 1e6) && fabs(v) < 1e15)
+		nicfit_buf_addf(b, " %.0f\n", v); /* rates: whole bytes per second */
 	else
 		nicfit_buf_addf(b, " %.10g\n", v);
 }

@@ -8,8 +8,9 @@
  * /etc/kubernetes/node-feature-discovery/features.d/ whose name does not
  * start with a dot, one "name=value" per line, '#' lines being comments;
  * a name with a domain prefix ("nicfit.io/") becomes that label as it
- * is. nfd-master only writes labels of namespaces it allows: nicfit.io
- * needs `extraLabelNs: ["nicfit.io"]` in its configuration (docs/ops.md).
+ * is. nfd-master (0.13 on) writes labels of any namespace but
+ * kubernetes.io's; releases before it need `extraLabelNs: ["nicfit.io"]`
+ * in nfd-master's configuration (docs/ops.md).
  * Label values must be Kubernetes label values: 63 characters at most,
  * [A-Za-z0-9] at both ends, '-', '_' and '.' inside. Every value here is
  * one of a few words or a number, built by this file, never outside text.
