@@ -16,8 +16,8 @@ _nicfit()
 		esac
 	done
 	case $prev in
-	--format) COMPREPLY=($(compgen -W "text json md csv svg" -- "$cur")); return ;;
-	--catalog|--spec|--sysfs|--port-map|--pci-ids|--plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	--format) COMPREPLY=($(compgen -W "text json md csv svg prom nhc nfd" -- "$cur")); return ;;
+	--catalog|--spec|--sysfs|--port-map|--pci-ids|--plan|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--server) COMPREPLY=($(compgen -W "$(nicfit catalog list servers -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)" -- "$cur")); return ;;
 	--gpu) COMPREPLY=($(compgen -W "$(nicfit catalog list gpus -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)" -- "$cur")); return ;;
 	--model) COMPREPLY=($(compgen -W "$(nicfit catalog list models -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)" -- "$cur")); return ;;
@@ -33,7 +33,7 @@ _nicfit()
 	fi
 	case $cmd in
 	audit)
-		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan --json --format" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan --expect --output --json --format" -- "$cur")) ;;
 	snapshot)
 		COMPREPLY=($(compgen -W "--sysfs" -- "$cur"))
 		[ "${cur#-}" = "$cur" ] && COMPREPLY+=($(compgen -f -- "$cur")) ;;
@@ -49,7 +49,7 @@ _nicfit()
 		COMPREPLY=($(compgen -W "--spec --server --servers --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example --from-host --sysfs --json --format" -- "$cur")) ;;
 	fleet)
 		case $cur in
-		-*) COMPREPLY=($(compgen -W "--expect --ignore --all-hosts --strict --max-doc-mb --json --format" -- "$cur")) ;;
+		-*) COMPREPLY=($(compgen -W "--expect --ignore --all-hosts --strict --max-doc-mb --output --json --format" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	help)
