@@ -7,11 +7,14 @@
 #   make fuzz            run the libFuzzer harnesses (clang) for FUZZ_SECONDS each
 #   make bench           benchmarks against peers (lstopo, nginx), printing ratios
 #   make install PREFIX=/usr/local
+#   make deb             the Debian packages (debian/), into $(B)/deb/
+#   make check-deb       build them, lintian, install them, run nicfit --version and man nicfit
 #
 # WERROR=1 turns warnings into errors (CI sets it).
 
 CC ?= cc
 PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
 DESTDIR ?=
 SANITIZE ?=
 WERROR ?= $(if $(CI),1,)
@@ -46,6 +49,9 @@ ALL_CPPFLAGS := -Iinclude -I$(B)/gen -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 	-include src/lib/banned.h $(CPPFLAGS)
 ALL_CFLAGS := $(BASE_CFLAGS) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(SAN_LDFLAGS) $(LDFLAGS)
+# The library's objects are position-independent: the same objects make the
+# archive and the shared library (the cost on x86-64 is within noise).
+LIB_CFLAGS := -fPIC
 LIBS := $(PKG_LIBS) -lm
 
 LIB_SRC := $(sort $(wildcard src/lib/*.c src/lib/*/*.c))
@@ -62,10 +68,10 @@ CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o) $(SERVE_SRC:%.c=$(B)/%.o) \
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/tests/%)
 
-all: $(B)/nicfit $(B)/libnicfit.a
+all: $(B)/nicfit $(B)/libnicfit.a $(B)/libnicfit.so
 
 # Rebuild everything when the flags change (git's GIT-CFLAGS trick).
-FLAGS_NOW := $(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS)
+FLAGS_NOW := $(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LIB_CFLAGS)
 $(B)/FLAGS: FORCE
 	@mkdir -p $(B)
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(FLAGS_NOW)' ]; then echo '$(FLAGS_NOW)' >$@; fi
@@ -76,7 +82,7 @@ LIB_CPPFLAGS := -Isrc/lib -DNICFIT_BUILDING_LIBRARY
 
 $(B)/src/lib/%.o: src/lib/%.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
-	$(Q_CC)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q_CC)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/%.o: %.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
@@ -95,7 +101,7 @@ $(B)/gen/assets_data.c: $(ASSETS) $(B)/tools/embed
 	$(Q_GEN)$(B)/tools/embed nicfit_asset nicfit_asset_blobs assets.h $@ $(ASSETS)
 
 $(B)/gen/catalog_data.o: $(B)/gen/catalog_data.c $(B)/FLAGS
-	$(Q_CC)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q_CC)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<
 
 $(B)/gen/assets_data.o: $(B)/gen/assets_data.c $(B)/FLAGS
 	$(Q_CC)$(CC) -Isrc/serve $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
@@ -103,6 +109,19 @@ $(B)/gen/assets_data.o: $(B)/gen/assets_data.c $(B)/FLAGS
 $(B)/libnicfit.a: $(LIB_OBJ)
 	@rm -f $@
 	$(Q_AR)ar rcs $@ $^
+
+# The shared library: soname libnicfit.so.0 (the major version changes when
+# the ABI does), exporting the public nicfit_* symbols only (scripts/libnicfit.map);
+# the internal nicfit__* ones stay inside.
+VERSION := $(shell sed -n 's/^\#define NICFIT_VERSION "\(.*\)"/\1/p' include/nicfit/version.h)
+SONAME := libnicfit.so.0
+$(B)/libnicfit.so.$(VERSION): $(LIB_OBJ) scripts/libnicfit.map
+	$(Q_LD)$(CC) $(ALL_LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs \
+		-Wl,--version-script=scripts/libnicfit.map -o $@ $(LIB_OBJ) $(LIBS)
+
+$(B)/libnicfit.so: $(B)/libnicfit.so.$(VERSION)
+	@ln -sf libnicfit.so.$(VERSION) $(B)/$(SONAME)
+	@ln -sf $(SONAME) $@
 
 $(B)/nicfit: $(CLI_OBJ) $(B)/libnicfit.a
 	$(Q_LD)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libnicfit.a $(LIBS)
@@ -204,21 +223,41 @@ bench: all
 	@scripts/deps.sh bench
 	@NICFIT=$(B)/nicfit sh bench/run.sh
 
+# The catalog is embedded in the binary and the library, so no copy of
+# data/ is installed: nothing would read it (overlays are given with --catalog).
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/nicfit \
-		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/nicfit \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PREFIX)/include/nicfit \
+		$(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(LIBDIR)/pkgconfig \
 		$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(B)/nicfit $(DESTDIR)$(PREFIX)/bin/nicfit
-	install -m 644 $(B)/libnicfit.a $(DESTDIR)$(PREFIX)/lib/libnicfit.a
+	install -m 644 $(B)/libnicfit.a $(DESTDIR)$(LIBDIR)/libnicfit.a
+	install -m 644 $(B)/libnicfit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libnicfit.so.$(VERSION)
+	ln -sf libnicfit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libnicfit.so
 	install -m 644 include/nicfit/*.h $(DESTDIR)$(PREFIX)/include/nicfit/
 	install -m 644 docs/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 644 $(DATA) $(DESTDIR)$(PREFIX)/share/nicfit/
 	install -m 644 scripts/nicfit.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/nicfit
 	install -m 644 scripts/_nicfit $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_nicfit
 	install -m 644 scripts/nicfit.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/nicfit.fish
-	sed -e 's|@PREFIX@|$(PREFIX)|' scripts/nicfit.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/nicfit.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		scripts/nicfit.pc.in \
+		>$(DESTDIR)$(LIBDIR)/pkgconfig/nicfit.pc
+
+# The Debian packages, built from a copy of the tree (dpkg-buildpackage writes
+# beside the source, which would be outside this tree): $(B)/deb/*.deb.
+deb:
+	@command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null || \
+		{ echo "make deb needs dpkg-dev and debhelper (scripts/deps.sh deb)" >&2; exit 69; }
+	rm -rf $(B)/deb && mkdir -p $(B)/deb/nicfit-$(VERSION)
+	tar -c --exclude=./.git --exclude='./build*' --exclude=./$(B) . | tar -x -C $(B)/deb/nicfit-$(VERSION)
+	cd $(B)/deb/nicfit-$(VERSION) && dpkg-buildpackage -us -uc -b
+
+check-deb:
+	@scripts/deps.sh deb
+	@$(MAKE) --no-print-directory deb
+	@sh tests/check-deb.sh $(B)/deb
 
 # The completion scripts are generated from the option tables (src/cli/options.c);
 # tests/suites/options.sh fails when the committed ones are out of date.
@@ -231,6 +270,6 @@ clean:
 	rm -rf $(B)
 
 FORCE:
-.PHONY: all run check tests fixtures fuzz bench install completions clean deps deps-check FORCE
+.PHONY: all run check tests fixtures fuzz bench install completions clean deps deps-check deb check-deb FORCE
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -2,7 +2,9 @@
 # Install the Debian packages nicfit needs, and only those that are missing.
 #
 #   scripts/deps.sh build    compiler, pkg-config, jansson, libmicrohttpd, cmocka, libarchive, libsmartcols
-#   scripts/deps.sh check    build + what the test suite uses (lstopo, chromium, curl, jq, node, mandoc, python3, zsh, fish)
+#   scripts/deps.sh check    build + what the test suite uses (lstopo, chromium, curl, jq, node, mandoc,
+#                            python3, zsh, fish, promtool and node_exporter)
+#   scripts/deps.sh deb      build + what make deb and check-deb use (dpkg-dev, debhelper, lintian, man-db)
 #   scripts/deps.sh bench    check + what the benchmarks use (hyperfine, wrk, nginx)
 #
 # It asks apt-get only when something is missing, so a second run is silent and
@@ -13,9 +15,10 @@ group=${1:-build}
 pkgs="gcc make pkg-config libjansson-dev libmicrohttpd-dev libcmocka-dev libarchive-dev libsmartcols-dev"
 case "$group" in
 build) ;;
-check) pkgs="$pkgs hwloc-nox chromium pciutils curl jq nodejs mandoc python3 zsh fish" ;;
-bench) pkgs="$pkgs hwloc-nox chromium pciutils curl jq nodejs mandoc python3 zsh fish hyperfine wrk nginx-light valgrind" ;;
-*) echo "usage: scripts/deps.sh build|check|bench" >&2; exit 64 ;;
+check) pkgs="$pkgs hwloc-nox chromium pciutils curl jq nodejs mandoc python3 zsh fish prometheus prometheus-node-exporter" ;;
+deb) pkgs="$pkgs dpkg-dev debhelper lintian man-db" ;;
+bench) pkgs="$pkgs hwloc-nox chromium pciutils curl jq nodejs mandoc python3 zsh fish prometheus prometheus-node-exporter hyperfine wrk nginx-light valgrind" ;;
+*) echo "usage: scripts/deps.sh build|check|deb|bench" >&2; exit 64 ;;
 esac
 
 missing=
@@ -24,7 +27,7 @@ for p in $pkgs; do
 	[ "$st" = installed ] || missing="$missing $p"
 done
 # npm comes with some builds of nodejs (NodeSource) and separately in Debian's.
-if [ "$group" != build ] && ! command -v npm >/dev/null 2>&1; then missing="$missing npm"; fi
+if [ "$group" != build ] && [ "$group" != deb ] && ! command -v npm >/dev/null 2>&1; then missing="$missing npm"; fi
 [ -z "$missing" ] && exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then

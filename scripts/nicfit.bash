@@ -37,6 +37,8 @@ _nicfit()
 	audit:*:--ignore) COMPREPLY=($(compgen -W "$(_nicfit_codes)" -- "$cur")); return ;;
 	audit:*:--pci-ids) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	audit:*:--plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	audit:*:--expect) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	audit:*:--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	calc:pcie:--gen) COMPREPLY=($(compgen -W "1 2 3 4 5 6" -- "$cur")); return ;;
 	calc:pcie:--width) COMPREPLY=($(compgen -W "1 2 4 8 16" -- "$cur")); return ;;
 	calc:pcie:--mps) COMPREPLY=($(compgen -W "128 256 512" -- "$cur")); return ;;
@@ -59,6 +61,7 @@ _nicfit()
 	cluster:*:--spec) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	cluster:*:--port-map) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	fleet:*:--ignore) COMPREPLY=($(compgen -W "$(_nicfit_codes)" -- "$cur")); return ;;
+	fleet:*:--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	plan:*:--spec) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	plan:*:--server) COMPREPLY=($(compgen -W "$(_nicfit_ids servers)" -- "$cur")); return ;;
 	plan:*:--gpu) COMPREPLY=($(compgen -W "$(_nicfit_ids gpus)" -- "$cur")); return ;;
@@ -73,12 +76,12 @@ _nicfit()
 	plan:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	serve:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	snapshot:*:--sysfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-	audit:*:--format) COMPREPLY=($(compgen -W "text json md csv svg" -- "$cur")); return ;;
+	audit:*:--format) COMPREPLY=($(compgen -W "text json md csv svg prom nhc nfd" -- "$cur")); return ;;
 	calc:*:--format) COMPREPLY=($(compgen -W "text json md" -- "$cur")); return ;;
 	catalog:*:--format) COMPREPLY=($(compgen -W "text json md csv" -- "$cur")); return ;;
 	cluster:*:--format) COMPREPLY=($(compgen -W "text json md csv svg" -- "$cur")); return ;;
 	decode:*:--format) COMPREPLY=($(compgen -W "text json md csv" -- "$cur")); return ;;
-	fleet:*:--format) COMPREPLY=($(compgen -W "text json md csv" -- "$cur")); return ;;
+	fleet:*:--format) COMPREPLY=($(compgen -W "text json md csv prom" -- "$cur")); return ;;
 	plan:*:--format) COMPREPLY=($(compgen -W "text json md csv svg" -- "$cur")); return ;;
 	serve:*:--format) COMPREPLY=($(compgen -W "text" -- "$cur")); return ;;
 	snapshot:*:--format) COMPREPLY=($(compgen -W "text json md" -- "$cur")); return ;;
@@ -89,7 +92,7 @@ _nicfit()
 	:*)
 		COMPREPLY=($(compgen -W "audit calc catalog cluster decode fleet plan serve snapshot completion help --json --pretty --format --catalog --color= --no-color --columns --noheadings --raw --version --help" -- "$cur")) ;;
 	audit:*)
-		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan --expect --output" -- "$cur")) ;;
 	calc:)
 		COMPREPLY=($(compgen -W "pcie link nic load fit allreduce stream" -- "$cur")) ;;
 	calc:pcie)
@@ -123,7 +126,7 @@ _nicfit()
 		esac ;;
 	fleet:*)
 		case $cur in
-		-*) COMPREPLY=($(compgen -W "--expect --ignore --all-hosts --strict --max-doc-mb" -- "$cur")) ;;
+		-*) COMPREPLY=($(compgen -W "--expect --ignore --all-hosts --strict --max-doc-mb --output" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	plan:*)

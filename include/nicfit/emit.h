@@ -68,7 +68,14 @@ enum nicfit_format {
 	NICFIT_FMT_JSON,
 	NICFIT_FMT_MD,
 	NICFIT_FMT_CSV,
-	NICFIT_FMT_SVG
+	NICFIT_FMT_SVG,
+	/*
+	 * Line formats of other systems (nicfit/ops.h), written by their own
+	 * renderers into a buffer: an emitter is never made in them.
+	 */
+	NICFIT_FMT_PROM,
+	NICFIT_FMT_NHC,
+	NICFIT_FMT_NFD
 };
 
 #define NICFIT_EMIT_PRETTY 0x1u /* indent JSON */

@@ -6,15 +6,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "cli.h"
 #include "host.h"
+#include "output.h"
 #include "util.h"
 #include "nicfit/audit.h"
 #include "nicfit/catalog.h"
 #include "nicfit/emit.h"
 #include "nicfit/file.h"
 #include "nicfit/finding.h"
+#include "nicfit/ops.h"
 #include "nicfit/plan.h"
 #include "nicfit/snapshot.h"
 #include "nicfit/topo.h"
@@ -95,24 +99,100 @@ static int discover(const char *root, struct nicfit_topo **topo, char **tmpdir,
 	return rc ? cli_fail(&err) : 0;
 }
 
-/* Print the report; the exit status is then the worst finding's. */
-static int report(struct cli *c, const struct nicfit_audit *a)
+/* Seconds on clock, as a double. */
+static double now_s(clockid_t clock)
 {
-	struct nicfit_emit *e = cli_emitter(c);
-	int rc = nicfit_audit_render(a, e);
+	struct timespec ts;
 
+	clock_gettime(clock, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * --expect FILE|DIR: audits (a directory, or a file that holds a
+ * nicfit.audit.v1 document, as `nicfit fleet` reads them) or a plan spec.
+ * Only the first 64 KiB are looked at: a capture of many hosts can be
+ * large, and its first document says what it is.
+ */
+static int expect_is_audits(const char *path)
+{
+	struct stat st;
+	char head[65536];
+	size_t n;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return 1;
+	f = fopen(path, "rb");
+	if (!f)
+		return 0; /* the spec reader reports it */
+	n = fread(head, 1, sizeof(head) - 1, f);
+	fclose(f);
+	head[n] = '\0';
+	return strstr(head, "\"nicfit.audit.v1\"") != NULL;
+}
+
+/*
+ * The line formats of other systems (nicfit/ops.h). NHC's exit status is
+ * its own: 1 when a line was printed (a check that failed), else 0; the
+ * others keep the audit's (0, 1, 2).
+ */
+static int report_ops(struct cli *c, const struct nicfit_audit *a,
+		      const struct nicfit_ops_run *run, const char *output)
+{
+	size_t failures = 0;
+	int rc;
+
+	if (c->fmt == NICFIT_FMT_PROM)
+		rc = nicfit_audit_render_prom(a, run, &c->out);
+	else if (c->fmt == NICFIT_FMT_NFD)
+		rc = nicfit_audit_render_nfd(a, &c->out);
+	else
+		rc = nicfit_audit_render_nhc(a, NICFIT_SEV_WARNING, &c->out, &failures);
+	if (rc)
+		return cli_error(rc, "audit: cannot render the report: %s", nicfit_strerror(rc));
+	if (output) {
+		rc = cli_write_atomic(output, &c->out);
+		nicfit_buf_reset(&c->out);
+		if (rc)
+			return rc;
+	}
+	if (c->fmt == NICFIT_FMT_NHC)
+		return failures ? 1 : 0;
+	return nicfit_audit_exit_code(a);
+}
+
+/* Print the report; the exit status is then the worst finding's. */
+static int report(struct cli *c, const struct nicfit_audit *a, const struct nicfit_ops_run *run,
+		  const char *output)
+{
+	struct nicfit_emit *e;
+	int rc;
+
+	if (c->fmt == NICFIT_FMT_PROM || c->fmt == NICFIT_FMT_NHC || c->fmt == NICFIT_FMT_NFD)
+		return report_ops(c, a, run, output);
+	e = cli_emitter(c);
+	rc = nicfit_audit_render(a, e);
 	if (rc) {
 		nicfit_emit_free(e);
 		return cli_error(rc, "audit: cannot render the report: %s", nicfit_strerror(rc));
 	}
 	rc = cli_emit_done(c, e);
+	if (!rc && output) {
+		rc = cli_write_atomic(output, &c->out);
+		nicfit_buf_reset(&c->out);
+	}
 	return rc ? rc : nicfit_audit_exit_code(a);
 }
 
 int cmd_audit(struct cli *c, int argc, char **argv)
 {
 	const char *ignore[MAX_IGNORE], *root = getenv("NICFIT_SYSFS_ROOT"), *pciids = NULL;
-	const char *plan_spec = NULL;
+	const char *plan_spec = NULL, *expect = NULL, *output = NULL;
+	struct nicfit_ops_run run = { -1, -1 };
+	double t0 = now_s(CLOCK_MONOTONIC);
 	struct nicfit_audit_opts ao;
 	struct nicfit_pcie_params pp;
 	struct nicfit_catalog *cat;
@@ -154,6 +234,12 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		case CLI_OPT_PLAN:
 			plan_spec = optarg;
 			break;
+		case CLI_OPT_EXPECT:
+			expect = optarg;
+			break;
+		case CLI_OPT_OUTPUT:
+			output = optarg;
+			break;
 		case CLI_OPT_ASSUME:
 			if (nicfit_param_assign(nicfit_pcie_param_table, nicfit_pcie_param_count, &pp,
 						optarg, "--assume", &err))
@@ -166,6 +252,13 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	if (optind < argc) {
 		cli_error(NICFIT_E_USAGE, "audit: unexpected argument '%.64s'", argv[optind]);
 		return cli_usage("audit");
+	}
+	if (expect && !expect_is_audits(expect)) {
+		if (plan_spec)
+			return cli_error(NICFIT_E_USAGE, "audit: --plan and --expect SPEC: give one "
+					 "plan (--expect also takes audits)");
+		plan_spec = expect;
+		expect = NULL;
 	}
 	rc = discover(root && *root ? root : "/", &topo, &tmpdir, &tmproot);
 	if (rc)
@@ -190,7 +283,13 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		if (rc)
 			goto out;
 	}
-	rc = report(c, a);
+	if (expect && nicfit_audit_expect_fleet(a, expect, &err)) {
+		rc = cli_fail(&err);
+		goto out;
+	}
+	run.duration_s = now_s(CLOCK_MONOTONIC) - t0;
+	run.end_time_s = now_s(CLOCK_REALTIME);
+	rc = report(c, a, &run, output);
 out:
 	nicfit_audit_free(a);
 	nicfit_topo_free(topo);

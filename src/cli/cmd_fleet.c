@@ -8,10 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "output.h"
 #include "nicfit/fleet.h"
+#include "nicfit/ops.h"
 #include "nicfit/units.h"
 
 #define MAX_IGNORE 64
@@ -62,14 +65,54 @@ static void print_problems(const struct nicfit_fleet *fl)
 		fprintf(stderr, "nicfit: %zu more input problems not shown\n", total - n);
 }
 
+static double now_s(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The analysed fleet in the chosen format, to stdout or --output's file. */
+static int report(struct cli *c, const struct nicfit_fleet *fl, unsigned flags, double t0,
+		  const char *output)
+{
+	struct nicfit_emit *e;
+	int rc;
+
+	if (c->fmt == NICFIT_FMT_PROM) {
+		struct nicfit_ops_run run;
+
+		run.duration_s = now_s(CLOCK_MONOTONIC) - t0;
+		run.end_time_s = now_s(CLOCK_REALTIME);
+		rc = nicfit_fleet_render_prom(fl, &run, &c->out);
+		if (rc)
+			return cli_error(rc, "fleet: cannot render the report: %s",
+					 nicfit_strerror(rc));
+	} else {
+		e = cli_emitter(c);
+		nicfit_fleet_render(e, fl, flags);
+		rc = cli_emit_done(c, e);
+		if (rc)
+			return rc;
+	}
+	if (output) {
+		rc = cli_write_atomic(output, &c->out);
+		nicfit_buf_reset(&c->out);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int cmd_fleet(struct cli *c, int argc, char **argv)
 {
 	struct nicfit_fleet_limits lim;
 	struct nicfit_fleet_opts o;
 	struct nicfit_fleet *fl = NULL;
 	struct nicfit_error err;
-	struct nicfit_emit *e;
-	const char *ignore[MAX_IGNORE + 1];
+	const char *ignore[MAX_IGNORE + 1], *output = NULL;
+	double t0 = now_s(CLOCK_MONOTONIC);
 	int nignore = 0, strict = 0, ch, i, rc;
 	unsigned flags = 0;
 	long mb;
@@ -92,6 +135,9 @@ int cmd_fleet(struct cli *c, int argc, char **argv)
 			break;
 		case CLI_OPT_ALL_HOSTS:
 			flags |= NICFIT_FLEET_ALL_HOSTS;
+			break;
+		case CLI_OPT_OUTPUT:
+			output = optarg;
 			break;
 		case CLI_OPT_MAX_DOC:
 			if (nicfit_parse_long(optarg, "--max-doc-mb", 1, 4095, &mb, &err))
@@ -138,9 +184,7 @@ int cmd_fleet(struct cli *c, int argc, char **argv)
 		rc = cli_fail(&err);
 		goto out;
 	}
-	e = cli_emitter(c);
-	nicfit_fleet_render(e, fl, flags);
-	rc = cli_emit_done(c, e);
+	rc = report(c, fl, flags, t0, output);
 	if (!rc)
 		rc = nicfit_fleet_exit_status(fl);
 out:

@@ -24,13 +24,18 @@ static const struct cli_command commands[] = {
 	  "inspect this host (or --sysfs DIR) for GPU/NIC topology and link problems",
 	  "nicfit audit [--sysfs DIR|FILE.tar.gz] [--all] [--ignore CODE[@DEVICE]]...\n"
 	  "             [--pci-ids FILE | --no-pci-ids] [--assume NAME=VALUE]... [--plan SPEC.json]\n"
+	  "             [--expect SPEC.json|AUDITS] [--output FILE]\n"
 	  "\n"
 	  "Reads sysfs (never needs root; as root it also checks ACS, MaxPayload and\n"
 	  "MaxReadReq). --sysfs takes a directory that holds sys/ (NICFIT_SYSFS_ROOT too)\n"
 	  "or a snapshot archive. --all lists every PCI function. Exit status: 0 clean,\n"
 	  "1 warnings, 2 critical findings. --format svg draws the host. --plan judges the\n"
-	  "host against `nicfit plan` for the request in SPEC.json (plan's --spec format).",
-	  FMT_ALL },
+	  "host against `nicfit plan` for the request in SPEC.json (plan's --spec format).\n"
+	  "--expect takes a plan spec, or audits of other hosts (a file, capture or directory\n"
+	  "as fleet reads them): where this host differs from their majority is a finding.\n"
+	  "--format prom (Prometheus), nhc (LBNL NHC: a line per failure, exit 1) and nfd\n"
+	  "(Node Feature Discovery labels); --output FILE writes atomically (temp + rename).",
+	  FMT_ALL | FMT(NICFIT_FMT_PROM) | FMT(NICFIT_FMT_NHC) | FMT(NICFIT_FMT_NFD) },
 	{ "calc", cmd_calc,
 	  "pcie | link | nic | load | fit | allreduce | stream: the formulas behind plan",
 	  "nicfit calc pcie --gen G --width W [--mps B] [--assume NAME=VALUE]...\n"
@@ -83,7 +88,7 @@ static const struct cli_command commands[] = {
 	{ "fleet", cmd_fleet,
 	  "compare many hosts' audits (gathered with pdsh, clush, Ansible or Slurm), name the odd ones",
 	  "nicfit fleet [--expect N|HOSTLIST] [--ignore CODE[,CODE]]... [--all-hosts]\n"
-	  "             [--strict] [--max-doc-mb N] [FILE... | DIR | -]\n"
+	  "             [--strict] [--max-doc-mb N] [--output FILE] [FILE... | DIR | -]\n"
 	  "\n"
 	  "Reads `nicfit audit --json` documents: files, a directory of *.json, or one stream\n"
 	  "as pdsh/clush ('host: ' lines), clush -b, srun --label or Ansible (ad-hoc, or the\n"
@@ -91,8 +96,9 @@ static const struct cli_command commands[] = {
 	  "within a group the hosts that differ from the majority are named. Exit status:\n"
 	  "0 clean, 1 warnings, 2 critical.\n"
 	  "  pdsh -w 'gpu[01-64]' nicfit audit --json | nicfit fleet -\n"
-	  "  srun -N 64 --ntasks-per-node=1 --label nicfit audit --json | nicfit fleet -",
-	  FMT_TABLES },
+	  "  srun -N 64 --ntasks-per-node=1 --label nicfit audit --json | nicfit fleet -\n"
+	  "--format prom writes Prometheus metrics per host; --output FILE writes atomically.",
+	  FMT_TABLES | FMT(NICFIT_FMT_PROM) },
 	{ "plan", cmd_plan,
 	  "what network, NICs, slots, cables and BOM a server or cluster needs, and why",
 	  "nicfit plan [--spec FILE.json] [--server ID] [--servers N] [--gpu ID]\n"
@@ -243,15 +249,16 @@ void cli_print_help(FILE *f, const struct cli_command *cmd, const char *sub)
 
 int cli_check_format(const struct cli *c, const char *name, unsigned formats)
 {
-	static const char *const names[] = { "text", "json", "md", "csv", "svg" };
-	char can[64];
+	static const char *const names[] = { "text", "json", "md", "csv", "svg", "prom", "nhc",
+					     "nfd" };
+	char can[96];
 	size_t k = 0;
 	int f;
 
 	if (!c->fmt_given || (formats & FMT(c->fmt)))
 		return 0;
 	can[0] = '\0';
-	for (f = 0; f < 5; f++)
+	for (f = 0; f < (int)(sizeof(names) / sizeof(names[0])); f++)
 		if (formats & FMT(f))
 			k += (size_t)snprintf(can + k, sizeof(can) - k, "%s%s", k ? ", " : "",
 					      names[f]);

@@ -19,7 +19,11 @@
 #include "options.h"
 #include "nicfit/plan.h"
 
-static const char *const format_names[] = { "text", "json", "md", "csv", "svg" };
+static const char *const format_names[] = {
+	"text", "json", "md", "csv", "svg", "prom", "nhc", "nfd"
+};
+
+#define NFORMATS (sizeof(format_names) / sizeof(format_names[0]))
 
 static const char *const catalog_kinds[] = {
 	"nics", "cables", "switches", "servers", "gpus", "models", NULL
@@ -52,7 +56,7 @@ static void fixed_words(struct nicfit_buf *b, const char *complete, const char *
 		const struct cli_command *c = cmd ? cli_find(cmd) : NULL;
 		unsigned formats = c ? c->formats : FMT_ALL;
 
-		for (i = 0; i < 5; i++)
+		for (i = 0; i < NFORMATS; i++)
 			if (formats & FMT(i))
 				nicfit_buf_addf(b, "%s%s", b->len ? " " : "", format_names[i]);
 	} else if (!strcmp(complete, "@examples")) {

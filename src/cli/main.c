@@ -20,6 +20,7 @@ static int set_format(struct cli *c, const char *v)
 		{ "text", NICFIT_FMT_TEXT }, { "json", NICFIT_FMT_JSON },
 		{ "md", NICFIT_FMT_MD }, { "markdown", NICFIT_FMT_MD },
 		{ "csv", NICFIT_FMT_CSV }, { "svg", NICFIT_FMT_SVG },
+		{ "prom", NICFIT_FMT_PROM }, { "nhc", NICFIT_FMT_NHC }, { "nfd", NICFIT_FMT_NFD },
 	};
 	size_t i;
 
@@ -29,7 +30,8 @@ static int set_format(struct cli *c, const char *v)
 			c->fmt_given = 1;
 			return 0;
 		}
-	return cli_error(NICFIT_E_USAGE, "--format '%.32s': use text, json, md, csv or svg", v);
+	return cli_error(NICFIT_E_USAGE, "--format '%.32s': use text, json, md, csv, svg, prom, nhc or nfd",
+			 v);
 }
 
 /*

@@ -24,7 +24,8 @@
 static const struct cli_opt global_opts[] = {
 	{ "json", 'j', NOARG, NULL, NULL, "print JSON (-j); -jp pretty-printed" },
 	{ "pretty", 'p', NOARG, NULL, NULL, "indent JSON output" },
-	{ "format", 0, REQ, "FMT", "@formats", "text, json, md, csv or svg (what the command prints)" },
+	{ "format", 0, REQ, "FMT", "@formats",
+	  "text, json, md, csv, svg, prom, nhc or nfd (what the command prints)" },
 	{ "catalog", 0, REQ, "FILE", "@file", "overlay your own parts and prices (repeatable)" },
 	{ "color", 0, OPTARG, "WHEN", "auto always never",
 	  "colour: auto (a terminal, not TERM=dumb or NO_COLOR), always, never" },
@@ -48,6 +49,10 @@ static const struct cli_opt audit_opts[] = {
 	{ "assume", CLI_OPT_ASSUME, REQ, "NAME=VALUE", NULL, "change a PCIe assumption (see calc pcie)" },
 	{ "plan", CLI_OPT_PLAN, REQ, "SPEC.json", "@file",
 	  "judge the host against the plan for this request" },
+	{ "expect", CLI_OPT_EXPECT, REQ, "SPEC.json|AUDITS", "@file",
+	  "what the host must have: a plan spec, or other hosts' audits (their majority)" },
+	{ "output", CLI_OPT_OUTPUT, REQ, "FILE", "@file",
+	  "write the report to FILE atomically (a temporary file, then rename)" },
 };
 
 static const struct cli_opt snapshot_opts[] = {
@@ -61,6 +66,8 @@ static const struct cli_opt fleet_opts[] = {
 	{ "all-hosts", CLI_OPT_ALL_HOSTS, NOARG, NULL, NULL, "list every host, not only the odd ones" },
 	{ "strict", CLI_OPT_STRICT, NOARG, NULL, NULL, "treat unreadable input as critical" },
 	{ "max-doc-mb", CLI_OPT_MAX_DOC, REQ, "N", NULL, "largest audit document to read (MiB)" },
+	{ "output", CLI_OPT_OUTPUT, REQ, "FILE", "@file",
+	  "write the report to FILE atomically (a temporary file, then rename)" },
 };
 
 static const struct cli_opt serve_opts[] = {

@@ -690,8 +690,16 @@ void nicfit_emit_cell_number(struct nicfit_emit *e, double v, int decimals)
 	     is_json(e) ? num(v) : NULL);
 }
 
+/*
+ * A missing value: JSON null; in CSV an empty field, whatever the text
+ * shows for it ("-", "virtual"), so that every command's CSV marks a
+ * missing value the same way and a spreadsheet reads it as blank
+ * (docs/formats.md).
+ */
 void nicfit_emit_cell_null(struct nicfit_emit *e, const char *text)
 {
+	if (e->fmt == NICFIT_FMT_CSV)
+		text = "";
 	cell(e, is_json(e) ? NULL : shown(text), is_json(e) ? json_null() : NULL);
 }
 
@@ -765,6 +773,13 @@ static void table_md(struct nicfit_emit *e)
 	nicfit_buf_addch(&e->text, '\n');
 }
 
+/*
+ * CSV as RFC 4180 writes it (a header row of the columns' JSON keys, in
+ * the text table's order; a field with a comma, a double quote or a line
+ * break double-quoted, its quotes doubled) but with LF line ends, as Unix
+ * tools read and write them; a missing value is an empty field
+ * (nicfit_emit_cell_null). docs/formats.md describes the convention.
+ */
 static void table_csv(struct nicfit_emit *e)
 {
 	struct table *t = &e->t;
@@ -776,7 +791,7 @@ static void table_csv(struct nicfit_emit *e)
 			nicfit_buf_addch(&e->text, ',');
 		csv_field(&e->text, t->cols[c].key ? t->cols[c].key : title(&t->cols[c]));
 		if (c + 1 == t->ncols)
-			nicfit_buf_puts(&e->text, "\r\n");
+			nicfit_buf_addch(&e->text, '\n');
 	}
 	for (r = 0; r < nrows; r++) {
 		for (c = 0; c < t->ncols; c++) {
@@ -784,7 +799,7 @@ static void table_csv(struct nicfit_emit *e)
 				nicfit_buf_addch(&e->text, ',');
 			csv_field(&e->text, t->cells[r * (size_t)t->ncols + (size_t)c]);
 		}
-		nicfit_buf_puts(&e->text, "\r\n");
+		nicfit_buf_addch(&e->text, '\n');
 	}
 }
 

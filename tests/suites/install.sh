@@ -9,11 +9,23 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 no() { n=$((n + 1)); echo "not ok $n - $1"; }
 
 if make --no-print-directory install PREFIX="$tmp/p" >"$tmp/log" 2>&1; then ok "make install"; else no "make install"; cat "$tmp/log"; exit 1; fi
-for f in bin/nicfit lib/libnicfit.a include/nicfit/plan.h share/man/man1/nicfit.1 \
-	share/man/man1/nicfit-plan.1 share/nicfit/nics.json \
+for f in bin/nicfit lib/libnicfit.a lib/libnicfit.so.0 lib/libnicfit.so include/nicfit/plan.h \
+	share/man/man1/nicfit.1 share/man/man1/nicfit-plan.1 \
 	share/bash-completion/completions/nicfit lib/pkgconfig/nicfit.pc; do
 	if [ -f "$tmp/p/$f" ]; then ok "installed $f"; else no "installed $f"; fi
 done
+# the catalog is embedded: a copy under share/nicfit would be read by nothing
+if [ -e "$tmp/p/share/nicfit" ]; then no "no unread data under share/nicfit"; else ok "no unread data under share/nicfit"; fi
+if readelf -d "$tmp/p/lib/libnicfit.so" 2>/dev/null | grep -q 'SONAME.*\[libnicfit\.so\.0\]'; then
+	ok "libnicfit.so has the soname libnicfit.so.0"
+else
+	no "libnicfit.so has the soname libnicfit.so.0"
+fi
+if nm -D --defined-only "$tmp/p/lib/libnicfit.so" | grep -q ' nicfit__'; then
+	no "libnicfit.so exports no internal nicfit__ symbol"
+else
+	ok "libnicfit.so exports no internal nicfit__ symbol"
+fi
 if "$tmp/p/bin/nicfit" --version | grep -q '^nicfit '; then ok "installed binary runs"; else no "installed binary runs"; fi
 cat >"$tmp/t.c" <<'C'
 #include <stdio.h>
@@ -33,12 +45,27 @@ C
 # a sanitized library needs the sanitizer runtime in the program too
 san=
 [ "${SANITIZE:-}" = 1 ] && san="-fsanitize=address,undefined"
-if PKG_CONFIG_PATH="$tmp/p/lib/pkgconfig" cc $san -o "$tmp/t" "$tmp/t.c" \
-	$(PKG_CONFIG_PATH="$tmp/p/lib/pkgconfig" pkg-config --cflags --libs nicfit) 2>"$tmp/cc" &&
-	[ "$("$tmp/t")" = 126 ]; then
-	ok "a program links against the installed libnicfit (pkg-config)"
+pc() { PKG_CONFIG_PATH="$tmp/p/lib/pkgconfig" pkg-config "$@"; }
+# the normal way: the plain --libs, linking the shared library
+if cc $san -o "$tmp/t" "$tmp/t.c" $(pc --cflags --libs nicfit) 2>"$tmp/cc" &&
+	[ "$(LD_LIBRARY_PATH="$tmp/p/lib" "$tmp/t")" = 126 ]; then
+	ok "cc prog.c \$(pkg-config --cflags --libs nicfit) links and runs"
 else
-	no "a program links against the installed libnicfit (pkg-config)"
+	no "cc prog.c \$(pkg-config --cflags --libs nicfit) links and runs"
+	sed 's/^/# /' "$tmp/cc"
+fi
+if readelf -d "$tmp/t" 2>/dev/null | grep -q 'NEEDED.*\[libnicfit\.so\.0\]'; then
+	ok "the program needs libnicfit.so.0 (the soname, not the file name)"
+else
+	no "the program needs libnicfit.so.0 (the soname, not the file name)"
+fi
+# the archive with --static: Libs.private and Requires.private name what it needs
+if cc $san -o "$tmp/ts" "$tmp/t.c" $(pc --cflags nicfit) "$tmp/p/lib/libnicfit.a" \
+	$(pc --static --libs-only-l nicfit | sed 's/-lnicfit//') 2>"$tmp/cc" &&
+	[ "$("$tmp/ts")" = 126 ]; then
+	ok "the archive links with pkg-config --static's libraries"
+else
+	no "the archive links with pkg-config --static's libraries"
 	sed 's/^/# /' "$tmp/cc"
 fi
 if bash -c ". '$tmp/p/share/bash-completion/completions/nicfit' && complete -p nicfit" >/dev/null 2>&1; then

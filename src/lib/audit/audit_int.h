@@ -13,7 +13,9 @@
  * audit_ctx.c and the passes before it, never one after it.
  *
  * audit_plan.c compares the result with a plan, audit_render.c and
- * audit_svg.c print it, audit_host.c describes the host for planning.
+ * audit_svg.c print it, audit_host.c describes the host for planning;
+ * audit_prom.c, audit_nhc.c and audit_nfd.c write it for Prometheus, NHC
+ * and Node Feature Discovery (nicfit/ops.h).
  */
 #ifndef NICFIT_AUDIT_INT_H
 #define NICFIT_AUDIT_INT_H

@@ -452,9 +452,12 @@ int nicfit_cluster_render(const struct nicfit_cluster *c,
 	nicfit_emit_printf(e, "%ld node%s", c->in.nodes, c->in.nodes == 1 ? "" : "s");
 	if (c->in.gpus_per_node)
 		nicfit_emit_printf(e, " x %d GPUs = %ld GPUs", c->in.gpus_per_node, c->gpus);
-	nicfit_emit_printf(e, " in %ld rack%s of %d (%ld row%s), %ld network rack%s\n", c->racks,
-			   c->racks == 1 ? "" : "s", c->in.nodes_per_rack, c->impl->crow,
-			   c->impl->crow == 1 ? "" : "s", c->network_racks,
+	/* the rows counted as the JSON's "rows" counts them: the spine row too */
+	nicfit_emit_printf(e, " in %ld rack%s of %d (%ld row%s", c->racks, c->racks == 1 ? "" : "s",
+			   c->in.nodes_per_rack, c->rows, c->rows == 1 ? "" : "s");
+	if (c->rows > c->impl->crow)
+		nicfit_emit_printf(e, ": %ld of compute racks and the spine row", c->impl->crow);
+	nicfit_emit_printf(e, "), %ld network rack%s\n", c->network_racks,
 			   c->network_racks == 1 ? "" : "s");
 	for (n = 0; n < NICFIT_NET_COUNT; n++) {
 		emit_net_json(e, c, n);

@@ -17,7 +17,9 @@
  *   fleet_anomaly.c  the anomaly records and the words for values
  *   fleet_analyze.c  nicfit_fleet_analyze: the passes in order, the results published
  * And fleet.c (the object and its accessors), fleet_render.c (text, JSON,
- * Markdown, CSV), hostlist.c (pdsh/clush host lists).
+ * Markdown, CSV), fleet_prom.c (Prometheus), fleet_expect.c (one host's
+ * audit judged against others', for audit --expect), hostlist.c
+ * (pdsh/clush host lists).
  *
  * A host is reduced to a list of attributes: (key, value) where the key
  * names what is compared ("link.current_width of 0000:31:00.0") and the

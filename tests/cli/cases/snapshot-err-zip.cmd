@@ -1,0 +1,2 @@
+snapshot --sysfs build/fixtures/kvm-vm /tmp/nicfit-golden-out.zip
+# exit 64
