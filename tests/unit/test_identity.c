@@ -1,0 +1,125 @@
+/*
+ * test_identity.c - one identity for every part: each catalog NIC and GPU
+ * resolves by its PCI ID (the built-in table compiled from
+ * data/ids/pci.txt) to a function of the same kind and a name that agrees
+ * with the catalog's, and the part-number decoder, reading the catalog
+ * NIC's part with its own rules (the ConnectX families, the Intel table of
+ * data/ids/intel.txt), gives the same PCI ID and family.
+ */
+#include "unit.h"
+
+#include "nicfit/catalog.h"
+#include "nicfit/partno.h"
+#include "partno_int.h"
+#include "pciids_int.h"
+
+/* a is b, or b followed by more words (or a variant: "E810" of "E810-C"). */
+static int word_prefix(const char *a, const char *b)
+{
+	size_t n = strlen(b);
+
+	return !strncmp(a, b, n) && (a[n] == '\0' || a[n] == ' ' || a[n] == '-');
+}
+
+static void catalog_nics_resolve(void **state)
+{
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	size_t i, checked = 0, decoded = 0;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
+	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_NIC); i++) {
+		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
+		const struct nicfit_pci_id *id;
+		struct nicfit_part p;
+
+		if (!n->pci_vendor)
+			continue;
+		id = nicfit__pci_id_find(n->pci_vendor, n->pci_device);
+		if (!id)
+			fail_msg("nic %s: %04x:%04x is not in data/ids/pci.txt", n->e.id,
+				 n->pci_vendor, n->pci_device);
+		if (!(id->flags & NICFIT_PCIID_NIC) ||
+		    (id->flags & (NICFIT_PCIID_VF | NICFIT_PCIID_RECOVERY | NICFIT_PCIID_GPU)))
+			fail_msg("nic %s: %04x:%04x is not a NIC's physical function there",
+				 n->e.id, n->pci_vendor, n->pci_device);
+		if (!word_prefix(id->name, n->family))
+			fail_msg("nic %s: family '%s', but %04x:%04x is '%s'", n->e.id, n->family,
+				 n->pci_vendor, n->pci_device, id->name);
+		if ((n->rdma & ~id->rdma) != 0)
+			fail_msg("nic %s: RDMA %#x beyond its chip's %#x", n->e.id, n->rdma, id->rdma);
+		checked++;
+		nicfit_error_clear(&err);
+		if (!n->part || nicfit_decode(NULL, n->part, &p, &err) || !p.pci_device)
+			continue;
+		if (p.pci_vendor != n->pci_vendor || p.pci_device != n->pci_device)
+			fail_msg("nic %s: the decoder says %04x:%04x, the catalog %04x:%04x", n->e.id,
+				 p.pci_vendor, p.pci_device, n->pci_vendor, n->pci_device);
+		assert_string_equal(p.family, n->family);
+		decoded++;
+	}
+	assert_true(checked >= 20);
+	assert_true(decoded >= 10);
+	nicfit_catalog_free(cat);
+}
+
+static void catalog_gpus_resolve(void **state)
+{
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	size_t i, checked = 0;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
+	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_GPU); i++) {
+		const struct nicfit_gpu *g = nicfit_catalog_gpu(cat, i);
+		const struct nicfit_pci_id *id;
+
+		if (!g->pci_vendor)
+			continue;
+		id = nicfit__pci_id_find(g->pci_vendor, g->pci_device);
+		if (!id || !(id->flags & NICFIT_PCIID_GPU))
+			fail_msg("gpu %s: %04x:%04x is not a GPU of data/ids/pci.txt", g->e.id,
+				 g->pci_vendor, g->pci_device);
+		if (!word_prefix(g->e.name, id->name))
+			fail_msg("gpu %s: named '%s', but %04x:%04x is '%s'", g->e.id, g->e.name,
+				 g->pci_vendor, g->pci_device, id->name);
+		checked++;
+	}
+	assert_true(checked >= 15);
+	nicfit_catalog_free(cat);
+}
+
+/* The ConnectX family table names each chip as the PCI ID table does. */
+static void connectx_families_resolve(void **state)
+{
+	int f, checked = 0;
+
+	(void)state;
+	for (f = 0; f < FAM_COUNT; f++) {
+		const struct nicfit_pci_id *id;
+
+		if (!nicfit__cx_fam[f].device)
+			continue;
+		id = nicfit__pci_id_find(0x15b3, nicfit__cx_fam[f].device);
+		assert_non_null(id);
+		assert_string_equal(id->name, nicfit__cx_fam[f].name);
+		assert_true(nicfit__cx_fam[f].max_gbps == id->max_port_gbps);
+		checked++;
+	}
+	assert_true(checked >= 10);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(catalog_nics_resolve),
+		cmocka_unit_test(catalog_gpus_resolve),
+		cmocka_unit_test(connectx_families_resolve),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
