@@ -98,7 +98,8 @@ $(B)/gen/intel_table.h: data/ids/intel.txt $(B)/tools/idgen
 	@mkdir -p $(dir $@)
 	$(Q_GEN)$(B)/tools/idgen intel $< $@.tmp && mv $@.tmp $@
 
-$(B)/src/lib/pciids.o $(B)/clang/src/lib/pciids.o: $(B)/gen/pciids_table.h
+$(B)/src/lib/pciids.o $(B)/clang/src/lib/pciids.o $(B)/src/lib/partno_cx.o \
+	$(B)/clang/src/lib/partno_cx.o: $(B)/gen/pciids_table.h
 $(B)/src/lib/partno_intel.o $(B)/clang/src/lib/partno_intel.o: $(B)/gen/intel_table.h
 
 $(B)/tools/embed: tools/embed.c
