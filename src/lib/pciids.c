@@ -145,6 +145,9 @@ static void scan_line(const char *line, size_t len, struct nicfit_pciids_query *
 	unsigned v;
 	size_t k;
 
+	/* most lines: devices of vendors nobody asked about, and subsystems */
+	if (line[0] == '\t' && (!*in_vendor || (len > 1 && line[1] == '\t')))
+		return;
 	if (len >= sizeof(buf))
 		len = sizeof(buf) - 1;
 	memcpy(buf, line, len);
