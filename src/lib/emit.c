@@ -350,7 +350,7 @@ static void json_quote(struct nicfit_buf *b, const char *s, size_t n)
 		const char *esc = NULL;
 		char u[8];
 
-		if (c >= 0x20 && c != '"' && c != '\\')
+		if (c > '\\' || (c >= 0x20 && c != '"' && c != '\\'))
 			continue;
 		nicfit_buf_add(b, s + run, i - run);
 		run = i + 1;
@@ -377,10 +377,60 @@ static void json_quote(struct nicfit_buf *b, const char *s, size_t n)
  * ".0" added when that reads as an integer, and the exponent without
  * its '+' and leading zeros.
  */
+/*
+ * The value a whole number of ten-thousandths k / 1e4 (|k| < 1e14): what
+ * "%.15g" writes is then exactly that decimal, shortest (the double lies
+ * far closer to it than half a 15-digit step), which is written without
+ * printf. Returns 0 when v is not such a number.
+ */
+static int json_real_fast(struct nicfit_buf *b, double v)
+{
+	char t[40], *p = t + sizeof(t);
+	long long k;
+	unsigned long long u, ip, fr;
+	int d, neg;
+
+	if (!(fabs(v) < 1e10) || v == 0)
+		return 0;
+	k = llround(v * 1e4);
+	if ((double)k / 1e4 != v)
+		return 0;
+	neg = k < 0;
+	u = neg ? (unsigned long long)-k : (unsigned long long)k;
+	ip = u / 10000;
+	fr = u % 10000;
+	d = 4;
+	while (fr && fr % 10 == 0) {
+		fr /= 10;
+		d--;
+	}
+	if (!fr) {
+		*--p = '0';
+	} else {
+		while (d--) {
+			*--p = (char)('0' + fr % 10);
+			fr /= 10;
+		}
+	}
+	*--p = '.';
+	do {
+		*--p = (char)('0' + ip % 10);
+		ip /= 10;
+	} while (ip);
+	if (neg)
+		*--p = '-';
+	nicfit_buf_add(b, p, (size_t)(t + sizeof(t) - p));
+	return 1;
+}
+
 static void json_real_out(struct nicfit_buf *b, double v)
 {
 	char t[64], *x, *end;
-	int n = snprintf(t, sizeof(t), "%.15g", v);
+	int n;
+
+	if (json_real_fast(b, v))
+		return;
+	n = snprintf(t, sizeof(t), "%.15g", v);
 
 	if (n < 0 || (size_t)n >= sizeof(t) - 3)
 		return;

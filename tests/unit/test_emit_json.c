@@ -69,6 +69,39 @@ static void numbers_as_jansson(void **state)
 	}
 }
 
+/* Many values of every magnitude, rounded as the emitter rounds them and not. */
+static void random_numbers_as_jansson(void **state)
+{
+	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	json_t *a = json_array();
+	unsigned long long x = 16;
+	char *s, *t, text[64];
+	int i;
+
+	(void)state;
+	nicfit_emit_begin_array(e, NULL);
+	for (i = 0; i < 20000; i++) {
+		double mag, v;
+
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		mag = pow(10, (double)((x >> 33) % 24) - 8);
+		v = (double)(x >> 11) / 9007199254740992.0 * mag * ((x >> 7) & 1 ? -1 : 1);
+		if (i % 3 == 0)
+			v = (double)(long long)(v * 100) / 100;
+		nicfit_emit_number(e, NULL, v);
+		json_array_append_new(a, json_real(nicfit_round4(v)));
+	}
+	snprintf(text, sizeof(text), "[%.17g, 0.1, 1e-5, 123456.78901]", 1 / 7.0);
+	nicfit_emit_json_text(e, NULL, text);
+	json_array_append_new(a, json_loads(text, 0, NULL));
+	nicfit_emit_end_array(e);
+	s = finish(e);
+	t = dumps(a, 0);
+	assert_string_equal(s, t);
+	free(s);
+	free(t);
+}
+
 static void strings_as_jansson(void **state)
 {
 	char all[128];
@@ -248,6 +281,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(numbers_as_jansson),
+		cmocka_unit_test(random_numbers_as_jansson),
 		cmocka_unit_test(strings_as_jansson),
 		cmocka_unit_test(malformed_utf8_kept),
 		cmocka_unit_test(nesting_and_tables_as_jansson),
