@@ -4,9 +4,12 @@
  * data/ids/pci.txt) to a function of the same kind and a name that agrees
  * with the catalog's, and the part-number decoder, reading the catalog
  * NIC's part with its own rules (the ConnectX families, the Intel table of
- * data/ids/intel.txt), gives the same PCI ID and family.
+ * data/ids/intel.txt), gives the same PCI ID and family; pci.ids, for
+ * what the table lacks, is searched without being loaded.
  */
 #include "unit.h"
+
+#include <unistd.h>
 
 #include "nicfit/catalog.h"
 #include "nicfit/partno.h"
@@ -113,12 +116,55 @@ static void connectx_families_resolve(void **state)
 	assert_true(checked >= 10);
 }
 
+/*
+ * pci.ids is searched through a window, never loaded whole: names across
+ * window boundaries, after a line longer than the window, and nothing from
+ * the class list that follows the devices.
+ */
+static void pciids_window_search(void **state)
+{
+	char path[] = "/tmp/nicfit-test-pciids-XXXXXX";
+	struct nicfit_pciids_query q[3];
+	struct nicfit_error err;
+	FILE *f;
+	int fd, i;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "# pci.ids\n15b3  Mellanox Technologies\n\t1017  MT27800 Family [ConnectX-5]\n"
+		"\t\t15b3 0007  a subsystem\n");
+	for (i = 0; i < 5000; i++)
+		fprintf(f, "%04x  Vendor %d\n\t0001  Device %d\n", 0x2000 + i, i, i);
+	fputc('#', f);
+	for (i = 0; i < 100000; i++)
+		fputc('x', f);
+	fprintf(f, "\n8086  Intel Corporation\n\t1572  Ethernet Controller X710 for 10GbE SFP+\n"
+		"C 02  Network controller\n\t00  Ethernet controller\nabcd  After classes\n"
+		"\t0001  Not a device\n");
+	assert_int_equal(fclose(f), 0);
+	memset(q, 0, sizeof(q));
+	q[0].vendor = 0x15b3, q[0].device = 0x1017;
+	q[1].vendor = 0x8086, q[1].device = 0x1572;
+	q[2].vendor = 0xabcd, q[2].device = 0x0001;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit__pciids_lookup(path, q, 3, &err), 0);
+	assert_string_equal(q[0].device_name, "MT27800 Family [ConnectX-5]");
+	assert_string_equal(q[0].vendor_name, "Mellanox Technologies");
+	assert_string_equal(q[1].device_name, "Ethernet Controller X710 for 10GbE SFP+");
+	assert_string_equal(q[2].device_name, "");
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(catalog_nics_resolve),
 		cmocka_unit_test(catalog_gpus_resolve),
 		cmocka_unit_test(connectx_families_resolve),
+		cmocka_unit_test(pciids_window_search),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
