@@ -55,11 +55,13 @@ static void numbers_as_jansson(void **state)
 		for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 			nicfit_emit_number(e, NULL, v[i]);
 			json_array_append_new(a, json_real(nicfit_round4(v[i])));
-			nicfit_emit_int(e, NULL, (long long)v[i] * 7 - 3);
-			json_array_append_new(a, json_integer((json_int_t)v[i] * 7 - 3));
+			nicfit_emit_int(e, NULL, (long long)i * 1000003 - 3);
+			json_array_append_new(a, json_integer((json_int_t)i * 1000003 - 3));
 		}
 		nicfit_emit_number(e, NULL, NAN);
 		json_array_append_new(a, json_null());
+		nicfit_emit_int(e, NULL, -9223372036854775807LL - 1);
+		json_array_append_new(a, json_integer(-9223372036854775807LL - 1));
 		nicfit_emit_end_array(e);
 		x = finish(e);
 		y = dumps(a, pretty);
