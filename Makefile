@@ -62,7 +62,8 @@ ASSETS := $(sort $(wildcard src/serve/assets/*))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
-LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/catalog_data.o
+LIB_CORE_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+LIB_OBJ := $(LIB_CORE_OBJ) $(B)/gen/catalog_data.o
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o) $(SERVE_SRC:%.c=$(B)/%.o) \
 	$(if $(ASSETS),$(B)/gen/assets_data.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -88,13 +89,41 @@ $(B)/%.o: %.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(Q_CC)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
+# Hardware identity (data/ids/*.txt) compiled into tables pciids.c and
+# partno_intel.c include; tools/idgen.c fails the build on a bad row,
+# a duplicate or an unsorted PCI ID, with file:line:col.
+$(B)/tools/idgen: tools/idgen.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -o $@ $<
+
+$(B)/gen/pciids_table.h: data/ids/pci.txt $(B)/tools/idgen
+	@mkdir -p $(dir $@)
+	$(Q_GEN)$(B)/tools/idgen pci $< $@.tmp && mv $@.tmp $@
+
+$(B)/gen/intel_table.h: data/ids/intel.txt $(B)/tools/idgen
+	@mkdir -p $(dir $@)
+	$(Q_GEN)$(B)/tools/idgen intel $< $@.tmp && mv $@.tmp $@
+
+$(B)/src/lib/pciids.o $(B)/clang/src/lib/pciids.o $(B)/src/lib/partno_cx.o \
+	$(B)/clang/src/lib/partno_cx.o: $(B)/gen/pciids_table.h
+$(B)/src/lib/partno_intel.o $(B)/clang/src/lib/partno_intel.o: $(B)/gen/intel_table.h
+
 $(B)/tools/embed: tools/embed.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -o $@ $<
 
-$(B)/gen/catalog_data.c: $(DATA) $(B)/tools/embed
+# The default catalog, compiled: tools/catgen.c runs the library's own
+# loader (without this data) over data/*.json and writes the typed views as
+# C tables with the JSON they came from. A problem in a file stops the build
+# with file:line:col.
+$(B)/tools/catgen: tools/catgen.c $(LIB_CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(Q_GEN)$(B)/tools/embed nicfit_blob nicfit_catalog_blobs embedded_int.h $@ $(DATA)
+	$(Q_LD)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+		$(LIB_CORE_OBJ) $(LIBS)
+
+$(B)/gen/catalog_data.c: $(DATA) $(B)/tools/catgen
+	@mkdir -p $(dir $@)
+	$(Q_GEN)$(B)/tools/catgen $@.tmp $(DATA) && mv $@.tmp $@
 
 $(B)/gen/assets_data.c: $(ASSETS) $(B)/tools/embed
 	@mkdir -p $(dir $@)
@@ -205,7 +234,7 @@ fixtures: $(B)/fixtures/.stamp
 # only prints lets the run, and make, succeed over undefined behaviour.
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
 
-fuzz: $(B)/gen/catalog_data.c $(B)/gen/assets_data.c
+fuzz: $(B)/gen/catalog_data.c $(B)/gen/assets_data.c $(B)/gen/pciids_table.h $(B)/gen/intel_table.h
 	@command -v clang >/dev/null || { echo "make fuzz needs clang" >&2; exit 69; }
 	@mkdir -p $(B)/fuzz
 	@for f in $(FUZZ_SRC); do \

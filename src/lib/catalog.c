@@ -5,12 +5,23 @@
  * catalog_check.c, look-ups in catalog_find.c, rendering in
  * catalog_render.c.
  *
- * Entries are kept as jansson objects, merged field by field when an
- * overlay names an existing id; after every successful load the typed views
- * (struct nicfit_nic ...) are rebuilt from them, sorted by id. Strings in
- * the views point into the jansson objects, which the catalog owns.
+ * The default catalog is compiled (tools/catgen.c, embedded_int.h): a new
+ * catalog's views are the static tables, and nothing is parsed. Entries
+ * are kept as jansson objects only once something needs them: an entry
+ * asked for as JSON, or an overlay, which merges field by field into the
+ * kinds it names (those kinds' embedded JSON is parsed then, and only
+ * theirs). After an overlay the typed views of the kinds it touched are
+ * rebuilt from the objects, sorted by id; their strings point into the
+ * jansson objects, which the catalog owns.
+ *
+ * Each fill_* function, which turns a merged object into a view, has the
+ * view's layout table next to it: the generator writes the compiled views
+ * by walking those tables, and test_compiled fails when a member the
+ * fill_* sets is missing from its table (docs/HACKING.md, "add a catalog
+ * field").
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,19 +69,31 @@ int nicfit_kind_parse(const char *s, enum nicfit_kind *out, struct nicfit_error 
 
 /* ---- the catalog ------------------------------------------------------- */
 
-static const size_t view_size[NICFIT_KIND_COUNT] = {
+const size_t nicfit__catalog_view_size[NICFIT_KIND_COUNT] = {
 	sizeof(struct nicfit_nic), sizeof(struct nicfit_cable), sizeof(struct nicfit_switch),
 	sizeof(struct nicfit_server), sizeof(struct nicfit_gpu), sizeof(struct nicfit_model)
 };
+#define view_size nicfit__catalog_view_size
 
 int nicfit__catalog_has(const struct nicfit_catalog *cat, enum nicfit_kind k, const char *id)
 {
-	return cat && json_object_get(cat->k[k].byid, id) != NULL;
+	return cat && nicfit__catalog_find_exact(cat, k, id) != NULL;
+}
+
+static struct nicfit_catalog *catalog_alloc(void)
+{
+	struct nicfit_catalog *cat = calloc(1, sizeof(*cat));
+
+	if (cat && pthread_mutex_init(&cat->lazy, NULL)) {
+		free(cat);
+		return NULL;
+	}
+	return cat;
 }
 
 int nicfit_catalog_new_empty(struct nicfit_catalog **out, struct nicfit_error *err)
 {
-	struct nicfit_catalog *cat = calloc(1, sizeof(*cat));
+	struct nicfit_catalog *cat = catalog_alloc();
 	int k;
 
 	*out = NULL;
@@ -78,7 +101,9 @@ int nicfit_catalog_new_empty(struct nicfit_catalog **out, struct nicfit_error *e
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	for (k = 0; k < NICFIT_KIND_COUNT; k++) {
 		cat->k[k].byid = json_object();
-		if (!cat->k[k].byid) {
+		cat->k[k].own_ids = calloc(1, sizeof(*cat->k[k].own_ids));
+		cat->k[k].ids = cat->k[k].own_ids;
+		if (!cat->k[k].byid || !cat->k[k].own_ids) {
 			nicfit_catalog_free(cat);
 			return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 		}
@@ -95,11 +120,32 @@ void nicfit_catalog_free(struct nicfit_catalog *cat)
 		return;
 	for (k = 0; k < NICFIT_KIND_COUNT; k++) {
 		json_decref(cat->k[k].byid);
-		free(cat->k[k].views);
-		free(cat->k[k].ids);
+		free(cat->k[k].own_views);
+		free(cat->k[k].own_ids);
 	}
+	pthread_mutex_destroy(&cat->lazy);
 	free(cat);
 }
+
+/*
+ * Layout rows (catalog_int.h): L_STR(S, m) for a const char * member of
+ * struct S, L_STRS for an array of them, L_INT, L_UINT, L_LONG, L_DBL and
+ * L_DBLS alike, L_UINT2(S, m, cols) for a 2-D array, L_SUB(S, m, T, rows)
+ * for a member of struct T laid out by rows, L_SUBS for an array of them.
+ */
+#define L_(S, m, t, arr, c, sub, ssz) \
+	{ #m, offsetof(struct S, m), sizeof(((struct S *)0)->m), t, arr, c, sub, ssz }
+#define L_STR(S, m) L_(S, m, NICFIT__F_STR, 0, 1, NULL, 0)
+#define L_STRS(S, m) L_(S, m, NICFIT__F_STR, 1, 1, NULL, 0)
+#define L_INT(S, m) L_(S, m, NICFIT__F_INT, 0, 1, NULL, 0)
+#define L_UINT(S, m) L_(S, m, NICFIT__F_UINT, 0, 1, NULL, 0)
+#define L_UINT2(S, m, c) L_(S, m, NICFIT__F_UINT, 1, c, NULL, 0)
+#define L_LONG(S, m) L_(S, m, NICFIT__F_LONG, 0, 1, NULL, 0)
+#define L_DBL(S, m) L_(S, m, NICFIT__F_DBL, 0, 1, NULL, 0)
+#define L_DBLS(S, m) L_(S, m, NICFIT__F_DBL, 1, 1, NULL, 0)
+#define L_SUB(S, m, T, rows) L_(S, m, NICFIT__F_STRUCT, 0, 1, rows, sizeof(struct T))
+#define L_SUBS(S, m, T, rows) L_(S, m, NICFIT__F_STRUCT, 1, 1, rows, sizeof(struct T))
+#define L_END { NULL, 0, 0, NICFIT__F_STR, 0, 0, NULL, 0 }
 
 /* Typed getters over a merged entry. */
 static const char *gs(json_t *o, const char *key)
@@ -165,6 +211,16 @@ static unsigned hex(const char *s)
 	return errno || *end || v > 0xffff ? 0 : (unsigned)v;
 }
 
+static const struct nicfit__field entry_layout[] = {
+	L_STR(nicfit_entry, id), L_STR(nicfit_entry, name), L_STR(nicfit_entry, source),
+	L_STRS(nicfit_entry, unverified), L_INT(nicfit_entry, nunverified),
+	L_STRS(nicfit_entry, notes), L_INT(nicfit_entry, nnotes),
+	L_INT(nicfit_entry, priced), L_DBL(nicfit_entry, price_usd),
+	L_STR(nicfit_entry, prices_as_of), L_STR(nicfit_entry, price_source),
+	L_STR(nicfit_entry, origin),
+	L_END
+};
+
 static void fill_entry(struct nicfit_entry *e, json_t *o)
 {
 	e->id = gs(o, "id");
@@ -178,6 +234,25 @@ static void fill_entry(struct nicfit_entry *e, json_t *o)
 	e->price_source = gs(o, "price_source");
 	e->origin = gs(o, "_origin");
 }
+
+static const struct nicfit__field nic_layout[] = {
+	L_SUB(nicfit_nic, e, nicfit_entry, entry_layout),
+	L_STR(nicfit_nic, part), L_STR(nicfit_nic, vendor), L_STR(nicfit_nic, family),
+	L_STR(nicfit_nic, protocol), L_STR(nicfit_nic, cage), L_STR(nicfit_nic, ib_rate),
+	L_STR(nicfit_nic, form_factor), L_STR(nicfit_nic, bracket), L_STR(nicfit_nic, driver),
+	L_STR(nicfit_nic, module_coding),
+	L_INT(nicfit_nic, ports), L_DBL(nicfit_nic, port_gbps),
+	L_DBLS(nicfit_nic, speeds_gbps), L_INT(nicfit_nic, nspeeds),
+	L_INT(nicfit_nic, pcie_gen), L_INT(nicfit_nic, pcie_width), L_INT(nicfit_nic, pcie_gen_min),
+	L_DBL(nicfit_nic, card_gbps), L_INT(nicfit_nic, socket_direct), L_INT(nicfit_nic, vpi),
+	L_UINT(nicfit_nic, rdma), L_UINT(nicfit_nic, roles),
+	L_UINT(nicfit_nic, pci_vendor), L_UINT(nicfit_nic, pci_device),
+	L_UINT2(nicfit_nic, subsys, 2), L_INT(nicfit_nic, nsubsys),
+	L_STRS(nicfit_nic, psids), L_INT(nicfit_nic, npsids),
+	L_INT(nicfit_nic, lanes), L_DBL(nicfit_nic, lane_gbps),
+	L_INT(nicfit_nic, sd_links), L_INT(nicfit_nic, sd_width),
+	L_END
+};
 
 static void fill_nic(struct nicfit_nic *n, json_t *o)
 {
@@ -234,6 +309,19 @@ static void fill_nic(struct nicfit_nic *n, json_t *o)
 	}
 }
 
+static const struct nicfit__field cable_layout[] = {
+	L_SUB(nicfit_cable, e, nicfit_entry, entry_layout),
+	L_STR(nicfit_cable, part), L_INT(nicfit_cable, type), L_DBL(nicfit_cable, gbps),
+	L_STR(nicfit_cable, end_a), L_STR(nicfit_cable, end_b), L_INT(nicfit_cable, split),
+	L_DBL(nicfit_cable, lane_gbps), L_DBL(nicfit_cable, length_m),
+	L_DBL(nicfit_cable, max_length_m),
+	L_STR(nicfit_cable, medium), L_STR(nicfit_cable, fiber), L_STR(nicfit_cable, standard),
+	L_STR(nicfit_cable, coding), L_INT(nicfit_cable, lanes_a), L_INT(nicfit_cable, lanes_b),
+	L_DBL(nicfit_cable, serdes_gbps_a), L_DBL(nicfit_cable, serdes_gbps_b),
+	L_STR(nicfit_cable, top_a), L_STR(nicfit_cable, top_b),
+	L_END
+};
+
 static void fill_cable(struct nicfit_cable *c, json_t *o)
 {
 	static const char *const types[] = { "dac", "aoc", "optic", "breakout-dac",
@@ -264,6 +352,21 @@ static void fill_cable(struct nicfit_cable *c, json_t *o)
 	c->top_a = gs(o, "top_a");
 	c->top_b = gs(o, "top_b");
 }
+
+static const struct nicfit__field switch_layout[] = {
+	L_SUB(nicfit_switch, e, nicfit_entry, entry_layout),
+	L_STR(nicfit_switch, vendor), L_STR(nicfit_switch, fabric), L_STR(nicfit_switch, cage),
+	L_STR(nicfit_switch, form), L_INT(nicfit_switch, ports), L_DBL(nicfit_switch, port_gbps),
+	L_STRS(nicfit_switch, breakout), L_INT(nicfit_switch, nbreakout),
+	L_INT(nicfit_switch, max_logical_ports), L_INT(nicfit_switch, lossless),
+	L_INT(nicfit_switch, subnet_manager), L_INT(nicfit_switch, ports_per_cage),
+	L_INT(nicfit_switch, uplink_ports), L_DBL(nicfit_switch, uplink_gbps),
+	L_STR(nicfit_switch, uplink_cage), L_STRS(nicfit_switch, uplink_breakout),
+	L_INT(nicfit_switch, nuplink_breakout), L_INT(nicfit_switch, lanes_per_port),
+	L_DBL(nicfit_switch, lane_gbps), L_DBLS(nicfit_switch, lane_rates),
+	L_INT(nicfit_switch, nlane_rates),
+	L_END
+};
 
 static void fill_switch(struct nicfit_switch *s, json_t *o)
 {
@@ -313,6 +416,44 @@ static int switch_index(const struct nicfit_server *s, const char *id)
 			return i;
 	return -1;
 }
+
+static const struct nicfit__field slot_layout[] = {
+	L_STR(nicfit_slot, name), L_STR(nicfit_slot, riser), L_STR(nicfit_slot, kind),
+	L_INT(nicfit_slot, gen), L_INT(nicfit_slot, width), L_INT(nicfit_slot, connector_width),
+	L_INT(nicfit_slot, full_height), L_INT(nicfit_slot, full_length),
+	L_INT(nicfit_slot, socket), L_INT(nicfit_slot, gpu), L_INT(nicfit_slot, role),
+	L_INT(nicfit_slot, pcie_switch), L_STR(nicfit_slot, included),
+	L_END
+};
+
+static const struct nicfit__field onboard_layout[] = {
+	L_STR(nicfit_onboard, name), L_STR(nicfit_onboard, kind), L_STR(nicfit_onboard, nic),
+	L_STR(nicfit_onboard, cage), L_STR(nicfit_onboard, description),
+	L_INT(nicfit_onboard, ports), L_DBL(nicfit_onboard, port_gbps),
+	L_INT(nicfit_onboard, socket), L_UINT(nicfit_onboard, rdma),
+	L_END
+};
+
+static const struct nicfit__field pcie_switch_layout[] = {
+	L_STR(nicfit_pcie_switch, id), L_INT(nicfit_pcie_switch, socket),
+	L_INT(nicfit_pcie_switch, gen), L_INT(nicfit_pcie_switch, width),
+	L_END
+};
+
+static const struct nicfit__field server_layout[] = {
+	L_SUB(nicfit_server, e, nicfit_entry, entry_layout),
+	L_STR(nicfit_server, vendor), L_STR(nicfit_server, form), L_STR(nicfit_server, cpu),
+	L_INT(nicfit_server, sockets), L_INT(nicfit_server, pcie_gen), L_INT(nicfit_server, generic),
+	L_SUBS(nicfit_server, slots, nicfit_slot, slot_layout), L_INT(nicfit_server, nslots),
+	L_SUBS(nicfit_server, onboard, nicfit_onboard, onboard_layout),
+	L_INT(nicfit_server, nonboard),
+	L_STR(nicfit_server, oob_name), L_STR(nicfit_server, oob_cage),
+	L_DBL(nicfit_server, oob_gbps),
+	L_INT(nicfit_server, max_gpus_double), L_INT(nicfit_server, max_gpus_single),
+	L_SUBS(nicfit_server, switches, nicfit_pcie_switch, pcie_switch_layout),
+	L_INT(nicfit_server, nswitches), L_STR(nicfit_server, baseboard_gpu),
+	L_END
+};
 
 static void fill_server(struct nicfit_server *s, json_t *o)
 {
@@ -381,6 +522,18 @@ static void fill_server(struct nicfit_server *s, json_t *o)
 	s->max_gpus_single = gi(mg, "single", 0);
 }
 
+static const struct nicfit__field gpu_layout[] = {
+	L_SUB(nicfit_gpu, e, nicfit_entry, entry_layout),
+	L_STR(nicfit_gpu, vendor), L_STR(nicfit_gpu, memory_type),
+	L_DBL(nicfit_gpu, memory_gib), L_DBL(nicfit_gpu, mem_bw_gbs), L_DBL(nicfit_gpu, tdp_w),
+	L_INT(nicfit_gpu, pcie_gen), L_INT(nicfit_gpu, pcie_width),
+	L_INT(nicfit_gpu, double_width), L_INT(nicfit_gpu, baseboard),
+	L_INT(nicfit_gpu, nvlink_domain), L_DBL(nicfit_gpu, nvlink_gbs),
+	L_DBL(nicfit_gpu, fp16_tflops),
+	L_UINT(nicfit_gpu, pci_vendor), L_UINT(nicfit_gpu, pci_device),
+	L_END
+};
+
 static void fill_gpu(struct nicfit_gpu *g, json_t *o)
 {
 	json_t *pci = json_object_get(o, "pci");
@@ -403,6 +556,24 @@ static void fill_gpu(struct nicfit_gpu *g, json_t *o)
 	g->pci_device = hex(gs(pci, "device"));
 }
 
+static const struct nicfit__field arch_layout[] = {
+	L_DBL(nicfit_arch, params), L_DBL(nicfit_arch, active_params),
+	L_INT(nicfit_arch, layers), L_INT(nicfit_arch, hidden), L_INT(nicfit_arch, heads),
+	L_INT(nicfit_arch, kv_heads), L_INT(nicfit_arch, head_dim), L_INT(nicfit_arch, vocab),
+	L_INT(nicfit_arch, kv_lora_rank), L_INT(nicfit_arch, rope_dim),
+	L_INT(nicfit_arch, tied_embeddings),
+	L_END
+};
+
+static const struct nicfit__field model_layout[] = {
+	L_SUB(nicfit_model, e, nicfit_entry, entry_layout),
+	L_STR(nicfit_model, family), L_STR(nicfit_model, native_precision),
+	L_SUB(nicfit_model, arch, nicfit_arch, arch_layout),
+	L_LONG(nicfit_model, context_max),
+	L_INT(nicfit_model, experts), L_INT(nicfit_model, experts_active),
+	L_END
+};
+
 static void fill_model(struct nicfit_model *m, json_t *o)
 {
 	fill_entry(&m->e, o);
@@ -424,64 +595,135 @@ static void fill_model(struct nicfit_model *m, json_t *o)
 	m->experts_active = gi(o, "experts_active", 0);
 }
 
+const struct nicfit__field *const nicfit__catalog_layout[NICFIT_KIND_COUNT] = {
+	nic_layout, cable_layout, switch_layout, server_layout, gpu_layout, model_layout
+};
+
 static int cmp_ids(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Rebuild the typed views of every kind from the merged objects. */
-static int rebuild(struct nicfit_catalog *cat, struct nicfit_error *err)
+/* Rebuild the typed views of kind k from its merged objects. */
+static int rebuild_kind(struct kindstore *ks, int k, struct nicfit_error *err)
 {
-	int k;
+	size_t n = json_object_size(ks->byid), i = 0;
+	const char **ids = calloc(n + 1, sizeof(*ids));
+	char *views = calloc(n ? n : 1, view_size[k]);
+	const char *key;
+	json_t *v;
 
-	for (k = 0; k < NICFIT_KIND_COUNT; k++) {
-		struct kindstore *ks = &cat->k[k];
-		size_t n = json_object_size(ks->byid), i = 0;
-		const char **ids = calloc(n + 1, sizeof(*ids));
-		char *views = calloc(n ? n : 1, view_size[k]);
-		const char *key;
-		json_t *v;
+	if (!ids || !views) {
+		free(ids);
+		free(views);
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
+	json_object_foreach(ks->byid, key, v)
+		ids[i++] = key;
+	qsort(ids, n, sizeof(*ids), cmp_ids);
+	for (i = 0; i < n; i++) {
+		json_t *o = json_object_get(ks->byid, ids[i]);
+		void *slot = views + i * view_size[k];
 
-		if (!ids || !views) {
-			free(ids);
-			free(views);
-			return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+		switch (k) {
+		case NICFIT_KIND_NIC: fill_nic(slot, o); break;
+		case NICFIT_KIND_CABLE: fill_cable(slot, o); break;
+		case NICFIT_KIND_SWITCH: fill_switch(slot, o); break;
+		case NICFIT_KIND_SERVER: fill_server(slot, o); break;
+		case NICFIT_KIND_GPU: fill_gpu(slot, o); break;
+		case NICFIT_KIND_MODEL: fill_model(slot, o); break;
 		}
-		json_object_foreach(ks->byid, key, v)
-			ids[i++] = key;
-		qsort(ids, n, sizeof(*ids), cmp_ids);
-		for (i = 0; i < n; i++) {
-			json_t *o = json_object_get(ks->byid, ids[i]);
-			void *slot = views + i * view_size[k];
+		/* the id key string lives in the object */
+		ids[i] = ((struct nicfit_entry *)slot)->id;
+	}
+	free(ks->own_views);
+	free(ks->own_ids);
+	ks->views = ks->own_views = views;
+	ks->ids = ks->own_ids = ids;
+	ks->n = n;
+	return 0;
+}
 
-			switch (k) {
-			case NICFIT_KIND_NIC: fill_nic(slot, o); break;
-			case NICFIT_KIND_CABLE: fill_cable(slot, o); break;
-			case NICFIT_KIND_SWITCH: fill_switch(slot, o); break;
-			case NICFIT_KIND_SERVER: fill_server(slot, o); break;
-			case NICFIT_KIND_GPU: fill_gpu(slot, o); break;
-			case NICFIT_KIND_MODEL: fill_model(slot, o); break;
-			}
-			/* the id key string lives in the object */
-			ids[i] = ((struct nicfit_entry *)slot)->id;
+/*
+ * Merge the entries of one array (kind k of document input) into the
+ * objects byid: an id byid has is updated field by field, a new id is
+ * added. Every merged entry records the document it (last) came from.
+ */
+static int merge_array(json_t *byid, json_t *arr, const char *input, const char *plural,
+		       struct nicfit_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < json_array_size(arr); i++) {
+		json_t *e = json_array_get(arr, i);
+		const char *id = json_string_value(json_object_get(e, "id"));
+		json_t *have = json_object_get(byid, id);
+
+		if (have) {
+			json_object_update(have, e);
+		} else {
+			json_object_set(byid, id, e);
+			have = e;
 		}
-		free(ks->views);
-		free(ks->ids);
-		ks->views = views;
-		ks->ids = ids;
-		ks->n = n;
+		json_object_set_new(have, "_origin", json_string(input));
+		if (json_object_size(byid) > CATALOG_MAX_ENTRIES)
+			return nicfit_error_at(err, NICFIT_E_LIMIT, input, 0, 0,
+					       "more than %d %s", CATALOG_MAX_ENTRIES, plural);
 	}
 	return 0;
 }
 
 /*
- * Merge a document into cat. Only the kinds the document names are copied
- * first, so that a failure leaves the catalog as it was. A trusted document
- * (the embedded data) is not validated again, and the typed views are left
- * for the caller to rebuild once after loading all of them.
+ * Kind k's objects made from the embedded JSON, as the compiled views were
+ * made from it at build time: the files that hold the kind, in name
+ * order, merged. The data was checked when the library was built.
+ */
+static json_t *embedded_json(enum nicfit_kind k)
+{
+	const struct nicfit_blob *b;
+	json_t *byid = json_object();
+	char name[128];
+
+	for (b = nicfit_catalog_blobs; byid && b->name; b++) {
+		json_t *root;
+		int rc;
+
+		if (!(b->kinds & (1u << k)))
+			continue;
+		root = json_loadb(b->data, b->len, JSON_REJECT_DUPLICATES, NULL);
+		snprintf(name, sizeof(name), "data/%s", b->name);
+		rc = !root || merge_array(byid, json_object_get(root, nicfit__catalog_kind_plurals[k]),
+					  name, nicfit__catalog_kind_plurals[k], NULL);
+		json_decref(root);
+		if (rc) {
+			json_decref(byid);
+			byid = NULL;
+		}
+	}
+	return byid;
+}
+
+json_t *nicfit__catalog_json(const struct nicfit_catalog *ccat, enum nicfit_kind k)
+{
+	/* the catalog is allocated writable: filling its cache is not a change */
+	struct nicfit_catalog *cat = (struct nicfit_catalog *)ccat;
+	json_t *byid;
+
+	pthread_mutex_lock(&cat->lazy);
+	if (!cat->k[k].byid)
+		cat->k[k].byid = embedded_json(k);
+	byid = cat->k[k].byid;
+	pthread_mutex_unlock(&cat->lazy);
+	return byid;
+}
+
+/*
+ * Merge a user's document into cat. Only the kinds the document names are
+ * copied first, so that a failure leaves the catalog as it was; those
+ * kinds' views are rebuilt, the others keep theirs.
  */
 static int overlay(struct nicfit_catalog *cat, const char *input, const char *text,
-		   size_t len, int trusted, struct nicfit_error *err)
+		   size_t len, struct nicfit_error *err)
 {
 	struct nicfit_error first;
 	json_error_t jerr;
@@ -498,16 +740,14 @@ static int overlay(struct nicfit_catalog *cat, const char *input, const char *te
 		return nicfit_error_at(err, NICFIT_E_DATA, input, jerr.line, jerr.column,
 				       "%s", jerr.text);
 	nicfit_error_clear(&first);
-	/* The embedded catalog is validated by the test suite
-	 * (test_catalog.c), not on every start. */
-	if (!trusted && nicfit__catalog_validate(cat, input, text, len, root, &first)) {
+	if (nicfit__catalog_validate(cat, input, text, len, root, &first)) {
 		json_decref(root);
 		if (err && !err->code)
 			*err = first;
 		return first.code;
 	}
 	json_object_foreach(root, key, v) {
-		size_t i;
+		json_t *have;
 
 		for (k = 0; k < NICFIT_KIND_COUNT; k++)
 			if (!strcmp(key, nicfit__catalog_kind_plurals[k]))
@@ -515,31 +755,17 @@ static int overlay(struct nicfit_catalog *cat, const char *input, const char *te
 		if (k == NICFIT_KIND_COUNT || !json_is_array(v))
 			continue;
 		if (!copy[k]) {
-			copy[k] = json_object_size(cat->k[k].byid) ?
-				  json_deep_copy(cat->k[k].byid) : json_object();
+			have = nicfit__catalog_json(cat, (enum nicfit_kind)k);
+			copy[k] = !have ? NULL : json_object_size(have) ?
+				  json_deep_copy(have) : json_object();
 			if (!copy[k]) {
 				rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 				goto out_free_copies;
 			}
 		}
-		for (i = 0; i < json_array_size(v); i++) {
-			json_t *e = json_array_get(v, i);
-			const char *id = json_string_value(json_object_get(e, "id"));
-			json_t *have = json_object_get(copy[k], id);
-
-			if (have) {
-				json_object_update(have, e);
-			} else {
-				json_object_set(copy[k], id, e);
-				have = e;
-			}
-			json_object_set_new(have, "_origin", json_string(input));
-			if (json_object_size(copy[k]) > CATALOG_MAX_ENTRIES) {
-				rc = nicfit_error_at(err, NICFIT_E_LIMIT, input, 0, 0,
-						     "more than %d %s", CATALOG_MAX_ENTRIES, key);
-				goto out_free_copies;
-			}
-		}
+		rc = merge_array(copy[k], v, input, key, err);
+		if (rc)
+			goto out_free_copies;
 	}
 	for (k = 0; k < NICFIT_KIND_COUNT; k++) {
 		if (!copy[k])
@@ -547,9 +773,10 @@ static int overlay(struct nicfit_catalog *cat, const char *input, const char *te
 		json_decref(cat->k[k].byid);
 		cat->k[k].byid = copy[k];
 		copy[k] = NULL;
+		rc = rebuild_kind(&cat->k[k], k, err);
+		if (rc)
+			break;
 	}
-	if (!trusted)
-		rc = rebuild(cat, err);
 out_free_copies:
 	for (k = 0; k < NICFIT_KIND_COUNT; k++)
 		json_decref(copy[k]);
@@ -560,31 +787,22 @@ out_free_copies:
 int nicfit_catalog_overlay(struct nicfit_catalog *cat, const char *input,
 			   const char *text, size_t len, struct nicfit_error *err)
 {
-	return overlay(cat, input, text, len, 0, err);
+	return overlay(cat, input, text, len, err);
 }
 
+/* The compiled default catalog: no parse, no copy; JSON comes when needed. */
 int nicfit_catalog_new(struct nicfit_catalog **out, struct nicfit_error *err)
 {
-	struct nicfit_catalog *cat;
-	const struct nicfit_blob *b;
-	char name[128];
-	int rc;
+	struct nicfit_catalog *cat = catalog_alloc();
+	int k;
 
-	rc = nicfit_catalog_new_empty(&cat, err);
-	if (rc)
-		return rc;
-	for (b = nicfit_catalog_blobs; b->name; b++) {
-		snprintf(name, sizeof(name), "data/%s", b->name);
-		rc = overlay(cat, name, b->data, b->len, 1, err);
-		if (rc) {
-			nicfit_catalog_free(cat);
-			return rc;
-		}
-	}
-	rc = rebuild(cat, err);
-	if (rc) {
-		nicfit_catalog_free(cat);
-		return rc;
+	*out = NULL;
+	if (!cat)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	for (k = 0; k < NICFIT_KIND_COUNT; k++) {
+		cat->k[k].views = nicfit__catalog_compiled[k].views;
+		cat->k[k].n = nicfit__catalog_compiled[k].n;
+		cat->k[k].ids = nicfit__catalog_compiled[k].ids;
 	}
 	*out = cat;
 	return 0;

@@ -569,7 +569,7 @@ static void check_merged(struct checker *c, json_t *root, const struct nicfit_ca
 
 	for (k = 0; k < NICFIT_KIND_COUNT; k++) {
 		json_t *arr = json_object_get(root, nicfit__catalog_kind_plurals[k]), *e, *seen;
-		size_t i, added = 0, have = base ? json_object_size(base->k[k].byid) : 0;
+		size_t i, added = 0, have = base ? base->k[k].n : 0;
 
 		if (!json_is_array(arr) || json_array_size(arr) > CATALOG_MAX_ENTRIES)
 			continue;

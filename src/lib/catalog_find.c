@@ -3,10 +3,11 @@
  * (with a suggestion when there is none), by PCI ID; one entry as JSON
  * (see nicfit/catalog.h).
  *
- * Look-ups walk the typed views that catalog.c keeps sorted by id; the
- * catalogs nicfit plans with hold hundreds of entries, so a linear walk
- * that ignores case costs less than keeping an index in step with every
- * overlay.
+ * Look-ups bisect the typed views, which catalog.c keeps sorted by id
+ * (the compiled ones are sorted by the generator). Ids are lowercase
+ * (catalog_check.c refuses others), so a look-up that ignores case
+ * lowercases the word once and compares exactly. Part numbers are few
+ * and not sorted: they are walked.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,15 +32,42 @@ ACCESSOR(nicfit_catalog_server, nicfit_server, NICFIT_KIND_SERVER)
 ACCESSOR(nicfit_catalog_gpu, nicfit_gpu, NICFIT_KIND_GPU)
 ACCESSOR(nicfit_catalog_model, nicfit_model, NICFIT_KIND_MODEL)
 
+const struct nicfit_entry *nicfit__catalog_find_exact(const struct nicfit_catalog *cat,
+						      enum nicfit_kind k, const char *id)
+{
+	size_t lo = 0, hi = cat->k[k].n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct nicfit_entry *e = nicfit_catalog_entry(cat, k, mid);
+		int c = strcmp(id, e->id);
+
+		if (!c)
+			return e;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/* Ids are at most 63 characters (catalog_check.c): a longer word is none. */
+#define ID_MAX 63
+
 static const struct nicfit_entry *find(const struct nicfit_catalog *cat, enum nicfit_kind k,
 				       const char *id)
 {
-	size_t i;
+	char low[ID_MAX + 1];
+	size_t i, n = strlen(id);
 
-	for (i = 0; i < cat->k[k].n; i++) {
-		const struct nicfit_entry *e = nicfit_catalog_entry(cat, k, i);
+	if (n <= ID_MAX) {
+		const struct nicfit_entry *e;
 
-		if (!strcasecmp(e->id, id))
+		for (i = 0; i <= n; i++)
+			low[i] = id[i] >= 'A' && id[i] <= 'Z' ? (char)(id[i] - 'A' + 'a') : id[i];
+		e = nicfit__catalog_find_exact(cat, k, low);
+		if (e)
 			return e;
 	}
 	if (k == NICFIT_KIND_NIC || k == NICFIT_KIND_CABLE) {
@@ -167,7 +195,7 @@ char *nicfit_catalog_entry_json(const struct nicfit_catalog *cat, enum nicfit_ki
 
 	if (!e)
 		return NULL;
-	o = json_object_get(cat->k[k].byid, e->id);
+	o = json_object_get(nicfit__catalog_json(cat, k), e->id);
 	copy = json_deep_copy(o);
 	if (!copy)
 		return NULL;

@@ -1,10 +1,17 @@
 /*
  * catalog_int.h - what the catalog's files share (internal).
  *
- * catalog.c keeps the entries (a jansson object per kind, id -> merged
- * entry) and the typed views built from them; catalog_check.c holds the
- * schema and checks documents against it; catalog_find.c looks entries
- * up. Only the store's layout and these few functions cross the files.
+ * catalog.c keeps the typed views of the entries and, once something
+ * needs them, the entries as jansson objects (one object per kind, id ->
+ * merged entry); catalog_check.c holds the schema and checks documents
+ * against it; catalog_find.c looks entries up. Only the store's layout,
+ * the layout tables of the views and these few functions cross the files.
+ *
+ * The default catalog is compiled: tools/catgen.c loads the files of data/
+ * through this very loader at build time and writes the views it built as
+ * C initializers (build/gen/catalog_data.c), walking the layout tables
+ * below. A kind's jansson objects are made from the embedded JSON only
+ * when a look-up needs the entry as JSON or an overlay merges into it.
  */
 #ifndef NICFIT_CATALOG_INT_H
 #define NICFIT_CATALOG_INT_H
@@ -13,6 +20,7 @@
 #error "catalog_int.h is internal to libnicfit: include the public headers in include/nicfit/"
 #endif
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include <jansson.h>
@@ -26,18 +34,61 @@
 
 /* One kind of entry. */
 struct kindstore {
-	json_t *byid;       /* id -> merged entry object */
-	void *views;        /* typed array, sorted by id */
+	json_t *byid;       /* id -> merged entry object; NULL until needed (compiled) */
+	const void *views;  /* typed array, sorted by id */
 	size_t n;
-	const char **ids;   /* NULL-terminated, for suggestions */
+	const char *const *ids; /* NULL-terminated, for suggestions */
+	void *own_views;    /* views and ids when built at run time (else compiled, static) */
+	const char **own_ids;
 };
 
 struct nicfit_catalog {
 	struct kindstore k[NICFIT_KIND_COUNT];
+	pthread_mutex_t lazy; /* held while a kind's JSON is made from the embedded data */
 };
+
+/*
+ * The layout of a typed view, one row per member: what the generator
+ * writes as a C initializer and what test_compiled compares. A row's
+ * member is an array when size holds more than one element; cols > 1
+ * makes it an array of rows of cols elements (subsys[16][2]).
+ */
+enum nicfit__ftype {
+	NICFIT__F_STR,      /* const char * */
+	NICFIT__F_INT,      /* int, or an enum */
+	NICFIT__F_UINT,     /* unsigned */
+	NICFIT__F_LONG,     /* long */
+	NICFIT__F_DBL,      /* double */
+	NICFIT__F_STRUCT    /* a struct laid out by sub */
+};
+
+struct nicfit__field {
+	const char *member;           /* the C member's name */
+	size_t off, size;             /* offsetof and sizeof the member */
+	enum nicfit__ftype type;      /* of one element */
+	int array;                    /* the member is an array */
+	size_t cols;                  /* elements per row of a 2-D array, else 1 */
+	const struct nicfit__field *sub; /* NICFIT__F_STRUCT: its layout, ended by member NULL */
+	size_t sub_size;              /* NICFIT__F_STRUCT: sizeof the struct */
+};
+
+/* The layout of each kind's view, ended by a row with member NULL (catalog.c). */
+extern const struct nicfit__field *const nicfit__catalog_layout[NICFIT_KIND_COUNT];
+/* sizeof each kind's view (catalog.c). */
+extern const size_t nicfit__catalog_view_size[NICFIT_KIND_COUNT];
 
 /* "nics", "cables", ... NULL-terminated, for suggestions (catalog.c). */
 extern const char *const nicfit__catalog_kind_plurals[NICFIT_KIND_COUNT + 1];
+
+/* The entry with exactly this id in kind k, or NULL (catalog_find.c: bisects). */
+const struct nicfit_entry *nicfit__catalog_find_exact(const struct nicfit_catalog *cat,
+						      enum nicfit_kind k, const char *id);
+
+/*
+ * Kind k's entries as jansson objects (id -> merged entry), made from the
+ * embedded JSON on first use; NULL when memory ran out (catalog.c).
+ */
+json_t *nicfit__catalog_json(const struct nicfit_catalog *cat, enum nicfit_kind k);
 
 /* Is id present in kind k of cat (NULL cat: no)? (catalog.c) */
 int nicfit__catalog_has(const struct nicfit_catalog *cat, enum nicfit_kind k, const char *id);

@@ -17,18 +17,25 @@
 
 /* ---- the ConnectX families (partno_int.h) --------------------------------- */
 
+/* The chips' PCI IDs and fastest ports: data/ids/pci.txt, via tools/idgen.c. */
+#define NICFIT_PCIID_MACROS_ONLY
+#include "pciids_table.h"
+
+#define CHIP(m) NICFIT_PCIID_15B3_##m, NICFIT_PCIID_15B3_##m##_GBPS
+
 const struct cx_family nicfit__cx_fam[FAM_COUNT] = {
-	[FAM_CX3] = { "ConnectX-3", 0x1003, 56, "QTF", "C", "mlx4_core" },
-	[FAM_CX3PRO] = { "ConnectX-3 Pro", 0x1007, 56, "QTF", "C", "mlx4_core" },
-	[FAM_CX4] = { "ConnectX-4", 0x1013, 100, "FE", "C", "mlx5_core" },
-	[FAM_CX4LX] = { "ConnectX-4 Lx", 0x1015, 50, "", "C", "mlx5_core" },
-	[FAM_CX5] = { "ConnectX-5", 0x1017, 100, "FE", "C", "mlx5_core" },
-	[FAM_CX5EX] = { "ConnectX-5 Ex", 0x1019, 100, "FE", "D", "mlx5_core" },
-	[FAM_CX6] = { "ConnectX-6", 0x101b, 200, "EH", "CDF", "mlx5_core" },
-	[FAM_CX6DX] = { "ConnectX-6 Dx", 0x101d, 200, "", "CD", "mlx5_core" },
-	[FAM_CX6LX] = { "ConnectX-6 Lx", 0x101f, 50, "", "CD", "mlx5_core" },
+	[FAM_CX3] = { "ConnectX-3", CHIP(CONNECTX_3), "QTF", "C", "mlx4_core" },
+	[FAM_CX3PRO] = { "ConnectX-3 Pro", CHIP(CONNECTX_3_PRO), "QTF", "C", "mlx4_core" },
+	[FAM_CX4] = { "ConnectX-4", CHIP(CONNECTX_4), "FE", "C", "mlx5_core" },
+	[FAM_CX4LX] = { "ConnectX-4 Lx", CHIP(CONNECTX_4_LX), "", "C", "mlx5_core" },
+	[FAM_CX5] = { "ConnectX-5", CHIP(CONNECTX_5), "FE", "C", "mlx5_core" },
+	[FAM_CX5EX] = { "ConnectX-5 Ex", CHIP(CONNECTX_5_EX), "FE", "D", "mlx5_core" },
+	[FAM_CX6] = { "ConnectX-6", CHIP(CONNECTX_6), "EH", "CDF", "mlx5_core" },
+	[FAM_CX6DX] = { "ConnectX-6 Dx", CHIP(CONNECTX_6_DX), "", "CD", "mlx5_core" },
+	[FAM_CX6LX] = { "ConnectX-6 Lx", CHIP(CONNECTX_6_LX), "", "CD", "mlx5_core" },
+	/* data/ids/pci.txt has no row for it: the PCI ID stays unknown */
 	[FAM_CX6DE] = { "ConnectX-6 DE", 0, 200, "EH", "D", "mlx5_core" },
-	[FAM_CX7] = { "ConnectX-7", 0x1021, 400, "HN", "DE", "mlx5_core" },
+	[FAM_CX7] = { "ConnectX-7", CHIP(CONNECTX_7), "HN", "DE", "mlx5_core" },
 };
 
 /* ---- reading the shape of an OPN ----------------------------------------- */

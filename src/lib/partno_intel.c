@@ -18,8 +18,6 @@
  */
 #define E810_CQDA2_CARD_GBPS 100
 
-#define REF2 "docs/reference/nic-identity.md \xc2\xa7" "2"
-
 /* ---- Intel adapters (docs/reference/nic-identity.md section 2) ----------------- */
 
 struct intel_nic {
@@ -38,48 +36,8 @@ struct intel_nic {
 	const char *source;
 };
 
-#define IW (NICFIT_RDMA_IWARP | NICFIT_RDMA_ROCE)
-
-static const struct intel_nic intel[] = {
-	{ "X520-DA1", "X520", "DA", "1", 1, "SFP+", 10, 2, 8, 0x10fb, 0, "ixgbe",
-	  "pcie_width pci form_factor",
-	  "82599 controller (PCIe 2.0 per Intel's 82599 specification update); not in " REF2 },
-	{ "X520-DA2", "X520", "DA", "2", 2, "SFP+", 10, 2, 8, 0x10fb, 0, "ixgbe",
-	  "pcie_width pci form_factor",
-	  "82599 controller (PCIe 2.0 per Intel's 82599 specification update); not in " REF2 },
-	{ "X540-T2", "X540", "T", "2", 2, "RJ45", 10, 2, 8, 0x1528, 0, "ixgbe",
-	  "pcie_gen pcie_width pci form_factor", "not in " REF2 "; general knowledge" },
-	{ "X550-T1", "X550", "T", "1", 1, "RJ45", 10, 3, 4, 0x1563, 0, "ixgbe",
-	  "pcie_width pci form_factor", REF2 ".1 (X550-T2 row; the T1 is its one-port sibling)" },
-	{ "X550-T2", "X550", "T", "2", 2, "RJ45", 10, 3, 4, 0x1563, 0, "ixgbe",
-	  "form_factor", REF2 ".1 (Intel retail list H86377 / 1563; X550 spec update)" },
-	{ "X710-DA2", "X710", "DA", "2", 2, "SFP+", 10, 3, 8, 0x1572, 0, "i40e",
-	  "pcie_width form_factor", REF2 ".1 (pci.ids; Intel retail list J11367 / 1572)" },
-	{ "X710-DA4", "X710", "DA", "4", 4, "SFP+", 10, 3, 8, 0x1572, 0, "i40e",
-	  "pcie_width form_factor", REF2 ".1 (pci.ids; DPDK)" },
-	{ "X710-T4", "X710", "T", "4", 4, "RJ45", 10, 3, 8, 0x1589, 0, "i40e",
-	  "form_factor", REF2 ".1 (pci.ids)" },
-	{ "X710-T4L", "X710", "T", "4L", 4, "RJ45", 10, 3, 8, 0x15ff, 0, "i40e",
-	  "pcie_width form_factor", REF2 ".1 (pci.ids; Intel retail list K37380 / 15FF)" },
-	{ "XL710-QDA1", "XL710", "QDA", "1", 1, "QSFP+", 40, 3, 8, 0x1584, 0, "i40e",
-	  "pcie_gen pcie_width form_factor", REF2 " (i40e device IDs: XL710 QSFP single 1584)" },
-	{ "XL710-QDA2", "XL710", "QDA", "2", 2, "QSFP+", 40, 3, 8, 0x1583, 0, "i40e",
-	  "form_factor", REF2 ".1 (Intel retail list J11363 / 1583, PCIe 3.0 x8)" },
-	{ "XXV710-DA1", "XXV710", "DA", "1", 1, "SFP28", 25, 3, 8, 0x158b, 0, "i40e",
-	  "pcie_gen pcie_width pci form_factor", REF2 " (XXV710-DA2 row; one-port sibling)" },
-	{ "XXV710-DA2", "XXV710", "DA", "2", 2, "SFP28", 25, 3, 8, 0x158b, 0, "i40e",
-	  "form_factor", REF2 ".1 (Intel retail list J21147 / 158B, PCIe 3.0 x8)" },
-	{ "E810-XXVDA2", "E810", "XXVDA", "2", 2, "SFP28", 25, 4, 8, 0x159b, IW, "ice",
-	  "form_factor", REF2 ".1 (pci.ids; lspci LnkCap 16GT/s x8)" },
-	{ "E810-XXVDA4", "E810", "XXVDA", "4", 4, "SFP28", 25, 4, 16, 0x1593, IW, "ice",
-	  "pcie_width pci form_factor", "Intel ice driver download list; not in " REF2 },
-	{ "E810-CQDA1", "E810", "CQDA", "1", 1, "QSFP28", 100, 4, 16, 0x1592, IW, "ice",
-	  "pcie_width form_factor", "Intel ice driver download list; E810-C QSFP ID 1592 (" REF2 ")" },
-	{ "E810-CQDA2", "E810", "CQDA", "2", 2, "QSFP28", 100, 4, 16, 0x1592, IW, "ice",
-	  "form_factor", REF2 ".1 (pci.ids; ServeTheHome review: PCIe Gen4 x16)" },
-	{ "E810-2CQDA2", "E810", "2CQDA", "2", 2, "QSFP28", 100, 4, 16, 0x1592, IW, "ice",
-	  "pcie_width pci form_factor", "Intel ice driver download list; not in " REF2 },
-};
+/* The adapters, compiled from data/ids/intel.txt by tools/idgen.c. */
+#include "intel_table.h"
 
 #define NINTEL (sizeof(intel) / sizeof(intel[0]))
 

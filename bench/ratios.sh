@@ -1,0 +1,52 @@
+#!/bin/sh
+# The ratios of issue 16's table, in one run: whole-process `nicfit audit
+# --sysfs TREE --json` against hwloc's `lstopo-no-graphics -i TREE` on the
+# same trees (the fixture machines), and `nicfit plan --example --json`
+# against `nicfit --version` (the floor of a nicfit process). Both sides of
+# a ratio are measured in turn in the same loop, so load on the machine
+# weighs on both. POST /api/plan against nginx is bench/serve.sh.
+# Prints figures; asserts nothing (compare ratios, not times, across machines).
+set -eu
+: "${NICFIT:=build/nicfit}" "${RUNS:=100}"
+base=/tmp
+[ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
+tmp=$(mktemp -d "$base/nicfit-ratios-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+sh tests/fixtures/gen.sh "$tmp/fx" >/dev/null
+
+now() { date +%s%N; }
+# pair N cmdA -- cmdB: mean microseconds of A and of B, alternating runs
+pair() {
+	n=$1; shift
+	a= b=
+	while [ "$1" != -- ]; do a="$a '$1'"; shift; done
+	shift
+	for w in "$@"; do b="$b '$w'"; done
+	ta=0 tb=0 i=0
+	while [ $i -lt "$n" ]; do
+		t0=$(now); eval "$a" >/dev/null 2>&1 || true; t1=$(now)
+		eval "$b" >/dev/null 2>&1 || true; t2=$(now)
+		ta=$((ta + t1 - t0)); tb=$((tb + t2 - t1)); i=$((i + 1))
+	done
+	echo $((ta / n / 1000)) $((tb / n / 1000))
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+
+echo "ratios ($RUNS alternating runs each; mean microseconds per whole process)"
+if command -v lstopo-no-graphics >/dev/null 2>&1; then
+	printf '  %-34s %5s %9s %9s %8s\n' "audit --sysfs vs lstopo -i" pci nicfit lstopo "speed-up"
+	for d in "$tmp"/fx/*/; do
+		npci=$(ls "$d/sys/bus/pci/devices" | wc -l)
+		set -- $(pair "$RUNS" "$NICFIT" audit --sysfs "$d" --json -- \
+			env HWLOC_COMPONENTS=linux,stop lstopo-no-graphics -i "$d" --whole-io --of xml -)
+		printf '  %-34s %5d %9s %9s %7sx\n' "$(basename "$d")" "$npci" "$1" "$2" "$(ratio "$2" "$1")"
+	done
+else
+	echo "  audit vs lstopo: lstopo-no-graphics is missing (scripts/deps.sh bench installs hwloc-nox)"
+fi
+set -- $(pair "$RUNS" "$NICFIT" plan --example --json -- "$NICFIT" --version)
+printf '  %-34s %9s us, --version %s us: %s x --version\n' "plan --example --json" "$1" "$2" \
+	"$(ratio "$1" "$2")"
+set -- $(pair "$RUNS" "$NICFIT" catalog show mcx653106a-hdat --json -- "$NICFIT" --version)
+printf '  %-34s %9s us, --version %s us: %s x --version\n' "catalog show ID --json (lazy JSON)" \
+	"$1" "$2" "$(ratio "$1" "$2")"

@@ -1,0 +1,295 @@
+/*
+ * test_emit_json.c - the emitter writes JSON itself, byte for byte as
+ * jansson's json_dumps() lays out the same values (the documents' format
+ * since the first release): numbers, escapes, UTF-8, malformed bytes,
+ * nesting, empty containers and tables, compact and indented; and it
+ * refuses what the tree refused.
+ */
+#include "unit.h"
+
+#include <jansson.h>
+
+#include "nicfit/buf.h"
+#include "nicfit/emit.h"
+#include "nicfit/error.h"
+
+static char *finish(struct nicfit_emit *e)
+{
+	struct nicfit_buf out;
+	char *s;
+
+	nicfit_buf_init(&out, 0);
+	assert_int_equal(nicfit_emit_finish(e, &out), 0);
+	s = nicfit_buf_detach(&out, NULL);
+	nicfit_emit_free(e);
+	return s;
+}
+
+static char *dumps(json_t *v, int pretty)
+{
+	char *s = json_dumps(v, JSON_REAL_PRECISION(15) | (pretty ? JSON_INDENT(2) : JSON_COMPACT));
+	char *t = malloc(strlen(s) + 2);
+
+	assert_non_null(t);
+	snprintf(t, strlen(s) + 2, "%s\n", s);
+	free(s);
+	json_decref(v);
+	return t;
+}
+
+static void numbers_as_jansson(void **state)
+{
+	static const double v[] = { 0, -0.0, 1, -1, 0.1, 0.5, 2.5, 1e-4, 3e-4, 12.3456789,
+		123456789012.0, 1e11, 1.5e11, 9.99e14, 1e15, 1e16, 1.234e20, -7.5e22, 1e300,
+		100, 400, 0.3333333, 1 / 3.0, 2.0 / 3, 1e-3, 65536.0001, 3.14159, 96.96969 };
+	size_t i;
+	int pretty;
+
+	(void)state;
+	for (pretty = 0; pretty < 2; pretty++) {
+		struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, pretty ? NICFIT_EMIT_PRETTY : 0, 0);
+		json_t *a = json_array();
+		char *x, *y;
+
+		nicfit_emit_begin_array(e, NULL);
+		for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+			nicfit_emit_number(e, NULL, v[i]);
+			json_array_append_new(a, json_real(nicfit_round4(v[i])));
+			nicfit_emit_int(e, NULL, (long long)i * 1000003 - 3);
+			json_array_append_new(a, json_integer((json_int_t)i * 1000003 - 3));
+		}
+		nicfit_emit_number(e, NULL, NAN);
+		json_array_append_new(a, json_null());
+		nicfit_emit_int(e, NULL, -9223372036854775807LL - 1);
+		json_array_append_new(a, json_integer(-9223372036854775807LL - 1));
+		nicfit_emit_end_array(e);
+		x = finish(e);
+		y = dumps(a, pretty);
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+	}
+}
+
+/* Many values of every magnitude, rounded as the emitter rounds them and not. */
+static void random_numbers_as_jansson(void **state)
+{
+	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	json_t *a = json_array();
+	unsigned long long x = 16;
+	char *s, *t, text[64];
+	int i;
+
+	(void)state;
+	nicfit_emit_begin_array(e, NULL);
+	for (i = 0; i < 20000; i++) {
+		double mag, v;
+
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		mag = pow(10, (double)((x >> 33) % 24) - 8);
+		v = (double)(x >> 11) / 9007199254740992.0 * mag * ((x >> 7) & 1 ? -1 : 1);
+		if (i % 3 == 0)
+			v = (double)(long long)(v * 100) / 100;
+		nicfit_emit_number(e, NULL, v);
+		json_array_append_new(a, json_real(nicfit_round4(v)));
+	}
+	snprintf(text, sizeof(text), "[%.17g, 0.1, 1e-5, 123456.78901]", 1 / 7.0);
+	nicfit_emit_json_text(e, NULL, text);
+	json_array_append_new(a, json_loads(text, 0, NULL));
+	nicfit_emit_end_array(e);
+	s = finish(e);
+	t = dumps(a, 0);
+	assert_string_equal(s, t);
+	free(s);
+	free(t);
+}
+
+static void strings_as_jansson(void **state)
+{
+	char all[128];
+	static const char *const s[] = { "", "plain", "quote \" and \\ back", "tab\tnl\ncr\r",
+		"\x01\x1f\x7f", "sl/ash", "caf\xc3\xa9", "\xe2\x80\xae bidi", "\xf0\x9f\x98\x80",
+		"\xe2\x80\xa8 ls", "</script>" };
+	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	json_t *o = json_object();
+	char key[16], *x, *y;
+	size_t i;
+
+	(void)state;
+	for (i = 1; i < sizeof(all); i++)
+		all[i - 1] = (char)i;
+	all[sizeof(all) - 1] = '\0';
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "all", all);
+	json_object_set_new(o, "all", json_string(all));
+	for (i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+		snprintf(key, sizeof(key), "k\"%zu", i);
+		nicfit_emit_string(e, key, s[i]);
+		json_object_set_new(o, key, json_string(s[i]));
+	}
+	nicfit_emit_string(e, "none", NULL);
+	json_object_set_new(o, "none", json_null());
+	nicfit_emit_end_object(e);
+	x = finish(e);
+	y = dumps(o, 0);
+	assert_string_equal(x, y);
+	free(x);
+	free(y);
+}
+
+/* Malformed UTF-8 is written with its bad bytes visible, never refused. */
+static void malformed_utf8_kept(void **state)
+{
+	static const char *const bad[] = { "Lat\xe9n", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+		"\xe2\x82", "ok\xff" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+		json_error_t jerr;
+		json_t *back;
+		char *x;
+
+		assert_null(json_string(bad[i]));
+		nicfit_emit_string(e, NULL, bad[i]);
+		x = finish(e);
+		back = json_loads(x, JSON_DECODE_ANY, &jerr);
+		assert_non_null(back);
+		assert_non_null(strstr(json_string_value(back), "\\x"));
+		json_decref(back);
+		free(x);
+	}
+}
+
+static void nesting_and_tables_as_jansson(void **state)
+{
+	static const struct nicfit_column cols[] = { { "a", "A", 0 }, { "b", "B", 1 } };
+	int pretty;
+
+	(void)state;
+	for (pretty = 0; pretty < 2; pretty++) {
+		struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, pretty ? NICFIT_EMIT_PRETTY : 0, 0);
+		json_t *o = json_object(), *rows = json_array(), *r;
+		char *x, *y;
+		int i;
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "schema", "nicfit.test.v1");
+		nicfit_emit_begin_object(e, "empty");
+		nicfit_emit_end_object(e);
+		nicfit_emit_begin_array(e, "none");
+		nicfit_emit_end_array(e);
+		nicfit_emit_table_begin(e, "rows", cols, 2);
+		for (i = 0; i < 3; i++) {
+			nicfit_emit_cell_string(e, i ? "x" : NULL);
+			nicfit_emit_cell_number(e, i * 1.25, 2);
+			r = json_object();
+			json_object_set_new(r, "a", i ? json_string("x") : json_null());
+			json_object_set_new(r, "b", json_real(i * 1.25));
+			json_array_append_new(rows, r);
+		}
+		nicfit_emit_table_end(e);
+		nicfit_emit_json_text(e, "text", "{\"z\": [1, 2.50, {\"y\": null}], \"w\": \"v\\u00e9\"}");
+		nicfit_emit_bool(e, "yes", 1);
+		nicfit_emit_end_object(e);
+		json_object_set_new(o, "schema", json_string("nicfit.test.v1"));
+		json_object_set_new(o, "empty", json_object());
+		json_object_set_new(o, "none", json_array());
+		json_object_set_new(o, "rows", rows);
+		json_object_set_new(o, "text", json_loads("{\"z\": [1, 2.50, {\"y\": null}], "
+							  "\"w\": \"v\\u00e9\"}", 0, NULL));
+		json_object_set_new(o, "yes", json_true());
+		x = finish(e);
+		y = dumps(o, pretty);
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+	}
+}
+
+/* A key given twice replaces the first value where it stands, as in a jansson object. */
+static void duplicate_keys_replace(void **state)
+{
+	int pretty;
+
+	(void)state;
+	for (pretty = 0; pretty < 2; pretty++) {
+		struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, pretty ? NICFIT_EMIT_PRETTY : 0, 0);
+		json_t *o = json_object(), *in = json_object(), *arr = json_array();
+		char *x, *y;
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "a", "first");
+		nicfit_emit_int(e, "b", 1);
+		nicfit_emit_begin_object(e, "c");
+		nicfit_emit_int(e, "x", 1);
+		nicfit_emit_int(e, "x", 22);
+		nicfit_emit_end_object(e);
+		nicfit_emit_begin_array(e, "a");
+		nicfit_emit_string(e, NULL, "second, longer than the first");
+		nicfit_emit_end_array(e);
+		nicfit_emit_null(e, "b");
+		nicfit_emit_bool(e, "d", 0);
+		nicfit_emit_end_object(e);
+		json_array_append_new(arr, json_string("second, longer than the first"));
+		json_object_set_new(o, "a", json_string("first"));
+		json_object_set_new(o, "b", json_integer(1));
+		json_object_set_new(in, "x", json_integer(1));
+		json_object_set_new(in, "x", json_integer(22));
+		json_object_set_new(o, "c", in);
+		json_object_set_new(o, "a", arr);
+		json_object_set_new(o, "b", json_null());
+		json_object_set_new(o, "d", json_false());
+		x = finish(e);
+		y = dumps(o, pretty);
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+	}
+}
+
+/* Misuse still fails the document: a keyless member, a second root, an unclosed container. */
+static void misuse_refused(void **state)
+{
+	struct nicfit_emit *e;
+	struct nicfit_buf out;
+
+	(void)state;
+	nicfit_buf_init(&out, 0);
+	e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_int(e, NULL, 1);
+	nicfit_emit_end_object(e);
+	assert_int_equal(nicfit_emit_finish(e, &out), NICFIT_E_INTERNAL);
+	nicfit_emit_free(e);
+	e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	nicfit_emit_int(e, NULL, 1);
+	nicfit_emit_int(e, NULL, 2);
+	assert_int_equal(nicfit_emit_finish(e, &out), NICFIT_E_INTERNAL);
+	nicfit_emit_free(e);
+	e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	nicfit_emit_begin_array(e, NULL);
+	assert_int_equal(nicfit_emit_finish(e, &out), NICFIT_E_INTERNAL);
+	nicfit_emit_free(e);
+	e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	assert_int_equal(nicfit_emit_finish(e, &out), NICFIT_E_INTERNAL);
+	nicfit_emit_free(e);
+	assert_int_equal(out.len, 0);
+	nicfit_buf_release(&out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(numbers_as_jansson),
+		cmocka_unit_test(random_numbers_as_jansson),
+		cmocka_unit_test(strings_as_jansson),
+		cmocka_unit_test(malformed_utf8_kept),
+		cmocka_unit_test(nesting_and_tables_as_jansson),
+		cmocka_unit_test(duplicate_keys_replace),
+		cmocka_unit_test(misuse_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

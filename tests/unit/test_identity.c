@@ -1,0 +1,171 @@
+/*
+ * test_identity.c - one identity for every part: each catalog NIC and GPU
+ * resolves by its PCI ID (the built-in table compiled from
+ * data/ids/pci.txt) to a function of the same kind and a name that agrees
+ * with the catalog's, and the part-number decoder, reading the catalog
+ * NIC's part with its own rules (the ConnectX families, the Intel table of
+ * data/ids/intel.txt), gives the same PCI ID and family; pci.ids, for
+ * what the table lacks, is searched without being loaded.
+ */
+#include "unit.h"
+
+#include <unistd.h>
+
+#include "nicfit/catalog.h"
+#include "nicfit/partno.h"
+#include "partno_int.h"
+#include "pciids_int.h"
+
+/* a is b, or b followed by more words (or a variant: "E810" of "E810-C"). */
+static int word_prefix(const char *a, const char *b)
+{
+	size_t n = strlen(b);
+
+	return !strncmp(a, b, n) && (a[n] == '\0' || a[n] == ' ' || a[n] == '-');
+}
+
+static void catalog_nics_resolve(void **state)
+{
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	size_t i, checked = 0, decoded = 0;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
+	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_NIC); i++) {
+		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
+		const struct nicfit_pci_id *id;
+		struct nicfit_part p;
+
+		if (!n->pci_vendor)
+			continue;
+		id = nicfit__pci_id_find(n->pci_vendor, n->pci_device);
+		if (!id)
+			fail_msg("nic %s: %04x:%04x is not in data/ids/pci.txt", n->e.id,
+				 n->pci_vendor, n->pci_device);
+		if (!(id->flags & NICFIT_PCIID_NIC) ||
+		    (id->flags & (NICFIT_PCIID_VF | NICFIT_PCIID_RECOVERY | NICFIT_PCIID_GPU)))
+			fail_msg("nic %s: %04x:%04x is not a NIC's physical function there",
+				 n->e.id, n->pci_vendor, n->pci_device);
+		if (!word_prefix(id->name, n->family))
+			fail_msg("nic %s: family '%s', but %04x:%04x is '%s'", n->e.id, n->family,
+				 n->pci_vendor, n->pci_device, id->name);
+		if ((n->rdma & ~id->rdma) != 0)
+			fail_msg("nic %s: RDMA %#x beyond its chip's %#x", n->e.id, n->rdma, id->rdma);
+		checked++;
+		nicfit_error_clear(&err);
+		if (!n->part || nicfit_decode(NULL, n->part, &p, &err) || !p.pci_device)
+			continue;
+		if (p.pci_vendor != n->pci_vendor || p.pci_device != n->pci_device)
+			fail_msg("nic %s: the decoder says %04x:%04x, the catalog %04x:%04x", n->e.id,
+				 p.pci_vendor, p.pci_device, n->pci_vendor, n->pci_device);
+		assert_string_equal(p.family, n->family);
+		decoded++;
+	}
+	assert_true(checked >= 20);
+	assert_true(decoded >= 10);
+	nicfit_catalog_free(cat);
+}
+
+static void catalog_gpus_resolve(void **state)
+{
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	size_t i, checked = 0;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
+	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_GPU); i++) {
+		const struct nicfit_gpu *g = nicfit_catalog_gpu(cat, i);
+		const struct nicfit_pci_id *id;
+
+		if (!g->pci_vendor)
+			continue;
+		id = nicfit__pci_id_find(g->pci_vendor, g->pci_device);
+		if (!id || !(id->flags & NICFIT_PCIID_GPU))
+			fail_msg("gpu %s: %04x:%04x is not a GPU of data/ids/pci.txt", g->e.id,
+				 g->pci_vendor, g->pci_device);
+		if (!word_prefix(g->e.name, id->name))
+			fail_msg("gpu %s: named '%s', but %04x:%04x is '%s'", g->e.id, g->e.name,
+				 g->pci_vendor, g->pci_device, id->name);
+		checked++;
+	}
+	assert_true(checked >= 15);
+	nicfit_catalog_free(cat);
+}
+
+/* The ConnectX family table names each chip as the PCI ID table does. */
+static void connectx_families_resolve(void **state)
+{
+	int f, checked = 0;
+
+	(void)state;
+	for (f = 0; f < FAM_COUNT; f++) {
+		const struct nicfit_pci_id *id;
+
+		if (!nicfit__cx_fam[f].device)
+			continue;
+		id = nicfit__pci_id_find(0x15b3, nicfit__cx_fam[f].device);
+		assert_non_null(id);
+		assert_string_equal(id->name, nicfit__cx_fam[f].name);
+		assert_true(nicfit__cx_fam[f].max_gbps == id->max_port_gbps);
+		checked++;
+	}
+	assert_true(checked >= 10);
+}
+
+/*
+ * pci.ids is searched through a window, never loaded whole: names across
+ * window boundaries, after a line longer than the window, and nothing from
+ * the class list that follows the devices.
+ */
+static void pciids_window_search(void **state)
+{
+	char path[] = "/tmp/nicfit-test-pciids-XXXXXX";
+	struct nicfit_pciids_query q[3];
+	struct nicfit_error err;
+	FILE *f;
+	int fd, i;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "# pci.ids\n15b3  Mellanox Technologies\n\t1017  MT27800 Family [ConnectX-5]\n"
+		"\t\t15b3 0007  a subsystem\n");
+	for (i = 0; i < 5000; i++)
+		fprintf(f, "%04x  Vendor %d\n\t0001  Device %d\n", 0x2000 + i, i, i);
+	fputc('#', f);
+	for (i = 0; i < 100000; i++)
+		fputc('x', f);
+	fprintf(f, "\n8086  Intel Corporation\n\t1572  Ethernet Controller X710 for 10GbE SFP+\n"
+		"C 02  Network controller\n\t00  Ethernet controller\nabcd  After classes\n"
+		"\t0001  Not a device\n");
+	assert_int_equal(fclose(f), 0);
+	memset(q, 0, sizeof(q));
+	q[0].vendor = 0x15b3, q[0].device = 0x1017;
+	q[1].vendor = 0x8086, q[1].device = 0x1572;
+	q[2].vendor = 0xabcd, q[2].device = 0x0001;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit__pciids_lookup(path, q, 3, &err), 0);
+	assert_string_equal(q[0].device_name, "MT27800 Family [ConnectX-5]");
+	assert_string_equal(q[0].vendor_name, "Mellanox Technologies");
+	assert_string_equal(q[1].device_name, "Ethernet Controller X710 for 10GbE SFP+");
+	assert_string_equal(q[2].device_name, "");
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(catalog_nics_resolve),
+		cmocka_unit_test(catalog_gpus_resolve),
+		cmocka_unit_test(connectx_families_resolve),
+		cmocka_unit_test(pciids_window_search),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
