@@ -523,6 +523,8 @@ int nicfit_cluster_run(const struct nicfit_catalog *cat, struct nicfit_spec *spe
 		return rc;
 	rc = nicfit_cluster_size(&in, cat, &c, err);
 	if (rc) {
+		/* "--switch": in a JSON request, the "switch" key at its line and column */
+		nicfit_spec_locate_option(spec, err);
 		if (rc == NICFIT_E_USAGE && spec->from_data && err && err->code == rc)
 			err->code = NICFIT_E_DATA;
 		return rc;
