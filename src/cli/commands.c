@@ -62,6 +62,8 @@ static const struct cli_command commands[] = {
 	  "               [--frontend-gbps S] [--frontend-switch ID | --frontend-radix R]\n"
 	  "               [--frontend-oversubscription X] [--oob on|off] [--oob-switch ID |\n"
 	  "               --oob-radix R] [--oob-uplinks U] [--mgmt-ports on|off]\n"
+	  "               [--storage-gbps S --storage-nodes N [--storage-link-gbps S]\n"
+	  "               [--storage-switch ID | --storage-radix R] [--storage-oversubscription X]]\n"
 	  "               [--assume NAME=VALUE]... [--spec FILE.json] [--port-map FILE.csv]\n"
 	  "\n"
 	  "Back end: K NICs per node (default: one per GPU) of P cabled ports, one to three\n"

@@ -19,7 +19,8 @@ const char *const nicfit_cluster_spec_keys[] = {
 	"tiers", "breakout", "nodes_per_rack", "frontend", "no_frontend", "frontend_links",
 	"frontend_gbps", "frontend_switch", "frontend_radix", "frontend_oversubscription",
 	"oob", "no_oob", "oob_switch", "oob_radix", "oob_uplinks", "mgmt_ports", "assume",
-	"port_map", NULL
+	"port_map", "storage_gbps", "storage_nodes", "storage_link_gbps", "storage_switch",
+	"storage_radix", "storage_oversubscription", NULL
 };
 
 /*
@@ -144,6 +145,7 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	be->switch_id = nicfit_spec_get(spec, "switch");
 	fe->switch_id = nicfit_spec_get(spec, "frontend_switch");
 	oob->switch_id = nicfit_spec_get(spec, "oob_switch");
+	in->storage.switch_id = nicfit_spec_get(spec, "storage_switch");
 	radix_given = nicfit_spec_get(spec, "radix") != NULL;
 	if ((rc = get_long(&r, "nodes", 1, NICFIT_CLUSTER_MAX_NODES, &nodes)) ||
 	    (rc = get_long(&r, "gpus", 1, NICFIT_CLUSTER_MAX_NODES * NICFIT_CLUSTER_MAX_GPUS, &gpus)) ||
@@ -172,8 +174,16 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	    (rc = get_int(&r, "oob_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &oob->radix)) ||
 	    (rc = get_int(&r, "oob_uplinks", 1, 64, &oob->uplinks)) ||
 	    (rc = get_bool(&r, "mgmt_ports", &in->mgmt_ports)) ||
-	    (rc = get_bool(&r, "port_map", &inl)))
+	    (rc = get_bool(&r, "port_map", &inl)) ||
+	    (rc = get_speed(&r, "storage_gbps", &in->storage.node_gbps)) ||
+	    (rc = get_long(&r, "storage_nodes", 1, NICFIT_CLUSTER_MAX_NODES, &in->storage.servers)) ||
+	    (rc = get_speed(&r, "storage_link_gbps", &in->storage.link_gbps)) ||
+	    (rc = get_int(&r, "storage_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &in->storage.radix)) ||
+	    (rc = get_ratio(&r, "storage_oversubscription", &in->storage.oversubscription)))
 		return rc;
+	if (nicfit_spec_get(spec, "storage_radix") && in->storage.switch_id)
+		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "storage_radix"), 0, 0,
+					       "give a storage switch or a radix, not both"));
 	if (!nodes && !gpus) {
 		/* a missing setting has no position: the error names the input */
 		r.rd.key = NULL;
