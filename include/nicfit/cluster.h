@@ -178,6 +178,7 @@ struct nicfit_cluster_input {
 	int mgmt_ports;          /* cable each switch's management port to the OOB network */
 	struct nicfit_cluster_net_input net[NICFIT_NET_COUNT];
 	struct nicfit_cluster_storage_input storage;
+	int frontend_uplinks;    /* uplinks from each top-tier front-end switch to the border; 0: none */
 	struct nicfit_cluster_layout layout;
 };
 
@@ -288,6 +289,26 @@ struct nicfit_cluster_storage {
 	size_t ncables;
 };
 
+/*
+ * The front end's way out and its MLAG pairs, counts only: uplinks from
+ * every switch of the front end's top tier to border switches (in pairs),
+ * and the peer links that join the two leaves a dual-homed node spans
+ * (two front-end links per node) and the two switches of a border pair.
+ */
+struct nicfit_cluster_border {
+	int enabled;            /* uplinks asked for */
+	int uplinks_per_switch;
+	enum nicfit_tier top_tier;
+	long top_switches;      /* front-end switches the uplinks leave from */
+	long switches;          /* border switches (the front end's switch model) */
+	long uplinks;
+	long leaf_pairs;        /* MLAG pairs of front-end leaves (dual-homed nodes) */
+	long border_pairs;
+	long peer_links;        /* all MLAG peer links */
+	struct nicfit_cluster_cable *cables;
+	size_t ncables;
+};
+
 struct nicfit_cluster_impl;
 
 struct nicfit_cluster {
@@ -299,6 +320,7 @@ struct nicfit_cluster {
 	const struct nicfit_nic *nic; /* back-end NIC when nic_id was given */
 	struct nicfit_cluster_net net[NICFIT_NET_COUNT];
 	struct nicfit_cluster_storage storage;
+	struct nicfit_cluster_border border;
 	struct nicfit_cluster_cable *cables;
 	size_t ncables;
 	struct nicfit_cluster_bom_line *bom;

@@ -1034,6 +1034,49 @@ static void storage_fabric(void **state)
 	nicfit_cluster_release(&c);
 }
 
+/*
+ * The front end's border and MLAG pairs by hand: 16 dual-homed nodes at
+ * 100G on 48-port leaves are two leaves of 16 (one pair, 2 peer links);
+ * 4 uplinks from each leaf are 8 uplinks, which two border switches of
+ * 48 ports (46 after their own 2 peer links) take: one border pair, 4 peer
+ * links in all. Uplinks that do not fit the leaves' free ports are refused.
+ */
+static void frontend_border(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+
+	(void)state;
+	backend_only(&in, 16, 8, 64);
+	in.nics_per_node = 0;
+	in.net[NICFIT_NET_FRONTEND].links_per_node = 2;
+	in.net[NICFIT_NET_FRONTEND].link_gbps = 100;
+	in.frontend_uplinks = 4;
+	size_ok(&in, &c);
+	assert_int_equal(c.net[NICFIT_NET_FRONTEND].tier[NICFIT_TIER_LEAF].switches, 2);
+	assert_int_equal(c.border.leaf_pairs, 1);
+	assert_int_equal(c.border.uplinks, 8);
+	assert_int_equal(c.border.switches, 2);
+	assert_int_equal(c.border.border_pairs, 1);
+	assert_int_equal(c.border.peer_links, 4);
+	nicfit_cluster_release(&c);
+	/* single-homed: no MLAG pair, uplinks only */
+	in.net[NICFIT_NET_FRONTEND].links_per_node = 1;
+	size_ok(&in, &c);
+	assert_int_equal(c.border.leaf_pairs, 0);
+	assert_int_equal(c.border.peer_links, 2);
+	nicfit_cluster_release(&c);
+	/* 48 nodes fill one 48-port leaf: no port for an uplink */
+	backend_only(&in, 48, 8, 64);
+	in.nics_per_node = 0;
+	in.frontend_uplinks = 8;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
+	assert_string_equal(err.input, "--frontend-uplinks");
+	nicfit_cluster_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1057,6 +1100,7 @@ int main(void)
 		cmocka_unit_test(spec_and_render),
 		cmocka_unit_test(findings_and_decisions),
 		cmocka_unit_test(storage_fabric),
+		cmocka_unit_test(frontend_border),
 	};
 
 	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);

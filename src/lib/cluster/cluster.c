@@ -348,6 +348,8 @@ int nicfit_cluster_size(const struct nicfit_cluster_input *in,
 		rc = count_all(out, err);
 	if (!rc)
 		rc = nicfit__cluster_size_storage(out, err);
+	if (!rc)
+		rc = nicfit__cluster_size_border(out, err);
 	if (!rc) {
 		nicfit__cluster_explain(out);
 		if (out->findings.oom || out->decisions.oom)
@@ -380,6 +382,7 @@ void nicfit_cluster_release(struct nicfit_cluster *c)
 	}
 	free(c->cables);
 	free(c->storage.cables);
+	free(c->border.cables);
 	free(c->bom);
 	nicfit_findings_release(&c->findings);
 	nicfit_findings_release(&c->decisions);

@@ -348,6 +348,7 @@ void nicfit__cluster_explain(struct nicfit_cluster *c)
 		explain_frontend(c);
 	if (c->net[NICFIT_NET_OOB].enabled)
 		explain_oob(c);
+	nicfit__cluster_explain_border(c);
 	nicfit__cluster_explain_storage(c);
 	/* the rack height assumed must hold the nodes asked for per rack */
 	if (c->in.nodes_per_rack * c->in.layout.node_u > c->in.layout.rack_u)

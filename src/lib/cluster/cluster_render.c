@@ -159,6 +159,7 @@ static void switch_table(struct nicfit_emit *e, const struct nicfit_cluster *c)
 			nicfit_emit_cell_int(e, nt->tier[t].ports_used);
 			nicfit_emit_cell_int(e, nt->tier[t].ports_free);
 		}
+	nicfit__cluster_border_switch_rows(e, c);
 	nicfit__cluster_storage_switch_rows(e, c);
 	nicfit_emit_table_end(e);
 }
@@ -461,6 +462,7 @@ int nicfit_cluster_render(const struct nicfit_cluster *c,
 		emit_net_json(e, c, n);
 		emit_net_text(e, c, n);
 	}
+	nicfit__cluster_border_render(e, c);
 	nicfit__cluster_storage_render(e, c);
 	nicfit_emit_printf(e, "\n");
 	nicfit_emit_heading(e, "Switches");

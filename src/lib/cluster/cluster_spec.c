@@ -20,7 +20,7 @@ const char *const nicfit_cluster_spec_keys[] = {
 	"frontend_gbps", "frontend_switch", "frontend_radix", "frontend_oversubscription",
 	"oob", "no_oob", "oob_switch", "oob_radix", "oob_uplinks", "mgmt_ports", "assume",
 	"port_map", "storage_gbps", "storage_nodes", "storage_link_gbps", "storage_switch",
-	"storage_radix", "storage_oversubscription", NULL
+	"storage_radix", "storage_oversubscription", "frontend_uplinks", NULL
 };
 
 /*
@@ -169,6 +169,7 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	    (rc = get_speed(&r, "frontend_gbps", &fe->link_gbps)) ||
 	    (rc = get_int(&r, "frontend_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &fe->radix)) ||
 	    (rc = get_ratio(&r, "frontend_oversubscription", &fe->oversubscription)) ||
+	    (rc = get_int(&r, "frontend_uplinks", 0, NICFIT_CLUSTER_MAX_RADIX, &in->frontend_uplinks)) ||
 	    (rc = get_bool(&r, "oob", &oobon)) ||
 	    (rc = get_bool(&r, "no_oob", &nooob)) ||
 	    (rc = get_int(&r, "oob_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &oob->radix)) ||

@@ -178,37 +178,41 @@ static int storage_tiers(struct nicfit_cluster *c, struct nicfit_cluster_storage
 }
 
 /*
- * The one length class of storage cables: a run from a rack in a row to
- * the network racks in its middle, up to the tray and across half a row
- * (cluster.h's layout), with its slack; storage leaves and spines stand in
- * those network racks. Whole metres, as cables are sold.
+ * The one length class of cables sized by counts (the storage network, the
+ * front end's border uplinks): a run from a rack in a row to the network
+ * racks in its middle, up to the tray and across half a row (cluster.h's
+ * layout), with its slack; those switches stand in the network racks.
+ * Whole metres, as cables are sold.
  */
-static double storage_run_m(const struct nicfit_cluster_layout *l)
+double nicfit__cluster_row_run_m(const struct nicfit_cluster_layout *l)
 {
 	double run = l->rack_u * l->u_m + 2 * l->tray_m + l->racks_per_row / 2 * l->rack_pitch_m;
 
 	return ceil(run * (1 + l->slack_frac) + l->slack_m - NICFIT_EPS);
 }
 
-static int add_item(struct nicfit_cluster_storage *st, size_t *cap, enum nicfit_link_level lv,
-		    const char *type, double len, long qty, long links, const char *fmt_id,
-		    const char *desc)
+int nicfit__cluster_item_add(struct nicfit_cluster_cable **v, size_t *n, size_t *cap,
+			     enum nicfit_link_level lv, const char *type, double gbps, double len,
+			     long qty, long links, const char *part, const char *desc)
 {
 	struct nicfit_cluster_cable *x;
+	size_t i;
 
 	if (qty <= 0)
 		return 0;
-	if (NICFIT_ALLOC_GROW(st->cables, st->ncables + 1, *cap))
+	if (NICFIT_ALLOC_GROW(*v, *n + 1, *cap))
 		return NICFIT_E_NOMEM;
-	x = &st->cables[st->ncables++];
+	x = &(*v)[(*n)++];
 	memset(x, 0, sizeof(*x));
-	x->net = NICFIT_NET_COUNT; /* none of the enumerated networks: the storage network */
+	x->net = NICFIT_NET_COUNT; /* none of the walked networks: listed by its owner */
 	x->level = lv;
-	snprintf(x->part, sizeof(x->part), "%s", fmt_id);
+	snprintf(x->part, sizeof(x->part), "%s", part);
+	for (i = 0; x->part[i]; i++)
+		x->part[i] = (char)tolower((unsigned char)x->part[i]);
 	snprintf(x->type, sizeof(x->type), "%s", type);
 	snprintf(x->description, sizeof(x->description), "%s", desc);
 	x->length_m = len;
-	x->gbps = st->link_gbps;
+	x->gbps = gbps;
 	x->qty = qty;
 	x->links = links;
 	return 0;
@@ -222,30 +226,30 @@ static int add_item(struct nicfit_cluster_storage *st, size_t *cap, enum nicfit_
  */
 static int storage_cables(struct nicfit_cluster *c, struct nicfit_cluster_storage *st)
 {
-	double len = storage_run_m(&c->in.layout);
+	double len = nicfit__cluster_row_run_m(&c->in.layout);
 	char id[64], desc[160];
-	size_t cap = 0, i;
+	size_t cap = 0;
 	int rc;
 
 	snprintf(id, sizeof(id), "aoc-%gg-%gm", st->link_gbps, len);
 	snprintf(desc, sizeof(desc), "%g Gb/s AOC, %g m (generic): storage port to storage leaf",
 		 st->link_gbps, len);
-	rc = add_item(st, &cap, NICFIT_LINK_HOST, "aoc", len, st->host_links, st->host_links, id,
-		      desc);
+	rc = nicfit__cluster_item_add(&st->cables, &st->ncables, &cap, NICFIT_LINK_HOST, "aoc",
+				      st->link_gbps, len, st->host_links, st->host_links, id, desc);
 	if (rc || !st->leaf_spine_links)
 		return rc;
 	snprintf(id, sizeof(id), "optic-%gg-%s", st->sw.gbps, st->sw.cage);
-	for (i = 0; id[i]; i++)
-		id[i] = (char)tolower((unsigned char)id[i]);
 	snprintf(desc, sizeof(desc), "%g Gb/s %s optic (generic): storage leaf-spine, both ends",
 		 st->sw.gbps, st->sw.cage);
-	rc = add_item(st, &cap, NICFIT_LINK_LEAF_SPINE, "optic", 0, 2 * st->leaf_spine_links,
-		      st->leaf_spine_links, id, desc);
+	rc = nicfit__cluster_item_add(&st->cables, &st->ncables, &cap, NICFIT_LINK_LEAF_SPINE,
+				      "optic", st->sw.gbps, 0, 2 * st->leaf_spine_links,
+				      st->leaf_spine_links, id, desc);
 	snprintf(id, sizeof(id), "fiber-storage-%gm", len);
 	snprintf(desc, sizeof(desc), "fibre patch cord for the storage optics, %g m (generic)", len);
 	if (!rc)
-		rc = add_item(st, &cap, NICFIT_LINK_LEAF_SPINE, "fiber", len, st->leaf_spine_links,
-			      st->leaf_spine_links, id, desc);
+		rc = nicfit__cluster_item_add(&st->cables, &st->ncables, &cap,
+					      NICFIT_LINK_LEAF_SPINE, "fiber", st->sw.gbps, len,
+					      st->leaf_spine_links, st->leaf_spine_links, id, desc);
 	return rc;
 }
 
