@@ -183,6 +183,7 @@ static void fill_nic(struct nicfit_nic *n, json_t *o)
 {
 	static const char *const rdma_bits[] = { "roce", "infiniband", "iwarp", NULL };
 	static const char *const role_bits[] = { "frontend", "backend", "storage", NULL };
+	static const char *const gdr_bits[] = { "dmabuf", "peermem", NULL };
 	json_t *a = json_object_get(o, "speeds_gbps"), *pci = json_object_get(o, "pci");
 	const char *subs[NICFIT_MAX_LIST];
 	size_t i;
@@ -228,6 +229,8 @@ static void fill_nic(struct nicfit_nic *n, json_t *o)
 	}
 	n->lanes = gi(o, "lanes", 0);
 	n->lane_gbps = gn(o, "lane_gbps", 0);
+	n->gpudirect = gbits(o, "gpudirect", gdr_bits);
+	n->gpudirect_source = gs(o, "gpudirect_source");
 }
 
 static void fill_cable(struct nicfit_cable *c, json_t *o)

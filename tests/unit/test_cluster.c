@@ -1077,6 +1077,52 @@ static void frontend_border(void **state)
 	nicfit_cluster_release(&c);
 }
 
+/*
+ * The GPUDirect RDMA path comes from the catalog's vendor source: a
+ * ConnectX-7 registers GPU memory through DMA-BUF or nvidia-peermem (the
+ * finding carries NVIDIA's document), a ConnectX-3 through peer memory
+ * only, and a Broadcom BCM57508 card, for which the catalog holds no
+ * vendor document, is said to have none rather than guessed.
+ */
+static const struct nicfit_finding *gdr_finding(const char *nic, struct nicfit_cluster *c)
+{
+	struct nicfit_cluster_input in;
+	size_t i;
+
+	backend_only(&in, 4, 2, 64);
+	in.nic_id = nic;
+	in.net[NICFIT_NET_BACKEND].link_gbps = 0;
+	size_ok(&in, c);
+	for (i = 0; i < c->findings.n; i++)
+		if (!strcmp(c->findings.v[i].code, "cluster-gpudirect"))
+			return &c->findings.v[i];
+	return NULL;
+}
+
+static void gpudirect_path(void **state)
+{
+	const struct nicfit_finding *f;
+	struct nicfit_cluster c;
+
+	(void)state;
+	f = gdr_finding("mcx75310aas-neat", &c);
+	assert_non_null(f);
+	assert_int_equal(f->severity, NICFIT_SEV_INFO);
+	assert_non_null(strstr(f->message, "DMA-BUF (recommended) or nvidia-peermem"));
+	assert_non_null(f->source);
+	assert_non_null(strstr(f->source, "gpu-operator"));
+	nicfit_cluster_release(&c);
+	f = gdr_finding("mcx354a-fcbt", &c);
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "through nvidia-peermem,"));
+	nicfit_cluster_release(&c);
+	f = gdr_finding("bcm957508-p2100g", &c);
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "no vendor document"));
+	assert_null(f->source);
+	nicfit_cluster_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1101,6 +1147,7 @@ int main(void)
 		cmocka_unit_test(findings_and_decisions),
 		cmocka_unit_test(storage_fabric),
 		cmocka_unit_test(frontend_border),
+		cmocka_unit_test(gpudirect_path),
 	};
 
 	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
