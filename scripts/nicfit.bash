@@ -57,6 +57,7 @@ _nicfit()
 	cluster:*:--frontend-switch) COMPREPLY=($(compgen -W "$(_nicfit_ids switches)" -- "$cur")); return ;;
 	cluster:*:--oob) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
 	cluster:*:--oob-switch) COMPREPLY=($(compgen -W "$(_nicfit_ids switches)" -- "$cur")); return ;;
+	cluster:*:--storage-switch) COMPREPLY=($(compgen -W "$(_nicfit_ids switches)" -- "$cur")); return ;;
 	cluster:*:--mgmt-ports) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
 	cluster:*:--spec) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	cluster:*:--port-map) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -118,7 +119,7 @@ _nicfit()
 	catalog:check)
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	cluster:*)
-		COMPREPLY=($(compgen -W "--nodes --gpus --gpus-per-node --nics-per-node --nic-ports --nic-gbps --nic --switch --radix --switch-gbps --rail-optimized --rail-only --oversubscription --planes --tiers --breakout --nodes-per-rack --frontend --no-frontend --frontend-links --frontend-gbps --frontend-switch --frontend-radix --frontend-oversubscription --oob --no-oob --oob-switch --oob-radix --oob-uplinks --mgmt-ports --assume --spec --port-map" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--nodes --gpus --gpus-per-node --nics-per-node --nic-ports --nic-gbps --nic --switch --radix --switch-gbps --rail-optimized --rail-only --oversubscription --planes --tiers --breakout --nodes-per-rack --frontend --no-frontend --frontend-links --frontend-gbps --frontend-switch --frontend-radix --frontend-oversubscription --oob --no-oob --oob-switch --oob-radix --oob-uplinks --frontend-uplinks --storage-gbps --storage-nodes --storage-link-gbps --storage-switch --storage-radix --storage-oversubscription --mgmt-ports --assume --spec --port-map" -- "$cur")) ;;
 	decode:*)
 		case $cur in
 		-*) COMPREPLY=($(compgen -W "--rules" -- "$cur")) ;;

@@ -126,7 +126,13 @@ struct nicfit_nic {
 	 * not socket_direct.
 	 */
 	int sd_links, sd_width;
+	unsigned gpudirect;       /* NICFIT_GDR_* bits: GPUDirect RDMA paths its vendor documents */
+	const char *gpudirect_source; /* where they are documented, NULL when none is */
 };
+
+/* How a NIC registers GPU memory for GPUDirect RDMA, as its vendor documents it. */
+#define NICFIT_GDR_DMABUF 0x1u  /* the Linux DMA-BUF interface */
+#define NICFIT_GDR_PEERMEM 0x2u /* NVIDIA's nvidia-peermem kernel module (peer memory) */
 
 enum nicfit_cable_type {
 	NICFIT_CABLE_DAC,

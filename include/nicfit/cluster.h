@@ -153,6 +153,21 @@ struct nicfit_cluster_net_input {
 	int breakout;            /* split faster switch ports across node ports (default 1) */
 };
 
+/*
+ * The storage network, sized as a fabric of its own (the DGX SuperPOD
+ * reference architectures keep a storage fabric apart from the compute
+ * fabric): every compute node and every storage server on leaves, spines
+ * above them when one switch does not take every port. node_gbps 0: none.
+ */
+struct nicfit_cluster_storage_input {
+	double node_gbps;        /* storage bandwidth each compute node needs, Gb/s */
+	long servers;            /* storage servers, 1..NICFIT_CLUSTER_MAX_NODES */
+	double link_gbps;        /* rate of every storage port; 0: the catalog switch's, else 200 */
+	const char *switch_id;   /* catalog switch id, or NULL for a generic switch */
+	int radix;               /* generic switch: ports */
+	double oversubscription; /* leaf down:up bandwidth limit, >= 1 */
+};
+
 struct nicfit_cluster_input {
 	long nodes;              /* servers, 1..NICFIT_CLUSTER_MAX_NODES */
 	int gpus_per_node;       /* informational (GPU count), 0..64 */
@@ -162,6 +177,8 @@ struct nicfit_cluster_input {
 	int nic_ports;           /* ports of each back-end NIC that are cabled (1..8) */
 	int mgmt_ports;          /* cable each switch's management port to the OOB network */
 	struct nicfit_cluster_net_input net[NICFIT_NET_COUNT];
+	struct nicfit_cluster_storage_input storage;
+	int frontend_uplinks;    /* uplinks from each top-tier front-end switch to the border; 0: none */
 	struct nicfit_cluster_layout layout;
 };
 
@@ -251,6 +268,47 @@ struct nicfit_cluster_bom_line {
 	const char *source;     /* price source, or NULL */
 };
 
+/* The storage network as sized; counts only (it is not in the port map). */
+struct nicfit_cluster_storage {
+	int enabled;
+	double link_gbps;
+	double demand_gbps;     /* nodes x node_gbps: what the storage servers must serve */
+	int node_links;         /* per compute node: node_gbps over link_gbps, rounded up */
+	int server_links;       /* per storage server: its share of the demand, rounded up */
+	long endpoints;         /* node and server ports */
+	struct nicfit_cluster_switch sw;
+	int breakout;           /* storage ports per switch port */
+	int tiers;              /* 1 or 2 */
+	long leaves, spines;
+	int down, up;           /* physical ports of a full leaf facing down and up */
+	int endpoints_per_leaf;
+	double leaf_ratio;      /* down:up bandwidth of a full leaf */
+	long host_links, leaf_spine_links;
+	long ports_total, ports_free;
+	struct nicfit_cluster_cable *cables; /* host links, then leaf-spine items */
+	size_t ncables;
+};
+
+/*
+ * The front end's way out and its MLAG pairs, counts only: uplinks from
+ * every switch of the front end's top tier to border switches (in pairs),
+ * and the peer links that join the two leaves a dual-homed node spans
+ * (two front-end links per node) and the two switches of a border pair.
+ */
+struct nicfit_cluster_border {
+	int enabled;            /* uplinks asked for */
+	int uplinks_per_switch;
+	enum nicfit_tier top_tier;
+	long top_switches;      /* front-end switches the uplinks leave from */
+	long switches;          /* border switches (the front end's switch model) */
+	long uplinks;
+	long leaf_pairs;        /* MLAG pairs of front-end leaves (dual-homed nodes) */
+	long border_pairs;
+	long peer_links;        /* all MLAG peer links */
+	struct nicfit_cluster_cable *cables;
+	size_t ncables;
+};
+
 struct nicfit_cluster_impl;
 
 struct nicfit_cluster {
@@ -261,6 +319,8 @@ struct nicfit_cluster {
 	long rows;              /* compute rows (+1 spine row when there are spines) */
 	const struct nicfit_nic *nic; /* back-end NIC when nic_id was given */
 	struct nicfit_cluster_net net[NICFIT_NET_COUNT];
+	struct nicfit_cluster_storage storage;
+	struct nicfit_cluster_border border;
 	struct nicfit_cluster_cable *cables;
 	size_t ncables;
 	struct nicfit_cluster_bom_line *bom;

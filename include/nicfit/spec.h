@@ -92,6 +92,16 @@ int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
  */
 void nicfit_spec_locate_error(const struct nicfit_spec *s, const char *key,
 			      struct nicfit_error *err);
+/* As nicfit_spec_locate_error, at the nth value of key (0-based; -1: the last). */
+void nicfit_spec_locate_error_nth(const struct nicfit_spec *s, const char *key, long nth,
+				  struct nicfit_error *err);
+/*
+ * An error a command raised after reading its spec names the option
+ * ("--backend-nic"): when the spec came from JSON and holds that key
+ * ("backend_nic"), point err at the key's value as
+ * nicfit_spec_locate_error() does. Nothing changes otherwise.
+ */
+void nicfit_spec_locate_option(const struct nicfit_spec *s, struct nicfit_error *err);
 
 /* The last value of key, or NULL. Marks every pair with that key used. */
 const char *nicfit_spec_get(struct nicfit_spec *s, const char *key);
@@ -125,11 +135,21 @@ struct nicfit_reader {
 	struct nicfit_error *err;
 	const char *key;   /* the setting read last */
 	char opt[72];      /* its name as shown */
+	long nth;          /* which of key's values was read; -1: the last */
 };
 
 void nicfit_reader_init(struct nicfit_reader *r, struct nicfit_spec *s, struct nicfit_error *err);
 /* The setting's name as shown ("--gen" or "gen"); remembers it as the current key. */
 const char *nicfit_reader_opt(struct nicfit_reader *r, const char *key);
+/*
+ * The value of key (NULL when absent), which becomes the current key: an
+ * error reported through nicfit_reader_fail() after it points at this
+ * key's value, not at the one read before. Use it for every value a
+ * command parses itself.
+ */
+const char *nicfit_reader_get(struct nicfit_reader *r, const char *key);
+/* The i-th value of a repeatable key, made current the same way. */
+const char *nicfit_reader_get_nth(struct nicfit_reader *r, const char *key, size_t i);
 /* Point a failure (rc, already recorded in r->err) at the current key; returns rc. */
 int nicfit_reader_fail(struct nicfit_reader *r, int rc);
 /* A required value: NICFIT_E_USAGE "missing --key" when absent. */

@@ -186,6 +186,8 @@ int cmd_cluster(struct cli *c, int argc, char **argv)
 	if (!rc)
 		rc = nicfit_cluster_size(&in, cat, &cl, &err);
 	if (rc) {
+		/* "--switch" from the sizing: in a --spec file, the "switch" key's position */
+		nicfit_spec_locate_option(spec, &err);
 		if (rc == NICFIT_E_USAGE && spec->from_data && err.code == rc)
 			err.code = NICFIT_E_DATA;
 		rc = cli_fail(&err);

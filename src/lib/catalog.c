@@ -251,6 +251,7 @@ static const struct nicfit__field nic_layout[] = {
 	L_STRS(nicfit_nic, psids), L_INT(nicfit_nic, npsids),
 	L_INT(nicfit_nic, lanes), L_DBL(nicfit_nic, lane_gbps),
 	L_INT(nicfit_nic, sd_links), L_INT(nicfit_nic, sd_width),
+	L_UINT(nicfit_nic, gpudirect), L_STR(nicfit_nic, gpudirect_source),
 	L_END
 };
 
@@ -258,6 +259,7 @@ static void fill_nic(struct nicfit_nic *n, json_t *o)
 {
 	static const char *const rdma_bits[] = { "roce", "infiniband", "iwarp", NULL };
 	static const char *const role_bits[] = { "frontend", "backend", "storage", NULL };
+	static const char *const gdr_bits[] = { "dmabuf", "peermem", NULL };
 	json_t *a = json_object_get(o, "speeds_gbps"), *pci = json_object_get(o, "pci");
 	const char *subs[NICFIT_MAX_LIST];
 	size_t i;
@@ -307,6 +309,8 @@ static void fill_nic(struct nicfit_nic *n, json_t *o)
 		n->sd_links = gi(o, "socket_direct_links", 2);
 		n->sd_width = gi(o, "socket_direct_width", n->pcie_width);
 	}
+	n->gpudirect = gbits(o, "gpudirect", gdr_bits);
+	n->gpudirect_source = gs(o, "gpudirect_source");
 }
 
 static const struct nicfit__field cable_layout[] = {

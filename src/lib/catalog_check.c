@@ -44,6 +44,7 @@ static const char *const cable_ends[] = { "SFP+", "SFP28", "SFP56", "SFP112", "Q
 	"LC duplex", "MPO-8", "MPO-12", "MPO-16", "MPO-24", NULL };
 static const char *const protocols[] = { "EN", "VPI", "IB", NULL };
 static const char *const rdma_kinds[] = { "roce", "infiniband", "iwarp", NULL };
+static const char *const gdr_kinds[] = { "dmabuf", "peermem", NULL };
 static const char *const roles[] = { "frontend", "backend", "storage", NULL };
 static const char *const ib_rates[] = { "SDR", "DDR", "QDR", "FDR10", "FDR", "EDR",
 	"HDR100", "HDR", "NDR200", "NDR", "XDR", NULL };
@@ -113,6 +114,8 @@ static const struct field nic_fields[] = {
 	{ "role", F_ASTR, 0, 0, 0, NULL, roles },
 	{ "lanes", F_INT, 0, 1, 8, NULL, NULL },
 	{ "lane_gbps", F_NUM, 0, 1, 400, NULL, NULL },
+	{ "gpudirect", F_ASTR, 0, 0, 0, NULL, gdr_kinds },
+	{ "gpudirect_source", F_STR, 0, 1, 600, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 

@@ -579,10 +579,18 @@ static int path_step(const struct jscan *s, uint32_t i, const char *comp, size_t
 	size_t d;
 
 	if (s->tok[i].type == JS_OBJECT) {
-		if (clen >= sizeof(key))
-			return -1;
-		memcpy(key, comp, clen);
-		key[clen] = '\0';
+		size_t o = 0;
+
+		/* RFC 6901: "~1" stands for '/', "~0" for '~' */
+		for (d = 0; d < clen; d++) {
+			if (o + 1 >= sizeof(key))
+				return -1;
+			if (comp[d] == '~' && d + 1 < clen && (comp[d + 1] == '0' || comp[d + 1] == '1'))
+				key[o++] = comp[++d] == '0' ? '~' : '/';
+			else
+				key[o++] = comp[d];
+		}
+		key[o] = '\0';
 		/* the first member of that name, as a reader that stops there sees it */
 		for (k = i + 1; k < end; k = s->tok[k + 1].next)
 			if (nicfit__jscan_key_is(s, (int)k, key))

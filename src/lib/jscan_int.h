@@ -124,8 +124,10 @@ void nicfit__jscan_position(const char *text, size_t off, long *line, long *col)
 
 /*
  * Line and column of the value at path in the document last parsed: ""
- * is the root, each "/name" an object member (the first of that name),
- * each "/N" an array element. A string's position is its opening quote.
+ * is the root, each "/name" an object member (the first of that name;
+ * "~1" in a name stands for '/', "~0" for '~', as in an RFC 6901 JSON
+ * Pointer), each "/N" an array element. A string's position is its
+ * opening quote.
  * Returns 0, or -1 when the path is not in the document (then *line =
  * *col = 0).
  */

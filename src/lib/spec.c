@@ -14,6 +14,12 @@
 #include "nicfit/spec.h"
 #include "nicfit/units.h"
 
+/*
+ * Longest key whose position is looked up: the tokenizer compares keys of
+ * up to 255 bytes (jscan.c), and no setting's name is near that long.
+ */
+#define SPEC_KEY_MAX 255
+
 void nicfit_spec_init(struct nicfit_spec *s, const char *input)
 {
 	s->n = 0;
@@ -84,37 +90,65 @@ static int scalar_text(json_t *v, char *buf, size_t n)
 }
 
 /*
- * Record where the value just added stood (its array element when idx >= 0),
- * from the tokens of the same text (js; nothing when it did not tokenize).
+ * The JSON Pointer (RFC 6901) of member key, element idx when idx >= 0:
+ * '~' written "~0" and '/' "~1", so that any key has a position. Returns
+ * 0, or -1 when the path does not fit.
  */
+static int pointer_of(const char *key, long idx, char *path, size_t n)
+{
+	size_t o = 0;
+	int w;
+
+	path[o++] = '/';
+	for (; *key; key++) {
+		if (o + 3 >= n)
+			return -1;
+		if (*key == '~' || *key == '/') {
+			path[o++] = '~';
+			path[o++] = *key == '~' ? '0' : '1';
+		} else {
+			path[o++] = *key;
+		}
+	}
+	path[o] = '\0';
+	if (idx < 0)
+		return 0;
+	w = snprintf(path + o, n - o, "/%ld", idx);
+	return w > 0 && (size_t)w < n - o ? 0 : -1;
+}
+
+/* Where member key (element idx when idx >= 0) stands in the text of js; 0:0 when unknown. */
+static void position_of(const struct jscan *js, const char *key, long idx, long *line, long *col)
+{
+	char path[2 * SPEC_KEY_MAX + 32];
+
+	*line = *col = 0;
+	if (!pointer_of(key, idx, path, sizeof(path)))
+		nicfit__jscan_locate(js, path, line, col);
+}
+
+/* Record where the value just added stood (its array element when idx >= 0). */
 static void locate(struct nicfit_spec *s, const struct jscan *js, const char *key, long idx)
 {
 	struct nicfit_spec_pair *p = &s->pairs[s->n - 1];
-	char path[300];
 
-	if (strchr(key, '/'))
-		return;
-	if (idx >= 0)
-		snprintf(path, sizeof(path), "/%s/%ld", key, idx);
-	else
-		snprintf(path, sizeof(path), "/%s", key);
-	nicfit__jscan_locate(js, path, &p->line, &p->col);
+	position_of(js, key, idx, &p->line, &p->col);
 }
 
-void nicfit_spec_locate_error(const struct nicfit_spec *s, const char *key,
-			      struct nicfit_error *err)
+void nicfit_spec_locate_error_nth(const struct nicfit_spec *s, const char *key, long nth,
+				  struct nicfit_error *err)
 {
 	char msg[sizeof(err->msg)];
 	const char *m;
 	size_t i;
-	long line = 0, col = 0;
+	long line = 0, col = 0, k = 0;
 
 	if (!s->from_data || !err || !err->code)
 		return;
 	if (err->code == NICFIT_E_USAGE)
 		err->code = NICFIT_E_DATA;
 	for (i = 0; i < s->n; i++)
-		if (!strcmp(s->pairs[i].key, key)) {
+		if (!strcmp(s->pairs[i].key, key) && (nth < 0 || k++ == nth)) {
 			line = s->pairs[i].line;
 			col = s->pairs[i].col;
 		}
@@ -127,6 +161,31 @@ void nicfit_spec_locate_error(const struct nicfit_spec *s, const char *key,
 	snprintf(err->input, sizeof(err->input), "%s", s->input);
 	err->line = line;
 	err->col = col;
+}
+
+void nicfit_spec_locate_error(const struct nicfit_spec *s, const char *key,
+			      struct nicfit_error *err)
+{
+	nicfit_spec_locate_error_nth(s, key, -1, err);
+}
+
+void nicfit_spec_locate_option(const struct nicfit_spec *s, struct nicfit_error *err)
+{
+	char key[SPEC_KEY_MAX + 1];
+	size_t i, n;
+
+	if (!s->from_data || !err || !err->code || strncmp(err->input, "--", 2))
+		return;
+	n = strlen(err->input + 2);
+	if (n == 0 || n > SPEC_KEY_MAX)
+		return;
+	for (i = 0; i <= n; i++)
+		key[i] = err->input[2 + i] == '-' ? '_' : err->input[2 + i];
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->pairs[i].key, key)) {
+			nicfit_spec_locate_error(s, key, err);
+			return;
+		}
 }
 
 int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
@@ -159,29 +218,31 @@ int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
 		js.ntok = 0;
 	json_object_foreach(root, key, v) {
 		size_t i;
+		long line, col;
 
 		if (json_is_null(v))
 			continue;
 		if (json_is_array(v)) {
 			for (i = 0; i < json_array_size(v) && !rc; i++) {
+				position_of(&js, key, (long)i, &line, &col);
 				if (scalar_text(json_array_get(v, i), buf, sizeof(buf))) {
-					rc = nicfit_error_at(err, NICFIT_E_DATA, s->input, 0, 0,
-							     "'%.64s'[%zu]: expected a string or number",
+					rc = nicfit_error_at(err, NICFIT_E_DATA, s->input, line, col,
+							     "%.64s[%zu]: expected a string or number",
 							     key, i);
 					break;
 				}
 				if (strlen(buf) > NICFIT_SPEC_MAX_VALUE)
-					rc = nicfit_error_at(err, NICFIT_E_LIMIT, s->input, 0, 0,
-							     "'%.64s'[%zu]: value too long", key, i);
+					rc = nicfit_error_at(err, NICFIT_E_LIMIT, s->input, line, col,
+							     "%.64s[%zu]: value too long", key, i);
 				else if (!(rc = nicfit_spec_add(s, key, buf, err)))
 					locate(s, &js, key, (long)i);
 			}
-		} else if (scalar_text(v, buf, sizeof(buf))) {
-			rc = nicfit_error_at(err, NICFIT_E_DATA, s->input, 0, 0,
-					     "'%.64s': expected a string, number, boolean or array", key);
+		} else if (position_of(&js, key, -1, &line, &col), scalar_text(v, buf, sizeof(buf))) {
+			rc = nicfit_error_at(err, NICFIT_E_DATA, s->input, line, col,
+					     "%.64s: expected a string, number, boolean or array", key);
 		} else if (strlen(buf) > NICFIT_SPEC_MAX_VALUE) {
-			rc = nicfit_error_at(err, NICFIT_E_LIMIT, s->input, 0, 0,
-					     "'%.64s': value longer than %d bytes", key,
+			rc = nicfit_error_at(err, NICFIT_E_LIMIT, s->input, line, col,
+					     "%.64s: value longer than %d bytes", key,
 					     NICFIT_SPEC_MAX_VALUE);
 		} else if (!(rc = nicfit_spec_add(s, key, buf, err))) {
 			locate(s, &js, key, -1);
@@ -322,6 +383,7 @@ void nicfit_reader_init(struct nicfit_reader *r, struct nicfit_spec *s, struct n
 	r->err = err;
 	r->key = NULL;
 	r->opt[0] = '\0';
+	r->nth = -1;
 }
 
 const char *nicfit_reader_opt(struct nicfit_reader *r, const char *key)
@@ -329,6 +391,7 @@ const char *nicfit_reader_opt(struct nicfit_reader *r, const char *key)
 	size_t i;
 
 	r->key = key;
+	r->nth = -1;
 	snprintf(r->opt, sizeof(r->opt), "%s%s", r->s->from_data ? "" : "--", key);
 	if (!r->s->from_data)
 		for (i = 2; r->opt[i]; i++)
@@ -337,10 +400,23 @@ const char *nicfit_reader_opt(struct nicfit_reader *r, const char *key)
 	return r->opt;
 }
 
+const char *nicfit_reader_get(struct nicfit_reader *r, const char *key)
+{
+	nicfit_reader_opt(r, key);
+	return nicfit_spec_get(r->s, key);
+}
+
+const char *nicfit_reader_get_nth(struct nicfit_reader *r, const char *key, size_t i)
+{
+	nicfit_reader_opt(r, key);
+	r->nth = (long)i;
+	return nicfit_spec_get_nth(r->s, key, i);
+}
+
 int nicfit_reader_fail(struct nicfit_reader *r, int rc)
 {
 	if (rc && r->s->from_data && r->err && r->err->code == rc && r->key)
-		nicfit_spec_locate_error(r->s, r->key, r->err);
+		nicfit_spec_locate_error_nth(r->s, r->key, r->nth, r->err);
 	else if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
 		r->err->code = NICFIT_E_DATA;
 	return rc;
@@ -348,18 +424,22 @@ int nicfit_reader_fail(struct nicfit_reader *r, int rc)
 
 int nicfit_reader_need(struct nicfit_reader *r, const char *key, const char **out)
 {
-	*out = nicfit_spec_get(r->s, key);
+	const char *name;
+
+	*out = nicfit_reader_get(r, key);
 	if (*out)
 		return 0;
+	/* a missing setting has no position: the error names the input */
+	name = nicfit_reader_opt(r, key);
 	r->key = NULL;
 	return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->s->input, 0, 0,
-						     "missing %s", nicfit_reader_opt(r, key)));
+						     "missing %s", name));
 }
 
 int nicfit_reader_long(struct nicfit_reader *r, const char *key, long def, long min, long max,
 		       long *out)
 {
-	const char *v = nicfit_spec_get(r->s, key);
+	const char *v = nicfit_reader_get(r, key);
 
 	*out = def;
 	if (!v)
@@ -371,7 +451,7 @@ int nicfit_reader_long(struct nicfit_reader *r, const char *key, long def, long 
 int nicfit_reader_double(struct nicfit_reader *r, const char *key, double def, double min,
 			 double max, double *out)
 {
-	const char *v = nicfit_spec_get(r->s, key);
+	const char *v = nicfit_reader_get(r, key);
 
 	*out = def;
 	if (!v)

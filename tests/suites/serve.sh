@@ -112,6 +112,11 @@ post /api/plan '{"server": "r740xdx", "gpu": "a40"}'
 check "an unknown server is 404 with a suggestion" err_has "r740xd"
 post /api/plan '{"server": "r740xd", "gpu": "a40", "servers": -1}'
 check "a bad count in a plan is 400" is_code 400
+post /api/plan '{"gpu": "a40",
+ "workload": "trainin"}'
+check "a bad value in a plan body is blamed at its own key and line:column" err_has "body:2:14: workload: unknown workload 'trainin'"
+post /api/cluster '{"nodes": 4, "switch": "qm9701"}'
+check "an unknown switch in a cluster body is named at its key and position" err_has "body:1:24: switch: unknown switch 'qm9701'"
 cspec='{"nodes": 16, "gpus_per_node": 8, "nic_gbps": "400G", "rail_optimized": true}'
 post /api/cluster "$cspec"
 check "POST /api/cluster equals cluster --json" same_as_cli --json cluster --nodes 16 --gpus-per-node 8 --nic-gbps 400G --rail-optimized

@@ -952,6 +952,177 @@ static void findings_and_decisions(void **state)
 	nicfit_cluster_release(&c); /* released twice: still safe */
 }
 
+/*
+ * The storage network by hand: 32 nodes reading 400 Gb/s each from 8
+ * servers need 2 ports of 200G per node and 1,600 Gb/s = 8 ports per
+ * server, 128 ports: four 64-port leaves of 32 down and 32 up at 1:1 and
+ * two spines. At 2:1, 128 nodes and 16 servers: a leaf gives
+ * floor(2 x 64 x 200 / (200 + 2 x 200)) = 42 ports down and 22 up, 512
+ * ports need 13 leaves, 13 x 22 uplinks need 5 spines. One switch that
+ * takes every port is one tier; a fabric past two tiers is refused.
+ */
+static void storage_fabric(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+	size_t i;
+	long bom = 0, leaves;
+
+	(void)state;
+	backend_only(&in, 32, 8, 64);
+	in.storage.node_gbps = 400;
+	in.storage.servers = 8;
+	size_ok(&in, &c);
+	assert_true(c.storage.enabled);
+	assert_int_equal(c.storage.node_links, 2);
+	assert_int_equal(c.storage.server_links, 8);
+	assert_int_equal(c.storage.endpoints, 128);
+	assert_int_equal(c.storage.tiers, 2);
+	assert_int_equal(c.storage.leaves, 4);
+	assert_int_equal(c.storage.down, 32);
+	assert_int_equal(c.storage.spines, 2);
+	assert_int_equal(c.storage.leaf_spine_links, 128);
+	assert_int_equal(c.storage.ports_free, 0);
+	for (i = 0; i < c.nbom; i++)
+		if (!strcmp(c.bom[i].part, "generic-64x200g"))
+			bom = c.bom[i].qty;
+	assert_int_equal(bom, 6);
+	leaves = c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_LEAF].switches;
+	nicfit_cluster_release(&c);
+	/* the back end is sized as without storage: storage is a fabric of its own */
+	in.storage.node_gbps = 0;
+	in.storage.servers = 0;
+	size_ok(&in, &c);
+	assert_false(c.storage.enabled);
+	assert_int_equal(c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_LEAF].switches, leaves);
+	nicfit_cluster_release(&c);
+
+	backend_only(&in, 128, 8, 64);
+	in.storage.node_gbps = 400;
+	in.storage.servers = 16;
+	in.storage.oversubscription = 2;
+	size_ok(&in, &c);
+	assert_int_equal(c.storage.down, 42);
+	assert_int_equal(c.storage.up, 22);
+	assert_int_equal(c.storage.leaves, 13);
+	assert_int_equal(c.storage.spines, 5);
+	assert_true(c.storage.leaf_ratio <= 2 + 1e-9);
+	nicfit_cluster_release(&c);
+
+	backend_only(&in, 8, 8, 64);
+	in.storage.node_gbps = 100;
+	in.storage.servers = 2;
+	size_ok(&in, &c);
+	assert_int_equal(c.storage.tiers, 1);
+	assert_int_equal(c.storage.leaves, 1);
+	assert_int_equal(c.storage.endpoints, 8 + 2 * 2);
+	assert_int_equal(c.storage.leaf_spine_links, 0);
+	nicfit_cluster_release(&c);
+
+	backend_only(&in, 4000, 8, 64);
+	in.storage.node_gbps = 400;
+	in.storage.servers = 1000;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
+	assert_non_null(strstr(err.msg, "more than two tiers"));
+	backend_only(&in, 4, 8, 64);
+	in.storage.node_gbps = 100;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
+	assert_string_equal(err.input, "--storage-nodes");
+	nicfit_cluster_release(&c);
+}
+
+/*
+ * The front end's border and MLAG pairs by hand: 16 dual-homed nodes at
+ * 100G on 48-port leaves are two leaves of 16 (one pair, 2 peer links);
+ * 4 uplinks from each leaf are 8 uplinks, which two border switches of
+ * 48 ports (46 after their own 2 peer links) take: one border pair, 4 peer
+ * links in all. Uplinks that do not fit the leaves' free ports are refused.
+ */
+static void frontend_border(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+
+	(void)state;
+	backend_only(&in, 16, 8, 64);
+	in.nics_per_node = 0;
+	in.net[NICFIT_NET_FRONTEND].links_per_node = 2;
+	in.net[NICFIT_NET_FRONTEND].link_gbps = 100;
+	in.frontend_uplinks = 4;
+	size_ok(&in, &c);
+	assert_int_equal(c.net[NICFIT_NET_FRONTEND].tier[NICFIT_TIER_LEAF].switches, 2);
+	assert_int_equal(c.border.leaf_pairs, 1);
+	assert_int_equal(c.border.uplinks, 8);
+	assert_int_equal(c.border.switches, 2);
+	assert_int_equal(c.border.border_pairs, 1);
+	assert_int_equal(c.border.peer_links, 4);
+	nicfit_cluster_release(&c);
+	/* single-homed: no MLAG pair, uplinks only */
+	in.net[NICFIT_NET_FRONTEND].links_per_node = 1;
+	size_ok(&in, &c);
+	assert_int_equal(c.border.leaf_pairs, 0);
+	assert_int_equal(c.border.peer_links, 2);
+	nicfit_cluster_release(&c);
+	/* 48 nodes fill one 48-port leaf: no port for an uplink */
+	backend_only(&in, 48, 8, 64);
+	in.nics_per_node = 0;
+	in.frontend_uplinks = 8;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
+	assert_string_equal(err.input, "--frontend-uplinks");
+	nicfit_cluster_release(&c);
+}
+
+/*
+ * The GPUDirect RDMA path comes from the catalog's vendor source: a
+ * ConnectX-7 registers GPU memory through DMA-BUF or nvidia-peermem (the
+ * finding carries NVIDIA's document), a ConnectX-3 through peer memory
+ * only, and a Broadcom BCM57508 card, for which the catalog holds no
+ * vendor document, is said to have none rather than guessed.
+ */
+static const struct nicfit_finding *gdr_finding(const char *nic, struct nicfit_cluster *c)
+{
+	struct nicfit_cluster_input in;
+	size_t i;
+
+	backend_only(&in, 4, 2, 64);
+	in.nic_id = nic;
+	in.net[NICFIT_NET_BACKEND].link_gbps = 0;
+	size_ok(&in, c);
+	for (i = 0; i < c->findings.n; i++)
+		if (!strcmp(c->findings.v[i].code, "cluster-gpudirect"))
+			return &c->findings.v[i];
+	return NULL;
+}
+
+static void gpudirect_path(void **state)
+{
+	const struct nicfit_finding *f;
+	struct nicfit_cluster c;
+
+	(void)state;
+	f = gdr_finding("mcx75310aas-neat", &c);
+	assert_non_null(f);
+	assert_int_equal(f->severity, NICFIT_SEV_INFO);
+	assert_non_null(strstr(f->message, "DMA-BUF (recommended) or nvidia-peermem"));
+	assert_non_null(f->source);
+	assert_non_null(strstr(f->source, "gpu-operator"));
+	nicfit_cluster_release(&c);
+	f = gdr_finding("mcx354a-fcbt", &c);
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "through nvidia-peermem,"));
+	nicfit_cluster_release(&c);
+	f = gdr_finding("bcm957508-p2100g", &c);
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "no vendor document"));
+	assert_null(f->source);
+	nicfit_cluster_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -974,6 +1145,9 @@ int main(void)
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(spec_and_render),
 		cmocka_unit_test(findings_and_decisions),
+		cmocka_unit_test(storage_fabric),
+		cmocka_unit_test(frontend_border),
+		cmocka_unit_test(gpudirect_path),
 	};
 
 	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);

@@ -316,6 +316,69 @@ static void spec_rejects(void **state)
 	free(s);
 }
 
+/*
+ * Every value error names its own key and position: a value read after
+ * another is blamed, not the one before it (a bad workload on line 3 was
+ * reported at the GPU on line 2), the nth value of a repeated key is
+ * blamed, not the last, and a value the JSON reader refuses has its place.
+ */
+static void spec_errors_own_key(void **state)
+{
+	static const char doc[] = "{\n  \"gpu\": \"a40\",\n  \"workload\": \"trainin\",\n"
+				  "  \"assume\": [\"bad\",\n             \"mtu=9000\"],\n"
+				  "  \"a/b~c\": 1\n}";
+	static const char bad[] = "{\"a\": 1,\n \"b\": [2, {}]}";
+	struct nicfit_spec *s = calloc(1, sizeof(*s));
+	struct nicfit_reader r;
+	struct nicfit_error err;
+
+	(void)state;
+	nicfit_spec_init(s, "req.json");
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_spec_parse_json(s, doc, strlen(doc), &err), 0);
+	nicfit_reader_init(&r, s, &err);
+	assert_string_equal(nicfit_reader_get(&r, "gpu"), "a40");
+	assert_string_equal(nicfit_reader_get(&r, "workload"), "trainin");
+	nicfit_error_at(&err, NICFIT_E_USAGE, r.opt, 0, 0, "unknown workload");
+	assert_int_equal(nicfit_reader_fail(&r, NICFIT_E_USAGE), NICFIT_E_USAGE);
+	assert_int_equal(err.code, NICFIT_E_DATA);
+	assert_string_equal(err.input, "req.json");
+	assert_int_equal(err.line, 3);
+	assert_int_equal(err.col, 15);
+	assert_string_equal(err.msg, "workload: unknown workload");
+	/* the first of two values, not the last */
+	nicfit_error_clear(&err);
+	assert_string_equal(nicfit_reader_get_nth(&r, "assume", 0), "bad");
+	nicfit_error_at(&err, NICFIT_E_USAGE, r.opt, 0, 0, "no such assumption");
+	nicfit_reader_fail(&r, NICFIT_E_USAGE);
+	assert_int_equal(err.line, 4);
+	assert_int_equal(err.col, 14);
+	/* a key with '/' and '~' has a position too (RFC 6901 escapes) */
+	nicfit_error_clear(&err);
+	assert_string_equal(nicfit_reader_get(&r, "a/b~c"), "1");
+	nicfit_error_at(&err, NICFIT_E_USAGE, r.opt, 0, 0, "bad");
+	nicfit_reader_fail(&r, NICFIT_E_USAGE);
+	assert_int_equal(err.line, 6);
+	assert_int_equal(err.col, 12);
+	/* an error the command raised later, named by option */
+	nicfit_error_clear(&err);
+	nicfit_error_at(&err, NICFIT_E_NOTFOUND, "--workload", 0, 0, "unknown");
+	nicfit_spec_locate_option(s, &err);
+	assert_int_equal(err.code, NICFIT_E_NOTFOUND);
+	assert_int_equal(err.line, 3);
+	assert_string_equal(err.msg, "workload: unknown");
+	nicfit_spec_release(s);
+	/* a value the reader refuses: its own place */
+	nicfit_spec_init(s, "req.json");
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_spec_parse_json(s, bad, strlen(bad), &err), NICFIT_E_DATA);
+	assert_int_equal(err.line, 2);
+	assert_int_equal(err.col, 11);
+	assert_non_null(strstr(err.msg, "b[1]"));
+	nicfit_spec_release(s);
+	free(s);
+}
+
 /* Positions of values by path, as the spec and catalog readers report them. */
 static void json_positions(void **state)
 {
@@ -403,6 +466,7 @@ int main(void)
 		cmocka_unit_test(emitter_misuse),
 		cmocka_unit_test(spec_from_json),
 		cmocka_unit_test(spec_rejects),
+		cmocka_unit_test(spec_errors_own_key),
 		cmocka_unit_test(json_positions),
 		cmocka_unit_test(json_positions_deep),
 		cmocka_unit_test(suggestions),

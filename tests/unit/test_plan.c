@@ -361,6 +361,37 @@ static void switched_backend(void **state)
 }
 
 /*
+ * The switch plan chooses takes the card's link as lanes, not by rate
+ * alone: three servers of four 400G ConnectX-7 (OSFP, 4 x 100G PAM4) on
+ * RoCE fit one 32-port Spectrum-3 SN4700 by rate, but its QSFP-DD cages
+ * run 400GbE as 8 x 50G, so each link needs a pair of optics; a Spectrum-4
+ * SN5600 splits each 8 x 100G cage into two of the card's ports (NVIDIA
+ * MCP7Y00), cabled with one splitter DAC per two cards.
+ */
+static void switch_by_lanes(void **state)
+{
+	static const char *const kv[] = { "server", "generic-gen5", "servers", "3", "gpu",
+		"h100-pcie", "gpus_per_server", "8", "workload", "training", "fabric", "roce",
+		"backend_nic", "mcx75310aas-neat", "backend_cards", "4", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	int switches = 0;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < p->nbom; i++)
+		if (!strcmp(p->bom[i].role, "switch")) {
+			switches += p->bom[i].qty;
+			assert_string_equal(p->bom[i].part, "sn5600");
+		}
+	assert_int_equal(switches, 1);
+	for (i = 0; i < p->ncables; i++)
+		if (!strncmp(p->cables[i].link, "backend", 7))
+			assert_null(strstr(p->cables[i].ends, "MPO"));
+	assert_non_null(line(p, "MCP7Y00-N003"));
+	done(p);
+}
+
+/*
  * Every finding of the named examples carries a code of the registry that
  * plan raises (docs/findings.md), every decision a rule id R0-R11, and
  * nothing is left unfixed by accident: a fix, when there is one, is text.
@@ -756,6 +787,7 @@ int main(void)
 		cmocka_unit_test(prop_faster_slot_faster_card),
 		cmocka_unit_test(prop_bom_total),
 		cmocka_unit_test(switched_backend),
+		cmocka_unit_test(switch_by_lanes),
 		cmocka_unit_test(codes_registered),
 		cmocka_unit_test(bad_requests),
 		cmocka_unit_test(dgx_rails),

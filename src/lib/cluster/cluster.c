@@ -83,6 +83,8 @@ void nicfit_cluster_input_default(struct nicfit_cluster_input *in)
 	oob->links_per_node = 1;
 	oob->radix = 48;
 	oob->uplinks = 2;
+	in->storage.radix = 64;
+	in->storage.oversubscription = 1;
 	nicfit_cluster_layout_default(&in->layout);
 }
 
@@ -139,7 +141,7 @@ static int check_input(const struct nicfit_cluster_input *in, struct nicfit_erro
 	if (in->net[NICFIT_NET_OOB].links_per_node > 1)
 		return nicfit_error_at(err, NICFIT_E_USAGE, "--oob", 0, 0,
 				       "a node has one BMC port");
-	return 0;
+	return nicfit__cluster_check_storage(in, err);
 }
 
 /* ---- the whole sizing -------------------------------------------------------- */
@@ -344,6 +346,10 @@ int nicfit_cluster_size(const struct nicfit_cluster_input *in,
 	free(p.tors);
 	if (!rc)
 		rc = count_all(out, err);
+	if (!rc)
+		rc = nicfit__cluster_size_storage(out, err);
+	if (!rc)
+		rc = nicfit__cluster_size_border(out, err);
 	if (!rc) {
 		nicfit__cluster_explain(out);
 		if (out->findings.oom || out->decisions.oom)
@@ -375,6 +381,8 @@ void nicfit_cluster_release(struct nicfit_cluster *c)
 		free(im);
 	}
 	free(c->cables);
+	free(c->storage.cables);
+	free(c->border.cables);
 	free(c->bom);
 	nicfit_findings_release(&c->findings);
 	nicfit_findings_release(&c->decisions);

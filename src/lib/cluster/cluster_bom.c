@@ -136,6 +136,21 @@ int nicfit__cluster_bom(struct nicfit_cluster *c, struct nicfit_error *err)
 	for (i = 0; i < c->ncables && !rc; i++)
 		rc = bom_add(c, &cap, c->cables[i].part, c->cables[i].description, c->cables[i].qty,
 			     c->cables[i].cat ? &c->cables[i].cat->e : NULL);
+	if (!rc && c->border.switches)
+		rc = bom_add(c, &cap, c->net[NICFIT_NET_FRONTEND].sw.id,
+			     c->net[NICFIT_NET_FRONTEND].sw.name, c->border.switches,
+			     c->net[NICFIT_NET_FRONTEND].sw.cat ?
+			     &c->net[NICFIT_NET_FRONTEND].sw.cat->e : NULL);
+	for (i = 0; i < c->border.ncables && !rc; i++)
+		rc = bom_add(c, &cap, c->border.cables[i].part, c->border.cables[i].description,
+			     c->border.cables[i].qty, NULL);
+	if (!rc && c->storage.enabled)
+		rc = bom_add(c, &cap, c->storage.sw.id, c->storage.sw.name,
+			     c->storage.leaves + c->storage.spines,
+			     c->storage.sw.cat ? &c->storage.sw.cat->e : NULL);
+	for (i = 0; i < c->storage.ncables && !rc; i++)
+		rc = bom_add(c, &cap, c->storage.cables[i].part, c->storage.cables[i].description,
+			     c->storage.cables[i].qty, NULL);
 	if (rc)
 		return nicfit_error_set(err, rc, "out of memory");
 	c->total_usd = 0;

@@ -248,11 +248,46 @@ static void rule_roce_checklist(struct nicfit_cluster *c)
  * ports to be cabled. Only what the catalog says is checked: a generic
  * switch or an unnamed NIC is not judged.
  */
+/*
+ * The GPUDirect RDMA path of the back-end NIC (cluster-gpudirect, info):
+ * how the card registers GPU memory, DMA-BUF from the Linux kernel or
+ * NVIDIA's nvidia-peermem module, as the catalog's vendor source says
+ * (NVIDIA recommends DMA-BUF: GPU Operator, "GPUDirect RDMA and GPUDirect
+ * Storage"). Without such a source nicfit says so rather than guess: the
+ * buyer checks the vendor's documents before counting on GPUDirect.
+ */
+static void rule_gpudirect(struct nicfit_cluster *c)
+{
+	const struct nicfit_nic *n = c->nic;
+	const char *part;
+	struct nicfit_finding *f;
+
+	if (!n || c->in.gpus_per_node < 1)
+		return;
+	part = n->part ? n->part : n->e.id;
+	if (n->gpudirect) {
+		f = nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_GPUDIRECT, NULL,
+				 "%s: GPUDirect RDMA registers GPU memory through %s%s%s, as its "
+				 "vendor documents it", part,
+				 n->gpudirect & NICFIT_GDR_DMABUF ? "DMA-BUF (recommended)" : "",
+				 (n->gpudirect & NICFIT_GDR_DMABUF) && (n->gpudirect & NICFIT_GDR_PEERMEM) ?
+				 " or " : "", n->gpudirect & NICFIT_GDR_PEERMEM ? "nvidia-peermem" : "");
+		if (f)
+			f->source = n->gpudirect_source;
+		return;
+	}
+	nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_GPUDIRECT, NULL,
+		     "%s: the catalog has no vendor document on GPUDirect RDMA with this card; "
+		     "check its vendor's support for GPU memory registration (DMA-BUF) before "
+		     "counting on it", part);
+}
+
 static void rule_backend_parts(struct nicfit_cluster *c)
 {
 	const struct nicfit_cluster_net *be = &c->net[NICFIT_NET_BACKEND];
 
 	rule_roce_checklist(c);
+	rule_gpudirect(c);
 
 	if (be->sw.cat && c->nic) {
 		int ib_sw = be->sw.cat->fabric && !strcmp(be->sw.cat->fabric, "infiniband");
@@ -348,6 +383,8 @@ void nicfit__cluster_explain(struct nicfit_cluster *c)
 		explain_frontend(c);
 	if (c->net[NICFIT_NET_OOB].enabled)
 		explain_oob(c);
+	nicfit__cluster_explain_border(c);
+	nicfit__cluster_explain_storage(c);
 	/* the rack height assumed must hold the nodes asked for per rack */
 	if (c->in.nodes_per_rack * c->in.layout.node_u > c->in.layout.rack_u)
 		nicfit__find(&c->findings, NICFIT_SEV_WARNING, NICFIT_CODE_CLUSTER_RACK_FULL, NULL,

@@ -7,6 +7,8 @@
  *   cluster_tiers.c    leaf capacity, the leaf layer, spines and cores
  *   cluster_place.c    where the switches stand
  *   cluster_oob.c      the OOB network, sized after the others are placed
+ *   cluster_storage.c  the storage network, a fabric of its own sized by counts
+ *   cluster_border.c   the front end's border uplinks and MLAG peer links, by counts
  *   cluster_cable.c    cable lengths, classes and what cables each link
  *   cluster_walk.c     every link, in port-map order
  *   cluster_portmap.c  endpoint and port names, the CSV port map
@@ -254,6 +256,37 @@ void nicfit__cluster_finalize_positions(struct nicfit_cluster *c, struct placer 
 /* Size and place the OOB network (after the others are placed). */
 int nicfit__cluster_size_oob(struct nicfit_cluster *c, struct placer *p,
 			     struct nicfit_error *err);
+
+/* ---- the storage network (cluster_storage.c) ---------------------------------- */
+
+/* The one cable length of networks sized by counts: a run across half a row, whole metres. */
+double nicfit__cluster_row_run_m(const struct nicfit_cluster_layout *l);
+/* Append a generic (never priced) item to a cable list of its own; the part is lowercased. */
+int nicfit__cluster_item_add(struct nicfit_cluster_cable **v, size_t *n, size_t *cap,
+			     enum nicfit_link_level lv, const char *type, double gbps, double len,
+			     long qty, long links, const char *part, const char *desc);
+
+/* The storage request's values (nicfit/cluster.h), checked before sizing. */
+int nicfit__cluster_check_storage(const struct nicfit_cluster_input *in, struct nicfit_error *err);
+/* Size the storage network into c->storage (nothing when it is not asked for). */
+int nicfit__cluster_size_storage(struct nicfit_cluster *c, struct nicfit_error *err);
+/* Its decisions (cluster.storage). */
+void nicfit__cluster_explain_storage(struct nicfit_cluster *c);
+/* Its rows of the switch table (network "storage"), none when there is no storage network. */
+void nicfit__cluster_storage_switch_rows(struct nicfit_emit *e, const struct nicfit_cluster *c);
+/* Its "storage" member (null when there is none) and text section. */
+void nicfit__cluster_storage_render(struct nicfit_emit *e, const struct nicfit_cluster *c);
+
+/* ---- the front end's border and MLAG pairs (cluster_border.c) ----------------- */
+
+/* Size the border uplinks and MLAG peer links into c->border (after the front end). */
+int nicfit__cluster_size_border(struct nicfit_cluster *c, struct nicfit_error *err);
+/* Their decision (cluster.border) and the cluster-mlag-ports finding. */
+void nicfit__cluster_explain_border(struct nicfit_cluster *c);
+/* The border switches' row of the switch table. */
+void nicfit__cluster_border_switch_rows(struct nicfit_emit *e, const struct nicfit_cluster *c);
+/* Its "border" member (null when there is nothing) and text section. */
+void nicfit__cluster_border_render(struct nicfit_emit *e, const struct nicfit_cluster *c);
 
 /* ---- cables (cluster_cable.c) and the walk (cluster_walk.c) ------------------ */
 

@@ -159,6 +159,8 @@ static void switch_table(struct nicfit_emit *e, const struct nicfit_cluster *c)
 			nicfit_emit_cell_int(e, nt->tier[t].ports_used);
 			nicfit_emit_cell_int(e, nt->tier[t].ports_free);
 		}
+	nicfit__cluster_border_switch_rows(e, c);
+	nicfit__cluster_storage_switch_rows(e, c);
 	nicfit_emit_table_end(e);
 }
 
@@ -463,6 +465,8 @@ int nicfit_cluster_render(const struct nicfit_cluster *c,
 		emit_net_json(e, c, n);
 		emit_net_text(e, c, n);
 	}
+	nicfit__cluster_border_render(e, c);
+	nicfit__cluster_storage_render(e, c);
 	nicfit_emit_printf(e, "\n");
 	nicfit_emit_heading(e, "Switches");
 	switch_table(e, c);
@@ -526,6 +530,8 @@ int nicfit_cluster_run(const struct nicfit_catalog *cat, struct nicfit_spec *spe
 		return rc;
 	rc = nicfit_cluster_size(&in, cat, &c, err);
 	if (rc) {
+		/* "--switch": in a JSON request, the "switch" key at its line and column */
+		nicfit_spec_locate_option(spec, err);
 		if (rc == NICFIT_E_USAGE && spec->from_data && err && err->code == rc)
 			err->code = NICFIT_E_DATA;
 		return rc;

@@ -19,44 +19,45 @@ const char *const nicfit_cluster_spec_keys[] = {
 	"tiers", "breakout", "nodes_per_rack", "frontend", "no_frontend", "frontend_links",
 	"frontend_gbps", "frontend_switch", "frontend_radix", "frontend_oversubscription",
 	"oob", "no_oob", "oob_switch", "oob_radix", "oob_uplinks", "mgmt_ports", "assume",
-	"port_map", NULL
+	"port_map", "storage_gbps", "storage_nodes", "storage_link_gbps", "storage_switch",
+	"storage_radix", "storage_oversubscription", "frontend_uplinks", NULL
 };
 
+/*
+ * The reader of nicfit/spec.h does the naming: each value read becomes
+ * the current key, so an error in it names the option ("--planes") or,
+ * in a JSON request, the key and the line and column of its own value.
+ */
 struct req {
-	struct nicfit_spec *s;
+	struct nicfit_reader rd;
 	struct nicfit_error *err;
-	char opt[72];
 };
 
-static const char *optname(struct req *r, const char *key)
+/* The value of key, now the current key; NULL when absent. */
+static const char *get(struct req *r, const char *key)
 {
-	size_t i;
-
-	if (r->s->from_data) {
-		snprintf(r->opt, sizeof(r->opt), "%.40s: %s", r->s->input, key);
-		return r->opt;
-	}
-	snprintf(r->opt, sizeof(r->opt), "--%s", key);
-	for (i = 2; r->opt[i]; i++)
-		if (r->opt[i] == '_')
-			r->opt[i] = '-';
-	return r->opt;
+	return nicfit_reader_get(&r->rd, key);
 }
 
+/* The option name of key as the user wrote it, now the current key. */
+static const char *optname(struct req *r, const char *key)
+{
+	return nicfit_reader_opt(&r->rd, key);
+}
+
+/* A failure (already in r->err) pointed at the current key; bad JSON values are bad data. */
 static int fix(struct req *r, int rc)
 {
-	if (rc == NICFIT_E_USAGE && r->s->from_data && r->err && r->err->code == rc)
-		r->err->code = NICFIT_E_DATA;
-	return rc;
+	return nicfit_reader_fail(&r->rd, rc);
 }
 
 static int get_long(struct req *r, const char *key, long min, long max, long *out)
 {
-	const char *v = nicfit_spec_get(r->s, key);
+	const char *v = get(r, key);
 
 	if (!v)
 		return 0;
-	return fix(r, nicfit_parse_long(v, optname(r, key), min, max, out, r->err));
+	return fix(r, nicfit_parse_long(v, r->rd.opt, min, max, out, r->err));
 }
 
 static int get_int(struct req *r, const char *key, long min, long max, int *out)
@@ -72,7 +73,7 @@ static int get_int(struct req *r, const char *key, long min, long max, int *out)
 /* "3", "3:1" or "3.5" */
 static int get_ratio(struct req *r, const char *key, double *out)
 {
-	const char *v = nicfit_spec_get(r->s, key);
+	const char *v = get(r, key);
 	char tmp[64];
 	size_t n;
 
@@ -82,21 +83,21 @@ static int get_ratio(struct req *r, const char *key, double *out)
 	snprintf(tmp, sizeof(tmp), "%s", v);
 	if (n > 2 && n < sizeof(tmp) && !strcmp(tmp + n - 2, ":1"))
 		tmp[n - 2] = '\0';
-	return fix(r, nicfit_parse_double(tmp, optname(r, key), 1, NICFIT_CLUSTER_MAX_OVERSUB, out, r->err));
+	return fix(r, nicfit_parse_double(tmp, r->rd.opt, 1, NICFIT_CLUSTER_MAX_OVERSUB, out, r->err));
 }
 
 static int get_speed(struct req *r, const char *key, double *out)
 {
-	const char *v = nicfit_spec_get(r->s, key);
+	const char *v = get(r, key);
 	struct nicfit_speed sp;
 	int rc;
 
 	if (!v)
 		return 0;
 	/* the option names its unit: a bare number is Gb/s */
-	if (nicfit_parse_double(v, optname(r, key), 0.001, NICFIT_CLUSTER_MAX_GBPS, out, NULL) == 0)
+	if (nicfit_parse_double(v, r->rd.opt, 0.001, NICFIT_CLUSTER_MAX_GBPS, out, NULL) == 0)
 		return 0;
-	rc = fix(r, nicfit_parse_speed(v, optname(r, key), &sp, r->err));
+	rc = fix(r, nicfit_parse_speed(v, r->rd.opt, &sp, r->err));
 	if (!rc)
 		*out = sp.gbps;
 	return rc;
@@ -106,7 +107,7 @@ static int get_bool(struct req *r, const char *key, int *out)
 {
 	static const char *const yes[] = { "true", "yes", "on", "1", NULL };
 	static const char *const no[] = { "false", "no", "off", "0", NULL };
-	const char *v = nicfit_spec_get(r->s, key);
+	const char *v = get(r, key);
 	int i;
 
 	if (!v)
@@ -121,7 +122,7 @@ static int get_bool(struct req *r, const char *key, int *out)
 			*out = 0;
 			return 0;
 		}
-	return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, key), 0, 0,
+	return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->rd.opt, 0, 0,
 				      "'%.32s' is not on/off (true, false, yes, no)", v));
 }
 
@@ -137,13 +138,14 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	size_t i, na;
 
 	memset(&r, 0, sizeof(r));
-	r.s = spec;
+	nicfit_reader_init(&r.rd, spec, err);
 	r.err = err;
 	nicfit_cluster_input_default(in);
 	in->nic_id = nicfit_spec_get(spec, "nic");
 	be->switch_id = nicfit_spec_get(spec, "switch");
 	fe->switch_id = nicfit_spec_get(spec, "frontend_switch");
 	oob->switch_id = nicfit_spec_get(spec, "oob_switch");
+	in->storage.switch_id = nicfit_spec_get(spec, "storage_switch");
 	radix_given = nicfit_spec_get(spec, "radix") != NULL;
 	if ((rc = get_long(&r, "nodes", 1, NICFIT_CLUSTER_MAX_NODES, &nodes)) ||
 	    (rc = get_long(&r, "gpus", 1, NICFIT_CLUSTER_MAX_NODES * NICFIT_CLUSTER_MAX_GPUS, &gpus)) ||
@@ -167,19 +169,31 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	    (rc = get_speed(&r, "frontend_gbps", &fe->link_gbps)) ||
 	    (rc = get_int(&r, "frontend_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &fe->radix)) ||
 	    (rc = get_ratio(&r, "frontend_oversubscription", &fe->oversubscription)) ||
+	    (rc = get_int(&r, "frontend_uplinks", 0, NICFIT_CLUSTER_MAX_RADIX, &in->frontend_uplinks)) ||
 	    (rc = get_bool(&r, "oob", &oobon)) ||
 	    (rc = get_bool(&r, "no_oob", &nooob)) ||
 	    (rc = get_int(&r, "oob_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &oob->radix)) ||
 	    (rc = get_int(&r, "oob_uplinks", 1, 64, &oob->uplinks)) ||
 	    (rc = get_bool(&r, "mgmt_ports", &in->mgmt_ports)) ||
-	    (rc = get_bool(&r, "port_map", &inl)))
+	    (rc = get_bool(&r, "port_map", &inl)) ||
+	    (rc = get_speed(&r, "storage_gbps", &in->storage.node_gbps)) ||
+	    (rc = get_long(&r, "storage_nodes", 1, NICFIT_CLUSTER_MAX_NODES, &in->storage.servers)) ||
+	    (rc = get_speed(&r, "storage_link_gbps", &in->storage.link_gbps)) ||
+	    (rc = get_int(&r, "storage_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &in->storage.radix)) ||
+	    (rc = get_ratio(&r, "storage_oversubscription", &in->storage.oversubscription)))
 		return rc;
-	if (!nodes && !gpus)
+	if (nicfit_spec_get(spec, "storage_radix") && in->storage.switch_id)
+		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "storage_radix"), 0, 0,
+					       "give a storage switch or a radix, not both"));
+	if (!nodes && !gpus) {
+		/* a missing setting has no position: the error names the input */
+		r.rd.key = NULL;
 		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, spec->input, 0, 0,
-					       "give %s (or %s)", optname(&r, "nodes"),
+					       "give %s (or %s)", spec->from_data ? "nodes" : "--nodes",
 					       spec->from_data ? "gpus" : "--gpus"));
+	}
 	if (nodes && gpus)
-		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, spec->input, 0, 0,
+		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "gpus"), 0, 0,
 					       "give the node count or the GPU count, not both"));
 	if (gpus) {
 		if (in->gpus_per_node < 1)
@@ -194,7 +208,9 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	if (!nicfit_spec_get(spec, "nics_per_node") && in->gpus_per_node > 0)
 		in->nics_per_node = in->gpus_per_node;
 	if (in->nics_per_node * in->nic_ports > NICFIT_CLUSTER_MAX_LINKS)
-		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "nics_per_node"), 0, 0,
+		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE,
+					       optname(&r, nicfit_spec_get(spec, "nic_ports") ?
+						       "nic_ports" : "nics_per_node"), 0, 0,
 					       "at most %d back-end links per node",
 					       NICFIT_CLUSTER_MAX_LINKS));
 	if (radix_given && be->switch_id)
@@ -206,13 +222,15 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 		oob->links_per_node = 0;
 	na = nicfit_spec_count(spec, "assume");
 	for (i = 0; i < na; i++) {
+		const char *v = nicfit_reader_get_nth(&r.rd, "assume", i);
+
 		rc = nicfit_param_assign(nicfit_cluster_layout_table, nicfit_cluster_layout_count,
-					 &in->layout, nicfit_spec_get_nth(spec, "assume", i),
-					 optname(&r, "assume"), err);
+					 &in->layout, v, r.rd.opt, err);
 		if (rc)
 			return fix(&r, rc);
 	}
-	rc = fix(&r, nicfit_spec_check_unused(spec, nicfit_cluster_spec_keys, err));
+	/* an unknown key names its own position already */
+	rc = nicfit_spec_check_unused(spec, nicfit_cluster_spec_keys, err);
 	if (rc)
 		return rc;
 	if (port_map_inline)

@@ -249,42 +249,86 @@ static int switch_split(const struct nicfit_switch *sw, double g)
 }
 
 /*
- * A catalog switch for `links` server links of `gbps` each on `fabric`:
- * the smallest that takes them all (natively or by splitting faster ports),
- * else the one with the most ports for a leaf-spine fabric. NULL if no
- * catalog switch runs at that speed.
+ * The back-end card's port as the link runs it (nicfit/compat.h): the
+ * catalog card's cage and lanes, at the plan's port rate when that is
+ * below the card's top rate (a ConnectX-3 run at FDR 56); with no catalog
+ * card, a generic port of that rate that takes the switch's own lanes, as
+ * nicfit cluster assumes for a rate given alone.
+ */
+static void backend_port(const struct nicfit_nic *nic, double gbps, const struct nicfit_port *sw,
+			 struct nicfit_port *out)
+{
+	struct nicfit_lanes l;
+
+	if (!nic) {
+		nicfit_port_generic(NULL, gbps, 0, 1, sw, out);
+		return;
+	}
+	nicfit_port_of_nic(nic, out);
+	if (gbps < out->gbps - SPEED_MATCH_GBPS) {
+		if (!nicfit_lanes_of(out->cage, gbps, &l))
+			out->l = l;
+		out->gbps = gbps;
+	}
+}
+
+/*
+ * A catalog switch for `links` server links of `gbps` each on `fabric`,
+ * judged by what its ports take of the card's link as lanes (compat.c's
+ * nicfit_port_match(), the rule nicfit cluster sizes with), not by its
+ * rate alone: an NDR twin-port cage takes two HDR ports, not the four its
+ * NDR200 split mode lists; a Spectrum-4 cage splits for a 400G
+ * ConnectX-7, a Spectrum-3 QSFP-DD (8 x 50G) meets it only through a pair
+ * of optics. The smallest switch that takes every link, one whose lanes
+ * meet the card's directly first (copper or one AOC per link, as NVIDIA's
+ * LinkX guides pair them), one that needs optics at both ends only when
+ * none does; when none takes every link, the one that takes the most for
+ * a leaf-spine fabric, direct before optics again. NULL when no catalog
+ * switch of the fabric meets the card at all; *split gets the card ports
+ * per switch port.
  */
 static const struct nicfit_switch *pick_switch(const struct nicfit_catalog *cat,
-					       const char *fabric, double gbps, int links,
-					       int *split)
+					       const char *fabric, const struct nicfit_nic *nic,
+					       double gbps, int links, int *split)
 {
 	const struct nicfit_switch *best = NULL, *largest = NULL;
-	int best_split = 1, largest_split = 1, largest_ports = 0;
+	int best_ports = 0, best_split = 1, largest_ports = 0, largest_split = 1;
+	enum nicfit_match_kind best_kind = NICFIT_MATCH_NONE, largest_kind = NICFIT_MATCH_NONE;
 	size_t i;
 
 	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_SWITCH); i++) {
 		const struct nicfit_switch *s = nicfit_catalog_switch(cat, i);
-		int sp, ports;
+		struct nicfit_port sp, np;
+		struct nicfit_port_match m;
+		int ports;
 
 		if (strcmp(s->fabric, fabric))
 			continue;
-		sp = switch_split(s, gbps);
-		if (!sp)
+		nicfit_port_of_switch(s, &sp);
+		backend_port(nic, gbps, &sp, &np);
+		if (nicfit_port_match(&np, &sp, 1, &m) == NICFIT_MATCH_NONE)
 			continue;
-		ports = s->ports * sp;
+		ports = s->ports * m.per_port;
 		if (s->max_logical_ports && ports > s->max_logical_ports)
 			ports = s->max_logical_ports;
-		if (ports > largest_ports) {
+		/* direct before optics, then the most ports */
+		if (!largest || m.kind < largest_kind ||
+		    (m.kind == largest_kind && ports > largest_ports)) {
 			largest = s;
-			largest_split = sp;
+			largest_kind = m.kind;
 			largest_ports = ports;
+			largest_split = m.per_port;
 		}
 		if (ports < links)
 			continue;
-		if (!best || s->ports * sp < best->ports * best_split ||
-		    (s->ports * sp == best->ports * best_split && sp < best_split)) {
+		/* direct before optics, then the fewest ports, then the fewest legs per port */
+		if (!best || m.kind < best_kind ||
+		    (m.kind == best_kind && (ports < best_ports ||
+					     (ports == best_ports && m.per_port < best_split)))) {
 			best = s;
-			best_split = sp;
+			best_kind = m.kind;
+			best_ports = ports;
+			best_split = m.per_port;
 		}
 	}
 	if (best) {
@@ -485,7 +529,7 @@ static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_
 	if (sw && !check_given_switch(p, sw, fabric))
 		return;
 	if (!sw)
-		sw = pick_switch(cat, fabric, p->be_port_gbps,
+		sw = pick_switch(cat, fabric, p->be_nic, p->be_port_gbps,
 				 in->servers * p->be_cards * p->be_ports, &split);
 	cl = calloc(1, sizeof(*cl));
 	if (!cl) {

@@ -98,7 +98,7 @@ static const char *const known_keys[] = {
 static int read_pin(struct nicfit_reader *r, const struct nicfit_server *sv, const char *key,
 		    int *pin)
 {
-	const char *v = nicfit_spec_get(r->s, key);
+	const char *v = nicfit_reader_get(r, key);
 	const char *names[NICFIT_MAX_SLOTS + 1], *near;
 	int i, n = 0;
 
@@ -139,11 +139,12 @@ static int assume(struct nicfit_reader *r, struct nicfit_plan_input *in)
 	size_t i, count = nicfit_spec_count(r->s, "assume");
 
 	in->rack_cable_m = 2;
-	for (i = 0; i < count; i++)
-		if (nicfit_param_assign_any(sets, sizeof(sets) / sizeof(sets[0]),
-					    nicfit_spec_get_nth(r->s, "assume", i),
-					    nicfit_reader_opt(r, "assume"), r->err))
+	for (i = 0; i < count; i++) {
+		const char *v = nicfit_reader_get_nth(r, "assume", i);
+
+		if (nicfit_param_assign_any(sets, sizeof(sets) / sizeof(sets[0]), v, r->opt, r->err))
 			return nicfit_reader_fail(r, r->err ? r->err->code : NICFIT_E_USAGE);
+	}
 	return 0;
 }
 
@@ -164,36 +165,40 @@ static long baseboard_positions(const struct nicfit_server *sv, const struct nic
 static int read_hardware(const struct nicfit_catalog *cat, struct nicfit_reader *r,
 			 struct nicfit_plan_input *in)
 {
-	struct nicfit_spec *spec = r->s;
 	struct nicfit_error *err = r->err;
 	const char *v;
 	long l;
 	int rc;
 
-	v = nicfit_spec_get(spec, "server");
-	in->server = nicfit_catalog_find_server(cat, v ? v : "generic-gen4", nicfit_reader_opt(r, "server"), err);
+	v = nicfit_reader_get(r, "server");
+	in->server = nicfit_catalog_find_server(cat, v ? v : "generic-gen4", r->opt, err);
 	if (!in->server)
-		return err ? err->code : NICFIT_E_NOTFOUND;
+		return nicfit_reader_fail(r, err ? err->code : NICFIT_E_NOTFOUND);
 	if ((rc = nicfit_reader_long(r, "servers", 1, 1, 100000, &l)))
 		return rc;
 	in->servers = (int)l;
-	v = nicfit_spec_get(spec, "gpu");
+	v = nicfit_reader_get(r, "gpu");
 	/* a baseboard server comes with its GPUs: they are the default */
 	if (!v && in->server->baseboard_gpu)
 		v = in->server->baseboard_gpu;
 	if (v && strcasecmp(v, "none")) {
-		in->gpu = nicfit_catalog_find_gpu(cat, v, nicfit_reader_opt(r, "gpu"), err);
+		in->gpu = nicfit_catalog_find_gpu(cat, v, r->opt, err);
 		if (!in->gpu)
-			return err ? err->code : NICFIT_E_NOTFOUND;
+			return nicfit_reader_fail(r, err ? err->code : NICFIT_E_NOTFOUND);
 	}
 	if ((rc = nicfit_reader_long(r, "gpus_per_server",
 				     in->gpu ? baseboard_positions(in->server, in->gpu) : 0, 0,
 				     NICFIT_PLAN_MAX_GPUS, &l)))
 		return rc;
 	in->gpus_per_server = (int)l;
-	if (in->gpus_per_server && !in->gpu)
-		return nicfit_reader_fail(r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(r, "gpus_per_server"), 0, 0,
-					       "give the GPU model too (%s)", nicfit_reader_opt(r, "gpu")));
+	if (in->gpus_per_server && !in->gpu) {
+		char gpu[sizeof(r->opt)];
+
+		snprintf(gpu, sizeof(gpu), "%s", nicfit_reader_opt(r, "gpu"));
+		nicfit_reader_get(r, "gpus_per_server");
+		return nicfit_reader_fail(r, nicfit_error_at(err, NICFIT_E_USAGE, r->opt, 0, 0,
+							     "give the GPU model too (%s)", gpu));
+	}
 	return 0;
 }
 
@@ -206,14 +211,14 @@ static int read_model(const struct nicfit_catalog *cat, struct nicfit_reader *r,
 	const char *v;
 	int rc;
 
-	v = nicfit_spec_get(spec, "model");
+	v = nicfit_reader_get(r, "model");
 	if (v) {
-		in->model = nicfit_catalog_find_model(cat, v, nicfit_reader_opt(r, "model"), err);
+		in->model = nicfit_catalog_find_model(cat, v, r->opt, err);
 		if (!in->model)
-			return err ? err->code : NICFIT_E_NOTFOUND;
+			return nicfit_reader_fail(r, err ? err->code : NICFIT_E_NOTFOUND);
 		in->params = in->model->arch.params;
 	}
-	v = nicfit_spec_get(spec, "params");
+	v = nicfit_reader_get(r, "params");
 	if (v) {
 		enum nicfit_size_kind k;
 		double p;
@@ -233,7 +238,7 @@ static int read_model(const struct nicfit_catalog *cat, struct nicfit_reader *r,
 	in->precision = NICFIT_PREC_BF16;
 	if (in->model && in->model->native_precision)
 		nicfit_precision_parse(in->model->native_precision, &in->precision, NULL);
-	v = nicfit_spec_get(spec, "precision");
+	v = nicfit_reader_get(r, "precision");
 	if (v && (rc = nicfit_reader_fail(r, nicfit_precision_parse(v, &in->precision, err))))
 		return rc;
 	if ((rc = nicfit_reader_long(r, "context", 4096, 0, 100000000, &in->context)) ||
@@ -241,7 +246,10 @@ static int read_model(const struct nicfit_catalog *cat, struct nicfit_reader *r,
 	    (rc = nicfit_reader_double(r, "tokens_per_s", 30, 0.01, 1e6, &in->tokens_per_s)))
 		return rc;
 	if (in->model && in->model->context_max && in->context > in->model->context_max)
-		return nicfit_reader_fail(r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(r, "context"), 0, 0,
+		/* a default context too long for the model is the model's */
+		return nicfit_reader_fail(r, nicfit_error_at(err, NICFIT_E_USAGE,
+					       nicfit_reader_opt(r, nicfit_spec_get(spec, "context") ?
+								 "context" : "model"), 0, 0,
 					       "%ld tokens is longer than %s's context of %ld",
 					       in->context, in->model->e.name, in->model->context_max));
 	return 0;
@@ -257,7 +265,7 @@ static int read_workload(const struct nicfit_catalog *cat, struct nicfit_reader 
 	long l;
 	int rc;
 
-	v = nicfit_spec_get(spec, "workload");
+	v = nicfit_reader_get(r, "workload");
 	in->workload = NICFIT_WL_INFERENCE;
 	if (v) {
 		if ((rc = nicfit_reader_fail(r, nicfit_workload_parse(v, &in->workload, err))))
@@ -270,7 +278,7 @@ static int read_workload(const struct nicfit_catalog *cat, struct nicfit_reader 
 	    (rc = nicfit_reader_long(r, "backend_cards", 0, 1, NICFIT_PLAN_MAX_CARDS, &l)))
 		return rc;
 	in->backend_cards = (int)l;
-	v = nicfit_spec_get(spec, "fabric");
+	v = nicfit_reader_get(r, "fabric");
 	in->fabric = NICFIT_FABRIC_AUTO;
 	if (v) {
 		if (!strcasecmp(v, "roce") || !strcasecmp(v, "rocev2") || !strcasecmp(v, "ethernet"))
@@ -284,11 +292,11 @@ static int read_workload(const struct nicfit_catalog *cat, struct nicfit_reader 
 	if ((rc = nicfit_reader_double(r, "storage_gbps", 0, 0, 100000, &in->storage_gbps)) ||
 	    (rc = nicfit_reader_double(r, "reloads_per_day", 1, 0, 1e6, &in->reloads_per_day)))
 		return rc;
-	v = nicfit_spec_get(spec, "switch");
+	v = nicfit_reader_get(r, "switch");
 	if (v) {
-		in->sw = nicfit_catalog_find_switch(cat, v, nicfit_reader_opt(r, "switch"), err);
+		in->sw = nicfit_catalog_find_switch(cat, v, r->opt, err);
 		if (!in->sw)
-			return err ? err->code : NICFIT_E_NOTFOUND;
+			return nicfit_reader_fail(r, err ? err->code : NICFIT_E_NOTFOUND);
 	}
 	if ((rc = nicfit_reader_long(r, "installed_backend_cards", 0, 0, NICFIT_PLAN_MAX_CARDS, &l)))
 		return rc;

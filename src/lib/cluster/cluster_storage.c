@@ -1,0 +1,458 @@
+/*
+ * cluster_storage.c - the storage network of a cluster (nicfit/cluster.h):
+ * every compute node's storage ports and every storage server's ports on
+ * leaves of their own, spines above them when one switch does not take
+ * every port, and the cables, optics and fibre those links need.
+ *
+ * It is sized by counts from the request: the storage servers must serve
+ * what all compute nodes read at once, so each server gets its share of
+ * that demand in ports. It is not placed rack by rack and is not in the
+ * port map or the picture, which hold the back end, front end and OOB
+ * network; its cables have one length class, the longest run in a row.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_int.h"
+#include "cluster_int.h"
+#include "finding_int.h"
+#include "num_int.h"
+
+/*
+ * Storage ports run at 200 Gb/s unless a catalog switch or --storage-link-gbps
+ * says otherwise: NVIDIA's enterprise reference architecture for HGX H100,
+ * H200 and B200 clusters connects each node to its storage and in-band
+ * network with two 200 GbE ports to two switches ("Network Logical
+ * Architecture", https://docs.nvidia.com/enterprise-reference-architectures/
+ * hgx-ai-factory-h100-h200-b200/latest/network-logical-architecture.html).
+ */
+#define STORAGE_DEFAULT_GBPS 200
+
+/* A storage port splits a faster switch port into at most this many legs (QSFP-DD/OSFP: 8 lanes). */
+#define STORAGE_MAX_SPLIT 8
+
+static const char *const opt_switch = "--storage-switch";
+
+static int storage_switch(struct nicfit_cluster *c, struct nicfit_cluster_storage *st,
+			  struct nicfit_error *err)
+{
+	const struct nicfit_cluster_storage_input *si = &c->in.storage;
+	struct nicfit_cluster_switch *sw = &st->sw;
+	struct nicfit_port sp, np;
+	struct nicfit_port_match m;
+
+	memset(sw, 0, sizeof(*sw));
+	if (si->switch_id) {
+		const struct nicfit_switch *s = NULL;
+
+		if (c->impl->cat)
+			s = nicfit_catalog_find_switch(c->impl->cat, si->switch_id, opt_switch, err);
+		if (!s)
+			return err && err->code ? err->code :
+				nicfit_error_at(err, NICFIT_E_NOTFOUND, opt_switch, 0, 0,
+						"unknown switch '%.64s'", si->switch_id);
+		if (s->ports < 2 || s->ports > NICFIT_CLUSTER_MAX_RADIX || !(s->port_gbps > 0))
+			return nicfit_error_at(err, NICFIT_E_DATA, opt_switch, 0, 0,
+					       "switch '%s' has %d ports at %g Gb/s: cannot size with it",
+					       s->e.id, s->ports, s->port_gbps);
+		sw->cat = s;
+		snprintf(sw->id, sizeof(sw->id), "%s", s->e.id);
+		snprintf(sw->name, sizeof(sw->name), "%s", s->e.name ? s->e.name : s->e.id);
+		sw->ports = s->ports;
+		sw->gbps = s->port_gbps;
+		snprintf(sw->cage, sizeof(sw->cage), "%s", s->cage ? s->cage : "?");
+		sw->max_logical = s->max_logical_ports;
+		sw->per_cage = s->ports_per_cage > 1 ? s->ports_per_cage : 1;
+		nicfit_port_of_switch(s, &sp);
+	} else {
+		sw->ports = si->radix;
+		sw->gbps = st->link_gbps;
+		snprintf(sw->id, sizeof(sw->id), "generic-%dx%gg", sw->ports, sw->gbps);
+		snprintf(sw->name, sizeof(sw->name), "%d-port %gG switch (generic)", sw->ports,
+			 sw->gbps);
+		nicfit_port_generic(NULL, sw->gbps, 1, 1, NULL, &sp);
+		snprintf(sw->cage, sizeof(sw->cage), "%s", sp.cage);
+		sw->per_cage = 1;
+	}
+	if (st->link_gbps > sw->gbps + CL_RATE_EPS)
+		return nicfit_error_at(err, NICFIT_E_USAGE, "--storage-link-gbps", 0, 0,
+				       "storage ports at %g Gb/s are faster than the %s ports (%g Gb/s)",
+				       st->link_gbps, sw->id, sw->gbps);
+	/* the storage ports are taken as the switch's own port type at their rate */
+	nicfit_port_generic(NULL, st->link_gbps, 0, 1, &sp, &np);
+	if (nicfit_port_match(&np, &sp, 1, &m) == NICFIT_MATCH_NONE)
+		return nicfit_error_at(err, NICFIT_E_USAGE, opt_switch, 0, 0, "storage: %s", m.why);
+	st->breakout = m.kind == NICFIT_MATCH_DIRECT && m.per_port > 1 &&
+		       m.per_port <= STORAGE_MAX_SPLIT ? m.per_port : 1;
+	return 0;
+}
+
+/*
+ * The ports of each end: a compute node needs its storage bandwidth in
+ * whole ports; the storage servers together serve every node at once, so
+ * each takes its share of that demand, in whole ports. That is the worst
+ * case the storage network must carry (every node of a job reading its
+ * data set or checkpoint at once) and an assumption of this sizing: a
+ * smaller --storage-gbps sizes for less.
+ */
+static int storage_ports(struct nicfit_cluster *c, struct nicfit_cluster_storage *st,
+			 struct nicfit_error *err)
+{
+	const struct nicfit_cluster_storage_input *si = &c->in.storage;
+	double per_server, k;
+
+	st->demand_gbps = si->node_gbps * (double)c->in.nodes;
+	k = ceil(si->node_gbps / st->link_gbps - NICFIT_EPS);
+	if (k > NICFIT_CLUSTER_MAX_LINKS)
+		return nicfit_error_at(err, NICFIT_E_USAGE, "--storage-gbps", 0, 0,
+				       "%g Gb/s per node needs %.0f storage ports of %g Gb/s (at most %d)",
+				       si->node_gbps, k, st->link_gbps, NICFIT_CLUSTER_MAX_LINKS);
+	st->node_links = k < 1 ? 1 : (int)k;
+	per_server = st->demand_gbps / (double)si->servers;
+	k = ceil(per_server / st->link_gbps - NICFIT_EPS);
+	if (k > NICFIT_CLUSTER_MAX_LINKS)
+		return nicfit_error_at(err, NICFIT_E_USAGE, "--storage-nodes", 0, 0,
+				       "%ld storage servers would need %.0f ports of %g Gb/s each to serve "
+				       "%.0f Gb/s (at most %d): give more storage servers",
+				       si->servers, k, st->link_gbps, st->demand_gbps,
+				       NICFIT_CLUSTER_MAX_LINKS);
+	st->server_links = k < 1 ? 1 : (int)k;
+	st->endpoints = c->in.nodes * st->node_links + si->servers * st->server_links;
+	return 0;
+}
+
+/*
+ * The tiers: one switch when it takes every storage port; else leaves
+ * that give as many ports to the ends as the oversubscription allows
+ * (down bandwidth at most X times the up bandwidth), every leaf joined to
+ * every spine. A leaf's uplinks must reach every spine, so two tiers take
+ * at most as many leaves as a spine has ports; beyond that the request is
+ * refused with what would fit, as for the other networks.
+ */
+static int storage_tiers(struct nicfit_cluster *c, struct nicfit_cluster_storage *st,
+			 struct nicfit_error *err)
+{
+	double o = c->in.storage.oversubscription, r = st->link_gbps, g = st->sw.gbps;
+	long P = st->sw.ports, one = P * st->breakout, elaf, d, used;
+
+	if (st->sw.max_logical > 0 && one > st->sw.max_logical)
+		one = st->sw.max_logical;
+	if (st->endpoints <= one) {
+		st->tiers = 1;
+		st->leaves = 1;
+		st->down = (int)cdiv(st->endpoints, st->breakout);
+		st->endpoints_per_leaf = (int)st->endpoints;
+		st->host_links = st->endpoints;
+		st->ports_total = P;
+		st->ports_free = P - st->down;
+		return 0;
+	}
+	d = (long)floor(o * (double)P * g / ((double)st->breakout * r + o * g) + NICFIT_EPS);
+	if (d < 1 || d >= P)
+		d = P > 1 ? P - 1 : 1;
+	elaf = d * st->breakout;
+	if (st->sw.max_logical > 0 && elaf > st->sw.max_logical - (P - d))
+		elaf = st->sw.max_logical - (P - d);
+	st->tiers = 2;
+	st->down = (int)d;
+	st->up = (int)(P - d);
+	st->endpoints_per_leaf = (int)elaf;
+	st->leaves = cdiv(st->endpoints, elaf);
+	st->spines = cdiv(st->leaves * st->up, P);
+	if (st->leaves > P || st->spines > st->up)
+		return nicfit_error_at(err, NICFIT_E_USAGE, "--storage-switch", 0, 0,
+				       "storage: %ld ports need %ld leaves of %ld ports, more than two "
+				       "tiers of %s take (at most %ld leaves): give a larger switch or "
+				       "more --storage-oversubscription", st->endpoints, st->leaves,
+				       P, st->sw.id, P);
+	st->leaf_ratio = (double)elaf * r / ((double)st->up * g);
+	st->host_links = st->endpoints;
+	st->leaf_spine_links = st->leaves * st->up;
+	st->ports_total = (st->leaves + st->spines) * P;
+	used = cdiv(st->endpoints, st->breakout) + 2 * st->leaf_spine_links;
+	st->ports_free = st->ports_total - used;
+	return 0;
+}
+
+/*
+ * The one length class of cables sized by counts (the storage network, the
+ * front end's border uplinks): a run from a rack in a row to the network
+ * racks in its middle, up to the tray and across half a row (cluster.h's
+ * layout), with its slack; those switches stand in the network racks.
+ * Whole metres, as cables are sold.
+ */
+double nicfit__cluster_row_run_m(const struct nicfit_cluster_layout *l)
+{
+	double run = l->rack_u * l->u_m + 2 * l->tray_m + l->racks_per_row / 2 * l->rack_pitch_m;
+
+	return ceil(run * (1 + l->slack_frac) + l->slack_m - NICFIT_EPS);
+}
+
+int nicfit__cluster_item_add(struct nicfit_cluster_cable **v, size_t *n, size_t *cap,
+			     enum nicfit_link_level lv, const char *type, double gbps, double len,
+			     long qty, long links, const char *part, const char *desc)
+{
+	struct nicfit_cluster_cable *x;
+	size_t i;
+
+	if (qty <= 0)
+		return 0;
+	if (NICFIT_ALLOC_GROW(*v, *n + 1, *cap))
+		return NICFIT_E_NOMEM;
+	x = &(*v)[(*n)++];
+	memset(x, 0, sizeof(*x));
+	x->net = NICFIT_NET_COUNT; /* none of the walked networks: listed by its owner */
+	x->level = lv;
+	snprintf(x->part, sizeof(x->part), "%s", part);
+	for (i = 0; x->part[i]; i++)
+		x->part[i] = (char)tolower((unsigned char)x->part[i]);
+	snprintf(x->type, sizeof(x->type), "%s", type);
+	snprintf(x->description, sizeof(x->description), "%s", desc);
+	x->length_m = len;
+	x->gbps = gbps;
+	x->qty = qty;
+	x->links = links;
+	return 0;
+}
+
+/*
+ * Cables: each host link an AOC (storage ends sit in other racks than
+ * their leaf), each leaf-spine link a pair of optics and a fibre at the
+ * switch port rate. They are generic, so never priced: the storage
+ * vendor's qualified cables are the buyer's to choose.
+ */
+static int storage_cables(struct nicfit_cluster *c, struct nicfit_cluster_storage *st)
+{
+	double len = nicfit__cluster_row_run_m(&c->in.layout);
+	char id[64], desc[160];
+	size_t cap = 0;
+	int rc;
+
+	snprintf(id, sizeof(id), "aoc-%gg-%gm", st->link_gbps, len);
+	snprintf(desc, sizeof(desc), "%g Gb/s AOC, %g m (generic): storage port to storage leaf",
+		 st->link_gbps, len);
+	rc = nicfit__cluster_item_add(&st->cables, &st->ncables, &cap, NICFIT_LINK_HOST, "aoc",
+				      st->link_gbps, len, st->host_links, st->host_links, id, desc);
+	if (rc || !st->leaf_spine_links)
+		return rc;
+	snprintf(id, sizeof(id), "optic-%gg-%s", st->sw.gbps, st->sw.cage);
+	snprintf(desc, sizeof(desc), "%g Gb/s %s optic (generic): storage leaf-spine, both ends",
+		 st->sw.gbps, st->sw.cage);
+	rc = nicfit__cluster_item_add(&st->cables, &st->ncables, &cap, NICFIT_LINK_LEAF_SPINE,
+				      "optic", st->sw.gbps, 0, 2 * st->leaf_spine_links,
+				      st->leaf_spine_links, id, desc);
+	snprintf(id, sizeof(id), "fiber-storage-%gm", len);
+	snprintf(desc, sizeof(desc), "fibre patch cord for the storage optics, %g m (generic)", len);
+	if (!rc)
+		rc = nicfit__cluster_item_add(&st->cables, &st->ncables, &cap,
+					      NICFIT_LINK_LEAF_SPINE, "fiber", st->sw.gbps, len,
+					      st->leaf_spine_links, st->leaf_spine_links, id, desc);
+	return rc;
+}
+
+int nicfit__cluster_size_storage(struct nicfit_cluster *c, struct nicfit_error *err)
+{
+	const struct nicfit_cluster_storage_input *si = &c->in.storage;
+	struct nicfit_cluster_storage *st = &c->storage;
+	const struct nicfit_switch *s = NULL;
+	int rc;
+
+	if (!(si->node_gbps > 0))
+		return 0;
+	if (si->switch_id && c->impl->cat)
+		s = nicfit_catalog_find_switch(c->impl->cat, si->switch_id, opt_switch, NULL);
+	st->enabled = 1;
+	st->link_gbps = si->link_gbps > 0 ? si->link_gbps :
+			s && s->port_gbps > 0 && s->port_gbps < STORAGE_DEFAULT_GBPS ? s->port_gbps :
+			STORAGE_DEFAULT_GBPS;
+	rc = storage_switch(c, st, err);
+	if (!rc)
+		rc = storage_ports(c, st, err);
+	if (!rc)
+		rc = storage_tiers(c, st, err);
+	if (!rc && storage_cables(c, st))
+		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	return rc;
+}
+
+int nicfit__cluster_check_storage(const struct nicfit_cluster_input *in, struct nicfit_error *err)
+{
+	const struct nicfit_cluster_storage_input *si = &in->storage;
+
+	if (!(si->node_gbps > 0)) {
+		if (si->servers)
+			return nicfit_error_at(err, NICFIT_E_USAGE, "--storage-gbps", 0, 0,
+					       "give the storage bandwidth per node with the storage "
+					       "servers");
+		return 0;
+	}
+	if (si->node_gbps > (double)NICFIT_CLUSTER_MAX_GBPS * NICFIT_CLUSTER_MAX_LINKS)
+		return nicfit_error_at(err, NICFIT_E_USAGE, "--storage-gbps", 0, 0,
+				       "at most %d Gb/s per node",
+				       NICFIT_CLUSTER_MAX_GBPS * NICFIT_CLUSTER_MAX_LINKS);
+	if (si->servers < 1 || si->servers > NICFIT_CLUSTER_MAX_NODES)
+		return nicfit_error_at(err, NICFIT_E_USAGE, "--storage-nodes", 0, 0,
+				       "give the number of storage servers with the storage bandwidth "
+				       "(1 to %ld)", NICFIT_CLUSTER_MAX_NODES);
+	if (si->link_gbps < 0 || si->link_gbps > NICFIT_CLUSTER_MAX_GBPS)
+		return nicfit_error_at(err, NICFIT_E_USAGE, "--storage-link-gbps", 0, 0,
+				       "link rate must be above 0 and at most %d Gb/s",
+				       NICFIT_CLUSTER_MAX_GBPS);
+	if (!si->switch_id && (si->radix < 2 || si->radix > NICFIT_CLUSTER_MAX_RADIX))
+		return nicfit_error_at(err, NICFIT_E_USAGE, "--storage-radix", 0, 0,
+				       "switch radix must be 2 to %d", NICFIT_CLUSTER_MAX_RADIX);
+	if (!(si->oversubscription >= 1 && si->oversubscription <= NICFIT_CLUSTER_MAX_OVERSUB))
+		return nicfit_error_at(err, NICFIT_E_USAGE, "--storage-oversubscription", 0, 0,
+				       "oversubscription must be 1 to %d (X:1)",
+				       NICFIT_CLUSTER_MAX_OVERSUB);
+	return 0;
+}
+
+/* ---- explaining and rendering ------------------------------------------------ */
+
+void nicfit__cluster_explain_storage(struct nicfit_cluster *c)
+{
+	const struct nicfit_cluster_storage *st = &c->storage;
+
+	if (!st->enabled)
+		return;
+	nicfit__decide(&c->decisions, "cluster.storage", 1,
+		       "storage: %ld nodes x %g Gb/s = %.0f Gb/s to serve; %d port%s of %g Gb/s per "
+		       "node; %ld storage servers take %.0f Gb/s each: %d port%s each; %ld ports",
+		       c->in.nodes, c->in.storage.node_gbps, st->demand_gbps, st->node_links,
+		       st->node_links == 1 ? "" : "s", st->link_gbps, c->in.storage.servers,
+		       st->demand_gbps / (double)c->in.storage.servers, st->server_links,
+		       st->server_links == 1 ? "" : "s", st->endpoints);
+	if (st->tiers == 1)
+		nicfit__decide(&c->decisions, "cluster.storage", 1,
+			       "storage: one %s takes all %ld ports (%d x %d per port)", st->sw.id,
+			       st->endpoints, st->sw.ports, st->breakout);
+	else
+		nicfit__decide(&c->decisions, "cluster.storage", 1,
+			       "storage: two tiers: a %d-port leaf at %g:1 gives %d ports down (x %d "
+			       "= %d storage ports) and %d up; %ld leaves, %ld x %d uplinks over %d-port "
+			       "spines = %ld spines", st->sw.ports, c->in.storage.oversubscription,
+			       st->down, st->breakout, st->endpoints_per_leaf, st->up, st->leaves,
+			       st->leaves, st->up, st->sw.ports, st->spines);
+}
+
+static void switch_row(struct nicfit_emit *e, const struct nicfit_cluster_storage *st,
+		       enum nicfit_tier t, long n, int down, int up, long used)
+{
+	nicfit_emit_cell_string(e, "storage");
+	nicfit_emit_cell_string(e, nicfit_tier_name(t));
+	nicfit_emit_cell_string(e, st->sw.id);
+	nicfit_emit_cell_int(e, n);
+	nicfit_emit_cell_int(e, st->sw.ports);
+	nicfit_emit_cell_int(e, down);
+	nicfit_emit_cell_int(e, up);
+	nicfit_emit_cell_int(e, used);
+	nicfit_emit_cell_int(e, n * st->sw.ports - used);
+}
+
+void nicfit__cluster_storage_switch_rows(struct nicfit_emit *e, const struct nicfit_cluster *c)
+{
+	const struct nicfit_cluster_storage *st = &c->storage;
+
+	if (!st->enabled)
+		return;
+	switch_row(e, st, NICFIT_TIER_LEAF, st->leaves, st->down, st->up,
+		   cdiv(st->endpoints, st->breakout) + st->leaf_spine_links);
+	if (st->spines)
+		switch_row(e, st, NICFIT_TIER_SPINE, st->spines, st->sw.ports, 0,
+			   st->leaf_spine_links);
+}
+
+static void storage_cables_emit(struct nicfit_emit *e, const struct nicfit_cluster_storage *st)
+{
+	static const struct nicfit_column cols[] = {
+		{ "link", "link", 0 }, { "part", "part", 0 }, { "type", "type", 0 },
+		{ "length_m", "length_m", 1 }, { "qty", "qty", 1 }, { "links", "links", 1 },
+	};
+	size_t i;
+
+	nicfit_emit_table_begin(e, "cables", cols, 6);
+	for (i = 0; i < st->ncables; i++) {
+		const struct nicfit_cluster_cable *x = &st->cables[i];
+
+		nicfit_emit_cell_string(e, nicfit_link_level_name(x->level));
+		nicfit_emit_cell_string(e, x->part);
+		nicfit_emit_cell_string(e, x->type);
+		if (x->length_m > 0)
+			nicfit_emit_cell_number(e, x->length_m, 0);
+		else
+			nicfit_emit_cell_null(e, "-");
+		nicfit_emit_cell_int(e, x->qty);
+		nicfit_emit_cell_int(e, x->links);
+	}
+	nicfit_emit_table_end(e);
+}
+
+void nicfit__cluster_storage_render(struct nicfit_emit *e, const struct nicfit_cluster *c)
+{
+	const struct nicfit_cluster_storage *st = &c->storage;
+	const char *bold = nicfit_emit_color(e, NICFIT_COLOR_BOLD);
+	const char *reset = nicfit_emit_color(e, NICFIT_COLOR_RESET);
+
+	if (!st->enabled) {
+		nicfit_emit_null(e, "storage");
+		return;
+	}
+	nicfit_emit_begin_object(e, "storage");
+	nicfit_emit_number(e, "node_gbps", c->in.storage.node_gbps);
+	nicfit_emit_int(e, "servers", c->in.storage.servers);
+	nicfit_emit_number(e, "demand_gbps", st->demand_gbps);
+	nicfit_emit_number(e, "link_gbps", st->link_gbps);
+	nicfit_emit_int(e, "links_per_node", st->node_links);
+	nicfit_emit_int(e, "links_per_server", st->server_links);
+	nicfit_emit_int(e, "endpoints", st->endpoints);
+	nicfit_emit_begin_object(e, "switch");
+	nicfit_emit_string(e, "id", st->sw.id);
+	nicfit_emit_string(e, "name", st->sw.name);
+	nicfit_emit_bool(e, "catalog", st->sw.cat != NULL);
+	nicfit_emit_int(e, "ports", st->sw.ports);
+	nicfit_emit_number(e, "port_gbps", st->sw.gbps);
+	nicfit_emit_string(e, "cage", st->sw.cage);
+	nicfit_emit_end_object(e);
+	nicfit_emit_int(e, "breakout", st->breakout);
+	nicfit_emit_int(e, "tiers", st->tiers);
+	nicfit_emit_int(e, "leaf_switches", st->leaves);
+	nicfit_emit_int(e, "spine_switches", st->spines);
+	nicfit_emit_int(e, "down_ports_per_leaf", st->down);
+	nicfit_emit_int(e, "up_ports_per_leaf", st->up);
+	nicfit_emit_int(e, "endpoints_per_leaf", st->endpoints_per_leaf);
+	nicfit_emit_number(e, "oversubscription", st->leaf_ratio);
+	nicfit_emit_begin_object(e, "links");
+	nicfit_emit_int(e, "host", st->host_links);
+	nicfit_emit_int(e, "leaf_spine", st->leaf_spine_links);
+	nicfit_emit_end_object(e);
+	nicfit_emit_int(e, "ports_total", st->ports_total);
+	nicfit_emit_int(e, "ports_free", st->ports_free);
+	nicfit_emit_printf(e, "\n%sStorage%s: %d tier%s, %ld x %g Gb/s node ports (%d per node) + "
+			   "%ld server ports (%d per storage server), %.0f Gb/s to serve\n", bold,
+			   reset, st->tiers, st->tiers == 1 ? "" : "s",
+			   c->in.nodes * st->node_links, st->link_gbps, st->node_links,
+			   c->in.storage.servers * st->server_links, st->server_links,
+			   st->demand_gbps);
+	nicfit_emit_printf(e, "  switch  %s: %d x %g Gb/s %s%s\n", st->sw.name, st->sw.ports,
+			   st->sw.gbps, st->sw.cage, st->sw.cat ? "" : " (unpriced)");
+	if (st->breakout > 1)
+		nicfit_emit_printf(e, "  split   each leaf port serves %d x %g Gb/s storage ports\n",
+				   st->breakout, st->link_gbps);
+	if (st->tiers == 1)
+		nicfit_emit_printf(e, "  leaf    1 x (%d down), %ld storage ports\n", st->down,
+				   st->endpoints);
+	else
+		nicfit_emit_printf(e, "  leaf    %ld x (%d down + %d up), %d storage ports each, "
+				   "%.2f:1\n  spine   %ld x (%d down)\n", st->leaves, st->down, st->up,
+				   st->endpoints_per_leaf, st->leaf_ratio, st->spines, st->sw.ports);
+	nicfit_emit_printf(e, "  links   %ld host-leaf", st->host_links);
+	if (st->leaf_spine_links)
+		nicfit_emit_printf(e, ", %ld leaf-spine", st->leaf_spine_links);
+	nicfit_emit_printf(e, "; %ld of %ld switch ports free\n", st->ports_free, st->ports_total);
+	storage_cables_emit(e, st);
+	nicfit_emit_end_object(e);
+}

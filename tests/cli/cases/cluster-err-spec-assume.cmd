@@ -1,0 +1,2 @@
+cluster --spec tests/cli/data/cluster-bad-assume.json
+# exit 65

@@ -1,0 +1,2 @@
+cluster --spec tests/cli/data/cluster-bad-switch.json
+# exit 66

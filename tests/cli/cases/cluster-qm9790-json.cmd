@@ -1,0 +1,1 @@
+--json cluster --nodes 64 --gpus-per-node 8 --nic mcx75310aas-neat --switch qm9790 --rail-optimized --no-oob --no-frontend

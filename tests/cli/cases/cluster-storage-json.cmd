@@ -1,0 +1,1 @@
+--json cluster --nodes 32 --gpus-per-node 8 --storage-gbps 400 --storage-nodes 8 --storage-switch qm9700 --no-frontend --no-oob

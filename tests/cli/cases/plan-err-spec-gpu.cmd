@@ -1,0 +1,2 @@
+plan --spec tests/cli/data/spec-bad-gpu.json
+# exit 66

@@ -1,0 +1,2 @@
+plan --spec tests/cli/data/spec-bad-workload.json
+# exit 65
