@@ -394,6 +394,7 @@ static void fill_gpu(struct nicfit_gpu *g, json_t *o)
 	g->nvlink_domain = gi(o, "nvlink_domain", 0);
 	g->nvlink_gbs = gn(o, "nvlink_gbs", 0);
 	g->fp16_tflops = gn(o, "fp16_tflops", 0);
+	g->fp8_tflops = gn(o, "fp8_tflops", 0);
 	g->pci_vendor = hex(gs(pci, "vendor"));
 	g->pci_device = hex(gs(pci, "device"));
 }
@@ -417,6 +418,7 @@ static void fill_model(struct nicfit_model *m, json_t *o)
 	m->context_max = gi(o, "context_max", 0);
 	m->experts = gi(o, "experts", 0);
 	m->experts_active = gi(o, "experts_active", 0);
+	m->moe_layers = gi(o, "moe_layers", 0);
 }
 
 static int cmp_ids(const void *a, const void *b)
