@@ -101,7 +101,7 @@ void nicfit_layout_name(struct nicfit_layout *l)
 	char ep[24] = "";
 
 	if (l->ep > 1)
-		snprintf(ep, sizeof(ep), ", EP %d,", l->ep);
+		snprintf(ep, sizeof(ep), " (EP %d)", l->ep);
 	if (l->gpus <= 1)
 		snprintf(l->name, sizeof(l->name), "1 GPU");
 	else if (l->pp > 1)
