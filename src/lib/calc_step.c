@@ -233,7 +233,18 @@ int nicfit__calc_step(struct req *r, const struct nicfit_catalog *cat, struct ni
 	    (rc = nicfit__calc_get_proto(r, link.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_ROCE, &proto)) ||
 	    (rc = nicfit__calc_get_long(r, "nics_per_node", 1, 1, 64, &nics)) || (rc = nicfit__calc_unused(r, known)))
 		return rc;
-	if ((rc = nicfit__calc_fix(r, nicfit_step_calc(&job, &sp, &st, r->err))))
+	if (!(job.tflops > 0))
+		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+							   nicfit__calc_optname(r, "tflops"), 0, 0,
+							   "%s has no dense TFLOPS in the catalog: give them",
+							   gpu->e.name));
+	rc = nicfit_step_calc(&job, &sp, &st, r->err);
+	if (rc && r->err && !r->err->input[0])
+		snprintf(r->err->input, sizeof(r->err->input), "%s",
+			 nicfit__calc_optname(r, nicfit_spec_get(r->s, "tp") ? "tp" :
+					      nicfit_spec_get(r->s, "pp") ? "pp" :
+					      nicfit_spec_get(r->s, "ep") ? "ep" : "nodes"));
+	if ((rc = nicfit__calc_fix(r, rc)))
 		return rc;
 	cprec = nicfit_gpu_peak(gpu, prec, job.adapters, &peak);
 	nicfit__calc_header(e, "step");
