@@ -39,14 +39,14 @@ _nicfit()
 		[ "${cur#-}" = "$cur" ] && COMPREPLY+=($(compgen -f -- "$cur")) ;;
 	calc)
 		if [ "${words[cword-1]}" = calc ]; then
-			COMPREPLY=($(compgen -W "pcie link nic load fit allreduce stream" -- "$cur"))
+			COMPREPLY=($(compgen -W "pcie link nic load fit allreduce stream step" -- "$cur"))
 		else
-			COMPREPLY=($(compgen -W "--gen --width --slot --speed --proto --mtu --part --ports --size --link --storage-gbps --model --params --precision --gpus --context --concurrency --nodes --nics-per-node --tokens-per-s --assume --json" -- "$cur"))
+			COMPREPLY=($(compgen -W "--gen --width --slot --speed --proto --mtu --part --ports --size --link --storage-gbps --model --params --precision --gpus --context --concurrency --nodes --nics-per-node --tokens-per-s --sharp --gpus-per-node --gpu --workload --parallel --tp --pp --ep --batch-tokens --tflops --assume --json" -- "$cur"))
 		fi ;;
 	catalog)
 		COMPREPLY=($(compgen -W "list show check nics cables switches servers gpus models" -- "$cur")) ;;
 	plan)
-		COMPREPLY=($(compgen -W "--spec --server --servers --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example --from-host --sysfs --json --format" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--spec --server --servers --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --fabric --switch --storage-gbps --reloads-per-day --backend-size --parallel --batch-tokens --assume --explain --example --from-host --sysfs --json --format" -- "$cur")) ;;
 	fleet)
 		case $cur in
 		-*) COMPREPLY=($(compgen -W "--expect --ignore --all-hosts --strict --max-doc-mb --json --format" -- "$cur")) ;;

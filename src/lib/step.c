@@ -296,7 +296,7 @@ static void step_traffic(const struct nicfit_step_job *j, const struct nicfit_st
 			 "backward) x tokens x top-k x hidden x act_bytes x (e-1)/e off the node" :
 			 "2 all-to-alls per MoE layer (dispatch, combine) x tokens x top-k x hidden x "
 			 "act_bytes x (e-1)/e off the node",
-			 "Lepikhin et al. 2020 (GShard); DeepSeek-V3 technical report, section 3.2",
+			 "Lepikhin et al. 2020 (GShard); DeepSeek-V3 technical report (arXiv 2412.19437)",
 			 per * moe * (s->tokens / j->nodes) * k * h * p->act_bytes *
 			 (ep_nodes - 1) / ep_nodes, per * moe);
 	}

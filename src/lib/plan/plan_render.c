@@ -65,6 +65,12 @@ static void emit_input(struct nicfit_emit *e, const struct nicfit_plan_input *in
 		nicfit_emit_null(e, "storage_nics");
 	nicfit_emit_string(e, "frontend_slot", in->frontend_slot_pin ?
 			   in->server->slots[in->frontend_slot_pin - 1].name : NULL);
+	nicfit_emit_string(e, "backend_size", in->backend_size_traffic ? "traffic" : "port");
+	nicfit_emit_string(e, "parallel", nicfit_dp_name(in->dp));
+	if (in->batch_tokens > 0)
+		nicfit_emit_number(e, "batch_tokens", in->batch_tokens);
+	else
+		nicfit_emit_null(e, "batch_tokens");
 	nicfit_emit_end_object(e);
 }
 
