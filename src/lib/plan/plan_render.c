@@ -724,6 +724,10 @@ static void text_records(struct nicfit_emit *e, const struct nicfit_plan *p)
 				  nicfit_link_param_count, &in->link);
 		nicfit_param_emit(e, "assumptions_llm", nicfit_llm_param_table, nicfit_llm_param_count,
 				  &in->llm);
+		nicfit_param_emit(e, "assumptions_step", nicfit_step_param_table,
+				  nicfit_step_param_count, &in->step);
+		nicfit_param_emit(e, "assumptions_allreduce", nicfit_allreduce_param_table,
+				  nicfit_allreduce_param_count, &in->ar);
 	} else {
 		nicfit_emit_printf(e, "\n(--explain lists every rule considered and the assumptions)\n");
 	}
