@@ -77,7 +77,8 @@ struct nicfit_layout {
  * heads (vLLM checks both) and stays inside tp_max; pipeline stages take
  * the rest, across nodes; a mixture-of-experts model spreads its experts
  * over all the layout's GPUs (EP) when their count divides them. Returns
- * 0, or NICFIT_E_USAGE when needed or the node is out of range.
+ * 0, or NICFIT_E_USAGE when needed or the node is out of range, or the
+ * layout would need more pipeline stages than the model has layers.
  */
 int nicfit_layout_pick(const struct nicfit_arch *a, int experts, int needed,
 		       int gpus_per_node, int tp_max, struct nicfit_layout *out,

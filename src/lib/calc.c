@@ -593,10 +593,10 @@ static int calc_fit(struct req *r, const struct nicfit_catalog *cat, struct nicf
 	rc = nicfit__calc_fix(r, nicfit_calc_fit(&arch, prec, context, conc, ngpu, mem, &lp, &res, r->err));
 	if (rc)
 		return rc;
-	rc = nicfit__calc_fix(r, nicfit_layout_pick(&arch, model ? model->experts : 0, res.gpus_needed, (int)gpn,
-				       gpu ? gpu->nvlink_domain : 0, &lay, r->err));
-	if (rc)
-		return rc;
+	/* a count no layout can take (beyond a million GPUs) leaves the layout null */
+	if (nicfit_layout_pick(&arch, model ? model->experts : 0, res.gpus_needed, (int)gpn,
+			       gpu ? gpu->nvlink_domain : 0, &lay, NULL))
+		memset(&lay, 0, sizeof(lay));
 	nicfit__calc_header(e, "fit");
 	nicfit_emit_string(e, "model", model ? model->e.id : NULL);
 	nicfit_emit_number(e, "params", arch.params);
@@ -614,15 +614,19 @@ static int calc_fit(struct req *r, const struct nicfit_catalog *cat, struct nicf
 	nicfit_emit_number(e, "capacity_gb", res.capacity_gb);
 	nicfit_emit_bool(e, "fits", res.fits);
 	nicfit_emit_int(e, "gpus_needed", res.gpus_needed);
-	nicfit_emit_begin_object(e, "layout");
-	nicfit_emit_int(e, "tp", lay.tp);
-	nicfit_emit_int(e, "pp", lay.pp);
-	nicfit_emit_int(e, "ep", lay.ep);
-	nicfit_emit_int(e, "gpus", lay.gpus);
-	nicfit_emit_int(e, "nodes", lay.nodes);
-	nicfit_emit_int(e, "gpus_per_node", gpn);
-	nicfit_emit_string(e, "name", lay.name);
-	nicfit_emit_end_object(e);
+	if (!lay.gpus) {
+		nicfit_emit_null(e, "layout");
+	} else {
+		nicfit_emit_begin_object(e, "layout");
+		nicfit_emit_int(e, "tp", lay.tp);
+		nicfit_emit_int(e, "pp", lay.pp);
+		nicfit_emit_int(e, "ep", lay.ep);
+		nicfit_emit_int(e, "gpus", lay.gpus);
+		nicfit_emit_int(e, "nodes", lay.nodes);
+		nicfit_emit_int(e, "gpus_per_node", gpn);
+		nicfit_emit_string(e, "name", lay.name);
+		nicfit_emit_end_object(e);
+	}
 	nicfit_emit_printf(e, "%s at %s on %d x %s: %s\n",
 			   model ? model->e.name : nicfit_fmt_bytes(arch.params, b, sizeof(b)),
 			   nicfit_precision_name(prec), ngpu,
@@ -639,11 +643,15 @@ static int calc_fit(struct req *r, const struct nicfit_catalog *cat, struct nicf
 			   res.capacity_gb, ngpu, res.gpu_gb, lp.gpu_util * 100);
 	nicfit_emit_printf(e, "  needs      %d GPU%s of this kind\n", res.gpus_needed,
 			   res.gpus_needed == 1 ? "" : "s");
-	if (lay.gpus > 1)
+	if (lay.gpus > 1 && arch.heads > 0)
 		nicfit_emit_printf(e, "  layout     %s: %d GPUs (tensor parallel divides the %d "
 				      "attention and %d KV heads%s; pipeline stages across nodes of %ld)\n",
 				   lay.name, lay.gpus, arch.heads, arch.kv_heads,
 				   gpu && gpu->nvlink_domain ? " inside the NVLink domain" : "", gpn);
+	else if (lay.gpus > 1)
+		nicfit_emit_printf(e, "  layout     %s: %d GPUs (the heads are unknown: tensor parallel "
+				      "in powers of two inside nodes of %ld; give --model)\n",
+				   lay.name, lay.gpus, gpn);
 	nicfit__calc_assumptions(e, tabs, 1);
 	nicfit_emit_end_object(e);
 	return 0;

@@ -134,6 +134,10 @@ int nicfit_layout_pick(const struct nicfit_arch *a, int experts, int needed,
 	}
 	out->tp = fit ? fit : best;
 	out->pp = fit ? 1 : (needed + best - 1) / best;
+	if (a->layers > 0 && out->pp > a->layers)
+		return nicfit_error_set(err, NICFIT_E_USAGE,
+					"%d GPUs need %d pipeline stages, more than the model's %d layers",
+					needed, out->pp, a->layers);
 	out->gpus = out->tp * out->pp;
 	out->nodes = (out->gpus + gpus_per_node - 1) / gpus_per_node;
 	out->ep = experts > 1 && out->gpus > 1 && experts % out->gpus == 0 ? out->gpus : 1;

@@ -245,6 +245,8 @@ static void layouts_users_can_run(void **state)
 	assert_int_equal(nicfit_layout_pick(&m8->arch, 0, 3, 8, 0, &l, NULL), 0);
 	assert_int_equal(l.tp, 4);
 	assert_int_not_equal(nicfit_layout_pick(&m8->arch, 0, 0, 8, 0, &l, NULL), 0);
+	/* 300 GPUs in TP 8 take 38 stages; Llama 3 8B has 32 layers: no layout */
+	assert_int_not_equal(nicfit_layout_pick(&m8->arch, 0, 300, 8, 0, &l, NULL), 0);
 }
 
 /*
