@@ -87,9 +87,11 @@ static int step_job(struct req *r, const struct nicfit_catalog *cat, struct nicf
 						      "'%s' is a size in bytes; give a parameter count such as 70B", pv));
 	}
 	*prec = NICFIT_PREC_BF16;
-	if ((v = nicfit_spec_get(r->s, "precision")) &&
-	    (rc = nicfit__calc_fix(r, nicfit_precision_parse(v, prec, r->err))))
-		return rc;
+	if ((v = nicfit_spec_get(r->s, "precision"))) {
+		(void)nicfit__calc_optname(r, "precision");
+		if ((rc = nicfit__calc_fix(r, nicfit_precision_parse(v, prec, r->err))))
+			return rc;
+	}
 	if ((rc = nicfit__calc_need(r, "gpu", &gv)))
 		return rc;
 	if (!(*gpu = nicfit_catalog_find_gpu(cat, gv, nicfit__calc_optname(r, "gpu"), r->err)))
@@ -109,8 +111,11 @@ static int step_job(struct req *r, const struct nicfit_catalog *cat, struct nicf
 		   *prec >= NICFIT_PREC_FP8;
 	nicfit_step_job_fill(j, *model, params, *gpu, *prec, adapters, lp);
 	v = nicfit_spec_get(r->s, "parallel");
-	if (v && (rc = nicfit__calc_fix(r, nicfit_dp_parse(v, &j->dp, r->err))))
-		return rc;
+	if (v) {
+		(void)nicfit__calc_optname(r, "parallel");
+		if ((rc = nicfit__calc_fix(r, nicfit_dp_parse(v, &j->dp, r->err))))
+			return rc;
+	}
 	if ((rc = nicfit__calc_get_long(r, "nodes", 2, 1, 100000, &nodes)) ||
 	    (rc = nicfit__calc_get_long(r, "gpus_per_node", nicfit_gpus_per_node(*gpu), 1, 1024, &gpn)) ||
 	    (rc = nicfit__calc_get_long(r, "tp", 1, 1, 100000, &tp)) ||

@@ -266,8 +266,12 @@ static int read_traffic(struct nicfit_reader *r, struct nicfit_plan_input *in)
 							     nicfit_reader_opt(r, "backend_size"), 0, 0,
 							     "'%.32s': use port or traffic", v));
 	v = nicfit_spec_get(r->s, "parallel");
-	if (v && (rc = nicfit_reader_fail(r, nicfit_dp_parse(v, &in->dp, r->err))))
-		return rc;
+	if (v) {
+		/* an error names the option as given: --parallel, or the spec's key */
+		(void)nicfit_reader_opt(r, "parallel");
+		if ((rc = nicfit_reader_fail(r, nicfit_dp_parse(v, &in->dp, r->err))))
+			return rc;
+	}
 	return nicfit_reader_double(r, "batch_tokens", 0, 1, 1e12, &in->batch_tokens);
 }
 
