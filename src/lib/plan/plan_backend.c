@@ -592,8 +592,13 @@ static double traffic_target(struct nicfit_plan *p, int cards, double slot_targe
 	double carry;
 	size_t k;
 
-	if (!p->traffic_known)
+	if (!p->traffic_known) {
+		nicfit__decide(&p->decisions, "R5", 1,
+			       "--backend-size traffic: this job has no step model (R9 needs a training "
+			       "job or a split model, and the GPU's TFLOPS), so the card is sized by "
+			       "its slot.");
 		return slot_target;
+	}
 	nicfit_step_over(&p->step, 0, p->in.ar.latency_us, &p->in.step, &t);
 	for (k = 0; k < sizeof(std_speeds) / sizeof(std_speeds[0]); k++) {
 		carry = port_goodput(p, std_speeds[k]) * cards;
