@@ -49,6 +49,12 @@ _nicfit()
 	calc:fit:--model) COMPREPLY=($(compgen -W "$(_nicfit_ids models)" -- "$cur")); return ;;
 	calc:fit:--precision) COMPREPLY=($(compgen -W "fp32 fp16 bf16 fp8 int8 int4" -- "$cur")); return ;;
 	calc:allreduce:--proto) COMPREPLY=($(compgen -W "tcp roce ib" -- "$cur")); return ;;
+	calc:step:--model) COMPREPLY=($(compgen -W "$(_nicfit_ids models)" -- "$cur")); return ;;
+	calc:step:--precision) COMPREPLY=($(compgen -W "fp32 fp16 bf16 fp8 int8 int4" -- "$cur")); return ;;
+	calc:step:--gpu) COMPREPLY=($(compgen -W "$(_nicfit_ids gpus)" -- "$cur")); return ;;
+	calc:step:--workload) COMPREPLY=($(compgen -W "training fine-tuning inference decode prefill" -- "$cur")); return ;;
+	calc:step:--parallel) COMPREPLY=($(compgen -W "auto ddp zero1 zero2 zero3 fsdp" -- "$cur")); return ;;
+	calc:step:--proto) COMPREPLY=($(compgen -W "tcp roce ib" -- "$cur")); return ;;
 	cluster:*:--nic) COMPREPLY=($(compgen -W "$(_nicfit_ids nics)" -- "$cur")); return ;;
 	cluster:*:--switch) COMPREPLY=($(compgen -W "$(_nicfit_ids switches)" -- "$cur")); return ;;
 	cluster:*:--breakout) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
@@ -71,6 +77,8 @@ _nicfit()
 	plan:*:--workload) COMPREPLY=($(compgen -W "inference replicated-inference multi-node-inference training fine-tuning rdma-storage" -- "$cur")); return ;;
 	plan:*:--backend-nic) COMPREPLY=($(compgen -W "$(_nicfit_ids nics)" -- "$cur")); return ;;
 	plan:*:--frontend-nic) COMPREPLY=($(compgen -W "$(_nicfit_ids nics)" -- "$cur")); return ;;
+	plan:*:--backend-size) COMPREPLY=($(compgen -W "port traffic" -- "$cur")); return ;;
+	plan:*:--parallel) COMPREPLY=($(compgen -W "auto ddp zero1 zero2 zero3 fsdp" -- "$cur")); return ;;
 	plan:*:--fabric) COMPREPLY=($(compgen -W "auto roce infiniband" -- "$cur")); return ;;
 	plan:*:--switch) COMPREPLY=($(compgen -W "$(_nicfit_ids switches)" -- "$cur")); return ;;
 	plan:*:--example) COMPREPLY=($(compgen -W "inference replicas training capped gen4 lab x710 split" -- "$cur")); return ;;
@@ -95,7 +103,7 @@ _nicfit()
 	audit:*)
 		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan --expect --output" -- "$cur")) ;;
 	calc:)
-		COMPREPLY=($(compgen -W "pcie link nic load fit allreduce stream" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "pcie link nic load fit allreduce step stream" -- "$cur")) ;;
 	calc:pcie)
 		COMPREPLY=($(compgen -W "--gen --width --slot --mps --assume" -- "$cur")) ;;
 	calc:link)
@@ -105,9 +113,11 @@ _nicfit()
 	calc:load)
 		COMPREPLY=($(compgen -W "--size --link --storage-gbps --proto --mtu --assume" -- "$cur")) ;;
 	calc:fit)
-		COMPREPLY=($(compgen -W "--model --params --precision --gpus --context --concurrency --assume" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--model --params --precision --gpus --context --concurrency --gpus-per-node --assume" -- "$cur")) ;;
 	calc:allreduce)
-		COMPREPLY=($(compgen -W "--size --nodes --link --proto --nics-per-node --mtu --assume" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--size --nodes --link --proto --nics-per-node --mtu --sharp --assume" -- "$cur")) ;;
+	calc:step)
+		COMPREPLY=($(compgen -W "--model --params --precision --gpu --nodes --gpus-per-node --workload --parallel --tp --pp --ep --batch-tokens --concurrency --context --tflops --link --proto --nics-per-node --assume" -- "$cur")) ;;
 	calc:stream)
 		COMPREPLY=($(compgen -W "--tokens-per-s --concurrency --link --assume" -- "$cur")) ;;
 	catalog:)
@@ -131,7 +141,7 @@ _nicfit()
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	plan:*)
-		COMPREPLY=($(compgen -W "--spec --server --servers --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example= --from-host --sysfs" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--spec --server --servers --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --backend-size --parallel --batch-tokens --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example= --from-host --sysfs" -- "$cur")) ;;
 	serve:*)
 		COMPREPLY=($(compgen -W "--port --bind --allow-audit --sysfs --log --threads --max-connections --max-per-ip --timeout" -- "$cur")) ;;
 	snapshot:*)

@@ -243,6 +243,7 @@ struct nicfit_gpu {
 	int nvlink_domain;        /* GPUs one NVLink/xGMI domain joins, 0 when none */
 	double nvlink_gbs;        /* 0 when none */
 	double fp16_tflops;       /* 0 when unknown */
+	double fp8_tflops;        /* dense FP8 tensor TFLOP/s, 0 when none or unknown */
 	unsigned pci_vendor, pci_device;
 };
 
@@ -252,6 +253,7 @@ struct nicfit_model {
 	struct nicfit_arch arch;
 	long context_max;
 	int experts, experts_active;
+	int moe_layers;           /* layers with routed experts (0: all, when experts > 0) */
 };
 
 struct nicfit_catalog;

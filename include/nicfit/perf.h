@@ -67,21 +67,40 @@ int nicfit_calc_load(double bytes, const struct nicfit_speed *link,
 
 struct nicfit_allreduce_params {
 	double latency_us;   /* per-step latency of one ring hop */
+	/*
+	 * Not an --assume: 1 when the fabric reduces in the network (SHARP on
+	 * InfiniBand Quantum switches through NCCL's CollNet plugin), which
+	 * adds that algorithm to the choice. Defaults leave it 0.
+	 */
+	int in_network;
 };
 
 extern const struct nicfit_param nicfit_allreduce_param_table[];
 extern const size_t nicfit_allreduce_param_count;
 void nicfit_allreduce_params_default(struct nicfit_allreduce_params *p);
 
-/* A ring all-reduce of `bytes` across `nodes` nodes. */
+/*
+ * An all-reduce of `bytes` across `nodes` nodes, by the algorithm NCCL's
+ * tuning model would pick (src/graph/tuning.cc: each algorithm's time is
+ * a latency plus bytes over its bandwidth, the least wins): a ring (2(n-1)
+ * network steps, 2(n-1)/n of the buffer per node), a tree (2 log2(n)
+ * steps, the buffer up and down at 0.9 x 0.5 of the bus rate), or, where
+ * the fabric reduces in the network, SHARP (each node sends and receives
+ * the buffer once, 2 steps).
+ */
 struct nicfit_allreduce {
+	const char *algorithm; /* "ring", "tree" or "sharp" */
+	double ring_s, tree_s; /* each algorithm's time */
+	double sharp_s;        /* 0 when the fabric has no in-network reduction */
+	double latency_s;      /* the chosen algorithm's latency term */
+	double ring_latency_s; /* the ring's, which small messages are dominated by */
 	int nodes;
 	int nics_per_node;
 	struct nicfit_link_result link;
 	double node_gbps;      /* per-node network goodput (nics x link) */
 	double factor;         /* 2(n-1)/n */
 	double bytes_per_node; /* factor x bytes: what each node sends */
-	double seconds;        /* bytes_per_node / node rate + 2(n-1) x latency */
+	double seconds;        /* the chosen algorithm's time */
 	double algbw_gbps;     /* bytes / seconds */
 	double busbw_gbps;     /* algbw x factor (nccl-tests' definition) */
 };

@@ -41,6 +41,7 @@
 #include "nicfit/partno.h"
 #include "nicfit/perf.h"
 #include "nicfit/spec.h"
+#include "nicfit/step.h"
 
 enum nicfit_workload {
 	NICFIT_WL_INFERENCE,            /* one model per server (or split if it must) */
@@ -94,6 +95,10 @@ struct nicfit_plan_input {
 	struct nicfit_llm_params llm;
 	struct nicfit_allreduce_params ar;
 	double rack_cable_m;            /* length of an in-rack link */
+	int backend_size_traffic;       /* --backend-size traffic: the cheapest speed that hides it */
+	enum nicfit_dp dp;              /* --parallel: data parallelism of training */
+	double batch_tokens;            /* --batch-tokens: tokens per step, 0 = tokens_per_gpu each */
+	struct nicfit_step_params step; /* MFU, overlap, ... (--assume) */
 };
 
 struct nicfit_plan_line {
@@ -220,6 +225,20 @@ struct nicfit_plan {
 	double grad_gb;                 /* bytes exchanged per training step */
 	struct nicfit_plan_estimate est[NICFIT_PLAN_MAX_ESTIMATES];
 	int nest;
+
+	/*
+	 * The job's step (plan_traffic.c): compute and what crosses the
+	 * network per server, known when a back end carries a training
+	 * step or a split model's tokens and the GPU's peak is in the
+	 * catalog; over the plan's back end once R5 chose it.
+	 */
+	int traffic_known;
+	struct nicfit_step step;
+	struct nicfit_step_job step_job;
+	int step_be_known;
+	struct nicfit_step_time step_be;
+	char step_algorithm[8];         /* the gradient all-reduce's NCCL algorithm over the back end */
+	struct nicfit_layout layout;    /* an inference split's layout (R1), gpus 0 when none */
 
 	/* a what-if card the catalog lacks, decoded from its part number */
 	struct nicfit_part rule_part[2];      /* [0] back end, [1] front end */

@@ -11,6 +11,9 @@
 #include "util.h"
 #include "nicfit/calc.h"
 
+/* Options of calc that take no value. */
+static const char *const calc_flags[] = { "sharp", NULL };
+
 int cmd_calc(struct cli *c, int argc, char **argv)
 {
 	struct nicfit_catalog *cat = NULL;
@@ -20,7 +23,7 @@ int cmd_calc(struct cli *c, int argc, char **argv)
 	int rc;
 
 	if (argc < 2) {
-		cli_error(NICFIT_E_USAGE, "calc: which calculator? (pcie, link, nic, load, fit, allreduce, stream)");
+		cli_error(NICFIT_E_USAGE, "calc: which calculator? (pcie, link, nic, load, fit, allreduce, stream, step)");
 		return cli_usage("calc");
 	}
 	if (!strcmp(argv[1], "--spec"))
@@ -29,10 +32,10 @@ int cmd_calc(struct cli *c, int argc, char **argv)
 	if (!spec)
 		return cli_error(NICFIT_E_NOMEM, "out of memory");
 	nicfit_spec_init(spec, "calc");
-	rc = cli_args_to_spec(argc, argv, 2, NULL, spec, "calc");
+	rc = cli_args_to_spec(argc, argv, 2, calc_flags, spec, "calc");
 	if (rc)
 		goto out;
-	if (!strcmp(argv[1], "nic") || !strcmp(argv[1], "fit")) {
+	if (!strcmp(argv[1], "nic") || !strcmp(argv[1], "fit") || !strcmp(argv[1], "step")) {
 		cat = cli_catalog(c, &rc);
 		if (!cat)
 			goto out;

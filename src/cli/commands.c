@@ -37,15 +37,20 @@ static const struct cli_command commands[] = {
 	  "(Node Feature Discovery labels); --output FILE writes atomically (temp + rename).",
 	  FMT_ALL | FMT(NICFIT_FMT_PROM) | FMT(NICFIT_FMT_NHC) | FMT(NICFIT_FMT_NFD) },
 	{ "calc", cmd_calc,
-	  "pcie | link | nic | load | fit | allreduce | stream: the formulas behind plan",
+	  "pcie | link | nic | load | fit | allreduce | stream | step: the formulas behind plan",
 	  "nicfit calc pcie --gen G --width W [--mps B] [--assume NAME=VALUE]...\n"
 	  "nicfit calc link --speed S [--proto tcp|roce|ib] [--mtu M]\n"
 	  "nicfit calc nic --part PART --slot genGxW [--ports N] [--proto tcp|roce|ib]\n"
 	  "nicfit calc load --size SIZE --link SPEED [--storage-gbps N] [--proto tcp|roce|ib]\n"
 	  "nicfit calc fit (--model ID | --params N) --precision P --gpus NxGPU\n"
-	  "                [--context T] [--concurrency C]\n"
+	  "                [--context T] [--concurrency C] [--gpus-per-node N]\n"
 	  "nicfit calc allreduce --size SIZE --nodes N --link SPEED [--proto roce|ib|tcp]\n"
-	  "                [--nics-per-node K]\n"
+	  "                [--nics-per-node K] [--sharp]\n"
+	  "nicfit calc step (--model ID | --params N) --gpu ID [--nodes N] [--gpus-per-node G]\n"
+	  "                [--precision P] [--workload training|fine-tuning|inference|prefill]\n"
+	  "                [--parallel auto|ddp|zero1|zero2|zero3|fsdp] [--tp T] [--pp P] [--ep E]\n"
+	  "                [--batch-tokens N] [--concurrency C] [--context T] [--tflops X]\n"
+	  "                [--link SPEED [--proto roce|ib|tcp] [--nics-per-node K]]\n"
 	  "nicfit calc stream --tokens-per-s T [--concurrency C] [--link SPEED]\n"
 	  "\n"
 	  "Sizes: 40GB, 40GiB, or 70B (parameters). Speeds: 10G, 25GbE, 100Gb/s, EDR, HDR, NDR.\n"
@@ -113,6 +118,8 @@ static const struct cli_command commands[] = {
 	  "            [--backend-cards N] [--fabric auto|roce|infiniband] [--switch ID]\n"
 	  "            [--backend-slot NAME] [--frontend-slot NAME] [--storage-nics N]\n"
 	  "            [--storage-gbps N] [--reloads-per-day N] [--tokens-per-s T]\n"
+	  "            [--backend-size port|traffic] [--parallel auto|ddp|zero1|zero2|zero3|fsdp]\n"
+	  "            [--batch-tokens N]\n"
 	  "            [--assume NAME=VALUE]... [--explain] [--example[=NAME]]\n"
 	  "            [--from-host | --sysfs DIR|FILE.tar.gz]\n"
 	  "\n"

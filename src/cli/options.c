@@ -109,6 +109,10 @@ static const struct cli_opt plan_opts[] = {
 	{ "backend-slot", 0, REQ, "NAME", NULL, "put the back-end card in this slot" },
 	{ "frontend-slot", 0, REQ, "NAME", NULL, "put the front-end card in this slot" },
 	{ "storage-nics", 0, REQ, "N", NULL, "storage/in-band cards per server" },
+	{ "backend-size", 0, REQ, "HOW", "port traffic",
+	  "port: the fastest speed the slot feeds; traffic: the cheapest that hides the traffic" },
+	{ "parallel", 0, REQ, "P", "auto ddp zero1 zero2 zero3 fsdp", "data parallelism of training" },
+	{ "batch-tokens", 0, REQ, "N", NULL, "tokens in one global batch" },
 	{ "fabric", 0, REQ, "F", "auto roce infiniband", "the back-end fabric" },
 	{ "switch", 0, REQ, "ID", "@switches", "the back-end switch from the catalog" },
 	{ "storage-gbps", 0, REQ, "N", NULL, "storage bandwidth the weights load at" },
@@ -206,6 +210,7 @@ static const struct cli_opt calc_fit_opts[] = {
 	{ "gpus", 0, REQ, "NxGPU", NULL, "the GPUs (2xa40)" },
 	{ "context", 0, REQ, "T", NULL, "context length in tokens" },
 	{ "concurrency", 0, REQ, "C", NULL, "requests at once" },
+	{ "gpus-per-node", 0, REQ, "G", NULL, "GPUs per node, for the layout (default 8)" },
 	CALC_ASSUME,
 };
 
@@ -216,6 +221,30 @@ static const struct cli_opt calc_allreduce_opts[] = {
 	CALC_PROTO("the transport"),
 	{ "nics-per-node", 0, REQ, "K", NULL, "back-end NICs per server" },
 	{ "mtu", 0, REQ, "M", NULL, "MTU in bytes" },
+	{ "sharp", 0, NOARG, NULL, NULL, "the InfiniBand switches reduce in the network (SHARP)" },
+	CALC_ASSUME,
+};
+
+static const struct cli_opt calc_step_opts[] = {
+	{ "model", 0, REQ, "ID", "@models", "the model from the catalog" },
+	{ "params", 0, REQ, "N", NULL, "or its size in parameters" },
+	{ "precision", 0, REQ, "P", "fp32 fp16 bf16 fp8 int8 int4", "weights' precision" },
+	{ "gpu", 0, REQ, "ID", "@gpus", "the GPU model from the catalog" },
+	{ "nodes", 0, REQ, "N", NULL, "servers" },
+	{ "gpus-per-node", 0, REQ, "G", NULL, "GPUs per server" },
+	{ "workload", 0, REQ, "W", "training fine-tuning inference decode prefill",
+	  "what the step does" },
+	{ "parallel", 0, REQ, "P", "auto ddp zero1 zero2 zero3 fsdp", "data parallelism" },
+	{ "tp", 0, REQ, "T", NULL, "tensor-parallel degree" },
+	{ "pp", 0, REQ, "P", NULL, "pipeline-parallel degree" },
+	{ "ep", 0, REQ, "E", NULL, "expert-parallel degree" },
+	{ "batch-tokens", 0, REQ, "N", NULL, "tokens in one global batch" },
+	{ "concurrency", 0, REQ, "C", NULL, "requests decoded at once (inference)" },
+	{ "context", 0, REQ, "T", NULL, "context length in tokens" },
+	{ "tflops", 0, REQ, "X", NULL, "the GPU's dense TFLOPS when the catalog has none" },
+	{ "link", 0, REQ, "SPEED", NULL, "each back-end NIC's rate" },
+	CALC_PROTO("the transport"),
+	{ "nics-per-node", 0, REQ, "K", NULL, "back-end NICs per server" },
 	CALC_ASSUME,
 };
 
@@ -231,13 +260,14 @@ static const struct cli_opt calc_stream_opts[] = {
 
 static const struct cli_optset sets[] = {
 	SET("audit", NULL, audit_opts, NULL),
-	NONE("calc", NULL, "pcie link nic load fit allreduce stream"),
+	NONE("calc", NULL, "pcie link nic load fit allreduce step stream"),
 	SET("calc", "pcie", calc_pcie_opts, NULL),
 	SET("calc", "link", calc_link_opts, NULL),
 	SET("calc", "nic", calc_nic_opts, NULL),
 	SET("calc", "load", calc_load_opts, NULL),
 	SET("calc", "fit", calc_fit_opts, NULL),
 	SET("calc", "allreduce", calc_allreduce_opts, NULL),
+	SET("calc", "step", calc_step_opts, NULL),
 	SET("calc", "stream", calc_stream_opts, NULL),
 	NONE("catalog", NULL, "list show check"),
 	NONE("catalog", "list", "nics cables switches servers gpus models"),

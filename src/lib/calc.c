@@ -1,5 +1,5 @@
 /*
- * calc.c - the seven calculators behind `nicfit calc` and /api/calc
+ * calc.c - the eight calculators behind `nicfit calc` and /api/calc
  * (see nicfit/calc.h). Each reads its settings from a spec, calls the
  * formula in pcie/link/perf/llm, and renders the result with its
  * assumptions, so that every number shown can be traced.
@@ -16,6 +16,7 @@
 #include "nicfit/pcie.h"
 #include "nicfit/perf.h"
 #include "nicfit/units.h"
+#include "calc_int.h"
 
 /*
  * `calc nic` names the port capacity its slot or card leaves idle when
@@ -25,101 +26,94 @@
 #define IDLE_SHOWN_GBPS 0.5
 
 const char *const nicfit_calc_names[] = {
-	"pcie", "link", "nic", "load", "fit", "allreduce", "stream", NULL
+	"pcie", "link", "nic", "load", "fit", "allreduce", "stream", "step", NULL
 };
 
-/* A request being read (see nicfit_reader in nicfit/spec.h). */
-struct req {
-	struct nicfit_reader rd;
-	struct nicfit_spec *s;
-	struct nicfit_error *err;
-};
-
-static const char *optname(struct req *r, const char *key)
+const char *nicfit__calc_optname(struct req *r, const char *key)
 {
 	return nicfit_reader_opt(&r->rd, key);
 }
 
-static int fix(struct req *r, int rc)
+int nicfit__calc_fix(struct req *r, int rc)
 {
 	return nicfit_reader_fail(&r->rd, rc);
 }
 
-static int need(struct req *r, const char *key, const char **out)
+int nicfit__calc_need(struct req *r, const char *key, const char **out)
 {
 	return nicfit_reader_need(&r->rd, key, out);
 }
 
-static int get_long(struct req *r, const char *key, long def, long min, long max, long *out)
+int nicfit__calc_get_long(struct req *r, const char *key, long def, long min, long max, long *out)
 {
 	return nicfit_reader_long(&r->rd, key, def, min, max, out);
 }
 
-static int get_double(struct req *r, const char *key, double def, double min, double max,
+int nicfit__calc_get_double(struct req *r, const char *key, double def, double min, double max,
 		      double *out)
 {
 	return nicfit_reader_double(&r->rd, key, def, min, max, out);
 }
 
-static int get_speed(struct req *r, const char *key, int required, struct nicfit_speed *out)
+int nicfit__calc_get_speed(struct req *r, const char *key, int required, struct nicfit_speed *out)
 {
 	const char *v = nicfit_spec_get(r->s, key);
 
 	memset(out, 0, sizeof(*out));
 	if (!v)
-		return required ? need(r, key, &v) : 0;
-	return fix(r, nicfit_parse_speed(v, optname(r, key), out, r->err));
+		return required ? nicfit__calc_need(r, key, &v) : 0;
+	return nicfit__calc_fix(r, nicfit_parse_speed(v, nicfit__calc_optname(r, key), out, r->err));
 }
 
 static int get_size_bytes(struct req *r, const char *key, double *bytes)
 {
 	enum nicfit_size_kind kind;
 	const char *v;
-	int rc = need(r, key, &v);
+	int rc = nicfit__calc_need(r, key, &v);
 
 	if (rc)
 		return rc;
-	rc = fix(r, nicfit_parse_size(v, optname(r, key), bytes, &kind, r->err));
+	rc = nicfit__calc_fix(r, nicfit_parse_size(v, nicfit__calc_optname(r, key), bytes, &kind, r->err));
 	if (rc)
 		return rc;
 	if (kind != NICFIT_SIZE_BYTES)
-		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, key), 0, 0,
+		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit__calc_optname(r, key), 0, 0,
 					      "'%s' is a parameter count; give a size in bytes (e.g. 40GB)",
 					      v));
 	return 0;
 }
 
-static int get_proto(struct req *r, enum nicfit_proto def, enum nicfit_proto *out)
+int nicfit__calc_get_proto(struct req *r, enum nicfit_proto def, enum nicfit_proto *out)
 {
 	const char *v = nicfit_spec_get(r->s, "proto");
 
 	*out = def;
 	if (!v)
 		return 0;
-	return fix(r, nicfit_proto_parse(v, out, r->err));
+	return nicfit__calc_fix(r, nicfit_proto_parse(v, out, r->err));
 }
 
 /* Apply every "assume" pair to whichever set knows its name. */
-static int apply_assume(struct req *r, const struct nicfit_param_set *sets, size_t nsets)
+int nicfit__calc_apply_assume(struct req *r, const struct nicfit_param_set *sets, size_t nsets)
 {
 	size_t i, count = nicfit_spec_count(r->s, "assume");
 	int rc;
 
 	for (i = 0; i < count; i++) {
 		rc = nicfit_param_assign_any(sets, nsets, nicfit_spec_get_nth(r->s, "assume", i),
-					     optname(r, "assume"), r->err);
+					     nicfit__calc_optname(r, "assume"), r->err);
 		if (rc)
-			return fix(r, rc);
+			return nicfit__calc_fix(r, rc);
 	}
 	return 0;
 }
 
-static int unused(struct req *r, const char *const *known)
+int nicfit__calc_unused(struct req *r, const char *const *known)
 {
 	return nicfit_spec_check_unused(r->s, known, r->err);
 }
 
-static void header(struct nicfit_emit *e, const char *name)
+void nicfit__calc_header(struct nicfit_emit *e, const char *name)
 {
 	char schema[64];
 
@@ -128,7 +122,7 @@ static void header(struct nicfit_emit *e, const char *name)
 	nicfit_emit_string(e, "schema", schema);
 }
 
-static void assumptions(struct nicfit_emit *e, const struct nicfit_param_set *tabs, int ntabs)
+void nicfit__calc_assumptions(struct nicfit_emit *e, const struct nicfit_param_set *tabs, int ntabs)
 {
 	int t;
 
@@ -191,25 +185,25 @@ static int calc_pcie(struct req *r, struct nicfit_emit *e)
 
 	nicfit_pcie_params_default(&pp);
 	if (slot) {
-		rc = fix(r, nicfit_parse_pcie(slot, optname(r, "slot"), &g, &w, r->err));
+		rc = nicfit__calc_fix(r, nicfit_parse_pcie(slot, nicfit__calc_optname(r, "slot"), &g, &w, r->err));
 		if (rc)
 			return rc;
 		gen = g;
 		width = w ? w : 16;
 	}
-	if ((rc = get_long(r, "gen", gen, 1, 6, &gen)) ||
-	    (rc = get_long(r, "width", width ? width : 16, 1, 32, &width)) ||
-	    (rc = get_double(r, "mps", pp.mps, 128, 4096, &mps)))
+	if ((rc = nicfit__calc_get_long(r, "gen", gen, 1, 6, &gen)) ||
+	    (rc = nicfit__calc_get_long(r, "width", width ? width : 16, 1, 32, &width)) ||
+	    (rc = nicfit__calc_get_double(r, "mps", pp.mps, 128, 4096, &mps)))
 		return rc;
 	pp.mps = mps;
 	if (!gen)
-		return need(r, "gen", &slot);
-	if ((rc = apply_assume(r, tabs, 1)) || (rc = unused(r, known)))
+		return nicfit__calc_need(r, "gen", &slot);
+	if ((rc = nicfit__calc_apply_assume(r, tabs, 1)) || (rc = nicfit__calc_unused(r, known)))
 		return rc;
-	rc = fix(r, nicfit_pcie_calc((int)gen, (int)width, &pp, &res, r->err));
+	rc = nicfit__calc_fix(r, nicfit_pcie_calc((int)gen, (int)width, &pp, &res, r->err));
 	if (rc)
 		return rc;
-	header(e, "pcie");
+	nicfit__calc_header(e, "pcie");
 	emit_pcie(e, NULL, &res);
 	nicfit_emit_printf(e, "PCIe Gen%d x%d: %g GT/s x %d lanes\n", res.gen, res.width,
 			   res.gts, res.width);
@@ -223,7 +217,7 @@ static int calc_pcie(struct req *r, struct nicfit_emit *e)
 	nicfit_emit_printf(e, "  effective  %7.1f Gb/s = %.2f GB/s each way: what a NIC that sends and\n"
 			      "             receives at once can move (the lesser of the two paths)\n",
 			   res.effective_gbps, res.effective_gbps / 8);
-	assumptions(e, tabs, 1);
+	nicfit__calc_assumptions(e, tabs, 1);
 	nicfit_emit_end_object(e);
 	return 0;
 }
@@ -272,25 +266,25 @@ static int calc_link(struct req *r, struct nicfit_emit *e)
 	int rc;
 
 	nicfit_link_params_default(&lp);
-	if ((rc = get_speed(r, "speed", 1, &sp)) ||
-	    (rc = get_proto(r, sp.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_TCP, &proto)) ||
-	    (rc = get_double(r, "mtu", -1, 256, 9216, &mtu)) ||
-	    (rc = apply_assume(r, tabs, 1)) || (rc = unused(r, known)))
+	if ((rc = nicfit__calc_get_speed(r, "speed", 1, &sp)) ||
+	    (rc = nicfit__calc_get_proto(r, sp.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_TCP, &proto)) ||
+	    (rc = nicfit__calc_get_double(r, "mtu", -1, 256, 9216, &mtu)) ||
+	    (rc = nicfit__calc_apply_assume(r, tabs, 1)) || (rc = nicfit__calc_unused(r, known)))
 		return rc;
 	if (mtu > 0) {
 		if (proto == NICFIT_PROTO_TCP) {
 			lp.mtu = mtu;
 		} else if (mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096) {
-			return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, "mtu"), 0, 0,
+			return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit__calc_optname(r, "mtu"), 0, 0,
 						      "RDMA path MTU must be 256, 512, 1024, 2048 or 4096"));
 		} else {
 			lp.rdma_mtu = mtu;
 		}
 	}
-	rc = fix(r, nicfit_link_calc(&sp, proto, &lp, &res, r->err));
+	rc = nicfit__calc_fix(r, nicfit_link_calc(&sp, proto, &lp, &res, r->err));
 	if (rc)
 		return rc;
-	header(e, "link");
+	nicfit__calc_header(e, "link");
 	emit_link(e, NULL, &res);
 	if (res.ib_name[0])
 		nicfit_emit_printf(e, "%dx %s InfiniBand: %g Gb/s data rate\n", res.ib_lanes,
@@ -302,7 +296,7 @@ static int calc_link(struct req *r, struct nicfit_emit *e)
 			   res.payload_bytes, res.overhead_bytes, res.efficiency * 100);
 	nicfit_emit_printf(e, "  goodput     %.2f Gb/s = %.3f GB/s per direction\n",
 			   res.goodput_gbps, res.goodput_gbps / 8);
-	assumptions(e, tabs, 1);
+	nicfit__calc_assumptions(e, tabs, 1);
 	nicfit_emit_end_object(e);
 	return 0;
 }
@@ -370,16 +364,16 @@ static int calc_nic(struct req *r, const struct nicfit_catalog *cat, struct nicf
 
 	nicfit_pcie_params_default(&pp);
 	nicfit_link_params_default(&lp);
-	if ((rc = need(r, "part", &part)) || (rc = need(r, "slot", &slot)))
+	if ((rc = nicfit__calc_need(r, "part", &part)) || (rc = nicfit__calc_need(r, "slot", &slot)))
 		return rc;
-	rc = fix(r, nicfit_parse_pcie(slot, optname(r, "slot"), &g, &w, r->err));
+	rc = nicfit__calc_fix(r, nicfit_parse_pcie(slot, nicfit__calc_optname(r, "slot"), &g, &w, r->err));
 	if (rc)
 		return rc;
 	if (!w)
 		w = 16;
-	if ((rc = get_long(r, "ports", 0, 1, 8, &ports)) ||
-	    (rc = get_proto(r, NICFIT_PROTO_ROCE, &proto)) ||
-	    (rc = apply_assume(r, tabs, 2)) || (rc = unused(r, known)))
+	if ((rc = nicfit__calc_get_long(r, "ports", 0, 1, 8, &ports)) ||
+	    (rc = nicfit__calc_get_proto(r, NICFIT_PROTO_ROCE, &proto)) ||
+	    (rc = nicfit__calc_apply_assume(r, tabs, 2)) || (rc = nicfit__calc_unused(r, known)))
 		return rc;
 	rc = nicfit_card_resolve(cat, part, &card, &nic, r->err);
 	if (rc)
@@ -387,16 +381,16 @@ static int calc_nic(struct req *r, const struct nicfit_catalog *cat, struct nicf
 	if (!card.rdma && !nicfit_spec_get(r->s, "proto"))
 		proto = NICFIT_PROTO_TCP; /* a card without RDMA carries TCP */
 	if (!card.rdma && proto != NICFIT_PROTO_TCP)
-		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, "proto"), 0, 0,
+		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit__calc_optname(r, "proto"), 0, 0,
 					      "%s has no RDMA: it carries TCP, not %s", part,
 					      proto == NICFIT_PROTO_IB ? "InfiniBand" : "RoCE"));
 	if (proto == NICFIT_PROTO_IB && !card.ib_rate)
-		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, "proto"), 0, 0,
+		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit__calc_optname(r, "proto"), 0, 0,
 					      "%s has no InfiniBand ports (use roce or tcp)", part));
-	rc = fix(r, nicfit_calc_nic(&card, g, w, (int)ports, proto, &pp, &lp, &res, r->err));
+	rc = nicfit__calc_fix(r, nicfit_calc_nic(&card, g, w, (int)ports, proto, &pp, &lp, &res, r->err));
 	if (rc)
 		return rc;
-	header(e, "nic");
+	nicfit__calc_header(e, "nic");
 	nicfit_emit_string(e, "part", nic ? nic->part : part);
 	nicfit_emit_string(e, "name", nic ? nic->e.name : NULL);
 	nicfit_emit_string(e, "card_from", nic ? "catalog" : "rule");
@@ -435,7 +429,7 @@ static int calc_nic(struct req *r, const struct nicfit_catalog *cat, struct nicf
 		nicfit_emit_printf(e, "  %.0f Gb/s of port capacity cannot be used: %s\n", res.idle_gbps,
 				   !strcmp(res.limited_by, "card") ? "the card's own total is lower" :
 				   "the slot cannot feed it");
-	assumptions(e, tabs, 2);
+	nicfit__calc_assumptions(e, tabs, 2);
 	nicfit_emit_end_object(e);
 	return 0;
 }
@@ -456,18 +450,18 @@ static int calc_load(struct req *r, struct nicfit_emit *e)
 	int rc;
 
 	nicfit_link_params_default(&lp);
-	if ((rc = get_size_bytes(r, "size", &bytes)) || (rc = get_speed(r, "link", 1, &sp)) ||
-	    (rc = get_double(r, "storage_gbps", 0, 0, 100000, &storage)) ||
-	    (rc = get_proto(r, sp.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_TCP, &proto)) ||
-	    (rc = get_double(r, "mtu", -1, 576, 9216, &mtu)) ||
-	    (rc = apply_assume(r, tabs, 1)) || (rc = unused(r, known)))
+	if ((rc = get_size_bytes(r, "size", &bytes)) || (rc = nicfit__calc_get_speed(r, "link", 1, &sp)) ||
+	    (rc = nicfit__calc_get_double(r, "storage_gbps", 0, 0, 100000, &storage)) ||
+	    (rc = nicfit__calc_get_proto(r, sp.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_TCP, &proto)) ||
+	    (rc = nicfit__calc_get_double(r, "mtu", -1, 576, 9216, &mtu)) ||
+	    (rc = nicfit__calc_apply_assume(r, tabs, 1)) || (rc = nicfit__calc_unused(r, known)))
 		return rc;
 	if (mtu > 0)
 		lp.mtu = mtu;
-	rc = fix(r, nicfit_calc_load(bytes, &sp, proto, storage, &lp, &res, r->err));
+	rc = nicfit__calc_fix(r, nicfit_calc_load(bytes, &sp, proto, storage, &lp, &res, r->err));
 	if (rc)
 		return rc;
-	header(e, "load");
+	nicfit__calc_header(e, "load");
 	nicfit_emit_number(e, "size_gb", bytes / 1e9);
 	nicfit_emit_number(e, "seconds", res.seconds);
 	nicfit_emit_string(e, "bottleneck", res.bottleneck);
@@ -491,7 +485,7 @@ static int calc_load(struct req *r, struct nicfit_emit *e)
 	else
 		nicfit_emit_printf(e, "  storage     assumed to keep up (set --storage-gbps; NFS without\n"
 				      "              tuned readahead or a single-threaded loader is often slower)\n");
-	assumptions(e, tabs, 1);
+	nicfit__calc_assumptions(e, tabs, 1);
 	nicfit_emit_end_object(e);
 	return 0;
 }
@@ -516,7 +510,7 @@ static int parse_gpus(struct req *r, const struct nicfit_catalog *cat, const cha
 			len = sizeof(num) - 1;
 		memcpy(num, v, len);
 		num[len] = '\0';
-		rc = fix(r, nicfit_parse_long(num, optname(r, "gpus"), 1, 100000, &n, r->err));
+		rc = nicfit__calc_fix(r, nicfit_parse_long(num, nicfit__calc_optname(r, "gpus"), 1, 100000, &n, r->err));
 		if (rc)
 			return rc;
 		snprintf(name, sizeof(name), "%s", x + 1);
@@ -530,7 +524,7 @@ static int parse_gpus(struct req *r, const struct nicfit_catalog *cat, const cha
 		enum nicfit_size_kind kind;
 		double bytes;
 
-		rc = fix(r, nicfit_parse_size(name, optname(r, "gpus"), &bytes, &kind, r->err));
+		rc = nicfit__calc_fix(r, nicfit_parse_size(name, nicfit__calc_optname(r, "gpus"), &bytes, &kind, r->err));
 		if (rc)
 			return rc;
 		*mem_gib = bytes / 1073741824.0;
@@ -538,7 +532,7 @@ static int parse_gpus(struct req *r, const struct nicfit_catalog *cat, const cha
 	}
 	if (!cat)
 		return nicfit_error_set(r->err, NICFIT_E_INTERNAL, "no catalog");
-	*gpu = nicfit_catalog_find_gpu(cat, name, optname(r, "gpus"), r->err);
+	*gpu = nicfit_catalog_find_gpu(cat, name, nicfit__calc_optname(r, "gpus"), r->err);
 	if (!*gpu)
 		return r->err ? r->err->code : NICFIT_E_NOTFOUND;
 	*mem_gib = (*gpu)->memory_gib;
@@ -548,8 +542,9 @@ static int parse_gpus(struct req *r, const struct nicfit_catalog *cat, const cha
 static int calc_fit(struct req *r, const struct nicfit_catalog *cat, struct nicfit_emit *e)
 {
 	static const char *const known[] = { "model", "params", "precision", "gpus", "context",
-		"concurrency", "assume", NULL };
+		"concurrency", "gpus_per_node", "assume", NULL };
 	struct nicfit_llm_params lp;
+	struct nicfit_layout lay;
 	struct nicfit_fit res;
 	struct nicfit_arch arch;
 	struct nicfit_param_set tabs[1] = { { nicfit_llm_param_table, nicfit_llm_param_count, &lp } };
@@ -558,7 +553,7 @@ static int calc_fit(struct req *r, const struct nicfit_catalog *cat, struct nicf
 	enum nicfit_precision prec = NICFIT_PREC_BF16;
 	const char *mv = nicfit_spec_get(r->s, "model"), *pv = nicfit_spec_get(r->s, "params");
 	const char *prv = nicfit_spec_get(r->s, "precision"), *gv;
-	long context, conc;
+	long context, conc, gpn;
 	double mem = 0;
 	int rc, ngpu = 1;
 	char b[32];
@@ -566,11 +561,11 @@ static int calc_fit(struct req *r, const struct nicfit_catalog *cat, struct nicf
 	nicfit_llm_params_default(&lp);
 	memset(&arch, 0, sizeof(arch));
 	if (!mv && !pv)
-		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->s->input, 0, 0,
-					      "give %s or %s", optname(r, "model"),
+		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->s->input, 0, 0,
+					      "give %s or %s", nicfit__calc_optname(r, "model"),
 					      r->s->from_data ? "params" : "--params"));
 	if (mv) {
-		model = nicfit_catalog_find_model(cat, mv, optname(r, "model"), r->err);
+		model = nicfit_catalog_find_model(cat, mv, nicfit__calc_optname(r, "model"), r->err);
 		if (!model)
 			return r->err ? r->err->code : NICFIT_E_NOTFOUND;
 		arch = model->arch;
@@ -579,25 +574,30 @@ static int calc_fit(struct req *r, const struct nicfit_catalog *cat, struct nicf
 		enum nicfit_size_kind kind;
 		double v;
 
-		rc = fix(r, nicfit_parse_size(pv, optname(r, "params"), &v, &kind, r->err));
+		rc = nicfit__calc_fix(r, nicfit_parse_size(pv, nicfit__calc_optname(r, "params"), &v, &kind, r->err));
 		if (rc)
 			return rc;
 		if (kind != NICFIT_SIZE_PARAMS)
-			return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, "params"), 0, 0,
+			return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit__calc_optname(r, "params"), 0, 0,
 						      "'%s' is a size in bytes; give a parameter count such as 70B", pv));
 		arch.params = v;
 	}
-	if (prv && (rc = fix(r, nicfit_precision_parse(prv, &prec, r->err))))
+	if (prv && (rc = nicfit__calc_fix(r, nicfit_precision_parse(prv, &prec, r->err))))
 		return rc;
-	if ((rc = need(r, "gpus", &gv)) || (rc = parse_gpus(r, cat, gv, &ngpu, &gpu, &mem)) ||
-	    (rc = get_long(r, "context", 4096, 0, 100000000, &context)) ||
-	    (rc = get_long(r, "concurrency", 1, 0, 100000000, &conc)) ||
-	    (rc = apply_assume(r, tabs, 1)) || (rc = unused(r, known)))
+	if ((rc = nicfit__calc_need(r, "gpus", &gv)) || (rc = parse_gpus(r, cat, gv, &ngpu, &gpu, &mem)) ||
+	    (rc = nicfit__calc_get_long(r, "context", 4096, 0, 100000000, &context)) ||
+	    (rc = nicfit__calc_get_long(r, "concurrency", 1, 0, 100000000, &conc)) ||
+	    (rc = nicfit__calc_get_long(r, "gpus_per_node", nicfit_gpus_per_node(gpu), 1, 1024, &gpn)) ||
+	    (rc = nicfit__calc_apply_assume(r, tabs, 1)) || (rc = nicfit__calc_unused(r, known)))
 		return rc;
-	rc = fix(r, nicfit_calc_fit(&arch, prec, context, conc, ngpu, mem, &lp, &res, r->err));
+	rc = nicfit__calc_fix(r, nicfit_calc_fit(&arch, prec, context, conc, ngpu, mem, &lp, &res, r->err));
 	if (rc)
 		return rc;
-	header(e, "fit");
+	/* a count no layout can take (beyond a million GPUs) leaves the layout null */
+	if (nicfit_layout_pick(&arch, model ? model->experts : 0, res.gpus_needed, (int)gpn,
+			       gpu ? gpu->nvlink_domain : 0, &lay, NULL))
+		memset(&lay, 0, sizeof(lay));
+	nicfit__calc_header(e, "fit");
 	nicfit_emit_string(e, "model", model ? model->e.id : NULL);
 	nicfit_emit_number(e, "params", arch.params);
 	nicfit_emit_string(e, "precision", nicfit_precision_name(prec));
@@ -614,6 +614,19 @@ static int calc_fit(struct req *r, const struct nicfit_catalog *cat, struct nicf
 	nicfit_emit_number(e, "capacity_gb", res.capacity_gb);
 	nicfit_emit_bool(e, "fits", res.fits);
 	nicfit_emit_int(e, "gpus_needed", res.gpus_needed);
+	if (!lay.gpus) {
+		nicfit_emit_null(e, "layout");
+	} else {
+		nicfit_emit_begin_object(e, "layout");
+		nicfit_emit_int(e, "tp", lay.tp);
+		nicfit_emit_int(e, "pp", lay.pp);
+		nicfit_emit_int(e, "ep", lay.ep);
+		nicfit_emit_int(e, "gpus", lay.gpus);
+		nicfit_emit_int(e, "nodes", lay.nodes);
+		nicfit_emit_int(e, "gpus_per_node", gpn);
+		nicfit_emit_string(e, "name", lay.name);
+		nicfit_emit_end_object(e);
+	}
 	nicfit_emit_printf(e, "%s at %s on %d x %s: %s\n",
 			   model ? model->e.name : nicfit_fmt_bytes(arch.params, b, sizeof(b)),
 			   nicfit_precision_name(prec), ngpu,
@@ -630,17 +643,49 @@ static int calc_fit(struct req *r, const struct nicfit_catalog *cat, struct nicf
 			   res.capacity_gb, ngpu, res.gpu_gb, lp.gpu_util * 100);
 	nicfit_emit_printf(e, "  needs      %d GPU%s of this kind\n", res.gpus_needed,
 			   res.gpus_needed == 1 ? "" : "s");
-	assumptions(e, tabs, 1);
+	if (lay.gpus > 1 && arch.heads > 0)
+		nicfit_emit_printf(e, "  layout     %s: %d GPUs (tensor parallel divides the %d "
+				      "attention and %d KV heads%s; pipeline stages across nodes of %ld)\n",
+				   lay.name, lay.gpus, arch.heads, arch.kv_heads,
+				   gpu && gpu->nvlink_domain ? " inside the NVLink domain" : "", gpn);
+	else if (lay.gpus > 1)
+		nicfit_emit_printf(e, "  layout     %s: %d GPUs (the heads are unknown: tensor parallel "
+				      "in powers of two inside nodes of %ld; give --model)\n",
+				   lay.name, lay.gpus, gpn);
+	nicfit__calc_assumptions(e, tabs, 1);
 	nicfit_emit_end_object(e);
 	return 0;
 }
 
 /* ---- allreduce ----------------------------------------------------------- */
 
+/* A yes/no setting: true, yes, 1 or false, no, 0. */
+static int get_bool(struct req *r, const char *key, int *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+
+	*out = 0;
+	if (!v)
+		return 0;
+	if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcmp(v, "1")) {
+		*out = 1;
+		return 0;
+	}
+	if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcmp(v, "0"))
+		return 0;
+	return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit__calc_optname(r, key), 0, 0,
+				      "'%.32s': use true or false", v));
+}
+
+static const char *algo_long(const char *a)
+{
+	return !strcmp(a, "tree") ? "Tree" : !strcmp(a, "sharp") ? "SHARP (in-network)" : "Ring";
+}
+
 static int calc_allreduce(struct req *r, struct nicfit_emit *e)
 {
 	static const char *const known[] = { "size", "nodes", "link", "proto", "nics_per_node",
-		"mtu", "assume", NULL };
+		"mtu", "sharp", "assume", NULL };
 	struct nicfit_link_params lp;
 	struct nicfit_allreduce_params ap;
 	struct nicfit_allreduce res;
@@ -650,51 +695,71 @@ static int calc_allreduce(struct req *r, struct nicfit_emit *e)
 	enum nicfit_proto proto;
 	double bytes, mtu;
 	long nodes, nics;
-	char b1[32], b2[32];
-	int rc;
+	char b1[32], b2[32], b3[32];
+	int rc, sharp;
 
 	nicfit_link_params_default(&lp);
 	nicfit_allreduce_params_default(&ap);
 	if ((rc = get_size_bytes(r, "size", &bytes)) ||
-	    (rc = get_long(r, "nodes", 2, 2, 1000000, &nodes)) ||
-	    (rc = get_speed(r, "link", 1, &sp)) ||
-	    (rc = get_proto(r, sp.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_ROCE, &proto)) ||
-	    (rc = get_long(r, "nics_per_node", 1, 1, 64, &nics)) ||
-	    (rc = get_double(r, "mtu", -1, 256, 9216, &mtu)) ||
-	    (rc = apply_assume(r, tabs, 2)) || (rc = unused(r, known)))
+	    (rc = nicfit__calc_get_long(r, "nodes", 2, 2, 1000000, &nodes)) ||
+	    (rc = nicfit__calc_get_speed(r, "link", 1, &sp)) ||
+	    (rc = nicfit__calc_get_proto(r, sp.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_ROCE, &proto)) ||
+	    (rc = nicfit__calc_get_long(r, "nics_per_node", 1, 1, 64, &nics)) ||
+	    (rc = nicfit__calc_get_double(r, "mtu", -1, 256, 9216, &mtu)) ||
+	    (rc = get_bool(r, "sharp", &sharp)) ||
+	    (rc = nicfit__calc_apply_assume(r, tabs, 2)) || (rc = nicfit__calc_unused(r, known)))
 		return rc;
+	if (sharp && proto != NICFIT_PROTO_IB)
+		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit__calc_optname(r, "sharp"), 0, 0,
+					      "SHARP reduces in InfiniBand switches: use --proto ib"));
+	ap.in_network = sharp;
 	if (mtu > 0) {
 		if (proto == NICFIT_PROTO_TCP)
 			lp.mtu = mtu;
 		else
 			lp.rdma_mtu = mtu;
 	}
-	rc = fix(r, nicfit_calc_allreduce(bytes, (int)nodes, (int)nics, &sp, proto, 0, &lp, &ap,
+	rc = nicfit__calc_fix(r, nicfit_calc_allreduce(bytes, (int)nodes, (int)nics, &sp, proto, 0, &lp, &ap,
 					  &res, r->err));
 	if (rc)
 		return rc;
-	header(e, "allreduce");
+	nicfit__calc_header(e, "allreduce");
 	nicfit_emit_number(e, "size_gb", bytes / 1e9);
 	nicfit_emit_int(e, "nodes", nodes);
 	nicfit_emit_int(e, "nics_per_node", nics);
-	nicfit_emit_string(e, "algorithm", "ring");
+	nicfit_emit_string(e, "algorithm", res.algorithm);
 	nicfit_emit_number(e, "factor", res.factor);
 	nicfit_emit_number(e, "bytes_per_node_gb", res.bytes_per_node / 1e9);
 	nicfit_emit_number(e, "node_gbps", res.node_gbps);
 	nicfit_emit_number(e, "seconds", res.seconds);
+	nicfit_emit_number(e, "latency_s", res.latency_s);
+	nicfit_emit_number(e, "ring_s", res.ring_s);
+	nicfit_emit_number(e, "tree_s", res.tree_s);
+	if (sharp)
+		nicfit_emit_number(e, "sharp_s", res.sharp_s);
+	else
+		nicfit_emit_null(e, "sharp_s");
 	nicfit_emit_number(e, "algbw_gbps", res.algbw_gbps);
 	nicfit_emit_number(e, "busbw_gbps", res.busbw_gbps);
 	emit_link(e, "link", &res.link);
-	nicfit_emit_printf(e, "Ring all-reduce of %s across %ld nodes: %s\n",
+	nicfit_emit_printf(e, "%s all-reduce of %s across %ld nodes: %s\n", algo_long(res.algorithm),
 			   nicfit_fmt_bytes(bytes, b1, sizeof(b1)), nodes,
 			   nicfit_fmt_seconds(res.seconds, b2, sizeof(b2)));
-	nicfit_emit_printf(e, "  each node sends 2(n-1)/n = %.3f x the buffer = %s\n", res.factor,
-			   nicfit_fmt_bytes(res.bytes_per_node, b1, sizeof(b1)));
+	nicfit_emit_printf(e, "  each node sends 2(n-1)/n = %.3f x the buffer = %s in a ring\n",
+			   res.factor, nicfit_fmt_bytes(res.bytes_per_node, b1, sizeof(b1)));
 	nicfit_emit_printf(e, "  at %.1f Gb/s per node (%ld x %.1f Gb/s %s goodput)\n",
 			   res.node_gbps, nics, res.link.goodput_gbps, nicfit_proto_name(proto));
+	nicfit_emit_printf(e, "  ring %s (latency %s: 2(n-1) steps), tree %s (2 log2(n) steps)",
+			   nicfit_fmt_seconds(res.ring_s, b1, sizeof(b1)),
+			   nicfit_fmt_seconds(res.ring_latency_s, b2, sizeof(b2)),
+			   nicfit_fmt_seconds(res.tree_s, b3, sizeof(b3)));
+	if (sharp)
+		nicfit_emit_printf(e, ", SHARP %s", nicfit_fmt_seconds(res.sharp_s, b1, sizeof(b1)));
+	nicfit_emit_printf(e, ":\n  NCCL's tuning model picks the least: %s%s\n", res.algorithm,
+			   res.latency_s > res.seconds / 2 ? " (the latency term dominates)" : "");
 	nicfit_emit_printf(e, "  busbw %.1f Gb/s, algbw %.1f Gb/s (nccl-tests definitions)\n",
 			   res.busbw_gbps, res.algbw_gbps);
-	assumptions(e, tabs, 2);
+	nicfit__calc_assumptions(e, tabs, 2);
 	nicfit_emit_end_object(e);
 	return 0;
 }
@@ -713,15 +778,15 @@ static int calc_stream(struct req *r, struct nicfit_emit *e)
 	int rc;
 
 	nicfit_stream_params_default(&sp);
-	if ((rc = get_double(r, "tokens_per_s", 30, 0.001, 1e6, &tps)) ||
-	    (rc = get_long(r, "concurrency", 1, 1, 100000000, &conc)) ||
-	    (rc = get_speed(r, "link", 0, &link)) ||
-	    (rc = apply_assume(r, tabs, 1)) || (rc = unused(r, known)))
+	if ((rc = nicfit__calc_get_double(r, "tokens_per_s", 30, 0.001, 1e6, &tps)) ||
+	    (rc = nicfit__calc_get_long(r, "concurrency", 1, 1, 100000000, &conc)) ||
+	    (rc = nicfit__calc_get_speed(r, "link", 0, &link)) ||
+	    (rc = nicfit__calc_apply_assume(r, tabs, 1)) || (rc = nicfit__calc_unused(r, known)))
 		return rc;
-	rc = fix(r, nicfit_calc_stream(tps, conc, link.gbps, &sp, &res, r->err));
+	rc = nicfit__calc_fix(r, nicfit_calc_stream(tps, conc, link.gbps, &sp, &res, r->err));
 	if (rc)
 		return rc;
-	header(e, "stream");
+	nicfit__calc_header(e, "stream");
 	nicfit_emit_number(e, "tokens_per_s", tps);
 	nicfit_emit_int(e, "concurrency", conc);
 	nicfit_emit_number(e, "bytes_per_token", res.bytes_per_token);
@@ -739,7 +804,7 @@ static int calc_stream(struct req *r, struct nicfit_emit *e)
 	if (link.gbps > 0)
 		nicfit_emit_printf(e, " = %.4f%% of %g Gb/s", res.link_share * 100, link.gbps);
 	nicfit_emit_printf(e, "\n");
-	assumptions(e, tabs, 1);
+	nicfit__calc_assumptions(e, tabs, 1);
 	nicfit_emit_end_object(e);
 	return 0;
 }
@@ -769,11 +834,13 @@ int nicfit_calc_run(const struct nicfit_catalog *cat, const char *name,
 		return calc_allreduce(&r, e);
 	if (!strcmp(name, "stream"))
 		return calc_stream(&r, e);
+	if (!strcmp(name, "step"))
+		return nicfit__calc_step(&r, cat, e);
 	near = nicfit_suggest(name, nicfit_calc_names);
 	if (near)
 		return nicfit_error_set(err, NICFIT_E_USAGE,
 					"no calculator '%.32s' (did you mean '%s'?)", name, near);
 	return nicfit_error_set(err, NICFIT_E_USAGE,
-				"no calculator '%.32s' (pcie, link, nic, load, fit, allreduce, stream)",
+				"no calculator '%.32s' (pcie, link, nic, load, fit, allreduce, stream, step)",
 				name);
 }

@@ -533,7 +533,7 @@ static const struct nicfit__field gpu_layout[] = {
 	L_INT(nicfit_gpu, pcie_gen), L_INT(nicfit_gpu, pcie_width),
 	L_INT(nicfit_gpu, double_width), L_INT(nicfit_gpu, baseboard),
 	L_INT(nicfit_gpu, nvlink_domain), L_DBL(nicfit_gpu, nvlink_gbs),
-	L_DBL(nicfit_gpu, fp16_tflops),
+	L_DBL(nicfit_gpu, fp16_tflops), L_DBL(nicfit_gpu, fp8_tflops),
 	L_UINT(nicfit_gpu, pci_vendor), L_UINT(nicfit_gpu, pci_device),
 	L_END
 };
@@ -556,6 +556,7 @@ static void fill_gpu(struct nicfit_gpu *g, json_t *o)
 	g->nvlink_domain = gi(o, "nvlink_domain", 0);
 	g->nvlink_gbs = gn(o, "nvlink_gbs", 0);
 	g->fp16_tflops = gn(o, "fp16_tflops", 0);
+	g->fp8_tflops = gn(o, "fp8_tflops", 0);
 	g->pci_vendor = hex(gs(pci, "vendor"));
 	g->pci_device = hex(gs(pci, "device"));
 }
@@ -575,6 +576,7 @@ static const struct nicfit__field model_layout[] = {
 	L_SUB(nicfit_model, arch, nicfit_arch, arch_layout),
 	L_LONG(nicfit_model, context_max),
 	L_INT(nicfit_model, experts), L_INT(nicfit_model, experts_active),
+	L_INT(nicfit_model, moe_layers),
 	L_END
 };
 
@@ -597,6 +599,7 @@ static void fill_model(struct nicfit_model *m, json_t *o)
 	m->context_max = gi(o, "context_max", 0);
 	m->experts = gi(o, "experts", 0);
 	m->experts_active = gi(o, "experts_active", 0);
+	m->moe_layers = gi(o, "moe_layers", 0);
 }
 
 const struct nicfit__field *const nicfit__catalog_layout[NICFIT_KIND_COUNT] = {

@@ -255,6 +255,7 @@ static const struct field gpu_fields[] = {
 	{ "nvlink_gbs", F_NUMN, 1, 0, 100000, NULL, NULL },
 	{ "nvlink_domain", F_INT, 0, 1, 100000, NULL, NULL },
 	{ "fp16_tflops", F_NUMN, 1, 0, 100000, NULL, NULL },
+	{ "fp8_tflops", F_NUMN, 0, 0, 100000, NULL, NULL },
 	{ "pci", F_OBJ, 0, 0, 0, gpu_pci_fields, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
@@ -275,6 +276,7 @@ static const struct field model_fields[] = {
 	{ "rope_dim", F_INT, 0, 0, 100000, NULL, NULL },
 	{ "experts", F_INT, 0, 1, 10000, NULL, NULL },
 	{ "experts_active", F_INT, 0, 1, 10000, NULL, NULL },
+	{ "moe_layers", F_INT, 0, 1, 10000, NULL, NULL },
 	{ "tied_embeddings", F_BOOL, 0, 0, 0, NULL, NULL },
 	{ "native_precision", F_STR, 0, 0, 0, NULL, precisions },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }

@@ -97,8 +97,8 @@ int nicfit_calc_load(double bytes, const struct nicfit_speed *link,
 
 const struct nicfit_param nicfit_allreduce_param_table[] = {
 	{ "latency_us", A(latency_us), 10, 0, 10000, "us",
-	  "latency of one ring step (network hop plus NCCL protocol)",
-	  "order of magnitude of RDMA round trips; only matters for small messages" },
+	  "latency of one network step of a collective (hop plus NCCL protocol)",
+	  "NCCL src/graph/tuning.cc models 9.6 us per network step of a ring (Simple protocol); only matters for small messages" },
 };
 
 const size_t nicfit_allreduce_param_count =
@@ -106,8 +106,44 @@ const size_t nicfit_allreduce_param_count =
 
 void nicfit_allreduce_params_default(struct nicfit_allreduce_params *p)
 {
+	memset(p, 0, sizeof(*p));
 	nicfit_param_defaults(nicfit_allreduce_param_table,
 			      nicfit_allreduce_param_count, p);
+}
+
+/*
+ * NCCL's tree all-reduce moves the buffer up and down a tree (algorithm
+ * bandwidth half the bus bandwidth) and its model caps the tree's bus
+ * bandwidth at 0.9 of the links' (src/graph/tuning.cc: "busBw*.9",
+ * "ratio = .5"); a SHARP (CollNet) all-reduce sends and receives the
+ * buffer once, at the same 0.9.
+ */
+#define TREE_BUS_SHARE 0.9
+#define TREE_ALG_RATIO 0.5
+
+static void choose_algorithm(struct nicfit_allreduce *r, double bytes, int nodes,
+			     const struct nicfit_allreduce_params *ap)
+{
+	double lat = ap->latency_us * 1e-6, rate = r->node_gbps * 1e9 / 8;
+	double tree_lat = 2.0 * ceil(log2((double)nodes)) * lat;
+
+	r->ring_latency_s = 2.0 * (nodes - 1) * lat;
+	r->ring_s = r->bytes_per_node / rate + r->ring_latency_s;
+	r->tree_s = bytes / (rate * TREE_BUS_SHARE * TREE_ALG_RATIO) + tree_lat;
+	r->sharp_s = ap->in_network ? bytes / (rate * TREE_BUS_SHARE) + 2 * lat : 0;
+	r->algorithm = "ring";
+	r->seconds = r->ring_s;
+	r->latency_s = r->ring_latency_s;
+	if (r->tree_s < r->seconds) {
+		r->algorithm = "tree";
+		r->seconds = r->tree_s;
+		r->latency_s = tree_lat;
+	}
+	if (ap->in_network && r->sharp_s < r->seconds) {
+		r->algorithm = "sharp";
+		r->seconds = r->sharp_s;
+		r->latency_s = 2 * lat;
+	}
 }
 
 int nicfit_calc_allreduce(double bytes, int nodes, int nics_per_node,
@@ -137,8 +173,7 @@ int nicfit_calc_allreduce(double bytes, int nodes, int nics_per_node,
 		r->node_gbps = node_cap_gbps;
 	r->factor = 2.0 * (nodes - 1) / nodes;
 	r->bytes_per_node = r->factor * bytes;
-	r->seconds = r->bytes_per_node * 8 / (r->node_gbps * 1e9) +
-		     2.0 * (nodes - 1) * ap->latency_us * 1e-6;
+	choose_algorithm(r, bytes, nodes, ap);
 	r->algbw_gbps = bytes * 8 / r->seconds / 1e9;
 	r->busbw_gbps = r->algbw_gbps * r->factor;
 	return 0;

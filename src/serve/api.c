@@ -43,7 +43,7 @@ static const struct route routes[] = {
 	{ "/api/decode/", "/api/decode/PART", M_GET, handle_decode, NULL, 0, "explain a part number (as decode --json)" },
 	{ "/api/audit", NULL, M_GET, handle_audit, NULL, R_AUDIT | R_SVG, "this host's audit (as audit --json)" },
 	{ "/api/calc/", "/api/calc/NAME", M_POST, handle_calc, NULL, 0,
-	  "run calculator NAME (pcie, link, nic, load, fit, allreduce, stream) on a JSON spec" },
+	  "run calculator NAME (pcie, link, nic, load, fit, allreduce, stream, step) on a JSON spec" },
 	{ "/api/catalog", NULL, M_GET, handle_catalog, NULL, 0, "the whole catalog (as nicfit catalog list --json)" },
 	{ "/api/catalog/", "/api/catalog/KIND[/ID]", M_GET, handle_catalog, NULL, 0,
 	  "KIND: the entries of one kind; KIND/ID: one entry (as catalog show)" },
@@ -318,7 +318,7 @@ static enum MHD_Result handle_calc(struct request *rq)
 		return serve_reply_error(rq, MHD_HTTP_NOT_FOUND, "not_found",
 					 "no calculator '%.64s' (did you mean '%s'?)", rq->rest, hint);
 	return serve_reply_error(rq, MHD_HTTP_NOT_FOUND, "not_found",
-				 "no calculator '%.64s' (pcie, link, nic, load, fit, allreduce, stream)",
+				 "no calculator '%.64s' (pcie, link, nic, load, fit, allreduce, stream, step)",
 				 rq->rest);
 }
 

@@ -109,7 +109,7 @@ static double default_target(const struct nicfit_plan *p)
 }
 
 /* Can a card of these RDMA kinds run the plan's fabric? */
-static int rdma_ok(const struct nicfit_plan *p, unsigned rdma)
+int nicfit__plan_rdma_ok(const struct nicfit_plan *p, unsigned rdma)
 {
 	if (p->fabric == NICFIT_FABRIC_IB)
 		return (rdma & NICFIT_RDMA_IB) != 0;
@@ -175,7 +175,7 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
 		struct nicfit_card card;
 
-		if (!rdma_ok(p, n->rdma) || n->socket_direct)
+		if (!nicfit__plan_rdma_ok(p, n->rdma) || n->socket_direct)
 			continue;
 		fill_card(&card, n);
 		if (!nicfit__plan_search_place(p, &card, n->form_factor, ncards, need, &c))
@@ -399,7 +399,7 @@ static void rule_capped(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
 		struct nicfit_card c;
 
-		if (n == p->be_nic || !rdma_ok(p, n->rdma) || !n->e.priced || n->socket_direct)
+		if (n == p->be_nic || !nicfit__plan_rdma_ok(p, n->rdma) || !n->e.priced || n->socket_direct)
 			continue;
 		if (p->be_nic->e.priced && n->e.price_usd >= p->be_nic->e.price_usd)
 			continue;
@@ -579,6 +579,44 @@ static int backend_card_count(struct nicfit_plan *p)
 }
 
 /*
+ * R5 with --backend-size traffic (docs/rules.md): the slowest standard
+ * port speed whose goodput, on each of the server's cards, carries what
+ * the step needs to hide its traffic under the compute (R9's model,
+ * plan_traffic.c), but never faster than a slot can feed (slot_target,
+ * the default rule's answer): a slot cannot feed more, and the stall
+ * warning then says so. Without a traffic model, the default rule.
+ */
+static double traffic_target(struct nicfit_plan *p, int cards, double slot_target)
+{
+	struct nicfit_step_time t;
+	double carry;
+	size_t k;
+
+	if (!p->traffic_known) {
+		nicfit__decide(&p->decisions, "R5", 1,
+			       "--backend-size traffic: this job has no step model (R9 needs a training "
+			       "job or a split model, and the GPU's TFLOPS), so the card is sized by "
+			       "its slot.");
+		return slot_target;
+	}
+	nicfit_step_over(&p->step, 0, p->in.ar.latency_us, &p->in.step, &t);
+	for (k = 0; k < sizeof(std_speeds) / sizeof(std_speeds[0]); k++) {
+		carry = port_goodput(p, std_speeds[k]) * cards;
+		if (carry * MEETS_SHARE >= t.need_gbps || std_speeds[k] >= slot_target - NICFIT_EPS)
+			break;
+	}
+	if (k == sizeof(std_speeds) / sizeof(std_speeds[0]))
+		return slot_target;
+	nicfit__decide(&p->decisions, "R5", 1,
+		       "Target: %g Gb/s per card (--backend-size traffic): %d x %g G carry %.1f Gb/s "
+		       "per server%s, and the step needs %.1f Gb/s to hide its traffic under the "
+		       "compute (R9).", std_speeds[k], cards, std_speeds[k], carry,
+		       carry * MEETS_SHARE >= t.need_gbps ? ", the slowest standard speed that does" :
+		       ", the fastest a free slot feeds, short of it", t.need_gbps);
+	return std_speeds[k];
+}
+
+/*
  * R5, back-end card (docs/rules.md), with R7's choice of fabric before it
  * and R6's placement inside it: the target per card (--backend-gbps over
  * the cards, else what a free slot can feed), the card (asked for, or the
@@ -601,8 +639,15 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	choose_fabric(p);
 	cards = backend_card_count(p);
 	target = in->backend_gbps > 0 ? in->backend_gbps / cards : default_target(p);
+	if (in->backend_size_traffic && !(in->backend_gbps > 0))
+		target = traffic_target(p, cards, target);
 	p->be_target_gbps = target;
-	if (in->backend_gbps > 0)
+	if (in->backend_size_traffic && !(in->backend_gbps > 0) && p->traffic_known)
+		nicfit__decide(&p->decisions, "R5", 0,
+			       "Without --backend-size traffic the target would be the fastest port "
+			       "speed a free slot of this PCIe Gen%d server can feed.",
+			       in->server->pcie_gen);
+	else if (in->backend_gbps > 0)
 		nicfit__decide(&p->decisions, "R5", 1,
 			       "Target: %g Gb/s per server as asked (%g Gb/s per card).",
 			       in->backend_gbps, target);
@@ -634,4 +679,5 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	rule_backend_advice(p);
 	rule_driver_support(p);
 	nicfit__plan_describe_placement(p, &where);
+	nicfit__plan_traffic_judge(cat, p);
 }

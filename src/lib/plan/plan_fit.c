@@ -147,6 +147,40 @@ static void fit_training(struct nicfit_plan *p, const struct nicfit_arch *arch,
 }
 
 /*
+ * R1 for a model split across servers: the GPUs it needs, rounded up to a
+ * layout a serving engine can run (nicfit_layout_pick: tensor parallel
+ * dividing the attention and KV heads, inside the server or its NVLink
+ * domain; pipeline stages across servers), and the servers that layout
+ * takes. "Needs 6 GPUs" is not a count any tensor-parallel split of a
+ * 128-head model can use; 8 is.
+ */
+static void split_layout(struct nicfit_plan *p, int gpus)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_model *m = in->model;
+	struct nicfit_arch none;
+	struct nicfit_layout lay;
+
+	memset(&none, 0, sizeof(none));
+	if (nicfit_layout_pick(m ? &m->arch : &none, m ? m->experts : 0, p->gpus_needed, gpus,
+			       in->gpu->nvlink_domain, &lay, NULL)) {
+		nicfit__decide(&p->decisions, "R1", 1,
+			       "It needs %d GPUs of this kind: %d server%s of %d.",
+			       p->gpus_needed, p->servers_needed, p->servers_needed == 1 ? "" : "s",
+			       gpus);
+		return;
+	}
+	p->layout = lay;
+	nicfit__decide(&p->decisions, "R1", 1,
+		       "It needs %d GPUs of this kind; the layout a serving engine can run is %s "
+		       "(%d GPUs: tensor parallel divides the %d attention and %d KV heads and stays "
+		       "inside a server, pipeline stages go across servers).", p->gpus_needed,
+		       lay.name, lay.gpus, m ? m->arch.heads : 0, m ? m->arch.kv_heads : 0);
+	p->gpus_needed = lay.gpus;
+	p->servers_needed = lay.nodes;
+}
+
+/*
  * R1 for inference: the weights (parameters x bits per parameter of the
  * precision) and the KV cache (context x concurrency tokens) must fit the
  * server's GPUs at gpu_util of their memory (90% by default: the runtime,
@@ -180,9 +214,7 @@ static void fit_inference(struct nicfit_plan *p, const char *name, double per_gp
 			       name, nicfit_precision_name(in->precision), p->fit.weights_gb, gpus,
 			       in->gpu->e.name, p->fit.capacity_gb, fits_word(p->fits_one_server));
 	if (!p->fits_one_server)
-		nicfit__decide(&p->decisions, "R1", 1,
-			       "It needs %d GPUs of this kind: %d server%s of %d.",
-			       p->gpus_needed, p->servers_needed, p->servers_needed == 1 ? "" : "s", gpus);
+		split_layout(p, gpus);
 }
 
 /*
@@ -340,6 +372,7 @@ void nicfit__plan_rule_backend_needed(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 
+	nicfit__plan_add_gpus_first(p);
 	backend_by_workload(p);
 	if (nicfit__plan_is_training(in->workload) && p->fit_known && p->servers_needed > in->servers)
 		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_TRAINING_STATE_DOES_NOT_FIT,
@@ -367,6 +400,7 @@ void nicfit__plan_rule_backend_needed(struct nicfit_plan *p)
 			       "Planned for %d servers, the fewest whose GPUs hold the model "
 			       "(%d %s asked).", p->servers_needed, asked, asked == 1 ? "was" : "were");
 	}
+	nicfit__plan_traffic(p);
 }
 
 /* For --explain: the other triggers of R2, and why they did not fire. */

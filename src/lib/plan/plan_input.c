@@ -87,7 +87,8 @@ static const char *const known_keys[] = {
 	"weights_gb", "context", "concurrency", "tokens_per_s", "workload", "backend_nic",
 	"frontend_nic", "backend_gbps", "backend_cards", "fabric", "storage_gbps",
 	"reloads_per_day", "switch", "explain", "assume", "example", "installed_backend_cards",
-	"installed_backend_slot", "backend_slot", "frontend_slot", "storage_nics", NULL
+	"installed_backend_slot", "backend_slot", "frontend_slot", "storage_nics", "backend_size",
+	"parallel", "batch_tokens", NULL
 };
 
 /*
@@ -134,6 +135,7 @@ static int assume(struct nicfit_reader *r, struct nicfit_plan_input *in)
 		{ nicfit_link_param_table, nicfit_link_param_count, &in->link },
 		{ nicfit_llm_param_table, nicfit_llm_param_count, &in->llm },
 		{ nicfit_allreduce_param_table, nicfit_allreduce_param_count, &in->ar },
+		{ nicfit_step_param_table, nicfit_step_param_count, &in->step },
 		{ rack, 1, &in->rack_cable_m },
 	};
 	size_t i, count = nicfit_spec_count(r->s, "assume");
@@ -255,6 +257,32 @@ static int read_model(const struct nicfit_catalog *cat, struct nicfit_reader *r,
 	return 0;
 }
 
+/*
+ * How the back end is sized and the job's step: --backend-size port (the
+ * fastest speed a free slot feeds, the default) or traffic (the cheapest
+ * that hides the step's traffic), --parallel, --batch-tokens.
+ */
+static int read_traffic(struct nicfit_reader *r, struct nicfit_plan_input *in)
+{
+	const char *v = nicfit_spec_get(r->s, "backend_size");
+	int rc;
+
+	if (v && !strcasecmp(v, "traffic"))
+		in->backend_size_traffic = 1;
+	else if (v && strcasecmp(v, "port"))
+		return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+							     nicfit_reader_opt(r, "backend_size"), 0, 0,
+							     "'%.32s': use port or traffic", v));
+	v = nicfit_spec_get(r->s, "parallel");
+	if (v) {
+		/* an error names the option as given: --parallel, or the spec's key */
+		(void)nicfit_reader_opt(r, "parallel");
+		if ((rc = nicfit_reader_fail(r, nicfit_dp_parse(v, &in->dp, r->err))))
+			return rc;
+	}
+	return nicfit_reader_double(r, "batch_tokens", 0, 1, 1e12, &in->batch_tokens);
+}
+
 /* The workload and the what-ifs: cards, fabric, storage, switch, installed cards. */
 static int read_workload(const struct nicfit_catalog *cat, struct nicfit_reader *r,
 			 struct nicfit_plan_input *in)
@@ -308,7 +336,7 @@ static int read_workload(const struct nicfit_catalog *cat, struct nicfit_reader 
 	if ((rc = read_pin(r, in->server, "backend_slot", &in->backend_slot_pin)) ||
 	    (rc = read_pin(r, in->server, "frontend_slot", &in->frontend_slot_pin)))
 		return rc;
-	return 0;
+	return read_traffic(r, in);
 }
 
 int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
@@ -324,6 +352,7 @@ int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_
 	nicfit_link_params_default(&in->link);
 	nicfit_llm_params_default(&in->llm);
 	nicfit_allreduce_params_default(&in->ar);
+	nicfit_step_params_default(&in->step);
 	if ((rc = read_hardware(cat, &r, in)) || (rc = read_model(cat, &r, in)) ||
 	    (rc = read_workload(cat, &r, in)))
 		return rc;

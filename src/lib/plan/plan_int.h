@@ -161,6 +161,20 @@ void nicfit__plan_notes(struct nicfit_plan *p);
 void nicfit__plan_fit_placed(struct nicfit_plan *p);
 void nicfit__plan_verdict(struct nicfit_plan *p);
 
+/* plan_backend.c: can a card of these RDMA kinds run the plan's fabric? */
+int nicfit__plan_rdma_ok(const struct nicfit_plan *p, unsigned rdma);
+
+/*
+ * plan_traffic.c: the job's step (R9's model, used by R5). _traffic works
+ * out compute and traffic after R2; _traffic_judge times it over the
+ * back end R5 chose and says whether it hides (or what a cheaper card
+ * would); _traffic_decide_gpus is R2's check that more GPUs in one server
+ * would hold a model before it is split across servers.
+ */
+void nicfit__plan_traffic(struct nicfit_plan *p);
+void nicfit__plan_traffic_judge(const struct nicfit_catalog *cat, struct nicfit_plan *p);
+int nicfit__plan_add_gpus_first(struct nicfit_plan *p);
+
 /* "RoCE v1" for a back-end card whose generation has no RoCE v2 (ConnectX-3), else "RoCE v2". */
 const char *nicfit__plan_roce_name(const struct nicfit_plan *p);
 

@@ -65,6 +65,12 @@ static void emit_input(struct nicfit_emit *e, const struct nicfit_plan_input *in
 		nicfit_emit_null(e, "storage_nics");
 	nicfit_emit_string(e, "frontend_slot", in->frontend_slot_pin ?
 			   in->server->slots[in->frontend_slot_pin - 1].name : NULL);
+	nicfit_emit_string(e, "backend_size", in->backend_size_traffic ? "traffic" : "port");
+	nicfit_emit_string(e, "parallel", nicfit_dp_name(in->dp));
+	if (in->batch_tokens > 0)
+		nicfit_emit_number(e, "batch_tokens", in->batch_tokens);
+	else
+		nicfit_emit_null(e, "batch_tokens");
 	nicfit_emit_end_object(e);
 }
 
@@ -133,6 +139,10 @@ static void emit_fit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 		nicfit_emit_bool(e, "fits_one_server", p->fits_one_server);
 		nicfit_emit_int(e, "gpus_needed", p->gpus_needed);
 		nicfit_emit_int(e, "servers_needed", p->servers_needed);
+		if (p->layout.gpus > 0)
+			nicfit_emit_string(e, "layout", p->layout.name);
+		else
+			nicfit_emit_null(e, "layout");
 		nicfit_emit_end_object(e);
 	} else {
 		nicfit_emit_null(e, "model_fit");
@@ -383,6 +393,75 @@ static void emit_records_json(struct nicfit_emit *e, const struct nicfit_plan *p
 	nicfit_emit_end_array(e);
 }
 
+/* The job's step (plan_traffic.c): compute, traffic, and over the back end. */
+static void emit_step_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	const struct nicfit_step *st = &p->step;
+	int i;
+
+	if (!p->traffic_known) {
+		nicfit_emit_null(e, "step");
+		return;
+	}
+	nicfit_emit_begin_object(e, "step");
+	nicfit_emit_string(e, "phase", p->step_job.phase == NICFIT_PHASE_TRAIN ? "training" : "decode");
+	nicfit_emit_string(e, "parallel", p->step_job.phase == NICFIT_PHASE_TRAIN ?
+			   nicfit_dp_name(st->dp) : NULL);
+	nicfit_emit_number(e, "tokens", st->tokens);
+	nicfit_emit_number(e, "flops", st->flops);
+	nicfit_emit_number(e, "tflops_per_gpu", p->step_job.tflops);
+	nicfit_emit_number(e, "mfu", p->in.step.mfu);
+	nicfit_emit_number(e, "compute_s", st->compute_s);
+	nicfit_emit_number(e, "bytes_per_node_gb", st->bytes_per_node / 1e9);
+	nicfit_emit_begin_array(e, "traffic");
+	for (i = 0; i < st->nterms; i++) {
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "name", st->terms[i].name);
+		nicfit_emit_number(e, "gb_per_node", st->terms[i].bytes / 1e9);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	if (p->step_be_known) {
+		nicfit_emit_number(e, "node_gbps", p->step_be.node_gbps);
+		nicfit_emit_number(e, "comm_s", p->step_be.comm_s);
+		nicfit_emit_number(e, "hidden_s", p->step_be.hidden_s);
+		nicfit_emit_number(e, "stall_s", p->step_be.stall_s);
+		nicfit_emit_number(e, "compute_comm_ratio", p->step_be.ratio);
+		nicfit_emit_bool(e, "hides", p->step_be.hides);
+		nicfit_emit_number(e, "need_gbps", p->step_be.need_gbps);
+		nicfit_emit_string(e, "algorithm", p->step_algorithm[0] ? p->step_algorithm : NULL);
+	} else {
+		nicfit_emit_null(e, "node_gbps");
+		nicfit_emit_null(e, "hides");
+	}
+	nicfit_emit_end_object(e);
+}
+
+/* The text lines under the step-time table: compute, traffic and whether it hides. */
+static void text_step(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	char b1[32], b2[32], b3[32];
+
+	if (!p->traffic_known)
+		return;
+	nicfit_emit_printf(e, "Compute    %s per %s step (%.3g FLOPs on %d GPUs at %.0f%% MFU%s%s)\n",
+			   nicfit_fmt_seconds(p->step.compute_s, b1, sizeof(b1)),
+			   p->step_job.phase == NICFIT_PHASE_TRAIN ? "training" : "decode",
+			   p->step.flops, p->step.gpus, p->in.step.mfu * 100,
+			   p->step_job.phase == NICFIT_PHASE_TRAIN ? ", " : "",
+			   p->step_job.phase == NICFIT_PHASE_TRAIN ? nicfit_dp_name(p->step.dp) : "");
+	if (!p->step_be_known)
+		return;
+	nicfit_emit_printf(e, "Network    %s per server per step: %s over the back end%s%s%s, %s hides "
+			      "under compute -> %s (compute/comm %.2f)\n",
+			   nicfit_fmt_bytes(p->step.bytes_per_node, b1, sizeof(b1)),
+			   nicfit_fmt_seconds(p->step_be.comm_s, b2, sizeof(b2)),
+			   p->step_algorithm[0] ? " (" : "", p->step_algorithm,
+			   p->step_algorithm[0] ? " all-reduce)" : "",
+			   nicfit_fmt_seconds(p->step_be.hidden_s, b3, sizeof(b3)),
+			   p->step_be.hides ? "hidden" : "the GPUs stall", p->step_be.ratio);
+}
+
 static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	emit_fit_json(e, p);
@@ -390,6 +469,7 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	emit_backend_json(e, p);
 	emit_lists_json(e, p);
 	emit_estimates_json(e, p);
+	emit_step_json(e, p);
 	emit_records_json(e, p);
 }
 
@@ -582,6 +662,7 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 		}
 		nicfit_emit_table_end(e);
 	}
+	text_step(e, p);
 	nicfit_emit_printf(e, "\n");
 }
 
@@ -684,6 +765,10 @@ static void text_records(struct nicfit_emit *e, const struct nicfit_plan *p)
 				  nicfit_link_param_count, &in->link);
 		nicfit_param_emit(e, "assumptions_llm", nicfit_llm_param_table, nicfit_llm_param_count,
 				  &in->llm);
+		nicfit_param_emit(e, "assumptions_step", nicfit_step_param_table,
+				  nicfit_step_param_count, &in->step);
+		nicfit_param_emit(e, "assumptions_allreduce", nicfit_allreduce_param_table,
+				  nicfit_allreduce_param_count, &in->ar);
 	} else {
 		nicfit_emit_printf(e, "\n(--explain lists every rule considered and the assumptions)\n");
 	}

@@ -1,1 +1,2 @@
 plan --example=gen4
+# exit 1

@@ -1,1 +1,2 @@
 plan --example=lab
+# exit 1

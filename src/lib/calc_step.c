@@ -1,0 +1,318 @@
+/*
+ * calc_step.c - `nicfit calc step`: one step of a job (training, adapter
+ * fine-tuning, prefill or decode) on nodes of GPUs, its compute, the
+ * traffic of each parallelism that crosses the network, and whether a
+ * link hides it (nicfit/step.h has the formulas). The GPU and model facts
+ * come from the catalog through nicfit_step_job_fill(), which the planner
+ * uses too, so both give the same numbers.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "calc_int.h"
+#include "nicfit/link.h"
+#include "nicfit/perf.h"
+#include "nicfit/step.h"
+#include "nicfit/units.h"
+
+/* ---- step ---------------------------------------------------------------- */
+
+int nicfit_gpus_per_node(const struct nicfit_gpu *g)
+{
+	return g && g->nvlink_domain > 0 ? g->nvlink_domain : NICFIT_GPUS_PER_NODE_DEFAULT;
+}
+
+const char *nicfit_gpu_peak(const struct nicfit_gpu *g, enum nicfit_precision prec, int adapters,
+			    double *peak)
+{
+	*peak = g ? g->fp16_tflops : 0;
+	if (g && prec == NICFIT_PREC_FP8 && !adapters && g->fp8_tflops > 0) {
+		*peak = g->fp8_tflops;
+		return "fp8";
+	}
+	return "bf16";
+}
+
+void nicfit_step_job_fill(struct nicfit_step_job *j, const struct nicfit_model *m, double params,
+			  const struct nicfit_gpu *g, enum nicfit_precision prec, int adapters,
+			  const struct nicfit_llm_params *lp)
+{
+	if (m) {
+		j->arch = m->arch;
+		j->experts = m->experts;
+		j->experts_active = m->experts_active;
+		j->moe_layers = m->moe_layers;
+	}
+	if (params > 0)
+		j->arch.params = params;
+	j->adapters = adapters;
+	j->adapter_share = lp->adapter_share;
+	j->train_bytes = lp->train_bytes;
+	j->weights_gb = j->arch.params * nicfit_bits_per_param(prec, lp) / 8 / 1e9;
+	nicfit_gpu_peak(g, prec, adapters, &j->tflops);
+	if (g) {
+		j->mem_gbs = g->mem_bw_gbs;
+		j->gpu_usable_gb = g->memory_gib * 1073741824.0 / 1e9 * lp->gpu_util;
+	}
+}
+
+/* The job of `calc step`: model, GPUs, workload, parallelism, tokens. */
+static int step_job(struct req *r, const struct nicfit_catalog *cat, struct nicfit_step_job *j,
+		    const struct nicfit_model **model, const struct nicfit_gpu **gpu,
+		    enum nicfit_precision *prec, const struct nicfit_llm_params *lp,
+		    const struct nicfit_step_params *sp)
+{
+	const char *mv = nicfit_spec_get(r->s, "model"), *pv = nicfit_spec_get(r->s, "params");
+	const char *v, *gv;
+	double params = 0, tflops;
+	long nodes, gpn, tp, pp, ep, conc, ctx;
+	int rc, adapters;
+
+	memset(j, 0, sizeof(*j));
+	*model = NULL;
+	if (!mv && !pv)
+		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->s->input, 0, 0,
+					      "give %s or %s", nicfit__calc_optname(r, "model"),
+					      r->s->from_data ? "params" : "--params"));
+	if (mv && !(*model = nicfit_catalog_find_model(cat, mv, nicfit__calc_optname(r, "model"), r->err)))
+		return r->err ? r->err->code : NICFIT_E_NOTFOUND;
+	if (pv) {
+		enum nicfit_size_kind kind;
+
+		if ((rc = nicfit__calc_fix(r, nicfit_parse_size(pv, nicfit__calc_optname(r, "params"), &params, &kind, r->err))))
+			return rc;
+		if (kind != NICFIT_SIZE_PARAMS)
+			return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit__calc_optname(r, "params"), 0, 0,
+						      "'%s' is a size in bytes; give a parameter count such as 70B", pv));
+	}
+	*prec = NICFIT_PREC_BF16;
+	if ((v = nicfit_spec_get(r->s, "precision"))) {
+		(void)nicfit__calc_optname(r, "precision");
+		if ((rc = nicfit__calc_fix(r, nicfit_precision_parse(v, prec, r->err))))
+			return rc;
+	}
+	if ((rc = nicfit__calc_need(r, "gpu", &gv)))
+		return rc;
+	if (!(*gpu = nicfit_catalog_find_gpu(cat, gv, nicfit__calc_optname(r, "gpu"), r->err)))
+		return r->err ? r->err->code : NICFIT_E_NOTFOUND;
+	j->phase = NICFIT_PHASE_TRAIN;
+	v = nicfit_spec_get(r->s, "workload");
+	if (v && (!strcasecmp(v, "inference") || !strcasecmp(v, "decode")))
+		j->phase = NICFIT_PHASE_DECODE;
+	else if (v && !strcasecmp(v, "prefill"))
+		j->phase = NICFIT_PHASE_PREFILL;
+	else if (v && strcasecmp(v, "training") && strcasecmp(v, "fine-tuning") &&
+		 strcasecmp(v, "finetuning"))
+		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit__calc_optname(r, "workload"), 0, 0,
+					      "'%.32s': use training, fine-tuning, inference (decode) or prefill",
+					      v));
+	adapters = v && strcasecmp(v, "training") && j->phase == NICFIT_PHASE_TRAIN &&
+		   *prec >= NICFIT_PREC_FP8;
+	nicfit_step_job_fill(j, *model, params, *gpu, *prec, adapters, lp);
+	v = nicfit_spec_get(r->s, "parallel");
+	if (v) {
+		(void)nicfit__calc_optname(r, "parallel");
+		if ((rc = nicfit__calc_fix(r, nicfit_dp_parse(v, &j->dp, r->err))))
+			return rc;
+	}
+	if ((rc = nicfit__calc_get_long(r, "nodes", 2, 1, 100000, &nodes)) ||
+	    (rc = nicfit__calc_get_long(r, "gpus_per_node", nicfit_gpus_per_node(*gpu), 1, 1024, &gpn)) ||
+	    (rc = nicfit__calc_get_long(r, "tp", 1, 1, 100000, &tp)) ||
+	    (rc = nicfit__calc_get_long(r, "pp", 1, 1, 100000, &pp)) ||
+	    (rc = nicfit__calc_get_long(r, "ep", 1, 1, 100000, &ep)) ||
+	    (rc = nicfit__calc_get_long(r, "concurrency", 1, 1, 100000000, &conc)) ||
+	    (rc = nicfit__calc_get_long(r, "context", 4096, 1, 100000000, &ctx)) ||
+	    (rc = nicfit__calc_get_double(r, "tflops", j->tflops, 0.001, 1e6, &tflops)))
+		return rc;
+	j->tflops = tflops;
+	j->nodes = (int)nodes;
+	j->gpus_per_node = (int)gpn;
+	j->tp = (int)tp;
+	j->pp = (int)pp;
+	j->ep = (int)ep;
+	j->tokens = j->phase == NICFIT_PHASE_DECODE ? (double)conc :
+		    j->phase == NICFIT_PHASE_PREFILL ? (double)conc * ctx :
+		    sp->tokens_per_gpu * nodes * gpn;
+	return nicfit__calc_get_double(r, "batch_tokens", j->tokens, 1, 1e12, &j->tokens);
+}
+
+static const char *phase_name(enum nicfit_phase ph)
+{
+	return ph == NICFIT_PHASE_TRAIN ? "training" : ph == NICFIT_PHASE_PREFILL ? "prefill" :
+	       "decode";
+}
+
+static void emit_step_terms(struct nicfit_emit *e, const struct nicfit_step *st)
+{
+	char b[32];
+	int i;
+
+	nicfit_emit_begin_array(e, "traffic");
+	for (i = 0; i < st->nterms; i++) {
+		const struct nicfit_step_term *t = &st->terms[i];
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "name", t->name);
+		nicfit_emit_number(e, "gb_per_node", t->bytes / 1e9);
+		nicfit_emit_number(e, "latency_steps", t->hops);
+		nicfit_emit_string(e, "formula", t->formula);
+		nicfit_emit_string(e, "source", t->source);
+		nicfit_emit_end_object(e);
+		nicfit_emit_printf(e, "  %-32s %s per node per step\n      = %s\n      (%s)\n",
+				   t->name, nicfit_fmt_bytes(t->bytes, b, sizeof(b)), t->formula,
+				   t->source);
+	}
+	nicfit_emit_end_array(e);
+	if (!st->nterms)
+		nicfit_emit_printf(e, "  no traffic crosses the network: every parallel group "
+				      "stays inside a node\n");
+}
+
+static void emit_step_time(struct nicfit_emit *e, const struct nicfit_step *st,
+			   const struct nicfit_step_time *t, const struct nicfit_step_params *sp,
+			   const char *over)
+{
+	char b1[32], b2[32];
+
+	nicfit_emit_number(e, "comm_s", t->comm_s);
+	nicfit_emit_number(e, "hidden_s", t->hidden_s);
+	nicfit_emit_number(e, "stall_s", t->stall_s);
+	nicfit_emit_number(e, "step_s", t->step_s);
+	nicfit_emit_number(e, "compute_comm_ratio", t->ratio);
+	nicfit_emit_bool(e, "hides", t->hides);
+	nicfit_emit_number(e, "need_gbps", t->need_gbps);
+	nicfit_emit_printf(e, "  communication %s over %s (%.1f Gb/s per node), compute/comm %.2f\n",
+			   nicfit_fmt_seconds(t->comm_s, b1, sizeof(b1)), over, t->node_gbps, t->ratio);
+	nicfit_emit_printf(e, "  hides under   %s (overlap %.0f%% of the compute)\n",
+			   nicfit_fmt_seconds(t->hidden_s, b1, sizeof(b1)), sp->overlap * 100);
+	if (t->hides)
+		nicfit_emit_printf(e, "  verdict       the network hides under the compute; step %s\n",
+				   nicfit_fmt_seconds(t->step_s, b1, sizeof(b1)));
+	else
+		nicfit_emit_printf(e, "  verdict       the GPUs stall %s per step (%.0f%% of a %s step)\n",
+				   nicfit_fmt_seconds(t->stall_s, b1, sizeof(b1)),
+				   t->stall_s / t->step_s * 100,
+				   nicfit_fmt_seconds(t->step_s, b2, sizeof(b2)));
+	if (t->need_gbps > 0)
+		nicfit_emit_printf(e, "  needs         %.1f Gb/s per node to hide it\n", t->need_gbps);
+	else if (st->nterms)
+		nicfit_emit_printf(e, "  needs         no rate hides it: the latency alone exceeds the overlap\n");
+}
+
+int nicfit__calc_step(struct req *r, const struct nicfit_catalog *cat, struct nicfit_emit *e)
+{
+	static const char *const known[] = { "model", "params", "precision", "gpu", "nodes",
+		"gpus_per_node", "workload", "parallel", "tp", "pp", "ep", "batch_tokens",
+		"concurrency", "context", "tflops", "link", "proto", "nics_per_node", "assume", NULL };
+	struct nicfit_llm_params lp;
+	struct nicfit_step_params sp;
+	struct nicfit_link_params lkp;
+	struct nicfit_allreduce_params ap;
+	struct nicfit_param_set tabs[4] = { { nicfit_step_param_table, nicfit_step_param_count, &sp },
+		{ nicfit_llm_param_table, nicfit_llm_param_count, &lp },
+		{ nicfit_link_param_table, nicfit_link_param_count, &lkp },
+		{ nicfit_allreduce_param_table, nicfit_allreduce_param_count, &ap } };
+	const struct nicfit_model *model = NULL;
+	const struct nicfit_gpu *gpu = NULL;
+	struct nicfit_step_job job;
+	struct nicfit_step st;
+	struct nicfit_step_time t;
+	struct nicfit_link_result lr;
+	struct nicfit_speed link;
+	enum nicfit_precision prec;
+	enum nicfit_proto proto;
+	const char *cprec;
+	double peak;
+	char b1[32], b2[32], over[64];
+	long nics;
+	int rc;
+
+	nicfit_llm_params_default(&lp);
+	nicfit_step_params_default(&sp);
+	nicfit_link_params_default(&lkp);
+	nicfit_allreduce_params_default(&ap);
+	if ((rc = nicfit__calc_apply_assume(r, tabs, 4)) ||
+	    (rc = step_job(r, cat, &job, &model, &gpu, &prec, &lp, &sp)) ||
+	    (rc = nicfit__calc_get_speed(r, "link", 0, &link)) ||
+	    (rc = nicfit__calc_get_proto(r, link.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_ROCE, &proto)) ||
+	    (rc = nicfit__calc_get_long(r, "nics_per_node", 1, 1, 64, &nics)) || (rc = nicfit__calc_unused(r, known)))
+		return rc;
+	if (!(job.tflops > 0))
+		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+							   nicfit__calc_optname(r, "tflops"), 0, 0,
+							   "%s has no dense TFLOPS in the catalog: give them",
+							   gpu->e.name));
+	rc = nicfit_step_calc(&job, &sp, &st, r->err);
+	if (rc && r->err && !r->err->input[0])
+		snprintf(r->err->input, sizeof(r->err->input), "%s",
+			 nicfit__calc_optname(r, nicfit_spec_get(r->s, "tp") ? "tp" :
+					      nicfit_spec_get(r->s, "pp") ? "pp" :
+					      nicfit_spec_get(r->s, "ep") ? "ep" : "nodes"));
+	if ((rc = nicfit__calc_fix(r, rc)))
+		return rc;
+	cprec = nicfit_gpu_peak(gpu, prec, job.adapters, &peak);
+	nicfit__calc_header(e, "step");
+	nicfit_emit_string(e, "model", model ? model->e.id : NULL);
+	nicfit_emit_number(e, "params", job.arch.params);
+	nicfit_emit_string(e, "gpu", gpu->e.id);
+	nicfit_emit_int(e, "nodes", job.nodes);
+	nicfit_emit_int(e, "gpus_per_node", job.gpus_per_node);
+	nicfit_emit_int(e, "gpus", st.gpus);
+	nicfit_emit_string(e, "precision", nicfit_precision_name(prec));
+	nicfit_emit_string(e, "compute_precision", cprec);
+	nicfit_emit_string(e, "phase", phase_name(job.phase));
+	nicfit_emit_bool(e, "adapters", job.adapters);
+	nicfit_emit_string(e, "parallel", job.phase == NICFIT_PHASE_TRAIN ? nicfit_dp_name(st.dp) : NULL);
+	nicfit_emit_int(e, "tp", job.tp);
+	nicfit_emit_int(e, "pp", job.pp);
+	nicfit_emit_int(e, "ep", job.ep);
+	nicfit_emit_number(e, "tokens", st.tokens);
+	nicfit_emit_number(e, "trainable_params", job.phase == NICFIT_PHASE_TRAIN ? st.trainable : 0);
+	nicfit_emit_number(e, "flops", st.flops);
+	nicfit_emit_number(e, "tflops_per_gpu", job.tflops);
+	nicfit_emit_number(e, "compute_s", st.compute_s);
+	nicfit_emit_bool(e, "memory_bound", st.memory_bound);
+	nicfit_emit_number(e, "bytes_per_node_gb", st.bytes_per_node / 1e9);
+	nicfit_emit_printf(e, "%s step of %s on %d node%s x %d %s (%s%s%s%s)\n",
+			   job.phase == NICFIT_PHASE_TRAIN ? (job.adapters ? "Adapter fine-tuning" :
+			   "Training") : job.phase == NICFIT_PHASE_PREFILL ? "Prefill" : "Decode",
+			   model ? model->e.name : nicfit_fmt_bytes(job.arch.params, b1, sizeof(b1)),
+			   job.nodes, job.nodes == 1 ? "" : "s", job.gpus_per_node, gpu->e.name,
+			   nicfit_precision_name(prec), job.phase == NICFIT_PHASE_TRAIN ? ", " : "",
+			   job.phase == NICFIT_PHASE_TRAIN ? nicfit_dp_name(st.dp) : "",
+			   job.tp * job.pp * job.ep > 1 ? ", model parallel" : "");
+	nicfit_emit_printf(e, "  compute       %s = %g x %.4g parameters x %.4g tokens = %.3g FLOPs\n"
+			      "                over %d GPUs x %g TFLOPS (%s dense) x %.0f%% MFU\n",
+			   nicfit_fmt_seconds(st.compute_s, b1, sizeof(b1)), st.flops_per_token_param,
+			   job.arch.active_params > 0 ? job.arch.active_params : job.arch.params,
+			   st.tokens, st.flops, st.gpus, job.tflops, cprec, sp.mfu * 100);
+	if (st.memory_bound)
+		nicfit_emit_printf(e, "                (memory-bound: each GPU reads its %s of the "
+				      "weights at %g GB/s)\n",
+				   nicfit_fmt_bytes(job.weights_gb * 1e9 / st.gpus, b2, sizeof(b2)),
+				   job.mem_gbs);
+	emit_step_terms(e, &st);
+	if (link.gbps > 0) {
+		if ((rc = nicfit__calc_fix(r, nicfit_link_calc(&link, proto, &lkp, &lr, r->err))))
+			return rc;
+		snprintf(over, sizeof(over), "%ld x %gG %s", nics, lr.line_gbps,
+			 nicfit_proto_name(proto));
+		nicfit_step_over(&st, lr.goodput_gbps * nics, ap.latency_us, &sp, &t);
+		nicfit_emit_number(e, "node_gbps", t.node_gbps);
+		emit_step_time(e, &st, &t, &sp, over);
+	} else {
+		nicfit_step_over(&st, 0, ap.latency_us, &sp, &t);
+		nicfit_emit_null(e, "node_gbps");
+		nicfit_emit_number(e, "need_gbps", t.need_gbps);
+		if (t.need_gbps > 0)
+			nicfit_emit_printf(e, "  needs         %.1f Gb/s per node to hide under %s "
+					      "(overlap %.0f%%; give --link to time it)\n", t.need_gbps,
+					   nicfit_fmt_seconds(t.hidden_s, b1, sizeof(b1)),
+					   sp.overlap * 100);
+	}
+	nicfit__calc_assumptions(e, tabs, 4);
+	nicfit_emit_end_object(e);
+	return 0;
+}
+

@@ -1,0 +1,2 @@
+calc allreduce --size 16GB --nodes 8 --link 100G --proto roce --sharp
+# exit 64

@@ -1,0 +1,1 @@
+calc allreduce --size 16GB --nodes 8 --link HDR --sharp --json

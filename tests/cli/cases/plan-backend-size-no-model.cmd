@@ -1,0 +1,1 @@
+plan --server generic-gen4 --servers 2 --workload training --backend-size traffic

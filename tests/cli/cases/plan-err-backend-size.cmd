@@ -1,0 +1,2 @@
+plan --example=training --backend-size fast
+# exit 64

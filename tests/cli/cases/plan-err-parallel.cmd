@@ -1,0 +1,2 @@
+plan --example=training --parallel zero9
+# exit 64

@@ -1,0 +1,439 @@
+/*
+ * test_step.c - a job's step (nicfit/step.h), NCCL's algorithm choice
+ * (perf.h) and the planner's use of them, on the cases the traffic model
+ * must get right. Every expected number is worked out by hand in the
+ * comment above its check, from the catalog's facts and the defaults
+ * (MFU 0.40, overlap 0.67, 2048 tokens per GPU, bf16 gradients and
+ * activations, 10 us per network step).
+ */
+#include "unit.h"
+
+#include "nicfit/calc.h"
+#include "nicfit/catalog.h"
+#include "nicfit/perf.h"
+#include "nicfit/plan.h"
+#include "nicfit/step.h"
+
+#include "catalog_fixture.h"
+
+/* A training job of model on nodes x gpn of gpu, as calc step and plan build it. */
+static void job_of(struct nicfit_step_job *j, const char *model, const char *gpu,
+		   enum nicfit_precision prec, int adapters, int nodes, int gpn)
+{
+	const struct nicfit_model *m = nicfit_catalog_find_model(cat, model, "model", NULL);
+	const struct nicfit_gpu *g = nicfit_catalog_find_gpu(cat, gpu, "gpu", NULL);
+	struct nicfit_llm_params lp;
+
+	assert_non_null(m);
+	assert_non_null(g);
+	nicfit_llm_params_default(&lp);
+	memset(j, 0, sizeof(*j));
+	nicfit_step_job_fill(j, m, 0, g, prec, adapters, &lp);
+	j->nodes = nodes;
+	j->gpus_per_node = gpn;
+	j->phase = NICFIT_PHASE_TRAIN;
+	j->tokens = 2048.0 * nodes * gpn;
+}
+
+/* Goodput per node of `cards` RoCE ports of gbps. */
+static double roce(double gbps, int cards)
+{
+	struct nicfit_link_params lp;
+	struct nicfit_link_result lr;
+	struct nicfit_speed sp;
+
+	nicfit_link_params_default(&lp);
+	memset(&sp, 0, sizeof(sp));
+	sp.gbps = gbps;
+	sp.kind = NICFIT_SPEED_ETH;
+	assert_int_equal(nicfit_link_calc(&sp, NICFIT_PROTO_ROCE, &lp, &lr, NULL), 0);
+	return lr.goodput_gbps * cards;
+}
+
+/*
+ * QLoRA of Llama 3 70B (70,553,706,496 parameters) on 8 servers x 2 A40:
+ * adapters are 1% = 705,537,065 parameters; DDP sends 2(8-1)/8 x 705.5e6
+ * x 2 B = 2.4694 GB per server. Compute is 4 FLOPs (no weight gradients
+ * of the frozen base) x 70.554e9 x (16 x 2048 = 32,768 tokens) = 9.2476e15
+ * over 16 x 149.7e12 x 0.40 = 9.5808e14 FLOP/s: 9.652 s; 0.67 of it,
+ * 6.467 s, can hide traffic. Over one 25G RoCE port (24.5 Gb/s goodput)
+ * the 2.4694 GB take 0.806 s (+ 2 x 7 x 10 us): it hides, with a ratio
+ * near 12; hiding needs only 2.4694e9 x 8 / 6.467 = 3.05 Gb/s.
+ */
+static void qlora_70b_on_25g(void **state)
+{
+	struct nicfit_step_params sp;
+	struct nicfit_step_job j;
+	struct nicfit_step s;
+	struct nicfit_step_time t;
+
+	(void)state;
+	nicfit_step_params_default(&sp);
+	job_of(&j, "llama-3-70b", "a40", NICFIT_PREC_INT4, 1, 8, 2);
+	assert_int_equal(nicfit_step_calc(&j, &sp, &s, NULL), 0);
+	assert_int_equal(s.dp, NICFIT_DP_DDP);
+	assert_near(s.trainable, 705537065, 1);
+	assert_int_equal(s.nterms, 1);
+	assert_near(s.bytes_per_node / 1e9, 2.4694, 0.0001);
+	assert_near(s.flops, 9.2476e15, 0.0001e15);
+	assert_near(s.compute_s, 9.652, 0.001);
+	nicfit_step_over(&s, roce(25, 1), 10, &sp, &t);
+	assert_near(t.comm_s, 2.4694e9 * 8 / roce(25, 1) / 1e9 + 14e-5, 0.001);
+	assert_near(t.hidden_s, 6.467, 0.001);
+	assert_true(t.hides);
+	assert_near(t.need_gbps, 3.055, 0.01);
+	assert_near(t.ratio, 11.97, 0.05);
+}
+
+/*
+ * Full fine-tuning of Llama 3 8B (8,030,261,248 parameters) on 2 x 2 A40
+ * (48 GiB = 51.54 GB, 46.39 GB usable): DDP needs 16 x 8.03 = 128.5 GB a
+ * GPU, ZeRO-1 8.03 x (4 + 12/4) = 56.2 GB, ZeRO-2 8.03 x (2 + 14/4) =
+ * 44.2 GB, which fits: ZeRO-2, whose traffic is DDP's, 2(2-1)/2 x 8.03e9
+ * x 2 B = 16.06 GB per server. Compute 6 x 8.03e9 x 8192 = 3.947e14 over
+ * 4 x 149.7e12 x 0.40 = 2.395e14: 1.648 s, 1.104 s of overlap. On the
+ * article's 100G card (98.0 Gb/s RoCE goodput) the traffic takes 1.311 s:
+ * compute/comm 1.257, a 0.207 s stall; hiding it takes 116.4 Gb/s.
+ */
+static void article_8b_on_100g(void **state)
+{
+	struct nicfit_step_params sp;
+	struct nicfit_step_job j;
+	struct nicfit_step s;
+	struct nicfit_step_time t;
+
+	(void)state;
+	nicfit_step_params_default(&sp);
+	job_of(&j, "llama-3-8b", "a40", NICFIT_PREC_BF16, 0, 2, 2);
+	assert_int_equal(nicfit_step_calc(&j, &sp, &s, NULL), 0);
+	assert_int_equal(s.dp, NICFIT_DP_ZERO2);
+	assert_near(s.bytes_per_node / 1e9, 16.0605, 0.0001);
+	assert_near(s.compute_s, 1.648, 0.001);
+	nicfit_step_over(&s, roce(100, 1), 10, &sp, &t);
+	assert_near(t.comm_s, 1.311, 0.001);
+	assert_near(t.ratio, 1.257, 0.002);
+	assert_false(t.hides);
+	assert_near(t.stall_s, 0.207, 0.001);
+	assert_near(t.need_gbps, 116.4, 0.1);
+}
+
+/*
+ * Llama 3.1 405B (405,853,388,800 parameters) on 32 DGX-class nodes of 8
+ * H100 SXM (80 GiB, 77.3 GB usable): only ZeRO-3 fits (16 x 405.85e9 /
+ * 256 = 25.4 GB a GPU), moving 1.5 x 2(31)/32 x 405.85e9 x 2 B = 2.359 TB
+ * per node. Compute 6 x 405.85e9 x 524,288 = 1.2767e18 over 256 x 989e12
+ * x 0.40: 12.61 s, 8.45 s of overlap; hiding needs 2.359e12 x 8 / 8.45 =
+ * 2,234 Gb/s per node, 279 per GPU: 8 x 400G (3,137 Gb/s) hide it in 6.0
+ * s, 8 x 200G (1,569 Gb/s) take 12.0 s and stall 3.6 s.
+ */
+static void llama_405b_needs_400g(void **state)
+{
+	struct nicfit_step_params sp;
+	struct nicfit_step_job j;
+	struct nicfit_step s;
+	struct nicfit_step_time t;
+
+	(void)state;
+	nicfit_step_params_default(&sp);
+	job_of(&j, "llama-3.1-405b", "h100-sxm5-80gb", NICFIT_PREC_BF16, 0, 32, 8);
+	assert_int_equal(nicfit_step_calc(&j, &sp, &s, NULL), 0);
+	assert_int_equal(s.dp, NICFIT_DP_ZERO3);
+	assert_near(s.bytes_per_node / 1e12, 2.3590, 0.0001);
+	assert_near(s.compute_s, 12.61, 0.01);
+	nicfit_step_over(&s, roce(400, 8), 10, &sp, &t);
+	assert_true(t.hides);
+	assert_near(t.comm_s, 6.02, 0.01);
+	assert_near(t.need_gbps, 2234.6, 0.5);
+	nicfit_step_over(&s, roce(200, 8), 10, &sp, &t);
+	assert_false(t.hides);
+	assert_near(t.stall_s, 3.58, 0.02);
+}
+
+/*
+ * ZeRO-3 against DDP on the same job: 1.5 times the bytes (3 x params
+ * against 2 x params, ZeRO paper section 7) and 3(d-1) network steps
+ * against 2(d-1). On 4 nodes of 8 A100-class GPUs, 8.03e9 parameters:
+ * DDP 2(3)/4 x 8.03e9 x 2 = 24.09 GB, ZeRO-3 36.14 GB.
+ */
+static void zero3_moves_half_again(void **state)
+{
+	struct nicfit_step_params sp;
+	struct nicfit_step_job j;
+	struct nicfit_step ddp, z3;
+
+	(void)state;
+	nicfit_step_params_default(&sp);
+	job_of(&j, "llama-3-8b", "h100-sxm5-80gb", NICFIT_PREC_BF16, 0, 4, 8);
+	j.dp = NICFIT_DP_DDP;
+	assert_int_equal(nicfit_step_calc(&j, &sp, &ddp, NULL), 0);
+	j.dp = NICFIT_DP_ZERO3;
+	assert_int_equal(nicfit_step_calc(&j, &sp, &z3, NULL), 0);
+	assert_near(ddp.bytes_per_node / 1e9, 24.091, 0.001);
+	assert_near(z3.bytes_per_node / ddp.bytes_per_node, 1.5, 1e-9);
+	assert_near(ddp.hops, 6, 1e-9);
+	assert_near(z3.hops, 9, 1e-9);
+	assert_near(z3.compute_s, ddp.compute_s, 1e-12);
+}
+
+/*
+ * DeepSeek-V3 decoding 256 requests on 2 x 8 H200 with its experts over
+ * all 16 GPUs (EP 16): each of 58 MoE layers dispatches and combines 128
+ * tokens per node x 8 experts x 7168 x 2 B, half of it to the other node:
+ * 2 x 58 x 128 x 8 x 7168 x 2 x 1/2 = 851.4 MB per node per step, with
+ * 2 x 58 = 116 network waits (1.16 ms at 10 us). With TP 8 x PP 2 instead
+ * every token crosses the one stage boundary: 256 x 7168 x 2 = 3.67 MB,
+ * and the all-to-all still moves over 200 times that.
+ */
+static void deepseek_ep_dominates(void **state)
+{
+	struct nicfit_step_params sp;
+	struct nicfit_step_job j;
+	struct nicfit_step ep, pp;
+	struct nicfit_step_time t;
+
+	(void)state;
+	nicfit_step_params_default(&sp);
+	job_of(&j, "deepseek-v3", "h200-sxm-141gb", NICFIT_PREC_FP8, 0, 2, 8);
+	j.phase = NICFIT_PHASE_DECODE;
+	j.tokens = 256;
+	j.ep = 16;
+	assert_near(j.tflops, 1979, 1e-9); /* fp8 weights compute on the FP8 tensor cores */
+	assert_int_equal(nicfit_step_calc(&j, &sp, &ep, NULL), 0);
+	assert_int_equal(ep.nterms, 1);
+	assert_string_equal(ep.terms[0].name, "expert parallel all-to-all");
+	assert_near(ep.bytes_per_node / 1e6, 851.44, 0.01);
+	assert_near(ep.hops, 116, 1e-9);
+	nicfit_step_over(&ep, 0, 10, &sp, &t);
+	assert_near(t.comm_s, 1.16e-3, 1e-9);
+	j.tp = 8;
+	j.pp = 2;
+	j.ep = 16;
+	assert_int_equal(nicfit_step_calc(&j, &sp, &pp, NULL), 0);
+	assert_int_equal(pp.nterms, 2);
+	assert_near(pp.terms[0].bytes / 1e6, 3.670, 0.001);
+	assert_near(pp.terms[1].bytes / 1e6, 851.44, 0.01);
+	assert_true(pp.terms[1].bytes > 200 * pp.terms[0].bytes);
+}
+
+/*
+ * Layouts: TP must divide the attention and KV heads and stay in the
+ * node. Llama 3.1 405B at fp8 needs 6 H100 (412 GB / 77.3): 6 divides
+ * neither 128 nor 8, so TP 8 on 1 node; at bf16 it needs 11: TP 8 x PP 2
+ * on 2 nodes. Llama 3.1 70B at 128K x 32 users needs 20 (1,515.5 GB /
+ * 77.3): TP 8 x PP 3, 24 GPUs on 3 nodes. Llama 3 8B on T4s needs 2: TP 2.
+ */
+static void layouts_users_can_run(void **state)
+{
+	const struct nicfit_model *m405 = nicfit_catalog_find_model(cat, "llama-3.1-405b", "m", NULL);
+	const struct nicfit_model *m70 = nicfit_catalog_find_model(cat, "llama-3.1-70b", "m", NULL);
+	const struct nicfit_model *m8 = nicfit_catalog_find_model(cat, "llama-3-8b", "m", NULL);
+	struct nicfit_layout l;
+
+	(void)state;
+	assert_int_equal(nicfit_layout_pick(&m405->arch, 0, 6, 8, 8, &l, NULL), 0);
+	assert_int_equal(l.tp, 8);
+	assert_int_equal(l.pp, 1);
+	assert_string_equal(l.name, "TP 8 on 1 node");
+	assert_int_equal(nicfit_layout_pick(&m405->arch, 0, 11, 8, 8, &l, NULL), 0);
+	assert_string_equal(l.name, "TP 8 x PP 2 on 2 nodes");
+	assert_int_equal(l.gpus, 16);
+	assert_int_equal(nicfit_layout_pick(&m70->arch, 0, 20, 8, 8, &l, NULL), 0);
+	assert_string_equal(l.name, "TP 8 x PP 3 on 3 nodes");
+	assert_int_equal(nicfit_layout_pick(&m8->arch, 0, 2, 8, 0, &l, NULL), 0);
+	assert_string_equal(l.name, "TP 2 on 1 node");
+	/* 3 GPUs: no 3-way split of 32 heads; TP 4 */
+	assert_int_equal(nicfit_layout_pick(&m8->arch, 0, 3, 8, 0, &l, NULL), 0);
+	assert_int_equal(l.tp, 4);
+	assert_int_not_equal(nicfit_layout_pick(&m8->arch, 0, 0, 8, 0, &l, NULL), 0);
+	/* 300 GPUs in TP 8 take 38 stages; Llama 3 8B has 32 layers: no layout */
+	assert_int_not_equal(nicfit_layout_pick(&m8->arch, 0, 300, 8, 0, &l, NULL), 0);
+}
+
+/*
+ * NCCL's choice: 1 MB on 1,024 nodes at 100G RoCE (98.0 Gb/s): a ring
+ * waits 2 x 1023 x 10 us = 20.46 ms and sends 2 MB (0.163 ms): 20.6 ms;
+ * a tree waits 2 x 10 x 10 us = 0.2 ms and sends 1 MB at 0.45 x 98.0 Gb/s
+ * (0.181 ms): 0.381 ms, so tree. 16 GB on 2 nodes stays a ring (1.306 s
+ * against the tree's 2.9 s). 16 GB on 8 nodes of HDR with SHARP: the ring
+ * sends 1.75 x 16 GB, SHARP 16 GB at 0.9 of the rate: SHARP.
+ */
+static void nccl_algorithm(void **state)
+{
+	struct nicfit_link_params lp;
+	struct nicfit_allreduce_params ap;
+	struct nicfit_allreduce r;
+	struct nicfit_speed sp;
+
+	(void)state;
+	nicfit_link_params_default(&lp);
+	nicfit_allreduce_params_default(&ap);
+	memset(&sp, 0, sizeof(sp));
+	sp.gbps = 100;
+	sp.kind = NICFIT_SPEED_ETH;
+	assert_int_equal(nicfit_calc_allreduce(1e6, 1024, 1, &sp, NICFIT_PROTO_ROCE, 0, &lp, &ap,
+					       &r, NULL), 0);
+	assert_string_equal(r.algorithm, "tree");
+	assert_near(r.ring_s, 20.46e-3 + 2e6 * 1023 / 1024 * 8 / roce(100, 1) / 1e9, 1e-6);
+	assert_near(r.seconds, 0.2e-3 + 1e6 * 8 / (0.45 * roce(100, 1) * 1e9), 1e-6);
+	assert_near(r.ring_latency_s, 20.46e-3, 1e-9);
+	assert_int_equal(nicfit_calc_allreduce(16e9, 2, 1, &sp, NICFIT_PROTO_ROCE, 0, &lp, &ap,
+					       &r, NULL), 0);
+	assert_string_equal(r.algorithm, "ring");
+	assert_true(r.sharp_s == 0);
+	ap.in_network = 1;
+	assert_int_equal(nicfit_calc_allreduce(16e9, 8, 1, &sp, NICFIT_PROTO_ROCE, 0, &lp, &ap,
+					       &r, NULL), 0);
+	assert_string_equal(r.algorithm, "sharp");
+	assert_near(r.sharp_s, 16e9 * 8 / (0.9 * roce(100, 1) * 1e9) + 20e-6, 1e-6);
+}
+
+/* ---- the planner --------------------------------------------------------- */
+
+static struct nicfit_plan *plan_of(const char *const *kv)
+{
+	struct nicfit_spec *spec = calloc(1, sizeof(*spec));
+	struct nicfit_plan *p = calloc(1, sizeof(*p));
+	struct nicfit_plan_input in;
+	struct nicfit_error err;
+	int i;
+
+	assert_non_null(spec);
+	assert_non_null(p);
+	nicfit_spec_init(spec, "test");
+	nicfit_error_clear(&err);
+	for (i = 0; kv[i]; i += 2)
+		assert_int_equal(nicfit_spec_add(spec, kv[i], kv[i + 1], &err), 0);
+	if (nicfit_plan_input_from_spec(cat, spec, &in, &err))
+		fail_msg("input: %s", err.msg);
+	if (nicfit_plan(cat, &in, p, &err))
+		fail_msg("plan: %s", err.msg);
+	nicfit_spec_release(spec);
+	free(spec);
+	return p;
+}
+
+static const struct nicfit_finding *finding(const struct nicfit_plan *p, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < p->findings.n; i++)
+		if (!strcmp(p->findings.v[i].code, code))
+			return &p->findings.v[i];
+	return NULL;
+}
+
+static void done(struct nicfit_plan *p)
+{
+	nicfit_plan_release(p);
+	free(p);
+}
+
+#define QLORA "server", "generic-gen4", "gpu", "a40", "gpus_per_server", "2", "servers", "8", \
+	      "model", "llama-3-70b", "precision", "int4", "workload", "fine-tuning"
+
+/*
+ * The QLoRA case in the planner: by default R5 keeps the article's rule
+ * (200G in a Gen4 slot, MCX653105A-HDAT at 619.95 USD) and says that the
+ * 25G MCX4121A-ACAT (54.95 USD) also hides the 2.47 GB per step: 565.00
+ * USD less per server, 4,520.00 for 8. --backend-size traffic plans it.
+ */
+static void plan_qlora_25g(void **state)
+{
+	static const char *const dflt[] = { QLORA, NULL };
+	static const char *const traffic[] = { QLORA, "backend_size", "traffic", NULL };
+	const struct nicfit_finding *f;
+	struct nicfit_plan *p;
+
+	(void)state;
+	p = plan_of(dflt);
+	assert_string_equal(p->be_nic->e.id, "mcx653105a-hdat");
+	assert_true(p->step_be_known && p->step_be.hides);
+	f = finding(p, "backend-cheaper-hides");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "MCX4121A-ACAT"));
+	assert_non_null(strstr(f->message, "565.00 USD per server, 4520.00 for 8"));
+	assert_null(finding(p, "backend-stalls-gpus"));
+	done(p);
+	p = plan_of(traffic);
+	assert_string_equal(p->be_nic->e.id, "mcx4121a-acat");
+	assert_true(p->step_be.hides);
+	assert_null(finding(p, "backend-cheaper-hides"));
+	done(p);
+}
+
+/*
+ * The article's two-server training keeps the 100G MCX556A-ECAT and now
+ * carries its figures: 1.648 s of compute, 1.311 s of traffic, a stall.
+ */
+static void plan_article_training_figures(void **state)
+{
+	static const char *const kv[] = { "example", "training", "server", "r740xd", "gpu", "a40",
+		"gpus_per_server", "2", "servers", "2", "model", "llama-3-8b", "precision", "bf16",
+		"workload", "training", NULL };
+	struct nicfit_plan *p;
+
+	(void)state;
+	p = plan_of(kv);
+	assert_string_equal(p->be_nic->e.id, "mcx556a-ecat");
+	assert_true(p->traffic_known && p->step_be_known);
+	assert_near(p->step.compute_s, 1.648, 0.001);
+	assert_near(p->step_be.ratio, 1.257, 0.002);
+	assert_non_null(finding(p, "backend-stalls-gpus"));
+	done(p);
+}
+
+/* 405B on 32 DGX H100: 400G per GPU, by default and when sized by traffic; no stall. */
+static void plan_405b_400g(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-h100", "servers", "32", "model",
+		"llama-3.1-405b", "workload", "training", "backend_size", "traffic", NULL };
+	struct nicfit_plan *p;
+
+	(void)state;
+	p = plan_of(kv);
+	assert_near(p->be_target_gbps, 400, 1e-9);
+	assert_int_equal(p->be_cards, 8);
+	assert_true(p->step_be.hides);
+	assert_null(finding(p, "backend-stalls-gpus"));
+	done(p);
+}
+
+/*
+ * One T4 with Llama 3 8B (16.6 GB, 15.5 GB usable on a T4): the plan adds
+ * a second T4 in the same server (TP 2) instead of a second server and a
+ * back end.
+ */
+static void plan_t4_add_gpus(void **state)
+{
+	static const char *const kv[] = { "server", "generic-gen3", "gpu", "t4",
+		"gpus_per_server", "1", "model", "llama-3-8b", NULL };
+	struct nicfit_plan *p;
+
+	(void)state;
+	p = plan_of(kv);
+	assert_non_null(finding(p, "add-gpus-first"));
+	assert_false(p->backend_needed);
+	assert_int_equal(p->in.gpus_per_server, 2);
+	assert_true(p->fits_one_server);
+	assert_string_equal(p->layout.name, "TP 2 on 1 node");
+	done(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(qlora_70b_on_25g),
+		cmocka_unit_test(article_8b_on_100g),
+		cmocka_unit_test(llama_405b_needs_400g),
+		cmocka_unit_test(zero3_moves_half_again),
+		cmocka_unit_test(deepseek_ep_dominates),
+		cmocka_unit_test(layouts_users_can_run),
+		cmocka_unit_test(nccl_algorithm),
+		cmocka_unit_test(plan_qlora_25g),
+		cmocka_unit_test(plan_article_training_figures),
+		cmocka_unit_test(plan_405b_400g),
+		cmocka_unit_test(plan_t4_add_gpus),
+	};
+
+	return cmocka_run_group_tests_name("step", tests, catalog_setup, catalog_teardown);
+}
