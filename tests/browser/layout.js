@@ -297,3 +297,62 @@ module.exports = async function layout({ browser, base, ok, artifacts }) {
   }
   ok(axeBad.length === 0, 'axe-core: no violation of moderate impact or worse on any tab, at 1280 and 390 px', axeBad.join('\n'));
 };
+
+/*
+ * The audit pictures of the fixture machines (serve.sh writes them into
+ * the directory AUDIT_SVGS names), measured by the browser that shows
+ * them: the picture no wider than 1,700 px (an 8-GPU HGX board wraps by
+ * socket and switch instead of running 4,152 px wide), no two boxes
+ * overlapping, every label inside its box, and every cut label with its
+ * whole text in a <title>.
+ */
+module.exports.auditSvg = async function auditSvg({ browser, ok, dir }) {
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.svg')).sort();
+  const context = await browser.newContext({ viewport: { width: 1800, height: 1000 } });
+  const page = await context.newPage();
+  const wide = [];
+  const overlaps = [];
+  const spill = [];
+  const untitled = [];
+  for (const f of files) {
+    await page.setContent('<!doctype html><body style="margin:0">' + fs.readFileSync(path.join(dir, f), 'utf8') + '</body>');
+    const r = await page.evaluate(() => {
+      const svg = document.querySelector('svg');
+      const box = (el) => ({ x: +el.getAttribute('x'), y: +el.getAttribute('y'), w: +el.getAttribute('width'), h: +el.getAttribute('height') });
+      const rects = [...svg.querySelectorAll('rect')].filter((r) => r.getAttribute('width') !== '100%');
+      const sockets = rects.filter((r) => r.getAttribute('rx') === '10').map(box);
+      const nodes = rects.filter((r) => r.getAttribute('rx') !== '10').map(box);
+      const hit = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+      const over = [];
+      for (const list of [nodes, sockets]) {
+        for (let i = 0; i < list.length; i++) {
+          for (let j = i + 1; j < list.length; j++) if (hit(list[i], list[j])) over.push(JSON.stringify([list[i], list[j]]));
+        }
+      }
+      const out = [];
+      const cut = [];
+      for (const t of svg.querySelectorAll('text[text-anchor=middle]')) {
+        const x = +t.getAttribute('x');
+        const y = +t.getAttribute('y');
+        const inside = nodes.concat(sockets).filter((b) => x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h)
+          .sort((a, b) => a.w * a.h - b.w * b.h)[0];
+        const len = t.getComputedTextLength();
+        if (!inside || len > inside.w - 2) out.push(t.textContent + ' ' + Math.round(len) + ' px in ' + (inside ? inside.w : 'no box'));
+        const shown = [...t.childNodes].filter((n) => n.nodeType === 3).map((n) => n.data).join('');
+        if (shown.endsWith('…') && !t.querySelector('title')) cut.push(shown);
+      }
+      return { width: +svg.getAttribute('width'), over, out, cut, gpus: (svg.textContent.match(/GPU\d ·/g) || []).length };
+    });
+    if (r.width > 1700) wide.push(f + ' ' + r.width + ' px');
+    if (f.startsWith('hgx') && r.gpus !== 8) wide.push(f + ': ' + r.gpus + ' GPUs drawn, not 8');
+    for (const o of r.over) overlaps.push(f + ' ' + o);
+    for (const o of r.out) spill.push(f + ': ' + o);
+    for (const o of r.cut) untitled.push(f + ': ' + o);
+  }
+  ok(files.length >= 10 && wide.length === 0, `audit SVG of ${files.length} fixture hosts: none wider than 1,700 px (hgx-h100 with its 8 GPUs included)`,
+    wide.join('\n'));
+  ok(overlaps.length === 0, 'audit SVG: no two boxes overlap', overlaps.slice(0, 10).join('\n'));
+  ok(spill.length === 0, 'audit SVG: every label fits its box, measured by the browser', spill.slice(0, 10).join('\n'));
+  ok(untitled.length === 0, 'audit SVG: every cut label carries its whole text in a <title>', untitled.join('\n'));
+  await context.close();
+};

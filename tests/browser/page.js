@@ -219,6 +219,7 @@ async function main() {
 
   /* 11. Every screen, JavaScript off, the printed quote, accessibility (layout.js). */
   await require('./layout.js')({ browser, base, ok, artifacts });
+  if (process.env.AUDIT_SVGS) await require('./layout.js').auditSvg({ browser, ok, dir: process.env.AUDIT_SVGS });
 
   ok(foreign.length === 0, 'nothing is loaded from another origin', foreign.join('\n'));
   const unexpected = problems.filter((p) => !/status of (400|404)/.test(p));

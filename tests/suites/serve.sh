@@ -451,6 +451,14 @@ if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ] ||
 	fi
 fi
 mkdir -p "$BUILD/test-artifacts"
+# The audit pictures of the fixture hosts, for the browser to measure.
+mkdir -p "$tmp/svg"
+for m in "$BUILD"/fixtures/*/; do
+	m=${m%/}
+	"$NICFIT" audit --sysfs "$m" --format svg --pci-ids tests/fixtures/pci.ids \
+		>"$tmp/svg/${m##*/}.svg" 2>/dev/null
+done
 PLAYWRIGHT_CORE=$(cd "$npmdir/node_modules/playwright-core" && pwd) CHROMIUM=$chromium \
 	AXE_CORE=$(cd "$npmdir/node_modules/axe-core" && pwd)/axe.min.js \
+	AUDIT_SVGS=$tmp/svg \
 	timeout 300 node tests/browser/page.js "$base" $((n + 1)) "$BUILD/test-artifacts"
