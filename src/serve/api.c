@@ -392,6 +392,19 @@ static enum MHD_Result handle_catalog(struct request *rq)
 	return serve_reply_emit(rq, e);
 }
 
+void serve_page_init(struct serve_page *pg, const char *tab, const struct nicfit_catalog *cat,
+		     const char *html, size_t len)
+{
+	memset(pg, 0, sizeof(*pg));
+	pg->tab = tab && *tab ? tab : "plan";
+	pg->cat = cat;
+	pg->html = html;
+	pg->len = len;
+	pg->run = !strcmp(pg->tab, "cluster") ? nicfit_cluster_run : nicfit_plan_run;
+	pg->too_big = !strcmp(pg->tab, "cluster") ? cluster_over_limit : NULL;
+	pg->decode = decode_run;
+}
+
 /*
  * The page for /, /plan, /cluster, /decode and /calc: the tab of the path,
  * and a shared link's answer written in by the server (page.c).
@@ -399,18 +412,12 @@ static enum MHD_Result handle_catalog(struct request *rq)
 static enum MHD_Result handle_page(struct request *rq)
 {
 	struct serve_page pg;
-	const char *tab = rq->route->path + 1;
 
 	if (!rq->srv->index)
 		return serve_reply_error(rq, MHD_HTTP_NOT_FOUND, "not_found",
 					 "this build has no page; the API is under /api");
-	memset(&pg, 0, sizeof(pg));
-	pg.tab = *tab ? tab : "plan";
-	pg.html = rq->srv->index->data;
-	pg.len = rq->srv->index->len;
-	pg.run = !strcmp(pg.tab, "cluster") ? nicfit_cluster_run : nicfit_plan_run;
-	pg.too_big = !strcmp(pg.tab, "cluster") ? cluster_over_limit : NULL;
-	pg.decode = decode_run;
+	serve_page_init(&pg, rq->route->path + 1, rq->srv->o->cat, rq->srv->index->data,
+			rq->srv->index->len);
 	return serve_reply_page(rq, &pg);
 }
 

@@ -9,12 +9,14 @@
  * paragraph as a heading, every byte of it HTML-escaped. Requests run
  * through the same library functions as the API's (api.c passes them in).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "serve_int.h"
 #include "nicfit/calc.h"
+#include "nicfit/emit.h"
 #include "nicfit/error.h"
 #include "nicfit/plan.h"
 #include "nicfit/spec.h"
@@ -57,14 +59,10 @@ struct query {
 	struct nicfit_error *err;
 };
 
-static enum MHD_Result query_pair(void *cls, enum MHD_ValueKind kind, const char *key,
-				  const char *value)
+static void query_pair(struct query *q, const char *key, const char *value)
 {
-	struct query *q = cls;
-
-	(void)kind;
 	if (!key || !value || !*value || q->rc)
-		return MHD_YES;
+		return;
 	q->n++;
 	if (!strcmp(q->tab, "calc") && !strcmp(key, "calc"))
 		q->calc = value;
@@ -76,7 +74,6 @@ static enum MHD_Result query_pair(void *cls, enum MHD_ValueKind kind, const char
 		; /* the API's own options, not settings */
 	else
 		q->rc = nicfit_spec_add(q->spec, key, value, q->err);
-	return MHD_YES;
 }
 
 /* The example's settings that the link does not set itself. */
@@ -137,24 +134,39 @@ static void answer_html(struct nicfit_buf *b, const char *text, size_t len)
 			"JavaScript on, the page shows it with its tables and picture.</p></div>");
 }
 
+/* Append fmt with every %s argument made visible as the emitter does (controls, bidi marks). */
+static void escaped_addf(struct nicfit_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	nicfit_escaped_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+/* The error, which quotes the link's own values: made visible, then HTML-escaped. */
 static void error_html(struct nicfit_buf *b, const struct nicfit_error *err, int rc)
 {
+	struct nicfit_buf shown;
 	char line[1024];
 
 	if (err->code || err->msg[0])
 		nicfit_error_line(err, line, sizeof(line));
 	else
 		snprintf(line, sizeof(line), "%s", nicfit_strerror(rc));
+	nicfit_buf_init(&shown, 0);
+	escaped_addf(&shown, "%s", line);
 	nicfit_buf_puts(b, "<div class=\"error\"><strong>Cannot answer: </strong>");
-	html_escape(b, line, strlen(line));
+	if (shown.data)
+		html_escape(b, shown.data, shown.len);
 	nicfit_buf_puts(b, "</div>");
+	nicfit_buf_release(&shown);
 }
 
 /* Run the link's request and write its answer (or its error) into b. */
-static void render_answer(struct request *rq, const struct serve_page *pg, struct query *q,
-			  struct nicfit_buf *b)
+static void render_answer(const struct serve_page *pg, struct query *q, struct nicfit_buf *b)
 {
-	const struct nicfit_catalog *cat = rq->srv->o->cat;
+	const struct nicfit_catalog *cat = pg->cat;
 	struct nicfit_error *err = q->err;
 	struct nicfit_emit *e = NULL;
 	struct nicfit_buf out;
@@ -219,18 +231,18 @@ static int copy_to(struct nicfit_buf *b, const char **p, const char *end, const 
 	return 1;
 }
 
-enum MHD_Result serve_reply_page(struct request *rq, const struct serve_page *pg)
+int serve_page_write(const struct serve_page *pg, const char *const *pairs, size_t npairs,
+		     struct nicfit_buf *b)
 {
-	const char *html = pg->html, *end = pg->html + pg->len, *p = html;
+	const char *end = pg->html + pg->len, *p = pg->html;
 	char mark[64], tabmark[64], navmark[64];
 	struct nicfit_spec *spec = calloc(1, sizeof(*spec));
 	struct nicfit_error err;
 	struct query q;
-	struct nicfit_buf b;
-	enum MHD_Result ok;
+	size_t i;
 
 	if (!spec)
-		return MHD_NO;
+		return NICFIT_E_NOMEM;
 	nicfit_spec_init(spec, "link");
 	spec->from_data = 1;
 	nicfit_error_clear(&err);
@@ -238,26 +250,62 @@ enum MHD_Result serve_reply_page(struct request *rq, const struct serve_page *pg
 	q.spec = spec;
 	q.tab = pg->tab;
 	q.err = &err;
-	MHD_get_connection_values(rq->conn, MHD_GET_ARGUMENT_KIND, query_pair, &q);
+	for (i = 0; i < npairs; i++)
+		query_pair(&q, pairs[2 * i], pairs[2 * i + 1]);
 
-	nicfit_buf_init(&b, PAGE_MAX);
 	snprintf(tabmark, sizeof(tabmark), "<section id=\"tab-%s\" class=\"tab\" hidden>", pg->tab);
 	snprintf(navmark, sizeof(navmark), "data-tab=\"%s\">", pg->tab);
 	snprintf(mark, sizeof(mark), "<!--%s-answer-->", pg->tab);
 	/* The address's tab marked in the navigation and shown without the script. */
-	if (copy_to(&b, &p, end, navmark))
-		nicfit_buf_addf(&b, "data-tab=\"%s\" aria-current=\"page\">", pg->tab);
-	if (copy_to(&b, &p, end, tabmark))
-		nicfit_buf_addf(&b, "<section id=\"tab-%s\" class=\"tab\">", pg->tab);
-	if (copy_to(&b, &p, end, mark) && q.n)
-		render_answer(rq, pg, &q, &b);
-	nicfit_buf_add(&b, p, (size_t)(end - p));
+	if (copy_to(b, &p, end, navmark))
+		nicfit_buf_addf(b, "data-tab=\"%s\" aria-current=\"page\">", pg->tab);
+	if (copy_to(b, &p, end, tabmark))
+		nicfit_buf_addf(b, "<section id=\"tab-%s\" class=\"tab\">", pg->tab);
+	if (copy_to(b, &p, end, mark) && q.n)
+		render_answer(pg, &q, b);
+	nicfit_buf_add(b, p, (size_t)(end - p));
 	nicfit_spec_release(spec);
 	free(spec);
-	if (nicfit_buf_error(&b)) {
+	return nicfit_buf_error(b);
+}
+
+/* The link's settings, as libmicrohttpd hands them over (they live as long as the request). */
+struct pairs {
+	const char *kv[2 * SERVE_PAGE_MAX_PAIRS];
+	size_t n;
+};
+
+static enum MHD_Result collect_pair(void *cls, enum MHD_ValueKind kind, const char *key,
+				    const char *value)
+{
+	struct pairs *ps = cls;
+
+	(void)kind;
+	if (ps->n < SERVE_PAGE_MAX_PAIRS) {
+		ps->kv[2 * ps->n] = key;
+		ps->kv[2 * ps->n + 1] = value;
+		ps->n++;
+	}
+	return MHD_YES;
+}
+
+enum MHD_Result serve_reply_page(struct request *rq, const struct serve_page *pg)
+{
+	struct pairs *ps = calloc(1, sizeof(*ps));
+	struct nicfit_buf b;
+	enum MHD_Result ok;
+	int rc;
+
+	if (!ps)
+		return MHD_NO;
+	MHD_get_connection_values(rq->conn, MHD_GET_ARGUMENT_KIND, collect_pair, ps);
+	nicfit_buf_init(&b, PAGE_MAX);
+	rc = serve_page_write(pg, ps->kv, ps->n, &b);
+	free(ps);
+	if (rc) {
 		nicfit_buf_release(&b);
 		return serve_reply_error(rq, MHD_HTTP_INTERNAL_SERVER_ERROR, "internal",
-					 "cannot write the page");
+					 "cannot write the page: %s", nicfit_strerror(rc));
 	}
 	ok = serve_reply_buf(rq, MHD_HTTP_OK, "text/html; charset=utf-8", &b);
 	nicfit_buf_release(&b);

@@ -256,6 +256,7 @@ enum MHD_Result serve_reply_emit(struct request *rq, struct nicfit_emit *e);
 /* What the page needs from api.c to answer a link of one tab. */
 struct serve_page {
 	const char *tab;            /* plan, cluster, decode, calc */
+	const struct nicfit_catalog *cat;
 	const char *html;           /* index.html */
 	size_t len;
 	spec_runner run;            /* plan and cluster */
@@ -265,10 +266,23 @@ struct serve_page {
 	int (*too_big)(struct nicfit_spec *spec, struct nicfit_error *err);
 };
 
-/* index.html with the tab shown and, when the address has settings, their answer. */
+#define SERVE_PAGE_MAX_PAIRS 256 /* settings read from one address; the spec takes fewer */
+
+/*
+ * Append to b index.html with the tab shown and, when the address has
+ * settings (npairs key/value pairs, pairs[2i] and pairs[2i + 1]), their
+ * answer. 0 or a nicfit status (the buffer's limit or memory).
+ */
+int serve_page_write(const struct serve_page *pg, const char *const *pairs, size_t npairs,
+		     struct nicfit_buf *b);
+/* The same, answered for a request with the address's settings. */
 enum MHD_Result serve_reply_page(struct request *rq, const struct serve_page *pg);
 
 /* ---- api.c: the routes ---------------------------------------------------- */
+
+/* The page of tab (plan, cluster, decode, calc; "" is plan) as the server answers it. */
+void serve_page_init(struct serve_page *pg, const char *tab, const struct nicfit_catalog *cat,
+		     const char *html, size_t len);
 
 /* The route for url, with *rest the part after a prefix route; NULL: none. */
 const struct route *serve_match_route(const char *url, const char **rest);
