@@ -333,7 +333,11 @@
         out[out.length - 1] = out[out.length - 1].replace(/\s*(,\s*then|\bwith)\s*$/, '');
         catalogNote = true;
       } else {
-        out.push(m[0]);
+        /* A setting the form has no field for: the address keeps it (as "More settings from the link"). */
+        const name = key.replace(/_/g, ' ');
+        out.push(h('q', { text: name + (value ? ' = ' + value : '') }));
+        if (value) buttons.push(applyButton(tab, key, value, 'Apply: ' + name + ' ' + value));
+        else out.push(h('span', { class: 'page-note', text: ' (no field on this page: add ' + key + '=… to the address)' }));
       }
     }
     out.push(fix.slice(last));
@@ -1208,7 +1212,12 @@
         const apply = ev.target.closest('button[data-apply-key]');
         if (apply) {
           const el = form.elements.namedItem(apply.dataset.applyKey);
-          if (!el) return;
+          if (!el || el instanceof RadioNodeList) {
+            const params = new URLSearchParams(specOf(form));
+            params.set(apply.dataset.applyKey, apply.dataset.applyValue);
+            open(tab, params, true);
+            return;
+          }
           if (apply.dataset.applyValue) {
             setField(el, apply.dataset.applyValue);
             if (tab === 'plan') document.getElementById('plan-examples').value = '';
