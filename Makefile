@@ -163,8 +163,8 @@ $(B)/tests/%: tests/unit/%.c $(B)/libnicfit.a $(wildcard tests/unit/*.h)
 # The harnesses that drive the server's request layer link these files of
 # src/serve/ besides the library (they need no socket and no libmicrohttpd).
 FUZZ_SERVE_SRC := src/serve/http.c src/serve/api.c src/serve/reply.c src/serve/mhd.c \
-	src/serve/assets.c $(B)/gen/assets_data.c
-fuzz_extra = $(if $(filter http,$(1)),-Isrc/serve $(FUZZ_SERVE_SRC))
+	src/serve/assets.c src/serve/page.c $(B)/gen/assets_data.c
+fuzz_extra = $(if $(filter http page,$(1)),-Isrc/serve $(FUZZ_SERVE_SRC))
 
 # Fuzz harnesses built as plain programs that replay their corpus.
 $(B)/tests/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/libnicfit.a $(FUZZ_SERVE_SRC)
@@ -239,7 +239,7 @@ fuzz: $(B)/gen/catalog_data.c $(B)/gen/assets_data.c $(B)/gen/pciids_table.h $(B
 	@mkdir -p $(B)/fuzz
 	@for f in $(FUZZ_SRC); do \
 		n=$$(basename $$f .c); \
-		x=; [ $$n = fuzz_http ] && x="-Isrc/serve $(FUZZ_SERVE_SRC)"; \
+		x=; { [ $$n = fuzz_http ] || [ $$n = fuzz_page ]; } && x="-Isrc/serve $(FUZZ_SERVE_SRC)"; \
 		clang -std=c11 -g -O1 -fsanitize=fuzzer $(FUZZ_SANITIZE) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) \
 			$(PKG_CFLAGS) -o $(B)/fuzz/$$n $$f $$x $(LIB_SRC) $(B)/gen/catalog_data.c $(LIBS) || exit 1; \
 		mkdir -p $(B)/fuzz/corpus-$$n; \

@@ -119,31 +119,39 @@ static enum MHD_Result handle_examples(struct request *rq)
 	return serve_reply_emit(rq, e);
 }
 
+/* Decode part and render it into e, as `nicfit decode`. */
+static int decode_run(const struct nicfit_catalog *cat, const char *part, struct nicfit_emit *e,
+		      struct nicfit_error *err)
+{
+	struct nicfit_part *p = calloc(1, sizeof(*p));
+	int rc;
+
+	if (!p)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	rc = nicfit_decode(cat, part, p, err);
+	if (!rc)
+		nicfit_decode_render(e, p);
+	free(p);
+	return rc;
+}
+
 static enum MHD_Result handle_decode(struct request *rq)
 {
 	enum MHD_Result ok = MHD_NO;
-	struct nicfit_part *part;
 	struct nicfit_error err;
 	struct nicfit_emit *e;
 	int rc;
 
-	part = calloc(1, sizeof(*part));
-	if (!part)
-		return MHD_NO;
-	nicfit_error_clear(&err);
-	rc = nicfit_decode(rq->srv->o->cat, rq->rest, part, &err);
-	if (rc) {
-		ok = serve_reply_nicfit_error(rq, rc, &err);
-		goto out;
-	}
 	e = serve_request_emitter(rq, &ok);
 	if (!e)
-		goto out;
-	nicfit_decode_render(e, part);
-	ok = serve_reply_emit(rq, e);
-out:
-	free(part);
-	return ok;
+		return ok;
+	nicfit_error_clear(&err);
+	rc = decode_run(rq->srv->o->cat, rq->rest, e, &err);
+	if (rc) {
+		nicfit_emit_free(e);
+		return serve_reply_nicfit_error(rq, rc, &err);
+	}
+	return serve_reply_emit(rq, e);
 }
 
 /*
@@ -263,7 +271,7 @@ out:
  * built have about 12,500 eight-GPU nodes); the command line has no such
  * limit.
  */
-static int cluster_too_big(struct request *rq, struct nicfit_spec *spec, enum MHD_Result *ok)
+static int cluster_over_limit(struct nicfit_spec *spec, struct nicfit_error *err)
 {
 	const char *v;
 	long nodes = 0, gpus = 0, per = 0;
@@ -280,9 +288,20 @@ static int cluster_too_big(struct request *rq, struct nicfit_spec *spec, enum MH
 	}
 	if (nodes <= SERVE_MAX_CLUSTER_NODES)
 		return 0;
-	*ok = serve_reply_error(rq, MHD_HTTP_CONTENT_TOO_LARGE, "limit",
-				"a cluster of %ld nodes is over the server's limit of %d (size it with "
-				"nicfit cluster on the command line)", nodes, SERVE_MAX_CLUSTER_NODES);
+	nicfit_error_set(err, NICFIT_E_LIMIT, "a cluster of %ld nodes is over the server's limit of "
+			 "%d (size it with nicfit cluster on the command line)", nodes,
+			 SERVE_MAX_CLUSTER_NODES);
+	return 1;
+}
+
+static int cluster_too_big(struct request *rq, struct nicfit_spec *spec, enum MHD_Result *ok)
+{
+	struct nicfit_error err;
+
+	nicfit_error_clear(&err);
+	if (!cluster_over_limit(spec, &err))
+		return 0;
+	*ok = serve_reply_error(rq, MHD_HTTP_CONTENT_TOO_LARGE, "limit", "%s", err.msg);
 	return 1;
 }
 
@@ -373,12 +392,33 @@ static enum MHD_Result handle_catalog(struct request *rq)
 	return serve_reply_emit(rq, e);
 }
 
+void serve_page_init(struct serve_page *pg, const char *tab, const struct nicfit_catalog *cat,
+		     const char *html, size_t len)
+{
+	memset(pg, 0, sizeof(*pg));
+	pg->tab = tab && *tab ? tab : "plan";
+	pg->cat = cat;
+	pg->html = html;
+	pg->len = len;
+	pg->run = !strcmp(pg->tab, "cluster") ? nicfit_cluster_run : nicfit_plan_run;
+	pg->too_big = !strcmp(pg->tab, "cluster") ? cluster_over_limit : NULL;
+	pg->decode = decode_run;
+}
+
+/*
+ * The page for /, /plan, /cluster, /decode and /calc: the tab of the path,
+ * and a shared link's answer written in by the server (page.c).
+ */
 static enum MHD_Result handle_page(struct request *rq)
 {
+	struct serve_page pg;
+
 	if (!rq->srv->index)
 		return serve_reply_error(rq, MHD_HTTP_NOT_FOUND, "not_found",
 					 "this build has no page; the API is under /api");
-	return serve_reply_asset(rq, rq->srv->index);
+	serve_page_init(&pg, rq->route->path + 1, rq->srv->o->cat, rq->srv->index->data,
+			rq->srv->index->len);
+	return serve_reply_page(rq, &pg);
 }
 
 const struct route *serve_match_route(const char *url, const char **rest)

@@ -49,6 +49,7 @@ int serve_assets_load(struct server *s, struct nicfit_error *err)
 			h = (h ^ (unsigned char)b->data[i]) * 1099511628211ull;
 		snprintf(a->etag, sizeof(a->etag), "\"%016llx\"", h);
 		a->name = b->name;
+		a->data = b->data;
 		a->len = b->len;
 		a->resp = MHD_create_response_from_buffer(b->len, (void *)(uintptr_t)b->data,
 							  MHD_RESPMEM_PERSISTENT);

@@ -10,6 +10,7 @@
  *   guard.c   the connection table: a deadline for receiving each request,
  *             limits answered with 503, slow clients cut off
  *   reply.c   answers: security headers, errors as JSON, ?format= emitters
+ *   page.c    the page, with the answer to a shared link written in
  *   api.c     the route table and the handlers that call the library
  *   assets.c  the page's files, compiled in, answered with an ETag
  *   serve.c   the daemon: request checks and limits, libmicrohttpd's
@@ -96,6 +97,7 @@ struct route {
 
 struct asset {
 	const char *name;      /* "app.js" */
+	const char *data;      /* its bytes, compiled in */
 	struct MHD_Response *resp; /* built once, shared by every request */
 	char etag[24];         /* "\"hash\"" */
 	size_t len;
@@ -249,7 +251,38 @@ struct nicfit_emit *serve_request_emitter(struct request *rq, enum MHD_Result *o
 /* Finish e into an answer (200) and free it. */
 enum MHD_Result serve_reply_emit(struct request *rq, struct nicfit_emit *e);
 
+/* ---- page.c: the page, with a shared link's answer in it ---------------- */
+
+/* What the page needs from api.c to answer a link of one tab. */
+struct serve_page {
+	const char *tab;            /* plan, cluster, decode, calc */
+	const struct nicfit_catalog *cat;
+	const char *html;           /* index.html */
+	size_t len;
+	spec_runner run;            /* plan and cluster */
+	int (*decode)(const struct nicfit_catalog *cat, const char *part, struct nicfit_emit *e,
+		      struct nicfit_error *err);
+	/* Nonzero, with err filled, when the request is over the server's limits. */
+	int (*too_big)(struct nicfit_spec *spec, struct nicfit_error *err);
+};
+
+#define SERVE_PAGE_MAX_PAIRS 256 /* settings read from one address; the spec takes fewer */
+
+/*
+ * Append to b index.html with the tab shown and, when the address has
+ * settings (npairs key/value pairs, pairs[2i] and pairs[2i + 1]), their
+ * answer. 0 or a nicfit status (the buffer's limit or memory).
+ */
+int serve_page_write(const struct serve_page *pg, const char *const *pairs, size_t npairs,
+		     struct nicfit_buf *b);
+/* The same, answered for a request with the address's settings. */
+enum MHD_Result serve_reply_page(struct request *rq, const struct serve_page *pg);
+
 /* ---- api.c: the routes ---------------------------------------------------- */
+
+/* The page of tab (plan, cluster, decode, calc; "" is plan) as the server answers it. */
+void serve_page_init(struct serve_page *pg, const char *tab, const struct nicfit_catalog *cat,
+		     const char *html, size_t len);
 
 /* The route for url, with *rest the part after a prefix route; NULL: none. */
 const struct route *serve_match_route(const char *url, const char **rest);

@@ -8,7 +8,8 @@
  * input and waits for the answer to change, checks that data is shown as
  * text (never markup), that the print view is a quote, that nothing is
  * loaded from another origin and that the page logs no errors (CSP
- * violations included). Screenshots go to ARTIFACT_DIR.
+ * violations included). Screenshots go to ARTIFACT_DIR. layout.js adds
+ * the page on phones, with JavaScript off and under axe-core.
  *
  * While the server has no POST /api/plan (the planner not built in), the
  * plan answers come from tests/fixtures/serve/plan-stub.json, which has
@@ -169,7 +170,7 @@ async function main() {
 
   /* 7. Calculators: a link and a change. */
   await page.goto(base + '/calc?calc=pcie&gen=4&width=16');
-  await page.waitForSelector('#calc-result .facts, #calc-result .error', { timeout: 15000 });
+  await page.waitForSelector('#calc-result .verdict, #calc-result .error', { timeout: 15000 });
   const c1 = await page.locator('#calc-result').innerText();
   ok(/Raw\s+252/.test(c1), 'calc link: PCIe Gen4 x16 shows its raw rate', c1.slice(0, 300));
   await page.locator('#calc-form select[name=width]').selectOption('8');
@@ -215,6 +216,10 @@ async function main() {
   await page.goto(base + '/calc?calc=pcie&gen=9&width=16');
   await page.waitForSelector('#calc-result .error', { timeout: 10000 })
     .then(() => ok(true, 'a bad input shows the API\'s error message'), (e) => ok(false, 'a bad input shows the API\'s error message', e.message));
+
+  /* 11. Every screen, JavaScript off, the printed quote, accessibility (layout.js). */
+  await require('./layout.js')({ browser, base, ok, artifacts });
+  if (process.env.AUDIT_SVGS) await require('./layout.js').auditSvg({ browser, ok, dir: process.env.AUDIT_SVGS });
 
   ok(foreign.length === 0, 'nothing is loaded from another origin', foreign.join('\n'));
   const unexpected = problems.filter((p) => !/status of (400|404)/.test(p));

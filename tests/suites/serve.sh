@@ -5,12 +5,14 @@
 #    wrong media types and methods, path traversal, a foreign Host, slow clients;
 #  - shutdown on SIGTERM and SIGINT, bad options;
 #  - the page in headless Chromium: Debian's chromium for a shared link,
-#    playwright-core (npm, installed under $BUILD/npm) for clicking. Without
+#    playwright-core and axe-core (npm, installed under $BUILD/npm) for
+#    clicking, every screen width and accessibility. Without
 #    npm or chromium the browser tests fail, they are never skipped.
 # Screenshots and the printed quote go to $BUILD/test-artifacts/.
 set -u
 : "${NICFIT:=build/nicfit}" "${BUILD:=build}"
 PLAYWRIGHT_VERSION=1.65.1
+AXE_VERSION=4.11.0
 n=0
 tmp=$(mktemp -d)
 pids=
@@ -439,18 +441,29 @@ check "chromium: a shared calculator link renders its answer (126.03 Gb/s)" grep
 
 npmdir=$BUILD/npm
 if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ] ||
-	! grep -q "\"version\": \"$PLAYWRIGHT_VERSION\"" "$npmdir/node_modules/playwright-core/package.json"; then
+	! grep -q "\"version\": \"$PLAYWRIGHT_VERSION\"" "$npmdir/node_modules/playwright-core/package.json" ||
+	[ ! -f "$npmdir/node_modules/axe-core/package.json" ] ||
+	! grep -q "\"version\": \"$AXE_VERSION\"" "$npmdir/node_modules/axe-core/package.json"; then
 	mkdir -p "$npmdir"
 	if ! command -v npm >/dev/null 2>&1; then
 		fail "npm is installed (scripts/deps.sh check) for the browser tests"
 		exit 1
 	fi
 	if ! npm install --prefix "$npmdir" --no-audit --no-fund --no-save --silent \
-		"playwright-core@$PLAYWRIGHT_VERSION" >"$tmp/npm.log" 2>&1; then
-		fail "npm install playwright-core@$PLAYWRIGHT_VERSION" "$(tail -5 "$tmp/npm.log")"
+		"playwright-core@$PLAYWRIGHT_VERSION" "axe-core@$AXE_VERSION" >"$tmp/npm.log" 2>&1; then
+		fail "npm install playwright-core@$PLAYWRIGHT_VERSION axe-core@$AXE_VERSION" "$(tail -5 "$tmp/npm.log")"
 		exit 1
 	fi
 fi
 mkdir -p "$BUILD/test-artifacts"
+# The audit pictures of the fixture hosts, for the browser to measure.
+mkdir -p "$tmp/svg"
+for m in "$BUILD"/fixtures/*/; do
+	m=${m%/}
+	"$NICFIT" audit --sysfs "$m" --format svg --pci-ids tests/fixtures/pci.ids \
+		>"$tmp/svg/${m##*/}.svg" 2>/dev/null
+done
 PLAYWRIGHT_CORE=$(cd "$npmdir/node_modules/playwright-core" && pwd) CHROMIUM=$chromium \
+	AXE_CORE=$(cd "$npmdir/node_modules/axe-core" && pwd)/axe.min.js \
+	AUDIT_SVGS=$tmp/svg \
 	timeout 300 node tests/browser/page.js "$base" $((n + 1)) "$BUILD/test-artifacts"

@@ -1,9 +1,17 @@
 /*
- * audit_svg.c - a picture of the host (see nicfit/audit.h): one column per
+ * audit_svg.c - a picture of the host (see nicfit/audit.h): one box per
  * socket, its host bridges, root ports and switches as a tree down to the
  * GPUs, accelerators and NICs. Each link is labelled with its generation
  * and width; a link that limits a device below what it can do is red, an
  * idle GPU link amber. Only what leads to a listed device is drawn.
+ *
+ * A small host is drawn with its sockets side by side. A host whose trees
+ * would make the picture wider than SVG_MAX_W (an 8-GPU HGX board is 24
+ * leaves, 4,152 px in one row) is laid out as lstopo does: the sockets
+ * stacked, and each socket's host-bridge trees (one PCIe switch each on
+ * such boards) wrapped into rows. Every label is measured and, when it is
+ * wider than its box, cut with an ellipsis and given a <title> that holds
+ * the whole text.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +23,15 @@
 #include "nicfit/emit.h"
 #include "svg_int.h"
 
-#define LEAF_W 170
+#define LEAF_W 200     /* a leaf box holds a ConnectX-7 name at 10 px */
 #define NODE_H 40
 #define LEVEL_H 92
 #define TOP 96
 #define MARGIN 24
+#define SVG_MAX_W 1700 /* 8 leaves a row, about a laptop screen */
+#define TEXT_MIN 9     /* px: a label too wide is set one size smaller, never below this */
+#define ROW_GAP 24     /* between wrapped rows of trees */
+#define TEXT_PAD 6     /* each side of a label in its box */
 
 struct node {
 	int pci;              /* topo index, -1 for a host bridge */
@@ -129,15 +141,30 @@ static int count_leaves(struct svg *s, int i)
 	return s->n[i].leaves;
 }
 
-static void place(struct svg *s, int i, double left)
+/* Levels below node i (0 for a leaf). */
+static int sub_depth(const struct svg *s, int i)
+{
+	int c, d = 0;
+
+	for (c = s->n[i].first_child; c >= 0; c = s->n[c].next_sibling) {
+		int k = 1 + sub_depth(s, c);
+
+		if (k > d)
+			d = k;
+	}
+	return d;
+}
+
+/* Place the tree of root node i with its left edge at left, its top row at top. */
+static void place(struct svg *s, int i, double left, double top)
 {
 	int c;
 	double x = left;
 
 	s->n[i].x = left + s->n[i].leaves * LEAF_W / 2.0;
-	s->n[i].y = TOP + 40 + s->n[i].depth * LEVEL_H;
+	s->n[i].y = top + s->n[i].depth * LEVEL_H;
 	for (c = s->n[i].first_child; c >= 0; c = s->n[c].next_sibling) {
-		place(s, c, x);
+		place(s, c, x, top);
 		x += s->n[c].leaves * LEAF_W;
 	}
 }
@@ -153,24 +180,81 @@ static const char *fill_of(enum nicfit_dev_kind k)
 	}
 }
 
-static void text(struct nicfit_buf *b, double x, double y, int size, const char *weight,
-		 const char *s, size_t maxch)
-{
-	char tmp[96];
-	size_t n = strlen(s);
+/*
+ * The advance of each printable ASCII character in thousandths of an em,
+ * from DejaVu Sans (the sans-serif that Debian's browsers and rsvg fall
+ * back to, and wider than Liberation Sans, Arial or Helvetica, so a label
+ * that fits here fits there too). A code point outside ASCII counts as
+ * 0.9 em, except the few the pictures write themselves.
+ */
+static const unsigned short ascii_em[95] = {
+	318, 400, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337,
+	636, 636, 636, 636, 636, 636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531,
+	1000, 684, 686, 698, 770, 632, 575, 775, 752, 295, 295, 656, 557, 863, 748, 787,
+	603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838, 500,
+	500, 613, 635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612,
+	635, 635, 411, 521, 392, 634, 592, 818, 592, 592, 525, 636, 337, 636, 838,
+};
 
-	if (n > maxch && maxch > 3) {
-		/* cut on a UTF-8 boundary */
-		n = maxch - 1;
-		while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+static double char_em(const unsigned char *p)
+{
+	if (*p >= 32 && *p < 127)
+		return ascii_em[*p - 32] / 1000.0;
+	if (p[0] == 0xC2 && p[1] == 0xB7) /* · */
+		return 0.318;
+	if (p[0] == 0xE2 && p[1] == 0x89 && p[2] == 0x88) /* ≈ */
+		return 0.838;
+	return 0.9; /* …, —, and anything else */
+}
+
+/* Width in px of the first n bytes of s at size px; bold is about 10% wider. */
+static double text_w(const char *s, size_t n, int size, int bold)
+{
+	double em = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			em += char_em((const unsigned char *)s + i);
+	return em * size * (bold ? 1.1 : 1.0);
+}
+
+/*
+ * A centred label at most maxw px wide. Outside text is measured as it
+ * is shown (escaped); one that does not fit is set a size smaller (down
+ * to TEXT_MIN), and one that still does not is cut on a code point with
+ * an ellipsis, its whole text in a <title> (a viewer's tooltip).
+ */
+static void text(struct nicfit_buf *b, double x, double y, int size, const char *weight,
+		 const char *s, double maxw)
+{
+	struct nicfit_buf shown;
+	size_t n;
+	int bold = weight != NULL;
+
+	nicfit_buf_init(&shown, 0);
+	nicfit__text_escape_n(&shown, s, strlen(s), 0);
+	n = shown.len;
+	if (shown.data && size > TEXT_MIN && text_w(shown.data, n, size, bold) > maxw)
+		size--;
+	nicfit_buf_addf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\"%s%s%s>",
+			x, y, size, bold ? " font-weight=\"" : "", bold ? weight : "", bold ? "\"" : "");
+	if (shown.data && text_w(shown.data, n, size, bold) > maxw) {
+		double ell = text_w("…", strlen("…"), size, bold);
+
+		while (n && (((unsigned char)shown.data[n] & 0xC0) == 0x80 ||
+			     text_w(shown.data, n, size, bold) + ell > maxw))
 			n--;
-		snprintf(tmp, sizeof(tmp), "%.*s…", (int)n, s);
-		s = tmp;
+		nicfit_buf_puts(b, "<title>");
+		nicfit__xml_escape(b, s);
+		nicfit_buf_puts(b, "</title>");
+		nicfit__xml_escape_n(b, shown.data, n);
+		nicfit_buf_puts(b, "…");
+	} else if (shown.data) {
+		nicfit__xml_escape_n(b, shown.data, n);
 	}
-	nicfit__svg_text(b, s, "x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" "
-			 "text-anchor=\"middle\"%s%s%s", x, y, size,
-			 weight ? " font-weight=\"" : "", weight ? weight : "", weight ? "\"" : "");
-	nicfit_buf_addch(b, '\n');
+	nicfit_buf_puts(b, "</text>\n");
+	nicfit_buf_release(&shown);
 }
 
 static void draw_node(struct svg *s, int i)
@@ -185,7 +269,7 @@ static void draw_node(struct svg *s, int i)
 	if (n->pci < 0) {
 		nicfit_buf_addf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"24\" rx=\"12\" "
 				"fill=\"#f4f4f4\" stroke=\"#888\"/>\n", x + 20, n->y, w - 40);
-		text(b, n->x, n->y + 16, 11, NULL, t->hb[n->hb].name, 24);
+		text(b, n->x, n->y + 16, 11, NULL, t->hb[n->hb].name, w - 40 - 2 * TEXT_PAD);
 		return;
 	}
 	{
@@ -211,24 +295,24 @@ static void draw_node(struct svg *s, int i)
 				if (t->slots[k].bridge == n->pci)
 					slot = t->slots[k].name;
 			snprintf(line, sizeof(line), "%s %s", what, p->bdf + 5);
-			text(b, n->x, n->y + 13, 10, NULL, line, 30);
+			text(b, n->x, n->y + 13, 10, NULL, line, w - 20 - 2 * TEXT_PAD);
 			snprintf(g, sizeof(g), "%s%s", slot[0] ? "slot " : "", slot);
 			if (gen)
 				snprintf(g + strlen(g), sizeof(g) - strlen(g), "%sGen%d x%d",
 					 slot[0] ? " · " : "", gen, p->max_width);
 			if (g[0])
-				text(b, n->x, n->y + 25, 9, NULL, g, 30);
+				text(b, n->x, n->y + 25, 9, NULL, g, w - 20 - 2 * TEXT_PAD);
 			return;
 		}
 		nicfit_buf_addf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" rx=\"6\" "
 				"fill=\"%s\" stroke=\"#333\"/>\n", x, n->y, w, NODE_H + 6,
 				fill_of(p->kind));
 		snprintf(line, sizeof(line), "%s · %s", d >= 0 ? a->devs[d].label : p->bdf + 5, p->bdf + 5);
-		text(b, n->x, n->y + 15, 11, "bold", line, 28);
-		text(b, n->x, n->y + 29, 10, NULL, d >= 0 ? a->devs[d].name : "", 30);
+		text(b, n->x, n->y + 15, 11, "bold", line, w - 2 * TEXT_PAD);
+		text(b, n->x, n->y + 29, 10, NULL, d >= 0 ? a->devs[d].name : "", w - 2 * TEXT_PAD);
 		if (d >= 0 && a->devs[d].link.path_gbps >= 0) {
 			snprintf(line, sizeof(line), "≈ %.0f Gb/s to CPU", a->devs[d].link.path_gbps);
-			text(b, n->x, n->y + 42, 9, NULL, line, 30);
+			text(b, n->x, n->y + 42, 9, NULL, line, w - 2 * TEXT_PAD);
 		}
 	}
 }
@@ -318,25 +402,98 @@ static void mark_limits(struct svg *s)
 	}
 }
 
-/* One column per socket (unknown locality last), and the picture's size. */
+/* One box per socket (unknown locality last), and the picture's size. */
 struct columns {
 	int socket[NICFIT_TOPO_MAX_NUMA + 1];
 	double left[NICFIT_TOPO_MAX_NUMA + 1], width[NICFIT_TOPO_MAX_NUMA + 1];
+	double top[NICFIT_TOPO_MAX_NUMA + 1], height[NICFIT_TOPO_MAX_NUMA + 1];
 	int n;
 	double w, h;             /* the whole picture */
 };
 
-/* Columns: sockets in ascending order, unknown locality last; then place the trees. */
-static void layout(struct svg *s, struct columns *k)
+/* The sockets side by side, each one's trees in a row. */
+static void layout_columns(struct svg *s, struct columns *k)
 {
 	double x = MARGIN, height = 0;
-	int i, j, c;
+	int i, c;
+
+	for (c = 0; c < k->n; c++) {
+		k->left[c] = x;
+		k->width[c] = 0;
+		for (i = 0; i < s->nn; i++)
+			if (s->n[i].parent < 0 && s->n[i].socket == k->socket[c]) {
+				place(s, i, x, TOP + 40);
+				x += s->n[i].leaves * LEAF_W;
+				k->width[c] += s->n[i].leaves * LEAF_W;
+			}
+		x += 12;
+	}
+	for (i = 0; i < s->nn; i++)
+		if (s->n[i].y + NODE_H + 20 > height)
+			height = s->n[i].y + NODE_H + 20;
+	k->w = x + MARGIN < 640 ? 640 : x + MARGIN;
+	k->h = height + 40 < 260 ? 260 : height + 40;
+	for (c = 0; c < k->n; c++) {
+		k->top[c] = TOP;
+		k->height[c] = k->h - TOP - 10;
+	}
+}
+
+/*
+ * The sockets stacked, each one's trees wrapped into rows no wider than
+ * SVG_MAX_W, as lstopo wraps the children of a box. A tree is never cut:
+ * one wider than a row has a row of its own.
+ */
+static void layout_stacked(struct svg *s, struct columns *k)
+{
+	double y = TOP, right = MARGIN;
+	int i, c;
+
+	for (c = 0; c < k->n; c++) {
+		double x = MARGIN, row = y + 40, row_h = 0;
+
+		for (i = 0; i < s->nn; i++) {
+			double w, h;
+
+			if (s->n[i].parent >= 0 || s->n[i].socket != k->socket[c])
+				continue;
+			w = s->n[i].leaves * LEAF_W;
+			h = sub_depth(s, i) * LEVEL_H + NODE_H + 6;
+			if (x > MARGIN && x + w > SVG_MAX_W - MARGIN) {
+				row += row_h + ROW_GAP;
+				x = MARGIN;
+				row_h = 0;
+			}
+			place(s, i, x, row);
+			x += w;
+			if (x > right)
+				right = x;
+			if (h > row_h)
+				row_h = h;
+		}
+		k->left[c] = MARGIN;
+		k->top[c] = y;
+		k->height[c] = row + row_h + 20 - (y - 10);
+		y += k->height[c] + 12;
+	}
+	for (c = 0; c < k->n; c++)
+		k->width[c] = right - MARGIN;
+	k->w = right + MARGIN < 640 ? 640 : right + MARGIN;
+	k->h = y + 20;
+}
+
+/* Sockets in ascending order, unknown locality last; then place the trees. */
+static void layout(struct svg *s, struct columns *k)
+{
+	double wide = MARGIN;
+	int i, j;
 
 	k->n = 0;
 	for (i = 0; i < s->nn; i++) {
 		if (s->n[i].parent >= 0)
 			continue;
 		count_leaves(s, i);
+		wide += s->n[i].leaves * LEAF_W;
 		for (j = 0; j < k->n; j++)
 			if (k->socket[j] == s->n[i].socket)
 				break;
@@ -350,22 +507,11 @@ static void layout(struct svg *s, struct columns *k)
 			k->socket[j] = k->socket[j - 1];
 		k->socket[j] = v;
 	}
-	for (c = 0; c < k->n; c++) {
-		k->left[c] = x;
-		k->width[c] = 0;
-		for (i = 0; i < s->nn; i++)
-			if (s->n[i].parent < 0 && s->n[i].socket == k->socket[c]) {
-				place(s, i, x);
-				x += s->n[i].leaves * LEAF_W;
-				k->width[c] += s->n[i].leaves * LEAF_W;
-			}
-		x += 12;
-	}
-	for (i = 0; i < s->nn; i++)
-		if (s->n[i].y + NODE_H + 20 > height)
-			height = s->n[i].y + NODE_H + 20;
-	k->w = x + MARGIN < 640 ? 640 : x + MARGIN;
-	k->h = height + 40 < 260 ? 260 : height + 40;
+	wide += 12.0 * k->n + MARGIN;
+	if (wide <= SVG_MAX_W)
+		layout_columns(s, k);
+	else
+		layout_stacked(s, k);
 }
 
 /* The title, the verdict's counts and the legend. */
@@ -415,12 +561,12 @@ static void draw_columns(struct svg *s, const struct columns *k)
 		} else {
 			snprintf(head, sizeof(head), "locality unknown (numa_node -1)");
 		}
-		nicfit_buf_addf(&s->b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%.0f\" "
-				"rx=\"10\" fill=\"%s\" stroke=\"#bbb\"/>\n", k->left[c] + 4, TOP - 10,
-				k->width[c] - 8, k->h - TOP - 10,
+		nicfit_buf_addf(&s->b, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\" "
+				"rx=\"10\" fill=\"%s\" stroke=\"#bbb\"/>\n", k->left[c] + 4, k->top[c] - 10,
+				k->width[c] - 8, k->height[c],
 				k->socket[c] >= 0 ? "#fbfbff" : "#fff8f8");
-		text(&s->b, k->left[c] + k->width[c] / 2, TOP + 12, 13, "bold", head,
-		     (size_t)(k->width[c] / 7));
+		text(&s->b, k->left[c] + k->width[c] / 2, k->top[c] + 12, 13, "bold", head,
+		     k->width[c] - 8 - 2 * TEXT_PAD);
 	}
 }
 

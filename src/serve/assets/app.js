@@ -58,6 +58,22 @@
     return el;
   }
 
+  /* Part numbers (MCX653105A-HDAT, X710-DA2) kept on one line: a browser
+   * breaks a line after a hyphen, and half a part number is a wrong one. */
+  const PARTNO = /\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b/g;
+
+  function partText(str) {
+    const s = String(str === null || str === undefined ? '' : str);
+    const out = [];
+    let last = 0;
+    for (const m of s.matchAll(PARTNO)) {
+      out.push(s.slice(last, m.index), h('span', { class: 'partno', text: m[0] }));
+      last = m.index + m[0].length;
+    }
+    out.push(s.slice(last));
+    return out.filter((x) => x !== '');
+  }
+
   function clear(el) {
     while (el.firstChild) el.removeChild(el.firstChild);
     return el;
@@ -133,8 +149,8 @@
       text: (opts.titles && opts.titles[c]) || label(c) })));
     const body = rows.map((r) => h('tr', null, cols.map((c) => {
       const v = r && typeof r === 'object' ? r[c] : r;
-      return h('td', { class: numeric[c] ? 'num' : null,
-        text: (opts.format && opts.format[c]) ? opts.format[c](v, r) : fmtValue(c, v) });
+      return h('td', { class: numeric[c] ? 'num' : (opts.cellClass && opts.cellClass[c]) || null },
+        partText((opts.format && opts.format[c]) ? opts.format[c](v, r) : fmtValue(c, v)));
     })));
     return h('div', { class: 'table-wrap' },
       h('table', { class: opts.class || null }, h('thead', null, head), h('tbody', null, body), opts.foot || null));
@@ -150,7 +166,7 @@
     for (const k of keys) {
       const v = obj[k];
       const t = seen[label(k)] > 1 ? k.replace(/_/g, ' ') : label(k);
-      dl.append(h('dt', { text: t }), h('dd', { text: fmtValue(k, v) }));
+      dl.append(h('dt', { text: t }), h('dd', null, partText(fmtValue(k, v))));
     }
     return dl;
   }
@@ -162,7 +178,7 @@
     const box = h('details', { class: 'more' }, h('summary', { text: 'More detail' }));
     for (const k of rest) {
       const v = doc[k];
-      box.append(h('h4', { text: label(k) }));
+      box.append(h('h3', { text: label(k) }));
       if (Array.isArray(v) && v.length && typeof v[0] === 'object') box.append(table(v));
       else if (v && typeof v === 'object' && !Array.isArray(v)) box.append(facts(v));
       else box.append(h('p', { text: fmtValue(k, v) }));
@@ -182,17 +198,34 @@
     return h('section', { class: 'block' }, h('h3', { text: title }), kids);
   }
 
+  /* A section others link to (#id): its heading takes the focus when followed. */
+  function anchored(id, cls, title, ...kids) {
+    return h('section', { class: 'block ' + cls, id }, h('h3', { text: title, tabindex: '-1' }), kids);
+  }
+
+  /* The verdict box: the answer as the result's heading, and badges that
+   * count the findings and link to them. */
+  function verdictBox(tab, tone, headline, findings) {
+    const counts = {};
+    for (const x of findings || []) counts[x.severity] = (counts[x.severity] || 0) + 1;
+    return h('div', { class: 'verdict ' + tone },
+      h('h2', { class: 'headline' }, typeof headline === 'string' ? partText(headline) : headline),
+      h('p', { class: 'badges' }, ['critical', 'warning', 'info'].filter((k) => counts[k]).map((k) =>
+        h('a', { class: 'badge sev-' + k, href: '#' + tab + '-findings',
+          text: counts[k] + ' ' + k + (counts[k] === 1 ? '' : 's') }))));
+  }
+
   function card(title, rows, tone) {
     const dl = h('dl', null);
     for (const [k, v] of rows) {
       if (v === null || v === undefined || v === '') continue;
-      dl.append(h('dt', { text: k }), h('dd', { text: v }));
+      dl.append(h('dt', { text: k }), h('dd', null, partText(v)));
     }
-    return h('div', { class: 'card' + (tone ? ' ' + tone : '') }, h('h4', { text: title }), dl);
+    return h('div', { class: 'card' + (tone ? ' ' + tone : '') }, h('h3', { text: title }), dl);
   }
 
   function errorBox(msg) {
-    return h('div', { class: 'error', role: 'alert' }, h('strong', { text: 'Cannot answer: ' }), msg);
+    return h('div', { class: 'error' }, h('strong', { text: 'Cannot answer: ' }), msg);
   }
 
   /* ---- shared parts of plan and cluster ---- */
@@ -202,6 +235,7 @@
     const hasRole = bom.lines.some((l) => l.role);
     const cols = ['part', 'description'].concat(hasRole ? ['role'] : [], ['qty', 'unit_usd', 'total_usd']);
     const titles = { part: 'Part', description: 'Description', role: 'For', qty: 'Qty', unit_usd: 'Unit', total_usd: 'Total' };
+    const cellClass = { part: 'part' };
     const format = {
       unit_usd: (v) => (v === null || v === undefined ? 'unpriced' : usd.format(v)),
       total_usd: (v) => (v === null || v === undefined ? '—' : usd.format(v)),
@@ -211,17 +245,21 @@
       h('th', { colspan: cols.length - 1, scope: 'row', text: 'Total (priced lines)' }),
       h('td', { class: 'num total', text: typeof bom.total_usd === 'number' ? usd.format(bom.total_usd) : '—' })));
     const notes = [];
-    if (bom.prices_as_of) notes.push(h('p', { class: 'note', text: 'Prices as of ' + bom.prices_as_of + '.' }));
+    const sources = [...new Set(bom.lines.map((l) => l.price_source).filter(Boolean))];
+    if (bom.prices_as_of || sources.length) {
+      notes.push(h('p', { class: 'note prices' }, (bom.prices_as_of ? 'Prices as of ' + bom.prices_as_of : 'Prices') +
+        (sources.length ? ', from ' + sources.join('; ') : '') + '.'));
+    }
     const unpriced = Array.isArray(bom.unpriced) ? bom.unpriced : [];
     if (unpriced.length) {
       notes.push(h('p', { class: 'note warn' },
         unpriced.length + ' item' + (unpriced.length === 1 ? ' has' : 's have') +
         ' no sourced price and ' + (unpriced.length === 1 ? 'is' : 'are') + ' left out of the total: ',
         unpriced.map((u) => (typeof u === 'object' ? (u.part || u.id || fmtValue('', u)) : String(u))).join(', '),
-        '. Add your prices with --catalog.'));
+        '. ' + CATALOG_NOTE));
     }
-    return section('Bill of materials',
-      table(bom.lines, { columns: cols, titles, format, class: 'bom', foot }), notes);
+    return h('section', { class: 'block bom-block' }, h('h3', { text: 'Bill of materials' }),
+      table(bom.lines, { columns: cols, titles, format, class: 'bom', foot, cellClass }), notes);
   }
 
   function cablesBlock(cables) {
@@ -236,17 +274,88 @@
   function decisionsBlock(decisions) {
     if (!Array.isArray(decisions) || !decisions.length) return null;
     return section('Why', h('ol', { class: 'why' }, decisions.map((d) =>
-      h('li', null, h('span', { class: 'rule', text: d.rule || '' }), h('span', { text: d.text || fmtValue('', d) })))));
+      h('li', null, h('span', { class: 'rule', text: d.rule || '' }), h('span', null, partText(d.text || fmtValue('', d)))))));
   }
 
-  function findingsBlock(findings) {
+  function findingsBlock(tab, findings) {
     if (!Array.isArray(findings) || !findings.length) return null;
-    return section('Findings', h('ul', { class: 'findings' }, findings.map((f) =>
+    return anchored(tab + '-findings', 'findings-block', 'Findings', h('ul', { class: 'findings' }, findings.map((f) =>
       h('li', { class: 'sev-' + (f.severity || 'info') },
         h('span', { class: 'badge', text: f.severity || 'info' }),
         f.code ? h('code', { text: f.code }) : null,
-        h('span', { text: ' ' + (f.message || '') }),
-        f.fix ? h('div', { class: 'fix', text: 'Fix: ' + f.fix }) : null))));
+        h('span', null, ' ', partText(f.message || '')),
+        f.fix ? h('div', { class: 'fix' }, 'Fix: ', fixView(tab, f.fix)) : null))));
+  }
+
+  /*
+   * A fix as the page user can follow it. The library words fixes for the
+   * command line ("--backend-cards 2"); on the page an option is a field,
+   * so each option that has one becomes the field's name and a button that
+   * sets it and plans again; a part of the catalog the fix proposes gets a
+   * button that tries it. --catalog has no field: the page says what it
+   * cannot do instead.
+   */
+  const CATALOG_NOTE = 'This page plans with the catalog the server was started with; it cannot add parts or prices.';
+
+  function fieldLabel(el) {
+    const lab = el.closest('label');
+    if (!lab) return el.name;
+    const t = lab.firstChild && lab.firstChild.nodeType === 3 ? lab.firstChild.textContent : lab.textContent;
+    return t.trim() || el.name;
+  }
+
+  function applyButton(tab, key, value, text) {
+    return h('button', { type: 'button', class: 'apply', 'data-apply-key': key, 'data-apply-value': value, text });
+  }
+
+  function fixView(tab, fix) {
+    const form = formOf(tab);
+    const out = [];
+    const buttons = [];
+    let catalogNote = false;
+    const re = /\(?--([a-z][a-z0-9-]*)(?:[ =]([A-Za-z0-9][A-Za-z0-9._:-]*))?\)?/g;
+    let last = 0;
+    let m;
+    while ((m = re.exec(fix))) {
+      const key = m[1].replace(/-/g, '_');
+      const el = form && form.elements.namedItem(key);
+      out.push(fix.slice(last, m.index));
+      last = re.lastIndex;
+      let value = m[2] && !/^[A-Z]+$/.test(m[2]) ? m[2] : '';
+      if (el && !(el instanceof RadioNodeList)) {
+        if (!value && el.tagName === 'SELECT' && key.endsWith('cards')) value = String(Number(el.value || 1) + 1);
+        out.push(m[0].startsWith('(') ? '(' : '', h('q', { text: fieldLabel(el) + (value ? ' = ' + value : '') }),
+          m[0].endsWith(')') ? ')' : '');
+        buttons.push(value ? applyButton(tab, key, value, 'Apply: ' + fieldLabel(el) + ' ' + value)
+          : applyButton(tab, key, '', 'Set ' + fieldLabel(el)));
+      } else if (key === 'catalog') {
+        /* "add yours with --catalog", "then --catalog prices.json": the page cannot, and says so. */
+        out[out.length - 1] = out[out.length - 1].replace(/\s*(,\s*then|\bwith)\s*$/, '');
+        catalogNote = true;
+      } else {
+        /* A setting the form has no field for: the address keeps it (as "More settings from the link"). */
+        const name = key.replace(/_/g, ' ');
+        out.push(h('q', { text: name + (value ? ' = ' + value : '') }));
+        if (value) buttons.push(applyButton(tab, key, value, 'Apply: ' + name + ' ' + value));
+        else out.push(h('span', { class: 'page-note', text: ' (no field on this page: add ' + key + '=… to the address)' }));
+      }
+    }
+    out.push(fix.slice(last));
+    for (let i = 0; i < out.length; i++) if (typeof out[i] === 'string') out[i] = partText(out[i]);
+    /* A NIC of the catalog that the fix names and the plan does not use. */
+    const nicKey = tab === 'plan' ? 'backend_nic' : tab === 'cluster' ? 'nic' : null;
+    const nics = (state.catalog && state.catalog.nics) || [];
+    if (nicKey && form.elements.namedItem(nicKey)) {
+      for (const n of nics) {
+        const part = n.part || n.id;
+        if (!part || part.length < 5 || !fix.includes(part)) continue;
+        if (form.elements.namedItem(nicKey).value === n.id) continue;
+        buttons.push(applyButton(tab, nicKey, n.id, 'Try ' + part));
+        break;
+      }
+    }
+    if (catalogNote) out.push(h('span', { class: 'page-note', text: ' ' + CATALOG_NOTE }));
+    return [out, buttons];
   }
 
   function pictureBlock(tab) {
@@ -257,11 +366,10 @@
   /* Quote header and inputs, shown only when printing. */
   function printHeader(title, inputs) {
     const now = new Date();
-    const rows = inputs.map(([k, v]) => h('tr', null, h('th', { scope: 'row', text: k }), h('td', { text: v })));
     return h('div', { class: 'print-only quote-head' },
-      h('h1', { text: title }),
-      h('p', { text: 'Prepared ' + now.toISOString().slice(0, 10) + ' with nicfit · ' + location.href }),
-      h('table', { class: 'inputs-table' }, h('tbody', null, rows)));
+      h('h2', { text: title }),
+      h('p', { class: 'config', text: inputs.map(([k, v]) => k + ': ' + v).join(' · ') }),
+      h('p', { text: 'Prepared ' + now.toISOString().slice(0, 10) + ' with nicfit. This quote opens again at ' + location.href }));
   }
 
   /* ---- plan ---- */
@@ -280,13 +388,9 @@
     const b = doc.backend || {};
     const f = doc.frontend || {};
     const m = doc.model_fit || null;
-    const counts = {};
-    for (const x of doc.findings || []) counts[x.severity] = (counts[x.severity] || 0) + 1;
     out.push(printHeader('Network plan and quote', inputs));
-    out.push(h('div', { class: 'verdict ' + (b.needed ? 'backend' : 'frontend') },
-      h('p', { class: 'headline', text: planVerdict(doc) }),
-      h('p', { class: 'badges' }, ['critical', 'warning', 'info'].filter((k) => counts[k]).map((k) =>
-        h('span', { class: 'badge sev-' + k, text: counts[k] + ' ' + k + (counts[k] === 1 ? '' : 's') })))));
+    out.push(verdictBox('plan', b.needed ? 'backend' : 'frontend', planVerdict(doc), doc.findings));
+    out.push(findingsBlock('plan', doc.findings));
 
     const cards = [];
     if (m) {
@@ -342,7 +446,6 @@
           titles: { label: 'Network', node_gbps: 'Per node', seconds: 'Per step' } })));
     }
     out.push(decisionsBlock(doc.decisions));
-    out.push(findingsBlock(doc.findings));
     out.push(more(doc, ['input', 'verdict', 'model_fit', 'frontend', 'backend', 'oob', 'cables', 'bom',
       'decisions', 'findings', 'placement', 'estimates']));
     return out;
@@ -381,11 +484,8 @@
     const head = typeof doc.verdict === 'string' && doc.verdict ? doc.verdict
       : 'Back end: ' + (doc.tiers ? doc.tiers + '-tier fabric' : 'fabric') + (sw.length ? ', ' + sw.join(' + ') + ' switches' : '') +
         (nodes ? ' for ' + nodes + ' node' + (nodes === 1 ? '' : 's') + (doc.gpus ? ' (' + doc.gpus + ' GPUs)' : '') : '') + '.';
-    const counts = {};
-    for (const x of doc.findings || []) counts[x.severity] = (counts[x.severity] || 0) + 1;
-    out.push(h('div', { class: 'verdict backend' }, h('p', { class: 'headline', text: head }),
-      h('p', { class: 'badges' }, ['critical', 'warning', 'info'].filter((k) => counts[k]).map((k) =>
-        h('span', { class: 'badge sev-' + k, text: counts[k] + ' ' + k + (counts[k] === 1 ? '' : 's') })))));
+    out.push(verdictBox('cluster', 'backend', head, doc.findings));
+    out.push(findingsBlock('cluster', doc.findings));
     const cards = [];
     if (doc.backend && typeof doc.backend === 'object') cards.push(networkCard('Back end', doc.backend, 'accent'));
     else cards.push(card('Switches', [['Tiers', fmtValue('tiers', doc.tiers)], ['Leaf', fmtValue('', doc.leaf_switches)],
@@ -409,7 +509,6 @@
       out.push(h('details', { class: 'more' }, h('summary', { text: 'Port map (' + doc.port_map.length + ' rows)' }), table(doc.port_map)));
     }
     out.push(decisionsBlock(doc.decisions));
-    out.push(findingsBlock(doc.findings));
     if (Array.isArray(doc.assumptions) && doc.assumptions.length) out.push(assumptionsBlock(doc.assumptions));
     out.push(more(doc, ['input', 'verdict', 'tiers', 'leaf_switches', 'spine_switches', 'core_switches', 'gpus',
       'host_links', 'switch_links', 'cables', 'bom', 'decisions', 'findings', 'port_map', 'backend', 'frontend', 'oob',
@@ -425,10 +524,32 @@
 
   /* ---- decode ---- */
 
+  /* The facts a part number gives, as a table a buyer reads. */
+  function decodeTable(doc) {
+    const pcie = doc.pcie_gen ? 'PCIe ' + (doc.pcie_gen_min && doc.pcie_gen_min !== doc.pcie_gen ? doc.pcie_gen_min + '.0/' : '') +
+      doc.pcie_gen + '.0' + (doc.pcie_width ? ' x' + doc.pcie_width : '') : null;
+    const shown = ['kind', 'vendor', 'family', 'protocol', 'ports', 'cage', 'port_gbps', 'ib_rate', 'pcie_gen', 'pcie_gen_min', 'pcie_width',
+      'rdma', 'form_factor', 'bracket', 'driver', 'name', 'pci'];
+    const rows = [['Name', doc.name], ['Vendor', doc.vendor], ['Family', [doc.family, doc.protocol].filter(Boolean).join(' ')],
+      ['Ports', doc.ports ? doc.ports + ' × ' + (doc.cage || '') + (doc.port_gbps ? ' at ' + G(doc.port_gbps) : '') +
+        (doc.ib_rate ? ' (' + doc.ib_rate + ')' : '') : null],
+      ['Host link', pcie], ['RDMA', doc.rdma === true ? 'yes' + (Array.isArray(doc.rdma_kinds) && doc.rdma_kinds.length ? ': ' +
+        doc.rdma_kinds.map((k) => FABRIC[k] || k).join(', ') : '') : doc.rdma === false ? 'no' : null],
+      ['Form factor', [doc.form_factor, doc.bracket ? doc.bracket + ' bracket' : null].filter(Boolean).join(', ') || null],
+      ['Driver', doc.driver], ['PCI ID', doc.pci && doc.pci.vendor ? doc.pci.vendor + ':' + doc.pci.device : null]];
+    const skip = ['schema', 'notes', 'part', 'reading', 'summary', 'input', 'source', 'unverified', 'confidence', 'rdma_kinds', 'slots'];
+    for (const [k, v] of Object.entries(doc)) {
+      if (shown.includes(k) || skip.includes(k) || v === null || v === false || (typeof v === 'object' && !Array.isArray(v))) continue;
+      if (Array.isArray(v) && v.length && typeof v[0] === 'object') continue;
+      rows.push([label(k), fmtValue(k, v)]);
+    }
+    return rowsTable(rows);
+  }
+
   function renderDecode(doc) {
     const title = doc.summary || [doc.vendor, doc.family, doc.protocol].filter(Boolean).join(' ');
     const out = [h('div', { class: 'verdict' },
-      h('p', { class: 'headline' }, h('code', { text: doc.part || '' }), ' ', title),
+      h('h2', { class: 'headline' }, h('code', { text: doc.part || '' }), ' ', title),
       h('p', { class: 'badges' },
         doc.confidence ? h('span', { class: 'badge', text: doc.confidence === 'catalog' ? 'from the catalog' : 'read by rule' }) : null,
         doc.rdma === true ? h('span', { class: 'badge sev-info', text: 'RDMA' + (Array.isArray(doc.rdma_kinds) ? ': ' + doc.rdma_kinds.join(', ') : '') }) : null,
@@ -437,29 +558,124 @@
       out.push(section('How it reads', h('div', { class: 'reading' }, doc.reading.map((r) =>
         h('div', { class: 'piece' }, h('code', { text: r.chars || '' }), h('span', { text: r.meaning || '' }))))));
     }
-    out.push(section('What it is', facts(doc, ['schema', 'notes', 'part', 'reading', 'summary', 'input', 'source',
-      'unverified', 'confidence', 'rdma_kinds'])));
+    out.push(section('What it is', decodeTable(doc)));
     if (Array.isArray(doc.notes) && doc.notes.length) {
-      out.push(section('Notes', h('ul', { class: 'notes' }, doc.notes.map((n) => h('li', { text: typeof n === 'string' ? n : fmtValue('', n) })))));
+      out.push(section('Notes', h('ul', { class: 'notes' }, doc.notes.map((n) => h('li', null, partText(typeof n === 'string' ? n : fmtValue('', n)))))));
     }
     if (doc.source) {
       out.push(h('p', { class: 'note' }, 'Source: ' + doc.source +
         (Array.isArray(doc.unverified) && doc.unverified.length ? '. Unverified: ' + doc.unverified.join(', ') + '.' : '')));
     }
+    if (Array.isArray(doc.slots) && doc.slots.length) {
+      out.push(section('In a slot', table(doc.slots, { columns: ['slot', 'proto', 'ports_gbps', 'pcie_gbps', 'effective_gbps', 'limited_by'],
+        titles: { slot: 'Slot', proto: 'Protocol', ports_gbps: 'Ports', pcie_gbps: 'Slot feeds', effective_gbps: 'Delivers', limited_by: 'Limited by' } }),
+      h('p', { class: 'formula', text: 'delivers = min(ports, slot)' })));
+    }
     for (const [k, v] of Object.entries(doc)) {
-      if (k !== 'reading' && Array.isArray(v) && v.length && typeof v[0] === 'object') out.push(section(label(k), table(v)));
+      if (k !== 'reading' && k !== 'slots' && Array.isArray(v) && v.length && typeof v[0] === 'object') out.push(section(label(k), table(v)));
     }
     return out;
   }
 
   /* ---- calc ---- */
 
+  /*
+   * Each calculator's answer: a sentence that answers the question, the
+   * figures it rests on as a table, and the formula with this request's
+   * numbers in it. Fields a view does not name are listed under "More
+   * detail", so nothing in the document is hidden.
+   */
+  const G = (v) => fmtValue('_gbps', v);
+  const P = (v) => num.format(v);
+  const PROTO = { tcp: 'TCP', roce: 'RoCE v2', ib: 'InfiniBand', infiniband: 'InfiniBand' };
+
+  function linkRows(l) {
+    if (!l || typeof l !== 'object') return [];
+    return [['Line rate', G(l.line_gbps)], ['Payload per packet', fmtValue('', l.payload_bytes) + ' B'],
+      ['Headers per packet', fmtValue('', l.overhead_bytes) + ' B'], ['Efficiency', P(l.efficiency * 100) + ' %'],
+      ['Goodput', G(l.goodput_gbps) + ' = ' + fmtValue('_gBps', l.goodput_gBps)]];
+  }
+
+  function linkFormula(l) {
+    return l ? 'goodput = line × payload / (payload + headers) = ' + P(l.line_gbps) + ' Gb/s × ' + P(l.payload_bytes) +
+      ' / (' + P(l.payload_bytes) + ' + ' + P(l.overhead_bytes) + ') = ' + G(l.goodput_gbps) : null;
+  }
+
+  const CALC_VIEWS = {
+    pcie: { keys: ['gen', 'width', 'gts', 'encoding', 'signal_gbps', 'raw_gbps', 'write_gbps', 'read_gbps', 'effective_gbps', 'effective_gBps'],
+      answer: (d) => 'PCIe Gen' + d.gen + ' x' + d.width + ' moves ' + G(d.effective_gbps) + ' (' + fmtValue('_gBps', d.effective_gBps) + ') each way',
+      rows: (d) => [['Signalling', d.gts + ' GT/s × ' + d.width + ' lanes = ' + G(d.signal_gbps)], ['Raw', G(d.raw_gbps)],
+        ['Writes', G(d.write_gbps)], ['Reads', G(d.read_gbps)], ['Effective', G(d.effective_gbps)]],
+      formula: (d) => ['raw = GT/s × lanes × line code = ' + d.gts + ' × ' + d.width + ' × ' + P(d.encoding) + ' = ' + G(d.raw_gbps),
+        'writes = raw × payload / (payload + headers + framing + DLLPs); reads likewise per completion',
+        'effective = min(writes, reads) = ' + G(d.effective_gbps)] },
+    link: { keys: ['proto', 'ib_rate', 'line_gbps', 'payload_bytes', 'overhead_bytes', 'efficiency', 'goodput_gbps', 'goodput_gBps'],
+      answer: (d) => 'A ' + G(d.line_gbps) + ' link carries ' + G(d.goodput_gbps) + ' of ' + (PROTO[d.proto] || d.proto) + ' payload',
+      rows: (d) => [['Protocol', (PROTO[d.proto] || d.proto) + (d.ib_rate ? ' (' + d.ib_rate + ')' : '')]].concat(linkRows(d)),
+      formula: (d) => [linkFormula(d)] },
+    nic: { keys: ['part', 'name', 'card_from', 'slot', 'link', 'ports', 'proto', 'port_line_gbps', 'port_gbps', 'ports_gbps',
+      'pcie_gbps', 'effective_gbps', 'per_port_gbps', 'limited_by', 'idle_gbps', 'pcie'],
+      answer: (d) => h('span', null, h('code', { class: 'partno', text: d.part }), ' in a ' + d.link + ' slot delivers ' +
+        G(d.effective_gbps) + (d.limited_by ? ', limited by ' + (d.limited_by === 'pcie' ? 'the slot' : 'its ports') : '')),
+      rows: (d) => [['Card', d.name || d.part], ['Ports', d.ports + ' × ' + G(d.port_line_gbps) + ' (' + G(d.port_gbps) + ' of ' +
+        (PROTO[d.proto] || d.proto) + ' each)'], ['Ports in all', G(d.ports_gbps)], ['Slot (' + d.link + ')', G(d.pcie_gbps)],
+        ['Delivers', G(d.effective_gbps)], ['Per port', G(d.per_port_gbps)], ['Left idle', G(d.idle_gbps)]],
+      formula: (d) => ['delivers = min(ports × port goodput, slot) = min(' + d.ports + ' × ' + P(d.port_gbps) + ', ' +
+        P(d.pcie_gbps) + ') = ' + G(d.effective_gbps)] },
+    load: { keys: ['size_gb', 'seconds', 'bottleneck', 'rate_gbps', 'rate_gBps', 'network_gbps', 'storage_gbps', 'link'],
+      answer: (d) => fmtValue('size_gb', d.size_gb) + ' loads in ' + fmtSeconds(d.seconds) + ' (' + d.bottleneck + '-bound)',
+      rows: (d) => [['Size', fmtValue('size_gb', d.size_gb)], ['Network', G(d.network_gbps)],
+        ['Storage', d.storage_gbps === null ? 'keeps up' : G(d.storage_gbps)], ['Rate', G(d.rate_gbps) + ' = ' + fmtValue('_gBps', d.rate_gBps)],
+        ['Time', fmtSeconds(d.seconds)]].concat(linkRows(d.link)),
+      formula: (d) => ['time = size × 8 / min(network, storage) = ' + P(d.size_gb) + ' GB × 8 / ' + G(d.rate_gbps) + ' = ' + fmtSeconds(d.seconds),
+        linkFormula(d.link)] },
+    fit: { keys: ['model', 'params', 'precision', 'bits_per_param', 'weights_gb', 'kv_bytes_per_token', 'context', 'concurrency',
+      'kv_cache_gb', 'total_gb', 'gpus', 'gpu', 'gpu_memory_gb', 'capacity_gb', 'fits', 'gpus_needed'],
+      answer: (d) => (d.model || P(d.params / 1e9) + ' B parameters') + (d.fits ? ' fits in ' : ' does not fit in ') + d.gpus + ' × ' +
+        d.gpu + ': it needs ' + fmtValue('total_gb', d.total_gb) + ' of ' + fmtValue('capacity_gb', d.capacity_gb) +
+        (d.gpus_needed ? ' (' + d.gpus_needed + ' GPU' + (d.gpus_needed === 1 ? '' : 's') + ' would do)' : ''),
+      rows: (d) => [['Parameters', P(d.params / 1e9) + ' B at ' + d.precision + ' (' + P(d.bits_per_param) + ' bits each)'],
+        ['Weights', fmtValue('weights_gb', d.weights_gb)], ['KV cache', fmtValue('kv_cache_gb', d.kv_cache_gb) + ' (' + P(d.context) +
+        ' tokens × ' + d.concurrency + ' request' + (d.concurrency === 1 ? '' : 's') + ')'], ['Needs', fmtValue('total_gb', d.total_gb)],
+        ['GPU memory', d.gpus + ' × ' + fmtValue('gpu_memory_gb', d.gpu_memory_gb)], ['Usable', fmtValue('capacity_gb', d.capacity_gb)],
+        ['Fits', d.fits ? 'yes' : 'no']],
+      formula: (d) => ['weights = parameters × bits / 8 = ' + P(d.params / 1e9) + ' B × ' + P(d.bits_per_param) + ' / 8 = ' + fmtValue('weights_gb', d.weights_gb),
+        'KV cache = bytes per token × context × requests = ' + P(d.kv_bytes_per_token) + ' B × ' + P(d.context) + ' × ' + d.concurrency +
+        ' = ' + fmtValue('kv_cache_gb', d.kv_cache_gb),
+        'needs = weights + KV cache = ' + fmtValue('total_gb', d.total_gb) + (d.fits ? ' ≤ ' : ' > ') + fmtValue('capacity_gb', d.capacity_gb) + ' usable'] },
+    allreduce: { keys: ['size_gb', 'nodes', 'nics_per_node', 'algorithm', 'factor', 'bytes_per_node_gb', 'node_gbps', 'seconds', 'algbw_gbps', 'busbw_gbps', 'link'],
+      answer: (d) => 'A ' + d.algorithm + ' all-reduce of ' + fmtValue('size_gb', d.size_gb) + ' across ' + d.nodes + ' nodes takes ' + fmtSeconds(d.seconds),
+      rows: (d) => [['Size', fmtValue('size_gb', d.size_gb)], ['Nodes', String(d.nodes)], ['NICs per node', String(d.nics_per_node)],
+        ['Sent per node', fmtValue('bytes_per_node_gb', d.bytes_per_node_gb)], ['Node rate', G(d.node_gbps)],
+        ['Algorithm bandwidth', G(d.algbw_gbps)], ['Bus bandwidth', G(d.busbw_gbps)], ['Time', fmtSeconds(d.seconds)]].concat(linkRows(d.link)),
+      formula: (d) => ['sent per node = 2 × (nodes − 1) / nodes × size = 2 × ' + (d.nodes - 1) + ' / ' + d.nodes + ' × ' + P(d.size_gb) +
+        ' GB = ' + fmtValue('bytes_per_node_gb', d.bytes_per_node_gb),
+        'time = sent × 8 / node rate + ring steps × latency = ' + fmtSeconds(d.seconds), linkFormula(d.link)] },
+    stream: { keys: ['tokens_per_s', 'concurrency', 'bytes_per_token', 'per_request_kBps', 'total_mbps', 'link_share'],
+      answer: (d) => P(d.tokens_per_s) + ' tokens/s to ' + d.concurrency + ' stream' + (d.concurrency === 1 ? '' : 's') + ' need ' + P(d.total_mbps) + ' Mb/s' +
+        (typeof d.link_share === 'number' ? ' (' + P(d.link_share * 100) + ' % of the link)' : ''),
+      rows: (d) => [['Tokens per second', P(d.tokens_per_s)], ['Streams', String(d.concurrency)], ['Bytes per token', P(d.bytes_per_token) + ' B'],
+        ['Per stream', P(d.per_request_kBps) + ' kB/s'], ['In all', P(d.total_mbps) + ' Mb/s']],
+      formula: (d) => ['rate = tokens/s × bytes per token × 8 = ' + P(d.tokens_per_s) + ' × ' + P(d.bytes_per_token) + ' B × 8 = ' + P(d.total_mbps) + ' Mb/s'] },
+  };
+
+  function rowsTable(rows) {
+    return h('div', { class: 'table-wrap' }, h('table', { class: 'answer-table' }, h('tbody', null,
+      rows.filter(([, v]) => v !== null && v !== undefined && v !== '').map(([k, v]) =>
+        h('tr', null, h('th', { scope: 'row', text: k }), h('td', null, typeof v === 'string' ? partText(v) : v))))));
+  }
+
   function renderCalc(doc) {
+    const name = String(doc.schema || '').replace(/^nicfit\.calc\.|\.v1$/g, '');
+    const view = CALC_VIEWS[name];
     const out = [];
-    out.push(section('Result', facts(doc, ['schema', 'assumptions'])));
-    for (const [k, v] of Object.entries(doc)) {
-      if (k === 'assumptions' || !Array.isArray(v) || !v.length || typeof v[0] !== 'object') continue;
-      out.push(section(label(k), table(v)));
+    if (view) {
+      out.push(h('div', { class: 'verdict' }, h('h2', { class: 'headline answer' }, view.answer(doc))));
+      out.push(section('The figures', rowsTable(view.rows(doc)),
+        h('p', { class: 'formula' }, view.formula(doc).filter(Boolean).join('\n'))));
+      out.push(more(doc, view.keys.concat(['assumptions'])));
+    } else {
+      out.push(section('Result', facts(doc, ['schema', 'assumptions'])));
     }
     if (Array.isArray(doc.assumptions) && doc.assumptions.length) out.push(assumptionsBlock(doc.assumptions));
     return out;
@@ -505,7 +721,9 @@
     if (!blob.size || seq !== state.seq[tab]) return;
     if (state.pictures[tab]) URL.revokeObjectURL(state.pictures[tab]);
     state.pictures[tab] = URL.createObjectURL(blob);
-    fig.querySelector('img').src = state.pictures[tab];
+    const img = fig.querySelector('img');
+    img.onload = () => scrollers(fig.parentElement);
+    img.src = state.pictures[tab];
     fig.hidden = false;
   }
 
@@ -591,10 +809,11 @@
     }
   }
 
-  /* The cluster takes a switch or a radix, not both. */
+  /* The cluster takes a switch or a radix, and a node count or a GPU count, not both. */
   function syncCluster() {
     const f = formOf('cluster').elements;
     f.radix.disabled = !!f.switch.value;
+    f.nodes.disabled = !!f.gpus.value;
   }
 
   function fillForm(tab, params) {
@@ -614,7 +833,104 @@
       if (params.toString() && !params.has(el.name)) el.checked = false;
     }
     setExtras(form, seen);
+    if (tab === 'cluster' && params.has('gpus') && !params.has('nodes')) form.elements.nodes.value = '';
     if (tab === 'cluster') syncCluster();
+  }
+
+  /* ---- errors beside their field, and what the live region says ---- */
+
+  /* "body:1:42: servers: '0': out of range" names its field after the position. */
+  function errorField(form, msg) {
+    const m = /^(?:[^:\s]+(?::\d+:\d+)?: )?([a-z_]+): /.exec(msg || '');
+    const el = m && form.elements.namedItem(m[1]);
+    return el && !(el instanceof RadioNodeList) && el.type !== 'hidden' ? el : null;
+  }
+
+  function errorText(msg) {
+    return String(msg || '').replace(/^[^:\s]+:\d+:\d+: /, '').replace(/^body: /, '');
+  }
+
+  function clearFieldErrors(form) {
+    for (const el of form.querySelectorAll('[aria-invalid]')) {
+      el.removeAttribute('aria-invalid');
+      el.removeAttribute('aria-describedby');
+    }
+    for (const p of form.querySelectorAll('.field-error')) p.remove();
+  }
+
+  function markField(el, text) {
+    if (!el.id) el.id = el.form.id + '-' + el.name;
+    const msg = h('p', { class: 'field-error', id: el.id + '-error', text });
+    el.setAttribute('aria-invalid', 'true');
+    el.setAttribute('aria-describedby', msg.id);
+    el.after(msg);
+    const box = el.closest('details');
+    if (box) box.open = true;
+  }
+
+  /* A box that scrolls sideways (a wide table on a phone) takes the focus, so
+   * keyboard users can scroll it too, and is named by its section's heading. */
+  function scrollers(root) {
+    for (const box of root.querySelectorAll('.table-wrap, .picture, pre, .formula')) {
+      if (box.scrollWidth > box.clientWidth + 1) {
+        const head = box.closest('section, details, figure');
+        const hd = head && head.querySelector('h3, summary');
+        box.setAttribute('tabindex', '0');
+        box.setAttribute('role', 'region');
+        box.setAttribute('aria-label', (hd ? hd.textContent : 'table') + ' (scrolls sideways)');
+      } else if (box.getAttribute('role') === 'region') {
+        box.removeAttribute('tabindex');
+        box.removeAttribute('role');
+        box.removeAttribute('aria-label');
+      }
+    }
+  }
+
+  /* The live region reads the answer's headline and its counts, not the whole report. */
+  function summaryOf(out) {
+    const head = out.querySelector('.headline');
+    const badges = [...out.querySelectorAll('.verdict .badge')].map((b) => b.textContent);
+    return (head ? head.textContent : 'Answer ready') + (badges.length ? ' (' + badges.join(', ') + ')' : '');
+  }
+
+  function announce(text) {
+    const st = document.getElementById('status');
+    st.textContent = text.length > 400 ? text.slice(0, 400) + '…' : text;
+  }
+
+  /* Open "More options" when the link set one of them, and say how many are set. */
+  function syncAdvanced(form) {
+    const box = form.querySelector('details.advanced');
+    if (!box) return;
+    let n = 0;
+    for (const el of box.querySelectorAll('input, select')) {
+      if (el.disabled) continue;
+      if (el.type === 'checkbox' ? el.checked : String(el.value || '') !== '') n++;
+    }
+    box.querySelector('summary').textContent = 'More options' + (n ? ' (' + n + ' set)' : '');
+    if (n) box.open = true;
+  }
+
+  /* The case menu names the example whose settings the form holds. */
+  function isDefault(form, key, value) {
+    const el = form.elements.namedItem(key);
+    if (!el || el instanceof RadioNodeList) return false;
+    if (el.tagName === 'SELECT') {
+      const d = [...el.options].find((o) => o.defaultSelected) || el.options[0];
+      return !!d && d.value === value;
+    }
+    return el.defaultValue === value;
+  }
+
+  function syncExample(form, spec) {
+    const sel = document.getElementById('plan-examples');
+    if (sel.value) return;
+    const x = (state.examples || []).find((e) => {
+      const es = e.spec || {};
+      return Object.keys(es).every((k) => String(es[k]) === spec[k]) &&
+        Object.keys(spec).every((k) => k in es || isDefault(form, k, spec[k]));
+    });
+    if (x) sel.value = x.name;
   }
 
   /* ---- running a tab ---- */
@@ -622,10 +938,13 @@
   async function run(tab, push) {
     const form = formOf(tab);
     const out = document.getElementById(tab + '-result');
+    if (tab === 'cluster') syncCluster();
     const spec = specOf(form);
     const seq = (state.seq[tab] || 0) + 1;
     state.seq[tab] = seq;
     setAddress(tab, spec, push);
+    if (tab === 'plan') syncExample(form, spec);
+    syncAdvanced(form);
     out.classList.add('busy');
     let res;
     let body = spec;
@@ -641,12 +960,18 @@
     if (seq !== state.seq[tab]) return;
     out.classList.remove('busy');
     clear(out);
+    clearFieldErrors(form);
     if (!res.ok) {
+      const field = tab === 'decode' ? form.elements.part : errorField(form, res.doc.error);
       if (res.status === 404 && tab !== 'decode' && /no such|nothing at/.test(res.doc.error)) {
         out.append(errorBox('this server does not answer ' + tab + ' yet (' + res.doc.error + ')'));
+      } else if (field) {
+        markField(field, errorText(res.doc.error));
+        out.append(errorBox(h('a', { href: '#' + field.id, 'data-focus': field.id, text: fieldLabel(field) }), ': see the message beside the field.'));
       } else {
         out.append(errorBox(res.doc.error));
       }
+      announce('Cannot answer: ' + (field ? fieldLabel(field) + ': ' : '') + errorText(res.doc.error));
       state.docs[tab] = null;
       return;
     }
@@ -655,6 +980,8 @@
       : tab === 'cluster' ? renderCluster(res.doc, inputsOf(form))
         : tab === 'decode' ? renderDecode(res.doc) : renderCalc(res.doc);
     out.append(...parts.filter(Boolean));
+    announce(summaryOf(out));
+    scrollers(out);
     out.append(h('p', { class: 'downloads' }, 'Download: ',
       h('a', { href: '#', 'data-download': 'json', text: 'JSON' }), ' · ',
       tab === 'plan' || tab === 'cluster' ? h('a', { href: '#', 'data-download': 'md', text: 'Markdown' }) : null,
@@ -801,6 +1128,7 @@
       for (const [k, v] of params) if (k !== 'example') merged.set(k, v);
       params = merged;
     }
+    if (tab === 'plan') document.getElementById('plan-examples').value = x ? x.name : '';
     if (params && [...params.keys()].length) {
       fillForm(tab, params);
       run(tab, push);
@@ -870,6 +1198,38 @@
           download(tab, a.dataset.download);
           return;
         }
+        const jump = ev.target.closest('a[href^="#"]');
+        if (jump) {
+          ev.preventDefault();
+          const target = jump.dataset.focus ? document.getElementById(jump.dataset.focus)
+            : document.querySelector(jump.getAttribute('href') + ' h3');
+          if (target) {
+            target.scrollIntoView({ block: 'start' });
+            target.focus();
+          }
+          return;
+        }
+        const apply = ev.target.closest('button[data-apply-key]');
+        if (apply) {
+          const el = form.elements.namedItem(apply.dataset.applyKey);
+          if (!el || el instanceof RadioNodeList) {
+            const params = new URLSearchParams(specOf(form));
+            params.set(apply.dataset.applyKey, apply.dataset.applyValue);
+            open(tab, params, true);
+            return;
+          }
+          if (apply.dataset.applyValue) {
+            setField(el, apply.dataset.applyValue);
+            if (tab === 'plan') document.getElementById('plan-examples').value = '';
+            run(tab, true);
+          } else {
+            const box = el.closest('details');
+            if (box) box.open = true;
+            el.scrollIntoView({ block: 'center' });
+            el.focus();
+          }
+          return;
+        }
         const link = ev.target.closest('a[href^="/"]');
         if (link && !ev.ctrlKey && !ev.metaKey && !ev.shiftKey) {
           ev.preventDefault();
@@ -896,6 +1256,7 @@
       });
     }
 
+    window.addEventListener('resize', debounce(() => scrollers(document.querySelector('main')), 200));
     window.addEventListener('popstate', () => {
       open(tabOfPath(location.pathname), new URLSearchParams(location.search), false);
     });
