@@ -86,7 +86,9 @@ static int cite(const struct nicfit_dump *d, struct nicfit_finding *f, struct du
  * no driver is bound:
  * an lspci listing without "Kernel driver in use" lines (no -k, or lspci
  * without kernel support) does not say that. gdr-no-peermem without the
- * module list rests on sysfs files a dump does not have.
+ * module list rests on sysfs files a dump does not have; nic-rdma-not-loaded
+ * and no-rdma-nic on RDMA devices that only nvidia-smi's NIC list names;
+ * sysfs-unreadable on vendor and device IDs that lspci prints only with -nn.
  */
 static int take_back(const struct nicfit_dump *d, struct nicfit_audit *a)
 {
@@ -105,6 +107,22 @@ static int take_back(const struct nicfit_dump *d, struct nicfit_audit *a)
 			rc |= note(a, "drivers", "The lspci listing names no kernel drivers (lspci "
 				   "prints \"Kernel driver in use\" with -k or -v): whether GPUs and "
 				   "NICs have a driver bound is unknown.");
+			continue;
+		}
+		if (f->code && (!strcmp(f->code, "nic-rdma-not-loaded") ||
+				!strcmp(f->code, "no-rdma-nic")) && !d->smi.nnics) {
+			drop_finding(a, i);
+			rc |= note(a, "rdma", "The dumps list no RDMA devices (nvidia-smi topo -m's "
+				   "NICs): whether the NICs have RDMA is unknown, so GPUDirect RDMA "
+				   "was not judged.");
+			continue;
+		}
+		if (f->code && !strcmp(f->code, "sysfs-unreadable")) {
+			/* the reader refuses a dump with no function; this is lspci without -nn */
+			drop_finding(a, i);
+			rc |= note(a, "ids", "lspci ran without -nn: no vendor and device IDs, so "
+				   "devices were recognised by class and vendor name only, and cards "
+				   "not looked up in the catalog (`lspci -vvv -nn` gives the IDs).");
 			continue;
 		}
 		if (f->code && !strcmp(f->code, "gdr-no-peermem") && !t->modules_listed) {
@@ -272,11 +290,13 @@ static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
 	else if (!d->saw_lnk)
 		rc |= note(a, "pcie_links", "The lspci listing has no LnkCap or LnkSta lines (lspci "
 			   "-v prints capabilities without them; -vvv as root prints them).");
-	if (d->any_denied && !d->any_root) {
+	if (!a->topo->privileged) {
 		rc |= note(a, "acs", "ACS control bits are in PCIe extended config space, which "
 			   "lspci shows only when run as root: `sudo lspci -vvv`.");
 		rc |= note(a, "mps_mrrs", "MaxPayload and MaxReadReq are in the PCIe capability, "
 			   "which lspci shows only when run as root: `sudo lspci -vvv`.");
+	}
+	if (d->any_denied && !d->any_root) {
 		rc |= note(a, "vpd", "VPD (part number, serial) is readable only by root: cards "
 			   "were named from PCI IDs.");
 	}

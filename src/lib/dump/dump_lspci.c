@@ -249,7 +249,7 @@ static void read_caps(struct nicfit_dump *d, struct dump_fn *f, const char *s)
 {
 	const char *p;
 
-	if (strstr(s, "<access denied>")) {
+	if (strstr(s, ": <")) { /* "<access denied>", or its start where a paste was cut */
 		f->caps_denied = 1;
 		d->any_denied = 1;
 		return;
