@@ -300,6 +300,9 @@ static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
 		rc |= note(a, "vpd", "VPD (part number, serial) is readable only by root: cards "
 			   "were named from PCI IDs.");
 	}
+	if (d->smi.present)
+		rc |= note(a, "nvlink", "nvidia-smi topo -m shows the GPUs' NVLink and NVSwitch "
+			   "connections (its NV# cells); nicfit compares its GPU-NIC cells only.");
 	if (!d->smi.present && a->ngpus)
 		rc |= note(a, "smi_topo", "No nvidia-smi topo -m in the dumps: the GPU-NIC path "
 			   "classes are nicfit's reading of the lspci tree alone.");
