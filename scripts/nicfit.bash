@@ -33,7 +33,8 @@ _nicfit()
 	fi
 	case $cmd in
 	audit)
-		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan --json --format" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan --json --format --dump" -- "$cur"))
+		[ "${words[cword-1]}" = --dump ] && COMPREPLY=($(compgen -f -- "$cur")) ;;
 	snapshot)
 		COMPREPLY=($(compgen -W "--sysfs" -- "$cur"))
 		[ "${cur#-}" = "$cur" ] && COMPREPLY+=($(compgen -f -- "$cur")) ;;
@@ -49,7 +50,7 @@ _nicfit()
 		COMPREPLY=($(compgen -W "--spec --server --servers --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example --from-host --sysfs --json --format" -- "$cur")) ;;
 	fleet)
 		case $cur in
-		-*) COMPREPLY=($(compgen -W "--expect --ignore --all-hosts --strict --max-doc-mb --json --format" -- "$cur")) ;;
+		-*) COMPREPLY=($(compgen -W "--expect --ignore --all-hosts --strict --max-doc-mb --dumps --json --format" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	help)

@@ -20,14 +20,17 @@ static int cmd_help(struct cli *c, int argc, char **argv);
 static const struct cli_command commands[] = {
 	{ "audit", cmd_audit,
 	  "inspect this host (or --sysfs DIR) for GPU/NIC topology and link problems",
-	  "nicfit audit [--sysfs DIR|FILE.tar.gz] [--all] [--ignore CODE[@DEVICE]]...\n"
-	  "             [--pci-ids FILE | --no-pci-ids] [--assume NAME=VALUE]... [--plan SPEC.json]\n"
+	  "nicfit audit [--sysfs DIR|FILE.tar.gz | --dump PATH...] [--all]\n"
+	  "             [--ignore CODE[@DEVICE]]... [--pci-ids FILE | --no-pci-ids]\n"
+	  "             [--assume NAME=VALUE]... [--plan SPEC.json]\n"
 	  "\n"
 	  "Reads sysfs (never needs root; as root it also checks ACS, MaxPayload and\n"
 	  "MaxReadReq). --sysfs takes a directory that holds sys/ (NICFIT_SYSFS_ROOT too)\n"
 	  "or a snapshot archive. --all lists every PCI function. Exit status: 0 clean,\n"
 	  "1 warnings, 2 critical findings. --format svg draws the host. --plan judges the\n"
-	  "host against `nicfit plan` for the request in SPEC.json (plan's --spec format).",
+	  "host against `nicfit plan` for the request in SPEC.json (plan's --spec format).\n"
+	  "--dump reads pasted lspci -vvv / -tv and nvidia-smi (topo -m) output instead:\n"
+	  "files, a directory, a sosreport archive, or - for standard input.",
 	  FMT_ALL },
 	{ "calc", cmd_calc,
 	  "pcie | link | nic | load | fit | allreduce | stream: the formulas behind plan",
@@ -79,13 +82,14 @@ static const struct cli_command commands[] = {
 	{ "fleet", cmd_fleet,
 	  "compare many hosts' audits (gathered with pdsh, clush, Ansible or Slurm), name the odd ones",
 	  "nicfit fleet [--expect N|HOSTLIST] [--ignore CODE[,CODE]]... [--all-hosts]\n"
-	  "             [--strict] [--max-doc-mb N] [FILE... | DIR | -]\n"
+	  "             [--strict] [--max-doc-mb N] [--dumps DIR]... [FILE... | DIR | -]\n"
 	  "\n"
 	  "Reads `nicfit audit --json` documents: files, a directory of *.json, or one stream\n"
 	  "as pdsh/clush ('host: ' lines), clush -b, srun --label or Ansible (ad-hoc, or the\n"
 	  "json/jsonl callbacks) print it. Hosts are grouped by server model, GPUs and NICs;\n"
 	  "within a group the hosts that differ from the majority are named. Exit status:\n"
-	  "0 clean, 1 warnings, 2 critical.\n"
+	  "0 clean, 1 warnings, 2 critical. --dumps DIR audits pasted dumps instead, one\n"
+	  "entry of DIR per host (a directory of its lspci/nvidia-smi output, or one file).\n"
 	  "  pdsh -w 'gpu[01-64]' nicfit audit --json | nicfit fleet -\n"
 	  "  srun -N 64 --ntasks-per-node=1 --label nicfit audit --json | nicfit fleet -",
 	  FMT_TABLES },
