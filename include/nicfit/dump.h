@@ -26,6 +26,9 @@
  *   it lists become the model's RDMA devices).
  * - nvidia-smi (the table), nvidia-smi -q and `--query-gpu=index,pci.bus_id`:
  *   GPU index to PCI address.
+ * - ibv_devinfo (-v): RDMA devices, firmware, board id, and each port's
+ *   state, physical state, width and speed (-v) and link layer;
+ *   ibdev2netdev (-v): the device's PCI function (-v) and interfaces.
  *
  * The result: nicfit_dump_new() allocates a reader that keeps every text
  * added to it (and the names given for them); nicfit_dump_topo() builds a
@@ -56,6 +59,7 @@ struct nicfit_dump;
 #define NICFIT_DUMP_LSPCI_TREE 0x04u   /* lspci -t */
 #define NICFIT_DUMP_SMI_TOPO 0x08u     /* nvidia-smi topo -m */
 #define NICFIT_DUMP_SMI_GPUS 0x10u     /* nvidia-smi, -q, --query-gpu with bus ids */
+#define NICFIT_DUMP_RDMA 0x20u         /* ibv_devinfo (-v), ibdev2netdev (-v) */
 
 int nicfit_dump_new(struct nicfit_dump **out);
 void nicfit_dump_free(struct nicfit_dump *d);

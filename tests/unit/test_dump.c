@@ -301,6 +301,84 @@ static void smi_against_tree(void **state)
 	}
 }
 
+/* ibv_devinfo as posted (spaces, no -v, the second block cut before its ports). */
+static void ibv_public(void **state)
+{
+	struct nicfit_dump *d;
+	struct nicfit_error err;
+	char *text;
+	size_t len;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_read_file("tests/fixtures/dumps/public/deepep-60-ibv-devinfo.txt",
+					  1 << 20, &text, &len, &err), 0);
+	assert_int_equal(nicfit_dump_new(&d), 0);
+	assert_int_equal(nicfit_dump_add_text(d, "ibv", text, len, &err), 0);
+	assert_int_equal(d->nrdma, 2);
+	assert_string_equal(d->rdma[0].name, "mlx5_12");
+	assert_string_equal(d->rdma[0].fw, "22.38.1900");
+	assert_string_equal(d->rdma[0].board, "MT_0000000436");
+	assert_int_equal(d->rdma[0].nports, 1);
+	assert_int_equal(d->rdma[0].ports[0].state, 1);
+	assert_string_equal(d->rdma[0].ports[0].link_layer, "Ethernet");
+	assert_int_equal(d->rdma[1].nports, 0);
+	free(text);
+	nicfit_dump_free(d);
+}
+
+/* ibdev2netdev -v places a device; ibv_devinfo -v gives its port, judged as a live one. */
+static void rdma_on_tree(void **state)
+{
+	static const char ib_nic[] =
+		"\n0000:18:10.0 PCI bridge [0604]: Broadcom / LSI PEX88096 PCIe Gen 4 Switch [1000:c010] (rev b0)\n"
+		"\tBus: primary=18, secondary=1b, subordinate=1b, sec-latency=0\n"
+		"\n"
+		"0000:1b:00.0 Infiniband controller [0207]: Mellanox Technologies MT28908 Family [ConnectX-6] [15b3:101b]\n"
+		"\tKernel driver in use: mlx5_core\n"
+		"\n$ ibdev2netdev -v\n"
+		"0000:1b:00.0 mlx5_7 (MT4123 - MCX653105A-HDAT) ConnectX-6 VPI adapter card fw 20.31.1014 port 1 (DOWN ) ==> ib0 (Down)\n"
+		"$ ibv_devinfo -v\n"
+		"hca_id:\tmlx5_7\n"
+		"\tfw_ver:\t\t\t\t20.31.1014\n"
+		"\tboard_id:\t\t\tMT_0000000223\n"
+		"\t\tport:\t1\n"
+		"\t\t\tstate:\t\t\tPORT_DOWN (1)\n"
+		"\t\t\tphys_state:\t\tPOLLING (2)\n"
+		"\t\t\tactive_width:\t\t4X (2)\n"
+		"\t\t\tactive_speed:\t\t50.0 Gbps (64)\n"
+		"\t\t\tlink_layer:\t\tInfiniBand\n";
+	char text[8192];
+	struct nicfit_dump *d;
+	struct nicfit_topo *t;
+	struct nicfit_audit *a = NULL;
+	struct nicfit_error err;
+	size_t i, down = 0;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s%s", root_vvv, ib_nic);
+	t = read_text(text, &d);
+	nicfit_error_clear(&err);
+	assert_int_equal(t->nrdma, 1);
+	assert_string_equal(t->rdma[0].name, "mlx5_7"); /* not the first mlx5 function's name */
+	assert_int_equal(t->rdma[0].pci, nicfit_topo_find(t, "0000:1b:00.0"));
+	assert_int_equal(t->rdma[0].nports, 1);
+	assert_int_equal(t->rdma[0].ports[0].state, 1);
+	assert_int_equal(t->rdma[0].ports[0].phys_state, 2);
+	assert_true(t->rdma[0].ports[0].have_rate);
+	assert_true(t->rdma[0].ports[0].rate.gbps > 199 && t->rdma[0].ports[0].rate.gbps < 201);
+	assert_int_equal(t->nnet, 1);
+	assert_string_equal(t->net[0].name, "ib0");
+	assert_int_equal(nicfit_audit_judge(t, NULL, NULL, &a, &err), 0);
+	assert_int_equal(nicfit_dump_judge(d, a, &err), 0);
+	for (i = 0; i < a->findings.n; i++)
+		down += !strcmp(a->findings.v[i].code, "rdma-port-down");
+	assert_int_equal(down, 1);
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+	nicfit_dump_free(d);
+}
+
 /* Hostile shapes: a bridge that claims its own bus, huge domains, bare labels. */
 static void hostile(void **state)
 {
@@ -332,6 +410,8 @@ int main(void)
 		cmocka_unit_test(tree_public),
 		cmocka_unit_test(smi_public),
 		cmocka_unit_test(smi_against_tree),
+		cmocka_unit_test(ibv_public),
+		cmocka_unit_test(rdma_on_tree),
 		cmocka_unit_test(hostile),
 	};
 

@@ -5,7 +5,8 @@
  * file (dump_path.c does) and builds no model (dump_build.c does).
  *
  * Recognition is by the shape of a line, in this order: a row of an open
- * nvidia-smi matrix, the matrix's header row, a line of an lspci tree, an
+ * nvidia-smi matrix, the matrix's header row, an ibv_devinfo block
+ * ("hca_id:" and its indented lines), an ibdev2netdev line, a line of an lspci tree, an
  * lspci function line, an indented line of the open lspci block, a GPU
  * bus-id line of nvidia-smi. Anything else (a shell prompt, `[sudo]
  * password for`, a hex dump of -x, a mail client's wrap) is counted as
@@ -37,6 +38,7 @@ void nicfit_dump_free(struct nicfit_dump *d)
 	}
 	free(d->texts);
 	free(d->fns);
+	free(d->rdma);
 	free(d);
 }
 
@@ -144,7 +146,7 @@ struct dump_fn *nicfit__dump_fn(struct nicfit_dump *d, unsigned dom, unsigned bu
 
 /* ---- the walk ---------------------------------------------------------- */
 
-enum walk_state { W_NONE, W_LSPCI, W_TREE, W_SMI };
+enum walk_state { W_NONE, W_LSPCI, W_TREE, W_SMI, W_IBV };
 
 struct walk {
 	enum walk_state st;
@@ -189,6 +191,20 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 		w->st = W_SMI;
 		return;
 	}
+	if (!indented && !strncmp(line, "hca_id:", 7)) {
+		nicfit__dump_ibv_start(d, line, at);
+		w->st = W_IBV;
+		w->cur = NULL;
+		return;
+	}
+	if (w->st == W_IBV && indented) {
+		nicfit__dump_ibv_line(d, line);
+		return;
+	}
+	if (w->st == W_IBV)
+		w->st = W_NONE;
+	if (!indented && nicfit__dump_ibdev_line(d, line, at))
+		return;
 	if (!(w->st == W_LSPCI && line[0] == '\t') && nicfit__dump_tree_line(line)) {
 		if (w->st != W_TREE)
 			memset(&w->tree, 0, sizeof(w->tree));

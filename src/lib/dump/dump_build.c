@@ -12,7 +12,8 @@
  * Each value the text gave is copied with its NICFIT_HAVE_* flag; nothing
  * is filled in that it did not give. NUMA nodes are the nodes lspci
  * names (their CPUs and sockets are unknown). The RDMA devices are the
- * NICs nvidia-smi lists, placed on a function by name (below).
+ * NICs nvidia-smi lists and those of ibv_devinfo and ibdev2netdev, placed
+ * on a function by address (ibdev2netdev -v) or by name (below).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,9 +177,9 @@ static int physfn_of(const struct nicfit_topo *t, const struct dump_fn *fns, int
 	return first;
 }
 
-int nicfit__dump_nic_pci(const struct nicfit_dump *d, const struct nicfit_topo *t, int k)
+int nicfit__dump_name_pci(const struct nicfit_topo *t, const char *name)
 {
-	const char *name = d->smi.nic[k], *e;
+	const char *e;
 	long want, seen = 0;
 	int i;
 
@@ -196,6 +197,54 @@ int nicfit__dump_nic_pci(const struct nicfit_dump *d, const struct nicfit_topo *
 			return i;
 	}
 	return -1;
+}
+
+/* The RDMA device of that name in the model, added when new; -1 out of memory or unplaced. */
+static int rdma_dev(struct nicfit_topo *t, const char *name, int pci)
+{
+	int i;
+
+	for (i = 0; i < t->nrdma; i++)
+		if (!strcmp(t->rdma[i].name, name))
+			return i;
+	return pci >= 0 ? nicfit_topo_add_rdma(t, name, pci) : -1;
+}
+
+/*
+ * The RDMA devices: ibdev2netdev -v places a device on its function;
+ * otherwise mlx5_N is the N-th Mellanox function. ibv_devinfo fills the
+ * ports. Returns 0 or NICFIT_E_NOMEM.
+ */
+static int add_rdma(const struct nicfit_dump *d, struct nicfit_topo *t)
+{
+	size_t i;
+	int k, r;
+
+	for (k = 0; k < d->smi.nnics; k++) {
+		const char *name = d->smi.nic[k];
+		int pci = nicfit__dump_name_pci(t, name);
+
+		for (i = 0; i < d->nrdma; i++)
+			if (!strcmp(d->rdma[i].name, name) && d->rdma[i].bdf[0])
+				pci = nicfit_topo_find(t, d->rdma[i].bdf);
+		if (pci >= 0 && rdma_dev(t, name, pci) < 0)
+			return NICFIT_E_NOMEM;
+	}
+	for (i = 0; i < d->nrdma; i++) {
+		const struct dump_rdma *x = &d->rdma[i];
+		int pci = x->bdf[0] ? nicfit_topo_find(t, x->bdf) : nicfit__dump_name_pci(t, x->name);
+
+		r = rdma_dev(t, x->name, pci);
+		if (r < 0)
+			continue; /* a device no lspci function matches */
+		if (x->from_ibv)
+			nicfit__dump_rdma_ports(x, &t->rdma[r]);
+		for (k = 0; k < NICFIT_TOPO_MAX_PORTS; k++)
+			if (x->netdev[k][0] && t->rdma[r].pci >= 0 &&
+			    nicfit_topo_add_netdev(t, x->netdev[k], t->rdma[r].pci) < 0)
+				return NICFIT_E_NOMEM;
+	}
+	return 0;
 }
 
 int nicfit__dump_gpu_pci(const struct nicfit_dump *d, const struct nicfit_topo *t, int k,
@@ -265,7 +314,7 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 		       struct nicfit_error *err)
 {
 	struct nicfit_topo *t;
-	int *map, rc, k, i;
+	int *map, rc, i;
 
 	*out = NULL;
 	if (!(d->formats & (NICFIT_DUMP_LSPCI | NICFIT_DUMP_LSPCI_V | NICFIT_DUMP_LSPCI_TREE)) ||
@@ -297,12 +346,8 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 	for (i = 0; !rc && i < t->npci; i++)
 		if (t->pci[i].vendor == PCI_VENDOR_NVIDIA && !strcmp(t->pci[i].driver, "nvidia"))
 			t->nvidia_driver = 1;
-	for (k = 0; !rc && k < d->smi.nnics; k++) {
-		int pci = nicfit__dump_nic_pci(d, t, k);
-
-		if (pci >= 0 && nicfit_topo_add_rdma(t, d->smi.nic[k], pci) < 0)
-			rc = NICFIT_E_NOMEM;
-	}
+	if (!rc)
+		rc = add_rdma(d, t);
 	if (rc) {
 		nicfit_topo_free(t);
 		return rc == NICFIT_E_LIMIT ? nicfit_error_set(err, rc, "%s: the PCI tree is too "

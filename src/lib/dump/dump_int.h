@@ -4,7 +4,8 @@
  * dump.c keeps the texts and walks them line by line, handing each line to
  * the parser whose format it has the shape of (dump_lspci.c: lspci -vvv
  * blocks and plain lspci lines; dump_tree.c: lspci -t; dump_smi.c:
- * nvidia-smi topo -m and the GPU bus-id listings). The parsers fill the
+ * nvidia-smi topo -m and the GPU bus-id listings; dump_rdma.c: ibv_devinfo
+ * and ibdev2netdev). The parsers fill the
  * records below; dump_build.c turns them into a struct nicfit_topo;
  * dump_judge.c adds to the audit of that model. dump_path.c reads files,
  * directories, standard input and archives into texts.
@@ -76,6 +77,26 @@ struct dump_smi {
 	int legend;               /* the NIC legend was there */
 };
 
+/* One RDMA port of ibv_devinfo. */
+struct dump_rport {
+	int num, state, phys;     /* -1 unknown */
+	int width;                /* active_width lanes, 0 unknown */
+	double lane_gbps;         /* active_speed, 0 unknown */
+	char link_layer[16];
+};
+
+/* One RDMA device of ibv_devinfo or ibdev2netdev. */
+struct dump_rdma {
+	char name[64];
+	char bdf[16];             /* ibdev2netdev -v, "" unknown */
+	struct dump_at at;
+	int from_ibv;
+	char fw[64], board[64];
+	struct dump_rport ports[NICFIT_TOPO_MAX_PORTS];
+	int nports;
+	char netdev[NICFIT_TOPO_MAX_PORTS][64];
+};
+
 struct nicfit_dump {
 	struct dump_text *texts;
 	size_t ntexts, alloc_texts, bytes;
@@ -89,6 +110,9 @@ struct nicfit_dump {
 	char gpu_bdf[DUMP_MAX_SMI][16]; /* GPU index -> BDF, "" unknown */
 	struct dump_at gpu_at[DUMP_MAX_SMI];
 	int gpu_map;              /* a listing gave GPU bus ids */
+	struct dump_rdma *rdma;
+	size_t nrdma, alloc_rdma;
+	struct dump_rdma *ibv_cur; /* the open hca_id: block */
 	int nmangled;             /* lines skipped as prompts or wrapped text */
 	int limit;                /* a record limit was hit */
 	int oom;
@@ -144,14 +168,24 @@ int nicfit__dump_smi_row(struct nicfit_dump *d, const char *line, struct dump_at
 int nicfit__dump_smi_gpu_line(struct nicfit_dump *d, const char *line, struct dump_at at,
 			      int *q_index);
 
+/* ---- dump_rdma.c --------------------------------------------------------- */
+
+/* "hca_id:\tmlx5_0" opens a block of ibv_devinfo; its indented lines follow. */
+void nicfit__dump_ibv_start(struct nicfit_dump *d, const char *line, struct dump_at at);
+void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line);
+/* A line of ibdev2netdev (-v); 1 when it was one. */
+int nicfit__dump_ibdev_line(struct nicfit_dump *d, const char *line, struct dump_at at);
+/* A record's firmware, board id and ports into the model's device. */
+void nicfit__dump_rdma_ports(const struct dump_rdma *r, struct nicfit_rdmadev *out);
+
 /* ---- dump_build.c -------------------------------------------------------- */
 
 int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 		       struct nicfit_error *err);
 /* The record of a BDF, or NULL. */
 const struct dump_fn *nicfit__dump_find(const struct nicfit_dump *d, const char *bdf);
-/* Mellanox-style NIC names (nvidia-smi's legend) to topo functions: -1 unknown. */
-int nicfit__dump_nic_pci(const struct nicfit_dump *d, const struct nicfit_topo *t, int k);
+/* An RDMA device name (mlx5_N) to its topo function by PCI order: -1 unknown. */
+int nicfit__dump_name_pci(const struct nicfit_topo *t, const char *name);
 /* GPU index to topo function; *assumed set when taken from PCI order. */
 int nicfit__dump_gpu_pci(const struct nicfit_dump *d, const struct nicfit_topo *t, int k,
 			 int *assumed);

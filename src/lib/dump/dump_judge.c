@@ -110,10 +110,10 @@ static int take_back(const struct nicfit_dump *d, struct nicfit_audit *a)
 			continue;
 		}
 		if (f->code && (!strcmp(f->code, "nic-rdma-not-loaded") ||
-				!strcmp(f->code, "no-rdma-nic")) && !d->smi.nnics) {
+				!strcmp(f->code, "no-rdma-nic")) && !d->smi.nnics && !d->nrdma) {
 			drop_finding(a, i);
 			rc |= note(a, "rdma", "The dumps list no RDMA devices (nvidia-smi topo -m's "
-				   "NICs): whether the NICs have RDMA is unknown, so GPUDirect RDMA "
+				   "NICs, ibv_devinfo, ibdev2netdev): whether the NICs have RDMA is unknown, so GPUDirect RDMA "
 				   "was not judged.");
 			continue;
 		}
@@ -154,6 +154,22 @@ static int cite_all(const struct nicfit_dump *d, struct nicfit_audit *a)
 			return NICFIT_E_NOMEM;
 	}
 	return 0;
+}
+
+/* Whether ibdev2netdev -v placed every RDMA device nvidia-smi names. */
+static int ibdev_v(const struct nicfit_dump *d)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < d->smi.nnics; k++) {
+		for (i = 0; i < d->nrdma; i++)
+			if (!strcmp(d->rdma[i].name, d->smi.nic[k]) && d->rdma[i].bdf[0])
+				break;
+		if (i == d->nrdma)
+			return 0;
+	}
+	return 1;
 }
 
 /* The pair of two topo functions in the audit, or NULL. */
@@ -268,10 +284,20 @@ static int compare_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
 				"default (`nvidia-smi --query-gpu=index,pci.bus_id --format=csv` "
 				"says for sure)."))
 		return NICFIT_E_NOMEM;
-	if (m->nnics && note(a, "nic_names", "nvidia-smi names NICs by RDMA device: mlx5_N was "
+	if (m->nnics && !ibdev_v(d) && note(a, "nic_names", "nvidia-smi names NICs by RDMA device: mlx5_N was "
 			     "taken as the N-th Mellanox function in PCI order, the order mlx5_ib "
 			     "probes them (`ibdev2netdev -v` says for sure)."))
 		return NICFIT_E_NOMEM;
+	return 0;
+}
+
+static int has_ibv(const struct nicfit_dump *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nrdma; i++)
+		if (d->rdma[i].from_ibv)
+			return 1;
 	return 0;
 }
 
@@ -306,7 +332,7 @@ static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
 	if (!d->smi.present && a->ngpus)
 		rc |= note(a, "smi_topo", "No nvidia-smi topo -m in the dumps: the GPU-NIC path "
 			   "classes are nicfit's reading of the lspci tree alone.");
-	if (a->nnics)
+	if (a->nnics && !has_ibv(d))
 		rc |= note(a, "rdma_ports", "The dumps hold no RDMA port state (ibv_devinfo or "
 			   "ibstat): port state, rate and link layer are unknown.");
 	if (a->topo->nnuma > 1)
