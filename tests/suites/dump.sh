@@ -33,5 +33,33 @@ sys.exit(not any(x["check"] == "pcie_links" for x in json.load(sys.stdin)["not_c
 	elif [ -n "$la" ] && [ "$la" = "$lb" ]; then ok "$m: same link findings"
 	else no "$m: same link findings"; printf '# sysfs:\n%s\n# dump:\n%s\n' "$la" "$lb"; fi
 done
+# a sosreport as sos packs it: a .tar.xz whose lspci output sits under
+# sos_commands/pci (with a sys/ subset beside it); read by content, not name
+tmp=$(mktemp -d)
+python3 - "$tmp" <<'PY'
+import sys, tarfile, io
+out = sys.argv[1] + "/sosreport-gpu07-2026-12-01-abcdef.tar.xz"
+files = {
+    "sos_commands/pci/lspci_-nnvv": "tests/fixtures/dumps/rendered/hgx-h100.lspci-vvv.txt",
+    "sos_commands/pci/lspci_-tv": "tests/fixtures/dumps/rendered/hgx-h100.lspci-tv.txt",
+}
+with tarfile.open(out, "w:xz") as t:
+    for name, src in files.items():
+        data = open(src, "rb").read()
+        ti = tarfile.TarInfo("sosreport-gpu07-2026-12-01-abcdef/" + name)
+        ti.size = len(data)
+        t.addfile(ti, io.BytesIO(data))
+    ti = tarfile.TarInfo("sosreport-gpu07-2026-12-01-abcdef/sys/bus/pci")
+    ti.type = tarfile.DIRTYPE
+    t.addfile(ti)
+PY
+s=$(TMPDIR="$tmp" "$NICFIT" --json audit --pci-ids tests/fixtures/pci.ids --dump "$tmp"/sosreport-*.tar.xz)
+ps=$(printf '%s' "$s" | python3 -c "$pairs")
+a=$("$NICFIT" --json audit --pci-ids tests/fixtures/pci.ids --sysfs "$BUILD/fixtures/hgx-h100")
+pa=$(printf '%s' "$a" | python3 -c "$pairs")
+if [ -n "$ps" ] && [ "$ps" = "$pa" ]; then ok "sosreport archive: same pairs"; else no "sosreport archive: same pairs"; fi
+if [ -z "$(ls -A "$tmp" | grep -v '^sosreport-')" ]; then ok "sosreport archive: unpacked copy removed"
+else no "sosreport archive: unpacked copy removed"; fi
+rm -rf "$tmp"
 echo "1..$n"
 [ "$fail" -eq 0 ]
