@@ -37,6 +37,7 @@ _nicfit()
 	audit:*:--ignore) COMPREPLY=($(compgen -W "$(_nicfit_codes)" -- "$cur")); return ;;
 	audit:*:--pci-ids) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	audit:*:--plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	audit:*:--dump) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	audit:*:--expect) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	audit:*:--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	calc:pcie:--gen) COMPREPLY=($(compgen -W "1 2 3 4 5 6" -- "$cur")); return ;;
@@ -68,6 +69,7 @@ _nicfit()
 	cluster:*:--spec) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	cluster:*:--port-map) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	fleet:*:--ignore) COMPREPLY=($(compgen -W "$(_nicfit_codes)" -- "$cur")); return ;;
+	fleet:*:--dumps) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	fleet:*:--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	plan:*:--spec) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	plan:*:--server) COMPREPLY=($(compgen -W "$(_nicfit_ids servers)" -- "$cur")); return ;;
@@ -101,7 +103,7 @@ _nicfit()
 	:*)
 		COMPREPLY=($(compgen -W "audit calc catalog cluster decode fleet plan serve snapshot completion help --json --pretty --format --catalog --color= --no-color --columns --noheadings --raw --version --help" -- "$cur")) ;;
 	audit:*)
-		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan --expect --output" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan --dump --expect --output" -- "$cur")) ;;
 	calc:)
 		COMPREPLY=($(compgen -W "pcie link nic load fit allreduce step stream" -- "$cur")) ;;
 	calc:pcie)
@@ -137,7 +139,7 @@ _nicfit()
 		esac ;;
 	fleet:*)
 		case $cur in
-		-*) COMPREPLY=($(compgen -W "--expect --ignore --all-hosts --strict --max-doc-mb --output" -- "$cur")) ;;
+		-*) COMPREPLY=($(compgen -W "--expect --ignore --all-hosts --strict --max-doc-mb --dumps --output" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	plan:*)

@@ -15,6 +15,7 @@
 #include "util.h"
 #include "nicfit/audit.h"
 #include "nicfit/catalog.h"
+#include "nicfit/dump.h"
 #include "nicfit/emit.h"
 #include "nicfit/file.h"
 #include "nicfit/finding.h"
@@ -24,6 +25,7 @@
 #include "nicfit/topo.h"
 
 #define MAX_IGNORE 64
+#define MAX_DUMPS 64
 
 /*
  * audit --plan FILE: plan the request in FILE (plan's JSON spec) with this
@@ -97,6 +99,25 @@ static int discover(const char *root, struct nicfit_topo **topo, char **tmpdir,
 		rc = nicfit_topo_discover(root, topo, &err);
 	}
 	return rc ? cli_fail(&err) : 0;
+}
+
+/*
+ * audit --dump PATH...: read the dumps (files, directories, archives, "-")
+ * into a host model. Returns 0 or an exit code after printing the error.
+ */
+static int read_dumps(const char *const *paths, int n, struct nicfit_dump **dump,
+		      struct nicfit_topo **topo)
+{
+	struct nicfit_error err;
+	int i;
+
+	nicfit_error_clear(&err);
+	if (nicfit_dump_new(dump))
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		if (nicfit_dump_add_path(*dump, paths[i], &err))
+			return cli_fail(&err);
+	return nicfit_dump_topo(*dump, topo, &err) ? cli_fail(&err) : 0;
 }
 
 /* Seconds on clock, as a double. */
@@ -193,6 +214,9 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	const char *plan_spec = NULL, *expect = NULL, *output = NULL;
 	struct nicfit_ops_run run = { -1, -1 };
 	double t0 = now_s(CLOCK_MONOTONIC);
+	const char *dumps[MAX_DUMPS];
+	struct nicfit_dump *dump = NULL;
+	int ndumps = 0, sysfs_given = 0;
 	struct nicfit_audit_opts ao;
 	struct nicfit_pcie_params pp;
 	struct nicfit_catalog *cat;
@@ -213,6 +237,12 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 				return cli_error(NICFIT_E_USAGE, "audit: --sysfs: empty path "
 						 "(leave the option out to audit this host)");
 			root = optarg;
+			sysfs_given = 1;
+			break;
+		case CLI_OPT_DUMP:
+			if (ndumps == MAX_DUMPS)
+				return cli_error(NICFIT_E_USAGE, "audit: at most %d dumps", MAX_DUMPS);
+			dumps[ndumps++] = optarg;
 			break;
 		case CLI_OPT_ALL:
 			all = 1;
@@ -249,6 +279,9 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 			return 64;
 		}
 	}
+	/* audit --dump a.txt b.txt: the words after the options are more dumps */
+	while (ndumps && optind < argc && ndumps < MAX_DUMPS)
+		dumps[ndumps++] = argv[optind++];
 	if (optind < argc) {
 		cli_error(NICFIT_E_USAGE, "audit: unexpected argument '%.64s'", argv[optind]);
 		return cli_usage("audit");
@@ -260,7 +293,12 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		plan_spec = expect;
 		expect = NULL;
 	}
-	rc = discover(root && *root ? root : "/", &topo, &tmpdir, &tmproot);
+	if (ndumps && sysfs_given)
+		return cli_error(NICFIT_E_USAGE, "audit: --dump and --sysfs: give one of them");
+	if (ndumps)
+		rc = read_dumps(dumps, ndumps, &dump, &topo);
+	else
+		rc = discover(root && *root ? root : "/", &topo, &tmpdir, &tmproot);
 	if (rc)
 		goto out;
 	cat = cli_catalog(c, &rc);
@@ -283,6 +321,10 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		if (rc)
 			goto out;
 	}
+	if (dump && nicfit_dump_judge(dump, a, &err)) {
+		rc = cli_fail(&err);
+		goto out;
+	}
 	if (expect && nicfit_audit_expect_fleet(a, expect, &err)) {
 		rc = cli_fail(&err);
 		goto out;
@@ -292,6 +334,7 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	rc = report(c, a, &run, output);
 out:
 	nicfit_audit_free(a);
+	nicfit_dump_free(dump);
 	nicfit_topo_free(topo);
 	if (tmpdir) {
 		nicfit_snapshot_remove_tree(tmpdir);

@@ -5,6 +5,7 @@
  * one line each; the report goes to stdout; the exit status is the worst
  * severity (0, 1, 2) as for audit.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,11 @@
 
 #include "cli.h"
 #include "output.h"
+#include "util.h"
+#include "nicfit/audit.h"
+#include "nicfit/buf.h"
+#include "nicfit/dump.h"
+#include "nicfit/emit.h"
 #include "nicfit/fleet.h"
 #include "nicfit/ops.h"
 #include "nicfit/units.h"
@@ -47,6 +53,89 @@ static int add_ignores(char *arg, const char **ignore, int *n)
 			return 0;
 		p = comma + 1;
 	}
+}
+
+/* One host's dumps (a directory or a file) audited into a JSON document in out. */
+static int audit_dump(struct cli *c, const char *path, struct nicfit_buf *out,
+		      struct nicfit_error *err)
+{
+	struct nicfit_audit_opts ao;
+	struct nicfit_catalog *cat;
+	struct nicfit_dump *d = NULL;
+	struct nicfit_topo *t = NULL;
+	struct nicfit_audit *a = NULL;
+	struct nicfit_emit *e;
+	int rc;
+
+	memset(&ao, 0, sizeof(ao));
+	ao.pci_ids = 1;
+	if (nicfit_dump_new(&d))
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	rc = nicfit_dump_add_path(d, path, err);
+	if (!rc)
+		rc = nicfit_dump_topo(d, &t, err);
+	if (!rc) {
+		cat = cli_catalog(c, &rc);
+		if (!cat)
+			rc = nicfit_error_set(err, NICFIT_E_DATA, "fleet: the catalog cannot be read");
+		else
+			rc = nicfit_audit_judge(t, cat, &ao, &a, err);
+	}
+	if (!rc)
+		rc = nicfit_dump_judge(d, a, err);
+	if (!rc) {
+		e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+		rc = !e ? nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory") :
+		     nicfit_audit_render(a, e) || nicfit_emit_finish(e, out) ?
+		     nicfit_error_set(err, NICFIT_E_NOMEM, "%s: cannot render the audit", path) : 0;
+		nicfit_emit_free(e);
+	}
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+	nicfit_dump_free(d);
+	return rc;
+}
+
+static int not_hidden(const struct dirent *de)
+{
+	return de->d_name[0] != '.';
+}
+
+/*
+ * fleet --dumps DIR: DIR holds one entry per host, a directory of its
+ * dumps or one pasted file, read as `audit --dump ENTRY` reads it; its
+ * audit joins the fleet under the entry's name (the dumps carry none).
+ */
+static int add_dump_hosts(struct cli *c, struct nicfit_fleet *fl, const char *dir,
+			  struct nicfit_error *err)
+{
+	struct dirent **ents = NULL;
+	struct nicfit_buf doc;
+	char path[4096];
+	int n = scandir(dir, &ents, not_hidden, alphasort), i, rc = 0;
+
+	if (n < 0)
+		return nicfit_error_at(err, NICFIT_E_NOTFOUND, dir, 0, 0,
+				       "not a readable directory of dumps");
+	nicfit_buf_init(&doc, (size_t)64 << 20);
+	for (i = 0; i < n; i++) {
+		if (!rc && snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name) >=
+		    (int)sizeof(path))
+			rc = nicfit_error_at(err, NICFIT_E_USAGE, dir, 0, 0, "path too long");
+		nicfit_buf_reset(&doc);
+		if (!rc)
+			rc = audit_dump(c, path, &doc, err);
+		if (!rc)
+			rc = nicfit_fleet_begin(fl, path, ents[i]->d_name, err);
+		if (!rc)
+			rc = nicfit_fleet_feed(fl, doc.data, doc.len, err);
+		if (!rc)
+			rc = nicfit_fleet_end(fl, err);
+		free(ents[i]);
+	}
+	free(ents);
+	nicfit_buf_release(&doc);
+	return rc;
 }
 
 static void print_problems(const struct nicfit_fleet *fl)
@@ -113,7 +202,8 @@ int cmd_fleet(struct cli *c, int argc, char **argv)
 	struct nicfit_error err;
 	const char *ignore[MAX_IGNORE + 1], *output = NULL;
 	double t0 = now_s(CLOCK_MONOTONIC);
-	int nignore = 0, strict = 0, ch, i, rc;
+	int nignore = 0, strict = 0, ch, i, rc, ndumps = 0;
+	const char *dumps[MAX_IGNORE];
 	unsigned flags = 0;
 	long mb;
 
@@ -139,6 +229,11 @@ int cmd_fleet(struct cli *c, int argc, char **argv)
 		case CLI_OPT_OUTPUT:
 			output = optarg;
 			break;
+		case CLI_OPT_DUMPS:
+			if (ndumps == MAX_IGNORE)
+				return cli_error(NICFIT_E_USAGE, "fleet: at most %d --dumps", MAX_IGNORE);
+			dumps[ndumps++] = optarg;
+			break;
 		case CLI_OPT_MAX_DOC:
 			if (nicfit_parse_long(optarg, "--max-doc-mb", 1, 4095, &mb, &err))
 				return cli_fail(&err);
@@ -152,14 +247,16 @@ int cmd_fleet(struct cli *c, int argc, char **argv)
 	o.ignore = nignore ? ignore : NULL;
 	if (c->fmt == NICFIT_FMT_SVG)
 		return cli_error(NICFIT_E_USAGE, "fleet: no SVG output (use text, json, md or csv)");
-	if (optind >= argc && isatty(STDIN_FILENO)) {
+	if (optind >= argc && !ndumps && isatty(STDIN_FILENO)) {
 		cli_error(NICFIT_E_USAGE, "fleet: give audit files, a directory, or - for standard input");
 		return cli_usage("fleet");
 	}
 	if (nicfit_fleet_new(&fl, &lim))
 		return cli_error(NICFIT_E_NOMEM, "out of memory");
 	rc = 0;
-	if (optind >= argc) {
+	for (i = 0; i < ndumps && !rc; i++)
+		rc = add_dump_hosts(c, fl, dumps[i], &err);
+	if (!rc && optind >= argc && !ndumps) {
 		rc = nicfit_fleet_add_fd(fl, STDIN_FILENO, "-", &err);
 	} else {
 		for (i = optind; i < argc && !rc; i++) {

@@ -22,8 +22,9 @@ static int cmd_help(struct cli *c, int argc, char **argv);
 static const struct cli_command commands[] = {
 	{ "audit", cmd_audit,
 	  "inspect this host (or --sysfs DIR) for GPU/NIC topology and link problems",
-	  "nicfit audit [--sysfs DIR|FILE.tar.gz] [--all] [--ignore CODE[@DEVICE]]...\n"
-	  "             [--pci-ids FILE | --no-pci-ids] [--assume NAME=VALUE]... [--plan SPEC.json]\n"
+	  "nicfit audit [--sysfs DIR|FILE.tar.gz | --dump PATH...] [--all]\n"
+	  "             [--ignore CODE[@DEVICE]]... [--pci-ids FILE | --no-pci-ids]\n"
+	  "             [--assume NAME=VALUE]... [--plan SPEC.json]\n"
 	  "             [--expect SPEC.json|AUDITS] [--output FILE]\n"
 	  "\n"
 	  "Reads sysfs (never needs root; as root it also checks ACS, MaxPayload and\n"
@@ -31,6 +32,8 @@ static const struct cli_command commands[] = {
 	  "or a snapshot archive. --all lists every PCI function. Exit status: 0 clean,\n"
 	  "1 warnings, 2 critical findings. --format svg draws the host. --plan judges the\n"
 	  "host against `nicfit plan` for the request in SPEC.json (plan's --spec format).\n"
+	  "--dump reads pasted lspci -vvv / -tv and nvidia-smi (topo -m) output instead:\n"
+	  "files, a directory, a sosreport archive, or - for standard input.\n"
 	  "--expect takes a plan spec, or audits of other hosts (a file, capture or directory\n"
 	  "as fleet reads them): where this host differs from their majority is a finding.\n"
 	  "--format prom (Prometheus), nhc (LBNL NHC: a line per failure, exit 1) and nfd\n"
@@ -96,13 +99,15 @@ static const struct cli_command commands[] = {
 	{ "fleet", cmd_fleet,
 	  "compare many hosts' audits (gathered with pdsh, clush, Ansible or Slurm), name the odd ones",
 	  "nicfit fleet [--expect N|HOSTLIST] [--ignore CODE[,CODE]]... [--all-hosts]\n"
-	  "             [--strict] [--max-doc-mb N] [--output FILE] [FILE... | DIR | -]\n"
+	  "             [--strict] [--max-doc-mb N] [--dumps DIR]... [--output FILE]\n"
+	  "             [FILE... | DIR | -]\n"
 	  "\n"
 	  "Reads `nicfit audit --json` documents: files, a directory of *.json, or one stream\n"
 	  "as pdsh/clush ('host: ' lines), clush -b, srun --label or Ansible (ad-hoc, or the\n"
 	  "json/jsonl callbacks) print it. Hosts are grouped by server model, GPUs and NICs;\n"
 	  "within a group the hosts that differ from the majority are named. Exit status:\n"
-	  "0 clean, 1 warnings, 2 critical.\n"
+	  "0 clean, 1 warnings, 2 critical. --dumps DIR audits pasted dumps instead, one\n"
+	  "entry of DIR per host (a directory of its lspci/nvidia-smi output, or one file).\n"
 	  "  pdsh -w 'gpu[01-64]' nicfit audit --json | nicfit fleet -\n"
 	  "  srun -N 64 --ntasks-per-node=1 --label nicfit audit --json | nicfit fleet -\n"
 	  "--format prom writes Prometheus metrics per host; --output FILE writes atomically.",

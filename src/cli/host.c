@@ -19,6 +19,16 @@ int cli_host_into_spec(struct nicfit_catalog *cat, const struct nicfit_audit *a,
 	int i, rc = 0;
 
 	nicfit_error_clear(&err);
+	/*
+	 * A virtual machine's slots and NICs are the hypervisor's: a plan for
+	 * it would have the user buy cards nobody can install there (with
+	 * --server the plan is for that server, and the VM's GPUs only count).
+	 */
+	if (a->topo->is_virtual && !nicfit_spec_count(spec, "server"))
+		return cli_error(NICFIT_E_DATA, "%s: this host is a virtual machine (%s): its PCIe "
+				 "slots and NICs are the hypervisor's, so there is no card to plan "
+				 "for it; plan the physical server instead (--server ID, see `nicfit "
+				 "catalog list servers`)", a->topo->root, a->topo->virtual_why);
 	json = nicfit_audit_host_catalog_json(a, "this-host");
 	h = malloc(sizeof(*h));
 	if (!json || !h) {

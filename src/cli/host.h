@@ -13,8 +13,9 @@
 /*
  * Add the audited host to cat as catalog server "this-host" and make it the
  * plan's server unless spec names one; also the host's GPU model and count
- * when spec gives none and the catalog knows the GPU. Returns 0 or an exit
- * code after printing the error.
+ * when spec gives none and the catalog knows the GPU. A virtual machine is
+ * refused (exit 65) unless spec names the server: its slots are not real.
+ * Returns 0 or an exit code after printing the error.
  */
 int cli_host_into_spec(struct nicfit_catalog *cat, const struct nicfit_audit *a,
 		       struct nicfit_spec *spec);

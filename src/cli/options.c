@@ -49,6 +49,8 @@ static const struct cli_opt audit_opts[] = {
 	{ "assume", CLI_OPT_ASSUME, REQ, "NAME=VALUE", NULL, "change a PCIe assumption (see calc pcie)" },
 	{ "plan", CLI_OPT_PLAN, REQ, "SPEC.json", "@file",
 	  "judge the host against the plan for this request" },
+	{ "dump", CLI_OPT_DUMP, REQ, "PATH", "@file",
+	  "audit pasted lspci, nvidia-smi and ibv_devinfo output, or a sosreport" },
 	{ "expect", CLI_OPT_EXPECT, REQ, "SPEC.json|AUDITS", "@file",
 	  "what the host must have: a plan spec, or other hosts' audits (their majority)" },
 	{ "output", CLI_OPT_OUTPUT, REQ, "FILE", "@file",
@@ -66,6 +68,7 @@ static const struct cli_opt fleet_opts[] = {
 	{ "all-hosts", CLI_OPT_ALL_HOSTS, NOARG, NULL, NULL, "list every host, not only the odd ones" },
 	{ "strict", CLI_OPT_STRICT, NOARG, NULL, NULL, "treat unreadable input as critical" },
 	{ "max-doc-mb", CLI_OPT_MAX_DOC, REQ, "N", NULL, "largest audit document to read (MiB)" },
+	{ "dumps", CLI_OPT_DUMPS, REQ, "DIR", "@dir", "audit each host's dumps, an entry per host" },
 	{ "output", CLI_OPT_OUTPUT, REQ, "FILE", "@file",
 	  "write the report to FILE atomically (a temporary file, then rename)" },
 };

@@ -107,7 +107,9 @@ static double host_frontend(const struct nicfit_audit *a)
 /*
  * The rules, all about the whole host (device "host", source the plan):
  * plan-backend-missing when the workload needs a back end and the host
- * has no RDMA NIC at all (critical: the plan cannot run here);
+ * has no RDMA NIC at all (critical: the plan cannot run here; when the
+ * plan could place no card in the host either, it says so instead of
+ * naming "0 x" of nothing);
  * plan-backend-slower when its RDMA cards deliver clearly less than the
  * plan gives each server, and plan-fabric-differs when they run the other
  * fabric (warnings: it runs, not as planned; either fabric works if the
@@ -192,7 +194,17 @@ int nicfit_audit_check_plan(struct nicfit_audit *a, const struct nicfit_plan *p,
 	q->frontend_gbps = p->fe_port_gbps;
 	q->host_frontend_gbps = host_frontend(a);
 
-	if (p->backend_needed && !a->nrdma_nics) {
+	if (p->backend_needed && !a->nrdma_nics && !p->be_cards) {
+		/* the plan placed no card: there is no "N x PART" to name */
+		snprintf(fix, sizeof(fix), "Free a PCIe slot for an RDMA card (x16 on the GPUs' "
+			 "socket), or give nicfit a catalog with a %s card that fits one of this "
+			 "host's slots (--catalog); then `nicfit plan --from-host` lays it out.",
+			 q->fabric);
+		rc |= append(a, NICFIT_SEV_CRITICAL, NICFIT_CODE_PLAN_BACKEND_MISSING, fix,
+			     "The plan for %s needs a back-end RDMA fabric (%s); this host has no "
+			     "RDMA NIC, and no RDMA card of the catalog fits a free slot of it.",
+			     q->workload, q->fabric);
+	} else if (p->backend_needed && !a->nrdma_nics) {
 		snprintf(fix, sizeof(fix), "Add %d x %s (%s) as the plan lays out: `nicfit plan "
 			 "--from-host` shows the slot, cables and parts.", p->be_cards, p->be_part,
 			 q->fabric);

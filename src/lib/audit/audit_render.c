@@ -824,7 +824,12 @@ static void plan_text(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_printf(e, "\n");
 	nicfit_emit_heading(e, "Against the plan");
 	wrapped(e, 2, "plan: ", q->verdict);
-	if (q->backend_needed)
+	if (q->backend_needed && !q->backend_cards) /* the plan could place no card here */
+		snprintf(line, sizeof(line), "back end: the plan wants a %s back end, but no RDMA "
+			 "card of the catalog fits a free slot of this host; it has ≈ %.0f Gb/s of "
+			 "RDMA (%s).", q->fabric, q->host_backend_gbps,
+			 q->host_fabric[0] ? q->host_fabric : "none");
+	else if (q->backend_needed)
 		snprintf(line, sizeof(line), "back end: the plan wants %s, %d x %s, ≈ %.0f Gb/s per "
 			 "server; this host has ≈ %.0f Gb/s of RDMA (%s).", q->fabric,
 			 q->backend_cards, q->backend_part, q->backend_gbps, q->host_backend_gbps,
@@ -838,10 +843,14 @@ static void plan_text(const struct nicfit_audit *a, struct nicfit_emit *e)
 			 "host's fastest non-RDMA port does %.0f Gb/s. %s", q->frontend_gbps,
 			 q->host_frontend_gbps, q->matches ? "The host matches the plan."
 							   : "See the plan-* findings.");
-	else
+	else if (a->nrdma_nics)
 		snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
 			 "host has no NIC besides its RDMA cards, which then carry the front-end "
 			 "traffic too. %s", q->frontend_gbps,
+			 q->matches ? "The host matches the plan." : "See the plan-* findings.");
+	else
+		snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
+			 "host has no NIC whose speed is known. %s", q->frontend_gbps,
 			 q->matches ? "The host matches the plan." : "See the plan-* findings.");
 	wrapped(e, 2, "", line);
 }

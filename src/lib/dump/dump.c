@@ -1,0 +1,308 @@
+/*
+ * dump.c - the dump reader (see nicfit/dump.h): the texts it was given,
+ * the records of PCI functions the parsers fill, and the walk that hands
+ * each line to the parser whose format it has the shape of. It reads no
+ * file (dump_path.c does) and builds no model (dump_build.c does).
+ *
+ * Recognition is by the shape of a line, in this order: a row of an open
+ * nvidia-smi matrix, the matrix's header row, an ibv_devinfo block
+ * ("hca_id:" and its indented lines), an ibdev2netdev line, a line of an lspci tree, an
+ * lspci function line, an indented line of the open lspci block, a GPU
+ * bus-id line of nvidia-smi. Anything else (a shell prompt, `[sudo]
+ * password for`, a hex dump of -x, a mail client's wrap) is counted as
+ * mangled and skipped; it closes a tree or a matrix, but not an lspci
+ * block, whose -x hex lines and wrapped header lines sit inside it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_int.h"
+#include "dump_int.h"
+
+int nicfit_dump_new(struct nicfit_dump **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : NICFIT_E_NOMEM;
+}
+
+void nicfit_dump_free(struct nicfit_dump *d)
+{
+	size_t i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->ntexts; i++) {
+		free(d->texts[i].name);
+		free(d->texts[i].text);
+	}
+	free(d->texts);
+	free(d->fns);
+	free(d->rdma);
+	free(d);
+}
+
+unsigned nicfit_dump_formats(const struct nicfit_dump *d)
+{
+	return d->formats;
+}
+
+/* ---- small readers the parsers share ------------------------------------ */
+
+long nicfit__dump_hex(const char *s, int max, int exact, const char **end)
+{
+	long v = 0;
+	int n = 0;
+
+	while (n < max && s[n] && strchr("0123456789abcdefABCDEF", s[n])) {
+		char ch = s[n];
+
+		v = v * 16 + (ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10);
+		n++;
+	}
+	if (!n || (exact && n != max))
+		return -1;
+	if (end)
+		*end = s + n;
+	return v;
+}
+
+size_t nicfit__dump_bdf(const char *s, unsigned *dom, unsigned *bus, unsigned *dev,
+			unsigned *fn)
+{
+	const char *p = s, *e;
+	long a, b, c, f;
+
+	a = nicfit__dump_hex(p, 8, 0, &e);
+	if (a < 0 || *e != ':')
+		return 0;
+	p = e + 1;
+	b = nicfit__dump_hex(p, 2, 1, &e);
+	if (b < 0)
+		return 0;
+	if (*e == ':') { /* DDDD:BB:DD.F (nvidia-smi prints eight domain digits) */
+		if (e - s < 7 || a > 0xfffff) /* VMD domains are 10000 and up */
+			return 0;
+		p = e + 1;
+		c = nicfit__dump_hex(p, 2, 1, &e);
+		if (c < 0 || *e != '.')
+			return 0;
+	} else if (*e == '.') { /* BB:DD.F */
+		if (p - s != 3)
+			return 0;
+		c = b;
+		b = a;
+		a = 0;
+	} else {
+		return 0;
+	}
+	f = e[1] >= '0' && e[1] <= '7' ? e[1] - '0' : -1;
+	if (f < 0 || c > 0x1f)
+		return 0;
+	*dom = (unsigned)a;
+	*bus = (unsigned)b;
+	*dev = (unsigned)c;
+	*fn = (unsigned)f;
+	return (size_t)(e + 2 - s);
+}
+
+const char *nicfit__dump_skip_blank(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+struct dump_fn *nicfit__dump_fn(struct nicfit_dump *d, unsigned dom, unsigned bus, unsigned dev,
+				unsigned fn)
+{
+	struct dump_fn *f;
+	size_t i;
+
+	for (i = d->nfns; i-- > 0;)
+		if (d->fns[i].domain == dom && d->fns[i].bus == bus && d->fns[i].dev == dev &&
+		    d->fns[i].fn == fn)
+			return &d->fns[i];
+	if (d->nfns >= DUMP_MAX_FNS) {
+		d->limit = 1;
+		return NULL;
+	}
+	if (NICFIT_ALLOC_GROW(d->fns, d->nfns + 1, d->alloc_fns)) {
+		d->oom = 1;
+		return NULL;
+	}
+	f = &d->fns[d->nfns++];
+	memset(f, 0, sizeof(*f));
+	f->domain = dom;
+	f->bus = bus;
+	f->dev = dev;
+	f->fn = fn;
+	snprintf(f->bdf, sizeof(f->bdf), "%04x:%02x:%02x.%u", dom, bus, dev, fn);
+	f->numa = -1;
+	f->secondary = f->subordinate = -1;
+	f->sriov_total = f->sriov_num = -1;
+	return f;
+}
+
+/* ---- the walk ---------------------------------------------------------- */
+
+enum walk_state { W_NONE, W_LSPCI, W_TREE, W_SMI, W_IBV };
+
+struct walk {
+	enum walk_state st;
+	struct dump_fn *cur;     /* the open lspci block */
+	int header_line;         /* the line of its header (for a wrapped header) */
+	char header[512];
+	struct dump_tree tree;
+	int q_index;             /* GPUs seen in nvidia-smi -q */
+	int k_seen;              /* this listing shows drivers (-k) */
+	size_t first_fn;         /* records this listing made start here */
+};
+
+/* A -k listing says "Kernel driver in use" where one is bound: no line is no driver. */
+static void close_listing(struct nicfit_dump *d, struct walk *w)
+{
+	size_t i;
+
+	if (w->k_seen)
+		for (i = w->first_fn; i < d->nfns; i++)
+			if (d->fns[i].from_block)
+				d->fns[i].driver_known = 1;
+	w->k_seen = 0;
+	w->first_fn = d->nfns;
+}
+
+static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct dump_at at)
+{
+	const char *s = nicfit__dump_skip_blank(line);
+	int indented = s != line;
+
+	if (!*s) {
+		w->st = W_NONE;
+		w->cur = NULL;
+		return;
+	}
+	if (w->st == W_SMI && nicfit__dump_smi_row(d, line, at))
+		return;
+	if (w->st == W_SMI)
+		w->st = W_NONE;
+	if (nicfit__dump_smi_header(line)) {
+		nicfit__dump_smi_start(d, line, at);
+		w->st = W_SMI;
+		return;
+	}
+	if (!indented && !strncmp(line, "hca_id:", 7)) {
+		nicfit__dump_ibv_start(d, line, at);
+		w->st = W_IBV;
+		w->cur = NULL;
+		return;
+	}
+	if (w->st == W_IBV && indented) {
+		nicfit__dump_ibv_line(d, line);
+		return;
+	}
+	if (w->st == W_IBV)
+		w->st = W_NONE;
+	if (!indented && nicfit__dump_ibdev_line(d, line, at))
+		return;
+	if (!(w->st == W_LSPCI && line[0] == '\t') && nicfit__dump_tree_line(line)) {
+		if (w->st != W_TREE)
+			memset(&w->tree, 0, sizeof(w->tree));
+		w->st = W_TREE;
+		nicfit__dump_tree_read(d, &w->tree, line, at);
+		return;
+	}
+	if (!indented && nicfit__dump_lspci_header(line)) {
+		if (w->st != W_LSPCI && !w->cur)
+			close_listing(d, w);
+		w->cur = nicfit__dump_lspci_line(d, line, at);
+		w->st = W_LSPCI;
+		w->header_line = at.line;
+		snprintf(w->header, sizeof(w->header), "%s", line);
+		return;
+	}
+	if (w->st == W_LSPCI && w->cur && indented) {
+		if (!strncmp(s, "Kernel driver in use:", 21) || !strncmp(s, "Kernel modules:", 15))
+			w->k_seen = 1;
+		nicfit__dump_lspci_detail(d, w->cur, line);
+		return;
+	}
+	if (nicfit__dump_smi_gpu_line(d, line, at, &w->q_index))
+		return;
+	/* a header the paste wrapped: its second half carries the IDs */
+	if (w->st == W_LSPCI && w->cur && at.line == w->header_line + 1) {
+		size_t n = strlen(w->header);
+
+		snprintf(w->header + n, sizeof(w->header) - n, " %s", s);
+		w->cur = nicfit__dump_lspci_line(d, w->header, (struct dump_at){ at.text,
+								    w->header_line });
+		d->nmangled++;
+		return;
+	}
+	d->nmangled++;
+	if (w->st != W_LSPCI)
+		w->st = W_NONE;
+}
+
+/*
+ * Walk one text line by line. Lines are copied, so that parsers read a
+ * NUL-ended string (a NUL inside a line ends it there), and cut at 4 KiB.
+ */
+static int walk_text(struct nicfit_dump *d, int ti)
+{
+	const struct dump_text *t = &d->texts[ti];
+	struct walk w;
+	char line[4096];
+	size_t pos = 0;
+	int ln = 0;
+
+	memset(&w, 0, sizeof(w));
+	w.first_fn = d->nfns;
+	while (pos < t->len) {
+		const char *nl = memchr(t->text + pos, '\n', t->len - pos);
+		size_t n = nl ? (size_t)(nl - (t->text + pos)) : t->len - pos;
+		size_t k = n < sizeof(line) - 1 ? n : sizeof(line) - 1;
+
+		memcpy(line, t->text + pos, k);
+		line[k] = '\0';
+		while (k && (line[k - 1] == '\r' || line[k - 1] == ' '))
+			line[--k] = '\0';
+		pos += n + (nl ? 1 : 0);
+		one_line(d, &w, line, (struct dump_at){ ti, ++ln });
+		if (d->oom)
+			return NICFIT_E_NOMEM;
+	}
+	close_listing(d, &w);
+	return 0;
+}
+
+int nicfit_dump_add_text(struct nicfit_dump *d, const char *name, const char *text, size_t len,
+			 struct nicfit_error *err)
+{
+	struct dump_text *t;
+	int rc;
+
+	if (len > NICFIT_DUMP_MAX_BYTES - d->bytes)
+		return nicfit_error_set(err, NICFIT_E_LIMIT, "%s: the dumps exceed %zu MiB in all",
+					name, NICFIT_DUMP_MAX_BYTES >> 20);
+	if (NICFIT_ALLOC_GROW(d->texts, d->ntexts + 1, d->alloc_texts))
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	t = &d->texts[d->ntexts];
+	t->name = strdup(name);
+	t->text = malloc(len ? len : 1);
+	if (!t->name || !t->text) {
+		free(t->name);
+		free(t->text);
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
+	memcpy(t->text, text, len);
+	t->len = len;
+	d->bytes += len;
+	rc = walk_text(d, (int)d->ntexts++);
+	if (rc)
+		return nicfit_error_set(err, rc, "out of memory");
+	if (d->limit)
+		return nicfit_error_set(err, NICFIT_E_LIMIT, "%s: more than %d PCI functions",
+					name, DUMP_MAX_FNS);
+	return 0;
+}

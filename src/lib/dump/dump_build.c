@@ -1,0 +1,366 @@
+/*
+ * dump_build.c - the host model from the dumps' records (see dump_int.h).
+ *
+ * The PCI tree is rebuilt as the kernel enumerated it: a function's parent
+ * is the bridge of its domain whose secondary..subordinate range holds its
+ * bus most narrowly (lspci -vvv "Bus:" lines, or the ranges lspci -t
+ * draws); a function no bridge covers sits on a root bus, and each root
+ * bus is a host bridge named as sysfs names it (pciDDDD:BB). A parent's
+ * bus is always below its child's, so the tree has no cycle whatever the
+ * text says, and adding functions in address order adds parents first.
+ *
+ * Each value the text gave is copied with its NICFIT_HAVE_* flag; nothing
+ * is filled in that it did not give. NUMA nodes are the nodes lspci
+ * names (their CPUs and sockets are unknown). The RDMA devices are the
+ * NICs nvidia-smi lists and those of ibv_devinfo and ibdev2netdev, placed
+ * on a function by address (ibdev2netdev -v) or by name (below).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump_int.h"
+#include "nicfit/units.h"
+
+#define PCI_VENDOR_MELLANOX 0x15b3
+#define PCI_VENDOR_NVIDIA 0x10de
+
+const struct dump_fn *nicfit__dump_find(const struct nicfit_dump *d, const char *bdf)
+{
+	size_t i;
+
+	for (i = 0; i < d->nfns; i++)
+		if (!strcmp(d->fns[i].bdf, bdf))
+			return &d->fns[i];
+	return NULL;
+}
+
+/* The parent bridge of f among the records, or -1. */
+static int parent_of(const struct nicfit_dump *d, size_t i)
+{
+	const struct dump_fn *f = &d->fns[i];
+	size_t k;
+	int best = -1;
+
+	for (k = 0; k < d->nfns; k++) {
+		const struct dump_fn *b = &d->fns[k];
+
+		if (k == i || b->domain != f->domain || !(b->have & NICFIT_HAVE_SECBUS) ||
+		    b->bus >= f->bus || (int)f->bus < b->secondary || (int)f->bus > b->subordinate)
+			continue;
+		if (best < 0 || b->secondary > d->fns[best].secondary ||
+		    (b->secondary == d->fns[best].secondary &&
+		     b->subordinate < d->fns[best].subordinate))
+			best = (int)k;
+	}
+	return best;
+}
+
+static int by_addr(const void *x, const void *y)
+{
+	const struct dump_fn *a = x, *b = y;
+
+	if (a->domain != b->domain)
+		return a->domain < b->domain ? -1 : 1;
+	if (a->bus != b->bus)
+		return a->bus < b->bus ? -1 : 1;
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	return a->fn < b->fn ? -1 : a->fn > b->fn;
+}
+
+static int gen_of(double gts)
+{
+	static const double g[] = { 2.5, 5, 8, 16, 32, 64 };
+	int i;
+
+	for (i = 0; i < 6; i++)
+		if (gts > g[i] - 0.01 && gts < g[i] + 0.01)
+			return i + 1;
+	return 0;
+}
+
+static void copy_link(struct nicfit_pcidev *p, const struct dump_fn *f)
+{
+	if (f->sta_gts > 0) {
+		p->cur_gts = f->sta_gts;
+		p->have |= NICFIT_HAVE_CUR_SPEED;
+		snprintf(p->cur_speed_text, sizeof(p->cur_speed_text), "%.1f GT/s PCIe", f->sta_gts);
+	}
+	if (f->cap_gts > 0) {
+		p->max_gts = f->cap_gts;
+		p->have |= NICFIT_HAVE_MAX_SPEED;
+		snprintf(p->max_speed_text, sizeof(p->max_speed_text), "%.1f GT/s PCIe", f->cap_gts);
+	}
+	if (f->sta_w > 0) {
+		p->cur_width = f->sta_w;
+		p->have |= NICFIT_HAVE_CUR_WIDTH;
+	}
+	if (f->cap_w > 0) {
+		p->max_width = f->cap_w;
+		p->have |= NICFIT_HAVE_MAX_WIDTH;
+	}
+	if (f->sta_gts > 0 || f->cap_gts > 0 || f->sta_w > 0 || f->cap_w > 0)
+		p->have |= NICFIT_HAVE_LINK_FILES;
+	p->lnksta_gen = gen_of(f->sta_gts);
+	p->lnksta_width = f->sta_w;
+	p->lnkcap_gen = gen_of(f->cap_gts);
+	p->lnkcap_width = f->cap_w;
+}
+
+/* Copy a record into the function the model made for it. */
+static void copy_fn(struct nicfit_pcidev *p, const struct dump_fn *f, int denied)
+{
+	p->have |= f->have & (NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS | NICFIT_HAVE_SUBSYS |
+			      NICFIT_HAVE_NUMA | NICFIT_HAVE_SECBUS);
+	p->class_code = f->class_code;
+	p->vendor = f->vendor;
+	p->device = f->device;
+	p->subvendor = f->subvendor;
+	p->subdevice = f->subdevice;
+	p->numa_node = f->numa;
+	p->secondary_bus = f->secondary;
+	p->in_bus_list = 1;
+	snprintf(p->driver, sizeof(p->driver), "%s", f->driver);
+	snprintf(p->slot, sizeof(p->slot), "%s", f->slot);
+	p->sriov_totalvfs = f->sriov_total;
+	p->sriov_numvfs = f->sriov_num;
+	copy_link(p, f);
+	if (f->cfg_pcie && f->port_type != NICFIT_PORT_UNKNOWN) {
+		p->port_type = f->port_type;
+		p->port_type_from_config = 1;
+	}
+	p->cfg_pcie = f->cfg_pcie;
+	p->cfg_len = f->caps_denied ? 64 : f->cfg_pcie ? 256 : 0;
+	p->mps = f->mps;
+	p->mps_cap = f->mps_cap;
+	p->mrrs = f->mrrs;
+	p->acs = f->acs;
+	p->acs_ctrl = f->acs_ctrl;
+	if (f->vpd_part[0] || f->vpd_name[0]) {
+		p->vpd_state = NICFIT_VPD_READ;
+		snprintf(p->vpd_part, sizeof(p->vpd_part), "%s", f->vpd_part);
+		snprintf(p->vpd_name, sizeof(p->vpd_name), "%s", f->vpd_name);
+	} else if (denied && (f->class_code >> 16) == 0x02) {
+		p->vpd_state = NICFIT_VPD_UNREADABLE;
+	}
+	p->probed = 1;
+}
+
+/* The host bridge of the root bus (dom, bus), made when new; -1 out of memory. */
+static int hostbridge(struct nicfit_topo *t, unsigned dom, unsigned bus)
+{
+	char name[32];
+	int i;
+
+	snprintf(name, sizeof(name), "pci%04x:%02x", dom, bus);
+	for (i = 0; i < t->nhb; i++)
+		if (!strcmp(t->hb[i].name, name))
+			return i;
+	return nicfit_topo_add_hostbridge(t, name, -1);
+}
+
+/* A VF's physical function: the SR-IOV function before it on its bus, else the first function there. */
+static int physfn_of(const struct nicfit_topo *t, const struct dump_fn *fns, int i)
+{
+	int k, first = -1;
+
+	for (k = i - 1; k >= 0; k--) {
+		if (t->pci[k].domain != t->pci[i].domain || t->pci[k].bus != t->pci[i].bus)
+			break;
+		if (fns[k].is_vf)
+			continue;
+		if (t->pci[k].sriov_totalvfs > 0)
+			return k;
+		first = k;
+	}
+	return first;
+}
+
+int nicfit__dump_name_pci(const struct nicfit_topo *t, const char *name)
+{
+	const char *e;
+	long want, seen = 0;
+	int i;
+
+	/* mlx5_N: mlx5_ib names its devices in the order it probes the functions, PCI order */
+	if (strncmp(name, "mlx5_", 5) || nicfit_scan_dec(name + 5, 0, NICFIT_TOPO_MAX_PCI, &want,
+							&e) != NICFIT_DEC_OK || *e)
+		return -1;
+	for (i = 0; i < t->npci; i++) {
+		const struct nicfit_pcidev *p = &t->pci[i];
+
+		if (p->vendor != PCI_VENDOR_MELLANOX || p->physfn >= 0 ||
+		    !((p->class_code >> 16) == 0x02 || (p->class_code >> 8) == 0x0c06))
+			continue;
+		if (seen++ == want)
+			return i;
+	}
+	return -1;
+}
+
+/* The RDMA device of that name in the model, added when new; -1 out of memory or unplaced. */
+static int rdma_dev(struct nicfit_topo *t, const char *name, int pci)
+{
+	int i;
+
+	for (i = 0; i < t->nrdma; i++)
+		if (!strcmp(t->rdma[i].name, name))
+			return i;
+	return pci >= 0 ? nicfit_topo_add_rdma(t, name, pci) : -1;
+}
+
+/*
+ * The RDMA devices: ibdev2netdev -v places a device on its function;
+ * otherwise mlx5_N is the N-th Mellanox function. ibv_devinfo fills the
+ * ports. Returns 0 or NICFIT_E_NOMEM.
+ */
+static int add_rdma(const struct nicfit_dump *d, struct nicfit_topo *t)
+{
+	size_t i;
+	int k, r;
+
+	for (k = 0; k < d->smi.nnics; k++) {
+		const char *name = d->smi.nic[k];
+		int pci = nicfit__dump_name_pci(t, name);
+
+		for (i = 0; i < d->nrdma; i++)
+			if (!strcmp(d->rdma[i].name, name) && d->rdma[i].bdf[0])
+				pci = nicfit_topo_find(t, d->rdma[i].bdf);
+		if (pci >= 0 && rdma_dev(t, name, pci) < 0)
+			return NICFIT_E_NOMEM;
+	}
+	for (i = 0; i < d->nrdma; i++) {
+		const struct dump_rdma *x = &d->rdma[i];
+		int pci = x->bdf[0] ? nicfit_topo_find(t, x->bdf) : nicfit__dump_name_pci(t, x->name);
+
+		r = rdma_dev(t, x->name, pci);
+		if (r < 0)
+			continue; /* a device no lspci function matches */
+		if (x->from_ibv)
+			nicfit__dump_rdma_ports(x, &t->rdma[r]);
+		for (k = 0; k < NICFIT_TOPO_MAX_PORTS; k++)
+			if (x->netdev[k][0] && t->rdma[r].pci >= 0 &&
+			    nicfit_topo_add_netdev(t, x->netdev[k], t->rdma[r].pci) < 0)
+				return NICFIT_E_NOMEM;
+	}
+	return 0;
+}
+
+int nicfit__dump_gpu_pci(const struct nicfit_dump *d, const struct nicfit_topo *t, int k,
+			 int *assumed)
+{
+	int i, seen = 0;
+
+	*assumed = 0;
+	if (d->gpu_bdf[k][0])
+		return nicfit_topo_find(t, d->gpu_bdf[k]);
+	/* NVML numbers GPUs in PCI bus order unless told otherwise */
+	*assumed = 1;
+	for (i = 0; i < t->npci; i++)
+		if (t->pci[i].vendor == PCI_VENDOR_NVIDIA && t->pci[i].kind == NICFIT_DEV_GPU &&
+		    t->pci[i].physfn < 0 && seen++ == k)
+			return i;
+	return -1;
+}
+
+static int add_fns(struct nicfit_dump *d, struct nicfit_topo *t, int *map)
+{
+	size_t i;
+	int denied = d->any_denied && !d->any_root;
+
+	for (i = 0; i < d->nfns; i++) {
+		int par = parent_of(d, i), hb, idx;
+
+		if (par >= 0 && map[par] < 0)
+			par = -1; /* cannot happen: parents sort first */
+		hb = par >= 0 ? t->pci[map[par]].hostbridge : hostbridge(t, d->fns[i].domain,
+									  d->fns[i].bus);
+		if (hb < 0)
+			return NICFIT_E_NOMEM;
+		idx = nicfit_topo_add_pci(t, d->fns[i].bdf, par >= 0 ? map[par] : -1, hb);
+		if (idx < 0)
+			return t->npci >= NICFIT_TOPO_MAX_PCI ? NICFIT_E_LIMIT : NICFIT_E_NOMEM;
+		map[i] = idx;
+		copy_fn(&t->pci[idx], &d->fns[i], denied);
+		if (t->pci[idx].depth > NICFIT_TOPO_MAX_DEPTH)
+			return NICFIT_E_LIMIT;
+	}
+	for (i = 0; i < d->nfns; i++)
+		if (d->fns[i].is_vf)
+			t->pci[map[i]].physfn = physfn_of(t, d->fns, map[i]);
+	return 0;
+}
+
+static int add_numa(const struct nicfit_dump *d, struct nicfit_topo *t)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < d->nfns; i++) {
+		if (d->fns[i].numa < 0)
+			continue;
+		for (k = 0; k < t->nnuma; k++)
+			if (t->numa[k].id == d->fns[i].numa)
+				break;
+		if (k == t->nnuma && nicfit_topo_add_numa(t, d->fns[i].numa, "", -1) < 0)
+			return NICFIT_E_NOMEM;
+	}
+	t->numa_from_sysfs = 0;
+	return 0;
+}
+
+int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
+		       struct nicfit_error *err)
+{
+	struct nicfit_topo *t;
+	int *map, rc, i;
+
+	*out = NULL;
+	if (!(d->formats & (NICFIT_DUMP_LSPCI | NICFIT_DUMP_LSPCI_V | NICFIT_DUMP_LSPCI_TREE)) ||
+	    !d->nfns)
+		return nicfit_error_set(err, NICFIT_E_DATA, "%s%s: no lspci listing found (the "
+					"audit needs `lspci -vvv`, `lspci` or `lspci -tv` output)",
+					d->ntexts ? d->texts[0].name : "dump",
+					d->ntexts > 1 ? " and the other inputs" : "");
+	qsort(d->fns, d->nfns, sizeof(d->fns[0]), by_addr);
+	t = nicfit_topo_new();
+	map = malloc(d->nfns * sizeof(*map));
+	if (!t || !map) {
+		free(map);
+		nicfit_topo_free(t);
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
+	for (i = 0; i < (int)d->nfns; i++)
+		map[i] = -1;
+	snprintf(t->root, sizeof(t->root), "dump:%s", d->ntexts ? d->texts[0].name : "");
+	t->live = 0;
+	t->euid = -1;
+	t->privileged = d->any_root && !d->any_denied;
+	t->nvidia_driver = d->smi.present || d->gpu_map ? 1 : -1;
+	t->iommu = -1;
+	rc = add_fns(d, t, map);
+	free(map);
+	if (!rc)
+		rc = add_numa(d, t);
+	for (i = 0; !rc && i < t->npci; i++)
+		if (t->pci[i].vendor == PCI_VENDOR_NVIDIA && !strcmp(t->pci[i].driver, "nvidia"))
+			t->nvidia_driver = 1;
+	if (!rc)
+		rc = add_rdma(d, t);
+	if (rc) {
+		nicfit_topo_free(t);
+		return rc == NICFIT_E_LIMIT ? nicfit_error_set(err, rc, "%s: the PCI tree is too "
+							       "large or too deep",
+							       d->texts[0].name)
+					    : nicfit_error_set(err, rc, "out of memory");
+	}
+	nicfit_topo_finish(t);
+	*out = t;
+	return 0;
+}
+
+int nicfit_dump_topo(struct nicfit_dump *d, struct nicfit_topo **out, struct nicfit_error *err)
+{
+	return nicfit__dump_build(d, out, err);
+}

@@ -1,0 +1,193 @@
+/*
+ * dump_int.h - what the dump reader's files share (not public).
+ *
+ * dump.c keeps the texts and walks them line by line, handing each line to
+ * the parser whose format it has the shape of (dump_lspci.c: lspci -vvv
+ * blocks and plain lspci lines; dump_tree.c: lspci -t; dump_smi.c:
+ * nvidia-smi topo -m and the GPU bus-id listings; dump_rdma.c: ibv_devinfo
+ * and ibdev2netdev). The parsers fill the
+ * records below; dump_build.c turns them into a struct nicfit_topo;
+ * dump_judge.c adds to the audit of that model. dump_path.c reads files,
+ * directories, standard input and archives into texts.
+ */
+#ifndef NICFIT_DUMP_INT_H
+#define NICFIT_DUMP_INT_H
+
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "dump_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
+
+#include <stddef.h>
+
+#include "nicfit/dump.h"
+
+#define DUMP_MAX_FNS NICFIT_TOPO_MAX_PCI
+#define DUMP_MAX_SMI 64  /* GPUs or NICs in one nvidia-smi topo -m */
+
+/* One text, as given. */
+struct dump_text {
+	char *name;
+	char *text;
+	size_t len;
+};
+
+/* Where a fact came from: text index and 1-based line. */
+struct dump_at {
+	int text, line;
+};
+
+/* One PCI function as the dumps describe it; every field has a flag or -1. */
+struct dump_fn {
+	unsigned domain, bus, dev, fn;
+	char bdf[16];
+	struct dump_at at;        /* its -vvv block, plain line or tree line */
+	int from_block;           /* an lspci -v block described it */
+	unsigned have;            /* NICFIT_HAVE_* */
+	unsigned class_code, vendor, device, subvendor, subdevice;
+	char name[160];           /* lspci's vendor and device name */
+	int numa;
+	int secondary, subordinate; /* bridges, -1 unknown */
+	double cap_gts, sta_gts;
+	int cap_w, sta_w;
+	int downgraded;           /* LnkSta said "(downgraded)" */
+	int caps_denied;          /* Capabilities: <access denied> */
+	int cfg_pcie;
+	int port_type;            /* enum nicfit_port_type, NICFIT_PORT_UNKNOWN */
+	int driver_known;         /* the listing was made with -k */
+	char driver[48];
+	char slot[32];
+	int sriov_total, sriov_num;
+	int is_vf;
+	char vpd_name[128], vpd_part[40];
+	int vpd;                  /* a VPD capability was listed */
+	int acs;
+	unsigned acs_ctrl;
+	int mps, mps_cap, mrrs;
+	int tree_bus_known;       /* the tree placed it on its bus */
+};
+
+/* nvidia-smi topo -m, as printed. */
+struct dump_smi {
+	int present;
+	struct dump_at at;        /* its header line */
+	int ngpus, nnics;
+	char nic[DUMP_MAX_SMI][32];     /* "mlx5_0" (legend) or the column header */
+	char cell[DUMP_MAX_SMI][DUMP_MAX_SMI][8]; /* GPU row, NIC column: "PIX", "SYS" */
+	int row_line[DUMP_MAX_SMI];     /* line of each GPU row */
+	int legend;               /* the NIC legend was there */
+};
+
+/* One RDMA port of ibv_devinfo. */
+struct dump_rport {
+	int num, state, phys;     /* -1 unknown */
+	int width;                /* active_width lanes, 0 unknown */
+	double lane_gbps;         /* active_speed, 0 unknown */
+	char link_layer[16];
+};
+
+/* One RDMA device of ibv_devinfo or ibdev2netdev. */
+struct dump_rdma {
+	char name[64];
+	char bdf[16];             /* ibdev2netdev -v, "" unknown */
+	struct dump_at at;
+	int from_ibv;
+	char fw[64], board[64];
+	struct dump_rport ports[NICFIT_TOPO_MAX_PORTS];
+	int nports;
+	char netdev[NICFIT_TOPO_MAX_PORTS][64];
+};
+
+struct nicfit_dump {
+	struct dump_text *texts;
+	size_t ntexts, alloc_texts, bytes;
+	struct dump_fn *fns;
+	size_t nfns, alloc_fns;
+	unsigned formats;
+	int any_k, any_root, any_denied, any_nonroot_block; /* across -vvv listings */
+	int lspci_v_level;        /* 1 -v, 2 -vv or more; 0 none */
+	int saw_lnk;              /* some block had LnkCap or LnkSta */
+	struct dump_smi smi;
+	char gpu_bdf[DUMP_MAX_SMI][16]; /* GPU index -> BDF, "" unknown */
+	struct dump_at gpu_at[DUMP_MAX_SMI];
+	int gpu_map;              /* a listing gave GPU bus ids */
+	struct dump_rdma *rdma;
+	size_t nrdma, alloc_rdma;
+	struct dump_rdma *ibv_cur; /* the open hca_id: block */
+	int nmangled;             /* lines skipped as prompts or wrapped text */
+	int limit;                /* a record limit was hit */
+	int oom;
+};
+
+/* ---- dump.c: records ----------------------------------------------------- */
+
+/* The record of bdf (domain optional: 0000), created when new; NULL on a bad address or OOM. */
+struct dump_fn *nicfit__dump_fn(struct nicfit_dump *d, unsigned dom, unsigned bus, unsigned dev,
+				unsigned fn);
+/* Parse "[DDDD:]BB:DD.F" at s; returns characters used or 0. */
+size_t nicfit__dump_bdf(const char *s, unsigned *dom, unsigned *bus, unsigned *dev,
+			unsigned *fn);
+/* The hex number at s of at most max digits (exactly max when exact); -1 none. */
+long nicfit__dump_hex(const char *s, int max, int exact, const char **end);
+/* A line with leading blanks and a trailing '\r' removed, as a bounded copy. */
+const char *nicfit__dump_skip_blank(const char *s);
+
+/* ---- dump_lspci.c ------------------------------------------------------ */
+
+/* Whether line starts an lspci function ("17:00.0 Class: ..."). */
+int nicfit__dump_lspci_header(const char *line);
+/* Read one header line into a new or merged record; returns it or NULL. */
+struct dump_fn *nicfit__dump_lspci_line(struct nicfit_dump *d, const char *line,
+					struct dump_at at);
+/* Read one indented line of f's -v block. */
+void nicfit__dump_lspci_detail(struct nicfit_dump *d, struct dump_fn *f, const char *line);
+/* Name to class code for lspci without -nn ("3D controller" -> 0x030200); 0 unknown. */
+unsigned nicfit__dump_class_of_name(const char *name, size_t n);
+
+/* ---- dump_tree.c --------------------------------------------------------- */
+
+/* Whether a line has the shape of lspci -t output. */
+int nicfit__dump_tree_line(const char *line);
+/* Parser state for one tree (columns of the open buses). */
+struct dump_tree {
+	int ncol;
+	int col[64];
+	unsigned bus[64];
+	unsigned domain;
+};
+void nicfit__dump_tree_read(struct nicfit_dump *d, struct dump_tree *st, const char *line,
+			    struct dump_at at);
+
+/* ---- dump_smi.c ---------------------------------------------------------- */
+
+/* Whether a line is the header row of nvidia-smi topo -m. */
+int nicfit__dump_smi_header(const char *line);
+/* Read the header row; then each following row through _row until it returns 0. */
+void nicfit__dump_smi_start(struct nicfit_dump *d, const char *line, struct dump_at at);
+int nicfit__dump_smi_row(struct nicfit_dump *d, const char *line, struct dump_at at);
+/* A GPU bus-id line of nvidia-smi, -q or --query-gpu; 1 when it was one. */
+int nicfit__dump_smi_gpu_line(struct nicfit_dump *d, const char *line, struct dump_at at,
+			      int *q_index);
+
+/* ---- dump_rdma.c --------------------------------------------------------- */
+
+/* "hca_id:\tmlx5_0" opens a block of ibv_devinfo; its indented lines follow. */
+void nicfit__dump_ibv_start(struct nicfit_dump *d, const char *line, struct dump_at at);
+void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line);
+/* A line of ibdev2netdev (-v); 1 when it was one. */
+int nicfit__dump_ibdev_line(struct nicfit_dump *d, const char *line, struct dump_at at);
+/* A record's firmware, board id and ports into the model's device. */
+void nicfit__dump_rdma_ports(const struct dump_rdma *r, struct nicfit_rdmadev *out);
+
+/* ---- dump_build.c -------------------------------------------------------- */
+
+int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
+		       struct nicfit_error *err);
+/* The record of a BDF, or NULL. */
+const struct dump_fn *nicfit__dump_find(const struct nicfit_dump *d, const char *bdf);
+/* An RDMA device name (mlx5_N) to its topo function by PCI order: -1 unknown. */
+int nicfit__dump_name_pci(const struct nicfit_topo *t, const char *name);
+/* GPU index to topo function; *assumed set when taken from PCI order. */
+int nicfit__dump_gpu_pci(const struct nicfit_dump *d, const struct nicfit_topo *t, int k,
+			 int *assumed);
+
+#endif

@@ -1,0 +1,377 @@
+/*
+ * dump_judge.c - what the audit of a dump adds to the audit of a host (see
+ * nicfit_dump_judge in nicfit/dump.h): nvidia-smi's path classes against
+ * the ones derived from the lspci tree, where each finding's facts came
+ * from, findings that rest on facts a dump does not carry taken back, and
+ * the checks a dump could not support, with why, in not_checked.
+ *
+ * It works on the finished audit (it raises nothing during judgement), so
+ * the audit engine stays the same for a live host, a snapshot and a dump.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_int.h"
+#include "audit/audit_int.h"
+#include "dump_int.h"
+
+#define S_SMI_TOPO "nvidia-smi topo -m against the PCI tree (docs/reference/topology.md 2)"
+
+/* Put (check, why) in not_checked, replacing the why of a check already there. */
+static int note(struct nicfit_audit *a, const char *check, const char *why)
+{
+	size_t i;
+
+	for (i = 0; i < a->nnot_checked; i++)
+		if (!strcmp(a->not_checked[i].check, check)) {
+			a->not_checked[i].why = why;
+			return 0;
+		}
+	if (NICFIT_ALLOC_GROW(a->not_checked, a->nnot_checked + 1, a->not_checked_alloc))
+		return NICFIT_E_NOMEM;
+	a->not_checked[a->nnot_checked].check = check;
+	a->not_checked[a->nnot_checked].why = why;
+	a->nnot_checked++;
+	return 0;
+}
+
+static void drop_finding(struct nicfit_audit *a, size_t i)
+{
+	struct nicfit_finding *f = &a->findings.v[i];
+
+	free(f->device);
+	free(f->message);
+	free(f->fix);
+	memmove(f, f + 1, (a->findings.n - i - 1) * sizeof(*f));
+	a->findings.n--;
+}
+
+/* The topo function a finding's device names: a BDF, an RDMA device, an interface. */
+static int device_pci(const struct nicfit_topo *t, const char *dev)
+{
+	int i;
+
+	if (!dev)
+		return -1;
+	i = nicfit_topo_find(t, dev);
+	if (i >= 0)
+		return i;
+	for (i = 0; i < t->nrdma; i++)
+		if (!strcmp(t->rdma[i].name, dev))
+			return t->rdma[i].pci;
+	for (i = 0; i < t->nnet; i++)
+		if (!strcmp(t->net[i].name, dev))
+			return t->net[i].pci;
+	return -1;
+}
+
+/* Append " (from FILE:LINE)" to a finding's message. */
+static int cite(const struct nicfit_dump *d, struct nicfit_finding *f, struct dump_at at)
+{
+	const char *name = d->texts[at.text].name;
+	size_t n = strlen(f->message) + strlen(name) + 40;
+	char *m = malloc(n);
+
+	if (!m)
+		return NICFIT_E_NOMEM;
+	snprintf(m, n, "%s (from %s:%d)", f->message, name, at.line);
+	free(f->message);
+	f->message = m;
+	return 0;
+}
+
+/*
+ * Findings the dump cannot support. gpu-no-driver and nic-no-driver say
+ * no driver is bound:
+ * an lspci listing without "Kernel driver in use" lines (no -k, or lspci
+ * without kernel support) does not say that. gdr-no-peermem without the
+ * module list rests on sysfs files a dump does not have; nic-rdma-not-loaded
+ * and no-rdma-nic on RDMA devices that only nvidia-smi's NIC list names;
+ * sysfs-unreadable on vendor and device IDs that lspci prints only with -nn.
+ */
+static int take_back(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	const struct nicfit_topo *t = a->topo;
+	size_t i = 0;
+	int rc = 0;
+
+	while (i < a->findings.n) {
+		struct nicfit_finding *f = &a->findings.v[i];
+		int pci = device_pci(t, f->device);
+		const struct dump_fn *fn = pci >= 0 ? nicfit__dump_find(d, t->pci[pci].bdf) : NULL;
+
+		if (f->code && (!strcmp(f->code, "gpu-no-driver") ||
+				!strcmp(f->code, "nic-no-driver")) && fn && !fn->driver_known) {
+			drop_finding(a, i);
+			rc |= note(a, "drivers", "The lspci listing names no kernel drivers (lspci "
+				   "prints \"Kernel driver in use\" with -k or -v): whether GPUs and "
+				   "NICs have a driver bound is unknown.");
+			continue;
+		}
+		if (f->code && (!strcmp(f->code, "nic-rdma-not-loaded") ||
+				!strcmp(f->code, "no-rdma-nic")) && !d->smi.nnics && !d->nrdma) {
+			drop_finding(a, i);
+			rc |= note(a, "rdma", "The dumps list no RDMA devices (nvidia-smi topo -m's "
+				   "NICs, ibv_devinfo, ibdev2netdev): whether the NICs have RDMA is unknown, so GPUDirect RDMA "
+				   "was not judged.");
+			continue;
+		}
+		if (f->code && !strcmp(f->code, "sysfs-unreadable")) {
+			/* the reader refuses a dump with no function; this is lspci without -nn */
+			drop_finding(a, i);
+			rc |= note(a, "ids", "lspci ran without -nn: no vendor and device IDs, so "
+				   "devices were recognised by class and vendor name only, and cards "
+				   "not looked up in the catalog (`lspci -vvv -nn` gives the IDs).");
+			continue;
+		}
+		if (f->code && !strcmp(f->code, "gdr-no-peermem") && !t->modules_listed) {
+			drop_finding(a, i);
+			rc |= note(a, "gdr_kernel", "The dumps do not say whether nvidia_peermem or "
+				   "nv_peer_mem is loaded: on the host, `lsmod | grep -e "
+				   "nvidia_peermem -e nv_peer_mem`.");
+			continue;
+		}
+		i++;
+	}
+	return rc;
+}
+
+/* Every finding about a device says which file and line described that device. */
+static int cite_all(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	const struct nicfit_topo *t = a->topo;
+	size_t i;
+
+	for (i = 0; i < a->findings.n; i++) {
+		struct nicfit_finding *f = &a->findings.v[i];
+		int pci = device_pci(t, f->device);
+		const struct dump_fn *fn = pci >= 0 ? nicfit__dump_find(d, t->pci[pci].bdf) : NULL;
+
+		if (f->code && !strncmp(f->code, "dump-", 5))
+			continue; /* they cite their own lines */
+		if (fn && fn->at.line && cite(d, f, fn->at))
+			return NICFIT_E_NOMEM;
+	}
+	return 0;
+}
+
+/* Whether ibdev2netdev -v placed every RDMA device nvidia-smi names. */
+static int ibdev_v(const struct nicfit_dump *d)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < d->smi.nnics; k++) {
+		for (i = 0; i < d->nrdma; i++)
+			if (!strcmp(d->rdma[i].name, d->smi.nic[k]) && d->rdma[i].bdf[0])
+				break;
+		if (i == d->nrdma)
+			return 0;
+	}
+	return 1;
+}
+
+/* The pair of two topo functions in the audit, or NULL. */
+static const struct nicfit_audit_pair *pair_of(const struct nicfit_audit *a, int gpu, int nic)
+{
+	int i;
+
+	for (i = 0; i < a->npairs; i++)
+		if (a->devs[a->pairs[i].gpu].pci == gpu && a->devs[a->pairs[i].nic].pci == nic)
+			return &a->pairs[i];
+	return NULL;
+}
+
+/*
+ * Whether nvidia-smi's cell says the class derived. Drivers before NODE
+ * existed printed SOC for today's SYS and PHB for anything on one CPU
+ * (today's PHB and NODE): such a matrix agrees with either.
+ */
+static int same_class(const char *cell, enum nicfit_path p, int old)
+{
+	const char *mine = nicfit_path_name(p);
+
+	if (!strcmp(cell, mine))
+		return 1;
+	if (!strcmp(cell, "SOC"))
+		return p == NICFIT_PATH_SYS;
+	return old && !strcmp(cell, "PHB") && p == NICFIT_PATH_NODE;
+}
+
+static int old_legend(const struct dump_smi *m)
+{
+	int g, k;
+
+	for (g = 0; g < m->ngpus; g++)
+		for (k = 0; k < m->nnics; k++)
+			if (!strcmp(m->cell[g][k], "SOC"))
+				return 1;
+	return 0;
+}
+
+/*
+ * dump-topo-mismatch, dump-topo-agrees: nvidia-smi topo -m is the driver's
+ * own reading of the same PCI tree (docs/reference/topology.md 2), so each
+ * of its GPU-NIC cells must equal the class the audit derives from the
+ * lspci listing. A difference means the dumps are not of one host and one
+ * boot, or the listing is partial (a bridge left out moves a pair from
+ * PXB to PIX): a warning per pair, since every locality finding rests on
+ * the tree. When all agree, a note says how many cells were compared.
+ */
+static int compare_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	const struct dump_smi *m = &d->smi;
+	const struct nicfit_topo *t = a->topo;
+	const char *tname = d->texts[m->at.text].name;
+	int g, k, same = 0, differ = 0, unmapped = 0, assumed_gpu = 0, old = old_legend(m);
+
+	for (g = 0; g < m->ngpus; g++) {
+		int as, gp = nicfit__dump_gpu_pci(d, t, g, &as), rl = m->row_line[g];
+
+		if (!rl)
+			continue;
+		assumed_gpu |= as;
+		for (k = 0; k < m->nnics; k++) {
+			int r, np = -1;
+			const struct nicfit_audit_pair *pr;
+			struct nicfit_finding *f;
+
+			for (r = 0; r < t->nrdma; r++)
+				if (!strcmp(t->rdma[r].name, m->nic[k]))
+					np = t->rdma[r].pci;
+			pr = gp >= 0 && np >= 0 ? pair_of(a, gp, np) : NULL;
+			if (!pr) {
+				unmapped++;
+				continue;
+			}
+			if (same_class(m->cell[g][k], pr->path, old)) {
+				same++;
+				continue;
+			}
+			differ++;
+			f = nicfit__find(&a->findings, NICFIT_SEV_WARNING,
+					 NICFIT_CODE_DUMP_TOPO_MISMATCH, t->pci[gp].bdf,
+					 "nvidia-smi topo -m (%s:%d) puts GPU%d and %s at %s; the PCI "
+					 "tree of the lspci listing puts %s and %s at %s.", tname, rl, g,
+					 m->nic[k], m->cell[g][k], t->pci[gp].bdf, t->pci[np].bdf,
+					 nicfit_path_name(pr->path));
+			if (!f || nicfit__finding_fix(&a->findings, f, "Check that both dumps come "
+						      "from the same host and boot and that the lspci "
+						      "listing is whole (no -s): take `lspci -vvv`, "
+						      "`lspci -tv` and `nvidia-smi topo -m` again together."))
+				return NICFIT_E_NOMEM;
+			f->source = S_SMI_TOPO;
+		}
+	}
+	if (same && !differ) {
+		struct nicfit_finding *f = nicfit__find(&a->findings, NICFIT_SEV_INFO,
+							NICFIT_CODE_DUMP_TOPO_AGREES, "host",
+							"nvidia-smi topo -m (%s:%d) and the PCI tree of "
+							"the lspci listing agree on all %d GPU-NIC "
+							"pairs.", tname, m->at.line, same);
+
+		if (!f || nicfit__finding_fix(&a->findings, f, "Nothing to fix."))
+			return NICFIT_E_NOMEM;
+		f->source = S_SMI_TOPO;
+	}
+	if (unmapped && note(a, "smi_topo", "Some GPUs or NICs of nvidia-smi topo -m match no "
+			     "function of the lspci listing (a NIC named other than mlx5_N, or a "
+			     "partial listing): their cells were not compared."))
+		return NICFIT_E_NOMEM;
+	if (assumed_gpu && note(a, "gpu_index", "No nvidia-smi listing gave the GPUs' bus ids: "
+				"GPU indices were taken in PCI bus order, as NVML numbers them by "
+				"default (`nvidia-smi --query-gpu=index,pci.bus_id --format=csv` "
+				"says for sure)."))
+		return NICFIT_E_NOMEM;
+	if (m->nnics && !ibdev_v(d) && note(a, "nic_names", "nvidia-smi names NICs by RDMA device: mlx5_N was "
+			     "taken as the N-th Mellanox function in PCI order, the order mlx5_ib "
+			     "probes them (`ibdev2netdev -v` says for sure)."))
+		return NICFIT_E_NOMEM;
+	return 0;
+}
+
+static int has_ibv(const struct nicfit_dump *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nrdma; i++)
+		if (d->rdma[i].from_ibv)
+			return 1;
+	return 0;
+}
+
+/* What the dump lacks, each with why. */
+static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	int rc = 0;
+
+	if (!(d->formats & NICFIT_DUMP_LSPCI_V))
+		rc |= note(a, "pcie_links", "The dumps hold no lspci -vvv listing (only lspci or "
+			   "lspci -t): link speeds and widths, NUMA nodes and drivers are unknown.");
+	else if (d->any_denied && !d->any_root)
+		rc |= note(a, "pcie_links", "No LnkCap or LnkSta in an lspci run as non-root "
+			   "(\"Capabilities: <access denied>\"): link speeds and widths are "
+			   "unknown; `sudo lspci -vvv` shows them.");
+	else if (!d->saw_lnk)
+		rc |= note(a, "pcie_links", "The lspci listing has no LnkCap or LnkSta lines (lspci "
+			   "-v prints capabilities without them; -vvv as root prints them).");
+	if (!a->topo->privileged) {
+		rc |= note(a, "acs", "ACS control bits are in PCIe extended config space, which "
+			   "lspci shows only when run as root: `sudo lspci -vvv`.");
+		rc |= note(a, "mps_mrrs", "MaxPayload and MaxReadReq are in the PCIe capability, "
+			   "which lspci shows only when run as root: `sudo lspci -vvv`.");
+	}
+	if (d->any_denied && !d->any_root) {
+		rc |= note(a, "vpd", "VPD (part number, serial) is readable only by root: cards "
+			   "were named from PCI IDs.");
+	}
+	if (d->smi.present)
+		rc |= note(a, "nvlink", "nvidia-smi topo -m shows the GPUs' NVLink and NVSwitch "
+			   "connections (its NV# cells); nicfit compares its GPU-NIC cells only.");
+	if (!d->smi.present && a->ngpus)
+		rc |= note(a, "smi_topo", "No nvidia-smi topo -m in the dumps: the GPU-NIC path "
+			   "classes are nicfit's reading of the lspci tree alone.");
+	if (a->nnics && !has_ibv(d))
+		rc |= note(a, "rdma_ports", "The dumps hold no RDMA port state (ibv_devinfo or "
+			   "ibstat): port state, rate and link layer are unknown.");
+	if (a->topo->nnuma > 1)
+		rc |= note(a, "sockets", "lspci gives NUMA nodes, not sockets: which nodes share a "
+			   "socket is unknown (`numactl -H` or `lscpu` say).");
+	return rc ? NICFIT_E_NOMEM : 0;
+}
+
+/* Device names from lspci's own text where, without -nn, the audit had only a class name. */
+static void lspci_names(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	int i;
+
+	for (i = 0; i < a->ndevs; i++) {
+		struct nicfit_audit_dev *v = &a->devs[i];
+		const struct dump_fn *fn = nicfit__dump_find(d, a->topo->pci[v->pci].bdf);
+
+		if (fn && fn->name[0] && !(fn->have & NICFIT_HAVE_IDS) && v->name_source &&
+		    !strcmp(v->name_source, "class")) {
+			snprintf(v->name, sizeof(v->name), "%s", fn->name);
+			v->name_source = "lspci";
+		}
+	}
+}
+
+int nicfit_dump_judge(const struct nicfit_dump *d, struct nicfit_audit *a,
+		      struct nicfit_error *err)
+{
+	int rc = take_back(d, a);
+
+	if (!rc && d->smi.present)
+		rc = compare_smi(d, a);
+	if (!rc)
+		rc = cite_all(d, a);
+	if (!rc)
+		rc = note_lacks(d, a);
+	if (!rc) {
+		lspci_names(d, a);
+		rc = nicfit__audit_settle(a);
+	}
+	return rc ? nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory") : 0;
+}

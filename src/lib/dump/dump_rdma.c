@@ -1,0 +1,215 @@
+/*
+ * dump_rdma.c - RDMA devices as rdma-core and MLNX_OFED print them (see
+ * dump_int.h): `ibv_devinfo` and `ibv_devinfo -v` ("hca_id:" blocks with
+ * "port:" sub-blocks: state, phys_state with -v, active_width and
+ * active_speed with -v, link_layer) and `ibdev2netdev` ("mlx5_0 port 1
+ * ==> ib0 (Up)"; with -v the line starts with the function's address,
+ * which places the device on its PCI function for certain).
+ *
+ * A port's rate is written as the kernel's rate file writes it ("100
+ * Gb/sec (4X EDR)") and read by the sysfs parser, so a dump's port and a
+ * live one are judged alike.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc_int.h"
+#include "dump_int.h"
+#include "nicfit/units.h"
+
+/* The record of an RDMA device, made when new; NULL when out of room or memory. */
+static struct dump_rdma *rdma_of(struct nicfit_dump *d, const char *name, size_t n)
+{
+	struct dump_rdma *r;
+	size_t i;
+
+	if (!n || n >= sizeof(d->rdma[0].name))
+		return NULL;
+	for (i = 0; i < d->nrdma; i++)
+		if (strlen(d->rdma[i].name) == n && !strncmp(d->rdma[i].name, name, n))
+			return &d->rdma[i];
+	if (d->nrdma >= NICFIT_TOPO_MAX_RDMA)
+		return NULL;
+	if (NICFIT_ALLOC_GROW(d->rdma, d->nrdma + 1, d->alloc_rdma)) {
+		d->oom = 1;
+		return NULL;
+	}
+	r = &d->rdma[d->nrdma++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "%.*s", (int)n, name);
+	return r;
+}
+
+static size_t word(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] && s[n] != ' ' && s[n] != '\t')
+		n++;
+	return n;
+}
+
+void nicfit__dump_ibv_start(struct nicfit_dump *d, const char *line, struct dump_at at)
+{
+	const char *s = nicfit__dump_skip_blank(line + 7);
+
+	d->ibv_cur = rdma_of(d, s, word(s));
+	if (d->ibv_cur) {
+		d->ibv_cur->at = at;
+		d->ibv_cur->from_ibv = 1;
+		d->formats |= NICFIT_DUMP_RDMA;
+	}
+}
+
+/* "PORT_ACTIVE (4)" or "LINK_UP (5)": the number in parentheses; -1 none. */
+static int paren_num(const char *s)
+{
+	const char *p = strrchr(s, '('), *e;
+	long v;
+
+	if (!p || nicfit_scan_dec(p + 1, 0, 7, &v, &e) != NICFIT_DEC_OK || *e != ')')
+		return -1;
+	return (int)v;
+}
+
+/* The kernel's names of port and physical states (ports/N/state, phys_state). */
+static const char *state_name(int st)
+{
+	static const char *const n[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER" };
+
+	return st >= 0 && st <= 5 ? n[st] : "";
+}
+
+static const char *phys_name(int st)
+{
+	static const char *const n[] = { "", "Sleep", "Polling", "Disabled", "PortConfigurationTraining",
+					 "LinkUp", "LinkErrorRecovery", "Phy Test" };
+
+	return st >= 0 && st <= 7 ? n[st] : "";
+}
+
+/* InfiniBand lane rates (Gb/s as ibv_devinfo prints them) and their names. */
+static const char *lane_name(double g)
+{
+	static const struct {
+		double gbps;
+		const char *name;
+	} t[] = { { 2.5, "SDR" }, { 5, "DDR" }, { 10, "QDR" }, { 14, "FDR" }, { 25, "EDR" },
+		  { 50, "HDR" }, { 100, "NDR" }, { 200, "XDR" } };
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (g > t[i].gbps - 0.1 && g < t[i].gbps + 0.1)
+			return t[i].name;
+	return NULL;
+}
+
+void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line)
+{
+	struct dump_rdma *r = d->ibv_cur;
+	const char *s = nicfit__dump_skip_blank(line), *e;
+	struct dump_rport *pt = r && r->nports ? &r->ports[r->nports - 1] : NULL;
+	long v;
+
+	if (!r)
+		return;
+	if (!strncmp(s, "fw_ver:", 7)) {
+		s = nicfit__dump_skip_blank(s + 7);
+		snprintf(r->fw, sizeof(r->fw), "%.*s", (int)word(s), s);
+	} else if (!strncmp(s, "board_id:", 9)) {
+		s = nicfit__dump_skip_blank(s + 9);
+		snprintf(r->board, sizeof(r->board), "%.*s", (int)word(s), s);
+	} else if (!strncmp(s, "port:", 5)) {
+		if (r->nports < NICFIT_TOPO_MAX_PORTS &&
+		    nicfit_scan_dec(nicfit__dump_skip_blank(s + 5), 1, 255, &v, &e) == NICFIT_DEC_OK) {
+			pt = &r->ports[r->nports++];
+			memset(pt, 0, sizeof(*pt));
+			pt->num = (int)v;
+			pt->state = pt->phys = -1;
+		}
+	} else if (pt && !strncmp(s, "state:", 6)) {
+		pt->state = paren_num(s);
+	} else if (pt && !strncmp(s, "phys_state:", 11)) {
+		pt->phys = paren_num(s);
+	} else if (pt && !strncmp(s, "link_layer:", 11)) {
+		s = nicfit__dump_skip_blank(s + 11);
+		snprintf(pt->link_layer, sizeof(pt->link_layer), "%.*s", (int)word(s), s);
+	} else if (pt && !strncmp(s, "active_width:", 13)) {
+		if (nicfit_scan_dec(nicfit__dump_skip_blank(s + 13), 1, 32, &v, &e) == NICFIT_DEC_OK &&
+		    *e == 'X')
+			pt->width = (int)v;
+	} else if (pt && !strncmp(s, "active_speed:", 13)) {
+		long whole, frac = 0;
+
+		s = nicfit__dump_skip_blank(s + 13);
+		if (nicfit_scan_dec(s, 0, 1000, &whole, &e) == NICFIT_DEC_OK) {
+			if (*e == '.' && nicfit_scan_dec(e + 1, 0, 9, &frac, &e) != NICFIT_DEC_OK)
+				frac = 0;
+			if (!strncmp(e, " Gbps", 5))
+				pt->lane_gbps = (double)whole + (double)frac / 10.0;
+		}
+	}
+}
+
+int nicfit__dump_ibdev_line(struct nicfit_dump *d, const char *line, struct dump_at at)
+{
+	const char *s = line, *arrow = strstr(line, " ==> "), *p, *e;
+	unsigned a, b, c, f;
+	struct dump_rdma *r;
+	char bdf[16] = "";
+	size_t n;
+	long port;
+
+	if (!arrow || !strstr(line, " port "))
+		return 0;
+	n = nicfit__dump_bdf(s, &a, &b, &c, &f);
+	if (n && s[n] == ' ') { /* ibdev2netdev -v */
+		snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%u", a, b, c, f);
+		s += n + 1;
+	}
+	r = rdma_of(d, s, word(s));
+	if (!r)
+		return 1;
+	if (bdf[0])
+		snprintf(r->bdf, sizeof(r->bdf), "%s", bdf);
+	if (!r->at.line)
+		r->at = at;
+	d->formats |= NICFIT_DUMP_RDMA;
+	p = strstr(s, " port ");
+	if (p && nicfit_scan_dec(p + 6, 1, NICFIT_TOPO_MAX_PORTS, &port, &e) == NICFIT_DEC_OK) {
+		const char *nd = arrow + 5;
+
+		snprintf(r->netdev[port - 1], sizeof(r->netdev[0]), "%.*s", (int)word(nd), nd);
+	}
+	return 1;
+}
+
+/* The ports of a record into the model's RDMA device. */
+void nicfit__dump_rdma_ports(const struct dump_rdma *r, struct nicfit_rdmadev *out)
+{
+	int k;
+
+	snprintf(out->fw_ver, sizeof(out->fw_ver), "%s", r->fw);
+	snprintf(out->board_id, sizeof(out->board_id), "%s", r->board);
+	out->nports = r->nports;
+	for (k = 0; k < r->nports; k++) {
+		const struct dump_rport *pt = &r->ports[k];
+		struct nicfit_rdma_port *o = &out->ports[k];
+		const char *ln = lane_name(pt->lane_gbps);
+		char rate[64];
+
+		memset(o, 0, sizeof(*o));
+		o->num = pt->num;
+		o->state = pt->state;
+		snprintf(o->state_name, sizeof(o->state_name), "%s", state_name(pt->state));
+		o->phys_state = pt->phys;
+		snprintf(o->phys_name, sizeof(o->phys_name), "%s", phys_name(pt->phys));
+		snprintf(o->link_layer, sizeof(o->link_layer), "%s", pt->link_layer);
+		o->gid_v2_index = -1;
+		if (pt->width > 0 && ln) {
+			snprintf(rate, sizeof(rate), "%g Gb/sec (%dX %s)", pt->width * pt->lane_gbps,
+				 pt->width, ln);
+			o->have_rate = nicfit_parse_ib_rate(rate, &o->rate) == 0;
+		}
+	}
+}

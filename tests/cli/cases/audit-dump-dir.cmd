@@ -1,0 +1,1 @@
+audit --dump tests/fixtures/dumps/public

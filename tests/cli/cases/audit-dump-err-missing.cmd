@@ -1,0 +1,2 @@
+audit --dump tests/fixtures/dumps/none.txt
+# exit 66

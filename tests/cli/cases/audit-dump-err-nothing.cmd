@@ -1,0 +1,2 @@
+audit --dump tests/fixtures/dumps/README.md
+# exit 65

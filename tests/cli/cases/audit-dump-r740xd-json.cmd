@@ -1,0 +1,1 @@
+--json audit --pci-ids tests/fixtures/pci.ids --dump tests/fixtures/dumps/rendered/r740xd.lspci-vvv.txt tests/fixtures/dumps/rendered/r740xd.lspci-tv.txt

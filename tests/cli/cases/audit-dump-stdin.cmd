@@ -1,0 +1,2 @@
+audit --dump -
+# stdin: cat tests/fixtures/dumps/public/club-3090-1229-topo-tree.txt

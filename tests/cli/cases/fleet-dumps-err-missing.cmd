@@ -1,0 +1,2 @@
+fleet --dumps tests/fixtures/dumps/none
+# exit 66

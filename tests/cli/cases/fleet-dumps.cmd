@@ -1,0 +1,1 @@
+fleet --all-hosts --dumps tests/fixtures/dumps/fleet

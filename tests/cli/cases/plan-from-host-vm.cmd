@@ -1,0 +1,2 @@
+plan --from-host --sysfs build/fixtures/kvm-vm --workload training
+# exit 65
