@@ -182,10 +182,11 @@ check "--expect one good node: the difference is a finding in the JSON too" \
 "$NICFIT" audit --sysfs "$fx/epyc-gen4" --no-pci-ids --expect "$tmp/e.json" >/dev/null 2>"$tmp/err"
 check "--expect its own audit: exit 64 with one line" \
 	sh -c "[ $? = 64 ] && [ \$(wc -l <'$tmp/err') = 1 ]"
-printf '{"workload":"training","servers":4}\n' >"$tmp/spec.json"
+# a VM is judged against a plan for a named server (its own slots are the hypervisor's)
+printf '{"server":"r740xd","gpu":"a40","gpus_per_server":2,"model":"llama-3-8b","workload":"training","servers":4}\n' >"$tmp/spec.json"
 "$NICFIT" audit --sysfs "$tmp/nordma" --no-pci-ids --expect "$tmp/spec.json" --format nhc >"$tmp/nhc" 2>&1
 rc=$?
-check "--expect SPEC: a VM without RDMA fails a training plan (plan-backend-missing)" \
+check "--expect SPEC: a VM without RDMA fails a training plan for a named server (plan-backend-missing)" \
 	sh -c "[ $rc = 1 ] && grep -q '^critical plan-backend-missing ' '$tmp/nhc'"
 "$NICFIT" audit --sysfs "$fx/kvm-vm" --no-pci-ids --expect "$tmp/nothere.json" 2>"$tmp/err"
 check "--expect a missing file: exit 66" [ $? = 66 ]
