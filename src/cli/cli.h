@@ -102,5 +102,6 @@ int cmd_fleet(struct cli *c, int argc, char **argv);
 int cmd_plan(struct cli *c, int argc, char **argv);
 int cmd_serve(struct cli *c, int argc, char **argv);
 int cmd_snapshot(struct cli *c, int argc, char **argv);
+int cmd_verify(struct cli *c, int argc, char **argv);
 
 #endif

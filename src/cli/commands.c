@@ -128,11 +128,25 @@ static const struct cli_command commands[] = {
 	  "nicfit audit --sysfs DEST.",
 	  FMT_TEXTUAL },
 	/* any format here: cmd_help checks it against what the topic prints */
+	{ "verify", cmd_verify,
+	  "read nccl-tests, NCCL INFO logs, perftest and iperf3 output; measured vs expected, cause, fix",
+	  "nicfit verify [--nic PART | --link SPEED] [--proto tcp|roce|ib] [--nodes N]\n"
+	  "              [--gpus-per-node G] [--nics-per-node K] [--low-ratio R]\n"
+	  "              [--far-ratio R] FILE... | -\n"
+	  "\n"
+	  "Each input is recognised by content: an nccl-tests table (all_reduce_perf,\n"
+	  "all_gather_perf, ...), an NCCL_DEBUG=INFO log, perftest (ib_write_bw, ib_read_bw,\n"
+	  "ib_send_bw, ib_*_lat), iperf3 (text or --json) or an NCCL topology dump. The\n"
+	  "ceiling comes from the link (--link or --nic), the nodes and the NICs per node\n"
+	  "(default: what the log names, else one per GPU). Verdict: as expected from\n"
+	  "--low-ratio (0.80) of the ceiling, low from --far-ratio (0.50), far below under.\n"
+	  "Exit status: 0 as expected, 1 low or warnings, 2 far below or broken.",
+	  FMT_TEXTUAL },
 	{ "help", cmd_help, "show help for nicfit or one command",
 	  "nicfit help [COMMAND]\n"
 	  "nicfit help findings\n"
 	  "\n"
-	  "'help findings' lists every finding code that plan, cluster, audit and fleet can\n"
+	  "'help findings' lists every finding code that plan, cluster, audit, fleet and verify can\n"
 	  "report: its usual severity, the commands that raise it and what it means. --ignore\n"
 	  "takes these codes. -j prints them as JSON, --format md as docs/findings.md.",
 	  FMT_ALL },
@@ -198,6 +212,7 @@ static const struct {
 } engine_names[] = {
 	{ NICFIT_ENGINE_PLAN, "plan" }, { NICFIT_ENGINE_CLUSTER, "cluster" },
 	{ NICFIT_ENGINE_AUDIT, "audit" }, { NICFIT_ENGINE_FLEET, "fleet" },
+	{ NICFIT_ENGINE_VERIFY, "verify" },
 };
 
 #define NENGINES (sizeof(engine_names) / sizeof(engine_names[0]))
@@ -257,7 +272,7 @@ static int help_findings(struct cli *c)
 	e = cli_emitter(c);
 	nicfit_emit_begin_object(e, NULL);
 	nicfit_emit_string(e, "schema", "nicfit.findings.v1");
-	nicfit_emit_printf(e, "Finding codes (%zu): what plan, cluster, audit and fleet report; "
+	nicfit_emit_printf(e, "Finding codes (%zu): what plan, cluster, audit, fleet and verify report; "
 			   "--ignore takes them.\n\n", n);
 	nicfit_emit_begin_array(e, "codes");
 	for (i = 0; i < n; i++) {
