@@ -30,6 +30,7 @@
 
 #include <stddef.h>
 
+#include "nicfit/buf.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
 #include "nicfit/finding.h"
@@ -180,7 +181,8 @@ struct nicfit_iperf3 {
 
 struct nicfit_nccl_topo {
 	int version;
-	int cpus, pci, gpus, nics, nets;
+	int cpus, pci, gpus, nics, nets;   /* gpus, nics: <gpu>/<nic> or PCI classes */
+	int gpu_class, nic_class;   /* <pci> of a GPU (0x0302, 0x0300) or NIC (0x0207, 0x0200) class */
 	char first_net[32];
 	int gdr_nets;               /* <net ... gdr="1"> */
 	double net_speed_mbps;      /* the first net's speed attribute */
@@ -260,6 +262,16 @@ int nicfit_verify_render(const struct nicfit_verify *v, struct nicfit_emit *e);
 
 /* 0 every measurement as expected, 1 low (or warnings), 2 far below or broken. */
 int nicfit_verify_exit_code(const struct nicfit_verify *v);
+
+/*
+ * The host model t as an NCCL topology file (NCCL_TOPO_FILE), appended to
+ * b: CPUs (NUMA nodes with their affinity), the PCI switches above GPUs
+ * and RDMA NICs placed as NCCL places them, the NICs' nets with their
+ * speeds (src/lib/audit/audit_nccltopo.c has the format and its sources).
+ * Returns nicfit_buf_error(b) or NICFIT_E_NOMEM.
+ */
+struct nicfit_topo;
+int nicfit_nccl_topo_write(const struct nicfit_topo *t, struct nicfit_buf *b);
 
 /*
  * nccl-tests' bus-bandwidth factor (its doc/PERFORMANCE.md) for op

@@ -27,6 +27,7 @@ struct cli {
 	int ncatalogs;
 	struct nicfit_catalog *cat;    /* loaded on first cli_catalog() */
 	struct nicfit_buf out;         /* what goes to stdout on success */
+	int nccl_topo;                 /* --format nccl-topo (audit only; fmt stays TEXT) */
 };
 
 /* Output formats a command can print (bits of 1 << enum nicfit_format). */
@@ -34,6 +35,8 @@ struct cli {
 #define FMT_TEXTUAL (FMT(NICFIT_FMT_TEXT) | FMT(NICFIT_FMT_JSON) | FMT(NICFIT_FMT_MD))
 #define FMT_TABLES (FMT_TEXTUAL | FMT(NICFIT_FMT_CSV))
 #define FMT_ALL (FMT_TABLES | FMT(NICFIT_FMT_SVG))
+/* --format nccl-topo: an NCCL_TOPO_FILE XML, written by the CLI, not an emitter format */
+#define FMT_NCCL_TOPO (1u << 16)
 
 /* A command: name matched exactly, handler, one-line summary, usage text. */
 struct cli_command {

@@ -27,8 +27,9 @@ static const struct cli_command commands[] = {
 	  "MaxReadReq). --sysfs takes a directory that holds sys/ (NICFIT_SYSFS_ROOT too)\n"
 	  "or a snapshot archive. --all lists every PCI function. Exit status: 0 clean,\n"
 	  "1 warnings, 2 critical findings. --format svg draws the host. --plan judges the\n"
-	  "host against `nicfit plan` for the request in SPEC.json (plan's --spec format).",
-	  FMT_ALL },
+	  "host against `nicfit plan` for the request in SPEC.json (plan's --spec format).\n"
+	  "--format nccl-topo writes an NCCL_TOPO_FILE XML of the host instead.",
+	  FMT_ALL | FMT_NCCL_TOPO },
 	{ "calc", cmd_calc,
 	  "pcie | link | nic | load | fit | allreduce | stream: the formulas behind plan",
 	  "nicfit calc pcie --gen G --width W [--mps B] [--assume NAME=VALUE]...\n"
@@ -193,6 +194,11 @@ int cli_check_format(const struct cli *c, const char *name, unsigned formats)
 	size_t k = 0;
 	int f;
 
+	if (c->nccl_topo) {
+		if (formats & FMT_NCCL_TOPO)
+			return 0;
+		return cli_error(NICFIT_E_USAGE, "%s has no nccl-topo output (audit writes it)", name);
+	}
 	if (!c->fmt_given || (formats & FMT(c->fmt)))
 		return 0;
 	can[0] = '\0';

@@ -190,12 +190,14 @@ static void ip_summary(struct nicfit_iperf3 *ip, char *p, long line, int *have_s
 	if (is_sum)
 		*have_sum = 1;
 	/* the interval "0.00-30.00" gives the duration */
-	if (n > 1) {
-		char *dash = strchr(tok[1], '-');
+	for (i = 1; i < n && i < 4; i++) {
+		char *dash = strchr(tok[i], '-');
 		double t;
 
-		if (dash && !nicfit__vnum(dash + 1, &t))
+		if (dash && dash > tok[i] && !nicfit__vnum(dash + 1, &t)) {
 			ip->duration_s = t;
+			break;
+		}
 	}
 }
 
@@ -340,8 +342,16 @@ int nicfit__verify_nccl_topo(struct nicfit_verify *v, const char *name, const ch
 			t->version = (int)nicfit__vint(val, NULL);
 		else if (!strncmp(p, "<cpu ", 5))
 			t->cpus++;
-		else if (!strncmp(p, "<pci ", 5))
+		else if (!strncmp(p, "<pci ", 5)) {
 			t->pci++;
+			/* files without <gpu>/<nic> (Azure's) name devices by class */
+			if (!xml_attr(p, "class", val, sizeof(val))) {
+				if (!strncmp(val, "0x0302", 6) || !strncmp(val, "0x0300", 6))
+					t->gpu_class++;
+				else if (!strncmp(val, "0x0207", 6) || !strncmp(val, "0x0200", 6))
+					t->nic_class++;
+			}
+		}
 		else if (!strncmp(p, "<gpu ", 5))
 			t->gpus++;
 		else if (!strncmp(p, "<nic", 4) && (p[4] == '>' || p[4] == ' ' || p[4] == '/'))
@@ -358,5 +368,12 @@ int nicfit__verify_nccl_topo(struct nicfit_verify *v, const char *name, const ch
 		}
 	}
 	free(s);
+	if (!t->version && !t->cpus)
+		return nicfit_error_at(err, NICFIT_E_DATA, name, 1, 1,
+				       "not an NCCL topology: no <system version=...> and no <cpu>");
+	if (t->gpus < t->gpu_class)
+		t->gpus = t->gpu_class;
+	if (t->nics < t->nic_class)
+		t->nics = t->nic_class;
 	return 0;
 }
