@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "alloc_int.h"
+#include "svg_int.h"
 #include "verify_int.h"
 
 const char *nicfit_verify_kind_name(enum nicfit_verify_kind k)
@@ -203,17 +204,25 @@ static int add_parts(struct nicfit_verify *v, const char *name, const char *text
 	struct seen s;
 	int rc = 0;
 
+	if (!len)
+		return nicfit_error_at(err, NICFIT_E_DATA, name, 0, 0, "empty input");
 	look(text, len, &s);
 	if (s.iperf3_json)
 		return nicfit__verify_iperf3_json(v, name, text, len, err);
 	if (!s.tests && !s.log && !s.perftest && !s.iperf3 && !s.topo) {
+		struct nicfit_buf b;
 		size_t n = 0;
 
 		while (n < len && n < 60 && text[n] != '\n')
 			n++;
-		return nicfit_error_at(err, NICFIT_E_DATA, name, 1, 1,
-				       "not an nccl-tests, NCCL log, perftest, iperf3 or NCCL "
-				       "topology output (it starts \"%.*s\")", (int)n, text);
+		/* the error line reaches a terminal: the input's bytes are escaped */
+		nicfit_buf_init(&b, 0);
+		nicfit__text_escape_n(&b, text, n, 0);
+		rc = nicfit_error_at(err, NICFIT_E_DATA, name, 1, 1,
+				     "not an nccl-tests, NCCL log, perftest, iperf3 or NCCL "
+				     "topology output (it starts \"%s\")", b.data);
+		nicfit_buf_release(&b);
+		return rc;
 	}
 	if (s.topo)
 		rc = nicfit__verify_nccl_topo(v, name, text, len, err);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "alloc_int.h"
+#include "nicfit/buf.h"
 #include "finding_int.h"
 #include "num_int.h"
 #include "nicfit/link.h"
@@ -135,8 +136,11 @@ static double nic_goodput(const struct nicfit_verify_expect *x, enum nicfit_prot
 	if (x->link.gbps <= 0)
 		return 0;
 	nicfit_link_params_default(&lp);
+	/* the link the user named wins over what a tool's output suggests */
 	if (proto == NICFIT_PROTO_IB && x->link.kind == NICFIT_SPEED_ETH)
 		proto = NICFIT_PROTO_ROCE;
+	else if (proto != NICFIT_PROTO_IB && x->link.kind == NICFIT_SPEED_IB)
+		proto = NICFIT_PROTO_IB;
 	if (nicfit_link_calc(&x->link, proto, &lp, lr, NULL))
 		return 0;
 	if (x->pcie_gbps > 0 && x->pcie_gbps < lr->goodput_gbps)
@@ -247,9 +251,9 @@ static double tests_ceiling(struct nicfit_verify *v, struct nicfit_verify_doc *d
 	if (!strcmp(t->op, "alltoall")) {
 		/* each node sends (N-1)/N of every rank's bytes off the node */
 		c = k * nic / gpn * nodes / (nodes - 1.0) * (r - 1.0) / r;
-		d->arith = nicfit__strfmt("%d rails%s x %.1f Gb/s (%s goodput) / %d GPUs x N/(N-1) "
+		d->arith = nicfit__strfmt("%d rail%s%s x %.1f Gb/s (%s goodput) / %d GPUs x N/(N-1) "
 					  "x (n-1)/n over %d nodes, %d ranks = %.1f Gb/s = %.1f GB/s busbw",
-					  k, assumed, nic, lname, gpn, nodes, r, c, c / 8);
+					  k, k == 1 ? "" : "s", assumed, nic, lname, gpn, nodes, r, c, c / 8);
 	} else if (!strcmp(t->op, "sendrecv")) {
 		/* one rank per node pair crosses the network, through one NIC */
 		c = nic;
@@ -258,10 +262,10 @@ static double tests_ceiling(struct nicfit_verify *v, struct nicfit_verify_doc *d
 	} else {
 		/* a ring over N nodes moves, per node, busbw x ranks' share through K rails */
 		c = k * nic;
-		d->arith = nicfit__strfmt("%d rails%s x %.1f Gb/s (%s at %.0f-byte MTU: %.4f of "
+		d->arith = nicfit__strfmt("%d rail%s%s x %.1f Gb/s (%s at %.0f-byte MTU: %.4f of "
 					  "%.1f Gb/s) = %.1f Gb/s = %.1f GB/s busbw (ring over %d "
 					  "nodes; busbw = algbw x %s)",
-					  k, assumed, nic, lname, lr->payload_bytes, lr->efficiency,
+					  k, k == 1 ? "" : "s", assumed, nic, lname, lr->payload_bytes, lr->efficiency,
 					  lr->line_gbps, c, c / 8, nodes,
 					  !strcmp(t->op, "allreduce") ? "2(n-1)/n" :
 					  (t->bus_factor > 0 && t->bus_factor < 1 ? "(n-1)/n" : "1"));
@@ -426,6 +430,55 @@ static int judge_iperf3(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	return 0;
 }
 
+/*
+ * The fix of a low or far-below verdict: the causes the other findings
+ * show, most likely first. The order is how much of a link each cause
+ * costs when it is there: sockets instead of RDMA (most of it), a failing
+ * link, no GPUDirect RDMA, then what limits the test rather than the
+ * network (one TCP stream, small messages, sizes below the plateau), then
+ * loss. Each cause's own finding quotes its line.
+ */
+static int verdict_causes(struct nicfit_verify *v, struct nicfit_finding *f,
+			  enum nicfit_verify_kind kind)
+{
+	static const char *const ranked[] = {
+		"nccl-net-socket", "nccl-ib-completion-error", "nccl-error", "nccl-gdr-disabled",
+		"nccl-channel-no-gdr", "iperf3-one-stream", "perftest-small-message",
+		"verify-latency-bound", "iperf3-retransmits", "nccl-warn", NULL,
+	};
+	struct nicfit_buf b;
+	size_t i, k;
+	int n = 0, rc;
+
+	nicfit_buf_init(&b, 0);
+	nicfit_buf_puts(&b, "Likely causes, most likely first:");
+	for (k = 0; ranked[k]; k++)
+		for (i = 0; i < v->findings.n; i++)
+			if (!strcmp(v->findings.v[i].code, ranked[k])) {
+				const struct nicfit_code_info *ci = nicfit_code_lookup(ranked[k]);
+
+				nicfit_buf_addf(&b, " %d) %s: %s (its finding quotes the line);", ++n,
+						ranked[k], ci ? ci->meaning : "");
+				break;
+			}
+	if (!n && kind == NICFIT_VERIFY_NCCL_TESTS)
+		nicfit_buf_puts(&b, " none shown by the inputs: give verify the NCCL_DEBUG=INFO "
+				"log of the run (NCCL_DEBUG_SUBSYS=INIT,NET) with the table, and check "
+				"each HCA alone with ib_write_bw.");
+	else if (!n && kind == NICFIT_VERIFY_PERFTEST)
+		nicfit_buf_puts(&b, " none shown by the report: compare the port's rate "
+				"(ibv_devinfo) and the card's PCIe link (nicfit audit) with the "
+				"ceiling, and try more queue pairs (-q 4).");
+	else if (!n)
+		nicfit_buf_puts(&b, " none shown by the output: check the interface's speed and "
+				"MTU, then run parallel streams (-P 8).");
+	if (b.len && b.data[b.len - 1] == ';')
+		b.data[--b.len] = '.';
+	rc = nicfit_buf_error(&b) ? NICFIT_E_NOMEM : nicfit__finding_fix(&v->findings, f, "%s", b.data);
+	nicfit_buf_release(&b);
+	return rc;
+}
+
 int nicfit_verify_judge(struct nicfit_verify *v, const struct nicfit_verify_expect *x,
 			struct nicfit_error *err)
 {
@@ -470,6 +523,19 @@ int nicfit_verify_judge(struct nicfit_verify *v, const struct nicfit_verify_expe
 						  "(--link SPEED or --nic PART)" :
 						  "a collective needs two nodes or more (--nodes N)"))
 			rc = NICFIT_E_NOMEM;
+	}
+	for (i = 0; i < v->findings.n && !rc; i++) {
+		struct nicfit_finding *f = &v->findings.v[i];
+		size_t j;
+
+		if (strcmp(f->code, "verify-low") && strcmp(f->code, "verify-far-below"))
+			continue;
+		/* the document the verdict is about: its input opens the message */
+		for (j = 0; j < v->ndocs; j++)
+			if (!strncmp(f->message, v->docs[j].input, strlen(v->docs[j].input)) &&
+			    v->docs[j].verdict >= NICFIT_VERDICT_LOW)
+				break;
+		rc = verdict_causes(v, f, j < v->ndocs ? v->docs[j].kind : NICFIT_VERIFY_IPERF3);
 	}
 	if (!rc && v->findings.oom)
 		rc = NICFIT_E_NOMEM;

@@ -249,6 +249,8 @@ static void read_net(struct nicfit_nccl_log *g, const char *m, long line, int *o
 		if (!g->ofi++)
 			g->ofi_line = line;
 	}
+	if (!strncmp(m, "NET/Plugin: Loaded net plugin ", 30) && !g->plugin[0])
+		nicfit__vcopy(g->plugin, sizeof(g->plugin), m + 30, (size_t)-1);
 	if (!strncmp(m, "NET/IB", 6) && strstr(m, "No device found")) {
 		g->ib_no_device = 1;
 		if (!g->ib_no_device_line)
@@ -303,10 +305,9 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 		}
 		if (!strncmp(m + 14, "Socket", 6) && !g->socket_used++)
 			g->socket_line = line;
-	} else if (!strncmp(m, "P2P plugin ", 11) || !strncmp(m, "NET/Plugin: Loaded net plugin ", 30)) {
-		q = m[0] == 'P' ? m + 11 : m + 30;
-		if (!g->plugin[0])
-			nicfit__vcopy(g->plugin, sizeof(g->plugin), q, (size_t)-1);
+	} else if (!strncmp(m, "P2P plugin ", 11)) {
+		/* the transport the plugin registers ("IBext") names it best */
+		nicfit__vcopy(g->plugin, sizeof(g->plugin), m + 11, (size_t)-1);
 	} else if (strstr(m, "Failed to open libibverbs")) {
 		g->no_ibverbs = 1;
 		g->no_ibverbs_line = line;

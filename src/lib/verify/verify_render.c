@@ -201,6 +201,7 @@ static void render_json(const struct nicfit_verify *v, struct nicfit_emit *e)
 	nicfit_emit_begin_object(e, NULL);
 	nicfit_emit_string(e, "schema", "nicfit.verify.v1");
 	nicfit_emit_string(e, "verdict", nicfit_verdict_name(worst_verdict(v)));
+	nicfit_emit_int(e, "exit_code", nicfit_verify_exit_code(v));
 	nicfit_emit_begin_object(e, "expectation");
 	str_or_null(e, "source", x->source);
 	nicfit_emit_int(e, "nodes", x->nodes);
@@ -360,24 +361,39 @@ static void render_people(const struct nicfit_verify *v, struct nicfit_emit *e)
 	nicfit_emit_printf(e, "Verdict: %s", nicfit_verdict_name(w));
 	for (i = 0; i < v->ndocs; i++)
 		if (v->docs[i].verdict == w && w != NICFIT_VERDICT_NONE) {
-			nicfit_emit_printf(e, ": %s, %.0f %% of the %.1f Gb/s ceiling", v->docs[i].what,
-					   100 * v->docs[i].ratio, v->docs[i].expected_gbps);
+			nicfit_emit_printf(e, ": %s, %.0f %% of the %.1f Gb/s ceiling%s", v->docs[i].what,
+					   100 * v->docs[i].ratio, v->docs[i].expected_gbps,
+					   v->docs[i].ratio > 1 ? " (above it: see verify-above-ring)" : "");
 			break;
 		}
+	if (nicfit_findings_count(&v->findings, NICFIT_SEV_CRITICAL) ||
+	    nicfit_findings_count(&v->findings, NICFIT_SEV_WARNING))
+		nicfit_emit_printf(e, "%s%zu critical, %zu warning%s", w == NICFIT_VERDICT_NONE ?
+				   " (no ceiling to compare with); " : "; ",
+				   nicfit_findings_count(&v->findings, NICFIT_SEV_CRITICAL),
+				   nicfit_findings_count(&v->findings, NICFIT_SEV_WARNING),
+				   nicfit_findings_count(&v->findings, NICFIT_SEV_WARNING) == 1 ? "" : "s");
 	nicfit_emit_printf(e, "\n");
-	if (x->link.gbps > 0 || x->nodes) {
+	if (x->link.gbps > 0 || x->nodes || x->nics_per_node) {
+		const char *sep = " ";
+
 		nicfit_emit_printf(e, "Expected from %s:", x->source ? x->source : "the inputs");
-		if (x->nodes)
+		if (x->nodes) {
 			nicfit_emit_printf(e, " %d node%s", x->nodes, x->nodes == 1 ? "" : "s");
-		if (x->gpus_per_node)
+			sep = ", ";
+		}
+		if (x->gpus_per_node) {
 			nicfit_emit_printf(e, " x %d GPU%s", x->gpus_per_node,
 					   x->gpus_per_node == 1 ? "" : "s");
-		if (x->nics_per_node)
-			nicfit_emit_printf(e, ", %d NIC%s per node", x->nics_per_node,
+			sep = ", ";
+		}
+		if (x->nics_per_node) {
+			nicfit_emit_printf(e, "%s%d NIC%s per node", sep, x->nics_per_node,
 					   x->nics_per_node == 1 ? "" : "s");
+			sep = ", ";
+		}
 		if (x->link.gbps > 0)
-			nicfit_emit_printf(e, "%s%s%s%.0f Gb/s links", x->nodes ? ", " : " ",
-					   x->link.ib_name,
+			nicfit_emit_printf(e, "%s%s%s%.0f Gb/s links", sep, x->link.ib_name,
 					   x->link.ib_name[0] ? " " : "", x->link.gbps);
 		nicfit_emit_printf(e, "\n");
 	}
