@@ -16,12 +16,12 @@ _nicfit()
 		esac
 	done
 	case $prev in
-	--format) COMPREPLY=($(compgen -W "text json md csv svg" -- "$cur")); return ;;
+	--format) COMPREPLY=($(compgen -W "text json md csv svg nccl-topo" -- "$cur")); return ;;
 	--catalog|--spec|--sysfs|--port-map|--pci-ids|--plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--server) COMPREPLY=($(compgen -W "$(nicfit catalog list servers -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)" -- "$cur")); return ;;
 	--gpu) COMPREPLY=($(compgen -W "$(nicfit catalog list gpus -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)" -- "$cur")); return ;;
 	--model) COMPREPLY=($(compgen -W "$(nicfit catalog list models -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)" -- "$cur")); return ;;
-	--backend-nic|--frontend-nic|--part) COMPREPLY=($(compgen -W "$(nicfit catalog list nics -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)" -- "$cur")); return ;;
+	--backend-nic|--frontend-nic|--part|--nic) COMPREPLY=($(compgen -W "$(nicfit catalog list nics -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)" -- "$cur")); return ;;
 	--workload) COMPREPLY=($(compgen -W "inference replicated-inference multi-node-inference training fine-tuning rdma-storage" -- "$cur")); return ;;
 	--precision) COMPREPLY=($(compgen -W "fp32 fp16 bf16 fp8 int8 int4" -- "$cur")); return ;;
 	--fabric) COMPREPLY=($(compgen -W "auto roce infiniband" -- "$cur")); return ;;
@@ -50,6 +50,11 @@ _nicfit()
 	fleet)
 		case $cur in
 		-*) COMPREPLY=($(compgen -W "--expect --ignore --all-hosts --strict --max-doc-mb --json --format" -- "$cur")) ;;
+		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
+		esac ;;
+	verify)
+		case $cur in
+		-*) COMPREPLY=($(compgen -W "--nic --link --proto --nodes --gpus-per-node --nics-per-node --low-ratio --far-ratio --json --format" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	help)
