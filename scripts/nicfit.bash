@@ -54,7 +54,7 @@ _nicfit()
 		esac ;;
 	verify)
 		case $cur in
-		-*) COMPREPLY=($(compgen -W "--nic --link --proto --nodes --gpus-per-node --nics-per-node --low-ratio --far-ratio --json --format" -- "$cur")) ;;
+		-*) COMPREPLY=($(compgen -W "--nic --link --sysfs --plan --proto --nodes --gpus-per-node --nics-per-node --low-ratio --far-ratio --json --format" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	help)

@@ -219,7 +219,9 @@ struct nicfit_verify_expect {
 	struct nicfit_speed link;   /* one NIC's rate; gbps 0 unknown */
 	int proto;                  /* enum nicfit_proto; -1: from the link's kind */
 	double pcie_gbps;           /* a NIC's PCIe path when known (card in its slot), 0 none */
-	const char *source;         /* "flags", "plan", "sysfs": how it was given */
+	const char *source;         /* "the options", "the host (--sysfs)": how it was given */
+	char path[8];               /* the worst GPU-to-nearest-RDMA-NIC path ("PIX".."SYS"), "" unknown */
+	int gpus_without_gdr;       /* GPUs whose nearest RDMA NIC NCCL uses without GDR by default */
 	double low_ratio;           /* below: "low" (0: the default) */
 	double far_ratio;           /* below: "far below" (0: the default) */
 };

@@ -131,15 +131,17 @@ static const struct cli_command commands[] = {
 	/* any format here: cmd_help checks it against what the topic prints */
 	{ "verify", cmd_verify,
 	  "read nccl-tests, NCCL INFO logs, perftest and iperf3 output; measured vs expected, cause, fix",
-	  "nicfit verify [--nic PART | --link SPEED] [--proto tcp|roce|ib] [--nodes N]\n"
-	  "              [--gpus-per-node G] [--nics-per-node K] [--low-ratio R]\n"
-	  "              [--far-ratio R] FILE... | -\n"
+	  "nicfit verify [--nic PART | --link SPEED | --sysfs DIR | --plan SPEC.json]\n"
+	  "              [--proto tcp|roce|ib] [--nodes N] [--gpus-per-node G]\n"
+	  "              [--nics-per-node K] [--low-ratio R] [--far-ratio R] FILE... | -\n"
 	  "\n"
 	  "Each input is recognised by content: an nccl-tests table (all_reduce_perf,\n"
 	  "all_gather_perf, ...), an NCCL_DEBUG=INFO log, perftest (ib_write_bw, ib_read_bw,\n"
 	  "ib_send_bw, ib_*_lat), iperf3 (text or --json) or an NCCL topology dump. The\n"
-	  "ceiling comes from the link (--link or --nic), the nodes and the NICs per node\n"
-	  "(default: what the log names, else one per GPU). Verdict: as expected from\n"
+	  "ceiling comes from the link (--link or --nic; --sysfs takes the host's RDMA\n"
+	  "cards, their PCIe paths and GPUs; --plan the back end nicfit plan chooses for\n"
+	  "the request), the nodes and the NICs per node (default: what the log names,\n"
+	  "else one per GPU). Verdict: as expected from\n"
 	  "--low-ratio (0.80) of the ceiling, low from --far-ratio (0.50), far below under.\n"
 	  "Exit status: 0 as expected, 1 low or warnings, 2 far below or broken.",
 	  FMT_TEXTUAL },

@@ -98,7 +98,7 @@ static int judge_socket(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	quote(&b, d, g->network_line);
 	nicfit_buf_addf(&b, " although %s", what);
 	quote(&b, d, ev);
-	f = nicfit__find(&v->findings, NICFIT_SEV_CRITICAL, NICFIT_CODE_NCCL_NET_SOCKET, NULL,
+	f = nicfit__find(&v->findings, NICFIT_SEV_CRITICAL, NICFIT_CODE_VERIFY_NCCL_NET_SOCKET, NULL,
 			 "%s", b.data ? b.data : "");
 	nicfit_buf_reset(&b);
 	nicfit_buf_puts(&b, "Likely causes, most likely first:");
@@ -163,7 +163,7 @@ static int judge_gdr(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 			continue;
 		off++;
 		nicfit__vline_at(d, h->gdr_line, q, sizeof(q));
-		f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_NCCL_GDR_DISABLED,
+		f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_VERIFY_NCCL_GDR_DISABLED,
 				 h->name[0] ? h->name : NULL, "%s: GPUDirect RDMA disabled for HCA %zu '%s'%s%s%s; line "
 				 "%ld: \"%s\"", d->input, i, h->name, h->gdr_reason[0] ? " (" : "",
 				 h->gdr_reason, h->gdr_reason[0] ? ")" : "", h->gdr_line, q);
@@ -190,7 +190,7 @@ static int judge_gdr(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	/* channels over the network without /GDRDMA, when no HCA line already said so */
 	if (!off && g->chan_net && !g->chan_gdr && strcmp(g->network, "Socket")) {
 		nicfit__vline_at(d, g->chan_nogdr_line, q, sizeof(q));
-		f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_NCCL_CHANNEL_NO_GDR,
+		f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_VERIFY_NCCL_CHANNEL_NO_GDR,
 				 NULL, "%s: none of %zu network channel connections use GPUDirect "
 				 "RDMA (no /GDRDMA); line %ld: \"%s\"", d->input, g->chan_net,
 				 g->chan_nogdr_line, q);
@@ -274,7 +274,7 @@ static int judge_warns(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 
 		if (strstr(t, "Got completion") && (st = completion_status(t)) >= 0) {
 			f = nicfit__find(&v->findings, NICFIT_SEV_CRITICAL,
-					 NICFIT_CODE_NCCL_IB_COMPLETION_ERROR, NULL,
+					 NICFIT_CODE_VERIFY_NCCL_IB_COMPLETION_ERROR, NULL,
 					 "%s: line %ld: \"%.*s\": status %ld is %s", d->input,
 					 g->warns[i].line, NICFIT__VQUOTE_MAX, t, st,
 					 wc_status(st) ? wc_status(st) : "a verbs error");
@@ -286,18 +286,18 @@ static int judge_warns(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 				f = NULL;
 		} else if (arrow && !strstr(t, "NCCL WARN") && (st = nicfit__vint(arrow + 4, NULL)) > 0) {
 			/* a trace: NCCL may recover (a plugin that fails to load falls back) */
-			f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_NCCL_ERROR, NULL,
+			f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_VERIFY_NCCL_ERROR, NULL,
 					 "%s: line %ld: \"%.*s\": result %ld is %s", d->input,
 					 g->warns[i].line, NICFIT__VQUOTE_MAX, t, st,
 					 nccl_result(st) ? nccl_result(st) : "an NCCL error");
 		} else if (strstr(t, "NCCL error") || strstr(t, "ncclSystemError") ||
 			   strstr(t, "ncclRemoteError") || strstr(t, "ncclInternalError") ||
 			   strstr(t, "ncclUnhandledCudaError")) {
-			f = nicfit__find(&v->findings, NICFIT_SEV_CRITICAL, NICFIT_CODE_NCCL_ERROR, NULL,
+			f = nicfit__find(&v->findings, NICFIT_SEV_CRITICAL, NICFIT_CODE_VERIFY_NCCL_ERROR, NULL,
 					 "%s: line %ld: \"%.*s\"", d->input, g->warns[i].line,
 					 NICFIT__VQUOTE_MAX, t);
 		} else {
-			f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_NCCL_WARN, NULL,
+			f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_VERIFY_NCCL_WARN, NULL,
 					 "%s: line %ld: \"%.*s\"", d->input, g->warns[i].line,
 					 NICFIT__VQUOTE_MAX, t);
 		}
@@ -325,7 +325,7 @@ static int judge_env(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct nicfit_nccl_kv *kv = env_get(g, names[i]);
 
-		if (kv && !nicfit__find(&v->findings, NICFIT_SEV_INFO, NICFIT_CODE_NCCL_ENV,
+		if (kv && !nicfit__find(&v->findings, NICFIT_SEV_INFO, NICFIT_CODE_VERIFY_NCCL_ENV,
 					kv->name, "%s: %s=%s set by the user (line %ld)", d->input,
 					kv->name, kv->value, kv->line))
 			return NICFIT_E_NOMEM;

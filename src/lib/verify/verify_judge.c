@@ -205,7 +205,7 @@ static void judge_tests_notes(struct nicfit_verify *v, struct nicfit_verify_doc 
 
 	if (t->wrong > 0) {
 		nicfit__vline_at(d, t->wrong_line, q, sizeof(q));
-		f = nicfit__find(&v->findings, NICFIT_SEV_CRITICAL, NICFIT_CODE_NCCL_TESTS_WRONG, NULL,
+		f = nicfit__find(&v->findings, NICFIT_SEV_CRITICAL, NICFIT_CODE_VERIFY_NCCL_TESTS_WRONG, NULL,
 				 "%s: %ld wrong result(s); line %ld: \"%s\"", d->input, t->wrong,
 				 t->wrong_line, q);
 		if (f)
@@ -240,7 +240,7 @@ static double tests_ceiling(struct nicfit_verify *v, struct nicfit_verify_doc *d
 	int k = x->nics_per_node > 0 ? x->nics_per_node : gpn;
 	int r = t->nranks > 0 ? t->nranks : nodes * gpn;
 	const char *assumed = x->nics_per_node > 0 ? "" : " (one NIC per GPU assumed)";
-	char lname[48];
+	char lname[48], cap[64] = "";
 	double c;
 
 	if (lr->ib_name[0])
@@ -248,6 +248,8 @@ static double tests_ceiling(struct nicfit_verify *v, struct nicfit_verify_doc *d
 	else
 		snprintf(lname, sizeof(lname), "%.0fG %s", x->link.gbps,
 			 lr->proto == NICFIT_PROTO_TCP ? "TCP" : "RoCE");
+	if (nic + NICFIT_EPS < lr->goodput_gbps)
+		snprintf(cap, sizeof(cap), ", capped at %.1f Gb/s by the card's PCIe path", nic);
 	if (!strcmp(t->op, "alltoall")) {
 		/* each node sends (N-1)/N of every rank's bytes off the node */
 		c = k * nic / gpn * nodes / (nodes - 1.0) * (r - 1.0) / r;
@@ -263,10 +265,10 @@ static double tests_ceiling(struct nicfit_verify *v, struct nicfit_verify_doc *d
 		/* a ring over N nodes moves, per node, busbw x ranks' share through K rails */
 		c = k * nic;
 		d->arith = nicfit__strfmt("%d rail%s%s x %.1f Gb/s (%s at %.0f-byte MTU: %.4f of "
-					  "%.1f Gb/s) = %.1f Gb/s = %.1f GB/s busbw (ring over %d "
+					  "%.1f Gb/s%s) = %.1f Gb/s = %.1f GB/s busbw (ring over %d "
 					  "nodes; busbw = algbw x %s)",
-					  k, k == 1 ? "" : "s", assumed, nic, lname, lr->payload_bytes, lr->efficiency,
-					  lr->line_gbps, c, c / 8, nodes,
+					  k, k == 1 ? "" : "s", assumed, nic, lname, lr->payload_bytes,
+					  lr->efficiency, lr->line_gbps, cap, c, c / 8, nodes,
 					  !strcmp(t->op, "allreduce") ? "2(n-1)/n" :
 					  (t->bus_factor > 0 && t->bus_factor < 1 ? "(n-1)/n" : "1"));
 	}

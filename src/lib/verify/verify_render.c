@@ -209,6 +209,8 @@ static void render_json(const struct nicfit_verify *v, struct nicfit_emit *e)
 	nicfit_emit_int(e, "nics_per_node", x->nics_per_node);
 	num_or_null(e, "link_gbps", x->link.gbps > 0 ? x->link.gbps : -1);
 	num_or_null(e, "pcie_gbps", x->pcie_gbps > 0 ? x->pcie_gbps : -1);
+	str_or_null(e, "gpu_nic_path", x->path);
+	nicfit_emit_int(e, "gpus_without_gdr", x->gpus_without_gdr);
 	nicfit_emit_number(e, "low_ratio", x->low_ratio > 0 ? x->low_ratio : NICFIT_VERIFY_LOW_RATIO);
 	nicfit_emit_number(e, "far_ratio", x->far_ratio > 0 ? x->far_ratio : NICFIT_VERIFY_FAR_RATIO);
 	nicfit_emit_end_object(e);
@@ -383,8 +385,8 @@ static void render_people(const struct nicfit_verify *v, struct nicfit_emit *e)
 			sep = ", ";
 		}
 		if (x->gpus_per_node) {
-			nicfit_emit_printf(e, " x %d GPU%s", x->gpus_per_node,
-					   x->gpus_per_node == 1 ? "" : "s");
+			nicfit_emit_printf(e, "%s%d GPU%s%s", x->nodes ? " x " : sep, x->gpus_per_node,
+					   x->gpus_per_node == 1 ? "" : "s", x->nodes ? "" : " per node");
 			sep = ", ";
 		}
 		if (x->nics_per_node) {
@@ -395,6 +397,12 @@ static void render_people(const struct nicfit_verify *v, struct nicfit_emit *e)
 		if (x->link.gbps > 0)
 			nicfit_emit_printf(e, "%s%s%s%.0f Gb/s links", sep, x->link.ib_name,
 					   x->link.ib_name[0] ? " " : "", x->link.gbps);
+		if (x->pcie_gbps > 0)
+			nicfit_emit_printf(e, ", %.1f Gb/s PCIe path per NIC", x->pcie_gbps);
+		if (x->path[0])
+			nicfit_emit_printf(e, "; GPU-NIC path at worst %s, %d GPU%s without GPUDirect "
+					   "RDMA by default", x->path, x->gpus_without_gdr,
+					   x->gpus_without_gdr == 1 ? "" : "s");
 		nicfit_emit_printf(e, "\n");
 	}
 	for (i = 0; i < v->ndocs; i++)
