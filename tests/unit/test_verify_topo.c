@@ -45,7 +45,7 @@ static void attr(const char *p, const char *end, const char *a, char *out, size_
 	const char *q;
 
 	out[0] = '\0';
-	for (q = p; q + al + 2 < end; q++)
+	for (q = p + 1; q + al + 2 < end; q++)
 		if (q[-1] == ' ' && !strncmp(q, a, al) && q[al] == '=' && q[al + 1] == '"') {
 			size_t n = strcspn(q + al + 2, "\"");
 
