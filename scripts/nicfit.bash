@@ -87,7 +87,11 @@ _nicfit()
 	plan:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	serve:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	snapshot:*:--sysfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-	audit:*:--format) COMPREPLY=($(compgen -W "text json md csv svg prom nhc nfd" -- "$cur")); return ;;
+	verify:*:--nic) COMPREPLY=($(compgen -W "$(_nicfit_ids nics)" -- "$cur")); return ;;
+	verify:*:--proto) COMPREPLY=($(compgen -W "tcp roce ib" -- "$cur")); return ;;
+	verify:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	verify:*:--plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	audit:*:--format) COMPREPLY=($(compgen -W "text json md csv svg prom nhc nfd nccl-topo" -- "$cur")); return ;;
 	calc:*:--format) COMPREPLY=($(compgen -W "text json md" -- "$cur")); return ;;
 	catalog:*:--format) COMPREPLY=($(compgen -W "text json md csv" -- "$cur")); return ;;
 	cluster:*:--format) COMPREPLY=($(compgen -W "text json md csv svg" -- "$cur")); return ;;
@@ -96,12 +100,13 @@ _nicfit()
 	plan:*:--format) COMPREPLY=($(compgen -W "text json md csv svg" -- "$cur")); return ;;
 	serve:*:--format) COMPREPLY=($(compgen -W "text" -- "$cur")); return ;;
 	snapshot:*:--format) COMPREPLY=($(compgen -W "text json md" -- "$cur")); return ;;
+	verify:*:--format) COMPREPLY=($(compgen -W "text json md" -- "$cur")); return ;;
 	completion:*:--format) COMPREPLY=($(compgen -W "text" -- "$cur")); return ;;
 	help:*:--format) COMPREPLY=($(compgen -W "text json md csv svg" -- "$cur")); return ;;
 	esac
 	case $cmd:$sub in
 	:*)
-		COMPREPLY=($(compgen -W "audit calc catalog cluster decode fleet plan serve snapshot completion help --json --pretty --format --catalog --color= --no-color --columns --noheadings --raw --version --help" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "audit calc catalog cluster decode fleet plan serve snapshot completion verify help --json --pretty --format --catalog --color= --no-color --columns --noheadings --raw --version --help" -- "$cur")) ;;
 	audit:*)
 		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan --dump --expect --output" -- "$cur")) ;;
 	calc:)
@@ -151,10 +156,15 @@ _nicfit()
 		-*) COMPREPLY=($(compgen -W "--sysfs" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
+	verify:*)
+		case $cur in
+		-*) COMPREPLY=($(compgen -W "--nic --link --proto --nodes --gpus-per-node --nics-per-node --low-ratio --far-ratio --sysfs --plan" -- "$cur")) ;;
+		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
+		esac ;;
 	completion:*)
 		COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
 	help:*)
-		COMPREPLY=($(compgen -W "audit calc catalog cluster decode fleet plan serve snapshot completion help" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "audit calc catalog cluster decode fleet plan serve snapshot completion verify help" -- "$cur")) ;;
 	esac
 }
 complete -F _nicfit nicfit

@@ -53,7 +53,8 @@ int nicfit_severity_parse(const char *s, enum nicfit_severity *out);
 #define NICFIT_ENGINE_CLUSTER 0x2u
 #define NICFIT_ENGINE_AUDIT 0x4u
 #define NICFIT_ENGINE_FLEET 0x8u
-#define NICFIT_ENGINE_ALL 0xFu
+#define NICFIT_ENGINE_VERIFY 0x10u
+#define NICFIT_ENGINE_ALL 0x1Fu
 
 struct nicfit_finding {
 	enum nicfit_severity severity; /* NICFIT_SEV_NONE for a decision */

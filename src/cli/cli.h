@@ -28,6 +28,7 @@ struct cli {
 	struct nicfit_catalog *cat;    /* loaded on first cli_catalog() */
 	struct nicfit_buf out;         /* what goes to stdout on success */
 	struct nicfit_emit_view view;  /* terminal width, -o, --noheadings, --raw */
+	int nccl_topo;                 /* --format nccl-topo (audit only; fmt stays TEXT) */
 };
 
 /* Output formats a command can print (bits of 1 << enum nicfit_format). */
@@ -35,6 +36,8 @@ struct cli {
 #define FMT_TEXTUAL (FMT(NICFIT_FMT_TEXT) | FMT(NICFIT_FMT_JSON) | FMT(NICFIT_FMT_MD))
 #define FMT_TABLES (FMT_TEXTUAL | FMT(NICFIT_FMT_CSV))
 #define FMT_ALL (FMT_TABLES | FMT(NICFIT_FMT_SVG))
+/* --format nccl-topo: an NCCL_TOPO_FILE XML, written by the CLI, not an emitter format */
+#define FMT_NCCL_TOPO (1u << 16)
 
 /* A command: name matched exactly, handler, one-line summary, usage text. */
 struct cli_command {
@@ -87,7 +90,9 @@ enum cli_optval {
 	CLI_OPT_SYSFS = 256, CLI_OPT_ALL, CLI_OPT_IGNORE, CLI_OPT_PCI_IDS, CLI_OPT_NO_PCI_IDS,
 	CLI_OPT_ASSUME, CLI_OPT_PLAN, CLI_OPT_EXPECT, CLI_OPT_ALL_HOSTS, CLI_OPT_STRICT,
 	CLI_OPT_MAX_DOC, CLI_OPT_PORT, CLI_OPT_BIND, CLI_OPT_ALLOW_AUDIT, CLI_OPT_LOG,
-	CLI_OPT_THREADS, CLI_OPT_MAX_CONN, CLI_OPT_MAX_PER_IP, CLI_OPT_TIMEOUT, CLI_OPT_OUTPUT, CLI_OPT_DUMP, CLI_OPT_DUMPS
+	CLI_OPT_THREADS, CLI_OPT_MAX_CONN, CLI_OPT_MAX_PER_IP, CLI_OPT_TIMEOUT, CLI_OPT_OUTPUT, CLI_OPT_DUMP, CLI_OPT_DUMPS, CLI_OPT_NIC, CLI_OPT_LINK,
+	CLI_OPT_PROTO, CLI_OPT_NODES, CLI_OPT_GPUS_PER_NODE, CLI_OPT_NICS_PER_NODE, CLI_OPT_LOW_RATIO,
+	CLI_OPT_FAR_RATIO
 };
 
 /*
@@ -140,5 +145,6 @@ int cmd_plan(struct cli *c, int argc, char **argv);
 int cmd_serve(struct cli *c, int argc, char **argv);
 int cmd_snapshot(struct cli *c, int argc, char **argv);
 int cmd_completion(struct cli *c, int argc, char **argv);
+int cmd_verify(struct cli *c, int argc, char **argv);
 
 #endif

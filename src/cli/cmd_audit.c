@@ -23,6 +23,7 @@
 #include "nicfit/plan.h"
 #include "nicfit/snapshot.h"
 #include "nicfit/topo.h"
+#include "nicfit/verify.h"
 
 #define MAX_IGNORE 64
 #define MAX_DUMPS 64
@@ -99,6 +100,17 @@ static int discover(const char *root, struct nicfit_topo **topo, char **tmpdir,
 		rc = nicfit_topo_discover(root, topo, &err);
 	}
 	return rc ? cli_fail(&err) : 0;
+}
+
+/*
+ * --format nccl-topo: the host as an NCCL_TOPO_FILE. It describes the
+ * host, it judges nothing, so it exits 0 whatever the findings.
+ */
+static int write_nccl_topo(struct cli *c, const struct nicfit_topo *topo)
+{
+	int rc = nicfit_nccl_topo_write(topo, &c->out);
+
+	return rc ? cli_error(rc, "audit: cannot write the topology: %s", nicfit_strerror(rc)) : 0;
 }
 
 /*
@@ -301,6 +313,10 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		rc = discover(root && *root ? root : "/", &topo, &tmpdir, &tmproot);
 	if (rc)
 		goto out;
+	if (c->nccl_topo) {
+		rc = write_nccl_topo(c, topo);
+		goto out;
+	}
 	cat = cli_catalog(c, &rc);
 	if (!cat)
 		goto out;

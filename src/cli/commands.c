@@ -37,8 +37,9 @@ static const struct cli_command commands[] = {
 	  "--expect takes a plan spec, or audits of other hosts (a file, capture or directory\n"
 	  "as fleet reads them): where this host differs from their majority is a finding.\n"
 	  "--format prom (Prometheus), nhc (LBNL NHC: a line per failure, exit 1) and nfd\n"
-	  "(Node Feature Discovery labels); --output FILE writes atomically (temp + rename).",
-	  FMT_ALL | FMT(NICFIT_FMT_PROM) | FMT(NICFIT_FMT_NHC) | FMT(NICFIT_FMT_NFD) },
+	  "(Node Feature Discovery labels); --output FILE writes atomically (temp + rename).\n"
+	  "--format nccl-topo writes an NCCL_TOPO_FILE XML of the host instead.",
+	  FMT_ALL | FMT(NICFIT_FMT_PROM) | FMT(NICFIT_FMT_NHC) | FMT(NICFIT_FMT_NFD) | FMT_NCCL_TOPO },
 	{ "calc", cmd_calc,
 	  "pcie | link | nic | load | fit | allreduce | stream | step: the formulas behind plan",
 	  "nicfit calc pcie --gen G --width W [--mps B] [--assume NAME=VALUE]...\n"
@@ -163,11 +164,27 @@ static const struct cli_command commands[] = {
 	  "  fish: nicfit completion fish > ~/.config/fish/completions/nicfit.fish",
 	  FMT(NICFIT_FMT_TEXT) },
 	/* any format here: cmd_help checks it against what the topic prints */
+	{ "verify", cmd_verify,
+	  "read nccl-tests, NCCL INFO logs, perftest and iperf3 output; measured vs expected, cause, fix",
+	  "nicfit verify [--nic PART | --link SPEED | --sysfs DIR | --plan SPEC.json]\n"
+	  "              [--proto tcp|roce|ib] [--nodes N] [--gpus-per-node G]\n"
+	  "              [--nics-per-node K] [--low-ratio R] [--far-ratio R] FILE... | -\n"
+	  "\n"
+	  "Each input is recognised by content: an nccl-tests table (all_reduce_perf,\n"
+	  "all_gather_perf, ...), an NCCL_DEBUG=INFO log, perftest (ib_write_bw, ib_read_bw,\n"
+	  "ib_send_bw, ib_*_lat), iperf3 (text or --json) or an NCCL topology dump. The\n"
+	  "ceiling comes from the link (--link or --nic; --sysfs takes the host's RDMA\n"
+	  "cards, their PCIe paths and GPUs; --plan the back end nicfit plan chooses for\n"
+	  "the request), the nodes and the NICs per node (default: what the log names,\n"
+	  "else one per GPU). Verdict: as expected from\n"
+	  "--low-ratio (0.80) of the ceiling, low from --far-ratio (0.50), far below under.\n"
+	  "Exit status: 0 as expected, 1 low or warnings, 2 far below or broken.",
+	  FMT_TEXTUAL },
 	{ "help", cmd_help, "show help for nicfit or one command",
 	  "nicfit help [COMMAND]\n"
 	  "nicfit help findings\n"
 	  "\n"
-	  "'help findings' lists every finding code that plan, cluster, audit and fleet can\n"
+	  "'help findings' lists every finding code that plan, cluster, audit, fleet and verify can\n"
 	  "report: its usual severity, the commands that raise it and what it means. --ignore\n"
 	  "takes these codes. -j prints them as JSON, --format md as docs/findings.md.",
 	  FMT_ALL },
@@ -270,6 +287,11 @@ int cli_check_format(const struct cli *c, const char *name, unsigned formats)
 	size_t k = 0;
 	int f;
 
+	if (c->nccl_topo) {
+		if (formats & FMT_NCCL_TOPO)
+			return 0;
+		return cli_error(NICFIT_E_USAGE, "%s has no nccl-topo output (audit writes it)", name);
+	}
 	if (!c->fmt_given || (formats & FMT(c->fmt)))
 		return 0;
 	can[0] = '\0';
@@ -289,6 +311,7 @@ static const struct {
 } engine_names[] = {
 	{ NICFIT_ENGINE_PLAN, "plan" }, { NICFIT_ENGINE_CLUSTER, "cluster" },
 	{ NICFIT_ENGINE_AUDIT, "audit" }, { NICFIT_ENGINE_FLEET, "fleet" },
+	{ NICFIT_ENGINE_VERIFY, "verify" },
 };
 
 #define NENGINES (sizeof(engine_names) / sizeof(engine_names[0]))
@@ -348,7 +371,7 @@ static int help_findings(struct cli *c)
 	e = cli_emitter(c);
 	nicfit_emit_begin_object(e, NULL);
 	nicfit_emit_string(e, "schema", "nicfit.findings.v1");
-	nicfit_emit_printf(e, "Finding codes (%zu): what plan, cluster, audit and fleet report; "
+	nicfit_emit_printf(e, "Finding codes (%zu): what plan, cluster, audit, fleet and verify report; "
 			   "--ignore takes them.\n\n", n);
 	nicfit_emit_begin_array(e, "codes");
 	for (i = 0; i < n; i++) {

@@ -28,9 +28,16 @@ static int set_format(struct cli *c, const char *v)
 		if (!strcmp(v, t[i].n)) {
 			c->fmt = t[i].f;
 			c->fmt_given = 1;
+			c->nccl_topo = 0;
 			return 0;
 		}
-	return cli_error(NICFIT_E_USAGE, "--format '%.32s': use text, json, md, csv, svg, prom, nhc or nfd",
+	if (!strcmp(v, "nccl-topo")) {
+		c->fmt = NICFIT_FMT_TEXT;
+		c->fmt_given = 1;
+		c->nccl_topo = 1;
+		return 0;
+	}
+	return cli_error(NICFIT_E_USAGE, "--format '%.32s': use text, json, md, csv, svg, prom, nhc, nfd or nccl-topo",
 			 v);
 }
 

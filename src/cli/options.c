@@ -25,7 +25,7 @@ static const struct cli_opt global_opts[] = {
 	{ "json", 'j', NOARG, NULL, NULL, "print JSON (-j); -jp pretty-printed" },
 	{ "pretty", 'p', NOARG, NULL, NULL, "indent JSON output" },
 	{ "format", 0, REQ, "FMT", "@formats",
-	  "text, json, md, csv, svg, prom, nhc or nfd (what the command prints)" },
+	  "text, json, md, csv, svg, prom, nhc, nfd or nccl-topo (what the command prints)" },
 	{ "catalog", 0, REQ, "FILE", "@file", "overlay your own parts and prices (repeatable)" },
 	{ "color", 0, OPTARG, "WHEN", "auto always never",
 	  "colour: auto (a terminal, not TERM=dumb or NO_COLOR), always, never" },
@@ -83,6 +83,20 @@ static const struct cli_opt serve_opts[] = {
 	{ "max-connections", CLI_OPT_MAX_CONN, REQ, "N", NULL, "connections at once" },
 	{ "max-per-ip", CLI_OPT_MAX_PER_IP, REQ, "N", NULL, "connections at once from one address" },
 	{ "timeout", CLI_OPT_TIMEOUT, REQ, "S", NULL, "seconds an idle or slow connection may take" },
+};
+
+static const struct cli_opt verify_opts[] = {
+	{ "nic", CLI_OPT_NIC, REQ, "PART", "@nics", "the back-end NIC the hosts have" },
+	{ "link", CLI_OPT_LINK, REQ, "SPEED", NULL, "each NIC port's rate (100G, HDR, NDR...)" },
+	{ "proto", CLI_OPT_PROTO, REQ, "P", "tcp roce ib", "what runs over the link" },
+	{ "nodes", CLI_OPT_NODES, REQ, "N", NULL, "hosts in the run" },
+	{ "gpus-per-node", CLI_OPT_GPUS_PER_NODE, REQ, "G", NULL, "GPUs per host" },
+	{ "nics-per-node", CLI_OPT_NICS_PER_NODE, REQ, "K", NULL, "back-end NICs (rails) per host" },
+	{ "low-ratio", CLI_OPT_LOW_RATIO, REQ, "X", NULL, "below X of the ceiling is low (default 0.80)" },
+	{ "far-ratio", CLI_OPT_FAR_RATIO, REQ, "X", NULL,
+	  "below X of the ceiling is far below (default 0.50)" },
+	{ "sysfs", CLI_OPT_SYSFS, REQ, "DIR|FILE.tar.gz", "@file", "the ceiling from a host's snapshot" },
+	{ "plan", CLI_OPT_PLAN, REQ, "SPEC.json", "@file", "the ceiling from the plan for this request" },
 };
 
 static const struct cli_opt decode_opts[] = {
@@ -282,6 +296,7 @@ static const struct cli_optset sets[] = {
 	SET("plan", NULL, plan_opts, NULL),
 	SET("serve", NULL, serve_opts, NULL),
 	SET("snapshot", NULL, snapshot_opts, "@file"),
+	SET("verify", NULL, verify_opts, "@file"),
 	NONE("completion", NULL, "bash zsh fish"),
 	NONE("help", NULL, "@commands"),
 };

@@ -17,6 +17,7 @@
 #define CLUSTER NICFIT_ENGINE_CLUSTER
 #define AUDIT NICFIT_ENGINE_AUDIT
 #define FLEET NICFIT_ENGINE_FLEET
+#define VERIFY NICFIT_ENGINE_VERIFY
 
 static const struct nicfit_code_info registry[NICFIT__CODE_COUNT + 1] = {
 #define NICFIT_CODE(id, code, sev, engines, meaning) \
@@ -26,6 +27,7 @@ static const struct nicfit_code_info registry[NICFIT__CODE_COUNT + 1] = {
 #include "cluster/cluster_codes.def"
 #include "audit/audit_codes.def"
 #include "fleet/fleet_codes.def"
+#include "verify/verify_codes.def"
 #undef NICFIT_CODE
 	{ NULL, NICFIT_SEV_NONE, 0, NULL }
 };
@@ -34,6 +36,7 @@ static const struct nicfit_code_info registry[NICFIT__CODE_COUNT + 1] = {
 #undef CLUSTER
 #undef AUDIT
 #undef FLEET
+#undef VERIFY
 
 const struct nicfit_code_info *nicfit_codes(size_t *n)
 {
@@ -317,12 +320,13 @@ int nicfit_codes_render_md(struct nicfit_buf *b)
 		unsigned bit;
 		const char *name;
 	} engines[] = { { NICFIT_ENGINE_PLAN, "plan" }, { NICFIT_ENGINE_CLUSTER, "cluster" },
-			{ NICFIT_ENGINE_AUDIT, "audit" }, { NICFIT_ENGINE_FLEET, "fleet" } };
+			{ NICFIT_ENGINE_AUDIT, "audit" }, { NICFIT_ENGINE_FLEET, "fleet" },
+			{ NICFIT_ENGINE_VERIFY, "verify" } };
 	size_t i, e;
 
 	nicfit_buf_puts(b,
 		"# Finding codes\n\n"
-		"Every code that `nicfit plan`, `cluster`, `audit` and `fleet` can report, with the\n"
+		"Every code that `nicfit plan`, `cluster`, `audit`, `fleet` and `verify` can report, with the\n"
 		"severity it usually has, the commands that raise it and what it means. Codes are\n"
 		"stable: scripts may match them, and `--ignore CODE[@DEVICE]` takes them. A raise\n"
 		"site may report a code at another severity when the numbers say so (the JSON\n"

@@ -11,6 +11,7 @@
  *	src/lib/cluster/cluster_codes.def
  *	src/lib/audit/audit_codes.def
  *	src/lib/fleet/fleet_codes.def
+ *	src/lib/verify/verify_codes.def
  *
  * Each line is
  *
@@ -42,6 +43,7 @@ enum nicfit__code {
 #include "cluster/cluster_codes.def"
 #include "audit/audit_codes.def"
 #include "fleet/fleet_codes.def"
+#include "verify/verify_codes.def"
 #undef NICFIT_CODE
 	NICFIT__CODE_COUNT
 };

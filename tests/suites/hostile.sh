@@ -201,3 +201,35 @@ sys.exit(not any(f["code"] == "sysfs-unreadable" and f["severity"] == "critical"
 	fi
 done
 check "audit --sysfs ''" "$NICFIT" audit --sysfs ""
+
+# ---- verify: pasted logs and benchmark output ---------------------------------
+# Unreadable or hostile pastes end with one escaped line; hostile text that
+# parses (control bytes and bidi marks in HCA names, WARN lines, table cells)
+# never reaches the report raw, in any format.
+head -c 4096 /dev/urandom | tr -d 'N#<{[' >"$tmp/in"
+check "verify binary input" "$NICFIT" verify -
+printf '\033]0;evil\007 \033[31mnot a log\n' >"$tmp/in"
+check "verify control bytes in a non-log" "$NICFIT" verify -
+printf '{"start": {"version": "iperf 3.9"}, "intervals": [' >"$tmp/in"
+check "verify truncated iperf3 JSON" "$NICFIT" verify -
+head -c 100000 /dev/zero | tr '\0' '[' | sed 's/^/{"a":/' >"$tmp/in"
+check "verify deeply nested JSON" "$NICFIT" verify -
+: >"$tmp/in"
+check "verify empty input" "$NICFIT" verify -
+check "verify a directory" "$NICFIT" verify "$tmp"
+check "verify nan ratio" "$NICFIT" verify --low-ratio nan -
+check "verify huge nodes" "$NICFIT" verify --nodes 99999999999999999999 -
+check "verify unknown speed" "$NICFIT" verify --link 7Q -
+{
+	printf 'h:1:1 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n'
+	printf 'h:1:1 [0] NCCL INFO NET/IB : Using [0]ml\033[2Jx5_0:1/IB [1]\342\200\256evil:1/RoCE ; OOB ib0:1<0>\n'
+	printf 'h:1:1 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 \047ml\033[2Jx5_0\047 (no \033[31mmodule)\n'
+	printf 'h:1:1 [0] NCCL INFO NCCL_IB_HCA set by environment to \033]0;t\007\n'
+	printf 'h:1:1 [0] misc/x.cc:1 NCCL WARN \033[5m\342\200\256blink\n'
+	printf '       8192  2048 float sum -1 1.0 \0330.2 0.2 0 1.0 0.2 0.2 0\n'
+	printf '# Avg bus bandwidth    : 0.2\n'
+} >"$tmp/evil.log"
+for f in text md json; do
+	clean "verify hostile NCCL log --format $f" $f "$NICFIT" verify --format "$f" --link NDR \
+		--nodes 2 "$tmp/evil.log"
+done

@@ -21,6 +21,17 @@ KNOWN = {
     'NCCL_IB_GID_INDEX': None,   # an integer
     'NCCL_TOPO_FILE': None,      # a path
     'NCCL_TOPO_DUMP_FILE': None, # a path
+    # verify names these when a log shows them set, and suggests a few
+    'NCCL_IB_DISABLE': {'0', '1'},
+    'NCCL_IB_HCA': None,         # a list of HCA names
+    'NCCL_NET': None,            # "IB", "Socket" or a plugin's name
+    'NCCL_SHM_DISABLE': {'1'},
+    'NCCL_SOCKET_IFNAME': None,  # interface prefixes
+    'NCCL_ALGO': {'Tree', 'Ring', 'CollnetDirect', 'CollnetChain', 'NVLS', 'NVLSTree', 'PAT'},
+    'NCCL_PROTO': {'LL', 'LL128', 'Simple'},
+    'NCCL_DEBUG_SUBSYS': {'INIT', 'COLL', 'P2P', 'SHM', 'NET', 'GRAPH', 'TUNING', 'ENV',
+                          'ALLOC', 'CALL', 'PROXY', 'NVLS', 'BOOTSTRAP', 'REG', 'PROFILE',
+                          'RAS', 'ALL'},
 }
 files = sorted(set(glob.glob('src/**/*.[ch]', recursive=True) +
                    glob.glob('src/**/*.def', recursive=True) +

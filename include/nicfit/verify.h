@@ -1,0 +1,285 @@
+/*
+ * nicfit/verify.h - reading what people measured (nccl-tests tables,
+ * NCCL_DEBUG=INFO logs, perftest and iperf3 output, NCCL topology dumps)
+ * and saying whether the network delivers what it should.
+ *
+ * An input is text; its kind is recognised by content, and one text may
+ * hold several (an nccl-tests run with NCCL_DEBUG=INFO prints a log and a
+ * table). Each recognised part becomes a struct nicfit_verify_doc. The
+ * expectation comes from the caller (struct nicfit_verify_expect: nodes,
+ * GPUs, NICs and their link) or, failing that, from what the log itself
+ * names (the HCAs NCCL lists, the rate perftest was run on). The judgement
+ * computes the ceiling with the link and perf modules (link goodput, the
+ * ring all-reduce over the nodes' rails), the ratio measured / expected and
+ * a verdict, and raises findings (the registry's verify codes) for causes,
+ * each quoting the input line it rests on.
+ *
+ *	struct nicfit_verify *v = nicfit_verify_new();
+ *	nicfit_verify_add_text(v, "run.log", text, len, &err);   (per input)
+ *	nicfit_verify_judge(v, &expect, &err);
+ *	nicfit_verify_render(v, e);
+ *	rc = nicfit_verify_exit_code(v);
+ *	nicfit_verify_free(v);
+ *
+ * The object owns everything it holds; pointers into it live until
+ * nicfit_verify_free(). Texts are copied as far as they are kept (lines
+ * quoted as evidence are copied, escaped only when rendered).
+ */
+#ifndef NICFIT_VERIFY_H
+#define NICFIT_VERIFY_H
+
+#include <stddef.h>
+
+#include "nicfit/buf.h"
+#include "nicfit/emit.h"
+#include "nicfit/error.h"
+#include "nicfit/finding.h"
+#include "nicfit/units.h"
+
+/* The largest input verify reads (a long NCCL_DEBUG=INFO log of many ranks). */
+#define NICFIT_VERIFY_MAX_BYTES (64u << 20)
+
+enum nicfit_verify_kind {
+	NICFIT_VERIFY_NCCL_TESTS,   /* an nccl-tests table */
+	NICFIT_VERIFY_NCCL_LOG,     /* NCCL INFO/WARN lines */
+	NICFIT_VERIFY_PERFTEST,     /* ib_write_bw, ib_read_bw, ib_send_bw, ib_*_lat */
+	NICFIT_VERIFY_IPERF3,       /* iperf3 text or --json */
+	NICFIT_VERIFY_NCCL_TOPO     /* an NCCL topology XML (NCCL_TOPO_DUMP_FILE) */
+};
+
+/* "nccl-tests", "nccl-log", "perftest", "iperf3", "nccl-topo". */
+const char *nicfit_verify_kind_name(enum nicfit_verify_kind k);
+
+enum nicfit_verify_verdict {
+	NICFIT_VERDICT_NONE = 0,    /* nothing to compare with */
+	NICFIT_VERDICT_OK,          /* as expected */
+	NICFIT_VERDICT_LOW,
+	NICFIT_VERDICT_FAR_BELOW
+};
+
+/* "not judged", "as expected", "low", "far below". */
+const char *nicfit_verdict_name(enum nicfit_verify_verdict v);
+
+/* ---- nccl-tests ------------------------------------------------------------ */
+
+struct nicfit_nccl_row {
+	double bytes;
+	double count;
+	char type[16], redop[16];
+	double time_us[2];          /* [0] out-of-place, [1] in-place; < 0 absent */
+	double algbw[2], busbw[2];  /* GB/s, as printed */
+	long line;                  /* 1-based line of the row in its input */
+};
+
+struct nicfit_nccl_tests {
+	char collective[32];        /* "all_reduce_perf" when the run names it, else "" */
+	char op[16];                /* "allreduce", ..., "" when it cannot be told */
+	int nranks;                 /* "#  Rank N" lines counted, 0 unknown */
+	int nodes;                  /* distinct hosts among the ranks, 0 unknown */
+	char gpu[64];               /* the device the first rank names */
+	char version[32];           /* "2.19.3" from "NCCL version", or "" */
+	struct nicfit_nccl_row *rows;
+	size_t nrows, alloc;
+	double avg_busbw;           /* "# Avg bus bandwidth", < 0 absent */
+	long avg_line;
+	long wrong;                 /* sum of #wrong, or out-of-bounds count */
+	long wrong_line;
+	size_t peak;                /* row of the highest busbw */
+	int peak_inplace;           /* the peak is the in-place column */
+	int truncated;              /* no average line: the paste stops early */
+	long header_line;
+	double bus_factor;          /* nccl-tests' factor for op at nranks, 0 unknown */
+};
+
+/* ---- NCCL INFO logs -------------------------------------------------------- */
+
+struct nicfit_nccl_hca {
+	char name[32];              /* "mlx5_0" */
+	int port;                   /* 1, 0 unknown */
+	char link[16];              /* "IB", "RoCE", "" */
+	int gdr;                    /* 1 enabled, 0 disabled, -1 not said */
+	char gdr_reason[48];        /* "no module", "distance 4 > 2", "" */
+	long line, gdr_line;
+};
+
+struct nicfit_nccl_kv {
+	char *name, *value;
+	long line;
+};
+
+struct nicfit_nccl_note {
+	char *text;                 /* the line, as read (prefix included) */
+	long line;
+};
+
+struct nicfit_nccl_log {
+	char version[32];           /* "2.21.5" */
+	long version_line;
+	char network[24];           /* "IB", "Socket", "IBext", "AWS Libfabric"...: "Using network X" */
+	long network_line;
+	char plugin[64];            /* "IBext" from "P2P plugin IBext", net plugin names */
+	int ib_no_device;           /* "NET/IB : No device found." */
+	long ib_no_device_line;
+	int no_ibverbs;             /* "Failed to open libibverbs.so" */
+	long no_ibverbs_line;
+	int socket_used;            /* "NET/Socket : Using ..." or network Socket */
+	long socket_line;
+	char socket_ifs[128];       /* "ens3, ib0" */
+	char bootstrap_if[32];      /* "ib0" from "Bootstrap : Using ib0:10.0.0.1<0>" */
+	long bootstrap_line;
+	int ofi;                    /* NET/OFI lines */
+	long ofi_line;
+	int relaxed_ordering;       /* "[RO]" on the NET/IB line */
+	struct nicfit_nccl_hca *hcas;
+	size_t nhcas, hcas_alloc;
+	size_t chan_net, chan_gdr;  /* channel connections via NET, and of them /GDRDMA */
+	long chan_net_line, chan_nogdr_line;
+	size_t chan_p2p, chan_shm, chan_nvls;
+	long p2p_line, shm_line, nvls_line;
+	int nrings, ntrees;         /* ring and tree lines of the first rank */
+	int coll_channels;          /* "N coll channels", 0 unknown */
+	long channels_line;
+	int nranks;                 /* "nranks N" */
+	size_t nhosts;              /* distinct host prefixes */
+	struct nicfit_nccl_kv *env;
+	size_t nenv, env_alloc;
+	struct nicfit_nccl_note *warns;   /* WARN lines and error codes */
+	size_t nwarns, warns_alloc;
+	size_t nlines;              /* NCCL lines read */
+};
+
+/* ---- perftest and iperf3 --------------------------------------------------- */
+
+struct nicfit_perftest {
+	char test[48];              /* "RDMA_Write BW Test" */
+	char device[32];
+	char link_type[16];         /* "IB", "Ethernet" */
+	int mtu, gid_index, qps;
+	int latency;                /* a *_lat run */
+	int gbits;                  /* BW in Gb/sec (else MB/sec) */
+	double bytes;               /* the row with the best average */
+	double bw_peak, bw_avg;     /* as printed */
+	double bw_avg_gbps;         /* converted */
+	double lat_typical_us, lat_avg_us, lat_max_us;
+	long row_line;
+	long cut_line;              /* a row cut short (a truncated paste) */
+	size_t nrows;
+};
+
+struct nicfit_iperf3 {
+	int json;
+	char version[32];
+	int streams;
+	double duration_s;
+	double sender_gbps, receiver_gbps;
+	long retransmits;           /* -1 not reported */
+	long sum_line;              /* line of the summary (text) */
+	char udp;                   /* a UDP test */
+};
+
+/* ---- NCCL topology XML ----------------------------------------------------- */
+
+struct nicfit_nccl_topo {
+	int version;
+	int cpus, pci, gpus, nics, nets;   /* gpus, nics: <gpu>/<nic> or PCI classes */
+	int gpu_class, nic_class;   /* <pci> of a GPU (0x0302, 0x0300) or NIC (0x0207, 0x0200) class */
+	char first_net[32];
+	int gdr_nets;               /* <net ... gdr="1"> */
+	double net_speed_mbps;      /* the first net's speed attribute */
+};
+
+/* ---- one recognised part of an input -------------------------------------- */
+
+struct nicfit_verify_doc {
+	enum nicfit_verify_kind kind;
+	char *input;                /* the file's name, "<stdin>" */
+	const char *text;           /* the input's text (owned by the verify object) */
+	size_t text_len;
+	union {
+		struct nicfit_nccl_tests t;
+		struct nicfit_nccl_log log;
+		struct nicfit_perftest pt;
+		struct nicfit_iperf3 ip;
+		struct nicfit_nccl_topo topo;
+	} u;
+	/* the judgement (nicfit_verify_judge) */
+	double measured_gbps;       /* Gb/s; < 0 none */
+	double expected_gbps;       /* the ceiling; < 0 none */
+	double ratio;
+	enum nicfit_verify_verdict verdict;
+	char *what;                 /* "busbw at 8 GB", "BW average" */
+	char *arith;                /* the ceiling's arithmetic, one line */
+};
+
+/* The expectation. Zero fields are unknown; judge fills them from the logs. */
+struct nicfit_verify_expect {
+	int nodes;
+	int gpus_per_node;
+	int nics_per_node;          /* rails per node; 0: one per GPU */
+	struct nicfit_speed link;   /* one NIC's rate; gbps 0 unknown */
+	int proto;                  /* enum nicfit_proto; -1: from the link's kind */
+	double pcie_gbps;           /* a NIC's PCIe path when known (card in its slot), 0 none */
+	const char *source;         /* "the options", "the host (--sysfs)": how it was given */
+	char path[8];               /* the worst GPU-to-nearest-RDMA-NIC path ("PIX".."SYS"), "" unknown */
+	int gpus_without_gdr;       /* GPUs whose nearest RDMA NIC NCCL uses without GDR by default */
+	double low_ratio;           /* below: "low" (0: the default) */
+	double far_ratio;           /* below: "far below" (0: the default) */
+};
+
+/* The verdict thresholds' defaults, fractions of the ceiling. */
+#define NICFIT_VERIFY_LOW_RATIO 0.80
+#define NICFIT_VERIFY_FAR_RATIO 0.50
+
+void nicfit_verify_expect_init(struct nicfit_verify_expect *x);
+
+struct nicfit_verify {
+	struct nicfit_verify_doc *docs;
+	size_t ndocs, alloc;
+	char **texts;               /* a copy of every input, for quoting its lines */
+	size_t ntexts, texts_alloc;
+	struct nicfit_verify_expect expect;   /* as used (after judge) */
+	struct nicfit_findings findings;
+	int judged;
+};
+
+struct nicfit_verify *nicfit_verify_new(void);
+void nicfit_verify_free(struct nicfit_verify *v);
+
+/*
+ * Read one input (name for messages, text of len bytes). Every kind found
+ * in it is added. Text of no known kind is NICFIT_E_DATA, "name: not an
+ * nccl-tests, NCCL log, perftest or iperf3 output (line 1: ...)". A part
+ * that is recognised but unreadable (a JSON document cut short) is
+ * NICFIT_E_DATA with its line and column.
+ */
+int nicfit_verify_add_text(struct nicfit_verify *v, const char *name, const char *text,
+			   size_t len, struct nicfit_error *err);
+
+/* Compute ceilings, verdicts and causes for every document read. */
+int nicfit_verify_judge(struct nicfit_verify *v, const struct nicfit_verify_expect *x,
+			struct nicfit_error *err);
+
+/* Text, JSON (nicfit.verify.v1, docs/json-verify.md) or Markdown. */
+int nicfit_verify_render(const struct nicfit_verify *v, struct nicfit_emit *e);
+
+/* 0 every measurement as expected, 1 low (or warnings), 2 far below or broken. */
+int nicfit_verify_exit_code(const struct nicfit_verify *v);
+
+/*
+ * The host model t as an NCCL topology file (NCCL_TOPO_FILE), appended to
+ * b: CPUs (NUMA nodes with their affinity), the PCI switches above GPUs
+ * and RDMA NICs placed as NCCL places them, the NICs' nets with their
+ * speeds (src/lib/audit/audit_nccltopo.c has the format and its sources).
+ * Returns nicfit_buf_error(b) or NICFIT_E_NOMEM.
+ */
+struct nicfit_topo;
+int nicfit_nccl_topo_write(const struct nicfit_topo *t, struct nicfit_buf *b);
+
+/*
+ * nccl-tests' bus-bandwidth factor (its doc/PERFORMANCE.md) for op
+ * ("allreduce", "allgather", "reducescatter", "broadcast", "reduce",
+ * "alltoall", "sendrecv") over n ranks; 0 for an unknown op or n < 1.
+ */
+double nicfit_nccl_bus_factor(const char *op, int n);
+
+#endif

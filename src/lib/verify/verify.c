@@ -1,0 +1,247 @@
+/*
+ * verify.c - the verify object: documents in, recognising what an input
+ * holds, and the exit status. A text is looked at once for every kind it
+ * may hold; nccl-tests run with NCCL_DEBUG=INFO print both a log and a
+ * table, and both are read. Parsing each kind is in its own file.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_int.h"
+#include "svg_int.h"
+#include "verify_int.h"
+
+const char *nicfit_verify_kind_name(enum nicfit_verify_kind k)
+{
+	static const char *const names[] = { "nccl-tests", "nccl-log", "perftest", "iperf3",
+					     "nccl-topo" };
+
+	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
+}
+
+const char *nicfit_verdict_name(enum nicfit_verify_verdict v)
+{
+	static const char *const names[] = { "not judged", "as expected", "low", "far below" };
+
+	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";
+}
+
+void nicfit_verify_expect_init(struct nicfit_verify_expect *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->proto = -1;
+}
+
+struct nicfit_verify *nicfit_verify_new(void)
+{
+	struct nicfit_verify *v = calloc(1, sizeof(*v));
+
+	if (v) {
+		nicfit_findings_init(&v->findings);
+		nicfit_verify_expect_init(&v->expect);
+	}
+	return v;
+}
+
+static void doc_release(struct nicfit_verify_doc *d)
+{
+	size_t i;
+
+	if (d->kind == NICFIT_VERIFY_NCCL_TESTS) {
+		free(d->u.t.rows);
+	} else if (d->kind == NICFIT_VERIFY_NCCL_LOG) {
+		free(d->u.log.hcas);
+		for (i = 0; i < d->u.log.nenv; i++) {
+			free(d->u.log.env[i].name);
+			free(d->u.log.env[i].value);
+		}
+		free(d->u.log.env);
+		for (i = 0; i < d->u.log.nwarns; i++)
+			free(d->u.log.warns[i].text);
+		free(d->u.log.warns);
+	}
+	free(d->input);
+	free(d->what);
+	free(d->arith);
+}
+
+void nicfit_verify_free(struct nicfit_verify *v)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < v->ndocs; i++)
+		doc_release(&v->docs[i]);
+	free(v->docs);
+	for (i = 0; i < v->ntexts; i++)
+		free(v->texts[i]);
+	free(v->texts);
+	nicfit_findings_release(&v->findings);
+	free(v);
+}
+
+struct nicfit_verify_doc *nicfit__verify_doc_add(struct nicfit_verify *v,
+						 enum nicfit_verify_kind k, const char *name)
+{
+	struct nicfit_verify_doc *d;
+
+	if (NICFIT_ALLOC_GROW(v->docs, v->ndocs + 1, v->alloc))
+		return NULL;
+	d = &v->docs[v->ndocs];
+	memset(d, 0, sizeof(*d));
+	d->kind = k;
+	d->measured_gbps = d->expected_gbps = -1;
+	d->input = nicfit__vstrdup(name);
+	if (!d->input)
+		return NULL;
+	v->ndocs++;
+	return d;
+}
+
+/* nccl-tests' data types and reduction names (its common.cu tables) */
+static int known_word(const char *w, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(w, *list))
+			return 1;
+	return 0;
+}
+
+/* A line that is an nccl-tests row: size count type redop ..., rank tags allowed. */
+static int is_table_row(const char *line)
+{
+	static const char *const types[] = { "int8", "uint8", "int32", "uint32", "int64", "uint64",
+		"half", "float", "double", "bfloat16", "f8e4m3", "f8e5m2", NULL };
+	static const char *const ops[] = { "sum", "prod", "max", "min", "avg", "none", "mulsum",
+		"premulsum", NULL };
+	char buf[512], *tok[NICFIT__VTOK_MAX];
+	double d;
+	int n;
+
+	nicfit__vcopy(buf, sizeof(buf), line, (size_t)-1);
+	nicfit__vblank_rank_tags(buf);
+	n = nicfit__vsplit(buf, tok, NICFIT__VTOK_MAX);
+	return n >= 8 && !nicfit__vnum(tok[0], &d) && !nicfit__vnum(tok[1], &d) &&
+	       known_word(tok[2], types) && known_word(tok[3], ops);
+}
+
+/* What a text holds, as bits of 1 << kind (iperf3 text and JSON share a kind). */
+struct seen {
+	int tests, log, perftest, iperf3, iperf3_json, topo;
+};
+
+static void look(const char *text, size_t len, struct seen *s)
+{
+	struct nicfit__vlines *l = malloc(sizeof(*l));
+	const char *first = text;
+	char *line;
+
+	memset(s, 0, sizeof(*s));
+	while (first < text + len && (*first == ' ' || *first == '\t' || *first == '\n' ||
+				      *first == '\r'))
+		first++;
+	if (first < text + len && *first == '{') {
+		s->iperf3_json = 1;
+		free(l);
+		return;
+	}
+	if (!l)
+		return;
+	nicfit__vlines_init(l, text, len);
+	while ((line = nicfit__vlines_next(l)) != NULL) {
+		if (strstr(line, "NCCL INFO") || strstr(line, "NCCL WARN") ||
+		    !strncmp(nicfit__vskip_tags(line), "NCCL version ", 13))
+			s->log = 1;
+		if ((strstr(line, "out-of-place") && strstr(line, "in-place")) ||
+		    (strstr(line, "algbw") && strstr(line, "busbw")) ||
+		    strstr(line, "Avg bus bandwidth") || strstr(line, "(elements)") ||
+		    (strstr(line, "nThread") && strstr(line, "minBytes")) || is_table_row(line))
+			s->tests = 1;
+		if (strstr(line, "BW peak[") || strstr(line, "t_typical[usec]") ||
+		    strstr(line, "RDMA_Write BW Test") || strstr(line, "RDMA_Read BW Test") ||
+		    strstr(line, "Send BW Test") || strstr(line, "Latency Test"))
+			s->perftest = 1;
+		if (strstr(line, "[ ID] Interval") || (strstr(line, "bits/sec") &&
+		    (strstr(line, " sender") || strstr(line, " receiver"))))
+			s->iperf3 = 1;
+		if (strstr(line, "<system version=") || strstr(line, "<system>"))
+			s->topo = 1;
+	}
+	free(l);
+}
+
+static int add_parts(struct nicfit_verify *v, const char *name, const char *text, size_t len,
+		     struct nicfit_error *err);
+
+int nicfit_verify_add_text(struct nicfit_verify *v, const char *name, const char *text,
+			   size_t len, struct nicfit_error *err)
+{
+	size_t first = v->ndocs, i;
+	char *copy;
+	int rc = 0;
+
+	if (NICFIT_ALLOC_GROW(v->texts, v->ntexts + 1, v->texts_alloc))
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	copy = malloc(len + 1);
+	if (!copy)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	v->texts[v->ntexts++] = copy;
+	text = copy;
+	rc = add_parts(v, name, text, len, err);
+	for (i = first; i < v->ndocs; i++) {
+		v->docs[i].text = copy;
+		v->docs[i].text_len = len;
+	}
+	return rc;
+}
+
+static int add_parts(struct nicfit_verify *v, const char *name, const char *text, size_t len,
+		     struct nicfit_error *err)
+{
+	struct seen s;
+	int rc = 0;
+
+	if (!len)
+		return nicfit_error_at(err, NICFIT_E_DATA, name, 0, 0, "empty input");
+	look(text, len, &s);
+	if (s.iperf3_json)
+		return nicfit__verify_iperf3_json(v, name, text, len, err);
+	if (!s.tests && !s.log && !s.perftest && !s.iperf3 && !s.topo) {
+		struct nicfit_buf b;
+		size_t n = 0;
+
+		while (n < len && n < 60 && text[n] != '\n')
+			n++;
+		/* the error line reaches a terminal: the input's bytes are escaped */
+		nicfit_buf_init(&b, 0);
+		nicfit__text_escape_n(&b, text, n, 0);
+		rc = nicfit_error_at(err, NICFIT_E_DATA, name, 1, 1,
+				     "not an nccl-tests, NCCL log, perftest, iperf3 or NCCL "
+				     "topology output (it starts \"%s\")", b.data);
+		nicfit_buf_release(&b);
+		return rc;
+	}
+	if (s.topo)
+		rc = nicfit__verify_nccl_topo(v, name, text, len, err);
+	if (!rc && s.log)
+		rc = nicfit__verify_nccl_log(v, name, text, len, err);
+	if (!rc && s.tests)
+		rc = nicfit__verify_nccl_tests(v, name, text, len, err);
+	if (!rc && s.perftest)
+		rc = nicfit__verify_perftest(v, name, text, len, err);
+	if (!rc && s.iperf3)
+		rc = nicfit__verify_iperf3_text(v, name, text, len, err);
+	return rc;
+}
+
+int nicfit_verify_exit_code(const struct nicfit_verify *v)
+{
+	enum nicfit_severity w = nicfit_findings_worst(&v->findings);
+
+	if (w == NICFIT_SEV_CRITICAL)
+		return 2;
+	return w == NICFIT_SEV_WARNING ? 1 : 0;
+}

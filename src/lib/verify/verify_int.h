@@ -1,0 +1,94 @@
+/*
+ * verify_int.h - what the verify sources share (internal).
+ *
+ *   verify.c           the object, recognising an input's kinds, the driver
+ *   verify_text.c      lines, prefixes (hosts, ranks, mpirun tags), tokens, numbers
+ *   verify_nccltests.c nccl-tests tables and the bus-bandwidth factor
+ *   verify_nccllog.c   NCCL INFO/WARN lines
+ *   verify_perf.c      perftest, iperf3 text and --json, NCCL topology XML
+ *   verify_judge.c     the expectation, the ceilings, verdicts and causes
+ *   verify_render.c    text, JSON and Markdown
+ *
+ * The parsers only read: each fills its document from the text, with the
+ * line of every fact it may later quote. Judging reads the documents and
+ * writes findings; rendering reads both. No cycles.
+ */
+#ifndef NICFIT_VERIFY_INT_H
+#define NICFIT_VERIFY_INT_H
+
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "verify_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
+
+#include <stddef.h>
+
+#include "nicfit/verify.h"
+
+/* The longest line kept; longer ones are cut (a log line is far shorter). */
+#define NICFIT__VLINE_MAX 4096
+/* Tokens a table row is split into at most. */
+#define NICFIT__VTOK_MAX 32
+
+/* The most of an input line a finding quotes. */
+#define NICFIT__VQUOTE_MAX 200
+
+/* A cursor over the lines of a text. */
+struct nicfit__vlines {
+	const char *text;
+	size_t len, pos;
+	long lineno;              /* of the line last returned, 1-based */
+	char buf[NICFIT__VLINE_MAX + 1];
+};
+
+void nicfit__vlines_init(struct nicfit__vlines *l, const char *text, size_t len);
+/* The next line (no newline, no CR, NULs made spaces) or NULL at the end. */
+char *nicfit__vlines_next(struct nicfit__vlines *l);
+
+/*
+ * The line past what launchers put in front: "[1,0]<stdout>:", "[0] ",
+ * "host: " (pdsh/srun -l labels are left: they are not NCCL's). Returns a
+ * pointer into line.
+ */
+char *nicfit__vskip_tags(char *line);
+/* Replace rank tags "[N]" anywhere in line by spaces (interleaved mpirun output). */
+void nicfit__vblank_rank_tags(char *line);
+/* Split line in place at blanks; returns the count (at most max). */
+int nicfit__vsplit(char *line, char **tok, int max);
+/* A finite number, the whole of s. Returns 0 or -1. */
+int nicfit__vnum(const char *s, double *out);
+/* A decimal integer at the start of s (digits only); -1 when none. */
+long nicfit__vint(const char *s, const char **end);
+/* Copy at most size-1 bytes of s (n bytes, or to NUL when n is (size_t)-1). */
+void nicfit__vcopy(char *dst, size_t size, const char *s, size_t n);
+/* A heap copy of s, or NULL. */
+char *nicfit__vstrdup(const char *s);
+
+/* The parsers: each reads the whole text and adds its document to v. */
+int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const char *text,
+			      size_t len, struct nicfit_error *err);
+int nicfit__verify_nccl_log(struct nicfit_verify *v, const char *name, const char *text,
+			    size_t len, struct nicfit_error *err);
+int nicfit__verify_perftest(struct nicfit_verify *v, const char *name, const char *text,
+			    size_t len, struct nicfit_error *err);
+int nicfit__verify_iperf3_text(struct nicfit_verify *v, const char *name, const char *text,
+			       size_t len, struct nicfit_error *err);
+int nicfit__verify_iperf3_json(struct nicfit_verify *v, const char *name, const char *text,
+			       size_t len, struct nicfit_error *err);
+int nicfit__verify_nccl_topo(struct nicfit_verify *v, const char *name, const char *text,
+			     size_t len, struct nicfit_error *err);
+
+/*
+ * Line lineno of d's input into out (size bytes; blanks trimmed, at most
+ * NICFIT__VQUOTE_MAX bytes): the evidence a finding quotes. Returns its
+ * length, 0 when there is no such line.
+ */
+size_t nicfit__vline_at(const struct nicfit_verify_doc *d, long lineno, char *out, size_t size);
+
+/* The causes an NCCL log shows (verify_causes.c). Returns 0 or NICFIT_E_NOMEM. */
+int nicfit__verify_causes(struct nicfit_verify *v, struct nicfit_verify_doc *d);
+
+/* A new document of kind k, named name, at the end of v (NULL: out of memory). */
+struct nicfit_verify_doc *nicfit__verify_doc_add(struct nicfit_verify *v,
+						 enum nicfit_verify_kind k, const char *name);
+
+#endif

@@ -1,0 +1,548 @@
+/*
+ * verify_judge.c - what each measurement should have been: the
+ * expectation (from the caller, else from what the inputs name), the
+ * ceiling computed by the link and perf modules, the ratio and the
+ * verdict. The causes read from NCCL logs are in verify_causes.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_int.h"
+#include "nicfit/buf.h"
+#include "finding_int.h"
+#include "num_int.h"
+#include "nicfit/link.h"
+#include "nicfit/perf.h"
+#include "verify_int.h"
+
+/*
+ * The size from which a multi-node collective reaches its bandwidth
+ * plateau. NCCL's maintainers answer users who stop at 256 MB that "256M
+ * is too small to reach peak bandwidth" (NVIDIA/nccl-tests#212); 1 GiB is
+ * the smallest size at which the rows of the fixture runs stop growing.
+ * Below it a low busbw says latency, not the network.
+ */
+#define PLATEAU_BYTES (1024.0 * 1024 * 1024)
+/* perftest's default message (65536 B, perftest's -s default) fills a link; less does not. */
+#define PERFTEST_FULL_BYTES 65536.0
+/* An iperf3 TCP stream is one sender thread: on 40G and faster links one is not enough. */
+#define IPERF3_FAST_GBPS 40.0
+/* Above the ring ceiling by more than this, the algorithm was not a ring. */
+#define ABOVE_RING_RATIO 1.05
+
+size_t nicfit__vline_at(const struct nicfit_verify_doc *d, long lineno, char *out, size_t size)
+{
+	const char *p = d->text, *end = d->text + d->text_len, *q;
+	long n = 1;
+	size_t k;
+
+	out[0] = '\0';
+	if (!p || lineno < 1)
+		return 0;
+	while (n < lineno && p < end) {
+		q = memchr(p, '\n', (size_t)(end - p));
+		if (!q)
+			return 0;
+		p = q + 1;
+		n++;
+	}
+	q = memchr(p, '\n', (size_t)(end - p));
+	k = (size_t)((q ? q : end) - p);
+	while (k && (p[k - 1] == '\r' || p[k - 1] == ' '))
+		k--;
+	while (k && (*p == ' ' || *p == '\t')) {
+		p++;
+		k--;
+	}
+	if (k > NICFIT__VQUOTE_MAX)
+		k = NICFIT__VQUOTE_MAX;
+	nicfit__vcopy(out, size, p, k);
+	return k;
+}
+
+/* ---- the expectation -------------------------------------------------------- */
+
+static void from_inputs(struct nicfit_verify *v, struct nicfit_verify_expect *x, char *how,
+			size_t size)
+{
+	size_t i;
+	int nodes = 0, ranks = 0, hcas = 0, ib = -1;
+	double topo_mbps = 0;
+
+	for (i = 0; i < v->ndocs; i++) {
+		const struct nicfit_verify_doc *d = &v->docs[i];
+
+		if (d->kind == NICFIT_VERIFY_NCCL_TESTS) {
+			if (d->u.t.nodes > nodes)
+				nodes = d->u.t.nodes;
+			if (d->u.t.nranks > ranks)
+				ranks = d->u.t.nranks;
+		} else if (d->kind == NICFIT_VERIFY_NCCL_LOG) {
+			const struct nicfit_nccl_log *g = &d->u.log;
+
+			if ((int)g->nhosts > nodes)
+				nodes = (int)g->nhosts;
+			if (g->nranks > ranks)
+				ranks = g->nranks;
+			if ((int)g->nhcas > hcas)
+				hcas = (int)g->nhcas;
+			if (g->nhcas && g->hcas[0].link[0])
+				ib = !strcmp(g->hcas[0].link, "IB");
+		} else if (d->kind == NICFIT_VERIFY_NCCL_TOPO && d->u.topo.net_speed_mbps > 0) {
+			topo_mbps = d->u.topo.net_speed_mbps;
+			if (!hcas)
+				hcas = d->u.topo.nets;
+		}
+	}
+	how[0] = '\0';
+	if (!x->nodes && nodes) {
+		x->nodes = nodes;
+		snprintf(how + strlen(how), size - strlen(how), "%snodes from the hosts named",
+			 how[0] ? ", " : "");
+	}
+	if (!x->gpus_per_node && ranks && x->nodes)
+		x->gpus_per_node = ranks / x->nodes > 0 ? ranks / x->nodes : 1;
+	if (!x->nics_per_node && hcas) {
+		x->nics_per_node = hcas;
+		snprintf(how + strlen(how), size - strlen(how), "%srails from NCCL's HCA list",
+			 how[0] ? ", " : "");
+	}
+	if (x->proto < 0 && ib >= 0)
+		x->proto = ib ? NICFIT_PROTO_IB : NICFIT_PROTO_ROCE;
+	if (x->link.gbps <= 0 && topo_mbps > 0) {
+		x->link.gbps = topo_mbps / 1000;
+		x->link.kind = NICFIT_SPEED_ETH;
+		snprintf(how + strlen(how), size - strlen(how), "%slink from the topology's net speed",
+			 how[0] ? ", " : "");
+	}
+}
+
+static enum nicfit_proto proto_of(const struct nicfit_verify_expect *x)
+{
+	if (x->proto >= 0)
+		return (enum nicfit_proto)x->proto;
+	return x->link.ib_name[0] ? NICFIT_PROTO_IB : NICFIT_PROTO_ROCE;
+}
+
+/* One NIC's goodput, capped by its PCIe path when known; 0 when unknown. */
+static double nic_goodput(const struct nicfit_verify_expect *x, enum nicfit_proto proto,
+			  struct nicfit_link_result *lr)
+{
+	struct nicfit_link_params lp;
+
+	memset(lr, 0, sizeof(*lr));
+	if (x->link.gbps <= 0)
+		return 0;
+	nicfit_link_params_default(&lp);
+	/* the link the user named wins over what a tool's output suggests */
+	if (proto == NICFIT_PROTO_IB && x->link.kind == NICFIT_SPEED_ETH)
+		proto = NICFIT_PROTO_ROCE;
+	else if (proto != NICFIT_PROTO_IB && x->link.kind == NICFIT_SPEED_IB)
+		proto = NICFIT_PROTO_IB;
+	if (nicfit_link_calc(&x->link, proto, &lp, lr, NULL))
+		return 0;
+	if (x->pcie_gbps > 0 && x->pcie_gbps < lr->goodput_gbps)
+		return x->pcie_gbps;
+	return lr->goodput_gbps;
+}
+
+/* ---- verdicts ------------------------------------------------------------- */
+
+/*
+ * The verdict on a measurement: as expected from low_ratio of the ceiling
+ * (0.80 by default: NCCL's maintainers call ~24 GB/s per 200G NIC and
+ * 46-48 GB/s per NDR NIC the peak, 92-96 % of the line rate, so 80 %
+ * leaves their margin twice over), low from far_ratio (0.50: half the
+ * hardware is what a wrong transport, a missing GPUDirect path or a
+ * degraded link cost), far below under that.
+ */
+static struct nicfit_finding *judge_ratio(struct nicfit_verify *v, struct nicfit_verify_doc *d,
+					  const char *device, long line, const char *evidence)
+{
+	const struct nicfit_verify_expect *x = &v->expect;
+	double low = x->low_ratio > 0 ? x->low_ratio : NICFIT_VERIFY_LOW_RATIO;
+	double far = x->far_ratio > 0 ? x->far_ratio : NICFIT_VERIFY_FAR_RATIO;
+	char q[NICFIT__VQUOTE_MAX + 1], where[32];
+	struct nicfit_finding *f = NULL;
+
+	if (d->measured_gbps < 0 || d->expected_gbps <= 0)
+		return NULL;
+	d->ratio = d->measured_gbps / d->expected_gbps;
+	if (evidence) {
+		nicfit__vcopy(q, sizeof(q), evidence, (size_t)-1);
+		snprintf(where, sizeof(where), "the JSON summary");
+	} else {
+		nicfit__vline_at(d, line, q, sizeof(q));
+		snprintf(where, sizeof(where), "line %ld", line);
+	}
+	if (d->ratio + NICFIT_EPS >= low) {
+		d->verdict = NICFIT_VERDICT_OK;
+		return NULL;
+	}
+	d->verdict = d->ratio + NICFIT_EPS >= far ? NICFIT_VERDICT_LOW : NICFIT_VERDICT_FAR_BELOW;
+	f = nicfit__find(&v->findings,
+			 d->verdict == NICFIT_VERDICT_LOW ? NICFIT_SEV_WARNING : NICFIT_SEV_CRITICAL,
+			 d->verdict == NICFIT_VERDICT_LOW ? NICFIT_CODE_VERIFY_LOW
+							  : NICFIT_CODE_VERIFY_FAR_BELOW,
+			 device, "%s: %s = %.1f Gb/s is %.0f %% of the %.1f Gb/s ceiling (%s; "
+			 "%s below %.0f %%, far below %.0f %%); %s: \"%s\"",
+			 d->input, d->what, d->measured_gbps, 100 * d->ratio, d->expected_gbps,
+			 d->arith, nicfit_verdict_name(NICFIT_VERDICT_LOW), 100 * low, 100 * far,
+			 where, q);
+	if (f)
+		f->source = "docs/json-verify.md (verdict thresholds)";
+	return f;
+}
+
+static void judge_tests_notes(struct nicfit_verify *v, struct nicfit_verify_doc *d)
+{
+	const struct nicfit_nccl_tests *t = &d->u.t;
+	char q[NICFIT__VQUOTE_MAX + 1];
+	struct nicfit_finding *f;
+	double maxb = t->nrows ? t->rows[t->nrows - 1].bytes : 0;
+
+	if (t->wrong > 0) {
+		nicfit__vline_at(d, t->wrong_line, q, sizeof(q));
+		f = nicfit__find(&v->findings, NICFIT_SEV_CRITICAL, NICFIT_CODE_VERIFY_NCCL_TESTS_WRONG, NULL,
+				 "%s: %ld wrong result(s); line %ld: \"%s\"", d->input, t->wrong,
+				 t->wrong_line, q);
+		if (f)
+			nicfit__finding_fix(&v->findings, f, "Data is corrupted on the way: rerun "
+					    "with NCCL_P2P_DISABLE=1, then NCCL_SHM_DISABLE=1, then "
+					    "NCCL_IB_DISABLE=1 to find the transport at fault.");
+	}
+	if (t->truncated) {
+		nicfit__vline_at(d, t->rows[t->nrows - 1].line, q, sizeof(q));
+		nicfit__find(&v->findings, NICFIT_SEV_INFO, NICFIT_CODE_VERIFY_TRUNCATED, NULL,
+			     "%s: no \"# Avg bus bandwidth\" line; the table stops at line %ld: \"%s\"",
+			     d->input, t->rows[t->nrows - 1].line, q);
+	}
+	if (t->nrows && maxb < PLATEAU_BYTES) {
+		nicfit__vline_at(d, t->rows[t->nrows - 1].line, q, sizeof(q));
+		f = nicfit__find(&v->findings, NICFIT_SEV_INFO, NICFIT_CODE_VERIFY_LATENCY_BOUND,
+				 NULL, "%s: the largest size is %.0f bytes, under the %.0f-byte "
+				 "plateau; line %ld: \"%s\"", d->input, maxb, PLATEAU_BYTES,
+				 t->rows[t->nrows - 1].line, q);
+		if (f)
+			nicfit__finding_fix(&v->findings, f, "Run up to 8G or more: -b 8 -e 8G -f 2.");
+	}
+}
+
+/* The ring's network ceiling for a collective, in Gb/s of busbw; 0 none. */
+static double tests_ceiling(struct nicfit_verify *v, struct nicfit_verify_doc *d, double nic,
+			    const struct nicfit_link_result *lr)
+{
+	const struct nicfit_verify_expect *x = &v->expect;
+	const struct nicfit_nccl_tests *t = &d->u.t;
+	int nodes = x->nodes, gpn = x->gpus_per_node > 0 ? x->gpus_per_node : 1;
+	int k = x->nics_per_node > 0 ? x->nics_per_node : gpn;
+	int r = t->nranks > 0 ? t->nranks : nodes * gpn;
+	const char *assumed = x->nics_per_node > 0 ? "" : " (one NIC per GPU assumed)";
+	char lname[48], cap[64] = "";
+	double c;
+
+	if (lr->ib_name[0])
+		snprintf(lname, sizeof(lname), "%s InfiniBand", lr->ib_name);
+	else
+		snprintf(lname, sizeof(lname), "%.0fG %s", x->link.gbps,
+			 lr->proto == NICFIT_PROTO_TCP ? "TCP" : "RoCE");
+	if (nic + NICFIT_EPS < lr->goodput_gbps)
+		snprintf(cap, sizeof(cap), ", capped at %.1f Gb/s by the card's PCIe path", nic);
+	if (!strcmp(t->op, "alltoall")) {
+		/* each node sends (N-1)/N of every rank's bytes off the node */
+		c = k * nic / gpn * nodes / (nodes - 1.0) * (r - 1.0) / r;
+		d->arith = nicfit__strfmt("%d rail%s%s x %.1f Gb/s (%s goodput) / %d GPUs x N/(N-1) "
+					  "x (n-1)/n over %d nodes, %d ranks = %.1f Gb/s = %.1f GB/s busbw",
+					  k, k == 1 ? "" : "s", assumed, nic, lname, gpn, nodes, r, c, c / 8);
+	} else if (!strcmp(t->op, "sendrecv")) {
+		/* one rank per node pair crosses the network, through one NIC */
+		c = nic;
+		d->arith = nicfit__strfmt("one NIC's %.1f Gb/s (%s goodput) between the nodes = "
+					  "%.1f GB/s busbw", nic, lname, c / 8);
+	} else {
+		/* a ring over N nodes moves, per node, busbw x ranks' share through K rails */
+		c = k * nic;
+		d->arith = nicfit__strfmt("%d rail%s%s x %.1f Gb/s (%s at %.0f-byte MTU: %.4f of "
+					  "%.1f Gb/s%s) = %.1f Gb/s = %.1f GB/s busbw (ring over %d "
+					  "nodes; busbw = algbw x %s)",
+					  k, k == 1 ? "" : "s", assumed, nic, lname, lr->payload_bytes,
+					  lr->efficiency, lr->line_gbps, cap, c, c / 8, nodes,
+					  !strcmp(t->op, "allreduce") ? "2(n-1)/n" :
+					  (t->bus_factor > 0 && t->bus_factor < 1 ? "(n-1)/n" : "1"));
+	}
+	return d->arith ? c : -1;
+}
+
+static int judge_tests(struct nicfit_verify *v, struct nicfit_verify_doc *d)
+{
+	const struct nicfit_verify_expect *x = &v->expect;
+	struct nicfit_nccl_tests *t = &d->u.t;
+	struct nicfit_link_result lr;
+	const struct nicfit_nccl_row *pk;
+	double nic, c;
+	char q[NICFIT__VQUOTE_MAX + 1];
+
+	judge_tests_notes(v, d);
+	if (!t->nrows)
+		return 0;
+	pk = &t->rows[t->peak];
+	d->measured_gbps = pk->busbw[t->peak_inplace] * 8;
+	d->what = nicfit__strfmt("peak busbw %.2f GB/s (%s, %.0f bytes)",
+				 pk->busbw[t->peak_inplace], t->peak_inplace ? "in-place" :
+				 "out-of-place", pk->bytes);
+	if (!d->what)
+		return NICFIT_E_NOMEM;
+	nic = nic_goodput(x, proto_of(x), &lr);
+	if (x->nodes < 2 || nic <= 0)
+		return 0;
+	c = tests_ceiling(v, d, nic, &lr);
+	if (c < 0)
+		return NICFIT_E_NOMEM;
+	d->expected_gbps = c;
+	if (d->measured_gbps > c * ABOVE_RING_RATIO && !strcmp(t->op, "allreduce")) {
+		d->ratio = d->measured_gbps / c;
+		d->verdict = NICFIT_VERDICT_OK;
+		nicfit__vline_at(d, pk->line, q, sizeof(q));
+		struct nicfit_finding *f = nicfit__find(&v->findings, NICFIT_SEV_INFO,
+			NICFIT_CODE_VERIFY_ABOVE_RING, NULL,
+			"%s: %s is %.0f %% of the ring's %.1f Gb/s ceiling: NCCL used trees, NVLS "
+			"or CollNet; line %ld: \"%s\"", d->input, d->what, 100 * d->ratio, c,
+			pk->line, q);
+		if (f && nicfit__finding_fix(&v->findings, f, "To measure the network itself, "
+					     "rerun with NCCL_ALGO=Ring."))
+			return NICFIT_E_NOMEM;
+		return 0;
+	}
+	judge_ratio(v, d, NULL, pk->line, NULL);
+	return 0;
+}
+
+static int judge_perftest(struct nicfit_verify *v, struct nicfit_verify_doc *d)
+{
+	const struct nicfit_verify_expect *x = &v->expect;
+	struct nicfit_perftest *pt = &d->u.pt;
+	struct nicfit_link_result lr;
+	enum nicfit_proto proto;
+	char q[NICFIT__VQUOTE_MAX + 1];
+	double nic, dup;
+
+	if (pt->cut_line && !pt->row_line) {
+		nicfit__vline_at(d, pt->cut_line, q, sizeof(q));
+		if (!nicfit__find(&v->findings, NICFIT_SEV_INFO, NICFIT_CODE_VERIFY_TRUNCATED,
+				  pt->device[0] ? pt->device : NULL, "%s: the result row is cut short; "
+				  "line %ld: \"%s\"", d->input, pt->cut_line, q))
+			return NICFIT_E_NOMEM;
+	}
+	if (pt->latency || !pt->row_line)
+		return 0;
+	d->measured_gbps = pt->bw_avg_gbps;
+	d->what = nicfit__strfmt("BW average %.2f %s (%.0f-byte messages)", pt->bw_avg,
+				 pt->gbits ? "Gb/sec" : "MB/sec", pt->bytes);
+	if (!d->what)
+		return NICFIT_E_NOMEM;
+	if (pt->bytes < PERFTEST_FULL_BYTES) {
+		nicfit__vline_at(d, pt->row_line, q, sizeof(q));
+		struct nicfit_finding *f = nicfit__find(&v->findings, NICFIT_SEV_INFO,
+			NICFIT_CODE_PERFTEST_SMALL_MESSAGE, pt->device[0] ? pt->device : NULL,
+			"%s: %.0f-byte messages; line %ld: \"%s\"", d->input, pt->bytes,
+			pt->row_line, q);
+		if (f && nicfit__finding_fix(&v->findings, f, "Measure bandwidth with -s 65536 or "
+					     "larger, or -a for every size."))
+			return NICFIT_E_NOMEM;
+	}
+	proto = !strcmp(pt->link_type, "IB") ? NICFIT_PROTO_IB : NICFIT_PROTO_ROCE;
+	if (x->proto >= 0)
+		proto = (enum nicfit_proto)x->proto;
+	nic = nic_goodput(x, proto, &lr);
+	if (nic <= 0)
+		return 0;
+	dup = strstr(pt->test, "Bidirectional") ? 2 : 1;
+	d->expected_gbps = nic * dup;
+	d->arith = nicfit__strfmt("%s%.0fG %s at %.0f-byte MTU: %.4f x %.1f Gb/s = %.1f Gb/s%s",
+				  dup > 1 ? "2 directions x " : "", x->link.gbps,
+				  lr.ib_name[0] ? lr.ib_name : "RoCE", lr.payload_bytes,
+				  lr.efficiency, lr.line_gbps, d->expected_gbps,
+				  x->pcie_gbps > 0 && x->pcie_gbps < lr.goodput_gbps ?
+				  " (the card's PCIe path)" : "");
+	if (!d->arith)
+		return NICFIT_E_NOMEM;
+	judge_ratio(v, d, pt->device[0] ? pt->device : NULL, pt->row_line, NULL);
+	return 0;
+}
+
+static int judge_iperf3(struct nicfit_verify *v, struct nicfit_verify_doc *d)
+{
+	const struct nicfit_verify_expect *x = &v->expect;
+	struct nicfit_iperf3 *ip = &d->u.ip;
+	struct nicfit_link_result lr;
+	struct nicfit_finding *f;
+	char q[NICFIT__VQUOTE_MAX + 1], where[32];
+	double nic;
+
+	d->measured_gbps = ip->receiver_gbps >= 0 ? ip->receiver_gbps : ip->sender_gbps;
+	if (d->measured_gbps < 0)
+		return 0;
+	d->what = nicfit__strfmt("%s %.2f Gb/s over %d stream%s", ip->receiver_gbps >= 0 ?
+				 "receiver" : "sender", d->measured_gbps, ip->streams ? ip->streams : 1,
+				 ip->streams > 1 ? "s" : "");
+	if (!d->what)
+		return NICFIT_E_NOMEM;
+	nic = nic_goodput(x, NICFIT_PROTO_TCP, &lr);
+	if (nic > 0) {
+		d->expected_gbps = nic;
+		d->arith = nicfit__strfmt("%.0fG TCP at %.0f-byte payload per frame: %.4f x %.1f "
+					  "Gb/s = %.1f Gb/s", x->link.gbps, lr.payload_bytes,
+					  lr.efficiency, lr.line_gbps, nic);
+		if (!d->arith)
+			return NICFIT_E_NOMEM;
+	}
+	if (ip->json)
+		snprintf(where, sizeof(where), "the JSON summary");
+	else
+		snprintf(where, sizeof(where), "line %ld", ip->sum_line);
+	if (ip->json)
+		snprintf(q, sizeof(q), "end.sum_sent: %.2f Gb/s, %ld retransmits, %d stream%s",
+			 ip->sender_gbps, ip->retransmits, ip->streams, ip->streams == 1 ? "" : "s");
+	else
+		nicfit__vline_at(d, ip->sum_line, q, sizeof(q));
+	if (nic > 0)
+		judge_ratio(v, d, NULL, ip->sum_line, ip->json ? q : NULL);
+	if (ip->streams <= 1 && !ip->udp && (x->link.gbps >= IPERF3_FAST_GBPS) &&
+	    d->verdict != NICFIT_VERDICT_OK) {
+		f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_IPERF3_ONE_STREAM,
+				 NULL, "%s: one stream on a %.0fG link; %s: \"%s\"", d->input,
+				 x->link.gbps, where, q);
+		if (f && nicfit__finding_fix(&v->findings, f, "Run parallel streams: iperf3 -c HOST "
+					     "-P 8 (iperf3 3.16 and later run each stream in its own "
+					     "thread), or several iperf3 processes on different ports (-p)."))
+			return NICFIT_E_NOMEM;
+	}
+	if (ip->retransmits > 0) {
+		f = nicfit__find(&v->findings, d->verdict == NICFIT_VERDICT_OK || !d->verdict ?
+				 NICFIT_SEV_INFO : NICFIT_SEV_WARNING, NICFIT_CODE_IPERF3_RETRANSMITS,
+				 NULL, "%s: %ld retransmitted segments in %.0f s; %s: \"%s\"",
+				 d->input, ip->retransmits, ip->duration_s, where, q);
+		if (f && nicfit__finding_fix(&v->findings, f, "Look for drops on the path (switch "
+					     "counters, NIC rx discards) and for a too small socket "
+					     "buffer (-w)."))
+			return NICFIT_E_NOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The fix of a low or far-below verdict: the causes the other findings
+ * show, most likely first. The order is how much of a link each cause
+ * costs when it is there: sockets instead of RDMA (most of it), a failing
+ * link, no GPUDirect RDMA, then what limits the test rather than the
+ * network (one TCP stream, small messages, sizes below the plateau), then
+ * loss. Each cause's own finding quotes its line.
+ */
+static int verdict_causes(struct nicfit_verify *v, struct nicfit_finding *f,
+			  enum nicfit_verify_kind kind)
+{
+	static const char *const ranked[] = {
+		"nccl-net-socket", "nccl-ib-completion-error", "nccl-error", "nccl-gdr-disabled",
+		"nccl-channel-no-gdr", "iperf3-one-stream", "perftest-small-message",
+		"verify-latency-bound", "iperf3-retransmits", "nccl-warn", NULL,
+	};
+	struct nicfit_buf b;
+	size_t i, k;
+	int n = 0, rc;
+
+	nicfit_buf_init(&b, 0);
+	nicfit_buf_puts(&b, "Likely causes, most likely first:");
+	for (k = 0; ranked[k]; k++)
+		for (i = 0; i < v->findings.n; i++)
+			if (!strcmp(v->findings.v[i].code, ranked[k])) {
+				const struct nicfit_code_info *ci = nicfit_code_lookup(ranked[k]);
+
+				nicfit_buf_addf(&b, " %d) %s: %s (its finding quotes the line);", ++n,
+						ranked[k], ci ? ci->meaning : "");
+				break;
+			}
+	if (!n && kind == NICFIT_VERIFY_NCCL_TESTS)
+		nicfit_buf_puts(&b, " none shown by the inputs: give verify the NCCL_DEBUG=INFO "
+				"log of the run (NCCL_DEBUG_SUBSYS=INIT,NET) with the table, and check "
+				"each HCA alone with ib_write_bw.");
+	else if (!n && kind == NICFIT_VERIFY_PERFTEST)
+		nicfit_buf_puts(&b, " none shown by the report: compare the port's rate "
+				"(ibv_devinfo) and the card's PCIe link (nicfit audit) with the "
+				"ceiling, and try more queue pairs (-q 4).");
+	else if (!n)
+		nicfit_buf_puts(&b, " none shown by the output: check the interface's speed and "
+				"MTU, then run parallel streams (-P 8).");
+	if (b.len && b.data[b.len - 1] == ';')
+		b.data[--b.len] = '.';
+	rc = nicfit_buf_error(&b) ? NICFIT_E_NOMEM : nicfit__finding_fix(&v->findings, f, "%s", b.data);
+	nicfit_buf_release(&b);
+	return rc;
+}
+
+int nicfit_verify_judge(struct nicfit_verify *v, const struct nicfit_verify_expect *x,
+			struct nicfit_error *err)
+{
+	char how[160];
+	size_t i;
+	int rc = 0, any_ceiling = 0;
+
+	if (x)
+		v->expect = *x;
+	from_inputs(v, &v->expect, how, sizeof(how));
+	if (how[0] && !v->expect.source)
+		v->expect.source = "the inputs";
+	for (i = 0; i < v->ndocs && !rc; i++) {
+		struct nicfit_verify_doc *d = &v->docs[i];
+
+		switch (d->kind) {
+		case NICFIT_VERIFY_NCCL_TESTS:
+			rc = judge_tests(v, d);
+			break;
+		case NICFIT_VERIFY_NCCL_LOG:
+			rc = nicfit__verify_causes(v, d);
+			break;
+		case NICFIT_VERIFY_PERFTEST:
+			rc = judge_perftest(v, d);
+			break;
+		case NICFIT_VERIFY_IPERF3:
+			rc = judge_iperf3(v, d);
+			break;
+		case NICFIT_VERIFY_NCCL_TOPO:
+			break;
+		}
+		any_ceiling |= d->expected_gbps > 0;
+	}
+	if (!rc && !any_ceiling) {
+		for (i = 0; i < v->ndocs; i++)
+			if (v->docs[i].measured_gbps >= 0)
+				break;
+		if (i < v->ndocs && !nicfit__find(&v->findings, NICFIT_SEV_INFO,
+						  NICFIT_CODE_VERIFY_NO_EXPECTATION, NULL,
+						  "no ceiling for %s: %s", v->docs[i].input,
+						  v->expect.link.gbps <= 0 ? "the link's rate is not known "
+						  "(--link SPEED or --nic PART)" :
+						  "a collective needs two nodes or more (--nodes N)"))
+			rc = NICFIT_E_NOMEM;
+	}
+	for (i = 0; i < v->findings.n && !rc; i++) {
+		struct nicfit_finding *f = &v->findings.v[i];
+		size_t j;
+
+		if (strcmp(f->code, "verify-low") && strcmp(f->code, "verify-far-below"))
+			continue;
+		/* the document the verdict is about: its input opens the message */
+		for (j = 0; j < v->ndocs; j++)
+			if (!strncmp(f->message, v->docs[j].input, strlen(v->docs[j].input)) &&
+			    v->docs[j].verdict >= NICFIT_VERDICT_LOW)
+				break;
+		rc = verdict_causes(v, f, j < v->ndocs ? v->docs[j].kind : NICFIT_VERIFY_IPERF3);
+	}
+	if (!rc && v->findings.oom)
+		rc = NICFIT_E_NOMEM;
+	if (!rc)
+		rc = nicfit_findings_sort(&v->findings);
+	v->judged = 1;
+	return rc ? nicfit_error_set(err, rc, "verify: %s", nicfit_strerror(rc)) : 0;
+}

@@ -1,0 +1,312 @@
+/*
+ * verify_nccltests.c - nccl-tests tables: the header lines (ranks, hosts,
+ * devices, the collective), the rows (size, count, type, redop, root, and
+ * time/algbw/busbw/#wrong out of place and in place), the average and the
+ * out-of-bounds lines; and the bus-bandwidth factor nccl-tests multiplies
+ * algbw by. Every version's layout is read: with or without the root
+ * column, "#wrong" or the older "error" column, in-place columns or not,
+ * rows interleaved with rank tags.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_int.h"
+#include "num_int.h"
+#include "verify_int.h"
+
+/*
+ * nccl-tests' doc/PERFORMANCE.md defines busbw = algbw x factor, the
+ * factor making the figure comparable with the hardware's link rate
+ * whatever the number of ranks: 2(n-1)/n for AllReduce (every byte is
+ * reduced and then gathered), (n-1)/n for ReduceScatter, AllGather and
+ * AlltoAll, 1 for Broadcast, Reduce and SendRecv.
+ */
+double nicfit_nccl_bus_factor(const char *op, int n)
+{
+	if (!op || n < 1)
+		return 0;
+	if (!strcmp(op, "allreduce"))
+		return 2.0 * (n - 1) / n;
+	if (!strcmp(op, "allgather") || !strcmp(op, "reducescatter") || !strcmp(op, "alltoall"))
+		return (double)(n - 1) / n;
+	if (!strcmp(op, "broadcast") || !strcmp(op, "reduce") || !strcmp(op, "sendrecv") ||
+	    !strcmp(op, "hypercube") || !strcmp(op, "gather") || !strcmp(op, "scatter"))
+		return 1.0;
+	return 0;
+}
+
+/* "all_reduce_perf" -> "allreduce". */
+static void op_from_binary(const char *bin, char *op, size_t size)
+{
+	static const struct { const char *bin, *op; } t[] = {
+		{ "all_reduce", "allreduce" }, { "all_gather", "allgather" },
+		{ "reduce_scatter", "reducescatter" }, { "alltoall", "alltoall" },
+		{ "sendrecv", "sendrecv" }, { "broadcast", "broadcast" },
+		{ "reduce_perf", "reduce" }, { "hypercube", "hypercube" },
+		{ "gather", "gather" }, { "scatter", "scatter" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strstr(bin, t[i].bin)) {
+			nicfit__vcopy(op, size, t[i].op, (size_t)-1);
+			return;
+		}
+}
+
+/* "#  Rank  0 Group  0 Pid 313 on host device  0 [0x18] NVIDIA H100 80GB HBM3" */
+#define MAX_HOSTS 256
+
+/* What a parse keeps besides the document: the lines, and the hosts seen. */
+struct ctx {
+	struct nicfit__vlines l;
+	char hosts[MAX_HOSTS][64];
+	size_t nhosts;
+	int wrong_col;
+};
+
+static void read_rank(struct nicfit_nccl_tests *t, char *p, struct ctx *c)
+{
+	char *on = strstr(p, " on "), *br, *h;
+	size_t i, n;
+
+	t->nranks++;
+	if (!on)
+		return;
+	h = on + 4;
+	while (*h == ' ')
+		h++;
+	for (n = 0; h[n] && h[n] != ' '; n++)
+		;
+	for (i = 0; i < c->nhosts; i++)
+		if (strlen(c->hosts[i]) == n && !strncmp(c->hosts[i], h, n))
+			break;
+	if (i == c->nhosts && c->nhosts < MAX_HOSTS) {
+		nicfit__vcopy(c->hosts[c->nhosts], 64, h, n);
+		c->nhosts++;
+	}
+	br = strchr(h, ']');
+	if (br && !t->gpu[0]) {
+		br++;
+		while (*br == ' ')
+			br++;
+		nicfit__vcopy(t->gpu, sizeof(t->gpu), br, (size_t)-1);
+	}
+}
+
+/* The header and summary lines, which all start with '#'. */
+static void read_comment(struct nicfit_nccl_tests *t, char *p, long line, struct ctx *c)
+{
+	char *q;
+	double d;
+
+	p++;
+	while (*p == ' ')
+		p++;
+	if (!strncmp(p, "Rank ", 5)) {
+		read_rank(t, p, c);
+	} else if ((q = strstr(p, "Avg bus bandwidth")) != NULL) {
+		q = strchr(q, ':');
+		if (q) {
+			q++;
+			while (*q == ' ')
+				q++;
+			if (!nicfit__vnum(q, &d)) {
+				t->avg_busbw = d;
+				t->avg_line = line;
+			}
+		}
+	} else if ((q = strstr(p, "Out of bounds values")) != NULL) {
+		q = strchr(q, ':');
+		if (q) {
+			long n = nicfit__vint(q + 1 + strspn(q + 1, " "), NULL);
+
+			if (n > 0 && t->wrong <= 0) {
+				t->wrong = n;
+				t->wrong_line = line;
+			}
+		}
+	} else if ((q = strstr(p, "test starting:")) != NULL) {
+		q += 14;
+		while (*q == ' ')
+			q++;
+		nicfit__vcopy(t->collective, sizeof(t->collective), q, strcspn(q, " "));
+	} else if (strstr(p, "size") && strstr(p, "count") && strstr(p, "busbw")) {
+		c->wrong_col = strstr(p, "#wrong") != NULL;
+		t->header_line = line;
+	} else if (strstr(p, "out-of-place") && !t->header_line) {
+		t->header_line = line;
+	}
+}
+
+static int is_word(const char *s)
+{
+	return (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z');
+}
+
+/* One data row, or 0 when the line is not one. */
+static int read_row(struct nicfit_nccl_tests *t, char *p, long line, int wrong_col)
+{
+	char *tok[NICFIT__VTOK_MAX];
+	double v[NICFIT__VTOK_MAX];
+	int n, i, k, nv = 0, base;
+	struct nicfit_nccl_row r;
+
+	nicfit__vblank_rank_tags(p);
+	n = nicfit__vsplit(p, tok, NICFIT__VTOK_MAX);
+	if (n < 6 || !is_word(tok[2]) || !is_word(tok[3]))
+		return 0;
+	memset(&r, 0, sizeof(r));
+	if (nicfit__vnum(tok[0], &r.bytes) || nicfit__vnum(tok[1], &r.count) || r.bytes < 0)
+		return 0;
+	nicfit__vcopy(r.type, sizeof(r.type), tok[2], (size_t)-1);
+	nicfit__vcopy(r.redop, sizeof(r.redop), tok[3], (size_t)-1);
+	for (i = 4; i < n; i++) {
+		if (!strcmp(tok[i], "N/A"))
+			v[nv++] = 0;
+		else if (!nicfit__vnum(tok[i], &v[nv]))
+			nv++;
+		else
+			return 0;
+	}
+	/* root (when printed) then 4 numbers per column group */
+	base = nv % 4;
+	if (nv < 4 || base > 1)
+		return 0;
+	for (k = 0; k < 2; k++) {
+		r.time_us[k] = r.algbw[k] = r.busbw[k] = -1;
+		if (base + 4 * k + 3 < nv) {
+			r.time_us[k] = v[base + 4 * k];
+			r.algbw[k] = v[base + 4 * k + 1];
+			r.busbw[k] = v[base + 4 * k + 2];
+			if (wrong_col && v[base + 4 * k + 3] > 0) {
+				t->wrong += (long)v[base + 4 * k + 3];
+				if (!t->wrong_line)
+					t->wrong_line = line;
+			}
+		}
+	}
+	r.line = line;
+	if (NICFIT_ALLOC_GROW(t->rows, t->nrows + 1, t->alloc))
+		return -1;
+	t->rows[t->nrows++] = r;
+	return 1;
+}
+
+/*
+ * The collective, when the run does not name it: busbw / algbw of the
+ * largest row is the factor, which tells AllReduce (above 1) from the
+ * (n-1)/n family and from 1, and gives n.
+ */
+static void infer_op(struct nicfit_nccl_tests *t)
+{
+	size_t i, best = t->nrows;
+	double f;
+
+	for (i = 0; i < t->nrows; i++)
+		if (t->rows[i].algbw[0] > 0.5 &&
+		    (best == t->nrows || t->rows[i].algbw[0] > t->rows[best].algbw[0]))
+			best = i;
+	if (best == t->nrows)
+		return;
+	f = t->rows[best].busbw[0] / t->rows[best].algbw[0];
+	if (!t->op[0]) {
+		if (f > 1.0 + 0.02)
+			snprintf(t->op, sizeof(t->op), "allreduce");
+		else if (f < 1.0 - 0.02)
+			snprintf(t->op, sizeof(t->op), "%s",
+				 strcmp(t->rows[best].redop, "none") ? "reducescatter" : "allgather");
+		/* a factor of 1: AllReduce on 2 ranks, Reduce, Broadcast or SendRecv */
+	}
+	if (!t->nranks) {
+		if (!strcmp(t->op, "allreduce") && f < 2.0 - 0.01)
+			t->nranks = (int)lround(2.0 / (2.0 - f));
+		else if (f < 1.0 - 0.01)
+			t->nranks = (int)lround(1.0 / (1.0 - f));
+	}
+}
+
+static void find_peak(struct nicfit_nccl_tests *t)
+{
+	size_t i;
+	int k;
+	double best = -1;
+
+	for (i = 0; i < t->nrows; i++)
+		for (k = 0; k < 2; k++)
+			if (t->rows[i].busbw[k] > best + NICFIT_EPS) {
+				best = t->rows[i].busbw[k];
+				t->peak = i;
+				t->peak_inplace = k;
+			}
+}
+
+static void read_version(struct nicfit_nccl_tests *t, const char *p)
+{
+	const char *q = strstr(p, "NCCL version ");
+	const char *b = strstr(p, "_perf");
+
+	/* the command line or "test starting" names the binary: ./build/all_reduce_perf */
+	if (b && !t->collective[0]) {
+		const char *s = b;
+
+		while (s > p && s[-1] != '/' && s[-1] != ' ' && s[-1] != ':')
+			s--;
+		nicfit__vcopy(t->collective, sizeof(t->collective), s, (size_t)(b - s) + 5);
+	}
+
+	if (q && !t->version[0]) {
+		q += 13;
+		nicfit__vcopy(t->version, sizeof(t->version), q, strcspn(q, "+ "));
+	}
+}
+
+int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const char *text,
+			      size_t len, struct nicfit_error *err)
+{
+	struct ctx *c = calloc(1, sizeof(*c));
+	struct nicfit_verify_doc *d;
+	struct nicfit_nccl_tests *t;
+	int rc = 0;
+	char *line;
+
+	if (!c)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	d = nicfit__verify_doc_add(v, NICFIT_VERIFY_NCCL_TESTS, name);
+	if (!d) {
+		free(c);
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
+	t = &d->u.t;
+	t->avg_busbw = -1;
+	c->wrong_col = 1;
+	nicfit__vlines_init(&c->l, text, len);
+	while ((line = nicfit__vlines_next(&c->l)) != NULL) {
+		char *p = nicfit__vskip_tags(line);
+
+		read_version(t, p);
+		if (*p == '#') {
+			read_comment(t, p, c->l.lineno, c);
+		} else if (!strncmp(p + strspn(p, " "), "Rank ", 5)) {
+			read_rank(t, p, c);
+		} else if (strstr(p, "NCCL INFO") || strstr(p, "NCCL WARN")) {
+			continue;
+		} else if (read_row(t, p, c->l.lineno, c->wrong_col) < 0) {
+			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+			break;
+		}
+	}
+	t->nodes = (int)c->nhosts;
+	free(c);
+	if (rc)
+		return rc;
+	if (t->collective[0])
+		op_from_binary(t->collective, t->op, sizeof(t->op));
+	infer_op(t);
+	find_peak(t);
+	t->truncated = t->nrows && t->avg_busbw < 0;
+	t->bus_factor = nicfit_nccl_bus_factor(t->op, t->nranks);
+	return 0;
+}

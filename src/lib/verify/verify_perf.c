@@ -1,0 +1,379 @@
+/*
+ * verify_perf.c - the point-to-point tools and NCCL's own topology dump:
+ * perftest's bandwidth and latency reports (ib_write_bw, ib_read_bw,
+ * ib_send_bw, ib_*_lat), iperf3's text summary and its --json document,
+ * and an NCCL topology XML (NCCL_TOPO_DUMP_FILE). Judging is elsewhere.
+ *
+ * perftest prints BW in MB/sec (now spelled MiB/sec), which is 2^20 bytes
+ * a second (perftest_parameters.c: format_factor 0x100000), or, with
+ * --report_gbits, in Gb/sec of 10^9 bits (format_factor 125000000).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "verify_int.h"
+
+/* perftest's MB/sec (MiB/sec): 2^20 bytes a second, as Gb/s. */
+#define PERFTEST_MIB_GBPS (1048576.0 * 8 / 1e9)
+
+/* "key : value" from perftest's parameter block (two pairs a line at most). */
+static const char *pt_value(const char *line, const char *key)
+{
+	const char *p = strstr(line, key);
+
+	if (!p)
+		return NULL;
+	p = strchr(p, ':');
+	if (!p)
+		return NULL;
+	p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+static void pt_params(struct nicfit_perftest *pt, const char *p)
+{
+	const char *q;
+
+	if ((q = pt_value(p, "Device ")) != NULL && !pt->device[0])
+		nicfit__vcopy(pt->device, sizeof(pt->device), q, strcspn(q, " \t"));
+	if ((q = pt_value(p, "Link type")) != NULL)
+		nicfit__vcopy(pt->link_type, sizeof(pt->link_type), q, strcspn(q, " \t"));
+	if ((q = pt_value(p, "Mtu ")) != NULL)
+		pt->mtu = (int)nicfit__vint(q, NULL);
+	if ((q = pt_value(p, "GID index")) != NULL)
+		pt->gid_index = (int)nicfit__vint(q, NULL);
+	if ((q = pt_value(p, "Number of qps")) != NULL)
+		pt->qps = (int)nicfit__vint(q, NULL);
+}
+
+static void pt_row(struct nicfit_perftest *pt, char *p, long line)
+{
+	char *tok[NICFIT__VTOK_MAX];
+	double v[NICFIT__VTOK_MAX];
+	int n = nicfit__vsplit(p, tok, NICFIT__VTOK_MAX), i;
+
+	if (n < 2)
+		return;
+	for (i = 0; i < n; i++) {
+		char *t = tok[i];
+		size_t k;
+
+		/* "**5544.28**": a paste in Markdown bold */
+		while (*t == '*')
+			t++;
+		k = strlen(t);
+		while (k && t[k - 1] == '*')
+			t[--k] = '\0';
+		if (nicfit__vnum(t, &v[i]))
+			return;
+	}
+	if (n < 4) {
+		pt->cut_line = line;
+		return;
+	}
+	pt->nrows++;
+	if (pt->latency) {
+		/* #bytes #iterations t_min t_max t_typical t_avg ... */
+		if (n < 6 && n != 5)
+			return;
+		pt->bytes = v[0];
+		pt->lat_max_us = v[3];
+		pt->lat_typical_us = v[4];
+		pt->lat_avg_us = n > 5 ? v[5] : -1;
+		pt->row_line = line;
+		return;
+	}
+	if (n < 5)
+		return;
+	if (pt->row_line && v[3] * (pt->gbits ? 1 : PERFTEST_MIB_GBPS) <= pt->bw_avg_gbps)
+		return;
+	pt->bytes = v[0];
+	pt->bw_peak = v[2];
+	pt->bw_avg = v[3];
+	pt->bw_avg_gbps = v[3] * (pt->gbits ? 1 : PERFTEST_MIB_GBPS);
+	pt->row_line = line;
+}
+
+int nicfit__verify_perftest(struct nicfit_verify *v, const char *name, const char *text,
+			    size_t len, struct nicfit_error *err)
+{
+	struct nicfit__vlines *l = malloc(sizeof(*l));
+	struct nicfit_verify_doc *d;
+	struct nicfit_perftest *pt;
+	int in_table = 0;
+	char *line;
+
+	if (!l)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	d = nicfit__verify_doc_add(v, NICFIT_VERIFY_PERFTEST, name);
+	if (!d) {
+		free(l);
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
+	pt = &d->u.pt;
+	pt->lat_avg_us = pt->lat_typical_us = pt->lat_max_us = -1;
+	nicfit__vlines_init(l, text, len);
+	while ((line = nicfit__vlines_next(l)) != NULL) {
+		char *p = nicfit__vskip_tags(line);
+		const char *t;
+
+		p += strspn(p, " \t");
+		if (((t = strstr(p, " BW Test")) != NULL || (t = strstr(p, " Latency Test")) != NULL) &&
+		    !pt->test[0]) {
+			nicfit__vcopy(pt->test, sizeof(pt->test), p, (size_t)-1);
+			pt->latency = strstr(p, "Latency") != NULL;
+		} else if (!strncmp(p, "#bytes", 6)) {
+			in_table = 1;
+			pt->gbits = strstr(p, "[Gb/sec]") != NULL;
+			pt->latency = pt->latency || strstr(p, "t_min") != NULL;
+		} else if (!strncmp(p, "----", 4)) {
+			in_table = 0;
+		} else if (in_table) {
+			pt_row(pt, p, l->lineno);
+		} else {
+			pt_params(pt, p);
+		}
+	}
+	free(l);
+	return 0;
+}
+
+/* ---- iperf3 text ------------------------------------------------------------ */
+
+/* "35.2 Gbits/sec" at tok[i], tok[i+1] -> Gb/s; -1 when not a rate. */
+static double rate_gbps(char **tok, int n, int i)
+{
+	static const struct { const char *u; double f; } units[] = {
+		{ "bits/sec", 1e-9 }, { "Kbits/sec", 1e-6 }, { "Mbits/sec", 1e-3 },
+		{ "Gbits/sec", 1.0 }, { "Tbits/sec", 1e3 },
+	};
+	double d;
+	size_t k;
+
+	if (i + 1 >= n || nicfit__vnum(tok[i], &d))
+		return -1;
+	for (k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+		if (!strcmp(tok[i + 1], units[k].u))
+			return d * units[k].f;
+	return -1;
+}
+
+static void ip_summary(struct nicfit_iperf3 *ip, char *p, long line, int *have_sum)
+{
+	char *tok[NICFIT__VTOK_MAX];
+	int n, i, is_sum = !strncmp(p, "[SUM]", 5);
+	double g = -1;
+
+	if (!is_sum && *have_sum)
+		return;
+	n = nicfit__vsplit(p, tok, NICFIT__VTOK_MAX);
+	for (i = 0; i < n - 1; i++)
+		if ((g = rate_gbps(tok, n, i)) >= 0)
+			break;
+	if (g < 0)
+		return;
+	if (!strcmp(tok[n - 1], "sender")) {
+		ip->sender_gbps = g;
+		if (i + 3 < n && nicfit__vint(tok[i + 2], NULL) >= 0)
+			ip->retransmits = nicfit__vint(tok[i + 2], NULL);
+		ip->sum_line = line;
+	} else {
+		ip->receiver_gbps = g;
+		if (!ip->sum_line)
+			ip->sum_line = line;
+	}
+	if (is_sum)
+		*have_sum = 1;
+	/* the interval "0.00-30.00" gives the duration */
+	for (i = 1; i < n && i < 4; i++) {
+		char *dash = strchr(tok[i], '-');
+		double t;
+
+		if (dash && dash > tok[i] && !nicfit__vnum(dash + 1, &t)) {
+			ip->duration_s = t;
+			break;
+		}
+	}
+}
+
+int nicfit__verify_iperf3_text(struct nicfit_verify *v, const char *name, const char *text,
+			       size_t len, struct nicfit_error *err)
+{
+	struct nicfit__vlines *l = malloc(sizeof(*l));
+	struct nicfit_verify_doc *d;
+	struct nicfit_iperf3 *ip;
+	int have_sum = 0;
+	char *line;
+
+	if (!l)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	d = nicfit__verify_doc_add(v, NICFIT_VERIFY_IPERF3, name);
+	if (!d) {
+		free(l);
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
+	ip = &d->u.ip;
+	ip->retransmits = -1;
+	ip->sender_gbps = ip->receiver_gbps = -1;
+	nicfit__vlines_init(l, text, len);
+	while ((line = nicfit__vlines_next(l)) != NULL) {
+		char *p = nicfit__vskip_tags(line);
+
+		p += strspn(p, " >\t");
+		if (p[0] == '[' && strstr(p, " connected to "))
+			ip->streams++;
+		else if (strstr(p, "Jitter") && strstr(p, "Lost/Total"))
+			ip->udp = 1;
+		else if (!strncmp(p, "iperf 3", 7) && !ip->version[0])
+			nicfit__vcopy(ip->version, sizeof(ip->version), p + 6, strcspn(p + 6, " "));
+		else if (p[0] == '[' && (strstr(p, " sender") || strstr(p, " receiver")))
+			ip_summary(ip, p, l->lineno, &have_sum);
+	}
+	free(l);
+	return 0;
+}
+
+/* ---- iperf3 --json ---------------------------------------------------------- */
+
+static double jnum(json_t *o, const char *k)
+{
+	json_t *x = json_object_get(o, k);
+
+	return json_is_number(x) ? json_number_value(x) : -1;
+}
+
+int nicfit__verify_iperf3_json(struct nicfit_verify *v, const char *name, const char *text,
+			       size_t len, struct nicfit_error *err)
+{
+	json_error_t je;
+	json_t *root = json_loadb(text, len, 0, &je), *start, *end, *ts, *x;
+	struct nicfit_verify_doc *d;
+	struct nicfit_iperf3 *ip;
+
+	if (!root)
+		return nicfit_error_at(err, NICFIT_E_DATA, name, je.line, je.column,
+				       "iperf3 JSON: %s", je.text);
+	d = nicfit__verify_doc_add(v, NICFIT_VERIFY_IPERF3, name);
+	if (!d) {
+		json_decref(root);
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
+	ip = &d->u.ip;
+	ip->json = 1;
+	ip->retransmits = -1;
+	ip->sender_gbps = ip->receiver_gbps = -1;
+	start = json_object_get(root, "start");
+	end = json_object_get(root, "end");
+	x = json_object_get(start, "version");
+	if (json_is_string(x))
+		nicfit__vcopy(ip->version, sizeof(ip->version), json_string_value(x) + 
+			      (strncmp(json_string_value(x), "iperf ", 6) ? 0 : 6), (size_t)-1);
+	ts = json_object_get(start, "test_start");
+	if (jnum(ts, "num_streams") > 0 && jnum(ts, "num_streams") < 1e6)
+		ip->streams = (int)jnum(ts, "num_streams");
+	if (jnum(ts, "duration") >= 0)
+		ip->duration_s = jnum(ts, "duration");
+	x = json_object_get(ts, "protocol");
+	ip->udp = json_is_string(x) && !strcmp(json_string_value(x), "UDP");
+	x = json_object_get(end, "sum_sent");
+	if (!json_is_object(x))
+		x = json_object_get(end, "sum");
+	if (jnum(x, "bits_per_second") >= 0)
+		ip->sender_gbps = jnum(x, "bits_per_second") / 1e9;
+	if (jnum(x, "retransmits") >= 0 && jnum(x, "retransmits") < 1e15)
+		ip->retransmits = (long)jnum(x, "retransmits");
+	x = json_object_get(end, "sum_received");
+	if (jnum(x, "bits_per_second") >= 0)
+		ip->receiver_gbps = jnum(x, "bits_per_second") / 1e9;
+	if (!json_is_object(end) || !json_is_object(start)) {
+		json_decref(root);
+		return nicfit_error_at(err, NICFIT_E_DATA, name, 1, 1, "not an iperf3 --json "
+				       "document (no \"start\" and \"end\" objects; a test that did "
+				       "not finish has no \"end\")");
+	}
+	json_decref(root);
+	return 0;
+}
+
+/* ---- NCCL topology XML ------------------------------------------------------ */
+
+/* The value of attribute a in the tag that starts at p (up to its '>'). */
+static int xml_attr(const char *p, const char *a, char *out, size_t size)
+{
+	const char *end = strchr(p, '>'), *q = p;
+	size_t al = strlen(a);
+
+	while (end && (q = strstr(q, a)) != NULL && q < end) {
+		if (q[-1] == ' ' && q[al] == '=' && q[al + 1] == '"') {
+			q += al + 2;
+			nicfit__vcopy(out, size, q, strcspn(q, "\""));
+			return 0;
+		}
+		q += al;
+	}
+	return -1;
+}
+
+int nicfit__verify_nccl_topo(struct nicfit_verify *v, const char *name, const char *text,
+			     size_t len, struct nicfit_error *err)
+{
+	struct nicfit_verify_doc *d;
+	struct nicfit_nccl_topo *t;
+	char *s = malloc(len + 1), *p, val[64];
+	double sp;
+
+	if (!s)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	memcpy(s, text, len);
+	s[len] = '\0';
+	d = nicfit__verify_doc_add(v, NICFIT_VERIFY_NCCL_TOPO, name);
+	if (!d) {
+		free(s);
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
+	t = &d->u.topo;
+	for (p = s; (p = strchr(p, '<')) != NULL; p++) {
+		if (!strncmp(p, "<system ", 8) && !xml_attr(p, "version", val, sizeof(val)))
+			t->version = (int)nicfit__vint(val, NULL);
+		else if (!strncmp(p, "<cpu ", 5))
+			t->cpus++;
+		else if (!strncmp(p, "<pci ", 5)) {
+			t->pci++;
+			/* files without <gpu>/<nic> (Azure's) name devices by class */
+			if (!xml_attr(p, "class", val, sizeof(val))) {
+				if (!strncmp(val, "0x0302", 6) || !strncmp(val, "0x0300", 6))
+					t->gpu_class++;
+				else if (!strncmp(val, "0x0207", 6) || !strncmp(val, "0x0200", 6))
+					t->nic_class++;
+			}
+		}
+		else if (!strncmp(p, "<gpu ", 5))
+			t->gpus++;
+		else if (!strncmp(p, "<nic", 4) && (p[4] == '>' || p[4] == ' ' || p[4] == '/'))
+			t->nics++;
+		else if (!strncmp(p, "<net ", 5)) {
+			t->nets++;
+			if (!t->first_net[0] && !xml_attr(p, "name", val, sizeof(val)))
+				nicfit__vcopy(t->first_net, sizeof(t->first_net), val, (size_t)-1);
+			if (!xml_attr(p, "gdr", val, sizeof(val)) && !strcmp(val, "1"))
+				t->gdr_nets++;
+			if (t->net_speed_mbps <= 0 && !xml_attr(p, "speed", val, sizeof(val)) &&
+			    !nicfit__vnum(val, &sp))
+				t->net_speed_mbps = sp;
+		}
+	}
+	free(s);
+	if (!t->version && !t->cpus)
+		return nicfit_error_at(err, NICFIT_E_DATA, name, 1, 1,
+				       "not an NCCL topology: no <system version=...> and no <cpu>");
+	if (t->gpus < t->gpu_class)
+		t->gpus = t->gpu_class;
+	if (t->nics < t->nic_class)
+		t->nics = t->nic_class;
+	return 0;
+}

@@ -1,0 +1,434 @@
+/*
+ * verify_render.c - the verify document: the verdict first, then each
+ * input with what was read from it and its judgement (measured, ceiling
+ * and its arithmetic, ratio), then the findings, worst first, each with
+ * the line it rests on and its fix. Text and Markdown are one view, JSON
+ * (nicfit.verify.v1, docs/json-verify.md) the other.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "verify_int.h"
+
+static void num_or_null(struct nicfit_emit *e, const char *key, double v)
+{
+	if (v < 0)
+		nicfit_emit_null(e, key);
+	else
+		nicfit_emit_number(e, key, v);
+}
+
+static void str_or_null(struct nicfit_emit *e, const char *key, const char *s)
+{
+	if (s && *s)
+		nicfit_emit_string(e, key, s);
+	else
+		nicfit_emit_null(e, key);
+}
+
+static enum nicfit_verify_verdict worst_verdict(const struct nicfit_verify *v)
+{
+	enum nicfit_verify_verdict w = NICFIT_VERDICT_NONE;
+	size_t i;
+
+	for (i = 0; i < v->ndocs; i++)
+		if (v->docs[i].verdict > w)
+			w = v->docs[i].verdict;
+	return w;
+}
+
+/* ---- JSON ----------------------------------------------------------------- */
+
+static void json_tests(struct nicfit_emit *e, const struct nicfit_nccl_tests *t)
+{
+	size_t i;
+
+	str_or_null(e, "collective", t->collective);
+	str_or_null(e, "op", t->op);
+	nicfit_emit_int(e, "ranks", t->nranks);
+	nicfit_emit_int(e, "nodes", t->nodes);
+	str_or_null(e, "gpu", t->gpu);
+	str_or_null(e, "nccl_version", t->version);
+	nicfit_emit_number(e, "bus_factor", t->bus_factor);
+	if (t->nrows) {
+		const struct nicfit_nccl_row *p = &t->rows[t->peak];
+
+		nicfit_emit_begin_object(e, "peak");
+		nicfit_emit_number(e, "bytes", p->bytes);
+		nicfit_emit_number(e, "busbw_gbytes_s", p->busbw[t->peak_inplace]);
+		nicfit_emit_number(e, "algbw_gbytes_s", p->algbw[t->peak_inplace]);
+		nicfit_emit_bool(e, "in_place", t->peak_inplace);
+		nicfit_emit_int(e, "line", p->line);
+		nicfit_emit_end_object(e);
+	} else {
+		nicfit_emit_null(e, "peak");
+	}
+	num_or_null(e, "avg_busbw_gbytes_s", t->avg_busbw);
+	nicfit_emit_int(e, "wrong", t->wrong);
+	nicfit_emit_bool(e, "truncated", t->truncated);
+	nicfit_emit_begin_array(e, "rows");
+	for (i = 0; i < t->nrows; i++) {
+		const struct nicfit_nccl_row *r = &t->rows[i];
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_number(e, "bytes", r->bytes);
+		nicfit_emit_string(e, "type", r->type);
+		nicfit_emit_string(e, "redop", r->redop);
+		num_or_null(e, "time_us", r->time_us[0]);
+		num_or_null(e, "algbw_gbytes_s", r->algbw[0]);
+		num_or_null(e, "busbw_gbytes_s", r->busbw[0]);
+		num_or_null(e, "in_place_time_us", r->time_us[1]);
+		num_or_null(e, "in_place_algbw_gbytes_s", r->algbw[1]);
+		num_or_null(e, "in_place_busbw_gbytes_s", r->busbw[1]);
+		nicfit_emit_int(e, "line", r->line);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+}
+
+static void json_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
+{
+	size_t i;
+
+	str_or_null(e, "nccl_version", g->version);
+	str_or_null(e, "network", g->network);
+	str_or_null(e, "plugin", g->plugin);
+	nicfit_emit_bool(e, "ib_no_device", g->ib_no_device);
+	nicfit_emit_bool(e, "libibverbs_missing", g->no_ibverbs);
+	str_or_null(e, "socket_interfaces", g->socket_ifs);
+	str_or_null(e, "bootstrap_interface", g->bootstrap_if);
+	nicfit_emit_bool(e, "relaxed_ordering", g->relaxed_ordering);
+	nicfit_emit_begin_array(e, "hcas");
+	for (i = 0; i < g->nhcas; i++) {
+		const struct nicfit_nccl_hca *h = &g->hcas[i];
+
+		nicfit_emit_begin_object(e, NULL);
+		str_or_null(e, "name", h->name);
+		nicfit_emit_int(e, "port", h->port);
+		str_or_null(e, "link_layer", h->link);
+		if (h->gdr < 0)
+			nicfit_emit_null(e, "gdr");
+		else
+			nicfit_emit_bool(e, "gdr", h->gdr);
+		str_or_null(e, "gdr_reason", h->gdr_reason);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	nicfit_emit_begin_object(e, "channels");
+	nicfit_emit_int(e, "net", (long long)g->chan_net);
+	nicfit_emit_int(e, "net_gdrdma", (long long)g->chan_gdr);
+	nicfit_emit_int(e, "p2p", (long long)g->chan_p2p);
+	nicfit_emit_int(e, "shm", (long long)g->chan_shm);
+	nicfit_emit_int(e, "nvls", (long long)g->chan_nvls);
+	nicfit_emit_int(e, "rings", g->nrings);
+	nicfit_emit_int(e, "trees", g->ntrees);
+	nicfit_emit_int(e, "coll_channels", g->coll_channels);
+	nicfit_emit_end_object(e);
+	nicfit_emit_int(e, "ranks", g->nranks);
+	nicfit_emit_int(e, "hosts", (long long)g->nhosts);
+	nicfit_emit_begin_object(e, "env");
+	for (i = 0; i < g->nenv; i++)
+		nicfit_emit_string(e, g->env[i].name, g->env[i].value);
+	nicfit_emit_end_object(e);
+	nicfit_emit_int(e, "warnings", (long long)g->nwarns);
+}
+
+static void json_doc(struct nicfit_emit *e, const struct nicfit_verify_doc *d)
+{
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "input", d->input);
+	nicfit_emit_string(e, "kind", nicfit_verify_kind_name(d->kind));
+	switch (d->kind) {
+	case NICFIT_VERIFY_NCCL_TESTS:
+		json_tests(e, &d->u.t);
+		break;
+	case NICFIT_VERIFY_NCCL_LOG:
+		json_log(e, &d->u.log);
+		break;
+	case NICFIT_VERIFY_PERFTEST:
+		str_or_null(e, "test", d->u.pt.test);
+		str_or_null(e, "device", d->u.pt.device);
+		str_or_null(e, "link_type", d->u.pt.link_type);
+		nicfit_emit_int(e, "mtu", d->u.pt.mtu);
+		nicfit_emit_int(e, "gid_index", d->u.pt.gid_index);
+		nicfit_emit_int(e, "qps", d->u.pt.qps);
+		nicfit_emit_number(e, "bytes", d->u.pt.bytes);
+		num_or_null(e, "bw_average_gbps", d->u.pt.latency ? -1 : d->u.pt.bw_avg_gbps);
+		num_or_null(e, "latency_typical_us", d->u.pt.lat_typical_us);
+		num_or_null(e, "latency_avg_us", d->u.pt.lat_avg_us);
+		break;
+	case NICFIT_VERIFY_IPERF3:
+		nicfit_emit_bool(e, "json", d->u.ip.json);
+		str_or_null(e, "version", d->u.ip.version);
+		nicfit_emit_int(e, "streams", d->u.ip.streams);
+		nicfit_emit_string(e, "protocol", d->u.ip.udp ? "UDP" : "TCP");
+		nicfit_emit_number(e, "duration_s", d->u.ip.duration_s);
+		num_or_null(e, "sender_gbps", d->u.ip.sender_gbps);
+		num_or_null(e, "receiver_gbps", d->u.ip.receiver_gbps);
+		if (d->u.ip.retransmits < 0)
+			nicfit_emit_null(e, "retransmits");
+		else
+			nicfit_emit_int(e, "retransmits", d->u.ip.retransmits);
+		break;
+	case NICFIT_VERIFY_NCCL_TOPO:
+		nicfit_emit_int(e, "version", d->u.topo.version);
+		nicfit_emit_int(e, "cpus", d->u.topo.cpus);
+		nicfit_emit_int(e, "pci", d->u.topo.pci);
+		nicfit_emit_int(e, "gpus", d->u.topo.gpus);
+		nicfit_emit_int(e, "nics", d->u.topo.nics);
+		nicfit_emit_int(e, "nets", d->u.topo.nets);
+		nicfit_emit_int(e, "gdr_nets", d->u.topo.gdr_nets);
+		num_or_null(e, "net_speed_mbps", d->u.topo.net_speed_mbps > 0 ?
+			    d->u.topo.net_speed_mbps : -1);
+		break;
+	}
+	nicfit_emit_begin_object(e, "judgement");
+	str_or_null(e, "measured", d->what);
+	num_or_null(e, "measured_gbps", d->measured_gbps);
+	num_or_null(e, "expected_gbps", d->expected_gbps);
+	str_or_null(e, "ceiling", d->arith);
+	num_or_null(e, "ratio", d->expected_gbps > 0 ? d->ratio : -1);
+	nicfit_emit_string(e, "verdict", nicfit_verdict_name(d->verdict));
+	nicfit_emit_end_object(e);
+	nicfit_emit_end_object(e);
+}
+
+static void render_json(const struct nicfit_verify *v, struct nicfit_emit *e)
+{
+	const struct nicfit_verify_expect *x = &v->expect;
+	size_t i;
+
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "schema", "nicfit.verify.v1");
+	nicfit_emit_string(e, "verdict", nicfit_verdict_name(worst_verdict(v)));
+	nicfit_emit_int(e, "exit_code", nicfit_verify_exit_code(v));
+	nicfit_emit_begin_object(e, "expectation");
+	str_or_null(e, "source", x->source);
+	nicfit_emit_int(e, "nodes", x->nodes);
+	nicfit_emit_int(e, "gpus_per_node", x->gpus_per_node);
+	nicfit_emit_int(e, "nics_per_node", x->nics_per_node);
+	num_or_null(e, "link_gbps", x->link.gbps > 0 ? x->link.gbps : -1);
+	num_or_null(e, "pcie_gbps", x->pcie_gbps > 0 ? x->pcie_gbps : -1);
+	str_or_null(e, "gpu_nic_path", x->path);
+	nicfit_emit_int(e, "gpus_without_gdr", x->gpus_without_gdr);
+	nicfit_emit_number(e, "low_ratio", x->low_ratio > 0 ? x->low_ratio : NICFIT_VERIFY_LOW_RATIO);
+	nicfit_emit_number(e, "far_ratio", x->far_ratio > 0 ? x->far_ratio : NICFIT_VERIFY_FAR_RATIO);
+	nicfit_emit_end_object(e);
+	nicfit_emit_begin_array(e, "inputs");
+	for (i = 0; i < v->ndocs; i++)
+		json_doc(e, &v->docs[i]);
+	nicfit_emit_end_array(e);
+	nicfit_emit_begin_array(e, "findings");
+	for (i = 0; i < v->findings.n; i++) {
+		const struct nicfit_finding *f = &v->findings.v[i];
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "severity", nicfit_severity_name(f->severity));
+		nicfit_emit_string(e, "code", f->code);
+		str_or_null(e, "device", f->device);
+		nicfit_emit_string(e, "message", f->message);
+		str_or_null(e, "fix", f->fix);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	nicfit_emit_end_object(e);
+}
+
+/* ---- text and Markdown ----------------------------------------------------- */
+
+static void text_tests(struct nicfit_emit *e, const struct nicfit_nccl_tests *t)
+{
+	nicfit_emit_printf(e, "  %s%s%s, %d ranks", t->collective[0] ? t->collective : "table",
+			   t->op[0] ? " = " : "", t->op, t->nranks);
+	if (t->nodes)
+		nicfit_emit_printf(e, " on %d node%s", t->nodes, t->nodes > 1 ? "s" : "");
+	if (t->gpu[0])
+		nicfit_emit_printf(e, " (%s)", t->gpu);
+	if (t->version[0])
+		nicfit_emit_printf(e, ", NCCL %s", t->version);
+	nicfit_emit_printf(e, "\n");
+	if (t->bus_factor > 0)
+		nicfit_emit_printf(e, "  busbw = algbw x %.4f (%s, n = %d)\n", t->bus_factor,
+				   !strcmp(t->op, "allreduce") ? "2(n-1)/n" :
+				   t->bus_factor < 1 ? "(n-1)/n" : "1", t->nranks);
+	if (t->nrows) {
+		const struct nicfit_nccl_row *p = &t->rows[t->peak];
+
+		nicfit_emit_printf(e, "  %zu sizes, %.0f to %.0f bytes; peak busbw %.2f GB/s at %.0f "
+				   "bytes (%s, line %ld)\n", t->nrows, t->rows[0].bytes,
+				   t->rows[t->nrows - 1].bytes, p->busbw[t->peak_inplace], p->bytes,
+				   t->peak_inplace ? "in-place" : "out-of-place", p->line);
+	}
+	if (t->avg_busbw >= 0)
+		nicfit_emit_printf(e, "  average bus bandwidth %.4f GB/s (line %ld)\n", t->avg_busbw,
+				   t->avg_line);
+}
+
+static void text_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
+{
+	size_t i;
+
+	nicfit_emit_printf(e, "  NCCL %s, network %s", g->version[0] ? g->version : "(version not "
+			   "shown)", g->network[0] ? g->network : "(not shown)");
+	if (g->network_line)
+		nicfit_emit_printf(e, " (line %ld)", g->network_line);
+	if (g->plugin[0])
+		nicfit_emit_printf(e, ", plugin %s", g->plugin);
+	nicfit_emit_printf(e, "; %zu host%s, %d ranks\n", g->nhosts, g->nhosts == 1 ? "" : "s",
+			   g->nranks);
+	for (i = 0; i < g->nhcas; i++) {
+		const struct nicfit_nccl_hca *h = &g->hcas[i];
+
+		nicfit_emit_printf(e, "  HCA %zu %s", i, h->name[0] ? h->name : "(not named)");
+		if (h->port)
+			nicfit_emit_printf(e, " port %d", h->port);
+		if (h->link[0])
+			nicfit_emit_printf(e, " %s", h->link);
+		nicfit_emit_printf(e, ", GPUDirect RDMA %s%s%s%s\n", h->gdr < 0 ? "not said" :
+				   h->gdr ? "enabled" : "DISABLED", h->gdr_reason[0] ? " (" : "",
+				   h->gdr_reason, h->gdr_reason[0] ? ")" : "");
+	}
+	if (g->relaxed_ordering)
+		nicfit_emit_printf(e, "  PCIe relaxed ordering on ([RO])\n");
+	if (g->chan_net || g->chan_p2p || g->chan_shm || g->chan_nvls || g->nrings)
+		nicfit_emit_printf(e, "  channels: %zu via NET (%zu /GDRDMA), %zu P2P, %zu SHM, %zu NVLS;"
+				   " %d rings, %d trees\n", g->chan_net, g->chan_gdr, g->chan_p2p,
+				   g->chan_shm, g->chan_nvls, g->nrings, g->ntrees);
+	if (g->socket_ifs[0])
+		nicfit_emit_printf(e, "  NET/Socket interfaces: %s\n", g->socket_ifs);
+	for (i = 0; i < g->nenv; i++)
+		nicfit_emit_printf(e, "  %s %s=%s (line %ld)\n", i ? "   " : "env", g->env[i].name,
+				   g->env[i].value, g->env[i].line);
+}
+
+static void text_doc(struct nicfit_emit *e, const struct nicfit_verify_doc *d)
+{
+	nicfit_emit_printf(e, "\n%s: %s\n", d->input, nicfit_verify_kind_name(d->kind));
+	switch (d->kind) {
+	case NICFIT_VERIFY_NCCL_TESTS:
+		text_tests(e, &d->u.t);
+		break;
+	case NICFIT_VERIFY_NCCL_LOG:
+		text_log(e, &d->u.log);
+		break;
+	case NICFIT_VERIFY_PERFTEST:
+		nicfit_emit_printf(e, "  %s on %s, link %s, MTU %d, GID index %d, %d QP%s\n",
+				   d->u.pt.test[0] ? d->u.pt.test : "perftest",
+				   d->u.pt.device[0] ? d->u.pt.device : "?",
+				   d->u.pt.link_type[0] ? d->u.pt.link_type : "?", d->u.pt.mtu,
+				   d->u.pt.gid_index, d->u.pt.qps, d->u.pt.qps == 1 ? "" : "s");
+		if (d->u.pt.latency && d->u.pt.lat_typical_us >= 0)
+			nicfit_emit_printf(e, "  latency typical %.2f us, average %.2f us at %.0f "
+					   "bytes\n", d->u.pt.lat_typical_us, d->u.pt.lat_avg_us,
+					   d->u.pt.bytes);
+		break;
+	case NICFIT_VERIFY_IPERF3:
+		nicfit_emit_printf(e, "  iperf3%s%s%s, %s, %d stream%s, %.0f s", d->u.ip.version[0] ?
+				   " " : "", d->u.ip.version, d->u.ip.json ? " --json" : "",
+				   d->u.ip.udp ? "UDP" : "TCP", d->u.ip.streams ? d->u.ip.streams : 1,
+				   d->u.ip.streams > 1 ? "s" : "", d->u.ip.duration_s);
+		if (d->u.ip.sender_gbps >= 0)
+			nicfit_emit_printf(e, ": sender %.2f Gb/s", d->u.ip.sender_gbps);
+		if (d->u.ip.receiver_gbps >= 0)
+			nicfit_emit_printf(e, ", receiver %.2f Gb/s", d->u.ip.receiver_gbps);
+		if (d->u.ip.sender_gbps < 0 && d->u.ip.receiver_gbps < 0)
+			nicfit_emit_printf(e, ": no summary line (a truncated paste)");
+		if (d->u.ip.retransmits >= 0)
+			nicfit_emit_printf(e, ", %ld retransmits", d->u.ip.retransmits);
+		nicfit_emit_printf(e, "\n");
+		break;
+	case NICFIT_VERIFY_NCCL_TOPO:
+		nicfit_emit_printf(e, "  topology version %d: %d CPUs, %d PCI nodes, %d GPUs, %d NICs, "
+				   "%d nets (%d with GDR)\n", d->u.topo.version, d->u.topo.cpus,
+				   d->u.topo.pci, d->u.topo.gpus, d->u.topo.nics, d->u.topo.nets,
+				   d->u.topo.gdr_nets);
+		break;
+	}
+	if (d->what && d->expected_gbps > 0) {
+		nicfit_emit_printf(e, "  ceiling   %s\n", d->arith);
+		nicfit_emit_printf(e, "  measured  %s = %.1f Gb/s\n", d->what, d->measured_gbps);
+		nicfit_emit_printf(e, "  verdict   %.1f / %.1f Gb/s = %.0f %%: %s\n", d->measured_gbps,
+				   d->expected_gbps, 100 * d->ratio, nicfit_verdict_name(d->verdict));
+	} else if (d->what) {
+		nicfit_emit_printf(e, "  measured  %s (no ceiling to compare with)\n", d->what);
+	}
+}
+
+static void render_people(const struct nicfit_verify *v, struct nicfit_emit *e)
+{
+	const struct nicfit_verify_expect *x = &v->expect;
+	enum nicfit_verify_verdict w = worst_verdict(v);
+	size_t i;
+
+	nicfit_emit_printf(e, "Verdict: %s", nicfit_verdict_name(w));
+	for (i = 0; i < v->ndocs; i++)
+		if (v->docs[i].verdict == w && w != NICFIT_VERDICT_NONE) {
+			nicfit_emit_printf(e, ": %s, %.0f %% of the %.1f Gb/s ceiling%s", v->docs[i].what,
+					   100 * v->docs[i].ratio, v->docs[i].expected_gbps,
+					   v->docs[i].ratio > 1 ? " (above it: see verify-above-ring)" : "");
+			break;
+		}
+	if (nicfit_findings_count(&v->findings, NICFIT_SEV_CRITICAL) ||
+	    nicfit_findings_count(&v->findings, NICFIT_SEV_WARNING))
+		nicfit_emit_printf(e, "%s%zu critical, %zu warning%s", w == NICFIT_VERDICT_NONE ?
+				   " (no ceiling to compare with); " : "; ",
+				   nicfit_findings_count(&v->findings, NICFIT_SEV_CRITICAL),
+				   nicfit_findings_count(&v->findings, NICFIT_SEV_WARNING),
+				   nicfit_findings_count(&v->findings, NICFIT_SEV_WARNING) == 1 ? "" : "s");
+	nicfit_emit_printf(e, "\n");
+	if (x->link.gbps > 0 || x->nodes || x->nics_per_node) {
+		const char *sep = " ";
+
+		nicfit_emit_printf(e, "Expected from %s:", x->source ? x->source : "the inputs");
+		if (x->nodes) {
+			nicfit_emit_printf(e, " %d node%s", x->nodes, x->nodes == 1 ? "" : "s");
+			sep = ", ";
+		}
+		if (x->gpus_per_node) {
+			nicfit_emit_printf(e, "%s%d GPU%s%s", x->nodes ? " x " : sep, x->gpus_per_node,
+					   x->gpus_per_node == 1 ? "" : "s", x->nodes ? "" : " per node");
+			sep = ", ";
+		}
+		if (x->nics_per_node) {
+			nicfit_emit_printf(e, "%s%d NIC%s per node", sep, x->nics_per_node,
+					   x->nics_per_node == 1 ? "" : "s");
+			sep = ", ";
+		}
+		if (x->link.gbps > 0)
+			nicfit_emit_printf(e, "%s%s%s%.0f Gb/s links", sep, x->link.ib_name,
+					   x->link.ib_name[0] ? " " : "", x->link.gbps);
+		if (x->pcie_gbps > 0)
+			nicfit_emit_printf(e, ", %.1f Gb/s PCIe path per NIC", x->pcie_gbps);
+		if (x->path[0])
+			nicfit_emit_printf(e, "; GPU-NIC path at worst %s, %d GPU%s without GPUDirect "
+					   "RDMA by default", x->path, x->gpus_without_gdr,
+					   x->gpus_without_gdr == 1 ? "" : "s");
+		nicfit_emit_printf(e, "\n");
+	}
+	for (i = 0; i < v->ndocs; i++)
+		text_doc(e, &v->docs[i]);
+	if (v->findings.n)
+		nicfit_emit_printf(e, "\nFindings, worst first (each quotes the line it rests on):\n");
+	for (i = 0; i < v->findings.n; i++) {
+		const struct nicfit_finding *f = &v->findings.v[i];
+		const char *c = nicfit_emit_color(e, f->severity == NICFIT_SEV_CRITICAL ?
+						  NICFIT_COLOR_RED : f->severity == NICFIT_SEV_WARNING ?
+						  NICFIT_COLOR_YELLOW : NICFIT_COLOR_DIM);
+
+		nicfit_emit_printf(e, "  %s%-8s%s %s%s%s\n           %s\n", c,
+				   nicfit_severity_name(f->severity),
+				   nicfit_emit_color(e, NICFIT_COLOR_RESET), f->code,
+				   f->device ? "  " : "", f->device ? f->device : "", f->message);
+		if (f->fix)
+			nicfit_emit_printf(e, "           fix: %s\n", f->fix);
+	}
+}
+
+int nicfit_verify_render(const struct nicfit_verify *v, struct nicfit_emit *e)
+{
+	if (nicfit_emit_format(e) == NICFIT_FMT_JSON)
+		render_json(v, e);
+	else
+		render_people(v, e);
+	return 0;
+}

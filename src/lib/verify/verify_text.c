@@ -1,0 +1,168 @@
+/*
+ * verify_text.c - the text under every verify parser: lines, the tags
+ * launchers put in front of them, tokens and numbers. No parser of a
+ * format lives here.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify_int.h"
+
+void nicfit__vlines_init(struct nicfit__vlines *l, const char *text, size_t len)
+{
+	l->text = text;
+	l->len = len;
+	l->pos = 0;
+	l->lineno = 0;
+	l->buf[0] = '\0';
+}
+
+char *nicfit__vlines_next(struct nicfit__vlines *l)
+{
+	size_t n = 0;
+
+	if (l->pos >= l->len)
+		return NULL;
+	while (l->pos < l->len && l->text[l->pos] != '\n') {
+		char c = l->text[l->pos++];
+
+		if (n < NICFIT__VLINE_MAX)
+			l->buf[n++] = c == '\0' ? ' ' : c;
+	}
+	if (l->pos < l->len)
+		l->pos++;
+	while (n && l->buf[n - 1] == '\r')
+		n--;
+	l->buf[n] = '\0';
+	l->lineno++;
+	return l->buf;
+}
+
+/* "[1,0]<stdout>:" or "[1,0]<stderr>:" (Open MPI --tag-output). */
+static char *skip_mpi_tag(char *p)
+{
+	char *q = p;
+
+	if (*q != '[')
+		return p;
+	q++;
+	while ((*q >= '0' && *q <= '9') || *q == ',')
+		q++;
+	if (*q != ']')
+		return p;
+	q++;
+	if (!strncmp(q, "<stdout>:", 9) || !strncmp(q, "<stderr>:", 9))
+		return q + 9;
+	return p;
+}
+
+char *nicfit__vskip_tags(char *line)
+{
+	char *p = line;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	p = skip_mpi_tag(p);
+	/* "[0] " from mpirun -l / srun --label style rank tags at the start */
+	if (*p == '[') {
+		char *q = p + 1;
+
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (q > p + 1 && *q == ']' && (q[1] == ' ' || q[1] == '\t' || q[1] == '#'))
+			p = q + 1;
+	}
+	return p;
+}
+
+void nicfit__vblank_rank_tags(char *line)
+{
+	char *p = line;
+
+	while ((p = strchr(p, '[')) != NULL) {
+		char *q = p + 1;
+
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (q > p + 1 && *q == ']')
+			memset(p, ' ', (size_t)(q - p + 1));
+		p = q;
+	}
+}
+
+int nicfit__vsplit(char *line, char **tok, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	while (*p && n < max) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		tok[n++] = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		if (*p)
+			*p++ = '\0';
+	}
+	return n;
+}
+
+int nicfit__vnum(const char *s, double *out)
+{
+	char *end;
+	double d;
+
+	if (!s || !*s || !((*s >= '0' && *s <= '9') || *s == '-' || *s == '.' || *s == '+'))
+		return -1;
+	errno = 0;
+	d = strtod(s, &end);
+	if (end == s || *end || errno == ERANGE || !isfinite(d))
+		return -1;
+	*out = d;
+	return 0;
+}
+
+long nicfit__vint(const char *s, const char **end)
+{
+	long v = 0;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9') {
+		if (end)
+			*end = s;
+		return -1;
+	}
+	while (*p >= '0' && *p <= '9') {
+		if (v < 100000000000L)
+			v = v * 10 + (*p - '0');
+		p++;
+	}
+	if (end)
+		*end = p;
+	return v;
+}
+
+void nicfit__vcopy(char *dst, size_t size, const char *s, size_t n)
+{
+	size_t i;
+
+	if (!size)
+		return;
+	for (i = 0; i + 1 < size && i < n && s[i]; i++)
+		dst[i] = s[i];
+	dst[i] = '\0';
+}
+
+char *nicfit__vstrdup(const char *s)
+{
+	size_t n = strlen(s);
+	char *d = malloc(n + 1);
+
+	if (d)
+		memcpy(d, s, n + 1);
+	return d;
+}

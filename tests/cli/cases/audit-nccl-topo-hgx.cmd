@@ -1,0 +1,1 @@
+--format nccl-topo audit --sysfs build/fixtures/hgx-h100

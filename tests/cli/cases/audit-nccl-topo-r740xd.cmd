@@ -1,0 +1,1 @@
+audit --format nccl-topo --sysfs build/fixtures/r740xd

@@ -1,0 +1,1 @@
+audit --format nccl-topo --sysfs build/fixtures/kvm-vm

@@ -1,0 +1,2 @@
+--format nccl-topo plan --example
+# exit 64

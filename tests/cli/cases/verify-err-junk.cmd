@@ -1,0 +1,3 @@
+# stdin: printf "hello\\n"
+verify -
+# exit 65

@@ -1,0 +1,2 @@
+verify tests/fixtures/verify/no-such-file.txt
+# exit 66

@@ -1,0 +1,2 @@
+verify
+# exit 64

@@ -1,0 +1,2 @@
+verify tests/fixtures/verify/nccl-899-gdr-no-module.txt
+# exit 1

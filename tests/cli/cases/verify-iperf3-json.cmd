@@ -1,0 +1,2 @@
+verify --link 100GbE tests/fixtures/verify/iperf3-json-gcp-1stream.json
+# exit 2

@@ -1,0 +1,1 @@
+verify --link 10GbE tests/fixtures/verify/iperf3-394-10g-retransmits.txt

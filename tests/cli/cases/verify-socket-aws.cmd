@@ -1,0 +1,1 @@
+verify tests/fixtures/verify/nccl-226-aws-socket-noib.txt

@@ -1,0 +1,1 @@
+verify tests/fixtures/verify/azure-ndv5-topo.xml

@@ -1,0 +1,10 @@
+/*
+ * fuzz_verify_topo.c - NCCL topology XML: any bytes are read or refused
+ * with an error, and what is read judges and renders (fuzz_verify_common.h).
+ */
+#include "fuzz_verify_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	return run_one(nicfit__verify_nccl_topo, data, size);
+}

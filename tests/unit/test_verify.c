@@ -1,0 +1,452 @@
+/*
+ * test_verify.c - nicfit verify on the real pastes of tests/fixtures/verify:
+ * what each parser reads (rows, peaks, ranks, HCAs, GDR per HCA, channels,
+ * environment, perftest and iperf3 figures), the bus-bandwidth factor, the
+ * ceiling's arithmetic and the verdict, the causes named with the line
+ * they rest on, and bad input.
+ */
+#include "unit.h"
+
+#include "nicfit/file.h"
+#include "nicfit/finding.h"
+#include "nicfit/units.h"
+#include "nicfit/verify.h"
+
+#define FIX "tests/fixtures/verify/"
+
+static struct nicfit_verify *load(const char *name)
+{
+	struct nicfit_verify *v = nicfit_verify_new();
+	struct nicfit_error err;
+	char path[256], *text = NULL;
+	size_t len = 0;
+
+	assert_non_null(v);
+	nicfit_error_clear(&err);
+	snprintf(path, sizeof(path), FIX "%s", name);
+	if (nicfit_read_file(path, NICFIT_VERIFY_MAX_BYTES, &text, &len, &err))
+		fail_msg("%s: %s", path, err.msg);
+	if (nicfit_verify_add_text(v, name, text, len, &err))
+		fail_msg("%s: %s", path, err.msg);
+	free(text);
+	return v;
+}
+
+static void judge(struct nicfit_verify *v, const struct nicfit_verify_expect *x)
+{
+	struct nicfit_error err;
+
+	nicfit_error_clear(&err);
+	if (nicfit_verify_judge(v, x, &err))
+		fail_msg("judge: %s", err.msg);
+}
+
+static const struct nicfit_verify_doc *doc(const struct nicfit_verify *v,
+					   enum nicfit_verify_kind k)
+{
+	size_t i;
+
+	for (i = 0; i < v->ndocs; i++)
+		if (v->docs[i].kind == k)
+			return &v->docs[i];
+	fail_msg("no %s document", nicfit_verify_kind_name(k));
+	return NULL;
+}
+
+static const struct nicfit_finding *find(const struct nicfit_verify *v, const char *code,
+					 const char *device)
+{
+	size_t i;
+
+	for (i = 0; i < v->findings.n; i++)
+		if (!strcmp(v->findings.v[i].code, code) &&
+		    (!device || (v->findings.v[i].device && !strcmp(v->findings.v[i].device, device))))
+			return &v->findings.v[i];
+	return NULL;
+}
+
+static void bus_factor(void **state)
+{
+	(void)state;
+	assert_near(nicfit_nccl_bus_factor("allreduce", 16), 2.0 * 15 / 16, 1e-12);
+	assert_near(nicfit_nccl_bus_factor("allgather", 8), 7.0 / 8, 1e-12);
+	assert_near(nicfit_nccl_bus_factor("reducescatter", 2), 0.5, 1e-12);
+	assert_near(nicfit_nccl_bus_factor("alltoall", 4), 0.75, 1e-12);
+	assert_near(nicfit_nccl_bus_factor("broadcast", 64), 1.0, 1e-12);
+	assert_near(nicfit_nccl_bus_factor("sendrecv", 64), 1.0, 1e-12);
+	assert_near(nicfit_nccl_bus_factor("nonsense", 8), 0, 0);
+	assert_near(nicfit_nccl_bus_factor("allreduce", 0), 0, 0);
+}
+
+/*
+ * The must-show case: 3 nodes of 8 GPUs with 8 x 400G (NDR) rails each,
+ * peaking at 29.5 GB/s busbw, a tenth of the rails: far below, with the
+ * arithmetic 8 x 397.5 Gb/s (4096/(4096+26) of 400) = 3179.8 Gb/s.
+ */
+static void ndr_far_below(void **state)
+{
+	struct nicfit_verify *v = load("nccl-1453-h100-3node-ranktags.txt");
+	struct nicfit_verify_expect x;
+	const struct nicfit_verify_doc *d;
+	const struct nicfit_finding *f;
+
+	(void)state;
+	nicfit_verify_expect_init(&x);
+	assert_int_equal(nicfit_parse_speed("NDR", "t", &x.link, NULL), 0);
+	x.nodes = 3;
+	x.gpus_per_node = 8;
+	x.nics_per_node = 8;
+	x.source = "test";
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_NCCL_TESTS);
+	assert_int_equal(d->u.t.nrows, 10);
+	assert_string_equal(d->u.t.op, "allreduce");
+	assert_int_equal(d->u.t.nranks, 24);        /* from busbw/algbw = 2(n-1)/n */
+	assert_near(d->u.t.rows[d->u.t.peak].busbw[0], 29.50, 1e-9);
+	assert_near(d->u.t.rows[d->u.t.peak].bytes, 33554432, 0);
+	assert_int_equal(d->u.t.truncated, 1);
+	assert_near(d->expected_gbps, 8 * 400.0 * 4096 / (4096 + 26), 1e-6);
+	assert_near(d->measured_gbps, 29.50 * 8, 1e-9);
+	assert_int_equal(d->verdict, NICFIT_VERDICT_FAR_BELOW);
+	assert_non_null(strstr(d->arith, "8 rails x 397.5 Gb/s"));
+	assert_non_null(strstr(d->arith, "= 3179.8 Gb/s = 397.5 GB/s busbw"));
+	f = find(v, "verify-far-below", NULL);
+	assert_non_null(f);
+	assert_int_equal(f->severity, NICFIT_SEV_CRITICAL);
+	assert_non_null(strstr(f->message, "7 % of the 3179.8 Gb/s ceiling"));
+	assert_non_null(strstr(f->message, "line 7: \"[0]     33554432"));
+	/* the causes the inputs show, ranked: here, sizes below the plateau */
+	assert_non_null(strstr(f->fix, "1) verify-latency-bound"));
+	assert_int_equal(nicfit_verify_exit_code(v), 2);
+	nicfit_verify_free(v);
+}
+
+/* The thresholds are named and overridable: 7 % is "low" with far_ratio 0.05. */
+static void thresholds(void **state)
+{
+	struct nicfit_verify *v = load("nccl-1453-h100-3node-ranktags.txt");
+	struct nicfit_verify_expect x;
+
+	(void)state;
+	nicfit_verify_expect_init(&x);
+	assert_int_equal(nicfit_parse_speed("NDR", "t", &x.link, NULL), 0);
+	x.nodes = 3;
+	x.far_ratio = 0.05;
+	judge(v, &x);
+	assert_int_equal(doc(v, NICFIT_VERIFY_NCCL_TESTS)->verdict, NICFIT_VERDICT_LOW);
+	assert_non_null(find(v, "verify-low", NULL));
+	assert_int_equal(nicfit_verify_exit_code(v), 1);
+	nicfit_verify_free(v);
+}
+
+/* Two ranks on two nodes, Tree forced: 41.5 GB/s beats one 100G NIC's ring ceiling. */
+static void above_ring(void **state)
+{
+	struct nicfit_verify *v = load("nccl-tests-232-h100-tree-4nic.txt");
+	struct nicfit_verify_expect x;
+	const struct nicfit_verify_doc *d;
+	const struct nicfit_finding *f;
+
+	(void)state;
+	nicfit_verify_expect_init(&x);
+	assert_int_equal(nicfit_parse_speed("100GbE", "t", &x.link, NULL), 0);
+	x.nodes = 2;
+	x.gpus_per_node = 1;
+	x.nics_per_node = 1;
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_NCCL_TESTS);
+	assert_string_equal(d->u.t.collective, "all_reduce_perf");
+	assert_near(d->u.t.rows[d->u.t.peak].busbw[1], 41.52, 1e-9);
+	assert_int_equal(d->u.t.peak_inplace, 1);
+	f = find(v, "verify-above-ring", NULL);
+	assert_non_null(f);
+	assert_non_null(strstr(f->fix, "NCCL_ALGO=Ring"));
+	assert_int_equal(d->verdict, NICFIT_VERDICT_OK);
+	nicfit_verify_free(v);
+}
+
+static void table_layouts(void **state)
+{
+	struct nicfit_verify *v;
+	const struct nicfit_verify_doc *d;
+
+	(void)state;
+	/* the "error" column, no root column */
+	v = load("nccl-1244-h20-2node-errorcol.txt");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_TESTS);
+	assert_int_equal(d->u.t.nrows, 8);
+	assert_int_equal(d->u.t.wrong, 0);
+	assert_near(d->u.t.rows[7].time_us[1], 46.42, 1e-9);
+	assert_non_null(find(v, "verify-latency-bound", NULL));
+	nicfit_verify_free(v);
+	/* all_gather: busbw/algbw = (n-1)/n gives the op and n */
+	v = load("nccl-1435-allgather-bf16.txt");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_TESTS);
+	assert_string_equal(d->u.t.op, "allgather");
+	assert_int_equal(d->u.t.nranks, 2);
+	assert_near(d->u.t.bus_factor, 0.5, 1e-12);
+	assert_string_equal(d->u.t.rows[0].type, "bfloat16");
+	nicfit_verify_free(v);
+	/* nccl-tests 2.20 header: collective, ranks, hosts, device */
+	v = load("nccl-tests-2.20-gb10-2node.txt");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_TESTS);
+	assert_string_equal(d->u.t.collective, "all_reduce_perf");
+	assert_int_equal(d->u.t.nranks, 2);
+	assert_int_equal(d->u.t.nodes, 2);
+	assert_string_equal(d->u.t.gpu, "NVIDIA GB10");
+	assert_non_null(find(v, "verify-no-expectation", NULL));
+	nicfit_verify_free(v);
+	/* the old "# nThreads:" format, Rank lines without Group */
+	v = load("rccl-old-nthreads-format.txt");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_TESTS);
+	assert_int_equal(d->u.t.nrows, 5);
+	assert_int_equal(d->u.t.nranks, 2);
+	assert_int_equal(d->u.t.nodes, 1);
+	nicfit_verify_free(v);
+	/* rows only, the last one cut short: read as out-of-place only */
+	v = load("deepep-303-h20-alltoall-truncated.txt");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_TESTS);
+	assert_int_equal(d->u.t.nrows, 11);
+	assert_true(d->u.t.rows[10].busbw[1] < 0);
+	nicfit_verify_free(v);
+}
+
+/* NET/Socket while the expectation is an RDMA link: the transport and the cause, quoted. */
+static void socket_with_rdma(void **state)
+{
+	struct nicfit_verify *v = load("nccl-941-container-socket-2.17.1.txt");
+	struct nicfit_verify_expect x;
+	const struct nicfit_verify_doc *d;
+	const struct nicfit_finding *f;
+
+	(void)state;
+	nicfit_verify_expect_init(&x);
+	assert_int_equal(nicfit_parse_speed("100GbE", "t", &x.link, NULL), 0);
+	x.proto = 1; /* RoCE */
+	x.source = "the options";
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_NCCL_LOG);
+	assert_string_equal(d->u.log.version, "2.17.1");
+	assert_string_equal(d->u.log.network, "Socket");
+	assert_int_equal(d->u.log.ib_no_device, 1);
+	assert_string_equal(d->u.log.plugin, "IBext");
+	assert_string_equal(d->u.log.socket_ifs, "ens5f0np0, ens3f0np0, ens8f1np1, bond0, virbr0");
+	f = find(v, "nccl-net-socket", NULL);
+	assert_non_null(f);
+	assert_int_equal(f->severity, NICFIT_SEV_CRITICAL);
+	assert_non_null(strstr(f->message, "NET/Socket"));
+	assert_non_null(strstr(f->message, "line 16: \"05-06-76-200:7839:7911 [0] NCCL INFO Using network Socket\""));
+	assert_non_null(strstr(f->fix, "No device found"));
+	assert_non_null(strstr(f->fix, "/dev/infiniband"));
+	assert_int_equal(nicfit_verify_exit_code(v), 2);
+	nicfit_verify_free(v);
+}
+
+/* Sockets on hosts with no RDMA device (AWS without EFA) are not a fault. */
+static void socket_without_rdma(void **state)
+{
+	struct nicfit_verify *v = load("nccl-226-aws-socket-noib.txt");
+	const struct nicfit_verify_doc *d;
+
+	(void)state;
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_LOG);
+	assert_int_equal(d->u.log.nhosts, 18);
+	assert_int_equal(d->u.log.ib_no_device, 1);
+	assert_null(find(v, "nccl-net-socket", NULL));
+	nicfit_verify_free(v);
+	/* libibverbs missing on a desktop: sockets, two WARN lines, no socket finding */
+	v = load("nccl-tests-131-libibverbs-socket-2.16.5.txt");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_LOG);
+	assert_int_equal(d->u.log.no_ibverbs, 1);
+	assert_string_equal(d->u.log.version, "2.16.5");
+	assert_int_equal(d->u.log.nwarns, 2);
+	assert_null(find(v, "nccl-net-socket", NULL));
+	assert_non_null(find(v, "nccl-warn", NULL));
+	nicfit_verify_free(v);
+}
+
+/* GPUDirect RDMA disabled, said per HCA, with NCCL's reason and its fix. */
+static void gdr_per_hca(void **state)
+{
+	struct nicfit_verify *v = load("nccl-899-gdr-no-module.txt");
+	const struct nicfit_verify_doc *d;
+	const struct nicfit_finding *f;
+	char dev[8];
+	int i;
+
+	(void)state;
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_LOG);
+	assert_int_equal(d->u.log.nhcas, 4);
+	assert_int_equal(d->u.log.hcas[0].gdr, -1);
+	for (i = 1; i <= 3; i++) {
+		snprintf(dev, sizeof(dev), "mlx5_%d", i);
+		assert_string_equal(d->u.log.hcas[i].name, dev);
+		assert_int_equal(d->u.log.hcas[i].gdr, 0);
+		assert_string_equal(d->u.log.hcas[i].gdr_reason, "no module");
+		f = find(v, "nccl-gdr-disabled", dev);
+		assert_non_null(f);
+		assert_int_equal(f->severity, NICFIT_SEV_WARNING);
+		assert_non_null(strstr(f->fix, "nvidia-peermem"));
+		assert_non_null(strstr(f->message, "(no module)"));
+	}
+	assert_int_equal(d->u.log.chan_net, 11);
+	assert_int_equal(d->u.log.chan_gdr, 0);
+	assert_int_equal(d->u.log.nhosts, 2);
+	assert_int_equal(nicfit_verify_exit_code(v), 1);
+	nicfit_verify_free(v);
+}
+
+static void log_versions(void **state)
+{
+	struct nicfit_verify *v;
+	const struct nicfit_verify_doc *d;
+
+	(void)state;
+	/* 2.4.7: HCA list with link layer, the env echo, no "Using network" line */
+	v = load("nv_peer_memory-56-nccl-2.4.7.txt");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_LOG);
+	assert_string_equal(d->u.log.version, "2.4.7");
+	assert_int_equal(d->u.log.nhcas, 1);
+	assert_string_equal(d->u.log.hcas[0].name, "mlx5_0");
+	assert_int_equal(d->u.log.hcas[0].port, 1);
+	assert_string_equal(d->u.log.hcas[0].link, "IB");
+	assert_int_equal(d->u.log.nenv, 1);
+	assert_string_equal(d->u.log.env[0].name, "NCCL_IB_DISABLE");
+	assert_string_equal(d->u.log.env[0].value, "0");
+	assert_null(find(v, "nccl-net-socket", NULL));
+	nicfit_verify_free(v);
+	/* RoCE with relaxed ordering, a result trace */
+	v = load("nccl-676-dgxa100-roce-ro.txt");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_LOG);
+	assert_string_equal(d->u.log.hcas[0].name, "mlx5_9");
+	assert_string_equal(d->u.log.hcas[0].link, "RoCE");
+	assert_int_equal(d->u.log.relaxed_ordering, 1);
+	assert_non_null(strstr(find(v, "nccl-error", NULL)->message, "ncclInternalError"));
+	nicfit_verify_free(v);
+	/* 2.27.6: "NCCL INFO NCCL version", "Bootstrap:" */
+	v = load("nccl-1866-h100-vm-2.27.6.txt");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_LOG);
+	assert_string_equal(d->u.log.version, "2.27.6");
+	assert_string_equal(d->u.log.bootstrap_if, "enp9s0np0");
+	assert_int_equal(d->u.log.nhosts, 2);
+	nicfit_verify_free(v);
+}
+
+static void perftest_iperf3(void **state)
+{
+	struct nicfit_verify *v;
+	struct nicfit_verify_expect x;
+	const struct nicfit_verify_doc *d;
+
+	(void)state;
+	v = load("perftest-273-write-bw-8byte.txt");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_PERFTEST);
+	assert_string_equal(d->u.pt.device, "ib0");
+	assert_string_equal(d->u.pt.link_type, "Ethernet");
+	assert_int_equal(d->u.pt.gid_index, 2);
+	assert_int_equal(d->u.pt.gbits, 1);
+	assert_near(d->u.pt.bw_avg_gbps, 0.48, 1e-12);
+	assert_non_null(find(v, "perftest-small-message", "ib0"));
+	nicfit_verify_free(v);
+	/* MB/sec is 2^20 bytes/s (perftest's format_factor) */
+	v = load("perftest-65-send-bw-markdown.txt");
+	nicfit_verify_expect_init(&x);
+	assert_int_equal(nicfit_parse_speed("EDR", "t", &x.link, NULL), 0);
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_PERFTEST);
+	assert_near(d->u.pt.bw_avg_gbps, 5544.28 * 1048576 * 8 / 1e9, 1e-9);
+	assert_int_equal(d->verdict, NICFIT_VERDICT_FAR_BELOW);
+	nicfit_verify_free(v);
+	v = load("perftest-234-write-bw-truncated.txt");
+	judge(v, NULL);
+	assert_non_null(find(v, "verify-truncated", "mlx5_0"));
+	nicfit_verify_free(v);
+	/* iperf3 text: one stream on 10G at 9.30 Gb/s is as expected; its retransmits are info */
+	v = load("iperf3-394-10g-retransmits.txt");
+	nicfit_verify_expect_init(&x);
+	assert_int_equal(nicfit_parse_speed("10GbE", "t", &x.link, NULL), 0);
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_IPERF3);
+	assert_near(d->u.ip.sender_gbps, 9.30, 1e-12);
+	assert_int_equal(d->u.ip.retransmits, 1245);
+	assert_int_equal(d->verdict, NICFIT_VERDICT_OK);
+	assert_int_equal(find(v, "iperf3-retransmits", NULL)->severity, NICFIT_SEV_INFO);
+	assert_int_equal(nicfit_verify_exit_code(v), 0);
+	nicfit_verify_free(v);
+	/* iperf3 --json: one stream on 100G far below, the -P fix */
+	v = load("iperf3-json-gcp-1stream.json");
+	nicfit_verify_expect_init(&x);
+	assert_int_equal(nicfit_parse_speed("100GbE", "t", &x.link, NULL), 0);
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_IPERF3);
+	assert_int_equal(d->u.ip.json, 1);
+	assert_string_equal(d->u.ip.version, "3.9");
+	assert_int_equal(d->u.ip.streams, 1);
+	assert_int_equal(d->u.ip.retransmits, 275);
+	assert_near(d->u.ip.receiver_gbps, 0.38262187677134335, 1e-9);
+	assert_non_null(strstr(find(v, "iperf3-one-stream", NULL)->fix, "-P 8"));
+	assert_non_null(strstr(find(v, "verify-far-below", NULL)->fix,
+			       "1) iperf3-one-stream: one TCP stream"));
+	nicfit_verify_free(v);
+	/* 8 streams, no summary: read, not judged */
+	v = load("iperf3-408-40g-8streams-truncated.txt");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_IPERF3);
+	assert_int_equal(d->u.ip.streams, 8);
+	assert_true(d->measured_gbps < 0);
+	nicfit_verify_free(v);
+}
+
+static void bad_input(void **state)
+{
+	struct nicfit_verify *v = nicfit_verify_new();
+	struct nicfit_error err;
+	static const char junk[] = "hello world\nnot a benchmark\n";
+	static const char cut[] = "{\"start\": {\"version\": \"iperf 3.9\"}, \"intervals\": [";
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_verify_add_text(v, "junk.txt", junk, sizeof(junk) - 1, &err),
+			 NICFIT_E_DATA);
+	assert_string_equal(err.input, "junk.txt");
+	assert_int_equal(err.line, 1);
+	assert_non_null(strstr(err.msg, "not an nccl-tests"));
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_verify_add_text(v, "cut.json", cut, sizeof(cut) - 1, &err),
+			 NICFIT_E_DATA);
+	assert_non_null(strstr(err.msg, "iperf3 JSON"));
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_verify_add_text(v, "empty", "", 0, &err), NICFIT_E_DATA);
+	nicfit_verify_free(v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(bus_factor),
+		cmocka_unit_test(ndr_far_below),
+		cmocka_unit_test(thresholds),
+		cmocka_unit_test(above_ring),
+		cmocka_unit_test(table_layouts),
+		cmocka_unit_test(socket_with_rdma),
+		cmocka_unit_test(socket_without_rdma),
+		cmocka_unit_test(gdr_per_hca),
+		cmocka_unit_test(log_versions),
+		cmocka_unit_test(perftest_iperf3),
+		cmocka_unit_test(bad_input),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
