@@ -2,7 +2,8 @@
  * cluster_portmap.c - the names of endpoints and ports ("be-p1-spine03",
  * "swp17s2") and the port map as CSV, written straight into a large
  * buffer from the walk: a port map of hundreds of thousands of rows is
- * written without a printf per field.
+ * written without a printf per field. Its rows end in LF, as every CSV
+ * nicfit writes (docs/formats.md).
  */
 #include <math.h>
 #include <stdio.h>
@@ -173,7 +174,6 @@ static int csv_row(void *ctx, const struct nicfit_cluster_link *l)
 	*p++ = ',';
 	if (l->rail >= 0)
 		p = put_num(p, l->rail, 1);
-	*p++ = '\r';
 	*p++ = '\n';
 	w->len = (size_t)(p - w->buf);
 	w->rows++;
@@ -184,7 +184,7 @@ int nicfit_cluster_write_port_map(const struct nicfit_cluster *c, nicfit_cluster
 				  void *ctx, long *rows, struct nicfit_error *err)
 {
 	static const char header[] =
-		"link_type,endpoint_a,port_a,endpoint_b,port_b,cable,length_m,plane,rail\r\n";
+		"link_type,endpoint_a,port_a,endpoint_b,port_b,cable,length_m,plane,rail\n";
 	struct csvw w;
 	int rc;
 
