@@ -305,6 +305,7 @@ struct nicfit_cluster_border {
 	long leaf_pairs;        /* MLAG pairs of front-end leaves (dual-homed nodes) */
 	long border_pairs;
 	long peer_links;        /* all MLAG peer links */
+	long leaf_peer_ports;   /* front-end leaf ports the leaf pairs' peer links take (0: no room) */
 	struct nicfit_cluster_cable *cables;
 	size_t ncables;
 };

@@ -54,11 +54,12 @@ check() {
 			while ((getline line < map) > 0) {
 				rows++
 				if (rows == 1) {
-					if (line != "link_type,endpoint_a,port_a,endpoint_b,port_b,cable,length_m,plane,rail\r")
+					if (line != "link_type,endpoint_a,port_a,endpoint_b,port_b,cable,length_m,plane,rail")
 						bad = bad " header"
 					continue
 				}
-				sub(/\r$/, "", line)
+				# rows end in LF, as every CSV nicfit writes (docs/formats.md)
+				if (line ~ /\r/) { bad = bad " cr@" rows; continue }
 				nf = split(line, f, ",")
 				if (nf != 9) { bad = bad " fields@" rows; continue }
 				if (seen[f[2] "/" f[3]]++) bad = bad " dup:" f[2] "/" f[3]
@@ -89,6 +90,44 @@ check "two planes, two ports per NIC" --nodes 96 --nics-per-node 8 --nic-ports 2
 check "breakout 4x25" --nodes 40 --gpus-per-node 2 --nics-per-node 2 --nic-gbps 25 --switch sn2700
 check "rail-only" --nodes 48 --rail-only --frontend-links 2
 check "InfiniBand, 2 nodes per rack" --nodes 16 --switch qm9700 --nic mcx75310aas-neat --nodes-per-rack 2
+
+# the storage network's links, named by count: as many rows of each kind as
+# the summary's storage links, every port once, switch ports within the radix
+# and split legs within the split
+check_storage() {
+	name=$1
+	shift
+	if ! "$NICFIT" -j cluster "$@" --port-map "$tmp/map.csv" >"$tmp/sum.json" 2>"$tmp/err"; then
+		sed 's/^/# /' "$tmp/err"
+		notok "$name: nicfit failed"
+		return
+	fi
+	st=$(sed 's/.*"storage":{//' "$tmp/sum.json")
+	host=$(printf '%s' "$st" | grep -o '"links":{"host":[0-9]*' | head -1 | sed 's/.*://')
+	ls=$(printf '%s' "$st" | grep -o '"leaf_spine":[0-9]*' | head -1 | sed 's/.*://')
+	radix=$(printf '%s' "$st" | grep -o '"ports":[0-9]*' | head -1 | sed 's/.*://')
+	split=$(printf '%s' "$st" | grep -o '"breakout":[0-9]*' | head -1 | sed 's/.*://')
+	why=$(awk -F, -v host="$host" -v ls="$ls" -v radix="$radix" -v legs="$split" '
+		$1 ~ /^storage-/ {
+			kind[$1]++
+			if (seen[$2 "/" $3]++) bad = bad " dup:" $2 "/" $3
+			if (seen[$4 "/" $5]++) bad = bad " dup:" $4 "/" $5
+			p = $5; sub(/^swp/, "", p); l = p; sub(/s.*/, "", p)
+			if (p + 0 < 1 || p + 0 > radix) bad = bad " port:" $4 "/" $5
+			if (l ~ /s/) { sub(/.*s/, "", l); if (l + 0 >= legs) bad = bad " lane:" $5 }
+			if ($7 + 0 <= 0 || $6 == "") bad = bad " nocable@" NR
+		}
+		END {
+			if (kind["storage-host"] + 0 != host) bad = bad " host=" kind["storage-host"] "/" host
+			if (kind["storage-leaf-spine"] + 0 != ls) bad = bad " leaf-spine=" kind["storage-leaf-spine"] "/" ls
+			print bad
+		}' "$tmp/map.csv") || why="$why awk failed"
+	if [ -n "$host" ] && [ -z "$why" ]; then ok "$name"; else notok "$name:$why"; fi
+}
+
+check_storage "storage, one switch" --nodes 4 --no-oob --storage-gbps 400 --storage-nodes 2
+check_storage "storage, two tiers split 4 x 200G" --nodes 128 --storage-gbps 400 --storage-nodes 16 \
+	--storage-oversubscription 2 --storage-switch sn5600
 
 # the map appears complete or not at all
 if "$NICFIT" cluster --nodes 4 --port-map "$tmp/no/such/dir/map.csv" >/dev/null 2>"$tmp/err"; then

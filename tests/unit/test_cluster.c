@@ -171,7 +171,14 @@ static void check_port_map(const struct nicfit_cluster *c)
 			assert_int_equal(k.links[n][lv], nt->links[lv]);
 		assert_int_equal(k.cables[n], nt->cables);
 		for (t = 0; t < NICFIT_TIER_COUNT; t++) {
-			assert_int_equal(k.used[n][t], nt->tier[t].ports_used);
+			long border = 0;
+
+			/* the front end's border uplinks and MLAG peer links are counted, not walked */
+			if (n == NICFIT_NET_FRONTEND && t == (int)c->border.top_tier)
+				border += c->border.uplinks;
+			if (n == NICFIT_NET_FRONTEND && t == NICFIT_TIER_LEAF)
+				border += c->border.leaf_peer_ports;
+			assert_int_equal(k.used[n][t] + border, nt->tier[t].ports_used);
 			assert_int_equal(nt->tier[t].ports_used + nt->tier[t].ports_free,
 					 nt->tier[t].switches * nt->sw.ports);
 		}
@@ -1039,7 +1046,8 @@ static void storage_fabric(void **state)
  * 100G on 48-port leaves are two leaves of 16 (one pair, 2 peer links);
  * 4 uplinks from each leaf are 8 uplinks, which two border switches of
  * 48 ports (46 after their own 2 peer links) take: one border pair, 4 peer
- * links in all. Uplinks that do not fit the leaves' free ports are refused.
+ * links in all; the leaves count the 4 uplinks and 2 peer ports each as
+ * used. Uplinks that do not fit the leaves' free ports are refused.
  */
 static void frontend_border(void **state)
 {
@@ -1060,6 +1068,17 @@ static void frontend_border(void **state)
 	assert_int_equal(c.border.switches, 2);
 	assert_int_equal(c.border.border_pairs, 1);
 	assert_int_equal(c.border.peer_links, 4);
+	/* the leaves count what they give the border and their peer: 16 + 4 up + 2 peer each */
+	{
+		const struct nicfit_cluster_net *fe = &c.net[NICFIT_NET_FRONTEND];
+		const struct nicfit_cluster_tier *lf = &fe->tier[NICFIT_TIER_LEAF];
+
+		assert_int_equal(lf->up, 4);
+		assert_int_equal(lf->ports_used, 32 + 8 + 4);
+		assert_int_equal(lf->ports_free, 2 * 48 - 44);
+		assert_int_equal(fe->ports_free, 2 * 48 - 44);
+		assert_int_equal(c.border.leaf_peer_ports, 4);
+	}
 	nicfit_cluster_release(&c);
 	/* single-homed: no MLAG pair, uplinks only */
 	in.net[NICFIT_NET_FRONTEND].links_per_node = 1;

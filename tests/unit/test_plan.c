@@ -392,6 +392,51 @@ static void switch_by_lanes(void **state)
 }
 
 /*
+ * A switch given with --switch is judged by lanes, as the automatic
+ * choice is: a Quantum-2 QM9700 or QM9790 NDR cage runs EDR (4 x 25G NRZ)
+ * one card port per switch port (NVIDIA Quantum-2 QM9700/QM9790 user
+ * manual: NDR, HDR and EDR), so a ConnectX-5 EDR card is planned on it,
+ * not refused because 400 Gb/s does not split to 100; a 400G ConnectX-7
+ * is still refused on an HDR QM8700, with the lanes' reason.
+ */
+static void given_switch_by_lanes(void **state)
+{
+	static const char *const sws[] = { "qm9700", "qm9790" };
+	static const char *const hdr[] = { "server", "generic-gen5", "servers", "4", "gpu",
+		"l40s", "gpus_per_server", "4", "workload", "training", "fabric", "infiniband",
+		"backend_nic", "mcx75310aas-neat", "switch", "qm8700", NULL };
+	const struct nicfit_finding *f;
+	size_t i, k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		const char *kv[] = { "server", "generic-gen4", "servers", "4", "gpu", "l40s",
+			"gpus_per_server", "4", "workload", "training", "fabric", "infiniband",
+			"backend_nic", "mcx556a-ecat", "switch", sws[k], NULL };
+		struct nicfit_plan *p = plan_of(kv);
+		int switches = 0;
+
+		assert_null(finding(p, "switch-speed"));
+		for (i = 0; i < p->nbom; i++)
+			if (!strcmp(p->bom[i].role, "switch")) {
+				switches += p->bom[i].qty;
+				assert_string_equal(p->bom[i].part, sws[k]);
+			}
+		assert_int_equal(switches, 1);
+		done(p);
+	}
+	{
+		struct nicfit_plan *p = plan_of(hdr);
+
+		f = finding(p, "switch-speed");
+		assert_non_null(f);
+		assert_int_equal(f->severity, NICFIT_SEV_CRITICAL);
+		assert_non_null(strstr(f->message, "faster than qm8700 ports"));
+		done(p);
+	}
+}
+
+/*
  * Every finding of the named examples carries a code of the registry that
  * plan raises (docs/findings.md), every decision a rule id R0-R11, and
  * nothing is left unfixed by accident: a fix, when there is one, is text.
@@ -788,6 +833,7 @@ int main(void)
 		cmocka_unit_test(prop_bom_total),
 		cmocka_unit_test(switched_backend),
 		cmocka_unit_test(switch_by_lanes),
+		cmocka_unit_test(given_switch_by_lanes),
 		cmocka_unit_test(codes_registered),
 		cmocka_unit_test(bad_requests),
 		cmocka_unit_test(dgx_rails),

@@ -6,7 +6,8 @@
  * dual-homed node spans, and the two border switches.
  *
  * It is sized by counts after the front end: the front-end switches keep
- * the ports they have, and these links take ports they leave free. It is
+ * the ports they have, and these links take ports they leave free (the
+ * front end's tiers then count them as used). It is
  * not in the port map or the picture; its cables have the one length
  * class of networks sized by counts (nicfit__cluster_row_run_m).
  */
@@ -68,6 +69,36 @@ static int border_cables(struct nicfit_cluster *c, struct nicfit_cluster_border 
 }
 
 /*
+ * The uplinks and peer links take front-end ports: the top tier's switches
+ * give U ports each to the border (they count as up ports of that tier),
+ * and each leaf of an MLAG pair gives MLAG_PEER_LINKS to its peer. So the
+ * front end's rows of the switch table, its tiers in JSON and its free
+ * ports count them, as the border's own row does. Peer links that do not
+ * fit the leaves' free ports (cluster-mlag-ports) are not counted, so
+ * that no count goes below zero; the warning says what is missing.
+ */
+static void count_front_end_ports(struct nicfit_cluster *c, struct nicfit_cluster_border *b,
+				  long peer_ports)
+{
+	struct nicfit_cluster_net *fe = &c->net[NICFIT_NET_FRONTEND];
+	struct nicfit_cluster_tier *top = &fe->tier[b->top_tier];
+	struct nicfit_cluster_tier *leaf = &fe->tier[NICFIT_TIER_LEAF];
+
+	if (b->uplinks) {
+		top->up += b->uplinks_per_switch;
+		top->ports_used += b->uplinks;
+		top->ports_free -= b->uplinks;
+		fe->ports_free -= b->uplinks;
+	}
+	if (peer_ports && peer_ports <= leaf->ports_free) {
+		b->leaf_peer_ports = peer_ports;
+		leaf->ports_used += peer_ports;
+		leaf->ports_free -= peer_ports;
+		fe->ports_free -= peer_ports;
+	}
+}
+
+/*
  * The border and the MLAG pairs. Dual-homed nodes (two front-end links,
  * each to another leaf) pair the leaf of their first link with the leaf
  * of their second for MLAG (or EVPN multihoming, which needs no peer
@@ -119,6 +150,7 @@ int nicfit__cluster_size_border(struct nicfit_cluster *c, struct nicfit_error *e
 		b->border_pairs = b->switches / BORDER_PAIR;
 	}
 	b->peer_links = (b->leaf_pairs + b->border_pairs) * MLAG_PEER_LINKS;
+	count_front_end_ports(c, b, peer_ports);
 	if (border_cables(c, b))
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	return 0;
@@ -133,7 +165,7 @@ void nicfit__cluster_explain_border(struct nicfit_cluster *c)
 	long leaf_free = fe->tier[NICFIT_TIER_LEAF].ports_free;
 	long u = b->uplinks_per_switch;
 
-	if (peer_ports > leaf_free)
+	if (peer_ports && !b->leaf_peer_ports)
 		nicfit__find(&c->findings, NICFIT_SEV_WARNING, NICFIT_CODE_CLUSTER_MLAG_PORTS, NULL,
 			     "front end: %ld leaf pairs need %ld ports for MLAG peer links (%d per "
 			     "switch); the leaves have %ld free: take a larger --frontend-switch, or "

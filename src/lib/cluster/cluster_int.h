@@ -277,6 +277,20 @@ void nicfit__cluster_storage_switch_rows(struct nicfit_emit *e, const struct nic
 /* Its "storage" member (null when there is none) and text section. */
 void nicfit__cluster_storage_render(struct nicfit_emit *e, const struct nicfit_cluster *c);
 
+/* One link of the storage network, for the port map (named, not numbered). */
+struct cl_slink {
+	enum nicfit_link_level level; /* NICFIT_LINK_HOST or NICFIT_LINK_LEAF_SPINE */
+	char a[48], b[48];      /* endpoint names: node, storage server or leaf; leaf or spine */
+	int port_a;             /* the node's or server's storage port, or the leaf's switch port */
+	int port_b, lane_b;     /* switch port at end b, and its split leg (-1 when not split) */
+	const char *cable;
+	double length_m;
+};
+typedef int (*cl_slink_fn)(void *ctx, const struct cl_slink *l);
+
+/* Every storage link, host links then leaf-spine links; stops at fn's first non-zero. */
+int nicfit__cluster_storage_walk(const struct nicfit_cluster *c, cl_slink_fn fn, void *ctx);
+
 /* ---- the front end's border and MLAG pairs (cluster_border.c) ----------------- */
 
 /* Size the border uplinks and MLAG peer links into c->border (after the front end). */

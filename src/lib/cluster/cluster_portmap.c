@@ -2,7 +2,9 @@
  * cluster_portmap.c - the names of endpoints and ports ("be-p1-spine03",
  * "swp17s2") and the port map as CSV, written straight into a large
  * buffer from the walk: a port map of hundreds of thousands of rows is
- * written without a printf per field.
+ * written without a printf per field. Its rows end in LF, as every CSV
+ * nicfit writes (docs/formats.md). The walked networks come first, then
+ * the storage network's links, which are named by count.
  */
 #include <math.h>
 #include <stdio.h>
@@ -173,8 +175,41 @@ static int csv_row(void *ctx, const struct nicfit_cluster_link *l)
 	*p++ = ',';
 	if (l->rail >= 0)
 		p = put_num(p, l->rail, 1);
-	*p++ = '\r';
 	*p++ = '\n';
+	w->len = (size_t)(p - w->buf);
+	w->rows++;
+	return 0;
+}
+
+/* A row of the storage network (cluster_storage.c), named by count. */
+static int csv_storage_row(void *ctx, const struct cl_slink *l)
+{
+	struct csvw *w = ctx;
+	char *p;
+	long tenths;
+	int host = l->level == NICFIT_LINK_HOST;
+
+	if (w->len > CSV_BUF - CSV_ROW_MAX && csv_flush(w))
+		return NICFIT_E_IO;
+	p = w->buf + w->len;
+	p = put(p, host ? "storage-host," : "storage-leaf-spine,");
+	p = put(p, l->a);
+	*p++ = ',';
+	p = host ? put_num(put(p, "st"), l->port_a, 1) : put_num(put(p, "swp"), l->port_a + 1, 1);
+	*p++ = ',';
+	p = put(p, l->b);
+	*p++ = ',';
+	p = put_num(put(p, "swp"), l->port_b + 1, 1);
+	if (l->lane_b >= 0)
+		p = put_num(put(p, "s"), l->lane_b, 1);
+	*p++ = ',';
+	p = put(p, l->cable);
+	*p++ = ',';
+	tenths = lround(l->length_m * 10);
+	p = put_num(p, tenths / 10, 1);
+	*p++ = '.';
+	p = put_num(p, tenths % 10, 1);
+	p = put(p, ",,\n");
 	w->len = (size_t)(p - w->buf);
 	w->rows++;
 	return 0;
@@ -184,7 +219,7 @@ int nicfit_cluster_write_port_map(const struct nicfit_cluster *c, nicfit_cluster
 				  void *ctx, long *rows, struct nicfit_error *err)
 {
 	static const char header[] =
-		"link_type,endpoint_a,port_a,endpoint_b,port_b,cable,length_m,plane,rail\r\n";
+		"link_type,endpoint_a,port_a,endpoint_b,port_b,cable,length_m,plane,rail\n";
 	struct csvw w;
 	int rc;
 
@@ -198,6 +233,8 @@ int nicfit_cluster_write_port_map(const struct nicfit_cluster *c, nicfit_cluster
 	memcpy(w.buf, header, sizeof(header) - 1);
 	w.len = sizeof(header) - 1;
 	rc = nicfit_cluster_walk(c, csv_row, &w);
+	if (!rc)
+		rc = nicfit__cluster_storage_walk(c, csv_storage_row, &w);
 	if (!rc)
 		csv_flush(&w);
 	free(w.buf);

@@ -403,9 +403,32 @@ static int inline_row(void *ctx, const struct nicfit_cluster_link *l)
 	return 0;
 }
 
+/* A storage link inline, in the shape of the walked ones. */
+static int inline_storage_row(void *ctx, const struct cl_slink *l)
+{
+	struct inline_ctx *x = ctx;
+
+	nicfit_emit_begin_object(x->e, NULL);
+	nicfit_emit_string(x->e, "link_type", l->level == NICFIT_LINK_HOST ? "storage-host" :
+			   "storage-leaf-spine");
+	nicfit_emit_string(x->e, "endpoint_a", l->a);
+	nicfit_emit_int(x->e, "port_a", l->port_a);
+	nicfit_emit_string(x->e, "endpoint_b", l->b);
+	nicfit_emit_int(x->e, "port_b", l->port_b);
+	if (l->lane_b >= 0)
+		nicfit_emit_int(x->e, "lane_b", l->lane_b);
+	else
+		nicfit_emit_null(x->e, "lane_b");
+	nicfit_emit_string(x->e, "cable", l->cable);
+	nicfit_emit_number(x->e, "length_m", l->length_m);
+	nicfit_emit_end_object(x->e);
+	return 0;
+}
+
+/* Rows of the port map: every walked link and every storage link. */
 static long total_links(const struct nicfit_cluster *c)
 {
-	long t = 0;
+	long t = c->storage.enabled ? c->storage.host_links + c->storage.leaf_spine_links : 0;
 	int n, l;
 
 	for (n = 0; n < NICFIT_NET_COUNT; n++)
@@ -496,6 +519,7 @@ int nicfit_cluster_render(const struct nicfit_cluster *c,
 		nicfit_emit_int(e, "rows", total_links(c));
 		nicfit_emit_begin_array(e, "links");
 		nicfit_cluster_walk(c, inline_row, &x);
+		nicfit__cluster_storage_walk(c, inline_storage_row, &x);
 		nicfit_emit_end_array(e);
 		nicfit_emit_end_object(e);
 	} else {

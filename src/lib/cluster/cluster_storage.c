@@ -6,9 +6,10 @@
  *
  * It is sized by counts from the request: the storage servers must serve
  * what all compute nodes read at once, so each server gets its share of
- * that demand in ports. It is not placed rack by rack and is not in the
- * port map or the picture, which hold the back end, front end and OOB
- * network; its cables have one length class, the longest run in a row.
+ * that demand in ports. Its links are in the port map, named by count
+ * (nicfit__cluster_storage_walk); it is not placed rack by rack and is not
+ * in the picture, which hold the back end, front end and OOB network; its
+ * cables have one length class, the longest run in a row.
  */
 #include <ctype.h>
 #include <math.h>
@@ -308,6 +309,96 @@ int nicfit__cluster_check_storage(const struct nicfit_cluster_input *in, struct 
 		return nicfit_error_at(err, NICFIT_E_USAGE, "--storage-oversubscription", 0, 0,
 				       "oversubscription must be 1 to %d (X:1)",
 				       NICFIT_CLUSTER_MAX_OVERSUB);
+	return 0;
+}
+
+/* ---- the links, for the port map ---------------------------------------------- */
+
+/* The label of item type `type` of level lv in the storage cable list, or "?". */
+static const char *storage_part(const struct nicfit_cluster_storage *st,
+				enum nicfit_link_level lv, const char *type)
+{
+	size_t i;
+
+	for (i = 0; i < st->ncables; i++)
+		if (st->cables[i].level == lv && !strcmp(st->cables[i].type, type))
+			return st->cables[i].part;
+	return "?";
+}
+
+/* Digits of a switch or server number in a name: at least two, as switch names have. */
+static int name_digits(long n)
+{
+	int d = digits(n > 0 ? n : 1);
+
+	return d < 2 ? 2 : d;
+}
+
+/*
+ * The storage links one by one, as the sizing counted them: storage ports
+ * in order (every compute node's, then every storage server's) fill the
+ * leaves, endpoints_per_leaf each, a switch port taking `breakout` of them
+ * as split legs; uplink j of leaf l lands on spine (l*up + j) mod S at
+ * port (l*up + j) div S, as the other networks' uplinks do
+ * (cluster_walk.c). Every link has the one length of networks sized by
+ * counts (nicfit__cluster_row_run_m).
+ */
+int nicfit__cluster_storage_walk(const struct nicfit_cluster *c, cl_slink_fn fn, void *ctx)
+{
+	const struct nicfit_cluster_storage *st = &c->storage;
+	long nodes = c->in.nodes, servers = c->in.storage.servers, e, l;
+	int dl = name_digits(st->leaves), ds = name_digits(st->spines), dv = name_digits(servers);
+	int per = st->endpoints_per_leaf, j, rc;
+	struct cl_slink x;
+	char fibre[200];
+
+	if (!st->enabled || per < 1 || st->breakout < 1)
+		return 0;
+	memset(&x, 0, sizeof(x));
+	x.length_m = nicfit__cluster_row_run_m(&c->in.layout);
+	x.level = NICFIT_LINK_HOST;
+	x.cable = storage_part(st, NICFIT_LINK_HOST, "aoc");
+	for (e = 0; e < st->endpoints; e++) {
+		long slot = e % per;
+
+		if (e < nodes * st->node_links) {
+			snprintf(x.a, sizeof(x.a), "node%0*ld", c->impl->node_digits,
+				 e / st->node_links + 1);
+			x.port_a = (int)(e % st->node_links);
+		} else {
+			long k = e - nodes * st->node_links;
+
+			snprintf(x.a, sizeof(x.a), "stor%0*ld", dv, k / st->server_links + 1);
+			x.port_a = (int)(k % st->server_links);
+		}
+		snprintf(x.b, sizeof(x.b), "st-leaf%0*ld", dl, e / per + 1);
+		x.port_b = (int)(slot / st->breakout);
+		x.lane_b = st->breakout > 1 ? (int)(slot % st->breakout) : -1;
+		rc = fn(ctx, &x);
+		if (rc)
+			return rc;
+	}
+	if (st->tiers < 2 || st->spines < 1)
+		return 0;
+	snprintf(fibre, sizeof(fibre), "%s + %s + %s",
+		 storage_part(st, NICFIT_LINK_LEAF_SPINE, "optic"),
+		 storage_part(st, NICFIT_LINK_LEAF_SPINE, "fiber"),
+		 storage_part(st, NICFIT_LINK_LEAF_SPINE, "optic"));
+	x.level = NICFIT_LINK_LEAF_SPINE;
+	x.cable = fibre;
+	x.lane_b = -1;
+	for (l = 0; l < st->leaves; l++)
+		for (j = 0; j < st->up; j++) {
+			long g = l * st->up + j;
+
+			snprintf(x.a, sizeof(x.a), "st-leaf%0*ld", dl, l + 1);
+			x.port_a = st->down + j;
+			snprintf(x.b, sizeof(x.b), "st-spine%0*ld", ds, g % st->spines + 1);
+			x.port_b = (int)(g / st->spines);
+			rc = fn(ctx, &x);
+			if (rc)
+				return rc;
+		}
 	return 0;
 }
 

@@ -234,20 +234,6 @@ static void add_cable(struct nicfit_plan *p, const char *link, const struct nicf
  * Gb/s: 1 when its ports run at g, n when they split n ways to g, 0 when
  * they do neither.
  */
-static int switch_split(const struct nicfit_switch *sw, double g)
-{
-	char want[16];
-	int k;
-
-	if (fabs(sw->port_gbps - g) < SPEED_MATCH_GBPS)
-		return 1;
-	snprintf(want, sizeof(want), "%dx%g", (int)(sw->port_gbps / g + 0.5), g);
-	for (k = 0; k < sw->nbreakout; k++)
-		if (!strcmp(sw->breakout[k], want))
-			return (int)(sw->port_gbps / g + 0.5);
-	return 0;
-}
-
 /*
  * The back-end card's port as the link runs it (nicfit/compat.h): the
  * catalog card's cage and lanes, at the plan's port rate when that is
@@ -366,22 +352,30 @@ static void carry_cluster_findings(struct nicfit_plan *p, const struct nicfit_cl
 }
 
 /*
- * R7, the switch given (--switch): it must run at the card's speed,
- * natively or through breakout legs, or no server can link to it
- * (critical, and the fabric is not sized); it must also run the
+ * R7, the switch given (--switch): its ports must take the card's link as
+ * lanes (compat.c's nicfit_port_match(), the rule the automatic choice
+ * and nicfit cluster size with), natively, on slower lanes it runs or
+ * through a split mode it lists, or no server can link to it (critical,
+ * and the fabric is not sized). Judging by rate alone refused an NDR
+ * switch for an EDR card, which its cages run one per port on 4 x 25G
+ * NRZ lanes (NVIDIA Quantum-2 QM9700 user manual: NDR, HDR and EDR), and
+ * took split modes the card's lanes cannot use. It must also run the
  * back end's fabric (critical, but the sizing goes on, so that the rest
  * of the plan shows). Returns 0 when the fabric cannot be sized.
  */
 static int check_given_switch(struct nicfit_plan *p, const struct nicfit_switch *sw,
 			      const char *fabric)
 {
-	double g = p->be_port_gbps;
+	struct nicfit_port sp, np;
+	struct nicfit_port_match m;
 
-	if (!switch_split(sw, g)) {
+	nicfit_port_of_switch(sw, &sp);
+	backend_port(p->be_nic, p->be_port_gbps, &sp, &np);
+	if (nicfit_port_match(&np, &sp, 1, &m) == NICFIT_MATCH_NONE) {
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_SWITCH_SPEED,
-				  "a switch whose ports (or breakout legs) run at the card's speed",
-				  "%s ports run at %g Gb/s and do not split to %g Gb/s for %s.",
-				  sw->e.name, sw->port_gbps, g, p->be_part);
+				  "a switch whose ports (or split legs) run the card's lanes",
+				  "%s cannot take %s at %g Gb/s: %s.", sw->e.name, p->be_part,
+				  p->be_port_gbps, m.why);
 		return 0;
 	}
 	if (strcmp(sw->fabric, fabric))
