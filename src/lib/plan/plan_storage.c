@@ -61,8 +61,45 @@ static int storage_slots(const struct nicfit_plan *p, int n, int *out)
 }
 
 /*
- * The storage card: an RoCE card that fits every chosen slot, with two
- * ports or more first (one to each of two switches), then the most the
+ * The card every chosen slot ships with (a DGX's storage cards), or NULL
+ * when the slots name none, differ, or name a card that is not an RoCE card
+ * fitting all of them: a server that comes with its storage NICs is
+ * planned with them, not with a faster card the catalog also has.
+ */
+static const struct nicfit_nic *storage_included(const struct nicfit_catalog *cat,
+						 const struct nicfit_plan *p, const int *slots,
+						 int n, double *eff)
+{
+	const char *id = n > 0 ? p->in.server->slots[slots[0]].included : NULL;
+	const struct nicfit_nic *c;
+	struct nicfit_card card;
+	double e = 1e18;
+	int k;
+
+	for (k = 0; id && k < n; k++)
+		if (!p->in.server->slots[slots[k]].included ||
+		    strcmp(p->in.server->slots[slots[k]].included, id))
+			return NULL;
+	c = id ? nicfit_catalog_find_nic(cat, id, NULL, NULL) : NULL;
+	if (!c || !(c->rdma & NICFIT_RDMA_ROCE) || c->socket_direct)
+		return NULL;
+	nicfit__plan_fill_card(&card, c);
+	for (k = 0; k < n; k++) {
+		const struct nicfit_slot *s = &p->in.server->slots[slots[k]];
+		double v;
+
+		if (!nicfit__plan_card_fits_slot(&card, c->form_factor, s))
+			return NULL;
+		v = nicfit__plan_card_in_slot(p, &card, s, STORAGE_PORTS_USED, NULL);
+		e = v < e ? v : e;
+	}
+	*eff = e;
+	return c;
+}
+
+/*
+ * The storage card: the card the chosen slots ship with, else an RoCE
+ * card that fits every chosen slot, with two ports or more first (one to each of two switches), then the most the
  * used port moves in the slot (ties within PLAN_SAME_RATE_GBPS), then the
  * newer PCIe generation (the card the slot was built for: ConnectX-7 in a
  * Gen5 DGX), then a sourced price, the lower first, then the catalog's
@@ -77,6 +114,9 @@ static const struct nicfit_nic *storage_card(const struct nicfit_catalog *cat,
 	int k;
 
 	*eff = 0;
+	best = storage_included(cat, p, slots, n, eff);
+	if (best)
+		return best;
 	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_NIC); i++) {
 		const struct nicfit_nic *c = nicfit_catalog_nic(cat, i);
 		struct nicfit_card card;

@@ -1,0 +1,1 @@
+decode 900-9D3B6-00CN-AB0
