@@ -54,11 +54,12 @@ check() {
 			while ((getline line < map) > 0) {
 				rows++
 				if (rows == 1) {
-					if (line != "link_type,endpoint_a,port_a,endpoint_b,port_b,cable,length_m,plane,rail\r")
+					if (line != "link_type,endpoint_a,port_a,endpoint_b,port_b,cable,length_m,plane,rail")
 						bad = bad " header"
 					continue
 				}
-				sub(/\r$/, "", line)
+				# LF line ends, as every CSV nicfit writes (docs/formats.md)
+				if (line ~ /\r/) { bad = bad " crlf@" rows; continue }
 				nf = split(line, f, ",")
 				if (nf != 9) { bad = bad " fields@" rows; continue }
 				if (seen[f[2] "/" f[3]]++) bad = bad " dup:" f[2] "/" f[3]

@@ -107,6 +107,8 @@ size_t nicfit_cluster_endpoint_name(const struct nicfit_cluster *c, long id, cha
 
 /* ---- the CSV port map ---------------------------------------------------------- */
 
+/* CSV as docs/formats.md has it for every command: a header row, LF line ends. */
+
 #define CSV_BUF (1u << 20)
 /* Room one row needs: two endpoint names (48 bytes each), two ports, a
  * cable label (struct cl_kit's 200 bytes) and four short numbers. */
@@ -173,7 +175,6 @@ static int csv_row(void *ctx, const struct nicfit_cluster_link *l)
 	*p++ = ',';
 	if (l->rail >= 0)
 		p = put_num(p, l->rail, 1);
-	*p++ = '\r';
 	*p++ = '\n';
 	w->len = (size_t)(p - w->buf);
 	w->rows++;
@@ -184,7 +185,7 @@ int nicfit_cluster_write_port_map(const struct nicfit_cluster *c, nicfit_cluster
 				  void *ctx, long *rows, struct nicfit_error *err)
 {
 	static const char header[] =
-		"link_type,endpoint_a,port_a,endpoint_b,port_b,cable,length_m,plane,rail\r\n";
+		"link_type,endpoint_a,port_a,endpoint_b,port_b,cable,length_m,plane,rail\n";
 	struct csvw w;
 	int rc;
 
