@@ -161,10 +161,10 @@ void nicfit__calc_md_nic(struct nicfit_emit *e, const struct nicfit_nic_fit *r,
 	nicfit__calc_md_row(e, "left idle", "%.1f Gb/s", r->idle_gbps);
 	nicfit__calc_md_formula(e);
 	if (card->card_gbps > 0)
-		nicfit_emit_printf(e, "delivers  = min(ports x port goodput, PCIe, the card's total)\n"
-				      "          = min(%d x %.1f, %.1f, %g) = %.1f Gb/s\n", r->ports_used,
-				   r->port.goodput_gbps, r->pcie_gbps, card->card_gbps,
-				   r->effective_gbps);
+		nicfit_emit_printf(e, "delivers  = min(ports x port goodput, PCIe, card total x efficiency)\n"
+				      "          = min(%d x %.1f, %.1f, %g x %.4f) = %.1f Gb/s\n",
+				   r->ports_used, r->port.goodput_gbps, r->pcie_gbps, card->card_gbps,
+				   r->port.efficiency, r->effective_gbps);
 	else
 		nicfit_emit_printf(e, "delivers  = min(ports x port goodput, PCIe)\n"
 				      "          = min(%d x %.1f, %.1f) = %.1f Gb/s\n", r->ports_used,
