@@ -122,10 +122,50 @@ void nicfit__calc_header(struct nicfit_emit *e, const char *name)
 	nicfit_emit_string(e, "schema", schema);
 }
 
+/* The assumptions as a Markdown table: JSON is never Markdown, so no values. */
+static void md_assumptions(struct nicfit_emit *e, const struct nicfit_param_set *tabs, int ntabs)
+{
+	static const struct nicfit_column cols[] = {
+		{ "name", "name", 0 }, { "value", "value", 1 }, { "meaning", "meaning", 0 },
+	};
+	char v[64];
+	int t;
+
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, "Assumptions");
+	nicfit_emit_printf(e, "Change them with `--assume NAME=VALUE`.\n\n");
+	nicfit_emit_table_begin(e, NULL, cols, 3);
+	for (t = 0; t < ntabs; t++) {
+		size_t i;
+
+		for (i = 0; i < tabs[t].n; i++) {
+			const struct nicfit_param *p = &tabs[t].tab[i];
+			double x = nicfit_param_get(p, tabs[t].obj);
+
+			snprintf(v, sizeof(v), "%g%s%s", x, p->unit[0] ? " " : "", p->unit);
+			nicfit_emit_cell_string(e, p->name);
+			nicfit_emit_cell_string(e, v);
+			if (x != p->def) {
+				char m[512];
+
+				snprintf(m, sizeof(m), "%s (set by you)", p->text);
+				nicfit_emit_cell_string(e, m);
+			} else {
+				nicfit_emit_cell_string(e, p->text);
+			}
+		}
+	}
+	nicfit_emit_table_end(e);
+}
+
 void nicfit__calc_assumptions(struct nicfit_emit *e, const struct nicfit_param_set *tabs, int ntabs)
 {
 	int t;
 
+	if (nicfit_emit_format(e) == NICFIT_FMT_MD) {
+		md_assumptions(e, tabs, ntabs);
+		return;
+	}
 	nicfit_emit_printf(e, "\nAssumptions (change with --assume NAME=VALUE):\n");
 	nicfit_emit_begin_array(e, "assumptions");
 	for (t = 0; t < ntabs; t++) {
@@ -150,6 +190,13 @@ void nicfit__calc_assumptions(struct nicfit_emit *e, const struct nicfit_param_s
 		}
 	}
 	nicfit_emit_end_array(e);
+}
+
+int nicfit__calc_done(struct nicfit_emit *e, const struct nicfit_param_set *tabs, int ntabs)
+{
+	nicfit__calc_assumptions(e, tabs, ntabs);
+	nicfit_emit_end_object(e);
+	return 0;
 }
 
 /* ---- pcie ---------------------------------------------------------------- */
@@ -205,6 +252,10 @@ static int calc_pcie(struct req *r, struct nicfit_emit *e)
 		return rc;
 	nicfit__calc_header(e, "pcie");
 	emit_pcie(e, NULL, &res);
+	if (nicfit_emit_format(e) == NICFIT_FMT_MD) {
+		nicfit__calc_md_pcie(e, &res, &pp);
+		return nicfit__calc_done(e, tabs, 1);
+	}
 	nicfit_emit_printf(e, "PCIe Gen%d x%d: %g GT/s x %d lanes\n", res.gen, res.width,
 			   res.gts, res.width);
 	nicfit_emit_printf(e, "  raw        %7.1f Gb/s per direction (%g Gb/s signalling x %s line code)\n",
@@ -286,6 +337,10 @@ static int calc_link(struct req *r, struct nicfit_emit *e)
 		return rc;
 	nicfit__calc_header(e, "link");
 	emit_link(e, NULL, &res);
+	if (nicfit_emit_format(e) == NICFIT_FMT_MD) {
+		nicfit__calc_md_link(e, &res);
+		return nicfit__calc_done(e, tabs, 1);
+	}
 	if (res.ib_name[0])
 		nicfit_emit_printf(e, "%dx %s InfiniBand: %g Gb/s data rate\n", res.ib_lanes,
 				   res.ib_name, res.line_gbps);
@@ -407,6 +462,10 @@ static int calc_nic(struct req *r, const struct nicfit_catalog *cat, struct nicf
 	nicfit_emit_string(e, "limited_by", res.limited_by);
 	nicfit_emit_number(e, "idle_gbps", res.idle_gbps);
 	emit_pcie(e, "pcie", &res.pcie);
+	if (nicfit_emit_format(e) == NICFIT_FMT_MD) {
+		nicfit__calc_md_nic(e, &res, &card, nic, part, g, w, proto);
+		return nicfit__calc_done(e, tabs, 2);
+	}
 	if (nic)
 		nicfit_emit_printf(e, "%s (%s) in a Gen%d x%d slot\n", nic->part, nic->e.name, g, w);
 	else
@@ -473,6 +532,10 @@ static int calc_load(struct req *r, struct nicfit_emit *e)
 	else
 		nicfit_emit_null(e, "storage_gbps");
 	emit_link(e, "link", &res.link);
+	if (nicfit_emit_format(e) == NICFIT_FMT_MD) {
+		nicfit__calc_md_load(e, bytes, &res, storage);
+		return nicfit__calc_done(e, tabs, 1);
+	}
 	nicfit_emit_printf(e, "%s over %g Gb/s %s: %s\n", nicfit_fmt_bytes(bytes, b1, sizeof(b1)),
 			   res.link.line_gbps, nicfit_proto_name(proto),
 			   nicfit_fmt_seconds(res.seconds, b2, sizeof(b2)));
@@ -627,6 +690,19 @@ static int calc_fit(struct req *r, const struct nicfit_catalog *cat, struct nicf
 		nicfit_emit_string(e, "name", lay.name);
 		nicfit_emit_end_object(e);
 	}
+	if (nicfit_emit_format(e) == NICFIT_FMT_MD) {
+		struct nicfit__fit_md f = {
+			.what = model ? model->e.name : b,
+			.gpu = gpu ? gpu->e.name : "GPU", .prec = prec, .params = arch.params,
+			.context = context, .concurrency = conc, .ngpu = ngpu,
+			.gpu_util = lp.gpu_util, .res = &res, .lay = &lay,
+		};
+
+		if (!model)
+			snprintf(b, sizeof(b), "%gB parameters", arch.params / 1e9);
+		nicfit__calc_md_fit(e, &f);
+		return nicfit__calc_done(e, tabs, 1);
+	}
 	nicfit_emit_printf(e, "%s at %s on %d x %s: %s\n",
 			   model ? model->e.name : nicfit_fmt_bytes(arch.params, b, sizeof(b)),
 			   nicfit_precision_name(prec), ngpu,
@@ -742,6 +818,10 @@ static int calc_allreduce(struct req *r, struct nicfit_emit *e)
 	nicfit_emit_number(e, "algbw_gbps", res.algbw_gbps);
 	nicfit_emit_number(e, "busbw_gbps", res.busbw_gbps);
 	emit_link(e, "link", &res.link);
+	if (nicfit_emit_format(e) == NICFIT_FMT_MD) {
+		nicfit__calc_md_allreduce(e, bytes, &res, sharp);
+		return nicfit__calc_done(e, tabs, 2);
+	}
 	nicfit_emit_printf(e, "%s all-reduce of %s across %ld nodes: %s\n", algo_long(res.algorithm),
 			   nicfit_fmt_bytes(bytes, b1, sizeof(b1)), nodes,
 			   nicfit_fmt_seconds(res.seconds, b2, sizeof(b2)));
@@ -796,6 +876,10 @@ static int calc_stream(struct req *r, struct nicfit_emit *e)
 		nicfit_emit_number(e, "link_share", res.link_share);
 	else
 		nicfit_emit_null(e, "link_share");
+	if (nicfit_emit_format(e) == NICFIT_FMT_MD) {
+		nicfit__calc_md_stream(e, tps, conc, &res, &sp, link.gbps);
+		return nicfit__calc_done(e, tabs, 1);
+	}
 	nicfit_emit_printf(e, "Token streaming: %g tokens/s per request, %ld concurrent\n", tps, conc);
 	nicfit_emit_printf(e, "  per token    %.0f B on the wire (%g B event + %g B framing)\n",
 			   res.bytes_per_token, sp.event_bytes, sp.wire_bytes);

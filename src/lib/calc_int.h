@@ -1,7 +1,8 @@
 /*
  * calc_int.h - what the calculators' files share (internal): the request
- * being read and its helpers (calc.c), and the step calculator
- * (calc_step.c), which nicfit_calc_run() in calc.c dispatches to.
+ * being read and its helpers (calc.c), the step calculator
+ * (calc_step.c), which nicfit_calc_run() in calc.c dispatches to, and the
+ * Markdown answers (calc_md.c) the calculators render with --format md.
  */
 #ifndef NICFIT_CALC_INT_H
 #define NICFIT_CALC_INT_H
@@ -12,7 +13,11 @@
 
 #include "nicfit/calc.h"
 #include "nicfit/link.h"
+#include "nicfit/llm.h"
+#include "nicfit/pcie.h"
+#include "nicfit/perf.h"
 #include "nicfit/spec.h"
+#include "nicfit/step.h"
 
 /* A request being read (see nicfit_reader in nicfit/spec.h). */
 struct req {
@@ -41,6 +46,49 @@ int nicfit__calc_unused(struct req *r, const char *const *known);
 void nicfit__calc_header(struct nicfit_emit *e, const char *name);
 /* The assumptions of tabs, in JSON and text. */
 void nicfit__calc_assumptions(struct nicfit_emit *e, const struct nicfit_param_set *tabs, int ntabs);
+
+/* The assumptions, then the end of the document: every calculator's last calls. */
+int nicfit__calc_done(struct nicfit_emit *e, const struct nicfit_param_set *tabs, int ntabs);
+
+/*
+ * calc_md.c: the Markdown answer. _title writes "# headline" and opens the
+ * figures' table, _row adds a figure, _formula closes the table and opens
+ * the formula's block, _end closes it; the _<calculator> functions write a
+ * whole answer from that calculator's result.
+ */
+void nicfit__calc_md_title(struct nicfit_emit *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void nicfit__calc_md_row(struct nicfit_emit *e, const char *figure, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void nicfit__calc_md_formula(struct nicfit_emit *e);
+void nicfit__calc_md_end(struct nicfit_emit *e);
+void nicfit__calc_md_pcie(struct nicfit_emit *e, const struct nicfit_pcie_result *r,
+			  const struct nicfit_pcie_params *pp);
+void nicfit__calc_md_link(struct nicfit_emit *e, const struct nicfit_link_result *l);
+void nicfit__calc_md_nic(struct nicfit_emit *e, const struct nicfit_nic_fit *r,
+			 const struct nicfit_card *card, const struct nicfit_nic *nic,
+			 const char *part, int gen, int width, enum nicfit_proto proto);
+void nicfit__calc_md_load(struct nicfit_emit *e, double bytes, const struct nicfit_load *r,
+			  double storage_gbps);
+void nicfit__calc_md_allreduce(struct nicfit_emit *e, double bytes, const struct nicfit_allreduce *r,
+			       int sharp);
+void nicfit__calc_md_stream(struct nicfit_emit *e, double tps, long conc,
+			    const struct nicfit_stream *r, const struct nicfit_stream_params *sp,
+			    double link_gbps);
+
+/* What `calc fit` shows in Markdown. */
+struct nicfit__fit_md {
+	const char *what;  /* the model's name, or its parameter count */
+	const char *gpu;   /* the GPU's name, or "GPU" */
+	enum nicfit_precision prec;
+	double params;
+	long context, concurrency;
+	int ngpu;
+	double gpu_util;
+	const struct nicfit_fit *res;
+	const struct nicfit_layout *lay;
+};
+void nicfit__calc_md_fit(struct nicfit_emit *e, const struct nicfit__fit_md *f);
 
 /* calc_step.c: `calc step` */
 int nicfit__calc_step(struct req *r, const struct nicfit_catalog *cat, struct nicfit_emit *e);

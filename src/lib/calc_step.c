@@ -200,6 +200,131 @@ static void emit_step_time(struct nicfit_emit *e, const struct nicfit_step *st,
 		nicfit_emit_printf(e, "  needs         no rate hides it: the latency alone exceeds the overlap\n");
 }
 
+/* What the step's Markdown answer shows (md_step). */
+struct step_md {
+	const struct nicfit_step_job *job;
+	const struct nicfit_step *st;
+	const struct nicfit_step_time *t;
+	const struct nicfit_step_params *sp;
+	const struct nicfit_model *model;
+	const struct nicfit_gpu *gpu;
+	enum nicfit_precision prec;
+	const char *cprec;
+	const char *over;  /* "8 x 200G roce", "" without a link */
+	double latency_us; /* one network step's latency */
+};
+
+/* The traffic of each parallelism that crosses the network, as a table. */
+static void md_step_traffic(struct nicfit_emit *e, const struct nicfit_step *st)
+{
+	static const struct nicfit_column cols[] = {
+		{ "name", "traffic", 0 }, { "per_node", "per node per step", 1 },
+		{ "formula", "formula", 0 }, { "source", "source", 0 },
+	};
+	char b[32];
+	int i;
+
+	nicfit_emit_heading(e, "Traffic");
+	if (!st->nterms) {
+		nicfit_emit_printf(e, "No traffic crosses the network: every parallel group stays "
+				      "inside a node.\n\n");
+		return;
+	}
+	nicfit_emit_table_begin(e, NULL, cols, 4);
+	for (i = 0; i < st->nterms; i++) {
+		nicfit_emit_cell_string(e, st->terms[i].name);
+		nicfit_emit_cell_string(e, nicfit_fmt_bytes(st->terms[i].bytes, b, sizeof(b)));
+		nicfit_emit_cell_string(e, st->terms[i].formula);
+		nicfit_emit_cell_string(e, st->terms[i].source);
+	}
+	nicfit_emit_table_end(e);
+}
+
+/* `calc step --format md`: the answer, the figures, the traffic, the formula. */
+static void md_step(struct nicfit_emit *e, const struct step_md *m)
+{
+	const struct nicfit_step_job *j = m->job;
+	const struct nicfit_step *st = m->st;
+	const struct nicfit_step_time *t = m->t;
+	char what[32], b1[32], b2[32], b3[32], b4[32], verdict[160];
+
+	if (!m->over[0] && t->need_gbps > 0)
+		snprintf(verdict, sizeof(verdict), "it needs %.1f Gb/s per node to hide its traffic",
+			 t->need_gbps);
+	else if (!st->nterms)
+		snprintf(verdict, sizeof(verdict), "no traffic crosses the network");
+	else if (!m->over[0])
+		snprintf(verdict, sizeof(verdict), "no rate hides its traffic");
+	else if (t->hides)
+		snprintf(verdict, sizeof(verdict), "the network hides under the compute (step %s)",
+			 nicfit_fmt_seconds(t->step_s, b1, sizeof(b1)));
+	else
+		snprintf(verdict, sizeof(verdict), "the GPUs stall %s per step (%.0f%% of %s)",
+			 nicfit_fmt_seconds(t->stall_s, b1, sizeof(b1)), t->stall_s / t->step_s * 100,
+			 nicfit_fmt_seconds(t->step_s, b2, sizeof(b2)));
+	nicfit__calc_md_title(e, "%s step of %s on %d node%s x %d %s: %s",
+			      j->phase == NICFIT_PHASE_TRAIN ? (j->adapters ? "Adapter fine-tuning" :
+			      "Training") : j->phase == NICFIT_PHASE_PREFILL ? "Prefill" : "Decode",
+			      m->model ? m->model->e.name :
+			      nicfit_fmt_bytes(j->arch.params, what, sizeof(what)),
+			      j->nodes, j->nodes == 1 ? "" : "s", j->gpus_per_node, m->gpu->e.name,
+			      verdict);
+	nicfit__calc_md_row(e, "precision", "%s (computes in %s)", nicfit_precision_name(m->prec),
+			    m->cprec);
+	if (j->phase == NICFIT_PHASE_TRAIN)
+		nicfit__calc_md_row(e, "data parallel", "%s", nicfit_dp_name(st->dp));
+	nicfit__calc_md_row(e, "model parallel", "TP %d x PP %d x EP %d", j->tp, j->pp, j->ep);
+	nicfit__calc_md_row(e, "tokens per step", "%.0f", st->tokens);
+	nicfit__calc_md_row(e, "compute", "%s%s", nicfit_fmt_seconds(st->compute_s, b1, sizeof(b1)),
+			    st->memory_bound ? " (memory-bound)" : "");
+	nicfit__calc_md_row(e, "traffic per node", "%s per step",
+			    nicfit_fmt_bytes(st->bytes_per_node, b1, sizeof(b1)));
+	if (m->over[0]) {
+		nicfit__calc_md_row(e, "network", "%s, %.1f Gb/s per node", m->over, t->node_gbps);
+		nicfit__calc_md_row(e, "communication", "%s",
+				    nicfit_fmt_seconds(t->comm_s, b1, sizeof(b1)));
+		nicfit__calc_md_row(e, "compute/comm", "%.2f", t->ratio);
+		nicfit__calc_md_row(e, "stall", "%s", nicfit_fmt_seconds(t->stall_s, b1, sizeof(b1)));
+		nicfit__calc_md_row(e, "step", "%s", nicfit_fmt_seconds(t->step_s, b1, sizeof(b1)));
+	}
+	nicfit__calc_md_row(e, "hides under", "%s (%.0f%% of the compute)",
+			    nicfit_fmt_seconds(t->hidden_s, b1, sizeof(b1)), m->sp->overlap * 100);
+	if (t->need_gbps > 0)
+		nicfit__calc_md_row(e, "needs", "%.1f Gb/s per node", t->need_gbps);
+	nicfit_emit_table_end(e);
+	md_step_traffic(e, st);
+	nicfit_emit_heading(e, "Formula");
+	nicfit_emit_printf(e, "```\n");
+	if (st->memory_bound)
+		nicfit_emit_printf(e, "compute   = weights per GPU / memory bandwidth\n"
+				      "          = %s / %g GB/s = %s\n",
+				   nicfit_fmt_bytes(j->weights_gb * 1e9 / st->gpus, b1, sizeof(b1)),
+				   j->mem_gbs, nicfit_fmt_seconds(st->compute_s, b2, sizeof(b2)));
+	else
+		nicfit_emit_printf(e, "compute   = %g x parameters x tokens / (GPUs x TFLOPS x 1e12 x MFU)\n"
+				      "          = %g x %.4g x %.4g / (%d x %g x 1e12 x %g) = %s\n",
+				   st->flops_per_token_param, st->flops_per_token_param,
+				   j->arch.active_params > 0 ? j->arch.active_params : j->arch.params,
+				   st->tokens, st->gpus, j->tflops, m->sp->mfu,
+				   nicfit_fmt_seconds(st->compute_s, b1, sizeof(b1)));
+	nicfit_emit_printf(e, "hidden    = overlap x compute = %g x %s = %s\n", m->sp->overlap,
+			   nicfit_fmt_seconds(st->compute_s, b1, sizeof(b1)),
+			   nicfit_fmt_seconds(t->hidden_s, b2, sizeof(b2)));
+	if (m->over[0])
+		nicfit_emit_printf(e, "comm      = bytes x 8 / node rate + steps x latency\n"
+				      "          = %s x 8 / %.1f Gb/s + %g x %g us = %s\n"
+				      "step      = compute + max(0, comm - hidden) = %s + %s = %s\n",
+				   nicfit_fmt_bytes(st->bytes_per_node, b1, sizeof(b1)), t->node_gbps,
+				   st->hops, m->latency_us, nicfit_fmt_seconds(t->comm_s, b2, sizeof(b2)),
+				   nicfit_fmt_seconds(st->compute_s, b3, sizeof(b3)),
+				   nicfit_fmt_seconds(t->stall_s, b4, sizeof(b4)),
+				   nicfit_fmt_seconds(t->step_s, what, sizeof(what)));
+	if (t->need_gbps > 0)
+		nicfit_emit_printf(e, "needs     = bytes x 8 / (hidden - steps x latency) = %.1f Gb/s per node\n",
+				   t->need_gbps);
+	nicfit__calc_md_end(e);
+}
+
 int nicfit__calc_step(struct req *r, const struct nicfit_catalog *cat, struct nicfit_emit *e)
 {
 	static const char *const known[] = { "model", "params", "precision", "gpu", "nodes",
@@ -274,6 +399,23 @@ int nicfit__calc_step(struct req *r, const struct nicfit_catalog *cat, struct ni
 	nicfit_emit_number(e, "compute_s", st.compute_s);
 	nicfit_emit_bool(e, "memory_bound", st.memory_bound);
 	nicfit_emit_number(e, "bytes_per_node_gb", st.bytes_per_node / 1e9);
+	over[0] = '\0';
+	if (link.gbps > 0) {
+		if ((rc = nicfit__calc_fix(r, nicfit_link_calc(&link, proto, &lkp, &lr, r->err))))
+			return rc;
+		snprintf(over, sizeof(over), "%ld x %gG %s", nics, lr.line_gbps,
+			 nicfit_proto_name(proto));
+		nicfit_step_over(&st, lr.goodput_gbps * nics, ap.latency_us, &sp, &t);
+	} else {
+		nicfit_step_over(&st, 0, ap.latency_us, &sp, &t);
+	}
+	if (nicfit_emit_format(e) == NICFIT_FMT_MD) {
+		struct step_md m = { &job, &st, &t, &sp, model, gpu, prec, cprec, over,
+				      ap.latency_us };
+
+		md_step(e, &m);
+		return nicfit__calc_done(e, tabs, 4);
+	}
 	nicfit_emit_printf(e, "%s step of %s on %d node%s x %d %s (%s%s%s%s)\n",
 			   job.phase == NICFIT_PHASE_TRAIN ? (job.adapters ? "Adapter fine-tuning" :
 			   "Training") : job.phase == NICFIT_PHASE_PREFILL ? "Prefill" : "Decode",
@@ -294,15 +436,9 @@ int nicfit__calc_step(struct req *r, const struct nicfit_catalog *cat, struct ni
 				   job.mem_gbs);
 	emit_step_terms(e, &st);
 	if (link.gbps > 0) {
-		if ((rc = nicfit__calc_fix(r, nicfit_link_calc(&link, proto, &lkp, &lr, r->err))))
-			return rc;
-		snprintf(over, sizeof(over), "%ld x %gG %s", nics, lr.line_gbps,
-			 nicfit_proto_name(proto));
-		nicfit_step_over(&st, lr.goodput_gbps * nics, ap.latency_us, &sp, &t);
 		nicfit_emit_number(e, "node_gbps", t.node_gbps);
 		emit_step_time(e, &st, &t, &sp, over);
 	} else {
-		nicfit_step_over(&st, 0, ap.latency_us, &sp, &t);
 		nicfit_emit_null(e, "node_gbps");
 		nicfit_emit_number(e, "need_gbps", t.need_gbps);
 		if (t.need_gbps > 0)

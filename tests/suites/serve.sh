@@ -94,6 +94,24 @@ post '/api/calc/link?pretty=1' '{"speed": "100G"}'
 check "?pretty=1 gives the CLI's --pretty JSON" same_as_cli --json --pretty calc link --speed 100G
 post '/api/calc/link?format=md' '{"speed": "25G"}'
 check "?format=md gives the CLI's Markdown" same_as_cli --format md calc link --speed 25G
+# every calculator's Markdown answer (heading, figures, formula) is one document
+while IFS='|' read -r name body args; do
+	post "/api/calc/$name?format=md" "$body"
+	# shellcheck disable=SC2086 # the options are words
+	check "calc $name: ?format=md is the CLI's --format md" same_as_cli --format md calc $name $args
+done <<'CALCS'
+pcie|{"gen": 3, "width": 16, "mps": 512, "assume": ["read_cpl=64"]}|--gen 3 --width 16 --mps 512 --assume read_cpl=64
+link|{"speed": "EDR"}|--speed EDR
+nic|{"part": "MCX621102AE-ADAT", "slot": "gen3x8"}|--part MCX621102AE-ADAT --slot gen3x8
+load|{"size": "40GB", "link": "10G", "storage_gbps": 4}|--size 40GB --link 10G --storage-gbps 4
+fit|{"model": "llama-3-70b", "precision": "fp8", "gpus": "1xa40"}|--model llama-3-70b --precision fp8 --gpus 1xa40
+allreduce|{"size": "140GB", "nodes": 8, "link": "HDR", "nics_per_node": 2, "sharp": true}|--size 140GB --nodes 8 --link HDR --nics-per-node 2 --sharp
+stream|{"tokens_per_s": 50, "concurrency": 1000, "link": "10G"}|--tokens-per-s 50 --concurrency 1000 --link 10G
+step|{"model": "llama-3-8b", "gpu": "a40", "nodes": 2, "gpus_per_node": 2, "link": "100G"}|--model llama-3-8b --gpu a40 --nodes 2 --gpus-per-node 2 --link 100G
+CALCS
+post '/api/calc/pcie?format=md' '{"gen": 4, "width": 8}'
+check "... and it is Markdown: a heading, the figures' table, the formula" \
+	sh -c 'head -1 "$1" | grep -q "^# PCIe Gen4 x8 moves" && grep -q "^| raw | " "$1" && grep -q "^## Formula" "$1"' sh "$tmp/body"
 spec='{"server": "r740xd", "gpu": "a40", "gpus_per_server": 2, "servers": 2, "model": "llama-3-8b", "precision": "bf16", "workload": "training"}'
 post /api/plan "$spec"
 check "POST /api/plan answers 200" is_code 200

@@ -773,7 +773,7 @@ static void hundred_thousand_gpus(void **state)
 }
 
 struct sink {
-	long bytes, lines, fail_after;
+	long bytes, lines, fail_after, crs;
 };
 
 static int sink_write(void *ctx, const char *p, size_t n)
@@ -783,8 +783,10 @@ static int sink_write(void *ctx, const char *p, size_t n)
 
 	if (s->fail_after >= 0 && s->bytes + (long)n > s->fail_after)
 		return 1;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		s->lines += p[i] == '\n';
+		s->crs += p[i] == '\r';
+	}
 	s->bytes += (long)n;
 	return 0;
 }
@@ -794,7 +796,7 @@ static void csv_writer(void **state)
 	struct nicfit_cluster_input in;
 	struct nicfit_cluster c;
 	struct nicfit_error err;
-	struct sink s = { 0, 0, -1 };
+	struct sink s = { 0, 0, -1, 0 };
 	long rows = 0, total = 0;
 	int n, l;
 
@@ -809,8 +811,10 @@ static void csv_writer(void **state)
 			total += c.net[n].links[l];
 	assert_int_equal(rows, total);
 	assert_int_equal(s.lines, total + 1);
+	/* LF line ends, as every CSV nicfit writes (docs/formats.md) */
+	assert_int_equal(s.crs, 0);
 	/* a sink that fails mid-way is an I/O error */
-	s = (struct sink){ 0, 0, 100000 };
+	s = (struct sink){ 0, 0, 100000, 0 };
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_cluster_write_port_map(&c, sink_write, &s, &rows, &err), NICFIT_E_IO);
 	nicfit_cluster_release(&c);

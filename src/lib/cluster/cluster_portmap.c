@@ -109,6 +109,8 @@ size_t nicfit_cluster_endpoint_name(const struct nicfit_cluster *c, long id, cha
 
 /* ---- the CSV port map ---------------------------------------------------------- */
 
+/* CSV as docs/formats.md has it for every command: a header row, LF line ends. */
+
 #define CSV_BUF (1u << 20)
 /* Room one row needs: two endpoint names (48 bytes each), two ports, a
  * cable label (struct cl_kit's 200 bytes) and four short numbers. */

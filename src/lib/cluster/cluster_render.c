@@ -248,11 +248,15 @@ static void by_type(struct nicfit_emit *e, const struct nicfit_cluster *c)
 	nicfit_emit_end_object(e);
 }
 
+/*
+ * The bill of materials in the columns every BOM has (docs/formats.md):
+ * part, description, qty, unit_usd, total_usd, titled as plan's are.
+ */
 static void bom_emit(struct nicfit_emit *e, const struct nicfit_cluster *c)
 {
 	static const struct nicfit_column cols[] = {
 		{ "part", "part", 0 }, { "description", "description", 0 }, { "qty", "qty", 1 },
-		{ "unit_usd", "unit $", 1 }, { "total_usd", "total $", 1 },
+		{ "unit_usd", "unit USD", 1 }, { "total_usd", "total USD", 1 },
 	};
 	size_t i, nun = 0;
 

@@ -473,11 +473,16 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	emit_records_json(e, p);
 }
 
+/*
+ * The bill of materials in the columns every BOM has (docs/formats.md):
+ * part, description, this command's own (role), then qty, unit_usd and
+ * total_usd, so that a spreadsheet reads qty x unit = total left to right.
+ */
 static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	static const struct nicfit_column cols[] = {
-		{ "qty", "qty", 1 }, { "part", "part", 0 }, { "description", "description", 0 },
-		{ "role", "for", 0 }, { "unit_usd", "unit USD", 1 }, { "total_usd", "total USD", 1 },
+		{ "part", "part", 0 }, { "description", "description", 0 }, { "role", "for", 0 },
+		{ "qty", "qty", 1 }, { "unit_usd", "unit USD", 1 }, { "total_usd", "total USD", 1 },
 	};
 	size_t n;
 
@@ -485,10 +490,10 @@ static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
 	for (n = 0; n < p->nbom; n++) {
 		const struct nicfit_plan_line *l = &p->bom[n];
 
-		nicfit_emit_cell_int(e, l->qty);
 		nicfit_emit_cell_string(e, l->part);
 		nicfit_emit_cell_string(e, l->description);
 		nicfit_emit_cell_string(e, l->role);
+		nicfit_emit_cell_int(e, l->qty);
 		if (l->included && nicfit_emit_format(e) == NICFIT_FMT_CSV) {
 			nicfit_emit_cell_number(e, 0, 2);
 			nicfit_emit_cell_number(e, 0, 2);
@@ -504,14 +509,6 @@ static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
 			nicfit_emit_cell_null(e, csv ? "" : "unpriced");
 			nicfit_emit_cell_null(e, csv ? "" : "-");
 		}
-	}
-	if (nicfit_emit_format(e) == NICFIT_FMT_CSV) {
-		nicfit_emit_cell_null(e, "");
-		nicfit_emit_cell_string(e, "TOTAL");
-		nicfit_emit_cell_string(e, "priced lines only");
-		nicfit_emit_cell_null(e, "");
-		nicfit_emit_cell_null(e, "");
-		nicfit_emit_cell_number(e, p->total_usd, 2);
 	}
 	nicfit_emit_table_end(e);
 }

@@ -1,0 +1,1 @@
+calc link --speed 100GbE --proto roce --format md

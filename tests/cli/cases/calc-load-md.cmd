@@ -1,0 +1,1 @@
+calc load --size 40GB --link 10G --storage-gbps 4 --format md

@@ -1,0 +1,1 @@
+calc nic --part MCX621102AE-ADAT --slot gen3x8 --format md
