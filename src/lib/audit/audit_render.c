@@ -753,7 +753,7 @@ static void render_csv(const struct nicfit_audit *a, struct nicfit_emit *e)
 	size_t k;
 
 	device_rows(a, e);
-	nicfit_emit_raw(e, "\r\n", 2);
+	nicfit_emit_raw(e, "\n", 1);
 	nicfit_emit_table_begin(e, "findings", finding_cols, 5);
 	for (k = 0; k < a->findings.n; k++) {
 		const struct nicfit_finding *f = &a->findings.v[k];
