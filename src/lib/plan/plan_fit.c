@@ -1,8 +1,9 @@
 /*
  * plan_fit.c - the rules about the model and the job: R1, whether the
  * model fits one server (or how many its training state needs), and R2,
- * whether the plan needs a back-end fabric at all. Nothing here chooses
- * parts; that starts with R3 (plan_frontend.c).
+ * whether the plan needs a back-end fabric at all, and R1 again on the GPUs
+ * R6 could place. Nothing here chooses parts; that starts with R3
+ * (plan_frontend.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -434,4 +435,46 @@ void nicfit__plan_explain_backend(struct nicfit_plan *p)
 		nicfit__decide(&p->decisions, "R7", 0,
 			       "No back-end fabric (RoCE v2 or InfiniBand) to choose.");
 	}
+}
+
+/*
+ * R1 again, on what R6 could place: the model's fit was judged on the
+ * GPUs asked for, but a server with room for fewer holds only what its
+ * slots take (8 x H100 asked, 4 placed: 309 GB usable, not 618), so the
+ * fit, and model_fit in the JSON, are judged again on the placed GPUs. A
+ * model that no longer fits is split again, by the layout rule above on
+ * the placed GPUs, so gpus_needed is always a layout's count, never the
+ * raw quotient of memory over GPUs (6 for a 128-head model: TP 4 x PP 2
+ * runs it, on 8).
+ */
+void nicfit__plan_fit_placed(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	double need;
+	int i;
+
+	p->gpus_placed = 0;
+	for (i = 0; i < NICFIT_PLAN_MAX_GPUS && i < in->gpus_per_server; i++)
+		p->gpus_placed += p->gpu_slots[i] >= 0;
+	if (!p->fit_known || !in->gpu || p->gpus_placed >= in->gpus_per_server)
+		return;
+	need = p->train_state_gb > 0 ? p->train_state_gb : p->fit.total_gb;
+	p->fit.capacity_gb *= (double)p->gpus_placed / in->gpus_per_server;
+	p->fit.fits = need <= p->fit.capacity_gb;
+	p->fits_one_server = p->fit.fits;
+	nicfit__decide(&p->decisions, "R1", 1,
+		       "Only %d of the %d x %s asked fit %s: they hold %.1f GB usable, %s the %.1f GB "
+		       "needed.", p->gpus_placed, in->gpus_per_server, in->gpu->e.name,
+		       in->server->e.name, p->fit.capacity_gb,
+		       p->fit.fits ? "enough for" : "less than", need);
+	if (p->gpus_placed < 1)
+		return;
+	if (p->train_state_gb > 0 || p->fits_one_server) {
+		p->servers_needed = (p->gpus_needed + p->gpus_placed - 1) / p->gpus_placed;
+		return;
+	}
+	memset(&p->layout, 0, sizeof(p->layout));
+	p->gpus_needed = p->fit.gpus_needed;
+	p->servers_needed = (p->gpus_needed + p->gpus_placed - 1) / p->gpus_placed;
+	split_layout(p, p->gpus_placed);
 }

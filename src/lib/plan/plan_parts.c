@@ -384,36 +384,6 @@ void nicfit__plan_notes(struct nicfit_plan *p)
 }
 
 /*
- * R1 again, on what R6 could place: the model's fit was judged on the
- * GPUs asked for, but a server with room for fewer holds only what its
- * slots take (8 x H100 asked, 4 placed: 309 GB usable, not 618), so the
- * fit, and model_fit in the JSON, are judged again on the placed GPUs.
- */
-void nicfit__plan_fit_placed(struct nicfit_plan *p)
-{
-	const struct nicfit_plan_input *in = &p->in;
-	double need;
-	int i;
-
-	p->gpus_placed = 0;
-	for (i = 0; i < NICFIT_PLAN_MAX_GPUS && i < in->gpus_per_server; i++)
-		p->gpus_placed += p->gpu_slots[i] >= 0;
-	if (!p->fit_known || !in->gpu || p->gpus_placed >= in->gpus_per_server)
-		return;
-	need = p->train_state_gb > 0 ? p->train_state_gb : p->fit.total_gb;
-	p->fit.capacity_gb *= (double)p->gpus_placed / in->gpus_per_server;
-	p->fit.fits = need <= p->fit.capacity_gb;
-	p->fits_one_server = p->fit.fits;
-	if (p->gpus_placed > 0)
-		p->servers_needed = (p->gpus_needed + p->gpus_placed - 1) / p->gpus_placed;
-	nicfit__decide(&p->decisions, "R1", 1,
-		       "Only %d of the %d x %s asked fit %s: they hold %.1f GB usable, %s the %.1f GB "
-		       "needed.", p->gpus_placed, in->gpus_per_server, in->gpu->e.name,
-		       in->server->e.name, p->fit.capacity_gb,
-		       p->fit.fits ? "enough for" : "less than", need);
-}
-
-/*
  * Critical findings that leave nothing to build as asked: GPUs or cards
  * without a slot, a replica that fits no server, a fabric no switch
  * builds. The other critical findings refuse what was asked (a part, a
