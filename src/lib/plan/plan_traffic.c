@@ -249,8 +249,6 @@ void nicfit__plan_traffic_judge(const struct nicfit_catalog *cat, struct nicfit_
 	const struct nicfit_plan_input *in = &p->in;
 	const struct nicfit_nic *alt;
 	struct nicfit_finding *f;
-	struct nicfit_allreduce ar;
-	struct nicfit_speed sp;
 	char b1[32], b2[32], b3[32], b4[32], b5[32];
 	double alt_gbps = 0;
 
@@ -258,13 +256,8 @@ void nicfit__plan_traffic_judge(const struct nicfit_catalog *cat, struct nicfit_
 		return;
 	over(p, p->be_node_gbps, &p->step_be);
 	p->step_be_known = 1;
-	memset(&sp, 0, sizeof(sp));
-	sp.gbps = p->be_port_gbps;
-	sp.kind = NICFIT_SPEED_ANY;
-	if (p->step.nterms && !strncmp(p->step.terms[0].name, "data parallel", 13) &&
-	    !nicfit_calc_allreduce(p->step.terms[0].bytes, in->servers, p->be_cards, &sp,
-				   NICFIT_PROTO_ROCE, p->be_node_gbps, &in->link, &in->ar, &ar, NULL))
-		snprintf(p->step_algorithm, sizeof(p->step_algorithm), "%s", ar.algorithm);
+	snprintf(p->step_algorithm, sizeof(p->step_algorithm), "%s",
+		 p->step_be.algorithm ? p->step_be.algorithm : "");
 	nicfit__decide(&p->decisions, "R9", 1,
 		       "Over this back end (%.1f Gb/s per server) the step's %s of traffic take %s; "
 		       "%s of it can hide under the compute (overlap %.0f%%, --assume overlap=): "
