@@ -420,6 +420,45 @@ static void plan_t4_add_gpus(void **state)
 }
 
 /*
+ * Training too: Llama 3 8B's state, 8,030,261,248 x 16 B = 128.5 GB, needs
+ * ceil(128.5 / 46.4) = 3 A40 (48 GiB at 90%: 46.4 GB usable each), and an
+ * R740xd holds 3 double-width GPUs. On one server asked with 2, the plan
+ * adds the third there (warning) and plans no back end; the article's two
+ * servers keep their 100G card and hear of it as an info.
+ */
+static void plan_training_add_gpus(void **state)
+{
+	static const char *const one[] = { "server", "r740xd", "gpu", "a40", "gpus_per_server", "2",
+		"model", "llama-3-8b", "workload", "training", NULL };
+	static const char *const two[] = { "server", "r740xd", "gpu", "a40", "gpus_per_server", "2",
+		"servers", "2", "model", "llama-3-8b", "precision", "bf16", "workload", "training",
+		NULL };
+	const struct nicfit_finding *f;
+	struct nicfit_plan *p;
+
+	(void)state;
+	p = plan_of(one);
+	f = finding(p, "add-gpus-first");
+	assert_non_null(f);
+	assert_int_equal(f->severity, NICFIT_SEV_WARNING);
+	assert_false(p->backend_needed);
+	assert_int_equal(p->in.gpus_per_server, 3);
+	assert_int_equal(p->gpus_placed, 3);
+	assert_true(p->fits_one_server);
+	assert_null(finding(p, "training-state-does-not-fit"));
+	done(p);
+	p = plan_of(two);
+	f = finding(p, "add-gpus-first");
+	assert_non_null(f);
+	assert_int_equal(f->severity, NICFIT_SEV_INFO);
+	assert_non_null(strstr(f->message, "3 x NVIDIA A40 48GB"));
+	assert_true(p->backend_needed);
+	assert_string_equal(p->be_nic->e.id, "mcx556a-ecat");
+	assert_int_equal(p->in.gpus_per_server, 2);
+	done(p);
+}
+
+/*
  * A small DDP all-reduce on many nodes goes to NCCL's tree in the step
  * model too: adapters of Llama 3 8B (1% of 8,030,261,248 = 80.3e6
  * parameters, a 160.6 MB bf16 buffer) on 1,024 nodes of one A40 over
@@ -529,6 +568,7 @@ int main(void)
 		cmocka_unit_test(plan_article_training_figures),
 		cmocka_unit_test(plan_405b_400g),
 		cmocka_unit_test(plan_t4_add_gpus),
+		cmocka_unit_test(plan_training_add_gpus),
 		cmocka_unit_test(step_picks_tree),
 		cmocka_unit_test(table_is_the_step),
 	};

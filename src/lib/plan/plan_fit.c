@@ -362,6 +362,63 @@ static void backend_by_workload(struct nicfit_plan *p)
 }
 
 /*
+ * R2, add GPUs first, for training and fine-tuning (add-gpus-first): a
+ * job whose training state does not fit the GPUs asked for but fits the
+ * same server with more of them (R1's sharded count, no more than the
+ * server's slots take) trains there with its gradients on PCIe and no
+ * back end. On one server that is the plan: a warning, and the plan is
+ * made with those GPUs (the alternative, the warning that the state does
+ * not fit, tells the user to buy servers). When servers were asked for,
+ * the plan keeps them, and this is an info: the job asked spans servers,
+ * so it needs the back end the article prescribes (its two R740xd with
+ * 2 x A40 for an 8B model keep the 100G ConnectX-5), and it computes on
+ * more GPUs than one server holds (4 against 3); the info gives the
+ * one-server way and what it trades.
+ */
+static void training_add_gpus(struct nicfit_plan *p)
+{
+	struct nicfit_plan_input *in = &p->in;
+	int room, asked = in->gpus_per_server;
+	const char *name = in->model ? in->model->e.name : "The job";
+	char fix[160];
+
+	if (!p->fit_known || p->fits_one_server || !in->gpu ||
+	    !nicfit__plan_is_training(in->workload))
+		return;
+	room = nicfit__plan_gpu_room(p);
+	if (room <= asked || p->gpus_needed > room || p->gpus_needed < 1)
+		return;
+	snprintf(fix, sizeof(fix), "to train on one server instead: --servers 1 --gpus-per-server %d",
+		 p->gpus_needed);
+	if (in->servers > 1) {
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_ADD_GPUS_FIRST, fix,
+				  "%s's training state (%.1f GB) fits one %s with %d x %s (it holds up to "
+				  "%d): on one server the gradients stay on PCIe and no back end is needed. "
+				  "The plan keeps the %d servers asked: the job spans servers, so it needs a "
+				  "back end, and it computes on %d GPUs, not %d.", name, p->train_state_gb,
+				  in->server->e.name, p->gpus_needed, in->gpu->e.name, room, in->servers,
+				  asked * in->servers, p->gpus_needed);
+		return;
+	}
+	snprintf(fix, sizeof(fix), "add the GPUs to this server (--gpus-per-server %d), or train "
+		 "adapters only (LoRA/QLoRA: --workload fine-tuning --precision int4)", p->gpus_needed);
+	nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_ADD_GPUS_FIRST, fix,
+			  "%s's training state (%.1f GB) needs %d x %s and %s holds up to %d: add GPUs to "
+			  "this server before sharding the job across servers, which would need a "
+			  "back-end fabric for every step. Planned with %d x %s in one server.", name,
+			  p->train_state_gb, p->gpus_needed, in->gpu->e.name, in->server->e.name, room,
+			  p->gpus_needed, in->gpu->e.name);
+	nicfit__decide(&p->decisions, "R2", 1,
+		       "%s trains on one %s with %d x %s (ZeRO-3/FSDP inside the server): planned "
+		       "that way, with no back end.", name, in->server->e.name, p->gpus_needed,
+		       in->gpu->e.name);
+	p->fit.capacity_gb *= (double)p->gpus_needed / asked;
+	in->gpus_per_server = p->gpus_needed;
+	p->fits_one_server = p->train_state_gb <= p->fit.capacity_gb + NICFIT_EPS;
+	p->servers_needed = 1;
+}
+
+/*
  * R2, back end or not: the request, then the servers it needs. After the
  * workload's answer, the servers asked for are checked against R1's
  * count: a training job short of servers is a warning (it can still run
@@ -373,7 +430,8 @@ void nicfit__plan_rule_backend_needed(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 
-	nicfit__plan_add_gpus_first(p);
+	if (!nicfit__plan_add_gpus_first(p))
+		training_add_gpus(p);
 	backend_by_workload(p);
 	if (nicfit__plan_is_training(in->workload) && p->fit_known && p->servers_needed > in->servers)
 		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_TRAINING_STATE_DOES_NOT_FIT,

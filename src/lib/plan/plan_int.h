@@ -175,6 +175,7 @@ int nicfit__plan_rdma_ok(const struct nicfit_plan *p, unsigned rdma);
 void nicfit__plan_traffic(struct nicfit_plan *p);
 void nicfit__plan_traffic_judge(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 int nicfit__plan_add_gpus_first(struct nicfit_plan *p);
+int nicfit__plan_gpu_room(const struct nicfit_plan *p);
 
 /* "RoCE v1" for a back-end card whose generation has no RoCE v2 (ConnectX-3), else "RoCE v2". */
 const char *nicfit__plan_roce_name(const struct nicfit_plan *p);

@@ -24,7 +24,7 @@
 #define MUCH_CHEAPER_SHARE 0.5
 
 /* The GPUs that a single server can hold of this kind (0: the catalog does not say). */
-static int server_gpu_room(const struct nicfit_plan *p)
+int nicfit__plan_gpu_room(const struct nicfit_plan *p)
 {
 	const struct nicfit_server *sv = p->in.server;
 	const struct nicfit_gpu *g = p->in.gpu;
@@ -57,7 +57,7 @@ int nicfit__plan_add_gpus_first(struct nicfit_plan *p)
 
 	if (!p->fit_known || p->fits_one_server || !in->gpu || in->workload != NICFIT_WL_INFERENCE)
 		return 0;
-	room = server_gpu_room(p);
+	room = nicfit__plan_gpu_room(p);
 	if (nicfit_layout_pick(m ? &m->arch : &(struct nicfit_arch){ 0 }, m ? m->experts : 0,
 			       p->gpus_needed, room > 0 ? room : 1, in->gpu->nvlink_domain, &lay,
 			       NULL) || room <= in->gpus_per_server || lay.nodes > 1 ||
@@ -76,6 +76,7 @@ int nicfit__plan_add_gpus_first(struct nicfit_plan *p)
 		       m ? m->e.name : "The model", in->server->e.name, lay.gpus, in->gpu->e.name,
 		       lay.name);
 	p->layout = lay;
+	p->gpus_needed = lay.gpus;
 	in->gpus_per_server = lay.gpus;
 	p->fits_one_server = 1;
 	p->servers_needed = 1;
