@@ -94,6 +94,7 @@ struct nicfit_allreduce {
 	double sharp_s;        /* 0 when the fabric has no in-network reduction */
 	double latency_s;      /* the chosen algorithm's latency term */
 	double ring_latency_s; /* the ring's, which small messages are dominated by */
+	double tree_latency_s; /* the tree's: 2 log2(n) network steps */
 	int nodes;
 	int nics_per_node;
 	struct nicfit_link_result link;
@@ -115,5 +116,14 @@ int nicfit_calc_allreduce(double bytes, int nodes, int nics_per_node,
 			  const struct nicfit_link_params *lp,
 			  const struct nicfit_allreduce_params *ap,
 			  struct nicfit_allreduce *r, struct nicfit_error *err);
+
+/*
+ * The same choice for nodes >= 2 moving node_gbps of goodput each, when
+ * the caller already knows the rate (the step model times each kind of
+ * traffic at the rate of the network it compares); fills every field but
+ * link and nics_per_node. node_gbps must be above 0.
+ */
+void nicfit_allreduce_pick(double bytes, int nodes, double node_gbps,
+			   const struct nicfit_allreduce_params *ap, struct nicfit_allreduce *r);
 
 #endif

@@ -135,6 +135,7 @@ struct nicfit_plan_estimate {
 	char label[64];     /* "100G RoCE v2 (this plan)" */
 	double gbps;        /* per-node network rate used */
 	double seconds;
+	char algorithm[8];  /* NCCL's algorithm for the exchange at that rate: "ring", "tree" */
 };
 
 /*
@@ -222,7 +223,16 @@ struct nicfit_plan {
 	char prices_as_of[16];
 
 	/* estimates (R9) */
-	double grad_gb;                 /* bytes exchanged per training step */
+	double grad_gb;                 /* gradients (bf16) exchanged per training step, GB */
+	/*
+	 * What the step-time rows time, per server per step: the step
+	 * model's traffic (the same bytes the Network line and JSON step
+	 * carry, 1.5 x for ZeRO-3) when it is known, else a DDP ring of the
+	 * gradients; est_traffic names it ("data parallel (ZeRO-3/FSDP)"),
+	 * NULL for the latter.
+	 */
+	double est_bytes_gb;
+	const char *est_traffic;
 	struct nicfit_plan_estimate est[NICFIT_PLAN_MAX_ESTIMATES];
 	int nest;
 

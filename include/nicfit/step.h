@@ -111,6 +111,15 @@ struct nicfit_step_term {
 	const char *source;
 	double bytes;          /* leaving one node per step */
 	double hops;           /* network latencies it waits on per step */
+	/*
+	 * An all-reduce (DDP, ZeRO-1/2 gradients): the buffer it reduces per
+	 * node and the nodes it spans, so that nicfit_step_over() times it by
+	 * the algorithm NCCL would pick (ring or tree, nicfit_allreduce_pick);
+	 * buffer 0 for every other collective (ZeRO-3's reduce-scatter and
+	 * all-gathers, which NCCL runs as rings; point-to-point; all-to-all).
+	 */
+	double buffer;
+	int group;
 };
 
 #define NICFIT_STEP_MAX_TERMS 4
@@ -147,8 +156,14 @@ struct nicfit_step_time {
 	double ratio;         /* compute / comm */
 	int hides;
 	double need_gbps;     /* per-node goodput that would just hide it; 0 = none can */
+	const char *algorithm; /* the data-parallel exchange's NCCL algorithm ("ring", "tree"); NULL without one */
 };
 
+/*
+ * comm_s is every term's bytes over node_gbps plus its latencies, an
+ * all-reduce term at the cheaper of NCCL's ring and tree (the one named
+ * in algorithm); need_gbps is the least rate at which either hides.
+ */
 void nicfit_step_over(const struct nicfit_step *s, double node_gbps, double latency_us,
 		      const struct nicfit_step_params *p, struct nicfit_step_time *t);
 

@@ -182,6 +182,7 @@ static void emit_step_time(struct nicfit_emit *e, const struct nicfit_step *st,
 	nicfit_emit_number(e, "compute_comm_ratio", t->ratio);
 	nicfit_emit_bool(e, "hides", t->hides);
 	nicfit_emit_number(e, "need_gbps", t->need_gbps);
+	nicfit_emit_string(e, "algorithm", t->algorithm);
 	nicfit_emit_printf(e, "  communication %s over %s (%.1f Gb/s per node), compute/comm %.2f\n",
 			   nicfit_fmt_seconds(t->comm_s, b1, sizeof(b1)), over, t->node_gbps, t->ratio);
 	nicfit_emit_printf(e, "  hides under   %s (overlap %.0f%% of the compute)\n",

@@ -128,6 +128,7 @@ static void choose_algorithm(struct nicfit_allreduce *r, double bytes, int nodes
 	double tree_lat = 2.0 * ceil(log2((double)nodes)) * lat;
 
 	r->ring_latency_s = 2.0 * (nodes - 1) * lat;
+	r->tree_latency_s = tree_lat;
 	r->ring_s = r->bytes_per_node / rate + r->ring_latency_s;
 	r->tree_s = bytes / (rate * TREE_BUS_SHARE * TREE_ALG_RATIO) + tree_lat;
 	r->sharp_s = ap->in_network ? bytes / (rate * TREE_BUS_SHARE) + 2 * lat : 0;
@@ -144,6 +145,18 @@ static void choose_algorithm(struct nicfit_allreduce *r, double bytes, int nodes
 		r->seconds = r->sharp_s;
 		r->latency_s = 2 * lat;
 	}
+}
+
+/* The algorithm and its times for r->node_gbps of goodput per node. */
+static void pick(double bytes, int nodes, const struct nicfit_allreduce_params *ap,
+		 struct nicfit_allreduce *r)
+{
+	r->nodes = nodes;
+	r->factor = 2.0 * (nodes - 1) / nodes;
+	r->bytes_per_node = r->factor * bytes;
+	choose_algorithm(r, bytes, nodes, ap);
+	r->algbw_gbps = bytes * 8 / r->seconds / 1e9;
+	r->busbw_gbps = r->algbw_gbps * r->factor;
 }
 
 int nicfit_calc_allreduce(double bytes, int nodes, int nics_per_node,
@@ -166,15 +179,18 @@ int nicfit_calc_allreduce(double bytes, int nodes, int nics_per_node,
 	rc = nicfit_link_calc(link, proto, lp, &r->link, err);
 	if (rc)
 		return rc;
-	r->nodes = nodes;
 	r->nics_per_node = nics_per_node;
 	r->node_gbps = r->link.goodput_gbps * nics_per_node;
 	if (node_cap_gbps > 0 && node_cap_gbps < r->node_gbps)
 		r->node_gbps = node_cap_gbps;
-	r->factor = 2.0 * (nodes - 1) / nodes;
-	r->bytes_per_node = r->factor * bytes;
-	choose_algorithm(r, bytes, nodes, ap);
-	r->algbw_gbps = bytes * 8 / r->seconds / 1e9;
-	r->busbw_gbps = r->algbw_gbps * r->factor;
+	pick(bytes, nodes, ap, r);
 	return 0;
+}
+
+void nicfit_allreduce_pick(double bytes, int nodes, double node_gbps,
+			   const struct nicfit_allreduce_params *ap, struct nicfit_allreduce *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->node_gbps = node_gbps;
+	pick(bytes, nodes, ap, r);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "nicfit/perf.h"
 #include "nicfit/step.h"
 #include "num_int.h"
 
@@ -174,13 +175,14 @@ static enum nicfit_dp dp_choose(const struct nicfit_step_job *j, double shard_pa
 	return NICFIT_DP_ZERO3;
 }
 
-static void add_term(struct nicfit_step *s, const char *name, const char *formula,
-		     const char *source, double bytes, double hops)
+static struct nicfit_step_term *add_term(struct nicfit_step *s, const char *name,
+					 const char *formula, const char *source, double bytes,
+					 double hops)
 {
 	struct nicfit_step_term *t;
 
 	if (s->nterms >= NICFIT_STEP_MAX_TERMS || !(bytes > 0))
-		return;
+		return NULL;
 	t = &s->terms[s->nterms++];
 	t->name = name;
 	t->formula = formula;
@@ -189,6 +191,7 @@ static void add_term(struct nicfit_step *s, const char *name, const char *formul
 	t->hops = hops;
 	s->bytes_per_node += bytes;
 	s->hops += hops;
+	return t;
 }
 
 static int check_job(const struct nicfit_step_job *j, struct nicfit_error *err)
@@ -260,8 +263,9 @@ static void step_traffic(const struct nicfit_step_job *j, const struct nicfit_st
 
 	if (train && d > 1) {
 		double z = s->dp == NICFIT_DP_ZERO3 ? 1.5 : 1;
+		struct nicfit_step_term *t;
 
-		add_term(s, s->dp == NICFIT_DP_ZERO3 ? "data parallel (ZeRO-3/FSDP)" :
+		t = add_term(s, s->dp == NICFIT_DP_ZERO3 ? "data parallel (ZeRO-3/FSDP)" :
 			 s->dp == NICFIT_DP_DDP ? "data parallel (DDP)" :
 			 s->dp == NICFIT_DP_ZERO1 ? "data parallel (ZeRO-1)" : "data parallel (ZeRO-2)",
 			 z > 1 ? "1.5 x 2(d-1)/d x trained parameters x grad_bytes / nodes per replica "
@@ -272,6 +276,10 @@ static void step_traffic(const struct nicfit_step_job *j, const struct nicfit_st
 			 "ZeRO-3 3 x params per GPU",
 			 z * 2.0 * (d - 1) / d * s->trainable * p->grad_bytes / m,
 			 (z > 1 ? 3.0 : 2.0) * (d - 1));
+		if (t && z == 1) {
+			t->buffer = s->trainable * p->grad_bytes / m;
+			t->group = d;
+		}
 	}
 	if (tp_nodes > 1 && h > 0 && layers > 0) {
 		double per = train ? 4 : 2;
@@ -327,20 +335,88 @@ int nicfit_step_calc(const struct nicfit_step_job *j, const struct nicfit_step_p
 	return 0;
 }
 
+/*
+ * A term over rate bytes/s, as (bytes it moves, latency it waits): an
+ * all-reduce as the ring or tree NCCL would pick at that rate, alg its
+ * name; anything else its bytes and hops. rate 1 B/s gives the bytes
+ * each algorithm's bandwidth term moves (which need_gbps solves for).
+ */
+static double term_seconds(const struct nicfit_step_term *t, double rate,
+			   const struct nicfit_allreduce_params *ap, const char **alg)
+{
+	struct nicfit_allreduce ar;
+
+	if (!(t->buffer > 0) || t->group < 2)
+		return t->bytes / rate + t->hops * ap->latency_us * 1e-6;
+	nicfit_allreduce_pick(t->buffer, t->group, rate * 8 / 1e9, ap, &ar);
+	*alg = ar.algorithm;
+	return ar.seconds;
+}
+
+/*
+ * The least node rate (Gb/s) at which the step's communication hides
+ * under hidden_s, with each all-reduce by ring or by tree: the bandwidth
+ * and latency terms of both, read off nicfit_allreduce_pick at 1 B/s.
+ * 0 when the latency alone exceeds hidden_s.
+ */
+static double need_gbps(const struct nicfit_step *s, double hidden_s,
+			const struct nicfit_allreduce_params *ap)
+{
+	double best = 0;
+	int tree;
+
+	for (tree = 0; tree < 2; tree++) {
+		double bytes = 0, lat = 0;
+		int i;
+
+		for (i = 0; i < s->nterms; i++) {
+			const struct nicfit_step_term *t = &s->terms[i];
+			struct nicfit_allreduce ar;
+
+			if (!(t->buffer > 0) || t->group < 2) {
+				bytes += t->bytes;
+				lat += t->hops * ap->latency_us * 1e-6;
+				continue;
+			}
+			nicfit_allreduce_pick(t->buffer, t->group, 8 / 1e9, ap, &ar);
+			bytes += tree ? ar.tree_s - ar.tree_latency_s : ar.ring_s - ar.ring_latency_s;
+			lat += tree ? ar.tree_latency_s : ar.ring_latency_s;
+		}
+		if (hidden_s > lat) {
+			double g = bytes * 8 / ((hidden_s - lat) * 1e9);
+
+			if (!(best > 0) || g < best)
+				best = g;
+		}
+	}
+	return best;
+}
+
 void nicfit_step_over(const struct nicfit_step *s, double node_gbps, double latency_us,
 		      const struct nicfit_step_params *p, struct nicfit_step_time *t)
 {
+	struct nicfit_allreduce_params ap;
 	double lat = s->hops * latency_us * 1e-6;
+	int i;
 
 	memset(t, 0, sizeof(*t));
+	memset(&ap, 0, sizeof(ap));
+	ap.latency_us = latency_us;
 	t->node_gbps = node_gbps;
-	t->comm_s = s->bytes_per_node > 0 && node_gbps > 0 ?
-		    s->bytes_per_node * 8 / (node_gbps * 1e9) + lat : lat;
+	for (i = 0; i < s->nterms; i++)
+		if (!strncmp(s->terms[i].name, "data parallel", 13))
+			t->algorithm = "ring";
+	if (s->bytes_per_node > 0 && node_gbps > 0)
+		for (i = 0; i < s->nterms; i++)
+			t->comm_s += term_seconds(&s->terms[i], node_gbps * 1e9 / 8, &ap,
+						  &t->algorithm);
+	else
+		t->comm_s = lat;
 	t->hidden_s = p->overlap * s->compute_s;
 	t->stall_s = t->comm_s > t->hidden_s ? t->comm_s - t->hidden_s : 0;
 	t->step_s = s->compute_s + t->stall_s;
 	t->ratio = t->comm_s > 0 ? s->compute_s / t->comm_s : 0;
 	t->hides = t->comm_s <= t->hidden_s + NICFIT_EPS;
-	if (t->hidden_s > lat)
-		t->need_gbps = s->bytes_per_node * 8 / ((t->hidden_s - lat) * 1e9);
+	if (s->bytes_per_node > 0)
+		t->need_gbps = need_gbps(s, t->hidden_s, &ap);
 }

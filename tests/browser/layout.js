@@ -30,7 +30,8 @@ const path = require('path');
 const WIDTHS = [320, 390, 768];
 const CALCS = ['calc=pcie&gen=4&width=16', 'calc=link&speed=100G&proto=tcp', 'calc=nic&part=MCX556A-ECAT&slot=gen3x16',
   'calc=load&size=16GB&link=10G', 'calc=fit&model=llama-3-8b&precision=bf16&gpus=2xa40',
-  'calc=allreduce&size=16GB&nodes=2&link=100G&proto=roce', 'calc=stream&tokens_per_s=1000'];
+  'calc=allreduce&size=16GB&nodes=2&link=100G&proto=roce', 'calc=stream&tokens_per_s=1000',
+  'calc=step&model=llama-3-8b&gpu=a40&nodes=2&gpus_per_node=2&link=100G'];
 
 async function settle(page) {
   await page.waitForFunction(() => {

@@ -178,6 +178,35 @@ async function main() {
     .then(() => ok(true, 'calc: changing the lanes changes the answer'),
       (e) => ok(false, 'calc: changing the lanes changes the answer', e.message));
 
+  /*
+   * The step calculator: the article's 8B on 2 x 2 A40 over 100G computes
+   * 1.65 s and sends 16.06 GB per node, 1.31 s by a ring, of which 1.1 s
+   * hides: the GPUs stall. Over 200G (196.07 Gb/s, 0.66 s) it hides.
+   */
+  await page.goto(base + '/calc?calc=step&model=llama-3-8b&gpu=a40&nodes=2&gpus_per_node=2&link=100G');
+  await page.waitForSelector('#calc-result .verdict, #calc-result .error', { timeout: 15000 });
+  const s1 = await page.evaluate(() => ({ head: document.querySelector('#calc-result .headline')?.innerText || '',
+    text: document.getElementById('calc-result').innerText,
+    formula: document.querySelector('#calc-result .formula')?.innerText || '' }));
+  ok(/computes 1\.65 s/.test(s1.head) && /stall/.test(s1.head), 'calc step: the headline gives the compute and the stall', s1.head);
+  ok(/Communication\s+1\.31 s \(ring\)/.test(s1.text) && /16\.06 GB/.test(s1.text),
+    'calc step: the table names the traffic and its NCCL algorithm', s1.text.slice(0, 600));
+  ok(/compute = FLOPs/.test(s1.formula) && /hides when communication/.test(s1.formula), 'calc step: the formula has its numbers', s1.formula);
+  await page.locator('#calc-form input[name=link]').fill('200G');
+  await page.locator('#calc-form input[name=link]').dispatchEvent('change');
+  await page.waitForFunction(() => /hides under the compute/.test(document.querySelector('#calc-result .headline')?.innerText || ''),
+    null, { timeout: 10000 })
+    .then(() => ok(true, 'calc step: a faster link hides the traffic'),
+      (e) => ok(false, 'calc step: a faster link hides the traffic', e.message));
+
+  /* A 1 MB all-reduce on 1,024 nodes is a tree (0.4 ms), not a 20.6 ms ring. */
+  await page.goto(base + '/calc?calc=allreduce&size=1MB&nodes=1024&link=100G');
+  await page.waitForSelector('#calc-result .verdict, #calc-result .error', { timeout: 15000 });
+  const a1 = await page.evaluate(() => ({ head: document.querySelector('#calc-result .headline')?.innerText || '',
+    about: document.getElementById('calc-about').innerText }));
+  ok(/^A tree all-reduce/.test(a1.head) && /0\.4 ms/.test(a1.head) && !/one ring/.test(a1.about),
+    'calc allreduce: the answer names the algorithm NCCL would pick', JSON.stringify(a1));
+
   /* 8. Decode: a shared link, then typing another part. */
   await page.goto(base + '/decode?part=MCX653105A-HDAT');
   await page.waitForSelector('#decode-result .verdict, #decode-result .error', { timeout: 15000 });

@@ -419,6 +419,141 @@ static void plan_t4_add_gpus(void **state)
 	done(p);
 }
 
+/*
+ * Training too: Llama 3 8B's state, 8,030,261,248 x 16 B = 128.5 GB, needs
+ * ceil(128.5 / 46.4) = 3 A40 (48 GiB at 90%: 46.4 GB usable each), and an
+ * R740xd holds 3 double-width GPUs. On one server asked with 2, the plan
+ * adds the third there (warning) and plans no back end; the article's two
+ * servers keep their 100G card and hear of it as an info.
+ */
+static void plan_training_add_gpus(void **state)
+{
+	static const char *const one[] = { "server", "r740xd", "gpu", "a40", "gpus_per_server", "2",
+		"model", "llama-3-8b", "workload", "training", NULL };
+	static const char *const two[] = { "server", "r740xd", "gpu", "a40", "gpus_per_server", "2",
+		"servers", "2", "model", "llama-3-8b", "precision", "bf16", "workload", "training",
+		NULL };
+	const struct nicfit_finding *f;
+	struct nicfit_plan *p;
+
+	(void)state;
+	p = plan_of(one);
+	f = finding(p, "add-gpus-first");
+	assert_non_null(f);
+	assert_int_equal(f->severity, NICFIT_SEV_WARNING);
+	assert_false(p->backend_needed);
+	assert_int_equal(p->in.gpus_per_server, 3);
+	assert_int_equal(p->gpus_placed, 3);
+	assert_true(p->fits_one_server);
+	assert_null(finding(p, "training-state-does-not-fit"));
+	done(p);
+	p = plan_of(two);
+	f = finding(p, "add-gpus-first");
+	assert_non_null(f);
+	assert_int_equal(f->severity, NICFIT_SEV_INFO);
+	assert_non_null(strstr(f->message, "3 x NVIDIA A40 48GB"));
+	assert_true(p->backend_needed);
+	assert_string_equal(p->be_nic->e.id, "mcx556a-ecat");
+	assert_int_equal(p->in.gpus_per_server, 2);
+	done(p);
+}
+
+/*
+ * A small DDP all-reduce on many nodes goes to NCCL's tree in the step
+ * model too: adapters of Llama 3 8B (1% of 8,030,261,248 = 80.3e6
+ * parameters, a 160.6 MB bf16 buffer) on 1,024 nodes of one A40 over
+ * 98.0 Gb/s (12.25 GB/s). A ring sends 2 x 1023/1024 x 160.6 MB, 26.2 ms,
+ * and waits 2 x 1023 x 10 us = 20.46 ms: 46.7 ms; a tree sends 160.6 MB
+ * at 0.45 x 12.25 GB/s, 29.1 ms, and waits 2 x 10 x 10 us: 29.3 ms.
+ */
+static void step_picks_tree(void **state)
+{
+	struct nicfit_step_params sp;
+	struct nicfit_step_job j;
+	struct nicfit_step s;
+	struct nicfit_step_time t;
+	double buf = 8030261248.0 * 0.01 * 2;
+
+	(void)state;
+	nicfit_step_params_default(&sp);
+	job_of(&j, "llama-3-8b", "a40", NICFIT_PREC_INT4, 1, 1024, 1);
+	assert_int_equal(nicfit_step_calc(&j, &sp, &s, NULL), 0);
+	assert_near(s.terms[0].buffer, buf, 1);
+	assert_int_equal(s.terms[0].group, 1024);
+	nicfit_step_over(&s, 98.0, 10, &sp, &t);
+	assert_string_equal(t.algorithm, "tree");
+	assert_near(t.comm_s, buf / (0.45 * 12.25e9) + 200e-6, 1e-6);
+	assert_true(t.comm_s < s.terms[0].bytes * 8 / 98e9 + s.terms[0].hops * 10e-6);
+	/* the rate that just hides it is the tree's (the ring's latency alone is 20 ms) */
+	nicfit_step_over(&s, t.need_gbps, 10, &sp, &t);
+	assert_near(t.comm_s, t.hidden_s, 1e-9);
+	/* ZeRO-3 runs rings (reduce-scatter, all-gathers): no buffer, no tree */
+	job_of(&j, "llama-3-8b", "a40", NICFIT_PREC_BF16, 0, 1024, 1);
+	j.dp = NICFIT_DP_ZERO3;
+	assert_int_equal(nicfit_step_calc(&j, &sp, &s, NULL), 0);
+	assert_true(s.terms[0].buffer == 0);
+	nicfit_step_over(&s, 98.0, 10, &sp, &t);
+	assert_string_equal(t.algorithm, "ring");
+}
+
+/*
+ * The step-time table is the step: every row is the step model's traffic
+ * over that row's rate (the same function, the same bytes, the same
+ * algorithm as the Network line, the findings and JSON step), and the
+ * plan's own row is step_be itself. Hand-checked back-end rows: QLoRA
+ * 70B, DDP 2(8-1)/8 x 705.5e6 x 2 B = 2.4694 GB over 196.1 Gb/s = 0.1007
+ * s; the article's 8B, ZeRO-2 on 2 servers, 8.03e9 x 2 B = 16.06 GB over
+ * 98.0 Gb/s = 1.311 s; 405B on 32 DGX H100, ZeRO-3, 1.5 x 2 x 31/32 x
+ * 405.85e9 x 2 B = 2.359 TB over 8 x 392.1 Gb/s = 6.016 s (the table said
+ * 4.0 s, a DDP ring of 811.7 GB, while the Network line said 6.0).
+ */
+static void table_is_the_step(void **state)
+{
+	static const char *const qlora[] = { QLORA, NULL };
+	static const char *const article[] = { "server", "r740xd", "gpu", "a40",
+		"gpus_per_server", "2", "servers", "2", "model", "llama-3-8b", "precision", "bf16",
+		"workload", "training", NULL };
+	static const char *const dgx[] = { "server", "dgx-h100", "servers", "32", "model",
+		"llama-3.1-405b", "workload", "training", NULL };
+	static const char *const *const cases[] = { qlora, article, dgx };
+	static const double gb[] = { 2.4694, 16.06, 2359.1 }, sec[] = { 0.1007, 1.311, 6.017 };
+	static const char *const traffic[] = { "data parallel (DDP)", "data parallel (ZeRO-2)",
+		"data parallel (ZeRO-3/FSDP)" };
+	const struct nicfit_finding *f;
+	struct nicfit_step_time t;
+	char b[32];
+	int c, i;
+
+	(void)state;
+	for (c = 0; c < 3; c++) {
+		struct nicfit_plan *p = plan_of(cases[c]);
+
+		assert_true(p->traffic_known && p->step_be_known);
+		assert_true(p->nest >= 3);
+		assert_string_equal(p->est_traffic, traffic[c]);
+		assert_string_equal(p->est_traffic, p->step.terms[0].name);
+		assert_true(p->est_bytes_gb == p->step.bytes_per_node / 1e9);
+		assert_near(p->est_bytes_gb, gb[c], gb[c] * 1e-3);
+		assert_true(p->est[0].gbps == p->step_be.node_gbps);
+		assert_true(p->est[0].seconds == p->step_be.comm_s);
+		assert_near(p->est[0].seconds, sec[c], sec[c] * 2e-3);
+		assert_string_equal(p->est[0].algorithm, p->step_algorithm);
+		assert_string_equal(p->est[0].algorithm, "ring");
+		for (i = 0; i < p->nest; i++) {
+			nicfit_step_over(&p->step, p->est[i].gbps, p->in.ar.latency_us, &p->in.step,
+					 &t);
+			assert_true(p->est[i].seconds == t.comm_s);
+			assert_string_equal(p->est[i].algorithm, t.algorithm);
+		}
+		if ((f = finding(p, "backend-stalls-gpus")))
+			assert_non_null(strstr(f->message, nicfit_fmt_seconds(p->est[0].seconds, b,
+									       sizeof(b))));
+		assert_non_null(finding(p, c == 0 ? "backend-cheaper-hides" : c == 1 ?
+					"backend-stalls-gpus" : "roce-lossless"));
+		done(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +568,9 @@ int main(void)
 		cmocka_unit_test(plan_article_training_figures),
 		cmocka_unit_test(plan_405b_400g),
 		cmocka_unit_test(plan_t4_add_gpus),
+		cmocka_unit_test(plan_training_add_gpus),
+		cmocka_unit_test(step_picks_tree),
+		cmocka_unit_test(table_is_the_step),
 	};
 
 	return cmocka_run_group_tests_name("step", tests, catalog_setup, catalog_teardown);

@@ -1,8 +1,9 @@
 /*
  * plan_fit.c - the rules about the model and the job: R1, whether the
  * model fits one server (or how many its training state needs), and R2,
- * whether the plan needs a back-end fabric at all. Nothing here chooses
- * parts; that starts with R3 (plan_frontend.c).
+ * whether the plan needs a back-end fabric at all, and R1 again on the GPUs
+ * R6 could place. Nothing here chooses parts; that starts with R3
+ * (plan_frontend.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -361,6 +362,63 @@ static void backend_by_workload(struct nicfit_plan *p)
 }
 
 /*
+ * R2, add GPUs first, for training and fine-tuning (add-gpus-first): a
+ * job whose training state does not fit the GPUs asked for but fits the
+ * same server with more of them (R1's sharded count, no more than the
+ * server's slots take) trains there with its gradients on PCIe and no
+ * back end. On one server that is the plan: a warning, and the plan is
+ * made with those GPUs (the alternative, the warning that the state does
+ * not fit, tells the user to buy servers). When servers were asked for,
+ * the plan keeps them, and this is an info: the job asked spans servers,
+ * so it needs the back end the article prescribes (its two R740xd with
+ * 2 x A40 for an 8B model keep the 100G ConnectX-5), and it computes on
+ * more GPUs than one server holds (4 against 3); the info gives the
+ * one-server way and what it trades.
+ */
+static void training_add_gpus(struct nicfit_plan *p)
+{
+	struct nicfit_plan_input *in = &p->in;
+	int room, asked = in->gpus_per_server;
+	const char *name = in->model ? in->model->e.name : "The job";
+	char fix[160];
+
+	if (!p->fit_known || p->fits_one_server || !in->gpu ||
+	    !nicfit__plan_is_training(in->workload))
+		return;
+	room = nicfit__plan_gpu_room(p);
+	if (room <= asked || p->gpus_needed > room || p->gpus_needed < 1)
+		return;
+	snprintf(fix, sizeof(fix), "to train on one server instead: --servers 1 --gpus-per-server %d",
+		 p->gpus_needed);
+	if (in->servers > 1) {
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_ADD_GPUS_FIRST, fix,
+				  "%s's training state (%.1f GB) fits one %s with %d x %s (it holds up to "
+				  "%d): on one server the gradients stay on PCIe and no back end is needed. "
+				  "The plan keeps the %d servers asked: the job spans servers, so it needs a "
+				  "back end, and it computes on %d GPUs, not %d.", name, p->train_state_gb,
+				  in->server->e.name, p->gpus_needed, in->gpu->e.name, room, in->servers,
+				  asked * in->servers, p->gpus_needed);
+		return;
+	}
+	snprintf(fix, sizeof(fix), "add the GPUs to this server (--gpus-per-server %d), or train "
+		 "adapters only (LoRA/QLoRA: --workload fine-tuning --precision int4)", p->gpus_needed);
+	nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_ADD_GPUS_FIRST, fix,
+			  "%s's training state (%.1f GB) needs %d x %s and %s holds up to %d: add GPUs to "
+			  "this server before sharding the job across servers, which would need a "
+			  "back-end fabric for every step. Planned with %d x %s in one server.", name,
+			  p->train_state_gb, p->gpus_needed, in->gpu->e.name, in->server->e.name, room,
+			  p->gpus_needed, in->gpu->e.name);
+	nicfit__decide(&p->decisions, "R2", 1,
+		       "%s trains on one %s with %d x %s (ZeRO-3/FSDP inside the server): planned "
+		       "that way, with no back end.", name, in->server->e.name, p->gpus_needed,
+		       in->gpu->e.name);
+	p->fit.capacity_gb *= (double)p->gpus_needed / asked;
+	in->gpus_per_server = p->gpus_needed;
+	p->fits_one_server = p->train_state_gb <= p->fit.capacity_gb + NICFIT_EPS;
+	p->servers_needed = 1;
+}
+
+/*
  * R2, back end or not: the request, then the servers it needs. After the
  * workload's answer, the servers asked for are checked against R1's
  * count: a training job short of servers is a warning (it can still run
@@ -372,7 +430,8 @@ void nicfit__plan_rule_backend_needed(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 
-	nicfit__plan_add_gpus_first(p);
+	if (!nicfit__plan_add_gpus_first(p))
+		training_add_gpus(p);
 	backend_by_workload(p);
 	if (nicfit__plan_is_training(in->workload) && p->fit_known && p->servers_needed > in->servers)
 		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_TRAINING_STATE_DOES_NOT_FIT,
@@ -434,4 +493,46 @@ void nicfit__plan_explain_backend(struct nicfit_plan *p)
 		nicfit__decide(&p->decisions, "R7", 0,
 			       "No back-end fabric (RoCE v2 or InfiniBand) to choose.");
 	}
+}
+
+/*
+ * R1 again, on what R6 could place: the model's fit was judged on the
+ * GPUs asked for, but a server with room for fewer holds only what its
+ * slots take (8 x H100 asked, 4 placed: 309 GB usable, not 618), so the
+ * fit, and model_fit in the JSON, are judged again on the placed GPUs. A
+ * model that no longer fits is split again, by the layout rule above on
+ * the placed GPUs, so gpus_needed is always a layout's count, never the
+ * raw quotient of memory over GPUs (6 for a 128-head model: TP 4 x PP 2
+ * runs it, on 8).
+ */
+void nicfit__plan_fit_placed(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	double need;
+	int i;
+
+	p->gpus_placed = 0;
+	for (i = 0; i < NICFIT_PLAN_MAX_GPUS && i < in->gpus_per_server; i++)
+		p->gpus_placed += p->gpu_slots[i] >= 0;
+	if (!p->fit_known || !in->gpu || p->gpus_placed >= in->gpus_per_server)
+		return;
+	need = p->train_state_gb > 0 ? p->train_state_gb : p->fit.total_gb;
+	p->fit.capacity_gb *= (double)p->gpus_placed / in->gpus_per_server;
+	p->fit.fits = need <= p->fit.capacity_gb;
+	p->fits_one_server = p->fit.fits;
+	nicfit__decide(&p->decisions, "R1", 1,
+		       "Only %d of the %d x %s asked fit %s: they hold %.1f GB usable, %s the %.1f GB "
+		       "needed.", p->gpus_placed, in->gpus_per_server, in->gpu->e.name,
+		       in->server->e.name, p->fit.capacity_gb,
+		       p->fit.fits ? "enough for" : "less than", need);
+	if (p->gpus_placed < 1)
+		return;
+	if (p->train_state_gb > 0 || p->fits_one_server) {
+		p->servers_needed = (p->gpus_needed + p->gpus_placed - 1) / p->gpus_placed;
+		return;
+	}
+	memset(&p->layout, 0, sizeof(p->layout));
+	p->gpus_needed = p->fit.gpus_needed;
+	p->servers_needed = (p->gpus_needed + p->gpus_placed - 1) / p->gpus_placed;
+	split_layout(p, p->gpus_placed);
 }

@@ -55,6 +55,8 @@ const struct nicfit_nic *nicfit__plan_whatif_card(const struct nicfit_catalog *c
 void nicfit__plan_rule_fit(struct nicfit_plan *p);
 void nicfit__plan_rule_backend_needed(struct nicfit_plan *p);
 void nicfit__plan_explain_backend(struct nicfit_plan *p);
+/* R1 again on the GPUs R6 placed, once placement is known */
+void nicfit__plan_fit_placed(struct nicfit_plan *p);
 
 /* plan_frontend.c: R3, R4 */
 void nicfit__plan_rule_frontend(const struct nicfit_catalog *cat, struct nicfit_plan *p);
@@ -158,7 +160,6 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 void nicfit__plan_estimates(struct nicfit_plan *p);
 void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 void nicfit__plan_notes(struct nicfit_plan *p);
-void nicfit__plan_fit_placed(struct nicfit_plan *p);
 void nicfit__plan_verdict(struct nicfit_plan *p);
 
 /* plan_backend.c: can a card of these RDMA kinds run the plan's fabric? */
@@ -174,6 +175,7 @@ int nicfit__plan_rdma_ok(const struct nicfit_plan *p, unsigned rdma);
 void nicfit__plan_traffic(struct nicfit_plan *p);
 void nicfit__plan_traffic_judge(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 int nicfit__plan_add_gpus_first(struct nicfit_plan *p);
+int nicfit__plan_gpu_room(const struct nicfit_plan *p);
 
 /* "RoCE v1" for a back-end card whose generation has no RoCE v2 (ConnectX-3), else "RoCE v2". */
 const char *nicfit__plan_roce_name(const struct nicfit_plan *p);

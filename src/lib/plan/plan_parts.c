@@ -16,36 +16,45 @@
 
 /* ---- R9: estimates ------------------------------------------------------ */
 
-static void add_est(struct nicfit_plan *p, const char *label, double gbps, double seconds)
+/*
+ * One row of the step-time table over node_gbps per server: the step
+ * model's traffic, timed as the Network line and JSON step time it (the
+ * data-parallel exchange by the algorithm NCCL would pick at that rate),
+ * when the step is known; else a ring or tree all-reduce of the
+ * gradients over nics links of `line` Gb/s, capped at node_gbps (what the
+ * node's cards move together in their slots: NCCL drives every card of a
+ * node at once).
+ */
+static void add_row(struct nicfit_plan *p, const char *label, double node_gbps, int nics,
+		    enum nicfit_proto proto, double line)
 {
 	struct nicfit_plan_estimate *e;
+	struct nicfit_step_time t;
+	struct nicfit_allreduce ar;
+	struct nicfit_speed sp;
+	const char *alg = NULL;
 
 	if (p->nest >= NICFIT_PLAN_MAX_ESTIMATES)
 		return;
 	e = &p->est[p->nest++];
 	snprintf(e->label, sizeof(e->label), "%s", label);
-	e->gbps = gbps;
-	e->seconds = seconds;
-}
-
-/*
- * A ring all-reduce of bytes over nics links of `line` Gb/s per node,
- * capped at node_gbps (what the node's cards move together in their
- * slots): NCCL drives every card of a node at once, one ring per card.
- */
-static double ring_seconds(const struct nicfit_plan *p, double bytes, double node_gbps,
-			   int nics, enum nicfit_proto proto, double line)
-{
-	struct nicfit_speed sp;
-	struct nicfit_allreduce ar;
-
-	memset(&sp, 0, sizeof(sp));
-	sp.gbps = line;
-	sp.kind = proto == NICFIT_PROTO_IB ? NICFIT_SPEED_ANY : NICFIT_SPEED_ETH;
-	if (nicfit_calc_allreduce(bytes, p->in.servers, nics, &sp, proto, node_gbps, &p->in.link,
-				  &p->in.ar, &ar, NULL))
-		return NAN;
-	return ar.seconds;
+	e->gbps = node_gbps;
+	e->seconds = NAN;
+	if (p->est_traffic) {
+		nicfit_step_over(&p->step, node_gbps, p->in.ar.latency_us, &p->in.step, &t);
+		e->seconds = t.comm_s;
+		alg = t.algorithm;
+	} else {
+		memset(&sp, 0, sizeof(sp));
+		sp.gbps = line;
+		sp.kind = proto == NICFIT_PROTO_IB ? NICFIT_SPEED_ANY : NICFIT_SPEED_ETH;
+		if (!nicfit_calc_allreduce(p->grad_gb * 1e9, p->in.servers, nics, &sp, proto,
+					   node_gbps, &p->in.link, &p->in.ar, &ar, NULL)) {
+			e->seconds = ar.seconds;
+			alg = ar.algorithm;
+		}
+	}
+	snprintf(e->algorithm, sizeof(e->algorithm), "%s", alg ? alg : "");
 }
 
 /*
@@ -57,8 +66,8 @@ static double ring_seconds(const struct nicfit_plan *p, double bytes, double nod
 #define ALT_LAB_GBPS 25.0
 #define ALT_GUIDANCE_GBPS 200.0
 
-/* The ring all-reduce of bytes over one RoCE port of gbps, as an estimate. */
-static void est_roce(struct nicfit_plan *p, const char *label, double bytes, double gbps)
+/* The step over one RoCE port of gbps, as a row. */
+static void row_roce(struct nicfit_plan *p, const char *label, double gbps)
 {
 	struct nicfit_link_result lr;
 	struct nicfit_speed sp;
@@ -67,60 +76,86 @@ static void est_roce(struct nicfit_plan *p, const char *label, double bytes, dou
 	sp.gbps = gbps;
 	sp.kind = NICFIT_SPEED_ETH;
 	nicfit_link_calc(&sp, NICFIT_PROTO_ROCE, &p->in.link, &lr, NULL);
-	add_est(p, label, lr.goodput_gbps,
-		ring_seconds(p, bytes, lr.goodput_gbps, 1, NICFIT_PROTO_ROCE, gbps));
+	add_row(p, label, lr.goodput_gbps, 1, NICFIT_PROTO_ROCE, gbps);
+}
+
+/* R9's sentence on the exchange: what it sends, by which collective, and the two times. */
+static void decide_exchange(struct nicfit_plan *p, double t_be, double t_fe)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const char *alg = p->nest && p->est[0].algorithm[0] ? p->est[0].algorithm : "ring";
+	char b1[32], b2[32], b3[32], b4[32], how[160];
+
+	if (!p->est_traffic)
+		snprintf(how, sizeof(how), "a %s all-reduce across %d servers sends %s per server",
+			 alg, in->servers, nicfit_fmt_bytes(p->est_bytes_gb * 1e9, b4, sizeof(b4)));
+	else if (p->step.dp == NICFIT_DP_ZERO3)
+		snprintf(how, sizeof(how), "ZeRO-3/FSDP reduce-scatters the gradients and all-gathers "
+			 "the parameters twice, rings across %d servers, %s per server per step",
+			 in->servers, nicfit_fmt_bytes(p->est_bytes_gb * 1e9, b4, sizeof(b4)));
+	else
+		snprintf(how, sizeof(how), "%s all-reduces them as a %s across %d servers, %s per "
+			 "server per step", p->step.dp == NICFIT_DP_ZERO1 ? "ZeRO-1" :
+			 p->step.dp == NICFIT_DP_ZERO2 ? "ZeRO-2" : "DDP", alg, in->servers,
+			 nicfit_fmt_bytes(p->est_bytes_gb * 1e9, b4, sizeof(b4)));
+	nicfit__decide(&p->decisions, "R9", 1,
+		       "Each training step exchanges %s of bf16 gradients (%.3gB %sparameters x 2 B): "
+		       "%s%s%s vs %s over the %g GbE front end. Overlap with compute hides part of it.",
+		       nicfit_fmt_bytes(p->grad_gb * 1e9, b1, sizeof(b1)), p->grad_gb / 2,
+		       p->adapters ? "adapter " : "", how, isfinite(t_be) ? ": " : "",
+		       isfinite(t_be) ? nicfit_fmt_seconds(t_be, b2, sizeof(b2)) : "",
+		       nicfit_fmt_seconds(t_fe, b3, sizeof(b3)), p->fe_port_gbps);
 }
 
 /*
- * R9, a training step's gradient exchange (docs/rules.md): data-parallel
- * training all-reduces its bf16 gradients (2 bytes per trained parameter:
- * the whole model, or the adapters) every step; a ring sends 2(n-1)/n of
- * them per server. Timed over the plan's back end, the front end (what
- * going without a back end costs) and the alternatives above, so the
- * user sees what the back end buys.
+ * R9, a training step's exchange (docs/rules.md): data-parallel training
+ * sends its bf16 gradients (2 bytes per trained parameter: the whole
+ * model, or the adapters) every step, as the step model counts them: a
+ * DDP or ZeRO-1/2 all-reduce sends 2(n-1)/n of them per server, ZeRO-3
+ * and FSDP 1.5 times that. Timed over the plan's back end, the front end
+ * (what going without a back end costs) and the alternatives above, each
+ * with the algorithm NCCL would pick, so the user sees what the back end
+ * buys, in the same figures as the Network line and JSON step.
  */
 static void estimate_allreduce(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
-	double bytes = in->params * 2 * (p->adapters ? in->llm.adapter_share : 1);
 	double t_fe, t_be = NAN;
 	struct nicfit_link_result lr;
 	struct nicfit_speed sp;
-	char b1[32], b2[32], b3[32], label[64];
+	char label[64];
 
-	p->grad_gb = bytes / 1e9;
+	if (p->traffic_known && p->step_job.phase == NICFIT_PHASE_TRAIN && p->step.nterms) {
+		p->est_traffic = p->step.terms[0].name;
+		p->grad_gb = p->step.trainable * in->step.grad_bytes / 1e9;
+		p->est_bytes_gb = p->step.bytes_per_node / 1e9;
+	} else {
+		p->grad_gb = in->params * 2 * (p->adapters ? in->llm.adapter_share : 1) / 1e9;
+		p->est_bytes_gb = p->grad_gb * 2.0 * (in->servers - 1) / in->servers;
+	}
 	if (p->backend_needed && p->be_nic) {
 		enum nicfit_proto proto = p->fabric == NICFIT_FABRIC_IB && p->be_card.ib_rate ?
 					  NICFIT_PROTO_IB : NICFIT_PROTO_ROCE;
 
-		t_be = ring_seconds(p, bytes, p->be_node_gbps, p->be_cards, proto,
-				    p->be_port_gbps);
 		snprintf(label, sizeof(label), "%s %gG %s (this plan)", p->be_part, p->be_port_gbps,
 			 proto == NICFIT_PROTO_IB ? "InfiniBand" :
 			 nicfit__plan_roce_name(p));
-		add_est(p, label, p->be_node_gbps, t_be);
+		add_row(p, label, p->be_node_gbps, p->be_cards, proto, p->be_port_gbps);
+		t_be = p->est[p->nest - 1].seconds;
 	}
 	memset(&sp, 0, sizeof(sp));
 	sp.gbps = p->fe_port_gbps;
 	sp.kind = NICFIT_SPEED_ETH;
 	nicfit_link_calc(&sp, NICFIT_PROTO_TCP, &in->link, &lr, NULL);
-	t_fe = ring_seconds(p, bytes, lr.goodput_gbps, 1, NICFIT_PROTO_TCP, p->fe_port_gbps);
 	snprintf(label, sizeof(label), "%gGbE %sfront end, TCP (no back end)", p->fe_port_gbps,
 		 p->fe_converged ? "converged " : "");
-	add_est(p, label, lr.goodput_gbps, t_fe);
+	add_row(p, label, lr.goodput_gbps, 1, NICFIT_PROTO_TCP, p->fe_port_gbps);
+	t_fe = p->est[p->nest - 1].seconds;
 	if (!(p->be_port_gbps == ALT_LAB_GBPS))
-		est_roce(p, "25G RoCE v2 (budget lab)", bytes, ALT_LAB_GBPS);
+		row_roce(p, "25G RoCE v2 (budget lab)", ALT_LAB_GBPS);
 	if (!(p->be_port_gbps == ALT_GUIDANCE_GBPS) && in->server->pcie_gen >= 4)
-		est_roce(p, "200G RoCE v2", bytes, ALT_GUIDANCE_GBPS);
-	nicfit__decide(&p->decisions, "R9", 1,
-		       "Each training step all-reduces %s of bf16 gradients (%.3gB "
-		       "%sparameters x 2 B): a ring across %d servers sends 2(n-1)/n of it per server%s%s "
-		       "vs %s over the %g GbE front end. Overlap with compute hides part of it.",
-		       nicfit_fmt_bytes(bytes, b1, sizeof(b1)), bytes / 2e9,
-		       p->adapters ? "adapter " : "", in->servers,
-		       isfinite(t_be) ? ": " : "", isfinite(t_be) ?
-		       nicfit_fmt_seconds(t_be, b2, sizeof(b2)) : "",
-		       nicfit_fmt_seconds(t_fe, b3, sizeof(b3)), p->fe_port_gbps);
+		row_roce(p, "200G RoCE v2", ALT_GUIDANCE_GBPS);
+	decide_exchange(p, t_be, t_fe);
 }
 
 /*
@@ -381,36 +416,6 @@ void nicfit__plan_notes(struct nicfit_plan *p)
 					  "Some parts have no sourced price and are listed as unpriced, not estimated.");
 			break;
 		}
-}
-
-/*
- * R1 again, on what R6 could place: the model's fit was judged on the
- * GPUs asked for, but a server with room for fewer holds only what its
- * slots take (8 x H100 asked, 4 placed: 309 GB usable, not 618), so the
- * fit, and model_fit in the JSON, are judged again on the placed GPUs.
- */
-void nicfit__plan_fit_placed(struct nicfit_plan *p)
-{
-	const struct nicfit_plan_input *in = &p->in;
-	double need;
-	int i;
-
-	p->gpus_placed = 0;
-	for (i = 0; i < NICFIT_PLAN_MAX_GPUS && i < in->gpus_per_server; i++)
-		p->gpus_placed += p->gpu_slots[i] >= 0;
-	if (!p->fit_known || !in->gpu || p->gpus_placed >= in->gpus_per_server)
-		return;
-	need = p->train_state_gb > 0 ? p->train_state_gb : p->fit.total_gb;
-	p->fit.capacity_gb *= (double)p->gpus_placed / in->gpus_per_server;
-	p->fit.fits = need <= p->fit.capacity_gb;
-	p->fits_one_server = p->fit.fits;
-	if (p->gpus_placed > 0)
-		p->servers_needed = (p->gpus_needed + p->gpus_placed - 1) / p->gpus_placed;
-	nicfit__decide(&p->decisions, "R1", 1,
-		       "Only %d of the %d x %s asked fit %s: they hold %.1f GB usable, %s the %.1f GB "
-		       "needed.", p->gpus_placed, in->gpus_per_server, in->gpu->e.name,
-		       in->server->e.name, p->fit.capacity_gb,
-		       p->fit.fits ? "enough for" : "less than", need);
 }
 
 /*

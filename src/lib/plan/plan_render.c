@@ -339,12 +339,16 @@ static void emit_estimates_json(struct nicfit_emit *e, const struct nicfit_plan 
 	if (p->nest) {
 		nicfit_emit_begin_object(e, "allreduce");
 		nicfit_emit_number(e, "gradient_gb", p->grad_gb);
+		nicfit_emit_number(e, "bytes_per_node_gb", p->est_bytes_gb);
+		nicfit_emit_string(e, "traffic", p->est_traffic);
 		nicfit_emit_begin_array(e, "options");
 		for (i = 0; i < p->nest; i++) {
 			nicfit_emit_begin_object(e, NULL);
 			nicfit_emit_string(e, "label", p->est[i].label);
 			nicfit_emit_number(e, "node_gbps", p->est[i].gbps);
 			nicfit_emit_number(e, "seconds", p->est[i].seconds);
+			nicfit_emit_string(e, "algorithm", p->est[i].algorithm[0] ? p->est[i].algorithm :
+					   NULL);
 			nicfit_emit_end_object(e);
 		}
 		nicfit_emit_end_array(e);
@@ -457,7 +461,8 @@ static void text_step(struct nicfit_emit *e, const struct nicfit_plan *p)
 			   nicfit_fmt_bytes(p->step.bytes_per_node, b1, sizeof(b1)),
 			   nicfit_fmt_seconds(p->step_be.comm_s, b2, sizeof(b2)),
 			   p->step_algorithm[0] ? " (" : "", p->step_algorithm,
-			   p->step_algorithm[0] ? " all-reduce)" : "",
+			   !p->step_algorithm[0] ? "" : p->step.dp == NICFIT_DP_ZERO3 ?
+			   " reduce-scatter and all-gathers)" : " all-reduce)",
 			   nicfit_fmt_seconds(p->step_be.hidden_s, b3, sizeof(b3)),
 			   p->step_be.hides ? "hidden" : "the GPUs stall", p->step_be.ratio);
 }
@@ -550,6 +555,7 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	static const struct nicfit_column est_cols[] = {
 		{ "label", "over", 0 }, { "node_gbps", "Gb/s per node", 1 }, { "seconds", "per step", 1 },
+		{ "algorithm", "NCCL", 0 },
 	};
 	const struct nicfit_plan_input *in = &p->in;
 	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
@@ -649,13 +655,20 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 			   in->server->oob_name ? in->server->oob_name : "BMC", in->server->oob_gbps,
 			   in->server->oob_cage ? in->server->oob_cage : "RJ45");
 	if (p->nest) {
-		nicfit_emit_printf(e, "%sStep time%s  all-reduce of %.1f GB of gradients:\n", bold, reset,
-				   p->grad_gb);
-		nicfit_emit_table_begin(e, NULL, est_cols, 3);
+		if (p->est_traffic)
+			nicfit_emit_printf(e, "%sStep time%s  %s, %s per server per step (%.1f GB of "
+					      "gradients):\n", bold, reset, p->est_traffic,
+					   nicfit_fmt_bytes(p->est_bytes_gb * 1e9, b, sizeof(b)),
+					   p->grad_gb);
+		else
+			nicfit_emit_printf(e, "%sStep time%s  all-reduce of %.1f GB of gradients:\n",
+					   bold, reset, p->grad_gb);
+		nicfit_emit_table_begin(e, NULL, est_cols, 4);
 		for (i = 0; i < p->nest; i++) {
 			nicfit_emit_cell_string(e, p->est[i].label);
 			nicfit_emit_cell_number(e, p->est[i].gbps, 1);
 			nicfit_emit_cell_string(e, nicfit_fmt_seconds(p->est[i].seconds, b, sizeof(b)));
+			nicfit_emit_cell_string(e, p->est[i].algorithm[0] ? p->est[i].algorithm : NULL);
 		}
 		nicfit_emit_table_end(e);
 	}

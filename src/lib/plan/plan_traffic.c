@@ -24,7 +24,7 @@
 #define MUCH_CHEAPER_SHARE 0.5
 
 /* The GPUs that a single server can hold of this kind (0: the catalog does not say). */
-static int server_gpu_room(const struct nicfit_plan *p)
+int nicfit__plan_gpu_room(const struct nicfit_plan *p)
 {
 	const struct nicfit_server *sv = p->in.server;
 	const struct nicfit_gpu *g = p->in.gpu;
@@ -57,7 +57,7 @@ int nicfit__plan_add_gpus_first(struct nicfit_plan *p)
 
 	if (!p->fit_known || p->fits_one_server || !in->gpu || in->workload != NICFIT_WL_INFERENCE)
 		return 0;
-	room = server_gpu_room(p);
+	room = nicfit__plan_gpu_room(p);
 	if (nicfit_layout_pick(m ? &m->arch : &(struct nicfit_arch){ 0 }, m ? m->experts : 0,
 			       p->gpus_needed, room > 0 ? room : 1, in->gpu->nvlink_domain, &lay,
 			       NULL) || room <= in->gpus_per_server || lay.nodes > 1 ||
@@ -76,6 +76,7 @@ int nicfit__plan_add_gpus_first(struct nicfit_plan *p)
 		       m ? m->e.name : "The model", in->server->e.name, lay.gpus, in->gpu->e.name,
 		       lay.name);
 	p->layout = lay;
+	p->gpus_needed = lay.gpus;
 	in->gpus_per_server = lay.gpus;
 	p->fits_one_server = 1;
 	p->servers_needed = 1;
@@ -249,8 +250,6 @@ void nicfit__plan_traffic_judge(const struct nicfit_catalog *cat, struct nicfit_
 	const struct nicfit_plan_input *in = &p->in;
 	const struct nicfit_nic *alt;
 	struct nicfit_finding *f;
-	struct nicfit_allreduce ar;
-	struct nicfit_speed sp;
 	char b1[32], b2[32], b3[32], b4[32], b5[32];
 	double alt_gbps = 0;
 
@@ -258,13 +257,8 @@ void nicfit__plan_traffic_judge(const struct nicfit_catalog *cat, struct nicfit_
 		return;
 	over(p, p->be_node_gbps, &p->step_be);
 	p->step_be_known = 1;
-	memset(&sp, 0, sizeof(sp));
-	sp.gbps = p->be_port_gbps;
-	sp.kind = NICFIT_SPEED_ANY;
-	if (p->step.nterms && !strncmp(p->step.terms[0].name, "data parallel", 13) &&
-	    !nicfit_calc_allreduce(p->step.terms[0].bytes, in->servers, p->be_cards, &sp,
-				   NICFIT_PROTO_ROCE, p->be_node_gbps, &in->link, &in->ar, &ar, NULL))
-		snprintf(p->step_algorithm, sizeof(p->step_algorithm), "%s", ar.algorithm);
+	snprintf(p->step_algorithm, sizeof(p->step_algorithm), "%s",
+		 p->step_be.algorithm ? p->step_be.algorithm : "");
 	nicfit__decide(&p->decisions, "R9", 1,
 		       "Over this back end (%.1f Gb/s per server) the step's %s of traffic take %s; "
 		       "%s of it can hide under the compute (overlap %.0f%%, --assume overlap=): "

@@ -29,9 +29,19 @@
       fields: [['model', 'Model', 'catalog:models', 'llama-3-8b'], ['params', 'or parameters (70B)', 'text', ''],
         ['precision', 'Precision', 'select:bf16,fp16,fp8,int8,int4,fp32', 'bf16'], ['gpus', 'GPUs (2xa40)', 'text', '2xa40'],
         ['context', 'Context (tokens)', 'number', ''], ['concurrency', 'Concurrent requests', 'number', '']] },
-    allreduce: { about: 'Time of one ring all-reduce across nodes (gradient exchange).',
+    allreduce: { about: 'Time of one all-reduce across nodes (gradient exchange), by the algorithm NCCL would pick: ring, tree, or SHARP where InfiniBand switches reduce in the network.',
       fields: [['size', 'Size (16GB)', 'text', '16GB'], ['nodes', 'Nodes', 'number', '2'], ['link', 'Link', 'text', '100G'],
-        ['proto', 'Protocol', 'select:roce,ib,tcp', 'roce'], ['nics_per_node', 'NICs per node', 'number', '']] },
+        ['proto', 'Protocol', 'select:roce,ib,tcp', 'roce'], ['nics_per_node', 'NICs per node', 'number', ''],
+        ['sharp', 'SHARP in-network reduction (InfiniBand)', 'select:,true', '']] },
+    step: { about: 'One step of a job: its compute, the traffic each parallelism sends across nodes, and whether the network hides under the compute (the numbers nicfit plan uses).',
+      fields: [['model', 'Model', 'catalog:models', 'llama-3-8b'], ['params', 'or parameters (70B)', 'text', ''],
+        ['gpu', 'GPU', 'catalog:gpus', 'a40'], ['workload', 'Workload', 'select:training,fine-tuning,inference,prefill', 'training'],
+        ['precision', 'Precision', 'select:bf16,fp16,fp8,int8,int4', 'bf16'], ['nodes', 'Nodes', 'number', '2'],
+        ['gpus_per_node', 'GPUs per node', 'number', '2'], ['parallel', 'Data parallelism', 'select:,auto,ddp,zero1,zero2,zero3,fsdp', ''],
+        ['tp', 'Tensor parallel', 'number', ''], ['pp', 'Pipeline parallel', 'number', ''], ['ep', 'Expert parallel', 'number', ''],
+        ['batch_tokens', 'Tokens per step', 'number', ''], ['concurrency', 'Sequences (inference)', 'number', ''],
+        ['link', 'Link (100G)', 'text', '100G'], ['proto', 'Protocol', 'select:,roce,ib,tcp', ''],
+        ['nics_per_node', 'NICs per node', 'number', '']] },
     stream: { about: 'Network traffic of streaming generated tokens to users.',
       fields: [['tokens_per_s', 'Tokens per second', 'number', '1000'], ['concurrency', 'Concurrent streams', 'number', ''],
         ['link', 'Link', 'text', '']] },
@@ -441,9 +451,11 @@
     }
     const ar = doc.estimates && doc.estimates.allreduce;
     if (ar && Array.isArray(ar.options) && ar.options.length) {
-      out.push(section('Step time: all-reduce of ' + fmtValue('gradient_gb', ar.gradient_gb) + ' of gradients',
-        table(ar.options, { columns: ['label', 'node_gbps', 'seconds'],
-          titles: { label: 'Network', node_gbps: 'Per node', seconds: 'Per step' } })));
+      out.push(section(ar.traffic ? 'Step time: ' + ar.traffic + ', ' + fmtValue('bytes_per_node_gb', ar.bytes_per_node_gb) +
+        ' per server per step (' + fmtValue('gradient_gb', ar.gradient_gb) + ' of gradients)'
+        : 'Step time: all-reduce of ' + fmtValue('gradient_gb', ar.gradient_gb) + ' of gradients',
+        table(ar.options, { columns: ['label', 'node_gbps', 'seconds', 'algorithm'],
+          titles: { label: 'Network', node_gbps: 'Per node', seconds: 'Per step', algorithm: 'NCCL' } })));
     }
     out.push(decisionsBlock(doc.decisions));
     out.push(more(doc, ['input', 'verdict', 'model_fit', 'frontend', 'backend', 'oob', 'cables', 'bom',
@@ -601,6 +613,35 @@
       ' / (' + P(l.payload_bytes) + ' + ' + P(l.overhead_bytes) + ') = ' + G(l.goodput_gbps) : null;
   }
 
+  const ALG = { ring: 'ring', tree: 'tree', sharp: 'SHARP' };
+
+  function sci(v) {
+    return typeof v === 'number' ? v.toExponential(3).replace('e+', ' × 10^') : fmtValue('', v);
+  }
+
+  /* An assumption's value from the document's assumptions list. */
+  function assumed(d, name) {
+    const a = Array.isArray(d.assumptions) ? d.assumptions.find((x) => x && x.name === name) : null;
+    return a ? a.value : null;
+  }
+
+  function stepJob(d) {
+    return (d.model || P(d.params / 1e9) + ' B parameters') + ', ' + d.phase + (d.adapters ? ' (adapters)' : '') +
+      (d.parallel ? ', ' + d.parallel : '') + ' on ' + d.nodes + ' × ' + d.gpus_per_node + ' ' + d.gpu +
+      (d.tp * d.pp * d.ep > 1 ? ', TP ' + d.tp + ' × PP ' + d.pp + ' × EP ' + d.ep : '') + ', ' + P(d.tokens) + ' tokens per step';
+  }
+
+  function stepAnswer(d) {
+    const head = 'A ' + d.phase + ' step computes ' + fmtSeconds(d.compute_s);
+    if (!Array.isArray(d.traffic) || !d.traffic.length) return head + '; no traffic crosses the network';
+    if (typeof d.node_gbps !== 'number') {
+      return head + ' and sends ' + fmtValue('bytes_per_node_gb', d.bytes_per_node_gb) + ' per node' +
+        (d.need_gbps > 0 ? ': ' + G(d.need_gbps) + ' per node hides it' : ': no rate hides it');
+    }
+    return head + ' and communicates ' + fmtSeconds(d.comm_s) + ' over ' + G(d.node_gbps) + ' per node: ' +
+      (d.hides ? 'the network hides under the compute' : 'the GPUs stall ' + fmtSeconds(d.stall_s) + ' per step');
+  }
+
   const CALC_VIEWS = {
     pcie: { keys: ['gen', 'width', 'gts', 'encoding', 'signal_gbps', 'raw_gbps', 'write_gbps', 'read_gbps', 'effective_gbps', 'effective_gBps'],
       answer: (d) => 'PCIe Gen' + d.gen + ' x' + d.width + ' moves ' + G(d.effective_gbps) + ' (' + fmtValue('_gBps', d.effective_gBps) + ') each way',
@@ -643,14 +684,40 @@
         'KV cache = bytes per token × context × requests = ' + P(d.kv_bytes_per_token) + ' B × ' + P(d.context) + ' × ' + d.concurrency +
         ' = ' + fmtValue('kv_cache_gb', d.kv_cache_gb),
         'needs = weights + KV cache = ' + fmtValue('total_gb', d.total_gb) + (d.fits ? ' ≤ ' : ' > ') + fmtValue('capacity_gb', d.capacity_gb) + ' usable'] },
-    allreduce: { keys: ['size_gb', 'nodes', 'nics_per_node', 'algorithm', 'factor', 'bytes_per_node_gb', 'node_gbps', 'seconds', 'algbw_gbps', 'busbw_gbps', 'link'],
-      answer: (d) => 'A ' + d.algorithm + ' all-reduce of ' + fmtValue('size_gb', d.size_gb) + ' across ' + d.nodes + ' nodes takes ' + fmtSeconds(d.seconds),
+    allreduce: { keys: ['size_gb', 'nodes', 'nics_per_node', 'algorithm', 'factor', 'bytes_per_node_gb', 'node_gbps', 'seconds',
+      'latency_s', 'ring_s', 'tree_s', 'sharp_s', 'algbw_gbps', 'busbw_gbps', 'link'],
+      answer: (d) => 'A ' + ALG[d.algorithm] + ' all-reduce of ' + fmtValue('size_gb', d.size_gb) + ' across ' + d.nodes + ' nodes takes ' +
+        fmtSeconds(d.seconds),
       rows: (d) => [['Size', fmtValue('size_gb', d.size_gb)], ['Nodes', String(d.nodes)], ['NICs per node', String(d.nics_per_node)],
-        ['Sent per node', fmtValue('bytes_per_node_gb', d.bytes_per_node_gb)], ['Node rate', G(d.node_gbps)],
-        ['Algorithm bandwidth', G(d.algbw_gbps)], ['Bus bandwidth', G(d.busbw_gbps)], ['Time', fmtSeconds(d.seconds)]].concat(linkRows(d.link)),
-      formula: (d) => ['sent per node = 2 × (nodes − 1) / nodes × size = 2 × ' + (d.nodes - 1) + ' / ' + d.nodes + ' × ' + P(d.size_gb) +
-        ' GB = ' + fmtValue('bytes_per_node_gb', d.bytes_per_node_gb),
-        'time = sent × 8 / node rate + ring steps × latency = ' + fmtSeconds(d.seconds), linkFormula(d.link)] },
+        ['Node rate', G(d.node_gbps)], ['Ring', fmtSeconds(d.ring_s) + ' (sends ' + fmtValue('bytes_per_node_gb', d.bytes_per_node_gb) + ' per node)'],
+        ['Tree', fmtSeconds(d.tree_s)], ['SHARP', typeof d.sharp_s === 'number' ? fmtSeconds(d.sharp_s) : null],
+        ['NCCL picks', ALG[d.algorithm] + ', ' + fmtSeconds(d.seconds) + ' (' + fmtSeconds(d.latency_s) + ' of it latency)'],
+        ['Algorithm bandwidth', G(d.algbw_gbps)], ['Bus bandwidth', G(d.busbw_gbps)]].concat(linkRows(d.link)),
+      formula: (d) => ['ring = 2 × (nodes − 1) / nodes × size × 8 / node rate + 2 × (nodes − 1) × latency = 2 × ' + (d.nodes - 1) + ' / ' +
+        d.nodes + ' × ' + P(d.size_gb) + ' GB × 8 / ' + G(d.node_gbps) + ' + ' + 2 * (d.nodes - 1) + ' × ' + P(assumed(d, 'latency_us')) + ' µs = ' + fmtSeconds(d.ring_s),
+        'tree = size × 8 / (0.9 × 0.5 × node rate) + 2 × ⌈log2 nodes⌉ × latency = ' + fmtSeconds(d.tree_s),
+        typeof d.sharp_s === 'number' ? 'SHARP = size × 8 / (0.9 × node rate) + 2 × latency = ' + fmtSeconds(d.sharp_s) : null,
+        'NCCL takes the least (its tuning model, src/graph/tuning.cc): ' + ALG[d.algorithm] + ' = ' + fmtSeconds(d.seconds), linkFormula(d.link)] },
+    step: { keys: ['model', 'params', 'gpu', 'nodes', 'gpus_per_node', 'gpus', 'precision', 'compute_precision', 'phase', 'adapters',
+      'parallel', 'tp', 'pp', 'ep', 'tokens', 'trainable_params', 'flops', 'tflops_per_gpu', 'compute_s', 'memory_bound',
+      'bytes_per_node_gb', 'traffic', 'node_gbps', 'comm_s', 'hidden_s', 'stall_s', 'step_s', 'compute_comm_ratio', 'hides',
+      'need_gbps', 'algorithm'],
+      answer: (d) => stepAnswer(d),
+      rows: (d) => [['Job', stepJob(d)], ['Compute', fmtSeconds(d.compute_s) + (d.memory_bound ? ' (the weight read from GPU memory sets it)' : '')]]
+        .concat((Array.isArray(d.traffic) ? d.traffic : []).map((t) => [t.name, fmtValue('_gb', t.gb_per_node) + ' per node per step']))
+        .concat([['Sent per node', fmtValue('bytes_per_node_gb', d.bytes_per_node_gb)], ['Node rate', typeof d.node_gbps === 'number' ? G(d.node_gbps) : null],
+          ['Communication', typeof d.node_gbps === 'number' ? fmtSeconds(d.comm_s) + (d.algorithm ? ' (' + ALG[d.algorithm] + ')' : '') : null],
+          ['Hides under', typeof d.hidden_s === 'number' ? fmtSeconds(d.hidden_s) : null],
+          ['GPUs wait', typeof d.node_gbps === 'number' ? fmtSeconds(d.stall_s || 0) + ' per step' : null],
+          ['Hiding it takes', !Array.isArray(d.traffic) || !d.traffic.length ? null : d.need_gbps > 0 ? G(d.need_gbps) + ' per node'
+            : 'no rate: the latency alone exceeds the overlap']]),
+      formula: (d) => ['compute = FLOPs / (GPUs × TFLOPS × MFU) = ' + sci(d.flops) + ' / (' + d.gpus + ' × ' + P(d.tflops_per_gpu) + ' × ' +
+        P(assumed(d, 'mfu')) + ') = ' + fmtSeconds(d.compute_s)]
+        .concat((Array.isArray(d.traffic) ? d.traffic : []).map((t) => t.name + ' = ' + t.formula + ' = ' + fmtValue('_gb', t.gb_per_node)))
+        .concat(typeof d.node_gbps === 'number' ? ['communication = sent × 8 / node rate + latencies = ' + P(d.bytes_per_node_gb) + ' GB × 8 / ' +
+          G(d.node_gbps) + ' + latencies = ' + fmtSeconds(d.comm_s),
+          'hides when communication ≤ overlap × compute = ' + P(assumed(d, 'overlap')) + ' × ' + fmtSeconds(d.compute_s) + ' = ' +
+          fmtSeconds(d.hidden_s) + ': ' + (d.hides ? 'it hides' : 'the GPUs stall')] : ['give a link to time the traffic']) },
     stream: { keys: ['tokens_per_s', 'concurrency', 'bytes_per_token', 'per_request_kBps', 'total_mbps', 'link_share'],
       answer: (d) => P(d.tokens_per_s) + ' tokens/s to ' + d.concurrency + ' stream' + (d.concurrency === 1 ? '' : 's') + ' need ' + P(d.total_mbps) + ' Mb/s' +
         (typeof d.link_share === 'number' ? ' (' + P(d.link_share * 100) + ' % of the link)' : ''),
