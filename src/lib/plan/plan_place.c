@@ -260,7 +260,33 @@ struct search {
 	int used[NICFIT_MAX_SLOTS];
 	struct plan_choice cur, best;
 	long budget;          /* evaluations left */
+	/*
+	 * What each slot is to this search, worked out once before it: the
+	 * placements number in the thousands, the slots in the tens. fit: the
+	 * card (or a Socket Direct half) goes in it; gpu: a GPU does;
+	 * installed: it is the installed card's slot; eff: what the card moves
+	 * there alone. A Socket Direct card's figures for a pair of slots
+	 * (main, aux + 1; aux + 1 == 0 without one) are filled as they are
+	 * first needed.
+	 */
+	unsigned char fit[NICFIT_MAX_SLOTS], gpu[NICFIT_MAX_SLOTS], installed[NICFIT_MAX_SLOTS];
+	double eff[NICFIT_MAX_SLOTS];
+	double (*sd_eff)[NICFIT_MAX_SLOTS + 1];
+	unsigned char (*sd_known)[NICFIT_MAX_SLOTS + 1];
 };
+
+/* What the search's card moves with its main card in slot m and its auxiliary card in a (-1: none). */
+static double sd_pair_eff(struct search *S, int m, int a)
+{
+	const struct nicfit_server *sv = S->p->in.server;
+
+	if (!S->sd_known[m][a + 1]) {
+		S->sd_eff[m][a + 1] = sd_in_slots(S->p, S->card, S->sd, &sv->slots[m],
+						  a >= 0 ? &sv->slots[a] : NULL, 1, NULL);
+		S->sd_known[m][a + 1] = 1;
+	}
+	return S->sd_eff[m][a + 1];
+}
 
 /*
  * Pair each GPU with its closest card (the fewest GPUs already on it when
@@ -364,14 +390,14 @@ static void score(struct search *S)
 		const struct nicfit_slot *aux = S->sd && c.aux_slots[j] >= 0 ?
 						&sv->slots[c.aux_slots[j]] : NULL;
 		int w = S->sd ? S->half.pcie_width : S->card->pcie_width;
-		double e = S->sd ? sd_in_slots(S->p, S->card, S->sd, s, aux, 1, NULL) :
-			   one_slot(S->p, S->card, s, 1, NULL);
+		double e = S->sd ? sd_pair_eff(S, c.nic_slots[j], aux ? c.aux_slots[j] : -1) :
+			   S->eff[c.nic_slots[j]];
 
 		if (e < weakest)
 			weakest = e;
 		c.waste += s->width > w ? s->width - w : 0;
 		c.order += c.nic_slots[j];
-		if (S->p->in.installed_slot && s->name && !strcmp(S->p->in.installed_slot, s->name))
+		if (S->installed[c.nic_slots[j]])
 			c.order -= INSTALLED_SLOT_BONUS;
 		if (aux) {
 			c.waste += aux->width > w ? aux->width - w : 0;
@@ -412,7 +438,7 @@ static void eval_nics(struct search *S, int from, int k)
 		return;
 	}
 	for (i = from; i < sv->nslots; i++) {
-		if (S->used[i] || !card_fits_slot(S->sd ? &S->half : S->card, S->form, &sv->slots[i]))
+		if (S->used[i] || !S->fit[i])
 			continue;
 		S->used[i] = 1;
 		S->cur.nic_slots[k] = i;
@@ -436,8 +462,7 @@ static void eval_aux(struct search *S, int main, int k)
 
 	for (a = 0; a < sv->nslots; a++) {
 		if (S->used[a] || sv->slots[a].socket == sv->slots[main].socket ||
-		    sv->slots[a].gpu == NICFIT_GPU_BASEBOARD ||
-		    !card_fits_slot(&S->half, S->form, &sv->slots[a]))
+		    sv->slots[a].gpu == NICFIT_GPU_BASEBOARD || !S->fit[a])
 			continue;
 		any = 1;
 		S->used[a] = 1;
@@ -463,7 +488,7 @@ static void place_gpus(struct search *S, int from, int k)
 		return;
 	}
 	for (i = from; i < sv->nslots; i++) {
-		if (S->used[i] || !gpu_can_use(S->p->in.gpu, &sv->slots[i]))
+		if (S->used[i] || !S->gpu[i])
 			continue;
 		placed_any = 1;
 		S->used[i] = 1;
@@ -485,8 +510,9 @@ static void place_gpus(struct search *S, int from, int k)
 static int search(const struct nicfit_plan *p, const struct nicfit_card *card, const char *form,
 		  int ngpus, int ncards, double need, struct plan_choice *out)
 {
+	const struct nicfit_server *sv = p->in.server;
 	struct search *S = calloc(1, sizeof(*S));
-	int ok;
+	int ok, i;
 
 	memset(out, 0, sizeof(*out));
 	if (!S)
@@ -498,12 +524,33 @@ static int search(const struct nicfit_plan *p, const struct nicfit_card *card, c
 	S->ngpus = ngpus;
 	S->need = need;
 	S->sd = sd_nic(p, card);
-	if (S->sd)
+	if (S->sd) {
 		sd_half(card, S->sd, &S->half);
+		S->sd_eff = calloc(NICFIT_MAX_SLOTS, sizeof(*S->sd_eff));
+		S->sd_known = calloc(NICFIT_MAX_SLOTS, sizeof(*S->sd_known));
+		if (!S->sd_eff || !S->sd_known) {
+			free(S->sd_eff);
+			free(S->sd_known);
+			free(S);
+			return -1;
+		}
+	}
+	for (i = 0; i < sv->nslots && i < NICFIT_MAX_SLOTS; i++) {
+		const struct nicfit_slot *s = &sv->slots[i];
+
+		S->fit[i] = (unsigned char)card_fits_slot(S->sd ? &S->half : card, form, s);
+		S->gpu[i] = (unsigned char)gpu_can_use(p->in.gpu, s);
+		S->installed[i] = p->in.installed_slot && s->name &&
+				  !strcmp(p->in.installed_slot, s->name);
+		/* only the slots the card fits are ever scored */
+		S->eff[i] = S->sd || !S->fit[i] ? 0 : one_slot(p, card, s, 1, NULL);
+	}
 	S->budget = PLACE_SEARCH_BUDGET;
 	place_gpus(S, 0, 0);
 	ok = S->best.valid;
 	*out = S->best;
+	free(S->sd_eff);
+	free(S->sd_known);
 	free(S);
 	return ok;
 }
