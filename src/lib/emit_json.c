@@ -649,6 +649,25 @@ void nicfit_emit_null(struct nicfit_emit *e, const char *key)
 		nicfit__json_raw(e, key, "null");
 }
 
+void nicfit__emit_json_object(struct nicfit_emit *e, const char *key, json_t *o,
+			      const char *skip)
+{
+	const char *k;
+	json_t *x;
+
+	if (!nicfit__emit_is_json(e))
+		return;
+	if (!json_is_object(o)) {
+		put_json(e, key, o);
+		return;
+	}
+	nicfit__json_open(e, key, 1);
+	json_object_foreach(o, k, x)
+		if (!skip || strcmp(k, skip))
+			put_json(e, k, x);
+	nicfit__json_close(e, 1);
+}
+
 void nicfit_emit_json_text(struct nicfit_emit *e, const char *key, const char *json)
 {
 	json_error_t jerr;
