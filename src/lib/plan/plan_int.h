@@ -16,6 +16,8 @@
 #error "plan_int.h is internal to libnicfit: include the public headers in include/nicfit/"
 #endif
 
+#include <stdint.h>
+
 #include "finding_int.h"
 #include "nicfit/plan.h"
 
@@ -122,6 +124,27 @@ double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfi
  */
 int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *card,
 			      const char *form, int ncards, double need, struct plan_choice *out);
+/*
+ * The searches of one round of candidates (R5 trying the catalog's cards
+ * one after another, with one plan): two cards that fit the same slots,
+ * move the same in each and have as many lanes get the same placement, so
+ * it is searched once. The caller keeps it for the round, n = 0 at first.
+ */
+#define PLAN_PLACE_MEMO 16
+struct plan_place_memo {
+	int n;
+	struct {
+		uint32_t fit;   /* the slots the card fits, a bit each */
+		int width, ngpus, ncards, rc;
+		double need;
+		double eff[NICFIT_MAX_SLOTS];
+		struct plan_choice out;
+	} v[PLAN_PLACE_MEMO];
+};
+/* nicfit__plan_search_place(), answered from m when it was searched already. */
+int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo *m,
+				   const struct nicfit_card *card, const char *form, int ncards,
+				   double need, struct plan_choice *out);
 /* Record a placement in p->slots, p->gpu_slots and p->be_slots. */
 void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c);
 /* Place the GPUs alone (no back end) and say where. */

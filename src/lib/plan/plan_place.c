@@ -507,12 +507,30 @@ static void place_gpus(struct search *S, int from, int k)
  * Run the search for ngpus GPUs and ncards copies of card. Returns 1, 0
  * when no placement exists, -1 when there was no memory for the search.
  */
-static int search(const struct nicfit_plan *p, const struct nicfit_card *card, const char *form,
-		  int ngpus, int ncards, double need, struct plan_choice *out)
+/* The search memo's entry for S, or NULL; *fit is the key's slot mask. */
+static int memo_find(const struct search *S, const struct plan_place_memo *m, uint32_t *fit)
+{
+	int i, k, n = S->p->in.server->nslots;
+
+	*fit = 0;
+	for (i = 0; i < n && i < NICFIT_MAX_SLOTS; i++)
+		*fit |= (uint32_t)S->fit[i] << i;
+	for (k = 0; k < m->n; k++)
+		if (m->v[k].fit == *fit && m->v[k].width == S->card->pcie_width &&
+		    m->v[k].ngpus == S->ngpus && m->v[k].ncards == S->ncards &&
+		    m->v[k].need == S->need && !memcmp(m->v[k].eff, S->eff, sizeof(S->eff)))
+			return k;
+	return -1;
+}
+
+static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
+		  const struct nicfit_card *card, const char *form, int ngpus, int ncards,
+		  double need, struct plan_choice *out)
 {
 	const struct nicfit_server *sv = p->in.server;
 	struct search *S = calloc(1, sizeof(*S));
-	int ok, i;
+	uint32_t fit = 0;
+	int ok, i, hit = -1;
 
 	memset(out, 0, sizeof(*out));
 	if (!S)
@@ -545,10 +563,29 @@ static int search(const struct nicfit_plan *p, const struct nicfit_card *card, c
 		/* only the slots the card fits are ever scored */
 		S->eff[i] = S->sd || !S->fit[i] ? 0 : one_slot(p, card, s, 1, NULL);
 	}
+	/* a Socket Direct card's figures are per pair of slots: it is searched each time */
+	if (m && !S->sd)
+		hit = memo_find(S, m, &fit);
+	if (hit >= 0) {
+		*out = m->v[hit].out;
+		free(S);
+		return m->v[hit].rc;
+	}
 	S->budget = PLACE_SEARCH_BUDGET;
 	place_gpus(S, 0, 0);
 	ok = S->best.valid;
 	*out = S->best;
+	if (m && !S->sd && m->n < PLAN_PLACE_MEMO) {
+		m->v[m->n].fit = fit;
+		m->v[m->n].width = card->pcie_width;
+		m->v[m->n].ngpus = ngpus;
+		m->v[m->n].ncards = ncards;
+		m->v[m->n].need = need;
+		m->v[m->n].rc = ok;
+		memcpy(m->v[m->n].eff, S->eff, sizeof(S->eff));
+		m->v[m->n].out = S->best;
+		m->n++;
+	}
 	free(S->sd_eff);
 	free(S->sd_known);
 	free(S);
@@ -558,7 +595,15 @@ static int search(const struct nicfit_plan *p, const struct nicfit_card *card, c
 int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *card,
 			      const char *form, int ncards, double need, struct plan_choice *out)
 {
-	int rc = search(p, card, form, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need, out);
+	return nicfit__plan_search_place_memo(p, NULL, card, form, ncards, need, out);
+}
+
+int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo *m,
+				   const struct nicfit_card *card, const char *form, int ncards,
+				   double need, struct plan_choice *out)
+{
+	int rc = search(p, m, card, form, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need,
+			out);
 	int j;
 
 	if (rc < 0)
@@ -683,7 +728,7 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p)
 	if (!p->in.gpu || p->in.gpus_per_server < 1)
 		return;
 	memset(&none, 0, sizeof(none));
-	if (search(p, &none, NULL, p->in.gpus_per_server, 0, 0, &c) < 0) {
+	if (search(p, NULL, &none, NULL, p->in.gpus_per_server, 0, 0, &c) < 0) {
 		p->findings.oom = 1;
 		return;
 	}
