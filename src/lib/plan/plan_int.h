@@ -3,7 +3,8 @@
  *
  * plan.c runs the rules in order, one file per group: plan_fit.c (R1,
  * R2), plan_frontend.c (R3, R4), plan_backend.c (R5) with plan_place.c
- * (R6), plan_fabric.c (R7, R8), plan_parts.c (R9-R11, the verdict). Each
+ * (R6; the front-end card's slot is plan_frontend.c's), plan_fabric.c (R7,
+ * R8), plan_parts.c (R9-R11, the verdict). Each
  * records into the plan through nicfit__plan_find() (plan_result.c) and
  * nicfit__decide() (finding_int.h); the request's helpers are in
  * plan_input.c. Calls go from plan.c to the rule files, from R5 to R6,
@@ -156,7 +157,9 @@ void nicfit__plan_fill_card(struct nicfit_card *c, const struct nicfit_nic *n);
 /* Can card c (form factor form) go in slot s (plan_place.c)? */
 int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const char *form,
 				const struct nicfit_slot *s);
-/* Put an add-in front-end card in a free slot (after the GPUs and back-end cards). */
+/* "socket 1", or the vendor's name for it ("socket 1 (CPU2)"), into b (plan_place.c). */
+const char *nicfit__plan_sock_name(const struct nicfit_server *s, int socket, char *b, size_t n);
+/* plan_frontend.c: an add-in front-end card in a free slot, after the GPUs and back-end cards */
 void nicfit__plan_place_frontend(struct nicfit_plan *p);
 /* Say where the GPUs and cards went, and what the placement costs. */
 void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_choice *c);

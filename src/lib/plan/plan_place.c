@@ -275,7 +275,7 @@ struct search {
 	unsigned char (*sd_known)[NICFIT_MAX_SLOTS + 1];
 };
 
-/* What the search's card moves with its main card in slot m and its auxiliary card in a (-1: none). */
+/* What the search's card moves, main card in slot m, auxiliary card in a (-1: none). */
 static double sd_pair_eff(struct search *S, int m, int a)
 {
 	const struct nicfit_server *sv = S->p->in.server;
@@ -617,7 +617,7 @@ int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo
 	return rc > 0;
 }
 
-static const char *sock_name(const struct nicfit_server *s, int socket, char *b, size_t n)
+const char *nicfit__plan_sock_name(const struct nicfit_server *s, int socket, char *b, size_t n)
 {
 	if (s->vendor && !strcasecmp(s->vendor, "Dell"))
 		snprintf(b, n, "socket %d (CPU%d)", socket, socket + 1);
@@ -639,7 +639,7 @@ static void gpu_list(const struct nicfit_server *sv, const struct plan_choice *c
 		const struct nicfit_slot *s = &sv->slots[c->gpu_slots[i]];
 
 		nicfit_buf_addf(b, "%sGPU %d in slot %s (%s)", i ? ", " : "", i, s->name,
-				sock_name(sv, s->socket, sock, sizeof(sock)));
+				nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)));
 	}
 }
 
@@ -841,7 +841,7 @@ static void rule_cross_socket(struct nicfit_plan *p, const struct plan_choice *c
 				    "socket (--backend-cards %d) keeps every GPU local and doubles "
 				    "the node's back-end bandwidth",
 				    p->be_part, sv->slots[other].name,
-				    sock_name(sv, sv->slots[other].socket, sock, sizeof(sock)),
+				    nicfit__plan_sock_name(sv, sv->slots[other].socket, sock, sizeof(sock)),
 				    p->be_cards + 1);
 }
 
@@ -907,7 +907,7 @@ static void rule_socket_direct(struct nicfit_plan *p, const struct plan_choice *
 					  "%s has no free slot on another socket for its auxiliary card: with the "
 					  "main card alone in slot %s (%s) only its PCIe Gen%d x%d link is counted, "
 					  "%.1f Gb/s.", p->be_part, half.pcie_width, sv->e.name, m->name,
-					  sock_name(sv, m->socket, s1, sizeof(s1)), fm.link_gen, fm.link_width,
+					  nicfit__plan_sock_name(sv, m->socket, s1, sizeof(s1)), fm.link_gen, fm.link_width,
 					  fm.pcie_gbps);
 			continue;
 		}
@@ -916,8 +916,8 @@ static void rule_socket_direct(struct nicfit_plan *p, const struct plan_choice *
 			       "Socket Direct: %s's main card in slot %s (%s) and its auxiliary card in "
 			       "slot %s (%s), joined by the harness: PCIe Gen%d x%d + Gen%d x%d = "
 			       "%.1f + %.1f = %.1f Gb/s usable, each socket on its own link.", p->be_part,
-			       m->name, sock_name(sv, m->socket, s1, sizeof(s1)), a->name,
-			       sock_name(sv, a->socket, s2, sizeof(s2)), fm.link_gen, fm.link_width,
+			       m->name, nicfit__plan_sock_name(sv, m->socket, s1, sizeof(s1)), a->name,
+			       nicfit__plan_sock_name(sv, a->socket, s2, sizeof(s2)), fm.link_gen, fm.link_width,
 			       fa.link_gen, fa.link_width, fm.pcie_gbps, fa.pcie_gbps,
 			       fm.pcie_gbps + fa.pcie_gbps);
 	}
@@ -957,7 +957,7 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 				       "Back-end card %d in slot %s: PCIe Gen%d x%d, %s, under the PCIe "
 				       "switch of GPU %d (slot %s, path %s), so its GPUDirect RDMA "
 				       "traffic never reaches the CPU.", j, s->name, s->gen, s->width,
-				       sock_name(sv, s->socket, sock, sizeof(sock)), near,
+				       nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)), near,
 				       sv->slots[c->gpu_slots[near]].name,
 				       nicfit_path_name(c->pair_path[near]));
 			continue;
@@ -966,7 +966,7 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 			       "Back-end card%s in slot %s: PCIe Gen%d x%d, %s, %s%s.",
 			       p->be_cards > 1 ? " (one of several)" : "", s->name, s->gen, s->width,
 			       s->full_height ? "full height" : "low profile",
-			       sock_name(sv, s->socket, sock, sizeof(sock)),
+			       nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)),
 			       c->ngpu_placed == 0 ? "" : local == c->ngpu_placed ?
 			       (c->sd_links > 1 && c->aux_slots[j] >= 0 ?
 				" - with its auxiliary card, a half on every GPU's socket, so GPUDirect "
@@ -978,86 +978,4 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 	rule_socket_direct(p, c);
 	rule_cross_socket(p, c);
 	rule_gdr_level(p, c);
-}
-
-/* How well slot s suits a front-end card: its role first, then spare lanes. */
-static int frontend_slot_cost(const struct nicfit_slot *s, int width)
-{
-	int role = s->role == NICFIT_SLOT_FRONTEND ? 0 : s->role == NICFIT_SLOT_ANY ? 1 : 2;
-
-	return role * 100 + (s->width > width ? s->width - width : 0);
-}
-
-/*
- * R6, the front-end card (docs/rules.md): an add-in front-end card is in
- * the bill of materials, so it needs a slot like any other card: the free
- * slot the vendor meant for the front end, else the one with the fewest
- * lanes beyond the card's, after the GPUs and back-end cards have theirs.
- * None left is critical (frontend-no-slot): the plan lists a card the
- * server cannot hold.
- */
-void nicfit__plan_place_frontend(struct nicfit_plan *p)
-{
-	const struct nicfit_server *sv = p->in.server;
-	const struct nicfit_nic *n = p->fe_nic;
-	struct nicfit_plan_slotuse *u;
-	struct nicfit_card c;
-	int i, j, best = -1, cost = 0;
-	char sock[40];
-
-	/* a host read without link figures has an empty slot map: nothing to judge */
-	if (p->in.frontend_slot_pin && p->fe_onboard)
-		nicfit__decide(&p->decisions, "R6", 1, "--frontend-slot %s not used: the front end is "
-			       "the server's onboard %s.", sv->slots[p->in.frontend_slot_pin - 1].name,
-			       p->fe_ob->name);
-	if (p->fe_onboard || !n || !sv->nslots)
-		return;
-	memset(&c, 0, sizeof(c));
-	c.pcie_width = n->pcie_width;
-	for (i = 0; i < sv->nslots; i++) {
-		int taken = 0;
-
-		for (j = 0; j < NICFIT_PLAN_MAX_GPUS; j++)
-			taken |= p->gpu_slots[j] == i;
-		for (j = 0; j < NICFIT_PLAN_MAX_CARDS; j++)
-			taken |= p->be_slots[j] == i || p->be_aux_slots[j] == i;
-		for (j = 0; j < p->st_cards && j < NICFIT_PLAN_MAX_STORAGE; j++)
-			taken |= p->st_slots[j] == i;
-		if (taken || !card_fits_slot(&c, n->form_factor, &sv->slots[i]) ||
-		    sv->slots[i].gpu == NICFIT_GPU_BASEBOARD ||
-		    (p->in.frontend_slot_pin && i != p->in.frontend_slot_pin - 1))
-			continue;
-		if (best < 0 || frontend_slot_cost(&sv->slots[i], c.pcie_width) < cost) {
-			best = i;
-			cost = frontend_slot_cost(&sv->slots[i], c.pcie_width);
-		}
-	}
-	if (best < 0 && p->in.frontend_slot_pin) {
-		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,
-				  "another --frontend-slot, or none to let the plan choose",
-				  "Slot %s (--frontend-slot) cannot take the front-end %s (PCIe x%d): it "
-				  "holds a GPU or a back-end card, or is not a slot of that kind and width.",
-				  sv->slots[p->in.frontend_slot_pin - 1].name, n->part, n->pcie_width);
-		return;
-	}
-	if (best < 0) {
-		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,
-				  "fewer GPUs or back-end cards per server, or a server with onboard "
-				  "front-end ports",
-				  "The front-end %s (PCIe x%d) has no free slot in %s: the GPUs and back-end "
-				  "cards take every slot it fits.", n->part, n->pcie_width, sv->e.name);
-		return;
-	}
-	p->fe_slot = best;
-	if (p->nslots >= NICFIT_PLAN_MAX_SLOTS)
-		return;
-	u = &p->slots[p->nslots++];
-	snprintf(u->slot, sizeof(u->slot), "%s", sv->slots[best].name);
-	u->socket = sv->slots[best].socket;
-	u->gen = sv->slots[best].gen;
-	u->width = sv->slots[best].width;
-	snprintf(u->what, sizeof(u->what), "front-end NIC %s", n->part);
-	nicfit__decide(&p->decisions, "R6", 1, "Front-end card %s in slot %s: PCIe Gen%d x%d, %s.",
-		       n->part, sv->slots[best].name, sv->slots[best].gen, sv->slots[best].width,
-		       sock_name(sv, sv->slots[best].socket, sock, sizeof(sock)));
 }
