@@ -39,19 +39,30 @@ int nicfit__grow(void **p, size_t *alloc, size_t need, size_t elem, int zero)
 	return 0;
 }
 
+/*
+ * Most messages fit in a line or two: they are formatted once, into a
+ * buffer on the stack, and copied; only a longer one is formatted again
+ * into memory of its size (vsnprintf's cost is the formatting, not the
+ * copy).
+ */
 char *nicfit__vstrfmt(const char *fmt, va_list ap)
 {
+	char small[512];
 	va_list cp;
 	char *s;
 	int n;
 
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(small, sizeof(small), fmt, cp);
 	va_end(cp);
 	if (n < 0)
 		return NULL;
 	s = malloc((size_t)n + 1);
-	if (s)
+	if (!s)
+		return NULL;
+	if ((size_t)n < sizeof(small))
+		memcpy(s, small, (size_t)n + 1);
+	else
 		vsnprintf(s, (size_t)n + 1, fmt, ap);
 	return s;
 }

@@ -112,20 +112,39 @@ void nicfit_buf_addchn(struct nicfit_buf *b, int c, size_t n)
 	b->data[b->len] = '\0';
 }
 
+/*
+ * Formatted into the room the buffer has first, so that the usual short
+ * append is formatted once; only one that does not fit grows the buffer
+ * and is formatted again.
+ */
 void nicfit_buf_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
 {
+	size_t room = b->cap > b->len ? b->cap - b->len : 0;
 	va_list cp;
 	int n;
 
 	if (b->err)
 		return;
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, cp);
 	va_end(cp);
 	if (n < 0) {
+		if (room)
+			b->data[b->len] = '\0';
 		b->err = NICFIT_E_INTERNAL;
 		return;
 	}
+	if ((size_t)n < room) {
+		if ((size_t)n > b->max - b->len) {
+			b->data[b->len] = '\0';
+			b->err = NICFIT_E_LIMIT;
+			return;
+		}
+		b->len += (size_t)n;
+		return;
+	}
+	if (room)
+		b->data[b->len] = '\0';
 	if (grow(b, (size_t)n))
 		return;
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);

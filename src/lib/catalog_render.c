@@ -13,6 +13,8 @@
 
 #include <jansson.h>
 
+#include "catalog_int.h"
+#include "emit_int.h"
 #include "nicfit/catalog.h"
 #include "nicfit/emit.h"
 #include "nicfit/spec.h"
@@ -215,11 +217,12 @@ void nicfit_catalog_render_list(struct nicfit_emit *e, const struct nicfit_catal
 			for (i = 0; i < n; i++) {
 				const struct nicfit_entry *en =
 					nicfit_catalog_entry(cat, (enum nicfit_kind)k, i);
-				char *j = nicfit_catalog_entry_json(cat, (enum nicfit_kind)k, en->id, 0);
+				json_t *o = json_object_get(nicfit__catalog_json(cat, (enum nicfit_kind)k),
+							    en->id);
 
-				if (j)
-					nicfit_emit_json_text(e, NULL, j);
-				free(j);
+				/* the entry as the catalog holds it, written straight from its tree */
+				if (o)
+					nicfit__emit_json_object(e, NULL, o, "_origin");
 			}
 			nicfit_emit_end_array(e);
 		} else {

@@ -1,13 +1,11 @@
 /*
- * emit.c - the one printer (see nicfit/emit.h).
+ * emit.c - the one printer (see nicfit/emit.h): the emitter's life, text
+ * and Markdown with every outside string escaped, fields, and tables.
  *
- * JSON is written as it comes, into the same nicfit_buf text goes to, with
- * a small stack of open containers (what kind, how many members so far);
- * the bytes are jansson's json_dumps() layout (compact, or indented by 2,
- * 15 significant digits), which the documents have always had, so
- * nothing builds a tree to print it. Text goes straight into the buffer
- * too. Tables keep their text cells as strings until the table ends, when
- * column widths are known; their JSON rows are written as they come.
+ * Text goes straight into the document's buffer. Tables keep their text
+ * cells as strings until the table ends, when column widths are known;
+ * their JSON rows are written as they come. The JSON writer itself is
+ * emit_json.c; the text table layout is emit_table.c.
  */
 #include <ctype.h>
 #include <math.h>
@@ -17,61 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "alloc_int.h"
 #include "emit_int.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
 #include "svg_int.h"
-
-struct table {
-	const struct nicfit_column *cols;
-	int ncols;
-	char **cells;  /* row-major, nrows * ncols strings */
-	size_t ncells;
-	size_t cap;
-	int col;       /* next column of the current row */
-};
-
-/* A member written into an open object: where its key and value are. */
-struct member {
-	uint64_t hash;      /* of the key */
-	size_t key_at;      /* offset of the quoted key in the document */
-	size_t key_len;     /* its length, quotes included */
-	size_t vstart, vend; /* the value's bytes */
-};
-
-/*
- * An open JSON container. An object remembers its members so that a key
- * given twice replaces the first value where it stands, as a jansson
- * object did (the renderers rely on no such thing, but the documents are
- * the same bytes whatever they do).
- */
-struct level {
-	int object;    /* 1 object, 0 array */
-	size_t n;      /* members written */
-	uint64_t bloom[2];  /* objects: bits of the key hashes seen */
-	struct member *m;   /* objects: the members, in order */
-	size_t nm, am;
-	size_t replacing;   /* 1 + the member the value being written replaces, or 0 */
-	size_t vstart;      /* where that value's bytes begin */
-};
-
-struct nicfit_emit {
-	enum nicfit_format fmt;
-	unsigned flags;
-	struct nicfit_buf text;     /* the document: text, or JSON as it is written */
-	struct level stack[NICFIT_EMIT_MAX_DEPTH];
-	int depth;
-	int has_root;       /* JSON: the top-level value is written */
-	int table_depth;    /* JSON: depth of the open table's array */
-	int err;            /* first misuse or allocation failure */
-	int in_table;
-	struct table t;
-	struct nicfit_emit_view view;
-	char *columns;      /* the view's column list, owned */
-};
 
 double nicfit_round4(double v)
 {
@@ -147,17 +95,6 @@ unsigned nicfit_emit_width(const struct nicfit_emit *e)
 int nicfit_emit_is_text(const struct nicfit_emit *e)
 {
 	return e->fmt == NICFIT_FMT_TEXT || e->fmt == NICFIT_FMT_MD;
-}
-
-static int is_json(const struct nicfit_emit *e)
-{
-	return e->fmt == NICFIT_FMT_JSON;
-}
-
-static void fail(struct nicfit_emit *e, int code)
-{
-	if (!e->err)
-		e->err = code;
 }
 
 /* ---- escaping what came from outside ------------------------------- */
@@ -317,527 +254,6 @@ void nicfit_escaped_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
 }
 #pragma GCC diagnostic pop
 
-/* ---- JSON, written as it comes --------------------------------------- */
-
-/*
- * The length of the UTF-8 sequence at s (n bytes left) when it is one
- * jansson accepts (no overlong forms, surrogates or code points past
- * U+10FFFF), else 0.
- */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0], v;
-	size_t len, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c < 0xc2 || c > 0xf4)
-		return 0;
-	len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-	if (len > n)
-		return 0;
-	v = c & (0x7fu >> len);
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		v = v << 6 | (s[i] & 0x3fu);
-	}
-	if (v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff) || (len == 3 && v < 0x800) ||
-	    (len == 4 && v < 0x10000))
-		return 0;
-	return len;
-}
-
-static int utf8_valid(const char *s, size_t n)
-{
-	size_t i = 0, k;
-
-	while (i < n) {
-		k = utf8_seq((const unsigned char *)s + i, n - i);
-		if (!k)
-			return 0;
-		i += k;
-	}
-	return 1;
-}
-
-/* s (valid UTF-8) as a JSON string, escaped as json_dumps() escapes it. */
-static void json_quote(struct nicfit_buf *b, const char *s, size_t n)
-{
-	size_t i, run = 0;
-
-	nicfit_buf_addch(b, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		const char *esc = NULL;
-		char u[8];
-
-		if (c > '\\' || (c >= 0x20 && c != '"' && c != '\\'))
-			continue;
-		nicfit_buf_add(b, s + run, i - run);
-		run = i + 1;
-		switch (c) {
-		case '"': esc = "\\\""; break;
-		case '\\': esc = "\\\\"; break;
-		case '\b': esc = "\\b"; break;
-		case '\f': esc = "\\f"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		case '\t': esc = "\\t"; break;
-		default:
-			snprintf(u, sizeof(u), "\\u%04X", c);
-			esc = u;
-		}
-		nicfit_buf_puts(b, esc);
-	}
-	nicfit_buf_add(b, s + run, n - run);
-	nicfit_buf_addch(b, '"');
-}
-
-/*
- * A real as json_dumps() writes it with JSON_REAL_PRECISION(15): "%.15g",
- * ".0" added when that reads as an integer, and the exponent without
- * its '+' and leading zeros.
- */
-/*
- * The value a whole number of ten-thousandths k / 1e4 (|k| < 1e14): what
- * "%.15g" writes is then exactly that decimal, shortest (the double lies
- * far closer to it than half a 15-digit step), which is written without
- * printf. Returns 0 when v is not such a number.
- */
-static int json_real_fast(struct nicfit_buf *b, double v)
-{
-	char t[40], *p = t + sizeof(t);
-	long long k;
-	unsigned long long u, ip, fr;
-	int d, neg;
-
-	if (!(fabs(v) < 1e10) || v == 0)
-		return 0;
-	k = llround(v * 1e4);
-	if ((double)k / 1e4 != v)
-		return 0;
-	neg = k < 0;
-	u = neg ? (unsigned long long)-k : (unsigned long long)k;
-	ip = u / 10000;
-	fr = u % 10000;
-	d = 4;
-	while (fr && fr % 10 == 0) {
-		fr /= 10;
-		d--;
-	}
-	if (!fr) {
-		*--p = '0';
-	} else {
-		while (d--) {
-			*--p = (char)('0' + fr % 10);
-			fr /= 10;
-		}
-	}
-	*--p = '.';
-	do {
-		*--p = (char)('0' + ip % 10);
-		ip /= 10;
-	} while (ip);
-	if (neg)
-		*--p = '-';
-	nicfit_buf_add(b, p, (size_t)(t + sizeof(t) - p));
-	return 1;
-}
-
-static void json_real_out(struct nicfit_buf *b, double v)
-{
-	char t[64], *x, *end;
-	int n;
-
-	if (json_real_fast(b, v))
-		return;
-	n = snprintf(t, sizeof(t), "%.15g", v);
-
-	if (n < 0 || (size_t)n >= sizeof(t) - 3)
-		return;
-	if (!strchr(t, '.') && !strchr(t, 'e')) {
-		t[n++] = '.';
-		t[n++] = '0';
-		t[n] = '\0';
-	}
-	x = strchr(t, 'e');
-	if (x) {
-		x++;
-		end = x + 1;
-		if (*x == '-')
-			x++;
-		while (*end == '0')
-			end++;
-		if (end != x)
-			memmove(x, end, strlen(end) + 1);
-	}
-	nicfit_buf_puts(b, t);
-}
-
-static void json_indent(struct nicfit_emit *e, int depth)
-{
-	int i;
-
-	if (!(e->flags & NICFIT_EMIT_PRETTY))
-		return;
-	nicfit_buf_addch(&e->text, '\n');
-	for (i = 0; i < depth; i++)
-		nicfit_buf_add(&e->text, "  ", 2);
-}
-
-static uint64_t key_hash(const char *k)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *k; k++)
-		h = (h ^ (unsigned char)*k) * 1099511628211ull;
-	return h;
-}
-
-/* The index + 1 of the member of l whose key is key (hash h), else 0. */
-static size_t find_member(struct nicfit_emit *e, const struct level *l, const char *key,
-			  uint64_t h)
-{
-	struct nicfit_buf q;
-	size_t i, found = 0;
-
-	if (!(l->bloom[(h >> 6) & 1] & (1ull << (h & 63))))
-		return 0;
-	nicfit_buf_init(&q, 0);
-	json_quote(&q, key, strlen(key));
-	for (i = 0; i < l->nm && !found && !nicfit_buf_error(&q); i++)
-		if (l->m[i].hash == h && l->m[i].key_len == q.len &&
-		    !memcmp(e->text.data + l->m[i].key_at, q.data, q.len))
-			found = i + 1;
-	nicfit_buf_release(&q);
-	return found;
-}
-
-/*
- * Open a member under key in the innermost container (arrays ignore the
- * key), or the top-level value. Returns 0, or -1 when the value does not
- * belong there (a second top-level value, a member of an object without
- * a key or with one that is not UTF-8, a value while a table is open in
- * the container). A key the object has already is not written again: the
- * value goes to the end for now, and member_done() moves it in place of
- * the first one.
- */
-static int member(struct nicfit_emit *e, const char *key)
-{
-	struct level *l;
-	uint64_t h;
-	size_t dup;
-
-	if (e->depth == 0) {
-		if (e->has_root || key) {
-			fail(e, NICFIT_E_INTERNAL);
-			return -1;
-		}
-		e->has_root = 1;
-		return 0;
-	}
-	l = &e->stack[e->depth - 1];
-	/* a key must be UTF-8, as jansson's objects required */
-	if ((l->object && (!key || !utf8_valid(key, strlen(key)))) ||
-	    (e->in_table && e->depth <= e->table_depth)) {
-		fail(e, NICFIT_E_INTERNAL);
-		return -1;
-	}
-	if (!l->object) {
-		if (l->n++)
-			nicfit_buf_addch(&e->text, ',');
-		json_indent(e, e->depth);
-		return 0;
-	}
-	h = key_hash(key);
-	dup = find_member(e, l, key, h);
-	if (dup) {
-		l->replacing = dup;
-		l->vstart = e->text.len;
-		return 0;
-	}
-	if (NICFIT_ALLOC_GROW(l->m, l->nm + 1, l->am)) {
-		fail(e, NICFIT_E_NOMEM);
-		return -1;
-	}
-	if (l->n++)
-		nicfit_buf_addch(&e->text, ',');
-	json_indent(e, e->depth);
-	l->bloom[(h >> 6) & 1] |= 1ull << (h & 63);
-	l->m[l->nm].hash = h;
-	l->m[l->nm].key_at = e->text.len;
-	json_quote(&e->text, key, strlen(key));
-	l->m[l->nm].key_len = e->text.len - l->m[l->nm].key_at;
-	nicfit_buf_puts(&e->text, (e->flags & NICFIT_EMIT_PRETTY) ? ": " : ":");
-	l->m[l->nm].vstart = l->m[l->nm].vend = e->text.len;
-	l->nm++;
-	return 0;
-}
-
-/*
- * The value of the innermost container's last member is written: note
- * where it ends, or move it over the value it replaces.
- */
-static void member_done(struct nicfit_emit *e)
-{
-	struct level *l;
-	struct member *old;
-	size_t nv, nt, k;
-	char *tmp;
-	long long delta;
-
-	if (e->depth == 0 || !e->stack[e->depth - 1].object)
-		return;
-	l = &e->stack[e->depth - 1];
-	if (!l->replacing) {
-		if (l->nm)
-			l->m[l->nm - 1].vend = e->text.len;
-		return;
-	}
-	old = &l->m[l->replacing - 1];
-	l->replacing = 0;
-	if (nicfit_buf_error(&e->text))
-		return;
-	/* document = ... old value ... tail | new value  ->  ... new value ... tail */
-	nv = e->text.len - l->vstart;
-	nt = l->vstart - old->vend;
-	tmp = malloc(nv + nt + 1);
-	if (!tmp) {
-		fail(e, NICFIT_E_NOMEM);
-		return;
-	}
-	memcpy(tmp, e->text.data + l->vstart, nv);
-	memcpy(tmp + nv, e->text.data + old->vend, nt);
-	nicfit_buf_truncate(&e->text, old->vstart);
-	nicfit_buf_add(&e->text, tmp, nv + nt);
-	free(tmp);
-	delta = (long long)nv - (long long)(old->vend - old->vstart);
-	old->vend = old->vstart + nv;
-	for (k = (size_t)(old - l->m) + 1; k < l->nm; k++) {
-		l->m[k].key_at = (size_t)((long long)l->m[k].key_at + delta);
-		l->m[k].vstart = (size_t)((long long)l->m[k].vstart + delta);
-		l->m[k].vend = (size_t)((long long)l->m[k].vend + delta);
-	}
-}
-
-static void open_container(struct nicfit_emit *e, const char *key, int object)
-{
-	if (e->depth >= NICFIT_EMIT_MAX_DEPTH) {
-		fail(e, NICFIT_E_INTERNAL);
-		return;
-	}
-	if (member(e, key))
-		return;
-	nicfit_buf_addch(&e->text, object ? '{' : '[');
-	e->stack[e->depth].object = object;
-	e->stack[e->depth].n = 0;
-	e->stack[e->depth].nm = 0;
-	e->stack[e->depth].replacing = 0;
-	e->stack[e->depth].bloom[0] = e->stack[e->depth].bloom[1] = 0;
-	e->depth++;
-}
-
-static void close_container(struct nicfit_emit *e, int object)
-{
-	if (e->depth == 0 || !e->stack[e->depth - 1].object != !object) {
-		fail(e, NICFIT_E_INTERNAL);
-		return;
-	}
-	e->depth--;
-	if (e->stack[e->depth].n)
-		json_indent(e, e->depth);
-	nicfit_buf_addch(&e->text, object ? '}' : ']');
-	member_done(e);
-}
-
-static void put_raw(struct nicfit_emit *e, const char *key, const char *v)
-{
-	if (!member(e, key)) {
-		nicfit_buf_puts(&e->text, v);
-		member_done(e);
-	}
-}
-
-/*
- * A string: null for NULL; malformed UTF-8, which Linux allows in every
- * name it reports (a Latin-1 DMI vendor, a netdev name), has those bytes
- * written as \xNN rather than the whole document failing.
- */
-static void put_string(struct nicfit_emit *e, const char *key, const char *v)
-{
-	struct nicfit_buf t;
-	size_t n;
-
-	if (!v) {
-		put_raw(e, key, "null");
-		return;
-	}
-	n = strlen(v);
-	if (utf8_valid(v, n)) {
-		if (!member(e, key)) {
-			json_quote(&e->text, v, n);
-			member_done(e);
-		}
-		return;
-	}
-	nicfit_buf_init(&t, 0);
-	nicfit__text_escape_n(&t, v, n, NICFIT__ESC_BYTES);
-	if (nicfit_buf_error(&t) || !t.data || !utf8_valid(t.data, t.len))
-		fail(e, NICFIT_E_NOMEM);
-	else if (!member(e, key)) {
-		json_quote(&e->text, t.data, t.len);
-		member_done(e);
-	}
-	nicfit_buf_release(&t);
-}
-
-static void put_int(struct nicfit_emit *e, const char *key, long long v)
-{
-	if (!member(e, key)) {
-		nicfit_buf_addf(&e->text, "%lld", v);
-		member_done(e);
-	}
-}
-
-/* A number rounded to 4 decimals, null when not finite. */
-static void put_number(struct nicfit_emit *e, const char *key, double v)
-{
-	if (!isfinite(v)) {
-		put_raw(e, key, "null");
-		return;
-	}
-	if (!member(e, key)) {
-		json_real_out(&e->text, nicfit_round4(v));
-		member_done(e);
-	}
-}
-
-/* A parsed value (nicfit_emit_json_text) written like the rest. */
-static void put_json(struct nicfit_emit *e, const char *key, json_t *v)
-{
-	const char *k;
-	json_t *x;
-	size_t i;
-
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		open_container(e, key, 1);
-		json_object_foreach(v, k, x)
-			put_json(e, k, x);
-		close_container(e, 1);
-		break;
-	case JSON_ARRAY:
-		open_container(e, key, 0);
-		json_array_foreach(v, i, x)
-			put_json(e, NULL, x);
-		close_container(e, 0);
-		break;
-	case JSON_STRING:
-		if (!member(e, key)) {
-			json_quote(&e->text, json_string_value(v), json_string_length(v));
-			member_done(e);
-		}
-		break;
-	case JSON_INTEGER:
-		put_int(e, key, (long long)json_integer_value(v));
-		break;
-	case JSON_REAL:
-		if (!member(e, key)) {
-			json_real_out(&e->text, json_real_value(v));
-			member_done(e);
-		}
-		break;
-	case JSON_TRUE: put_raw(e, key, "true"); break;
-	case JSON_FALSE: put_raw(e, key, "false"); break;
-	case JSON_NULL: put_raw(e, key, "null"); break;
-	}
-}
-
-void nicfit_emit_begin_object(struct nicfit_emit *e, const char *key)
-{
-	if (is_json(e))
-		open_container(e, key, 1);
-}
-
-void nicfit_emit_end_object(struct nicfit_emit *e)
-{
-	if (is_json(e))
-		close_container(e, 1);
-}
-
-void nicfit_emit_begin_array(struct nicfit_emit *e, const char *key)
-{
-	if (is_json(e))
-		open_container(e, key, 0);
-}
-
-void nicfit_emit_end_array(struct nicfit_emit *e)
-{
-	if (is_json(e))
-		close_container(e, 0);
-}
-
-void nicfit_emit_string(struct nicfit_emit *e, const char *key, const char *v)
-{
-	if (is_json(e))
-		put_string(e, key, v);
-}
-
-void nicfit_emit_stringf(struct nicfit_emit *e, const char *key,
-			 const char *fmt, ...)
-{
-	char tmp[1024];
-	va_list ap;
-
-	if (!is_json(e))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	put_string(e, key, tmp);
-}
-
-void nicfit_emit_int(struct nicfit_emit *e, const char *key, long long v)
-{
-	if (is_json(e))
-		put_int(e, key, v);
-}
-
-void nicfit_emit_number(struct nicfit_emit *e, const char *key, double v)
-{
-	if (is_json(e))
-		put_number(e, key, v);
-}
-
-void nicfit_emit_bool(struct nicfit_emit *e, const char *key, int v)
-{
-	if (is_json(e))
-		put_raw(e, key, v ? "true" : "false");
-}
-
-void nicfit_emit_null(struct nicfit_emit *e, const char *key)
-{
-	if (is_json(e))
-		put_raw(e, key, "null");
-}
-
-void nicfit_emit_json_text(struct nicfit_emit *e, const char *key, const char *json)
-{
-	json_error_t jerr;
-	json_t *v;
-
-	if (!is_json(e))
-		return;
-	v = json_loads(json, JSON_DECODE_ANY, &jerr);
-	if (!v) {
-		fail(e, NICFIT_E_NOMEM);
-		return;
-	}
-	put_json(e, key, v);
-	json_decref(v);
-}
-
 void nicfit_emit_printf(struct nicfit_emit *e, const char *fmt, ...)
 {
 	va_list ap;
@@ -895,7 +311,7 @@ static int is_ansi(const char *s)
 
 void nicfit_emit_raw(struct nicfit_emit *e, const char *s, size_t n)
 {
-	if (!is_json(e))
+	if (!nicfit__emit_is_json(e))
 		nicfit_buf_add(&e->text, s, n);
 }
 
@@ -919,8 +335,8 @@ void nicfit_emit_field_string(struct nicfit_emit *e, const char *key, const char
 	va_start(ap, fmt);
 	v = va_arg(ap, const char *);
 	va_end(ap);
-	if (is_json(e)) {
-		put_string(e, key, v);
+	if (nicfit__emit_is_json(e)) {
+		nicfit__json_string(e, key, v);
 		return;
 	}
 	if (!v)
@@ -937,8 +353,8 @@ void nicfit_emit_field_int(struct nicfit_emit *e, const char *key, const char *f
 
 	va_start(ap, fmt);
 	v = va_arg(ap, int);
-	if (is_json(e))
-		put_int(e, key, v);
+	if (nicfit__emit_is_json(e))
+		nicfit__json_int(e, key, v);
 	va_end(ap);
 	va_start(ap, fmt);
 	field_text(e, fmt, ap);
@@ -952,8 +368,8 @@ void nicfit_emit_field_double(struct nicfit_emit *e, const char *key, const char
 
 	va_start(ap, fmt);
 	v = va_arg(ap, double);
-	if (is_json(e))
-		put_number(e, key, v);
+	if (nicfit__emit_is_json(e))
+		nicfit__json_number(e, key, v);
 	va_end(ap);
 	va_start(ap, fmt);
 	field_text(e, fmt, ap);
@@ -966,17 +382,17 @@ void nicfit_emit_table_begin(struct nicfit_emit *e, const char *key,
 			     const struct nicfit_column *cols, int ncols)
 {
 	if (e->in_table || ncols <= 0) {
-		fail(e, NICFIT_E_INTERNAL);
+		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
 		return;
 	}
 	table_clear(&e->t);
 	e->in_table = 1;
 	e->t.cols = cols;
 	e->t.ncols = ncols;
-	if (is_json(e)) {
+	if (nicfit__emit_is_json(e)) {
 		/* the rows are written where the table was begun, as they come */
 		e->table_depth = -1;
-		open_container(e, key, 0);
+		nicfit__json_open(e, key, 0);
 		e->table_depth = e->depth;
 	}
 }
@@ -990,16 +406,16 @@ static const char *cell_key(struct nicfit_emit *e)
 	struct table *t = &e->t;
 
 	if (!e->in_table || e->depth != e->table_depth + (t->col ? 1 : 0)) {
-		fail(e, NICFIT_E_INTERNAL);
+		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
 		return NULL;
 	}
 	if (!t->col) {
 		e->table_depth = -1; /* the row is a member of the table's array */
-		open_container(e, NULL, 1);
+		nicfit__json_open(e, NULL, 1);
 		e->table_depth = e->depth - 1;
 	}
 	if (!t->cols[t->col].key) {
-		fail(e, NICFIT_E_NOMEM);
+		nicfit__emit_fail(e, NICFIT_E_NOMEM);
 		return NULL;
 	}
 	return t->cols[t->col].key;
@@ -1012,8 +428,8 @@ static void cell_next(struct nicfit_emit *e)
 
 	if (++t->col == t->ncols) {
 		t->col = 0;
-		if (is_json(e))
-			close_container(e, 1);
+		if (nicfit__emit_is_json(e))
+			nicfit__json_close(e, 1);
 	}
 }
 
@@ -1024,14 +440,14 @@ static void cell(struct nicfit_emit *e, char *shown)
 
 	if (!e->in_table) {
 		free(shown);
-		fail(e, NICFIT_E_INTERNAL);
+		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
 		return;
 	}
 	if (!shown) {
-		fail(e, NICFIT_E_NOMEM);
+		nicfit__emit_fail(e, NICFIT_E_NOMEM);
 	} else if (NICFIT_ALLOC_GROW(t->cells, t->ncells + 1, t->cap)) {
 		free(shown);
-		fail(e, NICFIT_E_NOMEM);
+		nicfit__emit_fail(e, NICFIT_E_NOMEM);
 	} else {
 		t->cells[t->ncells++] = shown;
 	}
@@ -1056,10 +472,10 @@ void nicfit_emit_cell_string(struct nicfit_emit *e, const char *v)
 {
 	const char *key;
 
-	if (!is_json(e)) {
+	if (!nicfit__emit_is_json(e)) {
 		cell(e, shown(v));
 	} else if ((key = cell_key(e))) {
-		put_string(e, key, v);
+		nicfit__json_string(e, key, v);
 		cell_next(e);
 	}
 }
@@ -1068,10 +484,10 @@ void nicfit_emit_cell_int(struct nicfit_emit *e, long long v)
 {
 	const char *key;
 
-	if (!is_json(e)) {
+	if (!nicfit__emit_is_json(e)) {
 		cell(e, nicfit__strfmt("%lld", v));
 	} else if ((key = cell_key(e))) {
-		put_int(e, key, v);
+		nicfit__json_int(e, key, v);
 		cell_next(e);
 	}
 }
@@ -1084,10 +500,10 @@ void nicfit_emit_cell_number(struct nicfit_emit *e, double v, int decimals)
 		decimals = 2;
 	if (!isfinite(v)) {
 		nicfit_emit_cell_null(e, "-");
-	} else if (!is_json(e)) {
+	} else if (!nicfit__emit_is_json(e)) {
 		cell(e, nicfit__strfmt("%.*f", decimals, v));
 	} else if ((key = cell_key(e))) {
-		put_number(e, key, v);
+		nicfit__json_number(e, key, v);
 		cell_next(e);
 	}
 }
@@ -1104,10 +520,10 @@ void nicfit_emit_cell_null(struct nicfit_emit *e, const char *text)
 
 	if (e->fmt == NICFIT_FMT_CSV)
 		text = "";  /* CSV: a missing value is an empty field */
-	if (!is_json(e)) {
+	if (!nicfit__emit_is_json(e)) {
 		cell(e, shown(text));
 	} else if ((key = cell_key(e))) {
-		put_raw(e, key, "null");
+		nicfit__json_raw(e, key, "null");
 		cell_next(e);
 	}
 }
@@ -1151,7 +567,7 @@ static void table_text(struct nicfit_emit *e)
 				    nicfit_emit_color(e, NICFIT_COLOR_RESET));
 
 	if (rc)
-		fail(e, rc);
+		nicfit__emit_fail(e, rc);
 }
 
 static void table_md(struct nicfit_emit *e)
@@ -1215,7 +631,7 @@ static void table_csv(struct nicfit_emit *e)
 void nicfit_emit_table_end(struct nicfit_emit *e)
 {
 	if (!e->in_table || e->t.col != 0) {
-		fail(e, NICFIT_E_INTERNAL);
+		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
 	} else if (e->fmt == NICFIT_FMT_TEXT) {
 		table_text(e);
 	} else if (e->fmt == NICFIT_FMT_MD) {
@@ -1224,8 +640,8 @@ void nicfit_emit_table_end(struct nicfit_emit *e)
 		table_csv(e);
 	}
 	e->in_table = 0;
-	if (is_json(e) && e->depth == e->table_depth)
-		close_container(e, 0);
+	if (nicfit__emit_is_json(e) && e->depth == e->table_depth)
+		nicfit__json_close(e, 0);
 	e->table_depth = 0;
 	table_clear(&e->t);
 }
@@ -1233,15 +649,15 @@ void nicfit_emit_table_end(struct nicfit_emit *e)
 int nicfit_emit_finish(struct nicfit_emit *e, struct nicfit_buf *out)
 {
 	if (e->in_table || e->depth != 0)
-		fail(e, NICFIT_E_INTERNAL);
+		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
 	if (e->err)
 		return e->err;
 	if (nicfit_buf_error(&e->text))
 		return nicfit_buf_error(&e->text);
-	if (is_json(e) && !e->has_root)
+	if (nicfit__emit_is_json(e) && !e->has_root)
 		return NICFIT_E_INTERNAL;
 	nicfit_buf_add(out, e->text.data, e->text.len);
-	if (is_json(e))
+	if (nicfit__emit_is_json(e))
 		nicfit_buf_addch(out, '\n');
 	return nicfit_buf_error(out);
 }

@@ -1,6 +1,7 @@
 /*
- * emit_int.h - what emit.c hands to the text table layout (emit_table.c).
- * Private to the library.
+ * emit_int.h - the emitter's insides, shared by its three files: emit.c
+ * (life, text, fields, tables), emit_json.c (the JSON writer) and
+ * emit_table.c (the text table layout). Private to the library.
  */
 #ifndef NICFIT_EMIT_INT_H
 #define NICFIT_EMIT_INT_H
@@ -12,6 +13,90 @@
 #include "nicfit/buf.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct table {
+	const struct nicfit_column *cols;
+	int ncols;
+	char **cells;  /* row-major, nrows * ncols strings */
+	size_t ncells;
+	size_t cap;
+	int col;       /* next column of the current row */
+};
+
+/* A member written into an open object: where its key and value are. */
+struct member {
+	uint64_t hash;      /* of the key */
+	size_t key_at;      /* offset of the quoted key in the document */
+	size_t key_len;     /* its length, quotes included */
+	size_t vstart, vend; /* the value's bytes */
+};
+
+/*
+ * An open JSON container. An object remembers its members so that a key
+ * given twice replaces the first value where it stands, as a jansson
+ * object did (the renderers rely on no such thing, but the documents are
+ * the same bytes whatever they do).
+ */
+struct level {
+	int object;    /* 1 object, 0 array */
+	size_t n;      /* members written */
+	uint64_t bloom[2];  /* objects: bits of the key hashes seen */
+	struct member *m;   /* objects: the members, in order */
+	size_t nm, am;
+	size_t replacing;   /* 1 + the member the value being written replaces, or 0 */
+	size_t vstart;      /* where that value's bytes begin */
+};
+
+struct nicfit_emit {
+	enum nicfit_format fmt;
+	unsigned flags;
+	struct nicfit_buf text;     /* the document: text, or JSON as it is written */
+	struct level stack[NICFIT_EMIT_MAX_DEPTH];
+	int depth;
+	int has_root;       /* JSON: the top-level value is written */
+	int table_depth;    /* JSON: depth of the open table's array */
+	int err;            /* first misuse or allocation failure */
+	int in_table;
+	struct table t;
+	struct nicfit_emit_view view;
+	char *columns;      /* the view's column list, owned */
+};
+
+/* Note the first misuse or allocation failure; later calls do nothing. */
+static inline void nicfit__emit_fail(struct nicfit_emit *e, int code)
+{
+	if (!e->err)
+		e->err = code;
+}
+
+static inline int nicfit__emit_is_json(const struct nicfit_emit *e)
+{
+	return e->fmt == NICFIT_FMT_JSON;
+}
+
+/*
+ * The JSON writer (emit_json.c), for the tables and fields of emit.c: a
+ * container opened under key in the innermost one (arrays ignore the
+ * key) or closed, and the scalar values.
+ */
+void nicfit__json_open(struct nicfit_emit *e, const char *key, int object);
+void nicfit__json_close(struct nicfit_emit *e, int object);
+void nicfit__json_raw(struct nicfit_emit *e, const char *key, const char *v);
+void nicfit__json_string(struct nicfit_emit *e, const char *key, const char *v);
+void nicfit__json_int(struct nicfit_emit *e, const char *key, long long v);
+void nicfit__json_number(struct nicfit_emit *e, const char *key, double v);
+
+/*
+ * A parsed object written as it is, but for its member named skip (NULL:
+ * none): the catalog's entries without their "_origin", straight from the
+ * catalog's tree (catalog_render.c). Nothing outside JSON.
+ */
+struct json_t;
+void nicfit__emit_json_object(struct nicfit_emit *e, const char *key, struct json_t *o,
+			      const char *skip);
 
 /*
  * Append the text table of nrows rows of cells (row-major, ncols a row)

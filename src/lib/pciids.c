@@ -183,9 +183,26 @@ static int all_answered(const struct nicfit_pciids_query *q, size_t n)
 }
 
 /*
+ * Is every unanswered query for a vendor before this one? pci.ids lists
+ * its vendors in the order of their IDs ("Please keep sorted", its
+ * header asks), so past the last vendor asked about nothing further can
+ * answer: a device missing from the file is then not a scan of all of it.
+ */
+static int past_all(const struct nicfit_pciids_query *q, size_t n, unsigned vendor)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!q[k].device_name[0] && q[k].vendor >= vendor)
+			return 0;
+	return 1;
+}
+
+/*
  * Scan the open file fd through a window of PCIIDS_WINDOW bytes, line by
- * line, until the class list (which follows the devices), the end, or the
- * moment every query is answered; a line longer than the window is read
+ * line, until the class list (which follows the devices), the end, the
+ * moment every query is answered, or the first vendor after all those
+ * still asked about; a line longer than the window is read
  * as its first PCIIDS_WINDOW bytes (scan_line keeps 511 of them anyway).
  */
 #define PCIIDS_WINDOW 65536
@@ -235,7 +252,8 @@ static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size
 				done = 1;
 			else if (ll && p[0] != '#')
 				scan_line(p, ll, q, n, &vendor, &in_vendor);
-			if (!done && ll && p[0] != '\t' && all_answered(q, n))
+			if (!done && ll && p[0] != '\t' && p[0] != '#' &&
+			    (all_answered(q, n) || past_all(q, n, vendor)))
 				done = 1;
 			skipping = !nl && !eof;
 			p += nl ? ll + 1 : ll;

@@ -158,6 +158,37 @@ static void pciids_window_search(void **state)
 	unlink(path);
 }
 
+/*
+ * pci.ids is sorted by vendor: past the last vendor asked about, the scan
+ * stops (a section for that vendor out of order further on is not read).
+ */
+static void pciids_stops_past_vendor(void **state)
+{
+	char path[] = "/tmp/nicfit-test-pciids-XXXXXX";
+	struct nicfit_pciids_query q[2];
+	struct nicfit_error err;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "1000  First\n\t0001  Device one\n2000  Second\n\t0001  Device two\n"
+		"1000  First again\n\t0002  Out of order\n");
+	assert_int_equal(fclose(f), 0);
+	memset(q, 0, sizeof(q));
+	q[0].vendor = 0x1000, q[0].device = 0x0002;
+	q[1].vendor = 0x1000, q[1].device = 0x0001;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit__pciids_lookup(path, q, 2, &err), 0);
+	assert_string_equal(q[0].vendor_name, "First");
+	assert_string_equal(q[0].device_name, "");
+	assert_string_equal(q[1].device_name, "Device one");
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +196,7 @@ int main(void)
 		cmocka_unit_test(catalog_gpus_resolve),
 		cmocka_unit_test(connectx_families_resolve),
 		cmocka_unit_test(pciids_window_search),
+		cmocka_unit_test(pciids_stops_past_vendor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -166,11 +166,14 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 					  struct plan_choice *where)
 {
 	const struct nicfit_nic *best = NULL, *fallback = NULL;
+	struct plan_place_memo *memo = malloc(sizeof(*memo));
 	struct plan_choice c, fb_c;
 	double need = port_goodput(p, target) * MEETS_SHARE, fb_eff = 0;
 	size_t i;
 
 	memset(&fb_c, 0, sizeof(fb_c));
+	if (memo)
+		memo->n = 0;
 	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_NIC); i++) {
 		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
 		struct nicfit_card card;
@@ -178,7 +181,7 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 		if (!nicfit__plan_rdma_ok(p, n->rdma) || n->socket_direct)
 			continue;
 		fill_card(&card, n);
-		if (!nicfit__plan_search_place(p, &card, n->form_factor, ncards, need, &c))
+		if (!nicfit__plan_search_place_memo(p, memo, &card, n->form_factor, ncards, need, &c))
 			continue;
 		if (c.meets && n->port_gbps >= target - NICFIT_EPS) {
 			if (!best || c.ngpu_placed > where->ngpu_placed ||
@@ -196,6 +199,7 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 			fb_c = c;
 		}
 	}
+	free(memo);
 	/* a card that leaves GPUs without a slot is worse than a slower one that does not */
 	if (best && !(fallback && fb_c.ngpu_placed > where->ngpu_placed))
 		return best;
@@ -389,12 +393,16 @@ static void rule_capped(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 			const struct nicfit_nic_fit *fit)
 {
 	const struct nicfit_nic *alt = NULL;
+	struct plan_place_memo *memo;
 	struct plan_choice alt_where;
 	struct nicfit_finding *f;
 	size_t i;
 
 	if (strcmp(fit->limited_by, "pcie") || !(fit->idle_gbps > CAPPED_IDLE_GBPS))
 		return;
+	memo = malloc(sizeof(*memo));
+	if (memo)
+		memo->n = 0;
 	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_NIC); i++) {
 		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
 		struct nicfit_card c;
@@ -404,13 +412,14 @@ static void rule_capped(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 		if (p->be_nic->e.priced && n->e.price_usd >= p->be_nic->e.price_usd)
 			continue;
 		fill_card(&c, n);
-		if (!nicfit__plan_search_place(p, &c, n->form_factor, p->be_cards,
-					       fit->effective_gbps * PLAN_FULL_SPEED_SHARE,
-					       &alt_where) || !alt_where.meets)
+		if (!nicfit__plan_search_place_memo(p, memo, &c, n->form_factor, p->be_cards,
+						    fit->effective_gbps * PLAN_FULL_SPEED_SHARE,
+						    &alt_where) || !alt_where.meets)
 			continue;
 		if (!alt || n->e.price_usd < alt->e.price_usd)
 			alt = n;
 	}
+	free(memo);
 	f = nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_BACKEND_CAPPED,
 			      alt ? NULL : "a faster slot (PCIe Gen4 x16 feeds 200G), or a card of "
 			      "the speed the slot can feed",

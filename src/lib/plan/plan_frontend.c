@@ -1,7 +1,8 @@
 /*
  * plan_frontend.c - R3 and R4: the front end (onboard ports or a card, the
  * model's load time, the serving traffic) and the out-of-band management
- * port. The back end is plan_backend.c.
+ * port, and R6's slot for a front-end card, which is placed after the
+ * GPUs and back-end cards (plan_place.c). The back end is plan_backend.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -313,4 +314,88 @@ void nicfit__plan_rule_converged(struct nicfit_plan *p)
 		       in->concurrency, in->concurrency == 1 ? "" : "s", in->tokens_per_s,
 		       st.bytes_per_token, st.total_mbps, st.link_share * 100, p->st_cards,
 		       p->st_port_gbps);
+}
+
+/* ---- R6: the front-end card's slot ------------------------------------------ */
+
+/* How well slot s suits a front-end card: its role first, then spare lanes. */
+static int frontend_slot_cost(const struct nicfit_slot *s, int width)
+{
+	int role = s->role == NICFIT_SLOT_FRONTEND ? 0 : s->role == NICFIT_SLOT_ANY ? 1 : 2;
+
+	return role * 100 + (s->width > width ? s->width - width : 0);
+}
+
+/*
+ * R6, the front-end card (docs/rules.md): an add-in front-end card is in
+ * the bill of materials, so it needs a slot like any other card: the free
+ * slot the vendor meant for the front end, else the one with the fewest
+ * lanes beyond the card's, after the GPUs and back-end cards have theirs.
+ * None left is critical (frontend-no-slot): the plan lists a card the
+ * server cannot hold.
+ */
+void nicfit__plan_place_frontend(struct nicfit_plan *p)
+{
+	const struct nicfit_server *sv = p->in.server;
+	const struct nicfit_nic *n = p->fe_nic;
+	struct nicfit_plan_slotuse *u;
+	struct nicfit_card c;
+	int i, j, best = -1, cost = 0;
+	char sock[40];
+
+	/* a host read without link figures has an empty slot map: nothing to judge */
+	if (p->in.frontend_slot_pin && p->fe_onboard)
+		nicfit__decide(&p->decisions, "R6", 1, "--frontend-slot %s not used: the front end is "
+			       "the server's onboard %s.", sv->slots[p->in.frontend_slot_pin - 1].name,
+			       p->fe_ob->name);
+	if (p->fe_onboard || !n || !sv->nslots)
+		return;
+	memset(&c, 0, sizeof(c));
+	c.pcie_width = n->pcie_width;
+	for (i = 0; i < sv->nslots; i++) {
+		int taken = 0;
+
+		for (j = 0; j < NICFIT_PLAN_MAX_GPUS; j++)
+			taken |= p->gpu_slots[j] == i;
+		for (j = 0; j < NICFIT_PLAN_MAX_CARDS; j++)
+			taken |= p->be_slots[j] == i || p->be_aux_slots[j] == i;
+		for (j = 0; j < p->st_cards && j < NICFIT_PLAN_MAX_STORAGE; j++)
+			taken |= p->st_slots[j] == i;
+		if (taken || !nicfit__plan_card_fits_slot(&c, n->form_factor, &sv->slots[i]) ||
+		    sv->slots[i].gpu == NICFIT_GPU_BASEBOARD ||
+		    (p->in.frontend_slot_pin && i != p->in.frontend_slot_pin - 1))
+			continue;
+		if (best < 0 || frontend_slot_cost(&sv->slots[i], c.pcie_width) < cost) {
+			best = i;
+			cost = frontend_slot_cost(&sv->slots[i], c.pcie_width);
+		}
+	}
+	if (best < 0 && p->in.frontend_slot_pin) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,
+				  "another --frontend-slot, or none to let the plan choose",
+				  "Slot %s (--frontend-slot) cannot take the front-end %s (PCIe x%d): it "
+				  "holds a GPU or a back-end card, or is not a slot of that kind and width.",
+				  sv->slots[p->in.frontend_slot_pin - 1].name, n->part, n->pcie_width);
+		return;
+	}
+	if (best < 0) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,
+				  "fewer GPUs or back-end cards per server, or a server with onboard "
+				  "front-end ports",
+				  "The front-end %s (PCIe x%d) has no free slot in %s: the GPUs and back-end "
+				  "cards take every slot it fits.", n->part, n->pcie_width, sv->e.name);
+		return;
+	}
+	p->fe_slot = best;
+	if (p->nslots >= NICFIT_PLAN_MAX_SLOTS)
+		return;
+	u = &p->slots[p->nslots++];
+	snprintf(u->slot, sizeof(u->slot), "%s", sv->slots[best].name);
+	u->socket = sv->slots[best].socket;
+	u->gen = sv->slots[best].gen;
+	u->width = sv->slots[best].width;
+	snprintf(u->what, sizeof(u->what), "front-end NIC %s", n->part);
+	nicfit__decide(&p->decisions, "R6", 1, "Front-end card %s in slot %s: PCIe Gen%d x%d, %s.",
+		       n->part, sv->slots[best].name, sv->slots[best].gen, sv->slots[best].width,
+		       nicfit__plan_sock_name(sv, sv->slots[best].socket, sock, sizeof(sock)));
 }

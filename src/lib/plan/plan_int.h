@@ -3,7 +3,8 @@
  *
  * plan.c runs the rules in order, one file per group: plan_fit.c (R1,
  * R2), plan_frontend.c (R3, R4), plan_backend.c (R5) with plan_place.c
- * (R6), plan_fabric.c (R7, R8), plan_parts.c (R9-R11, the verdict). Each
+ * (R6; the front-end card's slot is plan_frontend.c's), plan_fabric.c (R7,
+ * R8), plan_parts.c (R9-R11, the verdict). Each
  * records into the plan through nicfit__plan_find() (plan_result.c) and
  * nicfit__decide() (finding_int.h); the request's helpers are in
  * plan_input.c. Calls go from plan.c to the rule files, from R5 to R6,
@@ -15,6 +16,8 @@
 #ifndef NICFIT_BUILDING_LIBRARY
 #error "plan_int.h is internal to libnicfit: include the public headers in include/nicfit/"
 #endif
+
+#include <stdint.h>
 
 #include "finding_int.h"
 #include "nicfit/plan.h"
@@ -124,6 +127,27 @@ double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfi
  */
 int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *card,
 			      const char *form, int ncards, double need, struct plan_choice *out);
+/*
+ * The searches of one round of candidates (R5 trying the catalog's cards
+ * one after another, with one plan): two cards that fit the same slots,
+ * move the same in each and have as many lanes get the same placement, so
+ * it is searched once. The caller keeps it for the round, n = 0 at first.
+ */
+#define PLAN_PLACE_MEMO 16
+struct plan_place_memo {
+	int n;
+	struct {
+		uint32_t fit;   /* the slots the card fits, a bit each */
+		int width, ngpus, ncards, rc;
+		double need;
+		double eff[NICFIT_MAX_SLOTS];
+		struct plan_choice out;
+	} v[PLAN_PLACE_MEMO];
+};
+/* nicfit__plan_search_place(), answered from m when it was searched already. */
+int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo *m,
+				   const struct nicfit_card *card, const char *form, int ncards,
+				   double need, struct plan_choice *out);
 /* Record a placement in p->slots, p->gpu_slots and p->be_slots. */
 void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c);
 /* Place the GPUs alone (no back end) and say where. */
@@ -135,7 +159,9 @@ void nicfit__plan_fill_card(struct nicfit_card *c, const struct nicfit_nic *n);
 /* Can card c (form factor form) go in slot s (plan_place.c)? */
 int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const char *form,
 				const struct nicfit_slot *s);
-/* Put an add-in front-end card in a free slot (after the GPUs and back-end cards). */
+/* "socket 1", or the vendor's name for it ("socket 1 (CPU2)"), into b (plan_place.c). */
+const char *nicfit__plan_sock_name(const struct nicfit_server *s, int socket, char *b, size_t n);
+/* plan_frontend.c: an add-in front-end card in a free slot, after the GPUs and back-end cards */
 void nicfit__plan_place_frontend(struct nicfit_plan *p);
 /* Say where the GPUs and cards went, and what the placement costs. */
 void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_choice *c);

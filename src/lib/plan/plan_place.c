@@ -260,7 +260,33 @@ struct search {
 	int used[NICFIT_MAX_SLOTS];
 	struct plan_choice cur, best;
 	long budget;          /* evaluations left */
+	/*
+	 * What each slot is to this search, worked out once before it: the
+	 * placements number in the thousands, the slots in the tens. fit: the
+	 * card (or a Socket Direct half) goes in it; gpu: a GPU does;
+	 * installed: it is the installed card's slot; eff: what the card moves
+	 * there alone. A Socket Direct card's figures for a pair of slots
+	 * (main, aux + 1; aux + 1 == 0 without one) are filled as they are
+	 * first needed.
+	 */
+	unsigned char fit[NICFIT_MAX_SLOTS], gpu[NICFIT_MAX_SLOTS], installed[NICFIT_MAX_SLOTS];
+	double eff[NICFIT_MAX_SLOTS];
+	double (*sd_eff)[NICFIT_MAX_SLOTS + 1];
+	unsigned char (*sd_known)[NICFIT_MAX_SLOTS + 1];
 };
+
+/* What the search's card moves, main card in slot m, auxiliary card in a (-1: none). */
+static double sd_pair_eff(struct search *S, int m, int a)
+{
+	const struct nicfit_server *sv = S->p->in.server;
+
+	if (!S->sd_known[m][a + 1]) {
+		S->sd_eff[m][a + 1] = sd_in_slots(S->p, S->card, S->sd, &sv->slots[m],
+						  a >= 0 ? &sv->slots[a] : NULL, 1, NULL);
+		S->sd_known[m][a + 1] = 1;
+	}
+	return S->sd_eff[m][a + 1];
+}
 
 /*
  * Pair each GPU with its closest card (the fewest GPUs already on it when
@@ -364,14 +390,14 @@ static void score(struct search *S)
 		const struct nicfit_slot *aux = S->sd && c.aux_slots[j] >= 0 ?
 						&sv->slots[c.aux_slots[j]] : NULL;
 		int w = S->sd ? S->half.pcie_width : S->card->pcie_width;
-		double e = S->sd ? sd_in_slots(S->p, S->card, S->sd, s, aux, 1, NULL) :
-			   one_slot(S->p, S->card, s, 1, NULL);
+		double e = S->sd ? sd_pair_eff(S, c.nic_slots[j], aux ? c.aux_slots[j] : -1) :
+			   S->eff[c.nic_slots[j]];
 
 		if (e < weakest)
 			weakest = e;
 		c.waste += s->width > w ? s->width - w : 0;
 		c.order += c.nic_slots[j];
-		if (S->p->in.installed_slot && s->name && !strcmp(S->p->in.installed_slot, s->name))
+		if (S->installed[c.nic_slots[j]])
 			c.order -= INSTALLED_SLOT_BONUS;
 		if (aux) {
 			c.waste += aux->width > w ? aux->width - w : 0;
@@ -412,7 +438,7 @@ static void eval_nics(struct search *S, int from, int k)
 		return;
 	}
 	for (i = from; i < sv->nslots; i++) {
-		if (S->used[i] || !card_fits_slot(S->sd ? &S->half : S->card, S->form, &sv->slots[i]))
+		if (S->used[i] || !S->fit[i])
 			continue;
 		S->used[i] = 1;
 		S->cur.nic_slots[k] = i;
@@ -436,8 +462,7 @@ static void eval_aux(struct search *S, int main, int k)
 
 	for (a = 0; a < sv->nslots; a++) {
 		if (S->used[a] || sv->slots[a].socket == sv->slots[main].socket ||
-		    sv->slots[a].gpu == NICFIT_GPU_BASEBOARD ||
-		    !card_fits_slot(&S->half, S->form, &sv->slots[a]))
+		    sv->slots[a].gpu == NICFIT_GPU_BASEBOARD || !S->fit[a])
 			continue;
 		any = 1;
 		S->used[a] = 1;
@@ -463,7 +488,7 @@ static void place_gpus(struct search *S, int from, int k)
 		return;
 	}
 	for (i = from; i < sv->nslots; i++) {
-		if (S->used[i] || !gpu_can_use(S->p->in.gpu, &sv->slots[i]))
+		if (S->used[i] || !S->gpu[i])
 			continue;
 		placed_any = 1;
 		S->used[i] = 1;
@@ -482,11 +507,30 @@ static void place_gpus(struct search *S, int from, int k)
  * Run the search for ngpus GPUs and ncards copies of card. Returns 1, 0
  * when no placement exists, -1 when there was no memory for the search.
  */
-static int search(const struct nicfit_plan *p, const struct nicfit_card *card, const char *form,
-		  int ngpus, int ncards, double need, struct plan_choice *out)
+/* The search memo's entry for S, or NULL; *fit is the key's slot mask. */
+static int memo_find(const struct search *S, const struct plan_place_memo *m, uint32_t *fit)
 {
+	int i, k, n = S->p->in.server->nslots;
+
+	*fit = 0;
+	for (i = 0; i < n && i < NICFIT_MAX_SLOTS; i++)
+		*fit |= (uint32_t)S->fit[i] << i;
+	for (k = 0; k < m->n; k++)
+		if (m->v[k].fit == *fit && m->v[k].width == S->card->pcie_width &&
+		    m->v[k].ngpus == S->ngpus && m->v[k].ncards == S->ncards &&
+		    m->v[k].need == S->need && !memcmp(m->v[k].eff, S->eff, sizeof(S->eff)))
+			return k;
+	return -1;
+}
+
+static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
+		  const struct nicfit_card *card, const char *form, int ngpus, int ncards,
+		  double need, struct plan_choice *out)
+{
+	const struct nicfit_server *sv = p->in.server;
 	struct search *S = calloc(1, sizeof(*S));
-	int ok;
+	uint32_t fit = 0;
+	int ok, i, hit = -1;
 
 	memset(out, 0, sizeof(*out));
 	if (!S)
@@ -498,12 +542,52 @@ static int search(const struct nicfit_plan *p, const struct nicfit_card *card, c
 	S->ngpus = ngpus;
 	S->need = need;
 	S->sd = sd_nic(p, card);
-	if (S->sd)
+	if (S->sd) {
 		sd_half(card, S->sd, &S->half);
+		S->sd_eff = calloc(NICFIT_MAX_SLOTS, sizeof(*S->sd_eff));
+		S->sd_known = calloc(NICFIT_MAX_SLOTS, sizeof(*S->sd_known));
+		if (!S->sd_eff || !S->sd_known) {
+			free(S->sd_eff);
+			free(S->sd_known);
+			free(S);
+			return -1;
+		}
+	}
+	for (i = 0; i < sv->nslots && i < NICFIT_MAX_SLOTS; i++) {
+		const struct nicfit_slot *s = &sv->slots[i];
+
+		S->fit[i] = (unsigned char)card_fits_slot(S->sd ? &S->half : card, form, s);
+		S->gpu[i] = (unsigned char)gpu_can_use(p->in.gpu, s);
+		S->installed[i] = p->in.installed_slot && s->name &&
+				  !strcmp(p->in.installed_slot, s->name);
+		/* only the slots the card fits are ever scored */
+		S->eff[i] = S->sd || !S->fit[i] ? 0 : one_slot(p, card, s, 1, NULL);
+	}
+	/* a Socket Direct card's figures are per pair of slots: it is searched each time */
+	if (m && !S->sd)
+		hit = memo_find(S, m, &fit);
+	if (hit >= 0) {
+		*out = m->v[hit].out;
+		free(S);
+		return m->v[hit].rc;
+	}
 	S->budget = PLACE_SEARCH_BUDGET;
 	place_gpus(S, 0, 0);
 	ok = S->best.valid;
 	*out = S->best;
+	if (m && !S->sd && m->n < PLAN_PLACE_MEMO) {
+		m->v[m->n].fit = fit;
+		m->v[m->n].width = card->pcie_width;
+		m->v[m->n].ngpus = ngpus;
+		m->v[m->n].ncards = ncards;
+		m->v[m->n].need = need;
+		m->v[m->n].rc = ok;
+		memcpy(m->v[m->n].eff, S->eff, sizeof(S->eff));
+		m->v[m->n].out = S->best;
+		m->n++;
+	}
+	free(S->sd_eff);
+	free(S->sd_known);
 	free(S);
 	return ok;
 }
@@ -511,7 +595,15 @@ static int search(const struct nicfit_plan *p, const struct nicfit_card *card, c
 int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *card,
 			      const char *form, int ncards, double need, struct plan_choice *out)
 {
-	int rc = search(p, card, form, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need, out);
+	return nicfit__plan_search_place_memo(p, NULL, card, form, ncards, need, out);
+}
+
+int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo *m,
+				   const struct nicfit_card *card, const char *form, int ncards,
+				   double need, struct plan_choice *out)
+{
+	int rc = search(p, m, card, form, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need,
+			out);
 	int j;
 
 	if (rc < 0)
@@ -525,7 +617,7 @@ int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *c
 	return rc > 0;
 }
 
-static const char *sock_name(const struct nicfit_server *s, int socket, char *b, size_t n)
+const char *nicfit__plan_sock_name(const struct nicfit_server *s, int socket, char *b, size_t n)
 {
 	if (s->vendor && !strcasecmp(s->vendor, "Dell"))
 		snprintf(b, n, "socket %d (CPU%d)", socket, socket + 1);
@@ -547,7 +639,7 @@ static void gpu_list(const struct nicfit_server *sv, const struct plan_choice *c
 		const struct nicfit_slot *s = &sv->slots[c->gpu_slots[i]];
 
 		nicfit_buf_addf(b, "%sGPU %d in slot %s (%s)", i ? ", " : "", i, s->name,
-				sock_name(sv, s->socket, sock, sizeof(sock)));
+				nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)));
 	}
 }
 
@@ -636,7 +728,7 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p)
 	if (!p->in.gpu || p->in.gpus_per_server < 1)
 		return;
 	memset(&none, 0, sizeof(none));
-	if (search(p, &none, NULL, p->in.gpus_per_server, 0, 0, &c) < 0) {
+	if (search(p, NULL, &none, NULL, p->in.gpus_per_server, 0, 0, &c) < 0) {
 		p->findings.oom = 1;
 		return;
 	}
@@ -749,7 +841,7 @@ static void rule_cross_socket(struct nicfit_plan *p, const struct plan_choice *c
 				    "socket (--backend-cards %d) keeps every GPU local and doubles "
 				    "the node's back-end bandwidth",
 				    p->be_part, sv->slots[other].name,
-				    sock_name(sv, sv->slots[other].socket, sock, sizeof(sock)),
+				    nicfit__plan_sock_name(sv, sv->slots[other].socket, sock, sizeof(sock)),
 				    p->be_cards + 1);
 }
 
@@ -815,7 +907,7 @@ static void rule_socket_direct(struct nicfit_plan *p, const struct plan_choice *
 					  "%s has no free slot on another socket for its auxiliary card: with the "
 					  "main card alone in slot %s (%s) only its PCIe Gen%d x%d link is counted, "
 					  "%.1f Gb/s.", p->be_part, half.pcie_width, sv->e.name, m->name,
-					  sock_name(sv, m->socket, s1, sizeof(s1)), fm.link_gen, fm.link_width,
+					  nicfit__plan_sock_name(sv, m->socket, s1, sizeof(s1)), fm.link_gen, fm.link_width,
 					  fm.pcie_gbps);
 			continue;
 		}
@@ -824,8 +916,8 @@ static void rule_socket_direct(struct nicfit_plan *p, const struct plan_choice *
 			       "Socket Direct: %s's main card in slot %s (%s) and its auxiliary card in "
 			       "slot %s (%s), joined by the harness: PCIe Gen%d x%d + Gen%d x%d = "
 			       "%.1f + %.1f = %.1f Gb/s usable, each socket on its own link.", p->be_part,
-			       m->name, sock_name(sv, m->socket, s1, sizeof(s1)), a->name,
-			       sock_name(sv, a->socket, s2, sizeof(s2)), fm.link_gen, fm.link_width,
+			       m->name, nicfit__plan_sock_name(sv, m->socket, s1, sizeof(s1)), a->name,
+			       nicfit__plan_sock_name(sv, a->socket, s2, sizeof(s2)), fm.link_gen, fm.link_width,
 			       fa.link_gen, fa.link_width, fm.pcie_gbps, fa.pcie_gbps,
 			       fm.pcie_gbps + fa.pcie_gbps);
 	}
@@ -865,7 +957,7 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 				       "Back-end card %d in slot %s: PCIe Gen%d x%d, %s, under the PCIe "
 				       "switch of GPU %d (slot %s, path %s), so its GPUDirect RDMA "
 				       "traffic never reaches the CPU.", j, s->name, s->gen, s->width,
-				       sock_name(sv, s->socket, sock, sizeof(sock)), near,
+				       nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)), near,
 				       sv->slots[c->gpu_slots[near]].name,
 				       nicfit_path_name(c->pair_path[near]));
 			continue;
@@ -874,7 +966,7 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 			       "Back-end card%s in slot %s: PCIe Gen%d x%d, %s, %s%s.",
 			       p->be_cards > 1 ? " (one of several)" : "", s->name, s->gen, s->width,
 			       s->full_height ? "full height" : "low profile",
-			       sock_name(sv, s->socket, sock, sizeof(sock)),
+			       nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)),
 			       c->ngpu_placed == 0 ? "" : local == c->ngpu_placed ?
 			       (c->sd_links > 1 && c->aux_slots[j] >= 0 ?
 				" - with its auxiliary card, a half on every GPU's socket, so GPUDirect "
@@ -886,86 +978,4 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 	rule_socket_direct(p, c);
 	rule_cross_socket(p, c);
 	rule_gdr_level(p, c);
-}
-
-/* How well slot s suits a front-end card: its role first, then spare lanes. */
-static int frontend_slot_cost(const struct nicfit_slot *s, int width)
-{
-	int role = s->role == NICFIT_SLOT_FRONTEND ? 0 : s->role == NICFIT_SLOT_ANY ? 1 : 2;
-
-	return role * 100 + (s->width > width ? s->width - width : 0);
-}
-
-/*
- * R6, the front-end card (docs/rules.md): an add-in front-end card is in
- * the bill of materials, so it needs a slot like any other card: the free
- * slot the vendor meant for the front end, else the one with the fewest
- * lanes beyond the card's, after the GPUs and back-end cards have theirs.
- * None left is critical (frontend-no-slot): the plan lists a card the
- * server cannot hold.
- */
-void nicfit__plan_place_frontend(struct nicfit_plan *p)
-{
-	const struct nicfit_server *sv = p->in.server;
-	const struct nicfit_nic *n = p->fe_nic;
-	struct nicfit_plan_slotuse *u;
-	struct nicfit_card c;
-	int i, j, best = -1, cost = 0;
-	char sock[40];
-
-	/* a host read without link figures has an empty slot map: nothing to judge */
-	if (p->in.frontend_slot_pin && p->fe_onboard)
-		nicfit__decide(&p->decisions, "R6", 1, "--frontend-slot %s not used: the front end is "
-			       "the server's onboard %s.", sv->slots[p->in.frontend_slot_pin - 1].name,
-			       p->fe_ob->name);
-	if (p->fe_onboard || !n || !sv->nslots)
-		return;
-	memset(&c, 0, sizeof(c));
-	c.pcie_width = n->pcie_width;
-	for (i = 0; i < sv->nslots; i++) {
-		int taken = 0;
-
-		for (j = 0; j < NICFIT_PLAN_MAX_GPUS; j++)
-			taken |= p->gpu_slots[j] == i;
-		for (j = 0; j < NICFIT_PLAN_MAX_CARDS; j++)
-			taken |= p->be_slots[j] == i || p->be_aux_slots[j] == i;
-		for (j = 0; j < p->st_cards && j < NICFIT_PLAN_MAX_STORAGE; j++)
-			taken |= p->st_slots[j] == i;
-		if (taken || !card_fits_slot(&c, n->form_factor, &sv->slots[i]) ||
-		    sv->slots[i].gpu == NICFIT_GPU_BASEBOARD ||
-		    (p->in.frontend_slot_pin && i != p->in.frontend_slot_pin - 1))
-			continue;
-		if (best < 0 || frontend_slot_cost(&sv->slots[i], c.pcie_width) < cost) {
-			best = i;
-			cost = frontend_slot_cost(&sv->slots[i], c.pcie_width);
-		}
-	}
-	if (best < 0 && p->in.frontend_slot_pin) {
-		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,
-				  "another --frontend-slot, or none to let the plan choose",
-				  "Slot %s (--frontend-slot) cannot take the front-end %s (PCIe x%d): it "
-				  "holds a GPU or a back-end card, or is not a slot of that kind and width.",
-				  sv->slots[p->in.frontend_slot_pin - 1].name, n->part, n->pcie_width);
-		return;
-	}
-	if (best < 0) {
-		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,
-				  "fewer GPUs or back-end cards per server, or a server with onboard "
-				  "front-end ports",
-				  "The front-end %s (PCIe x%d) has no free slot in %s: the GPUs and back-end "
-				  "cards take every slot it fits.", n->part, n->pcie_width, sv->e.name);
-		return;
-	}
-	p->fe_slot = best;
-	if (p->nslots >= NICFIT_PLAN_MAX_SLOTS)
-		return;
-	u = &p->slots[p->nslots++];
-	snprintf(u->slot, sizeof(u->slot), "%s", sv->slots[best].name);
-	u->socket = sv->slots[best].socket;
-	u->gen = sv->slots[best].gen;
-	u->width = sv->slots[best].width;
-	snprintf(u->what, sizeof(u->what), "front-end NIC %s", n->part);
-	nicfit__decide(&p->decisions, "R6", 1, "Front-end card %s in slot %s: PCIe Gen%d x%d, %s.",
-		       n->part, sv->slots[best].name, sv->slots[best].gen, sv->slots[best].width,
-		       sock_name(sv, sv->slots[best].socket, sock, sizeof(sock)));
 }

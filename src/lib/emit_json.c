@@ -1,0 +1,685 @@
+/*
+ * emit_json.c - the JSON half of the one printer (nicfit/emit.h): values
+ * are written as they come, into the same nicfit_buf the text goes to,
+ * with a small stack of open containers (what kind, how many members so
+ * far, where each member's key and value are). The bytes are jansson's
+ * json_dumps() layout (compact, or indented by 2, 15 significant digits),
+ * which the documents have always had, so nothing builds a tree to print
+ * it. What it is not: the text, Markdown and CSV output and the tables,
+ * which are emit.c's (the tables call the writer below for their JSON
+ * rows), and the parse of a document given as text, which is jansson's.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "alloc_int.h"
+#include "emit_int.h"
+#include "nicfit/emit.h"
+#include "nicfit/error.h"
+#include "svg_int.h"
+
+/*
+ * Appends to the document, inline: a JSON document is thousands of short
+ * pieces (a quote, a comma, a key), so each goes straight in while the
+ * buffer has room and only growing goes through nicfit_buf_add().
+ */
+static inline void jadd(struct nicfit_buf *b, const char *s, size_t n)
+{
+	if (!b->err && n < b->cap - b->len && n <= b->max - b->len) {
+		memcpy(b->data + b->len, s, n);
+		b->len += n;
+		b->data[b->len] = '\0';
+	} else {
+		nicfit_buf_add(b, s, n);
+	}
+}
+
+static inline void jch(struct nicfit_buf *b, char c)
+{
+	if (!b->err && 1 < b->cap - b->len && b->len < b->max) {
+		b->data[b->len++] = c;
+		b->data[b->len] = '\0';
+	} else {
+		nicfit_buf_add(b, &c, 1);
+	}
+}
+
+static inline void jputs(struct nicfit_buf *b, const char *s)
+{
+	jadd(b, s, strlen(s));
+}
+
+/*
+ * Is s printable ASCII that JSON takes as it is (no byte past 0x7f, no
+ * control character, no '"' or '\\')? Eight bytes at a time: nearly
+ * every key and value is, and is then valid UTF-8 and copied unescaped.
+ */
+static int plain_ascii(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, q, bs;
+
+		memcpy(&x, s + i, 8);
+		q = x ^ (ones * '"');
+		bs = x ^ (ones * '\\');
+		/* a byte >= 0x80, < 0x20, equal to '"' or to '\\' */
+		if ((x | ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & high)
+			return 0;
+	}
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\')
+			return 0;
+	}
+	return 1;
+}
+
+/* A plain_ascii() string, quoted. */
+static void plain_quote(struct nicfit_buf *b, const char *s, size_t n)
+{
+	if (!b->err && n + 2 < b->cap - b->len && n + 2 <= b->max - b->len) {
+		char *d = b->data + b->len;
+
+		d[0] = '"';
+		memcpy(d + 1, s, n);
+		d[n + 1] = '"';
+		d[n + 2] = '\0';
+		b->len += n + 2;
+		return;
+	}
+	nicfit_buf_addch(b, '"');
+	nicfit_buf_add(b, s, n);
+	nicfit_buf_addch(b, '"');
+}
+
+/*
+ * The length of the UTF-8 sequence at s (n bytes left) when it is one
+ * jansson accepts (no overlong forms, surrogates or code points past
+ * U+10FFFF), else 0.
+ */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0], v;
+	size_t len, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c < 0xc2 || c > 0xf4)
+		return 0;
+	len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	if (len > n)
+		return 0;
+	v = c & (0x7fu >> len);
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (s[i] & 0x3fu);
+	}
+	if (v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff) || (len == 3 && v < 0x800) ||
+	    (len == 4 && v < 0x10000))
+		return 0;
+	return len;
+}
+
+static int utf8_valid(const char *s, size_t n)
+{
+	size_t i = 0, k;
+
+	while (i < n) {
+		k = utf8_seq((const unsigned char *)s + i, n - i);
+		if (!k)
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
+/* s (valid UTF-8) as a JSON string, escaped as json_dumps() escapes it. */
+static void json_quote(struct nicfit_buf *b, const char *s, size_t n)
+{
+	size_t i, run = 0;
+
+	if (plain_ascii(s, n)) {
+		plain_quote(b, s, n);
+		return;
+	}
+	nicfit_buf_addch(b, '"');
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		const char *esc = NULL;
+		char u[8];
+
+		if (c > '\\' || (c >= 0x20 && c != '"' && c != '\\'))
+			continue;
+		nicfit_buf_add(b, s + run, i - run);
+		run = i + 1;
+		switch (c) {
+		case '"': esc = "\\\""; break;
+		case '\\': esc = "\\\\"; break;
+		case '\b': esc = "\\b"; break;
+		case '\f': esc = "\\f"; break;
+		case '\n': esc = "\\n"; break;
+		case '\r': esc = "\\r"; break;
+		case '\t': esc = "\\t"; break;
+		default:
+			snprintf(u, sizeof(u), "\\u%04X", c);
+			esc = u;
+		}
+		nicfit_buf_puts(b, esc);
+	}
+	nicfit_buf_add(b, s + run, n - run);
+	nicfit_buf_addch(b, '"');
+}
+
+/*
+ * A real as json_dumps() writes it with JSON_REAL_PRECISION(15): "%.15g",
+ * ".0" added when that reads as an integer, and the exponent without
+ * its '+' and leading zeros.
+ */
+/*
+ * The value a whole number of ten-thousandths k / 1e4 (|k| < 1e14): what
+ * "%.15g" writes is then exactly that decimal, shortest (the double lies
+ * far closer to it than half a 15-digit step), which is written without
+ * printf. Returns 0 when v is not such a number.
+ */
+static int json_real_fast(struct nicfit_buf *b, double v)
+{
+	char t[40], *p = t + sizeof(t);
+	long long k;
+	unsigned long long u, ip, fr;
+	int d, neg;
+
+	if (!(fabs(v) < 1e10) || v == 0)
+		return 0;
+	k = llround(v * 1e4);
+	if ((double)k / 1e4 != v)
+		return 0;
+	neg = k < 0;
+	u = neg ? (unsigned long long)-k : (unsigned long long)k;
+	ip = u / 10000;
+	fr = u % 10000;
+	d = 4;
+	while (fr && fr % 10 == 0) {
+		fr /= 10;
+		d--;
+	}
+	if (!fr) {
+		*--p = '0';
+	} else {
+		while (d--) {
+			*--p = (char)('0' + fr % 10);
+			fr /= 10;
+		}
+	}
+	*--p = '.';
+	do {
+		*--p = (char)('0' + ip % 10);
+		ip /= 10;
+	} while (ip);
+	if (neg)
+		*--p = '-';
+	jadd(b, p, (size_t)(t + sizeof(t) - p));
+	return 1;
+}
+
+static void json_real_out(struct nicfit_buf *b, double v)
+{
+	char t[64], *x, *end;
+	int n;
+
+	if (json_real_fast(b, v))
+		return;
+	n = snprintf(t, sizeof(t), "%.15g", v);
+
+	if (n < 0 || (size_t)n >= sizeof(t) - 3)
+		return;
+	if (!strchr(t, '.') && !strchr(t, 'e')) {
+		t[n++] = '.';
+		t[n++] = '0';
+		t[n] = '\0';
+	}
+	x = strchr(t, 'e');
+	if (x) {
+		x++;
+		end = x + 1;
+		if (*x == '-')
+			x++;
+		while (*end == '0')
+			end++;
+		if (end != x)
+			memmove(x, end, strlen(end) + 1);
+	}
+	nicfit_buf_puts(b, t);
+}
+
+static void json_indent(struct nicfit_emit *e, int depth)
+{
+	int i;
+
+	if (!(e->flags & NICFIT_EMIT_PRETTY))
+		return;
+	jch(&e->text, '\n');
+	for (i = 0; i < depth; i++)
+		jadd(&e->text, "  ", 2);
+}
+
+static uint64_t key_hash(const char *k)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *k; k++)
+		h = (h ^ (unsigned char)*k) * 1099511628211ull;
+	return h;
+}
+
+/* The index + 1 of the member of l whose key is key (hash h), else 0. */
+static size_t find_member(struct nicfit_emit *e, const struct level *l, const char *key,
+			  size_t kn, int plain, uint64_t h)
+{
+	struct nicfit_buf q;
+	size_t i, found = 0;
+
+	if (!(l->bloom[(h >> 6) & 1] & (1ull << (h & 63))))
+		return 0;
+	if (plain) {
+		/* the key is written as it is, between its quotes */
+		for (i = 0; i < l->nm; i++)
+			if (l->m[i].hash == h && l->m[i].key_len == kn + 2 &&
+			    !memcmp(e->text.data + l->m[i].key_at + 1, key, kn))
+				return i + 1;
+		return 0;
+	}
+	nicfit_buf_init(&q, 0);
+	json_quote(&q, key, kn);
+	for (i = 0; i < l->nm && !found && !nicfit_buf_error(&q); i++)
+		if (l->m[i].hash == h && l->m[i].key_len == q.len &&
+		    !memcmp(e->text.data + l->m[i].key_at, q.data, q.len))
+			found = i + 1;
+	nicfit_buf_release(&q);
+	return found;
+}
+
+/*
+ * Open a member under key in the innermost container (arrays ignore the
+ * key), or the top-level value. Returns 0, or -1 when the value does not
+ * belong there (a second top-level value, a member of an object without
+ * a key or with one that is not UTF-8, a value while a table is open in
+ * the container). A key the object has already is not written again: the
+ * value goes to the end for now, and member_done() moves it in place of
+ * the first one.
+ */
+static int member(struct nicfit_emit *e, const char *key)
+{
+	struct level *l;
+	uint64_t h;
+	size_t dup, kn;
+	int plain;
+
+	if (e->depth == 0) {
+		if (e->has_root || key) {
+			nicfit__emit_fail(e, NICFIT_E_INTERNAL);
+			return -1;
+		}
+		e->has_root = 1;
+		return 0;
+	}
+	l = &e->stack[e->depth - 1];
+	if (e->in_table && e->depth <= e->table_depth) {
+		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
+		return -1;
+	}
+	if (!l->object) {
+		if (l->n++)
+			jch(&e->text, ',');
+		json_indent(e, e->depth);
+		return 0;
+	}
+	/* a key must be UTF-8, as jansson's objects required */
+	if (!key) {
+		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
+		return -1;
+	}
+	kn = strlen(key);
+	plain = plain_ascii(key, kn);
+	if (!plain && !utf8_valid(key, kn)) {
+		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
+		return -1;
+	}
+	h = key_hash(key);
+	dup = find_member(e, l, key, kn, plain, h);
+	if (dup) {
+		l->replacing = dup;
+		l->vstart = e->text.len;
+		return 0;
+	}
+	if (NICFIT_ALLOC_GROW(l->m, l->nm + 1, l->am)) {
+		nicfit__emit_fail(e, NICFIT_E_NOMEM);
+		return -1;
+	}
+	if (l->n++)
+		jch(&e->text, ',');
+	json_indent(e, e->depth);
+	l->bloom[(h >> 6) & 1] |= 1ull << (h & 63);
+	l->m[l->nm].hash = h;
+	l->m[l->nm].key_at = e->text.len;
+	if (plain)
+		plain_quote(&e->text, key, kn);
+	else
+		json_quote(&e->text, key, kn);
+	l->m[l->nm].key_len = e->text.len - l->m[l->nm].key_at;
+	if (e->flags & NICFIT_EMIT_PRETTY)
+		jadd(&e->text, ": ", 2);
+	else
+		jch(&e->text, ':');
+	l->m[l->nm].vstart = l->m[l->nm].vend = e->text.len;
+	l->nm++;
+	return 0;
+}
+
+/*
+ * The value of the innermost container's last member is written: note
+ * where it ends, or move it over the value it replaces.
+ */
+static void member_done(struct nicfit_emit *e)
+{
+	struct level *l;
+	struct member *old;
+	size_t nv, nt, k;
+	char *tmp;
+	long long delta;
+
+	if (e->depth == 0 || !e->stack[e->depth - 1].object)
+		return;
+	l = &e->stack[e->depth - 1];
+	if (!l->replacing) {
+		if (l->nm)
+			l->m[l->nm - 1].vend = e->text.len;
+		return;
+	}
+	old = &l->m[l->replacing - 1];
+	l->replacing = 0;
+	if (nicfit_buf_error(&e->text))
+		return;
+	/* document = ... old value ... tail | new value  ->  ... new value ... tail */
+	nv = e->text.len - l->vstart;
+	nt = l->vstart - old->vend;
+	tmp = malloc(nv + nt + 1);
+	if (!tmp) {
+		nicfit__emit_fail(e, NICFIT_E_NOMEM);
+		return;
+	}
+	memcpy(tmp, e->text.data + l->vstart, nv);
+	memcpy(tmp + nv, e->text.data + old->vend, nt);
+	nicfit_buf_truncate(&e->text, old->vstart);
+	nicfit_buf_add(&e->text, tmp, nv + nt);
+	free(tmp);
+	delta = (long long)nv - (long long)(old->vend - old->vstart);
+	old->vend = old->vstart + nv;
+	for (k = (size_t)(old - l->m) + 1; k < l->nm; k++) {
+		l->m[k].key_at = (size_t)((long long)l->m[k].key_at + delta);
+		l->m[k].vstart = (size_t)((long long)l->m[k].vstart + delta);
+		l->m[k].vend = (size_t)((long long)l->m[k].vend + delta);
+	}
+}
+
+void nicfit__json_open(struct nicfit_emit *e, const char *key, int object)
+{
+	if (e->depth >= NICFIT_EMIT_MAX_DEPTH) {
+		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
+		return;
+	}
+	if (member(e, key))
+		return;
+	jch(&e->text, object ? '{' : '[');
+	e->stack[e->depth].object = object;
+	e->stack[e->depth].n = 0;
+	e->stack[e->depth].nm = 0;
+	e->stack[e->depth].replacing = 0;
+	e->stack[e->depth].bloom[0] = e->stack[e->depth].bloom[1] = 0;
+	e->depth++;
+}
+
+void nicfit__json_close(struct nicfit_emit *e, int object)
+{
+	if (e->depth == 0 || !e->stack[e->depth - 1].object != !object) {
+		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
+		return;
+	}
+	e->depth--;
+	if (e->stack[e->depth].n)
+		json_indent(e, e->depth);
+	jch(&e->text, object ? '}' : ']');
+	member_done(e);
+}
+
+void nicfit__json_raw(struct nicfit_emit *e, const char *key, const char *v)
+{
+	if (!member(e, key)) {
+		jputs(&e->text, v);
+		member_done(e);
+	}
+}
+
+/*
+ * A string: null for NULL; malformed UTF-8, which Linux allows in every
+ * name it reports (a Latin-1 DMI vendor, a netdev name), has those bytes
+ * written as \xNN rather than the whole document failing.
+ */
+void nicfit__json_string(struct nicfit_emit *e, const char *key, const char *v)
+{
+	struct nicfit_buf t;
+	size_t n;
+
+	if (!v) {
+		nicfit__json_raw(e, key, "null");
+		return;
+	}
+	n = strlen(v);
+	if (plain_ascii(v, n)) {
+		if (!member(e, key)) {
+			plain_quote(&e->text, v, n);
+			member_done(e);
+		}
+		return;
+	}
+	if (utf8_valid(v, n)) {
+		if (!member(e, key)) {
+			json_quote(&e->text, v, n);
+			member_done(e);
+		}
+		return;
+	}
+	nicfit_buf_init(&t, 0);
+	nicfit__text_escape_n(&t, v, n, NICFIT__ESC_BYTES);
+	if (nicfit_buf_error(&t) || !t.data || !utf8_valid(t.data, t.len))
+		nicfit__emit_fail(e, NICFIT_E_NOMEM);
+	else if (!member(e, key)) {
+		json_quote(&e->text, t.data, t.len);
+		member_done(e);
+	}
+	nicfit_buf_release(&t);
+}
+
+void nicfit__json_int(struct nicfit_emit *e, const char *key, long long v)
+{
+	if (!member(e, key)) {
+		char t[24], *q = t + sizeof(t);
+		unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+
+		do {
+			*--q = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (v < 0)
+			*--q = '-';
+		jadd(&e->text, q, (size_t)(t + sizeof(t) - q));
+		member_done(e);
+	}
+}
+
+/* A number rounded to 4 decimals, null when not finite. */
+void nicfit__json_number(struct nicfit_emit *e, const char *key, double v)
+{
+	if (!isfinite(v)) {
+		nicfit__json_raw(e, key, "null");
+		return;
+	}
+	if (!member(e, key)) {
+		json_real_out(&e->text, nicfit_round4(v));
+		member_done(e);
+	}
+}
+
+/* A parsed value (nicfit_emit_json_text) written like the rest. */
+static void put_json(struct nicfit_emit *e, const char *key, json_t *v)
+{
+	const char *k;
+	json_t *x;
+	size_t i;
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		nicfit__json_open(e, key, 1);
+		json_object_foreach(v, k, x)
+			put_json(e, k, x);
+		nicfit__json_close(e, 1);
+		break;
+	case JSON_ARRAY:
+		nicfit__json_open(e, key, 0);
+		json_array_foreach(v, i, x)
+			put_json(e, NULL, x);
+		nicfit__json_close(e, 0);
+		break;
+	case JSON_STRING:
+		if (!member(e, key)) {
+			json_quote(&e->text, json_string_value(v), json_string_length(v));
+			member_done(e);
+		}
+		break;
+	case JSON_INTEGER:
+		nicfit__json_int(e, key, (long long)json_integer_value(v));
+		break;
+	case JSON_REAL:
+		if (!member(e, key)) {
+			json_real_out(&e->text, json_real_value(v));
+			member_done(e);
+		}
+		break;
+	case JSON_TRUE: nicfit__json_raw(e, key, "true"); break;
+	case JSON_FALSE: nicfit__json_raw(e, key, "false"); break;
+	case JSON_NULL: nicfit__json_raw(e, key, "null"); break;
+	}
+}
+
+void nicfit_emit_begin_object(struct nicfit_emit *e, const char *key)
+{
+	if (nicfit__emit_is_json(e))
+		nicfit__json_open(e, key, 1);
+}
+
+void nicfit_emit_end_object(struct nicfit_emit *e)
+{
+	if (nicfit__emit_is_json(e))
+		nicfit__json_close(e, 1);
+}
+
+void nicfit_emit_begin_array(struct nicfit_emit *e, const char *key)
+{
+	if (nicfit__emit_is_json(e))
+		nicfit__json_open(e, key, 0);
+}
+
+void nicfit_emit_end_array(struct nicfit_emit *e)
+{
+	if (nicfit__emit_is_json(e))
+		nicfit__json_close(e, 0);
+}
+
+void nicfit_emit_string(struct nicfit_emit *e, const char *key, const char *v)
+{
+	if (nicfit__emit_is_json(e))
+		nicfit__json_string(e, key, v);
+}
+
+void nicfit_emit_stringf(struct nicfit_emit *e, const char *key,
+			 const char *fmt, ...)
+{
+	char tmp[1024];
+	va_list ap;
+
+	if (!nicfit__emit_is_json(e))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	nicfit__json_string(e, key, tmp);
+}
+
+void nicfit_emit_int(struct nicfit_emit *e, const char *key, long long v)
+{
+	if (nicfit__emit_is_json(e))
+		nicfit__json_int(e, key, v);
+}
+
+void nicfit_emit_number(struct nicfit_emit *e, const char *key, double v)
+{
+	if (nicfit__emit_is_json(e))
+		nicfit__json_number(e, key, v);
+}
+
+void nicfit_emit_bool(struct nicfit_emit *e, const char *key, int v)
+{
+	if (nicfit__emit_is_json(e))
+		nicfit__json_raw(e, key, v ? "true" : "false");
+}
+
+void nicfit_emit_null(struct nicfit_emit *e, const char *key)
+{
+	if (nicfit__emit_is_json(e))
+		nicfit__json_raw(e, key, "null");
+}
+
+void nicfit__emit_json_object(struct nicfit_emit *e, const char *key, json_t *o,
+			      const char *skip)
+{
+	const char *k;
+	json_t *x;
+
+	if (!nicfit__emit_is_json(e))
+		return;
+	if (!json_is_object(o)) {
+		put_json(e, key, o);
+		return;
+	}
+	nicfit__json_open(e, key, 1);
+	json_object_foreach(o, k, x)
+		if (!skip || strcmp(k, skip))
+			put_json(e, k, x);
+	nicfit__json_close(e, 1);
+}
+
+void nicfit_emit_json_text(struct nicfit_emit *e, const char *key, const char *json)
+{
+	json_error_t jerr;
+	json_t *v;
+
+	if (!nicfit__emit_is_json(e))
+		return;
+	v = json_loads(json, JSON_DECODE_ANY, &jerr);
+	if (!v) {
+		nicfit__emit_fail(e, NICFIT_E_NOMEM);
+		return;
+	}
+	put_json(e, key, v);
+	json_decref(v);
+}
