@@ -302,6 +302,35 @@ static int has_ibv(const struct nicfit_dump *d)
 }
 
 /* What the dump lacks, each with why. */
+/*
+ * Sockets: the audit lays devices out by socket and counts traffic that
+ * crosses between them, so a node whose socket the dumps do not give is
+ * said, and so is a numbering read from lscpu's counts alone (which node
+ * is which socket's is then the kernel's usual order, not a listed fact).
+ */
+static int note_sockets(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	const struct nicfit_topo *t = a->topo;
+	int i, k, unknown = 0, counted = 0, by_count;
+
+	for (i = 0; i < t->nnuma; i++)
+		unknown += t->numa[i].package < 0;
+	for (k = 0; k < d->cpu.nnodes; k++)
+		if (nicfit__dump_node_socket(d, &d->cpu.node[k], &by_count) >= 0 && by_count)
+			counted = 1;
+	if (t->nnuma > 1 && unknown && !d->cpu.nnodes && !d->cpu.sockets)
+		return note(a, "sockets", "lspci gives NUMA nodes, not sockets: which nodes share "
+			    "a socket is unknown (`lscpu` or `lscpu -e` say).");
+	if (t->nnuma > 1 && unknown)
+		return note(a, "sockets", "The dumps do not give the socket of every NUMA node "
+			    "(`lscpu -e` lists each CPU's node and socket).");
+	if (counted)
+		return note(a, "sockets", "lscpu gave as many sockets as NUMA nodes with CPUs, "
+			    "not each CPU's socket: nodes are taken as one socket each, numbered "
+			    "in node order (`lscpu -e` lists each CPU's socket).");
+	return 0;
+}
+
 static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
 {
 	int rc = 0;
@@ -335,9 +364,7 @@ static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
 	if (a->nnics && !has_ibv(d))
 		rc |= note(a, "rdma_ports", "The dumps hold no RDMA port state (ibv_devinfo or "
 			   "ibstat): port state, rate and link layer are unknown.");
-	if (a->topo->nnuma > 1)
-		rc |= note(a, "sockets", "lspci gives NUMA nodes, not sockets: which nodes share a "
-			   "socket is unknown (`numactl -H` or `lscpu` say).");
+	rc |= note_sockets(d, a);
 	return rc ? NICFIT_E_NOMEM : 0;
 }
 
