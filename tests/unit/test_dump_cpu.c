@@ -233,6 +233,34 @@ static void no_cpu_listing(void **state)
 	nicfit_dump_free(d);
 }
 
+/* Plain lspci lines say no NUMA node: with numactl's two nodes that is unknown, not -1. */
+static void plain_lspci_numa(void **state)
+{
+	struct nicfit_dump *d;
+	struct nicfit_topo *t = NULL;
+	struct nicfit_audit *a = NULL;
+	struct nicfit_error err;
+	size_t i;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_dump_new(&d), 0);
+	assert_int_equal(nicfit_dump_add_path(d, PUB "i40e-20-sfp.txt", &err), 0);
+	assert_int_equal(nicfit_dump_add_path(d, PUB "aws-c-s3-403-numactl.txt", &err), 0);
+	assert_int_equal(nicfit_dump_topo(d, &t, &err), 0);
+	assert_int_equal(t->nnuma, 2);
+	assert_int_equal(nicfit_audit_judge(t, NULL, NULL, &a, &err), 0);
+	assert_int_equal(nicfit_dump_judge(d, a, &err), 0);
+	for (i = 0; i < a->findings.n; i++)
+		assert_string_not_equal(a->findings.v[i].code, "numa-locality-unknown");
+	for (i = 0; i < a->nnot_checked && strcmp(a->not_checked[i].check, "numa"); i++)
+		;
+	assert_true(i < a->nnot_checked);
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+	nicfit_dump_free(d);
+}
+
 /* Hostile shapes: huge ids, rows before a header, a table row past the CPU bound. */
 static void hostile(void **state)
 {
@@ -274,6 +302,7 @@ int main(void)
 		cmocka_unit_test(lscpu_gh200_public),
 		cmocka_unit_test(cpuinfo_with_numactl),
 		cmocka_unit_test(no_cpu_listing),
+		cmocka_unit_test(plain_lspci_numa),
 		cmocka_unit_test(hostile),
 	};
 

@@ -40,6 +40,7 @@ void nicfit_dump_free(struct nicfit_dump *d)
 	free(d->fns);
 	free(d->rdma);
 	free(d->cpu.cpu_sock);
+	free(d->kmsg);
 	free(d);
 }
 
@@ -207,6 +208,11 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 		w->st = W_NONE;
 	if (!indented && nicfit__dump_ibdev_line(d, line, at))
 		return;
+	if (!indented && nicfit__dump_kmsg_line(d, line, at)) {
+		w->st = W_NONE;
+		w->cur = NULL;
+		return;
+	}
 	if (!(w->st == W_LSPCI && w->cur && indented) && nicfit__dump_cpu_line(d, line, at)) {
 		w->st = W_NONE;
 		w->cur = NULL;

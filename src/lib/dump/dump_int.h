@@ -5,8 +5,8 @@
  * the parser whose format it has the shape of (dump_lspci.c: lspci -vvv
  * blocks and plain lspci lines; dump_tree.c: lspci -t; dump_smi.c:
  * nvidia-smi topo -m and the GPU bus-id listings; dump_rdma.c: ibv_devinfo
- * and ibdev2netdev; dump_cpu.c: numactl -H, lscpu and /proc/cpuinfo). The
- * parsers fill the
+ * and ibdev2netdev; dump_cpu.c: numactl -H, lscpu and /proc/cpuinfo;
+ * dump_dmesg.c: kernel log lines). The parsers fill the
  * records below; dump_build.c turns them into a struct nicfit_topo;
  * dump_judge.c adds to the audit of that model. dump_path.c reads files,
  * directories, standard input and archives into texts.
@@ -26,6 +26,7 @@
 #define DUMP_MAX_SMI 64  /* GPUs or NICs in one nvidia-smi topo -m */
 #define DUMP_MAX_CPUS 8192 /* CPU numbers a per-CPU listing may name */
 #define DUMP_MAX_SOCKET 4095
+#define DUMP_MAX_KMSG 256  /* kernel log lines kept */
 
 /* One text, as given. */
 struct dump_text {
@@ -112,6 +113,19 @@ struct dump_node {
 	int ndist;
 };
 
+/* One kernel log line the audit judges. */
+enum { DUMP_KMSG_PCIE_LIMITED = 1, DUMP_KMSG_MODULE };
+struct dump_kmsg {
+	int kind;
+	struct dump_at at;
+	char bdf[16];             /* the device the line is about, "" unnamed */
+	char limit_bdf[16];       /* PCIE_LIMITED: the narrowest link's port, "" unnamed */
+	double avail_gbps, cap_gbps;
+	char speed[24], cap_speed[24]; /* "8.0 GT/s PCIe" */
+	int width, cap_width;
+	char text[160];           /* MODULE: the driver's words, printable ASCII */
+};
+
 /* What numactl -H, lscpu and /proc/cpuinfo said. */
 struct dump_cpu {
 	struct dump_node node[NICFIT_TOPO_MAX_NUMA];
@@ -144,6 +158,8 @@ struct nicfit_dump {
 	size_t nrdma, alloc_rdma;
 	struct dump_rdma *ibv_cur; /* the open hca_id: block */
 	struct dump_cpu cpu;
+	struct dump_kmsg *kmsg;
+	size_t nkmsg, alloc_kmsg;
 	int nmangled;             /* lines skipped as prompts or wrapped text */
 	int limit;                /* a record limit was hit */
 	int oom;
@@ -218,6 +234,13 @@ void nicfit__dump_cpu_break(struct nicfit_dump *d);
 /* The socket of node n; -1 unknown; *by_count set when read from lscpu's counts alone. */
 int nicfit__dump_node_socket(const struct nicfit_dump *d, const struct dump_node *n,
 			     int *by_count);
+
+/* ---- dump_dmesg.c ------------------------------------------------------- */
+
+/* A kernel log line: PCIe bandwidth limited, or a module error; 1 when it was one. */
+int nicfit__dump_kmsg_line(struct nicfit_dump *d, const char *line, struct dump_at at);
+/* Their findings: dump-pcie-limited, dump-module-error. Errors: NICFIT_E_NOMEM. */
+int nicfit__dump_kmsg_judge(const struct nicfit_dump *d, struct nicfit_audit *a);
 
 /* ---- dump_build.c -------------------------------------------------------- */
 

@@ -81,6 +81,20 @@ static int cite(const struct nicfit_dump *d, struct nicfit_finding *f, struct du
 	return 0;
 }
 
+/* Whether every GPU and NIC had a -v block, where lspci prints "NUMA node" when it is known. */
+static int numa_listed(const struct nicfit_dump *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nfns; i++) {
+		unsigned base = d->fns[i].class_code >> 16;
+
+		if (!d->fns[i].from_block && (base == 0x02 || base == 0x03 || base == 0x12))
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * Findings the dump cannot support. gpu-no-driver and nic-no-driver say
  * no driver is bound:
@@ -88,7 +102,9 @@ static int cite(const struct nicfit_dump *d, struct nicfit_finding *f, struct du
  * without kernel support) does not say that. gdr-no-peermem without the
  * module list rests on sysfs files a dump does not have; nic-rdma-not-loaded
  * and no-rdma-nic on RDMA devices that only nvidia-smi's NIC list names;
- * sysfs-unreadable on vendor and device IDs that lspci prints only with -nn.
+ * sysfs-unreadable on vendor and device IDs that lspci prints only with -nn;
+ * numa-locality-unknown on a NUMA node of -1, which a function listed
+ * without a -v block (plain lspci, lspci -t) does not say.
  */
 static int take_back(const struct nicfit_dump *d, struct nicfit_audit *a)
 {
@@ -123,6 +139,13 @@ static int take_back(const struct nicfit_dump *d, struct nicfit_audit *a)
 			rc |= note(a, "ids", "lspci ran without -nn: no vendor and device IDs, so "
 				   "devices were recognised by class and vendor name only, and cards "
 				   "not looked up in the catalog (`lspci -vvv -nn` gives the IDs).");
+			continue;
+		}
+		if (f->code && !strcmp(f->code, "numa-locality-unknown") && !numa_listed(d)) {
+			drop_finding(a, i);
+			rc |= note(a, "numa", "Some GPUs or NICs have no lspci -v block (plain lspci "
+				   "or lspci -t list them): their NUMA nodes are unknown, not -1 "
+				   "(`lspci -vvv` prints \"NUMA node\").");
 			continue;
 		}
 		if (f->code && !strcmp(f->code, "gdr-no-peermem") && !t->modules_listed) {
@@ -394,6 +417,8 @@ int nicfit_dump_judge(const struct nicfit_dump *d, struct nicfit_audit *a,
 		rc = compare_smi(d, a);
 	if (!rc)
 		rc = cite_all(d, a);
+	if (!rc)
+		rc = nicfit__dump_kmsg_judge(d, a);
 	if (!rc)
 		rc = note_lacks(d, a);
 	if (!rc) {
