@@ -29,6 +29,10 @@
  * - ibv_devinfo (-v): RDMA devices, firmware, board id, and each port's
  *   state, physical state, width and speed (-v) and link layer;
  *   ibdev2netdev (-v): the device's PCI function (-v) and interfaces.
+ * - numactl -H, lscpu (plain, -e, -p) and /proc/cpuinfo: the NUMA nodes,
+ *   their CPUs and distances, and the socket of each node (that of its
+ *   lowest CPU; from lscpu's counts alone only when there is one socket,
+ *   or as many sockets as nodes with CPUs).
  *
  * The result: nicfit_dump_new() allocates a reader that keeps every text
  * added to it (and the names given for them); nicfit_dump_topo() builds a
@@ -60,6 +64,7 @@ struct nicfit_dump;
 #define NICFIT_DUMP_SMI_TOPO 0x08u     /* nvidia-smi topo -m */
 #define NICFIT_DUMP_SMI_GPUS 0x10u     /* nvidia-smi, -q, --query-gpu with bus ids */
 #define NICFIT_DUMP_RDMA 0x20u         /* ibv_devinfo (-v), ibdev2netdev (-v) */
+#define NICFIT_DUMP_CPU 0x40u          /* numactl -H, lscpu (-e, -p), /proc/cpuinfo */
 
 int nicfit_dump_new(struct nicfit_dump **out);
 void nicfit_dump_free(struct nicfit_dump *d);

@@ -33,6 +33,28 @@ sys.exit(not any(x["check"] == "pcie_links" for x in json.load(sys.stdin)["not_c
 	elif [ -n "$la" ] && [ "$la" = "$lb" ]; then ok "$m: same link findings"
 	else no "$m: same link findings"; printf '# sysfs:\n%s\n# dump:\n%s\n' "$la" "$lb"; fi
 done
+# sockets: lscpu (its counts) and lscpu -p (each CPU's node and socket),
+# as util-linux prints them for the tree, give every device the socket
+# the tree's own CPUs give it; with lscpu -p the sockets are facts, with
+# plain lscpu's counts the audit says the numbering is node order
+socks='import json,sys
+d=json.load(sys.stdin)
+print(d["host"]["sockets"], [x["check"] for x in d["not_checked"] if x["check"] == "sockets"])
+for v in sorted(d["devices"], key=lambda v: v["bdf"]): print(v["bdf"], v.get("socket"))'
+for m in hgx-h100 r740xd; do
+	a=$("$NICFIT" --json audit --pci-ids tests/fixtures/pci.ids --sysfs "$BUILD/fixtures/$m" |
+		python3 -c "$socks" | sed 1d)
+	for cpu in lscpu lscpu-p; do
+		want="2 []"
+		[ "$cpu" = lscpu ] && want="2 ['sockets']"
+		b=$("$NICFIT" --json audit --pci-ids tests/fixtures/pci.ids --dump "$dir/$m.lspci-vvv.txt" \
+			"$dir/$m.lspci-tv.txt" "$dir/$m.$cpu.txt" | python3 -c "$socks")
+		if [ -n "$a" ] && [ "$a" = "$(printf '%s\n' "$b" | sed 1d)" ] &&
+			[ "$(printf '%s\n' "$b" | sed -n 1p)" = "$want" ]
+		then ok "$m: same sockets with $cpu"
+		else no "$m: same sockets with $cpu"; printf '# sysfs:\n%s\n# dump:\n%s\n' "$a" "$b"; fi
+	done
+done
 # a sosreport as sos packs it: a .tar.xz whose lspci output sits under
 # sos_commands/pci (with a sys/ subset beside it); read by content, not name
 tmp=$(mktemp -d)

@@ -39,6 +39,8 @@ void nicfit_dump_free(struct nicfit_dump *d)
 	free(d->texts);
 	free(d->fns);
 	free(d->rdma);
+	free(d->cpu.cpu_sock);
+	free(d->kmsg);
 	free(d);
 }
 
@@ -180,6 +182,7 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 	if (!*s) {
 		w->st = W_NONE;
 		w->cur = NULL;
+		nicfit__dump_cpu_break(d);
 		return;
 	}
 	if (w->st == W_SMI && nicfit__dump_smi_row(d, line, at))
@@ -205,6 +208,16 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 		w->st = W_NONE;
 	if (!indented && nicfit__dump_ibdev_line(d, line, at))
 		return;
+	if (!indented && nicfit__dump_kmsg_line(d, line, at)) {
+		w->st = W_NONE;
+		w->cur = NULL;
+		return;
+	}
+	if (!(w->st == W_LSPCI && w->cur && indented) && nicfit__dump_cpu_line(d, line, at)) {
+		w->st = W_NONE;
+		w->cur = NULL;
+		return;
+	}
 	if (!(w->st == W_LSPCI && line[0] == '\t') && nicfit__dump_tree_line(line)) {
 		if (w->st != W_TREE)
 			memset(&w->tree, 0, sizeof(w->tree));
@@ -258,6 +271,7 @@ static int walk_text(struct nicfit_dump *d, int ti)
 
 	memset(&w, 0, sizeof(w));
 	w.first_fn = d->nfns;
+	nicfit__dump_cpu_break(d);
 	while (pos < t->len) {
 		const char *nl = memchr(t->text + pos, '\n', t->len - pos);
 		size_t n = nl ? (size_t)(nl - (t->text + pos)) : t->len - pos;

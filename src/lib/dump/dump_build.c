@@ -10,8 +10,9 @@
  * text says, and adding functions in address order adds parents first.
  *
  * Each value the text gave is copied with its NICFIT_HAVE_* flag; nothing
- * is filled in that it did not give. NUMA nodes are the nodes lspci
- * names (their CPUs and sockets are unknown). The RDMA devices are the
+ * is filled in that it did not give. NUMA nodes are those numactl -H or
+ * lscpu list, with their CPUs, distances and sockets (dump_cpu.c), and
+ * those lspci names (their CPUs unknown). The RDMA devices are the
  * NICs nvidia-smi lists and those of ibv_devinfo and ibdev2netdev, placed
  * on a function by address (ibdev2netdev -v) or by name (below).
  */
@@ -292,21 +293,54 @@ static int add_fns(struct nicfit_dump *d, struct nicfit_topo *t, int *map)
 	return 0;
 }
 
+/* The distances of numactl's row for node position i, by position in the model. */
+static void add_distances(const struct dump_node *n, struct nicfit_numa *out,
+			  const struct nicfit_topo *t)
+{
+	int j, k;
+
+	if (!n->ndist)
+		return;
+	for (j = 0; j < t->nnuma; j++) {
+		for (k = 0; k < n->ndist && n->dist_id[k] != t->numa[j].id; k++)
+			;
+		if (k == n->ndist)
+			return; /* a row that misses a node the model has: keep none */
+		out->distance[j] = n->dist[k];
+	}
+	out->ndistance = t->nnuma;
+}
+
+/*
+ * The NUMA nodes: those numactl -H or lscpu list (with their CPUs and
+ * sockets), then those only lspci names. With one socket in lscpu every
+ * node is on it.
+ */
 static int add_numa(const struct nicfit_dump *d, struct nicfit_topo *t)
 {
+	const struct dump_cpu *c = &d->cpu;
 	size_t i;
-	int k;
+	int k, by_count;
 
+	for (k = 0; k < c->nnodes; k++)
+		if (nicfit_topo_add_numa(t, c->node[k].id, c->node[k].cpulist,
+					 nicfit__dump_node_socket(d, &c->node[k], &by_count)) < 0)
+			return NICFIT_E_NOMEM;
 	for (i = 0; i < d->nfns; i++) {
 		if (d->fns[i].numa < 0)
 			continue;
 		for (k = 0; k < t->nnuma; k++)
 			if (t->numa[k].id == d->fns[i].numa)
 				break;
-		if (k == t->nnuma && nicfit_topo_add_numa(t, d->fns[i].numa, "", -1) < 0)
+		if (k == t->nnuma &&
+		    nicfit_topo_add_numa(t, d->fns[i].numa, "", c->sockets == 1 ? 0 : -1) < 0)
 			return NICFIT_E_NOMEM;
 	}
+	for (k = 0; k < c->nnodes; k++)
+		add_distances(&c->node[k], &t->numa[k], t);
 	t->numa_from_sysfs = 0;
+	if (c->sockets > 0)
+		t->npackages = c->sockets;
 	return 0;
 }
 

@@ -5,7 +5,8 @@
  * the parser whose format it has the shape of (dump_lspci.c: lspci -vvv
  * blocks and plain lspci lines; dump_tree.c: lspci -t; dump_smi.c:
  * nvidia-smi topo -m and the GPU bus-id listings; dump_rdma.c: ibv_devinfo
- * and ibdev2netdev). The parsers fill the
+ * and ibdev2netdev; dump_cpu.c: numactl -H, lscpu and /proc/cpuinfo;
+ * dump_dmesg.c: kernel log lines). The parsers fill the
  * records below; dump_build.c turns them into a struct nicfit_topo;
  * dump_judge.c adds to the audit of that model. dump_path.c reads files,
  * directories, standard input and archives into texts.
@@ -23,6 +24,9 @@
 
 #define DUMP_MAX_FNS NICFIT_TOPO_MAX_PCI
 #define DUMP_MAX_SMI 64  /* GPUs or NICs in one nvidia-smi topo -m */
+#define DUMP_MAX_CPUS 8192 /* CPU numbers a per-CPU listing may name */
+#define DUMP_MAX_SOCKET 4095
+#define DUMP_MAX_KMSG 256  /* kernel log lines kept */
 
 /* One text, as given. */
 struct dump_text {
@@ -97,6 +101,46 @@ struct dump_rdma {
 	char netdev[NICFIT_TOPO_MAX_PORTS][64];
 };
 
+/* One NUMA node of numactl -H or lscpu. */
+struct dump_node {
+	int id;
+	struct dump_at at;        /* the line that listed its CPUs (or first named it) */
+	int have_cpus;            /* a CPU list was given (it may be empty) */
+	char cpulist[512];        /* "0-11,24-35"; "" unknown or too long */
+	int first_cpu;            /* its lowest CPU, -1 none or unknown */
+	int socket, sock_cpu;     /* from lscpu -e/-p: the socket of its lowest CPU listed */
+	int dist_id[NICFIT_TOPO_MAX_NUMA], dist[NICFIT_TOPO_MAX_NUMA]; /* numactl's row */
+	int ndist;
+};
+
+/* One kernel log line the audit judges. */
+enum { DUMP_KMSG_PCIE_LIMITED = 1, DUMP_KMSG_MODULE };
+struct dump_kmsg {
+	int kind;
+	struct dump_at at;
+	char bdf[16];             /* the device the line is about, "" unnamed */
+	char limit_bdf[16];       /* PCIE_LIMITED: the narrowest link's port, "" unnamed */
+	double avail_gbps, cap_gbps;
+	char speed[24], cap_speed[24]; /* "8.0 GT/s PCIe" */
+	int width, cap_width;
+	char text[160];           /* MODULE: the driver's words, printable ASCII */
+};
+
+/* What numactl -H, lscpu and /proc/cpuinfo said. */
+struct dump_cpu {
+	struct dump_node node[NICFIT_TOPO_MAX_NUMA];
+	int nnodes;
+	int sockets;              /* lscpu Socket(s), 0 unknown */
+	struct dump_at sockets_at;
+	int nodes_count;          /* lscpu NUMA node(s) or numactl available:, 0 unknown */
+	struct dump_at nodes_at;
+	short *cpu_sock;          /* DUMP_MAX_CPUS sockets by CPU, -1 unknown; NULL none */
+	int any_cpuinfo;
+	int mode, cur_cpu;        /* parser state */
+	int col_cpu, col_node, col_sock;
+	int dist_ids[NICFIT_TOPO_MAX_NUMA], ndist_ids;
+};
+
 struct nicfit_dump {
 	struct dump_text *texts;
 	size_t ntexts, alloc_texts, bytes;
@@ -113,6 +157,9 @@ struct nicfit_dump {
 	struct dump_rdma *rdma;
 	size_t nrdma, alloc_rdma;
 	struct dump_rdma *ibv_cur; /* the open hca_id: block */
+	struct dump_cpu cpu;
+	struct dump_kmsg *kmsg;
+	size_t nkmsg, alloc_kmsg;
 	int nmangled;             /* lines skipped as prompts or wrapped text */
 	int limit;                /* a record limit was hit */
 	int oom;
@@ -177,6 +224,23 @@ void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line);
 int nicfit__dump_ibdev_line(struct nicfit_dump *d, const char *line, struct dump_at at);
 /* A record's firmware, board id and ports into the model's device. */
 void nicfit__dump_rdma_ports(const struct dump_rdma *r, struct nicfit_rdmadev *out);
+
+/* ---- dump_cpu.c --------------------------------------------------------- */
+
+/* A line of numactl -H, lscpu (-e, -p) or /proc/cpuinfo; 1 when it was one. */
+int nicfit__dump_cpu_line(struct nicfit_dump *d, const char *line, struct dump_at at);
+/* A blank line or a new text: the open table ends. */
+void nicfit__dump_cpu_break(struct nicfit_dump *d);
+/* The socket of node n; -1 unknown; *by_count set when read from lscpu's counts alone. */
+int nicfit__dump_node_socket(const struct nicfit_dump *d, const struct dump_node *n,
+			     int *by_count);
+
+/* ---- dump_dmesg.c ------------------------------------------------------- */
+
+/* A kernel log line: PCIe bandwidth limited, or a module error; 1 when it was one. */
+int nicfit__dump_kmsg_line(struct nicfit_dump *d, const char *line, struct dump_at at);
+/* Their findings: dump-pcie-limited, dump-module-error. Errors: NICFIT_E_NOMEM. */
+int nicfit__dump_kmsg_judge(const struct nicfit_dump *d, struct nicfit_audit *a);
 
 /* ---- dump_build.c -------------------------------------------------------- */
 

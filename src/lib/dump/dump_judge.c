@@ -81,6 +81,20 @@ static int cite(const struct nicfit_dump *d, struct nicfit_finding *f, struct du
 	return 0;
 }
 
+/* Whether every GPU and NIC had a -v block, where lspci prints "NUMA node" when it is known. */
+static int numa_listed(const struct nicfit_dump *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nfns; i++) {
+		unsigned base = d->fns[i].class_code >> 16;
+
+		if (!d->fns[i].from_block && (base == 0x02 || base == 0x03 || base == 0x12))
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * Findings the dump cannot support. gpu-no-driver and nic-no-driver say
  * no driver is bound:
@@ -88,7 +102,9 @@ static int cite(const struct nicfit_dump *d, struct nicfit_finding *f, struct du
  * without kernel support) does not say that. gdr-no-peermem without the
  * module list rests on sysfs files a dump does not have; nic-rdma-not-loaded
  * and no-rdma-nic on RDMA devices that only nvidia-smi's NIC list names;
- * sysfs-unreadable on vendor and device IDs that lspci prints only with -nn.
+ * sysfs-unreadable on vendor and device IDs that lspci prints only with -nn;
+ * numa-locality-unknown on a NUMA node of -1, which a function listed
+ * without a -v block (plain lspci, lspci -t) does not say.
  */
 static int take_back(const struct nicfit_dump *d, struct nicfit_audit *a)
 {
@@ -123,6 +139,13 @@ static int take_back(const struct nicfit_dump *d, struct nicfit_audit *a)
 			rc |= note(a, "ids", "lspci ran without -nn: no vendor and device IDs, so "
 				   "devices were recognised by class and vendor name only, and cards "
 				   "not looked up in the catalog (`lspci -vvv -nn` gives the IDs).");
+			continue;
+		}
+		if (f->code && !strcmp(f->code, "numa-locality-unknown") && !numa_listed(d)) {
+			drop_finding(a, i);
+			rc |= note(a, "numa", "Some GPUs or NICs have no lspci -v block (plain lspci "
+				   "or lspci -t list them): their NUMA nodes are unknown, not -1 "
+				   "(`lspci -vvv` prints \"NUMA node\").");
 			continue;
 		}
 		if (f->code && !strcmp(f->code, "gdr-no-peermem") && !t->modules_listed) {
@@ -302,6 +325,35 @@ static int has_ibv(const struct nicfit_dump *d)
 }
 
 /* What the dump lacks, each with why. */
+/*
+ * Sockets: the audit lays devices out by socket and counts traffic that
+ * crosses between them, so a node whose socket the dumps do not give is
+ * said, and so is a numbering read from lscpu's counts alone (which node
+ * is which socket's is then the kernel's usual order, not a listed fact).
+ */
+static int note_sockets(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	const struct nicfit_topo *t = a->topo;
+	int i, k, unknown = 0, counted = 0, by_count;
+
+	for (i = 0; i < t->nnuma; i++)
+		unknown += t->numa[i].package < 0;
+	for (k = 0; k < d->cpu.nnodes; k++)
+		if (nicfit__dump_node_socket(d, &d->cpu.node[k], &by_count) >= 0 && by_count)
+			counted = 1;
+	if (t->nnuma > 1 && unknown && !d->cpu.nnodes && !d->cpu.sockets)
+		return note(a, "sockets", "lspci gives NUMA nodes, not sockets: which nodes share "
+			    "a socket is unknown (`lscpu` or `lscpu -e` say).");
+	if (t->nnuma > 1 && unknown)
+		return note(a, "sockets", "The dumps do not give the socket of every NUMA node "
+			    "(`lscpu -e` lists each CPU's node and socket).");
+	if (counted)
+		return note(a, "sockets", "lscpu gave as many sockets as NUMA nodes with CPUs, "
+			    "not each CPU's socket: nodes are taken as one socket each, numbered "
+			    "in node order (`lscpu -e` lists each CPU's socket).");
+	return 0;
+}
+
 static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
 {
 	int rc = 0;
@@ -335,9 +387,7 @@ static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
 	if (a->nnics && !has_ibv(d))
 		rc |= note(a, "rdma_ports", "The dumps hold no RDMA port state (ibv_devinfo or "
 			   "ibstat): port state, rate and link layer are unknown.");
-	if (a->topo->nnuma > 1)
-		rc |= note(a, "sockets", "lspci gives NUMA nodes, not sockets: which nodes share a "
-			   "socket is unknown (`numactl -H` or `lscpu` say).");
+	rc |= note_sockets(d, a);
 	return rc ? NICFIT_E_NOMEM : 0;
 }
 
@@ -367,6 +417,8 @@ int nicfit_dump_judge(const struct nicfit_dump *d, struct nicfit_audit *a,
 		rc = compare_smi(d, a);
 	if (!rc)
 		rc = cite_all(d, a);
+	if (!rc)
+		rc = nicfit__dump_kmsg_judge(d, a);
 	if (!rc)
 		rc = note_lacks(d, a);
 	if (!rc) {

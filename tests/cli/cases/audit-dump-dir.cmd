@@ -1,1 +1,2 @@
 audit --dump tests/fixtures/dumps/public
+# exit 1
