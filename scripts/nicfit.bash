@@ -90,6 +90,7 @@ _nicfit()
 	verify:*:--nic) COMPREPLY=($(compgen -W "$(_nicfit_ids nics)" -- "$cur")); return ;;
 	verify:*:--proto) COMPREPLY=($(compgen -W "tcp roce ib" -- "$cur")); return ;;
 	verify:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	verify:*:--dump) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	verify:*:--plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	audit:*:--format) COMPREPLY=($(compgen -W "text json md csv svg prom nhc nfd nccl-topo" -- "$cur")); return ;;
 	calc:*:--format) COMPREPLY=($(compgen -W "text json md" -- "$cur")); return ;;
@@ -158,7 +159,7 @@ _nicfit()
 		esac ;;
 	verify:*)
 		case $cur in
-		-*) COMPREPLY=($(compgen -W "--nic --link --proto --nodes --gpus-per-node --nics-per-node --low-ratio --far-ratio --sysfs --plan" -- "$cur")) ;;
+		-*) COMPREPLY=($(compgen -W "--nic --link --proto --nodes --gpus-per-node --nics-per-node --low-ratio --far-ratio --sysfs --dump --plan" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	completion:*)

@@ -214,6 +214,7 @@ complete -c nicfit -n '__fish_seen_subcommand_from verify' -l nics-per-node -x -
 complete -c nicfit -n '__fish_seen_subcommand_from verify' -l low-ratio -x -d 'below X of the ceiling is low (default 0.80)'
 complete -c nicfit -n '__fish_seen_subcommand_from verify' -l far-ratio -x -d 'below X of the ceiling is far below (default 0.50)'
 complete -c nicfit -n '__fish_seen_subcommand_from verify' -l sysfs -r -F -d 'the ceiling from a host\'s snapshot'
+complete -c nicfit -n '__fish_seen_subcommand_from verify' -l dump -r -F -d 'the ceiling from a host\'s lspci/nvidia-smi/ibv_devinfo pastes; repeatable'
 complete -c nicfit -n '__fish_seen_subcommand_from verify' -l plan -r -F -d 'the ceiling from the plan for this request'
 complete -c nicfit -n '__fish_seen_subcommand_from verify' -l format -x -a 'text json md' -d 'output format'
 complete -c nicfit -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'

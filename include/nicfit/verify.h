@@ -129,6 +129,12 @@ struct nicfit_nccl_log {
 	long bootstrap_line;
 	int ofi;                    /* NET/OFI lines */
 	long ofi_line;
+	char ofi_provider[24];      /* "efa", "cxi", "verbs;ofi_rxm", "tcp": "Selected Provider is X" */
+	char ofi_fabric[48];        /* "efa-direct", "10.201.0.0/16": ", fabric is Y" (1.14 on) */
+	int ofi_nics;               /* "(found N nics)", 0 not said */
+	long ofi_provider_line;
+	int ofi_no_provider;        /* "NET/OFI No eligible providers were found" */
+	long ofi_no_provider_line;
 	int relaxed_ordering;       /* "[RO]" on the NET/IB line */
 	struct nicfit_nccl_hca *hcas;
 	size_t nhcas, hcas_alloc;

@@ -3,7 +3,8 @@
  * and iperf3 output (and NCCL topology dumps), compare what was measured
  * with what the hardware should carry, name the likely causes.
  *
- *   nicfit verify [--nic PART | --link SPEED | --sysfs DIR | --plan SPEC] [--proto tcp|roce|ib]
+ *   nicfit verify [--nic PART | --link SPEED | --sysfs DIR | --dump PATH... | --plan SPEC]
+ *                 [--proto tcp|roce|ib]
  *                 [--nodes N]
  *                 [--gpus-per-node G] [--nics-per-node K] [--low-ratio R]
  *                 [--far-ratio R] FILE... | -
@@ -18,6 +19,7 @@
 #include "util.h"
 #include "nicfit/audit.h"
 #include "nicfit/calc.h"
+#include "nicfit/dump.h"
 #include "nicfit/file.h"
 #include "nicfit/link.h"
 #include "nicfit/plan.h"
@@ -26,6 +28,9 @@
 #include "nicfit/topo.h"
 #include "nicfit/units.h"
 #include "nicfit/verify.h"
+
+/* Dumps of the one host --dump takes, at most (a sosreport is one). */
+#define VERIFY_MAX_DUMPS 16
 
 /* --nic PART: the card's fastest port (its InfiniBand rate when it has one). */
 static int from_nic(struct cli *c, const char *part, struct nicfit_verify_expect *x)
@@ -55,17 +60,17 @@ static int from_nic(struct cli *c, const char *part, struct nicfit_verify_expect
 }
 
 /*
- * --sysfs DIR: the host's back end as the expectation. The rails are the
- * RDMA cards at the fastest port rate (slower ones are a front end or
- * storage), the link their rate, InfiniBand when a port runs it; each
+ * The host's back end (--sysfs or --dump) as the expectation. The rails
+ * are the RDMA cards at the fastest port rate (slower ones are a front end
+ * or storage), the link their rate, InfiniBand when a port runs it; each
  * card's PCIe path caps it; the GPUs are the ranks of a node, and the
  * worst GPU-to-nearest-NIC path class says whether GPUDirect RDMA is
  * possible by default.
  */
-static int from_sysfs(struct cli *c, const char *root, struct nicfit_verify_expect *x)
+static int expect_from_topo(struct cli *c, const struct nicfit_topo *topo, const char *what,
+			    struct nicfit_verify_expect *x, int *family_max)
 {
 	struct nicfit_catalog *cat;
-	struct nicfit_topo *topo = NULL;
 	struct nicfit_audit *a = NULL;
 	struct nicfit_audit_opts ao;
 	struct nicfit_error err;
@@ -78,7 +83,7 @@ static int from_sysfs(struct cli *c, const char *root, struct nicfit_verify_expe
 	if (!cat)
 		return rc;
 	memset(&ao, 0, sizeof(ao));
-	if (nicfit_topo_discover(root, &topo, &err) || nicfit_audit_judge(topo, cat, &ao, &a, &err)) {
+	if (nicfit_audit_judge(topo, cat, &ao, &a, &err)) {
 		rc = cli_fail(&err);
 		goto out;
 	}
@@ -91,14 +96,16 @@ static int from_sysfs(struct cli *c, const char *root, struct nicfit_verify_expe
 		if (!d->rdma || !d->card_lead || d->port_gbps < best)
 			continue;
 		k++;
+		*family_max += d->port_gbps_is_family_max;
 		if (d->supply_gbps > 0 && (pcie <= 0 || d->supply_gbps < pcie))
 			pcie = d->supply_gbps;
 	}
 	for (i = 0; i < topo->nrdma; i++)
 		ib |= topo->rdma[i].nports && !strcmp(topo->rdma[i].ports[0].link_layer, "InfiniBand");
 	if (!k) {
-		rc = cli_error(NICFIT_E_DATA, "verify: --sysfs %s: no RDMA NIC to take the link from",
-			       root);
+		rc = cli_error(NICFIT_E_DATA, "verify: %s: no RDMA NIC to take the link from%s", what,
+			       strncmp(what, "--dump", 6) ? "" : " (the dump names no RDMA device: "
+			       "add ibv_devinfo, ibdev2netdev or nvidia-smi topo -m output)");
 		goto out;
 	}
 	snprintf(s, sizeof(s), ib ? "%gG" : "%gGbE", best);
@@ -115,7 +122,7 @@ static int from_sysfs(struct cli *c, const char *root, struct nicfit_verify_expe
 			break;
 		}
 	}
-	if (nicfit_parse_speed(s, "--sysfs", &x->link, &err)) {
+	if (nicfit_parse_speed(s, what, &x->link, &err)) {
 		rc = cli_fail(&err);
 		goto out;
 	}
@@ -137,7 +144,63 @@ static int from_sysfs(struct cli *c, const char *root, struct nicfit_verify_expe
 		snprintf(x->path, sizeof(x->path), "%s", nicfit_path_name((enum nicfit_path)worst));
 out:
 	nicfit_audit_free(a);
+	return rc;
+}
+
+static int from_sysfs(struct cli *c, const char *root, struct nicfit_verify_expect *x)
+{
+	struct nicfit_topo *topo = NULL;
+	struct nicfit_error err;
+	char what[320];
+	int rc, family_max = 0;
+
+	nicfit_error_clear(&err);
+	if (nicfit_topo_discover(root, &topo, &err))
+		return cli_fail(&err);
+	snprintf(what, sizeof(what), "--sysfs %s", root);
+	rc = expect_from_topo(c, topo, what, x, &family_max);
 	nicfit_topo_free(topo);
+	return rc;
+}
+
+/*
+ * --dump PATH (repeatable): the host as its pasted lspci, nvidia-smi and
+ * ibv_devinfo output (or a sosreport) describes it, read by the dump
+ * reader into the model --sysfs builds, so the same rails, rate, PCIe
+ * caps, GPUs and worst path follow. All dumps are one host: the hosts of
+ * a run are alike, and --nodes says how many there are.
+ */
+static int from_dumps(struct cli *c, const char *const *paths, int n,
+		      struct nicfit_verify_expect *x)
+{
+	struct nicfit_dump *d = NULL;
+	struct nicfit_topo *topo = NULL;
+	struct nicfit_error err;
+	char what[320];
+	int i, rc = 0, family_max = 0;
+
+	nicfit_error_clear(&err);
+	if (nicfit_dump_new(&d))
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	for (i = 0; i < n && !rc; i++)
+		if (nicfit_dump_add_path(d, paths[i], &err))
+			rc = cli_fail(&err);
+	if (!rc && nicfit_dump_topo(d, &topo, &err))
+		rc = cli_fail(&err);
+	if (!rc) {
+		snprintf(what, sizeof(what), "--dump %s%s", paths[0], n > 1 ? " ..." : "");
+		rc = expect_from_topo(c, topo, what, x, &family_max);
+	}
+	/*
+	 * Without a part number (VPD) or a port rate (ibv_devinfo -v) a card
+	 * is known by its family alone, taken at the family's fastest port:
+	 * the ceiling is then an upper bound, and the reader is told so.
+	 */
+	x->source = family_max ? "the host's dump (--dump; a card without part number or "
+				 "port rate in it taken at its family's fastest port)"
+			       : "the host's dump (--dump)";
+	nicfit_topo_free(topo);
+	nicfit_dump_free(d);
 	return rc;
 }
 
@@ -270,6 +333,8 @@ int cmd_verify(struct cli *c, int argc, char **argv)
 	struct nicfit_verify *v;
 	struct nicfit_error err;
 	const char *nic = NULL, *sysfs = NULL, *plan = NULL;
+	const char *dumps[VERIFY_MAX_DUMPS];
+	int ndumps = 0;
 	struct nicfit_emit *e;
 	enum nicfit_proto proto;
 	int ch, rc = 0, given = 0;
@@ -311,6 +376,14 @@ int cmd_verify(struct cli *c, int argc, char **argv)
 		case CLI_OPT_PLAN:
 			plan = optarg;
 			break;
+		case CLI_OPT_DUMP:
+			if (!*optarg)
+				return cli_error(NICFIT_E_USAGE, "verify: --dump: empty path");
+			if (ndumps == VERIFY_MAX_DUMPS)
+				return cli_error(NICFIT_E_USAGE, "verify: at most %d --dump",
+						 VERIFY_MAX_DUMPS);
+			dumps[ndumps++] = optarg;
+			break;
 		case CLI_OPT_SYSFS:
 			if (!*optarg)
 				return cli_error(NICFIT_E_USAGE, "verify: --sysfs: empty path");
@@ -338,9 +411,12 @@ int cmd_verify(struct cli *c, int argc, char **argv)
 			return rc;
 		given = 1;
 	}
-	if (plan && (sysfs || x.link.gbps > 0))
+	if (sysfs && ndumps)
+		return cli_error(NICFIT_E_USAGE, "verify: --sysfs and --dump both describe the "
+				 "host; choose one");
+	if (plan && (sysfs || ndumps || x.link.gbps > 0))
 		return cli_error(NICFIT_E_USAGE, "verify: --plan gives the link; leave out --nic, "
-				 "--link and --sysfs");
+				 "--link, --sysfs and --dump");
 	if (plan) {
 		rc = from_plan(c, plan, &x);
 		if (rc)
@@ -354,6 +430,13 @@ int cmd_verify(struct cli *c, int argc, char **argv)
 		if (rc)
 			return rc;
 		x.source = "the host (--sysfs)";
+	} else if (ndumps) {
+		if (x.link.gbps > 0)
+			return cli_error(NICFIT_E_USAGE, "verify: --dump and --nic/--link both give "
+					 "the link; choose one");
+		rc = from_dumps(c, dumps, ndumps, &x);
+		if (rc)
+			return rc;
 	} else if (given) {
 		x.source = "the options";
 	}

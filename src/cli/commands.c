@@ -209,7 +209,8 @@ void cli_print_overview(FILE *f)
 	fprintf(f,
 		"nicfit %s - what network an AI server or cluster needs, and whether\n"
 		"the one it has is set up right.\n\n"
-		"usage: nicfit [--json|-j] [--pretty|-p] [--format text|json|md|csv|svg]\n"
+		"usage: nicfit [--json|-j] [--pretty|-p]\n"
+		"              [--format text|json|md|csv|svg|prom|nhc|nfd|nccl-topo]\n"
 		"              [--catalog FILE]... [--color[=auto|always|never] | --no-color]\n"
 		"              [-o COLUMNS] [--noheadings] [--raw] COMMAND [ARGS]\n\n"
 		"Commands:\n", NICFIT_VERSION);

@@ -96,6 +96,8 @@ static const struct cli_opt verify_opts[] = {
 	{ "far-ratio", CLI_OPT_FAR_RATIO, REQ, "X", NULL,
 	  "below X of the ceiling is far below (default 0.50)" },
 	{ "sysfs", CLI_OPT_SYSFS, REQ, "DIR|FILE.tar.gz", "@file", "the ceiling from a host's snapshot" },
+	{ "dump", CLI_OPT_DUMP, REQ, "PATH", "@file",
+	  "the ceiling from a host's lspci/nvidia-smi/ibv_devinfo pastes; repeatable" },
 	{ "plan", CLI_OPT_PLAN, REQ, "SPEC.json", "@file", "the ceiling from the plan for this request" },
 };
 

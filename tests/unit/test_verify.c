@@ -272,6 +272,79 @@ static void socket_without_rdma(void **state)
 	nicfit_verify_free(v);
 }
 
+static struct nicfit_verify *load_text(const char *text)
+{
+	struct nicfit_verify *v = nicfit_verify_new();
+	struct nicfit_error err;
+
+	assert_non_null(v);
+	nicfit_error_clear(&err);
+	if (nicfit_verify_add_text(v, "t", text, strlen(text), &err))
+		fail_msg("t: %s", err.msg);
+	return v;
+}
+
+/*
+ * NET/OFI: the provider aws-ofi-nccl selected is shown (real pastes: efa
+ * on p4d, cxi on Slingshot); the tcp provider is the socket case. The
+ * lines of the tcp case follow aws-ofi-nccl's own formats
+ * (src/nccl_ofi_net.c: "Selected provider is %s, fabric is %s (found %d
+ * nics)", "No eligible providers were found"), each form tried.
+ */
+static void ofi_provider(void **state)
+{
+	static const char *const tcp[] = {
+		"h1:7:7 [0] NCCL INFO NET/OFI Initializing aws-ofi-nccl 1.14.2\n"
+		"h1:7:7 [0] NCCL WARN NET/OFI No eligible providers were found\n"
+		"h1:7:7 [0] NCCL WARN NET/OFI Selected provider is tcp, fabric is 10.0.0.0/16 "
+		"(found 8 nics)\n"
+		"h1:7:7 [0] NCCL INFO Using network AWS Libfabric\n",
+		"h1:7:7 [0] NCCL INFO NET/OFI Selected Provider is sockets (found 1 nics)\n",
+		"h1:7:7 [0] NCCL INFO NET/OFI Selected Provider is tcp;ofi_rxm\n",
+	};
+	struct nicfit_verify *v = load("nccl-527-p4d-ofi-efa-2.9.9.txt");
+	const struct nicfit_verify_doc *d;
+	const struct nicfit_finding *f;
+	size_t i;
+
+	(void)state;
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_LOG);
+	assert_string_equal(d->u.log.network, "AWS Libfabric");
+	assert_string_equal(d->u.log.ofi_provider, "efa");
+	assert_int_equal(d->u.log.ofi_provider_line, 3);
+	assert_null(find(v, "nccl-ofi-tcp", NULL));
+	nicfit_verify_free(v);
+	v = load("determined-169-slingshot-ofi-cxi.txt");
+	judge(v, NULL);
+	assert_string_equal(doc(v, NICFIT_VERIFY_NCCL_LOG)->u.log.ofi_provider, "cxi");
+	assert_null(find(v, "nccl-ofi-tcp", NULL));
+	nicfit_verify_free(v);
+	for (i = 0; i < sizeof(tcp) / sizeof(tcp[0]); i++) {
+		v = load_text(tcp[i]);
+		judge(v, NULL);
+		f = find(v, "nccl-ofi-tcp", NULL);
+		assert_non_null(f);
+		assert_int_equal(f->severity, NICFIT_SEV_CRITICAL);
+		assert_non_null(strstr(f->message, "Selected "));
+		assert_non_null(strstr(f->fix, "fi_info -p efa"));
+		assert_int_equal(nicfit_verify_exit_code(v), 2);
+		if (i == 0) {
+			d = doc(v, NICFIT_VERIFY_NCCL_LOG);
+			assert_string_equal(d->u.log.ofi_provider, "tcp");
+			assert_string_equal(d->u.log.ofi_fabric, "10.0.0.0/16");
+			assert_int_equal(d->u.log.ofi_nics, 8);
+			assert_non_null(strstr(f->fix, "No eligible providers were found"));
+		}
+		nicfit_verify_free(v);
+	}
+	/* a provider whose name only starts like tcp's is not it */
+	v = load_text("h1:7:7 [0] NCCL INFO NET/OFI Selected Provider is tcpx\n");
+	judge(v, NULL);
+	assert_null(find(v, "nccl-ofi-tcp", NULL));
+	nicfit_verify_free(v);
+}
+
 /* GPUDirect RDMA disabled, said per HCA, with NCCL's reason and its fix. */
 static void gdr_per_hca(void **state)
 {
@@ -442,6 +515,7 @@ int main(void)
 		cmocka_unit_test(table_layouts),
 		cmocka_unit_test(socket_with_rdma),
 		cmocka_unit_test(socket_without_rdma),
+		cmocka_unit_test(ofi_provider),
 		cmocka_unit_test(gdr_per_hca),
 		cmocka_unit_test(log_versions),
 		cmocka_unit_test(perftest_iperf3),

@@ -333,9 +333,66 @@ static int judge_env(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	return 0;
 }
 
+/* libfabric's providers that run over the kernel's IP stack (the first of "tcp;ofi_rxm"). */
+static int ofi_provider_is_ip(const char *prov)
+{
+	static const char *const ip[] = { "tcp", "sockets", "udp" };
+	size_t i, n = strcspn(prov, ";");
+
+	for (i = 0; i < sizeof(ip) / sizeof(ip[0]); i++)
+		if (strlen(ip[i]) == n && !strncmp(prov, ip[i], n))
+			return 1;
+	return 0;
+}
+
+/*
+ * NET/OFI on the tcp or sockets provider: the socket case of the
+ * libfabric plugin. Why: aws-ofi-nccl takes the provider libfabric
+ * offers (src/nccl_ofi_net.c prints "Selected Provider is %s"); where
+ * the fabric's own provider (efa, cxi, verbs) finds no device, libfabric
+ * offers tcp, and NCCL then moves data over TCP with no GPUDirect RDMA,
+ * as NET/Socket does. Loading the plugin at all says a fabric was meant,
+ * so the finding is critical without further evidence.
+ */
+static int judge_ofi_tcp(struct nicfit_verify *v, struct nicfit_verify_doc *d)
+{
+	const struct nicfit_nccl_log *g = &d->u.log;
+	struct nicfit_finding *f;
+	struct nicfit_buf b;
+	int n = 0;
+
+	if (!g->ofi_provider[0] || !ofi_provider_is_ip(g->ofi_provider))
+		return 0;
+	nicfit_buf_init(&b, 0);
+	nicfit_buf_addf(&b, "%s: NCCL's libfabric plugin (NET/OFI) runs on the %s provider: data "
+			"moves over TCP, without RDMA or GPUDirect", d->input, g->ofi_provider);
+	quote(&b, d, g->ofi_provider_line);
+	f = nicfit__find(&v->findings, NICFIT_SEV_CRITICAL, NICFIT_CODE_VERIFY_NCCL_OFI_TCP, NULL,
+			 "%s", b.data ? b.data : "");
+	nicfit_buf_reset(&b);
+	nicfit_buf_puts(&b, "Likely causes, most likely first:");
+	if (g->ofi_no_provider) {
+		nicfit_buf_addf(&b, " %d) libfabric found no RDMA provider", ++n);
+		quote(&b, d, g->ofi_no_provider_line);
+		nicfit_buf_puts(&b, ", so it fell back to TCP;");
+	}
+	n++;
+	nicfit_buf_addf(&b, " %d) the fabric's device is not visible where NCCL runs: in a "
+			"container or pod, pass the devices in (EFA: /dev/infiniband/uverbs*, "
+			"Slingshot: /dev/cxi*); 'fi_info -p efa' (or -p cxi) must list them there; "
+			"%d) FI_PROVIDER set to tcp or sockets forces it: unset it.", n, n + 1);
+	if (f && nicfit__finding_fix(&v->findings, f, "%s", b.data ? b.data : ""))
+		f = NULL;
+	nicfit_buf_release(&b);
+	return f ? 0 : NICFIT_E_NOMEM;
+}
+
 int nicfit__verify_causes(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 {
 	int rc = judge_socket(v, d);
+
+	if (!rc)
+		rc = judge_ofi_tcp(v, d);
 
 	if (!rc)
 		rc = judge_gdr(v, d);

@@ -243,11 +243,54 @@ static int add_note(struct nicfit_nccl_log *g, const char *text, const char *msg
 	return 0;
 }
 
+/* A name as printed, kept to the characters names have ("verbs;ofi_rxm", "10.0.0.0/16"). */
+static void copy_name(char *dst, size_t size, const char *p)
+{
+	nicfit__vcopy(dst, size, p,
+		      strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			     "._-;/:"));
+}
+
+/*
+ * aws-ofi-nccl's choice of libfabric provider, in each of its forms:
+ * "Selected Provider is efa", "... is efa (found 4 nics)" and, from 1.14,
+ * "Selected provider is efa, fabric is efa-direct (found 32 nics)". The
+ * first rank's line stands for all (ranks of one job pick alike).
+ */
+static void read_ofi(struct nicfit_nccl_log *g, const char *m, long line)
+{
+	const char *p = strstr(m, "elected Provider is ");
+	const char *q;
+
+	if (!p)
+		p = strstr(m, "elected provider is ");
+	if (strstr(m, "No eligible providers were found") && !g->ofi_no_provider++)
+		g->ofi_no_provider_line = line;
+	if (!p || g->ofi_provider[0])
+		return;
+	copy_name(g->ofi_provider, sizeof(g->ofi_provider), p + 20);
+	while (strlen(g->ofi_provider) && g->ofi_provider[strlen(g->ofi_provider) - 1] == ',')
+		g->ofi_provider[strlen(g->ofi_provider) - 1] = '\0';
+	if (!g->ofi_provider[0])
+		return;
+	g->ofi_provider_line = line;
+	q = strstr(p, ", fabric is ");
+	if (q)
+		copy_name(g->ofi_fabric, sizeof(g->ofi_fabric), q + 12);
+	q = strstr(p, "(found ");
+	if (q) {
+		long n = strtol(q + 7, NULL, 10);
+
+		g->ofi_nics = n > 0 && n < 100000 ? (int)n : 0;
+	}
+}
+
 static void read_net(struct nicfit_nccl_log *g, const char *m, long line, int *oom)
 {
 	if (!strncmp(m, "NET/OFI", 7) || strstr(m, "aws-ofi-nccl")) {
 		if (!g->ofi++)
 			g->ofi_line = line;
+		read_ofi(g, m, line);
 	}
 	if (!strncmp(m, "NET/Plugin: Loaded net plugin ", 30) && !g->plugin[0])
 		nicfit__vcopy(g->plugin, sizeof(g->plugin), m + 30, (size_t)-1);
@@ -382,6 +425,12 @@ static int read_line(struct nicfit_nccl_log *g, struct ctx *c, char *line, long 
 		return read_info(g, c, m + 10, lineno, p, prefix, plen);
 	}
 	note_host(c, p, w);
+	/* aws-ofi-nccl prints its provider choice as a WARN when it falls back */
+	if (!strncmp(w + 10, "NET/OFI", 7)) {
+		if (!g->ofi++)
+			g->ofi_line = lineno;
+		read_ofi(g, w + 10, lineno);
+	}
 	return add_note(g, p, w + 10, lineno);
 }
 

@@ -93,6 +93,12 @@ static void json_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 	str_or_null(e, "nccl_version", g->version);
 	str_or_null(e, "network", g->network);
 	str_or_null(e, "plugin", g->plugin);
+	str_or_null(e, "ofi_provider", g->ofi_provider);
+	str_or_null(e, "ofi_fabric", g->ofi_fabric);
+	if (g->ofi_nics > 0)
+		nicfit_emit_int(e, "ofi_nics", g->ofi_nics);
+	else
+		nicfit_emit_null(e, "ofi_nics");
 	nicfit_emit_bool(e, "ib_no_device", g->ib_no_device);
 	nicfit_emit_bool(e, "libibverbs_missing", g->no_ibverbs);
 	str_or_null(e, "socket_interfaces", g->socket_ifs);
@@ -274,6 +280,14 @@ static void text_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 		nicfit_emit_printf(e, " (line %ld)", g->network_line);
 	if (g->plugin[0])
 		nicfit_emit_printf(e, ", plugin %s", g->plugin);
+	if (g->ofi_provider[0]) {
+		nicfit_emit_printf(e, ", NET/OFI provider %s", g->ofi_provider);
+		if (g->ofi_fabric[0])
+			nicfit_emit_printf(e, " (fabric %s)", g->ofi_fabric);
+		if (g->ofi_nics > 0)
+			nicfit_emit_printf(e, ", %d NIC%s", g->ofi_nics, g->ofi_nics == 1 ? "" : "s");
+		nicfit_emit_printf(e, " (line %ld)", g->ofi_provider_line);
+	}
 	nicfit_emit_printf(e, "; %zu host%s, %d ranks\n", g->nhosts, g->nhosts == 1 ? "" : "s",
 			   g->nranks);
 	for (i = 0; i < g->nhcas; i++) {

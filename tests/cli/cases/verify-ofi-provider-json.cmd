@@ -1,0 +1,1 @@
+--json verify tests/fixtures/verify/determined-169-slingshot-ofi-cxi.txt
