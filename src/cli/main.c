@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "options.h"
+#include "output.h"
 #include "util.h"
 #include "nicfit/version.h"
 
@@ -154,22 +155,6 @@ static int check_spec_args(const struct cli_command *cmd, int argc, char **argv)
 	return set ? cli_check_args(set, argc, argv, 1) : 0;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct cli c;
@@ -237,7 +222,7 @@ int main(int argc, char **argv)
 out:
 	if (c.out.len && c.view.width && cli_wrap(&c.out, c.view.width))
 		rc = cli_error(NICFIT_E_NOMEM, "out of memory");
-	if (c.out.len && write_all(STDOUT_FILENO, c.out.data, c.out.len)) {
+	if (c.out.len && cli_write_all(STDOUT_FILENO, c.out.data, c.out.len)) {
 		if (errno != EPIPE)
 			rc = cli_error(NICFIT_E_IO, "cannot write output: %s", strerror(errno));
 	}

@@ -1,7 +1,8 @@
 /*
  * output.c - `--output FILE`: the document written to a temporary file
  * beside FILE and renamed over it (output.h), as node_exporter's textfile
- * collector asks of the programs that feed it.
+ * collector asks of the programs that feed it; and the one loop that
+ * writes a whole buffer to a descriptor, which main() uses for stdout.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +15,7 @@
 #include "cli.h"
 #include "output.h"
 
-static int write_all(int fd, const char *p, size_t n)
+int cli_write_all(int fd, const char *p, size_t n)
 {
 	while (n) {
 		ssize_t w = write(fd, p, n);
@@ -46,7 +47,7 @@ int cli_write_atomic(const char *path, const struct nicfit_buf *data)
 	if (fd < 0)
 		return cli_error(NICFIT_E_NOTFOUND, "--output %.200s: cannot create a file beside it: %s",
 				 path, strerror(errno));
-	if (fchmod(fd, 0644) || write_all(fd, data->data, data->len) || fsync(fd)) {
+	if (fchmod(fd, 0644) || cli_write_all(fd, data->data, data->len) || fsync(fd)) {
 		e = errno;
 		close(fd);
 		unlink(tmp);

@@ -8,6 +8,8 @@
 #ifndef NICFIT_CLI_OUTPUT_H
 #define NICFIT_CLI_OUTPUT_H
 
+#include <stddef.h>
+
 #include "nicfit/buf.h"
 
 /*
@@ -18,5 +20,8 @@
  * directory cannot be written, 70 when the write fails midway).
  */
 int cli_write_atomic(const char *path, const struct nicfit_buf *data);
+
+/* Write all n bytes at p to fd (retrying after EINTR); 0, or -1 with errno set. */
+int cli_write_all(int fd, const char *p, size_t n);
 
 #endif
