@@ -1,6 +1,7 @@
 /*
- * file.c - the bounded whole-file reader (nicfit/file.h) and the lexical
- * path join of the tree readers (file_int.h).
+ * file.c - the bounded whole-file reader (nicfit/file.h), the lexical
+ * path join of the tree readers and the blank splitter of the text
+ * readers (file_int.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -150,4 +151,23 @@ int nicfit__path_join(char *out, size_t cap, const char *dir, const char *target
 		}
 	}
 	return 0;
+}
+
+int nicfit__split_blanks(char *line, char **tok, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	while (*p && n < max) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		tok[n++] = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		if (*p)
+			*p++ = '\0';
+	}
+	return n;
 }

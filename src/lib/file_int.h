@@ -1,5 +1,6 @@
 /*
- * file_int.h - path helpers the library's readers of trees share.
+ * file_int.h - path and text helpers the library's readers of trees and
+ * pasted text share.
  *
  * Internal to libnicfit; the public reader is in nicfit/file.h.
  */
@@ -21,5 +22,12 @@
  * leading or trailing '/'. Returns 0, or -1 when it does not fit in cap.
  */
 int nicfit__path_join(char *out, size_t cap, const char *dir, const char *target);
+
+/*
+ * Split line in place into at most max tokens separated by blanks and
+ * tabs (each token NUL-terminated); tok[] gets pointers into line.
+ * Returns the count.
+ */
+int nicfit__split_blanks(char *line, char **tok, int max);
 
 #endif

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "dump_int.h"
+#include "file_int.h"
 #include "nicfit/units.h"
 
 static int is_letter(char c)
@@ -28,7 +29,6 @@ static int is_letter(char c)
 static int tokens(char *s, char **tok, int max)
 {
 	char *p;
-	int n = 0;
 
 	for (p = s; *p; p++) /* ESC [ ... letter: a terminal's underline */
 		if (*p == '\033') {
@@ -38,18 +38,7 @@ static int tokens(char *s, char **tok, int max)
 			if (p[1])
 				*++p = ' ';
 		}
-	for (p = s; *p && n < max;) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p)
-			break;
-		tok[n++] = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
-		if (*p)
-			*p++ = '\0';
-	}
-	return n;
+	return nicfit__split_blanks(s, tok, max);
 }
 
 int nicfit__dump_smi_header(const char *line)

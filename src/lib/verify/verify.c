@@ -121,7 +121,7 @@ static int is_table_row(const char *line)
 
 	nicfit__vcopy(buf, sizeof(buf), line, (size_t)-1);
 	nicfit__vblank_rank_tags(buf);
-	n = nicfit__vsplit(buf, tok, NICFIT__VTOK_MAX);
+	n = nicfit__split_blanks(buf, tok, NICFIT__VTOK_MAX);
 	return n >= 8 && !nicfit__vnum(tok[0], &d) && !nicfit__vnum(tok[1], &d) &&
 	       known_word(tok[2], types) && known_word(tok[3], ops);
 }

@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 
+#include "file_int.h"
 #include "nicfit/verify.h"
 
 /* The longest line kept; longer ones are cut (a log line is far shorter). */
@@ -52,8 +53,6 @@ char *nicfit__vlines_next(struct nicfit__vlines *l);
 char *nicfit__vskip_tags(char *line);
 /* Replace rank tags "[N]" anywhere in line by spaces (interleaved mpirun output). */
 void nicfit__vblank_rank_tags(char *line);
-/* Split line in place at blanks; returns the count (at most max). */
-int nicfit__vsplit(char *line, char **tok, int max);
 /* A finite number, the whole of s. Returns 0 or -1. */
 int nicfit__vnum(const char *s, double *out);
 /* A decimal integer at the start of s (digits only); -1 when none. */

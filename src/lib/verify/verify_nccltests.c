@@ -155,7 +155,7 @@ static int read_row(struct nicfit_nccl_tests *t, char *p, long line, int wrong_c
 	struct nicfit_nccl_row r;
 
 	nicfit__vblank_rank_tags(p);
-	n = nicfit__vsplit(p, tok, NICFIT__VTOK_MAX);
+	n = nicfit__split_blanks(p, tok, NICFIT__VTOK_MAX);
 	if (n < 6 || !is_word(tok[2]) || !is_word(tok[3]))
 		return 0;
 	memset(&r, 0, sizeof(r));

@@ -55,7 +55,7 @@ static void pt_row(struct nicfit_perftest *pt, char *p, long line)
 {
 	char *tok[NICFIT__VTOK_MAX];
 	double v[NICFIT__VTOK_MAX];
-	int n = nicfit__vsplit(p, tok, NICFIT__VTOK_MAX), i;
+	int n = nicfit__split_blanks(p, tok, NICFIT__VTOK_MAX), i;
 
 	if (n < 2)
 		return;
@@ -171,7 +171,7 @@ static void ip_summary(struct nicfit_iperf3 *ip, char *p, long line, int *have_s
 
 	if (!is_sum && *have_sum)
 		return;
-	n = nicfit__vsplit(p, tok, NICFIT__VTOK_MAX);
+	n = nicfit__split_blanks(p, tok, NICFIT__VTOK_MAX);
 	for (i = 0; i < n - 1; i++)
 		if ((g = rate_gbps(tok, n, i)) >= 0)
 			break;

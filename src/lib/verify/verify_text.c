@@ -92,25 +92,6 @@ void nicfit__vblank_rank_tags(char *line)
 	}
 }
 
-int nicfit__vsplit(char *line, char **tok, int max)
-{
-	int n = 0;
-	char *p = line;
-
-	while (*p && n < max) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p)
-			break;
-		tok[n++] = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
-		if (*p)
-			*p++ = '\0';
-	}
-	return n;
-}
-
 int nicfit__vnum(const char *s, double *out)
 {
 	char *end;
