@@ -92,7 +92,7 @@ $(B)/%.o: %.c $(B)/FLAGS
 # Hardware identity (data/ids/*.txt) compiled into tables pciids.c and
 # partno_intel.c include; tools/idgen.c fails the build on a bad row,
 # a duplicate or an unsorted PCI ID, with file:line:col.
-$(B)/tools/idgen: tools/idgen.c
+$(B)/tools/idgen: tools/idgen.c tools/cstr.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -o $@ $<
 
@@ -116,7 +116,7 @@ $(B)/tools/embed: tools/embed.c
 # loader (without this data) over data/*.json and writes the typed views as
 # C tables with the JSON they came from. A problem in a file stops the build
 # with file:line:col.
-$(B)/tools/catgen: tools/catgen.c $(LIB_CORE_OBJ)
+$(B)/tools/catgen: tools/catgen.c tools/cstr.h $(LIB_CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q_LD)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 		$(LIB_CORE_OBJ) $(LIBS)

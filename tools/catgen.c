@@ -25,6 +25,7 @@
 #include "embedded_int.h"
 #include "nicfit/catalog.h"
 #include "nicfit/file.h"
+#include "cstr.h"
 
 const struct nicfit_blob nicfit_catalog_blobs[] = { { NULL, NULL, 0, 0 } };
 const struct nicfit__compiled_kind nicfit__catalog_compiled[NICFIT_KIND_COUNT];
@@ -33,27 +34,6 @@ static const char *const view_type[NICFIT_KIND_COUNT] = {
 	"nicfit_nic", "nicfit_cable", "nicfit_switch", "nicfit_server", "nicfit_gpu",
 	"nicfit_model"
 };
-
-/* A C string literal: quotes, backslashes, '?' (trigraphs) and non-ASCII escaped. */
-static void put_str(FILE *out, const char *s)
-{
-	if (!s) {
-		fputs("NULL", out);
-		return;
-	}
-	putc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\' || c == '?')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\%03o", c);
-		else
-			putc(c, out);
-	}
-	putc('"', out);
-}
 
 static int all_zero(const void *p, size_t n)
 {

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cstr.h"
+
 #define MAX_TOK 16
 #define MAX_ROWS 4096
 
@@ -138,22 +140,6 @@ static int flags(const char *s, const char *const *names, const char *const *cna
 				      cnames[i]);
 	}
 	return n ? 0 : -1;
-}
-
-static void put_str(FILE *out, const char *s)
-{
-	putc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\' || c == '?')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\%03o", c);
-		else
-			putc(c, out);
-	}
-	putc('"', out);
 }
 
 /* Read every non-comment line of path; calls row() for each. */
