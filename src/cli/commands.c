@@ -21,7 +21,7 @@ static int cmd_help(struct cli *c, int argc, char **argv);
 
 static const struct cli_command commands[] = {
 	{ "audit", cmd_audit,
-	  "inspect this host (or --sysfs DIR) for GPU/NIC topology and link problems",
+	  "check this host, a capture or a pasted dump for GPU/NIC link faults",
 	  "nicfit audit [--sysfs DIR|FILE.tar.gz | --dump PATH...] [--all]\n"
 	  "             [--ignore CODE[@DEVICE]]... [--pci-ids FILE | --no-pci-ids]\n"
 	  "             [--assume NAME=VALUE]... [--plan SPEC.json]\n"
@@ -41,7 +41,7 @@ static const struct cli_command commands[] = {
 	  "--format nccl-topo writes an NCCL_TOPO_FILE XML of the host instead.",
 	  FMT_ALL | FMT(NICFIT_FMT_PROM) | FMT(NICFIT_FMT_NHC) | FMT(NICFIT_FMT_NFD) | FMT_NCCL_TOPO },
 	{ "calc", cmd_calc,
-	  "pcie | link | nic | load | fit | allreduce | stream | step: the formulas behind plan",
+	  "plan's formulas: pcie link nic load fit allreduce stream step",
 	  "nicfit calc pcie --gen G --width W [--mps B] [--assume NAME=VALUE]...\n"
 	  "nicfit calc link --speed S [--proto tcp|roce|ib] [--mtu M]\n"
 	  "nicfit calc nic --part PART --slot genGxW [--ports N] [--proto tcp|roce|ib]\n"
@@ -69,7 +69,7 @@ static const struct cli_command commands[] = {
 	  "(same id: fields replaced; new id: added). 'catalog list -j' prints a file you can edit.",
 	  FMT_TABLES },
 	{ "cluster", cmd_cluster,
-	  "switches, tiers, ports, cables and BOM for N servers (rail-optimized or not)",
+	  "switches, tiers, ports, cables and BOM for a cluster of N servers",
 	  "nicfit cluster (--nodes N | --gpus N) [--gpus-per-node G] [--nics-per-node K]\n"
 	  "               [--nic-ports P] [--nic-gbps S] [--nic PART]\n"
 	  "               [--switch ID | --radix R [--switch-gbps S]]\n"
@@ -98,7 +98,7 @@ static const struct cli_command commands[] = {
 	  "  catalog id; '-' reads one per line from stdin; --rules ignores the catalog",
 	  FMT_TABLES },
 	{ "fleet", cmd_fleet,
-	  "compare many hosts' audits (gathered with pdsh, clush, Ansible or Slurm), name the odd ones",
+	  "compare many hosts' audits and name the odd ones out",
 	  "nicfit fleet [--expect N|HOSTLIST] [--ignore CODE[,CODE]]... [--all-hosts]\n"
 	  "             [--strict] [--max-doc-mb N] [--dumps DIR]... [--output FILE]\n"
 	  "             [FILE... | DIR | -]\n"
@@ -114,7 +114,7 @@ static const struct cli_command commands[] = {
 	  "--format prom writes Prometheus metrics per host; --output FILE writes atomically.",
 	  FMT_TABLES | FMT(NICFIT_FMT_PROM) },
 	{ "plan", cmd_plan,
-	  "what network, NICs, slots, cables and BOM a server or cluster needs, and why",
+	  "the network, NICs, slots, cables and BOM a server needs, and why",
 	  "nicfit plan [--spec FILE.json] [--server ID] [--servers N] [--gpu ID]\n"
 	  "            [--gpus-per-server N] [--model ID | --params N | --weights-gb X]\n"
 	  "            [--precision fp16|bf16|fp8|int8|int4] [--context T] [--concurrency C]\n"
@@ -146,7 +146,7 @@ static const struct cli_command commands[] = {
 	  "is off.",
 	  FMT(NICFIT_FMT_TEXT) },
 	{ "snapshot", cmd_snapshot,
-	  "copy the sysfs subset that audit reads into a directory (or .tar.gz) for offline audit",
+	  "copy the sysfs files audit reads into a directory or a .tar.gz",
 	  "nicfit snapshot [--sysfs DIR] DEST\n"
 	  "\n"
 	  "DEST is a new directory or an archive (FILE.tar.gz, .tar.xz, .tar.bz2, .tar).\n"
@@ -165,7 +165,7 @@ static const struct cli_command commands[] = {
 	  FMT(NICFIT_FMT_TEXT) },
 	/* any format here: cmd_help checks it against what the topic prints */
 	{ "verify", cmd_verify,
-	  "read nccl-tests, NCCL INFO logs, perftest and iperf3 output; measured vs expected, cause, fix",
+	  "measured vs expected: nccl-tests, NCCL logs, perftest, iperf3",
 	  "nicfit verify [--nic PART | --link SPEED | --sysfs DIR | --plan SPEC.json]\n"
 	  "              [--proto tcp|roce|ib] [--nodes N] [--gpus-per-node G]\n"
 	  "              [--nics-per-node K] [--low-ratio R] [--far-ratio R] FILE... | -\n"
