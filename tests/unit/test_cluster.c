@@ -1199,8 +1199,10 @@ static void storage_border_lengths(void **state)
  * The GPUDirect RDMA path comes from the catalog's vendor source: a
  * ConnectX-7 registers GPU memory through DMA-BUF or nvidia-peermem (the
  * finding carries NVIDIA's document), a ConnectX-3 through peer memory
- * only, and a Broadcom BCM57508 card, for which the catalog holds no
- * vendor document, is said to have none rather than guessed.
+ * only; a Broadcom BCM57508 (Thor) and an Intel E810 through DMA-BUF only,
+ * as their vendors' Linux drivers (bnxt_re, irdma) register DMA-BUF memory
+ * regions (the finding carries the commit); a BCM57414, for which the
+ * catalog holds no such source, is said to have none rather than guessed.
  */
 static const struct nicfit_finding *gdr_finding(const char *nic, struct nicfit_cluster *c)
 {
@@ -1235,6 +1237,17 @@ static void gpudirect_path(void **state)
 	assert_non_null(strstr(f->message, "through nvidia-peermem,"));
 	nicfit_cluster_release(&c);
 	f = gdr_finding("bcm957508-p2100g", &c);
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "through DMA-BUF (recommended),"));
+	assert_non_null(f->source);
+	assert_non_null(strstr(f->source, "bnxt_re"));
+	nicfit_cluster_release(&c);
+	f = gdr_finding("e810-cqda2", &c);
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "through DMA-BUF (recommended),"));
+	assert_non_null(strstr(f->source, "irdma"));
+	nicfit_cluster_release(&c);
+	f = gdr_finding("bcm957414a4142cc", &c);
 	assert_non_null(f);
 	assert_non_null(strstr(f->message, "no vendor document"));
 	assert_null(f->source);
