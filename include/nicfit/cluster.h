@@ -129,6 +129,7 @@ struct nicfit_cluster_layout {
 	double tray_m;          /* rack top to overhead tray, each end */
 	double slack_m;         /* fixed slack per cable */
 	double slack_frac;      /* extra share of the routed length */
+	double storage_u;       /* height of one storage server, U */
 };
 
 extern const struct nicfit_param nicfit_cluster_layout_table[];
@@ -268,7 +269,7 @@ struct nicfit_cluster_bom_line {
 	const char *source;     /* price source, or NULL */
 };
 
-/* The storage network as sized; counts only (it is not in the port map). */
+/* The storage network as sized (its links are in the port map, named by count). */
 struct nicfit_cluster_storage {
 	int enabled;
 	double link_gbps;
@@ -294,6 +295,7 @@ struct nicfit_cluster_storage {
  * every switch of the front end's top tier to border switches (in pairs),
  * and the peer links that join the two leaves a dual-homed node spans
  * (two front-end links per node) and the two switches of a border pair.
+ * Its links are in the port map, named by count.
  */
 struct nicfit_cluster_border {
 	int enabled;            /* uplinks asked for */
@@ -306,6 +308,7 @@ struct nicfit_cluster_border {
 	long border_pairs;
 	long peer_links;        /* all MLAG peer links */
 	long leaf_peer_ports;   /* front-end leaf ports the leaf pairs' peer links take (0: no room) */
+	long map_rows;          /* its rows of the port map: uplinks and the peer links cabled */
 	struct nicfit_cluster_cable *cables;
 	size_t ncables;
 };

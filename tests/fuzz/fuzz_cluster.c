@@ -72,9 +72,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	nicfit_cluster_write_port_map(&c, sink, &bytes, &rows, &err);
 	nicfit_cluster_walk(&c, count, &links);
-	/* the port map holds every walked link, then the storage network's */
+	/* the port map holds every walked link, then the storage network's and the border's */
 	if (c.storage.enabled)
 		links += c.storage.host_links + c.storage.leaf_spine_links;
+	links += c.border.map_rows;
 	if (rows != links)
 		abort();
 	nicfit_cluster_release(&c);

@@ -28,6 +28,21 @@ else
 	notok "golden port map"
 fi
 
+# golden: storage servers, storage switches and border switches where they stand
+golden=$dir/cluster-storage-border-portmap.csv
+"$NICFIT" cluster --nodes 16 --nics-per-node 0 --frontend-links 2 --frontend-gbps 100 \
+	--frontend-uplinks 4 --no-oob --storage-gbps 200 --storage-nodes 4 \
+	--port-map "$tmp/pm.csv" >/dev/null 2>"$tmp/err"
+if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+	cp "$tmp/pm.csv" "$golden"
+	ok "golden storage and border port map (updated)"
+elif cmp -s "$tmp/pm.csv" "$golden"; then
+	ok "golden storage and border port map"
+else
+	diff -u "$golden" "$tmp/pm.csv" | head -20 | sed 's/^/# /'
+	notok "golden storage and border port map"
+fi
+
 # consistency: name args...
 check() {
 	name=$1
@@ -128,6 +143,42 @@ check_storage() {
 check_storage "storage, one switch" --nodes 4 --no-oob --storage-gbps 400 --storage-nodes 2
 check_storage "storage, two tiers split 4 x 200G" --nodes 128 --storage-gbps 400 --storage-nodes 16 \
 	--storage-oversubscription 2 --storage-switch sn5600
+
+# the border's links: as many uplink and peer rows as the summary counts, every
+# switch port once
+check_border() {
+	name=$1
+	shift
+	if ! "$NICFIT" -j cluster "$@" --port-map "$tmp/map.csv" >"$tmp/sum.json" 2>"$tmp/err"; then
+		sed 's/^/# /' "$tmp/err"
+		notok "$name: nicfit failed"
+		return
+	fi
+	bd=$(sed 's/.*"border":{//' "$tmp/sum.json")
+	up=$(printf '%s' "$bd" | grep -o '"uplinks":[0-9]*' | head -1 | sed 's/.*://')
+	peer=$(printf '%s' "$bd" | grep -o '"peer_links":[0-9]*' | head -1 | sed 's/.*://')
+	why=$(awk -F, -v up="$up" -v peer="$peer" '
+		NR > 1 {
+			if (seen[$2 "/" $3]++) bad = bad " dup:" $2 "/" $3
+			if (seen[$4 "/" $5]++) bad = bad " dup:" $4 "/" $5
+		}
+		$1 == "border-uplink" || $1 == "mlag-peer" {
+			kind[$1]++
+			if ($7 + 0 <= 0 || $6 == "") bad = bad " nocable@" NR
+		}
+		END {
+			if (kind["border-uplink"] + 0 != up) bad = bad " uplinks=" kind["border-uplink"] "/" up
+			if (kind["mlag-peer"] + 0 != peer) bad = bad " peer=" kind["mlag-peer"] "/" peer
+			print bad
+		}' "$tmp/map.csv") || why="$why awk failed"
+	if [ -n "$up" ] && [ -z "$why" ]; then ok "$name"; else notok "$name:$why"; fi
+}
+
+check_border "border, one tier of dual-homed leaves" --nodes 16 --nics-per-node 0 --frontend-links 2 \
+	--frontend-gbps 100 --frontend-uplinks 4 --no-oob
+check_border "border above two front-end tiers, with storage" --nodes 100 --frontend-links 2 \
+	--frontend-radix 64 --frontend-oversubscription 2 --frontend-uplinks 4 --storage-gbps 400 \
+	--storage-nodes 16 --storage-oversubscription 2 --storage-switch sn5600
 
 # the map appears complete or not at all
 if "$NICFIT" cluster --nodes 4 --port-map "$tmp/no/such/dir/map.csv" >/dev/null 2>"$tmp/err"; then

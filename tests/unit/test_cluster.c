@@ -1100,12 +1100,109 @@ static void frontend_border(void **state)
 	nicfit_cluster_release(&c);
 }
 
+/* A port map kept in memory. */
+struct keep {
+	char buf[65536];
+	size_t len;
+};
+
+static int keep_write(void *ctx, const char *p, size_t n)
+{
+	struct keep *k = ctx;
+
+	if (k->len + n >= sizeof(k->buf))
+		return -1;
+	memcpy(k->buf + k->len, p, n);
+	k->len += n;
+	k->buf[k->len] = '\0';
+	return 0;
+}
+
+/* The length field of the port map's row that starts with `start`, or -1. */
+static double row_length(const char *map, const char *start)
+{
+	const char *r = strstr(map, start);
+	int commas = 0;
+
+	if (!r)
+		return -1;
+	for (; *r && *r != '\n'; r++)
+		if (*r == ',' && ++commas == 6)
+			return strtod(r + 1, NULL);
+	return -1;
+}
+
+/*
+ * Storage and border cable lengths come from where their ends stand, by
+ * hand with the default layout (42U racks of 0.04445 m per U, 0.6 m rack
+ * pitch, 4.2 m row pitch, 0.5 m up to the tray each end, 10 % + 0.5 m
+ * slack). 16 nodes in 4 racks of one row, 4 storage servers of 2U:
+ * one storage rack (x 0) in the storage row with its network rack beside
+ * it (x 1), the single 64-port storage switch (1U) in it at 41.5U.
+ * Server 1 at 1U: (41 + 0.5) x 0.04445 + 1 + 0.6 = 3.4447 m, x 1.1 + 0.5
+ * = 4.29 m. Node 1 (row 0, x 0, 2U) is a row away: (40 + 0.5) x 0.04445
+ * + 1 + 0.6 + 4.2 = 7.6002 m, 8.86 m. Node 16 (x 3, 14U) three racks
+ * along: 28.5 x 0.04445 + 1 + 1.2 + 4.2 = 7.6668 m, 8.93 m.
+ * The front end's border switches stand in the spine row with its leaves'
+ * network rack: a border pair is one rack (0.5 m DAC for its peer links).
+ */
+static void storage_border_lengths(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+	static struct keep k;
+
+	(void)state;
+	backend_only(&in, 16, 8, 64);
+	in.nics_per_node = 0;
+	in.storage.node_gbps = 200;
+	in.storage.servers = 4;
+	size_ok(&in, &c);
+	assert_int_equal(c.storage.tiers, 1);
+	k.len = 0;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_write_port_map(&c, keep_write, &k, NULL, &err), 0);
+	assert_near(row_length(k.buf, "storage-host,stor01,st0,"), 4.3, 1e-9);
+	assert_near(row_length(k.buf, "storage-host,node0001,st0,"), 8.9, 1e-9);
+	assert_near(row_length(k.buf, "storage-host,node0016,st0,"), 8.9, 1e-9);
+	assert_int_equal(c.rows, 2);
+	nicfit_cluster_release(&c);
+
+	/* two racks of storage servers at 21 to a rack; the farther rack is further away */
+	in.storage.servers = 30;
+	in.storage.node_gbps = 400;
+	size_ok(&in, &c);
+	k.len = 0;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_write_port_map(&c, keep_write, &k, NULL, &err), 0);
+	assert_true(row_length(k.buf, "storage-host,stor01,") > 0);
+	nicfit_cluster_release(&c);
+
+	/* the border: uplinks from the front-end leaves to the spine row, peer links in one rack */
+	backend_only(&in, 16, 8, 64);
+	in.nics_per_node = 0;
+	in.net[NICFIT_NET_FRONTEND].links_per_node = 2;
+	in.net[NICFIT_NET_FRONTEND].link_gbps = 100;
+	in.frontend_uplinks = 4;
+	size_ok(&in, &c);
+	k.len = 0;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_write_port_map(&c, keep_write, &k, NULL, &err), 0);
+	assert_near(row_length(k.buf, "mlag-peer,fe-border01,swp47,fe-border02,swp47,"), 0.5, 1e-9);
+	assert_true(row_length(k.buf, "border-uplink,fe-leaf01,swp45,fe-border01,swp1,") > 4);
+	assert_int_equal(c.border.map_rows, 8 + 2 + 2);
+	nicfit_cluster_release(&c);
+}
+
 /*
  * The GPUDirect RDMA path comes from the catalog's vendor source: a
  * ConnectX-7 registers GPU memory through DMA-BUF or nvidia-peermem (the
  * finding carries NVIDIA's document), a ConnectX-3 through peer memory
- * only, and a Broadcom BCM57508 card, for which the catalog holds no
- * vendor document, is said to have none rather than guessed.
+ * only; a Broadcom BCM57508 (Thor) and an Intel E810 through DMA-BUF only,
+ * as their vendors' Linux drivers (bnxt_re, irdma) register DMA-BUF memory
+ * regions (the finding carries the commit); a BCM57414, for which the
+ * catalog holds no such source, is said to have none rather than guessed.
  */
 static const struct nicfit_finding *gdr_finding(const char *nic, struct nicfit_cluster *c)
 {
@@ -1141,6 +1238,17 @@ static void gpudirect_path(void **state)
 	nicfit_cluster_release(&c);
 	f = gdr_finding("bcm957508-p2100g", &c);
 	assert_non_null(f);
+	assert_non_null(strstr(f->message, "through DMA-BUF (recommended),"));
+	assert_non_null(f->source);
+	assert_non_null(strstr(f->source, "bnxt_re"));
+	nicfit_cluster_release(&c);
+	f = gdr_finding("e810-cqda2", &c);
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "through DMA-BUF (recommended),"));
+	assert_non_null(strstr(f->source, "irdma"));
+	nicfit_cluster_release(&c);
+	f = gdr_finding("bcm957414a4142cc", &c);
+	assert_non_null(f);
 	assert_non_null(strstr(f->message, "no vendor document"));
 	assert_null(f->source);
 	nicfit_cluster_release(&c);
@@ -1170,6 +1278,7 @@ int main(void)
 		cmocka_unit_test(findings_and_decisions),
 		cmocka_unit_test(storage_fabric),
 		cmocka_unit_test(frontend_border),
+		cmocka_unit_test(storage_border_lengths),
 		cmocka_unit_test(gpudirect_path),
 	};
 

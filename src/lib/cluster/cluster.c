@@ -48,6 +48,8 @@ const struct nicfit_param nicfit_cluster_layout_table[] = {
 	  "assumption" },
 	{ "slack_frac", LP(slack_frac), 0.1, 0, 1, "", "extra share of the routed length",
 	  "assumption" },
+	{ "storage_u", LP(storage_u), 2, 1, 20, "U", "height of one storage server",
+	  "assumption: a 2U storage server (set it to the storage vendor's)" },
 };
 
 const size_t nicfit_cluster_layout_count =
@@ -164,10 +166,14 @@ static int count_link(void *ctx, const struct nicfit_cluster_link *l)
 	if (l->a >= c->in.nodes && l->port_a >= 0 && l->lane_a <= 0) {
 		nicfit__cluster_switch_of(c, l->a - c->in.nodes, &na, &pa, &ta, &ia);
 		c->net[na].tier[ta].ports_used++;
+		if (l->port_a >= c->impl->hi_port[na][ta])
+			c->impl->hi_port[na][ta] = l->port_a + 1;
 	}
 	if (l->b >= c->in.nodes && l->port_b >= 0 && l->lane_b <= 0) {
 		nicfit__cluster_switch_of(c, l->b - c->in.nodes, &na, &pa, &tb, &ia);
 		c->net[na].tier[tb].ports_used++;
+		if (l->port_b >= c->impl->hi_port[na][tb])
+			c->impl->hi_port[na][tb] = l->port_b + 1;
 	}
 	return 0;
 }
@@ -286,6 +292,8 @@ static int place_all(struct nicfit_cluster *out, struct placer *p, struct nicfit
 	for (n = 0; n < NICFIT_NET_COUNT; n++)
 		if (out->net[n].enabled && out->net[n].sw.height_u > p->hmax)
 			p->hmax = out->net[n].sw.height_u;
+	if (out->storage.enabled && out->storage.sw.height_u > p->hmax)
+		p->hmax = out->storage.sw.height_u;
 	for (n = 0; n < NICFIT_NET_OOB; n++)
 		if (out->net[n].enabled)
 			nicfit__cluster_place_net(out, p, n);
@@ -294,6 +302,13 @@ static int place_all(struct nicfit_cluster *out, struct placer *p, struct nicfit
 		if (rc)
 			return rc;
 	}
+	/* the storage network's switches and the border's, which the OOB network does not reach */
+	im->xbase = im->nsw;
+	out->border.switches = nicfit__cluster_border_switches(out);
+	if (NICFIT_ALLOC_GROW(im->pos, (size_t)(im->nsw + out->storage.leaves + out->storage.spines +
+						out->border.switches + 1), im->alloc_pos))
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	nicfit__cluster_place_extra(out, p);
 	nicfit__cluster_finalize_positions(out, p);
 	return 0;
 }
@@ -341,13 +356,15 @@ int nicfit_cluster_size(const struct nicfit_cluster_input *in,
 	if (!rc)
 		rc = size_networks(out, err);
 	if (!rc)
+		rc = nicfit__cluster_size_storage(out, err);
+	if (!rc)
 		rc = place_all(out, &p, err);
 	free(p.slots);
 	free(p.tors);
 	if (!rc)
 		rc = count_all(out, err);
 	if (!rc)
-		rc = nicfit__cluster_size_storage(out, err);
+		rc = nicfit__cluster_cable_storage(out, err);
 	if (!rc)
 		rc = nicfit__cluster_size_border(out, err);
 	if (!rc) {

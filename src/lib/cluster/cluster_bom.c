@@ -42,6 +42,12 @@ static int cable_cmp(const void *pa, const void *pb)
 	return strcmp(a->part, b->part);
 }
 
+void nicfit__cluster_sort_list(struct nicfit_cluster_cable *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cable_cmp);
+}
+
 /* Sort the cable lines for people, keeping the kits pointing at their items. */
 int nicfit__cluster_sort_cables(struct nicfit_cluster *c)
 {
@@ -72,6 +78,8 @@ int nicfit__cluster_sort_cables(struct nicfit_cluster *c)
 	for (i = 0; i < im->nkits; i++) {
 		struct cl_kit *kt = &im->kits[i];
 
+		if (im->classes[kt->cls].list != CL_LIST_MAIN)
+			continue;
 		kt->item_port = kt->item_port >= 0 ? where[kt->item_port] : -1;
 		kt->item_leg = kt->item_leg >= 0 ? where[kt->item_leg] : -1;
 		kt->item_fiber = kt->item_fiber >= 0 ? where[kt->item_fiber] : -1;
@@ -143,14 +151,16 @@ int nicfit__cluster_bom(struct nicfit_cluster *c, struct nicfit_error *err)
 			     &c->net[NICFIT_NET_FRONTEND].sw.cat->e : NULL);
 	for (i = 0; i < c->border.ncables && !rc; i++)
 		rc = bom_add(c, &cap, c->border.cables[i].part, c->border.cables[i].description,
-			     c->border.cables[i].qty, NULL);
+			     c->border.cables[i].qty,
+			     c->border.cables[i].cat ? &c->border.cables[i].cat->e : NULL);
 	if (!rc && c->storage.enabled)
 		rc = bom_add(c, &cap, c->storage.sw.id, c->storage.sw.name,
 			     c->storage.leaves + c->storage.spines,
 			     c->storage.sw.cat ? &c->storage.sw.cat->e : NULL);
 	for (i = 0; i < c->storage.ncables && !rc; i++)
 		rc = bom_add(c, &cap, c->storage.cables[i].part, c->storage.cables[i].description,
-			     c->storage.cables[i].qty, NULL);
+			     c->storage.cables[i].qty,
+			     c->storage.cables[i].cat ? &c->storage.cables[i].cat->e : NULL);
 	if (rc)
 		return nicfit_error_set(err, rc, "out of memory");
 	c->total_usd = 0;

@@ -6,11 +6,13 @@
  * dual-homed node spans, and the two border switches.
  *
  * It is sized by counts after the front end: the front-end switches keep
- * the ports they have, and these links take ports they leave free (the
- * front end's tiers then count them as used). It is
- * not in the port map or the picture; its cables have the one length
- * class of networks sized by counts (nicfit__cluster_row_run_m).
+ * the ports they have, and these links take their highest ports, above
+ * every port the front end cables (the front end's tiers then count them
+ * as used). The border switches stand in the spine row (cluster_place.c);
+ * every link is cabled from where its ends stand and is in the port map
+ * (nicfit__cluster_border_walk).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,42 +31,145 @@
 /* Border switches come in pairs, so that the cluster keeps its way out when one fails. */
 #define BORDER_PAIR 2
 
-/*
- * The two switches of a pair stand in one rack or side by side: their
- * peer links are short copper (DAC) of this length, an assumption.
- */
-#define PEER_LINK_M 3
+long nicfit__cluster_border_switches(const struct nicfit_cluster *c)
+{
+	const struct nicfit_cluster_net *fe = &c->net[NICFIT_NET_FRONTEND];
+	long u = c->in.frontend_uplinks, per = fe->sw.ports - MLAG_PEER_LINKS;
 
+	if (!fe->enabled || u < 1 || u > NICFIT_CLUSTER_MAX_RADIX || fe->tiers < 1 || per < 1)
+		return 0;
+	return BORDER_PAIR * cdiv(fe->tier[fe->tiers - 1].switches * u, BORDER_PAIR * per);
+}
+
+/* Digits of a switch number in a name: at least two. */
+static int name_digits(long n)
+{
+	int d = digits(n > 0 ? n : 1);
+
+	return d < 2 ? 2 : d;
+}
+
+/* One switch-to-switch link of the border, cabled from where its ends stand. */
+static int border_link(const struct nicfit_cluster *c, int cls, struct cl_slink *x,
+		       const struct cl_pos *pa, const struct cl_pos *pb, cl_slink_fn fn, void *ctx)
+{
+	int twin = c->net[NICFIT_NET_FRONTEND].sw.per_cage, same;
+	const struct cl_kit *kt;
+
+	x->length_m = nicfit__cluster_length_pos(c, pa, pb, &same);
+	kt = nicfit__cluster_kit_for(c, cls, x->length_m, same);
+	nicfit__cluster_count_kit(c, kt, 1, x->port_b % twin == 0, x->port_a % twin == 0);
+	x->cable = kt ? kt->label : "?";
+	return fn(ctx, x);
+}
+
+/* Front-end switch q of tier t, all planes in order: its name and where it stands. */
+static void fe_switch(const struct nicfit_cluster *c, enum nicfit_tier t, long q, char *name,
+		      size_t len, struct cl_pos *pos)
+{
+	const struct cl_net *cn = &c->impl->net[NICFIT_NET_FRONTEND];
+	long per = cn->tier_sw[t] > 0 ? cn->tier_sw[t] : 1;
+	long id = nicfit__cluster_switch_id(c, NICFIT_NET_FRONTEND, (int)(q / per), t, q % per);
+
+	nicfit_cluster_endpoint_name(c, id, name, len);
+	nicfit__cluster_where(c, id, pos);
+}
+
+/*
+ * Uplink j of top-tier switch i (all planes in order) takes that switch's
+ * port P - U + j and lands on border switch (i*U + j) mod B at port
+ * (i*U + j) div B; a leaf pair's peer links take the two ports below a
+ * leaf's uplinks to the border (its highest when it has none), a border
+ * pair's its two highest ports.
+ */
+int nicfit__cluster_border_walk(const struct nicfit_cluster *c, cl_slink_fn fn, void *ctx)
+{
+	const struct nicfit_cluster_border *b = &c->border;
+	const struct nicfit_cluster_impl *im = c->impl;
+	int P = c->net[NICFIT_NET_FRONTEND].sw.ports, U = b->uplinks_per_switch, j, rc;
+	int db = name_digits(b->switches), leaf_up = b->top_tier == NICFIT_TIER_LEAF ? U : 0;
+	long bbase = im->xbase + c->storage.leaves + c->storage.spines, i, q;
+	struct cl_slink x;
+	struct cl_pos pa, pb;
+
+	memset(&x, 0, sizeof(x));
+	x.lane_b = -1;
+	x.level = NICFIT_LINK_SPINE_CORE;
+	x.type = "border-uplink";
+	for (i = 0; b->uplinks && im->bcls[0] >= 0 && i < b->top_switches; i++)
+		for (j = 0; j < U; j++) {
+			long g = i * U + j;
+
+			fe_switch(c, b->top_tier, i, x.a, sizeof(x.a), &pa);
+			x.port_a = P - U + j;
+			snprintf(x.b, sizeof(x.b), "fe-border%0*ld", db, g % b->switches + 1);
+			x.port_b = (int)(g / b->switches);
+			rc = border_link(c, im->bcls[0], &x, &pa, &im->pos[bbase + g % b->switches], fn,
+					 ctx);
+			if (rc)
+				return rc;
+		}
+	x.level = NICFIT_LINK_LEAF_SPINE;
+	x.type = "mlag-peer";
+	for (q = 0; b->leaf_peer_ports && im->bcls[1] >= 0 && q < b->leaf_pairs; q++)
+		for (j = 0; j < MLAG_PEER_LINKS; j++) {
+			fe_switch(c, NICFIT_TIER_LEAF, 2 * q, x.a, sizeof(x.a), &pa);
+			fe_switch(c, NICFIT_TIER_LEAF, 2 * q + 1, x.b, sizeof(x.b), &pb);
+			x.port_a = x.port_b = P - leaf_up - MLAG_PEER_LINKS + j;
+			rc = border_link(c, im->bcls[1], &x, &pa, &pb, fn, ctx);
+			if (rc)
+				return rc;
+		}
+	for (q = 0; im->bcls[1] >= 0 && q < b->border_pairs; q++)
+		for (j = 0; j < MLAG_PEER_LINKS; j++) {
+			snprintf(x.a, sizeof(x.a), "fe-border%0*ld", db, 2 * q + 1);
+			snprintf(x.b, sizeof(x.b), "fe-border%0*ld", db, 2 * q + 2);
+			x.port_a = x.port_b = P - MLAG_PEER_LINKS + j;
+			rc = border_link(c, im->bcls[1], &x, &im->pos[bbase + 2 * q],
+					 &im->pos[bbase + 2 * q + 1], fn, ctx);
+			if (rc)
+				return rc;
+		}
+	return 0;
+}
+
+/* While cabling: the rows of the port map and the longest run. */
+static int count_blink(void *ctx, const struct cl_slink *l)
+{
+	struct nicfit_cluster *c = ctx;
+
+	c->border.map_rows++;
+	if (l->length_m > c->max_length_m)
+		c->max_length_m = (long)ceil(l->length_m);
+	return 0;
+}
+
+/* The classes of the uplinks and the peer links (front-end port to front-end port), then
+ * one walk that chooses and counts what cables each link. */
 static int border_cables(struct nicfit_cluster *c, struct nicfit_cluster_border *b)
 {
 	const struct nicfit_cluster_switch *sw = &c->net[NICFIT_NET_FRONTEND].sw;
-	double len = nicfit__cluster_row_run_m(&c->in.layout);
-	char id[64], desc[160];
-	size_t cap = 0;
-	int rc = 0;
+	const struct nicfit_port *fp = &c->impl->net[NICFIT_NET_FRONTEND].sw_port;
+	struct nicfit_cluster_impl *im = c->impl;
+	int rc;
 
-	if (b->uplinks) {
-		snprintf(id, sizeof(id), "optic-%gg-%s", sw->gbps, sw->cage);
-		snprintf(desc, sizeof(desc), "%g Gb/s %s optic (generic): front-end uplink to the "
-			 "border, both ends", sw->gbps, sw->cage);
-		rc = nicfit__cluster_item_add(&b->cables, &b->ncables, &cap, NICFIT_LINK_SPINE_CORE,
-					      "optic", sw->gbps, 0, 2 * b->uplinks, b->uplinks, id,
-					      desc);
-		snprintf(id, sizeof(id), "fiber-border-%gm", len);
-		snprintf(desc, sizeof(desc), "fibre patch cord for the border uplinks, %g m (generic)",
-			 len);
-		if (!rc)
-			rc = nicfit__cluster_item_add(&b->cables, &b->ncables, &cap,
-						      NICFIT_LINK_SPINE_CORE, "fiber", sw->gbps, len,
-						      b->uplinks, b->uplinks, id, desc);
-	}
-	snprintf(id, sizeof(id), "dac-%gg-%s-%dm", sw->gbps, sw->cage, PEER_LINK_M);
-	snprintf(desc, sizeof(desc), "%g Gb/s %s DAC, %d m (generic): MLAG peer link", sw->gbps,
-		 sw->cage, PEER_LINK_M);
+	im->bcls[0] = im->bcls[1] = -1;
+	if (!b->uplinks && !b->peer_links)
+		return 0;
+	if (b->uplinks)
+		im->bcls[0] = nicfit__cluster_add_class(c, CL_LIST_BORDER, NICFIT_LINK_SPINE_CORE,
+							sw->gbps, sw->cage, sw->gbps, sw->cage, 1,
+							sw->per_cage, fp, fp);
+	im->bcls[1] = nicfit__cluster_add_class(c, CL_LIST_BORDER, NICFIT_LINK_LEAF_SPINE,
+						sw->gbps, sw->cage, sw->gbps, sw->cage, 1,
+						sw->per_cage, fp, fp);
+	if ((b->uplinks && im->bcls[0] < 0) || im->bcls[1] < 0)
+		return NICFIT_E_NOMEM;
+	im->counting = 1;
+	rc = nicfit__cluster_border_walk(c, count_blink, c);
+	im->counting = 0;
 	if (!rc)
-		rc = nicfit__cluster_item_add(&b->cables, &b->ncables, &cap, NICFIT_LINK_LEAF_SPINE,
-					      "dac", sw->gbps, PEER_LINK_M, b->peer_links,
-					      b->peer_links, id, desc);
+		nicfit__cluster_sort_list(b->cables, b->ncables);
 	return rc;
 }
 
@@ -90,7 +195,12 @@ static void count_front_end_ports(struct nicfit_cluster *c, struct nicfit_cluste
 		top->ports_free -= b->uplinks;
 		fe->ports_free -= b->uplinks;
 	}
-	if (peer_ports && peer_ports <= leaf->ports_free) {
+	int room = c->net[NICFIT_NET_FRONTEND].sw.ports -
+		   c->impl->hi_port[NICFIT_NET_FRONTEND][NICFIT_TIER_LEAF] -
+		   (b->top_tier == NICFIT_TIER_LEAF ? b->uplinks_per_switch : 0);
+
+	/* the peer links take two ports of every paired leaf, above those it cables */
+	if (peer_ports && peer_ports <= leaf->ports_free && room >= MLAG_PEER_LINKS) {
 		b->leaf_peer_ports = peer_ports;
 		leaf->ports_used += peer_ports;
 		leaf->ports_free -= peer_ports;
@@ -142,6 +252,14 @@ int nicfit__cluster_size_border(struct nicfit_cluster *c, struct nicfit_error *e
 					       b->top_switches == 1 ? "has" : "have", free_top, b->top_switches,
 					       u, b->top_tier == NICFIT_TIER_LEAF && peer_ports ?
 					       " and their MLAG peer links" : "");
+		if (u > fe->sw.ports - c->impl->hi_port[NICFIT_NET_FRONTEND][b->top_tier])
+			return nicfit_error_at(err, NICFIT_E_USAGE, "--frontend-uplinks", 0, 0,
+					       "a front-end %s switch cables its ports up to swp%d of "
+					       "%d: %ld uplinks do not fit above them; give fewer "
+					       "uplinks or a larger --frontend-switch",
+					       nicfit_tier_name(b->top_tier),
+					       c->impl->hi_port[NICFIT_NET_FRONTEND][b->top_tier],
+					       fe->sw.ports, u);
 		per_border = fe->sw.ports - MLAG_PEER_LINKS;
 		b->enabled = 1;
 		b->uplinks_per_switch = (int)u;

@@ -26,6 +26,7 @@
 
 /* ---- positions and lengths ------------------------------------------------- */
 
+/* Row, rack and height of endpoint id; the height in double, as nodes' are computed. */
 static void where(const struct nicfit_cluster *c, long id, long *row, long *x, double *u)
 {
 	const struct nicfit_cluster_impl *im = c->impl;
@@ -49,10 +50,25 @@ static void where(const struct nicfit_cluster *c, long id, long *row, long *x, d
 	}
 }
 
+void nicfit__cluster_where(const struct nicfit_cluster *c, long id, struct cl_pos *q)
+{
+	long row, x;
+	double u;
+
+	where(c, id, &row, &x, &u);
+	q->row = (int32_t)row;
+	q->x = (int32_t)x;
+	q->u = (float)u;
+}
+
+/* Rows from front to back: the compute rows with the spine row in their middle, the
+ * storage row behind them. */
 static long row_y(const struct nicfit_cluster_impl *im, long row)
 {
 	long mid = im->crow / 2;
 
+	if (im->has_storage_row && row == im->srow)
+		return im->crow + im->has_spine_row;
 	if (!im->has_spine_row)
 		return row;
 	if (row == im->crow)
@@ -60,14 +76,12 @@ static long row_y(const struct nicfit_cluster_impl *im, long row)
 	return row >= mid ? row + 1 : row;
 }
 
-double nicfit__cluster_length(const struct nicfit_cluster *c, long a, long b, int *same_rack)
+static double run(const struct nicfit_cluster *c, long ra, long xa, double ua, long rb, long xb,
+		  double ub, int *same_rack)
 {
 	const struct nicfit_cluster_layout *L = &c->in.layout;
-	long ra, xa, rb, xb;
-	double ua, ub, d;
+	double d;
 
-	where(c, a, &ra, &xa, &ua);
-	where(c, b, &rb, &xb, &ub);
 	*same_rack = ra == rb && xa == xb;
 	if (*same_rack) {
 		d = fabs(ua - ub) * L->u_m;
@@ -79,6 +93,22 @@ double nicfit__cluster_length(const struct nicfit_cluster *c, long a, long b, in
 			d = 0;
 	}
 	return d * (1 + L->slack_frac) + L->slack_m;
+}
+
+double nicfit__cluster_length_pos(const struct nicfit_cluster *c, const struct cl_pos *a,
+				  const struct cl_pos *b, int *same_rack)
+{
+	return run(c, a->row, a->x, a->u, b->row, b->x, b->u, same_rack);
+}
+
+double nicfit__cluster_length(const struct nicfit_cluster *c, long a, long b, int *same_rack)
+{
+	long ra, xa, rb, xb;
+	double ua, ub;
+
+	where(c, a, &ra, &xa, &ua);
+	where(c, b, &rb, &xb, &ub);
+	return run(c, ra, xa, ua, rb, xb, ub, same_rack);
 }
 
 /*
@@ -216,6 +246,30 @@ static int add_class(struct nicfit_cluster *c, enum nicfit_net n, enum nicfit_li
 	return im->nclasses++;
 }
 
+/* A class's kit caches, unset (-1). */
+static int class_caches(struct cl_class *k)
+{
+	k->cache[0] = malloc(CL_CACHE_DM * sizeof(int32_t));
+	k->cache[1] = malloc(CL_CACHE_DM * sizeof(int32_t));
+	if (!k->cache[0] || !k->cache[1])
+		return -1;
+	memset(k->cache[0], 0xff, CL_CACHE_DM * sizeof(int32_t));
+	memset(k->cache[1], 0xff, CL_CACHE_DM * sizeof(int32_t));
+	return 0;
+}
+
+int nicfit__cluster_add_class(struct nicfit_cluster *c, int list, enum nicfit_link_level lv,
+			      double ga, const char *ca, double gb, const char *cb, int split,
+			      int twin, const struct nicfit_port *pa, const struct nicfit_port *pb)
+{
+	int i = add_class(c, NICFIT_NET_COUNT, lv, ga, ca, gb, cb, split, twin, 0, pa, pb);
+
+	if (i < 0)
+		return -1;
+	c->impl->classes[i].list = list;
+	return class_caches(&c->impl->classes[i]) ? -1 : i;
+}
+
 int nicfit__cluster_classes(struct nicfit_cluster *c, struct nicfit_error *err)
 {
 	struct nicfit_cluster_impl *im = c->impl;
@@ -255,14 +309,9 @@ int nicfit__cluster_classes(struct nicfit_cluster *c, struct nicfit_error *err)
 					  nt->sw.gbps, nt->sw.cage, 1, nt->sw.per_cage, 0,
 					  &cn->sw_port, &cn->sw_port);
 	}
-	for (i = 0; i < im->nclasses; i++) {
-		im->classes[i].cache[0] = malloc(CL_CACHE_DM * sizeof(int32_t));
-		im->classes[i].cache[1] = malloc(CL_CACHE_DM * sizeof(int32_t));
-		if (!im->classes[i].cache[0] || !im->classes[i].cache[1])
+	for (i = 0; i < im->nclasses; i++)
+		if (class_caches(&im->classes[i]))
 			return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-		memset(im->classes[i].cache[0], 0xff, CL_CACHE_DM * sizeof(int32_t));
-		memset(im->classes[i].cache[1], 0xff, CL_CACHE_DM * sizeof(int32_t));
-	}
 	return 0;
 }
 
@@ -281,6 +330,36 @@ void nicfit__cluster_kits_free(struct nicfit_cluster_impl *im)
 
 /* ---- items and kits --------------------------------------------------------- */
 
+/* The cable list of a class, its length and its allocation. */
+static struct nicfit_cluster_cable **list_of(struct nicfit_cluster *c, int list, size_t **n,
+					     size_t **cap)
+{
+	struct nicfit_cluster_impl *im = c->impl;
+
+	switch (list) {
+	case CL_LIST_STORAGE:
+		*n = &c->storage.ncables;
+		*cap = &im->alloc_scables;
+		return &c->storage.cables;
+	case CL_LIST_BORDER:
+		*n = &c->border.ncables;
+		*cap = &im->alloc_bcables;
+		return &c->border.cables;
+	default:
+		*n = &c->ncables;
+		*cap = &im->alloc_cables;
+		return &c->cables;
+	}
+}
+
+/* The items of class k's list (read-only). */
+static struct nicfit_cluster_cable *items_of(const struct nicfit_cluster *cc, int list)
+{
+	size_t *n, *cap;
+
+	return *list_of((struct nicfit_cluster *)cc, list, &n, &cap);
+}
+
 /* The counted item (net, level, part), created while counting. -1 if absent. */
 static int item(const struct nicfit_cluster *cc, const struct cl_class *k,
 		const struct nicfit_cable *cat, const char *part, const char *type,
@@ -288,18 +367,18 @@ static int item(const struct nicfit_cluster *cc, const struct cl_class *k,
 {
 	struct nicfit_cluster *c = (struct nicfit_cluster *)cc;
 	struct nicfit_cluster_impl *im = c->impl;
-	struct nicfit_cluster_cable *x;
-	size_t i;
+	struct nicfit_cluster_cable *x, **v;
+	size_t i, *n, *cap;
 
-	for (i = 0; i < c->ncables; i++)
-		if (c->cables[i].net == k->net && c->cables[i].level == k->level &&
-		    !strcmp(c->cables[i].part, part))
+	v = list_of(c, k->list, &n, &cap);
+	for (i = 0; i < *n; i++)
+		if ((*v)[i].net == k->net && (*v)[i].level == k->level && !strcmp((*v)[i].part, part))
 			return (int)i;
 	if (!im->counting)
 		return -1;
-	if (NICFIT_ALLOC_GROW(c->cables, c->ncables + 1, im->alloc_cables))
+	if (NICFIT_ALLOC_GROW(*v, *n + 1, *cap))
 		return -1;
-	x = &c->cables[c->ncables];
+	x = &(*v)[*n];
 	memset(x, 0, sizeof(*x));
 	x->net = k->net;
 	x->level = k->level;
@@ -309,7 +388,7 @@ static int item(const struct nicfit_cluster *cc, const struct cl_class *k,
 	snprintf(x->description, sizeof(x->description), "%s", desc);
 	x->length_m = length;
 	x->gbps = gbps;
-	return (int)c->ncables++;
+	return (int)(*n)++;
 }
 
 static int cat_item(const struct nicfit_cluster *c, const struct cl_class *k,
@@ -331,6 +410,7 @@ static int kit(const struct nicfit_cluster *cc, int cls, enum cl_kit_type type, 
 {
 	struct nicfit_cluster *c = (struct nicfit_cluster *)cc;
 	struct nicfit_cluster_impl *im = c->impl;
+	const struct nicfit_cluster_cable *v;
 	struct cl_kit *kt;
 	size_t i;
 
@@ -351,12 +431,12 @@ static int kit(const struct nicfit_cluster *cc, int cls, enum cl_kit_type type, 
 	kt->item_port = ip;
 	kt->item_leg = il;
 	kt->item_fiber = ifb;
+	v = items_of(c, im->classes[cls].list);
 	if (type == KIT_OPTICS)
-		snprintf(kt->label, sizeof(kt->label), "%s + %s + %s", c->cables[ip].part,
-			 ifb >= 0 ? c->cables[ifb].part : "fiber",
-			 il >= 0 ? c->cables[il].part : "?");
+		snprintf(kt->label, sizeof(kt->label), "%s + %s + %s", v[ip].part,
+			 ifb >= 0 ? v[ifb].part : "fiber", il >= 0 ? v[il].part : "?");
 	else
-		snprintf(kt->label, sizeof(kt->label), "%s", c->cables[ip].part);
+		snprintf(kt->label, sizeof(kt->label), "%s", v[ip].part);
 	return (int)im->nkits++;
 }
 
@@ -552,20 +632,22 @@ void nicfit__cluster_count_kit(const struct nicfit_cluster *cc, const struct cl_
 			       int first_a, int first_b)
 {
 	struct nicfit_cluster *c = (struct nicfit_cluster *)cc;
+	struct nicfit_cluster_cable *v;
 
 	if (!c->impl->counting || !kt)
 		return;
-	c->cables[kt->item_port].qty += first_a;
-	c->cables[kt->item_port].links += legs;
+	v = items_of(c, c->impl->classes[kt->cls].list);
+	v[kt->item_port].qty += first_a;
+	v[kt->item_port].links += legs;
 	if (kt->item_leg >= 0) {
-		c->cables[kt->item_leg].qty += kt->type == KIT_OPTICS &&
+		v[kt->item_leg].qty += kt->type == KIT_OPTICS &&
 			c->impl->classes[kt->cls].twin_b > 1 ? first_b : legs;
 		/* a link with the same optic at both ends counts once */
 		if (kt->item_leg != kt->item_port)
-			c->cables[kt->item_leg].links += legs;
+			v[kt->item_leg].links += legs;
 	}
 	if (kt->item_fiber >= 0) {
-		c->cables[kt->item_fiber].qty += legs;
-		c->cables[kt->item_fiber].links += legs;
+		v[kt->item_fiber].qty += legs;
+		v[kt->item_fiber].links += legs;
 	}
 }

@@ -108,8 +108,12 @@ struct cl_class {
 	int intel_b;            /* end b only takes Intel-coded modules */
 	int optics_only;        /* the ends share no lane rate: a pair of optics only */
 	struct nicfit_port pa, pb; /* the ports at each end, as lanes (nicfit/compat.h) */
+	int list;               /* where its items are counted: CL_LIST_MAIN, _STORAGE, _BORDER */
 	int32_t *cache[2];      /* kit per decimetre of length: [0] same rack, [1] between racks */
 };
+
+/* The cable lists a class counts into: c->cables, c->storage.cables, c->border.cables. */
+enum { CL_LIST_MAIN, CL_LIST_STORAGE, CL_LIST_BORDER };
 
 /*
  * Two rates are the same rate when they differ by less than CL_RATE_EPS
@@ -121,7 +125,8 @@ struct cl_class {
 
 #define CL_CACHE_DM 30000   /* lengths cached up to 3 km */
 #define CL_MAX_LEGS 64      /* node ports on one switch cage: split x ports per cage */
-#define CL_MAX_CLASSES (NICFIT_NET_COUNT * NICFIT_LINK_LEVELS)
+/* the walked networks' classes, and two each for the storage network and the border */
+#define CL_MAX_CLASSES (NICFIT_NET_COUNT * NICFIT_LINK_LEVELS + 4)
 
 enum cl_kit_type { KIT_CABLE, KIT_OPTICS, KIT_GENERIC };
 
@@ -139,7 +144,15 @@ struct nicfit_cluster_impl {
 	const struct nicfit_catalog *cat;
 	struct cl_net net[NICFIT_NET_COUNT];
 	long nsw;               /* switches of all networks */
-	struct cl_pos *pos;     /* per switch */
+	struct cl_pos *pos;     /* per switch, then the storage and border switches (xbase on) */
+	long xbase;             /* pos index of the first storage leaf */
+	long nx;                /* storage leaves and spines, then border switches, from xbase */
+	long storage_racks;     /* in the storage row */
+	int servers_per_rack;   /* storage servers in one storage rack */
+	long srow;              /* index of the storage row (crow + 1) */
+	int has_storage_row;
+	int scls[2], bcls[2];
+	int hi_port[NICFIT_NET_COUNT][NICFIT_TIER_COUNT]; /* ports up to the highest one cabled */   /* cable classes: storage host and leaf-spine; border uplink, peer */
 	long crow;              /* compute rows */
 	int has_spine_row;
 	int32_t *row_half;      /* compute racks before the network racks, per row */
@@ -153,6 +166,7 @@ struct nicfit_cluster_impl {
 	struct cl_kit *kits;
 	size_t nkits, alloc_kits;
 	size_t alloc_cables;    /* of c->cables */
+	size_t alloc_scables, alloc_bcables; /* of c->storage.cables, c->border.cables */
 	size_t alloc_pos;       /* of pos */
 	int counting;           /* the sizing walk: create kits and count items */
 };
@@ -210,6 +224,8 @@ const char *nicfit__cluster_rate_opt(enum nicfit_net n);
  */
 int nicfit__cluster_net_setup(struct nicfit_cluster *c, enum nicfit_net n, struct leafdes *d,
 			      struct nicfit_error *err);
+/* Height in U of a catalog switch (its form, "2U"), or of a generic one of that many ports. */
+int nicfit__cluster_switch_u(const struct nicfit_switch *s, int ports);
 /* Publish the sized tables of network n into c->net[n] and number its switches. */
 void nicfit__cluster_net_publish(struct nicfit_cluster *c, enum nicfit_net n,
 				 const struct leafdes *d);
@@ -253,23 +269,25 @@ void nicfit__cluster_place_net(struct nicfit_cluster *c, struct placer *p, enum 
 /* Slots and top-of-rack marks into rack positions; counts the network racks. */
 void nicfit__cluster_finalize_positions(struct nicfit_cluster *c, struct placer *p);
 
+/* The storage servers and switches (storage row, compute rows, spine row) and the
+ * border switches (spine row), after the OOB network; pos must hold them. */
+void nicfit__cluster_place_extra(struct nicfit_cluster *c, struct placer *p);
+/* Where storage server k stands (after the positions are final). */
+void nicfit__cluster_server_pos(const struct nicfit_cluster *c, long k, struct cl_pos *q);
+
 /* Size and place the OOB network (after the others are placed). */
 int nicfit__cluster_size_oob(struct nicfit_cluster *c, struct placer *p,
 			     struct nicfit_error *err);
 
 /* ---- the storage network (cluster_storage.c) ---------------------------------- */
 
-/* The one cable length of networks sized by counts: a run across half a row, whole metres. */
-double nicfit__cluster_row_run_m(const struct nicfit_cluster_layout *l);
-/* Append a generic (never priced) item to a cable list of its own; the part is lowercased. */
-int nicfit__cluster_item_add(struct nicfit_cluster_cable **v, size_t *n, size_t *cap,
-			     enum nicfit_link_level lv, const char *type, double gbps, double len,
-			     long qty, long links, const char *part, const char *desc);
 
 /* The storage request's values (nicfit/cluster.h), checked before sizing. */
 int nicfit__cluster_check_storage(const struct nicfit_cluster_input *in, struct nicfit_error *err);
 /* Size the storage network into c->storage (nothing when it is not asked for). */
 int nicfit__cluster_size_storage(struct nicfit_cluster *c, struct nicfit_error *err);
+/* Its cables, link by link from where its ends stand (after placement). */
+int nicfit__cluster_cable_storage(struct nicfit_cluster *c, struct nicfit_error *err);
 /* Its decisions (cluster.storage). */
 void nicfit__cluster_explain_storage(struct nicfit_cluster *c);
 /* Its rows of the switch table (network "storage"), none when there is no storage network. */
@@ -277,11 +295,12 @@ void nicfit__cluster_storage_switch_rows(struct nicfit_emit *e, const struct nic
 /* Its "storage" member (null when there is none) and text section. */
 void nicfit__cluster_storage_render(struct nicfit_emit *e, const struct nicfit_cluster *c);
 
-/* One link of the storage network, for the port map (named, not numbered). */
+/* One link of the storage network or the border, for the port map (named, not numbered). */
 struct cl_slink {
-	enum nicfit_link_level level; /* NICFIT_LINK_HOST or NICFIT_LINK_LEAF_SPINE */
-	char a[48], b[48];      /* endpoint names: node, storage server or leaf; leaf or spine */
-	int port_a;             /* the node's or server's storage port, or the leaf's switch port */
+	enum nicfit_link_level level; /* NICFIT_LINK_HOST, _LEAF_SPINE, or _SPINE_CORE (border) */
+	const char *type;       /* link_type: "storage-host", "border-uplink", "mlag-peer", ... */
+	char a[48], b[48];      /* endpoint names: node, storage server or switch; switch */
+	int port_a;             /* the node's or server's storage port (host links), or a switch port */
 	int port_b, lane_b;     /* switch port at end b, and its split leg (-1 when not split) */
 	const char *cable;
 	double length_m;
@@ -293,8 +312,13 @@ int nicfit__cluster_storage_walk(const struct nicfit_cluster *c, cl_slink_fn fn,
 
 /* ---- the front end's border and MLAG pairs (cluster_border.c) ----------------- */
 
-/* Size the border uplinks and MLAG peer links into c->border (after the front end). */
+/* Border switches that --frontend-uplinks asks for (the front end sized; 0: none). */
+long nicfit__cluster_border_switches(const struct nicfit_cluster *c);
+/* Size the border uplinks and MLAG peer links into c->border (after the front end is
+ * counted), and cable them from where their ends stand. */
 int nicfit__cluster_size_border(struct nicfit_cluster *c, struct nicfit_error *err);
+/* Every border uplink, then every MLAG peer link; stops at fn's first non-zero. */
+int nicfit__cluster_border_walk(const struct nicfit_cluster *c, cl_slink_fn fn, void *ctx);
 /* Their decision (cluster.border) and the cluster-mlag-ports finding. */
 void nicfit__cluster_explain_border(struct nicfit_cluster *c);
 /* The border switches' row of the switch table. */
@@ -306,6 +330,17 @@ void nicfit__cluster_border_render(struct nicfit_emit *e, const struct nicfit_cl
 
 /* The cable run between two endpoints; *same_rack says whether they share a rack. */
 double nicfit__cluster_length(const struct nicfit_cluster *c, long a, long b, int *same_rack);
+/* The same between two positions (storage servers and switches, border switches). */
+double nicfit__cluster_length_pos(const struct nicfit_cluster *c, const struct cl_pos *a,
+				  const struct cl_pos *b, int *same_rack);
+/* Where endpoint id stands (a node or a walked network's switch). */
+void nicfit__cluster_where(const struct nicfit_cluster *c, long id, struct cl_pos *q);
+
+/* A cable class of a network sized by counts (list CL_LIST_STORAGE or _BORDER), with
+ * its caches; -1 when there is no room or memory. */
+int nicfit__cluster_add_class(struct nicfit_cluster *c, int list, enum nicfit_link_level lv,
+			      double ga, const char *ca, double gb, const char *cb, int split,
+			      int twin, const struct nicfit_port *pa, const struct nicfit_port *pb);
 
 /* Set up the cable classes of every enabled network (after sizing). */
 int nicfit__cluster_classes(struct nicfit_cluster *c, struct nicfit_error *err);
@@ -327,6 +362,9 @@ void nicfit__cluster_kits_free(struct nicfit_cluster_impl *im);
 /* The decisions and findings that explain the sized design. */
 void nicfit__cluster_explain(struct nicfit_cluster *c);
 
+/* Sort a cable list of a network sized by counts for people, once it is counted: its
+ * kits then keep their labels, not their item numbers. */
+void nicfit__cluster_sort_list(struct nicfit_cluster_cable *v, size_t n);
 /* Sort the cable lines for people, keeping the kits pointing at their items. */
 int nicfit__cluster_sort_cables(struct nicfit_cluster *c);
 /* The bill of materials from the switches, the NIC and the cable lines. */

@@ -93,6 +93,13 @@ static int form_u(const char *form)
 	return u >= 1 && u <= MAX_FORM_U ? (int)u : 1;
 }
 
+int nicfit__cluster_switch_u(const struct nicfit_switch *s, int ports)
+{
+	if (s)
+		return form_u(s->form);
+	return ports > GENERIC_1U_PORTS ? 2 : 1;
+}
+
 static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
 			  const struct nicfit_cluster_net_input *ni,
 			  struct nicfit_cluster_switch *sw, struct nicfit_error *err)
@@ -115,7 +122,7 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
 		snprintf(sw->cage, sizeof(sw->cage), "%s", s->cage ? s->cage : cage_for(s->port_gbps));
 		sw->max_logical = s->max_logical_ports;
 		sw->per_cage = s->ports_per_cage > 1 ? s->ports_per_cage : 1;
-		sw->height_u = form_u(s->form);
+		sw->height_u = nicfit__cluster_switch_u(s, sw->ports);
 		if (sw->ports < 2 || sw->ports > NICFIT_CLUSTER_MAX_RADIX || sw->gbps <= 0)
 			return nicfit_error_at(err, NICFIT_E_DATA, nicfit__cluster_switch_opt(n), 0, 0,
 					       "switch '%s' has %d ports at %g Gb/s: cannot size with it",
@@ -128,7 +135,7 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
 	snprintf(sw->name, sizeof(sw->name), "%d-port %gG switch (generic)", sw->ports, sw->gbps);
 	snprintf(sw->cage, sizeof(sw->cage), "%s", cage_for(sw->gbps));
 	sw->per_cage = 1;
-	sw->height_u = sw->ports > GENERIC_1U_PORTS ? 2 : 1;
+	sw->height_u = nicfit__cluster_switch_u(NULL, sw->ports);
 	return 0;
 }
 

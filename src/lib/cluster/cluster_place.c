@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "cluster_int.h"
+#include "num_int.h"
 
 /* Node range [first, last] that leaf idx of a back-end or front-end network serves. */
 static void leaf_nodes(const struct cl_net *cn, long N, long idx, long *first, long *last)
@@ -97,15 +98,18 @@ void nicfit__cluster_place_net(struct nicfit_cluster *c, struct placer *p, enum 
 			}
 }
 
-/* Turn slots and ToR marks into rack positions, and count network racks. */
+/* Turn slots and ToR marks into rack positions, and count network racks: the
+ * compute rows', the spine row's and the storage row's. */
 void nicfit__cluster_finalize_positions(struct nicfit_cluster *c, struct placer *p)
 {
 	struct nicfit_cluster_impl *im = c->impl;
 	long r, s, spr = (long)c->in.layout.switches_per_rack, width;
+	long last = im->has_storage_row ? im->srow : im->crow;
 
 	c->network_racks = 0;
-	for (r = 0; r <= im->crow; r++) {
-		long ncomp = r < im->crow ? lmin(p->rpr, p->C - r * p->rpr) : 0;
+	for (r = 0; r <= last; r++) {
+		long ncomp = r < im->crow ? lmin(p->rpr, p->C - r * p->rpr) :
+			     r == im->srow ? im->storage_racks : 0;
 
 		im->row_net[r] = (int32_t)cdiv(p->slots[r], spr);
 		im->row_half[r] = (int32_t)((ncomp + 1) / 2);
@@ -114,7 +118,7 @@ void nicfit__cluster_finalize_positions(struct nicfit_cluster *c, struct placer 
 	im->has_spine_row = p->slots[im->crow] > 0;
 	width = lmin(p->rpr, p->C);
 	im->spine_x0 = (int32_t)((width - im->row_net[im->crow]) / 2);
-	for (s = 0; s < im->nsw; s++) {
+	for (s = 0; s < im->xbase + im->nx; s++) {
 		struct cl_pos *q = &im->pos[s];
 
 		if (q->x < 0) {
@@ -125,9 +129,66 @@ void nicfit__cluster_finalize_positions(struct nicfit_cluster *c, struct placer 
 			long slot = q->x, j = slot / spr, k = slot % spr;
 			double u = c->in.layout.rack_u - (double)k * p->hmax - p->hmax / 2.0;
 
-			q->x = (int32_t)(q->row < im->crow ? im->row_half[q->row] + j : im->spine_x0 + j);
+			q->x = (int32_t)(q->row != im->crow ? im->row_half[q->row] + j : im->spine_x0 + j);
 			q->u = (float)(u < p->hmax / 2.0 ? p->hmax / 2.0 : u);
 		}
 	}
-	c->rows = im->crow + (im->has_spine_row ? 1 : 0);
+	c->rows = im->crow + (im->has_spine_row ? 1 : 0) + im->has_storage_row;
+}
+
+/* ---- the storage network and the border ---------------------------------------- */
+
+/*
+ * Storage servers stand in storage racks of their own, in a storage row
+ * behind the compute rows, as many to a rack as fit its height
+ * (storage_u); the storage row has network racks in its middle as a
+ * compute row has. A storage leaf that serves only compute nodes stands
+ * where a leaf of theirs would (on top of their rack, or in their row's
+ * network racks), one that serves storage servers in the storage row's
+ * network racks; storage spines in the spine row. Border switches stand
+ * in the spine row with the front end's spines and cores, where the
+ * front end's top tier is; the spine row is made for them when there is
+ * none.
+ */
+void nicfit__cluster_place_extra(struct nicfit_cluster *c, struct placer *p)
+{
+	struct nicfit_cluster_impl *im = c->impl;
+	const struct nicfit_cluster_storage *st = &c->storage;
+	long M = c->in.nodes_per_rack, l, s = im->xbase, host = c->in.nodes * st->node_links;
+	long nb = c->border.switches, i;
+
+	im->srow = im->crow + 1;
+	if (st->enabled) {
+		int per = (int)(c->in.layout.rack_u / c->in.layout.storage_u + NICFIT_EPS);
+
+		im->servers_per_rack = per < 1 ? 1 : per;
+		im->storage_racks = cdiv(c->in.storage.servers, im->servers_per_rack);
+		im->has_storage_row = 1;
+		for (l = 0; l < st->leaves; l++, s++) {
+			long e0 = l * st->endpoints_per_leaf;
+			long e1 = lmin(e0 + st->endpoints_per_leaf, st->endpoints) - 1;
+
+			if (st->tiers > 1 && e1 < host)
+				nicfit__cluster_place_leaf(c, p, s, e0 / st->node_links / M,
+							   e1 / st->node_links / M);
+			else
+				nicfit__cluster_place_slot(c, p, s, im->srow);
+		}
+		for (l = 0; l < st->spines; l++, s++)
+			nicfit__cluster_place_slot(c, p, s, im->crow);
+	}
+	for (i = 0; i < nb; i++, s++)
+		nicfit__cluster_place_slot(c, p, s, im->crow);
+	im->nx = s - im->xbase;
+}
+
+void nicfit__cluster_server_pos(const struct nicfit_cluster *c, long k, struct cl_pos *q)
+{
+	const struct nicfit_cluster_impl *im = c->impl;
+	long rack = k / im->servers_per_rack, half = im->row_half[im->srow];
+
+	q->row = (int32_t)im->srow;
+	q->x = (int32_t)(rack < half ? rack : rack + im->row_net[im->srow]);
+	q->u = (float)((double)(k % im->servers_per_rack) * c->in.layout.storage_u +
+		       c->in.layout.storage_u / 2);
 }

@@ -4,7 +4,8 @@
  * buffer from the walk: a port map of hundreds of thousands of rows is
  * written without a printf per field. Its rows end in LF, as every CSV
  * nicfit writes (docs/formats.md). The walked networks come first, then
- * the storage network's links, which are named by count.
+ * the storage network's links and the front end's border and MLAG peer
+ * links, which are named by count.
  */
 #include <math.h>
 #include <stdio.h>
@@ -183,7 +184,8 @@ static int csv_row(void *ctx, const struct nicfit_cluster_link *l)
 	return 0;
 }
 
-/* A row of the storage network (cluster_storage.c), named by count. */
+/* A row of the storage network or the border (cluster_storage.c, cluster_border.c), named
+ * by count. */
 static int csv_storage_row(void *ctx, const struct cl_slink *l)
 {
 	struct csvw *w = ctx;
@@ -194,7 +196,8 @@ static int csv_storage_row(void *ctx, const struct cl_slink *l)
 	if (w->len > CSV_BUF - CSV_ROW_MAX && csv_flush(w))
 		return NICFIT_E_IO;
 	p = w->buf + w->len;
-	p = put(p, host ? "storage-host," : "storage-leaf-spine,");
+	p = put(p, l->type);
+	*p++ = ',';
 	p = put(p, l->a);
 	*p++ = ',';
 	p = host ? put_num(put(p, "st"), l->port_a, 1) : put_num(put(p, "swp"), l->port_a + 1, 1);
@@ -237,6 +240,8 @@ int nicfit_cluster_write_port_map(const struct nicfit_cluster *c, nicfit_cluster
 	rc = nicfit_cluster_walk(c, csv_row, &w);
 	if (!rc)
 		rc = nicfit__cluster_storage_walk(c, csv_storage_row, &w);
+	if (!rc)
+		rc = nicfit__cluster_border_walk(c, csv_storage_row, &w);
 	if (!rc)
 		csv_flush(&w);
 	free(w.buf);

@@ -407,14 +407,13 @@ static int inline_row(void *ctx, const struct nicfit_cluster_link *l)
 	return 0;
 }
 
-/* A storage link inline, in the shape of the walked ones. */
+/* A storage or border link inline, in the shape of the walked ones. */
 static int inline_storage_row(void *ctx, const struct cl_slink *l)
 {
 	struct inline_ctx *x = ctx;
 
 	nicfit_emit_begin_object(x->e, NULL);
-	nicfit_emit_string(x->e, "link_type", l->level == NICFIT_LINK_HOST ? "storage-host" :
-			   "storage-leaf-spine");
+	nicfit_emit_string(x->e, "link_type", l->type);
 	nicfit_emit_string(x->e, "endpoint_a", l->a);
 	nicfit_emit_int(x->e, "port_a", l->port_a);
 	nicfit_emit_string(x->e, "endpoint_b", l->b);
@@ -429,10 +428,11 @@ static int inline_storage_row(void *ctx, const struct cl_slink *l)
 	return 0;
 }
 
-/* Rows of the port map: every walked link and every storage link. */
+/* Rows of the port map: every walked link, every storage and border link. */
 static long total_links(const struct nicfit_cluster *c)
 {
-	long t = c->storage.enabled ? c->storage.host_links + c->storage.leaf_spine_links : 0;
+	long t = (c->storage.enabled ? c->storage.host_links + c->storage.leaf_spine_links : 0) +
+		 c->border.map_rows;
 	int n, l;
 
 	for (n = 0; n < NICFIT_NET_COUNT; n++)
@@ -468,6 +468,7 @@ int nicfit_cluster_render(const struct nicfit_cluster *c,
 	nicfit_emit_int(e, "gpus", c->gpus);
 	nicfit_emit_int(e, "racks", c->racks);
 	nicfit_emit_int(e, "network_racks", c->network_racks);
+	nicfit_emit_int(e, "storage_racks", c->impl->storage_racks);
 	nicfit_emit_int(e, "rows", c->rows);
 	nicfit_emit_int(e, "tiers", be->enabled ? be->tiers : 0);
 	nicfit_emit_int(e, "leaf_switches", be->tier[NICFIT_TIER_LEAF].switches);
@@ -485,9 +486,16 @@ int nicfit_cluster_render(const struct nicfit_cluster *c,
 	nicfit_emit_printf(e, " in %ld rack%s of %d (%ld row%s", c->racks, c->racks == 1 ? "" : "s",
 			   c->in.nodes_per_rack, c->rows, c->rows == 1 ? "" : "s");
 	if (c->rows > c->impl->crow)
-		nicfit_emit_printf(e, ": %ld of compute racks and the spine row", c->impl->crow);
-	nicfit_emit_printf(e, "), %ld network rack%s\n", c->network_racks,
+		nicfit_emit_printf(e, ": %ld of compute racks%s%s", c->impl->crow,
+				   c->impl->has_spine_row ? (c->impl->has_storage_row ? ", the spine row" :
+							     " and the spine row") : "",
+				   c->impl->has_storage_row ? " and the storage row" : "");
+	nicfit_emit_printf(e, "), %ld network rack%s", c->network_racks,
 			   c->network_racks == 1 ? "" : "s");
+	if (c->impl->storage_racks)
+		nicfit_emit_printf(e, ", %ld storage rack%s", c->impl->storage_racks,
+				   c->impl->storage_racks == 1 ? "" : "s");
+	nicfit_emit_printf(e, "\n");
 	for (n = 0; n < NICFIT_NET_COUNT; n++) {
 		emit_net_json(e, c, n);
 		emit_net_text(e, c, n);
@@ -524,6 +532,7 @@ int nicfit_cluster_render(const struct nicfit_cluster *c,
 		nicfit_emit_begin_array(e, "links");
 		nicfit_cluster_walk(c, inline_row, &x);
 		nicfit__cluster_storage_walk(c, inline_storage_row, &x);
+		nicfit__cluster_border_walk(c, inline_storage_row, &x);
 		nicfit_emit_end_array(e);
 		nicfit_emit_end_object(e);
 	} else {

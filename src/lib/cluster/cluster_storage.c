@@ -6,10 +6,11 @@
  *
  * It is sized by counts from the request: the storage servers must serve
  * what all compute nodes read at once, so each server gets its share of
- * that demand in ports. Its links are in the port map, named by count
- * (nicfit__cluster_storage_walk); it is not placed rack by rack and is not
- * in the picture, which hold the back end, front end and OOB network; its
- * cables have one length class, the longest run in a row.
+ * that demand in ports. Its servers and switches are placed
+ * (cluster_place.c: storage racks in a storage row of their own), and
+ * every link is cabled from where its ends stand, as the back end's are
+ * (cluster_cable.c). Its links are in the port map, named by count
+ * (nicfit__cluster_storage_walk).
  */
 #include <ctype.h>
 #include <math.h>
@@ -36,6 +37,18 @@
 #define STORAGE_MAX_SPLIT 8
 
 static const char *const opt_switch = "--storage-switch";
+
+/* The ports of each end as lanes: the storage switch's, and a storage port at the
+ * storage link rate, taken as the switch's own port type. */
+static void storage_port_pair(const struct nicfit_cluster_storage *st, struct nicfit_port *sp,
+			      struct nicfit_port *np)
+{
+	if (st->sw.cat)
+		nicfit_port_of_switch(st->sw.cat, sp);
+	else
+		nicfit_port_generic(NULL, st->sw.gbps, 1, 1, NULL, sp);
+	nicfit_port_generic(NULL, st->link_gbps, 0, 1, sp, np);
+}
 
 static int storage_switch(struct nicfit_cluster *c, struct nicfit_cluster_storage *st,
 			  struct nicfit_error *err)
@@ -67,7 +80,7 @@ static int storage_switch(struct nicfit_cluster *c, struct nicfit_cluster_storag
 		snprintf(sw->cage, sizeof(sw->cage), "%s", s->cage ? s->cage : "?");
 		sw->max_logical = s->max_logical_ports;
 		sw->per_cage = s->ports_per_cage > 1 ? s->ports_per_cage : 1;
-		nicfit_port_of_switch(s, &sp);
+		sw->height_u = nicfit__cluster_switch_u(s, sw->ports);
 	} else {
 		sw->ports = si->radix;
 		sw->gbps = st->link_gbps;
@@ -77,13 +90,13 @@ static int storage_switch(struct nicfit_cluster *c, struct nicfit_cluster_storag
 		nicfit_port_generic(NULL, sw->gbps, 1, 1, NULL, &sp);
 		snprintf(sw->cage, sizeof(sw->cage), "%s", sp.cage);
 		sw->per_cage = 1;
+		sw->height_u = nicfit__cluster_switch_u(NULL, sw->ports);
 	}
 	if (st->link_gbps > sw->gbps + CL_RATE_EPS)
 		return nicfit_error_at(err, NICFIT_E_USAGE, "--storage-link-gbps", 0, 0,
 				       "storage ports at %g Gb/s are faster than the %s ports (%g Gb/s)",
 				       st->link_gbps, sw->id, sw->gbps);
-	/* the storage ports are taken as the switch's own port type at their rate */
-	nicfit_port_generic(NULL, st->link_gbps, 0, 1, &sp, &np);
+	storage_port_pair(st, &sp, &np);
 	if (nicfit_port_match(&np, &sp, 1, &m) == NICFIT_MATCH_NONE)
 		return nicfit_error_at(err, NICFIT_E_USAGE, opt_switch, 0, 0, "storage: %s", m.why);
 	st->breakout = m.kind == NICFIT_MATCH_DIRECT && m.per_port > 1 &&
@@ -178,82 +191,6 @@ static int storage_tiers(struct nicfit_cluster *c, struct nicfit_cluster_storage
 	return 0;
 }
 
-/*
- * The one length class of cables sized by counts (the storage network, the
- * front end's border uplinks): a run from a rack in a row to the network
- * racks in its middle, up to the tray and across half a row (cluster.h's
- * layout), with its slack; those switches stand in the network racks.
- * Whole metres, as cables are sold.
- */
-double nicfit__cluster_row_run_m(const struct nicfit_cluster_layout *l)
-{
-	double run = l->rack_u * l->u_m + 2 * l->tray_m + l->racks_per_row / 2 * l->rack_pitch_m;
-
-	return ceil(run * (1 + l->slack_frac) + l->slack_m - NICFIT_EPS);
-}
-
-int nicfit__cluster_item_add(struct nicfit_cluster_cable **v, size_t *n, size_t *cap,
-			     enum nicfit_link_level lv, const char *type, double gbps, double len,
-			     long qty, long links, const char *part, const char *desc)
-{
-	struct nicfit_cluster_cable *x;
-	size_t i;
-
-	if (qty <= 0)
-		return 0;
-	if (NICFIT_ALLOC_GROW(*v, *n + 1, *cap))
-		return NICFIT_E_NOMEM;
-	x = &(*v)[(*n)++];
-	memset(x, 0, sizeof(*x));
-	x->net = NICFIT_NET_COUNT; /* none of the walked networks: listed by its owner */
-	x->level = lv;
-	snprintf(x->part, sizeof(x->part), "%s", part);
-	for (i = 0; x->part[i]; i++)
-		x->part[i] = (char)tolower((unsigned char)x->part[i]);
-	snprintf(x->type, sizeof(x->type), "%s", type);
-	snprintf(x->description, sizeof(x->description), "%s", desc);
-	x->length_m = len;
-	x->gbps = gbps;
-	x->qty = qty;
-	x->links = links;
-	return 0;
-}
-
-/*
- * Cables: each host link an AOC (storage ends sit in other racks than
- * their leaf), each leaf-spine link a pair of optics and a fibre at the
- * switch port rate. They are generic, so never priced: the storage
- * vendor's qualified cables are the buyer's to choose.
- */
-static int storage_cables(struct nicfit_cluster *c, struct nicfit_cluster_storage *st)
-{
-	double len = nicfit__cluster_row_run_m(&c->in.layout);
-	char id[64], desc[160];
-	size_t cap = 0;
-	int rc;
-
-	snprintf(id, sizeof(id), "aoc-%gg-%gm", st->link_gbps, len);
-	snprintf(desc, sizeof(desc), "%g Gb/s AOC, %g m (generic): storage port to storage leaf",
-		 st->link_gbps, len);
-	rc = nicfit__cluster_item_add(&st->cables, &st->ncables, &cap, NICFIT_LINK_HOST, "aoc",
-				      st->link_gbps, len, st->host_links, st->host_links, id, desc);
-	if (rc || !st->leaf_spine_links)
-		return rc;
-	snprintf(id, sizeof(id), "optic-%gg-%s", st->sw.gbps, st->sw.cage);
-	snprintf(desc, sizeof(desc), "%g Gb/s %s optic (generic): storage leaf-spine, both ends",
-		 st->sw.gbps, st->sw.cage);
-	rc = nicfit__cluster_item_add(&st->cables, &st->ncables, &cap, NICFIT_LINK_LEAF_SPINE,
-				      "optic", st->sw.gbps, 0, 2 * st->leaf_spine_links,
-				      st->leaf_spine_links, id, desc);
-	snprintf(id, sizeof(id), "fiber-storage-%gm", len);
-	snprintf(desc, sizeof(desc), "fibre patch cord for the storage optics, %g m (generic)", len);
-	if (!rc)
-		rc = nicfit__cluster_item_add(&st->cables, &st->ncables, &cap,
-					      NICFIT_LINK_LEAF_SPINE, "fiber", st->sw.gbps, len,
-					      st->leaf_spine_links, st->leaf_spine_links, id, desc);
-	return rc;
-}
-
 int nicfit__cluster_size_storage(struct nicfit_cluster *c, struct nicfit_error *err)
 {
 	const struct nicfit_cluster_storage_input *si = &c->in.storage;
@@ -274,8 +211,6 @@ int nicfit__cluster_size_storage(struct nicfit_cluster *c, struct nicfit_error *
 		rc = storage_ports(c, st, err);
 	if (!rc)
 		rc = storage_tiers(c, st, err);
-	if (!rc && storage_cables(c, st))
-		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	return rc;
 }
 
@@ -314,18 +249,6 @@ int nicfit__cluster_check_storage(const struct nicfit_cluster_input *in, struct 
 
 /* ---- the links, for the port map ---------------------------------------------- */
 
-/* The label of item type `type` of level lv in the storage cable list, or "?". */
-static const char *storage_part(const struct nicfit_cluster_storage *st,
-				enum nicfit_link_level lv, const char *type)
-{
-	size_t i;
-
-	for (i = 0; i < st->ncables; i++)
-		if (st->cables[i].level == lv && !strcmp(st->cables[i].type, type))
-			return st->cables[i].part;
-	return "?";
-}
-
 /* Digits of a switch or server number in a name: at least two, as switch names have. */
 static int name_digits(long n)
 {
@@ -334,71 +257,173 @@ static int name_digits(long n)
 	return d < 2 ? 2 : d;
 }
 
+/* Where storage port e stands (its node or storage server) and its name and port. */
+static void port_end(const struct nicfit_cluster *c, long e, int dv, struct cl_pos *q,
+		     struct cl_slink *x)
+{
+	const struct nicfit_cluster_storage *st = &c->storage;
+	long host = c->in.nodes * st->node_links;
+
+	if (e < host) {
+		nicfit__cluster_where(c, e / st->node_links, q);
+		snprintf(x->a, sizeof(x->a), "node%0*ld", c->impl->node_digits, e / st->node_links + 1);
+		x->port_a = (int)(e % st->node_links);
+	} else {
+		long k = e - host;
+
+		nicfit__cluster_server_pos(c, k / st->server_links, q);
+		snprintf(x->a, sizeof(x->a), "stor%0*ld", dv, k / st->server_links + 1);
+		x->port_a = (int)(k % st->server_links);
+	}
+}
+
+/*
+ * The host links of leaf l: its storage ports in order, a switch port (or
+ * twin-port cage) taking `breakout` (x ports per cage) of them as the legs
+ * of one cable, as long as its farthest leg needs.
+ */
+static int walk_leaf_hosts(const struct nicfit_cluster *c, long l, cl_slink_fn fn, void *ctx)
+{
+	const struct nicfit_cluster_storage *st = &c->storage;
+	const struct nicfit_cluster_impl *im = c->impl;
+	const struct cl_pos *leaf = &im->pos[im->xbase + l];
+	int per = st->endpoints_per_leaf, cage = st->breakout * st->sw.per_cage;
+	int dl = name_digits(st->leaves), dv = name_digits(c->in.storage.servers), j, m, rc;
+	long e0 = l * per, e1 = lmin(e0 + per, st->endpoints), e;
+
+	if (cage > CL_MAX_LEGS)
+		cage = CL_MAX_LEGS;
+	for (e = e0; e < e1; e += m) {
+		struct cl_slink x[CL_MAX_LEGS];
+		double max = 0;
+		int all_same = 1, same;
+		const struct cl_kit *kt;
+
+		m = (int)lmin(cage - (e - e0) % cage, e1 - e);
+		for (j = 0; j < m; j++) {
+			struct cl_pos q;
+			long slot = e + j - e0;
+
+			memset(&x[j], 0, sizeof(x[j]));
+			port_end(c, e + j, dv, &q, &x[j]);
+			x[j].level = NICFIT_LINK_HOST;
+			x[j].type = "storage-host";
+			snprintf(x[j].b, sizeof(x[j].b), "st-leaf%0*ld", dl, l + 1);
+			x[j].port_b = (int)(slot / st->breakout);
+			x[j].lane_b = st->breakout > 1 ? (int)(slot % st->breakout) : -1;
+			x[j].length_m = nicfit__cluster_length_pos(c, &q, leaf, &same);
+			all_same &= same;
+			if (x[j].length_m > max)
+				max = x[j].length_m;
+		}
+		kt = nicfit__cluster_kit_for(c, im->scls[0], max, all_same);
+		nicfit__cluster_count_kit(c, kt, m, 1, 1);
+		for (j = 0; j < m; j++) {
+			x[j].cable = kt ? kt->label : "?";
+			rc = fn(ctx, &x[j]);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
 /*
  * The storage links one by one, as the sizing counted them: storage ports
  * in order (every compute node's, then every storage server's) fill the
  * leaves, endpoints_per_leaf each, a switch port taking `breakout` of them
  * as split legs; uplink j of leaf l lands on spine (l*up + j) mod S at
  * port (l*up + j) div S, as the other networks' uplinks do
- * (cluster_walk.c). Every link has the one length of networks sized by
- * counts (nicfit__cluster_row_run_m).
+ * (cluster_walk.c). Each is as long as the run between where its ends
+ * stand (cluster_place.c).
  */
 int nicfit__cluster_storage_walk(const struct nicfit_cluster *c, cl_slink_fn fn, void *ctx)
 {
 	const struct nicfit_cluster_storage *st = &c->storage;
-	long nodes = c->in.nodes, servers = c->in.storage.servers, e, l;
-	int dl = name_digits(st->leaves), ds = name_digits(st->spines), dv = name_digits(servers);
-	int per = st->endpoints_per_leaf, j, rc;
+	const struct nicfit_cluster_impl *im = c->impl;
+	int dl = name_digits(st->leaves), ds = name_digits(st->spines), j, rc;
+	int twin = st->sw.per_cage;
 	struct cl_slink x;
-	char fibre[200];
+	long l;
 
-	if (!st->enabled || per < 1 || st->breakout < 1)
+	if (!st->enabled || st->endpoints_per_leaf < 1 || st->breakout < 1 || im->scls[0] < 0)
 		return 0;
-	memset(&x, 0, sizeof(x));
-	x.length_m = nicfit__cluster_row_run_m(&c->in.layout);
-	x.level = NICFIT_LINK_HOST;
-	x.cable = storage_part(st, NICFIT_LINK_HOST, "aoc");
-	for (e = 0; e < st->endpoints; e++) {
-		long slot = e % per;
-
-		if (e < nodes * st->node_links) {
-			snprintf(x.a, sizeof(x.a), "node%0*ld", c->impl->node_digits,
-				 e / st->node_links + 1);
-			x.port_a = (int)(e % st->node_links);
-		} else {
-			long k = e - nodes * st->node_links;
-
-			snprintf(x.a, sizeof(x.a), "stor%0*ld", dv, k / st->server_links + 1);
-			x.port_a = (int)(k % st->server_links);
-		}
-		snprintf(x.b, sizeof(x.b), "st-leaf%0*ld", dl, e / per + 1);
-		x.port_b = (int)(slot / st->breakout);
-		x.lane_b = st->breakout > 1 ? (int)(slot % st->breakout) : -1;
-		rc = fn(ctx, &x);
+	for (l = 0; l < st->leaves; l++) {
+		rc = walk_leaf_hosts(c, l, fn, ctx);
 		if (rc)
 			return rc;
 	}
-	if (st->tiers < 2 || st->spines < 1)
+	if (st->tiers < 2 || st->spines < 1 || im->scls[1] < 0)
 		return 0;
-	snprintf(fibre, sizeof(fibre), "%s + %s + %s",
-		 storage_part(st, NICFIT_LINK_LEAF_SPINE, "optic"),
-		 storage_part(st, NICFIT_LINK_LEAF_SPINE, "fiber"),
-		 storage_part(st, NICFIT_LINK_LEAF_SPINE, "optic"));
+	memset(&x, 0, sizeof(x));
 	x.level = NICFIT_LINK_LEAF_SPINE;
-	x.cable = fibre;
+	x.type = "storage-leaf-spine";
 	x.lane_b = -1;
 	for (l = 0; l < st->leaves; l++)
 		for (j = 0; j < st->up; j++) {
-			long g = l * st->up + j;
+			long g = l * st->up + j, sp = g % st->spines;
+			const struct cl_kit *kt;
+			int same;
 
 			snprintf(x.a, sizeof(x.a), "st-leaf%0*ld", dl, l + 1);
 			x.port_a = st->down + j;
-			snprintf(x.b, sizeof(x.b), "st-spine%0*ld", ds, g % st->spines + 1);
+			snprintf(x.b, sizeof(x.b), "st-spine%0*ld", ds, sp + 1);
 			x.port_b = (int)(g / st->spines);
+			x.length_m = nicfit__cluster_length_pos(c, &im->pos[im->xbase + l],
+								&im->pos[im->xbase + st->leaves + sp],
+								&same);
+			kt = nicfit__cluster_kit_for(c, im->scls[1], x.length_m, same);
+			nicfit__cluster_count_kit(c, kt, 1, x.port_b % twin == 0, x.port_a % twin == 0);
+			x.cable = kt ? kt->label : "?";
 			rc = fn(ctx, &x);
 			if (rc)
 				return rc;
 		}
+	return 0;
+}
+
+/* While cabling: the longest run. */
+static int count_slink(void *ctx, const struct cl_slink *l)
+{
+	struct nicfit_cluster *c = ctx;
+
+	if (l->length_m > c->max_length_m)
+		c->max_length_m = (long)ceil(l->length_m);
+	return 0;
+}
+
+/*
+ * The cable classes of the storage network (host links: the storage
+ * switch's port, split or not, to storage ports of its own type;
+ * leaf-spine: switch port to switch port), then one walk that chooses
+ * and counts what cables every link, as the back end's walk does.
+ */
+int nicfit__cluster_cable_storage(struct nicfit_cluster *c, struct nicfit_error *err)
+{
+	struct nicfit_cluster_storage *st = &c->storage;
+	struct nicfit_cluster_impl *im = c->impl;
+	struct nicfit_port sp, np;
+	int cage = st->breakout * st->sw.per_cage, rc;
+
+	im->scls[0] = im->scls[1] = -1;
+	if (!st->enabled)
+		return 0;
+	storage_port_pair(st, &sp, &np);
+	im->scls[0] = nicfit__cluster_add_class(c, CL_LIST_STORAGE, NICFIT_LINK_HOST,
+						st->link_gbps * cage, st->sw.cage, st->link_gbps,
+						np.cage, cage, 1, &sp, &np);
+	if (st->tiers > 1)
+		im->scls[1] = nicfit__cluster_add_class(c, CL_LIST_STORAGE, NICFIT_LINK_LEAF_SPINE,
+							st->sw.gbps, st->sw.cage, st->sw.gbps,
+							st->sw.cage, 1, st->sw.per_cage, &sp, &sp);
+	if (im->scls[0] < 0 || (st->tiers > 1 && im->scls[1] < 0))
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	im->counting = 1;
+	rc = nicfit__cluster_storage_walk(c, count_slink, c);
+	im->counting = 0;
+	if (rc)
+		return nicfit_error_set(err, rc, "out of memory");
+	nicfit__cluster_sort_list(st->cables, st->ncables);
 	return 0;
 }
 
@@ -487,11 +512,14 @@ void nicfit__cluster_storage_render(struct nicfit_emit *e, const struct nicfit_c
 	const struct nicfit_cluster_storage *st = &c->storage;
 	const char *bold = nicfit_emit_color(e, NICFIT_COLOR_BOLD);
 	const char *reset = nicfit_emit_color(e, NICFIT_COLOR_RESET);
+	long in_compute = 0, l;
 
 	if (!st->enabled) {
 		nicfit_emit_null(e, "storage");
 		return;
 	}
+	for (l = 0; l < st->leaves; l++)
+		in_compute += c->impl->pos[c->impl->xbase + l].row < c->impl->crow;
 	nicfit_emit_begin_object(e, "storage");
 	nicfit_emit_number(e, "node_gbps", c->in.storage.node_gbps);
 	nicfit_emit_int(e, "servers", c->in.storage.servers);
@@ -522,6 +550,9 @@ void nicfit__cluster_storage_render(struct nicfit_emit *e, const struct nicfit_c
 	nicfit_emit_end_object(e);
 	nicfit_emit_int(e, "ports_total", st->ports_total);
 	nicfit_emit_int(e, "ports_free", st->ports_free);
+	nicfit_emit_int(e, "storage_racks", c->impl->storage_racks);
+	nicfit_emit_int(e, "servers_per_rack", c->impl->servers_per_rack);
+	nicfit_emit_int(e, "leaves_in_compute_rows", in_compute);
 	nicfit_emit_printf(e, "\n%sStorage%s: %d tier%s, %ld x %g Gb/s node ports (%d per node) + "
 			   "%ld server ports (%d per storage server), %.0f Gb/s to serve\n", bold,
 			   reset, st->tiers, st->tiers == 1 ? "" : "s",
@@ -544,6 +575,13 @@ void nicfit__cluster_storage_render(struct nicfit_emit *e, const struct nicfit_c
 	if (st->leaf_spine_links)
 		nicfit_emit_printf(e, ", %ld leaf-spine", st->leaf_spine_links);
 	nicfit_emit_printf(e, "; %ld of %ld switch ports free\n", st->ports_free, st->ports_total);
+	nicfit_emit_printf(e, "  racks   %ld storage rack%s of %d servers in the storage row; "
+			   "leaves: %ld in the compute rows, %ld in the storage row",
+			   c->impl->storage_racks, c->impl->storage_racks == 1 ? "" : "s",
+			   c->impl->servers_per_rack, in_compute, st->leaves - in_compute);
+	if (st->spines)
+		nicfit_emit_printf(e, "; spines in the spine row");
+	nicfit_emit_printf(e, "\n");
 	storage_cables_emit(e, st);
 	nicfit_emit_end_object(e);
 }

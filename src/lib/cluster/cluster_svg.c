@@ -7,7 +7,10 @@
  * per node group (the leaves that serve the same nodes, all rails of them),
  * in three tiers a box per pod and per core group; a row of more than
  * MAXB boxes shows the first ones, a box counting the rest, and the last.
- * Only plane 0 is drawn; the others are identical and said so.
+ * Only plane 0 is drawn; the others are identical and said so. The front
+ * end's border switches are a row above its top tier; the storage network
+ * is a panel of its own, its leaves above the compute nodes and storage
+ * servers they serve.
  */
 #include <stdio.h>
 #include <string.h>
@@ -189,6 +192,85 @@ static void nodes_of_box(const struct nicfit_cluster *c, enum nicfit_net n, cons
 	snprintf(l2, len, "%ld-%ld", g0 + 1, g1);
 }
 
+/* The label of box b of a row of `total` switches named prefix01, prefix02, ... */
+static void named_box(const struct box *b, const char *prefix, long total, char *l1, char *l2,
+		      size_t len)
+{
+	int d = total >= 100 ? (int)snprintf(NULL, 0, "%ld", total) : 2;
+
+	if (b->elided) {
+		snprintf(l1, len, "... %ld more", b->count);
+		l2[0] = '\0';
+		return;
+	}
+	snprintf(l1, len, "%s%0*ld", prefix, d, b->first + 1);
+	l2[0] = '\0';
+}
+
+/* The storage network: spines, leaves, and the compute nodes and storage servers. */
+static double storage_panel(struct nicfit_buf *o, const struct nicfit_cluster *c, double y0)
+{
+	const struct nicfit_cluster_storage *st = &c->storage;
+	long host = c->in.nodes * st->node_links;
+	struct row sp, lf, ends;
+	char l1[96], l2[96];
+	double y = y0 + 34;
+	int i, j;
+
+	nicfit_buf_addf(o, "<text x=\"%d\" y=\"%.1f\" class=\"h\">", MARGIN, y0 + 18);
+	snprintf(l1, sizeof(l1), "Storage: %d tier%s, %ld switch%s; %ld x %g Gb/s storage ports",
+		 st->tiers, st->tiers == 1 ? "" : "s", st->leaves + st->spines,
+		 st->leaves + st->spines == 1 ? "" : "es", st->endpoints, st->link_gbps);
+	nicfit__xml_escape(o, l1);
+	nicfit_buf_puts(o, "</text>\n");
+	sp.n = 0;
+	if (st->spines) {
+		layout_row(&sp, st->spines, y);
+		y += BOX_H + ROW_GAP;
+	}
+	layout_row(&lf, st->leaves, y);
+	y += BOX_H + ROW_GAP;
+	layout_row(&ends, 2, y);
+	nicfit_buf_puts(o, "<g class=\"l\">\n");
+	for (i = 0; i < sp.n; i++)
+		for (j = 0; j < lf.n; j++)
+			line(o, &lf.b[j], lf.y, &sp.b[i], sp.y + BOX_H, sp.b[i].elided || lf.b[j].elided);
+	for (j = 0; j < lf.n; j++) {
+		long e0 = lf.b[j].first * st->endpoints_per_leaf;
+		long e1 = (lf.b[j].first + lf.b[j].count) * st->endpoints_per_leaf;
+
+		if (e0 < host)
+			line(o, &ends.b[0], ends.y, &lf.b[j], lf.y + BOX_H, lf.b[j].elided);
+		if (e1 > host)
+			line(o, &ends.b[1], ends.y, &lf.b[j], lf.y + BOX_H, lf.b[j].elided);
+	}
+	nicfit_buf_puts(o, "</g>\n");
+	for (i = 0; i < sp.n; i++) {
+		named_box(&sp.b[i], "st-spine", st->spines, l1, l2, sizeof(l1));
+		snprintf(l2, sizeof(l2), "%d ports", st->sw.ports);
+		draw_box(o, &sp.b[i], sp.y, "#e6dcf3", l1, sp.b[i].elided ? "" : l2);
+	}
+	for (i = 0; i < lf.n; i++) {
+		named_box(&lf.b[i], "st-leaf", st->leaves, l1, l2, sizeof(l1));
+		snprintf(l2, sizeof(l2), "%d ports", st->sw.ports);
+		draw_box(o, &lf.b[i], lf.y, "#e6dcf3", l1, lf.b[i].elided ? "" : l2);
+	}
+	snprintf(l1, sizeof(l1), "%ld compute nodes", c->in.nodes);
+	snprintf(l2, sizeof(l2), "%d storage port%s each", st->node_links,
+		 st->node_links == 1 ? "" : "s");
+	draw_box(o, &ends.b[0], ends.y, "#eee", l1, l2);
+	snprintf(l1, sizeof(l1), "%ld storage servers", c->in.storage.servers);
+	snprintf(l2, sizeof(l2), "%ld storage rack%s, %d ports each", c->impl->storage_racks,
+		 c->impl->storage_racks == 1 ? "" : "s", st->server_links);
+	draw_box(o, &ends.b[1], ends.y, "#eee", l1, l2);
+	nicfit_buf_addf(o, "<text x=\"%d\" y=\"%.1f\" class=\"s\">", MARGIN, y + BOX_H + 18);
+	snprintf(l1, sizeof(l1), "%ld host links, %ld switch links", st->host_links,
+		 st->leaf_spine_links);
+	nicfit__xml_escape(o, l1);
+	nicfit_buf_puts(o, "</text>\n");
+	return y + BOX_H + 40;
+}
+
 static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum nicfit_net n,
 		    double y0)
 {
@@ -196,11 +278,12 @@ static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum n
 	static const char *const fill[] = { "#dbe9f6", "#e3f1dc", "#f6ecd6" };
 	const struct nicfit_cluster_net *nt = &c->net[n];
 	const struct cl_net *cn = &c->impl->net[n];
-	struct row rows[NICFIT_TIER_COUNT + 1];
+	struct row rows[NICFIT_TIER_COUNT + 1], border;
 	char l1[96], l2[96];
 	int t, i, j, top = cn->tiers - 1;
 	double y = y0 + 34;
 
+	border.n = 0;
 	nicfit_buf_addf(o, "<text x=\"%d\" y=\"%.1f\" class=\"h\">", MARGIN, y0 + 18);
 	snprintf(l1, sizeof(l1), "%s: %d tier%s, %ld switches", title[n], nt->tiers,
 		 nt->tiers == 1 ? "" : "s",
@@ -216,7 +299,11 @@ static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum n
 		snprintf(l1, sizeof(l1), "; %ld x %g Gb/s node ports", nt->endpoints, nt->link_gbps);
 	nicfit__xml_escape(o, l1);
 	nicfit_buf_puts(o, "</text>\n");
-	/* rows from the top tier down, then the nodes */
+	/* the front end's border switches, then rows from the top tier down, then the nodes */
+	if (n == NICFIT_NET_FRONTEND && c->border.switches) {
+		layout_row(&border, c->border.switches, y);
+		y += BOX_H + ROW_GAP;
+	}
 	for (t = top; t >= 0; t--) {
 		layout_row(&rows[t], items_of(c, n, t), y);
 		y += BOX_H + ROW_GAP;
@@ -224,6 +311,10 @@ static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum n
 	layout_row(&rows[NICFIT_TIER_COUNT], rows[0].n ? items_of(c, n, NICFIT_TIER_LEAF) : 0, y);
 	/* links first, boxes on top */
 	nicfit_buf_puts(o, "<g class=\"l\">\n");
+	for (i = 0; i < border.n; i++)
+		for (j = 0; j < rows[top].n; j++)
+			line(o, &rows[top].b[j], rows[top].y, &border.b[i], border.y + BOX_H,
+			     border.b[i].elided || rows[top].b[j].elided);
 	for (t = top; t > 0; t--)
 		for (i = 0; i < rows[t].n; i++)
 			for (j = 0; j < rows[t - 1].n; j++) {
@@ -238,6 +329,11 @@ static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum n
 		line(o, &rows[NICFIT_TIER_COUNT].b[i], rows[NICFIT_TIER_COUNT].y, &rows[0].b[i],
 		     rows[0].y + BOX_H, rows[0].b[i].elided);
 	nicfit_buf_puts(o, "</g>\n");
+	for (i = 0; i < border.n; i++) {
+		named_box(&border.b[i], "fe-border", c->border.switches, l1, l2, sizeof(l1));
+		snprintf(l2, sizeof(l2), "border, %d ports", nt->sw.ports);
+		draw_box(o, &border.b[i], border.y, "#f3d9e6", l1, border.b[i].elided ? "" : l2);
+	}
 	for (t = top; t >= 0; t--)
 		for (i = 0; i < rows[t].n; i++) {
 			label_for(c, n, t, &rows[t].b[i], l1, l2, sizeof(l1));
@@ -272,6 +368,10 @@ void nicfit_cluster_svg(const struct nicfit_cluster *c, struct nicfit_emit *e)
 	for (n = 0; n < NICFIT_NET_COUNT; n++)
 		if (c->net[n].enabled)
 			h += 34 + (c->net[n].tiers + 1) * (BOX_H + ROW_GAP) + 40 - ROW_GAP + BOX_H;
+	if (c->border.switches && c->net[NICFIT_NET_FRONTEND].enabled)
+		h += BOX_H + ROW_GAP;
+	if (c->storage.enabled)
+		h += 34 + (c->storage.tiers + 1) * (BOX_H + ROW_GAP) + 40 - ROW_GAP + BOX_H;
 	nicfit_buf_init(&o, 0);
 	nicfit_buf_addf(&o,
 			"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -291,6 +391,8 @@ void nicfit_cluster_svg(const struct nicfit_cluster *c, struct nicfit_emit *e)
 	for (n = 0; n < NICFIT_NET_COUNT; n++)
 		if (c->net[n].enabled)
 			y = panel(&o, c, n, y);
+	if (c->storage.enabled)
+		storage_panel(&o, c, y);
 	nicfit_buf_puts(&o, "</svg>\n");
 	nicfit_emit_raw(e, o.data, o.len);
 	nicfit_buf_release(&o);

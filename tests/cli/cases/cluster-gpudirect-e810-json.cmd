@@ -1,0 +1,1 @@
+-j cluster --nodes 4 --gpus-per-node 2 --nics-per-node 1 --nic e810-cqda2 --no-oob --frontend off
