@@ -40,6 +40,7 @@
 #include "alloc_int.h"
 #include "dump_int.h"
 #include "nicfit/units.h"
+#include "pciids_int.h"
 
 #define XML_MAX_PKG 64        /* packages of one document kept for node sockets */
 #define XML_BITMAP_WORDS (DUMP_MAX_CPUS / 32)
@@ -263,6 +264,18 @@ static void set_numa(struct dump_fn *f, int numa)
 	f->have |= NICFIT_HAVE_NUMA;
 }
 
+/*
+ * hwloc and NCCL do not mark SR-IOV virtual functions; their IDs do (a
+ * ConnectX VF is 15b3:101e): the audit leaves VFs out of its pairs, as it
+ * does on a live host, where the kernel's physfn link tells.
+ */
+static void mark_vf(struct dump_fn *f)
+{
+	const struct nicfit_pci_id *id = nicfit__pci_id_find(f->vendor, f->device);
+
+	f->is_vf = id && (id->flags & NICFIT_PCIID_VF);
+}
+
 /* A GPU index (nvidia-smi's, NVML's) at the function bdf. */
 static void gpu_index(struct nicfit_dump *d, long k, const char *bdf, struct dump_at at)
 {
@@ -426,6 +439,7 @@ static void hw_pci_type(struct dump_fn *f, const char *s)
 	f->subvendor = (unsigned)v[3];
 	f->subdevice = (unsigned)v[4];
 	f->have |= NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS | NICFIT_HAVE_SUBSYS;
+	mark_vf(f);
 }
 
 /* bridge_pci "0000:[03-05]": the secondary and subordinate buses. */
@@ -608,6 +622,7 @@ static void nccl_pci(struct xctx *c, xmlNode *n, const char *parent, int numa)
 		f->vendor = (unsigned)ven;
 		f->device = (unsigned)dev;
 		f->have |= NICFIT_HAVE_IDS;
+		mark_vf(f);
 	} else {
 		c->x->class_only = 1;
 		if (cls >= 0) /* the name the audit gives a device it knows by class alone */
