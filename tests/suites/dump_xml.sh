@@ -3,16 +3,15 @@
 # --sysfs of the same machine (dump_xml.c). hwloc's own lstopo reads the
 # fixture sysfs trees (-i DIR) and writes its XML (--whole-io: by default
 # it drops devices it finds unimportant, NVSwitches among them); the
-# audit of that XML
-# must give the GPU-NIC pairs and path classes, NUMA nodes and sockets of
-# the tree itself, and,
-# since hwloc's XML carries no LnkCap or LnkSta, no link finding but a
-# pcie_links entry in not_checked. nicfit's own NCCL topology of a tree
-# (audit --format nccl-topo) read back gives each pair it keeps (RDMA
-# NICs only) the tree's class, except where NCCL's format drops a
-# switch's downstream ports (a device behind a second switch: PXB reads
-# as PIX), which not_checked says. And the same machine in hwloc's
-# formats 1 and 3 gives the same audit. TAP.
+# audit of that XML must give the GPU-NIC pairs and path classes, NUMA
+# nodes and sockets of the tree itself, and, since hwloc's XML carries no
+# LnkCap or LnkSta, no link finding but a pcie_links entry in
+# not_checked. nicfit's own NCCL topology of a tree (audit --format
+# nccl-topo) read back gives each pair it keeps (RDMA NICs only) the
+# tree's class, except where NCCL's format drops a switch's downstream
+# ports (a device behind a second switch: PXB reads as PIX), which
+# not_checked says. And one machine in hwloc's formats 1 and 3 gives the
+# same audit. TAP.
 : "${NICFIT:=build/nicfit}" "${BUILD:=build}"
 n=0 fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
