@@ -291,11 +291,12 @@ static int walk_text(struct nicfit_dump *d, int ti)
 				ln += t->text[pos + k] == '\n';
 			if (used && t->text[pos + used - 1] != '\n')
 				ln++;
-			pos += used;
-			w.st = W_NONE;
-			w.cur = NULL;
-			if (used)
+			if (used) {
+				pos += used;
+				w.st = W_NONE;
+				w.cur = NULL;
 				continue;
+			}
 		}
 		pos += n + (nl ? 1 : 0);
 		one_line(d, &w, line, (struct dump_at){ ti, ++ln });
