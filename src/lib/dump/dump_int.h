@@ -275,6 +275,7 @@ struct dump_xml {
 	int link_nccl;            /* NCCL gave link_speed */
 	int nvlink;               /* NCCL listed <nvlink> */
 	int class_only;           /* NCCL gave some <pci> no vendor or device */
+	char hostname[256], sys_vendor[128], product[128], kernel[128]; /* hwloc's Machine infos */
 };
 
 /* Whether a line opens an XML document (hwloc's <topology>, NCCL's <system>). */

@@ -520,6 +520,19 @@ static void hw_package(struct xctx *c, xmlNode *n)
 	c->npkg++;
 }
 
+/* The host's names as hwloc read them (DMI, uname), the first document's. */
+static void hw_machine(struct dump_xml *x, xmlNode *n)
+{
+	if (!x->hostname[0])
+		info(n, "HostName", x->hostname, sizeof(x->hostname));
+	if (!x->sys_vendor[0])
+		info(n, "DMISysVendor", x->sys_vendor, sizeof(x->sys_vendor));
+	if (!x->product[0])
+		info(n, "DMIProductName", x->product, sizeof(x->product));
+	if (!x->kernel[0])
+		info(n, "OSRelease", x->kernel, sizeof(x->kernel));
+}
+
 /* The objects below n: parent is the function above them ("" a host bridge or none). */
 static void hw_walk(struct xctx *c, xmlNode *n, const char *parent, int numa)
 {
@@ -543,6 +556,8 @@ static void hw_walk(struct xctx *c, xmlNode *n, const char *parent, int numa)
 		}
 		if (!strcmp(type, "Package"))
 			hw_package(c, n);
+		if (!strcmp(type, "Machine"))
+			hw_machine(c->x, n);
 		if (!strcmp(type, "NUMANode")) {
 			attr(n, "cpuset", cpuset, sizeof(cpuset));
 			add_node(c, attr_dec(n, "os_index", 0, NICFIT_TOPO_MAX_NUMA - 1, -1), cpuset,
@@ -887,6 +902,14 @@ int nicfit__dump_xml_build(const struct nicfit_dump *d, struct nicfit_topo *t)
 
 	if (!x)
 		return 0;
+	if (!t->hostname[0])
+		snprintf(t->hostname, sizeof(t->hostname), "%s", x->hostname);
+	if (!t->sys_vendor[0])
+		snprintf(t->sys_vendor, sizeof(t->sys_vendor), "%s", x->sys_vendor);
+	if (!t->product[0])
+		snprintf(t->product, sizeof(t->product), "%s", x->product);
+	if (!t->kernel[0])
+		snprintf(t->kernel, sizeof(t->kernel), "%s", x->kernel);
 	for (i = 0; i < x->nnet; i++) {
 		int pci = nicfit_topo_find(t, x->net[i].bdf);
 
