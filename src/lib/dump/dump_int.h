@@ -246,6 +246,12 @@ int nicfit__dump_kmsg_line(struct nicfit_dump *d, const char *line, struct dump_
 int nicfit__dump_kmsg_judge(const struct nicfit_dump *d, struct nicfit_audit *a);
 
 /* ---- dump_xml.c ---------------------------------------------------------- */
+/*
+ * hwloc and NCCL topology XML: when a line opens a document, the walk hands
+ * dump_xml.c the text from there; libxml2 reads the document whole and its
+ * elements become the records above (functions, NUMA nodes, RDMA devices,
+ * GPU indices) and the interfaces below, each at its element's line.
+ */
 
 #define DUMP_XML_MAX_DOCS 16
 
