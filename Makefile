@@ -36,9 +36,9 @@ WARN += -Werror
 endif
 # libarchive and libmicrohttpd are opened at run time, when snapshot archives
 # or serve need them (src/lib/dynlib.c): only their headers are used here.
-PKGS := jansson libmicrohttpd libarchive smartcols
+PKGS := jansson libmicrohttpd libarchive smartcols libxml-2.0
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs jansson smartcols 2>/dev/null || echo -ljansson -lsmartcols) -ldl -lpthread
+PKG_LIBS := $(shell pkg-config --libs jansson smartcols libxml-2.0 2>/dev/null || echo -ljansson -lsmartcols -lxml2) -ldl -lpthread
 
 BASE_CFLAGS := -std=c11 -O2 -g $(WARN) -fno-common
 ifeq ($(SANITIZE),1)

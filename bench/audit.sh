@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 fx="$tmp/fixtures"
 sh tests/fixtures/gen.sh "$fx" >/dev/null
 cc -std=c11 -O2 -Iinclude -D_POSIX_C_SOURCE=200809L -o "$tmp/audit_host" bench/audit_host.c \
-	"$BUILD/libnicfit.a" $(pkg-config --libs jansson smartcols) -ldl -lpthread -lm
+	"$BUILD/libnicfit.a" $(pkg-config --libs jansson smartcols libxml-2.0) -ldl -lpthread -lm
 have_lstopo=1
 command -v lstopo-no-graphics >/dev/null 2>&1 || have_lstopo=0
 

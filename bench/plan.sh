@@ -7,6 +7,6 @@ set -eu
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc -std=c11 -O2 -Iinclude -D_POSIX_C_SOURCE=200809L -o "$tmp/plan_host" bench/plan_host.c \
-	"$BUILD/libnicfit.a" $(pkg-config --libs jansson smartcols) -ldl -lpthread -lm
+	"$BUILD/libnicfit.a" $(pkg-config --libs jansson smartcols libxml-2.0) -ldl -lpthread -lm
 echo "plan: in process, median of $RUNS runs per example"
 "$tmp/plan_host" "$RUNS"

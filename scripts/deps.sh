@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages nicfit needs, and only those that are missing.
 #
-#   scripts/deps.sh build    compiler, pkg-config, jansson, libmicrohttpd, cmocka, libarchive, libsmartcols
+#   scripts/deps.sh build    compiler, pkg-config, jansson, libmicrohttpd, cmocka, libarchive, libsmartcols, libxml2
 #   scripts/deps.sh check    build + what the test suite uses (lstopo, chromium, curl, jq, node, mandoc,
 #                            python3, zsh, fish, promtool and node_exporter)
 #   scripts/deps.sh deb      build + what make deb and check-deb use (dpkg-dev, debhelper, lintian, man-db)
@@ -12,7 +12,7 @@
 set -eu
 
 group=${1:-build}
-pkgs="gcc make pkg-config libjansson-dev libmicrohttpd-dev libcmocka-dev libarchive-dev libsmartcols-dev"
+pkgs="gcc make pkg-config libjansson-dev libmicrohttpd-dev libcmocka-dev libarchive-dev libsmartcols-dev libxml2-dev"
 case "$group" in
 build) ;;
 check) pkgs="$pkgs hwloc-nox chromium pciutils curl jq nodejs mandoc python3 zsh fish prometheus prometheus-node-exporter" ;;

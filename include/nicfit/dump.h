@@ -33,6 +33,14 @@
  *   their CPUs and distances, and the socket of each node (that of its
  *   lowest CPU; from lscpu's counts alone only when there is one socket,
  *   or as many sockets as nodes with CPUs).
+ * - hwloc XML (lstopo --of xml, hwloc-gather-topology; formats 1, 2 and
+ *   3): packages and NUMA nodes with their CPUs, the PCI tree with bridge
+ *   bus ranges, IDs and class, each function's NUMA node, and the OS
+ *   devices under functions (interfaces, RDMA devices and their ports'
+ *   states, NVML GPU indices).
+ * - NCCL's topology XML (NCCL_TOPO_DUMP_FILE, NCCL_TOPO_FILE): NUMA nodes
+ *   with their CPUs, the nested PCI switches and devices, GPU indices and
+ *   NICs' nets (RDMA devices or interfaces).
  *
  * The result: nicfit_dump_new() allocates a reader that keeps every text
  * added to it (and the names given for them); nicfit_dump_topo() builds a
@@ -65,6 +73,8 @@ struct nicfit_dump;
 #define NICFIT_DUMP_SMI_GPUS 0x10u     /* nvidia-smi, -q, --query-gpu with bus ids */
 #define NICFIT_DUMP_RDMA 0x20u         /* ibv_devinfo (-v), ibdev2netdev (-v) */
 #define NICFIT_DUMP_CPU 0x40u          /* numactl -H, lscpu (-e, -p), /proc/cpuinfo */
+#define NICFIT_DUMP_HWLOC 0x10000u     /* hwloc XML (lstopo --of xml), v1, v2 and v3 */
+#define NICFIT_DUMP_NCCL 0x20000u      /* NCCL topology XML (NCCL_TOPO_DUMP_FILE) */
 
 int nicfit_dump_new(struct nicfit_dump **out);
 void nicfit_dump_free(struct nicfit_dump *d);

@@ -154,8 +154,8 @@ static void name_device(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
 		d->name_source = "built-in";
 		return;
 	}
-	g = catalog_gpu(c, p->vendor, p->device);
-	if (g) {
+	g = (p->have & NICFIT_HAVE_IDS) ? catalog_gpu(c, p->vendor, p->device) : NULL;
+	if (g) { /* a device with no IDs (lspci without -nn, NCCL's class-only <pci>) is none */
 		snprintf(d->name, sizeof(d->name), "%s", g->e.name);
 		d->name_source = "catalog";
 		return;

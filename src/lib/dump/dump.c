@@ -41,6 +41,7 @@ void nicfit_dump_free(struct nicfit_dump *d)
 	free(d->rdma);
 	free(d->cpu.cpu_sock);
 	free(d->kmsg);
+	nicfit__dump_xml_free(d->xml);
 	free(d);
 }
 
@@ -281,6 +282,22 @@ static int walk_text(struct nicfit_dump *d, int ti)
 		line[k] = '\0';
 		while (k && (line[k - 1] == '\r' || line[k - 1] == ' '))
 			line[--k] = '\0';
+		if (nicfit__dump_xml_start(line)) { /* an XML document: dump_xml.c reads it whole */
+			size_t used = nicfit__dump_xml_read(d, ti, pos, ln + 1);
+
+			if (d->oom)
+				return NICFIT_E_NOMEM;
+			for (k = 0; k < used; k++)
+				ln += t->text[pos + k] == '\n';
+			if (used && t->text[pos + used - 1] != '\n')
+				ln++;
+			if (used) {
+				pos += used;
+				w.st = W_NONE;
+				w.cur = NULL;
+				continue;
+			}
+		}
 		pos += n + (nl ? 1 : 0);
 		one_line(d, &w, line, (struct dump_at){ ti, ++ln });
 		if (d->oom)

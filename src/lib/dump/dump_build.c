@@ -43,6 +43,11 @@ static int parent_of(const struct nicfit_dump *d, size_t i)
 	size_t k;
 	int best = -1;
 
+	if (f->parent[0]) { /* an XML document nests a function in its parent */
+		for (k = 0; k < d->nfns; k++)
+			if (k != i && !strcmp(d->fns[k].bdf, f->parent))
+				return (int)k;
+	}
 	for (k = 0; k < d->nfns; k++) {
 		const struct dump_fn *b = &d->fns[k];
 
@@ -351,10 +356,14 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 	int *map, rc, i;
 
 	*out = NULL;
-	if (!(d->formats & (NICFIT_DUMP_LSPCI | NICFIT_DUMP_LSPCI_V | NICFIT_DUMP_LSPCI_TREE)) ||
+	if (!d->nfns && nicfit__dump_xml_unread(d))
+		return nicfit_error_set(err, NICFIT_E_DATA, "%s", nicfit__dump_xml_unread(d));
+	if (!(d->formats & (NICFIT_DUMP_LSPCI | NICFIT_DUMP_LSPCI_V | NICFIT_DUMP_LSPCI_TREE |
+			    NICFIT_DUMP_HWLOC | NICFIT_DUMP_NCCL)) ||
 	    !d->nfns)
 		return nicfit_error_set(err, NICFIT_E_DATA, "%s%s: no lspci listing found (the "
-					"audit needs `lspci -vvv`, `lspci` or `lspci -tv` output)",
+					"audit needs `lspci -vvv`, `lspci` or `lspci -tv` output, "
+					"or hwloc or NCCL topology XML)",
 					d->ntexts ? d->texts[0].name : "dump",
 					d->ntexts > 1 ? " and the other inputs" : "");
 	qsort(d->fns, d->nfns, sizeof(d->fns[0]), by_addr);
@@ -382,6 +391,8 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 			t->nvidia_driver = 1;
 	if (!rc)
 		rc = add_rdma(d, t);
+	if (!rc)
+		rc = nicfit__dump_xml_build(d, t);
 	if (rc) {
 		nicfit_topo_free(t);
 		return rc == NICFIT_E_LIMIT ? nicfit_error_set(err, rc, "%s: the PCI tree is too "

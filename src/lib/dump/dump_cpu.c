@@ -449,3 +449,8 @@ int nicfit__dump_node_socket(const struct nicfit_dump *d, const struct dump_node
 	}
 	return -1;
 }
+
+struct dump_node *nicfit__dump_node_of(struct nicfit_dump *d, long id, struct dump_at at)
+{
+	return node_of(d, id, at);
+}

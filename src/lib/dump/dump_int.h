@@ -68,6 +68,8 @@ struct dump_fn {
 	unsigned acs_ctrl;
 	int mps, mps_cap, mrrs;
 	int tree_bus_known;       /* the tree placed it on its bus */
+	int from_xml;             /* an hwloc or NCCL XML element described it */
+	char parent[16];          /* XML: the enclosing function's BDF, "" none */
 };
 
 /* nvidia-smi topo -m, as printed. */
@@ -160,6 +162,7 @@ struct nicfit_dump {
 	struct dump_cpu cpu;
 	struct dump_kmsg *kmsg;
 	size_t nkmsg, alloc_kmsg;
+	struct dump_xml *xml;     /* dump_xml.c's documents, NULL none */
 	int nmangled;             /* lines skipped as prompts or wrapped text */
 	int limit;                /* a record limit was hit */
 	int oom;
@@ -241,6 +244,65 @@ int nicfit__dump_node_socket(const struct nicfit_dump *d, const struct dump_node
 int nicfit__dump_kmsg_line(struct nicfit_dump *d, const char *line, struct dump_at at);
 /* Their findings: dump-pcie-limited, dump-module-error. Errors: NICFIT_E_NOMEM. */
 int nicfit__dump_kmsg_judge(const struct nicfit_dump *d, struct nicfit_audit *a);
+
+/* ---- dump_xml.c ---------------------------------------------------------- */
+/*
+ * hwloc and NCCL topology XML: when a line opens a document, the walk hands
+ * dump_xml.c the text from there; libxml2 reads the document whole and its
+ * elements become the records above (functions, NUMA nodes, RDMA devices,
+ * GPU indices) and the interfaces below, each at its element's line.
+ */
+
+#define DUMP_XML_MAX_DOCS 16
+
+/* One XML document of a text. */
+struct dump_xml_doc {
+	int kind;                 /* NICFIT_DUMP_HWLOC, NICFIT_DUMP_NCCL; 0 unread */
+	struct dump_at at;        /* its first line */
+	int end_line;
+	int damaged;
+	char why[320];            /* not_checked's reason when damaged */
+};
+
+/* An interface an XML document names at a PCI function. */
+struct dump_xml_net {
+	char name[64];
+	char bdf[16];
+	struct dump_at at;
+};
+
+struct dump_xml {
+	struct dump_xml_doc doc[DUMP_XML_MAX_DOCS];
+	int ndocs;
+	struct dump_xml_net *net;
+	size_t nnet, alloc_net;
+	int port_states;          /* hwloc gave some RDMA port's state */
+	int link_gbs;             /* hwloc gave pci_link_speed (GB/s) */
+	int link_nccl;            /* NCCL gave link_speed */
+	int nvlink;               /* NCCL listed <nvlink> */
+	int class_only;           /* NCCL gave some <pci> no vendor or device */
+	char hostname[256], sys_vendor[128], product[128], kernel[128]; /* hwloc's Machine infos */
+};
+
+/* Whether a line opens an XML document (hwloc's <topology>, NCCL's <system>). */
+int nicfit__dump_xml_start(const char *line);
+/*
+ * Read the document at byte pos of text ti (its first line is line):
+ * returns the bytes it spans (to the end of its closing tag's line, or of
+ * the text), 0 when it was not read (out of room; d->oom on memory).
+ */
+size_t nicfit__dump_xml_read(struct nicfit_dump *d, int ti, size_t pos, int line);
+/* The interfaces the documents name, into the model. Errors: NICFIT_E_NOMEM. */
+int nicfit__dump_xml_build(const struct nicfit_dump *d, struct nicfit_topo *t);
+/* The i-th (check, why) the XML documents could not support; 0 past the last. */
+int nicfit__dump_xml_lack(const struct nicfit_dump *d, int i, const char **check,
+			  const char **why);
+void nicfit__dump_xml_free(struct dump_xml *x);
+/* Why the first damaged document was not read whole (a sentence naming FILE:LINE), or NULL. */
+const char *nicfit__dump_xml_unread(const struct nicfit_dump *d);
+/* dump_rdma.c's and dump_cpu.c's records by name or id, made when new; NULL when full. */
+struct dump_rdma *nicfit__dump_rdma_of(struct nicfit_dump *d, const char *name, size_t n);
+struct dump_node *nicfit__dump_node_of(struct nicfit_dump *d, long id, struct dump_at at);
 
 /* ---- dump_build.c -------------------------------------------------------- */
 

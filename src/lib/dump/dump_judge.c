@@ -356,7 +356,8 @@ static int note_sockets(const struct nicfit_dump *d, struct nicfit_audit *a)
 
 static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
 {
-	int rc = 0;
+	const char *check, *why;
+	int rc = 0, i;
 
 	if (!(d->formats & NICFIT_DUMP_LSPCI_V))
 		rc |= note(a, "pcie_links", "The dumps hold no lspci -vvv listing (only lspci or "
@@ -388,6 +389,8 @@ static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
 		rc |= note(a, "rdma_ports", "The dumps hold no RDMA port state (ibv_devinfo or "
 			   "ibstat): port state, rate and link layer are unknown.");
 	rc |= note_sockets(d, a);
+	for (i = 0; nicfit__dump_xml_lack(d, i, &check, &why); i++)
+		rc |= note(a, check, why); /* after the lspci ones: its reasons replace theirs */
 	return rc ? NICFIT_E_NOMEM : 0;
 }
 

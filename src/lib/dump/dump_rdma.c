@@ -185,6 +185,11 @@ int nicfit__dump_ibdev_line(struct nicfit_dump *d, const char *line, struct dump
 }
 
 /* The ports of a record into the model's RDMA device. */
+struct dump_rdma *nicfit__dump_rdma_of(struct nicfit_dump *d, const char *name, size_t n)
+{
+	return rdma_of(d, name, n);
+}
+
 void nicfit__dump_rdma_ports(const struct dump_rdma *r, struct nicfit_rdmadev *out)
 {
 	int k;

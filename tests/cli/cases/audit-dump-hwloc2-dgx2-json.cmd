@@ -1,0 +1,1 @@
+--json audit --pci-ids tests/fixtures/pci.ids --dump tests/fixtures/dumps/xml/hwloc2-nvidiaDGX2.xml
