@@ -28,7 +28,12 @@
  *   GPU index to PCI address.
  * - ibv_devinfo (-v): RDMA devices, firmware, board id, and each port's
  *   state, physical state, width and speed (-v) and link layer;
- *   ibdev2netdev (-v): the device's PCI function (-v) and interfaces.
+ *   ibdev2netdev (-v): the device's PCI function (-v) and interfaces;
+ *   ibstat: CA type, firmware, each port's state, physical state and link
+ *   layer; show_gids: each port's GIDs (RoCE v1/v2, routable) and interface.
+ * - ip link and ip -j link: interfaces, MTU, state, carrier, link type;
+ *   ethtool -i IF: driver, firmware and the PCI function (bus-info);
+ *   uname -a: kernel release and host name.
  * - numactl -H, lscpu (plain, -e, -p) and /proc/cpuinfo: the NUMA nodes,
  *   their CPUs and distances, and the socket of each node (that of its
  *   lowest CPU; from lscpu's counts alone only when there is one socket,
@@ -65,6 +70,8 @@ struct nicfit_dump;
 #define NICFIT_DUMP_SMI_GPUS 0x10u     /* nvidia-smi, -q, --query-gpu with bus ids */
 #define NICFIT_DUMP_RDMA 0x20u         /* ibv_devinfo (-v), ibdev2netdev (-v) */
 #define NICFIT_DUMP_CPU 0x40u          /* numactl -H, lscpu (-e, -p), /proc/cpuinfo */
+#define NICFIT_DUMP_NET 0x100u         /* ip link, ip -j link, ethtool -i */
+#define NICFIT_DUMP_HOST 0x200u        /* uname -a */
 
 int nicfit_dump_new(struct nicfit_dump **out);
 void nicfit_dump_free(struct nicfit_dump *d);

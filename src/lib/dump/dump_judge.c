@@ -36,6 +36,11 @@ static int note(struct nicfit_audit *a, const char *check, const char *why)
 	return 0;
 }
 
+int nicfit__dump_note(struct nicfit_audit *a, const char *check, const char *why)
+{
+	return note(a, check, why);
+}
+
 static void drop_finding(struct nicfit_audit *a, size_t i)
 {
 	struct nicfit_finding *f = &a->findings.v[i];
@@ -171,10 +176,17 @@ static int cite_all(const struct nicfit_dump *d, struct nicfit_audit *a)
 		int pci = device_pci(t, f->device);
 		const struct dump_fn *fn = pci >= 0 ? nicfit__dump_find(d, t->pci[pci].bdf) : NULL;
 
+		struct dump_at at;
+
 		if (f->code && !strncmp(f->code, "dump-", 5))
 			continue; /* they cite their own lines */
-		if (fn && fn->at.line && cite(d, f, fn->at))
+		/* an RDMA device or interface: the ibstat, ibv_devinfo or ip link lines of it */
+		if (nicfit__dump_net_at(d, f->device, &at)) {
+			if (cite(d, f, at))
+				return NICFIT_E_NOMEM;
+		} else if (fn && fn->at.line && cite(d, f, fn->at)) {
 			return NICFIT_E_NOMEM;
+		}
 	}
 	return 0;
 }
@@ -388,6 +400,7 @@ static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
 		rc |= note(a, "rdma_ports", "The dumps hold no RDMA port state (ibv_devinfo or "
 			   "ibstat): port state, rate and link layer are unknown.");
 	rc |= note_sockets(d, a);
+	rc |= nicfit__dump_net_notes(d, a);
 	return rc ? NICFIT_E_NOMEM : 0;
 }
 
