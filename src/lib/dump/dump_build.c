@@ -238,7 +238,7 @@ static int add_rdma(const struct nicfit_dump *d, struct nicfit_topo *t)
 		r = rdma_dev(t, x->name, pci);
 		if (r < 0)
 			continue; /* a device no lspci function matches */
-		if (x->from_ibv || x->gids)
+		if (x->from_ibv) /* a port whose state no dump gives is left out, not guessed */
 			nicfit__dump_rdma_ports(x, &t->rdma[r]);
 		for (k = 0; k < NICFIT_TOPO_MAX_PORTS; k++)
 			if (x->netdev[k][0] && t->rdma[r].pci >= 0 &&
