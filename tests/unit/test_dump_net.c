@@ -351,6 +351,91 @@ static void uname_lines(void **state)
 	done(&r);
 }
 
+/* Two GPUs under one switch, a third on the other socket (PCIe only, no NVLink). */
+static const char gpus[] =
+	"0000:16:01.0 PCI bridge [0604]: Intel Corporation Device [8086:352a] (rev 04)\n"
+	"\tBus: primary=16, secondary=17, subordinate=1a, sec-latency=0\n"
+	"\tNUMA node: 0\n"
+	"\n"
+	"0000:17:00.0 PCI bridge [0604]: Broadcom / LSI PEX890xx PCIe Gen 5 Switch [1000:c030] (rev b0)\n"
+	"\tBus: primary=17, secondary=18, subordinate=1a, sec-latency=0\n"
+	"\n"
+	"0000:18:00.0 PCI bridge [0604]: Broadcom / LSI PEX890xx PCIe Gen 5 Switch [1000:c030] (rev b0)\n"
+	"\tBus: primary=18, secondary=19, subordinate=19, sec-latency=0\n"
+	"\n"
+	"0000:18:01.0 PCI bridge [0604]: Broadcom / LSI PEX890xx PCIe Gen 5 Switch [1000:c030] (rev b0)\n"
+	"\tBus: primary=18, secondary=1a, subordinate=1a, sec-latency=0\n"
+	"\n"
+	"0000:19:00.0 3D controller [0302]: NVIDIA Corporation GH100 [H100 SXM5 80GB] [10de:2330] (rev a1)\n"
+	"\tNUMA node: 0\n"
+	"\n"
+	"0000:1a:00.0 3D controller [0302]: NVIDIA Corporation GH100 [H100 SXM5 80GB] [10de:2330] (rev a1)\n"
+	"\tNUMA node: 0\n"
+	"\n"
+	"0000:98:01.0 PCI bridge [0604]: Intel Corporation Device [8086:352a] (rev 04)\n"
+	"\tBus: primary=98, secondary=99, subordinate=99, sec-latency=0\n"
+	"\tNUMA node: 1\n"
+	"\n"
+	"0000:99:00.0 3D controller [0302]: NVIDIA Corporation GH100 [H100 SXM5 80GB] [10de:2330] (rev a1)\n"
+	"\tNUMA node: 1\n"
+	"\n";
+
+static void smi_run(struct run *r, const char *matrix)
+{
+	struct nicfit_error err;
+
+	nicfit_error_clear(&err);
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(nicfit_dump_new(&r->d), 0);
+	assert_int_equal(nicfit_dump_add_text(r->d, "lspci", gpus, strlen(gpus), &err), 0);
+	assert_int_equal(nicfit_dump_add_text(r->d, "topo", matrix, strlen(matrix), &err), 0);
+	assert_int_equal(nicfit_dump_topo(r->d, &r->t, &err), 0);
+	assert_int_equal(nicfit_audit_judge(r->t, NULL, NULL, &r->a, &err), 0);
+	assert_int_equal(nicfit_dump_judge(r->d, r->a, &err), 0);
+}
+
+/* nvidia-smi's GPU-GPU cells against the PCI tree: agreeing, differing, NVLink apart. */
+static void smi_gpu_cells(void **state)
+{
+	const char *same = "\tGPU0\tGPU1\tGPU2\tCPU Affinity\tNUMA Affinity\n"
+			   "GPU0\t X \tPIX\tSYS\t0-15\t0\n"
+			   "GPU1\tPIX\t X \tSYS\t0-15\t0\n"
+			   "GPU2\tSYS\tSYS\t X \t16-31\t1\n";
+	const char *differ = "\tGPU0\tGPU1\tGPU2\tCPU Affinity\tNUMA Affinity\n"
+			     "GPU0\t X \tPXB\tSYS\t0-15\t0\n"
+			     "GPU1\tPXB\t X \tSYS\t0-15\t0\n"
+			     "GPU2\tSYS\tSYS\t X \t16-31\t1\n";
+	const char *nvlink = "\tGPU0\tGPU1\tGPU2\tCPU Affinity\tNUMA Affinity\n"
+			     "GPU0\t X \tNV4\tSYS\t0-15\t0\n"
+			     "GPU1\tNV4\t X \tSYS\t0-15\t0\n"
+			     "GPU2\tSYS\tSYS\t X \t16-31\t1\n";
+	const struct nicfit_finding *f;
+	struct run r;
+
+	(void)state;
+	smi_run(&r, same);
+	f = finding(&r, "dump-topo-agrees", NULL);
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "agree on all 3 GPU-GPU pairs."));
+	assert_null(finding(&r, "dump-topo-mismatch", NULL));
+	done(&r);
+
+	smi_run(&r, differ);
+	f = finding(&r, "dump-topo-mismatch", "0000:19:00.0");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "(topo:2) puts GPU0 and GPU1 at PXB"));
+	assert_non_null(strstr(f->message, "puts 0000:19:00.0 and 0000:1a:00.0 at PIX"));
+	assert_null(finding(&r, "dump-topo-agrees", NULL));
+	done(&r);
+
+	smi_run(&r, nvlink);
+	f = finding(&r, "dump-topo-agrees", NULL);
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "2 GPU-GPU pairs")); /* the NV4 pair is not counted */
+	assert_true(not_checked(&r, "nvlink"));
+	done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -365,6 +450,7 @@ int main(void)
 		cmocka_unit_test(ethtool_public),
 		cmocka_unit_test(ethtool_sos_name),
 		cmocka_unit_test(uname_lines),
+		cmocka_unit_test(smi_gpu_cells),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -78,6 +78,7 @@ struct dump_smi {
 	int ngpus, nnics;
 	char nic[DUMP_MAX_SMI][32];     /* "mlx5_0" (legend) or the column header */
 	char cell[DUMP_MAX_SMI][DUMP_MAX_SMI][8]; /* GPU row, NIC column: "PIX", "SYS" */
+	char gcell[DUMP_MAX_SMI][DUMP_MAX_SMI][8]; /* GPU row, GPU column: "X", "NV18", "PXB" */
 	int row_line[DUMP_MAX_SMI];     /* line of each GPU row */
 	int legend;               /* the NIC legend was there */
 };
