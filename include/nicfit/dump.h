@@ -21,8 +21,9 @@
  *   MaxReadReq.
  * - lspci -tv / -tvnn: the tree, which places functions a partial -vvv
  *   leaves out and gives bridges their secondary bus ranges.
- * - nvidia-smi topo -m: the driver's own GPU-NIC path classes, kept to be
- *   compared cell by cell with the ones the audit derives (the NIC names
+ * - nvidia-smi topo -m: the driver's own GPU-NIC and GPU-GPU path classes,
+ *   kept to be compared cell by cell with the ones the audit derives (NV#
+ *   cells are NVLink, which the PCI tree does not show) (the NIC names
  *   it lists become the model's RDMA devices).
  * - nvidia-smi (the table), nvidia-smi -q and `--query-gpu=index,pci.bus_id`:
  *   GPU index to PCI address.
@@ -108,8 +109,8 @@ unsigned nicfit_dump_formats(const struct nicfit_dump *d);
 
 /*
  * After nicfit_audit_judge() on the model nicfit_dump_topo() built: add
- * the dump's own findings (nvidia-smi's path classes against the audit's,
- * cell by cell: dump-topo-mismatch; dump-topo-agrees as a note when all
+ * the dump's own findings (nvidia-smi's GPU-NIC and PCIe GPU-GPU path
+ * classes against the audit's, cell by cell: dump-topo-mismatch; dump-topo-agrees as a note when all
  * agree), say in every finding about a device from which file and line
  * its facts came, drop findings that rest on what the dump does not carry
  * (no driver bound, when lspci ran without -k), and put in not_checked
