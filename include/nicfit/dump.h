@@ -86,11 +86,14 @@ int nicfit_dump_add_text(struct nicfit_dump *d, const char *name, const char *te
 			 struct nicfit_error *err);
 
 /*
- * Add what path holds: "-" (standard input), a file, a directory (walked,
- * every regular file read; a sosreport or supportconfig unpacked), or an
- * archive (tar in any compression nicfit_snapshot_extract reads: a
- * sosreport .tar.xz, a supportconfig .txz), unpacked with the snapshot
- * reader's bounds into a temporary directory that is removed again.
+ * Add what path holds: "-" (standard input), a file, a gzip-compressed
+ * text file (nvidia-bug-report.log.gz: every member, up to
+ * NICFIT_DUMP_MAX_FILE uncompressed), a directory (walked, every regular
+ * file read, gzip-compressed text too; a sosreport or supportconfig
+ * unpacked), or an archive (tar in any compression nicfit_snapshot_extract
+ * reads: a sosreport .tar.xz, a supportconfig .txz; no sys/ needed),
+ * unpacked with the snapshot reader's bounds into a temporary directory
+ * that is removed again.
  * Errors: NICFIT_E_NOTFOUND, NICFIT_E_IO, NICFIT_E_LIMIT, NICFIT_E_DATA (a
  * damaged archive), NICFIT_E_NOMEM.
  */

@@ -474,12 +474,17 @@ static int ethtool_line(struct nicfit_dump *d, const char *line)
 
 /* ---- uname -a ------------------------------------------------------------------ */
 
-/* "Linux host 5.15.0-91-generic #101-Ubuntu SMP ... x86_64 GNU/Linux" */
+/*
+ * "Linux host 5.15.0-91-generic #101-Ubuntu SMP ... x86_64 GNU/Linux", or
+ * after "uname: " as nvidia-bug-report.sh's prologue writes it.
+ */
 static int uname_line(struct nicfit_dump *d, const char *line, struct dump_at at)
 {
 	char buf[512], *tok[6];
 	int n;
 
+	if (!strncmp(line, "uname: ", 7))
+		line += 7;
 	if (strncmp(line, "Linux ", 6) || !strchr(line, '#'))
 		return 0;
 	snprintf(buf, sizeof(buf), "%s", line);
