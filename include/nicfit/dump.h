@@ -21,14 +21,20 @@
  *   MaxReadReq.
  * - lspci -tv / -tvnn: the tree, which places functions a partial -vvv
  *   leaves out and gives bridges their secondary bus ranges.
- * - nvidia-smi topo -m: the driver's own GPU-NIC path classes, kept to be
- *   compared cell by cell with the ones the audit derives (the NIC names
+ * - nvidia-smi topo -m: the driver's own GPU-NIC and GPU-GPU path classes,
+ *   kept to be compared cell by cell with the ones the audit derives (NV#
+ *   cells are NVLink, which the PCI tree does not show) (the NIC names
  *   it lists become the model's RDMA devices).
  * - nvidia-smi (the table), nvidia-smi -q and `--query-gpu=index,pci.bus_id`:
  *   GPU index to PCI address.
  * - ibv_devinfo (-v): RDMA devices, firmware, board id, and each port's
  *   state, physical state, width and speed (-v) and link layer;
- *   ibdev2netdev (-v): the device's PCI function (-v) and interfaces.
+ *   ibdev2netdev (-v): the device's PCI function (-v) and interfaces;
+ *   ibstat: CA type, firmware, each port's state, physical state and link
+ *   layer; show_gids: each port's GIDs (RoCE v1/v2, routable) and interface.
+ * - ip link and ip -j link: interfaces, MTU, state, carrier, link type;
+ *   ethtool -i IF: driver, firmware and the PCI function (bus-info);
+ *   uname -a: kernel release and host name.
  * - numactl -H, lscpu (plain, -e, -p) and /proc/cpuinfo: the NUMA nodes,
  *   their CPUs and distances, and the socket of each node (that of its
  *   lowest CPU; from lscpu's counts alone only when there is one socket,
@@ -73,6 +79,8 @@ struct nicfit_dump;
 #define NICFIT_DUMP_SMI_GPUS 0x10u     /* nvidia-smi, -q, --query-gpu with bus ids */
 #define NICFIT_DUMP_RDMA 0x20u         /* ibv_devinfo (-v), ibdev2netdev (-v) */
 #define NICFIT_DUMP_CPU 0x40u          /* numactl -H, lscpu (-e, -p), /proc/cpuinfo */
+#define NICFIT_DUMP_NET 0x100u         /* ip link, ip -j link, ethtool -i */
+#define NICFIT_DUMP_HOST 0x200u        /* uname -a */
 #define NICFIT_DUMP_HWLOC 0x10000u     /* hwloc XML (lstopo --of xml), v1, v2 and v3 */
 #define NICFIT_DUMP_NCCL 0x20000u      /* NCCL topology XML (NCCL_TOPO_DUMP_FILE) */
 
@@ -88,11 +96,14 @@ int nicfit_dump_add_text(struct nicfit_dump *d, const char *name, const char *te
 			 struct nicfit_error *err);
 
 /*
- * Add what path holds: "-" (standard input), a file, a directory (walked,
- * every regular file read; a sosreport or supportconfig unpacked), or an
- * archive (tar in any compression nicfit_snapshot_extract reads: a
- * sosreport .tar.xz, a supportconfig .txz), unpacked with the snapshot
- * reader's bounds into a temporary directory that is removed again.
+ * Add what path holds: "-" (standard input), a file, a gzip-compressed
+ * text file (nvidia-bug-report.log.gz: every member, up to
+ * NICFIT_DUMP_MAX_FILE uncompressed), a directory (walked, every regular
+ * file read, gzip-compressed text too; a sosreport or supportconfig
+ * unpacked), or an archive (tar in any compression nicfit_snapshot_extract
+ * reads: a sosreport .tar.xz, a supportconfig .txz; no sys/ needed),
+ * unpacked with the snapshot reader's bounds into a temporary directory
+ * that is removed again.
  * Errors: NICFIT_E_NOTFOUND, NICFIT_E_IO, NICFIT_E_LIMIT, NICFIT_E_DATA (a
  * damaged archive), NICFIT_E_NOMEM.
  */
@@ -111,8 +122,8 @@ unsigned nicfit_dump_formats(const struct nicfit_dump *d);
 
 /*
  * After nicfit_audit_judge() on the model nicfit_dump_topo() built: add
- * the dump's own findings (nvidia-smi's path classes against the audit's,
- * cell by cell: dump-topo-mismatch; dump-topo-agrees as a note when all
+ * the dump's own findings (nvidia-smi's GPU-NIC and PCIe GPU-GPU path
+ * classes against the audit's, cell by cell: dump-topo-mismatch; dump-topo-agrees as a note when all
  * agree), say in every finding about a device from which file and line
  * its facts came, drop findings that rest on what the dump does not carry
  * (no driver bound, when lspci ran without -k), and put in not_checked

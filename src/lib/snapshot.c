@@ -43,6 +43,8 @@ static const struct nicfit_dynsym arc_syms[] = {
 	{ "archive_read_support_filter_xz", (void **)&nicfit__snapshot_arc.read_support_filter_xz },
 	{ "archive_read_support_filter_zstd",
 	  (void **)&nicfit__snapshot_arc.read_support_filter_zstd },
+	{ "archive_read_support_format_raw",
+	  (void **)&nicfit__snapshot_arc.read_support_format_raw },
 	{ "archive_read_support_format_tar",
 	  (void **)&nicfit__snapshot_arc.read_support_format_tar },
 	{ "archive_write_add_filter_bzip2", (void **)&nicfit__snapshot_arc.write_add_filter_bzip2 },

@@ -280,8 +280,8 @@ static int extract_all(struct xstate *x, struct nicfit_error *err)
 			       archive_error_string(x->in));
 }
 
-int nicfit__snapshot_extract_limited(const char *archive, const struct nicfit__snapshot_limits *lim,
-				     char **tmpdir, char **root, struct nicfit_error *err)
+static int extract_into(const char *archive, const struct nicfit__snapshot_limits *lim,
+			int any_tree, char **tmpdir, char **root, struct nicfit_error *err)
 {
 	static const struct nicfit__snapshot_limits dflt = {
 		NICFIT_SNAPSHOT_MAX_BYTES, NICFIT_SNAPSHOT_MAX_ENTRIES, NICFIT_SNAPSHOT_MAX_DEPTH
@@ -325,7 +325,9 @@ int nicfit__snapshot_extract_limited(const char *archive, const struct nicfit__s
 		archive_write_free(x.out);
 	if (!rc) {
 		*root = find_root(templ);
-		if (!*root)
+		if (!*root && any_tree && !(*root = strdup(templ)))
+			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+		else if (!*root)
 			rc = nicfit_error_at(err, NICFIT_E_DATA, archive, 0, 0,
 					     "holds no sys/ directory (not a sysfs snapshot)");
 	}
@@ -340,6 +342,18 @@ int nicfit__snapshot_extract_limited(const char *archive, const struct nicfit__s
 		nicfit_snapshot_remove_tree(templ);
 	}
 	return rc;
+}
+
+int nicfit__snapshot_extract_limited(const char *archive, const struct nicfit__snapshot_limits *lim,
+				     char **tmpdir, char **root, struct nicfit_error *err)
+{
+	return extract_into(archive, lim, 0, tmpdir, root, err);
+}
+
+int nicfit__snapshot_extract_tree(const char *archive, char **tmpdir, char **root,
+				  struct nicfit_error *err)
+{
+	return extract_into(archive, NULL, 1, tmpdir, root, err);
 }
 
 int nicfit_snapshot_extract(const char *archive, char **tmpdir, char **root,

@@ -35,6 +35,13 @@ struct nicfit__snapshot_limits {
 /* nicfit_snapshot_extract() with other bounds (NULL: the public ones). */
 int nicfit__snapshot_extract_limited(const char *archive, const struct nicfit__snapshot_limits *lim,
 				     char **tmpdir, char **root, struct nicfit_error *err);
+/*
+ * nicfit_snapshot_extract() of a bundle that need not be a sysfs snapshot
+ * (a sosreport or supportconfig archive read by the dump reader): no sys/
+ * inside is no error, and *root is then the top of what was unpacked.
+ */
+int nicfit__snapshot_extract_tree(const char *archive, char **tmpdir, char **root,
+				  struct nicfit_error *err);
 
 #ifdef NICFIT_SNAPSHOT_LIBARCHIVE
 
@@ -69,6 +76,7 @@ struct nicfit__snapshot_arc_table {
 	__typeof__(archive_read_support_filter_gzip) *read_support_filter_gzip;
 	__typeof__(archive_read_support_filter_xz) *read_support_filter_xz;
 	__typeof__(archive_read_support_filter_zstd) *read_support_filter_zstd;
+	__typeof__(archive_read_support_format_raw) *read_support_format_raw;
 	__typeof__(archive_read_support_format_tar) *read_support_format_tar;
 	__typeof__(archive_write_add_filter_bzip2) *write_add_filter_bzip2;
 	__typeof__(archive_write_add_filter_gzip) *write_add_filter_gzip;
@@ -114,6 +122,7 @@ int nicfit__snapshot_arc_load(struct nicfit_error *err);
 #define archive_read_support_filter_gzip (*nicfit__snapshot_arc.read_support_filter_gzip)
 #define archive_read_support_filter_xz (*nicfit__snapshot_arc.read_support_filter_xz)
 #define archive_read_support_filter_zstd (*nicfit__snapshot_arc.read_support_filter_zstd)
+#define archive_read_support_format_raw (*nicfit__snapshot_arc.read_support_format_raw)
 #define archive_read_support_format_tar (*nicfit__snapshot_arc.read_support_format_tar)
 #define archive_write_add_filter_bzip2 (*nicfit__snapshot_arc.write_add_filter_bzip2)
 #define archive_write_add_filter_gzip (*nicfit__snapshot_arc.write_add_filter_gzip)

@@ -83,5 +83,52 @@ if [ -n "$ps" ] && [ "$ps" = "$pa" ]; then ok "sosreport archive: same pairs"; e
 if [ -z "$(ls -A "$tmp" | grep -v '^sosreport-')" ]; then ok "sosreport archive: unpacked copy removed"
 else no "sosreport archive: unpacked copy removed"; fi
 rm -rf "$tmp"
+# nvidia-bug-report.log.gz (render-bundles.sh: one gzip member per section, as the script
+# appends them): its lspci -v of the NVIDIA functions, -t and -nn give every pair whose
+# locality they carry the class the tree gives it; inside a directory it is read too
+known='import json,sys
+d=json.load(sys.stdin)
+for p in sorted(d["pairs"], key=lambda p: (p["gpu"], p["nic"])):
+    if p["locality_known"]: print(p["gpu"], p["nic"], p["path"])'
+g=$("$NICFIT" --json audit --pci-ids tests/fixtures/pci.ids --dump "$dir/hgx-h100.nvidia-bug-report.log.gz")
+pg=$(printf '%s' "$g" | python3 -c "$known")
+pa=$(printf '%s' "$a" | python3 -c "$pairs")
+# every placed pair is one of the tree's (the same class), and all 96 GPU-NIC pairs but the
+# 16 whose NIC no -v block gives a NUMA node are placed
+if printf '%s\n%s\n' "$pg" "----" "$pa" | python3 -c 'import sys
+g, a = sys.stdin.read().split("----\n")
+g, a = set(g.split("\n")) - {""}, set(a.split("\n")) - {""}
+sys.exit(not (len(g) == 80 and g <= a))'
+then ok "nvidia-bug-report.log.gz: the pairs it places agree with the tree"
+else no "nvidia-bug-report.log.gz: the pairs it places agree with the tree"; fi
+tmp=$(mktemp -d)
+cp "$dir/hgx-h100.nvidia-bug-report.log.gz" "$tmp/"
+printf 'not a dump\n' >"$tmp/notes.txt"
+d=$("$NICFIT" --json audit --pci-ids tests/fixtures/pci.ids --dump "$tmp" | python3 -c "$known")
+if [ -n "$d" ] && [ "$d" = "$pg" ]; then ok "nvidia-bug-report.log.gz in a directory: read"
+else no "nvidia-bug-report.log.gz in a directory: read"; fi
+# the bounds: more than 16 MiB uncompressed, or a damaged stream: one line, exit 65
+yes '0000:00:00.0 Host bridge [0600]: Intel Corporation Device [8086:09a2]' | head -c 17000000 |
+	gzip -c >"$tmp/big.log.gz"
+head -c 200 "$dir/hgx-h100.nvidia-bug-report.log.gz" >"$tmp/cut.log.gz"
+for f in big cut; do
+	"$NICFIT" audit --dump "$tmp/$f.log.gz" >/dev/null 2>"$tmp/err"; rc=$?
+	if [ $rc -eq 65 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^nicfit: $tmp/$f.log.gz: " "$tmp/err"
+	then ok "$f gzip: refused in one line (exit 65)"
+	else no "$f gzip: refused in one line (exit 65): exit $rc"; sed 's/^/# /' "$tmp/err"; fi
+done
+# a supportconfig (render-bundles.sh: hardware.txt with lscpu, lspci -nn and lspci -vvv under
+# "#==[ Command ]" headers), as a directory and packed as supportconfig packs it (.txz)
+a=$("$NICFIT" --json audit --pci-ids tests/fixtures/pci.ids --sysfs "$BUILD/fixtures/r740xd")
+pa=$(printf '%s' "$a" | python3 -c "$pairs") sa=$(printf '%s' "$a" | python3 -c "$socks" | sed 1d)
+tar -C "$dir" -cJf "$tmp/scc_r740xd_261201_1200.txz" r740xd.supportconfig
+for in in "$dir/r740xd.supportconfig" "$tmp/scc_r740xd_261201_1200.txz"; do
+	b=$(TMPDIR="$tmp" "$NICFIT" --json audit --pci-ids tests/fixtures/pci.ids --dump "$in")
+	pb=$(printf '%s' "$b" | python3 -c "$pairs") sb=$(printf '%s' "$b" | python3 -c "$socks" | sed 1d)
+	if [ -n "$pb" ] && [ "$pa" = "$pb" ] && [ "$sa" = "$sb" ]
+	then ok "supportconfig $(basename "$in"): same pairs and sockets"
+	else no "supportconfig $(basename "$in"): same pairs and sockets"; fi
+done
+rm -rf "$tmp"
 echo "1..$n"
 [ "$fail" -eq 0 ]

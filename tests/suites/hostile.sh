@@ -122,6 +122,9 @@ if fmt == 'json':
 if fmt == 'svg':
     import xml.etree.ElementTree as ET
     ET.fromstring(b)
+if fmt == 'csv':  # RFC 4180: every quote paired, so a name cannot split or add a field
+    import csv, io
+    list(csv.reader(io.StringIO(s, newline=''), strict=True))
 PY
 # clean NAME FMT COMMAND...: exit 0, 1 or 2 and clean output in FMT
 clean() {
@@ -155,6 +158,23 @@ for t in latin1 escape; do
 	"$NICFIT" audit --sysfs "$tmp/h/$t" --pci-ids "$tmp/h/pci.ids" --json \
 		>"$tmp/h/$t.json" 2>/dev/null
 done
+# a dump's own text (names, VPD, firmware, uname), not the PCI ID table's, in every format
+for f in text json md csv svg; do
+	clean "audit --dump of a hostile paste --format $f" $f "$NICFIT" audit --dump \
+		"$tmp/h/dump.txt" --all --format "$f"
+done
+n=$((n + 1))
+if "$NICFIT" audit --dump "$tmp/h/dump.txt" --json 2>/dev/null | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+nic = [x for x in d["devices"] if x["bdf"] == "0000:99:00.0"][0]
+names = [n["name"] for n in nic["netdevs"]]
+sys.exit(not (nic["rdma"] and nic["vpd"] and any("\x1b" in n for n in names)
+              and d["host"]["kernel"].startswith("5.15")
+              and nic["rdma"][0]["fw_ver"].startswith("22.3")))'; then
+	echo "ok $n - the hostile paste's names reach the model (so the checks above see them)"
+else
+	echo "not ok $n - the hostile paste was not read as intended"
+fi
 n=$((n + 1))
 if python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))

@@ -42,20 +42,19 @@ static int is_gpu(const struct nicfit_audit_dev *d)
 
 /* ---- pairs ------------------------------------------------------------------- */
 
-static enum nicfit_path path_between(const struct nicfit__audit_ctx *c, int x, int y,
-				     int *known, int *lca)
+enum nicfit_path nicfit__audit_path(const struct nicfit_topo *t, int x, int y, int *known, int *lca)
 {
 	int cx[2 * NICFIT_TOPO_MAX_DEPTH], cy[2 * NICFIT_TOPO_MAX_DEPTH];
-	int nx = nicfit_topo_chain(c->t, x, cx, (int)(sizeof(cx) / sizeof(cx[0])));
-	int ny = nicfit_topo_chain(c->t, y, cy, (int)(sizeof(cy) / sizeof(cy[0])));
+	int nx = nicfit_topo_chain(t, x, cx, (int)(sizeof(cx) / sizeof(cx[0])));
+	int ny = nicfit_topo_chain(t, y, cy, (int)(sizeof(cy) / sizeof(cy[0])));
 	int k = 0;
 
 	*known = 1;
 	*lca = -1;
 	if (!nx || !ny)
 		return NICFIT_PATH_SYS;
-	if (P(c, cx[0])->hostbridge != P(c, cy[0])->hostbridge) {
-		int a = nicfit_topo_numa_of(c->t, x), b = nicfit_topo_numa_of(c->t, y);
+	if (t->pci[cx[0]].hostbridge != t->pci[cy[0]].hostbridge) {
+		int a = nicfit_topo_numa_of(t, x), b = nicfit_topo_numa_of(t, y);
 
 		if (a >= 0 && b >= 0)
 			return a == b ? NICFIT_PATH_NODE : NICFIT_PATH_SYS;
@@ -121,8 +120,8 @@ void nicfit__audit_pairs(struct nicfit__audit_ctx *c)
 			pr = &a->pairs[a->npairs++];
 			pr->gpu = i;
 			pr->nic = j;
-			pr->path = path_between(c, g->pci, nic->pci, &pr->locality_known,
-						&pr->lca_pci);
+			pr->path = nicfit__audit_path(c->t, g->pci, nic->pci, &pr->locality_known,
+						      &pr->lca_pci);
 			pr->gdr_reason = gdr_reason(c, g, nic, pr->path);
 			pr->gdr_default = !strcmp(pr->gdr_reason, "ok");
 			/* nearest NIC: RDMA ones first when the host has any */

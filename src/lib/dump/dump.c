@@ -6,7 +6,8 @@
  *
  * Recognition is by the shape of a line, in this order: a row of an open
  * nvidia-smi matrix, the matrix's header row, an ibv_devinfo block
- * ("hca_id:" and its indented lines), an ibdev2netdev line, a line of an lspci tree, an
+ * ("hca_id:" and its indented lines), an ibdev2netdev line, a block of
+ * dump_net.c (ibstat, show_gids, ip link, ethtool -i, uname -a), a line of an lspci tree, an
  * lspci function line, an indented line of the open lspci block, a GPU
  * bus-id line of nvidia-smi. Anything else (a shell prompt, `[sudo]
  * password for`, a hex dump of -x, a mail client's wrap) is counted as
@@ -42,6 +43,7 @@ void nicfit_dump_free(struct nicfit_dump *d)
 	free(d->cpu.cpu_sock);
 	free(d->kmsg);
 	nicfit__dump_xml_free(d->xml);
+	free(d->net);
 	free(d);
 }
 
@@ -149,7 +151,7 @@ struct dump_fn *nicfit__dump_fn(struct nicfit_dump *d, unsigned dom, unsigned bu
 
 /* ---- the walk ---------------------------------------------------------- */
 
-enum walk_state { W_NONE, W_LSPCI, W_TREE, W_SMI, W_IBV };
+enum walk_state { W_NONE, W_LSPCI, W_TREE, W_SMI, W_IBV, W_NET };
 
 struct walk {
 	enum walk_state st;
@@ -207,6 +209,15 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 	}
 	if (w->st == W_IBV)
 		w->st = W_NONE;
+	if (w->st == W_NET && nicfit__dump_net_more(d, line, at))
+		return;
+	if (!indented && nicfit__dump_net_start(d, line, at)) {
+		w->st = W_NET;
+		w->cur = NULL;
+		return;
+	}
+	if (w->st == W_NET)
+		w->st = W_NONE;
 	if (!indented && nicfit__dump_ibdev_line(d, line, at))
 		return;
 	if (!indented && nicfit__dump_kmsg_line(d, line, at)) {
@@ -253,6 +264,7 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 		d->nmangled++;
 		return;
 	}
+	nicfit__dump_net_hint(d, s);
 	d->nmangled++;
 	if (w->st != W_LSPCI)
 		w->st = W_NONE;
@@ -277,7 +289,15 @@ static int walk_text(struct nicfit_dump *d, int ti)
 		const char *nl = memchr(t->text + pos, '\n', t->len - pos);
 		size_t n = nl ? (size_t)(nl - (t->text + pos)) : t->len - pos;
 		size_t k = n < sizeof(line) - 1 ? n : sizeof(line) - 1;
+		int lines;
 
+		if ((k = nicfit__dump_net_json(d, t->text + pos, t->len - pos,
+					       (struct dump_at){ ti, ln + 1 }, &lines))) {
+			pos += k; /* ip -j link: JSON of any length, on one line or several */
+			ln += lines;
+			continue;
+		}
+		k = n < sizeof(line) - 1 ? n : sizeof(line) - 1;
 		memcpy(line, t->text + pos, k);
 		line[k] = '\0';
 		while (k && (line[k - 1] == '\r' || line[k - 1] == ' '))

@@ -243,7 +243,7 @@ static int add_rdma(const struct nicfit_dump *d, struct nicfit_topo *t)
 		r = rdma_dev(t, x->name, pci);
 		if (r < 0)
 			continue; /* a device no lspci function matches */
-		if (x->from_ibv)
+		if (x->from_ibv) /* a port whose state no dump gives is left out, not guessed */
 			nicfit__dump_rdma_ports(x, &t->rdma[r]);
 		for (k = 0; k < NICFIT_TOPO_MAX_PORTS; k++)
 			if (x->netdev[k][0] && t->rdma[r].pci >= 0 &&
@@ -367,6 +367,7 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 					d->ntexts ? d->texts[0].name : "dump",
 					d->ntexts > 1 ? " and the other inputs" : "");
 	qsort(d->fns, d->nfns, sizeof(d->fns[0]), by_addr);
+	nicfit__dump_net_fns(d);
 	t = nicfit_topo_new();
 	map = malloc(d->nfns * sizeof(*map));
 	if (!t || !map) {
@@ -393,6 +394,8 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 		rc = add_rdma(d, t);
 	if (!rc)
 		rc = nicfit__dump_xml_build(d, t);
+	if (!rc)
+		rc = nicfit__dump_net_build(d, t);
 	if (rc) {
 		nicfit_topo_free(t);
 		return rc == NICFIT_E_LIMIT ? nicfit_error_set(err, rc, "%s: the PCI tree is too "

@@ -6,7 +6,8 @@
  * blocks and plain lspci lines; dump_tree.c: lspci -t; dump_smi.c:
  * nvidia-smi topo -m and the GPU bus-id listings; dump_rdma.c: ibv_devinfo
  * and ibdev2netdev; dump_cpu.c: numactl -H, lscpu and /proc/cpuinfo;
- * dump_dmesg.c: kernel log lines). The parsers fill the
+ * dump_dmesg.c: kernel log lines; dump_net.c: ibstat, show_gids, ip link,
+ * ethtool -i, uname -a). The parsers fill the
  * records below; dump_build.c turns them into a struct nicfit_topo;
  * dump_judge.c adds to the audit of that model. dump_path.c reads files,
  * directories, standard input and archives into texts.
@@ -79,6 +80,7 @@ struct dump_smi {
 	int ngpus, nnics;
 	char nic[DUMP_MAX_SMI][32];     /* "mlx5_0" (legend) or the column header */
 	char cell[DUMP_MAX_SMI][DUMP_MAX_SMI][8]; /* GPU row, NIC column: "PIX", "SYS" */
+	char gcell[DUMP_MAX_SMI][DUMP_MAX_SMI][8]; /* GPU row, GPU column: "X", "NV18", "PXB" */
 	int row_line[DUMP_MAX_SMI];     /* line of each GPU row */
 	int legend;               /* the NIC legend was there */
 };
@@ -89,6 +91,10 @@ struct dump_rport {
 	int width;                /* active_width lanes, 0 unknown */
 	double lane_gbps;         /* active_speed, 0 unknown */
 	char link_layer[16];
+	int ibstat_rate;          /* ibstat's "Rate:" (Gb/s, no width), 0 none */
+	int gids;                 /* show_gids listed this port's GIDs */
+	int ngids, ngid_v1, ngid_v2, ngid_v2_routable, gid_v2_index;
+	unsigned char gid_seen[32]; /* GID indices counted (a table pasted twice counts once) */
 };
 
 /* One RDMA device of ibv_devinfo or ibdev2netdev. */
@@ -96,8 +102,10 @@ struct dump_rdma {
 	char name[64];
 	char bdf[16];             /* ibdev2netdev -v, "" unknown */
 	struct dump_at at;
-	int from_ibv;
-	char fw[64], board[64];
+	int from_ibv;             /* ibv_devinfo or ibstat gave its ports */
+	int from_ibstat;
+	int gids;                 /* show_gids listed some of its ports */
+	char fw[64], board[64], ca_type[32];
 	struct dump_rport ports[NICFIT_TOPO_MAX_PORTS];
 	int nports;
 	char netdev[NICFIT_TOPO_MAX_PORTS][64];
@@ -126,6 +134,20 @@ struct dump_kmsg {
 	char speed[24], cap_speed[24]; /* "8.0 GT/s PCIe" */
 	int width, cap_width;
 	char text[160];           /* MODULE: the driver's words, printable ASCII */
+};
+
+/* One network interface as ip link (-j) and ethtool -i describe it. */
+struct dump_net {
+	char name[64];
+	struct dump_at at;        /* its ip link entry, else its ethtool -i block */
+	int from_link;            /* ip link gave it */
+	int mtu;                  /* 0 unknown */
+	char operstate[16];       /* lower case as sysfs writes it: "up", "down"; "" unknown */
+	int carrier;              /* 1, 0, -1 unknown */
+	int type;                 /* ARPHRD: 1 ether, 32 infiniband, 772 loopback; -1 unknown */
+	int is_virtual;           /* loopback, a link to a parent ("eth0.10@eth0"), no bus-info */
+	int ethtool;              /* an ethtool -i block described it */
+	char driver[48], fw[64], bdf[16];
 };
 
 /* What numactl -H, lscpu and /proc/cpuinfo said. */
@@ -163,6 +185,15 @@ struct nicfit_dump {
 	struct dump_kmsg *kmsg;
 	size_t nkmsg, alloc_kmsg;
 	struct dump_xml *xml;     /* dump_xml.c's documents, NULL none */
+	struct dump_net *net;
+	size_t nnet, alloc_net;
+	int net_mode;             /* the open block of dump_net.c (its enum) */
+	struct dump_rdma *net_rdma; /* its ibstat CA */
+	int net_port;             /* its ibstat port, -1 none */
+	struct dump_net *net_cur; /* its ethtool -i or ip link interface */
+	char ethtool_hint[64];    /* "ethtool -i IF" seen on a prompt line */
+	char kernel[128], hostname[256]; /* uname -a */
+	struct dump_at kernel_at;
 	int nmangled;             /* lines skipped as prompts or wrapped text */
 	int limit;                /* a record limit was hit */
 	int oom;
@@ -220,6 +251,10 @@ int nicfit__dump_smi_gpu_line(struct nicfit_dump *d, const char *line, struct du
 
 /* ---- dump_rdma.c --------------------------------------------------------- */
 
+/* The record of an RDMA device, made when new; NULL when out of room or memory. */
+struct dump_rdma *nicfit__dump_rdma_of(struct nicfit_dump *d, const char *name, size_t n);
+/* Port num of a record, added (state unknown) when new; NULL past NICFIT_TOPO_MAX_PORTS. */
+struct dump_rport *nicfit__dump_rport(struct dump_rdma *r, int num);
 /* "hca_id:\tmlx5_0" opens a block of ibv_devinfo; its indented lines follow. */
 void nicfit__dump_ibv_start(struct nicfit_dump *d, const char *line, struct dump_at at);
 void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line);
@@ -300,9 +335,35 @@ int nicfit__dump_xml_lack(const struct nicfit_dump *d, int i, const char **check
 void nicfit__dump_xml_free(struct dump_xml *x);
 /* Why the first damaged document was not read whole (a sentence naming FILE:LINE), or NULL. */
 const char *nicfit__dump_xml_unread(const struct nicfit_dump *d);
-/* dump_rdma.c's and dump_cpu.c's records by name or id, made when new; NULL when full. */
-struct dump_rdma *nicfit__dump_rdma_of(struct nicfit_dump *d, const char *name, size_t n);
+/* dump_cpu.c's record by id, made when new; NULL when full. */
 struct dump_node *nicfit__dump_node_of(struct nicfit_dump *d, long id, struct dump_at at);
+/* ---- dump_net.c --------------------------------------------------------- */
+
+/*
+ * The first line of an ibstat CA, a show_gids table, an ip link entry, an
+ * ethtool -i block or uname -a: 1 when it was one (its block is open).
+ */
+int nicfit__dump_net_start(struct nicfit_dump *d, const char *line, struct dump_at at);
+/* A following line of the open block: 1 when it was one. */
+int nicfit__dump_net_more(struct nicfit_dump *d, const char *line, struct dump_at at);
+/* A line no parser took: a prompt's "ethtool -i IF" names the next block. */
+void nicfit__dump_net_hint(struct nicfit_dump *d, const char *line);
+/* ip -j link at the start of a line: bytes taken (0 none); *lines set to the lines they span. */
+size_t nicfit__dump_net_json(struct nicfit_dump *d, const char *s, size_t len, struct dump_at at,
+			     int *lines);
+/* ethtool -i's drivers into the records of their functions (before the build). */
+void nicfit__dump_net_fns(struct nicfit_dump *d);
+/* The interfaces, kernel and host name into the model. Errors: NICFIT_E_NOMEM. */
+int nicfit__dump_net_build(const struct nicfit_dump *d, struct nicfit_topo *t);
+/* Where the dumps described RDMA device or interface name; 0 when they did not. */
+int nicfit__dump_net_at(const struct nicfit_dump *d, const char *name, struct dump_at *at);
+/* The checks the interfaces and ports lack, with why, into not_checked. */
+int nicfit__dump_net_notes(const struct nicfit_dump *d, struct nicfit_audit *a);
+
+/* ---- dump_judge.c -------------------------------------------------------- */
+
+/* Put (check, why) in not_checked, replacing the why of a check already there (why: static text). */
+int nicfit__dump_note(struct nicfit_audit *a, const char *check, const char *why);
 
 /* ---- dump_build.c -------------------------------------------------------- */
 

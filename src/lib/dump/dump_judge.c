@@ -36,6 +36,11 @@ static int note(struct nicfit_audit *a, const char *check, const char *why)
 	return 0;
 }
 
+int nicfit__dump_note(struct nicfit_audit *a, const char *check, const char *why)
+{
+	return note(a, check, why);
+}
+
 static void drop_finding(struct nicfit_audit *a, size_t i)
 {
 	struct nicfit_finding *f = &a->findings.v[i];
@@ -171,10 +176,17 @@ static int cite_all(const struct nicfit_dump *d, struct nicfit_audit *a)
 		int pci = device_pci(t, f->device);
 		const struct dump_fn *fn = pci >= 0 ? nicfit__dump_find(d, t->pci[pci].bdf) : NULL;
 
+		struct dump_at at;
+
 		if (f->code && !strncmp(f->code, "dump-", 5))
 			continue; /* they cite their own lines */
-		if (fn && fn->at.line && cite(d, f, fn->at))
+		/* an RDMA device or interface: the ibstat, ibv_devinfo or ip link lines of it */
+		if (nicfit__dump_net_at(d, f->device, &at)) {
+			if (cite(d, f, at))
+				return NICFIT_E_NOMEM;
+		} else if (fn && fn->at.line && cite(d, f, fn->at)) {
 			return NICFIT_E_NOMEM;
+		}
 	}
 	return 0;
 }
@@ -233,11 +245,83 @@ static int old_legend(const struct dump_smi *m)
 	return 0;
 }
 
+static int mismatch_fix(struct nicfit_audit *a, struct nicfit_finding *f)
+{
+	if (!f || nicfit__finding_fix(&a->findings, f, "Check that both dumps come from the same "
+				      "host and boot and that the lspci listing is whole (no -s): "
+				      "take `lspci -vvv`, `lspci -tv` and `nvidia-smi topo -m` again "
+				      "together."))
+		return NICFIT_E_NOMEM;
+	f->source = S_SMI_TOPO;
+	return 0;
+}
+
+/* GPU-GPU cells: agreeing, differing, unplaced, NVLink. */
+struct gg_tally {
+	int same, differ, unmapped, nvlink;
+};
+
+/*
+ * The matrix's GPU-GPU cells against the class of the two GPUs' PCI path,
+ * each pair once (the upper triangle). NV# cells are NVLink, which the
+ * PCI tree does not show: counted apart, neither agreeing nor differing.
+ * A pair whose class would rest on unknown NUMA nodes is not compared.
+ */
+static int compare_gpus(const struct nicfit_dump *d, struct nicfit_audit *a, struct gg_tally *n)
+{
+	const struct dump_smi *m = &d->smi;
+	const struct nicfit_topo *t = a->topo;
+	const char *tname = d->texts[m->at.text].name;
+	int g, h, as, old = old_legend(m);
+
+	memset(n, 0, sizeof(*n));
+	for (g = 0; g < m->ngpus; g++) {
+		int gp = nicfit__dump_gpu_pci(d, t, g, &as);
+
+		for (h = g + 1; h < m->ngpus && m->row_line[g]; h++) {
+			const char *cell = m->gcell[g][h];
+			int hp = nicfit__dump_gpu_pci(d, t, h, &as), known, lca;
+			enum nicfit_path p;
+			struct nicfit_finding *f;
+
+			if (!strncmp(cell, "NV", 2)) {
+				n->nvlink++;
+				continue;
+			}
+			if (!cell[0] || !strcmp(cell, "X"))
+				continue;
+			if (gp < 0 || hp < 0) {
+				n->unmapped++;
+				continue;
+			}
+			p = nicfit__audit_path(t, gp, hp, &known, &lca);
+			if (!known) {
+				n->unmapped++;
+				continue;
+			}
+			if (same_class(cell, p, old)) {
+				n->same++;
+				continue;
+			}
+			n->differ++;
+			f = nicfit__find(&a->findings, NICFIT_SEV_WARNING,
+					 NICFIT_CODE_DUMP_TOPO_MISMATCH, t->pci[gp].bdf,
+					 "nvidia-smi topo -m (%s:%d) puts GPU%d and GPU%d at %s; the PCI "
+					 "tree of the lspci listing puts %s and %s at %s.", tname,
+					 m->row_line[g], g, h, cell, t->pci[gp].bdf, t->pci[hp].bdf,
+					 nicfit_path_name(p));
+			if (mismatch_fix(a, f))
+				return NICFIT_E_NOMEM;
+		}
+	}
+	return 0;
+}
+
 /*
  * dump-topo-mismatch, dump-topo-agrees: nvidia-smi topo -m is the driver's
  * own reading of the same PCI tree (docs/reference/topology.md 2), so each
- * of its GPU-NIC cells must equal the class the audit derives from the
- * lspci listing. A difference means the dumps are not of one host and one
+ * of its GPU-NIC cells and of its GPU-GPU cells over PCIe must equal the
+ * class the audit derives from the lspci listing. A difference means the dumps are not of one host and one
  * boot, or the listing is partial (a bridge left out moves a pair from
  * PXB to PIX): a warning per pair, since every locality finding rests on
  * the tree. When all agree, a note says how many cells were compared.
@@ -248,6 +332,7 @@ static int compare_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
 	const struct nicfit_topo *t = a->topo;
 	const char *tname = d->texts[m->at.text].name;
 	int g, k, same = 0, differ = 0, unmapped = 0, assumed_gpu = 0, old = old_legend(m);
+	struct gg_tally gg;
 
 	for (g = 0; g < m->ngpus; g++) {
 		int as, gp = nicfit__dump_gpu_pci(d, t, g, &as), rl = m->row_line[g];
@@ -279,29 +364,40 @@ static int compare_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
 					 "tree of the lspci listing puts %s and %s at %s.", tname, rl, g,
 					 m->nic[k], m->cell[g][k], t->pci[gp].bdf, t->pci[np].bdf,
 					 nicfit_path_name(pr->path));
-			if (!f || nicfit__finding_fix(&a->findings, f, "Check that both dumps come "
-						      "from the same host and boot and that the lspci "
-						      "listing is whole (no -s): take `lspci -vvv`, "
-						      "`lspci -tv` and `nvidia-smi topo -m` again together."))
+			if (mismatch_fix(a, f))
 				return NICFIT_E_NOMEM;
-			f->source = S_SMI_TOPO;
 		}
 	}
-	if (same && !differ) {
-		struct nicfit_finding *f = nicfit__find(&a->findings, NICFIT_SEV_INFO,
-							NICFIT_CODE_DUMP_TOPO_AGREES, "host",
-							"nvidia-smi topo -m (%s:%d) and the PCI tree of "
-							"the lspci listing agree on all %d GPU-NIC "
-							"pairs.", tname, m->at.line, same);
+	if (compare_gpus(d, a, &gg))
+		return NICFIT_E_NOMEM;
+	if ((same || gg.same) && !differ && !gg.differ) {
+		struct nicfit_finding *f;
 
+		if (gg.same && !same)
+			f = nicfit__find(&a->findings, NICFIT_SEV_INFO, NICFIT_CODE_DUMP_TOPO_AGREES,
+					 "host", "nvidia-smi topo -m (%s:%d) and the PCI tree of the "
+					 "lspci listing agree on all %d GPU-GPU pairs.", tname,
+					 m->at.line, gg.same);
+		else if (gg.same)
+			f = nicfit__find(&a->findings, NICFIT_SEV_INFO, NICFIT_CODE_DUMP_TOPO_AGREES,
+					 "host", "nvidia-smi topo -m (%s:%d) and the PCI tree of the "
+					 "lspci listing agree on all %d GPU-NIC pairs and %d GPU-GPU "
+					 "pairs.", tname, m->at.line, same, gg.same);
+		else
+			f = nicfit__find(&a->findings, NICFIT_SEV_INFO, NICFIT_CODE_DUMP_TOPO_AGREES,
+					 "host", "nvidia-smi topo -m (%s:%d) and the PCI tree of the "
+					 "lspci listing agree on all %d GPU-NIC pairs.", tname,
+					 m->at.line, same);
 		if (!f || nicfit__finding_fix(&a->findings, f, "Nothing to fix."))
 			return NICFIT_E_NOMEM;
 		f->source = S_SMI_TOPO;
 	}
-	if (unmapped && note(a, "smi_topo", "Some GPUs or NICs of nvidia-smi topo -m match no "
-			     "function of the lspci listing (a NIC named other than mlx5_N, or a "
-			     "partial listing): their cells were not compared."))
+	if ((unmapped || gg.unmapped) &&
+	    note(a, "smi_topo", "Some GPUs or NICs of nvidia-smi topo -m match no "
+		 "function of the lspci listing (a NIC named other than mlx5_N, or a "
+		 "partial listing): their cells were not compared."))
 		return NICFIT_E_NOMEM;
+
 	if (assumed_gpu && note(a, "gpu_index", "No nvidia-smi listing gave the GPUs' bus ids: "
 				"GPU indices were taken in PCI bus order, as NVML numbers them by "
 				"default (`nvidia-smi --query-gpu=index,pci.bus_id --format=csv` "
@@ -380,8 +476,10 @@ static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
 			   "were named from PCI IDs.");
 	}
 	if (d->smi.present)
-		rc |= note(a, "nvlink", "nvidia-smi topo -m shows the GPUs' NVLink and NVSwitch "
-			   "connections (its NV# cells); nicfit compares its GPU-NIC cells only.");
+		rc |= note(a, "nvlink", "nvidia-smi topo -m's NV# cells are NVLink and NVSwitch "
+			   "connections, which the PCI tree does not show: nicfit compares its "
+			   "GPU-NIC cells and its PCIe GPU-GPU cells, not the NV# ones "
+			   "(`nvidia-smi nvlink -s` lists the links).");
 	if (!d->smi.present && a->ngpus)
 		rc |= note(a, "smi_topo", "No nvidia-smi topo -m in the dumps: the GPU-NIC path "
 			   "classes are nicfit's reading of the lspci tree alone.");
@@ -391,6 +489,7 @@ static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
 	rc |= note_sockets(d, a);
 	for (i = 0; nicfit__dump_xml_lack(d, i, &check, &why); i++)
 		rc |= note(a, check, why); /* after the lspci ones: its reasons replace theirs */
+	rc |= nicfit__dump_net_notes(d, a);
 	return rc ? NICFIT_E_NOMEM : 0;
 }
 

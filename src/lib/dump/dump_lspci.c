@@ -283,8 +283,11 @@ void nicfit__dump_lspci_detail(struct nicfit_dump *d, struct dump_fn *f, const c
 		}
 	} else if (!strncmp(s, "Physical Slot: ", 15)) {
 		snprintf(f->slot, sizeof(f->slot), "%s", s + 15);
-	} else if (!strncmp(s, "NUMA node: ", 11)) {
-		if (long_after(s, "NUMA node: ", &x) == 0 && x >= 0 && x < NICFIT_TOPO_MAX_NUMA) {
+	} else if (!strncmp(s, "NUMA node: ", 11) ||
+		   (!strncmp(s, "Flags: ", 7) && strstr(s, ", NUMA node "))) {
+		/* -vv prints "NUMA node: 0" on its own line, -v at the end of "Flags:" */
+		if (long_after(s, s[0] == 'N' ? "NUMA node: " : ", NUMA node ", &x) == 0 && x >= 0 &&
+		    x < NICFIT_TOPO_MAX_NUMA) {
 			f->numa = (int)x;
 			f->have |= NICFIT_HAVE_NUMA;
 		}

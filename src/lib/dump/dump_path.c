@@ -4,8 +4,15 @@
  * sosreport or a supportconfig unpacked), or a tar archive unpacked by
  * the snapshot reader, with its bounds, into a temporary directory that
  * is walked and removed. Files over NICFIT_DUMP_MAX_FILE and files with a
- * NUL byte near the start (binaries, compressed logs) are passed over in
- * a walk; named on their own they are an error.
+ * NUL byte near the start (binaries) are passed over in a walk; named on
+ * their own they are an error.
+ *
+ * A gzip file that is not a tar inside is text compressed whole:
+ * nvidia-bug-report.sh writes nvidia-bug-report.log.gz as one gzip member
+ * per section, appended, and libarchive's gzip filter (with its raw
+ * format) reads every member in turn. It is read into memory up to
+ * NICFIT_DUMP_MAX_FILE bytes uncompressed, the bound of any text file;
+ * a tar inside goes to the snapshot reader as before.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -14,10 +21,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#define NICFIT_SNAPSHOT_LIBARCHIVE
 #include "alloc_int.h"
 #include "dump_int.h"
 #include "nicfit/file.h"
 #include "nicfit/snapshot.h"
+#include "snapshot_int.h"
 
 #define WALK_MAX_DEPTH 16
 #define SNIFF_BYTES 4096
@@ -42,6 +51,90 @@ static int looks_packed(const char *text, size_t len)
 static int has_nul(const char *text, size_t len)
 {
 	return memchr(text, '\0', len < SNIFF_BYTES ? len : SNIFF_BYTES) != NULL;
+}
+
+static int is_gzip(const char *text, size_t len)
+{
+	return len >= 2 && text[0] == '\x1f' && text[1] == '\x8b';
+}
+
+static int is_tar(const char *text, size_t len)
+{
+	return len > 262 && !memcmp(text + 257, "ustar", 5);
+}
+
+/*
+ * The uncompressed bytes of the gzip file at path (every member), into a
+ * new *out. Errors: NICFIT_E_DATA (damaged), NICFIT_E_LIMIT (more than
+ * NICFIT_DUMP_MAX_FILE uncompressed), NICFIT_E_IO (no libarchive), NICFIT_E_NOMEM.
+ */
+static int gunzip(const char *path, const char *name, char **out, size_t *len,
+		  struct nicfit_error *err)
+{
+	struct archive *a;
+	struct archive_entry *en;
+	const void *buf;
+	size_t n, alloc = 0;
+	la_int64_t off;
+	char *text = NULL;
+	int r, rc = nicfit__snapshot_arc_load(err);
+
+	*out = NULL;
+	*len = 0;
+	if (rc)
+		return rc;
+	a = archive_read_new();
+	if (!a)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	archive_read_support_filter_gzip(a);
+	archive_read_support_format_raw(a);
+	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK ||
+	    archive_read_next_header(a, &en) != ARCHIVE_OK)
+		rc = nicfit_error_at(err, NICFIT_E_DATA, name, 0, 0, "not a readable gzip file");
+	while (!rc && (r = archive_read_data_block(a, &buf, &n, &off)) == ARCHIVE_OK) {
+		if (n > NICFIT_DUMP_MAX_FILE - *len) {
+			rc = nicfit_error_at(err, NICFIT_E_LIMIT, name, 0, 0, "more than %zu MiB "
+					     "uncompressed", NICFIT_DUMP_MAX_FILE >> 20);
+		} else if (NICFIT_ALLOC_GROW(text, *len + n + 1, alloc)) {
+			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+		} else {
+			memcpy(text + *len, buf, n);
+			*len += n;
+		}
+	}
+	if (!rc && r != ARCHIVE_EOF)
+		rc = nicfit_error_at(err, NICFIT_E_DATA, name, 0, 0, "damaged gzip data: %s",
+				     archive_error_string(a) ? archive_error_string(a) : "?");
+	archive_read_free(a);
+	if (rc) {
+		free(text);
+		*len = 0;
+		return rc;
+	}
+	*out = text;
+	return 0;
+}
+
+/* A gzip text (not a tar inside) into the reader; *tar set when it is a tar instead. */
+static int add_gzip_text(struct nicfit_dump *d, const char *path, const char *name, int *tar,
+			 struct nicfit_error *err)
+{
+	char *text;
+	size_t len;
+	int rc = gunzip(path, name, &text, &len, err);
+
+	*tar = 0;
+	if (rc)
+		return rc;
+	if (is_tar(text, len))
+		*tar = 1;
+	else if (has_nul(text, len) || looks_packed(text, len))
+		rc = nicfit_error_at(err, NICFIT_E_DATA, name, 0, 0, "binary data inside the "
+				     "gzip file, not a text dump");
+	else
+		rc = nicfit_dump_add_text(d, name, text, len, err);
+	free(text);
+	return rc;
 }
 
 struct walk_ctx {
@@ -70,6 +163,17 @@ static int walk_entry(struct walk_ctx *w, const char *path, const char *name, in
 				       NICFIT_DUMP_MAX_FILES);
 	if (nicfit_read_file(path, NICFIT_DUMP_MAX_FILE, &text, &len, NULL))
 		return 0;
+	if (is_gzip(text, len)) { /* a compressed log (nvidia-bug-report.log.gz): read when text */
+		struct nicfit_error skip;
+
+		free(text);
+		nicfit_error_clear(&skip);
+		rc = gunzip(path, name, &text, &len, &skip);
+		if (rc == NICFIT_E_NOMEM)
+			return nicfit_error_set(w->err, rc, "out of memory");
+		if (rc)
+			return 0; /* damaged, or over the bound: passed over, as a large file is */
+	}
 	rc = has_nul(text, len) || looks_packed(text, len) ? 0 :
 	     nicfit_dump_add_text(w->d, name, text, len, w->err);
 	free(text);
@@ -153,7 +257,8 @@ static int add_archive(struct nicfit_dump *d, const char *path, struct nicfit_er
 {
 	struct walk_ctx w = { d, 0, err };
 	char *tmpdir = NULL, *root = NULL;
-	int rc = nicfit_snapshot_extract(path, &tmpdir, &root, err);
+	/* the snapshot reader's bounds; a supportconfig or sosreport need not hold sys/ */
+	int rc = nicfit__snapshot_extract_tree(path, &tmpdir, &root, err);
 
 	if (rc)
 		return rc;
@@ -184,6 +289,13 @@ int nicfit_dump_add_path(struct nicfit_dump *d, const char *path, struct nicfit_
 	rc = nicfit_read_file(path, NICFIT_DUMP_MAX_FILE, &text, &len, err);
 	if (rc)
 		return rc;
+	if (strcmp(path, "-") && is_gzip(text, len)) {
+		int tar;
+
+		free(text);
+		rc = add_gzip_text(d, path, path, &tar, err);
+		return !rc && tar ? add_archive(d, path, err) : rc;
+	}
 	if (strcmp(path, "-") && looks_packed(text, len)) {
 		free(text);
 		return add_archive(d, path, err);

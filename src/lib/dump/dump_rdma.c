@@ -17,8 +17,7 @@
 #include "dump_int.h"
 #include "nicfit/units.h"
 
-/* The record of an RDMA device, made when new; NULL when out of room or memory. */
-static struct dump_rdma *rdma_of(struct nicfit_dump *d, const char *name, size_t n)
+struct dump_rdma *nicfit__dump_rdma_of(struct nicfit_dump *d, const char *name, size_t n)
 {
 	struct dump_rdma *r;
 	size_t i;
@@ -49,11 +48,29 @@ static size_t word(const char *s)
 	return n;
 }
 
+struct dump_rport *nicfit__dump_rport(struct dump_rdma *r, int num)
+{
+	struct dump_rport *pt;
+	int k;
+
+	for (k = 0; k < r->nports; k++)
+		if (r->ports[k].num == num)
+			return &r->ports[k];
+	if (r->nports >= NICFIT_TOPO_MAX_PORTS)
+		return NULL;
+	pt = &r->ports[r->nports++];
+	memset(pt, 0, sizeof(*pt));
+	pt->num = num;
+	pt->state = pt->phys = -1;
+	pt->gid_v2_index = -1;
+	return pt;
+}
+
 void nicfit__dump_ibv_start(struct nicfit_dump *d, const char *line, struct dump_at at)
 {
 	const char *s = nicfit__dump_skip_blank(line + 7);
 
-	d->ibv_cur = rdma_of(d, s, word(s));
+	d->ibv_cur = nicfit__dump_rdma_of(d, s, word(s));
 	if (d->ibv_cur) {
 		d->ibv_cur->at = at;
 		d->ibv_cur->from_ibv = 1;
@@ -120,12 +137,13 @@ void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line)
 		s = nicfit__dump_skip_blank(s + 9);
 		snprintf(r->board, sizeof(r->board), "%.*s", (int)word(s), s);
 	} else if (!strncmp(s, "port:", 5)) {
-		if (r->nports < NICFIT_TOPO_MAX_PORTS &&
-		    nicfit_scan_dec(nicfit__dump_skip_blank(s + 5), 1, 255, &v, &e) == NICFIT_DEC_OK) {
-			pt = &r->ports[r->nports++];
-			memset(pt, 0, sizeof(*pt));
-			pt->num = (int)v;
-			pt->state = pt->phys = -1;
+		if (nicfit_scan_dec(nicfit__dump_skip_blank(s + 5), 1, 255, &v, &e) == NICFIT_DEC_OK)
+			pt = nicfit__dump_rport(r, (int)v);
+		if (pt && pt != &r->ports[r->nports - 1]) { /* ibstat listed it first: last again */
+			struct dump_rport tmp = *pt;
+
+			memmove(pt, pt + 1, (size_t)(&r->ports[r->nports - 1] - pt) * sizeof(*pt));
+			r->ports[r->nports - 1] = tmp;
 		}
 	} else if (pt && !strncmp(s, "state:", 6)) {
 		pt->state = paren_num(s);
@@ -167,7 +185,7 @@ int nicfit__dump_ibdev_line(struct nicfit_dump *d, const char *line, struct dump
 		snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%u", a, b, c, f);
 		s += n + 1;
 	}
-	r = rdma_of(d, s, word(s));
+	r = nicfit__dump_rdma_of(d, s, word(s));
 	if (!r)
 		return 1;
 	if (bdf[0])
@@ -184,18 +202,13 @@ int nicfit__dump_ibdev_line(struct nicfit_dump *d, const char *line, struct dump
 	return 1;
 }
 
-/* The ports of a record into the model's RDMA device. */
-struct dump_rdma *nicfit__dump_rdma_of(struct nicfit_dump *d, const char *name, size_t n)
-{
-	return rdma_of(d, name, n);
-}
-
 void nicfit__dump_rdma_ports(const struct dump_rdma *r, struct nicfit_rdmadev *out)
 {
 	int k;
 
 	snprintf(out->fw_ver, sizeof(out->fw_ver), "%s", r->fw);
 	snprintf(out->board_id, sizeof(out->board_id), "%s", r->board);
+	snprintf(out->hca_type, sizeof(out->hca_type), "%s", r->ca_type);
 	out->nports = r->nports;
 	for (k = 0; k < r->nports; k++) {
 		const struct dump_rport *pt = &r->ports[k];
@@ -211,6 +224,14 @@ void nicfit__dump_rdma_ports(const struct dump_rdma *r, struct nicfit_rdmadev *o
 		snprintf(o->phys_name, sizeof(o->phys_name), "%s", phys_name(pt->phys));
 		snprintf(o->link_layer, sizeof(o->link_layer), "%s", pt->link_layer);
 		o->gid_v2_index = -1;
+		if (pt->gids) { /* show_gids: counted as discovery counts gids/ and gid_attrs/types/ */
+			o->ngids = pt->ngids;
+			o->ngid_v1 = pt->ngid_v1;
+			o->ngid_v2 = pt->ngid_v2;
+			o->ngid_v2_routable = pt->ngid_v2_routable;
+			o->gid_v2_index = pt->gid_v2_index;
+			o->gid_types_known = !strcmp(pt->link_layer, "Ethernet") || !pt->link_layer[0];
+		}
 		if (pt->width > 0 && ln) {
 			snprintf(rate, sizeof(rate), "%g Gb/sec (%dX %s)", pt->width * pt->lane_gbps,
 				 pt->width, ln);

@@ -97,6 +97,8 @@ int nicfit__dump_smi_row(struct nicfit_dump *d, const char *line, struct dump_at
 	if (g >= m->ngpus || n < 1 + m->ngpus + m->nnics)
 		return 1; /* a row cut short by the paste: nothing to compare */
 	m->row_line[g] = at.line;
+	for (i = 0; i < m->ngpus; i++)
+		snprintf(m->gcell[g][i], sizeof(m->gcell[0][0]), "%s", tok[1 + i]);
 	for (i = 0; i < m->nnics; i++)
 		snprintf(m->cell[g][i], sizeof(m->cell[0][0]), "%s", tok[1 + m->ngpus + i]);
 	return 1;
