@@ -670,7 +670,7 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	if (!place_card(cat, p, forced, cards, target, &where))
 		return;
 	slot = &in->server->slots[where.nic_slots[0]];
-	snprintf(p->be_part, sizeof(p->be_part), "%s", p->be_nic->part);
+	nicfit__plan_copy(p->be_part, sizeof(p->be_part), p->be_nic->part);
 	p->be_cards = cards;
 	p->be_ports = 1;
 	p->be_port_gbps = fabric_port_gbps(p);

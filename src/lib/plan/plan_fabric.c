@@ -214,13 +214,13 @@ static void add_cable(struct nicfit_plan *p, const char *link, const struct nicf
 
 	if (qty <= 0 || !(x = nicfit__plan_new_cable(p)))
 		return;
-	snprintf(x->link, sizeof(x->link), "%s", link);
+	nicfit__plan_copy(x->link, sizeof(x->link), link);
 	x->qty = qty;
 	x->length_m = c && c->length_m > 0 ? c->length_m : len;
 	snprintf(x->ends, sizeof(x->ends), "%s - %s", a, b);
 	if (c) {
-		snprintf(x->id, sizeof(x->id), "%s", c->e.id);
-		snprintf(x->part, sizeof(x->part), "%s", c->part ? c->part : c->e.id);
+		nicfit__plan_copy(x->id, sizeof(x->id), c->e.id);
+		nicfit__plan_copy(x->part, sizeof(x->part), c->part ? c->part : c->e.id);
 		snprintf(x->description, sizeof(x->description), "%s (%s)", c->e.name, why);
 	} else {
 		snprintf(x->part, sizeof(x->part), "%s %gG cable", a, gbps);
@@ -457,12 +457,12 @@ static void carry_cluster_cables(struct nicfit_plan *p, const struct nicfit_clus
 
 		if (cc->net != NICFIT_NET_BACKEND || !(x = nicfit__plan_new_cable(p)))
 			continue;
-		snprintf(x->link, sizeof(x->link), "%s", cc->level == NICFIT_LINK_HOST ? "backend" :
+		nicfit__plan_copy(x->link, sizeof(x->link), cc->level == NICFIT_LINK_HOST ? "backend" :
 			 "backend-fabric");
-		snprintf(x->id, sizeof(x->id), "%s", cc->cat ? cc->cat->e.id : "");
-		snprintf(x->part, sizeof(x->part), "%s", cc->cat && cc->cat->part ? cc->cat->part : cc->part);
-		snprintf(x->description, sizeof(x->description), "%s", cc->description);
-		snprintf(x->ends, sizeof(x->ends), "%s", cc->cat ? "" : cc->type);
+		nicfit__plan_copy(x->id, sizeof(x->id), cc->cat ? cc->cat->e.id : "");
+		nicfit__plan_copy(x->part, sizeof(x->part), cc->cat && cc->cat->part ? cc->cat->part : cc->part);
+		nicfit__plan_copy(x->description, sizeof(x->description), cc->description);
+		nicfit__plan_copy(x->ends, sizeof(x->ends), cc->cat ? "" : cc->type);
 		if (cc->cat)
 			snprintf(x->ends, sizeof(x->ends), "%s - %s%s", cc->cat->end_a,
 				 cc->cat->split > 1 ? "4 x " : "", cc->cat->end_b);
@@ -489,16 +489,16 @@ static void carry_cluster_switches(const struct nicfit_catalog *cat, struct nicf
 		if ((e && nicfit_catalog_lookup(cat, b->part, &kind) && kind != NICFIT_KIND_SWITCH) ||
 		    (!e && strncmp(b->part, "generic-", 8)) || !(l = nicfit__plan_new_line(p)))
 			continue;
-		snprintf(l->id, sizeof(l->id), "%s", e ? e->id : "");
-		snprintf(l->part, sizeof(l->part), "%s", b->part);
-		snprintf(l->description, sizeof(l->description), "%s", b->description);
+		nicfit__plan_copy(l->id, sizeof(l->id), e ? e->id : "");
+		nicfit__plan_copy(l->part, sizeof(l->part), b->part);
+		nicfit__plan_copy(l->description, sizeof(l->description), b->description);
 		snprintf(l->role, sizeof(l->role), "switch");
 		l->qty = (int)b->qty;
 		l->priced = b->priced;
 		l->unit_usd = b->unit_usd;
 		if (b->priced) {
-			snprintf(l->prices_as_of, sizeof(l->prices_as_of), "%s", b->prices_as_of ? b->prices_as_of : "");
-			snprintf(l->source, sizeof(l->source), "%s", b->source ? b->source : "");
+			nicfit__plan_copy(l->prices_as_of, sizeof(l->prices_as_of), b->prices_as_of ? b->prices_as_of : "");
+			nicfit__plan_copy(l->source, sizeof(l->source), b->source ? b->source : "");
 		}
 	}
 }

@@ -38,7 +38,7 @@ static const char *fits_word(int fits)
 static void model_name(const struct nicfit_plan_input *in, char *name, size_t n)
 {
 	if (in->model)
-		snprintf(name, n, "%s", in->model->e.name);
+		nicfit__plan_copy(name, n, in->model->e.name);
 	else if (in->params > 0)
 		snprintf(name, n, "a %.3gB-parameter model", in->params / 1e9);
 	else

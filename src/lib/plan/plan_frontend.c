@@ -390,7 +390,7 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 	if (p->nslots >= NICFIT_PLAN_MAX_SLOTS)
 		return;
 	u = &p->slots[p->nslots++];
-	snprintf(u->slot, sizeof(u->slot), "%s", sv->slots[best].name);
+	nicfit__plan_copy(u->slot, sizeof(u->slot), sv->slots[best].name);
 	u->socket = sv->slots[best].socket;
 	u->gen = sv->slots[best].gen;
 	u->width = sv->slots[best].width;

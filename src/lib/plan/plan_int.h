@@ -18,6 +18,7 @@
 #endif
 
 #include <stdint.h>
+#include <string.h>
 
 #include "finding_int.h"
 #include "nicfit/plan.h"
@@ -205,5 +206,25 @@ int nicfit__plan_gpu_room(const struct nicfit_plan *p);
 
 /* "RoCE v1" for a back-end card whose generation has no RoCE v2 (ConnectX-3), else "RoCE v2". */
 const char *nicfit__plan_roce_name(const struct nicfit_plan *p);
+
+/*
+ * snprintf(d, n, "%s", s) without the printf machinery (a plan copies
+ * tens of names into its fixed fields): s cut to n - 1 bytes, NULL
+ * written as glibc writes it.
+ */
+static inline void nicfit__plan_copy(char *d, size_t n, const char *s)
+{
+	size_t k;
+
+	if (!n)
+		return;
+	if (!s)
+		s = "(null)";
+	k = strlen(s);
+	if (k >= n)
+		k = n - 1;
+	memcpy(d, s, k);
+	d[k] = '\0';
+}
 
 #endif

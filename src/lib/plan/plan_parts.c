@@ -37,7 +37,7 @@ static void add_row(struct nicfit_plan *p, const char *label, double node_gbps, 
 	if (p->nest >= NICFIT_PLAN_MAX_ESTIMATES)
 		return;
 	e = &p->est[p->nest++];
-	snprintf(e->label, sizeof(e->label), "%s", label);
+	nicfit__plan_copy(e->label, sizeof(e->label), label);
 	e->gbps = node_gbps;
 	e->seconds = NAN;
 	if (p->est_traffic) {
@@ -54,7 +54,7 @@ static void add_row(struct nicfit_plan *p, const char *label, double node_gbps, 
 			alg = ar.algorithm;
 		}
 	}
-	snprintf(e->algorithm, sizeof(e->algorithm), "%s", alg ? alg : "");
+	nicfit__plan_copy(e->algorithm, sizeof(e->algorithm), alg ? alg : "");
 }
 
 /*
@@ -219,16 +219,16 @@ static void add_line(struct nicfit_plan *p, const struct nicfit_entry *e, const 
 		}
 	if (!(l = nicfit__plan_new_line(p)))
 		return;
-	snprintf(l->id, sizeof(l->id), "%s", e ? e->id : "");
-	snprintf(l->part, sizeof(l->part), "%s", part);
-	snprintf(l->description, sizeof(l->description), "%s", desc);
-	snprintf(l->role, sizeof(l->role), "%s", role);
+	nicfit__plan_copy(l->id, sizeof(l->id), e ? e->id : "");
+	nicfit__plan_copy(l->part, sizeof(l->part), part);
+	nicfit__plan_copy(l->description, sizeof(l->description), desc);
+	nicfit__plan_copy(l->role, sizeof(l->role), role);
 	l->qty = qty;
 	if (e && e->priced) {
 		l->priced = 1;
 		l->unit_usd = e->price_usd;
-		snprintf(l->prices_as_of, sizeof(l->prices_as_of), "%s", e->prices_as_of ? e->prices_as_of : "");
-		snprintf(l->source, sizeof(l->source), "%s", e->price_source ? e->price_source : "");
+		nicfit__plan_copy(l->prices_as_of, sizeof(l->prices_as_of), e->prices_as_of ? e->prices_as_of : "");
+		nicfit__plan_copy(l->source, sizeof(l->source), e->price_source ? e->price_source : "");
 	}
 }
 
@@ -243,10 +243,10 @@ static void add_included(struct nicfit_plan *p, const struct nicfit_nic *n, cons
 
 	if (qty <= 0 || !(l = nicfit__plan_new_line(p)))
 		return;
-	snprintf(l->id, sizeof(l->id), "%s", n->e.id);
-	snprintf(l->part, sizeof(l->part), "%s", n->part);
+	nicfit__plan_copy(l->id, sizeof(l->id), n->e.id);
+	nicfit__plan_copy(l->part, sizeof(l->part), n->part);
 	snprintf(l->description, sizeof(l->description), "%s - included with the server", n->e.name);
-	snprintf(l->role, sizeof(l->role), "%s", role);
+	nicfit__plan_copy(l->role, sizeof(l->role), role);
 	l->qty = qty;
 	l->included = 1;
 }
@@ -321,7 +321,7 @@ void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 			p->total_usd += l->total_usd;
 			/* a quote is as old as its oldest price */
 			if (!p->prices_as_of[0] || strcmp(l->prices_as_of, p->prices_as_of) < 0)
-				snprintf(p->prices_as_of, sizeof(p->prices_as_of), "%s", l->prices_as_of);
+				nicfit__plan_copy(p->prices_as_of, sizeof(p->prices_as_of), l->prices_as_of);
 		} else if (!l->included) {
 			unpriced++;
 		}

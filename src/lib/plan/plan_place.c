@@ -711,7 +711,7 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 		struct nicfit_plan_slotuse *u = &p->slots[p->nslots++];
 
 		p->gpu_slots[i] = c->gpu_slots[i];
-		snprintf(u->slot, sizeof(u->slot), "%s", s->name);
+		nicfit__plan_copy(u->slot, sizeof(u->slot), s->name);
 		u->socket = s->socket;
 		u->gen = s->gen;
 		u->width = s->width;
@@ -736,7 +736,7 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 		struct nicfit_plan_slotuse *u = &p->slots[p->nslots++];
 
 		p->be_slots[i] = c->nic_slots[i];
-		snprintf(u->slot, sizeof(u->slot), "%s", s->name);
+		nicfit__plan_copy(u->slot, sizeof(u->slot), s->name);
 		u->socket = s->socket;
 		u->gen = s->gen;
 		u->width = s->width;
@@ -751,7 +751,7 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 		s = &sv->slots[c->aux_slots[i]];
 		u = &p->slots[p->nslots++];
 		p->be_aux_slots[i] = c->aux_slots[i];
-		snprintf(u->slot, sizeof(u->slot), "%s", s->name);
+		nicfit__plan_copy(u->slot, sizeof(u->slot), s->name);
 		u->socket = s->socket;
 		u->gen = s->gen;
 		u->width = s->width;

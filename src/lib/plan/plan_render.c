@@ -900,7 +900,7 @@ static void svg(struct nicfit_emit *e, const struct nicfit_plan *p)
 			 p->be_effective_gbps,
 			 p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : nicfit__plan_roce_name(p));
 	else
-		snprintf(t, sizeof(t), "%s", p->backend_needed ? "back end: " : "no back end needed");
+		nicfit__plan_copy(t, sizeof(t), p->backend_needed ? "back end: " : "no back end needed");
 	nicfit__svg_text(&b, t, "x=\"20\" y=\"48\" fill=\"#444\"");
 	nicfit_buf_puts(&b, "\n");
 	for (sock = 0; sock < sv->sockets && sock < 8; sock++) {

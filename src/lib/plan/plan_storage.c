@@ -225,7 +225,7 @@ void nicfit__plan_rule_storage(const struct nicfit_catalog *cat, struct nicfit_p
 		if (p->nslots >= NICFIT_PLAN_MAX_SLOTS)
 			continue;
 		u = &p->slots[p->nslots++];
-		snprintf(u->slot, sizeof(u->slot), "%s", sv->slots[slots[i]].name);
+		nicfit__plan_copy(u->slot, sizeof(u->slot), sv->slots[slots[i]].name);
 		u->socket = sv->slots[slots[i]].socket;
 		u->gen = sv->slots[slots[i]].gen;
 		u->width = sv->slots[slots[i]].width;
