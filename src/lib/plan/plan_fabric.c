@@ -162,10 +162,9 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, c
 
 	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_CABLE); i++) {
 		const struct nicfit_cable *c = nicfit_catalog_cable(cat, i);
-		int ends = (!strcmp(c->end_a, a) && !strcmp(c->end_b, b)) ||
-			   (!strcmp(c->end_a, b) && !strcmp(c->end_b, a));
 
-		if (c->type == NICFIT_CABLE_OPTIC || !ends)
+		/* the figures first, the connector names (string compares) last */
+		if (c->type == NICFIT_CABLE_OPTIC)
 			continue;
 		if ((split > 1) != (c->split > 1) || (split > 1 && c->split != split))
 			continue;
@@ -175,6 +174,9 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, c
 		if (c->length_m > 0 && length_m > 0 && c->length_m + NICFIT_EPS < length_m)
 			continue;
 		if (c->max_length_m > 0 && length_m > c->max_length_m)
+			continue;
+		if (!((!strcmp(c->end_a, a) && !strcmp(c->end_b, b)) ||
+		      (!strcmp(c->end_a, b) && !strcmp(c->end_b, a))))
 			continue;
 		if (!best) {
 			best = c;

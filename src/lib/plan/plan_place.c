@@ -609,7 +609,16 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 		S->installed[i] = p->in.installed_slot && s->name &&
 				  !strcmp(p->in.installed_slot, s->name);
 		/* only the slots the card fits are ever scored */
-		S->eff[i] = S->sd || !S->fit[i] ? 0 : one_slot(p, card, s, 1, NULL);
+		S->eff[i] = 0;
+		if (!S->sd && S->fit[i]) {
+			int j;
+
+			/* what the card moves depends on the slot's generation and lanes only */
+			for (j = 0; j < i; j++)
+				if (S->fit[j] && sv->slots[j].gen == s->gen && sv->slots[j].width == s->width)
+					break;
+			S->eff[i] = j < i ? S->eff[j] : one_slot(p, card, s, 1, NULL);
+		}
 	}
 	/* a Socket Direct card's figures are per pair of slots: it is searched each time */
 	if (m && !S->sd)
