@@ -10,6 +10,7 @@
 #include "nicfit/plan.h"
 
 #include "catalog_fixture.h"
+#include "plan/plan_int.h"
 
 /* Plan from key/value pairs (NULL-terminated); fails the test on error. */
 static struct nicfit_plan *plan_of(const char *const *kv)
@@ -821,6 +822,42 @@ static void dgx_converged(void **state)
 	done(p);
 }
 
+/*
+ * The plan's cheap writers (nicfit__plan_copy, nicfit__plan_str_*) give
+ * snprintf's bytes, cut and terminated the same, for every buffer size.
+ */
+static void plan_str_is_snprintf(void **state)
+{
+	static const char *const words[] = { "", "a", "socket ", "GPU", " (", "NVIDIA A40",
+					     "back-end NIC MCX556A-ECAT", NULL };
+	static const long nums[] = { 0, 1, -1, 7, 10, -42, 123456789, -2147483648L };
+	size_t n, w, k;
+
+	(void)state;
+	for (n = 0; n < 40; n++)
+		for (w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+			for (k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
+				char a[48], b[48];
+				struct plan_str t;
+				const char *x = words[w], *y = words[(w + 3) % 8];
+
+				memset(a, 'z', sizeof(a));
+				memset(b, 'z', sizeof(b));
+				snprintf(a, n, "%s", x);
+				nicfit__plan_copy(b, n, x);
+				assert_memory_equal(a, b, sizeof(a));
+				snprintf(a, n, "%s%ld(%s)%ld", x, nums[k], y, -nums[k]);
+				nicfit__plan_str_init(&t, b, n);
+				nicfit__plan_str_add(&t, x);
+				nicfit__plan_str_int(&t, nums[k]);
+				nicfit__plan_str_add(&t, "(");
+				nicfit__plan_str_add(&t, y);
+				nicfit__plan_str_add(&t, ")");
+				nicfit__plan_str_int(&t, -nums[k]);
+				assert_memory_equal(a, b, sizeof(a));
+			}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -852,6 +889,7 @@ int main(void)
 		cmocka_unit_test(socket_direct_two_slots),
 		cmocka_unit_test(socket_direct_one_slot),
 		cmocka_unit_test(dgx_converged),
+		cmocka_unit_test(plan_str_is_snprintf),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, catalog_setup, catalog_teardown);

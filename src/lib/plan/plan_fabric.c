@@ -213,17 +213,25 @@ static void add_cable(struct nicfit_plan *p, const char *link, const struct nicf
 		      const char *why)
 {
 	struct nicfit_plan_cable *x;
+	struct plan_str t;
 
 	if (qty <= 0 || !(x = nicfit__plan_new_cable(p)))
 		return;
 	nicfit__plan_copy(x->link, sizeof(x->link), link);
 	x->qty = qty;
 	x->length_m = c && c->length_m > 0 ? c->length_m : len;
-	snprintf(x->ends, sizeof(x->ends), "%s - %s", a, b);
+	nicfit__plan_str_init(&t, x->ends, sizeof(x->ends));
+	nicfit__plan_str_add(&t, a);
+	nicfit__plan_str_add(&t, " - ");
+	nicfit__plan_str_add(&t, b);
 	if (c) {
 		nicfit__plan_copy(x->id, sizeof(x->id), c->e.id);
 		nicfit__plan_copy(x->part, sizeof(x->part), c->part ? c->part : c->e.id);
-		snprintf(x->description, sizeof(x->description), "%s (%s)", c->e.name, why);
+		nicfit__plan_str_init(&t, x->description, sizeof(x->description));
+		nicfit__plan_str_add(&t, c->e.name);
+		nicfit__plan_str_add(&t, " (");
+		nicfit__plan_str_add(&t, why);
+		nicfit__plan_str_add(&t, ")");
 	} else {
 		snprintf(x->part, sizeof(x->part), "%s %gG cable", a, gbps);
 		snprintf(x->description, sizeof(x->description),

@@ -227,4 +227,55 @@ static inline void nicfit__plan_copy(char *d, size_t n, const char *s)
 	d[k] = '\0';
 }
 
+/*
+ * A fixed buffer written piece by piece, cut as snprintf() cuts (to its
+ * size - 1 bytes, always terminated): for the plan's texts made only of
+ * strings and integers, which printf would parse its format for.
+ */
+struct plan_str {
+	char *d;
+	size_t n, len;
+};
+
+static inline void nicfit__plan_str_init(struct plan_str *s, char *d, size_t n)
+{
+	s->d = d;
+	s->n = n;
+	s->len = 0;
+	if (n)
+		d[0] = '\0';
+}
+
+static inline void nicfit__plan_str_add(struct plan_str *s, const char *t)
+{
+	size_t k;
+
+	if (!t)
+		t = "(null)";
+	k = strlen(t);
+	if (s->len + 1 >= s->n)
+		return;
+	if (k > s->n - 1 - s->len)
+		k = s->n - 1 - s->len;
+	memcpy(s->d + s->len, t, k);
+	s->len += k;
+	s->d[s->len] = '\0';
+}
+
+/* v as "%d" writes it. */
+static inline void nicfit__plan_str_int(struct plan_str *s, long v)
+{
+	char t[24], *q = t + sizeof(t) - 1;
+	unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
+
+	*q = '\0';
+	do {
+		*--q = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--q = '-';
+	nicfit__plan_str_add(s, q);
+}
+
 #endif

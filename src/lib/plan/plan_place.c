@@ -674,12 +674,22 @@ int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo
 
 const char *nicfit__plan_sock_name(const struct nicfit_server *s, int socket, char *b, size_t n)
 {
+	struct plan_str t;
+	const char *in = NULL;
+
 	if (s->vendor && !strcasecmp(s->vendor, "Dell"))
-		snprintf(b, n, "socket %d (CPU%d)", socket, socket + 1);
+		in = " (CPU";
 	else if (s->vendor && (!strcasecmp(s->vendor, "HPE") || !strcasecmp(s->vendor, "HP")))
-		snprintf(b, n, "socket %d (processor %d)", socket, socket + 1);
-	else
-		snprintf(b, n, "socket %d", socket);
+		in = " (processor ";
+	/* "socket %d", then " (CPU%d)" or " (processor %d)" with socket + 1 */
+	nicfit__plan_str_init(&t, b, n);
+	nicfit__plan_str_add(&t, "socket ");
+	nicfit__plan_str_int(&t, socket);
+	if (in) {
+		nicfit__plan_str_add(&t, in);
+		nicfit__plan_str_int(&t, (long)socket + 1);
+		nicfit__plan_str_add(&t, ")");
+	}
 	return b;
 }
 
@@ -707,6 +717,7 @@ static const char *gpu_slot_kind(const struct nicfit_gpu *g)
 void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c)
 {
 	const struct nicfit_server *sv = p->in.server;
+	struct plan_str w;
 	int i;
 
 	p->nslots = 0;
@@ -724,7 +735,12 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 		u->socket = s->socket;
 		u->gen = s->gen;
 		u->width = s->width;
-		snprintf(u->what, sizeof(u->what), "GPU %d (%s)", i, p->in.gpu->e.name);
+		nicfit__plan_str_init(&w, u->what, sizeof(u->what));
+		nicfit__plan_str_add(&w, "GPU ");
+		nicfit__plan_str_int(&w, i);
+		nicfit__plan_str_add(&w, " (");
+		nicfit__plan_str_add(&w, p->in.gpu->e.name);
+		nicfit__plan_str_add(&w, ")");
 	}
 	for (i = 0; i < NICFIT_PLAN_MAX_GPUS; i++) {
 		p->pair_card[i] = p->pair_slot[i] = -1;
@@ -749,7 +765,9 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 		u->socket = s->socket;
 		u->gen = s->gen;
 		u->width = s->width;
-		snprintf(u->what, sizeof(u->what), "back-end NIC %s", p->be_part);
+		nicfit__plan_str_init(&w, u->what, sizeof(u->what));
+		nicfit__plan_str_add(&w, "back-end NIC ");
+		nicfit__plan_str_add(&w, p->be_part);
 	}
 	for (i = 0; c->sd_links > 1 && i < p->be_cards && p->nslots < NICFIT_PLAN_MAX_SLOTS; i++) {
 		const struct nicfit_slot *s;
