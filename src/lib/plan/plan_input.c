@@ -414,8 +414,8 @@ const struct nicfit_nic *nicfit__plan_whatif_card(const struct nicfit_catalog *c
 	x->pci_device = d->pci_device;
 	if (!strcmp(d->vendor, "Intel") && strstr(d->family, "7"))
 		x->module_coding = "intel";
-	nicfit__decide(&p->decisions, which ? "R3" : "R5", 1,
-		       "%s is not in the catalog: its facts come from "
-		       "the part-number rules (%s), and it has no sourced price.", d->part, d->summary);
+	plan_decide(&p->decisions, which ? "R3" : "R5", 1,
+		    "%s is not in the catalog: its facts come from "
+		    "the part-number rules (%s), and it has no sourced price.", d->part, d->summary);
 	return x;
 }

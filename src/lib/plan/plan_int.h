@@ -17,6 +17,7 @@
 #error "plan_int.h is internal to libnicfit: include the public headers in include/nicfit/"
 #endif
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -277,5 +278,24 @@ static inline void nicfit__plan_str_int(struct plan_str *s, long v)
 		*--q = '-';
 	nicfit__plan_str_add(s, q);
 }
+
+/*
+ * plan_fmt.c: snprintf() and vsnprintf() to the byte, cheaper for the
+ * conversions the planner uses (the others go to vsnprintf itself), and
+ * nicfit__decide() / nicfit__vfind() with their text written by them.
+ */
+int nicfit__plan_vfmt(char *d, size_t n, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+int nicfit__plan_fmt(char *d, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The names the rule files write them by (plan_fmt as long as snprintf, for the layout). */
+#define plan_fmt nicfit__plan_fmt
+#define plan_decide nicfit__plan_decide
+struct nicfit_finding *nicfit__plan_decide(struct nicfit_findings *fs, const char *rule,
+					   int applied, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+struct nicfit_finding *nicfit__plan_vfind(struct nicfit_findings *fs, enum nicfit_severity sev,
+					  enum nicfit__code code, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 #endif

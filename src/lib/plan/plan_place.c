@@ -782,7 +782,7 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 		u->socket = s->socket;
 		u->gen = s->gen;
 		u->width = s->width;
-		snprintf(u->what, sizeof(u->what), "back-end NIC %s, Socket Direct auxiliary card",
+		plan_fmt(u->what, sizeof(u->what), "back-end NIC %s, Socket Direct auxiliary card",
 			 p->be_part);
 	}
 }
@@ -809,10 +809,10 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p)
 	if (c.ngpu_placed) {
 		nicfit_buf_init(&gp, 0);
 		gpu_list(p->in.server, &c, &gp);
-		nicfit__decide(&p->decisions, "R6", 1, "GPUs in %s: %s%s.",
-			       gpu_slot_kind(p->in.gpu), gp.data,
-			       c.ngpu_placed > 1 && c.gpu_sockets == 1 ?
-			       " - all on one socket, so GPU-to-GPU traffic stays under one CPU" : "");
+		plan_decide(&p->decisions, "R6", 1, "GPUs in %s: %s%s.",
+			    gpu_slot_kind(p->in.gpu), gp.data,
+			    c.ngpu_placed > 1 && c.gpu_sockets == 1 ?
+			    " - all on one socket, so GPU-to-GPU traffic stays under one CPU" : "");
 		if (nicfit_buf_error(&gp))
 			p->decisions.oom = 1;
 		nicfit_buf_release(&gp);
@@ -985,14 +985,14 @@ static void rule_socket_direct(struct nicfit_plan *p, const struct plan_choice *
 			continue;
 		}
 		one_slot(p, &half, a, 1, &fa);
-		nicfit__decide(&p->decisions, "R6", 1,
-			       "Socket Direct: %s's main card in slot %s (%s) and its auxiliary card in "
-			       "slot %s (%s), joined by the harness: PCIe Gen%d x%d + Gen%d x%d = "
-			       "%.1f + %.1f = %.1f Gb/s usable, each socket on its own link.", p->be_part,
-			       m->name, nicfit__plan_sock_name(sv, m->socket, s1, sizeof(s1)), a->name,
-			       nicfit__plan_sock_name(sv, a->socket, s2, sizeof(s2)), fm.link_gen, fm.link_width,
-			       fa.link_gen, fa.link_width, fm.pcie_gbps, fa.pcie_gbps,
-			       fm.pcie_gbps + fa.pcie_gbps);
+		plan_decide(&p->decisions, "R6", 1,
+			    "Socket Direct: %s's main card in slot %s (%s) and its auxiliary card in "
+			    "slot %s (%s), joined by the harness: PCIe Gen%d x%d + Gen%d x%d = "
+			    "%.1f + %.1f = %.1f Gb/s usable, each socket on its own link.", p->be_part,
+			    m->name, nicfit__plan_sock_name(sv, m->socket, s1, sizeof(s1)), a->name,
+			    nicfit__plan_sock_name(sv, a->socket, s2, sizeof(s2)), fm.link_gen, fm.link_width,
+			    fa.link_gen, fa.link_width, fm.pcie_gbps, fa.pcie_gbps,
+			    fm.pcie_gbps + fa.pcie_gbps);
 	}
 }
 
@@ -1006,9 +1006,9 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 	if (c->ngpu_placed) {
 		nicfit_buf_init(&gp, 0);
 		gpu_list(sv, c, &gp);
-		nicfit__decide(&p->decisions, "R6", 1,
-			       "GPUs take their slots first (%s): %s.", gpu_slot_kind(p->in.gpu),
-			       gp.data);
+		plan_decide(&p->decisions, "R6", 1,
+			    "GPUs take their slots first (%s): %s.", gpu_slot_kind(p->in.gpu),
+			    gp.data);
 		if (nicfit_buf_error(&gp))
 			p->decisions.oom = 1;
 		nicfit_buf_release(&gp);
@@ -1026,27 +1026,27 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 				near = i;
 		}
 		if (near >= 0) {
-			nicfit__decide(&p->decisions, "R6", 1,
-				       "Back-end card %d in slot %s: PCIe Gen%d x%d, %s, under the PCIe "
-				       "switch of GPU %d (slot %s, path %s), so its GPUDirect RDMA "
-				       "traffic never reaches the CPU.", j, s->name, s->gen, s->width,
-				       nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)), near,
-				       sv->slots[c->gpu_slots[near]].name,
-				       nicfit_path_name(c->pair_path[near]));
+			plan_decide(&p->decisions, "R6", 1,
+				    "Back-end card %d in slot %s: PCIe Gen%d x%d, %s, under the PCIe "
+				    "switch of GPU %d (slot %s, path %s), so its GPUDirect RDMA "
+				    "traffic never reaches the CPU.", j, s->name, s->gen, s->width,
+				    nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)), near,
+				    sv->slots[c->gpu_slots[near]].name,
+				    nicfit_path_name(c->pair_path[near]));
 			continue;
 		}
-		nicfit__decide(&p->decisions, "R6", 1,
-			       "Back-end card%s in slot %s: PCIe Gen%d x%d, %s, %s%s.",
-			       p->be_cards > 1 ? " (one of several)" : "", s->name, s->gen, s->width,
-			       s->full_height ? "full height" : "low profile",
-			       nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)),
-			       c->ngpu_placed == 0 ? "" : local == c->ngpu_placed ?
-			       (c->sd_links > 1 && c->aux_slots[j] >= 0 ?
+		plan_decide(&p->decisions, "R6", 1,
+			    "Back-end card%s in slot %s: PCIe Gen%d x%d, %s, %s%s.",
+			    p->be_cards > 1 ? " (one of several)" : "", s->name, s->gen, s->width,
+			    s->full_height ? "full height" : "low profile",
+			    nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)),
+			    c->ngpu_placed == 0 ? "" : local == c->ngpu_placed ?
+			    (c->sd_links > 1 && c->aux_slots[j] >= 0 ?
 				" - with its auxiliary card, a half on every GPU's socket, so GPUDirect "
 				"RDMA traffic stays off the inter-socket link" :
 				" - the same socket as every GPU, so GPUDirect RDMA traffic stays off the "
 				"inter-socket link") : local ? " - the same socket as some of the GPUs" :
-			       " - no GPU on this socket");
+			    " - no GPU on this socket");
 	}
 	rule_socket_direct(p, c);
 	rule_cross_socket(p, c);
