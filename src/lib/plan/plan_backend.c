@@ -169,6 +169,7 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 	struct plan_place_memo *memo = malloc(sizeof(*memo));
 	struct plan_choice c, fb_c;
 	double need = port_goodput(p, target) * MEETS_SHARE, fb_eff = 0;
+	int ngpus = p->in.gpu ? p->in.gpus_per_server : 0;
 	size_t i;
 
 	memset(&fb_c, 0, sizeof(fb_c));
@@ -179,6 +180,13 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 		struct nicfit_card card;
 
 		if (!nicfit__plan_rdma_ok(p, n->rdma) || n->socket_direct)
+			continue;
+		/*
+		 * A bound: once the best card places every GPU, only a card
+		 * before it in cand_before() can replace it, and the fallback
+		 * no longer counts, so the others are not searched.
+		 */
+		if (best && where->ngpu_placed >= ngpus && !cand_before(n, best))
 			continue;
 		fill_card(&card, n);
 		if (!nicfit__plan_search_place_memo(p, memo, &card, n->form_factor, ncards, need, &c))
