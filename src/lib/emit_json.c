@@ -232,7 +232,8 @@ static void json_quote(struct nicfit_buf *b, const char *s, size_t n)
  * The value a whole number of ten-thousandths k / 1e4 (|k| < 1e14): what
  * "%.15g" writes is then exactly that decimal, shortest (the double lies
  * far closer to it than half a 15-digit step), which is written without
- * printf. Returns 0 when v is not such a number.
+ * printf; so is a whole number of 10 to 15 digits. Returns 0 when v is
+ * neither.
  */
 static int json_real_fast(struct nicfit_buf *b, double v)
 {
@@ -241,6 +242,20 @@ static int json_real_fast(struct nicfit_buf *b, double v)
 	unsigned long long u, ip, fr;
 	int d, neg;
 
+	if (fabs(v) >= 1e10 && fabs(v) < 1e15 && v == floor(v)) {
+		/* a whole number of at most 15 digits: "%.15g" writes its digits, then ".0" */
+		u = (unsigned long long)fabs(v);
+		*--p = '0';
+		*--p = '.';
+		do {
+			*--p = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (v < 0)
+			*--p = '-';
+		jadd(b, p, (size_t)(t + sizeof(t) - p));
+		return 1;
+	}
 	if (!(fabs(v) < 1e10) || v == 0)
 		return 0;
 	k = llround(v * 1e4);
