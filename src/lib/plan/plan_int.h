@@ -6,9 +6,11 @@
  * (R6; the front-end card's slot is plan_frontend.c's), plan_fabric.c (R7,
  * R8), plan_parts.c (R9-R11, the verdict). Each
  * records into the plan through nicfit__plan_find() (plan_result.c) and
- * nicfit__decide() (finding_int.h); the request's helpers are in
- * plan_input.c. Calls go from plan.c to the rule files, from R5 to R6,
- * and from every rule file to plan_result.c and plan_input.c: no cycle.
+ * plan_decide() (nicfit__decide() with its text written by plan_fmt.c,
+ * which also writes the plan's other texts: plan_fmt() for snprintf());
+ * the request's helpers are in plan_input.c. Calls go from plan.c to the
+ * rule files, from R5 to R6, and from every rule file to plan_result.c,
+ * plan_fmt.c and plan_input.c: no cycle.
  */
 #ifndef NICFIT_PLAN_INT_H
 #define NICFIT_PLAN_INT_H
