@@ -4,7 +4,9 @@
  * (nicfit_plan_input_from_spec), planning (nicfit_plan) and rendering it
  * as JSON (nicfit_plan_render), over N runs, catalog loaded once.
  *
- *   plan_host [N]
+ *   plan_host [N [EXAMPLE]]
+ *
+ * With EXAMPLE, only that one (for a profile of one plan under callgrind).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +53,8 @@ int main(int argc, char **argv)
 	printf("  %-12s %10s %10s %10s %10s\n", "example", "input us", "plan us", "json us",
 	       "total us");
 	for (x = 0; nicfit_plan_examples[x].name; x++) {
+		if (argc > 2 && strcmp(argv[2], nicfit_plan_examples[x].name))
+			continue;
 		for (i = 0; i < n; i++) {
 			struct nicfit_spec spec;
 			struct nicfit_plan_input in;

@@ -17,6 +17,9 @@
 #include <string.h>
 
 #include <jansson.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "alloc_int.h"
 #include "emit_int.h"
@@ -55,30 +58,69 @@ static inline void jputs(struct nicfit_buf *b, const char *s)
 	jadd(b, s, strlen(s));
 }
 
+/* Does the word x (8 bytes of a string) hold a byte JSON escapes or >= 0x80? */
+static inline int word_escapes(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
+
+	/* a byte >= 0x80, < 0x20, equal to '"' or to '\\' */
+	return ((x | ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & high) != 0;
+}
+
 /*
  * Is s printable ASCII that JSON takes as it is (no byte past 0x7f, no
- * control character, no '"' or '\\')? Eight bytes at a time: nearly
+ * control character, no '"' or '\\')? Eight bytes at a time, the last
+ * eight overlapping the word before them rather than a byte loop: nearly
  * every key and value is, and is then valid UTF-8 and copied unescaped.
  */
 static int plain_ascii(const char *s, size_t n)
 {
-	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-	size_t i = 0;
+	uint64_t x;
+	size_t i;
 
-	for (; i + 8 <= n; i += 8) {
-		uint64_t x, q, bs;
+#ifdef __SSE2__
+	/*
+	 * Sixteen bytes at a time where the CPU has SSE2 (every x86-64): a
+	 * decision's sentence is hundreds of bytes. As signed bytes, those
+	 * >= 0x80 are negative, so one compare finds them and the controls.
+	 */
+	if (n >= 16) {
+		const __m128i sp = _mm_set1_epi8(0x20), q = _mm_set1_epi8('"');
+		const __m128i bs = _mm_set1_epi8('\\');
 
+		for (i = 0;; i += 16) {
+			__m128i v;
+
+			if (i + 16 > n)
+				i = n - 16;
+			v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+			if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, sp),
+									 _mm_cmpeq_epi8(v, q)),
+							   _mm_cmpeq_epi8(v, bs))))
+				return 0;
+			if (i + 16 >= n)
+				return 1;
+		}
+	}
+#endif
+	if (n < 8) {
+		for (i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)s[i];
+
+			if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\')
+				return 0;
+		}
+		return 1;
+	}
+	for (i = 0; i + 8 <= n; i += 8) {
 		memcpy(&x, s + i, 8);
-		q = x ^ (ones * '"');
-		bs = x ^ (ones * '\\');
-		/* a byte >= 0x80, < 0x20, equal to '"' or to '\\' */
-		if ((x | ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & high)
+		if (word_escapes(x))
 			return 0;
 	}
-	for (; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\')
+	if (i < n) {
+		memcpy(&x, s + n - 8, 8);
+		if (word_escapes(x))
 			return 0;
 	}
 	return 1;
@@ -190,7 +232,8 @@ static void json_quote(struct nicfit_buf *b, const char *s, size_t n)
  * The value a whole number of ten-thousandths k / 1e4 (|k| < 1e14): what
  * "%.15g" writes is then exactly that decimal, shortest (the double lies
  * far closer to it than half a 15-digit step), which is written without
- * printf. Returns 0 when v is not such a number.
+ * printf; so is a whole number of 10 to 15 digits. Returns 0 when v is
+ * neither.
  */
 static int json_real_fast(struct nicfit_buf *b, double v)
 {
@@ -199,6 +242,20 @@ static int json_real_fast(struct nicfit_buf *b, double v)
 	unsigned long long u, ip, fr;
 	int d, neg;
 
+	if (fabs(v) >= 1e10 && fabs(v) < 1e15 && v == floor(v)) {
+		/* a whole number of at most 15 digits: "%.15g" writes its digits, then ".0" */
+		u = (unsigned long long)fabs(v);
+		*--p = '0';
+		*--p = '.';
+		do {
+			*--p = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (v < 0)
+			*--p = '-';
+		jadd(b, p, (size_t)(t + sizeof(t) - p));
+		return 1;
+	}
 	if (!(fabs(v) < 1e10) || v == 0)
 		return 0;
 	k = llround(v * 1e4);
@@ -273,13 +330,28 @@ static void json_indent(struct nicfit_emit *e, int depth)
 		jadd(&e->text, "  ", 2);
 }
 
-static uint64_t key_hash(const char *k)
+/*
+ * A key's hash, for the duplicate check only (equal hashes are compared
+ * byte for byte): its length and its first and last eight bytes, which
+ * tell the keys of one object apart without a loop over every byte.
+ */
+static uint64_t key_hash(const char *k, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t a = 0, b = 0, h;
 
-	for (; *k; k++)
-		h = (h ^ (unsigned char)*k) * 1099511628211ull;
-	return h;
+	if (n >= 8) {
+		memcpy(&a, k, 8);
+		memcpy(&b, k + n - 8, 8);
+	} else {
+		memcpy(&a, k, n);
+	}
+	/* MurmurHash3's 64-bit finalizer over the three */
+	h = a ^ (b * 0x9e3779b97f4a7c15ull) ^ n;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
 }
 
 /* The index + 1 of the member of l whose key is key (hash h), else 0. */
@@ -355,14 +427,14 @@ static int member(struct nicfit_emit *e, const char *key)
 		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
 		return -1;
 	}
-	h = key_hash(key);
+	h = key_hash(key, kn);
 	dup = find_member(e, l, key, kn, plain, h);
 	if (dup) {
 		l->replacing = dup;
 		l->vstart = e->text.len;
 		return 0;
 	}
-	if (NICFIT_ALLOC_GROW(l->m, l->nm + 1, l->am)) {
+	if (l->nm >= l->am && NICFIT_ALLOC_GROW(l->m, l->nm + 1, l->am)) {
 		nicfit__emit_fail(e, NICFIT_E_NOMEM);
 		return -1;
 	}

@@ -90,6 +90,8 @@ static void random_numbers_as_jansson(void **state)
 		v = (double)(x >> 11) / 9007199254740992.0 * mag * ((x >> 7) & 1 ? -1 : 1);
 		if (i % 3 == 0)
 			v = (double)(long long)(v * 100) / 100;
+		else if (i % 3 == 1 && fabs(v) < 1e17)
+			v = floor(v); /* whole numbers, of up to 17 digits */
 		nicfit_emit_number(e, NULL, v);
 		json_array_append_new(a, json_real(nicfit_round4(v)));
 	}
@@ -279,11 +281,55 @@ static void misuse_refused(void **state)
 	nicfit_buf_release(&out);
 }
 
+/*
+ * Strings and keys of every length to 80 with one byte to escape (or a
+ * two-byte UTF-8 letter, or none) at every position: the plain-ASCII
+ * check reads them in words and in 16-byte blocks, the last ones
+ * overlapping, and must see that byte wherever it sits.
+ */
+static void escapes_at_every_position(void **state)
+{
+	static const char *const odd[] = { "", "\"", "\\", "\n", "\x01", "\x1f", "\x7f", "\xc3\xa9", "~" };
+	size_t n, at, k;
+
+	(void)state;
+	for (n = 1; n <= 80; n++)
+		for (at = 0; at < n; at++)
+			for (k = 0; k < sizeof(odd) / sizeof(odd[0]); k++) {
+				struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+				json_t *o = json_object();
+				char v[96], *x, *y;
+				size_t i, len = 0;
+
+				for (i = 0; i < n; i++) {
+					if (i == at) {
+						memcpy(v + len, odd[k], strlen(odd[k]));
+						len += strlen(odd[k]);
+					} else {
+						v[len++] = (char)('a' + (i * 7) % 26);
+					}
+				}
+				v[len] = '\0';
+				nicfit_emit_begin_object(e, NULL);
+				nicfit_emit_string(e, "v", v);
+				nicfit_emit_int(e, v, (long long)n);
+				nicfit_emit_end_object(e);
+				json_object_set_new(o, "v", json_string(v));
+				json_object_set_new(o, v, json_integer((json_int_t)n));
+				x = finish(e);
+				y = dumps(o, 0);
+				assert_string_equal(x, y);
+				free(x);
+				free(y);
+			}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(numbers_as_jansson),
 		cmocka_unit_test(random_numbers_as_jansson),
+		cmocka_unit_test(escapes_at_every_position),
 		cmocka_unit_test(strings_as_jansson),
 		cmocka_unit_test(malformed_utf8_kept),
 		cmocka_unit_test(nesting_and_tables_as_jansson),

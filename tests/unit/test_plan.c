@@ -6,10 +6,13 @@
  */
 #include "unit.h"
 
+#include <math.h>
+
 #include "nicfit/catalog.h"
 #include "nicfit/plan.h"
 
 #include "catalog_fixture.h"
+#include "plan/plan_int.h"
 
 /* Plan from key/value pairs (NULL-terminated); fails the test on error. */
 static struct nicfit_plan *plan_of(const char *const *kv)
@@ -821,6 +824,119 @@ static void dgx_converged(void **state)
 	done(p);
 }
 
+/*
+ * The plan's cheap writers (nicfit__plan_copy, nicfit__plan_str_*) give
+ * snprintf's bytes, cut and terminated the same, for every buffer size.
+ */
+static void plan_str_is_snprintf(void **state)
+{
+	static const char *const words[] = { "", "a", "socket ", "GPU", " (", "NVIDIA A40",
+					     "back-end NIC MCX556A-ECAT", NULL };
+	static const long nums[] = { 0, 1, -1, 7, 10, -42, 123456789, -2147483648L };
+	size_t n, w, k;
+
+	(void)state;
+	for (n = 0; n < 40; n++)
+		for (w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+			for (k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
+				char a[48], b[48];
+				struct plan_str t;
+				const char *x = words[w], *y = words[(w + 3) % 8];
+
+				memset(a, 'z', sizeof(a));
+				memset(b, 'z', sizeof(b));
+				snprintf(a, n, "%s", x);
+				nicfit__plan_copy(b, n, x);
+				assert_memory_equal(a, b, sizeof(a));
+				snprintf(a, n, "%s%ld(%s)%ld", x, nums[k], y, -nums[k]);
+				nicfit__plan_str_init(&t, b, n);
+				nicfit__plan_str_add(&t, x);
+				nicfit__plan_str_int(&t, nums[k]);
+				nicfit__plan_str_add(&t, "(");
+				nicfit__plan_str_add(&t, y);
+				nicfit__plan_str_add(&t, ")");
+				nicfit__plan_str_int(&t, -nums[k]);
+				assert_memory_equal(a, b, sizeof(a));
+			}
+}
+
+/* A double of any magnitude the plans print, ties and edges included. */
+static double some_double(unsigned *seed)
+{
+	static const double edge[] = { 0.0, -0.0, 0.5, 1.5, 2.5, 0.25, 0.125, 0.05, 0.15, 0.35,
+				       12.5, 99999.95, 999999.5, 1e15, 9.999999e14, 1e-4, 9.9999e-5,
+				       123456789012.345, 0.1, 1e-300, 4e18, 9007199254740993.0 };
+	unsigned r = (*seed = *seed * 1103515245u + 12345u) >> 8;
+	double m = (double)((*seed = *seed * 1103515245u + 12345u) >> 4) / 268435456.0;
+	int e = (int)(r % 40) - 12;
+
+	if (r % 7 == 0)
+		return edge[r % (sizeof(edge) / sizeof(edge[0]))] * (r & 1024 ? -1 : 1);
+	if (r % 5 == 0)
+		return (double)(long)(m * 1e6) / (r % 3 == 0 ? 100 : 1000);
+	return (r & 2048 ? -m : m) * pow(10, e);
+}
+
+/*
+ * nicfit__plan_fmt writes snprintf's bytes and returns its length for
+ * every conversion the plans use, the ones it leaves to vsnprintf
+ * (widths, flags, %e, %x) and every buffer size.
+ */
+static void plan_fmt_is_snprintf(void **state)
+{
+	static const char *const dfmt[] = { "%.0f", "%.1f", "%.2f", "%.3f", "%f", "%g", "%.3g",
+					    "%.4g", "%.1g", "%.15g", "%.0g", "x%5.1f|", "%e",
+					    "%.16f", "%.12g GB", "%gG cable" };
+	static const size_t sizes[] = { 0, 1, 4, 16, 512 };
+	unsigned seed = 1;
+	int i, j, k;
+
+	(void)state;
+	for (i = 0; i < 12000; i++) {
+		double v = some_double(&seed);
+
+		for (j = 0; j < (int)(sizeof(dfmt) / sizeof(dfmt[0])); j++)
+			for (k = 0; k < (int)(sizeof(sizes) / sizeof(sizes[0])); k++) {
+				char a[600], b[600];
+				int ra, rb;
+
+				memset(a, 'z', sizeof(a));
+				memset(b, 'z', sizeof(b));
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+				ra = snprintf(a, sizes[k], dfmt[j], v);
+				rb = nicfit__plan_fmt(b, sizes[k], dfmt[j], v);
+#pragma GCC diagnostic pop
+				if (ra != rb || memcmp(a, b, sizeof(a)))
+					fail_msg("%s of %.17g: '%.*s' (%d), not '%.*s' (%d)", dfmt[j], v,
+						 (int)sizes[k], b, rb, (int)sizes[k], a, ra);
+			}
+	}
+	for (k = 0; k < (int)(sizeof(sizes) / sizeof(sizes[0])); k++) {
+		char a[600], b[600];
+		const char *volatile nothing = NULL;
+		const char *null = nothing;
+		size_t z = 123456789;
+		int ra, rb;
+
+		memset(a, 'z', sizeof(a));
+		memset(b, 'z', sizeof(b));
+		ra = snprintf(a, sizes[k], "%s|%d|%i|%ld|%lld|%u|%zu|%c|%%|%.3s|%.2s|%s|%x|%-4d|%.40s",
+			      "slot", -7, 42, -1234567890123L, 9000000000000000000LL, 4000000000u, z,
+			      'Q', "abcdef", null, null, 255, 3, "short");
+		rb = nicfit__plan_fmt(b, sizes[k], "%s|%d|%i|%ld|%lld|%u|%zu|%c|%%|%.3s|%.2s|%s|%x|%-4d|%.40s",
+				      "slot", -7, 42, -1234567890123L, 9000000000000000000LL, 4000000000u,
+				      z, 'Q', "abcdef", null, null, 255, 3, "short");
+		assert_int_equal(ra, rb);
+		assert_memory_equal(a, b, sizeof(a));
+		ra = snprintf(a, sizes[k], "%s %d GPUs, %.1f GB (%g Gb/s)", "R740xd", 2, 47.25, 96.0);
+		rb = nicfit__plan_fmt(b, sizes[k], "%s %d GPUs, %.1f GB (%g Gb/s)", "R740xd", 2, 47.25,
+				      96.0);
+		assert_int_equal(ra, rb);
+		assert_memory_equal(a, b, sizeof(a));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -852,6 +968,8 @@ int main(void)
 		cmocka_unit_test(socket_direct_two_slots),
 		cmocka_unit_test(socket_direct_one_slot),
 		cmocka_unit_test(dgx_converged),
+		cmocka_unit_test(plan_str_is_snprintf),
+		cmocka_unit_test(plan_fmt_is_snprintf),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, catalog_setup, catalog_teardown);

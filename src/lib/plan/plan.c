@@ -45,9 +45,9 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 		return nicfit_error_set(err, NICFIT_E_USAGE, "no server");
 	/* R0: a generic profile's slot map is a guess at a typical server */
 	if (in->server->generic)
-		nicfit__decide(&p->decisions, "R0", 1,
-			       "Server: %s - a generic profile, not a real model: check the "
-			       "slot map against your server's manual.", in->server->e.name);
+		plan_decide(&p->decisions, "R0", 1,
+			    "Server: %s - a generic profile, not a real model: check the "
+			    "slot map against your server's manual.", in->server->e.name);
 	nicfit__plan_rule_fit(p);
 	nicfit__plan_rule_backend_needed(p);
 	nicfit__plan_explain_backend(p);

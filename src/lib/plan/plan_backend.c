@@ -169,6 +169,7 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 	struct plan_place_memo *memo = malloc(sizeof(*memo));
 	struct plan_choice c, fb_c;
 	double need = port_goodput(p, target) * MEETS_SHARE, fb_eff = 0;
+	int ngpus = p->in.gpu ? p->in.gpus_per_server : 0;
 	size_t i;
 
 	memset(&fb_c, 0, sizeof(fb_c));
@@ -179,6 +180,13 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 		struct nicfit_card card;
 
 		if (!nicfit__plan_rdma_ok(p, n->rdma) || n->socket_direct)
+			continue;
+		/*
+		 * A bound: once the best card places every GPU, only a card
+		 * before it in cand_before() can replace it, and the fallback
+		 * no longer counts, so the others are not searched.
+		 */
+		if (best && where->ngpu_placed >= ngpus && !cand_before(n, best))
 			continue;
 		fill_card(&card, n);
 		if (!nicfit__plan_search_place_memo(p, memo, &card, n->form_factor, ncards, need, &c))
@@ -252,8 +260,8 @@ static const struct nicfit_nic *forced_card(const struct nicfit_catalog *cat,
 				  "%s (%s) has no RDMA (no RoCE, no InfiniBand): GPU-to-GPU traffic between "
 				  "servers needs RDMA, and NCCL would fall back to TCP sockets through the CPU. "
 				  "Refused as the back-end card.", forced->part, forced->e.name);
-		nicfit__decide(&p->decisions, "R5", 1,
-			       "%s refused: no RDMA. Choosing an RDMA card instead.", forced->part);
+		plan_decide(&p->decisions, "R5", 1,
+			    "%s refused: no RDMA. Choosing an RDMA card instead.", forced->part);
 		return NULL;
 	} else if (p->fabric == NICFIT_FABRIC_IB && !(forced->rdma & NICFIT_RDMA_IB)) {
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_BACKEND_NOT_INFINIBAND,
@@ -346,39 +354,39 @@ static void describe_card(struct nicfit_plan *p, const struct nicfit_nic *forced
 {
 	const struct nicfit_nic *n = p->be_nic;
 
-	nicfit__decide(&p->decisions, "R5", 1,
-		       "%s %s (%s): %d x %g Gb/s %s, PCIe Gen%d x%d, RDMA: %s%s%s.",
-		       n->part, n->e.name, n->family, n->ports, p->be_port_gbps, n->cage, n->pcie_gen,
-		       n->pcie_width, n->rdma & NICFIT_RDMA_IB ? "InfiniBand " : "",
-		       !(n->rdma & NICFIT_RDMA_ROCE) ? "" :
-		       nicfit_family_roce_v1_only(n->family) ? "RoCE v1" : "RoCE v2",
-		       forced ? " - as asked" :
-		       n->e.priced ? " - the cheapest sourced card that meets the target" : "");
+	plan_decide(&p->decisions, "R5", 1,
+		    "%s %s (%s): %d x %g Gb/s %s, PCIe Gen%d x%d, RDMA: %s%s%s.",
+		    n->part, n->e.name, n->family, n->ports, p->be_port_gbps, n->cage, n->pcie_gen,
+		    n->pcie_width, n->rdma & NICFIT_RDMA_IB ? "InfiniBand " : "",
+		    !(n->rdma & NICFIT_RDMA_ROCE) ? "" :
+		    nicfit_family_roce_v1_only(n->family) ? "RoCE v1" : "RoCE v2",
+		    forced ? " - as asked" :
+		    n->e.priced ? " - the cheapest sourced card that meets the target" : "");
 	if (!forced && n->e.priced)
-		nicfit__decide(&p->decisions, "R5", 1,
-			       "Price: %.2f USD (%s, as of %s).", n->e.price_usd,
-			       n->e.price_source ? n->e.price_source : "catalog",
-			       n->e.prices_as_of ? n->e.prices_as_of : "?");
-	nicfit__decide(&p->decisions, "R5", 1,
-		       "In its slot the link trains at PCIe Gen%d x%d = %.1f Gb/s raw, "
-		       "%.1f Gb/s usable each way; one %g G port carries %.1f Gb/s of %s payload -> "
-		       "%.1f Gb/s per card, limited by the %s.",
-		       fit->link_gen, fit->link_width, fit->pcie.raw_gbps, fit->pcie_gbps,
-		       p->be_port_gbps, fit->port.goodput_gbps,
-		       p->fabric == NICFIT_FABRIC_IB && p->be_card.ib_rate ? "InfiniBand" :
-		       nicfit_family_roce_v1_only(n->family) ? "RoCE v1" : "RoCE v2",
-		       fit->effective_gbps,
-		       !strcmp(fit->limited_by, "pcie") ? "PCIe slot" :
-		       !strcmp(fit->limited_by, "card") ? "card's own total" : "port");
+		plan_decide(&p->decisions, "R5", 1,
+			    "Price: %.2f USD (%s, as of %s).", n->e.price_usd,
+			    n->e.price_source ? n->e.price_source : "catalog",
+			    n->e.prices_as_of ? n->e.prices_as_of : "?");
+	plan_decide(&p->decisions, "R5", 1,
+		    "In its slot the link trains at PCIe Gen%d x%d = %.1f Gb/s raw, "
+		    "%.1f Gb/s usable each way; one %g G port carries %.1f Gb/s of %s payload -> "
+		    "%.1f Gb/s per card, limited by the %s.",
+		    fit->link_gen, fit->link_width, fit->pcie.raw_gbps, fit->pcie_gbps,
+		    p->be_port_gbps, fit->port.goodput_gbps,
+		    p->fabric == NICFIT_FABRIC_IB && p->be_card.ib_rate ? "InfiniBand" :
+		    nicfit_family_roce_v1_only(n->family) ? "RoCE v1" : "RoCE v2",
+		    fit->effective_gbps,
+		    !strcmp(fit->limited_by, "pcie") ? "PCIe slot" :
+		    !strcmp(fit->limited_by, "card") ? "card's own total" : "port");
 	if (n->ports > 1) {
 		double both = nicfit__plan_card_in_slot(p, &p->be_card, slot, n->ports, NULL);
 
-		nicfit__decide(&p->decisions, "R5", 1,
-			       "All %d ports share one PCIe link: together they move %.1f Gb/s, "
-			       "so the %s.", n->ports, both,
-			       both > fit->effective_gbps * PORTS_ADD_RATIO ? "other ports add bandwidth" :
-			       "other ports add redundancy (or a second network), not bandwidth: the slot "
-			       "is the limit");
+		plan_decide(&p->decisions, "R5", 1,
+			    "All %d ports share one PCIe link: together they move %.1f Gb/s, "
+			    "so the %s.", n->ports, both,
+			    both > fit->effective_gbps * PORTS_ADD_RATIO ? "other ports add bandwidth" :
+			    "other ports add redundancy (or a second network), not bandwidth: the slot "
+			    "is the limit");
 	}
 }
 
@@ -565,13 +573,13 @@ static int backend_card_count(struct nicfit_plan *p)
 		return in->backend_cards;
 	if (compute > 0 && in->gpu && !in->backend_gbps) {
 		n = compute < most ? compute : most;
-		nicfit__decide(&p->decisions, "R5", 1,
-			       "One back-end card per GPU: %s has %d compute NIC position%s for %d "
-			       "GPU%s, so %d card%s per server, one rail each (rail-optimized, as "
-			       "NVIDIA's HGX/DGX reference architectures build it).",
-			       in->server->e.name, compute, compute == 1 ? "" : "s",
-			       in->gpus_per_server, in->gpus_per_server == 1 ? "" : "s", n,
-			       n == 1 ? "" : "s");
+		plan_decide(&p->decisions, "R5", 1,
+			    "One back-end card per GPU: %s has %d compute NIC position%s for %d "
+			    "GPU%s, so %d card%s per server, one rail each (rail-optimized, as "
+			    "NVIDIA's HGX/DGX reference architectures build it).",
+			    in->server->e.name, compute, compute == 1 ? "" : "s",
+			    in->gpus_per_server, in->gpus_per_server == 1 ? "" : "s", n,
+			    n == 1 ? "" : "s");
 		return n;
 	}
 	if (in->backend_gbps <= 0)
@@ -580,10 +588,10 @@ static int backend_card_count(struct nicfit_plan *p)
 	for (n = 1; n < most && in->backend_gbps / n > feed + NICFIT_EPS; n++)
 		;
 	if (n > 1)
-		nicfit__decide(&p->decisions, "R5", 1,
-			       "%g Gb/s per server is more than one slot of %s feeds (a %g G port): "
-			       "%d cards of %g G, rather than one faster card its slot would cap.",
-			       in->backend_gbps, in->server->e.name, feed, n, in->backend_gbps / n);
+		plan_decide(&p->decisions, "R5", 1,
+			    "%g Gb/s per server is more than one slot of %s feeds (a %g G port): "
+			    "%d cards of %g G, rather than one faster card its slot would cap.",
+			    in->backend_gbps, in->server->e.name, feed, n, in->backend_gbps / n);
 	return n;
 }
 
@@ -602,10 +610,10 @@ static double traffic_target(struct nicfit_plan *p, int cards, double slot_targe
 	size_t k;
 
 	if (!p->traffic_known) {
-		nicfit__decide(&p->decisions, "R5", 1,
-			       "--backend-size traffic: this job has no step model (R9 needs a training "
-			       "job or a split model, and the GPU's TFLOPS), so the card is sized by "
-			       "its slot.");
+		plan_decide(&p->decisions, "R5", 1,
+			    "--backend-size traffic: this job has no step model (R9 needs a training "
+			    "job or a split model, and the GPU's TFLOPS), so the card is sized by "
+			    "its slot.");
 		return slot_target;
 	}
 	nicfit_step_over(&p->step, 0, p->in.ar.latency_us, &p->in.step, &t);
@@ -616,12 +624,12 @@ static double traffic_target(struct nicfit_plan *p, int cards, double slot_targe
 	}
 	if (k == sizeof(std_speeds) / sizeof(std_speeds[0]))
 		return slot_target;
-	nicfit__decide(&p->decisions, "R5", 1,
-		       "Target: %g Gb/s per card (--backend-size traffic): %d x %g G carry %.1f Gb/s "
-		       "per server%s, and the step needs %.1f Gb/s to hide its traffic under the "
-		       "compute (R9).", std_speeds[k], cards, std_speeds[k], carry,
-		       carry * MEETS_SHARE >= t.need_gbps ? ", the slowest standard speed that does" :
-		       ", the fastest a free slot feeds, short of it", t.need_gbps);
+	plan_decide(&p->decisions, "R5", 1,
+		    "Target: %g Gb/s per card (--backend-size traffic): %d x %g G carry %.1f Gb/s "
+		    "per server%s, and the step needs %.1f Gb/s to hide its traffic under the "
+		    "compute (R9).", std_speeds[k], cards, std_speeds[k], carry,
+		    carry * MEETS_SHARE >= t.need_gbps ? ", the slowest standard speed that does" :
+		    ", the fastest a free slot feeds, short of it", t.need_gbps);
 	return std_speeds[k];
 }
 
@@ -652,25 +660,25 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 		target = traffic_target(p, cards, target);
 	p->be_target_gbps = target;
 	if (in->backend_size_traffic && !(in->backend_gbps > 0) && p->traffic_known)
-		nicfit__decide(&p->decisions, "R5", 0,
-			       "Without --backend-size traffic the target would be the fastest port "
-			       "speed a free slot of this PCIe Gen%d server can feed.",
-			       in->server->pcie_gen);
+		plan_decide(&p->decisions, "R5", 0,
+			    "Without --backend-size traffic the target would be the fastest port "
+			    "speed a free slot of this PCIe Gen%d server can feed.",
+			    in->server->pcie_gen);
 	else if (in->backend_gbps > 0)
-		nicfit__decide(&p->decisions, "R5", 1,
-			       "Target: %g Gb/s per server as asked (%g Gb/s per card).",
-			       in->backend_gbps, target);
+		plan_decide(&p->decisions, "R5", 1,
+			    "Target: %g Gb/s per server as asked (%g Gb/s per card).",
+			    in->backend_gbps, target);
 	else
-		nicfit__decide(&p->decisions, "R5", 1,
-			       "Target: %g Gb/s per card, the fastest port speed a free slot "
-			       "of this PCIe Gen%d server can feed (see R6 for the slot).",
-			       target, in->server->pcie_gen);
+		plan_decide(&p->decisions, "R5", 1,
+			    "Target: %g Gb/s per card, the fastest port speed a free slot "
+			    "of this PCIe Gen%d server can feed (see R6 for the slot).",
+			    target, in->server->pcie_gen);
 	if (in->backend_nic)
 		forced = forced_card(cat, p);
 	if (!place_card(cat, p, forced, cards, target, &where))
 		return;
 	slot = &in->server->slots[where.nic_slots[0]];
-	snprintf(p->be_part, sizeof(p->be_part), "%s", p->be_nic->part);
+	nicfit__plan_copy(p->be_part, sizeof(p->be_part), p->be_nic->part);
 	p->be_cards = cards;
 	p->be_ports = 1;
 	p->be_port_gbps = fabric_port_gbps(p);

@@ -74,49 +74,49 @@ void nicfit__plan_fabric(struct nicfit_plan *p)
 	roce = nicfit_family_roce_v1_only(p->be_nic->family) ? "RoCE v1" : "RoCE v2";
 	p->back_to_back = in->servers == 2 && !in->sw && in->workload != NICFIT_WL_RDMA_STORAGE;
 	if (p->fabric == NICFIT_FABRIC_IB) {
-		nicfit__decide(&p->decisions, "R7", 1,
-			       "Fabric: InfiniBand%s. It needs a subnet manager: %s.",
-			       p->be_card.ib_rate ? "" : " (the card has no InfiniBand rate)",
-			       p->back_to_back ? "with two hosts cabled back to back, run opensm on one "
-			       "of them" : "on a managed InfiniBand switch, or opensm on one host");
+		plan_decide(&p->decisions, "R7", 1,
+			    "Fabric: InfiniBand%s. It needs a subnet manager: %s.",
+			    p->be_card.ib_rate ? "" : " (the card has no InfiniBand rate)",
+			    p->back_to_back ? "with two hosts cabled back to back, run opensm on one "
+			    "of them" : "on a managed InfiniBand switch, or opensm on one host");
 	} else {
-		nicfit__decide(&p->decisions, "R7", 1,
-			       "Fabric: %s (RDMA over Converged Ethernet)%s.", roce,
-			       in->fabric == NICFIT_FABRIC_AUTO ?
-			       " - chosen because it runs on Ethernet switches and skills you have; "
-			       "give --fabric infiniband for InfiniBand" : "");
+		plan_decide(&p->decisions, "R7", 1,
+			    "Fabric: %s (RDMA over Converged Ethernet)%s.", roce,
+			    in->fabric == NICFIT_FABRIC_AUTO ?
+			    " - chosen because it runs on Ethernet switches and skills you have; "
+			    "give --fabric infiniband for InfiniBand" : "");
 		if (p->back_to_back)
-			nicfit__decide(&p->decisions, "R7", 1,
-				       "Two servers back to back: no switch, so no PFC/ECN switch "
-				       "configuration; set MTU 9000 on both ports (RoCE MTU 4096), put them in "
-				       "one subnet, and use the %s GID (NCCL_IB_GID_INDEX, see show_gids).", roce);
+			plan_decide(&p->decisions, "R7", 1,
+				    "Two servers back to back: no switch, so no PFC/ECN switch "
+				    "configuration; set MTU 9000 on both ports (RoCE MTU 4096), put them in "
+				    "one subnet, and use the %s GID (NCCL_IB_GID_INDEX, see show_gids).", roce);
 		else if (strcmp(roce, "RoCE v2"))
-			nicfit__decide(&p->decisions, "R7", 1,
-				       "RoCE v1 needs a lossless Ethernet switch: PFC on the RoCE "
-				       "priority (commonly 3), carried in the VLAN tag's priority (PCP: RoCE "
-				       "v1 has no IP header, so DSCP trust and ECN marking do not apply), MTU "
-				       "9000 end to end, and the RoCE v1 GID index on the hosts "
-				       "(NCCL_IB_GID_INDEX, see show_gids).");
+			plan_decide(&p->decisions, "R7", 1,
+				    "RoCE v1 needs a lossless Ethernet switch: PFC on the RoCE "
+				    "priority (commonly 3), carried in the VLAN tag's priority (PCP: RoCE "
+				    "v1 has no IP header, so DSCP trust and ECN marking do not apply), MTU "
+				    "9000 end to end, and the RoCE v1 GID index on the hosts "
+				    "(NCCL_IB_GID_INDEX, see show_gids).");
 		else
-			nicfit__decide(&p->decisions, "R7", 1,
-				       "RoCE needs a lossless Ethernet switch: PFC on the RoCE "
-				       "priority (commonly 3), ECN marking for DCQCN congestion control, DSCP "
-				       "trust (RoCE DSCP 26 to priority 3, CNP DSCP 48), MTU 9000 end to end, "
-				       "and the RoCE v2 GID index on the hosts (NCCL_IB_GID_INDEX, usually 3).");
+			plan_decide(&p->decisions, "R7", 1,
+				    "RoCE needs a lossless Ethernet switch: PFC on the RoCE "
+				    "priority (commonly 3), ECN marking for DCQCN congestion control, DSCP "
+				    "trust (RoCE DSCP 26 to priority 3, CNP DSCP 48), MTU 9000 end to end, "
+				    "and the RoCE v2 GID index on the hosts (NCCL_IB_GID_INDEX, usually 3).");
 		rule_roce_v1(p);
 	}
 	if (p->be_card.vpi)
-		nicfit__decide(&p->decisions, "R7", 1,
-			       "%s is a VPI card: each port runs InfiniBand or Ethernet. Set "
-			       "it with mlxconfig -d <PCI address> set LINK_TYPE_P1=%d%s (1 = InfiniBand, "
-			       "2 = Ethernet), then reset the card (mlxfwreset) or reboot.",
-			       p->be_part, p->fabric == NICFIT_FABRIC_IB ? 1 : 2,
-			       p->be_nic->ports > 1 ? (p->fabric == NICFIT_FABRIC_IB ?
+		plan_decide(&p->decisions, "R7", 1,
+			    "%s is a VPI card: each port runs InfiniBand or Ethernet. Set "
+			    "it with mlxconfig -d <PCI address> set LINK_TYPE_P1=%d%s (1 = InfiniBand, "
+			    "2 = Ethernet), then reset the card (mlxfwreset) or reboot.",
+			    p->be_part, p->fabric == NICFIT_FABRIC_IB ? 1 : 2,
+			    p->be_nic->ports > 1 ? (p->fabric == NICFIT_FABRIC_IB ?
 						      " LINK_TYPE_P2=1" : " LINK_TYPE_P2=2") : "");
 	else if (p->fabric == NICFIT_FABRIC_ROCE && (p->be_nic->rdma & NICFIT_RDMA_ROCE))
-		nicfit__decide(&p->decisions, "R7", 0,
-			       "InfiniBand was not considered further: %s is Ethernet-only "
-			       "(RoCE).", p->be_part);
+		plan_decide(&p->decisions, "R7", 0,
+			    "InfiniBand was not considered further: %s is Ethernet-only "
+			    "(RoCE).", p->be_part);
 }
 
 /* ---- R8: cables --------------------------------------------------------- */
@@ -162,10 +162,9 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, c
 
 	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_CABLE); i++) {
 		const struct nicfit_cable *c = nicfit_catalog_cable(cat, i);
-		int ends = (!strcmp(c->end_a, a) && !strcmp(c->end_b, b)) ||
-			   (!strcmp(c->end_a, b) && !strcmp(c->end_b, a));
 
-		if (c->type == NICFIT_CABLE_OPTIC || !ends)
+		/* the figures first, the connector names (string compares) last */
+		if (c->type == NICFIT_CABLE_OPTIC)
 			continue;
 		if ((split > 1) != (c->split > 1) || (split > 1 && c->split != split))
 			continue;
@@ -175,6 +174,9 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, c
 		if (c->length_m > 0 && length_m > 0 && c->length_m + NICFIT_EPS < length_m)
 			continue;
 		if (c->max_length_m > 0 && length_m > c->max_length_m)
+			continue;
+		if (!((!strcmp(c->end_a, a) && !strcmp(c->end_b, b)) ||
+		      (!strcmp(c->end_a, b) && !strcmp(c->end_b, a))))
 			continue;
 		if (!best) {
 			best = c;
@@ -211,20 +213,28 @@ static void add_cable(struct nicfit_plan *p, const char *link, const struct nicf
 		      const char *why)
 {
 	struct nicfit_plan_cable *x;
+	struct plan_str t;
 
 	if (qty <= 0 || !(x = nicfit__plan_new_cable(p)))
 		return;
-	snprintf(x->link, sizeof(x->link), "%s", link);
+	nicfit__plan_copy(x->link, sizeof(x->link), link);
 	x->qty = qty;
 	x->length_m = c && c->length_m > 0 ? c->length_m : len;
-	snprintf(x->ends, sizeof(x->ends), "%s - %s", a, b);
+	nicfit__plan_str_init(&t, x->ends, sizeof(x->ends));
+	nicfit__plan_str_add(&t, a);
+	nicfit__plan_str_add(&t, " - ");
+	nicfit__plan_str_add(&t, b);
 	if (c) {
-		snprintf(x->id, sizeof(x->id), "%s", c->e.id);
-		snprintf(x->part, sizeof(x->part), "%s", c->part ? c->part : c->e.id);
-		snprintf(x->description, sizeof(x->description), "%s (%s)", c->e.name, why);
+		nicfit__plan_copy(x->id, sizeof(x->id), c->e.id);
+		nicfit__plan_copy(x->part, sizeof(x->part), c->part ? c->part : c->e.id);
+		nicfit__plan_str_init(&t, x->description, sizeof(x->description));
+		nicfit__plan_str_add(&t, c->e.name);
+		nicfit__plan_str_add(&t, " (");
+		nicfit__plan_str_add(&t, why);
+		nicfit__plan_str_add(&t, ")");
 	} else {
-		snprintf(x->part, sizeof(x->part), "%s %gG cable", a, gbps);
-		snprintf(x->description, sizeof(x->description),
+		plan_fmt(x->part, sizeof(x->part), "%s %gG cable", a, gbps);
+		plan_fmt(x->description, sizeof(x->description),
 			 "%s to %s, %g Gb/s, %.1f m (%s) - not in the catalog", a, b, gbps, len, why);
 	}
 }
@@ -429,21 +439,21 @@ static int size_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 static void describe_backend(struct nicfit_plan *p, const struct nicfit_cluster_net *be)
 {
 	if (be->tiers == 1)
-		nicfit__decide(&p->decisions, "R7", 1,
-			       "Back-end switch: %s x %s (%d ports of %g Gb/s%s): %ld server "
-			       "link%s, %ld of %ld ports free.", "1", be->sw.name, be->sw.ports,
-			       be->sw.gbps, be->breakout > 1 ? ", split for the servers" : "",
-			       be->endpoints, be->endpoints == 1 ? "" : "s", be->ports_free,
-			       be->ports_total);
+		plan_decide(&p->decisions, "R7", 1,
+			    "Back-end switch: %s x %s (%d ports of %g Gb/s%s): %ld server "
+			    "link%s, %ld of %ld ports free.", "1", be->sw.name, be->sw.ports,
+			    be->sw.gbps, be->breakout > 1 ? ", split for the servers" : "",
+			    be->endpoints, be->endpoints == 1 ? "" : "s", be->ports_free,
+			    be->ports_total);
 	else
-		nicfit__decide(&p->decisions, "R7", 1,
-			       "Back-end fabric (as nicfit cluster sizes it): %d tiers of %s "
-			       "(%d ports of %g Gb/s): %ld leaf, %ld spine%s switches for %ld server "
-			       "links, %ld leaf-spine links at %.2f:1.", be->tiers, be->sw.name,
-			       be->sw.ports, be->sw.gbps, be->tier[NICFIT_TIER_LEAF].switches,
-			       be->tier[NICFIT_TIER_SPINE].switches,
-			       be->tiers > 2 ? " and core " : "", be->endpoints,
-			       be->links[NICFIT_LINK_LEAF_SPINE], be->leaf_ratio);
+		plan_decide(&p->decisions, "R7", 1,
+			    "Back-end fabric (as nicfit cluster sizes it): %d tiers of %s "
+			    "(%d ports of %g Gb/s): %ld leaf, %ld spine%s switches for %ld server "
+			    "links, %ld leaf-spine links at %.2f:1.", be->tiers, be->sw.name,
+			    be->sw.ports, be->sw.gbps, be->tier[NICFIT_TIER_LEAF].switches,
+			    be->tier[NICFIT_TIER_SPINE].switches,
+			    be->tiers > 2 ? " and core " : "", be->endpoints,
+			    be->links[NICFIT_LINK_LEAF_SPINE], be->leaf_ratio);
 }
 
 /* The cluster's back-end cables become the plan's. */
@@ -457,14 +467,14 @@ static void carry_cluster_cables(struct nicfit_plan *p, const struct nicfit_clus
 
 		if (cc->net != NICFIT_NET_BACKEND || !(x = nicfit__plan_new_cable(p)))
 			continue;
-		snprintf(x->link, sizeof(x->link), "%s", cc->level == NICFIT_LINK_HOST ? "backend" :
+		nicfit__plan_copy(x->link, sizeof(x->link), cc->level == NICFIT_LINK_HOST ? "backend" :
 			 "backend-fabric");
-		snprintf(x->id, sizeof(x->id), "%s", cc->cat ? cc->cat->e.id : "");
-		snprintf(x->part, sizeof(x->part), "%s", cc->cat && cc->cat->part ? cc->cat->part : cc->part);
-		snprintf(x->description, sizeof(x->description), "%s", cc->description);
-		snprintf(x->ends, sizeof(x->ends), "%s", cc->cat ? "" : cc->type);
+		nicfit__plan_copy(x->id, sizeof(x->id), cc->cat ? cc->cat->e.id : "");
+		nicfit__plan_copy(x->part, sizeof(x->part), cc->cat && cc->cat->part ? cc->cat->part : cc->part);
+		nicfit__plan_copy(x->description, sizeof(x->description), cc->description);
+		nicfit__plan_copy(x->ends, sizeof(x->ends), cc->cat ? "" : cc->type);
 		if (cc->cat)
-			snprintf(x->ends, sizeof(x->ends), "%s - %s%s", cc->cat->end_a,
+			plan_fmt(x->ends, sizeof(x->ends), "%s - %s%s", cc->cat->end_a,
 				 cc->cat->split > 1 ? "4 x " : "", cc->cat->end_b);
 		x->length_m = cc->length_m;
 		x->qty = (int)cc->qty;
@@ -489,16 +499,16 @@ static void carry_cluster_switches(const struct nicfit_catalog *cat, struct nicf
 		if ((e && nicfit_catalog_lookup(cat, b->part, &kind) && kind != NICFIT_KIND_SWITCH) ||
 		    (!e && strncmp(b->part, "generic-", 8)) || !(l = nicfit__plan_new_line(p)))
 			continue;
-		snprintf(l->id, sizeof(l->id), "%s", e ? e->id : "");
-		snprintf(l->part, sizeof(l->part), "%s", b->part);
-		snprintf(l->description, sizeof(l->description), "%s", b->description);
-		snprintf(l->role, sizeof(l->role), "switch");
+		nicfit__plan_copy(l->id, sizeof(l->id), e ? e->id : "");
+		nicfit__plan_copy(l->part, sizeof(l->part), b->part);
+		nicfit__plan_copy(l->description, sizeof(l->description), b->description);
+		plan_fmt(l->role, sizeof(l->role), "switch");
 		l->qty = (int)b->qty;
 		l->priced = b->priced;
 		l->unit_usd = b->unit_usd;
 		if (b->priced) {
-			snprintf(l->prices_as_of, sizeof(l->prices_as_of), "%s", b->prices_as_of ? b->prices_as_of : "");
-			snprintf(l->source, sizeof(l->source), "%s", b->source ? b->source : "");
+			nicfit__plan_copy(l->prices_as_of, sizeof(l->prices_as_of), b->prices_as_of ? b->prices_as_of : "");
+			nicfit__plan_copy(l->source, sizeof(l->source), b->source ? b->source : "");
 		}
 	}
 }
@@ -568,8 +578,8 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 	if (p->fe_nic && p->fe_nic->module_coding && !strcmp(p->fe_nic->module_coding, "intel"))
 		coding = "intel";
 	if (!fe_cage) {
-		nicfit__decide(&p->decisions, "R8", 1,
-			       "Front end: no link of its own; it shares the storage and in-band links.");
+		plan_decide(&p->decisions, "R8", 1,
+			    "Front end: no link of its own; it shares the storage and in-band links.");
 	} else if (!strcmp(fe_cage, "RJ45")) {
 		c = pick_cable(cat, "RJ45", "RJ45", p->fe_port_gbps, 1, in->rack_cable_m, NULL);
 		add_cable(p, "frontend", c, "RJ45", "RJ45", p->fe_port_gbps, in->rack_cable_m, n,
@@ -581,14 +591,14 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 			  "server to top-of-rack switch");
 	}
 	if (fe_cage && coding)
-		nicfit__decide(&p->decisions, "R8", 1,
-			       "Front end: %d x %s DAC to the top-of-rack switch. Intel 700-series "
-			       "ports only link with Intel-coded modules, so the NIC end must be coded for Intel "
-			       "(a DAC can carry a different coding at each end).", n, fe_cage);
+		plan_decide(&p->decisions, "R8", 1,
+			    "Front end: %d x %s DAC to the top-of-rack switch. Intel 700-series "
+			    "ports only link with Intel-coded modules, so the NIC end must be coded for Intel "
+			    "(a DAC can carry a different coding at each end).", n, fe_cage);
 	else if (fe_cage)
-		nicfit__decide(&p->decisions, "R8", 1,
-			       "Front end: %d x %s link%s to the top-of-rack switch.", n,
-			       !strcmp(fe_cage, "RJ45") ? "10GBASE-T Cat6a" : fe_cage, n == 1 ? "" : "s");
+		plan_decide(&p->decisions, "R8", 1,
+			    "Front end: %d x %s link%s to the top-of-rack switch.", n,
+			    !strcmp(fe_cage, "RJ45") ? "10GBASE-T Cat6a" : fe_cage, n == 1 ? "" : "s");
 
 	/* storage and in-band (plan_storage.c): one link per card, to one of two switches */
 	if (p->st_nic) {
@@ -597,10 +607,10 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 		c = pick_cable(cat, cage, cage, p->st_port_gbps, 1, in->rack_cable_m, NULL);
 		add_cable(p, "storage", c, cage, cage, p->st_port_gbps, in->rack_cable_m,
 			  n * p->st_cards, "server to the storage/in-band switches");
-		nicfit__decide(&p->decisions, "R8", 1,
-			       "Storage and in-band: %d x %s %gG link%s, one per card to each of two "
-			       "switches.", n * p->st_cards, cage, p->st_port_gbps,
-			       n * p->st_cards == 1 ? "" : "s");
+		plan_decide(&p->decisions, "R8", 1,
+			    "Storage and in-band: %d x %s %gG link%s, one per card to each of two "
+			    "switches.", n * p->st_cards, cage, p->st_port_gbps,
+			    n * p->st_cards == 1 ? "" : "s");
 	}
 
 	/* back end */
@@ -612,12 +622,12 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 			double len = in->rack_cable_m / 2;
 
 			c = pick_cable(cat, cage, cage, g, 1, len, "nvidia");
-			snprintf(why, sizeof(why), "back to back, server 1 to server 2");
+			plan_fmt(why, sizeof(why), "back to back, server 1 to server 2");
 			add_cable(p, "backend", c, cage, cage, g, len, p->be_cards * p->be_ports, why);
-			nicfit__decide(&p->decisions, "R8", 1,
-				       "Back end: two servers need no switch: %d x %s %gG %s, "
-				       "%.1f m, card to card.", p->be_cards * p->be_ports, cage, g,
-				       c ? nicfit_cable_type_name(c->type) : "cable", c ? c->length_m : len);
+			plan_decide(&p->decisions, "R8", 1,
+				    "Back end: two servers need no switch: %d x %s %gG %s, "
+				    "%.1f m, card to card.", p->be_cards * p->be_ports, cage, g,
+				    c ? nicfit_cable_type_name(c->type) : "cable", c ? c->length_m : len);
 		} else {
 			plan_backend_fabric(cat, p);
 		}

@@ -38,11 +38,11 @@ static const char *fits_word(int fits)
 static void model_name(const struct nicfit_plan_input *in, char *name, size_t n)
 {
 	if (in->model)
-		snprintf(name, n, "%s", in->model->e.name);
+		nicfit__plan_copy(name, n, in->model->e.name);
 	else if (in->params > 0)
-		snprintf(name, n, "a %.3gB-parameter model", in->params / 1e9);
+		plan_fmt(name, n, "a %.3gB-parameter model", in->params / 1e9);
 	else
-		snprintf(name, n, "a %.1f GB model", in->weights_gb);
+		plan_fmt(name, n, "a %.1f GB model", in->weights_gb);
 }
 
 /* The model's architecture, its parameter count from the request. */
@@ -66,9 +66,9 @@ static void fit_no_gpu(struct nicfit_plan *p, const char *name)
 	const struct nicfit_plan_input *in = &p->in;
 	struct nicfit_arch arch;
 
-	nicfit__decide(&p->decisions, "R1", 0,
-		       "No GPU given (--gpu, --gpus-per-server): %s is not checked "
-		       "against GPU memory.", name);
+	plan_decide(&p->decisions, "R1", 0,
+		    "No GPU given (--gpu, --gpus-per-server): %s is not checked "
+		    "against GPU memory.", name);
 	nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_FIT_NOT_CHECKED,
 			  "give --gpu ID and --gpus-per-server N",
 			  "No GPU given: whether %s fits one server was not checked, so the back-end "
@@ -110,15 +110,15 @@ static void fit_adapters(struct nicfit_plan *p, const struct nicfit_arch *arch,
 
 	p->adapters = 1;
 	size_state(p, p->fit.weights_gb + adapters * in->llm.train_bytes / 1e9, per_gpu);
-	nicfit__decide(&p->decisions, "R1", 1,
-		       "%s fine-tuned at %s: adapter fine-tuning (LoRA/QLoRA) keeps the %.1f GB "
-		       "quantised base frozen and trains %.2gB adapter parameters (%.1f%% of the "
-		       "model) at %g bytes each: %.1f GB before activations; one server's %d x %s "
-		       "hold %.1f GB usable -> %s. (For a full fine-tune give --precision bf16.)",
-		       name, nicfit_precision_name(in->precision), p->fit.weights_gb, adapters / 1e9,
-		       in->llm.adapter_share * 100, in->llm.train_bytes, p->train_state_gb,
-		       in->gpus_per_server, in->gpu->e.name, p->fit.capacity_gb,
-		       fits_word(p->fits_one_server));
+	plan_decide(&p->decisions, "R1", 1,
+		    "%s fine-tuned at %s: adapter fine-tuning (LoRA/QLoRA) keeps the %.1f GB "
+		    "quantised base frozen and trains %.2gB adapter parameters (%.1f%% of the "
+		    "model) at %g bytes each: %.1f GB before activations; one server's %d x %s "
+		    "hold %.1f GB usable -> %s. (For a full fine-tune give --precision bf16.)",
+		    name, nicfit_precision_name(in->precision), p->fit.weights_gb, adapters / 1e9,
+		    in->llm.adapter_share * 100, in->llm.train_bytes, p->train_state_gb,
+		    in->gpus_per_server, in->gpu->e.name, p->fit.capacity_gb,
+		    fits_word(p->fits_one_server));
 }
 
 /*
@@ -135,16 +135,16 @@ static void fit_training(struct nicfit_plan *p, const struct nicfit_arch *arch,
 	const struct nicfit_plan_input *in = &p->in;
 
 	size_state(p, arch->params * in->llm.train_bytes / 1e9, per_gpu);
-	nicfit__decide(&p->decisions, "R1", 1,
-		       "%s: %.1f GB of training state (%.3gB parameters x %g bytes: bf16 weights and "
-		       "gradients, fp32 Adam moments and master weights) before activations; one "
-		       "server's %d x %s hold %.1f GB usable -> %s (sharded with ZeRO-3/FSDP it needs "
-		       "%d GPU%s, %d server%s).",
-		       name, p->train_state_gb, arch->params / 1e9, in->llm.train_bytes,
-		       in->gpus_per_server, in->gpu->e.name, p->fit.capacity_gb,
-		       fits_word(p->fits_one_server), p->gpus_needed,
-		       p->gpus_needed == 1 ? "" : "s", p->servers_needed,
-		       p->servers_needed == 1 ? "" : "s");
+	plan_decide(&p->decisions, "R1", 1,
+		    "%s: %.1f GB of training state (%.3gB parameters x %g bytes: bf16 weights and "
+		    "gradients, fp32 Adam moments and master weights) before activations; one "
+		    "server's %d x %s hold %.1f GB usable -> %s (sharded with ZeRO-3/FSDP it needs "
+		    "%d GPU%s, %d server%s).",
+		    name, p->train_state_gb, arch->params / 1e9, in->llm.train_bytes,
+		    in->gpus_per_server, in->gpu->e.name, p->fit.capacity_gb,
+		    fits_word(p->fits_one_server), p->gpus_needed,
+		    p->gpus_needed == 1 ? "" : "s", p->servers_needed,
+		    p->servers_needed == 1 ? "" : "s");
 }
 
 /*
@@ -165,18 +165,18 @@ static void split_layout(struct nicfit_plan *p, int gpus)
 	memset(&none, 0, sizeof(none));
 	if (nicfit_layout_pick(m ? &m->arch : &none, m ? m->experts : 0, p->gpus_needed, gpus,
 			       in->gpu->nvlink_domain, &lay, NULL)) {
-		nicfit__decide(&p->decisions, "R1", 1,
-			       "It needs %d GPUs of this kind: %d server%s of %d.",
-			       p->gpus_needed, p->servers_needed, p->servers_needed == 1 ? "" : "s",
-			       gpus);
+		plan_decide(&p->decisions, "R1", 1,
+			    "It needs %d GPUs of this kind: %d server%s of %d.",
+			    p->gpus_needed, p->servers_needed, p->servers_needed == 1 ? "" : "s",
+			    gpus);
 		return;
 	}
 	p->layout = lay;
-	nicfit__decide(&p->decisions, "R1", 1,
-		       "It needs %d GPUs of this kind; the layout a serving engine can run is %s "
-		       "(%d GPUs: tensor parallel divides the %d attention and %d KV heads and stays "
-		       "inside a server, pipeline stages go across servers).", p->gpus_needed,
-		       lay.name, lay.gpus, m ? m->arch.heads : 0, m ? m->arch.kv_heads : 0);
+	plan_decide(&p->decisions, "R1", 1,
+		    "It needs %d GPUs of this kind; the layout a serving engine can run is %s "
+		    "(%d GPUs: tensor parallel divides the %d attention and %d KV heads and stays "
+		    "inside a server, pipeline stages go across servers).", p->gpus_needed,
+		    lay.name, lay.gpus, m ? m->arch.heads : 0, m ? m->arch.kv_heads : 0);
 	p->gpus_needed = lay.gpus;
 	p->servers_needed = lay.nodes;
 }
@@ -198,22 +198,22 @@ static void fit_inference(struct nicfit_plan *p, const char *name, double per_gp
 	p->servers_needed = (p->gpus_needed + gpus - 1) / gpus;
 	p->fits_one_server = p->fit.fits;
 	if (p->fit.kv_known)
-		nicfit__decide(&p->decisions, "R1", 1,
-			       "%s at %s: %.1f GB of weights (%.2f bits per parameter) + %.1f GB of KV cache "
-			       "(%ld tokens x %ld request%s x %.0f kB per token) = %.1f GB; one server's %d x "
-			       "%s hold %.1f GB usable (%.0f%% of %.1f GB each) -> %s%s.",
-			       name, nicfit_precision_name(in->precision), p->fit.weights_gb,
-			       p->fit.bits_per_param, p->fit.kv_cache_gb, in->context, in->concurrency,
-			       in->concurrency == 1 ? "" : "s", p->fit.kv_bytes_per_token / 1e3,
-			       p->fit.total_gb, gpus, in->gpu->e.name, p->fit.capacity_gb,
-			       in->llm.gpu_util * 100, p->fit.gpu_gb, fits_word(p->fits_one_server),
-			       p->fit.total_gb <= per_gpu ? " (even one GPU holds it)" : "");
+		plan_decide(&p->decisions, "R1", 1,
+			    "%s at %s: %.1f GB of weights (%.2f bits per parameter) + %.1f GB of KV cache "
+			    "(%ld tokens x %ld request%s x %.0f kB per token) = %.1f GB; one server's %d x "
+			    "%s hold %.1f GB usable (%.0f%% of %.1f GB each) -> %s%s.",
+			    name, nicfit_precision_name(in->precision), p->fit.weights_gb,
+			    p->fit.bits_per_param, p->fit.kv_cache_gb, in->context, in->concurrency,
+			    in->concurrency == 1 ? "" : "s", p->fit.kv_bytes_per_token / 1e3,
+			    p->fit.total_gb, gpus, in->gpu->e.name, p->fit.capacity_gb,
+			    in->llm.gpu_util * 100, p->fit.gpu_gb, fits_word(p->fits_one_server),
+			    p->fit.total_gb <= per_gpu ? " (even one GPU holds it)" : "");
 	else
-		nicfit__decide(&p->decisions, "R1", 1,
-			       "%s at %s: %.1f GB of weights; one server's %d x %s hold %.1f GB usable -> %s "
-			       "(KV cache not counted: the model's layer and head counts are unknown).",
-			       name, nicfit_precision_name(in->precision), p->fit.weights_gb, gpus,
-			       in->gpu->e.name, p->fit.capacity_gb, fits_word(p->fits_one_server));
+		plan_decide(&p->decisions, "R1", 1,
+			    "%s at %s: %.1f GB of weights; one server's %d x %s hold %.1f GB usable -> %s "
+			    "(KV cache not counted: the model's layer and head counts are unknown).",
+			    name, nicfit_precision_name(in->precision), p->fit.weights_gb, gpus,
+			    in->gpu->e.name, p->fit.capacity_gb, fits_word(p->fits_one_server));
 	if (!p->fits_one_server)
 		split_layout(p, gpus);
 }
@@ -237,9 +237,9 @@ void nicfit__plan_rule_fit(struct nicfit_plan *p)
 	p->fits_one_server = 1;
 	p->servers_needed = 1;
 	if (!(in->params > 0) && !(in->weights_gb > 0)) {
-		nicfit__decide(&p->decisions, "R1", 0,
-			       "No model given (--model, --params or --weights-gb): "
-			       "memory fit not checked; the network is planned from the workload alone.");
+		plan_decide(&p->decisions, "R1", 0,
+			    "No model given (--model, --params or --weights-gb): "
+			    "memory fit not checked; the network is planned from the workload alone.");
 		if (in->workload == NICFIT_WL_INFERENCE || in->workload == NICFIT_WL_REPLICATED)
 			nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_FIT_NOT_CHECKED,
 					  "give --model ID (or --params N, --weights-gb X) and the GPUs",
@@ -290,11 +290,11 @@ static void backend_by_workload(struct nicfit_plan *p)
 	switch (in->workload) {
 	case NICFIT_WL_REPLICATED:
 		p->backend_needed = 0;
-		nicfit__decide(&p->decisions, "R2", 1,
-			       "Replicated inference: each of the %d server%s runs its own "
-			       "copy of the model behind a load balancer and answers its own requests, so "
-			       "no GPU traffic crosses servers: no back-end fabric.",
-			       in->servers, in->servers == 1 ? "" : "s");
+		plan_decide(&p->decisions, "R2", 1,
+			    "Replicated inference: each of the %d server%s runs its own "
+			    "copy of the model behind a load balancer and answers its own requests, so "
+			    "no GPU traffic crosses servers: no back-end fabric.",
+			    in->servers, in->servers == 1 ? "" : "s");
 		if (!p->fits_one_server && p->fit_known)
 			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_REPLICA_DOES_NOT_FIT,
 					  "use a smaller precision (--precision int4), more GPUs per server, or "
@@ -306,57 +306,57 @@ static void backend_by_workload(struct nicfit_plan *p)
 	case NICFIT_WL_INFERENCE:
 		if (p->fits_one_server) {
 			p->backend_needed = 0;
-			nicfit__decide(&p->decisions, "R2", 1,
-				       "Inference with the model inside one server: GPU-to-GPU "
-				       "traffic stays on that server's PCIe%s and never touches the network: "
-				       "no back-end fabric.",
-				       in->gpu && in->gpu->nvlink_gbs > 0 ? " (or NVLink bridge)" : "");
+			plan_decide(&p->decisions, "R2", 1,
+				    "Inference with the model inside one server: GPU-to-GPU "
+				    "traffic stays on that server's PCIe%s and never touches the network: "
+				    "no back-end fabric.",
+				    in->gpu && in->gpu->nvlink_gbs > 0 ? " (or NVLink bridge)" : "");
 			if (in->servers > 1)
-				nicfit__decide(&p->decisions, "R2", 1,
-					       "With %d servers each serving on its own "
-					       "(behind a load balancer) there is still no back end.",
-					       in->servers);
+				plan_decide(&p->decisions, "R2", 1,
+					    "With %d servers each serving on its own "
+					    "(behind a load balancer) there is still no back end.",
+					    in->servers);
 			return;
 		}
 		p->backend_needed = 1;
-		nicfit__decide(&p->decisions, "R2", 1,
-			       "The model does not fit one server, so it must be split "
-			       "(tensor or pipeline parallel) across %d servers that exchange activations "
-			       "for every token: back-end RDMA fabric needed.", p->servers_needed);
+		plan_decide(&p->decisions, "R2", 1,
+			    "The model does not fit one server, so it must be split "
+			    "(tensor or pipeline parallel) across %d servers that exchange activations "
+			    "for every token: back-end RDMA fabric needed.", p->servers_needed);
 		break;
 	case NICFIT_WL_MULTINODE_INFERENCE:
 		p->backend_needed = in->servers > 1;
 		if (p->backend_needed)
-			nicfit__decide(&p->decisions, "R2", 1,
-				       "Multi-node inference: one model split across %d servers "
-				       "(pipeline or tensor parallel) exchanges activations for every token: "
-				       "back-end RDMA fabric needed.", in->servers);
+			plan_decide(&p->decisions, "R2", 1,
+				    "Multi-node inference: one model split across %d servers "
+				    "(pipeline or tensor parallel) exchanges activations for every token: "
+				    "back-end RDMA fabric needed.", in->servers);
 		else
-			nicfit__decide(&p->decisions, "R2", 1,
-				       "Multi-node inference on 1 server is single-node "
-				       "inference: no back-end fabric (give --servers N to split).");
+			plan_decide(&p->decisions, "R2", 1,
+				    "Multi-node inference on 1 server is single-node "
+				    "inference: no back-end fabric (give --servers N to split).");
 		break;
 	case NICFIT_WL_TRAINING:
 	case NICFIT_WL_FINETUNING:
 		p->backend_needed = in->servers > 1;
 		if (p->backend_needed)
-			nicfit__decide(&p->decisions, "R2", 1,
-				       "Distributed %s across %d servers exchanges gradients on "
-				       "every step (all-reduce): back-end RDMA fabric needed.",
-				       in->workload == NICFIT_WL_TRAINING ? "training" : "fine-tuning",
-				       in->servers);
+			plan_decide(&p->decisions, "R2", 1,
+				    "Distributed %s across %d servers exchanges gradients on "
+				    "every step (all-reduce): back-end RDMA fabric needed.",
+				    in->workload == NICFIT_WL_TRAINING ? "training" : "fine-tuning",
+				    in->servers);
 		else
-			nicfit__decide(&p->decisions, "R2", 1,
-				       "%s on one server: gradients are exchanged over the "
-				       "server's own PCIe/NVLink: no back-end fabric.",
-				       in->workload == NICFIT_WL_TRAINING ? "Training" : "Fine-tuning");
+			plan_decide(&p->decisions, "R2", 1,
+				    "%s on one server: gradients are exchanged over the "
+				    "server's own PCIe/NVLink: no back-end fabric.",
+				    in->workload == NICFIT_WL_TRAINING ? "Training" : "Fine-tuning");
 		break;
 	case NICFIT_WL_RDMA_STORAGE:
 		p->backend_needed = 1;
-		nicfit__decide(&p->decisions, "R2", 1,
-			       "RDMA storage (NVMe over Fabrics, Ceph or a parallel file "
-			       "system over RDMA) feeding the GPU server%s: RDMA fabric needed.",
-			       in->servers == 1 ? "" : "s");
+		plan_decide(&p->decisions, "R2", 1,
+			    "RDMA storage (NVMe over Fabrics, Ceph or a parallel file "
+			    "system over RDMA) feeding the GPU server%s: RDMA fabric needed.",
+			    in->servers == 1 ? "" : "s");
 		break;
 	}
 }
@@ -388,7 +388,7 @@ static void training_add_gpus(struct nicfit_plan *p)
 	room = nicfit__plan_gpu_room(p);
 	if (room <= asked || p->gpus_needed > room || p->gpus_needed < 1)
 		return;
-	snprintf(fix, sizeof(fix), "to train on one server instead: --servers 1 --gpus-per-server %d",
+	plan_fmt(fix, sizeof(fix), "to train on one server instead: --servers 1 --gpus-per-server %d",
 		 p->gpus_needed);
 	if (in->servers > 1) {
 		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_ADD_GPUS_FIRST, fix,
@@ -400,7 +400,7 @@ static void training_add_gpus(struct nicfit_plan *p)
 				  asked * in->servers, p->gpus_needed);
 		return;
 	}
-	snprintf(fix, sizeof(fix), "add the GPUs to this server (--gpus-per-server %d), or train "
+	plan_fmt(fix, sizeof(fix), "add the GPUs to this server (--gpus-per-server %d), or train "
 		 "adapters only (LoRA/QLoRA: --workload fine-tuning --precision int4)", p->gpus_needed);
 	nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_ADD_GPUS_FIRST, fix,
 			  "%s's training state (%.1f GB) needs %d x %s and %s holds up to %d: add GPUs to "
@@ -408,10 +408,10 @@ static void training_add_gpus(struct nicfit_plan *p)
 			  "back-end fabric for every step. Planned with %d x %s in one server.", name,
 			  p->train_state_gb, p->gpus_needed, in->gpu->e.name, in->server->e.name, room,
 			  p->gpus_needed, in->gpu->e.name);
-	nicfit__decide(&p->decisions, "R2", 1,
-		       "%s trains on one %s with %d x %s (ZeRO-3/FSDP inside the server): planned "
-		       "that way, with no back end.", name, in->server->e.name, p->gpus_needed,
-		       in->gpu->e.name);
+	plan_decide(&p->decisions, "R2", 1,
+		    "%s trains on one %s with %d x %s (ZeRO-3/FSDP inside the server): planned "
+		    "that way, with no back end.", name, in->server->e.name, p->gpus_needed,
+		    in->gpu->e.name);
 	p->fit.capacity_gb *= (double)p->gpus_needed / asked;
 	in->gpus_per_server = p->gpus_needed;
 	p->fits_one_server = p->train_state_gb <= p->fit.capacity_gb + NICFIT_EPS;
@@ -455,9 +455,9 @@ void nicfit__plan_rule_backend_needed(struct nicfit_plan *p)
 				  p->servers_needed, in->gpus_per_server, in->gpu->e.name, asked,
 				  asked == 1 ? "" : "s", asked == 1 ? "was" : "were", p->servers_needed);
 		p->in.servers = p->servers_needed;
-		nicfit__decide(&p->decisions, "R2", 1,
-			       "Planned for %d servers, the fewest whose GPUs hold the model "
-			       "(%d %s asked).", p->servers_needed, asked, asked == 1 ? "was" : "were");
+		plan_decide(&p->decisions, "R2", 1,
+			    "Planned for %d servers, the fewest whose GPUs hold the model "
+			    "(%d %s asked).", p->servers_needed, asked, asked == 1 ? "was" : "were");
 	}
 	nicfit__plan_traffic(p);
 }
@@ -469,29 +469,29 @@ void nicfit__plan_explain_backend(struct nicfit_plan *p)
 	const char *w = nicfit_workload_name(in->workload);
 
 	if (in->workload != NICFIT_WL_MULTINODE_INFERENCE && in->workload != NICFIT_WL_INFERENCE)
-		nicfit__decide(&p->decisions, "R2", 0,
-			       "A model split across servers needs a back end; this workload "
-			       "does not split one model (%s).", w);
+		plan_decide(&p->decisions, "R2", 0,
+			    "A model split across servers needs a back end; this workload "
+			    "does not split one model (%s).", w);
 	else if (p->fits_one_server)
-		nicfit__decide(&p->decisions, "R2", 0,
-			       "A model split across servers needs a back end; this one fits "
-			       "one server, so it need not be split.");
+		plan_decide(&p->decisions, "R2", 0,
+			    "A model split across servers needs a back end; this one fits "
+			    "one server, so it need not be split.");
 	if (!(in->workload == NICFIT_WL_TRAINING || in->workload == NICFIT_WL_FINETUNING) ||
 	    in->servers < 2)
-		nicfit__decide(&p->decisions, "R2", 0,
-			       "Distributed training or fine-tuning across servers needs a back "
-			       "end; not planned here (%s on %d server%s).", w, in->servers,
-			       in->servers == 1 ? "" : "s");
+		plan_decide(&p->decisions, "R2", 0,
+			    "Distributed training or fine-tuning across servers needs a back "
+			    "end; not planned here (%s on %d server%s).", w, in->servers,
+			    in->servers == 1 ? "" : "s");
 	if (in->workload != NICFIT_WL_RDMA_STORAGE)
-		nicfit__decide(&p->decisions, "R2", 0,
-			       "RDMA storage (NVMe-oF, Ceph or a parallel file system over RDMA) "
-			       "needs an RDMA fabric; not asked for (--workload rdma-storage).");
+		plan_decide(&p->decisions, "R2", 0,
+			    "RDMA storage (NVMe-oF, Ceph or a parallel file system over RDMA) "
+			    "needs an RDMA fabric; not asked for (--workload rdma-storage).");
 	if (!p->backend_needed) {
-		nicfit__decide(&p->decisions, "R5", 0, "No back-end card: no back end is needed.");
-		nicfit__decide(&p->decisions, "R6", 0,
-			       "No back-end slot to choose; the GPUs still get theirs.");
-		nicfit__decide(&p->decisions, "R7", 0,
-			       "No back-end fabric (RoCE v2 or InfiniBand) to choose.");
+		plan_decide(&p->decisions, "R5", 0, "No back-end card: no back end is needed.");
+		plan_decide(&p->decisions, "R6", 0,
+			    "No back-end slot to choose; the GPUs still get theirs.");
+		plan_decide(&p->decisions, "R7", 0,
+			    "No back-end fabric (RoCE v2 or InfiniBand) to choose.");
 	}
 }
 
@@ -520,11 +520,11 @@ void nicfit__plan_fit_placed(struct nicfit_plan *p)
 	p->fit.capacity_gb *= (double)p->gpus_placed / in->gpus_per_server;
 	p->fit.fits = need <= p->fit.capacity_gb;
 	p->fits_one_server = p->fit.fits;
-	nicfit__decide(&p->decisions, "R1", 1,
-		       "Only %d of the %d x %s asked fit %s: they hold %.1f GB usable, %s the %.1f GB "
-		       "needed.", p->gpus_placed, in->gpus_per_server, in->gpu->e.name,
-		       in->server->e.name, p->fit.capacity_gb,
-		       p->fit.fits ? "enough for" : "less than", need);
+	plan_decide(&p->decisions, "R1", 1,
+		    "Only %d of the %d x %s asked fit %s: they hold %.1f GB usable, %s the %.1f GB "
+		    "needed.", p->gpus_placed, in->gpus_per_server, in->gpu->e.name,
+		    in->server->e.name, p->fit.capacity_gb,
+		    p->fit.fits ? "enough for" : "less than", need);
 	if (p->gpus_placed < 1)
 		return;
 	if (p->train_state_gb > 0 || p->fits_one_server) {

@@ -163,32 +163,32 @@ static void frontend_describe(struct nicfit_plan *p, const struct nicfit_stream 
 	char b1[32], b2[32];
 
 	if (p->fe_onboard)
-		nicfit__decide(&p->decisions, "R3", 1,
-			       "Front end: the server's onboard %s%s%s%s (%d x %g GbE %s) carries "
-			       "%s: no front-end card needed.",
-			       p->fe_ob->name, p->fe_nic ? " (" : "", p->fe_nic ? p->fe_nic->family : "",
-			       p->fe_nic ? ")" : "", p->fe_ob->ports, p->fe_ob->port_gbps, p->fe_ob->cage,
-			       "requests, model downloads, storage and management");
+		plan_decide(&p->decisions, "R3", 1,
+			    "Front end: the server's onboard %s%s%s%s (%d x %g GbE %s) carries "
+			    "%s: no front-end card needed.",
+			    p->fe_ob->name, p->fe_nic ? " (" : "", p->fe_nic ? p->fe_nic->family : "",
+			    p->fe_nic ? ")" : "", p->fe_ob->ports, p->fe_ob->port_gbps, p->fe_ob->cage,
+			    "requests, model downloads, storage and management");
 	else if (p->fe_nic)
-		nicfit__decide(&p->decisions, "R3", 1,
-			       "Front end: %s %s (%d x %g GbE %s)%s.", p->fe_nic->part,
-			       p->fe_nic->e.name, p->fe_nic->ports, p->fe_nic->port_gbps, p->fe_nic->cage,
-			       in->frontend_nic ? " as asked" : ": the server has no onboard 10GbE or faster "
-			       "port, so one card per server, the cheapest sourced front-end card");
-	nicfit__decide(&p->decisions, "R3", 1,
-		       "Serving traffic: %ld concurrent stream%s x %g tokens/s x %.0f B per "
-		       "token = %.2f Mb/s, %.4f%% of %g GbE (generated text is a few kB/s per request).",
-		       in->concurrency, in->concurrency == 1 ? "" : "s", in->tokens_per_s,
-		       st->bytes_per_token, st->total_mbps, st->link_share * 100, p->fe_port_gbps);
+		plan_decide(&p->decisions, "R3", 1,
+			    "Front end: %s %s (%d x %g GbE %s)%s.", p->fe_nic->part,
+			    p->fe_nic->e.name, p->fe_nic->ports, p->fe_nic->port_gbps, p->fe_nic->cage,
+			    in->frontend_nic ? " as asked" : ": the server has no onboard 10GbE or faster "
+			    "port, so one card per server, the cheapest sourced front-end card");
+	plan_decide(&p->decisions, "R3", 1,
+		    "Serving traffic: %ld concurrent stream%s x %g tokens/s x %.0f B per "
+		    "token = %.2f Mb/s, %.4f%% of %g GbE (generated text is a few kB/s per request).",
+		    in->concurrency, in->concurrency == 1 ? "" : "s", in->tokens_per_s,
+		    st->bytes_per_token, st->total_mbps, st->link_share * 100, p->fe_port_gbps);
 	if (p->load_s > 0)
-		nicfit__decide(&p->decisions, "R3", 1,
-			       "Model load: %s of weights%s from a NAS at %.2f GB/s (%g GbE TCP "
-			       "goodput%s) = %s per (re)start.",
-			       nicfit_fmt_bytes(p->load_bytes, b1, sizeof(b1)),
-			       shared ? " per server (its share of the split model)" : "",
-			       (storage_limits ? in->storage_gbps : p->fe_goodput_gbps) / 8,
-			       p->fe_port_gbps, storage_limits ? ", limited by the storage" : "",
-			       nicfit_fmt_seconds(p->load_s, b2, sizeof(b2)));
+		plan_decide(&p->decisions, "R3", 1,
+			    "Model load: %s of weights%s from a NAS at %.2f GB/s (%g GbE TCP "
+			    "goodput%s) = %s per (re)start.",
+			    nicfit_fmt_bytes(p->load_bytes, b1, sizeof(b1)),
+			    shared ? " per server (its share of the split model)" : "",
+			    (storage_limits ? in->storage_gbps : p->fe_goodput_gbps) / 8,
+			    p->fe_port_gbps, storage_limits ? ", limited by the storage" : "",
+			    nicfit_fmt_seconds(p->load_s, b2, sizeof(b2)));
 }
 
 /*
@@ -232,10 +232,10 @@ static void rule_oob(struct nicfit_plan *p)
 	const struct nicfit_server *s = p->in.server;
 
 	p->oob_gbps = s->oob_gbps;
-	nicfit__decide(&p->decisions, "R4", 1,
-		       "Out-of-band management: the %s port (%g GbE %s) on its own "
-		       "management-network link; 1GbE is plenty there.",
-		       s->oob_name ? s->oob_name : "BMC", s->oob_gbps, s->oob_cage ? s->oob_cage : "RJ45");
+	plan_decide(&p->decisions, "R4", 1,
+		    "Out-of-band management: the %s port (%g GbE %s) on its own "
+		    "management-network link; 1GbE is plenty there.",
+		    s->oob_name ? s->oob_name : "BMC", s->oob_gbps, s->oob_cage ? s->oob_cage : "RJ45");
 }
 
 /*
@@ -300,20 +300,20 @@ void nicfit__plan_rule_converged(struct nicfit_plan *p)
 	nicfit_calc_stream(in->tokens_per_s, in->concurrency > 0 ? in->concurrency : 1,
 			   p->fe_node_gbps, &sp, &st, NULL);
 	p->serving_mbps = st.total_mbps;
-	nicfit__decide(&p->decisions, "R3", 1,
-		       "Front end: converged onto the storage and in-band NICs, as NVIDIA's DGX "
-		       "BasePOD and HGX reference architectures build it: requests, model downloads, "
-		       "storage and in-band management share one port of each of the %d x %s, bonded "
-		       "to two switches (%d x %g GbE, %.1f Gb/s of TCP goodput)%s%s%s.",
-		       p->st_cards, p->st_nic->part, p->st_cards, p->st_port_gbps, p->st_node_gbps,
-		       unused ? "; the onboard " : "", unused ? unused : "",
-		       unused ? " port is not needed" : "");
-	nicfit__decide(&p->decisions, "R3", 1,
-		       "Serving traffic: %ld concurrent stream%s x %g tokens/s x %.0f B per "
-		       "token = %.2f Mb/s, %.6f%% of the %d x %g GbE bond.",
-		       in->concurrency, in->concurrency == 1 ? "" : "s", in->tokens_per_s,
-		       st.bytes_per_token, st.total_mbps, st.link_share * 100, p->st_cards,
-		       p->st_port_gbps);
+	plan_decide(&p->decisions, "R3", 1,
+		    "Front end: converged onto the storage and in-band NICs, as NVIDIA's DGX "
+		    "BasePOD and HGX reference architectures build it: requests, model downloads, "
+		    "storage and in-band management share one port of each of the %d x %s, bonded "
+		    "to two switches (%d x %g GbE, %.1f Gb/s of TCP goodput)%s%s%s.",
+		    p->st_cards, p->st_nic->part, p->st_cards, p->st_port_gbps, p->st_node_gbps,
+		    unused ? "; the onboard " : "", unused ? unused : "",
+		    unused ? " port is not needed" : "");
+	plan_decide(&p->decisions, "R3", 1,
+		    "Serving traffic: %ld concurrent stream%s x %g tokens/s x %.0f B per "
+		    "token = %.2f Mb/s, %.6f%% of the %d x %g GbE bond.",
+		    in->concurrency, in->concurrency == 1 ? "" : "s", in->tokens_per_s,
+		    st.bytes_per_token, st.total_mbps, st.link_share * 100, p->st_cards,
+		    p->st_port_gbps);
 }
 
 /* ---- R6: the front-end card's slot ------------------------------------------ */
@@ -345,9 +345,9 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 
 	/* a host read without link figures has an empty slot map: nothing to judge */
 	if (p->in.frontend_slot_pin && p->fe_onboard)
-		nicfit__decide(&p->decisions, "R6", 1, "--frontend-slot %s not used: the front end is "
-			       "the server's onboard %s.", sv->slots[p->in.frontend_slot_pin - 1].name,
-			       p->fe_ob->name);
+		plan_decide(&p->decisions, "R6", 1, "--frontend-slot %s not used: the front end is "
+			    "the server's onboard %s.", sv->slots[p->in.frontend_slot_pin - 1].name,
+			    p->fe_ob->name);
 	if (p->fe_onboard || !n || !sv->nslots)
 		return;
 	memset(&c, 0, sizeof(c));
@@ -390,12 +390,12 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 	if (p->nslots >= NICFIT_PLAN_MAX_SLOTS)
 		return;
 	u = &p->slots[p->nslots++];
-	snprintf(u->slot, sizeof(u->slot), "%s", sv->slots[best].name);
+	nicfit__plan_copy(u->slot, sizeof(u->slot), sv->slots[best].name);
 	u->socket = sv->slots[best].socket;
 	u->gen = sv->slots[best].gen;
 	u->width = sv->slots[best].width;
-	snprintf(u->what, sizeof(u->what), "front-end NIC %s", n->part);
-	nicfit__decide(&p->decisions, "R6", 1, "Front-end card %s in slot %s: PCIe Gen%d x%d, %s.",
-		       n->part, sv->slots[best].name, sv->slots[best].gen, sv->slots[best].width,
-		       nicfit__plan_sock_name(sv, sv->slots[best].socket, sock, sizeof(sock)));
+	plan_fmt(u->what, sizeof(u->what), "front-end NIC %s", n->part);
+	plan_decide(&p->decisions, "R6", 1, "Front-end card %s in slot %s: PCIe Gen%d x%d, %s.",
+		    n->part, sv->slots[best].name, sv->slots[best].gen, sv->slots[best].width,
+		    nicfit__plan_sock_name(sv, sv->slots[best].socket, sock, sizeof(sock)));
 }

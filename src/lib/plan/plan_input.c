@@ -196,7 +196,7 @@ static int read_hardware(const struct nicfit_catalog *cat, struct nicfit_reader 
 	if (in->gpus_per_server && !in->gpu) {
 		char gpu[sizeof(r->opt)];
 
-		snprintf(gpu, sizeof(gpu), "%s", nicfit_reader_opt(r, "gpu"));
+		nicfit__plan_copy(gpu, sizeof(gpu), nicfit_reader_opt(r, "gpu"));
 		nicfit_reader_get(r, "gpus_per_server");
 		return nicfit_reader_fail(r, nicfit_error_at(err, NICFIT_E_USAGE, r->opt, 0, 0,
 							     "give the GPU model too (%s)", gpu));
@@ -414,8 +414,8 @@ const struct nicfit_nic *nicfit__plan_whatif_card(const struct nicfit_catalog *c
 	x->pci_device = d->pci_device;
 	if (!strcmp(d->vendor, "Intel") && strstr(d->family, "7"))
 		x->module_coding = "intel";
-	nicfit__decide(&p->decisions, which ? "R3" : "R5", 1,
-		       "%s is not in the catalog: its facts come from "
-		       "the part-number rules (%s), and it has no sourced price.", d->part, d->summary);
+	plan_decide(&p->decisions, which ? "R3" : "R5", 1,
+		    "%s is not in the catalog: its facts come from "
+		    "the part-number rules (%s), and it has no sourced price.", d->part, d->summary);
 	return x;
 }

@@ -6,9 +6,11 @@
  * (R6; the front-end card's slot is plan_frontend.c's), plan_fabric.c (R7,
  * R8), plan_parts.c (R9-R11, the verdict). Each
  * records into the plan through nicfit__plan_find() (plan_result.c) and
- * nicfit__decide() (finding_int.h); the request's helpers are in
- * plan_input.c. Calls go from plan.c to the rule files, from R5 to R6,
- * and from every rule file to plan_result.c and plan_input.c: no cycle.
+ * plan_decide() (nicfit__decide() with its text written by plan_fmt.c,
+ * which also writes the plan's other texts: plan_fmt() for snprintf());
+ * the request's helpers are in plan_input.c. Calls go from plan.c to the
+ * rule files, from R5 to R6, and from every rule file to plan_result.c,
+ * plan_fmt.c and plan_input.c: no cycle.
  */
 #ifndef NICFIT_PLAN_INT_H
 #define NICFIT_PLAN_INT_H
@@ -17,7 +19,9 @@
 #error "plan_int.h is internal to libnicfit: include the public headers in include/nicfit/"
 #endif
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "finding_int.h"
 #include "nicfit/plan.h"
@@ -205,5 +209,95 @@ int nicfit__plan_gpu_room(const struct nicfit_plan *p);
 
 /* "RoCE v1" for a back-end card whose generation has no RoCE v2 (ConnectX-3), else "RoCE v2". */
 const char *nicfit__plan_roce_name(const struct nicfit_plan *p);
+
+/*
+ * snprintf(d, n, "%s", s) without the printf machinery (a plan copies
+ * tens of names into its fixed fields): s cut to n - 1 bytes, NULL
+ * written as glibc writes it.
+ */
+static inline void nicfit__plan_copy(char *d, size_t n, const char *s)
+{
+	size_t k;
+
+	if (!n)
+		return;
+	if (!s)
+		s = "(null)";
+	k = strlen(s);
+	if (k >= n)
+		k = n - 1;
+	memcpy(d, s, k);
+	d[k] = '\0';
+}
+
+/*
+ * A fixed buffer written piece by piece, cut as snprintf() cuts (to its
+ * size - 1 bytes, always terminated): for the plan's texts made only of
+ * strings and integers, which printf would parse its format for.
+ */
+struct plan_str {
+	char *d;
+	size_t n, len;
+};
+
+static inline void nicfit__plan_str_init(struct plan_str *s, char *d, size_t n)
+{
+	s->d = d;
+	s->n = n;
+	s->len = 0;
+	if (n)
+		d[0] = '\0';
+}
+
+static inline void nicfit__plan_str_add(struct plan_str *s, const char *t)
+{
+	size_t k;
+
+	if (!t)
+		t = "(null)";
+	k = strlen(t);
+	if (s->len + 1 >= s->n)
+		return;
+	if (k > s->n - 1 - s->len)
+		k = s->n - 1 - s->len;
+	memcpy(s->d + s->len, t, k);
+	s->len += k;
+	s->d[s->len] = '\0';
+}
+
+/* v as "%d" writes it. */
+static inline void nicfit__plan_str_int(struct plan_str *s, long v)
+{
+	char t[24], *q = t + sizeof(t) - 1;
+	unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
+
+	*q = '\0';
+	do {
+		*--q = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--q = '-';
+	nicfit__plan_str_add(s, q);
+}
+
+/*
+ * plan_fmt.c: snprintf() and vsnprintf() to the byte, cheaper for the
+ * conversions the planner uses (the others go to vsnprintf itself), and
+ * nicfit__decide() / nicfit__vfind() with their text written by them.
+ */
+int nicfit__plan_vfmt(char *d, size_t n, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+int nicfit__plan_fmt(char *d, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The names the rule files write them by (plan_fmt as long as snprintf, for the layout). */
+#define plan_fmt nicfit__plan_fmt
+#define plan_decide nicfit__plan_decide
+struct nicfit_finding *nicfit__plan_decide(struct nicfit_findings *fs, const char *rule,
+					   int applied, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+struct nicfit_finding *nicfit__plan_vfind(struct nicfit_findings *fs, enum nicfit_severity sev,
+					  enum nicfit__code code, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 #endif

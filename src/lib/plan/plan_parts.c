@@ -37,7 +37,7 @@ static void add_row(struct nicfit_plan *p, const char *label, double node_gbps, 
 	if (p->nest >= NICFIT_PLAN_MAX_ESTIMATES)
 		return;
 	e = &p->est[p->nest++];
-	snprintf(e->label, sizeof(e->label), "%s", label);
+	nicfit__plan_copy(e->label, sizeof(e->label), label);
 	e->gbps = node_gbps;
 	e->seconds = NAN;
 	if (p->est_traffic) {
@@ -54,7 +54,7 @@ static void add_row(struct nicfit_plan *p, const char *label, double node_gbps, 
 			alg = ar.algorithm;
 		}
 	}
-	snprintf(e->algorithm, sizeof(e->algorithm), "%s", alg ? alg : "");
+	nicfit__plan_copy(e->algorithm, sizeof(e->algorithm), alg ? alg : "");
 }
 
 /*
@@ -87,24 +87,24 @@ static void decide_exchange(struct nicfit_plan *p, double t_be, double t_fe)
 	char b1[32], b2[32], b3[32], b4[32], how[160];
 
 	if (!p->est_traffic)
-		snprintf(how, sizeof(how), "a %s all-reduce across %d servers sends %s per server",
+		plan_fmt(how, sizeof(how), "a %s all-reduce across %d servers sends %s per server",
 			 alg, in->servers, nicfit_fmt_bytes(p->est_bytes_gb * 1e9, b4, sizeof(b4)));
 	else if (p->step.dp == NICFIT_DP_ZERO3)
-		snprintf(how, sizeof(how), "ZeRO-3/FSDP reduce-scatters the gradients and all-gathers "
+		plan_fmt(how, sizeof(how), "ZeRO-3/FSDP reduce-scatters the gradients and all-gathers "
 			 "the parameters twice, rings across %d servers, %s per server per step",
 			 in->servers, nicfit_fmt_bytes(p->est_bytes_gb * 1e9, b4, sizeof(b4)));
 	else
-		snprintf(how, sizeof(how), "%s all-reduces them as a %s across %d servers, %s per "
+		plan_fmt(how, sizeof(how), "%s all-reduces them as a %s across %d servers, %s per "
 			 "server per step", p->step.dp == NICFIT_DP_ZERO1 ? "ZeRO-1" :
 			 p->step.dp == NICFIT_DP_ZERO2 ? "ZeRO-2" : "DDP", alg, in->servers,
 			 nicfit_fmt_bytes(p->est_bytes_gb * 1e9, b4, sizeof(b4)));
-	nicfit__decide(&p->decisions, "R9", 1,
-		       "Each training step exchanges %s of bf16 gradients (%.3gB %sparameters x 2 B): "
-		       "%s%s%s vs %s over the %g GbE front end. Overlap with compute hides part of it.",
-		       nicfit_fmt_bytes(p->grad_gb * 1e9, b1, sizeof(b1)), p->grad_gb / 2,
-		       p->adapters ? "adapter " : "", how, isfinite(t_be) ? ": " : "",
-		       isfinite(t_be) ? nicfit_fmt_seconds(t_be, b2, sizeof(b2)) : "",
-		       nicfit_fmt_seconds(t_fe, b3, sizeof(b3)), p->fe_port_gbps);
+	plan_decide(&p->decisions, "R9", 1,
+		    "Each training step exchanges %s of bf16 gradients (%.3gB %sparameters x 2 B): "
+		    "%s%s%s vs %s over the %g GbE front end. Overlap with compute hides part of it.",
+		    nicfit_fmt_bytes(p->grad_gb * 1e9, b1, sizeof(b1)), p->grad_gb / 2,
+		    p->adapters ? "adapter " : "", how, isfinite(t_be) ? ": " : "",
+		    isfinite(t_be) ? nicfit_fmt_seconds(t_be, b2, sizeof(b2)) : "",
+		    nicfit_fmt_seconds(t_fe, b3, sizeof(b3)), p->fe_port_gbps);
 }
 
 /*
@@ -137,7 +137,7 @@ static void estimate_allreduce(struct nicfit_plan *p)
 		enum nicfit_proto proto = p->fabric == NICFIT_FABRIC_IB && p->be_card.ib_rate ?
 					  NICFIT_PROTO_IB : NICFIT_PROTO_ROCE;
 
-		snprintf(label, sizeof(label), "%s %gG %s (this plan)", p->be_part, p->be_port_gbps,
+		plan_fmt(label, sizeof(label), "%s %gG %s (this plan)", p->be_part, p->be_port_gbps,
 			 proto == NICFIT_PROTO_IB ? "InfiniBand" :
 			 nicfit__plan_roce_name(p));
 		add_row(p, label, p->be_node_gbps, p->be_cards, proto, p->be_port_gbps);
@@ -147,7 +147,7 @@ static void estimate_allreduce(struct nicfit_plan *p)
 	sp.gbps = p->fe_port_gbps;
 	sp.kind = NICFIT_SPEED_ETH;
 	nicfit_link_calc(&sp, NICFIT_PROTO_TCP, &in->link, &lr, NULL);
-	snprintf(label, sizeof(label), "%gGbE %sfront end, TCP (no back end)", p->fe_port_gbps,
+	plan_fmt(label, sizeof(label), "%gGbE %sfront end, TCP (no back end)", p->fe_port_gbps,
 		 p->fe_converged ? "converged " : "");
 	add_row(p, label, lr.goodput_gbps, 1, NICFIT_PROTO_TCP, p->fe_port_gbps);
 	t_fe = p->est[p->nest - 1].seconds;
@@ -179,15 +179,15 @@ static void estimate_split(struct nicfit_plan *p)
 	tp = 2.0 * m->arch.layers * 2.0 * (n - 1) / n * m->arch.hidden * 2;
 	pp = (double)m->arch.hidden * 2;
 	toks = in->tokens_per_s * (double)(in->concurrency > 0 ? in->concurrency : 1);
-	nicfit__decide(&p->decisions, "R9", 1,
-		       "Splitting %s across %d servers: pipeline parallel sends %s "
-		       "per token across each server boundary; tensor parallel across servers "
-		       "sends %s per token per server and waits on %d all-reduces per token. At "
-		       "%.0f tokens/s that is %.3f vs %.2f Gb/s: keep tensor parallel inside a "
-		       "server and pipeline parallel across servers.",
-		       m->e.name, n, nicfit_fmt_bytes(pp, b1, sizeof(b1)),
-		       nicfit_fmt_bytes(tp, b2, sizeof(b2)), 2 * m->arch.layers, toks,
-		       pp * toks * 8 / 1e9, tp * toks * 8 / 1e9);
+	plan_decide(&p->decisions, "R9", 1,
+		    "Splitting %s across %d servers: pipeline parallel sends %s "
+		    "per token across each server boundary; tensor parallel across servers "
+		    "sends %s per token per server and waits on %d all-reduces per token. At "
+		    "%.0f tokens/s that is %.3f vs %.2f Gb/s: keep tensor parallel inside a "
+		    "server and pipeline parallel across servers.",
+		    m->e.name, n, nicfit_fmt_bytes(pp, b1, sizeof(b1)),
+		    nicfit_fmt_bytes(tp, b2, sizeof(b2)), 2 * m->arch.layers, toks,
+		    pp * toks * 8 / 1e9, tp * toks * 8 / 1e9);
 }
 
 /* R9, estimates: what the network costs a training step, or a split model's token. */
@@ -219,16 +219,16 @@ static void add_line(struct nicfit_plan *p, const struct nicfit_entry *e, const 
 		}
 	if (!(l = nicfit__plan_new_line(p)))
 		return;
-	snprintf(l->id, sizeof(l->id), "%s", e ? e->id : "");
-	snprintf(l->part, sizeof(l->part), "%s", part);
-	snprintf(l->description, sizeof(l->description), "%s", desc);
-	snprintf(l->role, sizeof(l->role), "%s", role);
+	nicfit__plan_copy(l->id, sizeof(l->id), e ? e->id : "");
+	nicfit__plan_copy(l->part, sizeof(l->part), part);
+	nicfit__plan_copy(l->description, sizeof(l->description), desc);
+	nicfit__plan_copy(l->role, sizeof(l->role), role);
 	l->qty = qty;
 	if (e && e->priced) {
 		l->priced = 1;
 		l->unit_usd = e->price_usd;
-		snprintf(l->prices_as_of, sizeof(l->prices_as_of), "%s", e->prices_as_of ? e->prices_as_of : "");
-		snprintf(l->source, sizeof(l->source), "%s", e->price_source ? e->price_source : "");
+		nicfit__plan_copy(l->prices_as_of, sizeof(l->prices_as_of), e->prices_as_of ? e->prices_as_of : "");
+		nicfit__plan_copy(l->source, sizeof(l->source), e->price_source ? e->price_source : "");
 	}
 }
 
@@ -243,10 +243,10 @@ static void add_included(struct nicfit_plan *p, const struct nicfit_nic *n, cons
 
 	if (qty <= 0 || !(l = nicfit__plan_new_line(p)))
 		return;
-	snprintf(l->id, sizeof(l->id), "%s", n->e.id);
-	snprintf(l->part, sizeof(l->part), "%s", n->part);
-	snprintf(l->description, sizeof(l->description), "%s - included with the server", n->e.name);
-	snprintf(l->role, sizeof(l->role), "%s", role);
+	nicfit__plan_copy(l->id, sizeof(l->id), n->e.id);
+	nicfit__plan_copy(l->part, sizeof(l->part), n->part);
+	plan_fmt(l->description, sizeof(l->description), "%s - included with the server", n->e.name);
+	nicfit__plan_copy(l->role, sizeof(l->role), role);
 	l->qty = qty;
 	l->included = 1;
 }
@@ -289,9 +289,9 @@ void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 			 p->in.servers * (p->be_cards - incl - have));
 		add_included(p, p->be_nic, "backend", p->in.servers * incl);
 		if (have)
-			nicfit__decide(&p->decisions, "R10", 1,
-				       "%d x %s per server %s already installed: not in the "
-				       "bill of materials.", have, p->be_part, have == 1 ? "is" : "are");
+			plan_decide(&p->decisions, "R10", 1,
+				    "%d x %s per server %s already installed: not in the "
+				    "bill of materials.", have, p->be_part, have == 1 ? "is" : "are");
 	}
 	if (!p->fe_onboard && !p->fe_converged && p->fe_nic)
 		add_line(p, &p->fe_nic->e, p->fe_nic->part, p->fe_nic->e.name, "frontend",
@@ -321,23 +321,23 @@ void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 			p->total_usd += l->total_usd;
 			/* a quote is as old as its oldest price */
 			if (!p->prices_as_of[0] || strcmp(l->prices_as_of, p->prices_as_of) < 0)
-				snprintf(p->prices_as_of, sizeof(p->prices_as_of), "%s", l->prices_as_of);
+				nicfit__plan_copy(p->prices_as_of, sizeof(p->prices_as_of), l->prices_as_of);
 		} else if (!l->included) {
 			unpriced++;
 		}
 		included += l->included;
 	}
 	if (included)
-		nicfit__decide(&p->decisions, "R10", 1,
-			       "%d line%s of cards the server ships with (%s): listed as included with "
-			       "the server, nothing to buy.", included, included == 1 ? "" : "s",
-			       p->in.server->e.name);
-	nicfit__decide(&p->decisions, "R10", 1,
-		       "Bill of materials: %zu line%s, %.2f USD for the priced ones%s%s%s; "
-		       "%d line%s without a sourced price (never estimated: add yours with --catalog).",
-		       p->nbom, p->nbom == 1 ? "" : "s", p->total_usd,
-		       p->prices_as_of[0] ? " (prices as of " : "", p->prices_as_of,
-		       p->prices_as_of[0] ? ")" : "", unpriced, unpriced == 1 ? "" : "s");
+		plan_decide(&p->decisions, "R10", 1,
+			    "%d line%s of cards the server ships with (%s): listed as included with "
+			    "the server, nothing to buy.", included, included == 1 ? "" : "s",
+			    p->in.server->e.name);
+	plan_decide(&p->decisions, "R10", 1,
+		    "Bill of materials: %zu line%s, %.2f USD for the priced ones%s%s%s; "
+		    "%d line%s without a sourced price (never estimated: add yours with --catalog).",
+		    p->nbom, p->nbom == 1 ? "" : "s", p->total_usd,
+		    p->prices_as_of[0] ? " (prices as of " : "", p->prices_as_of,
+		    p->prices_as_of[0] ? ")" : "", unpriced, unpriced == 1 ? "" : "s");
 }
 
 /* ---- R11: notes --------------------------------------------------------- */
@@ -352,7 +352,7 @@ static void unverified_note(struct nicfit_plan *p, const struct nicfit_entry *e,
 		return;
 	list[0] = '\0';
 	for (i = 0; i < e->nunverified && k < sizeof(list); i++)
-		k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%s", i ? ", " : "", e->unverified[i]);
+		k += (size_t)plan_fmt(list + k, sizeof(list) - k, "%s%s", i ? ", " : "", e->unverified[i]);
 	nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_UNVERIFIED_DATA,
 			  "check these against the vendor's documentation; correct them with --catalog",
 			  "Facts about the %s %s that the catalog marks unverified: %s.", what, e->id, list);
@@ -372,10 +372,10 @@ void nicfit__plan_notes(struct nicfit_plan *p)
 	size_t k;
 
 	if (!p->backend_needed && in->workload != NICFIT_WL_REPLICATED && in->servers == 1)
-		nicfit__decide(&p->decisions, "R11", 1,
-			       "No ConnectX or InfiniBand card is needed for a single "
-			       "inference server: the model's GPU traffic stays on PCIe, and 10GbE is "
-			       "plenty for requests, model downloads and management.");
+		plan_decide(&p->decisions, "R11", 1,
+			    "No ConnectX or InfiniBand card is needed for a single "
+			    "inference server: the model's GPU traffic stays on PCIe, and 10GbE is "
+			    "plenty for requests, model downloads and management.");
 	if (p->backend_needed && p->be_nic && p->fabric == NICFIT_FABRIC_ROCE && !p->back_to_back)
 		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_ROCE_LOSSLESS,
 				  "enable PFC on the RoCE priority and ECN on the switch ports before the first "
@@ -458,15 +458,15 @@ static int verdict_critical(struct nicfit_plan *p, char *rest, size_t n)
 		return 0;
 	p->buildable = 0;
 	if (!unbuildable_code(crit->code)) {
-		snprintf(rest, n, "Not as asked: %s Planned instead: ", crit->message);
+		plan_fmt(rest, n, "Not as asked: %s Planned instead: ", crit->message);
 		return 0;
 	}
 	fit[0] = '\0';
 	if (p->fit_known && p->gpus_placed < in->gpus_per_server)
-		snprintf(fit, sizeof(fit), " Only %d of the %d GPUs fit, holding %.1f GB usable: %s.",
+		plan_fmt(fit, sizeof(fit), " Only %d of the %d GPUs fit, holding %.1f GB usable: %s.",
 			 p->gpus_placed, in->gpus_per_server, p->fit.capacity_gb,
 			 p->fits_one_server ? "enough for the model" : "the model does not fit them");
-	snprintf(p->verdict, sizeof(p->verdict), "Cannot be built as asked: %s%s%s%s%s",
+	plan_fmt(p->verdict, sizeof(p->verdict), "Cannot be built as asked: %s%s%s%s%s",
 		 crit->message, fit, crit->fix ? " Fix: " : "", crit->fix ? crit->fix : "",
 		 crit->fix ? "." : "");
 	return 1;
@@ -488,53 +488,53 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 		return;
 	fit[0] = '\0';
 	if (p->fit_known && !nicfit__plan_is_training(in->workload))
-		snprintf(fit, sizeof(fit), " %s at %s (%.1f GB) %s its %d x %s (%.1f GB usable).",
+		plan_fmt(fit, sizeof(fit), " %s at %s (%.1f GB) %s its %d x %s (%.1f GB usable).",
 			 in->model ? in->model->e.name : "The model", nicfit_precision_name(in->precision),
 			 p->fit.total_gb, p->fits_one_server ? "fits" : "does not fit",
 			 in->gpus_per_server, in->gpu->e.name, p->fit.capacity_gb);
 	if (p->fe_converged)
-		snprintf(fe, sizeof(fe), "Front end converged with storage and in-band management "
+		plan_fmt(fe, sizeof(fe), "Front end converged with storage and in-band management "
 			 "onto %d x %s (%.0f Gb/s bonded to two switches)%s%s.", p->st_cards,
 			 p->st_nic->part, p->st_node_gbps, p->load_s > 0 ? ", where the weights load in " : "",
 			 p->load_s > 0 ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "");
 	else if (p->load_over_storage)
-		snprintf(fe, sizeof(fe), "Front end: %s %g GbE; storage and in-band over %d x %s "
+		plan_fmt(fe, sizeof(fe), "Front end: %s %g GbE; storage and in-band over %d x %s "
 			 "(%.0f Gb/s bonded to two switches), where the weights load in %s.",
 			 p->fe_onboard ? "the onboard" : p->fe_nic ? p->fe_nic->part : "a card",
 			 p->fe_port_gbps, p->st_cards, p->st_nic->part, p->st_node_gbps,
 			 nicfit_fmt_seconds(p->load_s, b, sizeof(b)));
 	else if (p->fe_onboard)
-		snprintf(fe, sizeof(fe), "Front end: the onboard %g GbE %s is enough%s%s.",
+		plan_fmt(fe, sizeof(fe), "Front end: the onboard %g GbE %s is enough%s%s.",
 			 p->fe_port_gbps, p->fe_nic ? p->fe_nic->family : p->fe_ob->name,
 			 p->load_s > 0 ? "; the weights load in " : "",
 			 p->load_s > 0 ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "");
 	else
-		snprintf(fe, sizeof(fe), "Front end: %s, %g GbE%s%s.", p->fe_nic ? p->fe_nic->part : "a card",
+		plan_fmt(fe, sizeof(fe), "Front end: %s, %g GbE%s%s.", p->fe_nic ? p->fe_nic->part : "a card",
 			 p->fe_port_gbps, p->load_s > 0 ? "; the weights load in " : "",
 			 p->load_s > 0 ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "");
 	if (!p->backend_needed) {
-		snprintf(whole, sizeof(whole), "%d x %s: no back-end fabric needed (%s).%s %s",
+		plan_fmt(whole, sizeof(whole), "%d x %s: no back-end fabric needed (%s).%s %s",
 			 in->servers, in->server->e.name,
 			 in->workload == NICFIT_WL_REPLICATED ? "independent replicas" :
 			 nicfit__plan_is_training(in->workload) ? "one server keeps its gradients on PCIe" :
 			 p->fit_known ? "the model fits one server" :
 			 "assuming the model fits one server: fit not checked", fit, fe);
-		snprintf(p->verdict, sizeof(p->verdict), "%s%s", pre, whole);
+		plan_fmt(p->verdict, sizeof(p->verdict), "%s%s", pre, whole);
 		return;
 	}
 	if (p->be_nic)
-		snprintf(be, sizeof(be), "%d x %s per server at %.1f Gb/s, %s%s", p->be_cards, p->be_part,
+		plan_fmt(be, sizeof(be), "%d x %s per server at %.1f Gb/s, %s%s", p->be_cards, p->be_part,
 			 p->be_effective_gbps,
 			 p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : nicfit__plan_roce_name(p),
 			 p->back_to_back ? ", back to back" : "");
 	else
-		snprintf(be, sizeof(be), "no suitable card found (see findings)");
-	snprintf(whole, sizeof(whole), "%d x %s need a back-end RDMA fabric (%s): %s.%s %s",
+		plan_fmt(be, sizeof(be), "no suitable card found (see findings)");
+	plan_fmt(whole, sizeof(whole), "%d x %s need a back-end RDMA fabric (%s): %s.%s %s",
 		 in->servers, in->server->e.name,
 		 nicfit__plan_is_training(in->workload) ? "gradients are exchanged every step" :
 		 in->workload == NICFIT_WL_RDMA_STORAGE ? "RDMA storage" :
 		 "one model spans servers", be, fit, fe);
-	snprintf(p->verdict, sizeof(p->verdict), "%s%s", pre, whole);
+	plan_fmt(p->verdict, sizeof(p->verdict), "%s%s", pre, whole);
 }
 
 const char *nicfit__plan_roce_name(const struct nicfit_plan *p)

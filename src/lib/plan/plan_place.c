@@ -36,12 +36,14 @@
 static int card_fits_slot(const struct nicfit_card *c, const char *form,
 			  const struct nicfit_slot *s)
 {
-	int ocp = form && !strncmp(form, "ocp", 3);
+	int ocp = form && form[0] == 'o' && !strncmp(form, "ocp", 3);
+	const char *k = s->kind;
 
-	if (ocp != (s->kind && !strncmp(s->kind, "ocp", 3)))
+	/* the first letter first: this runs for every slot of every search */
+	if (ocp != (k && k[0] == 'o' && !strncmp(k, "ocp", 3)))
 		return 0;
-	if (s->kind && (!strcmp(s->kind, "ndc") || !strcmp(s->kind, "flexlom") ||
-			!strcmp(s->kind, "baseboard")))
+	if (k && ((k[0] == 'n' && !strcmp(k, "ndc")) || (k[0] == 'f' && !strcmp(k, "flexlom")) ||
+		  (k[0] == 'b' && !strcmp(k, "baseboard"))))
 		return 0;
 	return c->pcie_width <= (s->connector_width ? s->connector_width : s->width);
 }
@@ -273,7 +275,30 @@ struct search {
 	double eff[NICFIT_MAX_SLOTS];
 	double (*sd_eff)[NICFIT_MAX_SLOTS + 1];
 	unsigned char (*sd_known)[NICFIT_MAX_SLOTS + 1];
+	/*
+	 * The slot map's figures score() reads for every placement, copied
+	 * out of the slots once: socket, PCIe switch, a slot meant for
+	 * another role (1), the lanes beyond the card's. And, for each set of
+	 * GPU slots (place_gpus() fills them before its card placements), the
+	 * GPUs' sockets, how many sockets they span, their per-socket count
+	 * and the sum of their slot positions.
+	 */
+	int sock[NICFIT_MAX_SLOTS], sw[NICFIT_MAX_SLOTS];
+	unsigned char miss[NICFIT_MAX_SLOTS];
+	int waste[NICFIT_MAX_SLOTS];
+	int gsock[NICFIT_PLAN_MAX_GPUS], gpu_sockets, gpu_order;
+	int gcount[32];
 };
+
+/* nicfit__plan_path() on the search's copy of the slot map. */
+static inline enum nicfit_path path_of(const struct search *S, int a, int b)
+{
+	if (S->sock[a] != S->sock[b])
+		return NICFIT_PATH_SYS;
+	if (S->sw[a] >= 0 && S->sw[a] == S->sw[b])
+		return NICFIT_PATH_PIX;
+	return NICFIT_PATH_PHB;
+}
 
 /* What the search's card moves, main card in slot m, auxiliary card in a (-1: none). */
 static double sd_pair_eff(struct search *S, int m, int a)
@@ -298,23 +323,23 @@ static void pair_and_balance(const struct search *S, struct plan_choice *c)
 {
 	const struct nicfit_server *sv = S->p->in.server;
 	int load[NICFIT_PLAN_MAX_CARDS] = { 0 };
-	int i, j, so, halves = 0;
+	int i, j, so, halves = 0, halves_of = S->sd ? 2 : 1;
 
 	c->near = 0;
 	c->balance = 0;
 	c->role_miss = 0;
 	for (i = 0; i < c->ngpu_placed; i++) {
-		int best = -1, bs = -1, h;
+		int best = -1, bs = -1, h, g = c->gpu_slots[i];
 		enum nicfit_path bp = NICFIT_PATH_SYS;
 
 		for (j = 0; j < S->ncards; j++)
-			for (h = 0; h < (S->sd ? 2 : 1); h++) {
+			for (h = 0; h < halves_of; h++) {
 				int slot = h ? c->aux_slots[j] : c->nic_slots[j];
 				enum nicfit_path pth;
 
 				if (slot < 0)
 					continue;
-				pth = nicfit__plan_path(sv, c->gpu_slots[i], slot);
+				pth = path_of(S, g, slot);
 				if (best < 0 || pth < bp || (pth == bp && load[j] < load[best])) {
 					best = j;
 					bs = slot;
@@ -330,98 +355,104 @@ static void pair_and_balance(const struct search *S, struct plan_choice *c)
 		}
 	}
 	for (j = 0; j < S->ncards; j++) {
-		enum nicfit_slot_role r = sv->slots[c->nic_slots[j]].role;
-
-		c->role_miss += r != NICFIT_SLOT_ANY && r != NICFIT_SLOT_COMPUTE;
-		if (S->sd && c->aux_slots[j] >= 0) {
-			r = sv->slots[c->aux_slots[j]].role;
-			c->role_miss += r != NICFIT_SLOT_ANY && r != NICFIT_SLOT_COMPUTE;
-		}
+		c->role_miss += S->miss[c->nic_slots[j]];
+		if (S->sd && c->aux_slots[j] >= 0)
+			c->role_miss += S->miss[c->aux_slots[j]];
 		halves += 1 + (S->sd && c->aux_slots[j] >= 0);
 	}
 	if (!S->ncards || !c->ngpu_placed)
 		return;
 	/* a Socket Direct card counts on both sockets, one half on each */
 	for (so = 0; so < sv->sockets && so < 32; so++) {
-		int g = 0, k = 0;
+		int k = 0;
 
-		for (i = 0; i < c->ngpu_placed; i++)
-			g += sv->slots[c->gpu_slots[i]].socket == so;
 		for (j = 0; j < S->ncards; j++)
-			k += (sv->slots[c->nic_slots[j]].socket == so) +
-			     (S->sd && c->aux_slots[j] >= 0 && sv->slots[c->aux_slots[j]].socket == so);
-		c->balance += abs(k * c->ngpu_placed - g * halves);
+			k += (S->sock[c->nic_slots[j]] == so) +
+			     (S->sd && c->aux_slots[j] >= 0 && S->sock[c->aux_slots[j]] == so);
+		c->balance += abs(k * c->ngpu_placed - S->gcount[so] * halves);
 	}
 }
 
-/* Score the complete placement S->cur and keep it if it is the best yet. */
+/* The GPU half of score(), once per set of GPU slots S->cur holds. */
+static void gpus_chosen(struct search *S)
+{
+	const struct plan_choice *c = &S->cur;
+	unsigned seen = 0;
+	int i;
+
+	S->gpu_sockets = 0;
+	S->gpu_order = 0;
+	memset(S->gcount, 0, sizeof(S->gcount));
+	for (i = 0; i < c->ngpu_placed; i++) {
+		int so = S->sock[c->gpu_slots[i]];
+
+		S->gsock[i] = so;
+		S->gpu_order += c->gpu_slots[i];
+		if (so >= 0 && so < 32)
+			S->gcount[so]++;
+		if (!(seen & (1u << (so & 31)))) {
+			seen |= 1u << (so & 31);
+			S->gpu_sockets++;
+		}
+	}
+}
+
+/*
+ * Score the complete placement S->cur (in place: the search sets only its
+ * slots) and keep it if it is the best yet.
+ */
 static void score(struct search *S)
 {
-	const struct nicfit_server *sv = S->p->in.server;
-	struct plan_choice c = S->cur;
+	struct plan_choice *c = &S->cur;
 	double weakest = 1e18;
-	unsigned seen = 0;
 	int i, j;
 
 	if (S->p->in.backend_slot_pin && S->ncards) {
 		int pinned = 0;
 
 		for (j = 0; j < S->ncards; j++)
-			pinned |= c.nic_slots[j] == S->p->in.backend_slot_pin - 1;
+			pinned |= c->nic_slots[j] == S->p->in.backend_slot_pin - 1;
 		if (!pinned)
 			return; /* --backend-slot: a card sits there, or the placement does not count */
 	}
-	c.local = 0;
-	c.waste = 0;
-	c.order = 0;
-	c.gpu_sockets = 0;
-	for (i = 0; i < c.ngpu_placed; i++) {
-		int so = sv->slots[c.gpu_slots[i]].socket & 31;
-
-		if (!(seen & (1u << so))) {
-			seen |= 1u << so;
-			c.gpu_sockets++;
-		}
-	}
-	c.aux_missing = 0;
-	c.sd_links = S->sd ? 2 : 1;
+	c->local = 0;
+	c->waste = 0;
+	c->order = S->gpu_order;
+	c->gpu_sockets = S->gpu_sockets;
+	c->aux_missing = 0;
+	c->sd_links = S->sd ? 2 : 1;
 	for (j = 0; j < S->ncards; j++) {
-		const struct nicfit_slot *s = &sv->slots[c.nic_slots[j]];
-		const struct nicfit_slot *aux = S->sd && c.aux_slots[j] >= 0 ?
-						&sv->slots[c.aux_slots[j]] : NULL;
-		int w = S->sd ? S->half.pcie_width : S->card->pcie_width;
-		double e = S->sd ? sd_pair_eff(S, c.nic_slots[j], aux ? c.aux_slots[j] : -1) :
-			   S->eff[c.nic_slots[j]];
+		int m = c->nic_slots[j], a = S->sd ? c->aux_slots[j] : -1;
+		double e = S->sd ? sd_pair_eff(S, m, a) : S->eff[m];
 
 		if (e < weakest)
 			weakest = e;
-		c.waste += s->width > w ? s->width - w : 0;
-		c.order += c.nic_slots[j];
-		if (S->installed[c.nic_slots[j]])
-			c.order -= INSTALLED_SLOT_BONUS;
-		if (aux) {
-			c.waste += aux->width > w ? aux->width - w : 0;
-			c.order += c.aux_slots[j];
+		c->waste += S->waste[m];
+		c->order += m;
+		if (S->installed[m])
+			c->order -= INSTALLED_SLOT_BONUS;
+		if (a >= 0) {
+			c->waste += S->waste[a];
+			c->order += a;
 		}
-		c.aux_missing += S->sd && !aux;
+		c->aux_missing += S->sd && a < 0;
 	}
-	for (i = 0; i < c.ngpu_placed; i++) {
-		int gs = sv->slots[c.gpu_slots[i]].socket;
+	for (i = 0; i < c->ngpu_placed; i++) {
+		int gs = S->gsock[i];
 
-		c.order += c.gpu_slots[i];
 		for (j = 0; j < S->ncards; j++)
-			if (gs == sv->slots[c.nic_slots[j]].socket ||
-			    (S->sd && c.aux_slots[j] >= 0 && gs == sv->slots[c.aux_slots[j]].socket)) {
-				c.local++;
+			if (gs == S->sock[c->nic_slots[j]] ||
+			    (S->sd && c->aux_slots[j] >= 0 && gs == S->sock[c->aux_slots[j]])) {
+				c->local++;
 				break;
 			}
 	}
-	pair_and_balance(S, &c);
-	c.per_card = weakest;
-	c.meets = weakest + NICFIT_EPS >= S->need;
-	c.valid = 1;
-	if (better(&c, &S->best))
-		S->best = c;
+	pair_and_balance(S, c);
+	c->per_card = weakest;
+	c->meets = weakest + NICFIT_EPS >= S->need;
+	c->valid = 1;
+	if (better(c, &S->best))
+		S->best = *c;
 }
 
 static void eval_aux(struct search *S, int main, int k);
@@ -484,6 +515,7 @@ static void place_gpus(struct search *S, int from, int k)
 		return;
 	if (k == S->ngpus) {
 		S->cur.ngpu_placed = k;
+		gpus_chosen(S);
 		eval_nics(S, 0, 0);
 		return;
 	}
@@ -499,6 +531,7 @@ static void place_gpus(struct search *S, int from, int k)
 	if (!placed_any) {
 		/* fewer GPU slots than GPUs: place what fits */
 		S->cur.ngpu_placed = k;
+		gpus_chosen(S);
 		eval_nics(S, 0, 0);
 	}
 }
@@ -528,13 +561,23 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 		  double need, struct plan_choice *out)
 {
 	const struct nicfit_server *sv = p->in.server;
-	struct search *S = calloc(1, sizeof(*S));
+	struct search St, *S = &St;
 	uint32_t fit = 0;
 	int ok, i, hit = -1;
 
+	/*
+	 * On the stack and cleared where it is read before it is written:
+	 * the search runs tens of times a plan, the slots number in the tens.
+	 */
 	memset(out, 0, sizeof(*out));
-	if (!S)
-		return -1;
+	memset(S->used, 0, sizeof(S->used));
+	memset(S->fit, 0, sizeof(S->fit));
+	memset(S->eff, 0, sizeof(S->eff));
+	memset(&S->cur, 0, sizeof(S->cur));
+	memset(&S->best, 0, sizeof(S->best));
+	memset(&S->half, 0, sizeof(S->half));
+	S->sd_eff = NULL;
+	S->sd_known = NULL;
 	S->p = p;
 	S->card = card;
 	S->form = form;
@@ -549,26 +592,39 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 		if (!S->sd_eff || !S->sd_known) {
 			free(S->sd_eff);
 			free(S->sd_known);
-			free(S);
 			return -1;
 		}
 	}
 	for (i = 0; i < sv->nslots && i < NICFIT_MAX_SLOTS; i++) {
 		const struct nicfit_slot *s = &sv->slots[i];
 
+		int w = S->sd ? S->half.pcie_width : card->pcie_width;
+
 		S->fit[i] = (unsigned char)card_fits_slot(S->sd ? &S->half : card, form, s);
 		S->gpu[i] = (unsigned char)gpu_can_use(p->in.gpu, s);
+		S->sock[i] = s->socket;
+		S->sw[i] = s->pcie_switch;
+		S->miss[i] = s->role != NICFIT_SLOT_ANY && s->role != NICFIT_SLOT_COMPUTE;
+		S->waste[i] = s->width > w ? s->width - w : 0;
 		S->installed[i] = p->in.installed_slot && s->name &&
 				  !strcmp(p->in.installed_slot, s->name);
 		/* only the slots the card fits are ever scored */
-		S->eff[i] = S->sd || !S->fit[i] ? 0 : one_slot(p, card, s, 1, NULL);
+		S->eff[i] = 0;
+		if (!S->sd && S->fit[i]) {
+			int j;
+
+			/* what the card moves depends on the slot's generation and lanes only */
+			for (j = 0; j < i; j++)
+				if (S->fit[j] && sv->slots[j].gen == s->gen && sv->slots[j].width == s->width)
+					break;
+			S->eff[i] = j < i ? S->eff[j] : one_slot(p, card, s, 1, NULL);
+		}
 	}
 	/* a Socket Direct card's figures are per pair of slots: it is searched each time */
 	if (m && !S->sd)
 		hit = memo_find(S, m, &fit);
 	if (hit >= 0) {
 		*out = m->v[hit].out;
-		free(S);
 		return m->v[hit].rc;
 	}
 	S->budget = PLACE_SEARCH_BUDGET;
@@ -588,7 +644,6 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 	}
 	free(S->sd_eff);
 	free(S->sd_known);
-	free(S);
 	return ok;
 }
 
@@ -619,12 +674,22 @@ int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo
 
 const char *nicfit__plan_sock_name(const struct nicfit_server *s, int socket, char *b, size_t n)
 {
+	struct plan_str t;
+	const char *in = NULL;
+
 	if (s->vendor && !strcasecmp(s->vendor, "Dell"))
-		snprintf(b, n, "socket %d (CPU%d)", socket, socket + 1);
+		in = " (CPU";
 	else if (s->vendor && (!strcasecmp(s->vendor, "HPE") || !strcasecmp(s->vendor, "HP")))
-		snprintf(b, n, "socket %d (processor %d)", socket, socket + 1);
-	else
-		snprintf(b, n, "socket %d", socket);
+		in = " (processor ";
+	/* "socket %d", then " (CPU%d)" or " (processor %d)" with socket + 1 */
+	nicfit__plan_str_init(&t, b, n);
+	nicfit__plan_str_add(&t, "socket ");
+	nicfit__plan_str_int(&t, socket);
+	if (in) {
+		nicfit__plan_str_add(&t, in);
+		nicfit__plan_str_int(&t, (long)socket + 1);
+		nicfit__plan_str_add(&t, ")");
+	}
 	return b;
 }
 
@@ -652,6 +717,7 @@ static const char *gpu_slot_kind(const struct nicfit_gpu *g)
 void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c)
 {
 	const struct nicfit_server *sv = p->in.server;
+	struct plan_str w;
 	int i;
 
 	p->nslots = 0;
@@ -665,11 +731,16 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 		struct nicfit_plan_slotuse *u = &p->slots[p->nslots++];
 
 		p->gpu_slots[i] = c->gpu_slots[i];
-		snprintf(u->slot, sizeof(u->slot), "%s", s->name);
+		nicfit__plan_copy(u->slot, sizeof(u->slot), s->name);
 		u->socket = s->socket;
 		u->gen = s->gen;
 		u->width = s->width;
-		snprintf(u->what, sizeof(u->what), "GPU %d (%s)", i, p->in.gpu->e.name);
+		nicfit__plan_str_init(&w, u->what, sizeof(u->what));
+		nicfit__plan_str_add(&w, "GPU ");
+		nicfit__plan_str_int(&w, i);
+		nicfit__plan_str_add(&w, " (");
+		nicfit__plan_str_add(&w, p->in.gpu->e.name);
+		nicfit__plan_str_add(&w, ")");
 	}
 	for (i = 0; i < NICFIT_PLAN_MAX_GPUS; i++) {
 		p->pair_card[i] = p->pair_slot[i] = -1;
@@ -690,11 +761,13 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 		struct nicfit_plan_slotuse *u = &p->slots[p->nslots++];
 
 		p->be_slots[i] = c->nic_slots[i];
-		snprintf(u->slot, sizeof(u->slot), "%s", s->name);
+		nicfit__plan_copy(u->slot, sizeof(u->slot), s->name);
 		u->socket = s->socket;
 		u->gen = s->gen;
 		u->width = s->width;
-		snprintf(u->what, sizeof(u->what), "back-end NIC %s", p->be_part);
+		nicfit__plan_str_init(&w, u->what, sizeof(u->what));
+		nicfit__plan_str_add(&w, "back-end NIC ");
+		nicfit__plan_str_add(&w, p->be_part);
 	}
 	for (i = 0; c->sd_links > 1 && i < p->be_cards && p->nslots < NICFIT_PLAN_MAX_SLOTS; i++) {
 		const struct nicfit_slot *s;
@@ -705,11 +778,11 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 		s = &sv->slots[c->aux_slots[i]];
 		u = &p->slots[p->nslots++];
 		p->be_aux_slots[i] = c->aux_slots[i];
-		snprintf(u->slot, sizeof(u->slot), "%s", s->name);
+		nicfit__plan_copy(u->slot, sizeof(u->slot), s->name);
 		u->socket = s->socket;
 		u->gen = s->gen;
 		u->width = s->width;
-		snprintf(u->what, sizeof(u->what), "back-end NIC %s, Socket Direct auxiliary card",
+		plan_fmt(u->what, sizeof(u->what), "back-end NIC %s, Socket Direct auxiliary card",
 			 p->be_part);
 	}
 }
@@ -736,10 +809,10 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p)
 	if (c.ngpu_placed) {
 		nicfit_buf_init(&gp, 0);
 		gpu_list(p->in.server, &c, &gp);
-		nicfit__decide(&p->decisions, "R6", 1, "GPUs in %s: %s%s.",
-			       gpu_slot_kind(p->in.gpu), gp.data,
-			       c.ngpu_placed > 1 && c.gpu_sockets == 1 ?
-			       " - all on one socket, so GPU-to-GPU traffic stays under one CPU" : "");
+		plan_decide(&p->decisions, "R6", 1, "GPUs in %s: %s%s.",
+			    gpu_slot_kind(p->in.gpu), gp.data,
+			    c.ngpu_placed > 1 && c.gpu_sockets == 1 ?
+			    " - all on one socket, so GPU-to-GPU traffic stays under one CPU" : "");
 		if (nicfit_buf_error(&gp))
 			p->decisions.oom = 1;
 		nicfit_buf_release(&gp);
@@ -912,14 +985,14 @@ static void rule_socket_direct(struct nicfit_plan *p, const struct plan_choice *
 			continue;
 		}
 		one_slot(p, &half, a, 1, &fa);
-		nicfit__decide(&p->decisions, "R6", 1,
-			       "Socket Direct: %s's main card in slot %s (%s) and its auxiliary card in "
-			       "slot %s (%s), joined by the harness: PCIe Gen%d x%d + Gen%d x%d = "
-			       "%.1f + %.1f = %.1f Gb/s usable, each socket on its own link.", p->be_part,
-			       m->name, nicfit__plan_sock_name(sv, m->socket, s1, sizeof(s1)), a->name,
-			       nicfit__plan_sock_name(sv, a->socket, s2, sizeof(s2)), fm.link_gen, fm.link_width,
-			       fa.link_gen, fa.link_width, fm.pcie_gbps, fa.pcie_gbps,
-			       fm.pcie_gbps + fa.pcie_gbps);
+		plan_decide(&p->decisions, "R6", 1,
+			    "Socket Direct: %s's main card in slot %s (%s) and its auxiliary card in "
+			    "slot %s (%s), joined by the harness: PCIe Gen%d x%d + Gen%d x%d = "
+			    "%.1f + %.1f = %.1f Gb/s usable, each socket on its own link.", p->be_part,
+			    m->name, nicfit__plan_sock_name(sv, m->socket, s1, sizeof(s1)), a->name,
+			    nicfit__plan_sock_name(sv, a->socket, s2, sizeof(s2)), fm.link_gen, fm.link_width,
+			    fa.link_gen, fa.link_width, fm.pcie_gbps, fa.pcie_gbps,
+			    fm.pcie_gbps + fa.pcie_gbps);
 	}
 }
 
@@ -933,9 +1006,9 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 	if (c->ngpu_placed) {
 		nicfit_buf_init(&gp, 0);
 		gpu_list(sv, c, &gp);
-		nicfit__decide(&p->decisions, "R6", 1,
-			       "GPUs take their slots first (%s): %s.", gpu_slot_kind(p->in.gpu),
-			       gp.data);
+		plan_decide(&p->decisions, "R6", 1,
+			    "GPUs take their slots first (%s): %s.", gpu_slot_kind(p->in.gpu),
+			    gp.data);
 		if (nicfit_buf_error(&gp))
 			p->decisions.oom = 1;
 		nicfit_buf_release(&gp);
@@ -953,27 +1026,27 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 				near = i;
 		}
 		if (near >= 0) {
-			nicfit__decide(&p->decisions, "R6", 1,
-				       "Back-end card %d in slot %s: PCIe Gen%d x%d, %s, under the PCIe "
-				       "switch of GPU %d (slot %s, path %s), so its GPUDirect RDMA "
-				       "traffic never reaches the CPU.", j, s->name, s->gen, s->width,
-				       nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)), near,
-				       sv->slots[c->gpu_slots[near]].name,
-				       nicfit_path_name(c->pair_path[near]));
+			plan_decide(&p->decisions, "R6", 1,
+				    "Back-end card %d in slot %s: PCIe Gen%d x%d, %s, under the PCIe "
+				    "switch of GPU %d (slot %s, path %s), so its GPUDirect RDMA "
+				    "traffic never reaches the CPU.", j, s->name, s->gen, s->width,
+				    nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)), near,
+				    sv->slots[c->gpu_slots[near]].name,
+				    nicfit_path_name(c->pair_path[near]));
 			continue;
 		}
-		nicfit__decide(&p->decisions, "R6", 1,
-			       "Back-end card%s in slot %s: PCIe Gen%d x%d, %s, %s%s.",
-			       p->be_cards > 1 ? " (one of several)" : "", s->name, s->gen, s->width,
-			       s->full_height ? "full height" : "low profile",
-			       nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)),
-			       c->ngpu_placed == 0 ? "" : local == c->ngpu_placed ?
-			       (c->sd_links > 1 && c->aux_slots[j] >= 0 ?
+		plan_decide(&p->decisions, "R6", 1,
+			    "Back-end card%s in slot %s: PCIe Gen%d x%d, %s, %s%s.",
+			    p->be_cards > 1 ? " (one of several)" : "", s->name, s->gen, s->width,
+			    s->full_height ? "full height" : "low profile",
+			    nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)),
+			    c->ngpu_placed == 0 ? "" : local == c->ngpu_placed ?
+			    (c->sd_links > 1 && c->aux_slots[j] >= 0 ?
 				" - with its auxiliary card, a half on every GPU's socket, so GPUDirect "
 				"RDMA traffic stays off the inter-socket link" :
 				" - the same socket as every GPU, so GPUDirect RDMA traffic stays off the "
 				"inter-socket link") : local ? " - the same socket as some of the GPUs" :
-			       " - no GPU on this socket");
+			    " - no GPU on this socket");
 	}
 	rule_socket_direct(p, c);
 	rule_cross_socket(p, c);

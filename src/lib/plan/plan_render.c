@@ -211,7 +211,7 @@ static void path_counts(const struct nicfit_plan *p, char *b, size_t n)
 			count[p->pair_path[i]]++;
 	for (i = 0; i <= NICFIT_PATH_SYS && k < n; i++)
 		if (count[i])
-			k += (size_t)snprintf(b + k, n - k, "%s%d %s", k ? ", " : "", count[i],
+			k += (size_t)plan_fmt(b + k, n - k, "%s%d %s", k ? ", " : "", count[i],
 					      nicfit_path_name((enum nicfit_path)i));
 }
 
@@ -527,7 +527,7 @@ static const char *slot_names(const struct nicfit_plan *p, char *b, size_t n)
 
 	b[0] = '\0';
 	for (i = 0; i < p->be_cards && k < n; i++)
-		k += (size_t)snprintf(b + k, n - k, "%s%s", i ? ", " : "",
+		k += (size_t)plan_fmt(b + k, n - k, "%s%s", i ? ", " : "",
 				      p->in.server->slots[p->be_slots[i]].name);
 	return b;
 }
@@ -545,9 +545,9 @@ static const char *sockets_of_cards(const struct nicfit_plan *p, char *b, size_t
 	b[0] = '\0';
 	if (used < 2)
 		return b;
-	k = (size_t)snprintf(b, n, ", cards per socket:");
+	k = (size_t)plan_fmt(b, n, ", cards per socket:");
 	for (i = 0; i < 8 && i < p->in.server->sockets && k < n; i++)
-		k += (size_t)snprintf(b + k, n - k, "%s%d", i ? " + " : " ", per[i]);
+		k += (size_t)plan_fmt(b + k, n - k, "%s%d", i ? " + " : " ", per[i]);
 	return b;
 }
 
@@ -699,7 +699,7 @@ static void text_tables(struct nicfit_emit *e, const struct nicfit_plan *p)
 
 			nicfit_emit_cell_string(e, p->slots[i].slot);
 			nicfit_emit_cell_int(e, p->slots[i].socket);
-			snprintf(link, sizeof(link), "Gen%d x%d", p->slots[i].gen, p->slots[i].width);
+			plan_fmt(link, sizeof(link), "Gen%d x%d", p->slots[i].gen, p->slots[i].width);
 			nicfit_emit_cell_string(e, link);
 			nicfit_emit_cell_string(e, p->slots[i].what);
 		}
@@ -717,7 +717,7 @@ static void text_tables(struct nicfit_emit *e, const struct nicfit_plan *p)
 	}
 	nicfit_emit_table_end(e);
 	nicfit_emit_printf(e, "\n");
-	snprintf(b, sizeof(b), "Bill of materials%s%s%s", p->prices_as_of[0] ? " (prices as of " : "",
+	plan_fmt(b, sizeof(b), "Bill of materials%s%s%s", p->prices_as_of[0] ? " (prices as of " : "",
 		 p->prices_as_of, p->prices_as_of[0] ? ")" : "");
 	nicfit_emit_heading(e, b);
 	bom_table(e, p);
@@ -819,7 +819,7 @@ static void svg_slot(struct nicfit_buf *b, const struct nicfit_plan *p,
 		}
 	nicfit_buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"38\" rx=\"4\" "
 			"fill=\"%s\" stroke=\"%s\"/>\n", x, y, w, fill, stroke);
-	snprintf(label, sizeof(label), "slot %s  Gen%d x%d %s", s->name, s->gen, s->width,
+	plan_fmt(label, sizeof(label), "slot %s  Gen%d x%d %s", s->name, s->gen, s->width,
 		 s->full_height ? "FH" : "LP");
 	nicfit__svg_text(b, label, "x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555\"", x + 8, y + 15);
 	nicfit_buf_puts(b, "\n");
@@ -862,7 +862,7 @@ static int svg_socket(struct nicfit_buf *b, const struct nicfit_plan *p, int soc
 		nicfit_buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"316\" height=\"%d\" rx=\"6\" "
 				"fill=\"#fbf6ea\" stroke=\"#b08a3e\"/>\n", x + 12, top,
 				SVG_SWITCH_HEAD + n * SVG_ROW);
-		snprintf(t, sizeof(t), "PCIe switch %s  Gen%d x%d to CPU %d", w->id, w->gen, w->width,
+		plan_fmt(t, sizeof(t), "PCIe switch %s  Gen%d x%d to CPU %d", w->id, w->gen, w->width,
 			 w->socket);
 		nicfit__svg_text(b, t, "x=\"%d\" y=\"%d\" font-size=\"11\" font-weight=\"bold\" "
 				 "fill=\"#7a5a1c\"", x + 20, top + 18);
@@ -896,11 +896,11 @@ static void svg(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit__svg_text(&b, sv->e.name, "x=\"20\" y=\"28\" font-size=\"16\" font-weight=\"bold\"");
 	nicfit_buf_puts(&b, "\n");
 	if (p->backend_needed && p->be_nic)
-		snprintf(t, sizeof(t), "back end: %s at %.1f Gb/s (%s)", p->be_part,
+		plan_fmt(t, sizeof(t), "back end: %s at %.1f Gb/s (%s)", p->be_part,
 			 p->be_effective_gbps,
 			 p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : nicfit__plan_roce_name(p));
 	else
-		snprintf(t, sizeof(t), "%s", p->backend_needed ? "back end: " : "no back end needed");
+		nicfit__plan_copy(t, sizeof(t), p->backend_needed ? "back end: " : "no back end needed");
 	nicfit__svg_text(&b, t, "x=\"20\" y=\"48\" fill=\"#444\"");
 	nicfit_buf_puts(&b, "\n");
 	for (sock = 0; sock < sv->sockets && sock < 8; sock++) {

@@ -19,7 +19,7 @@ struct nicfit_finding *nicfit__plan_find(struct nicfit_plan *p, enum nicfit_seve
 	va_list ap;
 
 	va_start(ap, fmt);
-	f = nicfit__vfind(&p->findings, sev, code, NULL, fmt, ap);
+	f = nicfit__plan_vfind(&p->findings, sev, code, fmt, ap);
 	va_end(ap);
 	if (f && fix && fix[0] && nicfit__finding_fix(&p->findings, f, "%s", fix))
 		return NULL;

@@ -225,21 +225,21 @@ void nicfit__plan_rule_storage(const struct nicfit_catalog *cat, struct nicfit_p
 		if (p->nslots >= NICFIT_PLAN_MAX_SLOTS)
 			continue;
 		u = &p->slots[p->nslots++];
-		snprintf(u->slot, sizeof(u->slot), "%s", sv->slots[slots[i]].name);
+		nicfit__plan_copy(u->slot, sizeof(u->slot), sv->slots[slots[i]].name);
 		u->socket = sv->slots[slots[i]].socket;
 		u->gen = sv->slots[slots[i]].gen;
 		u->width = sv->slots[slots[i]].width;
-		snprintf(u->what, sizeof(u->what), "storage/in-band NIC %s", p->st_nic->part);
+		plan_fmt(u->what, sizeof(u->what), "storage/in-band NIC %s", p->st_nic->part);
 	}
 	storage_load(p);
-	nicfit__decide(&p->decisions, "R3", 1,
-		       "Storage and in-band: %d x %s (%d x %g GbE %s) in slot%s %s, the slots %s "
-		       "meant for them; one port of each to one of two storage/in-band switches, "
-		       "bonded: %.1f Gb/s per server%s%s.", n, p->st_nic->part, p->st_nic->ports,
-		       p->st_port_gbps, p->st_nic->cage, n == 1 ? "" : "s",
-		       names.data ? names.data : "", sv->vendor ? sv->vendor : "the vendor",
-		       p->st_node_gbps, p->load_over_storage ? "; the weights load over them in " : "",
-		       p->load_over_storage ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "");
+	plan_decide(&p->decisions, "R3", 1,
+		    "Storage and in-band: %d x %s (%d x %g GbE %s) in slot%s %s, the slots %s "
+		    "meant for them; one port of each to one of two storage/in-band switches, "
+		    "bonded: %.1f Gb/s per server%s%s.", n, p->st_nic->part, p->st_nic->ports,
+		    p->st_port_gbps, p->st_nic->cage, n == 1 ? "" : "s",
+		    names.data ? names.data : "", sv->vendor ? sv->vendor : "the vendor",
+		    p->st_node_gbps, p->load_over_storage ? "; the weights load over them in " : "",
+		    p->load_over_storage ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "");
 	if (nicfit_buf_error(&names))
 		p->decisions.oom = 1;
 	nicfit_buf_release(&names);

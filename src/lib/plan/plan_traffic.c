@@ -71,10 +71,10 @@ int nicfit__plan_add_gpus_first(struct nicfit_plan *p)
 			  "every token. Planned with %d x %s in one server.",
 			  m ? m->e.name : "The model", lay.gpus, in->gpu->e.name, lay.name,
 			  in->server->e.name, room, lay.gpus, in->gpu->e.name);
-	nicfit__decide(&p->decisions, "R2", 1,
-		       "%s fits one %s with %d x %s (%s): planned that way, with no back end.",
-		       m ? m->e.name : "The model", in->server->e.name, lay.gpus, in->gpu->e.name,
-		       lay.name);
+	plan_decide(&p->decisions, "R2", 1,
+		    "%s fits one %s with %d x %s (%s): planned that way, with no back end.",
+		    m ? m->e.name : "The model", in->server->e.name, lay.gpus, in->gpu->e.name,
+		    lay.name);
 	p->layout = lay;
 	p->gpus_needed = lay.gpus;
 	in->gpus_per_server = lay.gpus;
@@ -125,9 +125,9 @@ void nicfit__plan_traffic(struct nicfit_plan *p)
 	    in->workload == NICFIT_WL_RDMA_STORAGE || in->servers < 2)
 		return;
 	if (!(in->gpu->fp16_tflops > 0)) {
-		nicfit__decide(&p->decisions, "R9", 0,
-			       "%s has no dense TFLOPS in the catalog: the step's compute, and whether "
-			       "the back end hides its traffic, are not worked out.", in->gpu->e.name);
+		plan_decide(&p->decisions, "R9", 0,
+			    "%s has no dense TFLOPS in the catalog: the step's compute, and whether "
+			    "the back end hides its traffic, are not worked out.", in->gpu->e.name);
 		return;
 	}
 	memset(j, 0, sizeof(*j));
@@ -148,27 +148,27 @@ void nicfit__plan_traffic(struct nicfit_plan *p)
 	if (nicfit_step_calc(j, &in->step, &p->step, NULL))
 		return;
 	p->traffic_known = 1;
-	nicfit__decide(&p->decisions, "R9", 1,
-		       "Compute per %s step: %g FLOPs x %.4g%s parameters x %.4g tokens = %.3g FLOPs over "
-		       "%d x %s at %g TFLOPS dense (%s) x %.0f%% MFU (--assume mfu=) = %s%s.",
-		       train ? "training" : "decode", p->step.flops_per_token_param,
-		       j->arch.active_params > 0 ? j->arch.active_params : j->arch.params,
-		       j->arch.active_params > 0 ? " active" : "", p->step.tokens, p->step.flops,
-		       p->step.gpus, in->gpu->e.name, j->tflops,
-		       nicfit_gpu_peak(in->gpu, in->precision, p->adapters, &(double){ 0 }),
-		       in->step.mfu * 100, nicfit_fmt_seconds(p->step.compute_s, b1, sizeof(b1)),
-		       p->step.memory_bound ? " (the weight read from GPU memory sets it)" : "");
+	plan_decide(&p->decisions, "R9", 1,
+		    "Compute per %s step: %g FLOPs x %.4g%s parameters x %.4g tokens = %.3g FLOPs over "
+		    "%d x %s at %g TFLOPS dense (%s) x %.0f%% MFU (--assume mfu=) = %s%s.",
+		    train ? "training" : "decode", p->step.flops_per_token_param,
+		    j->arch.active_params > 0 ? j->arch.active_params : j->arch.params,
+		    j->arch.active_params > 0 ? " active" : "", p->step.tokens, p->step.flops,
+		    p->step.gpus, in->gpu->e.name, j->tflops,
+		    nicfit_gpu_peak(in->gpu, in->precision, p->adapters, &(double){ 0 }),
+		    in->step.mfu * 100, nicfit_fmt_seconds(p->step.compute_s, b1, sizeof(b1)),
+		    p->step.memory_bound ? " (the weight read from GPU memory sets it)" : "");
 	for (int i = 0; i < p->step.nterms; i++)
-		nicfit__decide(&p->decisions, "R9", 1,
-			       "Traffic, %s: %s per server per step = %s (%s).", p->step.terms[i].name,
-			       nicfit_fmt_bytes(p->step.terms[i].bytes, b2, sizeof(b2)),
-			       p->step.terms[i].formula, p->step.terms[i].source);
+		plan_decide(&p->decisions, "R9", 1,
+			    "Traffic, %s: %s per server per step = %s (%s).", p->step.terms[i].name,
+			    nicfit_fmt_bytes(p->step.terms[i].bytes, b2, sizeof(b2)),
+			    p->step.terms[i].formula, p->step.terms[i].source);
 	if (train)
-		nicfit__decide(&p->decisions, "R9", 1,
-			       "Data parallelism: %s (%s; --parallel ddp|zero1|zero2|zero3|fsdp).",
-			       nicfit_dp_name(p->step.dp),
-			       in->dp == NICFIT_DP_AUTO ? "the least traffic whose training state fits the "
-			       "GPUs, ZeRO paper Figure 1" : "as asked");
+		plan_decide(&p->decisions, "R9", 1,
+			    "Data parallelism: %s (%s; --parallel ddp|zero1|zero2|zero3|fsdp).",
+			    nicfit_dp_name(p->step.dp),
+			    in->dp == NICFIT_DP_AUTO ? "the least traffic whose training state fits the "
+			    "GPUs, ZeRO paper Figure 1" : "as asked");
 }
 
 /* Time the step over node_gbps per server. */
@@ -257,16 +257,16 @@ void nicfit__plan_traffic_judge(const struct nicfit_catalog *cat, struct nicfit_
 		return;
 	over(p, p->be_node_gbps, &p->step_be);
 	p->step_be_known = 1;
-	snprintf(p->step_algorithm, sizeof(p->step_algorithm), "%s",
+	plan_fmt(p->step_algorithm, sizeof(p->step_algorithm), "%s",
 		 p->step_be.algorithm ? p->step_be.algorithm : "");
-	nicfit__decide(&p->decisions, "R9", 1,
-		       "Over this back end (%.1f Gb/s per server) the step's %s of traffic take %s; "
-		       "%s of it can hide under the compute (overlap %.0f%%, --assume overlap=): "
-		       "compute/communication %.2f, %s.", p->be_node_gbps,
-		       nicfit_fmt_bytes(p->step.bytes_per_node, b1, sizeof(b1)),
-		       nicfit_fmt_seconds(p->step_be.comm_s, b2, sizeof(b2)),
-		       nicfit_fmt_seconds(p->step_be.hidden_s, b3, sizeof(b3)), in->step.overlap * 100,
-		       p->step_be.ratio, p->step_be.hides ? "it hides" : "the GPUs stall");
+	plan_decide(&p->decisions, "R9", 1,
+		    "Over this back end (%.1f Gb/s per server) the step's %s of traffic take %s; "
+		    "%s of it can hide under the compute (overlap %.0f%%, --assume overlap=): "
+		    "compute/communication %.2f, %s.", p->be_node_gbps,
+		    nicfit_fmt_bytes(p->step.bytes_per_node, b1, sizeof(b1)),
+		    nicfit_fmt_seconds(p->step_be.comm_s, b2, sizeof(b2)),
+		    nicfit_fmt_seconds(p->step_be.hidden_s, b3, sizeof(b3)), in->step.overlap * 100,
+		    p->step_be.ratio, p->step_be.hides ? "it hides" : "the GPUs stall");
 	if (!p->step_be.hides) {
 		f = nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_BACKEND_STALLS_GPUS, NULL,
 				      "The back end stalls the GPUs: each step sends %s per server, "
