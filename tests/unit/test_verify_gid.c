@@ -184,6 +184,14 @@ static void causes(void **state)
 		"(0/F64A8C0FFFF0000) fifoRkey=0x1bbbb8 fifoLkey=0x1bbbb8\n";
 	static const char ib[] =
 		"c:1:2 [0] NCCL INFO NET/IB: Dev 0 Port 1 qpn 3038 mtu 4 LID 37\n";
+	static const char ll_new[] =
+		"a:1:2 [0] NCCL INFO NCCL version 2.28.9+cuda13.0\n"
+		"a:1:2 [0] NCCL INFO NET/IB: NCCL Dev 1 IbDev 1 Port 1 qpn 704 mtu 3 GID 0 "
+		"(80FE/46442FFEFF47BB4E) fifoRkey=0x1ddcd6 fifoLkey=0x1ddcd6\n"
+		"b:1:2 [0] NCCL INFO NET/IB: NCCL Dev 1 IbDev 1 Port 1 qpn 704 mtu 3 GID 0 "
+		"(80FE/9DFB2FFEFF47BB4E) fifoRkey=0x1deeeb fifoLkey=0x1deeeb\n";
+	static const char ll_unknown[] =
+		"c:1:2 [0] NCCL INFO NET/IB: Dev 0 Port 1 qpn 12 mtu 5 GID 0 (80FE/46442FFEFF47BB4E)\n";
 	struct nicfit_verify *v = from_text("roce", roce);
 	const struct nicfit_finding *f;
 
@@ -201,6 +209,20 @@ static void causes(void **state)
 	assert_non_null(strstr(f->message, "(line 2: "));
 	assert_null(strstr(f->message, "does not read it"));
 	assert_null(find(v, "nccl-gid-link-local"));
+	nicfit_verify_free(v);
+
+	/* link-local with NCCL choosing (2.21 on): the port has no routable address */
+	v = from_text("ll-new", ll_new);
+	f = find(v, "nccl-gid-link-local");
+	assert_non_null(f);
+	assert_non_null(strstr(f->fix, "1) the port's netdev has no routable address"));
+	assert_non_null(strstr(f->message, "NCCL Dev 1 (port 1)"));
+	assert_non_null(strstr(f->message, "on 2 hosts"));
+	nicfit_verify_free(v);
+	/* no version line: both readings */
+	v = from_text("ll-unknown", ll_unknown);
+	assert_non_null(strstr(find(v, "nccl-gid-link-local")->fix, "NCCL before 2.21 uses GID index 0"));
+	assert_non_null(strstr(find(v, "nccl-gid-link-local")->fix, "from 2.21 NCCL picks"));
 	nicfit_verify_free(v);
 
 	v = from_text("ib", ib);

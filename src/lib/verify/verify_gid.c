@@ -337,11 +337,18 @@ static int judge_link_local(struct nicfit_verify *v, struct nicfit_verify_doc *d
 					"set: set NCCL_IB_GID_INDEX to the index show_gids lists for the "
 					"port's IPv4 address with VER v2, or use NCCL 2.21 or later, which "
 					"chooses it.", g->version);
-		} else {
+		} else if (au > 0) {
 			nicfit_buf_puts(&b, " 1) the port's netdev has no routable address, so NCCL "
 					"found no other GID (show_gids lists only fe80 entries for it): "
 					"give the netdev its fabric IP address, or leave the HCA out with "
 					"NCCL_IB_HCA.");
+		} else {
+			nicfit_buf_puts(&b, " 1) NCCL before 2.21 uses GID index 0 unless "
+					"NCCL_IB_GID_INDEX is set (set it to the index show_gids lists for "
+					"the port's IPv4 address with VER v2); from 2.21 NCCL picks a "
+					"routable GID when the port has one, so the port's netdev has no "
+					"routable address: give it its fabric IP address, or leave the HCA "
+					"out with NCCL_IB_HCA.");
 		}
 		nicfit_buf_puts(&b, " 2) NCCL_IB_ADDR_FAMILY (AF_INET by default) or NCCL_IB_ADDR_RANGE "
 				"excludes the address the port has: set them to the fabric's family "
