@@ -367,7 +367,7 @@ static int judge_link_local(struct nicfit_verify *v, struct nicfit_verify_doc *d
  * NCCL_IB_ROCE_VERSION_NUM=1. Why: RoCE v1 is an Ethernet frame of its
  * own ethertype (0x8915) and stays inside one broadcast domain; only RoCE
  * v2 (UDP/IP, port 4791) crosses a router (Red Hat's "Configuring RoCE").
- * NCCL's default is 2 (NCCL_PARAM(IbRoceVersionNum, ..., 2), read from
+ * NCCL's default is 2 (IbRoceVersionNum in net_ib/connect.cc, read from
  * 2.21 on when it chooses the GID), so 1 was asked for: on a routed fabric
  * the queue pairs never connect.
  */
