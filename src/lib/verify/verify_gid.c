@@ -234,8 +234,8 @@ int nicfit__verify_read_qp(struct nicfit_nccl_log *g, const char *prefix, size_t
 /* ---- judging ----------------------------------------------------------------- */
 
 /* NCCL chooses the GID itself from 2.21 on (NCCL_IB_GID_INDEX -1, ncclIbGetGidIndex); 0 before. */
-#define NCCL_GID_AUTO_MAJOR 2
-#define NCCL_GID_AUTO_MINOR 21
+#define GID_AUTO_SINCE_MAJOR 2
+#define GID_AUTO_SINCE_MINOR 21
 
 /* 1 NCCL 2.21 or later, 0 older, -1 unknown. */
 static int gid_auto(const struct nicfit_nccl_log *g)
@@ -244,7 +244,7 @@ static int gid_auto(const struct nicfit_nccl_log *g)
 
 	if (sscanf(g->version, "%d.%d", &maj, &min) != 2)
 		return -1;
-	return maj > NCCL_GID_AUTO_MAJOR || (maj == NCCL_GID_AUTO_MAJOR && min >= NCCL_GID_AUTO_MINOR);
+	return maj > GID_AUTO_SINCE_MAJOR || (maj == GID_AUTO_SINCE_MAJOR && min >= GID_AUTO_SINCE_MINOR);
 }
 
 /* "NCCL Dev 1 (mlx5_1 port 1)": the device as the log names it. */
