@@ -102,6 +102,35 @@ struct nicfit_nccl_hca {
 	long line, gdr_line;
 };
 
+/* What a queue pair's GID is (NCCL's per-QP "GID n (prefix/interface)" on RoCE). */
+enum nicfit_gid_kind {
+	NICFIT_GID_NONE,            /* no GID on the line: InfiniBand (LID) or not printed */
+	NICFIT_GID_IPV4,            /* ::ffff:a.b.c.d, an IPv4 address (RoCE v2 routes it) */
+	NICFIT_GID_LINK_LOCAL,      /* fe80::/64: never routed */
+	NICFIT_GID_IPV6,            /* any other IPv6 address */
+	NICFIT_GID_ZERO             /* all zero: an unconfigured table entry */
+};
+
+/*
+ * One NCCL net device on one host, from NCCL's per-QP connection lines
+ * ("NET/IB: NCCL Dev 0 IbDev 0 Port 1 qpn 1047 mtu 5 ... GID 0
+ * (80FE/1A8A41FEFF21A75E)"; "... mtu 5 LID 37" on InfiniBand).
+ */
+struct nicfit_nccl_qp {
+	char host[64];              /* the line's host prefix, "" when none */
+	int dev, ibdev, port;       /* -1 when the line does not print it */
+	int mtu;                    /* enum ibv_mtu as printed: 1=256 ... 5=4096; 0 not printed */
+	int ib;                     /* the line gives a LID: an InfiniBand port */
+	long gid_index;             /* -1 when there is no GID */
+	unsigned char gid[16];      /* in network order */
+	enum nicfit_gid_kind gid_kind;
+	size_t nlines;              /* QP lines of this device and host */
+	long line;                  /* the first */
+};
+
+/* "ipv4", "link-local", "ipv6", "zero"; NULL for NICFIT_GID_NONE. */
+const char *nicfit_gid_kind_name(enum nicfit_gid_kind k);
+
 struct nicfit_nccl_kv {
 	char *name, *value;
 	long line;
@@ -147,6 +176,8 @@ struct nicfit_nccl_log {
 	long channels_line;
 	int nranks;                 /* "nranks N" */
 	size_t nhosts;              /* distinct host prefixes */
+	struct nicfit_nccl_qp *qps;       /* per host and net device */
+	size_t nqps, qps_alloc;
 	struct nicfit_nccl_kv *env;
 	size_t nenv, env_alloc;
 	struct nicfit_nccl_note *warns;   /* WARN lines and error codes */

@@ -61,9 +61,12 @@ static int from_nic(struct cli *c, const char *part, struct nicfit_verify_expect
 
 /*
  * The host's back end (--sysfs or --dump) as the expectation. The rails
- * are the RDMA cards at the fastest port rate (slower ones are a front end
- * or storage), the link their rate, InfiniBand when a port runs it; each
- * card's PCIe path caps it; the GPUs are the ranks of a node, and the
+ * are the ACTIVE ports of the RDMA cards at the fastest port rate (slower
+ * ones are a front end or storage): NCCL's IB transport makes one net
+ * device per active port (net_ib init.cc), so a dual-port card is two
+ * rails only when both ports are cabled and up, and its PCIe path is
+ * shared between them. The link is their rate, InfiniBand when a port
+ * runs it; the GPUs are the ranks of a node, and the
  * worst GPU-to-nearest-NIC path class says whether GPUDirect RDMA is
  * possible by default.
  */
@@ -93,12 +96,18 @@ static int expect_from_topo(struct cli *c, const struct nicfit_topo *topo, const
 	for (i = 0; i < a->ndevs; i++) {
 		const struct nicfit_audit_dev *d = &a->devs[i];
 
+		int rails;
+
 		if (!d->rdma || !d->card_lead || d->port_gbps < best)
 			continue;
-		k++;
+		/* a rail per ACTIVE port, as NCCL makes a net per active port; the card's PCIe path is shared */
+		rails = d->ports_up > 0 ? d->ports_up : 1;
+		if (d->card_ports > 0 && rails > d->card_ports)
+			rails = d->card_ports;
+		k += rails;
 		*family_max += d->port_gbps_is_family_max;
-		if (d->supply_gbps > 0 && (pcie <= 0 || d->supply_gbps < pcie))
-			pcie = d->supply_gbps;
+		if (d->supply_gbps > 0 && (pcie <= 0 || d->supply_gbps / rails < pcie))
+			pcie = d->supply_gbps / rails;
 	}
 	for (i = 0; i < topo->nrdma; i++)
 		ib |= topo->rdma[i].nports && !strcmp(topo->rdma[i].ports[0].link_layer, "InfiniBand");

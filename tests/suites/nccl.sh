@@ -25,6 +25,10 @@ KNOWN = {
     'NCCL_IB_DISABLE': {'0', '1'},
     'NCCL_IB_HCA': None,         # a list of HCA names
     'NCCL_NET': None,            # "IB", "Socket" or a plugin's name
+    # RoCE GID selection (since 2.21), as src/transport/net_ib/connect.cc reads them
+    'NCCL_IB_ROCE_VERSION_NUM': {'1', '2'},
+    'NCCL_IB_ADDR_FAMILY': {'AF_INET', 'AF_INET6'},
+    'NCCL_IB_ADDR_RANGE': None,  # an address/prefix
     'NCCL_SHM_DISABLE': {'1'},
     'NCCL_SOCKET_IFNAME': None,  # interface prefixes
     'NCCL_ALGO': {'Tree', 'Ring', 'CollnetDirect', 'CollnetChain', 'NVLS', 'NVLSTree', 'PAT'},

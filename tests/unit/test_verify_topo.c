@@ -25,6 +25,7 @@ struct el {
 	char key[32];
 	char affinity[64];
 	char speed[16];
+	char port[8];
 	int parent;
 };
 
@@ -119,6 +120,7 @@ static void parse(const char *s, struct doc *d)
 			attr(p, end, "name", e->key, sizeof(e->key));
 		attr(p, end, "affinity", e->affinity, sizeof(e->affinity));
 		attr(p, end, "speed", e->speed, sizeof(e->speed));
+		attr(p, end, "port", e->port, sizeof(e->port));
 		if (!selfclose) {
 			assert_true(depth < MAX_DEPTH);
 			stack[depth++] = d->n;
@@ -206,10 +208,26 @@ static void hgx_placement(void **state)
 	nicfit_topo_free(t);
 }
 
+/* Function 0 of the device of function i, where NCCL files i's nets; i when none. */
+static int fn0(const struct nicfit_topo *t, int i)
+{
+	size_t n = strlen(t->pci[i].bdf);
+	int j;
+
+	if (t->pci[i].kind != NICFIT_DEV_NIC)
+		return i;
+	for (j = 0; j < t->npci; j++)
+		if (strlen(t->pci[j].bdf) == n && t->pci[j].bdf[n - 1] == '0' &&
+		    !strncmp(t->pci[j].bdf, t->pci[i].bdf, n - 1))
+			return j;
+	return i;
+}
+
 /*
  * Every fixture: each GPU, and each RDMA NIC with a port NCCL uses (ACTIVE,
- * or of unknown state), under the CPU of its NUMA node; NICs whose ports
- * are all down are left out, as NCCL leaves them out.
+ * or of unknown state), under the CPU of its NUMA node, a NIC's ports
+ * filed under function 0 of its device as NCCL files them; NICs whose
+ * ports are all down are left out, as NCCL leaves them out.
  */
 static void every_fixture(void **state)
 {
@@ -220,28 +238,30 @@ static void every_fixture(void **state)
 		struct nicfit_topo *t = NULL;
 		char *xml = write_topo(fixture_names[m], &t);
 		struct doc *d = calloc(1, sizeof(*d));
+		unsigned char *filed = calloc((size_t)t->npci + 1, 1);
 		int i, r;
 
 		assert_non_null(d);
+		assert_non_null(filed);
 		parse(xml, d);
+		for (r = 0; r < t->nrdma; r++) {
+			int k;
+
+			for (k = 0; t->rdma[r].pci >= 0 && k < t->rdma[r].nports; k++)
+				if (t->rdma[r].ports[k].state <= 0 || t->rdma[r].ports[k].state == 4)
+					filed[fn0(t, t->rdma[r].pci)] = 1;
+		}
 		for (i = 0; i < t->npci; i++) {
-			int rdma = 0, e, c;
+			int e, c;
 			char numa[16];
 
-			for (r = 0; r < t->nrdma; r++) {
-				int k;
-
-				for (k = 0; t->rdma[r].pci == i && k < t->rdma[r].nports; k++)
-					rdma |= t->rdma[r].ports[k].state <= 0 ||
-						t->rdma[r].ports[k].state == 4;
-			}
-			if (t->pci[i].kind != NICFIT_DEV_GPU && !rdma) {
+			if (t->pci[i].kind != NICFIT_DEV_GPU && !filed[i]) {
 				if (t->pci[i].kind != NICFIT_DEV_NIC)
 					continue;
 				for (e = 0; e < d->n; e++)
 					if (!strcmp(d->v[e].key, t->pci[i].bdf))
-						fail_msg("%s: %s has no port NCCL uses, yet it is listed",
-							 fixture_names[m], t->pci[i].bdf);
+						fail_msg("%s: %s has no port NCCL files under it, yet it is "
+							 "listed", fixture_names[m], t->pci[i].bdf);
 				continue;
 			}
 			e = el_find(d, "pci", t->pci[i].bdf);
@@ -254,10 +274,64 @@ static void every_fixture(void **state)
 				fail_msg("%s: %s sits under cpu %s, its NUMA node is %s", fixture_names[m],
 					 t->pci[i].bdf, d->v[c].key, numa);
 		}
+		free(filed);
 		free(d);
 		free(xml);
 		nicfit_topo_free(t);
 	}
+}
+
+/* The <pci> a net hangs under (net < nic < pci), and the net's port. */
+static void net_at(const struct doc *d, const char *name, const char *bdf, const char *port,
+		   const char *speed)
+{
+	int n = el_find(d, "net", name), nic = d->v[n].parent;
+
+	assert_string_equal(d->v[nic].tag, "nic");
+	assert_string_equal(d->v[d->v[nic].parent].key, bdf);
+	assert_string_equal(d->v[n].port, port);
+	assert_string_equal(d->v[n].speed, speed);
+}
+
+static int count_el(const struct doc *d, const char *tag, const char *key)
+{
+	int i, n = 0;
+
+	for (i = 0; i < d->n; i++)
+		n += !strcmp(d->v[i].tag, tag) && !strcmp(d->v[i].key, key);
+	return n;
+}
+
+/*
+ * Multi-port cards as NCCL files them: the dual-port ConnectX-6 Dx of
+ * epyc-gen4 (c3:00.0 mlx5_3 and c3:00.1 mlx5_4, both ACTIVE at 100G) is
+ * one <pci> with two nets, ports 1 and 2 (verbs port + realPort), as in
+ * NCCL's own dumps; the ConnectX-6 VPI at 42:00.x has one port up, so one
+ * net; el7-v100's mlx4_0 is one function with two ports, one DOWN.
+ */
+static void multi_port(void **state)
+{
+	struct nicfit_topo *t = NULL;
+	char *xml = write_topo("epyc-gen4", &t);
+	struct doc *d = calloc(1, sizeof(*d));
+
+	(void)state;
+	assert_non_null(d);
+	parse(xml, d);
+	net_at(d, "mlx5_3", "0000:c3:00.0", "1", "100000");
+	net_at(d, "mlx5_4", "0000:c3:00.0", "2", "100000");
+	assert_int_equal(count_el(d, "pci", "0000:c3:00.1"), 0);
+	net_at(d, "mlx5_0", "0000:42:00.0", "1", "200000");
+	assert_int_equal(count_el(d, "net", "mlx5_1"), 0);
+	free(xml);
+	nicfit_topo_free(t);
+	xml = write_topo("el7-v100", &t);
+	parse(xml, d);
+	assert_int_equal(count_el(d, "net", "mlx4_0"), 1);
+	net_at(d, "mlx4_0", "0000:05:00.0", "1", "56000");
+	free(d);
+	free(xml);
+	nicfit_topo_free(t);
 }
 
 /* verify reads NCCL topology files: the one nicfit writes, and Azure's. */
@@ -297,6 +371,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hgx_placement),
 		cmocka_unit_test(every_fixture),
+		cmocka_unit_test(multi_port),
 		cmocka_unit_test(read_back),
 	};
 

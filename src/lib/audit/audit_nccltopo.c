@@ -47,16 +47,44 @@ static int nccl_parent(const struct nicfit_topo *t, int i)
 	return t->pci[p1].parent;
 }
 
-/* The RDMA devices of function i with a port NCCL would use (active, or of unknown state). */
+/* A port NCCL's IB transport uses: ACTIVE, or of unknown state (init.cc skips the others). */
+static int port_used(const struct nicfit_rdma_port *pt)
+{
+	return pt->state <= 0 || pt->state == 4;
+}
+
+/*
+ * The PCI function NCCL files function i's nets under: function 0 of the
+ * same device. NCCL ends each HCA's sysfs path in '0' (net_ib, "Merge
+ * multi-port NICs into the same PCI device"), so the two ports of a
+ * dual-port ConnectX, one function each, become two nets of one <nic>.
+ * i itself when it is function 0, not a NIC, or has no function 0.
+ */
+static int card_fn0(const struct nicfit_topo *t, int i)
+{
+	const char *bdf = t->pci[i].bdf;
+	size_t n = strlen(bdf);
+	int j;
+
+	if (t->pci[i].kind == NICFIT_DEV_GPU || !n || bdf[n - 1] == '0')
+		return i;
+	for (j = 0; j < t->npci; j++)
+		if (strlen(t->pci[j].bdf) == n && t->pci[j].bdf[n - 1] == '0' &&
+		    !strncmp(t->pci[j].bdf, bdf, n - 1))
+			return j;
+	return i;
+}
+
+/* The RDMA devices of the card filed under function i with a port NCCL would use. */
 static int active_nets(const struct nicfit_topo *t, int i)
 {
 	int r, k, n = 0;
 
 	for (r = 0; r < t->nrdma; r++) {
-		if (t->rdma[r].pci != i)
+		if (t->rdma[r].pci < 0 || card_fn0(t, t->rdma[r].pci) != i)
 			continue;
 		for (k = 0; k < t->rdma[r].nports; k++)
-			if (t->rdma[r].ports[k].state <= 0 || t->rdma[r].ports[k].state == 4) {
+			if (port_used(&t->rdma[r].ports[k])) {
 				n++;
 				break;
 			}
@@ -67,7 +95,7 @@ static int active_nets(const struct nicfit_topo *t, int i)
 /* A device NCCL puts in its topology: a GPU, or a NIC function with an RDMA port in use. */
 static int wanted_dev(const struct nicfit_topo *t, int i)
 {
-	return t->pci[i].kind == NICFIT_DEV_GPU || active_nets(t, i) > 0;
+	return t->pci[i].kind == NICFIT_DEV_GPU || (card_fn0(t, i) == i && active_nets(t, i) > 0);
 }
 
 /* The NUMA node of the CPU a pci node sits under: that of its topmost ancestor in the file. */
@@ -149,33 +177,71 @@ static void link_attrs(struct nicfit_buf *b, const struct nicfit_topo *t, int i)
 		nicfit_buf_addf(b, " link_width=\"%d\"", width);
 }
 
+/* An RDMA port NCCL lists, in its order: by the function's bus id, then port. */
+struct card_port {
+	const struct nicfit_rdmadev *rd;
+	const struct nicfit_rdma_port *pt;
+};
+
+static int cmp_card_port(const void *a, const void *b, const struct nicfit_topo *t)
+{
+	const struct card_port *x = a, *y = b;
+	int c = strcmp(t->pci[x->rd->pci].bdf, t->pci[y->rd->pci].bdf);
+
+	if (!c)
+		c = strcmp(x->rd->name, y->rd->name);
+	return c ? c : x->pt->num - y->pt->num;
+}
+
+/*
+ * The nets of the card filed under function i: one per active port, as
+ * NCCL's IB transport makes one net device per port (init.cc loops over
+ * phys_port_cnt and keeps ACTIVE ports), each with that port's speed.
+ * The port attribute is NCCL's: the verbs port number plus the count of
+ * the card's ports listed before it ("realPort": 1 and 2 for the two
+ * functions of a dual-port ConnectX). NCCL names a net after its device
+ * and finds it in the file by that name, so a second active port of one
+ * device (a single-function dual-port HCA) cannot have a net of its own:
+ * NCCL's XML holds one node per name, and so does this file.
+ */
 static void nets(struct nicfit_buf *b, const struct nicfit_topo *t, int i, int depth)
 {
-	int r, k, any = 0;
+	struct card_port v[64], tmp;
+	int r, k, n = 0, a, c;
 
 	for (r = 0; r < t->nrdma; r++) {
-		const struct nicfit_rdmadev *rd = &t->rdma[r];
-
-		if (rd->pci != i)
+		if (t->rdma[r].pci < 0 || card_fn0(t, t->rdma[r].pci) != i)
 			continue;
-		for (k = 0; k < rd->nports; k++) {
-			const struct nicfit_rdma_port *pt = &rd->ports[k];
-
-			if (pt->state > 0 && pt->state != 4)
-				continue;         /* NCCL uses active ports only */
-			if (!any++)
-				nicfit_buf_addf(b, "%*s<nic>\n", 2 * depth, "");
-			nicfit_buf_addf(b, "%*s<net name=\"", 2 * depth + 2, "");
-			nicfit__xml_escape(b, rd->name);
-			nicfit_buf_puts(b, "\"");
-			if (pt->have_rate && pt->rate.gbps > 0)
-				nicfit_buf_addf(b, " speed=\"%.0f\"", pt->rate.gbps * 1000);
-			nicfit_buf_addf(b, " port=\"%d\"/>\n", pt->num);
-			break;                    /* one net per device: NCCL finds it by name */
-		}
+		for (k = 0; k < t->rdma[r].nports && n < (int)(sizeof(v) / sizeof(v[0])); k++)
+			if (port_used(&t->rdma[r].ports[k])) {
+				v[n].rd = &t->rdma[r];
+				v[n++].pt = &t->rdma[r].ports[k];
+			}
 	}
-	if (any)
-		nicfit_buf_addf(b, "%*s</nic>\n", 2 * depth, "");
+	for (a = 1; a < n; a++)           /* insertion sort: a card has a handful of ports */
+		for (c = a; c > 0 && cmp_card_port(&v[c - 1], &v[c], t) > 0; c--) {
+			tmp = v[c];
+			v[c] = v[c - 1];
+			v[c - 1] = tmp;
+		}
+	if (!n)
+		return;
+	nicfit_buf_addf(b, "%*s<nic>\n", 2 * depth, "");
+	for (a = 0; a < n; a++) {
+		const struct nicfit_rdma_port *pt = v[a].pt;
+
+		for (c = 0; c < a && v[c].rd != v[a].rd; c++)
+			;
+		if (c < a)
+			continue;             /* a second port of the same device: same name */
+		nicfit_buf_addf(b, "%*s<net name=\"", 2 * depth + 2, "");
+		nicfit__xml_escape(b, v[a].rd->name);
+		nicfit_buf_puts(b, "\"");
+		if (pt->have_rate && pt->rate.gbps > 0)
+			nicfit_buf_addf(b, " speed=\"%.0f\"", pt->rate.gbps * 1000);
+		nicfit_buf_addf(b, " port=\"%d\"/>\n", pt->num + a);
+	}
+	nicfit_buf_addf(b, "%*s</nic>\n", 2 * depth, "");
 }
 
 static void pci_node(struct nicfit_buf *b, const struct nicfit_topo *t, const unsigned char *keep,

@@ -14,7 +14,7 @@
 #include "nicfit/buf.h"
 #include "verify_int.h"
 
-static const struct nicfit_nccl_kv *env_get(const struct nicfit_nccl_log *g, const char *name)
+const struct nicfit_nccl_kv *nicfit__venv(const struct nicfit_nccl_log *g, const char *name)
 {
 	size_t i;
 
@@ -24,8 +24,7 @@ static const struct nicfit_nccl_kv *env_get(const struct nicfit_nccl_log *g, con
 	return NULL;
 }
 
-/* Append " (line N: "...")" quoting line of d to b. */
-static void quote(struct nicfit_buf *b, const struct nicfit_verify_doc *d, long line)
+void nicfit__vquote(struct nicfit_buf *b, const struct nicfit_verify_doc *d, long line)
 {
 	char q[NICFIT__VQUOTE_MAX + 1];
 
@@ -43,7 +42,7 @@ static void quote(struct nicfit_buf *b, const struct nicfit_verify_doc *d, long 
 static long rdma_evidence(const struct nicfit_verify *v, const struct nicfit_nccl_log *g,
 			  char *what, size_t size)
 {
-	const struct nicfit_nccl_kv *hca = env_get(g, "NCCL_IB_HCA");
+	const struct nicfit_nccl_kv *hca = nicfit__venv(g, "NCCL_IB_HCA");
 
 	if (g->nhcas && g->hcas[0].line) {
 		snprintf(what, size, "NET/IB lists %s", g->hcas[0].name);
@@ -80,8 +79,9 @@ static long rdma_evidence(const struct nicfit_verify *v, const struct nicfit_ncc
 static int judge_socket(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 {
 	const struct nicfit_nccl_log *g = &d->u.log;
-	const struct nicfit_nccl_kv *dis = env_get(g, "NCCL_IB_DISABLE"), *net = env_get(g, "NCCL_NET");
-	const struct nicfit_nccl_kv *hca = env_get(g, "NCCL_IB_HCA");
+	const struct nicfit_nccl_kv *dis = nicfit__venv(g, "NCCL_IB_DISABLE");
+	const struct nicfit_nccl_kv *net = nicfit__venv(g, "NCCL_NET");
+	const struct nicfit_nccl_kv *hca = nicfit__venv(g, "NCCL_IB_HCA");
 	struct nicfit_finding *f;
 	struct nicfit_buf b;
 	char what[160];
@@ -95,35 +95,35 @@ static int judge_socket(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 		return 0;
 	nicfit_buf_init(&b, 0);
 	nicfit_buf_addf(&b, "%s: NCCL moves data over NET/Socket (TCP)", d->input);
-	quote(&b, d, g->network_line);
+	nicfit__vquote(&b, d, g->network_line);
 	nicfit_buf_addf(&b, " although %s", what);
-	quote(&b, d, ev);
+	nicfit__vquote(&b, d, ev);
 	f = nicfit__find(&v->findings, NICFIT_SEV_CRITICAL, NICFIT_CODE_VERIFY_NCCL_NET_SOCKET, NULL,
 			 "%s", b.data ? b.data : "");
 	nicfit_buf_reset(&b);
 	nicfit_buf_puts(&b, "Likely causes, most likely first:");
 	if (dis && strcmp(dis->value, "0")) {
 		nicfit_buf_addf(&b, " %d) NCCL_IB_DISABLE=%s turns InfiniBand/RoCE off", ++n, dis->value);
-		quote(&b, d, dis->line);
+		nicfit__vquote(&b, d, dis->line);
 		nicfit_buf_puts(&b, ": unset it.");
 	}
 	if (net && strstr(net->value, "Socket")) {
 		nicfit_buf_addf(&b, " %d) NCCL_NET=%s asks for sockets", ++n, net->value);
-		quote(&b, d, net->line);
+		nicfit__vquote(&b, d, net->line);
 		nicfit_buf_puts(&b, ": unset it or set NCCL_NET=IB.");
 	}
 	if (g->no_ibverbs) {
 		nicfit_buf_addf(&b, " %d) libibverbs is not installed where NCCL runs", ++n);
-		quote(&b, d, g->no_ibverbs_line);
+		nicfit__vquote(&b, d, g->no_ibverbs_line);
 		nicfit_buf_puts(&b, ": install rdma-core's libibverbs (in the container too); "
 				"ibv_devinfo must list the HCAs.");
 	}
 	if (g->ib_no_device) {
 		nicfit_buf_addf(&b, " %d) libibverbs sees no usable device", ++n);
-		quote(&b, d, g->ib_no_device_line);
+		nicfit__vquote(&b, d, g->ib_no_device_line);
 		if (hca) {
 			nicfit_buf_addf(&b, ": NCCL_IB_HCA=%s may match none of them", hca->value);
-			quote(&b, d, hca->line);
+			nicfit__vquote(&b, d, hca->line);
 			nicfit_buf_puts(&b, " (check the names ibv_devinfo prints);");
 		}
 		nicfit_buf_puts(&b, " in a container, the RDMA devices (/dev/infiniband) must be "
@@ -317,13 +317,13 @@ static int judge_env(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	static const char *const names[] = {
 		"NCCL_IB_DISABLE", "NCCL_NET", "NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE",
 		"NCCL_NET_GDR_LEVEL", "NCCL_ALGO", "NCCL_PROTO", "NCCL_IB_HCA", "NCCL_IB_GID_INDEX",
-		"NCCL_TOPO_FILE",
+		"NCCL_TOPO_FILE", "NCCL_IB_ROCE_VERSION_NUM", "NCCL_IB_ADDR_FAMILY", "NCCL_IB_ADDR_RANGE",
 	};
 	const struct nicfit_nccl_log *g = &d->u.log;
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const struct nicfit_nccl_kv *kv = env_get(g, names[i]);
+		const struct nicfit_nccl_kv *kv = nicfit__venv(g, names[i]);
 
 		if (kv && !nicfit__find(&v->findings, NICFIT_SEV_INFO, NICFIT_CODE_VERIFY_NCCL_ENV,
 					kv->name, "%s: %s=%s set by the user (line %ld)", d->input,
@@ -366,14 +366,14 @@ static int judge_ofi_tcp(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	nicfit_buf_init(&b, 0);
 	nicfit_buf_addf(&b, "%s: NCCL's libfabric plugin (NET/OFI) runs on the %s provider: data "
 			"moves over TCP, without RDMA or GPUDirect", d->input, g->ofi_provider);
-	quote(&b, d, g->ofi_provider_line);
+	nicfit__vquote(&b, d, g->ofi_provider_line);
 	f = nicfit__find(&v->findings, NICFIT_SEV_CRITICAL, NICFIT_CODE_VERIFY_NCCL_OFI_TCP, NULL,
 			 "%s", b.data ? b.data : "");
 	nicfit_buf_reset(&b);
 	nicfit_buf_puts(&b, "Likely causes, most likely first:");
 	if (g->ofi_no_provider) {
 		nicfit_buf_addf(&b, " %d) libfabric found no RDMA provider", ++n);
-		quote(&b, d, g->ofi_no_provider_line);
+		nicfit__vquote(&b, d, g->ofi_no_provider_line);
 		nicfit_buf_puts(&b, ", so it fell back to TCP;");
 	}
 	n++;
@@ -394,6 +394,8 @@ int nicfit__verify_causes(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	if (!rc)
 		rc = judge_ofi_tcp(v, d);
 
+	if (!rc)
+		rc = nicfit__verify_gid_causes(v, d);
 	if (!rc)
 		rc = judge_gdr(v, d);
 	if (!rc)

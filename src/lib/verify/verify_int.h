@@ -83,6 +83,26 @@ int nicfit__verify_nccl_topo(struct nicfit_verify *v, const char *name, const ch
  */
 size_t nicfit__vline_at(const struct nicfit_verify_doc *d, long lineno, char *out, size_t size);
 
+/* The variable NCCL echoed as set by the user, or NULL (verify_causes.c). */
+const struct nicfit_nccl_kv *nicfit__venv(const struct nicfit_nccl_log *g, const char *name);
+struct nicfit_buf;
+/* Append " (line N: \"...\")" quoting line of d to b (nothing for no such line). */
+void nicfit__vquote(struct nicfit_buf *b, const struct nicfit_verify_doc *d, long line);
+
+/*
+ * verify_gid.c: one NCCL per-QP connection line ("NET/IB: ... qpn N mtu M
+ * GID i (prefix/iid)" or "... LID l") into g's per-device list, prefix the
+ * line's "host:pid:tid [dev] " (plen bytes). Returns 0, -1 out of memory.
+ */
+int nicfit__verify_read_qp(struct nicfit_nccl_log *g, const char *prefix, size_t plen,
+			   const char *m, long line);
+/* Bytes of an enum ibv_mtu value (3 -> 1024), 0 when not one. */
+int nicfit__ibv_mtu_bytes(int mtu);
+/* q's GID as text ("::ffff:10.0.0.1", "fe80:0000:..."), "" for none; its length. */
+size_t nicfit__gid_text(const struct nicfit_nccl_qp *q, char *out, size_t size);
+/* The GID, MTU and RoCE version causes of an NCCL log. Returns 0 or NICFIT_E_NOMEM. */
+int nicfit__verify_gid_causes(struct nicfit_verify *v, struct nicfit_verify_doc *d);
+
 /* The causes an NCCL log shows (verify_causes.c). Returns 0 or NICFIT_E_NOMEM. */
 int nicfit__verify_causes(struct nicfit_verify *v, struct nicfit_verify_doc *d);
 

@@ -436,7 +436,8 @@ static int judge_iperf3(struct nicfit_verify *v, struct nicfit_verify_doc *d)
  * The fix of a low or far-below verdict: the causes the other findings
  * show, most likely first. The order is how much of a link each cause
  * costs when it is there: sockets instead of RDMA (most of it), a failing
- * link, no GPUDirect RDMA, then what limits the test rather than the
+ * link or an address that does not route, no GPUDirect RDMA, a small path
+ * MTU (a few per cent), then what limits the test rather than the
  * network (one TCP stream, small messages, sizes below the plateau), then
  * loss. Each cause's own finding quotes its line.
  */
@@ -444,8 +445,9 @@ static int verdict_causes(struct nicfit_verify *v, struct nicfit_finding *f,
 			  enum nicfit_verify_kind kind)
 {
 	static const char *const ranked[] = {
-		"nccl-net-socket", "nccl-ib-completion-error", "nccl-error", "nccl-gdr-disabled",
-		"nccl-channel-no-gdr", "iperf3-one-stream", "perftest-small-message",
+		"nccl-net-socket", "nccl-ofi-tcp", "nccl-ib-completion-error", "nccl-error",
+		"nccl-gid-link-local", "nccl-roce-v1", "nccl-gdr-disabled", "nccl-channel-no-gdr",
+		"nccl-mtu-low", "iperf3-one-stream", "perftest-small-message",
 		"verify-latency-bound", "iperf3-retransmits", "nccl-warn", NULL,
 	};
 	struct nicfit_buf b;

@@ -333,6 +333,9 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 		}
 	} else if (strstr(m, "GPU Direct RDMA ") && strstr(m, "HCA")) {
 		read_gdr(g, m, line, &oom);
+	} else if (!strncmp(m, "NET/", 4) && (strstr(m, " qpn ") || strstr(m, " qp_num "))) {
+		if (nicfit__verify_read_qp(g, prefix, plen, m, line))
+			return -1;
 	} else if (!strncmp(m, "NET/", 4)) {
 		read_net(g, m, line, &oom);
 	} else if (!strncmp(m, "Bootstrap", 9) && (q = strstr(m, "Using ")) != NULL) {

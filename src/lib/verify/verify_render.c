@@ -86,6 +86,45 @@ static void json_tests(struct nicfit_emit *e, const struct nicfit_nccl_tests *t)
 	nicfit_emit_end_array(e);
 }
 
+static void int_or_null(struct nicfit_emit *e, const char *k, long long v, int known)
+{
+	if (known)
+		nicfit_emit_int(e, k, v);
+	else
+		nicfit_emit_null(e, k);
+}
+
+/* The per-device queue pairs of NCCL's NET/IB connection lines. */
+static void json_qps(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
+{
+	char gt[48];
+	size_t i;
+
+	nicfit_emit_begin_array(e, "qps");
+	for (i = 0; i < g->nqps; i++) {
+		const struct nicfit_nccl_qp *q = &g->qps[i];
+
+		nicfit_emit_begin_object(e, NULL);
+		str_or_null(e, "host", q->host);
+		int_or_null(e, "dev", q->dev, q->dev >= 0);
+		int_or_null(e, "ib_dev", q->ibdev, q->ibdev >= 0);
+		int_or_null(e, "port", q->port, q->port > 0);
+		nicfit_emit_string(e, "link_layer", q->ib ? "IB" : "RoCE");
+		int_or_null(e, "mtu_bytes", nicfit__ibv_mtu_bytes(q->mtu), q->mtu > 0);
+		int_or_null(e, "gid_index", q->gid_index, q->gid_index >= 0);
+		nicfit__gid_text(q, gt, sizeof(gt));
+		str_or_null(e, "gid", gt);
+		if (nicfit_gid_kind_name(q->gid_kind))
+			nicfit_emit_string(e, "gid_kind", nicfit_gid_kind_name(q->gid_kind));
+		else
+			nicfit_emit_null(e, "gid_kind");
+		nicfit_emit_int(e, "qp_lines", (long long)q->nlines);
+		nicfit_emit_int(e, "line", q->line);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+}
+
 static void json_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 {
 	size_t i;
@@ -120,6 +159,7 @@ static void json_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
+	json_qps(e, g);
 	nicfit_emit_begin_object(e, "channels");
 	nicfit_emit_int(e, "net", (long long)g->chan_net);
 	nicfit_emit_int(e, "net_gdrdma", (long long)g->chan_gdr);
@@ -301,6 +341,29 @@ static void text_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 		nicfit_emit_printf(e, ", GPUDirect RDMA %s%s%s%s\n", h->gdr < 0 ? "not said" :
 				   h->gdr ? "enabled" : "DISABLED", h->gdr_reason[0] ? " (" : "",
 				   h->gdr_reason, h->gdr_reason[0] ? ")" : "");
+	}
+	for (i = 0; i < g->nqps; i++) {
+		const struct nicfit_nccl_qp *q = &g->qps[i];
+		char gt[48];
+
+		nicfit_emit_printf(e, "  NCCL Dev %d", q->dev);
+		if (q->ibdev >= 0)
+			nicfit_emit_printf(e, " (IbDev %d)", q->ibdev);
+		if (q->port > 0)
+			nicfit_emit_printf(e, " port %d", q->port);
+		if (q->host[0])
+			nicfit_emit_printf(e, " on %s", q->host);
+		if (q->ib)
+			nicfit_emit_printf(e, ": InfiniBand (LID)");
+		else if (nicfit__gid_text(q, gt, sizeof(gt)))
+			nicfit_emit_printf(e, ": GID %ld %s (%s)", q->gid_index, gt,
+					   nicfit_gid_kind_name(q->gid_kind));
+		else
+			nicfit_emit_printf(e, ": GID not read");
+		if (q->mtu > 0)
+			nicfit_emit_printf(e, ", MTU %d", nicfit__ibv_mtu_bytes(q->mtu));
+		nicfit_emit_printf(e, "; %zu QP line%s (line %ld)\n", q->nlines,
+				   q->nlines == 1 ? "" : "s", q->line);
 	}
 	if (g->relaxed_ordering)
 		nicfit_emit_printf(e, "  PCIe relaxed ordering on ([RO])\n");
