@@ -217,19 +217,11 @@ enum nicfit_sysfs_status nicfit_sysfs_readlink(struct nicfit_sysfs *fs, const ch
 	} else {
 		dir[0] = '\0';
 	}
-	/* links come in runs from one directory (sys/bus/pci/devices): keep it open */
-	if (fs->dirfd >= 0 && !strcmp(fs->dirpath, dir)) {
-		dfd = fs->dirfd;
-	} else {
-		dfd = nicfit__sysfs_open_full(fs, dir[0] ? dir : ".", O_PATH | O_DIRECTORY | O_CLOEXEC, &e);
-		if (dfd < 0) {
-			st = nicfit__sysfs_status_of_errno(e);
-			goto out;
-		}
-		if (fs->dirfd >= 0)
-			close(fs->dirfd);
-		fs->dirfd = dfd;
-		snprintf(fs->dirpath, sizeof(fs->dirpath), "%s", dir);
+	/* links come in runs from one directory (sys/bus/pci/devices): it is kept open */
+	dfd = nicfit__sysfs_dir_fd(fs, dir, strlen(dir), &e);
+	if (dfd < 0) {
+		st = nicfit__sysfs_status_of_errno(e);
+		goto out;
 	}
 	n = readlinkat(dfd, base, out, cap ? cap - 1 : 0);
 	if (n < 0) {
