@@ -242,10 +242,47 @@ out:
 	return st;
 }
 
-static int cmp_dirent(const void *a, const void *b)
+static int cmp_entry(const void *a, const void *b)
 {
 	return strcmp(((const struct nicfit_dirent *)a)->name,
 		      ((const struct nicfit_dirent *)b)->name);
+}
+
+static int cmp_dirent(const void *a, const void *b)
+{
+	return strcmp((*(const struct nicfit_dirent *const *)a)->name,
+		      (*(const struct nicfit_dirent *const *)b)->name);
+}
+
+/*
+ * Sort the n entries of *v by name. An entry is 260 bytes and a name is
+ * a few: pointers are sorted, and the entries moved once, into a new
+ * array. Returns -1 out of memory (*v then stays unsorted).
+ */
+static int sort_dirents(struct nicfit_dirent **v, size_t n)
+{
+	const struct nicfit_dirent **ix;
+	struct nicfit_dirent *out;
+	size_t i;
+
+	if (n < 2)
+		return 0;
+	ix = malloc(n * sizeof(*ix));
+	out = malloc(n * sizeof(*out));
+	if (!ix || !out) {
+		free(ix);
+		free(out);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		ix[i] = &(*v)[i];
+	qsort(ix, n, sizeof(*ix), cmp_dirent);
+	for (i = 0; i < n; i++)
+		out[i] = *ix[i];
+	free(ix);
+	free(*v);
+	*v = out;
+	return 0;
 }
 
 /* The type of entry d of dir, itself (a link is a link); lstat when d_type is not filled. */
@@ -325,6 +362,7 @@ enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *
 	}
 	for (;;) {
 		enum nicfit_dirent_type t;
+		size_t nlen;
 
 		errno = 0;
 		d = readdir(dir);
@@ -347,15 +385,17 @@ enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *
 			break;
 		}
 		t = dirent_type(dir, d);
-		snprintf(v[cnt].name, sizeof(v[cnt].name), "%s", d->d_name);
+		nlen = strnlen(d->d_name, sizeof(v[cnt].name) - 1);
+		memcpy(v[cnt].name, d->d_name, nlen);
+		v[cnt].name[nlen] = '\0';
 		v[cnt].type = t;
 		cnt++;
 		if (fs->recording && (t == NICFIT_DT_DIR || t == NICFIT_DT_LINK))
 			record_child(fs, dir, path, d->d_name, t);
 	}
 	closedir(dir);
-	if (cnt)
-		qsort(v, cnt, sizeof(*v), cmp_dirent);
+	if (sort_dirents(&v, cnt))
+		qsort(v, cnt, sizeof(*v), cmp_entry); /* in place, without the pointers */
 	*ents = v;
 	*n = cnt;
 out:
