@@ -100,6 +100,30 @@ static int is_bdf(const char *s, size_t n)
 	return !nicfit_parse_pci_addr(tmp, &a, &b, &c, &e);
 }
 
+/* hex digits, one ':' between them: the form every kernel writes */
+static int plain_root(const char *s, size_t n)
+{
+	size_t i, colon = 0;
+
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c == ':') {
+			if (colon || !i || i + 1 == n)
+				return 0;
+			colon = i;
+		} else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+			     (c >= 'A' && c <= 'F'))) {
+			return 0;
+		}
+	}
+	return colon != 0;
+}
+
+/*
+ * "pci" and "%x:%x" (sscanf's reading: a sign or 0x may come too); the
+ * plain form, all that kernels write, is told without sscanf.
+ */
 static int is_pci_root(const char *s, size_t n)
 {
 	char tmp[24];
@@ -108,6 +132,8 @@ static int is_pci_root(const char *s, size_t n)
 
 	if (n < 8 || n >= sizeof(tmp) || strncmp(s, "pci", 3))
 		return 0;
+	if (plain_root(s + 3, n - 3))
+		return 1;
 	memcpy(tmp, s + 3, n - 3);
 	tmp[n - 3] = '\0';
 	return sscanf(tmp, "%x:%x%n", &a, &b, &used) == 2 && used == (int)(n - 3);
@@ -207,16 +233,19 @@ static void walk(struct disc *d, const char *dir, int depth)
 		return;
 	for (i = 0; i < n && !d->rc; i++) {
 		char path[TOPO_PATH_MAX];
-		size_t len = strlen(ents[i].name);
+		size_t len;
+		int bdf;
 
 		if (ents[i].type != NICFIT_DT_DIR)
 			continue;
-		if (!is_bdf(ents[i].name, len) && !is_pci_root(ents[i].name, len))
+		len = strlen(ents[i].name);
+		bdf = is_bdf(ents[i].name, len);
+		if (!bdf && !is_pci_root(ents[i].name, len))
 			continue;
 		nicfit__topo_pathf(path, sizeof(path), dir, ents[i].name);
 		if (!path[0])
 			continue;
-		if (is_bdf(ents[i].name, len))
+		if (bdf)
 			add_chain(d, path);
 		walk(d, path, depth + 1);
 	}
