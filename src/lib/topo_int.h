@@ -62,6 +62,18 @@ static inline void nicfit__topo_pathf(char *out, size_t cap, const char *dir, co
 	memcpy(out + a + 1, name, b + 1);
 }
 
+/* s into out, cut to cap - 1 bytes as snprintf's "%s" would be, without the printf. */
+static inline void nicfit__topo_copy(char *out, size_t cap, const char *s)
+{
+	size_t n;
+
+	if (!cap)
+		return;
+	n = strnlen(s, cap - 1);
+	memcpy(out, s, n);
+	out[n] = '\0';
+}
+
 /* topo.c: infer every port type not read from config space (parents first). */
 void nicfit__topo_infer_ports(struct nicfit_topo *t);
 
