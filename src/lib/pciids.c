@@ -4,7 +4,6 @@
  * cites docs/reference/nic-identity.md and docs/reference/topology.md by
  * section; the build compiles it into pciids_table.h.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -94,9 +93,15 @@ static int hex4(const char *s, unsigned *v)
 	for (i = 0; i < 4; i++) {
 		int c = (unsigned char)s[i];
 
-		if (!isxdigit(c))
+		if (c >= '0' && c <= '9')
+			c -= '0';
+		else if (c >= 'a' && c <= 'f')
+			c -= 'a' - 10;
+		else if (c >= 'A' && c <= 'F')
+			c -= 'A' - 10;
+		else
 			return -1;
-		x = x << 4 | (unsigned)(isdigit(c) ? c - '0' : tolower(c) - 'a' + 10);
+		x = x << 4 | (unsigned)c;
 	}
 	*v = x;
 	return 0;
@@ -137,14 +142,26 @@ static int open_pciids(const char *path)
 	return fd;
 }
 
-/*
- * One line of pci.ids (without its newline) against the queries; 1 when
- * it named a device asked about.
- */
-static int scan_line(const char *line, size_t len, struct nicfit_pciids_query *q, size_t n,
-		     unsigned *vendor, int *in_vendor)
+/* The name on a line from offset at, as read from its first 511 bytes. */
+static void line_name(char *out, size_t cap, const char *line, size_t len, size_t at)
 {
 	char buf[512];
+
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	copy_name(out, cap, buf + at);
+}
+
+/*
+ * One line of pci.ids (without its newline) against the queries; 1 when
+ * it named a device asked about. *device gets the ID of a device line of
+ * a vendor asked about.
+ */
+static int scan_line(const char *line, size_t len, struct nicfit_pciids_query *q, size_t n,
+		     unsigned *vendor, int *in_vendor, long *device)
+{
 	unsigned v;
 	size_t k;
 	int named = 0;
@@ -152,27 +169,24 @@ static int scan_line(const char *line, size_t len, struct nicfit_pciids_query *q
 	/* most lines: devices of vendors nobody asked about, and subsystems */
 	if (line[0] == '\t' && (!*in_vendor || (len > 1 && line[1] == '\t')))
 		return 0;
-	if (len >= sizeof(buf))
-		len = sizeof(buf) - 1;
-	memcpy(buf, line, len);
-	buf[len] = '\0';
-	if (buf[0] != '\t') {
+	if (line[0] != '\t') {
 		*in_vendor = 0;
-		if (hex4(buf, &v) || buf[4] != ' ')
+		if (len < 5 || hex4(line, &v) || line[4] != ' ')
 			return 0;
 		*vendor = v;
 		for (k = 0; k < n; k++)
 			if (q[k].vendor == v) {
-				copy_name(q[k].vendor_name, sizeof(q[k].vendor_name), buf + 4);
+				line_name(q[k].vendor_name, sizeof(q[k].vendor_name), line, len, 4);
 				*in_vendor = 1;
 			}
 		return 0;
 	}
-	if (!*in_vendor || buf[1] == '\t' || hex4(buf + 1, &v) || buf[5] != ' ')
+	if (len < 6 || hex4(line + 1, &v) || line[5] != ' ')
 		return 0;
+	*device = v;
 	for (k = 0; k < n; k++)
 		if (q[k].vendor == *vendor && q[k].device == v) {
-			copy_name(q[k].device_name, sizeof(q[k].device_name), buf + 5);
+			line_name(q[k].device_name, sizeof(q[k].device_name), line, len, 5);
 			named = 1;
 		}
 	return named;
@@ -205,18 +219,34 @@ static int past_all(const struct nicfit_pciids_query *q, size_t n, unsigned vend
 	return 1;
 }
 
+/* The highest device ID still without a name (-1 when none is). */
+static long max_unnamed(const struct nicfit_pciids_query *q, size_t n)
+{
+	long m = -1;
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!q[k].device_name[0] && (long)q[k].device > m)
+			m = (long)q[k].device;
+	return m;
+}
+
 /*
  * Scan the open file fd through a window of PCIIDS_WINDOW bytes, line by
  * line, until the class list (which follows the devices), the end, the
  * moment every query is answered, or the first vendor after all those
  * still asked about; a line longer than the window is read
  * as its first PCIIDS_WINDOW bytes (scan_line keeps 511 of them anyway).
+ * With one_vendor (every query is for one vendor, whose devices pci.ids
+ * lists sorted by ID as it does its vendors), the scan also stops at the
+ * first device past every one still asked about.
  */
 #define PCIIDS_WINDOW 65536
 
 static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size_t n,
-		   struct nicfit_error *err)
+		   int one_vendor, struct nicfit_error *err)
 {
+	long device = -1;
 	char *buf = malloc(PCIIDS_WINDOW);
 	size_t have = 0, total = 0;
 	unsigned vendor = 0;
@@ -257,9 +287,12 @@ static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size
 			ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
 			if (ll >= 2 && p[0] == 'C' && p[1] == ' ')
 				done = 1;
-			else if (ll && p[0] != '#' && scan_line(p, ll, q, n, &vendor, &in_vendor) &&
-				 all_answered(q, n))
+			else if (ll && p[0] != '#' && scan_line(p, ll, q, n, &vendor, &in_vendor,
+								&device) && all_answered(q, n))
 				done = 1; /* nothing later can add a name */
+			else if (one_vendor && device >= 0 && device > max_unnamed(q, n))
+				done = 1; /* devices are sorted too: the rest are past those asked */
+			device = -1;
 			if (!done && ll && p[0] != '\t' && p[0] != '#' &&
 			    (all_answered(q, n) || past_all(q, n, vendor)))
 				done = 1;
@@ -393,7 +426,7 @@ static int lookup_bisect(int fd, off_t size, const char *name, struct nicfit_pci
 		if (start < 0 || lseek(fd, start, SEEK_SET) < 0)
 			rc = nicfit_error_at(err, NICFIT_E_IO, name, 0, 0, "%s", strerror(errno));
 		else
-			rc = scan_fd(fd, name, sub, m, err);
+			rc = scan_fd(fd, name, sub, m, 1, err);
 		for (j = k, m = 0; !rc && j < n; j++)
 			if (q[j].vendor == q[k].vendor)
 				q[j] = sub[m++];
@@ -433,7 +466,7 @@ int nicfit__pciids_lookup(const char *path, struct nicfit_pciids_query *q, size_
 	    sb.st_size <= (off_t)PCIIDS_MAX_BYTES)
 		rc = lookup_bisect(fd, sb.st_size, name, q, n, err);
 	else
-		rc = scan_fd(fd, name, q, n, err);
+		rc = scan_fd(fd, name, q, n, 0, err);
 	close(fd);
 	return rc;
 }
