@@ -60,6 +60,7 @@ struct nicfit_sysfs {
 	size_t hashcap;
 	struct sysfs_dir dirs[NICFIT_SYSFS_DIR_CACHE]; /* directories kept open */
 	unsigned dirclock;      /* the use count that orders dirs[] for eviction */
+	unsigned dirlast;       /* the index in dirs[] of the last one used */
 };
 
 /*

@@ -123,13 +123,17 @@ static enum nicfit_sysfs_status resolve(struct nicfit_sysfs *fs, const char *pat
 /* The kept directory whose path is dir (n bytes), or NULL. */
 static struct sysfs_dir *dir_find(struct nicfit_sysfs *fs, const char *dir, size_t n)
 {
+	struct sysfs_dir *c = &fs->dirs[fs->dirlast];
 	size_t i;
 
+	if (c->fd >= 0 && c->len == n && !memcmp(c->path, dir, n))
+		return c; /* the usual case: the directory of the last open */
 	for (i = 0; i < NICFIT_SYSFS_DIR_CACHE; i++) {
-		struct sysfs_dir *c = &fs->dirs[i];
-
-		if (c->fd >= 0 && c->len == n && !memcmp(c->path, dir, n))
+		c = &fs->dirs[i];
+		if (c->fd >= 0 && c->len == n && !memcmp(c->path, dir, n)) {
+			fs->dirlast = (unsigned)i;
 			return c;
+		}
 	}
 	return NULL;
 }
@@ -226,6 +230,7 @@ int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int
 		close(old->fd);
 	old->fd = fd;
 	old->used = ++fs->dirclock;
+	fs->dirlast = (unsigned)(old - fs->dirs);
 	old->len = n;
 	memcpy(old->path, dir, n);
 	old->path[n] = '\0';

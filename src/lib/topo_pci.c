@@ -40,13 +40,14 @@ static size_t strhash(const char *s, size_t n)
 	return h;
 }
 
-int nicfit__topo_find_path(struct disc *d, const char *path, size_t n)
+/* find_path with h = strhash(path, n) already known */
+static int find_hashed(struct disc *d, const char *path, size_t n, size_t h)
 {
 	size_t k;
 
 	if (!d->hashcap)
 		return -1;
-	k = strhash(path, n) & (d->hashcap - 1);
+	k = h & (d->hashcap - 1);
 	while (d->hash[k]) {
 		const char *p = d->t->pci[d->hash[k] - 1].path;
 
@@ -55,6 +56,11 @@ int nicfit__topo_find_path(struct disc *d, const char *path, size_t n)
 		k = (k + 1) & (d->hashcap - 1);
 	}
 	return -1;
+}
+
+int nicfit__topo_find_path(struct disc *d, const char *path, size_t n)
+{
+	return find_hashed(d, path, n, strhash(path, n));
 }
 
 static int hash_put(struct disc *d, int idx)
@@ -152,13 +158,19 @@ static int add_chain(struct disc *d, const char *path)
 	size_t i = 0, len = strlen(path);
 	int parent = -1, hb = -1, last = -1;
 	size_t pend_s = 0, pend_n = 0; /* pending host bridge component */
+	size_t h = strhash("", 0), hashed = 0; /* strhash of path's first hashed bytes */
 
 	while (i < len) {
 		size_t n = strcspn(path + i, "/");
 		const char *c = path + i;
 
 		if (is_bdf(c, n)) {
-			int idx = nicfit__topo_find_path(d, path, i + n);
+			int idx;
+
+			/* the hash of each prefix carries on from the last one's */
+			for (; hashed < i + n; hashed++)
+				h = h * 33 + (unsigned char)path[hashed];
+			idx = find_hashed(d, path, i + n, h);
 
 			if (idx < 0) {
 				char bdf[24];
