@@ -338,7 +338,7 @@ enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *
 {
 	enum nicfit_sysfs_status st = NICFIT_SYSFS_OK;
 	struct nicfit_dirent *v = NULL;
-	size_t cnt = 0, alloc = 0;
+	size_t cnt = 0, alloc = 0, seen = 0;
 	struct dirent *d;
 	DIR *dir;
 	int fd, e = 0;
@@ -375,23 +375,25 @@ enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *
 		}
 		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
 			continue;
-		if (cnt == NICFIT_SYSFS_MAX_DIRENTS) {
+		if (seen++ == NICFIT_SYSFS_MAX_DIRENTS) {
 			st = NICFIT_SYSFS_TOO_BIG;
 			break;
 		}
+		t = dirent_type(dir, d);
+		if (fs->recording && (t == NICFIT_DT_DIR || t == NICFIT_DT_LINK))
+			record_child(fs, dir, path, d->d_name, t);
+		if ((flags & NICFIT_SYSFS_SUBDIRS) && t != NICFIT_DT_DIR)
+			continue;
 		if (NICFIT_ALLOC_GROW(v, cnt + 1, alloc)) {
 			e = ENOMEM;
 			st = NICFIT_SYSFS_UNREADABLE;
 			break;
 		}
-		t = dirent_type(dir, d);
 		nlen = strnlen(d->d_name, sizeof(v[cnt].name) - 1);
 		memcpy(v[cnt].name, d->d_name, nlen);
 		v[cnt].name[nlen] = '\0';
 		v[cnt].type = t;
 		cnt++;
-		if (fs->recording && (t == NICFIT_DT_DIR || t == NICFIT_DT_LINK))
-			record_child(fs, dir, path, d->d_name, t);
 	}
 	closedir(dir);
 	if (sort_dirents(&v, cnt))

@@ -241,7 +241,7 @@ static void walk(struct disc *d, const char *dir, int depth)
 	size_t n, i;
 
 	if (depth > NICFIT_TOPO_MAX_DEPTH || d->rc ||
-	    nicfit_sysfs_list(d->fs, dir, &ents, &n, 0) != NICFIT_SYSFS_OK)
+	    nicfit_sysfs_list(d->fs, dir, &ents, &n, NICFIT_SYSFS_SUBDIRS) != NICFIT_SYSFS_OK)
 		return;
 	for (i = 0; i < n && !d->rc; i++) {
 		char path[TOPO_PATH_MAX];
