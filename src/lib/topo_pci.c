@@ -257,7 +257,8 @@ static void walk(struct disc *d, const char *dir, int depth)
 		nicfit__topo_pathf(path, sizeof(path), dir, ents[i].name);
 		if (!path[0])
 			continue;
-		if (bdf)
+		/* a function already known (from the bus listing) has its whole chain */
+		if (bdf && nicfit__topo_find_path(d, path, strlen(path)) < 0)
 			add_chain(d, path);
 		walk(d, path, depth + 1);
 	}
