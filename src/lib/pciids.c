@@ -285,6 +285,10 @@ static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size
 			if (!nl && !eof && (p > buf || have < PCIIDS_WINDOW))
 				break; /* the rest of this line is still to come */
 			ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+			if (nl && ll > 1 && p[0] == '\t' && p[1] == '\t') {
+				p = nl + 1; /* a subsystem line: never an answer, never a stop */
+				continue;
+			}
 			if (ll >= 2 && p[0] == 'C' && p[1] == ' ')
 				done = 1;
 			else if (ll && p[0] != '#' && scan_line(p, ll, q, n, &vendor, &in_vendor,
@@ -299,7 +303,7 @@ static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size
 			skipping = !nl && !eof;
 			p += nl ? ll + 1 : ll;
 		}
-		have = (size_t)(end - p);
+		have = done ? 0 : (size_t)(end - p);
 		memmove(buf, p, have);
 	}
 	free(buf);
