@@ -5,14 +5,33 @@
 # against `nicfit --version` (the floor of a nicfit process). Both sides of
 # a ratio are measured in turn in the same loop, so load on the machine
 # weighs on both. POST /api/plan against nginx is bench/serve.sh.
+# The audit is also set against the floor under it: bench/reads.c does
+# the bare reads of what the audit reads on each tree (open/read/close of
+# each file, readlink of each link, each directory listed, plain syscalls
+# on full paths) and nothing else. With valgrind installed (IR=0 skips
+# it), the same pairs are counted in instructions too (callgrind's Ir,
+# which load on the machine does not change): the whole audit process, the
+# whole lstopo process, and the reads alone (bench/reads.c's pass()).
 # Prints figures; asserts nothing (compare ratios, not times, across machines).
 set -eu
-: "${NICFIT:=build/nicfit}" "${RUNS:=100}"
+: "${NICFIT:=build/nicfit}" "${RUNS:=100}" "${BUILD:=build}" "${IR:=1}"
 base=/tmp
 [ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
 tmp=$(mktemp -d "$base/nicfit-ratios-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 sh tests/fixtures/gen.sh "$tmp/fx" >/dev/null
+reads=
+if [ -f "$BUILD/libnicfit.a" ] && cc -std=c11 -O2 -Iinclude -D_POSIX_C_SOURCE=200809L \
+	-o "$tmp/reads" bench/reads.c "$BUILD/libnicfit.a" $(pkg-config --libs jansson smartcols) \
+	-ldl -lpthread -lm 2>"$tmp/cc.err"; then
+	reads=$tmp/reads
+fi
+command -v valgrind >/dev/null 2>&1 || IR=0
+# ir CMD...: callgrind's instruction count of a whole process
+ir() {
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+		sed -n 's/.*refs: *//p' | tr -d ,
+}
 
 now() { date +%s%N; }
 # pair N cmdA -- cmdB: mean microseconds of A and of B, alternating runs
@@ -41,8 +60,39 @@ if command -v lstopo-no-graphics >/dev/null 2>&1; then
 			env HWLOC_COMPONENTS=linux,stop lstopo-no-graphics -i "$d" --whole-io --of xml -)
 		printf '  %-34s %5d %9s %9s %7sx\n' "$(basename "$d")" "$npci" "$1" "$2" "$(ratio "$2" "$1")"
 	done
+	if [ "$IR" = 1 ]; then
+		printf '  %-34s %12s %12s %9s\n' "in instructions (callgrind Ir)" nicfit lstopo "fewer"
+		for d in "$tmp"/fx/*/; do
+			a=$(ir "$NICFIT" audit --sysfs "$d" --json)
+			b=$(HWLOC_COMPONENTS=linux,stop; export HWLOC_COMPONENTS
+				ir lstopo-no-graphics -i "$d" --whole-io --of xml -)
+			printf '  %-34s %12s %12s %8sx\n' "$(basename "$d")" "$a" "$b" "$(ratio "$b" "$a")"
+		done
+	fi
 else
 	echo "  audit vs lstopo: lstopo-no-graphics is missing (scripts/deps.sh bench installs hwloc-nox)"
+fi
+if [ -n "$reads" ]; then
+	printf '  %-34s %13s %8s %8s %7s\n' "audit --sysfs vs its bare reads" "files/links/dirs" \
+		audit reads "audit/reads"
+	for d in "$tmp"/fx/*/; do
+		l="$tmp/$(basename "$d").list"
+		"$reads" list "$d" >"$l"
+		set -- $("$reads" time "$d" "$l" "$RUNS")
+		fld="$2/$3/$4"
+		set -- $(pair "$RUNS" "$NICFIT" audit --sysfs "$d" --json -- "$reads" run "$d" "$l")
+		printf '  %-34s %16s %8s %8s %6sx\n' "$(basename "$d") (us, whole processes)" "$fld" \
+			"$1" "$2" "$(ratio "$1" "$2")"
+		if [ "$IR" = 1 ]; then
+			a=$(ir "$NICFIT" audit --sysfs "$d" --json)
+			b=$(ir --toggle-collect=pass "$reads" run "$d" "$l")
+			printf '  %-34s %16s %8s %8s %6sx\n' "$(basename "$d") (Ir; reads: pass())" "" \
+				"$a" "$b" "$(ratio "$a" "$b")"
+		fi
+	done
+else
+	echo "  audit vs its bare reads: bench/reads.c did not build against $BUILD/libnicfit.a"
+	sed 's/^/    /' "$tmp/cc.err" 2>/dev/null || true
 fi
 set -- $(pair "$RUNS" "$NICFIT" plan --example --json -- "$NICFIT" --version)
 printf '  %-34s %9s us, --version %s us: %s x --version\n' "plan --example --json" "$1" "$2" \

@@ -112,6 +112,12 @@ const char *nicfit_sysfs_status_name(enum nicfit_sysfs_status st);
 
 /* Do not record a failure of this read as a problem (it is expected). */
 #define NICFIT_SYSFS_QUIET 0x1u
+/*
+ * nicfit_sysfs_list: return the subdirectories only (a walk of the device
+ * tree skips a device's many files); the limit and the recording of a
+ * snapshot still count every entry.
+ */
+#define NICFIT_SYSFS_SUBDIRS 0x2u
 
 /* Largest file the text readers take, and the binary limit (PCI VPD is 32 KiB). */
 #define NICFIT_SYSFS_TEXT_MAX 4096

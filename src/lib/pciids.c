@@ -4,7 +4,6 @@
  * cites docs/reference/nic-identity.md and docs/reference/topology.md by
  * section; the build compiles it into pciids_table.h.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -94,9 +93,15 @@ static int hex4(const char *s, unsigned *v)
 	for (i = 0; i < 4; i++) {
 		int c = (unsigned char)s[i];
 
-		if (!isxdigit(c))
+		if (c >= '0' && c <= '9')
+			c -= '0';
+		else if (c >= 'a' && c <= 'f')
+			c -= 'a' - 10;
+		else if (c >= 'A' && c <= 'F')
+			c -= 'A' - 10;
+		else
 			return -1;
-		x = x << 4 | (unsigned)(isdigit(c) ? c - '0' : tolower(c) - 'a' + 10);
+		x = x << 4 | (unsigned)c;
 	}
 	*v = x;
 	return 0;
@@ -137,38 +142,54 @@ static int open_pciids(const char *path)
 	return fd;
 }
 
-/* One line of pci.ids (without its newline) against the queries. */
-static void scan_line(const char *line, size_t len, struct nicfit_pciids_query *q, size_t n,
-		      unsigned *vendor, int *in_vendor)
+/* The name on a line from offset at, as read from its first 511 bytes. */
+static void line_name(char *out, size_t cap, const char *line, size_t len, size_t at)
 {
 	char buf[512];
-	unsigned v;
-	size_t k;
 
-	/* most lines: devices of vendors nobody asked about, and subsystems */
-	if (line[0] == '\t' && (!*in_vendor || (len > 1 && line[1] == '\t')))
-		return;
 	if (len >= sizeof(buf))
 		len = sizeof(buf) - 1;
 	memcpy(buf, line, len);
 	buf[len] = '\0';
-	if (buf[0] != '\t') {
+	copy_name(out, cap, buf + at);
+}
+
+/*
+ * One line of pci.ids (without its newline) against the queries; 1 when
+ * it named a device asked about. *device gets the ID of a device line of
+ * a vendor asked about.
+ */
+static int scan_line(const char *line, size_t len, struct nicfit_pciids_query *q, size_t n,
+		     unsigned *vendor, int *in_vendor, long *device)
+{
+	unsigned v;
+	size_t k;
+	int named = 0;
+
+	/* most lines: devices of vendors nobody asked about, and subsystems */
+	if (line[0] == '\t' && (!*in_vendor || (len > 1 && line[1] == '\t')))
+		return 0;
+	if (line[0] != '\t') {
 		*in_vendor = 0;
-		if (hex4(buf, &v) || buf[4] != ' ')
-			return;
+		if (len < 5 || hex4(line, &v) || line[4] != ' ')
+			return 0;
 		*vendor = v;
 		for (k = 0; k < n; k++)
 			if (q[k].vendor == v) {
-				copy_name(q[k].vendor_name, sizeof(q[k].vendor_name), buf + 4);
+				line_name(q[k].vendor_name, sizeof(q[k].vendor_name), line, len, 4);
 				*in_vendor = 1;
 			}
-		return;
+		return 0;
 	}
-	if (!*in_vendor || buf[1] == '\t' || hex4(buf + 1, &v) || buf[5] != ' ')
-		return;
+	if (len < 6 || hex4(line + 1, &v) || line[5] != ' ')
+		return 0;
+	*device = v;
 	for (k = 0; k < n; k++)
-		if (q[k].vendor == *vendor && q[k].device == v)
-			copy_name(q[k].device_name, sizeof(q[k].device_name), buf + 5);
+		if (q[k].vendor == *vendor && q[k].device == v) {
+			line_name(q[k].device_name, sizeof(q[k].device_name), line, len, 5);
+			named = 1;
+		}
+	return named;
 }
 
 /* Every query has its device name: the rest of the file cannot add one. */
@@ -198,18 +219,34 @@ static int past_all(const struct nicfit_pciids_query *q, size_t n, unsigned vend
 	return 1;
 }
 
+/* The highest device ID still without a name (-1 when none is). */
+static long max_unnamed(const struct nicfit_pciids_query *q, size_t n)
+{
+	long m = -1;
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!q[k].device_name[0] && (long)q[k].device > m)
+			m = (long)q[k].device;
+	return m;
+}
+
 /*
  * Scan the open file fd through a window of PCIIDS_WINDOW bytes, line by
  * line, until the class list (which follows the devices), the end, the
  * moment every query is answered, or the first vendor after all those
  * still asked about; a line longer than the window is read
  * as its first PCIIDS_WINDOW bytes (scan_line keeps 511 of them anyway).
+ * With one_vendor (every query is for one vendor, whose devices pci.ids
+ * lists sorted by ID as it does its vendors), the scan also stops at the
+ * first device past every one still asked about.
  */
 #define PCIIDS_WINDOW 65536
 
 static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size_t n,
-		   struct nicfit_error *err)
+		   int one_vendor, struct nicfit_error *err)
 {
+	long device = -1;
 	char *buf = malloc(PCIIDS_WINDOW);
 	size_t have = 0, total = 0;
 	unsigned vendor = 0;
@@ -248,21 +285,158 @@ static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size
 			if (!nl && !eof && (p > buf || have < PCIIDS_WINDOW))
 				break; /* the rest of this line is still to come */
 			ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+			if (nl && ll > 1 && p[0] == '\t' && p[1] == '\t') {
+				p = nl + 1; /* a subsystem line: never an answer, never a stop */
+				continue;
+			}
 			if (ll >= 2 && p[0] == 'C' && p[1] == ' ')
 				done = 1;
-			else if (ll && p[0] != '#')
-				scan_line(p, ll, q, n, &vendor, &in_vendor);
+			else if (ll && p[0] != '#' && scan_line(p, ll, q, n, &vendor, &in_vendor,
+								&device) && all_answered(q, n))
+				done = 1; /* nothing later can add a name */
+			else if (one_vendor && device >= 0 && device > max_unnamed(q, n))
+				done = 1; /* devices are sorted too: the rest are past those asked */
+			device = -1;
 			if (!done && ll && p[0] != '\t' && p[0] != '#' &&
 			    (all_answered(q, n) || past_all(q, n, vendor)))
 				done = 1;
 			skipping = !nl && !eof;
 			p += nl ? ll + 1 : ll;
 		}
-		have = (size_t)(end - p);
+		have = done ? 0 : (size_t)(end - p);
 		memmove(buf, p, have);
 	}
 	free(buf);
 	return 0;
+}
+
+/*
+ * A big pci.ids (the distributions' is 1.4 MB, 36,000 lines) is not read
+ * from its start: its vendors are sorted by ID, so a bisection over byte
+ * offsets finds, for each vendor asked about, a line shortly before that
+ * vendor's section, and the scan above starts there (same reading, same
+ * stop rules, a few kilobytes instead of the file up to that vendor). A
+ * small file is scanned whole, as before. Each probe reads forward from
+ * its offset to the first vendor line (or the class list) within
+ * PCIIDS_PROBE_MAX bytes; a probe that finds none, or a vendor at or past
+ * the one sought, only narrows the upper bound, so the start chosen is
+ * never past the vendor's section, whatever the file holds there.
+ */
+#define PCIIDS_BISECT_MIN (512u << 10)
+#define PCIIDS_PROBE 4096
+#define PCIIDS_PROBE_MAX (16u << 10)
+#define PCIIDS_KEY_END 0x10000u /* the class list, or nothing found */
+
+/*
+ * Probe at off (< hi): the offset *at and vendor *key of the first vendor
+ * line that starts at or after off and before hi, *key PCIIDS_KEY_END
+ * when the class list comes first or none is found. -1 on a read error.
+ */
+static int probe(int fd, off_t off, off_t hi, unsigned *key, off_t *at)
+{
+	char buf[PCIIDS_PROBE];
+	off_t pos = off ? off - 1 : 0; /* the file offset of buf[0] */
+	int skip = off != 0;           /* from off - 1: a line starting at off counts */
+	size_t scanned = 0;
+
+	*key = PCIIDS_KEY_END;
+	while (pos < hi && scanned < PCIIDS_PROBE_MAX) {
+		ssize_t r = pread(fd, buf, sizeof(buf), pos);
+		size_t got, ls = 0;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		got = (size_t)r;
+		for (;;) {
+			if (skip) {
+				char *nl = memchr(buf + ls, '\n', got - ls);
+
+				if (!nl) {
+					ls = got;
+					break;
+				}
+				ls = (size_t)(nl - buf) + 1;
+				skip = 0;
+			}
+			/* ls starts a line */
+			if (pos + (off_t)ls >= hi)
+				return 0;
+			if (got - ls < 6 && got == sizeof(buf))
+				break; /* judge this line from a read that starts with it */
+			if (got - ls >= 2 && buf[ls] == 'C' && buf[ls + 1] == ' ') {
+				*at = pos + (off_t)ls;
+				return 0;
+			}
+			if (got - ls >= 5 && !hex4(buf + ls, key) && buf[ls + 4] == ' ') {
+				*at = pos + (off_t)ls;
+				return 0;
+			}
+			*key = PCIIDS_KEY_END;
+			skip = 1;
+		}
+		if (got < sizeof(buf))
+			return 0; /* the end of the file */
+		pos += (off_t)ls;
+		scanned += ls;
+	}
+	return 0;
+}
+
+/* A line start at or before vendor's section in fd (size bytes); -1 on a read error. */
+static off_t bisect_vendor(int fd, off_t size, unsigned vendor)
+{
+	off_t lo = 0, hi = size;
+
+	while (hi - lo > PCIIDS_PROBE) {
+		off_t mid = lo + (hi - lo) / 2, at = 0;
+		unsigned key;
+
+		if (probe(fd, mid, hi, &key, &at))
+			return -1;
+		if (key < vendor)
+			lo = at;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Answer the queries vendor by vendor, each scan starting where the
+ * bisection put it (the queries of one vendor are scanned together).
+ */
+static int lookup_bisect(int fd, off_t size, const char *name, struct nicfit_pciids_query *q,
+			 size_t n, struct nicfit_error *err)
+{
+	struct nicfit_pciids_query *sub = malloc(n * sizeof(*sub));
+	size_t k, j, m;
+	int rc = 0;
+
+	if (!sub)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	for (k = 0; k < n && !rc; k++) {
+		off_t start;
+
+		for (j = 0; j < k && q[j].vendor != q[k].vendor; j++)
+			;
+		if (j < k)
+			continue; /* that vendor was answered with an earlier query */
+		for (j = k, m = 0; j < n; j++)
+			if (q[j].vendor == q[k].vendor)
+				sub[m++] = q[j];
+		start = bisect_vendor(fd, size, q[k].vendor);
+		if (start < 0 || lseek(fd, start, SEEK_SET) < 0)
+			rc = nicfit_error_at(err, NICFIT_E_IO, name, 0, 0, "%s", strerror(errno));
+		else
+			rc = scan_fd(fd, name, sub, m, 1, err);
+		for (j = k, m = 0; !rc && j < n; j++)
+			if (q[j].vendor == q[k].vendor)
+				q[j] = sub[m++];
+	}
+	free(sub);
+	return rc;
 }
 
 int nicfit__pciids_lookup(const char *path, struct nicfit_pciids_query *q, size_t n,
@@ -272,6 +446,7 @@ int nicfit__pciids_lookup(const char *path, struct nicfit_pciids_query *q, size_
 		"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids", "/usr/share/pci.ids", NULL
 	};
 	const char *name = path;
+	struct stat sb;
 	int i, fd = -1, rc;
 	size_t k;
 
@@ -291,7 +466,11 @@ int nicfit__pciids_lookup(const char *path, struct nicfit_pciids_query *q, size_
 		if (fd < 0)
 			return nicfit_error_set(err, NICFIT_E_NOTFOUND, "no pci.ids file installed");
 	}
-	rc = scan_fd(fd, name, q, n, err);
+	if (!fstat(fd, &sb) && sb.st_size >= (off_t)PCIIDS_BISECT_MIN &&
+	    sb.st_size <= (off_t)PCIIDS_MAX_BYTES)
+		rc = lookup_bisect(fd, sb.st_size, name, q, n, err);
+	else
+		rc = scan_fd(fd, name, q, n, 0, err);
 	close(fd);
 	return rc;
 }

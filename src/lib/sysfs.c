@@ -88,6 +88,7 @@ int nicfit_sysfs_open(const char *root, struct nicfit_sysfs **out,
 {
 	struct nicfit_sysfs *fs;
 	struct stat st;
+	size_t i;
 	int fd;
 
 	*out = NULL;
@@ -117,7 +118,8 @@ int nicfit_sysfs_open(const char *root, struct nicfit_sysfs **out,
 	snprintf(fs->root, sizeof(fs->root), "%s", root);
 	fs->live = !strcmp(root, "/");
 	fs->use_openat2 = probe_openat2(fd);
-	fs->dirfd = -1;
+	for (i = 0; i < NICFIT_SYSFS_DIR_CACHE; i++)
+		fs->dirs[i].fd = -1;
 	*out = fs;
 	return 0;
 }
@@ -129,8 +131,7 @@ void nicfit_sysfs_close(struct nicfit_sysfs *fs)
 	if (!fs)
 		return;
 	close(fs->rootfd);
-	if (fs->dirfd >= 0)
-		close(fs->dirfd);
+	nicfit__sysfs_dirs_release(fs);
 	for (i = 0; i < fs->nproblems && i < NICFIT_SYSFS_MAX_PROBLEMS; i++)
 		free(fs->problems[i].path);
 	nicfit__sysfs_records_release(fs);

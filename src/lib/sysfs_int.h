@@ -30,6 +30,22 @@ struct sysfs_problem {
 	int errnum;
 };
 
+/*
+ * Discovery reads a device's files, then its net/ or infiniband/ ports,
+ * then the next device's: a few directories kept open (as the caller
+ * named them, links inside resolved) let most opens be one openat() of a
+ * file name, and a subdirectory of a kept one is reached by opening its
+ * remaining components, not by resolving the path again.
+ */
+#define NICFIT_SYSFS_DIR_CACHE 8
+
+struct sysfs_dir {
+	int fd;                 /* O_PATH, or -1 */
+	unsigned used;          /* fs->dirclock at the last use */
+	size_t len;
+	char path[NICFIT_SYSFS_PATH_MAX];
+};
+
 struct nicfit_sysfs {
 	int rootfd;
 	int live;
@@ -42,8 +58,9 @@ struct nicfit_sysfs {
 	size_t nrecs, allocrecs;
 	size_t *hash;           /* open addressing: index + 1 into recs, 0 = empty */
 	size_t hashcap;
-	int dirfd;              /* the last directory a reader opened, or -1 */
-	char dirpath[NICFIT_SYSFS_PATH_MAX];
+	struct sysfs_dir dirs[NICFIT_SYSFS_DIR_CACHE]; /* directories kept open */
+	unsigned dirclock;      /* the use count that orders dirs[] for eviction */
+	unsigned dirlast;       /* the index in dirs[] of the last one used */
 };
 
 /*
@@ -75,5 +92,12 @@ enum nicfit_sysfs_status nicfit__sysfs_status_of_errno(int e);
 int nicfit__sysfs_open_in_root(struct nicfit_sysfs *fs, const char *path, int flags,
 			       int *errnum);
 int nicfit__sysfs_open_full(struct nicfit_sysfs *fs, const char *path, int flags, int *errnum);
+/*
+ * A descriptor (O_PATH) of the directory dir (n bytes, root-relative),
+ * kept open in fs and owned by it; -1 with *errnum set on failure.
+ */
+int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int *errnum);
+/* Forget every kept directory (at close). */
+void nicfit__sysfs_dirs_release(struct nicfit_sysfs *fs);
 
 #endif

@@ -217,19 +217,11 @@ enum nicfit_sysfs_status nicfit_sysfs_readlink(struct nicfit_sysfs *fs, const ch
 	} else {
 		dir[0] = '\0';
 	}
-	/* links come in runs from one directory (sys/bus/pci/devices): keep it open */
-	if (fs->dirfd >= 0 && !strcmp(fs->dirpath, dir)) {
-		dfd = fs->dirfd;
-	} else {
-		dfd = nicfit__sysfs_open_full(fs, dir[0] ? dir : ".", O_PATH | O_DIRECTORY | O_CLOEXEC, &e);
-		if (dfd < 0) {
-			st = nicfit__sysfs_status_of_errno(e);
-			goto out;
-		}
-		if (fs->dirfd >= 0)
-			close(fs->dirfd);
-		fs->dirfd = dfd;
-		snprintf(fs->dirpath, sizeof(fs->dirpath), "%s", dir);
+	/* links come in runs from one directory (sys/bus/pci/devices): it is kept open */
+	dfd = nicfit__sysfs_dir_fd(fs, dir, strlen(dir), &e);
+	if (dfd < 0) {
+		st = nicfit__sysfs_status_of_errno(e);
+		goto out;
 	}
 	n = readlinkat(dfd, base, out, cap ? cap - 1 : 0);
 	if (n < 0) {
@@ -250,10 +242,47 @@ out:
 	return st;
 }
 
-static int cmp_dirent(const void *a, const void *b)
+static int cmp_entry(const void *a, const void *b)
 {
 	return strcmp(((const struct nicfit_dirent *)a)->name,
 		      ((const struct nicfit_dirent *)b)->name);
+}
+
+static int cmp_dirent(const void *a, const void *b)
+{
+	return strcmp((*(const struct nicfit_dirent *const *)a)->name,
+		      (*(const struct nicfit_dirent *const *)b)->name);
+}
+
+/*
+ * Sort the n entries of *v by name. An entry is 260 bytes and a name is
+ * a few: pointers are sorted, and the entries moved once, into a new
+ * array. Returns -1 out of memory (*v then stays unsorted).
+ */
+static int sort_dirents(struct nicfit_dirent **v, size_t n)
+{
+	const struct nicfit_dirent **ix;
+	struct nicfit_dirent *out;
+	size_t i;
+
+	if (n < 2)
+		return 0;
+	ix = malloc(n * sizeof(*ix));
+	out = malloc(n * sizeof(*out));
+	if (!ix || !out) {
+		free(ix);
+		free(out);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		ix[i] = &(*v)[i];
+	qsort(ix, n, sizeof(*ix), cmp_dirent);
+	for (i = 0; i < n; i++)
+		out[i] = *ix[i];
+	free(ix);
+	free(*v);
+	*v = out;
+	return 0;
 }
 
 /* The type of entry d of dir, itself (a link is a link); lstat when d_type is not filled. */
@@ -309,7 +338,7 @@ enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *
 {
 	enum nicfit_sysfs_status st = NICFIT_SYSFS_OK;
 	struct nicfit_dirent *v = NULL;
-	size_t cnt = 0, alloc = 0;
+	size_t cnt = 0, alloc = 0, seen = 0;
 	struct dirent *d;
 	DIR *dir;
 	int fd, e = 0;
@@ -333,6 +362,7 @@ enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *
 	}
 	for (;;) {
 		enum nicfit_dirent_type t;
+		size_t nlen;
 
 		errno = 0;
 		d = readdir(dir);
@@ -345,25 +375,29 @@ enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *
 		}
 		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
 			continue;
-		if (cnt == NICFIT_SYSFS_MAX_DIRENTS) {
+		if (seen++ == NICFIT_SYSFS_MAX_DIRENTS) {
 			st = NICFIT_SYSFS_TOO_BIG;
 			break;
 		}
+		t = dirent_type(dir, d);
+		if (fs->recording && (t == NICFIT_DT_DIR || t == NICFIT_DT_LINK))
+			record_child(fs, dir, path, d->d_name, t);
+		if ((flags & NICFIT_SYSFS_SUBDIRS) && t != NICFIT_DT_DIR)
+			continue;
 		if (NICFIT_ALLOC_GROW(v, cnt + 1, alloc)) {
 			e = ENOMEM;
 			st = NICFIT_SYSFS_UNREADABLE;
 			break;
 		}
-		t = dirent_type(dir, d);
-		snprintf(v[cnt].name, sizeof(v[cnt].name), "%s", d->d_name);
+		nlen = strnlen(d->d_name, sizeof(v[cnt].name) - 1);
+		memcpy(v[cnt].name, d->d_name, nlen);
+		v[cnt].name[nlen] = '\0';
 		v[cnt].type = t;
 		cnt++;
-		if (fs->recording && (t == NICFIT_DT_DIR || t == NICFIT_DT_LINK))
-			record_child(fs, dir, path, d->d_name, t);
 	}
 	closedir(dir);
-	if (cnt)
-		qsort(v, cnt, sizeof(*v), cmp_dirent);
+	if (sort_dirents(&v, cnt))
+		qsort(v, cnt, sizeof(*v), cmp_entry); /* in place, without the pointers */
 	*ents = v;
 	*n = cnt;
 out:

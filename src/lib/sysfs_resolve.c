@@ -120,40 +120,158 @@ static enum nicfit_sysfs_status resolve(struct nicfit_sysfs *fs, const char *pat
 	return NICFIT_SYSFS_OK;
 }
 
+/* The kept directory whose path is dir (n bytes), or NULL. */
+static struct sysfs_dir *dir_find(struct nicfit_sysfs *fs, const char *dir, size_t n)
+{
+	struct sysfs_dir *c = &fs->dirs[fs->dirlast];
+	size_t i;
+
+	if (c->fd >= 0 && c->len == n && !memcmp(c->path, dir, n))
+		return c; /* the usual case: the directory of the last open */
+	for (i = 0; i < NICFIT_SYSFS_DIR_CACHE; i++) {
+		c = &fs->dirs[i];
+		if (c->fd >= 0 && c->len == n && !memcmp(c->path, dir, n)) {
+			fs->dirlast = (unsigned)i;
+			return c;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The longest kept directory that is an ancestor of dir (n bytes), or
+ * NULL; *at gets the offset in dir of the first component below it.
+ */
+static struct sysfs_dir *dir_ancestor(struct nicfit_sysfs *fs, const char *dir, size_t n,
+				      size_t *at)
+{
+	struct sysfs_dir *best = NULL;
+	size_t i;
+
+	for (i = 0; i < NICFIT_SYSFS_DIR_CACHE; i++) {
+		struct sysfs_dir *c = &fs->dirs[i];
+
+		if (c->fd >= 0 && c->len < n && dir[c->len] == '/' &&
+		    !memcmp(c->path, dir, c->len) && (!best || c->len > best->len))
+			best = c;
+	}
+	if (best)
+		*at = best->len + 1;
+	return best;
+}
+
+/*
+ * Open the components of dir from offset at below the directory dfd,
+ * each a real directory (no link, no "." or ".."): the same directory the
+ * full resolution would reach. -1 when one is not, and the caller takes
+ * the full way.
+ */
+static int open_below(int dfd, const char *dir, size_t n, size_t at)
+{
+	int cur = dfd;
+
+	while (at < n) {
+		char comp[256];
+		size_t len = 0;
+		int next;
+
+		while (at + len < n && dir[at + len] != '/')
+			len++;
+		if (!len || len >= sizeof(comp) || (comp[0] = dir[at]) == '.')
+			next = -1; /* "", ".", "..", or a hidden name: leave it to the resolver */
+		else {
+			memcpy(comp, dir + at, len);
+			comp[len] = '\0';
+			next = openat(cur, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
+		if (cur != dfd)
+			close(cur);
+		if (next < 0)
+			return -1;
+		cur = next;
+		at += len + 1;
+	}
+	return cur;
+}
+
+int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int *errnum)
+{
+	struct sysfs_dir *c = dir_find(fs, dir, n), *old;
+	size_t i, at = 0;
+	int fd = -1;
+
+	if (c) {
+		c->used = ++fs->dirclock;
+		return c->fd;
+	}
+	if (n >= NICFIT_SYSFS_PATH_MAX) {
+		*errnum = ENAMETOOLONG;
+		return -1;
+	}
+	c = dir_ancestor(fs, dir, n, &at);
+	if (c)
+		fd = open_below(c->fd, dir, n, at);
+	if (fd < 0) {
+		char path[NICFIT_SYSFS_PATH_MAX];
+
+		memcpy(path, dir, n);
+		path[n] = '\0';
+		fd = nicfit__sysfs_open_full(fs, n ? path : ".", O_PATH | O_DIRECTORY | O_CLOEXEC,
+					     errnum);
+		if (fd < 0)
+			return -1;
+	}
+	/* keep it in place of the least recently used */
+	old = &fs->dirs[0];
+	for (i = 1; i < NICFIT_SYSFS_DIR_CACHE && old->fd >= 0; i++)
+		if (fs->dirs[i].fd < 0 || fs->dirs[i].used < old->used)
+			old = &fs->dirs[i];
+	if (old->fd >= 0)
+		close(old->fd);
+	old->fd = fd;
+	old->used = ++fs->dirclock;
+	fs->dirlast = (unsigned)(old - fs->dirs);
+	old->len = n;
+	memcpy(old->path, dir, n);
+	old->path[n] = '\0';
+	return fd;
+}
+
+void nicfit__sysfs_dirs_release(struct nicfit_sysfs *fs)
+{
+	size_t i;
+
+	for (i = 0; i < NICFIT_SYSFS_DIR_CACHE; i++) {
+		if (fs->dirs[i].fd >= 0)
+			close(fs->dirs[i].fd);
+		fs->dirs[i].fd = -1;
+	}
+}
+
 /*
  * Open path inside the root; on failure returns -1 with *errnum set.
- * Discovery reads many files of one directory in a row, so the directory
- * is kept open and its files are opened relative to it: one path
- * component to look up instead of ten. The last component is opened with
- * O_NOFOLLOW there; a link takes the full, link-following way.
+ * Discovery reads many files of one directory in a row, so directories
+ * are kept open (nicfit__sysfs_dir_fd) and files are opened relative to
+ * them: one path component to look up instead of ten. The last component
+ * is opened with O_NOFOLLOW there; a link takes the full, link-following
+ * way.
  */
 int nicfit__sysfs_open_in_root(struct nicfit_sysfs *fs, const char *path, int flags,
 			       int *errnum)
 {
 	const char *slash;
-	char dir[NICFIT_SYSFS_PATH_MAX];
-	size_t n;
-	int fd;
+	int fd, dfd;
 
 	while (*path == '/')
 		path++;
 	slash = strrchr(path, '/');
 	if ((flags & O_PATH) || !slash || !slash[1] || !strcmp(slash + 1, "..") ||
-	    !strcmp(slash + 1, ".") || (n = (size_t)(slash - path)) >= sizeof(dir))
+	    !strcmp(slash + 1, ".") || (size_t)(slash - path) >= NICFIT_SYSFS_PATH_MAX)
 		return nicfit__sysfs_open_full(fs, path, flags, errnum);
-	memcpy(dir, path, n);
-	dir[n] = '\0';
-	if (fs->dirfd < 0 || strcmp(fs->dirpath, dir)) {
-		int dfd = nicfit__sysfs_open_full(fs, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, errnum);
-
-		if (dfd < 0)
-			return -1;
-		if (fs->dirfd >= 0)
-			close(fs->dirfd);
-		fs->dirfd = dfd;
-		memcpy(fs->dirpath, dir, n + 1);
-	}
-	fd = openat(fs->dirfd, slash + 1, flags | O_NOFOLLOW);
+	dfd = nicfit__sysfs_dir_fd(fs, path, (size_t)(slash - path), errnum);
+	if (dfd < 0)
+		return -1;
+	fd = openat(dfd, slash + 1, flags | O_NOFOLLOW);
 	if (fd < 0 && errno == ELOOP)
 		return nicfit__sysfs_open_full(fs, path, flags, errnum);
 	if (fd < 0)

@@ -117,7 +117,7 @@ int nicfit_topo_add_hostbridge(struct nicfit_topo *t, const char *name, int numa
 		return -1;
 	h = &t->hb[t->nhb];
 	memset(h, 0, sizeof(*h));
-	snprintf(h->name, sizeof(h->name), "%s", name);
+	nicfit__topo_copy(h->name, sizeof(h->name), name);
 	h->parent_pci = -1;
 	h->numa_node = numa_node;
 	return t->nhb++;
@@ -132,7 +132,7 @@ int nicfit_topo_add_pci(struct nicfit_topo *t, const char *bdf, int parent, int 
 		return -1;
 	d = &t->pci[t->npci];
 	memset(d, 0, sizeof(*d));
-	snprintf(d->bdf, sizeof(d->bdf), "%s", bdf);
+	nicfit__topo_copy(d->bdf, sizeof(d->bdf), bdf);
 	if (nicfit_parse_pci_addr(bdf, &d->domain, &d->bus, &d->dev, &d->fn))
 		d->domain = d->bus = d->dev = d->fn = 0;
 	d->parent = parent;
@@ -157,7 +157,7 @@ int nicfit_topo_add_numa(struct nicfit_topo *t, int id, const char *cpulist, int
 	memset(n, 0, sizeof(*n));
 	n->id = id;
 	n->package = package;
-	snprintf(n->cpulist, sizeof(n->cpulist), "%s", cpulist ? cpulist : "");
+	nicfit__topo_copy(n->cpulist, sizeof(n->cpulist), cpulist ? cpulist : "");
 	if (nicfit_parse_cpulist(n->cpulist, &n->ncpus, &first))
 		n->ncpus = 0;
 	return t->nnuma++;
@@ -172,7 +172,7 @@ int nicfit_topo_add_netdev(struct nicfit_topo *t, const char *name, int pci)
 		return -1;
 	n = &t->net[t->nnet];
 	memset(n, 0, sizeof(*n));
-	snprintf(n->name, sizeof(n->name), "%s", name);
+	nicfit__topo_copy(n->name, sizeof(n->name), name);
 	n->pci = pci;
 	n->type = -1;
 	n->speed_mbps = -1;
@@ -189,7 +189,7 @@ int nicfit_topo_add_rdma(struct nicfit_topo *t, const char *name, int pci)
 		return -1;
 	r = &t->rdma[t->nrdma];
 	memset(r, 0, sizeof(*r));
-	snprintf(r->name, sizeof(r->name), "%s", name);
+	nicfit__topo_copy(r->name, sizeof(r->name), name);
 	r->pci = pci;
 	return t->nrdma++;
 }

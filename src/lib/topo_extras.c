@@ -159,12 +159,12 @@ static void read_extras(struct disc *d, int idx, int want_vpd)
 					nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
 			} else {
 				p->vpd_state = NICFIT_VPD_READ;
-				snprintf(p->vpd_name, sizeof(p->vpd_name), "%s", v->name);
+				nicfit__topo_copy(p->vpd_name, sizeof(p->vpd_name), v->name);
 				s = nicfit_vpd_get(v, "PN");
-				snprintf(p->vpd_part, sizeof(p->vpd_part), "%s", s ? s : "");
+				nicfit__topo_copy(p->vpd_part, sizeof(p->vpd_part), s ? s : "");
 				s = nicfit_vpd_get(v, "V0");
 				if (s && !strncmp(s, "PCIe", 4))
-					snprintf(p->vpd_pcie, sizeof(p->vpd_pcie), "%s", s);
+					nicfit__topo_copy(p->vpd_pcie, sizeof(p->vpd_pcie), s);
 				p->vpd_checksum = (int)v->checksum;
 			}
 			free(v);

@@ -99,9 +99,9 @@ void nicfit__topo_read_host(struct disc *d)
 
 		if (!uname(&u)) {
 			if (!t->hostname[0])
-				snprintf(t->hostname, sizeof(t->hostname), "%s", u.nodename);
+				nicfit__topo_copy(t->hostname, sizeof(t->hostname), u.nodename);
 			if (!t->kernel[0])
-				snprintf(t->kernel, sizeof(t->kernel), "%s", u.release);
+				nicfit__topo_copy(t->kernel, sizeof(t->kernel), u.release);
 		}
 		t->euid = (int)geteuid();
 	}
@@ -236,7 +236,7 @@ static void read_cpu_package(struct disc *d, long cpu, struct packages *pk)
 		pk->id[pk->n++] = id;
 	}
 	if (!pk->siblings[i][0])
-		snprintf(pk->siblings[i], sizeof(pk->siblings[i]), "%s", sib);
+		nicfit__topo_copy(pk->siblings[i], sizeof(pk->siblings[i]), sib);
 }
 
 /*

@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "nicfit/topo.h"
 
@@ -49,8 +50,28 @@ static inline int nicfit__topo_fail(struct disc *d, int code, const char *what)
 /* dir/name into out; "" when it does not fit (a read of "" is MISSING). */
 static inline void nicfit__topo_pathf(char *out, size_t cap, const char *dir, const char *name)
 {
-	if (snprintf(out, cap, "%s/%s", dir, name) >= (int)cap)
-		out[0] = '\0';
+	size_t a = strlen(dir), b = strlen(name);
+
+	if (a + 1 + b >= cap) {
+		if (cap)
+			out[0] = '\0';
+		return;
+	}
+	memcpy(out, dir, a);
+	out[a] = '/';
+	memcpy(out + a + 1, name, b + 1);
+}
+
+/* s into out, cut to cap - 1 bytes as snprintf's "%s" would be, without the printf. */
+static inline void nicfit__topo_copy(char *out, size_t cap, const char *s)
+{
+	size_t n;
+
+	if (!cap)
+		return;
+	n = strnlen(s, cap - 1);
+	memcpy(out, s, n);
+	out[n] = '\0';
 }
 
 /* topo.c: infer every port type not read from config space (parents first). */

@@ -232,7 +232,7 @@ void nicfit__topo_read_rdma(struct disc *d)
 			break;
 		}
 		r = &t->rdma[idx];
-		snprintf(dir, sizeof(dir), "%s", canon);
+		nicfit__topo_copy(dir, sizeof(dir), canon);
 		nicfit__topo_pathf(path, sizeof(path), dir, "node_type");
 		nicfit_sysfs_read_str(d->fs, path, r->node_type, sizeof(r->node_type), Q);
 		nicfit__topo_pathf(path, sizeof(path), dir, "hca_type");

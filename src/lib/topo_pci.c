@@ -40,13 +40,14 @@ static size_t strhash(const char *s, size_t n)
 	return h;
 }
 
-int nicfit__topo_find_path(struct disc *d, const char *path, size_t n)
+/* find_path with h = strhash(path, n) already known */
+static int find_hashed(struct disc *d, const char *path, size_t n, size_t h)
 {
 	size_t k;
 
 	if (!d->hashcap)
 		return -1;
-	k = strhash(path, n) & (d->hashcap - 1);
+	k = h & (d->hashcap - 1);
 	while (d->hash[k]) {
 		const char *p = d->t->pci[d->hash[k] - 1].path;
 
@@ -55,6 +56,11 @@ int nicfit__topo_find_path(struct disc *d, const char *path, size_t n)
 		k = (k + 1) & (d->hashcap - 1);
 	}
 	return -1;
+}
+
+int nicfit__topo_find_path(struct disc *d, const char *path, size_t n)
+{
+	return find_hashed(d, path, n, strhash(path, n));
 }
 
 static int hash_put(struct disc *d, int idx)
@@ -100,6 +106,30 @@ static int is_bdf(const char *s, size_t n)
 	return !nicfit_parse_pci_addr(tmp, &a, &b, &c, &e);
 }
 
+/* hex digits, one ':' between them: the form every kernel writes */
+static int plain_root(const char *s, size_t n)
+{
+	size_t i, colon = 0;
+
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c == ':') {
+			if (colon || !i || i + 1 == n)
+				return 0;
+			colon = i;
+		} else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+			     (c >= 'A' && c <= 'F'))) {
+			return 0;
+		}
+	}
+	return colon != 0;
+}
+
+/*
+ * "pci" and "%x:%x" (sscanf's reading: a sign or 0x may come too); the
+ * plain form, all that kernels write, is told without sscanf.
+ */
 static int is_pci_root(const char *s, size_t n)
 {
 	char tmp[24];
@@ -108,6 +138,8 @@ static int is_pci_root(const char *s, size_t n)
 
 	if (n < 8 || n >= sizeof(tmp) || strncmp(s, "pci", 3))
 		return 0;
+	if (plain_root(s + 3, n - 3))
+		return 1;
 	memcpy(tmp, s + 3, n - 3);
 	tmp[n - 3] = '\0';
 	return sscanf(tmp, "%x:%x%n", &a, &b, &used) == 2 && used == (int)(n - 3);
@@ -126,13 +158,19 @@ static int add_chain(struct disc *d, const char *path)
 	size_t i = 0, len = strlen(path);
 	int parent = -1, hb = -1, last = -1;
 	size_t pend_s = 0, pend_n = 0; /* pending host bridge component */
+	size_t h = strhash("", 0), hashed = 0; /* strhash of path's first hashed bytes */
 
 	while (i < len) {
 		size_t n = strcspn(path + i, "/");
 		const char *c = path + i;
 
 		if (is_bdf(c, n)) {
-			int idx = nicfit__topo_find_path(d, path, i + n);
+			int idx;
+
+			/* the hash of each prefix carries on from the last one's */
+			for (; hashed < i + n; hashed++)
+				h = h * 33 + (unsigned char)path[hashed];
+			idx = find_hashed(d, path, i + n, h);
 
 			if (idx < 0) {
 				char bdf[24];
@@ -203,20 +241,24 @@ static void walk(struct disc *d, const char *dir, int depth)
 	size_t n, i;
 
 	if (depth > NICFIT_TOPO_MAX_DEPTH || d->rc ||
-	    nicfit_sysfs_list(d->fs, dir, &ents, &n, 0) != NICFIT_SYSFS_OK)
+	    nicfit_sysfs_list(d->fs, dir, &ents, &n, NICFIT_SYSFS_SUBDIRS) != NICFIT_SYSFS_OK)
 		return;
 	for (i = 0; i < n && !d->rc; i++) {
 		char path[TOPO_PATH_MAX];
-		size_t len = strlen(ents[i].name);
+		size_t len;
+		int bdf;
 
 		if (ents[i].type != NICFIT_DT_DIR)
 			continue;
-		if (!is_bdf(ents[i].name, len) && !is_pci_root(ents[i].name, len))
+		len = strlen(ents[i].name);
+		bdf = is_bdf(ents[i].name, len);
+		if (!bdf && !is_pci_root(ents[i].name, len))
 			continue;
 		nicfit__topo_pathf(path, sizeof(path), dir, ents[i].name);
 		if (!path[0])
 			continue;
-		if (is_bdf(ents[i].name, len))
+		/* a function already known (from the bus listing) has its whole chain */
+		if (bdf && nicfit__topo_find_path(d, path, strlen(path)) < 0)
 			add_chain(d, path);
 		walk(d, path, depth + 1);
 	}

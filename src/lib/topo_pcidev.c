@@ -103,8 +103,11 @@ static int hex_exact(const char *s, size_t min, size_t max, unsigned long *out)
 	char tmp[16];
 	size_t n = strlen(s);
 
-	if (n < min || n > max || snprintf(tmp, sizeof(tmp), "0x%s", s) >= (int)sizeof(tmp))
+	if (n < min || n > max || n + 3 > sizeof(tmp))
 		return -1;
+	tmp[0] = '0';
+	tmp[1] = 'x';
+	memcpy(tmp + 2, s, n + 1);
 	return nicfit_parse_hex_id(tmp, out);
 }
 
@@ -147,7 +150,7 @@ static int read_uevent(struct disc *d, struct nicfit_pcidev *p, const char *dir)
 		}
 	}
 	if (!uevent_get(buf, "DRIVER", v, sizeof(v)))
-		snprintf(p->driver, sizeof(p->driver), "%s", v);
+		nicfit__topo_copy(p->driver, sizeof(p->driver), v);
 	return 0;
 }
 
@@ -209,7 +212,7 @@ void nicfit__topo_read_function(struct disc *d, int idx)
 	unsigned long v1, v2;
 	long n;
 
-	snprintf(dir, sizeof(dir), "%s", p->path);
+	nicfit__topo_copy(dir, sizeof(dir), p->path);
 	if (!read_uevent(d, p, dir))
 		goto ids_done;
 	nicfit__topo_pathf(path, sizeof(path), dir, "class");
@@ -241,7 +244,7 @@ void nicfit__topo_read_function(struct disc *d, int idx)
 	if (nicfit_sysfs_readlink(d->fs, path, link, sizeof(link), 0) == NICFIT_SYSFS_OK) {
 		const char *b = strrchr(link, '/');
 
-		snprintf(p->driver, sizeof(p->driver), "%s", b ? b + 1 : link);
+		nicfit__topo_copy(p->driver, sizeof(p->driver), b ? b + 1 : link);
 	}
 ids_done:
 	nicfit__topo_pathf(path, sizeof(path), dir, "numa_node");

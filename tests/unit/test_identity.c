@@ -189,6 +189,76 @@ static void pciids_stops_past_vendor(void **state)
 	unlink(path);
 }
 
+/*
+ * A pci.ids of 512 KiB or more is bisected by vendor, not read from its
+ * start: every vendor finds its names, wherever its section falls (the
+ * first, the last, after a section longer than a probe reads, after a
+ * comment longer than a probe), a device or vendor the file lacks stays
+ * unnamed, and nothing comes from the class list or what follows it.
+ */
+static void pciids_bisect_search(void **state)
+{
+	char path[] = "/tmp/nicfit-test-pciids-XXXXXX";
+	static const unsigned vendors[] = { 0x0001, 0x0002, 0x0fff, 0x1000, 0x1001, 0x2000,
+					    0x2001, 0x3abc, 0x3fff };
+	struct nicfit_pciids_query q[3 * sizeof(vendors) / sizeof(vendors[0]) + 2];
+	struct nicfit_error err;
+	char want[64];
+	size_t k, nq = 0;
+	FILE *f;
+	int fd, v, d;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "# pci.ids\n#\n");
+	for (v = 1; v < 0x4000; v++) {
+		int ndev = v == 0x1000 ? 900 : v % 7 == 0 ? 3 : 1;
+
+		if (v == 0x2000) {
+			fputc('#', f);
+			for (d = 0; d < 40000; d++)
+				fputc('x', f);
+			fputc('\n', f);
+		}
+		if (v == 0x3000)
+			continue; /* a vendor the file lacks */
+		fprintf(f, "%04x  Vendor %04x\n", v, v);
+		for (d = 1; d <= ndev; d++) {
+			fprintf(f, "\t%04x  Device %04x:%04x\n", d * 2, v, d * 2);
+			if (v == 0x1000)
+				fprintf(f, "\t\t%04x 0001  Subsystem %d\n", v, d);
+		}
+	}
+	fprintf(f, "\nC 02  Network controller\n\t00  Ethernet controller\n"
+		"4001  After classes\n\t0002  Not a device\n");
+	assert_true(ftell(f) >= 512 * 1024); /* big enough to be bisected */
+	assert_int_equal(fclose(f), 0);
+	memset(q, 0, sizeof(q));
+	for (k = 0; k < sizeof(vendors) / sizeof(vendors[0]); k++) {
+		q[nq].vendor = vendors[k], q[nq++].device = 2;
+		q[nq].vendor = vendors[k], q[nq++].device = 3; /* odd: no such device */
+		q[nq].vendor = vendors[k], q[nq++].device = vendors[k] == 0x1000 ? 1800 : 2;
+	}
+	q[nq].vendor = 0x3000, q[nq++].device = 2;
+	q[nq].vendor = 0x4001, q[nq++].device = 2;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit__pciids_lookup(path, q, nq, &err), 0);
+	for (k = 0; k + 2 < nq; k++) {
+		snprintf(want, sizeof(want), "Vendor %04x", q[k].vendor);
+		assert_string_equal(q[k].vendor_name, want);
+		snprintf(want, sizeof(want), "Device %04x:%04x", q[k].vendor, q[k].device);
+		assert_string_equal(q[k].device_name, q[k].device % 2 ? "" : want);
+	}
+	assert_string_equal(q[nq - 2].vendor_name, "");
+	assert_string_equal(q[nq - 2].device_name, "");
+	assert_string_equal(q[nq - 1].vendor_name, "");
+	assert_string_equal(q[nq - 1].device_name, "");
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +267,7 @@ int main(void)
 		cmocka_unit_test(connectx_families_resolve),
 		cmocka_unit_test(pciids_window_search),
 		cmocka_unit_test(pciids_stops_past_vendor),
+		cmocka_unit_test(pciids_bisect_search),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

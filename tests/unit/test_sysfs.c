@@ -159,7 +159,7 @@ static void quiet_and_list(void **state)
 	struct nicfit_sysfs *fs;
 	struct nicfit_dirent *d;
 	struct nicfit_error err;
-	size_t n;
+	size_t n, i;
 	char s[16];
 
 	(void)state;
@@ -173,6 +173,14 @@ static void quiet_and_list(void **state)
 	assert_true(n >= 8);
 	assert_string_equal(d[0].name, "adir");
 	assert_int_equal(d[0].type, NICFIT_DT_DIR);
+	for (i = 1; i < n; i++)
+		assert_true(strcmp(d[i - 1].name, d[i].name) < 0);
+	free(d);
+	/* subdirectories only: not the files, the FIFO or the links */
+	assert_int_equal(nicfit_sysfs_list(fs, "sys/devices/pci0000:00/0000:00:01.0", &d, &n,
+					   NICFIT_SYSFS_SUBDIRS), NICFIT_SYSFS_OK);
+	assert_int_equal(n, 1);
+	assert_string_equal(d[0].name, "adir");
 	free(d);
 	assert_int_equal(nicfit_sysfs_list(fs, "sys/nope", &d, &n, 0), NICFIT_SYSFS_MISSING);
 	assert_int_equal(nicfit_sysfs_list(fs, "sys/devices/pci0000:00/0000:00:01.0/vendor", &d, &n, 0),
@@ -180,6 +188,65 @@ static void quiet_and_list(void **state)
 	/* a string longer than the caller's buffer */
 	assert_int_equal(nicfit_sysfs_read_str(fs, "sys/devices/pci0000:00/0000:00:01.0/current_link_speed",
 					       s, 4, 0), NICFIT_SYSFS_TOO_BIG);
+	nicfit_sysfs_close(fs);
+}
+
+/*
+ * Directories are kept open and their subdirectories reached from them:
+ * the same answers as resolving each path, through links (a link below a
+ * kept directory is resolved inside the root), ".." and more directories
+ * than are kept.
+ */
+static void kept_directories(void **state)
+{
+	struct nicfit_sysfs *fs;
+	struct nicfit_error err;
+	struct nicfit_dirent *d;
+	size_t n;
+	long v;
+	int k;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_sysfs_open(root, &fs, &err), 0);
+	for (k = 0; k < 3; k++) {
+		assert_int_equal(nicfit_sysfs_list(fs, "sys/bus/pci/devices", &d, &n, 0),
+				 NICFIT_SYSFS_OK);
+		free(d);
+		/* below a kept directory, through the link 0000:00:01.0 */
+		assert_int_equal(nicfit_sysfs_read_long(fs,
+				 "sys/bus/pci/devices/0000:00:01.0/numa_node", &v, 0), NICFIT_SYSFS_OK);
+		assert_int_equal(v, -1);
+		assert_int_equal(nicfit_sysfs_list(fs, "sys/bus/pci/devices/0000:00:01.0/adir", &d,
+						   &n, 0), NICFIT_SYSFS_OK);
+		free(d);
+		assert_int_equal(nicfit_sysfs_read_long(fs,
+				 "sys/devices/pci0000:00/0000:00:01.0/adir/../numa_node", &v, 0),
+				 NICFIT_SYSFS_OK);
+		assert_int_equal(v, -1);
+		/* an absolute link below a kept directory stays inside the root */
+		assert_int_equal(nicfit_sysfs_read_long(fs, "sys/class/net/abs/numa_node", &v, 0),
+				 NICFIT_SYSFS_OK);
+		assert_int_equal(v, -1);
+		assert_int_equal(nicfit_sysfs_read_long(fs, "sys/devices/system/node/nope/x", &v,
+							NICFIT_SYSFS_QUIET), NICFIT_SYSFS_MISSING);
+		/* more directories than are kept push the first ones out */
+		assert_int_equal(nicfit_sysfs_read_long(fs, "sys/devices/system/node/online", &v,
+							NICFIT_SYSFS_QUIET), NICFIT_SYSFS_MALFORMED);
+		assert_int_equal(nicfit_sysfs_list(fs, "sys/devices/pci0000:00", &d, &n, 0),
+				 NICFIT_SYSFS_OK);
+		free(d);
+		assert_int_equal(nicfit_sysfs_list(fs, "sys/class/net", &d, &n, 0), NICFIT_SYSFS_OK);
+		free(d);
+		assert_int_equal(nicfit_sysfs_list(fs, "sys", &d, &n, 0), NICFIT_SYSFS_OK);
+		free(d);
+		assert_int_equal(nicfit_sysfs_list(fs, "sys/devices", &d, &n, 0), NICFIT_SYSFS_OK);
+		free(d);
+		assert_int_equal(nicfit_sysfs_list(fs, "sys/bus", &d, &n, 0), NICFIT_SYSFS_OK);
+		free(d);
+		assert_int_equal(nicfit_sysfs_list(fs, "sys/bus/pci", &d, &n, 0), NICFIT_SYSFS_OK);
+		free(d);
+	}
 	nicfit_sysfs_close(fs);
 }
 
@@ -381,6 +448,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(readers, setup, teardown),
 		cmocka_unit_test_setup_teardown(quiet_and_list, setup, teardown),
+		cmocka_unit_test_setup_teardown(kept_directories, setup, teardown),
 		cmocka_unit_test(open_errors),
 		cmocka_unit_test_setup_teardown(recorder, setup, teardown),
 		cmocka_unit_test(link_speeds),
