@@ -7,10 +7,10 @@ function __nicfit_codes
     nicfit help findings -j 2>/dev/null | string match -r -a -g '"code":"([^"]*)"'
 end
 complete -c nicfit -f
-complete -c nicfit -n __fish_use_subcommand -a audit -d 'check this host, a capture or a pasted dump for GPU/NIC link faults'
+complete -c nicfit -n __fish_use_subcommand -a audit -d 'check this host, a capture or a dump for GPU and NIC link faults'
 complete -c nicfit -n __fish_use_subcommand -a calc -d 'plan\'s formulas: pcie link nic load fit allreduce stream step'
 complete -c nicfit -n __fish_use_subcommand -a catalog -d 'list | show ID | check FILE: the parts nicfit plans with'
-complete -c nicfit -n __fish_use_subcommand -a cluster -d 'switches, tiers, ports, cables and BOM for a cluster of N servers'
+complete -c nicfit -n __fish_use_subcommand -a cluster -d 'switches, tiers, ports, cables and BOM for N servers'
 complete -c nicfit -n __fish_use_subcommand -a decode -d 'explain a part number (ConnectX OPN, Intel adapter, catalog SKU)'
 complete -c nicfit -n __fish_use_subcommand -a fleet -d 'compare many hosts\' audits and name the odd ones out'
 complete -c nicfit -n __fish_use_subcommand -a plan -d 'the network, NICs, slots, cables and BOM a server needs, and why'

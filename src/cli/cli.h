@@ -103,6 +103,8 @@ enum cli_optval {
 int cli_getopt(int argc, char **argv, const char *name);
 /* Print "usage: ..." for command `name` to stderr; returns 64. */
 int cli_usage(const char *name);
+/* A command's usage text, "usage: " and "   or: " before its synopsis lines. */
+void cli_print_usage(FILE *f, const char *usage);
 /*
  * Where cli_usage() finds a command's usage text: the table's look-up
  * (cli_find), given once by main() before any command runs. Until then,

@@ -21,7 +21,7 @@ static int cmd_help(struct cli *c, int argc, char **argv);
 
 static const struct cli_command commands[] = {
 	{ "audit", cmd_audit,
-	  "check this host, a capture or a pasted dump for GPU/NIC link faults",
+	  "check this host, a capture or a dump for GPU and NIC link faults",
 	  "nicfit audit [--sysfs DIR|FILE.tar.gz | --dump PATH...] [--all]\n"
 	  "             [--ignore CODE[@DEVICE]]... [--pci-ids FILE | --no-pci-ids]\n"
 	  "             [--assume NAME=VALUE]... [--plan SPEC.json]\n"
@@ -29,61 +29,73 @@ static const struct cli_command commands[] = {
 	  "\n"
 	  "Reads sysfs (never needs root; as root it also checks ACS, MaxPayload and\n"
 	  "MaxReadReq). --sysfs takes a directory that holds sys/ (NICFIT_SYSFS_ROOT too)\n"
-	  "or a snapshot archive. --all lists every PCI function. Exit status: 0 clean,\n"
-	  "1 warnings, 2 critical findings. --format svg draws the host. --plan judges the\n"
+	  "or a snapshot archive. --all lists every PCI function. Exit status: 0 clean, 1\n"
+	  "warnings, 2 critical findings. --format svg draws the host. --plan judges the\n"
 	  "host against `nicfit plan` for the request in SPEC.json (plan's --spec format).\n"
-	  "--dump reads pasted lspci -vvv / -tv and nvidia-smi (topo -m) output instead:\n"
-	  "files, a directory, a sosreport archive, or - for standard input.\n"
-	  "--expect takes a plan spec, or audits of other hosts (a file, capture or directory\n"
-	  "as fleet reads them): where this host differs from their majority is a finding.\n"
-	  "--format prom (Prometheus), nhc (LBNL NHC: a line per failure, exit 1) and nfd\n"
-	  "(Node Feature Discovery labels); --output FILE writes atomically (temp + rename).\n"
-	  "--format nccl-topo writes an NCCL_TOPO_FILE XML of the host instead.",
+	  "--dump reads pasted output instead (lspci, nvidia-smi, ibv_devinfo, ibstat, ip\n"
+	  "link, lscpu, hwloc or NCCL XML ...; see nicfit-audit(1)): files, a directory, a\n"
+	  "sosreport or supportconfig archive, an nvidia-bug-report.log.gz, or - for\n"
+	  "standard input. --expect takes a plan spec, or audits of other hosts (a file,\n"
+	  "capture or directory as fleet reads them): where this host differs from their\n"
+	  "majority is a finding. --format prom (Prometheus), nhc (LBNL NHC: a line per\n"
+	  "failure, exit 1) and nfd (Node Feature Discovery labels); --output FILE writes\n"
+	  "atomically (temp + rename). --format nccl-topo writes an NCCL_TOPO_FILE XML of\n"
+	  "the host instead.",
 	  FMT_ALL | FMT(NICFIT_FMT_PROM) | FMT(NICFIT_FMT_NHC) | FMT(NICFIT_FMT_NFD) | FMT_NCCL_TOPO },
 	{ "calc", cmd_calc,
 	  "plan's formulas: pcie link nic load fit allreduce stream step",
 	  "nicfit calc pcie --gen G --width W [--mps B] [--assume NAME=VALUE]...\n"
 	  "nicfit calc link --speed S [--proto tcp|roce|ib] [--mtu M]\n"
-	  "nicfit calc nic --part PART --slot genGxW [--ports N] [--proto tcp|roce|ib]\n"
-	  "nicfit calc load --size SIZE --link SPEED [--storage-gbps N] [--proto tcp|roce|ib]\n"
+	  "nicfit calc nic --part PART --slot genGxW [--ports N]\n"
+	  "                [--proto tcp|roce|ib]\n"
+	  "nicfit calc load --size SIZE --link SPEED [--storage-gbps N]\n"
+	  "                 [--proto tcp|roce|ib]\n"
 	  "nicfit calc fit (--model ID | --params N) --precision P --gpus NxGPU\n"
 	  "                [--context T] [--concurrency C] [--gpus-per-node N]\n"
-	  "nicfit calc allreduce --size SIZE --nodes N --link SPEED [--proto roce|ib|tcp]\n"
-	  "                [--nics-per-node K] [--sharp]\n"
-	  "nicfit calc step (--model ID | --params N) --gpu ID [--nodes N] [--gpus-per-node G]\n"
-	  "                [--precision P] [--workload training|fine-tuning|inference|prefill]\n"
-	  "                [--parallel auto|ddp|zero1|zero2|zero3|fsdp] [--tp T] [--pp P] [--ep E]\n"
-	  "                [--batch-tokens N] [--concurrency C] [--context T] [--tflops X]\n"
+	  "nicfit calc allreduce --size SIZE --nodes N --link SPEED\n"
+	  "                [--proto roce|ib|tcp] [--nics-per-node K] [--sharp]\n"
+	  "nicfit calc step (--model ID | --params N) --gpu ID [--nodes N]\n"
+	  "                [--gpus-per-node G] [--precision P]\n"
+	  "                [--workload training|fine-tuning|inference|prefill]\n"
+	  "                [--parallel auto|ddp|zero1|zero2|zero3|fsdp] [--tp T]\n"
+	  "                [--pp P] [--ep E] [--batch-tokens N] [--concurrency C]\n"
+	  "                [--context T] [--tflops X]\n"
 	  "                [--link SPEED [--proto roce|ib|tcp] [--nics-per-node K]]\n"
 	  "nicfit calc stream --tokens-per-s T [--concurrency C] [--link SPEED]\n"
 	  "\n"
-	  "Sizes: 40GB, 40GiB, or 70B (parameters). Speeds: 10G, 25GbE, 100Gb/s, EDR, HDR, NDR.\n"
-	  "Every assumption is listed in the output and can be changed with --assume NAME=VALUE.",
+	  "Sizes: 40GB, 40GiB, or 70B (parameters). Speeds: 10G, 25GbE, 100Gb/s, EDR, HDR,\n"
+	  "NDR. Every assumption is listed in the output and can be changed with --assume\n"
+	  "NAME=VALUE.",
 	  FMT_TEXTUAL },
 	{ "catalog", cmd_catalog, "list | show ID | check FILE: the parts nicfit plans with",
 	  "nicfit catalog list [nics|cables|switches|servers|gpus|models]\n"
 	  "nicfit catalog show ID\n"
 	  "nicfit catalog check FILE...\n"
 	  "\n"
-	  "The default catalog is built in; --catalog FILE overlays your own entries and prices\n"
-	  "(same id: fields replaced; new id: added). 'catalog list -j' prints a file you can edit.",
+	  "The default catalog is built in; --catalog FILE overlays your own entries and\n"
+	  "prices (same id: fields replaced; new id: added). 'catalog list -j' prints a\n"
+	  "file you can edit.",
 	  FMT_TABLES },
 	{ "cluster", cmd_cluster,
-	  "switches, tiers, ports, cables and BOM for a cluster of N servers",
-	  "nicfit cluster (--nodes N | --gpus N) [--gpus-per-node G] [--nics-per-node K]\n"
-	  "               [--nic-ports P] [--nic-gbps S] [--nic PART]\n"
-	  "               [--switch ID | --radix R [--switch-gbps S]]\n"
+	  "switches, tiers, ports, cables and BOM for N servers",
+	  "nicfit cluster (--nodes N | --gpus N) [--gpus-per-node G]\n"
+	  "               [--nics-per-node K] [--nic-ports P] [--nic-gbps S]\n"
+	  "               [--nic PART] [--switch ID | --radix R [--switch-gbps S]]\n"
 	  "               [--rail-optimized | --rail-only] [--oversubscription X]\n"
-	  "               [--planes P] [--tiers T] [--breakout on|off] [--nodes-per-rack M]\n"
-	  "               [--frontend on|off | --no-frontend] [--frontend-links 1|2]\n"
-	  "               [--frontend-gbps S] [--frontend-switch ID | --frontend-radix R]\n"
+	  "               [--planes P] [--tiers T] [--breakout on|off]\n"
+	  "               [--nodes-per-rack M] [--frontend on|off | --no-frontend]\n"
+	  "               [--frontend-links 1|2] [--frontend-gbps S]\n"
+	  "               [--frontend-switch ID | --frontend-radix R]\n"
 	  "               [--frontend-oversubscription X] [--frontend-uplinks U]\n"
-	  "               [--oob on|off | --no-oob] [--oob-switch ID | --oob-radix R]\n"
-	  "               [--oob-uplinks U] [--mgmt-ports on|off]\n"
-	  "               [--storage-gbps S --storage-nodes N [--storage-link-gbps S]\n"
-	  "               [--storage-switch ID | --storage-radix R]\n"
-	  "               [--storage-oversubscription X]]\n"
-	  "               [--assume NAME=VALUE]... [--spec FILE.json] [--port-map FILE.csv]\n"
+	  "               [--oob on|off | --no-oob]\n"
+	  "               [--oob-switch ID | --oob-radix R] [--oob-uplinks U]\n"
+	  "               [--mgmt-ports on|off]\n"
+	  "               [--storage-gbps S --storage-nodes N\n"
+	  "                [--storage-link-gbps S]\n"
+	  "                [--storage-switch ID | --storage-radix R]\n"
+	  "                [--storage-oversubscription X]]\n"
+	  "               [--assume NAME=VALUE]... [--spec FILE.json]\n"
+	  "               [--port-map FILE.csv]\n"
 	  "\n"
 	  "Back end: K NICs per node (default: one per GPU) of P cabled ports, one to three\n"
 	  "tiers of leaf, spine and core switches; --planes splits every node's ports over\n"
@@ -94,64 +106,72 @@ static const struct cli_command commands[] = {
 	{ "decode", cmd_decode,
 	  "explain a part number (ConnectX OPN, Intel adapter, catalog SKU)",
 	  "nicfit decode [--rules] PART... | -\n"
+	  "\n"
 	  "  PART: a ConnectX OPN (MCX653105A-HDAT), an Intel adapter (X710-DA2) or a\n"
 	  "  catalog id; '-' reads one per line from stdin; --rules ignores the catalog",
 	  FMT_TABLES },
 	{ "fleet", cmd_fleet,
 	  "compare many hosts' audits and name the odd ones out",
-	  "nicfit fleet [--expect N|HOSTLIST] [--ignore CODE[,CODE]]... [--all-hosts]\n"
-	  "             [--strict] [--max-doc-mb N] [--dumps DIR]... [--output FILE]\n"
-	  "             [FILE... | DIR | -]\n"
+	  "nicfit fleet [--expect N|HOSTLIST] [--ignore CODE[,CODE]]...\n"
+	  "             [--all-hosts] [--strict] [--max-doc-mb N] [--dumps DIR]...\n"
+	  "             [--output FILE] [FILE... | DIR | -]\n"
 	  "\n"
-	  "Reads `nicfit audit --json` documents: files, a directory of *.json, or one stream\n"
-	  "as pdsh/clush ('host: ' lines), clush -b, srun --label or Ansible (ad-hoc, or the\n"
-	  "json/jsonl callbacks) print it. Hosts are grouped by server model, GPUs and NICs;\n"
-	  "within a group the hosts that differ from the majority are named. Exit status:\n"
-	  "0 clean, 1 warnings, 2 critical. --dumps DIR audits pasted dumps instead, one\n"
-	  "entry of DIR per host (a directory of its lspci/nvidia-smi output, or one file).\n"
+	  "Reads `nicfit audit --json` documents: files, a directory of *.json, or one\n"
+	  "stream as pdsh/clush ('host: ' lines), clush -b, srun --label or Ansible\n"
+	  "(ad-hoc, or the json/jsonl callbacks) print it. Hosts are grouped by server\n"
+	  "model, GPUs and NICs; within a group the hosts that differ from the majority are\n"
+	  "named. Exit status: 0 clean, 1 warnings, 2 critical. --dumps DIR audits pasted\n"
+	  "dumps instead, one entry of DIR per host (a directory of its lspci/nvidia-smi\n"
+	  "output, or one file).\n"
 	  "  pdsh -w 'gpu[01-64]' nicfit audit --json | nicfit fleet -\n"
 	  "  srun -N 64 --ntasks-per-node=1 --label nicfit audit --json | nicfit fleet -\n"
-	  "--format prom writes Prometheus metrics per host; --output FILE writes atomically.",
+	  "--format prom writes Prometheus metrics per host; --output FILE writes\n"
+	  "atomically.",
 	  FMT_TABLES | FMT(NICFIT_FMT_PROM) },
 	{ "plan", cmd_plan,
 	  "the network, NICs, slots, cables and BOM a server needs, and why",
 	  "nicfit plan [--spec FILE.json] [--server ID] [--servers N] [--gpu ID]\n"
-	  "            [--gpus-per-server N] [--model ID | --params N | --weights-gb X]\n"
-	  "            [--precision fp16|bf16|fp8|int8|int4] [--context T] [--concurrency C]\n"
-	  "            [--workload inference|replicated-inference|multi-node-inference|\n"
-	  "                        training|fine-tuning|rdma-storage]\n"
+	  "            [--gpus-per-server N]\n"
+	  "            [--model ID | --params N | --weights-gb X]\n"
+	  "            [--precision fp16|bf16|fp8|int8|int4] [--context T]\n"
+	  "            [--concurrency C]\n"
+	  "            [--workload inference|replicated-inference|\n"
+	  "                        multi-node-inference|training|fine-tuning|\n"
+	  "                        rdma-storage]\n"
 	  "            [--backend-nic PART] [--frontend-nic PART] [--backend-gbps N]\n"
-	  "            [--backend-cards N] [--fabric auto|roce|infiniband] [--switch ID]\n"
-	  "            [--backend-slot NAME] [--frontend-slot NAME] [--storage-nics N]\n"
-	  "            [--storage-gbps N] [--reloads-per-day N] [--tokens-per-s T]\n"
-	  "            [--backend-size port|traffic] [--parallel auto|ddp|zero1|zero2|zero3|fsdp]\n"
-	  "            [--batch-tokens N]\n"
-	  "            [--assume NAME=VALUE]... [--explain] [--example[=NAME]]\n"
-	  "            [--from-host | --sysfs DIR|FILE.tar.gz]\n"
+	  "            [--backend-cards N] [--fabric auto|roce|infiniband]\n"
+	  "            [--switch ID] [--backend-slot NAME] [--frontend-slot NAME]\n"
+	  "            [--storage-nics N] [--storage-gbps N] [--reloads-per-day N]\n"
+	  "            [--tokens-per-s T] [--backend-size port|traffic]\n"
+	  "            [--parallel auto|ddp|zero1|zero2|zero3|fsdp]\n"
+	  "            [--batch-tokens N] [--assume NAME=VALUE]... [--explain]\n"
+	  "            [--example[=NAME]] [--from-host | --sysfs DIR|FILE.tar.gz]\n"
 	  "\n"
 	  "--from-host plans with this host (as nicfit audit sees it) as the server,\n"
-	  "--sysfs with a snapshot of one.\n"
-	  "Examples from the reference article: --example=inference, replicas, training,\n"
-	  "capped, gen4, lab, x710, split. --format csv prints the bill of materials,\n"
-	  "md a ticket-ready report, svg the server's slots.",
+	  "--sysfs with a snapshot of one. Examples from the reference article:\n"
+	  "--example=inference, replicas, training, capped, gen4, lab, x710, split.\n"
+	  "--format csv prints the bill of materials, md a ticket-ready report, svg the\n"
+	  "server's slots.",
 	  FMT_ALL },
 	{ "serve", cmd_serve, "web configurator and JSON API on 127.0.0.1 (port option)",
-	  "nicfit serve [--port P] [--bind ADDR] [--allow-audit [--sysfs DIR|FILE.tar.gz]] [--log]\n"
-	  "             [--threads N] [--max-connections N] [--max-per-ip N] [--timeout S]\n"
+	  "nicfit serve [--port P] [--bind ADDR]\n"
+	  "             [--allow-audit [--sysfs DIR|FILE.tar.gz]] [--log]\n"
+	  "             [--threads N] [--max-connections N] [--max-per-ip N]\n"
+	  "             [--timeout S]\n"
 	  "\n"
-	  "Serves the page on http://127.0.0.1:8080/ and the API under /api (GET /api lists it).\n"
-	  "--port 0 takes any free port; the address is printed on stderr. SIGINT or SIGTERM\n"
-	  "stop the server after the requests in flight. --allow-audit answers GET /api/audit\n"
-	  "with this host's audit (or of the tree --sysfs DIR names); without it that route\n"
-	  "is off.",
+	  "Serves the page on http://127.0.0.1:8080/ and the API under /api (GET /api lists\n"
+	  "it). --port 0 takes any free port; the address is printed on stderr. SIGINT or\n"
+	  "SIGTERM stop the server after the requests in flight. --allow-audit answers GET\n"
+	  "/api/audit with this host's audit (or of the tree --sysfs DIR names); without it\n"
+	  "that route is off.",
 	  FMT(NICFIT_FMT_TEXT) },
 	{ "snapshot", cmd_snapshot,
 	  "copy the sysfs files audit reads into a directory or a .tar.gz",
 	  "nicfit snapshot [--sysfs DIR] DEST\n"
 	  "\n"
 	  "DEST is a new directory or an archive (FILE.tar.gz, .tar.xz, .tar.bz2, .tar).\n"
-	  "Works without root and lists what it could not read. Audit the copy with\n"
-	  "nicfit audit --sysfs DEST.",
+	  "Works without root and lists what it could not read. Audit the copy with nicfit\n"
+	  "audit --sysfs DEST.",
 	  FMT_TEXTUAL },
 	{ "completion", cmd_completion, "bash | zsh | fish: the shell completion script",
 	  "nicfit completion bash|zsh|fish\n"
@@ -166,27 +186,29 @@ static const struct cli_command commands[] = {
 	/* any format here: cmd_help checks it against what the topic prints */
 	{ "verify", cmd_verify,
 	  "measured vs expected: nccl-tests, NCCL logs, perftest, iperf3",
-	  "nicfit verify [--nic PART | --link SPEED | --sysfs DIR | --plan SPEC.json]\n"
+	  "nicfit verify [--nic PART | --link SPEED | --sysfs DIR |--plan SPEC.json]\n"
 	  "              [--proto tcp|roce|ib] [--nodes N] [--gpus-per-node G]\n"
-	  "              [--nics-per-node K] [--low-ratio R] [--far-ratio R] FILE... | -\n"
+	  "              [--nics-per-node K] [--low-ratio R] [--far-ratio R] FILE...\n"
+	  "              | -\n"
 	  "\n"
 	  "Each input is recognised by content: an nccl-tests table (all_reduce_perf,\n"
-	  "all_gather_perf, ...), an NCCL_DEBUG=INFO log, perftest (ib_write_bw, ib_read_bw,\n"
-	  "ib_send_bw, ib_*_lat), iperf3 (text or --json) or an NCCL topology dump. The\n"
-	  "ceiling comes from the link (--link or --nic; --sysfs takes the host's RDMA\n"
-	  "cards, their PCIe paths and GPUs; --plan the back end nicfit plan chooses for\n"
-	  "the request), the nodes and the NICs per node (default: what the log names,\n"
-	  "else one per GPU). Verdict: as expected from\n"
-	  "--low-ratio (0.80) of the ceiling, low from --far-ratio (0.50), far below under.\n"
-	  "Exit status: 0 as expected, 1 low or warnings, 2 far below or broken.",
+	  "all_gather_perf, ...), an NCCL_DEBUG=INFO log, perftest (ib_write_bw,\n"
+	  "ib_read_bw, ib_send_bw, ib_*_lat), iperf3 (text or --json) or an NCCL topology\n"
+	  "dump. The ceiling comes from the link (--link or --nic; --sysfs takes the host's\n"
+	  "RDMA cards, their PCIe paths and GPUs; --plan the back end nicfit plan chooses\n"
+	  "for the request), the nodes and the NICs per node (default: what the log names,\n"
+	  "else one per GPU). Verdict: as expected from --low-ratio (0.80) of the ceiling,\n"
+	  "low from --far-ratio (0.50), far below under. Exit status: 0 as expected, 1 low\n"
+	  "or warnings, 2 far below or broken.",
 	  FMT_TEXTUAL },
 	{ "help", cmd_help, "show help for nicfit or one command",
 	  "nicfit help [COMMAND]\n"
 	  "nicfit help findings\n"
 	  "\n"
-	  "'help findings' lists every finding code that plan, cluster, audit, fleet and verify can\n"
-	  "report: its usual severity, the commands that raise it and what it means. --ignore\n"
-	  "takes these codes. -j prints them as JSON, --format md as docs/findings.md.",
+	  "'help findings' lists every finding code that plan, cluster, audit, fleet and\n"
+	  "verify can report: its usual severity, the commands that raise it and what it\n"
+	  "means. --ignore takes these codes. -j prints them as JSON, --format md as\n"
+	  "docs/findings.md.",
 	  FMT_ALL },
 };
 
@@ -269,7 +291,8 @@ void cli_print_help(FILE *f, const struct cli_command *cmd, const char *sub)
 	const char *const *subs;
 	size_t i;
 
-	fprintf(f, "nicfit %s - %s\n\nusage: %s\n", cmd->name, cmd->summary, cmd->usage);
+	fprintf(f, "nicfit %s - %s\n\n", cmd->name, cmd->summary);
+	cli_print_usage(f, cmd->usage);
 	if (set) {
 		cli_print_options(set, f);
 		return;

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "options.h"
@@ -96,12 +97,40 @@ int cli_emit_result(struct cli *c, struct nicfit_emit *e, int rc, const struct n
 	return cli_emit_done(c, e);
 }
 
+/*
+ * A command's usage text as git prints its own: "usage: " before the first
+ * synopsis line, "   or: " before each further "nicfit ..." form, the
+ * continuation lines of a form indented under it, and the prose after the
+ * first blank line as written. The table's text is thus laid out once,
+ * against the same left margin, and every line fits 80 columns.
+ */
+void cli_print_usage(FILE *f, const char *usage)
+{
+	const char *p = usage;
+	int synopsis = 1, first = 1;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		if (n == 0)
+			synopsis = 0;
+		if (synopsis)
+			fputs(first ? "usage: " : !strncmp(p, "nicfit ", 7) ? "   or: " : "       ", f);
+		fwrite(p, 1, n, f);
+		fputc('\n', f);
+		first = 0;
+		p += n;
+		if (*p)
+			p++;
+	}
+}
+
 int cli_usage(const char *name)
 {
 	const struct cli_command *cmd = name && usage_find ? usage_find(name) : NULL;
 
 	if (cmd)
-		fprintf(stderr, "usage: %s\n", cmd->usage);
+		cli_print_usage(stderr, cmd->usage);
 	else
 		fprintf(stderr, "usage: nicfit [OPTIONS] COMMAND [ARGS]  (see 'nicfit help')\n");
 	return 64;
