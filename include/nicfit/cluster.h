@@ -241,6 +241,7 @@ struct nicfit_cluster_net {
 	long ports_total;       /* switch ports of this network */
 	long ports_free;
 	struct nicfit_port_match fit;  /* how a node port meets a switch port (nicfit/compat.h) */
+	long max_length_m;      /* longest cable run of this network, rounded up */
 };
 
 /* A counted item: one cable type and length, an optic, or a fibre. */
@@ -288,6 +289,7 @@ struct nicfit_cluster_storage {
 	long ports_total, ports_free;
 	struct nicfit_cluster_cable *cables; /* host links, then leaf-spine items */
 	size_t ncables;
+	long max_length_m;      /* longest cable run of the storage network, rounded up */
 };
 
 /*
@@ -311,6 +313,7 @@ struct nicfit_cluster_border {
 	long map_rows;          /* its rows of the port map: uplinks and the peer links cabled */
 	struct nicfit_cluster_cable *cables;
 	size_t ncables;
+	long max_length_m;      /* longest uplink or peer-link run, rounded up */
 };
 
 struct nicfit_cluster_impl;
@@ -331,7 +334,7 @@ struct nicfit_cluster {
 	size_t nbom;
 	double total_usd;       /* sum of priced lines */
 	char prices_as_of[16];  /* latest date among priced lines, "" if none */
-	long max_length_m;      /* longest cable run */
+	long max_length_m;      /* longest cable run of all networks (each network's: its max_length_m) */
 	struct nicfit_findings decisions; /* each sizing step: code is the rule id
 					   * ("cluster.tiers"), severity NICFIT_SEV_NONE */
 	struct nicfit_findings findings; /* registered codes ("cluster-blocking"), as raised */

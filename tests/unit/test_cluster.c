@@ -1132,6 +1132,28 @@ static double row_length(const char *map, const char *start)
 	return -1;
 }
 
+/* Whether m is a run of `longest` metres (as the port map gives it, to 0.1 m) rounded up. */
+static int rounded_up(long m, double longest)
+{
+	return (double)m >= longest - 0.05 && (double)m < longest + 1.05;
+}
+
+/* The longest length of the port map's rows whose link type starts with `type`. */
+static double longest_row(const char *map, const char *type)
+{
+	const char *r;
+	double max = 0;
+
+	for (r = map; *r; r = strchr(r, '\n') ? strchr(r, '\n') + 1 : r + strlen(r))
+		if (!strncmp(r, type, strlen(type))) {
+			double len = row_length(r, type);
+
+			if (len > max)
+				max = len;
+		}
+	return max;
+}
+
 /*
  * Storage and border cable lengths come from where their ends stand, by
  * hand with the default layout (42U racks of 0.04445 m per U, 0.6 m rack
@@ -1167,6 +1189,11 @@ static void storage_border_lengths(void **state)
 	assert_near(row_length(k.buf, "storage-host,node0001,st0,"), 8.9, 1e-9);
 	assert_near(row_length(k.buf, "storage-host,node0016,st0,"), 8.9, 1e-9);
 	assert_int_equal(c.rows, 2);
+	/* the longest run is the storage network's, and said to be */
+	assert_true(rounded_up(c.storage.max_length_m, longest_row(k.buf, "storage-")));
+	assert_true(rounded_up(c.net[NICFIT_NET_OOB].max_length_m, longest_row(k.buf, "oob-")));
+	assert_int_equal(c.max_length_m, c.storage.max_length_m);
+	assert_true(c.net[NICFIT_NET_OOB].max_length_m < c.max_length_m);
 	nicfit_cluster_release(&c);
 
 	/* two racks of storage servers at 21 to a rack; the farther rack is further away */
@@ -1192,6 +1219,11 @@ static void storage_border_lengths(void **state)
 	assert_near(row_length(k.buf, "mlag-peer,fe-border01,swp47,fe-border02,swp47,"), 0.5, 1e-9);
 	assert_true(row_length(k.buf, "border-uplink,fe-leaf01,swp45,fe-border01,swp1,") > 4);
 	assert_int_equal(c.border.map_rows, 8 + 2 + 2);
+	/* each network's longest run, the longest of them all the summary's */
+	assert_true(rounded_up(c.border.max_length_m, longest_row(k.buf, "border-uplink")));
+	assert_true(c.net[NICFIT_NET_FRONTEND].max_length_m > 0);
+	assert_int_equal(c.max_length_m, c.border.max_length_m > c.net[NICFIT_NET_FRONTEND].max_length_m ?
+			 c.border.max_length_m : c.net[NICFIT_NET_FRONTEND].max_length_m);
 	nicfit_cluster_release(&c);
 }
 

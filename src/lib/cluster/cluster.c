@@ -162,6 +162,8 @@ static int count_link(void *ctx, const struct nicfit_cluster_link *l)
 		nt->cables++;
 	if (l->length_m > c->max_length_m)
 		c->max_length_m = (long)ceil(l->length_m);
+	if (l->length_m > nt->max_length_m)
+		nt->max_length_m = (long)ceil(l->length_m);
 	/* physical switch ports in use, counted once per port */
 	if (l->a >= c->in.nodes && l->port_a >= 0 && l->lane_a <= 0) {
 		nicfit__cluster_switch_of(c, l->a - c->in.nodes, &na, &pa, &ta, &ia);
