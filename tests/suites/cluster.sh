@@ -106,6 +106,27 @@ check "breakout 4x25" --nodes 40 --gpus-per-node 2 --nics-per-node 2 --nic-gbps 
 check "rail-only" --nodes 48 --rail-only --frontend-links 2
 check "InfiniBand, 2 nodes per rack" --nodes 16 --switch qm9700 --nic mcx75310aas-neat --nodes-per-rack 2
 
+check "storage and border switches on the OOB network" --nodes 100 --frontend-links 2 --frontend-uplinks 4 \
+	--storage-gbps 400 --storage-nodes 16 --storage-oversubscription 2 --storage-switch sn5600
+
+# every storage server, storage switch and border switch the port map names
+# has its BMC or management port on the OOB network, once
+"$NICFIT" cluster --nodes 100 --frontend-links 2 --frontend-uplinks 4 --storage-gbps 400 \
+	--storage-nodes 16 --storage-oversubscription 2 --storage-switch sn5600 \
+	--port-map "$tmp/oob.csv" >/dev/null 2>"$tmp/err"
+why=$(awk -F, '
+	$1 ~ /^oob-/ { oob[$2]++ }
+	$1 ~ /^(storage-|border-uplink|mlag-peer)/ {
+		if ($2 ~ /^(stor|st-|fe-border)/) want[$2] = 1
+		if ($4 ~ /^(stor|st-|fe-border)/) want[$4] = 1
+	}
+	END {
+		for (x in want) { n++; if (oob[x] != 1) bad = bad " " x "=" oob[x] + 0 }
+		if (n == 0) bad = " none named"
+		print bad
+	}' "$tmp/oob.csv")
+if [ -z "$why" ]; then ok "OOB reaches storage and border"; else notok "OOB reaches storage and border:$why"; fi
+
 # the storage network's links, named by count: as many rows of each kind as
 # the summary's storage links, every port once, switch ports within the radix
 # and split legs within the split

@@ -95,7 +95,7 @@ static void emit_net_text(struct nicfit_emit *e, const struct nicfit_cluster *c,
 	}
 	if (n == NICFIT_NET_OOB)
 		nicfit_emit_printf(e, ", %ld BMC + %ld switch management ports at %g Gb/s\n",
-				   c->in.nodes, nt->endpoints - c->in.nodes, nt->link_gbps);
+				   nt->links[NICFIT_LINK_HOST], nt->links[NICFIT_LINK_MGMT], nt->link_gbps);
 	else
 		nicfit_emit_printf(e, ", %ld x %g Gb/s node ports (%d per node)\n", nt->endpoints,
 				   nt->link_gbps, nt->links_per_node);
