@@ -20,6 +20,43 @@ struct chunk {
 	long rack;              /* compute rack, or -1 for a network rack */
 };
 
+/* Counting sort of the first nsw switches of pos by compute rack (on top of one: tor_start,
+ * by_tor) and by row slot (slot_start, by_slot); -1 when out of memory. pos holds the
+ * walked networks' switches, then (xbase == im->nsw) the storage and border ones. */
+static int sort_switches(const struct nicfit_cluster *c, const struct placer *p, long nsw,
+			 long rows, long *tor_start, long *slot_start, long *by_tor, long *by_slot)
+{
+	const struct nicfit_cluster_impl *im = c->impl;
+	long i, r, *fill;
+
+	for (i = 0; i < nsw; i++) {
+		const struct cl_pos *q = &im->pos[i];
+
+		if (q->x < 0)
+			tor_start[q->row * p->rpr + (-q->x - 1) + 1]++;
+	}
+	for (i = 0; i < p->C; i++)
+		tor_start[i + 1] += tor_start[i];
+	for (r = 0; r < rows; r++)
+		slot_start[r + 1] = slot_start[r] + p->slots[r];
+	fill = calloc((size_t)p->C + 1, sizeof(*fill));
+	if (!fill)
+		return -1;
+	for (i = 0; i < nsw; i++) {
+		const struct cl_pos *q = &im->pos[i];
+
+		if (q->x < 0) {
+			long rack = q->row * p->rpr + (-q->x - 1);
+
+			by_tor[tor_start[rack] + fill[rack]++] = i;
+		} else {
+			by_slot[slot_start[q->row] + q->x] = i;
+		}
+	}
+	free(fill);
+	return 0;
+}
+
 /* The OOB endpoints rack by rack: BMCs and the switches on top of each
  * compute rack, then each network rack's switches, row by row; the storage
  * row's storage racks (their servers' BMCs) and network racks last. A
@@ -43,36 +80,8 @@ static int oob_list(struct nicfit_cluster *c, struct placer *p, struct chunk **c
 	by_slot = malloc(((size_t)nsw + 1) * sizeof(*by_slot));
 	if (!tor_start || !slot_start || !by_tor || !by_slot)
 		goto out;
-	/* counting sort of switches by compute rack (ToR) and by row slot; pos holds the
-	 * walked networks' switches, then (xbase == im->nsw) the storage and border ones */
-	for (i = 0; i < nsw; i++) {
-		const struct cl_pos *q = &im->pos[i];
-
-		if (q->x < 0)
-			tor_start[q->row * p->rpr + (-q->x - 1) + 1]++;
-	}
-	for (i = 0; i < p->C; i++)
-		tor_start[i + 1] += tor_start[i];
-	for (r = 0; r < rows; r++)
-		slot_start[r + 1] = slot_start[r] + p->slots[r];
-	{
-		long *fill = calloc((size_t)p->C + 1, sizeof(*fill));
-
-		if (!fill)
-			goto out;
-		for (i = 0; i < nsw; i++) {
-			const struct cl_pos *q = &im->pos[i];
-
-			if (q->x < 0) {
-				long rack = q->row * p->rpr + (-q->x - 1);
-
-				by_tor[tor_start[rack] + fill[rack]++] = i;
-			} else {
-				by_slot[slot_start[q->row] + q->x] = i;
-			}
-		}
-		free(fill);
-	}
+	if (sort_switches(c, p, nsw, rows, tor_start, slot_start, by_tor, by_slot))
+		goto out;
 	total = (c->net[NICFIT_NET_OOB].links_per_node ? N + S : 0) + (c->in.mgmt_ports ? nsw : 0);
 	maxch = p->C + im->storage_racks + nsw / (spr > 0 ? spr : 1) + rows + 2;
 	im->oob_list = malloc(((size_t)total + 1) * sizeof(*im->oob_list));
