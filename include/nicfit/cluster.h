@@ -362,9 +362,12 @@ int nicfit_cluster_size(const struct nicfit_cluster_input *in,
 void nicfit_cluster_release(struct nicfit_cluster *c);
 
 /*
- * Endpoint ids in links: nodes are 0..nodes-1, switches nodes+i. Names:
+ * Endpoint ids in links: nodes are 0..nodes-1, switches nodes+i; on the
+ * OOB network also the storage and border switches and, after them, the
+ * storage servers (their BMCs), ids past every walked switch. Names:
  * "node0007", "be-leaf012", "be-p1-spine03" (plane shown when there are
- * several), "fe-leaf004", "oob-leaf002". Ports: nodes "nic3" (or "nic3p1"
+ * several), "fe-leaf004", "oob-leaf002", "st-leaf01", "fe-border02",
+ * "stor03". Ports: nodes "nic3" (or "nic3p1"
  * with several cabled ports per NIC), "fe0", "bmc"; switches "swp17",
  * "swp17s2" for lane 2 of a split port, "mgmt". Writes at most n bytes
  * (always NUL-terminated) and returns the length.
