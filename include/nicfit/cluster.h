@@ -241,6 +241,7 @@ struct nicfit_cluster_net {
 	long ports_total;       /* switch ports of this network */
 	long ports_free;
 	struct nicfit_port_match fit;  /* how a node port meets a switch port (nicfit/compat.h) */
+	long max_length_m;      /* longest cable run of this network, rounded up */
 };
 
 /* A counted item: one cable type and length, an optic, or a fibre. */
@@ -288,6 +289,7 @@ struct nicfit_cluster_storage {
 	long ports_total, ports_free;
 	struct nicfit_cluster_cable *cables; /* host links, then leaf-spine items */
 	size_t ncables;
+	long max_length_m;      /* longest cable run of the storage network, rounded up */
 };
 
 /*
@@ -311,6 +313,7 @@ struct nicfit_cluster_border {
 	long map_rows;          /* its rows of the port map: uplinks and the peer links cabled */
 	struct nicfit_cluster_cable *cables;
 	size_t ncables;
+	long max_length_m;      /* longest uplink or peer-link run, rounded up */
 };
 
 struct nicfit_cluster_impl;
@@ -331,7 +334,7 @@ struct nicfit_cluster {
 	size_t nbom;
 	double total_usd;       /* sum of priced lines */
 	char prices_as_of[16];  /* latest date among priced lines, "" if none */
-	long max_length_m;      /* longest cable run */
+	long max_length_m;      /* longest cable run of all networks (each network's: its max_length_m) */
 	struct nicfit_findings decisions; /* each sizing step: code is the rule id
 					   * ("cluster.tiers"), severity NICFIT_SEV_NONE */
 	struct nicfit_findings findings; /* registered codes ("cluster-blocking"), as raised */
@@ -359,9 +362,12 @@ int nicfit_cluster_size(const struct nicfit_cluster_input *in,
 void nicfit_cluster_release(struct nicfit_cluster *c);
 
 /*
- * Endpoint ids in links: nodes are 0..nodes-1, switches nodes+i. Names:
+ * Endpoint ids in links: nodes are 0..nodes-1, switches nodes+i; on the
+ * OOB network also the storage and border switches and, after them, the
+ * storage servers (their BMCs), ids past every walked switch. Names:
  * "node0007", "be-leaf012", "be-p1-spine03" (plane shown when there are
- * several), "fe-leaf004", "oob-leaf002". Ports: nodes "nic3" (or "nic3p1"
+ * several), "fe-leaf004", "oob-leaf002", "st-leaf01", "fe-border02",
+ * "stor03". Ports: nodes "nic3" (or "nic3p1"
  * with several cabled ports per NIC), "fe0", "bmc"; switches "swp17",
  * "swp17s2" for lane 2 of a split port, "mgmt". Writes at most n bytes
  * (always NUL-terminated) and returns the length.

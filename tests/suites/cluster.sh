@@ -106,6 +106,27 @@ check "breakout 4x25" --nodes 40 --gpus-per-node 2 --nics-per-node 2 --nic-gbps 
 check "rail-only" --nodes 48 --rail-only --frontend-links 2
 check "InfiniBand, 2 nodes per rack" --nodes 16 --switch qm9700 --nic mcx75310aas-neat --nodes-per-rack 2
 
+check "storage and border switches on the OOB network" --nodes 100 --frontend-links 2 --frontend-uplinks 4 \
+	--storage-gbps 400 --storage-nodes 16 --storage-oversubscription 2 --storage-switch sn5600
+
+# every storage server, storage switch and border switch the port map names
+# has its BMC or management port on the OOB network, once
+"$NICFIT" cluster --nodes 100 --frontend-links 2 --frontend-uplinks 4 --storage-gbps 400 \
+	--storage-nodes 16 --storage-oversubscription 2 --storage-switch sn5600 \
+	--port-map "$tmp/oob.csv" >/dev/null 2>"$tmp/err"
+why=$(awk -F, '
+	$1 ~ /^oob-/ { oob[$2]++ }
+	$1 ~ /^(storage-|border-uplink|mlag-peer)/ {
+		if ($2 ~ /^(stor|st-|fe-border)/) want[$2] = 1
+		if ($4 ~ /^(stor|st-|fe-border)/) want[$4] = 1
+	}
+	END {
+		for (x in want) { n++; if (oob[x] != 1) bad = bad " " x "=" oob[x] + 0 }
+		if (n == 0) bad = " none named"
+		print bad
+	}' "$tmp/oob.csv")
+if [ -z "$why" ]; then ok "OOB reaches storage and border"; else notok "OOB reaches storage and border:$why"; fi
+
 # the storage network's links, named by count: as many rows of each kind as
 # the summary's storage links, every port once, switch ports within the radix
 # and split legs within the split
@@ -179,6 +200,68 @@ check_border "border, one tier of dual-homed leaves" --nodes 16 --nics-per-node 
 check_border "border above two front-end tiers, with storage" --nodes 100 --frontend-links 2 \
 	--frontend-radix 64 --frontend-oversubscription 2 --frontend-uplinks 4 --storage-gbps 400 \
 	--storage-nodes 16 --storage-oversubscription 2 --storage-switch sn5600
+
+# the SVG's counts are the JSON summary's: per network its tiers, switches
+# (the front end's border switches too), node ports, host and switch links
+# (the front end's border uplinks and MLAG peer links), and the storage
+# network's
+check_svg() {
+	name=$1
+	shift
+	if ! "$NICFIT" -j cluster "$@" >"$tmp/sum.json" 2>"$tmp/err" ||
+		! "$NICFIT" cluster "$@" --format svg >"$tmp/d.svg" 2>>"$tmp/err"; then
+		sed 's/^/# /' "$tmp/err"
+		notok "$name: nicfit failed"
+		return
+	fi
+	jq -r '
+		(["backend", "frontend", "oob"][] as $n | select(.[$n] != null) | .[$n] as $x |
+		 "\($n) tiers=\($x.tiers) switches=\($x.leaf.switches + $x.spine.switches + $x.core.switches)" +
+		 " border=\(if $n == "frontend" and .border != null then .border.border_switches else 0 end)" +
+		 " ports=\($x.endpoints) host=\($x.links.host + $x.links.mgmt)" +
+		 " switch=\($x.links.leaf_spine + $x.links.spine_core)" +
+		 (if $n == "frontend" and .border != null then
+		  " uplinks=\(.border.uplinks) peer=\(.border.peer_links)" else "" end)),
+		(.storage | select(. != null) |
+		 "storage tiers=\(.tiers) switches=\(.leaf_switches + .spine_switches) border=0" +
+		 " ports=\(.endpoints) host=\(.links.host) switch=\(.links.leaf_spine)")
+	' "$tmp/sum.json" >"$tmp/want" || { notok "$name: jq failed"; return; }
+	sed -n 's/.*class="[hs]">\(.*\)<\/text>$/\1/p' "$tmp/d.svg" | awk '
+		/^(Back end|Front end|Out-of-band|Storage): / {
+			if (net != "") print out
+			net = $0; sub(/:.*/, "", net)
+			if (net == "Back end") net = "backend"
+			else if (net == "Front end") net = "frontend"
+			else if (net == "Out-of-band") net = "oob"
+			else net = "storage"
+			t = $0; sub(/^[^:]*: /, "", t); tiers = t + 0
+			sw = t; sub(/^[^,]*, /, "", sw); sw += 0
+			b = 0; if (t ~ / and [0-9]+ border switch/) { b = t; sub(/.* and /, "", b); b += 0 }
+			p = t; sub(/^[^;]*; /, "", p); sub(/^plane [^;]*; /, "", p); p += 0
+			out = net " tiers=" tiers " switches=" sw " border=" b " ports=" p
+			next
+		}
+		net != "" && / host links, [0-9]+ switch links/ {
+			f = $0; sub(/^leaf: [^;]*; /, "", f)
+			split(f, v, ", ")
+			out = out " host=" (v[1] + 0) " switch=" (v[2] + 0)
+			if (v[3] != "") out = out " uplinks=" (v[3] + 0) " peer=" (v[4] + 0)
+		}
+		END { if (net != "") print out }' >"$tmp/got"
+	if cmp -s "$tmp/want" "$tmp/got"; then
+		ok "$name"
+	else
+		diff "$tmp/want" "$tmp/got" | sed 's/^/# /'
+		notok "$name: SVG counts differ from the JSON's"
+	fi
+}
+
+check_svg "SVG: front end with border and storage" --nodes 16 --nics-per-node 0 --frontend-links 2 \
+	--frontend-gbps 100 --frontend-uplinks 4 --storage-gbps 200 --storage-nodes 4
+check_svg "SVG: two planes, two-tier storage on SN5600" --nodes 128 --planes 2 --rail-optimized \
+	--storage-gbps 400 --storage-nodes 16 --storage-oversubscription 2 --storage-switch sn5600
+check_svg "SVG: border above two front-end tiers" --nodes 100 --frontend-links 2 --frontend-radix 64 \
+	--frontend-oversubscription 2 --frontend-uplinks 4
 
 # the map appears complete or not at all
 if "$NICFIT" cluster --nodes 4 --port-map "$tmp/no/such/dir/map.csv" >/dev/null 2>"$tmp/err"; then

@@ -1132,6 +1132,28 @@ static double row_length(const char *map, const char *start)
 	return -1;
 }
 
+/* Whether m is a run of `longest` metres (as the port map gives it, to 0.1 m) rounded up. */
+static int rounded_up(long m, double longest)
+{
+	return (double)m >= longest - 0.05 && (double)m < longest + 1.05;
+}
+
+/* The longest length of the port map's rows whose link type starts with `type`. */
+static double longest_row(const char *map, const char *type)
+{
+	const char *r;
+	double max = 0;
+
+	for (r = map; *r; r = strchr(r, '\n') ? strchr(r, '\n') + 1 : r + strlen(r))
+		if (!strncmp(r, type, strlen(type))) {
+			double len = row_length(r, type);
+
+			if (len > max)
+				max = len;
+		}
+	return max;
+}
+
 /*
  * Storage and border cable lengths come from where their ends stand, by
  * hand with the default layout (42U racks of 0.04445 m per U, 0.6 m rack
@@ -1167,6 +1189,9 @@ static void storage_border_lengths(void **state)
 	assert_near(row_length(k.buf, "storage-host,node0001,st0,"), 8.9, 1e-9);
 	assert_near(row_length(k.buf, "storage-host,node0016,st0,"), 8.9, 1e-9);
 	assert_int_equal(c.rows, 2);
+	/* the longest run is the storage network's, and said to be */
+	assert_true(rounded_up(c.storage.max_length_m, longest_row(k.buf, "storage-")));
+	assert_int_equal(c.max_length_m, c.storage.max_length_m);
 	nicfit_cluster_release(&c);
 
 	/* two racks of storage servers at 21 to a rack; the farther rack is further away */
@@ -1192,6 +1217,59 @@ static void storage_border_lengths(void **state)
 	assert_near(row_length(k.buf, "mlag-peer,fe-border01,swp47,fe-border02,swp47,"), 0.5, 1e-9);
 	assert_true(row_length(k.buf, "border-uplink,fe-leaf01,swp45,fe-border01,swp1,") > 4);
 	assert_int_equal(c.border.map_rows, 8 + 2 + 2);
+	/* each network's longest run, the longest of them all the summary's */
+	assert_true(rounded_up(c.border.max_length_m, longest_row(k.buf, "border-uplink")));
+	assert_true(c.net[NICFIT_NET_FRONTEND].max_length_m > 0);
+	assert_int_equal(c.max_length_m, c.border.max_length_m > c.net[NICFIT_NET_FRONTEND].max_length_m ?
+			 c.border.max_length_m : c.net[NICFIT_NET_FRONTEND].max_length_m);
+	nicfit_cluster_release(&c);
+}
+
+/*
+ * The OOB network reaches every storage server's BMC and the management
+ * port of every storage and border switch, where they stand: 16 nodes with
+ * two 100G front-end links and 4 uplinks per leaf (2 leaves, 2 border
+ * switches), 4 storage servers on one storage switch: 16 + 4 BMCs and
+ * 2 + 2 + 1 management ports, 25 OOB links on one 48-port OOB leaf.
+ */
+static void oob_reaches_storage_and_border(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+	static struct keep k;
+	const char *want[] = { "oob-bmc,stor01,bmc,oob-leaf01,", "oob-bmc,stor04,bmc,oob-leaf01,",
+			       "oob-mgmt,st-leaf01,mgmt,oob-leaf01,",
+			       "oob-mgmt,fe-border01,mgmt,oob-leaf01,",
+			       "oob-mgmt,fe-border02,mgmt,oob-leaf01," };
+	size_t i;
+
+	(void)state;
+	backend_only(&in, 16, 8, 64);
+	in.nics_per_node = 0;
+	in.net[NICFIT_NET_FRONTEND].links_per_node = 2;
+	in.net[NICFIT_NET_FRONTEND].link_gbps = 100;
+	in.frontend_uplinks = 4;
+	in.storage.node_gbps = 200;
+	in.storage.servers = 4;
+	in.net[NICFIT_NET_OOB].links_per_node = 1;
+	size_ok(&in, &c);
+	assert_int_equal(c.border.switches, 2);
+	assert_int_equal(c.storage.leaves, 1);
+	assert_int_equal(c.net[NICFIT_NET_OOB].endpoints, 16 + 4 + 2 + 2 + 1);
+	assert_int_equal(c.net[NICFIT_NET_OOB].links[NICFIT_LINK_HOST], 16 + 4);
+	assert_int_equal(c.net[NICFIT_NET_OOB].links[NICFIT_LINK_MGMT], 2 + 2 + 1);
+	assert_int_equal(c.net[NICFIT_NET_OOB].cables, 25);
+	assert_int_equal(c.net[NICFIT_NET_OOB].tier[NICFIT_TIER_LEAF].ports_used, 25);
+	k.len = 0;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_write_port_map(&c, keep_write, &k, NULL, &err), 0);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		assert_true(row_length(k.buf, want[i]) > 0);
+	/* a storage server's BMC run reaches the storage row; the OOB's longest run is its own */
+	assert_true(row_length(k.buf, "oob-bmc,stor01,") > row_length(k.buf, "oob-bmc,node0001,"));
+	assert_true(rounded_up(c.net[NICFIT_NET_OOB].max_length_m, longest_row(k.buf, "oob-")));
+	assert_true(longest_row(k.buf, "oob-") > 0);
 	nicfit_cluster_release(&c);
 }
 
@@ -1279,6 +1357,7 @@ int main(void)
 		cmocka_unit_test(storage_fabric),
 		cmocka_unit_test(frontend_border),
 		cmocka_unit_test(storage_border_lengths),
+		cmocka_unit_test(oob_reaches_storage_and_border),
 		cmocka_unit_test(gpudirect_path),
 	};
 

@@ -162,8 +162,11 @@ static int count_link(void *ctx, const struct nicfit_cluster_link *l)
 		nt->cables++;
 	if (l->length_m > c->max_length_m)
 		c->max_length_m = (long)ceil(l->length_m);
+	if (l->length_m > nt->max_length_m)
+		nt->max_length_m = (long)ceil(l->length_m);
 	/* physical switch ports in use, counted once per port */
-	if (l->a >= c->in.nodes && l->port_a >= 0 && l->lane_a <= 0) {
+	if (l->a >= c->in.nodes && l->a < c->in.nodes + c->impl->nsw && l->port_a >= 0 &&
+	    l->lane_a <= 0) {
 		nicfit__cluster_switch_of(c, l->a - c->in.nodes, &na, &pa, &ta, &ia);
 		c->net[na].tier[ta].ports_used++;
 		if (l->port_a >= c->impl->hi_port[na][ta])
@@ -274,6 +277,7 @@ static int size_networks(struct nicfit_cluster *out, struct nicfit_error *err)
 static int place_all(struct nicfit_cluster *out, struct placer *p, struct nicfit_error *err)
 {
 	struct nicfit_cluster_impl *im = out->impl;
+	long i;
 	int n, rc;
 
 	p->C = out->racks;
@@ -297,19 +301,25 @@ static int place_all(struct nicfit_cluster *out, struct placer *p, struct nicfit
 	for (n = 0; n < NICFIT_NET_OOB; n++)
 		if (out->net[n].enabled)
 			nicfit__cluster_place_net(out, p, n);
-	if (out->in.net[NICFIT_NET_OOB].links_per_node) {
-		rc = nicfit__cluster_size_oob(out, p, err);
-		if (rc)
-			return rc;
-	}
-	/* the storage network's switches and the border's, which the OOB network does not reach */
+	/* the storage network's switches and the border's, placed before the OOB network
+	 * reaches them (and the storage servers) where they stand */
 	im->xbase = im->nsw;
 	out->border.switches = nicfit__cluster_border_switches(out);
 	if (NICFIT_ALLOC_GROW(im->pos, (size_t)(im->nsw + out->storage.leaves + out->storage.spines +
 						out->border.switches + 1), im->alloc_pos))
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	nicfit__cluster_place_extra(out, p);
+	if (out->in.net[NICFIT_NET_OOB].links_per_node) {
+		rc = nicfit__cluster_size_oob(out, p, err);
+		if (rc)
+			return rc;
+	}
+	im->nservers = out->storage.enabled ? out->in.storage.servers : 0;
+	if (NICFIT_ALLOC_GROW(im->pos, (size_t)(im->xbase + im->nx + im->nservers + 1), im->alloc_pos))
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	nicfit__cluster_finalize_positions(out, p);
+	for (i = 0; i < im->nservers; i++)
+		nicfit__cluster_server_pos(out, i, &im->pos[im->xbase + im->nx + i]);
 	return 0;
 }
 

@@ -141,6 +141,8 @@ static int count_blink(void *ctx, const struct cl_slink *l)
 	c->border.map_rows++;
 	if (l->length_m > c->max_length_m)
 		c->max_length_m = (long)ceil(l->length_m);
+	if (l->length_m > c->border.max_length_m)
+		c->border.max_length_m = (long)ceil(l->length_m);
 	return 0;
 }
 

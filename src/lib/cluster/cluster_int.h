@@ -147,6 +147,8 @@ struct nicfit_cluster_impl {
 	struct cl_pos *pos;     /* per switch, then the storage and border switches (xbase on) */
 	long xbase;             /* pos index of the first storage leaf */
 	long nx;                /* storage leaves and spines, then border switches, from xbase */
+	long nservers;          /* storage servers in pos after them (xbase + nx on), for the OOB
+				 * network's BMC links: endpoint id nodes + xbase + nx + k */
 	long storage_racks;     /* in the storage row */
 	int servers_per_rack;   /* storage servers in one storage rack */
 	long srow;              /* index of the storage row (crow + 1) */
@@ -170,6 +172,22 @@ struct nicfit_cluster_impl {
 	size_t alloc_pos;       /* of pos */
 	int counting;           /* the sizing walk: create kits and count items */
 };
+
+/* Whether endpoint id is a storage server (its BMC on the OOB network). */
+static inline int cl_is_server(const struct nicfit_cluster *c, long id)
+{
+	long s0 = c->in.nodes + c->impl->xbase + c->impl->nx;
+
+	return c->impl->nservers > 0 && id >= s0 && id < s0 + c->impl->nservers;
+}
+
+/* Whether endpoint id is a storage or border switch (its management port on the OOB network). */
+static inline int cl_is_extra(const struct nicfit_cluster *c, long id)
+{
+	long x0 = c->in.nodes + c->impl->xbase;
+
+	return c->impl->nx > 0 && id >= x0 && id < x0 + c->impl->nx;
+}
 
 /* ---- arithmetic shared by the sizing files ---------------------------------- */
 

@@ -1,12 +1,14 @@
 /*
  * cluster_oob.c - the OOB (1GbE management) network: its endpoints are
- * every node's BMC port and the management port of every other switch,
- * where they stand, so it is sized after the other networks are placed.
+ * every node's and storage server's BMC port and the management port of
+ * every other switch (the storage network's and the border's too), where
+ * they stand, so it is sized after the other networks are placed.
  * The endpoints are listed rack by rack, cut into leaves of whole racks
  * (no leaf across rows), sized above the leaves with the same rules as
  * the other networks (cluster_tiers.c), and placed like them.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "alloc_int.h"
 #include "cluster_int.h"
@@ -18,25 +20,15 @@ struct chunk {
 	long rack;              /* compute rack, or -1 for a network rack */
 };
 
-/* The OOB endpoints rack by rack: BMCs and the switches on top of each
- * compute rack, then each network rack's switches, row by row. */
-static int oob_list(struct nicfit_cluster *c, struct placer *p, struct chunk **chunksp,
-		    long *nchunks, struct nicfit_error *err)
+/* Counting sort of the first nsw switches of pos by compute rack (on top of one: tor_start,
+ * by_tor) and by row slot (slot_start, by_slot); -1 when out of memory. pos holds the
+ * walked networks' switches, then (xbase == im->nsw) the storage and border ones. */
+static int sort_switches(const struct nicfit_cluster *c, const struct placer *p, long nsw,
+			 long rows, long *tor_start, long *slot_start, long *by_tor, long *by_slot)
 {
-	struct nicfit_cluster_impl *im = c->impl;
-	long N = c->in.nodes, M = c->in.nodes_per_rack, spr = (long)c->in.layout.switches_per_rack;
-	long nsw = im->nsw, rows = im->crow + 1, r, i, k, total, nch = 0, maxch;
-	long *tor_start = NULL, *slot_start = NULL, *by_tor = NULL, *by_slot = NULL;
-	struct chunk *ch = NULL;
-	int rc = NICFIT_E_NOMEM;
+	const struct nicfit_cluster_impl *im = c->impl;
+	long i, r, *fill;
 
-	tor_start = calloc((size_t)p->C + 1, sizeof(*tor_start));
-	slot_start = calloc((size_t)rows + 1, sizeof(*slot_start));
-	by_tor = malloc(((size_t)nsw + 1) * sizeof(*by_tor));
-	by_slot = malloc(((size_t)nsw + 1) * sizeof(*by_slot));
-	if (!tor_start || !slot_start || !by_tor || !by_slot)
-		goto out;
-	/* counting sort of switches by compute rack (ToR) and by row slot */
 	for (i = 0; i < nsw; i++) {
 		const struct cl_pos *q = &im->pos[i];
 
@@ -47,26 +39,51 @@ static int oob_list(struct nicfit_cluster *c, struct placer *p, struct chunk **c
 		tor_start[i + 1] += tor_start[i];
 	for (r = 0; r < rows; r++)
 		slot_start[r + 1] = slot_start[r] + p->slots[r];
-	{
-		long *fill = calloc((size_t)p->C + 1, sizeof(*fill));
+	fill = calloc((size_t)p->C + 1, sizeof(*fill));
+	if (!fill)
+		return -1;
+	for (i = 0; i < nsw; i++) {
+		const struct cl_pos *q = &im->pos[i];
 
-		if (!fill)
-			goto out;
-		for (i = 0; i < nsw; i++) {
-			const struct cl_pos *q = &im->pos[i];
+		if (q->x < 0) {
+			long rack = q->row * p->rpr + (-q->x - 1);
 
-			if (q->x < 0) {
-				long rack = q->row * p->rpr + (-q->x - 1);
-
-				by_tor[tor_start[rack] + fill[rack]++] = i;
-			} else {
-				by_slot[slot_start[q->row] + q->x] = i;
-			}
+			by_tor[tor_start[rack] + fill[rack]++] = i;
+		} else {
+			by_slot[slot_start[q->row] + q->x] = i;
 		}
-		free(fill);
 	}
-	total = (c->net[NICFIT_NET_OOB].links_per_node ? N : 0) + (c->in.mgmt_ports ? nsw : 0);
-	maxch = p->C + nsw / (spr > 0 ? spr : 1) + rows + 2;
+	free(fill);
+	return 0;
+}
+
+/* The OOB endpoints rack by rack: BMCs and the switches on top of each
+ * compute rack, then each network rack's switches, row by row; the storage
+ * row's storage racks (their servers' BMCs) and network racks last. A
+ * switch is listed as N + its index in pos (the storage and border
+ * switches from xbase), a storage server k as N + xbase + nx + k. */
+static int oob_list(struct nicfit_cluster *c, struct placer *p, struct chunk **chunksp,
+		    long *nchunks, struct nicfit_error *err)
+{
+	struct nicfit_cluster_impl *im = c->impl;
+	long N = c->in.nodes, M = c->in.nodes_per_rack, spr = (long)c->in.layout.switches_per_rack;
+	long nsw = im->nsw + im->nx, rows = (im->has_storage_row ? im->srow : im->crow) + 1;
+	long S = c->storage.enabled ? c->in.storage.servers : 0;
+	long r, i, k, total, nch = 0, maxch;
+	long *tor_start = NULL, *slot_start = NULL, *by_tor = NULL, *by_slot = NULL;
+	struct chunk *ch = NULL;
+	int rc = NICFIT_E_NOMEM;
+
+	tor_start = calloc((size_t)p->C + 1, sizeof(*tor_start));
+	slot_start = calloc((size_t)rows + 1, sizeof(*slot_start));
+	by_tor = malloc(((size_t)nsw + 1) * sizeof(*by_tor));
+	by_slot = malloc(((size_t)nsw + 1) * sizeof(*by_slot));
+	if (!tor_start || !slot_start || !by_tor || !by_slot)
+		goto out;
+	if (sort_switches(c, p, nsw, rows, tor_start, slot_start, by_tor, by_slot))
+		goto out;
+	total = (c->net[NICFIT_NET_OOB].links_per_node ? N + S : 0) + (c->in.mgmt_ports ? nsw : 0);
+	maxch = p->C + im->storage_racks + nsw / (spr > 0 ? spr : 1) + rows + 2;
 	im->oob_list = malloc(((size_t)total + 1) * sizeof(*im->oob_list));
 	ch = calloc((size_t)maxch, sizeof(*ch));
 	if (!im->oob_list || !ch)
@@ -75,6 +92,15 @@ static int oob_list(struct nicfit_cluster *c, struct placer *p, struct chunk **c
 	for (r = 0; r < rows; r++) {
 		long c0 = r * p->rpr, c1 = r < im->crow ? lmin(c0 + p->rpr, p->C) : c0, rack, j;
 
+		if (r == im->srow && im->has_storage_row && c->net[NICFIT_NET_OOB].links_per_node)
+			for (rack = 0; rack < im->storage_racks; rack++) {
+				long before = k, s0 = rack * im->servers_per_rack;
+
+				for (i = s0; i < lmin(s0 + im->servers_per_rack, S); i++)
+					im->oob_list[k++] = N + im->xbase + im->nx + i;
+				if (k > before)
+					ch[nch++] = (struct chunk){ before, k - before, r, -1 };
+			}
 		for (rack = c0; rack < c1; rack++) {
 			long before = k;
 
@@ -224,10 +250,18 @@ int nicfit__cluster_size_oob(struct nicfit_cluster *c, struct placer *p, struct 
 		goto out;
 	nicfit__cluster_net_publish(c, NICFIT_NET_OOB, &d);
 	cn->base = im->nsw;
-	if (NICFIT_ALLOC_GROW(im->pos, (size_t)im->nsw + (size_t)cn->per_plane + 1, im->alloc_pos)) {
+	/* the OOB switches take pos from im->nsw on; the storage and border switches
+	 * placed there move up behind them */
+	if (NICFIT_ALLOC_GROW(im->pos, (size_t)(im->nsw + cn->per_plane + im->nx + 1), im->alloc_pos)) {
 		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 		goto out;
 	}
+	memmove(&im->pos[im->nsw + cn->per_plane], &im->pos[im->xbase],
+		(size_t)im->nx * sizeof(*im->pos));
+	for (i = 0; i < im->noob; i++)
+		if (im->oob_list[i] >= c->in.nodes + im->xbase)
+			im->oob_list[i] += cn->per_plane;
+	im->xbase = im->nsw + cn->per_plane;
 	s = cn->base;
 	for (plane = 0; plane < 1; plane++)
 		for (t = 0; t < NICFIT_TIER_COUNT; t++)

@@ -47,6 +47,30 @@ static char *put_num(char *p, long v, int width)
 
 static const char *const net_prefix[] = { "be", "fe", "oob" };
 
+/* Digits of a storage or border name: as the storage and border walks name them. */
+static int name_width(long n)
+{
+	int d = digits(n > 0 ? n : 1);
+
+	return d < 2 ? 2 : d;
+}
+
+/* The name of the j-th switch from xbase (storage leaves, storage spines, border switches)
+ * or, past them, of a storage server, as the storage and border walks name them. */
+static char *put_extra(const struct nicfit_cluster *c, char *p, long j)
+{
+	const struct nicfit_cluster_storage *st = &c->storage;
+	long nl = st->enabled ? st->leaves : 0, ns = st->enabled ? st->spines : 0;
+
+	if (j < nl)
+		return put_num(put(p, "st-leaf"), j + 1, name_width(nl));
+	if (j < nl + ns)
+		return put_num(put(p, "st-spine"), j - nl + 1, name_width(ns));
+	if (j < c->impl->nx)
+		return put_num(put(p, "fe-border"), j - nl - ns + 1, name_width(c->border.switches));
+	return put_num(put(p, "stor"), j - c->impl->nx + 1, name_width(c->in.storage.servers));
+}
+
 /* Write endpoint id's name at p (room for 48 bytes); returns the end. */
 static char *put_endpoint(const struct nicfit_cluster *c, char *p, long id)
 {
@@ -57,6 +81,8 @@ static char *put_endpoint(const struct nicfit_cluster *c, char *p, long id)
 
 	if (id < c->in.nodes)
 		return put_num(put(p, "node"), id + 1, c->impl->node_digits);
+	if (cl_is_extra(c, id) || cl_is_server(c, id))
+		return put_extra(c, p, id - c->in.nodes - c->impl->xbase);
 	nicfit__cluster_switch_of(c, id - c->in.nodes, &n, &plane, &t, &idx);
 	p = put(p, net_prefix[n]);
 	if (c->net[n].planes > 1) {
@@ -71,6 +97,8 @@ static char *put_endpoint(const struct nicfit_cluster *c, char *p, long id)
 static char *put_port(const struct nicfit_cluster *c, char *p, enum nicfit_net n, long id,
 		      int port, int lane)
 {
+	if (n == NICFIT_NET_OOB && cl_is_server(c, id))
+		return put(p, "bmc");
 	if (id < c->in.nodes) {
 		if (n == NICFIT_NET_OOB)
 			return put(p, "bmc");
@@ -97,7 +125,8 @@ size_t nicfit_cluster_endpoint_name(const struct nicfit_cluster *c, long id, cha
 
 	if (!n)
 		return 0;
-	if (!c || !c->impl || id < 0 || id >= c->in.nodes + c->impl->nsw) {
+	if (!c || !c->impl || id < 0 ||
+	    (id >= c->in.nodes + c->impl->nsw && !cl_is_extra(c, id) && !cl_is_server(c, id))) {
 		out[0] = '\0';
 		return 0;
 	}

@@ -95,7 +95,7 @@ static void emit_net_text(struct nicfit_emit *e, const struct nicfit_cluster *c,
 	}
 	if (n == NICFIT_NET_OOB)
 		nicfit_emit_printf(e, ", %ld BMC + %ld switch management ports at %g Gb/s\n",
-				   c->in.nodes, nt->endpoints - c->in.nodes, nt->link_gbps);
+				   nt->links[NICFIT_LINK_HOST], nt->links[NICFIT_LINK_MGMT], nt->link_gbps);
 	else
 		nicfit_emit_printf(e, ", %ld x %g Gb/s node ports (%d per node)\n", nt->endpoints,
 				   nt->link_gbps, nt->links_per_node);
@@ -245,6 +245,37 @@ static void by_type(struct nicfit_emit *e, const struct nicfit_cluster *c)
 		first = 0;
 	}
 	nicfit_emit_printf(e, "%s.\n", first ? " none" : "");
+	nicfit_emit_end_object(e);
+}
+
+/*
+ * The longest run of each network that has cables, as the JSON's
+ * max_cable_m_by_network gives it: the storage network's and the border's
+ * runs (to the storage row, up to the spine row) are often longer than
+ * any in the cables table above, so one figure for all would not say
+ * which table it belongs to.
+ */
+static void longest_runs(struct nicfit_emit *e, const struct nicfit_cluster *c)
+{
+	int n, first = 1;
+
+	nicfit_emit_begin_object(e, "max_cable_m_by_network");
+	nicfit_emit_printf(e, "  Longest run per network:");
+	for (n = 0; n <= NICFIT_NET_COUNT + 1; n++) {
+		const char *name = n < NICFIT_NET_COUNT ? nicfit_net_name(n) :
+				   n == NICFIT_NET_COUNT ? "storage" : "border";
+		int on = n < NICFIT_NET_COUNT ? c->net[n].enabled :
+			 n == NICFIT_NET_COUNT ? c->storage.enabled : c->border.map_rows > 0;
+		long m = n < NICFIT_NET_COUNT ? c->net[n].max_length_m :
+			 n == NICFIT_NET_COUNT ? c->storage.max_length_m : c->border.max_length_m;
+
+		if (!on)
+			continue;
+		nicfit_emit_int(e, name, m);
+		nicfit_emit_printf(e, "%s %s %ld m", first ? "" : ",", name, m);
+		first = 0;
+	}
+	nicfit_emit_printf(e, "%s.", first ? " none" : "");
 	nicfit_emit_end_object(e);
 }
 
@@ -512,8 +543,8 @@ int nicfit_cluster_render(const struct nicfit_cluster *c,
 	else
 		cables_table(e, c);
 	by_type(e, c);
-	nicfit_emit_printf(e, "  Longest run %ld m. DAC inside a rack, AOC or optics between racks.\n\n",
-			   c->max_length_m);
+	longest_runs(e, c);
+	nicfit_emit_printf(e, " DAC inside a rack, AOC or optics between racks.\n\n");
 	nicfit_emit_heading(e, "Bill of materials");
 	bom_emit(e, c);
 	if (opts && opts->port_map_file) {

@@ -389,6 +389,8 @@ static int count_slink(void *ctx, const struct cl_slink *l)
 
 	if (l->length_m > c->max_length_m)
 		c->max_length_m = (long)ceil(l->length_m);
+	if (l->length_m > c->storage.max_length_m)
+		c->storage.max_length_m = (long)ceil(l->length_m);
 	return 0;
 }
 

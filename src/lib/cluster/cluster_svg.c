@@ -289,6 +289,13 @@ static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum n
 		 nt->tiers == 1 ? "" : "s",
 		 nt->tier[0].switches + nt->tier[1].switches + nt->tier[2].switches);
 	nicfit__xml_escape(o, l1);
+	/* the border switches stand above the front end and are counted with it, as the
+	 * switch table's "border" row of the front end is */
+	if (n == NICFIT_NET_FRONTEND && c->border.switches) {
+		snprintf(l1, sizeof(l1), " and %ld border switch%s", c->border.switches,
+			 c->border.switches == 1 ? "" : "es");
+		nicfit__xml_escape(o, l1);
+	}
 	if (nt->planes > 1) {
 		snprintf(l1, sizeof(l1), "; plane 1 of %d shown, the others are the same", nt->planes);
 		nicfit__xml_escape(o, l1);
@@ -355,6 +362,11 @@ static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum n
 		 nt->links[NICFIT_LINK_LEAF_SPINE] + nt->links[NICFIT_LINK_SPINE_CORE]);
 	nicfit__xml_escape(o, l1);
 	nicfit__xml_escape(o, l2);
+	if (n == NICFIT_NET_FRONTEND && (c->border.uplinks || c->border.peer_links)) {
+		snprintf(l2, sizeof(l2), ", %ld border uplinks, %ld MLAG peer links", c->border.uplinks,
+			 c->border.peer_links);
+		nicfit__xml_escape(o, l2);
+	}
 	nicfit_buf_puts(o, "</text>\n");
 	return y + BOX_H + 40;
 }

@@ -116,22 +116,23 @@ static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 				all_same &= same[j];
 			}
 			cls = cn->cls[NICFIT_LINK_HOST];
-			if (n == NICFIT_NET_OOB && w->node[i] >= N)
+			if (n == NICFIT_NET_OOB && w->node[i] >= N && !cl_is_server(c, w->node[i]))
 				cls = cn->cls[NICFIT_LINK_MGMT];
 			kt = nicfit__cluster_kit_for(c, cls, max, all_same);
 			nicfit__cluster_count_kit(c, kt, m, 1, 1);
 			for (j = 0; j < m; j++) {
 				struct nicfit_cluster_link l;
 				long node = w->node[i + j];
-				int k = w->k[i + j];
+				int k = w->k[i + j], mgmt = n == NICFIT_NET_OOB && node >= N &&
+							     !cl_is_server(c, node);
 
 				l.net = n;
-				l.level = n == NICFIT_NET_OOB && node >= N ? NICFIT_LINK_MGMT : NICFIT_LINK_HOST;
+				l.level = mgmt ? NICFIT_LINK_MGMT : NICFIT_LINK_HOST;
 				l.plane = n == NICFIT_NET_OOB ? -1 : plane;
 				l.rail = n == NICFIT_NET_FRONTEND || (n == NICFIT_NET_BACKEND &&
 								    c->in.net[n].rail_optimized) ? k : -1;
 				l.a = node;
-				l.port_a = n == NICFIT_NET_OOB ? (node >= N ? -1 : 0) : k * nt->planes + plane;
+				l.port_a = n == NICFIT_NET_OOB ? (mgmt ? -1 : 0) : k * nt->planes + plane;
 				l.lane_a = -1;
 				l.b = s;
 				l.port_b = w->slot[i + j] / b;
