@@ -100,6 +100,17 @@ static int numa_listed(const struct nicfit_dump *d)
 	return 1;
 }
 
+/* Whether some function's driver is known, so that a missing one is a gap, not the whole listing. */
+static int any_driver_known(const struct nicfit_dump *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nfns; i++)
+		if (d->fns[i].driver_known)
+			return 1;
+	return 0;
+}
+
 /*
  * Findings the dump cannot support. gpu-no-driver and nic-no-driver say
  * no driver is bound:
@@ -125,7 +136,12 @@ static int take_back(const struct nicfit_dump *d, struct nicfit_audit *a)
 		if (f->code && (!strcmp(f->code, "gpu-no-driver") ||
 				!strcmp(f->code, "nic-no-driver")) && fn && !fn->driver_known) {
 			drop_finding(a, i);
-			rc |= note(a, "drivers", "The lspci listing names no kernel drivers (lspci "
+			rc |= note(a, "drivers", any_driver_known(d) ?
+				   "Some GPUs and NICs are in the dumps without an lspci -k or -v "
+				   "block that lists drivers (a partial paste, an `lspci -s` selection, "
+				   "or only the tree): whether those have a driver bound is unknown; "
+				   "the others' drivers were checked." :
+				   "The lspci listing names no kernel drivers (lspci "
 				   "prints \"Kernel driver in use\" with -k or -v): whether GPUs and "
 				   "NICs have a driver bound is unknown.");
 			continue;
