@@ -112,7 +112,7 @@ static unsigned tree_sources(const struct nicfit_dump *d)
 	       (d->formats & NICFIT_DUMP_NCCL ? 4u : 0u);
 }
 
-/* tree_sources()' index: "the PCI tree of %s" in findings */
+/* By tree_sources(): the source findings name in "the PCI tree of %s". */
 static const char *const tree_name[8] = {
 	"the dumps", "the lspci listing", "hwloc's XML", "the lspci listing and hwloc's XML",
 	"NCCL's topology", "the lspci listing and NCCL's topology",
@@ -134,7 +134,7 @@ static const char *tree_source(const struct nicfit_dump *d)
 	return tree_name[tree_sources(d)];
 }
 
-/* Whether some function's driver is known, so that a missing one is a gap, not the whole listing. */
+/* Whether some function's driver is known: then a missing one is a gap, not the listing's. */
 static int any_driver_known(const struct nicfit_dump *d)
 {
 	size_t i;
