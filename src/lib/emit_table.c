@@ -7,7 +7,12 @@
  * width (piped output) nothing is wrapped or cut. The view also selects
  * columns (`-o`), drops the header (`--noheadings`) and prints raw rows
  * (`--raw`: one space between cells, blanks inside a cell escaped as
- * \x20, so that `cut -d' '` and awk can split them).
+ * \x20, so that `cut -d' '` and awk can split them, and so backslashes
+ * as \x5c, which keeps that reversible).
+ *
+ * Cells arrive escaped by the one escaper (emit.c's shown()), so
+ * libsmartcols's own encoding is off: left on, it escapes the backslash
+ * of every \xHH again, and a card's ESC shows as \x5cx1b.
  *
  * Tables are indented by two spaces, as every text section is, except in
  * raw mode, whose lines are for programs.
@@ -186,6 +191,7 @@ int nicfit__table_text(struct nicfit_buf *out, const struct nicfit_column *cols,
 		n = 64;
 	scols_table_set_column_separator(tb, v->raw ? " " : "  ");
 	scols_table_enable_raw(tb, v->raw);
+	scols_table_enable_noencoding(tb, 1); /* cells come escaped (shown()): once is enough */
 	scols_table_enable_noheadings(tb, v->noheadings);
 	fit = v->width > 2 && !v->raw;
 	if (fit) {

@@ -175,6 +175,15 @@ sys.exit(not (nic["rdma"] and nic["vpd"] and any("\x1b" in n for n in names)
 else
 	echo "not ok $n - the hostile paste was not read as intended"
 fi
+# escaped once: the paste holds no backslash, so a \x5c in the text is an escape escaped again
+n=$((n + 1))
+"$NICFIT" audit --dump "$tmp/h/dump.txt" --all >"$tmp/out" 2>/dev/null
+if ! grep -q 'x5c' "$tmp/out" && grep -q 'MCX6\\x1b]0;t\\x07' "$tmp/out"; then
+	echo "ok $n - the hostile paste's text is escaped once, in tables too"
+else
+	echo "not ok $n - the hostile paste's text is escaped twice or not at all"
+	grep 'x5c' "$tmp/out" | head -3 | sed 's/^/# /'
+fi
 n=$((n + 1))
 if python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))

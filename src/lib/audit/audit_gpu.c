@@ -138,6 +138,43 @@ void nicfit__audit_pairs(struct nicfit__audit_ctx *c)
 /* ---- GPUs and their nearest NIC ------------------------------------------------ */
 
 /*
+ * gpu-nic-cross-socket where the sockets are unknown (a dump with lspci's
+ * NUMA nodes and no lscpu, numactl or cpuinfo; a host whose CPU topology
+ * is unreadable): SYS was judged from the NUMA nodes, which is what NCCL
+ * judges by too, so the finding stands, said of the nodes and saying the
+ * socket is unknown. Free slots are listed per socket, so none are named.
+ * With no NUMA node either, it names neither.
+ */
+static void cross_node(struct nicfit__audit_ctx *c, int gi, int nv)
+{
+	struct nicfit_audit *a = c->a;
+	const struct nicfit_audit_dev *g = &a->devs[gi], *n = &a->devs[g->best_nic];
+	const char *bdf = P(c, g->pci)->bdf;
+	const char *gdr = nv ? " and NCCL will not use GPUDirect RDMA" : "";
+	struct nicfit_finding *f;
+
+	if (g->numa < 0 || n->numa < 0) {
+		nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_GPU_NIC_CROSS_SOCKET, bdf,
+				   S_TOPO_GDR, "Put an RDMA NIC under the GPU's host bridge or PCIe "
+				   "switch.",
+				   "%s's nearest RDMA NIC, %s, is SYS, so its traffic crosses the CPU "
+				   "interconnect%s; their NUMA nodes and sockets are unknown.",
+				   g->label, n->label, gdr);
+		return;
+	}
+	f = nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_GPU_NIC_CROSS_SOCKET, bdf,
+			       S_TOPO_GDR, NULL,
+			       "%s (NUMA node %d) has no RDMA NIC on its NUMA node: the nearest, %s "
+			       "(NUMA node %d), is SYS, so its traffic crosses the CPU interconnect "
+			       "between the nodes%s; which sockets the nodes are on is unknown.", g->label,
+			       g->numa, n->label, n->numa, gdr);
+	if (f)
+		nicfit__finding_fix(&a->findings, f,
+				    "Put an RDMA NIC on NUMA node %d with the GPU, or move the GPU to "
+				    "NUMA node %d.", g->numa, n->numa);
+}
+
+/*
  * gpu-nic-locality-unknown, gpu-nic-cross-socket, gpu-nic-no-gdr-path:
  * what the path from a GPU to its nearest RDMA NIC costs. SYS means its
  * network traffic crosses the inter-socket link and NCCL will not use
@@ -167,6 +204,8 @@ static void rule_nearest_nic(struct nicfit__audit_ctx *c, int gi)
 				   "%s and its nearest RDMA NIC %s hang off different host bridges and "
 				   "the firmware gives no NUMA locality, so whether they share a socket "
 				   "is unknown.", g->label, n->label);
+	} else if (g->best_path == NICFIT_PATH_SYS && (g->socket < 0 || n->socket < 0)) {
+		cross_node(c, gi, nv);
 	} else if (g->best_path == NICFIT_PATH_SYS) {
 		f = nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_GPU_NIC_CROSS_SOCKET, bdf,
 				       S_TOPO_GDR, NULL,

@@ -101,6 +101,51 @@ static int numa_listed(const struct nicfit_dump *d)
 }
 
 /*
+ * Where the PCI tree came from, as findings and notes name it: lspci's
+ * listings (-vvv bus ranges, -t), hwloc's XML, NCCL's topology XML, or
+ * several (bit 0, 1, 2).
+ */
+static unsigned tree_sources(const struct nicfit_dump *d)
+{
+	return ((d->formats & (NICFIT_DUMP_LSPCI_V | NICFIT_DUMP_LSPCI | NICFIT_DUMP_LSPCI_TREE))
+		? 1u : 0u) | (d->formats & NICFIT_DUMP_HWLOC ? 2u : 0u) |
+	       (d->formats & NICFIT_DUMP_NCCL ? 4u : 0u);
+}
+
+/* By tree_sources(): the source findings name in "the PCI tree of %s". */
+static const char *const tree_name[8] = {
+	"the dumps", "the lspci listing", "hwloc's XML", "the lspci listing and hwloc's XML",
+	"NCCL's topology", "the lspci listing and NCCL's topology",
+	"hwloc's XML and NCCL's topology", "the lspci listing, hwloc's XML and NCCL's topology"
+};
+
+#define SMI_ALONE(s) "No nvidia-smi topo -m in the dumps: the GPU-NIC path classes are " \
+	"nicfit's reading of " s " alone."
+static const char *const smi_alone[8] = {
+	SMI_ALONE("the PCI tree"), SMI_ALONE("the lspci tree"), SMI_ALONE("hwloc's PCI tree"),
+	SMI_ALONE("the lspci and hwloc trees"), SMI_ALONE("NCCL's topology tree"),
+	SMI_ALONE("the lspci tree and NCCL's topology"),
+	SMI_ALONE("hwloc's PCI tree and NCCL's topology"),
+	SMI_ALONE("the lspci and hwloc trees and NCCL's topology")
+};
+
+static const char *tree_source(const struct nicfit_dump *d)
+{
+	return tree_name[tree_sources(d)];
+}
+
+/* Whether some function's driver is known: then a missing one is a gap, not the listing's. */
+static int any_driver_known(const struct nicfit_dump *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nfns; i++)
+		if (d->fns[i].driver_known)
+			return 1;
+	return 0;
+}
+
+/*
  * Findings the dump cannot support. gpu-no-driver and nic-no-driver say
  * no driver is bound:
  * an lspci listing without "Kernel driver in use" lines (no -k, or lspci
@@ -125,7 +170,12 @@ static int take_back(const struct nicfit_dump *d, struct nicfit_audit *a)
 		if (f->code && (!strcmp(f->code, "gpu-no-driver") ||
 				!strcmp(f->code, "nic-no-driver")) && fn && !fn->driver_known) {
 			drop_finding(a, i);
-			rc |= note(a, "drivers", "The lspci listing names no kernel drivers (lspci "
+			rc |= note(a, "drivers", any_driver_known(d) ?
+				   "Some GPUs and NICs are in the dumps without an lspci -k or -v "
+				   "block that lists drivers (a partial paste, an `lspci -s` selection, "
+				   "or only the tree): whether those have a driver bound is unknown; "
+				   "the others' drivers were checked." :
+				   "The lspci listing names no kernel drivers (lspci "
 				   "prints \"Kernel driver in use\" with -k or -v): whether GPUs and "
 				   "NICs have a driver bound is unknown.");
 			continue;
@@ -245,12 +295,16 @@ static int old_legend(const struct dump_smi *m)
 	return 0;
 }
 
-static int mismatch_fix(struct nicfit_audit *a, struct nicfit_finding *f)
+static int mismatch_fix(const struct nicfit_dump *d, struct nicfit_audit *a,
+			struct nicfit_finding *f)
 {
-	if (!f || nicfit__finding_fix(&a->findings, f, "Check that both dumps come from the same "
-				      "host and boot and that the lspci listing is whole (no -s): "
-				      "take `lspci -vvv`, `lspci -tv` and `nvidia-smi topo -m` again "
-				      "together."))
+	if (!f || nicfit__finding_fix(&a->findings, f, tree_sources(d) & 1u ?
+				      "Check that both dumps come from the same host and boot and "
+				      "that the lspci listing is whole (no -s): take `lspci -vvv`, "
+				      "`lspci -tv` and `nvidia-smi topo -m` again together." :
+				      "Check that both dumps come from the same host and boot, and "
+				      "compare with the whole PCI tree: take `lspci -vvv`, `lspci -tv` "
+				      "and `nvidia-smi topo -m` together."))
 		return NICFIT_E_NOMEM;
 	f->source = S_SMI_TOPO;
 	return 0;
@@ -307,10 +361,10 @@ static int compare_gpus(const struct nicfit_dump *d, struct nicfit_audit *a, str
 			f = nicfit__find(&a->findings, NICFIT_SEV_WARNING,
 					 NICFIT_CODE_DUMP_TOPO_MISMATCH, t->pci[gp].bdf,
 					 "nvidia-smi topo -m (%s:%d) puts GPU%d and GPU%d at %s; the PCI "
-					 "tree of the lspci listing puts %s and %s at %s.", tname,
-					 m->row_line[g], g, h, cell, t->pci[gp].bdf, t->pci[hp].bdf,
+					 "tree of %s puts %s and %s at %s.", tname, m->row_line[g], g, h,
+					 cell, tree_source(d), t->pci[gp].bdf, t->pci[hp].bdf,
 					 nicfit_path_name(p));
-			if (mismatch_fix(a, f))
+			if (mismatch_fix(d, a, f))
 				return NICFIT_E_NOMEM;
 		}
 	}
@@ -361,10 +415,11 @@ static int compare_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
 			f = nicfit__find(&a->findings, NICFIT_SEV_WARNING,
 					 NICFIT_CODE_DUMP_TOPO_MISMATCH, t->pci[gp].bdf,
 					 "nvidia-smi topo -m (%s:%d) puts GPU%d and %s at %s; the PCI "
-					 "tree of the lspci listing puts %s and %s at %s.", tname, rl, g,
-					 m->nic[k], m->cell[g][k], t->pci[gp].bdf, t->pci[np].bdf,
+					 "tree of %s puts %s and %s at %s.", tname, rl, g,
+					 m->nic[k], m->cell[g][k], tree_source(d), t->pci[gp].bdf,
+					 t->pci[np].bdf,
 					 nicfit_path_name(pr->path));
-			if (mismatch_fix(a, f))
+			if (mismatch_fix(d, a, f))
 				return NICFIT_E_NOMEM;
 		}
 	}
@@ -375,19 +430,19 @@ static int compare_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
 
 		if (gg.same && !same)
 			f = nicfit__find(&a->findings, NICFIT_SEV_INFO, NICFIT_CODE_DUMP_TOPO_AGREES,
-					 "host", "nvidia-smi topo -m (%s:%d) and the PCI tree of the "
-					 "lspci listing agree on all %d GPU-GPU pairs.", tname,
-					 m->at.line, gg.same);
+					 "host", "nvidia-smi topo -m (%s:%d) and the PCI tree of "
+					 "%s agree on all %d GPU-GPU pairs.", tname, m->at.line,
+					 tree_source(d), gg.same);
 		else if (gg.same)
 			f = nicfit__find(&a->findings, NICFIT_SEV_INFO, NICFIT_CODE_DUMP_TOPO_AGREES,
-					 "host", "nvidia-smi topo -m (%s:%d) and the PCI tree of the "
-					 "lspci listing agree on all %d GPU-NIC pairs and %d GPU-GPU "
-					 "pairs.", tname, m->at.line, same, gg.same);
+					 "host", "nvidia-smi topo -m (%s:%d) and the PCI tree of "
+					 "%s agree on all %d GPU-NIC pairs and %d GPU-GPU pairs.",
+					 tname, m->at.line, tree_source(d), same, gg.same);
 		else
 			f = nicfit__find(&a->findings, NICFIT_SEV_INFO, NICFIT_CODE_DUMP_TOPO_AGREES,
-					 "host", "nvidia-smi topo -m (%s:%d) and the PCI tree of the "
-					 "lspci listing agree on all %d GPU-NIC pairs.", tname,
-					 m->at.line, same);
+					 "host", "nvidia-smi topo -m (%s:%d) and the PCI tree of "
+					 "%s agree on all %d GPU-NIC pairs.", tname, m->at.line,
+					 tree_source(d), same);
 		if (!f || nicfit__finding_fix(&a->findings, f, "Nothing to fix."))
 			return NICFIT_E_NOMEM;
 		f->source = S_SMI_TOPO;
@@ -481,8 +536,7 @@ static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
 			   "GPU-NIC cells and its PCIe GPU-GPU cells, not the NV# ones "
 			   "(`nvidia-smi nvlink -s` lists the links).");
 	if (!d->smi.present && a->ngpus)
-		rc |= note(a, "smi_topo", "No nvidia-smi topo -m in the dumps: the GPU-NIC path "
-			   "classes are nicfit's reading of the lspci tree alone.");
+		rc |= note(a, "smi_topo", smi_alone[tree_sources(d)]);
 	if (a->nnics && !has_ibv(d))
 		rc |= note(a, "rdma_ports", "The dumps hold no RDMA port state (ibv_devinfo or "
 			   "ibstat): port state, rate and link layer are unknown.");
