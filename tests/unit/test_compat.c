@@ -54,6 +54,15 @@ static const struct row ports[] = {
 	/* an HDR100 card runs EDR lanes on an EDR switch */
 	{ "mcx623106an-cdat", NULL, 0, "sb7800", 1, NICFIT_MATCH_DIRECT, 1, 1,
 	  "IEEE 802.3bj 100GBASE-CR4: 100G as 4 x 25G" },
+	/* Arista on Broadcom: Tomahawk 5 cages of 8 x 100G, Tomahawk 4 cages of 8 x 50G */
+	{ "mcx75310aas-neat", NULL, 0, "dcs-7060x6-64pe", 1, NICFIT_MATCH_DIRECT, 2, 2,
+	  "SONiC device/arista/x86_64-arista_7060x6_64pe/platform.json: 8 lanes, 2x400G and 8x100G" },
+	{ "mcx75310aas-neat", NULL, 0, "dcs-7060dx5-64s", 1, NICFIT_MATCH_OPTICS, 1, 1,
+	  "SONiC x86_64-arista_7060dx5_64s/platform.json: 8 lanes, 8x50G at most; CX-7 is 4 x 100G" },
+	{ "mcx613106a-vdat", NULL, 0, "dcs-7060dx5-64s", 1, NICFIT_MATCH_DIRECT, 2, 2,
+	  "SONiC x86_64-arista_7060dx5_64s/platform.json: 2x200G; 200GBASE-CR4 is 4 x 50G" },
+	{ "mcx4121a-acat", NULL, 0, "dcs-7060dx5-64s", 1, NICFIT_MATCH_DIRECT, 8, 8,
+	  "SONiC x86_64-arista_7060dx5_64s/platform.json: 8x50G[40G,25G,10G], eight 25G legs" },
 	/* a 400G NIC cannot run on a 200G port */
 	{ "mcx75310aas-neat", NULL, 0, "qm8700", 1, NICFIT_MATCH_NONE, 0, 0,
 	  "IBTA: NDR is faster than an HDR port" },
@@ -132,6 +141,10 @@ static const struct end_row ends[] = {
 	  "NVIDIA MMA1Z00-NS400: QSFP112 are not for use in switches" },
 	{ "optic-qsfpdd-400g-dr4", 0, "sn4700", 1, 1,
 	  "IEEE 802.3bs 400GBASE-DR4; QSFP-DD MSA 8 x 50G electrical" },
+	{ "optic-qsfp112-400g-dr4", 0, "dcs-7060dx5-64s", 1, 0,
+	  "NVIDIA MMA1Z00-NS400: QSFP112 are not for switches; the 7060DX5 cage is QSFP-DD (netbox)" },
+	{ "optic-qsfpdd-400g-dr4", 0, "dcs-7060dx5-64s", 1, 1,
+	  "IEEE 802.3bs 400GBASE-DR4 in a QSFP-DD cage of 8 x 50G (SONiC platform.json)" },
 	{ "mms4x00-ns400", 0, "mcx75310aas-neat", 0, 1,
 	  "NVIDIA MMS4X00-NS400: single-port flat-top OSFP DR4 for ConnectX-7" },
 	{ "mms4x00-ns400", 0, "sn5600", 1, 0,

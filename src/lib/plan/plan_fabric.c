@@ -279,7 +279,12 @@ static void backend_port(const struct nicfit_nic *nic, double gbps, const struct
  * meet the card's directly first (copper or one AOC per link, as NVIDIA's
  * LinkX guides pair them), one that needs optics at both ends only when
  * none does; when none takes every link, the one that takes the most for
- * a leaf-spine fabric, direct before optics again. NULL when no catalog
+ * a leaf-spine fabric, direct before optics again. Between two that are
+ * otherwise equal, the one the catalog lists PFC/ECN for: RoCE needs a
+ * lossless fabric, and a switch whose lossless support no source confirms
+ * (the Arista entries) would add a warning the equal NVIDIA one does not
+ * need; on InfiniBand no switch carries the flag, so nothing changes there.
+ * NULL when no catalog
  * switch of the fabric meets the card at all; *split gets the card ports
  * per switch port.
  */
@@ -309,7 +314,9 @@ static const struct nicfit_switch *pick_switch(const struct nicfit_catalog *cat,
 			ports = s->max_logical_ports;
 		/* direct before optics, then the most ports */
 		if (!largest || m.kind < largest_kind ||
-		    (m.kind == largest_kind && ports > largest_ports)) {
+		    (m.kind == largest_kind && (ports > largest_ports ||
+						(ports == largest_ports && s->lossless &&
+						 !largest->lossless)))) {
 			largest = s;
 			largest_kind = m.kind;
 			largest_ports = ports;
@@ -317,10 +324,13 @@ static const struct nicfit_switch *pick_switch(const struct nicfit_catalog *cat,
 		}
 		if (ports < links)
 			continue;
-		/* direct before optics, then the fewest ports, then the fewest legs per port */
+		/* direct before optics, then the fewest ports, the fewest legs per port, lossless */
 		if (!best || m.kind < best_kind ||
-		    (m.kind == best_kind && (ports < best_ports ||
-					     (ports == best_ports && m.per_port < best_split)))) {
+		    (m.kind == best_kind &&
+		     (ports < best_ports ||
+		      (ports == best_ports && (m.per_port < best_split ||
+					       (m.per_port == best_split && s->lossless &&
+						!best->lossless)))))) {
 			best = s;
 			best_kind = m.kind;
 			best_ports = ports;

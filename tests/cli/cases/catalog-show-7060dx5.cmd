@@ -1,0 +1,1 @@
+catalog show dcs-7060dx5-64s

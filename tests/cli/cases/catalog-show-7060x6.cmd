@@ -1,0 +1,1 @@
+catalog show dcs-7060x6-64pe
