@@ -68,6 +68,9 @@ if command -v lstopo-no-graphics >/dev/null 2>&1; then
 				ir lstopo-no-graphics -i "$d" --whole-io --of xml -)
 			printf '  %-34s %12s %12s %8sx\n' "$(basename "$d")" "$a" "$b" "$(ratio "$b" "$a")"
 		done
+		# the floor under every audit: a nicfit process that does nothing
+		# (loading and relocating nicfit and the libraries it links)
+		printf '  %-34s %12s\n' "nicfit --version (the floor)" "$(ir "$NICFIT" --version)"
 	fi
 else
 	echo "  audit vs lstopo: lstopo-no-graphics is missing (scripts/deps.sh bench installs hwloc-nox)"

@@ -332,26 +332,30 @@ static void json_indent(struct nicfit_emit *e, int depth)
 
 /*
  * A key's hash, for the duplicate check only (equal hashes are compared
- * byte for byte): its length and its first and last eight bytes, which
- * tell the keys of one object apart without a loop over every byte.
+ * byte for byte): FNV-1a over its bytes, computed as key_copy() copies
+ * them, and MurmurHash3's 64-bit finalizer once at the end so that the
+ * bloom filter's bits (the low seven) depend on every byte.
  */
-static uint64_t key_hash(const char *k, size_t n)
-{
-	uint64_t a = 0, b = 0, h;
+#define KEY_HASH_INIT 0xcbf29ce484222325ull
+#define KEY_HASH_STEP(h, c) (((h) ^ (unsigned char)(c)) * 0x100000001b3ull)
 
-	if (n >= 8) {
-		memcpy(&a, k, 8);
-		memcpy(&b, k + n - 8, 8);
-	} else {
-		memcpy(&a, k, n);
-	}
-	/* MurmurHash3's 64-bit finalizer over the three */
-	h = a ^ (b * 0x9e3779b97f4a7c15ull) ^ n;
+static uint64_t key_hash_end(uint64_t h)
+{
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
 	h ^= h >> 33;
 	h *= 0xc4ceb9fe1a85ec53ull;
 	return h ^ (h >> 33);
+}
+
+static uint64_t key_hash(const char *k, size_t n)
+{
+	uint64_t h = KEY_HASH_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = KEY_HASH_STEP(h, k[i]);
+	return key_hash_end(h);
 }
 
 /* The index + 1 of the member of l whose key is key (hash h), else 0. */
@@ -382,6 +386,113 @@ static size_t find_member(struct nicfit_emit *e, const struct level *l, const ch
 }
 
 /*
+ * The bytes a key may hold to be written as it is: printable ASCII that
+ * JSON takes unescaped (what plain_ascii() accepts), so not NUL, a
+ * control, '"', '\\' or a byte past 0x7f.
+ */
+#define NONE16 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+#define ALL16 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+static const unsigned char plain_byte[256] = {
+	NONE16, NONE16,                                   /* 0x00, 0x10: NUL and controls */
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,   /* 0x20, '"' at 0x22 */
+	ALL16, ALL16,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,   /* 0x50, '\\' at 0x5c */
+	ALL16, ALL16
+	/* 0x80 to 0xff: 0 */
+};
+
+/*
+ * Copies key to d (room bytes at most) while checking that it is plain
+ * and hashing it; returns its length (its hash in *hash), or SIZE_MAX
+ * when it is not plain or longer than room. One pass over the bytes,
+ * where strlen(), plain_ascii(), the hash and the copy took four: an
+ * object's key is ten bytes or so, and a document has thousands of them.
+ */
+static size_t key_copy(char *d, size_t room, const char *key, uint64_t *hash)
+{
+	uint64_t h = KEY_HASH_INIT;
+	size_t i;
+
+	for (i = 0; i < room; i++) {
+		unsigned char c = (unsigned char)key[i];
+
+		if (!plain_byte[c]) {
+			*hash = key_hash_end(h);
+			return c ? SIZE_MAX : i;
+		}
+		d[i] = (char)c;
+		h = KEY_HASH_STEP(h, c);
+	}
+	return SIZE_MAX;
+}
+
+/*
+ * member() for a plain key when the buffer has room for it: the key is
+ * copied where it will stand (after the comma and the indent, which are
+ * written once it is known to be new) and checked on the way, so that a
+ * new member is written with no further call. Returns 1 when the member
+ * is open (or its key was given before: then its value will replace the
+ * first one's), 0 when the key is not plain or does not fit (member()
+ * goes on the general way), -1 on failure.
+ */
+static int member_fast(struct nicfit_emit *e, struct level *l, const char *key)
+{
+	struct nicfit_buf *b = &e->text;
+	int pretty = (e->flags & NICFIT_EMIT_PRETTY) != 0;
+	size_t sep = (l->n ? 1 : 0) + (pretty ? 1 + 2 * (size_t)e->depth : 0);
+	size_t room, kn, dup, i;
+	struct member *m;
+	uint64_t h;
+	char *p;
+
+	if (b->err || !b->data)
+		return 0;
+	room = b->cap - b->len - 1;
+	if (b->max - b->len < room)
+		room = b->max - b->len;
+	/* the separator, two quotes and ": " besides the key */
+	if (room <= sep + 4)
+		return 0;
+	p = b->data + b->len;
+	kn = key_copy(p + sep + 1, room - sep - 4, key, &h);
+	if (kn == SIZE_MAX)
+		return 0;
+	dup = find_member(e, l, key, kn, 1, h);
+	if (dup) {
+		/* nothing written: the copy lies past the end of the document */
+		l->replacing = dup;
+		l->vstart = b->len;
+		return 1;
+	}
+	if (l->nm >= l->am && NICFIT_ALLOC_GROW(l->m, l->nm + 1, l->am)) {
+		nicfit__emit_fail(e, NICFIT_E_NOMEM);
+		return -1;
+	}
+	if (l->n++)
+		*p++ = ',';
+	if (pretty) {
+		*p++ = '\n';
+		for (i = 0; i < (size_t)e->depth; i++, p += 2)
+			memcpy(p, "  ", 2);
+	}
+	m = &l->m[l->nm++];
+	m->hash = h;
+	m->key_at = (size_t)(p - b->data);
+	m->key_len = kn + 2;
+	p[0] = '"';
+	p[kn + 1] = '"';
+	p += kn + 2;
+	*p++ = ':';
+	if (pretty)
+		*p++ = ' ';
+	*p = '\0';
+	b->len = (size_t)(p - b->data);
+	m->vstart = m->vend = b->len;
+	l->bloom[(h >> 6) & 1] |= 1ull << (h & 63);
+	return 1;
+}
+
+/*
  * Open a member under key in the innermost container (arrays ignore the
  * key), or the top-level value. Returns 0, or -1 when the value does not
  * belong there (a second top-level value, a member of an object without
@@ -395,7 +506,7 @@ static int member(struct nicfit_emit *e, const char *key)
 	struct level *l;
 	uint64_t h;
 	size_t dup, kn;
-	int plain;
+	int plain, fast;
 
 	if (e->depth == 0) {
 		if (e->has_root || key) {
@@ -421,6 +532,9 @@ static int member(struct nicfit_emit *e, const char *key)
 		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
 		return -1;
 	}
+	fast = member_fast(e, l, key);
+	if (fast)
+		return fast < 0 ? -1 : 0;
 	kn = strlen(key);
 	plain = plain_ascii(key, kn);
 	if (!plain && !utf8_valid(key, kn)) {

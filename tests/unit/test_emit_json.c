@@ -251,6 +251,66 @@ static void duplicate_keys_replace(void **state)
 	}
 }
 
+/* key number n of keys_as_jansson: n letters, none plain_byte[] refuses */
+static void nth_key(char *k, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		k[i] = (char)('a' + (i * 5 + n) % 26);
+	k[n] = '\0';
+}
+
+/*
+ * Keys as jansson writes them, where the emitter copies, checks and hashes
+ * a key in one pass when the document has room for it: each ASCII byte as
+ * a key of its own, keys of every length to 300 (the longer ones outgrow
+ * the room left and take the general way, at every fill of the buffer),
+ * and keys given again (short and long, nested and at the top level),
+ * which replace the first value where it stands; compact and indented.
+ */
+static void keys_as_jansson(void **state)
+{
+	int pretty, c;
+
+	(void)state;
+	for (pretty = 0; pretty < 2; pretty++) {
+		struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, pretty ? NICFIT_EMIT_PRETTY : 0, 0);
+		json_t *o = json_object(), *in = json_object();
+		char k[320], *x, *y;
+		size_t n;
+
+		nicfit_emit_begin_object(e, NULL);
+		for (c = 1; c < 0x80; c++) {
+			k[0] = (char)c;
+			k[1] = '\0';
+			nicfit_emit_int(e, k, c);
+			json_object_set_new(o, k, json_integer(c));
+		}
+		nicfit_emit_begin_object(e, "nested");
+		for (n = 1; n <= 300; n++) {
+			nth_key(k, n);
+			nicfit_emit_int(e, k, (long long)n);
+			json_object_set_new(in, k, json_integer((json_int_t)n));
+			if (n % 7 == 0) {
+				nth_key(k, n / 2 + 1);
+				nicfit_emit_string(e, k, "again");
+				json_object_set_new(in, k, json_string("again"));
+			}
+		}
+		nicfit_emit_end_object(e);
+		json_object_set_new(o, "nested", in);
+		nicfit_emit_string(e, "A", "given again after a nested object");
+		json_object_set_new(o, "A", json_string("given again after a nested object"));
+		nicfit_emit_end_object(e);
+		x = finish(e);
+		y = dumps(o, pretty);
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+	}
+}
+
 /* Misuse still fails the document: a keyless member, a second root, an unclosed container. */
 static void misuse_refused(void **state)
 {
@@ -334,6 +394,7 @@ int main(void)
 		cmocka_unit_test(malformed_utf8_kept),
 		cmocka_unit_test(nesting_and_tables_as_jansson),
 		cmocka_unit_test(duplicate_keys_replace),
+		cmocka_unit_test(keys_as_jansson),
 		cmocka_unit_test(misuse_refused),
 	};
 
