@@ -6,24 +6,20 @@
  * process, and relocating them was 3.2 million of the 3.4 million
  * instructions of `nicfit --version` (callgrind), more than the whole
  * rest of an audit. So the few libxml2 functions the dump reader calls
- * (src/lib/dump/dump_xml.c, written against libxml2's own headers) are
- * defined here under their own names, each opening libxml2.so.2 with
- * dlopen() when first called and forwarding to it. They are hidden: the
- * shared library exports nicfit_* only, and a program that links the
- * archive and libxml2 itself keeps libxml2's own. When libxml2 is missing
- * the parser context cannot be made, which the reader reports as it does
- * a failed allocation.
+ * (src/lib/dump/dump_xml.c) are reached through nicfit__xml_* (xml_int.h),
+ * each forwarding to libxml2.so.2, opened with dlopen() on first use.
+ * The reader calls nicfit__xml_load() first, so a missing libxml2 is a
+ * sentence naming the library and its package, not a failed allocation.
  */
 #include <stddef.h>
 
-#pragma GCC visibility push(hidden)
 #include <libxml/globals.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
-#pragma GCC visibility pop
 
 #include "nicfit/dynlib.h"
+#include "xml_int.h"
 
 static struct {
 	xmlParserCtxtPtr (*new_parser_ctxt)(void);
@@ -57,13 +53,18 @@ static struct nicfit_dynlib xml_lib = {
 	sizeof(xml_syms) / sizeof(xml_syms[0]), 0, ""
 };
 
+int nicfit__xml_load(struct nicfit_error *err)
+{
+	return nicfit_dynlib_load(&xml_lib, err);
+}
+
 /* Is libxml2 loaded (opening it the first time)? */
 static int ready(void)
 {
 	return nicfit_dynlib_load(&xml_lib, NULL) == 0;
 }
 
-xmlParserCtxtPtr xmlNewParserCtxt(void)
+xmlParserCtxtPtr nicfit__xml_new_parser_ctxt(void)
 {
 	return ready() ? xml.new_parser_ctxt() : NULL;
 }
@@ -72,49 +73,46 @@ xmlParserCtxtPtr xmlNewParserCtxt(void)
  * The rest are reached only with what a parser context made, so libxml2
  * is loaded by then; each still checks, so none can call a NULL slot.
  */
-xmlDocPtr xmlCtxtReadMemory(xmlParserCtxtPtr ctxt, const char *buffer, int size,
+xmlDocPtr nicfit__xml_ctxt_read_memory(xmlParserCtxtPtr ctxt, const char *buffer, int size,
 			    const char *URL, const char *encoding, int options)
 {
 	return ready() ? xml.ctxt_read_memory(ctxt, buffer, size, URL, encoding, options) : NULL;
 }
 
-xmlErrorPtr xmlCtxtGetLastError(void *ctx)
+xmlErrorPtr nicfit__xml_ctxt_get_last_error(void *ctx)
 {
 	return ready() ? xml.ctxt_get_last_error(ctx) : NULL;
 }
 
-xmlNodePtr xmlDocGetRootElement(const xmlDoc *doc)
+xmlNodePtr nicfit__xml_doc_get_root_element(const xmlDoc *doc)
 {
 	return ready() ? xml.doc_get_root_element(doc) : NULL;
 }
 
-void xmlFreeDoc(xmlDocPtr cur)
+void nicfit__xml_free_doc(xmlDocPtr cur)
 {
 	if (ready())
 		xml.free_doc(cur);
 }
 
-void xmlFreeParserCtxt(xmlParserCtxtPtr ctxt)
+void nicfit__xml_free_parser_ctxt(xmlParserCtxtPtr ctxt)
 {
 	if (ready())
 		xml.free_parser_ctxt(ctxt);
 }
 
-long xmlGetLineNo(const xmlNode *node)
+long nicfit__xml_get_line_no(const xmlNode *node)
 {
 	return ready() ? xml.get_line_no(node) : -1;
 }
 
-xmlChar *xmlGetNoNsProp(const xmlNode *node, const xmlChar *name)
+xmlChar *nicfit__xml_get_no_ns_prop(const xmlNode *node, const xmlChar *name)
 {
 	return ready() ? xml.get_no_ns_prop(node, name) : NULL;
 }
 
-/* libxml2's deallocator (a variable there), for what xmlGetNoNsProp returns */
-static void free_fwd(void *p)
+void nicfit__xml_free(void *p)
 {
 	if (p && ready())
 		(*xml.free)(p);
 }
-
-__attribute__((visibility("hidden"))) xmlFreeFunc xmlFree = free_fwd;

@@ -24,6 +24,7 @@
 #include <libsmartcols.h>
 
 #include "emit_int.h"
+#include "scols_int.h"
 
 
 
@@ -60,7 +61,7 @@ static size_t word_chunk(const struct libscols_column *cl, const char *data, voi
 /* End the current line of a wrapped cell at the last blank that fits. */
 static char *word_next(const struct libscols_column *cl, char *data, void *u)
 {
-	size_t width = scols_column_get_width(cl), w = 0;
+	size_t width = nicfit__scols_column_get_width(cl), w = 0;
 	char *cut = NULL, *p;
 
 	(void)u;
@@ -175,30 +176,34 @@ int nicfit__table_text(struct nicfit_buf *out, const struct nicfit_column *cols,
 		       char *const *cells, size_t nrows, const struct nicfit_emit_view *v,
 		       const char *bold, const char *reset)
 {
-	struct libscols_table *tb = scols_new_table();
-	int *order = calloc((size_t)ncols, sizeof(*order)), n, k, rc = 0, fit;
+	struct libscols_table *tb;
+	int *order, n, k, rc = 0, fit;
 	size_t hint[64];
 	char *text = NULL, *p;
 	size_t r;
 
+	if (nicfit__scols_load(NULL))
+		return NICFIT_E_IO; /* libsmartcols is not installed */
+	tb = nicfit__scols_new_table();
+	order = calloc((size_t)ncols, sizeof(*order));
 	if (!tb || !order) {
 		free(order);
-		scols_unref_table(tb);
+		nicfit__scols_unref_table(tb);
 		return NICFIT_E_NOMEM;
 	}
 	n = choose(cols, ncols, v->columns, order);
 	if (n > 64)
 		n = 64;
-	scols_table_set_column_separator(tb, v->raw ? " " : "  ");
-	scols_table_enable_raw(tb, v->raw);
-	scols_table_enable_noencoding(tb, 1); /* cells come escaped (shown()): once is enough */
-	scols_table_enable_noheadings(tb, v->noheadings);
+	nicfit__scols_table_set_column_separator(tb, v->raw ? " " : "  ");
+	nicfit__scols_table_enable_raw(tb, v->raw);
+	nicfit__scols_table_enable_noencoding(tb, 1); /* cells come escaped (shown()): once is enough */
+	nicfit__scols_table_enable_noheadings(tb, v->noheadings);
 	fit = v->width > 2 && !v->raw;
 	if (fit) {
-		scols_table_set_termwidth(tb, v->width - 2);
-		scols_table_set_termforce(tb, SCOLS_TERMFORCE_ALWAYS);
+		nicfit__scols_table_set_termwidth(tb, v->width - 2);
+		nicfit__scols_table_set_termforce(tb, SCOLS_TERMFORCE_ALWAYS);
 	} else {
-		scols_table_set_termforce(tb, SCOLS_TERMFORCE_NEVER);
+		nicfit__scols_table_set_termforce(tb, SCOLS_TERMFORCE_NEVER);
 	}
 	if (fit)
 		plan_widths(cols, cells, ncols, nrows, order, n, v->width - 2, hint);
@@ -206,24 +211,24 @@ int nicfit__table_text(struct nicfit_buf *out, const struct nicfit_column *cols,
 		const struct nicfit_column *c = &cols[order[k]];
 		int wrap = fit && hint[k] > 0;
 		int flags = (c->right ? SCOLS_FL_RIGHT : 0) | (wrap ? SCOLS_FL_WRAP : 0);
-		struct libscols_column *cl = scols_table_new_column(
+		struct libscols_column *cl = nicfit__scols_table_new_column(
 			tb, c->title ? c->title : c->key ? c->key : "", wrap ? (double)hint[k] : 0, flags);
 
 		if (!cl)
 			rc = NICFIT_E_NOMEM;
-		else if (wrap && scols_column_set_wrapfunc(cl, word_chunk, word_next, NULL))
+		else if (wrap && nicfit__scols_column_set_wrapfunc(cl, word_chunk, word_next, NULL))
 			rc = NICFIT_E_NOMEM;
 	}
 	for (r = 0; r < nrows && !rc; r++) {
-		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+		struct libscols_line *ln = nicfit__scols_table_new_line(tb, NULL);
 
 		for (k = 0; k < n && ln; k++)
-			if (scols_line_set_data(ln, (size_t)k, cells[r * (size_t)ncols + (size_t)order[k]]))
+			if (nicfit__scols_line_set_data(ln, (size_t)k, cells[r * (size_t)ncols + (size_t)order[k]]))
 				ln = NULL;
 		if (!ln)
 			rc = NICFIT_E_NOMEM;
 	}
-	if (!rc && scols_print_table_to_string(tb, &text))
+	if (!rc && nicfit__scols_print_table_to_string(tb, &text))
 		rc = NICFIT_E_NOMEM;
 	/* Indent, bold the header, and drop the blanks libsmartcols pads with. */
 	for (p = text, r = 0; !rc && p && *p; r++) {
@@ -245,6 +250,6 @@ int nicfit__table_text(struct nicfit_buf *out, const struct nicfit_column *cols,
 	}
 	free(text);
 	free(order);
-	scols_unref_table(tb);
+	nicfit__scols_unref_table(tb);
 	return rc;
 }

@@ -41,6 +41,7 @@
 #include "dump_int.h"
 #include "nicfit/units.h"
 #include "pciids_int.h"
+#include "xml_int.h"
 
 #define XML_MAX_PKG 64        /* packages of one document kept for node sockets */
 #define XML_BITMAP_WORDS (DUMP_MAX_CPUS / 32)
@@ -85,13 +86,13 @@ static struct dump_xml *xml_state(struct nicfit_dump *d)
 /* Copy attribute name of n into buf; 1 when it was there. */
 static int attr(xmlNode *n, const char *name, char *buf, size_t len)
 {
-	xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
+	xmlChar *v = nicfit__xml_get_no_ns_prop(n, (const xmlChar *)name);
 
 	buf[0] = '\0';
 	if (!v)
 		return 0;
 	snprintf(buf, len, "%s", (const char *)v);
-	xmlFree(v);
+	nicfit__xml_free(v);
 	return 1;
 }
 
@@ -128,7 +129,7 @@ static long hex_attr(xmlNode *n, const char *name, int digits)
 
 static struct dump_at at_of(const struct xctx *c, xmlNode *n)
 {
-	long ln = xmlGetLineNo(n);
+	long ln = nicfit__xml_get_line_no(n);
 
 	return (struct dump_at){ c->ti, c->line0 + (ln > 0 && ln < 1 << 28 ? (int)ln - 1 : 0) };
 }
@@ -780,6 +781,7 @@ size_t nicfit__dump_xml_read(struct nicfit_dump *d, int ti, size_t pos, int line
 	struct dump_xml *x = xml_state(d);
 	struct dump_xml_doc *doc;
 	struct xctx c;
+	struct nicfit_error lerr;
 	xmlParserCtxt *ctx;
 	xmlDoc *xd;
 	int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
@@ -796,23 +798,31 @@ size_t nicfit__dump_xml_read(struct nicfit_dump *d, int ti, size_t pos, int line
 			 "which nicfit does not expand: it was not read.", t->name, line);
 		return end - pos;
 	}
-	ctx = xmlNewParserCtxt();
+	nicfit_error_clear(&lerr);
+	if (nicfit__xml_load(&lerr)) {
+		/* the rest of the paste is still read; this document is listed as unread */
+		doc->damaged = 1;
+		snprintf(doc->why, sizeof(doc->why), "The XML at %s:%d was not read: %s.", t->name,
+			 line, lerr.msg);
+		return end - pos;
+	}
+	ctx = nicfit__xml_new_parser_ctxt();
 	if (!ctx) {
 		d->oom = 1;
 		return 0;
 	}
-	xd = xmlCtxtReadMemory(ctx, t->text + pos, (int)(end - pos), NULL, NULL, opts);
+	xd = nicfit__xml_ctxt_read_memory(ctx, t->text + pos, (int)(end - pos), NULL, NULL, opts);
 	if (!ctx->wellFormed || !xd)
-		damage(doc, t->name, xmlCtxtGetLastError(ctx));
+		damage(doc, t->name, nicfit__xml_ctxt_get_last_error(ctx));
 	memset(&c, 0, sizeof(c));
 	c.d = d;
 	c.x = x;
 	c.ti = ti;
 	c.line0 = line;
-	if (xd && xmlDocGetRootElement(xd))
-		read_root(&c, doc, xmlDocGetRootElement(xd));
-	xmlFreeDoc(xd);
-	xmlFreeParserCtxt(ctx);
+	if (xd && nicfit__xml_doc_get_root_element(xd))
+		read_root(&c, doc, nicfit__xml_doc_get_root_element(xd));
+	nicfit__xml_free_doc(xd);
+	nicfit__xml_free_parser_ctxt(ctx);
 	return end - pos;
 }
 
