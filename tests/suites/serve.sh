@@ -408,6 +408,8 @@ if start --threads 1 --max-connections 4 --max-per-ip 4 --timeout 5; then
 	check "... and the oldest idle one is answered 503" grep -q '^HTTP/1.1 503' "$tmp/hold"
 	kill "$hold" 2>/dev/null
 	wait "$hold" 2>/dev/null
+	# the file exists before the loop reads it: the redirection happens in the background child
+	: >"$tmp/hold2"
 	node tests/suites/http.js hold "$port" 7 10 >"$tmp/hold2" 2>&1 &
 	hold=$!
 	# answered, not dropped: wait for the three answers (a hang meets the 30 s guard)
