@@ -134,7 +134,7 @@ struct dump_kmsg {
 	double avail_gbps, cap_gbps;
 	char speed[24], cap_speed[24]; /* "8.0 GT/s PCIe" */
 	int width, cap_width;
-	char text[160];           /* MODULE: the driver's words, printable ASCII */
+	char text[160];           /* MODULE: the driver's words, kmsg's \xHH decoded */
 };
 
 /* One network interface as ip link (-j) and ethtool -i describe it. */
