@@ -192,6 +192,27 @@ static void written_lines(void **state)
 	done(&r);
 }
 
+/*
+ * /dev/kmsg and dmesg write a control byte, a byte from 0x7f and a
+ * backslash as \xHH: the text keeps the bytes, decoded once. \x00 is
+ * dropped, an escape with one hex digit is not one (kept as written), and
+ * an escaped backslash before "x41" stays a backslash, not an "A".
+ */
+static void escaped_text(void **state)
+{
+	static const char text[] =
+		"3,1021,9123456,-;mlx5_core 0000:99:00.0 e\\x1b\\x7fn\\x00\\x5cx41\\x4: "
+		"Port module event[error]: module 0, Cable error, Bus stuck (I2C or data shorted)\n";
+	struct run r;
+
+	(void)state;
+	read_all(&r, NULL, text);
+	assert_int_equal(r.d->nkmsg, 1);
+	assert_string_equal(r.d->kmsg[0].text, "e\x1b\x7fn\\x41\\x4: Port module event[error]: "
+			    "module 0, Cable error, Bus stuck (I2C or data shorted)");
+	done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +221,7 @@ int main(void)
 		cmocka_unit_test(ixgbe_public),
 		cmocka_unit_test(i40e_public),
 		cmocka_unit_test(written_lines),
+		cmocka_unit_test(escaped_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

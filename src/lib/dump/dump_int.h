@@ -71,6 +71,7 @@ struct dump_fn {
 	int tree_bus_known;       /* the tree placed it on its bus */
 	int from_xml;             /* an hwloc or NCCL XML element described it */
 	char parent[16];          /* XML: the enclosing function's BDF, "" none */
+	int parent_nccl;          /* parent came from NCCL's nesting (no downstream ports) */
 };
 
 /* nvidia-smi topo -m, as printed. */
@@ -133,7 +134,7 @@ struct dump_kmsg {
 	double avail_gbps, cap_gbps;
 	char speed[24], cap_speed[24]; /* "8.0 GT/s PCIe" */
 	int width, cap_width;
-	char text[160];           /* MODULE: the driver's words, printable ASCII */
+	char text[160];           /* MODULE: the driver's words, kmsg's \xHH decoded */
 };
 
 /* One network interface as ip link (-j) and ethtool -i describe it. */
@@ -317,6 +318,7 @@ struct dump_xml {
 	int nvlink;               /* NCCL listed <nvlink> */
 	int class_only;           /* NCCL gave some <pci> no vendor or device */
 	char hostname[256], sys_vendor[128], product[128], kernel[128]; /* hwloc's Machine infos */
+	char smi_why[480];        /* dump_judge.c: the smi_topo note when it has counts */
 };
 
 /* Whether a line opens an XML document (hwloc's <topology>, NCCL's <system>). */

@@ -310,10 +310,59 @@ static int mismatch_fix(const struct nicfit_dump *d, struct nicfit_audit *a,
 	return 0;
 }
 
-/* GPU-GPU cells: agreeing, differing, unplaced, NVLink. */
+/* GPU-GPU cells: agreeing, differing, unplaced, NVLink, told only as PIX or PXB. */
 struct gg_tally {
-	int same, differ, unmapped, nvlink;
+	int same, differ, unmapped, nvlink, unsure;
 };
+
+/*
+ * PIX against PXB where the tree is NCCL's. NCCL writes a <pci> for each
+ * device and for each switch's upstream port only: its
+ * ncclTopoGetXmlFromSys (src/graph/xml.cc) climbs a function's sysfs path
+ * two directories at a time, so the downstream port above every device
+ * and the root port above every top switch are never written, and the
+ * host bridge becomes the <cpu numaid>. nicfit classes a pair by the
+ * functions below their common parent (PIX_MAX_BELOW, audit_gpu.c), so a
+ * device behind a second switch level sits no deeper in NCCL's tree than
+ * one behind a single switch does in the kernel's: PIX where lspci and
+ * nvidia-smi have PXB. NCCL itself, reading the file back
+ * (ncclTopoGetSystemFromXml, src/graph/topo.cc), fuses the second level of
+ * Broadcom PEX Gen4 and Gen5 switches into the first
+ * (ncclTopoFlattenBcmSwitches), so even its own reading of a nesting is
+ * not nvidia-smi's. Which of the two a pair is cannot be read from the
+ * file: a cell is compared as "PIX or PXB" when a parent link below the
+ * pair's common parent came from NCCL's nesting, counted apart, and the
+ * class shown stays the XML's. PHB, NODE or SYS against PIX or PXB still
+ * differ. hwloc's XML keeps the bridges on the way to every device it
+ * lists, downstream ports included: its tree is compared as lspci's is.
+ */
+static int nccl_below(const struct nicfit_dump *d, const struct nicfit_topo *t, int x, int lca)
+{
+	int i, hops;
+
+	for (i = x, hops = 0; i >= 0 && i != lca && hops < 2 * NICFIT_TOPO_MAX_DEPTH;
+	     i = t->pci[i].parent, hops++) {
+		const struct dump_fn *f = nicfit__dump_find(d, t->pci[i].bdf);
+
+		if (f && f->parent_nccl)
+			return 1;
+	}
+	return 0;
+}
+
+static int pix_or_pxb(const char *cell, enum nicfit_path p)
+{
+	return (p == NICFIT_PATH_PIX || p == NICFIT_PATH_PXB) &&
+	       (!strcmp(cell, "PIX") || !strcmp(cell, "PXB"));
+}
+
+/* Whether cell and p differ only as NCCL's tree cannot tell (above). */
+static int unsure_class(const struct nicfit_dump *d, const struct nicfit_topo *t,
+			const char *cell, enum nicfit_path p, int x, int y, int lca)
+{
+	return pix_or_pxb(cell, p) && lca >= 0 &&
+	       (nccl_below(d, t, x, lca) || nccl_below(d, t, y, lca));
+}
 
 /*
  * The matrix's GPU-GPU cells against the class of the two GPUs' PCI path,
@@ -357,6 +406,10 @@ static int compare_gpus(const struct nicfit_dump *d, struct nicfit_audit *a, str
 				n->same++;
 				continue;
 			}
+			if (unsure_class(d, t, cell, p, gp, hp, lca)) {
+				n->unsure++;
+				continue;
+			}
 			n->differ++;
 			f = nicfit__find(&a->findings, NICFIT_SEV_WARNING,
 					 NICFIT_CODE_DUMP_TOPO_MISMATCH, t->pci[gp].bdf,
@@ -371,6 +424,61 @@ static int compare_gpus(const struct nicfit_dump *d, struct nicfit_audit *a, str
 	return 0;
 }
 
+/* dump-topo-agrees: how many pairs, and how many of them only as "PIX or PXB". */
+static int agrees(const struct nicfit_dump *d, struct nicfit_audit *a, int nic, int gpu,
+		  int unsure)
+{
+	const struct dump_smi *m = &d->smi;
+	const char *tname = d->texts[m->at.text].name;
+	char pairs[96], also[160] = "";
+	struct nicfit_finding *f;
+
+	if (gpu && !nic)
+		snprintf(pairs, sizeof(pairs), "%d GPU-GPU pairs", gpu);
+	else if (gpu)
+		snprintf(pairs, sizeof(pairs), "%d GPU-NIC pairs and %d GPU-GPU pairs", nic, gpu);
+	else
+		snprintf(pairs, sizeof(pairs), "%d GPU-NIC pairs", nic);
+	if (unsure)
+		snprintf(also, sizeof(also), " (%d of them only as PIX or PXB, which NCCL's "
+			 "topology cannot tell apart)", unsure);
+	f = nicfit__find(&a->findings, NICFIT_SEV_INFO, NICFIT_CODE_DUMP_TOPO_AGREES, "host",
+			 "nvidia-smi topo -m (%s:%d) and the PCI tree of %s agree on all %s%s.",
+			 tname, m->at.line, tree_source(d), pairs, also);
+	if (!f || nicfit__finding_fix(&a->findings, f, "Nothing to fix."))
+		return NICFIT_E_NOMEM;
+	f->source = S_SMI_TOPO;
+	return 0;
+}
+
+#define SMI_UNMAPPED "Some GPUs or NICs of nvidia-smi topo -m match no function of the " \
+	"lspci listing (a NIC named other than mlx5_N, or a partial listing): their cells " \
+	"were not compared."
+
+/*
+ * The smi_topo note: cells not compared, and cells compared only as "PIX
+ * or PXB" (see nccl_below), counted, so that no cell passes unsaid. The
+ * text with counts lives in the dump's XML record, which the audit's
+ * notes may point into as they do for the XML's other reasons.
+ */
+static int smi_note(const struct nicfit_dump *d, struct nicfit_audit *a, int unmapped,
+		    int nic, int gpu)
+{
+	char *why;
+	size_t n;
+
+	if ((!nic && !gpu) || !d->xml)
+		return unmapped ? note(a, "smi_topo", SMI_UNMAPPED) : 0;
+	why = d->xml->smi_why;
+	n = sizeof(d->xml->smi_why);
+	snprintf(why, n, "%d GPU-NIC and %d GPU-GPU cells of nvidia-smi topo -m were compared "
+		 "as PIX or PXB, not as the one class: NCCL's topology leaves out switches' "
+		 "downstream ports, so its tree cannot tell the two apart (`lspci -tv` gives "
+		 "the whole tree).%s%s", nic, gpu, unmapped ? " " : "",
+		 unmapped ? SMI_UNMAPPED : "");
+	return note(a, "smi_topo", why);
+}
+
 /*
  * dump-topo-mismatch, dump-topo-agrees: nvidia-smi topo -m is the driver's
  * own reading of the same PCI tree (docs/reference/topology.md 2), so each
@@ -379,13 +487,17 @@ static int compare_gpus(const struct nicfit_dump *d, struct nicfit_audit *a, str
  * boot, or the listing is partial (a bridge left out moves a pair from
  * PXB to PIX): a warning per pair, since every locality finding rests on
  * the tree. When all agree, a note says how many cells were compared.
+ * Where NCCL's XML gave the tree, PIX and PXB are one answer (nccl_below):
+ * such cells neither agree nor differ outright, and are counted in the
+ * agreeing note and in not_checked's smi_topo.
  */
 static int compare_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
 {
 	const struct dump_smi *m = &d->smi;
 	const struct nicfit_topo *t = a->topo;
 	const char *tname = d->texts[m->at.text].name;
-	int g, k, same = 0, differ = 0, unmapped = 0, assumed_gpu = 0, old = old_legend(m);
+	int g, k, same = 0, differ = 0, unmapped = 0, unsure = 0, assumed_gpu = 0;
+	int old = old_legend(m);
 	struct gg_tally gg;
 
 	for (g = 0; g < m->ngpus; g++) {
@@ -411,6 +523,10 @@ static int compare_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
 				same++;
 				continue;
 			}
+			if (unsure_class(d, t, m->cell[g][k], pr->path, gp, np, pr->lca_pci)) {
+				unsure++;
+				continue;
+			}
 			differ++;
 			f = nicfit__find(&a->findings, NICFIT_SEV_WARNING,
 					 NICFIT_CODE_DUMP_TOPO_MISMATCH, t->pci[gp].bdf,
@@ -425,34 +541,11 @@ static int compare_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
 	}
 	if (compare_gpus(d, a, &gg))
 		return NICFIT_E_NOMEM;
-	if ((same || gg.same) && !differ && !gg.differ) {
-		struct nicfit_finding *f;
-
-		if (gg.same && !same)
-			f = nicfit__find(&a->findings, NICFIT_SEV_INFO, NICFIT_CODE_DUMP_TOPO_AGREES,
-					 "host", "nvidia-smi topo -m (%s:%d) and the PCI tree of "
-					 "%s agree on all %d GPU-GPU pairs.", tname, m->at.line,
-					 tree_source(d), gg.same);
-		else if (gg.same)
-			f = nicfit__find(&a->findings, NICFIT_SEV_INFO, NICFIT_CODE_DUMP_TOPO_AGREES,
-					 "host", "nvidia-smi topo -m (%s:%d) and the PCI tree of "
-					 "%s agree on all %d GPU-NIC pairs and %d GPU-GPU pairs.",
-					 tname, m->at.line, tree_source(d), same, gg.same);
-		else
-			f = nicfit__find(&a->findings, NICFIT_SEV_INFO, NICFIT_CODE_DUMP_TOPO_AGREES,
-					 "host", "nvidia-smi topo -m (%s:%d) and the PCI tree of "
-					 "%s agree on all %d GPU-NIC pairs.", tname, m->at.line,
-					 tree_source(d), same);
-		if (!f || nicfit__finding_fix(&a->findings, f, "Nothing to fix."))
-			return NICFIT_E_NOMEM;
-		f->source = S_SMI_TOPO;
-	}
-	if ((unmapped || gg.unmapped) &&
-	    note(a, "smi_topo", "Some GPUs or NICs of nvidia-smi topo -m match no "
-		 "function of the lspci listing (a NIC named other than mlx5_N, or a "
-		 "partial listing): their cells were not compared."))
+	if ((same || gg.same || unsure || gg.unsure) && !differ && !gg.differ &&
+	    agrees(d, a, same + unsure, gg.same + gg.unsure, unsure + gg.unsure))
 		return NICFIT_E_NOMEM;
-
+	if (smi_note(d, a, unmapped || gg.unmapped, unsure, gg.unsure))
+		return NICFIT_E_NOMEM;
 	if (assumed_gpu && note(a, "gpu_index", "No nvidia-smi listing gave the GPUs' bus ids: "
 				"GPU indices were taken in PCI bus order, as NVML numbers them by "
 				"default (`nvidia-smi --query-gpu=index,pci.bus_id --format=csv` "

@@ -253,6 +253,7 @@ static struct dump_fn *fn_at(struct xctx *c, xmlNode *n, const char *attr_name,
 		return NULL;
 	f->at = at_of(c, n);
 	f->from_xml = 1;
+	f->parent_nccl = 0; /* nccl_pci() sets it: the last document to place f decides */
 	snprintf(f->parent, sizeof(f->parent), "%s", parent);
 	return f;
 }
@@ -628,6 +629,7 @@ static void nccl_pci(struct xctx *c, xmlNode *n, const char *parent, int numa)
 
 	if (!f)
 		return;
+	f->parent_nccl = parent[0] != '\0';
 	snprintf(bdf, sizeof(bdf), "%s", f->bdf);
 	if (cls >= 0) {
 		f->class_code = (unsigned)cls;
