@@ -36,18 +36,13 @@ const struct dump_fn *nicfit__dump_find(const struct nicfit_dump *d, const char 
 	return NULL;
 }
 
-/* The parent bridge of f among the records, or -1. */
-static int parent_of(const struct nicfit_dump *d, size_t i)
+/* The bridge whose bus range holds f's bus (the narrowest), or -1. */
+static int bus_parent(const struct nicfit_dump *d, size_t i)
 {
 	const struct dump_fn *f = &d->fns[i];
 	size_t k;
 	int best = -1;
 
-	if (f->parent[0]) { /* an XML document nests a function in its parent */
-		for (k = 0; k < d->nfns; k++)
-			if (k != i && !strcmp(d->fns[k].bdf, f->parent))
-				return (int)k;
-	}
 	for (k = 0; k < d->nfns; k++) {
 		const struct dump_fn *b = &d->fns[k];
 
@@ -60,6 +55,32 @@ static int parent_of(const struct nicfit_dump *d, size_t i)
 			best = (int)k;
 	}
 	return best;
+}
+
+/*
+ * Whether f's place in the tree is NCCL's nesting. NCCL's topology XML
+ * leaves out switch downstream ports, so where the same paste also holds
+ * lspci's bridges with bus ranges, those place f instead: the more detailed
+ * tree wins. hwloc's nesting keeps every bridge and is taken as it is.
+ */
+int nicfit__dump_nccl_placed(const struct nicfit_dump *d, const struct dump_fn *f)
+{
+	return f->parent[0] && f->parent_nccl && bus_parent(d, (size_t)(f - d->fns)) < 0;
+}
+
+/* The parent bridge of f among the records, or -1. */
+static int parent_of(const struct nicfit_dump *d, size_t i)
+{
+	const struct dump_fn *f = &d->fns[i];
+	size_t k;
+
+	if (f->parent[0] && (!f->parent_nccl || nicfit__dump_nccl_placed(d, f))) {
+		/* an XML document nests a function in its parent */
+		for (k = 0; k < d->nfns; k++)
+			if (k != i && !strcmp(d->fns[k].bdf, f->parent))
+				return (int)k;
+	}
+	return bus_parent(d, i);
 }
 
 static int by_addr(const void *x, const void *y)

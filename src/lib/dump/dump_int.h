@@ -372,6 +372,8 @@ int nicfit__dump_note(struct nicfit_audit *a, const char *check, const char *why
 int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 		       struct nicfit_error *err);
 /* The record of a BDF, or NULL. */
+/* Whether f is placed by NCCL's nesting alone (no lspci bus range places it). */
+int nicfit__dump_nccl_placed(const struct nicfit_dump *d, const struct dump_fn *f);
 const struct dump_fn *nicfit__dump_find(const struct nicfit_dump *d, const char *bdf);
 /* An RDMA device name (mlx5_N) to its topo function by PCI order: -1 unknown. */
 int nicfit__dump_name_pci(const struct nicfit_topo *t, const char *name);

@@ -344,7 +344,7 @@ static int nccl_below(const struct nicfit_dump *d, const struct nicfit_topo *t, 
 	     i = t->pci[i].parent, hops++) {
 		const struct dump_fn *f = nicfit__dump_find(d, t->pci[i].bdf);
 
-		if (f && f->parent_nccl)
+		if (f && nicfit__dump_nccl_placed(d, f))
 			return 1;
 	}
 	return 0;
