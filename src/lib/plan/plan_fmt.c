@@ -339,3 +339,46 @@ struct nicfit_finding *nicfit__plan_vfind(struct nicfit_findings *fs, enum nicfi
 		free(text);
 	return f;
 }
+
+/*
+ * nicfit_fmt_bytes() and nicfit_fmt_seconds() (units.c), the same units
+ * and precisions, written by nicfit__plan_fmt() rather than snprintf():
+ * a plan's sentences carry a dozen of them, and their %.Nf was a third of
+ * the sentences' cost. test_plan checks them against units.c's.
+ */
+char *nicfit__plan_bytes(double bytes, char *out, int n)
+{
+	static const char *const u[] = { "B", "kB", "MB", "GB", "TB", "PB" };
+	int i = 0;
+
+	while (fabs(bytes) >= 1000 && i < 5) {
+		bytes /= 1000;
+		i++;
+	}
+	if (!i)
+		nicfit__plan_fmt(out, (size_t)n, "%.0f %s", bytes, u[i]);
+	else if (fabs(bytes) < 10)
+		nicfit__plan_fmt(out, (size_t)n, "%.2f %s", bytes, u[i]);
+	else
+		nicfit__plan_fmt(out, (size_t)n, "%.1f %s", bytes, u[i]);
+	return out;
+}
+
+char *nicfit__plan_seconds(double s, char *out, int n)
+{
+	if (!isfinite(s))
+		nicfit__plan_fmt(out, (size_t)n, "-");
+	else if (s < 1e-3)
+		nicfit__plan_fmt(out, (size_t)n, "%.0f us", s * 1e6);
+	else if (s < 1)
+		nicfit__plan_fmt(out, (size_t)n, "%.0f ms", s * 1e3);
+	else if (s < 10)
+		nicfit__plan_fmt(out, (size_t)n, "%.1f s", s);
+	else if (s < 120)
+		nicfit__plan_fmt(out, (size_t)n, "%.0f s", s);
+	else if (s < 7200)
+		nicfit__plan_fmt(out, (size_t)n, "%.1f min", s / 60);
+	else
+		nicfit__plan_fmt(out, (size_t)n, "%.1f h", s / 3600);
+	return out;
+}
