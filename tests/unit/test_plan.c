@@ -886,7 +886,7 @@ static void plan_fmt_is_snprintf(void **state)
 {
 	static const char *const dfmt[] = { "%.0f", "%.1f", "%.2f", "%.3f", "%f", "%g", "%.3g",
 					    "%.4g", "%.1g", "%.15g", "%.0g", "x%5.1f|", "%e",
-					    "%.16f", "%.12g GB", "%gG cable" };
+					    "%.16f", "%.12g GB", "%gG cable", "%.2g", "%.6g" };
 	static const size_t sizes[] = { 0, 1, 4, 16, 512 };
 	unsigned seed = 1;
 	int i, j, k;
