@@ -110,14 +110,14 @@ static const struct nicfit_nic *storage_card(const struct nicfit_catalog *cat,
 					     double *eff)
 {
 	const struct nicfit_nic *best = NULL;
-	size_t i;
+	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
 	int k;
 
 	*eff = 0;
 	best = storage_included(cat, p, slots, n, eff);
 	if (best)
 		return best;
-	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_NIC); i++) {
+	for (i = 0; i < count; i++) {
 		const struct nicfit_nic *c = nicfit_catalog_nic(cat, i);
 		struct nicfit_card card;
 		double e = 1e18;
