@@ -45,6 +45,33 @@ int nicfit__grow(void **p, size_t *alloc, size_t need, size_t elem, int zero)
  * into memory of its size (vsnprintf's cost is the formatting, not the
  * copy).
  */
+/*
+ * The formats that convert nothing: one "%s" (a text formatted already,
+ * as every planner decision is) and a text without '%'. Their bytes are
+ * the argument's or the format's, so they are copied without vsnprintf;
+ * a null argument (glibc writes "(null)") goes the general way. Returns
+ * 1 with *out set (NULL when out of memory), 0 for any other format.
+ */
+static int strfmt_copy(const char *fmt, va_list ap, char **out)
+{
+	va_list cp;
+	const char *s;
+
+	if (fmt[0] == '%' && fmt[1] == 's' && !fmt[2]) {
+		va_copy(cp, ap);
+		s = va_arg(cp, const char *);
+		va_end(cp);
+		if (!s)
+			return 0;
+	} else if (!strchr(fmt, '%')) {
+		s = fmt;
+	} else {
+		return 0;
+	}
+	*out = strdup(s);
+	return 1;
+}
+
 char *nicfit__vstrfmt(const char *fmt, va_list ap)
 {
 	char small[512];
@@ -52,6 +79,8 @@ char *nicfit__vstrfmt(const char *fmt, va_list ap)
 	char *s;
 	int n;
 
+	if (strfmt_copy(fmt, ap, &s))
+		return s;
 	va_copy(cp, ap);
 	n = vsnprintf(small, sizeof(small), fmt, cp);
 	va_end(cp);

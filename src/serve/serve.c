@@ -366,7 +366,7 @@ int serve_run(const struct serve_options *o, struct nicfit_error *err)
 				MHD_OPTION_NOTIFY_CONNECTION, serve_guard_notify, s,
 				MHD_OPTION_URI_LOG_CALLBACK, serve_guard_uri, s,
 				MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s + 1,
-				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_CONNECTION_MEMORY,
 				MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
 				MHD_OPTION_STRICT_FOR_CLIENT, 1,
 				MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,

@@ -26,6 +26,17 @@
 #define SERVE_DEFAULT_PORT 8080
 #define SERVE_MAX_BODY ((size_t)1 << 20)   /* larger request bodies get 413 */
 #define SERVE_MAX_CLUSTER_NODES 16384      /* larger clusters get 413 (api.c says why) */
+/*
+ * libmicrohttpd's memory for one connection: the request line and headers
+ * are read into it and the answer's headers written there, and it is
+ * cleared after every request, so its size is paid on each one (64 KiB
+ * cost a POST /api/plan 98k instructions of memset, 32 KiB half that).
+ * 32 KiB is libmicrohttpd's own default and takes request headers of up
+ * to about 15 kB (431 past that): more than the 8 kB a header line may
+ * have in nginx's and Apache httpd's defaults. tests/suites/serve.sh
+ * sends a 12 kB one.
+ */
+#define SERVE_CONNECTION_MEMORY ((size_t)32 * 1024)
 
 struct serve_options {
 	const char *bind;             /* numeric IPv4 or IPv6 address */

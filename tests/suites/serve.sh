@@ -263,6 +263,9 @@ check "Host: localhost is accepted" is_code 200
 head -c 100000 /dev/zero | tr '\0' 'a' >"$tmp/hdr"
 req GET /api -H "X-Big: $(cat "$tmp/hdr")"
 check "a 100 KB header is refused" sh -c "[ '$code' -ge 400 ] && [ '$code' -lt 500 ]"
+head -c 12000 /dev/zero | tr '\0' 'a' >"$tmp/hdr"
+post /api/plan '{"server": "r740xd", "gpu": "a40", "gpus_per_server": 2}' -H "Cookie: big=$(cat "$tmp/hdr")"
+check "a 12 KB cookie (browsers send them) is read" is_code 200
 node -e '
 const net = require("net");
 const s = net.connect(Number(process.argv[1]), "127.0.0.1", () => s.write("GET /api HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "));

@@ -278,6 +278,50 @@ static void xml_escape(void **state)
 	nicfit_buf_release(&b);
 }
 
+/*
+ * nicfit__strfmt copies a format that converts nothing ("%s", or no '%')
+ * without vsnprintf: the bytes are vsnprintf's all the same, a null "%s"
+ * included, and so are the formats beside them.
+ */
+static void strfmt_copies_plain(void **state)
+{
+	const char *volatile nothing = NULL;
+	const char *cases[] = { "%s", "plain text, no conversion", "", "%%", "%s%s", "%s " };
+	char big[3000];
+	size_t i;
+
+	(void)state;
+	memset(big, 'b', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char want[4000], *got;
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#pragma GCC diagnostic ignored "-Wformat-security"
+		snprintf(want, sizeof(want), cases[i], big, "x");
+		got = nicfit__strfmt(cases[i], big, "x");
+#pragma GCC diagnostic pop
+		assert_non_null(got);
+		assert_string_equal(got, want);
+		free(got);
+	}
+	{
+		char want[64], *got;
+		const char *null = nothing;
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-overflow"
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+		snprintf(want, sizeof(want), "%s", null);
+		got = nicfit__strfmt("%s", null);
+#pragma GCC diagnostic pop
+		assert_non_null(got);
+		assert_string_equal(got, want);
+		free(got);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +335,7 @@ int main(void)
 		cmocka_unit_test(read_file_bounded),
 		cmocka_unit_test(path_join),
 		cmocka_unit_test(xml_escape),
+		cmocka_unit_test(strfmt_copies_plain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -886,7 +886,7 @@ static void plan_fmt_is_snprintf(void **state)
 {
 	static const char *const dfmt[] = { "%.0f", "%.1f", "%.2f", "%.3f", "%f", "%g", "%.3g",
 					    "%.4g", "%.1g", "%.15g", "%.0g", "x%5.1f|", "%e",
-					    "%.16f", "%.12g GB", "%gG cable" };
+					    "%.16f", "%.12g GB", "%gG cable", "%.2g", "%.6g" };
 	static const size_t sizes[] = { 0, 1, 4, 16, 512 };
 	unsigned seed = 1;
 	int i, j, k;
@@ -937,6 +937,38 @@ static void plan_fmt_is_snprintf(void **state)
 	}
 }
 
+/* The planner's byte and second writers write units.c's bytes. */
+static void plan_units_are_units(void **state)
+{
+	static const int sizes[] = { 1, 5, 32 };
+	unsigned seed = 7;
+	int i, k;
+
+	(void)state;
+	for (i = 0; i < 20000; i++) {
+		double v = some_double(&seed);
+
+		if (i % 7 == 0)
+			v = i % 2 ? INFINITY : NAN;
+		for (k = 0; k < (int)(sizeof(sizes) / sizeof(sizes[0])); k++) {
+			char a[40], b[40];
+
+			memset(a, 'z', sizeof(a));
+			memset(b, 'z', sizeof(b));
+			nicfit_fmt_bytes(v, a, sizes[k]);
+			nicfit__plan_bytes(v, b, sizes[k]);
+			if (memcmp(a, b, sizeof(a)))
+				fail_msg("bytes of %.17g: '%.*s', not '%.*s'", v, sizes[k], b, sizes[k], a);
+			memset(a, 'z', sizeof(a));
+			memset(b, 'z', sizeof(b));
+			nicfit_fmt_seconds(v, a, sizes[k]);
+			nicfit__plan_seconds(v, b, sizes[k]);
+			if (memcmp(a, b, sizeof(a)))
+				fail_msg("seconds of %.17g: '%.*s', not '%.*s'", v, sizes[k], b, sizes[k], a);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -970,6 +1002,7 @@ int main(void)
 		cmocka_unit_test(dgx_converged),
 		cmocka_unit_test(plan_str_is_snprintf),
 		cmocka_unit_test(plan_fmt_is_snprintf),
+		cmocka_unit_test(plan_units_are_units),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, catalog_setup, catalog_teardown);

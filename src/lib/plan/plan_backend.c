@@ -170,12 +170,12 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 	struct plan_choice c, fb_c;
 	double need = port_goodput(p, target) * MEETS_SHARE, fb_eff = 0;
 	int ngpus = p->in.gpu ? p->in.gpus_per_server : 0;
-	size_t i;
+	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
 
 	memset(&fb_c, 0, sizeof(fb_c));
 	if (memo)
 		memo->n = 0;
-	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_NIC); i++) {
+	for (i = 0; i < count; i++) {
 		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
 		struct nicfit_card card;
 
@@ -404,14 +404,14 @@ static void rule_capped(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	struct plan_place_memo *memo;
 	struct plan_choice alt_where;
 	struct nicfit_finding *f;
-	size_t i;
+	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
 
 	if (strcmp(fit->limited_by, "pcie") || !(fit->idle_gbps > CAPPED_IDLE_GBPS))
 		return;
 	memo = malloc(sizeof(*memo));
 	if (memo)
 		memo->n = 0;
-	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_NIC); i++) {
+	for (i = 0; i < count; i++) {
 		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
 		struct nicfit_card c;
 

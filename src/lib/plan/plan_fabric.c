@@ -157,10 +157,11 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, c
 					     const char *b, double gbps, int split,
 					     double length_m, const char *coding)
 {
-	const struct nicfit_cable *best = NULL;
-	size_t i;
+	const struct nicfit_cable *best = NULL, *scored = NULL;
+	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_CABLE);
+	int cs, best_cs = 0;
 
-	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_CABLE); i++) {
+	for (i = 0; i < count; i++) {
 		const struct nicfit_cable *c = nicfit_catalog_cable(cat, i);
 
 		/* the figures first, the connector names (string compares) last */
@@ -187,8 +188,14 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, c
 				best = c;
 			continue;
 		}
-		if (coding_score(c, coding) != coding_score(best, coding)) {
-			if (coding_score(c, coding) < coding_score(best, coding))
+		/* best's score is kept until best changes: it is a string compare or two */
+		if (scored != best) {
+			best_cs = coding_score(best, coding);
+			scored = best;
+		}
+		cs = coding_score(c, coding);
+		if (cs != best_cs) {
+			if (cs < best_cs)
 				best = c;
 			continue;
 		}
@@ -295,9 +302,9 @@ static const struct nicfit_switch *pick_switch(const struct nicfit_catalog *cat,
 	const struct nicfit_switch *best = NULL, *largest = NULL;
 	int best_ports = 0, best_split = 1, largest_ports = 0, largest_split = 1;
 	enum nicfit_match_kind best_kind = NICFIT_MATCH_NONE, largest_kind = NICFIT_MATCH_NONE;
-	size_t i;
+	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_SWITCH);
 
-	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_SWITCH); i++) {
+	for (i = 0; i < count; i++) {
 		const struct nicfit_switch *s = nicfit_catalog_switch(cat, i);
 		struct nicfit_port sp, np;
 		struct nicfit_port_match m;

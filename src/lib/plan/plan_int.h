@@ -290,6 +290,9 @@ int nicfit__plan_vfmt(char *d, size_t n, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 int nicfit__plan_fmt(char *d, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* nicfit_fmt_bytes() and nicfit_fmt_seconds() to the byte, through nicfit__plan_fmt(). */
+char *nicfit__plan_bytes(double bytes, char *out, int n);
+char *nicfit__plan_seconds(double s, char *out, int n);
 /* The names the rule files write them by (plan_fmt as long as snprintf, for the layout). */
 #define plan_fmt nicfit__plan_fmt
 #define plan_decide nicfit__plan_decide

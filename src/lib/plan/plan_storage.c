@@ -110,14 +110,14 @@ static const struct nicfit_nic *storage_card(const struct nicfit_catalog *cat,
 					     double *eff)
 {
 	const struct nicfit_nic *best = NULL;
-	size_t i;
+	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
 	int k;
 
 	*eff = 0;
 	best = storage_included(cat, p, slots, n, eff);
 	if (best)
 		return best;
-	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_NIC); i++) {
+	for (i = 0; i < count; i++) {
 		const struct nicfit_nic *c = nicfit_catalog_nic(cat, i);
 		struct nicfit_card card;
 		double e = 1e18;
@@ -239,7 +239,7 @@ void nicfit__plan_rule_storage(const struct nicfit_catalog *cat, struct nicfit_p
 		    p->st_port_gbps, p->st_nic->cage, n == 1 ? "" : "s",
 		    names.data ? names.data : "", sv->vendor ? sv->vendor : "the vendor",
 		    p->st_node_gbps, p->load_over_storage ? "; the weights load over them in " : "",
-		    p->load_over_storage ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "");
+		    p->load_over_storage ? nicfit__plan_seconds(p->load_s, b, sizeof(b)) : "");
 	if (nicfit_buf_error(&names))
 		p->decisions.oom = 1;
 	nicfit_buf_release(&names);
