@@ -634,6 +634,94 @@ static void twin_port_cages(void **state)
 	nicfit_catalog_free(twin);
 }
 
+/*
+ * 800G switch-to-switch on single-port OSFP cages (Spectrum-4 SN5600): a
+ * twin-port optic at each end and two fibres per link, as NVIDIA
+ * documents "switch-to-switch at 800Gb/s" (MMA4Z00-NS400 connectivity
+ * scenarios); multimode MMA4Z00-NS up to its 50 m, single-mode MMS4X00-NS
+ * beyond; never a generic link while the catalog has them.
+ */
+struct fibre_labels {
+	long twin, other;
+};
+
+static int count_labels(void *ctx, const struct nicfit_cluster_link *l)
+{
+	struct fibre_labels *f = ctx;
+
+	if (l->level == NICFIT_LINK_LEAF_SPINE)
+		*(strstr(l->cable, " + 2x fiber-") ? &f->twin : &f->other) += 1;
+	return 0;
+}
+
+static void leaf_spine_800g(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	const struct nicfit_cluster_cable *x;
+	struct fibre_labels f;
+	long optics = 0, fibres = 0, flinks = 0;
+	size_t i;
+	int pass;
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		const char *optic = pass ? "mms4x00-ns" : "mma4z00-ns";
+
+		backend_only(&in, 32, 8, 0);
+		in.net[NICFIT_NET_BACKEND].switch_id = "sn5600";
+		in.nic_id = "mcx75310aas-neat";
+		if (pass) {
+			/* leaf-spine runs past 50 m: single-mode */
+			in.layout.row_pitch_m = 30;
+			in.layout.slack_m = 10;
+			in.layout.slack_frac = 1;
+		}
+		size_ok(&in, &c);
+		assert_int_equal(c.net[0].links[NICFIT_LINK_LEAF_SPINE], 128);
+		optics = fibres = flinks = 0;
+		for (i = 0; i < c.ncables; i++) {
+			x = &c.cables[i];
+			if (x->level != NICFIT_LINK_LEAF_SPINE)
+				continue;
+			assert_string_not_equal(x->type, "generic");
+			if (!strcmp(x->type, "optic")) {
+				assert_string_equal(x->part, optic);
+				assert_int_equal(x->links, 128);
+				optics += x->qty;
+			} else {
+				assert_string_equal(x->type, "fiber");
+				assert_non_null(strstr(x->part, pass ? "-smf-" : "-mmf-"));
+				assert_near(x->gbps, 400, 1e-9);
+				fibres += x->qty;
+				flinks += x->links;
+			}
+		}
+		assert_int_equal(optics, 2 * 128);
+		assert_int_equal(fibres, 2 * 128);
+		assert_int_equal(flinks, 128);
+		memset(&f, 0, sizeof(f));
+		assert_int_equal(nicfit_cluster_walk(&c, count_labels, &f), 0);
+		assert_int_equal(f.twin, 128);
+		assert_int_equal(f.other, 0);
+		check_port_map(&c);
+		nicfit_cluster_release(&c);
+	}
+	/* the same design on twin-port QM9700 cages keeps one fibre per 400G link */
+	backend_only(&in, 32, 8, 0);
+	in.net[NICFIT_NET_BACKEND].switch_id = "qm9700";
+	in.nic_id = "mcx75310aas-neat";
+	size_ok(&in, &c);
+	fibres = 0;
+	for (i = 0; i < c.ncables; i++)
+		if (c.cables[i].level == NICFIT_LINK_LEAF_SPINE && !strcmp(c.cables[i].type, "fiber"))
+			fibres += c.cables[i].qty;
+	assert_int_equal(fibres, c.net[0].links[NICFIT_LINK_LEAF_SPINE]);
+	x = find_cable(&c, "mma4z00-ns");
+	assert_non_null(x);
+	nicfit_cluster_release(&c);
+}
+
 /* ---- cables, networks, errors ------------------------------------------------------------ */
 
 static void cables_by_distance(void **state)
@@ -1344,6 +1432,7 @@ int main(void)
 		cmocka_unit_test(narval),
 		cmocka_unit_test(breakout),
 		cmocka_unit_test(twin_port_cages),
+		cmocka_unit_test(leaf_spine_800g),
 		cmocka_unit_test(cables_by_distance),
 		cmocka_unit_test(all_networks),
 		cmocka_unit_test(port_map_consistency),

@@ -200,10 +200,34 @@ static int twin_optic(const struct nicfit_cable *x, const struct nicfit_port *p,
 	       fabs(x->gbps - twin * gbps) < CL_RATE_EPS && fabs(x->lane_gbps - gbps) < CL_RATE_EPS;
 }
 
+/*
+ * A twin-port optic on one single-port 800G switch cage, for a link to
+ * another switch: its two 400G engines carry one 800G port over two
+ * straight fibres. Why: NVIDIA documents its twin-port OSFP transceivers
+ * "switch-to-switch at 800Gb/s", a twin-port module at each end joined by
+ * two fibres (MMA4Z00-NS400 connectivity scenarios,
+ * https://docs.nvidia.com/networking/display/MMA4Z00NS400T/Connectivity+Scenarios;
+ * MMA4Z00-NS and MMS4X00-NS twin-port connectivity scenarios), which is
+ * how a Spectrum-4 SN5600 or a Tomahawk 5 switch with 800G OSFP ports
+ * runs its uplinks on optics. Only between two switches: a node port
+ * meets such a cage as a 2 x 400G split instead.
+ */
+static int dual_optic(const struct cl_class *k, const struct nicfit_cable *x,
+		      const struct nicfit_port *p)
+{
+	return is_optic(x) && k->split == 1 && k->twin_a == 1 && k->twin_b == 1 &&
+	       k->pa.is_switch && k->pb.is_switch && x->split > 1 &&
+	       fabs(x->gbps - k->gbps_b) < CL_RATE_EPS &&
+	       fabs(x->lane_gbps * x->split - x->gbps) < CL_RATE_EPS &&
+	       nicfit_cable_end_fits(x, 0, p, NULL, 0);
+}
+
 static int optic_a(const struct cl_class *k, const struct nicfit_cable *x)
 {
 	if (k->twin_a > 1)
 		return twin_optic(x, &k->pa, k->twin_a, k->gbps_b);
+	if (dual_optic(k, x, &k->pa))
+		return 1;
 	if (!is_optic(x) || !nicfit_cage_takes(x->end_a, k->cage_a) || x->split != k->split ||
 	    !nicfit_cable_end_fits(x, 0, &k->pa, NULL, 0))
 		return 0;
@@ -216,6 +240,8 @@ static int optic_b(const struct cl_class *k, const struct nicfit_cable *x)
 {
 	if (k->twin_b > 1)
 		return twin_optic(x, &k->pb, k->twin_b, k->gbps_b);
+	if (dual_optic(k, x, &k->pb))
+		return 1;
 	return is_optic(x) && nicfit_cage_takes(x->end_a, k->cage_b) && x->split == 1 &&
 	       nicfit_cable_end_fits(x, 0, &k->pb, NULL, 0) &&
 	       fabs(x->gbps - k->gbps_b) < CL_RATE_EPS && (!k->intel_b || intel_coded(x));
@@ -406,7 +432,7 @@ static void lower(char *s)
 }
 
 static int kit(const struct nicfit_cluster *cc, int cls, enum cl_kit_type type, int ip, int il,
-	       int ifb)
+	       int ifb, int nfib)
 {
 	struct nicfit_cluster *c = (struct nicfit_cluster *)cc;
 	struct nicfit_cluster_impl *im = c->impl;
@@ -417,7 +443,7 @@ static int kit(const struct nicfit_cluster *cc, int cls, enum cl_kit_type type, 
 	for (i = 0; i < im->nkits; i++) {
 		kt = &im->kits[i];
 		if (kt->cls == cls && kt->type == type && kt->item_port == ip &&
-		    kt->item_leg == il && kt->item_fiber == ifb)
+		    kt->item_leg == il && kt->item_fiber == ifb && kt->fibers == nfib)
 			return (int)i;
 	}
 	if (!im->counting || ip < 0)
@@ -431,8 +457,12 @@ static int kit(const struct nicfit_cluster *cc, int cls, enum cl_kit_type type, 
 	kt->item_port = ip;
 	kt->item_leg = il;
 	kt->item_fiber = ifb;
+	kt->fibers = nfib;
 	v = items_of(c, im->classes[cls].list);
-	if (type == KIT_OPTICS)
+	if (type == KIT_OPTICS && nfib > 1)
+		snprintf(kt->label, sizeof(kt->label), "%s + %dx %s + %s", v[ip].part, nfib,
+			 ifb >= 0 ? v[ifb].part : "fiber", il >= 0 ? v[il].part : "?");
+	else if (type == KIT_OPTICS)
 		snprintf(kt->label, sizeof(kt->label), "%s + %s + %s", v[ip].part,
 			 ifb >= 0 ? v[ifb].part : "fiber", il >= 0 ? v[il].part : "?");
 	else
@@ -522,6 +552,9 @@ static int pick_optics(const struct nicfit_cluster *c, const struct cl_class *k,
 
 			if (!optic_b(k, b) || b->max_length_m < len - NICFIT_EPS || !optics_compatible(a, b))
 				continue;
+			/* an unsplit link has as many fibres at both ends */
+			if (k->split == 1 && a->split != b->split)
+				continue;
 			reach = a->max_length_m < b->max_length_m ? a->max_length_m : b->max_length_m;
 			pr = a->e.priced && b->e.priced ? a->e.price_usd + b->e.price_usd : -1;
 			if (!*pa || (*pa == a ? better(b, *pb, reach, best_reach, pr, best_price) :
@@ -557,25 +590,27 @@ static int choose(const struct nicfit_cluster *c, int cls, double len, int same_
 	if (same_rack) {
 		x = pick_cable(c, k, len, 1);
 		if (x)
-			return kit(c, cls, KIT_CABLE, cat_item(c, k, x), -1, -1);
+			return kit(c, cls, KIT_CABLE, cat_item(c, k, x), -1, -1, 1);
 	}
 	if (!strcasecmp(k->cage_a, "RJ45") && !strcasecmp(k->cage_b, "RJ45")) {
 		x = pick_cable(c, k, len, 1);
 		if (x)
-			return kit(c, cls, KIT_CABLE, cat_item(c, k, x), -1, -1);
+			return kit(c, cls, KIT_CABLE, cat_item(c, k, x), -1, -1, 1);
 		if (stock <= RJ45_MAX_M) {
 			snprintf(part, sizeof(part), "cat6a-%gm", stock);
 			snprintf(desc, sizeof(desc), "Cat6a RJ45 patch cable, %g m (generic)", stock);
 			return kit(c, cls, KIT_CABLE,
-				   item(c, k, NULL, part, "rj45", desc, stock, k->gbps_b), -1, -1);
+				   item(c, k, NULL, part, "rj45", desc, stock, k->gbps_b), -1, -1, 1);
 		}
 	}
 	x = pick_cable(c, k, len, 0);
 	if (x)
-		return kit(c, cls, KIT_CABLE, cat_item(c, k, x), -1, -1);
+		return kit(c, cls, KIT_CABLE, cat_item(c, k, x), -1, -1, 1);
 	if (pick_optics(c, k, len, &oa, &ob)) {
 		const char *conn = oa->end_b && !strncasecmp(oa->end_b, "MPO", 3) ? "mpo12" : "lc";
 		const char *fib = oa->fiber && !strcasecmp(oa->fiber, "SMF") ? "smf" : "mmf";
+		/* a twin-port optic on an unsplit port: one fibre per engine */
+		int nfib = k->split == 1 && k->twin_a == 1 && oa->split > 1 ? oa->split : 1;
 
 		snprintf(part, sizeof(part), "fiber-%s-%s-%gm", conn, fib, stock);
 		snprintf(desc, sizeof(desc), "%s %s fibre patch cord, %g m (generic)",
@@ -583,8 +618,8 @@ static int choose(const struct nicfit_cluster *c, int cls, double len, int same_
 			 stock);
 		ip = cat_item(c, k, oa);
 		il = cat_item(c, k, ob);
-		ifb = item(c, k, NULL, part, "fiber", desc, stock, k->gbps_b);
-		return kit(c, cls, KIT_OPTICS, ip, il, ifb);
+		ifb = item(c, k, NULL, part, "fiber", desc, stock, k->gbps_b / nfib);
+		return kit(c, cls, KIT_OPTICS, ip, il, ifb, nfib);
 	}
 	snprintf(ca, sizeof(ca), "%s", k->cage_a);
 	snprintf(cb, sizeof(cb), "%s", k->cage_b);
@@ -603,7 +638,7 @@ static int choose(const struct nicfit_cluster *c, int cls, double len, int same_
 			 k->gbps_b, k->cage_a, k->cage_b, stock);
 	}
 	return kit(c, cls, KIT_GENERIC, item(c, k, NULL, part, "generic", desc, stock, k->gbps_b),
-		   -1, -1);
+		   -1, -1, 1);
 }
 
 const struct cl_kit *nicfit__cluster_kit_for(const struct nicfit_cluster *c, int cls, double len,
@@ -647,7 +682,7 @@ void nicfit__cluster_count_kit(const struct nicfit_cluster *cc, const struct cl_
 			v[kt->item_leg].links += legs;
 	}
 	if (kt->item_fiber >= 0) {
-		v[kt->item_fiber].qty += legs;
+		v[kt->item_fiber].qty += legs * (kt->fibers > 1 ? kt->fibers : 1);
 		v[kt->item_fiber].links += legs;
 	}
 }

@@ -137,6 +137,7 @@ struct cl_kit {
 	int item_port;          /* per end-a port: the cable, the end-a optic or the generic link */
 	int item_leg;           /* per leg: the end-b optic, or -1 */
 	int item_fiber;         /* per leg: the fibre, or -1 */
+	int fibers;             /* fibres per leg: 2 for a twin-port optic on one 800G port */
 	char label[200];
 };
 

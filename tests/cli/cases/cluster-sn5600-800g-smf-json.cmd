@@ -1,0 +1,1 @@
+cluster --nodes 32 --gpus-per-node 8 --nics-per-node 8 --nic mcx75310aas-neat --switch sn5600 --no-frontend --no-oob --assume row_pitch_m=30 --assume slack_m=10 --assume slack_frac=1 --json
