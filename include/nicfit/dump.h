@@ -1,7 +1,8 @@
 /*
- * nicfit/dump.h - the host as the text dumps people paste describe it:
- * `lspci -vvv`, `lspci -tv`, `nvidia-smi topo -m`, `nvidia-smi` and
- * `nvidia-smi -q`, read into the host model that sysfs discovery builds
+ * nicfit/dump.h - the host as the dumps people paste or attach describe
+ * it: `lspci -vvv` and `-tv`, `nvidia-smi topo -m`, the RDMA and network
+ * tools, the CPU listings, kernel log lines, hwloc and NCCL topology XML
+ * (the full list below), read into the host model that sysfs discovery builds
  * (nicfit/topo.h), so that the audit (nicfit/audit.h) judges a support
  * ticket's paste as it judges a live host.
  *
