@@ -268,7 +268,7 @@ post /api/plan '{"server": "r740xd", "gpu": "a40", "gpus_per_server": 2}' -H "Co
 check "a 12 KB cookie (browsers send them) is read" is_code 200
 # Headers of 8-64 kB: each gets a status line; up to the 15 KiB limit 200,
 # past it 431 with the JSON error while the connection memory has room for
-# it, then libmicrohttpd's own 431. Not sent: about 31.9-32.5 kB, where
+# it, then libmicrohttpd's own 431. Not sent: about 31.9-32.4 kB, where
 # libmicrohttpd 0.9.75 holds the headers but has no room left for any
 # answer's headers and closes the connection (docs/nicfit-serve.1, LIMITS).
 for size in 8000 12000 15000 15500 16000 20000 24000 28000 31000 33000 40000 48000 64000; do
