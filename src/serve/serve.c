@@ -129,6 +129,30 @@ static enum MHD_Result begin(struct request *rq, const char *url)
 	return MHD_YES;
 }
 
+static enum MHD_Result add_header_size(void *cls, enum MHD_ValueKind kind, const char *key,
+				       const char *value)
+{
+	size_t *n = cls;
+
+	(void)kind;
+	*n += strlen(key) + 2 + (value ? strlen(value) : 0) + 2;
+	return MHD_YES;
+}
+
+/*
+ * The bytes of the request line and headers as the client sent them
+ * (give or take the spaces around each colon): what SERVE_MAX_HEADERS
+ * limits.
+ */
+static size_t request_head_size(struct MHD_Connection *conn, const char *method,
+				const char *url, const char *version)
+{
+	size_t n = strlen(method) + 1 + strlen(url) + 1 + strlen(version) + 2;
+
+	MHD_get_connection_values(conn, MHD_HEADER_KIND, add_header_size, &n);
+	return n + 2;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version,
 				  const char *upload_data, size_t *upload_size, void **con_cls)
@@ -156,6 +180,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 			return serve_reply_error(rq, MHD_HTTP_SERVICE_UNAVAILABLE, "busy",
 						 "the server is at its connection limit: try again");
 		default:
+			if (request_head_size(conn, method, url, version) > SERVE_MAX_HEADERS)
+				return serve_reply_error(rq, MHD_HTTP_REQUEST_HEADER_FIELDS_TOO_LARGE,
+							 "limit",
+							 "request line and headers are over the limit of %zu bytes",
+							 SERVE_MAX_HEADERS);
 			rq->nul_in_target = !serve_guard_target_ok(conn, version);
 			return begin(rq, url);
 		}

@@ -31,12 +31,23 @@
  * are read into it and the answer's headers written there, and it is
  * cleared after every request, so its size is paid on each one (64 KiB
  * cost a POST /api/plan 98k instructions of memset, 32 KiB half that).
- * 32 KiB is libmicrohttpd's own default and takes request headers of up
- * to about 15 kB (431 past that): more than the 8 kB a header line may
- * have in nginx's and Apache httpd's defaults. tests/suites/serve.sh
- * sends a 12 kB one.
+ * 32 KiB is libmicrohttpd's own default and holds the SERVE_MAX_HEADERS
+ * of request headers (more than the 8 kB a header line may have in
+ * nginx's and Apache httpd's defaults) twice over, with room for the
+ * answer. tests/suites/serve.sh sends a 12 kB cookie.
  */
 #define SERVE_CONNECTION_MEMORY ((size_t)32 * 1024)
+/*
+ * The request line and headers together (counted as sent, "Name: value"
+ * plus CRLF) may have this many bytes; more get 431 with the JSON error
+ * document. Why 15 KiB: libmicrohttpd 0.9.75 (Debian 12) copies a Cookie
+ * header once more in the same memory, and when the request leaves too
+ * little of it for the answer's headers it closes the connection without
+ * an answer; at 15 KiB a request made of one cookie still leaves room for
+ * the 431. Past what the memory holds at all libmicrohttpd answers 431
+ * itself (its own HTML body); docs/nicfit-serve.1 lists the bands.
+ */
+#define SERVE_MAX_HEADERS ((size_t)15 * 1024)
 
 struct serve_options {
 	const char *bind;             /* numeric IPv4 or IPv6 address */
