@@ -402,6 +402,23 @@ static int end_finned(const struct nicfit_cable *c, int end)
 	return end == 0 ? c->split > 1 || c->gbps > 400 + RATE_EPS : 0;
 }
 
+/*
+ * An OSFP end its catalog entry marks flat-top is a NIC-side module and
+ * never fits a switch cage, a generic switch's included (whose top is
+ * otherwise not judged). Why: NVIDIA's single-port OSFP transceivers have
+ * a flat top for the riding heat sink of the ConnectX-7 cage and "Single
+ * port OSFP are not for use in switches"; switch cages take finned-top
+ * twin-port modules (MMA4Z00-NS400 connectivity scenarios,
+ * https://docs.nvidia.com/networking/display/MMA4Z00NS400T/Connectivity+Scenarios;
+ * MMS4X00-NS400 overview, https://docs.nvidia.com/networking/display/mms4x00ns400/overview).
+ */
+static int nic_only(const struct nicfit_cable *c, int end)
+{
+	const char *top = end ? c->top_b : c->top_a;
+
+	return top && !strcasecmp(top, "flat");
+}
+
 int nicfit_cable_end_fits(const struct nicfit_cable *c, int end, const struct nicfit_port *p,
 			  char *why, size_t whylen)
 {
@@ -422,6 +439,11 @@ int nicfit_cable_end_fits(const struct nicfit_cable *c, int end, const struct ni
 	}
 	if (p->is_switch && cage && !strcasecmp(cage, "QSFP112")) {
 		snprintf(why, whylen, "QSFP112 modules are not for switch cages");
+		return 0;
+	}
+	if (is_osfp(cage) && p->is_switch && nic_only(c, end)) {
+		snprintf(why, whylen, "%s is a flat-top single-port OSFP module for NICs, not for the "
+			 "cages of %s", c->part ? c->part : c->e.id, p->id);
 		return 0;
 	}
 	if (is_osfp(cage) && is_osfp(p->cage) && p->finned >= 0 && end_finned(c, end) != p->finned) {

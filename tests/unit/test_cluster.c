@@ -722,6 +722,48 @@ static void leaf_spine_800g(void **state)
 	nicfit_cluster_release(&c);
 }
 
+/*
+ * Flat-top single-port OSFP modules stay on the NIC side: on generic 400G
+ * switches (cage top unknown) the leaf and spine cages get a 400G optic
+ * not marked NIC-only, and each node link has one MMA4Z00-NS400, at the
+ * NIC. Why: NVIDIA, MMA4Z00-NS400 connectivity scenarios, "Single port
+ * OSFP are not for use in switches".
+ */
+static void flat_top_nic_side(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	const struct nicfit_cluster_cable *x;
+	long switch_end = 0;
+	size_t i;
+
+	(void)state;
+	backend_only(&in, 64, 8, 64);
+	size_ok(&in, &c);
+	assert_int_equal(c.net[0].links[NICFIT_LINK_HOST], 512);
+	assert_int_equal(c.net[0].links[NICFIT_LINK_LEAF_SPINE], 512);
+	for (i = 0; i < c.ncables; i++) {
+		x = &c.cables[i];
+		if (x->net != NICFIT_NET_BACKEND || strcmp(x->type, "optic"))
+			continue;
+		assert_non_null(x->cat);
+		if (x->level == NICFIT_LINK_LEAF_SPINE)
+			assert_false(x->cat->top_a && !strcmp(x->cat->top_a, "flat"));
+		if (x->level == NICFIT_LINK_HOST && !strcmp(x->part, "mma4z00-ns400"))
+			assert_int_equal(x->qty, x->links);
+		if (x->level == NICFIT_LINK_HOST && strcmp(x->part, "mma4z00-ns400"))
+			switch_end += x->qty;
+	}
+	x = find_cable(&c, "mma4z00-ns400");
+	assert_non_null(x);
+	assert_int_equal(x->level, NICFIT_LINK_HOST);
+	assert_int_equal(switch_end, x->links);
+	x = find_cable(&c, "optic-osfp-400g-sr4");
+	assert_non_null(x);
+	check_port_map(&c);
+	nicfit_cluster_release(&c);
+}
+
 /* ---- cables, networks, errors ------------------------------------------------------------ */
 
 static void cables_by_distance(void **state)
@@ -1433,6 +1475,7 @@ int main(void)
 		cmocka_unit_test(breakout),
 		cmocka_unit_test(twin_port_cages),
 		cmocka_unit_test(leaf_spine_800g),
+		cmocka_unit_test(flat_top_nic_side),
 		cmocka_unit_test(cables_by_distance),
 		cmocka_unit_test(all_networks),
 		cmocka_unit_test(port_map_consistency),

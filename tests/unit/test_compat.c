@@ -149,6 +149,17 @@ static const struct end_row ends[] = {
 	  "NVIDIA MMS4X00-NS400: single-port flat-top OSFP DR4 for ConnectX-7" },
 	{ "mms4x00-ns400", 0, "sn5600", 1, 0,
 	  "NVIDIA MMA4Z00-NS400: single-port OSFP are not for use in switches" },
+	/* a generic switch's OSFP cage (top not known) still refuses a flat-top NIC module */
+	{ "mma4z00-ns400", 0, "generic 400 OSFP", 1, 0,
+	  "NVIDIA MMA4Z00-NS400 connectivity scenarios: single port OSFP are not for use in "
+	  "switches (flat top for the ConnectX-7 cage)" },
+	{ "mms4x00-ns400", 0, "generic 400 OSFP", 1, 0,
+	  "NVIDIA MMS4X00-NS400 overview: for ConnectX-7/OSFP cards, a twin-port MMS4X00-NS in "
+	  "the switch" },
+	{ "mma4z00-ns400", 0, "mcx75310aas-neat", 0, 1,
+	  "NVIDIA MMA4Z00-NS400: inserted into ConnectX-7/OSFP network cards" },
+	{ "optic-osfp-400g-sr4", 0, "generic 400 OSFP", 1, 1,
+	  "IEEE 802.3bs 400GBASE-SR4 OSFP module, top not given: a generic cage is not judged" },
 	{ "mms4x00-ns", 0, "qm9700", 1, 1,
 	  "NVIDIA MMS4X00-NS: twin-port finned OSFP for Quantum-2 / Spectrum-4" },
 	{ "mms4x00-ns", 0, "mcx75310aas-neat", 0, 0,
@@ -186,7 +197,10 @@ static void end_table(void **state)
 
 		if (!c)
 			fail_msg("no cable %s in the catalog", r->cable);
-		if (r->is_switch)
+		if (!strncmp(r->host, "generic ", 8))
+			nicfit_port_generic("OSFP", strtod(r->host + 8, NULL), r->is_switch, 1, NULL,
+					    &p);
+		else if (r->is_switch)
 			sw_port(cat, r->host, &p);
 		else
 			nic_port(cat, r->host, &p);

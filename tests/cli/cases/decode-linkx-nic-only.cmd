@@ -1,0 +1,1 @@
+decode MMA4Z00-NS400
