@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fmt_int.h"
 #include "nicfit/units.h"
 
 #define MAX_NUMBER_TEXT 64
@@ -469,26 +470,30 @@ char *nicfit_fmt_bytes(double bytes, char *out, int n)
 		bytes /= 1000;
 		i++;
 	}
-	snprintf(out, (size_t)n, i ? (fabs(bytes) < 10 ? "%.2f %s" : "%.1f %s") : "%.0f %s",
-		 bytes, u[i]);
+	if (!i)
+		nicfit__fmt(out, (size_t)n, "%.0f %s", bytes, u[i]);
+	else if (fabs(bytes) < 10)
+		nicfit__fmt(out, (size_t)n, "%.2f %s", bytes, u[i]);
+	else
+		nicfit__fmt(out, (size_t)n, "%.1f %s", bytes, u[i]);
 	return out;
 }
 
 char *nicfit_fmt_seconds(double s, char *out, int n)
 {
 	if (!isfinite(s))
-		snprintf(out, (size_t)n, "-");
+		nicfit__fmt(out, (size_t)n, "-");
 	else if (s < 1e-3)
-		snprintf(out, (size_t)n, "%.0f us", s * 1e6);
+		nicfit__fmt(out, (size_t)n, "%.0f us", s * 1e6);
 	else if (s < 1)
-		snprintf(out, (size_t)n, "%.0f ms", s * 1e3);
+		nicfit__fmt(out, (size_t)n, "%.0f ms", s * 1e3);
 	else if (s < 10)
-		snprintf(out, (size_t)n, "%.1f s", s);
+		nicfit__fmt(out, (size_t)n, "%.1f s", s);
 	else if (s < 120)
-		snprintf(out, (size_t)n, "%.0f s", s);
+		nicfit__fmt(out, (size_t)n, "%.0f s", s);
 	else if (s < 7200)
-		snprintf(out, (size_t)n, "%.1f min", s / 60);
+		nicfit__fmt(out, (size_t)n, "%.1f min", s / 60);
 	else
-		snprintf(out, (size_t)n, "%.1f h", s / 3600);
+		nicfit__fmt(out, (size_t)n, "%.1f h", s / 3600);
 	return out;
 }

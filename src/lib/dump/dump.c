@@ -72,6 +72,28 @@ long nicfit__dump_hex(const char *s, int max, int exact, const char **end)
 	return v;
 }
 
+void nicfit__dump_unescape(char *out, size_t n, const char *s, int pairs)
+{
+	size_t k = 0;
+
+	while (*s && k + 1 < n) {
+		long x;
+
+		if (pairs && s[0] == '\\' && s[1] == '\\') {
+			out[k++] = '\\';
+			s += 2;
+		} else if (s[0] == '\\' && s[1] == 'x' &&
+			   (x = nicfit__dump_hex(s + 2, 2, 1, NULL)) >= 0) {
+			if (x)
+				out[k++] = (char)x;
+			s += 4;
+		} else {
+			out[k++] = *s++;
+		}
+	}
+	out[k] = '\0';
+}
+
 size_t nicfit__dump_bdf(const char *s, unsigned *dom, unsigned *bus, unsigned *dev,
 			unsigned *fn)
 {

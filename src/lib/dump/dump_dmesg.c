@@ -46,39 +46,6 @@ static const char *find_bdf(const char *s, const char *stop, char *out, size_t n
 	return NULL;
 }
 
-/*
- * The driver's words as the kernel holds them. /dev/kmsg writes a byte
- * below 0x20, one from 0x7f up, and a backslash as \xHH (msg_add_ext_text
- * in kernel/printk/printk.c; Documentation/ABI/testing/dev-kmsg), and
- * dmesg, which reads it, prints control bytes as \xHH too: an interface
- * name the driver puts in its line ("eth0" is any bytes but '/', ':' and
- * blanks) arrives escaped. The model keeps the bytes themselves, decoded
- * once here as dump_lspci.c's vpd_unquote() does for lspci's VPD, and the
- * one escaper at output quotes them: left as the log wrote them, JSON
- * would carry the four characters \x1b for an ESC, and a name's own
- * backslash would read \x5c. A NUL is dropped (C strings end there); a
- * backslash that starts no \xHH (a journal's unescaped text) is kept.
- * At most n-1 bytes.
- */
-static void kmsg_unescape(char *out, size_t n, const char *s)
-{
-	size_t k = 0;
-
-	while (*s && k + 1 < n) {
-		long x;
-
-		if (s[0] == '\\' && s[1] == 'x' &&
-		    (x = nicfit__dump_hex(s + 2, 2, 1, NULL)) >= 0) {
-			if (x)
-				out[k++] = (char)x;
-			s += 4;
-		} else {
-			out[k++] = *s++;
-		}
-	}
-	out[k] = '\0';
-}
-
 static struct dump_kmsg *new_msg(struct nicfit_dump *d, int kind, struct dump_at at)
 {
 	struct dump_kmsg *m;
@@ -174,7 +141,7 @@ static int module_line(struct nicfit_dump *d, const char *line, struct dump_at a
 	} else {
 		from = hit;
 	}
-	kmsg_unescape(m->text, sizeof(m->text), from);
+	nicfit__dump_unescape(m->text, sizeof(m->text), from, 0);
 	return 1;
 }
 

@@ -210,6 +210,17 @@ size_t nicfit__dump_bdf(const char *s, unsigned *dom, unsigned *bus, unsigned *d
 			unsigned *fn);
 /* The hex number at s of at most max digits (exactly max when exact); -1 none. */
 long nicfit__dump_hex(const char *s, int max, int exact, const char **end);
+/*
+ * Text a tool escaped, back to its own bytes (at most n-1), so that the one
+ * escaper at output quotes it once (left as written, an ESC would show as
+ * \x5cx1b). \xHH is the byte (a NUL is dropped: C strings end there); with
+ * pairs, a doubled backslash is one, as lspci prints VPD strings (pciutils
+ * ls-vpd.c, print_vpd_string); without, as the kernel log writes its text
+ * (/dev/kmsg escapes control bytes, bytes from 0x7f and the backslash itself
+ * as \xHH: kernel/printk/printk.c, Documentation/ABI/testing/dev-kmsg). A
+ * backslash that starts neither (a paste's own) is kept as it is.
+ */
+void nicfit__dump_unescape(char *out, size_t n, const char *s, int pairs);
 /* A line with leading blanks and a trailing '\r' removed, as a bounded copy. */
 const char *nicfit__dump_skip_blank(const char *s);
 

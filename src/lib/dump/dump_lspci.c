@@ -267,37 +267,6 @@ static void read_caps(struct nicfit_dump *d, struct dump_fn *f, const char *s)
 		f->acs = 1;
 }
 
-/*
- * A VPD string as lspci prints it (pciutils ls-vpd.c, print_vpd_string):
- * a backslash as two, a control byte (below 0x20, and 0x7f) as \xHH,
- * every other byte as it is. The model holds the card's own bytes, so the
- * one escaper at output quotes them once: left as lspci wrote them, a
- * card's ESC would reach the terminal as \x5cx1b. A NUL is dropped (C
- * strings end there); a backslash lspci did not write (a paste's own) is
- * kept as it is.
- */
-static void vpd_unquote(char *out, size_t n, const char *s)
-{
-	size_t k = 0;
-
-	while (*s && k + 1 < n) {
-		long x;
-
-		if (s[0] == '\\' && s[1] == '\\') {
-			out[k++] = '\\';
-			s += 2;
-		} else if (s[0] == '\\' && s[1] == 'x' &&
-			   (x = nicfit__dump_hex(s + 2, 2, 1, NULL)) >= 0) {
-			if (x)
-				out[k++] = (char)x;
-			s += 4;
-		} else {
-			out[k++] = *s++;
-		}
-	}
-	out[k] = '\0';
-}
-
 void nicfit__dump_lspci_detail(struct nicfit_dump *d, struct dump_fn *f, const char *line)
 {
 	const char *s = nicfit__dump_skip_blank(line), *p;
@@ -361,9 +330,9 @@ void nicfit__dump_lspci_detail(struct nicfit_dump *d, struct dump_fn *f, const c
 		if (long_after(s, "Number of VFs: ", &x) == 0 && x >= 0 && x < 65536)
 			f->sriov_num = (int)x;
 	} else if (!strncmp(s, "Product Name: ", 14)) {
-		vpd_unquote(f->vpd_name, sizeof(f->vpd_name), s + 14);
+		nicfit__dump_unescape(f->vpd_name, sizeof(f->vpd_name), s + 14, 1);
 	} else if (!strncmp(s, "[PN] Part number: ", 18)) {
-		vpd_unquote(f->vpd_part, sizeof(f->vpd_part), s + 18);
+		nicfit__dump_unescape(f->vpd_part, sizeof(f->vpd_part), s + 18, 1);
 	} else if (!strncmp(s, "Kernel driver in use: ", 22)) {
 		snprintf(f->driver, sizeof(f->driver), "%s", s + 22);
 		f->driver_known = 1;

@@ -184,11 +184,11 @@ static void frontend_describe(struct nicfit_plan *p, const struct nicfit_stream 
 		plan_decide(&p->decisions, "R3", 1,
 			    "Model load: %s of weights%s from a NAS at %.2f GB/s (%g GbE TCP "
 			    "goodput%s) = %s per (re)start.",
-			    nicfit__plan_bytes(p->load_bytes, b1, sizeof(b1)),
+			    nicfit_fmt_bytes(p->load_bytes, b1, sizeof(b1)),
 			    shared ? " per server (its share of the split model)" : "",
 			    (storage_limits ? in->storage_gbps : p->fe_goodput_gbps) / 8,
 			    p->fe_port_gbps, storage_limits ? ", limited by the storage" : "",
-			    nicfit__plan_seconds(p->load_s, b2, sizeof(b2)));
+			    nicfit_fmt_seconds(p->load_s, b2, sizeof(b2)));
 }
 
 /*
@@ -212,7 +212,7 @@ static void rule_frontend_25g(struct nicfit_plan *p)
 				  "XXV710-DA2) and a 25GbE top-of-rack port",
 				  "Loading takes %s and happens %g time%s a day (%.1f min a day)%s: 25GbE "
 				  "would cut each load about 2.5-fold.",
-				  nicfit__plan_seconds(p->load_s, b, sizeof(b)), in->reloads_per_day,
+				  nicfit_fmt_seconds(p->load_s, b, sizeof(b)), in->reloads_per_day,
 				  in->reloads_per_day == 1 ? "" : "s", in->reloads_per_day * p->load_s / 60,
 				  storage_outruns ? ", and the storage can deliver more than the link" : "");
 	}

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fmt_int.h"
 #include "finding_int.h"
 #include "nicfit/plan.h"
 
@@ -282,19 +283,12 @@ static inline void nicfit__plan_str_int(struct plan_str *s, long v)
 }
 
 /*
- * plan_fmt.c: snprintf() and vsnprintf() to the byte, cheaper for the
- * conversions the planner uses (the others go to vsnprintf itself), and
- * nicfit__decide() / nicfit__vfind() with their text written by them.
+ * plan_fmt.c: nicfit__decide() / nicfit__vfind() with their text written by
+ * fmt.c's nicfit__fmt() (snprintf() to the byte, cheaper), which the rule
+ * files also write their other texts with.
  */
-int nicfit__plan_vfmt(char *d, size_t n, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
-int nicfit__plan_fmt(char *d, size_t n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* nicfit_fmt_bytes() and nicfit_fmt_seconds() to the byte, through nicfit__plan_fmt(). */
-char *nicfit__plan_bytes(double bytes, char *out, int n);
-char *nicfit__plan_seconds(double s, char *out, int n);
 /* The names the rule files write them by (plan_fmt as long as snprintf, for the layout). */
-#define plan_fmt nicfit__plan_fmt
+#define plan_fmt nicfit__fmt
 #define plan_decide nicfit__plan_decide
 struct nicfit_finding *nicfit__plan_decide(struct nicfit_findings *fs, const char *rule,
 					   int applied, const char *fmt, ...)

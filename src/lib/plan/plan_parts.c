@@ -88,23 +88,23 @@ static void decide_exchange(struct nicfit_plan *p, double t_be, double t_fe)
 
 	if (!p->est_traffic)
 		plan_fmt(how, sizeof(how), "a %s all-reduce across %d servers sends %s per server",
-			 alg, in->servers, nicfit__plan_bytes(p->est_bytes_gb * 1e9, b4, sizeof(b4)));
+			 alg, in->servers, nicfit_fmt_bytes(p->est_bytes_gb * 1e9, b4, sizeof(b4)));
 	else if (p->step.dp == NICFIT_DP_ZERO3)
 		plan_fmt(how, sizeof(how), "ZeRO-3/FSDP reduce-scatters the gradients and all-gathers "
 			 "the parameters twice, rings across %d servers, %s per server per step",
-			 in->servers, nicfit__plan_bytes(p->est_bytes_gb * 1e9, b4, sizeof(b4)));
+			 in->servers, nicfit_fmt_bytes(p->est_bytes_gb * 1e9, b4, sizeof(b4)));
 	else
 		plan_fmt(how, sizeof(how), "%s all-reduces them as a %s across %d servers, %s per "
 			 "server per step", p->step.dp == NICFIT_DP_ZERO1 ? "ZeRO-1" :
 			 p->step.dp == NICFIT_DP_ZERO2 ? "ZeRO-2" : "DDP", alg, in->servers,
-			 nicfit__plan_bytes(p->est_bytes_gb * 1e9, b4, sizeof(b4)));
+			 nicfit_fmt_bytes(p->est_bytes_gb * 1e9, b4, sizeof(b4)));
 	plan_decide(&p->decisions, "R9", 1,
 		    "Each training step exchanges %s of bf16 gradients (%.3gB %sparameters x 2 B): "
 		    "%s%s%s vs %s over the %g GbE front end. Overlap with compute hides part of it.",
-		    nicfit__plan_bytes(p->grad_gb * 1e9, b1, sizeof(b1)), p->grad_gb / 2,
+		    nicfit_fmt_bytes(p->grad_gb * 1e9, b1, sizeof(b1)), p->grad_gb / 2,
 		    p->adapters ? "adapter " : "", how, isfinite(t_be) ? ": " : "",
-		    isfinite(t_be) ? nicfit__plan_seconds(t_be, b2, sizeof(b2)) : "",
-		    nicfit__plan_seconds(t_fe, b3, sizeof(b3)), p->fe_port_gbps);
+		    isfinite(t_be) ? nicfit_fmt_seconds(t_be, b2, sizeof(b2)) : "",
+		    nicfit_fmt_seconds(t_fe, b3, sizeof(b3)), p->fe_port_gbps);
 }
 
 /*
@@ -185,8 +185,8 @@ static void estimate_split(struct nicfit_plan *p)
 		    "sends %s per token per server and waits on %d all-reduces per token. At "
 		    "%.0f tokens/s that is %.3f vs %.2f Gb/s: keep tensor parallel inside a "
 		    "server and pipeline parallel across servers.",
-		    m->e.name, n, nicfit__plan_bytes(pp, b1, sizeof(b1)),
-		    nicfit__plan_bytes(tp, b2, sizeof(b2)), 2 * m->arch.layers, toks,
+		    m->e.name, n, nicfit_fmt_bytes(pp, b1, sizeof(b1)),
+		    nicfit_fmt_bytes(tp, b2, sizeof(b2)), 2 * m->arch.layers, toks,
 		    pp * toks * 8 / 1e9, tp * toks * 8 / 1e9);
 }
 
@@ -496,22 +496,22 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 		plan_fmt(fe, sizeof(fe), "Front end converged with storage and in-band management "
 			 "onto %d x %s (%.0f Gb/s bonded to two switches)%s%s.", p->st_cards,
 			 p->st_nic->part, p->st_node_gbps, p->load_s > 0 ? ", where the weights load in " : "",
-			 p->load_s > 0 ? nicfit__plan_seconds(p->load_s, b, sizeof(b)) : "");
+			 p->load_s > 0 ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "");
 	else if (p->load_over_storage)
 		plan_fmt(fe, sizeof(fe), "Front end: %s %g GbE; storage and in-band over %d x %s "
 			 "(%.0f Gb/s bonded to two switches), where the weights load in %s.",
 			 p->fe_onboard ? "the onboard" : p->fe_nic ? p->fe_nic->part : "a card",
 			 p->fe_port_gbps, p->st_cards, p->st_nic->part, p->st_node_gbps,
-			 nicfit__plan_seconds(p->load_s, b, sizeof(b)));
+			 nicfit_fmt_seconds(p->load_s, b, sizeof(b)));
 	else if (p->fe_onboard)
 		plan_fmt(fe, sizeof(fe), "Front end: the onboard %g GbE %s is enough%s%s.",
 			 p->fe_port_gbps, p->fe_nic ? p->fe_nic->family : p->fe_ob->name,
 			 p->load_s > 0 ? "; the weights load in " : "",
-			 p->load_s > 0 ? nicfit__plan_seconds(p->load_s, b, sizeof(b)) : "");
+			 p->load_s > 0 ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "");
 	else
 		plan_fmt(fe, sizeof(fe), "Front end: %s, %g GbE%s%s.", p->fe_nic ? p->fe_nic->part : "a card",
 			 p->fe_port_gbps, p->load_s > 0 ? "; the weights load in " : "",
-			 p->load_s > 0 ? nicfit__plan_seconds(p->load_s, b, sizeof(b)) : "");
+			 p->load_s > 0 ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "");
 	if (!p->backend_needed) {
 		plan_fmt(whole, sizeof(whole), "%d x %s: no back-end fabric needed (%s).%s %s",
 			 in->servers, in->server->e.name,

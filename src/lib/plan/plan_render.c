@@ -449,7 +449,7 @@ static void text_step(struct nicfit_emit *e, const struct nicfit_plan *p)
 	if (!p->traffic_known)
 		return;
 	nicfit_emit_printf(e, "Compute    %s per %s step (%.3g FLOPs on %d GPUs at %.0f%% MFU%s%s)\n",
-			   nicfit__plan_seconds(p->step.compute_s, b1, sizeof(b1)),
+			   nicfit_fmt_seconds(p->step.compute_s, b1, sizeof(b1)),
 			   p->step_job.phase == NICFIT_PHASE_TRAIN ? "training" : "decode",
 			   p->step.flops, p->step.gpus, p->in.step.mfu * 100,
 			   p->step_job.phase == NICFIT_PHASE_TRAIN ? ", " : "",
@@ -458,12 +458,12 @@ static void text_step(struct nicfit_emit *e, const struct nicfit_plan *p)
 		return;
 	nicfit_emit_printf(e, "Network    %s per server per step: %s over the back end%s%s%s, %s hides "
 			      "under compute -> %s (compute/comm %.2f)\n",
-			   nicfit__plan_bytes(p->step.bytes_per_node, b1, sizeof(b1)),
-			   nicfit__plan_seconds(p->step_be.comm_s, b2, sizeof(b2)),
+			   nicfit_fmt_bytes(p->step.bytes_per_node, b1, sizeof(b1)),
+			   nicfit_fmt_seconds(p->step_be.comm_s, b2, sizeof(b2)),
 			   p->step_algorithm[0] ? " (" : "", p->step_algorithm,
 			   !p->step_algorithm[0] ? "" : p->step.dp == NICFIT_DP_ZERO3 ?
 			   " reduce-scatter and all-gathers)" : " all-reduce)",
-			   nicfit__plan_seconds(p->step_be.hidden_s, b3, sizeof(b3)),
+			   nicfit_fmt_seconds(p->step_be.hidden_s, b3, sizeof(b3)),
 			   p->step_be.hides ? "hidden" : "the GPUs stall", p->step_be.ratio);
 }
 
@@ -637,7 +637,7 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 				   p->fe_nic->port_gbps, p->fe_nic->cage);
 	if (p->load_s > 0 && !p->load_over_storage)
 		nicfit_emit_printf(e, "           model load %s at %.2f GB/s; serving %.2f Mb/s\n",
-				   nicfit__plan_seconds(p->load_s, b, sizeof(b)),
+				   nicfit_fmt_seconds(p->load_s, b, sizeof(b)),
 				   (in->storage_gbps > 0 && in->storage_gbps < p->fe_goodput_gbps ?
 				    in->storage_gbps : p->fe_goodput_gbps) / 8, p->serving_mbps);
 	else if (p->load_s > 0)
@@ -648,7 +648,7 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 				   p->st_nic->e.name, p->st_cards);
 		nicfit_emit_printf(e, "           storage and in-band %.1f Gb/s per server%s%s%s\n",
 				   p->st_node_gbps, p->load_over_storage ? "; model load " : "",
-				   p->load_over_storage ? nicfit__plan_seconds(p->load_s, b, sizeof(b)) : "",
+				   p->load_over_storage ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "",
 				   p->load_over_storage ? " over them" : "");
 	}
 	nicfit_emit_printf(e, "%sOOB%s        %s %g GbE %s\n", bold, reset,
@@ -658,7 +658,7 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 		if (p->est_traffic)
 			nicfit_emit_printf(e, "%sStep time%s  %s, %s per server per step (%.1f GB of "
 					      "gradients):\n", bold, reset, p->est_traffic,
-					   nicfit__plan_bytes(p->est_bytes_gb * 1e9, b, sizeof(b)),
+					   nicfit_fmt_bytes(p->est_bytes_gb * 1e9, b, sizeof(b)),
 					   p->grad_gb);
 		else
 			nicfit_emit_printf(e, "%sStep time%s  all-reduce of %.1f GB of gradients:\n",
@@ -667,7 +667,7 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 		for (i = 0; i < p->nest; i++) {
 			nicfit_emit_cell_string(e, p->est[i].label);
 			nicfit_emit_cell_number(e, p->est[i].gbps, 1);
-			nicfit_emit_cell_string(e, nicfit__plan_seconds(p->est[i].seconds, b, sizeof(b)));
+			nicfit_emit_cell_string(e, nicfit_fmt_seconds(p->est[i].seconds, b, sizeof(b)));
 			nicfit_emit_cell_string(e, p->est[i].algorithm[0] ? p->est[i].algorithm : NULL);
 		}
 		nicfit_emit_table_end(e);

@@ -239,7 +239,7 @@ void nicfit__plan_rule_storage(const struct nicfit_catalog *cat, struct nicfit_p
 		    p->st_port_gbps, p->st_nic->cage, n == 1 ? "" : "s",
 		    names.data ? names.data : "", sv->vendor ? sv->vendor : "the vendor",
 		    p->st_node_gbps, p->load_over_storage ? "; the weights load over them in " : "",
-		    p->load_over_storage ? nicfit__plan_seconds(p->load_s, b, sizeof(b)) : "");
+		    p->load_over_storage ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "");
 	if (nicfit_buf_error(&names))
 		p->decisions.oom = 1;
 	nicfit_buf_release(&names);

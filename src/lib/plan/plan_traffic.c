@@ -156,12 +156,12 @@ void nicfit__plan_traffic(struct nicfit_plan *p)
 		    j->arch.active_params > 0 ? " active" : "", p->step.tokens, p->step.flops,
 		    p->step.gpus, in->gpu->e.name, j->tflops,
 		    nicfit_gpu_peak(in->gpu, in->precision, p->adapters, &(double){ 0 }),
-		    in->step.mfu * 100, nicfit__plan_seconds(p->step.compute_s, b1, sizeof(b1)),
+		    in->step.mfu * 100, nicfit_fmt_seconds(p->step.compute_s, b1, sizeof(b1)),
 		    p->step.memory_bound ? " (the weight read from GPU memory sets it)" : "");
 	for (int i = 0; i < p->step.nterms; i++)
 		plan_decide(&p->decisions, "R9", 1,
 			    "Traffic, %s: %s per server per step = %s (%s).", p->step.terms[i].name,
-			    nicfit__plan_bytes(p->step.terms[i].bytes, b2, sizeof(b2)),
+			    nicfit_fmt_bytes(p->step.terms[i].bytes, b2, sizeof(b2)),
 			    p->step.terms[i].formula, p->step.terms[i].source);
 	if (train)
 		plan_decide(&p->decisions, "R9", 1,
@@ -263,21 +263,21 @@ void nicfit__plan_traffic_judge(const struct nicfit_catalog *cat, struct nicfit_
 		    "Over this back end (%.1f Gb/s per server) the step's %s of traffic take %s; "
 		    "%s of it can hide under the compute (overlap %.0f%%, --assume overlap=): "
 		    "compute/communication %.2f, %s.", p->be_node_gbps,
-		    nicfit__plan_bytes(p->step.bytes_per_node, b1, sizeof(b1)),
-		    nicfit__plan_seconds(p->step_be.comm_s, b2, sizeof(b2)),
-		    nicfit__plan_seconds(p->step_be.hidden_s, b3, sizeof(b3)), in->step.overlap * 100,
+		    nicfit_fmt_bytes(p->step.bytes_per_node, b1, sizeof(b1)),
+		    nicfit_fmt_seconds(p->step_be.comm_s, b2, sizeof(b2)),
+		    nicfit_fmt_seconds(p->step_be.hidden_s, b3, sizeof(b3)), in->step.overlap * 100,
 		    p->step_be.ratio, p->step_be.hides ? "it hides" : "the GPUs stall");
 	if (!p->step_be.hides) {
 		f = nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_BACKEND_STALLS_GPUS, NULL,
 				      "The back end stalls the GPUs: each step sends %s per server, "
 				      "%s over %.1f Gb/s, but only %s hides under the %s of compute; the "
 				      "GPUs wait %s per step (%.0f%%). Hiding it takes %.0f Gb/s per server.",
-				      nicfit__plan_bytes(p->step.bytes_per_node, b1, sizeof(b1)),
-				      nicfit__plan_seconds(p->step_be.comm_s, b2, sizeof(b2)),
+				      nicfit_fmt_bytes(p->step.bytes_per_node, b1, sizeof(b1)),
+				      nicfit_fmt_seconds(p->step_be.comm_s, b2, sizeof(b2)),
 				      p->be_node_gbps,
-				      nicfit__plan_seconds(p->step_be.hidden_s, b3, sizeof(b3)),
-				      nicfit__plan_seconds(p->step.compute_s, b4, sizeof(b4)),
-				      nicfit__plan_seconds(p->step_be.stall_s, b5, sizeof(b5)),
+				      nicfit_fmt_seconds(p->step_be.hidden_s, b3, sizeof(b3)),
+				      nicfit_fmt_seconds(p->step.compute_s, b4, sizeof(b4)),
+				      nicfit_fmt_seconds(p->step_be.stall_s, b5, sizeof(b5)),
 				      p->step_be.stall_s / p->step_be.step_s * 100, p->step_be.need_gbps);
 		if (f)
 			stall_fix(p, f);

@@ -1,0 +1,296 @@
+/*
+ * fmt.c - snprintf() to the byte without printf's cost. A plan writes
+ * some fifty sentences full of numbers (its decisions, findings, verdict
+ * and labels), and glibc's vsnprintf spends most of a plan's time on
+ * them: its set-up for every call and its exact, multi-precision float
+ * conversion. nicfit__vfmt() writes the conversions the library uses
+ * (%s, %c, %d/%i/%u with l, ll or z, %f and %g with a precision, %%)
+ * directly, and hands the whole text to vsnprintf() when it meets any
+ * other (a width, a flag, %e, %x ...) or a number whose rounding it could
+ * get wrong, so that the bytes are always exactly vsnprintf's.
+ *
+ * Floats: %.Nf rounds |v| x 10^N to an integer. The product is within
+ * half an ulp of the exact one, so unless it lies that close to a .5 tie
+ * (which glibc rounds on the exact binary value) its nearest integer is
+ * glibc's; near a tie, past 2^53 or for N > 15 it falls back. %g is %f
+ * with P - 1 - X decimals (X the exponent after rounding to P significant
+ * digits), trailing zeros removed; the exponent form (X < -4 or X >= P)
+ * is those P digits as d.ddd, zeros removed, then e+XX: with 10^|d| exact
+ * up to 10^22, dividing instead of multiplying rounds just once too.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt_int.h"
+
+struct out {
+	char *d;
+	size_t n;   /* the buffer's size */
+	size_t len; /* what the whole text takes (written: the first n - 1 bytes) */
+};
+
+static void put(struct out *o, const char *s, size_t k)
+{
+	if (o->len + 1 < o->n) {
+		size_t room = o->n - 1 - o->len;
+
+		memcpy(o->d + o->len, s, k < room ? k : room);
+	}
+	o->len += k;
+}
+
+static void put_u(struct out *o, unsigned long long u, int neg)
+{
+	char t[24], *q = t + sizeof(t);
+
+	do {
+		*--q = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (neg)
+		*--q = '-';
+	put(o, q, (size_t)(t + sizeof(t) - q));
+}
+
+/* The powers of ten a double holds exactly. */
+static const double pow10_tab[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+				    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+#define POW10_MAX 22
+
+/*
+ * a (>= 0) x 10^d rounded to the nearest integer into *r, or -1 when
+ * that may differ from rounding the exact product (a tie, too large).
+ * A negative d divides by 10^-d: one rounding either way, as 10^|d| is
+ * exact, so the same tie test holds.
+ */
+static int round_scaled(double a, int d, unsigned long long *r)
+{
+	double x, fl, fr;
+
+	if (d < -POW10_MAX || d > POW10_MAX)
+		return -1;
+	x = d < 0 ? a / pow10_tab[-d] : a * pow10_tab[d];
+	if (!(x < 9007199254740992.0))
+		return -1;
+	fl = floor(x);
+	fr = x - fl;
+	if (fabs(fr - 0.5) <= x * 1e-15 + 1e-300)
+		return -1;
+	*r = (unsigned long long)fl + (fr > 0.5);
+	return 0;
+}
+
+/* r / 10^d with d decimals (none and no point when d is 0), after the sign. */
+static void put_fixed(struct out *o, unsigned long long r, int d, int neg, int strip)
+{
+	char t[48], *q = t + sizeof(t);
+	int i;
+
+	for (i = 0; i < d; i++) {
+		*--q = (char)('0' + r % 10);
+		r /= 10;
+	}
+	if (strip) {
+		char *end = t + sizeof(t);
+
+		while (end > q && end[-1] == '0')
+			end--;
+		memmove(q + (t + sizeof(t) - end), q, (size_t)(end - q));
+		q += t + sizeof(t) - end;
+	}
+	if (q < t + sizeof(t))
+		*--q = '.';
+	do {
+		*--q = (char)('0' + r % 10);
+		r /= 10;
+	} while (r);
+	if (neg)
+		*--q = '-';
+	put(o, q, (size_t)(t + sizeof(t) - q));
+}
+
+static int put_f(struct out *o, double v, int prec)
+{
+	unsigned long long r;
+
+	if (!isfinite(v) || prec > 15 || round_scaled(fabs(v), prec, &r))
+		return -1;
+	put_fixed(o, r, prec, signbit(v) != 0, 0);
+	return 0;
+}
+
+static int put_g(struct out *o, double v, int prec)
+{
+	double a = fabs(v);
+	unsigned long long r;
+	int x, tries;
+
+	if (!isfinite(v))
+		return -1;
+	if (prec == 0)
+		prec = 1;
+	if (a == 0) {
+		put(o, signbit(v) ? "-0" : "0", signbit(v) ? 2 : 1);
+		return 0;
+	}
+	if (prec > 15 || !(a >= 1e-7) || !(a < 1e22))
+		return -1;
+	x = (int)floor(log10(a));
+	for (tries = 0; tries < 3; tries++) {
+		if (round_scaled(a, prec - 1 - x, &r))
+			return -1;
+		if (r >= (unsigned long long)pow10_tab[prec])
+			x++;
+		else if (r < (unsigned long long)pow10_tab[prec - 1])
+			x--;
+		else
+			break;
+	}
+	if (tries == 3)
+		return -1;
+	if (x >= -4 && x < prec) {
+		put_fixed(o, r, prec - 1 - x, signbit(v) != 0, 1);
+		return 0;
+	}
+	/* the exponent form: d.ddd (zeros stripped), 'e', its sign, two digits at least */
+	put_fixed(o, r, prec - 1, signbit(v) != 0, 1);
+	put(o, x < 0 ? "e-" : "e+", 2);
+	if (x > -10 && x < 10)
+		put(o, "0", 1);
+	put_u(o, (unsigned long long)(x < 0 ? -x : x), 0);
+	return 0;
+}
+
+/* One conversion at *pf (past its '%'); -1 when it is one for vsnprintf. */
+static int convert(struct out *o, const char **pf, va_list *ap)
+{
+	const char *f = *pf;
+	int prec = -1, lng = 0, z = 0;
+
+	if (*f == '.') {
+		f++;
+		if (*f < '0' || *f > '9')
+			return -1;
+		prec = 0;
+		while (*f >= '0' && *f <= '9' && prec < 100)
+			prec = prec * 10 + (*f++ - '0');
+	}
+	if (*f == 'l') {
+		lng = 1;
+		if (*++f == 'l') {
+			lng = 2;
+			f++;
+		}
+	} else if (*f == 'z') {
+		z = 1;
+		f++;
+	}
+	*pf = f + 1;
+	switch (*f) {
+	case 's': {
+		const char *s;
+		size_t k;
+
+		if (lng || z)
+			return -1;
+		s = va_arg(*ap, const char *);
+		if (!s)
+			s = prec >= 0 && prec < 6 ? "" : "(null)";
+		k = prec >= 0 ? strnlen(s, (size_t)prec) : strlen(s);
+		put(o, s, k);
+		return 0;
+	}
+	case 'c': {
+		char c;
+
+		if (lng || z || prec >= 0)
+			return -1;
+		c = (char)va_arg(*ap, int);
+		put(o, &c, 1);
+		return 0;
+	}
+	case 'd':
+	case 'i': {
+		long long v;
+
+		if (prec >= 0)
+			return -1;
+		v = z ? (long long)va_arg(*ap, ptrdiff_t) : lng == 2 ? va_arg(*ap, long long) :
+		    lng ? va_arg(*ap, long) : va_arg(*ap, int);
+		put_u(o, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, v < 0);
+		return 0;
+	}
+	case 'u': {
+		unsigned long long v;
+
+		if (prec >= 0)
+			return -1;
+		v = z ? va_arg(*ap, size_t) : lng == 2 ? va_arg(*ap, unsigned long long) :
+		    lng ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned);
+		put_u(o, v, 0);
+		return 0;
+	}
+	case 'f':
+		if (lng || z)
+			return -1;
+		return put_f(o, va_arg(*ap, double), prec < 0 ? 6 : prec);
+	case 'g':
+		if (lng || z)
+			return -1;
+		return put_g(o, va_arg(*ap, double), prec < 0 ? 6 : prec);
+	default:
+		return -1;
+	}
+}
+
+int nicfit__vfmt(char *d, size_t n, const char *fmt, va_list ap)
+{
+	struct out o = { d, n, 0 };
+	const char *f = fmt;
+	va_list cp;
+
+	va_copy(cp, ap);
+	while (*f) {
+		const char *pct = strchr(f, '%');
+
+		if (!pct) {
+			put(&o, f, strlen(f));
+			break;
+		}
+		put(&o, f, (size_t)(pct - f));
+		f = pct + 1;
+		if (*f == '%') {
+			put(&o, "%", 1);
+			f++;
+			continue;
+		}
+		if (convert(&o, &f, &cp)) {
+			int k;
+
+			va_end(cp);
+			k = vsnprintf(d, n, fmt, ap);
+			return k;
+		}
+	}
+	va_end(cp);
+	if (n)
+		d[o.len < n ? o.len : n - 1] = '\0';
+	return o.len > 0x7fffffff ? -1 : (int)o.len;
+}
+
+int nicfit__fmt(char *d, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	k = nicfit__vfmt(d, n, fmt, ap);
+	va_end(ap);
+	return k;
+}
+
