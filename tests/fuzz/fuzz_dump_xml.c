@@ -7,15 +7,7 @@
  * XML declaration; anything else is taken as it is (a paste in which the
  * document starts on some line).
  */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "nicfit/audit.h"
-#include "nicfit/dump.h"
-#include "nicfit/emit.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_dump_common.h"
 
 static const char *lead_in(uint8_t c)
 {
@@ -30,35 +22,8 @@ static const char *lead_in(uint8_t c)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *lead = size ? lead_in(data[0]) : "";
-	size_t nl = strlen(lead), skip = nl ? 1 : 0, n = nl + size - skip;
-	struct nicfit_dump *d;
-	struct nicfit_topo *t = NULL;
-	struct nicfit_audit *a = NULL;
-	struct nicfit_error err;
-	struct nicfit_emit *e;
-	char *copy = malloc(n ? n : 1); /* exact size: ASan sees a read past the end */
+	size_t nl = strlen(lead), skip = nl ? 1 : 0;
 
-	if (!copy)
-		return 0;
-	memcpy(copy, lead, nl);
-	if (size > skip)
-		memcpy(copy + nl, data + skip, size - skip);
-	nicfit_error_clear(&err);
-	if (nicfit_dump_new(&d)) {
-		free(copy);
-		return 0;
-	}
-	if (!nicfit_dump_add_text(d, "fuzz", copy, n, &err) && !nicfit_dump_topo(d, &t, &err) &&
-	    !nicfit_audit_judge(t, NULL, NULL, &a, &err) && !nicfit_dump_judge(d, a, &err)) {
-		e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
-		if (e) {
-			nicfit_audit_render(a, e);
-			nicfit_emit_free(e);
-		}
-	}
-	nicfit_audit_free(a);
-	nicfit_topo_free(t);
-	nicfit_dump_free(d);
-	free(copy);
+	fuzz_dump_text(lead, nl, data + skip, size - skip);
 	return 0;
 }
