@@ -1001,6 +1001,99 @@ static void plan_units_are_units(void **state)
 	}
 }
 
+/* Two placements from the search are the same in every figure it reports. */
+static void same_choice(const struct plan_choice *a, const struct plan_choice *b, int ncards,
+			const char *what)
+{
+	int i;
+
+	if (a->valid != b->valid || a->ngpu_placed != b->ngpu_placed || a->meets != b->meets ||
+	    a->per_card != b->per_card || a->local != b->local || a->near != b->near ||
+	    a->balance != b->balance || a->role_miss != b->role_miss ||
+	    a->gpu_sockets != b->gpu_sockets || a->waste != b->waste || a->order != b->order)
+		fail_msg("%s: the cut search's figures differ (order %d vs %d)", what, a->order,
+			 b->order);
+	for (i = 0; a->valid && i < a->ngpu_placed; i++)
+		if (a->gpu_slots[i] != b->gpu_slots[i] || a->pair_card[i] != b->pair_card[i] ||
+		    a->pair_path[i] != b->pair_path[i] || a->pair_slot[i] != b->pair_slot[i])
+			fail_msg("%s: GPU %d goes to slot %d, not %d", what, i, a->gpu_slots[i],
+				 b->gpu_slots[i]);
+	for (i = 0; a->valid && i < ncards; i++)
+		if (a->nic_slots[i] != b->nic_slots[i] || a->aux_slots[i] != b->aux_slots[i])
+			fail_msg("%s: card %d goes to slot %d, not %d", what, i, a->nic_slots[i],
+				 b->nic_slots[i]);
+}
+
+/*
+ * The placement search skips a slot while its twin (a slot before it the
+ * same in every figure) is free: on every server of the catalog, with
+ * PCIe and baseboard GPUs, one to four cards of three kinds, targets met
+ * and missed, a pinned slot and an installed card, it picks exactly the
+ * placement that trying every one picks.
+ */
+static void place_cut_is_exhaustive(void **state)
+{
+	static const char *const gpus[] = { "a40", "l4", "h100-sxm5-80gb" };
+	static const char *const nics[] = { "mcx653105a-hdat", "mcx4121a-acat", "mcx75310aas-neat" };
+	static const int ngpus[] = { 0, 1, 2, 3, 4, 8 }, ncards[] = { 1, 2, 4 };
+	static const double needs[] = { 0, 90, 1e6 };
+	size_t sv, g, k, gi, ci, ni, nserv = nicfit_catalog_count(cat, NICFIT_KIND_SERVER);
+	struct nicfit_plan *p = calloc(1, sizeof(*p));
+	struct nicfit_error err;
+	long searched = 0;
+
+	(void)state;
+	assert_non_null(p);
+	nicfit_error_clear(&err);
+	for (sv = 0; sv < nserv; sv++)
+		for (g = 0; g < sizeof(gpus) / sizeof(gpus[0]); g++)
+			for (k = 0; k < sizeof(nics) / sizeof(nics[0]); k++) {
+				const struct nicfit_nic *n = nicfit_catalog_find_nic(cat, nics[k], "nic",
+										     &err);
+				struct nicfit_card card;
+				int variant;
+
+				assert_non_null(n);
+				nicfit__plan_fill_card(&card, n);
+				for (gi = 0; gi < sizeof(ngpus) / sizeof(ngpus[0]); gi++)
+					for (ci = 0; ci < sizeof(ncards) / sizeof(ncards[0]); ci++)
+						for (ni = 0; ni < sizeof(needs) / sizeof(needs[0]); ni++)
+							for (variant = 0; variant < 3; variant++) {
+								struct plan_choice cut, all;
+								char what[160];
+								int a, b;
+
+								memset(p, 0, sizeof(*p));
+								p->in.server = nicfit_catalog_server(cat, sv);
+								p->in.gpu = nicfit_catalog_find_gpu(cat, gpus[g],
+												    "gpu", &err);
+								assert_non_null(p->in.gpu);
+								p->in.gpus_per_server = ngpus[gi];
+								p->fabric = NICFIT_FABRIC_ROCE;
+								/* variant 1 pins the last slot, 2 has a card installed in the second */
+								if (variant == 1)
+									p->in.backend_slot_pin = p->in.server->nslots;
+								if (variant == 2 && p->in.server->nslots > 1)
+									p->in.installed_slot =
+										p->in.server->slots[1].name;
+								snprintf(what, sizeof(what), "%s, %d x %s, %d x %s, need %g, variant %d",
+									 p->in.server->e.id, ngpus[gi], gpus[g],
+									 ncards[ci], nics[k], needs[ni], variant);
+								a = nicfit__plan_search_place(p, &card, n->form_factor,
+											      ncards[ci], needs[ni], &cut);
+								b = nicfit__plan_search_place_all(p, &card, n->form_factor,
+												  ncards[ci], needs[ni], &all);
+								if (a != b)
+									fail_msg("%s: found %d, not %d", what, a, b);
+								if (a)
+									same_choice(&cut, &all, ncards[ci], what);
+								searched++;
+							}
+			}
+	assert_true(searched > 1000);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1035,6 +1128,7 @@ int main(void)
 		cmocka_unit_test(plan_str_is_snprintf),
 		cmocka_unit_test(plan_fmt_is_snprintf),
 		cmocka_unit_test(plan_units_are_units),
+		cmocka_unit_test(place_cut_is_exhaustive),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, catalog_setup, catalog_teardown);

@@ -153,6 +153,13 @@ struct plan_place_memo {
 int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo *m,
 				   const struct nicfit_card *card, const char *form, int ncards,
 				   double need, struct plan_choice *out);
+/*
+ * nicfit__plan_search_place() trying every placement, without the cut
+ * that skips a slot while its twin is free (plan_place.c): the tests hold
+ * the two to the same answer.
+ */
+int nicfit__plan_search_place_all(struct nicfit_plan *p, const struct nicfit_card *card,
+				  const char *form, int ncards, double need, struct plan_choice *out);
 /* Record a placement in p->slots, p->gpu_slots and p->be_slots. */
 void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c);
 /* Place the GPUs alone (no back end) and say where. */

@@ -288,6 +288,23 @@ struct search {
 	int waste[NICFIT_MAX_SLOTS];
 	int gsock[NICFIT_PLAN_MAX_GPUS], gpu_sockets, gpu_order;
 	int gcount[32];
+	/*
+	 * Twins, to search far fewer placements for the same winner (the
+	 * first of the best, as trying every one finds it). ntwin[i]: the
+	 * last slot before i that is the same as i to a card in every figure
+	 * score() reads (-1: none). With the GPUs placed, a card in slot i
+	 * while its twin is free scores lower than in the twin (the same in
+	 * all but the slot order), so a card takes a slot only once its twin
+	 * is taken. gtwin[i]: the same, also alike to a GPU: a GPU in i with
+	 * its twin free scores lower than in the twin, or (a card in the twin)
+	 * ties with the placement the other way round, which comes first; so,
+	 * while gcut is set, a GPU takes a slot only after its twin holds a
+	 * GPU, and only placements of all the GPUs count (search() runs again
+	 * without gcut when none exists, for the best that places fewer).
+	 * Not for a Socket Direct card (its pairs of slots are searched whole).
+	 */
+	int ntwin[NICFIT_MAX_SLOTS], gtwin[NICFIT_MAX_SLOTS];
+	int gcut;
 };
 
 /* nicfit__plan_path() on the search's copy of the slot map. */
@@ -469,7 +486,7 @@ static void eval_nics(struct search *S, int from, int k)
 		return;
 	}
 	for (i = from; i < sv->nslots; i++) {
-		if (S->used[i] || !S->fit[i])
+		if (S->used[i] || !S->fit[i] || (S->ntwin[i] >= 0 && !S->used[S->ntwin[i]]))
 			continue;
 		S->used[i] = 1;
 		S->cur.nic_slots[k] = i;
@@ -523,12 +540,14 @@ static void place_gpus(struct search *S, int from, int k)
 		if (S->used[i] || !S->gpu[i])
 			continue;
 		placed_any = 1;
+		if (S->gcut && S->gtwin[i] >= 0 && !S->used[S->gtwin[i]])
+			continue;
 		S->used[i] = 1;
 		S->cur.gpu_slots[k] = i;
 		place_gpus(S, i + 1, k + 1);
 		S->used[i] = 0;
 	}
-	if (!placed_any) {
+	if (!placed_any && !S->gcut) {
 		/* fewer GPU slots than GPUs: place what fits */
 		S->cur.ngpu_placed = k;
 		gpus_chosen(S);
@@ -536,10 +555,31 @@ static void place_gpus(struct search *S, int from, int k)
 	}
 }
 
-/*
- * Run the search for ngpus GPUs and ncards copies of card. Returns 1, 0
- * when no placement exists, -1 when there was no memory for the search.
- */
+/* S->ntwin and S->gtwin (see struct search) from the figures copied out of the slots. */
+static void twins(struct search *S, int cut)
+{
+	const struct nicfit_plan *p = S->p;
+	int i, j, n = p->in.server->nslots < NICFIT_MAX_SLOTS ? p->in.server->nslots : NICFIT_MAX_SLOTS;
+	int pin = p->in.backend_slot_pin - 1;
+
+	for (i = 0; i < n; i++) {
+		S->ntwin[i] = S->gtwin[i] = -1;
+		if (!cut || S->sd || i == pin)
+			continue;
+		for (j = i - 1; j >= 0 && (S->ntwin[i] < 0 || S->gtwin[i] < 0); j--)
+			if (j != pin && S->fit[j] == S->fit[i] && S->sock[j] == S->sock[i] &&
+			    S->sw[j] == S->sw[i] && S->miss[j] == S->miss[i] &&
+			    S->waste[j] == S->waste[i] && S->installed[j] == S->installed[i] &&
+			    S->eff[j] == S->eff[i]) {
+				if (S->ntwin[i] < 0)
+					S->ntwin[i] = j;
+				if (S->gtwin[i] < 0 && S->gpu[j] == S->gpu[i])
+					S->gtwin[i] = j;
+			}
+	}
+	S->gcut = cut && !S->sd;
+}
+
 /* The search memo's entry for S, or NULL; *fit is the key's slot mask. */
 static int memo_find(const struct search *S, const struct plan_place_memo *m, uint32_t *fit)
 {
@@ -556,9 +596,13 @@ static int memo_find(const struct search *S, const struct plan_place_memo *m, ui
 	return -1;
 }
 
+/*
+ * Run the search for ngpus GPUs and ncards copies of card. Returns 1, 0
+ * when no placement exists, -1 when there was no memory for the search.
+ */
 static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 		  const struct nicfit_card *card, const char *form, int ngpus, int ncards,
-		  double need, struct plan_choice *out)
+		  double need, int cut, struct plan_choice *out)
 {
 	const struct nicfit_server *sv = p->in.server;
 	struct search St, *S = &St;
@@ -620,6 +664,7 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 			S->eff[i] = j < i ? S->eff[j] : one_slot(p, card, s, 1, NULL);
 		}
 	}
+	twins(S, cut);
 	/* a Socket Direct card's figures are per pair of slots: it is searched each time */
 	if (m && !S->sd)
 		hit = memo_find(S, m, &fit);
@@ -629,6 +674,12 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 	}
 	S->budget = PLACE_SEARCH_BUDGET;
 	place_gpus(S, 0, 0);
+	if (S->gcut && !S->best.valid) {
+		/* no placement of all the GPUs: the best of those that place fewer */
+		S->gcut = 0;
+		S->budget = PLACE_SEARCH_BUDGET;
+		place_gpus(S, 0, 0);
+	}
 	ok = S->best.valid;
 	*out = S->best;
 	if (m && !S->sd && m->n < PLAN_PLACE_MEMO) {
@@ -657,7 +708,7 @@ int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo
 				   const struct nicfit_card *card, const char *form, int ncards,
 				   double need, struct plan_choice *out)
 {
-	int rc = search(p, m, card, form, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need,
+	int rc = search(p, m, card, form, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need, 1,
 			out);
 	int j;
 
@@ -670,6 +721,13 @@ int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo
 			p->be_aux_slots[j] = out->aux_slots[j];
 		}
 	return rc > 0;
+}
+
+int nicfit__plan_search_place_all(struct nicfit_plan *p, const struct nicfit_card *card,
+				  const char *form, int ncards, double need, struct plan_choice *out)
+{
+	return search(p, NULL, card, form, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need,
+		      0, out) > 0;
 }
 
 const char *nicfit__plan_sock_name(const struct nicfit_server *s, int socket, char *b, size_t n)
@@ -801,7 +859,7 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p)
 	if (!p->in.gpu || p->in.gpus_per_server < 1)
 		return;
 	memset(&none, 0, sizeof(none));
-	if (search(p, NULL, &none, NULL, p->in.gpus_per_server, 0, 0, &c) < 0) {
+	if (search(p, NULL, &none, NULL, p->in.gpus_per_server, 0, 0, 1, &c) < 0) {
 		p->findings.oom = 1;
 		return;
 	}
