@@ -10,6 +10,7 @@
 
 #include "alloc_int.h"
 #include "nicfit/error.h"
+#include "fmt_int.h"
 
 int nicfit__grow(void **p, size_t *alloc, size_t need, size_t elem, int zero)
 {
@@ -82,7 +83,7 @@ char *nicfit__vstrfmt(const char *fmt, va_list ap)
 	if (strfmt_copy(fmt, ap, &s))
 		return s;
 	va_copy(cp, ap);
-	n = vsnprintf(small, sizeof(small), fmt, cp);
+	n = nicfit__vfmt(small, sizeof(small), fmt, cp);
 	va_end(cp);
 	if (n < 0)
 		return NULL;
@@ -92,7 +93,7 @@ char *nicfit__vstrfmt(const char *fmt, va_list ap)
 	if ((size_t)n < sizeof(small))
 		memcpy(s, small, (size_t)n + 1);
 	else
-		vsnprintf(s, (size_t)n + 1, fmt, ap);
+		nicfit__vfmt(s, (size_t)n + 1, fmt, ap);
 	return s;
 }
 

@@ -8,6 +8,7 @@
 
 #include "nicfit/buf.h"
 #include "nicfit/error.h"
+#include "fmt_int.h"
 
 static char empty[1];
 
@@ -126,7 +127,7 @@ void nicfit_buf_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
 	if (b->err)
 		return;
 	va_copy(cp, ap);
-	n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, cp);
+	n = nicfit__vfmt(room ? b->data + b->len : NULL, room, fmt, cp);
 	va_end(cp);
 	if (n < 0) {
 		if (room)
@@ -147,7 +148,7 @@ void nicfit_buf_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
 		b->data[b->len] = '\0';
 	if (grow(b, (size_t)n))
 		return;
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	nicfit__vfmt(b->data + b->len, (size_t)n + 1, fmt, ap);
 	b->len += (size_t)n;
 }
 

@@ -26,12 +26,17 @@ struct table {
 	int col;       /* next column of the current row */
 };
 
-/* A member written into an open object: where its key and value are. */
+/*
+ * A member written into an open object: where it begins (its separator,
+ * if any) and where its quoted key is. Its value follows the key and
+ * ": " (":" compact) and ends where the next member begins, or, for the
+ * last one, where the document ends.
+ */
 struct member {
 	uint64_t hash;      /* of the key */
+	size_t sep_at;      /* offset of the member's first byte (',' or the key) */
 	size_t key_at;      /* offset of the quoted key in the document */
 	size_t key_len;     /* its length, quotes included */
-	size_t vstart, vend; /* the value's bytes */
 };
 
 /*

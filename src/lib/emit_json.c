@@ -332,13 +332,12 @@ static void json_indent(struct nicfit_emit *e, int depth)
 
 /*
  * A key's hash, for the duplicate check only (equal hashes are compared
- * byte for byte): FNV-1a over its bytes, computed as key_copy() copies
- * them, and MurmurHash3's 64-bit finalizer once at the end so that the
- * bloom filter's bits (the low seven) depend on every byte.
+ * byte for byte): its length and its first and last eight bytes (fewer
+ * for a shorter key), mixed by MurmurHash3's 64-bit finalizer so that the
+ * bloom filter's bits (the low seven) depend on all of them. Keys are ten
+ * bytes or so and a document has thousands: a hash a byte at a time cost
+ * more than the rest of writing the key.
  */
-#define KEY_HASH_INIT 0xcbf29ce484222325ull
-#define KEY_HASH_STEP(h, c) (((h) ^ (unsigned char)(c)) * 0x100000001b3ull)
-
 static uint64_t key_hash_end(uint64_t h)
 {
 	h ^= h >> 33;
@@ -348,14 +347,25 @@ static uint64_t key_hash_end(uint64_t h)
 	return h ^ (h >> 33);
 }
 
-static uint64_t key_hash(const char *k, size_t n)
+static inline uint64_t key_hash(const char *k, size_t n)
 {
-	uint64_t h = KEY_HASH_INIT;
-	size_t i;
+	uint64_t a = 0, b = 0;
 
-	for (i = 0; i < n; i++)
-		h = KEY_HASH_STEP(h, k[i]);
-	return key_hash_end(h);
+	if (n >= 8) {
+		memcpy(&a, k, 8);
+		memcpy(&b, k + n - 8, 8);
+	} else if (n >= 4) {
+		uint32_t x, y;
+
+		memcpy(&x, k, 4);
+		memcpy(&y, k + n - 4, 4);
+		a = x;
+		b = y;
+	} else if (n) {
+		a = (unsigned char)k[0] | (uint64_t)(unsigned char)k[n / 2] << 8 |
+		    (uint64_t)(unsigned char)k[n - 1] << 16;
+	}
+	return key_hash_end((a ^ (uint64_t)n << 56) * 0x9e3779b97f4a7c15ull ^ b);
 }
 
 /* The index + 1 of the member of l whose key is key (hash h), else 0. */
@@ -402,26 +412,26 @@ static const unsigned char plain_byte[256] = {
 };
 
 /*
- * Copies key to d (room bytes at most) while checking that it is plain
- * and hashing it; returns its length (its hash in *hash), or SIZE_MAX
- * when it is not plain or longer than room. One pass over the bytes,
- * where strlen(), plain_ascii(), the hash and the copy took four: an
+ * Copies key to d (room bytes at most) while checking that it is plain,
+ * then hashes the copy; returns its length (its hash in *hash), or
+ * SIZE_MAX when it is not plain or longer than room. One pass over the
+ * bytes, where strlen(), plain_ascii() and the copy took three: an
  * object's key is ten bytes or so, and a document has thousands of them.
  */
-static size_t key_copy(char *d, size_t room, const char *key, uint64_t *hash)
+static inline size_t key_copy(char *d, size_t room, const char *key, uint64_t *hash)
 {
-	uint64_t h = KEY_HASH_INIT;
 	size_t i;
 
 	for (i = 0; i < room; i++) {
 		unsigned char c = (unsigned char)key[i];
 
 		if (!plain_byte[c]) {
-			*hash = key_hash_end(h);
-			return c ? SIZE_MAX : i;
+			if (c)
+				return SIZE_MAX;
+			*hash = key_hash(d, i);
+			return i;
 		}
 		d[i] = (char)c;
-		h = KEY_HASH_STEP(h, c);
 	}
 	return SIZE_MAX;
 }
@@ -435,7 +445,7 @@ static size_t key_copy(char *d, size_t room, const char *key, uint64_t *hash)
  * first one's), 0 when the key is not plain or does not fit (member()
  * goes on the general way), -1 on failure.
  */
-static int member_fast(struct nicfit_emit *e, struct level *l, const char *key)
+static inline int member_fast(struct nicfit_emit *e, struct level *l, const char *key)
 {
 	struct nicfit_buf *b = &e->text;
 	int pretty = (e->flags & NICFIT_EMIT_PRETTY) != 0;
@@ -457,7 +467,7 @@ static int member_fast(struct nicfit_emit *e, struct level *l, const char *key)
 	kn = key_copy(p + sep + 1, room - sep - 4, key, &h);
 	if (kn == SIZE_MAX)
 		return 0;
-	dup = find_member(e, l, key, kn, 1, h);
+	dup = (l->bloom[(h >> 6) & 1] & (1ull << (h & 63))) ? find_member(e, l, key, kn, 1, h) : 0;
 	if (dup) {
 		/* nothing written: the copy lies past the end of the document */
 		l->replacing = dup;
@@ -468,6 +478,8 @@ static int member_fast(struct nicfit_emit *e, struct level *l, const char *key)
 		nicfit__emit_fail(e, NICFIT_E_NOMEM);
 		return -1;
 	}
+	m = &l->m[l->nm++];
+	m->sep_at = b->len;
 	if (l->n++)
 		*p++ = ',';
 	if (pretty) {
@@ -475,7 +487,6 @@ static int member_fast(struct nicfit_emit *e, struct level *l, const char *key)
 		for (i = 0; i < (size_t)e->depth; i++, p += 2)
 			memcpy(p, "  ", 2);
 	}
-	m = &l->m[l->nm++];
 	m->hash = h;
 	m->key_at = (size_t)(p - b->data);
 	m->key_len = kn + 2;
@@ -487,7 +498,6 @@ static int member_fast(struct nicfit_emit *e, struct level *l, const char *key)
 		*p++ = ' ';
 	*p = '\0';
 	b->len = (size_t)(p - b->data);
-	m->vstart = m->vend = b->len;
 	l->bloom[(h >> 6) & 1] |= 1ull << (h & 63);
 	return 1;
 }
@@ -501,12 +511,12 @@ static int member_fast(struct nicfit_emit *e, struct level *l, const char *key)
  * value goes to the end for now, and member_done() moves it in place of
  * the first one.
  */
-static int member(struct nicfit_emit *e, const char *key)
+static int member_slow(struct nicfit_emit *e, struct level *l, const char *key);
+
+static inline int member(struct nicfit_emit *e, const char *key)
 {
 	struct level *l;
-	uint64_t h;
-	size_t dup, kn;
-	int plain, fast;
+	int fast;
 
 	if (e->depth == 0) {
 		if (e->has_root || key) {
@@ -535,6 +545,16 @@ static int member(struct nicfit_emit *e, const char *key)
 	fast = member_fast(e, l, key);
 	if (fast)
 		return fast < 0 ? -1 : 0;
+	return member_slow(e, l, key);
+}
+
+/* member() for a key that is not plain ASCII or does not fit the buffer's room. */
+static int member_slow(struct nicfit_emit *e, struct level *l, const char *key)
+{
+	uint64_t h;
+	size_t dup, kn;
+	int plain;
+
 	kn = strlen(key);
 	plain = plain_ascii(key, kn);
 	if (!plain && !utf8_valid(key, kn)) {
@@ -552,6 +572,7 @@ static int member(struct nicfit_emit *e, const char *key)
 		nicfit__emit_fail(e, NICFIT_E_NOMEM);
 		return -1;
 	}
+	l->m[l->nm].sep_at = e->text.len;
 	if (l->n++)
 		jch(&e->text, ',');
 	json_indent(e, e->depth);
@@ -567,55 +588,53 @@ static int member(struct nicfit_emit *e, const char *key)
 		jadd(&e->text, ": ", 2);
 	else
 		jch(&e->text, ':');
-	l->m[l->nm].vstart = l->m[l->nm].vend = e->text.len;
 	l->nm++;
 	return 0;
 }
 
 /*
- * The value of the innermost container's last member is written: note
- * where it ends, or move it over the value it replaces.
+ * The value of a member whose key the object had already is written, at
+ * the end of the document: move it over the value it replaces (which
+ * ends where the next member begins, or where this value does when the
+ * replaced member was the last).
  */
-static void member_done(struct nicfit_emit *e)
+static void replace_value(struct nicfit_emit *e, struct level *l)
 {
-	struct level *l;
-	struct member *old;
-	size_t nv, nt, k;
+	struct member *old = &l->m[l->replacing - 1];
+	size_t r = l->replacing - 1, vs, ve, nv, nt, k;
 	char *tmp;
 	long long delta;
 
-	if (e->depth == 0 || !e->stack[e->depth - 1].object)
-		return;
-	l = &e->stack[e->depth - 1];
-	if (!l->replacing) {
-		if (l->nm)
-			l->m[l->nm - 1].vend = e->text.len;
-		return;
-	}
-	old = &l->m[l->replacing - 1];
 	l->replacing = 0;
 	if (nicfit_buf_error(&e->text))
 		return;
+	vs = old->key_at + old->key_len + ((e->flags & NICFIT_EMIT_PRETTY) ? 2 : 1);
+	ve = r + 1 < l->nm ? l->m[r + 1].sep_at : l->vstart;
 	/* document = ... old value ... tail | new value  ->  ... new value ... tail */
 	nv = e->text.len - l->vstart;
-	nt = l->vstart - old->vend;
+	nt = l->vstart - ve;
 	tmp = malloc(nv + nt + 1);
 	if (!tmp) {
 		nicfit__emit_fail(e, NICFIT_E_NOMEM);
 		return;
 	}
 	memcpy(tmp, e->text.data + l->vstart, nv);
-	memcpy(tmp + nv, e->text.data + old->vend, nt);
-	nicfit_buf_truncate(&e->text, old->vstart);
+	memcpy(tmp + nv, e->text.data + ve, nt);
+	nicfit_buf_truncate(&e->text, vs);
 	nicfit_buf_add(&e->text, tmp, nv + nt);
 	free(tmp);
-	delta = (long long)nv - (long long)(old->vend - old->vstart);
-	old->vend = old->vstart + nv;
-	for (k = (size_t)(old - l->m) + 1; k < l->nm; k++) {
+	delta = (long long)nv - (long long)(ve - vs);
+	for (k = r + 1; k < l->nm; k++) {
 		l->m[k].key_at = (size_t)((long long)l->m[k].key_at + delta);
-		l->m[k].vstart = (size_t)((long long)l->m[k].vstart + delta);
-		l->m[k].vend = (size_t)((long long)l->m[k].vend + delta);
+		l->m[k].sep_at = (size_t)((long long)l->m[k].sep_at + delta);
 	}
+}
+
+/* The value of the innermost container's last member is written. */
+static inline void member_done(struct nicfit_emit *e)
+{
+	if (e->depth && e->stack[e->depth - 1].replacing)
+		replace_value(e, &e->stack[e->depth - 1]);
 }
 
 void nicfit__json_open(struct nicfit_emit *e, const char *key, int object)
