@@ -562,10 +562,20 @@ void nicfit__jscan_position(const char *text, size_t off, long *line, long *col)
 		l++;
 		p = nl + 1;
 	}
-	/* columns count characters, as editors do: skip UTF-8 continuation bytes */
+	/*
+	 * Columns count characters, as editors do: every byte but UTF-8
+	 * continuation bytes (10xxxxxx), counted eight at a time (a request is
+	 * one long line, and every value read from it is located).
+	 */
+	c += end - p;
+	for (; end - p >= 8; p += 8) {
+		uint64_t w;
+
+		memcpy(&w, p, 8);
+		c -= __builtin_popcountll(w & ~(w << 1) & 0x8080808080808080ull);
+	}
 	for (; p < end; p++)
-		if (((unsigned char)*p & 0xC0) != 0x80)
-			c++;
+		c -= ((unsigned char)*p & 0xC0) == 0x80;
 	*line = l;
 	*col = c;
 }

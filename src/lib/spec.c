@@ -224,23 +224,27 @@ int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
 			continue;
 		if (json_is_array(v)) {
 			for (i = 0; i < json_array_size(v) && !rc; i++) {
-				position_of(&js, key, (long)i, &line, &col);
 				if (scalar_text(json_array_get(v, i), buf, sizeof(buf))) {
+					position_of(&js, key, (long)i, &line, &col);
 					rc = nicfit_error_at(err, NICFIT_E_DATA, s->input, line, col,
 							     "%.64s[%zu]: expected a string or number",
 							     key, i);
 					break;
 				}
-				if (strlen(buf) > NICFIT_SPEC_MAX_VALUE)
+				if (strlen(buf) > NICFIT_SPEC_MAX_VALUE) {
+					position_of(&js, key, (long)i, &line, &col);
 					rc = nicfit_error_at(err, NICFIT_E_LIMIT, s->input, line, col,
 							     "%.64s[%zu]: value too long", key, i);
-				else if (!(rc = nicfit_spec_add(s, key, buf, err)))
+				} else if (!(rc = nicfit_spec_add(s, key, buf, err))) {
 					locate(s, &js, key, (long)i);
+				}
 			}
-		} else if (position_of(&js, key, -1, &line, &col), scalar_text(v, buf, sizeof(buf))) {
+		} else if (scalar_text(v, buf, sizeof(buf))) {
+			position_of(&js, key, -1, &line, &col);
 			rc = nicfit_error_at(err, NICFIT_E_DATA, s->input, line, col,
 					     "%.64s: expected a string, number, boolean or array", key);
 		} else if (strlen(buf) > NICFIT_SPEC_MAX_VALUE) {
+			position_of(&js, key, -1, &line, &col);
 			rc = nicfit_error_at(err, NICFIT_E_LIMIT, s->input, line, col,
 					     "%.64s: value longer than %d bytes", key,
 					     NICFIT_SPEC_MAX_VALUE);

@@ -417,6 +417,44 @@ static void json_positions(void **state)
 	nicfit__jscan_release(&js);
 }
 
+/*
+ * A column counts characters at every offset of a line of one- to
+ * four-byte UTF-8 sequences, eight bytes at a time or one: the count a
+ * byte loop makes, after a newline too.
+ */
+static void json_position_columns(void **state)
+{
+	char text[512];
+	size_t n = 0, off;
+
+	(void)state;
+	text[n++] = '{';
+	text[n++] = '\n';
+	while (n + 16 < sizeof(text)) {
+		static const char *const piece[] = { "a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80" };
+		const char *q = piece[(n * 7 / 3) % 4];
+
+		memcpy(text + n, q, strlen(q));
+		n += strlen(q);
+	}
+	for (off = 0; off <= n; off++) {
+		long line, col, want_line = 1, want_col = 1;
+		size_t i;
+
+		for (i = 0; i < off; i++) {
+			if (text[i] == '\n') {
+				want_line++;
+				want_col = 1;
+			} else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+				want_col++;
+			}
+		}
+		nicfit__jscan_position(text, off, &line, &col);
+		assert_int_equal(line, want_line);
+		assert_int_equal(col, want_col);
+	}
+}
+
 /* Deeper than the tokenizer's default, as jansson allows: positions all the same. */
 static void json_positions_deep(void **state)
 {
@@ -468,6 +506,7 @@ int main(void)
 		cmocka_unit_test(spec_rejects),
 		cmocka_unit_test(spec_errors_own_key),
 		cmocka_unit_test(json_positions),
+		cmocka_unit_test(json_position_columns),
 		cmocka_unit_test(json_positions_deep),
 		cmocka_unit_test(suggestions),
 	};

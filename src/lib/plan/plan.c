@@ -17,18 +17,30 @@
  *   R10 bill of materials with sourced prices only
  *   R11 findings: what the user should know
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "plan_int.h"
 
 /* ---- the whole plan ----------------------------------------------------- */
 
+_Static_assert(offsetof(struct nicfit_plan, rule_nic) ==
+		       offsetof(struct nicfit_plan, rule_part) +
+			       sizeof(((struct nicfit_plan *)0)->rule_part),
+	       "nicfit_plan() clears all but rule_part, which rule_nic must follow");
+
 int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input *in,
 		struct nicfit_plan *p, struct nicfit_error *err)
 {
 	int i;
 
-	memset(p, 0, sizeof(*p));
+	/*
+	 * Everything starts zero but the two what-if part records (22 kB, two
+	 * thirds of the plan), which nicfit_decode() fills whole before
+	 * anything reads them, and only for a card the catalog lacks.
+	 */
+	memset(p, 0, offsetof(struct nicfit_plan, rule_part));
+	memset(p->rule_nic, 0, sizeof(*p) - offsetof(struct nicfit_plan, rule_nic));
 	p->in = *in;
 	for (i = 0; i < NICFIT_PLAN_MAX_GPUS; i++)
 		p->gpu_slots[i] = p->pair_card[i] = -1;
