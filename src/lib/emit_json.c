@@ -146,6 +146,66 @@ static void plain_quote(struct nicfit_buf *b, const char *s, size_t n)
 }
 
 /*
+ * s (n bytes) quoted at the end of the buffer if it is plain_ascii() and
+ * the buffer has room, checked as it is copied (one pass where checking,
+ * then copying took two): 1 when written, 0 when it is not plain (nothing
+ * is written), -1 when the buffer must grow first.
+ */
+static int plain_copy(struct nicfit_buf *b, const char *s, size_t n)
+{
+	char *d;
+	size_t i;
+
+	if (b->err || !(n + 2 < b->cap - b->len && n + 2 <= b->max - b->len))
+		return -1;
+	d = b->data + b->len + 1;
+#ifdef __SSE2__
+	if (n >= 16) {
+		const __m128i sp = _mm_set1_epi8(0x20), q = _mm_set1_epi8('"');
+		const __m128i bs = _mm_set1_epi8('\\');
+
+		for (i = 0;; i += 16) {
+			__m128i v;
+
+			if (i + 16 > n)
+				i = n - 16;
+			v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+			if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, sp),
+									 _mm_cmpeq_epi8(v, q)),
+							   _mm_cmpeq_epi8(v, bs))))
+				return 0;
+			_mm_storeu_si128((__m128i *)(void *)(d + i), v);
+			if (i + 16 >= n)
+				break;
+		}
+	} else
+#endif
+	if (n >= 8) {
+		uint64_t x, y;
+
+		memcpy(&x, s, 8);
+		memcpy(&y, s + n - 8, 8);
+		if (word_escapes(x) || word_escapes(y))
+			return 0;
+		memcpy(d, &x, 8);
+		memcpy(d + n - 8, &y, 8);
+	} else {
+		for (i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)s[i];
+
+			if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\')
+				return 0;
+			d[i] = (char)c;
+		}
+	}
+	d[-1] = '"';
+	d[n] = '"';
+	d[n + 1] = '\0';
+	b->len += n + 2;
+	return 1;
+}
+
+/*
  * The length of the UTF-8 sequence at s (n bytes left) when it is one
  * jansson accepts (no overlong forms, surrogates or code points past
  * U+10FFFF), else 0.
@@ -334,18 +394,14 @@ static void json_indent(struct nicfit_emit *e, int depth)
 /*
  * A key's hash, for the duplicate check only (equal hashes are compared
  * byte for byte): its length and its first and last eight bytes (fewer
- * for a shorter key), mixed by MurmurHash3's 64-bit finalizer so that the
- * bloom filter's bits (the low seven) depend on all of them. Keys are ten
- * bytes or so and a document has thousands: a hash a byte at a time cost
- * more than the rest of writing the key.
+ * for a shorter key), mixed by one multiplication, whose top bits depend
+ * on all of them: the bloom filter takes its bit from the top seven. Keys
+ * are ten bytes or so and a document has thousands: the hash must cost
+ * next to nothing.
  */
-static uint64_t key_hash_end(uint64_t h)
+static inline uint64_t key_hash_words(uint64_t a, uint64_t b, size_t n)
 {
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 33);
+	return (a ^ (b << 7 | b >> 57) ^ (uint64_t)n << 48) * 0x9e3779b97f4a7c15ull;
 }
 
 static inline uint64_t key_hash(const char *k, size_t n)
@@ -366,8 +422,12 @@ static inline uint64_t key_hash(const char *k, size_t n)
 		a = (unsigned char)k[0] | (uint64_t)(unsigned char)k[n / 2] << 8 |
 		    (uint64_t)(unsigned char)k[n - 1] << 16;
 	}
-	return key_hash_end((a ^ (uint64_t)n << 56) * 0x9e3779b97f4a7c15ull ^ b);
+	return key_hash_words(a, b, n);
 }
+
+/* The bloom filter's word and bit for hash h. */
+#define BLOOM_WORD(h) ((h) >> 63)
+#define BLOOM_BIT(h) (1ull << (((h) >> 57) & 63))
 
 /* The index + 1 of the member of l whose key is key (hash h), else 0. */
 static size_t find_member(struct nicfit_emit *e, const struct level *l, const char *key,
@@ -376,7 +436,7 @@ static size_t find_member(struct nicfit_emit *e, const struct level *l, const ch
 	struct nicfit_buf q;
 	size_t i, found = 0;
 
-	if (!(l->bloom[(h >> 6) & 1] & (1ull << (h & 63))))
+	if (!(l->bloom[BLOOM_WORD(h)] & BLOOM_BIT(h)))
 		return 0;
 	if (plain) {
 		/* the key is written as it is, between its quotes */
@@ -420,6 +480,8 @@ static inline __attribute__((always_inline)) size_t key_copy(char *d, size_t roo
 			return SIZE_MAX;
 		memcpy(d, &a, 8);
 		memcpy(d + n - 8, &b, 8);
+		*hash = key_hash_words(a, b, n);
+		return n;
 	} else if (n >= 4 && n < 8) {
 		uint32_t a, b;
 
@@ -429,6 +491,8 @@ static inline __attribute__((always_inline)) size_t key_copy(char *d, size_t roo
 			return SIZE_MAX;
 		memcpy(d, &a, 4);
 		memcpy(d + n - 4, &b, 4);
+		*hash = key_hash_words(a, b, n);
+		return n;
 	} else {
 		if (!plain_ascii(key, n))
 			return SIZE_MAX;
@@ -470,7 +534,7 @@ static inline __attribute__((always_inline)) int member_fast(struct nicfit_emit 
 	kn = key_copy(p + sep + 1, room - sep - 4, key, &h);
 	if (kn == SIZE_MAX)
 		return 0;
-	dup = (l->bloom[(h >> 6) & 1] & (1ull << (h & 63))) ? find_member(e, l, key, kn, 1, h) : 0;
+	dup = (l->bloom[BLOOM_WORD(h)] & BLOOM_BIT(h)) ? find_member(e, l, key, kn, 1, h) : 0;
 	if (dup) {
 		/* nothing written: the copy lies past the end of the document */
 		l->replacing = dup;
@@ -501,7 +565,7 @@ static inline __attribute__((always_inline)) int member_fast(struct nicfit_emit 
 		*p++ = ' ';
 	*p = '\0';
 	b->len = (size_t)(p - b->data);
-	l->bloom[(h >> 6) & 1] |= 1ull << (h & 63);
+	l->bloom[BLOOM_WORD(h)] |= BLOOM_BIT(h);
 	return 1;
 }
 
@@ -579,7 +643,7 @@ static int member_slow(struct nicfit_emit *e, struct level *l, const char *key)
 	if (l->n++)
 		jch(&e->text, ',');
 	json_indent(e, e->depth);
-	l->bloom[(h >> 6) & 1] |= 1ull << (h & 63);
+	l->bloom[BLOOM_WORD(h)] |= BLOOM_BIT(h);
 	l->m[l->nm].hash = h;
 	l->m[l->nm].key_at = e->text.len;
 	if (plain)
@@ -683,39 +747,44 @@ void nicfit__json_raw(struct nicfit_emit *e, const char *key, const char *v)
  * name it reports (a Latin-1 DMI vendor, a netdev name), has those bytes
  * written as \xNN rather than the whole document failing.
  */
-void nicfit__json_string(struct nicfit_emit *e, const char *key, const char *v)
+/* Bytes that are not UTF-8 written as \xNN (nicfit__text_escape_n), then quoted. */
+static void escaped_bytes(struct nicfit_emit *e, const char *v, size_t n)
 {
 	struct nicfit_buf t;
+
+	nicfit_buf_init(&t, 0);
+	nicfit__text_escape_n(&t, v, n, NICFIT__ESC_BYTES);
+	if (nicfit_buf_error(&t) || !t.data || !utf8_valid(t.data, t.len))
+		nicfit__emit_fail(e, NICFIT_E_NOMEM);
+	else
+		json_quote(&e->text, t.data, t.len);
+	nicfit_buf_release(&t);
+}
+
+void nicfit__json_string(struct nicfit_emit *e, const char *key, const char *v)
+{
 	size_t n;
+	int r;
 
 	if (!v) {
 		nicfit__json_raw(e, key, "null");
 		return;
 	}
 	n = strlen(v);
-	if (plain_ascii(v, n)) {
-		if (!member(e, key)) {
-			plain_quote(&e->text, v, n);
-			member_done(e);
-		}
+	if (member(e, key))
 		return;
+	r = plain_copy(&e->text, v, n);
+	if (r < 0 && plain_ascii(v, n)) {
+		plain_quote(&e->text, v, n);
+		r = 1;
 	}
-	if (utf8_valid(v, n)) {
-		if (!member(e, key)) {
+	if (r <= 0) {
+		if (utf8_valid(v, n))
 			json_quote(&e->text, v, n);
-			member_done(e);
-		}
-		return;
+		else
+			escaped_bytes(e, v, n);
 	}
-	nicfit_buf_init(&t, 0);
-	nicfit__text_escape_n(&t, v, n, NICFIT__ESC_BYTES);
-	if (nicfit_buf_error(&t) || !t.data || !utf8_valid(t.data, t.len))
-		nicfit__emit_fail(e, NICFIT_E_NOMEM);
-	else if (!member(e, key)) {
-		json_quote(&e->text, t.data, t.len);
-		member_done(e);
-	}
-	nicfit_buf_release(&t);
+	member_done(e);
 }
 
 void nicfit__json_int(struct nicfit_emit *e, const char *key, long long v)
