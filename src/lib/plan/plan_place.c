@@ -613,12 +613,9 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 	 * On the stack and cleared where it is read before it is written:
 	 * the search runs tens of times a plan, the slots number in the tens.
 	 */
-	memset(out, 0, sizeof(*out));
 	memset(S->used, 0, sizeof(S->used));
 	memset(S->fit, 0, sizeof(S->fit));
 	memset(S->eff, 0, sizeof(S->eff));
-	memset(&S->cur, 0, sizeof(S->cur));
-	memset(&S->best, 0, sizeof(S->best));
 	memset(&S->half, 0, sizeof(S->half));
 	S->sd_eff = NULL;
 	S->sd_known = NULL;
@@ -636,6 +633,7 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 		if (!S->sd_eff || !S->sd_known) {
 			free(S->sd_eff);
 			free(S->sd_known);
+			memset(out, 0, sizeof(*out));
 			return -1;
 		}
 	}
@@ -664,7 +662,6 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 			S->eff[i] = j < i ? S->eff[j] : one_slot(p, card, s, 1, NULL);
 		}
 	}
-	twins(S, cut);
 	/* a Socket Direct card's figures are per pair of slots: it is searched each time */
 	if (m && !S->sd)
 		hit = memo_find(S, m, &fit);
@@ -672,6 +669,10 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 		*out = m->v[hit].out;
 		return m->v[hit].rc;
 	}
+	/* the placements are searched from here: what only they read is set up now */
+	memset(&S->cur, 0, sizeof(S->cur));
+	memset(&S->best, 0, sizeof(S->best));
+	twins(S, cut);
 	S->budget = PLACE_SEARCH_BUDGET;
 	place_gpus(S, 0, 0);
 	if (S->gcut && !S->best.valid) {
