@@ -136,7 +136,9 @@ int nicfit_emit_is_text(const struct nicfit_emit *e);
 /*
  * Append the finished document to out (JSON gets a final newline).
  * Returns 0, or NICFIT_E_INTERNAL for unbalanced nesting or a misuse
- * recorded earlier, or NICFIT_E_NOMEM / NICFIT_E_LIMIT.
+ * recorded earlier, or NICFIT_E_NOMEM / NICFIT_E_LIMIT. Into an empty out
+ * the document moves rather than being copied: the emitter holds none
+ * after, and only nicfit_emit_free() may follow.
  */
 int nicfit_emit_finish(struct nicfit_emit *e, struct nicfit_buf *out);
 

@@ -656,7 +656,16 @@ int nicfit_emit_finish(struct nicfit_emit *e, struct nicfit_buf *out)
 		return nicfit_buf_error(&e->text);
 	if (nicfit__emit_is_json(e) && !e->has_root)
 		return NICFIT_E_INTERNAL;
-	nicfit_buf_add(out, e->text.data, e->text.len);
+	if (!out->len && !out->cap && !out->err && e->text.cap && e->text.len < out->max) {
+		/* an empty out takes the document's memory: a copy of tens of kB saved */
+		size_t max = out->max;
+
+		*out = e->text;
+		out->max = max;
+		nicfit_buf_init(&e->text, e->text.max);
+	} else {
+		nicfit_buf_add(out, e->text.data, e->text.len);
+	}
 	if (nicfit__emit_is_json(e))
 		nicfit_buf_addch(out, '\n');
 	return nicfit_buf_error(out);

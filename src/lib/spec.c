@@ -2,6 +2,7 @@
  * spec.c - requests as key/value pairs from flags or JSON (see nicfit/spec.h).
  */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "jscan_int.h"
 #include "nicfit/spec.h"
+#include "spec_int.h"
 #include "nicfit/units.h"
 
 /*
@@ -188,8 +190,142 @@ void nicfit_spec_locate_option(const struct nicfit_spec *s, struct nicfit_error 
 		}
 }
 
+/*
+ * A number token as scalar_text() writes the value jansson reads from it:
+ * an integer (no '.', 'e' or 'E') through strtoll and "%lld", a real
+ * through strtod and "%.17g". Returns -1 where jansson would refuse it
+ * (an integer past long long, a real past double), so that jansson's own
+ * error is the one given.
+ */
+static int number_text(const char *p, size_t len, char *buf, size_t n)
+{
+	char tmp[64], *end;
+	size_t i;
+	int real = 0;
+
+	if (len >= sizeof(tmp))
+		return -1;
+	memcpy(tmp, p, len);
+	tmp[len] = '\0';
+	for (i = 0; i < len; i++)
+		real |= tmp[i] == '.' || tmp[i] == 'e' || tmp[i] == 'E';
+	errno = 0;
+	if (real) {
+		double d = strtod(tmp, &end);
+
+		if (*end || isinf(d))
+			return -1;
+		snprintf(buf, n, "%.17g", d);
+	} else {
+		long long v = strtoll(tmp, &end, 10);
+
+		if (*end || errno == ERANGE)
+			return -1;
+		snprintf(buf, n, "%lld", v);
+	}
+	return 0;
+}
+
+/*
+ * The settings of a request tokenized by js, read without building a
+ * jansson tree (a request is parsed on every POST, and the tree cost more
+ * than the rest of reading it): a flat object of strings without escapes,
+ * numbers, booleans, nulls and arrays of strings and numbers, keys
+ * distinct, values that fit. Returns 1 with s filled exactly as the
+ * jansson reading below fills it, or 0 (s untouched) for anything else,
+ * which that reading then takes, errors and all.
+ */
+static int parse_flat(struct nicfit_spec *s, struct jscan *js)
+{
+	char key[SPEC_KEY_MAX + 1], buf[NICFIT_SPEC_MAX_VALUE + 2];
+	const struct jscan_tok *t = js->tok;
+	uint32_t i, k, end, ntok = js->ntok, n0 = (uint32_t)s->n;
+
+	if (!ntok || t[0].type != JS_OBJECT)
+		return 0;
+	/* first pass: the shape only, so that nothing is added unless all of it is taken */
+	for (i = 1; i < ntok; i = t[i + 1].next) {
+		const struct jscan_tok *v = &t[i + 1];
+
+		if (t[i].escaped || t[i].len > SPEC_KEY_MAX || v->escaped)
+			return 0;
+		for (k = 1; k < i; k = t[k + 1].next)
+			if (t[k].len == t[i].len &&
+			    !memcmp(js->text + t[k].start, js->text + t[i].start, t[i].len))
+				return 0; /* jansson refuses a key given twice */
+		if (memchr(js->text + t[i].start, '\0', t[i].len))
+			return 0;
+		if (v->type == JS_OBJECT)
+			return 0;
+		if (v->type == JS_ARRAY)
+			for (k = i + 2, end = v->next; k < end; k = t[k].next)
+				if ((t[k].type != JS_STRING && t[k].type != JS_NUMBER) || t[k].escaped ||
+				    t[k].len > NICFIT_SPEC_MAX_VALUE)
+					return 0;
+		if (v->type == JS_STRING && v->len > NICFIT_SPEC_MAX_VALUE)
+			return 0;
+	}
+	for (i = 1; i < ntok; i = t[i + 1].next) {
+		const struct jscan_tok *v = &t[i + 1];
+		long idx = -1;
+
+		memcpy(key, js->text + t[i].start, t[i].len);
+		key[t[i].len] = '\0';
+		k = i + 1;
+		end = v->next;
+		if (v->type == JS_NULL)
+			continue;
+		if (v->type == JS_ARRAY) {
+			k = i + 2;
+			idx = 0;
+		}
+		for (; k < end; k = t[k].next, idx += idx >= 0) {
+			const struct jscan_tok *x = &t[k];
+
+			if (x->type == JS_STRING) {
+				memcpy(buf, js->text + x->start, x->len);
+				buf[x->len] = '\0';
+			} else if (x->type == JS_NUMBER) {
+				if (number_text(js->text + x->start, x->len, buf, sizeof(buf)))
+					goto undo;
+			} else {
+				snprintf(buf, sizeof(buf), "%s", x->type == JS_TRUE ? "true" : "false");
+			}
+			if (strlen(buf) > NICFIT_SPEC_MAX_VALUE || nicfit_spec_add(s, key, buf, NULL))
+				goto undo;
+			locate(s, js, key, idx);
+			if (idx < 0)
+				break;
+		}
+	}
+	s->from_data = 1;
+	return 1;
+undo:
+	while (s->n > n0) {
+		s->n--;
+		free(s->pairs[s->n].key);
+		free(s->pairs[s->n].value);
+	}
+	return 0;
+}
+
 int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
 			   struct nicfit_error *err)
+{
+	struct jscan js;
+	int flat;
+
+	if (len > NICFIT_SPEC_MAX_BYTES)
+		return nicfit__spec_parse_json_tree(s, text, len, err);
+	nicfit__jscan_init(&js);
+	js.max_depth = JSON_PARSER_MAX_DEPTH;
+	flat = !nicfit__jscan_parse(&js, text, len) && parse_flat(s, &js);
+	nicfit__jscan_release(&js);
+	return flat ? 0 : nicfit__spec_parse_json_tree(s, text, len, err);
+}
+
+int nicfit__spec_parse_json_tree(struct nicfit_spec *s, const char *text, size_t len,
+				 struct nicfit_error *err)
 {
 	char buf[NICFIT_SPEC_MAX_VALUE + 2];
 	json_error_t jerr;
