@@ -400,8 +400,9 @@ const char *nicfit_spec_get(struct nicfit_spec *s, const char *key)
 	const char *v = NULL;
 	size_t i;
 
+	/* the first byte first: a request is read a setting at a time, each against all pairs */
 	for (i = 0; i < s->n; i++)
-		if (!strcmp(s->pairs[i].key, key)) {
+		if (s->pairs[i].key[0] == key[0] && !strcmp(s->pairs[i].key, key)) {
 			s->pairs[i].used = 1;
 			v = s->pairs[i].value;
 		}

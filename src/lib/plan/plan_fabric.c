@@ -176,8 +176,8 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, c
 			continue;
 		if (c->max_length_m > 0 && length_m > c->max_length_m)
 			continue;
-		if (!((!strcmp(c->end_a, a) && !strcmp(c->end_b, b)) ||
-		      (!strcmp(c->end_a, b) && !strcmp(c->end_b, a))))
+		if (!((c->end_a[0] == a[0] && !strcmp(c->end_a, a) && !strcmp(c->end_b, b)) ||
+		      (c->end_a[0] == b[0] && !strcmp(c->end_a, b) && !strcmp(c->end_b, a))))
 			continue;
 		if (!best) {
 			best = c;
