@@ -161,6 +161,51 @@ void nicfit__plan_fill_card(struct nicfit_card *c, const struct nicfit_nic *n)
  * that cannot be built (four x16 cards and four GPUs in a server with six
  * x16 slots), where x8 cards beside them can.
  */
+/*
+ * pick_card()'s answer when it is a card that meets the target and places
+ * every GPU, found by trying only the cards that can meet it (a port of
+ * the target's speed), in cand_before() order: the first that meets it
+ * and places every GPU is the one the full round picks (the round keeps
+ * the card placing the most GPUs, then the first in that order, and no
+ * fallback places more than every GPU), so the rest go untried. NULL when
+ * there is none, or no memory: the full round then decides.
+ */
+static const struct nicfit_nic *pick_meeting(const struct nicfit_catalog *cat,
+					     struct nicfit_plan *p, struct plan_place_memo *memo,
+					     double target, double need, int ncards,
+					     struct plan_choice *where)
+{
+	size_t i, j, k = 0, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
+	const struct nicfit_nic **v = malloc((count ? count : 1) * sizeof(*v)), *hit = NULL;
+	int ngpus = p->in.gpu ? p->in.gpus_per_server : 0;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < count; i++) {
+		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
+
+		if (!nicfit__plan_rdma_ok(p, n->rdma) || n->socket_direct ||
+		    n->port_gbps < target - NICFIT_EPS)
+			continue;
+		for (j = k++; j > 0 && cand_before(n, v[j - 1]); j--)
+			v[j] = v[j - 1];
+		v[j] = n;
+	}
+	for (i = 0; i < k && !hit; i++) {
+		struct nicfit_card card;
+		struct plan_choice c;
+
+		fill_card(&card, v[i]);
+		if (nicfit__plan_search_place_memo(p, memo, &card, v[i]->form_factor, ncards, need,
+						   &c) && c.meets && c.ngpu_placed >= ngpus) {
+			hit = v[i];
+			*where = c;
+		}
+	}
+	free(v);
+	return hit;
+}
+
 static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 					  struct nicfit_plan *p, double target, int ncards,
 					  struct plan_choice *where)
@@ -175,6 +220,11 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 	memset(&fb_c, 0, sizeof(fb_c));
 	if (memo)
 		memo->n = 0;
+	best = pick_meeting(cat, p, memo, target, need, ncards, where);
+	if (best) {
+		free(memo);
+		return best;
+	}
 	for (i = 0; i < count; i++) {
 		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
 		struct nicfit_card card;
