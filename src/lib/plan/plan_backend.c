@@ -450,33 +450,46 @@ static void describe_card(struct nicfit_plan *p, const struct nicfit_nic *forced
 static void rule_capped(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 			const struct nicfit_nic_fit *fit)
 {
-	const struct nicfit_nic *alt = NULL;
+	const struct nicfit_nic *alt = NULL, **v;
 	struct plan_place_memo *memo;
 	struct plan_choice alt_where;
 	struct nicfit_finding *f;
-	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
+	size_t i, j, k = 0, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
 
 	if (strcmp(fit->limited_by, "pcie") || !(fit->idle_gbps > CAPPED_IDLE_GBPS))
 		return;
 	memo = malloc(sizeof(*memo));
 	if (memo)
 		memo->n = 0;
-	for (i = 0; i < count; i++) {
+	/*
+	 * The cheapest card that meets it, the first in the catalog among
+	 * equal prices: the candidates are tried cheapest first (a stable
+	 * order) and the first that meets it is the one.
+	 */
+	v = malloc((count ? count : 1) * sizeof(*v));
+	for (i = 0; v && i < count; i++) {
 		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
-		struct nicfit_card c;
 
 		if (n == p->be_nic || !nicfit__plan_rdma_ok(p, n->rdma) || !n->e.priced || n->socket_direct)
 			continue;
 		if (p->be_nic->e.priced && n->e.price_usd >= p->be_nic->e.price_usd)
 			continue;
-		fill_card(&c, n);
-		if (!nicfit__plan_search_place_memo(p, memo, &c, n->form_factor, p->be_cards,
-						    fit->effective_gbps * PLAN_FULL_SPEED_SHARE,
-						    &alt_where) || !alt_where.meets)
-			continue;
-		if (!alt || n->e.price_usd < alt->e.price_usd)
-			alt = n;
+		for (j = k++; j > 0 && n->e.price_usd < v[j - 1]->e.price_usd; j--)
+			v[j] = v[j - 1];
+		v[j] = n;
 	}
+	if (!v)
+		p->findings.oom = 1;
+	for (i = 0; v && i < k && !alt; i++) {
+		struct nicfit_card c;
+
+		fill_card(&c, v[i]);
+		if (nicfit__plan_search_place_memo(p, memo, &c, v[i]->form_factor, p->be_cards,
+						   fit->effective_gbps * PLAN_FULL_SPEED_SHARE,
+						   &alt_where) && alt_where.meets)
+			alt = v[i];
+	}
+	free(v);
 	free(memo);
 	f = nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_BACKEND_CAPPED,
 			      alt ? NULL : "a faster slot (PCIe Gen4 x16 feeds 200G), or a card of "
