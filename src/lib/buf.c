@@ -126,6 +126,18 @@ void nicfit_buf_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
 
 	if (b->err)
 		return;
+	if (room < 256) {
+		/* little room: a short text is formatted once, on the stack, and added */
+		char small[256];
+
+		va_copy(cp, ap);
+		n = nicfit__vfmt(small, sizeof(small), fmt, cp);
+		va_end(cp);
+		if (n >= 0 && (size_t)n < sizeof(small)) {
+			nicfit_buf_add(b, small, (size_t)n);
+			return;
+		}
+	}
 	va_copy(cp, ap);
 	n = nicfit__vfmt(room ? b->data + b->len : NULL, room, fmt, cp);
 	va_end(cp);

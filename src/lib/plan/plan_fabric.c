@@ -159,10 +159,12 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, c
 {
 	const struct nicfit_cable *best = NULL, *scored = NULL;
 	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_CABLE);
+	/* the catalog's cables are one array (catalog_int.h): walked, not looked up one by one */
+	const struct nicfit_cable *all = count ? nicfit_catalog_cable(cat, 0) : NULL;
 	int cs, best_cs = 0;
 
 	for (i = 0; i < count; i++) {
-		const struct nicfit_cable *c = nicfit_catalog_cable(cat, i);
+		const struct nicfit_cable *c = &all[i];
 
 		/* the figures first, the connector names (string compares) last */
 		if (c->type == NICFIT_CABLE_OPTIC)
