@@ -140,7 +140,14 @@ static int put_g(struct out *o, double v, int prec)
 	}
 	if (prec > 15 || !(a >= 1e-7) || !(a < 1e22))
 		return -1;
-	x = (int)floor(log10(a));
+	/* the decimal exponent from the exact powers (the loop below corrects it by one either way) */
+	x = 0;
+	if (a >= 1)
+		while (x < POW10_MAX && pow10_tab[x + 1] <= a)
+			x++;
+	else
+		while (x > -8 && a * pow10_tab[-x] < 1)
+			x--;
 	for (tries = 0; tries < 3; tries++) {
 		if (round_scaled(a, prec - 1 - x, &r))
 			return -1;

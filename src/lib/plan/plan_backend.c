@@ -84,21 +84,23 @@ static double port_goodput(const struct nicfit_plan *p, double gbps)
 static double default_target(const struct nicfit_plan *p)
 {
 	const struct nicfit_server *sv = p->in.server;
-	double best = 0;
-	int i, k;
+	double best = 0, goodput[sizeof(std_speeds) / sizeof(std_speeds[0])];
+	int i, k, nspeeds = (int)(sizeof(std_speeds) / sizeof(std_speeds[0]));
 
+	/* what each speed's port moves is the same in every slot: worked out once */
+	for (k = 0; k < nspeeds; k++)
+		goodput[k] = port_goodput(p, std_speeds[k]);
 	for (i = 0; i < sv->nslots; i++) {
 		const struct nicfit_slot *s = &sv->slots[i];
 		int width = s->width > 16 ? 16 : s->width;
+		struct nicfit_pcie_result pr;
 
 		if (s->kind && strcmp(s->kind, "pcie"))
 			continue;
-		for (k = (int)(sizeof(std_speeds) / sizeof(std_speeds[0])) - 1; k >= 0; k--) {
-			struct nicfit_pcie_result pr;
-
-			if (nicfit_pcie_calc(s->gen, width, &p->in.pcie, &pr, NULL))
-				continue;
-			if (port_goodput(p, std_speeds[k]) <= pr.effective_gbps * FEEDS_SLACK) {
+		if (nicfit_pcie_calc(s->gen, width, &p->in.pcie, &pr, NULL))
+			continue;
+		for (k = nspeeds - 1; k >= 0; k--) {
+			if (goodput[k] <= pr.effective_gbps * FEEDS_SLACK) {
 				if (std_speeds[k] > best)
 					best = std_speeds[k];
 				break;
