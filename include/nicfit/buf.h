@@ -50,6 +50,12 @@ void nicfit_buf_release(struct nicfit_buf *b);
 void nicfit_buf_reset(struct nicfit_buf *b);
 /* Hand the contents to the caller (free() them); b is re-initialised. */
 char *nicfit_buf_detach(struct nicfit_buf *b, size_t *len);
+/*
+ * Make room for n more bytes now (a writer that knows about how much it
+ * will write grows the buffer once instead of doubling it up there). An
+ * error (no memory, past max) is recorded as an append's would be.
+ */
+void nicfit_buf_reserve(struct nicfit_buf *b, size_t n);
 
 /* Append n bytes, a string, a character, formatted text. */
 void nicfit_buf_add(struct nicfit_buf *b, const void *p, size_t n);

@@ -83,6 +83,11 @@ static int grow(struct nicfit_buf *b, size_t n)
 	return 0;
 }
 
+void nicfit_buf_reserve(struct nicfit_buf *b, size_t n)
+{
+	grow(b, n);
+}
+
 void nicfit_buf_add(struct nicfit_buf *b, const void *p, size_t n)
 {
 	if (grow(b, n))
