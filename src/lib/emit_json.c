@@ -296,12 +296,13 @@ static void json_quote(struct nicfit_buf *b, const char *s, size_t n)
  * printf; so is a whole number of 10 to 15 digits. Returns 0 when v is
  * neither.
  */
+static void put_fixed4(struct nicfit_buf *b, long long k);
+
 static int json_real_fast(struct nicfit_buf *b, double v)
 {
 	char t[40], *p = t + sizeof(t);
 	long long k;
-	unsigned long long u, ip, fr;
-	int d, neg;
+	unsigned long long u;
 
 	if (fabs(v) >= 1e10 && fabs(v) < 1e15 && v == floor(v)) {
 		/* a whole number of at most 15 digits: "%.15g" writes its digits, then ".0" */
@@ -322,6 +323,17 @@ static int json_real_fast(struct nicfit_buf *b, double v)
 	k = llround(v * 1e4);
 	if ((double)k / 1e4 != v)
 		return 0;
+	put_fixed4(b, k);
+	return 1;
+}
+
+/* k / 1e4 (k not 0) as "%.15g" writes it, ".0" added to a whole number. */
+static void put_fixed4(struct nicfit_buf *b, long long k)
+{
+	char t[40], *p = t + sizeof(t);
+	unsigned long long u, ip, fr;
+	int d, neg;
+
 	neg = k < 0;
 	u = neg ? (unsigned long long)-k : (unsigned long long)k;
 	ip = u / 10000;
@@ -347,7 +359,6 @@ static int json_real_fast(struct nicfit_buf *b, double v)
 	if (neg)
 		*--p = '-';
 	jadd(b, p, (size_t)(t + sizeof(t) - p));
-	return 1;
 }
 
 static void json_real_out(struct nicfit_buf *b, double v)
@@ -812,7 +823,18 @@ void nicfit__json_number(struct nicfit_emit *e, const char *key, double v)
 		return;
 	}
 	if (!member(e, key)) {
-		json_real_out(&e->text, nicfit_round4(v));
+		/*
+		 * json_real_out(nicfit_round4(v)) with the rounding done once: for
+		 * |v| < 1e10 the rounded value is k / 1e4, k = llround(v * 1e4)
+		 * (round() and llround() both round halves away from zero), which
+		 * json_real_fast() would write; 0 and the rest go the long way.
+		 */
+		long long k = fabs(v) < 1e10 ? llround(v * 1e4) : 0;
+
+		if (k)
+			put_fixed4(&e->text, k);
+		else
+			json_real_out(&e->text, nicfit_round4(v));
 		member_done(e);
 	}
 }
