@@ -1036,7 +1036,7 @@ static void place_cut_is_exhaustive(void **state)
 	static const char *const gpus[] = { "a40", "l4", "h100-sxm5-80gb" };
 	static const char *const nics[] = { "mcx653105a-hdat", "mcx4121a-acat", "mcx75310aas-neat" };
 	static const int ngpus[] = { 0, 1, 2, 3, 4, 8 }, ncards[] = { 1, 2, 4 };
-	static const double needs[] = { 0, 90, 1e6 };
+	static const double needs[] = { 0, 50, 90, 180, 1e6 };
 	size_t sv, g, k, gi, ci, ni, nserv = nicfit_catalog_count(cat, NICFIT_KIND_SERVER);
 	struct nicfit_plan *p = calloc(1, sizeof(*p));
 	struct nicfit_error err;
@@ -1087,6 +1087,11 @@ static void place_cut_is_exhaustive(void **state)
 									fail_msg("%s: found %d, not %d", what, a, b);
 								if (a)
 									same_choice(&cut, &all, ncards[ci], what);
+								/* no slot lets the card move need: no placement meets it */
+								if (a && cut.meets &&
+								    !nicfit__plan_card_can_meet(p, &card, n->form_factor,
+												needs[ni]))
+									fail_msg("%s: meets, yet no slot can", what);
 								searched++;
 							}
 			}

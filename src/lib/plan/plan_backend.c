@@ -198,7 +198,8 @@ static const struct nicfit_nic *pick_meeting(const struct nicfit_catalog *cat,
 		struct plan_choice c;
 
 		fill_card(&card, v[i]);
-		if (nicfit__plan_search_place_memo(p, memo, &card, v[i]->form_factor, ncards, need,
+		if (nicfit__plan_card_can_meet(p, &card, v[i]->form_factor, need) &&
+		    nicfit__plan_search_place_memo(p, memo, &card, v[i]->form_factor, ncards, need,
 						   &c) && c.meets && c.ngpu_placed >= ngpus) {
 			hit = v[i];
 			*where = c;
@@ -486,7 +487,9 @@ static void rule_capped(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 		struct nicfit_card c;
 
 		fill_card(&c, v[i]);
-		if (nicfit__plan_search_place_memo(p, memo, &c, v[i]->form_factor, p->be_cards,
+		if (nicfit__plan_card_can_meet(p, &c, v[i]->form_factor,
+					       fit->effective_gbps * PLAN_FULL_SPEED_SHARE) &&
+		    nicfit__plan_search_place_memo(p, memo, &c, v[i]->form_factor, p->be_cards,
 						   fit->effective_gbps * PLAN_FULL_SPEED_SHARE,
 						   &alt_where) && alt_where.meets)
 			alt = v[i];

@@ -154,6 +154,13 @@ int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo
 				   const struct nicfit_card *card, const char *form, int ncards,
 				   double need, struct plan_choice *out);
 /*
+ * Whether some slot the card fits lets it move need (a placement meets
+ * need only if its weakest card does, so none does when this is 0). For a
+ * card that is not Socket Direct; cheaper than a search.
+ */
+int nicfit__plan_card_can_meet(const struct nicfit_plan *p, const struct nicfit_card *card,
+			       const char *form, double need);
+/*
  * nicfit__plan_search_place() trying every placement, without the cut
  * that skips a slot while its twin is free (plan_place.c): the tests hold
  * the two to the same answer.

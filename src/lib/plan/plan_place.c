@@ -724,6 +724,28 @@ int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo
 	return rc > 0;
 }
 
+int nicfit__plan_card_can_meet(const struct nicfit_plan *p, const struct nicfit_card *card,
+			       const char *form, double need)
+{
+	const struct nicfit_server *sv = p->in.server;
+	int i, j, n = sv->nslots < NICFIT_MAX_SLOTS ? sv->nslots : NICFIT_MAX_SLOTS;
+
+	for (i = 0; i < n; i++) {
+		const struct nicfit_slot *s = &sv->slots[i];
+
+		if (!card_fits_slot(card, form, s))
+			continue;
+		/* what the card moves depends on the slot's generation and lanes only */
+		for (j = 0; j < i; j++)
+			if (sv->slots[j].gen == s->gen && sv->slots[j].width == s->width &&
+			    card_fits_slot(card, form, &sv->slots[j]))
+				break;
+		if (j == i && one_slot(p, card, s, 1, NULL) + NICFIT_EPS >= need)
+			return 1;
+	}
+	return 0;
+}
+
 int nicfit__plan_search_place_all(struct nicfit_plan *p, const struct nicfit_card *card,
 				  const char *form, int ncards, double need, struct plan_choice *out)
 {
