@@ -134,17 +134,23 @@ static int type_rank(enum nicfit_cable_type t)
 	return 3;
 }
 
+/* strcmp() == 0, the first bytes compared first (the codings differ there mostly). */
+static inline int same(const char *a, const char *b)
+{
+	return a[0] == b[0] && !strcmp(a, b);
+}
+
 static int coding_score(const struct nicfit_cable *c, const char *want)
 {
 	const char *have = c->coding ? c->coding : "generic";
 
 	if (!want)
-		return !strcmp(have, "generic") || !strcmp(have, "nvidia") ? 0 : 1;
-	if (!strcmp(want, "intel"))
-		return !strcmp(have, "intel") ? 0 : !strcmp(have, "intel/nvidia") ? 1 : 5;
-	if (!strcmp(want, "intel/nvidia"))
-		return !strcmp(have, "intel/nvidia") ? 0 : !strcmp(have, "intel") ? 1 : 5;
-	return !strcmp(have, want) ? 0 : !strcmp(have, "generic") ? 1 : 3;
+		return same(have, "generic") || same(have, "nvidia") ? 0 : 1;
+	if (same(want, "intel"))
+		return same(have, "intel") ? 0 : same(have, "intel/nvidia") ? 1 : 5;
+	if (same(want, "intel/nvidia"))
+		return same(have, "intel/nvidia") ? 0 : same(have, "intel") ? 1 : 5;
+	return same(have, want) ? 0 : same(have, "generic") ? 1 : 3;
 }
 
 /*
