@@ -29,6 +29,7 @@
 #endif
 
 #include "alloc_int.h"
+#include "fmt_int.h"
 #include "nicfit/units.h"
 #include "sysfs_int.h"
 
@@ -317,7 +318,7 @@ static void record_child(struct nicfit_sysfs *fs, DIR *dir, const char *path,
 	char child[NICFIT_SYSFS_PATH_MAX], target[NICFIT_SYSFS_PATH_MAX];
 	ssize_t ln;
 
-	if (snprintf(child, sizeof(child), "%s%s%s", path, path[0] ? "/" : "", name) >=
+	if (nicfit__fmt(child, sizeof(child), "%s%s%s", path, path[0] ? "/" : "", name) >=
 	    (int)sizeof(child))
 		return;
 	if (t == NICFIT_DT_DIR) {

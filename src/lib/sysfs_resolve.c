@@ -26,6 +26,7 @@
 #define O_PATH __O_PATH
 #endif
 
+#include "fmt_int.h"
 #include "sysfs_int.h"
 
 /* Links followed in one resolution before it is a loop (the kernel's limit). */
@@ -57,7 +58,7 @@ static enum nicfit_sysfs_status resolve(struct nicfit_sysfs *fs, const char *pat
 
 	*errnum = 0;
 	cur[0] = '\0';
-	if (snprintf(rest, sizeof(rest), "%s", path) >= (int)sizeof(rest))
+	if (nicfit__fmt(rest, sizeof(rest), "%s", path) >= (int)sizeof(rest))
 		return NICFIT_SYSFS_TOO_BIG;
 	while (rest[0]) {
 		char comp[256];
@@ -108,7 +109,7 @@ static enum nicfit_sysfs_status resolve(struct nicfit_sysfs *fs, const char *pat
 		{
 			char tmp[2 * NICFIT_SYSFS_PATH_MAX];
 
-			if (snprintf(tmp, sizeof(tmp), "%s%s%s", link, rest[0] ? "/" : "", rest) >=
+			if (nicfit__fmt(tmp, sizeof(tmp), "%s%s%s", link, rest[0] ? "/" : "", rest) >=
 			    (int)sizeof(tmp))
 				return NICFIT_SYSFS_TOO_BIG;
 			memcpy(rest, tmp, strlen(tmp) + 1);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "file_int.h"
+#include "fmt_int.h"
 #include "nicfit/units.h"
 #include "topo_int.h"
 
@@ -64,7 +65,7 @@ static int class_link(struct disc *d, const char *cls, const char *name, char *c
 {
 	char path[TOPO_PATH_MAX], link[TOPO_PATH_MAX], dir[TOPO_PATH_MAX];
 
-	snprintf(dir, sizeof(dir), "sys/class/%s", cls);
+	nicfit__fmt(dir, sizeof(dir), "sys/class/%s", cls);
 	nicfit__topo_pathf(path, sizeof(path), dir, name);
 	if (nicfit_sysfs_readlink(d->fs, path, link, sizeof(link), 0) != NICFIT_SYSFS_OK)
 		return -1;
@@ -140,7 +141,7 @@ static void read_port(struct disc *d, const char *dev, const char *num, struct n
 	long v;
 	int empty = 0, k;
 
-	snprintf(dir, sizeof(dir), "%s/ports/%s", dev, num);
+	nicfit__fmt(dir, sizeof(dir), "%s/ports/%s", dev, num);
 	pt->num = nicfit_parse_dec(num, 0, IB_PORT_MAX, &v) ? 0 : (int)v;
 	pt->state = pt->phys_state = -1;
 	pt->gid_v2_index = -1;
@@ -169,7 +170,7 @@ static void read_port(struct disc *d, const char *dev, const char *num, struct n
 		uint8_t g[16];
 		int zero = 1, j;
 
-		snprintf(path, sizeof(path), "%s/gids/%d", dir, k);
+		nicfit__fmt(path, sizeof(path), "%s/gids/%d", dir, k);
 		if (nicfit_sysfs_read_str(d->fs, path, s, sizeof(s), Q) != NICFIT_SYSFS_OK)
 			break;
 		if (nicfit_parse_gid(s, g)) {
@@ -187,7 +188,7 @@ static void read_port(struct disc *d, const char *dev, const char *num, struct n
 		pt->ngids++;
 		if (strcmp(pt->link_layer, "Ethernet"))
 			break;
-		snprintf(path, sizeof(path), "%s/gid_attrs/types/%d", dir, k);
+		nicfit__fmt(path, sizeof(path), "%s/gid_attrs/types/%d", dir, k);
 		if (nicfit_sysfs_read_str(d->fs, path, s, sizeof(s), Q) == NICFIT_SYSFS_OK) {
 			enum nicfit_gid_type ty = nicfit_parse_gid_type(s);
 
@@ -281,7 +282,7 @@ void nicfit__topo_read_pfc(struct disc *d)
 					roce |= !strcmp(t->rdma[k].ports[j].link_layer, "Ethernet");
 		if (!roce)
 			continue;
-		snprintf(path, sizeof(path), "nicfit-dcb/%s", nd->name);
+		nicfit__fmt(path, sizeof(path), "nicfit-dcb/%s", nd->name);
 		if (t->live) {
 			struct nicfit_error e;
 

@@ -22,6 +22,7 @@
 
 #include "alloc_int.h"
 #include "file_int.h"
+#include "fmt_int.h"
 #include "topo_int.h"
 
 #define Q NICFIT_SYSFS_QUIET
@@ -147,6 +148,15 @@ static int is_pci_root(const char *s, size_t n)
 
 /* ---- the tree --------------------------------------------------------------- */
 
+/* The first n bytes of s into out, cut to cap - 1 as snprintf's "%.*s" would be. */
+static void copy_n(char *out, size_t cap, const char *s, size_t n)
+{
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+}
+
 /*
  * Get or create the functions on a canonical device path
  * ("sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"). Returns the index
@@ -178,8 +188,7 @@ static int add_chain(struct disc *d, const char *path)
 				if (hb < 0) {
 					char name[32];
 
-					snprintf(name, sizeof(name), "%.*s",
-						 (int)(pend_n ? pend_n : 0), path + pend_s);
+					copy_n(name, sizeof(name), path + pend_s, pend_n);
 					hb = nicfit_topo_add_hostbridge(t, pend_n ? name : "pci?", -1);
 					if (hb < 0)
 						return nicfit__topo_fail(d, NICFIT_E_NOMEM, "out of memory"), -1;
@@ -188,7 +197,7 @@ static int add_chain(struct disc *d, const char *path)
 					if (parent >= 0)
 						parent = -1;
 				}
-				snprintf(bdf, sizeof(bdf), "%.*s", (int)n, c);
+				copy_n(bdf, sizeof(bdf), c, n);
 				if (t->npci >= NICFIT_TOPO_MAX_PCI)
 					return nicfit__topo_fail(d, NICFIT_E_LIMIT,
 						    "more PCI functions than nicfit handles (8192)"), -1;
@@ -360,7 +369,7 @@ void nicfit__topo_read_slots(struct disc *d)
 
 		if (ents[i].type != NICFIT_DT_DIR)
 			continue;
-		snprintf(path, sizeof(path), "sys/bus/pci/slots/%s/address", ents[i].name);
+		nicfit__fmt(path, sizeof(path), "sys/bus/pci/slots/%s/address", ents[i].name);
 		if (nicfit_sysfs_read_str(d->fs, path, addr, sizeof(addr), 0) != NICFIT_SYSFS_OK)
 			continue;
 		if (nicfit_parse_pci_addr(addr, &dom, &bus, &dev, NULL)) {
@@ -368,7 +377,7 @@ void nicfit__topo_read_slots(struct disc *d)
 			unsigned fn;
 
 			/* some kernels print the function too */
-			snprintf(tmp, sizeof(tmp), "%s", addr);
+			nicfit__fmt(tmp, sizeof(tmp), "%s", addr);
 			if (nicfit_parse_pci_addr(tmp, &dom, &bus, &dev, &fn)) {
 				nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
 				continue;
@@ -380,12 +389,12 @@ void nicfit__topo_read_slots(struct disc *d)
 		}
 		s = &t->slots[t->nslots++];
 		memset(s, 0, sizeof(*s));
-		snprintf(s->name, sizeof(s->name), "%s", ents[i].name);
+		nicfit__fmt(s->name, sizeof(s->name), "%s", ents[i].name);
 		s->domain = dom;
 		s->bus = bus;
 		s->dev = dev;
 		s->pci = s->bridge = -1;
-		snprintf(path, sizeof(path), "sys/bus/pci/slots/%s/max_bus_speed", ents[i].name);
+		nicfit__fmt(path, sizeof(path), "sys/bus/pci/slots/%s/max_bus_speed", ents[i].name);
 		if (nicfit_sysfs_read_str(d->fs, path, sp, sizeof(sp), Q) == NICFIT_SYSFS_OK &&
 		    !nicfit_parse_link_speed(sp, &gts))
 			s->max_gts = gts;
@@ -395,7 +404,7 @@ void nicfit__topo_read_slots(struct disc *d)
 			if (p->domain == dom && p->bus == bus && p->dev == dev) {
 				if (s->pci < 0)
 					s->pci = j;
-				snprintf(p->slot, sizeof(p->slot), "%s", s->name);
+				nicfit__fmt(p->slot, sizeof(p->slot), "%s", s->name);
 			}
 			if (p->domain == dom && p->secondary_bus == (int)bus && s->bridge < 0)
 				s->bridge = j;
