@@ -405,7 +405,19 @@ static int probe(int fd, off_t off, off_t hi, unsigned *key, off_t *at)
 				ls = (size_t)(nl - buf) + 1;
 				skip = 0;
 			}
-			/* ls starts a line */
+			/*
+			 * ls starts a line. Device and subsystem lines go by
+			 * at once: none is a vendor line, and returning at a
+			 * later line start past hi returns what an earlier one
+			 * would have (no key).
+			 */
+			while (ls < got && buf[ls] == '\t') {
+				char *nl = memchr(buf + ls, '\n', got - ls);
+
+				if (!nl)
+					break;
+				ls = (size_t)(nl - buf) + 1;
+			}
 			if (pos + (off_t)ls >= hi)
 				return 0;
 			if (got - ls < 6 && got == sizeof(buf))
