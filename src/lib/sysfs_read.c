@@ -74,7 +74,7 @@ enum nicfit_sysfs_status nicfit_sysfs_read(struct nicfit_sysfs *fs, const char *
 	while (*path == '/')
 		path++;
 	/* procfs hands out a page per read; sysfs and ordinary files all at once */
-	paged = !strncmp(path, "proc/", 5);
+	paged = path[0] == 'p' && !strncmp(path, "proc/", 5);
 	fd = nicfit__sysfs_open_in_root(fs, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, &e);
 	if (fd < 0) {
 		st = nicfit__sysfs_status_of_errno(e);
@@ -117,6 +117,8 @@ enum nicfit_sysfs_status nicfit_sysfs_read(struct nicfit_sysfs *fs, const char *
 	close(fd);
 out:
 	nicfit__sysfs_problem(fs, path, st, e, flags);
+	if (!fs->recording)
+		return st;
 	if (st == NICFIT_SYSFS_OK || st == NICFIT_SYSFS_TOO_BIG)
 		nicfit__sysfs_record(fs, path, NICFIT_REC_FILE, buf, got, st, 0);
 	else if (st != NICFIT_SYSFS_MISSING)
