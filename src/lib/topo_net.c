@@ -41,24 +41,42 @@
 
 /* ---- class devices to functions ------------------------------------------- */
 
+/*
+ * "dir/sub/k" into out, as nicfit__fmt(out, cap, "%s/%s/%d", ...) writes
+ * it (which it calls when the path does not fit): the GID files of a port
+ * are a few hundred paths that differ only in k.
+ */
+static void path_num(char *out, size_t cap, const char *dir, const char *sub, int k)
+{
+	char num[16], *q = num + sizeof(num);
+	size_t a = strlen(dir), b = strlen(sub), c;
+	unsigned u = (unsigned)k;
+
+	if (k < 0) {
+		nicfit__fmt(out, cap, "%s/%s/%d", dir, sub, k);
+		return;
+	}
+	do {
+		*--q = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	c = (size_t)(num + sizeof(num) - q);
+	if (a + 1 + b + 1 + c >= cap) {
+		nicfit__fmt(out, cap, "%s/%s/%d", dir, sub, k);
+		return;
+	}
+	memcpy(out, dir, a);
+	out[a] = '/';
+	memcpy(out + a + 1, sub, b);
+	out[a + 1 + b] = '/';
+	memcpy(out + a + 2 + b, q, c);
+	out[a + 2 + b + c] = '\0';
+}
+
 /* The function whose path is the longest prefix of path (a class device). */
 static int owner_of(struct disc *d, const char *path)
 {
-	size_t n = strlen(path);
-
-	while (n > 0) {
-		int idx;
-
-		while (n > 0 && path[n - 1] != '/')
-			n--;
-		if (n == 0)
-			break;
-		n--; /* drop the slash */
-		idx = nicfit__topo_find_path(d, path, n);
-		if (idx >= 0)
-			return idx;
-	}
-	return -1;
+	return nicfit__topo_find_prefix(d, path);
 }
 
 static int class_link(struct disc *d, const char *cls, const char *name, char *canon, size_t cap)
@@ -170,7 +188,7 @@ static void read_port(struct disc *d, const char *dev, const char *num, struct n
 		uint8_t g[16];
 		int zero = 1, j;
 
-		nicfit__fmt(path, sizeof(path), "%s/gids/%d", dir, k);
+		path_num(path, sizeof(path), dir, "gids", k);
 		if (nicfit_sysfs_read_str(d->fs, path, s, sizeof(s), Q) != NICFIT_SYSFS_OK)
 			break;
 		if (nicfit_parse_gid(s, g)) {
@@ -188,7 +206,7 @@ static void read_port(struct disc *d, const char *dev, const char *num, struct n
 		pt->ngids++;
 		if (strcmp(pt->link_layer, "Ethernet"))
 			break;
-		nicfit__fmt(path, sizeof(path), "%s/gid_attrs/types/%d", dir, k);
+		path_num(path, sizeof(path), dir, "gid_attrs/types", k);
 		if (nicfit_sysfs_read_str(d->fs, path, s, sizeof(s), Q) == NICFIT_SYSFS_OK) {
 			enum nicfit_gid_type ty = nicfit_parse_gid_type(s);
 

@@ -64,7 +64,32 @@ int nicfit__topo_find_path(struct disc *d, const char *path, size_t n)
 	return find_hashed(d, path, n, strhash(path, n));
 }
 
-static int hash_put(struct disc *d, int idx)
+/* Index function idx, whose path hashes to h (strhash of the whole path). */
+int nicfit__topo_find_prefix(struct disc *d, const char *path)
+{
+	size_t ends[TOPO_PATH_MAX / 2], hs[TOPO_PATH_MAX / 2], h = strhash("", 0), i, m = 0;
+
+	/* the hash of each prefix that ends before a '/', in one pass */
+	for (i = 0; path[i]; i++) {
+		if (path[i] == '/' && m < sizeof(ends) / sizeof(ends[0])) {
+			ends[m] = i;
+			hs[m++] = h;
+		}
+		h = h * 33 + (unsigned char)path[i];
+	}
+	while (m--) {
+		int idx;
+
+		if (!ends[m])
+			break; /* the empty prefix of a path that starts with '/' */
+		idx = find_hashed(d, path, ends[m], hs[m]);
+		if (idx >= 0)
+			return idx;
+	}
+	return -1;
+}
+
+static int hash_put(struct disc *d, int idx, size_t ph)
 {
 	size_t k, i;
 
@@ -86,7 +111,7 @@ static int hash_put(struct disc *d, int idx)
 			h[k] = (int)i + 1;
 		}
 	}
-	k = strhash(d->t->pci[idx].path, strlen(d->t->pci[idx].path)) & (d->hashcap - 1);
+	k = ph & (d->hashcap - 1);
 	while (d->hash[k])
 		k = (k + 1) & (d->hashcap - 1);
 	d->hash[k] = idx + 1;
@@ -95,11 +120,24 @@ static int hash_put(struct disc *d, int idx)
 
 /* ---- names on a device path ----------------------------------------------- */
 
+static int hexd(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 static int is_bdf(const char *s, size_t n)
 {
 	char tmp[24];
 	unsigned a, b, c, e;
 
+	/* not one: most components on a path ("sys", "devices", "pci0000:00", "net") */
+	if (n < 12 || s[n - 2] != '.' || s[n - 5] != ':' || s[n - 8] != ':')
+		return 0;
+	/* the form every kernel writes, 0000:00:1f.7: told without the parser */
+	if (n == 12 && hexd(s[0]) && hexd(s[1]) && hexd(s[2]) && hexd(s[3]) && hexd(s[5]) &&
+	    hexd(s[6]) && (s[8] == '0' || s[8] == '1') && hexd(s[9]) && s[11] >= '0' &&
+	    s[11] <= '7')
+		return 1;
 	if (n >= sizeof(tmp))
 		return 0;
 	memcpy(tmp, s, n);
@@ -205,7 +243,7 @@ static int add_chain(struct disc *d, const char *path)
 				if (idx < 0)
 					return nicfit__topo_fail(d, NICFIT_E_NOMEM, "out of memory"), -1;
 				t->pci[idx].path = strndup(path, i + n);
-				if (!t->pci[idx].path || hash_put(d, idx))
+				if (!t->pci[idx].path || hash_put(d, idx, h))
 					return nicfit__topo_fail(d, NICFIT_E_NOMEM, "out of memory"), -1;
 				if (t->pci[idx].depth >= NICFIT_TOPO_MAX_DEPTH)
 					return nicfit__topo_fail(d, NICFIT_E_LIMIT, "PCI tree deeper than 32 levels"), -1;
