@@ -98,12 +98,12 @@ static const unsigned char hexval1[256] = {
 
 static inline int hex4(const char *s, unsigned *v)
 {
-	unsigned a = hexval1[(unsigned char)s[0]], b = hexval1[(unsigned char)s[1]];
-	unsigned c = hexval1[(unsigned char)s[2]], d = hexval1[(unsigned char)s[3]];
+	unsigned a = hexval1[(unsigned char)s[0]] - 1u, b = hexval1[(unsigned char)s[1]] - 1u;
+	unsigned c = hexval1[(unsigned char)s[2]] - 1u, d = hexval1[(unsigned char)s[3]] - 1u;
 
-	if (!a || !b || !c || !d)
-		return -1;
-	*v = (a - 1) << 12 | (b - 1) << 8 | (c - 1) << 4 | (d - 1);
+	if ((a | b | c | d) > 15u)
+		return -1; /* a byte that is no hex digit: its 0 became UINT_MAX */
+	*v = a << 12 | b << 8 | c << 4 | d;
 	return 0;
 }
 
@@ -254,12 +254,13 @@ static unsigned min_device(const struct nicfit_pciids_query *q, size_t n)
  */
 static char *skip_below(char *p, char *end, unsigned lowest)
 {
-	while (p < end) {
+	while (p < end && p[0] == '\t') {
 		char *nl = memchr(p, '\n', (size_t)(end - p));
 		unsigned v;
 
-		if (!nl || p[0] != '\t' || nl - p < 2)
+		if (!nl)
 			return p;
+		/* p[1] a tab: a subsystem line (its newline is further on) */
 		if (p[1] != '\t' &&
 		    (nl - p < 6 || hex4(p + 1, &v) || p[5] != ' ' || v >= lowest))
 			return p;
