@@ -270,6 +270,24 @@ static char *skip_below(char *p, char *end, unsigned lowest)
 }
 
 /*
+ * Outside the sections of the vendors asked about, no device or subsystem
+ * line can answer or stop the scan: from the line start p, the start of
+ * the first line that does not begin with a tab (or that the window does
+ * not hold whole, or end).
+ */
+static char *skip_tabbed(char *p, char *end)
+{
+	while (p < end && p[0] == '\t') {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
+			return p;
+		p = nl + 1;
+	}
+	return p;
+}
+
+/*
  * Scan the open file fd through a window of PCIIDS_WINDOW bytes, line by
  * line, until the class list (which follows the devices), the end, the
  * moment every query is answered, or the first vendor after all those
@@ -316,8 +334,8 @@ static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size
 			char *nl;
 			size_t ll;
 
-			if (one_vendor && in_vendor && !skipping) {
-				p = skip_below(p, end, lowest);
+			if (one_vendor && !skipping) {
+				p = in_vendor ? skip_below(p, end, lowest) : skip_tabbed(p, end);
 				if (p == end)
 					break;
 			}
@@ -370,7 +388,7 @@ static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size
  */
 #define PCIIDS_BISECT_MIN (512u << 10)
 #define PCIIDS_PROBE 4096
-#define PCIIDS_PROBE_MAX (16u << 10)
+#define PCIIDS_PROBE_MAX (4u << 10)
 #define PCIIDS_KEY_END 0x10000u /* the class list, or nothing found */
 
 /*
