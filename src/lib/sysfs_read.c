@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -339,7 +340,8 @@ static void record_child(struct nicfit_sysfs *fs, int fd, const char *path,
 
 /*
  * The records getdents64(2) fills: the fixed head, then the name with its
- * NUL. The kernel pads each record to 8 bytes, so every one is aligned.
+ * NUL. Only its layout is used here: the fields are copied out of the
+ * buffer by their offsets.
  */
 struct linux_dirent64 {
 	uint64_t d_ino;
@@ -360,10 +362,9 @@ struct listing {
  * else the status the listing stops with.
  */
 static enum nicfit_sysfs_status list_entry(struct nicfit_sysfs *fs, int fd, const char *path,
-					   const struct linux_dirent64 *d, unsigned flags,
+					   const char *name, unsigned char d_type, unsigned flags,
 					   struct listing *l, int *e)
 {
-	const char *name = d->d_name;
 	enum nicfit_dirent_type t;
 	size_t nlen;
 
@@ -371,7 +372,7 @@ static enum nicfit_sysfs_status list_entry(struct nicfit_sysfs *fs, int fd, cons
 		return NICFIT_SYSFS_OK;
 	if (l->seen++ == NICFIT_SYSFS_MAX_DIRENTS)
 		return NICFIT_SYSFS_TOO_BIG;
-	t = dirent_type(fd, name, d->d_type);
+	t = dirent_type(fd, name, d_type);
 	if (fs->recording && (t == NICFIT_DT_DIR || t == NICFIT_DT_LINK))
 		record_child(fs, fd, path, name, t);
 	if ((flags & NICFIT_SYSFS_SUBDIRS) && t != NICFIT_DT_DIR)
@@ -399,7 +400,7 @@ enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *
 {
 	enum nicfit_sysfs_status st = NICFIT_SYSFS_OK;
 	struct listing l = { NULL, 0, 0, 0 };
-	_Alignas(8) char buf[8192];
+	char buf[8192];
 	int fd, e = 0;
 
 	*ents = NULL;
@@ -426,12 +427,19 @@ enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *
 		if (r == 0)
 			break;
 		for (off = 0; off < r && st == NICFIT_SYSFS_OK;) {
-			const struct linux_dirent64 *d = (const void *)(buf + off);
+			const size_t at = offsetof(struct linux_dirent64, d_name);
+			unsigned short reclen;
+			unsigned char type;
 
-			if (!d->d_reclen || d->d_reclen > r - off)
+			if ((size_t)(r - off) <= at)
 				break; /* not a record the kernel writes */
-			st = list_entry(fs, fd, path, d, flags, &l, &e);
-			off += d->d_reclen;
+			memcpy(&reclen, buf + off + offsetof(struct linux_dirent64, d_reclen),
+			       sizeof(reclen));
+			memcpy(&type, buf + off + offsetof(struct linux_dirent64, d_type), 1);
+			if (reclen <= at || reclen > r - off)
+				break;
+			st = list_entry(fs, fd, path, buf + off + at, type, flags, &l, &e);
+			off += reclen;
 		}
 	}
 	close(fd);
