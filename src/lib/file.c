@@ -128,7 +128,8 @@ int nicfit__path_join(char *out, size_t cap, const char *dir, const char *target
 		const char *s = parts[k];
 
 		while (*s) {
-			size_t n = strcspn(s, "/");
+			const char *slash = strchr(s, '/');
+			size_t n = slash ? (size_t)(slash - s) : strlen(s);
 
 			if (n == 2 && s[0] == '.' && s[1] == '.') {
 				while (len && out[len - 1] != '/')

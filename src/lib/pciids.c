@@ -85,25 +85,25 @@ int nicfit__pci_vendor_is_bmc_vga(unsigned vendor)
 
 /* ---- pci.ids ---------------------------------------------------------------- */
 
-static int hex4(const char *s, unsigned *v)
+/*
+ * One more than the value of each byte as a hex digit, 0 for any other:
+ * pci.ids is scanned line by line, and each line's ID is read through this.
+ */
+static const unsigned char hexval1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+static inline int hex4(const char *s, unsigned *v)
 {
-	unsigned x = 0;
-	int i;
+	unsigned a = hexval1[(unsigned char)s[0]] - 1u, b = hexval1[(unsigned char)s[1]] - 1u;
+	unsigned c = hexval1[(unsigned char)s[2]] - 1u, d = hexval1[(unsigned char)s[3]] - 1u;
 
-	for (i = 0; i < 4; i++) {
-		int c = (unsigned char)s[i];
-
-		if (c >= '0' && c <= '9')
-			c -= '0';
-		else if (c >= 'a' && c <= 'f')
-			c -= 'a' - 10;
-		else if (c >= 'A' && c <= 'F')
-			c -= 'A' - 10;
-		else
-			return -1;
-		x = x << 4 | (unsigned)c;
-	}
-	*v = x;
+	if ((a | b | c | d) > 15u)
+		return -1; /* a byte that is no hex digit: its 0 became UINT_MAX */
+	*v = a << 12 | b << 8 | c << 4 | d;
 	return 0;
 }
 
@@ -231,6 +231,62 @@ static long max_unnamed(const struct nicfit_pciids_query *q, size_t n)
 	return m;
 }
 
+/* The lowest device ID asked about (0x10000 when none is). */
+static unsigned min_device(const struct nicfit_pciids_query *q, size_t n)
+{
+	unsigned m = 0x10000u;
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (q[k].device < m)
+			m = q[k].device;
+	return m;
+}
+
+/*
+ * Inside the section of the one vendor asked about, the lines that can
+ * neither answer nor stop the scan: subsystem lines, and device lines
+ * whose ID is below every one asked about (devices are listed sorted).
+ * From the line start p, the start of the first line that is neither (or
+ * of a line the window does not hold whole, or end): the scan reads that
+ * one as any other, so this changes what is read by no line, only how
+ * fast the lines before the devices asked about go by.
+ */
+static char *skip_below(char *p, char *end, unsigned lowest)
+{
+	while (p < end && p[0] == '\t') {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		unsigned v;
+
+		if (!nl)
+			return p;
+		/* p[1] a tab: a subsystem line (its newline is further on) */
+		if (p[1] != '\t' &&
+		    (nl - p < 6 || hex4(p + 1, &v) || p[5] != ' ' || v >= lowest))
+			return p;
+		p = nl + 1;
+	}
+	return p;
+}
+
+/*
+ * Outside the sections of the vendors asked about, no device or subsystem
+ * line can answer or stop the scan: from the line start p, the start of
+ * the first line that does not begin with a tab (or that the window does
+ * not hold whole, or end).
+ */
+static char *skip_tabbed(char *p, char *end)
+{
+	while (p < end && p[0] == '\t') {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
+			return p;
+		p = nl + 1;
+	}
+	return p;
+}
+
 /*
  * Scan the open file fd through a window of PCIIDS_WINDOW bytes, line by
  * line, until the class list (which follows the devices), the end, the
@@ -246,7 +302,8 @@ static long max_unnamed(const struct nicfit_pciids_query *q, size_t n)
 static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size_t n,
 		   int one_vendor, struct nicfit_error *err)
 {
-	long device = -1;
+	long device = -1, maxdev = max_unnamed(q, n);
+	unsigned lowest = min_device(q, n);
 	char *buf = malloc(PCIIDS_WINDOW);
 	size_t have = 0, total = 0;
 	unsigned vendor = 0;
@@ -274,9 +331,15 @@ static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size
 		have += (size_t)r;
 		end = buf + have;
 		while (p < end && !done) {
-			char *nl = memchr(p, '\n', (size_t)(end - p));
+			char *nl;
 			size_t ll;
 
+			if (one_vendor && !skipping) {
+				p = in_vendor ? skip_below(p, end, lowest) : skip_tabbed(p, end);
+				if (p == end)
+					break;
+			}
+			nl = memchr(p, '\n', (size_t)(end - p));
 			if (skipping) {
 				p = nl ? nl + 1 : end;
 				skipping = !nl;
@@ -291,10 +354,11 @@ static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size
 			}
 			if (ll >= 2 && p[0] == 'C' && p[1] == ' ')
 				done = 1;
-			else if (ll && p[0] != '#' && scan_line(p, ll, q, n, &vendor, &in_vendor,
-								&device) && all_answered(q, n))
-				done = 1; /* nothing later can add a name */
-			else if (one_vendor && device >= 0 && device > max_unnamed(q, n))
+			else if (ll && p[0] != '#' &&
+				 scan_line(p, ll, q, n, &vendor, &in_vendor, &device) &&
+				 (maxdev = max_unnamed(q, n)) < 0)
+				done = 1; /* every query is answered: nothing later can add a name */
+			else if (one_vendor && device >= 0 && device > maxdev)
 				done = 1; /* devices are sorted too: the rest are past those asked */
 			device = -1;
 			if (!done && ll && p[0] != '\t' && p[0] != '#' &&
@@ -324,7 +388,7 @@ static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size
  */
 #define PCIIDS_BISECT_MIN (512u << 10)
 #define PCIIDS_PROBE 4096
-#define PCIIDS_PROBE_MAX (16u << 10)
+#define PCIIDS_PROBE_MAX (4u << 10)
 #define PCIIDS_KEY_END 0x10000u /* the class list, or nothing found */
 
 /*
@@ -360,7 +424,19 @@ static int probe(int fd, off_t off, off_t hi, unsigned *key, off_t *at)
 				ls = (size_t)(nl - buf) + 1;
 				skip = 0;
 			}
-			/* ls starts a line */
+			/*
+			 * ls starts a line. Device and subsystem lines go by
+			 * at once: none is a vendor line, and returning at a
+			 * later line start past hi returns what an earlier one
+			 * would have (no key).
+			 */
+			while (ls < got && buf[ls] == '\t') {
+				char *nl = memchr(buf + ls, '\n', got - ls);
+
+				if (!nl)
+					break;
+				ls = (size_t)(nl - buf) + 1;
+			}
 			if (pos + (off_t)ls >= hi)
 				return 0;
 			if (got - ls < 6 && got == sizeof(buf))
@@ -369,7 +445,8 @@ static int probe(int fd, off_t off, off_t hi, unsigned *key, off_t *at)
 				*at = pos + (off_t)ls;
 				return 0;
 			}
-			if (got - ls >= 5 && !hex4(buf + ls, key) && buf[ls + 4] == ' ') {
+			if (got - ls >= 5 && buf[ls] != '\t' && !hex4(buf + ls, key) &&
+			    buf[ls + 4] == ' ') {
 				*at = pos + (off_t)ls;
 				return 0;
 			}

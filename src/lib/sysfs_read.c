@@ -17,10 +17,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* O_PATH is behind _GNU_SOURCE in glibc's headers; the kernel flag is stable. */
@@ -29,6 +32,7 @@
 #endif
 
 #include "alloc_int.h"
+#include "fmt_int.h"
 #include "nicfit/units.h"
 #include "sysfs_int.h"
 
@@ -71,7 +75,7 @@ enum nicfit_sysfs_status nicfit_sysfs_read(struct nicfit_sysfs *fs, const char *
 	while (*path == '/')
 		path++;
 	/* procfs hands out a page per read; sysfs and ordinary files all at once */
-	paged = !strncmp(path, "proc/", 5);
+	paged = path[0] == 'p' && !strncmp(path, "proc/", 5);
 	fd = nicfit__sysfs_open_in_root(fs, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, &e);
 	if (fd < 0) {
 		st = nicfit__sysfs_status_of_errno(e);
@@ -114,6 +118,8 @@ enum nicfit_sysfs_status nicfit_sysfs_read(struct nicfit_sysfs *fs, const char *
 	close(fd);
 out:
 	nicfit__sysfs_problem(fs, path, st, e, flags);
+	if (!fs->recording)
+		return st;
 	if (st == NICFIT_SYSFS_OK || st == NICFIT_SYSFS_TOO_BIG)
 		nicfit__sysfs_record(fs, path, NICFIT_REC_FILE, buf, got, st, 0);
 	else if (st != NICFIT_SYSFS_MISSING)
@@ -285,17 +291,17 @@ static int sort_dirents(struct nicfit_dirent **v, size_t n)
 	return 0;
 }
 
-/* The type of entry d of dir, itself (a link is a link); lstat when d_type is not filled. */
-static enum nicfit_dirent_type dirent_type(DIR *dir, const struct dirent *d)
+/* The type of entry name of the directory fd, itself (a link is a link); lstat when d_type is not filled. */
+static enum nicfit_dirent_type dirent_type(int fd, const char *name, unsigned char d_type)
 {
 	struct stat sb;
 
-	switch (d->d_type) {
+	switch (d_type) {
 	case DT_REG: return NICFIT_DT_FILE;
 	case DT_DIR: return NICFIT_DT_DIR;
 	case DT_LNK: return NICFIT_DT_LINK;
 	case DT_UNKNOWN:
-		if (fstatat(dirfd(dir), d->d_name, &sb, AT_SYMLINK_NOFOLLOW))
+		if (fstatat(fd, name, &sb, AT_SYMLINK_NOFOLLOW))
 			break;
 		return S_ISREG(sb.st_mode) ? NICFIT_DT_FILE :
 		       S_ISDIR(sb.st_mode) ? NICFIT_DT_DIR :
@@ -311,20 +317,20 @@ static enum nicfit_dirent_type dirent_type(DIR *dir, const struct dirent *d)
  * snapshot must show that they exist (a device's ports/, a class link)
  * even when discovery reads nothing below them.
  */
-static void record_child(struct nicfit_sysfs *fs, DIR *dir, const char *path,
+static void record_child(struct nicfit_sysfs *fs, int fd, const char *path,
 			 const char *name, enum nicfit_dirent_type t)
 {
 	char child[NICFIT_SYSFS_PATH_MAX], target[NICFIT_SYSFS_PATH_MAX];
 	ssize_t ln;
 
-	if (snprintf(child, sizeof(child), "%s%s%s", path, path[0] ? "/" : "", name) >=
+	if (nicfit__fmt(child, sizeof(child), "%s%s%s", path, path[0] ? "/" : "", name) >=
 	    (int)sizeof(child))
 		return;
 	if (t == NICFIT_DT_DIR) {
 		nicfit__sysfs_record(fs, child, NICFIT_REC_DIR, NULL, 0, NICFIT_SYSFS_OK, 0);
 		return;
 	}
-	ln = readlinkat(dirfd(dir), name, target, sizeof(target) - 1);
+	ln = readlinkat(fd, name, target, sizeof(target) - 1);
 	if (ln > 0) {
 		target[ln] = '\0';
 		nicfit__sysfs_record(fs, child, NICFIT_REC_LINK, target, (size_t)ln, NICFIT_SYSFS_OK,
@@ -332,15 +338,69 @@ static void record_child(struct nicfit_sysfs *fs, DIR *dir, const char *path,
 	}
 }
 
+/*
+ * The records getdents64(2) fills: the fixed head, then the name with its
+ * NUL. Only its layout is used here: the fields are copied out of the
+ * buffer by their offsets.
+ */
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* What one listing has gathered so far. */
+struct listing {
+	struct nicfit_dirent *v;
+	size_t cnt, alloc, seen;
+};
+
+/*
+ * One entry of the directory fd (path) into l; NICFIT_SYSFS_OK to go on,
+ * else the status the listing stops with.
+ */
+static enum nicfit_sysfs_status list_entry(struct nicfit_sysfs *fs, int fd, const char *path,
+					   const char *name, unsigned char d_type, unsigned flags,
+					   struct listing *l, int *e)
+{
+	enum nicfit_dirent_type t;
+	size_t nlen;
+
+	if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2])))
+		return NICFIT_SYSFS_OK;
+	if (l->seen++ == NICFIT_SYSFS_MAX_DIRENTS)
+		return NICFIT_SYSFS_TOO_BIG;
+	t = dirent_type(fd, name, d_type);
+	if (fs->recording && (t == NICFIT_DT_DIR || t == NICFIT_DT_LINK))
+		record_child(fs, fd, path, name, t);
+	if ((flags & NICFIT_SYSFS_SUBDIRS) && t != NICFIT_DT_DIR)
+		return NICFIT_SYSFS_OK;
+	if (NICFIT_ALLOC_GROW(l->v, l->cnt + 1, l->alloc)) {
+		*e = ENOMEM;
+		return NICFIT_SYSFS_UNREADABLE;
+	}
+	nlen = strnlen(name, sizeof(l->v[l->cnt].name) - 1);
+	memcpy(l->v[l->cnt].name, name, nlen);
+	l->v[l->cnt].name[nlen] = '\0';
+	l->v[l->cnt].type = t;
+	l->cnt++;
+	return NICFIT_SYSFS_OK;
+}
+
+/*
+ * The directory is read with getdents64(2) into a buffer here, not through
+ * opendir(): a listing is a few dozen names, and a DIR costs an fcntl and
+ * a 32 KiB allocation per directory.
+ */
 enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *path,
 					   struct nicfit_dirent **ents, size_t *n,
 					   unsigned flags)
 {
 	enum nicfit_sysfs_status st = NICFIT_SYSFS_OK;
-	struct nicfit_dirent *v = NULL;
-	size_t cnt = 0, alloc = 0, seen = 0;
-	struct dirent *d;
-	DIR *dir;
+	struct listing l = { NULL, 0, 0, 0 };
+	char buf[8192];
 	int fd, e = 0;
 
 	*ents = NULL;
@@ -353,53 +413,40 @@ enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *
 								    : nicfit__sysfs_status_of_errno(e);
 		goto out;
 	}
-	dir = fdopendir(fd);
-	if (!dir) {
-		e = errno;
-		close(fd);
-		st = NICFIT_SYSFS_UNREADABLE;
-		goto out;
-	}
-	for (;;) {
-		enum nicfit_dirent_type t;
-		size_t nlen;
+	while (st == NICFIT_SYSFS_OK) {
+		long r = syscall(SYS_getdents64, fd, buf, sizeof(buf));
+		long off;
 
-		errno = 0;
-		d = readdir(dir);
-		if (!d) {
-			if (errno) {
-				e = errno;
-				st = NICFIT_SYSFS_UNREADABLE;
-			}
-			break;
-		}
-		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+		if (r < 0 && errno == EINTR)
 			continue;
-		if (seen++ == NICFIT_SYSFS_MAX_DIRENTS) {
-			st = NICFIT_SYSFS_TOO_BIG;
-			break;
-		}
-		t = dirent_type(dir, d);
-		if (fs->recording && (t == NICFIT_DT_DIR || t == NICFIT_DT_LINK))
-			record_child(fs, dir, path, d->d_name, t);
-		if ((flags & NICFIT_SYSFS_SUBDIRS) && t != NICFIT_DT_DIR)
-			continue;
-		if (NICFIT_ALLOC_GROW(v, cnt + 1, alloc)) {
-			e = ENOMEM;
+		if (r < 0) {
+			e = errno;
 			st = NICFIT_SYSFS_UNREADABLE;
 			break;
 		}
-		nlen = strnlen(d->d_name, sizeof(v[cnt].name) - 1);
-		memcpy(v[cnt].name, d->d_name, nlen);
-		v[cnt].name[nlen] = '\0';
-		v[cnt].type = t;
-		cnt++;
+		if (r == 0)
+			break;
+		for (off = 0; off < r && st == NICFIT_SYSFS_OK;) {
+			const size_t at = offsetof(struct linux_dirent64, d_name);
+			unsigned short reclen;
+			unsigned char type;
+
+			if ((size_t)(r - off) <= at)
+				break; /* not a record the kernel writes */
+			memcpy(&reclen, buf + off + offsetof(struct linux_dirent64, d_reclen),
+			       sizeof(reclen));
+			memcpy(&type, buf + off + offsetof(struct linux_dirent64, d_type), 1);
+			if (reclen <= at || reclen > r - off)
+				break;
+			st = list_entry(fs, fd, path, buf + off + at, type, flags, &l, &e);
+			off += reclen;
+		}
 	}
-	closedir(dir);
-	if (sort_dirents(&v, cnt))
-		qsort(v, cnt, sizeof(*v), cmp_entry); /* in place, without the pointers */
-	*ents = v;
-	*n = cnt;
+	close(fd);
+	if (sort_dirents(&l.v, l.cnt))
+		qsort(l.v, l.cnt, sizeof(*l.v), cmp_entry); /* in place, without the pointers */
+	*ents = l.v;
+	*n = l.cnt;
 out:
 	nicfit__sysfs_problem(fs, path, st, e, flags);
 	if (st == NICFIT_SYSFS_OK || st == NICFIT_SYSFS_TOO_BIG)

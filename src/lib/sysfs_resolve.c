@@ -26,10 +26,14 @@
 #define O_PATH __O_PATH
 #endif
 
+#include "fmt_int.h"
 #include "sysfs_int.h"
 
 /* Links followed in one resolution before it is a loop (the kernel's limit). */
 #define MAX_HOPS 40
+
+/* A path component of this many bytes or more is no name (Linux's NAME_MAX is 255). */
+#define COMP_MAX 256
 
 enum nicfit_sysfs_status nicfit__sysfs_status_of_errno(int e)
 {
@@ -45,34 +49,37 @@ enum nicfit_sysfs_status nicfit__sysfs_status_of_errno(int e)
 
 /*
  * Resolve path against the root, following links; out gets the canonical
- * path ("" for the root itself). Returns a status and sets *errnum.
+ * path ("" for the root itself). Returns a status and sets *errnum. The
+ * path still to walk is rest from offset rp: a component is passed by
+ * moving rp, not by moving the rest, and a link's target is put in front
+ * of what remains.
  */
 static enum nicfit_sysfs_status resolve(struct nicfit_sysfs *fs, const char *path,
 					char *out, size_t cap, int *errnum)
 {
 	char rest[2 * NICFIT_SYSFS_PATH_MAX], link[NICFIT_SYSFS_PATH_MAX];
 	char cur[NICFIT_SYSFS_PATH_MAX];
-	size_t curlen = 0;
+	size_t curlen = 0, rp = 0, rlen = strlen(path);
 	int hops = 0;
 
 	*errnum = 0;
 	cur[0] = '\0';
-	if (snprintf(rest, sizeof(rest), "%s", path) >= (int)sizeof(rest))
+	if (rlen >= sizeof(rest))
 		return NICFIT_SYSFS_TOO_BIG;
-	while (rest[0]) {
-		char comp[256];
-		size_t n = strcspn(rest, "/");
+	memcpy(rest, path, rlen + 1);
+	while (rp < rlen) {
+		const char *c = rest + rp;
+		const char *slash = memchr(c, '/', rlen - rp);
+		size_t n = slash ? (size_t)(slash - c) : rlen - rp;
+		size_t save = curlen, tail, need;
 		ssize_t ln;
-		size_t save = curlen;
 
-		if (n >= sizeof(comp))
+		if (n >= COMP_MAX)
 			return NICFIT_SYSFS_TOO_BIG;
-		memcpy(comp, rest, n);
-		comp[n] = '\0';
-		memmove(rest, rest + n + (rest[n] == '/'), strlen(rest + n + (rest[n] == '/')) + 1);
-		if (!n || !strcmp(comp, "."))
+		rp += n + (slash != NULL);
+		if (!n || (n == 1 && c[0] == '.'))
 			continue;
-		if (!strcmp(comp, "..")) {
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
 			while (curlen && cur[curlen - 1] != '/')
 				curlen--;
 			if (curlen)
@@ -84,8 +91,9 @@ static enum nicfit_sysfs_status resolve(struct nicfit_sysfs *fs, const char *pat
 			return NICFIT_SYSFS_TOO_BIG;
 		if (curlen)
 			cur[curlen++] = '/';
-		memcpy(cur + curlen, comp, n + 1);
+		memcpy(cur + curlen, c, n);
 		curlen += n;
+		cur[curlen] = '\0';
 		ln = readlinkat(fs->rootfd, cur, link, sizeof(link) - 1);
 		if (ln < 0) {
 			if (errno == EINVAL)
@@ -105,14 +113,16 @@ static enum nicfit_sysfs_status resolve(struct nicfit_sysfs *fs, const char *pat
 			curlen = 0;
 			cur[0] = '\0';
 		}
-		{
-			char tmp[2 * NICFIT_SYSFS_PATH_MAX];
-
-			if (snprintf(tmp, sizeof(tmp), "%s%s%s", link, rest[0] ? "/" : "", rest) >=
-			    (int)sizeof(tmp))
-				return NICFIT_SYSFS_TOO_BIG;
-			memcpy(rest, tmp, strlen(tmp) + 1);
-		}
+		tail = rlen - rp;
+		need = (size_t)ln + (tail ? 1 : 0) + tail;
+		if (need >= sizeof(rest))
+			return NICFIT_SYSFS_TOO_BIG;
+		memmove(rest + (need - tail), rest + rp, tail + 1);
+		memcpy(rest, link, (size_t)ln);
+		if (tail)
+			rest[ln] = '/';
+		rlen = need;
+		rp = 0;
 	}
 	if (curlen + 1 > cap)
 		return NICFIT_SYSFS_TOO_BIG;

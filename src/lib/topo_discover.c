@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt_int.h"
 #include "topo_int.h"
 
 static void copy_problems(struct disc *d)
@@ -50,7 +51,7 @@ int nicfit_topo_discover_fs(struct nicfit_sysfs *fs, struct nicfit_topo **out,
 	d.t = nicfit_topo_new();
 	if (!d.t)
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	snprintf(d.t->root, sizeof(d.t->root), "%s", nicfit_sysfs_root(fs));
+	nicfit__fmt(d.t->root, sizeof(d.t->root), "%s", nicfit_sysfs_root(fs));
 	d.t->live = nicfit_sysfs_is_live(fs);
 	nicfit__topo_read_host(&d);
 	if (!d.rc)

@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "fmt_int.h"
 #include "topo_int.h"
 
 #define Q NICFIT_SYSFS_QUIET
@@ -52,7 +53,7 @@ static void read_virtual(struct disc *d)
 	if (nicfit_sysfs_read_str(d->fs, "sys/hypervisor/type", buf, 64, Q) == NICFIT_SYSFS_OK &&
 	    buf[0]) {
 		t->is_virtual = 1;
-		snprintf(t->virtual_why, sizeof(t->virtual_why), "sys/hypervisor/type is %s", buf);
+		nicfit__fmt(t->virtual_why, sizeof(t->virtual_why), "sys/hypervisor/type is %s", buf);
 		return;
 	}
 	st = nicfit_sysfs_read(d->fs, "proc/cpuinfo", buf, sizeof(buf) - 1, &len, Q);
@@ -68,7 +69,7 @@ static void read_virtual(struct disc *d)
 				*eol = '\0';
 			if (strstr(flags, " hypervisor")) {
 				t->is_virtual = 1;
-				snprintf(t->virtual_why, sizeof(t->virtual_why),
+				nicfit__fmt(t->virtual_why, sizeof(t->virtual_why),
 					 "the CPU flag 'hypervisor' is set");
 				return;
 			}
@@ -77,13 +78,13 @@ static void read_virtual(struct disc *d)
 	for (i = 0; vm_products[i]; i++)
 		if (!strcmp(t->product, vm_products[i])) {
 			t->is_virtual = 1;
-			snprintf(t->virtual_why, sizeof(t->virtual_why), "DMI product '%s'",
+			nicfit__fmt(t->virtual_why, sizeof(t->virtual_why), "DMI product '%s'",
 				 t->product);
 			return;
 		}
 	if (!strcmp(t->sys_vendor, "QEMU")) {
 		t->is_virtual = 1;
-		snprintf(t->virtual_why, sizeof(t->virtual_why), "DMI vendor 'QEMU'");
+		nicfit__fmt(t->virtual_why, sizeof(t->virtual_why), "DMI vendor 'QEMU'");
 	}
 }
 
@@ -156,7 +157,7 @@ static int read_node(struct disc *d, long n)
 
 	if (t->nnuma >= NICFIT_TOPO_MAX_NUMA)
 		return nicfit__topo_fail(d, NICFIT_E_LIMIT, "more NUMA nodes than nicfit handles (64)");
-	snprintf(path, sizeof(path), "sys/devices/system/node/node%ld/cpulist", n);
+	nicfit__fmt(path, sizeof(path), "sys/devices/system/node/node%ld/cpulist", n);
 	if (nicfit_sysfs_read_str(d->fs, path, cpus, sizeof(cpus), 0) != NICFIT_SYSFS_OK)
 		cpus[0] = '\0';
 	if (cpus[0] && nicfit_parse_cpulist(cpus, &cnt, &cnt_first)) {
@@ -165,7 +166,7 @@ static int read_node(struct disc *d, long n)
 		cnt_first = -1;
 	}
 	if (cnt_first >= 0) {
-		snprintf(path, sizeof(path),
+		nicfit__fmt(path, sizeof(path),
 			 "sys/devices/system/cpu/cpu%ld/topology/physical_package_id", cnt_first);
 		if (nicfit_sysfs_read_long(d->fs, path, &pkg, Q) != NICFIT_SYSFS_OK || pkg < 0 ||
 		    pkg > PACKAGE_ID_MAX)
@@ -174,7 +175,7 @@ static int read_node(struct disc *d, long n)
 	idx = nicfit_topo_add_numa(t, (int)n, cpus, (int)pkg);
 	if (idx < 0)
 		return nicfit__topo_fail(d, NICFIT_E_NOMEM, "out of memory");
-	snprintf(path, sizeof(path), "sys/devices/system/node/node%ld/distance", n);
+	nicfit__fmt(path, sizeof(path), "sys/devices/system/node/node%ld/distance", n);
 	read_distance(d, path, &t->numa[idx]);
 	return 0;
 }
@@ -217,12 +218,12 @@ static void read_cpu_package(struct disc *d, long cpu, struct packages *pk)
 	for (i = 0; i < pk->n; i++)
 		if (pk->siblings[i][0] && nicfit_cpulist_has(pk->siblings[i], cpu))
 			return;
-	snprintf(path, sizeof(path),
+	nicfit__fmt(path, sizeof(path),
 		 "sys/devices/system/cpu/cpu%ld/topology/physical_package_id", cpu);
 	if (nicfit_sysfs_read_long(d->fs, path, &id, Q) != NICFIT_SYSFS_OK || id < 0 ||
 	    id > PACKAGE_ID_MAX)
 		return;
-	snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%ld/topology/core_siblings_list",
+	nicfit__fmt(path, sizeof(path), "sys/devices/system/cpu/cpu%ld/topology/core_siblings_list",
 		 cpu);
 	if (nicfit_sysfs_read_str(d->fs, path, sib, sizeof(sib), Q) != NICFIT_SYSFS_OK ||
 	    nicfit_parse_cpulist(sib, &cnt, &first) || !nicfit_cpulist_has(sib, cpu))

@@ -91,6 +91,8 @@ void nicfit__topo_read_gdr(struct disc *d);
 void nicfit__topo_read_pci_tree(struct disc *d);
 /* The function whose canonical path is the first n bytes of path, or -1. */
 int nicfit__topo_find_path(struct disc *d, const char *path, size_t n);
+/* The function whose path is the longest prefix of path ending before a '/', or -1. */
+int nicfit__topo_find_prefix(struct disc *d, const char *path);
 /* Link each VF to its PF, once every function is known. */
 void nicfit__topo_read_physfns(struct disc *d);
 void nicfit__topo_read_slots(struct disc *d);

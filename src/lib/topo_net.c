@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "file_int.h"
+#include "fmt_int.h"
 #include "nicfit/units.h"
 #include "topo_int.h"
 
@@ -40,31 +41,49 @@
 
 /* ---- class devices to functions ------------------------------------------- */
 
+/*
+ * "dir/sub/k" into out, as nicfit__fmt(out, cap, "%s/%s/%d", ...) writes
+ * it (which it calls when the path does not fit): the GID files of a port
+ * are a few hundred paths that differ only in k.
+ */
+static void path_num(char *out, size_t cap, const char *dir, const char *sub, int k)
+{
+	char num[16], *q = num + sizeof(num);
+	size_t a = strlen(dir), b = strlen(sub), c;
+	unsigned u = (unsigned)k;
+
+	if (k < 0) {
+		nicfit__fmt(out, cap, "%s/%s/%d", dir, sub, k);
+		return;
+	}
+	do {
+		*--q = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	c = (size_t)(num + sizeof(num) - q);
+	if (a + 1 + b + 1 + c >= cap) {
+		nicfit__fmt(out, cap, "%s/%s/%d", dir, sub, k);
+		return;
+	}
+	memcpy(out, dir, a);
+	out[a] = '/';
+	memcpy(out + a + 1, sub, b);
+	out[a + 1 + b] = '/';
+	memcpy(out + a + 2 + b, q, c);
+	out[a + 2 + b + c] = '\0';
+}
+
 /* The function whose path is the longest prefix of path (a class device). */
 static int owner_of(struct disc *d, const char *path)
 {
-	size_t n = strlen(path);
-
-	while (n > 0) {
-		int idx;
-
-		while (n > 0 && path[n - 1] != '/')
-			n--;
-		if (n == 0)
-			break;
-		n--; /* drop the slash */
-		idx = nicfit__topo_find_path(d, path, n);
-		if (idx >= 0)
-			return idx;
-	}
-	return -1;
+	return nicfit__topo_find_prefix(d, path);
 }
 
 static int class_link(struct disc *d, const char *cls, const char *name, char *canon, size_t cap)
 {
 	char path[TOPO_PATH_MAX], link[TOPO_PATH_MAX], dir[TOPO_PATH_MAX];
 
-	snprintf(dir, sizeof(dir), "sys/class/%s", cls);
+	nicfit__fmt(dir, sizeof(dir), "sys/class/%s", cls);
 	nicfit__topo_pathf(path, sizeof(path), dir, name);
 	if (nicfit_sysfs_readlink(d->fs, path, link, sizeof(link), 0) != NICFIT_SYSFS_OK)
 		return -1;
@@ -140,7 +159,7 @@ static void read_port(struct disc *d, const char *dev, const char *num, struct n
 	long v;
 	int empty = 0, k;
 
-	snprintf(dir, sizeof(dir), "%s/ports/%s", dev, num);
+	nicfit__fmt(dir, sizeof(dir), "%s/ports/%s", dev, num);
 	pt->num = nicfit_parse_dec(num, 0, IB_PORT_MAX, &v) ? 0 : (int)v;
 	pt->state = pt->phys_state = -1;
 	pt->gid_v2_index = -1;
@@ -169,7 +188,7 @@ static void read_port(struct disc *d, const char *dev, const char *num, struct n
 		uint8_t g[16];
 		int zero = 1, j;
 
-		snprintf(path, sizeof(path), "%s/gids/%d", dir, k);
+		path_num(path, sizeof(path), dir, "gids", k);
 		if (nicfit_sysfs_read_str(d->fs, path, s, sizeof(s), Q) != NICFIT_SYSFS_OK)
 			break;
 		if (nicfit_parse_gid(s, g)) {
@@ -187,7 +206,7 @@ static void read_port(struct disc *d, const char *dev, const char *num, struct n
 		pt->ngids++;
 		if (strcmp(pt->link_layer, "Ethernet"))
 			break;
-		snprintf(path, sizeof(path), "%s/gid_attrs/types/%d", dir, k);
+		path_num(path, sizeof(path), dir, "gid_attrs/types", k);
 		if (nicfit_sysfs_read_str(d->fs, path, s, sizeof(s), Q) == NICFIT_SYSFS_OK) {
 			enum nicfit_gid_type ty = nicfit_parse_gid_type(s);
 
@@ -281,7 +300,7 @@ void nicfit__topo_read_pfc(struct disc *d)
 					roce |= !strcmp(t->rdma[k].ports[j].link_layer, "Ethernet");
 		if (!roce)
 			continue;
-		snprintf(path, sizeof(path), "nicfit-dcb/%s", nd->name);
+		nicfit__fmt(path, sizeof(path), "nicfit-dcb/%s", nd->name);
 		if (t->live) {
 			struct nicfit_error e;
 

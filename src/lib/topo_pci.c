@@ -22,6 +22,7 @@
 
 #include "alloc_int.h"
 #include "file_int.h"
+#include "fmt_int.h"
 #include "topo_int.h"
 
 #define Q NICFIT_SYSFS_QUIET
@@ -63,7 +64,32 @@ int nicfit__topo_find_path(struct disc *d, const char *path, size_t n)
 	return find_hashed(d, path, n, strhash(path, n));
 }
 
-static int hash_put(struct disc *d, int idx)
+/* Index function idx, whose path hashes to h (strhash of the whole path). */
+int nicfit__topo_find_prefix(struct disc *d, const char *path)
+{
+	size_t ends[TOPO_PATH_MAX / 2], hs[TOPO_PATH_MAX / 2], h = strhash("", 0), i, m = 0;
+
+	/* the hash of each prefix that ends before a '/', in one pass */
+	for (i = 0; path[i]; i++) {
+		if (path[i] == '/' && m < sizeof(ends) / sizeof(ends[0])) {
+			ends[m] = i;
+			hs[m++] = h;
+		}
+		h = h * 33 + (unsigned char)path[i];
+	}
+	while (m--) {
+		int idx;
+
+		if (!ends[m])
+			break; /* the empty prefix of a path that starts with '/' */
+		idx = find_hashed(d, path, ends[m], hs[m]);
+		if (idx >= 0)
+			return idx;
+	}
+	return -1;
+}
+
+static int hash_put(struct disc *d, int idx, size_t ph)
 {
 	size_t k, i;
 
@@ -85,7 +111,7 @@ static int hash_put(struct disc *d, int idx)
 			h[k] = (int)i + 1;
 		}
 	}
-	k = strhash(d->t->pci[idx].path, strlen(d->t->pci[idx].path)) & (d->hashcap - 1);
+	k = ph & (d->hashcap - 1);
 	while (d->hash[k])
 		k = (k + 1) & (d->hashcap - 1);
 	d->hash[k] = idx + 1;
@@ -94,11 +120,24 @@ static int hash_put(struct disc *d, int idx)
 
 /* ---- names on a device path ----------------------------------------------- */
 
+static int hexd(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 static int is_bdf(const char *s, size_t n)
 {
 	char tmp[24];
 	unsigned a, b, c, e;
 
+	/* not one: most components on a path ("sys", "devices", "pci0000:00", "net") */
+	if (n < 12 || s[n - 2] != '.' || s[n - 5] != ':' || s[n - 8] != ':')
+		return 0;
+	/* the form every kernel writes, 0000:00:1f.7: told without the parser */
+	if (n == 12 && hexd(s[0]) && hexd(s[1]) && hexd(s[2]) && hexd(s[3]) && hexd(s[5]) &&
+	    hexd(s[6]) && (s[8] == '0' || s[8] == '1') && hexd(s[9]) && s[11] >= '0' &&
+	    s[11] <= '7')
+		return 1;
 	if (n >= sizeof(tmp))
 		return 0;
 	memcpy(tmp, s, n);
@@ -147,6 +186,15 @@ static int is_pci_root(const char *s, size_t n)
 
 /* ---- the tree --------------------------------------------------------------- */
 
+/* The first n bytes of s into out, cut to cap - 1 as snprintf's "%.*s" would be. */
+static void copy_n(char *out, size_t cap, const char *s, size_t n)
+{
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+}
+
 /*
  * Get or create the functions on a canonical device path
  * ("sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"). Returns the index
@@ -178,8 +226,7 @@ static int add_chain(struct disc *d, const char *path)
 				if (hb < 0) {
 					char name[32];
 
-					snprintf(name, sizeof(name), "%.*s",
-						 (int)(pend_n ? pend_n : 0), path + pend_s);
+					copy_n(name, sizeof(name), path + pend_s, pend_n);
 					hb = nicfit_topo_add_hostbridge(t, pend_n ? name : "pci?", -1);
 					if (hb < 0)
 						return nicfit__topo_fail(d, NICFIT_E_NOMEM, "out of memory"), -1;
@@ -188,7 +235,7 @@ static int add_chain(struct disc *d, const char *path)
 					if (parent >= 0)
 						parent = -1;
 				}
-				snprintf(bdf, sizeof(bdf), "%.*s", (int)n, c);
+				copy_n(bdf, sizeof(bdf), c, n);
 				if (t->npci >= NICFIT_TOPO_MAX_PCI)
 					return nicfit__topo_fail(d, NICFIT_E_LIMIT,
 						    "more PCI functions than nicfit handles (8192)"), -1;
@@ -196,7 +243,7 @@ static int add_chain(struct disc *d, const char *path)
 				if (idx < 0)
 					return nicfit__topo_fail(d, NICFIT_E_NOMEM, "out of memory"), -1;
 				t->pci[idx].path = strndup(path, i + n);
-				if (!t->pci[idx].path || hash_put(d, idx))
+				if (!t->pci[idx].path || hash_put(d, idx, h))
 					return nicfit__topo_fail(d, NICFIT_E_NOMEM, "out of memory"), -1;
 				if (t->pci[idx].depth >= NICFIT_TOPO_MAX_DEPTH)
 					return nicfit__topo_fail(d, NICFIT_E_LIMIT, "PCI tree deeper than 32 levels"), -1;
@@ -360,7 +407,7 @@ void nicfit__topo_read_slots(struct disc *d)
 
 		if (ents[i].type != NICFIT_DT_DIR)
 			continue;
-		snprintf(path, sizeof(path), "sys/bus/pci/slots/%s/address", ents[i].name);
+		nicfit__fmt(path, sizeof(path), "sys/bus/pci/slots/%s/address", ents[i].name);
 		if (nicfit_sysfs_read_str(d->fs, path, addr, sizeof(addr), 0) != NICFIT_SYSFS_OK)
 			continue;
 		if (nicfit_parse_pci_addr(addr, &dom, &bus, &dev, NULL)) {
@@ -368,7 +415,7 @@ void nicfit__topo_read_slots(struct disc *d)
 			unsigned fn;
 
 			/* some kernels print the function too */
-			snprintf(tmp, sizeof(tmp), "%s", addr);
+			nicfit__fmt(tmp, sizeof(tmp), "%s", addr);
 			if (nicfit_parse_pci_addr(tmp, &dom, &bus, &dev, &fn)) {
 				nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
 				continue;
@@ -380,12 +427,12 @@ void nicfit__topo_read_slots(struct disc *d)
 		}
 		s = &t->slots[t->nslots++];
 		memset(s, 0, sizeof(*s));
-		snprintf(s->name, sizeof(s->name), "%s", ents[i].name);
+		nicfit__fmt(s->name, sizeof(s->name), "%s", ents[i].name);
 		s->domain = dom;
 		s->bus = bus;
 		s->dev = dev;
 		s->pci = s->bridge = -1;
-		snprintf(path, sizeof(path), "sys/bus/pci/slots/%s/max_bus_speed", ents[i].name);
+		nicfit__fmt(path, sizeof(path), "sys/bus/pci/slots/%s/max_bus_speed", ents[i].name);
 		if (nicfit_sysfs_read_str(d->fs, path, sp, sizeof(sp), Q) == NICFIT_SYSFS_OK &&
 		    !nicfit_parse_link_speed(sp, &gts))
 			s->max_gts = gts;
@@ -395,7 +442,7 @@ void nicfit__topo_read_slots(struct disc *d)
 			if (p->domain == dom && p->bus == bus && p->dev == dev) {
 				if (s->pci < 0)
 					s->pci = j;
-				snprintf(p->slot, sizeof(p->slot), "%s", s->name);
+				nicfit__fmt(p->slot, sizeof(p->slot), "%s", s->name);
 			}
 			if (p->domain == dom && p->secondary_bus == (int)bus && s->bridge < 0)
 				s->bridge = j;

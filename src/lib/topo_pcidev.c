@@ -75,29 +75,59 @@ static void read_width(struct disc *d, const char *dir, const char *name, int *w
 
 /* ---- class, IDs, driver ----------------------------------------------------- */
 
-/* "KEY=value" lines of a uevent file: the value of key, NUL-terminated in out. */
-static int uevent_get(const char *text, const char *key, char *out, size_t cap)
+/*
+ * The uevent keys discovery reads, found in one pass over the file: for
+ * each, where the value of its first "KEY=value" line starts and how
+ * long it is (at[k] NULL when no line has the key).
+ */
+enum { UE_CLASS, UE_ID, UE_SUBSYS, UE_DRIVER, UE_KEYS };
+
+static const struct {
+	const char *key;
+	size_t len;
+} ue_keys[UE_KEYS] = {
+	{ "PCI_CLASS", 9 }, { "PCI_ID", 6 }, { "PCI_SUBSYS_ID", 13 }, { "DRIVER", 6 },
+};
+
+struct uevent {
+	const char *at[UE_KEYS];
+	size_t len[UE_KEYS];
+};
+
+static void uevent_scan(const char *text, size_t n, struct uevent *u)
 {
-	size_t kl = strlen(key);
-	const char *p = text;
+	const char *p = text, *end = text + n;
+	int k;
 
-	while (*p) {
-		size_t n = strcspn(p, "\n");
+	for (k = 0; k < UE_KEYS; k++)
+		u->at[k] = NULL;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (n > kl && !strncmp(p, key, kl) && p[kl] == '=') {
-			if (n - kl - 1 >= cap)
-				return -1;
-			memcpy(out, p + kl + 1, n - kl - 1);
-			out[n - kl - 1] = '\0';
-			return 0;
+		for (k = 0; k < UE_KEYS; k++) {
+			size_t kl = ue_keys[k].len;
+
+			if (!u->at[k] && ll > kl && p[kl] == '=' && !memcmp(p, ue_keys[k].key, kl)) {
+				u->at[k] = p + kl + 1;
+				u->len[k] = ll - kl - 1;
+			}
 		}
-		p += n;
-		if (*p)
-			p++;
+		p += ll + (nl != NULL);
 	}
-	return -1;
 }
 
+/* The value of key k into out (cap bytes), NUL-terminated; -1 when absent or too long. */
+static int uevent_get(const struct uevent *u, int k, char *out, size_t cap)
+{
+	if (!u->at[k] || u->len[k] >= cap)
+		return -1;
+	memcpy(out, u->at[k], u->len[k]);
+	out[u->len[k]] = '\0';
+	return 0;
+}
+
+/* n (min to max) hex digits at s, as nicfit_parse_hex_id() reads them after "0x". */
 static int hex_exact(const char *s, size_t min, size_t max, unsigned long *out)
 {
 	char tmp[16];
@@ -120,14 +150,17 @@ static int read_uevent(struct disc *d, struct nicfit_pcidev *p, const char *dir)
 {
 	char path[TOPO_PATH_MAX], buf[NICFIT_SYSFS_TEXT_MAX], v[64];
 	unsigned long c, a, b;
+	struct uevent u;
 	size_t len;
 
 	nicfit__topo_pathf(path, sizeof(path), dir, "uevent");
 	if (nicfit_sysfs_read(d->fs, path, buf, sizeof(buf) - 1, &len, 0) != NICFIT_SYSFS_OK)
 		return -1;
 	buf[len] = '\0';
-	if (strlen(buf) != len || uevent_get(buf, "PCI_CLASS", v, sizeof(v)) ||
-	    hex_exact(v, 1, 6, &c) || uevent_get(buf, "PCI_ID", v, sizeof(v)) || strlen(v) != 9 ||
+	if (strlen(buf) == len)
+		uevent_scan(buf, len, &u);
+	if (strlen(buf) != len || uevent_get(&u, UE_CLASS, v, sizeof(v)) ||
+	    hex_exact(v, 1, 6, &c) || uevent_get(&u, UE_ID, v, sizeof(v)) || strlen(v) != 9 ||
 	    v[4] != ':') {
 		nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
 		return -1;
@@ -141,7 +174,7 @@ static int read_uevent(struct disc *d, struct nicfit_pcidev *p, const char *dir)
 	p->vendor = (unsigned)a;
 	p->device = (unsigned)b;
 	p->have |= NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS;
-	if (!uevent_get(buf, "PCI_SUBSYS_ID", v, sizeof(v)) && strlen(v) == 9 && v[4] == ':') {
+	if (!uevent_get(&u, UE_SUBSYS, v, sizeof(v)) && strlen(v) == 9 && v[4] == ':') {
 		v[4] = '\0';
 		if (!hex_exact(v, 4, 4, &a) && !hex_exact(v + 5, 4, 4, &b)) {
 			p->subvendor = (unsigned)a;
@@ -149,7 +182,7 @@ static int read_uevent(struct disc *d, struct nicfit_pcidev *p, const char *dir)
 			p->have |= NICFIT_HAVE_SUBSYS;
 		}
 	}
-	if (!uevent_get(buf, "DRIVER", v, sizeof(v)))
+	if (!uevent_get(&u, UE_DRIVER, v, sizeof(v)))
 		nicfit__topo_copy(p->driver, sizeof(p->driver), v);
 	return 0;
 }

@@ -95,7 +95,18 @@ int nicfit_vpd_parse(const uint8_t *p, size_t len, struct nicfit_vpd *v,
 	size_t o = 0;
 	int rc, bin;
 
-	memset(v, 0, sizeof(*v));
+	/*
+	 * The header only, not the 48 keywords (13 KiB, more than the parse
+	 * costs): a keyword is written whole when it is added, and nothing
+	 * reads one past nkw.
+	 */
+	v->name[0] = '\0';
+	v->nkw = 0;
+	v->dropped = 0;
+	v->checksum = NICFIT_VPD_CSUM_NONE;
+	v->rv_reserved = 0;
+	v->end = 0;
+	v->size = 0;
 	if (!len)
 		return nicfit_error_set(err, NICFIT_E_DATA, "VPD is empty");
 	while (o < len) {

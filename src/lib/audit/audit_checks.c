@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "audit_int.h"
+#include "fmt_int.h"
 #include "pciids_int.h"
 
 /* What the walk over the devices saw, for the host-wide rules. */
@@ -77,7 +78,7 @@ static void rule_devices(struct nicfit__audit_ctx *c, struct seen *s)
 		if (t->nnuma > 1 && d->numa < 0) {
 			unknown++;
 			if (len < sizeof(list))
-				len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+				len += (size_t)nicfit__fmt(list + len, sizeof(list) - len, "%s%s",
 							len ? ", " : "", d->label);
 		}
 	}

@@ -9,6 +9,7 @@
 
 #include "alloc_int.h"
 #include "audit_int.h"
+#include "fmt_int.h"
 
 struct nicfit_finding *nicfit__audit_find(struct nicfit__audit_ctx *c,
 					  enum nicfit_severity sev, enum nicfit__code code,
@@ -17,11 +18,25 @@ struct nicfit_finding *nicfit__audit_find(struct nicfit__audit_ctx *c,
 {
 	struct nicfit_findings *fs = &c->a->findings;
 	struct nicfit_finding *f;
+	char text[512];
 	va_list ap;
+	int n;
 
+	/*
+	 * The message is written here by nicfit__vfmt (vsnprintf's bytes,
+	 * without its set-up) and handed over whole; one that does not fit
+	 * goes to the findings model with its format, as before.
+	 */
 	va_start(ap, fmt);
-	f = nicfit__vfind(fs, sev, code, device ? device : "host", fmt, ap);
+	n = nicfit__vfmt(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof(text)) {
+		f = nicfit__find(fs, sev, code, device ? device : "host", "%s", text);
+	} else {
+		va_start(ap, fmt);
+		f = nicfit__vfind(fs, sev, code, device ? device : "host", fmt, ap);
+		va_end(ap);
+	}
 	if (!f)
 		return NULL;
 	f->source = source;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "audit_int.h"
+#include "fmt_int.h"
 #include "pciids_int.h"
 
 static int listed(const struct nicfit_pcidev *p, int all)
@@ -70,10 +71,10 @@ static void generic_name(const struct nicfit__audit_ctx *c, struct nicfit_audit_
 	char vbuf[16];
 
 	if (!vn) {
-		snprintf(vbuf, sizeof(vbuf), "vendor %04x", p->vendor);
+		nicfit__fmt(vbuf, sizeof(vbuf), "vendor %04x", p->vendor);
 		vn = vbuf;
 	}
-	snprintf(d->name, sizeof(d->name), "%s %s (%04x:%04x)", vn,
+	nicfit__fmt(d->name, sizeof(d->name), "%s %s (%04x:%04x)", vn,
 		 p->kind == NICFIT_DEV_NVSWITCH ? "NVSwitch" : nicfit_pci_class_name(p->class_code),
 		 p->vendor, p->device);
 	d->name_source = "class";
@@ -113,10 +114,10 @@ static void name_device(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
 		if (c->cat && r >= 0)
 			by_psid = nicfit_catalog_find_nic_psid(c->cat, c->t->rdma[r].board_id);
 		if (p->vpd_part[0]) {
-			snprintf(d->part, sizeof(d->part), "%s", p->vpd_part);
+			nicfit__fmt(d->part, sizeof(d->part), "%s", p->vpd_part);
 			d->part_source = "vpd";
 		} else if (by_psid) {
-			snprintf(d->part, sizeof(d->part), "%s", by_psid->part);
+			nicfit__fmt(d->part, sizeof(d->part), "%s", by_psid->part);
 			d->part_source = "psid";
 		}
 		if (c->cat && d->part[0])
@@ -125,12 +126,12 @@ static void name_device(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
 			d->cat_nic = nicfit_catalog_find_nic_pci(c->cat, p->vendor, p->device, p->subvendor,
 							 p->subdevice);
 			if (d->cat_nic && !d->part[0]) {
-				snprintf(d->part, sizeof(d->part), "%s", d->cat_nic->part);
+				nicfit__fmt(d->part, sizeof(d->part), "%s", d->cat_nic->part);
 				d->part_source = "pci-subsystem";
 			}
 		}
 		if (d->cat_nic) {
-			snprintf(d->name, sizeof(d->name), "%s %s", d->cat_nic->family, d->cat_nic->part);
+			nicfit__fmt(d->name, sizeof(d->name), "%s %s", d->cat_nic->family, d->cat_nic->part);
 			d->name_source = "catalog";
 			return;
 		}
@@ -138,25 +139,25 @@ static void name_device(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d)
 			const char *card = nicfit__pci_id_card_name(p->vendor, p->device,
 								    card_functions(c, d->pci));
 
-			snprintf(d->name, sizeof(d->name), "%s%s%s", card ? card : id->name,
+			nicfit__fmt(d->name, sizeof(d->name), "%s%s%s", card ? card : id->name,
 				 d->part[0] ? " " : "", d->part);
 			d->name_source = "built-in";
 			return;
 		}
 		if (p->vpd_name[0]) {
-			snprintf(d->name, sizeof(d->name), "%s", p->vpd_name);
+			nicfit__fmt(d->name, sizeof(d->name), "%s", p->vpd_name);
 			d->name_source = "vpd";
 			return;
 		}
 	}
 	if (id) {
-		snprintf(d->name, sizeof(d->name), "%s", id->name);
+		nicfit__fmt(d->name, sizeof(d->name), "%s", id->name);
 		d->name_source = "built-in";
 		return;
 	}
 	g = (p->have & NICFIT_HAVE_IDS) ? catalog_gpu(c, p->vendor, p->device) : NULL;
 	if (g) { /* a device with no IDs (lspci without -nn, NCCL's class-only <pci>) is none */
-		snprintf(d->name, sizeof(d->name), "%s", g->e.name);
+		nicfit__fmt(d->name, sizeof(d->name), "%s", g->e.name);
 		d->name_source = "catalog";
 		return;
 	}
@@ -177,28 +178,28 @@ static void label_device(const struct nicfit__audit_ctx *c, struct nicfit_audit_
 
 	switch (d->kind) {
 	case NICFIT_DEV_GPU:
-		snprintf(d->label, sizeof(d->label), "GPU%d", n->gpu++);
+		nicfit__fmt(d->label, sizeof(d->label), "GPU%d", n->gpu++);
 		break;
 	case NICFIT_DEV_ACCEL:
-		snprintf(d->label, sizeof(d->label), "ACC%d", n->acc++);
+		nicfit__fmt(d->label, sizeof(d->label), "ACC%d", n->acc++);
 		break;
 	case NICFIT_DEV_NVSWITCH:
-		snprintf(d->label, sizeof(d->label), "NVS%d", n->nvs++);
+		nicfit__fmt(d->label, sizeof(d->label), "NVS%d", n->nvs++);
 		break;
 	case NICFIT_DEV_NIC:
 		r = nicfit__audit_rdma_of(c, d->pci);
 		nd = nicfit__audit_first_netdev(c, d->pci);
 		d->rdma = r >= 0;
 		if (r >= 0)
-			snprintf(d->label, sizeof(d->label), "%s", t->rdma[r].name);
+			nicfit__fmt(d->label, sizeof(d->label), "%s", t->rdma[r].name);
 		else if (nd >= 0)
-			snprintf(d->label, sizeof(d->label), "%s", t->net[nd].name);
+			nicfit__fmt(d->label, sizeof(d->label), "%s", t->net[nd].name);
 		else
-			snprintf(d->label, sizeof(d->label), "NIC%d", n->nic);
+			nicfit__fmt(d->label, sizeof(d->label), "NIC%d", n->nic);
 		n->nic++;
 		break;
 	default:
-		snprintf(d->label, sizeof(d->label), "%s", P(c, d->pci)->bdf + 5);
+		nicfit__fmt(d->label, sizeof(d->label), "%s", P(c, d->pci)->bdf + 5);
 		break;
 	}
 }
@@ -316,7 +317,7 @@ int nicfit_audit_name_from_pciids(struct nicfit_audit *a, const char *path,
 		if (q[n].device_name[0]) {
 			const char *vn = nicfit__pci_vendor_name(q[n].vendor);
 
-			snprintf(d->name, sizeof(d->name), "%s %s", vn ? vn : q[n].vendor_name,
+			nicfit__fmt(d->name, sizeof(d->name), "%s %s", vn ? vn : q[n].vendor_name,
 				 q[n].device_name);
 			d->name_source = "pci.ids";
 		}

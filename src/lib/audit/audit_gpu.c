@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "audit_int.h"
+#include "fmt_int.h"
 
 /*
  * Two devices below one common bridge are PIX when each is at most
@@ -419,7 +420,7 @@ static void labels_below(const struct nicfit__audit_ctx *c, int k, char *devs, s
 				      (int)(sizeof(chain) / sizeof(chain[0])));
 		for (j = 0; j < m; j++)
 			if (chain[j] == k && *dl < n)
-				*dl += (size_t)snprintf(devs + *dl, n - *dl, "%s%s", *dl ? ", " : "",
+				*dl += (size_t)nicfit__fmt(devs + *dl, n - *dl, "%s%s", *dl ? ", " : "",
 							a->devs[i].label);
 	}
 }
@@ -450,7 +451,7 @@ void nicfit__audit_judge_acs(struct nicfit__audit_ctx *c)
 			c->seen_link[k] |= SEEN_ACS_REPORTED;
 			n++;
 			if (pl < sizeof(ports))
-				pl += (size_t)snprintf(ports + pl, sizeof(ports) - pl, "%s%s",
+				pl += (size_t)nicfit__fmt(ports + pl, sizeof(ports) - pl, "%s%s",
 						       pl ? ", " : "", t->pci[k].bdf);
 			labels_below(c, k, devs, sizeof(devs), &dl);
 		}
@@ -495,7 +496,7 @@ void nicfit__audit_judge_iommu(struct nicfit__audit_ctx *c)
 			type = p->iommu_type;
 		n++;
 		if (len < sizeof(list))
-			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+			len += (size_t)nicfit__fmt(list + len, sizeof(list) - len, "%s%s",
 						len ? ", " : "", d->label);
 	}
 	if (n)

@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "fmt_int.h"
 #include "nicfit/audit.h"
 
 static int socket_of(const struct nicfit_topo *t, int pci)
@@ -58,7 +59,7 @@ static int slot_switch(struct nicfit_host_server *h, const struct nicfit_topo *t
 			return i;
 	if (s->nswitches >= NICFIT_MAX_PCIE_SWITCHES)
 		return -1;
-	snprintf(h->switch_names[i], sizeof(h->switch_names[i]), "%s", t->pci[top].bdf);
+	nicfit__fmt(h->switch_names[i], sizeof(h->switch_names[i]), "%s", t->pci[top].bdf);
 	s->switches[i].id = h->switch_names[i];
 	s->switches[i].socket = socket_of(t, top) < 0 ? 0 : socket_of(t, top);
 	s->switches[i].gen = nicfit_pcie_gen_from_gts(t->pci[top].max_gts);
@@ -77,7 +78,7 @@ static void add_slot(struct nicfit_host_server *h, const struct nicfit_topo *t, 
 		return;
 	s = &h->server.slots[i];
 	memset(s, 0, sizeof(*s));
-	snprintf(h->slot_names[i], sizeof(h->slot_names[i]), "%s", name);
+	nicfit__fmt(h->slot_names[i], sizeof(h->slot_names[i]), "%s", name);
 	s->name = h->slot_names[i];
 	s->kind = "pcie";
 	s->full_height = s->full_length = 1;
@@ -177,8 +178,8 @@ static void host_gpu(const struct nicfit_audit *a, struct nicfit_host_server *h,
 	struct nicfit_host_gpu *g = &h->gpus[h->ngpus++];
 	int baseboard = 0;
 
-	snprintf(g->bdf, sizeof(g->bdf), "%s", p->bdf);
-	snprintf(g->name, sizeof(g->name), "%s", d->name);
+	nicfit__fmt(g->bdf, sizeof(g->bdf), "%s", p->bdf);
+	nicfit__fmt(g->name, sizeof(g->name), "%s", d->name);
 	if (a->cat) {
 		size_t k, n = nicfit_catalog_count(a->cat, NICFIT_KIND_GPU);
 
@@ -205,9 +206,9 @@ static void host_nic(const struct nicfit_audit *a, struct nicfit_host_server *h,
 	struct nicfit_host_nic *n = &h->nics[h->nnics++];
 	struct nicfit_onboard *o;
 
-	snprintf(n->bdf, sizeof(n->bdf), "%s", a->topo->pci[d->pci].bdf);
-	snprintf(n->part, sizeof(n->part), "%s", d->part);
-	snprintf(n->name, sizeof(n->name), "%s", d->name);
+	nicfit__fmt(n->bdf, sizeof(n->bdf), "%s", a->topo->pci[d->pci].bdf);
+	nicfit__fmt(n->part, sizeof(n->part), "%s", d->part);
+	nicfit__fmt(n->name, sizeof(n->name), "%s", d->name);
 	n->cat_nic = d->cat_nic;
 	n->ports = d->card_ports;
 	n->port_gbps = d->port_gbps;
@@ -217,7 +218,7 @@ static void host_nic(const struct nicfit_audit *a, struct nicfit_host_server *h,
 	if (slot >= 0 || s->nonboard >= 8)
 		return;
 	o = &s->onboard[s->nonboard++];
-	snprintf(h->onboard_names[s->nonboard - 1], sizeof(h->onboard_names[0]),
+	nicfit__fmt(h->onboard_names[s->nonboard - 1], sizeof(h->onboard_names[0]),
 		 "%.20s (%.40s)", d->label, d->name);
 	o->name = h->onboard_names[s->nonboard - 1];
 	o->kind = "lom";
@@ -241,11 +242,11 @@ void nicfit_audit_host_server(const struct nicfit_audit *a, struct nicfit_host_s
 	int i;
 
 	memset(h, 0, sizeof(*h));
-	snprintf(h->id, sizeof(h->id), "this-host");
-	snprintf(h->name, sizeof(h->name), "%s%s%s%s%s", t->hostname[0] ? t->hostname : "this host",
+	nicfit__fmt(h->id, sizeof(h->id), "this-host");
+	nicfit__fmt(h->name, sizeof(h->name), "%s%s%s%s%s", t->hostname[0] ? t->hostname : "this host",
 		 t->product[0] ? " (" : "", t->sys_vendor, t->product[0] ? " " : "", t->product);
 	if (t->product[0])
-		snprintf(h->name + strlen(h->name), sizeof(h->name) - strlen(h->name), ")");
+		nicfit__fmt(h->name + strlen(h->name), sizeof(h->name) - strlen(h->name), ")");
 	s->e.id = h->id;
 	s->e.name = h->name;
 	s->e.source = "nicfit audit (sysfs)";
@@ -292,7 +293,7 @@ char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *i
 	if (!h)
 		return NULL;
 	nicfit_audit_host_server(a, h);
-	snprintf(source, sizeof(source), "nicfit audit of %s (sysfs read from %s)",
+	nicfit__fmt(source, sizeof(source), "nicfit audit of %s (sysfs read from %s)",
 		 a->topo->hostname[0] ? a->topo->hostname : "this host", a->topo->root);
 	srv = json_object();
 	json_object_set_new(srv, "id", json_string(id && *id ? id : h->id));

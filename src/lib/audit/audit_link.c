@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "audit_int.h"
+#include "fmt_int.h"
 #include "pciids_int.h"
 
 /* PCIe line encoding: Gen1-2 carry 8 bits in 10, Gen3 and later 128 in 130. */
@@ -53,13 +54,13 @@ const char *nicfit__audit_genw(char *buf, size_t n, double gts, int width)
 	int g = gen_of(gts);
 
 	if (g && width)
-		snprintf(buf, n, "Gen%d x%d", g, width);
+		nicfit__fmt(buf, n, "Gen%d x%d", g, width);
 	else if (g)
-		snprintf(buf, n, "Gen%d", g);
+		nicfit__fmt(buf, n, "Gen%d", g);
 	else if (width)
-		snprintf(buf, n, "x%d", width);
+		nicfit__fmt(buf, n, "x%d", width);
 	else
-		snprintf(buf, n, "unknown");
+		nicfit__fmt(buf, n, "unknown");
 	return buf;
 }
 
@@ -88,7 +89,7 @@ void nicfit__audit_free_slots(const struct nicfit__audit_ctx *c, int s, double m
 				     nicfit_pcie_gts(gen) * b->max_width *
 				     (gen <= 2 ? PCIE_ENC_8B10B : PCIE_ENC_128B130B) < min_gbps))
 			continue;
-		len += (size_t)snprintf(out + len, len < n ? n - len : 0, "%s%s (%s)",
+		len += (size_t)nicfit__fmt(out + len, len < n ? n - len : 0, "%s%s (%s)",
 					len ? ", " : "", sl->name,
 					nicfit__audit_genw(g, sizeof(g), b->max_gts, b->max_width));
 		if (len >= n)

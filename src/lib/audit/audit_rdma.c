@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "audit_int.h"
+#include "fmt_int.h"
 #include "nicfit/link.h"
 #include "pciids_int.h"
 
@@ -124,7 +125,7 @@ static void rule_vpi_mode(struct nicfit__audit_ctx *c, const struct nicfit_rdmad
 	if (!vpi_capable(c, r->pci) || pt->state == IB_PORT_ACTIVE || !other)
 		return;
 	phys = r->nports > 1 ? pt->num : (int)p->fn + 1;
-	snprintf(f0, sizeof(f0), "%.10s.0", p->bdf);
+	nicfit__fmt(f0, sizeof(f0), "%.10s.0", p->bdf);
 	f = nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_VPI_PORT_MODE, r->name, S_VPI,
 			       NULL,
 			       "%s port %d (card port %d) has no link in %s mode, while %d active "

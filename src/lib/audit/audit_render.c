@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "audit_int.h"
+#include "fmt_int.h"
 #include "nicfit/audit.h"
 #include "nicfit/emit.h"
 #include "nicfit/version.h"
@@ -32,13 +33,13 @@ static const char *gen_text(char *b, size_t n, double gts, int w, int idle)
 	int g = nicfit_pcie_gen_from_gts(gts);
 
 	if (!g && !w)
-		snprintf(b, n, "-");
+		nicfit__fmt(b, n, "-");
 	else if (!g)
-		snprintf(b, n, "x%d", w);
+		nicfit__fmt(b, n, "x%d", w);
 	else if (!w)
-		snprintf(b, n, "Gen%d%s", g, idle ? " idle" : "");
+		nicfit__fmt(b, n, "Gen%d%s", g, idle ? " idle" : "");
 	else
-		snprintf(b, n, "Gen%d x%d%s", g, w, idle ? " idle" : "");
+		nicfit__fmt(b, n, "Gen%d x%d%s", g, w, idle ? " idle" : "");
 	return b;
 }
 
@@ -419,10 +420,10 @@ static void json_host(const struct nicfit_audit *a, struct nicfit_emit *e)
 	str_or_null(e, "vendor", t->sys_vendor);
 	str_or_null(e, "product", t->product);
 	if (t->product[0])
-		snprintf(sig, sizeof(sig), "%s%s%s", t->sys_vendor, t->sys_vendor[0] ? " " : "",
+		nicfit__fmt(sig, sizeof(sig), "%s%s%s", t->sys_vendor, t->sys_vendor[0] ? " " : "",
 			 t->product);
 	else
-		snprintf(sig, sizeof(sig), "unknown");
+		nicfit__fmt(sig, sizeof(sig), "unknown");
 	nicfit_emit_string(e, "signature", sig);
 	str_or_null(e, "kernel", t->kernel);
 	nicfit_emit_string(e, "root", t->root);
@@ -609,13 +610,13 @@ static void device_rows(const struct nicfit_audit *a, struct nicfit_emit *e)
 
 		nicfit_emit_cell_string(e, p->bdf);
 		nicfit_emit_cell_string(e, d->label);
-		snprintf(what, sizeof(what), "%s%s", d->name,
+		nicfit__fmt(what, sizeof(what), "%s%s", d->name,
 			 d->vfs ? "" : "");
 		if (d->vfs) {
 			char v[32];
 
-			snprintf(v, sizeof(v), " (+%d VF%s)", d->vfs, d->vfs == 1 ? "" : "s");
-			snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s", v);
+			nicfit__fmt(v, sizeof(v), " (+%d VF%s)", d->vfs, d->vfs == 1 ? "" : "s");
+			nicfit__fmt(what + strlen(what), sizeof(what) - strlen(what), "%s", v);
 		}
 		nicfit_emit_cell_string(e, what);
 		if (d->numa >= 0)
@@ -629,7 +630,7 @@ static void device_rows(const struct nicfit_audit *a, struct nicfit_emit *e)
 			nicfit_emit_cell_string(e, b);
 		}
 		if (d->link.nominal)
-			snprintf(b, sizeof(b), "-");
+			nicfit__fmt(b, sizeof(b), "-");
 		else
 			gen_text(b, sizeof(b), cap_g, cap_w, 0);
 		nicfit_emit_cell_string(e, b);
@@ -641,7 +642,7 @@ static void device_rows(const struct nicfit_audit *a, struct nicfit_emit *e)
 		if (d->link.limit_pci >= 0) {
 			const struct nicfit_pcidev *lp = &t->pci[d->link.limit_pci];
 
-			snprintf(b, sizeof(b), "%s (Gen%d x%d)", lp->bdf, d->link.limit_gen,
+			nicfit__fmt(b, sizeof(b), "%s (Gen%d x%d)", lp->bdf, d->link.limit_gen,
 				 d->link.limit_width);
 			nicfit_emit_cell_string(e, b);
 		} else {
@@ -702,7 +703,7 @@ static void pair_matrix(const struct nicfit_audit *a, struct nicfit_emit *e)
 					continue;
 				cell = pr->locality_known ? nicfit_path_name(pr->path) : "NODE?";
 				if (pr->gdr_default && gl < sizeof(gdr))
-					gl += (size_t)snprintf(gdr + gl, sizeof(gdr) - gl, "%s%s",
+					gl += (size_t)nicfit__fmt(gdr + gl, sizeof(gdr) - gl, "%s%s",
 							       gl ? " " : "", a->devs[nics[k]].label);
 			}
 			nicfit_emit_cell_string(e, cell);
@@ -713,11 +714,11 @@ static void pair_matrix(const struct nicfit_audit *a, struct nicfit_emit *e)
 			for (j = 0; j < a->npairs; j++)
 				if (a->pairs[j].gpu == i && a->pairs[j].nic == g->best_nic)
 					known = a->pairs[j].locality_known;
-			snprintf(near, sizeof(near), "%s %s%s", a->devs[g->best_nic].label,
+			nicfit__fmt(near, sizeof(near), "%s %s%s", a->devs[g->best_nic].label,
 				 nicfit_path_name(g->best_path), known ? "" : "?");
 		}
 		else
-			snprintf(near, sizeof(near), "-");
+			nicfit__fmt(near, sizeof(near), "-");
 		nicfit_emit_cell_string(e, near);
 		nicfit_emit_cell_string(e, gdr[0] ? gdr : "-");
 	}
@@ -757,7 +758,7 @@ static void findings_text(const struct nicfit_audit *a, struct nicfit_emit *e)
 				   nicfit_emit_color(e, NICFIT_COLOR_RESET), f->code, DEVICE(f),
 				   f->ignored ? "  (ignored)" : "");
 		wrapped(e, 12, "", f->message);
-		snprintf(lead, sizeof(lead), "fix: ");
+		nicfit__fmt(lead, sizeof(lead), "fix: ");
 		if (FIX(f)[0])
 			wrapped(e, 12, lead, f->fix);
 	}
@@ -802,15 +803,15 @@ static void host_lines(const struct nicfit_audit *a, struct nicfit_emit *e)
 
 	verdict[0] = '\0';
 	if (ncrit)
-		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%zu critical", ncrit);
+		vl += (size_t)nicfit__fmt(verdict + vl, sizeof(verdict) - vl, "%zu critical", ncrit);
 	if (nwarn)
-		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%s%zu warning%s",
+		vl += (size_t)nicfit__fmt(verdict + vl, sizeof(verdict) - vl, "%s%zu warning%s",
 				       vl ? ", " : "", nwarn, nwarn == 1 ? "" : "s");
 	if (ninfo)
-		vl += (size_t)snprintf(verdict + vl, sizeof(verdict) - vl, "%s%zu note%s",
+		vl += (size_t)nicfit__fmt(verdict + vl, sizeof(verdict) - vl, "%s%zu note%s",
 				       vl ? ", " : "", ninfo, ninfo == 1 ? "" : "s");
 	if (!vl)
-		snprintf(verdict, sizeof(verdict), "clean");
+		nicfit__fmt(verdict, sizeof(verdict), "clean");
 	if (md)
 		nicfit_emit_printf(e, "# ");
 	nicfit_emit_printf(e, "%sHost %s%s%s%s%s%s — ", nicfit_emit_color(e, NICFIT_COLOR_BOLD),
@@ -848,31 +849,31 @@ static void plan_text(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_heading(e, "Against the plan");
 	wrapped(e, 2, "plan: ", q->verdict);
 	if (q->backend_needed && !q->backend_cards) /* the plan could place no card here */
-		snprintf(line, sizeof(line), "back end: the plan wants a %s back end, but no RDMA "
+		nicfit__fmt(line, sizeof(line), "back end: the plan wants a %s back end, but no RDMA "
 			 "card of the catalog fits a free slot of this host; it has ≈ %.0f Gb/s of "
 			 "RDMA (%s).", q->fabric, q->host_backend_gbps,
 			 q->host_fabric[0] ? q->host_fabric : "none");
 	else if (q->backend_needed)
-		snprintf(line, sizeof(line), "back end: the plan wants %s, %d x %s, ≈ %.0f Gb/s per "
+		nicfit__fmt(line, sizeof(line), "back end: the plan wants %s, %d x %s, ≈ %.0f Gb/s per "
 			 "server; this host has ≈ %.0f Gb/s of RDMA (%s).", q->fabric,
 			 q->backend_cards, q->backend_part, q->backend_gbps, q->host_backend_gbps,
 			 q->host_fabric[0] ? q->host_fabric : "none");
 	else
-		snprintf(line, sizeof(line), "back end: none needed; this host has ≈ %.0f Gb/s of "
+		nicfit__fmt(line, sizeof(line), "back end: none needed; this host has ≈ %.0f Gb/s of "
 			 "RDMA.", q->host_backend_gbps);
 	wrapped(e, 2, "", line);
 	if (q->host_frontend_gbps > 0)
-		snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
+		nicfit__fmt(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
 			 "host's fastest non-RDMA port does %.0f Gb/s. %s", q->frontend_gbps,
 			 q->host_frontend_gbps, q->matches ? "The host matches the plan."
 							   : "See the plan-* findings.");
 	else if (a->nrdma_nics)
-		snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
+		nicfit__fmt(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
 			 "host has no NIC besides its RDMA cards, which then carry the front-end "
 			 "traffic too. %s", q->frontend_gbps,
 			 q->matches ? "The host matches the plan." : "See the plan-* findings.");
 	else
-		snprintf(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
+		nicfit__fmt(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
 			 "host has no NIC whose speed is known. %s", q->frontend_gbps,
 			 q->matches ? "The host matches the plan." : "See the plan-* findings.");
 	wrapped(e, 2, "", line);
@@ -890,7 +891,7 @@ static void not_checked_text(const struct nicfit_audit *a, struct nicfit_emit *e
 	for (k = 0; k < a->nnot_checked; k++) {
 		char lead[48];
 
-		snprintf(lead, sizeof(lead), "%-13s", a->not_checked[k].check);
+		nicfit__fmt(lead, sizeof(lead), "%-13s", a->not_checked[k].check);
 		if (nicfit_emit_format(e) == NICFIT_FMT_MD)
 			nicfit_emit_printf(e, "- `%s`: %s\n", a->not_checked[k].check,
 					   a->not_checked[k].why);
