@@ -69,6 +69,20 @@ static inline int word_escapes(uint64_t x)
 	return ((x | ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & high) != 0;
 }
 
+#ifdef __SSE2__
+/*
+ * Does v (16 bytes of a string) hold a byte JSON escapes or >= 0x80? As
+ * signed bytes, those >= 0x80 are negative, so one compare finds them and
+ * the controls.
+ */
+static inline int chunk_escapes(__m128i v)
+{
+	return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+							   _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
+					      _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))) != 0;
+}
+#endif
+
 /*
  * Is s printable ASCII that JSON takes as it is (no byte past 0x7f, no
  * control character, no '"' or '\\')? Eight bytes at a time, the last
@@ -81,24 +95,12 @@ static int plain_ascii(const char *s, size_t n)
 	size_t i;
 
 #ifdef __SSE2__
-	/*
-	 * Sixteen bytes at a time where the CPU has SSE2 (every x86-64): a
-	 * decision's sentence is hundreds of bytes. As signed bytes, those
-	 * >= 0x80 are negative, so one compare finds them and the controls.
-	 */
+	/* sixteen bytes at a time where the CPU has SSE2 (every x86-64): a decision is hundreds */
 	if (n >= 16) {
-		const __m128i sp = _mm_set1_epi8(0x20), q = _mm_set1_epi8('"');
-		const __m128i bs = _mm_set1_epi8('\\');
-
 		for (i = 0;; i += 16) {
-			__m128i v;
-
 			if (i + 16 > n)
 				i = n - 16;
-			v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-			if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, sp),
-									 _mm_cmpeq_epi8(v, q)),
-							   _mm_cmpeq_epi8(v, bs))))
+			if (chunk_escapes(_mm_loadu_si128((const __m128i *)(const void *)(s + i))))
 				return 0;
 			if (i + 16 >= n)
 				return 1;
@@ -161,18 +163,13 @@ static int plain_copy(struct nicfit_buf *b, const char *s, size_t n)
 	d = b->data + b->len + 1;
 #ifdef __SSE2__
 	if (n >= 16) {
-		const __m128i sp = _mm_set1_epi8(0x20), q = _mm_set1_epi8('"');
-		const __m128i bs = _mm_set1_epi8('\\');
-
 		for (i = 0;; i += 16) {
 			__m128i v;
 
 			if (i + 16 > n)
 				i = n - 16;
 			v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-			if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, sp),
-									 _mm_cmpeq_epi8(v, q)),
-							   _mm_cmpeq_epi8(v, bs))))
+			if (chunk_escapes(v))
 				return 0;
 			_mm_storeu_si128((__m128i *)(void *)(d + i), v);
 			if (i + 16 >= n)
