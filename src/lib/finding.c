@@ -157,6 +157,34 @@ static struct nicfit_finding *push(struct nicfit_findings *fs, enum nicfit_sever
 	return f;
 }
 
+struct nicfit_finding *nicfit__record_text(struct nicfit_findings *fs, enum nicfit_severity sev,
+					  const char *code, const char *device, const char *text,
+					  size_t len)
+{
+	struct nicfit_finding *f;
+
+	if (fs->oom || NICFIT_ALLOC_GROW(fs->v, fs->n + 1, fs->alloc)) {
+		fs->oom = 1;
+		return NULL;
+	}
+	f = &fs->v[fs->n];
+	memset(f, 0, sizeof(*f));
+	f->severity = sev;
+	f->code = code;
+	f->message = malloc(len + 1);
+	f->device = device ? strdup(device) : NULL;
+	if (!f->message || (device && !f->device)) {
+		free(f->message);
+		free(f->device);
+		fs->oom = 1;
+		return NULL;
+	}
+	memcpy(f->message, text, len);
+	f->message[len] = '\0';
+	fs->n++;
+	return f;
+}
+
 struct nicfit_finding *nicfit__vfind(struct nicfit_findings *fs, enum nicfit_severity sev,
 				     enum nicfit__code code, const char *device,
 				     const char *fmt, va_list ap)

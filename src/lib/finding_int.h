@@ -77,6 +77,17 @@ int nicfit__find_code(struct nicfit_findings *fs, enum nicfit_severity sev, cons
 		      const char *device, struct nicfit_finding **out, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
+/*
+ * Add a record (a finding of registered code name code, or a decision of
+ * rule id code, sev NICFIT_SEV_NONE) about device (NULL none; copied)
+ * whose message is text, len bytes written already (copied): what
+ * nicfit__find() and nicfit__decide() do with "%s", without measuring or
+ * formatting it again. NULL when memory ran out (fs->oom is then set).
+ */
+struct nicfit_finding *nicfit__record_text(struct nicfit_findings *fs, enum nicfit_severity sev,
+					  const char *code, const char *device, const char *text,
+					  size_t len);
+
 /* Record a decision: rule id (static storage), applied or only considered. */
 struct nicfit_finding *nicfit__decide(struct nicfit_findings *fs, const char *rule, int applied,
 				      const char *fmt, ...)

@@ -31,7 +31,8 @@ struct nicfit_finding *nicfit__audit_find(struct nicfit__audit_ctx *c,
 	n = nicfit__vfmt(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	if (n >= 0 && (size_t)n < sizeof(text)) {
-		f = nicfit__find(fs, sev, code, device ? device : "host", "%s", text);
+		f = nicfit__record_text(fs, sev, nicfit__code_name(code), device ? device : "host",
+					text, (size_t)n);
 	} else {
 		va_start(ap, fmt);
 		f = nicfit__vfind(fs, sev, code, device ? device : "host", fmt, ap);

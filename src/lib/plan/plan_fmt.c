@@ -35,7 +35,9 @@ struct nicfit_finding *nicfit__plan_decide(struct nicfit_findings *fs, const cha
 		fs->oom = 1;
 		return NULL;
 	}
-	f = nicfit__decide(fs, rule, applied, "%s", text);
+	f = nicfit__record_text(fs, NICFIT_SEV_NONE, rule, NULL, text, (size_t)k);
+	if (f)
+		f->applied = applied;
 	if (text != small)
 		free(text);
 	return f;
@@ -65,7 +67,7 @@ struct nicfit_finding *nicfit__plan_vfind(struct nicfit_findings *fs, enum nicfi
 		fs->oom = 1;
 		return NULL;
 	}
-	f = nicfit__find(fs, sev, code, NULL, "%s", text);
+	f = nicfit__record_text(fs, sev, nicfit__code_name(code), NULL, text, (size_t)k);
 	if (text != small)
 		free(text);
 	return f;
