@@ -60,6 +60,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "nicfit/buf.h"
 
@@ -142,19 +143,83 @@ int nicfit_emit_is_text(const struct nicfit_emit *e);
  */
 int nicfit_emit_finish(struct nicfit_emit *e, struct nicfit_buf *out);
 
-/* JSON structure and values (key is NULL inside arrays). */
-void nicfit_emit_begin_object(struct nicfit_emit *e, const char *key);
+/*
+ * JSON structure and values (key is NULL inside arrays). The _k calls
+ * take the key's length too (klen = strlen(key); ignored when key is
+ * NULL); the plain ones are inline here and pass it, which the compiler
+ * works out while compiling a call with a literal key (a document has
+ * thousands of keys, and measuring each was a good part of writing it).
+ */
+void nicfit_emit_begin_object_k(struct nicfit_emit *e, const char *key, size_t klen);
 void nicfit_emit_end_object(struct nicfit_emit *e);
-void nicfit_emit_begin_array(struct nicfit_emit *e, const char *key);
+void nicfit_emit_begin_array_k(struct nicfit_emit *e, const char *key, size_t klen);
 void nicfit_emit_end_array(struct nicfit_emit *e);
-void nicfit_emit_string(struct nicfit_emit *e, const char *key, const char *v);
+void nicfit_emit_string_k(struct nicfit_emit *e, const char *key, size_t klen, const char *v);
 void nicfit_emit_stringf(struct nicfit_emit *e, const char *key,
 			 const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+void nicfit_emit_int_k(struct nicfit_emit *e, const char *key, size_t klen, long long v);
+void nicfit_emit_number_k(struct nicfit_emit *e, const char *key, size_t klen, double v);
+void nicfit_emit_bool_k(struct nicfit_emit *e, const char *key, size_t klen, int v);
+void nicfit_emit_null_k(struct nicfit_emit *e, const char *key, size_t klen);
+
+void nicfit_emit_begin_object(struct nicfit_emit *e, const char *key);
+void nicfit_emit_begin_array(struct nicfit_emit *e, const char *key);
+void nicfit_emit_string(struct nicfit_emit *e, const char *key, const char *v);
 void nicfit_emit_int(struct nicfit_emit *e, const char *key, long long v);
 void nicfit_emit_number(struct nicfit_emit *e, const char *key, double v);
 void nicfit_emit_bool(struct nicfit_emit *e, const char *key, int v);
 void nicfit_emit_null(struct nicfit_emit *e, const char *key);
+
+/*
+ * The plain calls' bodies: for inlining only (GNU C, C++ too), every call
+ * not inlined going to the library's one definition of each (the library
+ * defines NICFIT__EMIT_DEFINE where it compiles them); a copy per
+ * translation unit with another compiler.
+ */
+#if defined(NICFIT__EMIT_DEFINE)
+#define NICFIT__EMIT_INLINE
+#elif defined(__GNUC__)
+#define NICFIT__EMIT_INLINE extern inline __attribute__((__gnu_inline__))
+#else
+#define NICFIT__EMIT_INLINE static inline
+#endif
+#define NICFIT__EMIT_KLEN(key) ((key) ? strlen(key) : 0)
+
+NICFIT__EMIT_INLINE void nicfit_emit_begin_object(struct nicfit_emit *e, const char *key)
+{
+	nicfit_emit_begin_object_k(e, key, NICFIT__EMIT_KLEN(key));
+}
+
+NICFIT__EMIT_INLINE void nicfit_emit_begin_array(struct nicfit_emit *e, const char *key)
+{
+	nicfit_emit_begin_array_k(e, key, NICFIT__EMIT_KLEN(key));
+}
+
+NICFIT__EMIT_INLINE void nicfit_emit_string(struct nicfit_emit *e, const char *key, const char *v)
+{
+	nicfit_emit_string_k(e, key, NICFIT__EMIT_KLEN(key), v);
+}
+
+NICFIT__EMIT_INLINE void nicfit_emit_int(struct nicfit_emit *e, const char *key, long long v)
+{
+	nicfit_emit_int_k(e, key, NICFIT__EMIT_KLEN(key), v);
+}
+
+NICFIT__EMIT_INLINE void nicfit_emit_number(struct nicfit_emit *e, const char *key, double v)
+{
+	nicfit_emit_number_k(e, key, NICFIT__EMIT_KLEN(key), v);
+}
+
+NICFIT__EMIT_INLINE void nicfit_emit_bool(struct nicfit_emit *e, const char *key, int v)
+{
+	nicfit_emit_bool_k(e, key, NICFIT__EMIT_KLEN(key), v);
+}
+
+NICFIT__EMIT_INLINE void nicfit_emit_null(struct nicfit_emit *e, const char *key)
+{
+	nicfit_emit_null_k(e, key, NICFIT__EMIT_KLEN(key));
+}
 /* Attach a JSON value given as text (already valid JSON, e.g. a catalog entry). */
 void nicfit_emit_json_text(struct nicfit_emit *e, const char *key, const char *json);
 

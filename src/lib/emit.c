@@ -343,7 +343,7 @@ void nicfit_emit_field_string(struct nicfit_emit *e, const char *key, const char
 	v = va_arg(ap, const char *);
 	va_end(ap);
 	if (nicfit__emit_is_json(e)) {
-		nicfit__json_string(e, key, v);
+		nicfit__json_string(e, key, KEYLEN(key), v);
 		return;
 	}
 	if (!v)
@@ -361,7 +361,7 @@ void nicfit_emit_field_int(struct nicfit_emit *e, const char *key, const char *f
 	va_start(ap, fmt);
 	v = va_arg(ap, int);
 	if (nicfit__emit_is_json(e))
-		nicfit__json_int(e, key, v);
+		nicfit__json_int(e, key, KEYLEN(key), v);
 	va_end(ap);
 	va_start(ap, fmt);
 	field_text(e, fmt, ap);
@@ -376,7 +376,7 @@ void nicfit_emit_field_double(struct nicfit_emit *e, const char *key, const char
 	va_start(ap, fmt);
 	v = va_arg(ap, double);
 	if (nicfit__emit_is_json(e))
-		nicfit__json_number(e, key, v);
+		nicfit__json_number(e, key, KEYLEN(key), v);
 	va_end(ap);
 	va_start(ap, fmt);
 	field_text(e, fmt, ap);
@@ -399,7 +399,7 @@ void nicfit_emit_table_begin(struct nicfit_emit *e, const char *key,
 	if (nicfit__emit_is_json(e)) {
 		/* the rows are written where the table was begun, as they come */
 		e->table_depth = -1;
-		nicfit__json_open(e, key, 0);
+		nicfit__json_open(e, key, KEYLEN(key), 0);
 		e->table_depth = e->depth;
 	}
 }
@@ -418,7 +418,7 @@ static const char *cell_key(struct nicfit_emit *e)
 	}
 	if (!t->col) {
 		e->table_depth = -1; /* the row is a member of the table's array */
-		nicfit__json_open(e, NULL, 1);
+		nicfit__json_open(e, NULL, 0, 1);
 		e->table_depth = e->depth - 1;
 	}
 	if (!t->cols[t->col].key) {
@@ -482,7 +482,7 @@ void nicfit_emit_cell_string(struct nicfit_emit *e, const char *v)
 	if (!nicfit__emit_is_json(e)) {
 		cell(e, shown(v));
 	} else if ((key = cell_key(e))) {
-		nicfit__json_string(e, key, v);
+		nicfit__json_string(e, key, KEYLEN(key), v);
 		cell_next(e);
 	}
 }
@@ -494,7 +494,7 @@ void nicfit_emit_cell_int(struct nicfit_emit *e, long long v)
 	if (!nicfit__emit_is_json(e)) {
 		cell(e, nicfit__strfmt("%lld", v));
 	} else if ((key = cell_key(e))) {
-		nicfit__json_int(e, key, v);
+		nicfit__json_int(e, key, KEYLEN(key), v);
 		cell_next(e);
 	}
 }
@@ -510,7 +510,7 @@ void nicfit_emit_cell_number(struct nicfit_emit *e, double v, int decimals)
 	} else if (!nicfit__emit_is_json(e)) {
 		cell(e, nicfit__strfmt("%.*f", decimals, v));
 	} else if ((key = cell_key(e))) {
-		nicfit__json_number(e, key, v);
+		nicfit__json_number(e, key, KEYLEN(key), v);
 		cell_next(e);
 	}
 }
@@ -530,7 +530,7 @@ void nicfit_emit_cell_null(struct nicfit_emit *e, const char *text)
 	if (!nicfit__emit_is_json(e)) {
 		cell(e, shown(text));
 	} else if ((key = cell_key(e))) {
-		nicfit__json_raw(e, key, "null");
+		nicfit__json_raw(e, key, KEYLEN(key), "null");
 		cell_next(e);
 	}
 }

@@ -15,6 +15,7 @@
 #include "nicfit/error.h"
 
 #include <stddef.h>
+#include <string.h>
 #include <stdint.h>
 
 struct table {
@@ -87,12 +88,14 @@ static inline int nicfit__emit_is_json(const struct nicfit_emit *e)
  * container opened under key in the innermost one (arrays ignore the
  * key) or closed, and the scalar values.
  */
-void nicfit__json_open(struct nicfit_emit *e, const char *key, int object);
+/* The JSON writers; klen is strlen(key) (key NULL: an array element, klen 0). */
+#define KEYLEN(key) ((key) ? strlen(key) : 0)
+void nicfit__json_open(struct nicfit_emit *e, const char *key, size_t klen, int object);
 void nicfit__json_close(struct nicfit_emit *e, int object);
-void nicfit__json_raw(struct nicfit_emit *e, const char *key, const char *v);
-void nicfit__json_string(struct nicfit_emit *e, const char *key, const char *v);
-void nicfit__json_int(struct nicfit_emit *e, const char *key, long long v);
-void nicfit__json_number(struct nicfit_emit *e, const char *key, double v);
+void nicfit__json_raw(struct nicfit_emit *e, const char *key, size_t klen, const char *v);
+void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, const char *v);
+void nicfit__json_int(struct nicfit_emit *e, const char *key, size_t klen, long long v);
+void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, double v);
 
 /*
  * A parsed object written as it is, but for its member named skip (NULL:

@@ -9,6 +9,9 @@
  * which are emit.c's (the tables call the writer below for their JSON
  * rows), and the parse of a document given as text, which is jansson's.
  */
+/* the one definition of the inline calls of nicfit/emit.h is compiled here */
+#define NICFIT__EMIT_DEFINE 1
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -473,10 +476,9 @@ static size_t find_member(struct nicfit_emit *e, const struct level *l, const ch
  * without a loop or a call.
  */
 static inline __attribute__((always_inline)) size_t key_copy(char *d, size_t room,
-								     const char *key, uint64_t *hash)
+								     const char *key, size_t n,
+								     uint64_t *hash)
 {
-	size_t n = strlen(key);
-
 	if (n > room)
 		return SIZE_MAX;
 	if (n >= 8 && n <= 16) {
@@ -520,7 +522,7 @@ static inline __attribute__((always_inline)) size_t key_copy(char *d, size_t roo
  * goes on the general way), -1 on failure.
  */
 static inline __attribute__((always_inline)) int member_fast(struct nicfit_emit *e, struct level *l,
-							       const char *key)
+							       const char *key, size_t klen)
 {
 	struct nicfit_buf *b = &e->text;
 	int pretty = (e->flags & NICFIT_EMIT_PRETTY) != 0;
@@ -539,7 +541,7 @@ static inline __attribute__((always_inline)) int member_fast(struct nicfit_emit 
 	if (room <= sep + 4)
 		return 0;
 	p = b->data + b->len;
-	kn = key_copy(p + sep + 1, room - sep - 4, key, &h);
+	kn = key_copy(p + sep + 1, room - sep - 4, key, klen, &h);
 	if (kn == SIZE_MAX)
 		return 0;
 	dup = (l->bloom[BLOOM_WORD(h)] & BLOOM_BIT(h)) ? find_member(e, l, key, kn, 1, h) : 0;
@@ -586,9 +588,10 @@ static inline __attribute__((always_inline)) int member_fast(struct nicfit_emit 
  * value goes to the end for now, and member_done() moves it in place of
  * the first one.
  */
-static int member_slow(struct nicfit_emit *e, struct level *l, const char *key);
+static int member_slow(struct nicfit_emit *e, struct level *l, const char *key, size_t klen);
 
-static inline __attribute__((always_inline)) int member(struct nicfit_emit *e, const char *key)
+static inline __attribute__((always_inline)) int member(struct nicfit_emit *e, const char *key,
+							  size_t klen)
 {
 	struct level *l;
 	int fast;
@@ -617,20 +620,19 @@ static inline __attribute__((always_inline)) int member(struct nicfit_emit *e, c
 		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
 		return -1;
 	}
-	fast = member_fast(e, l, key);
+	fast = member_fast(e, l, key, klen);
 	if (fast)
 		return fast < 0 ? -1 : 0;
-	return member_slow(e, l, key);
+	return member_slow(e, l, key, klen);
 }
 
 /* member() for a key that is not plain ASCII or does not fit the buffer's room. */
-static int member_slow(struct nicfit_emit *e, struct level *l, const char *key)
+static int member_slow(struct nicfit_emit *e, struct level *l, const char *key, size_t klen)
 {
 	uint64_t h;
-	size_t dup, kn;
+	size_t dup, kn = klen;
 	int plain;
 
-	kn = strlen(key);
 	plain = plain_ascii(key, kn);
 	if (!plain && !utf8_valid(key, kn)) {
 		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
@@ -712,13 +714,13 @@ static inline void member_done(struct nicfit_emit *e)
 		replace_value(e, &e->stack[e->depth - 1]);
 }
 
-void nicfit__json_open(struct nicfit_emit *e, const char *key, int object)
+void nicfit__json_open(struct nicfit_emit *e, const char *key, size_t klen, int object)
 {
 	if (e->depth >= NICFIT_EMIT_MAX_DEPTH) {
 		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
 		return;
 	}
-	if (member(e, key))
+	if (member(e, key, klen))
 		return;
 	jch(&e->text, object ? '{' : '[');
 	e->stack[e->depth].object = object;
@@ -742,9 +744,9 @@ void nicfit__json_close(struct nicfit_emit *e, int object)
 	member_done(e);
 }
 
-void nicfit__json_raw(struct nicfit_emit *e, const char *key, const char *v)
+void nicfit__json_raw(struct nicfit_emit *e, const char *key, size_t klen, const char *v)
 {
-	if (!member(e, key)) {
+	if (!member(e, key, klen)) {
 		jputs(&e->text, v);
 		member_done(e);
 	}
@@ -769,17 +771,17 @@ static void escaped_bytes(struct nicfit_emit *e, const char *v, size_t n)
 	nicfit_buf_release(&t);
 }
 
-void nicfit__json_string(struct nicfit_emit *e, const char *key, const char *v)
+void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, const char *v)
 {
 	size_t n;
 	int r;
 
 	if (!v) {
-		nicfit__json_raw(e, key, "null");
+		nicfit__json_raw(e, key, klen, "null");
 		return;
 	}
 	n = strlen(v);
-	if (member(e, key))
+	if (member(e, key, klen))
 		return;
 	r = plain_copy(&e->text, v, n);
 	if (r < 0 && plain_ascii(v, n)) {
@@ -795,9 +797,9 @@ void nicfit__json_string(struct nicfit_emit *e, const char *key, const char *v)
 	member_done(e);
 }
 
-void nicfit__json_int(struct nicfit_emit *e, const char *key, long long v)
+void nicfit__json_int(struct nicfit_emit *e, const char *key, size_t klen, long long v)
 {
-	if (!member(e, key)) {
+	if (!member(e, key, klen)) {
 		char t[24], *q = t + sizeof(t);
 		unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
 
@@ -813,13 +815,13 @@ void nicfit__json_int(struct nicfit_emit *e, const char *key, long long v)
 }
 
 /* A number rounded to 4 decimals, null when not finite. */
-void nicfit__json_number(struct nicfit_emit *e, const char *key, double v)
+void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, double v)
 {
 	if (!isfinite(v)) {
-		nicfit__json_raw(e, key, "null");
+		nicfit__json_raw(e, key, klen, "null");
 		return;
 	}
-	if (!member(e, key)) {
+	if (!member(e, key, klen)) {
 		/*
 		 * json_real_out(nicfit_round4(v)) with the rounding done once: for
 		 * |v| < 1e10 the rounded value is k / 1e4, k = llround(v * 1e4)
@@ -839,48 +841,56 @@ void nicfit__json_number(struct nicfit_emit *e, const char *key, double v)
 /* A parsed value (nicfit_emit_json_text) written like the rest. */
 static void put_json(struct nicfit_emit *e, const char *key, json_t *v)
 {
+	size_t klen = KEYLEN(key);
 	const char *k;
 	json_t *x;
 	size_t i;
 
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
-		nicfit__json_open(e, key, 1);
+		nicfit__json_open(e, key, klen, 1);
 		json_object_foreach(v, k, x)
 			put_json(e, k, x);
 		nicfit__json_close(e, 1);
 		break;
 	case JSON_ARRAY:
-		nicfit__json_open(e, key, 0);
+		nicfit__json_open(e, key, klen, 0);
 		json_array_foreach(v, i, x)
 			put_json(e, NULL, x);
 		nicfit__json_close(e, 0);
 		break;
 	case JSON_STRING:
-		if (!member(e, key)) {
+		if (!member(e, key, klen)) {
 			json_quote(&e->text, json_string_value(v), json_string_length(v));
 			member_done(e);
 		}
 		break;
 	case JSON_INTEGER:
-		nicfit__json_int(e, key, (long long)json_integer_value(v));
+		nicfit__json_int(e, key, klen, (long long)json_integer_value(v));
 		break;
 	case JSON_REAL:
-		if (!member(e, key)) {
+		if (!member(e, key, klen)) {
 			json_real_out(&e->text, json_real_value(v));
 			member_done(e);
 		}
 		break;
-	case JSON_TRUE: nicfit__json_raw(e, key, "true"); break;
-	case JSON_FALSE: nicfit__json_raw(e, key, "false"); break;
-	case JSON_NULL: nicfit__json_raw(e, key, "null"); break;
+	case JSON_TRUE: nicfit__json_raw(e, key, klen, "true"); break;
+	case JSON_FALSE: nicfit__json_raw(e, key, klen, "false"); break;
+	case JSON_NULL: nicfit__json_raw(e, key, klen, "null"); break;
 	}
 }
 
-void nicfit_emit_begin_object(struct nicfit_emit *e, const char *key)
+/*
+ * The key-taking calls of nicfit/emit.h are inline there, passing the
+ * key's length (worked out while compiling a call with a literal key):
+ * this file holds their one definition (NICFIT__EMIT_DEFINE, above the
+ * includes) for callers they are not inlined into, and the _k calls.
+ */
+
+void nicfit_emit_begin_object_k(struct nicfit_emit *e, const char *key, size_t klen)
 {
 	if (nicfit__emit_is_json(e))
-		nicfit__json_open(e, key, 1);
+		nicfit__json_open(e, key, klen, 1);
 }
 
 void nicfit_emit_end_object(struct nicfit_emit *e)
@@ -889,10 +899,10 @@ void nicfit_emit_end_object(struct nicfit_emit *e)
 		nicfit__json_close(e, 1);
 }
 
-void nicfit_emit_begin_array(struct nicfit_emit *e, const char *key)
+void nicfit_emit_begin_array_k(struct nicfit_emit *e, const char *key, size_t klen)
 {
 	if (nicfit__emit_is_json(e))
-		nicfit__json_open(e, key, 0);
+		nicfit__json_open(e, key, klen, 0);
 }
 
 void nicfit_emit_end_array(struct nicfit_emit *e)
@@ -901,10 +911,10 @@ void nicfit_emit_end_array(struct nicfit_emit *e)
 		nicfit__json_close(e, 0);
 }
 
-void nicfit_emit_string(struct nicfit_emit *e, const char *key, const char *v)
+void nicfit_emit_string_k(struct nicfit_emit *e, const char *key, size_t klen, const char *v)
 {
 	if (nicfit__emit_is_json(e))
-		nicfit__json_string(e, key, v);
+		nicfit__json_string(e, key, klen, v);
 }
 
 void nicfit_emit_stringf(struct nicfit_emit *e, const char *key,
@@ -918,31 +928,31 @@ void nicfit_emit_stringf(struct nicfit_emit *e, const char *key,
 	va_start(ap, fmt);
 	nicfit__vfmt(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
-	nicfit__json_string(e, key, tmp);
+	nicfit__json_string(e, key, KEYLEN(key), tmp);
 }
 
-void nicfit_emit_int(struct nicfit_emit *e, const char *key, long long v)
+void nicfit_emit_int_k(struct nicfit_emit *e, const char *key, size_t klen, long long v)
 {
 	if (nicfit__emit_is_json(e))
-		nicfit__json_int(e, key, v);
+		nicfit__json_int(e, key, klen, v);
 }
 
-void nicfit_emit_number(struct nicfit_emit *e, const char *key, double v)
+void nicfit_emit_number_k(struct nicfit_emit *e, const char *key, size_t klen, double v)
 {
 	if (nicfit__emit_is_json(e))
-		nicfit__json_number(e, key, v);
+		nicfit__json_number(e, key, klen, v);
 }
 
-void nicfit_emit_bool(struct nicfit_emit *e, const char *key, int v)
+void nicfit_emit_bool_k(struct nicfit_emit *e, const char *key, size_t klen, int v)
 {
 	if (nicfit__emit_is_json(e))
-		nicfit__json_raw(e, key, v ? "true" : "false");
+		nicfit__json_raw(e, key, klen, v ? "true" : "false");
 }
 
-void nicfit_emit_null(struct nicfit_emit *e, const char *key)
+void nicfit_emit_null_k(struct nicfit_emit *e, const char *key, size_t klen)
 {
 	if (nicfit__emit_is_json(e))
-		nicfit__json_raw(e, key, "null");
+		nicfit__json_raw(e, key, klen, "null");
 }
 
 void nicfit__emit_json_object(struct nicfit_emit *e, const char *key, json_t *o,
@@ -957,7 +967,7 @@ void nicfit__emit_json_object(struct nicfit_emit *e, const char *key, json_t *o,
 		put_json(e, key, o);
 		return;
 	}
-	nicfit__json_open(e, key, 1);
+	nicfit__json_open(e, key, KEYLEN(key), 1);
 	json_object_foreach(o, k, x)
 		if (!skip || strcmp(k, skip))
 			put_json(e, k, x);
