@@ -550,16 +550,17 @@ int nicfit__jscan_number(const struct jscan *s, int i, double *v)
 	return 0;
 }
 
-void nicfit__jscan_position(const char *text, size_t off, long *line, long *col)
+void nicfit__jscan_advance(const char *text, size_t from, size_t off, long *line, long *col)
 {
-	const char *p = text, *end = text + off, *nl;
-	long l = 1, c = 1;
+	const char *p = text + from, *end = text + off, *nl;
+	long l = *line, c = *col;
 
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			break;
 		l++;
+		c = 1;
 		p = nl + 1;
 	}
 	/*
@@ -578,6 +579,12 @@ void nicfit__jscan_position(const char *text, size_t off, long *line, long *col)
 		c -= ((unsigned char)*p & 0xC0) == 0x80;
 	*line = l;
 	*col = c;
+}
+
+void nicfit__jscan_position(const char *text, size_t off, long *line, long *col)
+{
+	*line = *col = 1;
+	nicfit__jscan_advance(text, 0, off, line, col);
 }
 
 /* The value of path component comp (clen bytes) in container token i, or -1. */

@@ -121,6 +121,12 @@ int nicfit__jscan_key_is(const struct jscan *s, int k, const char *key);
  * characters (a UTF-8 sequence is one column), as an editor shows them.
  */
 void nicfit__jscan_position(const char *text, size_t off, long *line, long *col);
+/*
+ * The same carried on: *line and *col are the position of offset from
+ * (<= off) and become off's, the bytes between read once (a reader that
+ * locates values in document order walks the text once).
+ */
+void nicfit__jscan_advance(const char *text, size_t from, size_t off, long *line, long *col);
 
 /*
  * Line and column of the value at path in the document last parsed: ""

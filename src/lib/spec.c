@@ -240,6 +240,8 @@ static int parse_flat(struct nicfit_spec *s, struct jscan *js)
 	char key[SPEC_KEY_MAX + 1], buf[NICFIT_SPEC_MAX_VALUE + 2];
 	const struct jscan_tok *t = js->tok;
 	uint32_t i, k, end, ntok = js->ntok, n0 = (uint32_t)s->n;
+	size_t at = 0, off;
+	long line = 1, col = 1;
 
 	if (!ntok || t[0].type != JS_OBJECT)
 		return 0;
@@ -293,7 +295,17 @@ static int parse_flat(struct nicfit_spec *s, struct jscan *js)
 			}
 			if (strlen(buf) > NICFIT_SPEC_MAX_VALUE || nicfit_spec_add(s, key, buf, NULL))
 				goto undo;
-			locate(s, js, key, idx);
+			/*
+			 * Where the value stands (its quote for a string), as
+			 * locate() finds it by its path: the keys are distinct and
+			 * the values come in document order, so the text is walked
+			 * once.
+			 */
+			off = x->start - (x->type == JS_STRING);
+			nicfit__jscan_advance(js->text, at, off, &line, &col);
+			at = off;
+			s->pairs[s->n - 1].line = line;
+			s->pairs[s->n - 1].col = col;
 			if (idx < 0)
 				break;
 		}
