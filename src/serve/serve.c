@@ -153,6 +153,15 @@ static size_t request_head_size(struct MHD_Connection *conn, const char *method,
 	return n + 2;
 }
 
+/* s into d (n bytes), cut to fit and NUL-terminated: snprintf("%s") without its set-up. */
+static void copy_cut(char *d, size_t n, const char *s)
+{
+	size_t k = strnlen(s, n - 1);
+
+	memcpy(d, s, k);
+	d[k] = '\0';
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version,
 				  const char *upload_data, size_t *upload_size, void **con_cls)
@@ -170,8 +179,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		rq->conn = conn;
 		clock_gettime(CLOCK_MONOTONIC, &rq->t0);
 		nicfit_buf_init(&rq->body, s->o->max_body);
-		snprintf(rq->method_name, sizeof(rq->method_name), "%s", method);
-		snprintf(rq->path, sizeof(rq->path), "%s", url);
+		copy_cut(rq->method_name, sizeof(rq->method_name), method);
+		copy_cut(rq->path, sizeof(rq->path), url);
 		rq->method = serve_method_bits(method);
 		switch (serve_guard_head(&s->guard, conn)) {
 		case SERVE_GUARD_GONE:
