@@ -530,7 +530,7 @@ void nicfit_emit_cell_null(struct nicfit_emit *e, const char *text)
 	if (!nicfit__emit_is_json(e)) {
 		cell(e, shown(text));
 	} else if ((key = cell_key(e))) {
-		nicfit__json_raw(e, key, KEYLEN(key), "null");
+		nicfit__json_raw(e, key, KEYLEN(key), "null", 4);
 		cell_next(e);
 	}
 }

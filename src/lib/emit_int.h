@@ -92,7 +92,9 @@ static inline int nicfit__emit_is_json(const struct nicfit_emit *e)
 #define KEYLEN(key) ((key) ? strlen(key) : 0)
 void nicfit__json_open(struct nicfit_emit *e, const char *key, size_t klen, int object);
 void nicfit__json_close(struct nicfit_emit *e, int object);
-void nicfit__json_raw(struct nicfit_emit *e, const char *key, size_t klen, const char *v);
+/* v: vlen bytes of JSON written as they are ("null", "true", "false") */
+void nicfit__json_raw(struct nicfit_emit *e, const char *key, size_t klen, const char *v,
+		      size_t vlen);
 void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, const char *v);
 void nicfit__json_int(struct nicfit_emit *e, const char *key, size_t klen, long long v);
 void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, double v);

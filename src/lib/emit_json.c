@@ -744,10 +744,11 @@ void nicfit__json_close(struct nicfit_emit *e, int object)
 	member_done(e);
 }
 
-void nicfit__json_raw(struct nicfit_emit *e, const char *key, size_t klen, const char *v)
+void nicfit__json_raw(struct nicfit_emit *e, const char *key, size_t klen, const char *v,
+		      size_t vlen)
 {
 	if (!member(e, key, klen)) {
-		jputs(&e->text, v);
+		jadd(&e->text, v, vlen);
 		member_done(e);
 	}
 }
@@ -777,7 +778,7 @@ void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, co
 	int r;
 
 	if (!v) {
-		nicfit__json_raw(e, key, klen, "null");
+		nicfit__json_raw(e, key, klen, "null", 4);
 		return;
 	}
 	n = strlen(v);
@@ -818,7 +819,7 @@ void nicfit__json_int(struct nicfit_emit *e, const char *key, size_t klen, long 
 void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, double v)
 {
 	if (!isfinite(v)) {
-		nicfit__json_raw(e, key, klen, "null");
+		nicfit__json_raw(e, key, klen, "null", 4);
 		return;
 	}
 	if (!member(e, key, klen)) {
@@ -874,9 +875,9 @@ static void put_json(struct nicfit_emit *e, const char *key, json_t *v)
 			member_done(e);
 		}
 		break;
-	case JSON_TRUE: nicfit__json_raw(e, key, klen, "true"); break;
-	case JSON_FALSE: nicfit__json_raw(e, key, klen, "false"); break;
-	case JSON_NULL: nicfit__json_raw(e, key, klen, "null"); break;
+	case JSON_TRUE: nicfit__json_raw(e, key, klen, "true", 4); break;
+	case JSON_FALSE: nicfit__json_raw(e, key, klen, "false", 5); break;
+	case JSON_NULL: nicfit__json_raw(e, key, klen, "null", 4); break;
 	}
 }
 
@@ -946,13 +947,13 @@ void nicfit_emit_number_k(struct nicfit_emit *e, const char *key, size_t klen, d
 void nicfit_emit_bool_k(struct nicfit_emit *e, const char *key, size_t klen, int v)
 {
 	if (nicfit__emit_is_json(e))
-		nicfit__json_raw(e, key, klen, v ? "true" : "false");
+		nicfit__json_raw(e, key, klen, v ? "true" : "false", v ? 4 : 5);
 }
 
 void nicfit_emit_null_k(struct nicfit_emit *e, const char *key, size_t klen)
 {
 	if (nicfit__emit_is_json(e))
-		nicfit__json_raw(e, key, klen, "null");
+		nicfit__json_raw(e, key, klen, "null", 4);
 }
 
 void nicfit__emit_json_object(struct nicfit_emit *e, const char *key, json_t *o,
