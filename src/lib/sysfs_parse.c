@@ -40,15 +40,25 @@
 #define CPULIST_MAX (1L << 22)
 #define SMALL_DIGITS_MAX 3
 
-static int hexval(int c)
+/*
+ * A hex digit's value, -1 for any other byte: one load from a table (a
+ * host's GID tables alone are thousands of digits).
+ */
+#define H_16(x) x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x
+static const signed char hex_tab[256] = {
+	H_16(-1), H_16(-1), H_16(-1),
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -1, -1, -1, -1, -1,         /* '0'..'9' */
+	-1, 10, 11, 12, 13, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 'A'..'F' */
+	H_16(-1),
+	-1, 10, 11, 12, 13, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 'a'..'f' */
+	H_16(-1),
+	H_16(-1), H_16(-1), H_16(-1), H_16(-1), H_16(-1), H_16(-1), H_16(-1), H_16(-1)
+};
+#undef H_16
+
+static inline int hexval(int c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	return hex_tab[(unsigned char)c];
 }
 
 /* Scan "digits[.digits]" at *pp into *v (at most DECIMAL_DIGITS_MAX digits in all). */

@@ -127,6 +127,22 @@ out:
 	return st;
 }
 
+/*
+ * Whether the eight bytes at p hold one below 0x20 (a tab or a newline
+ * too: the byte loop tells those apart) or DEL: SWAR, as a value of a
+ * sysfs file is checked byte by byte only where one is.
+ */
+static inline int ctl_in_word(const char *p)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t x, del;
+
+	memcpy(&x, p, 8);
+	del = x ^ (ones * 0x7f);
+	/* a byte < 0x20 (of those < 0x80), or one equal to 0x7f */
+	return ((((x - ones * 0x20) & ~x) | ((del - ones) & ~del)) & high) != 0;
+}
+
 enum nicfit_sysfs_status nicfit_sysfs_read_str(struct nicfit_sysfs *fs, const char *path,
 					       char *out, size_t cap, unsigned flags)
 {
@@ -150,8 +166,14 @@ enum nicfit_sysfs_status nicfit_sysfs_read_str(struct nicfit_sysfs *fs, const ch
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' ' || buf[len - 1] == '\t'))
 		len--;
 	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)buf[i];
+		unsigned char c;
 
+		/* eight bytes at a time past those with no control byte and no DEL */
+		while (i + 8 <= len && !ctl_in_word(buf + i))
+			i += 8;
+		if (i >= len)
+			break;
+		c = (unsigned char)buf[i];
 		if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
 			nicfit__sysfs_problem(fs, path, NICFIT_SYSFS_MALFORMED, 0, flags);
 			return NICFIT_SYSFS_MALFORMED;

@@ -154,6 +154,54 @@ static void readers(void **state)
 	nicfit_sysfs_close(fs);
 }
 
+/* The file at path (made already) holds n bytes of data. */
+static void rewrite(const char *path, const void *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, n, f), n);
+	fclose(f);
+}
+
+/*
+ * A value holding a control byte or DEL anywhere is malformed, one with a
+ * tab or a newline inside is not, at every position of values longer than
+ * the eight bytes the reader checks at a time.
+ */
+static void control_bytes_anywhere(void **state)
+{
+	static const unsigned char odd[] = { 0x01, 0x1b, 0x1f, 0x7f, '\t', '\n', 0x80, 0xc3 };
+	struct nicfit_sysfs *fs;
+	struct nicfit_error err;
+	size_t n, at, k;
+	char s[128], v[64], path[512];
+
+	(void)state;
+	nicfit_error_clear(&err);
+	put("sys/ctl/value", "x", 1);
+	snprintf(path, sizeof(path), "%s/sys/ctl/value", root);
+	assert_int_equal(nicfit_sysfs_open(root, &fs, &err), 0);
+	for (n = 1; n <= 40; n += 3)
+		for (at = 0; at + 1 < n; at++)
+			for (k = 0; k < sizeof(odd); k++) {
+				enum nicfit_sysfs_status want;
+				size_t i;
+
+				for (i = 0; i < n; i++)
+					v[i] = (char)('a' + i % 26);
+				v[at] = (char)odd[k];
+				want = odd[k] < 0x20 && odd[k] != '\t' && odd[k] != '\n' ?
+					       NICFIT_SYSFS_MALFORMED :
+				       odd[k] == 0x7f ? NICFIT_SYSFS_MALFORMED : NICFIT_SYSFS_OK;
+				rewrite(path, v, n);
+				if (nicfit_sysfs_read_str(fs, "sys/ctl/value", s, sizeof(s), 0) != want)
+					fail_msg("%zu bytes, 0x%02x at %zu: not read as it should be", n,
+						 odd[k], at);
+			}
+	nicfit_sysfs_close(fs);
+}
+
 static void quiet_and_list(void **state)
 {
 	struct nicfit_sysfs *fs;
@@ -447,6 +495,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(readers, setup, teardown),
+		cmocka_unit_test_setup_teardown(control_bytes_anywhere, setup, teardown),
 		cmocka_unit_test_setup_teardown(quiet_and_list, setup, teardown),
 		cmocka_unit_test_setup_teardown(kept_directories, setup, teardown),
 		cmocka_unit_test(open_errors),
