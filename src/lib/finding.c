@@ -131,9 +131,13 @@ void nicfit_findings_release(struct nicfit_findings *fs)
 	nicfit_findings_init(fs);
 }
 
-static struct nicfit_finding *push(struct nicfit_findings *fs, enum nicfit_severity sev,
-				   const char *code, const char *device, const char *fmt,
-				   va_list ap)
+/*
+ * The next record of fs, cleared, with its severity, code and device (a
+ * copy), not counted yet: take() counts it with its message. NULL when
+ * memory ran out (fs->oom is then set).
+ */
+static struct nicfit_finding *next_record(struct nicfit_findings *fs, enum nicfit_severity sev,
+					  const char *code, const char *device)
 {
 	struct nicfit_finding *f;
 
@@ -145,44 +149,52 @@ static struct nicfit_finding *push(struct nicfit_findings *fs, enum nicfit_sever
 	memset(f, 0, sizeof(*f));
 	f->severity = sev;
 	f->code = code;
-	f->message = nicfit__vstrfmt(fmt, ap);
 	f->device = device ? strdup(device) : NULL;
-	if (!f->message || (device && !f->device)) {
-		free(f->message);
+	if (device && !f->device) {
+		fs->oom = 1;
+		return NULL;
+	}
+	return f;
+}
+
+/* next_record()'s f, with message (malloc'd; NULL: memory ran out), counted. */
+static struct nicfit_finding *take(struct nicfit_findings *fs, struct nicfit_finding *f,
+				   char *message)
+{
+	if (!message) {
 		free(f->device);
 		fs->oom = 1;
 		return NULL;
 	}
+	f->message = message;
 	fs->n++;
 	return f;
+}
+
+static struct nicfit_finding *push(struct nicfit_findings *fs, enum nicfit_severity sev,
+				   const char *code, const char *device, const char *fmt,
+				   va_list ap)
+{
+	struct nicfit_finding *f = next_record(fs, sev, code, device);
+
+	return f ? take(fs, f, nicfit__vstrfmt(fmt, ap)) : NULL;
 }
 
 struct nicfit_finding *nicfit__record_text(struct nicfit_findings *fs, enum nicfit_severity sev,
 					  const char *code, const char *device, const char *text,
 					  size_t len)
 {
-	struct nicfit_finding *f;
+	struct nicfit_finding *f = next_record(fs, sev, code, device);
+	char *m;
 
-	if (fs->oom || NICFIT_ALLOC_GROW(fs->v, fs->n + 1, fs->alloc)) {
-		fs->oom = 1;
+	if (!f)
 		return NULL;
+	m = malloc(len + 1);
+	if (m) {
+		memcpy(m, text, len);
+		m[len] = '\0';
 	}
-	f = &fs->v[fs->n];
-	memset(f, 0, sizeof(*f));
-	f->severity = sev;
-	f->code = code;
-	f->message = malloc(len + 1);
-	f->device = device ? strdup(device) : NULL;
-	if (!f->message || (device && !f->device)) {
-		free(f->message);
-		free(f->device);
-		fs->oom = 1;
-		return NULL;
-	}
-	memcpy(f->message, text, len);
-	f->message[len] = '\0';
-	fs->n++;
-	return f;
+	return take(fs, f, m);
 }
 
 struct nicfit_finding *nicfit__vfind(struct nicfit_findings *fs, enum nicfit_severity sev,
