@@ -41,7 +41,11 @@ endif
 # libsmartcols 0.2M.
 PKGS := jansson libmicrohttpd libarchive smartcols libxml-2.0
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -ldl -lpthread
+# jansson is opened on first use (src/lib/dynlib_jansson.c), like libxml2:
+# the library and the CLI do not link it; the tests and tools that call it
+# themselves do (JANSSON_LIBS).
+JANSSON_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
+PKG_LIBS := -ldl -lpthread
 
 BASE_CFLAGS := -std=c11 -O2 -g $(WARN) -fno-common
 ifeq ($(SANITIZE),1)
@@ -122,7 +126,7 @@ $(B)/tools/embed: tools/embed.c
 $(B)/tools/catgen: tools/catgen.c tools/cstr.h $(LIB_CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q_LD)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
-		$(LIB_CORE_OBJ) $(LIBS)
+		$(LIB_CORE_OBJ) $(LIBS) $(JANSSON_LIBS)
 
 $(B)/gen/catalog_data.c: $(DATA) $(B)/tools/catgen
 	@mkdir -p $(dir $@)
@@ -161,7 +165,7 @@ $(B)/nicfit: $(CLI_OBJ) $(B)/libnicfit.a
 $(B)/tests/%: tests/unit/%.c $(B)/libnicfit.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(Q_LD)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
-		-o $@ $< $(B)/libnicfit.a $(LIBS) -lcmocka -larchive
+		-o $@ $< $(B)/libnicfit.a $(LIBS) $(JANSSON_LIBS) -lcmocka -larchive
 
 # The harnesses that drive the server's request layer link these files of
 # src/serve/ besides the library (they need no socket and no libmicrohttpd).
@@ -173,7 +177,7 @@ fuzz_extra = $(if $(filter http page,$(1)),-Isrc/serve $(FUZZ_SERVE_SRC))
 $(B)/tests/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/libnicfit.a $(FUZZ_SERVE_SRC)
 	@mkdir -p $(dir $@)
 	$(Q_LD)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
-		-o $@ $< $(call fuzz_extra,$*) tests/fuzz/replay.c $(B)/libnicfit.a $(LIBS)
+		-o $@ $< $(call fuzz_extra,$*) tests/fuzz/replay.c $(B)/libnicfit.a $(LIBS) $(JANSSON_LIBS)
 
 # Under SANITIZE=1, the corpora are also replayed by harnesses built with
 # clang when it is installed: gcc's UBSan lacks checks clang has (a null
@@ -197,7 +201,7 @@ $(B)/clang/libnicfit.a: $(CLANG_LIB_OBJ)
 
 $(B)/clang/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/clang/libnicfit.a $(FUZZ_SERVE_SRC)
 	$(Q_LD)clang $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(CLANG_CFLAGS) -fsanitize=address,undefined \
-		-o $@ $< $(call fuzz_extra,$*) tests/fuzz/replay.c $(B)/clang/libnicfit.a $(LIBS)
+		-o $@ $< $(call fuzz_extra,$*) tests/fuzz/replay.c $(B)/clang/libnicfit.a $(LIBS) $(JANSSON_LIBS)
 
 # The table of finding codes users read, generated from the registry
 # (src/lib/finding_codes.def and src/lib/*/*_codes.def); test_finding checks it.
@@ -244,7 +248,7 @@ fuzz: $(B)/gen/catalog_data.c $(B)/gen/assets_data.c $(B)/gen/pciids_table.h $(B
 		n=$$(basename $$f .c); \
 		x=; { [ $$n = fuzz_http ] || [ $$n = fuzz_page ]; } && x="-Isrc/serve $(FUZZ_SERVE_SRC)"; \
 		clang -std=c11 -g -O1 -fsanitize=fuzzer $(FUZZ_SANITIZE) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) \
-			$(PKG_CFLAGS) -o $(B)/fuzz/$$n $$f $$x $(LIB_SRC) $(B)/gen/catalog_data.c $(LIBS) || exit 1; \
+			$(PKG_CFLAGS) -o $(B)/fuzz/$$n $$f $$x $(LIB_SRC) $(B)/gen/catalog_data.c $(LIBS) $(JANSSON_LIBS) || exit 1; \
 		mkdir -p $(B)/fuzz/corpus-$$n; \
 		echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
 		$(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \

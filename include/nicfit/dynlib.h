@@ -1,12 +1,15 @@
 /*
  * nicfit/dynlib.h - optional shared libraries, loaded on first use.
  *
- * Two of nicfit's dependencies serve one command each: libarchive (snapshot
- * archives) and libmicrohttpd (the web server). Linked normally they cost
- * every run of every command about 3.5 ms of loading and initialisation,
- * five times the cost of the rest of a `calc`. So they are opened with
- * dlopen() when first needed, their functions resolved into a table, and a
- * missing library becomes a clear error instead of a failed start.
+ * Most of nicfit's dependencies serve a few commands each: libarchive
+ * (snapshot archives), libmicrohttpd (the web server), libxml2 (hwloc and
+ * NCCL XML), libsmartcols (text tables) and jansson (catalog overlays and
+ * JSON the library does not read itself). Linked normally they cost every
+ * run of every command their loading and initialisation (libarchive and
+ * libmicrohttpd alone about 3.5 ms, five times the rest of a `calc`). So
+ * they are opened with dlopen() when first needed, their functions
+ * resolved into a table, and a missing library becomes a clear error
+ * instead of a failed start.
  *
  * The caller owns the struct nicfit_dynlib (a static, one per library)
  * and the table its slots point into; loading fills them, and the

@@ -27,7 +27,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include <jansson.h>
+#include "jansson_int.h"
 
 #include "catalog_int.h"
 #include "embedded_int.h"

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
+#include "jansson_int.h"
 
 #include "catalog_int.h"
 #include "jscan_int.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include <jansson.h>
+#include "jansson_int.h"
 
 #include "catalog_int.h"
 #include "nicfit/catalog.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
+#include "jansson_int.h"
 
 #include "catalog_int.h"
 #include "emit_int.h"

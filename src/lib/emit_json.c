@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
+#include "jansson_int.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif

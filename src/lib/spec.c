@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include <jansson.h>
+#include "jansson_int.h"
 
 #include "jscan_int.h"
 #include "nicfit/spec.h"

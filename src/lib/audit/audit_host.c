@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
+#include "jansson_int.h"
 
 #include "fmt_int.h"
 #include "nicfit/audit.h"

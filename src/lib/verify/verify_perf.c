@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
+#include "jansson_int.h"
 
 #include "verify_int.h"
 
