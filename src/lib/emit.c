@@ -30,7 +30,7 @@ double nicfit_round4(double v)
 	return round(v * 1e4) / 1e4;
 }
 
-#define EMIT_FIRST_ROOM ((size_t)8192)
+#define EMIT_FIRST_ROOM ((size_t)16384)
 
 struct nicfit_emit *nicfit_emit_new(enum nicfit_format fmt, unsigned flags,
 				    size_t max)
@@ -45,8 +45,9 @@ struct nicfit_emit *nicfit_emit_new(enum nicfit_format fmt, unsigned flags,
 		e->flags &= ~NICFIT_EMIT_COLOR;
 	nicfit_buf_init(&e->text, max);
 	/*
-	 * A document is kilobytes (a plan's JSON 10 kB): its buffer starts at
-	 * 8 KiB, or the limit, rather than doubling up from nothing.
+	 * A document is kilobytes (a plan's JSON 10 to 15 kB): its buffer
+	 * starts at 16 KiB, or the limit, rather than doubling up from nothing
+	 * (and copying what it has at each step).
 	 */
 	nicfit_buf_reserve(&e->text, e->text.max - 1 < EMIT_FIRST_ROOM ? e->text.max - 1 : EMIT_FIRST_ROOM);
 	return e;

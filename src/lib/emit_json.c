@@ -298,6 +298,23 @@ static void json_quote(struct nicfit_buf *b, const char *s, size_t n)
  */
 static void put_fixed4(struct nicfit_buf *b, long long k);
 
+/*
+ * llround(x) for |x| < 2^52, without the call: x minus its truncation is
+ * exact there, so comparing it with one half rounds halves away from zero
+ * as llround() does.
+ */
+static inline long long round_half_away(double x)
+{
+	long long t = (long long)x;
+	double f = x - (double)t;
+
+	if (f >= 0.5)
+		t++;
+	else if (f <= -0.5)
+		t--;
+	return t;
+}
+
 static int json_real_fast(struct nicfit_buf *b, double v)
 {
 	char t[40], *p = t + sizeof(t);
@@ -320,7 +337,7 @@ static int json_real_fast(struct nicfit_buf *b, double v)
 	}
 	if (!(fabs(v) < 1e10) || v == 0)
 		return 0;
-	k = llround(v * 1e4);
+	k = round_half_away(v * 1e4);
 	if ((double)k / 1e4 != v)
 		return 0;
 	put_fixed4(b, k);
@@ -827,14 +844,19 @@ void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, do
 		 * json_real_out(nicfit_round4(v)) with the rounding done once: for
 		 * |v| < 1e10 the rounded value is k / 1e4, k = llround(v * 1e4)
 		 * (round() and llround() both round halves away from zero), which
-		 * json_real_fast() would write; 0 and the rest go the long way.
+		 * json_real_fast() would write, or a zero with v's sign; the rest
+		 * go the long way.
 		 */
-		long long k = fabs(v) < 1e10 ? llround(v * 1e4) : 0;
+		if (fabs(v) < 1e10) {
+			long long k = round_half_away(v * 1e4);
 
-		if (k)
-			put_fixed4(&e->text, k);
-		else
+			if (k)
+				put_fixed4(&e->text, k);
+			else /* what "%.15g" and ".0" make of round4's +-0 */
+				jadd(&e->text, signbit(v) ? "-0.0" : "0.0", signbit(v) ? 4 : 3);
+		} else {
 			json_real_out(&e->text, nicfit_round4(v));
+		}
 		member_done(e);
 	}
 }

@@ -13,7 +13,12 @@ void nicfit_error_clear(struct nicfit_error *err)
 {
 	if (!err)
 		return;
-	memset(err, 0, sizeof(*err));
+	/* the fields, not the 784 bytes: a request clears several records */
+	err->code = NICFIT_OK;
+	err->input[0] = '\0';
+	err->line = 0;
+	err->col = 0;
+	err->msg[0] = '\0';
 }
 
 static void set_msg(struct nicfit_error *err, const char *fmt, va_list ap)

@@ -218,10 +218,22 @@ static int number_text(const char *p, size_t len, char *buf, size_t n)
 		snprintf(buf, n, "%.17g", d);
 	} else {
 		long long v = strtoll(tmp, &end, 10);
+		unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+		char digits[24], *q = digits + sizeof(digits);
 
 		if (*end || errno == ERANGE)
 			return -1;
-		snprintf(buf, n, "%lld", v);
+		/* "%lld" without printf's set-up: a request's counts are integers */
+		*--q = '\0';
+		do {
+			*--q = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (v < 0)
+			*--q = '-';
+		if ((size_t)(digits + sizeof(digits) - q) > n)
+			return -1;
+		memcpy(buf, q, (size_t)(digits + sizeof(digits) - q));
 	}
 	return 0;
 }
@@ -291,7 +303,8 @@ static int parse_flat(struct nicfit_spec *s, struct jscan *js)
 				if (number_text(js->text + x->start, x->len, buf, sizeof(buf)))
 					goto undo;
 			} else {
-				snprintf(buf, sizeof(buf), "%s", x->type == JS_TRUE ? "true" : "false");
+				memcpy(buf, x->type == JS_TRUE ? "true" : "false",
+				       x->type == JS_TRUE ? 5 : 6);
 			}
 			if (strlen(buf) > NICFIT_SPEC_MAX_VALUE || nicfit_spec_add(s, key, buf, NULL))
 				goto undo;
