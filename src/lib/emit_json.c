@@ -151,19 +151,15 @@ static void plain_quote(struct nicfit_buf *b, const char *s, size_t n)
 }
 
 /*
- * s (n bytes) quoted at the end of the buffer if it is plain_ascii() and
- * the buffer has room, checked as it is copied (one pass where checking,
- * then copying took two): 1 when written, 0 when it is not plain (nothing
- * is written), -1 when the buffer must grow first.
+ * s (n bytes) copied to d if it is plain_ascii(), checked as it is copied
+ * (one pass where checking, then copying took two): 1 when written, 0
+ * when it is not plain (d holds some of it then). d has room for n bytes
+ * and 16 more are not needed: the last chunk overlaps the one before.
  */
-static int plain_copy(struct nicfit_buf *b, const char *s, size_t n)
+static inline __attribute__((always_inline)) int plain_put(char *d, const char *s, size_t n)
 {
-	char *d;
 	size_t i;
 
-	if (b->err || !(n + 2 < b->cap - b->len && n + 2 <= b->max - b->len))
-		return -1;
-	d = b->data + b->len + 1;
 #ifdef __SSE2__
 	if (n >= 16) {
 		for (i = 0;; i += 16) {
@@ -198,6 +194,23 @@ static int plain_copy(struct nicfit_buf *b, const char *s, size_t n)
 			d[i] = (char)c;
 		}
 	}
+	return 1;
+}
+
+/*
+ * s (n bytes) quoted at the end of the buffer if it is plain_ascii() and
+ * the buffer has room: 1 when written, 0 when it is not plain (nothing is
+ * written), -1 when the buffer must grow first.
+ */
+static int plain_copy(struct nicfit_buf *b, const char *s, size_t n)
+{
+	char *d;
+
+	if (b->err || !(n + 2 < b->cap - b->len && n + 2 <= b->max - b->len))
+		return -1;
+	d = b->data + b->len + 1;
+	if (!plain_put(d, s, n))
+		return 0;
 	d[-1] = '"';
 	d[n] = '"';
 	d[n + 1] = '\0';
@@ -344,10 +357,13 @@ static int json_real_fast(struct nicfit_buf *b, double v)
 	return 1;
 }
 
-/* k / 1e4 (k not 0) as "%.15g" writes it, ".0" added to a whole number. */
-static void put_fixed4(struct nicfit_buf *b, long long k)
+/*
+ * k / 1e4 (k not 0) as "%.15g" writes it, ".0" added to a whole number,
+ * ending at end (written backwards); returns where it begins.
+ */
+static inline char *fixed4_text(char *end, long long k)
 {
-	char t[40], *p = t + sizeof(t);
+	char *p = end;
 	unsigned long long u, ip, fr;
 	int d, neg;
 
@@ -375,6 +391,28 @@ static void put_fixed4(struct nicfit_buf *b, long long k)
 	} while (ip);
 	if (neg)
 		*--p = '-';
+	return p;
+}
+
+/* v in decimal, ending at end (written backwards); returns where it begins. */
+static inline char *int_text(char *end, long long v)
+{
+	char *q = end;
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+
+	do {
+		*--q = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--q = '-';
+	return q;
+}
+
+static void put_fixed4(struct nicfit_buf *b, long long k)
+{
+	char t[40], *p = fixed4_text(t + sizeof(t), k);
+
 	jadd(b, p, (size_t)(t + sizeof(t) - p));
 }
 
@@ -724,6 +762,123 @@ static void replace_value(struct nicfit_emit *e, struct level *l)
 	}
 }
 
+/*
+ * The quick way to an object's member, which nearly every member of a
+ * document takes: compact JSON, the innermost container an object that no
+ * table holds, a plain key of 1 to 16 bytes that the object's bloom filter
+ * has not seen (so no earlier member has it), room in the member list and,
+ * in the buffer, for the separator, the key, vroom bytes of value and the
+ * NUL. quick_key() writes [,]"key": past the end of the document, counting
+ * nothing, and returns where the value goes; NULL, nothing done, sends the
+ * caller the general way (member()). The caller writes the value there and
+ * quick_done() counts the member; a caller that finds it cannot write the
+ * value (a string that needs escapes) goes the general way instead, which
+ * writes over those bytes. The same key hash and member record as
+ * member_fast(), so that later members find this one.
+ */
+struct quick {
+	struct level *l;
+	uint64_t h;
+	size_t at;   /* where the member begins (its ',' or its key) */
+	size_t klen;
+};
+
+static inline __attribute__((always_inline)) char *quick_key(struct nicfit_emit *e,
+							     const char *key, size_t klen,
+							     size_t vroom, struct quick *q)
+{
+	struct nicfit_buf *b = &e->text;
+	struct level *l;
+	uint64_t x, y, h;
+	char *p;
+
+	if (klen - 1 >= 16 || e->depth == 0 || (e->flags & NICFIT_EMIT_PRETTY) || e->in_table ||
+	    b->err)
+		return NULL;
+	l = &e->stack[e->depth - 1];
+	if (!l->object || l->nm >= l->am || klen + vroom + 4 >= b->cap - b->len ||
+	    klen + vroom + 4 > b->max - b->len)
+		return NULL;
+	if (klen >= 8) {
+		memcpy(&x, key, 8);
+		memcpy(&y, key + klen - 8, 8);
+		if (word_escapes(x) || word_escapes(y))
+			return NULL;
+	} else if (klen >= 4) {
+		uint32_t a, c;
+
+		memcpy(&a, key, 4);
+		memcpy(&c, key + klen - 4, 4);
+		x = a;
+		y = c;
+		if (word_escapes(x | y << 32))
+			return NULL;
+	} else {
+		/* key_hash()'s three bytes; the spaces above them escape nothing */
+		x = (unsigned char)key[0] | (uint64_t)(unsigned char)key[klen / 2] << 8 |
+		    (uint64_t)(unsigned char)key[klen - 1] << 16;
+		y = 0;
+		if (word_escapes(x | 0x2020202020000000ull))
+			return NULL;
+	}
+	h = key_hash_words(x, y, klen);
+	if (l->bloom[BLOOM_WORD(h)] & BLOOM_BIT(h))
+		return NULL;
+	q->l = l;
+	q->h = h;
+	q->at = b->len;
+	q->klen = klen;
+	p = b->data + b->len;
+	if (l->n)
+		*p++ = ',';
+	p[0] = '"';
+	if (klen >= 8) {
+		memcpy(p + 1, &x, 8);
+		memcpy(p + 1 + klen - 8, &y, 8);
+	} else if (klen >= 4) {
+		uint32_t a = (uint32_t)x, c = (uint32_t)y;
+
+		memcpy(p + 1, &a, 4);
+		memcpy(p + 1 + klen - 4, &c, 4);
+	} else {
+		p[1] = key[0];
+		p[1 + klen / 2] = key[klen / 2];
+		p[klen] = key[klen - 1];
+	}
+	p[klen + 1] = '"';
+	p[klen + 2] = ':';
+	return p + klen + 3;
+}
+
+/* quick_key()'s member, whose value ends at end, counted. */
+static inline __attribute__((always_inline)) void quick_done(struct nicfit_emit *e,
+							     const struct quick *q, char *end)
+{
+	struct level *l = q->l;
+	struct member *m = &l->m[l->nm++];
+
+	m->hash = q->h;
+	m->sep_at = q->at;
+	m->key_at = q->at + (l->n ? 1 : 0);
+	m->key_len = q->klen + 2;
+	l->n++;
+	l->bloom[BLOOM_WORD(q->h)] |= BLOOM_BIT(q->h);
+	*end = '\0';
+	e->text.len = (size_t)(end - e->text.data);
+}
+
+/*
+ * n (<= 24) bytes from s to d a word at a time: s has 8 bytes to spare
+ * past them and d room for 24.
+ */
+static inline void copy_words(char *d, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i += 8)
+		memcpy(d + i, s + i, 8);
+}
+
 /* The value of the innermost container's last member is written. */
 static inline void member_done(struct nicfit_emit *e)
 {
@@ -733,13 +888,22 @@ static inline void member_done(struct nicfit_emit *e)
 
 void nicfit__json_open(struct nicfit_emit *e, const char *key, size_t klen, int object)
 {
+	struct quick q;
+	char *p;
+
 	if (e->depth >= NICFIT_EMIT_MAX_DEPTH) {
 		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
 		return;
 	}
-	if (member(e, key, klen))
-		return;
-	jch(&e->text, object ? '{' : '[');
+	p = quick_key(e, key, klen, 1, &q);
+	if (p) {
+		*p = object ? '{' : '[';
+		quick_done(e, &q, p + 1);
+	} else {
+		if (member(e, key, klen))
+			return;
+		jch(&e->text, object ? '{' : '[');
+	}
 	e->stack[e->depth].object = object;
 	e->stack[e->depth].n = 0;
 	e->stack[e->depth].nm = 0;
@@ -764,6 +928,17 @@ void nicfit__json_close(struct nicfit_emit *e, int object)
 void nicfit__json_raw(struct nicfit_emit *e, const char *key, size_t klen, const char *v,
 		      size_t vlen)
 {
+	struct quick q;
+	char *p;
+
+	/* null, true, false */
+	if ((vlen == 4 || vlen == 5) && (p = quick_key(e, key, klen, vlen, &q))) {
+		memcpy(p, v, 4);
+		if (vlen == 5)
+			p[4] = v[4];
+		quick_done(e, &q, p + vlen);
+		return;
+	}
 	if (!member(e, key, klen)) {
 		jadd(&e->text, v, vlen);
 		member_done(e);
@@ -791,7 +966,9 @@ static void escaped_bytes(struct nicfit_emit *e, const char *v, size_t n)
 
 void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, const char *v)
 {
+	struct quick q;
 	size_t n;
+	char *p;
 	int r;
 
 	if (!v) {
@@ -799,6 +976,13 @@ void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, co
 		return;
 	}
 	n = strlen(v);
+	p = quick_key(e, key, klen, n + 2, &q);
+	if (p && plain_put(p + 1, v, n)) {
+		p[0] = '"';
+		p[n + 1] = '"';
+		quick_done(e, &q, p + n + 2);
+		return;
+	}
 	if (member(e, key, klen))
 		return;
 	r = plain_copy(&e->text, v, n);
@@ -817,17 +1001,19 @@ void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, co
 
 void nicfit__json_int(struct nicfit_emit *e, const char *key, size_t klen, long long v)
 {
-	if (!member(e, key, klen)) {
-		char t[24], *q = t + sizeof(t);
-		unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	/* the digits end 8 bytes before the end of t: copy_words() may read past them */
+	char t[32], *d = int_text(t + 24, v), *p;
+	size_t n = (size_t)(t + 24 - d);
+	struct quick q;
 
-		do {
-			*--q = (char)('0' + u % 10);
-			u /= 10;
-		} while (u);
-		if (v < 0)
-			*--q = '-';
-		jadd(&e->text, q, (size_t)(t + sizeof(t) - q));
+	p = quick_key(e, key, klen, 24, &q);
+	if (p) {
+		copy_words(p, d, n);
+		quick_done(e, &q, p + n);
+		return;
+	}
+	if (!member(e, key, klen)) {
+		jadd(&e->text, d, n);
 		member_done(e);
 	}
 }
@@ -835,28 +1021,47 @@ void nicfit__json_int(struct nicfit_emit *e, const char *key, size_t klen, long 
 /* A number rounded to 4 decimals, null when not finite. */
 void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, double v)
 {
+	char t[40], *d, *p;
+	struct quick q;
+	size_t n;
+
 	if (!isfinite(v)) {
 		nicfit__json_raw(e, key, klen, "null", 4);
 		return;
 	}
-	if (!member(e, key, klen)) {
-		/*
-		 * json_real_out(nicfit_round4(v)) with the rounding done once: for
-		 * |v| < 1e10 the rounded value is k / 1e4, k = llround(v * 1e4)
-		 * (round() and llround() both round halves away from zero), which
-		 * json_real_fast() would write, or a zero with v's sign; the rest
-		 * go the long way.
-		 */
-		if (fabs(v) < 1e10) {
-			long long k = round_half_away(v * 1e4);
-
-			if (k)
-				put_fixed4(&e->text, k);
-			else /* what "%.15g" and ".0" make of round4's +-0 */
-				jadd(&e->text, signbit(v) ? "-0.0" : "0.0", signbit(v) ? 4 : 3);
-		} else {
+	if (!(fabs(v) < 1e10)) {
+		if (!member(e, key, klen)) {
 			json_real_out(&e->text, nicfit_round4(v));
+			member_done(e);
 		}
+		return;
+	}
+	/*
+	 * json_real_out(nicfit_round4(v)) with the rounding done once: for
+	 * |v| < 1e10 the rounded value is k / 1e4, k = llround(v * 1e4)
+	 * (round() and llround() both round halves away from zero), which
+	 * json_real_fast() would write, or a zero with v's sign. The text ends
+	 * 8 bytes before the end of t, for copy_words().
+	 */
+	{
+		long long k = round_half_away(v * 1e4);
+
+		if (k) {
+			d = fixed4_text(t + 32, k);
+		} else {
+			d = t + 32 - (signbit(v) ? 4 : 3);
+			memcpy(d, signbit(v) ? "-0.0" : "0.0", signbit(v) ? 4 : 3);
+		}
+	}
+	n = (size_t)(t + 32 - d);
+	p = quick_key(e, key, klen, 24, &q);
+	if (p) {
+		copy_words(p, d, n);
+		quick_done(e, &q, p + n);
+		return;
+	}
+	if (!member(e, key, klen)) {
+		jadd(&e->text, d, n);
 		member_done(e);
 	}
 }
