@@ -33,14 +33,35 @@ struct out {
 	size_t len; /* what the whole text takes (written: the first n - 1 bytes) */
 };
 
-static void put(struct out *o, const char *s, size_t k)
+/*
+ * Appends k bytes of s. Most pieces are a word or two (a run between
+ * conversions, a name, a number): up to 16 bytes are copied as two words
+ * (or halves, or bytes) that overlap, not through a call to memcpy().
+ */
+static inline void put(struct out *o, const char *s, size_t k)
 {
-	if (o->len + 1 < o->n) {
-		size_t room = o->n - 1 - o->len;
+	size_t len = o->len;
 
-		memcpy(o->d + o->len, s, k < room ? k : room);
+	if (k <= 16 && o->n > len && k < o->n - len) {
+		char *d = o->d + len;
+
+		if (k >= 8) {
+			memcpy(d, s, 8);
+			memcpy(d + k - 8, s + k - 8, 8);
+		} else if (k >= 4) {
+			memcpy(d, s, 4);
+			memcpy(d + k - 4, s + k - 4, 4);
+		} else if (k) {
+			d[0] = s[0];
+			d[k / 2] = s[k / 2];
+			d[k - 1] = s[k - 1];
+		}
+	} else if (len + 1 < o->n) {
+		size_t room = o->n - 1 - len;
+
+		memcpy(o->d + len, s, k < room ? k : room);
 	}
-	o->len += k;
+	o->len = len + k;
 }
 
 static void put_u(struct out *o, unsigned long long u, int neg)

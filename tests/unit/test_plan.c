@@ -935,6 +935,25 @@ static void plan_fmt_is_snprintf(void **state)
 		assert_int_equal(ra, rb);
 		assert_memory_equal(a, b, sizeof(a));
 	}
+	/* pieces of every length from 0 to 40 bytes, cut at every buffer size around them */
+	for (i = 0; i <= 40; i++) {
+		static const char text[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH";
+		char piece[48];
+
+		memcpy(piece, text, (size_t)i);
+		piece[i] = '\0';
+		for (k = 0; k <= 64; k++) {
+			char a[80], b[80];
+			int ra, rb;
+
+			memset(a, 'z', sizeof(a));
+			memset(b, 'z', sizeof(b));
+			ra = snprintf(a, (size_t)k, "<%s|%s>%d", piece, piece + i / 2, i);
+			rb = nicfit__fmt(b, (size_t)k, "<%s|%s>%d", piece, piece + i / 2, i);
+			assert_int_equal(ra, rb);
+			assert_memory_equal(a, b, sizeof(a));
+		}
+	}
 }
 
 /* The planner's byte and second writers write units.c's bytes. */
