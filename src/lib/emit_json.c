@@ -789,7 +789,7 @@ static inline __attribute__((always_inline)) char *quick_key(struct nicfit_emit 
 {
 	struct nicfit_buf *b = &e->text;
 	struct level *l;
-	uint64_t x, y, h;
+	uint64_t x, y, w0, w1, h;
 	char *p;
 
 	if (klen - 1 >= 16 || e->depth == 0 || (e->flags & NICFIT_EMIT_PRETTY) || e->in_table ||
@@ -799,11 +799,12 @@ static inline __attribute__((always_inline)) char *quick_key(struct nicfit_emit 
 	if (!l->object || l->nm >= l->am || klen + vroom + 4 >= b->cap - b->len ||
 	    klen + vroom + 4 > b->max - b->len)
 		return NULL;
+	/* the key's bytes as key_hash() takes them; w0, w1 all of them, spaces (plain) besides */
 	if (klen >= 8) {
 		memcpy(&x, key, 8);
 		memcpy(&y, key + klen - 8, 8);
-		if (word_escapes(x) || word_escapes(y))
-			return NULL;
+		w0 = x;
+		w1 = y;
 	} else if (klen >= 4) {
 		uint32_t a, c;
 
@@ -811,16 +812,22 @@ static inline __attribute__((always_inline)) char *quick_key(struct nicfit_emit 
 		memcpy(&c, key + klen - 4, 4);
 		x = a;
 		y = c;
-		if (word_escapes(x | y << 32))
-			return NULL;
+		w0 = x | y << 32;
+		w1 = 0x2020202020202020ull;
 	} else {
-		/* key_hash()'s three bytes; the spaces above them escape nothing */
 		x = (unsigned char)key[0] | (uint64_t)(unsigned char)key[klen / 2] << 8 |
 		    (uint64_t)(unsigned char)key[klen - 1] << 16;
 		y = 0;
-		if (word_escapes(x | 0x2020202020000000ull))
-			return NULL;
+		w0 = x | 0x2020202020000000ull;
+		w1 = 0x2020202020202020ull;
 	}
+#ifdef __SSE2__
+	if (chunk_escapes(_mm_set_epi64x((long long)w1, (long long)w0)))
+		return NULL;
+#else
+	if (word_escapes(w0) || word_escapes(w1))
+		return NULL;
+#endif
 	h = key_hash_words(x, y, klen);
 	if (l->bloom[BLOOM_WORD(h)] & BLOOM_BIT(h))
 		return NULL;
@@ -850,9 +857,56 @@ static inline __attribute__((always_inline)) char *quick_key(struct nicfit_emit 
 	return p + klen + 3;
 }
 
+/*
+ * The quick way to an array's element, on the same terms as quick_key():
+ * writes the ',' before all but the first and returns where the value
+ * goes (q->l is the array), or NULL for the general way.
+ */
+static inline __attribute__((always_inline)) char *quick_elem(struct nicfit_emit *e, size_t vroom,
+							      struct quick *q)
+{
+	struct nicfit_buf *b = &e->text;
+	struct level *l;
+	char *p;
+
+	if (e->depth == 0 || (e->flags & NICFIT_EMIT_PRETTY) || e->in_table || b->err)
+		return NULL;
+	l = &e->stack[e->depth - 1];
+	if (l->object || vroom + 2 >= b->cap - b->len || vroom + 1 > b->max - b->len)
+		return NULL;
+	q->l = l;
+	p = b->data + b->len;
+	if (l->n)
+		*p++ = ',';
+	return p;
+}
+
+/* quick_elem()'s element, whose value ends at end, counted. */
+static inline __attribute__((always_inline)) void quick_elem_done(struct nicfit_emit *e,
+								  const struct quick *q, char *end)
+{
+	q->l->n++;
+	*end = '\0';
+	e->text.len = (size_t)(end - e->text.data);
+}
+
+/* The member's key or element's separator, the quick way (quick_key(), quick_elem()). */
+static inline __attribute__((always_inline)) char *quick_put(struct nicfit_emit *e,
+							     const char *key, size_t klen,
+							     size_t vroom, struct quick *q)
+{
+	if (key) {
+		q->klen = klen;
+		return quick_key(e, key, klen, vroom, q);
+	}
+	q->klen = 0;
+	return quick_elem(e, vroom, q);
+}
+
 /* quick_key()'s member, whose value ends at end, counted. */
-static inline __attribute__((always_inline)) void quick_done(struct nicfit_emit *e,
-							     const struct quick *q, char *end)
+static inline __attribute__((always_inline)) void quick_member_done(struct nicfit_emit *e,
+								    const struct quick *q,
+								    char *end)
 {
 	struct level *l = q->l;
 	struct member *m = &l->m[l->nm++];
@@ -865,6 +919,26 @@ static inline __attribute__((always_inline)) void quick_done(struct nicfit_emit 
 	l->bloom[BLOOM_WORD(q->h)] |= BLOOM_BIT(q->h);
 	*end = '\0';
 	e->text.len = (size_t)(end - e->text.data);
+}
+
+/* quick_put()'s member or element, whose value ends at end, counted. */
+static inline __attribute__((always_inline)) void quick_done(struct nicfit_emit *e,
+							     const struct quick *q, char *end)
+{
+	if (q->klen)
+		quick_member_done(e, q, end);
+	else
+		quick_elem_done(e, q, end);
+}
+
+/*
+ * The general way, out of line, for what quick_put() does not take: the
+ * quick callers then need no registers saved.
+ */
+static __attribute__((noinline)) int member_general(struct nicfit_emit *e, const char *key,
+						    size_t klen)
+{
+	return member(e, key, klen);
 }
 
 /*
@@ -886,6 +960,16 @@ static inline void member_done(struct nicfit_emit *e)
 		replace_value(e, &e->stack[e->depth - 1]);
 }
 
+/* A member whose value is v (vlen bytes of JSON), the general way. */
+static __attribute__((noinline)) void raw_general(struct nicfit_emit *e, const char *key,
+						  size_t klen, const char *v, size_t vlen)
+{
+	if (!member(e, key, klen)) {
+		jadd(&e->text, v, vlen);
+		member_done(e);
+	}
+}
+
 void nicfit__json_open(struct nicfit_emit *e, const char *key, size_t klen, int object)
 {
 	struct quick q;
@@ -895,12 +979,12 @@ void nicfit__json_open(struct nicfit_emit *e, const char *key, size_t klen, int 
 		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
 		return;
 	}
-	p = quick_key(e, key, klen, 1, &q);
+	p = quick_put(e, key, klen, 1, &q);
 	if (p) {
 		*p = object ? '{' : '[';
 		quick_done(e, &q, p + 1);
 	} else {
-		if (member(e, key, klen))
+		if (member_general(e, key, klen))
 			return;
 		jch(&e->text, object ? '{' : '[');
 	}
@@ -932,17 +1016,14 @@ void nicfit__json_raw(struct nicfit_emit *e, const char *key, size_t klen, const
 	char *p;
 
 	/* null, true, false */
-	if ((vlen == 4 || vlen == 5) && (p = quick_key(e, key, klen, vlen, &q))) {
+	if ((vlen == 4 || vlen == 5) && (p = quick_put(e, key, klen, vlen, &q))) {
 		memcpy(p, v, 4);
 		if (vlen == 5)
 			p[4] = v[4];
 		quick_done(e, &q, p + vlen);
 		return;
 	}
-	if (!member(e, key, klen)) {
-		jadd(&e->text, v, vlen);
-		member_done(e);
-	}
+	raw_general(e, key, klen, v, vlen);
 }
 
 /*
@@ -964,25 +1045,36 @@ static void escaped_bytes(struct nicfit_emit *e, const char *v, size_t n)
 	nicfit_buf_release(&t);
 }
 
+static void string_general(struct nicfit_emit *e, const char *key, size_t klen, const char *v,
+			   size_t n);
+
 void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, const char *v)
 {
 	struct quick q;
 	size_t n;
 	char *p;
-	int r;
 
 	if (!v) {
 		nicfit__json_raw(e, key, klen, "null", 4);
 		return;
 	}
 	n = strlen(v);
-	p = quick_key(e, key, klen, n + 2, &q);
+	p = quick_put(e, key, klen, n + 2, &q);
 	if (p && plain_put(p + 1, v, n)) {
 		p[0] = '"';
 		p[n + 1] = '"';
 		quick_done(e, &q, p + n + 2);
 		return;
 	}
+	string_general(e, key, klen, v, n);
+}
+
+/* A string of n bytes, the general way. */
+static __attribute__((noinline)) void string_general(struct nicfit_emit *e, const char *key,
+						     size_t klen, const char *v, size_t n)
+{
+	int r;
+
 	if (member(e, key, klen))
 		return;
 	r = plain_copy(&e->text, v, n);
@@ -1006,14 +1098,21 @@ void nicfit__json_int(struct nicfit_emit *e, const char *key, size_t klen, long 
 	size_t n = (size_t)(t + 24 - d);
 	struct quick q;
 
-	p = quick_key(e, key, klen, 24, &q);
+	p = quick_put(e, key, klen, 24, &q);
 	if (p) {
 		copy_words(p, d, n);
 		quick_done(e, &q, p + n);
 		return;
 	}
+	raw_general(e, key, klen, d, n);
+}
+
+/* A number of 1e10 or more, the general way. */
+static __attribute__((noinline)) void number_general(struct nicfit_emit *e, const char *key,
+						     size_t klen, double v)
+{
 	if (!member(e, key, klen)) {
-		jadd(&e->text, d, n);
+		json_real_out(&e->text, nicfit_round4(v));
 		member_done(e);
 	}
 }
@@ -1030,10 +1129,7 @@ void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, do
 		return;
 	}
 	if (!(fabs(v) < 1e10)) {
-		if (!member(e, key, klen)) {
-			json_real_out(&e->text, nicfit_round4(v));
-			member_done(e);
-		}
+		number_general(e, key, klen, v);
 		return;
 	}
 	/*
@@ -1054,16 +1150,13 @@ void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, do
 		}
 	}
 	n = (size_t)(t + 32 - d);
-	p = quick_key(e, key, klen, 24, &q);
+	p = quick_put(e, key, klen, 24, &q);
 	if (p) {
 		copy_words(p, d, n);
 		quick_done(e, &q, p + n);
 		return;
 	}
-	if (!member(e, key, klen)) {
-		jadd(&e->text, d, n);
-		member_done(e);
-	}
+	raw_general(e, key, klen, d, n);
 }
 
 /* A parsed value (nicfit_emit_json_text) written like the rest. */
