@@ -64,14 +64,35 @@ static inline void put(struct out *o, const char *s, size_t k)
 	o->len = len + k;
 }
 
+/* "00" to "99": two digits a division */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* u in decimal, ending at q (written backwards); returns where it begins. */
+static inline char *digits_back(char *q, unsigned long long u)
+{
+	while (u >= 100) {
+		const char *dd = digit_pairs + 2 * (u % 100);
+
+		u /= 100;
+		*--q = dd[1];
+		*--q = dd[0];
+	}
+	if (u >= 10) {
+		*--q = digit_pairs[2 * u + 1];
+		*--q = digit_pairs[2 * u];
+	} else {
+		*--q = (char)('0' + u);
+	}
+	return q;
+}
+
 static void put_u(struct out *o, unsigned long long u, int neg)
 {
-	char t[24], *q = t + sizeof(t);
+	char t[24], *q = digits_back(t + sizeof(t), u);
 
-	do {
-		*--q = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
 	if (neg)
 		*--q = '-';
 	put(o, q, (size_t)(t + sizeof(t) - q));
@@ -106,30 +127,37 @@ static int round_scaled(double a, int d, unsigned long long *r)
 	return 0;
 }
 
-/* r / 10^d with d decimals (none and no point when d is 0), after the sign. */
+/*
+ * r / 10^d with d decimals (none and no point when d is 0), after the
+ * sign; strip drops the decimals' trailing zeros (and the point with the
+ * last of them), as %g does.
+ */
 static void put_fixed(struct out *o, unsigned long long r, int d, int neg, int strip)
 {
 	char t[48], *q = t + sizeof(t);
-	int i;
 
-	for (i = 0; i < d; i++) {
-		*--q = (char)('0' + r % 10);
-		r /= 10;
-	}
-	if (strip) {
-		char *end = t + sizeof(t);
+	if (strip)
+		while (d > 0 && r % 10 == 0) {
+			r /= 10;
+			d--;
+		}
+	if (d > 0) {
+		int i;
 
-		while (end > q && end[-1] == '0')
-			end--;
-		memmove(q + (t + sizeof(t) - end), q, (size_t)(end - q));
-		q += t + sizeof(t) - end;
-	}
-	if (q < t + sizeof(t))
+		for (i = 0; i + 2 <= d; i += 2) {
+			const char *dd = digit_pairs + 2 * (r % 100);
+
+			r /= 100;
+			*--q = dd[1];
+			*--q = dd[0];
+		}
+		if (i < d) {
+			*--q = (char)('0' + r % 10);
+			r /= 10;
+		}
 		*--q = '.';
-	do {
-		*--q = (char)('0' + r % 10);
-		r /= 10;
-	} while (r);
+	}
+	q = digits_back(q, r);
 	if (neg)
 		*--q = '-';
 	put(o, q, (size_t)(t + sizeof(t) - q));
