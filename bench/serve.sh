@@ -3,13 +3,18 @@
 #
 # POST /api/plan (the planner runs on every request; /api/calc/fit while a
 # build has no planner) and nginx GET of a static file holding that very
-# answer, both on loopback, with wrk: CONNECTIONS connections for SECONDS
-# seconds each (256 and 30 by default). Prints requests per second, latency,
-# errors, nicfit's resident memory before and after, and the ratio
-# nicfit / nginx. Fails when a request failed or memory grew by more than
-# GROWTH_MIB (16) over the run.
+# answer, both on loopback, with wrk: CONNECTIONS connections, SECONDS_RUN
+# seconds a run (256 and 10 by default), in ROUNDS rounds (3) of one nicfit
+# run then one nginx run, so that the machine's drift over the minutes the
+# benchmark takes weighs on both sides of each round's ratio alike. Prints
+# each round, then the medians: requests per second, latency (the worst
+# p99 of the rounds), errors (all rounds), nicfit's resident memory before
+# and after, and the median of the rounds' ratios nicfit / nginx. Fails
+# when a request failed or memory grew by more than GROWTH_MIB (16) over
+# the run.
 set -u
-: "${NICFIT:=build/nicfit}" "${SECONDS_RUN:=30}" "${CONNECTIONS:=256}" "${GROWTH_MIB:=16}"
+: "${NICFIT:=build/nicfit}" "${SECONDS_RUN:=10}" "${CONNECTIONS:=256}" "${GROWTH_MIB:=16}"
+: "${ROUNDS:=3}"
 threads=$(nproc 2>/dev/null || echo 2)
 for t in wrk nginx curl; do
 	command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] || {
@@ -104,41 +109,56 @@ errors() { # non-2xx responses and socket errors in a wrk report
 	awk '/Non-2xx/ { e += $NF } /Socket errors/ { gsub(",", ""); e += $4 + $6 + $8 + $10 } END { print e + 0 }' "$1"
 }
 
-# Warm up (threads, allocator arenas), then measure.
+# Warm up (threads, allocator arenas, nginx's workers), then measure in rounds.
 wrk -t2 -c"$CONNECTIONS" -d3s -s "$tmp/post.lua" "http://127.0.0.1:$port$path" >/dev/null 2>&1
+wrk -t2 -c"$CONNECTIONS" -d3s "http://127.0.0.1:$nport/answer.json" >/dev/null 2>&1
 before=$(rss)
-wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency -s "$tmp/post.lua" \
-	"http://127.0.0.1:$port$path" >"$tmp/wrk.nicfit" 2>&1
+: >"$tmp/rounds"
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency -s "$tmp/post.lua" \
+		"http://127.0.0.1:$port$path" >"$tmp/wrk.nicfit.$r" 2>&1
+	wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency "http://127.0.0.1:$nport/answer.json" \
+		>"$tmp/wrk.nginx.$r" 2>&1
+	grep -q 'Requests/sec' "$tmp/wrk.nicfit.$r" || { cat "$tmp/wrk.nicfit.$r"; exit 1; }
+	grep -q 'Requests/sec' "$tmp/wrk.nginx.$r" || { cat "$tmp/wrk.nginx.$r"; exit 1; }
+	echo "$r $(field 'Requests/sec:' "$tmp/wrk.nicfit.$r") $(field 'Requests/sec:' "$tmp/wrk.nginx.$r")" \
+		"$(errors "$tmp/wrk.nicfit.$r") $(errors "$tmp/wrk.nginx.$r")" \
+		"$(awk '$1 == "99%" { print $2 }' "$tmp/wrk.nicfit.$r")" \
+		"$(awk '$1 == "99%" { print $2 }' "$tmp/wrk.nginx.$r")" >>"$tmp/rounds"
+	r=$((r + 1))
+done
 after=$(rss)
 peak=$(hwm)
 # The HTTP layer alone: a small page asset nicfit keeps in memory (shown, not compared).
 wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency "http://127.0.0.1:$port/favicon.svg" \
 	>"$tmp/wrk.static" 2>&1
-wrk -t2 -c"$CONNECTIONS" -d3s "http://127.0.0.1:$nport/answer.json" >/dev/null 2>&1
-wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency "http://127.0.0.1:$nport/answer.json" \
-	>"$tmp/wrk.nginx" 2>&1
 
-rn=$(field 'Requests/sec:' "$tmp/wrk.nicfit")
-rx=$(field 'Requests/sec:' "$tmp/wrk.nginx")
+# wrk's latency as milliseconds, for the worst of the rounds
+ms() { awk '{ v = $1 + 0; if ($1 ~ /us$/) v /= 1000; else if ($1 ~ /[^m]s$/) v *= 1000; printf "%.2fms\n", v }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+rn=$(awk '{ print $2 }' "$tmp/rounds" | median)
+rx=$(awk '{ print $3 }' "$tmp/rounds" | median)
+ratio=$(awk '{ print ($3 > 0 ? $2 / $3 : 0) }' "$tmp/rounds" | median)
+en=$(awk '{ e += $4 } END { print e + 0 }' "$tmp/rounds")
+ex=$(awk '{ e += $5 } END { print e + 0 }' "$tmp/rounds")
+p99n=$(awk '{ print $6 }' "$tmp/rounds" | ms | sort -g | tail -1)
+p99x=$(awk '{ print $7 }' "$tmp/rounds" | ms | sort -g | tail -1)
 rs=$(field 'Requests/sec:' "$tmp/wrk.static")
 es=$(errors "$tmp/wrk.static")
 p99s=$(awk '$1 == "99%" { print $2 }' "$tmp/wrk.static")
-en=$(errors "$tmp/wrk.nicfit")
-ex=$(errors "$tmp/wrk.nginx")
-p99n=$(awk '$1 == "99%" { print $2 }' "$tmp/wrk.nicfit")
-p99x=$(awk '$1 == "99%" { print $2 }' "$tmp/wrk.nginx")
 bytes=$(wc -c <"$tmp/answer")
-echo "serve: $CONNECTIONS connections, ${SECONDS_RUN} s, $threads threads each, $bytes-byte answer"
+echo "serve: $CONNECTIONS connections, $ROUNDS rounds of ${SECONDS_RUN} s a side, $threads threads each, $bytes-byte answer"
+awk '{ printf "round %d: nicfit %.0f req/s, nginx %.0f req/s, ratio %.2f\n", $1, $2, $3, ($3 > 0 ? $2 / $3 : 0) }' "$tmp/rounds"
 printf 'nicfit POST %-14s %10.0f req/s  p99 %-8s errors %s\n' "$path" "$rn" "$p99n" "$en"
 printf 'nicfit GET  %-14s %10.0f req/s  p99 %-8s errors %s\n' /favicon.svg "$rs" "$p99s" "$es"
 printf 'nginx  GET  %-14s %10.0f req/s  p99 %-8s errors %s\n' /answer.json "$rx" "$p99x" "$ex"
-awk -v a="$rn" -v b="$rx" 'BEGIN { printf "ratio nicfit/nginx: %.2f\n", (b > 0 ? a / b : 0) }'
+awk -v r="$ratio" 'BEGIN { printf "ratio nicfit/nginx: %.2f (median of the rounds)\n", r }'
 echo "nicfit memory: RSS $((before / 1024)) MiB before, $((after / 1024)) MiB after, peak $((peak / 1024)) MiB"
-grep -q 'Requests/sec' "$tmp/wrk.nicfit" || { cat "$tmp/wrk.nicfit"; exit 1; }
 rc=0
 if [ "$en" -ne 0 ] || [ "$es" -ne 0 ]; then
 	echo "bench/serve: $en + $es failed requests" >&2
-	sed 's/^/# /' "$tmp/wrk.nicfit" >&2
+	for f in "$tmp"/wrk.nicfit.*; do sed 's/^/# /' "$f" >&2; done
 	rc=1
 fi
 if [ $((after - before)) -gt $((GROWTH_MIB * 1024)) ]; then
