@@ -13,6 +13,8 @@
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
 
+#include "emit_int.h"
+
 static char *finish(struct nicfit_emit *e)
 {
 	struct nicfit_buf out;
@@ -213,6 +215,77 @@ static void nesting_and_tables_as_jansson(void **state)
 	}
 }
 
+/* One document of every kind of value, the quick way and the general (keys of 1 to 20 bytes). */
+static void limit_doc(struct nicfit_emit *e)
+{
+	static const char *const keys[] = { "a", "bc", "def", "ghij", "klmno", "pqrstuvw",
+					    "xyz_0123456789ab", "a_key_of_20_bytes___" };
+	size_t i;
+
+	nicfit_emit_begin_object(e, NULL);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		nicfit_emit_begin_object(e, keys[i]);
+		nicfit_emit_string(e, "s", "plain text of some length");
+		nicfit_emit_string(e, "q", "a \"quoted\" one");
+		nicfit_emit_int(e, "i", -1234567890123LL);
+		nicfit_emit_number(e, "n", 3.14159);
+		nicfit_emit_number(e, "z", -0.00001);
+		nicfit_emit_null(e, "u");
+		nicfit_emit_bool(e, "t", 1);
+		nicfit_emit_bool(e, "f", 0);
+		nicfit_emit_begin_array(e, "arr");
+		nicfit_emit_string(e, NULL, keys[i]);
+		nicfit_emit_int(e, NULL, (long long)i);
+		nicfit_emit_number(e, NULL, 1.5);
+		nicfit_emit_null(e, NULL);
+		nicfit_emit_end_array(e);
+		nicfit_emit_int(e, "i", 7); /* given twice: replaces the first */
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_object(e);
+}
+
+/*
+ * Under a limit, a document is whole or refused, at every limit around
+ * its length, and nothing is written past the limit: the quick way checks
+ * its room as the general way does. A document fits from some limit on
+ * (its length, or a little more while a repeated key's new value is
+ * written at the end before it moves over the old one), and every larger
+ * limit gives the same bytes.
+ */
+static void limits_at_every_size(void **state)
+{
+	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	size_t max, len, fits = 0;
+	char *whole;
+
+	(void)state;
+	limit_doc(e);
+	whole = finish(e);
+	len = strlen(whole) - 1; /* without finish()'s newline */
+	for (max = 1; max <= len + 40; max++) {
+		struct nicfit_buf out;
+		int rc;
+
+		e = nicfit_emit_new(NICFIT_FMT_JSON, 0, max);
+		limit_doc(e);
+		assert_true(e->text.len <= max);
+		nicfit_buf_init(&out, 0);
+		rc = nicfit_emit_finish(e, &out);
+		if (rc == 0) {
+			assert_string_equal(out.data, whole);
+			if (!fits)
+				fits = max;
+		} else {
+			assert_int_equal(fits, 0); /* refused only below the first limit that fits */
+		}
+		nicfit_buf_release(&out);
+		nicfit_emit_free(e);
+	}
+	assert_true(fits >= len && fits <= len + 16);
+	free(whole);
+}
+
 /* A key given twice replaces the first value where it stands, as in a jansson object. */
 static void duplicate_keys_replace(void **state)
 {
@@ -397,6 +470,7 @@ int main(void)
 		cmocka_unit_test(malformed_utf8_kept),
 		cmocka_unit_test(nesting_and_tables_as_jansson),
 		cmocka_unit_test(duplicate_keys_replace),
+		cmocka_unit_test(limits_at_every_size),
 		cmocka_unit_test(keys_as_jansson),
 		cmocka_unit_test(misuse_refused),
 	};
