@@ -470,24 +470,32 @@ static inline uint64_t key_hash_words(uint64_t a, uint64_t b, size_t n)
 	return (a ^ (b << 7 | b >> 57) ^ (uint64_t)n << 48) * 0x9e3779b97f4a7c15ull;
 }
 
-static inline uint64_t key_hash(const char *k, size_t n)
+/* The words key_hash_words() takes of a key: its first and last 8 bytes, or 4, or 3 of them. */
+static inline __attribute__((always_inline)) void key_words(const char *k, size_t n, uint64_t *a,
+							    uint64_t *b)
 {
-	uint64_t a = 0, b = 0;
-
+	*a = *b = 0;
 	if (n >= 8) {
-		memcpy(&a, k, 8);
-		memcpy(&b, k + n - 8, 8);
+		memcpy(a, k, 8);
+		memcpy(b, k + n - 8, 8);
 	} else if (n >= 4) {
 		uint32_t x, y;
 
 		memcpy(&x, k, 4);
 		memcpy(&y, k + n - 4, 4);
-		a = x;
-		b = y;
+		*a = x;
+		*b = y;
 	} else if (n) {
-		a = (unsigned char)k[0] | (uint64_t)(unsigned char)k[n / 2] << 8 |
-		    (uint64_t)(unsigned char)k[n - 1] << 16;
+		*a = (unsigned char)k[0] | (uint64_t)(unsigned char)k[n / 2] << 8 |
+		     (uint64_t)(unsigned char)k[n - 1] << 16;
 	}
+}
+
+static inline uint64_t key_hash(const char *k, size_t n)
+{
+	uint64_t a, b;
+
+	key_words(k, n, &a, &b);
 	return key_hash_words(a, b, n);
 }
 
@@ -800,25 +808,12 @@ static inline __attribute__((always_inline)) char *quick_key(struct nicfit_emit 
 	    klen + vroom + 4 > b->max - b->len)
 		return NULL;
 	/* the key's bytes as key_hash() takes them; w0, w1 all of them, spaces (plain) besides */
+	key_words(key, klen, &x, &y);
 	if (klen >= 8) {
-		memcpy(&x, key, 8);
-		memcpy(&y, key + klen - 8, 8);
 		w0 = x;
 		w1 = y;
-	} else if (klen >= 4) {
-		uint32_t a, c;
-
-		memcpy(&a, key, 4);
-		memcpy(&c, key + klen - 4, 4);
-		x = a;
-		y = c;
-		w0 = x | y << 32;
-		w1 = 0x2020202020202020ull;
 	} else {
-		x = (unsigned char)key[0] | (uint64_t)(unsigned char)key[klen / 2] << 8 |
-		    (uint64_t)(unsigned char)key[klen - 1] << 16;
-		y = 0;
-		w0 = x | 0x2020202020000000ull;
+		w0 = klen >= 4 ? x | y << 32 : x | 0x2020202020000000ull;
 		w1 = 0x2020202020202020ull;
 	}
 #ifdef __SSE2__
@@ -1091,20 +1086,28 @@ static __attribute__((noinline)) void string_general(struct nicfit_emit *e, cons
 	member_done(e);
 }
 
-void nicfit__json_int(struct nicfit_emit *e, const char *key, size_t klen, long long v)
+/* A value of n (<= 24) bytes of JSON at d, with 8 bytes to spare after them (copy_words()). */
+static inline __attribute__((always_inline)) void put_short(struct nicfit_emit *e, const char *key,
+							    size_t klen, const char *d, size_t n)
 {
-	/* the digits end 8 bytes before the end of t: copy_words() may read past them */
-	char t[32], *d = int_text(t + 24, v), *p;
-	size_t n = (size_t)(t + 24 - d);
 	struct quick q;
+	char *p = quick_put(e, key, klen, 24, &q);
 
-	p = quick_put(e, key, klen, 24, &q);
 	if (p) {
 		copy_words(p, d, n);
 		quick_done(e, &q, p + n);
 		return;
 	}
 	raw_general(e, key, klen, d, n);
+}
+
+void nicfit__json_int(struct nicfit_emit *e, const char *key, size_t klen, long long v)
+{
+	/* the digits end 8 bytes before the end of t: copy_words() may read past them */
+	char t[32], *d = int_text(t + 24, v);
+	size_t n = (size_t)(t + 24 - d);
+
+	put_short(e, key, klen, d, n);
 }
 
 /* A number of 1e10 or more, the general way. */
@@ -1120,8 +1123,7 @@ static __attribute__((noinline)) void number_general(struct nicfit_emit *e, cons
 /* A number rounded to 4 decimals, null when not finite. */
 void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, double v)
 {
-	char t[40], *d, *p;
-	struct quick q;
+	char t[40], *d;
 	size_t n;
 
 	if (!isfinite(v)) {
@@ -1150,13 +1152,7 @@ void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, do
 		}
 	}
 	n = (size_t)(t + 32 - d);
-	p = quick_put(e, key, klen, 24, &q);
-	if (p) {
-		copy_words(p, d, n);
-		quick_done(e, &q, p + n);
-		return;
-	}
-	raw_general(e, key, klen, d, n);
+	put_short(e, key, klen, d, n);
 }
 
 /* A parsed value (nicfit_emit_json_text) written like the rest. */
