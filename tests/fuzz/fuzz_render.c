@@ -19,6 +19,7 @@
 #include "nicfit/emit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+static int formats(const uint8_t *data, size_t size);
 
 struct in {
 	const uint8_t *p, *end;
@@ -170,7 +171,77 @@ static void no_controls(const unsigned char *s, size_t n)
 	}
 }
 
+/*
+ * The program's JSON, compact (pretty 0) or indented, checked to be JSON;
+ * NULL when the emitter refused it. Compact JSON takes the emitter's quick
+ * way for most members, indented JSON never does.
+ */
+static char *rendered(const uint8_t *data, size_t size, int pretty, size_t *len)
+{
+	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, pretty ? NICFIT_EMIT_PRETTY : 0,
+						(size_t)1 << 20);
+	struct nicfit_buf out;
+	char *text = NULL;
+
+	if (!e)
+		return NULL;
+	run(e, data, size);
+	nicfit_buf_init(&out, (size_t)1 << 22);
+	if (nicfit_emit_finish(e, &out) == 0) {
+		json_error_t jerr;
+		json_t *doc = json_loadb(out.data, out.len, 0, &jerr);
+
+		if (!doc)
+			abort(); /* the JSON writer wrote something that is not JSON */
+		json_decref(doc);
+		text = nicfit_buf_detach(&out, len);
+	}
+	nicfit_buf_release(&out);
+	nicfit_emit_free(e);
+	return text;
+}
+
+/* s without the blanks and newlines outside its strings (in place); its new length. */
+static size_t squeeze(char *s, size_t n)
+{
+	size_t i, k = 0;
+	int in_str = 0;
+
+	for (i = 0; i < n; i++) {
+		if (in_str) {
+			if (s[i] == '\\' && i + 1 < n) {
+				s[k++] = s[i++];
+			} else if (s[i] == '"') {
+				in_str = 0;
+			}
+		} else if (s[i] == ' ' || s[i] == '\n') {
+			continue;
+		} else if (s[i] == '"') {
+			in_str = 1;
+		}
+		s[k++] = s[i];
+	}
+	return k;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	size_t nc = 0, ni = 0;
+	char *compact = rendered(data, size, 0, &nc), *indented = rendered(data, size, 1, &ni);
+
+	/* the quick way and the general way write the same bytes, but for the indentation */
+	if (compact && indented) {
+		nc = squeeze(compact, nc); /* finish()'s newline */
+		if (squeeze(indented, ni) != nc || memcmp(indented, compact, nc))
+			abort();
+	}
+	free(compact);
+	free(indented);
+	return formats(data, size);
+}
+
+/* Every format of the program: valid JSON, no raw controls, CSV quotes in pairs. */
+static int formats(const uint8_t *data, size_t size)
 {
 	static const enum nicfit_format fmts[] = {
 		NICFIT_FMT_JSON, NICFIT_FMT_TEXT, NICFIT_FMT_MD, NICFIT_FMT_CSV,
