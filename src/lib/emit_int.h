@@ -116,5 +116,13 @@ void nicfit__emit_json_object(struct nicfit_emit *e, const char *key, struct jso
 int nicfit__table_text(struct nicfit_buf *out, const struct nicfit_column *cols, int ncols,
 		       char *const *cells, size_t nrows, const struct nicfit_emit_view *v,
 		       const char *bold, const char *reset);
+/*
+ * The same, laid out in the locale ctype names (nicfit__table_text():
+ * "C.UTF-8"); where the C library has no such locale, every byte past
+ * 0x7f of a cell is written as \xNN. For the tests.
+ */
+int nicfit__table_text_in(struct nicfit_buf *out, const struct nicfit_column *cols, int ncols,
+			  char *const *cells, size_t nrows, const struct nicfit_emit_view *v,
+			  const char *bold, const char *reset, const char *ctype);
 
 #endif

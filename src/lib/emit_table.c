@@ -16,7 +16,16 @@
  *
  * Tables are indented by two spaces, as every text section is, except in
  * raw mode, whose lines are for programs.
+ *
+ * libsmartcols measures cells with mbrtowc() in the thread's LC_CTYPE.
+ * nicfit never calls setlocale(), so that is "C", where every byte past
+ * 0x7f is an encoding error, and libsmartcols 2.38 then loops for ever on
+ * a cell holding a valid UTF-8 name ("Ñ", "—": the escaper keeps those).
+ * A table is laid out in C.UTF-8, for this thread only (uselocale()); a C
+ * library without that locale gets the cells with every byte past 0x7f
+ * written as \xNN instead.
  */
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -27,6 +36,34 @@
 #include "scols_int.h"
 
 
+
+/* s with every byte past 0x7f as \xNN (malloc'ed; NULL: memory ran out). */
+static char *ascii_only(const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0, i, k = 0;
+	char *t;
+
+	for (i = 0; s[i]; i++)
+		n += (unsigned char)s[i] >= 0x80 ? 4 : 1;
+	t = malloc(n + 1);
+	if (!t)
+		return NULL;
+	for (i = 0; s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x80) {
+			t[k++] = '\\';
+			t[k++] = 'x';
+			t[k++] = hex[c >> 4];
+			t[k++] = hex[c & 15];
+		} else {
+			t[k++] = (char)c;
+		}
+	}
+	t[k] = '\0';
+	return t;
+}
 
 /* Display columns of UTF-8 text: code points, not bytes. */
 static size_t cols_of(const char *s, size_t n)
@@ -172,9 +209,52 @@ static void plan_widths(const struct nicfit_column *cols, char *const *cells, in
 	}
 }
 
+static int layout(struct nicfit_buf *out, const struct nicfit_column *cols, int ncols,
+		  char *const *cells, size_t nrows, const struct nicfit_emit_view *v,
+		  const char *bold, const char *reset);
+
 int nicfit__table_text(struct nicfit_buf *out, const struct nicfit_column *cols, int ncols,
 		       char *const *cells, size_t nrows, const struct nicfit_emit_view *v,
 		       const char *bold, const char *reset)
+{
+	return nicfit__table_text_in(out, cols, ncols, cells, nrows, v, bold, reset, "C.UTF-8");
+}
+
+int nicfit__table_text_in(struct nicfit_buf *out, const struct nicfit_column *cols, int ncols,
+			  char *const *cells, size_t nrows, const struct nicfit_emit_view *v,
+			  const char *bold, const char *reset, const char *ctype)
+{
+	locale_t utf8 = newlocale(LC_CTYPE_MASK, ctype, (locale_t)0), old = (locale_t)0;
+	size_t i, ncells = nrows * (size_t)(ncols > 0 ? ncols : 0);
+	char **ascii = NULL;
+	int rc = 0;
+
+	if (utf8) {
+		old = uselocale(utf8);
+	} else {
+		ascii = calloc(ncells ? ncells : 1, sizeof(*ascii));
+		for (i = 0; ascii && i < ncells && !rc; i++)
+			if (!(ascii[i] = ascii_only(cells[i])))
+				rc = NICFIT_E_NOMEM;
+		if (!ascii)
+			rc = NICFIT_E_NOMEM;
+	}
+	if (!rc)
+		rc = layout(out, cols, ncols, ascii ? ascii : cells, nrows, v, bold, reset);
+	if (utf8) {
+		uselocale(old);
+		freelocale(utf8);
+	}
+	for (i = 0; ascii && i < ncells; i++)
+		free(ascii[i]);
+	free(ascii);
+	return rc;
+}
+
+/* The table laid out by libsmartcols, indented, its header in bold. */
+static int layout(struct nicfit_buf *out, const struct nicfit_column *cols, int ncols,
+		  char *const *cells, size_t nrows, const struct nicfit_emit_view *v,
+		  const char *bold, const char *reset)
 {
 	struct libscols_table *tb;
 	int *order, n, k, rc = 0, fit;

@@ -286,6 +286,48 @@ static void limits_at_every_size(void **state)
 	free(whole);
 }
 
+/*
+ * A text table with names in UTF-8 is laid out (libsmartcols measured
+ * them in the "C" locale and looped for ever), fitted to a width and not;
+ * without a UTF-8 locale its bytes past 0x7f come as \xNN.
+ */
+static void text_tables_take_utf8(void **state)
+{
+	static const struct nicfit_column cols[] = { { "id", "id", 0 }, { "name", "name", 0 },
+						     { "n", "count", 1 } };
+	/* an em dash, N with tilde, u and e with acute */
+	static const char *const text[] = {
+		"x710-utf",
+		"Intel X710 \xe2\x80\x94 \xc3\x91" "and\xc3\xba" " caf\xc3\xa9 with a name long enough "
+		"to be wrapped at forty columns",
+		"2", "plain", "ascii only", "10" };
+	static const unsigned widths[] = { 0, 40, 80 };
+	char *cells[6];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 6; i++)
+		assert_non_null(cells[i] = strdup(text[i]));
+	for (i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+		struct nicfit_emit_view v = { widths[i], 0, 0, NULL };
+		struct nicfit_buf out;
+
+		nicfit_buf_init(&out, 0);
+		assert_int_equal(nicfit__table_text(&out, cols, 3, cells, 2, &v, "", ""), 0);
+		assert_non_null(strstr(out.data, "\xc3\x91" "and\xc3\xba"));
+		assert_non_null(strstr(out.data, "plain"));
+		nicfit_buf_release(&out);
+		nicfit_buf_init(&out, 0);
+		assert_int_equal(nicfit__table_text_in(&out, cols, 3, cells, 2, &v, "", "",
+						       "no-such-locale"), 0);
+		assert_null(strstr(out.data, "\xc3\x91"));
+		assert_non_null(strstr(out.data, "\\xc3\\x91" "and\\xc3\\xba"));
+		nicfit_buf_release(&out);
+	}
+	for (i = 0; i < 6; i++)
+		free(cells[i]);
+}
+
 /* A key given twice replaces the first value where it stands, as in a jansson object. */
 static void duplicate_keys_replace(void **state)
 {
@@ -471,6 +513,7 @@ int main(void)
 		cmocka_unit_test(nesting_and_tables_as_jansson),
 		cmocka_unit_test(duplicate_keys_replace),
 		cmocka_unit_test(limits_at_every_size),
+		cmocka_unit_test(text_tables_take_utf8),
 		cmocka_unit_test(keys_as_jansson),
 		cmocka_unit_test(misuse_refused),
 	};
