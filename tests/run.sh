@@ -10,11 +10,12 @@ export NICFIT BUILD LANG=C LC_ALL=C NO_COLOR=1 CMOCKA_MESSAGE_OUTPUT=TAP
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-run() { # name command...
+run() { # name command... (a suite still running after SUITE_TIMEOUT seconds fails)
 	name=$1; shift
 	echo "# suite $name"
-	"$@" >"$log.out" 2>&1
+	timeout --foreground "${SUITE_TIMEOUT:-1800}" "$@" >"$log.out" 2>&1
 	rc=$?
+	[ $rc = 124 ] && echo "not ok - $name did not finish within ${SUITE_TIMEOUT:-1800} s" >>"$log.out"
 	cat "$log.out"
 	if ! grep -qE '^(not )?ok ' "$log.out"; then
 		echo "not ok - $name produced no results (exit $rc)"
