@@ -218,7 +218,7 @@ static int gids_row(struct nicfit_dump *d, const char *line, struct dump_at at)
 		r->at = at;
 	r->gids = pt->gids = 1;
 	d->formats |= NICFIT_DUMP_RDMA;
-	if (!r->netdev[port - 1][0] && port <= NICFIT_TOPO_MAX_PORTS)
+	if (port <= NICFIT_TOPO_MAX_PORTS && !r->netdev[port - 1][0])
 		snprintf(r->netdev[port - 1], sizeof(r->netdev[0]), "%s", nd);
 	if (pt->gid_seen[idx / 8] & (1u << (idx % 8)))
 		return 1;
