@@ -34,13 +34,14 @@
 
 size_t nicfit__vline_at(const struct nicfit_verify_doc *d, long lineno, char *out, size_t size)
 {
-	const char *p = d->text, *end = d->text + d->text_len, *q;
+	const char *p = d->text, *end, *q;
 	long n = 1;
 	size_t k;
 
 	out[0] = '\0';
 	if (!p || lineno < 1)
 		return 0;
+	end = p + d->text_len; /* not before: a document without text has a NULL one */
 	while (n < lineno && p < end) {
 		q = memchr(p, '\n', (size_t)(end - p));
 		if (!q)
