@@ -535,43 +535,54 @@ static size_t find_member(struct nicfit_emit *e, const struct level *l, const ch
  * accepts: it is then written as it is) and hashes it; returns its length
  * (its hash in *hash), or SIZE_MAX when it is not plain or longer than
  * room. An object's key is ten bytes or so and a document has thousands:
- * one of 4 to 16 bytes is checked and copied as two words that overlap,
- * without a loop or a call.
+ * one of 1 to 16 bytes is checked in one compare and copied as two words
+ * that overlap (or halves, or bytes), without a loop or a call.
  */
 static inline __attribute__((always_inline)) size_t key_copy(char *d, size_t room,
 								     const char *key, size_t n,
 								     uint64_t *hash)
 {
+	uint64_t x, y, w0, w1;
+
 	if (n > room)
 		return SIZE_MAX;
-	if (n >= 8 && n <= 16) {
-		uint64_t a, b;
-
-		memcpy(&a, key, 8);
-		memcpy(&b, key + n - 8, 8);
-		if (word_escapes(a) || word_escapes(b))
-			return SIZE_MAX;
-		memcpy(d, &a, 8);
-		memcpy(d + n - 8, &b, 8);
-		*hash = key_hash_words(a, b, n);
-		return n;
-	} else if (n >= 4 && n < 8) {
-		uint32_t a, b;
-
-		memcpy(&a, key, 4);
-		memcpy(&b, key + n - 4, 4);
-		if (word_escapes((uint64_t)a | (uint64_t)b << 32))
-			return SIZE_MAX;
-		memcpy(d, &a, 4);
-		memcpy(d + n - 4, &b, 4);
-		*hash = key_hash_words(a, b, n);
-		return n;
-	} else {
+	if (n == 0 || n > 16) {
 		if (!plain_ascii(key, n))
 			return SIZE_MAX;
 		memcpy(d, key, n);
+		*hash = key_hash(key, n);
+		return n;
 	}
-	*hash = key_hash(key, n);
+	/* the key's bytes as key_hash() takes them; w0, w1 all of them, spaces (plain) besides */
+	key_words(key, n, &x, &y);
+	if (n >= 8) {
+		w0 = x;
+		w1 = y;
+	} else {
+		w0 = n >= 4 ? x | y << 32 : x | 0x2020202020000000ull;
+		w1 = 0x2020202020202020ull;
+	}
+#ifdef __SSE2__
+	if (chunk_escapes(_mm_set_epi64x((long long)w1, (long long)w0)))
+		return SIZE_MAX;
+#else
+	if (word_escapes(w0) || word_escapes(w1))
+		return SIZE_MAX;
+#endif
+	if (n >= 8) {
+		memcpy(d, &x, 8);
+		memcpy(d + n - 8, &y, 8);
+	} else if (n >= 4) {
+		uint32_t a = (uint32_t)x, c = (uint32_t)y;
+
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &c, 4);
+	} else {
+		d[0] = key[0];
+		d[n / 2] = key[n / 2];
+		d[n - 1] = key[n - 1];
+	}
+	*hash = key_hash_words(x, y, n);
 	return n;
 }
 
@@ -797,7 +808,7 @@ static inline __attribute__((always_inline)) char *quick_key(struct nicfit_emit 
 {
 	struct nicfit_buf *b = &e->text;
 	struct level *l;
-	uint64_t x, y, w0, w1, h;
+	uint64_t h;
 	char *p;
 
 	if (klen - 1 >= 16 || e->depth == 0 || (e->flags & NICFIT_EMIT_PRETTY) || e->in_table ||
@@ -807,46 +818,17 @@ static inline __attribute__((always_inline)) char *quick_key(struct nicfit_emit 
 	if (!l->object || l->nm >= l->am || klen + vroom + 4 >= b->cap - b->len ||
 	    klen + vroom + 4 > b->max - b->len)
 		return NULL;
-	/* the key's bytes as key_hash() takes them; w0, w1 all of them, spaces (plain) besides */
-	key_words(key, klen, &x, &y);
-	if (klen >= 8) {
-		w0 = x;
-		w1 = y;
-	} else {
-		w0 = klen >= 4 ? x | y << 32 : x | 0x2020202020000000ull;
-		w1 = 0x2020202020202020ull;
-	}
-#ifdef __SSE2__
-	if (chunk_escapes(_mm_set_epi64x((long long)w1, (long long)w0)))
-		return NULL;
-#else
-	if (word_escapes(w0) || word_escapes(w1))
-		return NULL;
-#endif
-	h = key_hash_words(x, y, klen);
-	if (l->bloom[BLOOM_WORD(h)] & BLOOM_BIT(h))
+	p = b->data + b->len + (l->n ? 1 : 0);
+	/* the key goes where it will stand; a key seen before leaves it there, uncounted */
+	if (key_copy(p + 1, klen, key, klen, &h) == SIZE_MAX ||
+	    (l->bloom[BLOOM_WORD(h)] & BLOOM_BIT(h)))
 		return NULL;
 	q->l = l;
 	q->h = h;
 	q->at = b->len;
-	q->klen = klen;
-	p = b->data + b->len;
 	if (l->n)
-		*p++ = ',';
+		p[-1] = ',';
 	p[0] = '"';
-	if (klen >= 8) {
-		memcpy(p + 1, &x, 8);
-		memcpy(p + 1 + klen - 8, &y, 8);
-	} else if (klen >= 4) {
-		uint32_t a = (uint32_t)x, c = (uint32_t)y;
-
-		memcpy(p + 1, &a, 4);
-		memcpy(p + 1 + klen - 4, &c, 4);
-	} else {
-		p[1] = key[0];
-		p[1 + klen / 2] = key[klen / 2];
-		p[klen] = key[klen - 1];
-	}
 	p[klen + 1] = '"';
 	p[klen + 2] = ':';
 	return p + klen + 3;
