@@ -11,6 +11,7 @@
 
 #include "jansson_int.h"
 
+#include "fmt_int.h"
 #include "jscan_int.h"
 #include "nicfit/spec.h"
 #include "spec_int.h"
@@ -223,22 +224,14 @@ static int number_text(const char *p, size_t len, char *buf, size_t n)
 		snprintf(buf, n, "%.17g", d);
 	} else {
 		long long v = strtoll(tmp, &end, 10);
-		unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-		char digits[24], *q = digits + sizeof(digits);
+		int k;
 
 		if (*end || errno == ERANGE)
 			return -1;
-		/* "%lld" without printf's set-up: a request's counts are integers */
-		*--q = '\0';
-		do {
-			*--q = (char)('0' + u % 10);
-			u /= 10;
-		} while (u);
-		if (v < 0)
-			*--q = '-';
-		if ((size_t)(digits + sizeof(digits) - q) > n)
+		/* nicfit__fmt(): "%lld" without printf's set-up, a request's counts being integers */
+		k = nicfit__fmt(buf, n, "%lld", v);
+		if (k < 0 || (size_t)k >= n)
 			return -1;
-		memcpy(buf, q, (size_t)(digits + sizeof(digits) - q));
 	}
 	return 0;
 }
