@@ -1035,7 +1035,7 @@ void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, co
 		nicfit__json_raw(e, key, klen, "null", 4);
 		return;
 	}
-	n = strlen(v);
+	n = nicfit__strlen(v);
 	p = quick_put(e, key, klen, n + 2, &q);
 	if (p && plain_put(p + 1, v, n)) {
 		p[0] = '"';

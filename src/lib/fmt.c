@@ -257,7 +257,7 @@ static int convert(struct out *o, const char **pf, va_list *ap)
 		s = va_arg(*ap, const char *);
 		if (!s)
 			s = prec >= 0 && prec < 6 ? "" : "(null)";
-		k = prec >= 0 ? strnlen(s, (size_t)prec) : strlen(s);
+		k = prec >= 0 ? strnlen(s, (size_t)prec) : nicfit__strlen(s);
 		put(o, s, k);
 		return 0;
 	}
@@ -312,13 +312,11 @@ int nicfit__vfmt(char *d, size_t n, const char *fmt, va_list ap)
 
 	va_copy(cp, ap);
 	while (*f) {
-		const char *pct = strchr(f, '%');
+		const char *pct = nicfit__stop(f, '%');
 
-		if (!pct) {
-			put(&o, f, strlen(f));
-			break;
-		}
 		put(&o, f, (size_t)(pct - f));
+		if (!*pct)
+			break;
 		f = pct + 1;
 		if (*f == '%') {
 			put(&o, "%", 1);

@@ -9,6 +9,71 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+/*
+ * The first byte at or after s that is c or NUL (nicfit__stop), and the
+ * length of s (nicfit__strlen), inline for the short texts a plan and its
+ * JSON are made of, where a call into the C library costs more than the
+ * search. Each reads aligned 16-byte blocks: an aligned block never
+ * crosses a page, so the bytes read before s and past its NUL are in pages
+ * that hold s and cannot fault; they are masked off before they count.
+ * Under AddressSanitizer, which reports such reads, and without SSE2,
+ * they are the C library's strchr() and strlen().
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define NICFIT__STOP_PLAIN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NICFIT__STOP_PLAIN 1
+#endif
+#endif
+#if defined(__SSE2__) && !defined(NICFIT__STOP_PLAIN)
+#include <emmintrin.h>
+#include <stdint.h>
+
+static inline __attribute__((always_inline)) unsigned nicfit__stop_mask(__m128i b, __m128i c)
+{
+	__m128i z = _mm_setzero_si128();
+
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(b, z), _mm_cmpeq_epi8(b, c)));
+}
+
+static inline __attribute__((always_inline)) const char *nicfit__stop(const char *s, char c)
+{
+	const __m128i cc = _mm_set1_epi8(c);
+	const char *a = (const char *)((uintptr_t)s & ~(uintptr_t)15);
+	unsigned m = nicfit__stop_mask(_mm_load_si128((const __m128i *)(const void *)a), cc) >>
+		     (unsigned)(s - a);
+
+	if (m)
+		return s + __builtin_ctz(m);
+	for (;;) {
+		a += 16;
+		m = nicfit__stop_mask(_mm_load_si128((const __m128i *)(const void *)a), cc);
+		if (m)
+			return a + __builtin_ctz(m);
+	}
+}
+
+static inline __attribute__((always_inline)) size_t nicfit__strlen(const char *s)
+{
+	return (size_t)(nicfit__stop(s, '\0') - s);
+}
+#else
+#include <string.h>
+
+static inline const char *nicfit__stop(const char *s, char c)
+{
+	const char *p = strchr(s, c);
+
+	return p ? p : s + strlen(s);
+}
+
+static inline size_t nicfit__strlen(const char *s)
+{
+	return strlen(s);
+}
+#endif
+
 int nicfit__vfmt(char *d, size_t n, const char *fmt, va_list ap);
 int nicfit__fmt(char *d, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

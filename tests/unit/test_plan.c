@@ -7,12 +7,15 @@
 #include "unit.h"
 
 #include <math.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "nicfit/catalog.h"
 #include "nicfit/plan.h"
 
 #include "catalog_fixture.h"
 #include "plan/plan_int.h"
+#include "fmt_int.h"
 
 /* Plan from key/value pairs (NULL-terminated); fails the test on error. */
 static struct nicfit_plan *plan_of(const char *const *kv)
@@ -956,6 +959,55 @@ static void plan_fmt_is_snprintf(void **state)
 	}
 }
 
+/*
+ * nicfit__stop() and nicfit__strlen() read whole aligned blocks around a
+ * text: texts that end on the last byte of a page, before a page that
+ * cannot be read, at every start, with the stop byte at every place, as
+ * strchr() and strlen() find them; and a format that ends there, through
+ * nicfit__fmt().
+ */
+static void fmt_stops_at_page_ends(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	char *end;
+	int len, at;
+
+	(void)state;
+	assert_true(m != MAP_FAILED);
+	assert_int_equal(mprotect(m + page, (size_t)page, PROT_NONE), 0);
+	end = m + page - 1; /* the NUL of every text below */
+	for (len = 0; len <= 70; len++) {
+		char *s = end - len;
+
+		memset(m, 'x', (size_t)page);
+		*end = '\0';
+		assert_int_equal(nicfit__strlen(s), (size_t)len);
+		assert_ptr_equal(nicfit__stop(s, '%'), end);
+		for (at = 0; at < len; at++) {
+			s[at] = '%';
+			assert_ptr_equal(nicfit__stop(s, '%'), s + at);
+			assert_ptr_equal(nicfit__stop(s + at + 1, '%'), end);
+			s[at] = 'x';
+		}
+		if (len >= 2) {
+			char a[96], b[96];
+
+			s[len - 2] = '%';
+			s[len - 1] = 'd';
+			memset(a, 'z', sizeof(a));
+			memset(b, 'z', sizeof(b));
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+			assert_int_equal(snprintf(a, sizeof(a), s, len), nicfit__fmt(b, sizeof(b), s, len));
+#pragma GCC diagnostic pop
+			assert_memory_equal(a, b, sizeof(a));
+		}
+	}
+	munmap(m, (size_t)page * 2);
+}
+
 /* The planner's byte and second writers write units.c's bytes. */
 /* units.c's labels as snprintf() writes them: the oracle for nicfit_fmt_bytes/seconds */
 static void ref_bytes(double bytes, char *out, int n)
@@ -1151,6 +1203,7 @@ int main(void)
 		cmocka_unit_test(dgx_converged),
 		cmocka_unit_test(plan_str_is_snprintf),
 		cmocka_unit_test(plan_fmt_is_snprintf),
+		cmocka_unit_test(fmt_stops_at_page_ends),
 		cmocka_unit_test(plan_units_are_units),
 		cmocka_unit_test(place_cut_is_exhaustive),
 	};
