@@ -40,6 +40,10 @@
 #include "nicfit/pcie.h"
 #include "nicfit/topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nicfit_emit;
 struct nicfit_plan;
 
@@ -263,5 +267,9 @@ void nicfit_audit_host_server(const struct nicfit_audit *a, struct nicfit_host_s
  * (or at least do not read its cards' catalog entries) after overlaying.
  */
 char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *id);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -31,6 +31,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nicfit_buf {
 	char *data;  /* NUL-terminated contents; never NULL after init */
 	size_t len;  /* bytes used, not counting the NUL */
@@ -72,5 +76,9 @@ void nicfit_buf_truncate(struct nicfit_buf *b, size_t n);
 
 /* 0 when every append succeeded, else the first error's status code. */
 int nicfit_buf_error(const struct nicfit_buf *b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -23,6 +23,10 @@
 #include "nicfit/spec.h"
 #include "nicfit/step.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* NULL-terminated list of calculator names. */
 extern const char *const nicfit_calc_names[];
 
@@ -82,5 +86,9 @@ const char *nicfit_gpu_peak(const struct nicfit_gpu *g, enum nicfit_precision pr
 void nicfit_step_job_fill(struct nicfit_step_job *j, const struct nicfit_model *m, double params,
 			  const struct nicfit_gpu *g, enum nicfit_precision prec, int adapters,
 			  const struct nicfit_llm_params *lp);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -54,6 +54,10 @@
 #include "nicfit/error.h"
 #include "nicfit/llm.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum nicfit_kind {
 	NICFIT_KIND_NIC,
 	NICFIT_KIND_CABLE,
@@ -360,5 +364,9 @@ void nicfit_catalog_render_list(struct nicfit_emit *e, const struct nicfit_catal
  */
 int nicfit_catalog_render_show(struct nicfit_emit *e, const struct nicfit_catalog *cat,
 			       const char *id, struct nicfit_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -68,6 +68,10 @@
 #include "nicfit/param.h"
 #include "nicfit/spec.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * Hard limits on a request (checked by nicfit_cluster_size). They are
  * sanity bounds, not design rules: far above what is built, low enough
@@ -454,5 +458,9 @@ void nicfit_cluster_svg(const struct nicfit_cluster *c, struct nicfit_emit *e);
  */
 int nicfit_cluster_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 		       struct nicfit_emit *e, struct nicfit_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

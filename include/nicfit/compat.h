@@ -33,6 +33,10 @@
 
 #include "nicfit/catalog.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum nicfit_modulation { NICFIT_MOD_UNKNOWN, NICFIT_MOD_NRZ, NICFIT_MOD_PAM4 };
 
 /* "NRZ", "PAM4", "?" */
@@ -137,5 +141,9 @@ int nicfit_cable_end_fits(const struct nicfit_cable *c, int end, const struct ni
  * an SFP module in any SFP cage. Returns 1 or 0 (0 for NULL).
  */
 int nicfit_cage_takes(const char *end, const char *port);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 
 #include "nicfit/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum nicfit_pfc_state {
 	NICFIT_PFC_UNKNOWN,      /* not asked, or the kernel could not be asked */
 	NICFIT_PFC_READ,         /* pfc_cap and pfc_en hold the device's setting */
@@ -49,5 +53,9 @@ int nicfit_dcb_parse_reply(const void *msg, size_t len, struct nicfit_pfc *out);
 int nicfit_dcb_format(const struct nicfit_pfc *p, char *out, size_t cap);
 /* Read that text back; 0, or -1 when it is not in that form. */
 int nicfit_dcb_parse_file(const char *text, struct nicfit_pfc *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -64,6 +64,10 @@
 #include "nicfit/error.h"
 #include "nicfit/topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nicfit_audit;
 struct nicfit_dump;
 
@@ -132,5 +136,9 @@ unsigned nicfit_dump_formats(const struct nicfit_dump *d);
  */
 int nicfit_dump_judge(const struct nicfit_dump *d, struct nicfit_audit *a,
 		      struct nicfit_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -23,6 +23,10 @@
 
 #include "nicfit/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nicfit_dynsym {
 	const char *name;  /* symbol to resolve */
 	void **slot;       /* where its address goes */
@@ -44,5 +48,9 @@ struct nicfit_dynlib {
  * library, the package and what was missing.
  */
 int nicfit_dynlib_load(struct nicfit_dynlib *lib, struct nicfit_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -64,6 +64,10 @@
 
 #include "nicfit/buf.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum nicfit_format {
 	NICFIT_FMT_TEXT,
 	NICFIT_FMT_JSON,
@@ -277,5 +281,9 @@ void nicfit_escaped_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
 
 /* Round v to 4 decimals, as every JSON number is. */
 double nicfit_round4(double v);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -28,6 +28,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum nicfit_status {
 	NICFIT_OK = 0,
 	NICFIT_E_USAGE = -1,    /* bad arguments or options (exit 64) */
@@ -76,5 +80,9 @@ const char *nicfit_strerror(int code);
 
 /* The process exit status for a status code: 0, 64, 65, 66 or 70. */
 int nicfit_exit_code(int code);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -22,6 +22,10 @@
 
 #include "nicfit/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * Read the file at path ("-": standard input) into a new NUL-terminated
  * buffer; *out (free() it) and *len get it. Errors, with the path as the
@@ -35,5 +39,9 @@ int nicfit_read_file(const char *path, size_t max, char **out, size_t *len,
 /* The same from an open descriptor; name is the input named in errors. */
 int nicfit_read_fd(int fd, const char *name, size_t max, char **out, size_t *len,
 		   struct nicfit_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -34,6 +34,10 @@
 #include "nicfit/buf.h"
 #include "nicfit/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One scale for every engine, worst last. */
 enum nicfit_severity {
 	NICFIT_SEV_NONE = 0,     /* a decision; a host or group with no finding ("clean") */
@@ -111,5 +115,9 @@ int nicfit_code_check_ignore(const char *pattern, unsigned engines, const char *
 
 /* The registry as Markdown: docs/findings.md. Returns nicfit_buf_error(b). */
 int nicfit_codes_render_md(struct nicfit_buf *b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

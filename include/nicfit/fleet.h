@@ -70,6 +70,10 @@
 #include "nicfit/error.h"
 #include "nicfit/finding.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nicfit_fleet_limits {
 	size_t max_doc_bytes;     /* one audit document (default 16 MiB) */
 	size_t max_bundle_bytes;  /* one Ansible JSON document (default 1 GiB) */
@@ -273,5 +277,9 @@ void nicfit_hostlist_fold(const char *const *names, size_t n, size_t max_names,
 int nicfit_hostlist_expand(const char *list, size_t max,
 			   int (*fn)(void *ctx, const char *name), void *ctx,
 			   struct nicfit_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

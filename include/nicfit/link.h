@@ -18,6 +18,10 @@
 #include "nicfit/param.h"
 #include "nicfit/units.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum nicfit_proto {
 	NICFIT_PROTO_TCP,
 	NICFIT_PROTO_ROCE,
@@ -61,5 +65,9 @@ const char *nicfit_proto_name(enum nicfit_proto p);
 int nicfit_link_calc(const struct nicfit_speed *sp, enum nicfit_proto proto,
 		     const struct nicfit_link_params *p,
 		     struct nicfit_link_result *r, struct nicfit_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

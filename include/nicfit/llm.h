@@ -20,6 +20,10 @@
 #include "nicfit/error.h"
 #include "nicfit/param.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum nicfit_precision {
 	NICFIT_PREC_FP32,
 	NICFIT_PREC_FP16,
@@ -95,5 +99,9 @@ struct nicfit_stream {
 int nicfit_calc_stream(double tokens_per_s, long concurrency, double link_gbps,
 		       const struct nicfit_stream_params *p, struct nicfit_stream *r,
 		       struct nicfit_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

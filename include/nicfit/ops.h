@@ -22,6 +22,10 @@
 
 #include "nicfit/buf.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nicfit_audit;
 struct nicfit_fleet;
 
@@ -84,5 +88,9 @@ int nicfit_audit_render_nhc(const struct nicfit_audit *a, int min_sev, struct ni
  * Returns 0 or out's error.
  */
 int nicfit_audit_render_nfd(const struct nicfit_audit *a, struct nicfit_buf *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

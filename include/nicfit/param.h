@@ -14,6 +14,10 @@
 
 #include "nicfit/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nicfit_param {
 	const char *name;   /* lowercase, e.g. "mps" */
 	size_t offset;      /* offsetof(params struct, double field) */
@@ -67,5 +71,9 @@ struct nicfit_emit;
  */
 void nicfit_param_emit(struct nicfit_emit *e, const char *key,
 		       const struct nicfit_param *tab, size_t n, const void *obj);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -46,6 +46,10 @@
 #include "nicfit/error.h"
 #include "nicfit/perf.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define NICFIT_PART_MAX 48          /* longest part number accepted */
 #define NICFIT_PART_SCAN_MAX 4096   /* bytes looked at before giving up */
 #define NICFIT_PART_NOTES 24
@@ -183,5 +187,9 @@ int nicfit_family_past_driver_support(const char *family);
 
 /* "rule" or "catalog". */
 const char *nicfit_confidence_name(enum nicfit_confidence c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

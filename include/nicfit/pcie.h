@@ -22,6 +22,10 @@
 #include "nicfit/error.h"
 #include "nicfit/param.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nicfit_pcie_params {
 	double mps;          /* max payload size of a posted write, bytes */
 	double read_cpl;     /* data bytes carried by one read completion */
@@ -64,5 +68,9 @@ int nicfit_pcie_gen_from_gts(double gts);
  */
 int nicfit_pcie_calc(int gen, int width, const struct nicfit_pcie_params *p,
 		     struct nicfit_pcie_result *r, struct nicfit_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

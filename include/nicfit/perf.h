@@ -12,6 +12,10 @@
 #include "nicfit/link.h"
 #include "nicfit/pcie.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A card: its host interface and its ports. */
 struct nicfit_card {
 	int pcie_gen;       /* generation the card supports */
@@ -125,5 +129,9 @@ int nicfit_calc_allreduce(double bytes, int nodes, int nics_per_node,
  */
 void nicfit_allreduce_pick(double bytes, int nodes, double node_gbps,
 			   const struct nicfit_allreduce_params *ap, struct nicfit_allreduce *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -43,6 +43,10 @@
 #include "nicfit/spec.h"
 #include "nicfit/step.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum nicfit_workload {
 	NICFIT_WL_INFERENCE,            /* one model per server (or split if it must) */
 	NICFIT_WL_REPLICATED,           /* independent replicas behind a load balancer */
@@ -330,5 +334,9 @@ struct nicfit_plan_example {
 	const char *const *pairs; /* key, value, key, value, ..., NULL */
 };
 extern const struct nicfit_plan_example nicfit_plan_examples[];
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

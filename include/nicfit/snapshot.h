@@ -40,6 +40,10 @@
 
 #include "nicfit/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define NICFIT_SNAPSHOT_MAX_FAILURES 64
 /*
  * Bounds on an archive read back: file content actually written, entries
@@ -96,5 +100,9 @@ int nicfit_snapshot_extract(const char *archive, char **tmpdir, char **root,
 
 /* Remove a directory tree without following links. Returns 0 or -1. */
 int nicfit_snapshot_remove_tree(const char *dir);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

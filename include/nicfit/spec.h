@@ -51,6 +51,10 @@
 
 #include "nicfit/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define NICFIT_SPEC_MAX_PAIRS 256
 #define NICFIT_SPEC_MAX_VALUE 4096
 #define NICFIT_SPEC_MAX_BYTES (1u << 20)
@@ -159,5 +163,9 @@ int nicfit_reader_long(struct nicfit_reader *r, const char *key, long def, long 
 		       long *out);
 int nicfit_reader_double(struct nicfit_reader *r, const char *key, double def, double min,
 			 double max, double *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

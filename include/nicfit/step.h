@@ -35,6 +35,10 @@
 #include "nicfit/llm.h"
 #include "nicfit/param.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* How data parallelism keeps its state. */
 enum nicfit_dp {
 	NICFIT_DP_AUTO,   /* the least traffic whose state fits the GPUs */
@@ -166,5 +170,9 @@ struct nicfit_step_time {
  */
 void nicfit_step_over(const struct nicfit_step *s, double node_gbps, double latency_us,
 		      const struct nicfit_step_params *p, struct nicfit_step_time *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

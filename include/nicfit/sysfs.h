@@ -97,6 +97,10 @@
 
 #include "nicfit/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum nicfit_sysfs_status {
 	NICFIT_SYSFS_OK = 0,
 	NICFIT_SYSFS_MISSING,    /* no such file (ENOENT, ENOTDIR) */
@@ -303,5 +307,9 @@ enum nicfit_gid_type nicfit_parse_gid_type(const char *s);
  */
 int nicfit_parse_pci_addr(const char *s, unsigned *domain, unsigned *bus,
 			  unsigned *dev, unsigned *fn);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -31,6 +31,10 @@
 #include "nicfit/error.h"
 #include "nicfit/sysfs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define NICFIT_TOPO_MAX_PCI 8192
 #define NICFIT_TOPO_MAX_NET 4096
 #define NICFIT_TOPO_MAX_RDMA 1024
@@ -317,5 +321,9 @@ int nicfit_topo_add_rdma(struct nicfit_topo *t, const char *name, int pci);
  * types, and count packages, as discovery does at its end.
  */
 void nicfit_topo_finish(struct nicfit_topo *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -27,6 +27,10 @@
 
 #include "nicfit/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What a size string measured. */
 enum nicfit_size_kind {
 	NICFIT_SIZE_BYTES,  /* "40GB", "40GiB" */
@@ -117,5 +121,9 @@ int nicfit_parse_double(const char *s, const char *input, double min,
 char *nicfit_fmt_bytes(double bytes, char *out, int n);
 /* Format seconds as "34 s", "2.1 min", "3.4 h", "850 ms". Returns out. */
 char *nicfit_fmt_seconds(double s, char *out, int n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -36,6 +36,10 @@
 #include "nicfit/finding.h"
 #include "nicfit/units.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The largest input verify reads (a long NCCL_DEBUG=INFO log of many ranks). */
 #define NICFIT_VERIFY_MAX_BYTES (64u << 20)
 
@@ -318,5 +322,9 @@ int nicfit_nccl_topo_write(const struct nicfit_topo *t, struct nicfit_buf *b);
  * "alltoall", "sendrecv") over n ranks; 0 for an unknown op or n < 1.
  */
 double nicfit_nccl_bus_factor(const char *op, int n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -85,6 +85,20 @@ else
 	no "the archive links with pkg-config --static's libraries"
 	sed 's/^/# /' "$tmp/cc"
 fi
+# C++: every public header, then the same program, linked by C names (extern "C")
+{
+	echo "#include <stdio.h>"
+	for h in "$tmp"/p/include/nicfit/*.h; do echo "#include <nicfit/${h##*/}>"; done
+	sed '/^#include/d' "$tmp/t.c"
+} >"$tmp/t.cpp"
+if c++ $san -std=c++11 -Wall -Wextra -pedantic -Werror -o "$tmp/tx" "$tmp/t.cpp" \
+	$(pc --cflags --libs nicfit) 2>"$tmp/cc" &&
+	LD_LIBRARY_PATH="$tmp/p/lib" "$tmp/tx" >"$tmp/out" && cmp -s "$tmp/out" "$tmp/want"; then
+	ok "c++ prog.cpp with every public header links and runs"
+else
+	no "c++ prog.cpp with every public header links and runs"
+	sed 's/^/# /' "$tmp/cc"
+fi
 if bash -c ". '$tmp/p/share/bash-completion/completions/nicfit' && complete -p nicfit" >/dev/null 2>&1; then
 	ok "bash completion loads"
 else
