@@ -362,9 +362,15 @@ static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum n
 		 nt->links[NICFIT_LINK_LEAF_SPINE] + nt->links[NICFIT_LINK_SPINE_CORE]);
 	nicfit__xml_escape(o, l1);
 	nicfit__xml_escape(o, l2);
-	if (n == NICFIT_NET_FRONTEND && (c->border.uplinks || c->border.peer_links)) {
-		snprintf(l2, sizeof(l2), ", %ld border uplinks, %ld MLAG peer links", c->border.uplinks,
-			 c->border.peer_links);
+	/* the front end's border uplinks and MLAG peer links, each where there are some */
+	if (n == NICFIT_NET_FRONTEND && c->border.uplinks) {
+		snprintf(l2, sizeof(l2), ", %ld border uplink%s", c->border.uplinks,
+			 c->border.uplinks == 1 ? "" : "s");
+		nicfit__xml_escape(o, l2);
+	}
+	if (n == NICFIT_NET_FRONTEND && c->border.peer_links) {
+		snprintf(l2, sizeof(l2), ", %ld MLAG peer link%s", c->border.peer_links,
+			 c->border.peer_links == 1 ? "" : "s");
 		nicfit__xml_escape(o, l2);
 	}
 	nicfit_buf_puts(o, "</text>\n");
