@@ -666,6 +666,63 @@ static void frontend_card_slot(void **state)
 	done(p);
 }
 
+/*
+ * A full-height card goes in a full-height slot only, a full-length one
+ * in a full-length slot too: the R740xd's slot 6 is low profile and half
+ * length, its slot 3 full height and half length, its slot 1 full both
+ * ways. A front-end BlueField-3 B3240 (FHHL) pinned to slot 6 has no slot;
+ * in slot 3 it is placed.
+ */
+static void card_height_and_length(void **state)
+{
+	static const char *const low[] = { "server", "r740xd", "model", "llama-3-8b",
+		"frontend_nic", "900-9d3b6-00cn-ab0", "frontend_slot", "6", NULL };
+	static const char *const tall[] = { "server", "r740xd", "model", "llama-3-8b",
+		"frontend_nic", "900-9d3b6-00cn-ab0", "frontend_slot", "3", NULL };
+	const struct nicfit_server *sv = nicfit_catalog_find_server(cat, "r740xd", NULL, NULL);
+	const struct nicfit_slot *s1 = NULL, *s3 = NULL, *s6 = NULL;
+	const struct nicfit_finding *f;
+	struct nicfit_card c;
+	struct nicfit_plan *p;
+	int i;
+
+	(void)state;
+	assert_non_null(sv);
+	for (i = 0; i < sv->nslots; i++) {
+		if (!strcmp(sv->slots[i].name, "1"))
+			s1 = &sv->slots[i];
+		if (!strcmp(sv->slots[i].name, "3"))
+			s3 = &sv->slots[i];
+		if (!strcmp(sv->slots[i].name, "6"))
+			s6 = &sv->slots[i];
+	}
+	assert_non_null(s1);
+	assert_non_null(s3);
+	assert_non_null(s6);
+	assert_int_equal(s6->full_height, 0);
+	assert_int_equal(s3->full_height && !s3->full_length, 1);
+	assert_int_equal(s1->full_height && s1->full_length, 1);
+	memset(&c, 0, sizeof(c));
+	c.pcie_width = 8;
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, "pcie-hhhl", s6), 1);
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, "pcie-fhhl", s6), 0);
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, "pcie-fhhl", s3), 1);
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, "pcie-fhfl", s3), 0);
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, "pcie-fhfl", s1), 1);
+	p = plan_of(low);
+	assert_int_equal(p->fe_slot, -1);
+	f = finding(p, "frontend-no-slot");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "(PCIe x16, full height)"));
+	assert_int_equal(p->buildable, 0);
+	done(p);
+	p = plan_of(tall);
+	assert_true(p->fe_slot >= 0);
+	assert_string_equal(p->in.server->slots[p->fe_slot].name, "3");
+	assert_null(finding(p, "frontend-no-slot"));
+	done(p);
+}
+
 /* --backend-slot pins the card; a slot name the server lacks is refused. */
 static void pinned_backend_slot(void **state)
 {
@@ -1196,6 +1253,7 @@ int main(void)
 		cmocka_unit_test(cards_beside_gpus),
 		cmocka_unit_test(impossible_verdict),
 		cmocka_unit_test(frontend_card_slot),
+		cmocka_unit_test(card_height_and_length),
 		cmocka_unit_test(pinned_backend_slot),
 		cmocka_unit_test(dgx_storage),
 		cmocka_unit_test(socket_direct_two_slots),

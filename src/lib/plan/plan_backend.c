@@ -338,16 +338,18 @@ static int place_card(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 					       where) && p->in.backend_slot_pin) {
 			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT,
 					  "another --backend-slot, or none to let the plan choose",
-					  "Slot %s (--backend-slot) cannot take %s (PCIe x%d) beside the "
+					  "Slot %s (--backend-slot) cannot take %s (PCIe x%d%s) beside the "
 					  "GPUs.", sv->slots[p->in.backend_slot_pin - 1].name,
-					  forced->part, forced->pcie_width);
+					  forced->part, forced->pcie_width,
+					  nicfit__plan_form_words(forced->form_factor));
 			return 0;
 		}
 		if (!where->valid) {
 			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT,
-					  "a server with a free slot of the card's width",
-					  "%s has no free slot for %s (PCIe x%d).", sv->e.name,
-					  forced->part, forced->pcie_width);
+					  "a server with a free slot of the card's width and size",
+					  "%s has no free slot for %s (PCIe x%d%s).", sv->e.name,
+					  forced->part, forced->pcie_width,
+					  nicfit__plan_form_words(forced->form_factor));
 			return 0;
 		}
 		p->be_nic = forced;

@@ -373,17 +373,19 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 	if (best < 0 && p->in.frontend_slot_pin) {
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,
 				  "another --frontend-slot, or none to let the plan choose",
-				  "Slot %s (--frontend-slot) cannot take the front-end %s (PCIe x%d): it "
-				  "holds a GPU or a back-end card, or is not a slot of that kind and width.",
-				  sv->slots[p->in.frontend_slot_pin - 1].name, n->part, n->pcie_width);
+				  "Slot %s (--frontend-slot) cannot take the front-end %s (PCIe x%d%s): it "
+				  "holds a GPU or a back-end card, or is not a slot of that kind, width "
+				  "and size.", sv->slots[p->in.frontend_slot_pin - 1].name, n->part,
+				  n->pcie_width, nicfit__plan_form_words(n->form_factor));
 		return;
 	}
 	if (best < 0) {
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,
 				  "fewer GPUs or back-end cards per server, or a server with onboard "
 				  "front-end ports",
-				  "The front-end %s (PCIe x%d) has no free slot in %s: the GPUs and back-end "
-				  "cards take every slot it fits.", n->part, n->pcie_width, sv->e.name);
+				  "The front-end %s (PCIe x%d%s) has no free slot in %s: the GPUs and "
+				  "back-end cards take every slot it fits.", n->part, n->pcie_width,
+				  nicfit__plan_form_words(n->form_factor), sv->e.name);
 		return;
 	}
 	p->fe_slot = best;

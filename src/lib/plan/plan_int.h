@@ -178,6 +178,12 @@ void nicfit__plan_fill_card(struct nicfit_card *c, const struct nicfit_nic *n);
 /* Can card c (form factor form) go in slot s (plan_place.c)? */
 int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const char *form,
 				const struct nicfit_slot *s);
+/*
+ * ", full height" (", full height, full length") for a form factor that
+ * keeps a card out of low-profile (half-length) slots, else "": for the
+ * messages that say a card has no slot.
+ */
+const char *nicfit__plan_form_words(const char *form);
 /* "socket 1", or the vendor's name for it ("socket 1 (CPU2)"), into b (plan_place.c). */
 const char *nicfit__plan_sock_name(const struct nicfit_server *s, int socket, char *b, size_t n);
 /* plan_frontend.c: an add-in front-end card in a free slot, after the GPUs and back-end cards */

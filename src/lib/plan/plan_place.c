@@ -45,6 +45,13 @@ static int card_fits_slot(const struct nicfit_card *c, const char *form,
 	if (k && ((k[0] == 'n' && !strcmp(k, "ndc")) || (k[0] == 'f' && !strcmp(k, "flexlom")) ||
 		  (k[0] == 'b' && !strcmp(k, "baseboard"))))
 		return 0;
+	/* a full-height card ("pcie-fhhl", "pcie-fhfl") has no low-profile bracket */
+	if (form && form[0] == 'p' && !strncmp(form, "pcie-fh", 7)) {
+		if (!s->full_height)
+			return 0;
+		if (form[7] == 'f' && !s->full_length)
+			return 0;
+	}
 	return c->pcie_width <= (s->connector_width ? s->connector_width : s->width);
 }
 
@@ -52,6 +59,13 @@ int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const char *form,
 				const struct nicfit_slot *s)
 {
 	return card_fits_slot(c, form, s);
+}
+
+const char *nicfit__plan_form_words(const char *form)
+{
+	if (!form || strncmp(form, "pcie-fh", 7))
+		return "";
+	return form[7] == 'f' ? ", full height, full length" : ", full height";
 }
 
 static double one_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
