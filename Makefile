@@ -49,8 +49,8 @@ PKG_LIBS := -ldl -lpthread
 
 BASE_CFLAGS := -std=c11 -O2 -g $(WARN) -fno-common
 ifeq ($(SANITIZE),1)
-BASE_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-SAN_LDFLAGS := -fsanitize=address,undefined
+BASE_CFLAGS += -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_LDFLAGS := -fsanitize=address,undefined,float-cast-overflow
 endif
 ALL_CPPFLAGS := -Iinclude -I$(B)/gen -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-include src/lib/banned.h $(CPPFLAGS)
