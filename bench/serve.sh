@@ -9,7 +9,9 @@
 # benchmark takes weighs on both sides of each round's ratio alike. Prints
 # each round, then the medians: requests per second, latency (the worst
 # p99 of the rounds), errors (all rounds), nicfit's resident memory before
-# and after, and the median of the rounds' ratios nicfit / nginx. Fails
+# and after, the median of the rounds' ratios nicfit / nginx, and the CPU
+# time (user + system, /proc/PID/stat) each server spent a request, which
+# moves less with the machine's state than the rates do. Fails
 # when a request failed or memory grew by more than GROWTH_MIB (16) over
 # the run.
 set -u
@@ -105,6 +107,15 @@ LUA
 rss() { sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$spid/status"; }
 hwm() { sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$spid/status"; }
 field() { awk -v k="$1" '$1 == k { print $2; exit }' "$2"; }
+# CPU ticks (user + system) of nicfit, and of nginx's workers together
+ticks_nicfit() { awk '{ print $14 + $15 }' "/proc/$spid/stat"; }
+ticks_nginx() {
+	t=0
+	for p in $(pgrep -P "$npid"); do t=$((t + $(awk '{ print $14 + $15 }' "/proc/$p/stat"))); done
+	echo "$t"
+}
+hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
+requests() { awk '/requests in/ { print $1; exit }' "$1"; }
 errors() { # non-2xx responses and socket errors in a wrk report
 	awk '/Non-2xx/ { e += $NF } /Socket errors/ { gsub(",", ""); e += $4 + $6 + $8 + $10 } END { print e + 0 }' "$1"
 }
@@ -116,16 +127,24 @@ before=$(rss)
 : >"$tmp/rounds"
 r=1
 while [ $r -le "$ROUNDS" ]; do
+	t0=$(ticks_nicfit)
 	wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency -s "$tmp/post.lua" \
 		"http://127.0.0.1:$port$path" >"$tmp/wrk.nicfit.$r" 2>&1
+	t1=$(ticks_nicfit)
+	u0=$(ticks_nginx)
 	wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency "http://127.0.0.1:$nport/answer.json" \
 		>"$tmp/wrk.nginx.$r" 2>&1
+	u1=$(ticks_nginx)
 	grep -q 'Requests/sec' "$tmp/wrk.nicfit.$r" || { cat "$tmp/wrk.nicfit.$r"; exit 1; }
 	grep -q 'Requests/sec' "$tmp/wrk.nginx.$r" || { cat "$tmp/wrk.nginx.$r"; exit 1; }
 	echo "$r $(field 'Requests/sec:' "$tmp/wrk.nicfit.$r") $(field 'Requests/sec:' "$tmp/wrk.nginx.$r")" \
 		"$(errors "$tmp/wrk.nicfit.$r") $(errors "$tmp/wrk.nginx.$r")" \
 		"$(awk '$1 == "99%" { print $2 }' "$tmp/wrk.nicfit.$r")" \
-		"$(awk '$1 == "99%" { print $2 }' "$tmp/wrk.nginx.$r")" >>"$tmp/rounds"
+		"$(awk '$1 == "99%" { print $2 }' "$tmp/wrk.nginx.$r")" \
+		"$(awk -v t=$((t1 - t0)) -v n="$(requests "$tmp/wrk.nicfit.$r")" -v hz="$hz" \
+			'BEGIN { printf "%.1f", (n > 0 ? t * 1e6 / hz / n : 0) }')" \
+		"$(awk -v t=$((u1 - u0)) -v n="$(requests "$tmp/wrk.nginx.$r")" -v hz="$hz" \
+			'BEGIN { printf "%.1f", (n > 0 ? t * 1e6 / hz / n : 0) }')" >>"$tmp/rounds"
 	r=$((r + 1))
 done
 after=$(rss)
@@ -149,11 +168,13 @@ es=$(errors "$tmp/wrk.static")
 p99s=$(awk '$1 == "99%" { print $2 }' "$tmp/wrk.static")
 bytes=$(wc -c <"$tmp/answer")
 echo "serve: $CONNECTIONS connections, $ROUNDS rounds of ${SECONDS_RUN} s a side, $threads threads each, $bytes-byte answer"
-awk '{ printf "round %d: nicfit %.0f req/s, nginx %.0f req/s, ratio %.2f\n", $1, $2, $3, ($3 > 0 ? $2 / $3 : 0) }' "$tmp/rounds"
+awk '{ printf "round %d: nicfit %.0f req/s, nginx %.0f req/s, ratio %.2f; CPU a request: nicfit %s us, nginx %s us\n", $1, $2, $3, ($3 > 0 ? $2 / $3 : 0), $8, $9 }' "$tmp/rounds"
 printf 'nicfit POST %-14s %10.0f req/s  p99 %-8s errors %s\n' "$path" "$rn" "$p99n" "$en"
 printf 'nicfit GET  %-14s %10.0f req/s  p99 %-8s errors %s\n' /favicon.svg "$rs" "$p99s" "$es"
 printf 'nginx  GET  %-14s %10.0f req/s  p99 %-8s errors %s\n' /answer.json "$rx" "$p99x" "$ex"
 awk -v r="$ratio" 'BEGIN { printf "ratio nicfit/nginx: %.2f (median of the rounds)\n", r }'
+echo "CPU a request (user + system, median of the rounds): nicfit $(awk '{ print $8 }' "$tmp/rounds" | median) us," \
+	"nginx $(awk '{ print $9 }' "$tmp/rounds" | median) us"
 echo "nicfit memory: RSS $((before / 1024)) MiB before, $((after / 1024)) MiB after, peak $((peak / 1024)) MiB"
 rc=0
 if [ "$en" -ne 0 ] || [ "$es" -ne 0 ]; then
