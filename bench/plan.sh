@@ -27,7 +27,8 @@ if [ "$IR" != 0 ] && command -v valgrind >/dev/null 2>&1; then
 else
 	: >"$tmp/ir"
 fi
-awk -v goal="$GOAL_US" 'NR == FNR { ir[$1] = $2; next }
+# FILENAME, not NR == FNR: the instruction file is empty with IR=0 or without valgrind
+awk -v goal="$GOAL_US" -v irf="$tmp/ir" 'FILENAME == irf { ir[$1] = $2; next }
 	FNR == 1 { printf "%s %10s %8s\n", $0, "goal x", (length(ir) ? "instr" : ""); next }
 	{ printf "%s %10.2f", $0, $5 / goal; if ($1 in ir) printf " %8d", ir[$1]; printf "\n" }' \
 	"$tmp/ir" "$tmp/medians"
