@@ -33,10 +33,18 @@
  */
 #define INSTALLED_SLOT_BONUS 1000
 
+/* 2 for a full-height, full-length card ("pcie-fhfl"), 1 full height only ("pcie-fhhl"), else 0 */
+static int card_size(const char *form)
+{
+	if (!form || form[0] != 'p' || strncmp(form, "pcie-fh", 7))
+		return 0;
+	return form[7] == 'f' ? 2 : 1;
+}
+
 static int card_fits_slot(const struct nicfit_card *c, const char *form,
 			  const struct nicfit_slot *s)
 {
-	int ocp = form && form[0] == 'o' && !strncmp(form, "ocp", 3);
+	int ocp = form && form[0] == 'o' && !strncmp(form, "ocp", 3), size;
 	const char *k = s->kind;
 
 	/* the first letter first: this runs for every slot of every search */
@@ -46,12 +54,9 @@ static int card_fits_slot(const struct nicfit_card *c, const char *form,
 		  (k[0] == 'b' && !strcmp(k, "baseboard"))))
 		return 0;
 	/* a full-height card ("pcie-fhhl", "pcie-fhfl") has no low-profile bracket */
-	if (form && form[0] == 'p' && !strncmp(form, "pcie-fh", 7)) {
-		if (!s->full_height)
-			return 0;
-		if (form[7] == 'f' && !s->full_length)
-			return 0;
-	}
+	size = card_size(form);
+	if ((size >= 1 && !s->full_height) || (size == 2 && !s->full_length))
+		return 0;
 	return c->pcie_width <= (s->connector_width ? s->connector_width : s->width);
 }
 
@@ -63,9 +68,9 @@ int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const char *form,
 
 const char *nicfit__plan_form_words(const char *form)
 {
-	if (!form || strncmp(form, "pcie-fh", 7))
-		return "";
-	return form[7] == 'f' ? ", full height, full length" : ", full height";
+	static const char *const words[] = { "", ", full height", ", full height, full length" };
+
+	return words[card_size(form)];
 }
 
 static double one_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
