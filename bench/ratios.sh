@@ -33,9 +33,17 @@ ir() {
 		sed -n 's/.*refs: *//p' | tr -d ,
 }
 
+# pair N [NAME=VALUE...] cmdA -- [NAME=VALUE...] cmdB: mean microseconds
+# of whole processes A and B, run in turn. bench/pair.c times them with
+# posix_spawn() and clock_gettime(); without a compiler, a shell loop
+# around date(1) does, which adds about a fork and a date process to each
+# side and so pulls the ratios towards 1.
+pairbin=
+timer="the shell"
+if cc -std=c11 -O2 -o "$tmp/pair" bench/pair.c 2>>"$tmp/cc.err"; then pairbin=$tmp/pair timer=bench/pair.c; fi
 now() { date +%s%N; }
-# pair N cmdA -- cmdB: mean microseconds of A and of B, alternating runs
 pair() {
+	if [ -n "$pairbin" ]; then "$pairbin" "$@"; return; fi
 	n=$1; shift
 	a= b=
 	while [ "$1" != -- ]; do a="$a '$1'"; shift; done
@@ -43,21 +51,21 @@ pair() {
 	for w in "$@"; do b="$b '$w'"; done
 	ta=0 tb=0 i=0
 	while [ $i -lt "$n" ]; do
-		t0=$(now); eval "$a" >/dev/null 2>&1 || true; t1=$(now)
-		eval "$b" >/dev/null 2>&1 || true; t2=$(now)
+		t0=$(now); eval "env $a" </dev/null >/dev/null 2>&1 || true; t1=$(now)
+		eval "env $b" </dev/null >/dev/null 2>&1 || true; t2=$(now)
 		ta=$((ta + t1 - t0)); tb=$((tb + t2 - t1)); i=$((i + 1))
 	done
 	echo $((ta / n / 1000)) $((tb / n / 1000))
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 
-echo "ratios ($RUNS alternating runs each; mean microseconds per whole process)"
+echo "ratios ($RUNS alternating runs each; mean microseconds per whole process, timed by $timer)"
 if command -v lstopo-no-graphics >/dev/null 2>&1; then
 	printf '  %-34s %5s %9s %9s %8s\n' "audit --sysfs vs lstopo -i" pci nicfit lstopo "speed-up"
 	for d in "$tmp"/fx/*/; do
 		npci=$(ls "$d/sys/bus/pci/devices" | wc -l)
 		set -- $(pair "$RUNS" "$NICFIT" audit --sysfs "$d" --json -- \
-			env HWLOC_COMPONENTS=linux,stop lstopo-no-graphics -i "$d" --whole-io --of xml -)
+			HWLOC_COMPONENTS=linux,stop lstopo-no-graphics -i "$d" --whole-io --of xml -)
 		printf '  %-34s %5d %9s %9s %7sx\n' "$(basename "$d")" "$npci" "$1" "$2" "$(ratio "$2" "$1")"
 	done
 	if [ "$IR" = 1 ]; then
