@@ -132,6 +132,7 @@ struct nicfit_nic {
 	int sd_links, sd_width;
 	unsigned gpudirect;       /* NICFIT_GDR_* bits: GPUDirect RDMA paths its vendor documents */
 	const char *gpudirect_source; /* where they are documented, NULL when none is */
+	int double_width;         /* a dual-slot card ("slot_width": "double") */
 };
 
 /* How a NIC registers GPU memory for GPUDirect RDMA, as its vendor documents it. */

@@ -252,6 +252,7 @@ static const struct nicfit__field nic_layout[] = {
 	L_INT(nicfit_nic, lanes), L_DBL(nicfit_nic, lane_gbps),
 	L_INT(nicfit_nic, sd_links), L_INT(nicfit_nic, sd_width),
 	L_UINT(nicfit_nic, gpudirect), L_STR(nicfit_nic, gpudirect_source),
+	L_INT(nicfit_nic, double_width),
 	L_END
 };
 
@@ -276,6 +277,7 @@ static void fill_nic(struct nicfit_nic *n, json_t *o)
 	n->bracket = gs(o, "bracket");
 	n->driver = gs(o, "driver");
 	n->module_coding = gs(o, "module_coding");
+	n->double_width = gs(o, "slot_width") && !strcmp(gs(o, "slot_width"), "double");
 	n->ports = gi(o, "ports", 0);
 	n->port_gbps = gn(o, "port_gbps", 0);
 	for (i = 0; i < json_array_size(a) && n->nspeeds < NICFIT_MAX_LIST; i++)

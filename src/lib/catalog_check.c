@@ -51,6 +51,7 @@ static const char *const ib_rates[] = { "SDR", "DDR", "QDR", "FDR10", "FDR", "ED
 static const char *const form_factors[] = { "pcie-hhhl", "pcie-fhhl", "pcie-fhfl", "ocp2",
 	"ocp3", "lom", "mezz", NULL };
 static const char *const brackets[] = { "tall", "short", "none", NULL };
+static const char *const nic_slot_widths[] = { "single", "double", NULL };
 static const char *const cable_types[] = { "dac", "aoc", "optic", "breakout-dac",
 	"breakout-aoc", "rj45", NULL };
 static const char *const media[] = { "copper", "fiber", NULL };
@@ -108,6 +109,7 @@ static const struct field nic_fields[] = {
 	{ "pci", F_OBJ, 0, 0, 0, pci_fields, NULL },
 	{ "psids", F_ASTR, 0, 4, 32, NULL, NULL },
 	{ "form_factor", F_STR, 1, 0, 0, NULL, form_factors },
+	{ "slot_width", F_STR, 0, 0, 0, NULL, nic_slot_widths },
 	{ "bracket", F_STR, 0, 0, 0, NULL, brackets },
 	{ "driver", F_STR, 0, 1, 32, NULL, NULL },
 	{ "module_coding", F_STR, 0, 0, 0, NULL, codings },
@@ -642,6 +644,20 @@ static void check_merged(struct checker *c, json_t *root, const struct nicfit_ca
  * slot on a root port, so it is a problem (a partial override that gives
  * slots but no switches is checked against nothing: the base has them).
  */
+/* A dual-slot card is a PCIe add-in card: an OCP or LOM one takes no second slot. */
+static void check_nic_width(struct checker *c, json_t *e, const char *epath)
+{
+	json_t *w = json_object_get(e, "slot_width"), *f = json_object_get(e, "form_factor");
+	char sub[320];
+
+	if (!json_is_string(w) || strcmp(json_string_value(w), "double") || !json_is_string(f) ||
+	    !strncmp(json_string_value(f), "pcie-", 5))
+		return;
+	snprintf(sub, sizeof(sub), "%s/slot_width", epath);
+	problem(c, sub, "'slot_width': 'double' needs a PCIe card ('form_factor' pcie-*), not '%.16s'",
+		json_string_value(f));
+}
+
 static void check_server_switches(struct checker *c, json_t *e, const char *epath, int partial)
 {
 	json_t *slots = json_object_get(e, "slots"), *sw = json_object_get(e, "pcie_switches");
@@ -753,6 +769,8 @@ static size_t check_document(struct checker *c, json_t *root,
 			check_object(c, e, kind_fields[k], epath, !partial);
 			if (k == NICFIT_KIND_SERVER)
 				check_server_switches(c, e, epath, partial);
+			if (k == NICFIT_KIND_NIC)
+				check_nic_width(c, e, epath);
 			if (json_object_get(e, "price_usd") &&
 			    (!json_object_get(e, "prices_as_of") || !json_object_get(e, "price_source")))
 				problem(c, epath, "a price needs 'prices_as_of' and 'price_source'");

@@ -246,6 +246,23 @@ static void check_agrees_with_overlay(void **state)
 	arr = json_array();
 	json_array_append_new(arr, e);
 	assert_int_equal(check_and_overlay(doc_of("servers", arr), "this server itself"), 1);
+	/* a dual-slot card is a PCIe card; "slot_width" is single or double */
+	e = json_deep_copy(nic);
+	json_object_set_new(e, "id", json_string("test-dual-slot"));
+	json_object_set_new(e, "slot_width", json_string("double"));
+	json_object_set_new(e, "form_factor", json_string("ocp3"));
+	arr = json_array();
+	json_array_append(arr, e);
+	assert_int_equal(check_and_overlay(doc_of("nics", arr), "needs a PCIe card"), 1);
+	json_object_set_new(e, "slot_width", json_string("triple"));
+	json_object_set_new(e, "form_factor", json_string("pcie-fhhl"));
+	arr = json_array();
+	json_array_append(arr, e);
+	assert_int_equal(check_and_overlay(doc_of("nics", arr), "is not one of"), 1);
+	json_object_set_new(e, "slot_width", json_string("double"));
+	arr = json_array();
+	json_array_append_new(arr, e);
+	assert_int_equal(check_and_overlay(doc_of("nics", arr), "-"), 0);
 	json_decref(nic);
 }
 

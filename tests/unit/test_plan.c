@@ -676,12 +676,13 @@ static void frontend_card_slot(void **state)
 static void card_height_and_length(void **state)
 {
 	static const char *const low[] = { "server", "r740xd", "model", "llama-3-8b",
-		"frontend_nic", "900-9d3b6-00cn-ab0", "frontend_slot", "6", NULL };
+		"frontend_nic", "900-9d3b6-00cv-aa0", "frontend_slot", "6", NULL };
 	static const char *const tall[] = { "server", "r740xd", "model", "llama-3-8b",
-		"frontend_nic", "900-9d3b6-00cn-ab0", "frontend_slot", "3", NULL };
+		"frontend_nic", "900-9d3b6-00cv-aa0", "frontend_slot", "3", NULL };
 	const struct nicfit_server *sv = nicfit_catalog_find_server(cat, "r740xd", NULL, NULL);
 	const struct nicfit_slot *s1 = NULL, *s3 = NULL, *s6 = NULL;
 	const struct nicfit_finding *f;
+	struct nicfit_nic hhhl, fhhl, fhfl;
 	struct nicfit_card c;
 	struct nicfit_plan *p;
 	int i;
@@ -704,11 +705,17 @@ static void card_height_and_length(void **state)
 	assert_int_equal(s1->full_height && s1->full_length, 1);
 	memset(&c, 0, sizeof(c));
 	c.pcie_width = 8;
-	assert_int_equal(nicfit__plan_card_fits_slot(&c, "pcie-hhhl", s6), 1);
-	assert_int_equal(nicfit__plan_card_fits_slot(&c, "pcie-fhhl", s6), 0);
-	assert_int_equal(nicfit__plan_card_fits_slot(&c, "pcie-fhhl", s3), 1);
-	assert_int_equal(nicfit__plan_card_fits_slot(&c, "pcie-fhfl", s3), 0);
-	assert_int_equal(nicfit__plan_card_fits_slot(&c, "pcie-fhfl", s1), 1);
+	memset(&hhhl, 0, sizeof(hhhl));
+	fhhl = fhfl = hhhl;
+	hhhl.form_factor = "pcie-hhhl";
+	fhhl.form_factor = "pcie-fhhl";
+	fhfl.form_factor = "pcie-fhfl";
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, &hhhl, s6), 1);
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, NULL, s6), 1);
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, &fhhl, s6), 0);
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, &fhhl, s3), 1);
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, &fhfl, s3), 0);
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, &fhfl, s1), 1);
 	p = plan_of(low);
 	assert_int_equal(p->fe_slot, -1);
 	f = finding(p, "frontend-no-slot");
@@ -720,6 +727,77 @@ static void card_height_and_length(void **state)
 	assert_true(p->fe_slot >= 0);
 	assert_string_equal(p->in.server->slots[p->fe_slot].name, "3");
 	assert_null(finding(p, "frontend-no-slot"));
+	done(p);
+}
+
+/*
+ * A dual-slot card (the BlueField-3 B3240) goes only where a double-width
+ * card has room, or in the slot its server's vendor ships it in.
+ */
+static void card_double_width(void **state)
+{
+	static const char *const single[] = { "server", "r740xd", "model", "llama-3-8b",
+		"frontend_nic", "900-9d3b6-00cn-ab0", "frontend_slot", "3", NULL };
+	static const char *const dbl[] = { "server", "r740xd", "model", "llama-3-8b",
+		"frontend_nic", "900-9d3b6-00cn-ab0", "frontend_slot", "1", NULL };
+	static const char *const any[] = { "server", "r740xd", "model", "llama-3-8b",
+		"frontend_nic", "900-9d3b6-00cn-ab0", NULL };
+	const struct nicfit_nic *b3240 = nicfit_catalog_find_nic(cat, "900-9d3b6-00cn-ab0", NULL, NULL);
+	const struct nicfit_nic *b3220 = nicfit_catalog_find_nic(cat, "900-9d3b6-00cv-aa0", NULL, NULL);
+	const struct nicfit_server *dgx = nicfit_catalog_find_server(cat, "dgx-b200", NULL, NULL);
+	const struct nicfit_finding *f;
+	struct nicfit_slot s;
+	struct nicfit_card c;
+	struct nicfit_plan *p;
+	int i, included = 0;
+
+	(void)state;
+	assert_non_null(b3240);
+	assert_non_null(b3220);
+	assert_int_equal(b3240->double_width, 1);
+	assert_int_equal(b3220->double_width, 0);
+	memset(&c, 0, sizeof(c));
+	c.pcie_width = 16;
+	memset(&s, 0, sizeof(s));
+	s.kind = "pcie";
+	s.width = 16;
+	s.full_height = s.full_length = 1;
+	s.gpu = NICFIT_GPU_SINGLE;
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, b3220, &s), 1);
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, b3240, &s), 0);
+	s.gpu = NICFIT_GPU_DOUBLE;
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, b3240, &s), 1);
+	s.gpu = NICFIT_GPU_NONE;
+	s.included = "900-9d3b6-00cn-ab0";
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, b3240, &s), 1);
+	s.included = "900-9d3b6-00cv-aa0";
+	assert_int_equal(nicfit__plan_card_fits_slot(&c, b3240, &s), 0);
+	assert_string_equal(nicfit__plan_form_words(b3240), ", full height, double width");
+	assert_string_equal(nicfit__plan_form_words(b3220), ", full height");
+	assert_string_equal(nicfit__plan_form_words(NULL), "");
+	/* the DGX B200 ships its two in slots that take no GPU: they stay there */
+	assert_non_null(dgx);
+	for (i = 0; i < dgx->nslots; i++)
+		if (dgx->slots[i].included && !strcmp(dgx->slots[i].included, b3240->e.id)) {
+			assert_int_equal(nicfit__plan_card_fits_slot(&c, b3240, &dgx->slots[i]), 1);
+			included++;
+		}
+	assert_int_equal(included, 2);
+	p = plan_of(single);
+	assert_int_equal(p->fe_slot, -1);
+	f = finding(p, "frontend-no-slot");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "(PCIe x16, full height, double width)"));
+	done(p);
+	p = plan_of(dbl);
+	assert_true(p->fe_slot >= 0);
+	assert_string_equal(p->in.server->slots[p->fe_slot].name, "1");
+	assert_null(finding(p, "frontend-no-slot"));
+	done(p);
+	/* unpinned, it takes a slot with room for it */
+	p = plan_of(any);
+	assert_true(p->fe_slot >= 0);
+	assert_int_equal(p->in.server->slots[p->fe_slot].gpu, NICFIT_GPU_DOUBLE);
 	done(p);
 }
 
@@ -1207,9 +1285,9 @@ static void place_cut_is_exhaustive(void **state)
 								snprintf(what, sizeof(what), "%s, %d x %s, %d x %s, need %g, variant %d",
 									 p->in.server->e.id, ngpus[gi], gpus[g],
 									 ncards[ci], nics[k], needs[ni], variant);
-								a = nicfit__plan_search_place(p, &card, n->form_factor,
+								a = nicfit__plan_search_place(p, &card, n,
 											      ncards[ci], needs[ni], &cut);
-								b = nicfit__plan_search_place_all(p, &card, n->form_factor,
+								b = nicfit__plan_search_place_all(p, &card, n,
 												  ncards[ci], needs[ni], &all);
 								if (a != b)
 									fail_msg("%s: found %d, not %d", what, a, b);
@@ -1217,7 +1295,7 @@ static void place_cut_is_exhaustive(void **state)
 									same_choice(&cut, &all, ncards[ci], what);
 								/* no slot lets the card move need: no placement meets it */
 								if (a && cut.meets &&
-								    !nicfit__plan_card_can_meet(p, &card, n->form_factor,
+								    !nicfit__plan_card_can_meet(p, &card, n,
 												needs[ni]))
 									fail_msg("%s: meets, yet no slot can", what);
 								searched++;
@@ -1254,6 +1332,7 @@ int main(void)
 		cmocka_unit_test(impossible_verdict),
 		cmocka_unit_test(frontend_card_slot),
 		cmocka_unit_test(card_height_and_length),
+		cmocka_unit_test(card_double_width),
 		cmocka_unit_test(pinned_backend_slot),
 		cmocka_unit_test(dgx_storage),
 		cmocka_unit_test(socket_direct_two_slots),

@@ -198,8 +198,8 @@ static const struct nicfit_nic *pick_meeting(const struct nicfit_catalog *cat,
 		struct plan_choice c;
 
 		fill_card(&card, v[i]);
-		if (nicfit__plan_card_can_meet(p, &card, v[i]->form_factor, need) &&
-		    nicfit__plan_search_place_memo(p, memo, &card, v[i]->form_factor, ncards, need,
+		if (nicfit__plan_card_can_meet(p, &card, v[i], need) &&
+		    nicfit__plan_search_place_memo(p, memo, &card, v[i], ncards, need,
 						   &c) && c.meets && c.ngpu_placed >= ngpus) {
 			hit = v[i];
 			*where = c;
@@ -242,7 +242,7 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 		if (best && where->ngpu_placed >= ngpus && !cand_before(n, best))
 			continue;
 		fill_card(&card, n);
-		if (!nicfit__plan_search_place_memo(p, memo, &card, n->form_factor, ncards, need, &c))
+		if (!nicfit__plan_search_place_memo(p, memo, &card, n, ncards, need, &c))
 			continue;
 		if (c.meets && n->port_gbps >= target - NICFIT_EPS) {
 			if (!best || c.ngpu_placed > where->ngpu_placed ||
@@ -334,14 +334,14 @@ static int place_card(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 
 	if (forced) {
 		fill_card(&p->be_card, forced);
-		if (!nicfit__plan_search_place(p, &p->be_card, forced->form_factor, cards, 0,
+		if (!nicfit__plan_search_place(p, &p->be_card, forced, cards, 0,
 					       where) && p->in.backend_slot_pin) {
 			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT,
 					  "another --backend-slot, or none to let the plan choose",
 					  "Slot %s (--backend-slot) cannot take %s (PCIe x%d%s) beside the "
 					  "GPUs.", sv->slots[p->in.backend_slot_pin - 1].name,
 					  forced->part, forced->pcie_width,
-					  nicfit__plan_form_words(forced->form_factor));
+					  nicfit__plan_form_words(forced));
 			return 0;
 		}
 		if (!where->valid) {
@@ -349,7 +349,7 @@ static int place_card(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 					  "a server with a free slot of the card's width and size",
 					  "%s has no free slot for %s (PCIe x%d%s).", sv->e.name,
 					  forced->part, forced->pcie_width,
-					  nicfit__plan_form_words(forced->form_factor));
+					  nicfit__plan_form_words(forced));
 			return 0;
 		}
 		p->be_nic = forced;
@@ -489,9 +489,9 @@ static void rule_capped(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 		struct nicfit_card c;
 
 		fill_card(&c, v[i]);
-		if (nicfit__plan_card_can_meet(p, &c, v[i]->form_factor,
+		if (nicfit__plan_card_can_meet(p, &c, v[i],
 					       fit->effective_gbps * PLAN_FULL_SPEED_SHARE) &&
-		    nicfit__plan_search_place_memo(p, memo, &c, v[i]->form_factor, p->be_cards,
+		    nicfit__plan_search_place_memo(p, memo, &c, v[i], p->be_cards,
 						   fit->effective_gbps * PLAN_FULL_SPEED_SHARE,
 						   &alt_where) && alt_where.meets)
 			alt = v[i];

@@ -361,7 +361,7 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 			taken |= p->be_slots[j] == i || p->be_aux_slots[j] == i;
 		for (j = 0; j < p->st_cards && j < NICFIT_PLAN_MAX_STORAGE; j++)
 			taken |= p->st_slots[j] == i;
-		if (taken || !nicfit__plan_card_fits_slot(&c, n->form_factor, &sv->slots[i]) ||
+		if (taken || !nicfit__plan_card_fits_slot(&c, n, &sv->slots[i]) ||
 		    sv->slots[i].gpu == NICFIT_GPU_BASEBOARD ||
 		    (p->in.frontend_slot_pin && i != p->in.frontend_slot_pin - 1))
 			continue;
@@ -376,7 +376,7 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 				  "Slot %s (--frontend-slot) cannot take the front-end %s (PCIe x%d%s): it "
 				  "holds a GPU or a back-end card, or is not a slot of that kind, width "
 				  "and size.", sv->slots[p->in.frontend_slot_pin - 1].name, n->part,
-				  n->pcie_width, nicfit__plan_form_words(n->form_factor));
+				  n->pcie_width, nicfit__plan_form_words(n));
 		return;
 	}
 	if (best < 0) {
@@ -385,7 +385,7 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 				  "front-end ports",
 				  "The front-end %s (PCIe x%d%s) has no free slot in %s: the GPUs and "
 				  "back-end cards take every slot it fits.", n->part, n->pcie_width,
-				  nicfit__plan_form_words(n->form_factor), sv->e.name);
+				  nicfit__plan_form_words(n), sv->e.name);
 		return;
 	}
 	p->fe_slot = best;

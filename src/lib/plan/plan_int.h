@@ -126,12 +126,12 @@ int nicfit__plan_role_slots(const struct nicfit_server *sv, enum nicfit_slot_rol
 double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
 				 const struct nicfit_slot *s, int ports, struct nicfit_nic_fit *out);
 /*
- * The best placement of the GPUs and ncards copies of card (form factor
- * form), need the per-card rate that meets the target. Returns 0 if none,
+ * The best placement of the GPUs and ncards copies of card (catalog entry
+ * nic, for its size; NULL for none), need the per-card rate that meets the target. Returns 0 if none,
  * or when memory ran out (p->findings.oom is then set).
  */
 int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *card,
-			      const char *form, int ncards, double need, struct plan_choice *out);
+			      const struct nicfit_nic *nic, int ncards, double need, struct plan_choice *out);
 /*
  * The searches of one round of candidates (R5 trying the catalog's cards
  * one after another, with one plan): two cards that fit the same slots,
@@ -151,7 +151,7 @@ struct plan_place_memo {
 };
 /* nicfit__plan_search_place(), answered from m when it was searched already. */
 int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo *m,
-				   const struct nicfit_card *card, const char *form, int ncards,
+				   const struct nicfit_card *card, const struct nicfit_nic *nic, int ncards,
 				   double need, struct plan_choice *out);
 /*
  * Whether some slot the card fits lets it move need (a placement meets
@@ -159,14 +159,14 @@ int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo
  * card that is not Socket Direct; cheaper than a search.
  */
 int nicfit__plan_card_can_meet(const struct nicfit_plan *p, const struct nicfit_card *card,
-			       const char *form, double need);
+			       const struct nicfit_nic *nic, double need);
 /*
  * nicfit__plan_search_place() trying every placement, without the cut
  * that skips a slot while its twin is free (plan_place.c): the tests hold
  * the two to the same answer.
  */
 int nicfit__plan_search_place_all(struct nicfit_plan *p, const struct nicfit_card *card,
-				  const char *form, int ncards, double need, struct plan_choice *out);
+				  const struct nicfit_nic *nic, int ncards, double need, struct plan_choice *out);
 /* Record a placement in p->slots, p->gpu_slots and p->be_slots. */
 void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c);
 /* Place the GPUs alone (no back end) and say where. */
@@ -175,15 +175,19 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p);
 void nicfit__plan_rule_storage(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 /* A catalog NIC as the card model perf.h computes with (plan_backend.c). */
 void nicfit__plan_fill_card(struct nicfit_card *c, const struct nicfit_nic *n);
-/* Can card c (form factor form) go in slot s (plan_place.c)? */
-int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const char *form,
+/*
+ * Can card c (catalog entry n: its form factor and slot width) go in slot
+ * s (plan_place.c)?
+ */
+int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const struct nicfit_nic *n,
 				const struct nicfit_slot *s);
 /*
  * ", full height" (", full height, full length") for a form factor that
- * keeps a card out of low-profile (half-length) slots, else "": for the
- * messages that say a card has no slot.
+ * keeps a card out of low-profile (half-length) slots, ", double width"
+ * for a dual-slot card, else "": for the messages that say a card has no
+ * slot.
  */
-const char *nicfit__plan_form_words(const char *form);
+const char *nicfit__plan_form_words(const struct nicfit_nic *n);
 /* "socket 1", or the vendor's name for it ("socket 1 (CPU2)"), into b (plan_place.c). */
 const char *nicfit__plan_sock_name(const struct nicfit_server *s, int socket, char *b, size_t n);
 /* plan_frontend.c: an add-in front-end card in a free slot, after the GPUs and back-end cards */

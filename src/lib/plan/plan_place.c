@@ -34,16 +34,19 @@
 #define INSTALLED_SLOT_BONUS 1000
 
 /* 2 for a full-height, full-length card ("pcie-fhfl"), 1 full height only ("pcie-fhhl"), else 0 */
-static int card_size(const char *form)
+static int card_size(const struct nicfit_nic *n)
 {
+	const char *form = n ? n->form_factor : NULL;
+
 	if (!form || form[0] != 'p' || strncmp(form, "pcie-fh", 7))
 		return 0;
 	return form[7] == 'f' ? 2 : 1;
 }
 
-static int card_fits_slot(const struct nicfit_card *c, const char *form,
+static int card_fits_slot(const struct nicfit_card *c, const struct nicfit_nic *n,
 			  const struct nicfit_slot *s)
 {
+	const char *form = n ? n->form_factor : NULL;
 	int ocp = form && form[0] == 'o' && !strncmp(form, "ocp", 3), size;
 	const char *k = s->kind;
 
@@ -54,23 +57,33 @@ static int card_fits_slot(const struct nicfit_card *c, const char *form,
 		  (k[0] == 'b' && !strcmp(k, "baseboard"))))
 		return 0;
 	/* a full-height card ("pcie-fhhl", "pcie-fhfl") has no low-profile bracket */
-	size = card_size(form);
+	size = card_size(n);
 	if ((size >= 1 && !s->full_height) || (size == 2 && !s->full_length))
+		return 0;
+	/*
+	 * A dual-slot card needs the room of a double-width card: a slot that
+	 * takes a double-width GPU, or the slot its vendor ships it in.
+	 */
+	if (n && n->double_width && s->gpu != NICFIT_GPU_DOUBLE &&
+	    !(s->included && n->e.id && !strcmp(s->included, n->e.id)))
 		return 0;
 	return c->pcie_width <= (s->connector_width ? s->connector_width : s->width);
 }
 
-int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const char *form,
+int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const struct nicfit_nic *n,
 				const struct nicfit_slot *s)
 {
-	return card_fits_slot(c, form, s);
+	return card_fits_slot(c, n, s);
 }
 
-const char *nicfit__plan_form_words(const char *form)
+const char *nicfit__plan_form_words(const struct nicfit_nic *n)
 {
-	static const char *const words[] = { "", ", full height", ", full height, full length" };
+	static const char *const words[2][3] = {
+		{ "", ", full height", ", full height, full length" },
+		{ ", double width", ", full height, double width", ", full height, full length, double width" },
+	};
 
-	return words[card_size(form)];
+	return words[n && n->double_width][card_size(n)];
 }
 
 static double one_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
@@ -273,7 +286,7 @@ static int gpu_can_use(const struct nicfit_gpu *g, const struct nicfit_slot *s)
 struct search {
 	const struct nicfit_plan *p;
 	const struct nicfit_card *card;
-	const char *form;
+	const struct nicfit_nic *nic; /* the card's catalog entry: its size, NULL for none */
 	int ncards, ngpus;
 	double need;          /* per-card effective needed to meet the target */
 	const struct nicfit_nic *sd; /* a Socket Direct card: two slots per card, or NULL */
@@ -620,7 +633,7 @@ static int memo_find(const struct search *S, const struct plan_place_memo *m, ui
  * when no placement exists, -1 when there was no memory for the search.
  */
 static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
-		  const struct nicfit_card *card, const char *form, int ngpus, int ncards,
+		  const struct nicfit_card *card, const struct nicfit_nic *nic, int ngpus, int ncards,
 		  double need, int cut, struct plan_choice *out)
 {
 	const struct nicfit_server *sv = p->in.server;
@@ -640,7 +653,7 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 	S->sd_known = NULL;
 	S->p = p;
 	S->card = card;
-	S->form = form;
+	S->nic = nic;
 	S->ncards = ncards;
 	S->ngpus = ngpus;
 	S->need = need;
@@ -661,7 +674,7 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 
 		int w = S->sd ? S->half.pcie_width : card->pcie_width;
 
-		S->fit[i] = (unsigned char)card_fits_slot(S->sd ? &S->half : card, form, s);
+		S->fit[i] = (unsigned char)card_fits_slot(S->sd ? &S->half : card, nic, s);
 		S->gpu[i] = (unsigned char)gpu_can_use(p->in.gpu, s);
 		S->sock[i] = s->socket;
 		S->sw[i] = s->pcie_switch;
@@ -719,16 +732,16 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 }
 
 int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *card,
-			      const char *form, int ncards, double need, struct plan_choice *out)
+			      const struct nicfit_nic *nic, int ncards, double need, struct plan_choice *out)
 {
-	return nicfit__plan_search_place_memo(p, NULL, card, form, ncards, need, out);
+	return nicfit__plan_search_place_memo(p, NULL, card, nic, ncards, need, out);
 }
 
 int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo *m,
-				   const struct nicfit_card *card, const char *form, int ncards,
+				   const struct nicfit_card *card, const struct nicfit_nic *nic, int ncards,
 				   double need, struct plan_choice *out)
 {
-	int rc = search(p, m, card, form, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need, 1,
+	int rc = search(p, m, card, nic, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need, 1,
 			out);
 	int j;
 
@@ -744,7 +757,7 @@ int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo
 }
 
 int nicfit__plan_card_can_meet(const struct nicfit_plan *p, const struct nicfit_card *card,
-			       const char *form, double need)
+			       const struct nicfit_nic *nic, double need)
 {
 	const struct nicfit_server *sv = p->in.server;
 	int i, j, n = sv->nslots < NICFIT_MAX_SLOTS ? sv->nslots : NICFIT_MAX_SLOTS;
@@ -752,12 +765,12 @@ int nicfit__plan_card_can_meet(const struct nicfit_plan *p, const struct nicfit_
 	for (i = 0; i < n; i++) {
 		const struct nicfit_slot *s = &sv->slots[i];
 
-		if (!card_fits_slot(card, form, s))
+		if (!card_fits_slot(card, nic, s))
 			continue;
 		/* what the card moves depends on the slot's generation and lanes only */
 		for (j = 0; j < i; j++)
 			if (sv->slots[j].gen == s->gen && sv->slots[j].width == s->width &&
-			    card_fits_slot(card, form, &sv->slots[j]))
+			    card_fits_slot(card, nic, &sv->slots[j]))
 				break;
 		if (j == i && one_slot(p, card, s, 1, NULL) + NICFIT_EPS >= need)
 			return 1;
@@ -766,9 +779,9 @@ int nicfit__plan_card_can_meet(const struct nicfit_plan *p, const struct nicfit_
 }
 
 int nicfit__plan_search_place_all(struct nicfit_plan *p, const struct nicfit_card *card,
-				  const char *form, int ncards, double need, struct plan_choice *out)
+				  const struct nicfit_nic *nic, int ncards, double need, struct plan_choice *out)
 {
-	return search(p, NULL, card, form, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need,
+	return search(p, NULL, card, nic, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need,
 		      0, out) > 0;
 }
 
@@ -965,7 +978,7 @@ static int slot_for_second_card(const struct nicfit_plan *p, const struct plan_c
 
 	for (i = 0; i < sv->nslots && other < 0; i++) {
 		if (slot_taken(p, c, i) ||
-		    !card_fits_slot(&p->be_card, p->be_nic ? p->be_nic->form_factor : NULL,
+		    !card_fits_slot(&p->be_card, p->be_nic,
 				    &sv->slots[i]))
 			continue;
 		for (j = 0; j < c->ngpu_placed; j++) {

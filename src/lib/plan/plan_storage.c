@@ -88,7 +88,7 @@ static const struct nicfit_nic *storage_included(const struct nicfit_catalog *ca
 		const struct nicfit_slot *s = &p->in.server->slots[slots[k]];
 		double v;
 
-		if (!nicfit__plan_card_fits_slot(&card, c->form_factor, s))
+		if (!nicfit__plan_card_fits_slot(&card, c, s))
 			return NULL;
 		v = nicfit__plan_card_in_slot(p, &card, s, STORAGE_PORTS_USED, NULL);
 		e = v < e ? v : e;
@@ -127,7 +127,7 @@ static const struct nicfit_nic *storage_card(const struct nicfit_catalog *cat,
 			continue;
 		nicfit__plan_fill_card(&card, c);
 		for (k = 0; k < n && fits; k++) {
-			fits = nicfit__plan_card_fits_slot(&card, c->form_factor,
+			fits = nicfit__plan_card_fits_slot(&card, c,
 							   &p->in.server->slots[slots[k]]);
 			if (fits) {
 				double v = nicfit__plan_card_in_slot(p, &card,

@@ -200,7 +200,7 @@ static const struct nicfit_nic *cheaper_card(const struct nicfit_catalog *cat,
 		    n->e.price_usd > p->be_nic->e.price_usd * MUCH_CHEAPER_SHARE)
 			continue;
 		nicfit__plan_fill_card(&c, n);
-		if (!nicfit__plan_search_place(p, &c, n->form_factor, p->be_cards, 0, &where) ||
+		if (!nicfit__plan_search_place(p, &c, n, p->be_cards, 0, &where) ||
 		    where.ngpu_placed < p->gpus_placed)
 			continue;
 		over(p, where.per_card * p->be_cards, &t);
