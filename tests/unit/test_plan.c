@@ -742,6 +742,9 @@ static void card_double_width(void **state)
 		"frontend_nic", "900-9d3b6-00cn-ab0", "frontend_slot", "1", NULL };
 	static const char *const any[] = { "server", "r740xd", "model", "llama-3-8b",
 		"frontend_nic", "900-9d3b6-00cn-ab0", NULL };
+	static const char *const gpus[] = { "server", "sys-221ge-nr", "servers", "2",
+		"gpu", "h100-pcie", "gpus_per_server", "4", "model", "llama-3.1-70b",
+		"workload", "training", "backend_nic", "900-9d3b6-00cn-ab0", NULL };
 	const struct nicfit_nic *b3240 = nicfit_catalog_find_nic(cat, "900-9d3b6-00cn-ab0", NULL, NULL);
 	const struct nicfit_nic *b3220 = nicfit_catalog_find_nic(cat, "900-9d3b6-00cv-aa0", NULL, NULL);
 	const struct nicfit_server *dgx = nicfit_catalog_find_server(cat, "dgx-b200", NULL, NULL);
@@ -798,6 +801,14 @@ static void card_double_width(void **state)
 	p = plan_of(any);
 	assert_true(p->fe_slot >= 0);
 	assert_int_equal(p->in.server->slots[p->fe_slot].gpu, NICFIT_GPU_DOUBLE);
+	done(p);
+	/* as the back end beside four double-width GPUs: it costs one of their slots */
+	p = plan_of(gpus);
+	f = finding(p, "no-slot-for-gpus");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "(dual-slot:"));
+	assert_non_null(strstr(f->fix, "a single-slot back-end card"));
+	assert_int_equal(p->in.server->slots[p->be_slots[0]].gpu, NICFIT_GPU_DOUBLE);
 	done(p);
 }
 

@@ -383,6 +383,7 @@ static void check_placement(struct nicfit_plan *p, const struct nicfit_nic *forc
 {
 	const struct nicfit_plan_input *in = &p->in;
 	const char *slot = in->server->slots[where->nic_slots[0]].name;
+	int dual = p->be_nic && p->be_nic->double_width;
 
 	if (forced && in->installed_cards && in->installed_slot && strcmp(in->installed_slot, slot))
 		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_MOVE_INSTALLED_CARD,
@@ -392,13 +393,17 @@ static void check_placement(struct nicfit_plan *p, const struct nicfit_nic *forc
 				  where->local ? "on the GPUs' socket" : "the better slot for it");
 	if (in->gpu && where->ngpu_placed < in->gpus_per_server)
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT_FOR_GPUS,
+				  dual ? "a single-slot back-end card, fewer GPUs or back-end cards per "
+				  "server, or a server with more double-width slots" :
 				  in->gpu->double_width && !in->gpu->baseboard ?
 				  "fewer GPUs or back-end cards per server, single-width GPUs, or a server "
 				  "with more x16 slots" :
 				  "fewer GPUs or back-end cards per server (--backend-cards), or a server "
 				  "with more x16 slots",
-				  "%d x %s and the back-end card do not fit %s together: with the card in slot %s "
-				  "there is room for %d GPU%s, not %d.", in->gpus_per_server, in->gpu->e.name,
+				  "%d x %s and the back-end card%s do not fit %s together: with the card in "
+				  "slot %s there is room for %d GPU%s, not %d.", in->gpus_per_server,
+				  in->gpu->e.name,
+				  dual ? " (dual-slot: it takes a slot a double-width GPU could)" : "",
 				  in->server->e.name, slot, where->ngpu_placed,
 				  where->ngpu_placed == 1 ? "" : "s", in->gpus_per_server);
 }
