@@ -12,7 +12,7 @@
  * (the audit exits 1 when it finds a fault).
  *
  * Why not the shell: timing `$(date +%s%N)` around a command counts a fork
- * of the shell and most of a date(1) process into both sides, about 2 ms
+ * of the shell and most of a date(1) process into both sides, 1 to 2 ms
  * here, which pulls every ratio towards 1. posix_spawn() and
  * clock_gettime() around waitpid() count the process itself. hyperfine
  * does the same but runs one command's batch after the other's, not in
