@@ -126,12 +126,14 @@ int nicfit__plan_role_slots(const struct nicfit_server *sv, enum nicfit_slot_rol
 double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
 				 const struct nicfit_slot *s, int ports, struct nicfit_nic_fit *out);
 /*
- * The best placement of the GPUs and ncards copies of card (catalog entry
- * nic, for its size; NULL for none), need the per-card rate that meets the target. Returns 0 if none,
- * or when memory ran out (p->findings.oom is then set).
+ * The best placement of the GPUs and ncards copies of card (its catalog
+ * entry nic gives its size; NULL for none), need the per-card rate that
+ * meets the target. Returns 0 if none, or when memory ran out
+ * (p->findings.oom is then set).
  */
 int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *card,
-			      const struct nicfit_nic *nic, int ncards, double need, struct plan_choice *out);
+			      const struct nicfit_nic *nic, int ncards, double need,
+			      struct plan_choice *out);
 /*
  * The searches of one round of candidates (R5 trying the catalog's cards
  * one after another, with one plan): two cards that fit the same slots,
@@ -151,8 +153,8 @@ struct plan_place_memo {
 };
 /* nicfit__plan_search_place(), answered from m when it was searched already. */
 int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo *m,
-				   const struct nicfit_card *card, const struct nicfit_nic *nic, int ncards,
-				   double need, struct plan_choice *out);
+				   const struct nicfit_card *card, const struct nicfit_nic *nic,
+				   int ncards, double need, struct plan_choice *out);
 /*
  * Whether some slot the card fits lets it move need (a placement meets
  * need only if its weakest card does, so none does when this is 0). For a
@@ -166,7 +168,8 @@ int nicfit__plan_card_can_meet(const struct nicfit_plan *p, const struct nicfit_
  * the two to the same answer.
  */
 int nicfit__plan_search_place_all(struct nicfit_plan *p, const struct nicfit_card *card,
-				  const struct nicfit_nic *nic, int ncards, double need, struct plan_choice *out);
+				  const struct nicfit_nic *nic, int ncards, double need,
+				  struct plan_choice *out);
 /* Record a placement in p->slots, p->gpu_slots and p->be_slots. */
 void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c);
 /* Place the GPUs alone (no back end) and say where. */

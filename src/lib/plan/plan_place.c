@@ -80,7 +80,8 @@ const char *nicfit__plan_form_words(const struct nicfit_nic *n)
 {
 	static const char *const words[2][3] = {
 		{ "", ", full height", ", full height, full length" },
-		{ ", double width", ", full height, double width", ", full height, full length, double width" },
+		{ ", double width", ", full height, double width",
+		  ", full height, full length, double width" },
 	};
 
 	return words[n && n->double_width][card_size(n)];
@@ -633,8 +634,8 @@ static int memo_find(const struct search *S, const struct plan_place_memo *m, ui
  * when no placement exists, -1 when there was no memory for the search.
  */
 static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
-		  const struct nicfit_card *card, const struct nicfit_nic *nic, int ngpus, int ncards,
-		  double need, int cut, struct plan_choice *out)
+		  const struct nicfit_card *card, const struct nicfit_nic *nic, int ngpus,
+		  int ncards, double need, int cut, struct plan_choice *out)
 {
 	const struct nicfit_server *sv = p->in.server;
 	struct search St, *S = &St;
@@ -732,14 +733,15 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 }
 
 int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *card,
-			      const struct nicfit_nic *nic, int ncards, double need, struct plan_choice *out)
+			      const struct nicfit_nic *nic, int ncards, double need,
+			      struct plan_choice *out)
 {
 	return nicfit__plan_search_place_memo(p, NULL, card, nic, ncards, need, out);
 }
 
 int nicfit__plan_search_place_memo(struct nicfit_plan *p, struct plan_place_memo *m,
-				   const struct nicfit_card *card, const struct nicfit_nic *nic, int ncards,
-				   double need, struct plan_choice *out)
+				   const struct nicfit_card *card, const struct nicfit_nic *nic,
+				   int ncards, double need, struct plan_choice *out)
 {
 	int rc = search(p, m, card, nic, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need, 1,
 			out);
@@ -779,7 +781,8 @@ int nicfit__plan_card_can_meet(const struct nicfit_plan *p, const struct nicfit_
 }
 
 int nicfit__plan_search_place_all(struct nicfit_plan *p, const struct nicfit_card *card,
-				  const struct nicfit_nic *nic, int ncards, double need, struct plan_choice *out)
+				  const struct nicfit_nic *nic, int ncards, double need,
+				  struct plan_choice *out)
 {
 	return search(p, NULL, card, nic, p->in.gpu ? p->in.gpus_per_server : 0, ncards, need,
 		      0, out) > 0;
