@@ -721,6 +721,7 @@ static void card_height_and_length(void **state)
 	f = finding(p, "frontend-no-slot");
 	assert_non_null(f);
 	assert_non_null(strstr(f->message, "(PCIe x16, full height)"));
+	assert_non_null(strstr(f->message, "it is a PCIe x8 slot, low profile, half length."));
 	assert_int_equal(p->buildable, 0);
 	done(p);
 	p = plan_of(tall);
@@ -791,6 +792,7 @@ static void card_double_width(void **state)
 	f = finding(p, "frontend-no-slot");
 	assert_non_null(f);
 	assert_non_null(strstr(f->message, "(PCIe x16, full height, double width)"));
+	assert_non_null(strstr(f->message, "without room for a double-width card."));
 	done(p);
 	p = plan_of(dbl);
 	assert_true(p->fe_slot >= 0);

@@ -327,6 +327,40 @@ static int frontend_slot_cost(const struct nicfit_slot *s, int width)
 }
 
 /*
+ * Why slot i, pinned with --frontend-slot, cannot take the front-end card
+ * c (catalog entry n), into b: what holds it, or what kind of slot it is.
+ */
+static const char *pinned_slot_why(const struct nicfit_plan *p, const struct nicfit_card *c,
+				   const struct nicfit_nic *n, int i, char *b, size_t cap)
+{
+	const struct nicfit_slot *s = &p->in.server->slots[i];
+	const char *k = s->kind ? s->kind : "pcie";
+	int j;
+
+	for (j = 0; j < NICFIT_PLAN_MAX_GPUS; j++)
+		if (p->gpu_slots[j] == i)
+			return "it holds a GPU";
+	for (j = 0; j < NICFIT_PLAN_MAX_CARDS; j++)
+		if (p->be_slots[j] == i || p->be_aux_slots[j] == i)
+			return "it holds a back-end card";
+	for (j = 0; j < p->st_cards && j < NICFIT_PLAN_MAX_STORAGE; j++)
+		if (p->st_slots[j] == i)
+			return "it holds a storage card";
+	if (s->gpu == NICFIT_GPU_BASEBOARD || !strcmp(k, "baseboard"))
+		return "it is a GPU baseboard position";
+	if (nicfit__plan_card_fits_slot(c, n, s))
+		return "it is not free"; /* not reached: a free slot that fits is taken */
+	nicfit__fmt(b, cap, "it is %s x%d slot, %s, %s length%s",
+		    !strcmp(k, "pcie") ? "a PCIe" : !strcmp(k, "ocp3") ? "an OCP 3.0" : k,
+		    s->connector_width ? s->connector_width : s->width,
+		    s->full_height ? "full height" : "low profile",
+		    s->full_length ? "full" : "half",
+		    n && n->double_width && s->gpu != NICFIT_GPU_DOUBLE ?
+		    ", without room for a double-width card" : "");
+	return b;
+}
+
+/*
  * R6, the front-end card (docs/rules.md): an add-in front-end card is in
  * the bill of materials, so it needs a slot like any other card: the free
  * slot the vendor meant for the front end, else the one with the fewest
@@ -371,12 +405,15 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 		}
 	}
 	if (best < 0 && p->in.frontend_slot_pin) {
+		char why[160];
+
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,
 				  "another --frontend-slot, or none to let the plan choose",
-				  "Slot %s (--frontend-slot) cannot take the front-end %s (PCIe x%d%s): it "
-				  "holds a GPU or a back-end card, or is not a slot of that kind, width "
-				  "and size.", sv->slots[p->in.frontend_slot_pin - 1].name, n->part,
-				  n->pcie_width, nicfit__plan_form_words(n));
+				  "Slot %s (--frontend-slot) cannot take the front-end %s (PCIe x%d%s): %s.",
+				  sv->slots[p->in.frontend_slot_pin - 1].name, n->part, n->pcie_width,
+				  nicfit__plan_form_words(n),
+				  pinned_slot_why(p, &c, n, p->in.frontend_slot_pin - 1, why,
+						  sizeof(why)));
 		return;
 	}
 	if (best < 0) {
