@@ -205,6 +205,7 @@ struct nicfit_slot {
 	enum nicfit_slot_role role;
 	int pcie_switch;          /* index into the server's switches, -1 on a root port */
 	const char *included;     /* catalog NIC id the server ships in this slot, or NULL */
+	int double_room;          /* a dual-slot card fits ("card_width" double, or gpu double) */
 };
 
 /* A PCIe switch of a server: its upstream port's socket and link. */

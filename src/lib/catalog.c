@@ -429,6 +429,7 @@ static const struct nicfit__field slot_layout[] = {
 	L_INT(nicfit_slot, full_height), L_INT(nicfit_slot, full_length),
 	L_INT(nicfit_slot, socket), L_INT(nicfit_slot, gpu), L_INT(nicfit_slot, role),
 	L_INT(nicfit_slot, pcie_switch), L_STR(nicfit_slot, included),
+	L_INT(nicfit_slot, double_room),
 	L_END
 };
 
@@ -490,6 +491,7 @@ static void fill_server(struct nicfit_server *s, json_t *o)
 		json_t *x = json_array_get(slots, i);
 		struct nicfit_slot *sl = &s->slots[s->nslots++];
 		const char *gpu = gs(x, "gpu"), *h = gs(x, "height"), *l = gs(x, "length");
+		const char *cw = gs(x, "card_width");
 
 		sl->name = gs(x, "name");
 		sl->riser = gs(x, "riser");
@@ -506,6 +508,8 @@ static void fill_server(struct nicfit_server *s, json_t *o)
 		sl->role = slot_role(gs(x, "role"));
 		sl->pcie_switch = switch_index(s, gs(x, "switch"));
 		sl->included = gs(x, "included");
+		/* room for a dual-slot card: as said, else where a double-width GPU goes */
+		sl->double_room = cw ? !strcmp(cw, "double") : sl->gpu == NICFIT_GPU_DOUBLE;
 	}
 	for (i = 0; i < json_array_size(ob) && s->nonboard < 8; i++) {
 		json_t *x = json_array_get(ob, i);

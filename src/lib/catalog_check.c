@@ -178,6 +178,7 @@ static const struct field slot_fields[] = {
 	{ "length", F_STR, 1, 0, 0, NULL, lengths },
 	{ "socket", F_INT, 1, 0, 7, NULL, NULL },
 	{ "gpu", F_STR, 1, 0, 0, NULL, gpu_fits },
+	{ "card_width", F_STR, 0, 0, 0, NULL, nic_slot_widths },
 	{ "kind", F_STR, 0, 0, 0, NULL, slot_kinds },
 	{ "role", F_STR, 0, 0, 0, NULL, slot_roles },
 	{ "switch", F_STR, 0, 1, 32, NULL, NULL },

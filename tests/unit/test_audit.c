@@ -582,6 +582,13 @@ static void against_plan(void **state)
 	assert_int_equal(nicfit_catalog_overlay(c2, "host", json, strlen(json), &err), 0);
 	free(json);
 	assert_non_null(nicfit_catalog_find_server(c2, "this-host", NULL, NULL));
+	/* sysfs gives no slot's size: each is taken to fit any card, a dual-slot one too */
+	for (i = 0; i < nicfit_catalog_find_server(c2, "this-host", NULL, NULL)->nslots; i++) {
+		const struct nicfit_slot *s =
+			&nicfit_catalog_find_server(c2, "this-host", NULL, NULL)->slots[i];
+
+		assert_true(s->full_height && s->full_length && s->double_room);
+	}
 	/* plan training for two of these, then check the host against it */
 	nicfit_spec_init(spec, "test");
 	for (i = 0; train[i]; i += 2)

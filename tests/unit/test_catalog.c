@@ -263,6 +263,19 @@ static void check_agrees_with_overlay(void **state)
 	arr = json_array();
 	json_array_append_new(arr, e);
 	assert_int_equal(check_and_overlay(doc_of("nics", arr), "-"), 0);
+	/* a slot's "card_width" is single or double too */
+	e = embedded_entry("servers.json", "servers", "slots");
+	json_object_set_new(e, "id", json_string("test-card-width"));
+	json_object_set_new(json_array_get(json_object_get(e, "slots"), 0), "card_width",
+			    json_string("wide"));
+	arr = json_array();
+	json_array_append(arr, e);
+	assert_int_equal(check_and_overlay(doc_of("servers", arr), "is not one of"), 1);
+	json_object_set_new(json_array_get(json_object_get(e, "slots"), 0), "card_width",
+			    json_string("double"));
+	arr = json_array();
+	json_array_append_new(arr, e);
+	assert_int_equal(check_and_overlay(doc_of("servers", arr), "-"), 0);
 	json_decref(nic);
 }
 

@@ -769,16 +769,25 @@ static void card_double_width(void **state)
 	s.gpu = NICFIT_GPU_SINGLE;
 	assert_int_equal(nicfit__plan_card_fits_slot(&c, b3220, &s), 1);
 	assert_int_equal(nicfit__plan_card_fits_slot(&c, b3240, &s), 0);
-	s.gpu = NICFIT_GPU_DOUBLE;
+	s.double_room = 1;
 	assert_int_equal(nicfit__plan_card_fits_slot(&c, b3240, &s), 1);
+	s.double_room = 0;
 	s.gpu = NICFIT_GPU_NONE;
 	s.included = "900-9d3b6-00cn-ab0";
 	assert_int_equal(nicfit__plan_card_fits_slot(&c, b3240, &s), 1);
 	s.included = "900-9d3b6-00cv-aa0";
 	assert_int_equal(nicfit__plan_card_fits_slot(&c, b3240, &s), 0);
+
 	assert_string_equal(nicfit__plan_form_words(b3240), ", full height, double width");
 	assert_string_equal(nicfit__plan_form_words(b3220), ", full height");
 	assert_string_equal(nicfit__plan_form_words(NULL), "");
+	/* room for a dual-slot card, unless the catalog says: where a double-width GPU goes */
+	{
+		const struct nicfit_server *r = nicfit_catalog_find_server(cat, "r740xd", NULL, NULL);
+
+		for (i = 0; i < r->nslots; i++)
+			assert_int_equal(r->slots[i].double_room, r->slots[i].gpu == NICFIT_GPU_DOUBLE);
+	}
 	/* the DGX B200 ships its two in slots that take no GPU: they stay there */
 	assert_non_null(dgx);
 	for (i = 0; i < dgx->nslots; i++)

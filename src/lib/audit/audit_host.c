@@ -81,7 +81,9 @@ static void add_slot(struct nicfit_host_server *h, const struct nicfit_topo *t, 
 	nicfit__fmt(h->slot_names[i], sizeof(h->slot_names[i]), "%s", name);
 	s->name = h->slot_names[i];
 	s->kind = "pcie";
+	/* sysfs does not say how big a slot is: every card is taken to fit it */
 	s->full_height = s->full_length = 1;
+	s->double_room = 1;
 	s->socket = bridge >= 0 ? socket_of(t, bridge) : -1;
 	if (s->socket < 0)
 		s->socket = 0;
@@ -315,6 +317,7 @@ char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *i
 		json_object_set_new(o, "width", json_integer(s->width));
 		json_object_set_new(o, "height", json_string("full"));
 		json_object_set_new(o, "length", json_string("full"));
+		json_object_set_new(o, "card_width", json_string("double"));
 		json_object_set_new(o, "socket", json_integer(s->socket));
 		json_object_set_new(o, "gpu", json_string(s->gpu == NICFIT_GPU_DOUBLE ? "double" :
 							  s->gpu == NICFIT_GPU_BASEBOARD ? "baseboard" :

@@ -355,7 +355,7 @@ static const char *pinned_slot_why(const struct nicfit_plan *p, const struct nic
 		    s->connector_width ? s->connector_width : s->width,
 		    s->full_height ? "full height" : "low profile",
 		    s->full_length ? "full" : "half",
-		    n && n->double_width && s->gpu != NICFIT_GPU_DOUBLE ?
+		    n && n->double_width && !s->double_room ?
 		    ", without room for a double-width card" : "");
 	return b;
 }

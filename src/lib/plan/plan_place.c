@@ -61,10 +61,11 @@ static int card_fits_slot(const struct nicfit_card *c, const struct nicfit_nic *
 	if ((size >= 1 && !s->full_height) || (size == 2 && !s->full_length))
 		return 0;
 	/*
-	 * A dual-slot card needs the room of a double-width card: a slot that
-	 * takes a double-width GPU, or the slot its vendor ships it in.
+	 * A dual-slot card needs the room of a double-width card (a slot that
+	 * takes a double-width GPU, or one the catalog says has room), or the
+	 * slot its vendor ships it in.
 	 */
-	if (n && n->double_width && s->gpu != NICFIT_GPU_DOUBLE &&
+	if (n && n->double_width && !s->double_room &&
 	    !(s->included && n->e.id && !strcmp(s->included, n->e.id)))
 		return 0;
 	return c->pcie_width <= (s->connector_width ? s->connector_width : s->width);
