@@ -351,7 +351,10 @@ static const char *pinned_slot_why(const struct nicfit_plan *p, const struct nic
 	if (nicfit__plan_card_fits_slot(c, n, s))
 		return "it is not free"; /* not reached: a free slot that fits is taken */
 	nicfit__fmt(b, cap, "it is %s x%d slot, %s, %s length%s",
-		    !strcmp(k, "pcie") ? "a PCIe" : !strcmp(k, "ocp3") ? "an OCP 3.0" : k,
+		    !strcmp(k, "pcie") ? "a PCIe" : !strcmp(k, "ocp3") ? "an OCP 3.0" :
+		    !strcmp(k, "ocp2") ? "an OCP 2.0" : !strcmp(k, "ndc") ? "a network daughter card" :
+		    !strcmp(k, "flexlom") ? "a FlexibleLOM" : !strcmp(k, "mezz") ? "a mezzanine" :
+		    "a",
 		    s->connector_width ? s->connector_width : s->width,
 		    s->full_height ? "full height" : "low profile",
 		    s->full_length ? "full" : "half",
