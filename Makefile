@@ -187,11 +187,17 @@ CLANG_LIB_OBJ := $(LIB_SRC:%.c=$(B)/clang/%.o) $(B)/clang/gen/catalog_data.o
 CLANG_FUZZ_BIN := $(if $(CLANG),$(FUZZ_SRC:tests/fuzz/%.c=$(B)/clang/%))
 CLANG_CFLAGS := -std=c11 -O1 -g $(FUZZ_SANITIZE) -fno-omit-frame-pointer $(PKG_CFLAGS)
 
-$(B)/clang/src/lib/%.o: src/lib/%.c $(B)/FLAGS
+# Every header, not each object's own (as the gcc objects' .d files give):
+# an object left stale by a changed struct would make the replay test a
+# different layout from the one its caller has.
+CLANG_HDRS := $(wildcard include/nicfit/*.h src/lib/*.h src/lib/*/*.h) \
+	$(B)/gen/pciids_table.h $(B)/gen/intel_table.h
+
+$(B)/clang/src/lib/%.o: src/lib/%.c $(B)/FLAGS $(CLANG_HDRS)
 	@mkdir -p $(dir $@)
 	$(Q_CC)clang $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(CLANG_CFLAGS) -c -o $@ $<
 
-$(B)/clang/gen/catalog_data.o: $(B)/gen/catalog_data.c $(B)/FLAGS
+$(B)/clang/gen/catalog_data.o: $(B)/gen/catalog_data.c $(B)/FLAGS $(CLANG_HDRS)
 	@mkdir -p $(dir $@)
 	$(Q_CC)clang $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(CLANG_CFLAGS) -c -o $@ $<
 
