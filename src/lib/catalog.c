@@ -262,7 +262,7 @@ static void fill_nic(struct nicfit_nic *n, json_t *o)
 	static const char *const role_bits[] = { "frontend", "backend", "storage", NULL };
 	static const char *const gdr_bits[] = { "dmabuf", "peermem", NULL };
 	json_t *a = json_object_get(o, "speeds_gbps"), *pci = json_object_get(o, "pci");
-	const char *subs[NICFIT_MAX_LIST];
+	const char *subs[NICFIT_MAX_LIST], *w = gs(o, "slot_width");
 	size_t i;
 	int k, ns;
 
@@ -277,7 +277,7 @@ static void fill_nic(struct nicfit_nic *n, json_t *o)
 	n->bracket = gs(o, "bracket");
 	n->driver = gs(o, "driver");
 	n->module_coding = gs(o, "module_coding");
-	n->double_width = gs(o, "slot_width") && !strcmp(gs(o, "slot_width"), "double");
+	n->double_width = w && !strcmp(w, "double");
 	n->ports = gi(o, "ports", 0);
 	n->port_gbps = gn(o, "port_gbps", 0);
 	for (i = 0; i < json_array_size(a) && n->nspeeds < NICFIT_MAX_LIST; i++)

@@ -326,15 +326,9 @@ static int frontend_slot_cost(const struct nicfit_slot *s, int width)
 	return role * 100 + (s->width > width ? s->width - width : 0);
 }
 
-/*
- * Why slot i, pinned with --frontend-slot, cannot take the front-end card
- * c (catalog entry n), into b: what holds it, or what kind of slot it is.
- */
-static const char *pinned_slot_why(const struct nicfit_plan *p, const struct nicfit_card *c,
-				   const struct nicfit_nic *n, int i, char *b, size_t cap)
+/* What the plan has put in slot i already ("it holds a GPU"), or NULL when it is free. */
+static const char *slot_holder(const struct nicfit_plan *p, int i)
 {
-	const struct nicfit_slot *s = &p->in.server->slots[i];
-	const char *k = s->kind ? s->kind : "pcie";
 	int j;
 
 	for (j = 0; j < NICFIT_PLAN_MAX_GPUS; j++)
@@ -346,10 +340,24 @@ static const char *pinned_slot_why(const struct nicfit_plan *p, const struct nic
 	for (j = 0; j < p->st_cards && j < NICFIT_PLAN_MAX_STORAGE; j++)
 		if (p->st_slots[j] == i)
 			return "it holds a storage card";
+	return NULL;
+}
+
+/*
+ * Why slot i, pinned with --frontend-slot, cannot take the front-end card
+ * (catalog entry n), into b: what holds it, or what kind of slot it is
+ * (the caller found it free slots only where the card does not fit).
+ */
+static const char *pinned_slot_why(const struct nicfit_plan *p, const struct nicfit_nic *n,
+				   int i, char *b, size_t cap)
+{
+	const struct nicfit_slot *s = &p->in.server->slots[i];
+	const char *k = s->kind ? s->kind : "pcie";
+
+	if (slot_holder(p, i))
+		return slot_holder(p, i);
 	if (s->gpu == NICFIT_GPU_BASEBOARD || !strcmp(k, "baseboard"))
 		return "it is a GPU baseboard position";
-	if (nicfit__plan_card_fits_slot(c, n, s))
-		return "it is not free"; /* not reached: a free slot that fits is taken */
 	nicfit__fmt(b, cap, "it is %s x%d slot, %s, %s length%s",
 		    !strcmp(k, "pcie") ? "a PCIe" : !strcmp(k, "ocp3") ? "an OCP 3.0" :
 		    !strcmp(k, "ocp2") ? "an OCP 2.0" : !strcmp(k, "ndc") ? "a network daughter card" :
@@ -377,7 +385,7 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 	const struct nicfit_nic *n = p->fe_nic;
 	struct nicfit_plan_slotuse *u;
 	struct nicfit_card c;
-	int i, j, best = -1, cost = 0;
+	int i, best = -1, cost = 0;
 	char sock[40];
 
 	/* a host read without link figures has an empty slot map: nothing to judge */
@@ -390,15 +398,7 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 	memset(&c, 0, sizeof(c));
 	c.pcie_width = n->pcie_width;
 	for (i = 0; i < sv->nslots; i++) {
-		int taken = 0;
-
-		for (j = 0; j < NICFIT_PLAN_MAX_GPUS; j++)
-			taken |= p->gpu_slots[j] == i;
-		for (j = 0; j < NICFIT_PLAN_MAX_CARDS; j++)
-			taken |= p->be_slots[j] == i || p->be_aux_slots[j] == i;
-		for (j = 0; j < p->st_cards && j < NICFIT_PLAN_MAX_STORAGE; j++)
-			taken |= p->st_slots[j] == i;
-		if (taken || !nicfit__plan_card_fits_slot(&c, n, &sv->slots[i]) ||
+		if (slot_holder(p, i) || !nicfit__plan_card_fits_slot(&c, n, &sv->slots[i]) ||
 		    sv->slots[i].gpu == NICFIT_GPU_BASEBOARD ||
 		    (p->in.frontend_slot_pin && i != p->in.frontend_slot_pin - 1))
 			continue;
@@ -415,8 +415,7 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 				  "Slot %s (--frontend-slot) cannot take the front-end %s (PCIe x%d%s): %s.",
 				  sv->slots[p->in.frontend_slot_pin - 1].name, n->part, n->pcie_width,
 				  nicfit__plan_form_words(n),
-				  pinned_slot_why(p, &c, n, p->in.frontend_slot_pin - 1, why,
-						  sizeof(why)));
+				  pinned_slot_why(p, n, p->in.frontend_slot_pin - 1, why, sizeof(why)));
 		return;
 	}
 	if (best < 0) {
