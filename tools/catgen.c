@@ -8,13 +8,22 @@
  * file:line:col like `nicfit catalog check`, then nicfit_catalog_overlay()
  * as --catalog merges a file), and writes OUT.c: the typed views the loader
  * built, sorted by id, as C initializers (walking the layout tables that
- * sit beside catalog.c's fill_* functions), each kind's ids, and the JSON
+ * sit beside catalog.c's fill_* functions), room for each kind's ids, and the JSON
  * text of every file with the kinds it holds (embedded_int.h). Exits 65
  * when a file has a problem, and writes nothing then.
  *
- * It links the library without the data it generates: the two tables the
- * library expects from OUT.c are defined here, empty.
+ * The views are written so that loading the program relocates none of
+ * them: each kind's views without their strings (read-only, no address
+ * in them), one pool of the strings, and rows of { byte offset in the
+ * kind's array, offset in the pool } that put each string pointer back.
+ * The library copies a kind into its place and applies its rows the first
+ * time something looks at that kind (catalog.c), so a process pays, in
+ * page faults and stores, only for the kinds it uses.
+ *
+ * It links the library without the data it generates: the three tables
+ * the library expects from OUT.c are defined here, empty.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +38,7 @@
 
 const struct nicfit_blob nicfit_catalog_blobs[] = { { NULL, NULL, 0, 0 } };
 const struct nicfit__compiled_kind nicfit__catalog_compiled[NICFIT_KIND_COUNT];
+const char nicfit__catalog_pool[] = "";
 
 static const char *const view_type[NICFIT_KIND_COUNT] = {
 	"nicfit_nic", "nicfit_cable", "nicfit_switch", "nicfit_server", "nicfit_gpu",
@@ -135,28 +145,114 @@ static void put_struct(FILE *out, const char *base, const struct nicfit__field *
 	fputs("}", out);
 }
 
-static void put_kind(FILE *out, const struct nicfit_catalog *cat, int k)
+/*
+ * The string pool: every distinct string of the compiled views once, each
+ * ended by its NUL; pool_map gives a string's offset in it.
+ */
+static json_t *pool_map;
+static size_t pool_len;
+static FILE *pool_out;
+
+static unsigned long pool_offset(const char *s)
+{
+	json_t *at = json_object_get(pool_map, s);
+	size_t off;
+
+	if (at)
+		return (unsigned long)json_integer_value(at);
+	off = pool_len;
+	if (off + strlen(s) >= UINT32_MAX) {
+		fprintf(stderr, "catgen: the strings pass 4 GiB\n");
+		exit(65);
+	}
+	if (json_object_set_new(pool_map, s, json_integer((json_int_t)off))) {
+		fprintf(stderr, "catgen: out of memory\n");
+		exit(70);
+	}
+	fputs("\t", pool_out);
+	put_str(pool_out, s);
+	fputs(" \"\\0\"\n", pool_out);
+	pool_len += strlen(s) + 1;
+	return (unsigned long)off;
+}
+
+/*
+ * Walk the struct at base (at bytes into its kind's array) by its layout:
+ * write a { at, pool offset } row to out for every string it points to,
+ * and clear each of those pointers, so that what is left has no address
+ * in it (its initializer then needs no relocation at load time).
+ */
+static void strip_strings(FILE *out, char *base, size_t at, const struct nicfit__field *rows)
+{
+	const struct nicfit__field *f;
+
+	for (f = rows; f->member; f++) {
+		size_t es = elem_size(f), n = f->size / es, i;
+
+		for (i = 0; i < n; i++) {
+			char *p = base + f->off + i * es;
+			const char *s;
+
+			if (f->type == NICFIT__F_STRUCT) {
+				strip_strings(out, p, at + f->off + i * es, f->sub);
+				continue;
+			}
+			if (f->type != NICFIT__F_STR)
+				continue;
+			memcpy(&s, p, sizeof(s));
+			if (!s)
+				continue;
+			fprintf(out, "\t{ %zu, %lu },\n", at + f->off + i * es, pool_offset(s));
+			memset(p, 0, sizeof(s));
+		}
+	}
+}
+
+/*
+ * Kind k as the library makes it on first use (catalog.c): the views
+ * without their strings (read-only data with no address in it), the rows
+ * that put each string back, and the room the views and ids are made in.
+ * Returns the number of string rows.
+ */
+static size_t put_kind(FILE *out, const struct nicfit_catalog *cat, int k)
 {
 	const char *plural = nicfit_kind_plural((enum nicfit_kind)k);
-	size_t n = nicfit_catalog_count(cat, (enum nicfit_kind)k), i;
+	size_t n = nicfit_catalog_count(cat, (enum nicfit_kind)k), i, size = nicfit__catalog_view_size[k];
+	size_t rows = 0;
+	char *copy;
+	FILE *strs = tmpfile();
 
+	if (!strs || !(copy = malloc(size))) {
+		fprintf(stderr, "catgen: out of memory\n");
+		exit(70);
+	}
 	if (n) {
-		fprintf(out, "static const struct %s %s[] = {\n", view_type[k], plural);
+		if (n * size >= UINT32_MAX) {
+			fprintf(stderr, "catgen: the %s pass 4 GiB\n", plural);
+			exit(65);
+		}
+		fprintf(out, "static struct %s %s[%zu];\n", view_type[k], plural, n);
+		fprintf(out, "static const struct %s %s_init[] = {\n", view_type[k], plural);
 		for (i = 0; i < n; i++) {
+			memcpy(copy, nicfit_catalog_entry(cat, (enum nicfit_kind)k, i), size);
+			strip_strings(strs, copy, i * size, nicfit__catalog_layout[k]);
 			fputs("\t", out);
-			put_struct(out, (const char *)nicfit_catalog_entry(cat, (enum nicfit_kind)k, i),
-				   nicfit__catalog_layout[k]);
+			put_struct(out, copy, nicfit__catalog_layout[k]);
 			fputs(",\n", out);
 		}
 		fputs("};\n", out);
 	}
-	fprintf(out, "static const char *const %s_ids[] = {\n", plural);
-	for (i = 0; i < n; i++) {
-		fputs("\t", out);
-		put_str(out, nicfit_catalog_entry(cat, (enum nicfit_kind)k, i)->id);
-		fputs(",\n", out);
-	}
-	fputs("\tNULL\n};\n\n", out);
+	fprintf(out, "static const struct nicfit__strref %s_strs[] = {\n", plural);
+	rewind(strs);
+	for (int c; (c = getc(strs)) != EOF; putc(c, out))
+		rows += c == '\n';
+	if (!rows)
+		fputs("\t{ 0, 0 }\n", out);
+	fputs("};\n", out);
+	fprintf(out, "static const char *%s_ids[%zu];\n\n", plural, n + 1);
+	fclose(strs);
+	free(copy);
+	return rows;
 }
 
 /* Bit k set when the document has an array of kind k. */
@@ -213,7 +309,7 @@ int main(int argc, char **argv)
 	struct nicfit_catalog *cat;
 	struct nicfit_error err;
 	char **texts, name[256];
-	size_t *lens;
+	size_t *lens, nstrs[NICFIT_KIND_COUNT];
 	FILE *out;
 	int i, k, rc;
 
@@ -240,21 +336,33 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 73;
 	}
+	pool_map = json_object();
+	pool_out = tmpfile();
+	if (!pool_map || !pool_out) {
+		fprintf(stderr, "catgen: out of memory\n");
+		return 70;
+	}
 	fprintf(out, "/* generated by tools/catgen.c from the files of data/: do not edit */\n"
 		     "#include <stddef.h>\n#include \"embedded_int.h\"\n\n");
 	for (k = 0; k < NICFIT_KIND_COUNT; k++)
-		put_kind(out, cat, k);
+		nstrs[k] = put_kind(out, cat, k);
 	fprintf(out, "const struct nicfit__compiled_kind nicfit__catalog_compiled[NICFIT_KIND_COUNT] = {\n");
 	for (k = 0; k < NICFIT_KIND_COUNT; k++) {
 		const char *plural = nicfit_kind_plural((enum nicfit_kind)k);
 
 		if (nicfit_catalog_count(cat, (enum nicfit_kind)k))
-			fprintf(out, "\t{ %s, %zu, %s_ids },\n", plural,
-				nicfit_catalog_count(cat, (enum nicfit_kind)k), plural);
+			fprintf(out, "\t{ %s, %s_init, %zu, %s_ids, %s_strs, %zu },\n", plural, plural,
+				nicfit_catalog_count(cat, (enum nicfit_kind)k), plural, plural, nstrs[k]);
 		else
-			fprintf(out, "\t{ NULL, 0, %s_ids },\n", plural);
+			fprintf(out, "\t{ NULL, NULL, 0, %s_ids, %s_strs, 0 },\n", plural, plural);
 	}
-	fprintf(out, "};\n\n");
+	fprintf(out, "};\n\nconst char nicfit__catalog_pool[] =\n");
+	rewind(pool_out);
+	for (int c; (c = getc(pool_out)) != EOF;)
+		putc(c, out);
+	fprintf(out, "\t\"\";\n\n");
+	fclose(pool_out);
+	json_decref(pool_map);
 	for (i = 2; i < argc; i++)
 		put_blob(out, i, texts[i], lens[i]);
 	fprintf(out, "\nconst struct nicfit_blob nicfit_catalog_blobs[] = {\n");

@@ -653,6 +653,7 @@ static int rebuild_kind(struct kindstore *ks, int k, struct nicfit_error *err)
 	free(ks->own_ids);
 	ks->views = ks->own_views = views;
 	ks->ids = ks->own_ids = ids;
+	ks->compiled = 0;
 	ks->n = n;
 	return 0;
 }
@@ -803,6 +804,53 @@ int nicfit_catalog_overlay(struct nicfit_catalog *cat, const char *input,
 	return overlay(cat, input, text, len, err);
 }
 
+/*
+ * Make compiled kind k in its place: the views without strings copied in,
+ * each string pointer stored from the pool, the ids taken from the views.
+ * Runs once a process for each kind something uses (pthread_once: serve's
+ * threads share the compiled kinds).
+ */
+static void make_kind(int k)
+{
+	const struct nicfit__compiled_kind *c = &nicfit__catalog_compiled[k];
+	char *views = c->views;
+	size_t i;
+
+	if (!c->n)
+		return;
+	memcpy(views, c->init, c->n * view_size[k]);
+	for (i = 0; i < c->nstrs; i++) {
+		const char *s = nicfit__catalog_pool + c->strs[i].str;
+
+		memcpy(views + c->strs[i].at, &s, sizeof(s));
+	}
+	for (i = 0; i < c->n; i++)
+		c->ids[i] = ((const struct nicfit_entry *)(const void *)(views + i * view_size[k]))->id;
+}
+
+#define MAKER(k) static void make_##k(void) { make_kind(k); }
+MAKER(0)
+MAKER(1)
+MAKER(2)
+MAKER(3)
+MAKER(4)
+MAKER(5)
+#undef MAKER
+_Static_assert(NICFIT_KIND_COUNT == 6, "one maker a kind");
+static void (*const makers[NICFIT_KIND_COUNT])(void) = {
+	make_0, make_1, make_2, make_3, make_4, make_5
+};
+static pthread_once_t made[NICFIT_KIND_COUNT] = {
+	PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+	PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT
+};
+
+static inline void ready(const struct nicfit_catalog *cat, int k)
+{
+	if (cat->k[k].compiled)
+		pthread_once(&made[k], makers[k]);
+}
+
 /* The compiled default catalog: no parse, no copy; JSON comes when needed. */
 int nicfit_catalog_new(struct nicfit_catalog **out, struct nicfit_error *err)
 {
@@ -816,9 +864,16 @@ int nicfit_catalog_new(struct nicfit_catalog **out, struct nicfit_error *err)
 		cat->k[k].views = nicfit__catalog_compiled[k].views;
 		cat->k[k].n = nicfit__catalog_compiled[k].n;
 		cat->k[k].ids = nicfit__catalog_compiled[k].ids;
+		cat->k[k].compiled = 1;
 	}
 	*out = cat;
 	return 0;
+}
+
+const char *const *nicfit__catalog_ids(const struct nicfit_catalog *cat, enum nicfit_kind k)
+{
+	ready(cat, k);
+	return cat->k[k].ids;
 }
 
 int nicfit_catalog_overlay_file(struct nicfit_catalog *cat, const char *path,
@@ -845,6 +900,7 @@ const struct nicfit_entry *nicfit_catalog_entry(const struct nicfit_catalog *cat
 {
 	if ((unsigned)k >= NICFIT_KIND_COUNT || i >= cat->k[k].n)
 		return NULL;
+	ready(cat, k);
 	return (const struct nicfit_entry *)(const void *)((const char *)cat->k[k].views +
 							   i * view_size[k]);
 }

@@ -93,7 +93,7 @@ static const struct nicfit_entry *find_or_fail(const struct nicfit_catalog *cat,
 
 	if (e)
 		return e;
-	near = nicfit_suggest(id, cat->k[k].ids);
+	near = nicfit_suggest(id, nicfit__catalog_ids(cat, k));
 	if (near)
 		nicfit_error_at(err, NICFIT_E_NOTFOUND, what, 0, 0,
 				"unknown %s '%.64s' (did you mean '%s'?)", nicfit_kind_name(k), id, near);

@@ -40,6 +40,7 @@ struct kindstore {
 	const char *const *ids; /* NULL-terminated, for suggestions */
 	void *own_views;    /* views and ids when built at run time (else compiled, static) */
 	const char **own_ids;
+	int compiled;       /* views and ids are the compiled kind's, made on first use */
 };
 
 struct nicfit_catalog {
@@ -79,6 +80,9 @@ extern const size_t nicfit__catalog_view_size[NICFIT_KIND_COUNT];
 
 /* "nics", "cables", ... NULL-terminated, for suggestions (catalog.c). */
 extern const char *const nicfit__catalog_kind_plurals[NICFIT_KIND_COUNT + 1];
+
+/* Kind k's ids, NULL-terminated, for suggestions (catalog.c). */
+const char *const *nicfit__catalog_ids(const struct nicfit_catalog *cat, enum nicfit_kind k);
 
 /* The entry with exactly this id in kind k, or NULL (catalog_find.c: bisects). */
 const struct nicfit_entry *nicfit__catalog_find_exact(const struct nicfit_catalog *cat,
