@@ -136,6 +136,7 @@ struct nicfit_part {
 	unsigned rdma;                   /* NICFIT_RDMA_* bits; 0 = no RDMA */
 	char form_factor[16];            /* "pcie-hhhl", "ocp2", "ocp3" */
 	char bracket[24];                /* "tall", "short", "none", "ocp3-pull-tab"; "" unknown */
+	char slot_width[8];              /* a PCIe card's: "single", "double" (catalog); "" unknown */
 	int crypto, secure_boot;         /* 1 yes, 0 no, -1 not stated by the part number */
 	char options[96];                /* "UEFI enabled", "host management"; "" standard */
 	char driver[16];                 /* Linux driver ("mlx5_core", "i40e") */

@@ -224,7 +224,9 @@ static void make_summary(struct nicfit_part *p)
 				      !strcmp(p->form_factor, "ocp3") ? "OCP 3.0" :
 				      !strcmp(p->form_factor, "ocp2") ? "OCP 2.0" : p->form_factor);
 	if ((!strcmp(p->bracket, "tall") || !strcmp(p->bracket, "short")) && n < sizeof(buf))
-		snprintf(buf + n, sizeof(buf) - n, ", %s bracket", p->bracket);
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", %s bracket", p->bracket);
+	if (!strcmp(p->slot_width, "double") && n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, ", dual-slot");
 	setstr(p->summary, sizeof(p->summary), buf);
 }
 

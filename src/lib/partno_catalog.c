@@ -92,6 +92,9 @@ void nicfit__part_fill_from_nic(struct nicfit_part *p, const struct nicfit_nic *
 	p->socket_direct = n->socket_direct;
 	p->rdma = n->rdma;
 	setstr(p->form_factor, sizeof(p->form_factor), n->form_factor);
+	/* the catalog's slot_width, "single" unless it says otherwise, is a PCIe card's */
+	if (n->form_factor && !strncmp(n->form_factor, "pcie", 4))
+		setstr(p->slot_width, sizeof(p->slot_width), n->double_width ? "double" : "single");
 	if (n->bracket)
 		setstr(p->bracket, sizeof(p->bracket), n->bracket);
 	if (n->driver)

@@ -180,6 +180,7 @@ static void render_json_facts(struct nicfit_emit *e, const struct nicfit_part *p
 	nicfit_emit_end_array(e);
 	emit_str_or_null(e, "form_factor", p->form_factor);
 	emit_str_or_null(e, "bracket", p->bracket);
+	emit_str_or_null(e, "slot_width", p->slot_width);
 	emit_tri(e, "crypto", p->crypto);
 	emit_tri(e, "secure_boot", p->secure_boot);
 	emit_str_or_null(e, "options", p->options);

@@ -566,6 +566,20 @@ static void with_catalog(void **state)
 	assert_int_equal(nicfit_decode(cat, "MCX623106AE-CDAT", &p, &err), 0);
 	assert_int_equal(p.confidence, NICFIT_CONF_RULE);
 	assert_string_equal(p.catalog_id, "");
+	/* the rules do not know how many slots a card takes; the catalog does */
+	assert_string_equal(p.slot_width, "");
+	assert_int_equal(nicfit_decode(cat, "MCX556A-ECAT", &p, &err), 0);
+	assert_string_equal(p.slot_width, "single");
+	assert_null(strstr(p.summary, "dual-slot"));
+	assert_int_equal(nicfit_decode(cat, "900-9D3B6-00CN-AB0", &p, &err), 0);
+	assert_string_equal(p.slot_width, "double");
+	assert_non_null(strstr(p.summary, ", dual-slot"));
+	assert_int_equal(nicfit_decode(cat, "900-9D3B6-00CV-AA0", &p, &err), 0);
+	assert_string_equal(p.slot_width, "single");
+	/* an OCP card has no PCIe slot width */
+	assert_int_equal(nicfit_decode(cat, "MCX4421A-ACQN", &p, &err), 0);
+	assert_string_equal(p.form_factor, "ocp2");
+	assert_string_equal(p.slot_width, "");
 	/* a firmware-tool string finds the catalog part by all but the bracket letter */
 	assert_int_equal(nicfit_decode(cat, "mcx556a-eca_ax", &p, &err), 0);
 	assert_int_equal(p.confidence, NICFIT_CONF_CATALOG);
