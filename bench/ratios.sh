@@ -10,8 +10,8 @@
 # each file, readlink of each link, each directory listed, plain syscalls
 # on full paths) and nothing else; that process is timed against lstopo
 # too, the ceiling of any audit's speed-up over lstopo on that tree. With
-# valgrind installed (IR=0 skips
-# it), the same pairs are counted in instructions too (callgrind's Ir,
+# valgrind installed (IR=0 skips it), the same pairs are counted in
+# instructions too (callgrind's Ir,
 # which load on the machine does not change): the whole audit process, the
 # whole lstopo process, and the reads alone (bench/reads.c's pass()).
 # Prints figures; asserts nothing (compare ratios, not times, across machines).
