@@ -292,6 +292,32 @@ static void hostile(void **state)
 	nicfit_dump_free(d);
 }
 
+/*
+ * A node's CPU list may name a CPU past the per-CPU table (8192 CPUs): its
+ * socket is then not looked up there (that read was out of bounds), only
+ * counted from the other nodes.
+ */
+static void node_cpu_past_table(void **state)
+{
+	static const char text[] =
+		"Socket(s):               2\n"
+		"NUMA node(s):            2\n"
+		"NUMA node0 CPU(s):       0-3\n"
+		"NUMA node1 CPU(s):       222222\n"
+		"$ cat /proc/cpuinfo\n"
+		"processor\t: 0\nphysical id\t: 0\n\n"
+		"processor\t: 4\nphysical id\t: 1\n\n";
+	struct nicfit_dump *d;
+	struct nicfit_topo *t = read_with(NULL, text, &d);
+
+	(void)state;
+	assert_int_equal(node(t, 0)->package, 0);
+	assert_string_equal(node(t, 1)->cpulist, "222222");
+	assert_int_equal(node(t, 1)->package, 1); /* by count: the second of two sockets */
+	nicfit_topo_free(t);
+	nicfit_dump_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +330,7 @@ int main(void)
 		cmocka_unit_test(no_cpu_listing),
 		cmocka_unit_test(plain_lspci_numa),
 		cmocka_unit_test(hostile),
+		cmocka_unit_test(node_cpu_past_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -65,7 +65,7 @@ static void cpu_socket(struct nicfit_dump *d, long cpu, long sock)
 	struct dump_cpu *c = &d->cpu;
 	long i;
 
-	if (cpu < 0 || sock < 0 || sock > DUMP_MAX_SOCKET)
+	if (cpu < 0 || cpu > CPU_MAX_ID || sock < 0 || sock > DUMP_MAX_SOCKET)
 		return;
 	if (!c->cpu_sock) {
 		c->cpu_sock = malloc(DUMP_MAX_CPUS * sizeof(*c->cpu_sock));
@@ -438,7 +438,9 @@ int nicfit__dump_node_socket(const struct nicfit_dump *d, const struct dump_node
 	*by_count = 0;
 	if (n->socket >= 0)
 		return n->socket;
-	if (n->first_cpu >= 0 && c->cpu_sock && c->cpu_sock[n->first_cpu] >= 0)
+	/* a node list (lscpu's "NUMA node3 CPU(s): 222222") may name a CPU past the table */
+	if (n->first_cpu >= 0 && n->first_cpu <= CPU_MAX_ID && c->cpu_sock &&
+	    c->cpu_sock[n->first_cpu] >= 0)
 		return c->cpu_sock[n->first_cpu];
 	if (c->sockets == 1)
 		return 0;
