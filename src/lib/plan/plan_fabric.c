@@ -498,9 +498,11 @@ static void carry_cluster_cables(struct nicfit_plan *p, const struct nicfit_clus
 		nicfit__plan_copy(x->part, sizeof(x->part), cc->cat && cc->cat->part ? cc->cat->part : cc->part);
 		nicfit__plan_copy(x->description, sizeof(x->description), cc->description);
 		nicfit__plan_copy(x->ends, sizeof(x->ends), cc->cat ? "" : cc->type);
-		if (cc->cat)
-			plan_fmt(x->ends, sizeof(x->ends), "%s - %s%s", cc->cat->end_a,
-				 cc->cat->split > 1 ? "4 x " : "", cc->cat->end_b);
+		if (cc->cat && cc->cat->split > 1) /* a twin-port part's split end has 2 legs */
+			plan_fmt(x->ends, sizeof(x->ends), "%s - %d x %s", cc->cat->end_a,
+				 cc->cat->split, cc->cat->end_b);
+		else if (cc->cat)
+			plan_fmt(x->ends, sizeof(x->ends), "%s - %s", cc->cat->end_a, cc->cat->end_b);
 		x->length_m = cc->length_m;
 		x->qty = (int)cc->qty;
 	}
