@@ -391,7 +391,18 @@ static void check_placement(struct nicfit_plan *p, const struct nicfit_nic *forc
 				  "The installed %s sits in slot %s; the plan puts it in slot %s (%s).", p->be_part,
 				  in->installed_slot, slot,
 				  where->local ? "on the GPUs' socket" : "the better slot for it");
-	if (in->gpu && where->ngpu_placed < in->gpus_per_server)
+	if (in->gpu && where->ngpu_placed < in->gpus_per_server) {
+		int alone = nicfit__plan_gpus_alone(p);
+
+		if (alone < 0) {
+			p->findings.oom = 1;
+			return;
+		}
+		/* a server too small for the GPUs by itself: the card is not the cause */
+		if (alone < in->gpus_per_server) {
+			nicfit__plan_find_gpu_room(p, alone);
+			return;
+		}
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT_FOR_GPUS,
 				  dual ? "a single-slot back-end card, fewer GPUs or back-end cards per "
 				  "server, or a server with more double-width slots" :
@@ -406,6 +417,7 @@ static void check_placement(struct nicfit_plan *p, const struct nicfit_nic *forc
 				  dual ? " (dual-slot: it takes a slot a double-width GPU could)" : "",
 				  in->server->e.name, slot, where->ngpu_placed,
 				  where->ngpu_placed == 1 ? "" : "s", in->gpus_per_server);
+	}
 }
 
 /* R5's account of the card: what it is, its price, what its slot lets it move. */

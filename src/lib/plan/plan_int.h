@@ -174,6 +174,10 @@ int nicfit__plan_search_place_all(struct nicfit_plan *p, const struct nicfit_car
 void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c);
 /* Place the GPUs alone (no back end) and say where. */
 void nicfit__plan_place_gpus_only(struct nicfit_plan *p);
+/* How many of the GPUs asked the server holds with no card (-1: out of memory). */
+int nicfit__plan_gpus_alone(const struct nicfit_plan *p);
+/* R6's too-many-gpus: the server holds room of the GPUs asked, whatever else it holds. */
+void nicfit__plan_find_gpu_room(struct nicfit_plan *p, int room);
 /* plan_storage.c: R3's storage and in-band NICs, after the placements */
 void nicfit__plan_rule_storage(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 /* A catalog NIC as the card model perf.h computes with (plan_backend.c). */

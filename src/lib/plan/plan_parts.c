@@ -451,6 +451,11 @@ static int verdict_critical(struct nicfit_plan *p, char *rest, size_t n)
 	size_t i;
 
 	p->buildable = 1;
+	/* one that makes the plan unbuildable first: it is the answer, whatever else changed */
+	for (i = 0; i < p->findings.n && !crit; i++)
+		if (p->findings.v[i].severity == NICFIT_SEV_CRITICAL &&
+		    unbuildable_code(p->findings.v[i].code))
+			crit = &p->findings.v[i];
 	for (i = 0; i < p->findings.n && !crit; i++)
 		if (p->findings.v[i].severity == NICFIT_SEV_CRITICAL)
 			crit = &p->findings.v[i];
@@ -462,7 +467,17 @@ static int verdict_critical(struct nicfit_plan *p, char *rest, size_t n)
 		return 0;
 	}
 	fit[0] = '\0';
-	if (p->fit_known && p->gpus_placed < in->gpus_per_server)
+	/*
+	 * What the GPUs that fit hold: a model split over the servers (ZeRO
+	 * shards, pipeline stages) is judged on all of them, as R1 sized it.
+	 */
+	if (p->fit_known && p->gpus_placed < in->gpus_per_server && in->servers > 1 &&
+	    !p->fits_one_server && p->gpus_placed > 0)
+		plan_fmt(fit, sizeof(fit), " Only %d of the %d GPUs fit, holding %.1f GB usable a "
+			 "server: %s over %d servers.", p->gpus_placed, in->gpus_per_server,
+			 p->fit.capacity_gb, p->servers_needed <= in->servers ?
+			 "enough for the model" : "not enough for the model even", in->servers);
+	else if (p->fit_known && p->gpus_placed < in->gpus_per_server && p->gpus_placed > 0)
 		plan_fmt(fit, sizeof(fit), " Only %d of the %d GPUs fit, holding %.1f GB usable: %s.",
 			 p->gpus_placed, in->gpus_per_server, p->fit.capacity_gb,
 			 p->fits_one_server ? "enough for the model" : "the model does not fit them");

@@ -905,6 +905,74 @@ void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *
 }
 
 /*
+ * How many of the GPUs asked for the server holds with no card at all
+ * (its GPU-capable slots, or its baseboard positions); -1 when memory
+ * ran out.
+ */
+int nicfit__plan_gpus_alone(const struct nicfit_plan *p)
+{
+	struct nicfit_card none;
+	struct plan_choice c;
+
+	if (!p->in.gpu || p->in.gpus_per_server < 1)
+		return 0;
+	memset(&none, 0, sizeof(none));
+	if (search(p, NULL, &none, NULL, p->in.gpus_per_server, 0, 0, 1, &c) < 0)
+		return -1;
+	return c.ngpu_placed;
+}
+
+/* Does the server carry GPUs on a baseboard (positions no PCIe GPU can take)? */
+static int baseboard_positions(const struct nicfit_server *sv)
+{
+	int i, n = 0;
+
+	for (i = 0; i < sv->nslots; i++)
+		n += sv->slots[i].gpu == NICFIT_GPU_BASEBOARD;
+	return n;
+}
+
+/*
+ * R6, too-many-gpus: the server holds only room of the GPUs asked for,
+ * whatever else goes in it. A PCIe GPU in a baseboard server (a DGX has
+ * no slot for one) and a baseboard GPU in a PCIe server are said as such,
+ * not as a count of slots.
+ */
+void nicfit__plan_find_gpu_room(struct nicfit_plan *p, int room)
+{
+	const struct nicfit_server *sv = p->in.server;
+	const struct nicfit_gpu *g = p->in.gpu;
+	int bb = baseboard_positions(sv);
+
+	if (!room && bb && !g->baseboard) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_TOO_MANY_GPUS,
+				  "leave out --gpu (the baseboard's GPUs are the default), or a server "
+				  "with PCIe GPU slots",
+				  "%s carries its GPUs on a baseboard (%d positions%s%s): it has no slot "
+				  "for a PCIe GPU such as the %s.", sv->e.name, bb,
+				  sv->baseboard_gpu ? ", --gpu " : "", sv->baseboard_gpu ? sv->baseboard_gpu : "",
+				  g->e.name);
+		return;
+	}
+	if (!room && g->baseboard) {
+		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_TOO_MANY_GPUS,
+				  "a PCIe GPU, or a server with a GPU baseboard (nicfit catalog list "
+				  "servers)",
+				  "%s has no GPU baseboard: the %s is a baseboard module, not a PCIe card.",
+				  sv->e.name, g->e.name);
+		return;
+	}
+	nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_TOO_MANY_GPUS,
+			  g->baseboard ? "fewer GPUs per server (--gpus-per-server), or another server" :
+			  g->double_width ? "fewer GPUs per server (--gpus-per-server), single-width "
+			  "GPUs, or another server" :
+			  "fewer GPUs per server (--gpus-per-server), or another server",
+			  "%s has room for %d %s GPU%s (%d asked), whatever else it holds.", sv->e.name,
+			  room, g->baseboard ? "baseboard" : g->double_width ? "double-width" :
+			  "single-width", room == 1 ? "" : "s", p->in.gpus_per_server);
+}
+
+/*
  * R6 without a back end: the GPUs still take GPU-capable slots (double-
  * width GPUs double-width slots), preferably on one socket; a server with
  * fewer such slots than GPUs cannot hold the request (critical).
@@ -935,12 +1003,7 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p)
 		nicfit_buf_release(&gp);
 	}
 	if (c.ngpu_placed < p->in.gpus_per_server)
-		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_TOO_MANY_GPUS,
-				  "fewer GPUs per server, single-width GPUs, or another server",
-				  "%s has room for %d %s GPU%s (%d asked).", p->in.server->e.name,
-				  c.ngpu_placed, p->in.gpu->baseboard ? "baseboard" :
-				  p->in.gpu->double_width ? "double-width" : "single-width",
-				  c.ngpu_placed == 1 ? "" : "s", p->in.gpus_per_server);
+		nicfit__plan_find_gpu_room(p, c.ngpu_placed);
 }
 
 /* Does slot i hold a GPU or a card of placement c? */
