@@ -272,6 +272,15 @@ int nicfit_parse_hex_id(const char *s, unsigned long *out);
 int nicfit_parse_cpulist(const char *s, unsigned long *count, long *first);
 /* 1 when member n is in list s (s already valid), else 0. */
 int nicfit_cpulist_has(const char *s, long n);
+/*
+ * A CPU mask as the kernel prints it ("00000000,000000f0": words of up
+ * to 32 bits in hex, the highest first, separated by commas), the only
+ * form of a node's CPUs (cpumap) and a package's (core_siblings) before
+ * Linux 2.6.2x added the lists, into a CPU list at list (cap bytes):
+ * "4-7" ("" for no CPU). Returns 0, or -1 when s is malformed or the list
+ * does not fit (list is then "").
+ */
+int nicfit_parse_cpumask(const char *s, char *list, size_t cap);
 
 /*
  * An InfiniBand port rate: "100 Gb/sec (4X EDR)", "2.5 Gb/sec (1X)". The

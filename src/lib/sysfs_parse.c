@@ -1,6 +1,6 @@
 /*
  * sysfs_parse.c - the pure parsers of sysfs strings (see "pure parsers"
- * in nicfit/sysfs.h): link speeds, hex IDs, CPU lists, InfiniBand rates,
+ * in nicfit/sysfs.h): link speeds, hex IDs, CPU lists and masks, InfiniBand rates,
  * states and GIDs, PCI addresses.
  *
  * They never touch the filesystem, so they are tested and fuzzed on
@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "nicfit/sysfs.h"
@@ -212,6 +213,69 @@ int nicfit_cpulist_has(const char *s, long n)
 		p++;
 	}
 	return 0;
+}
+
+/* Append the range lo-hi to the list at out (len bytes used of cap); -1 when it does not fit. */
+static int list_put(char *out, size_t cap, size_t *len, long lo, long hi)
+{
+	int k = lo == hi ? snprintf(out + *len, cap - *len, "%s%ld", *len ? "," : "", lo)
+			 : snprintf(out + *len, cap - *len, "%s%ld-%ld", *len ? "," : "", lo, hi);
+
+	if (k < 0 || (size_t)k >= cap - *len)
+		return -1;
+	*len += (size_t)k;
+	return 0;
+}
+
+int nicfit_parse_cpumask(const char *s, char *list, size_t cap)
+{
+	const char *end = s + strlen(s), *w;
+	size_t len = 0;
+	long bit = 0, lo = -1;
+
+	if (!cap)
+		return -1;
+	list[0] = '\0';
+	if (end == s)
+		return -1;
+	/* the lowest word is the last: walk the words from the end */
+	while (end > s) {
+		unsigned long v = 0;
+		int i;
+
+		for (w = end; w > s && w[-1] != ','; w--)
+			;
+		if (end - w < 1 || end - w > 8 || bit > CPULIST_MAX)
+			goto bad;
+		for (i = 0; w + i < end; i++) {
+			int h = hexval((unsigned char)w[i]);
+
+			if (h < 0)
+				goto bad;
+			v = v << 4 | (unsigned long)h;
+		}
+		for (i = 0; i < 32; i++, bit++) {
+			if (v >> i & 1) {
+				if (lo < 0)
+					lo = bit;
+			} else if (lo >= 0) {
+				if (list_put(list, cap, &len, lo, bit - 1))
+					goto bad;
+				lo = -1;
+			}
+		}
+		if (w == s)
+			break;
+		end = w - 1;
+		if (end == s)
+			goto bad; /* a leading comma */
+	}
+	if (lo >= 0 && list_put(list, cap, &len, lo, bit - 1))
+		goto bad;
+	return 0;
+bad:
+	list[0] = '\0';
+	return -1;
 }
 
 int nicfit_parse_ib_rate(const char *s, struct nicfit_ib_rate *r)

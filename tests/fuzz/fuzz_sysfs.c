@@ -58,6 +58,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (first >= 0 && !nicfit_cpulist_has(s, first))
 			abort();
 	}
+	{
+		/* a mask read is a CPU list that parses */
+		char list[64];
+
+		if (!nicfit_parse_cpumask(s, list, sizeof(list)) &&
+		    nicfit_parse_cpulist(list, &cnt, &first))
+			abort();
+	}
 	if (!nicfit_parse_ib_rate(s, &r) && (r.width < 1 || !(r.gbps >= 0) || strlen(r.speed) >= 8))
 		abort();
 	if (!nicfit_parse_ib_state(s, &n, name, sizeof(name)) && (n < 0 || !name[0]))

@@ -419,6 +419,36 @@ static void cpulists(void **state)
 	assert_false(nicfit_cpulist_has("0-7,16-23", 8));
 }
 
+/* Old kernels give a node's and a package's CPUs only as masks: the highest word first. */
+static void cpumasks(void **state)
+{
+	char l[64];
+
+	(void)state;
+	assert_int_equal(nicfit_parse_cpumask("00000000,000000ff", l, sizeof(l)), 0);
+	assert_string_equal(l, "0-7");
+	assert_int_equal(nicfit_parse_cpumask("000000f0,00000001", l, sizeof(l)), 0);
+	assert_string_equal(l, "0,36-39");
+	assert_int_equal(nicfit_parse_cpumask("80000000,80000000", l, sizeof(l)), 0);
+	assert_string_equal(l, "31,63");
+	assert_int_equal(nicfit_parse_cpumask("00000001,ffffffff", l, sizeof(l)), 0);
+	assert_string_equal(l, "0-32");
+	assert_int_equal(nicfit_parse_cpumask("aa", l, sizeof(l)), 0);
+	assert_string_equal(l, "1,3,5,7");
+	assert_int_equal(nicfit_parse_cpumask("00000000", l, sizeof(l)), 0);
+	assert_string_equal(l, "");
+	assert_int_equal(nicfit_parse_cpumask("", l, sizeof(l)), -1);
+	assert_int_equal(nicfit_parse_cpumask("ff,", l, sizeof(l)), -1);
+	assert_int_equal(nicfit_parse_cpumask(",ff", l, sizeof(l)), -1);
+	assert_int_equal(nicfit_parse_cpumask("ff,,ff", l, sizeof(l)), -1);
+	assert_int_equal(nicfit_parse_cpumask("0x0000ff", l, sizeof(l)), -1);
+	assert_int_equal(nicfit_parse_cpumask("1ffffffff", l, sizeof(l)), -1);
+	assert_int_equal(nicfit_parse_cpumask("0000 00ff", l, sizeof(l)), -1);
+	/* a list that does not fit is refused whole */
+	assert_int_equal(nicfit_parse_cpumask("55555555", l, 8), -1);
+	assert_string_equal(l, "");
+}
+
 static void ib_strings(void **state)
 {
 	struct nicfit_ib_rate r;
@@ -503,6 +533,7 @@ int main(void)
 		cmocka_unit_test(link_speeds),
 		cmocka_unit_test(numbers),
 		cmocka_unit_test(cpulists),
+		cmocka_unit_test(cpumasks),
 		cmocka_unit_test(ib_strings),
 		cmocka_unit_test(pci_addresses),
 	};
