@@ -143,9 +143,11 @@ struct nicfit_hostbridge {
 
 struct nicfit_numa {
 	int id;
-	char cpulist[512];       /* "0-19,40-59" ("" unknown) */
+	char cpulist[512];       /* "0-19,40-59" ("" none, or unknown: see cpus_known) */
 	unsigned long ncpus;
-	int package;             /* physical_package_id of its first CPU; -1 unknown */
+	int cpus_known;          /* its CPUs were read (none: a memory-only node) */
+	int package;             /* the physical_package_id of all its online CPUs; -1
+				  * unknown, or a node over several packages */
 	int distance[NICFIT_TOPO_MAX_NUMA]; /* SLIT row, by position in topo->numa */
 	int ndistance;
 };
@@ -313,6 +315,7 @@ int nicfit_topo_add_hostbridge(struct nicfit_topo *t, const char *name, int numa
  * index. Returns the index or -1.
  */
 int nicfit_topo_add_pci(struct nicfit_topo *t, const char *bdf, int parent, int hb);
+/* cpulist NULL: the node's CPUs are unknown ("" is a node without CPUs). */
 int nicfit_topo_add_numa(struct nicfit_topo *t, int id, const char *cpulist, int package);
 int nicfit_topo_add_netdev(struct nicfit_topo *t, const char *name, int pci);
 int nicfit_topo_add_rdma(struct nicfit_topo *t, const char *name, int pci);

@@ -158,8 +158,11 @@ int nicfit_topo_add_numa(struct nicfit_topo *t, int id, const char *cpulist, int
 	n->id = id;
 	n->package = package;
 	nicfit__topo_copy(n->cpulist, sizeof(n->cpulist), cpulist ? cpulist : "");
-	if (nicfit_parse_cpulist(n->cpulist, &n->ncpus, &first))
+	n->cpus_known = cpulist && !nicfit_parse_cpulist(n->cpulist, &n->ncpus, &first);
+	if (!n->cpus_known) {
+		n->cpulist[0] = '\0';
 		n->ncpus = 0;
+	}
 	return t->nnuma++;
 }
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 
 static const char *const fixture_names[] = {
-	"el7-v100", "epyc-gen4", "hgx-h100", "kvm-vm", "nonuma-file", "r740-interleave", "r740xd",
-	"r910-qdr", "wrx80-t2l", "x11-200g",
+	"el7-v100", "epyc-gen4", "hgx-h100", "kvm-vm", "nonuma-file", "r630-gather",
+	"r740-interleave", "r740xd", "r910-qdr", "rhel5-dl385", "wrx80-t2l", "x11-200g",
 	"xenial-k44", NULL
 };
 

@@ -272,6 +272,42 @@ static void nul_terminated_node_lists(void **state)
 	nicfit_topo_free(t);
 }
 
+/*
+ * A kernel before the node and CPU lists (2.6.18): the nodeN directories
+ * and their cpumap masks give the nodes, the cpuN directories and their
+ * online files the CPUs, core_siblings masks the packages. The first CPU
+ * of node 1 is offline (here and on a current kernel): the node's other
+ * CPUs give its package.
+ */
+static void old_lists_and_offline_cpus(void **state)
+{
+	struct nicfit_topo *t = load("rhel5-dl385");
+
+	(void)state;
+	assert_true(t->numa_from_sysfs);
+	assert_int_equal(t->nnuma, 2);
+	assert_int_equal(t->numa[0].id, 0);
+	assert_string_equal(t->numa[0].cpulist, "0-1");
+	assert_string_equal(t->numa[1].cpulist, "2-3");
+	assert_true(t->numa[1].cpus_known);
+	assert_int_equal(t->numa[1].ncpus, 2);
+	assert_int_equal(t->numa[1].ndistance, 2);
+	assert_int_equal(t->numa[1].distance[0], 20);
+	assert_int_equal(t->npackages, 2);
+	assert_int_equal(t->numa[0].package, 0);
+	assert_int_equal(t->numa[1].package, 1);
+	assert_int_equal(t->nproblems, 0);
+	/* no numa_node and every CPU local: unknown on a host of two nodes */
+	assert_int_equal(nicfit_topo_numa_of(t, nicfit_topo_find(t, "0000:04:00.0")), -1);
+	nicfit_topo_free(t);
+	t = load("r630-gather");
+	assert_int_equal(t->nnuma, 2);
+	assert_string_equal(t->numa[1].cpulist, "1,3,5,7");
+	assert_int_equal(t->numa[1].package, 1);
+	assert_int_equal(t->npackages, 2);
+	nicfit_topo_free(t);
+}
+
 /* Sockets are packages, not nodes; without numa_node a function is placed by its local CPUs. */
 static void packages_and_local_cpus(void **state)
 {
@@ -280,6 +316,9 @@ static void packages_and_local_cpus(void **state)
 	(void)state;
 	assert_int_equal(t->nnuma, 1);
 	assert_int_equal(t->npackages, 2);
+	/* the one node is over both packages: on no one socket */
+	assert_int_equal(t->numa[0].package, -1);
+	assert_int_equal(nicfit_topo_socket_of_node(t, 0), -1);
 	nicfit_topo_free(t);
 	t = load("nonuma-file");
 	assert_false(dev(t, "0000:af:00.0")->have & NICFIT_HAVE_NUMA);
@@ -444,6 +483,7 @@ int main(void)
 		cmocka_unit_test(nul_terminated_node_lists),
 		cmocka_unit_test(driver_from_binding),
 		cmocka_unit_test(packages_and_local_cpus),
+		cmocka_unit_test(old_lists_and_offline_cpus),
 		cmocka_unit_test(every_fixture_loads),
 		cmocka_unit_test(hand_built),
 		cmocka_unit_test(hand_built_grows),

@@ -537,7 +537,10 @@ static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 		else
 			nicfit_emit_null(e, "socket");
 		str_or_null(e, "cpus", n->cpulist);
-		nicfit_emit_int(e, "cpu_count", (long long)n->ncpus);
+		if (n->cpus_known)
+			nicfit_emit_int(e, "cpu_count", (long long)n->ncpus);
+		else
+			nicfit_emit_null(e, "cpu_count");
 		nicfit_emit_begin_array(e, "distances");
 		for (j = 0; j < n->ndistance; j++)
 			nicfit_emit_int(e, NULL, n->distance[j]);

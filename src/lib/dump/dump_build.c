@@ -339,8 +339,8 @@ static void add_distances(const struct dump_node *n, struct nicfit_numa *out,
 
 /*
  * The NUMA nodes: those numactl -H or lscpu list (with their CPUs and
- * sockets), then those only lspci names. With one socket in lscpu every
- * node is on it.
+ * sockets), then those only lspci names (their CPUs unknown). With one
+ * socket in lscpu every node is on it.
  */
 static int add_numa(const struct nicfit_dump *d, struct nicfit_topo *t)
 {
@@ -348,10 +348,15 @@ static int add_numa(const struct nicfit_dump *d, struct nicfit_topo *t)
 	size_t i;
 	int k, by_count;
 
-	for (k = 0; k < c->nnodes; k++)
-		if (nicfit_topo_add_numa(t, c->node[k].id, c->node[k].cpulist,
-					 nicfit__dump_node_socket(d, &c->node[k], &by_count)) < 0)
+	for (k = 0; k < c->nnodes; k++) {
+		const struct dump_node *n = &c->node[k];
+		/* a list too long to keep has a first CPU: its CPUs are not none */
+		int known = n->have_cpus && (n->cpulist[0] || n->first_cpu < 0);
+
+		if (nicfit_topo_add_numa(t, n->id, known ? n->cpulist : NULL,
+					 nicfit__dump_node_socket(d, n, &by_count)) < 0)
 			return NICFIT_E_NOMEM;
+	}
 	for (i = 0; i < d->nfns; i++) {
 		if (d->fns[i].numa < 0)
 			continue;
@@ -359,7 +364,7 @@ static int add_numa(const struct nicfit_dump *d, struct nicfit_topo *t)
 			if (t->numa[k].id == d->fns[i].numa)
 				break;
 		if (k == t->nnuma &&
-		    nicfit_topo_add_numa(t, d->fns[i].numa, "", c->sockets == 1 ? 0 : -1) < 0)
+		    nicfit_topo_add_numa(t, d->fns[i].numa, NULL, c->sockets == 1 ? 0 : -1) < 0)
 			return NICFIT_E_NOMEM;
 	}
 	for (k = 0; k < c->nnodes; k++)
