@@ -19,6 +19,8 @@
 
 #define Q NICFIT_SYSFS_QUIET
 
+/* proc/version is one line of some 150 to 250 bytes (release, compiler, build). */
+#define VERSION_READ_MAX 1024
 /* proc/cpuinfo is read up to this much: the first CPU's flags line is in it. */
 #define CPUINFO_READ_MAX 16384
 /*
@@ -94,13 +96,53 @@ static void read_virtual(struct disc *d)
 	}
 }
 
+/*
+ * The release in proc/version, "Linux version 3.10.0-1160.el7.x86_64
+ * (mockbuild@...) ...": its third word, for a copy of a host that kept
+ * that file but not proc/sys/kernel. Anything else leaves it unknown.
+ */
+static void read_proc_version(struct disc *d)
+{
+	static const char head[] = "Linux version ";
+	char buf[VERSION_READ_MAX];
+	size_t n;
+
+	if (nicfit_sysfs_read_str(d->fs, "proc/version", buf, sizeof(buf), Q) != NICFIT_SYSFS_OK ||
+	    strncmp(buf, head, sizeof(head) - 1))
+		return;
+	for (n = sizeof(head) - 1; buf[n] > ' ' && buf[n] < 0x7f; n++)
+		;
+	if (n == sizeof(head) - 1 || (buf[n] && buf[n] != ' ') ||
+	    n - (sizeof(head) - 1) >= sizeof(d->t->kernel))
+		return;
+	buf[n] = '\0';
+	nicfit__topo_copy(d->t->kernel, sizeof(d->t->kernel), buf + sizeof(head) - 1);
+}
+
+/*
+ * A DMI name: sys/class/dmi/id is a link into sys/devices/virtual/dmi/id,
+ * and a copy that kept only the devices tree has the names there.
+ */
+static void read_dmi(struct disc *d, const char *name, char *out, size_t cap)
+{
+	char path[TOPO_PATH_MAX];
+
+	nicfit__topo_pathf(path, sizeof(path), "sys/class/dmi/id", name);
+	if (nicfit_sysfs_read_str(d->fs, path, out, cap, Q) != NICFIT_SYSFS_MISSING)
+		return;
+	nicfit__topo_pathf(path, sizeof(path), "sys/devices/virtual/dmi/id", name);
+	nicfit_sysfs_read_str(d->fs, path, out, cap, Q);
+}
+
 void nicfit__topo_read_host(struct disc *d)
 {
 	struct nicfit_topo *t = d->t;
 
 	nicfit_sysfs_read_str(d->fs, "proc/sys/kernel/hostname", t->hostname,
 			      sizeof(t->hostname), Q);
-	nicfit_sysfs_read_str(d->fs, "proc/sys/kernel/osrelease", t->kernel, sizeof(t->kernel), Q);
+	if (nicfit_sysfs_read_str(d->fs, "proc/sys/kernel/osrelease", t->kernel, sizeof(t->kernel),
+				  Q) == NICFIT_SYSFS_MISSING)
+		read_proc_version(d);
 	if (t->live) {
 		struct utsname u;
 
@@ -112,10 +154,8 @@ void nicfit__topo_read_host(struct disc *d)
 		}
 		t->euid = (int)geteuid();
 	}
-	nicfit_sysfs_read_str(d->fs, "sys/class/dmi/id/sys_vendor", t->sys_vendor,
-			      sizeof(t->sys_vendor), Q);
-	nicfit_sysfs_read_str(d->fs, "sys/class/dmi/id/product_name", t->product,
-			      sizeof(t->product), Q);
+	read_dmi(d, "sys_vendor", t->sys_vendor, sizeof(t->sys_vendor));
+	read_dmi(d, "product_name", t->product, sizeof(t->product));
 	read_virtual(d);
 }
 

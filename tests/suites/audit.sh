@@ -37,6 +37,16 @@ check "r910-qdr: numa-locality-unknown" grep -q '"code":"numa-locality-unknown"'
 # one node over two packages (BIOS node interleaving): 2 sockets
 check "r740-interleave: 2 sockets on 1 node" sh -c "'$NICFIT' audit --sysfs '$fx/r740-interleave' -j 2>/dev/null | grep -q '\"sockets\":2,'"
 
+# proc/version without proc/sys/kernel: the release is its third word, read strictly
+audit_json "$fx/r630-gather" >"$tmp/r630.json"
+check "r630-gather: kernel from proc/version" grep -q '"kernel":"3.10.0-1160.15.2.el7.x86_64"' "$tmp/r630.json"
+check "r630-gather: DMI from sys/devices/virtual" grep -q '"vendor":"Dell Inc.","product":"PowerEdge R630"' "$tmp/r630.json"
+cp -R "$fx/r630-gather" "$tmp/r630v"
+for v in 'Linux version ' 'Linux 3.10.0 version' 'Linux version	3.10.0' 'SunOS version 5.11 x'; do
+	printf '%s\n' "$v" >"$tmp/r630v/proc/version"
+	check "proc/version '$v': kernel unknown" sh -c "'$NICFIT' audit --sysfs '$tmp/r630v' -j 2>/dev/null | grep -q '\"kernel\":null'"
+done
+
 # a dual-port 200G ConnectX-7 (MCX755106AS-HEAT) named alike from VPD (root) and from its
 # PSID MT_0000000834 (everyone): the same part, 2 x 200G, no family-maximum 400G
 cp -a "$fx/hgx-h100" "$tmp/hgx-user"

@@ -308,6 +308,24 @@ static void old_lists_and_offline_cpus(void **state)
 	nicfit_topo_free(t);
 }
 
+/*
+ * A copy with proc/version but no proc/sys/kernel, and DMI only under
+ * sys/devices/virtual: the release is the version line's third word.
+ */
+static void identity_from_copies(void **state)
+{
+	struct nicfit_topo *t = load("r630-gather");
+
+	(void)state;
+	assert_string_equal(t->kernel, "3.10.0-1160.15.2.el7.x86_64");
+	assert_string_equal(t->sys_vendor, "Dell Inc.");
+	assert_string_equal(t->product, "PowerEdge R630");
+	nicfit_topo_free(t);
+	t = load("r740xd");
+	assert_string_equal(t->kernel, "5.15.0-91-generic");
+	nicfit_topo_free(t);
+}
+
 /* Sockets are packages, not nodes; without numa_node a function is placed by its local CPUs. */
 static void packages_and_local_cpus(void **state)
 {
@@ -484,6 +502,7 @@ int main(void)
 		cmocka_unit_test(driver_from_binding),
 		cmocka_unit_test(packages_and_local_cpus),
 		cmocka_unit_test(old_lists_and_offline_cpus),
+		cmocka_unit_test(identity_from_copies),
 		cmocka_unit_test(every_fixture_loads),
 		cmocka_unit_test(hand_built),
 		cmocka_unit_test(hand_built_grows),
