@@ -641,12 +641,57 @@ static void psid_names_part(void **state)
 	assert_null(nicfit_catalog_find_nic_psid(cat, ""));
 }
 
+/*
+ * With --all, a function without a name of its kind is labelled by its BDF
+ * as lspci prints it: the domain dropped when it is 0000, kept otherwise
+ * (a VMD's 10000, a second segment's 0001), never cut to ":01:00.0".
+ */
+static void bdf_labels_keep_domains(void **state)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	struct nicfit_audit_opts o;
+	struct nicfit_audit *a = NULL;
+	struct nicfit_error err;
+	int hb, vmd, hv, hs, k, seen = 0;
+
+	(void)state;
+	nicfit_topo_add_numa(t, 0, "0-7", 0);
+	hb = nicfit_topo_add_hostbridge(t, "pci0000:00", 0);
+	hs = nicfit_topo_add_hostbridge(t, "pci0001:00", 0);
+	fn(t, "0000:00:1f.2", -1, hb, 0x010601, 0x8086, 0xa352, 0, 0, 0, 0, 0);
+	vmd = fn(t, "0000:00:0e.0", -1, hb, 0x010400, 0x8086, 0x467f, 0, 0, 0, 0, 0);
+	hv = nicfit_topo_add_hostbridge(t, "pci10000:00", 0);
+	t->hb[hv].parent_pci = vmd;
+	fn(t, "10000:01:00.0", -1, hv, 0x010802, 0x144d, 0xa80a, 0, 4, 4, 4, 4);
+	fn(t, "0001:17:00.0", -1, hs, 0x010802, 0x144d, 0xa80a, 0, 4, 4, 4, 4);
+	nicfit_topo_finish(t);
+	memset(&o, 0, sizeof(o));
+	o.all = 1;
+	nicfit_error_clear(&err);
+	if (nicfit_audit_judge(t, cat, &o, &a, &err))
+		fail_msg("audit: %s", err.msg);
+	for (k = 0; k < a->ndevs; k++) {
+		const char *bdf = t->pci[a->devs[k].pci].bdf;
+
+		if (!strcmp(bdf, "0000:00:1f.2"))
+			assert_string_equal(a->devs[k].label, "00:1f.2"), seen |= 1;
+		if (!strcmp(bdf, "10000:01:00.0"))
+			assert_string_equal(a->devs[k].label, "10000:01:00.0"), seen |= 2;
+		if (!strcmp(bdf, "0001:17:00.0"))
+			assert_string_equal(a->devs[k].label, "0001:17:00.0"), seen |= 4;
+	}
+	assert_int_equal(seen, 7);
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(psid_names_part),
 		cmocka_unit_test(qdr_data_rate),
 		cmocka_unit_test(findings_use_pciids_names),
+		cmocka_unit_test(bdf_labels_keep_domains),
 		cmocka_unit_test(path_classes),
 		cmocka_unit_test(unknown_locality),
 		cmocka_unit_test(idle_versus_downtrained),

@@ -169,6 +169,11 @@ struct labels {
 	int gpu, acc, nic, nvs;
 };
 
+const char *nicfit__audit_short_bdf(const char *bdf)
+{
+	return strncmp(bdf, "0000:", 5) ? bdf : bdf + 5;
+}
+
 /* GPUs and accelerators by count; NICs by RDMA device or interface name. */
 static void label_device(const struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d,
 			 struct labels *n)
@@ -199,7 +204,8 @@ static void label_device(const struct nicfit__audit_ctx *c, struct nicfit_audit_
 		n->nic++;
 		break;
 	default:
-		nicfit__fmt(d->label, sizeof(d->label), "%s", P(c, d->pci)->bdf + 5);
+		nicfit__fmt(d->label, sizeof(d->label), "%s",
+			    nicfit__audit_short_bdf(P(c, d->pci)->bdf));
 		break;
 	}
 }

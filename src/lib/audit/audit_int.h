@@ -102,6 +102,11 @@ int nicfit__audit_same_card(const struct nicfit_pcidev *a, const struct nicfit_p
 
 /* Fill a->devs (chosen, in PCI order, labelled and named) and c->dev_of. */
 int nicfit__audit_choose_devices(struct nicfit__audit_ctx *c);
+/*
+ * A BDF as lspci prints it: without the domain when that is 0000
+ * ("17:00.0"), whole otherwise ("0001:17:00.0", a VMD's "10000:01:00.0").
+ */
+const char *nicfit__audit_short_bdf(const char *bdf);
 
 /* ---- audit_link.c: PCIe links ------------------------------------------ */
 

@@ -294,7 +294,7 @@ static void draw_node(struct svg *s, int i)
 			for (k = 0; k < t->nslots; k++)
 				if (t->slots[k].bridge == n->pci)
 					slot = t->slots[k].name;
-			snprintf(line, sizeof(line), "%s %s", what, p->bdf + 5);
+			snprintf(line, sizeof(line), "%s %s", what, nicfit__audit_short_bdf(p->bdf));
 			text(b, n->x, n->y + 13, 10, NULL, line, w - 20 - 2 * TEXT_PAD);
 			snprintf(g, sizeof(g), "%s%s", slot[0] ? "slot " : "", slot);
 			if (gen)
@@ -307,7 +307,9 @@ static void draw_node(struct svg *s, int i)
 		nicfit_buf_addf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" rx=\"6\" "
 				"fill=\"%s\" stroke=\"#333\"/>\n", x, n->y, w, NODE_H + 6,
 				fill_of(p->kind));
-		snprintf(line, sizeof(line), "%s · %s", d >= 0 ? a->devs[d].label : p->bdf + 5, p->bdf + 5);
+		snprintf(line, sizeof(line), "%s · %s",
+			 d >= 0 ? a->devs[d].label : nicfit__audit_short_bdf(p->bdf),
+			 nicfit__audit_short_bdf(p->bdf));
 		text(b, n->x, n->y + 15, 11, "bold", line, w - 2 * TEXT_PAD);
 		text(b, n->x, n->y + 29, 10, NULL, d >= 0 ? a->devs[d].name : "", w - 2 * TEXT_PAD);
 		if (d >= 0 && a->devs[d].link.path_gbps >= 0) {
