@@ -11,7 +11,8 @@
  * bridge hosted by the function above it. The directories under
  * sys/devices/pci* are walked after the listing too (instead of it when
  * there is none): captures and some kernels miss an endpoint in the
- * listing, and a function that is in the tree is on the host. A hash of the
+ * listing, and a function that is in the tree is on the host (once: another
+ * directory of a BDF already found is a copy, and is skipped). A hash of the
  * canonical paths finds a function again (for VFs, class devices and
  * every later component). What each function's files say is
  * topo_pcidev.c's.
@@ -304,9 +305,16 @@ static void walk(struct disc *d, const char *dir, int depth)
 		nicfit__topo_pathf(path, sizeof(path), dir, ents[i].name);
 		if (!path[0])
 			continue;
-		/* a function already known (from the bus listing) has its whole chain */
-		if (bdf && nicfit__topo_find_path(d, path, strlen(path)) < 0)
+		/*
+		 * A function already known (from the bus listing) has its whole
+		 * chain. A BDF is one function: another directory of a BDF already
+		 * known is a copy (a damaged capture), and so is all below it.
+		 */
+		if (bdf && nicfit__topo_find_path(d, path, strlen(path)) < 0) {
+			if (nicfit_topo_find(d->t, ents[i].name) >= 0)
+				continue;
 			add_chain(d, path);
+		}
 		walk(d, path, depth + 1);
 	}
 	free(ents);

@@ -310,16 +310,24 @@ static void old_lists_and_offline_cpus(void **state)
 
 /*
  * A copy with proc/version but no proc/sys/kernel, and DMI only under
- * sys/devices/virtual: the release is the version line's third word.
+ * sys/devices/virtual: the release is the version line's third word. Its
+ * second directory of one BDF is not a second function.
  */
 static void identity_from_copies(void **state)
 {
 	struct nicfit_topo *t = load("r630-gather");
+	int i, n;
 
 	(void)state;
 	assert_string_equal(t->kernel, "3.10.0-1160.15.2.el7.x86_64");
 	assert_string_equal(t->sys_vendor, "Dell Inc.");
 	assert_string_equal(t->product, "PowerEdge R630");
+	/* the NIC's second directory, under the other socket's port, is a copy */
+	for (i = n = 0; i < t->npci; i++)
+		n += !strcmp(t->pci[i].bdf, "0000:81:00.0");
+	assert_int_equal(n, 1);
+	assert_string_equal(t->pci[dev(t, "0000:81:00.0")->parent].bdf, "0000:80:02.0");
+	assert_int_equal(t->nnet, 2);
 	nicfit_topo_free(t);
 	t = load("r740xd");
 	assert_string_equal(t->kernel, "5.15.0-91-generic");
