@@ -167,6 +167,40 @@ static void article_capped(void **state)
 	done(p);
 }
 
+/*
+ * vpi-port-mode's fix names every port of the card, as R7's decision does:
+ * mlxconfig sets LINK_TYPE_P1 and LINK_TYPE_P2 apart, so a fix naming P1
+ * alone leaves the dual-port MCX556A-ECAT's second port in the other mode.
+ * The single-port MCX653105A-HDAT has P1 only.
+ */
+static void vpi_fix_names_every_port(void **state)
+{
+	static const char *const two[] = { "server", "r740xd", "servers", "2", "gpu", "a40",
+		"gpus_per_server", "2", "model", "llama-3-8b", "workload", "training", NULL };
+	static const char *const one[] = { "server", "r740xd", "servers", "2", "gpu", "a40",
+		"gpus_per_server", "2", "workload", "training", "backend_nic", "mcx653105a-hdat",
+		"fabric", "infiniband", NULL };
+	struct nicfit_plan *p = plan_of(two);
+	const struct nicfit_finding *f;
+	size_t k;
+	int r7 = 0;
+
+	(void)state;
+	assert_string_equal(p->be_part, "MCX556A-ECAT");
+	f = finding(p, "vpi-port-mode");
+	assert_non_null(f);
+	assert_string_equal(f->fix, "mlxconfig -d <PCI address> set LINK_TYPE_P1=2 LINK_TYPE_P2=2");
+	for (k = 0; k < p->decisions.n; k++)
+		r7 += strstr(p->decisions.v[k].message, f->fix) != NULL;
+	assert_int_equal(r7, 1);
+	done(p);
+	p = plan_of(one);
+	f = finding(p, "vpi-port-mode");
+	assert_non_null(f);
+	assert_string_equal(f->fix, "mlxconfig -d <PCI address> set LINK_TYPE_P1=1");
+	done(p);
+}
+
 static void article_gen4_gets_200g(void **state)
 {
 	static const char *const kv[] = { "server", "generic-gen4", "servers", "2", "gpu", "l40s",
@@ -1335,6 +1369,7 @@ int main(void)
 		cmocka_unit_test(article_replicas),
 		cmocka_unit_test(article_two_node_training),
 		cmocka_unit_test(article_capped),
+		cmocka_unit_test(vpi_fix_names_every_port),
 		cmocka_unit_test(article_gen4_gets_200g),
 		cmocka_unit_test(article_budget_lab),
 		cmocka_unit_test(article_x710_refused),

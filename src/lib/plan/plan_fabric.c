@@ -57,6 +57,23 @@ static void rule_roce_v1(struct nicfit_plan *p)
 }
 
 /*
+ * The mlxconfig command that puts every port of the back-end VPI card in
+ * the plan's fabric's mode (1 InfiniBand, 2 Ethernet). mlxconfig keeps one
+ * LINK_TYPE_Pn per port (docs/reference/anchors.md 1.5): a command that
+ * names only P1 leaves a dual-port card's second port in the other mode,
+ * so R7's decision and R11's vpi-port-mode fix both take this one.
+ */
+void nicfit__plan_link_types(const struct nicfit_plan *p, char *buf, size_t size)
+{
+	int mode = p->fabric == NICFIT_FABRIC_IB ? 1 : 2, port;
+	size_t n;
+
+	n = (size_t)plan_fmt(buf, size, "mlxconfig -d <PCI address> set");
+	for (port = 1; port <= p->be_card.ports && n < size; port++)
+		n += (size_t)plan_fmt(buf + n, size - n, " LINK_TYPE_P%d=%d", port, mode);
+}
+
+/*
  * R7, fabric (docs/rules.md): what the chosen fabric needs before the
  * first job. InfiniBand needs a subnet manager (on a managed switch, or
  * opensm on a host); RoCE v2 needs a lossless Ethernet switch (PFC on the
@@ -105,15 +122,15 @@ void nicfit__plan_fabric(struct nicfit_plan *p)
 				    "and the RoCE v2 GID index on the hosts (NCCL_IB_GID_INDEX, usually 3).");
 		rule_roce_v1(p);
 	}
-	if (p->be_card.vpi)
+	if (p->be_card.vpi) {
+		char set[NICFIT__PLAN_LINK_TYPES_MAX];
+
+		nicfit__plan_link_types(p, set, sizeof(set));
 		plan_decide(&p->decisions, "R7", 1,
 			    "%s is a VPI card: each port runs InfiniBand or Ethernet. Set "
-			    "it with mlxconfig -d <PCI address> set LINK_TYPE_P1=%d%s (1 = InfiniBand, "
-			    "2 = Ethernet), then reset the card (mlxfwreset) or reboot.",
-			    p->be_part, p->fabric == NICFIT_FABRIC_IB ? 1 : 2,
-			    p->be_nic->ports > 1 ? (p->fabric == NICFIT_FABRIC_IB ?
-						      " LINK_TYPE_P2=1" : " LINK_TYPE_P2=2") : "");
-	else if (p->fabric == NICFIT_FABRIC_ROCE && (p->be_nic->rdma & NICFIT_RDMA_ROCE))
+			    "it with %s (1 = InfiniBand, 2 = Ethernet), then reset the card "
+			    "(mlxfwreset) or reboot.", p->be_part, set);
+	} else if (p->fabric == NICFIT_FABRIC_ROCE && (p->be_nic->rdma & NICFIT_RDMA_ROCE))
 		plan_decide(&p->decisions, "R7", 0,
 			    "InfiniBand was not considered further: %s is Ethernet-only "
 			    "(RoCE).", p->be_part);

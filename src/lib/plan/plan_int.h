@@ -216,6 +216,9 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 
 /* plan_fabric.c: R7, R8 */
 void nicfit__plan_fabric(struct nicfit_plan *p);
+/* "mlxconfig -d <PCI address> set LINK_TYPE_P1=2 LINK_TYPE_P2=2": every port of the VPI card */
+#define NICFIT__PLAN_LINK_TYPES_MAX 128
+void nicfit__plan_link_types(const struct nicfit_plan *p, char *buf, size_t size);
 void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 
 /* plan_parts.c: R9-R11 and the verdict */

@@ -382,12 +382,14 @@ void nicfit__plan_notes(struct nicfit_plan *p)
 				  "job; check counters (pause frames, CNPs) under load",
 				  "RoCE without a lossless switch configuration collapses under congestion: "
 				  "packet drops make RDMA retransmit and throughput falls to a fraction.");
-	if (p->backend_needed && p->be_card.vpi)
-		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_VPI_PORT_MODE,
-				  p->fabric == NICFIT_FABRIC_IB ? "mlxconfig -d <PCI address> set LINK_TYPE_P1=1" :
-				  "mlxconfig -d <PCI address> set LINK_TYPE_P1=2",
+	if (p->backend_needed && p->be_card.vpi) {
+		char set[NICFIT__PLAN_LINK_TYPES_MAX];
+
+		nicfit__plan_link_types(p, set, sizeof(set));
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_VPI_PORT_MODE, set,
 				  "%s ports may arrive in either mode; a port in the wrong mode shows up as a "
 				  "missing link or as the wrong link layer in ibstat.", p->be_part);
+	}
 	if (p->fe_nic && p->fe_nic->module_coding && !strcmp(p->fe_nic->module_coding, "intel"))
 		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_INTEL_MODULE_CODING,
 				  "order DACs and optics coded for Intel at the NIC end",
