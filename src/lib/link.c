@@ -76,6 +76,31 @@ static int ib_for_speed(double gbps, struct nicfit_speed *out)
 	return NICFIT_E_NOTFOUND;
 }
 
+/*
+ * The Ethernet speed a port of an InfiniBand rate's generation runs, for
+ * the error that asks for one: the IEEE rate at the same lanes and lane
+ * speed (EDR's 4 x 25G is 100GbE, HDR's 4 x 50G PAM4 200GbE, NDR 400GbE,
+ * XDR 800GbE; QDR and FDR10 ports run 40GbE, SDR and DDR ones 10GbE). FDR's
+ * 14 Gb/s lanes have no IEEE rate: VPI ports of that generation run 40GbE
+ * or NVIDIA's own 56GbE (docs/reference/nic-identity.md, speed letter F),
+ * and the standard one is offered. A computed figure such as FDR's
+ * 54.5 Gb/s of data is never offered: no Ethernet runs at it.
+ */
+static double eth_for_ib(const char *ib_name)
+{
+	static const struct { const char *ib; double eth; } m[] = {
+		{ "SDR", 10 }, { "DDR", 10 }, { "QDR", 40 }, { "FDR10", 40 }, { "FDR", 40 },
+		{ "EDR", 100 }, { "HDR100", 100 }, { "HDR", 200 }, { "NDR200", 200 },
+		{ "NDR", 400 }, { "XDR", 800 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (!strcasecmp(m[i].ib, ib_name))
+			return m[i].eth;
+	return 100;
+}
+
 int nicfit_link_calc(const struct nicfit_speed *sp, enum nicfit_proto proto,
 		     const struct nicfit_link_params *p,
 		     struct nicfit_link_result *r, struct nicfit_error *err)
@@ -104,7 +129,7 @@ int nicfit_link_calc(const struct nicfit_speed *sp, enum nicfit_proto proto,
 		if (sp->kind == NICFIT_SPEED_IB)
 			return nicfit_error_set(err, NICFIT_E_USAGE,
 						"%s is an InfiniBand rate; give an Ethernet speed such as %gG for %s",
-						sp->ib_name, sp->gbps, nicfit_proto_name(proto));
+						sp->ib_name, eth_for_ib(sp->ib_name), nicfit_proto_name(proto));
 		r->line_gbps = sp->gbps;
 		if (proto == NICFIT_PROTO_TCP) {
 			/* IPv4 20 + TCP 20 (+12 timestamps) inside the MTU;

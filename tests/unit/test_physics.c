@@ -107,6 +107,52 @@ static void link_goodput(void **state)
 	assert_true(goodput("30G", NICFIT_PROTO_IB, -1) < 0);
 }
 
+/*
+ * An InfiniBand rate given for TCP or RoCE is refused with an Ethernet
+ * speed to give instead: an IEEE rate of the same generation, never a
+ * figure worked out from the InfiniBand one (FDR's 54.5455G runs nowhere).
+ * The suggestion works where the rate did not.
+ */
+static void ib_rate_suggests_ethernet(void **state)
+{
+	static const char *const ib[] = { "SDR", "DDR", "QDR", "FDR10", "FDR", "EDR", "HDR100",
+		"HDR", "NDR200", "NDR", "XDR", "1x EDR" };
+	static const double eth[] = { 10, 25, 40, 50, 100, 200, 400, 800 };
+	struct nicfit_link_params lp;
+	struct nicfit_link_result r;
+	struct nicfit_speed sp;
+	struct nicfit_error err;
+	size_t i, k;
+
+	(void)state;
+	nicfit_link_params_default(&lp);
+	for (i = 0; i < sizeof(ib) / sizeof(ib[0]); i++) {
+		const char *at;
+		char speed[16], with_unit[24];
+		double g;
+		int standard = 0;
+
+		nicfit_error_clear(&err);
+		assert_int_equal(nicfit_parse_speed(ib[i], "x", &sp, NULL), 0);
+		assert_int_equal(nicfit_link_calc(&sp, NICFIT_PROTO_TCP, &lp, &r, &err), NICFIT_E_USAGE);
+		at = strstr(err.msg, "such as ");
+		assert_non_null(at);
+		assert_int_equal(sscanf(at, "such as %15[0-9.]G for tcp", speed), 1);
+		assert_int_equal(nicfit_parse_double(speed, "x", 0, 1e6, &g, NULL), 0);
+		for (k = 0; k < sizeof(eth) / sizeof(eth[0]); k++)
+			standard += g == eth[k];
+		if (!standard)
+			fail_msg("%s: suggests %s, not an Ethernet rate", ib[i], err.msg);
+		snprintf(with_unit, sizeof(with_unit), "%sG", speed);
+		assert_int_equal(nicfit_parse_speed(with_unit, "x", &sp, NULL), 0);
+		assert_int_equal(nicfit_link_calc(&sp, NICFIT_PROTO_TCP, &lp, &r, NULL), 0);
+	}
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_parse_speed("FDR", "x", &sp, NULL), 0);
+	assert_int_not_equal(nicfit_link_calc(&sp, NICFIT_PROTO_ROCE, &lp, &r, &err), 0);
+	assert_string_equal(err.msg, "FDR is an InfiniBand rate; give an Ethernet speed such as 40G for roce");
+}
+
 static void nic_in_slot(void **state)
 {
 	struct nicfit_card cx6 = { .pcie_gen = 4, .pcie_width = 16, .ports = 1, .port_gbps = 200,
@@ -222,6 +268,7 @@ int main(void)
 		cmocka_unit_test(pcie_raw_rates),
 		cmocka_unit_test(pcie_packet_efficiency),
 		cmocka_unit_test(link_goodput),
+		cmocka_unit_test(ib_rate_suggests_ethernet),
 		cmocka_unit_test(nic_in_slot),
 		cmocka_unit_test(load_and_allreduce),
 		cmocka_unit_test(model_memory),

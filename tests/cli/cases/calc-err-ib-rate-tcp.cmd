@@ -1,0 +1,2 @@
+calc link --speed FDR --proto tcp
+# exit 64
