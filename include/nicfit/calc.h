@@ -53,7 +53,8 @@ int nicfit_calc_fit(const struct nicfit_arch *a, enum nicfit_precision prec,
 /*
  * Resolve a card for `calc nic` and plan: a catalog NIC id or part number,
  * or any part number the decoder understands. Fills card (strings live as
- * long as cat or are static) and, when known, *nic. Returns 0 or an error.
+ * long as cat or are static) and, when known, *nic; a Socket Direct card
+ * has pcie_links 2 and the lanes of each link. Returns 0 or an error.
  */
 struct nicfit_card;
 int nicfit_card_resolve(const struct nicfit_catalog *cat, const char *part,

@@ -26,15 +26,27 @@ struct nicfit_card {
 	unsigned rdma;      /* NICFIT_RDMA_* bits (catalog.h); 0 = no RDMA */
 	double card_gbps;   /* the most all ports move together; 0 = their sum */
 	int vpi;            /* ports switch between InfiniBand and Ethernet */
+	/*
+	 * PCIe links the card's lanes come in: 2 on a Socket Direct card (a
+	 * main and an auxiliary card, one per CPU socket), whose pcie_width
+	 * is then each link's; 0 or 1 for one link.
+	 */
+	int pcie_links;
 };
 
-/* The card in a slot of generation slot_gen and slot_width lanes. */
+/*
+ * The card in a slot of generation slot_gen and slot_width lanes; a card
+ * of several PCIe links (Socket Direct) has each link in such a slot, and
+ * its links count together, as one link of their lanes (NVIDIA's manual
+ * has the card negotiate x32), which is how decode and plan count them.
+ */
 struct nicfit_nic_fit {
-	int link_gen, link_width;   /* the link they train to: the lesser of each */
+	int link_gen, link_width;   /* the link they train to: the lesser of each (all links' lanes) */
+	int links;                  /* PCIe links counted: the card's pcie_links, at least 1 */
 	int ports_used;
 	struct nicfit_link_result port; /* one port's goodput */
 	double ports_gbps;          /* ports_used x one port's goodput */
-	struct nicfit_pcie_result pcie;
+	struct nicfit_pcie_result pcie; /* all links together */
 	double pcie_gbps;           /* pcie.effective_gbps */
 	double effective_gbps;      /* min(ports_gbps, pcie_gbps) */
 	double per_port_gbps;       /* effective / ports_used */

@@ -207,7 +207,8 @@ static const struct cli_opt calc_link_opts[] = {
 
 static const struct cli_opt calc_nic_opts[] = {
 	{ "part", 0, REQ, "PART", "@nics", "the card" },
-	{ "slot", 0, REQ, "genGxW", NULL, "the slot it sits in (gen3x16)" },
+	{ "slot", 0, REQ, "genGxW", NULL,
+	  "the slot it sits in (gen3x16); a Socket Direct card: each of its links' slots" },
 	{ "ports", 0, REQ, "N", NULL, "ports in use" },
 	CALC_PROTO("what runs over it"),
 	CALC_ASSUME,

@@ -369,9 +369,12 @@ int nicfit_card_resolve(const struct nicfit_catalog *cat, const char *part,
 
 	if (nic)
 		*nic = n;
+	memset(card, 0, sizeof(*card));
 	if (n) {
 		card->pcie_gen = n->pcie_gen;
-		card->pcie_width = n->pcie_width;
+		/* a Socket Direct card: its links, each of its own lanes, in slots alike */
+		card->pcie_links = n->socket_direct ? n->sd_links : 1;
+		card->pcie_width = n->socket_direct && n->sd_width > 0 ? n->sd_width : n->pcie_width;
 		card->ports = n->ports;
 		card->port_gbps = n->port_gbps;
 		card->ib_rate = n->ib_rate;
@@ -400,6 +403,60 @@ int nicfit_card_resolve(const struct nicfit_catalog *cat, const char *part,
 				       "'%.64s' decodes as %s, but its ports, speed or PCIe "
 				       "interface are unknown", part, p.summary);
 	return 0;
+}
+
+/*
+ * calc nic in text. A Socket Direct card is read as it is installed: the
+ * main card and the auxiliary card each in a slot like --slot, one per
+ * CPU socket, their two links counted together as plan and decode count
+ * them; the output says so, since one x16 link alone carries half.
+ */
+static void text_nic(struct nicfit_emit *e, const struct nicfit_nic_fit *res,
+		     const struct nicfit_card *card, const struct nicfit_nic *nic, const char *part,
+		     int g, int w, enum nicfit_proto proto)
+{
+	int sd = res->links > 1;
+	char where[64];
+
+	if (sd)
+		snprintf(where, sizeof(where), "with both links in Gen%d x%d slots", g, w);
+	else
+		snprintf(where, sizeof(where), "in a Gen%d x%d slot", g, w);
+	if (nic)
+		nicfit_emit_printf(e, "%s (%s) %s\n", nic->part, nic->e.name, where);
+	else
+		nicfit_emit_printf(e, "%s %s (not in the catalog: the card's facts\n"
+				      "  come from the part-number rules; see 'nicfit decode %s')\n",
+				   part, where, part);
+	if (sd)
+		nicfit_emit_printf(e, "  card       %d x %g Gb/s, Socket Direct: %d PCIe Gen%d x%d links; "
+				      "each trains at Gen%d x%d\n", card->ports, card->port_gbps, res->links,
+				   card->pcie_gen, card->pcie_width, res->link_gen, res->link_width / res->links);
+	else
+		nicfit_emit_printf(e, "  card       %d x %g Gb/s, PCIe Gen%d x%d; the link trains at Gen%d x%d\n",
+				   card->ports, card->port_gbps, card->pcie_gen, card->pcie_width,
+				   res->link_gen, res->link_width);
+	nicfit_emit_printf(e, "  ports      %d x %.1f Gb/s %s goodput = %.1f Gb/s\n", res->ports_used,
+			   res->port.goodput_gbps, nicfit_proto_name(proto), res->ports_gbps);
+	if (sd)
+		nicfit_emit_printf(e, "  PCIe       %.1f Gb/s each way (%d x Gen%d x%d: %d x %.1f; %.1f raw)\n",
+				   res->pcie_gbps, res->links, res->link_gen, res->link_width / res->links,
+				   res->links, res->pcie_gbps / res->links, res->pcie.raw_gbps);
+	else
+		nicfit_emit_printf(e, "  PCIe       %.1f Gb/s each way (Gen%d x%d: %.1f raw)\n",
+				   res->pcie_gbps, res->link_gen, res->link_width, res->pcie.raw_gbps);
+	nicfit_emit_printf(e, "  effective  %.1f Gb/s (%.1f per port), limited by %s\n",
+			   res->effective_gbps, res->per_port_gbps,
+			   !strcmp(res->limited_by, "pcie") ? (sd ? "the PCIe links" : "the PCIe link") :
+			   !strcmp(res->limited_by, "card") ? "the card itself (its total across ports)" :
+			   "the ports");
+	if (res->idle_gbps > IDLE_SHOWN_GBPS)
+		nicfit_emit_printf(e, "  %.0f Gb/s of port capacity cannot be used: %s\n", res->idle_gbps,
+				   !strcmp(res->limited_by, "card") ? "the card's own total is lower" :
+				   sd ? "the slots cannot feed it" : "the slot cannot feed it");
+	if (sd)
+		nicfit_emit_printf(e, "  --slot is each link's slot: the main card's and the auxiliary card's,\n"
+				      "  one per CPU socket (with one link alone the card gets half the PCIe)\n");
 }
 
 static int calc_nic(struct req *r, const struct nicfit_catalog *cat, struct nicfit_emit *e)
@@ -451,6 +508,7 @@ static int calc_nic(struct req *r, const struct nicfit_catalog *cat, struct nicf
 	nicfit_emit_string(e, "card_from", nic ? "catalog" : "rule");
 	nicfit_emit_stringf(e, "slot", "gen%dx%d", g, w);
 	nicfit_emit_stringf(e, "link", "gen%dx%d", res.link_gen, res.link_width);
+	nicfit_emit_int(e, "pcie_links", res.links);
 	nicfit_emit_int(e, "ports", res.ports_used);
 	nicfit_emit_string(e, "proto", nicfit_proto_name(proto));
 	nicfit_emit_number(e, "port_line_gbps", res.port.line_gbps);
@@ -466,28 +524,7 @@ static int calc_nic(struct req *r, const struct nicfit_catalog *cat, struct nicf
 		nicfit__calc_md_nic(e, &res, &card, nic, part, g, w, proto);
 		return nicfit__calc_done(e, tabs, 2);
 	}
-	if (nic)
-		nicfit_emit_printf(e, "%s (%s) in a Gen%d x%d slot\n", nic->part, nic->e.name, g, w);
-	else
-		nicfit_emit_printf(e, "%s in a Gen%d x%d slot (not in the catalog: the card's facts\n"
-				      "  come from the part-number rules; see 'nicfit decode %s')\n",
-				   part, g, w, part);
-	nicfit_emit_printf(e, "  card       %d x %g Gb/s, PCIe Gen%d x%d; the link trains at Gen%d x%d\n",
-			   card.ports, card.port_gbps, card.pcie_gen, card.pcie_width,
-			   res.link_gen, res.link_width);
-	nicfit_emit_printf(e, "  ports      %d x %.1f Gb/s %s goodput = %.1f Gb/s\n", res.ports_used,
-			   res.port.goodput_gbps, nicfit_proto_name(proto), res.ports_gbps);
-	nicfit_emit_printf(e, "  PCIe       %.1f Gb/s each way (Gen%d x%d: %.1f raw)\n",
-			   res.pcie_gbps, res.link_gen, res.link_width, res.pcie.raw_gbps);
-	nicfit_emit_printf(e, "  effective  %.1f Gb/s (%.1f per port), limited by %s\n",
-			   res.effective_gbps, res.per_port_gbps,
-			   !strcmp(res.limited_by, "pcie") ? "the PCIe link" :
-			   !strcmp(res.limited_by, "card") ? "the card itself (its total across ports)" :
-			   "the ports");
-	if (res.idle_gbps > IDLE_SHOWN_GBPS)
-		nicfit_emit_printf(e, "  %.0f Gb/s of port capacity cannot be used: %s\n", res.idle_gbps,
-				   !strcmp(res.limited_by, "card") ? "the card's own total is lower" :
-				   "the slot cannot feed it");
+	text_nic(e, &res, &card, nic, part, g, w, proto);
 	nicfit__calc_assumptions(e, tabs, 2);
 	nicfit_emit_end_object(e);
 	return 0;

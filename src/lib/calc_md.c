@@ -143,19 +143,31 @@ void nicfit__calc_md_nic(struct nicfit_emit *e, const struct nicfit_nic_fit *r,
 			 const struct nicfit_card *card, const struct nicfit_nic *nic,
 			 const char *part, int gen, int width, enum nicfit_proto proto)
 {
-	const char *by = !strcmp(r->limited_by, "pcie") ? "the PCIe link" :
+	const char *by = !strcmp(r->limited_by, "pcie") ?
+			 (r->links > 1 ? "the PCIe links" : "the PCIe link") :
 			 !strcmp(r->limited_by, "card") ? "the card's own total" : "its ports";
 
-	nicfit__calc_md_title(e, "%s in a Gen%d x%d slot delivers %.1f Gb/s, limited by %s",
-			      nic ? nic->part : part, gen, width, r->effective_gbps, by);
+	if (r->links > 1)
+		nicfit__calc_md_title(e, "%s with both links in Gen%d x%d slots delivers %.1f Gb/s, "
+				      "limited by %s", nic ? nic->part : part, gen, width,
+				      r->effective_gbps, by);
+	else
+		nicfit__calc_md_title(e, "%s in a Gen%d x%d slot delivers %.1f Gb/s, limited by %s",
+				      nic ? nic->part : part, gen, width, r->effective_gbps, by);
 	nicfit__calc_md_row(e, "card", "%s%s", nic ? nic->e.name : part,
 			    nic ? "" : " (from the part-number rules)");
 	nicfit__calc_md_row(e, "ports", "%d x %g Gb/s, %.1f Gb/s of %s each", r->ports_used,
 			    r->port.line_gbps, r->port.goodput_gbps, proto_words(proto));
 	nicfit__calc_md_row(e, "ports in all", "%.1f Gb/s", r->ports_gbps);
-	nicfit__calc_md_row(e, "PCIe", "Gen%d x%d (the card's Gen%d x%d in a Gen%d x%d slot): "
-			    "%.1f Gb/s each way", r->link_gen, r->link_width, card->pcie_gen,
-			    card->pcie_width, gen, width, r->pcie_gbps);
+	if (r->links > 1)
+		nicfit__calc_md_row(e, "PCIe", "%d x Gen%d x%d (Socket Direct: the card's %d Gen%d x%d "
+				    "links, each in a Gen%d x%d slot): %.1f Gb/s each way", r->links,
+				    r->link_gen, r->link_width / r->links, r->links, card->pcie_gen,
+				    card->pcie_width, gen, width, r->pcie_gbps);
+	else
+		nicfit__calc_md_row(e, "PCIe", "Gen%d x%d (the card's Gen%d x%d in a Gen%d x%d slot): "
+				    "%.1f Gb/s each way", r->link_gen, r->link_width, card->pcie_gen,
+				    card->pcie_width, gen, width, r->pcie_gbps);
 	nicfit__calc_md_row(e, "delivers", "%.1f Gb/s (%.1f per port)", r->effective_gbps,
 			    r->per_port_gbps);
 	nicfit__calc_md_row(e, "left idle", "%.1f Gb/s", r->idle_gbps);

@@ -116,7 +116,7 @@ static void plan_slots(struct nicfit_part *p)
 	struct nicfit_link_params lp;
 	struct nicfit_card card;
 	enum nicfit_proto proto;
-	int gens[NICFIT_PART_SLOTS], n = 0, i, links;
+	int gens[NICFIT_PART_SLOTS], n = 0, i;
 
 	if (nicfit_part_card(p, &card))
 		return;
@@ -131,9 +131,7 @@ static void plan_slots(struct nicfit_part *p)
 		gens[n++] = 4;
 	if (p->pcie_gen >= 4 && n < NICFIT_PART_SLOTS)
 		gens[n++] = 3;
-	/* a Socket Direct card is installed with both links: count their lanes together */
-	links = p->socket_direct ? 2 : 1;
-	card.pcie_width *= links;
+	/* a Socket Direct card is installed with both links, each in such a slot */
 	for (i = 0; i < n; i++) {
 		struct nicfit_nic_fit r;
 		struct nicfit_part_slot *s;
@@ -142,8 +140,8 @@ static void plan_slots(struct nicfit_part *p)
 			continue;
 		s = &p->slots[p->nslots++];
 		s->gen = gens[i];
-		s->links = links;
-		s->width = card.pcie_width / links;
+		s->links = r.links;
+		s->width = card.pcie_width;
 		s->link_gen = r.link_gen;
 		s->link_width = r.link_width;
 		s->ports_gbps = r.ports_gbps;
@@ -170,6 +168,7 @@ int nicfit_part_card(const struct nicfit_part *p, struct nicfit_card *card)
 	card->card_gbps = p->card_gbps;
 	card->rdma = p->rdma;
 	card->vpi = !strcmp(p->protocol, "VPI");
+	card->pcie_links = p->socket_direct ? 2 : 1;
 	for (i = 0; p->ib_rate[0] && ib[i]; i++)
 		if (!strcasecmp(ib[i], p->ib_rate))
 			card->ib_rate = ib[i];

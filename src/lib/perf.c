@@ -27,8 +27,9 @@ int nicfit_calc_nic(const struct nicfit_card *card, int slot_gen, int slot_width
 					"--ports %d: the card has %d port%s", ports_used,
 					card->ports, card->ports == 1 ? "" : "s");
 	r->ports_used = ports_used ? ports_used : card->ports;
+	r->links = card->pcie_links > 1 ? card->pcie_links : 1;
 	r->link_gen = card->pcie_gen < slot_gen ? card->pcie_gen : slot_gen;
-	r->link_width = card->pcie_width < slot_width ? card->pcie_width : slot_width;
+	r->link_width = (card->pcie_width < slot_width ? card->pcie_width : slot_width) * r->links;
 	rc = nicfit_pcie_calc(r->link_gen, r->link_width, pp, &r->pcie, err);
 	if (rc)
 		return rc;

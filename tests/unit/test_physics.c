@@ -191,6 +191,42 @@ static void nic_in_slot(void **state)
 	assert_near(f.effective_gbps, 98.04, 0.05);
 }
 
+/*
+ * A Socket Direct card (MCX654106A-HCAT: two Gen4 x16 links, a main and
+ * an auxiliary card) with each link in a Gen3 x16 slot: both links feed
+ * the ports, 2 x 103.1 = 206.2 Gb/s, as plan counts it (test_plan's
+ * socket_direct_two_slots), not the 103.1 of one x16 link; an x8 slot
+ * narrows each link.
+ */
+static void nic_socket_direct_links(void **state)
+{
+	struct nicfit_card sd = { .pcie_gen = 4, .pcie_width = 16, .ports = 2, .port_gbps = 200,
+				  .ib_rate = "HDR", .rdma = 3, .vpi = 1, .pcie_links = 2 };
+	struct nicfit_card one = sd;
+	struct nicfit_pcie_params pp;
+	struct nicfit_link_params lp;
+	struct nicfit_nic_fit f, g;
+
+	(void)state;
+	one.pcie_links = 0;
+	nicfit_pcie_params_default(&pp);
+	nicfit_link_params_default(&lp);
+	assert_int_equal(nicfit_calc_nic(&one, 3, 16, 0, NICFIT_PROTO_ROCE, &pp, &lp, &g, NULL), 0);
+	assert_int_equal(g.links, 1);
+	assert_near(g.pcie_gbps, 103.1, 0.05);
+	assert_int_equal(nicfit_calc_nic(&sd, 3, 16, 0, NICFIT_PROTO_ROCE, &pp, &lp, &f, NULL), 0);
+	assert_int_equal(f.links, 2);
+	assert_int_equal(f.link_gen, 3);
+	assert_int_equal(f.link_width, 32);
+	assert_near(f.pcie_gbps, 2 * g.pcie_gbps, 1e-9);
+	assert_near(f.pcie_gbps, 206.2, 0.05);
+	assert_near(f.effective_gbps, 206.2, 0.05);
+	assert_string_equal(f.limited_by, "pcie");
+	assert_int_equal(nicfit_calc_nic(&sd, 3, 8, 0, NICFIT_PROTO_ROCE, &pp, &lp, &f, NULL), 0);
+	assert_int_equal(f.link_width, 16);
+	assert_near(f.pcie_gbps, g.pcie_gbps, 1e-9);
+}
+
 static void load_and_allreduce(void **state)
 {
 	struct nicfit_link_params lp;
@@ -270,6 +306,7 @@ int main(void)
 		cmocka_unit_test(link_goodput),
 		cmocka_unit_test(ib_rate_suggests_ethernet),
 		cmocka_unit_test(nic_in_slot),
+		cmocka_unit_test(nic_socket_direct_links),
 		cmocka_unit_test(load_and_allreduce),
 		cmocka_unit_test(model_memory),
 		cmocka_unit_test(stream_traffic),

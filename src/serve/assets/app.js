@@ -654,10 +654,12 @@
       answer: (d) => 'A ' + G(d.line_gbps) + ' link carries ' + G(d.goodput_gbps) + ' of ' + (PROTO[d.proto] || d.proto) + ' payload',
       rows: (d) => [['Protocol', (PROTO[d.proto] || d.proto) + (d.ib_rate ? ' (' + d.ib_rate + ')' : '')]].concat(linkRows(d)),
       formula: (d) => [linkFormula(d)] },
-    nic: { keys: ['part', 'name', 'card_from', 'slot', 'link', 'ports', 'proto', 'port_line_gbps', 'port_gbps', 'ports_gbps',
+    nic: { keys: ['part', 'name', 'card_from', 'slot', 'link', 'pcie_links', 'ports', 'proto', 'port_line_gbps', 'port_gbps', 'ports_gbps',
       'pcie_gbps', 'effective_gbps', 'per_port_gbps', 'limited_by', 'idle_gbps', 'pcie'],
-      answer: (d) => h('span', null, h('code', { class: 'partno', text: d.part }), ' in a ' + d.link + ' slot delivers ' +
-        G(d.effective_gbps) + (d.limited_by ? ', limited by ' + (d.limited_by === 'pcie' ? 'the slot' : 'its ports') : '')),
+      answer: (d) => h('span', null, h('code', { class: 'partno', text: d.part }),
+        (d.pcie_links > 1 ? ' with both links in ' + d.slot + ' slots delivers ' : ' in a ' + d.link + ' slot delivers ') +
+        G(d.effective_gbps) + (d.limited_by ? ', limited by ' + (d.limited_by === 'pcie' ? (d.pcie_links > 1 ? 'the slots' : 'the slot') :
+        d.limited_by === 'card' ? 'the card\'s own total' : 'its ports') : '')),
       rows: (d) => [['Card', d.name || d.part], ['Ports', d.ports + ' × ' + G(d.port_line_gbps) + ' (' + G(d.port_gbps) + ' of ' +
         (PROTO[d.proto] || d.proto) + ' each)'], ['Ports in all', G(d.ports_gbps)], ['Slot (' + d.link + ')', G(d.pcie_gbps)],
         ['Delivers', G(d.effective_gbps)], ['Per port', G(d.per_port_gbps)], ['Left idle', G(d.idle_gbps)]],

@@ -1,0 +1,1 @@
+calc nic --part MCX654106A-HCAT --slot gen3x16 -j
