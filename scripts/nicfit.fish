@@ -52,7 +52,7 @@ complete -c nicfit -n '__fish_seen_subcommand_from calc; and __fish_seen_subcomm
 complete -c nicfit -n '__fish_seen_subcommand_from calc; and __fish_seen_subcommand_from link' -l mtu -x -d 'MTU in bytes'
 complete -c nicfit -n '__fish_seen_subcommand_from calc; and __fish_seen_subcommand_from link' -l assume -x -d 'change an assumption (listed in the output)'
 complete -c nicfit -n '__fish_seen_subcommand_from calc; and __fish_seen_subcommand_from nic' -l part -x -a '(__nicfit_ids nics)' -d 'the card'
-complete -c nicfit -n '__fish_seen_subcommand_from calc; and __fish_seen_subcommand_from nic' -l slot -x -d 'the slot it sits in (gen3x16)'
+complete -c nicfit -n '__fish_seen_subcommand_from calc; and __fish_seen_subcommand_from nic' -l slot -x -d 'the slot it sits in (gen3x16); a Socket Direct card: each of its links\' slots'
 complete -c nicfit -n '__fish_seen_subcommand_from calc; and __fish_seen_subcommand_from nic' -l ports -x -d 'ports in use'
 complete -c nicfit -n '__fish_seen_subcommand_from calc; and __fish_seen_subcommand_from nic' -l proto -x -a 'tcp roce ib' -d 'what runs over it'
 complete -c nicfit -n '__fish_seen_subcommand_from calc; and __fish_seen_subcommand_from nic' -l assume -x -d 'change an assumption (listed in the output)'
