@@ -15,6 +15,13 @@
 
 #include "partno_int.h"
 
+/*
+ * What a ConnectX-6 moves over all its ports together, as the catalog's
+ * card_gbps has it for its dual-port HDR and 200GbE cards
+ * (docs/reference/nic-identity.md 1.7, marked unverified).
+ */
+#define CX6_CARD_GBPS 200
+
 /* ---- the ConnectX families (partno_int.h) --------------------------------- */
 
 /* The chips' PCI IDs and fastest ports: data/ids/pci.txt, via tools/idgen.c. */
@@ -206,6 +213,24 @@ static void fill_cx(struct nicfit_part *p, const struct opn *o)
 	p->pci_device = o->fam->device;
 }
 
+/*
+ * A ConnectX-6 moves about 200 Gb/s across all its ports (Lenovo LP1195:
+ * "up to 200 Gb/s total bandwidth"; docs/reference/nic-identity.md 1.7), so
+ * a dual-port HDR or 200GbE card read by the rules gets the catalog's
+ * card_gbps for its kin, unverified as there: decode's slot lines, calc nic
+ * and plan then stop at 200, not at twice that.
+ */
+static void cx6_total(struct nicfit_part *p, const struct opn *o)
+{
+	if (o->fam != FAM(CX6) || p->ports * p->port_gbps <= CX6_CARD_GBPS)
+		return;
+	p->card_gbps = CX6_CARD_GBPS;
+	unverified(p, "card_gbps");
+	note(p, "A ConnectX-6 moves about %d Gb/s across all its ports together (unverified: a "
+		"server vendor's guide, not NVIDIA): the second port adds redundancy or a second "
+		"network, not bandwidth.", CX6_CARD_GBPS);
+}
+
 int nicfit__cx_decode(struct dec *d, size_t i)
 {
 	struct nicfit_part *p = d->p;
@@ -263,6 +288,7 @@ int nicfit__cx_decode(struct dec *d, size_t i)
 	if (o.community)
 		note(p, "Part of this reading rests on community data only (KCORES OPN list).");
 	fill_cx(p, &o);
+	cx6_total(p, &o);
 	return 0;
 }
 

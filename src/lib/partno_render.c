@@ -239,6 +239,12 @@ static void render_slots(struct nicfit_emit *e, const struct nicfit_part *p)
 			nicfit_emit_printf(e, "  %s: %.0f Gb/s, the card's limit for all its ports "
 					   "together (%g Gb/s; %.0f Gb/s of PCIe)\n", where,
 					   s->effective_gbps, p->card_gbps, s->pcie_gbps);
+		else if (!strcmp(s->limited_by, "pcie") && p->card_gbps > 0 &&
+			 p->card_gbps < p->ports * p->port_gbps)
+			/* the card's own total at the ports' goodput share, as calc nic has it */
+			nicfit_emit_printf(e, "  %s: about %.0f Gb/s (PCIe-bound; the card could "
+					   "carry %.0f)\n", where, s->effective_gbps,
+					   p->card_gbps * s->ports_gbps / (p->ports * p->port_gbps));
 		else if (!strcmp(s->limited_by, "pcie"))
 			nicfit_emit_printf(e, "  %s: about %.0f Gb/s (PCIe-bound; the ports could "
 					   "carry %.0f)\n", where, s->effective_gbps, s->ports_gbps);

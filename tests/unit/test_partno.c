@@ -650,6 +650,73 @@ static void catalog_agrees_with_rules(void **state)
 	nicfit_catalog_free(cat);
 }
 
+static int part_unverified(const struct nicfit_part *p, const char *field)
+{
+	int i;
+
+	for (i = 0; i < p->nunverified; i++)
+		if (!strcmp(p->unverified[i], field))
+			return 1;
+	return 0;
+}
+
+/*
+ * A ConnectX-6 moves about 200 Gb/s over all its ports (Lenovo LP1195,
+ * nic-identity.md 1.7): every dual-port HDR or 200GbE ConnectX-6 of the
+ * catalog has card_gbps 200, unverified, and the rules give the same to
+ * any such part they read, so decode, calc nic and plan stop at 200 on
+ * both; single-port cards and the ConnectX-6 Dx keep none.
+ */
+static void cx6_card_total(void **state)
+{
+	static const char *const none[] = { "MCX653105A-HDAT", "MCX623106AN-CDAT", "MCX631102AN-ADAT" };
+	struct nicfit_catalog *cat;
+	struct nicfit_part p;
+	struct nicfit_error err;
+	struct nicfit_card card;
+	struct nicfit_pcie_params pp;
+	struct nicfit_link_params lp;
+	struct nicfit_nic_fit f;
+	size_t i, n, checked = 0;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_decode(NULL, "MCX653436A-HDAI", &p, &err), 0);
+	assert_near(p.card_gbps, 200, 1e-9);
+	assert_true(part_unverified(&p, "card_gbps"));
+	assert_true(has_note(&p, "across all its ports together"));
+	for (i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		assert_int_equal(nicfit_decode(NULL, none[i], &p, &err), 0);
+		if (p.card_gbps != 0)
+			fail_msg("%s: card_gbps %g", none[i], p.card_gbps);
+	}
+	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
+	n = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
+	for (i = 0; i < n; i++) {
+		const struct nicfit_nic *nic = nicfit_catalog_nic(cat, i);
+
+		if (strcmp(nic->family, "ConnectX-6") || nic->ports * nic->port_gbps <= 200)
+			continue;
+		if (nic->card_gbps != 200 || !nicfit_entry_unverified(&nic->e, "card_gbps"))
+			fail_msg("%s: card_gbps %g, unverified %d", nic->e.id, nic->card_gbps,
+				 nicfit_entry_unverified(&nic->e, "card_gbps"));
+		nicfit_error_clear(&err);
+		assert_int_equal(nicfit_decode(NULL, nic->part, &p, &err), 0);
+		if (p.card_gbps != nic->card_gbps)
+			fail_msg("%s: the rules read card_gbps %g", nic->part, p.card_gbps);
+		checked++;
+	}
+	assert_int_equal(checked, 3);
+	/* calc nic: two HDR ports in a Gen4 x16 slot stop at the card's 200 */
+	nicfit_pcie_params_default(&pp);
+	nicfit_link_params_default(&lp);
+	assert_int_equal(nicfit_card_resolve(cat, "mcx653106a-hdat", &card, NULL, &err), 0);
+	assert_int_equal(nicfit_calc_nic(&card, 4, 16, 0, NICFIT_PROTO_ROCE, &pp, &lp, &f, &err), 0);
+	assert_string_equal(f.limited_by, "card");
+	assert_near(f.effective_gbps, 196.07, 0.01);
+	nicfit_catalog_free(cat);
+}
+
 /* The document: schema, required fields and their JSON types. */
 static void json_document(void **state)
 {
@@ -773,6 +840,7 @@ int main(void)
 		cmocka_unit_test(reference_intel),
 		cmocka_unit_test(rule_only_opns),
 		cmocka_unit_test(notes),
+		cmocka_unit_test(cx6_card_total),
 		cmocka_unit_test(reading),
 		cmocka_unit_test(not_part_numbers),
 		cmocka_unit_test(linkx_opns),

@@ -451,14 +451,23 @@ static void describe_card(struct nicfit_plan *p, const struct nicfit_nic *forced
 		    !strcmp(fit->limited_by, "pcie") ? "PCIe slot" :
 		    !strcmp(fit->limited_by, "card") ? "card's own total" : "port");
 	if (n->ports > 1) {
-		double both = nicfit__plan_card_in_slot(p, &p->be_card, slot, n->ports, NULL);
+		struct nicfit_nic_fit all;
+		double both;
+		int sd;
 
+		memset(&all, 0, sizeof(all));
+		both = nicfit__plan_card_in_slot(p, &p->be_card, slot, n->ports, &all);
+		sd = all.links > 1; /* a Socket Direct card with its auxiliary card placed */
+		/* what stops the other ports: the slot (both slots of a Socket Direct card) or the card */
 		plan_decide(&p->decisions, "R5", 1,
-			    "All %d ports share one PCIe link: together they move %.1f Gb/s, "
-			    "so the %s.", n->ports, both,
-			    both > fit->effective_gbps * PORTS_ADD_RATIO ? "other ports add bandwidth" :
-			    "other ports add redundancy (or a second network), not bandwidth: the slot "
-			    "is the limit");
+			    "All %d ports share %s: together they move %.1f Gb/s, "
+			    "so the %s%s.", n->ports, sd ? "the card's two PCIe links" : "one PCIe link",
+			    both, both > fit->effective_gbps * PORTS_ADD_RATIO ? "other ports add bandwidth" :
+			    "other ports add redundancy (or a second network), not bandwidth: ",
+			    both > fit->effective_gbps * PORTS_ADD_RATIO ? "" :
+			    all.limited_by && !strcmp(all.limited_by, "card") ?
+			    "the card's own total across its ports is the limit" :
+			    sd ? "the slots are the limit" : "the slot is the limit");
 	}
 }
 

@@ -162,6 +162,7 @@ static double sd_in_slots(const struct nicfit_plan *p, const struct nicfit_card 
 			return 0;
 		pcie += fb.pcie_gbps;
 		/* the two links as one: NVIDIA's manual has the card negotiate x32 */
+		fa.links += fb.links;
 		fa.link_width += fb.link_width;
 		fa.pcie.width += fb.pcie.width;
 		fa.pcie.signal_gbps += fb.pcie.signal_gbps;

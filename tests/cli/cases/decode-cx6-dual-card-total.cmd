@@ -1,0 +1,1 @@
+decode MCX653106A-HDAT
