@@ -46,9 +46,11 @@ _nicfit()
 	calc:link:--proto) COMPREPLY=($(compgen -W "tcp roce ib" -- "$cur")); return ;;
 	calc:nic:--part) COMPREPLY=($(compgen -W "$(_nicfit_ids nics)" -- "$cur")); return ;;
 	calc:nic:--proto) COMPREPLY=($(compgen -W "tcp roce ib" -- "$cur")); return ;;
+	calc:load:--precision) COMPREPLY=($(compgen -W "fp32 fp16 bf16 fp8 int8 int4" -- "$cur")); return ;;
 	calc:load:--proto) COMPREPLY=($(compgen -W "tcp roce ib" -- "$cur")); return ;;
 	calc:fit:--model) COMPREPLY=($(compgen -W "$(_nicfit_ids models)" -- "$cur")); return ;;
 	calc:fit:--precision) COMPREPLY=($(compgen -W "fp32 fp16 bf16 fp8 int8 int4" -- "$cur")); return ;;
+	calc:allreduce:--precision) COMPREPLY=($(compgen -W "fp32 fp16 bf16 fp8 int8 int4" -- "$cur")); return ;;
 	calc:allreduce:--proto) COMPREPLY=($(compgen -W "tcp roce ib" -- "$cur")); return ;;
 	calc:step:--model) COMPREPLY=($(compgen -W "$(_nicfit_ids models)" -- "$cur")); return ;;
 	calc:step:--precision) COMPREPLY=($(compgen -W "fp32 fp16 bf16 fp8 int8 int4" -- "$cur")); return ;;
@@ -119,11 +121,11 @@ _nicfit()
 	calc:nic)
 		COMPREPLY=($(compgen -W "--part --slot --ports --proto --assume" -- "$cur")) ;;
 	calc:load)
-		COMPREPLY=($(compgen -W "--size --link --storage-gbps --proto --mtu --assume" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--size --precision --link --storage-gbps --proto --mtu --assume" -- "$cur")) ;;
 	calc:fit)
 		COMPREPLY=($(compgen -W "--model --params --precision --gpus --context --concurrency --gpus-per-node --assume" -- "$cur")) ;;
 	calc:allreduce)
-		COMPREPLY=($(compgen -W "--size --nodes --link --proto --nics-per-node --mtu --sharp --assume" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--size --precision --nodes --link --proto --nics-per-node --mtu --sharp --assume" -- "$cur")) ;;
 	calc:step)
 		COMPREPLY=($(compgen -W "--model --params --precision --gpu --nodes --gpus-per-node --workload --parallel --tp --pp --ep --batch-tokens --concurrency --context --tflops --link --proto --nics-per-node --assume" -- "$cur")) ;;
 	calc:stream)

@@ -216,6 +216,8 @@ static const struct cli_opt calc_nic_opts[] = {
 
 static const struct cli_opt calc_load_opts[] = {
 	{ "size", 0, REQ, "SIZE", NULL, "what is loaded (40GB, 70B parameters)" },
+	{ "precision", 0, REQ, "P", "fp32 fp16 bf16 fp8 int8 int4",
+	  "a SIZE in parameters: bytes of each (default bf16, 2 B)" },
 	{ "link", 0, REQ, "SPEED", NULL, "the link it crosses" },
 	{ "storage-gbps", 0, REQ, "N", NULL, "what the storage can give" },
 	CALC_PROTO("what runs over it"),
@@ -236,6 +238,8 @@ static const struct cli_opt calc_fit_opts[] = {
 
 static const struct cli_opt calc_allreduce_opts[] = {
 	{ "size", 0, REQ, "SIZE", NULL, "what is reduced (16GB, or 8B parameters)" },
+	{ "precision", 0, REQ, "P", "fp32 fp16 bf16 fp8 int8 int4",
+	  "a SIZE in parameters: bytes of each gradient (default bf16, 2 B)" },
 	{ "nodes", 0, REQ, "N", NULL, "servers in the ring" },
 	{ "link", 0, REQ, "SPEED", NULL, "each NIC's rate" },
 	CALC_PROTO("the transport"),

@@ -65,22 +65,86 @@ int nicfit__calc_get_speed(struct req *r, const char *key, int required, struct 
 	return nicfit__calc_fix(r, nicfit_parse_speed(v, nicfit__calc_optname(r, key), out, r->err));
 }
 
-static int get_size_bytes(struct req *r, const char *key, double *bytes)
+/*
+ * --size in bytes, or as a parameter count ("70B", as help says) at
+ * --precision (default bf16). The bytes of a count are worked out by
+ * size_bytes() once the assumptions are applied: int4's depend on them.
+ * A --precision beside a size in bytes is refused rather than ignored.
+ */
+static int get_size(struct req *r, const char *key, struct nicfit__calc_size *z)
 {
 	enum nicfit_size_kind kind;
-	const char *v;
+	const char *v, *pv = nicfit_spec_get(r->s, "precision");
 	int rc = nicfit__calc_need(r, key, &v);
 
+	memset(z, 0, sizeof(*z));
+	nicfit_llm_params_default(&z->lp);
+	z->prec = NICFIT_PREC_BF16;
 	if (rc)
 		return rc;
-	rc = nicfit__calc_fix(r, nicfit_parse_size(v, nicfit__calc_optname(r, key), bytes, &kind, r->err));
+	rc = nicfit__calc_fix(r, nicfit_parse_size(v, nicfit__calc_optname(r, key), &z->bytes, &kind, r->err));
 	if (rc)
 		return rc;
-	if (kind != NICFIT_SIZE_BYTES)
-		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit__calc_optname(r, key), 0, 0,
-					      "'%s' is a parameter count; give a size in bytes (e.g. 40GB)",
-					      v));
+	if (pv && (rc = nicfit__calc_fix(r, nicfit_precision_parse(pv, &z->prec, r->err))))
+		return rc;
+	if (kind == NICFIT_SIZE_BYTES) {
+		if (pv)
+			return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+						      nicfit__calc_optname(r, "precision"), 0, 0,
+						      "'%.32s' is a size in bytes; a precision applies only to "
+						      "a parameter count such as 70B", v));
+		return 0;
+	}
+	z->params = z->bytes;
+	z->bytes = 0;
 	return 0;
+}
+
+/* The tables a size adds to the assumptions: int4's group layout for a count in int4. */
+static int size_tabs(struct nicfit__calc_size *z, struct nicfit_param_set *tab)
+{
+	if (!z->params || z->prec != NICFIT_PREC_INT4)
+		return 0;
+	tab->tab = nicfit_llm_param_table;
+	tab->n = NICFIT__CALC_INT4_PARAMS;
+	tab->obj = &z->lp;
+	return 1;
+}
+
+static void size_bytes(struct nicfit__calc_size *z)
+{
+	if (!z->params)
+		return;
+	z->bits = nicfit_bits_per_param(z->prec, &z->lp);
+	z->bytes = z->params * z->bits / 8;
+}
+
+const char *nicfit__calc_size_text(const struct nicfit__calc_size *z, char *out, size_t n)
+{
+	char b[32];
+
+	nicfit_fmt_bytes(z->bytes, b, sizeof(b));
+	if (z->params)
+		snprintf(out, n, "%gB parameters x %g bits (%s) = %s", z->params / 1e9, z->bits,
+			 nicfit_precision_name(z->prec), b);
+	else
+		snprintf(out, n, "%s", b);
+	return out;
+}
+
+/* The size's fields: size_gb, and params, precision, bytes_per_param (null for bytes). */
+static void emit_size(struct nicfit_emit *e, const struct nicfit__calc_size *z)
+{
+	nicfit_emit_number(e, "size_gb", z->bytes / 1e9);
+	if (z->params) {
+		nicfit_emit_number(e, "params", z->params);
+		nicfit_emit_string(e, "precision", nicfit_precision_name(z->prec));
+		nicfit_emit_number(e, "bytes_per_param", z->bits / 8);
+	} else {
+		nicfit_emit_null(e, "params");
+		nicfit_emit_null(e, "precision");
+		nicfit_emit_null(e, "bytes_per_param");
+	}
 }
 
 int nicfit__calc_get_proto(struct req *r, enum nicfit_proto def, enum nicfit_proto *out)
@@ -532,33 +596,49 @@ static int calc_nic(struct req *r, const struct nicfit_catalog *cat, struct nicf
 
 /* ---- load ---------------------------------------------------------------- */
 
+/* A size given in parameters: how it became bytes, and how to change that. */
+static void text_size(struct nicfit_emit *e, const struct nicfit__calc_size *z, const char *what)
+{
+	char t[96];
+
+	if (z->params)
+		nicfit_emit_printf(e, "  size        %s: %s (set with --precision)\n", what,
+				   nicfit__calc_size_text(z, t, sizeof(t)));
+}
+
 static int calc_load(struct req *r, struct nicfit_emit *e)
 {
-	static const char *const known[] = { "size", "link", "storage_gbps", "proto", "mtu",
-		"assume", NULL };
+	static const char *const known[] = { "size", "precision", "link", "storage_gbps", "proto",
+		"mtu", "assume", NULL };
 	struct nicfit_link_params lp;
 	struct nicfit_load res;
 	struct nicfit_speed sp;
-	struct nicfit_param_set tabs[1] = { { nicfit_link_param_table, nicfit_link_param_count, &lp } };
+	struct nicfit__calc_size z;
+	struct nicfit_param_set tabs[2] = { { nicfit_link_param_table, nicfit_link_param_count, &lp } };
 	enum nicfit_proto proto;
 	double bytes, storage, mtu;
 	char b1[32], b2[32];
-	int rc;
+	int rc, ntabs;
 
 	nicfit_link_params_default(&lp);
-	if ((rc = get_size_bytes(r, "size", &bytes)) || (rc = nicfit__calc_get_speed(r, "link", 1, &sp)) ||
+	if ((rc = get_size(r, "size", &z)))
+		return rc;
+	ntabs = 1 + size_tabs(&z, &tabs[1]);
+	if ((rc = nicfit__calc_get_speed(r, "link", 1, &sp)) ||
 	    (rc = nicfit__calc_get_double(r, "storage_gbps", 0, 0, 100000, &storage)) ||
 	    (rc = nicfit__calc_get_proto(r, sp.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_TCP, &proto)) ||
 	    (rc = nicfit__calc_get_double(r, "mtu", -1, 576, 9216, &mtu)) ||
-	    (rc = nicfit__calc_apply_assume(r, tabs, 1)) || (rc = nicfit__calc_unused(r, known)))
+	    (rc = nicfit__calc_apply_assume(r, tabs, (size_t)ntabs)) || (rc = nicfit__calc_unused(r, known)))
 		return rc;
+	size_bytes(&z);
+	bytes = z.bytes;
 	if (mtu > 0)
 		lp.mtu = mtu;
 	rc = nicfit__calc_fix(r, nicfit_calc_load(bytes, &sp, proto, storage, &lp, &res, r->err));
 	if (rc)
 		return rc;
 	nicfit__calc_header(e, "load");
-	nicfit_emit_number(e, "size_gb", bytes / 1e9);
+	emit_size(e, &z);
 	nicfit_emit_number(e, "seconds", res.seconds);
 	nicfit_emit_string(e, "bottleneck", res.bottleneck);
 	nicfit_emit_number(e, "rate_gbps", res.rate_gbps);
@@ -570,12 +650,13 @@ static int calc_load(struct req *r, struct nicfit_emit *e)
 		nicfit_emit_null(e, "storage_gbps");
 	emit_link(e, "link", &res.link);
 	if (nicfit_emit_format(e) == NICFIT_FMT_MD) {
-		nicfit__calc_md_load(e, bytes, &res, storage);
-		return nicfit__calc_done(e, tabs, 1);
+		nicfit__calc_md_load(e, &z, &res, storage);
+		return nicfit__calc_done(e, tabs, ntabs);
 	}
 	nicfit_emit_printf(e, "%s over %g Gb/s %s: %s\n", nicfit_fmt_bytes(bytes, b1, sizeof(b1)),
 			   res.link.line_gbps, nicfit_proto_name(proto),
 			   nicfit_fmt_seconds(res.seconds, b2, sizeof(b2)));
+	text_size(e, &z, "weights");
 	nicfit_emit_printf(e, "  rate        %.2f Gb/s = %.3f GB/s, limited by the %s\n",
 			   res.rate_gbps, res.rate_gbps / 8, res.bottleneck);
 	nicfit_emit_printf(e, "  network     %.2f Gb/s goodput (%.2f%% of the line rate)\n",
@@ -585,7 +666,7 @@ static int calc_load(struct req *r, struct nicfit_emit *e)
 	else
 		nicfit_emit_printf(e, "  storage     assumed to keep up (set --storage-gbps; NFS without\n"
 				      "              tuned readahead or a single-threaded loader is often slower)\n");
-	nicfit__calc_assumptions(e, tabs, 1);
+	nicfit__calc_assumptions(e, tabs, ntabs);
 	nicfit_emit_end_object(e);
 	return 0;
 }
@@ -797,31 +878,36 @@ static const char *algo_long(const char *a)
 
 static int calc_allreduce(struct req *r, struct nicfit_emit *e)
 {
-	static const char *const known[] = { "size", "nodes", "link", "proto", "nics_per_node",
-		"mtu", "sharp", "assume", NULL };
+	static const char *const known[] = { "size", "precision", "nodes", "link", "proto",
+		"nics_per_node", "mtu", "sharp", "assume", NULL };
 	struct nicfit_link_params lp;
 	struct nicfit_allreduce_params ap;
 	struct nicfit_allreduce res;
 	struct nicfit_speed sp;
-	struct nicfit_param_set tabs[2] = { { nicfit_link_param_table, nicfit_link_param_count, &lp },
+	struct nicfit__calc_size z;
+	struct nicfit_param_set tabs[3] = { { nicfit_link_param_table, nicfit_link_param_count, &lp },
 				{ nicfit_allreduce_param_table, nicfit_allreduce_param_count, &ap } };
 	enum nicfit_proto proto;
 	double bytes, mtu;
 	long nodes, nics;
 	char b1[32], b2[32], b3[32];
-	int rc, sharp;
+	int rc, sharp, ntabs;
 
 	nicfit_link_params_default(&lp);
 	nicfit_allreduce_params_default(&ap);
-	if ((rc = get_size_bytes(r, "size", &bytes)) ||
-	    (rc = nicfit__calc_get_long(r, "nodes", 2, 2, 1000000, &nodes)) ||
+	if ((rc = get_size(r, "size", &z)))
+		return rc;
+	ntabs = 2 + size_tabs(&z, &tabs[2]);
+	if ((rc = nicfit__calc_get_long(r, "nodes", 2, 2, 1000000, &nodes)) ||
 	    (rc = nicfit__calc_get_speed(r, "link", 1, &sp)) ||
 	    (rc = nicfit__calc_get_proto(r, sp.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_ROCE, &proto)) ||
 	    (rc = nicfit__calc_get_long(r, "nics_per_node", 1, 1, 64, &nics)) ||
 	    (rc = nicfit__calc_get_double(r, "mtu", -1, 256, 9216, &mtu)) ||
 	    (rc = get_bool(r, "sharp", &sharp)) ||
-	    (rc = nicfit__calc_apply_assume(r, tabs, 2)) || (rc = nicfit__calc_unused(r, known)))
+	    (rc = nicfit__calc_apply_assume(r, tabs, (size_t)ntabs)) || (rc = nicfit__calc_unused(r, known)))
 		return rc;
+	size_bytes(&z);
+	bytes = z.bytes;
 	if (sharp && proto != NICFIT_PROTO_IB)
 		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit__calc_optname(r, "sharp"), 0, 0,
 					      "SHARP reduces in InfiniBand switches: use --proto ib"));
@@ -837,7 +923,7 @@ static int calc_allreduce(struct req *r, struct nicfit_emit *e)
 	if (rc)
 		return rc;
 	nicfit__calc_header(e, "allreduce");
-	nicfit_emit_number(e, "size_gb", bytes / 1e9);
+	emit_size(e, &z);
 	nicfit_emit_int(e, "nodes", nodes);
 	nicfit_emit_int(e, "nics_per_node", nics);
 	nicfit_emit_string(e, "algorithm", res.algorithm);
@@ -856,12 +942,13 @@ static int calc_allreduce(struct req *r, struct nicfit_emit *e)
 	nicfit_emit_number(e, "busbw_gbps", res.busbw_gbps);
 	emit_link(e, "link", &res.link);
 	if (nicfit_emit_format(e) == NICFIT_FMT_MD) {
-		nicfit__calc_md_allreduce(e, bytes, &res, sharp);
-		return nicfit__calc_done(e, tabs, 2);
+		nicfit__calc_md_allreduce(e, &z, &res, sharp);
+		return nicfit__calc_done(e, tabs, ntabs);
 	}
 	nicfit_emit_printf(e, "%s all-reduce of %s across %ld nodes: %s\n", algo_long(res.algorithm),
 			   nicfit_fmt_bytes(bytes, b1, sizeof(b1)), nodes,
 			   nicfit_fmt_seconds(res.seconds, b2, sizeof(b2)));
+	text_size(e, &z, "gradients");
 	nicfit_emit_printf(e, "  each node sends 2(n-1)/n = %.3f x the buffer = %s in a ring\n",
 			   res.factor, nicfit_fmt_bytes(res.bytes_per_node, b1, sizeof(b1)));
 	nicfit_emit_printf(e, "  at %.1f Gb/s per node (%ld x %.1f Gb/s %s goodput)\n",
@@ -876,7 +963,7 @@ static int calc_allreduce(struct req *r, struct nicfit_emit *e)
 			   res.latency_s > res.seconds / 2 ? " (the latency term dominates)" : "");
 	nicfit_emit_printf(e, "  busbw %.1f Gb/s, algbw %.1f Gb/s (nccl-tests definitions)\n",
 			   res.busbw_gbps, res.algbw_gbps);
-	nicfit__calc_assumptions(e, tabs, 2);
+	nicfit__calc_assumptions(e, tabs, ntabs);
 	nicfit_emit_end_object(e);
 	return 0;
 }

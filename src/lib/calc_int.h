@@ -47,6 +47,27 @@ void nicfit__calc_header(struct nicfit_emit *e, const char *name);
 /* The assumptions of tabs, in JSON and text. */
 void nicfit__calc_assumptions(struct nicfit_emit *e, const struct nicfit_param_set *tabs, int ntabs);
 
+/*
+ * A --size of calc load or allreduce: bytes ("40GB"), or a parameter count
+ * ("70B") at --precision's bits per parameter, as calc fit counts them
+ * (default bf16: 2 bytes, what checkpoints and gradients are kept in).
+ */
+struct nicfit__calc_size {
+	double bytes;
+	double params;               /* 0: the size was given in bytes */
+	double bits;                 /* bits per parameter; 0 with bytes */
+	enum nicfit_precision prec;
+	struct nicfit_llm_params lp; /* int4's group layout */
+};
+/*
+ * int4's bits per parameter depend on group_size, scale_bits and zero_bits,
+ * the first rows of nicfit_llm_param_table: the assumptions a size in
+ * int4 parameters lists (test_physics holds the rows to those names).
+ */
+#define NICFIT__CALC_INT4_PARAMS 3
+/* The size's text: "140.0 GB", or "70B parameters x 16 bits (bf16) = 140.0 GB". */
+const char *nicfit__calc_size_text(const struct nicfit__calc_size *z, char *out, size_t n);
+
 /* The assumptions, then the end of the document: every calculator's last calls. */
 int nicfit__calc_done(struct nicfit_emit *e, const struct nicfit_param_set *tabs, int ntabs);
 
@@ -68,10 +89,10 @@ void nicfit__calc_md_link(struct nicfit_emit *e, const struct nicfit_link_result
 void nicfit__calc_md_nic(struct nicfit_emit *e, const struct nicfit_nic_fit *r,
 			 const struct nicfit_card *card, const struct nicfit_nic *nic,
 			 const char *part, int gen, int width, enum nicfit_proto proto);
-void nicfit__calc_md_load(struct nicfit_emit *e, double bytes, const struct nicfit_load *r,
-			  double storage_gbps);
-void nicfit__calc_md_allreduce(struct nicfit_emit *e, double bytes, const struct nicfit_allreduce *r,
-			       int sharp);
+void nicfit__calc_md_load(struct nicfit_emit *e, const struct nicfit__calc_size *z,
+			  const struct nicfit_load *r, double storage_gbps);
+void nicfit__calc_md_allreduce(struct nicfit_emit *e, const struct nicfit__calc_size *z,
+			       const struct nicfit_allreduce *r, int sharp);
 void nicfit__calc_md_stream(struct nicfit_emit *e, double tps, long conc,
 			    const struct nicfit_stream *r, const struct nicfit_stream_params *sp,
 			    double link_gbps);

@@ -186,16 +186,17 @@ void nicfit__calc_md_nic(struct nicfit_emit *e, const struct nicfit_nic_fit *r,
 
 /* ---- load ---------------------------------------------------------------- */
 
-void nicfit__calc_md_load(struct nicfit_emit *e, double bytes, const struct nicfit_load *r,
-			  double storage_gbps)
+void nicfit__calc_md_load(struct nicfit_emit *e, const struct nicfit__calc_size *z,
+			  const struct nicfit_load *r, double storage_gbps)
 {
-	char b1[32], b2[32];
+	double bytes = z->bytes;
+	char b1[32], b2[32], sz[96];
 
 	nicfit_fmt_bytes(bytes, b1, sizeof(b1));
 	nicfit_fmt_seconds(r->seconds, b2, sizeof(b2));
 	nicfit__calc_md_title(e, "%s loads in %s over %g Gb/s %s (%s-bound)", b1, b2,
 			      r->link.line_gbps, proto_words(r->link.proto), r->bottleneck);
-	nicfit__calc_md_row(e, "size", "%s", b1);
+	nicfit__calc_md_row(e, "size", "%s", nicfit__calc_size_text(z, sz, sizeof(sz)));
 	nicfit__calc_md_row(e, "network", "%.2f Gb/s", r->network_gbps);
 	if (storage_gbps > 0)
 		nicfit__calc_md_row(e, "storage", "%.2f Gb/s", storage_gbps);
@@ -213,17 +214,18 @@ void nicfit__calc_md_load(struct nicfit_emit *e, double bytes, const struct nicf
 
 /* ---- allreduce ----------------------------------------------------------- */
 
-void nicfit__calc_md_allreduce(struct nicfit_emit *e, double bytes, const struct nicfit_allreduce *r,
-			       int sharp)
+void nicfit__calc_md_allreduce(struct nicfit_emit *e, const struct nicfit__calc_size *z,
+			       const struct nicfit_allreduce *r, int sharp)
 {
-	char b1[32], b2[32], b3[32];
+	double bytes = z->bytes;
+	char b1[32], b2[32], b3[32], sz[96];
 
 	nicfit_fmt_bytes(bytes, b1, sizeof(b1));
 	nicfit_fmt_seconds(r->seconds, b2, sizeof(b2));
 	nicfit__calc_md_title(e, "A %s all-reduce of %s across %d nodes takes %s",
 			      !strcmp(r->algorithm, "sharp") ? "SHARP (in-network)" : r->algorithm, b1,
 			      r->nodes, b2);
-	nicfit__calc_md_row(e, "size", "%s", b1);
+	nicfit__calc_md_row(e, "size", "%s", nicfit__calc_size_text(z, sz, sizeof(sz)));
 	nicfit__calc_md_row(e, "nodes", "%d, %d NIC%s each", r->nodes, r->nics_per_node,
 			    r->nics_per_node == 1 ? "" : "s");
 	nicfit__calc_md_row(e, "sent per node", "%s (ring)",

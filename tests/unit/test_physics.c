@@ -227,6 +227,22 @@ static void nic_socket_direct_links(void **state)
 	assert_near(f.pcie_gbps, g.pcie_gbps, 1e-9);
 }
 
+/*
+ * calc load and allreduce list int4's group layout as the first
+ * NICFIT__CALC_INT4_PARAMS (3) rows of the LLM table (calc_int.h) when a
+ * size in int4 parameters is given: those rows must stay these three.
+ */
+static void llm_int4_rows(void **state)
+{
+	static const char *const rows[] = { "group_size", "scale_bits", "zero_bits" };
+	size_t i;
+
+	(void)state;
+	assert_true(nicfit_llm_param_count >= 3);
+	for (i = 0; i < 3; i++)
+		assert_string_equal(nicfit_llm_param_table[i].name, rows[i]);
+}
+
 static void load_and_allreduce(void **state)
 {
 	struct nicfit_link_params lp;
@@ -308,6 +324,7 @@ int main(void)
 		cmocka_unit_test(nic_in_slot),
 		cmocka_unit_test(nic_socket_direct_links),
 		cmocka_unit_test(load_and_allreduce),
+		cmocka_unit_test(llm_int4_rows),
 		cmocka_unit_test(model_memory),
 		cmocka_unit_test(stream_traffic),
 	};

@@ -1,0 +1,1 @@
+calc allreduce --size 8B --nodes 2 --link 100G

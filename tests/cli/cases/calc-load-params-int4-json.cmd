@@ -1,0 +1,1 @@
+calc load --size 70B --precision int4 --link 25G -j

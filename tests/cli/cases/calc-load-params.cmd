@@ -1,0 +1,1 @@
+calc load --size 70B --link 10G
