@@ -41,7 +41,7 @@ struct nicfit_card {
  * has the card negotiate x32), which is how decode and plan count them.
  */
 struct nicfit_nic_fit {
-	int link_gen, link_width;   /* the link they train to: the lesser of each (all links' lanes) */
+	int link_gen, link_width;   /* the link they train to: the lesser of each (all links) */
 	int links;                  /* PCIe links counted: the card's pcie_links, at least 1 */
 	int ports_used;
 	struct nicfit_link_result port; /* one port's goodput */

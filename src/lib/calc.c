@@ -82,7 +82,8 @@ static int get_size(struct req *r, const char *key, struct nicfit__calc_size *z)
 	z->prec = NICFIT_PREC_BF16;
 	if (rc)
 		return rc;
-	rc = nicfit__calc_fix(r, nicfit_parse_size(v, nicfit__calc_optname(r, key), &z->bytes, &kind, r->err));
+	rc = nicfit__calc_fix(r, nicfit_parse_size(v, nicfit__calc_optname(r, key), &z->bytes, &kind,
+						   r->err));
 	if (rc)
 		return rc;
 	if (pv && (rc = nicfit__calc_fix(r, nicfit_precision_parse(pv, &z->prec, r->err))))
@@ -91,8 +92,8 @@ static int get_size(struct req *r, const char *key, struct nicfit__calc_size *z)
 		if (pv)
 			return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
 						      nicfit__calc_optname(r, "precision"), 0, 0,
-						      "'%.32s' is a size in bytes; a precision applies only to "
-						      "a parameter count such as 70B", v));
+						      "'%.32s' is a size in bytes; a precision applies "
+						      "only to a parameter count such as 70B", v));
 		return 0;
 	}
 	z->params = z->bytes;
@@ -438,7 +439,8 @@ int nicfit_card_resolve(const struct nicfit_catalog *cat, const char *part,
 		card->pcie_gen = n->pcie_gen;
 		/* a Socket Direct card: its links, each of its own lanes, in slots alike */
 		card->pcie_links = n->socket_direct ? n->sd_links : 1;
-		card->pcie_width = n->socket_direct && n->sd_width > 0 ? n->sd_width : n->pcie_width;
+		card->pcie_width = n->socket_direct && n->sd_width > 0 ? n->sd_width :
+				   n->pcie_width;
 		card->ports = n->ports;
 		card->port_gbps = n->port_gbps;
 		card->ib_rate = n->ib_rate;
@@ -493,15 +495,17 @@ static void text_nic(struct nicfit_emit *e, const struct nicfit_nic_fit *res,
 				      "  come from the part-number rules; see 'nicfit decode %s')\n",
 				   part, where, part);
 	if (sd)
-		nicfit_emit_printf(e, "  card       %d x %g Gb/s, Socket Direct: %d PCIe Gen%d x%d links; "
-				      "each trains at Gen%d x%d\n", card->ports, card->port_gbps, res->links,
-				   card->pcie_gen, card->pcie_width, res->link_gen, res->link_width / res->links);
+		nicfit_emit_printf(e, "  card       %d x %g Gb/s, Socket Direct: %d PCIe Gen%d x%d "
+				      "links; each trains at Gen%d x%d\n", card->ports,
+				   card->port_gbps, res->links, card->pcie_gen, card->pcie_width,
+				   res->link_gen, res->link_width / res->links);
 	else
-		nicfit_emit_printf(e, "  card       %d x %g Gb/s, PCIe Gen%d x%d; the link trains at Gen%d x%d\n",
-				   card->ports, card->port_gbps, card->pcie_gen, card->pcie_width,
-				   res->link_gen, res->link_width);
-	nicfit_emit_printf(e, "  ports      %d x %.1f Gb/s %s goodput = %.1f Gb/s\n", res->ports_used,
-			   res->port.goodput_gbps, nicfit_proto_name(proto), res->ports_gbps);
+		nicfit_emit_printf(e, "  card       %d x %g Gb/s, PCIe Gen%d x%d; the link trains at "
+				      "Gen%d x%d\n", card->ports, card->port_gbps, card->pcie_gen,
+				   card->pcie_width, res->link_gen, res->link_width);
+	nicfit_emit_printf(e, "  ports      %d x %.1f Gb/s %s goodput = %.1f Gb/s\n",
+			   res->ports_used, res->port.goodput_gbps, nicfit_proto_name(proto),
+			   res->ports_gbps);
 	if (sd)
 		nicfit_emit_printf(e, "  PCIe       %.1f Gb/s each way (%d x Gen%d x%d: %d x %.1f; %.1f raw)\n",
 				   res->pcie_gbps, res->links, res->link_gen, res->link_width / res->links,
