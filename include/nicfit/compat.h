@@ -85,7 +85,11 @@ void nicfit_port_of_switch(const struct nicfit_switch *s, struct nicfit_port *p)
  * A generic port of gbps in cage (NULL: the usual cage for that rate).
  * A generic node port whose rate is a whole number of the switch's lanes
  * (like, when not NULL) takes the switch's lane rate: a user who gives
- * only a rate is taken to mean the switch's own port type.
+ * only a rate is taken to mean the switch's own port type. With cage NULL
+ * the port then gets a cage that has that type (200 Gb/s on NDR lanes is
+ * NDR200, 2 x 100G in a QSFP112; 100 Gb/s on HDR lanes HDR100 in a
+ * QSFP56); a cage given keeps its own lanes where it has a standard type
+ * at that rate (a QSFP56 port of 200 Gb/s is HDR, 4 x 50G, on any switch).
  */
 void nicfit_port_generic(const char *cage, double gbps, int is_switch, int per_cage,
 			 const struct nicfit_port *like, struct nicfit_port *p);

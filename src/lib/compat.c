@@ -197,9 +197,78 @@ static const char *usual_cage(double gbps)
 	return "?";
 }
 
+/* Is (lanes x lane_gbps) the port type of gbps in cage, by the standards' table? */
+static int cage_has_type(const char *cage, double gbps, int lanes, double lane_gbps)
+{
+	struct nicfit_lanes l;
+
+	return !nicfit_lanes_of(cage, gbps, &l) && l.lanes == lanes &&
+	       fabs(l.lane_gbps - lane_gbps) < RATE_EPS;
+}
+
+/*
+ * The cage of a port of gbps as lanes x lane_gbps: the usual cage of that
+ * rate when the type is its own, else the first QSFP-family cage that has
+ * the type (the cage of most NICs at these rates: NDR200 2 x 100G on a
+ * QSFP112 ConnectX-7, HDR100 2 x 50G on a QSFP56 card), else any cage
+ * that has it; NULL when no standard port type is that.
+ */
+static const char *cage_of_type(double gbps, int lanes, double lane_gbps)
+{
+	const char *any = NULL;
+	size_t i;
+
+	if (cage_has_type(usual_cage(gbps), gbps, lanes, lane_gbps))
+		return usual_cage(gbps);
+	for (i = 0; i < sizeof(port_types) / sizeof(port_types[0]); i++) {
+		if (fabs(port_types[i].gbps - gbps) > RATE_EPS || port_types[i].lanes != lanes ||
+		    fabs(port_types[i].lane_gbps - lane_gbps) > RATE_EPS)
+			continue;
+		if (!strncasecmp(port_types[i].cage, "QSFP", 4))
+			return port_types[i].cage;
+		if (!any)
+			any = port_types[i].cage;
+	}
+	return any;
+}
+
+/*
+ * The switch's lanes for a generic node port of gbps, when its rate is a
+ * whole number of them: the port then is that type, in a cage that has
+ * it (the cage given, else one of that type, else the usual cage of the
+ * rate). The cage must have that type or no standard type at that rate:
+ * a QSFP56 port of 200 Gb/s is HDR whatever the switch runs. 0 and *cage
+ * untouched when the switch's lanes give no such port.
+ */
+static int like_lanes(const struct nicfit_port *like, double gbps, const char **cage,
+		      struct nicfit_lanes *l)
+{
+	double r = gbps / like->l.lane_gbps;
+	long k = lround(r);
+	const char *c = *cage;
+	struct nicfit_lanes own;
+
+	if (k < 1 || k > like->l.lanes || fabs(r - (double)k) >= RATE_EPS)
+		return 0;
+	if (!c)
+		c = cage_of_type(gbps, (int)k, like->l.lane_gbps);
+	if (!c)
+		c = usual_cage(gbps);
+	if (!nicfit_lanes_of(c, gbps, &own) && !cage_has_type(c, gbps, (int)k, like->l.lane_gbps))
+		return 0;
+	*cage = c;
+	l->lanes = (int)k;
+	l->lane_gbps = like->l.lane_gbps;
+	l->mod = nicfit_modulation_of(l->lane_gbps);
+	return 1;
+}
+
 void nicfit_port_generic(const char *cage, double gbps, int is_switch, int per_cage,
 			 const struct nicfit_port *like, struct nicfit_port *p)
 {
+	struct nicfit_lanes l;
+	int took = like && like->l.lane_gbps > 0 && like_lanes(like, gbps, &cage, &l);
+
 	memset(p, 0, sizeof(*p));
 	snprintf(p->cage, sizeof(p->cage), "%s", cage ? cage : usual_cage(gbps));
 	snprintf(p->id, sizeof(p->id), "generic %g Gb/s %s", gbps, p->cage);
@@ -209,16 +278,9 @@ void nicfit_port_generic(const char *cage, double gbps, int is_switch, int per_c
 	p->per_cage = per_cage > 1 ? per_cage : 1;
 	p->gbps = gbps;
 	p->any_split = is_switch;
-	if (like && like->l.lane_gbps > 0) {
-		double r = gbps / like->l.lane_gbps;
-		long k = lround(r);
-
-		if (k >= 1 && k <= like->l.lanes && fabs(r - (double)k) < RATE_EPS) {
-			p->l.lanes = (int)k;
-			p->l.lane_gbps = like->l.lane_gbps;
-			p->l.mod = nicfit_modulation_of(p->l.lane_gbps);
-			return;
-		}
+	if (took) {
+		p->l = l;
+		return;
 	}
 	if (per_cage > 1) {
 		lanes_or_derive(p->cage, gbps * per_cage, 0, 0, &p->l);

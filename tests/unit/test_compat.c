@@ -237,12 +237,72 @@ static void lane_types(void **state)
 	assert_string_equal(nicfit_modulation_name(nicfit_modulation_of(53.125)), "PAM4");
 }
 
+/* A generic node port given only a rate takes the switch's own port type, in a cage
+ * that has it; a cage given keeps its own lanes. */
+struct generic_row {
+	const char *cage;         /* given, or NULL */
+	double gbps;
+	const char *sw;
+	const char *want_cage;
+	int lanes;
+	double lane_gbps;
+	int per_port, per_cage;
+	const char *source;
+};
+
+static const struct generic_row generics[] = {
+	{ NULL, 200, "qm9700", "QSFP112", 2, 100, 2, 4,
+	  "NVIDIA MCP7Y40-Nxxx: twin-port OSFP to 4x 200G QSFP112 (NDR200, 2 x 100G PAM4)" },
+	{ "QSFP56", 200, "qm9700", "QSFP56", 4, 50, 1, 2,
+	  "NVIDIA MCP7Y60-Hxxx: a QSFP56 200G end is HDR, 4 x 50G, two per twin-port cage" },
+	{ NULL, 100, "qm8700", "QSFP56", 2, 50, 2, 2,
+	  "NVIDIA MCP7H50/MCP7Y70: HDR100 ends are QSFP56, 2 x 50G PAM4" },
+	{ NULL, 50, "sn2700", "QSFP28", 2, 25, 2, 2,
+	  "50G as 2 x 25G NRZ is a QSFP28 port (SFP56 is 1 x 50G PAM4); the catalog's 2x50 split" },
+	{ NULL, 25, "sn2700", "SFP28", 1, 25, 4, 4,
+	  "IEEE 802.3by 25GBASE-CR: one 25G lane of a QSFP28 port" },
+	{ NULL, 400, "qm9700", "OSFP", 4, 100, 1, 2,
+	  "IBTA NDR: 4 x 100G PAM4, an OSFP ConnectX-7 port" },
+};
+
+static void generic_types(void **state)
+{
+	struct nicfit_catalog *cat = load();
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(generics) / sizeof(generics[0]); i++) {
+		const struct generic_row *r = &generics[i];
+		struct nicfit_port n, s;
+		struct nicfit_port_match m;
+		struct nicfit_lanes t;
+
+		sw_port(cat, r->sw, &s);
+		nicfit_port_generic(r->cage, r->gbps, 0, 1, &s, &n);
+		nicfit_port_match(&n, &s, 1, &m);
+		if (strcmp(n.cage, r->want_cage) || n.l.lanes != r->lanes ||
+		    fabs(n.l.lane_gbps - r->lane_gbps) > 1e-9 || m.per_port != r->per_port ||
+		    m.per_cage != r->per_cage)
+			fail_msg("row %zu (%g Gb/s %s on %s): %s %d x %gG, %d/port %d/cage; expected "
+				 "%s %d x %gG, %d %d [%s]", i, r->gbps, r->cage ? r->cage : "(no cage)",
+				 r->sw, n.cage, n.l.lanes, n.l.lane_gbps, m.per_port, m.per_cage,
+				 r->want_cage, r->lanes, r->lane_gbps, r->per_port, r->per_cage,
+				 r->source);
+		/* the port is a type its cage has, as the standards' table says */
+		assert_int_equal(nicfit_lanes_of(n.cage, r->gbps, &t), 0);
+		assert_int_equal(t.lanes, n.l.lanes);
+		assert_true(fabs(t.lane_gbps - n.l.lane_gbps) < 1e-9);
+	}
+	nicfit_catalog_free(cat);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lane_types),
 		cmocka_unit_test(port_table),
 		cmocka_unit_test(end_table),
+		cmocka_unit_test(generic_types),
 	};
 
 	return cmocka_run_group_tests_name("compat", tests, NULL, NULL);

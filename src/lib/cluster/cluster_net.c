@@ -146,11 +146,13 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
  * catalog switch or a generic one; the back end's catalog NIC, or a
  * generic node port that, given only a rate, takes the switch's lane rate
  * when the rate is a whole number of its lanes (a 200 Gb/s port on an NDR
- * switch is NDR200, on an HDR switch HDR).
+ * switch is NDR200, on an HDR switch HDR), in a cage that has that port
+ * type: the node cage is the port's, so that the cables named for it are
+ * ones that exist (NDR200 is a QSFP112 or OSFP port, never a QSFP56 one).
  */
 static void node_and_switch_ports(struct nicfit_cluster *c, enum nicfit_net n, struct cl_net *cn)
 {
-	const struct nicfit_cluster_net *nt = &c->net[n];
+	struct nicfit_cluster_net *nt = &c->net[n];
 	const struct nicfit_cluster_net_input *ni = &c->in.net[n];
 
 	if (nt->sw.cat)
@@ -169,7 +171,8 @@ static void node_and_switch_ports(struct nicfit_cluster *c, enum nicfit_net n, s
 			cn->node_port.gbps = ni->link_gbps;
 		}
 	} else {
-		nicfit_port_generic(nt->node_cage, ni->link_gbps, 0, 1, &cn->sw_port, &cn->node_port);
+		nicfit_port_generic(NULL, ni->link_gbps, 0, 1, &cn->sw_port, &cn->node_port);
+		snprintf(nt->node_cage, sizeof(nt->node_cage), "%s", cn->node_port.cage);
 	}
 }
 

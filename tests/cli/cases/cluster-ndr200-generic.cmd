@@ -1,0 +1,1 @@
+cluster --nodes 32 --switch qm9700 --nic-gbps 200 --nics-per-node 4 --no-frontend --no-oob
