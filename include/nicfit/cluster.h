@@ -241,7 +241,8 @@ struct nicfit_cluster_net {
 	struct nicfit_cluster_tier tier[NICFIT_TIER_COUNT];
 	long endpoints;         /* node ports (OOB: BMC ports + management ports) */
 	long links[NICFIT_LINK_LEVELS];
-	long cables;            /* physical cables (a breakout cable serves several links) */
+	long cables;            /* physical cables: copper, AOC, RJ45 or generic links (a breakout
+				 * cable serves several links) and fibres between optics */
 	long ports_total;       /* switch ports of this network */
 	long ports_free;
 	struct nicfit_port_match fit;  /* how a node port meets a switch port (nicfit/compat.h) */
@@ -391,6 +392,8 @@ struct nicfit_cluster_link {
 	double length_m;        /* cable run */
 	const char *cable;      /* what is cabled: "dac-qsfp28-100g-2m", or optics + fibre */
 	int new_cable;          /* 1 unless this link shares the previous link's breakout cable */
+	int cables;             /* physical cables this link adds: 1 (0 when it shares the
+				 * previous link's breakout cable); on optics its fibres, 1 or 2 */
 };
 
 /* Called once per link; a non-zero return stops the walk and is returned. */

@@ -88,7 +88,9 @@ static int check_link(void *ctx, const struct nicfit_cluster_link *l)
 	int ports[2] = { l->port_a, l->port_b }, lanes[2] = { l->lane_a, l->lane_b }, i;
 
 	k->links[l->net][l->level]++;
-	k->cables[l->net] += l->new_cable;
+	k->cables[l->net] += l->cables;
+	if (l->cables < l->new_cable)
+		bad(k, "a new cable that adds no cable", l->a);
 	if (!(l->length_m > 0) || !l->cable || !l->cable[0])
 		bad(k, "link without a length or cable", l->a);
 	for (i = 0; i < 2; i++) {
@@ -136,6 +138,18 @@ static int check_link(void *ctx, const struct nicfit_cluster_link *l)
 	return 0;
 }
 
+/* Items of network n's cable lines that are cables or fibres, not optics. */
+static long non_optic_items(const struct nicfit_cluster *c, int n)
+{
+	long qty = 0;
+	size_t i;
+
+	for (i = 0; i < c->ncables; i++)
+		if ((int)c->cables[i].net == n && strcmp(c->cables[i].type, "optic"))
+			qty += c->cables[i].qty;
+	return qty;
+}
+
 /* Walk c and check everything the port map promises. */
 static void check_port_map(const struct nicfit_cluster *c)
 {
@@ -170,6 +184,8 @@ static void check_port_map(const struct nicfit_cluster *c)
 		for (lv = 0; lv < NICFIT_LINK_LEVELS; lv++)
 			assert_int_equal(k.links[n][lv], nt->links[lv]);
 		assert_int_equal(k.cables[n], nt->cables);
+		/* the count is the BOM's: every counted item but the optics */
+		assert_int_equal(non_optic_items(c, n), nt->cables);
 		for (t = 0; t < NICFIT_TIER_COUNT; t++) {
 			long border = 0;
 
@@ -632,6 +648,38 @@ static void twin_port_cages(void **state)
 	check_port_map(&c);
 	nicfit_cluster_release(&c);
 	nicfit_catalog_free(twin);
+}
+
+/*
+ * A twin-port optic on a QM9700 cage serves two node ports, each with its
+ * own MPO-12 fibre to a single-port optic at the NIC: two cables per cage,
+ * one per link, as the BOM's fibre lines count them (docs/json-cluster.md).
+ * 32 nodes x 8 rail-optimized: 256 host links and 256 leaf-spine links,
+ * 512 fibres; rail-only: 256.
+ */
+static void twin_optic_fibres(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	const struct nicfit_cluster_net *be = &c.net[NICFIT_NET_BACKEND];
+
+	(void)state;
+	backend_only(&in, 32, 8, 0);
+	in.net[NICFIT_NET_BACKEND].switch_id = "qm9700";
+	in.net[NICFIT_NET_BACKEND].rail_optimized = 1;
+	size_ok(&in, &c);
+	assert_int_equal(be->links[NICFIT_LINK_HOST], 256);
+	assert_int_equal(be->links[NICFIT_LINK_LEAF_SPINE], 256);
+	assert_int_equal(be->cables, 512);
+	check_port_map(&c);
+	nicfit_cluster_release(&c);
+
+	in.net[NICFIT_NET_BACKEND].rail_only = 1;
+	size_ok(&in, &c);
+	assert_int_equal(be->links[NICFIT_LINK_HOST], 256);
+	assert_int_equal(be->cables, 256);
+	check_port_map(&c);
+	nicfit_cluster_release(&c);
 }
 
 /*
@@ -1474,6 +1522,7 @@ int main(void)
 		cmocka_unit_test(narval),
 		cmocka_unit_test(breakout),
 		cmocka_unit_test(twin_port_cages),
+		cmocka_unit_test(twin_optic_fibres),
 		cmocka_unit_test(leaf_spine_800g),
 		cmocka_unit_test(flat_top_nic_side),
 		cmocka_unit_test(cables_by_distance),

@@ -158,8 +158,7 @@ static int count_link(void *ctx, const struct nicfit_cluster_link *l)
 	long ia;
 
 	nt->links[l->level]++;
-	if (l->new_cable)
-		nt->cables++;
+	nt->cables += l->cables;
 	if (l->length_m > c->max_length_m)
 		c->max_length_m = (long)ceil(l->length_m);
 	if (l->length_m > nt->max_length_m)

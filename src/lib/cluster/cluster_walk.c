@@ -88,6 +88,21 @@ static int leaf_legs(struct walker *w, const struct cl_net *cn, long leaf)
 	return n;
 }
 
+/*
+ * The physical cables one link adds, as the BOM counts them: a cable (DAC,
+ * AOC, RJ45, a generic link) once for all the legs it serves (first: the
+ * first leg); on optics the link's own fibres, one per leg, two where a
+ * twin-port optic's two engines carry one 800G port. The optics are
+ * modules, not cables, and a twin-port optic shared by two ports adds
+ * none: its two ports have a fibre each.
+ */
+static int kit_cables(const struct cl_kit *kt, int first)
+{
+	if (kt && kt->type == KIT_OPTICS)
+		return kt->fibers > 1 ? kt->fibers : 1;
+	return first;
+}
+
 static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 {
 	const struct nicfit_cluster *c = w->c;
@@ -140,6 +155,7 @@ static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 				l.length_m = len[j];
 				l.cable = kt ? kt->label : "?";
 				l.new_cable = j == 0;
+				l.cables = kit_cables(kt, j == 0);
 				rc = w->fn(w->ctx, &l);
 				if (rc)
 					return rc;
@@ -173,6 +189,7 @@ static int link_up(struct walker *w, enum nicfit_net n, int plane, enum nicfit_l
 	nicfit__cluster_count_kit(c, kt, 1, pb % twin == 0, pa % twin == 0);
 	l.cable = kt ? kt->label : "?";
 	l.new_cable = 1;
+	l.cables = kit_cables(kt, 1);
 	return w->fn(w->ctx, &l);
 }
 
