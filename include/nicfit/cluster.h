@@ -229,6 +229,8 @@ struct nicfit_cluster_net {
 	char node_cage[16];     /* cage of the node ports */
 	struct nicfit_cluster_switch sw;
 	int breakout;           /* node ports per switch port (1 = no split) */
+	int split_stride;       /* switch ports one split port takes: 1, or 2 where the split
+				 * needs its neighbour's logical ports too (SN2700 4-way) */
 	double port_gbps;       /* rate a leaf down port runs at (link_gbps x breakout) */
 	int endpoints_per_leaf; /* node ports on a full leaf */
 	int uplinks_per_leaf;

@@ -85,7 +85,7 @@ static int check_link(void *ctx, const struct nicfit_cluster_link *l)
 	const struct nicfit_cluster *c = k->c;
 	long N = c->in.nodes;
 	long ends[2] = { l->a, l->b };
-	int ports[2] = { l->port_a, l->port_b }, lanes[2] = { l->lane_a, l->lane_b }, i;
+	int ports[2] = { l->port_a, l->port_b }, lanes[2] = { l->lane_a, l->lane_b }, i, q;
 
 	k->links[l->net][l->level]++;
 	k->cables[l->net] += l->cables;
@@ -128,8 +128,14 @@ static int check_link(void *ctx, const struct nicfit_cluster_link *l)
 				if (lanes[i] >= c->net[net].breakout)
 					bad(k, "lane beyond the split", id);
 				if (lanes[i] <= 0)
-					k->used[net][tier]++;
+					k->used[net][tier] += lanes[i] == 0 ? c->net[net].split_stride : 1;
 				slot = (s * (k->maxport + 1) + ports[i]) * 9 + lanes[i] + 1;
+				/* a split that takes its neighbours' logical ports leaves them unused */
+				if (lanes[i] >= 0 && ports[i] % c->net[net].split_stride)
+					bad(k, "a split on a port another split takes", id);
+				for (q = 1; lanes[i] == 0 && q < c->net[net].split_stride; q++)
+					if (k->sw_port[slot - 1 + q * 9]++)
+						bad(k, "a port a split takes is used", id);
 			}
 			if (k->sw_port[slot]++)
 				bad(k, "switch port used twice", id);
@@ -648,6 +654,61 @@ static void twin_port_cages(void **state)
 	check_port_map(&c);
 	nicfit_cluster_release(&c);
 	nicfit_catalog_free(twin);
+}
+
+/*
+ * SN2700: 32 ports, 64 logical ports; a 4-way split takes its neighbour's
+ * logical ports (Linux mlxsw, mlxsw_sp_port_split()), so one switch takes
+ * 16 split ports x 4 = 64 node ports, on every port. 48 (12 nodes x 4 at
+ * 25G) and 64 (16 x 4 at 10G) fit one switch; 68 need two tiers.
+ */
+static void split_takes_neighbour(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	const struct nicfit_cluster_net *be = &c.net[NICFIT_NET_BACKEND];
+
+	(void)state;
+	backend_only(&in, 12, 4, 0);
+	in.net[NICFIT_NET_BACKEND].switch_id = "sn2700";
+	in.net[NICFIT_NET_BACKEND].link_gbps = 25;
+	size_ok(&in, &c);
+	assert_int_equal(be->split_stride, 2);
+	assert_int_equal(be->breakout, 4);
+	assert_int_equal(be->tiers, 1);
+	assert_int_equal(be->tier[NICFIT_TIER_LEAF].down, 24);
+	assert_int_equal(be->tier[NICFIT_TIER_LEAF].ports_used, 24);
+	check_port_map(&c);
+	nicfit_cluster_release(&c);
+
+	backend_only(&in, 16, 4, 0);
+	in.net[NICFIT_NET_BACKEND].switch_id = "sn2700";
+	in.net[NICFIT_NET_BACKEND].link_gbps = 10;
+	in.nic_id = "x710-da2";
+	size_ok(&in, &c);
+	assert_int_equal(be->tiers, 1);
+	assert_int_equal(be->tier[NICFIT_TIER_LEAF].ports_free, 0);
+	check_port_map(&c);
+	nicfit_cluster_release(&c);
+
+	backend_only(&in, 17, 4, 0);
+	in.net[NICFIT_NET_BACKEND].switch_id = "sn2700";
+	in.net[NICFIT_NET_BACKEND].link_gbps = 25;
+	size_ok(&in, &c);
+	assert_int_equal(be->tiers, 2);
+	check_port_map(&c);
+	nicfit_cluster_release(&c);
+
+	/* a 2-way split fits every port's share: no neighbour taken */
+	backend_only(&in, 16, 4, 0);
+	in.net[NICFIT_NET_BACKEND].switch_id = "sn2700";
+	in.net[NICFIT_NET_BACKEND].link_gbps = 50;
+	size_ok(&in, &c);
+	assert_int_equal(be->breakout, 2);
+	assert_int_equal(be->split_stride, 1);
+	assert_int_equal(be->tiers, 1);
+	check_port_map(&c);
+	nicfit_cluster_release(&c);
 }
 
 /*
@@ -1523,6 +1584,7 @@ int main(void)
 		cmocka_unit_test(breakout),
 		cmocka_unit_test(twin_port_cages),
 		cmocka_unit_test(twin_optic_fibres),
+		cmocka_unit_test(split_takes_neighbour),
 		cmocka_unit_test(leaf_spine_800g),
 		cmocka_unit_test(flat_top_nic_side),
 		cmocka_unit_test(cables_by_distance),

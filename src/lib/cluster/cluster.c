@@ -173,7 +173,8 @@ static int count_link(void *ctx, const struct nicfit_cluster_link *l)
 	}
 	if (l->b >= c->in.nodes && l->port_b >= 0 && l->lane_b <= 0) {
 		nicfit__cluster_switch_of(c, l->b - c->in.nodes, &na, &pa, &tb, &ia);
-		c->net[na].tier[tb].ports_used++;
+		/* a split port that takes its neighbour's logical ports takes its port too */
+		c->net[na].tier[tb].ports_used += l->lane_b == 0 ? c->net[na].split_stride : 1;
 		if (l->port_b >= c->impl->hi_port[na][tb])
 			c->impl->hi_port[na][tb] = l->port_b + 1;
 	}

@@ -5,6 +5,7 @@
  * design and the parts it was given (codes in cluster_codes.def). Nothing
  * here changes the design.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "cluster_int.h"
@@ -35,7 +36,12 @@ static void explain_ports(struct nicfit_cluster *c, enum nicfit_net n)
 {
 	const struct nicfit_cluster_net *nt = &c->net[n];
 	const char *nn = prose(n);
+	char stride[128] = "";
 
+	if (nt->split_stride > 1)
+		snprintf(stride, sizeof(stride), "; each split port takes %d switch ports, as %s has "
+			 "%d logical ports on %d ports", nt->split_stride, nt->sw.id, nt->sw.max_logical,
+			 nt->sw.ports);
 	if (nt->sw.cat && nt->sw.cat->uplink_ports > 0 && nt->tiers > 1)
 		nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_UPLINK_GROUP, NULL,
 			     "%s: %s also has %d x %g Gb/s uplink ports; this design takes the leaf "
@@ -49,8 +55,9 @@ static void explain_ports(struct nicfit_cluster *c, enum nicfit_net n)
 			       nn, nt->sw.id, nt->sw.per_cage);
 	if (nt->breakout > 1) {
 		nicfit__decide(&c->decisions, "cluster.breakout", 1,
-			       "%s: each %g Gb/s switch port splits into %d x %g Gb/s node ports (%dx%g breakout)",
-			       nn, nt->sw.gbps, nt->breakout, nt->link_gbps, nt->breakout, nt->link_gbps);
+			       "%s: each %g Gb/s switch port splits into %d x %g Gb/s node ports (%dx%g breakout)%s",
+			       nn, nt->sw.gbps, nt->breakout, nt->link_gbps, nt->breakout, nt->link_gbps,
+			       stride);
 		if (nt->sw.cat && nicfit_entry_unverified(&nt->sw.cat->e, "breakout"))
 			nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_BREAKOUT_UNVERIFIED, NULL,
 				     "%s: the catalog marks the split modes of %s unverified; check that "
@@ -171,9 +178,19 @@ static int explain_lanes(struct nicfit_cluster *c)
 
 	if (!nt->enabled || !c->nic)
 		return 0;
-	per_switch = (long)nt->sw.ports * (nt->fit.per_port > 0 ? nt->fit.per_port : 1);
+	per_switch = (long)(nt->sw.ports / nt->split_stride) *
+		     (nt->fit.per_port > 0 ? nt->fit.per_port : 1);
 	if (nt->sw.max_logical > 0 && per_switch > nt->sw.max_logical)
 		per_switch = nt->sw.max_logical;
+	if (nt->fit.kind == NICFIT_MATCH_DIRECT && nt->split_stride > 1) {
+		nicfit__decide(&c->decisions, "cluster.lanes", 1,
+			       "back end: %s; %s has %d logical ports on %d ports, so a %d-way split "
+			       "takes %d ports: %d split ports x %d = %ld node ports per switch at most",
+			       nt->fit.why, nt->sw.id, nt->sw.max_logical, nt->sw.ports, nt->breakout,
+			       nt->split_stride, nt->sw.ports / nt->split_stride, nt->fit.per_port,
+			       per_switch);
+		return 0;
+	}
 	if (nt->fit.kind == NICFIT_MATCH_DIRECT) {
 		nicfit__decide(&c->decisions, "cluster.lanes", 1,
 			       "back end: %s; %d ports x %d = %ld node ports per switch at most",

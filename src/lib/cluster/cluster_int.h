@@ -228,6 +228,7 @@ struct leafdes {
 	const struct nicfit_cluster_net_input *ni;
 	const struct nicfit_cluster_switch *sw;
 	int b;                  /* node ports per switch port */
+	int stride;             /* switch ports one split port takes (split_stride) */
 };
 
 /* The option that sets a network's switch ("--switch", "--frontend-switch", ...). */

@@ -176,6 +176,30 @@ static void node_and_switch_ports(struct nicfit_cluster *c, enum nicfit_net n, s
 	}
 }
 
+/*
+ * Switch ports one port split into b legs takes. A switch that limits
+ * its logical ports to max_logical_ports gives each of its ports an equal
+ * share of them (max_logical / ports); a split into more legs than that
+ * share takes the shares of its neighbours, whose ports are then unusable.
+ * Why: on Spectrum-1 (SN2700: 32 ports, 64 logical) each pair of modules
+ * shares four local ports; a 4-way split takes all four and removes the
+ * neighbour module's port (Linux mlxsw, spectrum.c mlxsw_sp_port_split(),
+ * "Invalid split configuration" unless the cluster's other ports are
+ * free), so 16 ports split 4 ways give the 64 logical ports, and a 2-way
+ * split fits every port. Switches that list no limit: 1.
+ */
+static int split_stride(const struct nicfit_cluster_switch *sw, int b)
+{
+	int share;
+
+	if (b <= 1 || sw->max_logical <= 0 || sw->ports <= 0)
+		return 1;
+	share = sw->max_logical / sw->ports;
+	if (share < 1)
+		share = 1;
+	return b > share ? (b + share - 1) / share : 1;
+}
+
 const char *nicfit__cluster_rate_opt(enum nicfit_net n)
 {
 	static const char *const o[] = { "--nic-gbps", "--frontend-gbps", "--oob-switch" };
@@ -217,6 +241,8 @@ int nicfit__cluster_net_setup(struct nicfit_cluster *c, enum nicfit_net n, struc
 	    nt->fit.per_port <= MAX_SPLIT)
 		d->b = nt->fit.per_port;
 	nt->breakout = d->b;
+	d->stride = split_stride(&nt->sw, d->b);
+	nt->split_stride = d->stride;
 	nt->port_gbps = ni->link_gbps * d->b;
 	nt->rails = n == NICFIT_NET_FRONTEND ? ni->links_per_node :
 		    ni->rail_optimized || ni->rail_only ? cn->kp : 1;

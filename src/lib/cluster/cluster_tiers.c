@@ -41,22 +41,19 @@ static int uplinks_for(const struct leafdes *d, long e)
 }
 
 /*
- * Can a leaf carry e node ports and u uplinks? Node ports take e/b switch
- * ports (b node ports per split port); uplinks start on a fresh cage, so
- * that a twin-port cage never carries a node port and an uplink; and a
- * switch that limits its logical ports (a split port counts b) must not
- * exceed that limit.
+ * Can a leaf carry e node ports and u uplinks? Node ports take e/b split
+ * ports (b node ports each), and each of those stride switch ports where
+ * a split needs its neighbour's logical ports (cluster_net.c
+ * split_stride(): a switch's logical-port limit is that); uplinks start
+ * on a fresh cage, so that a twin-port cage never carries a node port and
+ * an uplink. Ports left idle are no logical ports: they are not split
+ * and need not be enabled.
  */
 static int leaf_fits(const struct leafdes *d, long e, int u)
 {
-	long ports = (e + d->b - 1) / d->b;
+	long ports = (e + d->b - 1) / d->b * d->stride;
 
-	if ((u ? whole_cages(ports, d->sw->per_cage) : ports) + u > d->sw->ports)
-		return 0;
-	if (d->b > 1 && d->sw->max_logical > 0 &&
-	    ports * d->b + (d->sw->ports - ports) > d->sw->max_logical)
-		return 0;
-	return 1;
+	return (u ? whole_cages(ports, d->sw->per_cage) : ports) + u <= d->sw->ports;
 }
 
 /* Most node ports a leaf takes: with no uplinks (one tier) or with them. */
@@ -388,7 +385,7 @@ int nicfit__cluster_leaf_layer(struct nicfit_cluster *c, enum nicfit_net n,
 		cn->elaf = cn->esub;
 		break;
 	}
-	cn->down = (int)cdiv(cn->elaf, d->b);
+	cn->down = (int)cdiv(cn->elaf, d->b) * d->stride;
 	cn->upbase = (int)whole_cages(cn->down, d->sw->per_cage);
 	return nicfit__cluster_upper_tiers(c, n, d, err);
 }

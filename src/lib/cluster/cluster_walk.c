@@ -150,7 +150,7 @@ static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 				l.port_a = n == NICFIT_NET_OOB ? (mgmt ? -1 : 0) : k * nt->planes + plane;
 				l.lane_a = -1;
 				l.b = s;
-				l.port_b = w->slot[i + j] / b;
+				l.port_b = w->slot[i + j] / b * nt->split_stride;
 				l.lane_b = b > 1 ? w->slot[i + j] % b : -1;
 				l.length_m = len[j];
 				l.cable = kt ? kt->label : "?";
