@@ -487,15 +487,24 @@ static void describe_backend(struct nicfit_plan *p, const struct nicfit_cluster_
 			    be->sw.gbps, be->breakout > 1 ? ", split for the servers" : "",
 			    be->endpoints, be->endpoints == 1 ? "" : "s", be->ports_free,
 			    be->ports_total);
+	else if (be->tiers == 2)
+		plan_decide(&p->decisions, "R7", 1,
+			    "Back-end fabric (as nicfit cluster sizes it): 2 tiers of %s "
+			    "(%d ports of %g Gb/s): %ld leaf, %ld spine switches for %ld server "
+			    "links, %ld leaf-spine links at %.2f:1.", be->sw.name,
+			    be->sw.ports, be->sw.gbps, be->tier[NICFIT_TIER_LEAF].switches,
+			    be->tier[NICFIT_TIER_SPINE].switches, be->endpoints,
+			    be->links[NICFIT_LINK_LEAF_SPINE], be->leaf_ratio);
 	else
 		plan_decide(&p->decisions, "R7", 1,
 			    "Back-end fabric (as nicfit cluster sizes it): %d tiers of %s "
-			    "(%d ports of %g Gb/s): %ld leaf, %ld spine%s switches for %ld server "
-			    "links, %ld leaf-spine links at %.2f:1.", be->tiers, be->sw.name,
-			    be->sw.ports, be->sw.gbps, be->tier[NICFIT_TIER_LEAF].switches,
-			    be->tier[NICFIT_TIER_SPINE].switches,
-			    be->tiers > 2 ? " and core " : "", be->endpoints,
-			    be->links[NICFIT_LINK_LEAF_SPINE], be->leaf_ratio);
+			    "(%d ports of %g Gb/s): %ld leaf, %ld spine and %ld core switches for %ld "
+			    "server links, %ld leaf-spine and %ld spine-core links at %.2f:1.",
+			    be->tiers, be->sw.name, be->sw.ports, be->sw.gbps,
+			    be->tier[NICFIT_TIER_LEAF].switches, be->tier[NICFIT_TIER_SPINE].switches,
+			    be->tier[NICFIT_TIER_CORE].switches, be->endpoints,
+			    be->links[NICFIT_LINK_LEAF_SPINE], be->links[NICFIT_LINK_SPINE_CORE],
+			    be->leaf_ratio);
 }
 
 /* The cluster's back-end cables become the plan's. */
