@@ -382,13 +382,28 @@ static void explain_frontend(struct nicfit_cluster *c)
 			     "(--frontend-links 2 dual-homes every node to two leaves)");
 }
 
+/*
+ * The OOB leaves and their uplinks: one leaf that takes every port has
+ * none. Its ports as the walk counted them: the BMCs of nodes and storage
+ * servers, and the management ports of every other switch.
+ */
 static void explain_oob(struct nicfit_cluster *c)
 {
-	nicfit__decide(&c->decisions, "cluster.oob", 1,
-		       "OOB: %ld BMC ports and %ld switch management ports on %ld OOB leaves "
-		       "(whole racks per leaf, %d uplinks each)",
-		       c->in.nodes, c->impl->noob - c->in.nodes, c->impl->net[NICFIT_NET_OOB].leaves,
-		       c->in.net[NICFIT_NET_OOB].uplinks);
+	const struct nicfit_cluster_net *oob = &c->net[NICFIT_NET_OOB];
+	long leaves = c->impl->net[NICFIT_NET_OOB].leaves;
+
+	if (oob->tiers > 1)
+		nicfit__decide(&c->decisions, "cluster.oob", 1,
+			       "OOB: %ld BMC ports and %ld switch management ports on %ld OOB leaves "
+			       "(whole racks per leaf, %d uplinks each)",
+			       oob->links[NICFIT_LINK_HOST], oob->links[NICFIT_LINK_MGMT], leaves,
+			       oob->uplinks_per_leaf);
+	else
+		nicfit__decide(&c->decisions, "cluster.oob", 1,
+			       "OOB: %ld BMC ports and %ld switch management ports on %ld OOB leaf%s "
+			       "(one tier, no uplinks)",
+			       oob->links[NICFIT_LINK_HOST], oob->links[NICFIT_LINK_MGMT], leaves,
+			       leaves == 1 ? "" : "s");
 	explain(c, NICFIT_NET_OOB);
 }
 

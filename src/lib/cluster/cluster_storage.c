@@ -577,8 +577,9 @@ void nicfit__cluster_storage_render(struct nicfit_emit *e, const struct nicfit_c
 	if (st->leaf_spine_links)
 		nicfit_emit_printf(e, ", %ld leaf-spine", st->leaf_spine_links);
 	nicfit_emit_printf(e, "; %ld of %ld switch ports free\n", st->ports_free, st->ports_total);
-	nicfit_emit_printf(e, "  racks   %ld storage rack%s of %d servers in the storage row; "
-			   "leaves: %ld in the compute rows, %ld in the storage row",
+	nicfit_emit_printf(e, "  racks   %ld storage server%s in %ld storage rack%s (up to %d a rack) "
+			   "in the storage row; leaves: %ld in the compute rows, %ld in the storage row",
+			   c->in.storage.servers, c->in.storage.servers == 1 ? "" : "s",
 			   c->impl->storage_racks, c->impl->storage_racks == 1 ? "" : "s",
 			   c->impl->servers_per_rack, in_compute, st->leaves - in_compute);
 	if (st->spines)
