@@ -1,2 +1,1 @@
 plan --server dgx-h100 --servers 1024 --model llama-3.1-405b --workload training --fabric infiniband
-# exit 1
