@@ -187,8 +187,7 @@ static int report_ops(struct cli *c, const struct nicfit_audit *a,
 	if (rc)
 		return cli_error(rc, "audit: cannot render the report: %s", nicfit_strerror(rc));
 	if (output) {
-		rc = cli_write_atomic(output, &c->out);
-		nicfit_buf_reset(&c->out);
+		rc = cli_output(c, output);
 		if (rc)
 			return rc;
 	}
@@ -213,10 +212,8 @@ static int report(struct cli *c, const struct nicfit_audit *a, const struct nicf
 		return cli_error(rc, "audit: cannot render the report: %s", nicfit_strerror(rc));
 	}
 	rc = cli_emit_done(c, e);
-	if (!rc && output) {
-		rc = cli_write_atomic(output, &c->out);
-		nicfit_buf_reset(&c->out);
-	}
+	if (!rc && output)
+		rc = cli_output(c, output);
 	return rc ? rc : nicfit_audit_exit_code(a);
 }
 

@@ -2,16 +2,15 @@
  * cmd_cluster.c - `nicfit cluster --nodes N ...`: the options (and an
  * optional --spec FILE of the same settings in JSON) become a spec, the
  * library sizes the networks, and --port-map FILE.csv streams every link
- * to a temporary file that is renamed into place when complete.
+ * to a temporary file that is renamed into place when complete (output.h).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "output.h"
 #include "util.h"
 #include "nicfit/cluster.h"
 #include "nicfit/file.h"
@@ -34,55 +33,32 @@ static int read_spec_file(const char *path, struct nicfit_spec *spec)
 
 static int write_file(void *ctx, const char *p, size_t n)
 {
-	return fwrite(p, 1, n, ctx) != n;
+	return cli_out_write(ctx, p, n);
 }
 
-/* Stream the port map to path through a temporary file in the same directory. */
+/*
+ * Stream the port map to path (output.h: a temporary file renamed over a
+ * regular one, a device or FIFO written to), mode 0666 less the umask as
+ * any new file.
+ */
 static int port_map(const struct nicfit_cluster *c, const char *path, long *rows)
 {
 	struct nicfit_error err;
-	size_t len = strlen(path);
-	char *tmp = malloc(len + 16);
-	FILE *f;
-	int fd, rc;
+	struct cli_out o;
+	mode_t mask = umask(0);
+	int rc;
 
-	if (!tmp)
-		return cli_error(NICFIT_E_NOMEM, "out of memory");
-	snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		rc = cli_error(NICFIT_E_IO, "%s: cannot create: %s", path, strerror(errno));
-		free(tmp);
+	umask(mask);
+	rc = cli_out_open(&o, "--port-map", path, 0666 & ~mask);
+	if (rc)
 		return rc;
-	}
-	{
-		mode_t mask = umask(0);
-
-		umask(mask);
-		if (fchmod(fd, 0666 & ~mask))
-			cli_warn("%s: cannot set the file mode: %s", path, strerror(errno));
-	}
-	f = fdopen(fd, "wb");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return cli_error(NICFIT_E_IO, "%s: cannot write", path);
-	}
 	nicfit_error_clear(&err);
-	rc = nicfit_cluster_write_port_map(c, write_file, f, rows, &err);
-	if (fclose(f) && !rc)
-		rc = nicfit_error_set(&err, NICFIT_E_IO, "cannot write");
-	if (!rc && rename(tmp, path))
-		rc = nicfit_error_set(&err, NICFIT_E_IO, "cannot rename into place: %s",
-				      strerror(errno));
-	if (rc) {
-		unlink(tmp);
-		free(tmp);
+	rc = nicfit_cluster_write_port_map(c, write_file, &o, rows, &err);
+	if (rc && !o.err) {
+		cli_out_abort(&o);
 		return cli_error(rc, "%s: %s", path, err.msg);
 	}
-	free(tmp);
-	return 0;
+	return cli_out_commit(&o);
 }
 
 /* An option nobody knows, caught before it swallows the next word as its value. */
@@ -168,6 +144,13 @@ int cmd_cluster(struct cli *c, int argc, char **argv)
 	}
 	if (map_file && !*map_file) {
 		rc = cli_error(NICFIT_E_USAGE, "cluster: --port-map needs a file");
+		goto out;
+	}
+	/* standard output carries the report, which names the map's file */
+	if (map_file && !strcmp(map_file, "-")) {
+		rc = cli_error(NICFIT_E_USAGE, "cluster: --port-map -: standard output carries the "
+			       "report; give the port map a file (or --json with \"port_map\": true "
+			       "in --spec for the links inline)");
 		goto out;
 	}
 	if (spec_file) {

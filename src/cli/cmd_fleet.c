@@ -186,8 +186,7 @@ static int report(struct cli *c, const struct nicfit_fleet *fl, unsigned flags, 
 			return rc;
 	}
 	if (output) {
-		rc = cli_write_atomic(output, &c->out);
-		nicfit_buf_reset(&c->out);
+		rc = cli_output(c, output);
 		if (rc)
 			return rc;
 	}

@@ -274,7 +274,7 @@ else
 		notok "unwritable port map: exit $rc"
 	fi
 fi
-left=$(find "$tmp" -name '*.tmp*' | wc -l)
+left=$(find "$tmp" -name '.*.csv.??????' | wc -l)
 if [ "$left" -eq 0 ]; then ok "no temporary files left"; else notok "$left temporary files left"; fi
 ( umask 022 && "$NICFIT" cluster --nodes 4 --port-map "$tmp/mode.csv" >/dev/null )
 mode=$(stat -c %a "$tmp/mode.csv" 2>/dev/null)

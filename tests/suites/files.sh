@@ -1,0 +1,93 @@
+#!/bin/sh
+# What nicfit writes on the filesystem when the destination is not a plain
+# new name: --output and --port-map into a device, a FIFO, a symbolic link,
+# a directory, a socket and "-" (src/cli/output.h); snapshot DEST that is a
+# link or exists; and an archive audit interrupted by a signal, which must
+# leave no unpacked tree behind. Every device, FIFO and link is made here,
+# in this suite's own directory: nothing points at /dev or a system path.
+# TAP output.
+set -u
+: "${NICFIT:=build/nicfit}" "${BUILD:=build}"
+fx=$(cd "$BUILD/fixtures/kvm-vm" && pwd)
+bin=$(cd "$(dirname "$NICFIT")" && pwd)/$(basename "$NICFIT")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+no() { n=$((n + 1)); echo "not ok $n - $1"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+check() { # name command... (true/false)
+	name=$1; shift
+	if "$@"; then ok "$name"; else no "$name"; fi
+}
+one_line() { [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "$1" "$tmp/err"; }
+
+audit_to() { # DEST: audit the fixture with --output DEST, stderr in $tmp/err, exit in $rc
+	"$NICFIT" audit --sysfs "$fx" --no-pci-ids --output "$1" >"$tmp/stdout" 2>"$tmp/err"
+	rc=$?
+}
+
+# ---- --output and --port-map ---------------------------------------------------
+o="$tmp/out"
+mkdir "$o"
+"$NICFIT" audit --sysfs "$fx" --no-pci-ids >"$tmp/want" 2>/dev/null
+
+if mknod -m 666 "$o/null" c 1 3 2>/dev/null; then
+	audit_to "$o/null"
+	check "--output DEVICE: exit 0, written to (the device stays a device)" \
+		sh -c "[ $rc -le 2 ] && [ -c '$o/null' ] && [ ! -s '$tmp/err' ]"
+	"$NICFIT" cluster --nodes 4 --port-map "$o/null" >/dev/null 2>"$tmp/err"
+	check "--port-map DEVICE: written to, still a device" sh -c "[ $? = 0 ] && [ -c '$o/null' ]"
+else
+	skip "--output DEVICE" "mknod not permitted"
+	skip "--port-map DEVICE" "mknod not permitted"
+fi
+
+mkfifo "$o/fifo"
+audit_to "$o/fifo"
+check "--output FIFO without a reader: exit 66 at once, one line, still a FIFO" \
+	sh -c "[ $rc = 66 ] && [ -p '$o/fifo' ] && grep -q 'no process reads' '$tmp/err' &&
+	       [ \$(wc -l <'$tmp/err') = 1 ]"
+timeout 20 cat "$o/fifo" >"$tmp/fifo.got" &
+reader=$!
+audit_to "$o/fifo"
+wait $reader
+check "--output FIFO with a reader: the report reaches the reader, still a FIFO" \
+	sh -c "[ $rc -le 2 ] && [ -p '$o/fifo' ] && cmp -s '$tmp/want' '$tmp/fifo.got'"
+
+echo old >"$o/target"
+ln -s target "$o/link"
+audit_to "$o/link"
+check "--output LINK: the file it names is replaced, the link stays" \
+	sh -c "[ $rc -le 2 ] && [ -L '$o/link' ] && cmp -s '$tmp/want' '$o/target'"
+"$NICFIT" cluster --nodes 4 --port-map "$o/link" >/dev/null 2>&1
+check "--port-map LINK: the file it names gets the map, the link stays" \
+	sh -c "[ -L '$o/link' ] && head -1 '$o/target' | grep -q '^link_type,'"
+ln -s nowhere "$o/dangling"
+audit_to "$o/dangling"
+check "--output LINK to nothing: exit 66, one line, nothing created through it" \
+	sh -c "[ $rc = 66 ] && [ ! -e '$o/nowhere' ] && [ -L '$o/dangling' ] &&
+	       [ \$(wc -l <'$tmp/err') = 1 ] && grep -q 'link to nothing' '$tmp/err'"
+
+mkdir "$o/dir"
+audit_to "$o/dir"
+check "--output DIRECTORY: exit 66, one line" sh -c "[ $rc = 66 ] && [ \$(wc -l <'$tmp/err') = 1 ]"
+if python3 -c "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$o/sock" \
+	2>/dev/null; then
+	audit_to "$o/sock"
+	check "--output SOCKET: exit 66, one line, still a socket" \
+		sh -c "[ $rc = 66 ] && [ -S '$o/sock' ] && grep -q socket '$tmp/err'"
+else
+	skip "--output SOCKET" "no python3 to make a socket"
+fi
+
+(cd "$o" && "$bin" audit --sysfs "$fx" --no-pci-ids --output - >"$tmp/stdout" 2>"$tmp/err")
+rc=$?
+check "--output -: the report on standard output, no file named '-'" \
+	sh -c "[ $rc -le 2 ] && [ ! -e '$o/-' ] && cmp -s '$tmp/stdout' '$tmp/want'"
+(cd "$o" && "$bin" cluster --nodes 4 --port-map - >"$tmp/stdout" 2>"$tmp/err")
+rc=$?
+check "--port-map -: exit 64 (standard output carries the report), no file named '-'" \
+	sh -c "[ $rc = 64 ] && [ ! -e '$o/-' ] && [ \$(wc -l <'$tmp/err') = 1 ]"
+check "no temporary file left beside any destination" \
+	sh -c "[ -z \"\$(find '$o' -name '.*.??????')\" ]"
