@@ -78,9 +78,12 @@ int nicfit_snapshot_is_archive(const char *path);
 
 /*
  * Snapshot root (NULL or "/" for this host) into dest: a directory that
- * does not exist yet (or is empty), or an archive path. Errors:
- * NICFIT_E_USAGE when dest exists and is not an empty directory;
- * NICFIT_E_IO when it cannot be written; those of nicfit_topo_discover.
+ * does not exist yet (or is empty), or an archive path; it is created
+ * with O_EXCL (an archive) or opened with O_NOFOLLOW (a directory), so
+ * nothing is written through a symbolic link. Errors: NICFIT_E_USAGE when
+ * dest exists and is not an empty directory, or is a symbolic link
+ * (whatever it names); NICFIT_E_IO when it cannot be written; those of
+ * nicfit_topo_discover.
  */
 int nicfit_snapshot_take(const char *root, const char *dest,
 			 struct nicfit_snapshot_result *res, struct nicfit_error *err);

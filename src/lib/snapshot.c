@@ -60,7 +60,7 @@ static const struct nicfit_dynsym arc_syms[] = {
 	{ "archive_write_free", (void **)&nicfit__snapshot_arc.write_free },
 	{ "archive_write_header", (void **)&nicfit__snapshot_arc.write_header },
 	{ "archive_write_new", (void **)&nicfit__snapshot_arc.write_new },
-	{ "archive_write_open_filename", (void **)&nicfit__snapshot_arc.write_open_filename },
+	{ "archive_write_open_fd", (void **)&nicfit__snapshot_arc.write_open_fd },
 	{ "archive_write_set_format_pax_restricted",
 	  (void **)&nicfit__snapshot_arc.write_set_format_pax_restricted }
 };

@@ -91,7 +91,7 @@ struct nicfit__snapshot_arc_table {
 	__typeof__(archive_write_free) *write_free;
 	__typeof__(archive_write_header) *write_header;
 	__typeof__(archive_write_new) *write_new;
-	__typeof__(archive_write_open_filename) *write_open_filename;
+	__typeof__(archive_write_open_fd) *write_open_fd;
 	__typeof__(archive_write_set_format_pax_restricted) *write_set_format_pax_restricted;
 };
 
@@ -137,7 +137,7 @@ int nicfit__snapshot_arc_load(struct nicfit_error *err);
 #define archive_write_free (*nicfit__snapshot_arc.write_free)
 #define archive_write_header (*nicfit__snapshot_arc.write_header)
 #define archive_write_new (*nicfit__snapshot_arc.write_new)
-#define archive_write_open_filename (*nicfit__snapshot_arc.write_open_filename)
+#define archive_write_open_fd (*nicfit__snapshot_arc.write_open_fd)
 #define archive_write_set_format_pax_restricted \
 	(*nicfit__snapshot_arc.write_set_format_pax_restricted)
 

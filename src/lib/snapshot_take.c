@@ -31,6 +31,10 @@
 
 #define P_MAX NICFIT_SYSFS_PATH_MAX
 #define MAX_HOPS 40
+/* why a destination is refused (exit 64: nicfit_snapshot_take's NICFIT_E_USAGE) */
+#define DEST_EXISTS "already exists; give a new directory or archive name"
+#define DEST_LINK "is a symbolic link (a snapshot is never written through one); give a new " \
+		  "directory or archive name"
 
 /* ---- a set of written paths ---------------------------------------------------- */
 
@@ -366,14 +370,19 @@ static void manifest(struct sink *k, const char *root, struct nicfit_sysfs *fs)
 	nicfit_buf_release(&b);
 }
 
-static int dir_is_empty(const char *path)
+/* 1 when the directory open at fd holds nothing, else 0 (fd stays open). */
+static int dir_is_empty(int fd)
 {
-	DIR *d = opendir(path);
+	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup >= 0 ? fdopendir(dup) : NULL;
 	struct dirent *de;
 	int empty = 1;
 
-	if (!d)
+	if (!d) {
+		if (dup >= 0)
+			close(dup);
 		return 0;
+	}
 	while ((de = readdir(d)) != NULL)
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
 			empty = 0;
@@ -381,6 +390,72 @@ static int dir_is_empty(const char *path)
 		}
 	closedir(d);
 	return empty;
+}
+
+/*
+ * The destination directory, opened without following a link into *fd:
+ * made now, or an empty directory that was there. The copy is written
+ * relative to the descriptor, so a name swapped for a link afterwards
+ * changes nothing. Returns 0 or a negative status.
+ */
+static int open_dest_dir(const char *dest, int *fd, struct nicfit_error *err)
+{
+	int made = !mkdir(dest, 0755);
+
+	if (!made && errno != EEXIST)
+		return nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "%s", strerror(errno));
+	*fd = open(dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd < 0)
+		return nicfit_error_at(err, errno == ELOOP || errno == ENOTDIR ? NICFIT_E_USAGE :
+				       NICFIT_E_IO, dest, 0, 0, "%s", errno == ELOOP ? DEST_LINK :
+				       errno == ENOTDIR ? DEST_EXISTS : strerror(errno));
+	if (!made && !dir_is_empty(*fd)) {
+		close(*fd);
+		*fd = -1;
+		return nicfit_error_at(err, NICFIT_E_USAGE, dest, 0, 0, "%s", DEST_EXISTS);
+	}
+	return 0;
+}
+
+/*
+ * The destination archive, created here into *fd: O_EXCL refuses any
+ * name that exists, a link (even one to nothing) included, so nothing is
+ * written through a link or over a file. Returns 0 or a negative status.
+ */
+static int open_dest_archive(const char *dest, int *fd, struct nicfit_error *err)
+{
+	struct stat sb;
+
+	*fd = open(dest, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (*fd >= 0)
+		return 0;
+	if (errno != EEXIST)
+		return nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "%s", strerror(errno));
+	return nicfit_error_at(err, NICFIT_E_USAGE, dest, 0, 0, "%s",
+			       !lstat(dest, &sb) && S_ISLNK(sb.st_mode) ? DEST_LINK : DEST_EXISTS);
+}
+
+/*
+ * Refuse at once a destination that is there, before discovery runs:
+ * anything but an empty directory, and a link whatever it names. The
+ * opens above check again when writing, as the name may change meanwhile.
+ */
+static int check_dest(const char *dest, int archive, struct nicfit_error *err)
+{
+	struct stat sb;
+	int fd, empty;
+
+	if (lstat(dest, &sb))
+		return 0;
+	if (S_ISLNK(sb.st_mode))
+		return nicfit_error_at(err, NICFIT_E_USAGE, dest, 0, 0, "%s", DEST_LINK);
+	if (archive || !S_ISDIR(sb.st_mode))
+		return nicfit_error_at(err, NICFIT_E_USAGE, dest, 0, 0, "%s", DEST_EXISTS);
+	fd = open(dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	empty = fd >= 0 && dir_is_empty(fd);
+	if (fd >= 0)
+		close(fd);
+	return empty ? 0 : nicfit_error_at(err, NICFIT_E_USAGE, dest, 0, 0, "%s", DEST_EXISTS);
 }
 
 static int add_filter(struct archive *ar, const char *dest)
@@ -425,9 +500,8 @@ int nicfit_snapshot_take(const char *root, const char *dest,
 	struct nicfit_sysfs *fs;
 	struct nicfit_topo *topo = NULL;
 	struct sink k;
-	struct stat sb;
 	size_t i, n;
-	int rc, srcfd;
+	int rc, srcfd, arfd = -1;
 
 	memset(res, 0, sizeof(*res));
 	memset(&k, 0, sizeof(k));
@@ -437,9 +511,9 @@ int nicfit_snapshot_take(const char *root, const char *dest,
 	if (!root || !*root)
 		root = "/";
 	res->archive = nicfit_snapshot_is_archive(dest);
-	if (!stat(dest, &sb) && (res->archive || !S_ISDIR(sb.st_mode) || !dir_is_empty(dest)))
-		return nicfit_error_at(err, NICFIT_E_USAGE, dest, 0, 0,
-				       "already exists; give a new directory or archive name");
+	rc = check_dest(dest, res->archive, err);
+	if (rc)
+		return rc;
 	rc = nicfit_sysfs_open(root, &fs, err);
 	if (rc)
 		return rc;
@@ -463,27 +537,26 @@ int nicfit_snapshot_take(const char *root, const char *dest,
 		if (rc)
 			goto out_src;
 		archive_prefix(dest, k.prefix, sizeof(k.prefix));
+		rc = open_dest_archive(dest, &arfd, err);
+		if (rc)
+			goto out_src;
 		k.ar = archive_write_new();
 		if (!k.ar || archive_write_set_format_pax_restricted(k.ar) != ARCHIVE_OK ||
 		    add_filter(k.ar, dest) != ARCHIVE_OK ||
-		    archive_write_open_filename(k.ar, dest) != ARCHIVE_OK) {
+		    archive_write_open_fd(k.ar, arfd) != ARCHIVE_OK) {
 			rc = nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "%s",
 					     k.ar ? archive_error_string(k.ar) : "out of memory");
 			if (k.ar)
 				archive_write_free(k.ar);
+			close(arfd);
+			unlink(dest);
 			goto out_src;
 		}
 		ar_entry(&k, "", AE_IFDIR, 0755, NULL, 0, NULL);
 	} else {
-		if (mkdir(dest, 0755) && errno != EEXIST) {
-			rc = nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "%s", strerror(errno));
+		rc = open_dest_dir(dest, &k.dirfd, err);
+		if (rc)
 			goto out_src;
-		}
-		k.dirfd = open(dest, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (k.dirfd < 0) {
-			rc = nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "%s", strerror(errno));
-			goto out_src;
-		}
 	}
 	n = nicfit_sysfs_rec_count(fs);
 	for (i = 0; i < n && !k.err; i++) {
@@ -505,6 +578,9 @@ int nicfit_snapshot_take(const char *root, const char *dest,
 		if (archive_write_close(k.ar) != ARCHIVE_OK)
 			sink_fail(&k, EIO);
 		archive_write_free(k.ar);
+		/* archive_write_open_fd() leaves the descriptor to its owner */
+		if (close(arfd))
+			sink_fail(&k, errno);
 	}
 	if (k.err) {
 		rc = nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "cannot write: %s", strerror(k.err));

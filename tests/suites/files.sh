@@ -20,7 +20,6 @@ check() { # name command... (true/false)
 	name=$1; shift
 	if "$@"; then ok "$name"; else no "$name"; fi
 }
-one_line() { [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "$1" "$tmp/err"; }
 
 audit_to() { # DEST: audit the fixture with --output DEST, stderr in $tmp/err, exit in $rc
 	"$NICFIT" audit --sysfs "$fx" --no-pci-ids --output "$1" >"$tmp/stdout" 2>"$tmp/err"
@@ -91,3 +90,23 @@ check "--port-map -: exit 64 (standard output carries the report), no file named
 	sh -c "[ $rc = 64 ] && [ ! -e '$o/-' ] && [ \$(wc -l <'$tmp/err') = 1 ]"
 check "no temporary file left beside any destination" \
 	sh -c "[ -z \"\$(find '$o' -name '.*.??????')\" ]"
+
+# ---- snapshot DEST -------------------------------------------------------------
+s="$tmp/snap"
+mkdir "$s" "$s/elsewhere"
+ln -s "$s/victim.tar.gz" "$s/link.tar.gz"
+ln -s "$s/victim.tar" "$s/link.tar"
+ln -s "$s/elsewhere" "$s/linkdir"
+for d in link.tar.gz link.tar linkdir; do
+	"$NICFIT" snapshot --sysfs "$fx" "$s/$d" >/dev/null 2>"$tmp/err"
+	rc=$?
+	check "snapshot to a symbolic link ($d): exit 64, one line naming it, nothing written" \
+		sh -c "[ $rc = 64 ] && [ \$(wc -l <'$tmp/err') = 1 ] &&
+		       grep -q '$d: is a symbolic link' '$tmp/err' && [ -L '$s/$d' ] &&
+		       [ ! -e '$s/victim.tar.gz' ] && [ ! -e '$s/victim.tar' ] &&
+		       [ -z \"\$(ls -A '$s/elsewhere')\" ]"
+done
+: >"$s/there.tar.gz"
+"$NICFIT" snapshot --sysfs "$fx" "$s/there.tar.gz" >/dev/null 2>"$tmp/err"
+check "snapshot to an existing file: exit 64, left empty" \
+	sh -c "[ $? = 64 ] && [ ! -s '$s/there.tar.gz' ] && grep -q 'already exists' '$tmp/err'"

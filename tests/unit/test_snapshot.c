@@ -564,6 +564,63 @@ static void take_unwritable_archive(void **state)
 }
 
 /*
+ * A destination that is a symbolic link is refused whatever it names (a
+ * file to be, an archive, an empty directory), and so is one that exists
+ * but for an empty directory: nothing is written through the link or
+ * over the file. The man page: "An existing destination is never
+ * overwritten".
+ */
+static void take_refuses_links(void **state)
+{
+	static const char *const names[] = { "l.tar.gz", "l.tar", "ldir", "lnew" };
+	static const char *const targets[] = { "victim.tar.gz", "victim.tar", "empty", "nothing" };
+	struct nicfit_snapshot_result res;
+	struct nicfit_error err;
+	char root[256], d[300], link[400], target[400];
+	struct stat sb;
+	size_t i;
+
+	(void)state;
+	fixture("kvm-vm", root, sizeof(root));
+	snprintf(d, sizeof(d), "%s/dest", tmp);
+	assert_int_equal(mkdir(d, 0755), 0);
+	snprintf(target, sizeof(target), "%s/empty", d);
+	assert_int_equal(mkdir(target, 0755), 0);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(link, sizeof(link), "%s/%s", d, names[i]);
+		snprintf(target, sizeof(target), "%s/%s", d, targets[i]);
+		assert_int_equal(symlink(target, link), 0);
+		nicfit_error_clear(&err);
+		assert_int_equal(nicfit_snapshot_take(root, link, &res, &err), NICFIT_E_USAGE);
+		assert_string_equal(err.input, link);
+		assert_non_null(strstr(err.msg, "symbolic link"));
+		nicfit_snapshot_result_release(&res);
+		assert_int_equal(lstat(link, &sb), 0);
+		assert_true(S_ISLNK(sb.st_mode));
+	}
+	snprintf(target, sizeof(target), "%s/victim.tar.gz", d);
+	assert_int_equal(access(target, F_OK), -1);
+	snprintf(target, sizeof(target), "%s/nothing", d);
+	assert_int_equal(access(target, F_OK), -1);
+	snprintf(target, sizeof(target), "%s/empty", d);
+	assert_int_equal(rmdir(target), 0); /* still empty */
+	assert_int_equal(mkdir(target, 0755), 0);
+	/* an existing file, as archive or directory name; an empty directory is taken */
+	snprintf(target, sizeof(target), "%s/there.tar", d);
+	close(open(target, O_WRONLY | O_CREAT, 0644));
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_snapshot_take(root, target, &res, &err), NICFIT_E_USAGE);
+	assert_non_null(strstr(err.msg, "already exists"));
+	assert_int_equal(stat(target, &sb), 0);
+	assert_int_equal(sb.st_size, 0);
+	nicfit_snapshot_result_release(&res);
+	snprintf(target, sizeof(target), "%s/empty", d);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_snapshot_take(root, target, &res, &err), 0);
+	nicfit_snapshot_result_release(&res);
+}
+
+/*
  * A sysfs name is any bytes: a tree whose names are not UTF-8 is written
  * to a .tar.gz (as raw pax names) and reads back with the same names.
  */
@@ -618,6 +675,7 @@ int main(void)
 		cmocka_unit_test(modes_as_non_root),
 		cmocka_unit_test(not_archives),
 		cmocka_unit_test(take_unwritable_archive),
+		cmocka_unit_test(take_refuses_links),
 		cmocka_unit_test(non_utf8_names),
 	};
 
