@@ -101,8 +101,21 @@ void nicfit_snapshot_result_release(struct nicfit_snapshot_result *res);
 int nicfit_snapshot_extract(const char *archive, char **tmpdir, char **root,
 			    struct nicfit_error *err);
 
-/* Remove a directory tree without following links. Returns 0 or -1. */
+/*
+ * Remove a directory tree without following links. Returns 0 or -1.
+ * Async-signal-safe (system calls only, nothing allocated).
+ */
 int nicfit_snapshot_remove_tree(const char *dir);
+
+/*
+ * Remove every tree nicfit_snapshot_extract() (or the dump reader, for a
+ * sosreport archive) unpacked in this process that is not removed yet,
+ * the one being unpacked included. Async-signal-safe: for the handler of
+ * SIGINT or SIGTERM of a program, which then re-raises the signal (the
+ * library installs no handler). Returns 0, or -1 when something could not
+ * be removed.
+ */
+int nicfit_snapshot_remove_pending(void);
 
 #ifdef __cplusplus
 }

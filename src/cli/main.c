@@ -4,6 +4,7 @@
  * and the one place where output reaches stdout.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "options.h"
 #include "output.h"
 #include "util.h"
+#include "nicfit/snapshot.h"
 #include "nicfit/version.h"
 
 static int set_format(struct cli *c, const char *v)
@@ -155,6 +157,39 @@ static int check_spec_args(const struct cli_command *cmd, int argc, char **argv)
 	return set ? cli_check_args(set, argc, argv, 1) : 0;
 }
 
+/*
+ * ^C, SIGTERM and SIGHUP first remove the trees archives were unpacked
+ * into (an audit of a 100,000-entry archive stopped midway left them all
+ * in $TMPDIR), then end the process as the signal would have: the handler
+ * runs once (SA_RESETHAND) and raises the signal again, which takes its
+ * default action when the handler returns, so the exit status still names
+ * the signal. A signal the parent ignores (nohup, a background job of a
+ * shell without job control) stays ignored.
+ */
+static void on_signal(int sig)
+{
+	int e = errno;
+
+	nicfit_snapshot_remove_pending();
+	raise(sig);
+	errno = e;
+}
+
+static void clean_up_on_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c;
@@ -218,6 +253,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	c.view.width = c.fmt == NICFIT_FMT_TEXT ? cli_term_width(STDOUT_FILENO) : 0;
+	clean_up_on_signals();
 	rc = cmd->fn(&c, argc - 1, argv + 1);
 out:
 	if (c.out.len && c.view.width && cli_wrap(&c.out, c.view.width))

@@ -12,6 +12,20 @@
 #endif
 
 #include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The records getdents64(2) fills: the fixed head, then the name with its
+ * NUL. Only its layout is used: the fields are copied out of the buffer by
+ * their offsets (sysfs_read.c's listings, snapshot_extract.c's removal).
+ */
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
 
 /*
  * Join dir and a link target lexically, as the kernel would resolve a

@@ -2,19 +2,24 @@
  * snapshot_extract.c - reading a snapshot back: unpack an archive into a
  * new directory under $TMPDIR for offline audit, within bounds on entries,
  * bytes written and path depth, and remove that directory again on any
- * failure (nicfit_snapshot_extract, nicfit_snapshot_remove_tree; see
+ * failure (nicfit_snapshot_extract, nicfit_snapshot_remove_tree, and
+ * nicfit_snapshot_remove_pending for a signal handler; see
  * nicfit/snapshot.h). Taking a snapshot is snapshot_take.c; the libarchive
  * table is snapshot.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "file_int.h"
 #define NICFIT_SNAPSHOT_LIBARCHIVE
 #include "snapshot_int.h"
 #include "nicfit/snapshot.h"
@@ -25,48 +30,124 @@
 /* ---- reading archives back ---------------------------------------------------- */
 
 /*
+ * The trees unpacked in this process and not removed yet, so that
+ * nicfit_snapshot_remove_pending() can remove them from a signal handler:
+ * an audit of an archive interrupted by ^C or SIGTERM left its unpacked
+ * tree behind (up to 100,000 entries). A slot goes FREE -> FILLING (its
+ * path being copied, invisible to the handler) -> HELD, and back to FREE
+ * only once the tree is gone, so a handler that interrupts a removal
+ * finishes it. A process holds one or two trees at a time (an audit of an
+ * archive and of a sosreport); a tree beyond the slots is still removed
+ * as usual, only not on a signal. This is the one piece of process-wide
+ * state in the library: a signal is process-wide.
+ */
+#define PENDING_MAX 8
+enum { PENDING_FREE, PENDING_FILLING, PENDING_HELD };
+
+static struct {
+	atomic_int state;
+	char path[P_MAX];
+} pending[PENDING_MAX];
+
+static void pending_add(const char *path)
+{
+	int i, want;
+
+	for (i = 0; i < PENDING_MAX; i++) {
+		want = PENDING_FREE;
+		if (atomic_compare_exchange_strong(&pending[i].state, &want, PENDING_FILLING)) {
+			snprintf(pending[i].path, sizeof(pending[i].path), "%s", path);
+			atomic_store(&pending[i].state, PENDING_HELD);
+			return;
+		}
+	}
+}
+
+static void pending_drop(const char *path)
+{
+	int i;
+
+	for (i = 0; i < PENDING_MAX; i++)
+		if (atomic_load(&pending[i].state) == PENDING_HELD && !strcmp(pending[i].path, path))
+			atomic_store(&pending[i].state, PENDING_FREE);
+}
+
+/*
  * Remove name under dfd. A directory is first made u+rwx: an archive may
  * hold a read-only or mode-000 directory, which its owner can empty only
  * after that (root needs no such step, everyone else does). The depth
  * bound is above any depth extraction writes (NICFIT_SNAPSHOT_MAX_DEPTH).
+ *
+ * Only system calls, each async-signal-safe, and a buffer on the stack: no
+ * DIR, which allocates, so that a signal handler may call this. A
+ * directory is read again from its start after a pass that removed
+ * something, until a pass finds nothing left to remove.
  */
 static int rm_at(int dfd, const char *name, int depth)
 {
+	const size_t at = offsetof(struct linux_dirent64, d_name);
+	char buf[1024];
 	struct stat sb;
-	int rc = 0;
+	int fd, rc, removed;
+	long r, off;
 
 	if (fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW))
 		return -1;
-	if (S_ISDIR(sb.st_mode)) {
-		struct dirent *de;
-		DIR *d;
-		int fd;
+	if (!S_ISDIR(sb.st_mode))
+		return unlinkat(dfd, name, 0);
+	if (depth > 4 * NICFIT_SNAPSHOT_MAX_DEPTH)
+		return -1;
+	if ((sb.st_mode & 0700) != 0700)
+		fchmodat(dfd, name, (sb.st_mode & 07777) | 0700, 0);
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	do {
+		rc = 0;
+		removed = 0;
+		while ((r = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0 ||
+		       (r < 0 && errno == EINTR)) {
+			for (off = 0; r > 0 && (size_t)(r - off) > at;) {
+				unsigned short reclen;
+				const char *n = buf + off + at;
 
-		if (depth > 4 * NICFIT_SNAPSHOT_MAX_DEPTH)
-			return -1;
-		if ((sb.st_mode & 0700) != 0700)
-			fchmodat(dfd, name, (sb.st_mode & 07777) | 0700, 0);
-		fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
-			return -1;
-		d = fdopendir(fd);
-		if (!d) {
-			close(fd);
-			return -1;
+				memcpy(&reclen, buf + off + offsetof(struct linux_dirent64, d_reclen),
+				       sizeof(reclen));
+				if (reclen <= at || reclen > r - off)
+					break;
+				off += reclen;
+				if (!strcmp(n, ".") || !strcmp(n, ".."))
+					continue;
+				if (rm_at(fd, n, depth + 1))
+					rc = -1;
+				else
+					removed = 1;
+			}
 		}
-		while ((de = readdir(d)) != NULL)
-			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
-			    rm_at(dirfd(d), de->d_name, depth + 1))
-				rc = -1;
-		closedir(d);
-		return unlinkat(dfd, name, AT_REMOVEDIR) ? -1 : rc;
-	}
-	return unlinkat(dfd, name, 0);
+		if (r < 0)
+			rc = -1;
+	} while (removed && lseek(fd, 0, SEEK_SET) == 0);
+	close(fd);
+	return unlinkat(dfd, name, AT_REMOVEDIR) ? -1 : rc;
 }
 
 int nicfit_snapshot_remove_tree(const char *dir)
 {
-	return rm_at(AT_FDCWD, dir, 0);
+	int rc = rm_at(AT_FDCWD, dir, 0);
+
+	pending_drop(dir);
+	return rc;
+}
+
+int nicfit_snapshot_remove_pending(void)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < PENDING_MAX; i++)
+		if (atomic_load(&pending[i].state) == PENDING_HELD &&
+		    rm_at(AT_FDCWD, pending[i].path, 0) && errno != ENOENT)
+			rc = -1;
+	return rc;
 }
 
 /* The directory under base (depth <= 2) that holds sys/; malloc'd or NULL. */
@@ -313,6 +394,7 @@ static int extract_into(const char *archive, const struct nicfit__snapshot_limit
 		return nicfit_error_at(err, NICFIT_E_IO, tmp, 0, 0, "TMPDIR is too long");
 	if (!mkdtemp(templ))
 		return nicfit_error_at(err, NICFIT_E_IO, templ, 0, 0, "%s", strerror(errno));
+	pending_add(templ);
 	x.in = archive_read_new();
 	x.out = archive_write_disk_new();
 	if (!x.in || !x.out)

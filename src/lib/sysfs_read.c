@@ -32,6 +32,7 @@
 #endif
 
 #include "alloc_int.h"
+#include "file_int.h"
 #include "fmt_int.h"
 #include "nicfit/units.h"
 #include "sysfs_int.h"
@@ -359,19 +360,6 @@ static void record_child(struct nicfit_sysfs *fs, int fd, const char *path,
 				     0);
 	}
 }
-
-/*
- * The records getdents64(2) fills: the fixed head, then the name with its
- * NUL. Only its layout is used here: the fields are copied out of the
- * buffer by their offsets.
- */
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
 
 /* What one listing has gathered so far. */
 struct listing {

@@ -110,3 +110,36 @@ done
 "$NICFIT" snapshot --sysfs "$fx" "$s/there.tar.gz" >/dev/null 2>"$tmp/err"
 check "snapshot to an existing file: exit 64, left empty" \
 	sh -c "[ $? = 64 ] && [ ! -s '$s/there.tar.gz' ] && grep -q 'already exists' '$tmp/err'"
+
+# ---- an archive audit stopped by a signal ---------------------------------------
+# 30,000 small files: unpacking them takes seconds, so SIGTERM lands while
+# the tree is being written (or audited); either way none of it may stay.
+xt="$tmp/xt"
+mkdir "$xt"
+if python3 - "$tmp/big.tar.gz" <<'PY'
+import io, sys, tarfile
+t = tarfile.open(sys.argv[1], "w:gz", format=tarfile.GNU_FORMAT)
+for i in range(30000):
+    ti = tarfile.TarInfo(f"x/sys/d{i // 1000}/{i}")
+    ti.size = 2
+    t.addfile(ti, io.BytesIO(b"1\n"))
+t.close()
+PY
+then
+	TMPDIR=$xt "$NICFIT" audit --sysfs "$tmp/big.tar.gz" >/dev/null 2>&1 &
+	pid=$!
+	i=0
+	while [ $i -lt 300 ] && [ "$(find "$xt" -type f 2>/dev/null | head -200 | wc -l)" -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -TERM $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	rc=$?
+	check "SIGTERM during an archive audit: the process ends by SIGTERM (exit $rc)" [ $rc = 143 ]
+	check "SIGTERM during an archive audit: no unpacked tree left in \$TMPDIR" \
+		[ -z "$(ls -A "$xt")" ]
+else
+	skip "SIGTERM during an archive audit" "no python3 to build the archive"
+	skip "SIGTERM during an archive audit: nothing left" "no python3"
+fi

@@ -564,6 +564,40 @@ static void take_unwritable_archive(void **state)
 }
 
 /*
+ * What a signal handler calls: every unpacked tree not removed yet is
+ * removed (the CLI's SIGINT/SIGTERM handler, then the signal); a tree
+ * removed as usual is no longer held, so a later call touches nothing.
+ */
+static void remove_pending_trees(void **state)
+{
+	struct nicfit_snapshot_result res;
+	struct nicfit_error err;
+	char root[256], arc[300], *dir1, *dir2, *r1, *r2;
+
+	(void)state;
+	fixture("kvm-vm", root, sizeof(root));
+	snprintf(arc, sizeof(arc), "%s/pending.tar.gz", tmp);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_snapshot_take(root, arc, &res, &err), 0);
+	nicfit_snapshot_result_release(&res);
+	assert_int_equal(nicfit_snapshot_extract(arc, &dir1, &r1, &err), 0);
+	assert_int_equal(nicfit_snapshot_extract(arc, &dir2, &r2, &err), 0);
+	assert_int_equal(nicfit_snapshot_remove_tree(dir2), 0);
+	assert_int_equal(mkdir(dir2, 0700), 0); /* the name again, now nobody's tree */
+	assert_int_equal(access(dir1, F_OK), 0);
+	assert_int_equal(nicfit_snapshot_remove_pending(), 0);
+	assert_int_equal(access(dir1, F_OK), -1);
+	assert_int_equal(access(dir2, F_OK), 0);
+	assert_int_equal(rmdir(dir2), 0);
+	assert_int_equal(nicfit_snapshot_remove_pending(), 0);
+	free(dir1);
+	free(r1);
+	free(dir2);
+	free(r2);
+	unlink(arc);
+}
+
+/*
  * A destination that is a symbolic link is refused whatever it names (a
  * file to be, an archive, an empty directory), and so is one that exists
  * but for an empty directory: nothing is written through the link or
@@ -676,6 +710,7 @@ int main(void)
 		cmocka_unit_test(not_archives),
 		cmocka_unit_test(take_unwritable_archive),
 		cmocka_unit_test(take_refuses_links),
+		cmocka_unit_test(remove_pending_trees),
 		cmocka_unit_test(non_utf8_names),
 	};
 
