@@ -96,6 +96,8 @@ static int discover(const char *root, struct nicfit_topo **topo, char **tmpdir,
 		rc = nicfit_topo_discover(*tmproot, topo, &err);
 		if (!rc)
 			snprintf((*topo)->root, sizeof((*topo)->root), "%s", root);
+		else
+			cli_host_name_archive(&err, *tmproot, root);
 	} else {
 		rc = nicfit_topo_discover(root, topo, &err);
 	}

@@ -91,6 +91,14 @@ out:
 	return rc;
 }
 
+void cli_host_name_archive(struct nicfit_error *err, const char *tree, const char *archive)
+{
+	size_t n = strlen(tree);
+
+	if (!strncmp(err->input, tree, n) && (!err->input[n] || err->input[n] == '/'))
+		snprintf(err->input, sizeof(err->input), "%s", archive);
+}
+
 int cli_host_audit(struct nicfit_catalog *cat, const char *root, struct nicfit_topo **topo,
 		   struct nicfit_audit **audit)
 {
@@ -107,6 +115,8 @@ int cli_host_audit(struct nicfit_catalog *cat, const char *root, struct nicfit_t
 		if (nicfit_snapshot_extract(root, &tmpdir, &tmproot, &err))
 			return cli_fail(&err);
 		rc = nicfit_topo_discover(tmproot, topo, &err);
+		if (rc)
+			cli_host_name_archive(&err, tmproot, root);
 		nicfit_snapshot_remove_tree(tmpdir);
 		free(tmpdir);
 		free(tmproot);

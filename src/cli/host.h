@@ -28,4 +28,11 @@ int cli_host_into_spec(struct nicfit_catalog *cat, const struct nicfit_audit *a,
 int cli_host_audit(struct nicfit_catalog *cat, const char *root, struct nicfit_topo **topo,
 		   struct nicfit_audit **audit);
 
+/*
+ * An error that names tree, the directory archive was unpacked into (or a
+ * path inside it), names archive instead: the user gave the archive, and
+ * the tree is gone by the time the error is read.
+ */
+void cli_host_name_archive(struct nicfit_error *err, const char *tree, const char *archive);
+
 #endif

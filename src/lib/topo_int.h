@@ -39,11 +39,19 @@ struct disc {
 	int rc;             /* first hard error */
 };
 
-/* Record a hard error (the first one wins) and return the code to stop with. */
+/*
+ * Record a hard error (the first one wins) and return the code to stop
+ * with. A limit or bad data is the tree's, so the error names it (the
+ * root read); running out of memory is nobody's input.
+ */
 static inline int nicfit__topo_fail(struct disc *d, int code, const char *what)
 {
-	if (!d->rc)
+	if (d->rc)
+		return d->rc;
+	if (code == NICFIT_E_NOMEM || !d->t->root[0])
 		d->rc = nicfit_error_set(d->err, code, "%s", what);
+	else
+		d->rc = nicfit_error_at(d->err, code, d->t->root, 0, 0, "%s", what);
 	return d->rc;
 }
 

@@ -200,6 +200,25 @@ TMPDIR=$xt as_user "$NICFIT" audit --sysfs "$tmp/modes-bad.tar.gz" >/dev/null 2>
 check "the same with a bad entry after them: refused, nothing left" \
 	sh -c "grep -q unsafe '$tmp/err' && [ -z \"\$(ls -A '$xt')\" ]"
 
+# a PCI tree past the depth bound: the one-line error names the tree (or the archive) it is in
+cp -a "$fx/kvm-vm" "$tmp/deep"
+p=sys/devices/pci0000:00/0000:00:02.0; rel=../../../devices/pci0000:00/0000:00:02.0
+for i in $(seq 1 34); do
+	b=$(printf '0000:%02x:00.0' $((i + 16)))
+	p=$p/$b; rel=$rel/$b
+	mkdir -p "$tmp/deep/$p"
+	printf '0x060400\n' >"$tmp/deep/$p/class"
+	ln -s "$rel" "$tmp/deep/sys/bus/pci/devices/$b"
+done
+"$NICFIT" audit --sysfs "$tmp/deep" >/dev/null 2>"$tmp/err"
+check "a PCI tree 35 levels deep: exit 65, the error names the tree" \
+	sh -c "[ $? = 65 ] && [ \"\$(cat '$tmp/err')\" = 'nicfit: $tmp/deep: PCI tree deeper than 32 levels' ]"
+(cd "$tmp" && tar czf deep.tar.gz deep)
+TMPDIR=$xt "$NICFIT" audit --sysfs "$tmp/deep.tar.gz" >/dev/null 2>"$tmp/err"
+check "the same tree as an archive: the error names the archive, nothing left" \
+	sh -c "[ \"\$(cat '$tmp/err')\" = 'nicfit: $tmp/deep.tar.gz: PCI tree deeper than 32 levels' ] &&
+	       [ -z \"\$(ls -A '$xt')\" ]"
+
 # a name that is not UTF-8 (sysfs names are any bytes) survives a .tar.gz
 cp -a "$fx/x11-200g" "$tmp/raw"
 ff=$(printf 'l\377o')
