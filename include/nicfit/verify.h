@@ -86,6 +86,7 @@ struct nicfit_nccl_tests {
 	size_t nrows, alloc;
 	double avg_busbw;           /* "# Avg bus bandwidth", < 0 absent */
 	long avg_line;
+	int avg_ok;                 /* NCCL_TESTS_MIN_BW's check of it: 1 "OK", 0 "FAILED", -1 none */
 	long wrong;                 /* sum of #wrong, or out-of-bounds count */
 	long wrong_line;
 	size_t peak;                /* row of the highest busbw */

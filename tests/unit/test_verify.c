@@ -482,6 +482,85 @@ static void perftest_iperf3(void **state)
 	nicfit_verify_free(v);
 }
 
+/*
+ * nccl-tests ends its summary with "%g %s": a trailing space, or "OK" or
+ * "FAILED" under NCCL_TESTS_MIN_BW (src/util.cu, writeResultFooter). Each
+ * form is a complete run: the average is read, the run is not truncated,
+ * and a FAILED is nccl-tests' own verdict, a warning.
+ */
+static void summary_lines(void **state)
+{
+	static const char *const files[] = { "nccl-tests-2.19.6-2node-16rank-summary.txt",
+					     "nccl-tests-2.19.6-min-bw-ok.txt",
+					     "nccl-tests-2.19.6-min-bw-failed.txt" };
+	static const double avg[] = { 454.488, 367.575, 42.1388 };
+	static const int ok[] = { -1, 1, 0 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		struct nicfit_verify *v = load(files[i]);
+		const struct nicfit_verify_doc *d;
+		const struct nicfit_finding *f;
+
+		judge(v, NULL);
+		d = doc(v, NICFIT_VERIFY_NCCL_TESTS);
+		assert_near(d->u.t.avg_busbw, avg[i], 1e-9);
+		assert_int_equal(d->u.t.avg_line, 31);
+		assert_int_equal(d->u.t.avg_ok, ok[i]);
+		assert_int_equal(d->u.t.truncated, 0);
+		assert_int_equal(d->u.t.wrong, 0);
+		assert_int_equal(d->u.t.nranks, 16);
+		assert_int_equal(d->u.t.nodes, 2);
+		assert_null(find(v, "verify-truncated", NULL));
+		f = find(v, "nccl-tests-min-bw-failed", NULL);
+		if (ok[i]) {
+			assert_null(f);
+		} else {
+			assert_non_null(f);
+			assert_int_equal(f->severity, NICFIT_SEV_WARNING);
+			assert_non_null(strstr(f->message, "42.14 GB/s"));
+			assert_non_null(strstr(f->message, "line 31: \"# Avg bus bandwidth    : "
+						      "42.1388 FAILED\""));
+			assert_int_equal(nicfit_verify_exit_code(v), 1);
+		}
+		nicfit_verify_free(v);
+	}
+}
+
+/* The v1.0.0 summary had no '#'; an out-of-bounds count with FAILED is wrong results. */
+static void summary_old_and_oob(void **state)
+{
+	struct nicfit_verify *v;
+	const struct nicfit_verify_doc *d;
+	static const char row[] =
+		"  1073741824     268435456     float     sum      -1   4517.3  237.69  445.68      0"
+		"   4507.6  238.21  446.64      0\n";
+	char text[1024];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s Out of bounds values : 0 OK\n Avg bus bandwidth    : "
+		 "446.16 \n", row);
+	v = load_text(text);
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_TESTS);
+	assert_near(d->u.t.avg_busbw, 446.16, 1e-9);
+	assert_int_equal(d->u.t.avg_line, 3);
+	assert_int_equal(d->u.t.truncated, 0);
+	nicfit_verify_free(v);
+
+	snprintf(text, sizeof(text), "%s# Out of bounds values : 12 FAILED\n# Avg bus bandwidth    "
+		 ": 446.16 OK\n#\n", row);
+	v = load_text(text);
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_TESTS);
+	assert_int_equal(d->u.t.wrong, 12);
+	assert_int_equal(d->u.t.wrong_line, 2);
+	assert_int_equal(d->u.t.avg_ok, 1);
+	assert_non_null(find(v, "nccl-tests-wrong", NULL));
+	nicfit_verify_free(v);
+}
+
 static void bad_input(void **state)
 {
 	struct nicfit_verify *v = nicfit_verify_new();
@@ -519,6 +598,8 @@ int main(void)
 		cmocka_unit_test(gdr_per_hca),
 		cmocka_unit_test(log_versions),
 		cmocka_unit_test(perftest_iperf3),
+		cmocka_unit_test(summary_lines),
+		cmocka_unit_test(summary_old_and_oob),
 		cmocka_unit_test(bad_input),
 	};
 

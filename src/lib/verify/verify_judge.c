@@ -214,6 +214,18 @@ static void judge_tests_notes(struct nicfit_verify *v, struct nicfit_verify_doc 
 					    "with NCCL_P2P_DISABLE=1, then NCCL_SHM_DISABLE=1, then "
 					    "NCCL_IB_DISABLE=1 to find the transport at fault.");
 	}
+	if (t->avg_ok == 0) {
+		/* nccl-tests' bound is the user's own: the run missed what they asked of it */
+		nicfit__vline_at(d, t->avg_line, q, sizeof(q));
+		f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_VERIFY_NCCL_TESTS_MIN_BW,
+				 NULL, "%s: nccl-tests judged the average bus bandwidth, %.4g GB/s, "
+				 "under 90 %% of NCCL_TESTS_MIN_BW (FAILED); line %ld: \"%s\"",
+				 d->input, t->avg_busbw, t->avg_line, q);
+		if (f)
+			nicfit__finding_fix(&v->findings, f, "The run is below the bound it was given: "
+					    "compare the peak with the ceiling, and see the causes the "
+					    "other findings name.");
+	}
 	if (t->truncated) {
 		nicfit__vline_at(d, t->rows[t->nrows - 1].line, q, sizeof(q));
 		nicfit__find(&v->findings, NICFIT_SEV_INFO, NICFIT_CODE_VERIFY_TRUNCATED, NULL,

@@ -97,38 +97,63 @@ static void read_rank(struct nicfit_nccl_tests *t, char *p, struct ctx *c)
 	}
 }
 
+/*
+ * The summary lines, as nccl-tests prints them (src/common.cu, from v2.17.3
+ * writeResultFooter() in src/util.cu; with "# " in front from v2.0.0, with
+ * one space in v1.0.0):
+ *
+ *	"# %-20s : %d %s\n", "Out of bounds values", errors, errors ? "FAILED" : "OK"
+ *	"# %-20s : %g %s\n", "Avg bus bandwidth", bw, check == -1 ? "" : bw < check * 0.9 ?
+ *							  "FAILED" : "OK"
+ *
+ * so the average is followed by a space and nothing, or by "OK" or "FAILED"
+ * when NCCL_TESTS_MIN_BW set the check (nccl-tests then exits with an error
+ * on FAILED). Any other word after the number is a paste's and is left.
+ */
+static void read_summary(struct nicfit_nccl_tests *t, char *p, long line)
+{
+	char *q, *w;
+	double d;
+	size_t n;
+
+	if ((q = strstr(p, "Avg bus bandwidth")) != NULL) {
+		q = strchr(q, ':');
+		if (!q)
+			return;
+		q += 1 + strspn(q + 1, " \t");
+		n = strcspn(q, " \t");
+		w = q + n + strspn(q + n, " \t");
+		q[n] = '\0';
+		if (nicfit__vnum(q, &d))
+			return;
+		t->avg_busbw = d;
+		t->avg_line = line;
+		t->avg_ok = !strncmp(w, "OK", 2) ? 1 : !strncmp(w, "FAILED", 6) ? 0 : -1;
+	} else if ((q = strstr(p, "Out of bounds values")) != NULL) {
+		q = strchr(q, ':');
+		if (q) {
+			long k = nicfit__vint(q + 1 + strspn(q + 1, " "), NULL);
+
+			if (k > 0 && t->wrong <= 0) {
+				t->wrong = k;
+				t->wrong_line = line;
+			}
+		}
+	}
+}
+
 /* The header and summary lines, which all start with '#'. */
 static void read_comment(struct nicfit_nccl_tests *t, char *p, long line, struct ctx *c)
 {
 	char *q;
-	double d;
 
 	p++;
 	while (*p == ' ')
 		p++;
 	if (!strncmp(p, "Rank ", 5)) {
 		read_rank(t, p, c);
-	} else if ((q = strstr(p, "Avg bus bandwidth")) != NULL) {
-		q = strchr(q, ':');
-		if (q) {
-			q++;
-			while (*q == ' ')
-				q++;
-			if (!nicfit__vnum(q, &d)) {
-				t->avg_busbw = d;
-				t->avg_line = line;
-			}
-		}
-	} else if ((q = strstr(p, "Out of bounds values")) != NULL) {
-		q = strchr(q, ':');
-		if (q) {
-			long n = nicfit__vint(q + 1 + strspn(q + 1, " "), NULL);
-
-			if (n > 0 && t->wrong <= 0) {
-				t->wrong = n;
-				t->wrong_line = line;
-			}
-		}
+	} else if (strstr(p, "Avg bus bandwidth") || strstr(p, "Out of bounds values")) {
+		read_summary(t, p, line);
 	} else if ((q = strstr(p, "test starting:")) != NULL) {
 		q += 14;
 		while (*q == ' ')
@@ -286,6 +311,7 @@ int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const c
 	}
 	t = &d->u.t;
 	t->avg_busbw = -1;
+	t->avg_ok = -1;
 	c->wrong_col = 1;
 	nicfit__vlines_init(&c->l, text, len);
 	while ((line = nicfit__vlines_next(&c->l)) != NULL) {
@@ -296,6 +322,9 @@ int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const c
 			read_comment(t, p, c->l.lineno, c);
 		} else if (!strncmp(p + strspn(p, " "), "Rank ", 5)) {
 			read_rank(t, p, c);
+		} else if (!strncmp(p, "Avg bus bandwidth", 17) ||
+			   !strncmp(p, "Out of bounds values", 20)) {
+			read_summary(t, p, c->l.lineno);
 		} else if (strstr(p, "NCCL INFO") || strstr(p, "NCCL WARN")) {
 			continue;
 		} else if (read_row(t, p, c->l.lineno, c->wrong_col) < 0) {

@@ -64,6 +64,10 @@ static void json_tests(struct nicfit_emit *e, const struct nicfit_nccl_tests *t)
 		nicfit_emit_null(e, "peak");
 	}
 	num_or_null(e, "avg_busbw_gbytes_s", t->avg_busbw);
+	if (t->avg_ok < 0)
+		nicfit_emit_null(e, "avg_busbw_ok");
+	else
+		nicfit_emit_bool(e, "avg_busbw_ok", t->avg_ok);
 	nicfit_emit_int(e, "wrong", t->wrong);
 	nicfit_emit_bool(e, "truncated", t->truncated);
 	nicfit_emit_begin_array(e, "rows");
@@ -306,8 +310,9 @@ static void text_tests(struct nicfit_emit *e, const struct nicfit_nccl_tests *t)
 				   t->peak_inplace ? "in-place" : "out-of-place", p->line);
 	}
 	if (t->avg_busbw >= 0)
-		nicfit_emit_printf(e, "  average bus bandwidth %.4f GB/s (line %ld)\n", t->avg_busbw,
-				   t->avg_line);
+		nicfit_emit_printf(e, "  average bus bandwidth %.4f GB/s (line %ld)%s\n", t->avg_busbw,
+				   t->avg_line, t->avg_ok < 0 ? "" : t->avg_ok ?
+				   ", NCCL_TESTS_MIN_BW check OK" : ", NCCL_TESTS_MIN_BW check FAILED");
 }
 
 static void text_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)

@@ -1,0 +1,2 @@
+verify --link NDR --nodes 2 --nics-per-node 8 tests/fixtures/verify/nccl-tests-2.19.6-min-bw-failed.txt
+# exit 2

@@ -1,0 +1,1 @@
+verify --json --pretty --link NDR --nodes 2 --nics-per-node 8 tests/fixtures/verify/nccl-tests-2.19.6-min-bw-ok.txt
