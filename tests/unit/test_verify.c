@@ -561,6 +561,66 @@ static void summary_old_and_oob(void **state)
 	nicfit_verify_free(v);
 }
 
+/*
+ * A figure past NICFIT__VMAX_* (10^6 Gb/s, 10^15 bytes or us) is not a
+ * measurement: the input is refused (65) at the figure's line and column,
+ * or, in iperf3's JSON, with the member's path.
+ */
+static void absurd_figures(void **state)
+{
+	static const struct {
+		const char *text, *at, *what;
+		long line;
+	} bad[] = {
+		{ "  8589934592    2147483648     float     sum      -1    100.0   1e308   1e308      0"
+		  "    100.0   1.0   1.0      0\n", "1e308", "algbw 1e+308 GB/s", 1 },
+		{ "  1073741824     268435456     float     sum      -1   4517.3  237.69  445.68      0"
+		  "   4507.6  238.21  446.64      0\n# Avg bus bandwidth    : 99999999 \n", "99999999",
+		  "Avg bus bandwidth 1e+08 GB/s", 2 },
+		{ " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
+		  " 65536          5000        97.2               99999999999999999999999   0.18\n",
+		  "99999999999999999999999", "BW average 1e+23 Gb/s", 2 },
+		{ "[  5]   0.00-10.00  sec  1.10 GBytes  2e9 Gbits/sec  0  sender\n", "2e9",
+		  "rate 2e+09 Gb/s", 1 },
+		{ "<system version=\"1\"><cpu numaid=\"0\">\n<pci busid=\"0000:01:00.0\"><nic>"
+		  "<net name=\"mlx5_0\" speed=\"1e308\"/></nic></pci></cpu></system>\n", "<net ",
+		  "<net> speed 1e+308 Mb/s", 2 },
+	};
+	static const char json[] = "{\"start\": {\"test_start\": {\"duration\": 10}}, \"end\": "
+				   "{\"sum_sent\": {\"bits_per_second\": 1e9}, \"sum_received\": "
+				   "{\"bits_per_second\": 1e+308}}}";
+	struct nicfit_verify *v;
+	struct nicfit_error err;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *line = bad[i].text, *at = strstr(bad[i].text, bad[i].at);
+		long k;
+
+		for (k = 1; k < bad[i].line; k++)
+			line = strchr(line, '\n') + 1;
+		v = nicfit_verify_new();
+		nicfit_error_clear(&err);
+		assert_int_equal(nicfit_verify_add_text(v, "t", bad[i].text, strlen(bad[i].text),
+							&err), NICFIT_E_DATA);
+		assert_string_equal(err.input, "t");
+		assert_int_equal(err.line, bad[i].line);
+		assert_int_equal(err.col, at - line + 1);
+		if (!strstr(err.msg, bad[i].what) || !strstr(err.msg, "is not a measurement"))
+			fail_msg("%zu: %s", i, err.msg);
+		nicfit_verify_free(v);
+	}
+	v = nicfit_verify_new();
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_verify_add_text(v, "r.json", json, sizeof(json) - 1, &err),
+			 NICFIT_E_DATA);
+	assert_int_equal(err.line, 0);
+	assert_non_null(strstr(err.msg, "end.sum_received.bits_per_second 1e+308 bit/s is not a "
+				       "measurement (above 1e+15 bit/s)"));
+	nicfit_verify_free(v);
+}
+
 static void bad_input(void **state)
 {
 	struct nicfit_verify *v = nicfit_verify_new();
@@ -600,6 +660,7 @@ int main(void)
 		cmocka_unit_test(perftest_iperf3),
 		cmocka_unit_test(summary_lines),
 		cmocka_unit_test(summary_old_and_oob),
+		cmocka_unit_test(absurd_figures),
 		cmocka_unit_test(bad_input),
 	};
 

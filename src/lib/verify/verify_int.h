@@ -33,6 +33,25 @@
 /* The most of an input line a finding quotes. */
 #define NICFIT__VQUOTE_MAX 200
 
+/*
+ * The largest figures the parsers take as measured. A rate past 10^6 Gb/s
+ * (a petabit a second, 125,000 GB/s) is far beyond any NIC port or GPU
+ * interconnect, and a size, time or count past 10^15 (a petabyte, 30 years
+ * in microseconds) beyond any run: such a figure is a damaged input, which
+ * is refused (NICFIT_E_DATA at its line and column) rather than judged or
+ * printed as a number of hundreds of digits.
+ */
+#define NICFIT__VMAX_GBPS 1e6
+#define NICFIT__VMAX_FIGURE 1e15
+
+/*
+ * 0 when v is within max (and not below -max); otherwise NICFIT_E_DATA in
+ * err: "name:line:col: what V unit is not a measurement (above BOUND)",
+ * line 0 for a position that what names (a JSON member).
+ */
+int nicfit__vbound(struct nicfit_error *err, const char *name, long line, long col,
+		   const char *what, double v, double max, const char *unit);
+
 /* A cursor over the lines of a text. */
 struct nicfit__vlines {
 	const char *text;

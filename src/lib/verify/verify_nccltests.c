@@ -110,8 +110,10 @@ static void read_rank(struct nicfit_nccl_tests *t, char *p, struct ctx *c)
  * when NCCL_TESTS_MIN_BW set the check (nccl-tests then exits with an error
  * on FAILED). Any other word after the number is a paste's and is left.
  */
-static void read_summary(struct nicfit_nccl_tests *t, char *p, long line)
+static int read_summary(struct nicfit_nccl_tests *t, char *p, const struct ctx *c,
+			const char *name, struct nicfit_error *err)
 {
+	long line = c->l.lineno;
 	char *q, *w;
 	double d;
 	size_t n;
@@ -119,13 +121,16 @@ static void read_summary(struct nicfit_nccl_tests *t, char *p, long line)
 	if ((q = strstr(p, "Avg bus bandwidth")) != NULL) {
 		q = strchr(q, ':');
 		if (!q)
-			return;
+			return 0;
 		q += 1 + strspn(q + 1, " \t");
 		n = strcspn(q, " \t");
 		w = q + n + strspn(q + n, " \t");
 		q[n] = '\0';
 		if (nicfit__vnum(q, &d))
-			return;
+			return 0;
+		if (nicfit__vbound(err, name, line, q - c->l.buf + 1, "Avg bus bandwidth", d,
+				   NICFIT__VMAX_GBPS / 8, "GB/s"))
+			return NICFIT_E_DATA;
 		t->avg_busbw = d;
 		t->avg_line = line;
 		t->avg_ok = !strncmp(w, "OK", 2) ? 1 : !strncmp(w, "FAILED", 6) ? 0 : -1;
@@ -140,11 +145,14 @@ static void read_summary(struct nicfit_nccl_tests *t, char *p, long line)
 			}
 		}
 	}
+	return 0;
 }
 
-/* The header and summary lines, which all start with '#'. */
-static void read_comment(struct nicfit_nccl_tests *t, char *p, long line, struct ctx *c)
+/* The header and summary lines, which all start with '#'. Returns 0 or NICFIT_E_DATA. */
+static int read_comment(struct nicfit_nccl_tests *t, char *p, struct ctx *c, const char *name,
+			struct nicfit_error *err)
 {
+	long line = c->l.lineno;
 	char *q;
 
 	p++;
@@ -153,7 +161,7 @@ static void read_comment(struct nicfit_nccl_tests *t, char *p, long line, struct
 	if (!strncmp(p, "Rank ", 5)) {
 		read_rank(t, p, c);
 	} else if (strstr(p, "Avg bus bandwidth") || strstr(p, "Out of bounds values")) {
-		read_summary(t, p, line);
+		return read_summary(t, p, c, name, err);
 	} else if ((q = strstr(p, "test starting:")) != NULL) {
 		q += 14;
 		while (*q == ' ')
@@ -165,6 +173,7 @@ static void read_comment(struct nicfit_nccl_tests *t, char *p, long line, struct
 	} else if (strstr(p, "out-of-place") && !t->header_line) {
 		t->header_line = line;
 	}
+	return 0;
 }
 
 static int is_word(const char *s)
@@ -172,12 +181,42 @@ static int is_word(const char *s)
 	return (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z');
 }
 
-/* One data row, or 0 when the line is not one. */
-static int read_row(struct nicfit_nccl_tests *t, char *p, long line, int wrong_col)
+/*
+ * A row's figures within NICFIT__VMAX_*: sizes, counts and times in
+ * microseconds as figures, algbw and busbw (GB/s) as rates. Returns 0 or
+ * NICFIT_E_DATA at the figure's column.
+ */
+static int row_bounds(char **tok, int n, const double *v, int base, const struct ctx *c,
+		      const char *name, struct nicfit_error *err)
+{
+	static const char *const what[] = { "time", "algbw", "busbw" };
+	double x;
+	int i, k;
+
+	for (i = 0; i < 2; i++)
+		if (!nicfit__vnum(tok[i], &x) &&
+		    nicfit__vbound(err, name, c->l.lineno, tok[i] - c->l.buf + 1,
+				   i ? "count" : "size", x, NICFIT__VMAX_FIGURE, i ? "" : "bytes"))
+			return NICFIT_E_DATA;
+	for (i = base; i < n - 4; i++) {
+		k = (i - base) % 4;
+		if (k == 3)
+			continue;
+		if (nicfit__vbound(err, name, c->l.lineno, tok[4 + i] - c->l.buf + 1, what[k], v[i],
+				   k ? NICFIT__VMAX_GBPS / 8 : NICFIT__VMAX_FIGURE, k ? "GB/s" : "us"))
+			return NICFIT_E_DATA;
+	}
+	return 0;
+}
+
+/* One data row, 0 when the line is not one, or a negative status (err set on data). */
+static int read_row(struct nicfit_nccl_tests *t, char *p, struct ctx *c, const char *name,
+		    struct nicfit_error *err)
 {
 	char *tok[NICFIT__VTOK_MAX];
 	double v[NICFIT__VTOK_MAX];
-	int n, i, k, nv = 0, base;
+	int n, i, k, nv = 0, base, wrong_col = c->wrong_col;
+	long line = c->l.lineno;
 	struct nicfit_nccl_row r;
 
 	nicfit__vblank_rank_tags(p);
@@ -201,6 +240,8 @@ static int read_row(struct nicfit_nccl_tests *t, char *p, long line, int wrong_c
 	base = nv % 4;
 	if (nv < 4 || base > 1)
 		return 0;
+	if (row_bounds(tok, n, v, base, c, name, err))
+		return NICFIT_E_DATA;
 	for (k = 0; k < 2; k++) {
 		r.time_us[k] = r.algbw[k] = r.busbw[k] = -1;
 		if (base + 4 * k + 3 < nv) {
@@ -220,7 +261,7 @@ static int read_row(struct nicfit_nccl_tests *t, char *p, long line, int wrong_c
 	}
 	r.line = line;
 	if (NICFIT_ALLOC_GROW(t->rows, t->nrows + 1, t->alloc))
-		return -1;
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	t->rows[t->nrows++] = r;
 	return 1;
 }
@@ -299,7 +340,7 @@ int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const c
 	struct ctx *c = calloc(1, sizeof(*c));
 	struct nicfit_verify_doc *d;
 	struct nicfit_nccl_tests *t;
-	int rc = 0;
+	int rc = 0, r;
 	char *line;
 
 	if (!c)
@@ -319,18 +360,20 @@ int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const c
 
 		read_version(t, p);
 		if (*p == '#') {
-			read_comment(t, p, c->l.lineno, c);
+			rc = read_comment(t, p, c, name, err);
 		} else if (!strncmp(p + strspn(p, " "), "Rank ", 5)) {
 			read_rank(t, p, c);
 		} else if (!strncmp(p, "Avg bus bandwidth", 17) ||
 			   !strncmp(p, "Out of bounds values", 20)) {
-			read_summary(t, p, c->l.lineno);
+			rc = read_summary(t, p, c, name, err);
 		} else if (strstr(p, "NCCL INFO") || strstr(p, "NCCL WARN")) {
 			continue;
-		} else if (read_row(t, p, c->l.lineno, c->wrong_col) < 0) {
-			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+		} else if ((r = read_row(t, p, c, name, err)) < 0) {
+			rc = r;
 			break;
 		}
+		if (rc)
+			break;
 	}
 	t->nodes = (int)c->nhosts;
 	free(c);

@@ -8,6 +8,7 @@
  * a second (perftest_parameters.c: format_factor 0x100000), or, with
  * --report_gbits, in Gb/sec of 10^9 bits (format_factor 125000000).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,14 +52,17 @@ static void pt_params(struct nicfit_perftest *pt, const char *p)
 		pt->qps = (int)nicfit__vint(q, NULL);
 }
 
-static void pt_row(struct nicfit_perftest *pt, char *p, long line)
+/* A result row; 0, or NICFIT_E_DATA (err set) for a figure past NICFIT__VMAX_*. */
+static int pt_row(struct nicfit_perftest *pt, char *p, const struct nicfit__vlines *l,
+		  const char *name, struct nicfit_error *err)
 {
 	char *tok[NICFIT__VTOK_MAX];
 	double v[NICFIT__VTOK_MAX];
 	int n = nicfit__split_blanks(p, tok, NICFIT__VTOK_MAX), i;
+	long line = l->lineno;
 
 	if (n < 2)
-		return;
+		return 0;
 	for (i = 0; i < n; i++) {
 		char *t = tok[i];
 		size_t k;
@@ -70,33 +74,44 @@ static void pt_row(struct nicfit_perftest *pt, char *p, long line)
 		while (k && t[k - 1] == '*')
 			t[--k] = '\0';
 		if (nicfit__vnum(t, &v[i]))
-			return;
+			return 0;
+	}
+	for (i = 0; i < n; i++) {
+		/* BW peak and average of a bandwidth row are rates; every other figure a figure */
+		int rate = !pt->latency && (i == 2 || i == 3);
+
+		if (nicfit__vbound(err, name, line, tok[i] - l->buf + 1,
+				   rate ? i == 2 ? "BW peak" : "BW average" : "figure",
+				   rate ? v[i] * (pt->gbits ? 1 : PERFTEST_MIB_GBPS) : v[i],
+				   rate ? NICFIT__VMAX_GBPS : NICFIT__VMAX_FIGURE, rate ? "Gb/s" : ""))
+			return NICFIT_E_DATA;
 	}
 	if (n < 4) {
 		pt->cut_line = line;
-		return;
+		return 0;
 	}
 	pt->nrows++;
 	if (pt->latency) {
 		/* #bytes #iterations t_min t_max t_typical t_avg ... */
 		if (n < 6 && n != 5)
-			return;
+			return 0;
 		pt->bytes = v[0];
 		pt->lat_max_us = v[3];
 		pt->lat_typical_us = v[4];
 		pt->lat_avg_us = n > 5 ? v[5] : -1;
 		pt->row_line = line;
-		return;
+		return 0;
 	}
 	if (n < 5)
-		return;
+		return 0;
 	if (pt->row_line && v[3] * (pt->gbits ? 1 : PERFTEST_MIB_GBPS) <= pt->bw_avg_gbps)
-		return;
+		return 0;
 	pt->bytes = v[0];
 	pt->bw_peak = v[2];
 	pt->bw_avg = v[3];
 	pt->bw_avg_gbps = v[3] * (pt->gbits ? 1 : PERFTEST_MIB_GBPS);
 	pt->row_line = line;
+	return 0;
 }
 
 int nicfit__verify_perftest(struct nicfit_verify *v, const char *name, const char *text,
@@ -105,7 +120,7 @@ int nicfit__verify_perftest(struct nicfit_verify *v, const char *name, const cha
 	struct nicfit__vlines *l = malloc(sizeof(*l));
 	struct nicfit_verify_doc *d;
 	struct nicfit_perftest *pt;
-	int in_table = 0;
+	int in_table = 0, rc = 0;
 	char *line;
 
 	if (!l)
@@ -134,13 +149,15 @@ int nicfit__verify_perftest(struct nicfit_verify *v, const char *name, const cha
 		} else if (!strncmp(p, "----", 4)) {
 			in_table = 0;
 		} else if (in_table) {
-			pt_row(pt, p, l->lineno);
+			rc = pt_row(pt, p, l, name, err);
+			if (rc)
+				break;
 		} else {
 			pt_params(pt, p);
 		}
 	}
 	free(l);
-	return 0;
+	return rc;
 }
 
 /* ---- iperf3 text ------------------------------------------------------------ */
@@ -163,20 +180,26 @@ static double rate_gbps(char **tok, int n, int i)
 	return -1;
 }
 
-static void ip_summary(struct nicfit_iperf3 *ip, char *p, long line, int *have_sum)
+/* A summary line; 0, or NICFIT_E_DATA (err set) for a figure past NICFIT__VMAX_*. */
+static int ip_summary(struct nicfit_iperf3 *ip, char *p, const struct nicfit__vlines *l,
+		      int *have_sum, const char *name, struct nicfit_error *err)
 {
+	long line = l->lineno;
 	char *tok[NICFIT__VTOK_MAX];
 	int n, i, is_sum = !strncmp(p, "[SUM]", 5);
 	double g = -1;
 
 	if (!is_sum && *have_sum)
-		return;
+		return 0;
 	n = nicfit__split_blanks(p, tok, NICFIT__VTOK_MAX);
 	for (i = 0; i < n - 1; i++)
 		if ((g = rate_gbps(tok, n, i)) >= 0)
 			break;
 	if (g < 0)
-		return;
+		return 0;
+	if (nicfit__vbound(err, name, line, tok[i] - l->buf + 1, "rate", g, NICFIT__VMAX_GBPS,
+			   "Gb/s"))
+		return NICFIT_E_DATA;
 	if (!strcmp(tok[n - 1], "sender")) {
 		ip->sender_gbps = g;
 		if (i + 3 < n && nicfit__vint(tok[i + 2], NULL) >= 0)
@@ -195,10 +218,14 @@ static void ip_summary(struct nicfit_iperf3 *ip, char *p, long line, int *have_s
 		double t;
 
 		if (dash && dash > tok[i] && !nicfit__vnum(dash + 1, &t)) {
+			if (nicfit__vbound(err, name, line, dash + 1 - l->buf + 1, "interval end", t,
+					   NICFIT__VMAX_FIGURE, "s"))
+				return NICFIT_E_DATA;
 			ip->duration_s = t;
 			break;
 		}
 	}
+	return 0;
 }
 
 int nicfit__verify_iperf3_text(struct nicfit_verify *v, const char *name, const char *text,
@@ -207,7 +234,7 @@ int nicfit__verify_iperf3_text(struct nicfit_verify *v, const char *name, const 
 	struct nicfit__vlines *l = malloc(sizeof(*l));
 	struct nicfit_verify_doc *d;
 	struct nicfit_iperf3 *ip;
-	int have_sum = 0;
+	int have_sum = 0, rc = 0;
 	char *line;
 
 	if (!l)
@@ -231,11 +258,12 @@ int nicfit__verify_iperf3_text(struct nicfit_verify *v, const char *name, const 
 			ip->udp = 1;
 		else if (!strncmp(p, "iperf 3", 7) && !ip->version[0])
 			nicfit__vcopy(ip->version, sizeof(ip->version), p + 6, strcspn(p + 6, " "));
-		else if (p[0] == '[' && (strstr(p, " sender") || strstr(p, " receiver")))
-			ip_summary(ip, p, l->lineno, &have_sum);
+		else if (p[0] == '[' && (strstr(p, " sender") || strstr(p, " receiver")) &&
+			 (rc = ip_summary(ip, p, l, &have_sum, name, err)) != 0)
+			break;
 	}
 	free(l);
-	return 0;
+	return rc;
 }
 
 /* ---- iperf3 --json ---------------------------------------------------------- */
@@ -254,6 +282,7 @@ int nicfit__verify_iperf3_json(struct nicfit_verify *v, const char *name, const 
 	json_t *root = json_loadb(text, len, 0, &je), *start, *end, *ts, *x;
 	struct nicfit_verify_doc *d;
 	struct nicfit_iperf3 *ip;
+	const char *sent;
 
 	if (!root)
 		return nicfit_error_at(err, NICFIT_E_DATA, name, je.line, je.column,
@@ -281,6 +310,7 @@ int nicfit__verify_iperf3_json(struct nicfit_verify *v, const char *name, const 
 	x = json_object_get(ts, "protocol");
 	ip->udp = json_is_string(x) && !strcmp(json_string_value(x), "UDP");
 	x = json_object_get(end, "sum_sent");
+	sent = json_is_object(x) ? "end.sum_sent.bits_per_second" : "end.sum.bits_per_second";
 	if (!json_is_object(x))
 		x = json_object_get(end, "sum");
 	if (jnum(x, "bits_per_second") >= 0)
@@ -297,6 +327,14 @@ int nicfit__verify_iperf3_json(struct nicfit_verify *v, const char *name, const 
 				       "not finish has no \"end\")");
 	}
 	json_decref(root);
+	/* jansson keeps no positions: the member's path is where the figure is */
+	if (nicfit__vbound(err, name, 0, 0, sent, ip->sender_gbps * 1e9, NICFIT__VMAX_GBPS * 1e9,
+			   "bit/s") ||
+	    nicfit__vbound(err, name, 0, 0, "end.sum_received.bits_per_second",
+			   ip->receiver_gbps * 1e9, NICFIT__VMAX_GBPS * 1e9, "bit/s") ||
+	    nicfit__vbound(err, name, 0, 0, "start.test_start.duration", ip->duration_s,
+			   NICFIT__VMAX_FIGURE, "s"))
+		return NICFIT_E_DATA;
 	return 0;
 }
 
@@ -317,6 +355,23 @@ static int xml_attr(const char *p, const char *a, char *out, size_t size)
 		q += al;
 	}
 	return -1;
+}
+
+/* The 1-based line of p in s, and where that line starts. */
+static long line_of(const char *s, const char *p)
+{
+	long n = 1;
+
+	for (; s < p; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static const char *line_start(const char *s, const char *p)
+{
+	while (p > s && p[-1] != '\n')
+		p--;
+	return p;
 }
 
 int nicfit__verify_nccl_topo(struct nicfit_verify *v, const char *name, const char *text,
@@ -363,8 +418,16 @@ int nicfit__verify_nccl_topo(struct nicfit_verify *v, const char *name, const ch
 			if (!xml_attr(p, "gdr", val, sizeof(val)) && !strcmp(val, "1"))
 				t->gdr_nets++;
 			if (t->net_speed_mbps <= 0 && !xml_attr(p, "speed", val, sizeof(val)) &&
-			    !nicfit__vnum(val, &sp))
+			    !nicfit__vnum(val, &sp)) {
+				/* the position is counted only for a speed to refuse */
+				if (fabs(sp) > NICFIT__VMAX_GBPS * 1000 &&
+				    nicfit__vbound(err, name, line_of(s, p), p - line_start(s, p) + 1,
+						   "<net> speed", sp, NICFIT__VMAX_GBPS * 1000, "Mb/s")) {
+					free(s);
+					return NICFIT_E_DATA;
+				}
 				t->net_speed_mbps = sp;
+			}
 		}
 	}
 	free(s);

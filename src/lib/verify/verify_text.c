@@ -138,6 +138,16 @@ void nicfit__vcopy(char *dst, size_t size, const char *s, size_t n)
 	dst[i] = '\0';
 }
 
+int nicfit__vbound(struct nicfit_error *err, const char *name, long line, long col,
+		   const char *what, double v, double max, const char *unit)
+{
+	if (v <= max && v >= -max)
+		return 0;
+	return nicfit_error_at(err, NICFIT_E_DATA, name, line, col, "%s %.6g%s%s is not a "
+			       "measurement (above %g%s%s): the input is damaged", what, v,
+			       unit[0] ? " " : "", unit, max, unit[0] ? " " : "", unit);
+}
+
 char *nicfit__vstrdup(const char *s)
 {
 	size_t n = strlen(s);
