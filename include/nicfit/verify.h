@@ -58,10 +58,11 @@ enum nicfit_verify_verdict {
 	NICFIT_VERDICT_NONE = 0,    /* nothing to compare with */
 	NICFIT_VERDICT_OK,          /* as expected */
 	NICFIT_VERDICT_LOW,
-	NICFIT_VERDICT_FAR_BELOW
+	NICFIT_VERDICT_FAR_BELOW,
+	NICFIT_VERDICT_ABOVE_LINE   /* above what the links given can carry: input or expectation wrong */
 };
 
-/* "not judged", "as expected", "low", "far below". */
+/* "not judged", "as expected", "low", "far below", "above line rate". */
 const char *nicfit_verdict_name(enum nicfit_verify_verdict v);
 
 /* ---- nccl-tests ------------------------------------------------------------ */
@@ -249,6 +250,7 @@ struct nicfit_verify_doc {
 	double expected_gbps;       /* the ceiling; < 0 none */
 	double ratio;
 	enum nicfit_verify_verdict verdict;
+	const char *verdict_code;   /* the finding that explains the verdict (above it), or NULL */
 	char *what;                 /* "busbw at 8 GB", "BW average" */
 	char *arith;                /* the ceiling's arithmetic, one line */
 };

@@ -30,7 +30,7 @@ static void check(const struct nicfit_verify *v)
 			abort();
 		if (d->expected_gbps > 0 && d->measured_gbps >= 0 && !isfinite(d->ratio))
 			abort();
-		if ((unsigned)d->verdict > NICFIT_VERDICT_FAR_BELOW)
+		if ((unsigned)d->verdict > NICFIT_VERDICT_ABOVE_LINE)
 			abort();
 	}
 	if (nicfit_verify_exit_code(v) < 0 || nicfit_verify_exit_code(v) > 2)

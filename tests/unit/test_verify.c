@@ -32,6 +32,18 @@ static struct nicfit_verify *load(const char *name)
 	return v;
 }
 
+static struct nicfit_verify *load_text(const char *text)
+{
+	struct nicfit_verify *v = nicfit_verify_new();
+	struct nicfit_error err;
+
+	assert_non_null(v);
+	nicfit_error_clear(&err);
+	if (nicfit_verify_add_text(v, "t", text, strlen(text), &err))
+		fail_msg("t: %s", err.msg);
+	return v;
+}
+
 static void judge(struct nicfit_verify *v, const struct nicfit_verify_expect *x)
 {
 	struct nicfit_error err;
@@ -139,8 +151,14 @@ static void thresholds(void **state)
 	nicfit_verify_free(v);
 }
 
-/* Two ranks on two nodes, Tree forced: 41.5 GB/s beats one 100G NIC's ring ceiling. */
-static void above_ring(void **state)
+/*
+ * Two ranks on two nodes, Tree forced, 41.5 GB/s busbw: one 100G NIC a
+ * node cannot carry 332 Gb/s whatever the algorithm (busbw of 2 ranks is
+ * algbw, and a node must send its data once): above line rate, a warning
+ * that points at the NIC count, never "as expected". The run names four
+ * HCAs (NCCL_IB_HCA): with four rails it is a plain 85 %.
+ */
+static void above_line_rate(void **state)
 {
 	struct nicfit_verify *v = load("nccl-tests-232-h100-tree-4nic.txt");
 	struct nicfit_verify_expect x;
@@ -158,10 +176,92 @@ static void above_ring(void **state)
 	assert_string_equal(d->u.t.collective, "all_reduce_perf");
 	assert_near(d->u.t.rows[d->u.t.peak].busbw[1], 41.52, 1e-9);
 	assert_int_equal(d->u.t.peak_inplace, 1);
+	assert_int_equal(d->verdict, NICFIT_VERDICT_ABOVE_LINE);
+	assert_string_equal(d->verdict_code, "verify-above-line-rate");
+	assert_null(find(v, "verify-above-ring", NULL));
+	f = find(v, "verify-above-line-rate", NULL);
+	assert_non_null(f);
+	assert_int_equal(f->severity, NICFIT_SEV_WARNING);
+	assert_non_null(strstr(f->message, "332.2 Gb/s is above the 100.0 Gb/s"));
+	assert_non_null(strstr(f->fix, "--nics-per-node"));
+	assert_int_equal(nicfit_verify_exit_code(v), 1);
+	nicfit_verify_free(v);
+
+	v = load("nccl-tests-232-h100-tree-4nic.txt");
+	x.nics_per_node = 4;
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_NCCL_TESTS);
+	assert_int_equal(d->verdict, NICFIT_VERDICT_OK);
+	assert_null(d->verdict_code);
+	assert_null(find(v, "verify-above-line-rate", NULL));
+	nicfit_verify_free(v);
+}
+
+/*
+ * 16 ranks on two nodes of 8 NDR rails at 469.6 GB/s busbw: above the
+ * ring's 397.5 GB/s, under the 750 GB/s that 2(n-1)/n of the rails' line
+ * rate allows (a tree on two nodes): as expected, with verify-above-ring.
+ */
+static void above_ring(void **state)
+{
+	struct nicfit_verify *v = load("nccl-tests-2.19.6-2node-16rank-summary.txt");
+	struct nicfit_verify_expect x;
+	const struct nicfit_verify_doc *d;
+	const struct nicfit_finding *f;
+
+	(void)state;
+	nicfit_verify_expect_init(&x);
+	assert_int_equal(nicfit_parse_speed("NDR", "t", &x.link, NULL), 0);
+	x.nodes = 2;
+	x.nics_per_node = 8;
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_NCCL_TESTS);
+	assert_int_equal(d->verdict, NICFIT_VERDICT_OK);
+	assert_string_equal(d->verdict_code, "verify-above-ring");
 	f = find(v, "verify-above-ring", NULL);
 	assert_non_null(f);
 	assert_non_null(strstr(f->fix, "NCCL_ALGO=Ring"));
-	assert_int_equal(d->verdict, NICFIT_VERDICT_OK);
+	assert_null(find(v, "verify-above-line-rate", NULL));
+	nicfit_verify_free(v);
+}
+
+/* perftest and iperf3 above their one link's line rate; within it, as expected. */
+static void above_line_rate_p2p(void **state)
+{
+	static const char pt[] = " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]"
+				 "   MsgRate[Mpps]\n 65536          5000        97.2               %s"
+				 "   0.18\n";
+	static const char ip[] = "[SUM]   0.00-10.00  sec  46.6 GBytes  %s Gbits/sec  0  sender\n"
+				 "[SUM]   0.00-10.00  sec  46.6 GBytes  %s Gbits/sec  receiver\n";
+	struct nicfit_verify_expect x;
+	struct nicfit_verify *v;
+	char text[512];
+
+	(void)state;
+	nicfit_verify_expect_init(&x);
+	assert_int_equal(nicfit_parse_speed("400G", "t", &x.link, NULL), 0);
+	snprintf(text, sizeof(text), pt, "980.5");
+	v = load_text(text);
+	judge(v, &x);
+	assert_int_equal(doc(v, NICFIT_VERIFY_PERFTEST)->verdict, NICFIT_VERDICT_ABOVE_LINE);
+	assert_non_null(strstr(find(v, "verify-above-line-rate", NULL)->message,
+			       "above the 400.0 Gb/s"));
+	nicfit_verify_free(v);
+	/* 396 Gb/s: above the 392.1 Gb/s RoCE goodput, within the line rate */
+	snprintf(text, sizeof(text), pt, "396.0");
+	v = load_text(text);
+	judge(v, &x);
+	assert_int_equal(doc(v, NICFIT_VERIFY_PERFTEST)->verdict, NICFIT_VERDICT_OK);
+	assert_null(doc(v, NICFIT_VERIFY_PERFTEST)->verdict_code);
+	nicfit_verify_free(v);
+
+	assert_int_equal(nicfit_parse_speed("40G", "t", &x.link, NULL), 0);
+	snprintf(text, sizeof(text), ip, "80.0", "79.9");
+	v = load_text(text);
+	judge(v, &x);
+	assert_int_equal(doc(v, NICFIT_VERIFY_IPERF3)->verdict, NICFIT_VERDICT_ABOVE_LINE);
+	assert_non_null(find(v, "verify-above-line-rate", NULL));
+	assert_null(find(v, "iperf3-one-stream", NULL));
 	nicfit_verify_free(v);
 }
 
@@ -270,18 +370,6 @@ static void socket_without_rdma(void **state)
 	assert_null(find(v, "nccl-net-socket", NULL));
 	assert_non_null(find(v, "nccl-warn", NULL));
 	nicfit_verify_free(v);
-}
-
-static struct nicfit_verify *load_text(const char *text)
-{
-	struct nicfit_verify *v = nicfit_verify_new();
-	struct nicfit_error err;
-
-	assert_non_null(v);
-	nicfit_error_clear(&err);
-	if (nicfit_verify_add_text(v, "t", text, strlen(text), &err))
-		fail_msg("t: %s", err.msg);
-	return v;
 }
 
 /*
@@ -650,7 +738,9 @@ int main(void)
 		cmocka_unit_test(bus_factor),
 		cmocka_unit_test(ndr_far_below),
 		cmocka_unit_test(thresholds),
+		cmocka_unit_test(above_line_rate),
 		cmocka_unit_test(above_ring),
+		cmocka_unit_test(above_line_rate_p2p),
 		cmocka_unit_test(table_layouts),
 		cmocka_unit_test(socket_with_rdma),
 		cmocka_unit_test(socket_without_rdma),

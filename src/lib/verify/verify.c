@@ -21,7 +21,8 @@ const char *nicfit_verify_kind_name(enum nicfit_verify_kind k)
 
 const char *nicfit_verdict_name(enum nicfit_verify_verdict v)
 {
-	static const char *const names[] = { "not judged", "as expected", "low", "far below" };
+	static const char *const names[] = { "not judged", "as expected", "low", "far below",
+					     "above line rate" };
 
 	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";
 }

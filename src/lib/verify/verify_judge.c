@@ -31,6 +31,12 @@
 #define IPERF3_FAST_GBPS 40.0
 /* Above the ring ceiling by more than this, the algorithm was not a ring. */
 #define ABOVE_RING_RATIO 1.05
+/*
+ * Above the line rate's bound by more than this, the measurement cannot be:
+ * 1 % is the tools' rounding and clocks (iperf3's receiver times its own
+ * interval; nccl-tests prints busbw to 2 decimals), nothing a link adds.
+ */
+#define LINE_RATE_SLACK 1.01
 
 size_t nicfit__vline_at(const struct nicfit_verify_doc *d, long lineno, char *out, size_t size)
 {
@@ -197,6 +203,48 @@ static struct nicfit_finding *judge_ratio(struct nicfit_verify *v, struct nicfit
 	return f;
 }
 
+/*
+ * A measurement above bound (what the links given carry at their line
+ * rate, no header paid, whatever the algorithm) by more than
+ * LINE_RATE_SLACK cannot be: the input is damaged, or the link, the NICs
+ * per node or the nodes given are not the hardware measured. Its verdict
+ * is "above line rate", a warning, so that nothing judged against a wrong
+ * expectation reads "as expected". Returns 1 when it was so, 0 when not,
+ * or NICFIT_E_NOMEM.
+ */
+static int judge_above_line(struct nicfit_verify *v, struct nicfit_verify_doc *d, double bound,
+			    const char *how, const char *device, long line, const char *evidence)
+{
+	char q[NICFIT__VQUOTE_MAX + 1], where[32];
+	struct nicfit_finding *f;
+
+	if (bound <= 0 || d->measured_gbps <= bound * LINE_RATE_SLACK)
+		return 0;
+	d->ratio = d->measured_gbps / d->expected_gbps;
+	d->verdict = NICFIT_VERDICT_ABOVE_LINE;
+	d->verdict_code = "verify-above-line-rate";
+	if (evidence) {
+		nicfit__vcopy(q, sizeof(q), evidence, (size_t)-1);
+		snprintf(where, sizeof(where), "the JSON summary");
+	} else {
+		nicfit__vline_at(d, line, q, sizeof(q));
+		snprintf(where, sizeof(where), "line %ld", line);
+	}
+	f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_VERIFY_ABOVE_LINE_RATE, device,
+			 "%s: %s = %.1f Gb/s is above the %.1f Gb/s the links given carry at all "
+			 "(%s): the input is damaged, or the hardware measured is not the one given; "
+			 "%s: \"%s\"", d->input, d->what, d->measured_gbps, bound, how, where, q);
+	if (!f)
+		return NICFIT_E_NOMEM;
+	f->source = "docs/json-verify.md (verdict thresholds)";
+	if (nicfit__finding_fix(&v->findings, f, "Check what the run had against what verify was "
+				"given: each port's rate (ibstat, ethtool), the NICs per node the run "
+				"used (NCCL_IB_HCA; --nics-per-node), the nodes (--nodes); then the "
+				"figure's unit in the input."))
+		return NICFIT_E_NOMEM;
+	return 1;
+}
+
 static void judge_tests_notes(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 {
 	const struct nicfit_nccl_tests *t = &d->u.t;
@@ -288,14 +336,64 @@ static double tests_ceiling(struct nicfit_verify *v, struct nicfit_verify_doc *d
 	return d->arith ? c : -1;
 }
 
+/*
+ * The most a collective's busbw can be over the nodes' links at their line
+ * rate L (K rails a node, N nodes, n ranks, G GPUs a node), whatever the
+ * algorithm: each node must move through its rails at least what no other
+ * node can move for it (nccl-tests' doc/PERFORMANCE.md defines busbw).
+ * AllReduce: a node sends its data once and receives the result once
+ * (in-network reduction, SHARP or NVLS, or a tree on two nodes), so algbw
+ * is at most K x L and busbw 2(n-1)/n of it; AllGather and ReduceScatter:
+ * a node receives (sends) the other nodes' share, (N-1)/N, so busbw is at
+ * most K x L x N/(N-1) x (n-1)/n; AlltoAll: the ceiling's formula at L;
+ * Broadcast, Reduce and SendRecv: K x L; any other, 2 x K x L, above
+ * all of these. Writes its arithmetic into how.
+ */
+static double tests_bound(const struct nicfit_verify *v, const struct nicfit_verify_doc *d,
+			  const struct nicfit_link_result *lr, char *how, size_t size)
+{
+	const struct nicfit_verify_expect *x = &v->expect;
+	const struct nicfit_nccl_tests *t = &d->u.t;
+	int nodes = x->nodes, gpn = x->gpus_per_node > 0 ? x->gpus_per_node : 1;
+	int k = x->nics_per_node > 0 ? x->nics_per_node : gpn;
+	int r = t->nranks > 0 ? t->nranks : nodes * gpn;
+	double l = k * lr->line_gbps, f;
+	const char *why;
+
+	if (r < 2)
+		r = 2;
+	if (!strcmp(t->op, "allreduce")) {
+		f = 2.0 * (r - 1) / r;
+		why = "2(n-1)/n: each node sends its data once and receives the result once";
+	} else if (!strcmp(t->op, "allgather") || !strcmp(t->op, "reducescatter")) {
+		f = nodes / (nodes - 1.0) * (r - 1) / r;
+		why = "N/(N-1) x (n-1)/n: each node moves the other nodes' share once";
+	} else if (!strcmp(t->op, "alltoall")) {
+		f = nodes / (nodes - 1.0) * (r - 1) / r / gpn;
+		why = "N/(N-1) x (n-1)/n / G: each node sends off the node what its GPUs send there";
+	} else if (!strcmp(t->op, "broadcast") || !strcmp(t->op, "reduce") ||
+		   !strcmp(t->op, "sendrecv")) {
+		f = 1;
+		why = "1: each node receives (sends) the whole message once";
+	} else {
+		f = 2;
+		why = "2, above every collective's";
+	}
+	snprintf(how, size, "%d rail%s%s x %.1f Gb/s line rate x %s, n = %d, N = %d", k,
+		 k == 1 ? "" : "s", x->nics_per_node > 0 ? "" : " (one NIC per GPU assumed)",
+		 lr->line_gbps, why, r, nodes);
+	return l * f;
+}
+
 static int judge_tests(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 {
 	const struct nicfit_verify_expect *x = &v->expect;
 	struct nicfit_nccl_tests *t = &d->u.t;
 	struct nicfit_link_result lr;
 	const struct nicfit_nccl_row *pk;
-	double nic, c;
-	char q[NICFIT__VQUOTE_MAX + 1];
+	double nic, c, bound;
+	char q[NICFIT__VQUOTE_MAX + 1], how[200];
+	int rc;
 
 	judge_tests_notes(v, d);
 	if (!t->nrows)
@@ -314,9 +412,14 @@ static int judge_tests(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	if (c < 0)
 		return NICFIT_E_NOMEM;
 	d->expected_gbps = c;
+	bound = tests_bound(v, d, &lr, how, sizeof(how));
+	rc = judge_above_line(v, d, bound, how, NULL, pk->line, NULL);
+	if (rc)
+		return rc < 0 ? rc : 0;
 	if (d->measured_gbps > c * ABOVE_RING_RATIO && !strcmp(t->op, "allreduce")) {
 		d->ratio = d->measured_gbps / c;
 		d->verdict = NICFIT_VERDICT_OK;
+		d->verdict_code = "verify-above-ring";
 		nicfit__vline_at(d, pk->line, q, sizeof(q));
 		struct nicfit_finding *f = nicfit__find(&v->findings, NICFIT_SEV_INFO,
 			NICFIT_CODE_VERIFY_ABOVE_RING, NULL,
@@ -338,8 +441,9 @@ static int judge_perftest(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	struct nicfit_perftest *pt = &d->u.pt;
 	struct nicfit_link_result lr;
 	enum nicfit_proto proto;
-	char q[NICFIT__VQUOTE_MAX + 1];
+	char q[NICFIT__VQUOTE_MAX + 1], how[64];
 	double nic, dup;
+	int rc;
 
 	if (pt->cut_line && !pt->row_line) {
 		nicfit__vline_at(d, pt->cut_line, q, sizeof(q));
@@ -381,6 +485,12 @@ static int judge_perftest(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 				  " (the card's PCIe path)" : "");
 	if (!d->arith)
 		return NICFIT_E_NOMEM;
+	snprintf(how, sizeof(how), "%s%.1f Gb/s line rate", dup > 1 ? "2 directions x " : "",
+		 lr.line_gbps);
+	rc = judge_above_line(v, d, lr.line_gbps * dup, how, pt->device[0] ? pt->device : NULL,
+			      pt->row_line, NULL);
+	if (rc)
+		return rc < 0 ? rc : 0;
 	judge_ratio(v, d, pt->device[0] ? pt->device : NULL, pt->row_line, NULL);
 	return 0;
 }
@@ -391,8 +501,9 @@ static int judge_iperf3(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	struct nicfit_iperf3 *ip = &d->u.ip;
 	struct nicfit_link_result lr;
 	struct nicfit_finding *f;
-	char q[NICFIT__VQUOTE_MAX + 1], where[32];
+	char q[NICFIT__VQUOTE_MAX + 1], where[32], how[64];
 	double nic;
+	int rc;
 
 	d->measured_gbps = ip->receiver_gbps >= 0 ? ip->receiver_gbps : ip->sender_gbps;
 	if (d->measured_gbps < 0)
@@ -420,10 +531,15 @@ static int judge_iperf3(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 			 ip->sender_gbps, ip->retransmits, ip->streams, ip->streams == 1 ? "" : "s");
 	else
 		nicfit__vline_at(d, ip->sum_line, q, sizeof(q));
-	if (nic > 0)
+	snprintf(how, sizeof(how), "one link's %.1f Gb/s line rate", lr.line_gbps);
+	rc = nic > 0 ? judge_above_line(v, d, lr.line_gbps, how, NULL, ip->sum_line,
+					ip->json ? q : NULL) : 0;
+	if (rc < 0)
+		return rc;
+	if (nic > 0 && !rc)
 		judge_ratio(v, d, NULL, ip->sum_line, ip->json ? q : NULL);
 	if (ip->streams <= 1 && !ip->udp && (x->link.gbps >= IPERF3_FAST_GBPS) &&
-	    d->verdict != NICFIT_VERDICT_OK) {
+	    d->verdict != NICFIT_VERDICT_OK && d->verdict != NICFIT_VERDICT_ABOVE_LINE) {
 		f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_IPERF3_ONE_STREAM,
 				 NULL, "%s: one stream on a %.0fG link; %s: \"%s\"", d->input,
 				 x->link.gbps, where, q);
@@ -433,8 +549,9 @@ static int judge_iperf3(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 			return NICFIT_E_NOMEM;
 	}
 	if (ip->retransmits > 0) {
-		f = nicfit__find(&v->findings, d->verdict == NICFIT_VERDICT_OK || !d->verdict ?
-				 NICFIT_SEV_INFO : NICFIT_SEV_WARNING, NICFIT_CODE_IPERF3_RETRANSMITS,
+		f = nicfit__find(&v->findings, d->verdict == NICFIT_VERDICT_LOW ||
+				 d->verdict == NICFIT_VERDICT_FAR_BELOW ? NICFIT_SEV_WARNING :
+				 NICFIT_SEV_INFO, NICFIT_CODE_IPERF3_RETRANSMITS,
 				 NULL, "%s: %ld retransmitted segments in %.0f s; %s: \"%s\"",
 				 d->input, ip->retransmits, ip->duration_s, where, q);
 		if (f && nicfit__finding_fix(&v->findings, f, "Look for drops on the path (switch "
@@ -550,7 +667,8 @@ int nicfit_verify_judge(struct nicfit_verify *v, const struct nicfit_verify_expe
 		/* the document the verdict is about: its input opens the message */
 		for (j = 0; j < v->ndocs; j++)
 			if (!strncmp(f->message, v->docs[j].input, strlen(v->docs[j].input)) &&
-			    v->docs[j].verdict >= NICFIT_VERDICT_LOW)
+			    (v->docs[j].verdict == NICFIT_VERDICT_LOW ||
+			     v->docs[j].verdict == NICFIT_VERDICT_FAR_BELOW))
 				break;
 		rc = verdict_causes(v, f, j < v->ndocs ? v->docs[j].kind : NICFIT_VERIFY_IPERF3);
 	}

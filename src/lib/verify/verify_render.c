@@ -26,13 +26,29 @@ static void str_or_null(struct nicfit_emit *e, const char *key, const char *s)
 		nicfit_emit_null(e, key);
 }
 
+/*
+ * How bad a verdict is: above line rate is a warning (the input or the
+ * expectation is wrong, not the network), between low and far below.
+ */
+static int verdict_rank(enum nicfit_verify_verdict k)
+{
+	switch (k) {
+	case NICFIT_VERDICT_NONE: return 0;
+	case NICFIT_VERDICT_OK: return 1;
+	case NICFIT_VERDICT_LOW: return 2;
+	case NICFIT_VERDICT_ABOVE_LINE: return 3;
+	case NICFIT_VERDICT_FAR_BELOW: return 4;
+	}
+	return 0;
+}
+
 static enum nicfit_verify_verdict worst_verdict(const struct nicfit_verify *v)
 {
 	enum nicfit_verify_verdict w = NICFIT_VERDICT_NONE;
 	size_t i;
 
 	for (i = 0; i < v->ndocs; i++)
-		if (v->docs[i].verdict > w)
+		if (verdict_rank(v->docs[i].verdict) > verdict_rank(w))
 			w = v->docs[i].verdict;
 	return w;
 }
@@ -445,9 +461,11 @@ static void render_people(const struct nicfit_verify *v, struct nicfit_emit *e)
 	nicfit_emit_printf(e, "Verdict: %s", nicfit_verdict_name(w));
 	for (i = 0; i < v->ndocs; i++)
 		if (v->docs[i].verdict == w && w != NICFIT_VERDICT_NONE) {
-			nicfit_emit_printf(e, ": %s, %.0f %% of the %.1f Gb/s ceiling%s", v->docs[i].what,
+			nicfit_emit_printf(e, ": %s, %.0f %% of the %.1f Gb/s ceiling%s%s%s", v->docs[i].what,
 					   100 * v->docs[i].ratio, v->docs[i].expected_gbps,
-					   v->docs[i].ratio > 1 ? " (above it: see verify-above-ring)" : "");
+					   v->docs[i].verdict_code ? " (see " : "",
+					   v->docs[i].verdict_code ? v->docs[i].verdict_code : "",
+					   v->docs[i].verdict_code ? ")" : "");
 			break;
 		}
 	if (nicfit_findings_count(&v->findings, NICFIT_SEV_CRITICAL) ||
