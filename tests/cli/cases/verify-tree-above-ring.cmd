@@ -1,1 +1,1 @@
-verify --link 100GbE --nodes 2 --nics-per-node 1 tests/fixtures/verify/nccl-tests-232-h100-tree-4nic.txt
+verify --link NDR --nodes 2 --nics-per-node 8 tests/fixtures/verify/nccl-tests-2.19.6-2node-16rank-summary.txt
