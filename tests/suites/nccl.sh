@@ -33,6 +33,9 @@ KNOWN = {
     'NCCL_SOCKET_IFNAME': None,  # interface prefixes
     'NCCL_ALGO': {'Tree', 'Ring', 'CollnetDirect', 'CollnetChain', 'NVLS', 'NVLSTree', 'PAT'},
     'NCCL_PROTO': {'LL', 'LL128', 'Simple'},
+    # nccl-tests' own, not NCCL's: the bound its summary line checks the average
+    # against (NVIDIA/nccl-tests src/common.cu, getenv); verify names it, sets no value
+    'NCCL_TESTS_MIN_BW': None,
     'NCCL_DEBUG_SUBSYS': {'INIT', 'COLL', 'P2P', 'SHM', 'NET', 'GRAPH', 'TUNING', 'ENV',
                           'ALLOC', 'CALL', 'PROXY', 'NVLS', 'BOOTSTRAP', 'REG', 'PROFILE',
                           'RAS', 'ALL'},
