@@ -108,8 +108,9 @@ struct nicfit_audit_pair {
 	int gpu, nic;            /* indices into devs */
 	enum nicfit_path path;
 	int locality_known;      /* 0 when NUMA locality is unknown (NODE assumed) */
-	int gdr_default;
-	const char *gdr_reason;  /* "ok", "distance", "no-rdma", "no-kernel-support", "not-nvidia" */
+	int gdr_default;         /* 1 yes, 0 no, -1 unknown (the kernel's support is unknown) */
+	const char *gdr_reason;  /* "ok", "distance", "no-rdma", "no-kernel-support",
+				  * "kernel-support-unknown", "not-nvidia" */
 	int lca_pci;             /* lowest common bridge, -1 when only the host joins them */
 };
 
@@ -151,7 +152,8 @@ struct nicfit_audit {
 	struct nicfit_findings findings;
 	struct nicfit_not_checked *not_checked; /* each check once */
 	size_t nnot_checked, not_checked_alloc;
-	int gdr_kernel;          /* nv_mem, nv_mem_nc or nvidia_peermem present */
+	int gdr_kernel;          /* 1: nv_mem, nv_mem_nc or nvidia_peermem present; 0: none,
+				  * with sys/module read; -1: unknown (no sys/module) */
 	int all;                 /* devs holds every PCI function */
 	struct nicfit_audit_plan plan;
 	const char *const *ignore; /* the --ignore patterns (not owned) */

@@ -47,6 +47,31 @@ for v in 'Linux version ' 'Linux 3.10.0 version' 'Linux version	3.10.0' 'SunOS v
 	check "proc/version '$v': kernel unknown" sh -c "'$NICFIT' audit --sysfs '$tmp/r630v' -j 2>/dev/null | grep -q '\"kernel\":null'"
 done
 
+# a tree without sys/module cannot show whether nvidia_peermem is loaded: GPUDirect's kernel
+# support is null, not false, and so is the default of a pair close enough for it; what the
+# tree does show stays known (a far pair, nv_peer_mem's peer client, a module list read)
+holds() { # name file jq-filter: the filter is true of the file
+	check "$1" sh -c "jq -e '$3' '$2' >/dev/null"
+}
+audit_json "$fx/wrx80-t2l" >"$tmp/wrx80.json"
+holds "wrx80-t2l (no sys/module): kernel_support, nvidia_peermem and nv_peer_mem are null" \
+	"$tmp/wrx80.json" '.host.gpudirect | .kernel_support == null and .nvidia_peermem == null
+		and .nv_peer_mem == null and .nvidia_driver == true'
+holds "wrx80-t2l: GPU0-mlx5_0 (PIX) gdr_default null, kernel-support-unknown; GPU1 (NODE) false" \
+	"$tmp/wrx80.json" '[.pairs[]|select(.nic_label=="mlx5_0")|[.gpu_label,.gdr_default,.gdr_reason]]
+		== [["GPU0",null,"kernel-support-unknown"],["GPU1",false,"distance"]]'
+cp -a "$fx/hgx-h100" "$tmp/hgx-nomod"
+rm -rf "$tmp/hgx-nomod/sys/module"
+audit_json "$tmp/hgx-nomod" >"$tmp/hgx-nomod.json"
+holds "hgx-h100 without sys/module: nv_peer_mem's peer client still proves the kernel support" \
+	"$tmp/hgx-nomod.json" '(.host.gpudirect | .kernel_support == true and
+		.nvidia_peermem == null and .nv_peer_mem == true) and
+		([.pairs[]|select(.gdr_default == null)] == [])'
+audit_json "$fx/epyc-gen4" >"$tmp/epyc.json"
+holds "epyc-gen4 (sys/module read, no peer-memory module): kernel support false, not null" \
+	"$tmp/epyc.json" '.host.gpudirect | .kernel_support == false and .nvidia_peermem == false
+		and .nv_peer_mem == false'
+
 # a dual-port 200G ConnectX-7 (MCX755106AS-HEAT) named alike from VPD (root) and from its
 # PSID MT_0000000834 (everyone): the same part, 2 x 200G, no family-maximum 400G
 cp -a "$fx/hgx-h100" "$tmp/hgx-user"

@@ -55,6 +55,17 @@ EOT
 check "hgx-h100: GPUDirect readiness and RDMA port rates" sh -c \
 	"grep -q '^nicfit_gpudirect_rdma_ready{' '$tmp/hgx-h100.prom' &&
 	 grep -q '^nicfit_rdma_port_rate_bytes_per_second{' '$tmp/hgx-h100.prom'"
+# unknown is left out, never 0: without sys/module and a peer-memory client, whether the
+# kernel supports GPUDirect RDMA (and so whether a close pair uses it) is unknown
+cp -R "$fx/hgx-h100" "$tmp/gdr-unknown"
+rm -rf "$tmp/gdr-unknown/sys/module" "$tmp/gdr-unknown/sys/kernel/mm/memory_peers"
+"$NICFIT" audit --sysfs "$tmp/gdr-unknown" --no-pci-ids --format prom >"$tmp/gdr.prom" 2>/dev/null
+check "GPUDirect support unknown: no kernel-support sample, no readiness for close pairs" sh -c \
+	"! grep -q '^nicfit_gpudirect_kernel_support' '$tmp/gdr.prom' &&
+	 ! grep -q '^nicfit_gpudirect_rdma_ready{.*kernel-support' '$tmp/gdr.prom' &&
+	 grep -q '^nicfit_gpudirect_rdma_ready{.*reason=\"distance\"} 0\$' '$tmp/gdr.prom'"
+check "GPUDirect support known absent (epyc-gen4: sys/module read): the sample is 0" \
+	grep -qx 'nicfit_gpudirect_kernel_support 0' "$tmp/epyc-gen4.prom"
 check "duration and last-run time are there" sh -c \
 	"grep -q '^nicfit_audit_duration_seconds [0-9]' '$tmp/kvm-vm.prom' &&
 	 grep -q '^nicfit_audit_last_run_timestamp_seconds [0-9]\\{10\\}\$' '$tmp/kvm-vm.prom'"
@@ -211,5 +222,8 @@ check "hgx-h100: a rail per NIC at PIX/PXB to a GPU ($rails), GPUDirect ready, P
 check "without RDMA: no rails, not GPUDirect ready, no rate label" sh -c \
 	"grep -qx 'nicfit.io/rails=0' '$tmp/nfd' && grep -qx 'nicfit.io/gdr-ready=false' '$tmp/nfd' &&
 	 ! grep -q rdma-rate '$tmp/nfd'"
+"$NICFIT" audit --sysfs "$tmp/gdr-unknown" --no-pci-ids --format nfd >"$tmp/nfd" 2>/dev/null
+check "GPUDirect support unknown: no gdr-ready label (neither true nor false)" sh -c \
+	"grep -q '^nicfit.io/rails=' '$tmp/nfd' && ! grep -q gdr-ready '$tmp/nfd'"
 check "calc has no prom output (64)" sh -c \
 	"'$NICFIT' calc pcie --gen 3 --width 16 --format prom >/dev/null 2>&1; [ \$? = 64 ]"

@@ -211,6 +211,19 @@ static void path_classes(void **state)
 	assert_true(has(a, "gdr-no-peermem", NICFIT_SEV_WARNING));
 	assert_non_null(strstr(message_of(a, "gdr-no-peermem"), "is unknown"));
 	assert_null(strstr(message_of(a, "gdr-no-peermem"), "not loaded"));
+	/* so is the kernel's support, and with it a close pair's default; a far one stays no */
+	assert_int_equal(a->gdr_kernel, -1);
+	assert_int_equal(pair(a, "GPU0", "mlx5_0")->gdr_default, -1);
+	assert_string_equal(pair(a, "GPU0", "mlx5_0")->gdr_reason, "kernel-support-unknown");
+	assert_int_equal(pair(a, "GPU0", "mlx5_2")->gdr_default, 0);
+	assert_string_equal(pair(a, "GPU0", "mlx5_2")->gdr_reason, "distance");
+	nicfit_audit_free(a);
+	/* nv_peer_mem's peer client proves the support without sys/module */
+	t->nv_mem = 1;
+	a = run(t, NULL, 0);
+	assert_int_equal(a->gdr_kernel, 1);
+	assert_int_equal(pair(a, "GPU0", "mlx5_0")->gdr_default, 1);
+	assert_false(has(a, "gdr-no-peermem", NICFIT_SEV_WARNING));
 	nicfit_audit_free(a);
 	nicfit_topo_free(t);
 }
@@ -239,6 +252,10 @@ static void unknown_locality(void **state)
 	assert_false(has(a, "gpu-nic-cross-socket", NICFIT_SEV_WARNING));
 	assert_true(has(a, "gpu-nic-locality-unknown", NICFIT_SEV_INFO));
 	assert_true(has(a, "numa-locality-unknown", NICFIT_SEV_WARNING));
+	/* no sys/module in this model: the module is not said to be missing */
+	assert_true(has(a, "gdr-no-peermem", NICFIT_SEV_INFO));
+	assert_non_null(strstr(message_of(a, "gdr-no-peermem"), "is unknown"));
+	assert_null(strstr(message_of(a, "gdr-no-peermem"), "not loaded"));
 	nicfit_audit_free(a);
 	nicfit_topo_free(t);
 }

@@ -151,6 +151,20 @@ static void judge_readable(struct nicfit__audit_ctx *c)
 				   t->npci, t->root, t->problems_total);
 }
 
+/*
+ * NCCL's test for the kernel's GPUDirect RDMA support (docs/reference/
+ * topology.md 1.1): nv_peer_mem's peer-memory client, or the
+ * nvidia_peermem module. A tree without sys/module (a capture that left it
+ * out, a dump) cannot show that nvidia_peermem is absent: without a peer
+ * client there, the support is unknown (-1), not missing.
+ */
+static int gdr_kernel(const struct nicfit_topo *t)
+{
+	if (t->nv_mem || t->nv_mem_nc || t->nvidia_peermem)
+		return 1;
+	return t->modules_listed ? 0 : -1;
+}
+
 /* The passes, in the order their findings appear within a severity. */
 static void judge(struct nicfit__audit_ctx *c)
 {
@@ -232,7 +246,7 @@ int nicfit_audit_judge(const struct nicfit_topo *topo, const struct nicfit_catal
 		a->pcie = *c.o->pcie;
 	else
 		nicfit_pcie_params_default(&a->pcie);
-	a->gdr_kernel = topo->nv_mem || topo->nv_mem_nc || topo->nvidia_peermem;
+	a->gdr_kernel = gdr_kernel(topo);
 	a->nsockets = topo->npackages;
 	rc = 0;
 	if (nicfit__audit_choose_devices(&c))

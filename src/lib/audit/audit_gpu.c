@@ -75,7 +75,9 @@ enum nicfit_path nicfit__audit_path(const struct nicfit_topo *t, int x, int y, i
  * Whether NCCL uses GPUDirect RDMA on a pair by default (its
  * ncclTopoCheckGdr, docs/reference/topology.md 1.5): an NVIDIA GPU, an RDMA
  * NIC, a path no longer than PXB, and the kernel's peer-memory support.
- * The first condition that fails is the reason.
+ * The first condition that fails is the reason; a pair that meets the
+ * others on a tree that cannot show the kernel's support (no sys/module)
+ * is "kernel-support-unknown", and its default unknown.
  */
 static const char *gdr_reason(const struct nicfit__audit_ctx *c,
 			      const struct nicfit_audit_dev *g, const struct nicfit_audit_dev *nic,
@@ -87,6 +89,8 @@ static const char *gdr_reason(const struct nicfit__audit_ctx *c,
 		return "no-rdma";
 	if (path > NICFIT_PATH_PXB)
 		return "distance";
+	if (c->a->gdr_kernel < 0)
+		return "kernel-support-unknown";
 	if (!c->a->gdr_kernel)
 		return "no-kernel-support";
 	return "ok";
@@ -124,7 +128,8 @@ void nicfit__audit_pairs(struct nicfit__audit_ctx *c)
 			pr->path = nicfit__audit_path(c->t, g->pci, nic->pci, &pr->locality_known,
 						      &pr->lca_pci);
 			pr->gdr_reason = gdr_reason(c, g, nic, pr->path);
-			pr->gdr_default = !strcmp(pr->gdr_reason, "ok");
+			pr->gdr_default = !strcmp(pr->gdr_reason, "ok") ? 1
+					  : !strcmp(pr->gdr_reason, "kernel-support-unknown") ? -1 : 0;
 			/* nearest NIC: RDMA ones first when the host has any */
 			if (a->nrdma_nics && !nic->rdma)
 				continue;
@@ -333,7 +338,7 @@ void nicfit__audit_judge_gdr(struct nicfit__audit_ctx *c)
 				close_pair = 1;
 		}
 	}
-	if (!nvidia || a->gdr_kernel)
+	if (!nvidia || a->gdr_kernel > 0)
 		return;
 	nicfit__audit_not_checked(c, "dma_buf",
 				  "Whether GPUDirect RDMA can use DMA-BUF instead of nvidia_peermem "
@@ -344,12 +349,15 @@ void nicfit__audit_judge_gdr(struct nicfit__audit_ctx *c)
 				   S_GDR_KERNEL,
 				   "`modprobe nvidia_peermem` (or rely on DMA-BUF) before setting "
 				   "NCCL_NET_GDR_LEVEL=PHB.",
-				   "nvidia_peermem (or nv_peer_mem) is not loaded. No GPU-NIC pair here "
-				   "is close enough for NCCL's default GPUDirect RDMA, but with "
-				   "NCCL_NET_GDR_LEVEL raised it would need the module or DMA-BUF.");
+				   "%s No GPU-NIC pair here is close enough for NCCL's default "
+				   "GPUDirect RDMA, but with NCCL_NET_GDR_LEVEL raised it would need "
+				   "the module or DMA-BUF.", a->gdr_kernel < 0 ?
+				   "Whether nvidia_peermem is loaded is unknown (this tree has no "
+				   "sys/module), and nv_peer_mem is not in /sys/kernel/mm/memory_peers."
+				   : "nvidia_peermem (or nv_peer_mem) is not loaded.");
 		return;
 	}
-	if (!t->modules_listed) {
+	if (a->gdr_kernel < 0) {
 		nicfit__audit_find(c, t->nvidia_driver > 0 ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO,
 				   NICFIT_CODE_GDR_NO_PEERMEM, "host", S_GDR_KERNEL,
 				   "On the host: `lsmod | grep -e nvidia_peermem -e nv_peer_mem`; "

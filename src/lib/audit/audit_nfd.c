@@ -114,23 +114,29 @@ static const char *worst_gpu_path(const struct nicfit_audit *a)
 	return worst < 0 ? NULL : nicfit_path_name((enum nicfit_path)worst);
 }
 
+/*
+ * Whether every GPU has a NIC it would use GPUDirect RDMA with by default:
+ * 1, 0, or -1 when that hangs on kernel support the tree cannot show (a
+ * GPU whose best pair is unknown and none of whose pairs is known to work).
+ */
 static int gdr_ready(const struct nicfit_audit *a)
 {
-	int i, gpus = 0;
+	int i, gpus = 0, unknown = 0;
 
-	/* every GPU has a NIC it would use GPUDirect RDMA with by default */
 	for (i = 0; i < a->ndevs; i++) {
-		int j, ok = 0;
+		int j, best = 0;
 
 		if (a->devs[i].kind != NICFIT_DEV_GPU)
 			continue;
 		gpus++;
-		for (j = 0; j < a->npairs && !ok; j++)
-			ok = a->pairs[j].gpu == i && a->pairs[j].gdr_default;
-		if (!ok)
+		for (j = 0; j < a->npairs && best != 1; j++)
+			if (a->pairs[j].gpu == i && a->pairs[j].gdr_default)
+				best = a->pairs[j].gdr_default;
+		if (!best)
 			return 0;
+		unknown |= best < 0;
 	}
-	return gpus > 0;
+	return unknown ? -1 : gpus > 0;
 }
 
 int nicfit_audit_render_nfd(const struct nicfit_audit *a, struct nicfit_buf *out)
@@ -138,7 +144,7 @@ int nicfit_audit_render_nfd(const struct nicfit_audit *a, struct nicfit_buf *out
 	static const char *const status[] = { "clean", "warning", "critical" };
 	const char *layer, *path = worst_gpu_path(a);
 	double slowest;
-	int nrails, st = nicfit_audit_exit_code(a);
+	int nrails, gdr, st = nicfit_audit_exit_code(a);
 
 	rails(a, &nrails, &slowest, &layer);
 	nicfit_buf_puts(out, "# nicfit audit: Node Feature Discovery local feature file\n");
@@ -149,7 +155,9 @@ int nicfit_audit_render_nfd(const struct nicfit_audit *a, struct nicfit_buf *out
 		nicfit_buf_addf(out, "nicfit.io/rdma-rate-gbps=%.0f\n", floor(slowest + 0.5));
 	if (layer)
 		nicfit_buf_addf(out, "nicfit.io/rdma-link-layer=%s\n", layer);
-	nicfit_buf_addf(out, "nicfit.io/gdr-ready=%s\n", gdr_ready(a) ? "true" : "false");
+	gdr = gdr_ready(a);
+	if (gdr >= 0)
+		nicfit_buf_addf(out, "nicfit.io/gdr-ready=%s\n", gdr ? "true" : "false");
 	if (path)
 		nicfit_buf_addf(out, "nicfit.io/gpu-nic-path=%s\n", path);
 	nicfit_buf_addf(out, "nicfit.io/audit-status=%s\n", status[st >= 0 && st <= 2 ? st : 2]);

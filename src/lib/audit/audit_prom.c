@@ -148,12 +148,19 @@ static void pairs(struct nicfit_buf *b, const struct nicfit_audit *a)
 					    "gpu", PD(a, p->gpu)->bdf, "nic", PD(a, p->nic)->bdf,
 					    "path", nicfit_path_name(cls[k]), NULL);
 	}
+	/* a pair whose answer hangs on unknown kernel support has no sample */
+	for (i = 0; i < a->npairs && a->pairs[i].gdr_default < 0; i++)
+		;
+	if (i == a->npairs)
+		return;
 	nicfit__prom_family(b, "nicfit_gpudirect_rdma_ready", "gauge",
 			    "1 when NCCL would use GPUDirect RDMA between the GPU and the NIC by "
 			    "default (close enough on PCIe, RDMA and kernel support present).");
 	for (i = 0; i < a->npairs; i++) {
 		const struct nicfit_audit_pair *p = &a->pairs[i];
 
+		if (p->gdr_default < 0)
+			continue;
 		nicfit__prom_sample(b, "nicfit_gpudirect_rdma_ready", p->gdr_default,
 				    "gpu", PD(a, p->gpu)->bdf, "nic", PD(a, p->nic)->bdf,
 				    "reason", p->gdr_reason, NULL);
@@ -252,10 +259,12 @@ static void host(struct nicfit_buf *b, const struct nicfit_audit *a,
 	nicfit__prom_family(b, "nicfit_audit_status", "gauge",
 			    "The audit's exit status: 0 clean, 1 warnings, 2 critical findings.");
 	nicfit__prom_sample(b, "nicfit_audit_status", nicfit_audit_exit_code(a), NULL);
-	nicfit__prom_family(b, "nicfit_gpudirect_kernel_support", "gauge",
-			    "1 when a GPUDirect RDMA kernel module (nvidia_peermem, nv_peer_mem) "
-			    "is loaded.");
-	nicfit__prom_sample(b, "nicfit_gpudirect_kernel_support", a->gdr_kernel, NULL);
+	if (a->gdr_kernel >= 0) {
+		nicfit__prom_family(b, "nicfit_gpudirect_kernel_support", "gauge",
+				    "1 when a GPUDirect RDMA kernel module (nvidia_peermem, "
+				    "nv_peer_mem) is loaded.");
+		nicfit__prom_sample(b, "nicfit_gpudirect_kernel_support", a->gdr_kernel, NULL);
+	}
 	if (run && run->duration_s >= 0) {
 		nicfit__prom_family(b, "nicfit_audit_duration_seconds", "gauge",
 				    "How long the last audit took to read and judge the host.");

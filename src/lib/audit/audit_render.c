@@ -75,6 +75,15 @@ static void str_or_null(struct nicfit_emit *e, const char *key, const char *v)
 		nicfit_emit_null(e, key);
 }
 
+/* A boolean that may be unknown: v < 0 is null. */
+static void bool_or_null(struct nicfit_emit *e, const char *key, int v)
+{
+	if (v < 0)
+		nicfit_emit_null(e, key);
+	else
+		nicfit_emit_bool(e, key, v);
+}
+
 /* Width in columns of UTF-8 text. */
 static size_t cols(const char *s, size_t n)
 {
@@ -439,13 +448,12 @@ static void json_host(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_int(e, "nics", a->nnics);
 	nicfit_emit_int(e, "rdma_nics", a->nrdma_nics);
 	nicfit_emit_begin_object(e, "gpudirect");
-	nicfit_emit_bool(e, "kernel_support", a->gdr_kernel);
-	nicfit_emit_bool(e, "nvidia_peermem", t->nvidia_peermem);
-	nicfit_emit_bool(e, "nv_peer_mem", t->nv_mem || t->nv_mem_nc);
-	if (t->nvidia_driver < 0)
-		nicfit_emit_null(e, "nvidia_driver");
-	else
-		nicfit_emit_bool(e, "nvidia_driver", t->nvidia_driver);
+	/* without sys/module a module's absence is no evidence: unknown, not false */
+	bool_or_null(e, "kernel_support", a->gdr_kernel);
+	bool_or_null(e, "nvidia_peermem", t->nvidia_peermem ? 1 : t->modules_listed ? 0 : -1);
+	bool_or_null(e, "nv_peer_mem", t->nv_mem || t->nv_mem_nc || t->nv_peer_mem ? 1
+				       : t->modules_listed ? 0 : -1);
+	bool_or_null(e, "nvidia_driver", t->nvidia_driver);
 	str_or_null(e, "nvidia_driver_version", t->nvidia_version);
 	nicfit_emit_end_object(e);
 	if (t->iommu < 0)
@@ -563,7 +571,7 @@ static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 		nicfit_emit_string(e, "nic_label", a->devs[pr->nic].label);
 		nicfit_emit_string(e, "path", nicfit_path_name(pr->path));
 		nicfit_emit_bool(e, "locality_known", pr->locality_known);
-		nicfit_emit_bool(e, "gdr_default", pr->gdr_default);
+		bool_or_null(e, "gdr_default", pr->gdr_default);
 		nicfit_emit_string(e, "gdr_reason", pr->gdr_reason);
 		nicfit_emit_end_object(e);
 	}
@@ -659,7 +667,7 @@ static void pair_matrix(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
 	struct nicfit_column cols[40];
 	int nics[36], nn = 0, i, j, k, ncol;
-	int rdma_only = a->nrdma_nics > 0;
+	int rdma_only = a->nrdma_nics > 0, gdr_unknown = 0;
 
 	for (i = 0; i < a->ndevs && nn < 36; i++) {
 		const struct nicfit_audit_dev *d = &a->devs[i];
@@ -706,8 +714,10 @@ static void pair_matrix(const struct nicfit_audit *a, struct nicfit_emit *e)
 					continue;
 				cell = pr->locality_known ? nicfit_path_name(pr->path) : "NODE?";
 				if (pr->gdr_default && gl < sizeof(gdr))
-					gl += (size_t)nicfit__fmt(gdr + gl, sizeof(gdr) - gl, "%s%s",
-							       gl ? " " : "", a->devs[nics[k]].label);
+					gl += (size_t)nicfit__fmt(gdr + gl, sizeof(gdr) - gl, "%s%s%s",
+							       gl ? " " : "", a->devs[nics[k]].label,
+							       pr->gdr_default < 0 ? "?" : "");
+				gdr_unknown |= pr->gdr_default < 0;
 			}
 			nicfit_emit_cell_string(e, cell);
 		}
@@ -729,6 +739,9 @@ static void pair_matrix(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_printf(e, "  PIX one switch, PXB several switches, PHB the CPU's host bridge, NODE two "
 			   "host bridges of one\n  NUMA node, SYS across sockets. GDR: NICs NCCL would use "
 			   "GPUDirect RDMA with by default.\n");
+	if (gdr_unknown)
+		nicfit_emit_printf(e, "  NIC?: close enough, but whether the kernel's GPUDirect RDMA "
+				   "support is loaded is unknown.\n");
 }
 
 static const char *sev_word(const struct nicfit_emit *e, enum nicfit_severity s, const char **col)
