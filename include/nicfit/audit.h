@@ -74,6 +74,10 @@ struct nicfit_audit_link {
 	int hops;                /* links on the path */
 };
 
+/* struct nicfit_audit_dev.ports_unknown */
+#define NICFIT_PORTS_STATE_UNKNOWN 1
+#define NICFIT_PORTS_RATE_UNKNOWN 2
+
 struct nicfit_audit_dev {
 	int pci;                 /* topo index */
 	enum nicfit_dev_kind kind;
@@ -95,6 +99,10 @@ struct nicfit_audit_dev {
 	int port_gbps_is_family_max;
 	int ports_up;
 	double ports_now_gbps;   /* sum of negotiated rates of ports with link */
+	int ports_unknown;       /* NICFIT_PORTS_STATE_UNKNOWN: a port's state (or a
+				  * function's ports) could not be read; NICFIT_PORTS_RATE_UNKNOWN:
+				  * a port with link has no rate. ports_up and ports_now_gbps
+				  * count only what was */
 	double demand_gbps;      /* goodput all ports could carry */
 	double supply_gbps;      /* PCIe effective rate of the path */
 	const char *card_limited_by; /* "pcie", "ports", NULL unknown */

@@ -236,6 +236,9 @@ struct nicfit_topo {
 	struct nicfit_rdmadev *rdma;
 	int nrdma;
 	size_t alloc_rdma;
+	int rdma_listed;         /* sys/class/infiniband exists (ib_core registers it), so a
+				  * card missing there has no RDMA device; 0: no such directory
+				  * (ib_core not loaded, or a capture that left it out) */
 	struct nicfit_pcislot *slots;
 	int nslots;
 	size_t alloc_slots;

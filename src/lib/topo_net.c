@@ -235,6 +235,7 @@ void nicfit__topo_read_rdma(struct disc *d)
 
 	if (nicfit_sysfs_list(d->fs, "sys/class/infiniband", &ents, &n, 0) != NICFIT_SYSFS_OK)
 		return;
+	t->rdma_listed = 1;
 	for (i = 0; i < n && !d->rc; i++) {
 		char canon[TOPO_PATH_MAX], path[TOPO_PATH_MAX], dir[TOPO_PATH_MAX];
 		struct nicfit_rdmadev *r;

@@ -392,6 +392,64 @@ static void qdr_data_rate(void **state)
 	nicfit_topo_free(t);
 }
 
+/* Whether a not_checked entry names check. */
+static int not_checked(const struct nicfit_audit *a, const char *check)
+{
+	size_t i;
+
+	for (i = 0; i < a->nnot_checked; i++)
+		if (!strcmp(a->not_checked[i].check, check))
+			return 1;
+	return 0;
+}
+
+/*
+ * An InfiniBand ConnectX-4 (15b3:1013, mlx5_core bound) without an RDMA
+ * device, beside an accelerator: with neither sys/module nor
+ * sys/class/infiniband its RDMA driver may be loaded or not, so neither
+ * nic-rdma-not-loaded nor no-rdma-nic is said, and its ports are unknown,
+ * not 0 up; with either, the driver is known not to be loaded.
+ */
+static void rdma_driver_unknown(void **state)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	struct nicfit_audit *a;
+	int h, r0, r1, x, k;
+
+	(void)state;
+	nicfit_topo_add_numa(t, 0, "0-7", 0);
+	h = nicfit_topo_add_hostbridge(t, "pci0000:00", 0);
+	r0 = fn(t, "0000:00:01.0", -1, h, 0x060400, 0x8086, 0x2030, 0, 3, 16, 3, 16);
+	x = fn(t, "0000:01:00.0", r0, h, 0x020700, 0x15b3, 0x1013, 0, 3, 16, 3, 16);
+	r1 = fn(t, "0000:00:02.0", -1, h, 0x060400, 0x8086, 0x2030, 0, 3, 16, 3, 16);
+	fn(t, "0000:02:00.0", r1, h, 0x120000, 0x1bcf, 0x001c, 0, 3, 16, 3, 16);
+	nicfit_topo_finish(t);
+	a = run(t, NULL, 0);
+	assert_int_equal(count(a, "nic-rdma-not-loaded"), 0);
+	assert_int_equal(count(a, "no-rdma-nic"), 0);
+	assert_true(not_checked(a, "rdma"));
+	for (k = 0; k < a->ndevs && a->devs[k].pci != x; k++)
+		;
+	assert_true(k < a->ndevs && a->devs[k].card_lead);
+	assert_true(a->devs[k].ports_unknown & NICFIT_PORTS_STATE_UNKNOWN);
+	nicfit_audit_free(a);
+	/* the module list read: mlx5_ib is not there */
+	t->modules_listed = 1;
+	a = run(t, NULL, 0);
+	assert_true(has(a, "nic-rdma-not-loaded", NICFIT_SEV_INFO));
+	assert_true(has(a, "no-rdma-nic", NICFIT_SEV_INFO));
+	assert_false(not_checked(a, "rdma"));
+	nicfit_audit_free(a);
+	/* or the RDMA class is there (ib_core loaded) without a device of the card */
+	t->modules_listed = 0;
+	t->rdma_listed = 1;
+	a = run(t, NULL, 0);
+	assert_true(has(a, "nic-rdma-not-loaded", NICFIT_SEV_INFO));
+	assert_false(not_checked(a, "rdma"));
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+}
+
 /* --ignore takes only codes audit raises: a typo is named, with the nearest code. */
 static void ignore_checked(void **state)
 {
@@ -707,6 +765,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(psid_names_part),
 		cmocka_unit_test(qdr_data_rate),
+		cmocka_unit_test(rdma_driver_unknown),
 		cmocka_unit_test(findings_use_pciids_names),
 		cmocka_unit_test(bdf_labels_keep_domains),
 		cmocka_unit_test(path_classes),

@@ -380,6 +380,7 @@ static void driver_from_binding(void **state)
 	t = load("r740xd");
 	assert_true(t->modules_listed);
 	assert_int_equal(t->nvidia_driver, 1);
+	assert_true(t->rdma_listed);
 	nicfit_topo_free(t);
 }
 

@@ -45,17 +45,32 @@ static const char *rdma_driver_for(const char *drv)
 	return NULL;
 }
 
-static double port_rate_now(const struct nicfit__audit_ctx *c, int pci, int *up)
+/*
+ * What the ports of one function run at now: the sum of the rates of those
+ * with link, and how many have link (*up). *unknown gains
+ * NICFIT_PORTS_STATE_UNKNOWN when a port's state cannot be read (an RDMA
+ * port without a state file, or ACTIVE without a rate; an interface whose
+ * carrier and operstate say neither up nor down) or the function shows no
+ * port at all: no RDMA device and no interface (an InfiniBand HCA whose
+ * RDMA driver is not loaded, or a capture without sys/class/infiniband);
+ * NICFIT_PORTS_RATE_UNKNOWN when an interface with link has no speed
+ * (virtio). The figures are then what is known, not what is.
+ */
+static double port_rate_now(const struct nicfit__audit_ctx *c, int pci, int *up, int *unknown)
 {
 	const struct nicfit_topo *t = c->t;
 	double sum = 0;
-	int i, k, r = nicfit__audit_rdma_of(c, pci);
+	int i, k, r = nicfit__audit_rdma_of(c, pci), seen = 0;
 
 	*up = 0;
 	if (r >= 0) {
+		if (!t->rdma[r].nports)
+			*unknown |= NICFIT_PORTS_STATE_UNKNOWN;
 		for (k = 0; k < t->rdma[r].nports; k++) {
 			const struct nicfit_rdma_port *pt = &t->rdma[r].ports[k];
 
+			if (pt->state < 0 || (pt->state == IB_PORT_ACTIVE && !pt->have_rate))
+				*unknown |= NICFIT_PORTS_STATE_UNKNOWN;
 			if (pt->state == IB_PORT_ACTIVE && pt->have_rate) {
 				(*up)++;
 				sum += nicfit_rdma_port_gbps(pt);
@@ -68,12 +83,19 @@ static double port_rate_now(const struct nicfit__audit_ctx *c, int pci, int *up)
 
 		if (nd->pci != pci || nd->is_virtual)
 			continue;
+		seen = 1;
 		if (nd->carrier == 1 || (nd->carrier < 0 && !strcmp(nd->operstate, "up"))) {
 			(*up)++;
 			if (nd->speed_mbps > 0)
 				sum += nd->speed_mbps / 1000.0;
+			else
+				*unknown |= NICFIT_PORTS_RATE_UNKNOWN;
+		} else if (!nicfit__audit_known_no_link(nd)) {
+			*unknown |= NICFIT_PORTS_STATE_UNKNOWN;
 		}
 	}
+	if (!seen)
+		*unknown |= NICFIT_PORTS_STATE_UNKNOWN;
 	return sum;
 }
 
@@ -133,7 +155,7 @@ static void survey_card(struct nicfit__audit_ctx *c, int di,
 			a->devs[k].card_lead = 0;
 		funcs++;
 		ports_seen += rdma_ports(c, pci) > 1 ? rdma_ports(c, pci) : 1;
-		r = port_rate_now(c, pci, &u);
+		r = port_rate_now(c, pci, &u, &d->ports_unknown);
 		d->ports_up += u;
 		sv->now += r;
 		if (u && r / u > sv->max_port_now)
@@ -190,7 +212,11 @@ static void rule_card_alive(struct nicfit__audit_ctx *c, const struct nicfit_aud
  * nic-rdma-not-loaded: the built-in table says the card can do RDMA, its
  * Ethernet driver is bound, but no function has an RDMA device: the
  * matching RDMA driver (mlx5_ib, irdma, bnxt_re) is not loaded. A note:
- * the card works for TCP, and not every host wants RDMA.
+ * the card works for TCP, and not every host wants RDMA. The evidence is
+ * the module list (sys/module) or the RDMA class (sys/class/infiniband,
+ * which exists once ib_core is loaded); a tree with neither (a capture
+ * that left both out) cannot tell, and the card's RDMA is noted as
+ * unknown instead (not_checked "rdma", audit_checks.c).
  */
 static void rule_rdma_driver(struct nicfit__audit_ctx *c, const struct nicfit_audit_dev *d,
 			     const struct nicfit_pci_id *id, const struct survey *sv)
@@ -201,6 +227,10 @@ static void rule_rdma_driver(struct nicfit__audit_ctx *c, const struct nicfit_au
 
 	if (sv->has_rdma || !rd || !id || !id->rdma)
 		return;
+	if (!c->t->modules_listed && !c->t->rdma_listed) {
+		c->rdma_unknown = 1;
+		return;
+	}
 	f = nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_NIC_RDMA_NOT_LOADED, p->bdf, S_IDS,
 			       NULL,
 			       "%s can do RDMA but has no RDMA device (driver %s is bound, its RDMA "

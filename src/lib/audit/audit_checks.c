@@ -112,13 +112,15 @@ static int roce_pfc(const struct nicfit__audit_ctx *c)
 /*
  * no-rdma-nic: GPUs and NICs but no RDMA NIC. One server's inference
  * needs only a front-end network; training or a model split across
- * servers needs a back end (the project's premise: docs/rules.md R2). A note.
+ * servers needs a back end (the project's premise: docs/rules.md R2). A note,
+ * and none where a card that can do RDMA might have it (the tree cannot
+ * show its RDMA driver: not_checked "rdma").
  */
 static void rule_no_rdma(struct nicfit__audit_ctx *c)
 {
 	struct nicfit_audit *a = c->a;
 
-	if (!((a->ngpus || a->naccels) && a->nnics && !a->nrdma_nics))
+	if (!((a->ngpus || a->naccels) && a->nnics && !a->nrdma_nics) || c->rdma_unknown)
 		return;
 	nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_NO_RDMA_NIC, "host", S_SEED,
 			   "For training or a model split across servers add a back-end RDMA NIC "
@@ -126,19 +128,6 @@ static void rule_no_rdma(struct nicfit__audit_ctx *c)
 			   "`nicfit plan` sizes it.",
 			   "No RDMA NIC: fine for inference on one server (a front-end network is "
 			   "enough), not for jobs that span servers.");
-}
-
-/*
- * Whether an interface is known to have no link: carrier 0, or, where the
- * carrier cannot be read (an interface that is down), operstate "down" or
- * "lowerlayerdown". No operstate file, or the kernel's "unknown", is no
- * evidence either way.
- */
-static int known_no_link(const struct nicfit_netdev *nd)
-{
-	if (nd->carrier >= 0)
-		return nd->carrier == 0;
-	return !strcmp(nd->operstate, "down") || !strcmp(nd->operstate, "lowerlayerdown");
 }
 
 /*
@@ -159,7 +148,7 @@ static void rule_intel_700(struct nicfit__audit_ctx *c)
 		const struct nicfit_pci_id *id;
 
 		if (nd->pci < 0 || nd->is_virtual || strcmp(P(c, nd->pci)->driver, "i40e") ||
-		    !known_no_link(nd))
+		    !nicfit__audit_known_no_link(nd))
 			continue;
 		id = nicfit__pci_id_find(P(c, nd->pci)->vendor, P(c, nd->pci)->device);
 		if (id && (id->flags & NICFIT_PCIID_BASET))
@@ -240,6 +229,12 @@ static void note_not_checked(struct nicfit__audit_ctx *c, const struct seen *s)
 		nicfit__audit_not_checked(c, "vpd", "Part numbers in VPD are readable only by root "
 					  "on most kernels: cards were named from PCI IDs and "
 					  "firmware PSIDs.");
+	if (c->rdma_unknown)
+		nicfit__audit_not_checked(c, "rdma", "This tree has neither sys/module nor "
+					  "sys/class/infiniband, so whether the RDMA drivers (mlx5_ib, "
+					  "irdma, bnxt_re) are loaded is unknown: cards that can do "
+					  "RDMA were not judged to have it or not. On the host: `rdma "
+					  "link`, or `lsmod | grep -e _ib -e irdma -e bnxt_re`.");
 	if (a->nnics)
 		nicfit__audit_not_checked(c, "transceivers", "Cable and module types and their "
 					  "temperatures need ethtool's module EEPROM interface "

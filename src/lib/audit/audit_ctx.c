@@ -84,6 +84,17 @@ int nicfit__audit_first_netdev(const struct nicfit__audit_ctx *c, int pci)
 	return -1;
 }
 
+/*
+ * No operstate file, or the kernel's "unknown", is no evidence either way:
+ * only a carrier of 0 or an interface the kernel calls down has no link.
+ */
+int nicfit__audit_known_no_link(const struct nicfit_netdev *nd)
+{
+	if (nd->carrier >= 0)
+		return nd->carrier == 0;
+	return !strcmp(nd->operstate, "down") || !strcmp(nd->operstate, "lowerlayerdown");
+}
+
 int nicfit__audit_same_card(const struct nicfit_pcidev *a, const struct nicfit_pcidev *b)
 {
 	return a->domain == b->domain && a->bus == b->bus && a->dev == b->dev;

@@ -70,6 +70,8 @@ struct nicfit__audit_ctx {
 	int *dev_of;      /* topo index -> devs index, -1 */
 	int oom;          /* an allocation failed (besides the findings list's own) */
 	char *seen_link;  /* per topo index: 1 link reported (audit_link.c), 2|4 ACS (audit_gpu.c) */
+	int rdma_unknown; /* an RDMA-capable card's RDMA driver may or may not be loaded: the
+			   * tree has neither sys/module nor sys/class/infiniband (audit_card.c) */
 };
 
 /* The topo function at index i. */
@@ -95,6 +97,11 @@ void nicfit__audit_not_checked(struct nicfit__audit_ctx *c, const char *check,
 int nicfit__audit_rdma_of(const struct nicfit__audit_ctx *c, int pci);
 /* The first non-virtual network interface of a function, or -1. */
 int nicfit__audit_first_netdev(const struct nicfit__audit_ctx *c, int pci);
+/*
+ * Whether an interface is known to have no link: carrier 0, or, where the
+ * carrier cannot be read, operstate "down" or "lowerlayerdown".
+ */
+int nicfit__audit_known_no_link(const struct nicfit_netdev *nd);
 /* 1 when two functions are on one card (same domain, bus and device). */
 int nicfit__audit_same_card(const struct nicfit_pcidev *a, const struct nicfit_pcidev *b);
 

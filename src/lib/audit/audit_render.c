@@ -294,8 +294,11 @@ static void json_card(struct nicfit_emit *e, const struct nicfit_audit_dev *d)
 		num_or_null(e, "port_gbps", d->port_gbps > 0 ? d->port_gbps : -1);
 		nicfit_emit_string(e, "port_gbps_source", d->cat_nic ? "catalog" :
 				   d->port_gbps_is_family_max ? "family-maximum" : "negotiated");
-		nicfit_emit_int(e, "ports_up", d->ports_up);
-		nicfit_emit_number(e, "ports_now_gbps", d->ports_now_gbps);
+		if (d->ports_unknown & NICFIT_PORTS_STATE_UNKNOWN)
+			nicfit_emit_null(e, "ports_up");
+		else
+			nicfit_emit_int(e, "ports_up", d->ports_up);
+		num_or_null(e, "ports_now_gbps", d->ports_unknown ? -1 : d->ports_now_gbps);
 		num_or_null(e, "demand_gbps", d->card_limited_by ? d->demand_gbps : -1);
 		num_or_null(e, "supply_gbps", d->card_limited_by ? d->supply_gbps : -1);
 		str_or_null(e, "limited_by", d->card_limited_by);
