@@ -450,6 +450,50 @@ static void rdma_driver_unknown(void **state)
 	nicfit_topo_free(t);
 }
 
+/*
+ * One QDR port (32 Gb/s of data) on a link of Gen3 x4 (about 26 Gb/s), the
+ * root port's link files missing: even one port cannot run at its rate, so
+ * nic-pcie-starved (a warning), not nic-card-pcie-bound's "nothing to fix
+ * while one port carries the traffic"; without the card's max_link files
+ * the link is not called its own interface. With them (the card is x4) it
+ * is, and no slot is offered.
+ */
+static void one_port_own_link(void **state)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	struct nicfit_audit *a;
+	const char *m;
+	int h, r, x;
+
+	(void)state;
+	nicfit_topo_add_numa(t, 0, "0-7", 0);
+	h = nicfit_topo_add_hostbridge(t, "pci0000:40", 0);
+	r = fn(t, "0000:40:03.0", -1, h, 0x060400, 0x8086, 0x340a, 0, 0, 0, 0, 0);
+	x = fn(t, "0000:43:00.0", r, h, 0x0c0600, 0x1077, 0x7322, 0, 3, 4, 0, 0);
+	snprintf(t->pci[x].driver, sizeof(t->pci[x].driver), "ib_qib");
+	rdma(t, "qib0", x, "InfiniBand", 4, 40);
+	assert_int_equal(nicfit_parse_ib_rate("40 Gb/sec (4X QDR)",
+					      &t->rdma[t->nrdma - 1].ports[0].rate), 0);
+	nicfit_topo_finish(t);
+	a = run(t, NULL, 0);
+	assert_true(has(a, "nic-pcie-starved", NICFIT_SEV_WARNING));
+	assert_int_equal(count(a, "nic-card-pcie-bound"), 0);
+	m = message_of(a, "nic-pcie-starved");
+	assert_non_null(strstr(m, "Gen3 x4 link"));
+	assert_null(strstr(m, "own interface"));
+	assert_int_equal(nicfit_audit_exit_code(a), 1);
+	nicfit_audit_free(a);
+	/* the card's own interface known to be Gen3 x4 */
+	t->pci[x].max_gts = nicfit_pcie_gts(3);
+	t->pci[x].max_width = 4;
+	t->pci[x].have |= NICFIT_HAVE_MAX_SPEED | NICFIT_HAVE_MAX_WIDTH;
+	a = run(t, NULL, 0);
+	assert_true(has(a, "nic-pcie-starved", NICFIT_SEV_WARNING));
+	assert_non_null(strstr(message_of(a, "nic-pcie-starved"), "the card's own Gen3 x4 interface"));
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+}
+
 /* --ignore takes only codes audit raises: a typo is named, with the nearest code. */
 static void ignore_checked(void **state)
 {
@@ -533,7 +577,7 @@ static void fixtures(void **state)
 				    "ib-no-subnet-manager", "nic-card-pcie-bound", NULL } },
 		{ "hgx-h100", 1, { "acs-redirect", "gpu-link-idle", NULL } },
 		{ "el7-v100", 1, { "numa-locality-unknown", "sysfs-read-problems",
-				   "gpu-nic-locality-unknown", "nic-card-pcie-bound", NULL } },
+				   "gpu-nic-locality-unknown", "nic-pcie-starved", NULL } },
 		{ "xenial-k44", 0, { "gpu-nic-no-gdr-path", NULL } },
 		{ "kvm-vm", 0, { "host-virtual", NULL } },
 		{ "r910-qdr", 1, { "numa-locality-unknown", NULL } },
@@ -766,6 +810,7 @@ int main(void)
 		cmocka_unit_test(psid_names_part),
 		cmocka_unit_test(qdr_data_rate),
 		cmocka_unit_test(rdma_driver_unknown),
+		cmocka_unit_test(one_port_own_link),
 		cmocka_unit_test(findings_use_pciids_names),
 		cmocka_unit_test(bdf_labels_keep_domains),
 		cmocka_unit_test(path_classes),

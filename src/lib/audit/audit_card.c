@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "audit_int.h"
+#include "fmt_int.h"
 #include "nicfit/link.h"
 #include "nicfit/perf.h"
 #include "nicfit/units.h"
@@ -296,38 +297,107 @@ static int fit_card(struct nicfit__audit_ctx *c, struct nicfit_audit_dev *d,
 }
 
 /*
+ * Whether the card's own host interface is known: its max_link_* files
+ * gave a speed and a width. Without them a link that limits the card may
+ * be the card's own interface or a slot narrower than the card.
+ */
+static int own_link_known(const struct nicfit_pcidev *p)
+{
+	return p->max_gts > 0 && p->max_width > 0;
+}
+
+/*
  * nic-card-pcie-bound: nothing upstream narrows the card, yet its own host
  * interface carries less than its ports (dual-port 100G on PCIe 3.0 x16:
  * docs/reference/anchors.md 5.1-5.2). No slot fixes that. It matters only when
  * two ports with link already ask for more than PCIe gives (a warning);
- * with one port busy it is a ceiling to know about (a note). A card whose
- * part is unknown is not judged on its family's fastest port: that is
- * another card's rate as often as this one's.
+ * with one port busy it is a ceiling to know about (a note). When even one
+ * port cannot run at its rate, that is nic-pcie-starved (tried first). A
+ * card whose part is unknown is not judged on its family's fastest port:
+ * that is another card's rate as often as this one's. Without the card's
+ * max_link files the link is not called its own interface: a narrower slot
+ * would look the same.
  */
 static void rule_card_pcie_bound(struct nicfit__audit_ctx *c, const struct nicfit_audit_dev *d,
 				 const struct fit *ft, const struct survey *sv)
 {
-	const struct nicfit_nic_fit *all = &ft->all, *one = &ft->one;
-	int busy;
+	const struct nicfit_nic_fit *all = &ft->all;
+	const struct nicfit_pcidev *p = P(c, d->pci);
+	int busy, own = own_link_known(p);
+	char fix[256];
 
 	if (d->port_gbps_is_family_max)
 		return;
-	if (!(one->pcie_gbps < one->ports_gbps - RATE_SLACK_GBPS ||
-	      all->pcie_gbps < all->ports_gbps - RATE_SLACK_GBPS))
+	if (!(all->pcie_gbps < all->ports_gbps - RATE_SLACK_GBPS))
 		return;
 	busy = d->ports_up >= 2 && all->pcie_gbps < sv->now * all->port.efficiency - RATE_SLACK_GBPS;
+	if (busy)
+		nicfit__fmt(fix, sizeof(fix), "Expect the PCIe figure shared between the ports; for "
+			    "full rate on every port use a card with a faster host interface in a "
+			    "matching slot (e.g. a PCIe 4.0 x16 part for 2 x 100G), or one port per "
+			    "card.");
+	else if (own)
+		nicfit__fmt(fix, sizeof(fix), "Nothing to fix while one port carries the traffic: "
+			    "the card's own PCIe interface sets this ceiling.");
+	else
+		nicfit__fmt(fix, sizeof(fix), "If the card supports more than %s (`sudo lspci -vv "
+			    "-s %s`: LnkCap), a slot that gives it lifts this ceiling; else nothing to "
+			    "fix while one port carries the traffic.", ft->slot, p->bdf);
 	nicfit__audit_find(c, busy ? NICFIT_SEV_WARNING : NICFIT_SEV_INFO,
-			   NICFIT_CODE_NIC_CARD_PCIE_BOUND, P(c, d->pci)->bdf, S_NIC_PCIE,
-			   busy ? "Expect the PCIe figure shared between the ports; for full rate "
-				  "on every port use a card with a faster host interface in a "
-				  "matching slot (e.g. a PCIe 4.0 x16 part for 2 x 100G), or one "
-				  "port per card."
-				: "Nothing to fix while one port carries the traffic: the card's own "
-				  "PCIe interface sets this ceiling.",
-			   "%s: its own %s interface carries ≈ %.0f Gb/s, below its %d x %.0f Gb/s "
-			   "of ports (≈ %.0f Gb/s)%s.", d->name, ft->slot, all->pcie_gbps,
-			   d->card_ports, d->port_gbps, all->ports_gbps,
+			   NICFIT_CODE_NIC_CARD_PCIE_BOUND, p->bdf, S_NIC_PCIE, fix,
+			   "%s: its %s%s %s carries ≈ %.0f Gb/s, below its %d x %.0f Gb/s of "
+			   "ports (≈ %.0f Gb/s)%s.", d->name, own ? "own " : "", ft->slot,
+			   own ? "interface" : "link (what the card itself supports is unknown)",
+			   all->pcie_gbps, d->card_ports, d->port_gbps, all->ports_gbps,
 			   busy ? "; the ports with link now share it" : "");
+}
+
+/*
+ * nic-pcie-starved where nothing upstream is narrower than the card's own
+ * link: one port needs more than that link gives (a single-port QDR HCA
+ * at Gen3 x4, a 200G card whose own interface is Gen3 x16). With the
+ * card's max_link files that is its own interface, which no slot lifts;
+ * without them the slot may be what holds it to this width or speed, so
+ * the fix asks to compare the card's LnkCap with its LnkSta and names the
+ * faster free slots on this socket. A card rated only by its family's
+ * fastest port is not judged (nic-card-pcie-bound does the same).
+ */
+static int starved_own_link(struct nicfit__audit_ctx *c, const struct nicfit_audit_dev *d,
+			    const struct fit *ft)
+{
+	const struct nicfit_nic_fit *one = &ft->one;
+	const struct nicfit_pcidev *p = P(c, d->pci);
+	int own = own_link_known(p);
+	struct nicfit_finding *f;
+	char fs[256];
+
+	if (d->port_gbps_is_family_max)
+		return 0;
+	f = nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_NIC_PCIE_STARVED, p->bdf,
+			       S_NIC_PCIE, NULL,
+			       "%s: one %.0f Gb/s port needs ≈ %.0f Gb/s, but %s %s %s gives ≈ "
+			       "%.0f Gb/s, so a port can never run at its rate.", d->name,
+			       d->port_gbps, one->ports_gbps, own ? "the card's own" : "its",
+			       ft->slot, own ? "interface" : "link (what the card itself supports "
+			       "is unknown: no max_link files)", one->pcie_gbps);
+	if (!f)
+		return 1;
+	if (own) {
+		nicfit__finding_fix(&c->a->findings, f,
+				    "No slot lifts this: the card's own PCIe interface is the limit. "
+				    "For the port's full rate use a card with a faster host "
+				    "interface; this one runs at ≈ %.0f Gb/s.", one->pcie_gbps);
+		return 1;
+	}
+	nicfit__audit_free_slots(c, d->socket, one->pcie.raw_gbps * FASTER_SLOT_MARGIN, fs,
+				 sizeof(fs));
+	nicfit__finding_fix(&c->a->findings, f,
+			    "Compare the card's LnkCap with its LnkSta (`sudo lspci -vv -s %s`): if "
+			    "it supports more lanes or a faster generation than %s, move it to a "
+			    "slot that gives them%s%s%s; if not, only a card with a faster host "
+			    "interface runs the port at its rate.", p->bdf, ft->slot,
+			    fs[0] ? " (free on this socket: " : "", fs, fs[0] ? ")" : "");
+	return 1;
 }
 
 /*
@@ -337,18 +407,23 @@ static void rule_card_pcie_bound(struct nicfit__audit_ctx *c, const struct nicfi
  * already runs faster than the path carries, the fix names the free slots
  * on this socket that are really faster; when only the family's top rate
  * is known, it asks to identify the card first. The card works, at the
- * slot's rate: a warning, as plan calls it. Returns 1 when it applied.
+ * slot's rate: a warning, as plan calls it. Where no link upstream is
+ * narrower, the card's own link is the one (starved_own_link). Returns 1
+ * when it applied.
  */
 static int rule_pcie_starved(struct nicfit__audit_ctx *c, const struct nicfit_audit_dev *d,
 			     const struct fit *ft, const struct survey *sv)
 {
 	const struct nicfit_nic_fit *one = &ft->one;
-	const char *bdf = P(c, d->pci)->bdf, *limit = P(c, d->link.limit_pci)->bdf;
+	const char *bdf = P(c, d->pci)->bdf, *limit;
 	struct nicfit_finding *f;
 	char fs[256];
 
 	if (one->pcie_gbps >= one->ports_gbps - RATE_SLACK_GBPS)
 		return 0;
+	if (d->link.limit_pci < 0)
+		return starved_own_link(c, d, ft);
+	limit = P(c, d->link.limit_pci)->bdf;
 	if (!d->cat_nic &&
 	    !(sv->max_port_now > 0 && one->pcie_gbps < sv->max_port_now * one->port.efficiency)) {
 		nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_NIC_PCIE_STARVED, bdf,
@@ -413,7 +488,9 @@ static void rule_ports_exceed_pcie(struct nicfit__audit_ctx *c,
  * feed its ports. The last asks where the limit sits: with nothing
  * upstream narrower than the card, its own interface (nic-card-pcie-bound);
  * else a link on the path starves one port (nic-pcie-starved) or only all
- * of them together (nic-ports-exceed-pcie), the worse one said.
+ * of them together (nic-ports-exceed-pcie), the worse one said. A card
+ * whose own link cannot carry even one port is starved too: that a port
+ * can never run at its rate is the warning, wherever the limit sits.
  */
 void nicfit__audit_judge_card(struct nicfit__audit_ctx *c, int di)
 {
@@ -428,9 +505,11 @@ void nicfit__audit_judge_card(struct nicfit__audit_ctx *c, int di)
 	rule_rdma_driver(c, d, id, &sv);
 	if (fit_card(c, d, &sv, &ft))
 		return;
+	if (rule_pcie_starved(c, d, &ft, &sv))
+		return;
 	if (d->link.limit_pci < 0)
 		rule_card_pcie_bound(c, d, &ft, &sv);
-	else if (!rule_pcie_starved(c, d, &ft, &sv))
+	else
 		rule_ports_exceed_pcie(c, d, &ft);
 }
 
