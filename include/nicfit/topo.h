@@ -101,6 +101,8 @@ struct nicfit_pcidev {
 	int depth;               /* bridges above it within its host bridge */
 	int in_bus_list;         /* listed in sys/bus/pci/devices */
 	unsigned have;           /* NICFIT_HAVE_* */
+	unsigned absent;         /* NICFIT_HAVE_CLASS, _IDS, _NUMA: those files do not exist
+				  * (rather than being unreadable or malformed) */
 	unsigned class_code;     /* 0x030200: class, subclass, prog-if */
 	unsigned vendor, device, subvendor, subdevice;
 	int numa_node;           /* -1 when unknown (file missing or -1) */

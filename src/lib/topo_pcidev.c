@@ -242,6 +242,7 @@ void nicfit__topo_read_function(struct disc *d, int idx)
 {
 	struct nicfit_pcidev *p = &d->t->pci[idx];
 	char dir[TOPO_PATH_MAX], path[TOPO_PATH_MAX], link[TOPO_PATH_MAX];
+	enum nicfit_sysfs_status st;
 	unsigned long v1, v2;
 	long n;
 
@@ -249,20 +250,26 @@ void nicfit__topo_read_function(struct disc *d, int idx)
 	if (!read_uevent(d, p, dir))
 		goto ids_done;
 	nicfit__topo_pathf(path, sizeof(path), dir, "class");
-	if (nicfit_sysfs_read_hex(d->fs, path, &v1, 0) == NICFIT_SYSFS_OK && v1 <= 0xffffff) {
+	st = nicfit_sysfs_read_hex(d->fs, path, &v1, 0);
+	if (st == NICFIT_SYSFS_OK && v1 <= 0xffffff) {
 		p->class_code = (unsigned)v1;
 		p->have |= NICFIT_HAVE_CLASS;
+	} else if (st == NICFIT_SYSFS_MISSING) {
+		p->absent |= NICFIT_HAVE_CLASS;
 	}
 	nicfit__topo_pathf(path, sizeof(path), dir, "vendor");
-	if (nicfit_sysfs_read_hex(d->fs, path, &v1, 0) == NICFIT_SYSFS_OK) {
+	st = nicfit_sysfs_read_hex(d->fs, path, &v1, 0);
+	if (st == NICFIT_SYSFS_OK) {
 		nicfit__topo_pathf(path, sizeof(path), dir, "device");
-		if (nicfit_sysfs_read_hex(d->fs, path, &v2, 0) == NICFIT_SYSFS_OK &&
-		    v1 <= 0xffff && v2 <= 0xffff) {
+		st = nicfit_sysfs_read_hex(d->fs, path, &v2, 0);
+		if (st == NICFIT_SYSFS_OK && v1 <= 0xffff && v2 <= 0xffff) {
 			p->vendor = (unsigned)v1;
 			p->device = (unsigned)v2;
 			p->have |= NICFIT_HAVE_IDS;
 		}
 	}
+	if (st == NICFIT_SYSFS_MISSING)
+		p->absent |= NICFIT_HAVE_IDS;
 	nicfit__topo_pathf(path, sizeof(path), dir, "subsystem_vendor");
 	if (nicfit_sysfs_read_hex(d->fs, path, &v1, 0) == NICFIT_SYSFS_OK) {
 		nicfit__topo_pathf(path, sizeof(path), dir, "subsystem_device");
@@ -281,9 +288,12 @@ void nicfit__topo_read_function(struct disc *d, int idx)
 	}
 ids_done:
 	nicfit__topo_pathf(path, sizeof(path), dir, "numa_node");
-	if (nicfit_sysfs_read_long(d->fs, path, &n, 0) == NICFIT_SYSFS_OK) {
+	st = nicfit_sysfs_read_long(d->fs, path, &n, 0);
+	if (st == NICFIT_SYSFS_OK) {
 		p->have |= NICFIT_HAVE_NUMA;
 		p->numa_node = n >= 0 && n < NUMA_NODE_LIMIT ? (int)n : -1;
+	} else if (st == NICFIT_SYSFS_MISSING) {
+		p->absent |= NICFIT_HAVE_NUMA;
 	}
 	if (p->numa_node < 0)
 		numa_from_local_cpus(d, p, dir);

@@ -72,6 +72,41 @@ holds "epyc-gen4 (sys/module read, no peer-memory module): kernel support false,
 	"$tmp/epyc.json" '.host.gpudirect | .kernel_support == false and .nvidia_peermem == false
 		and .nv_peer_mem == false'
 
+# a capture with neither sys/module nor sys/class/infiniband cannot show whether an HCA's
+# RDMA driver is loaded: unknown (not_checked "rdma", ports null), not "not loaded"; with
+# the module list there, mlx5_ib missing from it is the finding
+cp -a "$fx/xenial-k44" "$tmp/ib-nomod"
+rm -rf "$tmp/ib-nomod/sys/module" "$tmp/ib-nomod/sys/class/infiniband" "$tmp/ib-nomod/sys/class/net/ib0"
+find "$tmp/ib-nomod/sys/devices" \( -name infiniband -o -name net \) -prune -exec rm -rf {} +
+audit_json "$tmp/ib-nomod" >"$tmp/ib-nomod.json"
+holds "HCA without sys/module and sys/class/infiniband: no nic-rdma-not-loaded, no no-rdma-nic" \
+	"$tmp/ib-nomod.json" '[.findings[]|select(.code=="nic-rdma-not-loaded" or
+		.code=="no-rdma-nic")] == []'
+holds "HCA without sys/module and sys/class/infiniband: not_checked rdma, ports null not 0" \
+	"$tmp/ib-nomod.json" '([.not_checked[]|select(.check=="rdma")]|length == 1) and
+		([.devices[]|select(.bdf=="0000:03:00.0")|.card|.ports_up, .ports_now_gbps] ==
+		[null, null])'
+mkdir "$tmp/ib-nomod/sys/module"
+audit_json "$tmp/ib-nomod" >"$tmp/ib-mod.json"
+holds "the same HCA with the module list read and no mlx5_ib: nic-rdma-not-loaded" \
+	"$tmp/ib-mod.json" '([.findings[]|select(.code=="nic-rdma-not-loaded")]|length == 1) and
+		([.not_checked[]|select(.check=="rdma")] == [])'
+
+# files a capture left out are named as missing, not as unreadable or as numa_node -1
+cp -a "$fx/nonuma-file" "$tmp/nolocal"
+find "$tmp/nolocal/sys/devices" -name local_cpulist -exec rm -f {} +
+audit_json "$tmp/nolocal" >"$tmp/nolocal.json"
+holds "no numa_node file and no local_cpulist: the warning says the file is missing, not -1" \
+	"$tmp/nolocal.json" '[.findings[]|select(.code=="numa-locality-unknown")|.message|
+		(test("have no numa_node file in this tree") and (test("-1")|not))] == [true]'
+cp -a "$fx/xenial-k44" "$tmp/novendor"
+find "$tmp/novendor/sys/devices" \( -name vendor -o -name uevent \) -exec rm -f {} +
+audit_json "$tmp/novendor" >"$tmp/novendor.json"
+holds "no vendor files: sysfs-unreadable counts them as missing files, not as 0 unreadable" \
+	"$tmp/novendor.json" '[.findings[]|select(.code=="sysfs-unreadable")|.message|
+		test("has a readable vendor and class [(][0-9]+ without a vendor or device file[)]")]
+		== [true]'
+
 # a dual-port 200G ConnectX-7 (MCX755106AS-HEAT) named alike from VPD (root) and from its
 # PSID MT_0000000834 (everyone): the same part, 2 x 200G, no family-maximum 400G
 cp -a "$fx/hgx-h100" "$tmp/hgx-user"

@@ -257,6 +257,15 @@ static void unknown_locality(void **state)
 	assert_non_null(strstr(message_of(a, "gdr-no-peermem"), "is unknown"));
 	assert_null(strstr(message_of(a, "gdr-no-peermem"), "not loaded"));
 	nicfit_audit_free(a);
+	/* the NIC's numa_node file absent, the GPU's -1: each said as it is */
+	t->pci[x].have &= ~NICFIT_HAVE_NUMA;
+	t->pci[x].absent |= NICFIT_HAVE_NUMA;
+	a = run(t, NULL, 0);
+	assert_string_equal(message_of(a, "numa-locality-unknown"),
+			    "The firmware gives no NUMA locality (numa_node -1) for GPU0, and mlx5_0 "
+			    "has no numa_node file on a host with 2 NUMA nodes: NCCL cannot tell which "
+			    "socket they belong to.");
+	nicfit_audit_free(a);
 	nicfit_topo_free(t);
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "audit_int.h"
+#include "fmt_int.h"
 
 /*
  * The PCI function a finding's device names, or -1: findings name a device
@@ -130,12 +131,28 @@ static void judge_readable(struct nicfit__audit_ctx *c)
 {
 	const struct nicfit_topo *t = c->t;
 	const unsigned need = NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS;
-	int i, readable = 0;
+	int i, readable = 0, no_ids = 0, no_class = 0;
+	char why[160];
+	size_t n = 0;
 
-	for (i = 0; i < t->npci; i++)
+	for (i = 0; i < t->npci; i++) {
 		readable += (t->pci[i].have & need) == need;
+		no_ids += (t->pci[i].absent & NICFIT_HAVE_IDS) != 0;
+		no_class += (t->pci[i].absent & NICFIT_HAVE_CLASS) != 0;
+	}
 	if (readable)
 		return;
+	/* what is missing, as the tree shows it: absent files, then unreadable ones */
+	why[0] = '\0';
+	if (no_ids)
+		n += (size_t)nicfit__fmt(why + n, sizeof(why) - n, "%d without a vendor or device "
+					 "file", no_ids);
+	if (no_class && n < sizeof(why))
+		n += (size_t)nicfit__fmt(why + n, sizeof(why) - n, "%s%d without a class file",
+					 n ? ", " : "", no_class);
+	if ((t->problems_total || !n) && n < sizeof(why))
+		nicfit__fmt(why + n, sizeof(why) - n, "%s%zu file%s could not be read or parsed",
+			    n ? "; " : "", t->problems_total, t->problems_total == 1 ? "" : "s");
 	if (!t->npci)
 		nicfit__audit_find(c, NICFIT_SEV_CRITICAL, NICFIT_CODE_SYSFS_UNREADABLE, "host",
 				   NULL, "Point --sysfs at the directory that holds a host's sys/ "
@@ -147,8 +164,7 @@ static void judge_readable(struct nicfit__audit_ctx *c)
 				   NULL, "Take the capture again with `nicfit snapshot` (it copies what "
 				   "the files hold), or run the audit on the host itself.",
 				   "None of the %d PCI functions under %s has a readable vendor and "
-				   "class (%zu files could not be read or parsed): nothing was audited.",
-				   t->npci, t->root, t->problems_total);
+				   "class (%s): nothing was audited.", t->npci, t->root, why);
 }
 
 /*

@@ -40,20 +40,63 @@ static void rule_virtual(struct nicfit__audit_ctx *c)
 
 /*
  * gpu-no-driver, numa-locality-unknown: a GPU with no driver bound cannot
- * be used (a warning). GPUs and NICs with numa_node -1 on a host of
- * several NUMA nodes leave NCCL unable to tell their socket, so it may
- * pick a far NIC (docs/reference/topology.md 6): one warning naming them all.
+ * be used (a warning). GPUs and NICs with numa_node -1 (or no numa_node
+ * file) on a host of several NUMA nodes leave NCCL unable to tell their
+ * socket, so it may pick a far NIC (docs/reference/topology.md 6): one
+ * warning naming them all (numa_unknown).
  * The walk also gathers what the not-checked notes depend on.
  */
+/* Append a device's label to a list of them ("GPU0, mlx5_0"). */
+static void list_add(char *list, size_t n, size_t *len, const char *label)
+{
+	if (*len < n)
+		*len += (size_t)nicfit__fmt(list + *len, n - *len, "%s%s", *len ? ", " : "", label);
+}
+
+/*
+ * numa-locality-unknown, said of what the tree shows: numa_node -1 is the
+ * firmware's (no SRAT proximity for the device); a function without a
+ * numa_node file at all is a capture that left it out (a kernel for a
+ * multi-node host always has the file), so the firmware is not blamed for
+ * it and the fix asks for the file first.
+ */
+static void numa_unknown(struct nicfit__audit_ctx *c, const char *fw, const char *nofile)
+{
+	const struct nicfit_topo *t = c->t;
+
+	if (!fw[0])
+		nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_NUMA_LOCALITY_UNKNOWN, "host",
+				   S_TOPO_TRAPS,
+				   "Take the capture again with the devices' numa_node files "
+				   "(`nicfit snapshot` copies them), or run the audit on the host.",
+				   "%s %s no numa_node file in this tree, and no local_cpulist that "
+				   "places %s, on a host with %d NUMA nodes: which socket %s on is "
+				   "unknown.", nofile, strchr(nofile, ',') ? "have" : "has",
+				   strchr(nofile, ',') ? "them" : "it", t->nnuma,
+				   strchr(nofile, ',') ? "they are" : "it is");
+	else
+		nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_NUMA_LOCALITY_UNKNOWN, "host",
+				   S_TOPO_TRAPS,
+				   "Enable NUMA / ACPI SRAT in the BIOS (and sub-NUMA clustering "
+				   "consistently), update the firmware; until then pin NCCL with "
+				   "NCCL_TOPO_FILE.",
+				   "The firmware gives no NUMA locality (numa_node -1) for %s%s%s%s on a "
+				   "host with %d NUMA nodes: NCCL cannot tell which socket they belong "
+				   "to.", fw, nofile[0] ? ", and " : "", nofile,
+				   nofile[0] ? (strchr(nofile, ',') ? " have no numa_node file"
+						: " has no numa_node file") : "", t->nnuma);
+}
+
 static void rule_devices(struct nicfit__audit_ctx *c, struct seen *s)
 {
 	struct nicfit_audit *a = c->a;
 	const struct nicfit_topo *t = c->t;
 	int i, unknown = 0;
-	char list[256];
-	size_t len = 0;
+	char list[256], nofile[256];
+	size_t len = 0, nlen = 0;
 
 	list[0] = '\0';
+	nofile[0] = '\0';
 	for (i = 0; i < a->ndevs; i++) {
 		const struct nicfit_audit_dev *d = &a->devs[i];
 		const struct nicfit_pcidev *p = P(c, d->pci);
@@ -77,20 +120,14 @@ static void rule_devices(struct nicfit__audit_ctx *c, struct seen *s)
 					   "%s %s has no driver bound.", d->label, d->name);
 		if (t->nnuma > 1 && d->numa < 0) {
 			unknown++;
-			if (len < sizeof(list))
-				len += (size_t)nicfit__fmt(list + len, sizeof(list) - len, "%s%s",
-							len ? ", " : "", d->label);
+			if (p->absent & NICFIT_HAVE_NUMA)
+				list_add(nofile, sizeof(nofile), &nlen, d->label);
+			else
+				list_add(list, sizeof(list), &len, d->label);
 		}
 	}
 	if (unknown && !t->is_virtual)
-		nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_NUMA_LOCALITY_UNKNOWN, "host",
-				   S_TOPO_TRAPS,
-				   "Enable NUMA / ACPI SRAT in the BIOS (and sub-NUMA clustering "
-				   "consistently), update the firmware; until then pin NCCL with "
-				   "NCCL_TOPO_FILE.",
-				   "The firmware gives no NUMA locality (numa_node -1) for %s on a host "
-				   "with %d NUMA nodes: NCCL cannot tell which socket they belong to.",
-				   list, t->nnuma);
+		numa_unknown(c, list, nofile);
 }
 
 /* Whether RoCE ports had their PFC read (bit 1) or not (bit 2). */
