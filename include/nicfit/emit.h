@@ -258,7 +258,10 @@ void nicfit_emit_raw(struct nicfit_emit *e, const char *s, size_t n);
 /*
  * Tables. Cells are given row by row, left to right; a row ends when every
  * column has a cell. Text tables are indented by two spaces (but raw
- * ones) and laid out by libsmartcols as the view says.
+ * ones) and laid out by libsmartcols as the view says. A cell's call is
+ * its type: in CSV a string cell that begins as a formula would (= + - @)
+ * is written "'=..." so that a spreadsheet shows it as text, and a number
+ * cell never is, negative or not (docs/formats.md).
  */
 void nicfit_emit_table_begin(struct nicfit_emit *e, const char *key,
 			     const struct nicfit_column *cols, int ncols);

@@ -462,12 +462,34 @@ static void cell(struct nicfit_emit *e, char *shown)
 	cell_next(e);
 }
 
-/* A cell's shown text: v escaped whole (a cell is one line), malloc'ed. */
-static char *shown(const char *v)
+/*
+ * Whether a spreadsheet would take a CSV field beginning with c for a
+ * formula and run it: = + - @, and tab and carriage return, which some
+ * strip before they look (OWASP, "CSV Injection"). The escaper writes a
+ * tab or CR as \t or \r, so only the first four reach here; the set
+ * stays whole so that it holds whatever comes first.
+ */
+static int csv_formula_start(char c)
+{
+	return c && strchr("=+-@\t\r", c);
+}
+
+/*
+ * A cell's shown text: v escaped whole (a cell is one line), malloc'ed.
+ * A CSV text cell that a spreadsheet would run as a formula gets a '
+ * before it (csv_field() then quotes it), which Excel, LibreOffice and
+ * Google Sheets read as "text" and do not show: a name "=cmd|..." from a
+ * catalog overlay, a netdev "=1+2" or a host name stays text. Only text
+ * cells: a number cell (nicfit_emit_cell_int, _number) is the emitter's
+ * own digits, and a negative number stays a number (docs/formats.md).
+ */
+static char *shown(const struct nicfit_emit *e, const char *v)
 {
 	struct nicfit_buf t;
 
 	nicfit_buf_init(&t, 0);
+	if (e->fmt == NICFIT_FMT_CSV && v && csv_formula_start(v[0]))
+		nicfit_buf_addch(&t, '\'');
 	nicfit__text_escape_n(&t, v ? v : "", v ? strlen(v) : 0, 0);
 	if (nicfit_buf_error(&t)) {
 		nicfit_buf_release(&t);
@@ -481,7 +503,7 @@ void nicfit_emit_cell_string(struct nicfit_emit *e, const char *v)
 	const char *key;
 
 	if (!nicfit__emit_is_json(e)) {
-		cell(e, shown(v));
+		cell(e, shown(e, v));
 	} else if ((key = cell_key(e))) {
 		nicfit__json_string(e, key, KEYLEN(key), v);
 		cell_next(e);
@@ -529,7 +551,7 @@ void nicfit_emit_cell_null(struct nicfit_emit *e, const char *text)
 	if (e->fmt == NICFIT_FMT_CSV)
 		text = "";  /* CSV: a missing value is an empty field */
 	if (!nicfit__emit_is_json(e)) {
-		cell(e, shown(text));
+		cell(e, shown(e, text));
 	} else if ((key = cell_key(e))) {
 		nicfit__json_raw(e, key, KEYLEN(key), "null", 4);
 		cell_next(e);
@@ -542,9 +564,14 @@ static const char *title(const struct nicfit_column *c)
 	return c->title ? c->title : c->key ? c->key : "";
 }
 
+/*
+ * One CSV field: as it is, or double-quoted (its quotes doubled) when it
+ * holds a comma, a quote or a line break, or begins with the ' that
+ * neutralises a formula (shown()), as OWASP has it.
+ */
 static void csv_field(struct nicfit_buf *b, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
+	if (s[0] != '\'' && !strpbrk(s, ",\"\r\n")) {
 		nicfit_buf_puts(b, s);
 		return;
 	}

@@ -219,6 +219,48 @@ static void emitter_escapes(void **state)
 	free(s);
 }
 
+/*
+ * CSV: a text cell a spreadsheet would run (= + - @ first) gets a ' and
+ * quotes; a number cell, negative or not, stays a number, and so does a
+ * text cell that merely holds digits.
+ */
+static void emitter_csv_formulas(void **state)
+{
+	static const struct nicfit_column cols[] = { { "name", "name", 0 }, { "delta", "delta", 1 },
+						     { "n", "n", 1 } };
+	static const char *const names[] = { "=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(A1)",
+					     "\tx", "'quoted", "12", "a=b" };
+	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_CSV, 0, 0);
+	struct nicfit_buf out;
+	size_t i;
+	char *s;
+
+	(void)state;
+	nicfit_buf_init(&out, 0);
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_table_begin(e, NULL, cols, 3);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		nicfit_emit_cell_string(e, names[i]);
+		nicfit_emit_cell_number(e, -3.5, 1);
+		nicfit_emit_cell_int(e, -(long long)i);
+	}
+	nicfit_emit_table_end(e);
+	nicfit_emit_end_object(e);
+	assert_int_equal(nicfit_emit_finish(e, &out), 0);
+	nicfit_emit_free(e);
+	s = nicfit_buf_detach(&out, NULL);
+	assert_string_equal(s, "name,delta,n\n"
+			       "\"'=cmd|' /C calc'!A0\",-3.5,0\n"
+			       "\"'+1+1\",-3.5,-1\n"
+			       "\"'-2+3\",-3.5,-2\n"
+			       "\"'@SUM(A1)\",-3.5,-3\n"
+			       "\"'\\tx\",-3.5,-4\n"
+			       "\"'quoted\",-3.5,-5\n"
+			       "12,-3.5,-6\n"
+			       "a=b,-3.5,-7\n");
+	free(s);
+}
+
 static void emitter_misuse(void **state)
 {
 	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
@@ -501,6 +543,7 @@ int main(void)
 		cmocka_unit_test(emitter_formats),
 		cmocka_unit_test(emitter_fields),
 		cmocka_unit_test(emitter_escapes),
+		cmocka_unit_test(emitter_csv_formulas),
 		cmocka_unit_test(emitter_misuse),
 		cmocka_unit_test(spec_from_json),
 		cmocka_unit_test(spec_rejects),

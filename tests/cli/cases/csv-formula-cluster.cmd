@@ -1,0 +1,1 @@
+--catalog tests/cli/data/hostile-catalog.json cluster --nodes 4 --switch qm9700 --format csv

@@ -1,0 +1,2 @@
+fleet --format csv tests/cli/data/fleet/hostile
+# exit 2
