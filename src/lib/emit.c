@@ -43,6 +43,7 @@ struct nicfit_emit *nicfit_emit_new(enum nicfit_format fmt, unsigned flags,
 	e->flags = flags;
 	if (fmt == NICFIT_FMT_MD)
 		e->flags &= ~NICFIT_EMIT_COLOR;
+	e->md.bol = 1;
 	nicfit_buf_init(&e->text, max);
 	/*
 	 * A document is kilobytes (a plan's JSON 10 to 15 kB): its buffer
@@ -110,19 +111,170 @@ int nicfit_emit_is_text(const struct nicfit_emit *e)
 static int is_ansi(const char *s);
 
 /*
+ * Markdown: where an outside string lands. In prose and in a table cell
+ * a renderer reads HTML and markup; inside code (a ``` block, a `span`)
+ * it reads nothing but the backtick that ends it.
+ */
+enum md_where { MD_PROSE, MD_CELL, MD_CODE };
+
+/*
+ * Follow the renderer's own n bytes at s (a format's text, a raw write):
+ * a line that begins with ``` opens or closes a block, a backtick outside
+ * one opens or closes a span, which ends with its line (the renderers'
+ * spans never cross one).
+ */
+static void md_track(struct md_state *m, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\n') {
+			m->bol = 1;
+			m->span = 0;
+			continue;
+		}
+		if (m->bol && n - i >= 3 && !memcmp(s + i, "```", 3)) {
+			m->fence = !m->fence;
+			i += 2;
+		} else if (s[i] == '`' && !m->fence) {
+			m->span = !m->span;
+		}
+		m->bol = 0;
+	}
+}
+
+/* The length of the run of backticks at s + i (of n bytes). */
+static size_t ticks(const char *s, size_t n, size_t i)
+{
+	size_t k = i;
+
+	while (k < n && s[k] == '`')
+		k++;
+	return k - i;
+}
+
+/*
+ * Where the code span that the len backticks at s + i open ends: at the
+ * next run of exactly len backticks, as CommonMark pairs them; 0 if none.
+ */
+static size_t span_end(const char *s, size_t n, size_t i, size_t len)
+{
+	size_t k = i + len;
+
+	while (k < n) {
+		const char *q = memchr(s + k, '`', n - k);
+		size_t r;
+
+		if (!q)
+			return 0;
+		k = (size_t)(q - s);
+		r = ticks(s, n, k);
+		if (r == len)
+			return k;
+		k += r;
+	}
+	return 0;
+}
+
+/*
+ * Append the n bytes at s, outside text already through the escaper (so
+ * no control byte), for Markdown at where. In prose and cells what a
+ * renderer would read as HTML becomes plain: < > & as entities, so a tag
+ * (<script>, <img onerror=...>) or an entity from outside shows as the
+ * text it is; a [ (a link or an image) and a backslash (which would undo
+ * an escape) get a backslash. In a cell, | (the column separator) does
+ * too, and so does a # or * that begins the cell. A code span the string
+ * opens and closes itself (a finding's fix: `ethtool -m IF`) stays a
+ * span, as it is where the renderer shows everything as it is; a
+ * backtick without its pair gets a backslash, so that no span runs on
+ * into the renderer's text, where this escaping would be out of step.
+ * Emphasis (* and _ inside a name) is left as it is: mlx5_0 renders as
+ * it reads, and emphasis hides nothing. In code (a block or a span of
+ * the renderer's) nothing is markup but the backtick that would end it,
+ * written \x60, as the escaper writes a byte it will not show. The
+ * renderer's own markup (its formats, and arguments such as "**" or "-")
+ * is not outside text: only %s arguments, headings and cells come here.
+ */
+static void md_escape(struct nicfit_buf *b, const char *s, size_t n, enum md_where where)
+{
+	size_t i, run = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *rep = NULL;
+		char c = s[i];
+
+		if (where == MD_CODE) {
+			rep = c == '`' ? "\\x60" : NULL;
+		} else if (c == '`') {
+			size_t len = ticks(s, n, i), end = span_end(s, n, i, len);
+
+			if (end) {
+				/* the span as it is, but for a cell's separators */
+				for (; i < end + len; i++)
+					if (where == MD_CELL && s[i] == '|') {
+						nicfit_buf_add(b, s + run, i - run);
+						nicfit_buf_addch(b, '\\');
+						run = i;
+					}
+				i--;
+				continue;
+			}
+			rep = "\\";
+		} else if (c == '&' || c == '<' || c == '>') {
+			rep = c == '&' ? "&amp;" : c == '<' ? "&lt;" : "&gt;";
+		} else if (c == '\\' || c == '[' ||
+			   (where == MD_CELL && (c == '|' || (i == 0 && (c == '#' || c == '*'))))) {
+			rep = "\\";
+		}
+		if (!rep)
+			continue;
+		nicfit_buf_add(b, s + run, i - run);
+		nicfit_buf_puts(b, rep);
+		/* a backslash goes before the byte; anything else replaces it */
+		run = rep[0] == '\\' && !rep[1] ? i : i + 1;
+	}
+	nicfit_buf_add(b, s + run, n - run);
+}
+
+/*
+ * Append the n bytes of an outside string at v: escaped, and for
+ * Markdown (md non-NULL) escaped again for where the prose stands.
+ */
+static void outside(struct nicfit_buf *b, const char *v, size_t n, struct md_state *md)
+{
+	struct nicfit_buf t;
+
+	if (!md) {
+		nicfit__text_escape_n(b, v, n, 0);
+		return;
+	}
+	nicfit_buf_init(&t, 0);
+	nicfit__text_escape_n(&t, v, n, 0);
+	md_escape(b, t.data ? t.data : "", t.len, md->fence || md->span ? MD_CODE : MD_PROSE);
+	if (nicfit_buf_error(&t) && !b->err)
+		b->err = nicfit_buf_error(&t);
+	nicfit_buf_release(&t);
+	if (n)
+		md->bol = 0;
+}
+
+/*
  * Append v, escaped, or the colour it is. A string argument of the text
  * calls is one line of a value, so its newlines are escaped too, but for
  * an argument that is nothing but line breaks (a renderer's "\n" chosen
- * at run time, as in md ? "\n" : "").
+ * at run time, as in md ? "\n" : ""), which is the renderer's own.
  */
-static void escaped(struct nicfit_buf *b, const char *v, unsigned flags)
+static void escaped(struct nicfit_buf *b, const char *v, struct md_state *md)
 {
 	size_t n = strlen(v);
 
-	if (is_ansi(v) || strspn(v, "\n") == n)
+	if (is_ansi(v) || strspn(v, "\n") == n) {
 		nicfit_buf_add(b, v, n);
-	else
-		nicfit__text_escape_n(b, v, n, flags);
+		if (md)
+			md_track(md, v, n);
+	} else {
+		outside(b, v, n, md);
+	}
 }
 
 /*
@@ -131,7 +283,8 @@ static void escaped(struct nicfit_buf *b, const char *v, unsigned flags)
  */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-static void conv_s(struct nicfit_buf *b, const char *spec, const char *v, int prec)
+static void conv_s(struct nicfit_buf *b, const char *spec, const char *v, int prec,
+		   struct md_state *md)
 {
 	struct nicfit_buf t;
 	size_t n;
@@ -139,28 +292,41 @@ static void conv_s(struct nicfit_buf *b, const char *spec, const char *v, int pr
 	if (!v)
 		v = "(null)";
 	if (prec < 0 && !strcmp(spec, "%s")) {
-		escaped(b, v, 0);
+		escaped(b, v, md);
 		return;
 	}
 	n = strlen(v);
 	if (prec >= 0 && (size_t)prec < n)
 		n = (size_t)prec;
 	nicfit_buf_init(&t, 0);
-	if (is_ansi(v) || strspn(v, "\n") == strlen(v))
+	if (is_ansi(v) || strspn(v, "\n") == strlen(v)) {
 		nicfit_buf_add(&t, v, n);
-	else
-		nicfit__text_escape_n(&t, v, n, 0);
+		if (md)
+			md_track(md, v, n);
+	} else {
+		outside(&t, v, n, md);
+	}
 	nicfit_buf_addf(b, spec, t.data ? t.data : "");
 	nicfit_buf_release(&t);
+}
+
+/* The renderer's own n bytes at s, followed in Markdown. */
+static void own(struct nicfit_buf *b, const char *s, size_t n, struct md_state *md)
+{
+	nicfit_buf_add(b, s, n);
+	if (md)
+		md_track(md, s, n);
 }
 
 /*
  * nicfit_buf_vaddf() with every %s argument escaped: the format is taken
  * apart conversion by conversion (flags, width and precision, * included,
  * and C11's length modifiers) and each is printed with its own argument.
- * %n is not supported and prints nothing.
+ * %n is not supported and prints nothing. md: Markdown's state, or NULL
+ * for text.
  */
-void nicfit_escaped_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
+static void escaped_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap,
+			  struct md_state *md)
 {
 	va_list aq;
 
@@ -168,17 +334,17 @@ void nicfit_escaped_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
 	while (*fmt) {
 		const char *p = strchr(fmt, '%');
 		char spec[48], lm[3] = "";
-		size_t q = 0, dot;
+		size_t q = 0, dot, at;
 		int n, prec = -1;
 
 		if (!p) {
-			nicfit_buf_puts(b, fmt);
+			own(b, fmt, strlen(fmt), md);
 			break;
 		}
-		nicfit_buf_add(b, fmt, (size_t)(p - fmt));
+		own(b, fmt, (size_t)(p - fmt), md);
 		p++;
 		if (*p == '%') {
-			nicfit_buf_addch(b, '%');
+			own(b, "%", 1, md);
 			fmt = p + 1;
 			continue;
 		}
@@ -217,6 +383,7 @@ void nicfit_escaped_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
 			break;
 		spec[q++] = *p;
 		spec[q] = '\0';
+		at = b->len;
 		switch (*p++) {
 		case 'd': case 'i':
 			if (!strcmp(lm, "ll") || !strcmp(lm, "j"))
@@ -246,7 +413,8 @@ void nicfit_escaped_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
 		case 's':
 			/* the precision bounds the argument, not its escaped form */
 			memcpy(spec + dot, "s", 2);
-			conv_s(b, spec, va_arg(aq, const char *), prec);
+			conv_s(b, spec, va_arg(aq, const char *), prec, md);
+			at = b->len;
 			break;
 		case 'p':
 			nicfit_buf_addf(b, spec, va_arg(aq, void *));
@@ -256,11 +424,25 @@ void nicfit_escaped_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
 			va_end(aq);
 			return;
 		}
+		/* a number, a character or a pointer is the renderer's own */
+		if (md && b->len > at)
+			md_track(md, b->data + at, b->len - at);
 		fmt = p;
 	}
 	va_end(aq);
 }
 #pragma GCC diagnostic pop
+
+void nicfit_escaped_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
+{
+	escaped_vaddf(b, fmt, ap, NULL);
+}
+
+/* Markdown's state for e's prose, NULL in the other formats. */
+static struct md_state *md_of(struct nicfit_emit *e)
+{
+	return e->fmt == NICFIT_FMT_MD ? &e->md : NULL;
+}
 
 void nicfit_emit_printf(struct nicfit_emit *e, const char *fmt, ...)
 {
@@ -269,19 +451,19 @@ void nicfit_emit_printf(struct nicfit_emit *e, const char *fmt, ...)
 	if (!nicfit_emit_is_text(e))
 		return;
 	va_start(ap, fmt);
-	nicfit_escaped_vaddf(&e->text, fmt, ap);
+	escaped_vaddf(&e->text, fmt, ap, md_of(e));
 	va_end(ap);
 }
 
 void nicfit_emit_heading(struct nicfit_emit *e, const char *title)
 {
 	if (e->fmt == NICFIT_FMT_MD) {
-		nicfit_buf_puts(&e->text, "## ");
-		escaped(&e->text, title, 0);
-		nicfit_buf_puts(&e->text, "\n\n");
+		own(&e->text, "## ", 3, &e->md);
+		escaped(&e->text, title, &e->md);
+		own(&e->text, "\n\n", 2, &e->md);
 	} else if (e->fmt == NICFIT_FMT_TEXT) {
 		nicfit_buf_puts(&e->text, nicfit_emit_color(e, NICFIT_COLOR_BOLD));
-		escaped(&e->text, title, 0);
+		escaped(&e->text, title, NULL);
 		nicfit_buf_puts(&e->text, nicfit_emit_color(e, NICFIT_COLOR_RESET));
 		nicfit_buf_addch(&e->text, '\n');
 	}
@@ -320,7 +502,7 @@ static int is_ansi(const char *s)
 void nicfit_emit_raw(struct nicfit_emit *e, const char *s, size_t n)
 {
 	if (!nicfit__emit_is_json(e))
-		nicfit_buf_add(&e->text, s, n);
+		own(&e->text, s, n, md_of(e));
 }
 
 /* ---- fields: one fact, a JSON member and its words in text ------------- */
@@ -332,7 +514,7 @@ static void field_text(struct nicfit_emit *e, const char *fmt, va_list ap)
 static void field_text(struct nicfit_emit *e, const char *fmt, va_list ap)
 {
 	if (nicfit_emit_is_text(e))
-		nicfit_escaped_vaddf(&e->text, fmt, ap);
+		escaped_vaddf(&e->text, fmt, ap, md_of(e));
 }
 
 void nicfit_emit_field_string(struct nicfit_emit *e, const char *key, const char *fmt, ...)
@@ -584,13 +766,10 @@ static void csv_field(struct nicfit_buf *b, const char *s)
 	nicfit_buf_addch(b, '"');
 }
 
+/* A Markdown cell: s (escaped already) made plain for a table's row. */
 static void md_field(struct nicfit_buf *b, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '|')
-			nicfit_buf_addch(b, '\\');
-		nicfit_buf_addch(b, *s == '\n' ? ' ' : *s);
-	}
+	md_escape(b, s, strlen(s), MD_CELL);
 }
 
 static void table_text(struct nicfit_emit *e)

@@ -56,6 +56,17 @@ struct level {
 	size_t vstart;      /* where that value's bytes begin */
 };
 
+/*
+ * Where Markdown prose stands, as the renderer's own bytes (formats, and
+ * nicfit_emit_raw()) have left it, so that an outside string is escaped
+ * for the place it lands in (emit.c, md_escape()).
+ */
+struct md_state {
+	int bol;    /* at the start of a line */
+	int fence;  /* inside a ``` block */
+	int span;   /* inside a `code span` of this line */
+};
+
 struct nicfit_emit {
 	enum nicfit_format fmt;
 	unsigned flags;
@@ -67,6 +78,7 @@ struct nicfit_emit {
 	int err;            /* first misuse or allocation failure */
 	int in_table;
 	struct table t;
+	struct md_state md;  /* MD: the prose's state */
 	struct nicfit_emit_view view;
 	char *columns;      /* the view's column list, owned */
 };

@@ -188,6 +188,8 @@ static char *render_hostile(enum nicfit_format fmt, unsigned flags)
 static void emitter_escapes(void **state)
 {
 	static const char esc[] = "ab\\x1b]0;pwn\\x07c\\xae\\u009bd\\u202ee\\tf";
+	/* Markdown writes the escapes' backslashes as \\, which it shows as one */
+	static const char md_esc[] = "ab\\\\x1b]0;pwn\\\\x07c\\\\xae\\\\u009bd\\\\u202ee\\\\tf";
 	enum nicfit_format fmts[] = { NICFIT_FMT_TEXT, NICFIT_FMT_MD, NICFIT_FMT_CSV };
 	char *s;
 	size_t i, k;
@@ -203,7 +205,7 @@ static void emitter_escapes(void **state)
 					     !strncmp(s + k, "\033[0m", 4)));
 		assert_null(strstr(s, "\xc2\x9b"));
 		assert_null(strstr(s, "\xe2\x80\xae"));
-		assert_non_null(strstr(s, esc));
+		assert_non_null(strstr(s, fmts[i] == NICFIT_FMT_MD ? md_esc : esc));
 		if (fmts[i] == NICFIT_FMT_TEXT) {
 			/* the emitter's colours stay; one a name holds does not */
 			assert_non_null(strstr(s, "\033[1;31mab\\x1b"));
@@ -258,6 +260,47 @@ static void emitter_csv_formulas(void **state)
 			       "\"'quoted\",-3.5,-5\n"
 			       "12,-3.5,-6\n"
 			       "a=b,-3.5,-7\n");
+	free(s);
+}
+
+/*
+ * Markdown: outside text in a heading, in prose and in a cell cannot
+ * become HTML, a link or a code span that runs into the renderer's text;
+ * the renderer's own markup ("**" as an argument, its `spans` and ```
+ * blocks) stays, and so does a span the string closes itself.
+ */
+static void emitter_md_markup(void **state)
+{
+	static const struct nicfit_column cols[] = { { "name", "a|b", 0 } };
+	static const char html[] = "<script>x</script> & [l](http://x) \\";
+	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_MD, 0, 0);
+	struct nicfit_buf out;
+	char *s;
+
+	(void)state;
+	nicfit_buf_init(&out, 0);
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_heading(e, "<b>h</b>");
+	nicfit_emit_printf(e, "%sVerdict:%s %s\n", "**", "**", html);
+	nicfit_emit_printf(e, "- `%s` %s\n", "a`b<c>", "run `ethtool -m IF` <now> `x");
+	nicfit_emit_printf(e, "```\n%s\n```\n%s\n", "``` <i>", "<i>");
+	nicfit_emit_table_begin(e, NULL, cols, 1);
+	nicfit_emit_cell_string(e, html);
+	nicfit_emit_cell_string(e, "#1 *x* `a|b` c|d");
+	nicfit_emit_cell_string(e, "*bold*");
+	nicfit_emit_table_end(e);
+	nicfit_emit_end_object(e);
+	assert_int_equal(nicfit_emit_finish(e, &out), 0);
+	nicfit_emit_free(e);
+	s = nicfit_buf_detach(&out, NULL);
+	assert_string_equal(s, "## &lt;b&gt;h&lt;/b&gt;\n\n"
+			       "**Verdict:** &lt;script&gt;x&lt;/script&gt; &amp; \\[l](http://x) \\\\\n"
+			       "- `a\\x60b<c>` run `ethtool -m IF` &lt;now&gt; \\`x\n"
+			       "```\n\\x60\\x60\\x60 <i>\n```\n&lt;i&gt;\n"
+			       "| a\\|b |\n|---|\n"
+			       "| &lt;script&gt;x&lt;/script&gt; &amp; \\[l](http://x) \\\\ |\n"
+			       "| \\#1 *x* `a\\|b` c\\|d |\n"
+			       "| \\*bold* |\n\n");
 	free(s);
 }
 
@@ -544,6 +587,7 @@ int main(void)
 		cmocka_unit_test(emitter_fields),
 		cmocka_unit_test(emitter_escapes),
 		cmocka_unit_test(emitter_csv_formulas),
+		cmocka_unit_test(emitter_md_markup),
 		cmocka_unit_test(emitter_misuse),
 		cmocka_unit_test(spec_from_json),
 		cmocka_unit_test(spec_rejects),

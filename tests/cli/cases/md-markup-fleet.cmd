@@ -1,0 +1,2 @@
+fleet --format md tests/cli/data/fleet/hostile
+# exit 2
