@@ -772,16 +772,84 @@ static void md_field(struct nicfit_buf *b, const char *s)
 	md_escape(b, s, strlen(s), MD_CELL);
 }
 
+/* Whether the escaper would change s: a control byte, DEL or a byte past ASCII. */
+static int plain(const char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			return 0;
+	return 1;
+}
+
+static void cols_free(struct nicfit_column *cols, int n)
+{
+	int c;
+
+	for (c = 0; c < n && cols; c++) {
+		free((char *)cols[c].key);
+		free((char *)cols[c].title);
+	}
+	free(cols);
+}
+
+/*
+ * The columns with their keys and titles escaped, malloc'ed (cols_free),
+ * or NULL when out of memory. A title can be outside text: the audit's
+ * GPU-to-NIC table has a column per NIC, titled with its netdev or RDMA
+ * device's name.
+ */
+static struct nicfit_column *cols_shown(const struct nicfit_emit *e,
+					const struct nicfit_column *cols, int n)
+{
+	struct nicfit_column *v = calloc((size_t)n, sizeof(*v));
+	int c;
+
+	for (c = 0; c < n && v; c++) {
+		v[c].right = cols[c].right;
+		v[c].key = cols[c].key ? shown(e, cols[c].key) : NULL;
+		v[c].title = cols[c].title ? shown(e, cols[c].title) : NULL;
+		if ((cols[c].key && !v[c].key) || (cols[c].title && !v[c].title)) {
+			cols_free(v, c + 1);
+			return NULL;
+		}
+	}
+	return v;
+}
+
 static void table_text(struct nicfit_emit *e)
 {
 	struct table *t = &e->t;
-	int rc = nicfit__table_text(&e->text, t->cols, t->ncols, t->cells,
-				    t->ncells / (size_t)t->ncols, &e->view,
-				    nicfit_emit_color(e, NICFIT_COLOR_BOLD),
-				    nicfit_emit_color(e, NICFIT_COLOR_RESET));
+	struct nicfit_column *esc = NULL;
+	int rc, c;
 
+	for (c = 0; c < t->ncols; c++)
+		if (!plain(t->cols[c].key) || !plain(t->cols[c].title))
+			break;
+	if (c < t->ncols && !(esc = cols_shown(e, t->cols, t->ncols))) {
+		nicfit__emit_fail(e, NICFIT_E_NOMEM);
+		return;
+	}
+	rc = nicfit__table_text(&e->text, esc ? esc : t->cols, t->ncols, t->cells,
+				t->ncells / (size_t)t->ncols, &e->view,
+				nicfit_emit_color(e, NICFIT_COLOR_BOLD),
+				nicfit_emit_color(e, NICFIT_COLOR_RESET));
+	cols_free(esc, t->ncols);
 	if (rc)
 		nicfit__emit_fail(e, rc);
+}
+
+/* A header's cell: s escaped as a cell is, then written by put (md_field, csv_field). */
+static void header_cell(struct nicfit_emit *e, const char *s,
+			void (*put)(struct nicfit_buf *, const char *))
+{
+	char *h = shown(e, s);
+
+	if (!h) {
+		nicfit__emit_fail(e, NICFIT_E_NOMEM);
+		return;
+	}
+	put(&e->text, h);
+	free(h);
 }
 
 static void table_md(struct nicfit_emit *e)
@@ -793,7 +861,7 @@ static void table_md(struct nicfit_emit *e)
 	nicfit_buf_puts(&e->text, "|");
 	for (c = 0; c < t->ncols; c++) {
 		nicfit_buf_addch(&e->text, ' ');
-		md_field(&e->text, title(&t->cols[c]));
+		header_cell(e, title(&t->cols[c]), md_field);
 		nicfit_buf_puts(&e->text, " |");
 	}
 	nicfit_buf_puts(&e->text, "\n|");
@@ -828,7 +896,7 @@ static void table_csv(struct nicfit_emit *e)
 	for (c = 0; c < t->ncols && !e->view.noheadings; c++) {
 		if (c)
 			nicfit_buf_addch(&e->text, ',');
-		csv_field(&e->text, t->cols[c].key ? t->cols[c].key : title(&t->cols[c]));
+		header_cell(e, t->cols[c].key ? t->cols[c].key : title(&t->cols[c]), csv_field);
 		if (c + 1 == t->ncols)
 			nicfit_buf_addch(&e->text, '\n');
 	}

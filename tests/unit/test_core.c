@@ -163,8 +163,9 @@ static void emitter_fields(void **state)
 /* Outside text in every format: escaped in text, MD and CSV, valid in JSON. */
 static char *render_hostile(enum nicfit_format fmt, unsigned flags)
 {
-	static const struct nicfit_column cols[] = { { "name", "name", 0 } };
 	static const char name[] = "ab\033]0;pwn\007c\xae\xc2\x9b" "d\xe2\x80\xae" "e\tf\ng";
+	/* a column titled with a name too, as the audit's GPU-to-NIC table is */
+	static const struct nicfit_column cols[] = { { "name", "name", 0 }, { "nic", name, 0 } };
 	struct nicfit_emit *e = nicfit_emit_new(fmt, flags, 0);
 	struct nicfit_buf out;
 
@@ -176,8 +177,9 @@ static char *render_hostile(enum nicfit_format fmt, unsigned flags)
 			   nicfit_emit_color(e, NICFIT_COLOR_RESET), "\033", 42, (size_t)7, 2, 1.5);
 	nicfit_emit_printf(e, "%s", "\033[1m forged\n");
 	nicfit_emit_field_string(e, "name", "%s\n", name);
-	nicfit_emit_table_begin(e, "rows", cols, 1);
+	nicfit_emit_table_begin(e, "rows", cols, 2);
 	nicfit_emit_cell_string(e, name);
+	nicfit_emit_cell_int(e, 1);
 	nicfit_emit_table_end(e);
 	nicfit_emit_end_object(e);
 	assert_int_equal(nicfit_emit_finish(e, &out), 0);
