@@ -25,7 +25,7 @@
 
 /* ---- schema ------------------------------------------------------------ */
 
-enum ftype { F_STR, F_STRN, F_INT, F_NUM, F_NUMN, F_BOOL, F_ASTR, F_ANUM, F_OBJ, F_AOBJ };
+enum ftype { F_STR, F_STRN, F_DATE, F_INT, F_NUM, F_NUMN, F_BOOL, F_ASTR, F_ANUM, F_OBJ, F_AOBJ };
 
 struct field {
 	const char *key;
@@ -76,7 +76,7 @@ static const char *const precisions[] = { "fp32", "bf16", "fp16", "fp8", "int8",
 	{ "unverified", F_ASTR, 0, 0, 100, NULL, NULL }, \
 	{ "notes", F_ASTR, 0, 0, 500, NULL, NULL }, \
 	{ "price_usd", F_NUM, 0, 0, 10000000, NULL, NULL }, \
-	{ "prices_as_of", F_STR, 0, 10, 10, NULL, NULL }, \
+	{ "prices_as_of", F_DATE, 0, 0, 0, NULL, NULL }, \
 	{ "price_source", F_STR, 0, 1, 500, NULL, NULL }
 
 static const struct field pci_fields[] = {
@@ -346,6 +346,7 @@ static const char *type_name(enum ftype t)
 	switch (t) {
 	case F_STR: return "a string";
 	case F_STRN: return "a string or null";
+	case F_DATE: return "a date, YYYY-MM-DD";
 	case F_INT: return "an integer";
 	case F_NUM: return "a number";
 	case F_NUMN: return "a number or null";
@@ -378,13 +379,80 @@ static void set_list(char *out, size_t n, const char *const *set)
 static void check_object(struct checker *c, json_t *o, const struct field *fields,
 			 const char *path, int need_required);
 
+/*
+ * The first control character of the len bytes at s, as the escaper
+ * shows it (\n, \x1b, \u009b), in out; 0 when there is none. Every
+ * string of the catalog is one line of text that reaches a terminal, a
+ * table cell or a CSV field: a line break splits the line it is printed
+ * on, and ESC, BEL and the C1 controls (U+0080-U+009F, CSI among them)
+ * are commands to a terminal, not text. The emitter would show them
+ * escaped; the catalog refuses them, as it refuses any value that is not
+ * what its field says.
+ */
+static int control_char(const char *s, size_t len, char *out, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (p[i] == '\n' || p[i] == '\t' || p[i] == '\r') {
+			snprintf(out, n, "\\%c", p[i] == '\n' ? 'n' : p[i] == '\t' ? 't' : 'r');
+			return 1;
+		}
+		if (p[i] < 0x20 || p[i] == 0x7f) {
+			snprintf(out, n, "\\x%02x", p[i]);
+			return 1;
+		}
+		if (p[i] == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f) {
+			snprintf(out, n, "\\u%04x", p[i + 1]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Whether the len bytes at s are a day of the calendar as YYYY-MM-DD
+ * (ISO 8601's calendar date, Gregorian leap years): "2026-13-01",
+ * "2026-02-29" and "0000-00-00" are not, and neither is a formula.
+ */
+static int valid_date(const char *s, size_t len)
+{
+	static const int mdays[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y = 0, m, d, leap;
+	size_t i;
+
+	if (len != 10 || s[4] != '-' || s[7] != '-')
+		return 0;
+	for (i = 0; i < len; i++)
+		if (i != 4 && i != 7 && !isdigit((unsigned char)s[i]))
+			return 0;
+	for (i = 0; i < 4; i++)
+		y = y * 10 + (s[i] - '0');
+	m = (s[5] - '0') * 10 + (s[6] - '0');
+	d = (s[8] - '0') * 10 + (s[9] - '0');
+	if (y < 1 || m < 1 || m > 12 || d < 1)
+		return 0;
+	leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	return d <= mdays[m - 1] + (m == 2 && leap);
+}
+
 static void check_string(struct checker *c, json_t *v, const struct field *f,
 			 const char *path)
 {
 	const char *s = json_string_value(v);
 	size_t len = json_string_length(v);
-	char set[300];
+	char set[300], ctl[8];
 
+	if (control_char(s, len, ctl, sizeof(ctl))) {
+		problem(c, path, "'%s': a control character (%s) in a one-line string", f->key, ctl);
+		return;
+	}
+	if (f->t == F_DATE) {
+		if (!valid_date(s, len))
+			problem(c, path, "'%s': '%.40s' is not a date YYYY-MM-DD", f->key, s);
+		return;
+	}
 	if (f->allowed) {
 		if (!in_set(s, f->allowed)) {
 			set_list(set, sizeof(set), f->allowed);
@@ -409,6 +477,7 @@ static void check_value(struct checker *c, json_t *v, const struct field *f,
 			return;
 		/* fall through */
 	case F_STR:
+	case F_DATE:
 		if (!json_is_string(v)) {
 			problem(c, path, "'%s' must be %s", f->key, type_name(f->t));
 			return;
@@ -536,10 +605,17 @@ static void check_object(struct checker *c, json_t *o, const struct field *field
 	}
 }
 
+/*
+ * An id begins with a letter or a digit: one that begins with '-' reads
+ * as an option on a command line (catalog show -x), and with '+' or '-'
+ * as a formula in a spreadsheet, where the cluster's port map writes ids.
+ */
 static int valid_id(const char *s)
 {
 	size_t n = 0;
 
+	if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s))
+		return 0;
 	for (; *s; s++, n++)
 		if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) ||
 		      strchr("-._+", *s)))
@@ -756,7 +832,8 @@ static size_t check_document(struct checker *c, json_t *root,
 			}
 			if (!valid_id(json_string_value(id))) {
 				snprintf(epath, sizeof(epath), "/%s/%zu/id", key, i);
-				problem(c, epath, "id '%.64s' must be 1-63 lowercase letters, digits, '-', '.', '_' or '+'",
+				problem(c, epath, "id '%.64s' must be 1-63 lowercase letters, digits, '-', '.', '_' or '+', "
+					"beginning with a letter or a digit",
 					json_string_value(id));
 				continue;
 			}

@@ -11,6 +11,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "jansson_int.h"
 #include "nicfit/dynlib.h"
@@ -103,18 +104,62 @@ static void no_jansson(json_error_t *error)
 	snprintf(error->text, sizeof(error->text), "%s", jn_lib.why);
 }
 
+/*
+ * jansson's messages that name its own flags rather than the input's
+ * fault, and what nicfit says instead; the rest of the message (" near
+ * '...'") is kept. Every parser's errors reach users as file:line:col:
+ * message, and "\\u0000 is not allowed without JSON_ALLOW_NUL" tells them
+ * about a flag of a library they never chose.
+ */
+static const struct {
+	const char *jansson, *ours;
+} own_words[] = {
+	{ "\\u0000 is not allowed without JSON_ALLOW_NUL", "a NUL character (\\u0000) in a string" },
+	{ "NUL byte in object key not supported", "a NUL character (\\u0000) in a key" },
+};
+
+/* A parser's error in nicfit's words (own_words), where jansson's name its insides. */
+static void in_own_words(json_error_t *error)
+{
+	char rest[JSON_ERROR_TEXT_LENGTH];
+	size_t i, n;
+
+	if (!error)
+		return;
+	for (i = 0; i < sizeof(own_words) / sizeof(own_words[0]); i++) {
+		n = strlen(own_words[i].jansson);
+		if (strncmp(error->text, own_words[i].jansson, n))
+			continue;
+		snprintf(rest, sizeof(rest), "%s", error->text + n);
+		snprintf(error->text, sizeof(error->text), "%s%s", own_words[i].ours, rest);
+		return;
+	}
+}
+
 json_t *nicfit__jn_loadb(const char *buffer, size_t buflen, size_t flags, json_error_t *error)
 {
-	if (loaded())
-		return jn.loadb(buffer, buflen, flags, error);
+	json_t *v;
+
+	if (loaded()) {
+		v = jn.loadb(buffer, buflen, flags, error);
+		if (!v)
+			in_own_words(error);
+		return v;
+	}
 	no_jansson(error);
 	return NULL;
 }
 
 json_t *nicfit__jn_loads(const char *input, size_t flags, json_error_t *error)
 {
-	if (loaded())
-		return jn.loads(input, flags, error);
+	json_t *v;
+
+	if (loaded()) {
+		v = jn.loads(input, flags, error);
+		if (!v)
+			in_own_words(error);
+		return v;
+	}
 	no_jansson(error);
 	return NULL;
 }

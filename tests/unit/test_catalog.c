@@ -279,6 +279,72 @@ static void check_agrees_with_overlay(void **state)
 	json_decref(nic);
 }
 
+/* An override of the NIC mcx556a-ecat that sets key to the string v. */
+static json_t *nic_with(const char *key, const char *v)
+{
+	json_t *e = json_object(), *arr = json_array();
+
+	json_object_set_new(e, "id", json_string("mcx556a-ecat"));
+	json_object_set_new(e, key, json_string(v));
+	if (!strcmp(key, "prices_as_of")) {
+		json_object_set_new(e, "price_usd", json_real(1));
+		json_object_set_new(e, "price_source", json_string("a shop"));
+	}
+	json_array_append_new(arr, e);
+	return doc_of("nics", arr);
+}
+
+/*
+ * Strings are one line of text, prices_as_of a day of the calendar, an id
+ * begins with a letter or a digit, and a NUL is named in nicfit's words.
+ */
+static void check_strings_and_dates(void **state)
+{
+	static const char *const bad_dates[] = { "2026-13-01", "0000-00-00", "=1+2+3+456",
+		"2026-02-29", "2100-02-29", "2026-04-31", "2026-1-01", "2026-01-01 ", NULL };
+	static const char *const good_dates[] = { "2026-01-01", "2024-02-29", "2000-02-29", NULL };
+	static const char *const ctl[][2] = { { "a\nb", "(\\n)" }, { "x\033[2J", "(\\x1b)" },
+		{ "bell\007", "(\\x07)" }, { "c1 \xc2\x9b" "31m", "(\\u009b)" }, { "t\tab", "(\\t)" } };
+	static const char nul[] = "{\"schema\":\"nicfit.catalog.v1\",\"nics\":[{\"id\":"
+				  "\"mcx556a-ecat\",\"name\":\"a\\u0000b\"}]}";
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	json_t *e, *arr;
+	size_t i, total;
+
+	(void)state;
+	for (i = 0; bad_dates[i]; i++)
+		assert_int_equal(check_and_overlay(nic_with("prices_as_of", bad_dates[i]),
+						   "is not a date YYYY-MM-DD"), 1);
+	for (i = 0; good_dates[i]; i++)
+		assert_int_equal(check_and_overlay(nic_with("prices_as_of", good_dates[i]), "-"), 0);
+	for (i = 0; i < sizeof(ctl) / sizeof(ctl[0]); i++) {
+		assert_int_equal(check_and_overlay(nic_with("name", ctl[i][0]), ctl[i][1]), 1);
+		assert_int_equal(check_and_overlay(nic_with("vendor", ctl[i][0]), "'vendor': a control"), 1);
+	}
+	assert_int_equal(check_and_overlay(nic_with("name", "Ñ — fine"), "-"), 0);
+	e = json_object();
+	json_object_set_new(e, "id", json_string("mcx556a-ecat"));
+	arr = json_array();
+	json_array_append_new(arr, json_string("ok"));
+	json_array_append_new(arr, json_string("two\nlines"));
+	json_object_set_new(e, "notes", arr);
+	arr = json_array();
+	json_array_append_new(arr, e);
+	assert_int_equal(check_and_overlay(doc_of("nics", arr), "'notes': a control character"), 1);
+	e = embedded_entry("switches.json", "switches", NULL);
+	json_object_set_new(e, "id", json_string("-2+3"));
+	arr = json_array();
+	json_array_append_new(arr, e);
+	assert_int_equal(check_and_overlay(doc_of("switches", arr), "beginning with a letter"), 1);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
+	assert_int_equal(nicfit_catalog_check(cat, "nul.json", nul, strlen(nul), &err, 1, &total), 1);
+	assert_string_equal(err.msg, "a NUL character (\\u0000) in a string near '\"a\\u0000b\"'");
+	assert_int_equal(err.line, 1);
+	nicfit_catalog_free(cat);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +353,7 @@ int main(void)
 		cmocka_unit_test(article_parts_present),
 		cmocka_unit_test(overlay_merges_and_refuses),
 		cmocka_unit_test(check_agrees_with_overlay),
+		cmocka_unit_test(check_strings_and_dates),
 	};
 
 	return cmocka_run_group_tests_name("catalog", tests, NULL, NULL);

@@ -1,0 +1,2 @@
+catalog check tests/cli/data/nul-catalog.json
+# exit 65

@@ -1,0 +1,2 @@
+plan --spec tests/cli/data/spec-nul.json
+# exit 65
