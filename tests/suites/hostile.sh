@@ -198,12 +198,21 @@ for f in text json md csv; do
 	clean "fleet of hostile audits --format $f" $f "$NICFIT" fleet --format "$f" \
 		"$tmp/h/latin1.json" "$tmp/h/escape.json"
 done
-# a catalog overlay's names reach catalog, decode, plan and cluster output
-printf '{"schema":"nicfit.catalog.v1","nics":[{"id":"evil-nic","name":"Evil\\u001b]0;x\\u0007 NIC \\u202e\\u009b",
+# a catalog overlay with control characters in its strings is refused, in
+# one escaped line (docs/catalog.md: every string is one line of text)
+printf '{"schema":"nicfit.catalog.v1","nics":[{"id":"evil-nic","name":"Evil\\u001b]0;x\\u0007 NIC \\u009b",
 "part":"EV\\u001b[2JIL-1","vendor":"Ev\\u001b[31mil","family":"Evil\\u0007","protocol":"EN","ports":2,
 "cage":"QSFP28","port_gbps":100,"speeds_gbps":[100],"ib_rate":null,"pcie_gen":4,"pcie_width":16,
 "rdma":["roce"],"vpi":false,"form_factor":"pcie-hhhl","driver":"mlx5_core","role":["frontend","backend"],
 "source":"test \\u001b[5m","unverified":[],"notes":["n\\u001b[8mote"]}]}\n' >"$tmp/evil.json"
+check "catalog overlay with control characters" "$NICFIT" --catalog "$tmp/evil.json" catalog list
+# what the catalog accepts reaches catalog output escaped: a bidi override,
+# markup (HTML, Markdown, XML) and a formula for spreadsheets
+printf '{"schema":"nicfit.catalog.v1","nics":[{"id":"evil-nic","name":"=cmd|x NIC \\u202e <script>&`|",
+"part":"+EVIL-1","vendor":"@Ev<b>il","family":"-2+3","protocol":"EN","ports":2,
+"cage":"QSFP28","port_gbps":100,"speeds_gbps":[100],"ib_rate":null,"pcie_gen":4,"pcie_width":16,
+"rdma":["roce"],"vpi":false,"form_factor":"pcie-hhhl","driver":"mlx5_core","role":["frontend","backend"],
+"source":"test \\u2066","unverified":[],"notes":["n\\u200fote"]}]}\n' >"$tmp/evil.json"
 for f in text json md csv; do
 	clean "catalog list with a hostile overlay --format $f" $f "$NICFIT" \
 		--catalog "$tmp/evil.json" catalog list --format "$f"
