@@ -205,6 +205,9 @@ struct nicfit_slot {
 	enum nicfit_slot_role role;
 	int pcie_switch;          /* index into the server's switches, -1 on a root port */
 	const char *included;     /* catalog NIC id the server ships in this slot, or NULL */
+	const char *shared_cage;  /* the chassis cage its port comes out at, shared by the slots
+				   * that name it (a twin-port OSFP cage), or NULL: its own */
+	const char *cage_top;     /* that cage's top, "flat" or "finned"; NULL without one */
 	int double_room;          /* a dual-slot card fits ("card_width" double, or gpu double) */
 };
 

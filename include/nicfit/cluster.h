@@ -180,6 +180,17 @@ struct nicfit_cluster_input {
 	const char *nic_id;      /* back-end NIC from the catalog (cage, BOM line) or NULL */
 	int nics_per_node;       /* back-end NICs per node; 0 = no back end */
 	int nic_ports;           /* ports of each back-end NIC that are cabled (1..8) */
+	/*
+	 * Back-end node ports that share one cage of the node: 2 where a
+	 * server brings two NICs' ports out at one twin-port OSFP cage (a DGX
+	 * H100's four cages, each carrying two ConnectX-7 ports), which takes
+	 * one twin-port module for both; 0 or 1: each port its own cage.
+	 * nic_cage[i] is then the cage of node port i (0-based, any order),
+	 * nic_cage_finned its top (1 finned, 0 flat, -1 unknown).
+	 */
+	int nic_ports_per_cage;
+	int nic_cage_finned;
+	signed char nic_cage[NICFIT_CLUSTER_MAX_LINKS];
 	int mgmt_ports;          /* cable each switch's management port to the OOB network */
 	struct nicfit_cluster_net_input net[NICFIT_NET_COUNT];
 	struct nicfit_cluster_storage_input storage;

@@ -184,6 +184,8 @@ static const struct field slot_fields[] = {
 	{ "switch", F_STR, 0, 1, 32, NULL, NULL },
 	{ "notes", F_ASTR, 0, 0, 500, NULL, NULL },
 	{ "included", F_STR, 0, 1, 63, NULL, NULL },
+	{ "shared_cage", F_STR, 0, 1, 32, NULL, NULL },
+	{ "cage_top", F_STR, 0, 0, 0, NULL, tops },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
@@ -764,6 +766,60 @@ static void check_server_switches(struct checker *c, json_t *e, const char *epat
 }
 
 /*
+ * Slots that name one "shared_cage" share a twin-port cage: two at most
+ * (a twin-port OSFP cage carries two ports, NVIDIA LinkX "Connectors and
+ * Cages", https://docs.nvidia.com/networking/display/cableovpub/connectors+and+cages),
+ * and the cage has one top, given on every slot that names it, so that
+ * nothing assumes a top the vendor did not state. A "cage_top" without a
+ * shared cage describes nothing.
+ */
+static void check_shared_cages(struct checker *c, json_t *e, const char *epath)
+{
+	json_t *slots = json_object_get(e, "slots");
+	char sub[400];
+	size_t i, j;
+
+	for (i = 0; i < json_array_size(slots); i++) {
+		json_t *a = json_array_get(slots, i);
+		const char *cage = json_string_value(json_object_get(a, "shared_cage"));
+		const char *top = json_string_value(json_object_get(a, "cage_top"));
+		int sharing = 1;
+
+		if (!cage) {
+			if (top) {
+				snprintf(sub, sizeof(sub), "%s/slots/%zu/cage_top", epath, i);
+				problem(c, sub, "'cage_top' needs a 'shared_cage'");
+			}
+			continue;
+		}
+		if (!top) {
+			snprintf(sub, sizeof(sub), "%s/slots/%zu/shared_cage", epath, i);
+			problem(c, sub, "'shared_cage': '%.32s' needs its 'cage_top' (flat or finned)",
+				cage);
+		}
+		for (j = 0; j < json_array_size(slots); j++) {
+			json_t *b = json_array_get(slots, j);
+			const char *cb = json_string_value(json_object_get(b, "shared_cage"));
+			const char *tb = json_string_value(json_object_get(b, "cage_top"));
+
+			if (j == i || !cb || strcmp(cb, cage))
+				continue;
+			sharing++;
+			if (j < i && top && tb && strcmp(top, tb)) {
+				snprintf(sub, sizeof(sub), "%s/slots/%zu/cage_top", epath, i);
+				problem(c, sub, "'cage_top': '%s' differs from slot %zu's '%s' for cage '%.32s'",
+					top, j, tb, cage);
+			}
+		}
+		if (sharing > 2) {
+			snprintf(sub, sizeof(sub), "%s/slots/%zu/shared_cage", epath, i);
+			problem(c, sub, "'shared_cage': %d slots name '%.32s'; a twin-port cage takes two",
+				sharing, cage);
+		}
+	}
+}
+
+/*
  * Check a whole parsed document. Entries whose id the base has are
  * partial overrides. Returns the number of problems.
  */
@@ -845,8 +901,10 @@ static size_t check_document(struct checker *c, json_t *root,
 				json_object_set_new(ids, json_string_value(id), json_integer((json_int_t)i));
 			partial = nicfit__catalog_has(base, (enum nicfit_kind)k, json_string_value(id));
 			check_object(c, e, kind_fields[k], epath, !partial);
-			if (k == NICFIT_KIND_SERVER)
+			if (k == NICFIT_KIND_SERVER) {
 				check_server_switches(c, e, epath, partial);
+				check_shared_cages(c, e, epath);
+			}
 			if (k == NICFIT_KIND_NIC)
 				check_nic_width(c, e, epath);
 			if (json_object_get(e, "price_usd") &&

@@ -514,6 +514,18 @@ int nicfit_cable_end_fits(const struct nicfit_cable *c, int end, const struct ni
 		return 0;
 	}
 	nicfit_cable_end_lanes(c, end, &l);
+	/*
+	 * A node cage two ports share (a DGX H100's twin-port OSFP) takes a
+	 * twin-port end, never a single-port one: "single-port 400G OSFP
+	 * devices cannot be used in twin-port cages" (NVIDIA LinkX, Connectors
+	 * and Cages, https://docs.nvidia.com/networking/display/cableovpub/connectors+and+cages).
+	 */
+	if (is_osfp(cage) && is_osfp(p->cage) && !p->is_switch && p->per_cage > 1 &&
+	    l.lanes < p->l.lanes * p->per_cage) {
+		snprintf(why, whylen, "a single-port %d-lane OSFP end does not go into the twin-port "
+			 "cage of %s", l.lanes, p->id);
+		return 0;
+	}
 	if (!nicfit_port_runs(p, l.lane_gbps) || l.lanes > cage_lanes(p)) {
 		snprintf(why, whylen, "its %d x %gG %s lanes do not run on %s (%d x %gG %s)", l.lanes,
 			 l.lane_gbps, nicfit_modulation_name(l.mod), p->id, p->l.lanes, p->l.lane_gbps,

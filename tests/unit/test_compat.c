@@ -296,6 +296,56 @@ static void generic_types(void **state)
 	nicfit_catalog_free(cat);
 }
 
+/*
+ * A DGX H100 cage: two ConnectX-7 ports (MCX75310AAS-NEAT's lanes) share
+ * one flat-top twin-port OSFP cage. It takes a flat-top twin-port module,
+ * not a single-port one, not a finned one, not a single-port DAC; a
+ * finned switch cage does not take the flat twin-port module (NVIDIA
+ * LinkX "Connectors and Cages": single-port 400G OSFP devices cannot be
+ * used in twin-port cages; finned twin-port OSFP for switches, flat for
+ * the DGX H100 GPU links).
+ */
+static void twin_node_cage(void **state)
+{
+	static const struct { const char *cable; int end, fits; } rows[] = {
+		{ "mma4z00-ns-flt", 0, 1 },
+		{ "mma4z00-ns400", 0, 0 },
+		{ "mms4x00-ns400", 0, 0 },
+		{ "mma4z00-ns", 0, 0 },
+		{ "dac-osfp-400g-1m", 0, 0 },
+		{ "mcp7y00-n001", 1, 0 },
+	};
+	struct nicfit_catalog *cat = load();
+	struct nicfit_port p, single, sw;
+	size_t i;
+
+	(void)state;
+	nic_port(cat, "mcx75310aas-neat", &p);
+	single = p;
+	p.per_cage = 2;
+	p.finned = 0;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct nicfit_cable *c = nicfit_catalog_find_cable(cat, rows[i].cable, "test",
+									  NULL);
+		char why[200];
+		int got;
+
+		if (!c)
+			fail_msg("no cable %s in the catalog", rows[i].cable);
+		got = nicfit_cable_end_fits(c, rows[i].end, &p, why, sizeof(why));
+		if (got != rows[i].fits)
+			fail_msg("%s end %d in a twin-port flat cage: %d, expected %d (%s)",
+				 rows[i].cable, rows[i].end, got, rows[i].fits, why);
+	}
+	/* the same module neither in a card's own single-port cage nor in a switch */
+	sw_port(cat, "qm9700", &sw);
+	assert_int_equal(nicfit_cable_end_fits(nicfit_catalog_find_cable(cat, "mma4z00-ns-flt",
+									 "test", NULL), 0, &sw, NULL, 0), 0);
+	assert_int_equal(nicfit_cable_end_fits(nicfit_catalog_find_cable(cat, "mma4z00-ns400",
+									 "test", NULL), 0, &single, NULL, 0), 1);
+	nicfit_catalog_free(cat);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +353,7 @@ int main(void)
 		cmocka_unit_test(port_table),
 		cmocka_unit_test(end_table),
 		cmocka_unit_test(generic_types),
+		cmocka_unit_test(twin_node_cage),
 	};
 
 	return cmocka_run_group_tests_name("compat", tests, NULL, NULL);

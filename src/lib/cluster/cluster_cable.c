@@ -168,10 +168,22 @@ static int ends_fit(const struct cl_class *k, const struct nicfit_cable *x)
 		nicfit_cable_end_fits(x, 1, &k->pa, NULL, 0));
 }
 
-/* A DAC, AOC or RJ45 cable that joins the two ends of class k. */
+/*
+ * A DAC, AOC or RJ45 cable that joins the two ends of class k. None where
+ * node ports share a twin-port cage (twin_b on a host link): a cable there
+ * has one twin-port end for both ports of the node cage (NVIDIA's
+ * MCP4Y10 -FLT DAC, flat top at the DGX H100, finned at the switch), so
+ * both must go to one switch cage, and the walk gives a switch cage the
+ * same rail of two nodes (rail-optimized) or a node's ports in port order,
+ * never the two ports of one node cage; a single-port end does not go
+ * into a twin-port cage (NVIDIA LinkX "Connectors and Cages",
+ * https://docs.nvidia.com/networking/display/cableovpub/connectors+and+cages).
+ * Such links take a twin-port optic per node cage and one fibre per port.
+ */
 static int cable_matches(const struct cl_class *k, const struct nicfit_cable *x)
 {
-	if (is_optic(x) || !(x->length_m > 0) || k->twin_a > 1)
+	if (is_optic(x) || !(x->length_m > 0) || k->twin_a > 1 ||
+	    (k->level == NICFIT_LINK_HOST && k->twin_b > 1))
 		return 0;
 	if (x->type != NICFIT_CABLE_RJ45 && (k->optics_only || !ends_fit(k, x)))
 		return 0;
@@ -317,9 +329,13 @@ int nicfit__cluster_classes(struct nicfit_cluster *c, struct nicfit_error *err)
 				  nt->link_gbps, n == NICFIT_NET_OOB ? "RJ45" : nt->node_cage,
 				  nt->breakout * nt->sw.per_cage, 1, intel, &cn->sw_port,
 				  &cn->node_port);
-		if (cn->cls[NICFIT_LINK_HOST] >= 0)
+		if (cn->cls[NICFIT_LINK_HOST] >= 0) {
 			im->classes[cn->cls[NICFIT_LINK_HOST]].optics_only =
 				nt->fit.kind == NICFIT_MATCH_OPTICS;
+			/* node ports in the node's twin-port cages: one module per node cage */
+			if (cn->node_port.per_cage > 1)
+				im->classes[cn->cls[NICFIT_LINK_HOST]].twin_b = cn->node_port.per_cage;
+		}
 		if (n == NICFIT_NET_OOB)
 			cn->cls[NICFIT_LINK_MGMT] =
 				add_class(c, n, NICFIT_LINK_MGMT, nt->link_gbps, nt->sw.cage,
@@ -662,7 +678,9 @@ const struct cl_kit *nicfit__cluster_kit_for(const struct nicfit_cluster *c, int
 
 /* Count the items of one cabled port (legs links). On twin-port cages a
  * switch-to-switch link takes a new optic only on the first port of a cage
- * (first_a, first_b), the other port shares it. */
+ * (first_a, first_b), the other port shares it; so does a host link at a
+ * node cage two node ports share (first_b: how many of the legs are the
+ * first of their node cage). */
 void nicfit__cluster_count_kit(const struct nicfit_cluster *cc, const struct cl_kit *kt, int legs,
 			       int first_a, int first_b)
 {

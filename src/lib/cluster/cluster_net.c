@@ -170,6 +170,11 @@ static void node_and_switch_ports(struct nicfit_cluster *c, enum nicfit_net n, s
 				cn->node_port.l = l;
 			cn->node_port.gbps = ni->link_gbps;
 		}
+		/* ports that share the node's twin-port cages: one module takes both */
+		if (c->in.nic_ports_per_cage > 1) {
+			cn->node_port.per_cage = c->in.nic_ports_per_cage;
+			cn->node_port.finned = c->in.nic_cage_finned;
+		}
 	} else {
 		nicfit_port_generic(NULL, ni->link_gbps, 0, 1, &cn->sw_port, &cn->node_port);
 		snprintf(nt->node_cage, sizeof(nt->node_cage), "%s", cn->node_port.cage);

@@ -103,6 +103,26 @@ static int kit_cables(const struct cl_kit *kt, int first)
 	return first;
 }
 
+/*
+ * Is node port `port` of network n the first of its node cage, the one
+ * whose link counts the twin-port module two node ports share? Every port
+ * is, but where back-end ports share the node's twin-port cages
+ * (nic_ports_per_cage): there only the lowest-numbered port of each cage.
+ */
+static int first_in_cage(const struct nicfit_cluster *c, enum nicfit_net n, int port)
+{
+	const struct nicfit_cluster_input *in = &c->in;
+	int q;
+
+	if (n != NICFIT_NET_BACKEND || in->nic_ports_per_cage < 2 || port < 0 ||
+	    port >= NICFIT_CLUSTER_MAX_LINKS)
+		return 1;
+	for (q = 0; q < port; q++)
+		if (in->nic_cage[q] == in->nic_cage[port])
+			return 0;
+	return 1;
+}
+
 static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 {
 	const struct nicfit_cluster *c = w->c;
@@ -117,7 +137,7 @@ static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 
 		while (i < legs) {
 			double len[CL_MAX_LEGS], max = 0;
-			int same[CL_MAX_LEGS], j, m = 1, all_same = 1, cls;
+			int same[CL_MAX_LEGS], j, m = 1, all_same = 1, cls, first_b = 0;
 			const struct cl_kit *kt;
 
 			/* the legs of one switch port (or twin-port cage) share a cable */
@@ -129,12 +149,13 @@ static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 				if (len[j] > max)
 					max = len[j];
 				all_same &= same[j];
+				first_b += first_in_cage(c, n, w->k[i + j] * nt->planes + plane);
 			}
 			cls = cn->cls[NICFIT_LINK_HOST];
 			if (n == NICFIT_NET_OOB && w->node[i] >= N && !cl_is_server(c, w->node[i]))
 				cls = cn->cls[NICFIT_LINK_MGMT];
 			kt = nicfit__cluster_kit_for(c, cls, max, all_same);
-			nicfit__cluster_count_kit(c, kt, m, 1, 1);
+			nicfit__cluster_count_kit(c, kt, m, 1, first_b);
 			for (j = 0; j < m; j++) {
 				struct nicfit_cluster_link l;
 				long node = w->node[i + j];

@@ -439,6 +439,45 @@ static int check_given_switch(struct nicfit_plan *p, const struct nicfit_switch 
 }
 
 /*
+ * Back-end ports the server brings out at shared twin-port cages: slots
+ * that name one "shared_cage" (the DGX H100's OSFPnP1 and OSFPnP2, two
+ * ConnectX-7 ports on one DensiLink cable to cage n, DGX H100 User Guide
+ * 1.2.3 Table 6). Returns the ports per cage (2) and fills cage[] with
+ * each card's cage and *finned with their top (1 finned, 0 flat); 1 when
+ * a card has a cage of its own or uses more than one port (a cage carries
+ * one port of each of its two cards).
+ */
+static int be_shared_cages(const struct nicfit_plan *p, signed char *cage, int *finned)
+{
+	const struct nicfit_server *sv = p->in.server;
+	int i, j, shared = 0;
+
+	if (!sv || p->be_ports != 1 || p->be_cards < 2 || p->be_cards > NICFIT_CLUSTER_MAX_LINKS)
+		return 1;
+	for (i = 0; i < p->be_cards; i++) {
+		const struct nicfit_slot *a;
+
+		if (p->be_slots[i] < 0 || p->be_slots[i] >= sv->nslots)
+			return 1;
+		a = &sv->slots[p->be_slots[i]];
+		if (!a->shared_cage)
+			return 1;
+		cage[i] = (signed char)i;
+		*finned = a->cage_top ? !strcmp(a->cage_top, "finned") : -1;
+		for (j = 0; j < i; j++) {
+			const char *b = sv->slots[p->be_slots[j]].shared_cage;
+
+			if (!strcmp(b, a->shared_cage)) {
+				cage[i] = cage[j];
+				shared = 1;
+				break;
+			}
+		}
+	}
+	return shared ? 2 : 1;
+}
+
+/*
  * nicfit_cluster sizes the back end for the plan's servers: one switch,
  * or leaves and spines, of sw (NULL: a generic one of the card's speed).
  * The plan lists the cards itself, and the front-end and management
@@ -459,6 +498,7 @@ static int size_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	ci.nics_per_node = p->be_cards;
 	ci.nic_ports = p->be_ports;
 	ci.nic_id = p->be_nic ? p->be_nic->e.id : NULL; /* its lanes choose the cables */
+	ci.nic_ports_per_cage = be_shared_cages(p, ci.nic_cage, &ci.nic_cage_finned);
 	ci.net[NICFIT_NET_BACKEND].links_per_node = p->be_cards * p->be_ports;
 	ci.net[NICFIT_NET_BACKEND].link_gbps = p->be_port_gbps;
 	ci.net[NICFIT_NET_BACKEND].switch_id = sw ? sw->e.id : NULL;
@@ -610,6 +650,121 @@ static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_
 }
 
 /*
+ * The twin-port optic that fills a node cage two single-port cards share
+ * (nicfit_cable_end_fits: the cage's lanes and top), the cheapest sourced
+ * one first, then the longest reach. NULL when the catalog has none.
+ */
+static const struct nicfit_cable *twin_cage_optic(const struct nicfit_catalog *cat,
+						  const struct nicfit_port *np)
+{
+	const struct nicfit_cable *best = NULL;
+	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_CABLE);
+
+	for (i = 0; i < count; i++) {
+		const struct nicfit_cable *c = nicfit_catalog_cable(cat, i);
+
+		if (c->type != NICFIT_CABLE_OPTIC || c->split != np->per_cage ||
+		    fabs(c->lane_gbps - np->gbps) > SPEED_MATCH_GBPS ||
+		    !nicfit_cable_end_fits(c, 0, np, NULL, 0))
+			continue;
+		if (!best || (c->e.priced && (!best->e.priced || c->e.price_usd < best->e.price_usd)) ||
+		    (c->e.priced == best->e.priced && c->max_length_m > best->max_length_m))
+			best = c;
+	}
+	return best;
+}
+
+/*
+ * R8, two servers back to back whose back-end ports share twin-port
+ * cages (be_shared_cages: a DGX H100's four flat-top cages, two
+ * ConnectX-7 ports each). A single-port cable end does not go into a
+ * twin-port cage (NVIDIA LinkX "Connectors and Cages",
+ * https://docs.nvidia.com/networking/display/cableovpub/connectors+and+cages),
+ * and the twin-port DACs NVIDIA lists for these cages have a flat top at
+ * one end only (MCP4Y10 -FLT: the DGX end flat, the switch end finned,
+ * https://docs.nvidia.com/networking/display/mcp4y10nxxx2x400pub/overview),
+ * so no catalog DAC joins two such cages unless one fits both: then a
+ * twin-port optic in every cage of both servers and one fibre per port,
+ * port n of one server to port n of the other (the same rail). Returns 0
+ * when the ports have cages of their own (the caller cables them card
+ * to card), 1 when it has cabled them or said why it cannot.
+ */
+static int back_to_back_cages(const struct nicfit_catalog *cat, struct nicfit_plan *p)
+{
+	signed char cage[NICFIT_CLUSTER_MAX_LINKS];
+	const struct nicfit_cable *o, *dac = NULL;
+	struct nicfit_port np;
+	int finned = -1, per, cages, ports = p->be_cards * p->be_ports, i;
+	size_t k, count = nicfit_catalog_count(cat, NICFIT_KIND_CABLE);
+	double len = p->in.rack_cable_m / 2;
+	struct nicfit_plan_cable *x;
+
+	per = be_shared_cages(p, cage, &finned);
+	if (per < 2)
+		return 0;
+	for (cages = 0, i = 0; i < p->be_cards; i++)
+		cages += cage[i] == i;
+	backend_port(p->be_nic, p->be_port_gbps, NULL, &np);
+	np.per_cage = per;
+	np.finned = finned;
+	for (k = 0; k < count && !dac; k++) {
+		const struct nicfit_cable *c = nicfit_catalog_cable(cat, k);
+
+		if (c->type == NICFIT_CABLE_DAC && c->split == 1 &&
+		    fabs(c->gbps - per * np.gbps) < SPEED_MATCH_GBPS &&
+		    (!(c->length_m > 0) || c->length_m + NICFIT_EPS >= len) &&
+		    nicfit_cable_end_fits(c, 0, &np, NULL, 0) && nicfit_cable_end_fits(c, 1, &np, NULL, 0))
+			dac = c;
+	}
+	if (dac) {
+		add_cable(p, "backend", dac, np.cage, np.cage, per * np.gbps, len, cages,
+			  "back to back, one per twin-port cage pair");
+		plan_decide(&p->decisions, "R8", 1,
+			    "Back end: two servers need no switch: their %d ports share %d twin-port "
+			    "%s cages each; %d x %s join the cages pairwise.", ports, cages, np.cage,
+			    cages, dac->part ? dac->part : dac->e.id);
+		return 1;
+	}
+	o = twin_cage_optic(cat, &np);
+	if (!o) {
+		add_cable(p, "backend", NULL, np.cage, np.cage, per * np.gbps, len, cages,
+			  "back to back, twin-port cage to twin-port cage");
+		plan_decide(&p->decisions, "R8", 1,
+			    "Back end: two servers need no switch, but their %d ports share %d twin-port "
+			    "%s cages each and no catalog cable or optic fits such a cage.", ports, cages,
+			    np.cage);
+		return 1;
+	}
+	add_cable(p, "backend", o, np.cage, o->end_b, per * np.gbps, 0, 2 * cages,
+		  "back to back, one in each twin-port cage of both servers");
+	if (p->ncables > 0 && o->split > 1) /* its split end: a fibre connector per port */
+		plan_fmt(p->cables[p->ncables - 1].ends, sizeof(p->cables[0].ends), "%s - %d x %s",
+			 o->end_a, o->split, o->end_b);
+	if ((x = nicfit__plan_new_cable(p))) {
+		int smf = o->fiber && !strcmp(o->fiber, "SMF");
+
+		nicfit__plan_copy(x->link, sizeof(x->link), "backend");
+		plan_fmt(x->part, sizeof(x->part), "fiber-%s-%s-%gm",
+			 o->end_b && !strncmp(o->end_b, "MPO", 3) ? "mpo12" : "lc", smf ? "smf" : "mmf",
+			 len);
+		plan_fmt(x->description, sizeof(x->description),
+			 "%s %s fibre patch cord, %g m (generic)", o->end_b ? o->end_b : "LC",
+			 smf ? "single-mode" : "multimode", len);
+		nicfit__plan_copy(x->ends, sizeof(x->ends), "fiber");
+		x->length_m = len;
+		x->qty = ports;
+	}
+	plan_decide(&p->decisions, "R8", 1,
+		    "Back end: two servers need no switch. Their %d ports share %d twin-port %s "
+		    "cages each (%s top), which take neither single-port cables nor a DAC the catalog "
+		    "has with that top at both ends: %d x %s, one in each cage of both servers, and "
+		    "%d %s fibres of %g m, port to port.", ports, cages, np.cage,
+		    finned == 1 ? "finned" : finned == 0 ? "flat" : "unknown", 2 * cages,
+		    o->part ? o->part : o->e.id, ports, o->end_b ? o->end_b : "", len);
+	return 1;
+}
+
+/*
  * R8, cables (docs/rules.md): one link per server to the top-of-rack
  * switch for the front end (Intel 700-series ports take only modules
  * coded for Intel at the NIC end), the back end card to card for two
@@ -671,7 +826,9 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 		const char *cage = p->be_nic->cage;
 		double g = p->be_port_gbps;
 
-		if (p->back_to_back) {
+		if (p->back_to_back && back_to_back_cages(cat, p)) {
+			/* cabled there: twin-port optics and fibres between the cages */
+		} else if (p->back_to_back) {
 			double len = in->rack_cable_m / 2;
 
 			c = pick_cable(cat, cage, cage, g, 1, len, "nvidia");
