@@ -1,0 +1,2 @@
+catalog check tests/cli/data/catalog-bad-cages.json
+# exit 65
