@@ -293,6 +293,30 @@ static int class_caches(struct cl_class *k)
 		return -1;
 	memset(k->cache[0], 0xff, CL_CACHE_DM * sizeof(int32_t));
 	memset(k->cache[1], 0xff, CL_CACHE_DM * sizeof(int32_t));
+	k->cache_dm[0] = k->cache_dm[1] = CL_CACHE_DM;
+	return 0;
+}
+
+/*
+ * Room in cache s for decimetre dm, the new ones unset. The caches grow
+ * with the longest link: held to 3 km, they left every longer link to
+ * choose its cable again, a scan of the catalog each, and a cluster past
+ * 50,000 nodes has hundreds of thousands of such links (its spine-core
+ * runs cross a thousand rows), so the run time grew with the square of
+ * the nodes. Returns 0, or -1 (that length stays uncached) past
+ * CL_CACHE_MAX_DM or without memory.
+ */
+static int cache_room(struct cl_class *k, int s, long dm)
+{
+	size_t have = k->cache_dm[s];
+
+	if (dm < 0 || dm >= CL_CACHE_MAX_DM)
+		return -1;
+	if ((size_t)dm < have)
+		return 0;
+	if (NICFIT_ALLOC_GROW(k->cache[s], (size_t)dm + 1, k->cache_dm[s]))
+		return -1;
+	memset(k->cache[s] + have, 0xff, (k->cache_dm[s] - have) * sizeof(int32_t));
 	return 0;
 }
 
@@ -663,16 +687,16 @@ const struct cl_kit *nicfit__cluster_kit_for(const struct nicfit_cluster *c, int
 	struct nicfit_cluster_impl *im = c->impl;
 	struct cl_class *k = &im->classes[cls];
 	long dm = (long)ceil(len * 10 - NICFIT_EPS);
-	int32_t *cache = k->cache[same_rack ? 0 : 1];
-	int i;
+	int s = same_rack ? 0 : 1, i;
+	int32_t *cache = k->cache[s];
 
-	if (dm >= 0 && dm < CL_CACHE_DM && cache && cache[dm] >= 0)
+	if (dm >= 0 && (size_t)dm < k->cache_dm[s] && cache && cache[dm] >= 0)
 		return &im->kits[cache[dm]];
 	i = choose(c, cls, len, same_rack);
 	if (i < 0)
 		return NULL;
-	if (im->counting && dm >= 0 && dm < CL_CACHE_DM && cache)
-		cache[dm] = i;
+	if (im->counting && cache && !cache_room(k, s, dm))
+		k->cache[s][dm] = i;
 	return &im->kits[i];
 }
 

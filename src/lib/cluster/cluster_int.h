@@ -110,6 +110,7 @@ struct cl_class {
 	struct nicfit_port pa, pb; /* the ports at each end, as lanes (nicfit/compat.h) */
 	int list;               /* where its items are counted: CL_LIST_MAIN, _STORAGE, _BORDER */
 	int32_t *cache[2];      /* kit per decimetre of length: [0] same rack, [1] between racks */
+	size_t cache_dm[2];     /* the decimetres each holds; grown to the longest link */
 };
 
 /* The cable lists a class counts into: c->cables, c->storage.cables, c->border.cables. */
@@ -123,7 +124,8 @@ enum { CL_LIST_MAIN, CL_LIST_STORAGE, CL_LIST_BORDER };
  */
 #define CL_RATE_EPS 1e-6
 
-#define CL_CACHE_DM 30000   /* lengths cached up to 3 km */
+#define CL_CACHE_DM 30000   /* lengths cached up to 3 km at first, then as far as links run */
+#define CL_CACHE_MAX_DM 10000000 /* but not past 1,000 km: such a length is chosen each time */
 #define CL_MAX_LEGS 64      /* node ports on one switch cage: split x ports per cage */
 /* the walked networks' classes, and two each for the storage network and the border */
 #define CL_MAX_CLASSES (NICFIT_NET_COUNT * NICFIT_LINK_LEVELS + 4)
