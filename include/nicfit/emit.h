@@ -99,6 +99,7 @@ enum nicfit_color {
 };
 
 struct nicfit_emit;
+struct nicfit_error;
 
 /* A table column: key names the JSON/CSV field, title the text header. */
 struct nicfit_column {
@@ -113,7 +114,8 @@ struct nicfit_column {
  * wrapped or cut), and what lsblk's -o, --noheadings and --raw ask of a
  * table. columns names the columns (by key or title, comma-separated,
  * any case) that text tables show, in that order; a table that has none
- * of them is shown whole.
+ * of them is shown whole. Every name must be a column of a text table
+ * the document can show (nicfit_emit_check_columns).
  */
 struct nicfit_emit_view {
 	unsigned width;
@@ -272,6 +274,24 @@ void nicfit_emit_cell_number(struct nicfit_emit *e, double v, int decimals);
 /* JSON null; `shown` is what the text formats print (e.g. "-"). */
 void nicfit_emit_cell_null(struct nicfit_emit *e, const char *shown);
 void nicfit_emit_table_end(struct nicfit_emit *e);
+
+/*
+ * The columns the view may name. Which tables a document shows can depend
+ * on its data (a table shown only when it has rows) and on the format
+ * (JSON has its own members): so that a column list right on one host is
+ * right on every host and in every format, a renderer declares the
+ * columns of every text table it can show, whether it shows it this time
+ * or not, in every format, after nicfit_emit_set_view(). A text table
+ * begun is declared by its beginning too. Without a column list in the
+ * view this costs one test.
+ */
+void nicfit_emit_columns(struct nicfit_emit *e, const struct nicfit_column *cols, int ncols);
+/*
+ * 0 when every name in the view's column list is a column declared so
+ * far; else NICFIT_E_USAGE with err (input "-o") naming the first one
+ * that is not and listing the keys of those declared. err may be NULL.
+ */
+int nicfit_emit_check_columns(const struct nicfit_emit *e, struct nicfit_error *err);
 
 /*
  * Append fmt to b as nicfit_emit_printf() does: every %s argument escaped

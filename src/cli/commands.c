@@ -412,6 +412,7 @@ static int help_findings(struct cli *c)
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
+	nicfit_emit_columns(e, cols, 4); /* what -o may name, in JSON too */
 	if (nicfit_emit_format(e) == NICFIT_FMT_TEXT) {
 		nicfit_emit_table_begin(e, NULL, cols, 4);
 		for (i = 0; i < n; i++) {

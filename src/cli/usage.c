@@ -78,10 +78,26 @@ struct nicfit_emit *cli_emitter(struct cli *c)
 	return e;
 }
 
+/*
+ * The document, once -o is known to name only columns its tables have: a
+ * name that none has would otherwise be ignored, and a typo read as a
+ * choice. The names are checked against every table the command can
+ * show (nicfit_emit_columns), not the ones shown this time, so a column
+ * list right on one host is right on all.
+ */
 int cli_emit_done(struct cli *c, struct nicfit_emit *e)
 {
-	int rc = nicfit_emit_finish(e, &c->out);
+	struct nicfit_error err;
+	char line[1024];
+	int rc;
 
+	nicfit_error_clear(&err);
+	if (nicfit_emit_check_columns(e, &err)) {
+		nicfit_emit_free(e);
+		nicfit_error_line(&err, line, sizeof(line));
+		return cli_error(err.code, "%s", line);
+	}
+	rc = nicfit_emit_finish(e, &c->out);
 	nicfit_emit_free(e);
 	if (rc)
 		return cli_error(rc, "cannot render the result: %s", nicfit_strerror(rc));

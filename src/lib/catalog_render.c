@@ -37,15 +37,51 @@ static const char *rdma_text(unsigned r, char *b, size_t n)
 	return b;
 }
 
+/* The columns of each kind's text table. */
+static const struct nicfit_column nic_cols[] = {
+	{ "id", "id", 0 }, { "family", "family", 0 }, { "ports", "ports", 0 },
+	{ "pcie", "PCIe", 0 }, { "rdma", "RDMA", 0 }, { "price_usd", "USD", 1 } };
+
+static const struct nicfit_column cable_cols[] = {
+	{ "id", "id", 0 }, { "type", "type", 0 }, { "gbps", "Gb/s", 1 },
+	{ "ends", "ends", 0 }, { "length_m", "m", 1 }, { "price_usd", "USD", 1 } };
+
+static const struct nicfit_column switch_cols[] = {
+	{ "id", "id", 0 }, { "fabric", "fabric", 0 }, { "ports", "ports", 0 },
+	{ "name", "name", 0 }, { "price_usd", "USD", 1 } };
+
+static const struct nicfit_column server_cols[] = {
+	{ "id", "id", 0 }, { "name", "name", 0 }, { "pcie", "PCIe", 0 },
+	{ "slots", "slots", 1 }, { "onboard", "onboard network", 0 } };
+
+static const struct nicfit_column gpu_cols[] = {
+	{ "id", "id", 0 }, { "name", "name", 0 }, { "memory_gib", "GiB", 1 },
+	{ "pcie", "PCIe", 0 }, { "tdp_w", "W", 1 } };
+
+static const struct nicfit_column model_cols[] = {
+	{ "id", "id", 0 }, { "name", "name", 0 }, { "params_b", "params (B)", 1 },
+		{ "layers", "layers", 1 }, { "kv_heads", "KV heads", 1 }, { "context_max", "context", 1 } };
+
+#define NCOLS(cols) ((int)(sizeof(cols) / sizeof((cols)[0])))
+
+static const struct {
+	const struct nicfit_column *cols;
+	int ncols;
+} list_cols[NICFIT_KIND_COUNT] = {
+	[NICFIT_KIND_NIC] = { nic_cols, NCOLS(nic_cols) },
+	[NICFIT_KIND_CABLE] = { cable_cols, NCOLS(cable_cols) },
+	[NICFIT_KIND_SWITCH] = { switch_cols, NCOLS(switch_cols) },
+	[NICFIT_KIND_SERVER] = { server_cols, NCOLS(server_cols) },
+	[NICFIT_KIND_GPU] = { gpu_cols, NCOLS(gpu_cols) },
+	[NICFIT_KIND_MODEL] = { model_cols, NCOLS(model_cols) },
+};
+
 static void list_nics(struct nicfit_emit *e, const struct nicfit_catalog *cat)
 {
-	static const struct nicfit_column cols[] = {
-		{ "id", "id", 0 }, { "family", "family", 0 }, { "ports", "ports", 0 },
-		{ "pcie", "PCIe", 0 }, { "rdma", "RDMA", 0 }, { "price_usd", "USD", 1 } };
 	size_t i, n = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
 	char b[160];
 
-	nicfit_emit_table_begin(e, NULL, cols, 6);
+	nicfit_emit_table_begin(e, NULL, nic_cols, NCOLS(nic_cols));
 	for (i = 0; i < n; i++) {
 		const struct nicfit_nic *x = nicfit_catalog_nic(cat, i);
 
@@ -62,13 +98,10 @@ static void list_nics(struct nicfit_emit *e, const struct nicfit_catalog *cat)
 
 static void list_cables(struct nicfit_emit *e, const struct nicfit_catalog *cat)
 {
-	static const struct nicfit_column cols[] = {
-		{ "id", "id", 0 }, { "type", "type", 0 }, { "gbps", "Gb/s", 1 },
-		{ "ends", "ends", 0 }, { "length_m", "m", 1 }, { "price_usd", "USD", 1 } };
 	size_t i, n = nicfit_catalog_count(cat, NICFIT_KIND_CABLE);
 	char b[160];
 
-	nicfit_emit_table_begin(e, NULL, cols, 6);
+	nicfit_emit_table_begin(e, NULL, cable_cols, NCOLS(cable_cols));
 	for (i = 0; i < n; i++) {
 		const struct nicfit_cable *x = nicfit_catalog_cable(cat, i);
 
@@ -90,13 +123,10 @@ static void list_cables(struct nicfit_emit *e, const struct nicfit_catalog *cat)
 
 static void list_switches(struct nicfit_emit *e, const struct nicfit_catalog *cat)
 {
-	static const struct nicfit_column cols[] = {
-		{ "id", "id", 0 }, { "fabric", "fabric", 0 }, { "ports", "ports", 0 },
-		{ "name", "name", 0 }, { "price_usd", "USD", 1 } };
 	size_t i, n = nicfit_catalog_count(cat, NICFIT_KIND_SWITCH);
 	char b[160];
 
-	nicfit_emit_table_begin(e, NULL, cols, 5);
+	nicfit_emit_table_begin(e, NULL, switch_cols, NCOLS(switch_cols));
 	for (i = 0; i < n; i++) {
 		const struct nicfit_switch *x = nicfit_catalog_switch(cat, i);
 
@@ -115,13 +145,10 @@ static void list_switches(struct nicfit_emit *e, const struct nicfit_catalog *ca
 
 static void list_servers(struct nicfit_emit *e, const struct nicfit_catalog *cat)
 {
-	static const struct nicfit_column cols[] = {
-		{ "id", "id", 0 }, { "name", "name", 0 }, { "pcie", "PCIe", 0 },
-		{ "slots", "slots", 1 }, { "onboard", "onboard network", 0 } };
 	size_t i, n = nicfit_catalog_count(cat, NICFIT_KIND_SERVER);
 	char b[160];
 
-	nicfit_emit_table_begin(e, NULL, cols, 5);
+	nicfit_emit_table_begin(e, NULL, server_cols, NCOLS(server_cols));
 	for (i = 0; i < n; i++) {
 		const struct nicfit_server *x = nicfit_catalog_server(cat, i);
 
@@ -142,13 +169,10 @@ static void list_servers(struct nicfit_emit *e, const struct nicfit_catalog *cat
 
 static void list_gpus(struct nicfit_emit *e, const struct nicfit_catalog *cat)
 {
-	static const struct nicfit_column cols[] = {
-		{ "id", "id", 0 }, { "name", "name", 0 }, { "memory_gib", "GiB", 1 },
-		{ "pcie", "PCIe", 0 }, { "tdp_w", "W", 1 } };
 	size_t i, n = nicfit_catalog_count(cat, NICFIT_KIND_GPU);
 	char b[160];
 
-	nicfit_emit_table_begin(e, NULL, cols, 5);
+	nicfit_emit_table_begin(e, NULL, gpu_cols, NCOLS(gpu_cols));
 	for (i = 0; i < n; i++) {
 		const struct nicfit_gpu *x = nicfit_catalog_gpu(cat, i);
 
@@ -163,12 +187,9 @@ static void list_gpus(struct nicfit_emit *e, const struct nicfit_catalog *cat)
 
 static void list_models(struct nicfit_emit *e, const struct nicfit_catalog *cat)
 {
-	static const struct nicfit_column cols[] = {
-		{ "id", "id", 0 }, { "name", "name", 0 }, { "params_b", "params (B)", 1 },
-		{ "layers", "layers", 1 }, { "kv_heads", "KV heads", 1 }, { "context_max", "context", 1 } };
 	size_t i, n = nicfit_catalog_count(cat, NICFIT_KIND_MODEL);
 
-	nicfit_emit_table_begin(e, NULL, cols, 6);
+	nicfit_emit_table_begin(e, NULL, model_cols, NCOLS(model_cols));
 	for (i = 0; i < n; i++) {
 		const struct nicfit_model *x = nicfit_catalog_model(cat, i);
 
@@ -212,6 +233,8 @@ void nicfit_catalog_render_list(struct nicfit_emit *e, const struct nicfit_catal
 		if (kind >= 0 && k != kind)
 			continue;
 		n = nicfit_catalog_count(cat, (enum nicfit_kind)k);
+		/* -o names the text table's columns, in JSON too */
+		nicfit_emit_columns(e, list_cols[k].cols, list_cols[k].ncols);
 		if (nicfit_emit_format(e) == NICFIT_FMT_JSON) {
 			nicfit_emit_begin_array(e, nicfit_kind_plural((enum nicfit_kind)k));
 			for (i = 0; i < n; i++) {

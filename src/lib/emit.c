@@ -45,6 +45,7 @@ struct nicfit_emit *nicfit_emit_new(enum nicfit_format fmt, unsigned flags,
 		e->flags &= ~NICFIT_EMIT_COLOR;
 	e->md.bol = 1;
 	nicfit_buf_init(&e->text, max);
+	nicfit_buf_init(&e->column_names, 0);
 	/*
 	 * A document is kilobytes (a plan's JSON 10 to 15 kB): its buffer
 	 * starts at 16 KiB, or the limit, rather than doubling up from nothing
@@ -74,6 +75,7 @@ void nicfit_emit_free(struct nicfit_emit *e)
 	for (i = 0; i < NICFIT_EMIT_MAX_DEPTH; i++)
 		free(e->stack[i].m);
 	nicfit_buf_release(&e->text);
+	nicfit_buf_release(&e->column_names);
 	free(e->columns);
 	free(e);
 }
@@ -93,6 +95,9 @@ int nicfit_emit_set_view(struct nicfit_emit *e, const struct nicfit_emit_view *v
 	e->view = *v;
 	e->columns = cols;
 	e->view.columns = cols;
+	e->columns_known = 0;
+	nicfit_buf_release(&e->column_names);
+	nicfit_buf_init(&e->column_names, 0);
 	return 0;
 }
 
@@ -576,6 +581,8 @@ void nicfit_emit_table_begin(struct nicfit_emit *e, const char *key,
 		return;
 	}
 	table_clear(&e->t);
+	if (e->fmt == NICFIT_FMT_TEXT)
+		nicfit_emit_columns(e, cols, ncols); /* what -o may name (check_columns) */
 	e->in_table = 1;
 	e->t.cols = cols;
 	e->t.ncols = ncols;

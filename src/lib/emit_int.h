@@ -81,7 +81,12 @@ struct nicfit_emit {
 	struct md_state md;  /* MD: the prose's state */
 	struct nicfit_emit_view view;
 	char *columns;      /* the view's column list, owned */
+	uint64_t columns_known;        /* bit k: the list's k-th name is a column declared */
+	struct nicfit_buf column_names; /* the keys of the columns declared, ", " between */
 };
+
+/* The most columns -o lists (and a text table shows). */
+#define COLUMNS_MAX 64
 
 /* Note the first misuse or allocation failure; later calls do nothing. */
 static inline void nicfit__emit_fail(struct nicfit_emit *e, int code)

@@ -33,6 +33,7 @@
 #include <libsmartcols.h>
 
 #include "emit_int.h"
+#include "nicfit/error.h"
 #include "scols_int.h"
 
 
@@ -120,6 +121,13 @@ static char *word_next(const struct libscols_column *cl, char *data, void *u)
 	return *p ? p : NULL;
 }
 
+/* Does p[0..n) name column c, by its key or its title, in any case? */
+static int names(const char *p, size_t n, const struct nicfit_column *c)
+{
+	return (c->key && strlen(c->key) == n && !strncasecmp(c->key, p, n)) ||
+	       (c->title && strlen(c->title) == n && !strncasecmp(c->title, p, n));
+}
+
 /* Is column name (key or title) in the comma-separated list? Its position, or -1. */
 static int wanted(const char *list, const struct nicfit_column *c)
 {
@@ -129,8 +137,7 @@ static int wanted(const char *list, const struct nicfit_column *c)
 	while (*p) {
 		size_t n = strcspn(p, ",");
 
-		if ((c->key && strlen(c->key) == n && !strncasecmp(c->key, p, n)) ||
-		    (c->title && strlen(c->title) == n && !strncasecmp(c->title, p, n)))
+		if (names(p, n, c))
 			return pos;
 		p += n;
 		if (*p == ',')
@@ -147,7 +154,7 @@ static int choose(const struct nicfit_column *cols, int ncols, const char *list,
 
 	if (list && *list) {
 		/* the listed columns this table has, in the list's order */
-		for (pos = 0; pos < 64; pos++)
+		for (pos = 0; pos < COLUMNS_MAX; pos++)
 			for (c = 0; c < ncols; c++)
 				if (wanted(list, &cols[c]) == pos)
 					order[n++] = c;
@@ -157,6 +164,90 @@ static int choose(const struct nicfit_column *cols, int ncols, const char *list,
 	for (c = 0; c < ncols; c++)
 		order[c] = c;
 	return ncols;
+}
+
+/* ---- checking -o against the columns a document can show ------------ */
+
+/* Is key among the ", "-separated names of b already (any case)? */
+static int listed(const struct nicfit_buf *b, const char *key)
+{
+	size_t n = strlen(key), at = 0;
+
+	while (at < b->len) {
+		size_t len = strcspn(b->data + at, ",");
+
+		if (len == n && !strncasecmp(b->data + at, key, n))
+			return 1;
+		at += len + 2;
+	}
+	return 0;
+}
+
+/*
+ * Every name of the view's list that a column of cols has is marked
+ * known (a bit a position: the layout shows at most COLUMNS_MAX), and
+ * each column's key is added to the names an error lists. Nothing is
+ * kept without a list, so a document without -o pays one test a table.
+ */
+void nicfit_emit_columns(struct nicfit_emit *e, const struct nicfit_column *cols, int ncols)
+{
+	int c;
+
+	if (!e->columns || !*e->columns)
+		return;
+	for (c = 0; c < ncols; c++) {
+		const char *p = e->columns, *key = cols[c].key ? cols[c].key : cols[c].title;
+		int pos;
+
+		for (pos = 0; *p; pos++) {
+			size_t n = strcspn(p, ",");
+
+			if (pos < COLUMNS_MAX && names(p, n, &cols[c]))
+				e->columns_known |= (uint64_t)1 << pos;
+			p += n;
+			if (*p == ',')
+				p++;
+		}
+		if (key && *key && !listed(&e->column_names, key)) {
+			if (e->column_names.len)
+				nicfit_buf_puts(&e->column_names, ", ");
+			nicfit_buf_puts(&e->column_names, key);
+		}
+	}
+}
+
+int nicfit_emit_check_columns(const struct nicfit_emit *e, struct nicfit_error *err)
+{
+	const char *p = e->columns;
+	int pos;
+
+	if (!p || !*p)
+		return 0;
+	if (nicfit_buf_error(&e->column_names))
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	for (pos = 0; *p; pos++) {
+		size_t n = strcspn(p, ",");
+
+		if (pos >= COLUMNS_MAX)
+			return nicfit_error_at(err, NICFIT_E_USAGE, "-o", 0, 0,
+					       "more than %d columns", COLUMNS_MAX);
+		if (!n)
+			return nicfit_error_at(err, NICFIT_E_USAGE, "-o", 0, 0,
+					       "an empty column name in '%.64s'", e->columns);
+		if (!(e->columns_known & ((uint64_t)1 << pos))) {
+			if (!e->column_names.len)
+				return nicfit_error_at(err, NICFIT_E_USAGE, "-o", 0, 0,
+						       "unknown column '%.*s': this command shows no "
+						       "table", (int)(n > 64 ? 64 : n), p);
+			return nicfit_error_at(err, NICFIT_E_USAGE, "-o", 0, 0,
+					       "unknown column '%.*s' (columns: %s)",
+					       (int)(n > 64 ? 64 : n), p, e->column_names.data);
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
 }
 
 /*

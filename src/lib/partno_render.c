@@ -315,6 +315,7 @@ void nicfit_decode_render(struct nicfit_emit *e, const struct nicfit_part *p)
 	};
 	int i;
 
+	nicfit_emit_columns(e, cols, 2); /* what -o may name, for parts read by rule or not */
 	nicfit_emit_begin_object(e, NULL);
 	render_json_facts(e, p);
 	render_text_facts(e, p);

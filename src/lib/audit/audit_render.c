@@ -666,11 +666,16 @@ static void device_rows(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_table_end(e);
 }
 
-static void pair_matrix(const struct nicfit_audit *a, struct nicfit_emit *e)
+/*
+ * The GPU to NIC table's columns: the GPU, one a NIC (named by its label,
+ * the host's device names), the nearest NIC and the GDR ones; the NICs
+ * into nics[]. Returns the count of columns, 0 when there is no table
+ * (no NIC or no GPU).
+ */
+static int pair_columns(const struct nicfit_audit *a, struct nicfit_column *cols, int *nics)
 {
-	struct nicfit_column cols[40];
-	int nics[36], nn = 0, i, j, k, ncol;
-	int rdma_only = a->nrdma_nics > 0, gdr_unknown = 0;
+	int nn = 0, i, k;
+	int rdma_only = a->nrdma_nics > 0;
 
 	for (i = 0; i < a->ndevs && nn < 36; i++) {
 		const struct nicfit_audit_dev *d = &a->devs[i];
@@ -679,7 +684,7 @@ static void pair_matrix(const struct nicfit_audit *a, struct nicfit_emit *e)
 			nics[nn++] = i;
 	}
 	if (!nn || !(a->ngpus + a->naccels))
-		return;
+		return 0;
 	cols[0].key = "gpu";
 	cols[0].title = "";
 	cols[0].right = 0;
@@ -694,7 +699,40 @@ static void pair_matrix(const struct nicfit_audit *a, struct nicfit_emit *e)
 	cols[nn + 2].key = "gdr";
 	cols[nn + 2].title = "GDR";
 	cols[nn + 2].right = 0;
-	ncol = nn + 3;
+	return nn + 3;
+}
+
+/* The pair table's columns that every host's has, whatever its NICs. */
+static const struct nicfit_column pair_cols[] = {
+	{ "gpu", "", 0 }, { "nearest", "nearest", 0 }, { "gdr", "GDR", 0 },
+};
+
+/*
+ * Every column of the text tables, in every format, whether they are
+ * shown or not (the device table needs a device, the pair table a GPU
+ * and a NIC): -o is checked against these. The NICs' columns are named
+ * by the host's devices, so only those are host-dependent.
+ */
+static void declare_columns(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	struct nicfit_column cols[40];
+	int nics[36], ncol = pair_columns(a, cols, nics);
+
+	nicfit_emit_columns(e, dev_cols, (int)(sizeof(dev_cols) / sizeof(dev_cols[0])));
+	nicfit_emit_columns(e, pair_cols, (int)(sizeof(pair_cols) / sizeof(pair_cols[0])));
+	if (ncol)
+		nicfit_emit_columns(e, cols, ncol);
+}
+
+static void pair_matrix(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	struct nicfit_column cols[40];
+	int nics[36], nn, i, j, k, ncol = pair_columns(a, cols, nics);
+	int rdma_only = a->nrdma_nics > 0, gdr_unknown = 0;
+
+	if (!ncol)
+		return;
+	nn = ncol - 3;
 	nicfit_emit_printf(e, "\n");
 	nicfit_emit_heading(e, rdma_only ? "GPU to RDMA NIC paths" : "GPU to NIC paths");
 	nicfit_emit_table_begin(e, "pairs", cols, ncol);
@@ -940,6 +978,7 @@ static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
 
 int nicfit_audit_render(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
+	declare_columns(a, e);
 	switch (nicfit_emit_format(e)) {
 	case NICFIT_FMT_JSON:
 		render_json(a, e);

@@ -133,16 +133,40 @@ static void emit_net_text(struct nicfit_emit *e, const struct nicfit_cluster *c,
 			   nt->ports_free, nt->ports_total);
 }
 
+/* The text tables: switches, cables and the bill of materials. */
+static const struct nicfit_column switch_cols[] = {
+	{ "network", "network", 0 }, { "tier", "tier", 0 }, { "switch", "switch", 0 },
+	{ "switches", "switches", 1 }, { "ports", "ports", 1 }, { "down", "down", 1 },
+	{ "up", "up", 1 }, { "used", "used", 1 }, { "free", "free", 1 },
+};
+static const struct nicfit_column cable_cols[] = {
+	{ "network", "network", 0 }, { "link", "link", 0 }, { "part", "part", 0 },
+	{ "type", "type", 0 }, { "length_m", "length", 1 }, { "qty", "qty", 1 },
+	{ "links", "links", 1 },
+};
+static const struct nicfit_column bom_cols[] = {
+	{ "part", "part", 0 }, { "description", "description", 0 }, { "qty", "qty", 1 },
+	{ "unit_usd", "unit USD", 1 }, { "total_usd", "total USD", 1 },
+};
+
+/*
+ * Every column of the text tables, in every format, whatever the cluster
+ * has: what -o may name. The storage network's and the border's cable
+ * tables have columns of the cables table (cluster_storage.c,
+ * cluster_border.c).
+ */
+static void declare_columns(struct nicfit_emit *e)
+{
+	nicfit_emit_columns(e, switch_cols, (int)(sizeof(switch_cols) / sizeof(switch_cols[0])));
+	nicfit_emit_columns(e, cable_cols, (int)(sizeof(cable_cols) / sizeof(cable_cols[0])));
+	nicfit_emit_columns(e, bom_cols, (int)(sizeof(bom_cols) / sizeof(bom_cols[0])));
+}
+
 static void switch_table(struct nicfit_emit *e, const struct nicfit_cluster *c)
 {
-	static const struct nicfit_column cols[] = {
-		{ "network", "network", 0 }, { "tier", "tier", 0 }, { "switch", "switch", 0 },
-		{ "switches", "switches", 1 }, { "ports", "ports", 1 }, { "down", "down", 1 },
-		{ "up", "up", 1 }, { "used", "used", 1 }, { "free", "free", 1 },
-	};
 	int n, t;
 
-	nicfit_emit_table_begin(e, "switches", cols, 9);
+	nicfit_emit_table_begin(e, "switches", switch_cols, 9);
 	for (n = 0; n < NICFIT_NET_COUNT; n++)
 		for (t = 0; t < NICFIT_TIER_COUNT; t++) {
 			const struct nicfit_cluster_net *nt = &c->net[n];
@@ -193,14 +217,9 @@ static void cables_json(struct nicfit_emit *e, const struct nicfit_cluster *c)
 
 static void cables_table(struct nicfit_emit *e, const struct nicfit_cluster *c)
 {
-	static const struct nicfit_column cols[] = {
-		{ "network", "network", 0 }, { "link", "link", 0 }, { "part", "part", 0 },
-		{ "type", "type", 0 }, { "length_m", "length", 1 }, { "qty", "qty", 1 },
-		{ "links", "links", 1 },
-	};
 	size_t i;
 
-	nicfit_emit_table_begin(e, NULL, cols, 7);
+	nicfit_emit_table_begin(e, NULL, cable_cols, 7);
 	for (i = 0; i < c->ncables; i++) {
 		const struct nicfit_cluster_cable *x = &c->cables[i];
 
@@ -285,14 +304,10 @@ static void longest_runs(struct nicfit_emit *e, const struct nicfit_cluster *c)
  */
 static void bom_emit(struct nicfit_emit *e, const struct nicfit_cluster *c)
 {
-	static const struct nicfit_column cols[] = {
-		{ "part", "part", 0 }, { "description", "description", 0 }, { "qty", "qty", 1 },
-		{ "unit_usd", "unit USD", 1 }, { "total_usd", "total USD", 1 },
-	};
 	size_t i, nun = 0;
 
 	nicfit_emit_begin_object(e, "bom");
-	nicfit_emit_table_begin(e, "lines", cols, 5);
+	nicfit_emit_table_begin(e, "lines", bom_cols, 5);
 	for (i = 0; i < c->nbom; i++) {
 		const struct nicfit_cluster_bom_line *b = &c->bom[i];
 
@@ -480,6 +495,7 @@ int nicfit_cluster_render(const struct nicfit_cluster *c,
 	enum nicfit_format fmt = nicfit_emit_format(e);
 	int n;
 
+	declare_columns(e);
 	if (opts && opts->port_map_inline && total_links(c) > NICFIT_CLUSTER_INLINE_ROWS)
 		return nicfit_error_set(err, NICFIT_E_LIMIT,
 					"the port map has %ld rows; inline port maps stop at %ld "

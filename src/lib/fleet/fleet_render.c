@@ -488,6 +488,9 @@ int nicfit_fleet_render(struct nicfit_emit *e, const struct nicfit_fleet *fl, un
 {
 	if (!fl->analyzed)
 		return NICFIT_E_USAGE;
+	/* what -o may name, in every format, whether the fleet has anomalies or not */
+	nicfit_emit_columns(e, group_cols, (int)(sizeof(group_cols) / sizeof(group_cols[0])));
+	nicfit_emit_columns(e, anomaly_cols, (int)(sizeof(anomaly_cols) / sizeof(anomaly_cols[0])));
 	nicfit_emit_begin_object(e, NULL);
 	nicfit_emit_string(e, "schema", "nicfit.fleet.v1");
 	switch (nicfit_emit_format(e)) {

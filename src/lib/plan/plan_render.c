@@ -478,6 +478,36 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	emit_records_json(e, p);
 }
 
+/* The text tables: the bill of materials, the step estimates, the slots and the cables. */
+static const struct nicfit_column bom_cols[] = {
+	{ "part", "part", 0 }, { "description", "description", 0 }, { "role", "for", 0 },
+	{ "qty", "qty", 1 }, { "unit_usd", "unit USD", 1 }, { "total_usd", "total USD", 1 },
+};
+static const struct nicfit_column est_cols[] = {
+	{ "label", "over", 0 }, { "node_gbps", "Gb/s per node", 1 }, { "seconds", "per step", 1 },
+	{ "algorithm", "NCCL", 0 },
+};
+static const struct nicfit_column slot_cols[] = {
+	{ "slot", "slot", 0 }, { "socket", "socket", 1 }, { "link", "link", 0 },
+	{ "holds", "holds", 0 },
+};
+static const struct nicfit_column cable_cols[] = {
+	{ "qty", "qty", 1 }, { "link", "link", 0 }, { "part", "part", 0 },
+	{ "ends", "ends", 0 }, { "length_m", "m", 1 },
+};
+
+/*
+ * Every column of the text tables, in every format (the estimates and the
+ * slots are shown only when the plan has them): what -o may name.
+ */
+static void declare_columns(struct nicfit_emit *e)
+{
+	nicfit_emit_columns(e, bom_cols, (int)(sizeof(bom_cols) / sizeof(bom_cols[0])));
+	nicfit_emit_columns(e, est_cols, (int)(sizeof(est_cols) / sizeof(est_cols[0])));
+	nicfit_emit_columns(e, slot_cols, (int)(sizeof(slot_cols) / sizeof(slot_cols[0])));
+	nicfit_emit_columns(e, cable_cols, (int)(sizeof(cable_cols) / sizeof(cable_cols[0])));
+}
+
 /*
  * The bill of materials in the columns every BOM has (docs/formats.md):
  * part, description, this command's own (role), then qty, unit_usd and
@@ -485,13 +515,9 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
  */
 static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
-	static const struct nicfit_column cols[] = {
-		{ "part", "part", 0 }, { "description", "description", 0 }, { "role", "for", 0 },
-		{ "qty", "qty", 1 }, { "unit_usd", "unit USD", 1 }, { "total_usd", "total USD", 1 },
-	};
 	size_t n;
 
-	nicfit_emit_table_begin(e, NULL, cols, 6);
+	nicfit_emit_table_begin(e, NULL, bom_cols, 6);
 	for (n = 0; n < p->nbom; n++) {
 		const struct nicfit_plan_line *l = &p->bom[n];
 
@@ -553,10 +579,6 @@ static const char *sockets_of_cards(const struct nicfit_plan *p, char *b, size_t
 
 static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
-	static const struct nicfit_column est_cols[] = {
-		{ "label", "over", 0 }, { "node_gbps", "Gb/s per node", 1 }, { "seconds", "per step", 1 },
-		{ "algorithm", "NCCL", 0 },
-	};
 	const struct nicfit_plan_input *in = &p->in;
 	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
 	const char *bold = nicfit_emit_color(e, NICFIT_COLOR_BOLD);
@@ -679,14 +701,6 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 /* The slots, cables and bill of materials as tables. */
 static void text_tables(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
-	static const struct nicfit_column slot_cols[] = {
-		{ "slot", "slot", 0 }, { "socket", "socket", 1 }, { "link", "link", 0 },
-		{ "holds", "holds", 0 },
-	};
-	static const struct nicfit_column cable_cols[] = {
-		{ "qty", "qty", 1 }, { "link", "link", 0 }, { "part", "part", 0 },
-		{ "ends", "ends", 0 }, { "length_m", "m", 1 },
-	};
 	char b[64];
 	size_t n;
 	int i, unpriced = 0;
@@ -919,6 +933,7 @@ static void svg(struct nicfit_emit *e, const struct nicfit_plan *p)
 
 void nicfit_plan_render(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
+	declare_columns(e);
 	switch (nicfit_emit_format(e)) {
 	case NICFIT_FMT_JSON:
 		nicfit_emit_begin_object(e, NULL);
