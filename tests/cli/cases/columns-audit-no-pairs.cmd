@@ -1,0 +1,1 @@
+-o device,gpu,nearest audit --sysfs build/fixtures/r630-gather --pci-ids tests/fixtures/pci.ids

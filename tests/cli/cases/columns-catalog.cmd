@@ -1,0 +1,1 @@
+-o id,USD catalog list nics

@@ -1,0 +1,2 @@
+-o id,bogus catalog list nics
+# exit 64

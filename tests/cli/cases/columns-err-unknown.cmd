@@ -1,0 +1,2 @@
+-o bogus catalog list nics
+# exit 64
