@@ -25,7 +25,7 @@ complete -c nicfit -l format -x -a 'text json md csv svg' -d 'text, json, md, cs
 complete -c nicfit -l catalog -r -F -d 'overlay your own parts and prices (repeatable)'
 complete -c nicfit -l color -x -a 'auto always never' -d 'colour: auto (a terminal, not TERM=dumb or NO_COLOR), always, never'
 complete -c nicfit -l no-color -d 'never colour the output (NO_COLOR does the same)'
-complete -c nicfit -s o -l columns -x -d 'the columns text tables show, in this order (-o part,qty)'
+complete -c nicfit -s o -l columns -x -d 'the columns text tables show, in this order (-o part,qty); an unknown one is an error'
 complete -c nicfit -l noheadings -d 'text and CSV tables without their header line'
 complete -c nicfit -l raw -d 'text tables unaligned, one space between cells'
 complete -c nicfit -l version -d 'print the version and exit'

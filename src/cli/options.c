@@ -31,7 +31,7 @@ static const struct cli_opt global_opts[] = {
 	  "colour: auto (a terminal, not TERM=dumb or NO_COLOR), always, never" },
 	{ "no-color", 0, NOARG, NULL, NULL, "never colour the output (NO_COLOR does the same)" },
 	{ "columns", 'o', REQ, "LIST", NULL,
-	  "the columns text tables show, in this order (-o part,qty)" },
+	  "the columns text tables show, in this order (-o part,qty); an unknown one is an error" },
 	{ "noheadings", 0, NOARG, NULL, NULL, "text and CSV tables without their header line" },
 	{ "raw", 0, NOARG, NULL, NULL, "text tables unaligned, one space between cells" },
 	{ "version", 0, NOARG, NULL, NULL, "print the version and exit" },
