@@ -158,6 +158,22 @@ static double nic_goodput(const struct nicfit_verify_expect *x, enum nicfit_prot
 /* ---- verdicts ------------------------------------------------------------- */
 
 /*
+ * What a finding quotes of the input: the JSON summary given as evidence,
+ * or the input's line; where names it.
+ */
+static void quote_evidence(const struct nicfit_verify_doc *d, long line, const char *evidence,
+			   char *q, size_t qn, char *where, size_t wn)
+{
+	if (evidence) {
+		nicfit__vcopy(q, qn, evidence, (size_t)-1);
+		snprintf(where, wn, "the JSON summary");
+	} else {
+		nicfit__vline_at(d, line, q, qn);
+		snprintf(where, wn, "line %ld", line);
+	}
+}
+
+/*
  * The verdict on a measurement: as expected from low_ratio of the ceiling
  * (0.80 by default: NCCL's maintainers call ~24 GB/s per 200G NIC and
  * 46-48 GB/s per NDR NIC the peak, 92-96 % of the line rate, so 80 %
@@ -177,13 +193,7 @@ static struct nicfit_finding *judge_ratio(struct nicfit_verify *v, struct nicfit
 	if (d->measured_gbps < 0 || d->expected_gbps <= 0)
 		return NULL;
 	d->ratio = d->measured_gbps / d->expected_gbps;
-	if (evidence) {
-		nicfit__vcopy(q, sizeof(q), evidence, (size_t)-1);
-		snprintf(where, sizeof(where), "the JSON summary");
-	} else {
-		nicfit__vline_at(d, line, q, sizeof(q));
-		snprintf(where, sizeof(where), "line %ld", line);
-	}
+	quote_evidence(d, line, evidence, q, sizeof(q), where, sizeof(where));
 	if (d->ratio + NICFIT_EPS >= low) {
 		d->verdict = NICFIT_VERDICT_OK;
 		return NULL;
@@ -223,13 +233,7 @@ static int judge_above_line(struct nicfit_verify *v, struct nicfit_verify_doc *d
 	d->ratio = d->measured_gbps / d->expected_gbps;
 	d->verdict = NICFIT_VERDICT_ABOVE_LINE;
 	d->verdict_code = "verify-above-line-rate";
-	if (evidence) {
-		nicfit__vcopy(q, sizeof(q), evidence, (size_t)-1);
-		snprintf(where, sizeof(where), "the JSON summary");
-	} else {
-		nicfit__vline_at(d, line, q, sizeof(q));
-		snprintf(where, sizeof(where), "line %ld", line);
-	}
+	quote_evidence(d, line, evidence, q, sizeof(q), where, sizeof(where));
 	f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_VERIFY_ABOVE_LINE_RATE, device,
 			 "%s: %s = %.1f Gb/s is above the %.1f Gb/s the links given carry at all "
 			 "(%s): the input is damaged, or the hardware measured is not the one given; "
