@@ -202,9 +202,11 @@ struct nicfit_pcislot {
 };
 
 struct nicfit_problem {
-	char *path;
+	char *path;              /* root-relative file; a dump's "FILE:LINE" */
 	enum nicfit_sysfs_status st;
 	int errnum;
+	char *what;              /* a dump's line: what could not be read, in words (st and
+				  * errnum unused); NULL for a sysfs file */
 };
 
 struct nicfit_topo {
@@ -257,9 +259,11 @@ struct nicfit_topo {
 	char nvidia_version[32];
 	int iommu;               /* sys/class/iommu has members: 1, none: 0, unknown -1 */
 
-	struct nicfit_problem *problems; /* read problems, as nicfit_sysfs kept them */
+	struct nicfit_problem *problems; /* read problems, as nicfit_sysfs kept them, or the
+					  * dump reader's (problems_in_dump) */
 	int nproblems;
 	size_t problems_total;
+	int problems_in_dump;    /* the problems are lines of a dump, not files of a tree */
 };
 
 /*

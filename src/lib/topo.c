@@ -97,8 +97,10 @@ void nicfit_topo_free(struct nicfit_topo *t)
 		free(t->pci[i].path);
 	for (i = 0; i < t->nhb; i++)
 		free(t->hb[i].path);
-	for (i = 0; i < t->nproblems; i++)
+	for (i = 0; i < t->nproblems; i++) {
 		free(t->problems[i].path);
+		free(t->problems[i].what);
+	}
 	free(t->pci);
 	free(t->hb);
 	free(t->numa);

@@ -401,6 +401,49 @@ static void hostile(void **state)
 	nicfit_dump_free(d);
 }
 
+/*
+ * Values no lspci prints are read problems naming their line, not silent
+ * drops: a negative speed and width, an exponent, x99999, a NUMA node past
+ * any machine's. lspci's own "unknown" speed and a link down's x0 are not.
+ */
+static void damaged_values(void **state)
+{
+	static const char text[] =
+		"0000:3b:00.0 Ethernet controller [0200]: Mellanox Technologies MT27800 Family [ConnectX-5] [15b3:1017]\n"
+		"\tNUMA node: 99999999999999999999\n"
+		"\tCapabilities: [60] Express (v2) Endpoint, MSI 00\n"
+		"\t\tLnkCap:\tPort #0, Speed 1e308GT/s, Width x99999, ASPM not supported\n"
+		"\t\tLnkSta:\tSpeed -8GT/s, Width x-16\n"
+		"\n"
+		"0000:af:00.0 3D controller [0302]: NVIDIA Corporation GA102GL [A40] [10de:2235]\n"
+		"\tFlags: bus master, fast devsel, latency 0, IRQ 16, NUMA node 1\n"
+		"\tCapabilities: [60] Express (v2) Endpoint, MSI 00\n"
+		"\t\tLnkCap:\tPort #0, Speed unknown, Width x16\n"
+		"\t\tLnkSta:\tSpeed 2.5GT/s (downgraded), Width x0\n";
+	struct nicfit_dump *d;
+	struct nicfit_topo *t = read_text(text, &d);
+	int nic = nicfit_topo_find(t, "0000:3b:00.0"), gpu = nicfit_topo_find(t, "0000:af:00.0");
+
+	(void)state;
+	assert_true(nic >= 0 && gpu >= 0);
+	assert_int_equal(t->pci[nic].numa_node, -1);
+	assert_false(t->pci[nic].have & NICFIT_HAVE_NUMA);
+	assert_int_equal(t->pci[gpu].numa_node, 1);
+	assert_int_equal(t->problems_total, 5);
+	assert_int_equal(t->nproblems, 5);
+	assert_true(t->problems_in_dump);
+	assert_string_equal(t->problems[0].path, "paste:2");
+	assert_non_null(strstr(t->problems[0].what, "\"NUMA node: 99999999999999999999\""));
+	assert_string_equal(t->problems[1].path, "paste:4");
+	assert_non_null(strstr(t->problems[1].what, "LnkCap: \"Speed 1e308GT/s\""));
+	assert_non_null(strstr(t->problems[2].what, "LnkCap: \"Width x99999\""));
+	assert_string_equal(t->problems[3].path, "paste:5");
+	assert_non_null(strstr(t->problems[3].what, "LnkSta: \"Speed -8GT/s\""));
+	assert_non_null(strstr(t->problems[4].what, "LnkSta: \"Width x-16\""));
+	nicfit_topo_free(t);
+	nicfit_dump_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,6 +456,7 @@ int main(void)
 		cmocka_unit_test(ibv_public),
 		cmocka_unit_test(rdma_on_tree),
 		cmocka_unit_test(hostile),
+		cmocka_unit_test(damaged_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -237,6 +237,56 @@ static void cut_and_refused(void **state)
 	nicfit_dump_free(d);
 }
 
+/*
+ * One bad element is a read problem, not a lost subtree: a <pci> whose
+ * busid is no PCI address keeps the switch and devices under it, a <cpu>
+ * numaid past any machine's keeps its devices (NUMA unknown); a VMD
+ * domain (10000 and up) is read as lspci's is; an XML whose one function
+ * is unreadable is refused naming the element's line.
+ */
+static void bad_elements(void **state)
+{
+	static const char doc[] =
+		"<system version=\"1\">\n"
+		"  <cpu numaid=\"99999999999999999999\" affinity=\"ff\">\n"
+		"    <pci busid=\"ffffffff:ff:1f.7\" class=\"0x060400\" vendor=\"0x1000\" device=\"0xc010\">\n"
+		"      <pci busid=\"0000:19:00.0\" class=\"0x030200\" vendor=\"0x10de\" device=\"0x2330\"/>\n"
+		"    </pci>\n"
+		"    <pci busid=\"10000:e1:00.0\" class=\"0x020700\" vendor=\"0x15b3\" device=\"0x1021\"/>\n"
+		"  </cpu>\n"
+		"</system>\n";
+	static const char only[] = "<system version=\"1\"><cpu numaid=\"0\"><pci busid=\"ffffffff:ff:1f.7\" "
+				   "class=\"0x030200\" vendor=\"0x10de\" device=\"0x2330\"/></cpu></system>\n";
+	struct nicfit_dump *d;
+	struct nicfit_topo *t;
+	struct nicfit_error err;
+	int gpu;
+
+	(void)state;
+	t = read_text(doc, &d);
+	gpu = nicfit_topo_find(t, "0000:19:00.0");
+	assert_true(gpu >= 0);
+	assert_int_equal(t->pci[gpu].numa_node, -1);
+	assert_true(nicfit_topo_find(t, "10000:e1:00.0") >= 0);
+	assert_int_equal(t->problems_total, 2);
+	assert_string_equal(t->problems[0].path, "topo.xml:2");
+	assert_non_null(strstr(t->problems[0].what, "<cpu numaid=\"99999999999999999999\">"));
+	assert_string_equal(t->problems[1].path, "topo.xml:3");
+	assert_non_null(strstr(t->problems[1].what, "<pci busid=\"ffffffff:ff:1f.7\">"));
+	nicfit_topo_free(t);
+	nicfit_dump_free(d);
+
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_dump_new(&d), 0);
+	assert_int_equal(nicfit_dump_add_text(d, "one.xml", only, strlen(only), &err), 0);
+	t = NULL;
+	assert_int_equal(nicfit_dump_topo(d, &t, &err), NICFIT_E_DATA);
+	assert_null(t);
+	assert_non_null(strstr(err.msg, "one.xml:1: <pci busid=\"ffffffff:ff:1f.7\">"));
+	assert_null(strstr(err.msg, "no lspci listing"));
+	nicfit_dump_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +294,7 @@ int main(void)
 		cmocka_unit_test(nccl_topology),
 		cmocka_unit_test(inside_a_paste),
 		cmocka_unit_test(cut_and_refused),
+		cmocka_unit_test(bad_elements),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -199,26 +199,42 @@ static void rule_intel_700(struct nicfit__audit_ctx *c)
 	}
 }
 
+const char *nicfit__audit_problem_text(const struct nicfit_problem *p)
+{
+	return p->what ? p->what : nicfit_sysfs_problem_text(p->st, p->errnum);
+}
+
 /*
  * sysfs-read-problems: files under the root that could not be read or
- * parsed. The audit goes on with what it read, so the report says how
- * much it missed (the JSON lists the files): a note.
+ * parsed, or lines of a dump whose values could not be read (a link speed
+ * of "-8GT/s", an XML element whose busid is no PCI address). The audit
+ * goes on with what it read, so the report says how much it missed (the
+ * JSON lists the files or lines): a note. A dump's fix is the listing
+ * taken again, not a snapshot.
  */
 static void rule_read_problems(struct nicfit__audit_ctx *c)
 {
 	const struct nicfit_topo *t = c->t;
+	const char *first = t->nproblems ? t->problems[0].path : "?";
+	const char *what = t->nproblems ? nicfit__audit_problem_text(&t->problems[0]) : "?";
 
 	if (!t->problems_total)
 		return;
-	nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_SYSFS_READ_PROBLEMS, "host", NULL,
-			   "See read_problems in the JSON output; a damaged snapshot should be "
-			   "taken again with `nicfit snapshot`.",
-			   "%zu file%s could not be read or parsed (first: %s, %s); the audit used "
-			   "what it could read.", t->problems_total, t->problems_total == 1 ? "" : "s",
-			   t->nproblems ? t->problems[0].path : "?",
-			   t->nproblems ? nicfit_sysfs_problem_text(t->problems[0].st,
-								    t->problems[0].errnum)
-					: "?");
+	if (t->problems_in_dump)
+		nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_SYSFS_READ_PROBLEMS, "host",
+				   NULL, "See read_problems in the JSON output; take the listing "
+				   "again on the host (`sudo lspci -vvv -nn -D -k`, or NCCL's or "
+				   "hwloc's XML), or check that the paste was not cut or edited.",
+				   "%zu value%s of the dump could not be read (first: %s, %s); the "
+				   "audit used what it could read.", t->problems_total,
+				   t->problems_total == 1 ? "" : "s", first, what);
+	else
+		nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_SYSFS_READ_PROBLEMS, "host",
+				   NULL, "See read_problems in the JSON output; a damaged snapshot "
+				   "should be taken again with `nicfit snapshot`.",
+				   "%zu file%s could not be read or parsed (first: %s, %s); the audit "
+				   "used what it could read.", t->problems_total,
+				   t->problems_total == 1 ? "" : "s", first, what);
 }
 
 /* What sysfs cannot tell on this host, with what can. */

@@ -93,6 +93,8 @@ struct nicfit_finding *nicfit__audit_find(struct nicfit__audit_ctx *c,
 /* Note a check that could not be made (once per check; static text). */
 void nicfit__audit_not_checked(struct nicfit__audit_ctx *c, const char *check,
 			       const char *why);
+/* A read problem in words: a dump line's own text, else the sysfs status's (audit_checks.c). */
+const char *nicfit__audit_problem_text(const struct nicfit_problem *p);
 /* The RDMA device of a function, or -1. */
 int nicfit__audit_rdma_of(const struct nicfit__audit_ctx *c, int pci);
 /* The first non-virtual network interface of a function, or -1. */

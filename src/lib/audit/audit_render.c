@@ -586,8 +586,7 @@ static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 	for (k = 0; k < t->nproblems; k++) {
 		nicfit_emit_begin_object(e, NULL);
 		nicfit_emit_string(e, "path", t->problems[k].path);
-		nicfit_emit_string(e, "problem", nicfit_sysfs_problem_text(t->problems[k].st,
-									 t->problems[k].errnum));
+		nicfit_emit_string(e, "problem", nicfit__audit_problem_text(&t->problems[k]));
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);

@@ -14,6 +14,7 @@
  * mangled and skipped; it closes a tree or a matrix, but not an lspci
  * block, whose -x hex lines and wrapped header lines sit inside it.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,21 @@ size_t nicfit__dump_bdf(const char *s, unsigned *dom, unsigned *bus, unsigned *d
 	*dev = (unsigned)c;
 	*fn = (unsigned)f;
 	return (size_t)(e + 2 - s);
+}
+
+void nicfit__dump_problem(struct nicfit_dump *d, struct dump_at at, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d->nproblems < DUMP_MAX_PROBLEMS) {
+		struct dump_problem *p = &d->problems[d->nproblems];
+
+		p->at = at;
+		va_start(ap, fmt);
+		vsnprintf(p->what, sizeof(p->what), fmt, ap);
+		va_end(ap);
+	}
+	d->nproblems++;
 }
 
 const char *nicfit__dump_skip_blank(const char *s)
@@ -271,7 +287,7 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 	if (w->st == W_LSPCI && w->cur && indented) {
 		if (!strncmp(s, "Kernel driver in use:", 21) || !strncmp(s, "Kernel modules:", 15))
 			w->k_seen = 1;
-		nicfit__dump_lspci_detail(d, w->cur, line);
+		nicfit__dump_lspci_detail(d, w->cur, line, at);
 		return;
 	}
 	if (nicfit__dump_smi_gpu_line(d, line, at, &w->q_index))

@@ -375,6 +375,37 @@ static int add_numa(const struct nicfit_dump *d, struct nicfit_topo *t)
 	return 0;
 }
 
+/*
+ * The lines whose values could not be read, as the model's read problems
+ * ("FILE:LINE" and what), so that the audit says how much it missed where
+ * it would otherwise call a damaged paste clean.
+ */
+static int add_problems(const struct nicfit_dump *d, struct nicfit_topo *t)
+{
+	size_t kept = d->nproblems < DUMP_MAX_PROBLEMS ? d->nproblems : DUMP_MAX_PROBLEMS, i;
+	char path[NICFIT_SYSFS_PATH_MAX];
+
+	t->problems_total = d->nproblems;
+	t->problems_in_dump = 1;
+	if (!kept)
+		return 0;
+	t->problems = calloc(kept, sizeof(*t->problems));
+	if (!t->problems)
+		return NICFIT_E_NOMEM;
+	for (i = 0; i < kept; i++) {
+		const struct dump_problem *p = &d->problems[i];
+
+		snprintf(path, sizeof(path), "%s:%d", d->texts[p->at.text].name, p->at.line);
+		t->problems[i].st = NICFIT_SYSFS_MALFORMED;
+		t->problems[i].path = strdup(path);
+		t->problems[i].what = strdup(p->what);
+		t->nproblems = (int)i + 1;
+		if (!t->problems[i].path || !t->problems[i].what)
+			return NICFIT_E_NOMEM;
+	}
+	return 0;
+}
+
 int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 		       struct nicfit_error *err)
 {
@@ -384,6 +415,10 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 	*out = NULL;
 	if (!d->nfns && nicfit__dump_xml_unread(d))
 		return nicfit_error_set(err, NICFIT_E_DATA, "%s", nicfit__dump_xml_unread(d));
+	if (!d->nfns && d->nproblems) /* a listing whose one function could not be read */
+		return nicfit_error_set(err, NICFIT_E_DATA, "%s:%d: %s: no PCI function could be "
+					"read", d->texts[d->problems[0].at.text].name,
+					d->problems[0].at.line, d->problems[0].what);
 	if (!(d->formats & (NICFIT_DUMP_LSPCI | NICFIT_DUMP_LSPCI_V | NICFIT_DUMP_LSPCI_TREE |
 			    NICFIT_DUMP_HWLOC | NICFIT_DUMP_NCCL)) ||
 	    !d->nfns)
@@ -424,6 +459,8 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 		rc = nicfit__dump_xml_build(d, t);
 	if (!rc)
 		rc = nicfit__dump_net_build(d, t);
+	if (!rc)
+		rc = add_problems(d, t);
 	if (rc) {
 		nicfit_topo_free(t);
 		return rc == NICFIT_E_LIMIT ? nicfit_error_set(err, rc, "%s: the PCI tree is too "

@@ -28,6 +28,7 @@
 #define DUMP_MAX_CPUS 8192 /* CPU numbers a per-CPU listing may name */
 #define DUMP_MAX_SOCKET 4095
 #define DUMP_MAX_KMSG 256  /* kernel log lines kept */
+#define DUMP_MAX_PROBLEMS NICFIT_SYSFS_MAX_PROBLEMS /* read problems kept (all counted) */
 
 /* One text, as given. */
 struct dump_text {
@@ -39,6 +40,16 @@ struct dump_text {
 /* Where a fact came from: text index and 1-based line. */
 struct dump_at {
 	int text, line;
+};
+
+/*
+ * A value a line gave that could not be read (a link speed of "-8GT/s", a
+ * NUMA node past any machine's, an XML busid that is no PCI address): the
+ * value is left unknown and the audit's read_problems name the line.
+ */
+struct dump_problem {
+	struct dump_at at;
+	char what[160];           /* what could not be read, quoting the value */
 };
 
 /* One PCI function as the dumps describe it; every field has a flag or -1. */
@@ -195,6 +206,8 @@ struct nicfit_dump {
 	char ethtool_hint[64];    /* "ethtool -i IF" seen on a prompt line */
 	char kernel[128], hostname[256]; /* uname -a */
 	struct dump_at kernel_at;
+	struct dump_problem problems[DUMP_MAX_PROBLEMS];
+	size_t nproblems;         /* all met, kept or not */
 	int nmangled;             /* lines skipped as prompts or wrapped text */
 	int limit;                /* a record limit was hit */
 	int oom;
@@ -221,6 +234,12 @@ long nicfit__dump_hex(const char *s, int max, int exact, const char **end);
  * backslash that starts neither (a paste's own) is kept as it is.
  */
 void nicfit__dump_unescape(char *out, size_t n, const char *s, int pairs);
+/*
+ * Record that the line at could not be read (what: a sentence quoting the
+ * value, cut to fit). The first DUMP_MAX_PROBLEMS are kept, all counted.
+ */
+void nicfit__dump_problem(struct nicfit_dump *d, struct dump_at at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* A line with leading blanks and a trailing '\r' removed, as a bounded copy. */
 const char *nicfit__dump_skip_blank(const char *s);
 
@@ -231,8 +250,9 @@ int nicfit__dump_lspci_header(const char *line);
 /* Read one header line into a new or merged record; returns it or NULL. */
 struct dump_fn *nicfit__dump_lspci_line(struct nicfit_dump *d, const char *line,
 					struct dump_at at);
-/* Read one indented line of f's -v block. */
-void nicfit__dump_lspci_detail(struct nicfit_dump *d, struct dump_fn *f, const char *line);
+/* Read one indented line of f's -v block (the line at). */
+void nicfit__dump_lspci_detail(struct nicfit_dump *d, struct dump_fn *f, const char *line,
+			       struct dump_at at);
 /* Name to class code for lspci without -nn ("3D controller" -> 0x030200); 0 unknown. */
 unsigned nicfit__dump_class_of_name(const char *name, size_t n);
 

@@ -167,21 +167,48 @@ static int scan(const char *s, long max, long *v, const char **end)
 	return nicfit_scan_dec(s, 0, max, v, end) == NICFIT_DEC_OK ? 0 : -1;
 }
 
-/* "Speed 16GT/s (downgraded), Width x16" -> GT/s and lanes (0 unknown). */
-static void read_link(const char *s, double *gts, int *w, int *down)
+/* The length of the value at s a read problem quotes: up to a ',' or a blank, at most 40. */
+static int value_len(const char *s)
+{
+	size_t n = strcspn(s, ", \t");
+
+	return n > 40 ? 40 : (int)n;
+}
+
+/*
+ * "Speed 16GT/s (downgraded), Width x16" -> GT/s and lanes (0 unknown).
+ * lspci prints a speed code it does not know as "unknown" and the width
+ * the hardware reports, x0 for a link that is down or not trained: both
+ * stay unknown without a word. A speed that is no positive figure in GT/s
+ * or a width past x32 ("-8GT/s", "1e308GT/s", "x-16", "x99999": no lspci
+ * prints them; the paste was damaged or edited) is a read problem of the
+ * line (lbl "LnkCap" or "LnkSta"), and the value stays unknown.
+ */
+static void read_link(struct nicfit_dump *d, struct dump_at at, const char *lbl, const char *s,
+		      double *gts, int *w, int *down)
 {
 	const char *p = strstr(s, "Speed "), *e;
 	long whole, frac = 0;
+	int read = 0;
 
 	/* lspci prints 2.5GT/s, 5GT/s, 8GT/s, 16GT/s, 32GT/s, 64GT/s ("unknown" otherwise) */
 	if (p && scan(p + 6, 256, &whole, &e) == 0) {
 		if (*e == '.' && scan(e + 1, 9, &frac, &e))
 			frac = -1;
-		if (frac >= 0 && !strncmp(e, "GT/s", 4) && (whole || frac))
+		if (frac >= 0 && !strncmp(e, "GT/s", 4) && (whole || frac)) {
 			*gts = (double)whole + (double)frac / 10.0;
+			read = 1;
+		}
+		read |= frac >= 0 && !strncmp(e, "Gb/s", 4); /* pciutils 2.x's unit: left unknown */
 	}
+	if (p && !read && strncmp(p + 6, "unknown", 7))
+		nicfit__dump_problem(d, at, "%s: \"Speed %.*s\" is not a PCIe link speed", lbl,
+				     value_len(p + 6), p + 6);
 	p = strstr(s, "Width x");
-	if (p && scan(p + 7, 32, &whole, &e) == 0 && whole > 0)
+	if (p && scan(p + 7, 32, &whole, &e))
+		nicfit__dump_problem(d, at, "%s: \"Width x%.*s\" is not a PCIe link width (x1 "
+				     "to x32)", lbl, value_len(p + 7), p + 7);
+	else if (p && whole > 0)
 		*w = (int)whole;
 	if (down && strstr(s, "downgraded"))
 		*down = 1;
@@ -245,6 +272,31 @@ static int long_after(const char *s, const char *label, long *v)
 	return p ? scan(p + strlen(label), 65535, v, &e) : -1;
 }
 
+/*
+ * The NUMA node after label: lspci prints one only where the kernel names
+ * a node (not for -1, which stays unknown here too). A value that is no
+ * node number, or one past the NICFIT_TOPO_MAX_NUMA nodes the model keeps
+ * ("99999999999999999999", "-7"), is a read problem of the line.
+ */
+static void read_numa(struct nicfit_dump *d, struct dump_fn *f, const char *s,
+		      const char *label, struct dump_at at)
+{
+	const char *p = strstr(s, label) + strlen(label), *e;
+	long x;
+
+	if (nicfit_scan_dec(p, -1, NICFIT_TOPO_MAX_NUMA - 1, &x, &e) == NICFIT_DEC_OK &&
+	    (!*e || *e == ',' || *e == ' ')) {
+		if (x >= 0) {
+			f->numa = (int)x;
+			f->have |= NICFIT_HAVE_NUMA;
+		}
+		return;
+	}
+	nicfit__dump_problem(d, at, "\"%s%.*s\" is not a NUMA node nicfit can hold (0 to %d)",
+			     label[0] == ',' ? label + 2 : label, value_len(p), p,
+			     NICFIT_TOPO_MAX_NUMA - 1);
+}
+
 static void read_caps(struct nicfit_dump *d, struct dump_fn *f, const char *s)
 {
 	const char *p;
@@ -267,7 +319,8 @@ static void read_caps(struct nicfit_dump *d, struct dump_fn *f, const char *s)
 		f->acs = 1;
 }
 
-void nicfit__dump_lspci_detail(struct nicfit_dump *d, struct dump_fn *f, const char *line)
+void nicfit__dump_lspci_detail(struct nicfit_dump *d, struct dump_fn *f, const char *line,
+			       struct dump_at at)
 {
 	const char *s = nicfit__dump_skip_blank(line), *p;
 	unsigned v, dv;
@@ -286,11 +339,7 @@ void nicfit__dump_lspci_detail(struct nicfit_dump *d, struct dump_fn *f, const c
 	} else if (!strncmp(s, "NUMA node: ", 11) ||
 		   (!strncmp(s, "Flags: ", 7) && strstr(s, ", NUMA node "))) {
 		/* -vv prints "NUMA node: 0" on its own line, -v at the end of "Flags:" */
-		if (long_after(s, s[0] == 'N' ? "NUMA node: " : ", NUMA node ", &x) == 0 && x >= 0 &&
-		    x < NICFIT_TOPO_MAX_NUMA) {
-			f->numa = (int)x;
-			f->have |= NICFIT_HAVE_NUMA;
-		}
+		read_numa(d, f, s, s[0] == 'N' ? "NUMA node: " : ", NUMA node ", at);
 	} else if (!strncmp(s, "Bus: primary=", 13)) {
 		long a = -1, b = -1;
 
@@ -316,10 +365,10 @@ void nicfit__dump_lspci_detail(struct nicfit_dump *d, struct dump_fn *f, const c
 		f->mps = bytes_after(s, "MaxPayload ");
 		f->mrrs = bytes_after(s, "MaxReadReq ");
 	} else if (!strncmp(s, "LnkCap:", 7)) {
-		read_link(s, &f->cap_gts, &f->cap_w, NULL);
+		read_link(d, at, "LnkCap", s, &f->cap_gts, &f->cap_w, NULL);
 		d->saw_lnk = 1;
 	} else if (!strncmp(s, "LnkSta:", 7)) {
-		read_link(s, &f->sta_gts, &f->sta_w, &f->downgraded);
+		read_link(d, at, "LnkSta", s, &f->sta_gts, &f->sta_w, &f->downgraded);
 		d->saw_lnk = 1;
 	} else if (!strncmp(s, "ACSCtl:", 7)) {
 		f->acs = 1;

@@ -234,7 +234,12 @@ static int cpulist(const unsigned *bits, char *out, size_t len)
 
 /* ---- records --------------------------------------------------------------- */
 
-/* The function a "DDDD:BB:DD.F" attribute names, created or merged; NULL bad or full. */
+/*
+ * The function a "DDDD:BB:DD.F" attribute names, created or merged; NULL
+ * absent, bad or full. A bad one ("ffffffff:ff:1f.7", "0000:19:00") is a
+ * read problem of its element's line. Domains run to 0xfffff, as lspci's
+ * do: Intel VMD puts its functions in domains 10000 and up.
+ */
 static struct dump_fn *fn_at(struct xctx *c, xmlNode *n, const char *attr_name,
 			     const char *parent)
 {
@@ -246,8 +251,11 @@ static struct dump_fn *fn_at(struct xctx *c, xmlNode *n, const char *attr_name,
 	if (!attr(n, attr_name, busid, sizeof(busid)))
 		return NULL;
 	used = nicfit__dump_bdf(busid, &dom, &bus, &dev, &fn);
-	if (!used || busid[used] || dom > 0xffff)
+	if (!used || busid[used]) {
+		nicfit__dump_problem(c->d, at_of(c, n), "<%s %s=\"%s\">: not a PCI address; the "
+				     "element was left out", (const char *)n->name, attr_name, busid);
 		return NULL;
+	}
 	f = nicfit__dump_fn(c->d, dom, bus, dev, fn);
 	if (!f)
 		return NULL;
@@ -618,6 +626,23 @@ static void nccl_nic(struct xctx *c, xmlNode *nic, const char *bdf)
 	}
 }
 
+static void nccl_pci(struct xctx *c, xmlNode *n, const char *parent, int numa);
+
+/*
+ * The <pci>s under an element whose busid could not be read: they are
+ * read as if under the function above it (its own <gpu> and <nic> are
+ * left out, having no function to sit on), so that one bad element does
+ * not take its subtree with it.
+ */
+static void nccl_orphans(struct xctx *c, xmlNode *n, const char *parent, int numa)
+{
+	xmlNode *k;
+
+	for (k = n->children; k && !c->d->oom; k = k->next)
+		if (is(k, "pci"))
+			nccl_pci(c, k, parent, numa);
+}
+
 static void nccl_pci(struct xctx *c, xmlNode *n, const char *parent, int numa)
 {
 	struct dump_fn *f = fn_at(c, n, "busid", parent);
@@ -627,8 +652,10 @@ static void nccl_pci(struct xctx *c, xmlNode *n, const char *parent, int numa)
 	char bdf[16], speed[32];
 	xmlNode *k;
 
-	if (!f)
+	if (!f) {
+		nccl_orphans(c, n, parent, numa);
 		return;
+	}
 	f->parent_nccl = parent[0] != '\0';
 	snprintf(bdf, sizeof(bdf), "%s", f->bdf);
 	if (cls >= 0) {
@@ -668,6 +695,26 @@ static void nccl_pci(struct xctx *c, xmlNode *n, const char *parent, int numa)
 	}
 }
 
+/*
+ * A <cpu>'s numaid: NCCL writes the kernel's numa_node, -1 where it has
+ * none (left unknown). Anything else that is not a node nicfit can hold
+ * ("99999999999999999999") is a read problem: the devices under the <cpu>
+ * are read, their NUMA node unknown.
+ */
+static long numaid(struct xctx *c, xmlNode *cpu)
+{
+	char buf[32];
+	long id;
+
+	if (!attr(cpu, "numaid", buf, sizeof(buf)))
+		return -1;
+	if (!nicfit_parse_dec(buf, -1, NICFIT_TOPO_MAX_NUMA - 1, &id))
+		return id;
+	nicfit__dump_problem(c->d, at_of(c, cpu), "<cpu numaid=\"%s\">: not a NUMA node nicfit "
+			     "can hold (0 to %d)", buf, NICFIT_TOPO_MAX_NUMA - 1);
+	return -1;
+}
+
 static void nccl_walk(struct xctx *c, xmlNode *sys)
 {
 	char aff[600];
@@ -678,7 +725,7 @@ static void nccl_walk(struct xctx *c, xmlNode *sys)
 
 		if (!is(cpu, "cpu"))
 			continue;
-		id = attr_dec(cpu, "numaid", 0, NICFIT_TOPO_MAX_NUMA - 1, -1);
+		id = numaid(c, cpu);
 		attr(cpu, "affinity", aff, sizeof(aff));
 		if (id >= 0)
 			add_node(c, id, aff, at_of(c, cpu));
