@@ -252,8 +252,8 @@ static struct dump_fn *fn_at(struct xctx *c, xmlNode *n, const char *attr_name,
 		return NULL;
 	used = nicfit__dump_bdf(busid, &dom, &bus, &dev, &fn);
 	if (!used || busid[used]) {
-		nicfit__dump_problem(c->d, at_of(c, n), "<%s %s=\"%s\">: not a PCI address; the "
-				     "element was left out", (const char *)n->name, attr_name, busid);
+		nicfit__dump_problem(c->d, at_of(c, n), "<%s %s=\"%s\">: not a PCI address (element "
+				     "left out)", (const char *)n->name, attr_name, busid);
 		return NULL;
 	}
 	f = nicfit__dump_fn(c->d, dom, bus, dev, fn);
