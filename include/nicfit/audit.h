@@ -107,6 +107,9 @@ struct nicfit_audit_dev {
 	double supply_gbps;      /* PCIe effective rate of the path */
 	const char *card_limited_by; /* "pcie", "ports", NULL unknown */
 	int rdma;                /* has an RDMA device */
+	int rdma_unknown;        /* whether it has one is unknown: a card that can do RDMA,
+				  * its driver bound, in a tree with neither sys/module nor
+				  * sys/class/infiniband (rdma 0, "rdma": null in JSON) */
 	/* GPUs */
 	int best_nic;            /* index into devs of the nearest (RDMA) NIC, -1 none */
 	enum nicfit_path best_path;
@@ -139,7 +142,8 @@ struct nicfit_audit_plan {
 	int gpus_near;           /* the plan's GPUs with a back-end card at PIX/PXB */
 	int host_gpus_near;      /* this host's GPUs with an RDMA NIC at PIX/PXB */
 	int host_nics_near;      /* this host's RDMA NICs at PIX/PXB to some GPU */
-	int matches;             /* no plan-* finding above info */
+	int matches;             /* no plan-* finding above info; -1 none, but the plan wants
+				  * a back end and the host's RDMA is unknown (nrdma_unknown) */
 };
 
 struct nicfit_audit {
@@ -149,6 +153,9 @@ struct nicfit_audit {
 	struct nicfit_audit_dev *devs;
 	int ndevs;
 	int ngpus, naccels, nnics, nrdma_nics, nsockets;
+	int nrdma_unknown;       /* cards without an RDMA device of which a function's
+				  * rdma_unknown is set: how many of them have RDMA is
+				  * unknown ("rdma_nics": null) */
 	struct nicfit_audit_pair *pairs;
 	int npairs;
 	/*

@@ -412,12 +412,27 @@ static int not_checked(const struct nicfit_audit *a, const char *check)
 	return 0;
 }
 
+/* Whether the audit's JSON holds needle (want 1) or not (want 0). */
+static void json_has(const struct nicfit_audit *a, const char *needle, int want)
+{
+	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	struct nicfit_buf b;
+
+	nicfit_buf_init(&b, 0);
+	assert_int_equal(nicfit_audit_render(a, e), 0);
+	assert_int_equal(nicfit_emit_finish(e, &b), 0);
+	assert_int_equal(strstr(b.data, needle) != NULL, want);
+	nicfit_emit_free(e);
+	nicfit_buf_release(&b);
+}
+
 /*
  * An InfiniBand ConnectX-4 (15b3:1013, mlx5_core bound) without an RDMA
  * device, beside an accelerator: with neither sys/module nor
  * sys/class/infiniband its RDMA driver may be loaded or not, so neither
  * nic-rdma-not-loaded nor no-rdma-nic is said, and its ports are unknown,
- * not 0 up; with either, the driver is known not to be loaded.
+ * not 0 up, and the host's count of RDMA cards is unknown (null in JSON),
+ * not 0; with either, the driver is known not to be loaded.
  */
 static void rdma_driver_unknown(void **state)
 {
@@ -441,10 +456,20 @@ static void rdma_driver_unknown(void **state)
 		;
 	assert_true(k < a->ndevs && a->devs[k].card_lead);
 	assert_true(a->devs[k].ports_unknown & NICFIT_PORTS_STATE_UNKNOWN);
+	/* nor is it counted as a card without RDMA: the count is unknown */
+	assert_true(a->devs[k].rdma_unknown);
+	assert_int_equal(a->nrdma_nics, 0);
+	assert_int_equal(a->nrdma_unknown, 1);
+	json_has(a, "\"rdma_nics\":null", 1);
+	json_has(a, "\"rdma\":null", 1);
 	nicfit_audit_free(a);
 	/* the module list read: mlx5_ib is not there */
 	t->modules_listed = 1;
 	a = run(t, NULL, 0);
+	assert_false(a->devs[k].rdma_unknown);
+	assert_int_equal(a->nrdma_unknown, 0);
+	json_has(a, "\"rdma_nics\":0", 1);
+	json_has(a, "\"rdma\":null", 0);
 	assert_true(has(a, "nic-rdma-not-loaded", NICFIT_SEV_INFO));
 	assert_true(has(a, "no-rdma-nic", NICFIT_SEV_INFO));
 	assert_false(not_checked(a, "rdma"));

@@ -93,11 +93,14 @@ static int card_first(const struct nicfit__audit_ctx *c, int i)
 	       !nicfit__audit_same_card(P(c, a->devs[i - 1].pci), P(c, a->devs[i].pci));
 }
 
-/* GPUs, accelerators, network cards and those with RDMA (VFs left out). */
+/*
+ * GPUs, accelerators, network cards, those with RDMA and those of which
+ * that is unknown (VFs left out).
+ */
 static void count_devices(struct nicfit__audit_ctx *c)
 {
 	struct nicfit_audit *a = c->a;
-	int i, j;
+	int i, j, rdma, unknown;
 
 	for (i = 0; i < a->ndevs; i++) {
 		const struct nicfit_audit_dev *d = &a->devs[i];
@@ -109,12 +112,14 @@ static void count_devices(struct nicfit__audit_ctx *c)
 		if (d->kind != NICFIT_DEV_NIC || !card_first(c, i))
 			continue;
 		a->nnics++;
+		rdma = unknown = 0;
 		for (j = i; j < a->ndevs && a->devs[j].kind == NICFIT_DEV_NIC &&
-			    nicfit__audit_same_card(P(c, a->devs[j].pci), P(c, d->pci)); j++)
-			if (a->devs[j].rdma) {
-				a->nrdma_nics++;
-				break;
-			}
+			    nicfit__audit_same_card(P(c, a->devs[j].pci), P(c, d->pci)); j++) {
+			rdma |= a->devs[j].rdma;
+			unknown |= a->devs[j].rdma_unknown;
+		}
+		a->nrdma_nics += rdma;
+		a->nrdma_unknown += !rdma && unknown;
 	}
 }
 

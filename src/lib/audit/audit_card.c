@@ -210,6 +210,24 @@ static void rule_card_alive(struct nicfit__audit_ctx *c, const struct nicfit_aud
 }
 
 /*
+ * Whether function pci has an RDMA device is unknown: it has none in the
+ * tree, yet the built-in table says it can do RDMA, its Ethernet driver
+ * is bound and has an RDMA driver, and the tree has neither sys/module
+ * nor sys/class/infiniband to say whether that driver is loaded.
+ */
+int nicfit__audit_rdma_unknown(const struct nicfit__audit_ctx *c, int pci)
+{
+	const struct nicfit_pcidev *p = P(c, pci);
+	const struct nicfit_pci_id *id;
+
+	if (c->t->modules_listed || c->t->rdma_listed || !p->driver[0] ||
+	    !rdma_driver_for(p->driver) || nicfit__audit_rdma_of(c, pci) >= 0)
+		return 0;
+	id = nicfit__pci_id_find(p->vendor, p->device);
+	return id && id->rdma;
+}
+
+/*
  * nic-rdma-not-loaded: the built-in table says the card can do RDMA, its
  * Ethernet driver is bound, but no function has an RDMA device: the
  * matching RDMA driver (mlx5_ib, irdma, bnxt_re) is not loaded. A note:
@@ -228,7 +246,7 @@ static void rule_rdma_driver(struct nicfit__audit_ctx *c, const struct nicfit_au
 
 	if (sv->has_rdma || !rd || !id || !id->rdma)
 		return;
-	if (!c->t->modules_listed && !c->t->rdma_listed) {
+	if (d->rdma_unknown) {
 		c->rdma_unknown = 1;
 		return;
 	}

@@ -99,3 +99,14 @@ int nicfit__audit_same_card(const struct nicfit_pcidev *a, const struct nicfit_p
 {
 	return a->domain == b->domain && a->bus == b->bus && a->dev == b->dev;
 }
+
+const char *nicfit__audit_rdma_count(const struct nicfit_audit *a, char *buf, size_t n)
+{
+	if (!a->nrdma_unknown)
+		nicfit__fmt(buf, n, "%d RDMA", a->nrdma_nics);
+	else if (!a->nrdma_nics && a->nrdma_unknown == a->nnics)
+		nicfit__fmt(buf, n, "RDMA unknown");
+	else
+		nicfit__fmt(buf, n, "%d RDMA, %d unknown", a->nrdma_nics, a->nrdma_unknown);
+	return buf;
+}

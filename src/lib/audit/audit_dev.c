@@ -195,6 +195,7 @@ static void label_device(const struct nicfit__audit_ctx *c, struct nicfit_audit_
 		r = nicfit__audit_rdma_of(c, d->pci);
 		nd = nicfit__audit_first_netdev(c, d->pci);
 		d->rdma = r >= 0;
+		d->rdma_unknown = nicfit__audit_rdma_unknown(c, d->pci);
 		if (r >= 0)
 			nicfit__fmt(d->label, sizeof(d->label), "%s", t->rdma[r].name);
 		else if (nd >= 0)

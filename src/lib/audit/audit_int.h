@@ -97,6 +97,10 @@ void nicfit__audit_not_checked(struct nicfit__audit_ctx *c, const char *check,
 const char *nicfit__audit_problem_text(const struct nicfit_problem *p);
 /* The RDMA device of a function, or -1. */
 int nicfit__audit_rdma_of(const struct nicfit__audit_ctx *c, int pci);
+/* 1 when whether function pci has an RDMA device cannot be told (audit_card.c) */
+int nicfit__audit_rdma_unknown(const struct nicfit__audit_ctx *c, int pci);
+/* "N RDMA", "RDMA unknown" or "N RDMA, M unknown": the header's count of RDMA cards */
+const char *nicfit__audit_rdma_count(const struct nicfit_audit *a, char *buf, size_t n);
 /* The first non-virtual network interface of a function, or -1. */
 int nicfit__audit_first_netdev(const struct nicfit__audit_ctx *c, int pci);
 /*

@@ -149,7 +149,8 @@ int nicfit_audit_render_nfd(const struct nicfit_audit *a, struct nicfit_buf *out
 	rails(a, &nrails, &slowest, &layer);
 	nicfit_buf_puts(out, "# nicfit audit: Node Feature Discovery local feature file\n");
 	nicfit_buf_addf(out, "nicfit.io/gpus=%d\n", a->ngpus);
-	nicfit_buf_addf(out, "nicfit.io/rdma-nics=%d\n", a->nrdma_nics);
+	if (!a->nrdma_unknown) /* a label says what is known: none when it is not */
+		nicfit_buf_addf(out, "nicfit.io/rdma-nics=%d\n", a->nrdma_nics);
 	nicfit_buf_addf(out, "nicfit.io/rails=%d\n", nrails);
 	if (slowest > 0)
 		nicfit_buf_addf(out, "nicfit.io/rdma-rate-gbps=%.0f\n", floor(slowest + 0.5));

@@ -194,7 +194,9 @@ int nicfit_audit_check_plan(struct nicfit_audit *a, const struct nicfit_plan *p,
 	q->frontend_gbps = p->fe_port_gbps;
 	q->host_frontend_gbps = host_frontend(a);
 
-	if (p->backend_needed && !a->nrdma_nics && !p->be_cards) {
+	if (p->backend_needed && !a->nrdma_nics && a->nrdma_unknown) {
+		/* whether its cards have RDMA is unknown (not_checked "rdma"): not judged */
+	} else if (p->backend_needed && !a->nrdma_nics && !p->be_cards) {
 		/* the plan placed no card: there is no "N x PART" to name */
 		snprintf(fix, sizeof(fix), "Free a PCIe slot for an RDMA card (x16 on the GPUs' "
 			 "socket), or give nicfit a catalog with a %s card that fits one of this "
@@ -245,5 +247,8 @@ int nicfit_audit_check_plan(struct nicfit_audit *a, const struct nicfit_plan *p,
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	q->matches = nicfit_findings_count(&a->findings, NICFIT_SEV_WARNING) +
 		     nicfit_findings_count(&a->findings, NICFIT_SEV_CRITICAL) == before;
+	/* a back end was wanted and whether the host has one is unknown */
+	if (q->matches && p->backend_needed && !a->nrdma_nics && a->nrdma_unknown)
+		q->matches = -1;
 	return 0;
 }

@@ -195,11 +195,16 @@ static void json_netdevs(const struct nicfit_audit *a, struct nicfit_emit *e, in
 	nicfit_emit_end_array(e);
 }
 
-static void json_rdma(const struct nicfit_audit *a, struct nicfit_emit *e, int pci)
+static void json_rdma(const struct nicfit_audit *a, struct nicfit_emit *e,
+		      const struct nicfit_audit_dev *d)
 {
 	const struct nicfit_topo *t = a->topo;
-	int i, k;
+	int i, k, pci = d->pci;
 
+	if (d->rdma_unknown) {
+		nicfit_emit_null(e, "rdma");
+		return;
+	}
 	nicfit_emit_begin_array(e, "rdma");
 	for (i = 0; i < t->nrdma; i++) {
 		const struct nicfit_rdmadev *r = &t->rdma[i];
@@ -377,7 +382,7 @@ static void json_device(const struct nicfit_audit *a, struct nicfit_emit *e, int
 	str_or_null(e, "driver", p->driver);
 	json_link(a, e, i);
 	json_netdevs(a, e, d->pci);
-	json_rdma(a, e, d->pci);
+	json_rdma(a, e, d);
 	str_or_null(e, "part", d->part);
 	str_or_null(e, "part_source", d->part_source);
 	str_or_null(e, "catalog_id", d->cat_nic ? d->cat_nic->e.id : NULL);
@@ -449,7 +454,10 @@ static void json_host(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_int(e, "gpus", a->ngpus);
 	nicfit_emit_int(e, "accelerators", a->naccels);
 	nicfit_emit_int(e, "nics", a->nnics);
-	nicfit_emit_int(e, "rdma_nics", a->nrdma_nics);
+	if (a->nrdma_unknown)
+		nicfit_emit_null(e, "rdma_nics");
+	else
+		nicfit_emit_int(e, "rdma_nics", a->nrdma_nics);
 	nicfit_emit_begin_object(e, "gpudirect");
 	/* without sys/module a module's absence is no evidence: unknown, not false */
 	bool_or_null(e, "kernel_support", a->gdr_kernel);
@@ -496,6 +504,12 @@ static void json_findings(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_end_array(e);
 }
 
+/* No card of the host is known to have RDMA, and some may: its back end is unknown. */
+static int rdma_unknown(const struct nicfit_audit *a)
+{
+	return !a->nrdma_nics && a->nrdma_unknown;
+}
+
 /* plan: the comparison with --plan, null without. */
 static void json_plan(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
@@ -513,11 +527,16 @@ static void json_plan(const struct nicfit_audit *a, struct nicfit_emit *e)
 	str_or_null(e, "backend_part", q->backend_part);
 	nicfit_emit_int(e, "backend_cards", q->backend_cards);
 	nicfit_emit_number(e, "backend_gbps", q->backend_gbps);
-	nicfit_emit_number(e, "host_backend_gbps", q->host_backend_gbps);
-	str_or_null(e, "host_fabric", q->host_fabric);
+	if (rdma_unknown(a)) {
+		nicfit_emit_null(e, "host_backend_gbps");
+		nicfit_emit_null(e, "host_fabric");
+	} else {
+		nicfit_emit_number(e, "host_backend_gbps", q->host_backend_gbps);
+		str_or_null(e, "host_fabric", q->host_fabric);
+	}
 	nicfit_emit_number(e, "frontend_gbps", q->frontend_gbps);
 	nicfit_emit_number(e, "host_frontend_gbps", q->host_frontend_gbps);
-	nicfit_emit_bool(e, "matches", q->matches);
+	bool_or_null(e, "matches", q->matches);
 	nicfit_emit_end_object(e);
 }
 
@@ -854,7 +873,7 @@ static void host_lines(const struct nicfit_audit *a, struct nicfit_emit *e)
 	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
 	size_t ncrit = count(a, NICFIT_SEV_CRITICAL), nwarn = count(a, NICFIT_SEV_WARNING);
 	size_t ninfo = count(a, NICFIT_SEV_INFO), nignored = nicfit__audit_nignored(a);
-	char verdict[128];
+	char verdict[128], rdma[64];
 	size_t vl = 0;
 
 	verdict[0] = '\0';
@@ -880,8 +899,9 @@ static void host_lines(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_printf(e, "%d GPU%s, ", a->ngpus, a->ngpus == 1 ? "" : "s");
 	if (a->naccels)
 		nicfit_emit_printf(e, "%d accelerator%s, ", a->naccels, a->naccels == 1 ? "" : "s");
-	nicfit_emit_printf(e, "%d NIC%s (%d RDMA): %s%s\n", a->nnics, a->nnics == 1 ? "" : "s",
-			   a->nrdma_nics, verdict, nicfit_emit_color(e, NICFIT_COLOR_RESET));
+	nicfit_emit_printf(e, "%d NIC%s (%s): %s%s\n", a->nnics, a->nnics == 1 ? "" : "s",
+			   nicfit__audit_rdma_count(a, rdma, sizeof(rdma)), verdict,
+			   nicfit_emit_color(e, NICFIT_COLOR_RESET));
 	if (md)
 		nicfit_emit_printf(e, "\n");
 	nicfit_emit_printf(e, "%s%s%s · read from %s%s%s%s\n",
@@ -891,6 +911,12 @@ static void host_lines(const struct nicfit_audit *a, struct nicfit_emit *e)
 			   nignored ? " · " : "", nignored ? "ignored findings not counted" : "");
 	if (md)
 		nicfit_emit_printf(e, "\n");
+}
+
+static const char *match_words(int matches)
+{
+	return matches < 0 ? "Whether the host matches the plan is unknown until its RDMA is."
+	       : matches ? "The host matches the plan." : "See the plan-* findings.";
 }
 
 /* "Against the plan": the plan's verdict, back end and front end against the host's. */
@@ -917,21 +943,24 @@ static void plan_text(const struct nicfit_audit *a, struct nicfit_emit *e)
 	else
 		nicfit__fmt(line, sizeof(line), "back end: none needed; this host has ≈ %.0f Gb/s of "
 			 "RDMA.", q->host_backend_gbps);
+	if (rdma_unknown(a)) /* the figure above would be a 0 that is not known */
+		nicfit__fmt(line + strcspn(line, ";"), sizeof(line) - strcspn(line, ";"),
+			 "; whether this host's cards have RDMA is unknown (Not checked: rdma).");
 	wrapped(e, 2, "", line);
 	if (q->host_frontend_gbps > 0)
 		nicfit__fmt(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
-			 "host's fastest non-RDMA port does %.0f Gb/s. %s", q->frontend_gbps,
-			 q->host_frontend_gbps, q->matches ? "The host matches the plan."
-							   : "See the plan-* findings.");
+			 "host's fastest %s does %.0f Gb/s. %s", q->frontend_gbps,
+			 a->nrdma_unknown ? "port not known to have RDMA" : "non-RDMA port",
+			 q->host_frontend_gbps, match_words(q->matches));
 	else if (a->nrdma_nics)
 		nicfit__fmt(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
 			 "host has no NIC besides its RDMA cards, which then carry the front-end "
 			 "traffic too. %s", q->frontend_gbps,
-			 q->matches ? "The host matches the plan." : "See the plan-* findings.");
+			 match_words(q->matches));
 	else
 		nicfit__fmt(line, sizeof(line), "front end: the plan wants %.0f Gb/s ports; this "
 			 "host has no NIC whose speed is known. %s", q->frontend_gbps,
-			 q->matches ? "The host matches the plan." : "See the plan-* findings.");
+			 match_words(q->matches));
 	wrapped(e, 2, "", line);
 }
 

@@ -524,12 +524,12 @@ static void draw_title(struct svg *s)
 	size_t ncrit = nicfit_findings_count(&a->findings, NICFIT_SEV_CRITICAL);
 	size_t nwarn = nicfit_findings_count(&a->findings, NICFIT_SEV_WARNING);
 	size_t ninfo = nicfit_findings_count(&a->findings, NICFIT_SEV_INFO);
-	char title[512];
+	char title[512], rdma[64];
 
-	snprintf(title, sizeof(title), "%s%s%s%s — %d GPU%s, %d NIC%s (%d RDMA)",
+	snprintf(title, sizeof(title), "%s%s%s%s — %d GPU%s, %d NIC%s (%s)",
 		 t->hostname[0] ? t->hostname : "host", t->product[0] ? " (" : "", t->product,
 		 t->product[0] ? ")" : "", a->ngpus, a->ngpus == 1 ? "" : "s", a->nnics,
-		 a->nnics == 1 ? "" : "s", a->nrdma_nics);
+		 a->nnics == 1 ? "" : "s", nicfit__audit_rdma_count(a, rdma, sizeof(rdma)));
 	nicfit__svg_text(&s->b, title, "x=\"24\" y=\"30\" font-size=\"16\" font-weight=\"bold\"");
 	nicfit_buf_addch(&s->b, '\n');
 	nicfit_buf_addf(&s->b, "<text x=\"24\" y=\"52\" font-size=\"11\" fill=\"#555\">%zu critical, "
