@@ -170,6 +170,9 @@ struct nicfit_plan {
 	int backend_needed;
 	enum nicfit_fabric fabric;      /* AUTO resolved to ROCE or IB when needed */
 	const struct nicfit_nic *be_nic;
+	const struct nicfit_nic *be_passed; /* a card past its driver support that would have
+					     * moved more than be_nic, passed over (R5) */
+	double be_passed_gbps;          /* what it would have moved per card */
 	struct nicfit_card be_card;
 	char be_part[64];
 	int be_cards;                   /* cards per server */

@@ -655,6 +655,38 @@ static void cards_beside_gpus(void **state)
 }
 
 /*
+ * The same four cards must fit the x8 slots too: of the x8 RDMA cards a
+ * ConnectX-3 (40GbE) would move the most, but its driver stack has ended,
+ * so a supported 25G card is chosen and the ConnectX-3 is named as passed
+ * over; asked for by name, it is taken, with backend-driver-ended.
+ */
+static void ended_card_passed_over(void **state)
+{
+	static const char *const kv[] = { "server", "generic-gen5", "servers", "4", "gpu", "l4",
+		"gpus_per_server", "4", "backend_cards", "4", "model", "llama-3-8b",
+		"workload", "training", NULL };
+	static const char *const forced[] = { "server", "generic-gen5", "servers", "4",
+		"gpu", "l4", "gpus_per_server", "4", "backend_cards", "4", "model", "llama-3-8b",
+		"workload", "training", "backend_nic", "mcx354a-fcbt", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_non_null(p->be_nic);
+	assert_false(nicfit_family_past_driver_support(p->be_nic->family));
+	assert_int_equal(p->be_port_gbps, 25);
+	assert_non_null(p->be_passed);
+	assert_string_equal(p->be_passed->part, "MCX354A-FCBT");
+	assert_true(p->be_passed_gbps > p->be_effective_gbps + 10);
+	assert_null(finding(p, "backend-driver-ended"));
+	done(p);
+	p = plan_of(forced);
+	assert_string_equal(p->be_part, "MCX354A-FCBT");
+	assert_null(p->be_passed);
+	assert_non_null(finding(p, "backend-driver-ended"));
+	done(p);
+}
+
+/*
  * 8 x H100 PCIe asked in a server with room for 4: the verdict says it
  * cannot be built, and the model's fit is judged on the 4 that fit
  * (309 GB < the 412 GB fp8 405B needs), not on the 8 asked.
@@ -1386,6 +1418,7 @@ int main(void)
 		cmocka_unit_test(step_time_all_cards),
 		cmocka_unit_test(gen3_200g_two_cards),
 		cmocka_unit_test(cards_beside_gpus),
+		cmocka_unit_test(ended_card_passed_over),
 		cmocka_unit_test(impossible_verdict),
 		cmocka_unit_test(frontend_card_slot),
 		cmocka_unit_test(card_height_and_length),

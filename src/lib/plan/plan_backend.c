@@ -119,8 +119,15 @@ int nicfit__plan_rdma_ok(const struct nicfit_plan *p, unsigned rdma)
 }
 
 /* Cheapest first: sourced prices, then unpriced by least excess speed. */
+static int ended(const struct nicfit_nic *n)
+{
+	return nicfit_family_past_driver_support(n->family);
+}
+
 static int cand_before(const struct nicfit_nic *a, const struct nicfit_nic *b)
 {
+	if (ended(a) != ended(b))
+		return ended(b);
 	if (a->e.priced != b->e.priced)
 		return a->e.priced;
 	if (a->e.priced && a->e.price_usd != b->e.price_usd)
@@ -161,7 +168,11 @@ void nicfit__plan_fill_card(struct nicfit_card *c, const struct nicfit_nic *n)
  * Before all of that, the card whose placement leaves the most GPUs a
  * slot: a fast card that pushes GPUs out of the server plans a server
  * that cannot be built (four x16 cards and four GPUs in a server with six
- * x16 slots), where x8 cards beside them can.
+ * x16 slots), where x8 cards beside them can. And before price and rate,
+ * a card whose driver stack lives: a ConnectX-3 (backend-driver-ended) is
+ * chosen only when no supported card can be placed, since the plan's own
+ * finding tells the user not to build on one; --backend-nic still takes
+ * it. When one was passed over that would have moved more, R5 says so.
  */
 /*
  * pick_card()'s answer when it is a card that meets the target and places
@@ -213,14 +224,15 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 					  struct nicfit_plan *p, double target, int ncards,
 					  struct plan_choice *where)
 {
-	const struct nicfit_nic *best = NULL, *fallback = NULL;
+	const struct nicfit_nic *best = NULL, *fallback = NULL, *passed = NULL;
 	struct plan_place_memo *memo = malloc(sizeof(*memo));
 	struct plan_choice c, fb_c;
-	double need = port_goodput(p, target) * MEETS_SHARE, fb_eff = 0;
+	double need = port_goodput(p, target) * MEETS_SHARE, fb_eff = 0, passed_eff = 0;
 	int ngpus = p->in.gpu ? p->in.gpus_per_server : 0;
 	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
 
 	memset(&fb_c, 0, sizeof(fb_c));
+	p->be_passed = NULL;
 	if (memo)
 		memo->n = 0;
 	best = pick_meeting(cat, p, memo, target, need, ncards, where);
@@ -252,20 +264,31 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 			}
 		} else if (!fallback || c.ngpu_placed > fb_c.ngpu_placed ||
 			   (c.ngpu_placed == fb_c.ngpu_placed &&
-			    (c.per_card > fb_eff + PLAN_SAME_RATE_GBPS ||
+			    (ended(n) != ended(fallback) ? ended(fallback) :
+			     c.per_card > fb_eff + PLAN_SAME_RATE_GBPS ||
 			     (fabs(c.per_card - fb_eff) <= PLAN_SAME_RATE_GBPS &&
 			      cand_before(n, fallback))))) {
 			fallback = n;
 			fb_eff = c.per_card;
 			fb_c = c;
 		}
+		/* the ended card that moves the most, to name if a slower one wins */
+		if (ended(n) && c.per_card > passed_eff) {
+			passed = n;
+			passed_eff = c.per_card;
+		}
 	}
 	free(memo);
 	/* a card that leaves GPUs without a slot is worse than a slower one that does not */
 	if (best && !(fallback && fb_c.ngpu_placed > where->ngpu_placed))
 		return best;
-	if (fallback)
-		*where = fb_c;
+	if (!fallback)
+		return NULL;
+	*where = fb_c;
+	if (passed && !ended(fallback) && passed_eff > fb_eff + PLAN_SAME_RATE_GBPS) {
+		p->be_passed = passed;
+		p->be_passed_gbps = passed_eff;
+	}
 	return fallback;
 }
 
@@ -422,7 +445,7 @@ static void check_placement(struct nicfit_plan *p, const struct nicfit_nic *forc
 
 /* R5's account of the card: what it is, its price, what its slot lets it move. */
 static void describe_card(struct nicfit_plan *p, const struct nicfit_nic *forced,
-			  const struct nicfit_slot *slot, const struct nicfit_nic_fit *fit)
+			  const struct nicfit_slot *slot, const struct nicfit_nic_fit *fit, int meets)
 {
 	const struct nicfit_nic *n = p->be_nic;
 
@@ -433,7 +456,18 @@ static void describe_card(struct nicfit_plan *p, const struct nicfit_nic *forced
 		    !(n->rdma & NICFIT_RDMA_ROCE) ? "" :
 		    nicfit_family_roce_v1_only(n->family) ? "RoCE v1" : "RoCE v2",
 		    forced ? " - as asked" :
+		    !meets && p->be_passed ? " - no card meets the target here: of those still "
+		    "supported, the one that moves the most" :
+		    !meets ? " - no card meets the target here: the one that moves the most" :
 		    n->e.priced ? " - the cheapest sourced card that meets the target" : "");
+	if (!forced && p->be_passed)
+		plan_decide(&p->decisions, "R5", 1,
+			    "%s (%s) would move %.1f Gb/s per card here, more than this card, but "
+			    "NVIDIA's driver support for it has ended (MLNX_OFED 4.9 LTS is its last, "
+			    "and GPUDirect RDMA through nvidia-peermem needs MLNX_OFED): passed over "
+			    "for a card still supported; "
+			    "--backend-nic %s takes it anyway.", p->be_passed->part,
+			    p->be_passed->family, p->be_passed_gbps, p->be_passed->e.id);
 	if (!forced && n->e.priced)
 		plan_decide(&p->decisions, "R5", 1,
 			    "Price: %.2f USD (%s, as of %s).", n->e.price_usd,
@@ -787,7 +821,7 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	p->rails = cards > 1 && in->gpu && cards == where.ngpu_placed ? cards : 0;
 	nicfit__plan_record_slots(p, &where);
 	check_placement(p, forced, &where);
-	describe_card(p, forced, slot, &fit);
+	describe_card(p, forced, slot, &fit, where.meets);
 	rule_capped(cat, p, &fit);
 	rule_backend_advice(p);
 	rule_driver_support(p);
