@@ -728,6 +728,9 @@ static void frontend_card_slot(void **state)
 	p = plan_of(kv7);
 	assert_int_equal(p->fe_slot, -1);
 	assert_non_null(finding(p, "frontend-no-slot"));
+	/* one server, no back end: the GPUs alone took the slots, and it says so */
+	assert_non_null(strstr(finding(p, "frontend-no-slot")->message,
+			       ": the GPUs take every slot it fits."));
 	assert_int_equal(p->buildable, 0);
 	done(p);
 }

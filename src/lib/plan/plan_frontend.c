@@ -344,6 +344,41 @@ static const char *slot_holder(const struct nicfit_plan *p, int i)
 }
 
 /*
+ * What holds the slots the plan took so far, as the subject of "take(s)
+ * every slot it fits": "the GPUs and the back-end cards take", "the
+ * back-end card takes". 0 when the plan took none.
+ */
+static int slot_takers(const struct nicfit_plan *p, char *out, size_t n)
+{
+	static const char *const prefix[] = { "GPU", "back-end NIC", "storage/in-band NIC" };
+	static const char *const one[] = { "the GPU", "the back-end card", "the storage card" };
+	static const char *const many[] = { "the GPUs", "the back-end cards",
+					    "the storage cards" };
+	int count[3] = { 0, 0, 0 }, kinds = 0, total = 0, k, j;
+	size_t len = 0;
+
+	for (k = 0; k < p->nslots; k++)
+		for (j = 0; j < 3; j++)
+			if (!strncmp(p->slots[k].what, prefix[j], strlen(prefix[j]))) {
+				count[j]++;
+				break;
+			}
+	out[0] = '\0';
+	for (j = 0; j < 3; j++) {
+		if (!count[j])
+			continue;
+		total += count[j];
+		len += (size_t)plan_fmt(out + len, n - len, "%s%s", kinds++ ? " and " : "",
+					count[j] > 1 ? many[j] : one[j]);
+		if (len >= n)
+			len = n - 1;
+	}
+	if (total)
+		plan_fmt(out + len, n - len, total > 1 ? " take" : " takes");
+	return total;
+}
+
+/*
  * Why slot i, pinned with --frontend-slot, cannot take the front-end card
  * (catalog entry n), into b: what holds it, or what kind of slot it is
  * (the caller found it free slots only where the card does not fit).
@@ -419,12 +454,23 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 		return;
 	}
 	if (best < 0) {
-		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,
-				  "fewer GPUs or back-end cards per server, or a server with onboard "
-				  "front-end ports",
-				  "The front-end %s (PCIe x%d%s) has no free slot in %s: the GPUs and "
-				  "back-end cards take every slot it fits.", n->part, n->pcie_width,
-				  nicfit__plan_form_words(n), sv->e.name);
+		char took[96];
+
+		if (!slot_takers(p, took, sizeof(took)))
+			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,
+					  "a front-end card that fits one of its slots (--frontend-nic), "
+					  "or a server with onboard front-end ports",
+					  "The front-end %s (PCIe x%d%s) fits no slot of %s.", n->part,
+					  n->pcie_width, nicfit__plan_form_words(n), sv->e.name);
+		else
+			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FRONTEND_NO_SLOT,
+					  strncmp(took, "the GPU", 7) ? "fewer back-end or storage cards "
+					  "per server, or a server with onboard front-end ports" :
+					  "fewer GPUs or back-end cards per server, or a server with "
+					  "onboard front-end ports",
+					  "The front-end %s (PCIe x%d%s) has no free slot in %s: %s "
+					  "every slot it fits.", n->part, n->pcie_width,
+					  nicfit__plan_form_words(n), sv->e.name, took);
 		return;
 	}
 	p->fe_slot = best;
