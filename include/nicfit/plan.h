@@ -92,6 +92,8 @@ struct nicfit_plan_input {
 	int explain;
 	int installed_cards;            /* backend_nic cards each server already has */
 	const char *installed_slot;     /* where the first of them sits, or NULL */
+	const char *installed_fe_slot;  /* the slot where the frontend_nic card already sits
+					 * (one per server), or NULL: none installed */
 	int backend_slot_pin;           /* --backend-slot: 1 + the slot index, 0 = none */
 	int frontend_slot_pin;          /* --frontend-slot: 1 + the slot index, 0 = none */
 	struct nicfit_pcie_params pcie;
@@ -202,6 +204,9 @@ struct nicfit_plan {
 	const struct nicfit_onboard *fe_ob;
 	const struct nicfit_nic *fe_nic;
 	int fe_slot;                    /* an add-in front-end card's slot, -1 none */
+	int fe_installed;               /* the front-end card is the one installed in the
+					 * host (installed_fe_slot; moved if fe_slot is another
+					 * slot): not in the bill of materials */
 	double fe_port_gbps;
 	double fe_goodput_gbps;
 	double load_bytes;              /* what one server loads */

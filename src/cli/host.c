@@ -78,6 +78,33 @@ int cli_host_into_spec(struct nicfit_catalog *cat, const struct nicfit_audit *a,
 				rc = cli_fail(&err);
 		}
 	}
+	/*
+	 * The front-end card the host already has, in a slot: the fastest of
+	 * its non-RDMA cards the catalog knows at 10 Gb/s or more, unless an
+	 * onboard port of that speed serves (the plan uses onboard ports
+	 * first) or a front-end card was asked for.
+	 */
+	if (!rc && !nicfit_spec_count(spec, "frontend_nic") &&
+	    !nicfit_spec_count(spec, "installed_frontend_slot")) {
+		const struct nicfit_host_nic *fe = NULL;
+		int onboard = 0;
+
+		for (i = 0; i < h->nnics; i++) {
+			const struct nicfit_host_nic *x = &h->nics[i];
+
+			if (x->slot < 0 && x->port_gbps >= 10)
+				onboard = 1;
+			if (x->rdma || x->slot < 0 || !x->cat_nic || x->port_gbps < 10)
+				continue;
+			if (!fe || x->port_gbps > fe->port_gbps)
+				fe = x;
+		}
+		if (fe && !onboard &&
+		    (nicfit_spec_add(spec, "frontend_nic", fe->cat_nic->e.id, &err) ||
+		     nicfit_spec_add(spec, "installed_frontend_slot", h->slot_names[fe->slot],
+				     &err)))
+			rc = cli_fail(&err);
+	}
 	/* a count without a model means nothing to plan: only with a known GPU */
 	if (!rc && h->ngpus && nicfit_spec_count(spec, "gpu") &&
 	    !nicfit_spec_count(spec, "gpus_per_server")) {

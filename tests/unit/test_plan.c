@@ -687,6 +687,46 @@ static void ended_card_passed_over(void **state)
 }
 
 /*
+ * A front-end card the server already has (plan --from-host passes it as
+ * frontend_nic with installed_frontend_slot): it stays in its slot and is
+ * not bought again; when the GPUs need that slot, the plan moves it
+ * (move-installed-card) and still does not buy it, as it is the same card.
+ */
+static void installed_frontend_card(void **state)
+{
+	static const char *const kv[] = { "server", "sys-221ge-nr", "gpu", "l4",
+		"gpus_per_server", "2", "model", "llama-3-8b", "frontend_nic", "x710-da2",
+		"installed_frontend_slot", "6", NULL };
+	static const char *const taken[] = { "server", "sys-221ge-nr", "gpu", "h100-pcie",
+		"gpus_per_server", "4", "model", "llama-3-70b", "frontend_nic", "x710-da2",
+		"installed_frontend_slot", "1", NULL };
+	static const char *const bought[] = { "server", "sys-221ge-nr", "gpu", "l4",
+		"gpus_per_server", "2", "model", "llama-3-8b", "frontend_nic", "x710-da2", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_true(p->fe_slot >= 0);
+	assert_string_equal(p->in.server->slots[p->fe_slot].name, "6");
+	assert_int_equal(p->fe_installed, 1);
+	assert_null(line(p, "X710-DA2"));
+	assert_null(finding(p, "move-installed-card"));
+	done(p);
+	p = plan_of(taken);
+	assert_true(p->fe_slot >= 0);
+	assert_string_not_equal(p->in.server->slots[p->fe_slot].name, "1");
+	assert_int_equal(p->fe_installed, 1);
+	assert_null(line(p, "X710-DA2"));
+	assert_non_null(finding(p, "move-installed-card"));
+	assert_non_null(strstr(finding(p, "move-installed-card")->message,
+			       "(slot 1: it holds a GPU)"));
+	done(p);
+	p = plan_of(bought);
+	assert_int_equal(p->fe_installed, 0);
+	assert_non_null(line(p, "X710-DA2"));
+	done(p);
+}
+
+/*
  * 8 x H100 PCIe asked in a server with room for 4: the verdict says it
  * cannot be built, and the model's fit is judged on the 4 that fit
  * (309 GB < the 412 GB fp8 405B needs), not on the 8 asked.
@@ -1422,6 +1462,7 @@ int main(void)
 		cmocka_unit_test(gen3_200g_two_cards),
 		cmocka_unit_test(cards_beside_gpus),
 		cmocka_unit_test(ended_card_passed_over),
+		cmocka_unit_test(installed_frontend_card),
 		cmocka_unit_test(impossible_verdict),
 		cmocka_unit_test(frontend_card_slot),
 		cmocka_unit_test(card_height_and_length),

@@ -173,6 +173,8 @@ static void frontend_describe(struct nicfit_plan *p, const struct nicfit_stream 
 		plan_decide(&p->decisions, "R3", 1,
 			    "Front end: %s %s (%d x %g GbE %s)%s.", p->fe_nic->part,
 			    p->fe_nic->e.name, p->fe_nic->ports, p->fe_nic->port_gbps, p->fe_nic->cage,
+			    in->frontend_nic && in->installed_fe_slot ? ": the card the host already "
+			    "has (nicfit plan --from-host), in place of a new one" :
 			    in->frontend_nic ? " as asked" : ": the server has no onboard 10GbE or faster "
 			    "port, so one card per server, the cheapest sourced front-end card");
 	plan_decide(&p->decisions, "R3", 1,
@@ -378,6 +380,31 @@ static int slot_takers(const struct nicfit_plan *p, char *out, size_t n)
 	return total;
 }
 
+/* The front-end card is the one installed in the host (frontend_nic with installed_fe_slot). */
+static int installed_fe(const struct nicfit_plan *p, const struct nicfit_nic *n)
+{
+	return p->in.installed_fe_slot && p->in.frontend_nic && n && n == p->fe_nic &&
+	       !p->fe_onboard;
+}
+
+/* The index of the slot the installed front-end card sits in, -1 when no slot has its name. */
+static int installed_slot_index(const struct nicfit_plan *p)
+{
+	const struct nicfit_server *sv = p->in.server;
+	int i;
+
+	for (i = 0; p->in.installed_fe_slot && i < sv->nslots; i++)
+		if (sv->slots[i].name && !strcmp(sv->slots[i].name, p->in.installed_fe_slot))
+			return i;
+	return -1;
+}
+
+/* 1 when slot i is where the installed front-end card n sits. */
+static int installed_here(const struct nicfit_plan *p, const struct nicfit_nic *n, int i)
+{
+	return installed_fe(p, n) && i >= 0 && i == installed_slot_index(p);
+}
+
 /*
  * Why slot i, pinned with --frontend-slot, cannot take the front-end card
  * (catalog entry n), into b: what holds it, or what kind of slot it is
@@ -433,11 +460,16 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 	memset(&c, 0, sizeof(c));
 	c.pcie_width = n->pcie_width;
 	for (i = 0; i < sv->nslots; i++) {
+		int here;
+
 		if (slot_holder(p, i) || !nicfit__plan_card_fits_slot(&c, n, &sv->slots[i]) ||
 		    sv->slots[i].gpu == NICFIT_GPU_BASEBOARD ||
 		    (p->in.frontend_slot_pin && i != p->in.frontend_slot_pin - 1))
 			continue;
-		if (best < 0 || frontend_slot_cost(&sv->slots[i], c.pcie_width) < cost) {
+		/* the card already sits in a free slot: it stays there */
+		here = installed_here(p, n, i);
+		if (here || best < 0 || (!installed_here(p, n, best) &&
+					 frontend_slot_cost(&sv->slots[i], c.pcie_width) < cost)) {
 			best = i;
 			cost = frontend_slot_cost(&sv->slots[i], c.pcie_width);
 		}
@@ -474,6 +506,16 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 		return;
 	}
 	p->fe_slot = best;
+	p->fe_installed = installed_fe(p, n);
+	if (p->fe_installed && !installed_here(p, n, best))
+		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_MOVE_INSTALLED_CARD,
+				  "move the card; its link, cables and configuration stay the same",
+				  "The installed front-end %s sits in slot %s; the plan puts it in "
+				  "slot %s (slot %s: %s).", n->part, p->in.installed_fe_slot,
+				  sv->slots[best].name, p->in.installed_fe_slot,
+				  slot_holder(p, installed_slot_index(p)) ?
+				  slot_holder(p, installed_slot_index(p)) :
+				  "the server has no slot of that name, or the card no longer fits it");
 	if (p->nslots >= NICFIT_PLAN_MAX_SLOTS)
 		return;
 	u = &p->slots[p->nslots++];
@@ -481,8 +523,12 @@ void nicfit__plan_place_frontend(struct nicfit_plan *p)
 	u->socket = sv->slots[best].socket;
 	u->gen = sv->slots[best].gen;
 	u->width = sv->slots[best].width;
-	plan_fmt(u->what, sizeof(u->what), "front-end NIC %s", n->part);
-	plan_decide(&p->decisions, "R6", 1, "Front-end card %s in slot %s: PCIe Gen%d x%d, %s.",
+	plan_fmt(u->what, sizeof(u->what), "front-end NIC %s%s", n->part,
+		 !p->fe_installed ? "" : installed_here(p, n, best) ? " (installed)" :
+		 " (installed, moved)");
+	plan_decide(&p->decisions, "R6", 1, "Front-end card %s in slot %s: PCIe Gen%d x%d, %s%s.",
 		    n->part, sv->slots[best].name, sv->slots[best].gen, sv->slots[best].width,
-		    nicfit__plan_sock_name(sv, sv->slots[best].socket, sock, sizeof(sock)));
+		    nicfit__plan_sock_name(sv, sv->slots[best].socket, sock, sizeof(sock)),
+		    !p->fe_installed ? "" : installed_here(p, n, best) ? " - where it is installed" :
+		    " - moved from the slot it is installed in");
 }

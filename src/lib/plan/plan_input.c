@@ -87,7 +87,8 @@ static const char *const known_keys[] = {
 	"weights_gb", "context", "concurrency", "tokens_per_s", "workload", "backend_nic",
 	"frontend_nic", "backend_gbps", "backend_cards", "fabric", "storage_gbps",
 	"reloads_per_day", "switch", "explain", "assume", "example", "installed_backend_cards",
-	"installed_backend_slot", "backend_slot", "frontend_slot", "storage_nics", "backend_size",
+	"installed_backend_slot", "installed_frontend_slot", "backend_slot", "frontend_slot",
+	"storage_nics", "backend_size",
 	"parallel", "batch_tokens", NULL
 };
 
@@ -330,6 +331,7 @@ static int read_workload(const struct nicfit_catalog *cat, struct nicfit_reader 
 		return rc;
 	in->installed_cards = (int)l;
 	in->installed_slot = nicfit_spec_get(spec, "installed_backend_slot");
+	in->installed_fe_slot = nicfit_spec_get(spec, "installed_frontend_slot");
 	if ((rc = nicfit_reader_long(r, "storage_nics", -1, 0, NICFIT_PLAN_MAX_STORAGE, &l)))
 		return rc;
 	in->storage_nics = (int)l;

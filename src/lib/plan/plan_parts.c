@@ -293,7 +293,11 @@ void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 				    "%d x %s per server %s already installed: not in the "
 				    "bill of materials.", have, p->be_part, have == 1 ? "is" : "are");
 	}
-	if (!p->fe_onboard && !p->fe_converged && p->fe_nic)
+	if (!p->fe_onboard && !p->fe_converged && p->fe_nic && p->fe_installed)
+		plan_decide(&p->decisions, "R10", 1, "The front-end %s is already installed (slot "
+			    "%s): not in the bill of materials.", p->fe_nic->part,
+			    p->in.installed_fe_slot);
+	else if (!p->fe_onboard && !p->fe_converged && p->fe_nic)
 		add_line(p, &p->fe_nic->e, p->fe_nic->part, p->fe_nic->e.name, "frontend",
 			 p->in.servers);
 	if (p->st_nic) {

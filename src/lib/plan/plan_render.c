@@ -163,6 +163,7 @@ static void emit_frontend_json(struct nicfit_emit *e, const struct nicfit_plan *
 			   p->fe_nic ? p->fe_nic->e.name : NULL);
 	nicfit_emit_bool(e, "onboard", p->fe_onboard);
 	nicfit_emit_string(e, "slot", p->fe_slot >= 0 ? p->in.server->slots[p->fe_slot].name : NULL);
+	nicfit_emit_bool(e, "installed", p->fe_installed);
 	nicfit_emit_end_object(e);
 	nicfit_emit_bool(e, "converged", p->fe_converged);
 	if (p->load_s > 0)
