@@ -556,6 +556,44 @@ static void ignore_checked(void **state)
 	nicfit_topo_free(t);
 }
 
+/*
+ * An X710-T2L (8086:15ff, two functions) the catalog does not know: one
+ * port at 1 Gb/s is nic-port-slow against its 10GBASE-T rate, the other
+ * at 10 Gb/s is not; a ConnectX-4 Lx (15b3:1015, not BASE-T) at 10 Gb/s
+ * is not judged, since its chip's 50 Gb/s is only an upper bound.
+ */
+static void baset_port_slow(void **state)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	struct nicfit_audit *a;
+	int h, r, f0, f1, lx, n;
+
+	(void)state;
+	nicfit_topo_add_numa(t, 0, "0-7", 0);
+	h = nicfit_topo_add_hostbridge(t, "pci0000:00", 0);
+	r = fn(t, "0000:00:01.0", -1, h, 0x060400, 0x8086, 0x2030, 0, 3, 8, 3, 8);
+	f0 = fn(t, "0000:01:00.0", r, h, 0x020000, 0x8086, 0x15ff, 0, 3, 8, 3, 8);
+	f1 = fn(t, "0000:01:00.1", r, h, 0x020000, 0x8086, 0x15ff, 0, 3, 8, 3, 8);
+	r = fn(t, "0000:00:02.0", -1, h, 0x060400, 0x8086, 0x2030, 0, 3, 8, 3, 8);
+	lx = fn(t, "0000:02:00.0", r, h, 0x020000, 0x15b3, 0x1015, 0, 3, 8, 3, 8);
+	n = nicfit_topo_add_netdev(t, "enp1s0f0", f0);
+	t->net[n].speed_mbps = 1000;
+	t->net[n].carrier = 1;
+	n = nicfit_topo_add_netdev(t, "enp1s0f1", f1);
+	t->net[n].speed_mbps = 10000;
+	t->net[n].carrier = 1;
+	n = nicfit_topo_add_netdev(t, "enp2s0f0np0", lx);
+	t->net[n].speed_mbps = 10000;
+	t->net[n].carrier = 1;
+	nicfit_topo_finish(t);
+	a = run(t, NULL, 0);
+	assert_int_equal(count(a, "nic-port-slow"), 1);
+	assert_true(has(a, "nic-port-slow", NICFIT_SEV_WARNING));
+	assert_string_equal(a->findings.v[0].code, "nic-port-slow");
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+}
+
 static void chipset_and_classes(void **state)
 {
 	struct nicfit_topo *t = nicfit_topo_new();
@@ -853,6 +891,7 @@ int main(void)
 		cmocka_unit_test(starved_card),
 		cmocka_unit_test(ignore_checked),
 		cmocka_unit_test(chipset_and_classes),
+		cmocka_unit_test(baset_port_slow),
 		cmocka_unit_test(fixtures),
 		cmocka_unit_test(render_every_format),
 		cmocka_unit_test(against_plan),

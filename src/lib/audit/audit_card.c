@@ -531,12 +531,39 @@ void nicfit__audit_judge_card(struct nicfit__audit_ctx *c, int di)
 		rule_ports_exceed_pcie(c, d, &ft);
 }
 
+/* nic-port-slow for a BASE-T card the catalog does not know: its chip's rate is its ports'. */
+static void judge_baset_speed(struct nicfit__audit_ctx *c, const struct nicfit_audit_dev *d,
+			      const struct nicfit_pci_id *id)
+{
+	const struct nicfit_topo *t = c->t;
+	int i;
+
+	for (i = 0; i < t->nnet; i++) {
+		const struct nicfit_netdev *nd = &t->net[i];
+
+		if (nd->pci != d->pci || nd->speed_mbps <= 0 ||
+		    nd->speed_mbps / 1000.0 >= id->max_port_gbps * PORT_RATE_MEETS)
+			continue;
+		nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_NIC_PORT_SLOW, nd->name,
+				   S_NIC_PCIE,
+				   id->max_port_gbps >= 10 ? "Check the cable (10GBASE-T needs Cat6a "
+				   "or better up to 100 m, Cat6 up to 55 m) and the switch port's "
+				   "speed." : "Check the cable and the switch port's speed.",
+				   "%s runs at %g Gb/s; the card (%s) has %gGBASE-T ports.", nd->name,
+				   nd->speed_mbps / 1000.0, d->name, id->max_port_gbps);
+	}
+}
+
 /*
  * nic-port-slow: a port with link runs below the card's rate (the
  * catalog's, or the IB rate for an InfiniBand port): the cable or
- * transceiver is rated lower, or the switch port is set slower. Only for
+ * transceiver is rated lower, or the switch port is set slower. For
  * cards the catalog knows, since the rate to compare with must be the
- * card's own; a warning.
+ * card's own, and for BASE-T chips (X710-T, X550, X722): the built-in
+ * table's rate of a NIC chip is an upper bound over the cards built on
+ * it, but every card of a BASE-T chip has RJ45 ports of the chip's rate,
+ * so a 10GBASE-T port at 1 Gb/s (a Cat5e cable, a 1G switch port) is as
+ * sure as a catalog card's; a warning.
  */
 void nicfit__audit_judge_port_speed(struct nicfit__audit_ctx *c,
 				    const struct nicfit_audit_dev *d)
@@ -544,9 +571,14 @@ void nicfit__audit_judge_port_speed(struct nicfit__audit_ctx *c,
 	const struct nicfit_topo *t = c->t;
 	int i, r = nicfit__audit_rdma_of(c, d->pci), k;
 	struct nicfit_speed ib;
+	const struct nicfit_pci_id *id;
 
-	if (!d->cat_nic)
+	if (!d->cat_nic) {
+		id = nicfit__pci_id_find(P(c, d->pci)->vendor, P(c, d->pci)->device);
+		if (id && (id->flags & NICFIT_PCIID_BASET) && id->max_port_gbps > 0)
+			judge_baset_speed(c, d, id);
 		return;
+	}
 	if (r >= 0) {
 		for (k = 0; k < t->rdma[r].nports; k++) {
 			const struct nicfit_rdma_port *pt = &t->rdma[r].ports[k];
