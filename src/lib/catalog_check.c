@@ -20,6 +20,7 @@
 
 #include "catalog_int.h"
 #include "jscan_int.h"
+#include "svg_int.h"
 #include "nicfit/catalog.h"
 #include "nicfit/spec.h"
 
@@ -382,35 +383,63 @@ static void check_object(struct checker *c, json_t *o, const struct field *field
 			 const char *path, int need_required);
 
 /*
- * The first control character of the len bytes at s, as the escaper
- * shows it (\n, \x1b, \u009b), in out; 0 when there is none. Every
- * string of the catalog is one line of text that reaches a terminal, a
- * table cell or a CSV field: a line break splits the line it is printed
- * on, and ESC, BEL and the C1 controls (U+0080-U+009F, CSI among them)
- * are commands to a terminal, not text. The emitter would show them
- * escaped; the catalog refuses them, as it refuses any value that is not
- * what its field says.
+ * The first character of the len bytes at s (UTF-8, as jansson gave
+ * them) that a one-line string of the catalog may not hold: what it is,
+ * and in out how to name it. Every string of the catalog is one line of
+ * text that reaches a terminal, a table cell, a CSV field or an SVG: a
+ * line break splits the line it is printed on, and ESC, BEL and the C1
+ * controls (U+0080-U+009F, CSI among them) are commands to a terminal,
+ * not text; those are "a control character", named as the escaper shows
+ * them (\n, \x1b, \u009b). The bidirectional controls (U+202E, ...)
+ * reorder what the terminal shows after them, and the zero-width
+ * characters (U+200B, U+FEFF, ...) make a part name look like another;
+ * those are named by their code point and by what they are (the list is
+ * the escaper's, nicfit__invisible_kind()). The emitter would show any of
+ * them escaped; the catalog refuses them, as it refuses any value that is
+ * not what its field says. NULL when there is none.
  */
-static int control_char(const char *s, size_t len, char *out, size_t n)
+static const char control_kind[] = "a control character";
+
+static const char *control_char(const char *s, size_t len, char *out, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i;
 
 	for (i = 0; i < len; i++) {
+		const char *kind;
+		unsigned cp;
+		int k;
+
 		if (p[i] == '\n' || p[i] == '\t' || p[i] == '\r') {
 			snprintf(out, n, "\\%c", p[i] == '\n' ? 'n' : p[i] == '\t' ? 't' : 'r');
-			return 1;
+			return control_kind;
 		}
 		if (p[i] < 0x20 || p[i] == 0x7f) {
 			snprintf(out, n, "\\x%02x", p[i]);
-			return 1;
+			return control_kind;
 		}
-		if (p[i] == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f) {
-			snprintf(out, n, "\\u%04x", p[i + 1]);
-			return 1;
+		if (p[i] < 0x80)
+			continue;
+		k = nicfit__jscan_utf8_len(p + i, p + len);
+		if (k == 2)
+			cp = (p[i] & 0x1fu) << 6 | (p[i + 1] & 0x3fu);
+		else if (k == 3)
+			cp = (p[i] & 0x0fu) << 12 | (p[i + 1] & 0x3fu) << 6 | (p[i + 2] & 0x3fu);
+		else
+			cp = 0; /* four bytes: none of them is in the list */
+		if (k > 1)
+			i += (size_t)k - 1;
+		kind = cp ? nicfit__invisible_kind(cp) : NULL;
+		if (!kind)
+			continue;
+		if (cp <= 0x9f) {
+			snprintf(out, n, "\\u%04x", cp);
+			return control_kind;
 		}
+		snprintf(out, n, "U+%04X", cp);
+		return kind;
 	}
-	return 0;
+	return NULL;
 }
 
 /*
@@ -444,10 +473,17 @@ static void check_string(struct checker *c, json_t *v, const struct field *f,
 {
 	const char *s = json_string_value(v);
 	size_t len = json_string_length(v);
+	const char *kind;
 	char set[300], ctl[8];
 
-	if (control_char(s, len, ctl, sizeof(ctl))) {
-		problem(c, path, "'%s': a control character (%s) in a one-line string", f->key, ctl);
+	kind = control_char(s, len, ctl, sizeof(ctl));
+	if (kind == control_kind) {
+		problem(c, path, "'%s': %s (%s) in a one-line string", f->key, kind, ctl);
+		return;
+	}
+	if (kind) {
+		problem(c, path, "'%s': %s (%s): the text would show other than its bytes", f->key,
+			kind, ctl);
 		return;
 	}
 	if (f->t == F_DATE) {

@@ -48,18 +48,39 @@ static size_t utf8_len(const unsigned char *s, size_t n, unsigned *cpp)
 }
 
 /*
- * Code points that change how a terminal or a text view shows what follows
- * without being seen: C1 controls (CSI, OSC and the others have 8-bit
- * forms), the bidirectional marks, embeddings, overrides and isolates
- * (Unicode UAX #9; the "Trojan Source" attack, CVE-2021-42574), the line
- * and paragraph separators, and the noncharacters U+FFFE/U+FFFF that XML
- * cannot carry.
+ * Code points that change how a terminal or a text view shows the text
+ * around them without being seen themselves. The one list, for the
+ * escaper here, the catalog's checks (catalog_check.c) and the fleet's
+ * names (fleet_store.c):
+ *
+ *  - C1 controls U+0080-U+009F: CSI, OSC and the others have 8-bit forms;
+ *  - the bidirectional formatting characters of Unicode UAX #9: ALM
+ *    U+061C, LRM and RLM U+200E/U+200F, the embeddings and overrides
+ *    U+202A-U+202E, the isolates U+2066-U+2069. They reorder what follows
+ *    them (the "Trojan Source" attack, CVE-2021-42574): "mcx\u202e1m"
+ *    shows as another part than its bytes;
+ *  - the line and paragraph separators U+2028/U+2029, which break a line;
+ *  - the zero-width and invisible format characters: ZWSP, ZWNJ, ZWJ
+ *    U+200B-U+200D, the word joiner and invisible operators
+ *    U+2060-U+2064, and U+FEFF (a byte order mark anywhere but the start
+ *    of a file is a zero-width no-break space). Two names that differ
+ *    only by one look the same and compare different;
+ *  - the noncharacters U+FFFE/U+FFFF, which XML cannot carry.
  */
-static int invisible(unsigned cp)
+const char *nicfit__invisible_kind(unsigned cp)
 {
-	return (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
-	       (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
-	       cp == 0xFFFE || cp == 0xFFFF;
+	if (cp >= 0x80 && cp <= 0x9F)
+		return "a C1 control character";
+	if (cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+	    (cp >= 0x2066 && cp <= 0x2069))
+		return "a bidirectional control character";
+	if (cp == 0x2028 || cp == 0x2029)
+		return "a line or paragraph separator";
+	if ((cp >= 0x200B && cp <= 0x200D) || (cp >= 0x2060 && cp <= 0x2064) || cp == 0xFEFF)
+		return "an invisible formatting character";
+	if (cp == 0xFFFE || cp == 0xFFFF)
+		return "a noncharacter";
+	return NULL;
 }
 
 /* The visible form of a control byte: \t, \n, \r or \xNN. */
@@ -110,7 +131,7 @@ void nicfit__text_escape_n(struct nicfit_buf *b, const char *s, size_t n, unsign
 		if (!len) {
 			nicfit_buf_addf(b, "\\x%02x", p[i]);
 			i++;
-		} else if (bytes || (len > 1 && !invisible(cp))) {
+		} else if (bytes || (len > 1 && !nicfit__invisible_kind(cp))) {
 			nicfit_buf_add(b, p + i, len);
 			i += len;
 		} else if (len == 1) {

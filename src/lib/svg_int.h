@@ -9,8 +9,10 @@
  * part of well-formed UTF-8 becomes \xNN, and a code point that changes
  * how the rest of a line is shown without being seen (C1 controls, the
  * bidirectional overrides and isolates such as U+202E, the line
- * separators) becomes \uNNNN. So a hostile name can neither drive the
- * terminal nor reorder what it shows, and still shows what it holds.
+ * separators, zero-width characters such as U+200B and U+FEFF: the list
+ * is nicfit__invisible_kind()'s) becomes \uNNNN. So a hostile name can
+ * neither drive the terminal nor reorder or hide what it shows, and
+ * still shows what it holds.
  * The emitter (emit.c) applies it to every string argument of the text
  * formats and to every table cell; JSON, which can carry any valid UTF-8,
  * only gets its malformed bytes escaped (NICFIT__ESC_BYTES).
@@ -36,6 +38,13 @@
 
 #define NICFIT__ESC_XML 0x1u   /* & < > " as entities, for XML (tab, newline, CR kept) */
 #define NICFIT__ESC_BYTES 0x2u /* only malformed UTF-8 (JSON) */
+
+/*
+ * What code point cp is when it is one the escaper shows as \uNNNN ("a
+ * bidirectional control character", "an invisible formatting character",
+ * ...; a static string), or NULL when it is text to show as it is.
+ */
+const char *nicfit__invisible_kind(unsigned cp);
 
 /* Append the n bytes at s, escaped as described above. */
 void nicfit__text_escape_n(struct nicfit_buf *b, const char *s, size_t n, unsigned flags);

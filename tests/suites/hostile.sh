@@ -91,7 +91,8 @@ check "catalog missing" "$NICFIT" --catalog "$tmp/nope.json" catalog list
 # ---- names from a hostile or foreign world ---------------------------------
 # Bytes that are not UTF-8 and terminal control sequences in sysfs names
 # (tests/fixtures/hostile.sh): every format must come out whole, valid
-# UTF-8, with no raw control byte, no C1 control and no bidi override; JSON
+# UTF-8, with no raw control byte, no C1 control, no bidi control and no
+# zero-width character; JSON
 # must parse and the SVG must be XML. Exit 0, 1 or 2: the audit still runs.
 : "${BUILD:=build}"
 sh tests/fixtures/hostile.sh "$BUILD/fixtures/kvm-vm" "$tmp/h"
@@ -111,8 +112,8 @@ def bad(c):
         return c not in '\n\r' + ('\t' if fmt == 'svg' else '')
     if fmt == 'json':  # JSON carries code points; jansson escapes C0 and DEL is kept out below
         return False
-    return (0x7f <= o <= 0x9f or o in (0x61c, 0x200e, 0x200f) or 0x2028 <= o <= 0x202e
-            or 0x2066 <= o <= 0x2069)
+    return (0x7f <= o <= 0x9f or o in (0x61c, 0x200e, 0x200f, 0xfeff) or 0x2028 <= o <= 0x202e
+            or 0x2066 <= o <= 0x2069 or 0x200b <= o <= 0x200d or 0x2060 <= o <= 0x2064)
 found = sorted(set(c for c in s if bad(c)))
 if found or '\x7f' in s:
     sys.exit('raw controls: %r' % found)
@@ -206,13 +207,21 @@ printf '{"schema":"nicfit.catalog.v1","nics":[{"id":"evil-nic","name":"Evil\\u00
 "rdma":["roce"],"vpi":false,"form_factor":"pcie-hhhl","driver":"mlx5_core","role":["frontend","backend"],
 "source":"test \\u001b[5m","unverified":[],"notes":["n\\u001b[8mote"]}]}\n' >"$tmp/evil.json"
 check "catalog overlay with control characters" "$NICFIT" --catalog "$tmp/evil.json" catalog list
-# what the catalog accepts reaches catalog output escaped: a bidi override,
-# markup (HTML, Markdown, XML) and a formula for spreadsheets
-printf '{"schema":"nicfit.catalog.v1","nics":[{"id":"evil-nic","name":"=cmd|x NIC \\u202e <script>&`|",
-"part":"+EVIL-1","vendor":"@Ev<b>il","family":"-2+3","protocol":"EN","ports":2,
+# and so is one with bidirectional controls or zero-width characters, which
+# would make a part name show other than its bytes
+printf '{"schema":"nicfit.catalog.v1","nics":[{"id":"evil-nic","name":"Evil \\u202e NIC",
+"part":"EV\\u200bIL-1","vendor":"Ev\\ufeffil","family":"Evil\\u2066","protocol":"EN","ports":2,
 "cage":"QSFP28","port_gbps":100,"speeds_gbps":[100],"ib_rate":null,"pcie_gen":4,"pcie_width":16,
 "rdma":["roce"],"vpi":false,"form_factor":"pcie-hhhl","driver":"mlx5_core","role":["frontend","backend"],
 "source":"test \\u2066","unverified":[],"notes":["n\\u200fote"]}]}\n' >"$tmp/evil.json"
+check "catalog overlay with bidi and zero-width characters" "$NICFIT" --catalog "$tmp/evil.json" catalog list
+# what the catalog accepts reaches catalog output escaped: markup (HTML,
+# Markdown, XML) and a formula for spreadsheets
+printf '{"schema":"nicfit.catalog.v1","nics":[{"id":"evil-nic","name":"=cmd|x NIC <script>&`|",
+"part":"+EVIL-1","vendor":"@Ev<b>il","family":"-2+3","protocol":"EN","ports":2,
+"cage":"QSFP28","port_gbps":100,"speeds_gbps":[100],"ib_rate":null,"pcie_gen":4,"pcie_width":16,
+"rdma":["roce"],"vpi":false,"form_factor":"pcie-hhhl","driver":"mlx5_core","role":["frontend","backend"],
+"source":"test","unverified":[],"notes":["n&ote"]}]}\n' >"$tmp/evil.json"
 for f in text json md csv; do
 	clean "catalog list with a hostile overlay --format $f" $f "$NICFIT" \
 		--catalog "$tmp/evil.json" catalog list --format "$f"

@@ -305,6 +305,17 @@ static void check_strings_and_dates(void **state)
 	static const char *const good_dates[] = { "2026-01-01", "2024-02-29", "2000-02-29", NULL };
 	static const char *const ctl[][2] = { { "a\nb", "(\\n)" }, { "x\033[2J", "(\\x1b)" },
 		{ "bell\007", "(\\x07)" }, { "c1 \xc2\x9b" "31m", "(\\u009b)" }, { "t\tab", "(\\t)" } };
+	/* bidi controls and zero-width characters: named by code point */
+	static const char *const invisible[][2] = {
+		{ "MCX\xe2\x80\xae" "1m", "'name': a bidirectional control character (U+202E)" },
+		{ "a\xe2\x81\xa6" "b", "bidirectional control character (U+2066)" },
+		{ "a\xe2\x80\x8e", "bidirectional control character (U+200E)" },
+		{ "a\xd8\x9c", "bidirectional control character (U+061C)" },
+		{ "a\xe2\x80\x8b" "b", "an invisible formatting character (U+200B)" },
+		{ "a\xe2\x80\x8d", "invisible formatting character (U+200D)" },
+		{ "a\xe2\x81\xa0", "invisible formatting character (U+2060)" },
+		{ "a\xef\xbb\xbf" "b", "invisible formatting character (U+FEFF)" },
+		{ "a\xe2\x80\xa8" "b", "a line or paragraph separator (U+2028)" } };
 	static const char nul[] = "{\"schema\":\"nicfit.catalog.v1\",\"nics\":[{\"id\":"
 				  "\"mcx556a-ecat\",\"name\":\"a\\u0000b\"}]}";
 	struct nicfit_catalog *cat;
@@ -322,7 +333,16 @@ static void check_strings_and_dates(void **state)
 		assert_int_equal(check_and_overlay(nic_with("name", ctl[i][0]), ctl[i][1]), 1);
 		assert_int_equal(check_and_overlay(nic_with("vendor", ctl[i][0]), "'vendor': a control"), 1);
 	}
+	for (i = 0; i < sizeof(invisible) / sizeof(invisible[0]); i++) {
+		assert_int_equal(check_and_overlay(nic_with("name", invisible[i][0]), invisible[i][1]),
+				 1);
+		assert_int_equal(check_and_overlay(nic_with("part", invisible[i][0]),
+						   "the text would show other than its bytes"), 1);
+	}
 	assert_int_equal(check_and_overlay(nic_with("name", "Ñ — fine"), "-"), 0);
+	/* text beside the refused code points: hair space, U+2070, U+FEFE, an emoji */
+	assert_int_equal(check_and_overlay(nic_with("name", "a\xe2\x80\x8a" "b\xe2\x81\xb0"
+						     "c\xef\xbb\xbe" "d\xf0\x9f\x98\x80"), "-"), 0);
 	e = json_object();
 	json_object_set_new(e, "id", json_string("mcx556a-ecat"));
 	arr = json_array();

@@ -273,6 +273,15 @@ static void xml_escape(void **state)
 	nicfit__xml_escape(&b, "a\xe2\x80\xae" "b\xc2\x9b" "c\xef\xbf\xbe");
 	assert_string_equal(b.data, "a\\u202eb\\u009bc\\ufffe");
 	nicfit_buf_reset(&b);
+	/* the other bidi controls and the zero-width characters, in text as in XML */
+	nicfit__text_escape_n(&b, "\xd8\x9c" "1\xe2\x80\x8b" "2\xe2\x80\x8d" "3\xe2\x81\xa0"
+			      "4\xef\xbb\xbf" "5\xe2\x81\xa9" "6\xe2\x80\x8f", 26, 0);
+	assert_string_equal(b.data, "\\u061c1\\u200b2\\u200d3\\u20604\\ufeff5\\u20696\\u200f");
+	nicfit_buf_reset(&b);
+	/* what borders them is text: U+200A (hair space), U+2070, U+FEFE, Ñ */
+	nicfit__text_escape_n(&b, "\xe2\x80\x8a\xe2\x81\xb0\xef\xbb\xbe\xc3\x91", 11, 0);
+	assert_string_equal(b.data, "\xe2\x80\x8a\xe2\x81\xb0\xef\xbb\xbe\xc3\x91");
+	nicfit_buf_reset(&b);
 	nicfit__svg_text(&b, "<GPU0>", "x=\"%d\"", 3);
 	assert_string_equal(b.data, "<text x=\"3\">&lt;GPU0&gt;</text>");
 	nicfit_buf_release(&b);

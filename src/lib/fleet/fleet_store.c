@@ -13,6 +13,7 @@
 #include "alloc_int.h"
 #include "fleet_int.h"
 #include "jscan_int.h"
+#include "svg_int.h"
 
 /* ---- keys ---------------------------------------------------------------------------------- */
 
@@ -95,11 +96,12 @@ char *nicfit__fleet_scratch(struct nicfit_fleet *fl, size_t n)
 
 /*
  * Code points that change how text around them is shown without being
- * seen: C1 controls, and the bidirectional formatting characters
- * (Unicode UAX #9: LRM, RLM, ALM, the embeddings and overrides
- * U+202A-U+202E, the isolates U+2066-U+2069). A host name holding U+202E
+ * seen (nicfit__invisible_kind(): C1 controls, the bidirectional
+ * formatting characters, the zero-width ones). A host name holding U+202E
  * prints reversed from there on, so "gpu07<RLO>lo.x" reads as another
- * host; none of them belongs in a name, a path or a message.
+ * host, and one holding U+200B looks like a host it is not; none of them
+ * belongs in a name, a path or a message. Every one of them is two or
+ * three bytes long in UTF-8.
  */
 static int invisible_control(const unsigned char *p, int n)
 {
@@ -111,8 +113,7 @@ static int invisible_control(const unsigned char *p, int n)
 		c = ((p[0] & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu);
 	else
 		return 0;
-	return (c >= 0x80 && c <= 0x9f) || c == 0x061c || c == 0x200e || c == 0x200f ||
-	       (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+	return nicfit__invisible_kind(c) != NULL;
 }
 
 void nicfit__fleet_sanitize(char *s)
