@@ -1,0 +1,2 @@
+catalog check tests/cli/data/hostile-bidi-catalog.json
+# exit 65
