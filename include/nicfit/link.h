@@ -58,9 +58,21 @@ int nicfit_proto_parse(const char *s, enum nicfit_proto *out,
 const char *nicfit_proto_name(enum nicfit_proto p);
 
 /*
- * Goodput of speed sp carrying proto. An InfiniBand rate name with TCP or
- * RoCE, or "100GbE" with IB, is a usage error; a bare "100G" with IB means
- * the 4x rate of that speed (EDR).
+ * Whether proto can run at speed sp: 0, or NICFIT_E_USAGE with a message
+ * that says why not and what it takes. An InfiniBand rate name ("HDR")
+ * with TCP or RoCE is refused (they run over Ethernet), and so is an
+ * Ethernet speed ("100GbE") or a bare figure no 4x InfiniBand rate runs at
+ * ("25G") with IB; the message lists the rate names and the figures
+ * accepted. A caller that knows where sp came from (an option, a setting)
+ * puts that in front: the message names only the speed.
+ */
+int nicfit_link_check(const struct nicfit_speed *sp, enum nicfit_proto proto,
+		      struct nicfit_error *err);
+
+/*
+ * Goodput of speed sp carrying proto, once nicfit_link_check() allows the
+ * pair (its error is this one's); a bare "100G" with IB means the 4x rate
+ * of that speed (EDR).
  */
 int nicfit_link_calc(const struct nicfit_speed *sp, enum nicfit_proto proto,
 		     const struct nicfit_link_params *p,

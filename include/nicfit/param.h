@@ -41,7 +41,8 @@ const struct nicfit_param *nicfit_param_find(const struct nicfit_param *tab,
 /*
  * Apply "name=value" to obj. Errors: NICFIT_E_USAGE for an unknown name
  * (the message lists the known ones), a malformed number, or a value out
- * of range. input names the option for the message.
+ * of range. input names the option for the message, which names the
+ * assumption too ("--assume: mps: '7': out of range (128 to 4096)").
  */
 int nicfit_param_assign(const struct nicfit_param *tab, size_t n, void *obj,
 			const char *assignment, const char *input,

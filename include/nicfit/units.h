@@ -66,6 +66,13 @@ int nicfit_parse_speed(const char *s, const char *input,
  */
 int nicfit_ib_rate(const char *name, struct nicfit_speed *out);
 
+/*
+ * The i-th InfiniBand rate name nicfit_ib_rate() knows, slowest first
+ * ("SDR", "DDR", ... "XDR"), or NULL past the last: for messages that list
+ * what a speed may be.
+ */
+const char *nicfit_ib_rate_name(size_t i);
+
 /* Parse a PCIe link "gen3x16" into generation 1..6 and width 1..32. */
 int nicfit_parse_pcie(const char *s, const char *input, int *gen, int *width,
 		      struct nicfit_error *err);

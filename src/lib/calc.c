@@ -155,7 +155,36 @@ int nicfit__calc_get_proto(struct req *r, enum nicfit_proto def, enum nicfit_pro
 	*out = def;
 	if (!v)
 		return 0;
+	nicfit__calc_optname(r, "proto"); /* an error points at this setting */
 	return nicfit__calc_fix(r, nicfit_proto_parse(v, out, r->err));
+}
+
+int nicfit__calc_get_link(struct req *r, const char *key, int required, enum nicfit_proto eth_def,
+			  struct nicfit_speed *sp, enum nicfit_proto *proto)
+{
+	struct nicfit_error why;
+	const char *v, *pv;
+	char popt[72];
+	int rc;
+
+	if ((rc = nicfit__calc_get_speed(r, key, required, sp)) ||
+	    (rc = nicfit__calc_get_proto(r, sp->kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : eth_def,
+					 proto)))
+		return rc;
+	v = nicfit_spec_get(r->s, key);
+	nicfit_error_clear(&why);
+	if (!v || !nicfit_link_check(sp, *proto, &why))
+		return 0;
+	pv = nicfit_spec_get(r->s, "proto");
+	snprintf(popt, sizeof(popt), "%s", nicfit__calc_optname(r, "proto"));
+	/* the speed is what is wrong for the protocol: the error is the speed's */
+	if (pv)
+		rc = nicfit_error_at(r->err, why.code, nicfit__calc_optname(r, key), 0, 0,
+				     "'%.32s' with %s %.16s: %s", v, popt, pv, why.msg);
+	else
+		rc = nicfit_error_at(r->err, why.code, nicfit__calc_optname(r, key), 0, 0,
+				     "'%.32s': %s", v, why.msg);
+	return nicfit__calc_fix(r, rc);
 }
 
 /* Apply every "assume" pair to whichever set knows its name. */
@@ -382,8 +411,7 @@ static int calc_link(struct req *r, struct nicfit_emit *e)
 	int rc;
 
 	nicfit_link_params_default(&lp);
-	if ((rc = nicfit__calc_get_speed(r, "speed", 1, &sp)) ||
-	    (rc = nicfit__calc_get_proto(r, sp.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_TCP, &proto)) ||
+	if ((rc = nicfit__calc_get_link(r, "speed", 1, NICFIT_PROTO_TCP, &sp, &proto)) ||
 	    (rc = nicfit__calc_get_double(r, "mtu", -1, 256, 9216, &mtu)) ||
 	    (rc = nicfit__calc_apply_assume(r, tabs, 1)) || (rc = nicfit__calc_unused(r, known)))
 		return rc;
@@ -628,9 +656,8 @@ static int calc_load(struct req *r, struct nicfit_emit *e)
 	if ((rc = get_size(r, "size", &z)))
 		return rc;
 	ntabs = 1 + size_tabs(&z, &tabs[1]);
-	if ((rc = nicfit__calc_get_speed(r, "link", 1, &sp)) ||
+	if ((rc = nicfit__calc_get_link(r, "link", 1, NICFIT_PROTO_TCP, &sp, &proto)) ||
 	    (rc = nicfit__calc_get_double(r, "storage_gbps", 0, 0, 100000, &storage)) ||
-	    (rc = nicfit__calc_get_proto(r, sp.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_TCP, &proto)) ||
 	    (rc = nicfit__calc_get_double(r, "mtu", -1, 576, 9216, &mtu)) ||
 	    (rc = nicfit__calc_apply_assume(r, tabs, (size_t)ntabs)) || (rc = nicfit__calc_unused(r, known)))
 		return rc;
@@ -903,8 +930,7 @@ static int calc_allreduce(struct req *r, struct nicfit_emit *e)
 		return rc;
 	ntabs = 2 + size_tabs(&z, &tabs[2]);
 	if ((rc = nicfit__calc_get_long(r, "nodes", 2, 2, 1000000, &nodes)) ||
-	    (rc = nicfit__calc_get_speed(r, "link", 1, &sp)) ||
-	    (rc = nicfit__calc_get_proto(r, sp.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_ROCE, &proto)) ||
+	    (rc = nicfit__calc_get_link(r, "link", 1, NICFIT_PROTO_ROCE, &sp, &proto)) ||
 	    (rc = nicfit__calc_get_long(r, "nics_per_node", 1, 1, 64, &nics)) ||
 	    (rc = nicfit__calc_get_double(r, "mtu", -1, 256, 9216, &mtu)) ||
 	    (rc = get_bool(r, "sharp", &sharp)) ||

@@ -38,6 +38,15 @@ int nicfit__calc_get_double(struct req *r, const char *key, double def, double m
 /* A speed (required or not: then out->gbps stays 0). */
 int nicfit__calc_get_speed(struct req *r, const char *key, int required, struct nicfit_speed *out);
 int nicfit__calc_get_proto(struct req *r, enum nicfit_proto def, enum nicfit_proto *out);
+/*
+ * A link: the speed of setting key (required or not) and "proto" over it,
+ * by default InfiniBand for an InfiniBand rate and eth_def otherwise. A
+ * pair that cannot be (nicfit_link_check: "--speed 25G --proto ib",
+ * "--link HDR --proto roce") is a usage error naming the setting, the
+ * value as typed and the protocol given, with what the protocol takes.
+ */
+int nicfit__calc_get_link(struct req *r, const char *key, int required, enum nicfit_proto eth_def,
+			  struct nicfit_speed *sp, enum nicfit_proto *proto);
 /* Apply every "assume" pair to whichever set knows its name. */
 int nicfit__calc_apply_assume(struct req *r, const struct nicfit_param_set *sets, size_t nsets);
 /* A usage error for a setting the calculator does not know. */

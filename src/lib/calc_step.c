@@ -360,8 +360,7 @@ int nicfit__calc_step(struct req *r, const struct nicfit_catalog *cat, struct ni
 	nicfit_allreduce_params_default(&ap);
 	if ((rc = nicfit__calc_apply_assume(r, tabs, 4)) ||
 	    (rc = step_job(r, cat, &job, &model, &gpu, &prec, &lp, &sp)) ||
-	    (rc = nicfit__calc_get_speed(r, "link", 0, &link)) ||
-	    (rc = nicfit__calc_get_proto(r, link.kind == NICFIT_SPEED_IB ? NICFIT_PROTO_IB : NICFIT_PROTO_ROCE, &proto)) ||
+	    (rc = nicfit__calc_get_link(r, "link", 0, NICFIT_PROTO_ROCE, &link, &proto)) ||
 	    (rc = nicfit__calc_get_long(r, "nics_per_node", 1, 1, 64, &nics)) || (rc = nicfit__calc_unused(r, known)))
 		return rc;
 	if (!(job.tflops > 0))

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "nicfit/link.h"
+#include "nicfit/units.h"
 
 /* A speed given names a rate of the table when it is within 0.01 Gb/s of it. */
 #define SPEED_MATCH_GBPS 0.01
@@ -60,20 +61,54 @@ const char *nicfit_proto_name(enum nicfit_proto p)
 	return "?";
 }
 
+/*
+ * The 4x InfiniBand rates by the figure a bare speed gives: the data rate
+ * (EDR 100, FDR 54.5) and, for the rates before EDR, the signalling rate
+ * people also quote (SDR 10, QDR 40, FDR 56). Only the data rates are
+ * offered in messages ("listed"): the others are accepted, not advertised.
+ */
+static const struct ib_figure {
+	double g;
+	const char *name;
+	int listed;
+} ib_figures[] = {
+	{ 8, "SDR", 1 }, { 10, "SDR", 0 }, { 16, "DDR", 1 }, { 20, "DDR", 0 },
+	{ 32, "QDR", 1 }, { 40, "QDR", 0 }, { 54.5454, "FDR", 1 }, { 56, "FDR", 0 },
+	{ 100, "EDR", 1 }, { 200, "HDR", 1 }, { 400, "NDR", 1 }, { 800, "XDR", 1 },
+};
+
 /* The 4x InfiniBand rate whose nominal speed is gbps. */
 static int ib_for_speed(double gbps, struct nicfit_speed *out)
 {
-	static const struct { double g; const char *name; } m[] = {
-		{ 8, "SDR" }, { 10, "SDR" }, { 16, "DDR" }, { 20, "DDR" },
-		{ 32, "QDR" }, { 40, "QDR" }, { 54.5454, "FDR" }, { 56, "FDR" },
-		{ 100, "EDR" }, { 200, "HDR" }, { 400, "NDR" }, { 800, "XDR" },
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
-		if (fabs(m[i].g - gbps) < SPEED_MATCH_GBPS)
-			return nicfit_ib_rate(m[i].name, out);
+	for (i = 0; i < sizeof(ib_figures) / sizeof(ib_figures[0]); i++)
+		if (fabs(ib_figures[i].g - gbps) < SPEED_MATCH_GBPS)
+			return nicfit_ib_rate(ib_figures[i].name, out);
 	return NICFIT_E_NOTFOUND;
+}
+
+/*
+ * What an InfiniBand link's speed may be, for the messages that refuse
+ * one: "a rate (SDR, DDR, ..., XDR) or a 4x rate's speed (8G, ..., 800G)",
+ * the names from the rate table (units.c), the figures from ib_figures.
+ */
+static void ib_accepted(char *out, size_t n)
+{
+	size_t i, k;
+	const char *name;
+
+	k = (size_t)snprintf(out, n, "a rate (");
+	for (i = 0; (name = nicfit_ib_rate_name(i)) && k < n; i++)
+		k += (size_t)snprintf(out + k, n - k, "%s%s", i ? ", " : "", name);
+	if (k < n)
+		k += (size_t)snprintf(out + k, n - k, ") or a 4x rate's speed (");
+	for (i = 0; i < sizeof(ib_figures) / sizeof(ib_figures[0]) && k < n; i++)
+		if (ib_figures[i].listed)
+			k += (size_t)snprintf(out + k, n - k, "%s%.4gG", i ? ", " : "",
+					      ib_figures[i].g);
+	if (k < n)
+		snprintf(out + k, n - k, ")");
 }
 
 /*
@@ -101,35 +136,52 @@ static double eth_for_ib(const char *ib_name)
 	return 100;
 }
 
+int nicfit_link_check(const struct nicfit_speed *sp, enum nicfit_proto proto,
+		      struct nicfit_error *err)
+{
+	struct nicfit_speed ib;
+	char ok[200];
+
+	if (proto == NICFIT_PROTO_IB && sp->kind == NICFIT_SPEED_ETH) {
+		ib_accepted(ok, sizeof(ok));
+		return nicfit_error_set(err, NICFIT_E_USAGE,
+					"%g GbE is an Ethernet speed; InfiniBand takes %s", sp->gbps, ok);
+	}
+	if (proto == NICFIT_PROTO_IB && sp->kind == NICFIT_SPEED_ANY && ib_for_speed(sp->gbps, &ib)) {
+		ib_accepted(ok, sizeof(ok));
+		return nicfit_error_set(err, NICFIT_E_USAGE,
+					"no InfiniBand rate runs at %g Gb/s; give %s", sp->gbps, ok);
+	}
+	if (proto != NICFIT_PROTO_IB && sp->kind == NICFIT_SPEED_IB)
+		return nicfit_error_set(err, NICFIT_E_USAGE,
+					"%s is an InfiniBand rate, and %s runs over Ethernet: give an "
+					"Ethernet speed such as %gG (G, GbE, Gb/s or Mb/s)",
+					sp->ib_name, nicfit_proto_name(proto), eth_for_ib(sp->ib_name));
+	return 0;
+}
+
 int nicfit_link_calc(const struct nicfit_speed *sp, enum nicfit_proto proto,
 		     const struct nicfit_link_params *p,
 		     struct nicfit_link_result *r, struct nicfit_error *err)
 {
 	struct nicfit_speed ib;
 	double vlan = p->vlan ? 4 : 0;
+	int rc;
 
 	memset(r, 0, sizeof(*r));
 	r->proto = proto;
+	if ((rc = nicfit_link_check(sp, proto, err)))
+		return rc;
 	if (proto == NICFIT_PROTO_IB) {
-		if (sp->kind == NICFIT_SPEED_ETH)
-			return nicfit_error_set(err, NICFIT_E_USAGE,
-						"%g GbE is an Ethernet speed; InfiniBand needs a rate such as EDR or HDR",
-						sp->gbps);
 		ib = *sp;
-		if (sp->kind == NICFIT_SPEED_ANY && ib_for_speed(sp->gbps, &ib))
-			return nicfit_error_set(err, NICFIT_E_USAGE,
-						"no InfiniBand rate runs at %g Gb/s (SDR 8, DDR 16, QDR 32, FDR 54.5, EDR 100, HDR 200, NDR 400, XDR 800)",
-						sp->gbps);
+		if (sp->kind == NICFIT_SPEED_ANY)
+			ib_for_speed(sp->gbps, &ib);
 		snprintf(r->ib_name, sizeof(r->ib_name), "%s", ib.ib_name);
 		r->ib_lanes = ib.ib_lanes;
 		r->line_gbps = ib.gbps;
 		r->payload_bytes = p->rdma_mtu;
 		r->overhead_bytes = 8 + 12 + 4 + 2; /* LRH, BTH, ICRC, VCRC */
 	} else {
-		if (sp->kind == NICFIT_SPEED_IB)
-			return nicfit_error_set(err, NICFIT_E_USAGE,
-						"%s is an InfiniBand rate; give an Ethernet speed such as %gG for %s",
-						sp->ib_name, eth_for_ib(sp->ib_name), nicfit_proto_name(proto));
 		r->line_gbps = sp->gbps;
 		if (proto == NICFIT_PROTO_TCP) {
 			/* IPv4 20 + TCP 20 (+12 timestamps) inside the MTU;

@@ -45,6 +45,7 @@ int nicfit_param_assign(const struct nicfit_param *tab, size_t n, void *obj,
 {
 	const struct nicfit_param *p;
 	const char *eq = strchr(assignment, '=');
+	struct nicfit_error why;
 	char name[48];
 	size_t len, i;
 	double v;
@@ -71,9 +72,12 @@ int nicfit_param_assign(const struct nicfit_param *tab, size_t n, void *obj,
 		nicfit_buf_release(&known);
 		return rc;
 	}
-	rc = nicfit_parse_double(eq + 1, input, p->min, p->max, &v, err);
+	/* the value's error names the assumption too: "--assume: mps: '7': out of range" */
+	nicfit_error_clear(&why);
+	rc = nicfit_parse_double(eq + 1, input, p->min, p->max, &v, &why);
 	if (rc)
-		return rc;
+		return nicfit_error_at(err, rc, why.input, why.line, why.col, "%s: %s", p->name,
+				       why.msg);
 	*field(p, obj) = v;
 	return 0;
 }

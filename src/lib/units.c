@@ -202,6 +202,11 @@ int nicfit_ib_rate(const char *name, struct nicfit_speed *out)
 	return NICFIT_E_NOTFOUND;
 }
 
+const char *nicfit_ib_rate_name(size_t i)
+{
+	return i < sizeof(ib_rates) / sizeof(ib_rates[0]) ? ib_rates[i].name : NULL;
+}
+
 static const struct suffix speed_suffixes[] = {
 	{ "g", 1, NICFIT_SPEED_ANY },
 	{ "gb", 1, NICFIT_SPEED_ANY },
@@ -245,8 +250,19 @@ int nicfit_parse_speed(const char *s, const char *input,
 		for (n = 0; isalnum((unsigned char)p[n]) && n < sizeof(u) - 1; n++)
 			u[n] = p[n];
 		u[n] = '\0';
-		if (nicfit_ib_rate(u, out))
-			return bad(err, input, s, unit, "unknown speed (try 10G, 25GbE, 100Gb/s, EDR, HDR, NDR)");
+		if (nicfit_ib_rate(u, out)) {
+			char why[200];
+			size_t k = (size_t)snprintf(why, sizeof(why), "unknown speed (a figure with "
+						    "a unit such as 10G, 25GbE or 100Gb/s, or an "
+						    "InfiniBand rate: ");
+
+			for (i = 0; nicfit_ib_rate_name(i) && k < sizeof(why); i++)
+				k += (size_t)snprintf(why + k, sizeof(why) - k, "%s%s", i ? ", " : "",
+						      nicfit_ib_rate_name(i));
+			if (k < sizeof(why))
+				snprintf(why + k, sizeof(why) - k, ")");
+			return bad(err, input, s, unit, why);
+		}
 		p = skip_space(p + n);
 		if (*p)
 			return bad(err, input, s, p, "unexpected text after the speed");

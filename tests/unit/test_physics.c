@@ -150,7 +150,51 @@ static void ib_rate_suggests_ethernet(void **state)
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_parse_speed("FDR", "x", &sp, NULL), 0);
 	assert_int_not_equal(nicfit_link_calc(&sp, NICFIT_PROTO_ROCE, &lp, &r, &err), 0);
-	assert_string_equal(err.msg, "FDR is an InfiniBand rate; give an Ethernet speed such as 40G for roce");
+	assert_string_equal(err.msg, "FDR is an InfiniBand rate, and roce runs over Ethernet: give an "
+			    "Ethernet speed such as 40G (G, GbE, Gb/s or Mb/s)");
+}
+
+/*
+ * A speed InfiniBand cannot run at ("25G", "100GbE") is refused with what
+ * it takes: every rate name and every figure the message lists works
+ * where the speed did not, and every rate name nicfit knows is listed.
+ */
+static void ib_refusal_lists_what_works(void **state)
+{
+	static const char *const bad[] = { "25G", "300G", "100GbE", "1.6T" };
+	struct nicfit_link_params lp;
+	struct nicfit_link_result r;
+	struct nicfit_speed sp;
+	struct nicfit_error err;
+	size_t i, k, listed;
+
+	(void)state;
+	nicfit_link_params_default(&lp);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char list[512], *tok, *save = NULL;
+
+		nicfit_error_clear(&err);
+		assert_int_equal(nicfit_parse_speed(bad[i], "x", &sp, NULL), 0);
+		assert_int_equal(nicfit_link_check(&sp, NICFIT_PROTO_IB, &err), NICFIT_E_USAGE);
+		assert_int_equal(nicfit_link_calc(&sp, NICFIT_PROTO_IB, &lp, &r, NULL), NICFIT_E_USAGE);
+		assert_non_null(strstr(err.msg, "a rate ("));
+		for (k = 0; nicfit_ib_rate_name(k); k++)
+			assert_non_null(strstr(err.msg, nicfit_ib_rate_name(k)));
+		snprintf(list, sizeof(list), "%s", strstr(err.msg, "a rate (") + 8);
+		listed = 0;
+		for (tok = strtok_r(list, ",()", &save); tok; tok = strtok_r(NULL, ",()", &save)) {
+			while (*tok == ' ')
+				tok++;
+			if (!*tok || !strcmp(tok, "or a 4x rate's speed "))
+				continue;
+			listed++;
+			if (nicfit_parse_speed(tok, "x", &sp, NULL) ||
+			    nicfit_link_calc(&sp, NICFIT_PROTO_IB, &lp, &r, NULL))
+				fail_msg("%s: the message offers '%s', which InfiniBand refuses", bad[i],
+					 tok);
+		}
+		assert_true(listed >= 2 * k - 3); /* the names, and a figure for most of them */
+	}
 }
 
 static void nic_in_slot(void **state)
@@ -321,6 +365,7 @@ int main(void)
 		cmocka_unit_test(pcie_packet_efficiency),
 		cmocka_unit_test(link_goodput),
 		cmocka_unit_test(ib_rate_suggests_ethernet),
+		cmocka_unit_test(ib_refusal_lists_what_works),
 		cmocka_unit_test(nic_in_slot),
 		cmocka_unit_test(nic_socket_direct_links),
 		cmocka_unit_test(load_and_allreduce),
