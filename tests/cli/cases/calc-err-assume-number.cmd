@@ -1,0 +1,2 @@
+calc link --speed 100G --assume mtu=x
+# exit 64

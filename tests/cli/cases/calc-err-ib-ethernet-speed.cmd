@@ -1,0 +1,2 @@
+calc link --speed 100GbE --proto ib
+# exit 64

@@ -1,0 +1,2 @@
+calc load --size 40GB --link 300G --proto infiniband
+# exit 64

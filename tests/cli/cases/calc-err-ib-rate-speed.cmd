@@ -1,0 +1,2 @@
+calc link --speed 25G --proto ib
+# exit 64

@@ -1,0 +1,2 @@
+calc link --speed HDR200
+# exit 64
