@@ -10,8 +10,8 @@
 
 static const char *const fixture_names[] = {
 	"el7-v100", "epyc-gen4", "hgx-h100", "kvm-vm", "nonuma-file", "r630-gather",
-	"r740-interleave", "r740xd", "r910-qdr", "rhel5-dl385", "wrx80-t2l", "x11-200g",
-	"xenial-k44", NULL
+	"r740-interleave", "r740xd", "r910-qdr", "rhel5-dl385", "sr665-copy", "wrx80-t2l",
+	"x11-200g", "xenial-k44", NULL
 };
 
 /* The root of fixture name in buf. */

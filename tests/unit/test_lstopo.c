@@ -235,6 +235,7 @@ ORACLE(epyc_gen4, "epyc-gen4")
 ORACLE(hgx_h100, "hgx-h100")
 ORACLE(kvm_vm, "kvm-vm")
 ORACLE(r740xd, "r740xd")
+ORACLE(sr665_copy, "sr665-copy")
 ORACLE(x11_200g, "x11-200g")
 ORACLE(xenial_k44, "xenial-k44")
 
@@ -246,6 +247,7 @@ int main(void)
 		cmocka_unit_test(hgx_h100),
 		cmocka_unit_test(kvm_vm),
 		cmocka_unit_test(r740xd),
+		cmocka_unit_test(sr665_copy),
 		cmocka_unit_test(x11_200g),
 		cmocka_unit_test(xenial_k44),
 	};
