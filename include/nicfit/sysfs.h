@@ -276,9 +276,12 @@ int nicfit_cpulist_has(const char *s, long n);
  * A CPU mask as the kernel prints it ("00000000,000000f0": words of up
  * to 32 bits in hex, the highest first, separated by commas), the only
  * form of a node's CPUs (cpumap) and a package's (core_siblings) before
- * Linux 2.6.2x added the lists, into a CPU list at list (cap bytes):
- * "4-7" ("" for no CPU). Returns 0, or -1 when s is malformed or the list
- * does not fit (list is then "").
+ * Linux 2.6.2x added the lists, and what a PCI function's local_cpus
+ * holds, into a CPU list at list (cap bytes): "4-7" ("" for no CPU; any
+ * number of words, but none that starts past CPU 1<<22). Returns 0;
+ * -1 when s is malformed (an empty string, a "0x" prefix, a newline, a
+ * word of more than 8 digits, an empty word); -2 when s is well formed but
+ * its list does not fit in cap bytes. list is "" on failure.
  */
 int nicfit_parse_cpumask(const char *s, char *list, size_t cap);
 

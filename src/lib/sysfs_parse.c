@@ -227,55 +227,68 @@ static int list_put(char *out, size_t cap, size_t *len, long lo, long hi)
 	return 0;
 }
 
+/*
+ * Whether s is a mask as the kernel prints it: words of 1 to 8 hex digits
+ * joined by single commas, with no CPU numbered above CPULIST_MAX + 31.
+ */
+static int mask_ok(const char *s)
+{
+	long words = 1;
+	int digits = 0;
+
+	for (; *s; s++) {
+		if (*s == ',') {
+			if (!digits || words++ * 32 > CPULIST_MAX)
+				return 0;
+			digits = 0;
+		} else if (hexval((unsigned char)*s) < 0 || ++digits > 8) {
+			return 0;
+		}
+	}
+	return digits > 0;
+}
+
 int nicfit_parse_cpumask(const char *s, char *list, size_t cap)
 {
 	const char *end = s + strlen(s), *w;
 	size_t len = 0;
 	long bit = 0, lo = -1;
 
+	if (cap)
+		list[0] = '\0';
+	if (!mask_ok(s))
+		return -1;
 	if (!cap)
-		return -1;
-	list[0] = '\0';
-	if (end == s)
-		return -1;
+		return -2;
 	/* the lowest word is the last: walk the words from the end */
-	while (end > s) {
+	for (;;) {
 		unsigned long v = 0;
 		int i;
 
 		for (w = end; w > s && w[-1] != ','; w--)
 			;
-		if (end - w < 1 || end - w > 8 || bit > CPULIST_MAX)
-			goto bad;
-		for (i = 0; w + i < end; i++) {
-			int h = hexval((unsigned char)w[i]);
-
-			if (h < 0)
-				goto bad;
-			v = v << 4 | (unsigned long)h;
-		}
+		for (i = 0; w + i < end; i++)
+			v = v << 4 | (unsigned long)hexval((unsigned char)w[i]);
 		for (i = 0; i < 32; i++, bit++) {
 			if (v >> i & 1) {
 				if (lo < 0)
 					lo = bit;
 			} else if (lo >= 0) {
 				if (list_put(list, cap, &len, lo, bit - 1))
-					goto bad;
+					goto full;
 				lo = -1;
 			}
 		}
 		if (w == s)
 			break;
 		end = w - 1;
-		if (end == s)
-			goto bad; /* a leading comma */
 	}
 	if (lo >= 0 && list_put(list, cap, &len, lo, bit - 1))
-		goto bad;
+		goto full;
 	return 0;
-bad:
+full:
 	list[0] = '\0';
-	return -1;
+	return -2;
 }
 
 int nicfit_parse_ib_rate(const char *s, struct nicfit_ib_rate *r)

@@ -250,6 +250,7 @@ static int read_cpuset(struct disc *d, const char *dir, const char *list, const 
 	enum nicfit_sysfs_status st;
 	unsigned long cnt;
 	long first;
+	int r;
 
 	nicfit__topo_pathf(path, sizeof(path), dir, list);
 	st = nicfit_sysfs_read_str(d->fs, path, out, cap, flags);
@@ -266,8 +267,10 @@ static int read_cpuset(struct disc *d, const char *dir, const char *list, const 
 	nicfit__topo_pathf(path, sizeof(path), dir, mask);
 	if (nicfit_sysfs_read_str(d->fs, path, text, sizeof(text), flags) != NICFIT_SYSFS_OK)
 		return -1;
-	if (nicfit_parse_cpumask(text, out, cap)) {
-		nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
+	r = nicfit_parse_cpumask(text, out, cap);
+	if (r) {
+		nicfit_sysfs_report(d->fs, path, r == -2 ? NICFIT_SYSFS_TOO_BIG :
+				    NICFIT_SYSFS_MALFORMED, 0, 0);
 		return -1;
 	}
 	return 0;

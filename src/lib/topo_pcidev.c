@@ -207,6 +207,36 @@ static int cpus_within(const char *list, const struct nicfit_numa *node)
 }
 
 /*
+ * The CPUs the kernel lists as local to the function, into cpus (cap
+ * bytes): local_cpulist, or where the tree has only the mask, local_cpus
+ * (kernels before the lists; captures that keep what hwloc reads). A mask
+ * that is no mask is a read problem; one whose list does not fit, like a
+ * list too long, says nothing. Returns 0 with a list of at least one CPU.
+ */
+static int local_cpus(struct disc *d, const char *dir, char *cpus, size_t cap)
+{
+	char path[TOPO_PATH_MAX], mask[NICFIT_SYSFS_TEXT_MAX];
+	enum nicfit_sysfs_status st;
+	unsigned long cnt;
+	long first;
+	int r;
+
+	nicfit__topo_pathf(path, sizeof(path), dir, "local_cpulist");
+	st = nicfit_sysfs_read_str(d->fs, path, cpus, cap, NICFIT_SYSFS_QUIET);
+	if (st == NICFIT_SYSFS_OK)
+		return nicfit_parse_cpulist(cpus, &cnt, &first) || !cnt ? -1 : 0;
+	if (st != NICFIT_SYSFS_MISSING)
+		return -1;
+	nicfit__topo_pathf(path, sizeof(path), dir, "local_cpus");
+	if (nicfit_sysfs_read_str(d->fs, path, mask, sizeof(mask), 0) != NICFIT_SYSFS_OK)
+		return -1;
+	r = nicfit_parse_cpumask(mask, cpus, cap);
+	if (r == -1)
+		nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
+	return r || !cpus[0] ? -1 : 0;
+}
+
+/*
  * Without a usable numa_node (absent on old kernels, or -1), the CPUs the
  * kernel lists as local to the function still place it, as hwloc places
  * PCI devices by local_cpus (docs/reference/topology.md 4): the one node
@@ -216,16 +246,10 @@ static int cpus_within(const char *list, const struct nicfit_numa *node)
 static void numa_from_local_cpus(struct disc *d, struct nicfit_pcidev *p, const char *dir)
 {
 	const struct nicfit_topo *t = d->t;
-	char path[TOPO_PATH_MAX], cpus[512];
-	unsigned long cnt;
-	long first;
+	char cpus[512];
 	int i, node = -1;
 
-	if (t->nnuma < 2)
-		return;
-	nicfit__topo_pathf(path, sizeof(path), dir, "local_cpulist");
-	if (nicfit_sysfs_read_str(d->fs, path, cpus, sizeof(cpus), NICFIT_SYSFS_QUIET) !=
-	    NICFIT_SYSFS_OK || nicfit_parse_cpulist(cpus, &cnt, &first) || !cnt)
+	if (t->nnuma < 2 || local_cpus(d, dir, cpus, sizeof(cpus)))
 		return;
 	for (i = 0; i < t->nnuma; i++)
 		if (cpus_within(cpus, &t->numa[i])) {

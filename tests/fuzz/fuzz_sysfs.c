@@ -3,7 +3,8 @@
  * speeds, hex IDs, decimals, CPU lists, InfiniBand rates and states, GIDs
  * and their types, PCI addresses. Results must keep their contracts (a
  * parsed speed is positive and finite, a parsed CPU list counts what it
- * names, a parsed rate has a width), and nothing may read past the string.
+ * names, a CPU mask is good or bad whatever the room for its list, a
+ * parsed rate has a width), and nothing may read past the string.
  */
 #include <math.h>
 #include <stdint.h>
@@ -59,11 +60,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	{
-		/* a mask read is a CPU list that parses */
-		char list[64];
+		/*
+		 * a mask read is a CPU list that parses; a mask is well formed or not
+		 * whatever the room for its list (-2 only of a good one), and a
+		 * failure leaves the list empty
+		 */
+		char list[64], wide[4096];
+		int m = nicfit_parse_cpumask(s, list, sizeof(list));
+		int w = nicfit_parse_cpumask(s, wide, sizeof(wide));
 
-		if (!nicfit_parse_cpumask(s, list, sizeof(list)) &&
-		    nicfit_parse_cpulist(list, &cnt, &first))
+		if (!m && nicfit_parse_cpulist(list, &cnt, &first))
+			abort();
+		if (m < -2 || m > 0 || w < -2 || w > 0 || (m == -1) != (w == -1))
+			abort();
+		if ((m && list[0]) || (w && wide[0]) || (!m && (w || strcmp(list, wide))))
 			abort();
 	}
 	if (!nicfit_parse_ib_rate(s, &r) && (r.width < 1 || !(r.gbps >= 0) || strlen(r.speed) >= 8))

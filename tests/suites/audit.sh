@@ -95,8 +95,13 @@ holds "the same HCA with the module list read and no mlx5_ib: nic-rdma-not-loade
 # files a capture left out are named as missing, not as unreadable or as numa_node -1
 cp -a "$fx/nonuma-file" "$tmp/nolocal"
 find "$tmp/nolocal/sys/devices" -name local_cpulist -exec rm -f {} +
+audit_json "$tmp/nolocal" >"$tmp/nomask.json"
+holds "no numa_node file and no local_cpulist: local_cpus still places the devices" \
+	"$tmp/nomask.json" '([.findings[]|select(.code=="numa-locality-unknown")] == []) and
+		([.devices[]|select(.bdf=="0000:af:00.0" or .bdf=="0000:18:00.0")|.numa_node] == [0, 1])'
+find "$tmp/nolocal/sys/devices" -name local_cpus -exec rm -f {} +
 audit_json "$tmp/nolocal" >"$tmp/nolocal.json"
-holds "no numa_node file and no local_cpulist: the warning says the file is missing, not -1" \
+holds "no numa_node file, no local_cpulist, no local_cpus: the warning says the file is missing, not -1" \
 	"$tmp/nolocal.json" '[.findings[]|select(.code=="numa-locality-unknown")|.message|
 		(test("have no numa_node file in this tree") and (test("-1")|not))] == [true]'
 cp -a "$fx/xenial-k44" "$tmp/novendor"

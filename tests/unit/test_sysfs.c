@@ -444,9 +444,69 @@ static void cpumasks(void **state)
 	assert_int_equal(nicfit_parse_cpumask("0x0000ff", l, sizeof(l)), -1);
 	assert_int_equal(nicfit_parse_cpumask("1ffffffff", l, sizeof(l)), -1);
 	assert_int_equal(nicfit_parse_cpumask("0000 00ff", l, sizeof(l)), -1);
-	/* a list that does not fit is refused whole */
-	assert_int_equal(nicfit_parse_cpumask("55555555", l, 8), -1);
+	/* a list that does not fit is refused whole, and told apart from a bad mask */
+	assert_int_equal(nicfit_parse_cpumask("55555555", l, 8), -2);
 	assert_string_equal(l, "");
+	assert_int_equal(nicfit_parse_cpumask("5555555g", l, 8), -1);
+	assert_int_equal(nicfit_parse_cpumask("zz,55555555", l, 8), -1);
+	assert_int_equal(nicfit_parse_cpumask("ff", l, 0), -2);
+	assert_int_equal(nicfit_parse_cpumask("", l, 0), -1);
+}
+
+/*
+ * local_cpus as PCI functions show it (any number of words, the first
+ * often shorter: "0000,000000ff,ffffffff"), and what no kernel writes.
+ */
+static void cpumasks_odd(void **state)
+{
+	char l[64], *big;
+	size_t i, n;
+
+	(void)state;
+	assert_int_equal(nicfit_parse_cpumask("0000,000000ff,ffffffff", l, sizeof(l)), 0);
+	assert_string_equal(l, "0-39");
+	assert_int_equal(nicfit_parse_cpumask("0000ffff,0000ffff", l, sizeof(l)), 0);
+	assert_string_equal(l, "0-15,32-47");
+	assert_int_equal(nicfit_parse_cpumask("FFFF0000,00000000", l, sizeof(l)), 0);
+	assert_string_equal(l, "48-63");
+	/* all zero, in any number of words: no CPU */
+	assert_int_equal(nicfit_parse_cpumask("00000000,00000000,0", l, sizeof(l)), 0);
+	assert_string_equal(l, "");
+	/* what sysfs reading strips, and what no kernel prints */
+	assert_int_equal(nicfit_parse_cpumask("000000ff\n", l, sizeof(l)), -1);
+	assert_int_equal(nicfit_parse_cpumask("0x000000ff", l, sizeof(l)), -1);
+	assert_int_equal(nicfit_parse_cpumask("0x", l, sizeof(l)), -1);
+	assert_int_equal(nicfit_parse_cpumask("ff,0x000000ff", l, sizeof(l)), -1);
+	assert_int_equal(nicfit_parse_cpumask("-1", l, sizeof(l)), -1);
+	assert_int_equal(nicfit_parse_cpumask(" ff", l, sizeof(l)), -1);
+	assert_int_equal(nicfit_parse_cpumask(",", l, sizeof(l)), -1);
+	assert_int_equal(nicfit_parse_cpumask("0-7", l, sizeof(l)), -1);
+	assert_string_equal(l, "");
+	/* 8192 CPUs (256 words), the top one set: the list names CPU 8191 */
+	n = 8 + 255 * 9;
+	big = malloc(n + 1);
+	assert_non_null(big);
+	memcpy(big, "80000000", 8);
+	for (i = 0; i < 255; i++)
+		memcpy(big + 8 + i * 9, ",00000000", 9);
+	big[n] = '\0';
+	assert_int_equal(nicfit_parse_cpumask(big, l, sizeof(l)), 0);
+	assert_string_equal(l, "8191");
+	free(big);
+	/* words past CPU 1<<22 are refused, not walked */
+	n = 140000 * 2;
+	big = malloc(n);
+	assert_non_null(big);
+	for (i = 0; i < n; i += 2) {
+		big[i] = '1';
+		big[i + 1] = ',';
+	}
+	big[n - 1] = '\0';
+	assert_int_equal(nicfit_parse_cpumask(big, l, sizeof(l)), -1);
+	/* within the limit, every word's CPU 0: far too long a list for l */
+	big[2 * 100000 - 1] = '\0';
+	assert_int_equal(nicfit_parse_cpumask(big, l, sizeof(l)), -2);
+	free(big);
 }
 
 static void ib_strings(void **state)
@@ -534,6 +594,7 @@ int main(void)
 		cmocka_unit_test(numbers),
 		cmocka_unit_test(cpulists),
 		cmocka_unit_test(cpumasks),
+		cmocka_unit_test(cpumasks_odd),
 		cmocka_unit_test(ib_strings),
 		cmocka_unit_test(pci_addresses),
 	};

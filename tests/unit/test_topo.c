@@ -384,6 +384,94 @@ static void driver_from_binding(void **state)
 	nicfit_topo_free(t);
 }
 
+/* A copy of fixture name under a new temporary directory, in root (n bytes). */
+static void copy_fixture(const char *name, char *root, size_t n)
+{
+	char src[256], cmd[1024];
+
+	snprintf(root, n, "/tmp/nicfit-test-topo-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "cp -R '%s/.' '%s'", fixture(name, src, sizeof(src)), root);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void sh_in(const char *root, const char *script)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s", root, script);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void rm_tree(const char *root)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+static struct nicfit_topo *load_root(const char *root)
+{
+	struct nicfit_topo *t = NULL;
+	struct nicfit_error err;
+
+	nicfit_error_clear(&err);
+	if (nicfit_topo_discover(root, &t, &err))
+		fail_msg("%s: %s", root, err.msg);
+	return t;
+}
+
+/*
+ * local_cpus, the mask, where a tree has no local_cpulist: it places a
+ * function without numa_node as the list does; a mask that is no mask is
+ * a read problem and places nothing; one whose list is too long to hold
+ * places nothing either, quietly, as a list too long does.
+ */
+static void numa_from_mask(void **state)
+{
+	struct nicfit_topo *t = load("sr665-copy");
+	const struct nicfit_pcidev *d;
+	char root[64];
+	int i, bad = 0;
+
+	(void)state;
+	d = dev(t, "0000:01:00.0"); /* numa_node -1 */
+	assert_true(d->have & NICFIT_HAVE_NUMA);
+	assert_int_equal(d->numa_node, 0);
+	d = dev(t, "0000:81:00.0"); /* no numa_node file */
+	assert_false(d->have & NICFIT_HAVE_NUMA);
+	assert_int_equal(d->numa_node, 1);
+	assert_int_equal(t->nproblems, 0);
+	nicfit_topo_free(t);
+	copy_fixture("sr665-copy", root, sizeof(root));
+	sh_in(root, "printf '0x0000ffff\\n' >sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/local_cpus"
+	      " && printf '' >sys/devices/pci0000:80/0000:80:01.1/0000:81:00.0/local_cpus");
+	t = load_root(root);
+	assert_int_equal(dev(t, "0000:01:00.0")->numa_node, -1);
+	assert_int_equal(dev(t, "0000:81:00.0")->numa_node, -1);
+	for (i = 0; i < t->nproblems; i++)
+		if (strstr(t->problems[i].path, "0000:01:00.0/local_cpus") &&
+		    t->problems[i].st == NICFIT_SYSFS_MALFORMED)
+			bad++;
+	assert_int_equal(bad, 1);
+	nicfit_topo_free(t);
+	/* every other CPU of 2048: a list of 1024 CPUs, longer than a node's list can be */
+	sh_in(root, "m=55555555; i=1; while [ $i -lt 64 ]; do m=$m,55555555; i=$((i + 1)); done; "
+	      "echo $m >sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/local_cpus");
+	t = load_root(root);
+	assert_int_equal(dev(t, "0000:01:00.0")->numa_node, -1);
+	for (i = 0; i < t->nproblems; i++)
+		assert_null(strstr(t->problems[i].path, "0000:01:00.0/local_cpus"));
+	nicfit_topo_free(t);
+	/* a local_cpulist beside the mask is what is read */
+	sh_in(root, "echo 16-31 >sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/local_cpulist");
+	t = load_root(root);
+	assert_int_equal(dev(t, "0000:01:00.0")->numa_node, 1);
+	nicfit_topo_free(t);
+	rm_tree(root);
+}
+
 static void every_fixture_loads(void **state)
 {
 	int i;
@@ -512,6 +600,7 @@ int main(void)
 		cmocka_unit_test(packages_and_local_cpus),
 		cmocka_unit_test(old_lists_and_offline_cpus),
 		cmocka_unit_test(identity_from_copies),
+		cmocka_unit_test(numa_from_mask),
 		cmocka_unit_test(every_fixture_loads),
 		cmocka_unit_test(hand_built),
 		cmocka_unit_test(hand_built_grows),

@@ -69,9 +69,9 @@ static void numa_unknown(struct nicfit__audit_ctx *c, const char *fw, const char
 				   S_TOPO_TRAPS,
 				   "Take the capture again with the devices' numa_node files "
 				   "(`nicfit snapshot` copies them), or run the audit on the host.",
-				   "%s %s no numa_node file in this tree, and no local_cpulist that "
-				   "places %s, on a host with %d NUMA nodes: which socket %s on is "
-				   "unknown.", nofile, strchr(nofile, ',') ? "have" : "has",
+				   "%s %s no numa_node file in this tree, and no local_cpulist or "
+				   "local_cpus that places %s, on a host with %d NUMA nodes: which "
+				   "socket %s on is unknown.", nofile, strchr(nofile, ',') ? "have" : "has",
 				   strchr(nofile, ',') ? "them" : "it", t->nnuma,
 				   strchr(nofile, ',') ? "they are" : "it is");
 	else
