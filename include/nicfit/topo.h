@@ -111,7 +111,8 @@ struct nicfit_pcidev {
 	char cur_speed_text[24]; /* the kernel's string, "" when absent */
 	char max_speed_text[24];
 	int secondary_bus;       /* bridges: first bus below; -1 unknown */
-	char driver[48];         /* bound driver, "" when none */
+	char driver[48];         /* bound driver; "" when none is bound, or when the tree
+				  * cannot show drivers (topo->drivers_listed 0) */
 	enum nicfit_dev_kind kind;
 	enum nicfit_port_type port_type;
 	int port_type_from_config;
@@ -234,6 +235,10 @@ struct nicfit_topo {
 	struct nicfit_pcidev *pci;
 	int npci;
 	size_t alloc_pci;
+	int drivers_listed;      /* the tree shows drivers: it has sys/bus/pci/drivers, or a
+				  * function has a uevent file or a driver link, so a function
+				  * with driver "" has none bound; 0: a capture with none of
+				  * them, whether drivers are bound is unknown */
 	struct nicfit_netdev *net;
 	int nnet;
 	size_t alloc_net;

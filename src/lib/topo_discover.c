@@ -59,6 +59,8 @@ int nicfit_topo_discover_fs(struct nicfit_sysfs *fs, struct nicfit_topo **out,
 	if (!d.rc)
 		nicfit__topo_read_pci_tree(&d);
 	if (!d.rc)
+		nicfit__topo_read_drivers(&d);
+	if (!d.rc)
 		nicfit__topo_read_physfns(&d);
 	if (!d.rc)
 		nicfit__topo_read_slots(&d);

@@ -107,6 +107,8 @@ void nicfit__topo_read_slots(struct disc *d);
 
 /* topo_pcidev.c: the identity, link and SR-IOV files of function idx. */
 void nicfit__topo_read_function(struct disc *d, int idx);
+/* After the PCI tree: whether the tree shows drivers (topo->drivers_listed). */
+void nicfit__topo_read_drivers(struct disc *d);
 
 /* topo_net.c */
 void nicfit__topo_read_net(struct disc *d);

@@ -144,17 +144,23 @@ static int hex_exact(const char *s, size_t min, size_t max, unsigned long *out)
 /*
  * The kernel's uevent file carries class, IDs, subsystem IDs and the
  * driver in one read (docs/reference/topology.md 3.1). Returns 0 when it held
- * class and IDs.
+ * class and IDs. The kernel writes a DRIVER= line whenever a driver is
+ * bound, so a uevent file, even one without that line, shows the tree can
+ * tell drivers (topo->drivers_listed).
  */
 static int read_uevent(struct disc *d, struct nicfit_pcidev *p, const char *dir)
 {
 	char path[TOPO_PATH_MAX], buf[NICFIT_SYSFS_TEXT_MAX], v[64];
+	enum nicfit_sysfs_status st;
 	unsigned long c, a, b;
 	struct uevent u;
 	size_t len;
 
 	nicfit__topo_pathf(path, sizeof(path), dir, "uevent");
-	if (nicfit_sysfs_read(d->fs, path, buf, sizeof(buf) - 1, &len, 0) != NICFIT_SYSFS_OK)
+	st = nicfit_sysfs_read(d->fs, path, buf, sizeof(buf) - 1, &len, 0);
+	if (st != NICFIT_SYSFS_MISSING)
+		d->t->drivers_listed = 1;
+	if (st != NICFIT_SYSFS_OK)
 		return -1;
 	buf[len] = '\0';
 	if (strlen(buf) == len)
@@ -260,6 +266,19 @@ static void numa_from_local_cpus(struct disc *d, struct nicfit_pcidev *p, const 
 	p->numa_node = node;
 }
 
+/*
+ * Whether the tree can show drivers: a function's uevent file or driver
+ * link has said so already (read_uevent, nicfit__topo_read_function); else
+ * the kernel's directory of PCI drivers, which a live host always has. A
+ * copy of the functions' attribute files alone has none of them: every
+ * driver is then unknown, not absent.
+ */
+void nicfit__topo_read_drivers(struct disc *d)
+{
+	if (!d->t->drivers_listed)
+		d->t->drivers_listed = nicfit_sysfs_exists(d->fs, "sys/bus/pci/drivers");
+}
+
 /* ---- one function ----------------------------------------------------------- */
 
 void nicfit__topo_read_function(struct disc *d, int idx)
@@ -309,6 +328,7 @@ void nicfit__topo_read_function(struct disc *d, int idx)
 		const char *b = strrchr(link, '/');
 
 		nicfit__topo_copy(p->driver, sizeof(p->driver), b ? b + 1 : link);
+		d->t->drivers_listed = 1;
 	}
 ids_done:
 	nicfit__topo_pathf(path, sizeof(path), dir, "numa_node");

@@ -349,6 +349,7 @@ static void findings_use_pciids_names(void **state)
 	r = fn(t, "0000:00:02.0", -1, h, 0x060400, 0x8086, 0x6f04, 0, 3, 16, 3, 16);
 	g = fn(t, "0000:02:00.0", r, h, 0x030200, 0x10de, 0x15f8, 0, 3, 16, 3, 16);
 	t->pci[g].driver[0] = '\0'; /* gpu-no-driver names it */
+	t->drivers_listed = 1;
 	nicfit_topo_finish(t);
 	memset(&o, 0, sizeof(o));
 	o.pci_ids = 1;
@@ -480,6 +481,65 @@ static void rdma_driver_unknown(void **state)
 	a = run(t, NULL, 0);
 	assert_true(has(a, "nic-rdma-not-loaded", NICFIT_SEV_INFO));
 	assert_false(not_checked(a, "rdma"));
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+}
+
+/*
+ * A GPU and a ConnectX-5 without a driver: in a tree that shows drivers
+ * (drivers_listed) none is bound, gpu-no-driver and nic-no-driver; in a
+ * copy that cannot show them, neither finding, not_checked "drivers", the
+ * JSON driver null with nothing saying "none", and the card's RDMA
+ * unknown (its driver may be mlx5_core), not "no RDMA"; with the RDMA
+ * class listed the card has none, and nic-rdma-not-loaded, which names a
+ * bound driver, is still not said.
+ */
+static void driver_unknown(void **state)
+{
+	struct nicfit_topo *t = nicfit_topo_new();
+	struct nicfit_audit *a;
+	int h, r0, r1, g, x, k;
+
+	(void)state;
+	nicfit_topo_add_numa(t, 0, "0-7", 0);
+	h = nicfit_topo_add_hostbridge(t, "pci0000:00", 0);
+	r0 = fn(t, "0000:00:01.0", -1, h, 0x060400, 0x8086, 0x2030, 0, 3, 16, 3, 16);
+	g = fn(t, "0000:01:00.0", r0, h, 0x030200, 0x10de, 0x1db4, 0, 3, 16, 3, 16);
+	r1 = fn(t, "0000:00:02.0", -1, h, 0x060400, 0x8086, 0x2030, 0, 3, 16, 3, 16);
+	x = fn(t, "0000:02:00.0", r1, h, 0x020000, 0x15b3, 0x1017, 0, 3, 16, 3, 16);
+	t->pci[g].driver[0] = t->pci[x].driver[0] = '\0';
+	t->drivers_listed = 1;
+	nicfit_topo_finish(t);
+	a = run(t, NULL, 0);
+	assert_true(has(a, "gpu-no-driver", NICFIT_SEV_WARNING));
+	assert_true(has(a, "nic-no-driver", NICFIT_SEV_WARNING));
+	assert_false(not_checked(a, "drivers"));
+	/* no driver, so no RDMA: known, whatever the tree lacks */
+	for (k = 0; k < a->ndevs && a->devs[k].pci != x; k++)
+		;
+	assert_true(k < a->ndevs);
+	assert_false(a->devs[k].rdma_unknown);
+	nicfit_audit_free(a);
+	t->drivers_listed = 0;
+	a = run(t, NULL, 0);
+	assert_int_equal(count(a, "gpu-no-driver"), 0);
+	assert_int_equal(count(a, "nic-no-driver"), 0);
+	assert_true(not_checked(a, "drivers"));
+	json_has(a, "\"check\":\"drivers\"", 1);
+	json_has(a, "\"driver\":null", 1);
+	json_has(a, "no-driver", 0);
+	json_has(a, "\"driver\":\"\"", 0);
+	assert_true(a->devs[k].rdma_unknown);
+	assert_int_equal(a->nrdma_unknown, 1);
+	assert_true(not_checked(a, "rdma"));
+	assert_int_equal(count(a, "nic-rdma-not-loaded"), 0);
+	nicfit_audit_free(a);
+	t->rdma_listed = 1;
+	a = run(t, NULL, 0);
+	assert_false(a->devs[k].rdma_unknown);
+	assert_int_equal(a->nrdma_unknown, 0);
+	assert_int_equal(count(a, "nic-rdma-not-loaded"), 0);
+	assert_true(not_checked(a, "drivers"));
 	nicfit_audit_free(a);
 	nicfit_topo_free(t);
 }
@@ -882,6 +942,7 @@ int main(void)
 		cmocka_unit_test(psid_names_part),
 		cmocka_unit_test(qdr_data_rate),
 		cmocka_unit_test(rdma_driver_unknown),
+		cmocka_unit_test(driver_unknown),
 		cmocka_unit_test(one_port_own_link),
 		cmocka_unit_test(findings_use_pciids_names),
 		cmocka_unit_test(bdf_labels_keep_domains),

@@ -423,6 +423,53 @@ static struct nicfit_topo *load_root(const char *root)
 }
 
 /*
+ * Whether a tree shows drivers: a copy without uevent files, driver links
+ * and sys/bus/pci/drivers cannot (its empty drivers are unknown); any one
+ * of the three is enough, as each is there on a live host.
+ */
+static void drivers_evidence(void **state)
+{
+	struct nicfit_topo *t = load("sr665-copy");
+	char root[64];
+
+	(void)state;
+	assert_false(t->drivers_listed);
+	assert_string_equal(dev(t, "0000:01:00.0")->driver, "");
+	assert_int_equal(dev(t, "0000:41:00.0")->kind, NICFIT_DEV_NIC);
+	assert_int_equal(t->nvidia_driver, -1);
+	nicfit_topo_free(t);
+	t = load("r740xd");
+	assert_true(t->drivers_listed);
+	nicfit_topo_free(t);
+	copy_fixture("r740xd", root, sizeof(root));
+	/* without the drivers' directory: the uevent files' DRIVER= lines */
+	sh_in(root, "rm -r sys/bus/pci/drivers");
+	t = load_root(root);
+	assert_true(t->drivers_listed);
+	assert_string_equal(dev(t, "0000:af:00.0")->driver, "nvidia");
+	nicfit_topo_free(t);
+	/* nor uevent files: the driver links, dangling in a copy, still name them */
+	sh_in(root, "find sys/devices -name uevent -exec rm {} +");
+	t = load_root(root);
+	assert_true(t->drivers_listed);
+	assert_string_equal(dev(t, "0000:af:00.0")->driver, "nvidia");
+	assert_string_equal(dev(t, "0000:5f:00.0")->driver, "nvme");
+	nicfit_topo_free(t);
+	/* nor the links: nothing says */
+	sh_in(root, "find sys/devices -name driver -type l -exec rm {} +");
+	t = load_root(root);
+	assert_false(t->drivers_listed);
+	assert_string_equal(dev(t, "0000:af:00.0")->driver, "");
+	nicfit_topo_free(t);
+	/* the drivers' directory alone says a function without a link has none */
+	sh_in(root, "mkdir sys/bus/pci/drivers");
+	t = load_root(root);
+	assert_true(t->drivers_listed);
+	nicfit_topo_free(t);
+	rm_tree(root);
+}
+
+/*
  * local_cpus, the mask, where a tree has no local_cpulist: it places a
  * function without numa_node as the list does; a mask that is no mask is
  * a read problem and places nothing; one whose list is too long to hold
@@ -600,6 +647,7 @@ int main(void)
 		cmocka_unit_test(packages_and_local_cpus),
 		cmocka_unit_test(old_lists_and_offline_cpus),
 		cmocka_unit_test(identity_from_copies),
+		cmocka_unit_test(drivers_evidence),
 		cmocka_unit_test(numa_from_mask),
 		cmocka_unit_test(every_fixture_loads),
 		cmocka_unit_test(hand_built),

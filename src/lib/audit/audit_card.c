@@ -186,7 +186,8 @@ static void survey_card(struct nicfit__audit_ctx *c, int di,
  * work. A flash-recovery PCI ID (docs/reference/nic-identity.md 3) means the
  * firmware is gone, so nothing on the card works: critical. A card without
  * a driver has no interface, which may be intended (a spare), so a
- * warning; a card in recovery gets only the first finding.
+ * warning; a card in recovery gets only the first finding. A tree that
+ * cannot show drivers says nothing of the card's (not_checked "drivers").
  */
 static void rule_card_alive(struct nicfit__audit_ctx *c, const struct nicfit_audit_dev *d,
 			    const struct nicfit_pci_id *id)
@@ -201,7 +202,9 @@ static void rule_card_alive(struct nicfit__audit_ctx *c, const struct nicfit_aud
 				   "image for its PSID); the card does not work until then.",
 				   "%s reports a flash-recovery PCI ID (%04x:%04x): it has no working "
 				   "firmware.", d->name, p->vendor, p->device);
-	if (!p->driver[0] && !recovery)
+	if (!p->driver[0] && !recovery && nicfit__audit_driver_unknown(c, d->pci))
+		c->drivers_unknown = 1;
+	else if (!p->driver[0] && !recovery)
 		nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_NIC_NO_DRIVER, p->bdf, NULL,
 				   "Install or load the driver (`lspci -k -s` shows which one the "
 				   "card wants).",
@@ -212,16 +215,18 @@ static void rule_card_alive(struct nicfit__audit_ctx *c, const struct nicfit_aud
 /*
  * Whether function pci has an RDMA device is unknown: it has none in the
  * tree, yet the built-in table says it can do RDMA, its Ethernet driver
- * is bound and has an RDMA driver, and the tree has neither sys/module
- * nor sys/class/infiniband to say whether that driver is loaded.
+ * is bound and has an RDMA driver (or the tree cannot show its driver),
+ * and the tree has neither sys/module nor sys/class/infiniband to say
+ * whether that driver is loaded.
  */
 int nicfit__audit_rdma_unknown(const struct nicfit__audit_ctx *c, int pci)
 {
 	const struct nicfit_pcidev *p = P(c, pci);
 	const struct nicfit_pci_id *id;
 
-	if (c->t->modules_listed || c->t->rdma_listed || !p->driver[0] ||
-	    !rdma_driver_for(p->driver) || nicfit__audit_rdma_of(c, pci) >= 0)
+	if (c->t->modules_listed || c->t->rdma_listed || nicfit__audit_rdma_of(c, pci) >= 0)
+		return 0;
+	if (p->driver[0] ? !rdma_driver_for(p->driver) : !nicfit__audit_driver_unknown(c, pci))
 		return 0;
 	id = nicfit__pci_id_find(p->vendor, p->device);
 	return id && id->rdma;
@@ -235,7 +240,10 @@ int nicfit__audit_rdma_unknown(const struct nicfit__audit_ctx *c, int pci)
  * the module list (sys/module) or the RDMA class (sys/class/infiniband,
  * which exists once ib_core is loaded); a tree with neither (a capture
  * that left both out) cannot tell, and the card's RDMA is noted as
- * unknown instead (not_checked "rdma", audit_checks.c).
+ * unknown instead (not_checked "rdma", audit_checks.c), also where the
+ * tree cannot show which driver is bound. A card whose Ethernet driver is
+ * unknown in a tree that lists RDMA devices has none, but the note, which
+ * names the bound driver, is not made.
  */
 static void rule_rdma_driver(struct nicfit__audit_ctx *c, const struct nicfit_audit_dev *d,
 			     const struct nicfit_pci_id *id, const struct survey *sv)
@@ -244,12 +252,14 @@ static void rule_rdma_driver(struct nicfit__audit_ctx *c, const struct nicfit_au
 	const char *rd = p->driver[0] ? rdma_driver_for(p->driver) : NULL;
 	struct nicfit_finding *f;
 
-	if (sv->has_rdma || !rd || !id || !id->rdma)
+	if (sv->has_rdma || !id || !id->rdma)
 		return;
 	if (d->rdma_unknown) {
 		c->rdma_unknown = 1;
 		return;
 	}
+	if (!rd)
+		return;
 	f = nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_NIC_RDMA_NOT_LOADED, p->bdf, S_IDS,
 			       NULL,
 			       "%s can do RDMA but has no RDMA device (driver %s is bound, its RDMA "

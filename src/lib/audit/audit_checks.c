@@ -40,7 +40,8 @@ static void rule_virtual(struct nicfit__audit_ctx *c)
 
 /*
  * gpu-no-driver, numa-locality-unknown: a GPU with no driver bound cannot
- * be used (a warning). GPUs and NICs with numa_node -1 (or no numa_node
+ * be used (a warning); in a tree that cannot show drivers nothing is said
+ * but not_checked "drivers". GPUs and NICs with numa_node -1 (or no numa_node
  * file) on a host of several NUMA nodes leave NCCL unable to tell their
  * socket, so it may pick a far NIC (docs/reference/topology.md 6): one
  * warning naming them all (numa_unknown).
@@ -112,7 +113,10 @@ static void rule_devices(struct nicfit__audit_ctx *c, struct seen *s)
 			s->nvidia++;
 		if (d->kind == NICFIT_DEV_NIC && p->vpd_state == 2)
 			s->vpd_hidden = 1;
-		if (d->kind == NICFIT_DEV_GPU && !p->driver[0] && p->physfn < 0)
+		if (d->kind == NICFIT_DEV_GPU && !p->driver[0] && p->physfn < 0 &&
+		    nicfit__audit_driver_unknown(c, d->pci))
+			c->drivers_unknown = 1;
+		else if (d->kind == NICFIT_DEV_GPU && !p->driver[0] && p->physfn < 0)
 			nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_GPU_NO_DRIVER, p->bdf,
 					   NULL,
 					   "Install the GPU driver (for NVIDIA: the datacenter driver, "
@@ -255,6 +259,12 @@ static void note_not_checked(struct nicfit__audit_ctx *c, const struct seen *s)
 	else if (a->ndevs && !s->linked)
 		nicfit__audit_not_checked(c, "pcie_links", "The link files report no speed "
 					  "('Unknown').");
+	if (c->drivers_unknown)
+		nicfit__audit_not_checked(c, "drivers", "This tree has no sys/bus/pci/drivers, and "
+					  "its PCI functions have neither uevent files nor driver "
+					  "links (a copy that left them out), so whether GPUs and "
+					  "NICs have a driver bound is unknown. On the host: `lspci "
+					  "-k` names each device's driver ('Kernel driver in use').");
 	if (!t->privileged && (a->ngpus || a->nnics)) {
 		nicfit__audit_not_checked(c, "acs", "ACS redirection on the bridges between GPUs "
 					  "and NICs lives in PCIe extended config space, which only "

@@ -74,6 +74,16 @@ int nicfit__audit_rdma_of(const struct nicfit__audit_ctx *c, int pci)
 	return -1;
 }
 
+/*
+ * An empty driver is "none bound" only where the tree shows drivers; a
+ * capture without uevent files, driver links and sys/bus/pci/drivers
+ * leaves it unknown.
+ */
+int nicfit__audit_driver_unknown(const struct nicfit__audit_ctx *c, int pci)
+{
+	return !P(c, pci)->driver[0] && !c->t->drivers_listed;
+}
+
 int nicfit__audit_first_netdev(const struct nicfit__audit_ctx *c, int pci)
 {
 	int i;

@@ -72,6 +72,8 @@ struct nicfit__audit_ctx {
 	char *seen_link;  /* per topo index: 1 link reported (audit_link.c), 2|4 ACS (audit_gpu.c) */
 	int rdma_unknown; /* an RDMA-capable card's RDMA driver may or may not be loaded: the
 			   * tree has neither sys/module nor sys/class/infiniband (audit_card.c) */
+	int drivers_unknown; /* a GPU or NIC shows no driver in a tree that cannot show drivers
+			      * (topo->drivers_listed 0): no-driver findings left out */
 };
 
 /* The topo function at index i. */
@@ -97,6 +99,8 @@ void nicfit__audit_not_checked(struct nicfit__audit_ctx *c, const char *check,
 const char *nicfit__audit_problem_text(const struct nicfit_problem *p);
 /* The RDMA device of a function, or -1. */
 int nicfit__audit_rdma_of(const struct nicfit__audit_ctx *c, int pci);
+/* 1 when function pci shows no driver and the tree cannot show drivers (audit_ctx.c) */
+int nicfit__audit_driver_unknown(const struct nicfit__audit_ctx *c, int pci);
 /* 1 when whether function pci has an RDMA device cannot be told (audit_card.c) */
 int nicfit__audit_rdma_unknown(const struct nicfit__audit_ctx *c, int pci);
 /* "N RDMA", "RDMA unknown" or "N RDMA, M unknown": the header's count of RDMA cards */

@@ -446,6 +446,8 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 	t->iommu = -1;
 	/* the RDMA list is judged as complete: dump_judge.c notes what the dumps lack ("rdma") */
 	t->rdma_listed = 1;
+	/* so are drivers: dump_judge.c takes back no-driver findings of functions without -k */
+	t->drivers_listed = 1;
 	rc = add_fns(d, t, map);
 	free(map);
 	if (!rc)
