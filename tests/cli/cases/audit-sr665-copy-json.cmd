@@ -1,0 +1,1 @@
+-jp audit --sysfs build/fixtures/sr665-copy --pci-ids tests/fixtures/pci.ids

@@ -1,0 +1,1 @@
+audit --sysfs build/fixtures/sr665-copy --pci-ids tests/fixtures/pci.ids
