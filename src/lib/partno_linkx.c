@@ -254,7 +254,8 @@ static int read_tail(struct dec *d, const struct linkx_family *f, const char *s,
 	}
 	if (!strcmp(t, "-FLT")) {
 		setstr(k->top_a, sizeof(k->top_a), "flat");
-		pos(p, "-FLT", "flat-top twin-port end, for liquid-cooled switches");
+		pos(p, "-FLT", "flat-top twin-port end (DGX H100 twin-port cages, liquid-cooled "
+		    "switches); the other end finned");
 	} else if (*t) {
 		pos(p, t, "suffix not read by these rules");
 		note(p, "The suffix '%s' is not read by the LinkX rules.", t);

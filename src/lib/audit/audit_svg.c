@@ -561,7 +561,7 @@ static void draw_columns(struct svg *s, const struct columns *k)
 							       t->numa[j].cpulist[0] ? t->numa[j].cpulist
 										     : "?");
 		} else {
-			snprintf(head, sizeof(head), "locality unknown (numa_node -1)");
+			snprintf(head, sizeof(head), "socket unknown (no NUMA node read for these)");
 		}
 		nicfit_buf_addf(&s->b, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\" "
 				"rx=\"10\" fill=\"%s\" stroke=\"#bbb\"/>\n", k->left[c] + 4, k->top[c] - 10,
