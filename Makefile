@@ -162,10 +162,15 @@ $(B)/libnicfit.so: $(B)/libnicfit.so.$(VERSION)
 $(B)/nicfit: $(CLI_OBJ) $(B)/libnicfit.a
 	$(Q_LD)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libnicfit.a $(LIBS)
 
+# test_output drives the CLI's output writer, which is not in the library.
+UNIT_OUTPUT_SRC := src/cli/output.c src/cli/wrap.c
+unit_extra = $(if $(filter test_output,$(1)),-Isrc/cli $(UNIT_OUTPUT_SRC))
+$(B)/tests/test_output: $(UNIT_OUTPUT_SRC) src/cli/output.h src/cli/cli.h
+
 $(B)/tests/%: tests/unit/%.c $(B)/libnicfit.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(Q_LD)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
-		-o $@ $< $(B)/libnicfit.a $(LIBS) $(JANSSON_LIBS) -lcmocka -larchive
+		-o $@ $< $(call unit_extra,$*) $(B)/libnicfit.a $(LIBS) $(JANSSON_LIBS) -lcmocka -larchive
 
 # The harnesses that drive the server's request layer link these files of
 # src/serve/ besides the library (they need no socket and no libmicrohttpd).

@@ -29,6 +29,7 @@ struct cli {
 	struct nicfit_buf out;         /* what goes to stdout on success */
 	struct nicfit_emit_view view;  /* terminal width, -o, --noheadings, --raw */
 	int nccl_topo;                 /* --format nccl-topo (audit only; fmt stays TEXT) */
+	int color_auto;                /* no --color or --no-color: colour if the output shows it */
 };
 
 /* Output formats a command can print (bits of 1 << enum nicfit_format). */
@@ -62,6 +63,12 @@ unsigned cli_term_width(int fd);
  * sequences take no columns. Returns 0 or NICFIT_E_NOMEM.
  */
 int cli_wrap(struct nicfit_buf *b, unsigned width);
+/*
+ * Whether text written to fd is coloured when the user did not say
+ * (main.c): a terminal, NO_COLOR unset or empty (no-color.org), TERM not
+ * "dumb".
+ */
+int cli_color_for(int fd);
 
 /* ---- usage.c: errors, usage, options, the result ---------------------- */
 

@@ -170,16 +170,53 @@ static int expect_is_audits(const char *path)
 }
 
 /*
+ * -o for a format that shows no table (prom, nhc, nfd, nccl-topo): the
+ * names are checked against the tables the text report has, as for JSON,
+ * so that a typo is an error in every format. Returns 0 or an exit code.
+ */
+static int check_columns(struct cli *c, const struct nicfit_audit *a)
+{
+	struct nicfit_emit_view view = c->view;
+	struct nicfit_error err;
+	struct nicfit_emit *e;
+	char line[1024];
+	int rc;
+
+	if (!c->view.columns)
+		return 0;
+	view.width = 0;
+	e = nicfit_emit_new(NICFIT_FMT_TEXT, 0, 0);
+	if (!e || nicfit_emit_set_view(e, &view)) {
+		nicfit_emit_free(e);
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	}
+	rc = nicfit_audit_render(a, e);
+	if (rc) {
+		nicfit_emit_free(e);
+		return cli_error(rc, "audit: cannot render the report: %s", nicfit_strerror(rc));
+	}
+	nicfit_error_clear(&err);
+	rc = nicfit_emit_check_columns(e, &err);
+	nicfit_emit_free(e);
+	if (!rc)
+		return 0;
+	nicfit_error_line(&err, line, sizeof(line));
+	return cli_error(err.code, "%s", line);
+}
+
+/*
  * The line formats of other systems (nicfit/ops.h). NHC's exit status is
  * its own: 1 when a line was printed (a check that failed), else 0; the
  * others keep the audit's (0, 1, 2).
  */
 static int report_ops(struct cli *c, const struct nicfit_audit *a,
-		      const struct nicfit_ops_run *run, const char *output)
+		      const struct nicfit_ops_run *run)
 {
 	size_t failures = 0;
-	int rc;
+	int rc = check_columns(c, a);
 
+	if (rc)
+		return rc;
 	if (c->fmt == NICFIT_FMT_PROM)
 		rc = nicfit_audit_render_prom(a, run, &c->out);
 	else if (c->fmt == NICFIT_FMT_NFD)
@@ -188,25 +225,19 @@ static int report_ops(struct cli *c, const struct nicfit_audit *a,
 		rc = nicfit_audit_render_nhc(a, NICFIT_SEV_WARNING, &c->out, &failures);
 	if (rc)
 		return cli_error(rc, "audit: cannot render the report: %s", nicfit_strerror(rc));
-	if (output) {
-		rc = cli_output(c, output);
-		if (rc)
-			return rc;
-	}
 	if (c->fmt == NICFIT_FMT_NHC)
 		return failures ? 1 : 0;
 	return nicfit_audit_exit_code(a);
 }
 
 /* Print the report; the exit status is then the worst finding's. */
-static int report(struct cli *c, const struct nicfit_audit *a, const struct nicfit_ops_run *run,
-		  const char *output)
+static int report(struct cli *c, const struct nicfit_audit *a, const struct nicfit_ops_run *run)
 {
 	struct nicfit_emit *e;
 	int rc;
 
 	if (c->fmt == NICFIT_FMT_PROM || c->fmt == NICFIT_FMT_NHC || c->fmt == NICFIT_FMT_NFD)
-		return report_ops(c, a, run, output);
+		return report_ops(c, a, run);
 	e = cli_emitter(c);
 	rc = nicfit_audit_render(a, e);
 	if (rc) {
@@ -214,9 +245,29 @@ static int report(struct cli *c, const struct nicfit_audit *a, const struct nicf
 		return cli_error(rc, "audit: cannot render the report: %s", nicfit_strerror(rc));
 	}
 	rc = cli_emit_done(c, e);
-	if (!rc && output)
-		rc = cli_output(c, output);
 	return rc ? rc : nicfit_audit_exit_code(a);
+}
+
+/*
+ * The files the audit reads, which --output must not replace: the tree
+ * (an archive), the dumps, the plan or expectation, pci.ids, overlays.
+ */
+static size_t audit_inputs(const struct cli *c, struct cli_input *in, const char *root,
+			   const char *const *dumps, int ndumps, const char *plan_spec,
+			   const char *expect, const char *pciids)
+{
+	size_t n = 0;
+	int i;
+
+	in[n++] = (struct cli_input){ "--sysfs", root };
+	for (i = 0; i < ndumps; i++)
+		in[n++] = (struct cli_input){ "--dump", dumps[i] };
+	in[n++] = (struct cli_input){ "--plan", plan_spec };
+	in[n++] = (struct cli_input){ "--expect", expect };
+	in[n++] = (struct cli_input){ "--pci-ids", pciids };
+	for (i = 0; i < c->ncatalogs; i++)
+		in[n++] = (struct cli_input){ "--catalog", c->catalogs[i] };
+	return n;
 }
 
 int cmd_audit(struct cli *c, int argc, char **argv)
@@ -235,6 +286,8 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	struct nicfit_audit *a = NULL;
 	struct nicfit_error err;
 	char *tmpdir = NULL, *tmproot = NULL;
+	struct cli_input in[MAX_DUMPS + 4 + CLI_MAX_CATALOGS];
+	struct cli_out out;
 	int ch, rc, nignore = 0, all = 0, no_pciids = 0;
 
 	nicfit_error_clear(&err);
@@ -306,13 +359,19 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	}
 	if (ndumps && sysfs_given)
 		return cli_error(NICFIT_E_USAGE, "audit: --dump and --sysfs: give one of them");
+	/* a destination that cannot be written is refused before the host is read */
+	rc = cli_output_open(c, &out, output,
+			     in, audit_inputs(c, in, ndumps ? NULL : root, dumps, ndumps,
+					      plan_spec, expect, pciids));
+	if (rc)
+		return rc;
 	if (ndumps)
 		rc = read_dumps(dumps, ndumps, &dump, &topo);
 	else
 		rc = discover(root && *root ? root : "/", &topo, &tmpdir, &tmproot);
 	if (rc)
 		goto out;
-	if (c->nccl_topo) {
+	if (c->nccl_topo && !c->view.columns) {
 		rc = write_nccl_topo(c, topo);
 		goto out;
 	}
@@ -331,6 +390,12 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		rc = cli_fail(&err);
 		goto out;
 	}
+	if (c->nccl_topo) {
+		rc = check_columns(c, a);
+		if (!rc)
+			rc = write_nccl_topo(c, topo);
+		goto out;
+	}
 	if (plan_spec) {
 		rc = check_plan(cat, plan_spec, &a, topo, &ao);
 		if (rc)
@@ -346,8 +411,9 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	}
 	run.duration_s = now_s(CLOCK_MONOTONIC) - t0;
 	run.end_time_s = now_s(CLOCK_REALTIME);
-	rc = report(c, a, &run, output);
+	rc = report(c, a, &run);
 out:
+	rc = cli_output_close(c, &out, rc);
 	nicfit_audit_free(a);
 	nicfit_dump_free(dump);
 	nicfit_topo_free(topo);

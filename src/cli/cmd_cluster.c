@@ -153,6 +153,16 @@ int cmd_cluster(struct cli *c, int argc, char **argv)
 			       "in --spec for the links inline)");
 		goto out;
 	}
+	if (map_file) {
+		struct cli_input inputs[1 + CLI_MAX_CATALOGS] = { { "--spec", spec_file } };
+		int k;
+
+		for (k = 0; k < c->ncatalogs; k++)
+			inputs[1 + k] = (struct cli_input){ "--catalog", c->catalogs[k] };
+		rc = cli_out_not_input("--port-map", map_file, inputs, 1 + (size_t)c->ncatalogs);
+		if (rc)
+			goto out;
+	}
 	if (spec_file) {
 		rc = read_spec_file(spec_file, spec);
 		if (rc)

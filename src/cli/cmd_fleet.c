@@ -162,9 +162,39 @@ static double now_s(clockid_t clock)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * -o with --format prom, which shows no table: the names are checked
+ * against the text report's tables, as for JSON, so that a typo is an
+ * error in every format. Returns 0 or an exit code.
+ */
+static int check_columns(struct cli *c, const struct nicfit_fleet *fl, unsigned flags)
+{
+	struct nicfit_emit_view view = c->view;
+	struct nicfit_error err;
+	struct nicfit_emit *e;
+	char line[1024];
+	int rc;
+
+	if (!c->view.columns)
+		return 0;
+	view.width = 0;
+	e = nicfit_emit_new(NICFIT_FMT_TEXT, 0, 0);
+	if (!e || nicfit_emit_set_view(e, &view)) {
+		nicfit_emit_free(e);
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	}
+	nicfit_fleet_render(e, fl, flags);
+	nicfit_error_clear(&err);
+	rc = nicfit_emit_check_columns(e, &err);
+	nicfit_emit_free(e);
+	if (!rc)
+		return 0;
+	nicfit_error_line(&err, line, sizeof(line));
+	return cli_error(err.code, "%s", line);
+}
+
 /* The analysed fleet in the chosen format, to stdout or --output's file. */
-static int report(struct cli *c, const struct nicfit_fleet *fl, unsigned flags, double t0,
-		  const char *output)
+static int report(struct cli *c, const struct nicfit_fleet *fl, unsigned flags, double t0)
 {
 	struct nicfit_emit *e;
 	int rc;
@@ -172,25 +202,20 @@ static int report(struct cli *c, const struct nicfit_fleet *fl, unsigned flags, 
 	if (c->fmt == NICFIT_FMT_PROM) {
 		struct nicfit_ops_run run;
 
+		rc = check_columns(c, fl, flags);
+		if (rc)
+			return rc;
 		run.duration_s = now_s(CLOCK_MONOTONIC) - t0;
 		run.end_time_s = now_s(CLOCK_REALTIME);
 		rc = nicfit_fleet_render_prom(fl, &run, &c->out);
 		if (rc)
 			return cli_error(rc, "fleet: cannot render the report: %s",
 					 nicfit_strerror(rc));
-	} else {
-		e = cli_emitter(c);
-		nicfit_fleet_render(e, fl, flags);
-		rc = cli_emit_done(c, e);
-		if (rc)
-			return rc;
+		return 0;
 	}
-	if (output) {
-		rc = cli_output(c, output);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	e = cli_emitter(c);
+	nicfit_fleet_render(e, fl, flags);
+	return cli_emit_done(c, e);
 }
 
 int cmd_fleet(struct cli *c, int argc, char **argv)
@@ -203,6 +228,9 @@ int cmd_fleet(struct cli *c, int argc, char **argv)
 	double t0 = now_s(CLOCK_MONOTONIC);
 	int nignore = 0, strict = 0, ch, i, rc, ndumps = 0;
 	const char *dumps[MAX_IGNORE];
+	struct cli_input *in;
+	struct cli_out out;
+	size_t nin = 0;
 	unsigned flags = 0;
 	long mb;
 
@@ -250,8 +278,24 @@ int cmd_fleet(struct cli *c, int argc, char **argv)
 		cli_error(NICFIT_E_USAGE, "fleet: give audit files, a directory, or - for standard input");
 		return cli_usage("fleet");
 	}
-	if (nicfit_fleet_new(&fl, &lim))
+	/* the audits read must not be replaced, and a bad destination is refused before them */
+	in = calloc((size_t)(ndumps + argc - optind + c->ncatalogs) + 1, sizeof(*in));
+	if (!in)
 		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	for (i = 0; i < ndumps; i++)
+		in[nin++] = (struct cli_input){ "--dumps", dumps[i] };
+	for (i = optind; i < argc; i++)
+		in[nin++] = (struct cli_input){ "", argv[i] };
+	for (i = 0; i < c->ncatalogs; i++)
+		in[nin++] = (struct cli_input){ "--catalog", c->catalogs[i] };
+	rc = cli_output_open(c, &out, output, in, nin);
+	free(in);
+	if (rc)
+		return rc;
+	if (nicfit_fleet_new(&fl, &lim)) {
+		rc = cli_error(NICFIT_E_NOMEM, "out of memory");
+		goto out;
+	}
 	rc = 0;
 	for (i = 0; i < ndumps && !rc; i++)
 		rc = add_dump_hosts(c, fl, dumps[i], &err);
@@ -280,10 +324,10 @@ int cmd_fleet(struct cli *c, int argc, char **argv)
 		rc = cli_fail(&err);
 		goto out;
 	}
-	rc = report(c, fl, flags, t0, output);
+	rc = report(c, fl, flags, t0);
 	if (!rc)
 		rc = nicfit_fleet_exit_status(fl);
 out:
 	nicfit_fleet_free(fl);
-	return rc;
+	return cli_output_close(c, &out, rc);
 }

@@ -114,13 +114,19 @@ static int take_globals(struct cli *c, int *argcp, char **argv)
 	/* auto: a terminal that can show colour, and no NO_COLOR (no-color.org);
 	 * --color=always is the user's explicit wish and wins over NO_COLOR */
 	if (color < 0) {
-		const char *term = getenv("TERM"), *no = getenv("NO_COLOR");
-
-		color = isatty(STDOUT_FILENO) && !(no && *no) && !(term && !strcmp(term, "dumb"));
+		c->color_auto = 1;
+		color = cli_color_for(STDOUT_FILENO);
 	}
 	if (color)
 		c->emit_flags |= NICFIT_EMIT_COLOR;
 	return 0;
+}
+
+int cli_color_for(int fd)
+{
+	const char *term = getenv("TERM"), *no = getenv("NO_COLOR");
+
+	return isatty(fd) && !(no && *no) && !(term && !strcmp(term, "dumb"));
 }
 
 /* "--help" or "-h" anywhere before "--": `nicfit calc pcie --help` is help too. */
@@ -171,6 +177,7 @@ static void on_signal(int sig)
 	int e = errno;
 
 	nicfit_snapshot_remove_pending();
+	cli_out_remove_pending();
 	raise(sig);
 	errno = e;
 }

@@ -1,14 +1,16 @@
 /*
  * output.c - the files commands write besides standard output (output.h):
  * `--output FILE` and `cluster --port-map FILE`, one way for both: a
- * regular file replaced by a temporary one renamed over it, a device or
- * FIFO written to as it is, a link followed to what it names; and the one
+ * regular file replaced by a temporary one renamed over it (or written
+ * in place when it has other names), a device, FIFO or standard stream
+ * written to as it is, a link followed to what it names; and the one
  * loop that writes a whole buffer to a descriptor, which main() uses for
  * stdout.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,10 @@
 
 #include "cli.h"
 #include "output.h"
+
+/* The temporary file a signal must remove: set while one exists. */
+static char pending_tmp[4096];
+static volatile sig_atomic_t pending;
 
 int cli_write_all(int fd, const char *p, size_t n)
 {
@@ -37,6 +43,65 @@ int cli_write_all(int fd, const char *p, size_t n)
 static int out_error(const struct cli_out *o, int code, const char *why)
 {
 	return cli_error(code, "%s %.200s: %s", o->opt, o->path, why);
+}
+
+static int out_errno(const struct cli_out *o, int code, const char *what, int e)
+{
+	char why[300];
+
+	snprintf(why, sizeof(why), "%s: %s", what, strerror(e));
+	return out_error(o, code, why);
+}
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+int cli_out_not_input(const char *opt, const char *path, const struct cli_input *in, size_t n)
+{
+	struct stat out, st;
+	size_t i;
+
+	if (!path || !strcmp(path, "-") || stat(path, &out) || !S_ISREG(out.st_mode))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!in[i].path || !strcmp(in[i].path, "-") || stat(in[i].path, &st) ||
+		    !same_file(&st, &out))
+			continue;
+		if (in[i].opt && *in[i].opt)
+			return cli_error(NICFIT_E_USAGE, "%s %.200s: the file %s reads (give "
+					 "another name)", opt, path, in[i].opt);
+		return cli_error(NICFIT_E_USAGE, "%s %.200s: one of the files read (give "
+				 "another name)", opt, path);
+	}
+	return 0;
+}
+
+/*
+ * This process's standard output or error when path names it (stdout
+ * redirected to path, /dev/stdout, /dev/fd/2): its descriptor, or -1.
+ */
+static int standard_stream(const struct stat *sb)
+{
+	static const int fds[] = { STDOUT_FILENO, STDERR_FILENO };
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (!fstat(fds[i], &st) && same_file(&st, sb))
+			return fds[i];
+	return -1;
+}
+
+/* Write through a duplicate of standard output or error, where it is. */
+static int open_stream(struct cli_out *o, int fd)
+{
+	o->fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (o->fd < 0)
+		return out_error(o, NICFIT_E_IO, strerror(errno));
+	o->tmp[0] = '\0';
+	return 0;
 }
 
 /*
@@ -63,32 +128,79 @@ static int open_in_place(struct cli_out *o, mode_t type)
 	}
 	if (fstat(o->fd, &sb) || S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode)) {
 		close(o->fd);
+		o->fd = -1;
 		return 1;
 	}
 	flags = fcntl(o->fd, F_GETFL);
 	if (flags < 0 || fcntl(o->fd, F_SETFL, flags & ~O_NONBLOCK)) {
 		close(o->fd);
+		o->fd = -1;
 		return out_error(o, NICFIT_E_IO, strerror(errno));
 	}
 	o->tmp[0] = '\0';
 	return 0;
 }
 
-/* The temporary file beside o->target, with mode. Returns 0 or an exit code. */
-static int open_beside(struct cli_out *o, mode_t mode)
+/*
+ * A regular file with other names (hard links), overwritten where it is
+ * so that they all see the new content; cut to length at commit. Not
+ * truncated on open: a write that fails at once leaves it as it was.
+ */
+static int open_file_in_place(struct cli_out *o, const struct stat *sb)
+{
+	struct stat st;
+
+	o->fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (o->fd < 0)
+		return out_error(o, NICFIT_E_IO, strerror(errno));
+	if (fstat(o->fd, &st) || !S_ISREG(st.st_mode) || !same_file(&st, sb)) {
+		close(o->fd);
+		o->fd = -1;
+		return out_error(o, NICFIT_E_IO, "changed while it was being opened");
+	}
+	o->tmp[0] = '\0';
+	o->in_place = 1;
+	return 0;
+}
+
+/*
+ * The temporary file beside o->target: mode for a new file, the old
+ * file's permission bits (and owner and group, where this process may
+ * set them: root may, another user may set a group of theirs) when old
+ * is given. Returns 0 or an exit code.
+ */
+static int open_beside(struct cli_out *o, mode_t mode, const struct stat *old)
 {
 	const char *slash = strrchr(o->target, '/');
 	size_t dirlen = slash ? (size_t)(slash - o->target) + 1 : 0;
 
 	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%.*s.%s.XXXXXX", (int)dirlen, o->target,
-			     o->target + dirlen) >= sizeof(o->tmp))
+			     o->target + dirlen) >= sizeof(o->tmp)) {
+		o->tmp[0] = '\0';
 		return out_error(o, NICFIT_E_USAGE, "path too long");
+	}
 	o->fd = mkstemp(o->tmp);
 	if (o->fd < 0) {
-		char why[300];
+		int e = errno;
 
-		snprintf(why, sizeof(why), "cannot create a file beside it: %s", strerror(errno));
-		return out_error(o, NICFIT_E_IO, why);
+		o->tmp[0] = '\0';
+		return out_errno(o, NICFIT_E_IO, "cannot create a file beside it", e);
+	}
+	memcpy(pending_tmp, o->tmp, sizeof(pending_tmp));
+	pending = 1;
+	if (fcntl(o->fd, F_SETFD, FD_CLOEXEC)) {
+		int e = errno;
+
+		cli_out_abort(o);
+		return out_error(o, NICFIT_E_INTERNAL, strerror(e));
+	}
+	if (old) {
+		if ((old->st_uid != geteuid() || old->st_gid != getegid()) &&
+		    fchown(o->fd, old->st_uid, old->st_gid) && old->st_gid != getegid() &&
+		    fchown(o->fd, (uid_t)-1, old->st_gid)) {
+			/* not ours to give: the new file is this user's, as a new file is */
+		}
+		mode = old->st_mode & 0777;
 	}
 	if (fchmod(o->fd, mode)) {
 		int e = errno;
@@ -135,7 +247,7 @@ static int resolve_target(struct cli_out *o, int exists)
 int cli_out_open(struct cli_out *o, const char *opt, const char *path, mode_t mode)
 {
 	const char *slash = strrchr(path, '/');
-	int rc, tries, exists = 0;
+	int rc, fd, tries, exists = 0;
 	struct stat sb;
 
 	memset(o, 0, sizeof(*o));
@@ -144,6 +256,8 @@ int cli_out_open(struct cli_out *o, const char *opt, const char *path, mode_t mo
 	o->fd = -1;
 	if (!*path || (slash && !slash[1]))
 		return cli_error(NICFIT_E_USAGE, "%s '%.200s': not a file name", opt, path);
+	/* a write past ulimit -f fails with EFBIG, so the temporary file is removed */
+	signal(SIGXFSZ, SIG_IGN);
 	/* twice at most: a device that became a regular file under us is replaced as one */
 	for (tries = 0; tries < 2; tries++) {
 		if (stat(path, &sb)) {
@@ -153,6 +267,9 @@ int cli_out_open(struct cli_out *o, const char *opt, const char *path, mode_t mo
 		}
 		if (S_ISDIR(sb.st_mode))
 			return out_error(o, NICFIT_E_IO, "a directory (give a file name)");
+		fd = standard_stream(&sb);
+		if (fd >= 0)
+			return open_stream(o, fd);
 		if (S_ISREG(sb.st_mode)) {
 			exists = 1;
 			break;
@@ -164,37 +281,105 @@ int cli_out_open(struct cli_out *o, const char *opt, const char *path, mode_t mo
 	if (tries == 2)
 		return out_error(o, NICFIT_E_IO, "changed while it was being opened");
 	rc = resolve_target(o, exists);
-	return rc ? rc : open_beside(o, mode);
+	if (rc)
+		return rc;
+	if (!exists)
+		return open_beside(o, mode, NULL);
+	o->existed = 1;
+	/* a rename would replace a file its owner made read-only; a shell's > would not */
+	if (faccessat(AT_FDCWD, o->target, W_OK, AT_EACCESS))
+		return out_error(o, NICFIT_E_IO, strerror(errno));
+	return sb.st_nlink > 1 ? open_file_in_place(o, &sb) : open_beside(o, mode, &sb);
+}
+
+int cli_out_reserve(struct cli_out *o, size_t n)
+{
+	struct stat sb;
+	int e;
+
+	if (o->err || !n || (!o->tmp[0] && !o->in_place) || fstat(o->fd, &sb) ||
+	    !S_ISREG(sb.st_mode) || n > (size_t)LONG_MAX - o->written)
+		return o->err ? -1 : 0;
+	e = posix_fallocate(o->fd, (off_t)o->written, (off_t)n);
+	/* EINVAL, EOPNOTSUPP: a filesystem that reserves nothing; the writes will tell */
+	if (e == ENOSPC || e == EFBIG || e == EDQUOT || e == EIO) {
+		o->err = e;
+		return -1;
+	}
+	return 0;
 }
 
 int cli_out_write(struct cli_out *o, const char *p, size_t n)
 {
-	if (!o->err && cli_write_all(o->fd, p, n))
-		o->err = errno ? errno : EIO;
+	if (!o->err) {
+		if (cli_write_all(o->fd, p, n))
+			o->err = errno ? errno : EIO;
+		else
+			o->written += n;
+	}
 	return o->err ? -1 : 0;
+}
+
+/* The directory a renamed file is in, flushed so that the rename is on the disk too. */
+static void sync_dir(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	char dir[4096];
+	int fd;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == target)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - target), target);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		/* the file is in place whatever this says; some filesystems cannot sync a dir */
+		if (fsync(fd)) {
+		}
+		close(fd);
+	}
+}
+
+/* A failed write's message: what happened to the destination. */
+static int write_failed(struct cli_out *o, const char *what, int e)
+{
+	const char *left = o->in_place && o->written ? "; the file is left partly written" :
+			   o->in_place || (o->tmp[0] && o->existed) ? "; the file is as it was" :
+			   o->tmp[0] ? "; no file was made" : "";
+	char why[300];
+
+	cli_out_abort(o);
+	snprintf(why, sizeof(why), "%s: %s%s", what, strerror(e), left);
+	return out_error(o, NICFIT_E_INTERNAL, why);
 }
 
 int cli_out_commit(struct cli_out *o)
 {
 	int e = o->err;
 
-	if (!e && o->tmp[0] && fsync(o->fd))
-		e = errno;
-	if (e) {
-		cli_out_abort(o);
-		return out_error(o, NICFIT_E_INTERNAL, strerror(e));
-	}
+	if (e)
+		return write_failed(o, "cannot write", e);
+	if (o->in_place && ftruncate(o->fd, (off_t)o->written))
+		return write_failed(o, "cannot cut it to length", errno);
+	if ((o->tmp[0] || o->in_place) && fsync(o->fd))
+		return write_failed(o, "cannot flush it to disk", errno);
 	if (close(o->fd)) {
 		e = errno;
 		o->fd = -1;
-		cli_out_abort(o);
-		return out_error(o, o->tmp[0] ? NICFIT_E_IO : NICFIT_E_INTERNAL, strerror(e));
+		return write_failed(o, "cannot write", e);
 	}
 	o->fd = -1;
-	if (o->tmp[0] && rename(o->tmp, o->target)) {
-		e = errno;
-		cli_out_abort(o);
-		return out_error(o, NICFIT_E_IO, strerror(e));
+	if (o->tmp[0]) {
+		if (rename(o->tmp, o->target)) {
+			e = errno;
+			cli_out_abort(o);
+			return out_error(o, NICFIT_E_IO, strerror(e));
+		}
+		pending = 0;
+		o->tmp[0] = '\0';
+		sync_dir(o->target);
 	}
 	return 0;
 }
@@ -204,23 +389,63 @@ void cli_out_abort(struct cli_out *o)
 	if (o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
-	if (o->tmp[0])
+	if (o->tmp[0]) {
 		unlink(o->tmp);
+		pending = 0;
+	}
 	o->tmp[0] = '\0';
 }
 
-int cli_output(struct cli *c, const char *path)
+void cli_out_remove_pending(void)
 {
-	struct cli_out o;
+	if (pending)
+		unlink(pending_tmp);
+	pending = 0;
+}
+
+int cli_output_open(struct cli *c, struct cli_out *o, const char *path,
+		    const struct cli_input *in, size_t nin)
+{
 	int rc;
 
-	if (!strcmp(path, "-"))
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	if (!path || !strcmp(path, "-"))
 		return 0;
-	rc = cli_out_open(&o, "--output", path, 0644);
-	if (!rc) {
-		cli_out_write(&o, c->out.data, c->out.len);
-		rc = cli_out_commit(&o);
+	rc = cli_out_not_input("--output", path, in, nin);
+	if (!rc)
+		rc = cli_out_open(o, "--output", path, 0644);
+	if (rc)
+		return rc;
+	/* laid out for where it goes: a file gets no colour and no terminal width */
+	if (c->color_auto) {
+		c->emit_flags &= ~NICFIT_EMIT_COLOR;
+		if (cli_color_for(o->fd))
+			c->emit_flags |= NICFIT_EMIT_COLOR;
 	}
+	if (c->fmt == NICFIT_FMT_TEXT)
+		c->view.width = cli_term_width(o->fd);
+	return 0;
+}
+
+int cli_output_close(struct cli *c, struct cli_out *o, int rc)
+{
+	int code;
+
+	if (o->fd < 0)
+		return rc;
+	if (rc < 0 || rc > 2) {
+		cli_out_abort(o);
+		return rc;
+	}
+	if (c->out.len && c->view.width && cli_wrap(&c->out, c->view.width)) {
+		cli_out_abort(o);
+		nicfit_buf_reset(&c->out);
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	}
+	if (!cli_out_reserve(o, c->out.len))
+		cli_out_write(o, c->out.data, c->out.len);
 	nicfit_buf_reset(&c->out);
-	return rc;
+	code = cli_out_commit(o);
+	return code ? code : rc;
 }

@@ -9,19 +9,38 @@
  * What the destination is decides how it is written, as cp(1), tee(1)
  * and a shell's redirection decide it, but with a regular file replaced
  * whole:
- *  - a regular file, or a name that does not exist yet: a temporary file
- *    in the same directory (".NAME.XXXXXX", a name the textfile collector
- *    skips: it reads only *.prom), flushed to disk, then renamed over it;
- *  - a symbolic link is followed: the file it names is replaced that way
- *    (the link stays a link), a device or FIFO it names is written to; a
- *    link to nothing is refused, as nicfit creates no file through a link;
+ *  - a regular file with one name, or a name that does not exist yet: a
+ *    temporary file in the same directory (".NAME.XXXXXX", a name the
+ *    textfile collector skips: it reads only *.prom), written, flushed to
+ *    disk, given the old file's permission bits (and owner and group where
+ *    the process may give them; a new file gets the caller's mode), then
+ *    renamed over it, and the directory flushed;
+ *  - a regular file with more than one name (hard links) is written in
+ *    place, so that every name sees the new content: room for the whole
+ *    content is reserved first where it is known (a full disk then leaves
+ *    the file as it was), then it is overwritten and cut to its length;
+ *  - a symbolic link is followed: the file it names is replaced as above
+ *    in that file's directory (the link stays a link), a device or FIFO it
+ *    names is written to; a link to nothing is refused, as nicfit creates
+ *    no file through a link;
+ *  - this process's standard output or error (/dev/stdout, /dev/fd/2, or
+ *    a name of the file they are redirected to) is written through that
+ *    descriptor, at its offset and with its append mode, as a shell's
+ *    redirection to /dev/stdout is;
  *  - a character or block device, or a FIFO, is written to as it is
  *    (opened without O_CREAT or O_TRUNC, never made a controlling
  *    terminal); a FIFO that no process reads is refused instead of
  *    waiting for a reader for ever;
- *  - a directory or a socket is refused.
+ *  - a directory, a socket, and an existing file the process may not
+ *    write (a read-only file, which a rename would replace all the same)
+ *    are refused.
+ * A temporary file never outlives the process: an error removes it, and
+ * so does SIGINT, SIGTERM or SIGHUP (cli_out_remove_pending()); a file
+ * size limit (ulimit -f) is a write error, SIGXFSZ being ignored.
  * Errors are one line naming the option and the path, with exit 66 (the
- * destination cannot be written there) or 70 (a write failed midway).
+ * destination cannot be written there), 64 (it is one of the command's
+ * inputs) or 70 (a write failed midway; the message says whether the
+ * destination was left as it was or partly written).
  * "-" is left to the caller: it means standard output for --output and
  * is refused by --port-map, whose standard output carries the report.
  */
@@ -41,9 +60,25 @@ struct cli_out {
 	const char *path;    /* as the user gave it */
 	char tmp[4096];      /* the temporary file; "" when written to as it is */
 	char target[4096];   /* what tmp is renamed over: path, or the file its link names */
-	int fd;
+	int fd;              /* -1: nothing open */
+	int in_place;        /* a regular file overwritten where it is, cut at commit */
+	int existed;         /* the target was a regular file already */
+	size_t written;      /* bytes written so far */
 	int err;             /* the first write's errno */
 };
+
+/* A file a command reads, which its output must not replace. */
+struct cli_input {
+	const char *opt;     /* "--dump", "--plan", "" for an operand */
+	const char *path;    /* NULL or "-": nothing to compare */
+};
+
+/*
+ * Refuse path (given to opt) when it names the same file as one of the
+ * n inputs: replacing a dump, a spec or an audit with the report would
+ * lose it. Returns 0, or 64 after printing one line.
+ */
+int cli_out_not_input(const char *opt, const char *path, const struct cli_input *in, size_t n);
 
 /*
  * Open path for writing as the paragraph above says; a new file gets
@@ -51,24 +86,43 @@ struct cli_out {
  * is nothing to commit or abort.
  */
 int cli_out_open(struct cli_out *o, const char *opt, const char *path, mode_t mode);
+/*
+ * Room for n bytes more, reserved on the disk before they are written
+ * (a regular file only; a filesystem that cannot reserve is not asked).
+ * 0, or -1 with the error kept as a write's: a file written in place is
+ * then still as it was.
+ */
+int cli_out_reserve(struct cli_out *o, size_t n);
 /* Write n bytes at p; 0, or -1 (the error is kept for cli_out_commit()). */
 int cli_out_write(struct cli_out *o, const char *p, size_t n);
 /*
- * Finish: flush the temporary file and rename it over the target, or
- * close the device or FIFO. Returns 0, or an exit code after printing one
- * line (a failed write included); the temporary file is then gone.
+ * Finish: flush the temporary file and rename it over the target, cut a
+ * file written in place to its length, or close the device or FIFO.
+ * Returns 0, or an exit code after printing one line (a failed write
+ * included); the temporary file is then gone.
  */
 int cli_out_commit(struct cli_out *o);
 /* Give up: close, remove the temporary file, leave the destination as it was. */
 void cli_out_abort(struct cli_out *o);
+/* Remove the temporary file being written, if any; safe in a signal handler. */
+void cli_out_remove_pending(void);
 
 /*
- * `--output FILE` of a command that rendered into c->out: FILE written
- * as above (mode 0644, so that a collector running as another user reads
- * it) and c->out emptied; for "-" c->out is left for standard output, as
- * without the option. Returns 0 or an exit code.
+ * `--output FILE` of a command that renders into c->out, in two steps so
+ * that a destination that cannot be written is refused before the work:
+ * cli_output_open() checks FILE against the command's inputs, opens it
+ * (mode 0644 for a new file, so that a collector running as another user
+ * reads it) and lays the report out for it rather than for standard
+ * output (colour and width when --color is auto, as for a terminal it
+ * is); cli_output_close() writes c->out there and empties it when rc is
+ * a result (0, 1 or 2), or removes the temporary file for an error. For
+ * NULL or "-" both do nothing: c->out goes to standard output. Each
+ * returns 0 or an exit code; cli_output_close() returns rc unless the
+ * writing failed.
  */
-int cli_output(struct cli *c, const char *path);
+int cli_output_open(struct cli *c, struct cli_out *o, const char *path,
+		    const struct cli_input *in, size_t nin);
+int cli_output_close(struct cli *c, struct cli_out *o, int rc);
 
 /* Write all n bytes at p to fd (retrying after EINTR); 0, or -1 with errno set. */
 int cli_write_all(int fd, const char *p, size_t n);
