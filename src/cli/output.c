@@ -182,9 +182,12 @@ static int open_beside(struct cli_out *o, mode_t mode, const struct stat *old)
 	o->fd = mkstemp(o->tmp);
 	if (o->fd < 0) {
 		int e = errno;
+		char what[300];
 
 		o->tmp[0] = '\0';
-		return out_errno(o, NICFIT_E_IO, "cannot create a file beside it", e);
+		snprintf(what, sizeof(what), "cannot create a file in %.*s", dirlen ?
+			 (int)(dirlen > 1 ? dirlen - 1 : dirlen) : 1, dirlen ? o->target : ".");
+		return out_errno(o, NICFIT_E_IO, what, e);
 	}
 	memcpy(pending_tmp, o->tmp, sizeof(pending_tmp));
 	pending = 1;
