@@ -1,0 +1,2 @@
+--format prom -o bdf,bogus audit --sysfs build/fixtures/r740xd --no-pci-ids
+# exit 64

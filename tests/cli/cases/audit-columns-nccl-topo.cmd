@@ -1,0 +1,1 @@
+--format nccl-topo -o bdf,gdr audit --sysfs build/fixtures/r740xd --no-pci-ids

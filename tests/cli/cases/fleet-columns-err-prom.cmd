@@ -1,0 +1,2 @@
+--format prom -o bogus fleet tests/cli/data/fleet/dir
+# exit 64

@@ -1,0 +1,2 @@
+--format prom fleet tests/cli/data/fleet/dir --output tests/cli/data/fleet/dir
+# exit 66
