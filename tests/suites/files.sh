@@ -1,7 +1,9 @@
 #!/bin/sh
 # What nicfit writes on the filesystem when the destination is not a plain
 # new name: --output and --port-map into a device, a FIFO, a symbolic link,
-# a directory, a socket and "-" (src/cli/output.h); snapshot DEST that is a
+# a directory, a socket, "-", a file with two names, a file with its own
+# mode, /dev/stdout appended to, one of the command's inputs, past ulimit
+# -f, and from a terminal (src/cli/output.h); snapshot DEST that is a
 # link or exists; and an archive audit interrupted by a signal, which must
 # leave no unpacked tree behind. Every device, FIFO and link is made here,
 # in this suite's own directory: nothing points at /dev or a system path.
@@ -96,6 +98,52 @@ check "--output -: the report on standard output, no file named '-'" \
 rc=$?
 check "--port-map -: exit 64 (standard output carries the report), no file named '-'" \
 	sh -c "[ $rc = 64 ] && [ ! -e '$o/-' ] && [ \$(wc -l <'$tmp/err') = 1 ]"
+echo old >"$o/one"
+ln "$o/one" "$o/two"
+audit_to "$o/one"
+check "--output FILE with two names (hard link): both names get the report" \
+	sh -c "[ $rc -le 2 ] && cmp -s '$tmp/want' '$o/two' && [ \$(stat -c %h '$o/one') = 2 ]"
+echo old >"$o/private"
+chmod 600 "$o/private"
+audit_to "$o/private"
+check "--output FILE replaced: its mode 0600 is kept" \
+	sh -c "[ $rc -le 2 ] && [ \$(stat -c %a '$o/private') = 600 ] && cmp -s '$tmp/want' '$o/private'"
+echo log >"$o/log"
+"$NICFIT" audit --sysfs "$fx" --no-pci-ids --output /dev/stdout >>"$o/log" 2>"$tmp/err"
+rc=$?
+check "--output /dev/stdout with standard output appended to a file: added to, not replaced" \
+	sh -c "[ $rc -le 2 ] && [ \"\$(head -1 '$o/log')\" = log ] &&
+	       tail -n +2 '$o/log' | cmp -s - '$tmp/want'"
+echo '{"gpus": "2xA40"}' >"$o/spec.json"
+ln -s spec.json "$o/spec-link.json"
+"$NICFIT" audit --sysfs "$fx" --no-pci-ids --plan "$o/spec.json" --output "$o/spec-link.json" \
+	>"$tmp/stdout" 2>"$tmp/err"
+rc=$?
+check "--output naming the --plan file (through a link): exit 64, one line, the spec kept" \
+	sh -c "[ $rc = 64 ] && [ \$(wc -l <'$tmp/err') = 1 ] && grep -q 'the file --plan reads' '$tmp/err' &&
+	       grep -q 2xA40 '$o/spec.json'"
+cp "$tmp/want" "$o/dump.txt"
+"$NICFIT" audit --dump "$o/dump.txt" --output "$o/dump.txt" >/dev/null 2>"$tmp/err"
+check "--output naming the --dump file: exit 64, the dump kept" \
+	sh -c "[ $? = 64 ] && cmp -s '$tmp/want' '$o/dump.txt'"
+"$NICFIT" fleet "$o/dump.txt" --output "$o/dump.txt" >/dev/null 2>"$tmp/err"
+check "fleet --output naming one of its inputs: exit 64, the input kept" \
+	sh -c "[ $? = 64 ] && cmp -s '$tmp/want' '$o/dump.txt'"
+echo old >"$o/limited.json"
+(ulimit -f 4 && "$NICFIT" -j audit --sysfs "$fx" --no-pci-ids --output "$o/limited.json") \
+	>/dev/null 2>"$tmp/err"
+rc=$?
+check "--output past ulimit -f: exit 70, one line, the old file kept, no temporary file" \
+	sh -c "[ $rc = 70 ] && [ \$(wc -l <'$tmp/err') = 1 ] && grep -q 'as it was' '$tmp/err' &&
+	       [ \"\$(cat '$o/limited.json')\" = old ] && [ -z \"\$(find '$o' -name '.*.??????')\" ]"
+if command -v script >/dev/null 2>&1; then
+	COLUMNS=50 script -qc "'$bin' audit --sysfs '$fx' --no-pci-ids --output '$o/tty.txt'" /dev/null \
+		>/dev/null 2>&1
+	check "--output FILE from a terminal: laid out as for a file (no colour, no terminal width)" \
+		cmp -s "$tmp/want" "$o/tty.txt"
+else
+	skip "--output FILE from a terminal" "no script(1)"
+fi
 check "no temporary file left beside any destination" \
 	sh -c "[ -z \"\$(find '$o' -name '.*.??????')\" ]"
 
