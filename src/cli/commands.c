@@ -313,24 +313,12 @@ int cli_check_format(const struct cli *c, const char *name, unsigned formats)
 	int f;
 
 	if (c->nccl_topo) {
-		if (!(formats & FMT_NCCL_TOPO))
-			return cli_error(NICFIT_E_USAGE, "%s has no nccl-topo output (audit writes "
-					 "it)", name);
-		if (c->view.columns)
-			return cli_error(NICFIT_E_USAGE, "-o: --format nccl-topo has no table "
-					 "columns to choose (-o applies to text, json, md, csv and "
-					 "svg)");
-		return 0;
+		if (formats & FMT_NCCL_TOPO)
+			return 0;
+		return cli_error(NICFIT_E_USAGE, "%s has no nccl-topo output (audit writes it)", name);
 	}
-	if (c->fmt_given && !(formats & FMT(c->fmt)))
-		goto refused;
-	/* the line formats of other systems have no tables: -o would be dropped unsaid */
-	if (c->view.columns &&
-	    (c->fmt == NICFIT_FMT_PROM || c->fmt == NICFIT_FMT_NHC || c->fmt == NICFIT_FMT_NFD))
-		return cli_error(NICFIT_E_USAGE, "-o: --format %s has no table columns to choose "
-				 "(-o applies to text, json, md, csv and svg)", names[c->fmt]);
-	return 0;
-refused:
+	if (!c->fmt_given || (formats & FMT(c->fmt)))
+		return 0;
 	can[0] = '\0';
 	for (f = 0; f < (int)(sizeof(names) / sizeof(names[0])); f++)
 		if (formats & FMT(f))

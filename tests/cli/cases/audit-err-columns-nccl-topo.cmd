@@ -1,2 +1,0 @@
--o gpu audit --sysfs build/fixtures/r740xd --format nccl-topo
-# exit 64
