@@ -40,7 +40,9 @@ enum nicfit_status {
 	NICFIT_E_NOMEM = -4,    /* out of memory (exit 70) */
 	NICFIT_E_INTERNAL = -5, /* a bug or an impossible state (exit 70) */
 	NICFIT_E_IO = -6,       /* an input exists but cannot be read (exit 66) */
-	NICFIT_E_LIMIT = -7     /* an input exceeds a hard limit (exit 65) */
+	NICFIT_E_LIMIT = -7,    /* an input exceeds a hard limit (exit 65) */
+	NICFIT_E_OUTPUT = -8    /* an output cannot be made or written (exit 74, sysexits'
+				 * EX_IOERR): --output's file, standard output */
 };
 
 /* Where and why the first error happened; owned by the caller. */

@@ -267,7 +267,8 @@ out:
 		rc = cli_error(NICFIT_E_NOMEM, "out of memory");
 	if (c.out.len && cli_write_all(STDOUT_FILENO, c.out.data, c.out.len)) {
 		if (errno != EPIPE)
-			rc = cli_error(NICFIT_E_IO, "cannot write output: %s", strerror(errno));
+			rc = cli_error(NICFIT_E_OUTPUT, "cannot write output: %s",
+				       strerror(errno));
 	}
 	cli_release(&c);
 	return rc;

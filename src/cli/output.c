@@ -99,7 +99,7 @@ static int open_stream(struct cli_out *o, int fd)
 {
 	o->fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 	if (o->fd < 0)
-		return out_error(o, NICFIT_E_IO, strerror(errno));
+		return out_error(o, NICFIT_E_OUTPUT, strerror(errno));
 	o->tmp[0] = '\0';
 	return 0;
 }
@@ -118,13 +118,13 @@ static int open_in_place(struct cli_out *o, mode_t type)
 	int flags;
 
 	if (S_ISSOCK(type))
-		return out_error(o, NICFIT_E_IO, "a socket (nicfit writes files, devices and FIFOs)");
+		return out_error(o, NICFIT_E_OUTPUT, "a socket (nicfit writes files, devices and FIFOs)");
 	o->fd = open(o->path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (o->fd < 0) {
 		if (errno == ENXIO && S_ISFIFO(type))
-			return out_error(o, NICFIT_E_IO, "a FIFO that no process reads (start its "
+			return out_error(o, NICFIT_E_OUTPUT, "a FIFO that no process reads (start its "
 					 "reader first)");
-		return out_error(o, NICFIT_E_IO, strerror(errno));
+		return out_error(o, NICFIT_E_OUTPUT, strerror(errno));
 	}
 	if (fstat(o->fd, &sb) || S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode)) {
 		close(o->fd);
@@ -135,7 +135,7 @@ static int open_in_place(struct cli_out *o, mode_t type)
 	if (flags < 0 || fcntl(o->fd, F_SETFL, flags & ~O_NONBLOCK)) {
 		close(o->fd);
 		o->fd = -1;
-		return out_error(o, NICFIT_E_IO, strerror(errno));
+		return out_error(o, NICFIT_E_OUTPUT, strerror(errno));
 	}
 	o->tmp[0] = '\0';
 	return 0;
@@ -152,11 +152,11 @@ static int open_file_in_place(struct cli_out *o, const struct stat *sb)
 
 	o->fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 	if (o->fd < 0)
-		return out_error(o, NICFIT_E_IO, strerror(errno));
+		return out_error(o, NICFIT_E_OUTPUT, strerror(errno));
 	if (fstat(o->fd, &st) || !S_ISREG(st.st_mode) || !same_file(&st, sb)) {
 		close(o->fd);
 		o->fd = -1;
-		return out_error(o, NICFIT_E_IO, "changed while it was being opened");
+		return out_error(o, NICFIT_E_OUTPUT, "changed while it was being opened");
 	}
 	o->tmp[0] = '\0';
 	o->in_place = 1;
@@ -187,7 +187,7 @@ static int open_beside(struct cli_out *o, mode_t mode, const struct stat *old)
 		o->tmp[0] = '\0';
 		snprintf(what, sizeof(what), "cannot create a file in %.*s", dirlen ?
 			 (int)(dirlen > 1 ? dirlen - 1 : dirlen) : 1, dirlen ? o->target : ".");
-		return out_errno(o, NICFIT_E_IO, what, e);
+		return out_errno(o, NICFIT_E_OUTPUT, what, e);
 	}
 	memcpy(pending_tmp, o->tmp, sizeof(pending_tmp));
 	pending = 1;
@@ -226,14 +226,14 @@ static int resolve_target(struct cli_out *o, int exists)
 
 	if (lstat(o->path, &sb)) {
 		if (exists || errno != ENOENT)
-			return out_error(o, NICFIT_E_IO, strerror(errno));
+			return out_error(o, NICFIT_E_OUTPUT, strerror(errno));
 	} else if (S_ISLNK(sb.st_mode)) {
 		if (!exists)
-			return out_error(o, NICFIT_E_IO, "a symbolic link to nothing (nicfit "
+			return out_error(o, NICFIT_E_OUTPUT, "a symbolic link to nothing (nicfit "
 					 "creates no file through a link)");
 		real = realpath(o->path, NULL);
 		if (!real)
-			return out_error(o, NICFIT_E_IO, strerror(errno));
+			return out_error(o, NICFIT_E_OUTPUT, strerror(errno));
 		if ((size_t)snprintf(o->target, sizeof(o->target), "%s", real) >=
 		    sizeof(o->target)) {
 			free(real);
@@ -265,11 +265,11 @@ int cli_out_open(struct cli_out *o, const char *opt, const char *path, mode_t mo
 	for (tries = 0; tries < 2; tries++) {
 		if (stat(path, &sb)) {
 			if (errno != ENOENT)
-				return out_error(o, NICFIT_E_IO, strerror(errno));
+				return out_error(o, NICFIT_E_OUTPUT, strerror(errno));
 			break;
 		}
 		if (S_ISDIR(sb.st_mode))
-			return out_error(o, NICFIT_E_IO, "a directory (give a file name)");
+			return out_error(o, NICFIT_E_OUTPUT, "a directory (give a file name)");
 		fd = standard_stream(&sb);
 		if (fd >= 0)
 			return open_stream(o, fd);
@@ -282,7 +282,7 @@ int cli_out_open(struct cli_out *o, const char *opt, const char *path, mode_t mo
 			return rc;
 	}
 	if (tries == 2)
-		return out_error(o, NICFIT_E_IO, "changed while it was being opened");
+		return out_error(o, NICFIT_E_OUTPUT, "changed while it was being opened");
 	rc = resolve_target(o, exists);
 	if (rc)
 		return rc;
@@ -291,7 +291,7 @@ int cli_out_open(struct cli_out *o, const char *opt, const char *path, mode_t mo
 	o->existed = 1;
 	/* a rename would replace a file its owner made read-only; a shell's > would not */
 	if (faccessat(AT_FDCWD, o->target, W_OK, AT_EACCESS))
-		return out_error(o, NICFIT_E_IO, strerror(errno));
+		return out_error(o, NICFIT_E_OUTPUT, strerror(errno));
 	return sb.st_nlink > 1 ? open_file_in_place(o, &sb) : open_beside(o, mode, &sb);
 }
 
@@ -355,7 +355,7 @@ static int write_failed(struct cli_out *o, const char *what, int e)
 
 	cli_out_abort(o);
 	snprintf(why, sizeof(why), "%s: %s%s", what, strerror(e), left);
-	return out_error(o, NICFIT_E_INTERNAL, why);
+	return out_error(o, NICFIT_E_OUTPUT, why);
 }
 
 int cli_out_commit(struct cli_out *o)
@@ -378,7 +378,7 @@ int cli_out_commit(struct cli_out *o)
 		if (rename(o->tmp, o->target)) {
 			e = errno;
 			cli_out_abort(o);
-			return out_error(o, NICFIT_E_IO, strerror(e));
+			return out_error(o, NICFIT_E_OUTPUT, strerror(e));
 		}
 		pending = 0;
 		o->tmp[0] = '\0';

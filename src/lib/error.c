@@ -109,6 +109,7 @@ const char *nicfit_strerror(int code)
 	case NICFIT_E_INTERNAL: return "internal error";
 	case NICFIT_E_IO: return "cannot read input";
 	case NICFIT_E_LIMIT: return "input exceeds a limit";
+	case NICFIT_E_OUTPUT: return "output cannot be written";
 	}
 	return "unknown error";
 }
@@ -122,6 +123,7 @@ int nicfit_exit_code(int code)
 	case NICFIT_E_LIMIT: return 65;
 	case NICFIT_E_NOTFOUND:
 	case NICFIT_E_IO: return 66;
+	case NICFIT_E_OUTPUT: return 74;
 	}
 	return 70;
 }

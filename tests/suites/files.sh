@@ -46,17 +46,17 @@ fi
 
 mkfifo "$o/fifo"
 audit_to "$o/fifo"
-check "--output FIFO without a reader: exit 66 at once, one line, still a FIFO" \
-	sh -c "[ $rc = 66 ] && [ -p '$o/fifo' ] && grep -q 'no process reads' '$tmp/err' &&
+check "--output FIFO without a reader: exit 74 at once, one line, still a FIFO" \
+	sh -c "[ $rc = 74 ] && [ -p '$o/fifo' ] && grep -q 'no process reads' '$tmp/err' &&
 	       [ \$(wc -l <'$tmp/err') = 1 ]"
 timeout 20 cat "$o/fifo" >"$tmp/fifo.got" &
 reader=$!
 # the reader may not have opened the FIFO yet (a loaded machine): until it
-# has, the writer is refused (66) without writing, so try again a while
+# has, the writer is refused (74) without writing, so try again a while
 i=0
 while :; do
 	audit_to "$o/fifo"
-	[ "$rc" != 66 ] || [ $i -ge 100 ] && break
+	[ "$rc" != 74 ] || [ $i -ge 100 ] && break
 	i=$((i + 1))
 	sleep 0.1
 done
@@ -74,18 +74,18 @@ check "--port-map LINK: the file it names gets the map, the link stays" \
 	sh -c "[ -L '$o/link' ] && head -1 '$o/target' | grep -q '^link_type,'"
 ln -s nowhere "$o/dangling"
 audit_to "$o/dangling"
-check "--output LINK to nothing: exit 66, one line, nothing created through it" \
-	sh -c "[ $rc = 66 ] && [ ! -e '$o/nowhere' ] && [ -L '$o/dangling' ] &&
+check "--output LINK to nothing: exit 74, one line, nothing created through it" \
+	sh -c "[ $rc = 74 ] && [ ! -e '$o/nowhere' ] && [ -L '$o/dangling' ] &&
 	       [ \$(wc -l <'$tmp/err') = 1 ] && grep -q 'link to nothing' '$tmp/err'"
 
 mkdir "$o/dir"
 audit_to "$o/dir"
-check "--output DIRECTORY: exit 66, one line" sh -c "[ $rc = 66 ] && [ \$(wc -l <'$tmp/err') = 1 ]"
+check "--output DIRECTORY: exit 74, one line" sh -c "[ $rc = 74 ] && [ \$(wc -l <'$tmp/err') = 1 ]"
 if python3 -c "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$o/sock" \
 	2>/dev/null; then
 	audit_to "$o/sock"
-	check "--output SOCKET: exit 66, one line, still a socket" \
-		sh -c "[ $rc = 66 ] && [ -S '$o/sock' ] && grep -q socket '$tmp/err'"
+	check "--output SOCKET: exit 74, one line, still a socket" \
+		sh -c "[ $rc = 74 ] && [ -S '$o/sock' ] && grep -q socket '$tmp/err'"
 else
 	skip "--output SOCKET" "no python3 to make a socket"
 fi
@@ -133,8 +133,8 @@ echo old >"$o/limited.json"
 (ulimit -f 4 && "$NICFIT" -j audit --sysfs "$fx" --no-pci-ids --output "$o/limited.json") \
 	>/dev/null 2>"$tmp/err"
 rc=$?
-check "--output past ulimit -f: exit 70, one line, the old file kept, no temporary file" \
-	sh -c "[ $rc = 70 ] && [ \$(wc -l <'$tmp/err') = 1 ] && grep -q 'as it was' '$tmp/err' &&
+check "--output past ulimit -f: exit 74, one line, the old file kept, no temporary file" \
+	sh -c "[ $rc = 74 ] && [ \$(wc -l <'$tmp/err') = 1 ] && grep -q 'as it was' '$tmp/err' &&
 	       [ \"\$(cat '$o/limited.json')\" = old ] && [ -z \"\$(find '$o' -name '.*.??????')\" ]"
 if command -v script >/dev/null 2>&1; then
 	COLUMNS=50 script -qc "'$bin' audit --sysfs '$fx' --no-pci-ids --output '$o/tty.txt'" /dev/null \

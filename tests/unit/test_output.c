@@ -222,7 +222,7 @@ static void symlink_followed(void **state)
 	rmdir(dir);
 }
 
-/* Refused, each with one line naming the path, exit 66: nothing made. */
+/* Refused, each with one line naming the path, exit 74: nothing made. */
 static void refused(void **state)
 {
 	char dir[300], missing[300], dangling[300], fifo[300];
@@ -230,23 +230,23 @@ static void refused(void **state)
 	(void)state;
 	path_of(dir, sizeof(dir), "adir");
 	assert_int_equal(mkdir(dir, 0755), 0);
-	assert_int_equal(write_to(dir, 0644, "x"), 66);
+	assert_int_equal(write_to(dir, 0644, "x"), 74);
 	assert_non_null(strstr(said, dir));
 	assert_non_null(strstr(said, "a directory"));
 
 	path_of(missing, sizeof(missing), "no/such/dir/x.prom");
-	assert_int_equal(write_to(missing, 0644, "x"), 66);
+	assert_int_equal(write_to(missing, 0644, "x"), 74);
 	assert_non_null(strstr(said, missing));
 	assert_non_null(strstr(said, "No such file or directory"));
 
 	path_of(dangling, sizeof(dangling), "dangling");
 	assert_int_equal(symlink("nowhere", dangling), 0);
-	assert_int_equal(write_to(dangling, 0644, "x"), 66);
+	assert_int_equal(write_to(dangling, 0644, "x"), 74);
 	assert_non_null(strstr(said, "link to nothing"));
 
 	path_of(fifo, sizeof(fifo), "fifo");
 	assert_int_equal(mkfifo(fifo, 0600), 0);
-	assert_int_equal(write_to(fifo, 0644, "x"), 66);
+	assert_int_equal(write_to(fifo, 0644, "x"), 74);
 	assert_non_null(strstr(said, "no process reads"));
 
 	assert_int_equal(write_to("", 0644, "x"), 64);
@@ -258,13 +258,13 @@ static void refused(void **state)
 	rmdir(dir);
 }
 
-/* /dev/full: the write error is reported (exit 70), naming the path and why. */
+/* /dev/full: the write error is reported (exit 74), naming the path and why. */
 static void dev_full(void **state)
 {
 	(void)state;
 	if (access("/dev/full", W_OK))
 		skip();
-	assert_int_equal(write_to("/dev/full", 0644, "x\n"), 70);
+	assert_int_equal(write_to("/dev/full", 0644, "x\n"), 74);
 	assert_non_null(strstr(said, "--output /dev/full: cannot write: No space left on device"));
 }
 
@@ -285,7 +285,7 @@ static int fsize_child(const char *single, const char *linked)
 	if (cli_out_open(&o, "--output", single, 0644))
 		return 11;
 	cli_out_write(&o, big, sizeof(big));
-	if (cli_out_commit(&o) != 70 || !strstr(said, "File too large; the file is as it was"))
+	if (cli_out_commit(&o) != 74 || !strstr(said, "File too large; the file is as it was"))
 		return 12;
 	if (strcmp(get(single), "old\n") || dot_files(tmp))
 		return 13;
@@ -293,7 +293,7 @@ static int fsize_child(const char *single, const char *linked)
 		return 14;
 	if (cli_out_reserve(&o, sizeof(big)) != -1)
 		return 15;
-	if (cli_out_commit(&o) != 70 || !strstr(said, "the file is as it was"))
+	if (cli_out_commit(&o) != 74 || !strstr(said, "the file is as it was"))
 		return 16;
 	return strcmp(get(linked), "old\n") || dot_files(tmp) ? 17 : 0;
 }
@@ -333,7 +333,7 @@ static int readonly_child(const char *p)
 		return 10;
 	if (geteuid() == 0)
 		return 11;
-	if (write_to(p, 0644, "new\n") != 66 || !strstr(said, "Permission denied"))
+	if (write_to(p, 0644, "new\n") != 74 || !strstr(said, "Permission denied"))
 		return 12;
 	return strcmp(get(p), "old\n") || dot_files(tmp) ? 13 : 0;
 }
