@@ -1,2 +1,2 @@
 --format nfd audit --sysfs build/fixtures/r740xd --no-pci-ids --output /dev/full
-# exit 70
+# exit 74

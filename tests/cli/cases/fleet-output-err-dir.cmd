@@ -1,2 +1,2 @@
 --format prom fleet tests/cli/data/fleet/dir --output tests/cli/data/fleet/dir
-# exit 66
+# exit 74
