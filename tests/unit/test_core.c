@@ -30,6 +30,8 @@ static void error_lines(void **state)
 	assert_int_equal(nicfit_exit_code(NICFIT_E_NOTFOUND), 66);
 	assert_int_equal(nicfit_exit_code(NICFIT_E_USAGE), 64);
 	assert_int_equal(nicfit_exit_code(NICFIT_E_INTERNAL), 70);
+	assert_int_equal(nicfit_exit_code(NICFIT_E_OUTPUT), 74);
+	assert_string_equal(nicfit_strerror(NICFIT_E_OUTPUT), "output cannot be written");
 	assert_int_equal(nicfit_error_set(NULL, NICFIT_E_DATA, "x"), NICFIT_E_DATA);
 }
 
