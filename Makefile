@@ -5,6 +5,7 @@
 #   make check           install missing packages, build, run the whole test suite
 #   make check SANITIZE=1   the same under ASan + UBSan
 #   make fuzz            run the libFuzzer harnesses (clang) for FUZZ_SECONDS each
+#                        (FUZZ_ONLY=catalog,sysfs: only those)
 #   make bench           benchmarks against peers (lstopo, nginx), printing ratios
 #   make install PREFIX=/usr/local
 #   make deb             the Debian packages (debian/), into $(B)/deb/
@@ -251,11 +252,12 @@ fixtures: $(B)/fixtures/.stamp
 # UBSan stops at the first report (-fno-sanitize-recover=all): a report that
 # only prints lets the run, and make, succeed over undefined behaviour.
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
+comma := ,
 
 fuzz: $(B)/gen/catalog_data.c $(B)/gen/assets_data.c $(B)/gen/pciids_table.h $(B)/gen/intel_table.h
 	@command -v clang >/dev/null || { echo "make fuzz needs clang" >&2; exit 69; }
 	@mkdir -p $(B)/fuzz
-	@for f in $(FUZZ_SRC); do \
+	@for f in $(if $(FUZZ_ONLY),$(patsubst %,tests/fuzz/fuzz_%.c,$(subst $(comma), ,$(FUZZ_ONLY))),$(FUZZ_SRC)); do \
 		n=$$(basename $$f .c); \
 		x=; { [ $$n = fuzz_http ] || [ $$n = fuzz_page ]; } && x="-Isrc/serve $(FUZZ_SERVE_SRC)"; \
 		clang -std=c11 -g -O1 -fsanitize=fuzzer $(FUZZ_SANITIZE) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) \
