@@ -259,14 +259,14 @@ static size_t audit_inputs(const struct cli *c, struct cli_input *in, const char
 	size_t n = 0;
 	int i;
 
-	in[n++] = (struct cli_input){ "--sysfs", root };
+	in[n++] = (struct cli_input){ "--sysfs", root, CLI_LISTS_NONE };
 	for (i = 0; i < ndumps; i++)
-		in[n++] = (struct cli_input){ "--dump", dumps[i] };
-	in[n++] = (struct cli_input){ "--plan", plan_spec };
-	in[n++] = (struct cli_input){ "--expect", expect };
-	in[n++] = (struct cli_input){ "--pci-ids", pciids };
+		in[n++] = (struct cli_input){ "--dump", dumps[i], CLI_LISTS_ALL };
+	in[n++] = (struct cli_input){ "--plan", plan_spec, CLI_LISTS_NONE };
+	in[n++] = (struct cli_input){ "--expect", expect, CLI_LISTS_JSON };
+	in[n++] = (struct cli_input){ "--pci-ids", pciids, CLI_LISTS_NONE };
 	for (i = 0; i < c->ncatalogs; i++)
-		in[n++] = (struct cli_input){ "--catalog", c->catalogs[i] };
+		in[n++] = (struct cli_input){ "--catalog", c->catalogs[i], CLI_LISTS_NONE };
 	return n;
 }
 

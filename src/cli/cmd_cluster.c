@@ -154,11 +154,11 @@ int cmd_cluster(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	if (map_file) {
-		struct cli_input inputs[1 + CLI_MAX_CATALOGS] = { { "--spec", spec_file } };
+		struct cli_input inputs[1 + CLI_MAX_CATALOGS] = { { "--spec", spec_file, CLI_LISTS_NONE } };
 		int k;
 
 		for (k = 0; k < c->ncatalogs; k++)
-			inputs[1 + k] = (struct cli_input){ "--catalog", c->catalogs[k] };
+			inputs[1 + k] = (struct cli_input){ "--catalog", c->catalogs[k], CLI_LISTS_NONE };
 		rc = cli_out_not_input("--port-map", map_file, inputs, 1 + (size_t)c->ncatalogs);
 		if (rc)
 			goto out;

@@ -283,11 +283,11 @@ int cmd_fleet(struct cli *c, int argc, char **argv)
 	if (!in)
 		return cli_error(NICFIT_E_NOMEM, "out of memory");
 	for (i = 0; i < ndumps; i++)
-		in[nin++] = (struct cli_input){ "--dumps", dumps[i] };
+		in[nin++] = (struct cli_input){ "--dumps", dumps[i], CLI_LISTS_ALL };
 	for (i = optind; i < argc; i++)
-		in[nin++] = (struct cli_input){ "", argv[i] };
+		in[nin++] = (struct cli_input){ "", argv[i], CLI_LISTS_JSON };
 	for (i = 0; i < c->ncatalogs; i++)
-		in[nin++] = (struct cli_input){ "--catalog", c->catalogs[i] };
+		in[nin++] = (struct cli_input){ "--catalog", c->catalogs[i], CLI_LISTS_NONE };
 	rc = cli_output_open(c, &out, output, in, nin);
 	free(in);
 	if (rc)

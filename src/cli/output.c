@@ -58,12 +58,61 @@ static int same_file(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
+/*
+ * 1 when the file at path (existing or not) is one that listing directory
+ * dir as `lists` says would read: dir and path's directory are compared
+ * by their real paths, so links and ".." do not hide it.
+ */
+static int listed_in(const char *path, const char *dir, enum cli_lists lists)
+{
+	char parent[PATH_MAX], real_dir[PATH_MAX], real_parent[PATH_MAX];
+	const char *base = strrchr(path, '/');
+	size_t n, len;
+
+	if (lists == CLI_LISTS_NONE || !realpath(dir, real_dir))
+		return 0;
+	if (!base) {
+		base = path;
+		snprintf(parent, sizeof(parent), ".");
+	} else {
+		n = (size_t)(base - path);
+		if (n >= sizeof(parent))
+			return 0;
+		memcpy(parent, path, n);
+		parent[n ? n : 1] = '\0';
+		if (!n)
+			parent[0] = '/';
+		base++;
+	}
+	if (!realpath(parent, real_parent))
+		return 0;
+	if (lists == CLI_LISTS_JSON) {
+		len = strlen(base);
+		return !strcmp(real_parent, real_dir) && base[0] != '.' && len > 5 &&
+		       !strcmp(base + len - 5, ".json");
+	}
+	n = strlen(real_dir);
+	return !strncmp(real_parent, real_dir, n) &&
+	       (real_parent[n] == '\0' || real_parent[n] == '/' || !strcmp(real_dir, "/"));
+}
+
 int cli_out_not_input(const char *opt, const char *path, const struct cli_input *in, size_t n)
 {
 	struct stat out, st;
 	size_t i;
 
-	if (!path || !strcmp(path, "-") || stat(path, &out) || !S_ISREG(out.st_mode))
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!in[i].path || !strcmp(in[i].path, "-") || stat(in[i].path, &st) ||
+		    !S_ISDIR(st.st_mode) || !listed_in(path, in[i].path, in[i].lists))
+			continue;
+		return cli_error(NICFIT_E_USAGE, "%s %.200s: in %s%s%.200s, which it reads: the "
+				 "next run would take the report for an input (give a name "
+				 "outside it)", opt, path, in[i].opt && *in[i].opt ? in[i].opt : "",
+				 in[i].opt && *in[i].opt ? " " : "", in[i].path);
+	}
+	if (stat(path, &out) || !S_ISREG(out.st_mode))
 		return 0;
 	for (i = 0; i < n; i++) {
 		if (!in[i].path || !strcmp(in[i].path, "-") || stat(in[i].path, &st) ||

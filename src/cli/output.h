@@ -68,15 +68,26 @@ struct cli_out {
 };
 
 /* A file a command reads, which its output must not replace. */
+/* What a command reads of an input that is a directory (cli_out_not_input). */
+enum cli_lists {
+	CLI_LISTS_NONE,      /* named files only (a sysfs tree) */
+	CLI_LISTS_JSON,      /* the *.json files directly in it, not hidden (fleet's audits) */
+	CLI_LISTS_ALL        /* every file at any depth below it (audit --dump DIR) */
+};
+
 struct cli_input {
 	const char *opt;     /* "--dump", "--plan", "" for an operand */
 	const char *path;    /* NULL or "-": nothing to compare */
+	enum cli_lists lists;
 };
 
 /*
  * Refuse path (given to opt) when it names the same file as one of the
  * n inputs: replacing a dump, a spec or an audit with the report would
- * lose it. Returns 0, or 64 after printing one line.
+ * lose it. Also when path is a file an input directory's listing takes
+ * in (a .json report in fleet's directory of audits, any file under
+ * audit's --dump DIR): the next run would read the report as an input.
+ * Returns 0, or 64 after printing one line.
  */
 int cli_out_not_input(const char *opt, const char *path, const struct cli_input *in, size_t n);
 

@@ -2,7 +2,8 @@
 # What nicfit writes on the filesystem when the destination is not a plain
 # new name: --output and --port-map into a device, a FIFO, a symbolic link,
 # a directory, a socket, "-", a file with two names, a file with its own
-# mode, /dev/stdout appended to, one of the command's inputs, past ulimit
+# mode, /dev/stdout appended to, one of the command's inputs or a file in
+# a directory it lists, past ulimit
 # -f, and from a terminal (src/cli/output.h); snapshot DEST that is a
 # link or exists; and an archive audit interrupted by a signal, which must
 # leave no unpacked tree behind. Every device, FIFO and link is made here,
@@ -129,6 +130,23 @@ check "--output naming the --dump file: exit 64, the dump kept" \
 "$NICFIT" fleet "$o/dump.txt" --output "$o/dump.txt" >/dev/null 2>"$tmp/err"
 check "fleet --output naming one of its inputs: exit 64, the input kept" \
 	sh -c "[ $? = 64 ] && cmp -s '$tmp/want' '$o/dump.txt'"
+mkdir "$o/audits" "$o/dumps"
+"$NICFIT" -j audit --sysfs "$fx" --no-pci-ids >"$o/audits/vm.json" 2>/dev/null
+"$NICFIT" fleet "$o/audits" --output "$o/audits/fleet.json" >/dev/null 2>"$tmp/err"
+rc=$?
+check "fleet DIR --output DIR/x.json: exit 64, one line naming DIR, nothing written there" \
+	sh -c "[ $rc = 64 ] && [ \$(wc -l <'$tmp/err') = 1 ] && grep -q 'which it reads' '$tmp/err' &&
+	       [ ! -e '$o/audits/fleet.json' ]"
+"$NICFIT" fleet "$o/audits" --output "$o/audits/fleet.txt" >/dev/null 2>"$tmp/err"
+rc=$?
+check "fleet DIR --output DIR/x.txt (a name fleet does not list): written" \
+	sh -c "[ $rc -le 2 ] && [ -s '$o/audits/fleet.txt' ]"
+cp "$tmp/want" "$o/dumps/one.txt"
+mkdir "$o/dumps/sub"
+"$NICFIT" audit --dump "$o/dumps" --output "$o/dumps/sub/../sub/report.txt" >/dev/null 2>"$tmp/err"
+rc=$?
+check "audit --dump DIR --output under DIR: exit 64, nothing written there" \
+	sh -c "[ $rc = 64 ] && grep -q -- '--dump' '$tmp/err' && [ ! -e '$o/dumps/sub/report.txt' ]"
 echo old >"$o/limited.json"
 (ulimit -f 4 && "$NICFIT" -j audit --sysfs "$fx" --no-pci-ids --output "$o/limited.json") \
 	>/dev/null 2>"$tmp/err"
