@@ -38,8 +38,9 @@
  * only once the tree is gone, so a handler that interrupts a removal
  * finishes it. A process holds one or two trees at a time (an audit of an
  * archive and of a sosreport); a tree beyond the slots is still removed
- * as usual, only not on a signal. This is the one piece of process-wide
- * state in the library: a signal is process-wide.
+ * as usual, only not on a signal. snapshot_take.c holds an archive being
+ * written there too, until it is whole. This is the one piece of
+ * process-wide state in the library: a signal is process-wide.
  */
 #define PENDING_MAX 8
 enum { PENDING_FREE, PENDING_FILLING, PENDING_HELD };
@@ -49,10 +50,13 @@ static struct {
 	char path[P_MAX];
 } pending[PENDING_MAX];
 
-static void pending_add(const char *path)
+void nicfit__snapshot_pending_add(const char *path)
 {
 	int i, want;
 
+	/* a name cut to fit could be another file's: such a path is left out */
+	if (strlen(path) >= sizeof(pending[0].path))
+		return;
 	for (i = 0; i < PENDING_MAX; i++) {
 		want = PENDING_FREE;
 		if (atomic_compare_exchange_strong(&pending[i].state, &want, PENDING_FILLING)) {
@@ -63,7 +67,7 @@ static void pending_add(const char *path)
 	}
 }
 
-static void pending_drop(const char *path)
+void nicfit__snapshot_pending_drop(const char *path)
 {
 	int i;
 
@@ -135,7 +139,7 @@ int nicfit_snapshot_remove_tree(const char *dir)
 {
 	int rc = rm_at(AT_FDCWD, dir, 0);
 
-	pending_drop(dir);
+	nicfit__snapshot_pending_drop(dir);
 	return rc;
 }
 
@@ -394,7 +398,7 @@ static int extract_into(const char *archive, const struct nicfit__snapshot_limit
 		return nicfit_error_at(err, NICFIT_E_IO, tmp, 0, 0, "TMPDIR is too long");
 	if (!mkdtemp(templ))
 		return nicfit_error_at(err, NICFIT_E_IO, templ, 0, 0, "%s", strerror(errno));
-	pending_add(templ);
+	nicfit__snapshot_pending_add(templ);
 	x.in = archive_read_new();
 	x.out = archive_write_disk_new();
 	if (!x.in || !x.out)

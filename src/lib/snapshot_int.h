@@ -43,6 +43,13 @@ int nicfit__snapshot_extract_limited(const char *archive, const struct nicfit__s
 int nicfit__snapshot_extract_tree(const char *archive, char **tmpdir, char **root,
 				  struct nicfit_error *err);
 
+/*
+ * A path nicfit_snapshot_remove_pending() removes on a signal until it is
+ * dropped: an unpacked tree, an archive being written (snapshot_extract.c).
+ */
+void nicfit__snapshot_pending_add(const char *path);
+void nicfit__snapshot_pending_drop(const char *path);
+
 #ifdef NICFIT_SNAPSHOT_LIBARCHIVE
 
 #include <archive.h>

@@ -540,6 +540,8 @@ int nicfit_snapshot_take(const char *root, const char *dest,
 		rc = open_dest_archive(dest, &arfd, err);
 		if (rc)
 			goto out_src;
+		/* a partial archive is no snapshot: ^C or SIGTERM removes it too */
+		nicfit__snapshot_pending_add(dest);
 		k.ar = archive_write_new();
 		if (!k.ar || archive_write_set_format_pax_restricted(k.ar) != ARCHIVE_OK ||
 		    add_filter(k.ar, dest) != ARCHIVE_OK ||
@@ -550,6 +552,7 @@ int nicfit_snapshot_take(const char *root, const char *dest,
 				archive_write_free(k.ar);
 			close(arfd);
 			unlink(dest);
+			nicfit__snapshot_pending_drop(dest);
 			goto out_src;
 		}
 		ar_entry(&k, "", AE_IFDIR, 0755, NULL, 0, NULL);
@@ -587,6 +590,8 @@ int nicfit_snapshot_take(const char *root, const char *dest,
 		if (k.ar)
 			unlink(dest); /* a partial archive is no snapshot */
 	}
+	if (k.ar)
+		nicfit__snapshot_pending_drop(dest);
 	if (k.dirfd >= 0)
 		close(k.dirfd);
 out_src:

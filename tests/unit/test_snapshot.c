@@ -567,6 +567,9 @@ static void take_unwritable_archive(void **state)
  * What a signal handler calls: every unpacked tree not removed yet is
  * removed (the CLI's SIGINT/SIGTERM handler, then the signal); a tree
  * removed as usual is no longer held, so a later call touches nothing.
+ * An archive is held while it is written (a partial archive is no
+ * snapshot) and let go once whole, so a finished one stays; a path too
+ * long for a slot is not held, as a name cut to fit could be another's.
  */
 static void remove_pending_trees(void **state)
 {
@@ -580,6 +583,24 @@ static void remove_pending_trees(void **state)
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_snapshot_take(root, arc, &res, &err), 0);
 	nicfit_snapshot_result_release(&res);
+	assert_int_equal(nicfit_snapshot_remove_pending(), 0);
+	assert_int_equal(access(arc, F_OK), 0);
+	{
+		char part[300], longp[5000];
+		int fd;
+
+		snprintf(part, sizeof(part), "%s/partial.tar.gz", tmp);
+		fd = open(part, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		assert_true(fd >= 0);
+		close(fd);
+		nicfit__snapshot_pending_add(part);
+		memset(longp, 'x', sizeof(longp) - 1);
+		longp[sizeof(longp) - 1] = '\0';
+		memcpy(longp, part, strlen(part)); /* starts with a real name, then no more room */
+		nicfit__snapshot_pending_add(longp);
+		assert_int_equal(nicfit_snapshot_remove_pending(), 0);
+		assert_int_equal(access(part, F_OK), -1);
+	}
 	assert_int_equal(nicfit_snapshot_extract(arc, &dir1, &r1, &err), 0);
 	assert_int_equal(nicfit_snapshot_extract(arc, &dir2, &r2, &err), 0);
 	assert_int_equal(nicfit_snapshot_remove_tree(dir2), 0);
