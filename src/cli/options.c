@@ -54,7 +54,8 @@ static const struct cli_opt audit_opts[] = {
 	{ "expect", CLI_OPT_EXPECT, REQ, "SPEC.json|AUDITS", "@file",
 	  "what the host must have: a plan spec, or other hosts' audits (their majority)" },
 	{ "output", CLI_OPT_OUTPUT, REQ, "FILE", "@file",
-	  "write the report to FILE atomically (a temporary file, then rename); - is stdout" },
+	  "write the report to FILE (a regular file replaced by rename; links, devices and "
+	  "files with two names as nicfit-audit(1) says); - is stdout" },
 };
 
 static const struct cli_opt snapshot_opts[] = {
@@ -70,7 +71,8 @@ static const struct cli_opt fleet_opts[] = {
 	{ "max-doc-mb", CLI_OPT_MAX_DOC, REQ, "N", NULL, "largest audit document to read (MiB)" },
 	{ "dumps", CLI_OPT_DUMPS, REQ, "DIR", "@dir", "audit each host's dumps, an entry per host" },
 	{ "output", CLI_OPT_OUTPUT, REQ, "FILE", "@file",
-	  "write the report to FILE atomically (a temporary file, then rename); - is stdout" },
+	  "write the report to FILE (a regular file replaced by rename; links, devices and "
+	  "files with two names as nicfit-audit(1) says); - is stdout" },
 };
 
 static const struct cli_opt serve_opts[] = {
