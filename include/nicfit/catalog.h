@@ -208,6 +208,8 @@ struct nicfit_slot {
 	const char *shared_cage;  /* the chassis cage its port comes out at, shared by the slots
 				   * that name it (a twin-port OSFP cage), or NULL: its own */
 	const char *cage_top;     /* that cage's top, "flat" or "finned"; NULL without one */
+	const char *holds;        /* what a host read by nicfit audit has in it now
+				   * ("ConnectX-4 (0000:81:00.0)"), or NULL */
 	int double_room;          /* a dual-slot card fits ("card_width" double, or gpu double) */
 };
 

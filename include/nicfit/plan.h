@@ -91,7 +91,7 @@ struct nicfit_plan_input {
 	const struct nicfit_switch *sw; /* back-end switch, or NULL */
 	int explain;
 	int installed_cards;            /* backend_nic cards each server already has */
-	const char *installed_slot;     /* where the first of them sits, or NULL */
+	const char *installed_slot;     /* the slots they sit in, comma-separated, or NULL */
 	const char *installed_fe_slot;  /* the slot where the frontend_nic card already sits
 					 * (one per server), or NULL: none installed */
 	int backend_slot_pin;           /* --backend-slot: 1 + the slot index, 0 = none */

@@ -16,7 +16,7 @@ int cli_host_into_spec(struct nicfit_catalog *cat, const struct nicfit_audit *a,
 	struct nicfit_host_server *h;
 	struct nicfit_error err;
 	char *json, n[16], gpu[64];
-	int i, rc = 0;
+	int i, rc = 0, this_host;
 
 	nicfit_error_clear(&err);
 	/*
@@ -48,6 +48,9 @@ int cli_host_into_spec(struct nicfit_catalog *cat, const struct nicfit_audit *a,
 		rc = cli_fail(&err);
 		goto out;
 	}
+	/* the slots are this host's only when it is the server planned (not --plan's catalog one) */
+	this_host = !nicfit_spec_count(spec, "server") ||
+		    !strcmp(nicfit_spec_get(spec, "server"), "this-host");
 	if (!nicfit_spec_count(spec, "server") && nicfit_spec_add(spec, "server", "this-host", &err))
 		rc = cli_fail(&err);
 	if (!rc && gpu[0] && !nicfit_spec_count(spec, "gpu") &&
@@ -57,7 +60,10 @@ int cli_host_into_spec(struct nicfit_catalog *cat, const struct nicfit_audit *a,
 	if (!rc && !nicfit_spec_count(spec, "backend_nic")) {
 		const struct nicfit_host_nic *first = NULL;
 		int cards = 0;
+		char slots[1024];
+		size_t len = 0;
 
+		slots[0] = '\0';
 		for (i = 0; i < h->nnics; i++) {
 			const struct nicfit_host_nic *x = &h->nics[i];
 
@@ -65,28 +71,33 @@ int cli_host_into_spec(struct nicfit_catalog *cat, const struct nicfit_audit *a,
 				continue;
 			if (!first)
 				first = x;
-			if (!strcasecmp(x->part, first->part))
-				cards++;
+			if (strcasecmp(x->part, first->part))
+				continue;
+			cards++;
+			/* every slot one of them sits in: the plan keeps each where it is */
+			if (x->slot >= 0 && len + strlen(h->slot_names[x->slot]) + 2 < sizeof(slots))
+				len += (size_t)snprintf(slots + len, sizeof(slots) - len, "%s%s",
+							len ? "," : "", h->slot_names[x->slot]);
 		}
 		if (first) {
 			snprintf(n, sizeof(n), "%d", cards);
 			if (nicfit_spec_add(spec, "backend_nic", first->part, &err) ||
 			    nicfit_spec_add(spec, "installed_backend_cards", n, &err) ||
-			    (first->slot >= 0 &&
-			     nicfit_spec_add(spec, "installed_backend_slot",
-					     h->slot_names[first->slot], &err)))
+			    (slots[0] && nicfit_spec_add(spec, "installed_backend_slot", slots, &err)))
 				rc = cli_fail(&err);
 		}
 	}
 	/*
 	 * The front-end card the host already has, in a slot: the fastest of
-	 * its non-RDMA cards the catalog knows at 10 Gb/s or more, unless an
-	 * onboard port of that speed serves (the plan uses onboard ports
-	 * first) or a front-end card was asked for.
+	 * its cards the catalog knows at 10 Gb/s or more that is not of the
+	 * back end's part (an X710, or the ConnectX an HGX node has for storage
+	 * and the front end), unless an onboard port of that speed serves (the
+	 * plan uses onboard ports first) or a front-end card was asked for.
 	 */
 	if (!rc && !nicfit_spec_count(spec, "frontend_nic") &&
-	    !nicfit_spec_count(spec, "installed_frontend_slot")) {
+	    !nicfit_spec_count(spec, "installed_frontend_slot") && this_host) {
 		const struct nicfit_host_nic *fe = NULL;
+		const char *be_part = nicfit_spec_get(spec, "backend_nic");
 		int onboard = 0;
 
 		for (i = 0; i < h->nnics; i++) {
@@ -94,7 +105,10 @@ int cli_host_into_spec(struct nicfit_catalog *cat, const struct nicfit_audit *a,
 
 			if (x->slot < 0 && x->port_gbps >= 10)
 				onboard = 1;
-			if (x->rdma || x->slot < 0 || !x->cat_nic || x->port_gbps < 10)
+			/* not the back end's cards: any other the catalog knows, RDMA or not */
+			if (x->slot < 0 || !x->cat_nic || x->port_gbps < 10 ||
+			    (be_part && (!strcasecmp(x->part, be_part) ||
+					 !strcasecmp(x->cat_nic->e.id, be_part))))
 				continue;
 			if (!fe || x->port_gbps > fe->port_gbps)
 				fe = x;

@@ -430,7 +430,7 @@ static const struct nicfit__field slot_layout[] = {
 	L_INT(nicfit_slot, socket), L_INT(nicfit_slot, gpu), L_INT(nicfit_slot, role),
 	L_INT(nicfit_slot, pcie_switch), L_STR(nicfit_slot, included),
 	L_STR(nicfit_slot, shared_cage), L_STR(nicfit_slot, cage_top),
-	L_INT(nicfit_slot, double_room),
+	L_STR(nicfit_slot, holds), L_INT(nicfit_slot, double_room),
 	L_END
 };
 
@@ -511,6 +511,7 @@ static void fill_server(struct nicfit_server *s, json_t *o)
 		sl->included = gs(x, "included");
 		sl->shared_cage = gs(x, "shared_cage");
 		sl->cage_top = gs(x, "cage_top");
+		sl->holds = gs(x, "holds");
 		/* room for a dual-slot card: as said, else where a double-width GPU goes */
 		sl->double_room = cw ? !strcmp(cw, "double") : sl->gpu == NICFIT_GPU_DOUBLE;
 	}

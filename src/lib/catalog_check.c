@@ -187,6 +187,7 @@ static const struct field slot_fields[] = {
 	{ "included", F_STR, 0, 1, 63, NULL, NULL },
 	{ "shared_cage", F_STR, 0, 1, 32, NULL, NULL },
 	{ "cage_top", F_STR, 0, 0, 0, NULL, tops },
+	{ "holds", F_STR, 0, 1, 200, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 

@@ -726,6 +726,22 @@ static void installed_frontend_card(void **state)
 	done(p);
 }
 
+/* installed_backend_slot's list: whole names only, any position, nothing from NULL. */
+static void slot_lists(void **state)
+{
+	(void)state;
+	assert_true(nicfit__plan_slot_listed("0000:17:01.0", "0000:17:01.0"));
+	assert_true(nicfit__plan_slot_listed("1,0000:17:01.0,3", "0000:17:01.0"));
+	assert_true(nicfit__plan_slot_listed("1,2,3", "3"));
+	assert_false(nicfit__plan_slot_listed("1,2,3", "4"));
+	assert_false(nicfit__plan_slot_listed("10,20", "1"));
+	assert_false(nicfit__plan_slot_listed("1,20", "2"));
+	assert_false(nicfit__plan_slot_listed(NULL, "1"));
+	assert_false(nicfit__plan_slot_listed("1", NULL));
+	assert_false(nicfit__plan_slot_listed("", ""));
+	assert_false(nicfit__plan_slot_listed(",", ""));
+}
+
 /*
  * 8 x H100 PCIe asked in a server with room for 4: the verdict says it
  * cannot be built, and the model's fit is judged on the 4 that fit
@@ -1463,6 +1479,7 @@ int main(void)
 		cmocka_unit_test(cards_beside_gpus),
 		cmocka_unit_test(ended_card_passed_over),
 		cmocka_unit_test(installed_frontend_card),
+		cmocka_unit_test(slot_lists),
 		cmocka_unit_test(impossible_verdict),
 		cmocka_unit_test(frontend_card_slot),
 		cmocka_unit_test(card_height_and_length),

@@ -290,7 +290,7 @@ char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *i
 	json_t *doc, *srv, *slots, *onboard, *unv, *notes, *arr;
 	char source[600];
 	char *out;
-	int i;
+	int i, k;
 
 	if (!h)
 		return NULL;
@@ -327,6 +327,16 @@ char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *i
 		if (s->pcie_switch >= 0)
 			json_object_set_new(o, "switch",
 					    json_string(h->server.switches[s->pcie_switch].id));
+		/* the network card in it now, so a plan that puts another there says so */
+		for (k = 0; k < h->nnics; k++)
+			if (h->nics[k].slot == i) {
+				char what[200];
+
+				nicfit__fmt(what, sizeof(what), "%.150s (%s)", h->nics[k].name,
+					    h->nics[k].bdf);
+				json_object_set_new(o, "holds", json_string(what));
+				break;
+			}
 		json_array_append_new(slots, o);
 	}
 	json_object_set_new(srv, "slots", slots);

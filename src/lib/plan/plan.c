@@ -72,6 +72,7 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 	nicfit__plan_rule_storage(cat, p);
 	nicfit__plan_rule_converged(p);
 	nicfit__plan_place_frontend(p);
+	nicfit__plan_rule_slot_holds(p);
 	nicfit__plan_fabric(p);
 	nicfit__plan_cables(cat, p);
 	nicfit__plan_estimates(p);

@@ -408,7 +408,8 @@ static void check_placement(struct nicfit_plan *p, const struct nicfit_nic *forc
 	const char *slot = in->server->slots[where->nic_slots[0]].name;
 	int dual = p->be_nic && p->be_nic->double_width;
 
-	if (forced && in->installed_cards && in->installed_slot && strcmp(in->installed_slot, slot))
+	if (forced && in->installed_cards && in->installed_slot &&
+	    !nicfit__plan_slot_listed(in->installed_slot, slot))
 		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_MOVE_INSTALLED_CARD,
 				  "move the card; its link, cables and configuration stay the same",
 				  "The installed %s sits in slot %s; the plan puts it in slot %s (%s).", p->be_part,

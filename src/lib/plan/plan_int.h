@@ -199,6 +199,10 @@ const char *nicfit__plan_form_words(const struct nicfit_nic *n);
 const char *nicfit__plan_sock_name(const struct nicfit_server *s, int socket, char *b, size_t n);
 /* plan_frontend.c: an add-in front-end card in a free slot, after the GPUs and back-end cards */
 void nicfit__plan_place_frontend(struct nicfit_plan *p);
+/* 1 when name is one of the comma-separated slot names of list (installed_backend_slot). */
+int nicfit__plan_slot_listed(const char *list, const char *name);
+/* R6: slot-holds-card for each slot a host's card sits in that the plan gives to another. */
+void nicfit__plan_rule_slot_holds(struct nicfit_plan *p);
 /* Say where the GPUs and cards went, and what the placement costs. */
 void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_choice *c);
 

@@ -683,8 +683,7 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 		S->sw[i] = s->pcie_switch;
 		S->miss[i] = s->role != NICFIT_SLOT_ANY && s->role != NICFIT_SLOT_COMPUTE;
 		S->waste[i] = s->width > w ? s->width - w : 0;
-		S->installed[i] = p->in.installed_slot && s->name &&
-				  !strcmp(p->in.installed_slot, s->name);
+		S->installed[i] = (unsigned char)nicfit__plan_slot_listed(p->in.installed_slot, s->name);
 		/* only the slots the card fits are ever scored */
 		S->eff[i] = 0;
 		if (!S->sd && S->fit[i]) {
@@ -1232,4 +1231,64 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 	rule_socket_direct(p, c);
 	rule_cross_socket(p, c);
 	rule_gdr_level(p, c);
+}
+
+int nicfit__plan_slot_listed(const char *list, const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	const char *s = list;
+
+	while (s && n) {
+		const char *e = strchr(s, ',');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+
+		if (len == n && !memcmp(s, name, n))
+			return 1;
+		s = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
+/* 1 when slot use u is the card the host already has in that slot. */
+static int installed_use(const struct nicfit_plan *p, const struct nicfit_plan_slotuse *u)
+{
+	const struct nicfit_plan_input *in = &p->in;
+
+	if (!strncmp(u->what, "front-end", 9))
+		return p->fe_installed && p->fe_slot >= 0 &&
+		       !strcmp(in->server->slots[p->fe_slot].name, u->slot);
+	if (!strncmp(u->what, "back-end", 8))
+		return in->installed_cards > 0 && nicfit__plan_slot_listed(in->installed_slot, u->slot);
+	return 0;
+}
+
+/*
+ * R6, slot-holds-card: a server read from a host (plan --from-host) says
+ * what each slot holds now; a GPU or card the plan puts in a slot that
+ * holds another card means taking that card out, which the plan says
+ * rather than leave to the bill of materials (a note: the card may be
+ * spare, or the one the plan should have used had its part been known).
+ */
+void nicfit__plan_rule_slot_holds(struct nicfit_plan *p)
+{
+	const struct nicfit_server *sv = p->in.server;
+	int k, i;
+
+	for (k = 0; k < p->nslots; k++) {
+		const struct nicfit_plan_slotuse *u = &p->slots[k];
+
+		for (i = 0; i < sv->nslots && (!sv->slots[i].name ||
+					       strcmp(sv->slots[i].name, u->slot)); i++)
+			;
+		if (i == sv->nslots || !sv->slots[i].holds || installed_use(p, u))
+			continue;
+		plan_decide(&p->decisions, "R6", 1, "Slot %s holds %s now: the plan puts %s there "
+			    "in its place.", u->slot, sv->slots[i].holds, u->what);
+		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_SLOT_HOLDS_CARD,
+				      "take it out for the plan's card, or, if it is the card the plan "
+				      "needs, plan with it: --backend-nic PART (or --frontend-nic PART) "
+				      "with its part number",
+				      "Slot %s holds %s; the plan puts %s there.", u->slot,
+				      sv->slots[i].holds, u->what);
+	}
 }
