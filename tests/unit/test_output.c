@@ -408,7 +408,8 @@ static void stdout_appended(void **state)
 static void input_refused(void **state)
 {
 	char spec[300], alias[300], other[300];
-	struct cli_input in[3] = { { "--dump", NULL }, { "--plan", spec }, { "", other } };
+	struct cli_input in[3] = { { "--dump", NULL, CLI_LISTS_NONE },
+				   { "--plan", spec, CLI_LISTS_NONE }, { "", other, CLI_LISTS_NONE } };
 
 	(void)state;
 	path_of(spec, sizeof(spec), "spec.json");
@@ -428,6 +429,44 @@ static void input_refused(void **state)
 	unlink(spec);
 	unlink(alias);
 	unlink(other);
+}
+
+/*
+ * A file a listed directory would take in next time is refused too: a
+ * .json file in fleet's directory of audits (not a hidden one, nor
+ * another name), any file at any depth under audit's --dump DIR; the
+ * directories are compared by real path, so ".." does not hide it.
+ */
+static void listed_dir_refused(void **state)
+{
+	char dir[300], sub[300], out[400];
+	struct cli_input in[1] = { { "", dir, CLI_LISTS_JSON } };
+
+	(void)state;
+	path_of(dir, sizeof(dir), "audits");
+	path_of(sub, sizeof(sub), "audits/host");
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(out, sizeof(out), "%s/fleet.json", dir);
+	assert_int_equal(cli_out_not_input("--output", out, in, 1), 64);
+	assert_non_null(strstr(said, "which it reads"));
+	snprintf(out, sizeof(out), "%s/host/../fleet.json", dir);
+	assert_int_equal(cli_out_not_input("--output", out, in, 1), 64);
+	snprintf(out, sizeof(out), "%s/fleet.txt", dir);
+	assert_int_equal(cli_out_not_input("--output", out, in, 1), 0);
+	snprintf(out, sizeof(out), "%s/.fleet.json", dir);
+	assert_int_equal(cli_out_not_input("--output", out, in, 1), 0);
+	snprintf(out, sizeof(out), "%s/fleet.json", sub);
+	assert_int_equal(cli_out_not_input("--output", out, in, 1), 0);
+	in[0].lists = CLI_LISTS_ALL;
+	assert_int_equal(cli_out_not_input("--output", out, in, 1), 64);
+	snprintf(out, sizeof(out), "%s/report.txt", tmp);
+	assert_int_equal(cli_out_not_input("--output", out, in, 1), 0);
+	in[0].lists = CLI_LISTS_NONE;
+	snprintf(out, sizeof(out), "%s/fleet.json", dir);
+	assert_int_equal(cli_out_not_input("--output", out, in, 1), 0);
+	rmdir(sub);
+	rmdir(dir);
 }
 
 /*
@@ -499,6 +538,7 @@ int main(void)
 		cmocka_unit_test(readonly_refused),
 		cmocka_unit_test(stdout_appended),
 		cmocka_unit_test(input_refused),
+		cmocka_unit_test(listed_dir_refused),
 		cmocka_unit_test(command_output),
 		cmocka_unit_test(signal_removes_temporary),
 	};
