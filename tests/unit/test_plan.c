@@ -51,6 +51,20 @@ static const struct nicfit_finding *finding(const struct nicfit_plan *p, const c
 	return NULL;
 }
 
+/* The last applied decision of rule whose text starts with start, NULL if none. */
+static const struct nicfit_finding *decision(const struct nicfit_plan *p, const char *rule,
+					     const char *start)
+{
+	const struct nicfit_finding *d = NULL;
+	size_t i;
+
+	for (i = 0; i < p->decisions.n; i++)
+		if (!strcmp(p->decisions.v[i].code, rule) && p->decisions.v[i].applied &&
+		    !strncmp(p->decisions.v[i].message, start, strlen(start)))
+			d = &p->decisions.v[i];
+	return d;
+}
+
 /* A plan from plan_of() is done with. */
 static void done(struct nicfit_plan *p)
 {
@@ -762,6 +776,61 @@ static void impossible_verdict(void **state)
 	assert_true(!strncmp(p->verdict, "Cannot be built as asked: ", 26));
 	assert_null(strstr(p->verdict, "fits its"));
 	assert_int_equal(nicfit_plan_exit_code(nicfit_findings_worst(&p->findings)), 2);
+	done(p);
+}
+
+/*
+ * A plan that cannot be built as asked is timed as it can be built: 8 x
+ * H100 PCIe asked of a SYS-221GE-NR (room for 4) over 4 servers compute
+ * on 16 GPUs, not 32, and the training state's 84 GPUs are 21 servers of
+ * 4, as model_fit says, not 11 of 8. A card that takes a GPU's slot
+ * leaves 3 of 4 (6 GPUs over 2 servers); no GPU placed, no step.
+ */
+static void impossible_step(void **state)
+{
+	static const char *const kv[] = { "server", "sys-221ge-nr", "servers", "4", "gpu",
+		"h100-pcie", "gpus_per_server", "8", "model", "llama-3.1-405b", "workload",
+		"training", NULL };
+	static const char *const card[] = { "server", "sys-221ge-nr", "servers", "2", "gpu",
+		"h100-pcie", "gpus_per_server", "4", "model", "llama-3.1-70b", "workload",
+		"training", "backend_nic", "900-9d3b6-00cn-ab0", NULL };
+	static const char *const none[] = { "server", "dgx-h100", "gpu", "a40",
+		"gpus_per_server", "2", "model", "llama-3-70b", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	const struct nicfit_finding *f;
+	double tokens;
+
+	(void)state;
+	assert_int_equal(p->gpus_placed, 4);
+	assert_int_equal(p->traffic_known, 1);
+	assert_int_equal(p->step_job.gpus_per_node, 4);
+	assert_int_equal(p->step.gpus, 16);
+	assert_true(p->step.tokens == p->in.step.tokens_per_gpu * 16);
+	assert_int_equal(p->servers_needed, 21);
+	f = finding(p, "training-state-does-not-fit");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "(21 servers of the 4 a server holds)"));
+	f = decision(p, "R9", "Compute per training step");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "over 16 x NVIDIA H100 PCIe 80GB (the 4 a server "
+				      "holds, of the 8 asked)"));
+	assert_int_equal(p->step_be_known, 1);
+	assert_non_null(finding(p, "backend-stalls-gpus"));
+	tokens = p->step.tokens;
+	done(p);
+	p = plan_of(card);
+	assert_non_null(finding(p, "no-slot-for-gpus"));
+	assert_int_equal(p->gpus_placed, 3);
+	assert_int_equal(p->step_job.gpus_per_node, 3);
+	assert_int_equal(p->step.gpus, 6);
+	assert_true(p->step.tokens == p->in.step.tokens_per_gpu * 6);
+	assert_non_null(decision(p, "R9", "Compute per training step, worked out again on the "
+				 "GPUs placed"));
+	assert_true(tokens > p->step.tokens);
+	done(p);
+	p = plan_of(none);
+	assert_non_null(finding(p, "too-many-gpus"));
+	assert_int_equal(p->traffic_known, 0);
 	done(p);
 }
 
@@ -1481,6 +1550,7 @@ int main(void)
 		cmocka_unit_test(installed_frontend_card),
 		cmocka_unit_test(slot_lists),
 		cmocka_unit_test(impossible_verdict),
+		cmocka_unit_test(impossible_step),
 		cmocka_unit_test(frontend_card_slot),
 		cmocka_unit_test(card_height_and_length),
 		cmocka_unit_test(card_double_width),

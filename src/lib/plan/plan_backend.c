@@ -827,5 +827,7 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	rule_backend_advice(p);
 	rule_driver_support(p);
 	nicfit__plan_describe_placement(p, &where);
+	if (in->gpu)
+		nicfit__plan_traffic_placed(p, where.ngpu_placed, slot->name);
 	nicfit__plan_traffic_judge(cat, p);
 }

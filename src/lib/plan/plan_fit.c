@@ -419,6 +419,39 @@ static void training_add_gpus(struct nicfit_plan *p)
 }
 
 /*
+ * R2's check of a training job's servers (training-state-does-not-fit):
+ * the servers its state needs, counted on the GPUs a server holds when
+ * its slots take fewer than asked (84 GPUs are 21 servers of the 4 a
+ * SYS-221GE-NR holds, not 11 of the 8 asked), as R1 counts them again
+ * once the GPUs are placed (nicfit__plan_fit_placed).
+ */
+static void training_servers(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	int per = in->gpus_per_server, room = in->gpu ? nicfit__plan_gpus_alone(p) : per;
+	int need = p->servers_needed;
+	char held[64];
+
+	if (room < 0) {
+		p->findings.oom = 1;
+		return;
+	}
+	held[0] = 0;
+	if (room > 0 && room < per && p->gpus_needed > 0) {
+		need = (p->gpus_needed + room - 1) / room;
+		plan_fmt(held, sizeof(held), " of the %d a server holds", room);
+	}
+	if (need <= in->servers)
+		return;
+	nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_TRAINING_STATE_DOES_NOT_FIT,
+			  "shard the job over more servers (--servers N), offload optimizer state to CPU "
+			  "memory (ZeRO-Offload), or train adapters only (LoRA/QLoRA)",
+			  "The training state (%.1f GB) needs %d GPUs of this kind (%d server%s%s); the "
+			  "plan has %d server%s.", p->train_state_gb, p->gpus_needed, need,
+			  need == 1 ? "" : "s", held, in->servers, in->servers == 1 ? "" : "s");
+}
+
+/*
  * R2, back end or not: the request, then the servers it needs. After the
  * workload's answer, the servers asked for are checked against R1's
  * count: a training job short of servers is a warning (it can still run
@@ -433,13 +466,8 @@ void nicfit__plan_rule_backend_needed(struct nicfit_plan *p)
 	if (!nicfit__plan_add_gpus_first(p))
 		training_add_gpus(p);
 	backend_by_workload(p);
-	if (nicfit__plan_is_training(in->workload) && p->fit_known && p->servers_needed > in->servers)
-		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_TRAINING_STATE_DOES_NOT_FIT,
-				  "shard the job over more servers (--servers N), offload optimizer state to CPU "
-				  "memory (ZeRO-Offload), or train adapters only (LoRA/QLoRA)",
-				  "The training state (%.1f GB) needs %d GPUs of this kind (%d server%s); the plan "
-				  "has %d server%s.", p->train_state_gb, p->gpus_needed, p->servers_needed,
-				  p->servers_needed == 1 ? "" : "s", in->servers, in->servers == 1 ? "" : "s");
+	if (nicfit__plan_is_training(in->workload) && p->fit_known)
+		training_servers(p);
 	if (!p->backend_needed)
 		return;
 	if (p->fit_known && p->servers_needed > in->servers &&

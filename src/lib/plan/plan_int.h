@@ -236,12 +236,15 @@ int nicfit__plan_rdma_ok(const struct nicfit_plan *p, unsigned rdma);
 
 /*
  * plan_traffic.c: the job's step (R9's model, used by R5). _traffic works
- * out compute and traffic after R2; _traffic_judge times it over the
- * back end R5 chose and says whether it hides (or what a cheaper card
- * would); _traffic_decide_gpus is R2's check that more GPUs in one server
+ * out compute and traffic after R2, on the GPUs a server holds;
+ * _traffic_placed works it out again when the back-end card R6 placed
+ * left fewer (placed, beside the card in slot); _traffic_judge times it
+ * over the back end R5 chose and says whether it hides (or what a
+ * cheaper card would); _traffic_decide_gpus is R2's check that more GPUs in one server
  * would hold a model before it is split across servers.
  */
 void nicfit__plan_traffic(struct nicfit_plan *p);
+void nicfit__plan_traffic_placed(struct nicfit_plan *p, int placed, const char *slot);
 void nicfit__plan_traffic_judge(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 int nicfit__plan_add_gpus_first(struct nicfit_plan *p);
 int nicfit__plan_gpu_room(const struct nicfit_plan *p);

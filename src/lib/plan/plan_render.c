@@ -412,6 +412,8 @@ static void emit_step_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_string(e, "phase", p->step_job.phase == NICFIT_PHASE_TRAIN ? "training" : "decode");
 	nicfit_emit_string(e, "parallel", p->step_job.phase == NICFIT_PHASE_TRAIN ?
 			   nicfit_dp_name(st->dp) : NULL);
+	nicfit_emit_int(e, "gpus", st->gpus);
+	nicfit_emit_int(e, "gpus_per_server", p->step_job.gpus_per_node);
 	nicfit_emit_number(e, "tokens", st->tokens);
 	nicfit_emit_number(e, "flops", st->flops);
 	nicfit_emit_number(e, "tflops_per_gpu", p->step_job.tflops);
@@ -445,14 +447,18 @@ static void emit_step_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 /* The text lines under the step-time table: compute, traffic and whether it hides. */
 static void text_step(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
-	char b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32], few[64];
 
 	if (!p->traffic_known)
 		return;
-	nicfit_emit_printf(e, "Compute    %s per %s step (%.3g FLOPs on %d GPUs at %.0f%% MFU%s%s)\n",
+	few[0] = 0;
+	if (p->step_job.gpus_per_node < p->in.gpus_per_server)
+		plan_fmt(few, sizeof(few), ", %d a server as it can be built, not the %d asked,",
+			 p->step_job.gpus_per_node, p->in.gpus_per_server);
+	nicfit_emit_printf(e, "Compute    %s per %s step (%.3g FLOPs on %d GPUs%s at %.0f%% MFU%s%s)\n",
 			   nicfit_fmt_seconds(p->step.compute_s, b1, sizeof(b1)),
 			   p->step_job.phase == NICFIT_PHASE_TRAIN ? "training" : "decode",
-			   p->step.flops, p->step.gpus, p->in.step.mfu * 100,
+			   p->step.flops, p->step.gpus, few, p->in.step.mfu * 100,
 			   p->step_job.phase == NICFIT_PHASE_TRAIN ? ", " : "",
 			   p->step_job.phase == NICFIT_PHASE_TRAIN ? nicfit_dp_name(p->step.dp) : "");
 	if (!p->step_be_known)

@@ -106,37 +106,21 @@ static void split_layout(struct nicfit_plan *p, struct nicfit_step_job *j)
 }
 
 /*
- * R9, the job's step (docs/rules.md): for distributed training and
- * fine-tuning, the training step of the whole job (tokens per step from
- * --batch-tokens, else tokens_per_gpu for each GPU; data parallelism from
- * --parallel, else the least traffic whose state fits); for a model split
- * across servers, one decode step of the requests in flight, tensor
- * parallel inside each server and pipeline stages across. Without the
- * GPU's peak in the catalog there is nothing to time, and R9 says so.
+ * The step of the job on per_server GPUs in each of the plan's servers
+ * (no decisions: step_describe says them). Returns 0 when it is known.
  */
-void nicfit__plan_traffic(struct nicfit_plan *p)
+static int step_model(struct nicfit_plan *p, int per_server)
 {
 	const struct nicfit_plan_input *in = &p->in;
 	struct nicfit_step_job *j = &p->step_job;
-	int train = nicfit__plan_is_training(in->workload);
-	char b1[32], b2[32];
 
-	if (!p->backend_needed || !in->gpu || in->gpus_per_server < 1 || !(in->params > 0) ||
-	    in->workload == NICFIT_WL_RDMA_STORAGE || in->servers < 2)
-		return;
-	if (!(in->gpu->fp16_tflops > 0)) {
-		plan_decide(&p->decisions, "R9", 0,
-			    "%s has no dense TFLOPS in the catalog: the step's compute, and whether "
-			    "the back end hides its traffic, are not worked out.", in->gpu->e.name);
-		return;
-	}
 	memset(j, 0, sizeof(*j));
 	nicfit_step_job_fill(j, in->model, in->params, in->gpu, in->precision, p->adapters,
 			     &in->llm);
 	j->nodes = in->servers;
-	j->gpus_per_node = in->gpus_per_server;
+	j->gpus_per_node = per_server;
 	j->dp = in->dp;
-	if (train) {
+	if (nicfit__plan_is_training(in->workload)) {
 		j->phase = NICFIT_PHASE_TRAIN;
 		j->tokens = in->batch_tokens > 0 ? in->batch_tokens :
 			    in->step.tokens_per_gpu * j->nodes * j->gpus_per_node;
@@ -145,16 +129,30 @@ void nicfit__plan_traffic(struct nicfit_plan *p)
 		j->tokens = in->concurrency > 0 ? (double)in->concurrency : 1;
 		split_layout(p, j);
 	}
-	if (nicfit_step_calc(j, &in->step, &p->step, NULL))
-		return;
-	p->traffic_known = 1;
+	p->traffic_known = nicfit_step_calc(j, &in->step, &p->step, NULL) == 0;
+	return p->traffic_known ? 0 : -1;
+}
+
+/*
+ * R9's account of the step step_model worked out; why names the GPUs
+ * when not those asked, again says it replaces an account made before.
+ */
+static void step_describe(struct nicfit_plan *p, const char *why, int again)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_step_job *j = &p->step_job;
+	int train = j->phase == NICFIT_PHASE_TRAIN;
+	char b1[32], b2[32];
+
 	plan_decide(&p->decisions, "R9", 1,
-		    "Compute per %s step: %g FLOPs x %.4g%s parameters x %.4g tokens = %.3g FLOPs over "
-		    "%d x %s at %g TFLOPS dense (%s) x %.0f%% MFU (--assume mfu=) = %s%s.",
-		    train ? "training" : "decode", p->step.flops_per_token_param,
+		    "Compute per %s step%s: %g FLOPs x %.4g%s parameters x %.4g tokens = %.3g FLOPs "
+		    "over %d x %s%s at %g TFLOPS dense (%s) x %.0f%% MFU (--assume mfu=) = %s%s.",
+		    train ? "training" : "decode",
+		    again ? ", worked out again on the GPUs placed (it replaces the one above)" : "",
+		    p->step.flops_per_token_param,
 		    j->arch.active_params > 0 ? j->arch.active_params : j->arch.params,
 		    j->arch.active_params > 0 ? " active" : "", p->step.tokens, p->step.flops,
-		    p->step.gpus, in->gpu->e.name, j->tflops,
+		    p->step.gpus, in->gpu->e.name, why ? why : "", j->tflops,
 		    nicfit_gpu_peak(in->gpu, in->precision, p->adapters, &(double){ 0 }),
 		    in->step.mfu * 100, nicfit_fmt_seconds(p->step.compute_s, b1, sizeof(b1)),
 		    p->step.memory_bound ? " (the weight read from GPU memory sets it)" : "");
@@ -169,6 +167,90 @@ void nicfit__plan_traffic(struct nicfit_plan *p)
 			    nicfit_dp_name(p->step.dp),
 			    in->dp == NICFIT_DP_AUTO ? "the least traffic whose training state fits the "
 			    "GPUs, ZeRO paper Figure 1" : "as asked");
+}
+
+/* R9 when no GPU of the plan's kind fits the server: there is no step to time. */
+static void step_no_gpus(struct nicfit_plan *p, const char *where)
+{
+	p->traffic_known = 0;
+	plan_decide(&p->decisions, "R9", 0,
+		    "No %s fits %s%s: there is no step to time, and whether a back end would hide "
+		    "its traffic is not worked out.", p->in.gpu->e.name, p->in.server->e.name, where);
+}
+
+/*
+ * R9, the job's step (docs/rules.md): for distributed training and
+ * fine-tuning, the training step of the whole job (tokens per step from
+ * --batch-tokens, else tokens_per_gpu for each GPU; data parallelism from
+ * --parallel, else the least traffic whose state fits); for a model split
+ * across servers, one decode step of the requests in flight, tensor
+ * parallel inside each server and pipeline stages across. Without the
+ * GPU's peak in the catalog there is nothing to time, and R9 says so.
+ *
+ * The step is the one the servers can run: on the GPUs a server's slots
+ * hold, not more (8 x H100 PCIe asked of a server with room for 4 compute
+ * on 4 a server, and R9 says the 8 were asked). When the back-end card
+ * then takes a GPU's slot too, _traffic_placed times it again on what is
+ * left.
+ */
+void nicfit__plan_traffic(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	int per = in->gpus_per_server, room;
+	char why[96];
+
+	if (!p->backend_needed || !in->gpu || in->gpus_per_server < 1 || !(in->params > 0) ||
+	    in->workload == NICFIT_WL_RDMA_STORAGE || in->servers < 2)
+		return;
+	if (!(in->gpu->fp16_tflops > 0)) {
+		plan_decide(&p->decisions, "R9", 0,
+			    "%s has no dense TFLOPS in the catalog: the step's compute, and whether "
+			    "the back end hides its traffic, are not worked out.", in->gpu->e.name);
+		return;
+	}
+	room = nicfit__plan_gpus_alone(p);
+	if (room < 0) {
+		p->findings.oom = 1;
+		return;
+	}
+	if (room < 1) {
+		step_no_gpus(p, "");
+		return;
+	}
+	why[0] = 0;
+	if (room < per) {
+		plan_fmt(why, sizeof(why), " (the %d a server holds, of the %d asked)", room, per);
+		per = room;
+	}
+	if (step_model(p, per) == 0)
+		step_describe(p, why[0] ? why : NULL, 0);
+}
+
+/*
+ * R9 again once R6 placed the back-end card: a card that took a GPU's
+ * slot leaves the server placed GPUs, fewer than the step was worked out
+ * on, so the step is worked out again on those (R5 sized the card on the
+ * first), and R9 says why. No GPU left: no step.
+ */
+void nicfit__plan_traffic_placed(struct nicfit_plan *p, int placed, const char *slot)
+{
+	char why[128];
+
+	if (!p->traffic_known || placed >= p->step_job.gpus_per_node)
+		return;
+	if (placed < 1) {
+		plan_fmt(why, sizeof(why), " beside the back-end card in slot %s", slot);
+		step_no_gpus(p, why);
+		return;
+	}
+	plan_fmt(why, sizeof(why), " (the %d a server holds beside the back-end card in slot %s, "
+		 "of the %d asked)", placed, slot, p->in.gpus_per_server);
+	if (step_model(p, placed) == 0)
+		step_describe(p, why, 1);
+	else
+		plan_decide(&p->decisions, "R9", 0,
+			    "On the %d GPUs a server holds beside the back-end card in slot %s the "
+			    "step cannot be laid out: not timed.", placed, slot);
 }
 
 /* Time the step over node_gbps per server. */
@@ -201,7 +283,7 @@ static const struct nicfit_nic *cheaper_card(const struct nicfit_catalog *cat,
 			continue;
 		nicfit__plan_fill_card(&c, n);
 		if (!nicfit__plan_search_place(p, &c, n, p->be_cards, 0, &where) ||
-		    where.ngpu_placed < p->gpus_placed)
+		    where.ngpu_placed < p->step_job.gpus_per_node)
 			continue;
 		over(p, where.per_card * p->be_cards, &t);
 		if (t.hides && (!best || n->e.price_usd < best->e.price_usd)) {
