@@ -146,6 +146,15 @@ struct nicfit_cluster_net_input {
 				  * to nics_per_node x nic_ports (give nics_per_node 0 for none) */
 	double link_gbps;        /* rate of each node port; 0: the NIC's (back end), else the
 				  * catalog switch's, else 400 / 25 / 1 Gb/s */
+	/*
+	 * Back end: the InfiniBand rate link_gbps was given as ("HDR"; ""
+	 * for a figure), and its lanes (HDR 4 x 50G). A named rate is that
+	 * port type, whatever the switch: HDR is 4 x 50G in QSFP56, never the
+	 * NDR200 (2 x 100G) that a bare 200 is on an NDR switch.
+	 */
+	char link_ib[8];
+	int link_ib_lanes;
+	double link_ib_lane_gbps;
 	const char *switch_id;   /* catalog switch id, or NULL for a generic switch */
 	int radix;               /* generic switch: ports (ignored with switch_id) */
 	double switch_gbps;      /* generic switch: port rate; 0 = link_gbps */

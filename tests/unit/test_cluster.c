@@ -615,6 +615,51 @@ static void lanes_decide_ports(void **state)
 	nicfit_cluster_release(&c);
 }
 
+/*
+ * An InfiniBand rate named for the node port is that port type: HDR on a
+ * QM9700 is 4 x 50G PAM4, one to a switch port and two to a cage, as an
+ * HDR card is, where a bare 200 on that switch is NDR200 (2 x 100G), two
+ * to a port; the two designs differ in leaves (2 tiers against 1).
+ */
+static void ib_rate_names_port(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	const struct nicfit_cluster_net *be = &c.net[NICFIT_NET_BACKEND];
+	long card_leaves;
+
+	(void)state;
+	backend_only(&in, 16, 8, 64);
+	in.net[NICFIT_NET_BACKEND].link_gbps = 200;
+	in.net[NICFIT_NET_BACKEND].switch_id = "qm9700";
+	in.nic_id = "mcx653105a-hdat";
+	size_ok(&in, &c);
+	card_leaves = be->tier[NICFIT_TIER_LEAF].switches;
+	assert_int_equal(be->tiers, 2);
+	nicfit_cluster_release(&c);
+
+	in.nic_id = NULL;
+	snprintf(in.net[NICFIT_NET_BACKEND].link_ib, sizeof(in.net[0].link_ib), "HDR");
+	in.net[NICFIT_NET_BACKEND].link_ib_lanes = 4;
+	in.net[NICFIT_NET_BACKEND].link_ib_lane_gbps = 50;
+	size_ok(&in, &c);
+	assert_int_equal(be->fit.kind, NICFIT_MATCH_DIRECT);
+	assert_int_equal(be->fit.per_port, 1);
+	assert_int_equal(be->fit.per_cage, 2);
+	assert_string_equal(be->node_cage, "QSFP56");
+	assert_int_equal(be->tiers, 2);
+	assert_int_equal(be->tier[NICFIT_TIER_LEAF].switches, card_leaves);
+	nicfit_cluster_release(&c);
+
+	in.net[NICFIT_NET_BACKEND].link_ib[0] = 0;
+	in.net[NICFIT_NET_BACKEND].link_ib_lanes = 0;
+	in.net[NICFIT_NET_BACKEND].link_ib_lane_gbps = 0;
+	size_ok(&in, &c);
+	assert_int_equal(be->fit.per_port, 2);
+	assert_int_equal(be->tiers, 1);
+	nicfit_cluster_release(&c);
+}
+
 static void twin_port_cages(void **state)
 {
 	static const char overlay[] = "{ \"schema\": \"nicfit.catalog.v1\", \"switches\": "
@@ -1594,6 +1639,7 @@ int main(void)
 		cmocka_unit_test(csv_writer),
 		cmocka_unit_test(names),
 		cmocka_unit_test(lanes_decide_ports),
+		cmocka_unit_test(ib_rate_names_port),
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(spec_and_render),
 		cmocka_unit_test(findings_and_decisions),

@@ -205,6 +205,36 @@ static void auto_rates(struct nicfit_cluster *c)
 	}
 }
 
+/*
+ * --nic-gbps given as an InfiniBand rate (HDR, NDR200) names InfiniBand
+ * ports: a card without InfiniBand, or a catalog switch of another fabric
+ * (an Ethernet Spectrum), cannot run it, as calc link refuses HDR with
+ * --proto roce. Said as a usage error naming the figure to give instead.
+ */
+static int check_ib_rate(struct nicfit_cluster *c, struct nicfit_error *err)
+{
+	const struct nicfit_cluster_net_input *be = &c->in.net[NICFIT_NET_BACKEND];
+	const struct nicfit_switch *s = NULL;
+
+	if (!be->link_ib[0] || !be->links_per_node)
+		return 0;
+	if (c->nic && !c->nic->ib_rate)
+		return nicfit_error_at(err, NICFIT_E_USAGE, "--nic-gbps", 0, 0,
+				       "%s is an InfiniBand rate, and %.64s has no InfiniBand ports: "
+				       "give an Ethernet speed (a figure such as %gG), or a card with "
+				       "InfiniBand", be->link_ib, c->nic->part ? c->nic->part : c->nic->e.id,
+				       be->link_gbps);
+	if (be->switch_id && c->impl->cat)
+		s = nicfit_catalog_find_switch(c->impl->cat, be->switch_id, "--switch", NULL);
+	if (s && s->fabric && strcmp(s->fabric, "infiniband"))
+		return nicfit_error_at(err, NICFIT_E_USAGE, "--nic-gbps", 0, 0,
+				       "%s is an InfiniBand rate, and %.64s is an %s switch: give an "
+				       "Ethernet speed such as %gG, or an InfiniBand switch", be->link_ib,
+				       s->e.id, !strcmp(s->fabric, "ethernet") ? "Ethernet" : s->fabric,
+				       be->link_gbps);
+	return 0;
+}
+
 /* The request as it will be sized: back-end links from the NICs, the NIC
  * looked up, rates left at 0 filled in, then every value checked. */
 static int prepare(struct nicfit_cluster *out, const struct nicfit_cluster_input *in,
@@ -237,6 +267,9 @@ static int prepare(struct nicfit_cluster *out, const struct nicfit_cluster_input
 						"unknown NIC '%.64s'", in->nic_id);
 	}
 	auto_rates(out);
+	rc = check_ib_rate(out, err);
+	if (rc)
+		return rc;
 	if (be->rail_only)
 		be->rail_optimized = 1;
 	rc = check_input(&out->in, err);

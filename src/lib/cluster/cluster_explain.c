@@ -68,7 +68,8 @@ static void explain_ports(struct nicfit_cluster *c, enum nicfit_net n)
 			       "%s: %g Gb/s switch ports run at the node rate of %g Gb/s, one node port each%s",
 			       nn, nt->sw.gbps, nt->link_gbps,
 			       !c->in.net[n].breakout ? " (splitting is off)" :
-			       n == NICFIT_NET_BACKEND && c->nic ? " (the node's lanes give no split, cluster.lanes)" :
+			       n == NICFIT_NET_BACKEND && (c->nic || c->in.net[n].link_ib_lanes) ?
+			       " (the node's lanes give no split, cluster.lanes)" :
 						       " (the switch lists no matching split)");
 	}
 }
@@ -163,7 +164,9 @@ static void explain_tiers(struct nicfit_cluster *c, enum nicfit_net n)
  * one switch takes; a NIC and a switch that share a port rate but no lane
  * rate meet only through optics (no DAC or AOC, the cable choice keeps to
  * that); two that cannot meet at all are critical, with the catalog
- * switches of the same fabric the NIC would meet directly. Sources: the
+ * switches of the same fabric the NIC would meet directly. A port given
+ * only by an InfiniBand rate's name (--nic-gbps HDR) is judged the same
+ * way, on that rate's lanes. Sources: the
  * NVIDIA LinkX splitter specifications cited in nicfit/compat.h.
  */
 static int explain_lanes(struct nicfit_cluster *c)
@@ -176,7 +179,7 @@ static int explain_lanes(struct nicfit_cluster *c)
 	size_t i, named = 0;
 	long per_switch;
 
-	if (!nt->enabled || !c->nic)
+	if (!nt->enabled || (!c->nic && !c->in.net[NICFIT_NET_BACKEND].link_ib_lanes))
 		return 0;
 	per_switch = (long)(nt->sw.ports / nt->split_stride) *
 		     (nt->fit.per_port > 0 ? nt->fit.per_port : 1);

@@ -149,12 +149,24 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
  * switch is NDR200, on an HDR switch HDR), in a cage that has that port
  * type: the node cage is the port's, so that the cables named for it are
  * ones that exist (NDR200 is a QSFP112 or OSFP port, never a QSFP56 one).
+ * A rate given by its InfiniBand name is that port type instead, the
+ * switch's lanes notwithstanding: --nic-gbps HDR is 4 x 50G PAM4 in
+ * QSFP56 on an NDR switch too, two to a QM9700 cage as an HDR card is,
+ * not the four NDR200 ports a bare 200 is; a card run at a slower named
+ * rate (HDR100 on an HDR card) takes that rate's lanes.
  */
 static void node_and_switch_ports(struct nicfit_cluster *c, enum nicfit_net n, struct cl_net *cn)
 {
 	struct nicfit_cluster_net *nt = &c->net[n];
 	const struct nicfit_cluster_net_input *ni = &c->in.net[n];
+	struct nicfit_port ib;
 
+	memset(&ib, 0, sizeof(ib));
+	if (n == NICFIT_NET_BACKEND && ni->link_ib_lanes > 0) {
+		ib.l.lanes = ni->link_ib_lanes;
+		ib.l.lane_gbps = ni->link_ib_lane_gbps;
+		ib.l.mod = nicfit_modulation_of(ib.l.lane_gbps);
+	}
 	if (nt->sw.cat)
 		nicfit_port_of_switch(nt->sw.cat, &cn->sw_port);
 	else
@@ -166,7 +178,9 @@ static void node_and_switch_ports(struct nicfit_cluster *c, enum nicfit_net n, s
 		if (ni->link_gbps < cn->node_port.gbps - NICFIT_EPS) {
 			struct nicfit_lanes l;
 
-			if (!nicfit_lanes_of(nt->node_cage, ni->link_gbps, &l))
+			if (ib.l.lanes > 0)
+				cn->node_port.l = ib.l;
+			else if (!nicfit_lanes_of(nt->node_cage, ni->link_gbps, &l))
 				cn->node_port.l = l;
 			cn->node_port.gbps = ni->link_gbps;
 		}
@@ -175,6 +189,16 @@ static void node_and_switch_ports(struct nicfit_cluster *c, enum nicfit_net n, s
 			cn->node_port.per_cage = c->in.nic_ports_per_cage;
 			cn->node_port.finned = c->in.nic_cage_finned;
 		}
+	} else if (ib.l.lanes > 0) {
+		/* InfiniBand below EDR (SDR to FDR) came in QSFP+ (QSFP) ports */
+		nicfit_port_generic(ib.l.lane_gbps < 25 - NICFIT_EPS ? "QSFP+" : NULL, ni->link_gbps,
+				    0, 1, &ib, &cn->node_port);
+		if (cn->node_port.l.lanes != ib.l.lanes ||
+		    fabs(cn->node_port.l.lane_gbps - ib.l.lane_gbps) > NICFIT_EPS)
+			cn->node_port.l = ib.l;
+		snprintf(cn->node_port.id, sizeof(cn->node_port.id), "%s %g Gb/s %s port",
+			 ni->link_ib, ni->link_gbps, cn->node_port.cage);
+		snprintf(nt->node_cage, sizeof(nt->node_cage), "%s", cn->node_port.cage);
 	} else {
 		nicfit_port_generic(NULL, ni->link_gbps, 0, 1, &cn->sw_port, &cn->node_port);
 		snprintf(nt->node_cage, sizeof(nt->node_cage), "%s", cn->node_port.cage);

@@ -407,6 +407,7 @@ static void input_json(struct nicfit_emit *e, const struct nicfit_cluster *c)
 		nicfit_emit_begin_object(e, nicfit_net_name(n));
 		nicfit_emit_int(e, "links_per_node", ni->links_per_node);
 		nicfit_emit_number(e, "link_gbps", c->net[n].enabled ? c->net[n].link_gbps : ni->link_gbps);
+		nicfit_emit_string(e, "ib_rate", ni->link_ib[0] ? ni->link_ib : NULL);
 		nicfit_emit_string(e, "switch", c->net[n].enabled ? c->net[n].sw.id : ni->switch_id);
 		nicfit_emit_number(e, "oversubscription", ni->oversubscription);
 		if (ni->uplinks)

@@ -103,6 +103,32 @@ static int get_speed(struct req *r, const char *key, double *out)
 	return rc;
 }
 
+/*
+ * The back end's --nic-gbps: a speed as get_speed reads it, and when it is
+ * an InfiniBand rate's name (HDR, NDR200), that rate's lanes too, which
+ * size the node port (nicfit/cluster.h).
+ */
+static int get_backend_speed(struct req *r, struct nicfit_cluster_net_input *be)
+{
+	const char *v = get(r, "nic_gbps");
+	struct nicfit_speed sp;
+	int rc;
+
+	if (!v || nicfit_parse_double(v, r->rd.opt, 0.001, NICFIT_CLUSTER_MAX_GBPS, &be->link_gbps,
+				      NULL) == 0)
+		return 0;
+	rc = fix(r, nicfit_parse_speed(v, r->rd.opt, &sp, r->err));
+	if (rc)
+		return rc;
+	be->link_gbps = sp.gbps;
+	if (sp.kind == NICFIT_SPEED_IB && sp.ib_lanes > 0 && sp.ib_lane_gbps > 0) {
+		snprintf(be->link_ib, sizeof(be->link_ib), "%s", sp.ib_name[0] ? sp.ib_name : "IB");
+		be->link_ib_lanes = sp.ib_lanes;
+		be->link_ib_lane_gbps = sp.ib_lane_gbps;
+	}
+	return 0;
+}
+
 static int get_bool(struct req *r, const char *key, int *out)
 {
 	static const char *const yes[] = { "true", "yes", "on", "1", NULL };
@@ -152,7 +178,7 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	    (rc = get_int(&r, "gpus_per_node", 0, NICFIT_CLUSTER_MAX_GPUS, &in->gpus_per_node)) ||
 	    (rc = get_int(&r, "nics_per_node", 0, NICFIT_CLUSTER_MAX_LINKS, &in->nics_per_node)) ||
 	    (rc = get_int(&r, "nic_ports", 1, NICFIT_CLUSTER_MAX_NIC_PORTS, &in->nic_ports)) ||
-	    (rc = get_speed(&r, "nic_gbps", &be->link_gbps)) ||
+	    (rc = get_backend_speed(&r, be)) ||
 	    (rc = get_int(&r, "radix", 2, NICFIT_CLUSTER_MAX_RADIX, &be->radix)) ||
 	    (rc = get_speed(&r, "switch_gbps", &be->switch_gbps)) ||
 	    (rc = get_bool(&r, "rail_optimized", &be->rail_optimized)) ||
