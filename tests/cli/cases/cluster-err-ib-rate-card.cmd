@@ -1,0 +1,2 @@
+cluster --nodes 4 --nic mcx4121a-acat --nic-gbps EDR
+# exit 64

@@ -1,0 +1,1 @@
+-j cluster --nodes 16 --switch qm9700 --nic-gbps HDR100 --no-frontend --no-oob
