@@ -307,9 +307,13 @@ struct nicfit_cluster_storage {
 	long endpoints;         /* node and server ports */
 	struct nicfit_cluster_switch sw;
 	int breakout;           /* storage ports per switch port */
+	int split_stride;       /* switch ports one split port takes (2: a 4-way split on an
+				 * SN2700 takes its neighbour's logical ports), 1 unsplit */
 	int tiers;              /* 1 or 2 */
 	long leaves, spines;
-	int down, up;           /* physical ports of a full leaf facing down and up */
+	int down, up;           /* physical ports of a full leaf facing down (split ports x
+				 * split_stride) and up */
+	int upbase;             /* the first uplink's port: down rounded up to whole cages */
 	int endpoints_per_leaf;
 	double leaf_ratio;      /* down:up bandwidth of a full leaf */
 	long host_links, leaf_spine_links;

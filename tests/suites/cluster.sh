@@ -164,6 +164,9 @@ check_storage() {
 check_storage "storage, one switch" --nodes 4 --no-oob --storage-gbps 400 --storage-nodes 2
 check_storage "storage, two tiers split 4 x 200G" --nodes 128 --storage-gbps 400 --storage-nodes 16 \
 	--storage-oversubscription 2 --storage-switch sn5600
+check_storage "storage, two tiers split 4 x 25G on SN2700 leaves (a split takes two ports)" --nodes 64 \
+	--nics-per-node 0 --no-frontend --no-oob --storage-gbps 25 --storage-nodes 16 \
+	--storage-switch sn2700 --storage-link-gbps 25
 
 # the border's links: as many uplink and peer rows as the summary counts, every
 # switch port once

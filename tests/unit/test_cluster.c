@@ -1248,6 +1248,56 @@ static void findings_and_decisions(void **state)
 }
 
 /*
+ * Storage leaves count ports as the other networks do. 64 nodes reading
+ * 25 Gb/s from 16 servers on SN2700 leaves (32 x 100G, 64 logical
+ * ports): 128 storage ports of 25G, four to a split port, and each 4-way
+ * split takes its neighbour's port too, so a leaf holds 10 split ports
+ * (20 switch ports, 40 storage ports) and the 12 left up, not 16 split
+ * ports "down" with 48 storage ports and 16 up (which is 40 ports on a
+ * 32-port switch); 4 leaves and 2 spines, 32 ports free. On one SN2700,
+ * 64 storage ports take all 32 ports, none free (16 before).
+ */
+static void storage_split_takes_neighbour(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	const struct nicfit_cluster_storage *st = &c.storage;
+
+	(void)state;
+	backend_only(&in, 64, 8, 64);
+	in.nics_per_node = 0;
+	in.net[NICFIT_NET_BACKEND].links_per_node = 0;
+	in.storage.node_gbps = 25;
+	in.storage.servers = 16;
+	in.storage.link_gbps = 25;
+	in.storage.switch_id = "sn2700";
+	size_ok(&in, &c);
+	assert_int_equal(st->endpoints, 128);
+	assert_int_equal(st->breakout, 4);
+	assert_int_equal(st->split_stride, 2);
+	assert_int_equal(st->tiers, 2);
+	assert_int_equal(st->endpoints_per_leaf, 40);
+	assert_int_equal(st->down, 20);
+	assert_int_equal(st->up, 12);
+	assert_true(st->down + st->up <= st->sw.ports);
+	assert_int_equal(st->leaves, 4);
+	assert_int_equal(st->spines, 2);
+	assert_true(st->leaf_ratio <= 1 + 1e-9);
+	assert_int_equal(st->ports_total, 6 * 32);
+	assert_int_equal(st->ports_free, 32);
+	nicfit_cluster_release(&c);
+
+	in.nodes = 32;
+	in.storage.servers = 8;
+	size_ok(&in, &c);
+	assert_int_equal(st->endpoints, 64);
+	assert_int_equal(st->tiers, 1);
+	assert_int_equal(st->down, 32);
+	assert_int_equal(st->ports_free, 0);
+	nicfit_cluster_release(&c);
+}
+
+/*
  * The storage network by hand: 32 nodes reading 400 Gb/s each from 8
  * servers need 2 ports of 200G per node and 1,600 Gb/s = 8 ports per
  * server, 128 ports: four 64-port leaves of 32 down and 32 up at 1:1 and
@@ -1644,6 +1694,7 @@ int main(void)
 		cmocka_unit_test(spec_and_render),
 		cmocka_unit_test(findings_and_decisions),
 		cmocka_unit_test(storage_fabric),
+		cmocka_unit_test(storage_split_takes_neighbour),
 		cmocka_unit_test(frontend_border),
 		cmocka_unit_test(storage_border_lengths),
 		cmocka_unit_test(oob_reaches_storage_and_border),

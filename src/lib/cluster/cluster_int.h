@@ -233,6 +233,12 @@ struct leafdes {
 	int stride;             /* switch ports one split port takes (split_stride) */
 };
 
+/*
+ * Switch ports one port of sw split into b legs takes: 1, or more where
+ * the split needs its neighbours' shares of max_logical_ports (cluster_net.c).
+ */
+int nicfit__cluster_split_stride(const struct nicfit_cluster_switch *sw, int b);
+
 /* The option that sets a network's switch ("--switch", "--frontend-switch", ...). */
 const char *nicfit__cluster_switch_opt(enum nicfit_net n);
 /* The option that sets a network's node port rate ("--nic-gbps", ...). */

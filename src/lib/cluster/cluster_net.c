@@ -217,7 +217,7 @@ static void node_and_switch_ports(struct nicfit_cluster *c, enum nicfit_net n, s
  * free), so 16 ports split 4 ways give the 64 logical ports, and a 2-way
  * split fits every port. Switches that list no limit: 1.
  */
-static int split_stride(const struct nicfit_cluster_switch *sw, int b)
+int nicfit__cluster_split_stride(const struct nicfit_cluster_switch *sw, int b)
 {
 	int share;
 
@@ -270,7 +270,7 @@ int nicfit__cluster_net_setup(struct nicfit_cluster *c, enum nicfit_net n, struc
 	    nt->fit.per_port <= MAX_SPLIT)
 		d->b = nt->fit.per_port;
 	nt->breakout = d->b;
-	d->stride = split_stride(&nt->sw, d->b);
+	d->stride = nicfit__cluster_split_stride(&nt->sw, d->b);
 	nt->split_stride = d->stride;
 	nt->port_gbps = ni->link_gbps * d->b;
 	nt->rails = n == NICFIT_NET_FRONTEND ? ni->links_per_node :

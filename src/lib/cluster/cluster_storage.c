@@ -101,6 +101,7 @@ static int storage_switch(struct nicfit_cluster *c, struct nicfit_cluster_storag
 		return nicfit_error_at(err, NICFIT_E_USAGE, opt_switch, 0, 0, "storage: %s", m.why);
 	st->breakout = m.kind == NICFIT_MATCH_DIRECT && m.per_port > 1 &&
 		       m.per_port <= STORAGE_MAX_SPLIT ? m.per_port : 1;
+	st->split_stride = nicfit__cluster_split_stride(sw, st->breakout);
 	return 0;
 }
 
@@ -142,37 +143,55 @@ static int storage_ports(struct nicfit_cluster *c, struct nicfit_cluster_storage
  * The tiers: one switch when it takes every storage port; else leaves
  * that give as many ports to the ends as the oversubscription allows
  * (down bandwidth at most X times the up bandwidth), every leaf joined to
- * every spine. A leaf's uplinks must reach every spine, so two tiers take
- * at most as many leaves as a spine has ports; beyond that the request is
- * refused with what would fit, as for the other networks.
+ * every spine. A leaf is counted as the other networks' leaves are
+ * (cluster_tiers.c leaf_fits): storage ports take ports split `breakout`
+ * ways, each split split_stride physical ports where it needs its
+ * neighbours' logical ports (SN2700: a 4-way split takes two), uplinks
+ * start on a fresh cage, and an idle port is no logical port. The ports
+ * a full leaf has left after its storage ports are its uplinks (more than
+ * the oversubscription needs when they are spare). A leaf's uplinks must
+ * reach every spine, so two tiers take at most as many leaves as a spine
+ * has ports; beyond that the request is refused with what would fit, as
+ * for the other networks.
  */
 static int storage_tiers(struct nicfit_cluster *c, struct nicfit_cluster_storage *st,
 			 struct nicfit_error *err)
 {
-	double o = c->in.storage.oversubscription, r = st->link_gbps, g = st->sw.gbps;
-	long P = st->sw.ports, one = P * st->breakout, elaf, d, used;
+	struct nicfit_cluster_net_input ni;
+	struct leafdes d;
+	double r = st->link_gbps, g = st->sw.gbps;
+	long P = st->sw.ports, one, elaf, split, used;
 
-	if (st->sw.max_logical > 0 && one > st->sw.max_logical)
-		one = st->sw.max_logical;
+	memset(&ni, 0, sizeof(ni));
+	ni.link_gbps = r;
+	ni.oversubscription = c->in.storage.oversubscription;
+	d.ni = &ni;
+	d.sw = &st->sw;
+	d.b = st->breakout;
+	d.stride = st->split_stride;
+	one = nicfit__cluster_leaf_max(&d, 0);
 	if (st->endpoints <= one) {
+		split = cdiv(st->endpoints, st->breakout);
 		st->tiers = 1;
 		st->leaves = 1;
-		st->down = (int)cdiv(st->endpoints, st->breakout);
+		st->down = (int)(split * st->split_stride);
+		st->upbase = st->down;
 		st->endpoints_per_leaf = (int)st->endpoints;
 		st->host_links = st->endpoints;
 		st->ports_total = P;
 		st->ports_free = P - st->down;
 		return 0;
 	}
-	d = (long)floor(o * (double)P * g / ((double)st->breakout * r + o * g) + NICFIT_EPS);
-	if (d < 1 || d >= P)
-		d = P > 1 ? P - 1 : 1;
-	elaf = d * st->breakout;
-	if (st->sw.max_logical > 0 && elaf > st->sw.max_logical - (P - d))
-		elaf = st->sw.max_logical - (P - d);
+	elaf = nicfit__cluster_leaf_max(&d, 1);
+	if (elaf < 1)
+		return nicfit_error_at(err, NICFIT_E_USAGE, "--storage-switch", 0, 0,
+				       "storage: a %s leaf has no room for a storage port beside its "
+				       "uplinks: give a larger switch or more "
+				       "--storage-oversubscription", st->sw.id);
 	st->tiers = 2;
-	st->down = (int)d;
-	st->up = (int)(P - d);
+	st->down = (int)(cdiv(elaf, st->breakout) * st->split_stride);
+	st->upbase = (int)whole_cages(st->down, st->sw.per_cage);
+	st->up = (int)(P - st->upbase);
 	st->endpoints_per_leaf = (int)elaf;
 	st->leaves = cdiv(st->endpoints, elaf);
 	st->spines = cdiv(st->leaves * st->up, P);
@@ -186,7 +205,7 @@ static int storage_tiers(struct nicfit_cluster *c, struct nicfit_cluster_storage
 	st->host_links = st->endpoints;
 	st->leaf_spine_links = st->leaves * st->up;
 	st->ports_total = (st->leaves + st->spines) * P;
-	used = cdiv(st->endpoints, st->breakout) + 2 * st->leaf_spine_links;
+	used = cdiv(st->endpoints, st->breakout) * st->split_stride + 2 * st->leaf_spine_links;
 	st->ports_free = st->ports_total - used;
 	return 0;
 }
@@ -309,7 +328,7 @@ static int walk_leaf_hosts(const struct nicfit_cluster *c, long l, cl_slink_fn f
 			x[j].level = NICFIT_LINK_HOST;
 			x[j].type = "storage-host";
 			snprintf(x[j].b, sizeof(x[j].b), "st-leaf%0*ld", dl, l + 1);
-			x[j].port_b = (int)(slot / st->breakout);
+			x[j].port_b = (int)(slot / st->breakout * st->split_stride);
 			x[j].lane_b = st->breakout > 1 ? (int)(slot % st->breakout) : -1;
 			x[j].length_m = nicfit__cluster_length_pos(c, &q, leaf, &same);
 			all_same &= same;
@@ -366,7 +385,7 @@ int nicfit__cluster_storage_walk(const struct nicfit_cluster *c, cl_slink_fn fn,
 			int same;
 
 			snprintf(x.a, sizeof(x.a), "st-leaf%0*ld", dl, l + 1);
-			x.port_a = st->down + j;
+			x.port_a = st->upbase + j;
 			snprintf(x.b, sizeof(x.b), "st-spine%0*ld", ds, sp + 1);
 			x.port_b = (int)(g / st->spines);
 			x.length_m = nicfit__cluster_length_pos(c, &im->pos[im->xbase + l],
@@ -434,9 +453,15 @@ int nicfit__cluster_cable_storage(struct nicfit_cluster *c, struct nicfit_error 
 void nicfit__cluster_explain_storage(struct nicfit_cluster *c)
 {
 	const struct nicfit_cluster_storage *st = &c->storage;
+	long split = cdiv(st->endpoints_per_leaf, st->breakout);
+	char stride[128] = "";
 
 	if (!st->enabled)
 		return;
+	if (st->split_stride > 1)
+		snprintf(stride, sizeof(stride), ", each split port taking %d switch ports, as %s has "
+			 "%d logical ports on %d ports", st->split_stride, st->sw.id, st->sw.max_logical,
+			 st->sw.ports);
 	nicfit__decide(&c->decisions, "cluster.storage", 1,
 		       "storage: %ld nodes x %g Gb/s = %.0f Gb/s to serve; %d port%s of %g Gb/s per "
 		       "node; %ld storage servers take %.0f Gb/s each: %d port%s each; %ld ports",
@@ -446,15 +471,16 @@ void nicfit__cluster_explain_storage(struct nicfit_cluster *c)
 		       st->server_links == 1 ? "" : "s", st->endpoints);
 	if (st->tiers == 1)
 		nicfit__decide(&c->decisions, "cluster.storage", 1,
-			       "storage: one %s takes all %ld ports (%d x %d per port)", st->sw.id,
-			       st->endpoints, st->sw.ports, st->breakout);
+			       "storage: one %s takes all %ld ports: %ld of its %d ports x %d%s",
+			       st->sw.id, st->endpoints, split, st->sw.ports, st->breakout, stride);
 	else
 		nicfit__decide(&c->decisions, "cluster.storage", 1,
-			       "storage: two tiers: a %d-port leaf at %g:1 gives %d ports down (x %d "
-			       "= %d storage ports) and %d up; %ld leaves, %ld x %d uplinks over %d-port "
-			       "spines = %ld spines", st->sw.ports, c->in.storage.oversubscription,
-			       st->down, st->breakout, st->endpoints_per_leaf, st->up, st->leaves,
-			       st->leaves, st->up, st->sw.ports, st->spines);
+			       "storage: two tiers: a %d-port leaf at %g:1 gives %ld ports down (x %d "
+			       "= %d storage ports%s) and its other %d up; %ld leaves, %ld x %d uplinks "
+			       "over %d-port spines = %ld spines", st->sw.ports,
+			       c->in.storage.oversubscription, split, st->breakout,
+			       st->endpoints_per_leaf, stride, st->up, st->leaves, st->leaves, st->up,
+			       st->sw.ports, st->spines);
 }
 
 static void switch_row(struct nicfit_emit *e, const struct nicfit_cluster_storage *st,
@@ -478,7 +504,7 @@ void nicfit__cluster_storage_switch_rows(struct nicfit_emit *e, const struct nic
 	if (!st->enabled)
 		return;
 	switch_row(e, st, NICFIT_TIER_LEAF, st->leaves, st->down, st->up,
-		   cdiv(st->endpoints, st->breakout) + st->leaf_spine_links);
+		   cdiv(st->endpoints, st->breakout) * st->split_stride + st->leaf_spine_links);
 	if (st->spines)
 		switch_row(e, st, NICFIT_TIER_SPINE, st->spines, st->sw.ports, 0,
 			   st->leaf_spine_links);

@@ -44,7 +44,7 @@ static int uplinks_for(const struct leafdes *d, long e)
  * Can a leaf carry e node ports and u uplinks? Node ports take e/b split
  * ports (b node ports each), and each of those stride switch ports where
  * a split needs its neighbour's logical ports (cluster_net.c
- * split_stride(): a switch's logical-port limit is that); uplinks start
+ * nicfit__cluster_split_stride(): a switch's logical-port limit is that); uplinks start
  * on a fresh cage, so that a twin-port cage never carries a node port and
  * an uplink. Ports left idle are no logical ports: they are not split
  * and need not be enabled.
