@@ -1,0 +1,1 @@
+cluster --nodes 64 --nics-per-node 0 --no-frontend --no-oob --storage-gbps 25 --storage-nodes 16 --storage-switch sn2700 --storage-link-gbps 25
