@@ -112,8 +112,8 @@ ino1=$(stat -c %i "$tmp/textfile/nicfit.prom")
 check "--output: a rewrite is a new file renamed in (new inode), not a write in place" \
 	[ "$(stat -c %i "$tmp/textfile/nicfit.prom")" != "$ino1" ]
 "$NICFIT" audit --sysfs "$fx/x11-200g" --format prom --output "$tmp/nodir/x.prom" 2>"$tmp/err"
-check "--output into a missing directory: exit 66, one line naming it" \
-	sh -c "[ $? = 66 ] && [ \$(wc -l <'$tmp/err') = 1 ] && grep -q nodir '$tmp/err'"
+check "--output into a missing directory: exit 74, one line naming it" \
+	sh -c "[ $? = 74 ] && [ \$(wc -l <'$tmp/err') = 1 ] && grep -q nodir '$tmp/err'"
 if have prometheus-node-exporter || [ -x /usr/bin/prometheus-node-exporter ]; then
 	port=$((20000 + $$ % 20000))
 	/usr/bin/prometheus-node-exporter --collector.disable-defaults --collector.textfile \
