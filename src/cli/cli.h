@@ -84,6 +84,16 @@ struct nicfit_emit *cli_emitter(struct cli *c);
 /* Finish e into c->out and free it; returns 0 or an exit code. */
 int cli_emit_done(struct cli *c, struct nicfit_emit *e);
 /*
+ * -o for a format that shows no table (prom, nhc, nfd, nccl-topo): a text
+ * emitter with the view, for the report to be rendered into only so that
+ * cli_columns_checked() can check the names against its tables, as for
+ * JSON, and a typo is an error in every format. NULL when no -o was given
+ * (nothing to check); *rc is then 0, or 70 when out of memory.
+ */
+struct nicfit_emit *cli_columns_probe(struct cli *c, int *rc);
+/* The check, after rendering into e; frees e. Returns 0 or an exit code. */
+int cli_columns_checked(struct nicfit_emit *e);
+/*
  * Finish a command that rendered into e with status rc: on success as
  * cli_emit_done(), on failure free e and report err (cli_fail()).
  */

@@ -169,39 +169,20 @@ static int expect_is_audits(const char *path)
 	return strstr(head, "\"nicfit.audit.v1\"") != NULL;
 }
 
-/*
- * -o for a format that shows no table (prom, nhc, nfd, nccl-topo): the
- * names are checked against the tables the text report has, as for JSON,
- * so that a typo is an error in every format. Returns 0 or an exit code.
- */
+/* -o for a format that shows no table, checked against the text report's (cli.h). */
 static int check_columns(struct cli *c, const struct nicfit_audit *a)
 {
-	struct nicfit_emit_view view = c->view;
-	struct nicfit_error err;
-	struct nicfit_emit *e;
-	char line[1024];
 	int rc;
+	struct nicfit_emit *e = cli_columns_probe(c, &rc);
 
-	if (!c->view.columns)
-		return 0;
-	view.width = 0;
-	e = nicfit_emit_new(NICFIT_FMT_TEXT, 0, 0);
-	if (!e || nicfit_emit_set_view(e, &view)) {
-		nicfit_emit_free(e);
-		return cli_error(NICFIT_E_NOMEM, "out of memory");
-	}
+	if (!e)
+		return rc;
 	rc = nicfit_audit_render(a, e);
 	if (rc) {
 		nicfit_emit_free(e);
 		return cli_error(rc, "audit: cannot render the report: %s", nicfit_strerror(rc));
 	}
-	nicfit_error_clear(&err);
-	rc = nicfit_emit_check_columns(e, &err);
-	nicfit_emit_free(e);
-	if (!rc)
-		return 0;
-	nicfit_error_line(&err, line, sizeof(line));
-	return cli_error(err.code, "%s", line);
+	return cli_columns_checked(e);
 }
 
 /*

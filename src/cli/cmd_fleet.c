@@ -162,35 +162,16 @@ static double now_s(clockid_t clock)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/*
- * -o with --format prom, which shows no table: the names are checked
- * against the text report's tables, as for JSON, so that a typo is an
- * error in every format. Returns 0 or an exit code.
- */
+/* -o with --format prom, which shows no table, checked against the text report's (cli.h). */
 static int check_columns(struct cli *c, const struct nicfit_fleet *fl, unsigned flags)
 {
-	struct nicfit_emit_view view = c->view;
-	struct nicfit_error err;
-	struct nicfit_emit *e;
-	char line[1024];
 	int rc;
+	struct nicfit_emit *e = cli_columns_probe(c, &rc);
 
-	if (!c->view.columns)
-		return 0;
-	view.width = 0;
-	e = nicfit_emit_new(NICFIT_FMT_TEXT, 0, 0);
-	if (!e || nicfit_emit_set_view(e, &view)) {
-		nicfit_emit_free(e);
-		return cli_error(NICFIT_E_NOMEM, "out of memory");
-	}
+	if (!e)
+		return rc;
 	nicfit_fleet_render(e, fl, flags);
-	nicfit_error_clear(&err);
-	rc = nicfit_emit_check_columns(e, &err);
-	nicfit_emit_free(e);
-	if (!rc)
-		return 0;
-	nicfit_error_line(&err, line, sizeof(line));
-	return cli_error(err.code, "%s", line);
+	return cli_columns_checked(e);
 }
 
 /* The analysed fleet in the chosen format, to stdout or --output's file. */

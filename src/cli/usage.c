@@ -104,6 +104,39 @@ int cli_emit_done(struct cli *c, struct nicfit_emit *e)
 	return 0;
 }
 
+struct nicfit_emit *cli_columns_probe(struct cli *c, int *rc)
+{
+	struct nicfit_emit_view view = c->view;
+	struct nicfit_emit *e;
+
+	*rc = 0;
+	if (!c->view.columns)
+		return NULL;
+	view.width = 0;
+	e = nicfit_emit_new(NICFIT_FMT_TEXT, 0, 0);
+	if (!e || nicfit_emit_set_view(e, &view)) {
+		nicfit_emit_free(e);
+		*rc = cli_error(NICFIT_E_NOMEM, "out of memory");
+		return NULL;
+	}
+	return e;
+}
+
+int cli_columns_checked(struct nicfit_emit *e)
+{
+	struct nicfit_error err;
+	char line[1024];
+	int rc;
+
+	nicfit_error_clear(&err);
+	rc = nicfit_emit_check_columns(e, &err);
+	nicfit_emit_free(e);
+	if (!rc)
+		return 0;
+	nicfit_error_line(&err, line, sizeof(line));
+	return cli_error(err.code, "%s", line);
+}
+
 int cli_emit_result(struct cli *c, struct nicfit_emit *e, int rc, const struct nicfit_error *err)
 {
 	if (rc) {
