@@ -241,7 +241,7 @@ void cli_print_overview(FILE *f)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'nicfit help COMMAND' shows a command's options; 'man nicfit' has the rest.\n"
 		   "Exit codes: 0 ok (audit clean), 1 warnings, 2 critical findings, 64 usage,\n"
-		   "65 bad input data, 66 input not found, 70 internal error.\n");
+		   "65 bad input data, 66 input not found, 70 internal error, 74 output not written.\n");
 }
 
 int cli_help_out(struct cli *c, const struct cli_command *cmd, const char *sub)
