@@ -12,6 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#endif
+
 #include "nicfit/file.h"
 #include "pciids_int.h"
 
@@ -231,42 +235,59 @@ static long max_unnamed(const struct nicfit_pciids_query *q, size_t n)
 	return m;
 }
 
-/* The lowest device ID asked about (0x10000 when none is). */
-static unsigned min_device(const struct nicfit_pciids_query *q, size_t n)
+/*
+ * The start of the first line in (p, end) that does not begin with a tab
+ * (a vendor, a comment, the class list, a blank line), or NULL when the
+ * window holds none whole enough to tell: a newline whose next byte is
+ * not a tab. p starts a line. With SSE2 (every x86-64) sixteen bytes are
+ * tested at a time; pci.ids's big sections (NVIDIA's is 110 KB, Intel's
+ * 300 KB) are otherwise crossed a memchr() per line.
+ */
+static char *untabbed(char *p, char *end)
 {
-	unsigned m = 0x10000u;
-	size_t k;
+#if defined(__SSE2__) && defined(__GNUC__)
+	const __m128i nlv = _mm_set1_epi8('\n'), tab = _mm_set1_epi8('\t');
 
-	for (k = 0; k < n; k++)
-		if (q[k].device < m)
-			m = q[k].device;
-	return m;
+	while (end - p >= 17) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_andnot_si128(_mm_cmpeq_epi8(b, tab), _mm_cmpeq_epi8(a, nlv)));
+
+		if (m)
+			return p + __builtin_ctz(m) + 1;
+		p += 16;
+	}
+#endif
+	while (p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl || nl + 1 >= end)
+			return NULL;
+		if (nl[1] != '\t')
+			return nl + 1;
+		p = nl + 1;
+	}
+	return NULL;
 }
 
 /*
- * Inside the section of the one vendor asked about, the lines that can
- * neither answer nor stop the scan: subsystem lines, and device lines
- * whose ID is below every one asked about (devices are listed sorted).
- * From the line start p, the start of the first line that is neither (or
- * of a line the window does not hold whole, or end): the scan reads that
- * one as any other, so this changes what is read by no line, only how
- * fast the lines before the devices asked about go by.
+ * From p, a line start, the end of the run of whole lines that begin
+ * with a tab: the start of the first line that does not, or of a line the
+ * window does not hold whole, or end.
  */
-static char *skip_below(char *p, char *end, unsigned lowest)
+static char *tab_run_end(char *p, char *end)
 {
-	while (p < end && p[0] == '\t') {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		unsigned v;
+	char *q;
 
-		if (!nl)
-			return p;
-		/* p[1] a tab: a subsystem line (its newline is further on) */
-		if (p[1] != '\t' &&
-		    (nl - p < 6 || hex4(p + 1, &v) || p[5] != ' ' || v >= lowest))
-			return p;
-		p = nl + 1;
-	}
-	return p;
+	if (p >= end || p[0] != '\t')
+		return p;
+	q = untabbed(p, end);
+	if (q)
+		return q;
+	for (q = end; q > p && q[-1] != '\n'; q--)
+		;
+	return q;
 }
 
 /*
@@ -277,14 +298,74 @@ static char *skip_below(char *p, char *end, unsigned lowest)
  */
 static char *skip_tabbed(char *p, char *end)
 {
-	while (p < end && p[0] == '\t') {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
+	return tab_run_end(p, end);
+}
+
+/*
+ * The first device line ("\tXXXX ") starting at or after m and before r,
+ * r when none does; m need not start a line (p, before it, does).
+ * Subsystem lines and lines that are no device line go by.
+ */
+static char *device_from(char *p, char *m, char *r, unsigned *id)
+{
+	char *l = m;
+
+	if (l > p && l[-1] != '\n') {
+		l = memchr(l, '\n', (size_t)(r - l));
+		l = l ? l + 1 : r;
+	}
+	while (l < r) {
+		char *nl = memchr(l, '\n', (size_t)(r - l));
 
 		if (!nl)
-			return p;
-		p = nl + 1;
+			return r;
+		if (l[1] != '\t' && nl - l >= 6 && !hex4(l + 1, id) && l[5] == ' ')
+			return l;
+		l = nl + 1;
 	}
-	return p;
+	return r;
+}
+
+/*
+ * Inside the section of the one vendor asked about, the lines that can
+ * neither answer nor stop the scan: subsystem lines, lines that are no
+ * device line, and device lines whose ID is below lowest (devices are
+ * listed sorted, and lowest is the least ID still asked about past those
+ * read). From the line start p, the start of the first line that is none
+ * of these (or the first that does not begin with a tab, or one the
+ * window does not hold whole, or end): the scan reads that one as any
+ * other, so this changes what is read by no line, only how fast the
+ * lines before the devices asked about go by. The run of tabbed lines is
+ * found first, so it is all this vendor's, and the first device at or
+ * past lowest in it is then bisected, by byte offset, as the vendors are.
+ */
+static char *skip_below(char *p, char *end, unsigned lowest)
+{
+	char *r = tab_run_end(p, end), *lo = p, *hi = r;
+	unsigned id;
+
+	while (lo < hi) {
+		char *m = lo + (hi - lo) / 2;
+		char *d = device_from(p, m, r, &id);
+
+		if (d == r || id >= lowest)
+			hi = m;
+		else
+			lo = d + 1; /* every device before d is below lowest too */
+	}
+	return device_from(p, lo, r, &id);
+}
+
+/* The least device ID still without a name above after (0x10000 when none is). */
+static unsigned next_lowest(const struct nicfit_pciids_query *q, size_t n, long after)
+{
+	unsigned m = 0x10000u;
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!q[k].device_name[0] && (long)q[k].device > after && q[k].device < m)
+			m = q[k].device;
+	return m;
 }
 
 /*
@@ -306,8 +387,7 @@ static char *skip_tabbed(char *p, char *end)
 static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size_t n,
 		   int one_vendor, struct nicfit_error *err)
 {
-	long device = -1, maxdev = max_unnamed(q, n);
-	unsigned lowest = min_device(q, n);
+	long device = -1, maxdev = max_unnamed(q, n), lastdev = -1;
 	char *buf = malloc(PCIIDS_WINDOW);
 	size_t have = 0, total = 0;
 	unsigned vendor = 0;
@@ -339,7 +419,8 @@ static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size
 			size_t ll;
 
 			if (one_vendor && !skipping) {
-				p = in_vendor ? skip_below(p, end, lowest) : skip_tabbed(p, end);
+				p = in_vendor ? skip_below(p, end, next_lowest(q, n, lastdev))
+					      : skip_tabbed(p, end);
 				if (p == end)
 					break;
 			}
@@ -364,6 +445,10 @@ static int scan_fd(int fd, const char *name, struct nicfit_pciids_query *q, size
 				done = 1; /* every query is answered: nothing later can add a name */
 			else if (one_vendor && device >= 0 && device > maxdev)
 				done = 1; /* devices are sorted too: the rest are past those asked */
+			if (device >= 0)
+				lastdev = device;
+			else if (ll && p[0] != '\t' && p[0] != '#')
+				lastdev = -1; /* a vendor line, or the class list */
 			device = -1;
 			if (!done && ll && p[0] != '\t' && p[0] != '#' &&
 			    (all_answered(q, n) || past_all(q, n, vendor)))

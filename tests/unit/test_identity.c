@@ -259,6 +259,114 @@ static void pciids_bisect_search(void **state)
 	unlink(path);
 }
 
+/*
+ * The reference for pciids_big_sections: the vendor's and the device's
+ * names read the plain way, every line from the start, up to the class
+ * list ("" when absent).
+ */
+static void plain_lookup(const char *path, unsigned vendor, unsigned device, char *vname,
+			 char *dname, size_t cap)
+{
+	char line[1024];
+	FILE *f = fopen(path, "r");
+	int in = 0;
+	unsigned v;
+
+	vname[0] = dname[0] = '\0';
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "C ", 2))
+			break;
+		if (line[0] == '#' || (line[0] == '\t' && line[1] == '\t'))
+			continue;
+		if (line[0] != '\t') {
+			in = sscanf(line, "%4x", &v) == 1 && strlen(line) > 6 && line[4] == ' ' &&
+			     v == vendor;
+			if (in)
+				snprintf(vname, cap, "%s", line + 6);
+		} else if (in && strlen(line) > 7 && line[5] == ' ' &&
+			   sscanf(line + 1, "%4x", &v) == 1 && v == device) {
+			snprintf(dname, cap, "%s", line + 7);
+		}
+	}
+	fclose(f);
+}
+
+/*
+ * Sections far longer than the scan's window (one of 6,000 devices, each
+ * with a run of subsystem lines, a comment and lines that are no device
+ * line among them) are crossed without reading a line wrongly: many
+ * queries at once for one vendor, the first device, the last, one in
+ * each window, one past the last, IDs the section lacks, and the vendors
+ * either side, all named as a plain reading of the file names them.
+ */
+static void pciids_big_sections(void **state)
+{
+	char path[] = "/tmp/nicfit-test-pciids-XXXXXX";
+	struct nicfit_pciids_query q[48];
+	struct nicfit_error err;
+	char vname[128], dname[128];
+	size_t k, nq = 0;
+	FILE *f;
+	int fd, v, d;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "# pci.ids\n");
+	for (v = 0x1000; v < 0x4000; v++) {
+		int ndev = v == 0x10de ? 6000 : v == 0x10df ? 3000 : 2;
+
+		fprintf(f, "%04x  Vendor %04x\n", v, v);
+		for (d = 1; d <= ndev; d++) {
+			int sub = v == 0x10de && d % 97 == 0 ? 40 : d % 5 == 0 ? 2 : 0, i;
+
+			fprintf(f, "\t%04x  Device %04x:%04x\n", d * 2, v, d * 2);
+			for (i = 0; i < sub; i++)
+				fprintf(f, "\t\t%04x %04x  Subsystem %d of %04x\n", v, i, i, d * 2);
+			if (d == 1234)
+				fprintf(f, "\tzz  not a device line\n\t\n\t0x12 nor this\n");
+		}
+	}
+	fprintf(f, "\nC 02  Network controller\n\t00  Ethernet controller\n");
+	assert_true(ftell(f) >= 512 * 1024);
+	assert_int_equal(fclose(f), 0);
+	memset(q, 0, sizeof(q));
+	{
+		static const unsigned nv[] = { 2, 3, 4, 2468, 2469, 5000, 7000, 9998, 11998, 12000,
+					       12002, 0xffff, 1, 6000, 6002, 8888 };
+
+		for (k = 0; k < sizeof(nv) / sizeof(nv[0]); k++)
+			q[nq].vendor = 0x10de, q[nq++].device = nv[k];
+	}
+	q[nq].vendor = 0x10dd, q[nq++].device = 4;
+	q[nq].vendor = 0x10df, q[nq++].device = 5998;
+	q[nq].vendor = 0x10df, q[nq++].device = 6000;
+	q[nq].vendor = 0x10e0, q[nq++].device = 2;
+	q[nq].vendor = 0x3fff, q[nq++].device = 4;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit__pciids_lookup(path, q, nq, &err), 0);
+	for (k = 0; k < nq; k++) {
+		plain_lookup(path, q[k].vendor, q[k].device, vname, dname, sizeof(vname));
+		assert_string_equal(q[k].vendor_name, vname);
+		assert_string_equal(q[k].device_name, dname);
+	}
+	/* one at a time too: each query alone, as audits of one device ask */
+	for (k = 0; k < nq; k++) {
+		struct nicfit_pciids_query one = q[k];
+
+		assert_int_equal(nicfit__pciids_lookup(path, &one, 1, &err), 0);
+		assert_string_equal(one.device_name, q[k].device_name);
+	}
+	assert_string_equal(q[3].device_name, "Device 10de:09a4");
+	assert_string_equal(q[9].device_name, "Device 10de:2ee0");
+	assert_string_equal(q[4].device_name, "");
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +376,7 @@ int main(void)
 		cmocka_unit_test(pciids_window_search),
 		cmocka_unit_test(pciids_stops_past_vendor),
 		cmocka_unit_test(pciids_bisect_search),
+		cmocka_unit_test(pciids_big_sections),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
