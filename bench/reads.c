@@ -7,11 +7,13 @@
  *                          "D path" a directory listed (the snapshot
  *                          recorder's list, so a link met in a listing and a
  *                          file only tested for are in it too: a little more
- *                          than the audit itself reads)
+ *                          than the audit itself reads); "M path" a path
+ *                          looked for and not there (the open that failed)
  *   reads run DIR LIST     do those reads once: open/read/close each file,
  *                          readlink each link, open/getdents/close each
- *                          directory, with plain syscalls on full paths (a
- *                          whole process, as the audit is one)
+ *                          directory, open each missing path (and fail),
+ *                          with plain syscalls on full paths (a whole
+ *                          process, as the audit is one)
  *   reads time DIR LIST N  the same N times in one process: the mean
  *                          microseconds a pass
  *
@@ -37,7 +39,7 @@ static int list(const char *dir)
 	size_t i, n;
 
 	nicfit_error_clear(&err);
-	if (nicfit_sysfs_open(dir, &fs, &err) || nicfit_sysfs_record(fs, 1) ||
+	if (nicfit_sysfs_open(dir, &fs, &err) || nicfit_sysfs_record(fs, 2) ||
 	    nicfit_topo_discover_fs(fs, &t, &err)) {
 		fprintf(stderr, "reads: %s: %s\n", dir, err.msg);
 		return 1;
@@ -45,9 +47,9 @@ static int list(const char *dir)
 	n = nicfit_sysfs_rec_count(fs);
 	for (i = 0; i < n; i++) {
 		const struct nicfit_rec *r = nicfit_sysfs_rec(fs, i);
-		static const char kind[] = { 'F', 'L', 'D' };
+		static const char kind[] = { 'F', 'L', 'D', '?', 'M' };
 
-		if (r->type <= NICFIT_REC_DIR)
+		if (r->type != NICFIT_REC_FAILED)
 			printf("%c %s\n", kind[r->type], r->path);
 	}
 	nicfit_topo_free(t);
@@ -126,6 +128,12 @@ static size_t pass(const struct item *v, size_t n)
 			r = readlink(v[i].path, buf, sizeof(buf));
 			total += r > 0 ? (size_t)r : 0;
 			break;
+		case 'M':
+			fd = open(v[i].path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+			if (fd >= 0)
+				close(fd);
+			total += fd < 0;
+			break;
 		case 'D': {
 			DIR *d = opendir(v[i].path);
 			struct dirent *e;
@@ -147,7 +155,7 @@ static size_t pass(const struct item *v, size_t n)
 int main(int argc, char **argv)
 {
 	struct item *v;
-	size_t n, k, f = 0, l = 0, d = 0;
+	size_t n, k, f = 0, l = 0, d = 0, m = 0;
 	long runs, i;
 	struct timespec a, b;
 
@@ -169,14 +177,15 @@ int main(int argc, char **argv)
 		f += v[k].kind == 'F';
 		l += v[k].kind == 'L';
 		d += v[k].kind == 'D';
+		m += v[k].kind == 'M';
 	}
 	pass(v, n); /* warm the caches as the audit's runs are */
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	for (i = 0; i < runs; i++)
 		pass(v, n);
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("%.0f %zu %zu %zu\n",
+	printf("%.0f %zu %zu %zu %zu\n",
 	       ((b.tv_sec - a.tv_sec) * 1e6 + (b.tv_nsec - a.tv_nsec) / 1e3) / (double)runs, f, l,
-	       d);
+	       d, m);
 	return 0;
 }

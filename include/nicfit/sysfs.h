@@ -224,7 +224,10 @@ const char *nicfit_sysfs_problem_text(enum nicfit_sysfs_status st, int errnum);
 
 /* ---- recording what was read (for snapshots) ----------------------------- */
 
-enum nicfit_rec_type { NICFIT_REC_FILE, NICFIT_REC_LINK, NICFIT_REC_DIR, NICFIT_REC_FAILED };
+enum nicfit_rec_type {
+	NICFIT_REC_FILE, NICFIT_REC_LINK, NICFIT_REC_DIR, NICFIT_REC_FAILED,
+	NICFIT_REC_MISSING /* only with nicfit_sysfs_record(fs, 2) */
+};
 
 struct nicfit_rec {
 	char *path;                /* root-relative, as read */
@@ -238,7 +241,9 @@ struct nicfit_rec {
 /*
  * Start (on = 1) or stop recording. While on, every file read whole, link
  * read, directory listed and path that could not be read is kept once
- * (the first time). Returns 0 or NICFIT_E_NOMEM.
+ * (the first time). on = 2 also keeps each path looked for and not there
+ * (NICFIT_REC_MISSING): what a discovery tried, for measuring it (a
+ * snapshot records with 1). Returns 0 or NICFIT_E_NOMEM.
  */
 int nicfit_sysfs_record(struct nicfit_sysfs *fs, int on);
 /*

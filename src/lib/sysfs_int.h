@@ -77,6 +77,8 @@ void nicfit__sysfs_problem(struct nicfit_sysfs *fs, const char *path,
  */
 void nicfit__sysfs_record(struct nicfit_sysfs *fs, const char *path, enum nicfit_rec_type type,
 			  const void *data, size_t len, enum nicfit_sysfs_status st, int errnum);
+/* While recording with on = 2, keep path as looked for and not there. */
+void nicfit__sysfs_record_missing(struct nicfit_sysfs *fs, const char *path);
 /* Free every record and the index (at close). */
 void nicfit__sysfs_records_release(struct nicfit_sysfs *fs);
 

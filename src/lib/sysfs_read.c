@@ -42,8 +42,11 @@ int nicfit_sysfs_exists(struct nicfit_sysfs *fs, const char *path)
 	int e, fd = nicfit__sysfs_open_in_root(fs, path, O_PATH | O_CLOEXEC, &e);
 	struct stat sb;
 
-	if (fd < 0)
+	if (fd < 0) {
+		if (nicfit__sysfs_status_of_errno(e) == NICFIT_SYSFS_MISSING)
+			nicfit__sysfs_record_missing(fs, path);
 		return 0;
+	}
 	/* A snapshot must hold what was only tested for, too. */
 	if (fs->recording && !fstat(fd, &sb)) {
 		while (*path == '/')
@@ -125,6 +128,8 @@ out:
 		nicfit__sysfs_record(fs, path, NICFIT_REC_FILE, buf, got, st, 0);
 	else if (st != NICFIT_SYSFS_MISSING)
 		nicfit__sysfs_record(fs, path, NICFIT_REC_FAILED, NULL, 0, st, e);
+	else
+		nicfit__sysfs_record_missing(fs, path);
 	return st;
 }
 
@@ -268,6 +273,8 @@ out:
 		nicfit__sysfs_record(fs, path, NICFIT_REC_LINK, out, strlen(out), st, 0);
 	else if (st != NICFIT_SYSFS_MISSING)
 		nicfit__sysfs_record(fs, path, NICFIT_REC_FAILED, NULL, 0, st, e);
+	else
+		nicfit__sysfs_record_missing(fs, path);
 	return st;
 }
 
@@ -463,5 +470,7 @@ out:
 		nicfit__sysfs_record(fs, path[0] ? path : ".", NICFIT_REC_DIR, NULL, 0, st, 0);
 	else if (st != NICFIT_SYSFS_MISSING)
 		nicfit__sysfs_record(fs, path, NICFIT_REC_FAILED, NULL, 0, st, e);
+	else
+		nicfit__sysfs_record_missing(fs, path);
 	return st;
 }

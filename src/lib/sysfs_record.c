@@ -9,6 +9,7 @@
  * hash index so that discovery's tens of thousands of reads stay linear.
  * The recorder does not read anything itself.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,15 @@ void nicfit__sysfs_record(struct nicfit_sysfs *fs, const char *path, enum nicfit
 		r->len = len;
 	}
 	*slot = ++fs->nrecs;
+}
+
+void nicfit__sysfs_record_missing(struct nicfit_sysfs *fs, const char *path)
+{
+	while (*path == '/')
+		path++;
+	if (fs->recording == 2)
+		nicfit__sysfs_record(fs, path, NICFIT_REC_MISSING, NULL, 0, NICFIT_SYSFS_MISSING,
+				     ENOENT);
 }
 
 int nicfit_sysfs_record(struct nicfit_sysfs *fs, int on)

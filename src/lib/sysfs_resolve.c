@@ -339,5 +339,7 @@ enum nicfit_sysfs_status nicfit_sysfs_resolve(struct nicfit_sysfs *fs, const cha
 	nicfit__sysfs_problem(fs, path, st, e, flags);
 	if (st != NICFIT_SYSFS_OK && st != NICFIT_SYSFS_MISSING)
 		nicfit__sysfs_record(fs, path, NICFIT_REC_FAILED, NULL, 0, st, e);
+	else if (st == NICFIT_SYSFS_MISSING)
+		nicfit__sysfs_record_missing(fs, path);
 	return st;
 }

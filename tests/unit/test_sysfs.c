@@ -350,6 +350,54 @@ static void recorder(void **state)
 	nicfit_sysfs_close(fs);
 }
 
+/*
+ * Recording with 2 also keeps what was looked for and not there (a file,
+ * a directory listed, a path tested for), once each and after what was
+ * read; with 1 none of it is kept.
+ */
+static void recorder_missing(void **state)
+{
+	struct nicfit_sysfs *fs;
+	struct nicfit_error err;
+	struct nicfit_dirent *ents;
+	size_t i, n, ne;
+	int on, missing, files;
+
+	(void)state;
+	for (on = 1; on <= 2; on++) {
+		char s[64];
+		unsigned long v;
+
+		nicfit_error_clear(&err);
+		assert_int_equal(nicfit_sysfs_open(root, &fs, &err), 0);
+		assert_int_equal(nicfit_sysfs_record(fs, on), 0);
+		nicfit_sysfs_read_hex(fs, "sys/bus/pci/devices/0000:00:01.0/vendor", &v, 0);
+		nicfit_sysfs_read_str(fs, "sys/devices/pci0000:00/0000:00:01.0/nothing", s, sizeof(s),
+				      0);
+		nicfit_sysfs_read_str(fs, "/sys/devices/pci0000:00/0000:00:01.0/nothing", s, sizeof(s),
+				      0);
+		assert_int_equal(nicfit_sysfs_list(fs, "sys/class/nothing", &ents, &ne, 0),
+				 NICFIT_SYSFS_MISSING);
+		assert_false(nicfit_sysfs_exists(fs, "sys/module/nothing"));
+		missing = files = 0;
+		n = nicfit_sysfs_rec_count(fs);
+		for (i = 0; i < n; i++) {
+			const struct nicfit_rec *r = nicfit_sysfs_rec(fs, i);
+
+			files += r->type == NICFIT_REC_FILE;
+			if (r->type == NICFIT_REC_MISSING) {
+				missing++;
+				assert_int_equal(r->st, NICFIT_SYSFS_MISSING);
+				assert_true(r->path[0] != '/');
+				assert_true(i > 0); /* after the file read first */
+			}
+		}
+		assert_int_equal(files, 1);
+		assert_int_equal(missing, on == 2 ? 3 : 0); /* the file kept once */
+		nicfit_sysfs_close(fs);
+	}
+}
+
 static void link_speeds(void **state)
 {
 	static const struct { const char *s; int rc; double gts; } t[] = {
@@ -590,6 +638,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(kept_directories, setup, teardown),
 		cmocka_unit_test(open_errors),
 		cmocka_unit_test_setup_teardown(recorder, setup, teardown),
+		cmocka_unit_test_setup_teardown(recorder_missing, setup, teardown),
 		cmocka_unit_test(link_speeds),
 		cmocka_unit_test(numbers),
 		cmocka_unit_test(cpulists),
