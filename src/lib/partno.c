@@ -338,7 +338,9 @@ int nicfit_family_roce_v1_only(const char *family)
 
 int nicfit_family_past_driver_support(const char *family)
 {
-	return family && (!strcmp(family, "ConnectX-3") || !strcmp(family, "ConnectX-3 Pro"));
+	/* "ConnectX-3" or "ConnectX-3 Pro": one prefix test, then the tail */
+	return family && !strncmp(family, "ConnectX-3", 10) &&
+	       (!family[10] || !strcmp(family + 10, " Pro"));
 }
 
 static void rdma_generation(struct nicfit_part *p)

@@ -118,16 +118,15 @@ int nicfit__plan_rdma_ok(const struct nicfit_plan *p, unsigned rdma)
 	return (rdma & NICFIT_RDMA_ROCE) != 0;
 }
 
-/* Cheapest first: sourced prices, then unpriced by least excess speed. */
+/* A card whose driver stack has ended comes after every other. */
 static int ended(const struct nicfit_nic *n)
 {
 	return nicfit_family_past_driver_support(n->family);
 }
 
-static int cand_before(const struct nicfit_nic *a, const struct nicfit_nic *b)
+/* Cheapest first: sourced prices, then unpriced by least excess speed. */
+static int same_end_before(const struct nicfit_nic *a, const struct nicfit_nic *b)
 {
-	if (ended(a) != ended(b))
-		return ended(b);
 	if (a->e.priced != b->e.priced)
 		return a->e.priced;
 	if (a->e.priced && a->e.price_usd != b->e.price_usd)
@@ -137,6 +136,24 @@ static int cand_before(const struct nicfit_nic *a, const struct nicfit_nic *b)
 	if (a->ports != b->ports)
 		return a->ports < b->ports;
 	return strcmp(a->e.id, b->e.id) < 0;
+}
+
+/* cand_before() with each card's ended() worked out once, for sorting */
+struct cand {
+	const struct nicfit_nic *n;
+	int ended;
+};
+
+static int cand_before(const struct nicfit_nic *a, const struct nicfit_nic *b)
+{
+	int ea = ended(a), eb = ended(b);
+
+	return ea != eb ? eb : same_end_before(a, b);
+}
+
+static int cand_sorts_before(const struct cand *a, const struct cand *b)
+{
+	return a->ended != b->ended ? b->ended : same_end_before(a->n, b->n);
 }
 
 static void fill_card(struct nicfit_card *c, const struct nicfit_nic *n)
@@ -189,30 +206,34 @@ static const struct nicfit_nic *pick_meeting(const struct nicfit_catalog *cat,
 					     struct plan_choice *where)
 {
 	size_t i, j, k = 0, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
-	const struct nicfit_nic **v = malloc((count ? count : 1) * sizeof(*v)), *hit = NULL;
+	struct cand *v = malloc((count ? count : 1) * sizeof(*v));
+	const struct nicfit_nic *hit = NULL;
 	int ngpus = p->in.gpu ? p->in.gpus_per_server : 0;
 
 	if (!v)
 		return NULL;
 	for (i = 0; i < count; i++) {
 		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
+		struct cand c;
 
 		if (!nicfit__plan_rdma_ok(p, n->rdma) || n->socket_direct ||
 		    n->port_gbps < target - NICFIT_EPS)
 			continue;
-		for (j = k++; j > 0 && cand_before(n, v[j - 1]); j--)
+		c.n = n;
+		c.ended = ended(n);
+		for (j = k++; j > 0 && cand_sorts_before(&c, &v[j - 1]); j--)
 			v[j] = v[j - 1];
-		v[j] = n;
+		v[j] = c;
 	}
 	for (i = 0; i < k && !hit; i++) {
 		struct nicfit_card card;
 		struct plan_choice c;
 
-		fill_card(&card, v[i]);
-		if (nicfit__plan_card_can_meet(p, &card, v[i], need) &&
-		    nicfit__plan_search_place_memo(p, memo, &card, v[i], ncards, need,
+		fill_card(&card, v[i].n);
+		if (nicfit__plan_card_can_meet(p, &card, v[i].n, need) &&
+		    nicfit__plan_search_place_memo(p, memo, &card, v[i].n, ncards, need,
 						   &c) && c.meets && c.ngpu_placed >= ngpus) {
-			hit = v[i];
+			hit = v[i].n;
 			*where = c;
 		}
 	}
