@@ -114,6 +114,13 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
 			return err && err->code ? err->code :
 				nicfit_error_at(err, NICFIT_E_NOTFOUND, nicfit__cluster_switch_opt(n), 0, 0,
 						"unknown switch '%.64s'", ni->switch_id);
+		/* the front end and the management network are Ethernet (nicfit-cluster(1)) */
+		if (n != NICFIT_NET_BACKEND && s->fabric && !strcmp(s->fabric, "infiniband"))
+			return nicfit_error_at(err, NICFIT_E_USAGE, nicfit__cluster_switch_opt(n), 0, 0,
+					       "%s is an InfiniBand switch, and the %s network is "
+					       "Ethernet: give an Ethernet switch (nicfit catalog list "
+					       "switches)", s->e.id,
+					       n == NICFIT_NET_FRONTEND ? "front-end" : "management (OOB)");
 		sw->cat = s;
 		snprintf(sw->id, sizeof(sw->id), "%s", s->e.id);
 		snprintf(sw->name, sizeof(sw->name), "%s", s->e.name ? s->e.name : s->e.id);

@@ -98,9 +98,15 @@ static int get_speed(struct req *r, const char *key, double *out)
 	if (nicfit_parse_double(v, r->rd.opt, 0.001, NICFIT_CLUSTER_MAX_GBPS, out, NULL) == 0)
 		return 0;
 	rc = fix(r, nicfit_parse_speed(v, r->rd.opt, &sp, r->err));
-	if (!rc)
-		*out = sp.gbps;
-	return rc;
+	if (rc)
+		return rc;
+	/* the front end is Ethernet: an InfiniBand rate's name is not one of its speeds */
+	if (sp.kind == NICFIT_SPEED_IB && !strcmp(key, "frontend_gbps"))
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->rd.opt, 0, 0,
+					      "%.32s is an InfiniBand rate, and the front-end network "
+					      "is Ethernet: give an Ethernet speed such as 100G", v));
+	*out = sp.gbps;
+	return 0;
 }
 
 /*

@@ -1,0 +1,2 @@
+cluster --nodes 16 --frontend-gbps HDR
+# exit 64
