@@ -243,6 +243,9 @@ int nicfit__cluster_split_stride(const struct nicfit_cluster_switch *sw, int b);
 const char *nicfit__cluster_switch_opt(enum nicfit_net n);
 /* The option that sets a network's node port rate ("--nic-gbps", ...). */
 const char *nicfit__cluster_rate_opt(enum nicfit_net n);
+/* A generic port's cage at gbps (NULL: no port runs at it); 0 when one does, else a usage error naming opt */
+const char *nicfit__cluster_cage_for(double gbps);
+int nicfit__cluster_rate_check(double gbps, const char *opt, struct nicfit_error *err);
 
 /*
  * Enable network n: resolve its switch, check the rates, choose the split

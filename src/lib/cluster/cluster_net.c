@@ -41,19 +41,40 @@ const char *nicfit_link_level_name(enum nicfit_link_level l)
 
 /* ---- switches ---------------------------------------------------------------- */
 
-static const char *cage_for(double gbps)
+/*
+ * The cage a generic port of gbps has: the usual one of each Ethernet
+ * rate (IEEE 802.3: 2.5GBASE-T and 5GBASE-T are RJ45 too) and of the
+ * InfiniBand data rates that are not also Ethernet rates (QDR 4 x 8 Gb/s
+ * and FDR 4 x 13.64 Gb/s in QSFP+, IBTA vol. 2); NULL for a rate no port
+ * runs, which nicfit__cluster_rate_check() refuses before any is sized.
+ */
+/* FDR's 54.5454... Gb/s is 54.55 as nicfit prints it; no two rates are this close */
+#define CAGE_RATE_SLACK 0.006
+
+const char *nicfit__cluster_cage_for(double gbps)
 {
 	static const struct { double g; const char *cage; } t[] = {
-		{ 1, "RJ45" }, { 10, "SFP+" }, { 25, "SFP28" }, { 40, "QSFP+" },
-		{ 50, "SFP56" }, { 100, "QSFP28" }, { 200, "QSFP56" }, { 400, "OSFP" },
-		{ 800, "OSFP" },
+		{ 1, "RJ45" }, { 2.5, "RJ45" }, { 5, "RJ45" }, { 10, "SFP+" }, { 25, "SFP28" },
+		{ 32, "QSFP+" }, { 40, "QSFP+" }, { 50, "SFP56" }, { 14.0625 * 64 / 66 * 4, "QSFP+" },
+		{ 100, "QSFP28" }, { 200, "QSFP56" }, { 400, "OSFP" }, { 800, "OSFP" },
+		{ 1600, "OSFP" },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (fabs(t[i].g - gbps) < CL_RATE_EPS)
+		if (fabs(t[i].g - gbps) < CAGE_RATE_SLACK)
 			return t[i].cage;
-	return "?";
+	return NULL;
+}
+
+int nicfit__cluster_rate_check(double gbps, const char *opt, struct nicfit_error *err)
+{
+	if (nicfit__cluster_cage_for(gbps))
+		return 0;
+	return nicfit_error_at(err, NICFIT_E_USAGE, opt, 0, 0,
+			       "%g Gb/s is not a port rate nicfit sizes links for: give an Ethernet "
+			       "speed (1, 2.5, 5, 10, 25, 40, 50, 100, 200, 400, 800, 1600) or an "
+			       "InfiniBand rate (QDR, FDR, EDR, HDR100, HDR, NDR200, NDR, XDR)", gbps);
 }
 
 const char *nicfit__cluster_switch_opt(enum nicfit_net n)
@@ -126,7 +147,12 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
 		snprintf(sw->name, sizeof(sw->name), "%s", s->e.name ? s->e.name : s->e.id);
 		sw->ports = s->ports;
 		sw->gbps = s->port_gbps;
-		snprintf(sw->cage, sizeof(sw->cage), "%s", s->cage ? s->cage : cage_for(s->port_gbps));
+		if (!s->cage && !nicfit__cluster_cage_for(s->port_gbps))
+			return nicfit_error_at(err, NICFIT_E_DATA, nicfit__cluster_switch_opt(n), 0, 0,
+					       "switch '%s' names no cage, and no port runs at %g Gb/s: "
+					       "cannot size with it", s->e.id, s->port_gbps);
+		snprintf(sw->cage, sizeof(sw->cage), "%s",
+			 s->cage ? s->cage : nicfit__cluster_cage_for(s->port_gbps));
 		sw->max_logical = s->max_logical_ports;
 		sw->per_cage = s->ports_per_cage > 1 ? s->ports_per_cage : 1;
 		sw->height_u = nicfit__cluster_switch_u(s, sw->ports);
@@ -138,9 +164,12 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
 	}
 	sw->ports = ni->radix;
 	sw->gbps = ni->switch_gbps > 0 ? ni->switch_gbps : ni->link_gbps;
+	if (nicfit__cluster_rate_check(sw->gbps, ni->switch_gbps > 0 ? "--switch-gbps" :
+				       nicfit__cluster_rate_opt(n), err))
+		return err ? err->code : NICFIT_E_USAGE;
 	snprintf(sw->id, sizeof(sw->id), "generic-%dx%gg", sw->ports, sw->gbps);
 	snprintf(sw->name, sizeof(sw->name), "%d-port %gG switch (generic)", sw->ports, sw->gbps);
-	snprintf(sw->cage, sizeof(sw->cage), "%s", cage_for(sw->gbps));
+	snprintf(sw->cage, sizeof(sw->cage), "%s", nicfit__cluster_cage_for(sw->gbps));
 	sw->per_cage = 1;
 	sw->height_u = nicfit__cluster_switch_u(NULL, sw->ports);
 	return 0;
@@ -177,7 +206,13 @@ static void node_and_switch_ports(struct nicfit_cluster *c, enum nicfit_net n, s
 	if (nt->sw.cat)
 		nicfit_port_of_switch(nt->sw.cat, &cn->sw_port);
 	else
-		nicfit_port_generic(nt->sw.cage, nt->sw.gbps, 1, nt->sw.per_cage, NULL,
+		/*
+		 * a generic switch at an InfiniBand rate below EDR has that
+		 * rate's QSFP+ lanes (QDR 4 x 8G, FDR 4 x 13.64G), as the
+		 * node port has: one lane at the whole rate is no port
+		 */
+		nicfit_port_generic(nt->sw.cage, nt->sw.gbps, 1, nt->sw.per_cage,
+				    ib.l.lanes > 0 && ib.l.lane_gbps < 25 - NICFIT_EPS ? &ib : NULL,
 				    &cn->sw_port);
 	if (n == NICFIT_NET_BACKEND && c->nic) {
 		nicfit_port_of_nic(c->nic, &cn->node_port);
@@ -262,8 +297,10 @@ int nicfit__cluster_net_setup(struct nicfit_cluster *c, enum nicfit_net n, struc
 		return rc;
 	if (n == NICFIT_NET_BACKEND && c->nic)
 		cage = c->nic->cage;
+	if (!cage && nicfit__cluster_rate_check(ni->link_gbps, nicfit__cluster_rate_opt(n), err))
+		return err ? err->code : NICFIT_E_USAGE;
 	snprintf(nt->node_cage, sizeof(nt->node_cage), "%s",
-		 cage ? cage : cage_for(ni->link_gbps));
+		 cage ? cage : nicfit__cluster_cage_for(ni->link_gbps));
 	if (nt->sw.gbps < ni->link_gbps - NICFIT_EPS)
 		return nicfit_error_at(err, NICFIT_E_USAGE, nicfit__cluster_rate_opt(n), 0, 0,
 				       "%s: node ports at %g Gb/s are faster than the %s ports (%g Gb/s)",

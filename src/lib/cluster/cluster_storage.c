@@ -84,10 +84,12 @@ static int storage_switch(struct nicfit_cluster *c, struct nicfit_cluster_storag
 	} else {
 		sw->ports = si->radix;
 		sw->gbps = st->link_gbps;
+		if (nicfit__cluster_rate_check(sw->gbps, "--storage-link-gbps", err))
+			return err ? err->code : NICFIT_E_USAGE;
 		snprintf(sw->id, sizeof(sw->id), "generic-%dx%gg", sw->ports, sw->gbps);
 		snprintf(sw->name, sizeof(sw->name), "%d-port %gG switch (generic)", sw->ports,
 			 sw->gbps);
-		nicfit_port_generic(NULL, sw->gbps, 1, 1, NULL, &sp);
+		nicfit_port_generic(nicfit__cluster_cage_for(sw->gbps), sw->gbps, 1, 1, NULL, &sp);
 		snprintf(sw->cage, sizeof(sw->cage), "%s", sp.cage);
 		sw->per_cage = 1;
 		sw->height_u = nicfit__cluster_switch_u(NULL, sw->ports);

@@ -1,0 +1,1 @@
+cluster --nodes 4 --nic-gbps FDR
