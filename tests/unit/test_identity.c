@@ -116,6 +116,18 @@ static void connectx_families_resolve(void **state)
 	assert_true(checked >= 10);
 }
 
+/* A new file under /tmp from a mkstemp() template, open for writing. */
+static FILE *temp_file(char *path)
+{
+	int fd = mkstemp(path);
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	return f;
+}
+
 /*
  * pci.ids is searched through a window, never loaded whole: names across
  * window boundaries, after a line longer than the window, and nothing from
@@ -127,13 +139,10 @@ static void pciids_window_search(void **state)
 	struct nicfit_pciids_query q[3];
 	struct nicfit_error err;
 	FILE *f;
-	int fd, i;
+	int i;
 
 	(void)state;
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_non_null(f);
+	f = temp_file(path);
 	fprintf(f, "# pci.ids\n15b3  Mellanox Technologies\n\t1017  MT27800 Family [ConnectX-5]\n"
 		"\t\t15b3 0007  a subsystem\n");
 	for (i = 0; i < 5000; i++)
@@ -168,13 +177,9 @@ static void pciids_stops_past_vendor(void **state)
 	struct nicfit_pciids_query q[2];
 	struct nicfit_error err;
 	FILE *f;
-	int fd;
 
 	(void)state;
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_non_null(f);
+	f = temp_file(path);
 	fprintf(f, "1000  First\n\t0001  Device one\n2000  Second\n\t0001  Device two\n"
 		"1000  First again\n\t0002  Out of order\n");
 	assert_int_equal(fclose(f), 0);
@@ -206,13 +211,10 @@ static void pciids_bisect_search(void **state)
 	char want[64];
 	size_t k, nq = 0;
 	FILE *f;
-	int fd, v, d;
+	int v, d;
 
 	(void)state;
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_non_null(f);
+	f = temp_file(path);
 	fprintf(f, "# pci.ids\n#\n");
 	for (v = 1; v < 0x4000; v++) {
 		int ndev = v == 0x1000 ? 900 : v % 7 == 0 ? 3 : 1;
@@ -309,13 +311,10 @@ static void pciids_big_sections(void **state)
 	char vname[128], dname[128];
 	size_t k, nq = 0;
 	FILE *f;
-	int fd, v, d;
+	int v, d;
 
 	(void)state;
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_non_null(f);
+	f = temp_file(path);
 	fprintf(f, "# pci.ids\n");
 	for (v = 0x1000; v < 0x4000; v++) {
 		int ndev = v == 0x10de ? 6000 : v == 0x10df ? 3000 : 2;
