@@ -41,6 +41,9 @@ const char *nicfit_link_level_name(enum nicfit_link_level l)
 
 /* ---- switches ---------------------------------------------------------------- */
 
+/* FDR's 54.5454... Gb/s is 54.55 as nicfit prints it; no two rates are this close */
+#define CAGE_RATE_SLACK 0.006
+
 /*
  * The cage a generic port of gbps has: the usual one of each Ethernet
  * rate (IEEE 802.3: 2.5GBASE-T and 5GBASE-T are RJ45 too) and of the
@@ -48,9 +51,6 @@ const char *nicfit_link_level_name(enum nicfit_link_level l)
  * and FDR 4 x 13.64 Gb/s in QSFP+, IBTA vol. 2); NULL for a rate no port
  * runs, which nicfit__cluster_rate_check() refuses before any is sized.
  */
-/* FDR's 54.5454... Gb/s is 54.55 as nicfit prints it; no two rates are this close */
-#define CAGE_RATE_SLACK 0.006
-
 const char *nicfit__cluster_cage_for(double gbps)
 {
 	static const struct { double g; const char *cage; } t[] = {
@@ -147,12 +147,8 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
 		snprintf(sw->name, sizeof(sw->name), "%s", s->e.name ? s->e.name : s->e.id);
 		sw->ports = s->ports;
 		sw->gbps = s->port_gbps;
-		if (!s->cage && !nicfit__cluster_cage_for(s->port_gbps))
-			return nicfit_error_at(err, NICFIT_E_DATA, nicfit__cluster_switch_opt(n), 0, 0,
-					       "switch '%s' names no cage, and no port runs at %g Gb/s: "
-					       "cannot size with it", s->e.id, s->port_gbps);
-		snprintf(sw->cage, sizeof(sw->cage), "%s",
-			 s->cage ? s->cage : nicfit__cluster_cage_for(s->port_gbps));
+		/* every catalog switch names its cage (catalog_check.c), as in storage_switch() */
+		snprintf(sw->cage, sizeof(sw->cage), "%s", s->cage ? s->cage : "?");
 		sw->max_logical = s->max_logical_ports;
 		sw->per_cage = s->ports_per_cage > 1 ? s->ports_per_cage : 1;
 		sw->height_u = nicfit__cluster_switch_u(s, sw->ports);
