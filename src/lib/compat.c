@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "nicfit/compat.h"
+#include "compat_int.h"
 #include "num_int.h"
 
 /*
@@ -182,19 +183,35 @@ void nicfit_port_of_switch(const struct nicfit_switch *s, struct nicfit_port *p)
 	parse_splits(s, p);
 }
 
-static const char *usual_cage(double gbps)
+/* FDR's 54.5454... Gb/s is 54.55 as nicfit prints it; no two rates are this close */
+#define CAGE_RATE_SLACK 0.006
+
+/*
+ * IEEE 802.3's rates (2.5GBASE-T and 5GBASE-T are RJ45 too) and
+ * InfiniBand's QDR (4 x 8 Gb/s) and FDR (4 x 13.64 Gb/s), both QSFP+
+ * (IBTA vol. 2).
+ */
+const char *nicfit__usual_cage(double gbps)
 {
 	static const struct { double g; const char *cage; } t[] = {
-		{ 1, "RJ45" }, { 10, "SFP+" }, { 25, "SFP28" }, { 40, "QSFP+" },
-		{ 50, "SFP56" }, { 100, "QSFP28" }, { 200, "QSFP56" }, { 400, "OSFP" },
-		{ 800, "OSFP" },
+		{ 1, "RJ45" }, { 2.5, "RJ45" }, { 5, "RJ45" }, { 10, "SFP+" }, { 25, "SFP28" },
+		{ 32, "QSFP+" }, { 40, "QSFP+" }, { 50, "SFP56" }, { 14.0625 * 64 / 66 * 4, "QSFP+" },
+		{ 100, "QSFP28" }, { 200, "QSFP56" }, { 400, "OSFP" }, { 800, "OSFP" },
+		{ 1600, "OSFP" },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (fabs(t[i].g - gbps) < RATE_EPS)
+		if (fabs(t[i].g - gbps) < CAGE_RATE_SLACK)
 			return t[i].cage;
-	return "?";
+	return NULL;
+}
+
+static const char *usual_cage(double gbps)
+{
+	const char *c = nicfit__usual_cage(gbps);
+
+	return c ? c : "?";
 }
 
 /* Is (lanes x lane_gbps) the port type of gbps in cage, by the standards' table? */

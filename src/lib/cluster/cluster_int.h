@@ -243,8 +243,6 @@ int nicfit__cluster_split_stride(const struct nicfit_cluster_switch *sw, int b);
 const char *nicfit__cluster_switch_opt(enum nicfit_net n);
 /* The option that sets a network's node port rate ("--nic-gbps", ...). */
 const char *nicfit__cluster_rate_opt(enum nicfit_net n);
-/* The cage of a generic port at gbps; NULL when no port runs at that rate. */
-const char *nicfit__cluster_cage_for(double gbps);
 /* 0 when a generic port runs at gbps, else a usage error naming opt. */
 int nicfit__cluster_rate_check(double gbps, const char *opt, struct nicfit_error *err);
 

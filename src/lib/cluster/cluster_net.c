@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "cluster_int.h"
+#include "compat_int.h"
 #include "num_int.h"
 
 const char *nicfit_net_name(enum nicfit_net n)
@@ -41,35 +42,9 @@ const char *nicfit_link_level_name(enum nicfit_link_level l)
 
 /* ---- switches ---------------------------------------------------------------- */
 
-/* FDR's 54.5454... Gb/s is 54.55 as nicfit prints it; no two rates are this close */
-#define CAGE_RATE_SLACK 0.006
-
-/*
- * The cage a generic port of gbps has: the usual one of each Ethernet
- * rate (IEEE 802.3: 2.5GBASE-T and 5GBASE-T are RJ45 too) and of the
- * InfiniBand data rates that are not also Ethernet rates (QDR 4 x 8 Gb/s
- * and FDR 4 x 13.64 Gb/s in QSFP+, IBTA vol. 2); NULL for a rate no port
- * runs, which nicfit__cluster_rate_check() refuses before any is sized.
- */
-const char *nicfit__cluster_cage_for(double gbps)
-{
-	static const struct { double g; const char *cage; } t[] = {
-		{ 1, "RJ45" }, { 2.5, "RJ45" }, { 5, "RJ45" }, { 10, "SFP+" }, { 25, "SFP28" },
-		{ 32, "QSFP+" }, { 40, "QSFP+" }, { 50, "SFP56" }, { 14.0625 * 64 / 66 * 4, "QSFP+" },
-		{ 100, "QSFP28" }, { 200, "QSFP56" }, { 400, "OSFP" }, { 800, "OSFP" },
-		{ 1600, "OSFP" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (fabs(t[i].g - gbps) < CAGE_RATE_SLACK)
-			return t[i].cage;
-	return NULL;
-}
-
 int nicfit__cluster_rate_check(double gbps, const char *opt, struct nicfit_error *err)
 {
-	if (nicfit__cluster_cage_for(gbps))
+	if (nicfit__usual_cage(gbps))
 		return 0;
 	return nicfit_error_at(err, NICFIT_E_USAGE, opt, 0, 0,
 			       "%g Gb/s is not a port rate nicfit sizes links for: give an Ethernet "
@@ -165,7 +140,7 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
 		return err ? err->code : NICFIT_E_USAGE;
 	snprintf(sw->id, sizeof(sw->id), "generic-%dx%gg", sw->ports, sw->gbps);
 	snprintf(sw->name, sizeof(sw->name), "%d-port %gG switch (generic)", sw->ports, sw->gbps);
-	snprintf(sw->cage, sizeof(sw->cage), "%s", nicfit__cluster_cage_for(sw->gbps));
+	snprintf(sw->cage, sizeof(sw->cage), "%s", nicfit__usual_cage(sw->gbps));
 	sw->per_cage = 1;
 	sw->height_u = nicfit__cluster_switch_u(NULL, sw->ports);
 	return 0;
@@ -296,7 +271,7 @@ int nicfit__cluster_net_setup(struct nicfit_cluster *c, enum nicfit_net n, struc
 	if (!cage && nicfit__cluster_rate_check(ni->link_gbps, nicfit__cluster_rate_opt(n), err))
 		return err ? err->code : NICFIT_E_USAGE;
 	snprintf(nt->node_cage, sizeof(nt->node_cage), "%s",
-		 cage ? cage : nicfit__cluster_cage_for(ni->link_gbps));
+		 cage ? cage : nicfit__usual_cage(ni->link_gbps));
 	if (nt->sw.gbps < ni->link_gbps - NICFIT_EPS)
 		return nicfit_error_at(err, NICFIT_E_USAGE, nicfit__cluster_rate_opt(n), 0, 0,
 				       "%s: node ports at %g Gb/s are faster than the %s ports (%g Gb/s)",

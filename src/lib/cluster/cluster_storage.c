@@ -20,6 +20,7 @@
 
 #include "alloc_int.h"
 #include "cluster_int.h"
+#include "compat_int.h"
 #include "finding_int.h"
 #include "num_int.h"
 
@@ -89,7 +90,7 @@ static int storage_switch(struct nicfit_cluster *c, struct nicfit_cluster_storag
 		snprintf(sw->id, sizeof(sw->id), "generic-%dx%gg", sw->ports, sw->gbps);
 		snprintf(sw->name, sizeof(sw->name), "%d-port %gG switch (generic)", sw->ports,
 			 sw->gbps);
-		nicfit_port_generic(nicfit__cluster_cage_for(sw->gbps), sw->gbps, 1, 1, NULL, &sp);
+		nicfit_port_generic(nicfit__usual_cage(sw->gbps), sw->gbps, 1, 1, NULL, &sp);
 		snprintf(sw->cage, sizeof(sw->cage), "%s", sp.cage);
 		sw->per_cage = 1;
 		sw->height_u = nicfit__cluster_switch_u(NULL, sw->ports);
