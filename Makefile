@@ -37,12 +37,12 @@ WARN += -Werror
 endif
 # libarchive, libmicrohttpd, libxml2 and libsmartcols are opened at run time,
 # when snapshot archives, serve, an XML dump or a text table need them
-# (src/lib/dynlib*.c): only their headers are used here. Linked, libxml2 (with
+# (src/lib/core/dynlib*.c): only their headers are used here. Linked, libxml2 (with
 # libicuuc and libstdc++) cost every process 3.2M instructions of relocation,
 # libsmartcols 0.2M.
 PKGS := jansson libmicrohttpd libarchive smartcols libxml-2.0
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# jansson is opened on first use (src/lib/dynlib_jansson.c), like libxml2:
+# jansson is opened on first use (src/lib/core/dynlib_jansson.c), like libxml2:
 # the library and the CLI do not link it; the tests and tools that call it
 # themselves do (JANSSON_LIBS).
 JANSSON_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
@@ -54,7 +54,7 @@ BASE_CFLAGS += -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-re
 SAN_LDFLAGS := -fsanitize=address,undefined,float-cast-overflow
 endif
 ALL_CPPFLAGS := -Iinclude -I$(B)/gen -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	-include src/lib/banned.h $(CPPFLAGS)
+	-include src/lib/core/banned.h $(CPPFLAGS)
 ALL_CFLAGS := $(BASE_CFLAGS) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(SAN_LDFLAGS) $(LDFLAGS)
 # The library's objects are position-independent: the same objects make the
@@ -87,7 +87,7 @@ $(B)/FLAGS: FORCE
 
 # The library's own files (and the tests of its internals) see src/lib and its
 # private headers; the CLI and the server are compiled as clients would be.
-LIB_CPPFLAGS := -Isrc/lib -DNICFIT_BUILDING_LIBRARY
+LIB_CPPFLAGS := -Isrc/lib $(patsubst %,-Isrc/lib/%,core out physics parts host calc) -DNICFIT_BUILDING_LIBRARY
 
 $(B)/src/lib/%.o: src/lib/%.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
@@ -112,9 +112,9 @@ $(B)/gen/intel_table.h: data/ids/intel.txt $(B)/tools/idgen
 	@mkdir -p $(dir $@)
 	$(Q_GEN)$(B)/tools/idgen intel $< $@.tmp && mv $@.tmp $@
 
-$(B)/src/lib/pciids.o $(B)/clang/src/lib/pciids.o $(B)/src/lib/partno_cx.o \
-	$(B)/clang/src/lib/partno_cx.o: $(B)/gen/pciids_table.h
-$(B)/src/lib/partno_intel.o $(B)/clang/src/lib/partno_intel.o: $(B)/gen/intel_table.h
+$(B)/src/lib/parts/pciids.o $(B)/clang/src/lib/parts/pciids.o $(B)/src/lib/parts/partno_cx.o \
+	$(B)/clang/src/lib/parts/partno_cx.o: $(B)/gen/pciids_table.h
+$(B)/src/lib/parts/partno_intel.o $(B)/clang/src/lib/parts/partno_intel.o: $(B)/gen/intel_table.h
 
 $(B)/tools/embed: tools/embed.c
 	@mkdir -p $(dir $@)
@@ -216,7 +216,7 @@ $(B)/clang/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/clang/libnicfit.
 		-o $@ $< $(call fuzz_extra,$*) tests/fuzz/replay.c $(B)/clang/libnicfit.a $(LIBS) $(JANSSON_LIBS)
 
 # The table of finding codes users read, generated from the registry
-# (src/lib/finding_codes.def and src/lib/*/*_codes.def); test_finding checks it.
+# (src/lib/core/finding_codes.def and src/lib/*/*_codes.def); test_finding checks it.
 $(B)/tools/findings_md: tools/findings_md.c $(B)/libnicfit.a
 	@mkdir -p $(dir $@)
 	$(Q_LD)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(B)/libnicfit.a $(LIBS)
