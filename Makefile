@@ -87,7 +87,7 @@ $(B)/FLAGS: FORCE
 
 # The library's own files (and the tests of its internals) see src/lib and its
 # private headers; the CLI and the server are compiled as clients would be.
-LIB_CPPFLAGS := -Isrc/lib $(patsubst %,-Isrc/lib/%,core out physics parts host calc) -DNICFIT_BUILDING_LIBRARY
+LIB_CPPFLAGS := -Isrc/lib -DNICFIT_BUILDING_LIBRARY
 
 $(B)/src/lib/%.o: src/lib/%.c $(B)/FLAGS
 	@mkdir -p $(dir $@)

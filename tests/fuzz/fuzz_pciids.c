@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pciids_int.h"
+#include "parts/pciids_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "nicfit/snapshot.h"
-#include "snapshot_int.h"
+#include "host/snapshot_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

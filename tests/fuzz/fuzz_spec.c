@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "nicfit/plan.h"
-#include "spec_int.h"
+#include "core/spec_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

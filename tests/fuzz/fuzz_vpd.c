@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vpd_int.h"
+#include "host/vpd_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

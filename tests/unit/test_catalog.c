@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#include "embedded_int.h"
+#include "parts/embedded_int.h"
 #include "nicfit/catalog.h"
 
 static void embedded_files_validate(void **state)

@@ -12,8 +12,8 @@
 
 #include <jansson.h>
 
-#include "catalog_int.h"
-#include "embedded_int.h"
+#include "parts/catalog_int.h"
+#include "parts/embedded_int.h"
 #include "nicfit/catalog.h"
 
 static size_t elem_size(const struct nicfit__field *f)

@@ -4,7 +4,7 @@
  */
 #include "unit.h"
 
-#include "jscan_int.h"
+#include "core/jscan_int.h"
 #include "nicfit/buf.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"

@@ -13,7 +13,7 @@
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
 
-#include "emit_int.h"
+#include "out/emit_int.h"
 
 static char *finish(struct nicfit_emit *e)
 {

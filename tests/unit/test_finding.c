@@ -8,11 +8,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "alloc_int.h"
-#include "file_int.h"
-#include "finding_int.h"
+#include "core/alloc_int.h"
+#include "core/file_int.h"
+#include "core/finding_int.h"
 #include "nicfit/file.h"
-#include "svg_int.h"
+#include "out/svg_int.h"
 
 static void registry_codes_are_unique_and_documented(void **state)
 {

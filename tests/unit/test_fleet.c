@@ -16,7 +16,7 @@
 #include <jansson.h>
 
 #include "fixtures.h"
-#include "jscan_int.h"
+#include "core/jscan_int.h"
 #include "nicfit/audit.h"
 #include "nicfit/buf.h"
 #include "nicfit/catalog.h"

@@ -15,7 +15,7 @@
 
 #include "catalog_fixture.h"
 #include "plan/plan_int.h"
-#include "fmt_int.h"
+#include "core/fmt_int.h"
 
 /* Plan from key/value pairs (NULL-terminated); fails the test on error. */
 static struct nicfit_plan *plan_of(const char *const *kv)

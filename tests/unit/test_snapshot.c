@@ -25,7 +25,7 @@
 #include "nicfit/emit.h"
 #include "nicfit/snapshot.h"
 #include "nicfit/topo.h"
-#include "snapshot_int.h"
+#include "host/snapshot_int.h"
 
 static struct nicfit_catalog *cat;
 static char tmp[256];

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit_int.h"
-#include "fmt_int.h"
+#include "audit/audit_int.h"
+#include "core/fmt_int.h"
 
 /*
  * The PCI function a finding's device names, or -1: findings name a device

@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "audit_int.h"
-#include "fmt_int.h"
+#include "audit/audit_int.h"
+#include "core/fmt_int.h"
 #include "nicfit/link.h"
 #include "nicfit/perf.h"
 #include "nicfit/units.h"
-#include "pciids_int.h"
+#include "parts/pciids_int.h"
 
 /*
  * A port "meets" the card's rate from PORT_RATE_MEETS of it up: link

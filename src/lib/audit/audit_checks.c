@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "audit_int.h"
-#include "fmt_int.h"
-#include "pciids_int.h"
+#include "audit/audit_int.h"
+#include "core/fmt_int.h"
+#include "parts/pciids_int.h"
 
 /* What the walk over the devices saw, for the host-wide rules. */
 struct seen {

@@ -7,9 +7,9 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "audit_int.h"
-#include "fmt_int.h"
+#include "core/alloc_int.h"
+#include "audit/audit_int.h"
+#include "core/fmt_int.h"
 
 struct nicfit_finding *nicfit__audit_find(struct nicfit__audit_ctx *c,
 					  enum nicfit_severity sev, enum nicfit__code code,

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit_int.h"
-#include "fmt_int.h"
-#include "pciids_int.h"
+#include "audit/audit_int.h"
+#include "core/fmt_int.h"
+#include "parts/pciids_int.h"
 
 static int listed(const struct nicfit_pcidev *p, int all)
 {

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit_int.h"
-#include "fmt_int.h"
+#include "audit/audit_int.h"
+#include "core/fmt_int.h"
 
 /*
  * Two devices below one common bridge are PIX when each is at most

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jansson_int.h"
+#include "core/jansson_int.h"
 
-#include "fmt_int.h"
+#include "core/fmt_int.h"
 #include "nicfit/audit.h"
 
 static int socket_of(const struct nicfit_topo *t, int pci)

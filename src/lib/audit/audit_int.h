@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 
-#include "finding_int.h"
+#include "core/finding_int.h"
 #include "nicfit/audit.h"
 
 /* Where the rules come from (the `source` of each finding). */

@@ -32,7 +32,7 @@
 #include "nicfit/topo.h"
 #include "nicfit/units.h"
 #include "nicfit/verify.h"
-#include "svg_int.h"
+#include "out/svg_int.h"
 
 /* The most CPUs an affinity mask is written for (NCCL's cpuset holds 1024 on x86). */
 #define NCCLTOPO_MAX_CPUS 4096

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "audit_int.h"
+#include "audit/audit_int.h"
 #include "nicfit/audit.h"
 #include "nicfit/ops.h"
 

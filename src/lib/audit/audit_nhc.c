@@ -14,7 +14,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "audit_int.h"
+#include "audit/audit_int.h"
 #include "nicfit/audit.h"
 #include "nicfit/emit.h"
 #include "nicfit/ops.h"

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit_int.h"
-#include "finding_int.h"
+#include "audit/audit_int.h"
+#include "core/finding_int.h"
 #include "nicfit/audit.h"
 #include "nicfit/plan.h"
 

@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "audit_int.h"
-#include "prom_int.h"
+#include "audit/audit_int.h"
+#include "out/prom_int.h"
 #include "nicfit/audit.h"
 #include "nicfit/ops.h"
 #include "nicfit/version.h"

@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "audit_int.h"
-#include "fmt_int.h"
+#include "audit/audit_int.h"
+#include "core/fmt_int.h"
 #include "nicfit/link.h"
-#include "pciids_int.h"
+#include "parts/pciids_int.h"
 
 /* IB physical port states (ports/N/phys_state). */
 #define IB_PHYS_POLLING 2

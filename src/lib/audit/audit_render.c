@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "audit_int.h"
-#include "fmt_int.h"
+#include "audit/audit_int.h"
+#include "core/fmt_int.h"
 #include "nicfit/audit.h"
 #include "nicfit/emit.h"
 #include "nicfit/version.h"

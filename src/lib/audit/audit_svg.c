@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "audit_int.h"
+#include "core/alloc_int.h"
+#include "audit/audit_int.h"
 #include "nicfit/buf.h"
 #include "nicfit/emit.h"
-#include "svg_int.h"
+#include "out/svg_int.h"
 
 #define LEAF_W 200     /* a leaf box holds a ConnectX-7 name at 10 px */
 #define NODE_H 40

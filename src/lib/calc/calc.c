@@ -16,7 +16,7 @@
 #include "nicfit/pcie.h"
 #include "nicfit/perf.h"
 #include "nicfit/units.h"
-#include "calc_int.h"
+#include "calc/calc_int.h"
 
 /*
  * `calc nic` names the port capacity its slot or card leaves idle when

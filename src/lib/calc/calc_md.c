@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "calc_int.h"
+#include "calc/calc_int.h"
 #include "nicfit/units.h"
 
 static const struct nicfit_column fig_cols[] = {

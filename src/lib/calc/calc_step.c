@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "calc_int.h"
+#include "calc/calc_int.h"
 #include "nicfit/link.h"
 #include "nicfit/perf.h"
 #include "nicfit/step.h"

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "cluster_int.h"
+#include "core/alloc_int.h"
+#include "cluster/cluster_int.h"
 
 /*
  * Node names are zero-padded to at least four digits ("node0007"), so that

@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cluster_int.h"
-#include "finding_int.h"
+#include "cluster/cluster_int.h"
+#include "core/finding_int.h"
 
 /*
  * Peer links per MLAG pair. The inter-peer link carries the MLAG control

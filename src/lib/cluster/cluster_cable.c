@@ -19,10 +19,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "alloc_int.h"
-#include "cluster_int.h"
+#include "core/alloc_int.h"
+#include "cluster/cluster_int.h"
 #include "nicfit/compat.h"
-#include "num_int.h"
+#include "core/num_int.h"
 
 /* ---- positions and lengths ------------------------------------------------- */
 

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cluster_int.h"
-#include "finding_int.h"
-#include "num_int.h"
+#include "cluster/cluster_int.h"
+#include "core/finding_int.h"
+#include "core/num_int.h"
 
 /*
  * Back-end leaves count as oversubscribed above BLOCKING_RATIO: a design

@@ -15,9 +15,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cluster_int.h"
-#include "compat_int.h"
-#include "num_int.h"
+#include "cluster/cluster_int.h"
+#include "parts/compat_int.h"
+#include "core/num_int.h"
 
 const char *nicfit_net_name(enum nicfit_net n)
 {

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "cluster_int.h"
+#include "core/alloc_int.h"
+#include "cluster/cluster_int.h"
 
 struct chunk {
 	long first;             /* in the OOB list */

@@ -9,8 +9,8 @@
  */
 #include <stdint.h>
 
-#include "cluster_int.h"
-#include "num_int.h"
+#include "cluster/cluster_int.h"
+#include "core/num_int.h"
 
 /* Node range [first, last] that leaf idx of a back-end or front-end network serves. */
 static void leaf_nodes(const struct cl_net *cn, long N, long idx, long *first, long *last)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster_int.h"
+#include "cluster/cluster_int.h"
 
 /* ---- names ------------------------------------------------------------------- */
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cluster_int.h"
+#include "cluster/cluster_int.h"
 
 /* ---- rendering ---------------------------------------------------------------- */
 

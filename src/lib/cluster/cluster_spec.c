@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cluster_int.h"
+#include "cluster/cluster_int.h"
 #include "nicfit/units.h"
 
 /* ---- the request ------------------------------------------------------------- */

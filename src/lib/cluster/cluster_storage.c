@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "cluster_int.h"
-#include "compat_int.h"
-#include "finding_int.h"
-#include "num_int.h"
+#include "core/alloc_int.h"
+#include "cluster/cluster_int.h"
+#include "parts/compat_int.h"
+#include "core/finding_int.h"
+#include "core/num_int.h"
 
 /*
  * Storage ports run at 200 Gb/s unless a catalog switch or --storage-link-gbps

@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cluster_int.h"
-#include "svg_int.h"
+#include "cluster/cluster_int.h"
+#include "out/svg_int.h"
 
 #define W 1100          /* canvas width */
 #define MARGIN 20

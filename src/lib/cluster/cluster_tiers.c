@@ -18,8 +18,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cluster_int.h"
-#include "num_int.h"
+#include "cluster/cluster_int.h"
+#include "core/num_int.h"
 
 /* ---- leaf capacity ----------------------------------------------------------- */
 

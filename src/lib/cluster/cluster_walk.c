@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster_int.h"
+#include "cluster/cluster_int.h"
 
 struct walker {
 	const struct nicfit_cluster *c;

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
+#include "core/alloc_int.h"
 #include "nicfit/error.h"
-#include "fmt_int.h"
+#include "core/fmt_int.h"
 
 int nicfit__grow(void **p, size_t *alloc, size_t need, size_t elem, int zero)
 {

@@ -8,7 +8,7 @@
 
 #include "nicfit/buf.h"
 #include "nicfit/error.h"
-#include "fmt_int.h"
+#include "core/fmt_int.h"
 
 static char empty[1];
 

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "jansson_int.h"
+#include "core/jansson_int.h"
 #include "nicfit/dynlib.h"
 
 static struct {

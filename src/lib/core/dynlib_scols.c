@@ -16,7 +16,7 @@
 #include <libsmartcols/libsmartcols.h>
 
 #include "nicfit/dynlib.h"
-#include "scols_int.h"
+#include "core/scols_int.h"
 
 typedef size_t (*chunksize_fn)(const struct libscols_column *, const char *, void *);
 typedef char *(*nextchunk_fn)(const struct libscols_column *, char *, void *);

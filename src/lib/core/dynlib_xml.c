@@ -19,7 +19,7 @@
 #include <libxml/xmlerror.h>
 
 #include "nicfit/dynlib.h"
-#include "xml_int.h"
+#include "core/xml_int.h"
 
 static struct {
 	xmlParserCtxtPtr (*new_parser_ctxt)(void);

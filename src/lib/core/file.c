@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "file_int.h"
+#include "core/file_int.h"
 #include "nicfit/file.h"
 
 int nicfit_read_fd(int fd, const char *name, size_t max, char **out, size_t *len,

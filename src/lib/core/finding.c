@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "finding_int.h"
+#include "core/alloc_int.h"
+#include "core/finding_int.h"
 #include "nicfit/spec.h"
 
 /* ---- the registry ---------------------------------------------------------- */
@@ -22,7 +22,7 @@
 static const struct nicfit_code_info registry[NICFIT__CODE_COUNT + 1] = {
 #define NICFIT_CODE(id, code, sev, engines, meaning) \
 	{ code, NICFIT_SEV_##sev, (engines), meaning },
-#include "finding_codes.def"
+#include "core/finding_codes.def"
 #include "plan/plan_codes.def"
 #include "cluster/cluster_codes.def"
 #include "audit/audit_codes.def"

@@ -38,7 +38,7 @@
 
 enum nicfit__code {
 #define NICFIT_CODE(id, code, sev, engines, meaning) NICFIT_CODE_##id,
-#include "finding_codes.def"
+#include "core/finding_codes.def"
 #include "plan/plan_codes.def"
 #include "cluster/cluster_codes.def"
 #include "audit/audit_codes.def"

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt_int.h"
+#include "core/fmt_int.h"
 
 struct out {
 	char *d;

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "jscan_int.h"
+#include "core/alloc_int.h"
+#include "core/jscan_int.h"
 
 struct ctx {
 	struct jscan *s;

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "jansson_int.h"
+#include "core/jansson_int.h"
 
-#include "fmt_int.h"
-#include "jscan_int.h"
+#include "core/fmt_int.h"
+#include "core/jscan_int.h"
 #include "nicfit/spec.h"
-#include "spec_int.h"
+#include "core/spec_int.h"
 #include "nicfit/units.h"
 
 /*

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "fmt_int.h"
+#include "core/fmt_int.h"
 #include "nicfit/units.h"
 
 #define MAX_NUMBER_TEXT 64

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "dump_int.h"
+#include "core/alloc_int.h"
+#include "dump/dump_int.h"
 
 int nicfit_dump_new(struct nicfit_dump **out)
 {

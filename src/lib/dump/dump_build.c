@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump_int.h"
+#include "dump/dump_int.h"
 #include "nicfit/units.h"
 
 #define PCI_VENDOR_MELLANOX 0x15b3

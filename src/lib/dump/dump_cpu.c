@@ -19,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "dump_int.h"
+#include "dump/dump_int.h"
 #include "nicfit/units.h"
 
 #define CPU_MAX_ID (DUMP_MAX_CPUS - 1)

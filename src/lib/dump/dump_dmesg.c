@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
+#include "core/alloc_int.h"
 #include "audit/audit_int.h"
-#include "dump_int.h"
+#include "dump/dump_int.h"
 #include "nicfit/units.h"
 
 #define S_PCIE_LIMITED "the kernel's PCIe bandwidth report (pcie_print_link_status, drivers/pci/pci.c)"

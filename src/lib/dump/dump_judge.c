@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
+#include "core/alloc_int.h"
 #include "audit/audit_int.h"
-#include "dump_int.h"
+#include "dump/dump_int.h"
 
 #define S_SMI_TOPO "nvidia-smi topo -m against the PCI tree (docs/reference/topology.md 2)"
 

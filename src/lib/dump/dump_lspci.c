@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dump_int.h"
+#include "dump/dump_int.h"
 #include "nicfit/units.h"
 
 /* pci.ids class and subclass names, as lspci prints them, and their codes. */

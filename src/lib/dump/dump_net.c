@@ -32,11 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
+#include "core/alloc_int.h"
 #include "audit/audit_int.h"
-#include "dump_int.h"
-#include "file_int.h"
-#include "jscan_int.h"
+#include "dump/dump_int.h"
+#include "core/file_int.h"
+#include "core/jscan_int.h"
 #include "nicfit/sysfs.h"
 #include "nicfit/units.h"
 

@@ -22,11 +22,11 @@
 #include <sys/stat.h>
 
 #define NICFIT_SNAPSHOT_LIBARCHIVE
-#include "alloc_int.h"
-#include "dump_int.h"
+#include "core/alloc_int.h"
+#include "dump/dump_int.h"
 #include "nicfit/file.h"
 #include "nicfit/snapshot.h"
-#include "snapshot_int.h"
+#include "host/snapshot_int.h"
 
 #define WALK_MAX_DEPTH 16
 #define SNIFF_BYTES 4096

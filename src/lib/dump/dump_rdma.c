@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "dump_int.h"
+#include "core/alloc_int.h"
+#include "dump/dump_int.h"
 #include "nicfit/units.h"
 
 struct dump_rdma *nicfit__dump_rdma_of(struct nicfit_dump *d, const char *name, size_t n)

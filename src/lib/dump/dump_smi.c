@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dump_int.h"
-#include "file_int.h"
+#include "dump/dump_int.h"
+#include "core/file_int.h"
 #include "nicfit/units.h"
 
 static int is_letter(char c)

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dump_int.h"
+#include "dump/dump_int.h"
 
 int nicfit__dump_tree_line(const char *line)
 {

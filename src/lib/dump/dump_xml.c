@@ -37,11 +37,11 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include "alloc_int.h"
-#include "dump_int.h"
+#include "core/alloc_int.h"
+#include "dump/dump_int.h"
 #include "nicfit/units.h"
-#include "pciids_int.h"
-#include "xml_int.h"
+#include "parts/pciids_int.h"
+#include "core/xml_int.h"
 
 #define XML_MAX_PKG 64        /* packages of one document kept for node sockets */
 #define XML_BITMAP_WORDS (DUMP_MAX_CPUS / 32)

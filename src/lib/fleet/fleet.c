@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fleet_int.h"
-#include "jscan_int.h"
+#include "fleet/fleet_int.h"
+#include "core/jscan_int.h"
 
 /* ---- the fleet object ---------------------------------------------------------------------- */
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "fleet_int.h"
+#include "core/alloc_int.h"
+#include "fleet/fleet_int.h"
 
 void nicfit__fleet_results_release(struct nicfit_fleet *fl)
 {

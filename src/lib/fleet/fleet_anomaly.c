@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "fleet_int.h"
+#include "core/alloc_int.h"
+#include "fleet/fleet_int.h"
 #include "nicfit/buf.h"
 
 const char *nicfit__fleet_fmt_value(struct nicfit_fleet *fl, int attr, uint64_t v, char *buf,

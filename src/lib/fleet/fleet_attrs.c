@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "fleet_int.h"
+#include "fleet/fleet_int.h"
 
 /*
  * Ranks for the ordered string values: a higher rank is better, and a

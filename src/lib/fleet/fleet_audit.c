@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "fleet_int.h"
+#include "core/alloc_int.h"
+#include "fleet/fleet_int.h"
 
 /*
  * A host's finding severity as its audit spells it. Lenient, since the

@@ -11,8 +11,8 @@
  */
 #include <string.h>
 
-#include "fleet_int.h"
-#include "finding_int.h"
+#include "fleet/fleet_int.h"
+#include "core/finding_int.h"
 #include "nicfit/audit.h"
 #include "nicfit/emit.h"
 #include "nicfit/fleet.h"

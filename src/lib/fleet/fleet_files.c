@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fleet_int.h"
+#include "fleet/fleet_int.h"
 
 #define READ_CHUNK ((size_t)1 << 20)
 

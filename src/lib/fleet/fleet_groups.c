@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "fleet_int.h"
+#include "core/alloc_int.h"
+#include "fleet/fleet_int.h"
 #include "nicfit/buf.h"
 
 /* ---- the hardware signature ---------------------------------------------------------------- */

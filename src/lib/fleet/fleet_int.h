@@ -46,9 +46,9 @@
 #include <string.h>
 
 #include "nicfit/buf.h"
-#include "finding_int.h"
+#include "core/finding_int.h"
 #include "nicfit/fleet.h"
-#include "jscan_int.h"
+#include "core/jscan_int.h"
 
 /* ---- interned strings ------------------------------------------------------- */
 

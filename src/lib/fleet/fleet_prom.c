@@ -7,8 +7,8 @@
  * values, escaped by prom.c. The text, JSON, Markdown and CSV views are
  * fleet_render.c.
  */
-#include "fleet_int.h"
-#include "prom_int.h"
+#include "fleet/fleet_int.h"
+#include "out/prom_int.h"
 #include "nicfit/fleet.h"
 #include "nicfit/ops.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fleet_int.h"
+#include "fleet/fleet_int.h"
 #include "nicfit/buf.h"
 #include "nicfit/emit.h"
 

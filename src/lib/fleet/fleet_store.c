@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "fleet_int.h"
-#include "jscan_int.h"
-#include "svg_int.h"
+#include "core/alloc_int.h"
+#include "fleet/fleet_int.h"
+#include "core/jscan_int.h"
+#include "out/svg_int.h"
 
 /* ---- keys ---------------------------------------------------------------------------------- */
 

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "fleet_int.h"
+#include "core/alloc_int.h"
+#include "fleet/fleet_int.h"
 
 #define MAX_LABEL 255
 

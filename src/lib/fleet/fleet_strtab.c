@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "fleet_int.h"
+#include "core/alloc_int.h"
+#include "fleet/fleet_int.h"
 
 #define FNV_OFF 2166136261u
 #define FNV_PRIME 16777619u

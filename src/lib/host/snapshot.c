@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #define NICFIT_SNAPSHOT_LIBARCHIVE
-#include "snapshot_int.h"
+#include "host/snapshot_int.h"
 #include "nicfit/dynlib.h"
 #include "nicfit/snapshot.h"
 

@@ -19,9 +19,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "file_int.h"
+#include "core/file_int.h"
 #define NICFIT_SNAPSHOT_LIBARCHIVE
-#include "snapshot_int.h"
+#include "host/snapshot_int.h"
 #include "nicfit/snapshot.h"
 #include "nicfit/sysfs.h"
 

@@ -20,9 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "file_int.h"
+#include "core/file_int.h"
 #define NICFIT_SNAPSHOT_LIBARCHIVE
-#include "snapshot_int.h"
+#include "host/snapshot_int.h"
 #include "nicfit/buf.h"
 #include "nicfit/snapshot.h"
 #include "nicfit/sysfs.h"

@@ -22,7 +22,7 @@
 #include <linux/openat2.h>
 #endif
 
-#include "sysfs_int.h"
+#include "host/sysfs_int.h"
 
 const char *nicfit_sysfs_status_name(enum nicfit_sysfs_status st)
 {

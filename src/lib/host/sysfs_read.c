@@ -31,11 +31,11 @@
 #define O_PATH __O_PATH
 #endif
 
-#include "alloc_int.h"
-#include "file_int.h"
-#include "fmt_int.h"
+#include "core/alloc_int.h"
+#include "core/file_int.h"
+#include "core/fmt_int.h"
 #include "nicfit/units.h"
-#include "sysfs_int.h"
+#include "host/sysfs_int.h"
 
 int nicfit_sysfs_exists(struct nicfit_sysfs *fs, const char *path)
 {

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "sysfs_int.h"
+#include "core/alloc_int.h"
+#include "host/sysfs_int.h"
 
 /* The index starts with room for this many records; it doubles after. */
 #define REC_HASH_MIN 1024

@@ -26,8 +26,8 @@
 #define O_PATH __O_PATH
 #endif
 
-#include "fmt_int.h"
-#include "sysfs_int.h"
+#include "core/fmt_int.h"
+#include "host/sysfs_int.h"
 
 /* Links followed in one resolution before it is a loop (the kernel's limit). */
 #define MAX_HOPS 40

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "pciids_int.h"
-#include "topo_int.h"
+#include "core/alloc_int.h"
+#include "parts/pciids_int.h"
+#include "host/topo_int.h"
 
 /* ---- names ------------------------------------------------------------------ */
 

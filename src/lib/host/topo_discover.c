@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt_int.h"
-#include "topo_int.h"
+#include "core/fmt_int.h"
+#include "host/topo_int.h"
 
 static void copy_problems(struct disc *d)
 {

@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "file_int.h"
-#include "topo_int.h"
-#include "vpd_int.h"
+#include "core/file_int.h"
+#include "host/topo_int.h"
+#include "host/vpd_int.h"
 
 #define Q NICFIT_SYSFS_QUIET
 

@@ -13,9 +13,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "alloc_int.h"
-#include "fmt_int.h"
-#include "topo_int.h"
+#include "core/alloc_int.h"
+#include "core/fmt_int.h"
+#include "host/topo_int.h"
 
 #define Q NICFIT_SYSFS_QUIET
 

@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "file_int.h"
-#include "fmt_int.h"
-#include "topo_int.h"
+#include "core/alloc_int.h"
+#include "core/file_int.h"
+#include "core/fmt_int.h"
+#include "host/topo_int.h"
 
 #define Q NICFIT_SYSFS_QUIET
 

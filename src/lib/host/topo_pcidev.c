@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "topo_int.h"
+#include "host/topo_int.h"
 
 /*
  * Plausibility bounds on what the kernel prints; a value outside one is

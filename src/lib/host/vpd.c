@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "vpd_int.h"
+#include "host/vpd_int.h"
 
 #define TAG_LARGE 0x80
 #define ITEM_ID 0x02

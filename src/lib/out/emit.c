@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "emit_int.h"
+#include "core/alloc_int.h"
+#include "out/emit_int.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
-#include "svg_int.h"
+#include "out/svg_int.h"
 
 double nicfit_round4(double v)
 {

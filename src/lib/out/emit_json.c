@@ -19,17 +19,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jansson_int.h"
+#include "core/jansson_int.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
-#include "alloc_int.h"
-#include "emit_int.h"
-#include "fmt_int.h"
+#include "core/alloc_int.h"
+#include "out/emit_int.h"
+#include "core/fmt_int.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
-#include "svg_int.h"
+#include "out/svg_int.h"
 
 /*
  * Appends to the document, inline: a JSON document is thousands of short

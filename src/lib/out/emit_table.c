@@ -32,9 +32,9 @@
 
 #include <libsmartcols.h>
 
-#include "emit_int.h"
+#include "out/emit_int.h"
 #include "nicfit/error.h"
-#include "scols_int.h"
+#include "core/scols_int.h"
 
 
 

@@ -8,8 +8,8 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "prom_int.h"
-#include "svg_int.h"
+#include "out/prom_int.h"
+#include "out/svg_int.h"
 
 /*
  * The exposition format escapes backslash and line feed in HELP text, and

@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "svg_int.h"
+#include "out/svg_int.h"
 
 /*
  * Length of the well-formed UTF-8 sequence at s (at most n bytes), 0 if

@@ -27,10 +27,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "jansson_int.h"
+#include "core/jansson_int.h"
 
-#include "catalog_int.h"
-#include "embedded_int.h"
+#include "parts/catalog_int.h"
+#include "parts/embedded_int.h"
 #include "nicfit/catalog.h"
 #include "nicfit/file.h"
 

@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jansson_int.h"
+#include "core/jansson_int.h"
 
-#include "catalog_int.h"
-#include "jscan_int.h"
-#include "svg_int.h"
+#include "parts/catalog_int.h"
+#include "core/jscan_int.h"
+#include "out/svg_int.h"
 #include "nicfit/catalog.h"
 #include "nicfit/spec.h"
 

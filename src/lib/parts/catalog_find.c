@@ -13,9 +13,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "jansson_int.h"
+#include "core/jansson_int.h"
 
-#include "catalog_int.h"
+#include "parts/catalog_int.h"
 #include "nicfit/catalog.h"
 #include "nicfit/spec.h"
 

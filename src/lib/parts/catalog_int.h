@@ -23,7 +23,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
-#include "jansson_int.h"
+#include "core/jansson_int.h"
 
 #include "nicfit/catalog.h"
 #include "nicfit/error.h"

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jansson_int.h"
+#include "core/jansson_int.h"
 
-#include "catalog_int.h"
-#include "emit_int.h"
+#include "parts/catalog_int.h"
+#include "out/emit_int.h"
 #include "nicfit/catalog.h"
 #include "nicfit/emit.h"
 #include "nicfit/spec.h"

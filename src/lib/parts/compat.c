@@ -16,8 +16,8 @@
 #include <strings.h>
 
 #include "nicfit/compat.h"
-#include "compat_int.h"
-#include "num_int.h"
+#include "parts/compat_int.h"
+#include "core/num_int.h"
 
 /*
  * Two lane rates are one rate within RATE_EPS Gb/s: catalog rates are

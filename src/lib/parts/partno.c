@@ -26,7 +26,7 @@
 #include "nicfit/partno.h"
 #include "nicfit/pcie.h"
 #include "nicfit/spec.h"
-#include "partno_int.h"
+#include "parts/partno_int.h"
 
 #define REF1 "docs/reference/nic-identity.md \xc2\xa7" "1"
 

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "partno_int.h"
+#include "parts/partno_int.h"
 
 /*
  * What a ConnectX-6 moves over all its ports together, as the catalog's

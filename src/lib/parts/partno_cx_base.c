@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "partno_int.h"
+#include "parts/partno_int.h"
 
 /* ---- ConnectX base digits ------------------------------------------------- */
 

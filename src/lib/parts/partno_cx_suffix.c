@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "partno_int.h"
+#include "parts/partno_int.h"
 
 /* ---- the speed letters (docs/reference/nic-identity.md section 1) ------------- */
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "partno_int.h"
+#include "parts/partno_int.h"
 
 /*
  * What an E810-CQDA2 moves over both ports together, as the catalog's

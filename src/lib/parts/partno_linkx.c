@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "nicfit/compat.h"
-#include "partno_int.h"
+#include "parts/partno_int.h"
 
 struct linkx_family {
 	const char *prefix;     /* "MCP1600" */

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "partno_int.h"
+#include "parts/partno_int.h"
 
 #define DOCA_SRC "NVIDIA DOCA Installation Guide for Linux v2.9.0, Supported Platforms " \
 	"(https://docs.nvidia.com/doca/archive/2-9-0/NVIDIA+DOCA+Installation+Guide+for+Linux)"

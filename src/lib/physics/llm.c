@@ -8,7 +8,7 @@
 
 #include "nicfit/calc.h"
 #include "nicfit/llm.h"
-#include "num_int.h"
+#include "core/num_int.h"
 
 #define GIB 1073741824.0
 

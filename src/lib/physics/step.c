@@ -12,7 +12,7 @@
 
 #include "nicfit/perf.h"
 #include "nicfit/step.h"
-#include "num_int.h"
+#include "core/num_int.h"
 
 int nicfit_dp_parse(const char *s, enum nicfit_dp *out, struct nicfit_error *err)
 {

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "plan_int.h"
+#include "plan/plan_int.h"
 
 /* ---- the whole plan ----------------------------------------------------- */
 

@@ -12,8 +12,8 @@
 
 #include "nicfit/cluster.h"
 #include "nicfit/partno.h"
-#include "num_int.h"
-#include "plan_int.h"
+#include "core/num_int.h"
+#include "plan/plan_int.h"
 
 /* ---- R7: fabric --------------------------------------------------------- */
 

@@ -13,8 +13,8 @@
 
 #include "nicfit/calc.h"
 #include "nicfit/units.h"
-#include "num_int.h"
-#include "plan_int.h"
+#include "core/num_int.h"
+#include "plan/plan_int.h"
 
 /* ---- R1: model fit ------------------------------------------------------ */
 

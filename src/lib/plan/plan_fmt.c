@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt_int.h"
-#include "plan_int.h"
+#include "core/fmt_int.h"
+#include "plan/plan_int.h"
 
 /* nicfit__decide() with the text written by nicfit__vfmt(). */
 struct nicfit_finding *nicfit__plan_decide(struct nicfit_findings *fs, const char *rule,

@@ -12,7 +12,7 @@
 
 #include "nicfit/calc.h"
 #include "nicfit/units.h"
-#include "plan_int.h"
+#include "plan/plan_int.h"
 
 /* ---- R3: front end ------------------------------------------------------ */
 

@@ -9,7 +9,7 @@
 
 #include "nicfit/plan.h"
 #include "nicfit/units.h"
-#include "plan_int.h"
+#include "plan/plan_int.h"
 
 static const char *const article_inference[] = {
 	"server", "r740xd", "gpu", "a40", "gpus_per_server", "2", "model", "llama-3-70b",

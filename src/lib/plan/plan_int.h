@@ -23,8 +23,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "fmt_int.h"
-#include "finding_int.h"
+#include "core/fmt_int.h"
+#include "core/finding_int.h"
 #include "nicfit/plan.h"
 
 /*

@@ -11,8 +11,8 @@
 
 #include "nicfit/partno.h"
 #include "nicfit/units.h"
-#include "num_int.h"
-#include "plan_int.h"
+#include "core/num_int.h"
+#include "plan/plan_int.h"
 
 /* ---- R9: estimates ------------------------------------------------------ */
 

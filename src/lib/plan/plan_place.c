@@ -11,8 +11,8 @@
 #include <strings.h>
 
 #include "nicfit/buf.h"
-#include "num_int.h"
-#include "plan_int.h"
+#include "core/num_int.h"
+#include "plan/plan_int.h"
 
 /* ---- R6: slots ---------------------------------------------------------- */
 

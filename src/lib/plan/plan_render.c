@@ -11,8 +11,8 @@
 #include "nicfit/buf.h"
 #include "nicfit/plan.h"
 #include "nicfit/units.h"
-#include "plan_int.h"
-#include "svg_int.h"
+#include "plan/plan_int.h"
+#include "out/svg_int.h"
 
 static const char *fabric_name(enum nicfit_fabric f)
 {

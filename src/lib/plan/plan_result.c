@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "plan_int.h"
+#include "core/alloc_int.h"
+#include "plan/plan_int.h"
 
 struct nicfit_finding *nicfit__plan_find(struct nicfit_plan *p, enum nicfit_severity sev,
 					 enum nicfit__code code, const char *fix,

@@ -12,8 +12,8 @@
 
 #include "nicfit/buf.h"
 #include "nicfit/units.h"
-#include "num_int.h"
-#include "plan_int.h"
+#include "core/num_int.h"
+#include "plan/plan_int.h"
 
 /*
  * NVIDIA's DGX BasePOD bonds one port of each of the two storage/in-band

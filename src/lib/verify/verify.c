@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "svg_int.h"
-#include "verify_int.h"
+#include "core/alloc_int.h"
+#include "out/svg_int.h"
+#include "verify/verify_int.h"
 
 const char *nicfit_verify_kind_name(enum nicfit_verify_kind k)
 {

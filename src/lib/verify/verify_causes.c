@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "finding_int.h"
+#include "core/alloc_int.h"
+#include "core/finding_int.h"
 #include "nicfit/buf.h"
-#include "verify_int.h"
+#include "verify/verify_int.h"
 
 const struct nicfit_nccl_kv *nicfit__venv(const struct nicfit_nccl_log *g, const char *name)
 {

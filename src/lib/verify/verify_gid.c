@@ -25,11 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "finding_int.h"
+#include "core/alloc_int.h"
+#include "core/finding_int.h"
 #include "nicfit/buf.h"
 #include "nicfit/link.h"
-#include "verify_int.h"
+#include "verify/verify_int.h"
 
 /* Net devices kept per log (hosts x devices); a log of 64 hosts x 8 rails fits. */
 #define MAX_QP_DEVS 1024

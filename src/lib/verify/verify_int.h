@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-#include "file_int.h"
+#include "core/file_int.h"
 #include "nicfit/verify.h"
 
 /* The longest line kept; longer ones are cut (a log line is far shorter). */

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
+#include "core/alloc_int.h"
 #include "nicfit/buf.h"
-#include "finding_int.h"
-#include "num_int.h"
+#include "core/finding_int.h"
+#include "core/num_int.h"
 #include "nicfit/link.h"
 #include "nicfit/perf.h"
-#include "verify_int.h"
+#include "verify/verify_int.h"
 
 /*
  * The size from which a multi-node collective reaches its bandwidth

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "verify_int.h"
+#include "core/alloc_int.h"
+#include "verify/verify_int.h"
 
 #define MAX_HOSTS 256
 /* Distinct WARN/error lines kept; a log of a failed job repeats one per rank. */

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_int.h"
-#include "num_int.h"
-#include "verify_int.h"
+#include "core/alloc_int.h"
+#include "core/num_int.h"
+#include "verify/verify_int.h"
 
 /*
  * nccl-tests' doc/PERFORMANCE.md defines busbw = algbw x factor, the

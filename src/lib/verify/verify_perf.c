@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jansson_int.h"
+#include "core/jansson_int.h"
 
-#include "verify_int.h"
+#include "verify/verify_int.h"
 
 /* perftest's MB/sec (MiB/sec): 2^20 bytes a second, as Gb/s. */
 #define PERFTEST_MIB_GBPS (1048576.0 * 8 / 1e9)

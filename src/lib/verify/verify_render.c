@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verify_int.h"
+#include "verify/verify_int.h"
 
 static void num_or_null(struct nicfit_emit *e, const char *key, double v)
 {

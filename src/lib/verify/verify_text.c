@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify_int.h"
+#include "verify/verify_int.h"
 
 void nicfit__vlines_init(struct nicfit__vlines *l, const char *text, size_t len)
 {
