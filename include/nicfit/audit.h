@@ -47,11 +47,6 @@ extern "C" {
 struct nicfit_emit;
 struct nicfit_plan;
 
-/* Path classes, closest first (nvidia-smi's legend; NODE and PHB kept apart). */
-enum nicfit_path { NICFIT_PATH_PIX, NICFIT_PATH_PXB, NICFIT_PATH_PHB, NICFIT_PATH_NODE,
-		   NICFIT_PATH_SYS };
-const char *nicfit_path_name(enum nicfit_path p);
-
 /* A check the audit could not make, and why (both static text). */
 struct nicfit_not_checked {
 	const char *check;       /* "acs", "pfc_ecn", ... */

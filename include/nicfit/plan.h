@@ -32,7 +32,6 @@
 #ifndef NICFIT_PLAN_H
 #define NICFIT_PLAN_H
 
-#include "nicfit/audit.h"
 #include "nicfit/catalog.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
@@ -42,6 +41,7 @@
 #include "nicfit/perf.h"
 #include "nicfit/spec.h"
 #include "nicfit/step.h"
+#include "nicfit/topo.h"
 
 #ifdef __cplusplus
 extern "C" {

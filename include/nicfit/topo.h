@@ -315,6 +315,23 @@ int nicfit_topo_socket_of_node(const struct nicfit_topo *t, int node);
  */
 int nicfit_topo_chain(const struct nicfit_topo *t, int pci, int *out, int max);
 
+/* Path classes, closest first (nvidia-smi's legend; NODE and PHB kept apart). */
+enum nicfit_path { NICFIT_PATH_PIX, NICFIT_PATH_PXB, NICFIT_PATH_PHB, NICFIT_PATH_NODE,
+		   NICFIT_PATH_SYS };
+/* "PIX", "PXB", "PHB", "NODE", "SYS"; "SYS" for a value out of range. */
+const char *nicfit_path_name(enum nicfit_path p);
+
+/*
+ * The path class between functions x and y of t, as `nvidia-smi topo -m`
+ * names it (docs/reference/topology.md 2): PIX when both are at most two
+ * functions below their lowest common bridge (one PCIe switch), PXB when
+ * deeper, PHB when they meet only at the host bridge, NODE or SYS when on
+ * different host bridges of one or two NUMA nodes. *known is set to 0 when
+ * the NUMA nodes were needed and are unknown (NODE is then returned), and
+ * *lca to the lowest common bridge, or -1.
+ */
+enum nicfit_path nicfit_topo_path(const struct nicfit_topo *t, int x, int y, int *known, int *lca);
+
 /* A one-word class name ("3D controller", "Ethernet", "bridge") for display. */
 const char *nicfit_pci_class_name(unsigned class_code);
 

@@ -14,14 +14,6 @@
 #include "audit/audit_int.h"
 #include "core/fmt_int.h"
 
-/*
- * Two devices below one common bridge are PIX when each is at most
- * PIX_MAX_BELOW functions under it (a switch's downstream port, then the
- * device): they share a single PCIe switch. Deeper means several switches
- * (PXB), nvidia-smi's legend.
- */
-#define PIX_MAX_BELOW 2
-
 /* ACS control: P2P Request Redirect (bit 2) and Completion Redirect (bit 3). */
 #define ACS_CTRL_REDIRECT 0x000c
 
@@ -29,47 +21,12 @@
 #define SEEN_ACS_REDIRECTS 2
 #define SEEN_ACS_REPORTED 4
 
-const char *nicfit_path_name(enum nicfit_path p)
-{
-	static const char *const n[] = { "PIX", "PXB", "PHB", "NODE", "SYS" };
-
-	return p <= NICFIT_PATH_SYS ? n[p] : "SYS";
-}
-
 static int is_gpu(const struct nicfit_audit_dev *d)
 {
 	return d->kind == NICFIT_DEV_GPU || d->kind == NICFIT_DEV_ACCEL;
 }
 
 /* ---- pairs ------------------------------------------------------------------- */
-
-enum nicfit_path nicfit__audit_path(const struct nicfit_topo *t, int x, int y, int *known, int *lca)
-{
-	int cx[2 * NICFIT_TOPO_MAX_DEPTH], cy[2 * NICFIT_TOPO_MAX_DEPTH];
-	int nx = nicfit_topo_chain(t, x, cx, (int)(sizeof(cx) / sizeof(cx[0])));
-	int ny = nicfit_topo_chain(t, y, cy, (int)(sizeof(cy) / sizeof(cy[0])));
-	int k = 0;
-
-	*known = 1;
-	*lca = -1;
-	if (!nx || !ny)
-		return NICFIT_PATH_SYS;
-	if (t->pci[cx[0]].hostbridge != t->pci[cy[0]].hostbridge) {
-		int a = nicfit_topo_numa_of(t, x), b = nicfit_topo_numa_of(t, y);
-
-		if (a >= 0 && b >= 0)
-			return a == b ? NICFIT_PATH_NODE : NICFIT_PATH_SYS;
-		*known = 0;
-		return NICFIT_PATH_NODE;
-	}
-	while (k < nx && k < ny && cx[k] == cy[k])
-		k++;
-	if (k == 0)
-		return NICFIT_PATH_PHB;
-	*lca = cx[k - 1];
-	return nx - k <= PIX_MAX_BELOW && ny - k <= PIX_MAX_BELOW ? NICFIT_PATH_PIX
-								   : NICFIT_PATH_PXB;
-}
 
 /*
  * Whether NCCL uses GPUDirect RDMA on a pair by default (its
@@ -125,7 +82,7 @@ void nicfit__audit_pairs(struct nicfit__audit_ctx *c)
 			pr = &a->pairs[a->npairs++];
 			pr->gpu = i;
 			pr->nic = j;
-			pr->path = nicfit__audit_path(c->t, g->pci, nic->pci, &pr->locality_known,
+			pr->path = nicfit_topo_path(c->t, g->pci, nic->pci, &pr->locality_known,
 						      &pr->lca_pci);
 			pr->gdr_reason = gdr_reason(c, g, nic, pr->path);
 			pr->gdr_default = !strcmp(pr->gdr_reason, "ok") ? 1

@@ -177,12 +177,6 @@ void nicfit__audit_judge_host(struct nicfit__audit_ctx *c);
  * sort the list, worst first (stable). Returns 0 or NICFIT_E_NOMEM (the
  * list ran out of memory while it was filled).
  */
-/*
- * The path class between functions x and y of t, as nvidia-smi topo -m
- * names it (audit_gpu.c); *known 0 when NUMA nodes were needed and
- * unknown, *lca the lowest common bridge or -1.
- */
-enum nicfit_path nicfit__audit_path(const struct nicfit_topo *t, int x, int y, int *known, int *lca);
 int nicfit__audit_settle(struct nicfit_audit *a);
 /* How many findings --ignore matched (shown, not counted). */
 size_t nicfit__audit_nignored(const struct nicfit_audit *a);

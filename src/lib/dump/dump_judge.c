@@ -322,7 +322,7 @@ struct gg_tally {
  * two directories at a time, so the downstream port above every device
  * and the root port above every top switch are never written, and the
  * host bridge becomes the <cpu numaid>. nicfit classes a pair by the
- * functions below their common parent (PIX_MAX_BELOW, audit_gpu.c), so a
+ * functions below their common parent (PIX_MAX_BELOW, host/topo_path.c), so a
  * device behind a second switch level sits no deeper in NCCL's tree than
  * one behind a single switch does in the kernel's: PIX where lspci and
  * nvidia-smi have PXB. NCCL itself, reading the file back
@@ -397,7 +397,7 @@ static int compare_gpus(const struct nicfit_dump *d, struct nicfit_audit *a, str
 				n->unmapped++;
 				continue;
 			}
-			p = nicfit__audit_path(t, gp, hp, &known, &lca);
+			p = nicfit_topo_path(t, gp, hp, &known, &lca);
 			if (!known) {
 				n->unmapped++;
 				continue;
