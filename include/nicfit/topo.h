@@ -332,6 +332,16 @@ const char *nicfit_path_name(enum nicfit_path p);
  */
 enum nicfit_path nicfit_topo_path(const struct nicfit_topo *t, int x, int y, int *known, int *lca);
 
+/*
+ * The host model t as an NCCL topology file (NCCL_TOPO_FILE), appended to
+ * b: CPUs (NUMA nodes with their affinity), the PCI switches above GPUs
+ * and RDMA NICs placed as NCCL places them, the NICs' nets with their
+ * speeds (src/lib/host/topo_nccl.c has the format and its sources).
+ * Returns nicfit_buf_error(b) or NICFIT_E_NOMEM.
+ */
+struct nicfit_buf;
+int nicfit_nccl_topo_write(const struct nicfit_topo *t, struct nicfit_buf *b);
+
 /* A one-word class name ("3D controller", "Ethernet", "bridge") for display. */
 const char *nicfit_pci_class_name(unsigned class_code);
 

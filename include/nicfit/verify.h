@@ -310,16 +310,6 @@ int nicfit_verify_render(const struct nicfit_verify *v, struct nicfit_emit *e);
 int nicfit_verify_exit_code(const struct nicfit_verify *v);
 
 /*
- * The host model t as an NCCL topology file (NCCL_TOPO_FILE), appended to
- * b: CPUs (NUMA nodes with their affinity), the PCI switches above GPUs
- * and RDMA NICs placed as NCCL places them, the NICs' nets with their
- * speeds (src/lib/audit/audit_nccltopo.c has the format and its sources).
- * Returns nicfit_buf_error(b) or NICFIT_E_NOMEM.
- */
-struct nicfit_topo;
-int nicfit_nccl_topo_write(const struct nicfit_topo *t, struct nicfit_buf *b);
-
-/*
  * nccl-tests' bus-bandwidth factor (its doc/PERFORMANCE.md) for op
  * ("allreduce", "allgather", "reducescatter", "broadcast", "reduce",
  * "alltoall", "sendrecv") over n ranks; 0 for an unknown op or n < 1.

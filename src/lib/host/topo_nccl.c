@@ -1,5 +1,5 @@
 /*
- * audit_nccltopo.c - the host model as an NCCL topology file
+ * topo_nccl.c - the host model as an NCCL topology file
  * (NCCL_TOPO_FILE): `nicfit audit --format nccl-topo`. A VM or container
  * that hides the PCI tree can be given the real one.
  *
@@ -31,7 +31,6 @@
 #include "nicfit/buf.h"
 #include "nicfit/topo.h"
 #include "nicfit/units.h"
-#include "nicfit/verify.h"
 #include "out/svg_int.h"
 
 /* The most CPUs an affinity mask is written for (NCCL's cpuset holds 1024 on x86). */
