@@ -37,6 +37,7 @@
 
 #include "nicfit/catalog.h"
 #include "nicfit/finding.h"
+#include "nicfit/host.h"
 #include "nicfit/pcie.h"
 #include "nicfit/topo.h"
 
@@ -46,6 +47,8 @@ extern "C" {
 
 struct nicfit_emit;
 struct nicfit_plan;
+struct nicfit_spec;
+struct nicfit_verify_expect;
 
 /* A check the audit could not make, and why (both static text). */
 struct nicfit_not_checked {
@@ -279,6 +282,82 @@ void nicfit_audit_host_server(const struct nicfit_audit *a, struct nicfit_host_s
  * (or at least do not read its cards' catalog entries) after overlaying.
  */
 char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *id);
+
+/*
+ * The host as the server of a plan (`plan --from-host`, `audit --plan`):
+ * add the audited host to cat as catalog server "this-host" and make it
+ * the plan's server unless spec names one; also the host's GPU model and
+ * count when spec gives none and the catalog knows the GPU, and the
+ * RDMA and front-end cards it already has, in their slots. Errors:
+ * NICFIT_E_DATA for a virtual machine when spec names no server (its
+ * slots are the hypervisor's; the error names the host's root), those of
+ * nicfit_catalog_overlay and nicfit_spec_add, NICFIT_E_NOMEM. The overlay
+ * moves the catalog's entries: a's card entries are stale after it.
+ */
+int nicfit_audit_host_into_spec(struct nicfit_catalog *cat, const struct nicfit_audit *a,
+				struct nicfit_spec *spec, struct nicfit_error *err);
+
+/*
+ * Open the host req names (nicfit_host_open), audit it with the default
+ * options and fill spec from it (nicfit_audit_host_into_spec); the host is
+ * closed again. What `plan --from-host` and a server's plan of its own
+ * host call. Errors: those of the two calls and of nicfit_audit_judge.
+ */
+int nicfit_audit_spec_from_host(struct nicfit_catalog *cat, const struct nicfit_host_request *req,
+				struct nicfit_spec *spec, struct nicfit_error *err);
+
+/*
+ * The expectation of `verify --sysfs ROOT` or `verify --dump PATH...`:
+ * open the host req names, audit it, and fill x from its back end: the
+ * rails (a rail per active port of the RDMA cards at the fastest port
+ * rate), their rate (an InfiniBand rate by name), the GPUs per node, the
+ * narrowest PCIe share of a rail, the worst GPU-to-nearest-NIC path and
+ * the GPUs without GPUDirect RDMA by default. Fields x already holds
+ * (nics_per_node, gpus_per_node, proto) are kept; x->source says which
+ * source it was. Errors: those of nicfit_host_open and nicfit_audit_judge;
+ * NICFIT_E_DATA when the host has no RDMA NIC (the message names the
+ * source as its option, "--sysfs ROOT", "--dump PATH").
+ */
+int nicfit_audit_verify_expect(const struct nicfit_catalog *cat,
+			       const struct nicfit_host_request *req,
+			       struct nicfit_verify_expect *x, struct nicfit_error *err);
+
+/* ---- an audit request, from its sources to the document ------------------- */
+
+/* What `nicfit audit` is asked; the strings are the caller's. */
+struct nicfit_audit_request {
+	struct nicfit_host_request host; /* where the host is read from */
+	const char *plan_spec;   /* a plan spec (plan's JSON) to judge the host against, or
+				  * NULL; "-" standard input */
+	const char *expect;      /* audits (a nicfit.audit.v1 file or a directory of them)
+				  * the host should match (nicfit_audit_expect_fleet), or NULL */
+	struct nicfit_audit_opts opts; /* ignores, --all, PCIe parameters, pci.ids */
+};
+
+/*
+ * Judge an open host as req asks into a new *out (NULL on error): the
+ * audit, then the plan (the host joins cat as server "this-host", see
+ * nicfit_audit_host_into_spec, and is judged again), the dump's own
+ * findings when the host was read from dumps, and the fleet's
+ * expectation. For callers that render in formats of their own (the
+ * CLI's Prometheus, NHC and NFD lines). cat is changed by a plan's
+ * overlay. Errors: those of each step; on error nothing is left to free.
+ */
+int nicfit_audit_run_host(struct nicfit_catalog *cat, const struct nicfit_audit_request *req,
+			  const struct nicfit_host *host, struct nicfit_audit **out,
+			  struct nicfit_error *err);
+
+/*
+ * Request in, document out, as nicfit_plan_run: open the host
+ * (nicfit_host_open), run the request (nicfit_audit_run_host), render the
+ * audit into e, close the host. *status (may be NULL) gets
+ * nicfit_audit_exit_code's 0, 1 or 2. Usable from a server: it keeps no
+ * state, but cat is changed by --plan (give each request its own catalog
+ * then) and the live host's sysfs is read (serialise concurrent audits).
+ * Errors: those of the two calls, or of rendering.
+ */
+int nicfit_audit_run(struct nicfit_catalog *cat, const struct nicfit_audit_request *req,
+		     struct nicfit_emit *e, int *status, struct nicfit_error *err);
 
 #ifdef __cplusplus
 }

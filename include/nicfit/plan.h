@@ -335,6 +335,20 @@ int nicfit_plan_run_judged(const struct nicfit_catalog *cat, struct nicfit_spec 
 /* 2 for a critical finding, 1 for a warning, else 0. */
 int nicfit_plan_exit_code(enum nicfit_severity worst);
 
+/*
+ * The expectation of `verify --plan SPEC`: read the plan spec at path
+ * ("-": standard input), plan it, and fill x from the plan's back end:
+ * its link (the card's InfiniBand rate, else its port rate), servers,
+ * GPUs per server, rails, a PCIe-limited rail's share, the worst
+ * GPU-to-NIC path of the placement. Fields x already holds are kept;
+ * x->source becomes "the plan (--plan)". Errors: those of
+ * nicfit_read_file, nicfit_spec_parse_json, nicfit_plan_input_from_spec
+ * and nicfit_plan; NICFIT_E_DATA when the plan needs no back end.
+ */
+struct nicfit_verify_expect;
+int nicfit_plan_verify_expect(const struct nicfit_catalog *cat, const char *path,
+			      struct nicfit_verify_expect *x, struct nicfit_error *err);
+
 /* The named example requests (`plan --example NAME`), NULL-terminated. */
 struct nicfit_plan_example {
 	const char *name;

@@ -276,6 +276,19 @@ struct nicfit_verify_expect {
 
 void nicfit_verify_expect_init(struct nicfit_verify_expect *x);
 
+/*
+ * The expectation of `verify --nic PART`: the link of the card's fastest
+ * port (a catalog NIC id or a part number the decoder reads), its
+ * InfiniBand rate when it has one and x->proto is not TCP or RoCE.
+ * Errors: those of nicfit_card_resolve and nicfit_parse_speed (named
+ * "--nic"). The expectations from a host and from a plan are
+ * nicfit_audit_verify_expect (nicfit/audit.h) and
+ * nicfit_plan_verify_expect (nicfit/plan.h).
+ */
+struct nicfit_catalog;
+int nicfit_verify_expect_from_nic(const struct nicfit_catalog *cat, const char *part,
+				  struct nicfit_verify_expect *x, struct nicfit_error *err);
+
 struct nicfit_verify {
 	struct nicfit_verify_doc *docs;
 	size_t ndocs, alloc;

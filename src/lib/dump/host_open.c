@@ -1,0 +1,110 @@
+/*
+ * host_open.c - open a host to read (see nicfit/host.h): a sysfs root, a
+ * snapshot archive unpacked for the time the host is open, or dumps, each
+ * made into the one topology model the engines read.
+ *
+ * It lives in dump/, not host/, by the layering rule: a file goes in the
+ * lowest folder that can hold everything it calls, and opening dumps calls
+ * the dump reader, which comes after host/. It composes the readers and
+ * judges nothing; the audit, the planner and verify take the model from
+ * here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicfit/host.h"
+#include "nicfit/snapshot.h"
+
+/*
+ * An error that names tree, the directory the archive was unpacked into
+ * (or a path inside it), names archive instead: the user gave the
+ * archive, and the tree is gone by the time the error is read.
+ */
+static void name_archive(struct nicfit_error *err, const char *tree, const char *archive)
+{
+	size_t n = strlen(tree);
+
+	if (err && !strncmp(err->input, tree, n) && (!err->input[n] || err->input[n] == '/'))
+		snprintf(err->input, sizeof(err->input), "%s", archive);
+}
+
+/* A sysfs root, or an archive unpacked into h->tmpdir; the model keeps root's name. */
+static int open_sysfs(struct nicfit_host *h, const char *root, struct nicfit_error *err)
+{
+	int rc;
+
+	if (!nicfit_snapshot_is_archive(root))
+		return nicfit_topo_discover(root, &h->topo, err);
+	rc = nicfit_snapshot_extract(root, &h->tmpdir, &h->tmproot, err);
+	if (rc)
+		return rc;
+	h->from_archive = 1;
+	rc = nicfit_topo_discover(h->tmproot, &h->topo, err);
+	if (rc) {
+		name_archive(err, h->tmproot, root);
+		return rc;
+	}
+	snprintf(h->topo->root, sizeof(h->topo->root), "%s", root);
+	return 0;
+}
+
+/* The dumps (paths, then the text in memory) read into one model. */
+static int open_dumps(struct nicfit_host *h, const struct nicfit_host_request *req,
+		      struct nicfit_error *err)
+{
+	int i, rc;
+
+	if (req->ndumps > NICFIT_HOST_MAX_DUMPS)
+		return nicfit_error_set(err, NICFIT_E_USAGE, "at most %d dumps",
+					NICFIT_HOST_MAX_DUMPS);
+	if (nicfit_dump_new(&h->dump))
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	for (i = 0; i < req->ndumps; i++) {
+		rc = nicfit_dump_add_path(h->dump, req->dumps[i], err);
+		if (rc)
+			return rc;
+	}
+	if (req->text) {
+		rc = nicfit_dump_add_text(h->dump, req->text_name ? req->text_name : "<text>",
+					  req->text, req->text_len, err);
+		if (rc)
+			return rc;
+	}
+	return nicfit_dump_topo(h->dump, &h->topo, err);
+}
+
+int nicfit_host_open(const struct nicfit_host_request *req, struct nicfit_host **out,
+		     struct nicfit_error *err)
+{
+	struct nicfit_host *h;
+	int rc;
+
+	*out = NULL;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	if (req->ndumps > 0 || req->text)
+		rc = open_dumps(h, req, err);
+	else
+		rc = open_sysfs(h, req->root && *req->root ? req->root : "/", err);
+	if (rc) {
+		nicfit_host_close(h);
+		return rc;
+	}
+	*out = h;
+	return 0;
+}
+
+void nicfit_host_close(struct nicfit_host *h)
+{
+	if (!h)
+		return;
+	nicfit_topo_free(h->topo);
+	nicfit_dump_free(h->dump);
+	if (h->tmpdir)
+		nicfit_snapshot_remove_tree(h->tmpdir);
+	free(h->tmpdir);
+	free(h->tmproot);
+	free(h);
+}
