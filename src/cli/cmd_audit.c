@@ -10,99 +10,29 @@
 #include <time.h>
 
 #include "cli.h"
-#include "host.h"
 #include "output.h"
 #include "util.h"
 #include "nicfit/audit.h"
 #include "nicfit/catalog.h"
-#include "nicfit/dump.h"
 #include "nicfit/emit.h"
-#include "nicfit/file.h"
 #include "nicfit/finding.h"
+#include "nicfit/host.h"
 #include "nicfit/ops.h"
-#include "nicfit/plan.h"
-#include "nicfit/snapshot.h"
 #include "nicfit/topo.h"
-#include "nicfit/verify.h"
 
 #define MAX_IGNORE 64
-#define MAX_DUMPS 64
+#define MAX_DUMPS NICFIT_HOST_MAX_DUMPS
 
-/*
- * audit --plan FILE: plan the request in FILE (plan's JSON spec) with this
- * host as the server, then judge the host against it. The host joins the
- * catalog, which moves catalog entries, so the audit is run again after.
- */
-static int check_plan(struct nicfit_catalog *cat, const char *path, struct nicfit_audit **a,
-		      const struct nicfit_topo *topo, const struct nicfit_audit_opts *ao)
-{
-	struct nicfit_spec *spec = calloc(1, sizeof(struct nicfit_spec));
-	struct nicfit_plan *plan = calloc(1, sizeof(struct nicfit_plan));
-	struct nicfit_plan_input in;
-	struct nicfit_error err;
-	char *text = NULL;
-	size_t len = 0;
-	int rc = 0;
-
-	nicfit_error_clear(&err);
-	if (!spec || !plan) {
-		rc = cli_error(NICFIT_E_NOMEM, "out of memory");
-		goto out;
-	}
-	if (nicfit_read_file(path, NICFIT_SPEC_MAX_BYTES, &text, &len, &err)) {
-		rc = cli_fail(&err);
-		goto out;
-	}
-	nicfit_spec_init(spec, strcmp(path, "-") ? path : "<stdin>");
-	if (nicfit_spec_parse_json(spec, text, len, &err)) {
-		rc = cli_fail(&err);
-		goto out_spec;
-	}
-	rc = cli_host_into_spec(cat, *a, spec);
-	if (rc)
-		goto out_spec;
-	nicfit_audit_free(*a);
-	*a = NULL;
-	if (nicfit_audit_judge(topo, cat, ao, a, &err) ||
-	    nicfit_plan_input_from_spec(cat, spec, &in, &err) || nicfit_plan(cat, &in, plan, &err) ||
-	    nicfit_audit_check_plan(*a, plan, &err))
-		rc = cli_fail(&err);
-out_spec:
-	nicfit_spec_release(spec);
-out:
-	free(text);
-	free(spec);
-	if (plan)
-		nicfit_plan_release(plan);
-	free(plan);
-	return rc;
-}
-
-/*
- * Read the model of root: a sysfs tree, or a snapshot archive unpacked
- * into *tmpdir (the caller removes it). The model keeps the archive's name
- * as its root. Returns 0 or an exit code after printing the error.
- */
-static int discover(const char *root, struct nicfit_topo **topo, char **tmpdir,
-		    char **tmproot)
-{
-	struct nicfit_error err;
-	int rc;
-
-	nicfit_error_clear(&err);
-	if (nicfit_snapshot_is_archive(root)) {
-		if (nicfit_snapshot_extract(root, tmpdir, tmproot, &err))
-			return cli_fail(&err);
-		rc = nicfit_topo_discover(*tmproot, topo, &err);
-		if (!rc)
-			snprintf((*topo)->root, sizeof((*topo)->root), "%s", root);
-		else
-			cli_host_name_archive(&err, *tmproot, root);
-	} else {
-		rc = nicfit_topo_discover(root, topo, &err);
-	}
-	return rc ? cli_fail(&err) : 0;
-}
+/* The options of one `nicfit audit`, read into the request they make. */
+struct audit_args {
+	struct nicfit_audit_request rq;
+	const char *ignore[MAX_IGNORE];
+	const char *dumps[MAX_DUMPS];
+	const char *root;        /* --sysfs, else NICFIT_SYSFS_ROOT */
+	const char *output;      /* --output */
+	struct nicfit_pcie_params pp;
+	int sysfs_given;
+};
 
 /*
  * --format nccl-topo: the host as an NCCL_TOPO_FILE. It describes the
@@ -113,25 +43,6 @@ static int write_nccl_topo(struct cli *c, const struct nicfit_topo *topo)
 	int rc = nicfit_nccl_topo_write(topo, &c->out);
 
 	return rc ? cli_error(rc, "audit: cannot write the topology: %s", nicfit_strerror(rc)) : 0;
-}
-
-/*
- * audit --dump PATH...: read the dumps (files, directories, archives, "-")
- * into a host model. Returns 0 or an exit code after printing the error.
- */
-static int read_dumps(const char *const *paths, int n, struct nicfit_dump **dump,
-		      struct nicfit_topo **topo)
-{
-	struct nicfit_error err;
-	int i;
-
-	nicfit_error_clear(&err);
-	if (nicfit_dump_new(dump))
-		return cli_error(NICFIT_E_NOMEM, "out of memory");
-	for (i = 0; i < n; i++)
-		if (nicfit_dump_add_path(*dump, paths[i], &err))
-			return cli_fail(&err);
-	return nicfit_dump_topo(*dump, topo, &err) ? cli_fail(&err) : 0;
 }
 
 /* Seconds on clock, as a double. */
@@ -233,160 +144,180 @@ static int report(struct cli *c, const struct nicfit_audit *a, const struct nicf
  * The files the audit reads, which --output must not replace: the tree
  * (an archive), the dumps, the plan or expectation, pci.ids, overlays.
  */
-static size_t audit_inputs(const struct cli *c, struct cli_input *in, const char *root,
-			   const char *const *dumps, int ndumps, const char *plan_spec,
-			   const char *expect, const char *pciids)
+static size_t audit_inputs(const struct cli *c, struct cli_input *in, const struct audit_args *x)
 {
+	const struct nicfit_audit_request *rq = &x->rq;
 	size_t n = 0;
 	int i;
 
-	in[n++] = (struct cli_input){ "--sysfs", root, CLI_LISTS_NONE };
-	for (i = 0; i < ndumps; i++)
-		in[n++] = (struct cli_input){ "--dump", dumps[i], CLI_LISTS_ALL };
-	in[n++] = (struct cli_input){ "--plan", plan_spec, CLI_LISTS_NONE };
-	in[n++] = (struct cli_input){ "--expect", expect, CLI_LISTS_JSON };
-	in[n++] = (struct cli_input){ "--pci-ids", pciids, CLI_LISTS_NONE };
+	in[n++] = (struct cli_input){ "--sysfs", rq->host.ndumps ? NULL : x->root,
+				      CLI_LISTS_NONE };
+	for (i = 0; i < rq->host.ndumps; i++)
+		in[n++] = (struct cli_input){ "--dump", x->dumps[i], CLI_LISTS_ALL };
+	in[n++] = (struct cli_input){ "--plan", rq->plan_spec, CLI_LISTS_NONE };
+	in[n++] = (struct cli_input){ "--expect", rq->expect, CLI_LISTS_JSON };
+	in[n++] = (struct cli_input){ "--pci-ids", rq->opts.pci_ids_path, CLI_LISTS_NONE };
 	for (i = 0; i < c->ncatalogs; i++)
 		in[n++] = (struct cli_input){ "--catalog", c->catalogs[i], CLI_LISTS_NONE };
 	return n;
 }
 
-int cmd_audit(struct cli *c, int argc, char **argv)
+/* One option of audit's into x. Returns 0 or an exit code after printing the error. */
+static int audit_option(struct audit_args *x, int ch, const char *arg)
 {
-	const char *ignore[MAX_IGNORE], *root = getenv("NICFIT_SYSFS_ROOT"), *pciids = NULL;
-	const char *plan_spec = NULL, *expect = NULL, *output = NULL;
-	struct nicfit_ops_run run = { -1, -1 };
-	double t0 = now_s(CLOCK_MONOTONIC);
-	const char *dumps[MAX_DUMPS];
-	struct nicfit_dump *dump = NULL;
-	int ndumps = 0, sysfs_given = 0;
-	struct nicfit_audit_opts ao;
-	struct nicfit_pcie_params pp;
-	struct nicfit_catalog *cat;
-	struct nicfit_topo *topo = NULL;
-	struct nicfit_audit *a = NULL;
+	struct nicfit_audit_opts *o = &x->rq.opts;
 	struct nicfit_error err;
-	char *tmpdir = NULL, *tmproot = NULL;
-	struct cli_input in[MAX_DUMPS + 4 + CLI_MAX_CATALOGS];
-	struct cli_out out;
-	int ch, rc, nignore = 0, all = 0, no_pciids = 0;
 
 	nicfit_error_clear(&err);
-	nicfit_pcie_params_default(&pp);
-	optind = 1;
-	while ((ch = cli_getopt(argc, argv, "audit")) != -1) {
-		switch (ch) {
-		case CLI_OPT_SYSFS:
-			/* an empty --sysfs is a mistake (an unset variable), not the live host */
-			if (!*optarg)
-				return cli_error(NICFIT_E_USAGE, "audit: --sysfs: empty path "
-						 "(leave the option out to audit this host)");
-			root = optarg;
-			sysfs_given = 1;
-			break;
-		case CLI_OPT_DUMP:
-			if (ndumps == MAX_DUMPS)
-				return cli_error(NICFIT_E_USAGE, "audit: at most %d dumps", MAX_DUMPS);
-			dumps[ndumps++] = optarg;
-			break;
-		case CLI_OPT_ALL:
-			all = 1;
-			break;
-		case CLI_OPT_IGNORE:
-			if (nignore == MAX_IGNORE)
-				return cli_error(NICFIT_E_USAGE, "audit: at most %d --ignore", MAX_IGNORE);
-			/* a mistyped code would silently ignore nothing */
-			if (nicfit_code_check_ignore(optarg, NICFIT_ENGINE_AUDIT, "--ignore", &err))
-				return cli_fail(&err);
-			ignore[nignore++] = optarg;
-			break;
-		case CLI_OPT_PCI_IDS:
-			pciids = optarg;
-			break;
-		case CLI_OPT_NO_PCI_IDS:
-			no_pciids = 1;
-			break;
-		case CLI_OPT_PLAN:
-			plan_spec = optarg;
-			break;
-		case CLI_OPT_EXPECT:
-			expect = optarg;
-			break;
-		case CLI_OPT_OUTPUT:
-			output = optarg;
-			break;
-		case CLI_OPT_ASSUME:
-			if (nicfit_param_assign(nicfit_pcie_param_table, nicfit_pcie_param_count, &pp,
-						optarg, "--assume", &err))
-				return cli_fail(&err);
-			break;
-		default:
-			return 64;
-		}
+	switch (ch) {
+	case CLI_OPT_SYSFS:
+		/* an empty --sysfs is a mistake (an unset variable), not the live host */
+		if (!*arg)
+			return cli_error(NICFIT_E_USAGE, "audit: --sysfs: empty path "
+					 "(leave the option out to audit this host)");
+		x->root = arg;
+		x->sysfs_given = 1;
+		return 0;
+	case CLI_OPT_DUMP:
+		if (x->rq.host.ndumps == MAX_DUMPS)
+			return cli_error(NICFIT_E_USAGE, "audit: at most %d dumps", MAX_DUMPS);
+		x->dumps[x->rq.host.ndumps++] = arg;
+		return 0;
+	case CLI_OPT_ALL:
+		o->all = 1;
+		return 0;
+	case CLI_OPT_IGNORE:
+		if (o->nignore == MAX_IGNORE)
+			return cli_error(NICFIT_E_USAGE, "audit: at most %d --ignore", MAX_IGNORE);
+		/* a mistyped code would silently ignore nothing */
+		if (nicfit_code_check_ignore(arg, NICFIT_ENGINE_AUDIT, "--ignore", &err))
+			return cli_fail(&err);
+		x->ignore[o->nignore++] = arg;
+		return 0;
+	case CLI_OPT_PCI_IDS:
+		o->pci_ids_path = arg;
+		return 0;
+	case CLI_OPT_NO_PCI_IDS:
+		o->pci_ids = 0;
+		return 0;
+	case CLI_OPT_PLAN:
+		x->rq.plan_spec = arg;
+		return 0;
+	case CLI_OPT_EXPECT:
+		x->rq.expect = arg;
+		return 0;
+	case CLI_OPT_OUTPUT:
+		x->output = arg;
+		return 0;
+	case CLI_OPT_ASSUME:
+		if (nicfit_param_assign(nicfit_pcie_param_table, nicfit_pcie_param_count, &x->pp,
+					arg, "--assume", &err))
+			return cli_fail(&err);
+		return 0;
+	default:
+		return nicfit_exit_code(NICFIT_E_USAGE);
 	}
+}
+
+/*
+ * Read audit's options into x and check how they go together: the words
+ * after --dump's are more dumps, and --expect with a plan spec (not
+ * audits) is --plan. Returns 0 or an exit code after printing the error.
+ */
+static int audit_options(struct audit_args *x, int argc, char **argv)
+{
+	struct nicfit_audit_request *rq = &x->rq;
+	int ch, rc;
+
+	memset(x, 0, sizeof(*x));
+	x->root = getenv("NICFIT_SYSFS_ROOT");
+	nicfit_pcie_params_default(&x->pp);
+	rq->opts.ignore = x->ignore;
+	rq->opts.pcie = &x->pp;
+	rq->opts.pci_ids = 1;
+	optind = 1;
+	while ((ch = cli_getopt(argc, argv, "audit")) != -1)
+		if ((rc = audit_option(x, ch, optarg)) != 0)
+			return rc;
 	/* audit --dump a.txt b.txt: the words after the options are more dumps */
-	while (ndumps && optind < argc && ndumps < MAX_DUMPS)
-		dumps[ndumps++] = argv[optind++];
+	while (rq->host.ndumps && optind < argc && rq->host.ndumps < MAX_DUMPS)
+		x->dumps[rq->host.ndumps++] = argv[optind++];
 	if (optind < argc) {
 		cli_error(NICFIT_E_USAGE, "audit: unexpected argument '%.64s'", argv[optind]);
 		return cli_usage("audit");
 	}
-	if (expect && !expect_is_audits(expect)) {
-		if (plan_spec)
+	if (rq->expect && !expect_is_audits(rq->expect)) {
+		if (rq->plan_spec)
 			return cli_error(NICFIT_E_USAGE, "audit: --plan and --expect SPEC: give one "
 					 "plan (--expect also takes audits)");
-		plan_spec = expect;
-		expect = NULL;
+		rq->plan_spec = rq->expect;
+		rq->expect = NULL;
 	}
-	if (ndumps && sysfs_given)
+	if (rq->host.ndumps && x->sysfs_given)
 		return cli_error(NICFIT_E_USAGE, "audit: --dump and --sysfs: give one of them");
-	/* a destination that cannot be written is refused before the host is read */
-	rc = cli_output_open(c, &out, output,
-			     in, audit_inputs(c, in, ndumps ? NULL : root, dumps, ndumps,
-					      plan_spec, expect, pciids));
+	rq->host.dumps = x->dumps;
+	rq->host.root = rq->host.ndumps ? NULL : x->root;
+	return 0;
+}
+
+/*
+ * --format nccl-topo with -o: the columns are checked against the audit's
+ * tables (so the host is judged first), then the topology is written.
+ */
+static int nccl_topo_checked(struct cli *c, struct nicfit_catalog *cat,
+			     const struct audit_args *x, const struct nicfit_host *host)
+{
+	struct nicfit_audit *a = NULL;
+	struct nicfit_error err;
+	int rc;
+
+	nicfit_error_clear(&err);
+	if (nicfit_audit_judge(host->topo, cat, &x->rq.opts, &a, &err))
+		return cli_fail(&err);
+	rc = check_columns(c, a);
+	if (!rc)
+		rc = write_nccl_topo(c, host->topo);
+	nicfit_audit_free(a);
+	return rc;
+}
+
+int cmd_audit(struct cli *c, int argc, char **argv)
+{
+	struct nicfit_ops_run run = { -1, -1 };
+	double t0 = now_s(CLOCK_MONOTONIC);
+	struct cli_input in[MAX_DUMPS + 4 + CLI_MAX_CATALOGS];
+	struct nicfit_host *host = NULL;
+	struct nicfit_audit *a = NULL;
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	struct audit_args x;
+	struct cli_out out;
+	int rc;
+
+	rc = audit_options(&x, argc, argv);
 	if (rc)
 		return rc;
-	if (ndumps)
-		rc = read_dumps(dumps, ndumps, &dump, &topo);
-	else
-		rc = discover(root && *root ? root : "/", &topo, &tmpdir, &tmproot);
+	/* a destination that cannot be written is refused before the host is read */
+	rc = cli_output_open(c, &out, x.output, in, audit_inputs(c, in, &x));
 	if (rc)
+		return rc;
+	nicfit_error_clear(&err);
+	if (nicfit_host_open(&x.rq.host, &host, &err)) {
+		rc = cli_fail(&err);
 		goto out;
+	}
 	if (c->nccl_topo && !c->view.columns) {
-		rc = write_nccl_topo(c, topo);
+		rc = write_nccl_topo(c, host->topo);
 		goto out;
 	}
 	cat = cli_catalog(c, &rc);
 	if (!cat)
 		goto out;
-	memset(&ao, 0, sizeof(ao));
-	ao.ignore = ignore;
-	ao.nignore = nignore;
-	ao.all = all;
-	ao.pcie = &pp;
-	ao.pci_ids = !no_pciids;
-	ao.pci_ids_path = pciids;
-	rc = nicfit_audit_judge(topo, cat, &ao, &a, &err);
-	if (rc) {
-		rc = cli_fail(&err);
-		goto out;
-	}
 	if (c->nccl_topo) {
-		rc = check_columns(c, a);
-		if (!rc)
-			rc = write_nccl_topo(c, topo);
+		rc = nccl_topo_checked(c, cat, &x, host);
 		goto out;
 	}
-	if (plan_spec) {
-		rc = check_plan(cat, plan_spec, &a, topo, &ao);
-		if (rc)
-			goto out;
-	}
-	if (dump && nicfit_dump_judge(dump, a, &err)) {
-		rc = cli_fail(&err);
-		goto out;
-	}
-	if (expect && nicfit_audit_expect_fleet(a, expect, &err)) {
+	if (nicfit_audit_run_host(cat, &x.rq, host, &a, &err)) {
 		rc = cli_fail(&err);
 		goto out;
 	}
@@ -396,12 +327,6 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 out:
 	rc = cli_output_close(c, &out, rc);
 	nicfit_audit_free(a);
-	nicfit_dump_free(dump);
-	nicfit_topo_free(topo);
-	if (tmpdir) {
-		nicfit_snapshot_remove_tree(tmpdir);
-		free(tmpdir);
-	}
-	free(tmproot);
+	nicfit_host_close(host);
 	return rc;
 }

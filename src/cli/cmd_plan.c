@@ -8,9 +8,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "host.h"
 #include "util.h"
+#include "nicfit/audit.h"
 #include "nicfit/file.h"
+#include "nicfit/host.h"
 #include "nicfit/plan.h"
 
 /* A spec file is a small JSON object: 1 MiB is far more than any needs. */
@@ -92,21 +93,16 @@ int cmd_plan(struct cli *c, int argc, char **argv)
 	cat = cli_catalog(c, &rc);
 	if (!cat)
 		goto out;
-	if (from_host) { /* this host (or a snapshot) is the server */
-		struct nicfit_topo *topo;
-		struct nicfit_audit *a;
-
-		if (!host_root)
-			host_root = getenv("NICFIT_SYSFS_ROOT");
-		rc = cli_host_audit(cat, host_root, &topo, &a);
-		if (!rc)
-			rc = cli_host_into_spec(cat, a, spec);
-		nicfit_audit_free(a);
-		nicfit_topo_free(topo);
-		if (rc)
-			goto out;
-	}
 	nicfit_error_clear(&err);
+	if (from_host) { /* this host (or a snapshot) is the server */
+		struct nicfit_host_request rq = { 0 };
+
+		rq.root = host_root ? host_root : getenv("NICFIT_SYSFS_ROOT");
+		if (nicfit_audit_spec_from_host(cat, &rq, spec, &err)) {
+			rc = cli_fail(&err);
+			goto out;
+		}
+	}
 	e = cli_emitter(c);
 	rc = nicfit_plan_run_judged(cat, spec, e, &worst, &err);
 	rc = cli_emit_result(c, e, rc, &err);

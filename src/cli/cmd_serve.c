@@ -3,9 +3,10 @@
  * 127.0.0.1:8080 (or --bind/--port), running until SIGINT or SIGTERM.
  * The catalog (embedded data plus --catalog overlays) is loaded once
  * here; the server only reads it. A snapshot archive given to --sysfs
- * (with --allow-audit) is unpacked once here too, before the server
- * starts, so that a bad archive is refused at start-up; the unpacked tree
- * is removed when the server stops.
+ * (with --allow-audit) is opened once here too (nicfit_host_open), before
+ * the server starts, so that a bad archive is refused at start-up; each
+ * GET /api/audit then reads the unpacked tree, which is removed when the
+ * server stops.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "cli.h"
 #include "util.h"
 #include "../serve/serve.h"
+#include "nicfit/host.h"
 #include "nicfit/snapshot.h"
 #include "nicfit/units.h"
 
@@ -29,51 +31,50 @@ static int number(const char *v, const char *opt, long min, long max, unsigned *
 	return 0;
 }
 
+/* One option of serve's into o. Returns 0 or an exit code after printing the error. */
+static int serve_option(struct serve_options *o, int ch, const char *arg)
+{
+	switch (ch) {
+	case CLI_OPT_PORT:
+		return number(arg, "--port", 0, 65535, &o->port);
+	case CLI_OPT_BIND:
+		o->bind = arg;
+		return 0;
+	case CLI_OPT_ALLOW_AUDIT:
+		o->allow_audit = 1;
+		return 0;
+	case CLI_OPT_THREADS:
+		return number(arg, "--threads", 1, 64, &o->threads);
+	case CLI_OPT_MAX_CONN:
+		return number(arg, "--max-connections", 1, 65536, &o->max_connections);
+	case CLI_OPT_MAX_PER_IP:
+		return number(arg, "--max-per-ip", 1, 65536, &o->max_per_ip);
+	case CLI_OPT_TIMEOUT:
+		return number(arg, "--timeout", 1, 3600, &o->timeout_s);
+	case CLI_OPT_LOG:
+		o->log = 1;
+		return 0;
+	case CLI_OPT_SYSFS:
+		o->sysfs_root = arg;
+		return 0;
+	default:
+		return nicfit_exit_code(NICFIT_E_USAGE);
+	}
+}
+
 int cmd_serve(struct cli *c, int argc, char **argv)
 {
+	struct nicfit_host *host = NULL;
 	struct serve_options o;
 	struct nicfit_error err;
-	char *tmpdir = NULL, *tmproot = NULL;
 	int ch, rc = 0;
 
 	serve_options_init(&o);
 	o.sysfs_root = getenv("NICFIT_SYSFS_ROOT");
 	optind = 1;
-	while ((ch = cli_getopt(argc, argv, "serve")) != -1) {
-		switch (ch) {
-		case CLI_OPT_PORT:
-			rc = number(optarg, "--port", 0, 65535, &o.port);
-			break;
-		case CLI_OPT_BIND:
-			o.bind = optarg;
-			break;
-		case CLI_OPT_ALLOW_AUDIT:
-			o.allow_audit = 1;
-			break;
-		case CLI_OPT_THREADS:
-			rc = number(optarg, "--threads", 1, 64, &o.threads);
-			break;
-		case CLI_OPT_MAX_CONN:
-			rc = number(optarg, "--max-connections", 1, 65536, &o.max_connections);
-			break;
-		case CLI_OPT_MAX_PER_IP:
-			rc = number(optarg, "--max-per-ip", 1, 65536, &o.max_per_ip);
-			break;
-		case CLI_OPT_TIMEOUT:
-			rc = number(optarg, "--timeout", 1, 3600, &o.timeout_s);
-			break;
-		case CLI_OPT_LOG:
-			o.log = 1;
-			break;
-		case CLI_OPT_SYSFS:
-			o.sysfs_root = optarg;
-			break;
-		default:
-			return 64;
-		}
-		if (rc)
+	while ((ch = cli_getopt(argc, argv, "serve")) != -1)
+		if ((rc = serve_option(&o, ch, optarg)) != 0)
 			return rc;
-	}
 	if (optind < argc) {
 		cli_error(NICFIT_E_USAGE, "serve: unexpected argument '%.64s'", argv[optind]);
 		return cli_usage("serve");
@@ -87,14 +88,14 @@ int cmd_serve(struct cli *c, int argc, char **argv)
 		return rc;
 	nicfit_error_clear(&err);
 	if (o.allow_audit && o.sysfs_root && nicfit_snapshot_is_archive(o.sysfs_root)) {
-		if (nicfit_snapshot_extract(o.sysfs_root, &tmpdir, &tmproot, &err))
+		struct nicfit_host_request rq = { 0 };
+
+		rq.root = o.sysfs_root;
+		if (nicfit_host_open(&rq, &host, &err))
 			return cli_fail(&err);
-		o.sysfs_root = tmproot;
+		o.sysfs_root = host->tmproot;
 	}
 	rc = serve_run(&o, &err) ? cli_fail(&err) : 0;
-	if (tmpdir)
-		nicfit_snapshot_remove_tree(tmpdir);
-	free(tmpdir);
-	free(tmproot);
+	nicfit_host_close(host);
 	return rc;
 }

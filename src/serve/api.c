@@ -14,6 +14,7 @@
 #include "nicfit/calc.h"
 #include "nicfit/catalog.h"
 #include "nicfit/audit.h"
+#include "nicfit/host.h"
 #include "nicfit/cluster.h"
 #include "nicfit/emit.h"
 #include "nicfit/partno.h"
@@ -161,8 +162,8 @@ static enum MHD_Result handle_decode(struct request *rq)
  */
 static enum MHD_Result handle_audit(struct request *rq)
 {
-	const char *root = rq->srv->o->sysfs_root;
-	struct nicfit_topo *topo = NULL;
+	struct nicfit_host_request hr = { 0 };
+	struct nicfit_host *host = NULL;
 	struct nicfit_audit *a = NULL;
 	struct nicfit_audit_opts ao;
 	struct nicfit_error err;
@@ -173,9 +174,10 @@ static enum MHD_Result handle_audit(struct request *rq)
 	nicfit_error_clear(&err);
 	memset(&ao, 0, sizeof(ao));
 	pthread_mutex_lock(&rq->srv->audit_lock);
-	rc = nicfit_topo_discover(root && *root ? root : "/", &topo, &err);
+	hr.root = rq->srv->o->sysfs_root;
+	rc = nicfit_host_open(&hr, &host, &err);
 	if (!rc)
-		rc = nicfit_audit_judge(topo, rq->srv->o->cat, &ao, &a, &err);
+		rc = nicfit_audit_judge(host->topo, rq->srv->o->cat, &ao, &a, &err);
 	if (rc) {
 		ok = serve_reply_nicfit_error(rq, rc, &err);
 		goto out;
@@ -194,7 +196,7 @@ static enum MHD_Result handle_audit(struct request *rq)
 	ok = serve_reply_emit(rq, e);
 out:
 	nicfit_audit_free(a);
-	nicfit_topo_free(topo);
+	nicfit_host_close(host);
 	pthread_mutex_unlock(&rq->srv->audit_lock);
 	return ok;
 }
