@@ -315,3 +315,17 @@ check "serve --sysfs ARCHIVE: the audit of the snapshot's tree" \
 	[ "$(sed 's#"root":"[^"]*"#"root":"R"#' "$tmp/api.json")" = "$(audit_json "$fx/r740xd")" ]
 kill "$spid"; wait "$spid" 2>/dev/null
 check "serve --sysfs ARCHIVE: the unpacked tree is removed at exit" xt_empty
+
+# verify --sysfs takes a snapshot archive as audit and plan do (one host-opening path):
+# the same expectation, report and exit status as from the tree it was made of
+"$NICFIT" snapshot --sysfs "$fx/r740xd" "$tmp/verify.tar.gz" >/dev/null 2>&1
+vin=tests/fixtures/verify/nccl-1453-h100-3node-ranktags.txt
+"$NICFIT" verify --sysfs "$fx/r740xd" --nodes 3 "$vin" >"$tmp/v-dir.out" 2>&1
+vdir=$?
+"$NICFIT" verify --sysfs "$tmp/verify.tar.gz" --nodes 3 "$vin" >"$tmp/v-arc.out" 2>&1
+varc=$?
+check "verify --sysfs ARCHIVE: exit as from the tree ($vdir, got $varc: $(head -c 200 "$tmp/v-arc.out"))" \
+	[ "$vdir" = "$varc" ]
+check "verify --sysfs ARCHIVE: the report of the tree" cmp -s "$tmp/v-dir.out" "$tmp/v-arc.out"
+check "plan --sysfs ARCHIVE: the plan of the tree" \
+	[ "$("$NICFIT" plan --sysfs "$fx/r740xd" -j 2>&1)" = "$("$NICFIT" plan --sysfs "$tmp/verify.tar.gz" -j 2>&1)" ]
