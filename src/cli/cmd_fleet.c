@@ -20,6 +20,7 @@
 #include "nicfit/dump.h"
 #include "nicfit/emit.h"
 #include "nicfit/fleet.h"
+#include "nicfit/host.h"
 #include "nicfit/ops.h"
 #include "nicfit/units.h"
 
@@ -59,30 +60,25 @@ static int add_ignores(char *arg, const char **ignore, int *n)
 static int audit_dump(struct cli *c, const char *path, struct nicfit_buf *out,
 		      struct nicfit_error *err)
 {
-	struct nicfit_audit_opts ao;
+	struct nicfit_audit_request rq;
 	struct nicfit_catalog *cat;
-	struct nicfit_dump *d = NULL;
-	struct nicfit_topo *t = NULL;
+	struct nicfit_host *h = NULL;
 	struct nicfit_audit *a = NULL;
 	struct nicfit_emit *e;
 	int rc;
 
-	memset(&ao, 0, sizeof(ao));
-	ao.pci_ids = 1;
-	if (nicfit_dump_new(&d))
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	rc = nicfit_dump_add_path(d, path, err);
-	if (!rc)
-		rc = nicfit_dump_topo(d, &t, err);
+	memset(&rq, 0, sizeof(rq));
+	rq.opts.pci_ids = 1;
+	rq.host.dumps = &path;
+	rq.host.ndumps = 1;
+	rc = nicfit_host_open(&rq.host, &h, err);
 	if (!rc) {
 		cat = cli_catalog(c, &rc);
 		if (!cat)
 			rc = nicfit_error_set(err, NICFIT_E_DATA, "fleet: the catalog cannot be read");
 		else
-			rc = nicfit_audit_judge(t, cat, &ao, &a, err);
+			rc = nicfit_audit_run_host(cat, &rq, h, &a, err);
 	}
-	if (!rc)
-		rc = nicfit_dump_judge(d, a, err);
 	if (!rc) {
 		e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
 		rc = !e ? nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory") :
@@ -91,8 +87,7 @@ static int audit_dump(struct cli *c, const char *path, struct nicfit_buf *out,
 		nicfit_emit_free(e);
 	}
 	nicfit_audit_free(a);
-	nicfit_topo_free(t);
-	nicfit_dump_free(d);
+	nicfit_host_close(h);
 	return rc;
 }
 
@@ -199,113 +194,153 @@ static int report(struct cli *c, const struct nicfit_fleet *fl, unsigned flags, 
 	return cli_emit_done(c, e);
 }
 
-int cmd_fleet(struct cli *c, int argc, char **argv)
-{
+/* The options of one `nicfit fleet`. */
+struct fleet_args {
 	struct nicfit_fleet_limits lim;
 	struct nicfit_fleet_opts o;
-	struct nicfit_fleet *fl = NULL;
-	struct nicfit_error err;
-	const char *ignore[MAX_IGNORE + 1], *output = NULL;
-	double t0 = now_s(CLOCK_MONOTONIC);
-	int nignore = 0, strict = 0, ch, i, rc, ndumps = 0;
+	const char *ignore[MAX_IGNORE + 1];
 	const char *dumps[MAX_IGNORE];
-	struct cli_input *in;
-	struct cli_out out;
-	size_t nin = 0;
-	unsigned flags = 0;
+	const char *output;
+	int nignore, ndumps, strict;
+	unsigned flags;
+};
+
+/* One option of fleet's into x. Returns 0 or an exit code after printing the error. */
+static int fleet_option(struct fleet_args *x, int ch, char *arg)
+{
+	struct nicfit_error err;
 	long mb;
 
-	memset(&lim, 0, sizeof(lim));
-	memset(&o, 0, sizeof(o));
 	nicfit_error_clear(&err);
-	optind = 0;
-	while ((ch = cli_getopt(argc, argv, "fleet")) != -1) {
-		switch (ch) {
-		case CLI_OPT_EXPECT:
-			o.expect = optarg;
-			break;
-		case CLI_OPT_IGNORE:
-			if (add_ignores(optarg, ignore, &nignore))
-				return 64;
-			break;
-		case CLI_OPT_STRICT:
-			strict = 1;
-			break;
-		case CLI_OPT_ALL_HOSTS:
-			flags |= NICFIT_FLEET_ALL_HOSTS;
-			break;
-		case CLI_OPT_OUTPUT:
-			output = optarg;
-			break;
-		case CLI_OPT_DUMPS:
-			if (ndumps == MAX_IGNORE)
-				return cli_error(NICFIT_E_USAGE, "fleet: at most %d --dumps", MAX_IGNORE);
-			dumps[ndumps++] = optarg;
-			break;
-		case CLI_OPT_MAX_DOC:
-			if (nicfit_parse_long(optarg, "--max-doc-mb", 1, 4095, &mb, &err))
-				return cli_fail(&err);
-			lim.max_doc_bytes = (size_t)mb << 20;
-			break;
-		default:
-			return 64;
-		}
+	switch (ch) {
+	case CLI_OPT_EXPECT:
+		x->o.expect = arg;
+		return 0;
+	case CLI_OPT_IGNORE:
+		return add_ignores(arg, x->ignore, &x->nignore) ?
+		       nicfit_exit_code(NICFIT_E_USAGE) : 0;
+	case CLI_OPT_STRICT:
+		x->strict = 1;
+		return 0;
+	case CLI_OPT_ALL_HOSTS:
+		x->flags |= NICFIT_FLEET_ALL_HOSTS;
+		return 0;
+	case CLI_OPT_OUTPUT:
+		x->output = arg;
+		return 0;
+	case CLI_OPT_DUMPS:
+		if (x->ndumps == MAX_IGNORE)
+			return cli_error(NICFIT_E_USAGE, "fleet: at most %d --dumps", MAX_IGNORE);
+		x->dumps[x->ndumps++] = arg;
+		return 0;
+	case CLI_OPT_MAX_DOC:
+		if (nicfit_parse_long(arg, "--max-doc-mb", 1, 4095, &mb, &err))
+			return cli_fail(&err);
+		x->lim.max_doc_bytes = (size_t)mb << 20;
+		return 0;
+	default:
+		return nicfit_exit_code(NICFIT_E_USAGE);
 	}
-	ignore[nignore] = NULL;
-	o.ignore = nignore ? ignore : NULL;
+}
+
+/* Read fleet's options into x. Returns 0 or an exit code after printing the error. */
+static int fleet_options(struct cli *c, struct fleet_args *x, int argc, char **argv)
+{
+	int ch, rc;
+
+	memset(x, 0, sizeof(*x));
+	optind = 0;
+	while ((ch = cli_getopt(argc, argv, "fleet")) != -1)
+		if ((rc = fleet_option(x, ch, optarg)) != 0)
+			return rc;
+	x->ignore[x->nignore] = NULL;
+	x->o.ignore = x->nignore ? x->ignore : NULL;
 	if (c->fmt == NICFIT_FMT_SVG)
 		return cli_error(NICFIT_E_USAGE, "fleet: no SVG output (use text, json, md or csv)");
-	if (optind >= argc && !ndumps && isatty(STDIN_FILENO)) {
+	if (optind >= argc && !x->ndumps && isatty(STDIN_FILENO)) {
 		cli_error(NICFIT_E_USAGE, "fleet: give audit files, a directory, or - for standard input");
 		return cli_usage("fleet");
 	}
-	/* the audits read must not be replaced, and a bad destination is refused before them */
-	in = calloc((size_t)(ndumps + argc - optind + c->ncatalogs) + 1, sizeof(*in));
+	return 0;
+}
+
+/* The audits read must not be replaced, and a bad destination is refused before them. */
+static int fleet_output_open(struct cli *c, const struct fleet_args *x, int argc, char **argv,
+			     struct cli_out *out)
+{
+	struct cli_input *in;
+	size_t nin = 0;
+	int i, rc;
+
+	in = calloc((size_t)(x->ndumps + argc - optind + c->ncatalogs) + 1, sizeof(*in));
 	if (!in)
 		return cli_error(NICFIT_E_NOMEM, "out of memory");
-	for (i = 0; i < ndumps; i++)
-		in[nin++] = (struct cli_input){ "--dumps", dumps[i], CLI_LISTS_ALL };
+	for (i = 0; i < x->ndumps; i++)
+		in[nin++] = (struct cli_input){ "--dumps", x->dumps[i], CLI_LISTS_ALL };
 	for (i = optind; i < argc; i++)
 		in[nin++] = (struct cli_input){ "", argv[i], CLI_LISTS_JSON };
 	for (i = 0; i < c->ncatalogs; i++)
 		in[nin++] = (struct cli_input){ "--catalog", c->catalogs[i], CLI_LISTS_NONE };
-	rc = cli_output_open(c, &out, output, in, nin);
+	rc = cli_output_open(c, out, x->output, in, nin);
 	free(in);
+	return rc;
+}
+
+/* Read the dumps' hosts and the audits (standard input when none is named) into fl. */
+static int fleet_read(struct cli *c, struct nicfit_fleet *fl, const struct fleet_args *x,
+		      int argc, char **argv, struct nicfit_error *err)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < x->ndumps && !rc; i++)
+		rc = add_dump_hosts(c, fl, x->dumps[i], err);
+	if (!rc && optind >= argc && !x->ndumps)
+		return nicfit_fleet_add_fd(fl, STDIN_FILENO, "-", err);
+	for (i = optind; i < argc && !rc; i++) {
+		if (!strcmp(argv[i], "-"))
+			rc = nicfit_fleet_add_fd(fl, STDIN_FILENO, "-", err);
+		else
+			rc = nicfit_fleet_add_path(fl, argv[i], err);
+	}
+	return rc;
+}
+
+int cmd_fleet(struct cli *c, int argc, char **argv)
+{
+	double t0 = now_s(CLOCK_MONOTONIC);
+	struct nicfit_fleet *fl = NULL;
+	struct nicfit_error err;
+	struct fleet_args x;
+	struct cli_out out;
+	int rc;
+
+	rc = fleet_options(c, &x, argc, argv);
+	if (!rc)
+		rc = fleet_output_open(c, &x, argc, argv, &out);
 	if (rc)
 		return rc;
-	if (nicfit_fleet_new(&fl, &lim)) {
+	nicfit_error_clear(&err);
+	if (nicfit_fleet_new(&fl, &x.lim)) {
 		rc = cli_error(NICFIT_E_NOMEM, "out of memory");
 		goto out;
 	}
-	rc = 0;
-	for (i = 0; i < ndumps && !rc; i++)
-		rc = add_dump_hosts(c, fl, dumps[i], &err);
-	if (!rc && optind >= argc && !ndumps) {
-		rc = nicfit_fleet_add_fd(fl, STDIN_FILENO, "-", &err);
-	} else {
-		for (i = optind; i < argc && !rc; i++) {
-			if (!strcmp(argv[i], "-"))
-				rc = nicfit_fleet_add_fd(fl, STDIN_FILENO, "-", &err);
-			else
-				rc = nicfit_fleet_add_path(fl, argv[i], &err);
-		}
-	}
+	rc = fleet_read(c, fl, &x, argc, argv, &err);
 	print_problems(fl);
 	if (rc) {
 		rc = cli_fail(&err);
 		goto out;
 	}
-	if (strict && nicfit_fleet_nproblems_total(fl)) {
+	if (x.strict && nicfit_fleet_nproblems_total(fl)) {
 		rc = cli_error(NICFIT_E_DATA, "fleet: %zu input problem%s and --strict",
 			       nicfit_fleet_nproblems_total(fl),
 			       nicfit_fleet_nproblems_total(fl) == 1 ? "" : "s");
 		goto out;
 	}
-	if (nicfit_fleet_analyze(fl, &o, &err)) {
+	if (nicfit_fleet_analyze(fl, &x.o, &err)) {
 		rc = cli_fail(&err);
 		goto out;
 	}
-	rc = report(c, fl, flags, t0);
+	rc = report(c, fl, x.flags, t0);
 	if (!rc)
 		rc = nicfit_fleet_exit_status(fl);
 out:
