@@ -91,19 +91,105 @@ static int unknown_option(const char *arg)
 			 (int)len, arg, shown);
 }
 
+/* The files cluster reads and writes, apart from its spec's options. */
+struct cluster_files {
+	const char *spec;        /* --spec */
+	const char *map;         /* --port-map */
+};
+
+/*
+ * Split cluster's words: --spec and --port-map into f, the spec's options
+ * (and their values) into rest after rest[0]. Returns 0 or an exit code
+ * after printing the error.
+ */
+static int cluster_words(int argc, char **argv, struct cluster_files *f, char **rest, int *nrest)
+{
+	int i, rc;
+
+	for (i = 1; i < argc; i++) {
+		const char **slot = !strcmp(argv[i], "--spec") ? &f->spec :
+				    !strcmp(argv[i], "--port-map") ? &f->map : NULL;
+
+		if (!strncmp(argv[i], "--spec=", 7)) {
+			f->spec = argv[i] + 7;
+		} else if (!strncmp(argv[i], "--port-map=", 11)) {
+			f->map = argv[i] + 11;
+		} else if (slot) {
+			if (i + 1 >= argc)
+				return cli_error(NICFIT_E_USAGE, "cluster: %s needs a file", argv[i]);
+			*slot = argv[++i];
+		} else {
+			rc = unknown_option(argv[i]);
+			if (rc)
+				return rc;
+			rest[(*nrest)++] = argv[i];
+			/* skip the value of "--key value" */
+			if (!strncmp(argv[i], "--", 2) && !strchr(argv[i], '=') && i + 1 < argc &&
+			    strcmp(argv[i], "--rail-optimized") && strcmp(argv[i], "--rail-only") &&
+			    strcmp(argv[i], "--no-frontend") && strcmp(argv[i], "--no-oob"))
+				rest[(*nrest)++] = argv[++i];
+		}
+	}
+	return 0;
+}
+
+/* --port-map FILE: a file, not standard output, and none of the inputs. */
+static int check_map_file(struct cli *c, const struct cluster_files *f)
+{
+	struct cli_input inputs[1 + CLI_MAX_CATALOGS] = { { "--spec", NULL, CLI_LISTS_NONE } };
+	int k;
+
+	if (!f->map)
+		return 0;
+	if (!*f->map)
+		return cli_error(NICFIT_E_USAGE, "cluster: --port-map needs a file");
+	/* standard output carries the report, which names the map's file */
+	if (!strcmp(f->map, "-"))
+		return cli_error(NICFIT_E_USAGE, "cluster: --port-map -: standard output carries the "
+				 "report; give the port map a file (or --json with \"port_map\": true "
+				 "in --spec for the links inline)");
+	inputs[0].path = f->spec;
+	for (k = 0; k < c->ncatalogs; k++)
+		inputs[1 + k] = (struct cli_input){ "--catalog", c->catalogs[k], CLI_LISTS_NONE };
+	return cli_out_not_input("--port-map", f->map, inputs, 1 + (size_t)c->ncatalogs);
+}
+
+/* Size the cluster spec asks for into cl. Returns 0 or an exit code after printing the error. */
+static int cluster_size(struct cli *c, struct nicfit_spec *spec, struct nicfit_cluster *cl,
+			struct nicfit_cluster_render_opts *opts)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	int rc;
+
+	cat = cli_catalog(c, &rc);
+	if (!cat)
+		return rc;
+	nicfit_error_clear(&err);
+	rc = nicfit_cluster_input_from_spec(spec, &in, &opts->port_map_inline, &err);
+	if (!rc)
+		rc = nicfit_cluster_size(&in, cat, cl, &err);
+	if (!rc)
+		return 0;
+	/* "--switch" from the sizing: in a --spec file, the "switch" key's position */
+	nicfit_spec_locate_option(spec, &err);
+	if (rc == NICFIT_E_USAGE && spec->from_data && err.code == rc)
+		err.code = NICFIT_E_DATA;
+	return cli_fail(&err);
+}
+
 int cmd_cluster(struct cli *c, int argc, char **argv)
 {
 	static const char *const flags[] = { "rail-optimized", "rail-only", "no-frontend", "no-oob", NULL };
 	struct nicfit_cluster_render_opts opts;
-	struct nicfit_cluster_input in;
+	struct cluster_files f = { NULL, NULL };
 	struct nicfit_cluster cl;
-	struct nicfit_catalog *cat;
 	struct nicfit_spec *spec;
 	struct nicfit_error err;
 	struct nicfit_emit *e;
-	const char *spec_file = NULL, *map_file = NULL;
 	char **rest;
-	int i, nrest = 1, rc;
+	int nrest = 1, rc;
 
 	memset(&opts, 0, sizeof(opts));
 	memset(&cl, 0, sizeof(cl));
@@ -116,87 +202,26 @@ int cmd_cluster(struct cli *c, int argc, char **argv)
 	}
 	nicfit_spec_init(spec, "cluster");
 	rest[0] = argv[0];
-	for (i = 1; i < argc; i++) {
-		const char **slot = !strcmp(argv[i], "--spec") ? &spec_file :
-				    !strcmp(argv[i], "--port-map") ? &map_file : NULL;
-
-		if (!strncmp(argv[i], "--spec=", 7)) {
-			spec_file = argv[i] + 7;
-		} else if (!strncmp(argv[i], "--port-map=", 11)) {
-			map_file = argv[i] + 11;
-		} else if (slot) {
-			if (i + 1 >= argc) {
-				rc = cli_error(NICFIT_E_USAGE, "cluster: %s needs a file", argv[i]);
-				goto out;
-			}
-			*slot = argv[++i];
-		} else {
-			rc = unknown_option(argv[i]);
-			if (rc)
-				goto out;
-			rest[nrest++] = argv[i];
-			/* skip the value of "--key value" */
-			if (!strncmp(argv[i], "--", 2) && !strchr(argv[i], '=') && i + 1 < argc &&
-			    strcmp(argv[i], "--rail-optimized") && strcmp(argv[i], "--rail-only") &&
-			    strcmp(argv[i], "--no-frontend") && strcmp(argv[i], "--no-oob"))
-				rest[nrest++] = argv[++i];
-		}
-	}
-	if (map_file && !*map_file) {
-		rc = cli_error(NICFIT_E_USAGE, "cluster: --port-map needs a file");
-		goto out;
-	}
-	/* standard output carries the report, which names the map's file */
-	if (map_file && !strcmp(map_file, "-")) {
-		rc = cli_error(NICFIT_E_USAGE, "cluster: --port-map -: standard output carries the "
-			       "report; give the port map a file (or --json with \"port_map\": true "
-			       "in --spec for the links inline)");
-		goto out;
-	}
-	if (map_file) {
-		struct cli_input inputs[1 + CLI_MAX_CATALOGS] = { { "--spec", spec_file, CLI_LISTS_NONE } };
-		int k;
-
-		for (k = 0; k < c->ncatalogs; k++)
-			inputs[1 + k] = (struct cli_input){ "--catalog", c->catalogs[k], CLI_LISTS_NONE };
-		rc = cli_out_not_input("--port-map", map_file, inputs, 1 + (size_t)c->ncatalogs);
-		if (rc)
-			goto out;
-	}
-	if (spec_file) {
-		rc = read_spec_file(spec_file, spec);
-		if (rc)
-			goto out;
-	}
-	rc = cli_args_to_spec(nrest, rest, 1, flags, spec, "cluster");
-	if (rc)
-		goto out;
-	cat = cli_catalog(c, &rc);
-	if (!cat)
-		goto out;
-	nicfit_error_clear(&err);
-	rc = nicfit_cluster_input_from_spec(spec, &in, &opts.port_map_inline, &err);
+	rc = cluster_words(argc, argv, &f, rest, &nrest);
 	if (!rc)
-		rc = nicfit_cluster_size(&in, cat, &cl, &err);
-	if (rc) {
-		/* "--switch" from the sizing: in a --spec file, the "switch" key's position */
-		nicfit_spec_locate_option(spec, &err);
-		if (rc == NICFIT_E_USAGE && spec->from_data && err.code == rc)
-			err.code = NICFIT_E_DATA;
-		rc = cli_fail(&err);
-		goto out;
-	}
-	if (map_file) {
-		rc = port_map(&cl, map_file, &opts.port_map_rows);
-		if (rc)
-			goto out;
-		opts.port_map_file = map_file;
+		rc = check_map_file(c, &f);
+	if (!rc && f.spec)
+		rc = read_spec_file(f.spec, spec);
+	if (!rc)
+		rc = cli_args_to_spec(nrest, rest, 1, flags, spec, "cluster");
+	if (!rc)
+		rc = cluster_size(c, spec, &cl, &opts);
+	if (!rc && f.map) {
+		rc = port_map(&cl, f.map, &opts.port_map_rows);
+		opts.port_map_file = f.map;
 		opts.port_map_inline = 0;
 	}
-	e = cli_emitter(c);
-	rc = nicfit_cluster_render(&cl, &opts, e, &err);
-	rc = cli_emit_result(c, e, rc, &err);
-out:
+	if (!rc) {
+		nicfit_error_clear(&err);
+		e = cli_emitter(c);
+		rc = nicfit_cluster_render(&cl, &opts, e, &err);
+		rc = cli_emit_result(c, e, rc, &err);
+	}
 	nicfit_cluster_release(&cl);
 	nicfit_spec_release(spec);
 	free(spec);

@@ -43,6 +43,39 @@ static int read_spec(const char *path, struct nicfit_spec *spec)
 	return rc ? cli_fail(&err) : 0;
 }
 
+/*
+ * Split plan's words: the spec file is read first, wherever --spec
+ * stands, so that the other options override its keys; --from-host and
+ * --sysfs ROOT make the host the server; the rest go to rest. Returns 0 or
+ * an exit code after printing the error.
+ */
+static int plan_words(int argc, char **argv, struct nicfit_spec *spec, char **rest, int *n,
+		      const char **host_root, int *from_host)
+{
+	int i, rc = 0;
+
+	for (i = 1; i < argc && !rc; i++) {
+		if (!strcmp(argv[i], "--spec")) {
+			if (i + 1 >= argc)
+				return cli_error(NICFIT_E_USAGE, "plan: --spec needs a file");
+			rc = read_spec(argv[++i], spec);
+		} else if (!strncmp(argv[i], "--spec=", 7)) {
+			rc = read_spec(argv[i] + 7, spec);
+		} else if (!strcmp(argv[i], "--from-host")) {
+			*from_host = 1;
+		} else if (!strcmp(argv[i], "--sysfs") && i + 1 < argc) {
+			*host_root = argv[++i];
+			*from_host = 1;
+		} else if (!strncmp(argv[i], "--sysfs=", 8)) {
+			*host_root = argv[i] + 8;
+			*from_host = 1;
+		} else {
+			rest[(*n)++] = argv[i];
+		}
+	}
+	return rc;
+}
+
 int cmd_plan(struct cli *c, int argc, char **argv)
 {
 	static const char *const flags[] = { "explain", "example", NULL };
@@ -53,7 +86,7 @@ int cmd_plan(struct cli *c, int argc, char **argv)
 	enum nicfit_severity worst = NICFIT_SEV_NONE;
 	const char *host_root = NULL;
 	char **rest;
-	int rc = 0, i, n = 0, from_host = 0;
+	int rc = 0, n = 0, from_host = 0;
 
 	spec = calloc(1, sizeof(*spec));
 	rest = calloc((size_t)argc + 1, sizeof(*rest));
@@ -63,29 +96,7 @@ int cmd_plan(struct cli *c, int argc, char **argv)
 		return cli_error(NICFIT_E_NOMEM, "out of memory");
 	}
 	nicfit_spec_init(spec, "plan");
-	/* The spec file is read first, wherever --spec stands, so that the
-	 * other options override its keys. */
-	for (i = 1; i < argc && !rc; i++) {
-		if (!strcmp(argv[i], "--spec")) {
-			if (i + 1 >= argc) {
-				rc = cli_error(NICFIT_E_USAGE, "plan: --spec needs a file");
-				break;
-			}
-			rc = read_spec(argv[++i], spec);
-		} else if (!strncmp(argv[i], "--spec=", 7)) {
-			rc = read_spec(argv[i] + 7, spec);
-		} else if (!strcmp(argv[i], "--from-host")) {
-			from_host = 1;
-		} else if (!strcmp(argv[i], "--sysfs") && i + 1 < argc) {
-			host_root = argv[++i];
-			from_host = 1;
-		} else if (!strncmp(argv[i], "--sysfs=", 8)) {
-			host_root = argv[i] + 8;
-			from_host = 1;
-		} else {
-			rest[n++] = argv[i];
-		}
-	}
+	rc = plan_words(argc, argv, spec, rest, &n, &host_root, &from_host);
 	if (!rc)
 		rc = cli_args_to_spec(n, rest, 0, flags, spec, "plan");
 	if (rc)

@@ -55,7 +55,7 @@ int cmd_snapshot(struct cli *c, int argc, char **argv)
 	optind = 1;
 	while ((ch = cli_getopt(argc, argv, "snapshot")) != -1) {
 		if (ch != CLI_OPT_SYSFS)
-			return 64;
+			return nicfit_exit_code(NICFIT_E_USAGE);
 		root = optarg;
 	}
 	if (argc - optind != 1) {

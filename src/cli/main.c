@@ -96,7 +96,7 @@ static int take_globals(struct cli *c, int *argcp, char **argv)
 			if (!v)
 				return cli_error(NICFIT_E_USAGE, "--format needs a value");
 			if (set_format(c, v))
-				return 64;
+				return nicfit_exit_code(NICFIT_E_USAGE);
 		} else if (!strcmp(a, "--catalog") || !strncmp(a, "--catalog=", 10)) {
 			v = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
 			if (!v)
@@ -212,7 +212,7 @@ int main(int argc, char **argv)
 		return rc;
 	if (argc < 2) {
 		cli_print_overview(stderr);
-		return 64;
+		return nicfit_exit_code(NICFIT_E_USAGE);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("nicfit %s\n", NICFIT_VERSION);
@@ -232,7 +232,7 @@ int main(int argc, char **argv)
 		else
 			cli_error(NICFIT_E_USAGE, "unknown option '%.64s' (see 'nicfit help')",
 				  argv[1]);
-		return 64;
+		return nicfit_exit_code(NICFIT_E_USAGE);
 	}
 	cmd = cli_find(argv[1]);
 	if (!cmd) {
@@ -244,7 +244,7 @@ int main(int argc, char **argv)
 		else
 			cli_error(NICFIT_E_USAGE, "'%.64s' is not a nicfit command (see 'nicfit help')",
 				  argv[1]);
-		return 64;
+		return nicfit_exit_code(NICFIT_E_USAGE);
 	}
 	if (wants_help(argc, argv)) {
 		c.view.width = cli_term_width(STDOUT_FILENO);

@@ -427,7 +427,7 @@ int cli_check_args(const struct cli_optset *set, int argc, char **argv, int firs
 						 set_name(set, name, sizeof(name)), (int)len + 2, a, near);
 			cli_error(NICFIT_E_USAGE, "%s: unknown option '%.*s' (see 'nicfit help %s')",
 				  set_name(set, name, sizeof(name)), (int)len + 2, a, set->cmd);
-			return 64;
+			return nicfit_exit_code(NICFIT_E_USAGE);
 		}
 		if (a[2 + len] == '=')
 			continue;

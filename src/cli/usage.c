@@ -73,7 +73,7 @@ struct nicfit_emit *cli_emitter(struct cli *c)
 
 	if (!e || nicfit_emit_set_view(e, &c->view)) {
 		cli_error(NICFIT_E_NOMEM, "out of memory");
-		exit(70);
+		exit(nicfit_exit_code(NICFIT_E_NOMEM));
 	}
 	return e;
 }
@@ -182,7 +182,7 @@ int cli_usage(const char *name)
 		cli_print_usage(stderr, cmd->usage);
 	else
 		fprintf(stderr, "usage: nicfit [OPTIONS] COMMAND [ARGS]  (see 'nicfit help')\n");
-	return 64;
+	return nicfit_exit_code(NICFIT_E_USAGE);
 }
 
 int cli_getopt(int argc, char **argv, const char *name)

@@ -80,7 +80,7 @@ int cli_args_to_spec(int argc, char **argv, int first, const char *const *flags,
 		if (!eq && i + 1 >= argc) {
 			cli_error(NICFIT_E_USAGE, "%s: --%s needs a value, or is not an option of %s "
 				  "(see 'nicfit help %s')", cmd, key, cmd, cmd);
-			return 64;
+			return nicfit_exit_code(NICFIT_E_USAGE);
 		}
 		if (nicfit_spec_add(spec, key, eq ? eq + 1 : argv[++i], &err))
 			return cli_fail(&err);
