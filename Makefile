@@ -215,6 +215,12 @@ $(B)/clang/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/clang/libnicfit.
 	$(Q_LD)clang $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(CLANG_CFLAGS) -fsanitize=address,undefined \
 		-o $@ $< $(call fuzz_extra,$*) tests/fuzz/replay.c $(B)/clang/libnicfit.a $(LIBS) $(JANSSON_LIBS)
 
+# The layering check (tests/suites/layers.sh): the objects' symbols and the
+# sources' includes against the folder order of src/lib.
+$(B)/tools/layers: tools/layers.c
+	@mkdir -p $(dir $@)
+	$(Q_LD)$(CC) -std=c11 -O1 $(WARN) -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -o $@ $<
+
 # The table of finding codes users read, generated from the registry
 # (src/lib/core/finding_codes.def and src/lib/*/*_codes.def); test_finding checks it.
 $(B)/tools/findings_md: tools/findings_md.c $(B)/libnicfit.a
@@ -238,7 +244,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory all tests
 	@NICFIT=$(B)/nicfit BUILD=$(B) SANITIZE=$(SANITIZE) sh tests/run.sh
 
-tests: $(UNIT_BIN) $(FUZZ_BIN) $(B)/fixtures/.stamp $(if $(filter 1,$(SANITIZE)),$(CLANG_FUZZ_BIN))
+tests: $(UNIT_BIN) $(FUZZ_BIN) $(B)/tools/layers $(B)/fixtures/.stamp $(if $(filter 1,$(SANITIZE)),$(CLANG_FUZZ_BIN))
 
 # Sysfs trees of realistic machines for the audit tests (tests/fixtures/README.md).
 FIXTURE_SRC := $(sort $(wildcard tests/fixtures/machines/*.host)) tests/fixtures/gen.sh \

@@ -6,6 +6,10 @@
 #ifndef NICFIT_FMT_INT_H
 #define NICFIT_FMT_INT_H
 
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "fmt_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
+
 #include <stdarg.h>
 #include <stddef.h>
 

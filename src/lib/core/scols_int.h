@@ -7,6 +7,10 @@
 #ifndef NICFIT_SCOLS_INT_H
 #define NICFIT_SCOLS_INT_H
 
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "scols_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
+
 #include <stddef.h>
 
 #include <libsmartcols.h>

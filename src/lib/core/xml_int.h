@@ -6,6 +6,10 @@
 #ifndef NICFIT_XML_INT_H
 #define NICFIT_XML_INT_H
 
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "xml_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
+
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>

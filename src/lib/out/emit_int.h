@@ -7,7 +7,7 @@
 #define NICFIT_EMIT_INT_H
 
 #ifndef NICFIT_BUILDING_LIBRARY
-#error "emit_int.h is private to libnicfit"
+#error "emit_int.h is internal to libnicfit: include the public headers in include/nicfit/"
 #endif
 
 #include "nicfit/buf.h"
