@@ -17,38 +17,10 @@
 #include <strings.h>
 
 #include "serve_int.h"
+#include "../lib/core/utf8.h"
 #include "nicfit/emit.h"
 
 /* ---- text from the client ------------------------------------------------ */
-
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if none. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1fu;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0fu;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07u;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3fu);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
 
 /*
  * Copy src into dst (cap bytes with the NUL) as valid UTF-8: a byte that
@@ -64,7 +36,7 @@ void serve_utf8_clean(char *dst, size_t cap, const char *src)
 	if (!cap)
 		return;
 	while (n) {
-		k = utf8_seq(s, n);
+		k = nicfit__utf8_len(s, n, NULL);
 		if (k) {
 			if (w + k >= cap)
 				break;

@@ -7,7 +7,7 @@
 
 #include "nicfit/buf.h"
 #include "nicfit/error.h"
-#include "out/svg_int.h"
+#include "core/text_int.h"
 
 void nicfit_error_clear(struct nicfit_error *err)
 {

@@ -13,6 +13,7 @@
 
 #include "core/alloc_int.h"
 #include "core/jscan_int.h"
+#include "core/utf8.h"
 
 struct ctx {
 	struct jscan *s;
@@ -99,35 +100,7 @@ static long hex4(const unsigned char *p, const unsigned char *end)
 
 int nicfit__jscan_utf8_len(const unsigned char *p, const unsigned char *end)
 {
-	unsigned char b = p[0];
-	int n, i;
-	unsigned long cp;
-
-	if (b < 0x80)
-		return 1;
-	if (b >= 0xC2 && b <= 0xDF) {
-		n = 2;
-		cp = b & 0x1F;
-	} else if (b >= 0xE0 && b <= 0xEF) {
-		n = 3;
-		cp = b & 0x0F;
-	} else if (b >= 0xF0 && b <= 0xF4) {
-		n = 4;
-		cp = b & 0x07;
-	} else {
-		return 0;
-	}
-	if (end - p < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3F);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return n;
+	return (int)nicfit__utf8_len(p, (size_t)(end - p), NULL);
 }
 
 /* 1 for bytes a string holds as they are: printable ASCII but '"' and '\\'. */
@@ -164,7 +137,7 @@ static int parse_string(struct ctx *c)
 		if (*q < 0x20)
 			return fail(c, q, "control character in a string");
 		if (*q >= 0x80) {
-			int n = nicfit__jscan_utf8_len(q, c->end);
+			int n = (int)nicfit__utf8_len(q, (size_t)(c->end - q), NULL);
 
 			if (!n)
 				return fail(c, q, "invalid UTF-8 in a string");

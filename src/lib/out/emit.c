@@ -19,7 +19,7 @@
 #include "out/emit_int.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
-#include "out/svg_int.h"
+#include "core/text_int.h"
 
 double nicfit_round4(double v)
 {

@@ -29,7 +29,8 @@
 #include "core/fmt_int.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
-#include "out/svg_int.h"
+#include "core/text_int.h"
+#include "core/utf8.h"
 
 /*
  * Appends to the document, inline: a JSON document is thousands of short
@@ -218,41 +219,13 @@ static int plain_copy(struct nicfit_buf *b, const char *s, size_t n)
 	return 1;
 }
 
-/*
- * The length of the UTF-8 sequence at s (n bytes left) when it is one
- * jansson accepts (no overlong forms, surrogates or code points past
- * U+10FFFF), else 0.
- */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0], v;
-	size_t len, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c < 0xc2 || c > 0xf4)
-		return 0;
-	len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-	if (len > n)
-		return 0;
-	v = c & (0x7fu >> len);
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		v = v << 6 | (s[i] & 0x3fu);
-	}
-	if (v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff) || (len == 3 && v < 0x800) ||
-	    (len == 4 && v < 0x10000))
-		return 0;
-	return len;
-}
-
+/* 1 when the n bytes at s are well-formed UTF-8 (core/utf8.h), as jansson requires. */
 static int utf8_valid(const char *s, size_t n)
 {
 	size_t i = 0, k;
 
 	while (i < n) {
-		k = utf8_seq((const unsigned char *)s + i, n - i);
+		k = nicfit__utf8_len((const unsigned char *)s + i, n - i, NULL);
 		if (!k)
 			return 0;
 		i += k;

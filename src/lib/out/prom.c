@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "out/prom_int.h"
-#include "out/svg_int.h"
+#include "core/text_int.h"
 
 /*
  * The exposition format escapes backslash and line feed in HELP text, and

@@ -9,7 +9,7 @@
  * with backslash, double quote and line feed escaped as \\, \" and \n.
  * A label value that comes from the outside world (a host name, a PCI
  * name, a finding's device) first goes through the one escaper,
- * nicfit__text_escape_n() (svg_int.h), so control bytes, broken UTF-8 and
+ * nicfit__text_escape_n() (core/text_int.h), so control bytes, broken UTF-8 and
  * bidi marks are shown as \xNN or \uNNNN and never reach a dashboard
  * raw; the exposition escaping is applied on top. What is not the
  * renderers' concern: metric names and label names are fixed strings
