@@ -324,6 +324,31 @@ static void own(struct nicfit_buf *b, const char *s, size_t n, struct md_state *
 }
 
 /*
+ * One integer conversion of escaped_vaddf(): spec is the whole conversion,
+ * lm its length modifier, which says the type the argument was passed as
+ * (ll and j as long long, l, z and t as long, none as int).
+ */
+static void conv_int(struct nicfit_buf *b, const char *spec, const char *lm, int is_signed,
+		     va_list *ap)
+{
+	int ll = !strcmp(lm, "ll") || !strcmp(lm, "j");
+	int l = !strcmp(lm, "l") || !strcmp(lm, "z") || !strcmp(lm, "t");
+
+	if (is_signed && ll)
+		nicfit_buf_addf(b, spec, va_arg(*ap, long long));
+	else if (is_signed && l)
+		nicfit_buf_addf(b, spec, va_arg(*ap, long));
+	else if (is_signed)
+		nicfit_buf_addf(b, spec, va_arg(*ap, int));
+	else if (ll)
+		nicfit_buf_addf(b, spec, va_arg(*ap, unsigned long long));
+	else if (l)
+		nicfit_buf_addf(b, spec, va_arg(*ap, unsigned long));
+	else
+		nicfit_buf_addf(b, spec, va_arg(*ap, unsigned));
+}
+
+/*
  * nicfit_buf_vaddf() with every %s argument escaped: the format is taken
  * apart conversion by conversion (flags, width and precision, * included,
  * and C11's length modifiers) and each is printed with its own argument.
@@ -391,20 +416,10 @@ static void escaped_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap,
 		at = b->len;
 		switch (*p++) {
 		case 'd': case 'i':
-			if (!strcmp(lm, "ll") || !strcmp(lm, "j"))
-				nicfit_buf_addf(b, spec, va_arg(aq, long long));
-			else if (!strcmp(lm, "l") || !strcmp(lm, "z") || !strcmp(lm, "t"))
-				nicfit_buf_addf(b, spec, va_arg(aq, long));
-			else
-				nicfit_buf_addf(b, spec, va_arg(aq, int));
+			conv_int(b, spec, lm, 1, &aq);
 			break;
 		case 'u': case 'o': case 'x': case 'X':
-			if (!strcmp(lm, "ll") || !strcmp(lm, "j"))
-				nicfit_buf_addf(b, spec, va_arg(aq, unsigned long long));
-			else if (!strcmp(lm, "l") || !strcmp(lm, "z") || !strcmp(lm, "t"))
-				nicfit_buf_addf(b, spec, va_arg(aq, unsigned long));
-			else
-				nicfit_buf_addf(b, spec, va_arg(aq, unsigned));
+			conv_int(b, spec, lm, 0, &aq);
 			break;
 		case 'c':
 			nicfit_buf_addf(b, spec, va_arg(aq, int));
