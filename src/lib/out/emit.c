@@ -21,15 +21,6 @@
 #include "nicfit/error.h"
 #include "core/text_int.h"
 
-double nicfit_round4(double v)
-{
-	if (!isfinite(v))
-		return v;
-	if (fabs(v) >= 1e11)
-		return v;
-	return round(v * 1e4) / 1e4;
-}
-
 #define EMIT_FIRST_ROOM ((size_t)16384)
 
 struct nicfit_emit *nicfit_emit_new(enum nicfit_format fmt, unsigned flags,

@@ -219,6 +219,16 @@ static int plain_copy(struct nicfit_buf *b, const char *s, size_t n)
 	return 1;
 }
 
+/* (nicfit/emit.h) Here beside the JSON number writer, its one caller in the library. */
+double nicfit_round4(double v)
+{
+	if (!isfinite(v))
+		return v;
+	if (fabs(v) >= 1e11)
+		return v;
+	return round(v * 1e4) / 1e4;
+}
+
 /* 1 when the n bytes at s are well-formed UTF-8 (core/utf8.h), as jansson requires. */
 static int utf8_valid(const char *s, size_t n)
 {
