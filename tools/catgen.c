@@ -36,7 +36,7 @@
 #include "nicfit/file.h"
 #include "cstr.h"
 
-const struct nicfit_blob nicfit_catalog_blobs[] = { { NULL, NULL, 0, 0 } };
+const struct nicfit_blob nicfit__catalog_blobs[] = { { NULL, NULL, 0, 0 } };
 const struct nicfit__compiled_kind nicfit__catalog_compiled[NICFIT_KIND_COUNT];
 const char nicfit__catalog_pool[] = "";
 
@@ -365,7 +365,7 @@ int main(int argc, char **argv)
 	json_decref(pool_map);
 	for (i = 2; i < argc; i++)
 		put_blob(out, i, texts[i], lens[i]);
-	fprintf(out, "\nconst struct nicfit_blob nicfit_catalog_blobs[] = {\n");
+	fprintf(out, "\nconst struct nicfit_blob nicfit__catalog_blobs[] = {\n");
 	for (i = 2; i < argc; i++) {
 		const char *base = strrchr(argv[i], '/');
 

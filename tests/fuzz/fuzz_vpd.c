@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	memcpy(copy, data, size);
 	nicfit_error_clear(&err);
-	rc = nicfit_vpd_parse(copy, size, v, &err);
+	rc = nicfit__vpd_parse(copy, size, v, &err);
 	if (rc && !err.msg[0])
 		abort();
 	if (!rc && (!v->end || v->size > size))
@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < v->nkw; i++)
 		if (strlen(v->kw[i].value) >= sizeof(v->kw[i].value) || strlen(v->kw[i].key) != 2)
 			abort();
-	nicfit_vpd_get(v, "PN");
+	nicfit__vpd_get(v, "PN");
 	free(copy);
 	free(v);
 	return 0;

@@ -20,7 +20,7 @@ static void embedded_files_validate(void **state)
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_catalog_new_empty(&cat, &err), 0);
 	/* each file against the ones before it, as --catalog overlays them */
-	for (b = nicfit_catalog_blobs; b->name; b++) {
+	for (b = nicfit__catalog_blobs; b->name; b++) {
 		n = nicfit_catalog_check(cat, b->name, b->data, b->len, errs, 16, &total);
 		for (i = 0; i < n && i < 16; i++)
 			print_error("%s:%ld:%ld: %s\n", errs[i].input, errs[i].line, errs[i].col,
@@ -135,7 +135,7 @@ static json_t *embedded_entry(const char *file, const char *plural, const char *
 	json_t *root, *e = NULL, *x;
 	size_t i;
 
-	for (b = nicfit_catalog_blobs; b->name; b++)
+	for (b = nicfit__catalog_blobs; b->name; b++)
 		if (!strcmp(b->name, file))
 			break;
 	assert_non_null(b->name);

@@ -108,7 +108,7 @@ static struct nicfit_catalog *parsed_catalog(void)
 
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_catalog_new_empty(&cat, &err), 0);
-	for (b = nicfit_catalog_blobs; b->name; b++) {
+	for (b = nicfit__catalog_blobs; b->name; b++) {
 		snprintf(name, sizeof(name), "data/%s", b->name);
 		assert_int_equal(nicfit_catalog_overlay(cat, name, b->data, b->len, &err), 0);
 	}

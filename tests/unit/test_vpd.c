@@ -26,13 +26,13 @@ static void real_image(void **state)
 	(void)state;
 	nicfit_error_clear(&err);
 	assert_int_equal(sizeof(cx4lx), 118);
-	assert_int_equal(nicfit_vpd_parse(cx4lx, sizeof(cx4lx), &v, &err), 0);
+	assert_int_equal(nicfit__vpd_parse(cx4lx, sizeof(cx4lx), &v, &err), 0);
 	assert_string_equal(v.name, "CX4121A - ConnectX-4 LX SFP28");
-	assert_string_equal(nicfit_vpd_get(&v, "PN"), "MCX4121A-ACAT");
-	assert_string_equal(nicfit_vpd_get(&v, "EC"), "AF");
-	assert_string_equal(nicfit_vpd_get(&v, "SN"), "MT1844K19636");
-	assert_string_equal(nicfit_vpd_get(&v, "V0"), "PCIeGen3 x8");
-	assert_null(nicfit_vpd_get(&v, "V2"));
+	assert_string_equal(nicfit__vpd_get(&v, "PN"), "MCX4121A-ACAT");
+	assert_string_equal(nicfit__vpd_get(&v, "EC"), "AF");
+	assert_string_equal(nicfit__vpd_get(&v, "SN"), "MT1844K19636");
+	assert_string_equal(nicfit__vpd_get(&v, "V0"), "PCIeGen3 x8");
+	assert_null(nicfit__vpd_get(&v, "V2"));
 	assert_int_equal(v.checksum, NICFIT_VPD_CSUM_GOOD);
 	assert_int_equal(v.rv_reserved, 0);
 	assert_int_equal(v.nkw, 5);
@@ -48,7 +48,7 @@ static void bad_checksum(void **state)
 	(void)state;
 	memcpy(b, cx4lx, sizeof(b));
 	b[5] ^= 1; /* one byte of the product name */
-	assert_int_equal(nicfit_vpd_parse(b, sizeof(b), &v, NULL), 0);
+	assert_int_equal(nicfit__vpd_parse(b, sizeof(b), &v, NULL), 0);
 	assert_int_equal(v.checksum, NICFIT_VPD_CSUM_BAD);
 }
 
@@ -63,19 +63,19 @@ static void damaged(void **state)
 
 	(void)state;
 	nicfit_error_clear(&err);
-	assert_int_equal(nicfit_vpd_parse(ff, sizeof(ff), &v, &err), NICFIT_E_DATA);
+	assert_int_equal(nicfit__vpd_parse(ff, sizeof(ff), &v, &err), NICFIT_E_DATA);
 	assert_non_null(strstr(err.msg, "VPD offset 0"));
 	nicfit_error_clear(&err);
-	assert_int_equal(nicfit_vpd_parse(zero, sizeof(zero), &v, &err), NICFIT_E_DATA);
-	assert_int_equal(nicfit_vpd_parse(cx4lx, 0, &v, NULL), NICFIT_E_DATA);
+	assert_int_equal(nicfit__vpd_parse(zero, sizeof(zero), &v, &err), NICFIT_E_DATA);
+	assert_int_equal(nicfit__vpd_parse(cx4lx, 0, &v, NULL), NICFIT_E_DATA);
 	/* every truncation fails cleanly, keeping what came before */
 	for (cut = 1; cut < sizeof(cx4lx); cut++) {
 		nicfit_error_clear(&err);
-		assert_int_equal(nicfit_vpd_parse(cx4lx, cut, &v, &err), NICFIT_E_DATA);
+		assert_int_equal(nicfit__vpd_parse(cx4lx, cut, &v, &err), NICFIT_E_DATA);
 		assert_true(err.msg[0] != '\0');
 	}
-	assert_int_equal(nicfit_vpd_parse(cx4lx, sizeof(cx4lx) - 1, &v, NULL), NICFIT_E_DATA);
-	assert_string_equal(nicfit_vpd_get(&v, "PN"), "MCX4121A-ACAT");
+	assert_int_equal(nicfit__vpd_parse(cx4lx, sizeof(cx4lx) - 1, &v, NULL), NICFIT_E_DATA);
+	assert_string_equal(nicfit__vpd_get(&v, "PN"), "MCX4121A-ACAT");
 }
 
 static void rw_section_and_binary(void **state)
@@ -95,10 +95,10 @@ static void rw_section_and_binary(void **state)
 	for (i = 0; i < 14; i++)
 		sum += b[i];
 	b[14] = (uint8_t)(256 - (sum & 0xff));
-	assert_int_equal(nicfit_vpd_parse(b, sizeof(b), &v, NULL), 0);
+	assert_int_equal(nicfit__vpd_parse(b, sizeof(b), &v, NULL), 0);
 	assert_int_equal(v.checksum, NICFIT_VPD_CSUM_GOOD);
-	assert_string_equal(nicfit_vpd_get(&v, "YA"), "tag");
-	assert_null(nicfit_vpd_get(&v, "RW")); /* binary filler */
+	assert_string_equal(nicfit__vpd_get(&v, "YA"), "tag");
+	assert_null(nicfit__vpd_get(&v, "RW")); /* binary filler */
 	assert_int_equal(v.kw[2].rw, 1);
 }
 

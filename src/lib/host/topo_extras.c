@@ -153,16 +153,16 @@ static void read_extras(struct disc *d, int idx, int want_vpd)
 				p->vpd_state = NICFIT_VPD_UNREADABLE;
 				return;
 			}
-			if (nicfit_vpd_parse(buf, len, v, &e) && !v->nkw) {
+			if (nicfit__vpd_parse(buf, len, v, &e) && !v->nkw) {
 				p->vpd_state = len ? NICFIT_VPD_MALFORMED : NICFIT_VPD_ABSENT;
 				if (len)
 					nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
 			} else {
 				p->vpd_state = NICFIT_VPD_READ;
 				nicfit__topo_copy(p->vpd_name, sizeof(p->vpd_name), v->name);
-				s = nicfit_vpd_get(v, "PN");
+				s = nicfit__vpd_get(v, "PN");
 				nicfit__topo_copy(p->vpd_part, sizeof(p->vpd_part), s ? s : "");
-				s = nicfit_vpd_get(v, "V0");
+				s = nicfit__vpd_get(v, "V0");
 				if (s && !strncmp(s, "PCIe", 4))
 					nicfit__topo_copy(p->vpd_pcie, sizeof(p->vpd_pcie), s);
 				p->vpd_checksum = (int)v->checksum;

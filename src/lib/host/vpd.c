@@ -89,7 +89,7 @@ static int keywords(const uint8_t *p, size_t start, size_t end, int rw,
 	return 0;
 }
 
-int nicfit_vpd_parse(const uint8_t *p, size_t len, struct nicfit_vpd *v,
+int nicfit__vpd_parse(const uint8_t *p, size_t len, struct nicfit_vpd *v,
 		     struct nicfit_error *err)
 {
 	size_t o = 0;
@@ -156,7 +156,7 @@ int nicfit_vpd_parse(const uint8_t *p, size_t len, struct nicfit_vpd *v,
 	return nicfit_error_set(err, NICFIT_E_DATA, "VPD has no end tag");
 }
 
-const char *nicfit_vpd_get(const struct nicfit_vpd *v, const char *key)
+const char *nicfit__vpd_get(const struct nicfit_vpd *v, const char *key)
 {
 	int i;
 

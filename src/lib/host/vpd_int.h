@@ -16,7 +16,7 @@
  *
  * The parser allocates nothing: it fills a struct nicfit_vpd the caller
  * provides (about 14 KiB, so not on a small stack), whose strings are
- * arrays inside it, and nicfit_vpd_get()'s result points into it.
+ * arrays inside it, and nicfit__vpd_get()'s result points into it.
  */
 #ifndef NICFIT_VPD_INT_H
 #define NICFIT_VPD_INT_H
@@ -62,10 +62,10 @@ struct nicfit_vpd {
  * tag; else NICFIT_E_DATA with "VPD offset N: why" in err, and v holds
  * what was decoded before the problem.
  */
-int nicfit_vpd_parse(const uint8_t *p, size_t len, struct nicfit_vpd *v,
+int nicfit__vpd_parse(const uint8_t *p, size_t len, struct nicfit_vpd *v,
 		     struct nicfit_error *err);
 
 /* The value of keyword key ("PN"), or NULL when absent or binary. */
-const char *nicfit_vpd_get(const struct nicfit_vpd *v, const char *key);
+const char *nicfit__vpd_get(const struct nicfit_vpd *v, const char *key);
 
 #endif

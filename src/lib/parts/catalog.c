@@ -702,7 +702,7 @@ static json_t *embedded_json(enum nicfit_kind k)
 	json_t *byid = json_object();
 	char name[128];
 
-	for (b = nicfit_catalog_blobs; byid && b->name; b++) {
+	for (b = nicfit__catalog_blobs; byid && b->name; b++) {
 		json_t *root;
 		int rc;
 

@@ -28,7 +28,7 @@ struct nicfit_blob {
 };
 
 /* The JSON files of data/, in name order. */
-extern const struct nicfit_blob nicfit_catalog_blobs[];
+extern const struct nicfit_blob nicfit__catalog_blobs[];
 
 /* A string member of a compiled view: where it is, and its text. */
 struct nicfit__strref {
