@@ -284,27 +284,12 @@ static json_t *rdma_array(unsigned r)
 	return a;
 }
 
-char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *id)
+/* The slots a plan can use: each with link figures, and the network card in it now. */
+static json_t *slots_json(const struct nicfit_host_server *h)
 {
-	struct nicfit_host_server *h = malloc(sizeof(*h));
-	json_t *doc, *srv, *slots, *onboard, *unv, *notes, *arr;
-	char source[600];
-	char *out;
+	json_t *slots = json_array();
 	int i, k;
 
-	if (!h)
-		return NULL;
-	nicfit_audit_host_server(a, h);
-	nicfit__fmt(source, sizeof(source), "nicfit audit of %s (sysfs read from %s)",
-		 a->topo->hostname[0] ? a->topo->hostname : "this host", a->topo->root);
-	srv = json_object();
-	json_object_set_new(srv, "id", json_string(id && *id ? id : h->id));
-	json_object_set_new(srv, "name", json_string(h->name));
-	json_object_set_new(srv, "vendor", json_string(h->server.vendor));
-	json_object_set_new(srv, "form", json_string(h->server.form));
-	json_object_set_new(srv, "sockets", json_integer(h->server.sockets));
-	json_object_set_new(srv, "pcie_gen", json_integer(h->server.pcie_gen));
-	slots = json_array();
 	for (i = 0; i < h->server.nslots; i++) {
 		const struct nicfit_slot *s = &h->server.slots[i];
 		json_t *o;
@@ -339,21 +324,31 @@ char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *i
 			}
 		json_array_append_new(slots, o);
 	}
-	json_object_set_new(srv, "slots", slots);
-	if (h->server.nswitches) {
-		json_t *sw = json_array();
+	return slots;
+}
 
-		for (i = 0; i < h->server.nswitches; i++) {
-			const struct nicfit_pcie_switch *w = &h->server.switches[i];
+/* The PCIe switches, each with its socket and uplink (Gen1 x16 when unknown). */
+static json_t *switches_json(const struct nicfit_host_server *h)
+{
+	json_t *sw = json_array();
+	int i;
 
-			json_array_append_new(sw, json_pack("{s:s,s:i,s:i,s:i}", "id", w->id,
-							    "socket", w->socket, "gen",
-							    w->gen > 0 ? w->gen : 1, "width",
-							    w->width > 0 ? w->width : 16));
-		}
-		json_object_set_new(srv, "pcie_switches", sw);
+	for (i = 0; i < h->server.nswitches; i++) {
+		const struct nicfit_pcie_switch *w = &h->server.switches[i];
+
+		json_array_append_new(sw, json_pack("{s:s,s:i,s:i,s:i}", "id", w->id,
+						    "socket", w->socket, "gen",
+						    w->gen > 0 ? w->gen : 1, "width",
+						    w->width > 0 ? w->width : 16));
 	}
-	onboard = json_array();
+	return sw;
+}
+
+static json_t *onboard_json(const struct nicfit_host_server *h)
+{
+	json_t *onboard = json_array();
+	int i;
+
 	for (i = 0; i < h->server.nonboard; i++) {
 		const struct nicfit_onboard *ob = &h->server.onboard[i];
 		json_t *o = json_object();
@@ -371,7 +366,32 @@ char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *i
 		json_object_set_new(o, "rdma", rdma_array(ob->rdma));
 		json_array_append_new(onboard, o);
 	}
-	json_object_set_new(srv, "onboard", onboard);
+	return onboard;
+}
+
+char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *id)
+{
+	struct nicfit_host_server *h = malloc(sizeof(*h));
+	json_t *doc, *srv, *unv, *notes, *arr;
+	char source[600];
+	char *out;
+
+	if (!h)
+		return NULL;
+	nicfit_audit_host_server(a, h);
+	nicfit__fmt(source, sizeof(source), "nicfit audit of %s (sysfs read from %s)",
+		 a->topo->hostname[0] ? a->topo->hostname : "this host", a->topo->root);
+	srv = json_object();
+	json_object_set_new(srv, "id", json_string(id && *id ? id : h->id));
+	json_object_set_new(srv, "name", json_string(h->name));
+	json_object_set_new(srv, "vendor", json_string(h->server.vendor));
+	json_object_set_new(srv, "form", json_string(h->server.form));
+	json_object_set_new(srv, "sockets", json_integer(h->server.sockets));
+	json_object_set_new(srv, "pcie_gen", json_integer(h->server.pcie_gen));
+	json_object_set_new(srv, "slots", slots_json(h));
+	if (h->server.nswitches)
+		json_object_set_new(srv, "pcie_switches", switches_json(h));
+	json_object_set_new(srv, "onboard", onboard_json(h));
 	json_object_set_new(srv, "oob", json_pack("{s:s,s:f,s:s}", "name", "BMC (not visible in sysfs)",
 						  "gbps", 1.0, "cage", "RJ45"));
 	json_object_set_new(srv, "source", json_string(source));

@@ -494,13 +494,70 @@ static void archive_prefix(const char *dest, char *out, size_t cap)
 		snprintf(out, cap, "%.*s", (int)n, b);
 }
 
+/*
+ * The archive sink: libarchive loaded, dest opened and its name kept for
+ * removal if the snapshot stops half-way, the writer set to the filter the
+ * name asks for, and the archive's root directory entry written.
+ */
+static int open_sink_archive(struct sink *k, const char *dest, int *arfd,
+			     struct nicfit_error *err)
+{
+	int rc;
+
+	rc = nicfit__snapshot_arc_load(err);
+	if (rc)
+		return rc;
+	archive_prefix(dest, k->prefix, sizeof(k->prefix));
+	rc = open_dest_archive(dest, arfd, err);
+	if (rc)
+		return rc;
+	/* a partial archive is no snapshot: ^C or SIGTERM removes it too */
+	nicfit__snapshot_pending_add(dest);
+	k->ar = archive_write_new();
+	if (!k->ar || archive_write_set_format_pax_restricted(k->ar) != ARCHIVE_OK ||
+	    add_filter(k->ar, dest) != ARCHIVE_OK ||
+	    archive_write_open_fd(k->ar, *arfd) != ARCHIVE_OK) {
+		rc = nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "%s",
+				     k->ar ? archive_error_string(k->ar) : "out of memory");
+		if (k->ar)
+			archive_write_free(k->ar);
+		k->ar = NULL;
+		close(*arfd);
+		unlink(dest);
+		nicfit__snapshot_pending_drop(dest);
+		return rc;
+	}
+	ar_entry(k, "", AE_IFDIR, 0755, NULL, 0, NULL);
+	return 0;
+}
+
+/* Each record into the sink; the ones that could not be read into res->failed. */
+static void write_records(struct sink *k, int srcfd, struct nicfit_sysfs *fs,
+			  struct nicfit_snapshot_result *res)
+{
+	size_t i, n = nicfit_sysfs_rec_count(fs);
+
+	for (i = 0; i < n && !k->err; i++) {
+		const struct nicfit_rec *r = nicfit_sysfs_rec(fs, i);
+
+		if (r->type == NICFIT_REC_FAILED) {
+			if (res->nfailed < NICFIT_SNAPSHOT_MAX_FAILURES) {
+				res->failed[res->nfailed].path = strdup(r->path);
+				res->failed[res->nfailed].why = nicfit_sysfs_problem_text(r->st, r->errnum);
+			}
+			res->nfailed++;
+			continue;
+		}
+		write_record(k, srcfd, r);
+	}
+}
+
 int nicfit_snapshot_take(const char *root, const char *dest,
 			 struct nicfit_snapshot_result *res, struct nicfit_error *err)
 {
 	struct nicfit_sysfs *fs;
 	struct nicfit_topo *topo = NULL;
 	struct sink k;
-	size_t i, n;
 	int rc, srcfd, arfd = -1;
 
 	memset(res, 0, sizeof(*res));
@@ -533,48 +590,15 @@ int nicfit_snapshot_take(const char *root, const char *dest,
 		goto out_fs;
 	}
 	if (res->archive) {
-		rc = nicfit__snapshot_arc_load(err);
+		rc = open_sink_archive(&k, dest, &arfd, err);
 		if (rc)
 			goto out_src;
-		archive_prefix(dest, k.prefix, sizeof(k.prefix));
-		rc = open_dest_archive(dest, &arfd, err);
-		if (rc)
-			goto out_src;
-		/* a partial archive is no snapshot: ^C or SIGTERM removes it too */
-		nicfit__snapshot_pending_add(dest);
-		k.ar = archive_write_new();
-		if (!k.ar || archive_write_set_format_pax_restricted(k.ar) != ARCHIVE_OK ||
-		    add_filter(k.ar, dest) != ARCHIVE_OK ||
-		    archive_write_open_fd(k.ar, arfd) != ARCHIVE_OK) {
-			rc = nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "%s",
-					     k.ar ? archive_error_string(k.ar) : "out of memory");
-			if (k.ar)
-				archive_write_free(k.ar);
-			close(arfd);
-			unlink(dest);
-			nicfit__snapshot_pending_drop(dest);
-			goto out_src;
-		}
-		ar_entry(&k, "", AE_IFDIR, 0755, NULL, 0, NULL);
 	} else {
 		rc = open_dest_dir(dest, &k.dirfd, err);
 		if (rc)
 			goto out_src;
 	}
-	n = nicfit_sysfs_rec_count(fs);
-	for (i = 0; i < n && !k.err; i++) {
-		const struct nicfit_rec *r = nicfit_sysfs_rec(fs, i);
-
-		if (r->type == NICFIT_REC_FAILED) {
-			if (res->nfailed < NICFIT_SNAPSHOT_MAX_FAILURES) {
-				res->failed[res->nfailed].path = strdup(r->path);
-				res->failed[res->nfailed].why = nicfit_sysfs_problem_text(r->st, r->errnum);
-			}
-			res->nfailed++;
-			continue;
-		}
-		write_record(&k, srcfd, r);
-	}
+	write_records(&k, srcfd, fs, res);
 	if (!k.err)
 		manifest(&k, root, fs);
 	if (k.ar) {
