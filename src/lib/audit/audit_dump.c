@@ -1,9 +1,14 @@
 /*
- * dump_judge.c - what the audit of a dump adds to the audit of a host (see
+ * audit_dump.c - what the audit of a dump adds to the audit of a host (see
  * nicfit_dump_judge in nicfit/dump.h): nvidia-smi's path classes against
  * the ones derived from the lspci tree, where each finding's facts came
- * from, findings that rest on facts a dump does not carry taken back, and
- * the checks a dump could not support, with why, in not_checked.
+ * from, findings that rest on facts a dump does not carry taken back, the
+ * kernel log lines' findings, and the checks a dump could not support,
+ * with why, in not_checked.
+ *
+ * The dump reader (dump/) records what the texts say and where
+ * (dump/dump_facts.h) and judges nothing; the judging is here, with the
+ * rest of the audit's.
  *
  * It works on the finished audit (it raises nothing during judgement), so
  * the audit engine stays the same for a live host, a snapshot and a dump.
@@ -14,8 +19,10 @@
 
 #include "core/alloc_int.h"
 #include "audit/audit_int.h"
-#include "dump/dump_int.h"
+#include "dump/dump_facts.h"
 
+#define S_PCIE_LIMITED "the kernel's PCIe bandwidth report (pcie_print_link_status, drivers/pci/pci.c)"
+#define S_MODULE "the NIC driver's module error (ixgbe, i40e, mlx5_core)"
 #define S_SMI_TOPO "nvidia-smi topo -m against the PCI tree (docs/reference/topology.md 2)"
 
 /* Put (check, why) in not_checked, replacing the why of a check already there. */
@@ -34,11 +41,6 @@ static int note(struct nicfit_audit *a, const char *check, const char *why)
 	a->not_checked[a->nnot_checked].why = why;
 	a->nnot_checked++;
 	return 0;
-}
-
-int nicfit__dump_note(struct nicfit_audit *a, const char *check, const char *why)
-{
-	return note(a, check, why);
 }
 
 static void drop_finding(struct nicfit_audit *a, size_t i)
@@ -598,6 +600,65 @@ static int note_sockets(const struct nicfit_dump *d, struct nicfit_audit *a)
 	return 0;
 }
 
+/* ---- the interfaces and RDMA ports --------------------------------------- */
+
+/*
+ * What the RDMA ports and interfaces the dumps describe lack: an active
+ * RoCE port's GIDs (roce-no-routable-gid reads them) and its interface's
+ * MTU (roce-mtu), an InfiniBand rate without width (ibstat), and
+ * interfaces that nothing ties to a PCI function (their card's checks
+ * cannot see them).
+ */
+static int net_notes(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	const struct nicfit_topo *t = a->topo;
+	int i, k, no_gids = 0, no_mtu = 0, ib_rate = 0, unplaced = 0, rc = 0;
+
+	for (i = 0; i < t->nrdma; i++) {
+		const struct nicfit_rdmadev *r = &t->rdma[i];
+
+		for (k = 0; k < r->nports && r->pci >= 0; k++) {
+			const struct nicfit_rdma_port *pt = &r->ports[k];
+			int nd = -1, j;
+
+			if (pt->state != 4 || strcmp(pt->link_layer, "Ethernet"))
+				continue;
+			for (j = 0; j < t->nnet && nd < 0; j++)
+				if (t->net[j].pci == r->pci)
+					nd = j;
+			no_gids |= !pt->gid_types_known;
+			no_mtu |= nd < 0 || t->net[nd].mtu <= 0;
+		}
+	}
+	for (i = 0; i < (int)d->nrdma; i++)
+		for (k = 0; k < d->rdma[i].nports; k++)
+			ib_rate |= d->rdma[i].ports[k].ibstat_rate && !d->rdma[i].ports[k].width &&
+				   strcmp(d->rdma[i].ports[k].link_layer, "Ethernet");
+	for (i = 0; i < t->nnet; i++)
+		unplaced |= t->net[i].pci < 0 && !t->net[i].is_virtual;
+	if (no_gids)
+		rc |= note(a, "roce_gids", "The dumps hold no GID table for an active "
+					"RoCE port (`show_gids`, or /sys/class/infiniband/*/ports/*/"
+					"gid_attrs/types in a sosreport): whether it has a routable "
+					"RoCE v2 GID was not judged.");
+	if (no_mtu)
+		rc |= note(a, "roce_mtu", "The dumps give no MTU for an active RoCE "
+					"port's interface (`ip link` prints it; `ibdev2netdev` or "
+					"`ethtool -i IF` tie the interface to its card): the RoCE path "
+					"MTU was not judged.");
+	if (ib_rate)
+		rc |= note(a, "ib_rate", "ibstat gives an InfiniBand port's rate "
+					"without its width and lane speed, so its data rate after line "
+					"coding is unknown (`ibv_devinfo -v` prints active_width and "
+					"active_speed).");
+	if (unplaced)
+		rc |= note(a, "interfaces", "Some interfaces of ip link are tied to "
+					"no PCI function of the lspci listing (`ethtool -i IF` prints "
+					"its bus-info; `ibdev2netdev -v` ties RDMA interfaces): their "
+					"link state is not judged with their card.");
+	return rc ? NICFIT_E_NOMEM : 0;
+}
+
 static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
 {
 	const char *check, *why;
@@ -636,7 +697,7 @@ static int note_lacks(const struct nicfit_dump *d, struct nicfit_audit *a)
 	rc |= note_sockets(d, a);
 	for (i = 0; nicfit__dump_xml_lack(d, i, &check, &why); i++)
 		rc |= note(a, check, why); /* after the lspci ones: its reasons replace theirs */
-	rc |= nicfit__dump_net_notes(d, a);
+	rc |= net_notes(d, a);
 	return rc ? NICFIT_E_NOMEM : 0;
 }
 
@@ -657,6 +718,102 @@ static void lspci_names(const struct nicfit_dump *d, struct nicfit_audit *a)
 	}
 }
 
+/* ---- the kernel log ----------------------------------------------------- */
+
+/* The device a message names, as the audit labels it ("GPU1"), or its address. */
+static const char *label_of(const struct nicfit_audit *a, const char *bdf, int *kind)
+{
+	int i;
+
+	*kind = -1;
+	for (i = 0; i < a->ndevs; i++)
+		if (!strcmp(a->topo->pci[a->devs[i].pci].bdf, bdf)) {
+			*kind = a->topo->pci[a->devs[i].pci].kind;
+			return a->devs[i].label;
+		}
+	return bdf;
+}
+
+/*
+ * dump-pcie-limited: the kernel says the device gets less bandwidth than
+ * it and its port can carry, and names the narrowest link on the way. A
+ * width short of the card's is a slot, riser or bifurcation fault: a
+ * warning. Speed alone short on a GPU may be its power saving at the
+ * moment the driver probed (GPUs lower the link speed when idle, as the
+ * live audit's gpu-link-idle says): a note.
+ */
+static int judge_limited(const struct nicfit_dump *d, struct nicfit_audit *a,
+			 const struct dump_kmsg *m)
+{
+	int kind;
+	const char *lab = label_of(a, m->bdf, &kind);
+	int speed_only = m->width > 0 && m->width == m->cap_width;
+	int idle = speed_only && kind == NICFIT_DEV_GPU;
+	char cap[96] = "", by[96] = "a link the line does not name";
+	struct nicfit_finding *f;
+
+	if (m->cap_gbps > 0 && m->cap_speed[0])
+		snprintf(cap, sizeof(cap), " (capable of %.3f Gb/s with %s x%d)", m->cap_gbps,
+			 m->cap_speed, m->cap_width);
+	if (m->width > 0)
+		snprintf(by, sizeof(by), "a %s x%d link at %s", m->speed, m->width,
+			 m->limit_bdf[0] ? m->limit_bdf : "an unnamed port");
+	f = nicfit__find(&a->findings, idle ? NICFIT_SEV_INFO : NICFIT_SEV_WARNING,
+			 NICFIT_CODE_DUMP_PCIE_LIMITED, m->bdf[0] ? m->bdf : "host",
+			 "The kernel log (%s:%d) says %s has %.3f Gb/s of PCIe bandwidth, limited "
+			 "by %s%s.%s", d->texts[m->at.text].name, m->at.line, lab,
+			 m->avail_gbps, by, cap,
+			 idle ? " GPUs lower the link speed when idle, so this is not a fault by "
+				"itself." : "");
+	if (!f || nicfit__finding_fix(&a->findings, f, idle ?
+				      "Re-check under load (`nvidia-smi --query-gpu="
+				      "pcie.link.gen.current,pcie.link.width.current "
+				      "--format=csv` while a job runs)." :
+				      "Move the card to a slot wired for its full width and speed, "
+				      "or check the riser and the BIOS link and bifurcation settings "
+				      "of the port named; `sudo lspci -vvv` shows each link's LnkCap "
+				      "and LnkSta."))
+		return NICFIT_E_NOMEM;
+	f->source = S_PCIE_LIMITED;
+	return 0;
+}
+
+/*
+ * dump-module-error: the driver refused or reported the port's optical
+ * module or cable, so the port carries nothing (ixgbe does not even load)
+ * until it is replaced, whatever else the audit finds about the card.
+ */
+static int judge_module(const struct nicfit_dump *d, struct nicfit_audit *a,
+			const struct dump_kmsg *m)
+{
+	int kind;
+	const char *lab = label_of(a, m->bdf, &kind);
+	struct nicfit_finding *f;
+
+	f = nicfit__find(&a->findings, NICFIT_SEV_WARNING, NICFIT_CODE_DUMP_MODULE_ERROR,
+			 m->bdf[0] ? m->bdf : "host", "The kernel log (%s:%d) reports a module "
+			 "or cable fault on %s: \"%s\"", d->texts[m->at.text].name, m->at.line,
+			 m->bdf[0] ? lab : "a NIC the line does not name", m->text);
+	if (!f || nicfit__finding_fix(&a->findings, f, "Use a module and cable the NIC's "
+				      "vendor supports for the port's speed, and reseat them; "
+				      "`ethtool -m IF` reads the module's identity."))
+		return NICFIT_E_NOMEM;
+	f->source = S_MODULE;
+	return 0;
+}
+
+/* The kernel log lines' findings: dump-pcie-limited, dump-module-error. Errors: NICFIT_E_NOMEM. */
+static int kmsg_judge(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < d->nkmsg && !rc; i++)
+		rc = d->kmsg[i].kind == DUMP_KMSG_PCIE_LIMITED ? judge_limited(d, a, &d->kmsg[i])
+							       : judge_module(d, a, &d->kmsg[i]);
+	return rc;
+}
+
 int nicfit_dump_judge(const struct nicfit_dump *d, struct nicfit_audit *a,
 		      struct nicfit_error *err)
 {
@@ -667,7 +824,7 @@ int nicfit_dump_judge(const struct nicfit_dump *d, struct nicfit_audit *a,
 	if (!rc)
 		rc = cite_all(d, a);
 	if (!rc)
-		rc = nicfit__dump_kmsg_judge(d, a);
+		rc = kmsg_judge(d, a);
 	if (!rc)
 		rc = note_lacks(d, a);
 	if (!rc) {

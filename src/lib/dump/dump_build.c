@@ -444,9 +444,9 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 	t->privileged = d->any_root && !d->any_denied;
 	t->nvidia_driver = d->smi.present || d->gpu_map ? 1 : -1;
 	t->iommu = -1;
-	/* the RDMA list is judged as complete: dump_judge.c notes what the dumps lack ("rdma") */
+	/* the RDMA list is judged as complete: audit/audit_dump.c notes what the dumps lack ("rdma") */
 	t->rdma_listed = 1;
-	/* so are drivers: dump_judge.c takes back no-driver findings of functions without -k */
+	/* so are drivers: audit/audit_dump.c takes back no-driver findings of functions without -k */
 	t->drivers_listed = 1;
 	rc = add_fns(d, t, map);
 	free(map);

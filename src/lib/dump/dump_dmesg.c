@@ -18,12 +18,8 @@
 #include <string.h>
 
 #include "core/alloc_int.h"
-#include "audit/audit_int.h"
 #include "dump/dump_int.h"
 #include "nicfit/units.h"
-
-#define S_PCIE_LIMITED "the kernel's PCIe bandwidth report (pcie_print_link_status, drivers/pci/pci.c)"
-#define S_MODULE "the NIC driver's module error (ixgbe, i40e, mlx5_core)"
 
 static const char LIMITED[] = " available PCIe bandwidth, limited by ";
 
@@ -152,97 +148,4 @@ int nicfit__dump_kmsg_line(struct nicfit_dump *d, const char *line, struct dump_
 	if (hit && limited_line(d, line, hit, at))
 		return 1;
 	return module_line(d, line, at);
-}
-
-/* The device a message names, as the audit labels it ("GPU1"), or its address. */
-static const char *label_of(const struct nicfit_audit *a, const char *bdf, int *kind)
-{
-	int i;
-
-	*kind = -1;
-	for (i = 0; i < a->ndevs; i++)
-		if (!strcmp(a->topo->pci[a->devs[i].pci].bdf, bdf)) {
-			*kind = a->topo->pci[a->devs[i].pci].kind;
-			return a->devs[i].label;
-		}
-	return bdf;
-}
-
-/*
- * dump-pcie-limited: the kernel says the device gets less bandwidth than
- * it and its port can carry, and names the narrowest link on the way. A
- * width short of the card's is a slot, riser or bifurcation fault: a
- * warning. Speed alone short on a GPU may be its power saving at the
- * moment the driver probed (GPUs lower the link speed when idle, as the
- * live audit's gpu-link-idle says): a note.
- */
-static int judge_limited(const struct nicfit_dump *d, struct nicfit_audit *a,
-			 const struct dump_kmsg *m)
-{
-	int kind;
-	const char *lab = label_of(a, m->bdf, &kind);
-	int speed_only = m->width > 0 && m->width == m->cap_width;
-	int idle = speed_only && kind == NICFIT_DEV_GPU;
-	char cap[96] = "", by[96] = "a link the line does not name";
-	struct nicfit_finding *f;
-
-	if (m->cap_gbps > 0 && m->cap_speed[0])
-		snprintf(cap, sizeof(cap), " (capable of %.3f Gb/s with %s x%d)", m->cap_gbps,
-			 m->cap_speed, m->cap_width);
-	if (m->width > 0)
-		snprintf(by, sizeof(by), "a %s x%d link at %s", m->speed, m->width,
-			 m->limit_bdf[0] ? m->limit_bdf : "an unnamed port");
-	f = nicfit__find(&a->findings, idle ? NICFIT_SEV_INFO : NICFIT_SEV_WARNING,
-			 NICFIT_CODE_DUMP_PCIE_LIMITED, m->bdf[0] ? m->bdf : "host",
-			 "The kernel log (%s:%d) says %s has %.3f Gb/s of PCIe bandwidth, limited "
-			 "by %s%s.%s", d->texts[m->at.text].name, m->at.line, lab,
-			 m->avail_gbps, by, cap,
-			 idle ? " GPUs lower the link speed when idle, so this is not a fault by "
-				"itself." : "");
-	if (!f || nicfit__finding_fix(&a->findings, f, idle ?
-				      "Re-check under load (`nvidia-smi --query-gpu="
-				      "pcie.link.gen.current,pcie.link.width.current "
-				      "--format=csv` while a job runs)." :
-				      "Move the card to a slot wired for its full width and speed, "
-				      "or check the riser and the BIOS link and bifurcation settings "
-				      "of the port named; `sudo lspci -vvv` shows each link's LnkCap "
-				      "and LnkSta."))
-		return NICFIT_E_NOMEM;
-	f->source = S_PCIE_LIMITED;
-	return 0;
-}
-
-/*
- * dump-module-error: the driver refused or reported the port's optical
- * module or cable, so the port carries nothing (ixgbe does not even load)
- * until it is replaced, whatever else the audit finds about the card.
- */
-static int judge_module(const struct nicfit_dump *d, struct nicfit_audit *a,
-			const struct dump_kmsg *m)
-{
-	int kind;
-	const char *lab = label_of(a, m->bdf, &kind);
-	struct nicfit_finding *f;
-
-	f = nicfit__find(&a->findings, NICFIT_SEV_WARNING, NICFIT_CODE_DUMP_MODULE_ERROR,
-			 m->bdf[0] ? m->bdf : "host", "The kernel log (%s:%d) reports a module "
-			 "or cable fault on %s: \"%s\"", d->texts[m->at.text].name, m->at.line,
-			 m->bdf[0] ? lab : "a NIC the line does not name", m->text);
-	if (!f || nicfit__finding_fix(&a->findings, f, "Use a module and cable the NIC's "
-				      "vendor supports for the port's speed, and reseat them; "
-				      "`ethtool -m IF` reads the module's identity."))
-		return NICFIT_E_NOMEM;
-	f->source = S_MODULE;
-	return 0;
-}
-
-int nicfit__dump_kmsg_judge(const struct nicfit_dump *d, struct nicfit_audit *a)
-{
-	size_t i;
-	int rc = 0;
-
-	for (i = 0; i < d->nkmsg && !rc; i++)
-		rc = d->kmsg[i].kind == DUMP_KMSG_PCIE_LIMITED ? judge_limited(d, a, &d->kmsg[i])
-							       : judge_module(d, a, &d->kmsg[i]);
-	return rc;
 }

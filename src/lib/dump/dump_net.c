@@ -33,7 +33,6 @@
 #include <string.h>
 
 #include "core/alloc_int.h"
-#include "audit/audit_int.h"
 #include "dump/dump_int.h"
 #include "core/file_int.h"
 #include "core/jscan_int.h"
@@ -679,61 +678,4 @@ int nicfit__dump_net_at(const struct nicfit_dump *d, const char *name, struct du
 			return 1;
 		}
 	return 0;
-}
-
-/*
- * What the RDMA ports and interfaces the dumps describe lack: an active
- * RoCE port's GIDs (roce-no-routable-gid reads them) and its interface's
- * MTU (roce-mtu), an InfiniBand rate without width (ibstat), and
- * interfaces that nothing ties to a PCI function (their card's checks
- * cannot see them).
- */
-int nicfit__dump_net_notes(const struct nicfit_dump *d, struct nicfit_audit *a)
-{
-	const struct nicfit_topo *t = a->topo;
-	int i, k, no_gids = 0, no_mtu = 0, ib_rate = 0, unplaced = 0, rc = 0;
-
-	for (i = 0; i < t->nrdma; i++) {
-		const struct nicfit_rdmadev *r = &t->rdma[i];
-
-		for (k = 0; k < r->nports && r->pci >= 0; k++) {
-			const struct nicfit_rdma_port *pt = &r->ports[k];
-			int nd = -1, j;
-
-			if (pt->state != 4 || strcmp(pt->link_layer, "Ethernet"))
-				continue;
-			for (j = 0; j < t->nnet && nd < 0; j++)
-				if (t->net[j].pci == r->pci)
-					nd = j;
-			no_gids |= !pt->gid_types_known;
-			no_mtu |= nd < 0 || t->net[nd].mtu <= 0;
-		}
-	}
-	for (i = 0; i < (int)d->nrdma; i++)
-		for (k = 0; k < d->rdma[i].nports; k++)
-			ib_rate |= d->rdma[i].ports[k].ibstat_rate && !d->rdma[i].ports[k].width &&
-				   strcmp(d->rdma[i].ports[k].link_layer, "Ethernet");
-	for (i = 0; i < t->nnet; i++)
-		unplaced |= t->net[i].pci < 0 && !t->net[i].is_virtual;
-	if (no_gids)
-		rc |= nicfit__dump_note(a, "roce_gids", "The dumps hold no GID table for an active "
-					"RoCE port (`show_gids`, or /sys/class/infiniband/*/ports/*/"
-					"gid_attrs/types in a sosreport): whether it has a routable "
-					"RoCE v2 GID was not judged.");
-	if (no_mtu)
-		rc |= nicfit__dump_note(a, "roce_mtu", "The dumps give no MTU for an active RoCE "
-					"port's interface (`ip link` prints it; `ibdev2netdev` or "
-					"`ethtool -i IF` tie the interface to its card): the RoCE path "
-					"MTU was not judged.");
-	if (ib_rate)
-		rc |= nicfit__dump_note(a, "ib_rate", "ibstat gives an InfiniBand port's rate "
-					"without its width and lane speed, so its data rate after line "
-					"coding is unknown (`ibv_devinfo -v` prints active_width and "
-					"active_speed).");
-	if (unplaced)
-		rc |= nicfit__dump_note(a, "interfaces", "Some interfaces of ip link are tied to "
-					"no PCI function of the lspci listing (`ethtool -i IF` prints "
-					"its bus-info; `ibdev2netdev -v` ties RDMA interfaces): their "
-					"link state is not judged with their card.");
-	return rc ? NICFIT_E_NOMEM : 0;
 }

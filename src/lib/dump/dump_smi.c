@@ -11,7 +11,7 @@
  * cells separated by tabs or, once pasted, spaces; then the legend, and
  * "NIC Legend:" with "NIC0: mlx5_0" lines in drivers that have it. Old
  * drivers print SOC where new ones print SYS, and PHB for both of today's
- * PHB and NODE (dump_judge.c compares with that in mind).
+ * PHB and NODE (audit/audit_dump.c compares with that in mind).
  */
 #include <stdio.h>
 #include <string.h>

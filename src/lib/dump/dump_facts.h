@@ -1,0 +1,268 @@
+/*
+ * dump_facts.h - the facts a dump reading leaves: the records of each text
+ * (PCI functions, nvidia-smi's matrix, RDMA devices, NUMA nodes, kernel log
+ * lines, interfaces, XML documents), each with the file and line it came
+ * from, and the lookups on them.
+ *
+ * The dump reader (dump/) fills them and judges nothing; the audit
+ * (audit/audit_dump.c) reads them to judge a dump: where a finding's facts
+ * came from, what the dumps could not support. So this header, unlike
+ * dump_int.h (the parsers' own declarations), is for the engines after
+ * dump/ in the folder order, and is not public.
+ */
+#ifndef NICFIT_DUMP_FACTS_H
+#define NICFIT_DUMP_FACTS_H
+
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "dump_facts.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
+
+#include <stddef.h>
+
+#include "nicfit/dump.h"
+
+#define DUMP_MAX_FNS NICFIT_TOPO_MAX_PCI
+#define DUMP_MAX_SMI 64  /* GPUs or NICs in one nvidia-smi topo -m */
+#define DUMP_MAX_CPUS 8192 /* CPU numbers a per-CPU listing may name */
+#define DUMP_MAX_SOCKET 4095
+#define DUMP_MAX_KMSG 256  /* kernel log lines kept */
+#define DUMP_MAX_PROBLEMS NICFIT_SYSFS_MAX_PROBLEMS /* read problems kept (all counted) */
+
+/* One text, as given. */
+struct dump_text {
+	char *name;
+	char *text;
+	size_t len;
+};
+
+/* Where a fact came from: text index and 1-based line. */
+struct dump_at {
+	int text, line;
+};
+
+/*
+ * A value a line gave that could not be read (a link speed of "-8GT/s", a
+ * NUMA node past any machine's, an XML busid that is no PCI address): the
+ * value is left unknown and the audit's read_problems name the line.
+ */
+struct dump_problem {
+	struct dump_at at;
+	char what[160];           /* what could not be read, quoting the value */
+};
+
+/* One PCI function as the dumps describe it; every field has a flag or -1. */
+struct dump_fn {
+	unsigned domain, bus, dev, fn;
+	char bdf[16];
+	struct dump_at at;        /* its -vvv block, plain line or tree line */
+	int from_block;           /* an lspci -v block described it */
+	unsigned have;            /* NICFIT_HAVE_* */
+	unsigned class_code, vendor, device, subvendor, subdevice;
+	char name[160];           /* lspci's vendor and device name */
+	int numa;
+	int secondary, subordinate; /* bridges, -1 unknown */
+	double cap_gts, sta_gts;
+	int cap_w, sta_w;
+	int downgraded;           /* LnkSta said "(downgraded)" */
+	int caps_denied;          /* Capabilities: <access denied> */
+	int cfg_pcie;
+	int port_type;            /* enum nicfit_port_type, NICFIT_PORT_UNKNOWN */
+	int driver_known;         /* the listing was made with -k */
+	char driver[48];
+	char slot[32];
+	int sriov_total, sriov_num;
+	int is_vf;
+	char vpd_name[128], vpd_part[40];
+	int vpd;                  /* a VPD capability was listed */
+	int acs;
+	unsigned acs_ctrl;
+	int mps, mps_cap, mrrs;
+	int tree_bus_known;       /* the tree placed it on its bus */
+	int from_xml;             /* an hwloc or NCCL XML element described it */
+	char parent[16];          /* XML: the enclosing function's BDF, "" none */
+	int parent_nccl;          /* parent came from NCCL's nesting (no downstream ports) */
+};
+
+/* nvidia-smi topo -m, as printed. */
+struct dump_smi {
+	int present;
+	struct dump_at at;        /* its header line */
+	int ngpus, nnics;
+	char nic[DUMP_MAX_SMI][32];     /* "mlx5_0" (legend) or the column header */
+	char cell[DUMP_MAX_SMI][DUMP_MAX_SMI][8]; /* GPU row, NIC column: "PIX", "SYS" */
+	char gcell[DUMP_MAX_SMI][DUMP_MAX_SMI][8]; /* GPU row, GPU column: "X", "NV18", "PXB" */
+	int row_line[DUMP_MAX_SMI];     /* line of each GPU row */
+	int legend;               /* the NIC legend was there */
+};
+
+/* One RDMA port of ibv_devinfo. */
+struct dump_rport {
+	int num, state, phys;     /* -1 unknown */
+	int width;                /* active_width lanes, 0 unknown */
+	double lane_gbps;         /* active_speed, 0 unknown */
+	char link_layer[16];
+	int ibstat_rate;          /* ibstat's "Rate:" (Gb/s, no width), 0 none */
+	int gids;                 /* show_gids listed this port's GIDs */
+	int ngids, ngid_v1, ngid_v2, ngid_v2_routable, gid_v2_index;
+	unsigned char gid_seen[32]; /* GID indices counted (a table pasted twice counts once) */
+};
+
+/* One RDMA device of ibv_devinfo or ibdev2netdev. */
+struct dump_rdma {
+	char name[64];
+	char bdf[16];             /* ibdev2netdev -v, "" unknown */
+	struct dump_at at;
+	int from_ibv;             /* ibv_devinfo or ibstat gave its ports */
+	int from_ibstat;
+	int gids;                 /* show_gids listed some of its ports */
+	char fw[64], board[64], ca_type[32];
+	struct dump_rport ports[NICFIT_TOPO_MAX_PORTS];
+	int nports;
+	char netdev[NICFIT_TOPO_MAX_PORTS][64];
+};
+
+/* One NUMA node of numactl -H or lscpu. */
+struct dump_node {
+	int id;
+	struct dump_at at;        /* the line that listed its CPUs (or first named it) */
+	int have_cpus;            /* a CPU list was given (it may be empty) */
+	char cpulist[512];        /* "0-11,24-35"; "" unknown or too long */
+	int first_cpu;            /* its lowest CPU, -1 none or unknown */
+	int socket, sock_cpu;     /* from lscpu -e/-p: the socket of its lowest CPU listed */
+	int dist_id[NICFIT_TOPO_MAX_NUMA], dist[NICFIT_TOPO_MAX_NUMA]; /* numactl's row */
+	int ndist;
+};
+
+/* One kernel log line the audit judges. */
+enum { DUMP_KMSG_PCIE_LIMITED = 1, DUMP_KMSG_MODULE };
+struct dump_kmsg {
+	int kind;
+	struct dump_at at;
+	char bdf[16];             /* the device the line is about, "" unnamed */
+	char limit_bdf[16];       /* PCIE_LIMITED: the narrowest link's port, "" unnamed */
+	double avail_gbps, cap_gbps;
+	char speed[24], cap_speed[24]; /* "8.0 GT/s PCIe" */
+	int width, cap_width;
+	char text[160];           /* MODULE: the driver's words, kmsg's \xHH decoded */
+};
+
+/* One network interface as ip link (-j) and ethtool -i describe it. */
+struct dump_net {
+	char name[64];
+	struct dump_at at;        /* its ip link entry, else its ethtool -i block */
+	int from_link;            /* ip link gave it */
+	int mtu;                  /* 0 unknown */
+	char operstate[16];       /* lower case as sysfs writes it: "up", "down"; "" unknown */
+	int carrier;              /* 1, 0, -1 unknown */
+	int type;                 /* ARPHRD: 1 ether, 32 infiniband, 772 loopback; -1 unknown */
+	int is_virtual;           /* loopback, a link to a parent ("eth0.10@eth0"), no bus-info */
+	int ethtool;              /* an ethtool -i block described it */
+	char driver[48], fw[64], bdf[16];
+};
+
+/* What numactl -H, lscpu and /proc/cpuinfo said. */
+struct dump_cpu {
+	struct dump_node node[NICFIT_TOPO_MAX_NUMA];
+	int nnodes;
+	int sockets;              /* lscpu Socket(s), 0 unknown */
+	struct dump_at sockets_at;
+	int nodes_count;          /* lscpu NUMA node(s) or numactl available:, 0 unknown */
+	struct dump_at nodes_at;
+	short *cpu_sock;          /* DUMP_MAX_CPUS sockets by CPU, -1 unknown; NULL none */
+	int any_cpuinfo;
+	int mode, cur_cpu;        /* parser state */
+	int col_cpu, col_node, col_sock;
+	int dist_ids[NICFIT_TOPO_MAX_NUMA], ndist_ids;
+};
+
+struct nicfit_dump {
+	struct dump_text *texts;
+	size_t ntexts, alloc_texts, bytes;
+	struct dump_fn *fns;
+	size_t nfns, alloc_fns;
+	unsigned formats;
+	int any_k, any_root, any_denied, any_nonroot_block; /* across -vvv listings */
+	int lspci_v_level;        /* 1 -v, 2 -vv or more; 0 none */
+	int saw_lnk;              /* some block had LnkCap or LnkSta */
+	struct dump_smi smi;
+	char gpu_bdf[DUMP_MAX_SMI][16]; /* GPU index -> BDF, "" unknown */
+	struct dump_at gpu_at[DUMP_MAX_SMI];
+	int gpu_map;              /* a listing gave GPU bus ids */
+	struct dump_rdma *rdma;
+	size_t nrdma, alloc_rdma;
+	struct dump_rdma *ibv_cur; /* the open hca_id: block */
+	struct dump_cpu cpu;
+	struct dump_kmsg *kmsg;
+	size_t nkmsg, alloc_kmsg;
+	struct dump_xml *xml;     /* dump_xml.c's documents, NULL none */
+	struct dump_net *net;
+	size_t nnet, alloc_net;
+	int net_mode;             /* the open block of dump_net.c (its enum) */
+	struct dump_rdma *net_rdma; /* its ibstat CA */
+	int net_port;             /* its ibstat port, -1 none */
+	struct dump_net *net_cur; /* its ethtool -i or ip link interface */
+	char ethtool_hint[64];    /* "ethtool -i IF" seen on a prompt line */
+	char kernel[128], hostname[256]; /* uname -a */
+	struct dump_at kernel_at;
+	struct dump_problem problems[DUMP_MAX_PROBLEMS];
+	size_t nproblems;         /* all met, kept or not */
+	int nmangled;             /* lines skipped as prompts or wrapped text */
+	int limit;                /* a record limit was hit */
+	int oom;
+};
+
+/* ---- dump_xml.c's documents ------------------------------------------------ */
+
+#define DUMP_XML_MAX_DOCS 16
+
+/* One XML document of a text. */
+struct dump_xml_doc {
+	int kind;                 /* NICFIT_DUMP_HWLOC, NICFIT_DUMP_NCCL; 0 unread */
+	struct dump_at at;        /* its first line */
+	int end_line;
+	int damaged;
+	char why[320];            /* not_checked's reason when damaged */
+};
+
+/* An interface an XML document names at a PCI function. */
+struct dump_xml_net {
+	char name[64];
+	char bdf[16];
+	struct dump_at at;
+};
+
+struct dump_xml {
+	struct dump_xml_doc doc[DUMP_XML_MAX_DOCS];
+	int ndocs;
+	struct dump_xml_net *net;
+	size_t nnet, alloc_net;
+	int port_states;          /* hwloc gave some RDMA port's state */
+	int link_gbs;             /* hwloc gave pci_link_speed (GB/s) */
+	int link_nccl;            /* NCCL gave link_speed */
+	int nvlink;               /* NCCL listed <nvlink> */
+	int class_only;           /* NCCL gave some <pci> no vendor or device */
+	char hostname[256], sys_vendor[128], product[128], kernel[128]; /* hwloc's Machine infos */
+	char smi_why[480];        /* audit_dump.c: the smi_topo note when it has counts */
+};
+
+/* ---- lookups on the records ---------------------------------------------- */
+
+/* The socket of node n; -1 unknown; *by_count set when read from lscpu's counts alone. */
+int nicfit__dump_node_socket(const struct nicfit_dump *d, const struct dump_node *n,
+			     int *by_count);
+/* The i-th (check, why) the XML documents could not support; 0 past the last. */
+int nicfit__dump_xml_lack(const struct nicfit_dump *d, int i, const char **check,
+			  const char **why);
+/* Where the dumps described RDMA device or interface name; 0 when they did not. */
+int nicfit__dump_net_at(const struct nicfit_dump *d, const char *name, struct dump_at *at);
+/* Whether f is placed by NCCL's nesting alone (no lspci bus range places it). */
+int nicfit__dump_nccl_placed(const struct nicfit_dump *d, const struct dump_fn *f);
+/* The record of a BDF, or NULL. */
+const struct dump_fn *nicfit__dump_find(const struct nicfit_dump *d, const char *bdf);
+/* An RDMA device name (mlx5_N) to its topo function by PCI order: -1 unknown. */
+int nicfit__dump_name_pci(const struct nicfit_topo *t, const char *name);
+/* GPU index to topo function; *assumed set when taken from PCI order. */
+int nicfit__dump_gpu_pci(const struct nicfit_dump *d, const struct nicfit_topo *t, int k,
+			 int *assumed);
+
+#endif
