@@ -14,25 +14,6 @@
 #include "nicfit/buf.h"
 #include "verify/verify_int.h"
 
-const struct nicfit_nccl_kv *nicfit__venv(const struct nicfit_nccl_log *g, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < g->nenv; i++)
-		if (!strcmp(g->env[i].name, name))
-			return &g->env[i];
-	return NULL;
-}
-
-void nicfit__vquote(struct nicfit_buf *b, const struct nicfit_verify_doc *d, long line)
-{
-	char q[NICFIT__VQUOTE_MAX + 1];
-
-	if (line <= 0 || !nicfit__vline_at(d, line, q, sizeof(q)))
-		return;
-	nicfit_buf_addf(b, " (line %ld: \"%s\")", line, q);
-}
-
 /*
  * Where RDMA devices show although NCCL used sockets: the HCAs NET/IB
  * listed, an IPoIB interface (ib*) NCCL bootstrapped or listed sockets on,

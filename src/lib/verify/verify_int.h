@@ -1,12 +1,15 @@
 /*
  * verify_int.h - what the verify sources share (internal).
  *
- *   verify.c           the object, recognising an input's kinds, the driver
- *   verify_text.c      lines, prefixes (hosts, ranks, mpirun tags), tokens, numbers
+ *   verify.c           recognising an input's kinds, the driver
+ *   verify_doc.c       the object and its documents, kind and verdict names
+ *   verify_text.c      lines, prefixes (hosts, ranks, mpirun tags), tokens, numbers,
+ *                      a document's line quoted, a variable a log echoed
  *   verify_nccltests.c nccl-tests tables and the bus-bandwidth factor
  *   verify_nccllog.c   NCCL INFO/WARN lines
  *   verify_perf.c      perftest, iperf3 text and --json, NCCL topology XML
  *   verify_judge.c     the expectation, the ceilings, verdicts and causes
+ *   verify_causes.c    what an NCCL log says about why (verify_gid.c: GIDs, MTU)
  *   verify_render.c    text, JSON and Markdown
  *
  * The parsers only read: each fills its document from the text, with the
@@ -102,7 +105,7 @@ int nicfit__verify_nccl_topo(struct nicfit_verify *v, const char *name, const ch
  */
 size_t nicfit__vline_at(const struct nicfit_verify_doc *d, long lineno, char *out, size_t size);
 
-/* The variable NCCL echoed as set by the user, or NULL (verify_causes.c). */
+/* The variable NCCL echoed as set by the user, or NULL. */
 const struct nicfit_nccl_kv *nicfit__venv(const struct nicfit_nccl_log *g, const char *name);
 struct nicfit_buf;
 /* Append " (line N: \"...\")" quoting line of d to b (nothing for no such line). */

@@ -38,37 +38,6 @@
  */
 #define LINE_RATE_SLACK 1.01
 
-size_t nicfit__vline_at(const struct nicfit_verify_doc *d, long lineno, char *out, size_t size)
-{
-	const char *p = d->text, *end, *q;
-	long n = 1;
-	size_t k;
-
-	out[0] = '\0';
-	if (!p || lineno < 1)
-		return 0;
-	end = p + d->text_len; /* not before: a document without text has a NULL one */
-	while (n < lineno && p < end) {
-		q = memchr(p, '\n', (size_t)(end - p));
-		if (!q)
-			return 0;
-		p = q + 1;
-		n++;
-	}
-	q = memchr(p, '\n', (size_t)(end - p));
-	k = (size_t)((q ? q : end) - p);
-	while (k && (p[k - 1] == '\r' || p[k - 1] == ' '))
-		k--;
-	while (k && (*p == ' ' || *p == '\t')) {
-		p++;
-		k--;
-	}
-	if (k > NICFIT__VQUOTE_MAX)
-		k = NICFIT__VQUOTE_MAX;
-	nicfit__vcopy(out, size, p, k);
-	return k;
-}
-
 /* ---- the expectation -------------------------------------------------------- */
 
 static void from_inputs(struct nicfit_verify *v, struct nicfit_verify_expect *x, char *how,

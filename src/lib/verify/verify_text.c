@@ -1,13 +1,15 @@
 /*
  * verify_text.c - the text under every verify parser: lines, the tags
- * launchers put in front of them, tokens and numbers. No parser of a
- * format lives here.
+ * launchers put in front of them, tokens and numbers; and under every
+ * judge: a document's line quoted as evidence, and a variable an NCCL log
+ * echoed. No parser of a format and no rule lives here.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicfit/buf.h"
 #include "verify/verify_int.h"
 
 void nicfit__vlines_init(struct nicfit__vlines *l, const char *text, size_t len)
@@ -156,4 +158,54 @@ char *nicfit__vstrdup(const char *s)
 	if (d)
 		memcpy(d, s, n + 1);
 	return d;
+}
+
+size_t nicfit__vline_at(const struct nicfit_verify_doc *d, long lineno, char *out, size_t size)
+{
+	const char *p = d->text, *end, *q;
+	long n = 1;
+	size_t k;
+
+	out[0] = '\0';
+	if (!p || lineno < 1)
+		return 0;
+	end = p + d->text_len; /* not before: a document without text has a NULL one */
+	while (n < lineno && p < end) {
+		q = memchr(p, '\n', (size_t)(end - p));
+		if (!q)
+			return 0;
+		p = q + 1;
+		n++;
+	}
+	q = memchr(p, '\n', (size_t)(end - p));
+	k = (size_t)((q ? q : end) - p);
+	while (k && (p[k - 1] == '\r' || p[k - 1] == ' '))
+		k--;
+	while (k && (*p == ' ' || *p == '\t')) {
+		p++;
+		k--;
+	}
+	if (k > NICFIT__VQUOTE_MAX)
+		k = NICFIT__VQUOTE_MAX;
+	nicfit__vcopy(out, size, p, k);
+	return k;
+}
+
+const struct nicfit_nccl_kv *nicfit__venv(const struct nicfit_nccl_log *g, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < g->nenv; i++)
+		if (!strcmp(g->env[i].name, name))
+			return &g->env[i];
+	return NULL;
+}
+
+void nicfit__vquote(struct nicfit_buf *b, const struct nicfit_verify_doc *d, long line)
+{
+	char q[NICFIT__VQUOTE_MAX + 1];
+
+	if (line <= 0 || !nicfit__vline_at(d, line, q, sizeof(q)))
+		return;
+	nicfit_buf_addf(b, " (line %ld: \"%s\")", line, q);
 }
