@@ -1,7 +1,8 @@
 /*
  * partno.c - explain a network-adapter part number (see nicfit/partno.h):
- * the entry point, the recorders the readers share, and what is made of a
- * reading (the card in common slots, the summary line).
+ * the entry point and what is made of a reading (the card in common slots,
+ * the summary line). The recorders the readers share are in
+ * partno_record.c, so that no reader calls back into this dispatcher.
  *
  * Three readers share one result struct: the ConnectX OPN rules
  * (partno_cx*.c; docs/reference/nic-identity.md section 1, "MCX <gen> <digits>
@@ -35,78 +36,6 @@ const char *nicfit_confidence_name(enum nicfit_confidence c)
 	return c == NICFIT_CONF_CATALOG ? "catalog" : "rule";
 }
 
-
-/* ---- the recorders (partno_int.h) --------------------------------------- */
-
-void nicfit__part_setstr(char *dst, size_t n, const char *s)
-{
-	snprintf(dst, n, "%s", s ? s : "");
-}
-
-void nicfit__part_note(struct nicfit_part *p, const char *fmt, ...)
-{
-	char buf[NICFIT_PART_NOTE_LEN];
-	va_list ap;
-	int i;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	for (i = 0; i < p->nnotes; i++)
-		if (!strcmp(p->notes[i], buf))
-			return;
-	if (p->nnotes < NICFIT_PART_NOTES)
-		setstr(p->notes[p->nnotes++], NICFIT_PART_NOTE_LEN, buf);
-}
-
-void nicfit__part_pos(struct nicfit_part *p, const char *chars, const char *fmt, ...)
-{
-	struct nicfit_part_pos *r;
-	va_list ap;
-
-	if (p->nreading >= NICFIT_PART_READING)
-		return;
-	r = &p->reading[p->nreading++];
-	setstr(r->chars, sizeof(r->chars), chars);
-	va_start(ap, fmt);
-	vsnprintf(r->meaning, sizeof(r->meaning), fmt, ap);
-	va_end(ap);
-}
-
-void nicfit__part_pos_char(struct nicfit_part *p, char c, const char *fmt, ...)
-{
-	char chars[2] = { c, '\0' };
-	char buf[112];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	pos(p, chars, "%s", buf);
-}
-
-void nicfit__part_unverified(struct nicfit_part *p, const char *field)
-{
-	int i;
-
-	for (i = 0; i < p->nunverified; i++)
-		if (!strcmp(p->unverified[i], field))
-			return;
-	if (p->nunverified < (int)(sizeof(p->unverified) / sizeof(p->unverified[0])))
-		setstr(p->unverified[p->nunverified++], sizeof(p->unverified[0]), field);
-}
-
-int nicfit__part_bad(struct dec *d, size_t at, const char *fmt, ...)
-{
-	char why[320];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	return nicfit_error_at(d->err, NICFIT_E_DATA, "part", 0, d->lead + (long)at + 1,
-			       "'%s': %s (at column %ld)", d->s, why, d->lead + (long)at + 1);
-}
 
 /* ---- planning: the card in common slots ----------------------------------- */
 

@@ -7,8 +7,9 @@
  * ("-S25") and tails firmware tools add ("_Ax"). opn_shape() splits the
  * text into those parts and checks their lengths for the generation;
  * the digits are read by generation in partno_cx_base.c, the letters and
- * the suffix position by position in partno_cx_suffix.c. This file puts
- * the reading together and turns it into facts.
+ * the suffix position by position in partno_cx_suffix.c, with the
+ * families they share in partno_cx_fam.c. This file puts the reading
+ * together and turns it into facts.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,29 +22,6 @@
  * (docs/reference/nic-identity.md 1.7, marked unverified).
  */
 #define CX6_CARD_GBPS 200
-
-/* ---- the ConnectX families (partno_int.h) --------------------------------- */
-
-/* The chips' PCI IDs and fastest ports: data/ids/pci.txt, via tools/idgen.c. */
-#define NICFIT_PCIID_MACROS_ONLY
-#include "pciids_table.h"
-
-#define CHIP(m) NICFIT_PCIID_15B3_##m, NICFIT_PCIID_15B3_##m##_GBPS
-
-const struct cx_family nicfit__cx_fam[FAM_COUNT] = {
-	[FAM_CX3] = { "ConnectX-3", CHIP(CONNECTX_3), "QTF", "C", "mlx4_core" },
-	[FAM_CX3PRO] = { "ConnectX-3 Pro", CHIP(CONNECTX_3_PRO), "QTF", "C", "mlx4_core" },
-	[FAM_CX4] = { "ConnectX-4", CHIP(CONNECTX_4), "FE", "C", "mlx5_core" },
-	[FAM_CX4LX] = { "ConnectX-4 Lx", CHIP(CONNECTX_4_LX), "", "C", "mlx5_core" },
-	[FAM_CX5] = { "ConnectX-5", CHIP(CONNECTX_5), "FE", "C", "mlx5_core" },
-	[FAM_CX5EX] = { "ConnectX-5 Ex", CHIP(CONNECTX_5_EX), "FE", "D", "mlx5_core" },
-	[FAM_CX6] = { "ConnectX-6", CHIP(CONNECTX_6), "EH", "CDF", "mlx5_core" },
-	[FAM_CX6DX] = { "ConnectX-6 Dx", CHIP(CONNECTX_6_DX), "", "CD", "mlx5_core" },
-	[FAM_CX6LX] = { "ConnectX-6 Lx", CHIP(CONNECTX_6_LX), "", "CD", "mlx5_core" },
-	/* data/ids/pci.txt has no row for it: the PCI ID stays unknown */
-	[FAM_CX6DE] = { "ConnectX-6 DE", 0, 200, "EH", "D", "mlx5_core" },
-	[FAM_CX7] = { "ConnectX-7", CHIP(CONNECTX_7), "HN", "DE", "mlx5_core" },
-};
 
 /* ---- reading the shape of an OPN ----------------------------------------- */
 

@@ -4,7 +4,8 @@
  * nicfit_decode() (partno.c) normalises the text and hands it to the
  * readers: the ConnectX OPN rules (partno_cx.c: the shape of an OPN and
  * the whole reading; partno_cx_base.c: the base digits, by generation;
- * partno_cx_suffix.c: the letters and the suffix, position by position),
+ * partno_cx_suffix.c: the letters and the suffix, position by position;
+ * partno_cx_fam.c: the families),
  * the Intel adapter table (partno_intel.c) and the catalog
  * (partno_catalog.c). partno_render.c renders the result. The readers
  * write into one struct nicfit_part through the recorders below, which
@@ -12,7 +13,7 @@
  *
  * The recorders are called on nearly every line of the rules, so the
  * readers call them by short names (note(), pos(), bad() ...), macros for
- * the nicfit__part_* functions of partno.c: nothing unprefixed is
+ * the nicfit__part_* functions of partno_record.c: nothing unprefixed is
  * exported, and the rules stay as readable as the tables they encode.
  */
 #ifndef NICFIT_PARTNO_INT_H
@@ -41,7 +42,7 @@ struct dec {
 	struct nicfit_error *err;
 };
 
-/* ---- the recorders (partno.c) ------------------------------------------- */
+/* ---- the recorders (partno_record.c) ------------------------------------ */
 
 /* Copy s (NULL: "") into dst of n bytes, cut to fit. */
 void nicfit__part_setstr(char *dst, size_t n, const char *s);
@@ -91,7 +92,7 @@ enum cx_family_id {
 	FAM_CX6LX, FAM_CX6DE, FAM_CX7, FAM_COUNT
 };
 
-/* The families (partno_cx.c); FAM(CX6DX) is the ConnectX-6 Dx. */
+/* The families (partno_cx_fam.c); FAM(CX6DX) is the ConnectX-6 Dx. */
 extern const struct cx_family nicfit__cx_fam[FAM_COUNT];
 #define FAM(id) (&nicfit__cx_fam[FAM_##id])
 
