@@ -1,9 +1,9 @@
 /*
- * catalog.c - the catalog itself: its kinds, the store of entries, the
- * typed views of them, and loading and overlaying documents (see
- * nicfit/catalog.h and docs/catalog.md). The schema and its checks are in
- * catalog_check.c, look-ups in catalog_find.c, rendering in
- * catalog_render.c.
+ * catalog.c - the catalog itself: the store of entries, its JSON, and
+ * loading and overlaying documents (see nicfit/catalog.h and
+ * docs/catalog.md). The kinds and the typed views are read through
+ * catalog_view.c, the schema and its checks are in catalog_check.c,
+ * look-ups in catalog_find.c, rendering in catalog_render.c.
  *
  * The default catalog is compiled (tools/catgen.c, embedded_int.h): a new
  * catalog's views are the static tables, and nothing is parsed. Entries
@@ -34,51 +34,9 @@
 #include "nicfit/catalog.h"
 #include "nicfit/file.h"
 
-/* ---- kinds --------------------------------------------------------------- */
-
-static const char *const kind_names[NICFIT_KIND_COUNT] = {
-	"nic", "cable", "switch", "server", "gpu", "model"
-};
-const char *const nicfit__catalog_kind_plurals[NICFIT_KIND_COUNT + 1] = {
-	"nics", "cables", "switches", "servers", "gpus", "models", NULL
-};
-
-const char *nicfit_kind_name(enum nicfit_kind k)
-{
-	return (unsigned)k < NICFIT_KIND_COUNT ? kind_names[k] : "?";
-}
-
-const char *nicfit_kind_plural(enum nicfit_kind k)
-{
-	return (unsigned)k < NICFIT_KIND_COUNT ? nicfit__catalog_kind_plurals[k] : "?";
-}
-
-int nicfit_kind_parse(const char *s, enum nicfit_kind *out, struct nicfit_error *err)
-{
-	int k;
-
-	for (k = 0; k < NICFIT_KIND_COUNT; k++)
-		if (!strcasecmp(s, kind_names[k]) || !strcasecmp(s, nicfit__catalog_kind_plurals[k])) {
-			*out = (enum nicfit_kind)k;
-			return 0;
-		}
-	return nicfit_error_set(err, NICFIT_E_USAGE,
-				"unknown kind '%.32s' (use nics, cables, switches, servers, gpus or models)",
-				s);
-}
-
 /* ---- the catalog ------------------------------------------------------- */
 
-const size_t nicfit__catalog_view_size[NICFIT_KIND_COUNT] = {
-	sizeof(struct nicfit_nic), sizeof(struct nicfit_cable), sizeof(struct nicfit_switch),
-	sizeof(struct nicfit_server), sizeof(struct nicfit_gpu), sizeof(struct nicfit_model)
-};
 #define view_size nicfit__catalog_view_size
-
-int nicfit__catalog_has(const struct nicfit_catalog *cat, enum nicfit_kind k, const char *id)
-{
-	return cat && nicfit__catalog_find_exact(cat, k, id) != NULL;
-}
 
 static struct nicfit_catalog *catalog_alloc(void)
 {
@@ -735,6 +693,25 @@ json_t *nicfit__catalog_json(const struct nicfit_catalog *ccat, enum nicfit_kind
 	return byid;
 }
 
+char *nicfit_catalog_entry_json(const struct nicfit_catalog *cat, enum nicfit_kind k,
+				const char *id, int pretty)
+{
+	const struct nicfit_entry *e = nicfit__catalog_find(cat, k, id);
+	json_t *o, *copy;
+	char *s;
+
+	if (!e)
+		return NULL;
+	o = json_object_get(nicfit__catalog_json(cat, k), e->id);
+	copy = json_deep_copy(o);
+	if (!copy)
+		return NULL;
+	json_object_del(copy, "_origin");
+	s = json_dumps(copy, (pretty ? JSON_INDENT(2) : JSON_COMPACT) | JSON_REAL_PRECISION(15));
+	json_decref(copy);
+	return s;
+}
+
 /*
  * Merge a user's document into cat. Only the kinds the document names are
  * copied first, so that a failure leaves the catalog as it was; those
@@ -808,53 +785,6 @@ int nicfit_catalog_overlay(struct nicfit_catalog *cat, const char *input,
 	return overlay(cat, input, text, len, err);
 }
 
-/*
- * Make compiled kind k in its place: the views without strings copied in,
- * each string pointer stored from the pool, the ids taken from the views.
- * Runs once a process for each kind something uses (pthread_once: serve's
- * threads share the compiled kinds).
- */
-static void make_kind(int k)
-{
-	const struct nicfit__compiled_kind *c = &nicfit__catalog_compiled[k];
-	char *views = c->views;
-	size_t i;
-
-	if (!c->n)
-		return;
-	memcpy(views, c->init, c->n * view_size[k]);
-	for (i = 0; i < c->nstrs; i++) {
-		const char *s = nicfit__catalog_pool + c->strs[i].str;
-
-		memcpy(views + c->strs[i].at, &s, sizeof(s));
-	}
-	for (i = 0; i < c->n; i++)
-		c->ids[i] = ((const struct nicfit_entry *)(const void *)(views + i * view_size[k]))->id;
-}
-
-#define MAKER(k) static void make_##k(void) { make_kind(k); }
-MAKER(0)
-MAKER(1)
-MAKER(2)
-MAKER(3)
-MAKER(4)
-MAKER(5)
-#undef MAKER
-_Static_assert(NICFIT_KIND_COUNT == 6, "one maker a kind");
-static void (*const makers[NICFIT_KIND_COUNT])(void) = {
-	make_0, make_1, make_2, make_3, make_4, make_5
-};
-static pthread_once_t made[NICFIT_KIND_COUNT] = {
-	PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
-	PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT
-};
-
-static inline void ready(const struct nicfit_catalog *cat, int k)
-{
-	if (cat->k[k].compiled)
-		pthread_once(&made[k], makers[k]);
-}
-
 /* The compiled default catalog: no parse, no copy; JSON comes when needed. */
 int nicfit_catalog_new(struct nicfit_catalog **out, struct nicfit_error *err)
 {
@@ -874,12 +804,6 @@ int nicfit_catalog_new(struct nicfit_catalog **out, struct nicfit_error *err)
 	return 0;
 }
 
-const char *const *nicfit__catalog_ids(const struct nicfit_catalog *cat, enum nicfit_kind k)
-{
-	ready(cat, k);
-	return cat->k[k].ids;
-}
-
 int nicfit_catalog_overlay_file(struct nicfit_catalog *cat, const char *path,
 				struct nicfit_error *err)
 {
@@ -892,19 +816,4 @@ int nicfit_catalog_overlay_file(struct nicfit_catalog *cat, const char *path,
 	rc = nicfit_catalog_overlay(cat, path, text, len, err);
 	free(text);
 	return rc;
-}
-
-size_t nicfit_catalog_count(const struct nicfit_catalog *cat, enum nicfit_kind k)
-{
-	return (unsigned)k < NICFIT_KIND_COUNT ? cat->k[k].n : 0;
-}
-
-const struct nicfit_entry *nicfit_catalog_entry(const struct nicfit_catalog *cat,
-						enum nicfit_kind k, size_t i)
-{
-	if ((unsigned)k >= NICFIT_KIND_COUNT || i >= cat->k[k].n)
-		return NULL;
-	ready(cat, k);
-	return (const struct nicfit_entry *)(const void *)((const char *)cat->k[k].views +
-							   i * view_size[k]);
 }

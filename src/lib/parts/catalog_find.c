@@ -1,7 +1,7 @@
 /*
  * catalog_find.c - looking entries up: by index, by id or part number
- * (with a suggestion when there is none), by PCI ID; one entry as JSON
- * (see nicfit/catalog.h).
+ * (with a suggestion when there is none), by PCI ID (see
+ * nicfit/catalog.h). One entry as JSON is in catalog.c, with the JSON.
  *
  * Look-ups bisect the typed views, which catalog.c keeps sorted by id
  * (the compiled ones are sorted by the generator). Ids are lowercase
@@ -55,8 +55,13 @@ const struct nicfit_entry *nicfit__catalog_find_exact(const struct nicfit_catalo
 /* Ids are at most 63 characters (catalog_check.c): a longer word is none. */
 #define ID_MAX 63
 
-static const struct nicfit_entry *find(const struct nicfit_catalog *cat, enum nicfit_kind k,
-				       const char *id)
+int nicfit__catalog_has(const struct nicfit_catalog *cat, enum nicfit_kind k, const char *id)
+{
+	return cat && nicfit__catalog_find_exact(cat, k, id) != NULL;
+}
+
+const struct nicfit_entry *nicfit__catalog_find(const struct nicfit_catalog *cat,
+					       enum nicfit_kind k, const char *id)
 {
 	char low[ID_MAX + 1];
 	size_t i, n = strlen(id);
@@ -88,7 +93,7 @@ static const struct nicfit_entry *find_or_fail(const struct nicfit_catalog *cat,
 					       enum nicfit_kind k, const char *id,
 					       const char *what, struct nicfit_error *err)
 {
-	const struct nicfit_entry *e = find(cat, k, id);
+	const struct nicfit_entry *e = nicfit__catalog_find(cat, k, id);
 	const char *near;
 
 	if (e)
@@ -124,7 +129,7 @@ const struct nicfit_entry *nicfit_catalog_lookup(const struct nicfit_catalog *ca
 	int k;
 
 	for (k = 0; k < NICFIT_KIND_COUNT; k++) {
-		const struct nicfit_entry *e = find(cat, (enum nicfit_kind)k, id);
+		const struct nicfit_entry *e = nicfit__catalog_find(cat, (enum nicfit_kind)k, id);
 
 		if (e) {
 			if (kind)
@@ -184,25 +189,6 @@ int nicfit_entry_unverified(const struct nicfit_entry *e, const char *field)
 		if (!strcmp(e->unverified[i], field))
 			return 1;
 	return 0;
-}
-
-char *nicfit_catalog_entry_json(const struct nicfit_catalog *cat, enum nicfit_kind k,
-				const char *id, int pretty)
-{
-	const struct nicfit_entry *e = find(cat, k, id);
-	json_t *o, *copy;
-	char *s;
-
-	if (!e)
-		return NULL;
-	o = json_object_get(nicfit__catalog_json(cat, k), e->id);
-	copy = json_deep_copy(o);
-	if (!copy)
-		return NULL;
-	json_object_del(copy, "_origin");
-	s = json_dumps(copy, (pretty ? JSON_INDENT(2) : JSON_COMPACT) | JSON_REAL_PRECISION(15));
-	json_decref(copy);
-	return s;
 }
 
 const char *nicfit_cable_type_name(enum nicfit_cable_type t)

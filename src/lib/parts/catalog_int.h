@@ -75,13 +75,13 @@ struct nicfit__field {
 
 /* The layout of each kind's view, ended by a row with member NULL (catalog.c). */
 extern const struct nicfit__field *const nicfit__catalog_layout[NICFIT_KIND_COUNT];
-/* sizeof each kind's view (catalog.c). */
+/* sizeof each kind's view (catalog_view.c). */
 extern const size_t nicfit__catalog_view_size[NICFIT_KIND_COUNT];
 
-/* "nics", "cables", ... NULL-terminated, for suggestions (catalog.c). */
+/* "nics", "cables", ... NULL-terminated, for suggestions (catalog_view.c). */
 extern const char *const nicfit__catalog_kind_plurals[NICFIT_KIND_COUNT + 1];
 
-/* Kind k's ids, NULL-terminated, for suggestions (catalog.c). */
+/* Kind k's ids, NULL-terminated, for suggestions (catalog_view.c). */
 const char *const *nicfit__catalog_ids(const struct nicfit_catalog *cat, enum nicfit_kind k);
 
 /* The entry with exactly this id in kind k, or NULL (catalog_find.c: bisects). */
@@ -94,8 +94,15 @@ const struct nicfit_entry *nicfit__catalog_find_exact(const struct nicfit_catalo
  */
 json_t *nicfit__catalog_json(const struct nicfit_catalog *cat, enum nicfit_kind k);
 
-/* Is id present in kind k of cat (NULL cat: no)? (catalog.c) */
+/* Is id present in kind k of cat (NULL cat: no)? (catalog_find.c) */
 int nicfit__catalog_has(const struct nicfit_catalog *cat, enum nicfit_kind k, const char *id);
+
+/*
+ * The entry of kind k whose id is id in any case, or (NICs and cables)
+ * whose part number is; NULL when none (catalog_find.c).
+ */
+const struct nicfit_entry *nicfit__catalog_find(const struct nicfit_catalog *cat,
+						enum nicfit_kind k, const char *id);
 
 /*
  * Check the parsed document root (text of len bytes, named input) before
