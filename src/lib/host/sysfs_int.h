@@ -2,15 +2,17 @@
  * sysfs_int.h - what the files of the sysfs layer share (not public).
  *
  * The layer is nicfit/sysfs.h; its files are cut by concept: sysfs.c
- * opens a root and keeps the problems met; sysfs_resolve.c finds a path
+ * opens and closes a root; sysfs_problem.c keeps the problems met;
+ * sysfs_resolve.c finds a path
  * inside the root (links followed as if the root were "/"); sysfs_read.c
  * holds the typed readers, the directory lister and the existence test;
  * sysfs_record.c is the recorder behind snapshots; sysfs_parse.c holds
  * the pure parsers of sysfs strings. Every reader ends in the same two
  * calls: nicfit__sysfs_problem() for what went wrong and
  * nicfit__sysfs_record() for what a snapshot must hold. Calls go one way
- * only: sysfs_read.c uses sysfs_resolve.c, both use sysfs.c and
- * sysfs_record.c, and sysfs.c uses sysfs_record.c.
+ * only: sysfs.c uses sysfs_resolve.c and sysfs_record.c to close a root,
+ * sysfs_read.c uses sysfs_resolve.c, and the readers use sysfs_problem.c
+ * and sysfs_record.c, which call none of them.
  */
 #ifndef NICFIT_SYSFS_INT_H
 #define NICFIT_SYSFS_INT_H
@@ -65,7 +67,7 @@ struct nicfit_sysfs {
 
 /*
  * Keep a problem with path unless st is OK or MISSING or flags has
- * NICFIT_SYSFS_QUIET (sysfs.c).
+ * NICFIT_SYSFS_QUIET (sysfs_problem.c).
  */
 void nicfit__sysfs_problem(struct nicfit_sysfs *fs, const char *path,
 			   enum nicfit_sysfs_status st, int errnum, unsigned flags);
