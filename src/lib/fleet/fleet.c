@@ -26,6 +26,7 @@ int nicfit_fleet_new(struct nicfit_fleet **out, const struct nicfit_fleet_limits
 		return NICFIT_E_NOMEM;
 	if (lim)
 		fl->lim = *lim;
+	fl->read_doc = nicfit__fleet_audit_doc;
 	fl->lim.max_doc_bytes = or_default(fl->lim.max_doc_bytes, NICFIT_FLEET_MAX_DOC_DEFAULT);
 	fl->lim.max_bundle_bytes = or_default(fl->lim.max_bundle_bytes,
 					      NICFIT_FLEET_MAX_BUNDLE_DEFAULT);

@@ -2,14 +2,14 @@
  * fleet_input.c - cutting audit documents out of text: the splitter that
  * every destination feeds (the plain stream, a host's labelled lines, an
  * Ansible result's stdout) and the hand-off of each whole document to
- * fleet_audit.c.
+ * the fleet's reader (fl->read_doc: fleet_audit.c).
  *
  * A splitter tracks JSON nesting outside strings to find where a document
  * ends; it does not parse. Each piece it is fed keeps its input line and
  * column (a fragment), so that an offset in the reassembled document maps
  * back to the capture (nicfit__fleet_position). Which text goes to which
- * splitter is fleet_stream.c's business. This file and fleet_audit.c call
- * each other: see fleet_int.h on the one recursion between fleet's files.
+ * splitter is fleet_stream.c's business. fleet_audit.c feeds an Ansible
+ * host's stdout back here: see fleet_int.h on that one recursion.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +95,7 @@ static int doc_done(struct nicfit_fleet *fl, struct fl_split *sp, const struct f
 				      "host %s: Ansible reports %s and no audit",
 				      d->label ? d->label : "?", d->status);
 	} else {
-		rc = nicfit__fleet_audit_doc(fl, sp->doc.data, sp->doc.len, &o, err);
+		rc = fl->read_doc(fl, sp->doc.data, sp->doc.len, &o, err);
 	}
 	nicfit__fleet_split_reset(fl, sp);
 	return rc;
@@ -124,7 +124,7 @@ size_t nicfit__fleet_whole_doc(struct nicfit_fleet *fl, const struct fl_dest *d,
 	o.frags = &f;
 	o.nfrags = 1;
 	o.tokenized = 1;
-	*rc = nicfit__fleet_audit_doc(fl, p, used, &o, err);
+	*rc = fl->read_doc(fl, p, used, &o, err);
 	return used;
 }
 

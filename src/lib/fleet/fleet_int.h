@@ -26,13 +26,14 @@
  * value is a number or an interned string. Comparing hosts is then tallying
  * values per key, with no knowledge of JSON left.
  *
- * One recursion, the only cycle between these files: an Ansible JSON
- * document is a bundle whose hosts' stdout each hold an audit, so
- * fleet_audit.c hands each stdout back to fleet_input.c
- * (nicfit__fleet_feed_labelled), whose splitter hands the documents it
- * finds to fleet_audit.c again (nicfit__fleet_audit_doc). It is one level
- * deep: a document read from inside a bundle is marked nested and is
- * never taken for a bundle itself.
+ * One recursion: an Ansible JSON document is a bundle whose hosts'
+ * stdout each hold an audit, so fleet_audit.c hands each stdout back to
+ * fleet_input.c (nicfit__fleet_feed_labelled), whose splitter hands the
+ * documents it finds to the fleet's reader again (fl->read_doc, which
+ * nicfit_fleet_new sets to nicfit__fleet_audit_doc), so that the splitter
+ * never calls the audit reader by name and the files do not call each
+ * other. It is one level deep: a document read from inside a bundle is
+ * marked nested and is never taken for a bundle itself.
  */
 #ifndef NICFIT_FLEET_INT_H
 #define NICFIT_FLEET_INT_H
@@ -259,8 +260,17 @@ struct fl_anom {
 	int dropped;
 };
 
+struct fl_origin;
+
 struct nicfit_fleet {
 	struct nicfit_fleet_limits lim;
+	/*
+	 * Where the splitters hand each whole document: nicfit__fleet_audit_doc,
+	 * set by nicfit_fleet_new. Through this pointer fleet_input.c does not
+	 * call fleet_audit.c, which feeds an Ansible host's stdout back to it.
+	 */
+	int (*read_doc)(struct nicfit_fleet *fl, const char *text, size_t len,
+			const struct fl_origin *o, struct nicfit_error *err);
 	struct fl_strtab st;
 	struct jscan js;
 
