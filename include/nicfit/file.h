@@ -1,5 +1,6 @@
 /*
- * nicfit/file.h - reading a whole input file, with a limit.
+ * nicfit/file.h - reading a whole input file, with a limit, and listing
+ * a directory of them.
  *
  * Specs, catalogs, dumps and audit documents are read whole and then
  * parsed. nicfit_read_file() is the one reader for them: it refuses
@@ -39,6 +40,19 @@ int nicfit_read_file(const char *path, size_t max, char **out, size_t *len,
 /* The same from an open descriptor; name is the input named in errors. */
 int nicfit_read_fd(int fd, const char *name, size_t max, char **out, size_t *len,
 		   struct nicfit_error *err);
+
+/*
+ * The names in directory dir, in byte order (strcmp), "." and ".." never
+ * and hidden ones (a leading '.') not when skip_hidden: the one lister of
+ * the readers that walk a directory of inputs, so that every walk sees
+ * one order whatever the locale. *names gets a new array of *n names
+ * (nicfit_dir_names_free() frees it; NULL when empty). Returns 0,
+ * NICFIT_E_IO when dir cannot be listed (errno says why), NICFIT_E_LIMIT
+ * when it holds more than max names, or NICFIT_E_NOMEM; on error *names
+ * is NULL. The caller words the error, naming the input as it knows it.
+ */
+int nicfit_dir_list(const char *dir, int skip_hidden, size_t max, char ***names, size_t *n);
+void nicfit_dir_names_free(char **names, size_t n);
 
 #ifdef __cplusplus
 }

@@ -1,13 +1,18 @@
 /*
  * test_core.c - the shared pieces: error lines, the bounded buffer, the
- * emitter in its four formats, request specs from JSON, suggestions.
+ * emitter in its four formats, request specs from JSON, suggestions, the
+ * directory lister.
  */
+#include <errno.h>
+#include <unistd.h>
+
 #include "unit.h"
 
 #include "core/jscan_int.h"
 #include "nicfit/buf.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
+#include "nicfit/file.h"
 #include "nicfit/spec.h"
 
 static void error_lines(void **state)
@@ -582,6 +587,49 @@ static void suggestions(void **state)
 	assert_null(nicfit_suggest("zzzzzzzz", ids));
 }
 
+/* The directory lister: byte order, hidden names on request, its bound, its errors. */
+static void dir_listing(void **state)
+{
+	static const char *const files[] = { "b.json", "a", ".hidden", "B", "c" };
+	char dir[] = "/tmp/nicfit-dir-XXXXXX", path[64];
+	char **names;
+	size_t n, i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fclose(f);
+	}
+	assert_int_equal(nicfit_dir_list(dir, 0, 16, &names, &n), 0);
+	assert_int_equal(n, 5);
+	assert_string_equal(names[0], ".hidden");
+	assert_string_equal(names[1], "B");
+	assert_string_equal(names[2], "a");
+	assert_string_equal(names[3], "b.json");
+	assert_string_equal(names[4], "c");
+	nicfit_dir_names_free(names, n);
+	assert_int_equal(nicfit_dir_list(dir, 1, 16, &names, &n), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(names[0], "B");
+	nicfit_dir_names_free(names, n);
+	assert_int_equal(nicfit_dir_list(dir, 1, 3, &names, &n), NICFIT_E_LIMIT);
+	assert_null(names);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+	assert_int_equal(nicfit_dir_list(dir, 0, 16, &names, &n), NICFIT_E_IO);
+	assert_int_equal(errno, ENOENT);
+	assert_null(names);
+	assert_int_equal(n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -600,6 +648,7 @@ int main(void)
 		cmocka_unit_test(json_position_columns),
 		cmocka_unit_test(json_positions_deep),
 		cmocka_unit_test(suggestions),
+		cmocka_unit_test(dir_listing),
 	};
 
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);

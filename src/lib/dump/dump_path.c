@@ -14,7 +14,6 @@
  * NICFIT_DUMP_MAX_FILE bytes uncompressed, the bound of any text file;
  * a tar inside goes to the snapshot reader as before.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,47 +179,24 @@ static int walk_entry(struct walk_ctx *w, const char *path, const char *name, in
 	return rc;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Read every file under dir, in name order; name is dir as errors and citations say it. */
 static int walk_dir(struct walk_ctx *w, const char *dir, const char *name, int depth)
 {
-	DIR *dh;
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, alloc = 0, i;
-	int rc = 0;
+	char **names;
+	size_t n, i;
+	int rc;
 
 	if (depth > WALK_MAX_DEPTH)
 		return 0;
-	dh = opendir(dir);
-	if (!dh)
+	rc = nicfit_dir_list(dir, 0, NICFIT_DUMP_MAX_FILES, &names, &n);
+	if (rc == NICFIT_E_IO)
 		return depth ? 0 : nicfit_error_at(w->err, NICFIT_E_IO, name, 0, 0, "%s",
 						   strerror(errno));
-	while (!rc && (de = readdir(dh))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (n >= NICFIT_DUMP_MAX_FILES) {
-			rc = nicfit_error_at(w->err, NICFIT_E_LIMIT, name, 0, 0,
-					     "more than %d entries", NICFIT_DUMP_MAX_FILES);
-			break;
-		}
-		if (NICFIT_ALLOC_GROW(names, n + 1, alloc)) {
-			rc = nicfit_error_set(w->err, NICFIT_E_NOMEM, "out of memory");
-			break;
-		}
-		names[n] = strdup(de->d_name);
-		if (!names[n])
-			rc = nicfit_error_set(w->err, NICFIT_E_NOMEM, "out of memory");
-		else
-			n++;
-	}
-	closedir(dh);
-	if (n)
-		qsort(names, n, sizeof(*names), by_name);
+	if (rc == NICFIT_E_LIMIT)
+		return nicfit_error_at(w->err, NICFIT_E_LIMIT, name, 0, 0,
+				       "more than %d entries", NICFIT_DUMP_MAX_FILES);
+	if (rc)
+		return nicfit_error_set(w->err, NICFIT_E_NOMEM, "out of memory");
 	for (i = 0; i < n; i++) {
 		size_t lp = strlen(dir) + strlen(names[i]) + 2, ln = strlen(name) + strlen(names[i]) + 2;
 		char *p = malloc(lp), *q = malloc(ln);
@@ -234,9 +210,8 @@ static int walk_dir(struct walk_ctx *w, const char *dir, const char *name, int d
 		}
 		free(p);
 		free(q);
-		free(names[i]);
 	}
-	free(names);
+	nicfit_dir_names_free(names, n);
 	return rc;
 }
 

@@ -5,7 +5,6 @@
  * the public begin/feed/end calls are used; what the text holds is
  * fleet_stream.c's business.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include "fleet/fleet_int.h"
+#include "nicfit/file.h"
 
 #define READ_CHUNK ((size_t)1 << 20)
 
@@ -87,24 +87,22 @@ static int is_json_name(const char *n)
 	return len > 5 && !strcmp(n + len - 5, ".json");
 }
 
-static int skip_hidden(const struct dirent *d)
-{
-	return d->d_name[0] != '.';
-}
-
 int nicfit_fleet_add_path(struct nicfit_fleet *fl, const char *path, struct nicfit_error *err)
 {
-	struct dirent **names = NULL;
+	char **names;
 	struct stat st;
-	int k, i, rc = 0;
+	size_t k, i;
+	int rc;
 
 	if (stat(path, &st))
 		return nicfit_error_at(err, errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO, path,
 				       0, 0, "%s", strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return add_file(fl, path, path, err);
-	k = scandir(path, &names, skip_hidden, alphasort);
-	if (k < 0)
+	rc = nicfit_dir_list(path, 1, (size_t)-1, &names, &k);
+	if (rc == NICFIT_E_NOMEM)
+		return nicfit_error_set(err, rc, "out of memory");
+	if (rc)
 		return nicfit_error_at(err, NICFIT_E_IO, path, 0, 0, "cannot list: %s",
 				       strerror(errno));
 	for (i = 0; i < k; i++) {
@@ -112,13 +110,12 @@ int nicfit_fleet_add_path(struct nicfit_fleet *fl, const char *path, struct nicf
 
 		if (!rc) {
 			snprintf(full, sizeof(full), "%s%s%s", path,
-				 path[strlen(path) - 1] == '/' ? "" : "/", names[i]->d_name);
+				 path[strlen(path) - 1] == '/' ? "" : "/", names[i]);
 			/* a directory of audits: FILE.json, one host each (notes and the like skipped) */
-			if (is_json_name(names[i]->d_name) && !stat(full, &st) && S_ISREG(st.st_mode))
+			if (is_json_name(names[i]) && !stat(full, &st) && S_ISREG(st.st_mode))
 				rc = add_file(fl, full, full, err);
 		}
-		free(names[i]);
 	}
-	free(names);
+	nicfit_dir_names_free(names, k);
 	return rc;
 }
