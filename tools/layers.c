@@ -79,6 +79,8 @@ static const struct {
 	{ "snapshot.h", "host" }, { "spec.h", "core" },       { "step.h", "physics" },
 	{ "sysfs.h", "host" },    { "topo.h", "host" },       { "units.h", "core" },
 	{ "verify.h", "verify" }, { "version.h", "core" },
+	/* opening a host: a tree, an archive or dumps (dump/host_open.c) */
+	{ "host.h", "dump" },
 	/* the admins' line formats: the audit's (audit_prom.c...) and the fleet's */
 	{ "ops.h", "audit" },
 };
