@@ -5,7 +5,8 @@
  * Text goes straight into the document's buffer. Tables keep their text
  * cells as strings until the table ends, when column widths are known;
  * their JSON rows are written as they come. The JSON writer itself is
- * emit_json.c; the text table layout is emit_table.c.
+ * emit_json.c (the scalars' text emit_json_scalar.c); the text table
+ * layout is emit_table.c.
  */
 #include <ctype.h>
 #include <math.h>

@@ -1,7 +1,8 @@
 /*
- * emit_int.h - the emitter's insides, shared by its three files: emit.c
- * (life, text, fields, tables), emit_json.c (the JSON writer) and
- * emit_table.c (the text table layout). Private to the library.
+ * emit_int.h - the emitter's insides, shared by its files: emit.c (life,
+ * text, fields, tables), emit_json.c (the JSON writer; the scalars' text
+ * is emit_json_scalar.c's, behind emit_json_int.h) and emit_table.c (the
+ * text table layout). Private to the library.
  */
 #ifndef NICFIT_EMIT_INT_H
 #define NICFIT_EMIT_INT_H

@@ -7,7 +7,10 @@
  * which the documents have always had, so nothing builds a tree to print
  * it. What it is not: the text, Markdown and CSV output and the tables,
  * which are emit.c's (the tables call the writer below for their JSON
- * rows), and the parse of a document given as text, which is jansson's.
+ * rows); the text of a scalar (a string checked, escaped and quoted, a
+ * real's digits), which is emit_json_scalar.c's, the pieces the quick
+ * paths inline in emit_json_int.h; and the parse of a document given as
+ * text, which is jansson's.
  */
 /* the one definition of the inline calls of nicfit/emit.h is compiled here */
 #define NICFIT__EMIT_DEFINE 1
@@ -15,419 +18,18 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/jansson_int.h"
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "core/alloc_int.h"
 #include "out/emit_int.h"
+#include "out/emit_json_int.h"
 #include "core/fmt_int.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
 #include "core/text_int.h"
-#include "core/utf8.h"
-
-/*
- * Appends to the document, inline: a JSON document is thousands of short
- * pieces (a quote, a comma, a key), so each goes straight in while the
- * buffer has room and only growing goes through nicfit_buf_add().
- */
-static inline void jadd(struct nicfit_buf *b, const char *s, size_t n)
-{
-	if (!b->err && n < b->cap - b->len && n <= b->max - b->len) {
-		memcpy(b->data + b->len, s, n);
-		b->len += n;
-		b->data[b->len] = '\0';
-	} else {
-		nicfit_buf_add(b, s, n);
-	}
-}
-
-static inline void jch(struct nicfit_buf *b, char c)
-{
-	if (!b->err && 1 < b->cap - b->len && b->len < b->max) {
-		b->data[b->len++] = c;
-		b->data[b->len] = '\0';
-	} else {
-		nicfit_buf_add(b, &c, 1);
-	}
-}
-
-static inline void jputs(struct nicfit_buf *b, const char *s)
-{
-	jadd(b, s, strlen(s));
-}
-
-/* Does the word x (8 bytes of a string) hold a byte JSON escapes or >= 0x80? */
-static inline int word_escapes(uint64_t x)
-{
-	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-	uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
-
-	/* a byte >= 0x80, < 0x20, equal to '"' or to '\\' */
-	return ((x | ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & high) != 0;
-}
-
-#ifdef __SSE2__
-/*
- * Does v (16 bytes of a string) hold a byte JSON escapes or >= 0x80? As
- * signed bytes, those >= 0x80 are negative, so one compare finds them and
- * the controls.
- */
-static inline int chunk_escapes(__m128i v)
-{
-	return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
-							   _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
-					      _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))) != 0;
-}
-#endif
-
-/*
- * Is s printable ASCII that JSON takes as it is (no byte past 0x7f, no
- * control character, no '"' or '\\')? Eight bytes at a time, the last
- * eight overlapping the word before them rather than a byte loop: nearly
- * every key and value is, and is then valid UTF-8 and copied unescaped.
- */
-static int plain_ascii(const char *s, size_t n)
-{
-	uint64_t x;
-	size_t i;
-
-#ifdef __SSE2__
-	/* sixteen bytes at a time where the CPU has SSE2 (every x86-64): a decision is hundreds */
-	if (n >= 16) {
-		for (i = 0;; i += 16) {
-			if (i + 16 > n)
-				i = n - 16;
-			if (chunk_escapes(_mm_loadu_si128((const __m128i *)(const void *)(s + i))))
-				return 0;
-			if (i + 16 >= n)
-				return 1;
-		}
-	}
-#endif
-	if (n < 8) {
-		for (i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)s[i];
-
-			if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\')
-				return 0;
-		}
-		return 1;
-	}
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&x, s + i, 8);
-		if (word_escapes(x))
-			return 0;
-	}
-	if (i < n) {
-		memcpy(&x, s + n - 8, 8);
-		if (word_escapes(x))
-			return 0;
-	}
-	return 1;
-}
-
-/* A plain_ascii() string, quoted. */
-static void plain_quote(struct nicfit_buf *b, const char *s, size_t n)
-{
-	if (!b->err && n + 2 < b->cap - b->len && n + 2 <= b->max - b->len) {
-		char *d = b->data + b->len;
-
-		d[0] = '"';
-		memcpy(d + 1, s, n);
-		d[n + 1] = '"';
-		d[n + 2] = '\0';
-		b->len += n + 2;
-		return;
-	}
-	nicfit_buf_addch(b, '"');
-	nicfit_buf_add(b, s, n);
-	nicfit_buf_addch(b, '"');
-}
-
-/*
- * s (n bytes) copied to d if it is plain_ascii(), checked as it is copied
- * (one pass where checking, then copying took two): 1 when written, 0
- * when it is not plain (d holds some of it then). d has room for n bytes
- * and 16 more are not needed: the last chunk overlaps the one before.
- */
-static inline __attribute__((always_inline)) int plain_put(char *d, const char *s, size_t n)
-{
-	size_t i;
-
-#ifdef __SSE2__
-	if (n >= 16) {
-		for (i = 0;; i += 16) {
-			__m128i v;
-
-			if (i + 16 > n)
-				i = n - 16;
-			v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-			if (chunk_escapes(v))
-				return 0;
-			_mm_storeu_si128((__m128i *)(void *)(d + i), v);
-			if (i + 16 >= n)
-				break;
-		}
-	} else
-#endif
-	if (n >= 8) {
-		uint64_t x, y;
-
-		memcpy(&x, s, 8);
-		memcpy(&y, s + n - 8, 8);
-		if (word_escapes(x) || word_escapes(y))
-			return 0;
-		memcpy(d, &x, 8);
-		memcpy(d + n - 8, &y, 8);
-	} else {
-		for (i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)s[i];
-
-			if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\')
-				return 0;
-			d[i] = (char)c;
-		}
-	}
-	return 1;
-}
-
-/*
- * s (n bytes) quoted at the end of the buffer if it is plain_ascii() and
- * the buffer has room: 1 when written, 0 when it is not plain (nothing is
- * written), -1 when the buffer must grow first.
- */
-static int plain_copy(struct nicfit_buf *b, const char *s, size_t n)
-{
-	char *d;
-
-	if (b->err || !(n + 2 < b->cap - b->len && n + 2 <= b->max - b->len))
-		return -1;
-	d = b->data + b->len + 1;
-	if (!plain_put(d, s, n))
-		return 0;
-	d[-1] = '"';
-	d[n] = '"';
-	d[n + 1] = '\0';
-	b->len += n + 2;
-	return 1;
-}
-
-/* (nicfit/emit.h) Here beside the JSON number writer, its one caller in the library. */
-double nicfit_round4(double v)
-{
-	if (!isfinite(v))
-		return v;
-	if (fabs(v) >= 1e11)
-		return v;
-	return round(v * 1e4) / 1e4;
-}
-
-/* 1 when the n bytes at s are well-formed UTF-8 (core/utf8.h), as jansson requires. */
-static int utf8_valid(const char *s, size_t n)
-{
-	size_t i = 0, k;
-
-	while (i < n) {
-		k = nicfit__utf8_len((const unsigned char *)s + i, n - i, NULL);
-		if (!k)
-			return 0;
-		i += k;
-	}
-	return 1;
-}
-
-/* s (valid UTF-8) as a JSON string, escaped as json_dumps() escapes it. */
-static void json_quote(struct nicfit_buf *b, const char *s, size_t n)
-{
-	size_t i, run = 0;
-
-	if (plain_ascii(s, n)) {
-		plain_quote(b, s, n);
-		return;
-	}
-	nicfit_buf_addch(b, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		const char *esc = NULL;
-		char u[8];
-
-		if (c > '\\' || (c >= 0x20 && c != '"' && c != '\\'))
-			continue;
-		nicfit_buf_add(b, s + run, i - run);
-		run = i + 1;
-		switch (c) {
-		case '"': esc = "\\\""; break;
-		case '\\': esc = "\\\\"; break;
-		case '\b': esc = "\\b"; break;
-		case '\f': esc = "\\f"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		case '\t': esc = "\\t"; break;
-		default:
-			snprintf(u, sizeof(u), "\\u%04X", c);
-			esc = u;
-		}
-		nicfit_buf_puts(b, esc);
-	}
-	nicfit_buf_add(b, s + run, n - run);
-	nicfit_buf_addch(b, '"');
-}
-
-/*
- * A real as json_dumps() writes it with JSON_REAL_PRECISION(15): "%.15g",
- * ".0" added when that reads as an integer, and the exponent without
- * its '+' and leading zeros.
- */
-/*
- * The value a whole number of ten-thousandths k / 1e4 (|k| < 1e14): what
- * "%.15g" writes is then exactly that decimal, shortest (the double lies
- * far closer to it than half a 15-digit step), which is written without
- * printf; so is a whole number of 10 to 15 digits. Returns 0 when v is
- * neither.
- */
-static void put_fixed4(struct nicfit_buf *b, long long k);
-
-/*
- * llround(x) for |x| < 2^52, without the call: x minus its truncation is
- * exact there, so comparing it with one half rounds halves away from zero
- * as llround() does.
- */
-static inline long long round_half_away(double x)
-{
-	long long t = (long long)x;
-	double f = x - (double)t;
-
-	if (f >= 0.5)
-		t++;
-	else if (f <= -0.5)
-		t--;
-	return t;
-}
-
-static int json_real_fast(struct nicfit_buf *b, double v)
-{
-	char t[40], *p = t + sizeof(t);
-	long long k;
-	unsigned long long u;
-
-	if (fabs(v) >= 1e10 && fabs(v) < 1e15 && v == floor(v)) {
-		/* a whole number of at most 15 digits: "%.15g" writes its digits, then ".0" */
-		u = (unsigned long long)fabs(v);
-		*--p = '0';
-		*--p = '.';
-		do {
-			*--p = (char)('0' + u % 10);
-			u /= 10;
-		} while (u);
-		if (v < 0)
-			*--p = '-';
-		jadd(b, p, (size_t)(t + sizeof(t) - p));
-		return 1;
-	}
-	if (!(fabs(v) < 1e10) || v == 0)
-		return 0;
-	k = round_half_away(v * 1e4);
-	if ((double)k / 1e4 != v)
-		return 0;
-	put_fixed4(b, k);
-	return 1;
-}
-
-/*
- * k / 1e4 (k not 0) as "%.15g" writes it, ".0" added to a whole number,
- * ending at end (written backwards); returns where it begins.
- */
-static inline char *fixed4_text(char *end, long long k)
-{
-	char *p = end;
-	unsigned long long u, ip, fr;
-	int d, neg;
-
-	neg = k < 0;
-	u = neg ? (unsigned long long)-k : (unsigned long long)k;
-	ip = u / 10000;
-	fr = u % 10000;
-	d = 4;
-	while (fr && fr % 10 == 0) {
-		fr /= 10;
-		d--;
-	}
-	if (!fr) {
-		*--p = '0';
-	} else {
-		while (d--) {
-			*--p = (char)('0' + fr % 10);
-			fr /= 10;
-		}
-	}
-	*--p = '.';
-	do {
-		*--p = (char)('0' + ip % 10);
-		ip /= 10;
-	} while (ip);
-	if (neg)
-		*--p = '-';
-	return p;
-}
-
-/* v in decimal, ending at end (written backwards); returns where it begins. */
-static inline char *int_text(char *end, long long v)
-{
-	char *q = end;
-	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-
-	do {
-		*--q = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--q = '-';
-	return q;
-}
-
-static void put_fixed4(struct nicfit_buf *b, long long k)
-{
-	char t[40], *p = fixed4_text(t + sizeof(t), k);
-
-	jadd(b, p, (size_t)(t + sizeof(t) - p));
-}
-
-static void json_real_out(struct nicfit_buf *b, double v)
-{
-	char t[64], *x, *end;
-	int n;
-
-	if (json_real_fast(b, v))
-		return;
-	n = snprintf(t, sizeof(t), "%.15g", v);
-
-	if (n < 0 || (size_t)n >= sizeof(t) - 3)
-		return;
-	if (!strchr(t, '.') && !strchr(t, 'e')) {
-		t[n++] = '.';
-		t[n++] = '0';
-		t[n] = '\0';
-	}
-	x = strchr(t, 'e');
-	if (x) {
-		x++;
-		end = x + 1;
-		if (*x == '-')
-			x++;
-		while (*end == '0')
-			end++;
-		if (end != x)
-			memmove(x, end, strlen(end) + 1);
-	}
-	nicfit_buf_puts(b, t);
-}
 
 static void json_indent(struct nicfit_emit *e, int depth)
 {
@@ -435,9 +37,9 @@ static void json_indent(struct nicfit_emit *e, int depth)
 
 	if (!(e->flags & NICFIT_EMIT_PRETTY))
 		return;
-	jch(&e->text, '\n');
+	nicfit__json_addch(&e->text, '\n');
 	for (i = 0; i < depth; i++)
-		jadd(&e->text, "  ", 2);
+		nicfit__json_add(&e->text, "  ", 2);
 }
 
 /*
@@ -504,7 +106,7 @@ static size_t find_member(struct nicfit_emit *e, const struct level *l, const ch
 		return 0;
 	}
 	nicfit_buf_init(&q, 0);
-	json_quote(&q, key, kn);
+	nicfit__json_quote(&q, key, kn);
 	for (i = 0; i < l->nm && !found && !nicfit_buf_error(&q); i++)
 		if (l->m[i].hash == h && l->m[i].key_len == q.len &&
 		    !memcmp(e->text.data + l->m[i].key_at, q.data, q.len))
@@ -514,7 +116,7 @@ static size_t find_member(struct nicfit_emit *e, const struct level *l, const ch
 }
 
 /*
- * Copies key to d (room bytes at most) if it is plain (what plain_ascii()
+ * Copies key to d (room bytes at most) if it is plain (what nicfit__json_plain_ascii()
  * accepts: it is then written as it is) and hashes it; returns its length
  * (its hash in *hash), or SIZE_MAX when it is not plain or longer than
  * room. An object's key is ten bytes or so and a document has thousands:
@@ -530,7 +132,7 @@ static inline __attribute__((always_inline)) size_t key_copy(char *d, size_t roo
 	if (n > room)
 		return SIZE_MAX;
 	if (n == 0 || n > 16) {
-		if (!plain_ascii(key, n))
+		if (!nicfit__json_plain_ascii(key, n))
 			return SIZE_MAX;
 		memcpy(d, key, n);
 		*hash = key_hash(key, n);
@@ -546,10 +148,10 @@ static inline __attribute__((always_inline)) size_t key_copy(char *d, size_t roo
 		w1 = 0x2020202020202020ull;
 	}
 #ifdef __SSE2__
-	if (chunk_escapes(_mm_set_epi64x((long long)w1, (long long)w0)))
+	if (nicfit__json_chunk_escapes(_mm_set_epi64x((long long)w1, (long long)w0)))
 		return SIZE_MAX;
 #else
-	if (word_escapes(w0) || word_escapes(w1))
+	if (nicfit__json_word_escapes(w0) || nicfit__json_word_escapes(w1))
 		return SIZE_MAX;
 #endif
 	if (n >= 8) {
@@ -668,7 +270,7 @@ static inline __attribute__((always_inline)) int member(struct nicfit_emit *e, c
 	}
 	if (!l->object) {
 		if (l->n++)
-			jch(&e->text, ',');
+			nicfit__json_addch(&e->text, ',');
 		json_indent(e, e->depth);
 		return 0;
 	}
@@ -690,8 +292,8 @@ static int member_slow(struct nicfit_emit *e, struct level *l, const char *key, 
 	size_t dup, kn = klen;
 	int plain;
 
-	plain = plain_ascii(key, kn);
-	if (!plain && !utf8_valid(key, kn)) {
+	plain = nicfit__json_plain_ascii(key, kn);
+	if (!plain && !nicfit__json_utf8_valid(key, kn)) {
 		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
 		return -1;
 	}
@@ -708,20 +310,20 @@ static int member_slow(struct nicfit_emit *e, struct level *l, const char *key, 
 	}
 	l->m[l->nm].sep_at = e->text.len;
 	if (l->n++)
-		jch(&e->text, ',');
+		nicfit__json_addch(&e->text, ',');
 	json_indent(e, e->depth);
 	l->bloom[BLOOM_WORD(h)] |= BLOOM_BIT(h);
 	l->m[l->nm].hash = h;
 	l->m[l->nm].key_at = e->text.len;
 	if (plain)
-		plain_quote(&e->text, key, kn);
+		nicfit__json_plain_quote(&e->text, key, kn);
 	else
-		json_quote(&e->text, key, kn);
+		nicfit__json_quote(&e->text, key, kn);
 	l->m[l->nm].key_len = e->text.len - l->m[l->nm].key_at;
 	if (e->flags & NICFIT_EMIT_PRETTY)
-		jadd(&e->text, ": ", 2);
+		nicfit__json_add(&e->text, ": ", 2);
 	else
-		jch(&e->text, ':');
+		nicfit__json_addch(&e->text, ':');
 	l->nm++;
 	return 0;
 }
@@ -925,7 +527,7 @@ static __attribute__((noinline)) void raw_general(struct nicfit_emit *e, const c
 						  size_t klen, const char *v, size_t vlen)
 {
 	if (!member(e, key, klen)) {
-		jadd(&e->text, v, vlen);
+		nicfit__json_add(&e->text, v, vlen);
 		member_done(e);
 	}
 }
@@ -946,7 +548,7 @@ void nicfit__json_open(struct nicfit_emit *e, const char *key, size_t klen, int 
 	} else {
 		if (member_general(e, key, klen))
 			return;
-		jch(&e->text, object ? '{' : '[');
+		nicfit__json_addch(&e->text, object ? '{' : '[');
 	}
 	e->stack[e->depth].object = object;
 	e->stack[e->depth].n = 0;
@@ -965,7 +567,7 @@ void nicfit__json_close(struct nicfit_emit *e, int object)
 	e->depth--;
 	if (e->stack[e->depth].n)
 		json_indent(e, e->depth);
-	jch(&e->text, object ? '}' : ']');
+	nicfit__json_addch(&e->text, object ? '}' : ']');
 	member_done(e);
 }
 
@@ -998,10 +600,10 @@ static void escaped_bytes(struct nicfit_emit *e, const char *v, size_t n)
 
 	nicfit_buf_init(&t, 0);
 	nicfit__text_escape_n(&t, v, n, NICFIT__ESC_BYTES);
-	if (nicfit_buf_error(&t) || !t.data || !utf8_valid(t.data, t.len))
+	if (nicfit_buf_error(&t) || !t.data || !nicfit__json_utf8_valid(t.data, t.len))
 		nicfit__emit_fail(e, NICFIT_E_NOMEM);
 	else
-		json_quote(&e->text, t.data, t.len);
+		nicfit__json_quote(&e->text, t.data, t.len);
 	nicfit_buf_release(&t);
 }
 
@@ -1020,7 +622,7 @@ void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, co
 	}
 	n = nicfit__strlen(v);
 	p = quick_put(e, key, klen, n + 2, &q);
-	if (p && plain_put(p + 1, v, n)) {
+	if (p && nicfit__json_plain_put(p + 1, v, n)) {
 		p[0] = '"';
 		p[n + 1] = '"';
 		quick_done(e, &q, p + n + 2);
@@ -1037,14 +639,14 @@ static __attribute__((noinline)) void string_general(struct nicfit_emit *e, cons
 
 	if (member(e, key, klen))
 		return;
-	r = plain_copy(&e->text, v, n);
-	if (r < 0 && plain_ascii(v, n)) {
-		plain_quote(&e->text, v, n);
+	r = nicfit__json_plain_copy(&e->text, v, n);
+	if (r < 0 && nicfit__json_plain_ascii(v, n)) {
+		nicfit__json_plain_quote(&e->text, v, n);
 		r = 1;
 	}
 	if (r <= 0) {
-		if (utf8_valid(v, n))
-			json_quote(&e->text, v, n);
+		if (nicfit__json_utf8_valid(v, n))
+			nicfit__json_quote(&e->text, v, n);
 		else
 			escaped_bytes(e, v, n);
 	}
@@ -1069,7 +671,7 @@ static inline __attribute__((always_inline)) void put_short(struct nicfit_emit *
 void nicfit__json_int(struct nicfit_emit *e, const char *key, size_t klen, long long v)
 {
 	/* the digits end 8 bytes before the end of t: copy_words() may read past them */
-	char t[32], *d = int_text(t + 24, v);
+	char t[32], *d = nicfit__json_int_text(t + 24, v);
 	size_t n = (size_t)(t + 24 - d);
 
 	put_short(e, key, klen, d, n);
@@ -1080,7 +682,7 @@ static __attribute__((noinline)) void number_general(struct nicfit_emit *e, cons
 						     size_t klen, double v)
 {
 	if (!member(e, key, klen)) {
-		json_real_out(&e->text, nicfit_round4(v));
+		nicfit__json_real_out(&e->text, nicfit_round4(v));
 		member_done(e);
 	}
 }
@@ -1100,17 +702,17 @@ void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, do
 		return;
 	}
 	/*
-	 * json_real_out(nicfit_round4(v)) with the rounding done once: for
+	 * nicfit__json_real_out(nicfit_round4(v)) with the rounding done once: for
 	 * |v| < 1e10 the rounded value is k / 1e4, k = llround(v * 1e4)
 	 * (round() and llround() both round halves away from zero), which
 	 * json_real_fast() would write, or a zero with v's sign. The text ends
 	 * 8 bytes before the end of t, for copy_words().
 	 */
 	{
-		long long k = round_half_away(v * 1e4);
+		long long k = nicfit__round_half_away(v * 1e4);
 
 		if (k) {
-			d = fixed4_text(t + 32, k);
+			d = nicfit__json_fixed4_text(t + 32, k);
 		} else {
 			d = t + 32 - (signbit(v) ? 4 : 3);
 			memcpy(d, signbit(v) ? "-0.0" : "0.0", signbit(v) ? 4 : 3);
@@ -1143,7 +745,7 @@ static void put_json(struct nicfit_emit *e, const char *key, json_t *v)
 		break;
 	case JSON_STRING:
 		if (!member(e, key, klen)) {
-			json_quote(&e->text, json_string_value(v), json_string_length(v));
+			nicfit__json_quote(&e->text, json_string_value(v), json_string_length(v));
 			member_done(e);
 		}
 		break;
@@ -1152,7 +754,7 @@ static void put_json(struct nicfit_emit *e, const char *key, json_t *v)
 		break;
 	case JSON_REAL:
 		if (!member(e, key, klen)) {
-			json_real_out(&e->text, json_real_value(v));
+			nicfit__json_real_out(&e->text, json_real_value(v));
 			member_done(e);
 		}
 		break;
