@@ -6,8 +6,9 @@
  * no surrogate (U+D800-U+DFFF), nothing past U+10FFFF, no truncated
  * sequence. What a caller does with a byte that starts none is its own
  * policy: the escaper (core/text.c) writes it as \xNN, the JSON reader
- * (core/jscan.c) refuses the document, the JSON writer (out/emit_json.c)
- * escapes the string first, the server (src/serve/http.c) writes U+FFFD.
+ * (core/jscan.c) refuses the document, the JSON writer (out/emit_json.c,
+ * its scalars' text out/emit_json_scalar.c) escapes the string first,
+ * the server (src/serve/http.c) writes U+FFFD.
  *
  * Header-only and with no guard, so that src/serve, compiled as a client
  * of the public API, can use it too: tests/layers.allow sanctions it there.
