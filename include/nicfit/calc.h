@@ -61,33 +61,6 @@ int nicfit_card_resolve(const struct nicfit_catalog *cat, const char *part,
 			struct nicfit_card *card, const struct nicfit_nic **nic,
 			struct nicfit_error *err);
 
-/*
- * GPUs to a node when none is given: the GPU's NVLink domain, else 8, the
- * HGX/DGX node and the common 8-GPU server (calc fit and calc step).
- */
-#define NICFIT_GPUS_PER_NODE_DEFAULT 8
-int nicfit_gpus_per_node(const struct nicfit_gpu *g);
-
-/*
- * The precision a job computes in: fp8 weights that train or serve in
- * fp8 use the FP8 tensor cores; everything else (bf16, and int8/int4
- * weights, which serving engines dequantise, or a QLoRA base) computes in
- * 16 bits. Sets *peak to the GPU's dense TFLOPS for it (the FP16 figure
- * when the GPU has no FP8 rate in the catalog) and returns "fp8" or
- * "bf16" for the text; *peak is 0 when the catalog has no figure.
- */
-const char *nicfit_gpu_peak(const struct nicfit_gpu *g, enum nicfit_precision prec, int adapters,
-			    double *peak);
-
-/*
- * Fill a step job's model and GPU facts: the architecture (m may be
- * NULL: params alone), the experts, the GPU's peak for prec, memory
- * bandwidth and usable memory, and the weights' size under lp.
- */
-void nicfit_step_job_fill(struct nicfit_step_job *j, const struct nicfit_model *m, double params,
-			  const struct nicfit_gpu *g, enum nicfit_precision prec, int adapters,
-			  const struct nicfit_llm_params *lp);
-
 #ifdef __cplusplus
 }
 #endif
