@@ -1,8 +1,9 @@
 /*
  * calc_int.h - what the calculators' files share (internal): the request
- * being read and its helpers (calc.c), the step calculator
- * (calc_step.c), which nicfit_calc_run() in calc.c dispatches to, and the
- * Markdown answers (calc_md.c) the calculators render with --format md.
+ * being read and its helpers (calc_req.c), the --size of load and
+ * allreduce (calc_size.c), the calculators nicfit_calc_run() in calc.c
+ * dispatches to (calc_pcie.c, calc_link.c, calc_llm.c, calc_step.c), and
+ * the Markdown answers (calc_md.c) they render with --format md.
  */
 #ifndef NICFIT_CALC_INT_H
 #define NICFIT_CALC_INT_H
@@ -74,8 +75,22 @@ struct nicfit__calc_size {
  * int4 parameters lists (test_physics holds the rows to those names).
  */
 #define NICFIT__CALC_INT4_PARAMS 3
+/*
+ * Read --size (setting key) and --precision into z. The bytes of a count
+ * wait for nicfit__calc_size_bytes(), once the assumptions are applied.
+ */
+int nicfit__calc_size_get(struct req *r, const char *key, struct nicfit__calc_size *z);
+/* The table a size adds to the assumptions (into *tab): 1 for a count in int4, else 0. */
+int nicfit__calc_size_tabs(struct nicfit__calc_size *z, struct nicfit_param_set *tab);
+/* Work out the bytes of a parameter count. */
+void nicfit__calc_size_bytes(struct nicfit__calc_size *z);
 /* The size's text: "140.0 GB", or "70B parameters x 16 bits (bf16) = 140.0 GB". */
 const char *nicfit__calc_size_text(const struct nicfit__calc_size *z, char *out, size_t n);
+/* The size's JSON fields: size_gb, and params, precision, bytes_per_param. */
+void nicfit__calc_size_emit(struct nicfit_emit *e, const struct nicfit__calc_size *z);
+/* The text line of a size given in parameters ("what": weights, gradients). */
+void nicfit__calc_size_explain(struct nicfit_emit *e, const struct nicfit__calc_size *z,
+			       const char *what);
 
 /* The assumptions, then the end of the document: every calculator's last calls. */
 int nicfit__calc_done(struct nicfit_emit *e, const struct nicfit_param_set *tabs, int ntabs);
@@ -120,7 +135,18 @@ struct nicfit__fit_md {
 };
 void nicfit__calc_md_fit(struct nicfit_emit *e, const struct nicfit__fit_md *f);
 
-/* calc_step.c: `calc step` */
-int nicfit__calc_step(struct req *r, const struct nicfit_catalog *cat, struct nicfit_emit *e);
+/*
+ * The calculators, each reading its settings from r and rendering into e:
+ * calc_pcie.c (pcie, nic), calc_link.c (link, load, allreduce), calc_llm.c
+ * (fit, stream), calc_step.c (step). cat supplies parts, GPUs and models.
+ */
+int nicfit__calc_run_pcie(struct req *r, struct nicfit_emit *e);
+int nicfit__calc_run_nic(struct req *r, const struct nicfit_catalog *cat, struct nicfit_emit *e);
+int nicfit__calc_run_link(struct req *r, struct nicfit_emit *e);
+int nicfit__calc_run_load(struct req *r, struct nicfit_emit *e);
+int nicfit__calc_run_allreduce(struct req *r, struct nicfit_emit *e);
+int nicfit__calc_run_fit(struct req *r, const struct nicfit_catalog *cat, struct nicfit_emit *e);
+int nicfit__calc_run_stream(struct req *r, struct nicfit_emit *e);
+int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struct nicfit_emit *e);
 
 #endif

@@ -287,7 +287,63 @@ static void md_step(struct nicfit_emit *e, const struct step_md *m)
 	nicfit__calc_md_end(e);
 }
 
-int nicfit__calc_step(struct req *r, const struct nicfit_catalog *cat, struct nicfit_emit *e)
+/* The step's JSON fields: the job as resolved, its compute and its traffic per node. */
+static void emit_step_job(struct nicfit_emit *e, const struct nicfit_step_job *job,
+			  const struct nicfit_step *st, const struct nicfit_model *model,
+			  const struct nicfit_gpu *gpu, enum nicfit_precision prec, const char *cprec)
+{
+	nicfit_emit_string(e, "model", model ? model->e.id : NULL);
+	nicfit_emit_number(e, "params", job->arch.params);
+	nicfit_emit_string(e, "gpu", gpu->e.id);
+	nicfit_emit_int(e, "nodes", job->nodes);
+	nicfit_emit_int(e, "gpus_per_node", job->gpus_per_node);
+	nicfit_emit_int(e, "gpus", st->gpus);
+	nicfit_emit_string(e, "precision", nicfit_precision_name(prec));
+	nicfit_emit_string(e, "compute_precision", cprec);
+	nicfit_emit_string(e, "phase", phase_name(job->phase));
+	nicfit_emit_bool(e, "adapters", job->adapters);
+	nicfit_emit_string(e, "parallel", job->phase == NICFIT_PHASE_TRAIN ? nicfit_dp_name(st->dp) : NULL);
+	nicfit_emit_int(e, "tp", job->tp);
+	nicfit_emit_int(e, "pp", job->pp);
+	nicfit_emit_int(e, "ep", job->ep);
+	nicfit_emit_number(e, "tokens", st->tokens);
+	nicfit_emit_number(e, "trainable_params", job->phase == NICFIT_PHASE_TRAIN ? st->trainable : 0);
+	nicfit_emit_number(e, "flops", st->flops);
+	nicfit_emit_number(e, "tflops_per_gpu", job->tflops);
+	nicfit_emit_number(e, "compute_s", st->compute_s);
+	nicfit_emit_bool(e, "memory_bound", st->memory_bound);
+	nicfit_emit_number(e, "bytes_per_node_gb", st->bytes_per_node / 1e9);
+}
+
+/* The step's first text lines: the job, and its compute and how it is bound. */
+static void text_step(struct nicfit_emit *e, const struct nicfit_step_job *job,
+		      const struct nicfit_step *st, const struct nicfit_step_params *sp,
+		      const struct nicfit_model *model, const struct nicfit_gpu *gpu,
+		      enum nicfit_precision prec, const char *cprec)
+{
+	char b1[32], b2[32];
+
+	nicfit_emit_printf(e, "%s step of %s on %d node%s x %d %s (%s%s%s%s)\n",
+			   job->phase == NICFIT_PHASE_TRAIN ? (job->adapters ? "Adapter fine-tuning" :
+			   "Training") : job->phase == NICFIT_PHASE_PREFILL ? "Prefill" : "Decode",
+			   model ? model->e.name : nicfit_fmt_bytes(job->arch.params, b1, sizeof(b1)),
+			   job->nodes, job->nodes == 1 ? "" : "s", job->gpus_per_node, gpu->e.name,
+			   nicfit_precision_name(prec), job->phase == NICFIT_PHASE_TRAIN ? ", " : "",
+			   job->phase == NICFIT_PHASE_TRAIN ? nicfit_dp_name(st->dp) : "",
+			   job->tp * job->pp * job->ep > 1 ? ", model parallel" : "");
+	nicfit_emit_printf(e, "  compute       %s = %g x %.4g parameters x %.4g tokens = %.3g FLOPs\n"
+			      "                over %d GPUs x %g TFLOPS (%s dense) x %.0f%% MFU\n",
+			   nicfit_fmt_seconds(st->compute_s, b1, sizeof(b1)), st->flops_per_token_param,
+			   job->arch.active_params > 0 ? job->arch.active_params : job->arch.params,
+			   st->tokens, st->flops, st->gpus, job->tflops, cprec, sp->mfu * 100);
+	if (st->memory_bound)
+		nicfit_emit_printf(e, "                (memory-bound: each GPU reads its %s of the "
+				      "weights at %g GB/s)\n",
+				   nicfit_fmt_bytes(job->weights_gb * 1e9 / st->gpus, b2, sizeof(b2)),
+				   job->mem_gbs);
+}
+
+int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struct nicfit_emit *e)
 {
 	static const char *const known[] = { "model", "params", "precision", "gpu", "nodes",
 		"gpus_per_node", "workload", "parallel", "tp", "pp", "ep", "batch_tokens",
@@ -311,7 +367,7 @@ int nicfit__calc_step(struct req *r, const struct nicfit_catalog *cat, struct ni
 	enum nicfit_proto proto;
 	const char *cprec;
 	double peak;
-	char b1[32], b2[32], over[64];
+	char b1[32], over[64];
 	long nics;
 	int rc;
 
@@ -339,27 +395,7 @@ int nicfit__calc_step(struct req *r, const struct nicfit_catalog *cat, struct ni
 		return rc;
 	cprec = nicfit_gpu_peak(gpu, prec, job.adapters, &peak);
 	nicfit__calc_header(e, "step");
-	nicfit_emit_string(e, "model", model ? model->e.id : NULL);
-	nicfit_emit_number(e, "params", job.arch.params);
-	nicfit_emit_string(e, "gpu", gpu->e.id);
-	nicfit_emit_int(e, "nodes", job.nodes);
-	nicfit_emit_int(e, "gpus_per_node", job.gpus_per_node);
-	nicfit_emit_int(e, "gpus", st.gpus);
-	nicfit_emit_string(e, "precision", nicfit_precision_name(prec));
-	nicfit_emit_string(e, "compute_precision", cprec);
-	nicfit_emit_string(e, "phase", phase_name(job.phase));
-	nicfit_emit_bool(e, "adapters", job.adapters);
-	nicfit_emit_string(e, "parallel", job.phase == NICFIT_PHASE_TRAIN ? nicfit_dp_name(st.dp) : NULL);
-	nicfit_emit_int(e, "tp", job.tp);
-	nicfit_emit_int(e, "pp", job.pp);
-	nicfit_emit_int(e, "ep", job.ep);
-	nicfit_emit_number(e, "tokens", st.tokens);
-	nicfit_emit_number(e, "trainable_params", job.phase == NICFIT_PHASE_TRAIN ? st.trainable : 0);
-	nicfit_emit_number(e, "flops", st.flops);
-	nicfit_emit_number(e, "tflops_per_gpu", job.tflops);
-	nicfit_emit_number(e, "compute_s", st.compute_s);
-	nicfit_emit_bool(e, "memory_bound", st.memory_bound);
-	nicfit_emit_number(e, "bytes_per_node_gb", st.bytes_per_node / 1e9);
+	emit_step_job(e, &job, &st, model, gpu, prec, cprec);
 	over[0] = '\0';
 	if (link.gbps > 0) {
 		if ((rc = nicfit__calc_fix(r, nicfit_link_calc(&link, proto, &lkp, &lr, r->err))))
@@ -377,24 +413,7 @@ int nicfit__calc_step(struct req *r, const struct nicfit_catalog *cat, struct ni
 		md_step(e, &m);
 		return nicfit__calc_done(e, tabs, 4);
 	}
-	nicfit_emit_printf(e, "%s step of %s on %d node%s x %d %s (%s%s%s%s)\n",
-			   job.phase == NICFIT_PHASE_TRAIN ? (job.adapters ? "Adapter fine-tuning" :
-			   "Training") : job.phase == NICFIT_PHASE_PREFILL ? "Prefill" : "Decode",
-			   model ? model->e.name : nicfit_fmt_bytes(job.arch.params, b1, sizeof(b1)),
-			   job.nodes, job.nodes == 1 ? "" : "s", job.gpus_per_node, gpu->e.name,
-			   nicfit_precision_name(prec), job.phase == NICFIT_PHASE_TRAIN ? ", " : "",
-			   job.phase == NICFIT_PHASE_TRAIN ? nicfit_dp_name(st.dp) : "",
-			   job.tp * job.pp * job.ep > 1 ? ", model parallel" : "");
-	nicfit_emit_printf(e, "  compute       %s = %g x %.4g parameters x %.4g tokens = %.3g FLOPs\n"
-			      "                over %d GPUs x %g TFLOPS (%s dense) x %.0f%% MFU\n",
-			   nicfit_fmt_seconds(st.compute_s, b1, sizeof(b1)), st.flops_per_token_param,
-			   job.arch.active_params > 0 ? job.arch.active_params : job.arch.params,
-			   st.tokens, st.flops, st.gpus, job.tflops, cprec, sp.mfu * 100);
-	if (st.memory_bound)
-		nicfit_emit_printf(e, "                (memory-bound: each GPU reads its %s of the "
-				      "weights at %g GB/s)\n",
-				   nicfit_fmt_bytes(job.weights_gb * 1e9 / st.gpus, b2, sizeof(b2)),
-				   job.mem_gbs);
+	text_step(e, &job, &st, &sp, model, gpu, prec, cprec);
 	emit_step_terms(e, &st);
 	if (link.gbps > 0) {
 		nicfit_emit_number(e, "node_gbps", t.node_gbps);
