@@ -110,14 +110,6 @@ static double default_target(const struct nicfit_plan *p)
 	return best > 0 ? best : std_speeds[0];
 }
 
-/* Can a card of these RDMA kinds run the plan's fabric? */
-int nicfit__plan_rdma_ok(const struct nicfit_plan *p, unsigned rdma)
-{
-	if (p->fabric == NICFIT_FABRIC_IB)
-		return (rdma & NICFIT_RDMA_IB) != 0;
-	return (rdma & NICFIT_RDMA_ROCE) != 0;
-}
-
 /* A card whose driver stack has ended comes after every other. */
 static int ended(const struct nicfit_nic *n)
 {
@@ -154,24 +146,6 @@ static int cand_before(const struct nicfit_nic *a, const struct nicfit_nic *b)
 static int cand_sorts_before(const struct cand *a, const struct cand *b)
 {
 	return a->ended != b->ended ? b->ended : same_end_before(a->n, b->n);
-}
-
-static void fill_card(struct nicfit_card *c, const struct nicfit_nic *n)
-{
-	memset(c, 0, sizeof(*c));
-	c->pcie_gen = n->pcie_gen;
-	c->pcie_width = n->pcie_width;
-	c->ports = n->ports;
-	c->port_gbps = n->port_gbps;
-	c->ib_rate = n->ib_rate;
-	c->rdma = n->rdma;
-	c->vpi = n->vpi;
-	c->card_gbps = n->card_gbps;
-}
-
-void nicfit__plan_fill_card(struct nicfit_card *c, const struct nicfit_nic *n)
-{
-	fill_card(c, n);
 }
 
 /*
@@ -229,7 +203,7 @@ static const struct nicfit_nic *pick_meeting(const struct nicfit_catalog *cat,
 		struct nicfit_card card;
 		struct plan_choice c;
 
-		fill_card(&card, v[i].n);
+		nicfit__plan_fill_card(&card, v[i].n);
 		if (nicfit__plan_card_can_meet(p, &card, v[i].n, need) &&
 		    nicfit__plan_search_place_memo(p, memo, &card, v[i].n, ncards, need,
 						   &c) && c.meets && c.ngpu_placed >= ngpus) {
@@ -274,7 +248,7 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 		 */
 		if (best && where->ngpu_placed >= ngpus && !cand_before(n, best))
 			continue;
-		fill_card(&card, n);
+		nicfit__plan_fill_card(&card, n);
 		if (!nicfit__plan_search_place_memo(p, memo, &card, n, ncards, need, &c))
 			continue;
 		if (c.meets && n->port_gbps >= target - NICFIT_EPS) {
@@ -377,7 +351,7 @@ static int place_card(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	const struct nicfit_server *sv = p->in.server;
 
 	if (forced) {
-		fill_card(&p->be_card, forced);
+		nicfit__plan_fill_card(&p->be_card, forced);
 		if (!nicfit__plan_search_place(p, &p->be_card, forced, cards, 0,
 					       where) && p->in.backend_slot_pin) {
 			nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_NO_SLOT,
@@ -413,7 +387,7 @@ static int place_card(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 				  "No RDMA card in the catalog fits a free slot of %s.", sv->e.name);
 		return 0;
 	}
-	fill_card(&p->be_card, p->be_nic);
+	nicfit__plan_fill_card(&p->be_card, p->be_nic);
 	return 1;
 }
 
@@ -570,7 +544,7 @@ static void rule_capped(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	for (i = 0; v && i < k && !alt; i++) {
 		struct nicfit_card c;
 
-		fill_card(&c, v[i]);
+		nicfit__plan_fill_card(&c, v[i]);
 		if (nicfit__plan_card_can_meet(p, &c, v[i],
 					       fit->effective_gbps * PLAN_FULL_SPEED_SHARE) &&
 		    nicfit__plan_search_place_memo(p, memo, &c, v[i], p->be_cards,

@@ -180,7 +180,7 @@ int nicfit__plan_gpus_alone(const struct nicfit_plan *p);
 void nicfit__plan_find_gpu_room(struct nicfit_plan *p, int room);
 /* plan_storage.c: R3's storage and in-band NICs, after the placements */
 void nicfit__plan_rule_storage(const struct nicfit_catalog *cat, struct nicfit_plan *p);
-/* A catalog NIC as the card model perf.h computes with (plan_backend.c). */
+/* A catalog NIC as the card model perf.h computes with (plan_card.c). */
 void nicfit__plan_fill_card(struct nicfit_card *c, const struct nicfit_nic *n);
 /*
  * Can card c (catalog entry n: its form factor and slot width) go in slot
@@ -231,7 +231,7 @@ void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 void nicfit__plan_notes(struct nicfit_plan *p);
 void nicfit__plan_verdict(struct nicfit_plan *p);
 
-/* plan_backend.c: can a card of these RDMA kinds run the plan's fabric? */
+/* plan_card.c: can a card of these RDMA kinds run the plan's fabric? */
 int nicfit__plan_rdma_ok(const struct nicfit_plan *p, unsigned rdma);
 
 /*
