@@ -18,6 +18,7 @@
  *   R11 findings: what the user should know
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plan/plan_int.h"
@@ -85,4 +86,94 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	}
 	return 0;
+}
+
+/* ---- spec in, document out --------------------------------------------- */
+
+int nicfit_plan_exit_code(enum nicfit_severity worst)
+{
+	return worst == NICFIT_SEV_CRITICAL ? 2 : worst == NICFIT_SEV_WARNING ? 1 : 0;
+}
+
+/*
+ * --example NAME: the example's settings, then the spec's own (which
+ * override them), run as one plan. "true" (a bare --example) is the
+ * inference example.
+ */
+static int run_example(const struct nicfit_catalog *cat, struct nicfit_spec *spec, const char *ex,
+		       struct nicfit_emit *e, enum nicfit_severity *worst, struct nicfit_error *err)
+{
+	const struct nicfit_plan_example *x = NULL;
+	struct nicfit_spec *merged;
+	size_t i;
+	int rc;
+
+	if (!strcmp(ex, "true"))
+		ex = "inference";
+	for (i = 0; nicfit_plan_examples[i].name; i++)
+		if (!strcmp(nicfit_plan_examples[i].name, ex))
+			x = &nicfit_plan_examples[i];
+	if (!x) {
+		const char *names[16];
+
+		for (i = 0; nicfit_plan_examples[i].name && i < 15; i++)
+			names[i] = nicfit_plan_examples[i].name;
+		names[i] = NULL;
+		ex = nicfit_suggest(ex, names);
+		return nicfit_error_at(err, spec->from_data ? NICFIT_E_DATA : NICFIT_E_USAGE,
+				       "--example", 0, 0, "no example by that name%s%s%s "
+				       "(inference, replicas, training, capped, gen4, lab, x710, split)",
+				       ex ? " (did you mean '" : "", ex ? ex : "", ex ? "'?)" : "");
+	}
+	merged = calloc(1, sizeof(*merged));
+	if (!merged)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	nicfit_spec_init(merged, spec->input);
+	merged->from_data = spec->from_data;
+	rc = 0;
+	for (i = 0; x->pairs[i] && !rc; i += 2)
+		rc = nicfit_spec_add(merged, x->pairs[i], x->pairs[i + 1], err);
+	for (i = 0; i < spec->n && !rc; i++)
+		if (strcmp(spec->pairs[i].key, "example"))
+			rc = nicfit_spec_add(merged, spec->pairs[i].key, spec->pairs[i].value, err);
+	if (!rc)
+		rc = nicfit_plan_run_judged(cat, merged, e, worst, err);
+	nicfit_spec_release(merged);
+	free(merged);
+	return rc;
+}
+
+int nicfit_plan_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
+		    struct nicfit_emit *e, struct nicfit_error *err)
+{
+	return nicfit_plan_run_judged(cat, spec, e, NULL, err);
+}
+
+int nicfit_plan_run_judged(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
+			   struct nicfit_emit *e, enum nicfit_severity *worst,
+			   struct nicfit_error *err)
+{
+	struct nicfit_plan_input in;
+	struct nicfit_plan *p;
+	const char *ex = nicfit_spec_get(spec, "example");
+	int rc;
+
+	if (ex)
+		return run_example(cat, spec, ex, e, worst, err);
+	if (worst)
+		*worst = NICFIT_SEV_NONE;
+	rc = nicfit_plan_input_from_spec(cat, spec, &in, err);
+	if (rc)
+		return rc;
+	p = malloc(sizeof(*p));
+	if (!p)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	rc = nicfit_plan(cat, &in, p, err);
+	if (!rc)
+		nicfit_plan_render(e, p);
+	if (!rc && worst)
+		*worst = nicfit_findings_worst(&p->findings);
+	nicfit_plan_release(p);
+	free(p);
+	return rc;
 }

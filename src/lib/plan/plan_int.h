@@ -338,4 +338,7 @@ struct nicfit_finding *nicfit__plan_vfind(struct nicfit_findings *fs, enum nicfi
 					  enum nicfit__code code, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
 
+/* plan_svg.c: the plan as a picture of the server's slots (--format svg) */
+void nicfit__plan_svg(struct nicfit_emit *e, const struct nicfit_plan *p);
+
 #endif

@@ -1,7 +1,8 @@
 /*
  * plan_render.c - render a plan: the text report (verdict first), JSON
- * (nicfit.plan.v1), Markdown, CSV (the bill of materials) and SVG (the
- * server's slots). And nicfit_plan_run(): spec in, document out.
+ * (nicfit.plan.v1), Markdown and CSV (the bill of materials); the SVG of
+ * the server's slots is plan_svg.c's. It decides nothing: every figure is
+ * the plan's.
  */
 #include <math.h>
 #include <stdio.h>
@@ -551,7 +552,6 @@ static void bom_table(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_table_end(e);
 }
 
-/* The verdict and the parts in a few lines: back end, front end, OOB, step times. */
 /* "1, 3" (the back-end cards' slots), into b. */
 static const char *slot_names(const struct nicfit_plan *p, char *b, size_t n)
 {
@@ -584,74 +584,78 @@ static const char *sockets_of_cards(const struct nicfit_plan *p, char *b, size_t
 	return b;
 }
 
-static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
+/* The back end in a few lines: the card and its slots, what feeds it, the paths, the fabric. */
+static void text_backend(struct nicfit_emit *e, const struct nicfit_plan *p, const char *bold,
+			 const char *reset)
 {
 	const struct nicfit_plan_input *in = &p->in;
-	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
-	const char *bold = nicfit_emit_color(e, NICFIT_COLOR_BOLD);
-	const char *reset = nicfit_emit_color(e, NICFIT_COLOR_RESET);
-	char b[64];
+	const struct nicfit_slot *s;
+	char b[64], paths[80];
 	int i;
 
-	if (md)
-		nicfit_emit_printf(e, "# Network plan: %d x %s\n\n", in->servers, in->server->e.name);
-	nicfit_emit_printf(e, "%sVerdict:%s %s\n\n", md ? "**" : bold, md ? "**" : reset, p->verdict);
-
-	if (p->backend_needed && p->be_nic) {
-		const struct nicfit_slot *s = &in->server->slots[p->be_slots[0]];
-
-		char paths[80];
-
-		if (p->rails)
-			nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, one per GPU: %d rails "
-					      "of %g G (Gen%d x%d)\n", bold, reset, p->be_part,
-					   p->be_nic->e.name, p->be_cards, p->rails, p->be_port_gbps,
-					   s->gen, s->width);
-		else if (p->be_cards > 1)
-			nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, slots %s (Gen%d x%d)%s\n",
-					   bold, reset, p->be_part, p->be_nic->e.name, p->be_cards,
-					   slot_names(p, b, sizeof(b)), s->gen, s->width,
-					   sockets_of_cards(p, paths, sizeof(paths)));
-		else
-			nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, slot %s (Gen%d x%d, socket %d)\n",
-					   bold, reset, p->be_part, p->be_nic->e.name, p->be_cards, s->name,
-					   s->gen, s->width, s->socket);
-		nicfit_emit_printf(e, "           %g Gb/s port; the slot%s feed%s %.1f Gb/s: %.1f Gb/s per card "
-				      "(limited by the %s)%s\n",
-				   p->be_port_gbps, p->be_sd_links > 1 ? "s" : "",
-				   p->be_sd_links > 1 ? "" : "s", p->be_pcie_gbps, p->be_effective_gbps,
-				   !strcmp(p->be_limited_by, "pcie") ? "slot" : "port",
-				   p->be_cards > 1 ? "" : "");
-		for (i = 0; p->be_sd_links > 1 && i < p->be_cards; i++)
-			if (p->be_aux_slots[i] >= 0)
-				nicfit_emit_printf(e, "           Socket Direct: main card in slot %s "
-						      "(socket %d), auxiliary card in slot %s (socket %d)\n",
-						   in->server->slots[p->be_slots[i]].name,
-						   in->server->slots[p->be_slots[i]].socket,
-						   in->server->slots[p->be_aux_slots[i]].name,
-						   in->server->slots[p->be_aux_slots[i]].socket);
-			else
-				nicfit_emit_printf(e, "           Socket Direct: main card in slot %s alone, "
-						      "no free slot on another socket for its auxiliary card\n",
-						   in->server->slots[p->be_slots[i]].name);
-		path_counts(p, paths, sizeof(paths));
-		if (paths[0])
-			nicfit_emit_printf(e, "           GPU-NIC paths: %s%s\n", paths,
-					   p->gpus_near == in->gpus_per_server ?
-					   " - every GPU under the same PCIe switch as its card" : "");
-		nicfit_emit_printf(e, "           fabric: %s%s\n",
-				   p->fabric == NICFIT_FABRIC_IB ? "InfiniBand (subnet manager needed)" :
-				   nicfit__plan_roce_name(p), p->back_to_back ? ", two servers back to back" :
-				   p->fabric != NICFIT_FABRIC_ROCE ? "" :
-				   /* RoCE v1 has no IP header to mark: PFC alone */
-				   strcmp(nicfit__plan_roce_name(p), "RoCE v1") ?
-				   " on a lossless switch (PFC, ECN)" : " on a lossless switch (PFC)");
-	} else if (p->backend_needed) {
+	if (!p->backend_needed) {
+		nicfit_emit_printf(e, "%sBack end%s   none needed\n", bold, reset);
+		return;
+	}
+	if (!p->be_nic) {
 		nicfit_emit_printf(e, "%sBack end%s   needed, but no RDMA card fits this server (see the findings)\n",
 				   bold, reset);
-	} else {
-		nicfit_emit_printf(e, "%sBack end%s   none needed\n", bold, reset);
+		return;
 	}
+	s = &in->server->slots[p->be_slots[0]];
+	if (p->rails)
+		nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, one per GPU: %d rails "
+				      "of %g G (Gen%d x%d)\n", bold, reset, p->be_part,
+				   p->be_nic->e.name, p->be_cards, p->rails, p->be_port_gbps,
+				   s->gen, s->width);
+	else if (p->be_cards > 1)
+		nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, slots %s (Gen%d x%d)%s\n",
+				   bold, reset, p->be_part, p->be_nic->e.name, p->be_cards,
+				   slot_names(p, b, sizeof(b)), s->gen, s->width,
+				   sockets_of_cards(p, paths, sizeof(paths)));
+	else
+		nicfit_emit_printf(e, "%sBack end%s   %s %s, %d per server, slot %s (Gen%d x%d, socket %d)\n",
+				   bold, reset, p->be_part, p->be_nic->e.name, p->be_cards, s->name,
+				   s->gen, s->width, s->socket);
+	nicfit_emit_printf(e, "           %g Gb/s port; the slot%s feed%s %.1f Gb/s: %.1f Gb/s per card "
+			      "(limited by the %s)%s\n",
+			   p->be_port_gbps, p->be_sd_links > 1 ? "s" : "",
+			   p->be_sd_links > 1 ? "" : "s", p->be_pcie_gbps, p->be_effective_gbps,
+			   !strcmp(p->be_limited_by, "pcie") ? "slot" : "port",
+			   p->be_cards > 1 ? "" : "");
+	for (i = 0; p->be_sd_links > 1 && i < p->be_cards; i++)
+		if (p->be_aux_slots[i] >= 0)
+			nicfit_emit_printf(e, "           Socket Direct: main card in slot %s "
+					      "(socket %d), auxiliary card in slot %s (socket %d)\n",
+					   in->server->slots[p->be_slots[i]].name,
+					   in->server->slots[p->be_slots[i]].socket,
+					   in->server->slots[p->be_aux_slots[i]].name,
+					   in->server->slots[p->be_aux_slots[i]].socket);
+		else
+			nicfit_emit_printf(e, "           Socket Direct: main card in slot %s alone, "
+					      "no free slot on another socket for its auxiliary card\n",
+					   in->server->slots[p->be_slots[i]].name);
+	path_counts(p, paths, sizeof(paths));
+	if (paths[0])
+		nicfit_emit_printf(e, "           GPU-NIC paths: %s%s\n", paths,
+				   p->gpus_near == in->gpus_per_server ?
+				   " - every GPU under the same PCIe switch as its card" : "");
+	nicfit_emit_printf(e, "           fabric: %s%s\n",
+			   p->fabric == NICFIT_FABRIC_IB ? "InfiniBand (subnet manager needed)" :
+			   nicfit__plan_roce_name(p), p->back_to_back ? ", two servers back to back" :
+			   p->fabric != NICFIT_FABRIC_ROCE ? "" :
+			   /* RoCE v1 has no IP header to mark: PFC alone */
+			   strcmp(nicfit__plan_roce_name(p), "RoCE v1") ?
+			   " on a lossless switch (PFC, ECN)" : " on a lossless switch (PFC)");
+}
+
+/* The front end, the model's load and serving traffic, and the storage NICs. */
+static void text_frontend(struct nicfit_emit *e, const struct nicfit_plan *p, const char *bold,
+			  const char *reset)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	char b[64];
+
 	if (p->fe_converged)
 		nicfit_emit_printf(e, "%sFront end%s  converged with storage and in-band: one port of each "
 				      "%s, %d x %g GbE bonded to two switches\n", bold, reset,
@@ -680,27 +684,52 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 				   p->load_over_storage ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "",
 				   p->load_over_storage ? " over them" : "");
 	}
+}
+
+/* R9's step times: the all-reduce of the gradients over each rate, as a table. */
+static void text_step_times(struct nicfit_emit *e, const struct nicfit_plan *p, const char *bold,
+			    const char *reset)
+{
+	char b[64];
+	int i;
+
+	if (!p->nest)
+		return;
+	if (p->est_traffic)
+		nicfit_emit_printf(e, "%sStep time%s  %s, %s per server per step (%.1f GB of "
+				      "gradients):\n", bold, reset, p->est_traffic,
+				   nicfit_fmt_bytes(p->est_bytes_gb * 1e9, b, sizeof(b)),
+				   p->grad_gb);
+	else
+		nicfit_emit_printf(e, "%sStep time%s  all-reduce of %.1f GB of gradients:\n",
+				   bold, reset, p->grad_gb);
+	nicfit_emit_table_begin(e, NULL, est_cols, 4);
+	for (i = 0; i < p->nest; i++) {
+		nicfit_emit_cell_string(e, p->est[i].label);
+		nicfit_emit_cell_number(e, p->est[i].gbps, 1);
+		nicfit_emit_cell_string(e, nicfit_fmt_seconds(p->est[i].seconds, b, sizeof(b)));
+		nicfit_emit_cell_string(e, p->est[i].algorithm[0] ? p->est[i].algorithm : NULL);
+	}
+	nicfit_emit_table_end(e);
+}
+
+/* The verdict and the parts in a few lines: back end, front end, OOB, step times. */
+static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
+	const char *bold = nicfit_emit_color(e, NICFIT_COLOR_BOLD);
+	const char *reset = nicfit_emit_color(e, NICFIT_COLOR_RESET);
+
+	if (md)
+		nicfit_emit_printf(e, "# Network plan: %d x %s\n\n", in->servers, in->server->e.name);
+	nicfit_emit_printf(e, "%sVerdict:%s %s\n\n", md ? "**" : bold, md ? "**" : reset, p->verdict);
+	text_backend(e, p, bold, reset);
+	text_frontend(e, p, bold, reset);
 	nicfit_emit_printf(e, "%sOOB%s        %s %g GbE %s\n", bold, reset,
 			   in->server->oob_name ? in->server->oob_name : "BMC", in->server->oob_gbps,
 			   in->server->oob_cage ? in->server->oob_cage : "RJ45");
-	if (p->nest) {
-		if (p->est_traffic)
-			nicfit_emit_printf(e, "%sStep time%s  %s, %s per server per step (%.1f GB of "
-					      "gradients):\n", bold, reset, p->est_traffic,
-					   nicfit_fmt_bytes(p->est_bytes_gb * 1e9, b, sizeof(b)),
-					   p->grad_gb);
-		else
-			nicfit_emit_printf(e, "%sStep time%s  all-reduce of %.1f GB of gradients:\n",
-					   bold, reset, p->grad_gb);
-		nicfit_emit_table_begin(e, NULL, est_cols, 4);
-		for (i = 0; i < p->nest; i++) {
-			nicfit_emit_cell_string(e, p->est[i].label);
-			nicfit_emit_cell_number(e, p->est[i].gbps, 1);
-			nicfit_emit_cell_string(e, nicfit_fmt_seconds(p->est[i].seconds, b, sizeof(b)));
-			nicfit_emit_cell_string(e, p->est[i].algorithm[0] ? p->est[i].algorithm : NULL);
-		}
-		nicfit_emit_table_end(e);
-	}
+	text_step_times(e, p, bold, reset);
 	text_step(e, p);
 	nicfit_emit_printf(e, "\n");
 }
@@ -812,132 +841,6 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_plan *p)
 	text_records(e, p);
 }
 
-/* ---- SVG: the server's slots, GPUs and cards, by socket and PCIe switch -- */
-
-/* Geometry of the picture: a slot's row, a switch's heading and the gap after a switch. */
-#define SVG_ROW 46
-#define SVG_SWITCH_HEAD 28
-#define SVG_SWITCH_GAP 12
-
-/* One slot's box at (x, y), w wide: its name and link, and what the plan put there. */
-static void svg_slot(struct nicfit_buf *b, const struct nicfit_plan *p,
-		     const struct nicfit_slot *s, int x, int y, int w)
-{
-	const char *what = "free", *fill = "#ffffff", *stroke = "#bbb";
-	char label[200];
-	int k;
-
-	for (k = 0; k < p->nslots; k++)
-		if (!strcmp(p->slots[k].slot, s->name)) {
-			what = p->slots[k].what;
-			if (!strncmp(what, "GPU", 3)) {
-				fill = "#e3f4e1";
-				stroke = "#3a8d35";
-			} else {
-				fill = "#e1ecfa";
-				stroke = "#2c6bc4";
-			}
-		}
-	nicfit_buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"38\" rx=\"4\" "
-			"fill=\"%s\" stroke=\"%s\"/>\n", x, y, w, fill, stroke);
-	plan_fmt(label, sizeof(label), "slot %s  Gen%d x%d %s", s->name, s->gen, s->width,
-		 s->full_height ? "FH" : "LP");
-	nicfit__svg_text(b, label, "x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555\"", x + 8, y + 15);
-	nicfit_buf_puts(b, "\n");
-	nicfit__svg_text(b, what, "x=\"%d\" y=\"%d\"", x + 8, y + 31);
-	nicfit_buf_puts(b, "\n");
-}
-
-/*
- * One socket's column at x: the slots on its root ports, then each PCIe
- * switch of the socket as a box holding the GPUs and NICs under it, so
- * that a GPU and the NIC that shares its switch (PIX) are seen together.
- * Draws only when b is given; returns the column's height either way.
- */
-static int svg_socket(struct nicfit_buf *b, const struct nicfit_plan *p, int sock, int x)
-{
-	const struct nicfit_server *sv = p->in.server;
-	int y = 70, cur = y + 36, i, k;
-	char t[200];
-
-	for (i = 0; i < sv->nslots; i++) {
-		const struct nicfit_slot *s = &sv->slots[i];
-
-		if ((s->pcie_switch >= 0 && s->pcie_switch < sv->nswitches) || s->socket != sock)
-			continue;
-		if (b)
-			svg_slot(b, p, s, x + 12, cur, 316);
-		cur += SVG_ROW;
-	}
-	for (k = 0; k < sv->nswitches; k++) {
-		const struct nicfit_pcie_switch *w = &sv->switches[k];
-		int n = 0, top = cur;
-
-		if (w->socket != sock)
-			continue;
-		for (i = 0; i < sv->nslots; i++)
-			n += sv->slots[i].pcie_switch == k;
-		cur += SVG_SWITCH_HEAD + n * SVG_ROW + SVG_SWITCH_GAP;
-		if (!b)
-			continue;
-		nicfit_buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"316\" height=\"%d\" rx=\"6\" "
-				"fill=\"#fbf6ea\" stroke=\"#b08a3e\"/>\n", x + 12, top,
-				SVG_SWITCH_HEAD + n * SVG_ROW);
-		plan_fmt(t, sizeof(t), "PCIe switch %s  Gen%d x%d to CPU %d", w->id, w->gen, w->width,
-			 w->socket);
-		nicfit__svg_text(b, t, "x=\"%d\" y=\"%d\" font-size=\"11\" font-weight=\"bold\" "
-				 "fill=\"#7a5a1c\"", x + 20, top + 18);
-		nicfit_buf_puts(b, "\n");
-		for (i = 0, n = 0; i < sv->nslots; i++)
-			if (sv->slots[i].pcie_switch == k)
-				svg_slot(b, p, &sv->slots[i], x + 20, top + SVG_SWITCH_HEAD + n++ * SVG_ROW,
-					 300);
-	}
-	return cur - y + 14;
-}
-
-static void svg(struct nicfit_emit *e, const struct nicfit_plan *p)
-{
-	const struct nicfit_server *sv = p->in.server;
-	struct nicfit_buf b;
-	char t[200];
-	int sock, maxh = 50, w, h;
-
-	for (sock = 0; sock < sv->sockets && sock < 8; sock++) {
-		int sh = svg_socket(NULL, p, sock, 0);
-
-		maxh = sh > maxh ? sh : maxh;
-	}
-	w = 40 + sv->sockets * 360;
-	h = 100 + maxh;
-	nicfit_buf_init(&b, 0);
-	nicfit_buf_addf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-			"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n", w, h, w, h);
-	nicfit_buf_puts(&b, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
-	nicfit__svg_text(&b, sv->e.name, "x=\"20\" y=\"28\" font-size=\"16\" font-weight=\"bold\"");
-	nicfit_buf_puts(&b, "\n");
-	if (p->backend_needed && p->be_nic)
-		plan_fmt(t, sizeof(t), "back end: %s at %.1f Gb/s (%s)", p->be_part,
-			 p->be_effective_gbps,
-			 p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : nicfit__plan_roce_name(p));
-	else
-		nicfit__plan_copy(t, sizeof(t), p->backend_needed ? "back end: " : "no back end needed");
-	nicfit__svg_text(&b, t, "x=\"20\" y=\"48\" fill=\"#444\"");
-	nicfit_buf_puts(&b, "\n");
-	for (sock = 0; sock < sv->sockets && sock < 8; sock++) {
-		int x = 20 + sock * 360;
-
-		nicfit_buf_addf(&b, "<rect x=\"%d\" y=\"70\" width=\"340\" height=\"%d\" rx=\"8\" "
-				"fill=\"#f4f6f8\" stroke=\"#99a\"/>\n", x, svg_socket(NULL, p, sock, x));
-		nicfit_buf_addf(&b, "<text x=\"%d\" y=\"92\" font-weight=\"bold\">CPU socket %d</text>\n",
-				x + 12, sock);
-		svg_socket(&b, p, sock, x);
-	}
-	nicfit_buf_puts(&b, "</svg>\n");
-	nicfit_emit_raw(e, b.data, b.len);
-	nicfit_buf_release(&b);
-}
-
 void nicfit_plan_render(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	declare_columns(e);
@@ -952,87 +855,10 @@ void nicfit_plan_render(struct nicfit_emit *e, const struct nicfit_plan *p)
 		bom_table(e, p);
 		break;
 	case NICFIT_FMT_SVG:
-		svg(e, p);
+		nicfit__plan_svg(e, p);
 		break;
 	default:
 		text_report(e, p);
 		break;
 	}
-}
-
-int nicfit_plan_exit_code(enum nicfit_severity worst)
-{
-	return worst == NICFIT_SEV_CRITICAL ? 2 : worst == NICFIT_SEV_WARNING ? 1 : 0;
-}
-
-int nicfit_plan_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
-		    struct nicfit_emit *e, struct nicfit_error *err)
-{
-	return nicfit_plan_run_judged(cat, spec, e, NULL, err);
-}
-
-int nicfit_plan_run_judged(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
-			   struct nicfit_emit *e, enum nicfit_severity *worst,
-			   struct nicfit_error *err)
-{
-	struct nicfit_plan_input in;
-	struct nicfit_plan *p;
-	const char *ex = nicfit_spec_get(spec, "example");
-	int rc;
-
-	if (ex) {
-		const struct nicfit_plan_example *x = NULL;
-		struct nicfit_spec *merged;
-		size_t i;
-
-		if (!strcmp(ex, "true"))
-			ex = "inference";
-		for (i = 0; nicfit_plan_examples[i].name; i++)
-			if (!strcmp(nicfit_plan_examples[i].name, ex))
-				x = &nicfit_plan_examples[i];
-		if (!x) {
-			const char *names[16];
-
-			for (i = 0; nicfit_plan_examples[i].name && i < 15; i++)
-				names[i] = nicfit_plan_examples[i].name;
-			names[i] = NULL;
-			ex = nicfit_suggest(ex, names);
-			return nicfit_error_at(err, spec->from_data ? NICFIT_E_DATA : NICFIT_E_USAGE,
-					       "--example", 0, 0, "no example by that name%s%s%s "
-					       "(inference, replicas, training, capped, gen4, lab, x710, split)",
-					       ex ? " (did you mean '" : "", ex ? ex : "", ex ? "'?)" : "");
-		}
-		merged = calloc(1, sizeof(*merged));
-		if (!merged)
-			return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-		nicfit_spec_init(merged, spec->input);
-		merged->from_data = spec->from_data;
-		rc = 0;
-		for (i = 0; x->pairs[i] && !rc; i += 2)
-			rc = nicfit_spec_add(merged, x->pairs[i], x->pairs[i + 1], err);
-		for (i = 0; i < spec->n && !rc; i++)
-			if (strcmp(spec->pairs[i].key, "example"))
-				rc = nicfit_spec_add(merged, spec->pairs[i].key, spec->pairs[i].value, err);
-		if (!rc)
-			rc = nicfit_plan_run_judged(cat, merged, e, worst, err);
-		nicfit_spec_release(merged);
-		free(merged);
-		return rc;
-	}
-	if (worst)
-		*worst = NICFIT_SEV_NONE;
-	rc = nicfit_plan_input_from_spec(cat, spec, &in, err);
-	if (rc)
-		return rc;
-	p = malloc(sizeof(*p));
-	if (!p)
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	rc = nicfit_plan(cat, &in, p, err);
-	if (!rc)
-		nicfit_plan_render(e, p);
-	if (!rc && worst)
-		*worst = nicfit_findings_worst(&p->findings);
-	nicfit_plan_release(p);
-	free(p);
-	return rc;
 }
