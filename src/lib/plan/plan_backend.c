@@ -1,8 +1,8 @@
 /*
  * plan_backend.c - R5: the back-end card (an RDMA card, the speed a free
  * slot can feed, the cheapest sourced card that meets it, or the card
- * asked for) and the checks on it. Where it goes is R6 (plan_place.c),
- * the fabric and cables R7-R8 (plan_parts.c).
+ * asked for) and the checks on it. Where it goes is R6 (plan_search.c,
+ * plan_place.c), the fabric and cables R7-R8 (plan_parts.c).
  */
 #include <math.h>
 #include <stdio.h>

@@ -3,8 +3,10 @@
  *
  * plan.c runs the rules in order, one file per group: plan_fit.c (R1,
  * R2), plan_frontend.c (R3, R4), plan_backend.c (R5) with plan_place.c
- * (R6; the front-end card's slot is plan_frontend.c's), plan_fabric.c (R7,
- * R8), plan_parts.c (R9-R11, the verdict). Each
+ * (R6, over the search of plan_search.c, the slot checks of plan_slot.c
+ * and Socket Direct's pair of plan_sd.c; the front-end card's slot is
+ * plan_frontend.c's), plan_fabric.c (R7, R8), plan_parts.c (R9-R11, the
+ * verdict); plan_render.c and plan_svg.c render the result. Each
  * records into the plan through nicfit__plan_find() (plan_result.c) and
  * plan_decide() (nicfit__decide() with its text written by plan_fmt.c,
  * which also writes the plan's other texts: plan_fmt() for snprintf());
@@ -82,7 +84,7 @@ void nicfit__plan_rule_frontend(const struct nicfit_catalog *cat, struct nicfit_
  */
 #define PLAN_FULL_SPEED_SHARE 0.95
 
-/* plan_place.c: R6 */
+/* R6: plan_slot.c, plan_sd.c, plan_search.c, plan_place.c */
 /* A placement of the GPUs and the back-end cards, and how good it is. */
 struct plan_choice {
 	int gpu_slots[NICFIT_PLAN_MAX_GPUS];
@@ -116,20 +118,43 @@ struct plan_choice {
  * it (docs/rules.md, R6): PIX under one switch, PHB on one socket
  * (separate root ports, or separate switches: nvidia-smi says NODE when
  * the root ports are on different host bridges, which a slot map does not
- * record), SYS across sockets.
+ * record), SYS across sockets (plan_slot.c).
  */
 enum nicfit_path nicfit__plan_path(const struct nicfit_server *sv, int a, int b);
 /* The number of slots of sv the vendor meant for role r. */
 int nicfit__plan_role_slots(const struct nicfit_server *sv, enum nicfit_slot_role r);
 
-/* What card c moves in slot s under the plan's protocol, ports used. */
+/*
+ * What card c moves in slot s alone under the plan's protocol, ports
+ * used; out (or NULL) gets the whole fit (plan_slot.c).
+ */
+double nicfit__plan_one_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
+			     const struct nicfit_slot *s, int ports, struct nicfit_nic_fit *out);
+/*
+ * What card c moves in slot s under the plan's protocol, ports used: the
+ * plan's Socket Direct card with the auxiliary card placed beside it
+ * (plan_sd.c).
+ */
 double nicfit__plan_card_in_slot(const struct nicfit_plan *p, const struct nicfit_card *c,
 				 const struct nicfit_slot *s, int ports, struct nicfit_nic_fit *out);
+/*
+ * plan_sd.c: the Socket Direct card card is (the plan's back-end card
+ * when --backend-nic names one; NULL otherwise), one half of it (its own
+ * link's lanes, no ceiling of its own), and what the pair moves with its
+ * main card in slot a and its auxiliary card in slot b (NULL: none).
+ */
+const struct nicfit_nic *nicfit__plan_sd_nic(const struct nicfit_plan *p,
+					     const struct nicfit_card *card);
+void nicfit__plan_sd_half(const struct nicfit_card *c, const struct nicfit_nic *n,
+			  struct nicfit_card *half);
+double nicfit__plan_sd_in_slots(const struct nicfit_plan *p, const struct nicfit_card *c,
+				const struct nicfit_nic *n, const struct nicfit_slot *a,
+				const struct nicfit_slot *b, int ports, struct nicfit_nic_fit *out);
 /*
  * The best placement of the GPUs and ncards copies of card (its catalog
  * entry nic gives its size; NULL for none), need the per-card rate that
  * meets the target. Returns 0 if none, or when memory ran out
- * (p->findings.oom is then set).
+ * (p->findings.oom is then set). The searches are plan_search.c's.
  */
 int nicfit__plan_search_place(struct nicfit_plan *p, const struct nicfit_card *card,
 			      const struct nicfit_nic *nic, int ncards, double need,
@@ -164,7 +189,7 @@ int nicfit__plan_card_can_meet(const struct nicfit_plan *p, const struct nicfit_
 			       const struct nicfit_nic *nic, double need);
 /*
  * nicfit__plan_search_place() trying every placement, without the cut
- * that skips a slot while its twin is free (plan_place.c): the tests hold
+ * that skips a slot while its twin is free (plan_search.c): the tests hold
  * the two to the same answer.
  */
 int nicfit__plan_search_place_all(struct nicfit_plan *p, const struct nicfit_card *card,
@@ -174,6 +199,8 @@ int nicfit__plan_search_place_all(struct nicfit_plan *p, const struct nicfit_car
 void nicfit__plan_record_slots(struct nicfit_plan *p, const struct plan_choice *c);
 /* Place the GPUs alone (no back end) and say where. */
 void nicfit__plan_place_gpus_only(struct nicfit_plan *p);
+/* The best placement of the GPUs alone: 1, 0 when none, -1 when memory ran out. */
+int nicfit__plan_search_gpus(const struct nicfit_plan *p, struct plan_choice *out);
 /* How many of the GPUs asked the server holds with no card (-1: out of memory). */
 int nicfit__plan_gpus_alone(const struct nicfit_plan *p);
 /* R6's too-many-gpus: the server holds room of the GPUs asked, whatever else it holds. */
@@ -184,7 +211,7 @@ void nicfit__plan_rule_storage(const struct nicfit_catalog *cat, struct nicfit_p
 void nicfit__plan_fill_card(struct nicfit_card *c, const struct nicfit_nic *n);
 /*
  * Can card c (catalog entry n: its form factor and slot width) go in slot
- * s (plan_place.c)?
+ * s (plan_slot.c)?
  */
 int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const struct nicfit_nic *n,
 				const struct nicfit_slot *s);
@@ -199,7 +226,7 @@ const char *nicfit__plan_form_words(const struct nicfit_nic *n);
 const char *nicfit__plan_sock_name(const struct nicfit_server *s, int socket, char *b, size_t n);
 /* plan_frontend.c: an add-in front-end card in a free slot, after the GPUs and back-end cards */
 void nicfit__plan_place_frontend(struct nicfit_plan *p);
-/* 1 when name is one of the comma-separated slot names of list (installed_backend_slot). */
+/* 1 when name is one of the comma-separated slot names of list (installed_backend_slot; plan_slot.c). */
 int nicfit__plan_slot_listed(const char *list, const char *name);
 /* R6: slot-holds-card for each slot a host's card sits in that the plan gives to another. */
 void nicfit__plan_rule_slot_holds(struct nicfit_plan *p);
