@@ -11,7 +11,8 @@
  *   cluster_border.c   the front end's border uplinks and MLAG peer links, by counts
  *   cluster_cable.c    cable lengths, classes and what cables each link
  *   cluster_walk.c     every link, in port-map order
- *   cluster_portmap.c  endpoint and port names, the CSV port map
+ *   cluster_name.c     endpoint and port names
+ *   cluster_portmap.c  the CSV port map
  *   cluster_explain.c  decisions and findings
  *   cluster_bom.c      cable lines sorted, the bill of materials
  *   cluster_spec.c     the request from a spec
@@ -192,6 +193,14 @@ static inline int cl_is_extra(const struct nicfit_cluster *c, long id)
 	return c->impl->nx > 0 && id >= x0 && id < x0 + c->impl->nx;
 }
 
+/*
+ * cluster_name.c: endpoint id's name written at p (room for 48 bytes), and
+ * a port's ("swp17s2", "nic3p1", "bmc"); each returns the new end.
+ */
+char *nicfit__cluster_put_endpoint(const struct nicfit_cluster *c, char *p, long id);
+char *nicfit__cluster_put_port(const struct nicfit_cluster *c, char *p, enum nicfit_net n, long id,
+			       int port, int lane);
+
 /* ---- arithmetic shared by the sizing files ---------------------------------- */
 
 /* a / b rounded up; 0 when b is not positive */
@@ -209,6 +218,39 @@ static inline long lmin(long a, long b)
 static inline long whole_cages(long n, int per_cage)
 {
 	return per_cage > 1 ? (n + per_cage - 1) / per_cage * per_cage : n;
+}
+
+/*
+ * Appending to a name or a port-map row without printf (cluster_name.c,
+ * cluster_portmap.c): the port map writes hundreds of thousands of rows.
+ */
+/* Append s; returns the new end. */
+static inline char *cl_put(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	return p;
+}
+
+/* Append v in decimal, zero-padded to width. */
+static inline char *cl_put_num(char *p, long v, int width)
+{
+	char tmp[24];
+	int n = 0;
+
+	if (v < 0) {
+		*p++ = '-';
+		v = -v;
+	}
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (width-- > n)
+		*p++ = '0';
+	while (n)
+		*p++ = tmp[--n];
+	return p;
 }
 
 /* decimal digits of v >= 0 */
