@@ -488,30 +488,11 @@ static long total_links(const struct nicfit_cluster *c)
 	return t;
 }
 
-int nicfit_cluster_render(const struct nicfit_cluster *c,
-			  const struct nicfit_cluster_render_opts *opts,
-			  struct nicfit_emit *e, struct nicfit_error *err)
+/* The cluster in one paragraph: its input, its counts, and the line that sums it up. */
+static void overview(struct nicfit_emit *e, const struct nicfit_cluster *c)
 {
 	const struct nicfit_cluster_net *be = &c->net[NICFIT_NET_BACKEND];
-	enum nicfit_format fmt = nicfit_emit_format(e);
-	int n;
 
-	declare_columns(e);
-	if (opts && opts->port_map_inline && total_links(c) > NICFIT_CLUSTER_INLINE_ROWS)
-		return nicfit_error_set(err, NICFIT_E_LIMIT,
-					"the port map has %ld rows; inline port maps stop at %ld "
-					"(write it to a file with --port-map)", total_links(c),
-					NICFIT_CLUSTER_INLINE_ROWS);
-	if (fmt == NICFIT_FMT_SVG) {
-		nicfit_cluster_svg(c, e);
-		return 0;
-	}
-	if (fmt == NICFIT_FMT_CSV) {
-		bom_emit(e, c);
-		return 0;
-	}
-	nicfit_emit_begin_object(e, NULL);
-	nicfit_emit_string(e, "schema", "nicfit.cluster.v1");
 	input_json(e, c);
 	nicfit_emit_int(e, "gpus", c->gpus);
 	nicfit_emit_int(e, "racks", c->racks);
@@ -544,26 +525,15 @@ int nicfit_cluster_render(const struct nicfit_cluster *c,
 		nicfit_emit_printf(e, ", %ld storage rack%s", c->impl->storage_racks,
 				   c->impl->storage_racks == 1 ? "" : "s");
 	nicfit_emit_printf(e, "\n");
-	for (n = 0; n < NICFIT_NET_COUNT; n++) {
-		emit_net_json(e, c, n);
-		emit_net_text(e, c, n);
-	}
-	nicfit__cluster_border_render(e, c);
-	nicfit__cluster_storage_render(e, c);
-	nicfit_emit_printf(e, "\n");
-	nicfit_emit_heading(e, "Switches");
-	switch_table(e, c);
-	nicfit_emit_printf(e, "\n");
-	nicfit_emit_heading(e, "Cables");
-	if (fmt == NICFIT_FMT_JSON)
-		cables_json(e, c);
-	else
-		cables_table(e, c);
-	by_type(e, c);
-	longest_runs(e, c);
-	nicfit_emit_printf(e, " DAC inside a rack, AOC or optics between racks.\n\n");
-	nicfit_emit_heading(e, "Bill of materials");
-	bom_emit(e, c);
+}
+
+/*
+ * The port map's entry: the file it went to, the links themselves when
+ * they are inline (JSON only; the text has a row count), or null.
+ */
+static void port_map(struct nicfit_emit *e, const struct nicfit_cluster *c,
+		     const struct nicfit_cluster_render_opts *opts, enum nicfit_format fmt)
+{
 	if (opts && opts->port_map_file) {
 		nicfit_emit_begin_object(e, "port_map");
 		nicfit_emit_string(e, "file", opts->port_map_file);
@@ -586,6 +556,53 @@ int nicfit_cluster_render(const struct nicfit_cluster *c,
 	} else {
 		nicfit_emit_null(e, "port_map");
 	}
+}
+
+int nicfit_cluster_render(const struct nicfit_cluster *c,
+			  const struct nicfit_cluster_render_opts *opts,
+			  struct nicfit_emit *e, struct nicfit_error *err)
+{
+	enum nicfit_format fmt = nicfit_emit_format(e);
+	int n;
+
+	declare_columns(e);
+	if (opts && opts->port_map_inline && total_links(c) > NICFIT_CLUSTER_INLINE_ROWS)
+		return nicfit_error_set(err, NICFIT_E_LIMIT,
+					"the port map has %ld rows; inline port maps stop at %ld "
+					"(write it to a file with --port-map)", total_links(c),
+					NICFIT_CLUSTER_INLINE_ROWS);
+	if (fmt == NICFIT_FMT_SVG) {
+		nicfit_cluster_svg(c, e);
+		return 0;
+	}
+	if (fmt == NICFIT_FMT_CSV) {
+		bom_emit(e, c);
+		return 0;
+	}
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "schema", "nicfit.cluster.v1");
+	overview(e, c);
+	for (n = 0; n < NICFIT_NET_COUNT; n++) {
+		emit_net_json(e, c, n);
+		emit_net_text(e, c, n);
+	}
+	nicfit__cluster_border_render(e, c);
+	nicfit__cluster_storage_render(e, c);
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, "Switches");
+	switch_table(e, c);
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, "Cables");
+	if (fmt == NICFIT_FMT_JSON)
+		cables_json(e, c);
+	else
+		cables_table(e, c);
+	by_type(e, c);
+	longest_runs(e, c);
+	nicfit_emit_printf(e, " DAC inside a rack, AOC or optics between racks.\n\n");
+	nicfit_emit_heading(e, "Bill of materials");
+	bom_emit(e, c);
+	port_map(e, c, opts, fmt);
 	nicfit_emit_printf(e, "\n");
 	nicfit_emit_heading(e, "Decisions");
 	decisions_emit(e, &c->decisions);

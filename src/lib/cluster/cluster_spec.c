@@ -158,15 +158,115 @@ static int get_bool(struct req *r, const char *key, int *out)
 				      "'%.32s' is not on/off (true, false, yes, no)", v));
 }
 
+/* The settings that are not fields of the input: what the spec asks for, read before it is checked. */
+struct asked {
+	long gpus, nodes;
+	int front, nofront, oobon, nooob, inl;
+};
+
+/* The nodes and their back end, in the order the options are listed. */
+static int read_backend(struct req *r, struct nicfit_cluster_input *in, struct asked *a)
+{
+	struct nicfit_cluster_net_input *be = &in->net[NICFIT_NET_BACKEND];
+	int rc;
+
+	if ((rc = get_long(r, "nodes", 1, NICFIT_CLUSTER_MAX_NODES, &a->nodes)) ||
+	    (rc = get_long(r, "gpus", 1, NICFIT_CLUSTER_MAX_NODES * NICFIT_CLUSTER_MAX_GPUS, &a->gpus)) ||
+	    (rc = get_int(r, "gpus_per_node", 0, NICFIT_CLUSTER_MAX_GPUS, &in->gpus_per_node)) ||
+	    (rc = get_int(r, "nics_per_node", 0, NICFIT_CLUSTER_MAX_LINKS, &in->nics_per_node)) ||
+	    (rc = get_int(r, "nic_ports", 1, NICFIT_CLUSTER_MAX_NIC_PORTS, &in->nic_ports)) ||
+	    (rc = get_backend_speed(r, be)) ||
+	    (rc = get_int(r, "radix", 2, NICFIT_CLUSTER_MAX_RADIX, &be->radix)) ||
+	    (rc = get_speed(r, "switch_gbps", &be->switch_gbps)) ||
+	    (rc = get_bool(r, "rail_optimized", &be->rail_optimized)) ||
+	    (rc = get_bool(r, "rail_only", &be->rail_only)) ||
+	    (rc = get_ratio(r, "oversubscription", &be->oversubscription)) ||
+	    (rc = get_int(r, "planes", 1, NICFIT_CLUSTER_MAX_PLANES, &be->planes)) ||
+	    (rc = get_int(r, "tiers", 1, 3, &be->min_tiers)) ||
+	    (rc = get_bool(r, "breakout", &be->breakout)) ||
+	    (rc = get_int(r, "nodes_per_rack", 1, NICFIT_CLUSTER_MAX_NODES_PER_RACK,
+			  &in->nodes_per_rack)))
+		return rc;
+	return 0;
+}
+
+/* The front end, the OOB network and the storage network. */
+static int read_other_nets(struct req *r, struct nicfit_cluster_input *in, struct asked *a)
+{
+	struct nicfit_cluster_net_input *fe = &in->net[NICFIT_NET_FRONTEND];
+	struct nicfit_cluster_net_input *oob = &in->net[NICFIT_NET_OOB];
+	int rc;
+
+	if ((rc = get_bool(r, "frontend", &a->front)) ||
+	    (rc = get_bool(r, "no_frontend", &a->nofront)) ||
+	    (rc = get_int(r, "frontend_links", 1, 4, &fe->links_per_node)) ||
+	    (rc = get_speed(r, "frontend_gbps", &fe->link_gbps)) ||
+	    (rc = get_int(r, "frontend_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &fe->radix)) ||
+	    (rc = get_ratio(r, "frontend_oversubscription", &fe->oversubscription)) ||
+	    (rc = get_int(r, "frontend_uplinks", 0, NICFIT_CLUSTER_MAX_RADIX, &in->frontend_uplinks)) ||
+	    (rc = get_bool(r, "oob", &a->oobon)) ||
+	    (rc = get_bool(r, "no_oob", &a->nooob)) ||
+	    (rc = get_int(r, "oob_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &oob->radix)) ||
+	    (rc = get_int(r, "oob_uplinks", 1, 64, &oob->uplinks)) ||
+	    (rc = get_bool(r, "mgmt_ports", &in->mgmt_ports)) ||
+	    (rc = get_bool(r, "port_map", &a->inl)) ||
+	    (rc = get_speed(r, "storage_gbps", &in->storage.node_gbps)) ||
+	    (rc = get_long(r, "storage_nodes", 1, NICFIT_CLUSTER_MAX_NODES, &in->storage.servers)) ||
+	    (rc = get_speed(r, "storage_link_gbps", &in->storage.link_gbps)) ||
+	    (rc = get_int(r, "storage_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &in->storage.radix)) ||
+	    (rc = get_ratio(r, "storage_oversubscription", &in->storage.oversubscription)))
+		return rc;
+	return 0;
+}
+
+/*
+ * The node count: --nodes, or --gpus over the GPUs per node (rounded up),
+ * one of the two and not both; the NICs per node default to the GPUs per
+ * node, and the back-end links per node are bounded.
+ */
+static int count_nodes(struct req *r, struct nicfit_spec *spec, struct nicfit_cluster_input *in,
+		       const struct asked *a)
+{
+	long nodes = a->nodes;
+
+	if (!nodes && !a->gpus) {
+		/* a missing setting has no position: the error names the input */
+		r->rd.key = NULL;
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, spec->input, 0, 0,
+					      "give %s (or %s)", spec->from_data ? "nodes" : "--nodes",
+					      spec->from_data ? "gpus" : "--gpus"));
+	}
+	if (nodes && a->gpus)
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, "gpus"), 0, 0,
+					      "give the node count or the GPU count, not both"));
+	if (a->gpus) {
+		if (in->gpus_per_node < 1)
+			return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, "gpus_per_node"),
+						      0, 0, "--gpus needs at least one GPU per node"));
+		nodes = (a->gpus + in->gpus_per_node - 1) / in->gpus_per_node;
+		if (nodes > NICFIT_CLUSTER_MAX_NODES)
+			return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, "gpus"), 0, 0,
+						      "more than %ld nodes", NICFIT_CLUSTER_MAX_NODES));
+	}
+	in->nodes = nodes;
+	if (!nicfit_spec_get(spec, "nics_per_node") && in->gpus_per_node > 0)
+		in->nics_per_node = in->gpus_per_node;
+	if (in->nics_per_node * in->nic_ports > NICFIT_CLUSTER_MAX_LINKS)
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+					      optname(r, nicfit_spec_get(spec, "nic_ports") ?
+						      "nic_ports" : "nics_per_node"), 0, 0,
+					      "at most %d back-end links per node",
+					      NICFIT_CLUSTER_MAX_LINKS));
+	return 0;
+}
+
 int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_cluster_input *in,
 				   int *port_map_inline, struct nicfit_error *err)
 {
 	struct nicfit_cluster_net_input *be = &in->net[NICFIT_NET_BACKEND];
-	struct nicfit_cluster_net_input *fe = &in->net[NICFIT_NET_FRONTEND];
-	struct nicfit_cluster_net_input *oob = &in->net[NICFIT_NET_OOB];
+	struct asked a = { .front = 1, .oobon = 1 };
 	struct req r;
-	long gpus = 0, nodes = 0;
-	int rc, front = 1, nofront = 0, oobon = 1, nooob = 0, inl = 0, radix_given;
+	int rc, radix_given;
 	size_t i, na;
 
 	memset(&r, 0, sizeof(r));
@@ -175,83 +275,24 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	nicfit_cluster_input_default(in);
 	in->nic_id = nicfit_spec_get(spec, "nic");
 	be->switch_id = nicfit_spec_get(spec, "switch");
-	fe->switch_id = nicfit_spec_get(spec, "frontend_switch");
-	oob->switch_id = nicfit_spec_get(spec, "oob_switch");
+	in->net[NICFIT_NET_FRONTEND].switch_id = nicfit_spec_get(spec, "frontend_switch");
+	in->net[NICFIT_NET_OOB].switch_id = nicfit_spec_get(spec, "oob_switch");
 	in->storage.switch_id = nicfit_spec_get(spec, "storage_switch");
 	radix_given = nicfit_spec_get(spec, "radix") != NULL;
-	if ((rc = get_long(&r, "nodes", 1, NICFIT_CLUSTER_MAX_NODES, &nodes)) ||
-	    (rc = get_long(&r, "gpus", 1, NICFIT_CLUSTER_MAX_NODES * NICFIT_CLUSTER_MAX_GPUS, &gpus)) ||
-	    (rc = get_int(&r, "gpus_per_node", 0, NICFIT_CLUSTER_MAX_GPUS, &in->gpus_per_node)) ||
-	    (rc = get_int(&r, "nics_per_node", 0, NICFIT_CLUSTER_MAX_LINKS, &in->nics_per_node)) ||
-	    (rc = get_int(&r, "nic_ports", 1, NICFIT_CLUSTER_MAX_NIC_PORTS, &in->nic_ports)) ||
-	    (rc = get_backend_speed(&r, be)) ||
-	    (rc = get_int(&r, "radix", 2, NICFIT_CLUSTER_MAX_RADIX, &be->radix)) ||
-	    (rc = get_speed(&r, "switch_gbps", &be->switch_gbps)) ||
-	    (rc = get_bool(&r, "rail_optimized", &be->rail_optimized)) ||
-	    (rc = get_bool(&r, "rail_only", &be->rail_only)) ||
-	    (rc = get_ratio(&r, "oversubscription", &be->oversubscription)) ||
-	    (rc = get_int(&r, "planes", 1, NICFIT_CLUSTER_MAX_PLANES, &be->planes)) ||
-	    (rc = get_int(&r, "tiers", 1, 3, &be->min_tiers)) ||
-	    (rc = get_bool(&r, "breakout", &be->breakout)) ||
-	    (rc = get_int(&r, "nodes_per_rack", 1, NICFIT_CLUSTER_MAX_NODES_PER_RACK,
-			    &in->nodes_per_rack)) ||
-	    (rc = get_bool(&r, "frontend", &front)) ||
-	    (rc = get_bool(&r, "no_frontend", &nofront)) ||
-	    (rc = get_int(&r, "frontend_links", 1, 4, &fe->links_per_node)) ||
-	    (rc = get_speed(&r, "frontend_gbps", &fe->link_gbps)) ||
-	    (rc = get_int(&r, "frontend_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &fe->radix)) ||
-	    (rc = get_ratio(&r, "frontend_oversubscription", &fe->oversubscription)) ||
-	    (rc = get_int(&r, "frontend_uplinks", 0, NICFIT_CLUSTER_MAX_RADIX, &in->frontend_uplinks)) ||
-	    (rc = get_bool(&r, "oob", &oobon)) ||
-	    (rc = get_bool(&r, "no_oob", &nooob)) ||
-	    (rc = get_int(&r, "oob_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &oob->radix)) ||
-	    (rc = get_int(&r, "oob_uplinks", 1, 64, &oob->uplinks)) ||
-	    (rc = get_bool(&r, "mgmt_ports", &in->mgmt_ports)) ||
-	    (rc = get_bool(&r, "port_map", &inl)) ||
-	    (rc = get_speed(&r, "storage_gbps", &in->storage.node_gbps)) ||
-	    (rc = get_long(&r, "storage_nodes", 1, NICFIT_CLUSTER_MAX_NODES, &in->storage.servers)) ||
-	    (rc = get_speed(&r, "storage_link_gbps", &in->storage.link_gbps)) ||
-	    (rc = get_int(&r, "storage_radix", 2, NICFIT_CLUSTER_MAX_RADIX, &in->storage.radix)) ||
-	    (rc = get_ratio(&r, "storage_oversubscription", &in->storage.oversubscription)))
+	if ((rc = read_backend(&r, in, &a)) || (rc = read_other_nets(&r, in, &a)))
 		return rc;
 	if (nicfit_spec_get(spec, "storage_radix") && in->storage.switch_id)
 		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "storage_radix"), 0, 0,
 					       "give a storage switch or a radix, not both"));
-	if (!nodes && !gpus) {
-		/* a missing setting has no position: the error names the input */
-		r.rd.key = NULL;
-		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, spec->input, 0, 0,
-					       "give %s (or %s)", spec->from_data ? "nodes" : "--nodes",
-					       spec->from_data ? "gpus" : "--gpus"));
-	}
-	if (nodes && gpus)
-		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "gpus"), 0, 0,
-					       "give the node count or the GPU count, not both"));
-	if (gpus) {
-		if (in->gpus_per_node < 1)
-			return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "gpus_per_node"),
-						       0, 0, "--gpus needs at least one GPU per node"));
-		nodes = (gpus + in->gpus_per_node - 1) / in->gpus_per_node;
-		if (nodes > NICFIT_CLUSTER_MAX_NODES)
-			return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "gpus"), 0, 0,
-						       "more than %ld nodes", NICFIT_CLUSTER_MAX_NODES));
-	}
-	in->nodes = nodes;
-	if (!nicfit_spec_get(spec, "nics_per_node") && in->gpus_per_node > 0)
-		in->nics_per_node = in->gpus_per_node;
-	if (in->nics_per_node * in->nic_ports > NICFIT_CLUSTER_MAX_LINKS)
-		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE,
-					       optname(&r, nicfit_spec_get(spec, "nic_ports") ?
-						       "nic_ports" : "nics_per_node"), 0, 0,
-					       "at most %d back-end links per node",
-					       NICFIT_CLUSTER_MAX_LINKS));
+	if ((rc = count_nodes(&r, spec, in, &a)))
+		return rc;
 	if (radix_given && be->switch_id)
 		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "radix"), 0, 0,
 					       "give a switch or a radix, not both"));
-	if (!front || nofront)
-		fe->links_per_node = 0;
-	if (!oobon || nooob)
-		oob->links_per_node = 0;
+	if (!a.front || a.nofront)
+		in->net[NICFIT_NET_FRONTEND].links_per_node = 0;
+	if (!a.oobon || a.nooob)
+		in->net[NICFIT_NET_OOB].links_per_node = 0;
 	na = nicfit_spec_count(spec, "assume");
 	for (i = 0; i < na; i++) {
 		const char *v = nicfit_reader_get_nth(&r.rd, "assume", i);
@@ -266,6 +307,6 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	if (rc)
 		return rc;
 	if (port_map_inline)
-		*port_map_inline = inl;
+		*port_map_inline = a.inl;
 	return 0;
 }

@@ -271,19 +271,14 @@ static double storage_panel(struct nicfit_buf *o, const struct nicfit_cluster *c
 	return y + BOX_H + 40;
 }
 
-static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum nicfit_net n,
-		    double y0)
+/* A network's heading: its tiers and switches, the planes shown, its node ports. */
+static void panel_title(struct nicfit_buf *o, const struct nicfit_cluster *c, enum nicfit_net n,
+			double y0)
 {
 	static const char *const title[] = { "Back end", "Front end", "Out-of-band" };
-	static const char *const fill[] = { "#dbe9f6", "#e3f1dc", "#f6ecd6" };
 	const struct nicfit_cluster_net *nt = &c->net[n];
-	const struct cl_net *cn = &c->impl->net[n];
-	struct row rows[NICFIT_TIER_COUNT + 1], border;
-	char l1[96], l2[96];
-	int t, i, j, top = cn->tiers - 1;
-	double y = y0 + 34;
+	char l1[96];
 
-	border.n = 0;
 	nicfit_buf_addf(o, "<text x=\"%d\" y=\"%.1f\" class=\"h\">", MARGIN, y0 + 18);
 	snprintf(l1, sizeof(l1), "%s: %d tier%s, %ld switches", title[n], nt->tiers,
 		 nt->tiers == 1 ? "" : "s",
@@ -306,22 +301,23 @@ static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum n
 		snprintf(l1, sizeof(l1), "; %ld x %g Gb/s node ports", nt->endpoints, nt->link_gbps);
 	nicfit__xml_escape(o, l1);
 	nicfit_buf_puts(o, "</text>\n");
-	/* the front end's border switches, then rows from the top tier down, then the nodes */
-	if (n == NICFIT_NET_FRONTEND && c->border.switches) {
-		layout_row(&border, c->border.switches, y);
-		y += BOX_H + ROW_GAP;
-	}
-	for (t = top; t >= 0; t--) {
-		layout_row(&rows[t], items_of(c, n, t), y);
-		y += BOX_H + ROW_GAP;
-	}
-	layout_row(&rows[NICFIT_TIER_COUNT], rows[0].n ? items_of(c, n, NICFIT_TIER_LEAF) : 0, y);
-	/* links first, boxes on top */
+}
+
+/*
+ * The lines between the rows (drawn first, so the boxes sit on top): the
+ * top tier to the border switches, each tier to the one below (in three
+ * tiers, leaves meet only their pod's spines), the leaves to their nodes.
+ */
+static void panel_links(struct nicfit_buf *o, const struct cl_net *cn, const struct row *rows,
+			const struct row *border, int top)
+{
+	int t, i, j;
+
 	nicfit_buf_puts(o, "<g class=\"l\">\n");
-	for (i = 0; i < border.n; i++)
+	for (i = 0; i < border->n; i++)
 		for (j = 0; j < rows[top].n; j++)
-			line(o, &rows[top].b[j], rows[top].y, &border.b[i], border.y + BOX_H,
-			     border.b[i].elided || rows[top].b[j].elided);
+			line(o, &rows[top].b[j], rows[top].y, &border->b[i], border->y + BOX_H,
+			     border->b[i].elided || rows[top].b[j].elided);
 	for (t = top; t > 0; t--)
 		for (i = 0; i < rows[t].n; i++)
 			for (j = 0; j < rows[t - 1].n; j++) {
@@ -336,22 +332,16 @@ static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum n
 		line(o, &rows[NICFIT_TIER_COUNT].b[i], rows[NICFIT_TIER_COUNT].y, &rows[0].b[i],
 		     rows[0].y + BOX_H, rows[0].b[i].elided);
 	nicfit_buf_puts(o, "</g>\n");
-	for (i = 0; i < border.n; i++) {
-		named_box(&border.b[i], "fe-border", c->border.switches, l1, l2, sizeof(l1));
-		snprintf(l2, sizeof(l2), "border, %d ports", nt->sw.ports);
-		draw_box(o, &border.b[i], border.y, "#f3d9e6", l1, border.b[i].elided ? "" : l2);
-	}
-	for (t = top; t >= 0; t--)
-		for (i = 0; i < rows[t].n; i++) {
-			label_for(c, n, t, &rows[t].b[i], l1, l2, sizeof(l1));
-			draw_box(o, &rows[t].b[i], rows[t].y, fill[n], l1, l2);
-		}
-	for (i = 0; i < rows[NICFIT_TIER_COUNT].n; i++) {
-		nodes_of_box(c, n, &rows[NICFIT_TIER_COUNT].b[i], l1, l2, sizeof(l1));
-		draw_box(o, &rows[NICFIT_TIER_COUNT].b[i], rows[NICFIT_TIER_COUNT].y, "#eee", l1, l2);
-	}
-	/* what each line carries */
-	nicfit_buf_addf(o, "<text x=\"%d\" y=\"%.1f\" class=\"s\">", MARGIN, y + BOX_H + 18);
+}
+
+/* The line under a network: what its links carry, and the front end's border links. */
+static void panel_caption(struct nicfit_buf *o, const struct nicfit_cluster *c, enum nicfit_net n,
+			  double y)
+{
+	const struct nicfit_cluster_net *nt = &c->net[n];
+	char l1[96], l2[96];
+
+	nicfit_buf_addf(o, "<text x=\"%d\" y=\"%.1f\" class=\"s\">", MARGIN, y);
 	if (nt->tiers >= 2)
 		snprintf(l1, sizeof(l1), "leaf: %d node ports + %d uplinks (%.2f:1); ",
 			 nt->endpoints_per_leaf, nt->uplinks_per_leaf, nt->leaf_ratio);
@@ -374,6 +364,48 @@ static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum n
 		nicfit__xml_escape(o, l2);
 	}
 	nicfit_buf_puts(o, "</text>\n");
+}
+
+/* One network's panel at y0: heading, rows of switches over the nodes, caption; returns its end. */
+static double panel(struct nicfit_buf *o, const struct nicfit_cluster *c, enum nicfit_net n,
+		    double y0)
+{
+	static const char *const fill[] = { "#dbe9f6", "#e3f1dc", "#f6ecd6" };
+	const struct nicfit_cluster_net *nt = &c->net[n];
+	const struct cl_net *cn = &c->impl->net[n];
+	struct row rows[NICFIT_TIER_COUNT + 1], border;
+	char l1[96], l2[96];
+	int t, i, top = cn->tiers - 1;
+	double y = y0 + 34;
+
+	border.n = 0;
+	panel_title(o, c, n, y0);
+	/* the front end's border switches, then rows from the top tier down, then the nodes */
+	if (n == NICFIT_NET_FRONTEND && c->border.switches) {
+		layout_row(&border, c->border.switches, y);
+		y += BOX_H + ROW_GAP;
+	}
+	for (t = top; t >= 0; t--) {
+		layout_row(&rows[t], items_of(c, n, t), y);
+		y += BOX_H + ROW_GAP;
+	}
+	layout_row(&rows[NICFIT_TIER_COUNT], rows[0].n ? items_of(c, n, NICFIT_TIER_LEAF) : 0, y);
+	panel_links(o, cn, rows, &border, top);
+	for (i = 0; i < border.n; i++) {
+		named_box(&border.b[i], "fe-border", c->border.switches, l1, l2, sizeof(l1));
+		snprintf(l2, sizeof(l2), "border, %d ports", nt->sw.ports);
+		draw_box(o, &border.b[i], border.y, "#f3d9e6", l1, border.b[i].elided ? "" : l2);
+	}
+	for (t = top; t >= 0; t--)
+		for (i = 0; i < rows[t].n; i++) {
+			label_for(c, n, t, &rows[t].b[i], l1, l2, sizeof(l1));
+			draw_box(o, &rows[t].b[i], rows[t].y, fill[n], l1, l2);
+		}
+	for (i = 0; i < rows[NICFIT_TIER_COUNT].n; i++) {
+		nodes_of_box(c, n, &rows[NICFIT_TIER_COUNT].b[i], l1, l2, sizeof(l1));
+		draw_box(o, &rows[NICFIT_TIER_COUNT].b[i], rows[NICFIT_TIER_COUNT].y, "#eee", l1, l2);
+	}
+	panel_caption(o, c, n, y + BOX_H + 18);
 	return y + BOX_H + 40;
 }
 
