@@ -4,7 +4,7 @@
  * figures it rests on as a table, and the formula with this request's
  * numbers in it, as the page shows them (src/serve/assets/app.js,
  * CALC_VIEWS) and as plan's Markdown report is laid out. The figures are
- * the ones calc.c computed; nothing here computes a new one. The
+ * the ones the calculators computed; nothing here computes a new one. The
  * assumptions follow as a table (nicfit__calc_assumptions).
  */
 #include <stdarg.h>
