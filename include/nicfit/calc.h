@@ -7,11 +7,10 @@
  * code and give the same document ("schema": "nicfit.calc.<name>.v1").
  * Each accepts "assume" pairs ("mps=512") overriding its named assumptions.
  *
- * The fit calculator's arithmetic, nicfit_calc_fit(), is declared here
- * too: plan's rule R1 calls it directly. The other calculators' arithmetic
- * lives with its physics (nicfit_pcie_calc in pcie.h, nicfit_link_calc in
- * link.h, nicfit_calc_nic/_load/_allreduce in perf.h, nicfit_calc_stream
- * in llm.h).
+ * The calculators' arithmetic lives with its physics (nicfit_pcie_calc in
+ * pcie.h, nicfit_link_calc in link.h, nicfit_calc_nic/_load/_allreduce in
+ * perf.h, nicfit_calc_fit and nicfit_calc_stream in llm.h): plan's rules
+ * call it directly.
  */
 #ifndef NICFIT_CALC_H
 #define NICFIT_CALC_H
@@ -38,16 +37,6 @@ extern const char *const nicfit_calc_names[];
  */
 int nicfit_calc_run(const struct nicfit_catalog *cat, const char *name,
 		    struct nicfit_spec *spec, struct nicfit_emit *e,
-		    struct nicfit_error *err);
-
-/*
- * Fit a model on `gpus` GPUs of gpu_mem_gib each. context and concurrency
- * size the KV cache (0 = none). Errors: NICFIT_E_USAGE for zero params,
- * absurd counts, or GPUs without memory.
- */
-int nicfit_calc_fit(const struct nicfit_arch *a, enum nicfit_precision prec,
-		    long context, long concurrency, int gpus, double gpu_mem_gib,
-		    const struct nicfit_llm_params *p, struct nicfit_fit *r,
 		    struct nicfit_error *err);
 
 /*

@@ -61,7 +61,7 @@ extern const struct nicfit_param nicfit_llm_param_table[];
 extern const size_t nicfit_llm_param_count;
 void nicfit_llm_params_default(struct nicfit_llm_params *p);
 
-/* A model on GPUs: what nicfit_calc_fit() (nicfit/calc.h) works out. */
+/* A model on GPUs: what nicfit_calc_fit() works out. */
 struct nicfit_fit {
 	double bits_per_param;   /* average over the weights */
 	double weights_gb;
@@ -74,6 +74,16 @@ struct nicfit_fit {
 	int gpus_needed;         /* fewest GPUs of this kind that hold total_gb */
 	int kv_known;            /* 0 when the architecture lacks the KV shape */
 };
+
+/*
+ * Fit a model on `gpus` GPUs of gpu_mem_gib each. context and concurrency
+ * size the KV cache (0 = none). Errors: NICFIT_E_USAGE for zero params,
+ * absurd counts, or GPUs without memory.
+ */
+int nicfit_calc_fit(const struct nicfit_arch *a, enum nicfit_precision prec,
+		    long context, long concurrency, int gpus, double gpu_mem_gib,
+		    const struct nicfit_llm_params *p, struct nicfit_fit *r,
+		    struct nicfit_error *err);
 
 /* Bits per weight of a precision under p (int4: 4 + (scale+zero)/group). */
 double nicfit_bits_per_param(enum nicfit_precision prec,

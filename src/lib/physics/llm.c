@@ -6,7 +6,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "nicfit/calc.h"
 #include "nicfit/llm.h"
 #include "core/num_int.h"
 

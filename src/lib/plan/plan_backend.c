@@ -10,7 +10,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "nicfit/calc.h"
 #include "nicfit/partno.h"
 #include "nicfit/units.h"
 #include "core/num_int.h"

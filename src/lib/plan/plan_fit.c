@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "nicfit/calc.h"
+#include "nicfit/llm.h"
 #include "nicfit/units.h"
 #include "core/num_int.h"
 #include "plan/plan_int.h"

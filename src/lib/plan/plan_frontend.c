@@ -10,7 +10,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "nicfit/calc.h"
 #include "nicfit/units.h"
 #include "plan/plan_int.h"
 

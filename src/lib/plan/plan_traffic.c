@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nicfit/calc.h"
+#include "nicfit/llm.h"
+#include "nicfit/step.h"
 #include "nicfit/units.h"
 #include "core/num_int.h"
 #include "plan/plan_int.h"
