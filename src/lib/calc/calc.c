@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "nicfit/calc.h"
-#include "nicfit/units.h"
 #include "calc/calc_int.h"
 
 const char *const nicfit_calc_names[] = {

@@ -4,16 +4,12 @@
  * the server's slots is plan_svg.c's. It decides nothing: every figure is
  * the plan's.
  */
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "nicfit/buf.h"
 #include "nicfit/plan.h"
 #include "nicfit/units.h"
 #include "plan/plan_int.h"
-#include "out/svg_int.h"
 
 static const char *fabric_name(enum nicfit_fabric f)
 {
