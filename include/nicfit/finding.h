@@ -17,7 +17,7 @@
  * table of record behind docs/findings.md (nicfit_codes_render_md() writes
  * it; a test checks the file), `nicfit help findings`, and the check of
  * --ignore arguments. Inside the library codes are raised by enum
- * (src/lib/finding_int.h), so a code that is not registered does not
+ * (src/lib/core/finding_int.h), so a code that is not registered does not
  * compile.
  *
  *	struct nicfit_findings fs = NICFIT_FINDINGS_INIT;
