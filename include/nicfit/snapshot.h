@@ -102,6 +102,15 @@ int nicfit_snapshot_extract(const char *archive, char **tmpdir, char **root,
 			    struct nicfit_error *err);
 
 /*
+ * nicfit_snapshot_extract() of a bundle that need not be a sysfs snapshot
+ * (a sosreport or supportconfig archive, which the dump reader reads): the
+ * same checks and bounds, but no sys/ inside is no error, and *root is
+ * then the top of what was unpacked.
+ */
+int nicfit_snapshot_extract_bundle(const char *archive, char **tmpdir, char **root,
+				   struct nicfit_error *err);
+
+/*
  * Remove a directory tree without following links. Returns 0 or -1.
  * Async-signal-safe (system calls only, nothing allocated).
  */

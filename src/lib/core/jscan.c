@@ -98,11 +98,6 @@ static long hex4(const unsigned char *p, const unsigned char *end)
 	return v;
 }
 
-int nicfit__jscan_utf8_len(const unsigned char *p, const unsigned char *end)
-{
-	return (int)nicfit__utf8_len(p, (size_t)(end - p), NULL);
-}
-
 /* 1 for bytes a string holds as they are: printable ASCII but '"' and '\\'. */
 static const unsigned char plain_byte[256] = {
 #define R4(x) x, x, x, x

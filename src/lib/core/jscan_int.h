@@ -139,10 +139,4 @@ void nicfit__jscan_advance(const char *text, size_t from, size_t off, long *line
  */
 int nicfit__jscan_locate(const struct jscan *s, const char *path, long *line, long *col);
 
-/*
- * Length of the well-formed UTF-8 sequence at p (p < end), or 0 when it is
- * not one: core/utf8.h's decoder, in the (p, end) form of a scan.
- */
-int nicfit__jscan_utf8_len(const unsigned char *p, const unsigned char *end);
-
 #endif

@@ -20,12 +20,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define NICFIT_SNAPSHOT_LIBARCHIVE
+#define NICFIT_ARCHIVE_CALLS
+#include "core/archive_int.h"
 #include "core/alloc_int.h"
 #include "dump/dump_int.h"
 #include "nicfit/file.h"
 #include "nicfit/snapshot.h"
-#include "host/snapshot_int.h"
 
 #define WALK_MAX_DEPTH 16
 #define SNIFF_BYTES 4096
@@ -76,7 +76,7 @@ static int gunzip(const char *path, const char *name, char **out, size_t *len,
 	size_t n, alloc = 0;
 	la_int64_t off;
 	char *text = NULL;
-	int r, rc = nicfit__snapshot_arc_load(err);
+	int r, rc = nicfit__arc_load(err);
 
 	*out = NULL;
 	*len = 0;
@@ -233,7 +233,7 @@ static int add_archive(struct nicfit_dump *d, const char *path, struct nicfit_er
 	struct walk_ctx w = { d, 0, err };
 	char *tmpdir = NULL, *root = NULL;
 	/* the snapshot reader's bounds; a supportconfig or sosreport need not hold sys/ */
-	int rc = nicfit__snapshot_extract_tree(path, &tmpdir, &root, err);
+	int rc = nicfit_snapshot_extract_bundle(path, &tmpdir, &root, err);
 
 	if (rc)
 		return rc;

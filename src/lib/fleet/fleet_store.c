@@ -13,7 +13,8 @@
 #include "core/alloc_int.h"
 #include "fleet/fleet_int.h"
 #include "core/jscan_int.h"
-#include "out/svg_int.h"
+#include "core/text_int.h"
+#include "core/utf8.h"
 
 /* ---- keys ---------------------------------------------------------------------------------- */
 
@@ -132,7 +133,7 @@ void nicfit__fleet_sanitize(char *s)
 			*w++ = *p++;
 			continue;
 		}
-		n = nicfit__jscan_utf8_len(p, p + 4); /* a NUL stops it before the end */
+		n = (int)nicfit__utf8_len(p, 4, NULL); /* a NUL stops it before the end */
 		if (n && !invisible_control(p, n)) {
 			memmove(w, p, (size_t)n);
 			w += n;

@@ -20,7 +20,8 @@
 #include <unistd.h>
 
 #include "core/file_int.h"
-#define NICFIT_SNAPSHOT_LIBARCHIVE
+#define NICFIT_ARCHIVE_CALLS
+#include "core/archive_int.h"
 #include "host/snapshot_int.h"
 #include "nicfit/snapshot.h"
 #include "nicfit/sysfs.h"
@@ -382,7 +383,7 @@ static int extract_into(const char *archive, const struct nicfit__snapshot_limit
 	x.archive = archive;
 	x.templ = templ;
 	x.lim = lim ? lim : &dflt;
-	rc = nicfit__snapshot_arc_load(err);
+	rc = nicfit__arc_load(err);
 	if (rc)
 		return rc;
 	if (stat(archive, &sb))
@@ -436,8 +437,8 @@ int nicfit__snapshot_extract_limited(const char *archive, const struct nicfit__s
 	return extract_into(archive, lim, 0, tmpdir, root, err);
 }
 
-int nicfit__snapshot_extract_tree(const char *archive, char **tmpdir, char **root,
-				  struct nicfit_error *err)
+int nicfit_snapshot_extract_bundle(const char *archive, char **tmpdir, char **root,
+				   struct nicfit_error *err)
 {
 	return extract_into(archive, NULL, 1, tmpdir, root, err);
 }

@@ -21,7 +21,8 @@
 #include <unistd.h>
 
 #include "core/file_int.h"
-#define NICFIT_SNAPSHOT_LIBARCHIVE
+#define NICFIT_ARCHIVE_CALLS
+#include "core/archive_int.h"
 #include "host/snapshot_int.h"
 #include "nicfit/buf.h"
 #include "nicfit/snapshot.h"
@@ -504,7 +505,7 @@ static int open_sink_archive(struct sink *k, const char *dest, int *arfd,
 {
 	int rc;
 
-	rc = nicfit__snapshot_arc_load(err);
+	rc = nicfit__arc_load(err);
 	if (rc)
 		return rc;
 	archive_prefix(dest, k->prefix, sizeof(k->prefix));

@@ -31,7 +31,7 @@
 #include "nicfit/buf.h"
 #include "nicfit/topo.h"
 #include "nicfit/units.h"
-#include "out/svg_int.h"
+#include "core/text_int.h"
 
 /* The most CPUs an affinity mask is written for (NCCL's cpuset holds 1024 on x86). */
 #define NCCLTOPO_MAX_CPUS 4096

@@ -20,7 +20,8 @@
 
 #include "parts/catalog_int.h"
 #include "core/jscan_int.h"
-#include "out/svg_int.h"
+#include "core/text_int.h"
+#include "core/utf8.h"
 #include "nicfit/catalog.h"
 #include "nicfit/spec.h"
 
@@ -421,7 +422,7 @@ static const char *control_char(const char *s, size_t len, char *out, size_t n)
 		}
 		if (p[i] < 0x80)
 			continue;
-		k = nicfit__jscan_utf8_len(p + i, p + len);
+		k = (int)nicfit__utf8_len(p + i, len - i, NULL);
 		if (k == 2)
 			cp = (p[i] & 0x1fu) << 6 | (p[i + 1] & 0x3fu);
 		else if (k == 3)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/alloc_int.h"
-#include "out/svg_int.h"
+#include "core/text_int.h"
 #include "verify/verify_int.h"
 
 /* nccl-tests' data types and reduction names (its common.cu tables) */
