@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "parts/pciids_int.h"
+#include "core/pciids_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

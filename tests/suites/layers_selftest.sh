@@ -74,6 +74,12 @@ sed -i '1i #include "out/b_int.h"' "$d/src/lib/host/c.c"
 run; expect_fail "another folder's private header fails rule 2" 2 \
 	"src/lib/host/c.c:1: includes out/b_int.h, private to out/"
 
+case_ otherheader
+printf '#ifndef B_FACTS_H\n#define B_FACTS_H\n#endif\n' >"$d/src/lib/out/b_facts.h"
+sed -i '1i #include "out/b_facts.h"' "$d/src/lib/host/c.c"
+run; expect_fail "another folder's header of any name fails rule 2" 2 \
+	"src/lib/host/c.c:1: includes out/b_facts.h, private to out/"
+
 case_ nofolder
 guarded c_int.h >"$d/src/lib/host/c_int.h"
 sed -i '1i #include "c_int.h"' "$d/src/lib/host/c.c"

@@ -12,7 +12,7 @@
 #include "core/file_int.h"
 #include "core/finding_int.h"
 #include "nicfit/file.h"
-#include "out/svg_int.h"
+#include "core/svg_int.h"
 
 static void registry_codes_are_unique_and_documented(void **state)
 {

@@ -14,7 +14,7 @@
 #include "nicfit/catalog.h"
 #include "nicfit/partno.h"
 #include "parts/partno_int.h"
-#include "parts/pciids_int.h"
+#include "core/pciids_int.h"
 
 /* a is b, or b followed by more words (or a variant: "E810" of "E810-C"). */
 static int word_prefix(const char *a, const char *b)

@@ -7,7 +7,7 @@
 #include "unit.h"
 
 #include "fixtures.h"
-#include "parts/pciids_int.h"
+#include "core/pciids_int.h"
 #include "nicfit/topo.h"
 
 static struct nicfit_topo *load(const char *name)

@@ -16,7 +16,7 @@
 #include "nicfit/link.h"
 #include "nicfit/perf.h"
 #include "nicfit/units.h"
-#include "parts/pciids_int.h"
+#include "core/pciids_int.h"
 
 /*
  * A port "meets" the card's rate from PORT_RATE_MEETS of it up: link

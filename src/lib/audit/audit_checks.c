@@ -10,7 +10,7 @@
 
 #include "audit/audit_int.h"
 #include "core/fmt_int.h"
-#include "parts/pciids_int.h"
+#include "core/pciids_int.h"
 
 /* What the walk over the devices saw, for the host-wide rules. */
 struct seen {

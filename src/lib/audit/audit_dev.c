@@ -14,7 +14,7 @@
 
 #include "audit/audit_int.h"
 #include "core/fmt_int.h"
-#include "parts/pciids_int.h"
+#include "core/pciids_int.h"
 
 static int listed(const struct nicfit_pcidev *p, int all)
 {

@@ -19,7 +19,7 @@
 
 #include "core/alloc_int.h"
 #include "audit/audit_int.h"
-#include "dump/dump_facts.h"
+#include "core/dump_facts.h"
 
 #define S_PCIE_LIMITED "the kernel's PCIe bandwidth report (pcie_print_link_status, drivers/pci/pci.c)"
 #define S_MODULE "the NIC driver's module error (ixgbe, i40e, mlx5_core)"

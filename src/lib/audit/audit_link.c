@@ -10,7 +10,7 @@
 
 #include "audit/audit_int.h"
 #include "core/fmt_int.h"
-#include "parts/pciids_int.h"
+#include "core/pciids_int.h"
 
 /* PCIe line encoding: Gen1-2 carry 8 bits in 10, Gen3 and later 128 in 130. */
 #define PCIE_ENC_8B10B 0.8

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "audit/audit_int.h"
-#include "out/prom_int.h"
+#include "core/prom_int.h"
 #include "nicfit/audit.h"
 #include "nicfit/ops.h"
 #include "nicfit/version.h"

@@ -11,7 +11,7 @@
 #include "audit/audit_int.h"
 #include "core/fmt_int.h"
 #include "nicfit/link.h"
-#include "parts/pciids_int.h"
+#include "core/pciids_int.h"
 
 /* IB physical port states (ports/N/phys_state). */
 #define IB_PHYS_POLLING 2

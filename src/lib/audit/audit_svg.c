@@ -21,7 +21,7 @@
 #include "audit/audit_int.h"
 #include "nicfit/buf.h"
 #include "nicfit/emit.h"
-#include "out/svg_int.h"
+#include "core/svg_int.h"
 
 #define LEAF_W 200     /* a leaf box holds a ConnectX-7 name at 10 px */
 #define NODE_H 40

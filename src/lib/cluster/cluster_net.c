@@ -16,7 +16,7 @@
 #include <strings.h>
 
 #include "cluster/cluster_int.h"
-#include "parts/compat_int.h"
+#include "core/compat_int.h"
 #include "core/num_int.h"
 
 const char *nicfit_net_name(enum nicfit_net n)

@@ -20,7 +20,7 @@
 
 #include "core/alloc_int.h"
 #include "cluster/cluster_int.h"
-#include "parts/compat_int.h"
+#include "core/compat_int.h"
 #include "core/finding_int.h"
 #include "core/num_int.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cluster/cluster_int.h"
-#include "out/svg_int.h"
+#include "core/svg_int.h"
 
 #define W 1100          /* canvas width */
 #define MARGIN 20

@@ -1,7 +1,7 @@
 /*
  * compat_int.h - the usual cage of a port rate, shared by the port
- * matcher (compat.c) and the cluster sizer's generic ports. Internal to
- * libnicfit.
+ * matcher (parts/compat.c) and the cluster sizer's generic ports: a
+ * library-wide header, in core/. Internal to libnicfit.
  */
 #ifndef NICFIT_COMPAT_INT_H
 #define NICFIT_COMPAT_INT_H

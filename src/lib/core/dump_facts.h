@@ -7,8 +7,9 @@
  * The dump reader (dump/) fills them and judges nothing; the audit
  * (audit/audit_dump.c) reads them to judge a dump: where a finding's facts
  * came from, what the dumps could not support. So this header, unlike
- * dump_int.h (the parsers' own declarations), is for the engines after
- * dump/ in the folder order, and is not public.
+ * dump/dump_int.h (the parsers' own declarations), is for the engines
+ * after dump/ in the folder order: it lives with the library-wide headers
+ * in core/, and is not public.
  */
 #ifndef NICFIT_DUMP_FACTS_H
 #define NICFIT_DUMP_FACTS_H

@@ -64,4 +64,15 @@
 
 #include <jansson.h>
 
+struct nicfit_emit;
+
+/*
+ * A parsed object written through the emitter as it is, but for its member
+ * named skip (NULL: none): the catalog's entries without their "_origin",
+ * straight from the catalog's tree (parts/catalog_render.c). Nothing
+ * outside JSON. Defined by the JSON writer, out/emit_json.c.
+ */
+void nicfit__emit_json_object(struct nicfit_emit *e, const char *key, json_t *o,
+			      const char *skip);
+
 #endif

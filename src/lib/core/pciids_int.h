@@ -1,6 +1,8 @@
 /*
  * pciids_int.h - names for PCI devices: a built-in table of the GPUs,
- * network chips and bridges that matter to an AI server, and pci.ids.
+ * network chips and bridges that matter to an AI server, and pci.ids
+ * (parts/pciids.c). Library-wide, in core/: discovery, the dump reader
+ * and the audit name devices with it.
  *
  * The built-in table comes from docs/reference/nic-identity.md section 3 and
  * docs/reference/topology.md (each row names its source). It is kept because

@@ -1,7 +1,8 @@
 /*
  * prom_int.h - the Prometheus text exposition format, written by hand
- * into a nicfit_buf (prom.c): the "# HELP" and "# TYPE" lines of a metric
- * family and its samples, with label values escaped.
+ * into a nicfit_buf (out/prom.c): the "# HELP" and "# TYPE" lines of a
+ * metric family and its samples, with label values escaped. Library-wide,
+ * in core/, for the audit's and the fleet's exposition.
  *
  * The format is Prometheus's text-based exposition format 0.0.4, the one
  * node_exporter's textfile collector reads: every sample of a family

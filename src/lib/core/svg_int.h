@@ -1,5 +1,7 @@
 /*
- * svg_int.h - writing SVG text, for the renderers' pictures.
+ * svg_int.h - writing SVG text, for the renderers' pictures (defined in
+ * out/svg.c; library-wide, in core/, for the plan's, the cluster's and
+ * the audit's SVG renderers).
  *
  *	nicfit__svg_text(b, "Mellanox <ConnectX-6>", "x=\"%.1f\" y=\"%.1f\"", x, y);
  *

@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-#include "dump/dump_facts.h"
+#include "core/dump_facts.h"
 
 /* ---- dump_text.c: records and text ------------------------------------ */
 

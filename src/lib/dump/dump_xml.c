@@ -40,7 +40,7 @@
 #include "core/alloc_int.h"
 #include "dump/dump_int.h"
 #include "nicfit/units.h"
-#include "parts/pciids_int.h"
+#include "core/pciids_int.h"
 #include "core/xml_int.h"
 
 #define XML_MAX_PKG 64        /* packages of one document kept for node sockets */

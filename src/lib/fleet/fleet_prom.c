@@ -8,7 +8,7 @@
  * fleet_render.c.
  */
 #include "fleet/fleet_int.h"
-#include "out/prom_int.h"
+#include "core/prom_int.h"
 #include "nicfit/fleet.h"
 #include "nicfit/ops.h"
 

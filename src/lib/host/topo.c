@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/alloc_int.h"
-#include "parts/pciids_int.h"
+#include "core/pciids_int.h"
 #include "host/topo_int.h"
 
 /* ---- names ------------------------------------------------------------------ */

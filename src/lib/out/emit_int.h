@@ -118,15 +118,6 @@ void nicfit__json_int(struct nicfit_emit *e, const char *key, size_t klen, long 
 void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, double v);
 
 /*
- * A parsed object written as it is, but for its member named skip (NULL:
- * none): the catalog's entries without their "_origin", straight from the
- * catalog's tree (catalog_render.c). Nothing outside JSON.
- */
-struct json_t;
-void nicfit__emit_json_object(struct nicfit_emit *e, const char *key, struct json_t *o,
-			      const char *skip);
-
-/*
  * Append the text table of nrows rows of cells (row-major, ncols a row)
  * to out as view v asks; bold/reset wrap the header line ("" without
  * colour). Returns 0 or NICFIT_E_NOMEM.

@@ -8,7 +8,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "out/prom_int.h"
+#include "core/prom_int.h"
 #include "core/text_int.h"
 
 /*

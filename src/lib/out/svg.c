@@ -4,7 +4,7 @@
  */
 #include <stdarg.h>
 
-#include "out/svg_int.h"
+#include "core/svg_int.h"
 
 void nicfit__svg_text(struct nicfit_buf *b, const char *text, const char *attrs, ...)
 {

@@ -14,7 +14,6 @@
 #include "core/jansson_int.h"
 
 #include "parts/catalog_int.h"
-#include "out/emit_int.h"
 #include "nicfit/catalog.h"
 #include "nicfit/emit.h"
 #include "nicfit/spec.h"

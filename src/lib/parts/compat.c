@@ -16,7 +16,7 @@
 #include <strings.h>
 
 #include "nicfit/compat.h"
-#include "parts/compat_int.h"
+#include "core/compat_int.h"
 #include "core/num_int.h"
 
 /*

@@ -17,7 +17,7 @@
 #endif
 
 #include "nicfit/file.h"
-#include "parts/pciids_int.h"
+#include "core/pciids_int.h"
 
 /*
  * pci.ids is about 1.4 MB today; a file past 64 MiB is not one. It is

@@ -10,7 +10,7 @@
 #include "nicfit/buf.h"
 #include "nicfit/plan.h"
 #include "plan/plan_int.h"
-#include "out/svg_int.h"
+#include "core/svg_int.h"
 
 /* Geometry of the picture: a slot's row, a switch's heading and the gap after a switch. */
 #define SVG_ROW 46
