@@ -112,9 +112,12 @@ $(B)/gen/intel_table.h: data/ids/intel.txt $(B)/tools/idgen
 	@mkdir -p $(dir $@)
 	$(Q_GEN)$(B)/tools/idgen intel $< $@.tmp && mv $@.tmp $@
 
-$(B)/src/lib/parts/pciids.o $(B)/clang/src/lib/parts/pciids.o $(B)/src/lib/parts/partno_cx.o \
-	$(B)/clang/src/lib/parts/partno_cx.o: $(B)/gen/pciids_table.h
-$(B)/src/lib/parts/partno_intel.o $(B)/clang/src/lib/parts/partno_intel.o: $(B)/gen/intel_table.h
+# Every library object waits for the generated tables (order-only: the
+# objects' .d files say which of them a source really includes, and make a
+# change rebuild just those), so that no file that includes one can be
+# compiled before it exists, whichever file that is.
+GEN_TABLES := $(B)/gen/pciids_table.h $(B)/gen/intel_table.h
+$(LIB_SRC:%.c=$(B)/%.o) $(LIB_SRC:%.c=$(B)/clang/%.o): | $(GEN_TABLES)
 
 $(B)/tools/embed: tools/embed.c
 	@mkdir -p $(dir $@)

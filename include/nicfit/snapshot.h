@@ -90,6 +90,16 @@ int nicfit_snapshot_take(const char *root, const char *dest,
 void nicfit_snapshot_result_release(struct nicfit_snapshot_result *res);
 
 /*
+ * The report of res, a snapshot of root written to dest, through e: text
+ * for people, or the "nicfit.snapshot.v1" document (counts, format,
+ * privileged, the paths that could not be read). Returns 0; the
+ * emitter's sticky error says whether it was all written.
+ */
+struct nicfit_emit;
+int nicfit_snapshot_render(const struct nicfit_snapshot_result *res, const char *root,
+			   const char *dest, struct nicfit_emit *e);
+
+/*
  * Unpack an archive into a new temporary directory (under $TMPDIR or
  * /tmp). *tmpdir gets that directory (remove it with
  * nicfit_snapshot_remove_tree, then free it) and *root the directory

@@ -144,52 +144,62 @@ static int from_stdin(struct run *r)
 	return 0;
 }
 
-int cmd_decode(struct cli *c, int argc, char **argv)
-{
-	struct run *r;
-	int i, first = 1, rules_only = 0, nparts = 0, use_stdin = 0, rc = 0;
+/* What decode was asked: where the parts start, and how many of each kind. */
+struct decode_args {
+	int first;       /* argv index of the first part (argc: none) */
+	int rules_only;  /* --rules: the OPN rules alone, no catalog */
+	int nparts;      /* part numbers on the command line */
+	int use_stdin;   /* '-' given */
+};
 
+/*
+ * Read decode's options (--rules, --, then the parts) into x. Returns 0 or
+ * an exit code after printing the error.
+ */
+static int decode_args(struct decode_args *x, int argc, char **argv)
+{
+	int i;
+
+	x->first = 1;
+	x->rules_only = x->nparts = x->use_stdin = 0;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
-			first = i + 1;
+			x->first = i + 1;
 			break;
 		}
 		if (!strcmp(argv[i], "--rules")) {
-			rules_only = 1;
+			x->rules_only = 1;
 			continue;
 		}
 		if (argv[i][0] == '-' && argv[i][1]) {
 			cli_error(NICFIT_E_USAGE, "decode: unknown option '%.64s'", argv[i]);
 			return cli_usage("decode");
 		}
-		first = i;
+		x->first = i;
 		break;
 	}
 	if (i == argc)
-		first = argc;
-	for (i = first; i < argc; i++) {
+		x->first = argc;
+	for (i = x->first; i < argc; i++) {
 		if (!strcmp(argv[i], "-"))
-			use_stdin++;
+			x->use_stdin++;
 		else
-			nparts++;
+			x->nparts++;
 	}
-	if (use_stdin > 1)
+	if (x->use_stdin > 1)
 		return cli_error(NICFIT_E_USAGE, "decode: '-' (standard input) given twice");
-	if (!nparts && !use_stdin) {
+	if (!x->nparts && !x->use_stdin) {
 		cli_error(NICFIT_E_USAGE, "decode: which part number? (e.g. MCX653105A-HDAT)");
 		return cli_usage("decode");
 	}
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return cli_error(NICFIT_E_NOMEM, "out of memory");
-	r->c = c;
-	if (!rules_only) {
-		r->cat = cli_catalog(c, &rc);
-		if (!r->cat)
-			goto out;
-	}
-	r->several = use_stdin || nparts > 1;
-	r->e = cli_emitter(c);
+	return 0;
+}
+
+/* Decode every part asked, into one document when there are several. */
+static int decode_all(struct run *r, int first, int argc, char **argv)
+{
+	int i, rc = 0;
+
 	if (r->several) {
 		nicfit_emit_begin_object(r->e, NULL);
 		nicfit_emit_string(r->e, "schema", "nicfit.decode.v1");
@@ -207,6 +217,29 @@ int cmd_decode(struct cli *c, int argc, char **argv)
 		nicfit_emit_end_array(r->e);
 		nicfit_emit_end_object(r->e);
 	}
+	return rc;
+}
+
+int cmd_decode(struct cli *c, int argc, char **argv)
+{
+	struct decode_args x;
+	struct run *r;
+	int rc = decode_args(&x, argc, argv);
+
+	if (rc)
+		return rc;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	r->c = c;
+	if (!x.rules_only) {
+		r->cat = cli_catalog(c, &rc);
+		if (!r->cat)
+			goto out;
+	}
+	r->several = x.use_stdin || x.nparts > 1;
+	r->e = cli_emitter(c);
+	rc = decode_all(r, x.first, argc, argv);
 	if (rc || (r->exit_code && !r->several))
 		nicfit_emit_free(r->e);
 	else
