@@ -171,6 +171,9 @@ struct nicfit_audit {
 	struct nicfit_audit_plan plan;
 	const char *const *ignore; /* the --ignore patterns (not owned) */
 	int nignore;
+	int from_dump;           /* judged from pasted text (nicfit_dump_judge): the verdict
+				  * says what was not checked instead of "clean" */
+	int nothing_to_judge;    /* a dump held nothing the checks apply to: exit 3 */
 };
 
 struct nicfit_audit_opts {
@@ -198,7 +201,11 @@ int nicfit_audit_judge(const struct nicfit_topo *topo, const struct nicfit_catal
 		       struct nicfit_error *err);
 void nicfit_audit_free(struct nicfit_audit *a);
 
-/* 0 clean (info only), 1 warnings, 2 critical findings (ignored ones left out). */
+/*
+ * 0 no problem found (info only), 1 warnings, 2 critical findings (ignored
+ * ones left out), 3 nothing to judge (a dump read but holding nothing the
+ * checks apply to, and no finding).
+ */
 int nicfit_audit_exit_code(const struct nicfit_audit *a);
 
 /*

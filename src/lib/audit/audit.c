@@ -313,6 +313,6 @@ int nicfit_audit_exit_code(const struct nicfit_audit *a)
 	case NICFIT_SEV_WARNING:
 		return 1;
 	default:
-		return 0;
+		return a->nothing_to_judge ? 3 : 0;
 	}
 }

@@ -190,6 +190,10 @@ static int take_back(const struct nicfit_dump *d, struct nicfit_audit *a)
 				   "was not judged.");
 			continue;
 		}
+		if (f->code && !strcmp(f->code, "sysfs-unreadable") && !d->nfns) {
+			drop_finding(a, i); /* no listing at all: audit_paste.c's "pci" note */
+			continue;
+		}
 		if (f->code && !strcmp(f->code, "sysfs-unreadable")) {
 			/* the reader refuses a dump with no function; this is lspci without -nn */
 			drop_finding(a, i);
@@ -819,14 +823,16 @@ int nicfit_dump_judge(const struct nicfit_dump *d, struct nicfit_audit *a,
 {
 	int rc = take_back(d, a);
 
-	if (!rc && d->smi.present)
+	if (!rc && d->smi.present && d->nfns)
 		rc = compare_smi(d, a);
 	if (!rc)
 		rc = cite_all(d, a);
 	if (!rc)
 		rc = kmsg_judge(d, a);
-	if (!rc)
+	if (!rc && d->nfns)
 		rc = note_lacks(d, a);
+	if (!rc)
+		rc = nicfit__audit_paste(d, a);
 	if (!rc) {
 		lspci_names(d, a);
 		rc = nicfit__audit_settle(a);

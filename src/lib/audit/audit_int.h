@@ -178,6 +178,15 @@ void nicfit__audit_judge_host(struct nicfit__audit_ctx *c);
  * list ran out of memory while it was filled).
  */
 int nicfit__audit_settle(struct nicfit_audit *a);
+
+/*
+ * audit_paste.c: judge what a dump shows outside the PCI model (a topo -m
+ * matrix with no lspci listing, RDMA devices no function carries, ACSCtl
+ * lines without addresses), note what it cannot support, and set
+ * a->from_dump and a->nothing_to_judge. 0 or NICFIT_E_NOMEM.
+ */
+struct nicfit_dump;
+int nicfit__audit_paste(const struct nicfit_dump *d, struct nicfit_audit *a);
 /* How many findings --ignore matched (shown, not counted). */
 size_t nicfit__audit_nignored(const struct nicfit_audit *a);
 

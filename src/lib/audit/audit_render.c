@@ -540,6 +540,20 @@ static void json_plan(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_end_object(e);
 }
 
+/* The verdict's one word for scripts: critical, warning, no-problem-found, clean, nothing-to-judge. */
+static const char *outcome(const struct nicfit_audit *a)
+{
+	size_t nwarn = count(a, NICFIT_SEV_WARNING);
+
+	if (count(a, NICFIT_SEV_CRITICAL))
+		return "critical";
+	if (nwarn)
+		return "warning";
+	if (a->nothing_to_judge)
+		return "nothing-to-judge";
+	return a->from_dump && a->nnot_checked ? "no-problem-found" : "clean";
+}
+
 static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
 	const struct nicfit_topo *t = a->topo;
@@ -555,6 +569,7 @@ static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_int(e, "info", (long long)count(a, NICFIT_SEV_INFO));
 	nicfit_emit_int(e, "ignored", (long long)nicfit__audit_nignored(a));
 	nicfit_emit_int(e, "exit_code", nicfit_audit_exit_code(a));
+	nicfit_emit_string(e, "outcome", outcome(a));
 	nicfit_emit_end_object(e);
 	nicfit_emit_begin_array(e, "numa_nodes");
 	for (k = 0; k < t->nnuma; k++) {
@@ -867,13 +882,38 @@ static void render_csv(const struct nicfit_audit *a, struct nicfit_emit *e)
 }
 
 /* The first lines: the host, what it holds, the verdict; the kernel and root. */
+/*
+ * The verdict when no finding was made. A dump that held nothing the checks
+ * apply to is "nothing to judge" (exit 3); a dump whose checks could not all
+ * be made is "no problem found in what the dumps show" with the checks not
+ * made, since "clean" would vouch for what the paste did not show. A live
+ * host or a whole snapshot stays "clean".
+ */
+static void no_problem(const struct nicfit_audit *a, char *out, size_t n)
+{
+	size_t i, l;
+
+	if (a->nothing_to_judge) {
+		nicfit__fmt(out, n, "nothing to judge");
+		return;
+	}
+	if (!a->from_dump || !a->nnot_checked) {
+		nicfit__fmt(out, n, "clean");
+		return;
+	}
+	l = (size_t)nicfit__fmt(out, n, "no problem found in what the dumps show; not checked: ");
+	for (i = 0; i < a->nnot_checked && l < n; i++)
+		l += (size_t)nicfit__fmt(out + l, n - l, "%s%s", i ? ", " : "",
+					 a->not_checked[i].check);
+}
+
 static void host_lines(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
 	const struct nicfit_topo *t = a->topo;
 	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
 	size_t ncrit = count(a, NICFIT_SEV_CRITICAL), nwarn = count(a, NICFIT_SEV_WARNING);
 	size_t ninfo = count(a, NICFIT_SEV_INFO), nignored = nicfit__audit_nignored(a);
-	char verdict[128], rdma[64];
+	char verdict[512], rdma[64];
 	size_t vl = 0;
 
 	verdict[0] = '\0';
@@ -886,7 +926,7 @@ static void host_lines(const struct nicfit_audit *a, struct nicfit_emit *e)
 		vl += (size_t)nicfit__fmt(verdict + vl, sizeof(verdict) - vl, "%s%zu note%s",
 				       vl ? ", " : "", ninfo, ninfo == 1 ? "" : "s");
 	if (!vl)
-		nicfit__fmt(verdict, sizeof(verdict), "clean");
+		no_problem(a, verdict, sizeof(verdict));
 	if (md)
 		nicfit_emit_printf(e, "# ");
 	nicfit_emit_printf(e, "%sHost %s%s%s%s%s%s — ", nicfit_emit_color(e, NICFIT_COLOR_BOLD),
@@ -996,6 +1036,9 @@ static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_heading(e, "Devices");
 	if (a->ndevs)
 		device_rows(a, e);
+	else if (a->from_dump && !a->topo->npci)
+		nicfit_emit_printf(e, "  no PCI listing in the dumps: findings name devices as the "
+				   "paste does\n");
 	else
 		nicfit_emit_printf(e, "  no GPUs, accelerators or network cards found\n");
 	pair_matrix(a, e);

@@ -176,6 +176,17 @@ struct dump_cpu {
 	int dist_ids[NICFIT_TOPO_MAX_NUMA], ndist_ids;
 };
 
+/*
+ * ACSCtl: lines with no lspci header above them (`lspci -vvv | grep
+ * ACSCtl`): the grep drops the addresses, so the bits are known and the
+ * ports they belong to are not.
+ */
+struct dump_acs {
+	int n;                    /* lines read */
+	int redirect;             /* of them, with ReqRedir+ or CmpltRedir+ */
+	struct dump_at first, first_redirect;
+};
+
 struct nicfit_dump {
 	struct dump_text *texts;
 	size_t ntexts, alloc_texts, bytes;
@@ -205,6 +216,7 @@ struct nicfit_dump {
 	char ethtool_hint[64];    /* "ethtool -i IF" seen on a prompt line */
 	char kernel[128], hostname[256]; /* uname -a */
 	struct dump_at kernel_at;
+	struct dump_acs acs;      /* ACSCtl: lines without a block */
 	struct dump_problem problems[DUMP_MAX_PROBLEMS];
 	size_t nproblems;         /* all met, kept or not */
 	int nmangled;             /* lines skipped as prompts or wrapped text */

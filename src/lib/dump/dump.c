@@ -156,6 +156,10 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 		nicfit__dump_lspci_detail(d, w->cur, line, at);
 		return;
 	}
+	if (!strncmp(s, "ACSCtl:", 7) && !(w->st == W_LSPCI && w->cur)) {
+		nicfit__dump_acs_orphan(d, s, at);
+		return;
+	}
 	if (nicfit__dump_smi_gpu_line(d, line, at, &w->q_index))
 		return;
 	/* a header the paste wrapped: its second half carries the IDs */

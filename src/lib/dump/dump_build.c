@@ -419,12 +419,11 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 		return nicfit_error_set(err, NICFIT_E_DATA, "%s:%d: %s; no PCI function could be "
 					"read", d->texts[d->problems[0].at.text].name,
 					d->problems[0].at.line, d->problems[0].what);
-	if (!(d->formats & (NICFIT_DUMP_LSPCI | NICFIT_DUMP_LSPCI_V | NICFIT_DUMP_LSPCI_TREE |
-			    NICFIT_DUMP_HWLOC | NICFIT_DUMP_NCCL)) ||
-	    !d->nfns)
-		return nicfit_error_set(err, NICFIT_E_DATA, "%s%s: no lspci listing found (the "
-					"audit needs `lspci -vvv`, `lspci` or `lspci -tv` output, "
-					"or hwloc or NCCL topology XML)",
+	if (!d->formats)
+		return nicfit_error_set(err, NICFIT_E_DATA, "%s%s: no supported listing found (the "
+					"audit reads lspci, nvidia-smi topo -m, ibv_devinfo, ibstat, "
+					"ibdev2netdev, show_gids, ip link, ethtool -i, numactl, lscpu, "
+					"dmesg, hwloc or NCCL topology XML)",
 					d->ntexts ? d->texts[0].name : "dump",
 					d->ntexts > 1 ? " and the other inputs" : "");
 	qsort(d->fns, d->nfns, sizeof(d->fns[0]), by_addr);

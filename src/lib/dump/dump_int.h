@@ -64,6 +64,8 @@ struct dump_fn *nicfit__dump_lspci_line(struct nicfit_dump *d, const char *line,
 /* Read one indented line of f's -v block (the line at). */
 void nicfit__dump_lspci_detail(struct nicfit_dump *d, struct dump_fn *f, const char *line,
 			       struct dump_at at);
+/* Read an ACSCtl: line (s, blanks skipped) that no lspci header precedes, as a grep prints it. */
+void nicfit__dump_acs_orphan(struct nicfit_dump *d, const char *s, struct dump_at at);
 /* Name to class code for lspci without -nn ("3D controller" -> 0x030200); 0 unknown. */
 unsigned nicfit__dump_class_of_name(const char *name, size_t n);
 

@@ -249,7 +249,9 @@ static int port_type_of(const char *s)
 	return NICFIT_PORT_UNKNOWN;
 }
 
-/* ACSCtl's flags, as ls-ecaps.c prints them in register order. */
+/* ACSCtl's flags, as ls-ecaps.c prints them in register order (bit 0 first). */
+#define ACS_REQ_REDIR (1u << 2)
+#define ACS_CMPLT_REDIR (1u << 3)
 static unsigned acs_bits(const char *s)
 {
 	static const char *const flag[] = { "SrcValid", "TransBlk", "ReqRedir", "CmpltRedir",
@@ -263,6 +265,21 @@ static unsigned acs_bits(const char *s)
 			v |= 1u << i;
 	}
 	return v;
+}
+
+void nicfit__dump_acs_orphan(struct nicfit_dump *d, const char *s, struct dump_at at)
+{
+	unsigned bits = acs_bits(s);
+
+	if (!d->acs.n)
+		d->acs.first = at;
+	d->acs.n++;
+	if (bits & (ACS_REQ_REDIR | ACS_CMPLT_REDIR)) {
+		if (!d->acs.redirect)
+			d->acs.first_redirect = at;
+		d->acs.redirect++;
+	}
+	d->formats |= NICFIT_DUMP_ACS;
 }
 
 static int long_after(const char *s, const char *label, long *v)

@@ -1,0 +1,266 @@
+/*
+ * audit_paste.c - judging what a paste shows without a PCI listing to tie
+ * it to: an nvidia-smi topo -m matrix alone, RDMA devices that no lspci
+ * function carries (ibv_devinfo, ibstat, ibdev2netdev alone), ACSCtl lines
+ * grepped out of lspci -vvv. The rest of the audit judges the PCI model
+ * that dump/dump_build.c makes, and a device outside it would never be
+ * judged at all; here each fact is judged as the paste printed it, with the
+ * paste's own labels (GPU0, mlx5_1) as the devices.
+ *
+ * It also decides the paste's verdict when nothing was judged: a paste
+ * that was read but held nothing these checks apply to is "nothing to
+ * judge" (exit 3), never "clean".
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc_int.h"
+#include "core/finding_int.h"
+#include "audit/audit_int.h"
+#include "dump/dump_facts.h"
+
+#define S_SMI_ALONE "nvidia-smi topo -m's legend and NCCL's default GPUDirect RDMA level " \
+	"(NCCL_NET_GDR_LEVEL, PXB: src/graph/paths.cc)"
+#define S_ACS_GREP "lspci -vvv's ACSCtl line (pciutils ls-ecaps.c); docs/reference/topology.md"
+#define S_RDMA_ALONE "ibv_devinfo or ibstat port state (rdma-core libibverbs/examples/devinfo.c)"
+
+/* Put (check, why) in not_checked unless already there. */
+static int note(struct nicfit_audit *a, const char *check, const char *why)
+{
+	size_t i;
+
+	for (i = 0; i < a->nnot_checked; i++)
+		if (!strcmp(a->not_checked[i].check, check))
+			return 0;
+	if (NICFIT_ALLOC_GROW(a->not_checked, a->nnot_checked + 1, a->not_checked_alloc))
+		return NICFIT_E_NOMEM;
+	a->not_checked[a->nnot_checked].check = check;
+	a->not_checked[a->nnot_checked].why = why;
+	a->nnot_checked++;
+	return 0;
+}
+
+/*
+ * A topo -m cell's distance, nearest first, as the legend defines them:
+ * PIX one PCIe bridge, PXB several, PHB a host bridge, NODE across host
+ * bridges of one NUMA node, SYS (SOC before driver 384) across the SMP
+ * interconnect between NUMA nodes. 0 for anything else (X, NV#, a damaged
+ * cell): no PCIe distance the rule can use.
+ */
+static int cell_rank(const char *c)
+{
+	static const char *const name[] = { "PIX", "PXB", "PHB", "NODE", "SYS", "SOC" };
+	int i;
+
+	for (i = 0; i < 6; i++)
+		if (!strcmp(c, name[i]))
+			return i < 5 ? i + 1 : 5;
+	return 0;
+}
+
+/*
+ * A GPU's nearest NIC in the matrix. NCCL uses GPUDirect RDMA between an
+ * NVIDIA GPU and an RDMA NIC by default when their path is PXB or nearer
+ * (NCCL_NET_GDR_LEVEL's default); nvidia-smi lists RDMA devices as its
+ * NICs. PHB or NODE: a note (the traffic goes through host memory); SYS:
+ * the NIC is on another NUMA node, a warning, as for a PCI tree
+ * (gpu-nic-cross-socket). Returns how many GPUs were judged.
+ */
+static int judge_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	const struct dump_smi *m = &d->smi;
+	int g, k, judged = 0;
+
+	for (g = 0; g < m->ngpus; g++) {
+		int best = 0, at = -1;
+		struct nicfit_finding *f = NULL;
+		char gpu[16];
+
+		for (k = 0; k < m->nnics; k++) {
+			int r = cell_rank(m->cell[g][k]);
+
+			if (r && (!best || r < best)) {
+				best = r;
+				at = k;
+			}
+		}
+		if (!best)
+			continue;
+		judged++;
+		snprintf(gpu, sizeof(gpu), "GPU%d", g);
+		if (best == 5)
+			f = nicfit__find(&a->findings, NICFIT_SEV_WARNING, NICFIT_CODE_GPU_NIC_CROSS_SOCKET,
+					 gpu, "%s's nearest NIC in nvidia-smi topo -m is %s at %s "
+					 "(%s:%d): every path crosses the interconnect between NUMA "
+					 "nodes, so its network traffic goes through the other "
+					 "socket's memory and GPUDirect RDMA is off by default.", gpu,
+					 m->nic[at], m->cell[g][at], d->texts[m->at.text].name,
+					 m->row_line[g]);
+		else if (best > 2)
+			f = nicfit__find(&a->findings, NICFIT_SEV_INFO, NICFIT_CODE_GPU_NIC_NO_GDR_PATH,
+					 gpu, "%s's nearest NIC in nvidia-smi topo -m is %s at %s "
+					 "(%s:%d): NCCL does not use GPUDirect RDMA beyond PXB by "
+					 "default, so its traffic is staged in host memory.", gpu,
+					 m->nic[at], m->cell[g][at], d->texts[m->at.text].name,
+					 m->row_line[g]);
+		else
+			continue;
+		if (!f || nicfit__finding_fix(&a->findings, f, "Give each GPU a NIC behind its own "
+					      "PCIe switch (PIX or PXB in `nvidia-smi topo -m`) "
+					      "for GPUDirect RDMA; otherwise pin each rank to the "
+					      "NUMA node of the NIC it uses."))
+			return -1;
+		f->source = S_SMI_ALONE;
+	}
+	return judged;
+}
+
+/*
+ * acs-redirect from a grep: ReqRedir+ or CmpltRedir+ on a port sends
+ * peer-to-peer requests or completions up to the root complex, which breaks
+ * or slows GPUDirect RDMA and GPU peer-to-peer; the grep has no addresses,
+ * so which ports sit above the GPUs and NICs cannot be told, and the
+ * finding says so.
+ */
+static int judge_acs(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	const struct dump_acs *x = &d->acs;
+	struct nicfit_finding *f;
+
+	if (!x->redirect)
+		return 0;
+	f = nicfit__find(&a->findings, NICFIT_SEV_WARNING, NICFIT_CODE_ACS_REDIRECT, "host",
+			 "%d of %d ACSCtl lines have ReqRedir+ or CmpltRedir+ (first at %s:%d): "
+			 "those ports send peer-to-peer traffic through the root complex. The "
+			 "lines carry no PCI addresses, so whether the ports sit between GPUs and "
+			 "NICs is not known.", x->redirect, x->n, d->texts[x->first_redirect.text].name,
+			 x->first_redirect.line);
+	if (!f || nicfit__finding_fix(&a->findings, f, "Disable ACS redirection on the PCIe "
+				      "switch ports between GPUs and NICs (the BIOS's ACS "
+				      "setting, or `setpci -s BDF ECAP_ACS+0x6.w=0000` at "
+				      "boot); `sudo lspci -vvv` shows which ports have it."))
+		return NICFIT_E_NOMEM;
+	f->source = S_ACS_GREP;
+	return 0;
+}
+
+/* Whether the PCI model already holds an RDMA device of that name (then the audit judged it). */
+static int in_model(const struct nicfit_topo *t, const char *name)
+{
+	int i;
+
+	for (i = 0; i < t->nrdma; i++)
+		if (!strcmp(t->rdma[i].name, name))
+			return 1;
+	return 0;
+}
+
+static int any_active(const struct dump_rdma *x)
+{
+	int k;
+
+	for (k = 0; k < x->nports; k++)
+		if (x->ports[k].state == 4)
+			return 1;
+	return 0;
+}
+
+/* One port of a device outside the model: DOWN and INIT, as audit_rdma.c words them. */
+static int judge_port(struct nicfit_audit *a, const struct dump_rdma *x,
+		      const struct dump_rport *p)
+{
+	int other = any_active(x);
+	struct nicfit_finding *f;
+
+	if (p->state == IB_PORT_DOWN)
+		f = nicfit__find(&a->findings, other ? NICFIT_SEV_INFO : NICFIT_SEV_WARNING,
+				 NICFIT_CODE_RDMA_PORT_DOWN, x->name, "%s port %d is DOWN (%s)%s.",
+				 x->name, p->num, p->phys == 2 ? "no link partner: the cable is "
+				 "unplugged or faulty, or the switch port is down"
+				 : p->phys == 3 ? "the port is disabled" : "no link",
+				 other ? "; another port of the device is active" : "");
+	else if (p->state == IB_PORT_INIT && !strcmp(p->link_layer, "InfiniBand"))
+		f = nicfit__find(&a->findings, NICFIT_SEV_WARNING, NICFIT_CODE_IB_NO_SUBNET_MANAGER,
+				 x->name, "%s port %d is INIT: the link is up but no subnet "
+				 "manager has configured it, so it passes no traffic.", x->name,
+				 p->num);
+	else
+		return 0;
+	if (!f || nicfit__finding_fix(&a->findings, f, p->state == IB_PORT_DOWN ?
+				      "If the port should be in use: check the cable and the "
+				      "switch port (`ibstat`, `ip link`); if not, nothing to do." :
+				      "Run a subnet manager on the fabric: enable the switch's "
+				      "SM, or `systemctl start opensm` on one host."))
+		return NICFIT_E_NOMEM;
+	f->source = S_RDMA_ALONE;
+	return 0;
+}
+
+/* RDMA devices no PCI function carries: their ports, judged by name. Returns devices judged. */
+static int judge_rdma(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	size_t i;
+	int k, judged = 0;
+
+	for (i = 0; i < d->nrdma; i++) {
+		const struct dump_rdma *x = &d->rdma[i];
+		int ports = 0;
+
+		if (in_model(a->topo, x->name))
+			continue;
+		for (k = 0; k < x->nports; k++) {
+			if (x->ports[k].state < 1)
+				continue;
+			ports++;
+			if (judge_port(a, x, &x->ports[k]))
+				return -1;
+		}
+		judged += ports > 0;
+	}
+	return judged;
+}
+
+/*
+ * What the paste could not support, in place of the PCI tree's own notes
+ * (which speak of an lspci listing the paste does not have).
+ */
+static int notes(const struct nicfit_dump *d, struct nicfit_audit *a, int rdma_judged)
+{
+	int rc = 0;
+
+	if (!d->nfns)
+		rc |= note(a, "pci", "The paste holds no lspci listing: PCIe links, NUMA nodes, "
+			   "drivers, ACS and MaxPayload of the devices are not known "
+			   "(`sudo lspci -vvv` shows them).");
+	if (rdma_judged)
+		rc |= note(a, "rdma_pci", "Some RDMA devices are tied to no PCI function of the "
+			   "paste: their cards, PCIe links and distance to the GPUs are not "
+			   "checked (`ibdev2netdev -v` or `ethtool -i IF` ties them).");
+	if (d->smi.present && d->smi.nnics && !a->topo->modules_listed)
+		rc |= note(a, "gdr_kernel", "The dumps do not say whether nvidia_peermem or "
+			   "nv_peer_mem is loaded: on the host, `lsmod | grep -e "
+			   "nvidia_peermem -e nv_peer_mem`.");
+	if (d->smi.present && !d->smi.nnics && d->smi.ngpus)
+		rc |= note(a, "gpu_nic", "nvidia-smi topo -m lists no NIC: GPU-NIC paths and "
+			   "GPUDirect RDMA are not checked.");
+	return rc ? NICFIT_E_NOMEM : 0;
+}
+
+int nicfit__audit_paste(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	int smi = 0, rdma, rc;
+
+	a->from_dump = 1;
+	if (!d->nfns && d->smi.present && (smi = judge_smi(d, a)) < 0)
+		return NICFIT_E_NOMEM;
+	rdma = judge_rdma(d, a);
+	if (rdma < 0)
+		return NICFIT_E_NOMEM;
+	rc = judge_acs(d, a);
+	if (!rc)
+		rc = notes(d, a, rdma);
+	/* nothing the checks apply to: no device of the model, no pair, port or ACS line judged */
+	a->nothing_to_judge = !rc && !a->ngpus && !a->naccels && !a->nnics && !smi && !rdma &&
+			      !d->acs.n && !a->findings.n;
+	return rc;
+}
