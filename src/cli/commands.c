@@ -240,8 +240,9 @@ void cli_print_overview(FILE *f)
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'nicfit help COMMAND' shows a command's options; 'man nicfit' has the rest.\n"
-		   "Exit codes: 0 ok (audit clean), 1 warnings, 2 critical findings, 64 usage,\n"
-		   "65 bad input data, 66 input not found, 70 internal error, 74 output not written.\n");
+		   "Exit codes: 0 ok (no problem found), 1 warnings, 2 critical findings, 3 nothing\n"
+		   "to judge (audit, verify), 64 usage, 65 bad input data, 66 input not found,\n"
+		   "70 internal error, 74 output not written.\n");
 }
 
 int cli_help_out(struct cli *c, const struct cli_command *cmd, const char *sub)
