@@ -1,0 +1,174 @@
+/*
+ * test_dump_paste.c - audit --dump on pastes without an lspci listing
+ * (audit/audit_paste.c): a topo -m matrix alone judged per GPU by its
+ * nearest NIC, RDMA ports of devices no function carries, ACSCtl lines
+ * grepped without addresses, "nothing to judge" (exit 3) and text in no
+ * supported format (NICFIT_E_DATA).
+ */
+#include "unit.h"
+
+#include "dump/dump_int.h"
+#include "nicfit/audit.h"
+
+struct run {
+	struct nicfit_dump *d;
+	struct nicfit_topo *t;
+	struct nicfit_audit *a;
+};
+
+static void judge(struct run *r, const char *text)
+{
+	struct nicfit_error err;
+
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_dump_new(&r->d), 0);
+	assert_int_equal(nicfit_dump_add_text(r->d, "paste", text, strlen(text), &err), 0);
+	assert_int_equal(nicfit_dump_topo(r->d, &r->t, &err), 0);
+	assert_int_equal(nicfit_audit_judge(r->t, NULL, NULL, &r->a, &err), 0);
+	assert_int_equal(nicfit_dump_judge(r->d, r->a, &err), 0);
+}
+
+static void done(struct run *r)
+{
+	nicfit_audit_free(r->a);
+	nicfit_topo_free(r->t);
+	nicfit_dump_free(r->d);
+}
+
+static int has(const struct nicfit_audit *a, const char *code, const char *dev)
+{
+	size_t i;
+
+	for (i = 0; i < a->findings.n; i++)
+		if (!strcmp(a->findings.v[i].code, code) &&
+		    (!dev || !strcmp(a->findings.v[i].device, dev)))
+			return 1;
+	return 0;
+}
+
+/* GPU0 has a PXB NIC, GPU1 only a NODE one, GPU2 only SYS ones. */
+static void matrix_alone(void **state)
+{
+	static const char text[] =
+		"\tGPU0\tGPU1\tGPU2\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\n"
+		"GPU0\t X \tNODE\tSYS\tPXB\tSYS\t0-7\t0\n"
+		"GPU1\tNODE\t X \tSYS\tNODE\tSYS\t0-7\t0\n"
+		"GPU2\tSYS\tSYS\t X \tSYS\tSYS\t8-15\t1\n"
+		"NIC0\tPXB\tNODE\tSYS\t X \tSYS\n"
+		"NIC1\tSYS\tSYS\tSYS\tSYS\t X \n"
+		"\n"
+		"NIC Legend:\n\n  NIC0: mlx5_1\n  NIC1: mlx5_0\n";
+	struct run r;
+
+	(void)state;
+	judge(&r, text);
+	assert_false(has(r.a, "gpu-nic-no-gdr-path", "GPU0"));
+	assert_false(has(r.a, "gpu-nic-cross-socket", "GPU0"));
+	assert_true(has(r.a, "gpu-nic-no-gdr-path", "GPU1"));
+	assert_true(has(r.a, "gpu-nic-cross-socket", "GPU2"));
+	assert_int_equal(nicfit_audit_exit_code(r.a), 1);
+	assert_true(r.a->from_dump);
+	assert_false(r.a->nothing_to_judge);
+	done(&r);
+}
+
+/* A matrix of GPUs and no NIC: nothing the checks apply to, exit 3, never clean. */
+static void matrix_no_nic(void **state)
+{
+	static const char text[] =
+		"\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n"
+		"GPU0\t X \tPHB\t0-15\t0\n"
+		"GPU1\tPHB\t X \t0-15\t0\n";
+	struct run r;
+
+	(void)state;
+	judge(&r, text);
+	assert_int_equal(r.a->findings.n, 0);
+	assert_true(r.a->nothing_to_judge);
+	assert_int_equal(nicfit_audit_exit_code(r.a), 3);
+	done(&r);
+}
+
+/* ibv_devinfo alone: a DOWN port with no active sibling is a warning, named by its device. */
+static void ibv_alone(void **state)
+{
+	static const char text[] =
+		"hca_id:\tmlx5_0\n"
+		"\ttransport:\t\t\tInfiniBand (0)\n"
+		"\tfw_ver:\t\t\t\t28.39.1002\n"
+		"\tvendor_part_id:\t\t\t4129\n"
+		"\t\tport:\t1\n"
+		"\t\t\tstate:\t\t\tPORT_DOWN (1)\n"
+		"\t\t\tphys_state:\t\tPOLLING (2)\n"
+		"\t\t\tlink_layer:\t\tInfiniBand\n"
+		"\n"
+		"hca_id:\tmlx5_1\n"
+		"\ttransport:\t\t\tInfiniBand (0)\n"
+		"\t\tport:\t1\n"
+		"\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n"
+		"\t\t\tphys_state:\t\tLINK_UP (5)\n"
+		"\t\t\tlink_layer:\t\tInfiniBand\n";
+	struct run r;
+
+	(void)state;
+	judge(&r, text);
+	assert_true(has(r.a, "rdma-port-down", "mlx5_0"));
+	assert_false(has(r.a, "rdma-port-down", "mlx5_1"));
+	assert_int_equal(nicfit_audit_exit_code(r.a), 1);
+	done(&r);
+}
+
+/* An ACSCtl grep: one redirecting line of three is the finding, on the host. */
+static void acs_grep(void **state)
+{
+	static const char on[] =
+		"\t\tACSCtl:\tSrcValid- TransBlk- ReqRedir- CmpltRedir- UpstreamFwd- EgressCtrl- DirectTrans-\n"
+		"\t\tACSCtl:\tSrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-\n"
+		"\t\tACSCtl:\tSrcValid- TransBlk- Req";
+	static const char off[] =
+		"\t\tACSCtl:\tSrcValid- TransBlk- ReqRedir- CmpltRedir- UpstreamFwd- EgressCtrl- DirectTrans-\n";
+	struct run r;
+
+	(void)state;
+	judge(&r, on);
+	assert_int_equal(r.d->acs.n, 3);
+	assert_int_equal(r.d->acs.redirect, 1);
+	assert_int_equal(r.d->acs.first_redirect.line, 2);
+	assert_true(has(r.a, "acs-redirect", "host"));
+	done(&r);
+	judge(&r, off);
+	assert_false(has(r.a, "acs-redirect", NULL));
+	assert_false(r.a->nothing_to_judge); /* the bits were judged: no redirect */
+	assert_int_equal(nicfit_audit_exit_code(r.a), 0);
+	done(&r);
+}
+
+/* Prose in no supported format is bad input data, not an empty audit. */
+static void no_format(void **state)
+{
+	static const char text[] = "Hello, my NCCL job hangs, please help.\n";
+	struct nicfit_dump *d;
+	struct nicfit_topo *t = NULL;
+	struct nicfit_error err;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_dump_new(&d), 0);
+	assert_int_equal(nicfit_dump_add_text(d, "paste", text, strlen(text), &err), 0);
+	assert_int_equal(nicfit_dump_topo(d, &t, &err), NICFIT_E_DATA);
+	assert_null(t);
+	nicfit_dump_free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(matrix_alone),
+		cmocka_unit_test(matrix_no_nic),
+		cmocka_unit_test(ibv_alone),
+		cmocka_unit_test(acs_grep),
+		cmocka_unit_test(no_format),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
