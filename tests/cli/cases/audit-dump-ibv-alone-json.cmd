@@ -1,0 +1,1 @@
+--json audit --dump tests/fixtures/pastes/rdma-deepep-38-ibv-devinfo-h100-roce-mixed-fw.txt
