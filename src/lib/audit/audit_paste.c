@@ -17,7 +17,7 @@
 #include "core/alloc_int.h"
 #include "core/finding_int.h"
 #include "audit/audit_int.h"
-#include "dump/dump_facts.h"
+#include "core/dump_facts.h"
 
 #define S_SMI_ALONE "nvidia-smi topo -m's legend and NCCL's default GPUDirect RDMA level " \
 	"(NCCL_NET_GDR_LEVEL, PXB: src/graph/paths.cc)"
