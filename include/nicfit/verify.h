@@ -147,6 +147,21 @@ struct nicfit_nccl_note {
 	long line;
 };
 
+/*
+ * One "GPU Direct RDMA Disabled|Enabled for GPU g / HCA h (...)" line,
+ * NCCL's per-GPU decision (2.3 to 2.26): the GPU as NCCL printed it
+ * ("1b000", "0[0]", "3"), the HCA's index (-1 when 2.3 named it) or name.
+ */
+struct nicfit_nccl_gdr_gpu {
+	char gpu[24];
+	int hca;                    /* NCCL's net device, -1 unknown */
+	char hca_name[32];          /* 2.3: "mlx5_0"; "" otherwise */
+	int on;                     /* 1 enabled, 0 disabled */
+	int distance, level;        /* "(distance 4 > 2)", -1 not printed */
+	char reason[48];            /* "no module", "distance 4 > 2" */
+	long line;
+};
+
 struct nicfit_nccl_log {
 	char version[32];           /* "2.21.5" */
 	long version_line;
@@ -182,6 +197,14 @@ struct nicfit_nccl_log {
 	long channels_line;
 	int nranks;                 /* "nranks N" */
 	size_t nhosts;              /* distinct host prefixes */
+	int nnodes;                 /* the most "nNodes N" of an init line (2.19 on), 0 not said */
+	int local_ranks;            /* its "localRanks N", 0 not said */
+	long nnodes_line;
+	int jobs;                   /* rank-0 inits on distinct hosts when none spans nodes, else 0 */
+	long jobs_line;             /* the second such init */
+	int ib_mixed_links;         /* NET/IB lists both IB and RoCE ports */
+	struct nicfit_nccl_gdr_gpu *gdr_gpus;   /* per-GPU GDR lines, one per GPU and HCA */
+	size_t ngdr_gpus, gdr_gpus_alloc;
 	struct nicfit_nccl_qp *qps;       /* per host and net device */
 	size_t nqps, qps_alloc;
 	struct nicfit_nccl_kv *env;

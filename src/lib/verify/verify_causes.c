@@ -14,6 +14,8 @@
 #include "nicfit/buf.h"
 #include "verify/verify_int.h"
 
+static int judge_gdr_gpus(struct nicfit_verify *v, struct nicfit_verify_doc *d, size_t *off);
+
 /*
  * Where RDMA devices show although NCCL used sockets: the HCAs NET/IB
  * listed, an IPoIB interface (ib*) NCCL bootstrapped or listed sockets on,
@@ -135,7 +137,7 @@ static int judge_gdr(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	char q[NICFIT__VQUOTE_MAX + 1];
 	struct nicfit_finding *f;
 	size_t i, off = 0;
-	int rc = 0;
+	int rc = judge_gdr_gpus(v, d, &off);
 
 	for (i = 0; i < g->nhcas && !rc; i++) {
 		const struct nicfit_nccl_hca *h = &g->hcas[i];
@@ -183,6 +185,124 @@ static int judge_gdr(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	return 0;
 }
 
+/*
+ * NCCL's per-GPU lines (2.3-2.26), kept per GPU: "GPU Direct RDMA
+ * Disabled for GPU 1b000 / HCA 0 (distance 4 > 2)" says this GPU is
+ * further from that HCA than NCCL_NET_GDR_LEVEL allows, in NCCL's own
+ * path-type numbers (which moved between eras, so the fix names the
+ * documented words, not the numbers); "(no module)" and 2.4's "(no module
+ * or not supported by GPU)" say the peer-memory path is missing.
+ */
+static int judge_gdr_gpus(struct nicfit_verify *v, struct nicfit_verify_doc *d, size_t *off)
+{
+	const struct nicfit_nccl_log *g = &d->u.log;
+	const struct nicfit_nccl_kv *lvl = nicfit__venv(g, "NCCL_NET_GDR_LEVEL");
+	char q[NICFIT__VQUOTE_MAX + 1], hca[40];
+	struct nicfit_finding *f;
+	struct nicfit_buf b;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < g->ngdr_gpus && !rc; i++) {
+		const struct nicfit_nccl_gdr_gpu *x = &g->gdr_gpus[i];
+
+		if (x->on)
+			continue;
+		(*off)++;
+		if (x->hca_name[0])
+			snprintf(hca, sizeof(hca), "%s", x->hca_name);
+		else
+			snprintf(hca, sizeof(hca), "%d", x->hca);
+		nicfit__vline_at(d, x->line, q, sizeof(q));
+		f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_VERIFY_NCCL_GDR_DISABLED,
+				 NULL, "%s: GPUDirect RDMA disabled for GPU %s / HCA %s%s%s%s; line %ld: "
+				 "\"%s\"", d->input, x->gpu, hca, x->reason[0] ? " (" : "", x->reason,
+				 x->reason[0] ? ")" : "", x->line, q);
+		if (!f)
+			return NICFIT_E_NOMEM;
+		nicfit_buf_init(&b, 0);
+		if (x->distance >= 0) {
+			nicfit_buf_addf(&b, "GPU %s is further from HCA %s on PCIe (distance %d) than "
+					"the GDR level allows (%d, NCCL's path-type numbers)", x->gpu,
+					hca, x->distance, x->level);
+			if (lvl) {
+				nicfit_buf_addf(&b, "; the log sets NCCL_NET_GDR_LEVEL=%s", lvl->value);
+				nicfit__vquote(&b, d, lvl->line);
+			}
+			nicfit_buf_puts(&b, ": put the GPU and the HCA under one PCIe switch or CPU, "
+					"or allow the path NCCL measured with a wider level (PXB, PHB or "
+					"SYS, in NCCL_NET_GDR_LEVEL's documented words) where peer-to-peer "
+					"DMA through that path performs.");
+		} else {
+			nicfit_buf_puts(&b, "Load the peer-memory module (modprobe nvidia-peermem); "
+					"GPUs without GPUDirect RDMA support (GeForce) cannot use it.");
+		}
+		rc = nicfit__finding_fix(&v->findings, f, "%s", b.data ? b.data : "");
+		nicfit_buf_release(&b);
+	}
+	return rc;
+}
+
+/*
+ * Several jobs in one paste (verify_nccllog.c: rank-0 inits on different
+ * hosts, none spanning nodes): what was measured never crossed the
+ * network between them, whatever the paste was meant to show.
+ */
+static int judge_jobs(struct nicfit_verify *v, struct nicfit_verify_doc *d)
+{
+	const struct nicfit_nccl_log *g = &d->u.log;
+	struct nicfit_finding *f;
+	struct nicfit_buf b;
+
+	if (g->jobs < 2)
+		return 0;
+	nicfit_buf_init(&b, 0);
+	nicfit_buf_addf(&b, "%s: %d communicators each start their own rank 0 on a different "
+			"host and none spans nodes", d->input, g->jobs);
+	if (g->nnodes == 1)
+		nicfit_buf_addf(&b, " (NCCL: nNodes 1)");
+	nicfit__vquote(&b, d, g->jobs_line);
+	nicfit_buf_puts(&b, ": separate single-node jobs, not one multi-node run");
+	f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_VERIFY_NCCL_SEPARATE_JOBS,
+			 NULL, "%s", b.data ? b.data : "");
+	nicfit_buf_release(&b);
+	if (!f || nicfit__finding_fix(&v->findings, f, "Launch every rank under one launcher "
+				      "(mpirun or srun over all the hosts, with nccl-tests built "
+				      "MPI=1; torchrun with --nnodes and one rendezvous endpoint); "
+				      "the init line of one job then says nNodes N."))
+		return NICFIT_E_NOMEM;
+	return 0;
+}
+
+/* NET/IB's list mixes InfiniBand and RoCE ports: they are different fabrics. */
+static int judge_mixed_links(struct nicfit_verify *v, struct nicfit_verify_doc *d)
+{
+	const struct nicfit_nccl_log *g = &d->u.log;
+	char ib[160] = "", roce[160] = "";
+	struct nicfit_finding *f;
+	size_t i;
+
+	if (!g->ib_mixed_links)
+		return 0;
+	for (i = 0; i < g->nhcas; i++) {
+		char *t = !strcmp(g->hcas[i].link, "IB") ? ib : !strcmp(g->hcas[i].link, "RoCE") ?
+			  roce : NULL;
+
+		if (t && strlen(t) + strlen(g->hcas[i].name) + 3 < sizeof(ib))
+			snprintf(t + strlen(t), sizeof(ib) - strlen(t), "%s%s", t[0] ? "," : "",
+				 g->hcas[i].name);
+	}
+	f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_VERIFY_NCCL_MIXED_LINK_LAYERS,
+			 NULL, "%s: NCCL uses InfiniBand ports (%s) and RoCE ports (%s) together; "
+			 "line %ld", d->input, ib, roce, g->hcas[0].line);
+	if (!f || nicfit__finding_fix(&v->findings, f, "An InfiniBand port reaches only InfiniBand "
+				      "peers and a RoCE port only Ethernet ones: list the ports of "
+				      "the fabric the job runs on in NCCL_IB_HCA (e.g. "
+				      "NCCL_IB_HCA=%s), on every node.", ib[0] ? ib : roce))
+		return NICFIT_E_NOMEM;
+	return 0;
+}
+
 /* ncclResult_t (nccl.h) */
 static const char *nccl_result(long c)
 {
@@ -199,23 +319,70 @@ static const char *nccl_result(long c)
 	return c >= 0 && c < (long)(sizeof(t) / sizeof(t[0])) ? t[c] : NULL;
 }
 
-/* enum ibv_wc_status (libibverbs verbs.h; NCCL's ibvcore.h) */
-static const char *wc_status(long c)
-{
-	static const char *const t[] = {
-		"IBV_WC_SUCCESS", "IBV_WC_LOC_LEN_ERR", "IBV_WC_LOC_QP_OP_ERR",
-		"IBV_WC_LOC_EEC_OP_ERR", "IBV_WC_LOC_PROT_ERR: a local memory region is not "
-		"registered for the access (GPUDirect registration)",
-		"IBV_WC_WR_FLUSH_ERR: the queue pair was already in error (a consequence of an "
-		"earlier error)", "IBV_WC_MW_BIND_ERR", "IBV_WC_BAD_RESP_ERR",
-		"IBV_WC_LOC_ACCESS_ERR", "IBV_WC_REM_INV_REQ_ERR",
-		"IBV_WC_REM_ACCESS_ERR: the remote side refused the access",
-		"IBV_WC_REM_OP_ERR", "IBV_WC_RETRY_EXC_ERR: transport retries exhausted, the "
-		"peer did not answer (link down, wrong GID/route, remote process gone)",
-		"IBV_WC_RNR_RETRY_EXC_ERR: the receiver was not ready",
-	};
+/*
+ * enum ibv_wc_status (rdma-core libibverbs/verbs.h; NCCL's ibvcore.h), with
+ * ibv_wc_status_str's words (libibverbs/enum_strs.c), what the status
+ * means in practice under NCCL, and what to check. Each its own.
+ */
+struct wc_meaning {
+	const char *name, *what, *check;
+};
 
-	return c >= 0 && c < (long)(sizeof(t) / sizeof(t[0])) ? t[c] : NULL;
+static const struct wc_meaning wc_table[] = {
+	{ "IBV_WC_SUCCESS", "success", "" },
+	{ "IBV_WC_LOC_LEN_ERR", "local length error: a message larger than the receive buffer",
+	  "a mismatch between the two sides' NCCL or plugin versions (run the same NCCL on every node)" },
+	{ "IBV_WC_LOC_QP_OP_ERR", "local QP operation error: a work request the queue pair cannot run",
+	  "the HCA's firmware and driver (ibv_devinfo fw_ver; the same MLNX_OFED or rdma-core on every node)" },
+	{ "IBV_WC_LOC_EEC_OP_ERR", "local EE context operation error", "the HCA's driver and firmware" },
+	{ "IBV_WC_LOC_PROT_ERR", "local protection error: the HCA could not reach a registered buffer; "
+	  "under NCCL almost always GPU memory that peer-to-peer DMA cannot reach (ACS redirecting "
+	  "the PCIe traffic up to the root complex, or the IOMMU translating it)",
+	  "that ACS is off on the PCIe switches between the GPUs and the HCAs (lspci -vvv: ACSCtl "
+	  "SrcValid- ReqRedir- CmpltRedir-; nicfit audit shows it) and that the IOMMU is off or in "
+	  "passthrough (iommu=pt); as a test, NCCL_NET_GDR_LEVEL=LOC turns GPUDirect RDMA off: if the "
+	  "error goes away, the GPU-to-HCA DMA path is the cause" },
+	{ "IBV_WC_WR_FLUSH_ERR", "work request flushed: the queue pair was already in error",
+	  "the first completion error of the log, not this one (a flush follows another failure)" },
+	{ "IBV_WC_MW_BIND_ERR", "memory window bind error", "the HCA's driver and firmware" },
+	{ "IBV_WC_BAD_RESP_ERR", "bad response: the peer answered with an unexpected transport response",
+	  "the fabric between the hosts (a switch or a NIC mangling packets) and the peer's HCA firmware" },
+	{ "IBV_WC_LOC_ACCESS_ERR", "local access error: a buffer registered without the access asked for",
+	  "the peer-memory module (nvidia-peermem) and the NCCL and plugin versions" },
+	{ "IBV_WC_REM_INV_REQ_ERR", "remote invalid request: the peer refused the request as malformed",
+	  "that every node runs the same NCCL and net plugin" },
+	{ "IBV_WC_REM_ACCESS_ERR", "remote access error: the peer refused access to its memory",
+	  "the peer's memory registration (its nvidia-peermem, ACS and IOMMU), and that the peer's "
+	  "process did not free or lose its buffers first" },
+	{ "IBV_WC_REM_OP_ERR", "remote operation error: the peer could not complete the operation",
+	  "the peer's own log: its HCA or process failed first" },
+	{ "IBV_WC_RETRY_EXC_ERR", "transport retry counter exceeded: the peer did not acknowledge in "
+	  "time (link down or flapping, a wrong GID or route, or the remote process gone)",
+	  "the ports and cables on both sides (ibv_devinfo: PORT_ACTIVE; error counters), on RoCE the "
+	  "GID index (NCCL_IB_GID_INDEX) and lossless configuration (PFC/ECN), and whether the peer "
+	  "process died first (its own log)" },
+	{ "IBV_WC_RNR_RETRY_EXC_ERR", "RNR retry counter exceeded: the receiver had no buffer posted",
+	  "whether the peer process stalled or died (its own log)" },
+	{ "IBV_WC_LOC_RDD_VIOL_ERR", "local RDD violation error", "the HCA's driver and firmware" },
+	{ "IBV_WC_REM_INV_RD_REQ_ERR", "remote invalid RD request", "the HCA's driver and firmware" },
+	{ "IBV_WC_REM_ABORT_ERR", "remote aborted: the peer aborted the operation",
+	  "the peer's own log" },
+	{ "IBV_WC_INV_EECN_ERR", "invalid EE context number", "the HCA's driver and firmware" },
+	{ "IBV_WC_INV_EEC_STATE_ERR", "invalid EE context state", "the HCA's driver and firmware" },
+	{ "IBV_WC_FATAL_ERR", "fatal error: the HCA itself failed",
+	  "the kernel log (dmesg: mlx5_core errors, a firmware reset) and the HCA's health" },
+	{ "IBV_WC_RESP_TIMEOUT_ERR", "response timeout: the peer did not respond",
+	  "the link and the peer, as for a retry counter exceeded" },
+	{ "IBV_WC_GENERAL_ERR", "general error: the HCA reported an error it does not classify",
+	  "the kernel log (dmesg) and the vendor error code" },
+	{ "IBV_WC_TM_ERR", "tag matching error", "the HCA's driver and firmware" },
+	{ "IBV_WC_TM_RNDV_INCOMPLETE", "tag matching rendezvous incomplete",
+	  "the HCA's driver and firmware" },
+};
+
+static const struct wc_meaning *wc_status(long c)
+{
+	return c >= 0 && c < (long)(sizeof(wc_table) / sizeof(wc_table[0])) ? &wc_table[c] : NULL;
 }
 
 /* The status of "with error 12," (2.4-2.18) or "status=IBV_WC_..(12)" / "status=12". */
@@ -254,16 +421,18 @@ static int judge_warns(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 		long st;
 
 		if (strstr(t, "Got completion") && (st = completion_status(t)) >= 0) {
+			const struct wc_meaning *wm = wc_status(st);
+
 			f = nicfit__find(&v->findings, NICFIT_SEV_CRITICAL,
 					 NICFIT_CODE_VERIFY_NCCL_IB_COMPLETION_ERROR, NULL,
-					 "%s: line %ld: \"%.*s\": status %ld is %s", d->input,
+					 "%s: line %ld: \"%.*s\": status %ld is %s%s%s", d->input,
 					 g->warns[i].line, NICFIT__VQUOTE_MAX, t, st,
-					 wc_status(st) ? wc_status(st) : "a verbs error");
-			if (f && nicfit__finding_fix(&v->findings, f, "Check the port and cable "
-						     "(ibv_devinfo: state PORT_ACTIVE), the GID index "
-						     "on RoCE (NCCL_IB_GID_INDEX), and whether the peer "
-						     "process died first; the vendor error is the NIC's "
-						     "own code."))
+					 wm ? wm->name : "a verbs error", wm ? ", " : "",
+					 wm ? wm->what : "");
+			if (f && nicfit__finding_fix(&v->findings, f, "Check %s; the vendor error is "
+						     "the NIC's own code.", wm && wm->check[0] ?
+						     wm->check : "the HCA's driver and firmware, "
+						     "and the kernel log (dmesg)"))
 				f = NULL;
 		} else if (arrow && !strstr(t, "NCCL WARN") && (st = nicfit__vint(arrow + 4, NULL)) > 0) {
 			/* a trace: NCCL may recover (a plugin that fails to load falls back) */
@@ -383,5 +552,9 @@ int nicfit__verify_causes(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 		rc = judge_warns(v, d);
 	if (!rc)
 		rc = judge_env(v, d);
+	if (!rc)
+		rc = judge_jobs(v, d);
+	if (!rc)
+		rc = judge_mixed_links(v, d);
 	return rc;
 }

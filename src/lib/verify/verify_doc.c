@@ -51,6 +51,7 @@ static void doc_release(struct nicfit_verify_doc *d)
 		free(d->u.t.rows);
 	} else if (d->kind == NICFIT_VERIFY_NCCL_LOG) {
 		free(d->u.log.hcas);
+		free(d->u.log.gdr_gpus);
 		free(d->u.log.qps);
 		for (i = 0; i < d->u.log.nenv; i++) {
 			free(d->u.log.env[i].name);

@@ -58,8 +58,13 @@ static void from_inputs(struct nicfit_verify *v, struct nicfit_verify_expect *x,
 		} else if (d->kind == NICFIT_VERIFY_NCCL_LOG) {
 			const struct nicfit_nccl_log *g = &d->u.log;
 
-			if ((int)g->nhosts > nodes)
+			/* separate single-node jobs: one node each, whatever the hosts */
+			if (g->jobs && nodes < 1)
+				nodes = g->nnodes > 0 ? g->nnodes : 1;
+			else if (!g->jobs && (int)g->nhosts > nodes)
 				nodes = (int)g->nhosts;
+			if (!g->jobs && g->nnodes > nodes)
+				nodes = g->nnodes;
 			if (g->nranks > ranks)
 				ranks = g->nranks;
 			if ((int)g->nhcas > hcas)

@@ -24,19 +24,80 @@ struct ctx {
 	char hosts[MAX_HOSTS][64];
 	size_t nhosts;
 	char first_prefix[96];    /* "host:pid:tid [dev]" of the first line: one rank's view */
+	int host_of_line;         /* index in hosts of the record being read, -1 none */
+	unsigned char rank0[MAX_HOSTS];   /* hosts with a rank-0 communicator init */
+	unsigned char header[MAX_HOSTS];  /* hosts that printed "NCCL version" */
+	long rank0_line[MAX_HOSTS];
+	char pending[NICFIT__VLINE_MAX + 1];   /* a record cut after "via" at a line's end */
+	long pending_line;
 };
 
-static void note_host(struct ctx *c, const char *p, const char *msg)
+/* Characters of a host name in NCCL's prefix (gethostname, cut at the first '.'). */
+static int host_char(char ch)
 {
-	size_t n = strcspn(p, ":"), i;
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '-' || ch == '_' || ch == '.';
+}
 
-	if (p + n >= msg || !n)
+/*
+ * NCCL's own prefix before "NCCL INFO" at m: "host:pid:tid [dev] "
+ * (src/debug.cc, every era). Reads backwards from m so that whatever is
+ * in front (a launcher's "[3] ", a Markdown "> ", a backtick, the record
+ * before it on a line that lost its newline) is left out, and a word of
+ * prose never passes for a host. Returns the start of the host (NULL when
+ * the prefix is not NCCL's), its length in *n.
+ */
+static const char *nccl_prefix(const char *line, const char *m, size_t *n)
+{
+	const char *q = m, *end;
+	int k;
+
+	while (q > line && (q[-1] == ' ' || q[-1] == '\t'))
+		q--;
+	if (q <= line || q[-1] != ']')
+		return NULL;
+	q--;
+	while (q > line && q[-1] >= '0' && q[-1] <= '9')
+		q--;
+	if (q <= line || q[-1] != '[' || *q == ']')
+		return NULL;
+	q--;
+	while (q > line && q[-1] == ' ')
+		q--;
+	for (k = 0; k < 2; k++) {
+		const char *digits = q;
+
+		while (q > line && q[-1] >= '0' && q[-1] <= '9')
+			q--;
+		if (q == digits || q <= line || q[-1] != ':')
+			return NULL;
+		q--;
+	}
+	end = q;
+	while (q > line && host_char(q[-1]))
+		q--;
+	if (q == end)
+		return NULL;
+	*n = (size_t)(end - q);
+	return q;
+}
+
+static void note_host(struct ctx *c, const char *p, size_t n)
+{
+	size_t i;
+
+	c->host_of_line = -1;
+	if (!p || !n)
 		return;
 	for (i = 0; i < c->nhosts; i++)
-		if (strlen(c->hosts[i]) == n && !strncmp(c->hosts[i], p, n))
+		if (strlen(c->hosts[i]) == n && !strncmp(c->hosts[i], p, n)) {
+			c->host_of_line = (int)i;
 			return;
-	if (c->nhosts < MAX_HOSTS)
+		}
+	if (c->nhosts < MAX_HOSTS) {
+		c->host_of_line = (int)c->nhosts;
 		nicfit__vcopy(c->hosts[c->nhosts++], 64, p, n);
+	}
 }
 
 static struct nicfit_nccl_hca *hca_at(struct nicfit_nccl_log *g, size_t idx, int *oom)
@@ -60,8 +121,10 @@ static struct nicfit_nccl_hca *hca_at(struct nicfit_nccl_log *g, size_t idx, int
 static void read_ib_using(struct nicfit_nccl_log *g, const char *p, long line, int *oom)
 {
 	const char *end = strstr(p, "; OOB");
+	const char *ro = strstr(p, "[RO]");
 
-	if (strstr(p, "[RO]"))
+	/* "Using [RO]; OOB" after "No device found" lists no device: nothing is ordered */
+	if (ro && strchr(p, '[') != ro)
 		g->relaxed_ordering = 1;
 	if (g->nhcas && g->hcas[0].line)
 		return;
@@ -94,6 +157,95 @@ static void read_ib_using(struct nicfit_nccl_log *g, const char *p, long line, i
 	}
 }
 
+/* 2.3's one HCA a line: "NET/IB: [0] mlx5_1:1/IB " (net_ib.cu; a TRACE in 2.4) */
+static void read_ib_one(struct nicfit_nccl_log *g, const char *p, long line, int *oom)
+{
+	const char *q;
+	long idx = nicfit__vint(p, &q);
+	struct nicfit_nccl_hca *h;
+	size_t n;
+
+	if (idx < 0 || idx > 1024 || *q != ']')
+		return;
+	q++;
+	while (*q == ' ')
+		q++;
+	h = hca_at(g, (size_t)idx, oom);
+	if (!h || h->line)
+		return;
+	n = strcspn(q, ":/ ;");
+	nicfit__vcopy(h->name, sizeof(h->name), q, n);
+	q += n;
+	if (*q == ':') {
+		long port = nicfit__vint(q + 1, &q);
+
+		h->port = port > 0 && port < 256 ? (int)port : 0;
+	}
+	if (*q == '/')
+		nicfit__vcopy(h->link, sizeof(h->link), q + 1, strcspn(q + 1, " ;["));
+	h->line = line;
+}
+
+/* "(distance 4 > 2)", "(distance 4 >= 2)", "(distance 3 <= 4)" */
+static void read_distance(struct nicfit_nccl_gdr_gpu *x, const char *p)
+{
+	const char *q = strstr(p, "(distance ");
+
+	x->distance = x->level = -1;
+	if (!q)
+		return;
+	x->distance = (int)nicfit__vint(q + 10, &q);
+	while (*q == ' ' || *q == '>' || *q == '<' || *q == '=')
+		q++;
+	x->level = (int)nicfit__vint(q, NULL);
+}
+
+/*
+ * NCCL's per-GPU decision, each era: 2.3 "GPU Direct RDMA Disabled for
+ * GPU 0 / HCA mlx5_0 (no module)", 2.4 "... for GPU 0[0] / HCA 0 (distance
+ * 4 >= 2)", 2.5-2.26 "... for GPU 1b000 / HCA 0 (distance 4 > 2)" and
+ * "Enabled ... (distance 3 <= 4), read 0" (src/transport/net.cc, later
+ * src/graph/paths.cc). One entry per GPU and HCA: every rank repeats them.
+ */
+static int read_gdr_gpu(struct nicfit_nccl_log *g, const char *p, long line)
+{
+	struct nicfit_nccl_gdr_gpu x, *y;
+	const char *q = strstr(p, "for GPU ") + 8, *h = strstr(p, " / HCA ");
+	size_t i;
+
+	memset(&x, 0, sizeof(x));
+	x.on = strstr(p, "RDMA Enabled") != NULL;
+	if (!h || h < q)
+		return 0;
+	nicfit__vcopy(x.gpu, sizeof(x.gpu), q, (size_t)(h - q));
+	q = h + 7;
+	x.hca = (int)nicfit__vint(q, &h);
+	if (x.hca < 0 || (*h && *h != ' ')) {
+		x.hca = -1;
+		nicfit__vcopy(x.hca_name, sizeof(x.hca_name), q, strcspn(q, " ("));
+	} else if (h[0] == ' ' && h[1] == '\'') {
+		nicfit__vcopy(x.hca_name, sizeof(x.hca_name), h + 2, strcspn(h + 2, "'"));
+	}
+	read_distance(&x, p);
+	if ((q = strchr(q, '(')) != NULL)
+		nicfit__vcopy(x.reason, sizeof(x.reason), q + 1, strcspn(q + 1, ")"));
+	x.line = line;
+	for (i = 0; i < g->ngdr_gpus; i++) {
+		y = &g->gdr_gpus[i];
+		if (!strcmp(y->gpu, x.gpu) && y->hca == x.hca && !strcmp(y->hca_name, x.hca_name)) {
+			if (y->on && !x.on)
+				*y = x;
+			return 0;
+		}
+	}
+	if (g->ngdr_gpus >= 4096)
+		return 0;
+	if (NICFIT_ALLOC_GROW(g->gdr_gpus, g->ngdr_gpus + 1, g->gdr_gpus_alloc))
+		return -1;
+	g->gdr_gpus[g->ngdr_gpus++] = x;
+	return 0;
+}
+
 /* "GPU Direct RDMA Disabled for HCA 0 'mlx5_0' (no module)" and 2.4's "... for GPU 0[0] / HCA 0 (distance 4 > 2)" */
 static void read_gdr(struct nicfit_nccl_log *g, const char *p, long line, int *oom)
 {
@@ -103,9 +255,27 @@ static void read_gdr(struct nicfit_nccl_log *g, const char *p, long line, int *o
 	const char *r;
 	long idx;
 
-	if (!q)
+	/* NET/Socket's "HCA" is an interface: GPUDirect RDMA never applies to sockets */
+	if (!q || !strncmp(p, "NET/Socket", 10))
 		return;
+	if (strstr(p, "for GPU ")) {
+		if (read_gdr_gpu(g, p, line))
+			*oom = 1;
+		return;
+	}
 	idx = nicfit__vint(q + 4, &r);
+	if (idx < 0 && q[4] == '\'') {
+		/* "for HCA 'name'": the index left out, the device found by name */
+		size_t n = strcspn(q + 5, "'"), i;
+
+		for (i = 0; i < g->nhcas; i++)
+			if (strlen(g->hcas[i].name) == n && !strncmp(g->hcas[i].name, q + 5, n))
+				break;
+		if (i == g->nhcas)
+			return;
+		idx = (long)i;
+		r = q + 3;
+	}
 	if (idx < 0 || idx > 1024)
 		return;
 	h = hca_at(g, (size_t)idx, oom);
@@ -150,7 +320,7 @@ static void read_channel(struct nicfit_nccl_log *g, struct ctx *c, const char *p
 		} else if (!strncmp(via, "P2P", 3)) {
 			if (!g->chan_p2p++)
 				g->p2p_line = line;
-		} else if (!strncmp(via, "SHM", 3)) {
+		} else if (!strncmp(via, "SHM", 3) || !strncmp(via, "direct shared memory", 20)) {
 			if (!g->chan_shm++)
 				g->shm_line = line;
 		} else if (!strncmp(via, "NVLS", 4)) {
@@ -320,6 +490,38 @@ static void read_net(struct nicfit_nccl_log *g, const char *m, long line, int *o
 	}
 }
 
+/*
+ * A communicator's init line: "rank 0 nranks 8" (2.3), "comm %p rank %d
+ * nranks %d cudaDev ..." (Init START/COMPLETE) and, from 2.19, "comm %p
+ * rank %d nRanks %d nNodes %d localRanks %d localRank %d" (src/init.cc).
+ * A rank-0 init marks its host, to tell separate jobs apart.
+ */
+static void read_init(struct nicfit_nccl_log *g, struct ctx *c, const char *m, const char *q,
+		      long line)
+{
+	long n = nicfit__vint(q + 8, NULL), rank = -1;
+	const char *r = strstr(m, "rank ");
+
+	if (n > 0 && n < 10000000 && !g->nranks)
+		g->nranks = (int)n;
+	if (r && r < q)
+		rank = nicfit__vint(r + 5, NULL);
+	if ((r = strstr(q, " nNodes ")) != NULL) {
+		long nn = nicfit__vint(r + 8, NULL);
+
+		if (nn > 0 && nn < 1000000 && nn > g->nnodes) {
+			g->nnodes = (int)nn;
+			g->nnodes_line = line;
+			if ((r = strstr(r, " localRanks ")) != NULL)
+				g->local_ranks = (int)nicfit__vint(r + 12, NULL);
+		}
+	}
+	if (rank == 0 && c->host_of_line >= 0 && !c->rank0[c->host_of_line]) {
+		c->rank0[c->host_of_line] = 1;
+		c->rank0_line[c->host_of_line] = line;
+	}
+}
+
 static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, long line,
 		     const char *text, const char *prefix, size_t plen)
 {
@@ -327,6 +529,8 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 	int oom = 0;
 
 	if (!strncmp(m, "NCCL version ", 13)) {
+		if (c->host_of_line >= 0)
+			c->header[c->host_of_line] = 1;
 		if (!g->version[0]) {
 			nicfit__vcopy(g->version, sizeof(g->version), m + 13, strcspn(m + 13, "+ "));
 			g->version_line = line;
@@ -336,11 +540,17 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 	} else if (!strncmp(m, "NET/", 4) && (strstr(m, " qpn ") || strstr(m, " qp_num "))) {
 		if (nicfit__verify_read_qp(g, prefix, plen, m, line))
 			return -1;
+	} else if (!strncmp(m, "NET/IB: [", 9)) {
+		read_ib_one(g, m + 9, line, &oom);
 	} else if (!strncmp(m, "NET/", 4)) {
 		read_net(g, m, line, &oom);
-	} else if (!strncmp(m, "Bootstrap", 9) && (q = strstr(m, "Using ")) != NULL) {
+	} else if ((!strncmp(m, "Bootstrap", 9) && (q = strstr(m, "Using ")) != NULL) ||
+		   (!strncmp(m, "NET : Using interface ", 22) && (q = m + 16) != NULL)) {
+		/* 2.4-2.7 "Using [0]lo:127.0.0.1<0>", 2.3 "NET : Using interface X:..." */
 		if (!g->bootstrap_if[0]) {
 			q += 6;
+			if (*q == '[' && nicfit__vint(q + 1, NULL) >= 0 && strchr(q, ']'))
+				q = strchr(q, ']') + 1;
 			nicfit__vcopy(g->bootstrap_if, sizeof(g->bootstrap_if), q, strcspn(q, ":< "));
 			g->bootstrap_line = line;
 		}
@@ -364,6 +574,9 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 			if (r >= 0 && r < 1024 && r + 1 > g->nrings && (!plen ||
 			    !strncmp(prefix, c->first_prefix, plen)))
 				g->nrings = (int)r + 1;
+			/* 2.4: "Ring 00 : 15 -> 0 [send] via NET/Socket/0", "... via P2P/IPC" */
+			if (strstr(m, " via "))
+				read_channel(g, c, m, line, prefix, plen);
 		} else {
 			read_channel(g, c, m, line, prefix, plen);
 		}
@@ -386,25 +599,23 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 		if (add_note(g, text, m, line))
 			return -1;
 	}
-	if ((q = strstr(m, " nranks ")) != NULL && !g->nranks) {
-		long n = nicfit__vint(q + 8, NULL);
-
-		if (n > 0 && n < 10000000)
-			g->nranks = (int)n;
-	}
+	if ((q = strstr(m, " nranks ")) != NULL || (q = strstr(m, " nRanks ")) != NULL)
+		read_init(g, c, m, q, line);
 	if (strstr(m, "NVLS multicast support is available") && !g->chan_nvls++)
 		g->nvls_line = line;
 	return oom ? -1 : 0;
 }
 
-static int read_line(struct nicfit_nccl_log *g, struct ctx *c, char *line, long lineno)
+/* One record: a line as NCCL wrote it (the prefix in front, if any). */
+static int read_record(struct nicfit_nccl_log *g, struct ctx *c, char *rec, long lineno)
 {
-	char *p = nicfit__vskip_tags(line);
+	char *p = nicfit__vskip_tags(rec);
 	char *m = strstr(p, "NCCL INFO ");
 	char *w = strstr(p, "NCCL WARN ");
-	size_t plen = 0;
-	const char *prefix = p;
+	const char *host, *prefix = p;
+	size_t plen = 0, hn = 0;
 
+	c->host_of_line = -1;
 	if (!m && !w) {
 		/* 2.4 prints "NCCL version 2.4.7+cuda10.0" alone; Python prints "NCCL error" */
 		if (!strncmp(p, "NCCL version ", 13)) {
@@ -421,20 +632,131 @@ static int read_line(struct nicfit_nccl_log *g, struct ctx *c, char *line, long 
 	}
 	g->nlines++;
 	if (m && (!w || m < w)) {
-		plen = (size_t)(m - p);
-		note_host(c, p, m);
+		host = nccl_prefix(p, m, &hn);
+		note_host(c, host, hn);
+		if (host)
+			prefix = host;
+		plen = (size_t)(m - prefix);
 		if (!c->first_prefix[0])
-			nicfit__vcopy(c->first_prefix, sizeof(c->first_prefix), p, plen);
+			nicfit__vcopy(c->first_prefix, sizeof(c->first_prefix), prefix, plen);
 		return read_info(g, c, m + 10, lineno, p, prefix, plen);
 	}
-	note_host(c, p, w);
+	host = nccl_prefix(p, w, &hn);
+	note_host(c, host, hn);
 	/* aws-ofi-nccl prints its provider choice as a WARN when it falls back */
 	if (!strncmp(w + 10, "NET/OFI", 7)) {
 		if (!g->ofi++)
 			g->ofi_line = lineno;
 		read_ofi(g, w + 10, lineno);
 	}
-	return add_note(g, p, w + 10, lineno);
+	return add_note(g, host ? host : p, w + 10, lineno);
+}
+
+/*
+ * Where the next record starts after from, on a line that lost its
+ * newlines (runs of spaces between records): the host of an NCCL prefix
+ * "host:pid:tid [dev] NCCL INFO" that follows a blank. NULL: none.
+ */
+static char *next_record(char *line, char *from)
+{
+	char *m = from;
+
+	while ((m = strstr(m, "NCCL ")) != NULL) {
+		size_t n;
+		const char *h;
+
+		if (!strncmp(m + 5, "INFO ", 5) || !strncmp(m + 5, "WARN ", 5)) {
+			h = nccl_prefix(line, m, &n);
+			if (h && h > from && (h[-1] == ' ' || h[-1] == '\t'))
+				return (char *)h;
+		}
+		m += 5;
+	}
+	return NULL;
+}
+
+static int ends_in_via(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return n >= 4 && !strncmp(s + n - 4, " via", 4);
+}
+
+/*
+ * A physical line: one record, or several glued by runs of spaces where a
+ * paste lost its newlines; a record cut after "via" at the end of a line
+ * is joined with the start of the next ("via\n NET/IBext/4/GDRDMA").
+ */
+static int read_line(struct nicfit_nccl_log *g, struct ctx *c, char *line, long lineno)
+{
+	char *rec = line, *next;
+	int rc = 0;
+
+	if (c->pending[0]) {
+		char *first = strstr(line, "NCCL ") ? next_record(line, line) : NULL;
+		size_t k = strlen(c->pending), n = first ? (size_t)(first - line) : strlen(line);
+		char *t = line;
+
+		while (n && (*t == ' ' || *t == '\t')) {
+			t++;
+			n--;
+		}
+		if (first || !strstr(line, "NCCL ")) {
+			nicfit__vcopy(c->pending + k, sizeof(c->pending) - k, " ", 1);
+			k = strlen(c->pending);
+			nicfit__vcopy(c->pending + k, sizeof(c->pending) - k, t, n);
+			rec = first ? first : line + strlen(line);
+		}
+		rc = read_record(g, c, c->pending, c->pending_line);
+		c->pending[0] = '\0';
+		if (rc)
+			return rc;
+	}
+	while (*rec) {
+		next = next_record(line, rec);
+		if (next)
+			next[-1] = '\0';
+		if (!next && ends_in_via(rec) && strstr(rec, "NCCL INFO ")) {
+			nicfit__vcopy(c->pending, sizeof(c->pending), rec, (size_t)-1);
+			c->pending_line = lineno;
+			return 0;
+		}
+		if ((rc = read_record(g, c, rec, lineno)) != 0 || !next)
+			return rc;
+		rec = next;
+	}
+	return 0;
+}
+
+/*
+ * Separate jobs in one paste: communicators whose rank 0 sits on
+ * different hosts while no init line says a communicator spans nodes
+ * (nNodes above 1), or, before 2.19 prints nNodes, rank-0 inits and
+ * "NCCL version" headers (rank 0 prints it) on two hosts or more.
+ */
+static void finish(struct nicfit_nccl_log *g, struct ctx *c)
+{
+	size_t i, roots = 0, headers = 0;
+	int ib = 0, roce = 0;
+	long second = 0;
+
+	g->nhosts = c->nhosts;
+	for (i = 0; i < c->nhosts; i++) {
+		headers += c->header[i];
+		if (c->rank0[i] && roots++ == 1)
+			second = c->rank0_line[i];
+	}
+	if (roots >= 2 && g->nnodes <= 1 && (g->nnodes == 1 || headers >= 2)) {
+		g->jobs = (int)roots;
+		g->jobs_line = second;
+	}
+	for (i = 0; i < g->nhcas; i++) {
+		ib |= !strcmp(g->hcas[i].link, "IB");
+		roce |= !strcmp(g->hcas[i].link, "RoCE");
+	}
+	g->ib_mixed_links = ib && roce;
 }
 
 int nicfit__verify_nccl_log(struct nicfit_verify *v, const char *name, const char *text,
@@ -458,7 +780,9 @@ int nicfit__verify_nccl_log(struct nicfit_verify *v, const char *name, const cha
 			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 			break;
 		}
-	d->u.log.nhosts = c->nhosts;
+	if (!rc && c->pending[0] && read_record(&d->u.log, c, c->pending, c->pending_line))
+		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	finish(&d->u.log, c);
 	free(c);
 	return rc;
 }

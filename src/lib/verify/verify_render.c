@@ -145,6 +145,39 @@ static void json_qps(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 	nicfit_emit_end_array(e);
 }
 
+/* NCCL's own node count, separate jobs, mixed link layers, per-GPU GDR lines */
+static void json_log_run(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
+{
+	size_t i;
+
+	if (g->nnodes > 0) {
+		nicfit_emit_int(e, "nodes", g->nnodes);
+		nicfit_emit_int(e, "local_ranks", g->local_ranks);
+	} else {
+		nicfit_emit_null(e, "nodes");
+		nicfit_emit_null(e, "local_ranks");
+	}
+	nicfit_emit_int(e, "separate_jobs", g->jobs);
+	nicfit_emit_bool(e, "mixed_link_layers", g->ib_mixed_links);
+	nicfit_emit_begin_array(e, "gdr_gpus");
+	for (i = 0; i < g->ngdr_gpus; i++) {
+		const struct nicfit_nccl_gdr_gpu *x = &g->gdr_gpus[i];
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "gpu", x->gpu);
+		if (x->hca >= 0)
+			nicfit_emit_int(e, "hca", x->hca);
+		else
+			nicfit_emit_null(e, "hca");
+		str_or_null(e, "hca_name", x->hca_name);
+		nicfit_emit_bool(e, "gdr", x->on);
+		str_or_null(e, "reason", x->reason);
+		nicfit_emit_int(e, "line", x->line);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+}
+
 static void json_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 {
 	size_t i;
@@ -192,6 +225,7 @@ static void json_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 	nicfit_emit_end_object(e);
 	nicfit_emit_int(e, "ranks", g->nranks);
 	nicfit_emit_int(e, "hosts", (long long)g->nhosts);
+	json_log_run(e, g);
 	nicfit_emit_begin_object(e, "env");
 	for (i = 0; i < g->nenv; i++)
 		nicfit_emit_string(e, g->env[i].name, g->env[i].value);
@@ -351,6 +385,20 @@ static void text_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 	}
 	nicfit_emit_printf(e, "; %zu host%s, %d ranks\n", g->nhosts, g->nhosts == 1 ? "" : "s",
 			   g->nranks);
+	if (g->nnodes > 0)
+		nicfit_emit_printf(e, "  NCCL: nNodes %d, localRanks %d (line %ld)\n", g->nnodes,
+				   g->local_ranks, g->nnodes_line);
+	for (i = 0; i < g->ngdr_gpus; i++) {
+		const struct nicfit_nccl_gdr_gpu *x = &g->gdr_gpus[i];
+
+		if (x->hca_name[0])
+			nicfit_emit_printf(e, "  GPU %s / HCA %s", x->gpu, x->hca_name);
+		else
+			nicfit_emit_printf(e, "  GPU %s / HCA %d", x->gpu, x->hca);
+		nicfit_emit_printf(e, ": GPUDirect RDMA %s%s%s%s (line %ld)\n", x->on ? "enabled" :
+				   "DISABLED", x->reason[0] ? " (" : "", x->reason,
+				   x->reason[0] ? ")" : "", x->line);
+	}
 	for (i = 0; i < g->nhcas; i++) {
 		const struct nicfit_nccl_hca *h = &g->hcas[i];
 

@@ -1,0 +1,330 @@
+/*
+ * test_verify_log.c - NCCL logs of each era as NCCL's own format strings
+ * print them (NVIDIA/nccl v2.3.7 src/transport/net_ib.cu, v2.4.8
+ * src/transport/net.cc and shm.cc, v2.5.6-v2.26 src/graph/paths.cc and
+ * topo.cc, v2.19+ src/init.cc), filled with values of the kind public
+ * logs show; the nodes and jobs a log shows; records glued by runs of
+ * spaces; and each work-completion status of enum ibv_wc_status
+ * (rdma-core libibverbs/verbs.h) with its own meaning and check.
+ */
+#include "unit.h"
+
+#include "nicfit/file.h"
+#include "nicfit/finding.h"
+#include "nicfit/verify.h"
+
+static struct nicfit_verify *from_text(const char *name, const char *text)
+{
+	struct nicfit_verify *v = nicfit_verify_new();
+	struct nicfit_verify_expect x;
+	struct nicfit_error err;
+
+	assert_non_null(v);
+	nicfit_error_clear(&err);
+	if (nicfit_verify_add_text(v, name, text, strlen(text), &err))
+		fail_msg("%s: %s", name, err.msg);
+	nicfit_verify_expect_init(&x);
+	if (nicfit_verify_judge(v, &x, &err))
+		fail_msg("judge: %s", err.msg);
+	return v;
+}
+
+static const struct nicfit_nccl_log *log_of(const struct nicfit_verify *v)
+{
+	assert_int_equal(v->ndocs, 1);
+	assert_int_equal(v->docs[0].kind, NICFIT_VERIFY_NCCL_LOG);
+	return &v->docs[0].u.log;
+}
+
+static size_t count(const struct nicfit_verify *v, const char *code)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < v->findings.n; i++)
+		n += !strcmp(v->findings.v[i].code, code);
+	return n;
+}
+
+static const struct nicfit_finding *find(const struct nicfit_verify *v, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < v->findings.n; i++)
+		if (!strcmp(v->findings.v[i].code, code))
+			return &v->findings.v[i];
+	return NULL;
+}
+
+/* 2.3: one HCA a line, "NET : Using interface", per-GPU GDR by HCA name */
+static void era_2_3(void **state)
+{
+	static const char t[] =
+		"h1:46393:46393 [0] NCCL INFO NET : Using interface enp1s0f0:100.97.70.134<0>\n"
+		"h1:46393:46393 [0] NCCL INFO NET/IB: [0] mlx5_1:1/IB \n"
+		"h1:46393:46393 [0] NCCL INFO NET/IB: [1] mlx5_3:1/IB \n"
+		"h1:46393:46393 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for GPU 0 / HCA mlx5_1 (no module)\n"
+		"NCCL version 2.3.7+cuda9.0\n"
+		"h1:46393:46393 [0] NCCL INFO rank 0 nranks 8\n"
+		"h1:46394:46394 [1] NCCL INFO NET/IB: [0] mlx5_1:1/IB \n";
+	struct nicfit_verify *v = from_text("2.3", t);
+	const struct nicfit_nccl_log *g = log_of(v);
+	const struct nicfit_finding *f;
+
+	(void)state;
+	assert_string_equal(g->version, "2.3.7");
+	assert_int_equal(g->nhcas, 2);
+	assert_string_equal(g->hcas[0].name, "mlx5_1");
+	assert_string_equal(g->hcas[1].name, "mlx5_3");
+	assert_string_equal(g->hcas[1].link, "IB");
+	assert_string_equal(g->bootstrap_if, "enp1s0f0");
+	assert_int_equal(g->nranks, 8);
+	assert_int_equal(g->nhosts, 1);
+	assert_int_equal(g->ngdr_gpus, 1);
+	assert_string_equal(g->gdr_gpus[0].hca_name, "mlx5_1");
+	f = find(v, "nccl-gdr-disabled");
+	assert_non_null(f);
+	assert_non_null(strstr(f->fix, "nvidia-peermem"));
+	nicfit_verify_free(v);
+}
+
+/* 2.4: "Ring NN : a -> b [send] via NET/X/n[/GDRDMA]", SHM, "Bootstrap : Using [0]lo" */
+static void era_2_4(void **state)
+{
+	static const char t[] =
+		"[1,0]<stdout>:c1:10:10 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>\n"
+		"c1:10:10 [0] NCCL INFO Ring 00 : 15 -> 0 [receive] via NET/IB/0/GDRDMA\n"
+		"c1:10:10 [0] NCCL INFO Ring 00 : 0 -> 1 [send] via NET/IB/0\n"
+		"c1:10:10 [0] NCCL INFO Ring 01 : 0[0] -> 1[1] via P2P/IPC\n"
+		"c1:10:10 [0] NCCL INFO Ring 01 : 1[1] -> 2[2] via direct shared memory\n"
+		"c1:10:10 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for GPU 0[0] / HCA 0 (distance 4 >= 2)\n";
+	struct nicfit_verify *v = from_text("2.4", t);
+	const struct nicfit_nccl_log *g = log_of(v);
+
+	(void)state;
+	assert_string_equal(g->bootstrap_if, "lo");
+	assert_int_equal(g->chan_net, 2);
+	assert_int_equal(g->chan_gdr, 1);
+	assert_int_equal(g->chan_p2p, 1);
+	assert_int_equal(g->chan_shm, 1);
+	assert_int_equal(g->nrings, 2);
+	assert_int_equal(g->ngdr_gpus, 1);
+	assert_string_equal(g->gdr_gpus[0].gpu, "0[0]");
+	assert_int_equal(g->gdr_gpus[0].distance, 4);
+	assert_int_equal(g->gdr_gpus[0].level, 2);
+	/* the per-GPU line is not an HCA line with an empty name */
+	assert_int_equal(g->nhcas, 0);
+	nicfit_verify_free(v);
+}
+
+/* 2.5-2.26: per-GPU lines kept per GPU; the fix names the level the log sets */
+static void era_2_5_per_gpu(void **state)
+{
+	static const char t[] =
+		"n1:5:5 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to PIX\n"
+		"n1:5:5 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.1<0>\n"
+		"n1:5:5 [0] NCCL INFO GPU Direct RDMA Disabled for GPU 1b000 / HCA 0 (distance 4 > 2)\n"
+		"n1:6:6 [1] NCCL INFO GPU Direct RDMA Disabled for GPU 3d000 / HCA 0 (distance 4 > 2)\n"
+		"n1:6:6 [1] NCCL INFO GPU Direct RDMA Disabled for GPU 3d000 / HCA 0 (distance 4 > 2)\n"
+		"n1:7:7 [2] NCCL INFO GPU Direct RDMA Enabled for GPU 5e000 / HCA 0 (distance 2 <= 2), read 0\n";
+	struct nicfit_verify *v = from_text("2.5", t);
+	const struct nicfit_nccl_log *g = log_of(v);
+	const struct nicfit_finding *f;
+
+	(void)state;
+	assert_int_equal(g->ngdr_gpus, 3);
+	assert_int_equal(g->hcas[0].gdr, -1);
+	assert_string_equal(g->hcas[0].name, "mlx5_0");
+	assert_int_equal(count(v, "nccl-gdr-disabled"), 2);
+	f = find(v, "nccl-gdr-disabled");
+	assert_non_null(strstr(f->message, "GPU 1b000 / HCA 0"));
+	assert_non_null(strstr(f->fix, "the log sets NCCL_NET_GDR_LEVEL=PIX"));
+	nicfit_verify_free(v);
+}
+
+/* topo.cc's "NET/Socket : GPU Direct RDMA Disabled for HCA 0 'lan2'": a socket, never peermem */
+static void socket_gdr_line(void **state)
+{
+	static const char t[] =
+		"s:1:1 [0] NCCL INFO NET/IB : No device found.\n"
+		"s:1:1 [0] NCCL INFO NET/IB : Using [RO]; OOB lan2:192.168.1.2<0>\n"
+		"s:1:1 [0] NCCL INFO NET/Socket : Using [0]lan2:192.168.1.2<0>\n"
+		"s:1:1 [0] NCCL INFO Using network Socket\n"
+		"s:1:1 [0] NCCL INFO NET/Socket : GPU Direct RDMA Disabled for HCA 0 'lan2'\n"
+		"s:1:1 [0] NCCL INFO NET/Socket : GPU Direct RDMA Disabled for HCA 'lan2'\n";
+	struct nicfit_verify *v = from_text("sock", t);
+	const struct nicfit_nccl_log *g = log_of(v);
+	size_t i;
+
+	(void)state;
+	assert_int_equal(g->nhcas, 0);
+	assert_int_equal(g->relaxed_ordering, 0);
+	assert_null(find(v, "nccl-gdr-disabled"));
+	for (i = 0; i < v->findings.n; i++)
+		assert_null(v->findings.v[i].fix ? strstr(v->findings.v[i].fix, "peermem") : NULL);
+	nicfit_verify_free(v);
+}
+
+/* nodes: NCCL's nNodes, host prefixes behind quotes, rank tags and prose */
+static void nodes_and_hosts(void **state)
+{
+	static const char t[] =
+		"Here is my log, node0: it fails\n"
+		"> `[0] node0:13571:13571 [0] NCCL INFO Bootstrap : Using enp10s0:10.10.7.107<0>\n"
+		"[1] node2:22555:22555 [0] NCCL INFO Bootstrap : Using enp10s0:10.10.7.109<0>\n"
+		"[3] node2:22556:22556 [1] NCCL INFO cudaDriverVersion 11070\n"
+		"node0:13571:13580 [0] NCCL INFO comm 0x5 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0\n"
+		"node2:22555:22590 [0] NCCL INFO comm 0x7 rank 8 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0\n";
+	struct nicfit_verify *v = from_text("nodes", t);
+	const struct nicfit_nccl_log *g = log_of(v);
+
+	(void)state;
+	assert_int_equal(g->nhosts, 2);
+	assert_int_equal(g->nnodes, 2);
+	assert_int_equal(g->local_ranks, 8);
+	assert_int_equal(g->nranks, 16);
+	assert_int_equal(g->jobs, 0);
+	assert_string_equal(g->bootstrap_if, "enp10s0");
+	assert_int_equal(v->expect.nodes, 2);
+	assert_int_equal(v->expect.gpus_per_node, 8);
+	assert_null(find(v, "nccl-separate-jobs"));
+	nicfit_verify_free(v);
+}
+
+/* two single-node jobs pasted together; and the same before nNodes (two headers) */
+static void separate_jobs(void **state)
+{
+	static const char t[] =
+		"a:1:2 [0] NCCL INFO comm 0x1 rank 0 nRanks 8 nNodes 1 localRanks 8 localRank 0 MNNVL 0\n"
+		"b:3:4 [0] NCCL INFO comm 0x2 rank 0 nRanks 8 nNodes 1 localRanks 8 localRank 0 MNNVL 0\n";
+	static const char old[] =
+		"a:1:1 [0] NCCL INFO NCCL version 2.10.3+cuda11.0\n"
+		"a:1:2 [0] NCCL INFO comm 0x1 rank 0 nranks 1 cudaDev 0 busId 1b000 - Init COMPLETE\n"
+		"b:3:3 [0] NCCL INFO NCCL version 2.10.3+cuda11.0\n"
+		"b:3:4 [0] NCCL INFO comm 0x2 rank 0 nranks 1 cudaDev 0 busId 1b000 - Init COMPLETE\n";
+	static const char split[] =
+		"a:1:1 [0] NCCL INFO NCCL version 2.10.3+cuda11.0\n"
+		"a:1:2 [0] NCCL INFO comm 0x1 rank 0 nranks 16 cudaDev 0 busId 1b000 - Init COMPLETE\n"
+		"b:3:4 [0] NCCL INFO comm 0x2 rank 0 nranks 8 cudaDev 0 busId 1b000 - Init COMPLETE\n";
+	struct nicfit_verify *v = from_text("jobs", t);
+	const struct nicfit_finding *f;
+
+	(void)state;
+	assert_int_equal(log_of(v)->jobs, 2);
+	f = find(v, "nccl-separate-jobs");
+	assert_non_null(f);
+	assert_int_equal(f->severity, NICFIT_SEV_WARNING);
+	assert_int_equal(v->expect.nodes, 1);
+	nicfit_verify_free(v);
+	v = from_text("old", old);
+	assert_int_equal(log_of(v)->jobs, 2);
+	nicfit_verify_free(v);
+	/* a sub-communicator's rank 0 on another host, one version header: one job */
+	v = from_text("split", split);
+	assert_int_equal(log_of(v)->jobs, 0);
+	assert_null(find(v, "nccl-separate-jobs"));
+	nicfit_verify_free(v);
+}
+
+/* records glued by runs of spaces, one cut after "via" */
+static void glued_records(void **state)
+{
+	static const char t[] =
+		"NCCL INFO Channel 12/0 : 13[5] -> 5[5] [receive] via NET/IBext/5/GDRDMA"
+		"                VM-1:11980:12549 [2] NCCL INFO Channel 03/0 : 2[2] -> 10[2] [send] via NET/IBext/2/GDRDMA"
+		"      VM-1:11982:12551 [4] NCCL INFO Channel 15/0 : 12[4] -> 4[4] [receive] via\n"
+		" NET/IBext/4/GDRDMA                VM-1:11984:12553 [6] NCCL INFO Channel 12/0 : 14[6] -> 6[6] [receive] via NET/IBext/6/GDRDMA\n";
+	struct nicfit_verify *v = from_text("glued", t);
+	const struct nicfit_nccl_log *g = log_of(v);
+
+	(void)state;
+	assert_int_equal(g->chan_net, 4);
+	assert_int_equal(g->chan_gdr, 4);
+	assert_int_equal(g->nhosts, 1);
+	nicfit_verify_free(v);
+}
+
+/* RoCE and InfiniBand ports in one NET/IB list */
+static void mixed_link_layers(void **state)
+{
+	static const char t[] =
+		"m:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB eth0:10.0.0.1<0>\n";
+	struct nicfit_verify *v = from_text("mixed", t);
+	const struct nicfit_finding *f;
+
+	(void)state;
+	assert_int_equal(log_of(v)->ib_mixed_links, 1);
+	assert_int_equal(log_of(v)->relaxed_ordering, 1);
+	f = find(v, "nccl-mixed-link-layers");
+	assert_non_null(f);
+	assert_non_null(strstr(f->fix, "NCCL_IB_HCA=mlx5_0"));
+	nicfit_verify_free(v);
+}
+
+/* every ibv_wc_status NCCL can print, each with its own name and check */
+static void wc_statuses(void **state)
+{
+	static const char *const name[] = {
+		NULL, "IBV_WC_LOC_LEN_ERR", "IBV_WC_LOC_QP_OP_ERR", "IBV_WC_LOC_EEC_OP_ERR",
+		"IBV_WC_LOC_PROT_ERR", "IBV_WC_WR_FLUSH_ERR", "IBV_WC_MW_BIND_ERR",
+		"IBV_WC_BAD_RESP_ERR", "IBV_WC_LOC_ACCESS_ERR", "IBV_WC_REM_INV_REQ_ERR",
+		"IBV_WC_REM_ACCESS_ERR", "IBV_WC_REM_OP_ERR", "IBV_WC_RETRY_EXC_ERR",
+		"IBV_WC_RNR_RETRY_EXC_ERR", "IBV_WC_LOC_RDD_VIOL_ERR", "IBV_WC_REM_INV_RD_REQ_ERR",
+		"IBV_WC_REM_ABORT_ERR", "IBV_WC_INV_EECN_ERR", "IBV_WC_INV_EEC_STATE_ERR",
+		"IBV_WC_FATAL_ERR", "IBV_WC_RESP_TIMEOUT_ERR", "IBV_WC_GENERAL_ERR",
+		"IBV_WC_TM_ERR", "IBV_WC_TM_RNDV_INCOMPLETE",
+	};
+	char t[256];
+	int st;
+
+	(void)state;
+	for (st = 1; st < (int)(sizeof(name) / sizeof(name[0])); st++) {
+		struct nicfit_verify *v;
+		const struct nicfit_finding *f;
+
+		snprintf(t, sizeof(t), "w:1:1 [0] NCCL WARN NET/IB : Got completion from peer "
+			 "10.0.0.2<5> with error %d, opcode 0, len 0, vendor err 81 (Recv)\n", st);
+		v = from_text("wc", t);
+		f = find(v, "nccl-ib-completion-error");
+		assert_non_null(f);
+		assert_non_null(strstr(f->message, name[st]));
+		assert_non_null(f->fix);
+		if (st == 4) {
+			assert_non_null(strstr(f->fix, "ACS"));
+			assert_non_null(strstr(f->fix, "NCCL_NET_GDR_LEVEL=LOC"));
+			assert_null(strstr(f->fix, "GID"));
+		} else if (st == 12) {
+			assert_non_null(strstr(f->fix, "GID index"));
+			assert_null(strstr(f->fix, "ACS"));
+		} else {
+			assert_null(strstr(f->fix, "NCCL_NET_GDR_LEVEL"));
+		}
+		nicfit_verify_free(v);
+	}
+	/* the plugin's "status=IBV_WC_RETRY_EXC_ERR(12)" form */
+	{
+		struct nicfit_verify *v = from_text("plugin", "k:1:1 [4] NCCL WARN NET/IB : Got "
+			"completion from peer 10.0.0.2<5> with status=IBV_WC_REM_ACCESS_ERR(10) "
+			"opcode=0 len=0 vendor err 136 (Recv)\n");
+
+		assert_non_null(strstr(find(v, "nccl-ib-completion-error")->message,
+				       "remote access error"));
+		nicfit_verify_free(v);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(era_2_3),
+		cmocka_unit_test(era_2_4),
+		cmocka_unit_test(era_2_5_per_gpu),
+		cmocka_unit_test(socket_gdr_line),
+		cmocka_unit_test(nodes_and_hosts),
+		cmocka_unit_test(separate_jobs),
+		cmocka_unit_test(glued_records),
+		cmocka_unit_test(mixed_link_layers),
+		cmocka_unit_test(wc_statuses),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
