@@ -1,0 +1,1 @@
+verify tests/fixtures/pastes/damaged-deepep-106-nccl-lines-run-together.txt

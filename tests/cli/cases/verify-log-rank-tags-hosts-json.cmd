@@ -1,0 +1,1 @@
+--json verify tests/fixtures/pastes/nccl-nccl-1232-ranktags-socket-ifname-list.txt
