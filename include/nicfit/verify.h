@@ -342,7 +342,11 @@ int nicfit_verify_judge(struct nicfit_verify *v, const struct nicfit_verify_expe
 /* Text, JSON (nicfit.verify.v1, docs/json-verify.md) or Markdown. */
 int nicfit_verify_render(const struct nicfit_verify *v, struct nicfit_emit *e);
 
-/* 0 every measurement as expected, 1 low (or warnings), 2 far below or broken. */
+/*
+ * 0 every measurement as expected, 1 low (or warnings), 2 far below or
+ * broken, 3 nothing to judge: no finding above info and every input a
+ * measurement left "not judged" (no ceiling, or no figure in it).
+ */
 int nicfit_verify_exit_code(const struct nicfit_verify *v);
 
 /*

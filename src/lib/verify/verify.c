@@ -151,11 +151,34 @@ static int add_parts(struct nicfit_verify *v, const char *name, const char *text
 	return rc;
 }
 
+/*
+ * Nothing to judge: no finding above info, and every input is a
+ * measurement (nccl-tests, perftest, iperf) left "not judged" (no ceiling
+ * to compare with, or no figure measured). An NCCL log or topology has
+ * been judged by its checks (transport, GPUDirect, errors) even when it
+ * measured nothing.
+ */
+static int nothing_judged(const struct nicfit_verify *v)
+{
+	size_t i;
+
+	if (!v->ndocs)
+		return 0;
+	for (i = 0; i < v->ndocs; i++)
+		if (v->docs[i].kind == NICFIT_VERIFY_NCCL_LOG ||
+		    v->docs[i].kind == NICFIT_VERIFY_NCCL_TOPO ||
+		    v->docs[i].verdict != NICFIT_VERDICT_NONE)
+			return 0;
+	return 1;
+}
+
 int nicfit_verify_exit_code(const struct nicfit_verify *v)
 {
 	enum nicfit_severity w = nicfit_findings_worst(&v->findings);
 
 	if (w == NICFIT_SEV_CRITICAL)
 		return 2;
-	return w == NICFIT_SEV_WARNING ? 1 : 0;
+	if (w == NICFIT_SEV_WARNING)
+		return 1;
+	return nothing_judged(v) ? 3 : 0;
 }
