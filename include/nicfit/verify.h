@@ -48,10 +48,11 @@ enum nicfit_verify_kind {
 	NICFIT_VERIFY_NCCL_LOG,     /* NCCL INFO/WARN lines */
 	NICFIT_VERIFY_PERFTEST,     /* ib_write_bw, ib_read_bw, ib_send_bw, ib_*_lat */
 	NICFIT_VERIFY_IPERF3,       /* iperf3 text or --json */
-	NICFIT_VERIFY_NCCL_TOPO     /* an NCCL topology XML (NCCL_TOPO_DUMP_FILE) */
+	NICFIT_VERIFY_NCCL_TOPO,    /* an NCCL topology XML (NCCL_TOPO_DUMP_FILE) */
+	NICFIT_VERIFY_IPERF2        /* iperf 2 text (u.ip, as iperf3) */
 };
 
-/* "nccl-tests", "nccl-log", "perftest", "iperf3", "nccl-topo". */
+/* "nccl-tests", "nccl-log", "perftest", "iperf3", "nccl-topo", "iperf2". */
 const char *nicfit_verify_kind_name(enum nicfit_verify_kind k);
 
 enum nicfit_verify_verdict {
@@ -241,6 +242,10 @@ struct nicfit_iperf3 {
 	long retransmits;           /* -1 not reported */
 	long sum_line;              /* line of the summary (text) */
 	char udp;                   /* a UDP test */
+	int sum;                    /* [SUM] lines: more than one stream (streams 0: how many unknown) */
+	int bidir;                  /* --bidir: sender_gbps is [TX-C], receiver_gbps [RX-C] */
+	int intervals;              /* no summary: the figures are the mean of this many interval lines */
+	int cut;                    /* --json: a fragment of the document (no "end") */
 };
 
 /* ---- NCCL topology XML ----------------------------------------------------- */
@@ -328,9 +333,10 @@ void nicfit_verify_free(struct nicfit_verify *v);
 /*
  * Read one input (name for messages, text of len bytes). Every kind found
  * in it is added. Text of no known kind is NICFIT_E_DATA, "name: not an
- * nccl-tests, NCCL log, perftest or iperf3 output (line 1: ...)". A part
- * that is recognised but unreadable (a JSON document cut short) is
- * NICFIT_E_DATA with its line and column.
+ * nccl-tests, NCCL log, perftest or iperf3 output (line 1: ...)". An
+ * iperf3 JSON document cut short is read as far as its start block goes
+ * (u.ip.cut); one cut before its "version" is NICFIT_E_DATA with its line
+ * and column.
  */
 int nicfit_verify_add_text(struct nicfit_verify *v, const char *name, const char *text,
 			   size_t len, struct nicfit_error *err);

@@ -724,11 +724,114 @@ static void bad_input(void **state)
 	assert_int_equal(err.line, 1);
 	assert_non_null(strstr(err.msg, "not an nccl-tests"));
 	nicfit_error_clear(&err);
-	assert_int_equal(nicfit_verify_add_text(v, "cut.json", cut, sizeof(cut) - 1, &err),
+	/* a cut document is read as far as it goes, and says it is cut */
+	assert_int_equal(nicfit_verify_add_text(v, "cut.json", cut, sizeof(cut) - 1, &err), 0);
+	assert_int_equal(v->docs[v->ndocs - 1].u.ip.cut, 1);
+	assert_string_equal(v->docs[v->ndocs - 1].u.ip.version, "3.9");
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_verify_add_text(v, "cut2.json", "{\"start\": {", 12, &err),
 			 NICFIT_E_DATA);
 	assert_non_null(strstr(err.msg, "iperf3 JSON"));
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_verify_add_text(v, "empty", "", 0, &err), NICFIT_E_DATA);
+	nicfit_verify_free(v);
+}
+
+/*
+ * iperf3 and iperf2 in their shapes (esnet/iperf src/iperf_locale.c;
+ * iperf2's Reporter): -P from the command line with only [SUM] lines, an
+ * iperf2 run kept apart from an iperf3 one in one paste (and the iperf3
+ * gap put on the tool), --bidir roles read from the interval lines of a
+ * cut run, server output with no test, and exit 3 where nothing is judged.
+ */
+static void iperf_shapes(void **state)
+{
+	struct nicfit_verify_expect x;
+	const struct nicfit_verify_doc *d;
+	struct nicfit_verify *v;
+	size_t i;
+
+	(void)state;
+	nicfit_verify_expect_init(&x);
+	assert_int_equal(nicfit_parse_speed("100G", "t", &x.link, NULL), 0);
+	v = load_text("$ iperf3 -c 10.0.0.2 -P20 -t360\n"
+		      "[SUM]   0.00-360.00 sec  2.72 TBytes  66.4 Gbits/sec  19545340   sender\n"
+		      "[SUM]   0.00-360.00 sec  2.72 TBytes  66.4 Gbits/sec   receiver\n");
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_IPERF3);
+	assert_int_equal(d->u.ip.streams, 20);
+	assert_int_equal(d->u.ip.sum, 1);
+	assert_int_equal(d->u.ip.retransmits, 19545340);
+	assert_null(find(v, "iperf3-one-stream", NULL));
+	assert_int_equal(d->verdict, NICFIT_VERDICT_LOW);
+	nicfit_verify_free(v);
+	/* [SUM] lines without a command line: several streams, count unknown */
+	v = load_text("[SUM]   0.00-10.00 sec  40 GBytes  34.4 Gbits/sec  0   sender\n");
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_IPERF3);
+	assert_int_equal(d->u.ip.streams, 0);
+	assert_null(find(v, "iperf3-one-stream", NULL));
+	nicfit_verify_free(v);
+	v = load_text("iperf -c 10.0.0.2 -w 416k -P 16 -t 30 -i 5\n"
+		      "[SUM]  0.0-5.0 sec    56 GBytes  96.0 Gbits/sec\n"
+		      "[SUM]  0.0-30.0 sec    337 GBytes  96.4 Gbits/sec\n"
+		      "then iperf3 -c 10.0.0.2 -P 16 -t 30\n"
+		      "[SUM]   0.00-30.00  sec   123 GBytes  35.2 Gbits/sec    0     sender\n"
+		      "[SUM]   0.00-30.00  sec   123 GBytes  35.2 Gbits/sec      receiver\n");
+	judge(v, &x);
+	assert_int_equal(v->ndocs, 2);
+	d = doc(v, NICFIT_VERIFY_IPERF2);
+	assert_near(d->u.ip.receiver_gbps, 96.4, 1e-9);
+	assert_near(d->u.ip.duration_s, 30, 1e-9);
+	assert_int_equal(d->u.ip.streams, 16);
+	assert_int_equal(d->verdict, NICFIT_VERDICT_OK);
+	d = doc(v, NICFIT_VERIFY_IPERF3);
+	assert_near(d->u.ip.receiver_gbps, 35.2, 1e-9);
+	assert_int_equal(d->verdict, NICFIT_VERDICT_LOW);
+	assert_non_null(find(v, "iperf3-tool-limit", NULL));
+	assert_null(find(v, "verify-far-below", NULL));
+	assert_int_equal(nicfit_verify_exit_code(v), 1);
+	nicfit_verify_free(v);
+	/* --bidir, cut before its summary: each role's mean, the faster judged */
+	assert_int_equal(nicfit_parse_speed("10G", "t", &x.link, NULL), 0);
+	v = load_text("```\n[  5] local 10.0.0.1 port 44544 connected to 10.0.0.2 port 5201\n"
+		      "[  7] local 10.0.0.1 port 44546 connected to 10.0.0.2 port 5201\n"
+		      "[ ID][Role] Interval           Transfer     Bitrate         Retr  Cwnd\n"
+		      "[  5][TX-C]   0.00-1.00   sec   371 MBytes  3.11 Gbits/sec    0   1.17 MBytes\n"
+		      "[  7][RX-C]   0.00-1.00   sec   152 MBytes  1.28 Gbits/sec\n"
+		      "[  5][TX-C]   1.00-2.00   sec   369 MBytes  3.09 Gbits/sec    0   1.29 MBytes\n"
+		      "[  7][RX-C]   1.00-2.00   sec   108 MBytes   902 Mbits/sec\n");
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_IPERF3);
+	assert_int_equal(d->u.ip.bidir, 1);
+	assert_int_equal(d->u.ip.intervals, 4);
+	assert_near(d->u.ip.sender_gbps, 3.10, 1e-9);
+	assert_near(d->u.ip.receiver_gbps, 1.091, 1e-9);
+	assert_near(d->measured_gbps, 3.10, 1e-9);
+	assert_int_equal(d->verdict, NICFIT_VERDICT_FAR_BELOW);
+	nicfit_verify_free(v);
+	/* a server that saw no test: read, nothing to judge */
+	v = load_text("Sat May 24 22:41:30 2025 iperf 3.19+\n"
+		      "Sat May 24 22:41:30 2025 Server listening on 5201 (test #1)\n");
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_IPERF3);
+	assert_string_equal(d->u.ip.version, "3.19+");
+	assert_true(d->measured_gbps < 0);
+	assert_int_equal(nicfit_verify_exit_code(v), 3);
+	for (i = 0; i < v->findings.n; i++)
+		assert_true(v->findings.v[i].severity < NICFIT_SEV_WARNING);
+	nicfit_verify_free(v);
+	/* a piece of a --json document */
+	v = load_text("```\n        \"version\":      \"iperf 3.7\",\n"
+		      "        \"test_start\":   {\n \"protocol\":     \"TCP\",\n"
+		      "  \"num_streams\":  1,\n  \"duration\":     10,\n"
+		      "        \"intervals\":    [{\n");
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_IPERF3);
+	assert_int_equal(d->u.ip.cut, 1);
+	assert_int_equal(d->u.ip.streams, 1);
+	assert_string_equal(d->u.ip.version, "3.7");
+	assert_int_equal(nicfit_verify_exit_code(v), 3);
 	nicfit_verify_free(v);
 }
 
@@ -752,6 +855,7 @@ int main(void)
 		cmocka_unit_test(summary_old_and_oob),
 		cmocka_unit_test(absurd_figures),
 		cmocka_unit_test(bad_input),
+		cmocka_unit_test(iperf_shapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,7 +42,7 @@ static int is_table_row(const char *line)
 
 /* What a text holds, as bits of 1 << kind (iperf3 text and JSON share a kind). */
 struct seen {
-	int tests, log, perftest, iperf3, iperf3_json, topo;
+	int tests, log, perftest, iperf3, iperf3_json, iperf3_frag, topo;
 };
 
 static void look(const char *text, size_t len, struct seen *s)
@@ -76,9 +76,19 @@ static void look(const char *text, size_t len, struct seen *s)
 		    strstr(line, "RDMA_Write BW Test") || strstr(line, "RDMA_Read BW Test") ||
 		    strstr(line, "Send BW Test") || strstr(line, "Latency Test"))
 			s->perftest = 1;
-		if (strstr(line, "[ ID] Interval") || (strstr(line, "bits/sec") &&
-		    (strstr(line, " sender") || strstr(line, " receiver"))))
+		/* iperf3 and iperf2 (verify_iperf.c has the formats' sources) */
+		if (strstr(line, "[ ID] Interval") || strstr(line, "[ ID][Role] Interval") ||
+		    (strstr(line, "bits/sec") && (strstr(line, " sender") ||
+		     strstr(line, " receiver") || strstr(line, "[SUM]"))) ||
+		    (strstr(line, "Server listening on ") &&
+		     strstr(line, "Server listening on ")[20] >= '0' &&
+		     strstr(line, "Server listening on ")[20] <= '9') ||
+		    strstr(line, "Server listening on TCP port") ||
+		    strstr(line, "Client connecting to "))
 			s->iperf3 = 1;
+		/* a piece of iperf3 --json: its start block's members */
+		if (strstr(line, "\"version\":") && strstr(line, "\"iperf 3."))
+			s->iperf3_frag = 1;
 		if (strstr(line, "<system version=") || strstr(line, "<system>"))
 			s->topo = 1;
 	}
@@ -123,7 +133,9 @@ static int add_parts(struct nicfit_verify *v, const char *name, const char *text
 	look(text, len, &s);
 	if (s.iperf3_json)
 		return nicfit__verify_iperf3_json(v, name, text, len, err);
-	if (!s.tests && !s.log && !s.perftest && !s.iperf3 && !s.topo) {
+	if (s.iperf3_frag && !s.iperf3)
+		return nicfit__verify_iperf3_fragment(v, name, text, len, err);
+	if (!s.tests && !s.log && !s.perftest && !s.iperf3 && !s.topo && !s.iperf3_frag) {
 		struct nicfit_buf b;
 		size_t n = 0;
 

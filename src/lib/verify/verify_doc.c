@@ -13,7 +13,7 @@
 const char *nicfit_verify_kind_name(enum nicfit_verify_kind k)
 {
 	static const char *const names[] = { "nccl-tests", "nccl-log", "perftest", "iperf3",
-					     "nccl-topo" };
+					     "nccl-topo", "iperf2" };
 
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
 }

@@ -7,7 +7,8 @@
  *                      a document's line quoted, a variable a log echoed
  *   verify_nccltests.c nccl-tests tables and the bus-bandwidth factor
  *   verify_nccllog.c   NCCL INFO/WARN lines
- *   verify_perf.c      perftest, iperf3 text and --json, NCCL topology XML
+ *   verify_perf.c      perftest, iperf3 --json, NCCL topology XML
+ *   verify_iperf.c     iperf3 and iperf2 text, a cut iperf3 --json document
  *   verify_judge.c     the expectation, the ceilings, verdicts and causes
  *   verify_causes.c    what an NCCL log says about why (verify_gid.c: GIDs, MTU)
  *   verify_render.c    text, JSON and Markdown
@@ -97,6 +98,9 @@ int nicfit__verify_iperf3_json(struct nicfit_verify *v, const char *name, const 
 			       size_t len, struct nicfit_error *err);
 int nicfit__verify_nccl_topo(struct nicfit_verify *v, const char *name, const char *text,
 			     size_t len, struct nicfit_error *err);
+/* verify_iperf.c: a cut iperf3 --json document, read line by line (nothing measured). */
+int nicfit__verify_iperf3_fragment(struct nicfit_verify *v, const char *name, const char *text,
+				   size_t len, struct nicfit_error *err);
 
 /*
  * Line lineno of d's input into out (size bytes; blanks trimmed, at most

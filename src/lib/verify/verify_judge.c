@@ -473,6 +473,58 @@ static int judge_perftest(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	return 0;
 }
 
+/*
+ * An iperf3 run low on a link that another iperf run in the same input
+ * filled (iperf2 at line rate beside it: esnet/iperf#286): the network
+ * carried the rate, so the gap is iperf3's own (before 3.16 every stream
+ * of a -P run is served by one thread, one core). Its verdict is "low"
+ * with that cause, never "far below" for the network. Returns 1 when it
+ * was so, 0 when not, or NICFIT_E_NOMEM.
+ */
+static int judge_tool_limit(struct nicfit_verify *v, struct nicfit_verify_doc *d)
+{
+	const struct nicfit_verify_expect *x = &v->expect;
+	double low = x->low_ratio > 0 ? x->low_ratio : NICFIT_VERIFY_LOW_RATIO;
+	char q[NICFIT__VQUOTE_MAX + 1], q2[NICFIT__VQUOTE_MAX + 1];
+	const struct nicfit_verify_doc *o = NULL;
+	struct nicfit_finding *f;
+	size_t i;
+
+	if (d->kind != NICFIT_VERIFY_IPERF3 || d->u.ip.json ||
+	    d->measured_gbps + NICFIT_EPS >= low * d->expected_gbps)
+		return 0;
+	for (i = 0; i < v->ndocs; i++) {
+		const struct nicfit_verify_doc *s = &v->docs[i];
+		double m = s->u.ip.receiver_gbps >= 0 ? s->u.ip.receiver_gbps : s->u.ip.sender_gbps;
+
+		if (s != d && s->text == d->text && (s->kind == NICFIT_VERIFY_IPERF2 ||
+		    s->kind == NICFIT_VERIFY_IPERF3) && !s->u.ip.intervals &&
+		    m + NICFIT_EPS >= low * d->expected_gbps && (!o || m > o->measured_gbps))
+			o = s;
+	}
+	if (!o)
+		return 0;
+	d->ratio = d->measured_gbps / d->expected_gbps;
+	d->verdict = NICFIT_VERDICT_LOW;
+	d->verdict_code = "iperf3-tool-limit";
+	nicfit__vline_at(d, d->u.ip.sum_line, q, sizeof(q));
+	nicfit__vline_at(o, o->u.ip.sum_line, q2, sizeof(q2));
+	f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_IPERF3_TOOL_LIMIT, NULL,
+			 "%s: iperf3 %s = %.1f Gb/s is %.0f %% of the %.1f Gb/s ceiling, but %s "
+			 "carried %.1f Gb/s over the same link in the same input: the limit is "
+			 "iperf3's, not the network's; line %ld: \"%s\"; line %ld: \"%s\"",
+			 d->input, d->what, d->measured_gbps, 100 * d->ratio, d->expected_gbps,
+			 nicfit_verify_kind_name(o->kind), o->u.ip.receiver_gbps >= 0 ?
+			 o->u.ip.receiver_gbps : o->u.ip.sender_gbps, d->u.ip.sum_line, q,
+			 o->u.ip.sum_line, q2);
+	if (!f || nicfit__finding_fix(&v->findings, f, "Use iperf3 3.16 or later (a thread per "
+				      "stream), or run several iperf3 processes on different ports "
+				      "(-p) and add their results; iperf2 -P already runs a thread "
+				      "per stream."))
+		return NICFIT_E_NOMEM;
+	return 1;
+}
+
 static int judge_iperf3(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 {
 	const struct nicfit_verify_expect *x = &v->expect;
@@ -484,11 +536,22 @@ static int judge_iperf3(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	int rc;
 
 	d->measured_gbps = ip->receiver_gbps >= 0 ? ip->receiver_gbps : ip->sender_gbps;
+	/* --bidir: each direction is one link's; the faster one is judged */
+	if (ip->bidir && ip->sender_gbps > d->measured_gbps)
+		d->measured_gbps = ip->sender_gbps;
 	if (d->measured_gbps < 0)
 		return 0;
-	d->what = nicfit__strfmt("%s %.2f Gb/s over %d stream%s", ip->receiver_gbps >= 0 ?
-				 "receiver" : "sender", d->measured_gbps, ip->streams ? ip->streams : 1,
-				 ip->streams > 1 ? "s" : "");
+	if (!ip->streams && ip->sum)
+		d->what = nicfit__strfmt("%s %.2f Gb/s over several streams%s", ip->bidir ?
+					 "one direction" : ip->receiver_gbps >= 0 ? "receiver" :
+					 "sender", d->measured_gbps, ip->intervals ?
+					 " (mean of the interval lines)" : "");
+	else
+		d->what = nicfit__strfmt("%s %.2f Gb/s over %d stream%s%s", ip->bidir ?
+					 "one direction" : ip->receiver_gbps >= 0 ? "receiver" :
+					 "sender", d->measured_gbps, ip->streams ? ip->streams : 1,
+					 ip->streams > 1 ? "s" : "", ip->intervals ?
+					 " (mean of the interval lines)" : "");
 	if (!d->what)
 		return NICFIT_E_NOMEM;
 	nic = nic_goodput(x, NICFIT_PROTO_TCP, &lr);
@@ -514,9 +577,12 @@ static int judge_iperf3(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 					ip->json ? q : NULL) : 0;
 	if (rc < 0)
 		return rc;
-	if (nic > 0 && !rc)
+	if (nic > 0 && !rc && (rc = judge_tool_limit(v, d)) == 0)
 		judge_ratio(v, d, NULL, ip->sum_line, ip->json ? q : NULL);
-	if (ip->streams <= 1 && !ip->udp && (x->link.gbps >= IPERF3_FAST_GBPS) &&
+	if (rc < 0)
+		return rc;
+	if (ip->streams <= 1 && !ip->sum && !ip->bidir && d->kind == NICFIT_VERIFY_IPERF3 &&
+	    !ip->udp && (x->link.gbps >= IPERF3_FAST_GBPS) &&
 	    d->verdict != NICFIT_VERDICT_OK && d->verdict != NICFIT_VERDICT_ABOVE_LINE) {
 		f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_IPERF3_ONE_STREAM,
 				 NULL, "%s: one stream on a %.0fG link; %s: \"%s\"", d->input,
@@ -617,6 +683,7 @@ int nicfit_verify_judge(struct nicfit_verify *v, const struct nicfit_verify_expe
 			rc = judge_perftest(v, d);
 			break;
 		case NICFIT_VERIFY_IPERF3:
+		case NICFIT_VERIFY_IPERF2:
 			rc = judge_iperf3(v, d);
 			break;
 		case NICFIT_VERIFY_NCCL_TOPO:

@@ -1,7 +1,7 @@
 /*
  * verify_perf.c - the point-to-point tools and NCCL's own topology dump:
  * perftest's bandwidth and latency reports (ib_write_bw, ib_read_bw,
- * ib_send_bw, ib_*_lat), iperf3's text summary and its --json document,
+ * ib_send_bw, ib_*_lat), iperf3's --json document (its text: verify_iperf.c),
  * and an NCCL topology XML (NCCL_TOPO_DUMP_FILE). Judging is elsewhere.
  *
  * perftest prints BW in MB/sec (now spelled MiB/sec), which is 2^20 bytes
@@ -160,112 +160,6 @@ int nicfit__verify_perftest(struct nicfit_verify *v, const char *name, const cha
 	return rc;
 }
 
-/* ---- iperf3 text ------------------------------------------------------------ */
-
-/* "35.2 Gbits/sec" at tok[i], tok[i+1] -> Gb/s; -1 when not a rate. */
-static double rate_gbps(char **tok, int n, int i)
-{
-	static const struct { const char *u; double f; } units[] = {
-		{ "bits/sec", 1e-9 }, { "Kbits/sec", 1e-6 }, { "Mbits/sec", 1e-3 },
-		{ "Gbits/sec", 1.0 }, { "Tbits/sec", 1e3 },
-	};
-	double d;
-	size_t k;
-
-	if (i + 1 >= n || nicfit__vnum(tok[i], &d))
-		return -1;
-	for (k = 0; k < sizeof(units) / sizeof(units[0]); k++)
-		if (!strcmp(tok[i + 1], units[k].u))
-			return d * units[k].f;
-	return -1;
-}
-
-/* A summary line; 0, or NICFIT_E_DATA (err set) for a figure past NICFIT__VMAX_*. */
-static int ip_summary(struct nicfit_iperf3 *ip, char *p, const struct nicfit__vlines *l,
-		      int *have_sum, const char *name, struct nicfit_error *err)
-{
-	long line = l->lineno;
-	char *tok[NICFIT__VTOK_MAX];
-	int n, i, is_sum = !strncmp(p, "[SUM]", 5);
-	double g = -1;
-
-	if (!is_sum && *have_sum)
-		return 0;
-	n = nicfit__split_blanks(p, tok, NICFIT__VTOK_MAX);
-	for (i = 0; i < n - 1; i++)
-		if ((g = rate_gbps(tok, n, i)) >= 0)
-			break;
-	if (g < 0)
-		return 0;
-	if (nicfit__vbound(err, name, line, tok[i] - l->buf + 1, "rate", g, NICFIT__VMAX_GBPS,
-			   "Gb/s"))
-		return NICFIT_E_DATA;
-	if (!strcmp(tok[n - 1], "sender")) {
-		ip->sender_gbps = g;
-		if (i + 3 < n && nicfit__vint(tok[i + 2], NULL) >= 0)
-			ip->retransmits = nicfit__vint(tok[i + 2], NULL);
-		ip->sum_line = line;
-	} else {
-		ip->receiver_gbps = g;
-		if (!ip->sum_line)
-			ip->sum_line = line;
-	}
-	if (is_sum)
-		*have_sum = 1;
-	/* the interval "0.00-30.00" gives the duration */
-	for (i = 1; i < n && i < 4; i++) {
-		char *dash = strchr(tok[i], '-');
-		double t;
-
-		if (dash && dash > tok[i] && !nicfit__vnum(dash + 1, &t)) {
-			if (nicfit__vbound(err, name, line, dash + 1 - l->buf + 1, "interval end", t,
-					   NICFIT__VMAX_FIGURE, "s"))
-				return NICFIT_E_DATA;
-			ip->duration_s = t;
-			break;
-		}
-	}
-	return 0;
-}
-
-int nicfit__verify_iperf3_text(struct nicfit_verify *v, const char *name, const char *text,
-			       size_t len, struct nicfit_error *err)
-{
-	struct nicfit__vlines *l = malloc(sizeof(*l));
-	struct nicfit_verify_doc *d;
-	struct nicfit_iperf3 *ip;
-	int have_sum = 0, rc = 0;
-	char *line;
-
-	if (!l)
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	d = nicfit__verify_doc_add(v, NICFIT_VERIFY_IPERF3, name);
-	if (!d) {
-		free(l);
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	}
-	ip = &d->u.ip;
-	ip->retransmits = -1;
-	ip->sender_gbps = ip->receiver_gbps = -1;
-	nicfit__vlines_init(l, text, len);
-	while ((line = nicfit__vlines_next(l)) != NULL) {
-		char *p = nicfit__vskip_tags(line);
-
-		p += strspn(p, " >\t");
-		if (p[0] == '[' && strstr(p, " connected to "))
-			ip->streams++;
-		else if (strstr(p, "Jitter") && strstr(p, "Lost/Total"))
-			ip->udp = 1;
-		else if (!strncmp(p, "iperf 3", 7) && !ip->version[0])
-			nicfit__vcopy(ip->version, sizeof(ip->version), p + 6, strcspn(p + 6, " "));
-		else if (p[0] == '[' && (strstr(p, " sender") || strstr(p, " receiver")) &&
-			 (rc = ip_summary(ip, p, l, &have_sum, name, err)) != 0)
-			break;
-	}
-	free(l);
-	return rc;
-}
-
 /* ---- iperf3 --json ---------------------------------------------------------- */
 
 static double jnum(json_t *o, const char *k)
@@ -284,9 +178,15 @@ int nicfit__verify_iperf3_json(struct nicfit_verify *v, const char *name, const 
 	struct nicfit_iperf3 *ip;
 	const char *sent;
 
-	if (!root)
+	if (!root) {
+		/* cut short (a paste, a run killed): read as far as its start block goes */
+		const char *ver = strstr(text, "\"version\"");
+
+		if (ver && strstr(ver, "\"iperf 3."))
+			return nicfit__verify_iperf3_fragment(v, name, text, len, err);
 		return nicfit_error_at(err, NICFIT_E_DATA, name, je.line, je.column,
 				       "iperf3 JSON: %s", je.text);
+	}
 	d = nicfit__verify_doc_add(v, NICFIT_VERIFY_IPERF3, name);
 	if (!d) {
 		json_decref(root);

@@ -258,7 +258,12 @@ static void json_doc(struct nicfit_emit *e, const struct nicfit_verify_doc *d)
 		num_or_null(e, "latency_avg_us", d->u.pt.lat_avg_us);
 		break;
 	case NICFIT_VERIFY_IPERF3:
+	case NICFIT_VERIFY_IPERF2:
 		nicfit_emit_bool(e, "json", d->u.ip.json);
+		nicfit_emit_bool(e, "cut", d->u.ip.cut);
+		nicfit_emit_bool(e, "bidir", d->u.ip.bidir);
+		nicfit_emit_bool(e, "sum", d->u.ip.sum);
+		nicfit_emit_int(e, "intervals", d->u.ip.intervals);
 		str_or_null(e, "version", d->u.ip.version);
 		nicfit_emit_int(e, "streams", d->u.ip.streams);
 		nicfit_emit_string(e, "protocol", d->u.ip.udp ? "UDP" : "TCP");
@@ -469,15 +474,27 @@ static void text_doc(struct nicfit_emit *e, const struct nicfit_verify_doc *d)
 					   d->u.pt.bytes);
 		break;
 	case NICFIT_VERIFY_IPERF3:
-		nicfit_emit_printf(e, "  iperf3%s%s%s, %s, %d stream%s, %.0f s", d->u.ip.version[0] ?
-				   " " : "", d->u.ip.version, d->u.ip.json ? " --json" : "",
-				   d->u.ip.udp ? "UDP" : "TCP", d->u.ip.streams ? d->u.ip.streams : 1,
-				   d->u.ip.streams > 1 ? "s" : "", d->u.ip.duration_s);
+	case NICFIT_VERIFY_IPERF2:
+		nicfit_emit_printf(e, "  %s%s%s%s%s, %s, ", nicfit_verify_kind_name(d->kind),
+				   d->u.ip.version[0] ? " " : "", d->u.ip.version,
+				   d->u.ip.json ? " --json" : "", d->u.ip.bidir ? " --bidir" : "",
+				   d->u.ip.udp ? "UDP" : "TCP");
+		if (!d->u.ip.streams && d->u.ip.sum)
+			nicfit_emit_printf(e, "several streams ([SUM] lines)");
+		else
+			nicfit_emit_printf(e, "%d stream%s", d->u.ip.streams ? d->u.ip.streams : 1,
+					   d->u.ip.streams > 1 ? "s" : "");
+		nicfit_emit_printf(e, ", %.0f s", d->u.ip.duration_s);
+		if (d->u.ip.cut)
+			nicfit_emit_printf(e, ": a cut --json document, no result in it");
+		else if (d->u.ip.intervals)
+			nicfit_emit_printf(e, ": no summary line, the mean of %d interval lines",
+					   d->u.ip.intervals);
 		if (d->u.ip.sender_gbps >= 0)
 			nicfit_emit_printf(e, ": sender %.2f Gb/s", d->u.ip.sender_gbps);
 		if (d->u.ip.receiver_gbps >= 0)
 			nicfit_emit_printf(e, ", receiver %.2f Gb/s", d->u.ip.receiver_gbps);
-		if (d->u.ip.sender_gbps < 0 && d->u.ip.receiver_gbps < 0)
+		if (d->u.ip.sender_gbps < 0 && d->u.ip.receiver_gbps < 0 && !d->u.ip.cut)
 			nicfit_emit_printf(e, ": no summary line (a truncated paste)");
 		if (d->u.ip.retransmits >= 0)
 			nicfit_emit_printf(e, ", %ld retransmits", d->u.ip.retransmits);

@@ -1,0 +1,385 @@
+/*
+ * verify_iperf.c - iperf3 and iperf2 text, and a fragment of iperf3's
+ * --json document.
+ *
+ * The formats are the tools' own (esnet/iperf src/iperf_locale.c:
+ * "[ ID] Interval           Transfer     Bitrate", "[ ID][Role] Interval"
+ * under --bidir with the roles [TX-C]/[RX-C] (client) and [TX-S]/[RX-S]
+ * (server), summary lines ending "sender" or "receiver", "[SUM]" lines
+ * only when -P is above 1, "Connecting to host", "Server listening on
+ * 5201"; iperf2's Reporter: "Client connecting to", "Server listening on
+ * TCP port 5001", result lines "[SUM]  0.0-30.0 sec  337 GBytes  96.4
+ * Gbits/sec" with no sender/receiver word, the whole run's line being
+ * the one whose interval starts at 0 and ends last).
+ *
+ * One paste may hold both tools (an iperf2 run at line rate and an iperf3
+ * run beside it): the lines are given to the tool the last command line,
+ * banner or header named, so that neither's figure is read as the other's.
+ * A run cut before its summary is read from its interval lines (their
+ * mean, per direction under --bidir), and says so.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/file_int.h"
+#include "verify/verify_int.h"
+
+/* "35.2 Gbits/sec" at tok[i], tok[i+1] -> Gb/s; -1 when not a rate. */
+static double rate_gbps(char **tok, int n, int i)
+{
+	static const struct { const char *u; double f; } units[] = {
+		{ "bits/sec", 1e-9 }, { "Kbits/sec", 1e-6 }, { "Mbits/sec", 1e-3 },
+		{ "Gbits/sec", 1.0 }, { "Tbits/sec", 1e3 },
+	};
+	double d;
+	size_t k;
+
+	if (i + 1 >= n || nicfit__vnum(tok[i], &d))
+		return -1;
+	for (k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+		if (!strcmp(tok[i + 1], units[k].u))
+			return d * units[k].f;
+	return -1;
+}
+
+/* The mean of the interval lines of one direction, [SUM] lines apart. */
+struct acc {
+	double sum[2];
+	int n[2];
+};
+
+/* What is read of one tool's lines in a text. */
+struct run {
+	struct nicfit_verify_doc *d;
+	struct acc dir[2];          /* [0] sending (or no role), [1] receiving ([RX-C]) */
+	double best_end;            /* iperf2: the end of the whole-run line kept */
+	int best_sum;
+	int have_sum;               /* iperf3: a [SUM] summary line was read */
+	int streams_given;          /* -P N of the command line */
+	long last_interval;         /* the line of the last interval read */
+	long last_tx;               /* ... of the sending direction's */
+	double last_end;            /* the end of the last interval */
+};
+
+struct ip_state {
+	struct nicfit_verify *v;
+	const char *name;
+	struct run r[2];            /* [0] iperf3, [1] iperf2 */
+	int tool;                   /* 0 or 1: whose lines these are */
+};
+
+/* The basename of tok is "iperf3" (3), "iperf" (2), else 0. */
+static int tool_word(const char *tok)
+{
+	const char *b = strrchr(tok, '/');
+
+	b = b ? b + 1 : tok;
+	if (!strcmp(b, "iperf3") || !strcmp(b, "iperf3.exe"))
+		return 3;
+	return !strcmp(b, "iperf") || !strcmp(b, "iperf.exe") ? 2 : 0;
+}
+
+/* A command line "iperf3 -c HOST -P 16" anywhere in line: its tool, and -P. */
+static int command_line(char *line, int *streams)
+{
+	char buf[NICFIT__VLINE_MAX + 1], *tok[NICFIT__VTOK_MAX];
+	int n, i, t = 0;
+
+	nicfit__vcopy(buf, sizeof(buf), line, (size_t)-1);
+	n = nicfit__split_blanks(buf, tok, NICFIT__VTOK_MAX);
+	for (i = 0; i < n && !t; i++)
+		if ((t = tool_word(tok[i])) != 0 && (i + 1 >= n || tok[i + 1][0] != '-'))
+			t = 0;
+	for (*streams = 0; t && i < n; i++) {
+		const char *a = NULL;
+
+		if (!strcmp(tok[i], "-P") || !strcmp(tok[i], "--parallel"))
+			a = i + 1 < n ? tok[i + 1] : NULL;
+		else if (!strncmp(tok[i], "-P", 2))
+			a = tok[i] + 2;
+		else if (!strncmp(tok[i], "--parallel=", 11))
+			a = tok[i] + 11;
+		if (a && nicfit__vint(a, NULL) > 0 && nicfit__vint(a, NULL) < 10000)
+			*streams = (int)nicfit__vint(a, NULL);
+	}
+	return t;
+}
+
+static struct run *run_of(struct ip_state *s, struct nicfit_error *err)
+{
+	struct run *r = &s->r[s->tool];
+
+	if (!r->d) {
+		r->d = nicfit__verify_doc_add(s->v, s->tool ? NICFIT_VERIFY_IPERF2 :
+					      NICFIT_VERIFY_IPERF3, s->name);
+		if (!r->d) {
+			nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+			return NULL;
+		}
+		r->d->u.ip.retransmits = -1;
+		r->d->u.ip.sender_gbps = r->d->u.ip.receiver_gbps = -1;
+		r->best_end = -1;
+	}
+	return r;
+}
+
+/* The interval "0.00-30.00" among the first tokens: its start and end. */
+static int interval(char **tok, int n, double *a, double *b)
+{
+	int i;
+
+	for (i = 1; i < n && i < 4; i++) {
+		char *dash = strchr(tok[i], '-');
+
+		if (dash && dash > tok[i]) {
+			*dash = '\0';
+			if (!nicfit__vnum(tok[i], a) && !nicfit__vnum(dash + 1, b) && *b >= *a) {
+				*dash = '-';
+				return 1;
+			}
+			*dash = '-';
+		}
+	}
+	return 0;
+}
+
+/* One "[..] a-b sec ... N Xbits/sec ..." line of the current tool. */
+static int result_line(struct ip_state *s, char *p, const struct nicfit__vlines *l,
+		       struct nicfit_error *err)
+{
+	char *tok[NICFIT__VTOK_MAX];
+	int n, i, is_sum = !strncmp(p, "[SUM]", 5), rx = strstr(p, "[RX-") != NULL;
+	int sender = 0, receiver = 0;
+	double g = -1, a, b;
+	struct run *r;
+	struct nicfit_iperf3 *ip;
+
+	n = nicfit__split_blanks(p, tok, NICFIT__VTOK_MAX);
+	for (i = 0; i < n - 1; i++)
+		if ((g = rate_gbps(tok, n, i)) >= 0)
+			break;
+	if (g < 0 || !interval(tok, n, &a, &b))
+		return 0;
+	if (nicfit__vbound(err, s->name, l->lineno, tok[i] - l->buf + 1, "rate", g,
+			   NICFIT__VMAX_GBPS, "Gb/s") ||
+	    nicfit__vbound(err, s->name, l->lineno, 1, "interval end", b, NICFIT__VMAX_FIGURE, "s"))
+		return NICFIT_E_DATA;
+	sender = !strcmp(tok[n - 1], "sender");
+	receiver = !strcmp(tok[n - 1], "receiver");
+	if (sender || receiver)
+		s->tool = 0;
+	r = run_of(s, err);
+	if (!r)
+		return NICFIT_E_NOMEM;
+	ip = &r->d->u.ip;
+	ip->sum |= is_sum;
+	if (strstr(p, "[TX-") || rx)
+		ip->bidir = 1;
+	if (s->tool == 1) {
+		/* iperf2: the whole run is the line from 0 that ends last, [SUM] first */
+		if (a == 0 && (b > r->best_end || (b == r->best_end && is_sum && !r->best_sum))) {
+			r->best_end = b;
+			r->best_sum = is_sum;
+			ip->receiver_gbps = g;
+			ip->duration_s = b;
+			ip->sum_line = l->lineno;
+		}
+		return 0;
+	}
+	if (sender || receiver) {
+		if (!is_sum && r->have_sum)
+			return 0;
+		r->have_sum |= is_sum;
+		if (ip->bidir ? !rx : sender) {
+			ip->sender_gbps = g;
+			if (sender && i + 3 < n && nicfit__vint(tok[i + 2], NULL) >= 0)
+				ip->retransmits = nicfit__vint(tok[i + 2], NULL);
+			ip->sum_line = l->lineno;
+		} else {
+			ip->receiver_gbps = g;
+			if (!ip->sum_line)
+				ip->sum_line = l->lineno;
+		}
+		ip->duration_s = b;
+		ip->intervals = 0;
+		return 0;
+	}
+	r->dir[rx].sum[is_sum] += g;
+	r->dir[rx].n[is_sum]++;
+	r->last_interval = l->lineno;
+	if (!rx)
+		r->last_tx = l->lineno;
+	if (b > r->last_end)
+		r->last_end = b;
+	return 0;
+}
+
+/* No summary: each direction's mean of its interval lines ([SUM] ones when there are). */
+static void from_intervals(struct run *r)
+{
+	struct nicfit_iperf3 *ip = &r->d->u.ip;
+	int k;
+
+	if (ip->sender_gbps >= 0 || ip->receiver_gbps >= 0 || r->d->kind == NICFIT_VERIFY_IPERF2)
+		return;
+	for (k = 0; k < 2; k++) {
+		int w = r->dir[k].n[1] ? 1 : 0;
+		double m;
+
+		/* several streams and no [SUM] lines: one stream's line is not the run's */
+		if (!r->dir[k].n[w] || (!w && ip->streams > (ip->bidir ? 2 : 1)))
+			continue;
+		m = r->dir[k].sum[w] / r->dir[k].n[w];
+		ip->intervals += r->dir[k].n[w];
+		ip->sum_line = r->last_tx ? r->last_tx : r->last_interval;
+		if (ip->duration_s <= 0)
+			ip->duration_s = r->last_end;
+		if (k == 0 && (ip->bidir || !ip->udp))
+			ip->sender_gbps = m;
+		else
+			ip->receiver_gbps = m;
+	}
+}
+
+/* Lines that say whose output follows: a command, a banner, a header. */
+static void which_tool(struct ip_state *s, char *p, int *streams)
+{
+	int t = command_line(p, streams);
+
+	if (t) {
+		s->tool = t == 2;
+		if (*streams)
+			s->r[s->tool].streams_given = *streams;
+	} else if (strstr(p, "Client connecting to ") || strstr(p, "Server listening on TCP port") ||
+		   strstr(p, "Server listening on UDP port")) {
+		s->tool = 1;
+	} else if (strstr(p, "Connecting to host ") || strstr(p, "[ ID][Role]") ||
+		   strstr(p, "Bitrate") || strstr(p, "iperf 3.")) {
+		s->tool = 0;
+	}
+}
+
+int nicfit__verify_iperf3_text(struct nicfit_verify *v, const char *name, const char *text,
+			       size_t len, struct nicfit_error *err)
+{
+	struct nicfit__vlines *l = malloc(sizeof(*l));
+	struct ip_state s;
+	int rc = 0, k, streams;
+	char *line;
+
+	if (!l)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	memset(&s, 0, sizeof(s));
+	s.v = v;
+	s.name = name;
+	nicfit__vlines_init(l, text, len);
+	while (!rc && (line = nicfit__vlines_next(l)) != NULL) {
+		char *p = nicfit__vskip_tags(line), *ver;
+		struct run *r;
+
+		p += strspn(p, " >\t");
+		which_tool(&s, p, &streams);
+		if ((ver = strstr(p, "iperf 3.")) != NULL && (ver == p || ver[-1] == ' ')) {
+			if (!(r = run_of(&s, err)))
+				rc = NICFIT_E_NOMEM;
+			else if (!r->d->u.ip.version[0])
+				nicfit__vcopy(r->d->u.ip.version, sizeof(r->d->u.ip.version), ver + 6,
+					      strcspn(ver + 6, " "));
+		} else if (strstr(p, "Server listening on ") || strstr(p, "Connecting to host ") ||
+			   strstr(p, "Client connecting to ")) {
+			if (!run_of(&s, err))
+				rc = NICFIT_E_NOMEM;
+		} else if (p[0] == '[' && strstr(p, " connected to ")) {
+			if (!(r = run_of(&s, err)))
+				rc = NICFIT_E_NOMEM;
+			else
+				r->d->u.ip.streams++;
+		} else if (strstr(p, "Jitter") && (strstr(p, "Lost/Total") ||
+						   strstr(p, "Lost/ Total"))) {
+			if (!(r = run_of(&s, err)))
+				rc = NICFIT_E_NOMEM;
+			else
+				r->d->u.ip.udp = 1;
+		} else if (p[0] == '[' && strstr(p, "bits/sec")) {
+			rc = result_line(&s, p, l, err);
+		}
+	}
+	free(l);
+	for (k = 0; k < 2 && !rc; k++) {
+		struct run *r = &s.r[k];
+
+		if (!r->d)
+			continue;
+		if (r->streams_given)
+			r->d->u.ip.streams = r->streams_given;
+		from_intervals(r);
+	}
+	if (!rc && !s.r[0].d && !s.r[1].d) {
+		s.tool = 0;
+		if (!run_of(&s, err))
+			rc = NICFIT_E_NOMEM;
+	}
+	return rc;
+}
+
+/* ---- a fragment of iperf3 --json -------------------------------------------- */
+
+/* "key":<blanks>value on line: the value's start, or NULL. */
+static const char *jmember(const char *line, const char *key)
+{
+	const char *p = strstr(line, key);
+
+	if (!p)
+		return NULL;
+	p += strlen(key);
+	p += strspn(p, " \t");
+	if (*p != ':')
+		return NULL;
+	p++;
+	return p + strspn(p, " \t");
+}
+
+/*
+ * What a cut iperf3 --json document (no "end" to read, or no start at
+ * all) shows line by line: the version, "num_streams", "protocol",
+ * "duration" of "test_start". Nothing is measured: it says it is cut.
+ */
+int nicfit__verify_iperf3_fragment(struct nicfit_verify *v, const char *name, const char *text,
+				   size_t len, struct nicfit_error *err)
+{
+	struct nicfit__vlines *l = malloc(sizeof(*l));
+	struct nicfit_verify_doc *d;
+	struct nicfit_iperf3 *ip;
+	const char *p;
+	char *line;
+
+	if (!l)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	d = nicfit__verify_doc_add(v, NICFIT_VERIFY_IPERF3, name);
+	if (!d) {
+		free(l);
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
+	ip = &d->u.ip;
+	ip->json = ip->cut = 1;
+	ip->retransmits = -1;
+	ip->sender_gbps = ip->receiver_gbps = -1;
+	nicfit__vlines_init(l, text, len);
+	while ((line = nicfit__vlines_next(l)) != NULL) {
+		long k;
+
+		if ((p = jmember(line, "\"version\"")) && !strncmp(p, "\"iperf 3.", 9) &&
+		    !ip->version[0])
+			nicfit__vcopy(ip->version, sizeof(ip->version), p + 7, strcspn(p + 7, "\""));
+		else if ((p = jmember(line, "\"num_streams\"")) && (k = nicfit__vint(p, NULL)) > 0 &&
+			 k < 1000000)
+			ip->streams = (int)k;
+		else if ((p = jmember(line, "\"protocol\"")))
+			ip->udp = !strncmp(p, "\"UDP\"", 5);
+		else if ((p = jmember(line, "\"duration\"")) && (k = nicfit__vint(p, NULL)) >= 0 &&
+			 k < 1000000000)
+			ip->duration_s = (double)k;
+	}
+	free(l);
+	return 0;
+}
