@@ -96,6 +96,8 @@ struct nicfit_nccl_tests {
 	int truncated;              /* no average line: the paste stops early */
 	long header_line;
 	double bus_factor;          /* nccl-tests' factor for op at nranks, 0 unknown */
+	int jobs;                   /* > 1: a rank printed that often (separate jobs: no MPI), 0 one */
+	long jobs_line;             /* the first rank line printed again */
 };
 
 /* ---- NCCL INFO logs -------------------------------------------------------- */

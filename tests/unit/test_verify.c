@@ -835,6 +835,40 @@ static void iperf_shapes(void **state)
 	nicfit_verify_free(v);
 }
 
+/*
+ * nccl-tests built without MPI: every process is rank 0 of its own job and
+ * prints its own header and Rank line (src/common.cu), '#' lost or not.
+ */
+static void separate_jobs(void **state)
+{
+	const struct nicfit_verify_doc *d;
+	struct nicfit_verify *v;
+
+	(void)state;
+	v = load_text("mpirun -np 2 -H a,b ./all_reduce_perf -b 8 -e 1G\n"
+		      "# nThread 1 nGpus 1 minBytes 8 maxBytes 1073741824 step: 2(factor)\n"
+		      "#   Rank  0 Pid   1320 on a device  0 [0x00] Tesla V100-SXM2-16GB\n"
+		      "Rank  0 Group  0 Pid 2066 on    b device  0 [0x00] Tesla V100-SXM2-16GB\n");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_TESTS);
+	assert_int_equal(d->u.t.jobs, 2);
+	assert_int_equal(d->u.t.nranks, 1);
+	assert_int_equal(d->u.t.nodes, 1);
+	assert_non_null(strstr(find(v, "nccl-tests-separate-jobs", NULL)->fix, "MPI=1"));
+	assert_int_equal(nicfit_verify_exit_code(v), 1);
+	nicfit_verify_free(v);
+	/* one job of two ranks on two hosts is not separate jobs */
+	v = load_text("#   Rank  0 Group  0 Pid 1 on a device  0 [0x00] NVIDIA H100 80GB HBM3\n"
+		      "#   Rank  1 Group  0 Pid 2 on b device  0 [0x00] NVIDIA H100 80GB HBM3\n");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_NCCL_TESTS);
+	assert_int_equal(d->u.t.jobs, 0);
+	assert_int_equal(d->u.t.nranks, 2);
+	assert_int_equal(d->u.t.nodes, 2);
+	assert_null(find(v, "nccl-tests-separate-jobs", NULL));
+	nicfit_verify_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -856,6 +890,7 @@ int main(void)
 		cmocka_unit_test(absurd_figures),
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(iperf_shapes),
+		cmocka_unit_test(separate_jobs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

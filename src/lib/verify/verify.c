@@ -70,7 +70,9 @@ static void look(const char *text, size_t len, struct seen *s)
 		if ((strstr(line, "out-of-place") && strstr(line, "in-place")) ||
 		    (strstr(line, "algbw") && strstr(line, "busbw")) ||
 		    strstr(line, "Avg bus bandwidth") || strstr(line, "(elements)") ||
-		    (strstr(line, "nThread") && strstr(line, "minBytes")) || is_table_row(line))
+		    (strstr(line, "nThread") && strstr(line, "minBytes")) || is_table_row(line) ||
+		    (strstr(line, "Rank ") && strstr(line, " Pid ") && strstr(line, " on ") &&
+		     strstr(line, " device ")))
 			s->tests = 1;
 		if (strstr(line, "BW peak[") || strstr(line, "t_typical[usec]") ||
 		    strstr(line, "RDMA_Write BW Test") || strstr(line, "RDMA_Read BW Test") ||

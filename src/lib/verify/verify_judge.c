@@ -374,6 +374,22 @@ static int judge_tests(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	int rc;
 
 	judge_tests_notes(v, d);
+	if (t->jobs > 1) {
+		struct nicfit_finding *f;
+
+		nicfit__vline_at(d, t->jobs_line, q, sizeof(q));
+		f = nicfit__find(&v->findings, NICFIT_SEV_WARNING,
+				 NICFIT_CODE_VERIFY_NCCL_TESTS_SEPARATE_JOBS, NULL,
+				 "%s: %d processes each printed rank %d's line: nccl-tests was built "
+				 "without MPI, so every process ran its own %d-rank job and no "
+				 "figure measures the network between them; line %ld: \"%s\"",
+				 d->input, t->jobs, 0, t->nranks, t->jobs_line, q);
+		if (!f || nicfit__finding_fix(&v->findings, f, "Build nccl-tests with MPI (make "
+					      "MPI=1 MPI_HOME=/path/to/mpi) and run it under mpirun: "
+					      "rank 0 then prints one line for every rank of one job."))
+			return NICFIT_E_NOMEM;
+		return 0;
+	}
 	if (!t->nrows)
 		return 0;
 	pk = &t->rows[t->peak];

@@ -59,6 +59,8 @@ static void op_from_binary(const char *bin, char *op, size_t size)
 
 /* "#  Rank  0 Group  0 Pid 313 on host device  0 [0x18] NVIDIA H100 80GB HBM3" */
 #define MAX_HOSTS 256
+/* Rank numbers kept to tell a rank printed twice (separate jobs). */
+#define MAX_RANKS 65536
 
 /* What a parse keeps besides the document: the lines, and the hosts seen. */
 struct ctx {
@@ -66,14 +68,35 @@ struct ctx {
 	char hosts[MAX_HOSTS][64];
 	size_t nhosts;
 	int wrong_col;
+	unsigned char seen[MAX_RANKS / 8];  /* rank numbers read */
+	int max_rank;                       /* the highest, -1 none */
 };
 
 static void read_rank(struct nicfit_nccl_tests *t, char *p, struct ctx *c)
 {
 	char *on = strstr(p, " on "), *br, *h;
+	const char *r = p + 5;
 	size_t i, n;
+	long k;
 
 	t->nranks++;
+	/*
+	 * Under MPI rank 0 prints one line per rank (nccl-tests src/common.cu);
+	 * built without MPI, every process is rank 0 of its own job and prints
+	 * its own header and "Rank 0": a rank number twice is separate jobs.
+	 */
+	r += strspn(r, " ");
+	k = nicfit__vint(r, NULL);
+	if (k >= 0 && k < MAX_RANKS) {
+		if (c->seen[k / 8] & (1u << (k % 8))) {
+			if (!t->jobs)
+				t->jobs_line = c->l.lineno;
+			t->jobs = t->jobs ? t->jobs + (k == 0) : 2;
+		}
+		c->seen[k / 8] |= (unsigned char)(1u << (k % 8));
+		if (k > c->max_rank)
+			c->max_rank = (int)k;
+	}
 	if (!on)
 		return;
 	h = on + 4;
@@ -354,6 +377,7 @@ int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const c
 	t->avg_busbw = -1;
 	t->avg_ok = -1;
 	c->wrong_col = 1;
+	c->max_rank = -1;
 	nicfit__vlines_init(&c->l, text, len);
 	while ((line = nicfit__vlines_next(&c->l)) != NULL) {
 		char *p = nicfit__vskip_tags(line);
@@ -376,6 +400,11 @@ int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const c
 			break;
 	}
 	t->nodes = (int)c->nhosts;
+	if (t->jobs > 1) {
+		/* each job's ranks are 0..max_rank; a one-rank job runs on one node */
+		t->nranks = c->max_rank + 1;
+		t->nodes = t->nranks == 1 ? 1 : 0;
+	}
 	free(c);
 	if (rc)
 		return rc;

@@ -66,6 +66,7 @@ static void json_tests(struct nicfit_emit *e, const struct nicfit_nccl_tests *t)
 	str_or_null(e, "gpu", t->gpu);
 	str_or_null(e, "nccl_version", t->version);
 	nicfit_emit_number(e, "bus_factor", t->bus_factor);
+	nicfit_emit_int(e, "jobs", t->jobs > 1 ? t->jobs : 1);
 	if (t->nrows) {
 		const struct nicfit_nccl_row *p = &t->rows[t->peak];
 
