@@ -426,10 +426,11 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 					"dmesg, hwloc or NCCL topology XML)",
 					d->ntexts ? d->texts[0].name : "dump",
 					d->ntexts > 1 ? " and the other inputs" : "");
-	qsort(d->fns, d->nfns, sizeof(d->fns[0]), by_addr);
+	if (d->nfns) /* a paste without lspci has none, and qsort wants an array */
+		qsort(d->fns, d->nfns, sizeof(d->fns[0]), by_addr);
 	nicfit__dump_net_fns(d);
 	t = nicfit_topo_new();
-	map = malloc(d->nfns * sizeof(*map));
+	map = malloc((d->nfns ? d->nfns : 1) * sizeof(*map));
 	if (!t || !map) {
 		free(map);
 		nicfit_topo_free(t);
