@@ -144,6 +144,8 @@ struct nicfit_audit_plan {
 				  * a back end and the host's RDMA is unknown (nrdma_unknown) */
 };
 
+struct nicfit_audit_paste; /* audit/audit_paste.c's */
+
 struct nicfit_audit {
 	const struct nicfit_topo *topo;
 	const struct nicfit_catalog *cat; /* as given to nicfit_audit_judge (may be NULL) */
@@ -174,6 +176,10 @@ struct nicfit_audit {
 	int from_dump;           /* judged from pasted text (nicfit_dump_judge): the verdict
 				  * says what was not checked instead of "clean" */
 	int nothing_to_judge;    /* a dump held nothing the checks apply to: exit 3 */
+	struct nicfit_audit_paste *paste; /* a dump's facts outside the PCI model (nvidia-smi
+					   * topo -m's matrix as printed, RDMA devices no
+					   * PCI function carries); NULL none. Rendered as
+					   * "matrix" and "rdma_devices" */
 };
 
 struct nicfit_audit_opts {

@@ -9,6 +9,8 @@
 
 #include "dump/dump_int.h"
 #include "nicfit/audit.h"
+#include "nicfit/buf.h"
+#include "nicfit/emit.h"
 
 struct run {
 	struct nicfit_dump *d;
@@ -46,6 +48,22 @@ static int has(const struct nicfit_audit *a, const char *code, const char *dev)
 	return 0;
 }
 
+/* Whether the audit rendered in fmt holds needle (want 1) or not (want 0). */
+static void out_has(const struct nicfit_audit *a, enum nicfit_format fmt, const char *needle,
+		    int want)
+{
+	struct nicfit_emit *e = nicfit_emit_new(fmt, 0, 0);
+	struct nicfit_buf b;
+
+	nicfit_buf_init(&b, 0);
+	assert_int_equal(nicfit_audit_render(a, e), 0);
+	assert_int_equal(nicfit_emit_finish(e, &b), 0);
+	if ((strstr(b.data, needle) != NULL) != want)
+		fail_msg("%s %s in:\n%s", needle, want ? "missing" : "present", b.data);
+	nicfit_emit_free(e);
+	nicfit_buf_release(&b);
+}
+
 /* GPU0 has a PXB NIC, GPU1 only a NODE one, GPU2 only SYS ones. */
 static void matrix_alone(void **state)
 {
@@ -69,6 +87,94 @@ static void matrix_alone(void **state)
 	assert_int_equal(nicfit_audit_exit_code(r.a), 1);
 	assert_true(r.a->from_dump);
 	assert_false(r.a->nothing_to_judge);
+	/* the facts as printed: the legend names NIC0 mlx5_1, affinities per GPU row */
+	out_has(r.a, NICFIT_FMT_JSON, "\"nic_label\":\"NIC0\",\"nic_name\":\"mlx5_1\","
+		"\"path\":\"PXB\",\"gdr_by_distance\":true", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"path\":\"NODE\",\"gdr_by_distance\":false", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"cpu_affinity\":\"8-15\",\"numa_affinity\":\"1\"", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"legend\":true", 1);
+	out_has(r.a, NICFIT_FMT_TEXT, "3 GPUs, 2 NICs in nvidia-smi topo -m", 1);
+	out_has(r.a, NICFIT_FMT_TEXT, "0 GPUs", 0);
+	done(&r);
+}
+
+/*
+ * Affinity cells are read only when each headed column has one: empty
+ * cells (spaces, as pasted) leave the row's affinity unknown, never
+ * shifted into the next column; N/A is unknown; a row the paste cut has
+ * no pairs.
+ */
+static void matrix_affinity(void **state)
+{
+	static const char text[] =
+		"        GPU0    GPU1    NIC0    CPU Affinity    NUMA Affinity   GPU NUMA ID\n"
+		"GPU0     X      NV12    PXB                             N/A\n"
+		"GPU1    NV12     X      SYS     N/A     N/A     N/A\n"
+		"NIC0    PXB     SYS      X\n";
+	static const char cut[] =
+		"        GPU0    GPU1    mlx5_0  CPU Affinity\n"
+		"GPU0     X      PIX     PIX     0-3\n"
+		"GPU1    PIX      X";
+	struct run r;
+
+	(void)state;
+	judge(&r, text);
+	assert_int_equal(r.d->smi.aff_cols, 3);
+	assert_string_equal(r.d->smi.cpu_aff[0], "");
+	assert_string_equal(r.d->smi.numa_aff[0], "");
+	assert_string_equal(r.d->smi.cpu_aff[1], "");
+	out_has(r.a, NICFIT_FMT_JSON, "\"cpu_affinity\":null", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"nic_name\":null", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"legend\":false", 1);
+	done(&r);
+	judge(&r, cut);
+	assert_int_equal(r.d->smi.aff_cols, 1);
+	assert_string_equal(r.d->smi.cpu_aff[0], "0-3");
+	/* a column headed by the device's name (drivers before the legend) is its name */
+	out_has(r.a, NICFIT_FMT_JSON, "\"label\":\"mlx5_0\",\"name\":\"mlx5_0\"", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"row\":false", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"gpu_label\":\"GPU1\"", 0);
+	done(&r);
+}
+
+/*
+ * RDMA devices alone: ibv_devinfo's ports, ibstat's, and ibdev2netdev's
+ * interfaces (as `| column -t` widens it) with the interface's "(Down)",
+ * which is the netdev's state and never a port state.
+ */
+static void rdma_facts(void **state)
+{
+	static const char ibdev[] =
+		"mlx5_0   port  1  ==>  ibp26s0        (Down)\n"
+		"mlx5_1   port  1  ==>  enp27s0f0np0   (Up)\n";
+	static const char ibstat[] =
+		"CA 'mlx5_5'\n"
+		"\tCA type: MT4129\n"
+		"\tNumber of ports: 1\n"
+		"\tFirmware version: 28.41.1000\n"
+		"\tPort 1:\n"
+		"\t\tState: Active\n"
+		"\t\tPhysical state: LinkUp\n"
+		"\t\tRate: 400\n"
+		"\t\tLink layer: InfiniBand\n";
+	struct run r;
+
+	(void)state;
+	judge(&r, ibdev);
+	out_has(r.a, NICFIT_FMT_JSON, "\"source\":\"ibdev2netdev\"", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"netdev\":\"ibp26s0\",\"netdev_state\":\"Down\"", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"state\":null", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"matrix\":null", 1);
+	out_has(r.a, NICFIT_FMT_TEXT, "2 RDMA devices", 1);
+	out_has(r.a, NICFIT_FMT_TEXT, "ibp26s0 (Down)", 1);
+	assert_false(has(r.a, "rdma-port-down", "mlx5_0"));
+	done(&r);
+	judge(&r, ibstat);
+	out_has(r.a, NICFIT_FMT_JSON, "\"source\":\"ibstat\"", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"fw_ver\":\"28.41.1000\"", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"hca_type\":\"MT4129\"", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"state\":\"ACTIVE\",\"phys_state\":\"LinkUp\","
+		"\"link_layer\":\"InfiniBand\",\"rate_gbps\":400", 1);
 	done(&r);
 }
 
@@ -164,6 +270,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(matrix_alone),
+		cmocka_unit_test(matrix_affinity),
+		cmocka_unit_test(rdma_facts),
 		cmocka_unit_test(matrix_no_nic),
 		cmocka_unit_test(ibv_alone),
 		cmocka_unit_test(acs_grep),

@@ -302,6 +302,7 @@ void nicfit_audit_free(struct nicfit_audit *a)
 	free(a->pairs);
 	nicfit_findings_release(&a->findings);
 	free(a->not_checked);
+	nicfit__audit_paste_free(a->paste);
 	free(a);
 }
 

@@ -187,6 +187,14 @@ int nicfit__audit_settle(struct nicfit_audit *a);
  */
 struct nicfit_dump;
 int nicfit__audit_paste(const struct nicfit_dump *d, struct nicfit_audit *a);
+/* The paste's facts outside the PCI model: JSON "matrix" and "rdma_devices"; text tables. */
+struct nicfit_emit;
+void nicfit__audit_paste_json(const struct nicfit_audit *a, struct nicfit_emit *e);
+void nicfit__audit_paste_text(const struct nicfit_audit *a, struct nicfit_emit *e);
+void nicfit__audit_paste_columns(struct nicfit_emit *e);
+/* With no device of the model: "8 GPUs, 4 NICs in nvidia-smi topo -m" into out; 0 none. */
+int nicfit__audit_paste_counts(const struct nicfit_audit *a, char *out, size_t n);
+void nicfit__audit_paste_free(struct nicfit_audit_paste *p);
 /* How many findings --ignore matched (shown, not counted). */
 size_t nicfit__audit_nignored(const struct nicfit_audit *a);
 

@@ -12,12 +12,14 @@
  * judge" (exit 3), never "clean".
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc_int.h"
 #include "core/finding_int.h"
 #include "audit/audit_int.h"
 #include "core/dump_facts.h"
+#include "nicfit/emit.h"
 
 #define S_SMI_ALONE "nvidia-smi topo -m's legend and NCCL's default GPUDirect RDMA level " \
 	"(NCCL_NET_GDR_LEVEL, PXB: src/graph/paths.cc)"
@@ -246,11 +248,357 @@ static int notes(const struct nicfit_dump *d, struct nicfit_audit *a, int rdma_j
 	return rc ? NICFIT_E_NOMEM : 0;
 }
 
+/* ---- the facts, as printed ------------------------------------------------- */
+
+/*
+ * What the paste showed that the PCI model does not hold: the matrix as
+ * nvidia-smi printed it (its labels, cells and affinities), and the RDMA
+ * devices no PCI function carries, with the tools that listed them.
+ */
+struct nicfit_audit_paste {
+	int smi;                  /* a matrix was read */
+	char smi_at[160];         /* "FILE:LINE" of its header */
+	struct dump_smi m;
+	struct dump_rdma *rdma;
+	size_t nrdma;
+};
+
+void nicfit__audit_paste_free(struct nicfit_audit_paste *p)
+{
+	if (!p)
+		return;
+	free(p->rdma);
+	free(p);
+}
+
+/* Keep the facts for the renderers. 0 or NICFIT_E_NOMEM. */
+static int keep(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	struct nicfit_audit_paste *p;
+	size_t i;
+
+	if (!d->smi.present && !d->nrdma)
+		return 0;
+	p = calloc(1, sizeof(*p));
+	if (!p || (d->nrdma && !(p->rdma = calloc(d->nrdma, sizeof(*p->rdma))))) {
+		free(p);
+		return NICFIT_E_NOMEM;
+	}
+	if (d->smi.present) {
+		p->smi = 1;
+		p->m = d->smi;
+		snprintf(p->smi_at, sizeof(p->smi_at), "%.140s:%d", d->texts[d->smi.at.text].name,
+			 d->smi.at.line);
+	}
+	for (i = 0; i < d->nrdma; i++)
+		if (!in_model(a->topo, d->rdma[i].name))
+			p->rdma[p->nrdma++] = d->rdma[i];
+	a->paste = p;
+	return 0;
+}
+
+/* NCCL's default GPUDirect RDMA level is PXB: 1 PIX or PXB, 0 farther, -1 no PCIe class. */
+static int gdr_by_distance(const char *cell)
+{
+	int r = cell_rank(cell);
+
+	return r ? r <= 2 : -1;
+}
+
+static void str_or_null(struct nicfit_emit *e, const char *key, const char *v)
+{
+	if (v && *v)
+		nicfit_emit_string(e, key, v);
+	else
+		nicfit_emit_null(e, key);
+}
+
+/* The legend's name of NIC column k, or NULL when the paste does not name it. */
+static const char *nic_name(const struct dump_smi *m, int k)
+{
+	char col[16];
+
+	snprintf(col, sizeof(col), "NIC%d", k);
+	return strcmp(m->nic[k], col) ? m->nic[k] : NULL;
+}
+
+static void json_matrix(const struct nicfit_audit_paste *p, struct nicfit_emit *e)
+{
+	const struct dump_smi *m = &p->m;
+	int g, k;
+
+	nicfit_emit_begin_object(e, "matrix");
+	nicfit_emit_string(e, "at", p->smi_at);
+	nicfit_emit_bool(e, "legend", m->legend);
+	nicfit_emit_begin_array(e, "gpus");
+	for (g = 0; g < m->ngpus; g++) {
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_stringf(e, "label", "GPU%d", g);
+		nicfit_emit_bool(e, "row", m->row_line[g] > 0);
+		str_or_null(e, "cpu_affinity", m->cpu_aff[g]);
+		str_or_null(e, "numa_affinity", m->numa_aff[g]);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	nicfit_emit_begin_array(e, "nics");
+	for (k = 0; k < m->nnics; k++) {
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "label", m->nic_col[k]);
+		str_or_null(e, "name", nic_name(m, k));
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	nicfit_emit_begin_array(e, "pairs");
+	for (g = 0; g < m->ngpus; g++)
+		for (k = 0; k < m->nnics && m->row_line[g] > 0; k++) {
+			int gdr = gdr_by_distance(m->cell[g][k]);
+
+			nicfit_emit_begin_object(e, NULL);
+			nicfit_emit_stringf(e, "gpu_label", "GPU%d", g);
+			nicfit_emit_string(e, "nic_label", m->nic_col[k]);
+			str_or_null(e, "nic_name", nic_name(m, k));
+			str_or_null(e, "path", m->cell[g][k]);
+			if (gdr < 0)
+				nicfit_emit_null(e, "gdr_by_distance");
+			else
+				nicfit_emit_bool(e, "gdr_by_distance", gdr);
+			nicfit_emit_end_object(e);
+		}
+	nicfit_emit_end_array(e);
+	nicfit_emit_end_object(e);
+}
+
+/* Port and physical states as the kernel names them (as devices[].rdma does). */
+static const char *port_state(int s)
+{
+	static const char *const n[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER" };
+
+	return s >= 0 && s < 6 ? n[s] : NULL;
+}
+
+static const char *phys_state(int s)
+{
+	static const char *const n[] = { NULL, "Sleep", "Polling", "Disabled",
+					 "PortConfigurationTraining", "LinkUp",
+					 "LinkErrorRecovery", "Phy Test" };
+
+	return s >= 1 && s < 8 ? n[s] : NULL;
+}
+
+/* The ports of x: those ibv_devinfo or ibstat listed, else those ibdev2netdev or show_gids named. */
+static int nports(const struct dump_rdma *x)
+{
+	int k, n = x->nports;
+
+	for (k = n; k < NICFIT_TOPO_MAX_PORTS; k++)
+		if (x->netdev[k][0])
+			n = k + 1;
+	return n;
+}
+
+static void json_rport(struct nicfit_emit *e, const struct dump_rdma *x, int k)
+{
+	static const struct dump_rport none = { .state = -1, .phys = -1 };
+	const struct dump_rport *pt = k < x->nports ? &x->ports[k] : &none;
+	double rate = pt->width && pt->lane_gbps > 0 ? pt->width * pt->lane_gbps
+		      : pt->ibstat_rate > 0 ? pt->ibstat_rate : -1;
+
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_int(e, "port", k < x->nports ? pt->num : k + 1);
+	str_or_null(e, "state", port_state(pt->state));
+	str_or_null(e, "phys_state", phys_state(pt->phys));
+	str_or_null(e, "link_layer", pt->link_layer);
+	if (rate > 0)
+		nicfit_emit_number(e, "rate_gbps", rate);
+	else
+		nicfit_emit_null(e, "rate_gbps");
+	if (pt->width)
+		nicfit_emit_int(e, "width", pt->width);
+	else
+		nicfit_emit_null(e, "width");
+	str_or_null(e, "netdev", x->netdev[k]);
+	str_or_null(e, "netdev_state", x->netdev_state[k]);
+	nicfit_emit_end_object(e);
+}
+
+static void json_rdma_devices(const struct nicfit_audit_paste *p, struct nicfit_emit *e)
+{
+	size_t i;
+	int k;
+
+	nicfit_emit_begin_array(e, "rdma_devices");
+	for (i = 0; p && i < p->nrdma; i++) {
+		const struct dump_rdma *x = &p->rdma[i];
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "name", x->name);
+		nicfit_emit_string(e, "source", x->from_ibstat ? "ibstat"
+				   : x->from_ibv ? "ibv_devinfo" : x->gids ? "show_gids"
+				   : "ibdev2netdev");
+		str_or_null(e, "bdf", x->bdf);
+		str_or_null(e, "fw_ver", x->fw);
+		str_or_null(e, "board_id", x->board);
+		str_or_null(e, "hca_type", x->ca_type);
+		nicfit_emit_begin_array(e, "ports");
+		for (k = 0; k < nports(x); k++)
+			json_rport(e, x, k);
+		nicfit_emit_end_array(e);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+}
+
+void nicfit__audit_paste_json(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	if (a->paste && a->paste->smi)
+		json_matrix(a->paste, e);
+	else
+		nicfit_emit_null(e, "matrix");
+	json_rdma_devices(a->paste, e);
+}
+
+static const struct nicfit_column smi_cols[] = {
+	{ "matrix_gpu", "GPU", 0 },
+	{ "matrix_nic", "NIC", 0 },
+	{ "matrix_name", "name", 0 },
+	{ "matrix_path", "path", 0 },
+	{ "matrix_gdr", "GPUDirect by default", 0 },
+	{ "matrix_cpus", "GPU CPU affinity", 0 },
+	{ "matrix_numa", "GPU NUMA", 0 },
+};
+
+static const struct nicfit_column rdma_cols[] = {
+	{ "rdma_name", "RDMA device", 0 },
+	{ "rdma_port", "port", 1 },
+	{ "rdma_state", "state", 0 },
+	{ "rdma_phys", "physical", 0 },
+	{ "rdma_link", "link layer", 0 },
+	{ "rdma_rate", "Gb/s", 1 },
+	{ "rdma_netdev", "interface", 0 },
+	{ "rdma_fw", "firmware", 0 },
+	{ "rdma_board", "board id", 0 },
+};
+
+static void cell(struct nicfit_emit *e, const char *v)
+{
+	if (v && *v)
+		nicfit_emit_cell_string(e, v);
+	else
+		nicfit_emit_cell_null(e, "-");
+}
+
+static void text_matrix(const struct nicfit_audit_paste *p, struct nicfit_emit *e)
+{
+	const struct dump_smi *m = &p->m;
+	int g, k;
+
+	nicfit_emit_heading(e, "GPU-NIC paths as nvidia-smi topo -m printed them");
+	if (!m->nnics) {
+		nicfit_emit_printf(e, "  %d GPUs, no NIC in the matrix\n", m->ngpus);
+		return;
+	}
+	nicfit_emit_table_begin(e, NULL, smi_cols, (int)(sizeof(smi_cols) / sizeof(smi_cols[0])));
+	for (g = 0; g < m->ngpus; g++)
+		for (k = 0; k < m->nnics && m->row_line[g] > 0; k++) {
+			int gdr = gdr_by_distance(m->cell[g][k]);
+			char gpu[16];
+
+			snprintf(gpu, sizeof(gpu), "GPU%d", g);
+			nicfit_emit_cell_string(e, gpu);
+			cell(e, m->nic_col[k]);
+			cell(e, nic_name(m, k));
+			cell(e, m->cell[g][k]);
+			cell(e, gdr < 0 ? NULL : gdr ? "yes" : "no");
+			cell(e, m->cpu_aff[g]);
+			cell(e, m->numa_aff[g]);
+		}
+	nicfit_emit_table_end(e);
+}
+
+static void text_rdma(const struct nicfit_audit_paste *p, struct nicfit_emit *e)
+{
+	static const struct dump_rport none = { .state = -1, .phys = -1 };
+	size_t i;
+	int k;
+
+	nicfit_emit_heading(e, "RDMA devices tied to no PCI function");
+	nicfit_emit_table_begin(e, NULL, rdma_cols, (int)(sizeof(rdma_cols) / sizeof(rdma_cols[0])));
+	for (i = 0; i < p->nrdma; i++)
+		for (k = 0; k < nports(&p->rdma[i]); k++) {
+			const struct dump_rdma *x = &p->rdma[i];
+			const struct dump_rport *pt = k < x->nports ? &x->ports[k] : &none;
+			double rate = pt->width && pt->lane_gbps > 0 ? pt->width * pt->lane_gbps
+				      : pt->ibstat_rate;
+
+			nicfit_emit_cell_string(e, x->name);
+			nicfit_emit_cell_int(e, k < x->nports ? pt->num : k + 1);
+			cell(e, port_state(pt->state));
+			cell(e, phys_state(pt->phys));
+			cell(e, pt->link_layer);
+			if (rate > 0)
+				nicfit_emit_cell_number(e, rate, 0);
+			else
+				nicfit_emit_cell_null(e, "-");
+			if (x->netdev_state[k][0]) {
+				char nd[96];
+
+				snprintf(nd, sizeof(nd), "%s (%s)", x->netdev[k], x->netdev_state[k]);
+				nicfit_emit_cell_string(e, nd);
+			} else {
+				cell(e, x->netdev[k]);
+			}
+			cell(e, x->fw);
+			cell(e, x->board);
+		}
+	nicfit_emit_table_end(e);
+}
+
+int nicfit__audit_paste_counts(const struct nicfit_audit *a, char *out, size_t n)
+{
+	const struct nicfit_audit_paste *p = a->paste;
+	size_t l = 0;
+
+	if (!p || a->ngpus || a->naccels || a->nnics)
+		return 0;
+	if (p->smi)
+		l += (size_t)snprintf(out, n, "%d GPU%s, %d NIC%s in nvidia-smi topo -m", p->m.ngpus,
+				      p->m.ngpus == 1 ? "" : "s", p->m.nnics,
+				      p->m.nnics == 1 ? "" : "s");
+	if (p->nrdma && l < n)
+		l += (size_t)snprintf(out + l, n - l, "%s%zu RDMA device%s", l ? ", " : "",
+				      p->nrdma, p->nrdma == 1 ? "" : "s");
+	return l > 0;
+}
+
+void nicfit__audit_paste_columns(struct nicfit_emit *e)
+{
+	nicfit_emit_columns(e, smi_cols, (int)(sizeof(smi_cols) / sizeof(smi_cols[0])));
+	nicfit_emit_columns(e, rdma_cols, (int)(sizeof(rdma_cols) / sizeof(rdma_cols[0])));
+}
+
+void nicfit__audit_paste_text(const struct nicfit_audit *a, struct nicfit_emit *e)
+{
+	const struct nicfit_audit_paste *p = a->paste;
+	size_t i;
+	int ports = 0;
+
+	if (!p || nicfit_emit_format(e) == NICFIT_FMT_CSV)
+		return;
+	if (p->smi && !a->topo->npci) /* with a PCI listing the device table says it */
+		text_matrix(p, e);
+	for (i = 0; i < p->nrdma; i++)
+		ports += nports(&p->rdma[i]);
+	if (ports)
+		text_rdma(p, e);
+}
+
 int nicfit__audit_paste(const struct nicfit_dump *d, struct nicfit_audit *a)
 {
 	int smi = 0, rdma, rc;
 
 	a->from_dump = 1;
+	if (keep(d, a))
+		return NICFIT_E_NOMEM;
 	if (!d->nfns && d->smi.present && (smi = judge_smi(d, a)) < 0)
 		return NICFIT_E_NOMEM;
 	rdma = judge_rdma(d, a);

@@ -613,6 +613,7 @@ static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
+	nicfit__audit_paste_json(a, e);
 	json_findings(a, e);
 	json_plan(a, e);
 	nicfit_emit_int(e, "read_problems_total", (long long)t->problems_total);
@@ -753,6 +754,7 @@ static void declare_columns(const struct nicfit_audit *a, struct nicfit_emit *e)
 
 	nicfit_emit_columns(e, dev_cols, (int)(sizeof(dev_cols) / sizeof(dev_cols[0])));
 	nicfit_emit_columns(e, pair_cols, (int)(sizeof(pair_cols) / sizeof(pair_cols[0])));
+	nicfit__audit_paste_columns(e);
 	if (ncol)
 		nicfit_emit_columns(e, cols, ncol);
 }
@@ -913,7 +915,7 @@ static void host_lines(const struct nicfit_audit *a, struct nicfit_emit *e)
 	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
 	size_t ncrit = count(a, NICFIT_SEV_CRITICAL), nwarn = count(a, NICFIT_SEV_WARNING);
 	size_t ninfo = count(a, NICFIT_SEV_INFO), nignored = nicfit__audit_nignored(a);
-	char verdict[512], rdma[64];
+	char verdict[512], rdma[96];
 	size_t vl = 0;
 
 	verdict[0] = '\0';
@@ -936,12 +938,18 @@ static void host_lines(const struct nicfit_audit *a, struct nicfit_emit *e)
 			   t->product[0] ? t->product : "", t->product[0] ? ")" : "");
 	if (a->nsockets)
 		nicfit_emit_printf(e, "%d socket%s, ", a->nsockets, a->nsockets == 1 ? "" : "s");
-	nicfit_emit_printf(e, "%d GPU%s, ", a->ngpus, a->ngpus == 1 ? "" : "s");
-	if (a->naccels)
-		nicfit_emit_printf(e, "%d accelerator%s, ", a->naccels, a->naccels == 1 ? "" : "s");
-	nicfit_emit_printf(e, "%d NIC%s (%s): %s%s\n", a->nnics, a->nnics == 1 ? "" : "s",
-			   nicfit__audit_rdma_count(a, rdma, sizeof(rdma)), verdict,
-			   nicfit_emit_color(e, NICFIT_COLOR_RESET));
+	if (nicfit__audit_paste_counts(a, rdma, sizeof(rdma))) { /* a paste without lspci */
+		nicfit_emit_printf(e, "%s: %s%s\n", rdma, verdict,
+				   nicfit_emit_color(e, NICFIT_COLOR_RESET));
+	} else {
+		nicfit_emit_printf(e, "%d GPU%s, ", a->ngpus, a->ngpus == 1 ? "" : "s");
+		if (a->naccels)
+			nicfit_emit_printf(e, "%d accelerator%s, ", a->naccels,
+					   a->naccels == 1 ? "" : "s");
+		nicfit_emit_printf(e, "%d NIC%s (%s): %s%s\n", a->nnics, a->nnics == 1 ? "" : "s",
+				   nicfit__audit_rdma_count(a, rdma, sizeof(rdma)), verdict,
+				   nicfit_emit_color(e, NICFIT_COLOR_RESET));
+	}
 	if (md)
 		nicfit_emit_printf(e, "\n");
 	nicfit_emit_printf(e, "%s%s%s · read from %s%s%s%s\n",
@@ -1042,6 +1050,7 @@ static void render_people(const struct nicfit_audit *a, struct nicfit_emit *e)
 	else
 		nicfit_emit_printf(e, "  no GPUs, accelerators or network cards found\n");
 	pair_matrix(a, e);
+	nicfit__audit_paste_text(a, e);
 	plan_text(a, e);
 	findings_text(a, e);
 	not_checked_text(a, e);

@@ -92,8 +92,12 @@ struct dump_smi {
 	char nic[DUMP_MAX_SMI][32];     /* "mlx5_0" (legend) or the column header */
 	char cell[DUMP_MAX_SMI][DUMP_MAX_SMI][8]; /* GPU row, NIC column: "PIX", "SYS" */
 	char gcell[DUMP_MAX_SMI][DUMP_MAX_SMI][8]; /* GPU row, GPU column: "X", "NV18", "PXB" */
-	int row_line[DUMP_MAX_SMI];     /* line of each GPU row */
+	int row_line[DUMP_MAX_SMI];     /* line of each GPU row, 0 not read */
 	int legend;               /* the NIC legend was there */
+	char nic_col[DUMP_MAX_SMI][32]; /* the column as headed: "NIC0" or "mlx5_0" */
+	int aff_cols;             /* affinity columns headed: CPU, NUMA, GPU NUMA ID (0-3) */
+	char cpu_aff[DUMP_MAX_SMI][64]; /* a GPU row's CPU Affinity, "" unknown */
+	char numa_aff[DUMP_MAX_SMI][32]; /* its NUMA Affinity, "" unknown */
 };
 
 /* One RDMA port of ibv_devinfo. */
@@ -120,6 +124,7 @@ struct dump_rdma {
 	struct dump_rport ports[NICFIT_TOPO_MAX_PORTS];
 	int nports;
 	char netdev[NICFIT_TOPO_MAX_PORTS][64];
+	char netdev_state[NICFIT_TOPO_MAX_PORTS][12]; /* ibdev2netdev's "(Up)", "" none */
 };
 
 /* One NUMA node of numactl -H or lscpu. */

@@ -193,11 +193,17 @@ int nicfit__dump_ibdev_line(struct nicfit_dump *d, const char *line, struct dump
 	if (!r->at.line)
 		r->at = at;
 	d->formats |= NICFIT_DUMP_RDMA;
-	p = strstr(s, " port ");
-	if (p && nicfit_scan_dec(p + 6, 1, NICFIT_TOPO_MAX_PORTS, &port, &e) == NICFIT_DEC_OK) {
-		const char *nd = arrow + 5;
+	p = strstr(s, " port "); /* `| column -t` widens the blanks */
+	if (p && nicfit_scan_dec(nicfit__dump_skip_blank(p + 6), 1, NICFIT_TOPO_MAX_PORTS, &port,
+				 &e) == NICFIT_DEC_OK) {
+		const char *nd = nicfit__dump_skip_blank(arrow + 5), *st;
+		size_t w = word(nd);
 
-		snprintf(r->netdev[port - 1], sizeof(r->netdev[0]), "%.*s", (int)word(nd), nd);
+		snprintf(r->netdev[port - 1], sizeof(r->netdev[0]), "%.*s", (int)w, nd);
+		st = nicfit__dump_skip_blank(nd + w); /* "(Up)": the interface's state */
+		if (*st == '(' && (e = strchr(st, ')')) && e - st > 1 && e - st < 12)
+			snprintf(r->netdev_state[port - 1], sizeof(r->netdev_state[0]), "%.*s",
+				 (int)(e - st - 1), st + 1);
 	}
 	return 1;
 }

@@ -68,9 +68,28 @@ void nicfit__dump_smi_start(struct nicfit_dump *d, const char *line, struct dump
 			if (m->ngpus < DUMP_MAX_SMI)
 				m->ngpus++;
 		} else if (m->nnics < DUMP_MAX_SMI) {
+			snprintf(m->nic_col[m->nnics], sizeof(m->nic_col[0]), "%s", tok[i]);
 			snprintf(m->nic[m->nnics++], sizeof(m->nic[0]), "%s", tok[i]);
 		}
 	}
+	/* "CPU Affinity", then "NUMA Affinity" (driver 450 on), then "GPU NUMA ID" (535 on) */
+	m->aff_cols = !!strstr(line, "CPU Affinity") + !!strstr(line, "NUMA Affinity") +
+		      !!strstr(line, "GPU NUMA ID");
+}
+
+/*
+ * A GPU row's affinity cells, after its GPU and NIC cells. An empty cell
+ * leaves no token once the paste turned tabs into spaces, so the cells are
+ * read only when every headed column has one; "N/A" is unknown.
+ */
+static void smi_affinity(struct dump_smi *m, int g, char **rest, int r)
+{
+	if (r != m->aff_cols || r < 1)
+		return;
+	if (strcmp(rest[0], "N/A"))
+		snprintf(m->cpu_aff[g], sizeof(m->cpu_aff[g]), "%.63s", rest[0]);
+	if (r >= 2 && strcmp(rest[1], "N/A"))
+		snprintf(m->numa_aff[g], sizeof(m->numa_aff[g]), "%.31s", rest[1]);
 }
 
 int nicfit__dump_smi_row(struct nicfit_dump *d, const char *line, struct dump_at at)
@@ -101,6 +120,7 @@ int nicfit__dump_smi_row(struct nicfit_dump *d, const char *line, struct dump_at
 		snprintf(m->gcell[g][i], sizeof(m->gcell[0][0]), "%s", tok[1 + i]);
 	for (i = 0; i < m->nnics; i++)
 		snprintf(m->cell[g][i], sizeof(m->cell[0][0]), "%s", tok[1 + m->ngpus + i]);
+	smi_affinity(m, g, tok + 1 + m->ngpus + m->nnics, n - 1 - m->ngpus - m->nnics);
 	return 1;
 }
 
