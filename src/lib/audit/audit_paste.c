@@ -584,7 +584,7 @@ void nicfit__audit_paste_text(const struct nicfit_audit *a, struct nicfit_emit *
 
 	if (!p || nicfit_emit_format(e) == NICFIT_FMT_CSV)
 		return;
-	if (p->smi && !a->topo->npci) /* with a PCI listing the device table says it */
+	if (p->smi && !a->ngpus) /* with the GPUs in the model, the device table says it */
 		text_matrix(p, e);
 	for (i = 0; i < p->nrdma; i++)
 		ports += nports(&p->rdma[i]);
@@ -599,7 +599,8 @@ int nicfit__audit_paste(const struct nicfit_dump *d, struct nicfit_audit *a)
 	a->from_dump = 1;
 	if (keep(d, a))
 		return NICFIT_E_NOMEM;
-	if (!d->nfns && d->smi.present && (smi = judge_smi(d, a)) < 0)
+	/* the matrix's GPUs are judged as printed when no listing put a GPU in the model */
+	if (!a->ngpus && !a->naccels && d->smi.present && (smi = judge_smi(d, a)) < 0)
 		return NICFIT_E_NOMEM;
 	rdma = judge_rdma(d, a);
 	if (rdma < 0)
