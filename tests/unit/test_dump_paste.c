@@ -135,6 +135,17 @@ static void matrix_affinity(void **state)
 	out_has(r.a, NICFIT_FMT_JSON, "\"row\":false", 1);
 	out_has(r.a, NICFIT_FMT_JSON, "\"gpu_label\":\"GPU1\"", 0);
 	done(&r);
+	/* the paste ends inside GPU1's row: "0-2" may be what is left of 0-23,48-71 */
+	judge(&r, "        GPU0    GPU1    NIC0    CPU Affinity\n"
+		  "GPU0     X      PIX     PIX     0-23,48-71\n"
+		  "GPU1    PIX      X      PIX     0-2");
+	assert_string_equal(r.d->smi.cpu_aff[0], "0-23,48-71");
+	assert_string_equal(r.d->smi.cpu_aff[1], "");
+	assert_int_equal(r.d->smi.row_cut, 2);
+	out_has(r.a, NICFIT_FMT_JSON, "\"label\":\"GPU1\",\"row\":true,\"cut\":true,"
+		"\"cpu_affinity\":null", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"0-2\"", 0);
+	done(&r);
 }
 
 /*
@@ -173,6 +184,7 @@ static void rdma_facts(void **state)
 	out_has(r.a, NICFIT_FMT_JSON, "\"source\":\"ibstat\"", 1);
 	out_has(r.a, NICFIT_FMT_JSON, "\"fw_ver\":\"28.41.1000\"", 1);
 	out_has(r.a, NICFIT_FMT_JSON, "\"hca_type\":\"MT4129\"", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"rate_gbps\":null", 0);
 	out_has(r.a, NICFIT_FMT_JSON, "\"state\":\"ACTIVE\",\"phys_state\":\"LinkUp\","
 		"\"link_layer\":\"InfiniBand\",\"rate_gbps\":400", 1);
 	done(&r);

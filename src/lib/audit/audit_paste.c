@@ -335,6 +335,7 @@ static void json_matrix(const struct nicfit_audit_paste *p, struct nicfit_emit *
 		nicfit_emit_begin_object(e, NULL);
 		nicfit_emit_stringf(e, "label", "GPU%d", g);
 		nicfit_emit_bool(e, "row", m->row_line[g] > 0);
+		nicfit_emit_bool(e, "cut", m->row_cut == g + 1);
 		str_or_null(e, "cpu_affinity", m->cpu_aff[g]);
 		str_or_null(e, "numa_affinity", m->numa_aff[g]);
 		nicfit_emit_end_object(e);
@@ -385,6 +386,21 @@ static const char *phys_state(int s)
 	return s >= 1 && s < 8 ? n[s] : NULL;
 }
 
+/*
+ * A port's rate: active_width x active_speed, or ibstat's Rate; -1 unknown.
+ * Only an ACTIVE port has one: ibstat and ibv_devinfo print a figure for a
+ * port without link too (ibstat's "Rate: 40" on a disabled port), which is
+ * no speed the port runs at.
+ */
+static double port_rate(const struct dump_rport *pt)
+{
+	if (pt->state != IB_PORT_ACTIVE)
+		return -1;
+	if (pt->width && pt->lane_gbps > 0)
+		return pt->width * pt->lane_gbps;
+	return pt->ibstat_rate > 0 ? pt->ibstat_rate : -1;
+}
+
 /* The ports of x: those ibv_devinfo or ibstat listed, else those ibdev2netdev or show_gids named. */
 static int nports(const struct dump_rdma *x)
 {
@@ -400,8 +416,7 @@ static void json_rport(struct nicfit_emit *e, const struct dump_rdma *x, int k)
 {
 	static const struct dump_rport none = { .state = -1, .phys = -1 };
 	const struct dump_rport *pt = k < x->nports ? &x->ports[k] : &none;
-	double rate = pt->width && pt->lane_gbps > 0 ? pt->width * pt->lane_gbps
-		      : pt->ibstat_rate > 0 ? pt->ibstat_rate : -1;
+	double rate = port_rate(pt);
 
 	nicfit_emit_begin_object(e, NULL);
 	nicfit_emit_int(e, "port", k < x->nports ? pt->num : k + 1);
@@ -412,7 +427,7 @@ static void json_rport(struct nicfit_emit *e, const struct dump_rdma *x, int k)
 		nicfit_emit_number(e, "rate_gbps", rate);
 	else
 		nicfit_emit_null(e, "rate_gbps");
-	if (pt->width)
+	if (pt->width && rate > 0)
 		nicfit_emit_int(e, "width", pt->width);
 	else
 		nicfit_emit_null(e, "width");
@@ -527,8 +542,7 @@ static void text_rdma(const struct nicfit_audit_paste *p, struct nicfit_emit *e)
 		for (k = 0; k < nports(&p->rdma[i]); k++) {
 			const struct dump_rdma *x = &p->rdma[i];
 			const struct dump_rport *pt = k < x->nports ? &x->ports[k] : &none;
-			double rate = pt->width && pt->lane_gbps > 0 ? pt->width * pt->lane_gbps
-				      : pt->ibstat_rate;
+			double rate = port_rate(pt);
 
 			nicfit_emit_cell_string(e, x->name);
 			nicfit_emit_cell_int(e, k < x->nports ? pt->num : k + 1);

@@ -98,6 +98,7 @@ struct dump_smi {
 	int aff_cols;             /* affinity columns headed: CPU, NUMA, GPU NUMA ID (0-3) */
 	char cpu_aff[DUMP_MAX_SMI][64]; /* a GPU row's CPU Affinity, "" unknown */
 	char numa_aff[DUMP_MAX_SMI][32]; /* its NUMA Affinity, "" unknown */
+	int row_cut;              /* 1 + the GPU row the text ends in, 0 none */
 };
 
 /* One RDMA port of ibv_devinfo. */

@@ -231,6 +231,8 @@ static int walk_text(struct nicfit_dump *d, int ti)
 		if (d->oom)
 			return NICFIT_E_NOMEM;
 	}
+	if (w.st == W_SMI) /* the paste stops inside the matrix */
+		nicfit__dump_smi_cut(d, (struct dump_at){ ti, ln });
 	close_listing(d, &w);
 	return 0;
 }

@@ -90,6 +90,11 @@ int nicfit__dump_smi_header(const char *line);
 /* Read the header row; then each following row through _row until it returns 0. */
 void nicfit__dump_smi_start(struct nicfit_dump *d, const char *line, struct dump_at at);
 int nicfit__dump_smi_row(struct nicfit_dump *d, const char *line, struct dump_at at);
+/*
+ * The text ends in the matrix, at line last: a GPU row there may be cut
+ * inside its last cell, so its affinity is unknown (its cells are kept).
+ */
+void nicfit__dump_smi_cut(struct nicfit_dump *d, struct dump_at last);
 /* A GPU bus-id line of nvidia-smi, -q or --query-gpu; 1 when it was one. */
 int nicfit__dump_smi_gpu_line(struct nicfit_dump *d, const char *line, struct dump_at at,
 			      int *q_index);

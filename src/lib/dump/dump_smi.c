@@ -124,6 +124,20 @@ int nicfit__dump_smi_row(struct nicfit_dump *d, const char *line, struct dump_at
 	return 1;
 }
 
+void nicfit__dump_smi_cut(struct nicfit_dump *d, struct dump_at last)
+{
+	struct dump_smi *m = &d->smi;
+	int g;
+
+	if (!m->present || m->at.text != last.text)
+		return;
+	for (g = 0; g < m->ngpus; g++)
+		if (m->row_line[g] == last.line) { /* "0-23,4" may be what is left of 0-23,48-71 */
+			m->cpu_aff[g][0] = m->numa_aff[g][0] = '\0';
+			m->row_cut = g + 1;
+		}
+}
+
 /* A bus id as nvidia-smi prints it ("00000000:07:00.0") into bdf; 0 when none at s. */
 static int smi_bdf(const char *s, char *bdf, size_t n)
 {
