@@ -149,6 +149,79 @@ static void matrix_affinity(void **state)
 }
 
 /*
+ * A matrix pasted without its header row: a NIC row's X after the GPU
+ * columns says how many GPUs there are (NIC1's X is the 10th cell: 8
+ * GPUs), the GPU rows' cells past them are the NICs; rows before the
+ * excerpt are unknown, never empty. Without NIC rows, the NV# and X cells
+ * reach as far as the GPU columns do.
+ */
+static void matrix_headerless(void **state)
+{
+	static const char midway[] =
+		"GPU3    NV12    NV12    NV12     X      NV12    NV12    NV12    NV12    SYS     NODE    PXB     20-39,100-119   1\n"
+		"GPU7    NV12    NV12    NV12    NV12    NV12    NV12    NV12     X      SYS     SYS     SYS     60-79,140-159   3\n"
+		"NIC1    SYS     SYS     NODE    NODE    SYS     SYS     SYS     SYS     SYS      X      NODE\n"
+		"\n"
+		"Legend:\n";
+	static const char nonic[] =
+		"GPU0     X      NV18    NODE    NV18    PXB     SYS     0-55    0   N/A\n"
+		"GPU2    NODE    NODE     X      NODE    NODE    PXB     0-55    0   N/A\n";
+	struct run r;
+
+	(void)state;
+	judge(&r, midway);
+	assert_true(r.d->smi.present);
+	assert_int_equal(r.d->smi.ngpus, 8);
+	assert_int_equal(r.d->smi.nnics, 3);
+	assert_string_equal(r.d->smi.cell[3][2], "PXB");
+	assert_string_equal(r.d->smi.cell[7][0], "SYS");
+	assert_string_equal(r.d->smi.numa_aff[7], "3");
+	assert_int_equal(r.d->smi.row_line[0], 0);
+	assert_true(has(r.a, "gpu-nic-cross-socket", "GPU7"));
+	assert_false(has(r.a, "gpu-nic-cross-socket", "GPU3"));
+	assert_false(has(r.a, "gpu-nic-cross-socket", "GPU0")); /* its row is not in the excerpt */
+	out_has(r.a, NICFIT_FMT_JSON, "\"check\":\"smi_topo\"", 1);
+	done(&r);
+	judge(&r, nonic);
+	assert_int_equal(r.d->smi.ngpus, 4);
+	assert_int_equal(r.d->smi.nnics, 2);
+	assert_string_equal(r.d->smi.cell[2][1], "PXB");
+	done(&r);
+	/* one X per row, in the row's own column: a table of words is no matrix */
+	judge(&r, "GPU0 X X PIX\nhca_id:\tmlx5_0\n");
+	assert_false(r.d->smi.present);
+	done(&r);
+}
+
+/*
+ * A NIC Legend with no matrix: the names, and none for a line that other
+ * text overwrote ("NIC0:   NIC41   CPU Affinity"); nothing to judge.
+ */
+static void legend_alone(void **state)
+{
+	static const char text[] =
+		"  NIC0:         NIC41   CPU Affinity    NUMA Affinity\n"
+		"  NIC1: MA ID\n"
+		"  NIC2: mlx5_2\n"
+		"  NIC3: mlx5_bond_1\n"
+		"\n"
+		"ulimit soft: 1000000\n";
+	struct run r;
+
+	(void)state;
+	judge(&r, text);
+	assert_true(r.d->smi.legend_only);
+	assert_int_equal(r.d->smi.nnics, 4);
+	assert_int_equal(r.d->smi.ngpus, 0);
+	out_has(r.a, NICFIT_FMT_JSON, "\"label\":\"NIC0\",\"name\":null", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"label\":\"NIC1\",\"name\":null", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"label\":\"NIC3\",\"name\":\"mlx5_bond_1\"", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "NIC41", 0);
+	assert_int_equal(nicfit_audit_exit_code(r.a), 3);
+	done(&r);
+}
+
+/*
  * RDMA devices alone: ibv_devinfo's ports, ibstat's, and ibdev2netdev's
  * interfaces (as `| column -t` widens it) with the interface's "(Down)",
  * which is the netdev's state and never a port state.
@@ -284,6 +357,8 @@ int main(void)
 		cmocka_unit_test(matrix_alone),
 		cmocka_unit_test(matrix_affinity),
 		cmocka_unit_test(rdma_facts),
+		cmocka_unit_test(matrix_headerless),
+		cmocka_unit_test(legend_alone),
 		cmocka_unit_test(matrix_no_nic),
 		cmocka_unit_test(ibv_alone),
 		cmocka_unit_test(acs_grep),

@@ -242,6 +242,14 @@ static int notes(const struct nicfit_dump *d, struct nicfit_audit *a, int rdma_j
 		rc |= note(a, "gdr_kernel", "The dumps do not say whether nvidia_peermem or "
 			   "nv_peer_mem is loaded: on the host, `lsmod | grep -e "
 			   "nvidia_peermem -e nv_peer_mem`.");
+	if (d->smi.headerless)
+		rc |= note(a, "smi_topo", "The matrix was pasted without its header row: its "
+			   "columns were inferred from the rows (GPU columns as far as NV# and X "
+			   "cells and the NIC rows place them, then NIC0..), and the NICs' names "
+			   "are not known.");
+	if (d->smi.legend_only)
+		rc |= note(a, "smi_topo", "The paste holds nvidia-smi topo -m's NIC Legend without "
+			   "the matrix: the NICs' names are known, their paths to the GPUs are not.");
 	if (d->smi.present && !d->smi.nnics && d->smi.ngpus)
 		rc |= note(a, "gpu_nic", "nvidia-smi topo -m lists no NIC: GPU-NIC paths and "
 			   "GPUDirect RDMA are not checked.");
@@ -482,6 +490,11 @@ static const struct nicfit_column smi_cols[] = {
 	{ "matrix_numa", "GPU NUMA", 0 },
 };
 
+static const struct nicfit_column legend_cols[] = {
+	{ "legend_nic", "NIC", 0 },
+	{ "legend_name", "RDMA device", 0 },
+};
+
 static const struct nicfit_column rdma_cols[] = {
 	{ "rdma_name", "RDMA device", 0 },
 	{ "rdma_port", "port", 1 },
@@ -507,6 +520,17 @@ static void text_matrix(const struct nicfit_audit_paste *p, struct nicfit_emit *
 	const struct dump_smi *m = &p->m;
 	int g, k;
 
+	if (!m->ngpus) { /* a NIC legend alone */
+		nicfit_emit_heading(e, "NICs of nvidia-smi topo -m's legend");
+		nicfit_emit_table_begin(e, NULL, legend_cols,
+					(int)(sizeof(legend_cols) / sizeof(legend_cols[0])));
+		for (k = 0; k < m->nnics; k++) {
+			cell(e, m->nic_col[k]);
+			cell(e, nic_name(m, k));
+		}
+		nicfit_emit_table_end(e);
+		return;
+	}
 	nicfit_emit_heading(e, "GPU-NIC paths as nvidia-smi topo -m printed them");
 	if (!m->nnics) {
 		nicfit_emit_printf(e, "  %d GPUs, no NIC in the matrix\n", m->ngpus);
@@ -588,6 +612,7 @@ void nicfit__audit_paste_columns(struct nicfit_emit *e)
 {
 	nicfit_emit_columns(e, smi_cols, (int)(sizeof(smi_cols) / sizeof(smi_cols[0])));
 	nicfit_emit_columns(e, rdma_cols, (int)(sizeof(rdma_cols) / sizeof(rdma_cols[0])));
+	nicfit_emit_columns(e, legend_cols, (int)(sizeof(legend_cols) / sizeof(legend_cols[0])));
 }
 
 void nicfit__audit_paste_text(const struct nicfit_audit *a, struct nicfit_emit *e)

@@ -99,6 +99,11 @@ struct dump_smi {
 	char cpu_aff[DUMP_MAX_SMI][64]; /* a GPU row's CPU Affinity, "" unknown */
 	char numa_aff[DUMP_MAX_SMI][32]; /* its NUMA Affinity, "" unknown */
 	int row_cut;              /* 1 + the GPU row the text ends in, 0 none */
+	int headerless;           /* rows without the header row: columns inferred (dump_smi.c) */
+	int legend_only;          /* a NIC Legend with no matrix above it */
+	int nraw[DUMP_MAX_SMI];   /* headerless: cells of each GPU row, before the split */
+	char raw[DUMP_MAX_SMI][2 * DUMP_MAX_SMI][8];
+	char raw_aff[DUMP_MAX_SMI][2][64];
 };
 
 /* One RDMA port of ibv_devinfo. */

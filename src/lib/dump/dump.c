@@ -96,6 +96,10 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 		return;
 	if (w->st == W_SMI)
 		w->st = W_NONE;
+	if (w->st != W_SMI && nicfit__dump_smi_bare_row(d, line, at)) {
+		w->st = W_SMI;
+		return;
+	}
 	if (nicfit__dump_smi_header(line)) {
 		nicfit__dump_smi_start(d, line, at);
 		w->st = W_SMI;
@@ -231,6 +235,7 @@ static int walk_text(struct nicfit_dump *d, int ti)
 		if (d->oom)
 			return NICFIT_E_NOMEM;
 	}
+	nicfit__dump_smi_finish(d);
 	if (w.st == W_SMI) /* the paste stops inside the matrix */
 		nicfit__dump_smi_cut(d, (struct dump_at){ ti, ln });
 	close_listing(d, &w);

@@ -95,6 +95,10 @@ int nicfit__dump_smi_row(struct nicfit_dump *d, const char *line, struct dump_at
  * inside its last cell, so its affinity is unknown (its cells are kept).
  */
 void nicfit__dump_smi_cut(struct nicfit_dump *d, struct dump_at last);
+/* A row of a matrix pasted without its header row; 0 when line is none. */
+int nicfit__dump_smi_bare_row(struct nicfit_dump *d, const char *line, struct dump_at at);
+/* Split a headerless matrix's rows into GPU and NIC columns (at the end of its text). */
+void nicfit__dump_smi_finish(struct nicfit_dump *d);
 /* A GPU bus-id line of nvidia-smi, -q or --query-gpu; 1 when it was one. */
 int nicfit__dump_smi_gpu_line(struct nicfit_dump *d, const char *line, struct dump_at at,
 			      int *q_index);
