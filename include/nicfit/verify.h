@@ -66,6 +66,25 @@ enum nicfit_verify_verdict {
 /* "not judged", "as expected", "low", "far below", "above line rate". */
 const char *nicfit_verdict_name(enum nicfit_verify_verdict v);
 
+/* ---- launcher lines ---------------------------------------------------------- */
+
+/*
+ * What a launcher command pasted beside a run says about it: Open MPI and
+ * MPICH mpirun/mpiexec (-np, -H/--host a:8,b:8, -N/--npernode, -ppn,
+ * --map-by ppr:N:node, --hostfile), Slurm srun (-N, -n, --ntasks-per-node),
+ * torchrun (--nnodes, --nproc_per_node) and deepspeed (--num_nodes,
+ * --num_gpus). The first such line of an input is kept; 0 is unknown.
+ */
+struct nicfit_launch {
+	char tool[16];              /* "mpirun", "srun", "torchrun", "deepspeed", "" none */
+	int procs;                  /* processes started (-np, -n, nodes x per node) */
+	int nodes;                  /* nodes: hosts listed, -N, --nnodes, procs / per node */
+	int per_node;               /* processes a node */
+	int gpus_per_proc;          /* nccl-tests -t x -g on the same line, 1 when not given */
+	int hostfile;               /* the hosts are in a file the paste does not show */
+	long line;
+};
+
 /* ---- nccl-tests ------------------------------------------------------------ */
 
 struct nicfit_nccl_row {
@@ -98,6 +117,9 @@ struct nicfit_nccl_tests {
 	double bus_factor;          /* nccl-tests' factor for op at nranks, 0 unknown */
 	int jobs;                   /* > 1: a rank printed that often (separate jobs: no MPI), 0 one */
 	long jobs_line;             /* the first rank line printed again */
+	struct nicfit_launch launch;  /* the launcher line, tool "" none */
+	const char *ranks_from;     /* "rank lines", "launcher", "bus factor", NULL unknown */
+	const char *nodes_from;     /* "rank lines", "launcher", "ranks / per node", NULL unknown */
 };
 
 /* ---- NCCL INFO logs -------------------------------------------------------- */
@@ -198,7 +220,9 @@ struct nicfit_nccl_log {
 	int nrings, ntrees;         /* ring and tree lines of the first rank */
 	int coll_channels;          /* "N coll channels", 0 unknown */
 	long channels_line;
-	int nranks;                 /* "nranks N" */
+	int nranks;                 /* "nranks N", else a ring's ranks or the launcher's */
+	const char *ranks_from;     /* "nranks", "ring", "launcher", NULL unknown */
+	struct nicfit_launch launch;  /* the launcher line, tool "" none */
 	size_t nhosts;              /* distinct host prefixes */
 	int nnodes;                 /* the most "nNodes N" of an init line (2.19 on), 0 not said */
 	int local_ranks;            /* its "localRanks N", 0 not said */

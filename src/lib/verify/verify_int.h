@@ -9,6 +9,7 @@
  *   verify_nccllog.c   NCCL INFO/WARN lines
  *   verify_perf.c      perftest, iperf3 --json, NCCL topology XML
  *   verify_iperf.c     iperf3 and iperf2 text, a cut iperf3 --json document
+ *   verify_launch.c    a launcher's command line (mpirun, srun, torchrun, deepspeed)
  *   verify_judge.c     the expectation, the ceilings, verdicts and causes
  *   verify_causes.c    what an NCCL log says about why (verify_gid.c: GIDs, MTU)
  *   verify_render.c    text, JSON and Markdown
@@ -101,6 +102,12 @@ int nicfit__verify_nccl_topo(struct nicfit_verify *v, const char *name, const ch
 /* verify_iperf.c: a cut iperf3 --json document, read line by line (nothing measured). */
 int nicfit__verify_iperf3_fragment(struct nicfit_verify *v, const char *name, const char *text,
 				   size_t len, struct nicfit_error *err);
+
+/*
+ * verify_launch.c: read line (lineno) into L when it is a launcher's command
+ * (mpirun, srun, torchrun, deepspeed) and L holds none yet.
+ */
+void nicfit__verify_launch_line(struct nicfit_launch *L, const char *line, long lineno);
 
 /*
  * Line lineno of d's input into out (size bytes; blanks trimmed, at most

@@ -45,18 +45,22 @@ static void from_inputs(struct nicfit_verify *v, struct nicfit_verify_expect *x,
 {
 	size_t i;
 	int nodes = 0, ranks = 0, hcas = 0, ib = -1;
+	const char *nfrom = NULL;
 	double topo_mbps = 0;
 
 	for (i = 0; i < v->ndocs; i++) {
 		const struct nicfit_verify_doc *d = &v->docs[i];
 
 		if (d->kind == NICFIT_VERIFY_NCCL_TESTS) {
-			if (d->u.t.nodes > nodes)
+			if (d->u.t.nodes > nodes) {
 				nodes = d->u.t.nodes;
+				nfrom = d->u.t.nodes_from;
+			}
 			if (d->u.t.nranks > ranks)
 				ranks = d->u.t.nranks;
 		} else if (d->kind == NICFIT_VERIFY_NCCL_LOG) {
 			const struct nicfit_nccl_log *g = &d->u.log;
+			int before = nodes;
 
 			/* separate single-node jobs: one node each, whatever the hosts */
 			if (g->jobs && nodes < 1)
@@ -65,8 +69,15 @@ static void from_inputs(struct nicfit_verify *v, struct nicfit_verify_expect *x,
 				nodes = (int)g->nhosts;
 			if (!g->jobs && g->nnodes > nodes)
 				nodes = g->nnodes;
+			if (nodes != before)
+				nfrom = NULL;
 			if (g->nranks > ranks)
 				ranks = g->nranks;
+			/* the launcher names every node; a log may show some hosts' lines only */
+			if (!g->jobs && g->launch.nodes > nodes) {
+				nodes = g->launch.nodes;
+				nfrom = "launcher";
+			}
 			if ((int)g->nhcas > hcas)
 				hcas = (int)g->nhcas;
 			if (g->nhcas && g->hcas[0].link[0])
@@ -80,8 +91,10 @@ static void from_inputs(struct nicfit_verify *v, struct nicfit_verify_expect *x,
 	how[0] = '\0';
 	if (!x->nodes && nodes) {
 		x->nodes = nodes;
-		snprintf(how + strlen(how), size - strlen(how), "%snodes from the hosts named",
-			 how[0] ? ", " : "");
+		snprintf(how + strlen(how), size - strlen(how), "%snodes from %s", how[0] ? ", " : "",
+			 !nfrom || !strcmp(nfrom, "rank lines") ? "the hosts named" :
+			 !strcmp(nfrom, "launcher") ? "the launcher line" :
+			 "the ranks / the processes a node of the launcher line");
 	}
 	if (!x->gpus_per_node && ranks && x->nodes)
 		x->gpus_per_node = ranks / x->nodes > 0 ? ranks / x->nodes : 1;

@@ -30,6 +30,7 @@ struct ctx {
 	long rank0_line[MAX_HOSTS];
 	char pending[NICFIT__VLINE_MAX + 1];   /* a record cut after "via" at a line's end */
 	long pending_line;
+	int ring_ranks;           /* the ranks a whole ring line lists, 0 none */
 };
 
 /* Characters of a host name in NCCL's prefix (gethostname, cut at the first '.'). */
@@ -297,6 +298,35 @@ static void read_gdr(struct nicfit_nccl_log *g, const char *p, long line, int *o
 		nicfit__vcopy(h->gdr_reason, sizeof(h->gdr_reason), r + 1, strcspn(r + 1, ")"));
 }
 
+/*
+ * The ranks of a ring line "Channel 00/02 :    0   7   6 ... 1" (2.4 to
+ * today: rank 0 prints each ring with dumpLine(), src/graph/rings.cc),
+ * which lists every rank once, in ring order. dumpLine() stops at 20 ranks
+ * (MAXWIDTH, before 2.12) or 128 characters, so only a line that lists
+ * fewer than 20 ranks and names each of 0..n-1 exactly once tells nranks.
+ */
+static int ring_ranks(const char *p)
+{
+	unsigned seen = 0;
+	int n = 0;
+	long r;
+
+	p = strstr(p, " : ");
+	if (!p)
+		return 0;
+	for (p += 3;; ) {
+		p += strspn(p, " ");
+		if (!*p)
+			break;
+		r = nicfit__vint(p, &p);
+		if (r < 0 || r >= 19 || (seen & (1u << r)) || (*p && *p != ' '))
+			return 0;
+		seen |= 1u << r;
+		n++;
+	}
+	return n >= 2 && seen == (1u << n) - 1 ? n : 0;
+}
+
 static void read_channel(struct nicfit_nccl_log *g, struct ctx *c, const char *p, long line,
 			 const char *prefix, size_t plen)
 {
@@ -330,6 +360,8 @@ static void read_channel(struct nicfit_nccl_log *g, struct ctx *c, const char *p
 		return;
 	}
 	/* "Channel 00/24 :    0   1 ..." from the first rank only: the rings */
+	if (!c->ring_ranks)
+		c->ring_ranks = ring_ranks(p);
 	if (plen && strncmp(prefix, c->first_prefix, plen))
 		return;
 	q = strchr(p, '/');
@@ -757,6 +789,15 @@ static void finish(struct nicfit_nccl_log *g, struct ctx *c)
 		roce |= !strcmp(g->hcas[i].link, "RoCE");
 	}
 	g->ib_mixed_links = ib && roce;
+	if (g->nranks) {
+		g->ranks_from = "nranks";
+	} else if (c->ring_ranks) {
+		g->nranks = c->ring_ranks;
+		g->ranks_from = "ring";
+	} else if (g->launch.procs) {
+		g->nranks = g->launch.procs * (g->launch.gpus_per_proc > 0 ? g->launch.gpus_per_proc : 1);
+		g->ranks_from = "launcher";
+	}
 }
 
 int nicfit__verify_nccl_log(struct nicfit_verify *v, const char *name, const char *text,
@@ -775,11 +816,13 @@ int nicfit__verify_nccl_log(struct nicfit_verify *v, const char *name, const cha
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	}
 	nicfit__vlines_init(&c->l, text, len);
-	while ((line = nicfit__vlines_next(&c->l)) != NULL)
+	while ((line = nicfit__vlines_next(&c->l)) != NULL) {
+		nicfit__verify_launch_line(&d->u.log.launch, line, c->l.lineno);
 		if (read_line(&d->u.log, c, line, c->l.lineno)) {
 			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 			break;
 		}
+	}
 	if (!rc && c->pending[0] && read_record(&d->u.log, c, c->pending, c->pending_line))
 		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	finish(&d->u.log, c);

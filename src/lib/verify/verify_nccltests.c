@@ -322,6 +322,32 @@ static void infer_op(struct nicfit_nccl_tests *t)
 	}
 }
 
+/*
+ * The launcher's counts where the Rank lines give none: nccl-tests runs
+ * nthreads x ngpus ranks a process (nranks = nProcs * nThreads * nGpus in
+ * src/common.cu), so ranks = processes x -t x -g and the GPUs a node are
+ * the processes a node x -t x -g; nodes = ranks / GPUs a node.
+ */
+static void from_launcher(struct nicfit_nccl_tests *t)
+{
+	const struct nicfit_launch *L = &t->launch;
+	int g = L->gpus_per_proc > 0 ? L->gpus_per_proc : 1;
+
+	if (!L->tool[0])
+		return;
+	if (!t->nranks && L->procs) {
+		t->nranks = L->procs * g;
+		t->ranks_from = "launcher";
+	}
+	if (!t->nodes && L->nodes) {
+		t->nodes = L->nodes;
+		t->nodes_from = "launcher";
+	} else if (!t->nodes && t->nranks && L->per_node && t->nranks % (L->per_node * g) == 0) {
+		t->nodes = t->nranks / (L->per_node * g);
+		t->nodes_from = "ranks / per node";
+	}
+}
+
 static void find_peak(struct nicfit_nccl_tests *t)
 {
 	size_t i;
@@ -382,6 +408,7 @@ int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const c
 	while ((line = nicfit__vlines_next(&c->l)) != NULL) {
 		char *p = nicfit__vskip_tags(line);
 
+		nicfit__verify_launch_line(&t->launch, p, c->l.lineno);
 		read_version(t, p);
 		if (*p == '#') {
 			rc = read_comment(t, p, c, name, err);
@@ -400,10 +427,17 @@ int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const c
 			break;
 	}
 	t->nodes = (int)c->nhosts;
+	if (t->nranks)
+		t->ranks_from = "rank lines";
+	if (t->nodes)
+		t->nodes_from = "rank lines";
 	if (t->jobs > 1) {
 		/* each job's ranks are 0..max_rank; a one-rank job runs on one node */
 		t->nranks = c->max_rank + 1;
 		t->nodes = t->nranks == 1 ? 1 : 0;
+		t->nodes_from = t->nodes ? "rank lines" : NULL;
+	} else {
+		from_launcher(t);
 	}
 	free(c);
 	if (rc)
@@ -411,6 +445,8 @@ int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const c
 	if (t->collective[0])
 		op_from_binary(t->collective, t->op, sizeof(t->op));
 	infer_op(t);
+	if (t->nranks && !t->ranks_from)
+		t->ranks_from = "bus factor";
 	find_peak(t);
 	t->truncated = t->nrows && t->avg_busbw < 0;
 	t->bus_factor = nicfit_nccl_bus_factor(t->op, t->nranks);

@@ -55,6 +55,33 @@ static enum nicfit_verify_verdict worst_verdict(const struct nicfit_verify *v)
 
 /* ---- JSON ----------------------------------------------------------------- */
 
+/* The launcher line's counts, null when the input has none. */
+static void json_launch(struct nicfit_emit *e, const struct nicfit_launch *L)
+{
+	if (!L->tool[0]) {
+		nicfit_emit_null(e, "launcher");
+		return;
+	}
+	nicfit_emit_begin_object(e, "launcher");
+	nicfit_emit_string(e, "tool", L->tool);
+	if (L->procs)
+		nicfit_emit_int(e, "processes", L->procs);
+	else
+		nicfit_emit_null(e, "processes");
+	if (L->nodes)
+		nicfit_emit_int(e, "nodes", L->nodes);
+	else
+		nicfit_emit_null(e, "nodes");
+	if (L->per_node)
+		nicfit_emit_int(e, "per_node", L->per_node);
+	else
+		nicfit_emit_null(e, "per_node");
+	nicfit_emit_int(e, "gpus_per_process", L->gpus_per_proc > 0 ? L->gpus_per_proc : 1);
+	nicfit_emit_bool(e, "hostfile", L->hostfile);
+	nicfit_emit_int(e, "line", L->line);
+	nicfit_emit_end_object(e);
+}
+
 static void json_tests(struct nicfit_emit *e, const struct nicfit_nccl_tests *t)
 {
 	size_t i;
@@ -63,6 +90,9 @@ static void json_tests(struct nicfit_emit *e, const struct nicfit_nccl_tests *t)
 	str_or_null(e, "op", t->op);
 	nicfit_emit_int(e, "ranks", t->nranks);
 	nicfit_emit_int(e, "nodes", t->nodes);
+	str_or_null(e, "ranks_from", t->ranks_from);
+	str_or_null(e, "nodes_from", t->nodes_from);
+	json_launch(e, &t->launch);
 	str_or_null(e, "gpu", t->gpu);
 	str_or_null(e, "nccl_version", t->version);
 	nicfit_emit_number(e, "bus_factor", t->bus_factor);
@@ -225,6 +255,8 @@ static void json_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 	nicfit_emit_int(e, "coll_channels", g->coll_channels);
 	nicfit_emit_end_object(e);
 	nicfit_emit_int(e, "ranks", g->nranks);
+	str_or_null(e, "ranks_from", g->ranks_from);
+	json_launch(e, &g->launch);
 	nicfit_emit_int(e, "hosts", (long long)g->nhosts);
 	json_log_run(e, g);
 	nicfit_emit_begin_object(e, "env");
@@ -342,6 +374,25 @@ static void render_json(const struct nicfit_verify *v, struct nicfit_emit *e)
 
 /* ---- text and Markdown ----------------------------------------------------- */
 
+/* "  launcher (line 1): mpirun, 16 processes, 2 nodes, 8 a node, ..." */
+static void text_launch(struct nicfit_emit *e, const struct nicfit_launch *L)
+{
+	if (!L->tool[0])
+		return;
+	nicfit_emit_printf(e, "  launcher (line %ld): %s", L->line, L->tool);
+	if (L->procs)
+		nicfit_emit_printf(e, ", %d process%s", L->procs, L->procs == 1 ? "" : "es");
+	if (L->nodes)
+		nicfit_emit_printf(e, ", %d node%s", L->nodes, L->nodes == 1 ? "" : "s");
+	if (L->per_node)
+		nicfit_emit_printf(e, ", %d a node", L->per_node);
+	if (L->gpus_per_proc > 1)
+		nicfit_emit_printf(e, ", %d GPUs a process (-t x -g)", L->gpus_per_proc);
+	if (L->hostfile)
+		nicfit_emit_printf(e, ", hosts in a hostfile the paste does not show");
+	nicfit_emit_printf(e, "\n");
+}
+
 static void text_tests(struct nicfit_emit *e, const struct nicfit_nccl_tests *t)
 {
 	nicfit_emit_printf(e, "  %s%s%s, %d ranks", t->collective[0] ? t->collective : "table",
@@ -353,6 +404,7 @@ static void text_tests(struct nicfit_emit *e, const struct nicfit_nccl_tests *t)
 	if (t->version[0])
 		nicfit_emit_printf(e, ", NCCL %s", t->version);
 	nicfit_emit_printf(e, "\n");
+	text_launch(e, &t->launch);
 	if (t->bus_factor > 0)
 		nicfit_emit_printf(e, "  busbw = algbw x %.4f (%s, n = %d)\n", t->bus_factor,
 				   !strcmp(t->op, "allreduce") ? "2(n-1)/n" :
@@ -394,6 +446,7 @@ static void text_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 	if (g->nnodes > 0)
 		nicfit_emit_printf(e, "  NCCL: nNodes %d, localRanks %d (line %ld)\n", g->nnodes,
 				   g->local_ranks, g->nnodes_line);
+	text_launch(e, &g->launch);
 	for (i = 0; i < g->ngdr_gpus; i++) {
 		const struct nicfit_nccl_gdr_gpu *x = &g->gdr_gpus[i];
 
