@@ -1,0 +1,1 @@
+--json verify tests/fixtures/pastes/mixed-nccl-1189-mpirun-alltoall-header-log.txt
