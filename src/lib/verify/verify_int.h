@@ -11,6 +11,7 @@
  *   verify_iperf.c     iperf3 and iperf2 text, a cut iperf3 --json document
  *   verify_launch.c    a launcher's command line (mpirun, srun, torchrun, deepspeed)
  *   verify_judge.c     the expectation, the ceilings, verdicts and causes
+ *   verify_node.c      a single-node run against its GPUs' NVLink
  *   verify_causes.c    what an NCCL log says about why (verify_gid.c: GIDs, MTU)
  *   verify_render.c    text, JSON and Markdown
  *
@@ -34,6 +35,15 @@
 #define NICFIT__VLINE_MAX 4096
 /* Tokens a table row is split into at most. */
 #define NICFIT__VTOK_MAX 32
+
+/*
+ * The size from which a multi-node collective reaches its bandwidth
+ * plateau. NCCL's maintainers answer users who stop at 256 MB that "256M
+ * is too small to reach peak bandwidth" (NVIDIA/nccl-tests#212); 1 GiB is
+ * the smallest size at which the rows of the fixture runs stop growing.
+ * Below it a low busbw says latency, not the network.
+ */
+#define NICFIT__VPLATEAU_BYTES (1024.0 * 1024 * 1024)
 
 /* The most of an input line a finding quotes. */
 #define NICFIT__VQUOTE_MAX 200
@@ -135,6 +145,12 @@ int nicfit__ibv_mtu_bytes(int mtu);
 size_t nicfit__gid_text(const struct nicfit_nccl_qp *q, char *out, size_t size);
 /* The GID, MTU and RoCE version causes of an NCCL log. Returns 0 or NICFIT_E_NOMEM. */
 int nicfit__verify_gid_causes(struct nicfit_verify *v, struct nicfit_verify_doc *d);
+
+/*
+ * verify_node.c: judge d, a single-node nccl-tests table, against its GPUs'
+ * NVLink (never a network link). Returns 0 or NICFIT_E_NOMEM.
+ */
+int nicfit__verify_judge_node(struct nicfit_verify *v, struct nicfit_verify_doc *d);
 
 /* The causes an NCCL log shows (verify_causes.c). Returns 0 or NICFIT_E_NOMEM. */
 int nicfit__verify_causes(struct nicfit_verify *v, struct nicfit_verify_doc *d);

@@ -17,14 +17,7 @@
 #include "nicfit/perf.h"
 #include "verify/verify_int.h"
 
-/*
- * The size from which a multi-node collective reaches its bandwidth
- * plateau. NCCL's maintainers answer users who stop at 256 MB that "256M
- * is too small to reach peak bandwidth" (NVIDIA/nccl-tests#212); 1 GiB is
- * the smallest size at which the rows of the fixture runs stop growing.
- * Below it a low busbw says latency, not the network.
- */
-#define PLATEAU_BYTES (1024.0 * 1024 * 1024)
+#define PLATEAU_BYTES NICFIT__VPLATEAU_BYTES
 /* perftest's default message (65536 B, perftest's -s default) fills a link; less does not. */
 #define PERFTEST_FULL_BYTES 65536.0
 /* An iperf3 TCP stream is one sender thread: on 40G and faster links one is not enough. */
@@ -412,6 +405,9 @@ static int judge_tests(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 				 "out-of-place", pk->bytes);
 	if (!d->what)
 		return NICFIT_E_NOMEM;
+	/* one node: no network link is in the path, only the GPUs' NVLink */
+	if (x->nodes == 1 || (x->nodes < 1 && t->nodes == 1))
+		return nicfit__verify_judge_node(v, d);
 	nic = nic_goodput(x, proto_of(x), &lr);
 	if (x->nodes < 2 || nic <= 0)
 		return 0;
@@ -722,7 +718,8 @@ int nicfit_verify_judge(struct nicfit_verify *v, const struct nicfit_verify_expe
 	}
 	if (!rc && !any_ceiling) {
 		for (i = 0; i < v->ndocs; i++)
-			if (v->docs[i].measured_gbps >= 0)
+			if (v->docs[i].measured_gbps >= 0 && !(v->docs[i].verdict_code &&
+			    !strcmp(v->docs[i].verdict_code, "verify-single-node")))
 				break;
 		if (i < v->ndocs && !nicfit__find(&v->findings, NICFIT_SEV_INFO,
 						  NICFIT_CODE_VERIFY_NO_EXPECTATION, NULL,
