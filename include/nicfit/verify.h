@@ -257,6 +257,10 @@ struct nicfit_perftest {
 	long row_line;
 	long cut_line;              /* a row cut short (a truncated paste) */
 	size_t nrows;
+	char gpu_mem[8];            /* "cuda", "rocm": --use_cuda/--use_rocm buffers, "" host memory */
+	char gpu[64];               /* the GPU perftest names ("device name = [...]"), "" */
+	int dmabuf;                 /* "using DMA-BUF for GPU buffer" */
+	long gpu_line;              /* the line that shows GPU memory */
 };
 
 struct nicfit_iperf3 {

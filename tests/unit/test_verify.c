@@ -869,6 +869,40 @@ static void separate_jobs(void **state)
 	nicfit_verify_free(v);
 }
 
+/* perftest's --use_cuda and --use_rocm lines (src/cuda_memory.c, src/rocm_memory.c) */
+static void perftest_gpu_memory(void **state)
+{
+	static const char *const table =
+		" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
+		" 65536      5000             391.22             390.87  		   0.745523\n";
+	struct nicfit_verify *v;
+	char text[2048];
+
+	(void)state;
+	snprintf(text, sizeof(text), "initializing CUDA\nListing all CUDA devices in system:\n"
+		 "[pid = 4242, dev = 0] device name = [NVIDIA H100 80GB HBM3]\n"
+		 "                    RDMA_Write BW Test\n%s", table);
+	v = load_text(text);
+	assert_string_equal(v->docs[0].u.pt.gpu_mem, "cuda");
+	assert_string_equal(v->docs[0].u.pt.gpu, "NVIDIA H100 80GB HBM3");
+	assert_int_equal(v->docs[0].u.pt.gpu_line, 1);
+	nicfit_verify_free(v);
+	snprintf(text, sizeof(text), "Using ROCm Device with ID: 0, Name: AMD Instinct MI300X, "
+		 "PCI Bus ID: 0x5, GCN Arch: gfx942\nusing DMA-BUF for GPU buffer address at 0x1 "
+		 "aligned at 0x1 with aligned size 4096\n                    RDMA_Write BW Test\n%s",
+		 table);
+	v = load_text(text);
+	assert_string_equal(v->docs[0].u.pt.gpu_mem, "rocm");
+	assert_string_equal(v->docs[0].u.pt.gpu, "AMD Instinct MI300X");
+	assert_int_equal(v->docs[0].u.pt.dmabuf, 1);
+	nicfit_verify_free(v);
+	/* host memory: nothing said */
+	snprintf(text, sizeof(text), "                    RDMA_Write BW Test\n%s", table);
+	v = load_text(text);
+	assert_string_equal(v->docs[0].u.pt.gpu_mem, "");
+	nicfit_verify_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -891,6 +925,7 @@ int main(void)
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(iperf_shapes),
 		cmocka_unit_test(separate_jobs),
+		cmocka_unit_test(perftest_gpu_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

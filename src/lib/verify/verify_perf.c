@@ -52,6 +52,44 @@ static void pt_params(struct nicfit_perftest *pt, const char *p)
 		pt->qps = (int)nicfit__vint(q, NULL);
 }
 
+/*
+ * GPU memory (perftest's --use_cuda and --use_rocm, src/cuda_memory.c and
+ * src/rocm_memory.c): "initializing CUDA", "[pid = P, dev = D] device name
+ * = [NAME]", "Picking GPU number N", "Using ROCm Device with ID: N, Name:
+ * NAME, PCI Bus ID: ...", "using DMA-BUF for GPU buffer ...", or the
+ * option on a pasted command line. The NIC then reads and writes GPU
+ * memory: the run measured GPUDirect RDMA. Returns 1 when p was such a line.
+ */
+static int pt_gpu(struct nicfit_perftest *pt, const char *p, long line)
+{
+	const char *q, *kind = NULL;
+
+	if (!strncmp(p, "initializing CUDA", 17) || !strncmp(p, "Picking GPU number", 18) ||
+	    ((q = strstr(p, "--use_cuda")) != NULL && (q[10] == '=' || q[10] == ' ' || !q[10])))
+		kind = "cuda";
+	else if (!strncmp(p, "Using ROCm Device with ID:", 26) ||
+		 ((q = strstr(p, "--use_rocm")) != NULL && (q[10] == '=' || q[10] == ' ' || !q[10])))
+		kind = "rocm";
+	if ((q = strstr(p, "] device name = [")) != NULL && !pt->gpu[0]) {
+		q += 17;
+		nicfit__vcopy(pt->gpu, sizeof(pt->gpu), q, strcspn(q, "]"));
+		kind = "cuda";
+	} else if (kind && !strcmp(kind, "rocm") && (q = strstr(p, ", Name: ")) != NULL &&
+		   !pt->gpu[0]) {
+		q += 8;
+		nicfit__vcopy(pt->gpu, sizeof(pt->gpu), q, strcspn(q, ","));
+	}
+	if (strstr(p, "using DMA-BUF for GPU buffer"))
+		pt->dmabuf = 1;
+	if (!kind)
+		return pt->dmabuf;
+	if (!pt->gpu_mem[0]) {
+		nicfit__vcopy(pt->gpu_mem, sizeof(pt->gpu_mem), kind, (size_t)-1);
+		pt->gpu_line = line;
+	}
+	return 1;
+}
+
 /* A result row; 0, or NICFIT_E_DATA (err set) for a figure past NICFIT__VMAX_*. */
 static int pt_row(struct nicfit_perftest *pt, char *p, const struct nicfit__vlines *l,
 		  const char *name, struct nicfit_error *err)
@@ -152,7 +190,7 @@ int nicfit__verify_perftest(struct nicfit_verify *v, const char *name, const cha
 			rc = pt_row(pt, p, l, name, err);
 			if (rc)
 				break;
-		} else {
+		} else if (!pt_gpu(pt, p, l->lineno)) {
 			pt_params(pt, p);
 		}
 	}

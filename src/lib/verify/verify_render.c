@@ -289,6 +289,9 @@ static void json_doc(struct nicfit_emit *e, const struct nicfit_verify_doc *d)
 		num_or_null(e, "bw_average_gbps", d->u.pt.latency ? -1 : d->u.pt.bw_avg_gbps);
 		num_or_null(e, "latency_typical_us", d->u.pt.lat_typical_us);
 		num_or_null(e, "latency_avg_us", d->u.pt.lat_avg_us);
+		str_or_null(e, "gpu_memory", d->u.pt.gpu_mem);
+		str_or_null(e, "gpu", d->u.pt.gpu);
+		nicfit_emit_bool(e, "dmabuf", d->u.pt.dmabuf);
 		break;
 	case NICFIT_VERIFY_IPERF3:
 	case NICFIT_VERIFY_IPERF2:
@@ -526,6 +529,12 @@ static void text_doc(struct nicfit_emit *e, const struct nicfit_verify_doc *d)
 			nicfit_emit_printf(e, "  latency typical %.2f us, average %.2f us at %.0f "
 					   "bytes\n", d->u.pt.lat_typical_us, d->u.pt.lat_avg_us,
 					   d->u.pt.bytes);
+		if (d->u.pt.gpu_mem[0])
+			nicfit_emit_printf(e, "  GPU memory (--use_%s%s%s%s, line %ld): the run measured "
+					   "GPUDirect RDMA%s\n", d->u.pt.gpu_mem,
+					   d->u.pt.gpu[0] ? ", " : "", d->u.pt.gpu,
+					   d->u.pt.dmabuf ? ", DMA-BUF" : "", d->u.pt.gpu_line,
+					   d->u.pt.dmabuf ? " through DMA-BUF" : "");
 		break;
 	case NICFIT_VERIFY_IPERF3:
 	case NICFIT_VERIFY_IPERF2:
