@@ -1,0 +1,2 @@
+--json verify tests/fixtures/verify/perftest-65-send-bw-markdown.txt
+# exit 3
