@@ -903,6 +903,41 @@ static void perftest_gpu_memory(void **state)
 	nicfit_verify_free(v);
 }
 
+/* perftest rows without their header: MsgRate = average / size tells the unit */
+static void perftest_bare_rows(void **state)
+{
+	struct nicfit_verify *v;
+
+	(void)state;
+	v = load_text(" 65536      5000             391.22             390.87  \t\t   0.745523\n");
+	assert_int_equal(v->ndocs, 1);
+	assert_int_equal(v->docs[0].kind, NICFIT_VERIFY_PERFTEST);
+	assert_int_equal(v->docs[0].u.pt.gbits, 1);
+	assert_true(v->docs[0].u.pt.bw_avg_gbps > 390.8 && v->docs[0].u.pt.bw_avg_gbps < 390.9);
+	nicfit_verify_free(v);
+	/* MB/sec (MiB): 5544.28 x 2^20 / 1024 / 10^6 = 5.677 Mpps */
+	v = load_text("1024       1000             0.00               **5544.28**\t\t   5.677340\n");
+	assert_int_equal(v->docs[0].kind, NICFIT_VERIFY_PERFTEST);
+	assert_int_equal(v->docs[0].u.pt.gbits, 0);
+	nicfit_verify_free(v);
+	/* five figures whose MsgRate fits neither unit, or four, are no perftest row */
+	{
+		static const char *const no[] = { " 65536 5000 391.22 390.87 3.5\n",
+						   " 65536 5000 391.22 390.87\n" };
+		struct nicfit_error err;
+		size_t i;
+
+		for (i = 0; i < 2; i++) {
+			v = nicfit_verify_new();
+			assert_non_null(v);
+			nicfit_error_clear(&err);
+			assert_int_not_equal(nicfit_verify_add_text(v, "t", no[i], strlen(no[i]),
+								    &err), 0);
+			nicfit_verify_free(v);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -926,6 +961,7 @@ int main(void)
 		cmocka_unit_test(iperf_shapes),
 		cmocka_unit_test(separate_jobs),
 		cmocka_unit_test(perftest_gpu_memory),
+		cmocka_unit_test(perftest_bare_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

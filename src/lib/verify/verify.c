@@ -76,7 +76,8 @@ static void look(const char *text, size_t len, struct seen *s)
 			s->tests = 1;
 		if (strstr(line, "BW peak[") || strstr(line, "t_typical[usec]") ||
 		    strstr(line, "RDMA_Write BW Test") || strstr(line, "RDMA_Read BW Test") ||
-		    strstr(line, "Send BW Test") || strstr(line, "Latency Test"))
+		    strstr(line, "Send BW Test") || strstr(line, "Latency Test") ||
+		    nicfit__perftest_bare_row(nicfit__vskip_tags(line)))
 			s->perftest = 1;
 		/* iperf3 and iperf2 (verify_iperf.c has the formats' sources) */
 		if (strstr(line, "[ ID] Interval") || strstr(line, "[ ID][Role] Interval") ||

@@ -109,6 +109,8 @@ int nicfit__verify_iperf3_json(struct nicfit_verify *v, const char *name, const 
 			       size_t len, struct nicfit_error *err);
 int nicfit__verify_nccl_topo(struct nicfit_verify *v, const char *name, const char *text,
 			     size_t len, struct nicfit_error *err);
+/* verify_perf.c: a perftest bandwidth row without its header: 1 Gb/sec, 2 MB/sec, 0 not one. */
+int nicfit__perftest_bare_row(const char *line);
 /* verify_iperf.c: a cut iperf3 --json document, read line by line (nothing measured). */
 int nicfit__verify_iperf3_fragment(struct nicfit_verify *v, const char *name, const char *text,
 				   size_t len, struct nicfit_error *err);

@@ -90,6 +90,47 @@ static int pt_gpu(struct nicfit_perftest *pt, const char *p, long line)
 	return 1;
 }
 
+/*
+ * A bandwidth row without its header ("#bytes #iterations BW peak BW
+ * average MsgRate"): five figures, bytes and iterations whole, whose
+ * MsgRate[Mpps] is the average over the message size, which tells the
+ * unit: perftest prints MsgRate = BW average / size, so a Gb/sec average
+ * gives avg x 10^9 / 8 / bytes / 10^6 and an MB/sec one (MiB: 2^20 bytes)
+ * avg x 2^20 / bytes / 10^6, 119 times apart. Within 2 % (the figures'
+ * rounding) of one: 1 Gb/sec, 2 MB/sec; 0 not such a row. Bold figures
+ * ("**5544.28**") are read as figures.
+ */
+int nicfit__perftest_bare_row(const char *line)
+{
+	double f[6];
+	int n = 0;
+	const char *p = line;
+
+	while (*p && n < 6) {
+		char tok[64];
+		size_t k;
+
+		p += strspn(p, " \t");
+		if (!*p)
+			break;
+		k = strcspn(p, " \t");
+		nicfit__vcopy(tok, sizeof(tok), p + strspn(p, "*"), k - strspn(p, "*"));
+		while (strlen(tok) && tok[strlen(tok) - 1] == '*')
+			tok[strlen(tok) - 1] = '\0';
+		if (nicfit__vnum(tok, &f[n++]))
+			return 0;
+		p += k;
+	}
+	if (n != 5 || f[0] < 1 || f[0] != floor(f[0]) || f[1] < 1 || f[1] != floor(f[1]) ||
+	    f[3] <= 0 || f[4] <= 0)
+		return 0;
+	if (fabs(f[3] * 1e3 / 8 / f[0] - f[4]) <= 0.02 * f[4])
+		return 1;
+	if (fabs(f[3] * 1048576.0 / f[0] / 1e6 - f[4]) <= 0.02 * f[4])
+		return 2;
+	return 0;
+}
+
 /* A result row; 0, or NICFIT_E_DATA (err set) for a figure past NICFIT__VMAX_*. */
 static int pt_row(struct nicfit_perftest *pt, char *p, const struct nicfit__vlines *l,
 		  const char *name, struct nicfit_error *err)
@@ -158,7 +199,7 @@ int nicfit__verify_perftest(struct nicfit_verify *v, const char *name, const cha
 	struct nicfit__vlines *l = malloc(sizeof(*l));
 	struct nicfit_verify_doc *d;
 	struct nicfit_perftest *pt;
-	int in_table = 0, rc = 0;
+	int in_table = 0, header = 0, unit, rc = 0;
 	char *line;
 
 	if (!l)
@@ -181,12 +222,18 @@ int nicfit__verify_perftest(struct nicfit_verify *v, const char *name, const cha
 			nicfit__vcopy(pt->test, sizeof(pt->test), p, (size_t)-1);
 			pt->latency = strstr(p, "Latency") != NULL;
 		} else if (!strncmp(p, "#bytes", 6)) {
-			in_table = 1;
+			in_table = header = 1;
 			pt->gbits = strstr(p, "[Gb/sec]") != NULL;
 			pt->latency = pt->latency || strstr(p, "t_min") != NULL;
 		} else if (!strncmp(p, "----", 4)) {
 			in_table = 0;
 		} else if (in_table) {
+			rc = pt_row(pt, p, l, name, err);
+			if (rc)
+				break;
+		} else if (!header && (unit = nicfit__perftest_bare_row(p)) != 0) {
+			/* rows without their header: the unit from MsgRate */
+			pt->gbits = unit == 1;
 			rc = pt_row(pt, p, l, name, err);
 			if (rc)
 				break;
