@@ -187,6 +187,20 @@ struct nicfit_nccl_gdr_gpu {
 	long line;
 };
 
+/*
+ * NCCL 2.4's "CUDA Dev 0[0], IB NIC distance :  PIX NODE SYS SYS" (src/
+ * transport/net.cc): one GPU's PCI path class to each net device, in the
+ * order NCCL numbers them (its NET/IB "Using [0]... [1]..." list).
+ */
+#define NICFIT_NCCL_MAX_DIST 16
+struct nicfit_nccl_nic_dist {
+	char host[64];
+	int gpu;                    /* the CUDA device */
+	char paths[NICFIT_NCCL_MAX_DIST][8];  /* "PIX", "PXB", "PHB", "NODE", "SYS" */
+	int npaths;
+	long line;
+};
+
 struct nicfit_nccl_log {
 	char version[32];           /* "2.21.5" */
 	long version_line;
@@ -230,6 +244,8 @@ struct nicfit_nccl_log {
 	int jobs;                   /* rank-0 inits on distinct hosts when none spans nodes, else 0 */
 	long jobs_line;             /* the second such init */
 	int ib_mixed_links;         /* NET/IB lists both IB and RoCE ports */
+	struct nicfit_nccl_nic_dist nic_dist[NICFIT_NCCL_MAX_DIST];  /* one a host and GPU */
+	size_t nnic_dist;
 	struct nicfit_nccl_gdr_gpu *gdr_gpus;   /* per-GPU GDR lines, one per GPU and HCA */
 	size_t ngdr_gpus, gdr_gpus_alloc;
 	struct nicfit_nccl_qp *qps;       /* per host and net device */

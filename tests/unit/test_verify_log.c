@@ -96,7 +96,11 @@ static void era_2_4(void **state)
 		"c1:10:10 [0] NCCL INFO Ring 00 : 0 -> 1 [send] via NET/IB/0\n"
 		"c1:10:10 [0] NCCL INFO Ring 01 : 0[0] -> 1[1] via P2P/IPC\n"
 		"c1:10:10 [0] NCCL INFO Ring 01 : 1[1] -> 2[2] via direct shared memory\n"
-		"c1:10:10 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for GPU 0[0] / HCA 0 (distance 4 >= 2)\n";
+		"c1:10:10 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for GPU 0[0] / HCA 0 (distance 4 >= 2)\n"
+		/* src/transport/net.cc: "CUDA Dev %d[%d], %s NIC distance : " then " %s" each */
+		"c1:10:10 [0] NCCL INFO CUDA Dev 0[0], IB NIC distance :  PIX NODE SYS SYS\n"
+		"c1:10:10 [0] NCCL INFO CUDA Dev 0[0], IB NIC distance :  PIX NODE SYS SYS\n"
+		"c1:11:11 [1] NCCL INFO CUDA Dev 1[1], IB NIC distance :  SYS SYS PXB PHB\n";
 	struct nicfit_verify *v = from_text("2.4", t);
 	const struct nicfit_nccl_log *g = log_of(v);
 
@@ -113,6 +117,15 @@ static void era_2_4(void **state)
 	assert_int_equal(g->gdr_gpus[0].level, 2);
 	/* the per-GPU line is not an HCA line with an empty name */
 	assert_int_equal(g->nhcas, 0);
+	/* NIC distances: once per host and GPU, each net device's path in order */
+	assert_int_equal(g->nnic_dist, 2);
+	assert_string_equal(g->nic_dist[0].host, "c1");
+	assert_int_equal(g->nic_dist[0].gpu, 0);
+	assert_int_equal(g->nic_dist[0].npaths, 4);
+	assert_string_equal(g->nic_dist[0].paths[1], "NODE");
+	assert_int_equal(g->nic_dist[1].gpu, 1);
+	assert_string_equal(g->nic_dist[1].paths[2], "PXB");
+	assert_string_equal(g->nic_dist[1].paths[3], "PHB");
 	nicfit_verify_free(v);
 }
 

@@ -554,6 +554,44 @@ static void read_init(struct nicfit_nccl_log *g, struct ctx *c, const char *m, c
 	}
 }
 
+/* "CUDA Dev 0[0], IB NIC distance :  PIX NODE SYS SYS": once per host and GPU */
+static void read_nic_distance(struct nicfit_nccl_log *g, const char *prefix, size_t plen,
+			      const char *m, const char *q, long line)
+{
+	struct nicfit_nccl_nic_dist *x;
+	size_t i, hn = strcspn(prefix, ":");
+	long gpu = nicfit__vint(m + 9, NULL);
+
+	if (gpu < 0 || hn > plen)
+		return;
+	for (i = 0; i < g->nnic_dist; i++)
+		if (g->nic_dist[i].gpu == gpu && strlen(g->nic_dist[i].host) == hn &&
+		    !strncmp(g->nic_dist[i].host, prefix, hn))
+			return;
+	if (g->nnic_dist == NICFIT_NCCL_MAX_DIST)
+		return;
+	x = &g->nic_dist[g->nnic_dist++];
+	memset(x, 0, sizeof(*x));
+	nicfit__vcopy(x->host, sizeof(x->host), prefix, hn);
+	x->gpu = (int)gpu;
+	x->line = line;
+	for (q += 15; *q && x->npaths < NICFIT_NCCL_MAX_DIST; ) {
+		size_t k;
+
+		q += strspn(q, " ");
+		k = strcspn(q, " ");
+		if (!k)
+			break;
+		if ((k == 3 && (!strncmp(q, "PIX", 3) || !strncmp(q, "PXB", 3) ||
+				!strncmp(q, "PHB", 3) || !strncmp(q, "SYS", 3))) ||
+		    (k == 4 && !strncmp(q, "NODE", 4)))
+			nicfit__vcopy(x->paths[x->npaths++], sizeof(x->paths[0]), q, k);
+		else
+			break;
+		q += k;
+	}
+}
+
 static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, long line,
 		     const char *text, const char *prefix, size_t plen)
 {
@@ -569,6 +607,8 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 		}
 	} else if (strstr(m, "GPU Direct RDMA ") && strstr(m, "HCA")) {
 		read_gdr(g, m, line, &oom);
+	} else if (!strncmp(m, "CUDA Dev ", 9) && (q = strstr(m, " NIC distance :")) != NULL) {
+		read_nic_distance(g, prefix, plen, m, q, line);
 	} else if (!strncmp(m, "NET/", 4) && (strstr(m, " qpn ") || strstr(m, " qp_num "))) {
 		if (nicfit__verify_read_qp(g, prefix, plen, m, line))
 			return -1;

@@ -188,6 +188,22 @@ static void json_log_run(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 		nicfit_emit_null(e, "nodes");
 		nicfit_emit_null(e, "local_ranks");
 	}
+	nicfit_emit_begin_array(e, "nic_distances");
+	for (i = 0; i < g->nnic_dist; i++) {
+		const struct nicfit_nccl_nic_dist *x = &g->nic_dist[i];
+		int k;
+
+		nicfit_emit_begin_object(e, NULL);
+		str_or_null(e, "host", x->host);
+		nicfit_emit_int(e, "gpu", x->gpu);
+		nicfit_emit_begin_array(e, "paths");
+		for (k = 0; k < x->npaths; k++)
+			nicfit_emit_string(e, NULL, x->paths[k]);
+		nicfit_emit_end_array(e);
+		nicfit_emit_int(e, "line", x->line);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
 	nicfit_emit_int(e, "separate_jobs", g->jobs);
 	nicfit_emit_bool(e, "mixed_link_layers", g->ib_mixed_links);
 	nicfit_emit_begin_array(e, "gdr_gpus");
@@ -450,6 +466,15 @@ static void text_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 		nicfit_emit_printf(e, "  NCCL: nNodes %d, localRanks %d (line %ld)\n", g->nnodes,
 				   g->local_ranks, g->nnodes_line);
 	text_launch(e, &g->launch);
+	for (i = 0; i < g->nnic_dist; i++) {
+		const struct nicfit_nccl_nic_dist *x = &g->nic_dist[i];
+		int k;
+
+		nicfit_emit_printf(e, "  %s GPU %d: NIC distance", x->host, x->gpu);
+		for (k = 0; k < x->npaths; k++)
+			nicfit_emit_printf(e, " %d:%s", k, x->paths[k]);
+		nicfit_emit_printf(e, " (line %ld)\n", x->line);
+	}
 	for (i = 0; i < g->ngdr_gpus; i++) {
 		const struct nicfit_nccl_gdr_gpu *x = &g->gdr_gpus[i];
 
