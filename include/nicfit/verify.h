@@ -236,6 +236,7 @@ struct nicfit_nccl_log {
 	long channels_line;
 	int nranks;                 /* "nranks N", else a ring's ranks or the launcher's */
 	const char *ranks_from;     /* "nranks", "ring", "launcher", NULL unknown */
+	int ranks_at_least;         /* the highest rank a connection line names + 1, 0 none */
 	struct nicfit_launch launch;  /* the launcher line, tool "" none */
 	size_t nhosts;              /* distinct host prefixes */
 	int nnodes;                 /* the most "nNodes N" of an init line (2.19 on), 0 not said */

@@ -111,6 +111,9 @@ static void era_2_4(void **state)
 	assert_int_equal(g->chan_p2p, 1);
 	assert_int_equal(g->chan_shm, 1);
 	assert_int_equal(g->nrings, 2);
+	/* "Ring 00 : 15 -> 0": rank 15 exists, so 16 ranks at least (no count) */
+	assert_int_equal(g->ranks_at_least, 16);
+	assert_int_equal(g->nranks, 0);
 	assert_int_equal(g->ngdr_gpus, 1);
 	assert_string_equal(g->gdr_gpus[0].gpu, "0[0]");
 	assert_int_equal(g->gdr_gpus[0].distance, 4);

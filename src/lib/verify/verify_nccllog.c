@@ -334,6 +334,18 @@ static void read_channel(struct nicfit_nccl_log *g, struct ctx *c, const char *p
 	const char *q;
 
 	if (via) {
+		/* "Channel 03/0 : 2[2] -> 10[2] [send] via ...": both ranks exist */
+		const char *c0 = strstr(p, " : "), *arrow = strstr(p, " -> ");
+
+		if (c0 && arrow && c0 < arrow && arrow < via) {
+			long a = nicfit__vint(c0 + 3 + strspn(c0 + 3, " "), NULL);
+			long b = nicfit__vint(arrow + 4, NULL);
+
+			if (a >= 0 && a < 10000000 && a + 1 > g->ranks_at_least)
+				g->ranks_at_least = (int)a + 1;
+			if (b >= 0 && b < 10000000 && b + 1 > g->ranks_at_least)
+				g->ranks_at_least = (int)b + 1;
+		}
 		via += 5;
 		if (!strncmp(via, "NET/", 4)) {
 			if (!strncmp(via, "NET/Socket", 10) && !g->network[0]) {

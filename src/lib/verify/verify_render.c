@@ -272,6 +272,7 @@ static void json_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 	nicfit_emit_end_object(e);
 	nicfit_emit_int(e, "ranks", g->nranks);
 	str_or_null(e, "ranks_from", g->ranks_from);
+	nicfit_emit_int(e, "ranks_at_least", g->ranks_at_least);
 	json_launch(e, &g->launch);
 	nicfit_emit_int(e, "hosts", (long long)g->nhosts);
 	json_log_run(e, g);
@@ -460,8 +461,12 @@ static void text_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 			nicfit_emit_printf(e, ", %d NIC%s", g->ofi_nics, g->ofi_nics == 1 ? "" : "s");
 		nicfit_emit_printf(e, " (line %ld)", g->ofi_provider_line);
 	}
-	nicfit_emit_printf(e, "; %zu host%s, %d ranks\n", g->nhosts, g->nhosts == 1 ? "" : "s",
-			   g->nranks);
+	if (!g->nranks && g->ranks_at_least)
+		nicfit_emit_printf(e, "; %zu host%s, at least %d ranks (the connection lines)\n",
+				   g->nhosts, g->nhosts == 1 ? "" : "s", g->ranks_at_least);
+	else
+		nicfit_emit_printf(e, "; %zu host%s, %d ranks\n", g->nhosts,
+				   g->nhosts == 1 ? "" : "s", g->nranks);
 	if (g->nnodes > 0)
 		nicfit_emit_printf(e, "  NCCL: nNodes %d, localRanks %d (line %ld)\n", g->nnodes,
 				   g->local_ranks, g->nnodes_line);
