@@ -938,6 +938,37 @@ static void perftest_bare_rows(void **state)
 	}
 }
 
+/* a whole iperf3 --json document inside a Markdown fence is the document, not a fragment */
+static void iperf3_json_fenced(void **state)
+{
+	struct nicfit_verify *v = nicfit_verify_new();
+	struct nicfit_error err;
+	char *text = NULL, *wrapped;
+	size_t len = 0, n;
+
+	(void)state;
+	assert_non_null(v);
+	nicfit_error_clear(&err);
+	if (nicfit_read_file(FIX "iperf3-json-gcp-1stream.json", NICFIT_VERIFY_MAX_BYTES, &text,
+			     &len, &err))
+		fail_msg("%s", err.msg);
+	wrapped = malloc(len + 64);
+	assert_non_null(wrapped);
+	n = (size_t)snprintf(wrapped, 64, "The output:\n\n```json\n");
+	memcpy(wrapped + n, text, len);
+	memcpy(wrapped + n + len, "```\n", 4);
+	if (nicfit_verify_add_text(v, "t", wrapped, n + len + 4, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(v->ndocs, 1);
+	assert_int_equal(v->docs[0].kind, NICFIT_VERIFY_IPERF3);
+	assert_int_equal(v->docs[0].u.ip.json, 1);
+	assert_int_equal(v->docs[0].u.ip.cut, 0);
+	assert_true(v->docs[0].u.ip.sender_gbps > 0.38 && v->docs[0].u.ip.sender_gbps < 0.39);
+	free(wrapped);
+	free(text);
+	nicfit_verify_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -962,6 +993,7 @@ int main(void)
 		cmocka_unit_test(separate_jobs),
 		cmocka_unit_test(perftest_gpu_memory),
 		cmocka_unit_test(perftest_bare_rows),
+		cmocka_unit_test(iperf3_json_fenced),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/alloc_int.h"
+#include "core/jansson_int.h"
 #include "core/text_int.h"
 #include "verify/verify_int.h"
 
@@ -125,10 +126,49 @@ int nicfit_verify_add_text(struct nicfit_verify *v, const char *name, const char
 	return rc;
 }
 
+/*
+ * A whole iperf3 --json document inside other text (a Markdown fence, a
+ * line of prose before it): from the first line that opens with '{' to the
+ * text's last '}', when that parses as an object with iperf3's "end"
+ * member. Its length (*off its start), 0 when there is none.
+ */
+static size_t json_block(const char *text, size_t len, size_t *off)
+{
+	const char *end = text + len, *p = text, *s = NULL, *last = NULL, *q;
+	json_error_t je;
+	json_t *j;
+	int ok;
+
+	for (q = text; q < end; q++)
+		if (*q == '}')
+			last = q;
+	while (p < end && !s) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		for (q = p; q < end && (*q == ' ' || *q == '\t'); q++)
+			;
+		if (q < end && *q == '{')
+			s = q;
+		p = nl ? nl + 1 : end;
+	}
+	if (!s || !last || last < s)
+		return 0;
+	j = json_loadb(s, (size_t)(last - s) + 1, 0, &je);
+	if (!j)
+		return 0;
+	ok = json_is_object(j) && json_object_get(j, "end") != NULL;
+	json_decref(j);
+	if (!ok)
+		return 0;
+	*off = (size_t)(s - text);
+	return (size_t)(last - s) + 1;
+}
+
 static int add_parts(struct nicfit_verify *v, const char *name, const char *text, size_t len,
 		     struct nicfit_error *err)
 {
 	struct seen s;
+	size_t off = 0, jn;
 	int rc = 0;
 
 	if (!len)
@@ -136,6 +176,8 @@ static int add_parts(struct nicfit_verify *v, const char *name, const char *text
 	look(text, len, &s);
 	if (s.iperf3_json)
 		return nicfit__verify_iperf3_json(v, name, text, len, err);
+	if (s.iperf3_frag && (jn = json_block(text, len, &off)) > 0)
+		return nicfit__verify_iperf3_json(v, name, text + off, jn, err);
 	if (s.iperf3_frag && !s.iperf3)
 		return nicfit__verify_iperf3_fragment(v, name, text, len, err);
 	if (!s.tests && !s.log && !s.perftest && !s.iperf3 && !s.topo && !s.iperf3_frag) {
