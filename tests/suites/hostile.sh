@@ -100,7 +100,7 @@ cat >"$tmp/clean.py" <<'PY'
 import sys
 fmt, path = sys.argv[1], sys.argv[2]
 b = open(path, 'rb').read()
-if not b:
+if not b and fmt != 'nhc':  # NHC prints nothing for a check that passed
     sys.exit('no output')
 try:
     s = b.decode('utf-8')
@@ -125,7 +125,20 @@ if fmt == 'svg':
     ET.fromstring(b)
 if fmt == 'csv':  # RFC 4180: every quote paired, so a name cannot split or add a field
     import csv, io
-    list(csv.reader(io.StringIO(s, newline=''), strict=True))
+    for row in csv.reader(io.StringIO(s, newline=''), strict=True):
+        for c in row:  # and no cell a spreadsheet would run as a formula
+            if c[:1] in ('=', '+', '@', '\t', '\r') or (
+                    c[:1] == '-' and c[1:] and not c[1:].replace('.', '', 1).isdigit()):
+                sys.exit('formula cell: %r' % c[:40])
+if fmt == 'nfd':  # node-feature-discovery's label grammar (Kubernetes label name and value)
+    import re
+    name = r'[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?'
+    value = r'(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?'
+    for line in s.splitlines():
+        if line.startswith('#'):  # the feature file's comments
+            continue
+        if not re.fullmatch(r'([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?' + name + '=' + value, line):
+            sys.exit('not an NFD label: %r' % line[:80])
 PY
 # clean NAME FMT COMMAND...: exit 0, 1 or 2 and clean output in FMT
 clean() {
@@ -152,7 +165,7 @@ clean() {
 clean "plan dgx-h100 --format svg (PCIe switches)" svg "$NICFIT" plan --server dgx-h100 \
 	--servers 2 --model llama-3.1-70b --workload training --format svg
 for t in latin1 escape; do
-	for f in text json md csv svg; do
+	for f in text json md csv svg prom nhc nfd; do
 		clean "audit $t --format $f" $f "$NICFIT" audit --sysfs "$tmp/h/$t" \
 			--pci-ids "$tmp/h/pci.ids" --all --format "$f"
 	done
@@ -160,7 +173,7 @@ for t in latin1 escape; do
 		>"$tmp/h/$t.json" 2>/dev/null
 done
 # a dump's own text (names, VPD, firmware, uname), not the PCI ID table's, in every format
-for f in text json md csv svg; do
+for f in text json md csv svg prom nhc nfd; do
 	clean "audit --dump of a hostile paste --format $f" $f "$NICFIT" audit --dump \
 		"$tmp/h/dump.txt" --all --format "$f"
 done
@@ -231,6 +244,35 @@ for f in text json md; do
 		--catalog "$tmp/evil.json" catalog show evil-nic --format "$f"
 done
 
+# the pastes without lspci (a topo -m matrix alone, RDMA tools alone): the
+# names of the paste are the devices, in every format, the line formats of
+# other systems included; promtool reads the metrics
+for p in paste-matrix paste-rdma; do
+	for f in text json md csv svg prom nhc nfd; do
+		clean "audit --dump of a hostile $p --format $f" $f "$NICFIT" audit --dump \
+			"$tmp/h/$p.txt" --all --format "$f"
+	done
+	if command -v promtool >/dev/null 2>&1; then
+		n=$((n + 1))
+		"$NICFIT" audit --dump "$tmp/h/$p.txt" --format prom >"$tmp/out" 2>/dev/null
+		if promtool check metrics <"$tmp/out" >"$tmp/err" 2>&1; then
+			echo "ok $n - promtool accepts the metrics of a hostile $p"
+		else
+			echo "not ok $n - promtool refuses the metrics of a hostile $p"
+			sed 's/^/# /' "$tmp/err" | head -5
+		fi
+	fi
+done
+n=$((n + 1))
+if "$NICFIT" audit --dump "$tmp/h/paste-rdma.txt" --json 2>/dev/null | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+names = [f["device"] or "" for f in d["findings"] if f["code"] == "rdma-port-down"]
+sys.exit(not (any("<script>" in x and "\x1b" in x for x in names) and any(x.startswith("=mlx5_2") for x in names)))'; then
+	echo "ok $n - the hostile RDMA names reach the findings (so the checks above see them)"
+else
+	echo "not ok $n - the hostile RDMA paste was not read as intended"
+fi
+
 # ---- input that holds nothing to audit ---------------------------------------
 # An empty tree, one whose files are all empty, one without PCI devices:
 # never "clean" - the critical sysfs-unreadable, exit 2, in text and JSON.
@@ -281,3 +323,20 @@ for f in text md json; do
 	clean "verify hostile NCCL log --format $f" $f "$NICFIT" verify --format "$f" --link NDR \
 		--nodes 2 "$tmp/evil.log"
 done
+# the new shapes' names: hosts in NCCL log prefixes and nccl-tests Rank
+# lines, HCA names in NET/IB and per-GPU GPUDirect lines, GPU names, iperf
+# hosts (tests/fixtures/hostile.sh)
+for p in nccl.log tests.txt iperf3.txt iperf2.txt; do
+	for f in text md json; do
+		clean "verify hostile $p --format $f" $f "$NICFIT" verify --format "$f" --link 400G \
+			--nodes 2 "$tmp/h/$p"
+	done
+done
+n=$((n + 1))
+if "$NICFIT" verify --format text --link 400G --nodes 2 "$tmp/h/nccl.log" 2>/dev/null |
+   grep -q 'nccl-gdr-disabled' && "$NICFIT" verify --format text "$tmp/h/tests.txt" 2>/dev/null |
+   grep -q '2 ranks on 2 nodes'; then
+	echo "ok $n - the hostile NCCL log and nccl-tests paste are read as intended"
+else
+	echo "not ok $n - the hostile NCCL log or nccl-tests paste was not read as intended"
+fi
