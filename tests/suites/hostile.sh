@@ -273,6 +273,75 @@ else
 	echo "not ok $n - the hostile RDMA paste was not read as intended"
 fi
 
+# ---- bounded work ---------------------------------------------------------------
+# A megabyte of one shape repeated (matrix rows, RDMA devices, NCCL lines
+# from thousands of hosts, iperf intervals, nccl-tests rows and Rank lines)
+# ends within the timeout with an answer: a report that parses (exit 0-3)
+# or one line refusing it (64-66). Each takes well under a second.
+# bounded NAME AWK-PROGRAM COMMAND...: the paste on stdin
+bounded() {
+	name=$1; prog=$2; shift 2
+	n=$((n + 1))
+	LC_ALL=C awk "BEGIN { $prog }" </dev/null | head -c 1100000 >"$tmp/big"
+	timeout 20 "$@" <"$tmp/big" >"$tmp/out" 2>"$tmp/err"; rc=$?
+	case $rc in
+	0|1|2|3)
+		if python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/out" 2>/dev/null; then
+			echo "ok $n - $name (exit $rc)"
+		else
+			echo "not ok $n - $name: exit $rc, no JSON report"
+		fi ;;
+	64|65|66)
+		if [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
+			echo "ok $n - $name (exit $rc, refused)"
+		else
+			echo "not ok $n - $name: exit $rc, $(wc -l <"$tmp/err") stderr lines"
+		fi ;;
+	*)
+		echo "not ok $n - $name: exit $rc"
+		sed 's/^/# /' "$tmp/err" | head -3 ;;
+	esac
+}
+bounded "1 MB of topo -m rows" 'printf "\tGPU0\tGPU1\tNIC0\tCPU Affinity\tNUMA Affinity\n";
+	for (i = 0; i < 40000; i++) printf "GPU%d\t X \tSYS\tSYS\t0-55\t0\n", i % 2' \
+	"$NICFIT" audit --dump - --json
+bounded "1 MB of topo -m columns and NIC legend lines" 'printf "\t";
+	for (i = 0; i < 20000; i++) printf "GPU%d\t", i; printf "NIC0\n";
+	for (i = 0; i < 50000; i++) printf "  NIC%d: mlx5_%d\n", i, i' \
+	"$NICFIT" audit --dump - --json
+bounded "1 MB of ibdev2netdev lines" 'for (i = 0; i < 40000; i++)
+	printf "mlx5_%d port 1 ==> ib%d (Down)\n", i, i' "$NICFIT" audit --dump - --json
+bounded "1 MB of ibv_devinfo devices" 'for (i = 0; i < 20000; i++)
+	printf "hca_id:\tmlx5_%d\n\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_DOWN (1)\n", i' \
+	"$NICFIT" audit --dump - --json
+bounded "1 MB of NCCL NET/IB lines" 'for (i = 0; i < 12000; i++)
+	printf "h%d:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB ib0:10.0.0.1<0>\n", i' \
+	"$NICFIT" verify --json -
+bounded "1 MB of NCCL comm lines from as many hosts" 'for (i = 0; i < 14000; i++)
+	printf "host%d:1:1 [0] NCCL INFO comm 0x55 rank %d nRanks 99999 nNodes 99999 localRanks 1 localRank 0 MNNVL 0\n", i, i' \
+	"$NICFIT" verify --json -
+bounded "1 MB of per-GPU GPUDirect RDMA lines" 'for (i = 0; i < 12000; i++)
+	printf "h%d:1:1 [%d] NCCL INFO GPU Direct RDMA Enabled for GPU %d / HCA %d (distance 4 <= 4), read 1\n", i, i, i, i' \
+	"$NICFIT" verify --json -
+bounded "one 1 MB NET/IB line of HCAs" 'printf "h:1:1 [0] NCCL INFO NET/IB : Using";
+	for (i = 0; i < 70000; i++) printf " [%d]mlx5_%d:1/IB", i, i; printf " ; OOB ib0:1<0>\n"' \
+	"$NICFIT" verify --json -
+bounded "1 MB of iperf3 intervals" 'printf "Connecting to host 10.0.0.1, port 5201\n[ ID] Interval           Transfer     Bitrate         Retr  Cwnd\n";
+	for (i = 0; i < 14000; i++) printf "[  5]   0.00-1.00   sec  1.10 GBytes  9.41 Gbits/sec    0   1.17 MBytes\n"' \
+	"$NICFIT" verify --json -
+bounded "1 MB of iperf3 sender lines of as many streams" 'printf "[ ID] Interval           Transfer     Bitrate         Retr\n";
+	for (i = 0; i < 12000; i++) printf "[%3d]   0.00-10.00  sec  11.0 GBytes  9.41 Gbits/sec    0             sender\n", i' \
+	"$NICFIT" verify --json -
+bounded "1 MB of iperf2 [SUM] lines" 'printf "[ ID] Interval       Transfer     Bandwidth\n";
+	for (i = 0; i < 20000; i++) printf "[SUM]  0.0-10.0 sec  11.0 GBytes  9.44 Gbits/sec\n"' \
+	"$NICFIT" verify --json -
+bounded "1 MB of nccl-tests rows" 'printf "#  Rank  0 Group  0 Pid   1 on a device  0 [0x18] NVIDIA H100\n";
+	for (i = 0; i < 9000; i++) printf "  1073741824     268435456     float     sum      -1   5000.0  214.75  214.75      0   5000.0  214.75  214.75      0\n"' \
+	"$NICFIT" verify --json -
+bounded "1 MB of nccl-tests Rank lines (separate jobs and ranks)" 'for (i = 0; i < 16000; i++)
+	printf "#  Rank %5d Group  0 Pid   1 on host%d device  %d [0x18] NVIDIA H100\n", i % 3 ? i : 0, i, i' \
+	"$NICFIT" verify --json -
+
 # ---- input that holds nothing to audit ---------------------------------------
 # An empty tree, one whose files are all empty, one without PCI devices:
 # never "clean" - the critical sysfs-unreadable, exit 2, in text and JSON.
