@@ -182,8 +182,10 @@ FUZZ_SERVE_SRC := src/serve/http.c src/serve/api.c src/serve/reply.c src/serve/m
 	src/serve/assets.c src/serve/page.c $(B)/gen/assets_data.c
 fuzz_extra = $(if $(filter http page,$(1)),-Isrc/serve $(FUZZ_SERVE_SRC))
 
-# Fuzz harnesses built as plain programs that replay their corpus.
-$(B)/tests/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/libnicfit.a $(FUZZ_SERVE_SRC)
+# Fuzz harnesses built as plain programs that replay their corpus; the
+# headers they share (tests/fuzz/*.h) rebuild them all.
+FUZZ_HDRS := $(wildcard tests/fuzz/*.h)
+$(B)/tests/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_HDRS) $(B)/libnicfit.a $(FUZZ_SERVE_SRC)
 	@mkdir -p $(dir $@)
 	$(Q_LD)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
 		-o $@ $< $(call fuzz_extra,$*) tests/fuzz/replay.c $(B)/libnicfit.a $(LIBS) $(JANSSON_LIBS)
@@ -214,7 +216,7 @@ $(B)/clang/libnicfit.a: $(CLANG_LIB_OBJ)
 	@rm -f $@
 	$(Q_AR)ar rcs $@ $^
 
-$(B)/clang/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/clang/libnicfit.a $(FUZZ_SERVE_SRC)
+$(B)/clang/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_HDRS) $(B)/clang/libnicfit.a $(FUZZ_SERVE_SRC)
 	$(Q_LD)clang $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(CLANG_CFLAGS) -fsanitize=address,undefined \
 		-o $@ $< $(call fuzz_extra,$*) tests/fuzz/replay.c $(B)/clang/libnicfit.a $(LIBS) $(JANSSON_LIBS)
 
