@@ -27,16 +27,50 @@ static char *finish(struct nicfit_emit *e)
 	return s;
 }
 
+/* json_dumps()'s text, with DEL escaped as the emitter escapes it (jansson leaves it raw) */
 static char *dumps(json_t *v, int pretty)
 {
 	char *s = json_dumps(v, JSON_REAL_PRECISION(15) | (pretty ? JSON_INDENT(2) : JSON_COMPACT));
-	char *t = malloc(strlen(s) + 2);
+	char *t = malloc(6 * strlen(s) + 2);
+	size_t i, n = 0;
 
 	assert_non_null(t);
-	snprintf(t, strlen(s) + 2, "%s\n", s);
+	for (i = 0; s[i]; i++) {
+		if (s[i] == 0x7f) {
+			memcpy(t + n, "\\u007F", 6);
+			n += 6;
+		} else {
+			t[n++] = s[i];
+		}
+	}
+	t[n++] = '\n';
+	t[n] = '\0';
 	free(s);
 	json_decref(v);
 	return t;
+}
+
+/* DEL is escaped wherever it sits, in values and keys: no raw control byte reaches a terminal */
+static void del_escaped(void **state)
+{
+	static const char *const s[] = { "\x7f", "a\x7f", "abcdefg\x7f", "abcdefghijklmno\x7fp",
+		"abcdefghijklmnopqrstuvwxyz\x7f", "\x1b[31m\x7f\xe2\x80\xae" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+		struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+		char *x;
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "v", s[i]);
+		nicfit_emit_int(e, s[i], 1);
+		nicfit_emit_end_object(e);
+		x = finish(e);
+		assert_null(strchr(x, 0x7f));
+		assert_non_null(strstr(x, "\\u007F"));
+		free(x);
+	}
 }
 
 static void numbers_as_jansson(void **state)
@@ -509,6 +543,7 @@ int main(void)
 		cmocka_unit_test(random_numbers_as_jansson),
 		cmocka_unit_test(escapes_at_every_position),
 		cmocka_unit_test(strings_as_jansson),
+		cmocka_unit_test(del_escaped),
 		cmocka_unit_test(malformed_utf8_kept),
 		cmocka_unit_test(nesting_and_tables_as_jansson),
 		cmocka_unit_test(duplicate_keys_replace),

@@ -54,10 +54,11 @@ static inline void nicfit__json_addch(struct nicfit_buf *b, char c)
 static inline int nicfit__json_word_escapes(uint64_t x)
 {
 	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-	uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
+	uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\'), del = x ^ (ones * 0x7f);
 
-	/* a byte >= 0x80, < 0x20, equal to '"' or to '\\' */
-	return ((x | ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & high) != 0;
+	/* a byte >= 0x80, < 0x20, equal to '"', to '\\' or to DEL */
+	return ((x | ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs) |
+		 ((del - ones) & ~del)) & high) != 0;
 }
 
 #ifdef __SSE2__
@@ -68,9 +69,11 @@ static inline int nicfit__json_word_escapes(uint64_t x)
  */
 static inline int nicfit__json_chunk_escapes(__m128i v)
 {
-	return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
-							   _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
-					      _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))) != 0;
+	return _mm_movemask_epi8(_mm_or_si128(
+		       _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+				    _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
+		       _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+				    _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))))) != 0;
 }
 #endif
 
@@ -114,7 +117,7 @@ static inline __attribute__((always_inline)) int nicfit__json_plain_put(char *d,
 		for (i = 0; i < n; i++) {
 			unsigned char c = (unsigned char)s[i];
 
-			if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\')
+			if (c >= 0x7f || c < 0x20 || c == '"' || c == '\\')
 				return 0;
 			d[i] = (char)c;
 		}

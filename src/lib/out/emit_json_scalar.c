@@ -48,7 +48,7 @@ int nicfit__json_plain_ascii(const char *s, size_t n)
 		for (i = 0; i < n; i++) {
 			unsigned char c = (unsigned char)s[i];
 
-			if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\')
+			if (c >= 0x7f || c < 0x20 || c == '"' || c == '\\')
 				return 0;
 		}
 		return 1;
@@ -132,7 +132,11 @@ int nicfit__json_utf8_valid(const char *s, size_t n)
 	return 1;
 }
 
-/* s (valid UTF-8) as a JSON string, escaped as json_dumps() escapes it. */
+/*
+ * s (valid UTF-8) as a JSON string, escaped as json_dumps() escapes it,
+ * and DEL too (\u007F), which jansson leaves raw: a name from a paste
+ * puts no raw control byte on a terminal in any format.
+ */
 void nicfit__json_quote(struct nicfit_buf *b, const char *s, size_t n)
 {
 	size_t i, run = 0;
@@ -147,7 +151,7 @@ void nicfit__json_quote(struct nicfit_buf *b, const char *s, size_t n)
 		const char *esc = NULL;
 		char u[8];
 
-		if (c > '\\' || (c >= 0x20 && c != '"' && c != '\\'))
+		if (c != 0x7f && (c > '\\' || (c >= 0x20 && c != '"' && c != '\\')))
 			continue;
 		nicfit_buf_add(b, s + run, i - run);
 		run = i + 1;
