@@ -1,9 +1,11 @@
 /*
  * fuzz_verify_common.h - what every verify harness does with one input:
  * give it to one parser (or to the recogniser), judge it against an
- * expectation of two nodes of 400G rails, render text and JSON, and check
- * what must hold whatever the bytes: the peak is a row, ratios are finite,
- * verdicts and exit codes in range. Included by fuzz_verify*.c only.
+ * expectation of two nodes of 400G rails, render text, Markdown and JSON,
+ * and check what must hold whatever the bytes: the peak is a row, ratios
+ * are finite, verdicts and exit codes in range, and no report holds a raw
+ * control or a character that hides what a name is (fuzz_clean.h: host,
+ * HCA and GPU names come from the paste). Included by fuzz_verify*.c only.
  */
 #include <math.h>
 #include <stdint.h>
@@ -13,6 +15,7 @@
 #include "nicfit/emit.h"
 #include "nicfit/verify.h"
 #include "verify/verify_int.h"
+#include "fuzz_clean.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -45,8 +48,8 @@ static void render(const struct nicfit_verify *v, enum nicfit_format f)
 	if (!e)
 		return;
 	nicfit_buf_init(&b, 0);
-	if (!nicfit_verify_render(v, e))
-		nicfit_emit_finish(e, &b);
+	if (!nicfit_verify_render(v, e) && !nicfit_emit_finish(e, &b))
+		fuzz_clean(b.data, b.len, f);
 	nicfit_emit_free(e);
 	nicfit_buf_release(&b);
 }
@@ -71,6 +74,7 @@ static int run_one(verify_parser parse, const uint8_t *data, size_t size)
 		if (!nicfit_verify_judge(v, &x, &err)) {
 			check(v);
 			render(v, NICFIT_FMT_TEXT);
+			render(v, NICFIT_FMT_MD);
 			render(v, NICFIT_FMT_JSON);
 		}
 	} else if (err.code != rc) {
