@@ -109,7 +109,7 @@ except UnicodeDecodeError as e:
 def bad(c):
     o = ord(c)
     if o < 0x20:
-        return c not in '\n\r' + ('\t' if fmt == 'svg' else '')
+        return c not in '\n' + ('\r' if fmt == 'csv' else '') + ('\t' if fmt == 'svg' else '')
     if fmt == 'json':  # JSON carries code points; jansson escapes C0 and DEL is kept out below
         return False
     return (0x7f <= o <= 0x9f or o in (0x61c, 0x200e, 0x200f, 0xfeff) or 0x2028 <= o <= 0x202e

@@ -269,6 +269,10 @@ static void xml_escape(void **state)
 	nicfit__xml_escape(&b, "\xed\xa0\x80"); /* a surrogate */
 	assert_string_equal(b.data, "\\xed\\xa0\\x80");
 	nicfit_buf_reset(&b);
+	/* tab and newline are XML's whitespace; a CR is a character reference, never a raw byte */
+	nicfit__xml_escape(&b, "a\rb\nc\r\n");
+	assert_string_equal(b.data, "a&#13;b\nc&#13;\n");
+	nicfit_buf_reset(&b);
 	/* a bidi override and a C1 control: valid XML, but they would hide text */
 	nicfit__xml_escape(&b, "a\xe2\x80\xae" "b\xc2\x9b" "c\xef\xbf\xbe");
 	assert_string_equal(b.data, "a\\u202eb\\u009bc\\ufffe");

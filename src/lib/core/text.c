@@ -75,14 +75,16 @@ void nicfit__text_escape_n(struct nicfit_buf *b, const char *s, size_t n, unsign
 			i = run;
 			continue;
 		}
-		if (xml && (p[i] == '\t' || p[i] == '\n' || p[i] == '\r')) {
+		if (xml && (p[i] == '\t' || p[i] == '\n')) {
 			nicfit_buf_addch(b, p[i]);
 			i++;
 			continue;
 		}
 		if (xml) {
 			const char *ent = p[i] == '&' ? "&amp;" : p[i] == '<' ? "&lt;" :
-					  p[i] == '>' ? "&gt;" : p[i] == '"' ? "&quot;" : NULL;
+					  p[i] == '>' ? "&gt;" : p[i] == '"' ? "&quot;" :
+					  /* a raw CR would move a terminal's cursor back over the line */
+					  p[i] == '\r' ? "&#13;" : NULL;
 			if (ent) {
 				nicfit_buf_puts(b, ent);
 				i++;
