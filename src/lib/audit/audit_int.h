@@ -28,6 +28,16 @@
 
 #include "core/finding_int.h"
 #include "nicfit/audit.h"
+#include "nicfit/emit.h"
+
+/* A JSON string member, or null when v is NULL or empty (unknown, never ""). */
+static inline void nicfit__audit_str_or_null(struct nicfit_emit *e, const char *key, const char *v)
+{
+	if (v && *v)
+		nicfit_emit_string(e, key, v);
+	else
+		nicfit_emit_null(e, key);
+}
 
 /* Where the rules come from (the `source` of each finding). */
 #define S_TOPO_GDR "docs/reference/topology.md 1.5 (NCCL ncclTopoCheckGdr)"

@@ -313,14 +313,6 @@ static int gdr_by_distance(const char *cell)
 	return r ? r <= 2 : -1;
 }
 
-static void str_or_null(struct nicfit_emit *e, const char *key, const char *v)
-{
-	if (v && *v)
-		nicfit_emit_string(e, key, v);
-	else
-		nicfit_emit_null(e, key);
-}
-
 /* The legend's name of NIC column k, or NULL when the paste does not name it. */
 static const char *nic_name(const struct dump_smi *m, int k)
 {
@@ -344,8 +336,8 @@ static void json_matrix(const struct nicfit_audit_paste *p, struct nicfit_emit *
 		nicfit_emit_stringf(e, "label", "GPU%d", g);
 		nicfit_emit_bool(e, "row", m->row_line[g] > 0);
 		nicfit_emit_bool(e, "cut", m->row_cut == g + 1);
-		str_or_null(e, "cpu_affinity", m->cpu_aff[g]);
-		str_or_null(e, "numa_affinity", m->numa_aff[g]);
+		nicfit__audit_str_or_null(e, "cpu_affinity", m->cpu_aff[g]);
+		nicfit__audit_str_or_null(e, "numa_affinity", m->numa_aff[g]);
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
@@ -353,7 +345,7 @@ static void json_matrix(const struct nicfit_audit_paste *p, struct nicfit_emit *
 	for (k = 0; k < m->nnics; k++) {
 		nicfit_emit_begin_object(e, NULL);
 		nicfit_emit_string(e, "label", m->nic_col[k]);
-		str_or_null(e, "name", nic_name(m, k));
+		nicfit__audit_str_or_null(e, "name", nic_name(m, k));
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
@@ -365,8 +357,8 @@ static void json_matrix(const struct nicfit_audit_paste *p, struct nicfit_emit *
 			nicfit_emit_begin_object(e, NULL);
 			nicfit_emit_stringf(e, "gpu_label", "GPU%d", g);
 			nicfit_emit_string(e, "nic_label", m->nic_col[k]);
-			str_or_null(e, "nic_name", nic_name(m, k));
-			str_or_null(e, "path", m->cell[g][k]);
+			nicfit__audit_str_or_null(e, "nic_name", nic_name(m, k));
+			nicfit__audit_str_or_null(e, "path", m->cell[g][k]);
 			if (gdr < 0)
 				nicfit_emit_null(e, "gdr_by_distance");
 			else
@@ -375,23 +367,6 @@ static void json_matrix(const struct nicfit_audit_paste *p, struct nicfit_emit *
 		}
 	nicfit_emit_end_array(e);
 	nicfit_emit_end_object(e);
-}
-
-/* Port and physical states as the kernel names them (as devices[].rdma does). */
-static const char *port_state(int s)
-{
-	static const char *const n[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER" };
-
-	return s >= 0 && s < 6 ? n[s] : NULL;
-}
-
-static const char *phys_state(int s)
-{
-	static const char *const n[] = { NULL, "Sleep", "Polling", "Disabled",
-					 "PortConfigurationTraining", "LinkUp",
-					 "LinkErrorRecovery", "Phy Test" };
-
-	return s >= 1 && s < 8 ? n[s] : NULL;
 }
 
 /*
@@ -428,9 +403,9 @@ static void json_rport(struct nicfit_emit *e, const struct dump_rdma *x, int k)
 
 	nicfit_emit_begin_object(e, NULL);
 	nicfit_emit_int(e, "port", k < x->nports ? pt->num : k + 1);
-	str_or_null(e, "state", port_state(pt->state));
-	str_or_null(e, "phys_state", phys_state(pt->phys));
-	str_or_null(e, "link_layer", pt->link_layer);
+	nicfit__audit_str_or_null(e, "state", nicfit__dump_port_state_name(pt->state));
+	nicfit__audit_str_or_null(e, "phys_state", nicfit__dump_phys_state_name(pt->phys));
+	nicfit__audit_str_or_null(e, "link_layer", pt->link_layer);
 	if (rate > 0)
 		nicfit_emit_number(e, "rate_gbps", rate);
 	else
@@ -439,8 +414,8 @@ static void json_rport(struct nicfit_emit *e, const struct dump_rdma *x, int k)
 		nicfit_emit_int(e, "width", pt->width);
 	else
 		nicfit_emit_null(e, "width");
-	str_or_null(e, "netdev", x->netdev[k]);
-	str_or_null(e, "netdev_state", x->netdev_state[k]);
+	nicfit__audit_str_or_null(e, "netdev", x->netdev[k]);
+	nicfit__audit_str_or_null(e, "netdev_state", x->netdev_state[k]);
 	nicfit_emit_end_object(e);
 }
 
@@ -458,10 +433,10 @@ static void json_rdma_devices(const struct nicfit_audit_paste *p, struct nicfit_
 		nicfit_emit_string(e, "source", x->from_ibstat ? "ibstat"
 				   : x->from_ibv ? "ibv_devinfo" : x->gids ? "show_gids"
 				   : "ibdev2netdev");
-		str_or_null(e, "bdf", x->bdf);
-		str_or_null(e, "fw_ver", x->fw);
-		str_or_null(e, "board_id", x->board);
-		str_or_null(e, "hca_type", x->ca_type);
+		nicfit__audit_str_or_null(e, "bdf", x->bdf);
+		nicfit__audit_str_or_null(e, "fw_ver", x->fw);
+		nicfit__audit_str_or_null(e, "board_id", x->board);
+		nicfit__audit_str_or_null(e, "hca_type", x->ca_type);
 		nicfit_emit_begin_array(e, "ports");
 		for (k = 0; k < nports(x); k++)
 			json_rport(e, x, k);
@@ -570,8 +545,8 @@ static void text_rdma(const struct nicfit_audit_paste *p, struct nicfit_emit *e)
 
 			nicfit_emit_cell_string(e, x->name);
 			nicfit_emit_cell_int(e, k < x->nports ? pt->num : k + 1);
-			cell(e, port_state(pt->state));
-			cell(e, phys_state(pt->phys));
+			cell(e, nicfit__dump_port_state_name(pt->state));
+			cell(e, nicfit__dump_phys_state_name(pt->phys));
 			cell(e, pt->link_layer);
 			if (rate > 0)
 				nicfit_emit_cell_number(e, rate, 0);

@@ -67,14 +67,6 @@ static const char *ib_state(int num, const char *name)
 	return names[num];
 }
 
-static void str_or_null(struct nicfit_emit *e, const char *key, const char *v)
-{
-	if (v && *v)
-		nicfit_emit_string(e, key, v);
-	else
-		nicfit_emit_null(e, key);
-}
-
 /* A boolean that may be unknown: v < 0 is null. */
 static void bool_or_null(struct nicfit_emit *e, const char *key, int v)
 {
@@ -166,7 +158,7 @@ static void json_netdevs(const struct nicfit_audit *a, struct nicfit_emit *e, in
 		else
 			nicfit_emit_null(e, "type");
 		num_or_null(e, "speed_gbps", n->speed_mbps > 0 ? n->speed_mbps / 1000.0 : -1);
-		str_or_null(e, "operstate", n->operstate);
+		nicfit__audit_str_or_null(e, "operstate", n->operstate);
 		if (n->carrier < 0)
 			nicfit_emit_null(e, "carrier");
 		else
@@ -218,8 +210,8 @@ static void json_rdma(const struct nicfit_audit *a, struct nicfit_emit *e,
 			nicfit_emit_string(e, "name", r->name);
 			nicfit_emit_int(e, "port", pt->num);
 			nicfit_emit_string(e, "state", ib_state(pt->state, pt->state_name));
-			str_or_null(e, "phys_state", pt->phys_name);
-			str_or_null(e, "link_layer", pt->link_layer);
+			nicfit__audit_str_or_null(e, "phys_state", pt->phys_name);
+			nicfit__audit_str_or_null(e, "link_layer", pt->link_layer);
 			num_or_null(e, "rate_gbps", pt->have_rate ? pt->rate.gbps : -1);
 			if (pt->have_rate)
 				nicfit_emit_stringf(e, "rate", "%dX%s%s", pt->rate.width,
@@ -240,9 +232,9 @@ static void json_rdma(const struct nicfit_audit *a, struct nicfit_emit *e,
 				nicfit_emit_int(e, "gid_index_v2", pt->gid_v2_index);
 			else
 				nicfit_emit_null(e, "gid_index_v2");
-			str_or_null(e, "hca_type", r->hca_type);
-			str_or_null(e, "fw_ver", r->fw_ver);
-			str_or_null(e, "board_id", r->board_id);
+			nicfit__audit_str_or_null(e, "hca_type", r->hca_type);
+			nicfit__audit_str_or_null(e, "fw_ver", r->fw_ver);
+			nicfit__audit_str_or_null(e, "board_id", r->board_id);
 			nicfit_emit_end_object(e);
 		}
 	}
@@ -277,13 +269,13 @@ static void json_link(const struct nicfit_audit *a, struct nicfit_emit *e, int i
 		nicfit_emit_int(e, "max_width", p->max_width);
 	else
 		nicfit_emit_null(e, "max_width");
-	str_or_null(e, "current_speed_text", p->cur_speed_text);
-	str_or_null(e, "max_speed_text", p->max_speed_text);
+	nicfit__audit_str_or_null(e, "current_speed_text", p->cur_speed_text);
+	nicfit__audit_str_or_null(e, "max_speed_text", p->max_speed_text);
 	num_or_null(e, "path_gbps", L->path_gbps);
 	num_or_null(e, "path_raw_gbps", L->path_raw_gbps);
 	num_or_null(e, "path_max_gbps", L->path_max_gbps);
 	num_or_null(e, "own_max_gbps", L->own_max_gbps);
-	str_or_null(e, "limited_by", L->limit_pci >= 0 ? a->topo->pci[L->limit_pci].bdf : NULL);
+	nicfit__audit_str_or_null(e, "limited_by", L->limit_pci >= 0 ? a->topo->pci[L->limit_pci].bdf : NULL);
 	nicfit_emit_bool(e, "idle", L->idle);
 	nicfit_emit_bool(e, "nominal", L->nominal);
 	nicfit_emit_end_object(e);
@@ -306,7 +298,7 @@ static void json_card(struct nicfit_emit *e, const struct nicfit_audit_dev *d)
 		num_or_null(e, "ports_now_gbps", d->ports_unknown ? -1 : d->ports_now_gbps);
 		num_or_null(e, "demand_gbps", d->card_limited_by ? d->demand_gbps : -1);
 		num_or_null(e, "supply_gbps", d->card_limited_by ? d->supply_gbps : -1);
-		str_or_null(e, "limited_by", d->card_limited_by);
+		nicfit__audit_str_or_null(e, "limited_by", d->card_limited_by);
 		nicfit_emit_end_object(e);
 	} else {
 		nicfit_emit_null(e, "card");
@@ -365,7 +357,7 @@ static void json_device(const struct nicfit_audit *a, struct nicfit_emit *e, int
 		nicfit_emit_null(e, "subsystem_device_id");
 	}
 	nicfit_emit_string(e, "name", d->name);
-	str_or_null(e, "name_source", d->name_source);
+	nicfit__audit_str_or_null(e, "name_source", d->name_source);
 	if (d->numa >= 0)
 		nicfit_emit_int(e, "numa_node", d->numa);
 	else
@@ -374,20 +366,20 @@ static void json_device(const struct nicfit_audit *a, struct nicfit_emit *e, int
 		nicfit_emit_int(e, "socket", d->socket);
 	else
 		nicfit_emit_null(e, "socket");
-	str_or_null(e, "host_bridge", p->hostbridge >= 0 && p->hostbridge < t->nhb ?
+	nicfit__audit_str_or_null(e, "host_bridge", p->hostbridge >= 0 && p->hostbridge < t->nhb ?
 				      t->hb[p->hostbridge].name : NULL);
-	str_or_null(e, "parent", p->parent >= 0 ? t->pci[p->parent].bdf : NULL);
+	nicfit__audit_str_or_null(e, "parent", p->parent >= 0 ? t->pci[p->parent].bdf : NULL);
 	nicfit_emit_bool(e, "listed", p->in_bus_list);
-	str_or_null(e, "slot", p->slot);
-	str_or_null(e, "driver", p->driver);
+	nicfit__audit_str_or_null(e, "slot", p->slot);
+	nicfit__audit_str_or_null(e, "driver", p->driver);
 	json_link(a, e, i);
 	json_netdevs(a, e, d->pci);
 	json_rdma(a, e, d);
-	str_or_null(e, "part", d->part);
-	str_or_null(e, "part_source", d->part_source);
-	str_or_null(e, "catalog_id", d->cat_nic ? d->cat_nic->e.id : NULL);
+	nicfit__audit_str_or_null(e, "part", d->part);
+	nicfit__audit_str_or_null(e, "part_source", d->part_source);
+	nicfit__audit_str_or_null(e, "catalog_id", d->cat_nic ? d->cat_nic->e.id : NULL);
 	nicfit_emit_int(e, "vfs", d->vfs);
-	str_or_null(e, "physfn", p->physfn >= 0 ? t->pci[p->physfn].bdf : NULL);
+	nicfit__audit_str_or_null(e, "physfn", p->physfn >= 0 ? t->pci[p->physfn].bdf : NULL);
 	json_card(e, d);
 	if ((d->kind == NICFIT_DEV_GPU || d->kind == NICFIT_DEV_ACCEL) && d->best_nic >= 0) {
 		nicfit_emit_begin_object(e, "best_nic");
@@ -398,13 +390,13 @@ static void json_device(const struct nicfit_audit *a, struct nicfit_emit *e, int
 	} else {
 		nicfit_emit_null(e, "best_nic");
 	}
-	str_or_null(e, "iommu_group_type", p->iommu_type);
+	nicfit__audit_str_or_null(e, "iommu_group_type", p->iommu_type);
 	if (d->kind == NICFIT_DEV_NIC && p->physfn < 0 && p->vpd_state) {
 		nicfit_emit_begin_object(e, "vpd");
 		nicfit_emit_string(e, "state", vpd_state(p->vpd_state));
-		str_or_null(e, "part", p->vpd_part);
-		str_or_null(e, "name", p->vpd_name);
-		str_or_null(e, "pcie", p->vpd_pcie);
+		nicfit__audit_str_or_null(e, "part", p->vpd_part);
+		nicfit__audit_str_or_null(e, "name", p->vpd_name);
+		nicfit__audit_str_or_null(e, "pcie", p->vpd_pcie);
 		nicfit_emit_string(e, "checksum", p->vpd_checksum == 1 ? "good" :
 				   p->vpd_checksum == 2 ? "bad" : "none");
 		nicfit_emit_end_object(e);
@@ -433,19 +425,19 @@ static void json_host(const struct nicfit_audit *a, struct nicfit_emit *e)
 	char sig[300];
 
 	nicfit_emit_begin_object(e, "host");
-	str_or_null(e, "name", t->hostname);
-	str_or_null(e, "vendor", t->sys_vendor);
-	str_or_null(e, "product", t->product);
+	nicfit__audit_str_or_null(e, "name", t->hostname);
+	nicfit__audit_str_or_null(e, "vendor", t->sys_vendor);
+	nicfit__audit_str_or_null(e, "product", t->product);
 	if (t->product[0])
 		nicfit__fmt(sig, sizeof(sig), "%s%s%s", t->sys_vendor, t->sys_vendor[0] ? " " : "",
 			 t->product);
 	else
 		nicfit__fmt(sig, sizeof(sig), "unknown");
 	nicfit_emit_string(e, "signature", sig);
-	str_or_null(e, "kernel", t->kernel);
+	nicfit__audit_str_or_null(e, "kernel", t->kernel);
 	nicfit_emit_string(e, "root", t->root);
 	nicfit_emit_bool(e, "virtual", t->is_virtual);
-	str_or_null(e, "virtual_evidence", t->virtual_why);
+	nicfit__audit_str_or_null(e, "virtual_evidence", t->virtual_why);
 	nicfit_emit_bool(e, "privileged", t->privileged);
 	if (a->nsockets)
 		nicfit_emit_int(e, "sockets", a->nsockets);
@@ -465,7 +457,7 @@ static void json_host(const struct nicfit_audit *a, struct nicfit_emit *e)
 	bool_or_null(e, "nv_peer_mem", t->nv_mem || t->nv_mem_nc || t->nv_peer_mem ? 1
 				       : t->modules_listed ? 0 : -1);
 	bool_or_null(e, "nvidia_driver", t->nvidia_driver);
-	str_or_null(e, "nvidia_driver_version", t->nvidia_version);
+	nicfit__audit_str_or_null(e, "nvidia_driver_version", t->nvidia_version);
 	nicfit_emit_end_object(e);
 	if (t->iommu < 0)
 		nicfit_emit_null(e, "iommu");
@@ -489,7 +481,7 @@ static void json_findings(const struct nicfit_audit *a, struct nicfit_emit *e)
 		nicfit_emit_string(e, "device", DEVICE(f));
 		nicfit_emit_string(e, "message", f->message);
 		nicfit_emit_string(e, "fix", FIX(f));
-		str_or_null(e, "source", f->source);
+		nicfit__audit_str_or_null(e, "source", f->source);
 		nicfit_emit_bool(e, "ignored", f->ignored);
 		nicfit_emit_end_object(e);
 	}
@@ -523,8 +515,8 @@ static void json_plan(const struct nicfit_audit *a, struct nicfit_emit *e)
 	nicfit_emit_string(e, "workload", q->workload);
 	nicfit_emit_string(e, "verdict", q->verdict);
 	nicfit_emit_bool(e, "backend_needed", q->backend_needed);
-	str_or_null(e, "fabric", q->fabric);
-	str_or_null(e, "backend_part", q->backend_part);
+	nicfit__audit_str_or_null(e, "fabric", q->fabric);
+	nicfit__audit_str_or_null(e, "backend_part", q->backend_part);
 	nicfit_emit_int(e, "backend_cards", q->backend_cards);
 	nicfit_emit_number(e, "backend_gbps", q->backend_gbps);
 	if (rdma_unknown(a)) {
@@ -532,7 +524,7 @@ static void json_plan(const struct nicfit_audit *a, struct nicfit_emit *e)
 		nicfit_emit_null(e, "host_fabric");
 	} else {
 		nicfit_emit_number(e, "host_backend_gbps", q->host_backend_gbps);
-		str_or_null(e, "host_fabric", q->host_fabric);
+		nicfit__audit_str_or_null(e, "host_fabric", q->host_fabric);
 	}
 	nicfit_emit_number(e, "frontend_gbps", q->frontend_gbps);
 	nicfit_emit_number(e, "host_frontend_gbps", q->host_frontend_gbps);
@@ -581,7 +573,7 @@ static void render_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 			nicfit_emit_int(e, "socket", n->package);
 		else
 			nicfit_emit_null(e, "socket");
-		str_or_null(e, "cpus", n->cpulist);
+		nicfit__audit_str_or_null(e, "cpus", n->cpulist);
 		if (n->cpus_known)
 			nicfit_emit_int(e, "cpu_count", (long long)n->ncpus);
 		else

@@ -289,4 +289,12 @@ int nicfit__dump_name_pci(const struct nicfit_topo *t, const char *name);
 int nicfit__dump_gpu_pci(const struct nicfit_dump *d, const struct nicfit_topo *t, int k,
 			 int *assumed);
 
+/*
+ * The kernel's names of an RDMA port's state (NOP .. ACTIVE_DEFER) and
+ * physical state (Sleep .. Phy Test), as sysfs prints them; "" for a value
+ * out of range (dump/dump_rdma.c).
+ */
+const char *nicfit__dump_port_state_name(int st);
+const char *nicfit__dump_phys_state_name(int st);
+
 #endif

@@ -90,14 +90,14 @@ static int paren_num(const char *s)
 }
 
 /* The kernel's names of port and physical states (ports/N/state, phys_state). */
-static const char *state_name(int st)
+const char *nicfit__dump_port_state_name(int st)
 {
 	static const char *const n[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER" };
 
 	return st >= 0 && st <= 5 ? n[st] : "";
 }
 
-static const char *phys_name(int st)
+const char *nicfit__dump_phys_state_name(int st)
 {
 	static const char *const n[] = { "", "Sleep", "Polling", "Disabled", "PortConfigurationTraining",
 					 "LinkUp", "LinkErrorRecovery", "Phy Test" };
@@ -225,9 +225,9 @@ void nicfit__dump_rdma_ports(const struct dump_rdma *r, struct nicfit_rdmadev *o
 		memset(o, 0, sizeof(*o));
 		o->num = pt->num;
 		o->state = pt->state;
-		snprintf(o->state_name, sizeof(o->state_name), "%s", state_name(pt->state));
+		snprintf(o->state_name, sizeof(o->state_name), "%s", nicfit__dump_port_state_name(pt->state));
 		o->phys_state = pt->phys;
-		snprintf(o->phys_name, sizeof(o->phys_name), "%s", phys_name(pt->phys));
+		snprintf(o->phys_name, sizeof(o->phys_name), "%s", nicfit__dump_phys_state_name(pt->phys));
 		snprintf(o->link_layer, sizeof(o->link_layer), "%s", pt->link_layer);
 		o->gid_v2_index = -1;
 		if (pt->gids) { /* show_gids: counted as discovery counts gids/ and gid_attrs/types/ */
