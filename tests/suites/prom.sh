@@ -150,24 +150,7 @@ done
 	--ignore nic-pcie-starved --ignore vpi-port-mode --ignore ib-no-subnet-manager >"$tmp/nhc" 2>&1
 rc=$?
 check "nhc: --ignore takes a finding out of the check" sh -c "[ $rc = 0 ] && [ ! -s '$tmp/nhc' ]"
-# The NHC check script under NHC's calling convention: die() records the failure.
-if have bash; then
-	cat >"$tmp/nhc-run.sh" <<SH
-die() { echo "DIED \$1 \$2"; return 1; }
-NICFIT_BIN='$NICFIT'
-NICFIT_ARGS='--sysfs $fx/epyc-gen4 --no-pci-ids'
-. scripts/nhc/nicfit.nhc
-check_nicfit; echo "rc=\$?"
-NICFIT_ARGS='--sysfs $fx/hpt-nvme --no-pci-ids'
-check_nicfit; echo "rc=\$?"
-SH
-	bash "$tmp/nhc-run.sh" >"$tmp/nhc-out" 2>&1
-	check "nicfit.nhc: a failing node dies with the first line and the count" \
-		grep -q '^DIED 1 nicfit: warning link-speed-downtrained 0000:81:00.0: .* (and 3 more)$' "$tmp/nhc-out"
-	check "nicfit.nhc: then returns 1; a clean node returns 0 without dying" \
-		sh -c "[ \"\$(grep -c DIED '$tmp/nhc-out')\" = 1 ] && grep -qx 'rc=1' '$tmp/nhc-out' &&
-		       grep -qx 'rc=0' '$tmp/nhc-out'"
-fi
+# scripts/nhc/nicfit.nhc under NHC itself: tests/suites/nhc.sh
 
 # ---- --expect ------------------------------------------------------------------
 # a VM like kvm-vm, without its RDMA devices
