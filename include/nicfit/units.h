@@ -15,7 +15,10 @@
  * a quiet -1 for a file).
  *
  * Units: sizes in bytes (decimal prefixes are powers of 1000, binary ones
- * powers of 1024), speeds in Gb/s (1e9 bit/s).
+ * powers of 1024), speeds in Gb/s (1e9 bit/s). `b` is a bit and `B` a byte
+ * ("40Gb" is 5e9 bytes, "25GB/s" is not a link speed); a unit whose case
+ * says nothing ("gb", "gbps") is refused with both readings named.
+ * docs/units.md is the table of every form.
  *
  * Shape: the parsers write only into their out-parameters and the
  * caller's struct nicfit_error; nothing allocates.

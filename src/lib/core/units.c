@@ -104,63 +104,188 @@ static int bad(struct nicfit_error *err, const char *input, const char *s,
 			       why, col_of(s, p));
 }
 
-struct suffix {
-	const char *text;
-	double mult;
-	int kind; /* enum nicfit_size_kind, or for speeds enum nicfit_speed_kind */
+/*
+ * Units as the networking world writes them: `b` is a bit and `B` a byte
+ * (Gb, GB, Gbps, GB/s, Gbit, GiB, Gibit), the words bit and byte in any
+ * case, the SI prefixes k, M, G, T, P (K for kilo too) and the binary ones
+ * Ki, Mi, Gi, Ti, Pi. Where the case of a unit carries no information (all
+ * lower case "gb", "mbps", "gib"; all capitals "GBPS") the unit reads two
+ * ways and is refused with both readings named. docs/units.md is the table.
+ */
+enum unit_base {
+	BASE_NONE,   /* a prefix alone: "10G", "70M" */
+	BASE_BIT,    /* b, bit, bits */
+	BASE_BYTE,   /* B, byte, bytes */
+	BASE_EITHER, /* b or B, but the case says nothing: "gb", "GBPS" */
+	BASE_ETH     /* GbE, GigE */
 };
 
-static const struct suffix size_suffixes[] = {
-	{ "bytes", 1, NICFIT_SIZE_BYTES },
-	{ "kb", 1e3, NICFIT_SIZE_BYTES },
-	{ "mb", 1e6, NICFIT_SIZE_BYTES },
-	{ "gb", 1e9, NICFIT_SIZE_BYTES },
-	{ "tb", 1e12, NICFIT_SIZE_BYTES },
-	{ "pb", 1e15, NICFIT_SIZE_BYTES },
-	{ "kib", 1024.0, NICFIT_SIZE_BYTES },
-	{ "mib", 1048576.0, NICFIT_SIZE_BYTES },
-	{ "gib", 1073741824.0, NICFIT_SIZE_BYTES },
-	{ "tib", 1099511627776.0, NICFIT_SIZE_BYTES },
-	{ "pib", 1125899906842624.0, NICFIT_SIZE_BYTES },
-	{ "k", 1e3, NICFIT_SIZE_PARAMS },
-	{ "m", 1e6, NICFIT_SIZE_PARAMS },
-	{ "b", 1e9, NICFIT_SIZE_PARAMS },
-	{ "t", 1e12, NICFIT_SIZE_PARAMS },
+struct unit {
+	char prefix;     /* 'k', 'M', 'G', 'T', 'P' as written, or 0 */
+	int binary;      /* Ki, Mi, Gi... */
+	double mult;     /* what the prefix multiplies by */
+	enum unit_base base;
+	int per_s;       /* "/s" or "ps" after the base */
+	size_t len;      /* the unit's length in s */
 };
+
+static int ieq(const char *a, size_t n, const char *b)
+{
+	return strlen(b) == n && !strncasecmp(a, b, n);
+}
+
+/* Read the unit at u (len n). Returns 0, or -1 for a unit that is none of these. */
+static int read_unit(const char *u, size_t n, struct unit *out)
+{
+	static const char prefixes[] = "kKmMgGtTpP";
+	static const double si[] = { 1e3, 1e6, 1e9, 1e12, 1e15 };
+	const char *r = u, *at;
+	size_t k;
+
+	memset(out, 0, sizeof(*out));
+	out->len = n;
+	out->mult = 1;
+	if (n && (at = strchr(prefixes, u[0])) != NULL) {
+		int i = (int)((at - prefixes) / 2);
+
+		out->prefix = u[0];
+		out->mult = si[i];
+		r++;
+		if (r < u + n && *r == 'i' && r + 1 < u + n && (r[1] == 'b' || r[1] == 'B')) {
+			out->binary = 1;
+			out->mult = pow(1024.0, i + 1);
+			r++;
+		}
+	}
+	k = n - (size_t)(r - u);
+	if (out->prefix && ieq(u, n, "gige")) {
+		out->base = BASE_ETH;
+		return 0;
+	}
+	if (!k)
+		return out->prefix ? 0 : -1;
+	if (ieq(r, k, "bit") || ieq(r, k, "bits") || ieq(r, k, "bit/s") || ieq(r, k, "bits/s")) {
+		out->base = BASE_BIT;
+		out->per_s = k > 4;
+		return 0;
+	}
+	if (ieq(r, k, "byte") || ieq(r, k, "bytes") || ieq(r, k, "byte/s") || ieq(r, k, "bytes/s")) {
+		out->base = BASE_BYTE;
+		out->per_s = k > 5;
+		return 0;
+	}
+	if (out->prefix && !out->binary && ieq(r, k, "be")) {
+		out->base = BASE_ETH;
+		return 0;
+	}
+	if (r[0] != 'b' && r[0] != 'B')
+		return -1;
+	if (k == 3 && (!strncmp(r + 1, "/s", 2) || !strncasecmp(r + 1, "ps", 2)))
+		out->per_s = 1;
+	else if (k != 1)
+		return -1;
+	out->base = r[0] == 'b' ? BASE_BIT : BASE_BYTE;
+	/* a lower-case prefix other than k (the SI kilo), or capitals throughout */
+	if ((out->prefix && out->prefix != 'k' && islower((unsigned char)out->prefix)) ||
+	    (out->per_s && r[0] == 'B' && r[1] == 'P'))
+		out->base = BASE_EITHER;
+	return 0;
+}
+
+/* "giga" for a prefix letter, "gibi" when binary. */
+static const char *prefix_name(const struct unit *un)
+{
+	switch (un->prefix) {
+	case 'k': case 'K': return un->binary ? "kibi" : "kilo";
+	case 'm': case 'M': return un->binary ? "mebi" : "mega";
+	case 'g': case 'G': return un->binary ? "gibi" : "giga";
+	case 't': case 'T': return un->binary ? "tebi" : "tera";
+	case 'p': case 'P': return un->binary ? "pebi" : "peta";
+	default: return "";
+	}
+}
+
+/* The prefix as the standard writes it: k, M, G, T, P (Ki, Mi, ...). */
+static void prefix_std(const struct unit *un, char *out, size_t n)
+{
+	char c = un->prefix == 'K' || un->prefix == 'k' ? (un->binary ? 'K' : 'k')
+		: (char)toupper((unsigned char)un->prefix);
+
+	snprintf(out, n, "%s%s", c ? (char[2]){ c, 0 } : "", un->binary ? "i" : "");
+}
+
+/* "'40gb': 'gb' reads two ways: 40GB (gigabytes) or 40Gb (gigabits); write the one you mean" */
+static int ambiguous(struct nicfit_error *err, const char *input, const char *s,
+		     const char *num, size_t num_len, const char *unit, const struct unit *un)
+{
+	char why[200], p[4];
+
+	prefix_std(un, p, sizeof(p));
+	snprintf(why, sizeof(why), "'%.*s' reads two ways: %.*s%sB%s (%sbytes%s) or "
+		 "%.*s%sb%s (%sbits%s); write the one you mean", (int)un->len, unit,
+		 (int)num_len, num, p, un->per_s ? "/s" : "", prefix_name(un),
+		 un->per_s ? " per second" : "", (int)num_len, num, p, un->per_s ? "/s" : "",
+		 prefix_name(un), un->per_s ? " per second" : "");
+	return bad(err, input, s, unit, why);
+}
+
+/* The unit at p: letters and '/', at most 15 bytes. Returns its length. */
+static size_t unit_len(const char *p)
+{
+	size_t n;
+
+	for (n = 0; (isalpha((unsigned char)p[n]) || p[n] == '/') && n < 15; n++)
+		;
+	return n;
+}
 
 int nicfit_parse_size(const char *s, const char *input, double *value,
 		      enum nicfit_size_kind *kind, struct nicfit_error *err)
 {
-	const char *p = skip_space(s), *unit;
-	char u[16];
-	size_t n, i;
+	const char *p = skip_space(s), *num = p, *unit;
+	struct unit un;
+	size_t n, num_len;
 	double v;
+	int params = 0;
 
 	if (scan_number(&p, &v, 0))
 		return bad(err, input, s, p, "expected a number such as 40GB, 40GiB or 70B");
+	num_len = (size_t)(p - num);
 	unit = p = skip_space(p);
-	for (n = 0; isalpha((unsigned char)p[n]) && n < sizeof(u) - 1; n++)
-		u[n] = (char)tolower((unsigned char)p[n]);
-	u[n] = '\0';
+	n = unit_len(p);
 	if (!n)
 		return bad(err, input, s, unit,
-			   "needs a unit: GB, GiB (bytes) or B (billions of parameters)");
+			   "needs a unit: GB, GiB (bytes), Gb (bits) or B (billions of parameters)");
 	p = skip_space(p + n);
 	if (*p)
 		return bad(err, input, s, p, "unexpected text after the unit");
-	for (i = 0; i < sizeof(size_suffixes) / sizeof(size_suffixes[0]); i++) {
-		if (strcmp(u, size_suffixes[i].text))
-			continue;
-		v *= size_suffixes[i].mult;
-		if (!isfinite(v) || v <= 0 || v > 1e18)
-			return bad(err, input, s, s, "out of range (must be above 0 and at most 1 EB)");
-		*value = v;
-		*kind = (enum nicfit_size_kind)size_suffixes[i].kind;
-		return 0;
+	if (n == 1 && (unit[0] == 'B' || unit[0] == 'b')) {
+		if (unit[0] == 'b')
+			return bad(err, input, s, unit, "'b' reads two ways: B (billions of "
+				   "parameters, 70B) or bit; write the one you mean");
+		un.mult = 1e9;
+		params = 1;
+	} else if (read_unit(unit, n, &un)) {
+		return bad(err, input, s, unit, "unknown unit (bytes: kB, MB, GB, TB, KiB, MiB, "
+			   "GiB, TiB; bits: Mb, Gb, Gbit, Gibit; parameter counts: K, M, B, T)");
+	} else if (un.base == BASE_EITHER) {
+		return ambiguous(err, input, s, num, num_len, unit, &un);
+	} else if (un.per_s || un.base == BASE_ETH) {
+		return bad(err, input, s, unit, "that is a rate, not a size (a size is GB, GiB or Gb)");
+	} else if (un.base == BASE_NONE) {
+		if (un.binary || !strchr("kKmMtT", un.prefix))
+			return bad(err, input, s, unit, "ambiguous unit 'G': write GB (gigabytes), "
+				   "Gb (gigabits) or B (billions of parameters)");
+		params = 1;
+	} else if (un.base == BASE_BIT) {
+		un.mult /= 8;
 	}
-	if (!strcmp(u, "g"))
-		return bad(err, input, s, unit, "ambiguous unit 'G': write GB for bytes or B for billions of parameters");
-	return bad(err, input, s, unit, "unknown unit (use KB, MB, GB, TB, KiB, MiB, GiB, TiB, or K, M, B, T for parameter counts)");
+	v *= un.mult;
+	if (!isfinite(v) || v <= 0 || v > 1e18)
+		return bad(err, input, s, s, "out of range (must be above 0 and at most 1 EB)");
+	*value = v;
+	*kind = params ? NICFIT_SIZE_PARAMS : NICFIT_SIZE_BYTES;
+	return 0;
 }
 
 struct ib_rate {
@@ -207,31 +332,13 @@ const char *nicfit_ib_rate_name(size_t i)
 	return i < sizeof(ib_rates) / sizeof(ib_rates[0]) ? ib_rates[i].name : NULL;
 }
 
-static const struct suffix speed_suffixes[] = {
-	{ "g", 1, NICFIT_SPEED_ANY },
-	{ "gb", 1, NICFIT_SPEED_ANY },
-	{ "gb/s", 1, NICFIT_SPEED_ANY },
-	{ "gbps", 1, NICFIT_SPEED_ANY },
-	{ "gbit", 1, NICFIT_SPEED_ANY },
-	{ "gbit/s", 1, NICFIT_SPEED_ANY },
-	{ "gbe", 1, NICFIT_SPEED_ETH },
-	{ "gige", 1, NICFIT_SPEED_ETH },
-	{ "m", 1e-3, NICFIT_SPEED_ANY },
-	{ "mb/s", 1e-3, NICFIT_SPEED_ANY },
-	{ "mbps", 1e-3, NICFIT_SPEED_ANY },
-	{ "mbit/s", 1e-3, NICFIT_SPEED_ANY },
-	{ "t", 1e3, NICFIT_SPEED_ANY },
-	{ "tb/s", 1e3, NICFIT_SPEED_ANY },
-	{ "tbps", 1e3, NICFIT_SPEED_ANY },
-	{ "tbe", 1e3, NICFIT_SPEED_ETH },
-};
-
 int nicfit_parse_speed(const char *s, const char *input,
 		       struct nicfit_speed *out, struct nicfit_error *err)
 {
-	const char *p = skip_space(s), *unit;
+	const char *p = skip_space(s), *unit, *num;
+	struct unit un;
 	char u[16];
-	size_t n, i;
+	size_t n, i, num_len;
 	double v;
 	int lanes = 0;
 
@@ -276,33 +383,39 @@ int nicfit_parse_speed(const char *s, const char *input,
 	}
 	if (lanes)
 		return bad(err, input, s, p, "expected an InfiniBand rate after the width");
+	num = p;
 	if (scan_number(&p, &v, 0))
 		return bad(err, input, s, p, "expected a speed such as 10G, 25GbE, 100Gb/s or EDR");
+	num_len = (size_t)(p - num);
 	unit = p = skip_space(p);
-	for (n = 0; (isalpha((unsigned char)p[n]) || p[n] == '/') && n < sizeof(u) - 1; n++)
-		u[n] = (char)tolower((unsigned char)p[n]);
-	u[n] = '\0';
+	n = unit_len(p);
 	if (!n)
 		return bad(err, input, s, unit, "needs a unit: G (Gb/s), GbE, Mb/s or an InfiniBand rate");
 	p = skip_space(p + n);
 	if (*p)
 		return bad(err, input, s, p, "unexpected text after the unit");
-	/* "GB/s" and "GBps" are bytes: a common slip for network speeds. */
-	if (n >= 3 && strchr("GMTgmt", unit[0]) && unit[1] == 'B' &&
-	    (!strcmp(u + 2, "/s") || !strcmp(u + 2, "ps")))
-		return bad(err, input, s, unit,
-			   "that is bytes per second; give network speeds in bits (Gb/s)");
-	for (i = 0; i < sizeof(speed_suffixes) / sizeof(speed_suffixes[0]); i++) {
-		if (strcmp(u, speed_suffixes[i].text))
-			continue;
-		v *= speed_suffixes[i].mult;
-		if (!(v >= 0.001) || v > 100000)
-			return bad(err, input, s, s, "out of range (1 Mb/s to 100 Tb/s)");
-		out->gbps = v;
-		out->kind = (enum nicfit_speed_kind)speed_suffixes[i].kind;
-		return 0;
+	if (read_unit(unit, n, &un) || (un.base == BASE_NONE && (un.binary || !strchr("mMgGtT", un.prefix))))
+		return bad(err, input, s, unit, "unknown unit (bits per second: G, Gb/s, Gbps, "
+			   "Gbit/s, GbE, Mb/s, Tb/s)");
+	if (un.base == BASE_EITHER)
+		return ambiguous(err, input, s, num, num_len, unit, &un);
+	if (un.base == BASE_BYTE) {
+		char why[200], pre[4];
+
+		prefix_std(&un, pre, sizeof(pre));
+		snprintf(why, sizeof(why), "%.*s is bytes%s; a network speed is in bits per "
+			 "second: write %.*sG or %.*sGb/s for %.*s Gb/s, %gG for %.*s %sB/s",
+			 (int)n, unit, un.per_s ? " per second" : " (a size)", (int)num_len, num,
+			 (int)num_len, num, (int)num_len, num, v * un.mult * 8 / 1e9, (int)num_len,
+			 num, pre);
+		return bad(err, input, s, unit, why);
 	}
-	return bad(err, input, s, unit, "unknown unit (use G, Gb/s, GbE, Mb/s, Tb/s)");
+	v *= un.mult / 1e9;
+	if (!(v >= 0.001) || v > 100000)
+		return bad(err, input, s, s, "out of range (1 Mb/s to 100 Tb/s)");
+	out->gbps = v;
+	out->kind = un.base == BASE_ETH ? NICFIT_SPEED_ETH : NICFIT_SPEED_ANY;
+	return 0;
 }
 
 int nicfit_parse_pcie(const char *s, const char *input, int *gen, int *width,
