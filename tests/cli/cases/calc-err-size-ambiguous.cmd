@@ -1,0 +1,2 @@
+calc load --size 40gb --link 10G
+# exit 64

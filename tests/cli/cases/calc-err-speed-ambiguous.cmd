@@ -1,0 +1,2 @@
+calc link --speed 25gbps --proto roce
+# exit 64

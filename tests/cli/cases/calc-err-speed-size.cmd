@@ -1,0 +1,2 @@
+calc link --speed 25GB --proto roce
+# exit 64

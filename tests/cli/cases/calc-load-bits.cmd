@@ -1,0 +1,1 @@
+calc load --size 40Gb --link 10G
