@@ -82,6 +82,38 @@ static size_t offset_of(const char *s, size_t n, size_t cols)
 	return n;
 }
 
+/*
+ * Where the lines a long line is wrapped into start: under its text. A
+ * labelled line ("Back end   MCX...", "  R1   Llama...", "  info     code:
+ * ...") hangs under what follows the label, the first run of two blanks
+ * in its first 32 columns; a list item ("- ", "* ") under its words; other
+ * prose under its own indentation.
+ */
+static size_t hang_of(const char *s, size_t n, size_t ind, unsigned width)
+{
+	size_t i = ind, col = ind, a, blanks = 0, limit = width / 2 < 32 ? width / 2 : 32;
+
+	if (ind + 1 < n && (s[ind] == '-' || s[ind] == '*') && s[ind + 1] == ' ')
+		return ind + 2;
+	/* colour codes take no column: "\033[33mWARNING \033[0m code" has two blanks */
+	for (; i < n && col <= limit; i++) {
+		if ((a = ansi_len(s + i, n - i))) {
+			i += a - 1;
+			continue;
+		}
+		if (s[i] == ' ') {
+			blanks++;
+		} else {
+			if (blanks >= 2 && col > ind + blanks)
+				return col;
+			blanks = 0;
+		}
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			col++;
+	}
+	return ind;
+}
+
 /* Append one line (no newline in it) to out, wrapped at width. */
 static void wrap_line(struct nicfit_buf *out, const char *s, size_t n, unsigned width)
 {
@@ -89,9 +121,7 @@ static void wrap_line(struct nicfit_buf *out, const char *s, size_t n, unsigned 
 
 	while (ind < n && s[ind] == ' ')
 		ind++;
-	hang = ind;
-	if (ind + 1 < n && (s[ind] == '-' || s[ind] == '*') && s[ind + 1] == ' ')
-		hang += 2;
+	hang = hang_of(s, n, ind, width);
 	if (hang + 20 > width)
 		hang = ind = 0;
 	while (columns(s, n) + (first ? 0 : hang) > width) {

@@ -77,6 +77,23 @@ print(max([len(l) for l in t.split("\n")] + [0]))' "$tmp/out")
 	fi
 done <"$tmp/cmds"
 
+# Wrapped text hangs under its own text, never at the margin.
+COLUMNS=80 script -qec "$NICFIT help findings" /dev/null </dev/null | sed 's/\x1b\[[0-9;]*m//g; s/\r$//' >"$tmp/hf"
+"$NICFIT" help findings -j | jq -r '.codes[].code' >"$tmp/codes"
+stray=$(awk 'NR == FNR { code[$1] = 1; next } /^  [^ ]/ && !code[$1] && $1 != "code" { print; n++ } END { exit n > 0 }' \
+	"$tmp/codes" "$tmp/hf") && [ "$(wc -l <"$tmp/hf")" -gt 163 ] &&
+	ok "help findings at 80 columns: every line is a code's row or hangs under its column" ||
+	bad "help findings at 80 columns: every line is a code's row or hangs under its column" "$(echo "$stray" | head -3)"
+COLUMNS=80 script -qec "$NICFIT plan --example=training --explain" /dev/null </dev/null |
+	sed 's/\x1b\[[0-9;]*m//g; s/\r$//' >"$tmp/pl"
+sed -n '/^Back end /{n;p;q}' "$tmp/pl" | grep -q '^           [^ ]' &&
+	ok "a wrapped labelled line (Back end) hangs under its value" ||
+	bad "a wrapped labelled line (Back end) hangs under its value" "$(sed -n '/^Back end /{n;p;q}' "$tmp/pl")"
+grep -A1 '^  R1 ' "$tmp/pl" | sed -n 2p | grep -q '^       [^ ]' &&
+	ok "a wrapped rule line (R1) hangs under its text" || bad "a wrapped rule line (R1) hangs under its text"
+grep -A1 '^  WARNING  gpu-nic-cross-socket' "$tmp/pl" | sed -n 2p | grep -q '^           [^ ]' &&
+	ok "a wrapped finding hangs under its message" || bad "a wrapped finding hangs under its message"
+
 # Names in UTF-8 are shown as they are, piped and on a terminal (the tables
 # are laid out in a UTF-8 locale: in the "C" one libsmartcols looped for ever).
 out=$(timeout 60 "$NICFIT" catalog list nics --catalog tests/fixtures/catalog-utf8.json)

@@ -362,6 +362,47 @@ static void text_tables_take_utf8(void **state)
 		free(cells[i]);
 }
 
+/*
+ * A table whose long words leave no room (help findings at 80 columns: a
+ * 27-column code beside a 38-column "(host.gpudirect.nvidia_driver_version)")
+ * fits the width by breaking those words after their punctuation: no line
+ * is wider, no break character is left in the output, and the pieces put
+ * together are the word.
+ */
+static void text_tables_break_long_words(void **state)
+{
+	static const struct nicfit_column cols[] = { { "code", "code", 0 }, { "sev", "severity", 0 },
+						     { "eng", "engines", 0 }, { "meaning", "meaning", 0 } };
+	static const char *const text[] = {
+		"cluster-breakout-unverified", "warning", "plan, cluster",
+		"hosts run different drivers (host.gpudirect.nvidia_driver_version) on one fabric",
+		"x", "info", "audit", "short" };
+	struct nicfit_emit_view v = { 80, 0, 0, NULL };
+	struct nicfit_buf out;
+	char *cells[8], *line, *save = NULL, joined[256] = "";
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 8; i++)
+		assert_non_null(cells[i] = strdup(text[i]));
+	nicfit_buf_init(&out, 0);
+	assert_int_equal(nicfit__table_text(&out, cols, 4, cells, 2, &v, "", ""), 0);
+	assert_null(strstr(out.data, "\xe2\x80\x8b"));
+	for (line = strtok_r(out.data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *m = line + (strlen(line) > 50 ? 50 : strlen(line));
+
+		if (strlen(line) > 80)
+			fail_msg("a line of %zu columns: %s", strlen(line), line);
+		while (*m == ' ')
+			m++;
+		strncat(joined, m, sizeof(joined) - strlen(joined) - 1);
+	}
+	assert_non_null(strstr(joined, "(host.gpudirect.nvidia_driver_version)"));
+	nicfit_buf_release(&out);
+	for (i = 0; i < 8; i++)
+		free(cells[i]);
+}
+
 /* A key given twice replaces the first value where it stands, as in a jansson object. */
 static void duplicate_keys_replace(void **state)
 {
@@ -549,6 +590,7 @@ int main(void)
 		cmocka_unit_test(duplicate_keys_replace),
 		cmocka_unit_test(limits_at_every_size),
 		cmocka_unit_test(text_tables_take_utf8),
+		cmocka_unit_test(text_tables_break_long_words),
 		cmocka_unit_test(keys_as_jansson),
 		cmocka_unit_test(misuse_refused),
 	};

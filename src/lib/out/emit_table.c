@@ -66,18 +66,89 @@ static char *ascii_only(const char *s)
 	return t;
 }
 
-/* Display columns of UTF-8 text: code points, not bytes. */
+/*
+ * A break inside a word wider than its column: U+200B ZERO WIDTH SPACE,
+ * put after the punctuation of such words only ("(host.gpudirect." |
+ * "nvidia_driver_version)"), where word_next() may end a line, and taken
+ * out of what is printed. Outside text cannot bring one in: the escaper
+ * shows a zero-width character as \u200b.
+ */
+#define ZWSP "\xe2\x80\x8b"
+
+static int is_zwsp(const char *p)
+{
+	return (unsigned char)p[0] == 0xe2 && (unsigned char)p[1] == 0x80 &&
+	       (unsigned char)p[2] == 0x8b;
+}
+
+static int breaks_after(char c)
+{
+	return c && strchr("./_=,-:;", c) != NULL;
+}
+
+/* Display columns of UTF-8 text: code points, not bytes; a break takes none. */
 static size_t cols_of(const char *s, size_t n)
 {
 	size_t w = 0, i;
 
-	for (i = 0; i < n && s[i]; i++)
+	for (i = 0; i < n && s[i]; i++) {
+		if (i + 2 < n && is_zwsp(s + i)) {
+			i += 2;
+			continue;
+		}
 		if (((unsigned char)s[i] & 0xC0) != 0x80)
 			w++;
+	}
 	return w;
 }
 
-/* The widest word: a wrapped column is never narrower. */
+/* The widest piece of s when a line may also end after the punctuation of a word. */
+static size_t widest_piece(const char *s)
+{
+	size_t best = 0, w = 0;
+
+	for (; *s; s++) {
+		if (*s == ' ') {
+			w = 0;
+			continue;
+		}
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			w++;
+		if (w > best)
+			best = w;
+		if (breaks_after(*s) && s[1] && s[1] != ' ')
+			w = 0;
+	}
+	return best;
+}
+
+/* s with a break after the punctuation of each word wider than width (malloc'ed). */
+static char *with_breaks(const char *s, size_t width)
+{
+	size_t n = strlen(s), k = 0, i;
+	char *t = malloc(n * 4 + 1);
+
+	if (!t)
+		return NULL;
+	for (i = 0; i < n;) {
+		size_t len = strcspn(s + i, " "), j, wide = cols_of(s + i, len) > width;
+
+		for (j = 0; j < len; j++) {
+			t[k++] = s[i + j];
+			if (wide && breaks_after(s[i + j]) && j + 1 < len) {
+				memcpy(t + k, ZWSP, 3);
+				k += 3;
+			}
+		}
+		i += len;
+		while (i < n && s[i] == ' ')
+			t[k++] = s[i++];
+	}
+	t[k] = '\0';
+	return t;
+}
+
+/* The widest word (or piece of a word between breaks): a wrapped column is never narrower. */
 static size_t word_chunk(const struct libscols_column *cl, const char *data, void *u)
 {
 	size_t best = 0;
@@ -85,11 +156,18 @@ static size_t word_chunk(const struct libscols_column *cl, const char *data, voi
 	(void)cl;
 	(void)u;
 	while (data && *data) {
-		size_t n = strcspn(data, " "), w = cols_of(data, n);
+		size_t n = strcspn(data, " "), w, k;
 
+		for (k = 0; k + 2 < n && !is_zwsp(data + k); k++)
+			;
+		if (k + 2 < n)
+			n = k;
+		w = cols_of(data, n);
 		if (w > best)
 			best = w;
 		data += n;
+		if (is_zwsp(data))
+			data += 3;
 		while (*data == ' ')
 			data++;
 	}
@@ -106,6 +184,12 @@ static char *word_next(const struct libscols_column *cl, char *data, void *u)
 	if (!data || !width)
 		return NULL;
 	for (p = data; *p; p++) {
+		if (is_zwsp(p)) {
+			if (w <= width)
+				cut = p;
+			p += 2;
+			continue;
+		}
 		if (((unsigned char)*p & 0xC0) != 0x80)
 			w++;
 		if (*p == ' ' && w <= width + 1)
@@ -115,6 +199,10 @@ static char *word_next(const struct libscols_column *cl, char *data, void *u)
 	}
 	if (!*p || !cut)
 		return NULL;
+	if (is_zwsp(cut)) {
+		*cut = '\0';
+		return cut + 3;
+	}
 	*cut = '\0';
 	for (p = cut + 1; *p == ' '; p++)
 		;
@@ -257,9 +345,10 @@ int nicfit_emit_check_columns(const struct nicfit_emit *e, struct nicfit_error *
  * that a table that fits is printed as it is and ids are never cut.
  */
 static void plan_widths(const struct nicfit_column *cols, char *const *cells, int ncols,
-			size_t nrows, const int *order, int n, unsigned avail, size_t *hint)
+			size_t nrows, const int *order, int n, unsigned avail, int breaks,
+			size_t *hint)
 {
-	size_t w[64], minw[64], total = 0;
+	size_t w[64], minw[64], piece[64], total = 0;
 	size_t r;
 	int k;
 
@@ -269,32 +358,50 @@ static void plan_widths(const struct nicfit_column *cols, char *const *cells, in
 
 		w[k] = cols_of(t, strlen(t));
 		minw[k] = word_chunk(NULL, t, NULL);
+		piece[k] = minw[k];
 		for (r = 0; r < nrows; r++) {
 			const char *s = cells[r * (size_t)ncols + (size_t)order[k]];
 			size_t cw = cols_of(s, strlen(s)), mw = word_chunk(NULL, s, NULL);
+			size_t pw = breaks ? widest_piece(s) : mw;
 
 			if (cw > w[k])
 				w[k] = cw;
 			if (mw > minw[k])
 				minw[k] = mw;
+			if (pw > piece[k])
+				piece[k] = pw;
 		}
 		hint[k] = 0;
 		total += w[k] + (k ? 2 : 0);
 	}
 	while (total > avail) {
-		int best = -1;
+		int best = -1, second = 0;
 
 		for (k = 0; k < n && k < 64; k++)
 			if (!cols[order[k]].right && !hint[k] && w[k] > minw[k] &&
 			    (best < 0 || w[k] > w[best]))
 				best = k;
+		/* no column narrows to its longest word and the table still does not
+		 * fit: the widest narrows further, its long words broken after their
+		 * punctuation */
+		for (k = 0; best < 0 && k < n && k < 64; k++)
+			if (!cols[order[k]].right && (hint[k] ? hint[k] : w[k]) > piece[k])
+				second = 1;
+		if (second)
+			for (k = 0; k < n && k < 64; k++) {
+				size_t cur = hint[k] ? hint[k] : w[k];
+
+				if (!cols[order[k]].right && cur > piece[k] &&
+				    (best < 0 || cur > (hint[best] ? hint[best] : w[best])))
+					best = k;
+			}
 		if (best < 0)
 			return;
 		{
-			size_t over = total - avail, to = w[best] > minw[best] + over ? w[best] - over
-									    : minw[best];
+			size_t cur = hint[best] ? hint[best] : w[best], low = second ? piece[best] : minw[best];
+			size_t over = total - avail, to = cur > low + over ? cur - over : low;
 
-			total -= w[best] - to;
+			total -= cur - to;
 			hint[best] = to;
 		}
 	}
@@ -302,7 +409,7 @@ static void plan_widths(const struct nicfit_column *cols, char *const *cells, in
 
 static int layout(struct nicfit_buf *out, const struct nicfit_column *cols, int ncols,
 		  char *const *cells, size_t nrows, const struct nicfit_emit_view *v,
-		  const char *bold, const char *reset);
+		  const char *bold, const char *reset, int utf8);
 
 int nicfit__table_text(struct nicfit_buf *out, const struct nicfit_column *cols, int ncols,
 		       char *const *cells, size_t nrows, const struct nicfit_emit_view *v,
@@ -331,7 +438,7 @@ int nicfit__table_text_in(struct nicfit_buf *out, const struct nicfit_column *co
 			rc = NICFIT_E_NOMEM;
 	}
 	if (!rc)
-		rc = layout(out, cols, ncols, ascii ? ascii : cells, nrows, v, bold, reset);
+		rc = layout(out, cols, ncols, ascii ? ascii : cells, nrows, v, bold, reset, !ascii);
 	if (utf8) {
 		uselocale(old);
 		freelocale(utf8);
@@ -343,14 +450,40 @@ int nicfit__table_text_in(struct nicfit_buf *out, const struct nicfit_column *co
 }
 
 /* The table laid out by libsmartcols, indented, its header in bold. */
+/*
+ * cells with breaks in the words wider than their column (with_breaks()),
+ * into *marked (NULL where a cell is used as it is); NULL when none is needed.
+ */
+static char **break_long_words(char *const *cells, int ncols, size_t nrows, const int *order,
+			       int n, const size_t *hint, int *rc)
+{
+	char **marked = NULL;
+	size_t r;
+	int k;
+
+	for (k = 0; k < n && !*rc; k++) {
+		for (r = 0; hint[k] && r < nrows && !*rc; r++) {
+			size_t i = r * (size_t)ncols + (size_t)order[k];
+
+			if (word_chunk(NULL, cells[i], NULL) <= hint[k])
+				continue;
+			if (!marked && !(marked = calloc(nrows * (size_t)ncols, sizeof(*marked))))
+				*rc = NICFIT_E_NOMEM;
+			else if (!marked[i] && !(marked[i] = with_breaks(cells[i], hint[k])))
+				*rc = NICFIT_E_NOMEM;
+		}
+	}
+	return marked;
+}
+
 static int layout(struct nicfit_buf *out, const struct nicfit_column *cols, int ncols,
 		  char *const *cells, size_t nrows, const struct nicfit_emit_view *v,
-		  const char *bold, const char *reset)
+		  const char *bold, const char *reset, int utf8)
 {
 	struct libscols_table *tb;
 	int *order, n, k, rc = 0, fit;
 	size_t hint[64];
-	char *text = NULL, *p;
+	char *text = NULL, *p, **marked = NULL;
 	size_t r;
 
 	if (nicfit__scols_load(NULL))
@@ -376,8 +509,10 @@ static int layout(struct nicfit_buf *out, const struct nicfit_column *cols, int 
 	} else {
 		nicfit__scols_table_set_termforce(tb, SCOLS_TERMFORCE_NEVER);
 	}
-	if (fit)
-		plan_widths(cols, cells, ncols, nrows, order, n, v->width - 2, hint);
+	if (fit) {
+		plan_widths(cols, cells, ncols, nrows, order, n, v->width - 2, utf8, hint);
+		marked = break_long_words(cells, ncols, nrows, order, n, hint, &rc);
+	}
 	for (k = 0; k < n && !rc; k++) {
 		const struct nicfit_column *c = &cols[order[k]];
 		int wrap = fit && hint[k] > 0;
@@ -393,9 +528,12 @@ static int layout(struct nicfit_buf *out, const struct nicfit_column *cols, int 
 	for (r = 0; r < nrows && !rc; r++) {
 		struct libscols_line *ln = nicfit__scols_table_new_line(tb, NULL);
 
-		for (k = 0; k < n && ln; k++)
-			if (nicfit__scols_line_set_data(ln, (size_t)k, cells[r * (size_t)ncols + (size_t)order[k]]))
+		for (k = 0; k < n && ln; k++) {
+			size_t i = r * (size_t)ncols + (size_t)order[k];
+
+			if (nicfit__scols_line_set_data(ln, (size_t)k, marked && marked[i] ? marked[i] : cells[i]))
 				ln = NULL;
+		}
 		if (!ln)
 			rc = NICFIT_E_NOMEM;
 	}
@@ -411,7 +549,16 @@ static int layout(struct nicfit_buf *out, const struct nicfit_column *cols, int 
 			nicfit_buf_puts(out, "  ");
 		if (r == 0 && !v->noheadings)
 			nicfit_buf_puts(out, bold);
-		nicfit_buf_add(out, p, end);
+		for (k = 0; (size_t)k < end;) { /* the breaks that were not taken */
+			size_t run = 0;
+
+			while ((size_t)k + run < end && !((size_t)k + run + 2 < len && is_zwsp(p + k + run)))
+				run++;
+			nicfit_buf_add(out, p + k, run);
+			k += (int)run;
+			if ((size_t)k < end)
+				k += 3;
+		}
 		if (r == 0 && !v->noheadings)
 			nicfit_buf_puts(out, reset);
 		nicfit_buf_addch(out, '\n');
@@ -420,6 +567,9 @@ static int layout(struct nicfit_buf *out, const struct nicfit_column *cols, int 
 			p++;
 	}
 	free(text);
+	for (r = 0; marked && r < nrows * (size_t)ncols; r++)
+		free(marked[r]);
+	free(marked);
 	free(order);
 	nicfit__scols_unref_table(tb);
 	return rc;
