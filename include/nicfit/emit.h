@@ -113,9 +113,10 @@ struct nicfit_column {
  * width of the terminal the text goes to (0: not a terminal, nothing is
  * wrapped or cut), and what lsblk's -o, --noheadings and --raw ask of a
  * table. columns names the columns (by key or title, comma-separated,
- * any case) that text tables show, in that order; a table that has none
- * of them is shown whole. Every name must be a column of a text table
- * the document can show (nicfit_emit_check_columns).
+ * any case) that tables show: text and CSV tables in that order, the rows
+ * of a JSON table with those members only; a table that has none of them
+ * is shown whole. Every name must be a column of a table the document can
+ * show (nicfit_emit_check_columns).
  */
 struct nicfit_emit_view {
 	unsigned width;
@@ -137,6 +138,14 @@ enum nicfit_format nicfit_emit_format(const struct nicfit_emit *e);
 int nicfit_emit_set_view(struct nicfit_emit *e, const struct nicfit_emit_view *v);
 /* The width prose is wrapped at: the view's, 0 for none. */
 unsigned nicfit_emit_width(const struct nicfit_emit *e);
+/*
+ * In text with --raw or --noheadings (v.raw, v.noheadings) the document
+ * is its tables' rows only, as lsblk -rn prints them; headings, fields and
+ * prose are written here instead, for the caller to show apart (the CLI
+ * writes them to standard error). Empty otherwise; valid until the
+ * emitter is freed.
+ */
+const struct nicfit_buf *nicfit_emit_prose(const struct nicfit_emit *e);
 /* True for TEXT and MD, the formats that show prose. */
 int nicfit_emit_is_text(const struct nicfit_emit *e);
 

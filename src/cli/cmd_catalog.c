@@ -15,7 +15,36 @@
 /* What `catalog check` reads of one file: 64 MiB, four times a catalog's own limit. */
 #define CHECK_MAX_BYTES ((size_t)64 << 20)
 
-static int check_file(struct cli *c, const char *path, int *bad)
+/* JSON: one file's result, a member of the document's "files" (json-catalog.md). */
+static void check_json(struct nicfit_emit *e, const char *path, size_t total,
+		       const struct nicfit_error *errs, size_t n)
+{
+	size_t i;
+
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "file", path);
+	nicfit_emit_bool(e, "valid", !n);
+	nicfit_emit_int(e, "entries", (long long)total);
+	nicfit_emit_int(e, "problems_total", (long long)n);
+	nicfit_emit_begin_array(e, "problems");
+	for (i = 0; i < n && i < MAX_PROBLEMS; i++) {
+		nicfit_emit_begin_object(e, NULL);
+		if (errs[i].line)
+			nicfit_emit_int(e, "line", errs[i].line);
+		else
+			nicfit_emit_null(e, "line");
+		if (errs[i].col)
+			nicfit_emit_int(e, "column", errs[i].col);
+		else
+			nicfit_emit_null(e, "column");
+		nicfit_emit_string(e, "message", errs[i].msg);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	nicfit_emit_end_object(e);
+}
+
+static int check_file(struct cli *c, struct nicfit_emit *e, const char *path, int *bad)
 {
 	struct nicfit_error *errs, err;
 	struct nicfit_catalog *base;
@@ -40,6 +69,14 @@ static int check_file(struct cli *c, const char *path, int *bad)
 		return cli_error(NICFIT_E_NOMEM, "out of memory");
 	}
 	n = nicfit_catalog_check(base, path, text, len, errs, MAX_PROBLEMS, &total);
+	if (n)
+		*bad = 1;
+	if (e) {
+		check_json(e, path, total, errs, n);
+		free(errs);
+		free(text);
+		return 0;
+	}
 	for (i = 0; i < n && i < MAX_PROBLEMS; i++)
 		cli_fail(&errs[i]);
 	if (n > MAX_PROBLEMS)
@@ -74,8 +111,25 @@ int cmd_catalog(struct cli *c, int argc, char **argv)
 			cli_error(NICFIT_E_USAGE, "catalog check: which file?");
 			return cli_usage("catalog");
 		}
+		e = NULL;
+		if (c->fmt == NICFIT_FMT_JSON) {
+			e = cli_emitter(c);
+			nicfit_emit_begin_object(e, NULL);
+			nicfit_emit_string(e, "schema", "nicfit.catalog.check.v1");
+			nicfit_emit_begin_array(e, "files");
+		}
 		for (i = 2; i < argc; i++) {
-			rc = check_file(c, argv[i], &bad);
+			rc = check_file(c, e, argv[i], &bad);
+			if (rc) {
+				nicfit_emit_free(e);
+				return rc;
+			}
+		}
+		if (e) {
+			nicfit_emit_end_array(e);
+			nicfit_emit_bool(e, "valid", !bad);
+			nicfit_emit_end_object(e);
+			rc = cli_emit_done(c, e);
 			if (rc)
 				return rc;
 		}

@@ -214,7 +214,7 @@ int main(int argc, char **argv)
 		cli_print_overview(stderr);
 		return nicfit_exit_code(NICFIT_E_USAGE);
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version")) {
 		printf("nicfit %s\n", NICFIT_VERSION);
 		return 0;
 	}

@@ -31,10 +31,12 @@ static const struct cli_opt global_opts[] = {
 	  "colour: auto (a terminal, not TERM=dumb or NO_COLOR), always, never" },
 	{ "no-color", 0, NOARG, NULL, NULL, "never colour the output (NO_COLOR does the same)" },
 	{ "columns", 'o', REQ, "LIST", NULL,
-	  "the columns text tables show, in this order (-o part,qty); an unknown one is an error" },
-	{ "noheadings", 0, NOARG, NULL, NULL, "text and CSV tables without their header line" },
-	{ "raw", 0, NOARG, NULL, NULL, "text tables unaligned, one space between cells" },
-	{ "version", 0, NOARG, NULL, NULL, "print the version and exit" },
+	  "the columns tables show, in this order (-o part,qty), in text, CSV and JSON rows; an unknown one is an error" },
+	{ "noheadings", 0, NOARG, NULL, NULL,
+	  "text and CSV tables without their header line; text: only the rows on stdout, the rest on stderr" },
+	{ "raw", 0, NOARG, NULL, NULL,
+	  "text tables unaligned, one space between cells; only the rows on stdout, the rest on stderr" },
+	{ "version", 'V', NOARG, NULL, NULL, "print the version and exit" },
 	{ "help", 'h', NOARG, NULL, NULL, "show help (also after a command)" },
 };
 

@@ -98,6 +98,9 @@ int cli_emit_done(struct cli *c, struct nicfit_emit *e)
 		return cli_error(err.code, "%s", line);
 	}
 	rc = nicfit_emit_finish(e, &c->out);
+	/* --raw, --noheadings: standard output gets the rows, the rest goes to stderr */
+	if (!rc && nicfit_emit_prose(e)->len)
+		fwrite(nicfit_emit_prose(e)->data, 1, nicfit_emit_prose(e)->len, stderr);
 	nicfit_emit_free(e);
 	if (rc)
 		return cli_error(rc, "cannot render the result: %s", nicfit_strerror(rc));

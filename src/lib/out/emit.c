@@ -38,6 +38,7 @@ struct nicfit_emit *nicfit_emit_new(enum nicfit_format fmt, unsigned flags,
 	e->md.bol = 1;
 	nicfit_buf_init(&e->text, max);
 	nicfit_buf_init(&e->column_names, 0);
+	nicfit_buf_init(&e->prose, max);
 	/*
 	 * A document is kilobytes (a plan's JSON 10 to 15 kB): its buffer
 	 * starts at 16 KiB, or the limit, rather than doubling up from nothing
@@ -68,6 +69,7 @@ void nicfit_emit_free(struct nicfit_emit *e)
 		free(e->stack[i].m);
 	nicfit_buf_release(&e->text);
 	nicfit_buf_release(&e->column_names);
+	nicfit_buf_release(&e->prose);
 	free(e->columns);
 	free(e);
 }
@@ -96,6 +98,22 @@ int nicfit_emit_set_view(struct nicfit_emit *e, const struct nicfit_emit_view *v
 unsigned nicfit_emit_width(const struct nicfit_emit *e)
 {
 	return e->view.width;
+}
+
+/*
+ * Where prose goes: the document, or, in text with --raw or --noheadings
+ * (whose output is rows for a program, as lsblk -rn's is), a buffer of its
+ * own that the caller shows apart (nicfit_emit_prose).
+ */
+static struct nicfit_buf *prose_of(struct nicfit_emit *e)
+{
+	return e->fmt == NICFIT_FMT_TEXT && (e->view.raw || e->view.noheadings) ? &e->prose
+										: &e->text;
+}
+
+const struct nicfit_buf *nicfit_emit_prose(const struct nicfit_emit *e)
+{
+	return &e->prose;
 }
 
 int nicfit_emit_is_text(const struct nicfit_emit *e)
@@ -463,7 +481,7 @@ void nicfit_emit_printf(struct nicfit_emit *e, const char *fmt, ...)
 	if (!nicfit_emit_is_text(e))
 		return;
 	va_start(ap, fmt);
-	escaped_vaddf(&e->text, fmt, ap, md_of(e));
+	escaped_vaddf(prose_of(e), fmt, ap, md_of(e));
 	va_end(ap);
 }
 
@@ -474,10 +492,12 @@ void nicfit_emit_heading(struct nicfit_emit *e, const char *title)
 		escaped(&e->text, title, &e->md);
 		own(&e->text, "\n\n", 2, &e->md);
 	} else if (e->fmt == NICFIT_FMT_TEXT) {
-		nicfit_buf_puts(&e->text, nicfit_emit_color(e, NICFIT_COLOR_BOLD));
-		escaped(&e->text, title, NULL);
-		nicfit_buf_puts(&e->text, nicfit_emit_color(e, NICFIT_COLOR_RESET));
-		nicfit_buf_addch(&e->text, '\n');
+		struct nicfit_buf *b = prose_of(e);
+
+		nicfit_buf_puts(b, nicfit_emit_color(e, NICFIT_COLOR_BOLD));
+		escaped(b, title, NULL);
+		nicfit_buf_puts(b, nicfit_emit_color(e, NICFIT_COLOR_RESET));
+		nicfit_buf_addch(b, '\n');
 	}
 }
 
@@ -514,7 +534,7 @@ static int is_ansi(const char *s)
 void nicfit_emit_raw(struct nicfit_emit *e, const char *s, size_t n)
 {
 	if (!nicfit__emit_is_json(e))
-		own(&e->text, s, n, md_of(e));
+		own(e->fmt == NICFIT_FMT_CSV ? &e->text : prose_of(e), s, n, md_of(e));
 }
 
 /* ---- fields: one fact, a JSON member and its words in text ------------- */
@@ -526,7 +546,7 @@ static void field_text(struct nicfit_emit *e, const char *fmt, va_list ap)
 static void field_text(struct nicfit_emit *e, const char *fmt, va_list ap)
 {
 	if (nicfit_emit_is_text(e))
-		escaped_vaddf(&e->text, fmt, ap, md_of(e));
+		escaped_vaddf(prose_of(e), fmt, ap, md_of(e));
 }
 
 void nicfit_emit_field_string(struct nicfit_emit *e, const char *key, const char *fmt, ...)
@@ -588,11 +608,19 @@ void nicfit_emit_table_begin(struct nicfit_emit *e, const char *key,
 		return;
 	}
 	table_clear(&e->t);
-	if (e->fmt == NICFIT_FMT_TEXT)
-		nicfit_emit_columns(e, cols, ncols); /* what -o may name (check_columns) */
+	nicfit_emit_columns(e, cols, ncols); /* what -o may name (check_columns) */
 	e->in_table = 1;
 	e->t.cols = cols;
 	e->t.ncols = ncols;
+	if (nicfit__emit_is_json(e) && e->columns && *e->columns) {
+		/* -o: a row's members are the columns asked for (all when it names none of them) */
+		int order[COLUMNS_MAX], n = nicfit__columns_order(cols, ncols < COLUMNS_MAX ? ncols : COLUMNS_MAX,
+								   e->columns, order), k;
+
+		e->t.hide = n < ncols ? ~(uint64_t)0 : 0;
+		for (k = 0; k < n && e->t.hide; k++)
+			e->t.hide &= ~((uint64_t)1 << order[k]);
+	}
 	if (nicfit__emit_is_json(e)) {
 		/* the rows are written where the table was begun, as they come */
 		e->table_depth = -1;
@@ -623,6 +651,12 @@ static const char *cell_key(struct nicfit_emit *e)
 		return NULL;
 	}
 	return t->cols[t->col].key;
+}
+
+/* JSON: the current cell's column is one -o left out. */
+static int hidden(const struct nicfit_emit *e)
+{
+	return e->t.col < 64 && (e->t.hide >> e->t.col & 1);
 }
 
 /* The cell is written: the next column, or the end of the row. */
@@ -701,7 +735,8 @@ void nicfit_emit_cell_string(struct nicfit_emit *e, const char *v)
 	if (!nicfit__emit_is_json(e)) {
 		cell(e, shown(e, v));
 	} else if ((key = cell_key(e))) {
-		nicfit__json_string(e, key, KEYLEN(key), v);
+		if (!hidden(e))
+			nicfit__json_string(e, key, KEYLEN(key), v);
 		cell_next(e);
 	}
 }
@@ -713,7 +748,8 @@ void nicfit_emit_cell_int(struct nicfit_emit *e, long long v)
 	if (!nicfit__emit_is_json(e)) {
 		cell(e, nicfit__strfmt("%lld", v));
 	} else if ((key = cell_key(e))) {
-		nicfit__json_int(e, key, KEYLEN(key), v);
+		if (!hidden(e))
+			nicfit__json_int(e, key, KEYLEN(key), v);
 		cell_next(e);
 	}
 }
@@ -729,7 +765,8 @@ void nicfit_emit_cell_number(struct nicfit_emit *e, double v, int decimals)
 	} else if (!nicfit__emit_is_json(e)) {
 		cell(e, nicfit__strfmt("%.*f", decimals, v));
 	} else if ((key = cell_key(e))) {
-		nicfit__json_number(e, key, KEYLEN(key), v);
+		if (!hidden(e))
+			nicfit__json_number(e, key, KEYLEN(key), v);
 		cell_next(e);
 	}
 }
@@ -749,7 +786,8 @@ void nicfit_emit_cell_null(struct nicfit_emit *e, const char *text)
 	if (!nicfit__emit_is_json(e)) {
 		cell(e, shown(e, text));
 	} else if ((key = cell_key(e))) {
-		nicfit__json_raw(e, key, KEYLEN(key), "null", 4);
+		if (!hidden(e))
+			nicfit__json_raw(e, key, KEYLEN(key), "null", 4);
 		cell_next(e);
 	}
 }
@@ -905,20 +943,25 @@ static void table_csv(struct nicfit_emit *e)
 {
 	struct table *t = &e->t;
 	size_t nrows = t->ncells / (size_t)t->ncols, r;
-	int c;
+	int order[COLUMNS_MAX], n, k;
 
-	for (c = 0; c < t->ncols && !e->view.noheadings; c++) {
-		if (c)
+	/* the columns -o asks for, in its order, as the text table shows them */
+	n = nicfit__columns_order(t->cols, t->ncols < COLUMNS_MAX ? t->ncols : COLUMNS_MAX,
+				  e->columns, order);
+	for (k = 0; k < n && !e->view.noheadings; k++) {
+		const struct nicfit_column *c = &t->cols[order[k]];
+
+		if (k)
 			nicfit_buf_addch(&e->text, ',');
-		header_cell(e, t->cols[c].key ? t->cols[c].key : title(&t->cols[c]), csv_field);
-		if (c + 1 == t->ncols)
+		header_cell(e, c->key ? c->key : title(c), csv_field);
+		if (k + 1 == n)
 			nicfit_buf_addch(&e->text, '\n');
 	}
 	for (r = 0; r < nrows; r++) {
-		for (c = 0; c < t->ncols; c++) {
-			if (c)
+		for (k = 0; k < n; k++) {
+			if (k)
 				nicfit_buf_addch(&e->text, ',');
-			csv_field(&e->text, t->cells[r * (size_t)t->ncols + (size_t)c]);
+			csv_field(&e->text, t->cells[r * (size_t)t->ncols + (size_t)order[k]]);
 		}
 		nicfit_buf_addch(&e->text, '\n');
 	}
@@ -950,6 +993,8 @@ int nicfit_emit_finish(struct nicfit_emit *e, struct nicfit_buf *out)
 		return e->err;
 	if (nicfit_buf_error(&e->text))
 		return nicfit_buf_error(&e->text);
+	if (nicfit_buf_error(&e->prose))
+		return nicfit_buf_error(&e->prose);
 	if (nicfit__emit_is_json(e) && !e->has_root)
 		return NICFIT_E_INTERNAL;
 	if (!out->len && !out->cap && !out->err && e->text.cap && e->text.len < out->max) {

@@ -26,6 +26,7 @@ struct table {
 	size_t ncells;
 	size_t cap;
 	int col;       /* next column of the current row */
+	uint64_t hide; /* JSON: bit c, column c is not among those -o asked for */
 };
 
 /*
@@ -84,6 +85,7 @@ struct nicfit_emit {
 	char *columns;      /* the view's column list, owned */
 	uint64_t columns_known;        /* bit k: the list's k-th name is a column declared */
 	struct nicfit_buf column_names; /* the keys of the columns declared, ", " between */
+	struct nicfit_buf prose;    /* TEXT with --raw or --noheadings: all but the tables' rows */
 };
 
 /* The most columns -o lists (and a text table shows). */
@@ -122,6 +124,14 @@ void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, do
  * to out as view v asks; bold/reset wrap the header line ("" without
  * colour). Returns 0 or NICFIT_E_NOMEM.
  */
+/*
+ * The columns of cols that list (-o's comma-separated names, any case)
+ * asks for, in the list's order, into order[] (ncols entries); all of
+ * them, in their own order, when list is empty or names none. Returns how many.
+ */
+int nicfit__columns_order(const struct nicfit_column *cols, int ncols, const char *list,
+			  int *order);
+
 int nicfit__table_text(struct nicfit_buf *out, const struct nicfit_column *cols, int ncols,
 		       char *const *cells, size_t nrows, const struct nicfit_emit_view *v,
 		       const char *bold, const char *reset);

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/jansson_int.h"
 
@@ -558,6 +559,62 @@ void nicfit__json_open(struct nicfit_emit *e, const char *key, size_t klen, int 
 	e->depth++;
 }
 
+/* Does -o's list name the member m (its key, any case)? */
+static int asked(const struct nicfit_emit *e, const struct member *m)
+{
+	const char *key = e->text.data + m->key_at + 1, *p = e->columns;
+	size_t klen = m->key_len - 2;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n == klen && !strncasecmp(p, key, n))
+			return 1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+/*
+ * -o in JSON: an object in an array (a row: a device, a finding, a BOM
+ * line) keeps only the members the list names, when it has any of them;
+ * other objects, and rows that have none of the names, are left whole.
+ * The object's members are written from l->m[0].sep_at to end; the ones
+ * kept are moved up, each with its separator.
+ */
+static void keep_asked_members(struct nicfit_emit *e, const struct level *l, size_t end)
+{
+	struct nicfit_buf *b = &e->text;
+	size_t i, k = 0, to, nkeep = 0;
+	char *tail;
+
+	for (i = 0; i < l->nm; i++)
+		nkeep += (size_t)asked(e, &l->m[i]);
+	if (!nkeep || nkeep == l->nm || b->err)
+		return;
+	tail = malloc(end - l->m[0].sep_at + 1);
+	if (!tail) {
+		nicfit__emit_fail(e, NICFIT_E_NOMEM);
+		return;
+	}
+	for (i = 0, to = 0; i < l->nm; i++) {
+		size_t from = l->m[i].sep_at, until = i + 1 < l->nm ? l->m[i + 1].sep_at : end;
+
+		if (!asked(e, &l->m[i]))
+			continue;
+		if (b->data[from] == ',')
+			from++;
+		if (k++)
+			tail[to++] = ',';
+		memcpy(tail + to, b->data + from, until - from);
+		to += until - from;
+	}
+	memcpy(b->data + l->m[0].sep_at, tail, to);
+	b->len = l->m[0].sep_at + to;
+	b->data[b->len] = '\0';
+	free(tail);
+}
+
 void nicfit__json_close(struct nicfit_emit *e, int object)
 {
 	if (e->depth == 0 || !e->stack[e->depth - 1].object != !object) {
@@ -565,6 +622,9 @@ void nicfit__json_close(struct nicfit_emit *e, int object)
 		return;
 	}
 	e->depth--;
+	if (object && e->columns && *e->columns && e->depth && !e->stack[e->depth - 1].object &&
+	    e->stack[e->depth].nm)
+		keep_asked_members(e, &e->stack[e->depth], e->text.len);
 	if (e->stack[e->depth].n)
 		json_indent(e, e->depth);
 	nicfit__json_addch(&e->text, object ? '}' : ']');

@@ -235,8 +235,8 @@ static int wanted(const char *list, const struct nicfit_column *c)
 	return -1;
 }
 
-/* The columns to show, in order, into order[]; returns how many. */
-static int choose(const struct nicfit_column *cols, int ncols, const char *list, int *order)
+int nicfit__columns_order(const struct nicfit_column *cols, int ncols, const char *list,
+			  int *order)
 {
 	int c, n = 0, pos;
 
@@ -495,7 +495,7 @@ static int layout(struct nicfit_buf *out, const struct nicfit_column *cols, int 
 		nicfit__scols_unref_table(tb);
 		return NICFIT_E_NOMEM;
 	}
-	n = choose(cols, ncols, v->columns, order);
+	n = nicfit__columns_order(cols, ncols, v->columns, order);
 	if (n > 64)
 		n = 64;
 	nicfit__scols_table_set_column_separator(tb, v->raw ? " " : "  ");

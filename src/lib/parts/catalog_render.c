@@ -382,12 +382,21 @@ int nicfit_catalog_render_show(struct nicfit_emit *e, const struct nicfit_catalo
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	json_object_set_new(o, "kind", json_string(nicfit_kind_name(k)));
 	if (nicfit_emit_format(e) == NICFIT_FMT_JSON) {
-		char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
+		/* the entry, its schema id first (json-catalog.md) */
+		json_t *doc = json_object();
+		char *s = NULL;
 
-		if (s) {
-			nicfit_emit_json_text(e, NULL, s);
-			free(s);
+		if (doc && !json_object_set_new(doc, "schema", json_string("nicfit.catalog.entry.v1")) &&
+		    !json_object_update(doc, o))
+			s = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(15));
+		json_decref(doc);
+		if (!s) {
+			json_decref(o);
+			return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 		}
+
+		nicfit_emit_json_text(e, NULL, s);
+		free(s);
 		json_decref(o);
 		return 0;
 	}
