@@ -1,0 +1,2 @@
+-p catalog check -j tests/cli/data/bad-catalog.json data/gpus.json
+# exit 65

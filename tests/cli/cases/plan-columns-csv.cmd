@@ -1,0 +1,2 @@
+-o qty,part --format csv plan --example=training
+# exit 1

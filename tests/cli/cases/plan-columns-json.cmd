@@ -1,0 +1,2 @@
+-j -o part,qty plan --example=training
+# exit 1

@@ -1,0 +1,2 @@
+--raw --noheadings plan --example=training
+# exit 1
