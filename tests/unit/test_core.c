@@ -9,6 +9,7 @@
 #include "unit.h"
 
 #include "core/jscan_int.h"
+#include "core/spec_int.h"
 #include "nicfit/buf.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
@@ -411,6 +412,65 @@ static void spec_rejects(void **state)
 }
 
 /*
+ * A request's limits hold as it is read: a body of 80,000 keys stops at
+ * the 257th (its position named), the tokenizer having made no token past
+ * it, whichever of the two readings takes it; a key given twice among 256
+ * is found as it is among two.
+ */
+static void spec_limits_as_read(void **state)
+{
+	struct nicfit_spec *s = calloc(1, sizeof(*s));
+	struct nicfit_error err, terr;
+	struct jscan js;
+	size_t cap = 80000 * 12 + 16, n = 0;
+	char *doc = malloc(cap);
+	int i, tree;
+
+	(void)state;
+	assert_non_null(doc);
+	for (tree = 0; tree < 2; tree++) {
+		n = 0;
+		doc[n++] = '{';
+		if (tree) /* an escaped key sends the request to the jansson reading */
+			n += (size_t)snprintf(doc + n, cap - n, "\"\\u0061\":1,");
+		for (i = 0; i < 80000; i++)
+			n += (size_t)snprintf(doc + n, cap - n, "%s\"k%d\":1", i ? "," : "", i);
+		doc[n++] = '}';
+		nicfit_spec_init(s, "body");
+		nicfit_error_clear(&err);
+		assert_int_equal(nicfit_spec_parse_json(s, doc, n, &err), NICFIT_E_LIMIT);
+		assert_int_equal(s->n, 0);
+		assert_int_equal(err.line, 1);
+		assert_true(err.col > 1000 && err.col < 3000);
+		assert_non_null(strstr(err.msg, "more than 256 settings"));
+		nicfit_spec_init(s, "body");
+		nicfit_error_clear(&terr);
+		assert_int_equal(nicfit__spec_parse_json_tree(s, doc, n, &terr), NICFIT_E_LIMIT);
+		assert_string_equal(terr.msg, err.msg);
+		assert_int_equal(terr.col, err.col);
+	}
+	nicfit__jscan_init(&js);
+	js.max_count = 256;
+	assert_int_equal(nicfit__jscan_parse(&js, doc, n), JSCAN_E_COUNT);
+	assert_int_equal(js.ntok, 1 + 2 * 256);
+	nicfit__jscan_release(&js);
+
+	/* 256 keys, the last the same as the first: refused as a duplicate */
+	n = 0;
+	doc[n++] = '{';
+	for (i = 0; i < 256; i++)
+		n += (size_t)snprintf(doc + n, cap - n, "%s\"k%d\":1", i ? "," : "", i % 255);
+	doc[n++] = '}';
+	nicfit_spec_init(s, "body");
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_spec_parse_json(s, doc, n, &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err.msg, "duplicate"));
+	nicfit_spec_release(s);
+	free(doc);
+	free(s);
+}
+
+/*
  * Every value error names its own key and position: a value read after
  * another is blamed, not the one before it (a bad workload on line 3 was
  * reported at the GPU on line 2), the nth value of a repeated key is
@@ -643,6 +703,7 @@ int main(void)
 		cmocka_unit_test(emitter_misuse),
 		cmocka_unit_test(spec_from_json),
 		cmocka_unit_test(spec_rejects),
+		cmocka_unit_test(spec_limits_as_read),
 		cmocka_unit_test(spec_errors_own_key),
 		cmocka_unit_test(json_positions),
 		cmocka_unit_test(json_position_columns),

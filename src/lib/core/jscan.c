@@ -21,6 +21,7 @@ struct ctx {
 	const unsigned char *beg;
 	const unsigned char *end;
 	int nomem;
+	int toomany;              /* a container past max_count stopped the parse */
 };
 
 void nicfit__jscan_init(struct jscan *s)
@@ -253,6 +254,12 @@ static int parse_container(struct ctx *c, int depth, int object)
 		goto done;
 	}
 	for (;;) {
+		if (c->s->max_count && count == c->s->max_count) {
+			/* a limit checked as the text is read: nothing past it is looked at */
+			skip_ws(c);
+			c->toomany = 1;
+			return fail(c, c->p, object ? "too many members" : "too many elements");
+		}
 		if (object) {
 			skip_ws(c);
 			if (c->p >= c->end)
@@ -337,7 +344,7 @@ static int parse(struct jscan *s, const char *text, size_t len, size_t *used)
 		return -1;
 	}
 	if (parse_value(&c, 0) < 0)
-		return c.nomem ? -2 : -1;
+		return c.nomem ? -2 : c.toomany ? JSCAN_E_COUNT : -1;
 	skip_ws(&c);
 	if (used) {
 		*used = (size_t)(c.p - c.beg);
@@ -596,12 +603,11 @@ static int path_step(const struct jscan *s, uint32_t i, const char *comp, size_t
 	return (int)k;
 }
 
-int nicfit__jscan_locate(const struct jscan *s, const char *path, long *line, long *col)
+int nicfit__jscan_find(const struct jscan *s, const char *path)
 {
 	const char *c = path;
 	uint32_t i = 0;
 
-	*line = *col = 0;
 	if (!s->ntok)
 		return -1;
 	while (*c == '/') {
@@ -615,8 +621,22 @@ int nicfit__jscan_locate(const struct jscan *s, const char *path, long *line, lo
 		i = (uint32_t)v;
 		c += 1 + clen;
 	}
+	return (int)i;
+}
+
+size_t nicfit__jscan_offset(const struct jscan *s, int i)
+{
 	/* a string token starts after its opening quote; the value starts at it */
-	nicfit__jscan_position(s->text, s->tok[i].start - (s->tok[i].type == JS_STRING), line,
-			       col);
+	return s->tok[i].start - (s->tok[i].type == JS_STRING);
+}
+
+int nicfit__jscan_locate(const struct jscan *s, const char *path, long *line, long *col)
+{
+	int i = nicfit__jscan_find(s, path);
+
+	*line = *col = 0;
+	if (i < 0)
+		return -1;
+	nicfit__jscan_position(s->text, nicfit__jscan_offset(s, i), line, col);
 	return 0;
 }

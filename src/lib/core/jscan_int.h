@@ -78,6 +78,7 @@ struct jscan {
 	uint32_t hint_obj;     /* nicfit__jscan_get resumes after the member it found last */
 	uint32_t hint_key;
 	unsigned max_depth;    /* nesting allowed; 0 (as init leaves it): JSCAN_MAX_DEPTH */
+	uint32_t max_count;    /* members or elements one container may hold; 0: any */
 };
 
 void nicfit__jscan_init(struct jscan *s);
@@ -86,9 +87,14 @@ void nicfit__jscan_release(struct jscan *s);
 /*
  * Parse exactly one JSON value from text[0..len) (whitespace around it is
  * allowed, anything else after it is an error). Returns 0, -1 on a syntax
- * error (err_off and err_msg say where and what), or -2 when out of
- * memory. Documents of 4 GiB or more are refused (-1).
+ * error (err_off and err_msg say where and what), -2 when out of memory,
+ * or JSCAN_E_COUNT when a container holds more than max_count members or
+ * elements (err_off is where the first one too many starts: the parse
+ * stops there, whatever follows). Documents of 4 GiB or more are refused
+ * (-1).
  */
+#define JSCAN_E_COUNT (-3)
+
 int nicfit__jscan_parse(struct jscan *s, const char *text, size_t len);
 
 /*
@@ -138,5 +144,11 @@ void nicfit__jscan_advance(const char *text, size_t from, size_t off, long *line
  * *col = 0).
  */
 int nicfit__jscan_locate(const struct jscan *s, const char *path, long *line, long *col);
+
+/* The token at path (as nicfit__jscan_locate reads it), or -1. */
+int nicfit__jscan_find(const struct jscan *s, const char *path);
+
+/* Byte offset where token i's value starts (a string's: its opening quote). */
+size_t nicfit__jscan_offset(const struct jscan *s, int i);
 
 #endif

@@ -125,22 +125,45 @@ static int pointer_of(const char *key, long idx, char *path, size_t n)
 	return w > 0 && (size_t)w < n - o ? 0 : -1;
 }
 
+/*
+ * Where the last value located stands: a request's values come in document
+ * order (jansson keeps its members so), so that each is found by walking
+ * on from the one before, and locating them all walks the text once.
+ */
+struct spec_pos {
+	size_t at;
+	long line, col;
+};
+
 /* Where member key (element idx when idx >= 0) stands in the text of js; 0:0 when unknown. */
-static void position_of(const struct jscan *js, const char *key, long idx, long *line, long *col)
+static void position_of(const struct jscan *js, struct spec_pos *pc, const char *key, long idx,
+			long *line, long *col)
 {
 	char path[2 * SPEC_KEY_MAX + 32];
+	size_t off;
+	int i;
 
 	*line = *col = 0;
-	if (!pointer_of(key, idx, path, sizeof(path)))
-		nicfit__jscan_locate(js, path, line, col);
+	if (pointer_of(key, idx, path, sizeof(path)) || (i = nicfit__jscan_find(js, path)) < 0)
+		return;
+	off = nicfit__jscan_offset(js, i);
+	if (off < pc->at) {
+		pc->at = 0;
+		pc->line = pc->col = 1;
+	}
+	nicfit__jscan_advance(js->text, pc->at, off, &pc->line, &pc->col);
+	pc->at = off;
+	*line = pc->line;
+	*col = pc->col;
 }
 
 /* Record where the value just added stood (its array element when idx >= 0). */
-static void locate(struct nicfit_spec *s, const struct jscan *js, const char *key, long idx)
+static void locate(struct nicfit_spec *s, const struct jscan *js, struct spec_pos *pc,
+		   const char *key, long idx)
 {
 	struct nicfit_spec_pair *p = &s->pairs[s->n - 1];
 
-	position_of(js, key, idx, &p->line, &p->col);
+	position_of(js, pc, key, idx, &p->line, &p->col);
 }
 
 void nicfit_spec_locate_error_nth(const struct nicfit_spec *s, const char *key, long nth,
@@ -237,6 +260,62 @@ static int number_text(const char *p, size_t len, char *buf, size_t n)
 }
 
 /*
+ * Tokenize a request with its limits, checked as the text is read: no
+ * object or array in a request holds more than NICFIT_SPEC_MAX_PAIRS
+ * members or elements (a request with more could not be taken anyway), so
+ * a body of a million keys stops at the first one too many. Returns
+ * jscan's result; JSCAN_E_COUNT with err set.
+ */
+static int tokenize(struct nicfit_spec *s, struct jscan *js, const char *text, size_t len,
+		    struct nicfit_error *err)
+{
+	long line, col;
+	int rc;
+
+	nicfit__jscan_init(js);
+	js->max_depth = JSON_PARSER_MAX_DEPTH;
+	js->max_count = NICFIT_SPEC_MAX_PAIRS;
+	rc = nicfit__jscan_parse(js, text, len);
+	if (rc == JSCAN_E_COUNT) {
+		nicfit__jscan_position(text, js->err_off, &line, &col);
+		nicfit_error_at(err, NICFIT_E_LIMIT, s->input, line, col,
+				"more than %d settings or values in one object or array",
+				NICFIT_SPEC_MAX_PAIRS);
+	}
+	return rc;
+}
+
+/* FNV-1a of a key's bytes. */
+static uint32_t key_hash(const char *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	while (n--)
+		h = (h ^ (unsigned char)*p++) * 16777619u;
+	return h;
+}
+
+/*
+ * 1 when key token i was seen before in the table (size slots, a power of
+ * two above twice the members), else 0 with i entered: one look-up per key
+ * instead of a comparison with every key before it.
+ */
+static int key_seen(const struct jscan *js, uint32_t *table, uint32_t slots, uint32_t i)
+{
+	const struct jscan_tok *t = js->tok;
+	uint32_t h = key_hash(js->text + t[i].start, t[i].len) & (slots - 1);
+
+	for (; table[h]; h = (h + 1) & (slots - 1)) {
+		uint32_t k = table[h] - 1;
+
+		if (t[k].len == t[i].len && !memcmp(js->text + t[k].start, js->text + t[i].start, t[i].len))
+			return 1;
+	}
+	table[h] = i + 1;
+	return 0;
+}
+
+/*
  * The settings of a request tokenized by js, read without building a
  * jansson tree (a request is parsed on every POST, and the tree cost more
  * than the rest of reading it): a flat object of strings without escapes,
@@ -248,23 +327,23 @@ static int number_text(const char *p, size_t len, char *buf, size_t n)
 static int parse_flat(struct nicfit_spec *s, struct jscan *js)
 {
 	char key[SPEC_KEY_MAX + 1], buf[NICFIT_SPEC_MAX_VALUE + 2];
+	uint32_t seen[4 * NICFIT_SPEC_MAX_PAIRS];
 	const struct jscan_tok *t = js->tok;
 	uint32_t i, k, end, ntok = js->ntok, n0 = (uint32_t)s->n;
 	size_t at = 0, off;
 	long line = 1, col = 1;
 
-	if (!ntok || t[0].type != JS_OBJECT)
+	if (!ntok || t[0].type != JS_OBJECT || t[0].count > 2 * NICFIT_SPEC_MAX_PAIRS)
 		return 0;
+	memset(seen, 0, sizeof(seen));
 	/* first pass: the shape only, so that nothing is added unless all of it is taken */
 	for (i = 1; i < ntok; i = t[i + 1].next) {
 		const struct jscan_tok *v = &t[i + 1];
 
 		if (t[i].escaped || t[i].len > SPEC_KEY_MAX || v->escaped)
 			return 0;
-		for (k = 1; k < i; k = t[k + 1].next)
-			if (t[k].len == t[i].len &&
-			    !memcmp(js->text + t[k].start, js->text + t[i].start, t[i].len))
-				return 0; /* jansson refuses a key given twice */
+		if (key_seen(js, seen, 4 * NICFIT_SPEC_MAX_PAIRS, i))
+			return 0; /* jansson refuses a key given twice */
 		if (memchr(js->text + t[i].start, '\0', t[i].len))
 			return 0;
 		if (v->type == JS_OBJECT)
@@ -336,21 +415,66 @@ int nicfit_spec_parse_json(struct nicfit_spec *s, const char *text, size_t len,
 			   struct nicfit_error *err)
 {
 	struct jscan js;
-	int flat;
+	int rc, flat;
 
 	if (len > NICFIT_SPEC_MAX_BYTES)
 		return nicfit__spec_parse_json_tree(s, text, len, err);
-	nicfit__jscan_init(&js);
-	js.max_depth = JSON_PARSER_MAX_DEPTH;
-	flat = !nicfit__jscan_parse(&js, text, len) && parse_flat(s, &js);
+	rc = tokenize(s, &js, text, len, err);
+	flat = !rc && parse_flat(s, &js);
 	nicfit__jscan_release(&js);
+	if (rc == JSCAN_E_COUNT)
+		return NICFIT_E_LIMIT;
 	return flat ? 0 : nicfit__spec_parse_json_tree(s, text, len, err);
+}
+
+/* One member of a request read through jansson: its pairs added and located. */
+static int tree_member(struct nicfit_spec *s, const struct jscan *js, struct spec_pos *pc,
+		       const char *key, json_t *v, struct nicfit_error *err)
+{
+	char buf[NICFIT_SPEC_MAX_VALUE + 2];
+	long line, col;
+	size_t i;
+	int rc = 0;
+
+	if (json_is_null(v))
+		return 0;
+	if (json_is_array(v)) {
+		for (i = 0; i < json_array_size(v) && !rc; i++) {
+			if (scalar_text(json_array_get(v, i), buf, sizeof(buf))) {
+				position_of(js, pc, key, (long)i, &line, &col);
+				return nicfit_error_at(err, NICFIT_E_DATA, s->input, line, col,
+						       "%.64s[%zu]: expected a string or number", key,
+						       i);
+			}
+			if (strlen(buf) > NICFIT_SPEC_MAX_VALUE) {
+				position_of(js, pc, key, (long)i, &line, &col);
+				return nicfit_error_at(err, NICFIT_E_LIMIT, s->input, line, col,
+						       "%.64s[%zu]: value too long", key, i);
+			}
+			if (!(rc = nicfit_spec_add(s, key, buf, err)))
+				locate(s, js, pc, key, (long)i);
+		}
+		return rc;
+	}
+	if (scalar_text(v, buf, sizeof(buf))) {
+		position_of(js, pc, key, -1, &line, &col);
+		return nicfit_error_at(err, NICFIT_E_DATA, s->input, line, col,
+				       "%.64s: expected a string, number, boolean or array", key);
+	}
+	if (strlen(buf) > NICFIT_SPEC_MAX_VALUE) {
+		position_of(js, pc, key, -1, &line, &col);
+		return nicfit_error_at(err, NICFIT_E_LIMIT, s->input, line, col,
+				       "%.64s: value longer than %d bytes", key, NICFIT_SPEC_MAX_VALUE);
+	}
+	if (!(rc = nicfit_spec_add(s, key, buf, err)))
+		locate(s, js, pc, key, -1);
+	return rc;
 }
 
 int nicfit__spec_parse_json_tree(struct nicfit_spec *s, const char *text, size_t len,
 				 struct nicfit_error *err)
 {
-	char buf[NICFIT_SPEC_MAX_VALUE + 2];
+	struct spec_pos pc = {0, 1, 1};
 	json_error_t jerr;
 	struct jscan js;
 	const char *key;
@@ -360,57 +484,34 @@ int nicfit__spec_parse_json_tree(struct nicfit_spec *s, const char *text, size_t
 	if (len > NICFIT_SPEC_MAX_BYTES)
 		return nicfit_error_at(err, NICFIT_E_LIMIT, s->input, 0, 0,
 				       "larger than %u bytes", NICFIT_SPEC_MAX_BYTES);
+	/*
+	 * The tokens first, with the request's limits: positions come from
+	 * them (a text they refuse has none, 0:0), and jansson never builds a
+	 * tree of more members than a request may hold.
+	 */
+	rc = tokenize(s, &js, text, len, err);
+	if (rc == JSCAN_E_COUNT) {
+		nicfit__jscan_release(&js);
+		return NICFIT_E_LIMIT;
+	}
+	if (rc)
+		js.ntok = 0;
+	rc = 0;
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root)
+	if (!root) {
+		nicfit__jscan_release(&js);
 		return nicfit_error_at(err, NICFIT_E_DATA, s->input, jerr.line, jerr.column,
 				       "%s", jerr.text);
+	}
 	if (!json_is_object(root)) {
+		nicfit__jscan_release(&js);
 		json_decref(root);
 		return nicfit_error_at(err, NICFIT_E_DATA, s->input, 1, 1,
 				       "expected a JSON object of settings");
 	}
 	s->from_data = 1;
-	/* positions come from the tokenizer; a text it refuses has none (0:0) */
-	nicfit__jscan_init(&js);
-	js.max_depth = JSON_PARSER_MAX_DEPTH;
-	if (nicfit__jscan_parse(&js, text, len))
-		js.ntok = 0;
 	json_object_foreach(root, key, v) {
-		size_t i;
-		long line, col;
-
-		if (json_is_null(v))
-			continue;
-		if (json_is_array(v)) {
-			for (i = 0; i < json_array_size(v) && !rc; i++) {
-				if (scalar_text(json_array_get(v, i), buf, sizeof(buf))) {
-					position_of(&js, key, (long)i, &line, &col);
-					rc = nicfit_error_at(err, NICFIT_E_DATA, s->input, line, col,
-							     "%.64s[%zu]: expected a string or number",
-							     key, i);
-					break;
-				}
-				if (strlen(buf) > NICFIT_SPEC_MAX_VALUE) {
-					position_of(&js, key, (long)i, &line, &col);
-					rc = nicfit_error_at(err, NICFIT_E_LIMIT, s->input, line, col,
-							     "%.64s[%zu]: value too long", key, i);
-				} else if (!(rc = nicfit_spec_add(s, key, buf, err))) {
-					locate(s, &js, key, (long)i);
-				}
-			}
-		} else if (scalar_text(v, buf, sizeof(buf))) {
-			position_of(&js, key, -1, &line, &col);
-			rc = nicfit_error_at(err, NICFIT_E_DATA, s->input, line, col,
-					     "%.64s: expected a string, number, boolean or array", key);
-		} else if (strlen(buf) > NICFIT_SPEC_MAX_VALUE) {
-			position_of(&js, key, -1, &line, &col);
-			rc = nicfit_error_at(err, NICFIT_E_LIMIT, s->input, line, col,
-					     "%.64s: value longer than %d bytes", key,
-					     NICFIT_SPEC_MAX_VALUE);
-		} else if (!(rc = nicfit_spec_add(s, key, buf, err))) {
-			locate(s, &js, key, -1);
-		}
-		if (rc)
+		if ((rc = tree_member(s, &js, &pc, key, v, err)))
 			break;
 	}
 	nicfit__jscan_release(&js);
