@@ -218,6 +218,15 @@ static void cut_and_refused(void **state)
 	const char *ent = "<?xml version=\"1.0\"?>\n<!DOCTYPE system [\n<!ENTITY a \"x\">\n]>\n"
 			  "<system version=\"1\"><cpu numaid=\"0\"><pci busid=\"0000:01:00.0\" "
 			  "class=\"0x030200\" vendor=\"0x10de\" device=\"0x20b0\"/></cpu></system>\n";
+	const char *ent7 = "<?xml version=\"1.0\" encoding=\"UTF-7\"?>\n"
+			   "+ADw-+ACE-DOCTYPE system +AFs-\n"
+			   "+ADw-+ACE-ENTITY a +ACI-x+ACI-+AD4-\n+AF0-+AD4-\n"
+			   "<system version=\"1\"><cpu numaid=\"0\"><pci busid=\"0000:01:00.0\" "
+			   "class=\"0x030200\" vendor=\"0x10de\" device=\"0x20b0\" "
+			   "link_speed=\"+ACY-a+ADs-\"/></cpu></system>\n";
+	const char *sys = "<?xml version=\"1.0\"?>\n<!DOCTYPE system SYSTEM \"nccl.dtd\">\n"
+			  "<system version=\"1\"><cpu numaid=\"0\"><pci busid=\"0000:01:00.0\" "
+			  "class=\"0x030200\" vendor=\"0x10de\" device=\"0x20b0\"/></cpu></system>\n";
 
 	(void)state;
 	snprintf(cut, sizeof(cut), "%.*s", (int)(strstr(nccl, "<nic>") - nccl), nccl);
@@ -232,8 +241,27 @@ static void cut_and_refused(void **state)
 	assert_int_equal(nicfit_dump_new(&d), 0);
 	assert_int_equal(nicfit_dump_add_text(d, "ent.xml", ent, strlen(ent), &err), 0);
 	assert_int_equal(nicfit_dump_topo(d, &t, &err), NICFIT_E_DATA);
-	assert_non_null(strstr(err.msg, "ent.xml:1 defines entities"));
+	assert_non_null(strstr(err.msg, "ent.xml:1 has a DTD internal subset"));
 	assert_null(t);
+	nicfit_dump_free(d);
+
+	/* the same subset in UTF-7: "+ADw-+ACE-ENTITY" holds no "<!ENTITY" byte string */
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_dump_new(&d), 0);
+	assert_null(strstr(ent7, "<!ENTITY"));
+	assert_int_equal(nicfit_dump_add_text(d, "ent7.xml", ent7, strlen(ent7), &err), 0);
+	assert_int_equal(nicfit_dump_topo(d, &t, &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err.msg, "ent7.xml:1 has a DTD internal subset"));
+	assert_null(t);
+	nicfit_dump_free(d);
+
+	/* a DOCTYPE naming an external DTD, without a subset, is read (the DTD is not loaded) */
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_dump_new(&d), 0);
+	assert_int_equal(nicfit_dump_add_text(d, "sys.xml", sys, strlen(sys), &err), 0);
+	assert_int_equal(nicfit_dump_topo(d, &t, &err), 0);
+	assert_true(nicfit_topo_find(t, "0000:01:00.0") >= 0);
+	nicfit_topo_free(t);
 	nicfit_dump_free(d);
 }
 

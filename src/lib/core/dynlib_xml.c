@@ -31,6 +31,7 @@ static struct {
 	void (*free_parser_ctxt)(xmlParserCtxtPtr);
 	long (*get_line_no)(const xmlNode *);
 	xmlChar *(*get_no_ns_prop)(const xmlNode *, const xmlChar *);
+	void (*stop_parser)(xmlParserCtxtPtr);
 	xmlFreeFunc *free;
 } xml;
 
@@ -43,6 +44,7 @@ static const struct nicfit_dynsym xml_syms[] = {
 	{ "xmlFreeParserCtxt", (void **)&xml.free_parser_ctxt },
 	{ "xmlGetLineNo", (void **)&xml.get_line_no },
 	{ "xmlGetNoNsProp", (void **)&xml.get_no_ns_prop },
+	{ "xmlStopParser", (void **)&xml.stop_parser },
 	{ "xmlFree", (void **)&xml.free }
 };
 
@@ -109,6 +111,12 @@ long nicfit__xml_get_line_no(const xmlNode *node)
 xmlChar *nicfit__xml_get_no_ns_prop(const xmlNode *node, const xmlChar *name)
 {
 	return ready() ? xml.get_no_ns_prop(node, name) : NULL;
+}
+
+void nicfit__xml_stop_parser(xmlParserCtxtPtr ctxt)
+{
+	if (ready())
+		xml.stop_parser(ctxt);
 }
 
 void nicfit__xml_free(void *p)

@@ -28,6 +28,8 @@ void nicfit__xml_free_doc(xmlDocPtr cur);
 void nicfit__xml_free_parser_ctxt(xmlParserCtxtPtr ctxt);
 long nicfit__xml_get_line_no(const xmlNode *node);
 xmlChar *nicfit__xml_get_no_ns_prop(const xmlNode *node, const xmlChar *name);
+/* xmlStopParser(): the parse ends where it is, from inside a SAX callback */
+void nicfit__xml_stop_parser(xmlParserCtxtPtr ctxt);
 /* libxml2's own deallocator, for what nicfit__xml_get_no_ns_prop returns */
 void nicfit__xml_free(void *p);
 

@@ -17,8 +17,9 @@
  * comments, attribute order, quoting and whitespace are the writer's
  * choice), and a paste can cut them anywhere. libxml2 reads them, in
  * recover mode, with the network, DTD loading and entity substitution
- * off; a document that defines entities is not read at all (expansion is
- * the one way a short text becomes a huge one). Where a document is cut
+ * off; a document with a DTD internal subset, where entities are defined,
+ * is not read at all, whatever its encoding (expansion is the one way a
+ * short text becomes a huge one; see guarded_read()). Where a document is cut
  * or damaged, what came before the damage is kept and not_checked says
  * where it stopped.
  *
@@ -766,14 +767,76 @@ static size_t doc_end(const char *text, size_t pos, size_t len)
 	return best;
 }
 
-static int has_entity(const char *s, size_t n)
-{
-	size_t i;
+/*
+ * The guard on a document's DTD, as libxml2 reads it (after decoding,
+ * whatever encoding the document declares: a byte search for "<!ENTITY"
+ * misses "+ADw-!ENTITY" in UTF-7). An internal subset ("<!DOCTYPE x [
+ * ... ]>") is where entities are defined, and expanding them is the one
+ * way a short text becomes a huge one: the parse stops where the subset
+ * opens, before a declaration in it is read. A DOCTYPE without one
+ * (hwloc's `<!DOCTYPE topology SYSTEM "hwloc2.dtd">`) is read as before;
+ * the external DTD it names is never loaded (no XML_PARSE_DTDLOAD), and no
+ * entity is substituted (no XML_PARSE_NOENT).
+ */
+struct xml_guard {
+	internalSubsetSAXFunc subset_sax;  /* libxml2's own, for a DOCTYPE without a subset */
+	entityDeclSAXFunc entity_sax;
+	int refused;                       /* an internal subset or a declaration: stopped */
+};
 
-	for (i = 0; i + 8 <= n; i++)
-		if (s[i] == '<' && !memcmp(s + i, "<!ENTITY", 8))
-			return 1;
-	return 0;
+static void guard_subset(void *ud, const xmlChar *name, const xmlChar *ext, const xmlChar *sys)
+{
+	xmlParserCtxtPtr ctxt = ud;
+	struct xml_guard *g = ctxt->_private;
+	xmlParserInputPtr in = ctxt->input;
+
+	/* libxml2 calls this with the blanks after the external ID skipped: '[' opens a subset */
+	if (!in || !in->cur || in->cur >= in->end || *in->cur == '[') {
+		g->refused = 1;
+		nicfit__xml_stop_parser(ctxt);
+		return;
+	}
+	if (g->subset_sax)
+		g->subset_sax(ud, name, ext, sys);
+}
+
+/* Any entity declaration, wherever libxml2 meets it, stops the parse too. */
+static void guard_entity(void *ud, const xmlChar *name, int type, const xmlChar *pub,
+			 const xmlChar *sys, xmlChar *content)
+{
+	xmlParserCtxtPtr ctxt = ud;
+	struct xml_guard *g = ctxt->_private;
+
+	(void)name, (void)type, (void)pub, (void)sys, (void)content;
+	g->refused = 1;
+	nicfit__xml_stop_parser(ctxt);
+}
+
+/* Parse text with the guard on: the tree (NULL when none), g->refused when stopped by it. */
+static xmlDoc *guarded_read(xmlParserCtxt *ctx, struct xml_guard *g, const char *text, int n)
+{
+	int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+		   XML_PARSE_RECOVER | XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA;
+	xmlDoc *xd;
+
+	memset(g, 0, sizeof(*g));
+	ctx->_private = g;
+	if (ctx->sax) {
+		g->subset_sax = ctx->sax->internalSubset;
+		g->entity_sax = ctx->sax->entityDecl;
+		ctx->sax->internalSubset = guard_subset;
+		ctx->sax->entityDecl = guard_entity;
+	}
+	xd = nicfit__xml_ctxt_read_memory(ctx, text, n, NULL, NULL, opts);
+	/* and on the tree: a subset that holds anything was not read */
+	if (xd && xd->intSubset && xd->intSubset->children)
+		g->refused = 1;
+	if (ctx->sax) {
+		ctx->sax->internalSubset = g->subset_sax;
+		ctx->sax->entityDecl = g->entity_sax;
+	}
+	ctx->_private = NULL;
+	return xd;
 }
 
 static struct dump_xml_doc *new_doc(struct dump_xml *x, int ti, int line)
@@ -832,21 +895,14 @@ size_t nicfit__dump_xml_read(struct nicfit_dump *d, int ti, size_t pos, int line
 	struct xctx c;
 	struct nicfit_error lerr;
 	xmlParserCtxt *ctx;
+	struct xml_guard g;
 	xmlDoc *xd;
-	int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-		   XML_PARSE_RECOVER | XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA;
 
 	if (!x || end - pos > INT32_MAX || !(doc = new_doc(x, ti, line)))
 		return 0;
 	doc->end_line = line;
 	for (size_t p = pos; p < end; p++)
 		doc->end_line += t->text[p] == '\n';
-	if (has_entity(t->text + pos, end - pos)) {
-		doc->damaged = 1;
-		snprintf(doc->why, sizeof(doc->why), "The XML at %s:%d defines entities (<!ENTITY), "
-			 "which nicfit does not expand: it was not read.", t->name, line);
-		return end - pos;
-	}
 	nicfit_error_clear(&lerr);
 	if (nicfit__xml_load(&lerr)) {
 		/* the rest of the paste is still read; this document is listed as unread */
@@ -860,7 +916,16 @@ size_t nicfit__dump_xml_read(struct nicfit_dump *d, int ti, size_t pos, int line
 		d->oom = 1;
 		return 0;
 	}
-	xd = nicfit__xml_ctxt_read_memory(ctx, t->text + pos, (int)(end - pos), NULL, NULL, opts);
+	xd = guarded_read(ctx, &g, t->text + pos, (int)(end - pos));
+	if (g.refused) {
+		doc->damaged = 1;
+		snprintf(doc->why, sizeof(doc->why), "The XML at %s:%d has a DTD internal subset "
+			 "(<!DOCTYPE ... [ ]>, where entities are defined), which nicfit does not "
+			 "read: it was not read.", t->name, line);
+		nicfit__xml_free_doc(xd);
+		nicfit__xml_free_parser_ctxt(ctx);
+		return end - pos;
+	}
 	if (!ctx->wellFormed || !xd)
 		damage(doc, t->name, nicfit__xml_ctxt_get_last_error(ctx));
 	memset(&c, 0, sizeof(c));
