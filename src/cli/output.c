@@ -7,6 +7,7 @@
  * loop that writes a whole buffer to a descriptor, which main() uses for
  * stdout.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -19,6 +20,11 @@
 
 #include "cli.h"
 #include "output.h"
+
+/* O_TMPFILE is behind _GNU_SOURCE in glibc's headers; the kernel flag is stable (Linux 3.11). */
+#if !defined(O_TMPFILE) && defined(__O_TMPFILE)
+#define O_TMPFILE __O_TMPFILE
+#endif
 
 /* The temporary file a signal must remove: set while one exists. */
 static char pending_tmp[4096];
@@ -212,40 +218,105 @@ static int open_file_in_place(struct cli_out *o, const struct stat *sb)
 	return 0;
 }
 
+/* The directory part of o->target, with its trailing '/' ("" for the current one). */
+static size_t dir_len(const struct cli_out *o)
+{
+	const char *slash = strrchr(o->target, '/');
+
+	return slash ? (size_t)(slash - o->target) + 1 : 0;
+}
+
+static int cannot_create(struct cli_out *o, int e)
+{
+	size_t dirlen = dir_len(o);
+	char what[300];
+
+	snprintf(what, sizeof(what), "cannot create a file in %.*s", dirlen ?
+		 (int)(dirlen > 1 ? dirlen - 1 : dirlen) : 1, dirlen ? o->target : ".");
+	return out_errno(o, NICFIT_E_OUTPUT, what, e);
+}
+
 /*
- * The temporary file beside o->target: mode for a new file, the old
- * file's permission bits (and owner and group, where this process may
- * set them: root may, another user may set a group of theirs) when old
- * is given. Returns 0 or an exit code.
+ * The prefix of this target's temporary names, ".NAME.nicfit-", into buf
+ * (with the directory when full). Returns 0, or -1 when it does not fit.
+ */
+static int tmp_prefix(const struct cli_out *o, int full, char *buf, size_t n)
+{
+	size_t dirlen = dir_len(o);
+
+	return (size_t)snprintf(buf, n, "%.*s.%s.nicfit-", full ? (int)dirlen : 0, o->target,
+				o->target + dirlen) >= n ? -1 : 0;
+}
+
+/*
+ * Remove the temporary names of this target that a killed run left: those
+ * whose process is gone (kill(2) says ESRCH). Another run writing the same
+ * file keeps its own. Bounded: a directory of a million names is listed
+ * no further than 100,000 entries.
+ */
+static void remove_stale(const struct cli_out *o)
+{
+	size_t dirlen = dir_len(o), plen, seen = 0;
+	char dir[4096], prefix[512], path[4096 + 512];
+	struct dirent *de;
+	DIR *d;
+
+	if (tmp_prefix(o, 0, prefix, sizeof(prefix)))
+		return;
+	plen = strlen(prefix);
+	snprintf(dir, sizeof(dir), "%.*s", dirlen ? (int)dirlen : 1, dirlen ? o->target : ".");
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL && ++seen <= 100000) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, prefix, plen))
+			continue;
+		pid = strtol(de->d_name + plen, &end, 10);
+		if (end == de->d_name + plen || *end != '.' || pid <= 0 || pid > INT_MAX ||
+		    pid == (long)getpid() || !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) < sizeof(path))
+			unlink(path);
+	}
+	closedir(d);
+}
+
+/*
+ * A new file beside o->target, to be made once the document is ready
+ * (open_beside_now): mode for a new file, the old file's permission bits
+ * (and owner and group, where this process may set them: root may,
+ * another user may set a group of theirs) when old is given. Whether the
+ * directory takes a new file is checked now, so that a destination that
+ * cannot be written is refused before the work. Returns 0 or an exit code.
  */
 static int open_beside(struct cli_out *o, mode_t mode, const struct stat *old)
 {
-	const char *slash = strrchr(o->target, '/');
-	size_t dirlen = slash ? (size_t)(slash - o->target) + 1 : 0;
+	size_t dirlen = dir_len(o);
+	char dir[4096], prefix[512];
 
-	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%.*s.%s.XXXXXX", (int)dirlen, o->target,
-			     o->target + dirlen) >= sizeof(o->tmp)) {
-		o->tmp[0] = '\0';
+	if (tmp_prefix(o, 1, prefix, sizeof(prefix)) ||
+	    strlen(prefix) + 24 >= sizeof(o->tmp))
 		return out_error(o, NICFIT_E_USAGE, "path too long");
-	}
-	o->fd = mkstemp(o->tmp);
-	if (o->fd < 0) {
-		int e = errno;
-		char what[300];
+	snprintf(dir, sizeof(dir), "%.*s", dirlen ? (int)dirlen : 1, dirlen ? o->target : ".");
+	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS))
+		return cannot_create(o, errno);
+	o->deferred = 1;
+	o->mode = mode;
+	o->has_old = old != NULL;
+	if (old)
+		o->old = *old;
+	return 0;
+}
 
-		o->tmp[0] = '\0';
-		snprintf(what, sizeof(what), "cannot create a file in %.*s", dirlen ?
-			 (int)(dirlen > 1 ? dirlen - 1 : dirlen) : 1, dirlen ? o->target : ".");
-		return out_errno(o, NICFIT_E_OUTPUT, what, e);
-	}
-	memcpy(pending_tmp, o->tmp, sizeof(pending_tmp));
-	pending = 1;
-	if (fcntl(o->fd, F_SETFD, FD_CLOEXEC)) {
-		int e = errno;
+/* Give the new file at o->fd its owner, group and mode. 0 or an errno. */
+static int set_owner_mode(struct cli_out *o)
+{
+	const struct stat *old = o->has_old ? &o->old : NULL;
+	mode_t mode = o->mode;
 
-		cli_out_abort(o);
-		return out_error(o, NICFIT_E_INTERNAL, strerror(e));
-	}
 	if (old) {
 		if ((old->st_uid != geteuid() || old->st_gid != getegid()) &&
 		    fchown(o->fd, old->st_uid, old->st_gid) && old->st_gid != getegid() &&
@@ -254,11 +325,98 @@ static int open_beside(struct cli_out *o, mode_t mode, const struct stat *old)
 		}
 		mode = old->st_mode & 0777;
 	}
-	if (fchmod(o->fd, mode)) {
-		int e = errno;
+	return fchmod(o->fd, mode) ? errno : 0;
+}
 
+/*
+ * Make the file open_beside() prepared: without a name (O_TMPFILE) where
+ * the filesystem and /proc allow linking it in later, else under a
+ * temporary name that a signal removes. Returns 0 or an exit code.
+ */
+static int open_beside_now(struct cli_out *o)
+{
+	size_t dirlen = dir_len(o);
+	char dir[4096];
+	int e;
+
+	o->deferred = 0;
+	remove_stale(o);
+	snprintf(dir, sizeof(dir), "%.*s", dirlen ? (int)dirlen : 1, dirlen ? o->target : ".");
+	o->fd = -1;
+#ifdef O_TMPFILE
+	if (!access("/proc/self/fd", X_OK))
+		o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+#endif
+	if (o->fd >= 0) {
+		o->anon = 1;
+		o->tmp[0] = '\0';
+	} else {
+		if (tmp_prefix(o, 1, o->tmp, sizeof(o->tmp)) ||
+		    (size_t)snprintf(o->tmp + strlen(o->tmp), sizeof(o->tmp) - strlen(o->tmp),
+				     "%ld.XXXXXX", (long)getpid()) >= sizeof(o->tmp) - strlen(o->tmp)) {
+			o->tmp[0] = '\0';
+			return out_error(o, NICFIT_E_USAGE, "path too long");
+		}
+		o->fd = mkstemp(o->tmp);
+		if (o->fd < 0) {
+			e = errno;
+			o->tmp[0] = '\0';
+			return cannot_create(o, e);
+		}
+		memcpy(pending_tmp, o->tmp, sizeof(pending_tmp));
+		pending = 1;
+		if (fcntl(o->fd, F_SETFD, FD_CLOEXEC)) {
+			e = errno;
+			cli_out_abort(o);
+			return out_error(o, NICFIT_E_INTERNAL, strerror(e));
+		}
+	}
+	e = set_owner_mode(o);
+	if (e) {
 		cli_out_abort(o);
 		return out_error(o, NICFIT_E_INTERNAL, strerror(e));
+	}
+	return 0;
+}
+
+/* The made file, before its first byte. 0, or -1 with o->err set (its message printed). */
+static int ensure_open(struct cli_out *o)
+{
+	if (!o->deferred)
+		return 0;
+	if (open_beside_now(o)) {
+		o->err = -1;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Name the O_TMPFILE file: under the target's own name when there is
+ * none yet (linkat never replaces), else under a temporary name renamed
+ * over it. Returns 0 or an errno.
+ */
+static int link_anon(struct cli_out *o)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
+	if (!o->existed && !linkat(AT_FDCWD, proc, AT_FDCWD, o->target, AT_SYMLINK_FOLLOW))
+		return 0;
+	if (!o->existed && errno != EEXIST)
+		return errno;
+	if (tmp_prefix(o, 1, o->tmp, sizeof(o->tmp)))
+		return ENAMETOOLONG;
+	snprintf(o->tmp + strlen(o->tmp), sizeof(o->tmp) - strlen(o->tmp), "%ld.%lx",
+		 (long)getpid(), (unsigned long)o->fd);
+	memcpy(pending_tmp, o->tmp, sizeof(pending_tmp));
+	pending = 1;
+	if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW)) {
+		int e = errno;
+
+		pending = 0;
+		o->tmp[0] = '\0';
+		return e;
 	}
 	return 0;
 }
@@ -349,7 +507,9 @@ int cli_out_reserve(struct cli_out *o, size_t n)
 	struct stat sb;
 	int e;
 
-	if (o->err || !n || (!o->tmp[0] && !o->in_place) || fstat(o->fd, &sb) ||
+	if (ensure_open(o))
+		return -1;
+	if (o->err || !n || (!o->tmp[0] && !o->in_place && !o->anon) || fstat(o->fd, &sb) ||
 	    !S_ISREG(sb.st_mode) || n > (size_t)LONG_MAX - o->written)
 		return o->err ? -1 : 0;
 	e = posix_fallocate(o->fd, (off_t)o->written, (off_t)n);
@@ -363,7 +523,7 @@ int cli_out_reserve(struct cli_out *o, size_t n)
 
 int cli_out_write(struct cli_out *o, const char *p, size_t n)
 {
-	if (!o->err) {
+	if (!o->err && !ensure_open(o)) {
 		if (cli_write_all(o->fd, p, n))
 			o->err = errno ? errno : EIO;
 		else
@@ -397,9 +557,10 @@ static void sync_dir(const char *target)
 /* A failed write's message: what happened to the destination. */
 static int write_failed(struct cli_out *o, const char *what, int e)
 {
+	int made = o->tmp[0] || o->anon;
 	const char *left = o->in_place && o->written ? "; the file is left partly written" :
-			   o->in_place || (o->tmp[0] && o->existed) ? "; the file is as it was" :
-			   o->tmp[0] ? "; no file was made" : "";
+			   o->in_place || (made && o->existed) ? "; the file is as it was" :
+			   made ? "; no file was made" : "";
 	char why[300];
 
 	cli_out_abort(o);
@@ -411,12 +572,22 @@ int cli_out_commit(struct cli_out *o)
 {
 	int e = o->err;
 
+	if (e < 0) { /* the file could not be made: said already */
+		cli_out_abort(o);
+		return nicfit_exit_code(NICFIT_E_OUTPUT);
+	}
+	if (!e && ensure_open(o)) {
+		cli_out_abort(o);
+		return nicfit_exit_code(NICFIT_E_OUTPUT);
+	}
 	if (e)
 		return write_failed(o, "cannot write", e);
 	if (o->in_place && ftruncate(o->fd, (off_t)o->written))
 		return write_failed(o, "cannot cut it to length", errno);
-	if ((o->tmp[0] || o->in_place) && fsync(o->fd))
+	if ((o->tmp[0] || o->in_place || o->anon) && fsync(o->fd))
 		return write_failed(o, "cannot flush it to disk", errno);
+	if (o->anon && (e = link_anon(o)) != 0)
+		return write_failed(o, "cannot name it", e);
 	if (close(o->fd)) {
 		e = errno;
 		o->fd = -1;
@@ -431,16 +602,18 @@ int cli_out_commit(struct cli_out *o)
 		}
 		pending = 0;
 		o->tmp[0] = '\0';
-		sync_dir(o->target);
 	}
+	if (o->tmp[0] || o->anon || !o->in_place)
+		sync_dir(o->target);
 	return 0;
 }
 
 void cli_out_abort(struct cli_out *o)
 {
 	if (o->fd >= 0)
-		close(o->fd);
+		close(o->fd); /* an O_TMPFILE file goes with its last descriptor */
 	o->fd = -1;
+	o->deferred = 0;
 	if (o->tmp[0]) {
 		unlink(o->tmp);
 		pending = 0;
@@ -484,7 +657,7 @@ int cli_output_close(struct cli *c, struct cli_out *o, int rc)
 {
 	int code;
 
-	if (o->fd < 0)
+	if (o->fd < 0 && !o->deferred)
 		return rc;
 	if (rc < 0 || rc > 2) {
 		cli_out_abort(o);

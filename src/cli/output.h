@@ -10,11 +10,17 @@
  * and a shell's redirection decide it, but with a regular file replaced
  * whole:
  *  - a regular file with one name, or a name that does not exist yet: a
- *    temporary file in the same directory (".NAME.XXXXXX", a name the
- *    textfile collector skips: it reads only *.prom), written, flushed to
- *    disk, given the old file's permission bits (and owner and group where
- *    the process may give them; a new file gets the caller's mode), then
- *    renamed over it, and the directory flushed;
+ *    new file in the same directory, made only once the document is ready
+ *    to be written (a run killed while it works leaves nothing), without
+ *    a name where the filesystem allows (O_TMPFILE: a kill while it is
+ *    written leaves nothing either), written, flushed to disk, given the
+ *    old file's permission bits (and owner and group where the process
+ *    may give them; a new file gets the caller's mode), then linked in
+ *    under the target's name (a new one) or a temporary name renamed over
+ *    it, and the directory flushed. The temporary name is
+ *    ".NAME.nicfit-PID.XXXXXX" (hidden: the textfile collector reads only
+ *    *.prom); one whose process is gone, left by a kill at the wrong
+ *    moment, is removed by the next run that writes NAME;
  *  - a regular file with more than one name (hard links) is written in
  *    place, so that every name sees the new content: room for the whole
  *    content is reserved first where it is known (a full disk then leaves
@@ -48,6 +54,7 @@
 #define NICFIT_CLI_OUTPUT_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "nicfit/buf.h"
@@ -63,6 +70,11 @@ struct cli_out {
 	int fd;              /* -1: nothing open */
 	int in_place;        /* a regular file overwritten where it is, cut at commit */
 	int existed;         /* the target was a regular file already */
+	int deferred;        /* the new file is made at the first write (open_beside) */
+	int anon;            /* fd is an O_TMPFILE file, without a name until commit */
+	mode_t mode;         /* its permission bits */
+	int has_old;         /* old: the file it replaces, whose owner and mode it takes */
+	struct stat old;
 	size_t written;      /* bytes written so far */
 	int err;             /* the first write's errno */
 };
@@ -122,6 +134,7 @@ void cli_out_remove_pending(void);
  * `--output FILE` of a command that renders into c->out, in two steps so
  * that a destination that cannot be written is refused before the work:
  * cli_output_open() checks FILE against the command's inputs, opens it
+ * (a new file: checks that its directory takes one, and makes it later)
  * (mode 0644 for a new file, so that a collector running as another user
  * reads it) and lays the report out for it rather than for standard
  * output (colour and width when --color is auto, as for a terminal it
