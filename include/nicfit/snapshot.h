@@ -121,6 +121,23 @@ int nicfit_snapshot_extract_bundle(const char *archive, char **tmpdir, char **ro
 				   struct nicfit_error *err);
 
 /*
+ * Whether the snapshot tree at root, as name (the directory or archive the
+ * user gave) says, is whole. The manifest is written last, so a snapshot
+ * stopped half-way has none: a tree holding nicfit-snapshot.partial (a
+ * snapshot being written, or one whose run was killed) is refused, and so
+ * is one with fewer files, links or directories than its manifest lists
+ * (NICFIT_E_DATA, naming what is missing: the copy was cut). A tree with
+ * its manifest and every entry it lists is whole: 0, why "". Without a
+ * manifest, an archive cannot be told from one cut short (or packed by
+ * another tool): 0, and why says so, for the audit's critical
+ * snapshot-incomplete finding. A directory without one is a sysfs tree
+ * (the host's own, or a copy made otherwise): 0, why "". Entries are
+ * counted up to NICFIT_SNAPSHOT_MAX_ENTRIES and NICFIT_SNAPSHOT_MAX_DEPTH.
+ */
+int nicfit_snapshot_check(const char *root, const char *name, int archive, char *why,
+			  size_t n, struct nicfit_error *err);
+
+/*
  * Remove a directory tree without following links. Returns 0 or -1.
  * Async-signal-safe (system calls only, nothing allocated).
  */

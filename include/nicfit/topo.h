@@ -269,6 +269,8 @@ struct nicfit_topo {
 	int nproblems;
 	size_t problems_total;
 	int problems_in_dump;    /* the problems are lines of a dump, not files of a tree */
+	char incomplete[256];    /* why this snapshot may not be whole (an archive without its
+				  * manifest: nicfit_snapshot_check), "" when it is or is a tree */
 };
 
 /*

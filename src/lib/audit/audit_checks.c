@@ -241,6 +241,24 @@ static void rule_read_problems(struct nicfit__audit_ctx *c)
 				   t->problems_total == 1 ? "" : "s", first, what);
 }
 
+/*
+ * snapshot-incomplete: an archive without the manifest nicfit snapshot
+ * writes last may be cut at an entry boundary, which reads as a smaller,
+ * healthy host (a cut .tar read "0 GPUs, 0 NICs: clean"). Critical, so
+ * that such an audit is never taken for a clean one.
+ */
+static void rule_snapshot_incomplete(struct nicfit__audit_ctx *c)
+{
+	if (!c->t->incomplete[0])
+		return;
+	nicfit__audit_find(c, NICFIT_SEV_CRITICAL, NICFIT_CODE_SNAPSHOT_INCOMPLETE, "host", NULL,
+			   "Take the snapshot again with `nicfit snapshot` and audit the archive it "
+			   "writes; to audit a tree packed by another tool as it is, unpack it and "
+			   "give the directory to --sysfs.",
+			   "%s The audit below covers only what the archive holds.",
+			   c->t->incomplete);
+}
+
 /* What sysfs cannot tell on this host, with what can. */
 static void note_not_checked(struct nicfit__audit_ctx *c, const struct seen *s)
 {
@@ -320,5 +338,6 @@ void nicfit__audit_judge_host(struct nicfit__audit_ctx *c)
 	rule_no_rdma(c);
 	rule_intel_700(c);
 	rule_read_problems(c);
+	rule_snapshot_incomplete(c);
 	note_not_checked(c, &s);
 }

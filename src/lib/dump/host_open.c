@@ -29,23 +29,36 @@ static void name_archive(struct nicfit_error *err, const char *tree, const char 
 		snprintf(err->input, sizeof(err->input), "%s", archive);
 }
 
-/* A sysfs root, or an archive unpacked into h->tmpdir; the model keeps root's name. */
+/*
+ * A sysfs root, or an archive unpacked into h->tmpdir; the model keeps
+ * root's name. A snapshot is checked whole before it is read
+ * (nicfit_snapshot_check): one cut or interrupted is refused, an archive
+ * without its manifest read with the reason it may not be whole.
+ */
 static int open_sysfs(struct nicfit_host *h, const char *root, struct nicfit_error *err)
 {
+	char why[sizeof(h->topo->incomplete)];
 	int rc;
 
-	if (!nicfit_snapshot_is_archive(root))
-		return nicfit_topo_discover(root, &h->topo, err);
+	if (!nicfit_snapshot_is_archive(root)) {
+		rc = strcmp(root, "/") ? nicfit_snapshot_check(root, root, 0, why, sizeof(why), err)
+				       : 0;
+		return rc ? rc : nicfit_topo_discover(root, &h->topo, err);
+	}
 	rc = nicfit_snapshot_extract(root, &h->tmpdir, &h->tmproot, err);
 	if (rc)
 		return rc;
 	h->from_archive = 1;
+	rc = nicfit_snapshot_check(h->tmproot, root, 1, why, sizeof(why), err);
+	if (rc)
+		return rc;
 	rc = nicfit_topo_discover(h->tmproot, &h->topo, err);
 	if (rc) {
 		name_archive(err, h->tmproot, root);
 		return rc;
 	}
 	snprintf(h->topo->root, sizeof(h->topo->root), "%s", root);
+	snprintf(h->topo->incomplete, sizeof(h->topo->incomplete), "%s", why);
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -394,46 +395,174 @@ static int dir_is_empty(int fd)
 }
 
 /*
- * The destination directory, opened without following a link into *fd:
- * made now, or an empty directory that was there. The copy is written
- * relative to the descriptor, so a name swapped for a link afterwards
- * changes nothing. Returns 0 or a negative status.
+ * The temporary name beside dest, ".BASE.nicfit-PID.XXXXXX" (hidden, so
+ * that nothing reads it as a snapshot), into out; its prefix up to the
+ * PID's dot is *plen bytes of the base name. Returns 0, or -1 when it
+ * does not fit.
  */
-static int open_dest_dir(const char *dest, int *fd, struct nicfit_error *err)
+static int tmp_name(const char *dest, char *out, size_t cap, size_t *dirlen)
 {
-	int made = !mkdir(dest, 0755);
+	const char *slash;
+	size_t n = strlen(dest);
 
-	if (!made && errno != EEXIST)
-		return nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "%s", strerror(errno));
-	*fd = open(dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	while (n > 1 && dest[n - 1] == '/')
+		n--;
+	for (slash = dest + n; slash > dest && slash[-1] != '/'; slash--)
+		;
+	slash = slash > dest ? slash - 1 : NULL;
+	*dirlen = slash ? (size_t)(slash - dest) + 1 : 0;
+	return (size_t)snprintf(out, cap, "%.*s.%.*s.nicfit-%ld.XXXXXX", (int)*dirlen, dest,
+				(int)(n - *dirlen), dest + *dirlen, (long)getpid()) >= cap ? -1 : 0;
+}
+
+/*
+ * Remove what an earlier run killed while writing dest left beside it:
+ * the temporary names of dest whose process is gone (kill(2) says
+ * ESRCH). Another run's own are kept. At most 100,000 names are looked at.
+ */
+static void remove_stale(const char *dest)
+{
+	char tmpl[P_MAX + 64], dir[P_MAX], path[2 * P_MAX + 64], *pid_at;
+	size_t dirlen, plen, seen = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (tmp_name(dest, tmpl, sizeof(tmpl), &dirlen) || !(pid_at = strstr(tmpl + dirlen, ".nicfit-")))
+		return;
+	pid_at += strlen(".nicfit-");
+	plen = (size_t)(pid_at - (tmpl + dirlen));
+	snprintf(dir, sizeof(dir), "%.*s", dirlen ? (int)dirlen : 1, dirlen ? dest : ".");
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL && ++seen <= 100000) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, tmpl + dirlen, plen))
+			continue;
+		pid = strtol(de->d_name + plen, &end, 10);
+		if (end == de->d_name + plen || *end != '.' || pid <= 0 || pid == (long)getpid() ||
+		    !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) < sizeof(path))
+			nicfit_snapshot_remove_tree(path);
+	}
+	closedir(d);
+}
+
+/* The marker a snapshot directory holds while it is written (removed last but one). */
+#define PARTIAL_NAME "nicfit-snapshot.partial"
+
+/*
+ * The destination directory's stand-in, opened into *fd: a new temporary
+ * directory beside dest (tmp, which a signal removes), holding the marker
+ * PARTIAL_NAME, renamed to dest once whole (finish_dir). A run stopped
+ * half-way leaves no dest, and its stand-in is refused by the audit
+ * (nicfit_snapshot_check) and removed by the next run that writes dest.
+ * The copy is written relative to the descriptor, so a name swapped for a
+ * link afterwards changes nothing. Returns 0 or a negative status.
+ */
+static int open_dest_dir(const char *dest, char *tmp, size_t cap, int *fd,
+			 struct nicfit_error *err)
+{
+	size_t dirlen;
+	int m;
+
+	remove_stale(dest);
+	if (tmp_name(dest, tmp, cap, &dirlen))
+		return nicfit_error_at(err, NICFIT_E_USAGE, dest, 0, 0, "path too long");
+	if (!mkdtemp(tmp))
+		return nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "cannot make a directory "
+				       "beside it: %s", strerror(errno));
+	nicfit__snapshot_pending_add(tmp);
+	if (chmod(tmp, 0755)) {
+		/* mkdtemp's 0700 stays: the snapshot is then the owner's alone */
+	}
+	*fd = open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	m = *fd >= 0 ? openat(*fd, PARTIAL_NAME, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) : -1;
+	if (m < 0) {
+		int e = errno;
+
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+		nicfit_snapshot_remove_tree(tmp);
+		return nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "%s", strerror(e));
+	}
+	close(m);
+	return 0;
+}
+
+/*
+ * The stand-in becomes dest: the marker removed, then renamed over the
+ * name (nothing there, or the empty directory that was). 0 or an errno.
+ */
+static int finish_dir(int dirfd, const char *tmp, const char *dest)
+{
+	struct stat sb;
+
+	if (unlinkat(dirfd, PARTIAL_NAME, 0) || fsync(dirfd))
+		return errno;
+	if (!lstat(dest, &sb) && !S_ISDIR(sb.st_mode))
+		return EEXIST;
+	if (rename(tmp, dest))
+		return errno == ENOTEMPTY ? EEXIST : errno;
+	return 0;
+}
+
+static mode_t current_umask(void)
+{
+	mode_t m = umask(0);
+
+	umask(m);
+	return m;
+}
+
+/*
+ * The destination archive's stand-in, created here into *fd under a
+ * temporary name beside dest (tmp), linked to dest once whole
+ * (finish_archive): a run stopped half-way leaves no archive at dest, and
+ * the next run that writes dest removes the stand-in. Returns 0 or a
+ * negative status.
+ */
+static int open_dest_archive(const char *dest, char *tmp, size_t cap, int *fd,
+			     struct nicfit_error *err)
+{
+	size_t dirlen;
+
+	remove_stale(dest);
+	if (tmp_name(dest, tmp, cap, &dirlen))
+		return nicfit_error_at(err, NICFIT_E_USAGE, dest, 0, 0, "path too long");
+	*fd = mkstemp(tmp);
 	if (*fd < 0)
-		return nicfit_error_at(err, errno == ELOOP || errno == ENOTDIR ? NICFIT_E_USAGE :
-				       NICFIT_E_IO, dest, 0, 0, "%s", errno == ELOOP ? DEST_LINK :
-				       errno == ENOTDIR ? DEST_EXISTS : strerror(errno));
-	if (!made && !dir_is_empty(*fd)) {
+		return nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "cannot make a file beside "
+				       "it: %s", strerror(errno));
+	/* a partial archive is no snapshot: ^C or SIGTERM removes it too */
+	nicfit__snapshot_pending_add(tmp);
+	if (fcntl(*fd, F_SETFD, FD_CLOEXEC) || fchmod(*fd, 0666 & ~current_umask())) {
+		int e = errno;
+
 		close(*fd);
 		*fd = -1;
-		return nicfit_error_at(err, NICFIT_E_USAGE, dest, 0, 0, "%s", DEST_EXISTS);
+		unlink(tmp);
+		nicfit__snapshot_pending_drop(tmp);
+		return nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "%s", strerror(e));
 	}
 	return 0;
 }
 
 /*
- * The destination archive, created here into *fd: O_EXCL refuses any
- * name that exists, a link (even one to nothing) included, so nothing is
- * written through a link or over a file. Returns 0 or a negative status.
+ * The whole archive under its name: link(2) refuses a name that came to
+ * exist meanwhile (a link included), as O_EXCL did. 0 or an errno; the
+ * stand-in is removed either way.
  */
-static int open_dest_archive(const char *dest, int *fd, struct nicfit_error *err)
+static int finish_archive(const char *tmp, const char *dest)
 {
-	struct stat sb;
+	int e = link(tmp, dest) ? errno : 0;
 
-	*fd = open(dest, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-	if (*fd >= 0)
-		return 0;
-	if (errno != EEXIST)
-		return nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "%s", strerror(errno));
-	return nicfit_error_at(err, NICFIT_E_USAGE, dest, 0, 0, "%s",
-			       !lstat(dest, &sb) && S_ISLNK(sb.st_mode) ? DEST_LINK : DEST_EXISTS);
+	unlink(tmp);
+	return e;
 }
 
 /*
@@ -500,8 +629,8 @@ static void archive_prefix(const char *dest, char *out, size_t cap)
  * removal if the snapshot stops half-way, the writer set to the filter the
  * name asks for, and the archive's root directory entry written.
  */
-static int open_sink_archive(struct sink *k, const char *dest, int *arfd,
-			     struct nicfit_error *err)
+static int open_sink_archive(struct sink *k, const char *dest, char *tmp, size_t cap,
+			     int *arfd, struct nicfit_error *err)
 {
 	int rc;
 
@@ -509,11 +638,9 @@ static int open_sink_archive(struct sink *k, const char *dest, int *arfd,
 	if (rc)
 		return rc;
 	archive_prefix(dest, k->prefix, sizeof(k->prefix));
-	rc = open_dest_archive(dest, arfd, err);
+	rc = open_dest_archive(dest, tmp, cap, arfd, err);
 	if (rc)
 		return rc;
-	/* a partial archive is no snapshot: ^C or SIGTERM removes it too */
-	nicfit__snapshot_pending_add(dest);
 	k->ar = archive_write_new();
 	if (!k->ar || archive_write_set_format_pax_restricted(k->ar) != ARCHIVE_OK ||
 	    add_filter(k->ar, dest) != ARCHIVE_OK ||
@@ -524,8 +651,8 @@ static int open_sink_archive(struct sink *k, const char *dest, int *arfd,
 			archive_write_free(k->ar);
 		k->ar = NULL;
 		close(*arfd);
-		unlink(dest);
-		nicfit__snapshot_pending_drop(dest);
+		unlink(tmp);
+		nicfit__snapshot_pending_drop(tmp);
 		return rc;
 	}
 	ar_entry(k, "", AE_IFDIR, 0755, NULL, 0, NULL);
@@ -558,8 +685,9 @@ int nicfit_snapshot_take(const char *root, const char *dest,
 {
 	struct nicfit_sysfs *fs;
 	struct nicfit_topo *topo = NULL;
+	char tmp[P_MAX + 64];
 	struct sink k;
-	int rc, srcfd, arfd = -1;
+	int rc, e, srcfd, arfd = -1;
 
 	memset(res, 0, sizeof(*res));
 	memset(&k, 0, sizeof(k));
@@ -591,15 +719,16 @@ int nicfit_snapshot_take(const char *root, const char *dest,
 		goto out_fs;
 	}
 	if (res->archive) {
-		rc = open_sink_archive(&k, dest, &arfd, err);
+		rc = open_sink_archive(&k, dest, tmp, sizeof(tmp), &arfd, err);
 		if (rc)
 			goto out_src;
 	} else {
-		rc = open_dest_dir(dest, &k.dirfd, err);
+		rc = open_dest_dir(dest, tmp, sizeof(tmp), &k.dirfd, err);
 		if (rc)
 			goto out_src;
 	}
 	write_records(&k, srcfd, fs, res);
+	/* the manifest last: a snapshot without it was cut or interrupted */
 	if (!k.err)
 		manifest(&k, root, fs);
 	if (k.ar) {
@@ -607,16 +736,23 @@ int nicfit_snapshot_take(const char *root, const char *dest,
 			sink_fail(&k, EIO);
 		archive_write_free(k.ar);
 		/* archive_write_open_fd() leaves the descriptor to its owner */
+		if (!k.err && fsync(arfd))
+			sink_fail(&k, errno);
 		if (close(arfd))
 			sink_fail(&k, errno);
+		if (!k.err && (e = finish_archive(tmp, dest)) != 0)
+			sink_fail(&k, e);
+	} else if (!k.err && (e = finish_dir(k.dirfd, tmp, dest)) != 0) {
+		sink_fail(&k, e);
 	}
-	if (k.err) {
+	if (k.err == EEXIST)
+		rc = nicfit_error_at(err, NICFIT_E_USAGE, dest, 0, 0, "%s", DEST_EXISTS);
+	else if (k.err)
 		rc = nicfit_error_at(err, NICFIT_E_IO, dest, 0, 0, "cannot write: %s", strerror(k.err));
-		if (k.ar)
-			unlink(dest); /* a partial archive is no snapshot */
-	}
-	if (k.ar)
-		nicfit__snapshot_pending_drop(dest);
+	/* a partial snapshot is no snapshot: the stand-in goes */
+	if (k.err)
+		nicfit_snapshot_remove_tree(tmp);
+	nicfit__snapshot_pending_drop(tmp);
 	if (k.dirfd >= 0)
 		close(k.dirfd);
 out_src:
