@@ -334,6 +334,147 @@ static void acs_grep(void **state)
 	done(&r);
 }
 
+/*
+ * setpci -v on the ACS control word, as NCCL's ACS script prints it: a
+ * write ("@2a6 0000"), a read ("@2a6 = 000d"), the capability word (not
+ * control bits), a line cut before its value.
+ */
+static void acs_setpci(void **state)
+{
+	static const char off[] =
+		"sudo bash ./acs.sh\n"
+		"0000:00:07.1 (ecap 000d @2a0) @2a6 0000\n"
+		"0000:40:08.1 (ecap 000d @2a0) @2a6 = 0010\n"
+		"0000:c3:00.0 (ecap 000d @2a0)";
+	static const char on[] =
+		"0000:15:01.0 (ecap 000d @220) @224 = 005f\n"
+		"0000:15:02.0 (ecap 000d @220) @226 = 001d\n"
+		"0000:15:03.0 (ecap 000d @220) @226 = 0000\n";
+	struct run r;
+
+	(void)state;
+	judge(&r, off);
+	assert_int_equal(r.d->acs.setpci, 2);
+	assert_int_equal(r.d->acs.written, 1);
+	assert_int_equal(r.d->acs.cut, 1);
+	assert_int_equal(r.d->acs.redirect, 0);
+	assert_true(has(r.a, "acs-redirect-off", "host"));
+	assert_false(has(r.a, "acs-redirect", NULL));
+	assert_int_equal(nicfit_audit_exit_code(r.a), 0);
+	done(&r);
+	judge(&r, on);
+	assert_int_equal(r.d->acs.setpci, 2); /* @224 is the capability word */
+	assert_int_equal(r.d->acs.redirect, 1);
+	assert_int_equal(r.d->acs.first_redirect.line, 2);
+	assert_true(has(r.a, "acs-redirect", "0000:15:02.0"));
+	assert_int_equal(nicfit_audit_exit_code(r.a), 1);
+	done(&r);
+}
+
+/*
+ * An ibv_devinfo -v port block pasted without its hca_id line, a Markdown
+ * "**" glued to a GID line: an unnamed device with its port read.
+ */
+static void ibv_port_block_alone(void **state)
+{
+	static const char text[] =
+		"                port:   1\n"
+		"                        state:                  PORT_DOWN (1)\n"
+		"                        link_layer:             InfiniBand\n"
+		"                        active_width:           4X (2)\n"
+		"                        active_speed:           25.0 Gbps (32)\n"
+		"                        phys_state:             POLLING (2)\n"
+		"                        **GID[  0]:               fe80:0000:0000:0000:0000:0000:0000:0001\n";
+	struct run r;
+
+	(void)state;
+	judge(&r, text);
+	assert_int_equal(r.d->nrdma, 1);
+	assert_string_equal(r.d->rdma[0].name, "");
+	assert_int_equal(r.d->rdma[0].ports[0].state, 1);
+	assert_int_equal(r.d->rdma[0].ports[0].phys, 2);
+	assert_true(has(r.a, "rdma-port-down", "(unnamed RDMA device)"));
+	out_has(r.a, NICFIT_FMT_JSON, "\"name\":null,\"source\":\"ibv_devinfo\"", 1);
+	done(&r);
+}
+
+/*
+ * gpu-nvlink-missing: GPU2 of an NVSwitch board has no NV# cell; a board
+ * of bridged pairs (one NVLink peer each) with an unbridged GPU is not
+ * judged.
+ */
+static void matrix_nvlink_missing(void **state)
+{
+	static const char hgx[] =
+		"\tGPU0\tGPU1\tGPU2\tGPU3\tCPU Affinity\tNUMA Affinity\n"
+		"GPU0\t X \tNV18\tNODE\tNV18\t0-7\t0\n"
+		"GPU1\tNV18\t X \tNODE\tNV18\t0-7\t0\n"
+		"GPU2\tNODE\tNODE\t X \tSYS\t0-7\t0\n"
+		"GPU3\tNV18\tNV18\tSYS\t X \t8-15\t1\n";
+	static const char pairs[] =
+		"\tGPU0\tGPU1\tGPU2\tGPU3\tGPU4\tCPU Affinity\tNUMA Affinity\n"
+		"GPU0\t X \tNV4\tSYS\tSYS\tSYS\t0-7\t0\n"
+		"GPU1\tNV4\t X \tSYS\tSYS\tSYS\t0-7\t0\n"
+		"GPU2\tSYS\tSYS\t X \tNV4\tSYS\t8-15\t1\n"
+		"GPU3\tSYS\tSYS\tNV4\t X \tSYS\t8-15\t1\n"
+		"GPU4\tSYS\tSYS\tSYS\tSYS\t X \t8-15\t1\n";
+	struct run r;
+
+	(void)state;
+	judge(&r, hgx);
+	assert_true(has(r.a, "gpu-nvlink-missing", "GPU2"));
+	assert_false(has(r.a, "gpu-nvlink-missing", "GPU0"));
+	out_has(r.a, NICFIT_FMT_TEXT, "NODE to GPU0, GPU1; SYS to GPU3", 1);
+	assert_int_equal(nicfit_audit_exit_code(r.a), 1);
+	done(&r);
+	judge(&r, pairs);
+	assert_false(has(r.a, "gpu-nvlink-missing", NULL));
+	done(&r);
+}
+
+/*
+ * nccl-gid-index-wrong: NCCL_IB_GID_INDEX=4 exported while show_gids lists
+ * index 4 as RoCE v1 and 5 as the routable v2 GID; index 5 set is right;
+ * two settings that disagree are not judged.
+ */
+static void gid_index_env(void **state)
+{
+	static const char gids[] =
+		"DEV     PORT    INDEX   GID                                     IPv4            VER     DEV\n"
+		"---     ----    -----   ---                                     ------------    ---     ---\n"
+		"mlx5_0  1       4       0000:0000:0000:0000:0000:ffff:0a0c:0015 10.12.0.21      v1      net1\n"
+		"mlx5_0  1       5       0000:0000:0000:0000:0000:ffff:0a0c:0015 10.12.0.21      v2      net1\n"
+		"mlx5_0  1       6       fe80:0000:0000:0000:9cbb:b7ff:feb3:937a                 v1      net1\n"
+		"mlx5_0  1       7       fe80:0000:0000:0000:9cbb:b7ff:feb3:937a                 v2      net1\n";
+	char text[2048];
+	struct run r;
+
+	(void)state;
+	snprintf(text, sizeof(text), "export NCCL_IB_GID_INDEX=4\n\n%s", gids);
+	judge(&r, text);
+	assert_int_equal(r.d->gid_env.index, 4);
+	assert_true(has(r.a, "nccl-gid-index-wrong", "mlx5_0"));
+	out_has(r.a, NICFIT_FMT_TEXT, "NCCL_IB_GID_INDEX=5", 1);
+	assert_int_equal(nicfit_audit_exit_code(r.a), 1);
+	done(&r);
+	snprintf(text, sizeof(text), "%s\nNCCL INFO NCCL_IB_GID_INDEX set by environment to 7.\n",
+		 gids);
+	judge(&r, text);
+	assert_true(has(r.a, "nccl-gid-index-wrong", "mlx5_0")); /* link-local v2 */
+	done(&r);
+	snprintf(text, sizeof(text), "mpirun -x NCCL_IB_GID_INDEX=5 ./all_reduce_perf\n%s", gids);
+	judge(&r, text);
+	assert_false(has(r.a, "nccl-gid-index-wrong", NULL));
+	assert_int_equal(nicfit_audit_exit_code(r.a), 0);
+	done(&r);
+	snprintf(text, sizeof(text), "MY_NCCL_IB_GID_INDEX=4\nNCCL_IB_GID_INDEX=4\n"
+		 "NCCL_IB_GID_INDEX=5\n%s", gids);
+	judge(&r, text);
+	assert_int_equal(r.d->gid_env.conflict, 1);
+	assert_false(has(r.a, "nccl-gid-index-wrong", NULL));
+	done(&r);
+}
+
 /* Prose in no supported format is bad input data, not an empty audit. */
 static void no_format(void **state)
 {
@@ -362,6 +503,10 @@ int main(void)
 		cmocka_unit_test(matrix_no_nic),
 		cmocka_unit_test(ibv_alone),
 		cmocka_unit_test(acs_grep),
+		cmocka_unit_test(acs_setpci),
+		cmocka_unit_test(ibv_port_block_alone),
+		cmocka_unit_test(matrix_nvlink_missing),
+		cmocka_unit_test(gid_index_env),
 		cmocka_unit_test(no_format),
 	};
 

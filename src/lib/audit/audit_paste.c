@@ -23,7 +23,11 @@
 
 #define S_SMI_ALONE "nvidia-smi topo -m's legend and NCCL's default GPUDirect RDMA level " \
 	"(NCCL_NET_GDR_LEVEL, PXB: src/graph/paths.cc)"
-#define S_ACS_GREP "lspci -vvv's ACSCtl line (pciutils ls-ecaps.c); docs/reference/topology.md"
+#define S_ACS_GREP "lspci -vvv's ACSCtl line (pciutils ls-ecaps.c) or setpci -v on ECAP_ACS+0x6 " \
+	"(pciutils setpci.c); docs/reference/topology.md"
+#define S_SMI_NVLINK "nvidia-smi topo -m's legend: NV# is a connection over a bonded set of # NVLinks"
+#define S_GID_ENV "show_gids (MLNX_OFED) and NCCL's NCCL_IB_GID_INDEX (NCCL environment " \
+	"variables: docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html)"
 #define S_RDMA_ALONE "ibv_devinfo or ibstat port state (rdma-core libibverbs/examples/devinfo.c)"
 
 /* Put (check, why) in not_checked unless already there. */
@@ -117,32 +121,167 @@ static int judge_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
 	return judged;
 }
 
+/* Whether a topo -m cell is an NVLink one: "NV18", "NV4" (NVLink links between the pair). */
+static int cell_nv(const char *c)
+{
+	return c[0] == 'N' && c[1] == 'V' && c[2] >= '0' && c[2] <= '9';
+}
+
+/* Whether the matrix shows GPUs g and h joined by NVLink (either row says so). */
+static int nv_pair(const struct dump_smi *m, int g, int h)
+{
+	return (m->row_line[g] > 0 && cell_nv(m->gcell[g][h])) ||
+	       (m->row_line[h] > 0 && cell_nv(m->gcell[h][g]));
+}
+
+static int nv_peers(const struct dump_smi *m, int g, int skip)
+{
+	int h, n = 0;
+
+	for (h = 0; h < m->ngpus; h++)
+		n += h != g && h != skip && nv_pair(m, g, h);
+	return n;
+}
+
+/* Row g's GPU cells grouped by class: "NODE to GPU0, GPU1; SYS to GPU4". */
+static void row_paths(const struct dump_smi *m, int g, char *out, size_t n)
+{
+	size_t l = 0;
+	int h, k;
+
+	out[0] = '\0';
+	for (h = 0; h < m->ngpus && l < n; h++) {
+		const char *c = m->gcell[g][h];
+
+		if (h == g)
+			continue;
+		for (k = 0; k < h && (k == g || strcmp(m->gcell[g][k], c)); k++)
+			;
+		if (k < h)
+			continue; /* this class was listed with an earlier GPU */
+		l += (size_t)snprintf(out + l, n - l, "%s%s to GPU%d", l ? "; " : "", c, h);
+		for (k = h + 1; k < m->ngpus && l < n; k++)
+			if (k != g && !strcmp(m->gcell[g][k], c))
+				l += (size_t)snprintf(out + l, n - l, ", GPU%d", k);
+	}
+}
+
 /*
- * acs-redirect from a grep: ReqRedir+ or CmpltRedir+ on a port sends
- * peer-to-peer requests or completions up to the root complex, which breaks
- * or slows GPUDirect RDMA and GPU peer-to-peer; the grep has no addresses,
- * so which ports sit above the GPUs and NICs cannot be told, and the
- * finding says so.
+ * gpu-nvlink-missing: a GPU whose row shows no NVLink to any other GPU,
+ * every cell to them read (PCIe classes only), while each other GPU with
+ * a row reaches at least two others over NVLink. An NVSwitch board (HGX)
+ * or an NVLink mesh joins every GPU; a GPU left out there has its links
+ * down or untrained, and its traffic to the others crosses PCIe and the
+ * CPUs. Bridged pairs (each GPU one NVLink peer) are not judged: a GPU
+ * without a bridge may be by design. Returns GPUs judged, -1 out of memory.
+ */
+static int judge_nvlink(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	const struct dump_smi *m = &d->smi;
+	int g, h, judged = 0;
+
+	for (g = 0; g < m->ngpus && m->ngpus >= 3; g++) {
+		int others = 0, meshed = 1, nv = 0, known = 1;
+		struct nicfit_finding *f;
+		char paths[256], gpu[16];
+
+		if (m->row_line[g] <= 0 || m->row_cut == g + 1)
+			continue;
+		for (h = 0; h < m->ngpus; h++) {
+			if (h == g)
+				continue;
+			known &= m->gcell[g][h][0] != '\0';
+			nv |= nv_pair(m, g, h);
+			if (m->row_line[h] > 0) {
+				others++;
+				meshed &= nv_peers(m, h, g) >= 2;
+			}
+		}
+		if (nv || !known || others < 2 || !meshed)
+			continue;
+		judged++;
+		row_paths(m, g, paths, sizeof(paths));
+		snprintf(gpu, sizeof(gpu), "GPU%d", g);
+		f = nicfit__find(&a->findings, NICFIT_SEV_WARNING, NICFIT_CODE_GPU_NVLINK_MISSING,
+				 gpu, "%s has no NVLink to any other GPU in nvidia-smi topo -m (its "
+				 "row at %s:%d: %s), while each of the other %d GPUs shown reaches at "
+				 "least two over NVLink: %s's NVLinks are down or did not train, so "
+				 "its traffic to the others crosses PCIe and the CPUs.", gpu,
+				 d->texts[m->at.text].name, m->row_line[g], paths, others, gpu);
+		if (!f || nicfit__finding_fix(&a->findings, f, "`nvidia-smi nvlink -s -i %d` shows "
+					      "the state of each of the GPU's links; on an NVSwitch "
+					      "system check that the fabric manager service runs, then "
+					      "reset the GPU or reboot. Links that stay down are a "
+					      "hardware case for the vendor.", g))
+			return -1;
+		f->source = S_SMI_NVLINK;
+	}
+	return judged;
+}
+
+/*
+ * acs-redirect from a grep or from setpci: ReqRedir+ or CmpltRedir+ (bits
+ * 2 and 3 of the ACS control word) on a port sends peer-to-peer requests
+ * or completions up to the root complex, which breaks or slows GPUDirect
+ * RDMA and GPU peer-to-peer. The grep has no addresses, so which ports sit
+ * above the GPUs and NICs cannot be told, and the finding says so; setpci
+ * names its functions. Where no line redirects, acs-redirect-off says what
+ * was read, so that the reading is not taken for a paste not understood.
  */
 static int judge_acs(const struct nicfit_dump *d, struct nicfit_audit *a)
 {
 	const struct dump_acs *x = &d->acs;
 	struct nicfit_finding *f;
+	char cut[96] = "";
 
-	if (!x->redirect)
-		return 0;
-	f = nicfit__find(&a->findings, NICFIT_SEV_WARNING, NICFIT_CODE_ACS_REDIRECT, "host",
-			 "%d of %d ACSCtl lines have ReqRedir+ or CmpltRedir+ (first at %s:%d): "
-			 "those ports send peer-to-peer traffic through the root complex. The "
-			 "lines carry no PCI addresses, so whether the ports sit between GPUs and "
-			 "NICs is not known.", x->redirect, x->n, d->texts[x->first_redirect.text].name,
-			 x->first_redirect.line);
-	if (!f || nicfit__finding_fix(&a->findings, f, "Disable ACS redirection on the PCIe "
-				      "switch ports between GPUs and NICs (the BIOS's ACS "
-				      "setting, or `setpci -s BDF ECAP_ACS+0x6.w=0000` at "
-				      "boot); `sudo lspci -vvv` shows which ports have it."))
+	if (x->cut)
+		snprintf(cut, sizeof(cut), "; %d setpci line%s cut before %s value %s not judged",
+			 x->cut, x->cut == 1 ? "" : "s", x->cut == 1 ? "its" : "their",
+			 x->cut == 1 ? "is" : "are");
+	if (!x->n && !x->setpci)
+		return 0; /* nothing, or setpci lines all cut before their values */
+	if (!x->redirect) {
+		char what[128];
+
+		if (x->n && x->setpci)
+			snprintf(what, sizeof(what), "%d ACSCtl line%s and %d setpci value%s", x->n,
+				 x->n == 1 ? "" : "s", x->setpci, x->setpci == 1 ? "" : "s");
+		else if (x->n)
+			snprintf(what, sizeof(what), "%d ACSCtl line%s", x->n, x->n == 1 ? "" : "s");
+		else
+			snprintf(what, sizeof(what), "%d function%s' control word%s as setpci %s "
+				 "%s", x->setpci, x->setpci == 1 ? "" : "s", x->setpci == 1 ? "" : "s",
+				 x->written ? "wrote" : "read", x->setpci == 1 ? "it" : "them");
+		f = nicfit__find(&a->findings, NICFIT_SEV_INFO, NICFIT_CODE_ACS_REDIRECT_OFF, "host",
+				 "No ACS control word in the paste redirects peer-to-peer traffic: "
+				 "%s, none with ReqRedir or CmpltRedir set (first at %s:%d)%s.", what,
+				 d->texts[(x->n ? x->first : x->first_setpci).text].name,
+				 (x->n ? x->first : x->first_setpci).line, cut);
+	} else if (x->redirect_bdf[0]) {
+		f = nicfit__find(&a->findings, NICFIT_SEV_WARNING, NICFIT_CODE_ACS_REDIRECT,
+				 x->redirect_bdf, "%d of %d ACS control words have ReqRedir or "
+				 "CmpltRedir set (first %s at %s:%d): those functions send peer-to-peer "
+				 "traffic through the root complex%s.", x->redirect, x->n + x->setpci,
+				 x->redirect_bdf, d->texts[x->first_redirect.text].name,
+				 x->first_redirect.line, cut);
+	} else {
+		f = nicfit__find(&a->findings, NICFIT_SEV_WARNING, NICFIT_CODE_ACS_REDIRECT, "host",
+				 "%d of %d ACSCtl lines have ReqRedir+ or CmpltRedir+ (first at %s:%d): "
+				 "those ports send peer-to-peer traffic through the root complex. The "
+				 "lines carry no PCI addresses, so whether the ports sit between GPUs and "
+				 "NICs is not known.", x->redirect, x->n + x->setpci,
+				 d->texts[x->first_redirect.text].name, x->first_redirect.line);
+	}
+	if (!f)
 		return NICFIT_E_NOMEM;
 	f->source = S_ACS_GREP;
+	if (f->severity == NICFIT_SEV_INFO)
+		return 0;
+	if (nicfit__finding_fix(&a->findings, f, "Disable ACS redirection on the PCIe "
+				"switch ports between GPUs and NICs (the BIOS's ACS "
+				"setting, or `setpci -s BDF ECAP_ACS+0x6.w=0000` at "
+				"boot); `sudo lspci -vvv` shows which ports have it."))
+		return NICFIT_E_NOMEM;
 	return 0;
 }
 
@@ -155,6 +294,12 @@ static int in_model(const struct nicfit_topo *t, const char *name)
 		if (!strcmp(t->rdma[i].name, name))
 			return 1;
 	return 0;
+}
+
+/* How findings and tables name a device: its name, or what stands for one the paste does not give. */
+static const char *dev_label(const struct dump_rdma *x)
+{
+	return x->name[0] ? x->name : "(unnamed RDMA device)";
 }
 
 static int any_active(const struct dump_rdma *x)
@@ -176,15 +321,15 @@ static int judge_port(struct nicfit_audit *a, const struct dump_rdma *x,
 
 	if (p->state == IB_PORT_DOWN)
 		f = nicfit__find(&a->findings, other ? NICFIT_SEV_INFO : NICFIT_SEV_WARNING,
-				 NICFIT_CODE_RDMA_PORT_DOWN, x->name, "%s port %d is DOWN (%s)%s.",
-				 x->name, p->num, p->phys == 2 ? "no link partner: the cable is "
+				 NICFIT_CODE_RDMA_PORT_DOWN, dev_label(x), "%s port %d is DOWN (%s)%s.",
+				 dev_label(x), p->num, p->phys == 2 ? "no link partner: the cable is "
 				 "unplugged or faulty, or the switch port is down"
 				 : p->phys == 3 ? "the port is disabled" : "no link",
 				 other ? "; another port of the device is active" : "");
 	else if (p->state == IB_PORT_INIT && !strcmp(p->link_layer, "InfiniBand"))
 		f = nicfit__find(&a->findings, NICFIT_SEV_WARNING, NICFIT_CODE_IB_NO_SUBNET_MANAGER,
-				 x->name, "%s port %d is INIT: the link is up but no subnet "
-				 "manager has configured it, so it passes no traffic.", x->name,
+				 dev_label(x), "%s port %d is INIT: the link is up but no subnet "
+				 "manager has configured it, so it passes no traffic.", dev_label(x),
 				 p->num);
 	else
 		return 0;
@@ -198,6 +343,61 @@ static int judge_port(struct nicfit_audit *a, const struct dump_rdma *x,
 	return 0;
 }
 
+static int bit(const unsigned char *set, int i)
+{
+	return (set[i / 8] >> (i % 8)) & 1;
+}
+
+/*
+ * nccl-gid-index-wrong: NCCL_IB_GID_INDEX, as the paste sets it, names on
+ * a port that show_gids lists a RoCE v1 GID or a link-local one, while the
+ * port has a RoCE v2 GID with a routable address at another index. NCCL
+ * then connects over RoCE v1 (no IP header: it stays in one Ethernet
+ * broadcast domain) or over an address no router forwards. A port whose
+ * table does not show that index is not judged. Returns ports judged.
+ */
+static int judge_gid(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	const struct dump_gid_env *env = &d->gid_env;
+	int judged = 0, k, idx = env->index;
+	size_t i;
+
+	if (!env->n || env->conflict)
+		return 0;
+	for (i = 0; i < d->nrdma; i++)
+		for (k = 0; k < d->rdma[i].nports; k++) {
+			const struct dump_rdma *x = &d->rdma[i];
+			const struct dump_rport *pt = &x->ports[k];
+			int v1 = bit(pt->gid_v1, idx), ll = bit(pt->gid_ll, idx);
+			struct nicfit_finding *f;
+
+			if (!pt->gids || !bit(pt->gid_seen, idx))
+				continue;
+			judged++;
+			if ((!v1 && !ll) || pt->gid_v2_index < 0)
+				continue;
+			f = nicfit__find(&a->findings, NICFIT_SEV_WARNING,
+					 NICFIT_CODE_NCCL_GID_INDEX_WRONG, dev_label(x),
+					 "NCCL_IB_GID_INDEX=%d (%s:%d) selects %s port %d's GID %d, "
+					 "which show_gids lists as %s; the port's RoCE v2 GID with a "
+					 "routable address is index %d. NCCL connects with the GID "
+					 "it is given, so %s.", idx, d->texts[env->at.text].name,
+					 env->at.line, dev_label(x), pt->num, idx,
+					 v1 && ll ? "a link-local RoCE v1 GID" : v1 ? "a RoCE v1 GID"
+					 : "a link-local RoCE v2 GID", pt->gid_v2_index,
+					 v1 ? "its traffic has no IP header and never leaves the "
+					 "Ethernet broadcast domain" : "no router forwards its traffic");
+			if (!f || nicfit__finding_fix(&a->findings, f, "Set NCCL_IB_GID_INDEX=%d on "
+						      "every node (show_gids: VER v2 with an IPv4 "
+						      "or global address), or leave it unset on NCCL "
+						      "2.21 and later, which pick the RoCE v2 GID "
+						      "themselves.", pt->gid_v2_index))
+				return -1;
+			f->source = S_GID_ENV;
+		}
+	return judged;
+}
+
 /* RDMA devices no PCI function carries: their ports, judged by name. Returns devices judged. */
 static int judge_rdma(const struct nicfit_dump *d, struct nicfit_audit *a)
 {
@@ -208,7 +408,7 @@ static int judge_rdma(const struct nicfit_dump *d, struct nicfit_audit *a)
 		const struct dump_rdma *x = &d->rdma[i];
 		int ports = 0;
 
-		if (in_model(a->topo, x->name))
+		if (x->name[0] && in_model(a->topo, x->name))
 			continue;
 		for (k = 0; k < x->nports; k++) {
 			if (x->ports[k].state < 1)
@@ -299,7 +499,7 @@ static int keep(const struct nicfit_dump *d, struct nicfit_audit *a)
 			 d->smi.at.line);
 	}
 	for (i = 0; i < d->nrdma; i++)
-		if (!in_model(a->topo, d->rdma[i].name))
+		if (!d->rdma[i].name[0] || !in_model(a->topo, d->rdma[i].name))
 			p->rdma[p->nrdma++] = d->rdma[i];
 	a->paste = p;
 	return 0;
@@ -429,7 +629,7 @@ static void json_rdma_devices(const struct nicfit_audit_paste *p, struct nicfit_
 		const struct dump_rdma *x = &p->rdma[i];
 
 		nicfit_emit_begin_object(e, NULL);
-		nicfit_emit_string(e, "name", x->name);
+		nicfit__audit_str_or_null(e, "name", x->name);
 		nicfit_emit_string(e, "source", x->from_ibstat ? "ibstat"
 				   : x->from_ibv ? "ibv_devinfo" : x->gids ? "show_gids"
 				   : "ibdev2netdev");
@@ -543,7 +743,7 @@ static void text_rdma(const struct nicfit_audit_paste *p, struct nicfit_emit *e)
 			const struct dump_rport *pt = k < x->nports ? &x->ports[k] : &none;
 			double rate = port_rate(pt);
 
-			nicfit_emit_cell_string(e, x->name);
+			nicfit_emit_cell_string(e, dev_label(x));
 			nicfit_emit_cell_int(e, k < x->nports ? pt->num : k + 1);
 			cell(e, nicfit__dump_port_state_name(pt->state));
 			cell(e, nicfit__dump_phys_state_name(pt->phys));
@@ -608,7 +808,7 @@ void nicfit__audit_paste_text(const struct nicfit_audit *a, struct nicfit_emit *
 
 int nicfit__audit_paste(const struct nicfit_dump *d, struct nicfit_audit *a)
 {
-	int smi = 0, rdma, rc;
+	int smi = 0, rdma, gid = 0, rc;
 
 	a->from_dump = 1;
 	if (keep(d, a))
@@ -616,14 +816,17 @@ int nicfit__audit_paste(const struct nicfit_dump *d, struct nicfit_audit *a)
 	/* the matrix's GPUs are judged as printed when no listing put a GPU in the model */
 	if (!a->ngpus && !a->naccels && d->smi.present && (smi = judge_smi(d, a)) < 0)
 		return NICFIT_E_NOMEM;
+	/* NVLink is in the matrix alone: judged whatever listings sit beside it */
+	if (d->smi.present && judge_nvlink(d, a) < 0)
+		return NICFIT_E_NOMEM;
 	rdma = judge_rdma(d, a);
-	if (rdma < 0)
+	if (rdma < 0 || (gid = judge_gid(d, a)) < 0)
 		return NICFIT_E_NOMEM;
 	rc = judge_acs(d, a);
 	if (!rc)
 		rc = notes(d, a, rdma);
 	/* nothing the checks apply to: no device of the model, no pair, port or ACS line judged */
-	a->nothing_to_judge = !rc && !a->ngpus && !a->naccels && !a->nnics && !smi && !rdma &&
-			      !d->acs.n && !a->findings.n;
+	a->nothing_to_judge = !rc && !a->ngpus && !a->naccels && !a->nnics && !smi && !rdma && !gid &&
+			      !d->acs.n && !d->acs.setpci && !a->findings.n;
 	return rc;
 }

@@ -116,6 +116,8 @@ struct dump_rport {
 	int gids;                 /* show_gids listed this port's GIDs */
 	int ngids, ngid_v1, ngid_v2, ngid_v2_routable, gid_v2_index;
 	unsigned char gid_seen[32]; /* GID indices counted (a table pasted twice counts once) */
+	unsigned char gid_v1[32]; /* of them, RoCE v1 GIDs */
+	unsigned char gid_ll[32]; /* of them, link-local (fe80::/10) */
 };
 
 /* One RDMA device of ibv_devinfo or ibdev2netdev. */
@@ -190,12 +192,30 @@ struct dump_cpu {
 /*
  * ACSCtl: lines with no lspci header above them (`lspci -vvv | grep
  * ACSCtl`): the grep drops the addresses, so the bits are known and the
- * ports they belong to are not.
+ * ports they belong to are not. And setpci -v's lines on the ACS control
+ * word, which name their functions.
  */
 struct dump_acs {
-	int n;                    /* lines read */
-	int redirect;             /* of them, with ReqRedir+ or CmpltRedir+ */
+	int n;                    /* ACSCtl lines read */
+	int redirect;             /* of them and of setpci's, with ReqRedir+ or CmpltRedir+ */
 	struct dump_at first, first_redirect;
+	int setpci;               /* setpci -v lines giving a function's ACS control word */
+	int written;              /* of them, writes (the value the command set) */
+	int cut;                  /* setpci lines cut before their value */
+	struct dump_at first_setpci;
+	char redirect_bdf[16];    /* setpci: the first function redirecting, "" none */
+};
+
+/*
+ * NCCL_IB_GID_INDEX set in the paste: an export or env line, a launcher's
+ * "-x NCCL_IB_GID_INDEX=3", NCCL's own "NCCL_IB_GID_INDEX set by
+ * environment to 3." (dump_net.c).
+ */
+struct dump_gid_env {
+	int n;                    /* settings read */
+	int index;                /* the first one's value */
+	int conflict;             /* a later one set another value */
+	struct dump_at at;
 };
 
 struct nicfit_dump {
@@ -228,6 +248,7 @@ struct nicfit_dump {
 	char kernel[128], hostname[256]; /* uname -a */
 	struct dump_at kernel_at;
 	struct dump_acs acs;      /* ACSCtl: lines without a block */
+	struct dump_gid_env gid_env; /* NCCL_IB_GID_INDEX as the paste sets it */
 	struct dump_problem problems[DUMP_MAX_PROBLEMS];
 	size_t nproblems;         /* all met, kept or not */
 	int nmangled;             /* lines skipped as prompts or wrapped text */

@@ -7,7 +7,8 @@
  *
  * Recognition is by the shape of a line, in this order: a row of an open
  * nvidia-smi matrix, the matrix's header row, an ibv_devinfo block
- * ("hca_id:" and its indented lines), an ibdev2netdev line, a block of
+ * ("hca_id:" and its indented lines, or a "port:" block pasted without
+ * its "hca_id:"), an ibdev2netdev line, a block of
  * dump_net.c (ibstat, show_gids, ip link, ethtool -i, uname -a), a line of an lspci tree, an
  * lspci function line, an indented line of the open lspci block, a GPU
  * bus-id line of nvidia-smi. Anything else (a shell prompt, `[sudo]
@@ -81,6 +82,32 @@ static void close_listing(struct nicfit_dump *d, struct walk *w)
 	w->first_fn = d->nfns;
 }
 
+/* ibv_devinfo: an "hca_id:" line, its block's indented lines, a "port:" block without it. */
+static int ibv_step(struct nicfit_dump *d, struct walk *w, const char *line, struct dump_at at)
+{
+	const char *s = nicfit__dump_skip_blank(line);
+	int indented = s != line;
+
+	if (!indented && !strncmp(line, "hca_id:", 7)) {
+		nicfit__dump_ibv_start(d, line, at);
+		w->st = W_IBV;
+		w->cur = NULL;
+		return 1;
+	}
+	if (w->st == W_IBV && indented) {
+		nicfit__dump_ibv_line(d, line);
+		return 1;
+	}
+	if (w->st == W_IBV)
+		w->st = W_NONE;
+	if (indented && !(w->st == W_LSPCI && w->cur) && nicfit__dump_ibv_orphan(d, s, at)) {
+		w->st = W_IBV;
+		w->cur = NULL;
+		return 1;
+	}
+	return 0;
+}
+
 static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct dump_at at)
 {
 	const char *s = nicfit__dump_skip_blank(line);
@@ -105,18 +132,8 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 		w->st = W_SMI;
 		return;
 	}
-	if (!indented && !strncmp(line, "hca_id:", 7)) {
-		nicfit__dump_ibv_start(d, line, at);
-		w->st = W_IBV;
-		w->cur = NULL;
+	if (ibv_step(d, w, line, at))
 		return;
-	}
-	if (w->st == W_IBV && indented) {
-		nicfit__dump_ibv_line(d, line);
-		return;
-	}
-	if (w->st == W_IBV)
-		w->st = W_NONE;
 	if (w->st == W_NET && nicfit__dump_net_more(d, line, at))
 		return;
 	if (!indented && nicfit__dump_net_start(d, line, at)) {
@@ -143,6 +160,11 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 			memset(&w->tree, 0, sizeof(w->tree));
 		w->st = W_TREE;
 		nicfit__dump_tree_read(d, &w->tree, line, at);
+		return;
+	}
+	if (!indented && nicfit__dump_acs_setpci(d, line, at)) {
+		w->st = W_NONE;
+		w->cur = NULL;
 		return;
 	}
 	if (!indented && nicfit__dump_lspci_header(line)) {
@@ -176,7 +198,7 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 		d->nmangled++;
 		return;
 	}
-	nicfit__dump_net_hint(d, s);
+	nicfit__dump_net_hint(d, s, at);
 	d->nmangled++;
 	if (w->st != W_LSPCI)
 		w->st = W_NONE;

@@ -66,6 +66,8 @@ void nicfit__dump_lspci_detail(struct nicfit_dump *d, struct dump_fn *f, const c
 			       struct dump_at at);
 /* Read an ACSCtl: line (s, blanks skipped) that no lspci header precedes, as a grep prints it. */
 void nicfit__dump_acs_orphan(struct nicfit_dump *d, const char *s, struct dump_at at);
+/* A line of setpci -v on a function's ACS capability ("BDF (ecap 000d @2a0) @2a6 0000"); 1 when it was one. */
+int nicfit__dump_acs_setpci(struct nicfit_dump *d, const char *line, struct dump_at at);
 /* Name to class code for lspci without -nn ("3D controller" -> 0x030200); 0 unknown. */
 unsigned nicfit__dump_class_of_name(const char *name, size_t n);
 
@@ -112,6 +114,11 @@ struct dump_rport *nicfit__dump_rport(struct dump_rdma *r, int num);
 /* "hca_id:\tmlx5_0" opens a block of ibv_devinfo; its indented lines follow. */
 void nicfit__dump_ibv_start(struct nicfit_dump *d, const char *line, struct dump_at at);
 void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line);
+/*
+ * An indented "port:   1" line outside any hca_id: block (s, blanks
+ * skipped) opens a block of a device the paste does not name; 1 when it did.
+ */
+int nicfit__dump_ibv_orphan(struct nicfit_dump *d, const char *s, struct dump_at at);
 /* A line of ibdev2netdev (-v); 1 when it was one. */
 int nicfit__dump_ibdev_line(struct nicfit_dump *d, const char *line, struct dump_at at);
 /* A record's firmware, board id and ports into the model's device. */
@@ -161,8 +168,11 @@ struct dump_node *nicfit__dump_node_of(struct nicfit_dump *d, long id, struct du
 int nicfit__dump_net_start(struct nicfit_dump *d, const char *line, struct dump_at at);
 /* A following line of the open block: 1 when it was one. */
 int nicfit__dump_net_more(struct nicfit_dump *d, const char *line, struct dump_at at);
-/* A line no parser took: a prompt's "ethtool -i IF" names the next block. */
-void nicfit__dump_net_hint(struct nicfit_dump *d, const char *line);
+/*
+ * A line no parser took: a prompt's "ethtool -i IF" names the next block;
+ * an NCCL_IB_GID_INDEX setting is kept (d->gid_env).
+ */
+void nicfit__dump_net_hint(struct nicfit_dump *d, const char *line, struct dump_at at);
 /* ip -j link at the start of a line: bytes taken (0 none); *lines set to the lines they span. */
 size_t nicfit__dump_net_json(struct nicfit_dump *d, const char *s, size_t len, struct dump_at at,
 			     int *lines);

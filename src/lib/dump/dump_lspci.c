@@ -282,6 +282,58 @@ void nicfit__dump_acs_orphan(struct nicfit_dump *d, const char *s, struct dump_a
 	d->formats |= NICFIT_DUMP_ACS;
 }
 
+/*
+ * setpci -v on the ACS control register (ECAP_ACS+0x6.w, as the ACS script
+ * of NCCL's troubleshooting guide runs it): "0000:00:07.1 (ecap 000d @2a0)
+ * @2a6 = 0000" for a read, "... @2a6 0000" for a write (setpci.c's trace
+ * prints the value written without " = "). Either way the value is the
+ * register's after the command. A line cut before its value is counted and
+ * not judged; a register other than the control word is not read.
+ */
+int nicfit__dump_acs_setpci(struct nicfit_dump *d, const char *line, struct dump_at at)
+{
+	unsigned dom, bus, dev, fn;
+	size_t n = nicfit__dump_bdf(line, &dom, &bus, &dev, &fn);
+	const char *s = line + n, *e;
+	long cap, reg, v;
+	int write = 1;
+
+	if (!n || strncmp(s, " (ecap 000d @", 13))
+		return 0;
+	if ((cap = nicfit__dump_hex(s + 13, 3, 0, &e)) < 0 || *e != ')')
+		return 0;
+	d->formats |= NICFIT_DUMP_ACS;
+	s = nicfit__dump_skip_blank(e + 1);
+	if (!*s || (*s == '@' && (reg = nicfit__dump_hex(s + 1, 3, 0, &e)) >= 0 && !*e)) {
+		d->acs.cut++; /* the paste stops before the value */
+		return 1;
+	}
+	if (*s != '@' || (reg = nicfit__dump_hex(s + 1, 3, 0, &e)) < 0 || *e != ' ')
+		return 0;
+	s = nicfit__dump_skip_blank(e);
+	if (*s == '=') {
+		write = 0;
+		s = nicfit__dump_skip_blank(s + 1);
+	}
+	if ((v = nicfit__dump_hex(s, 4, 1, &e)) < 0 || *e)
+		return 0;
+	if (reg != cap + 6)
+		return 1; /* the capability word or another register: no control bits */
+	if (!d->acs.setpci)
+		d->acs.first_setpci = at;
+	d->acs.setpci++;
+	d->acs.written += write;
+	if ((unsigned)v & (ACS_REQ_REDIR | ACS_CMPLT_REDIR)) {
+		if (!d->acs.redirect)
+			d->acs.first_redirect = at;
+		if (!d->acs.redirect_bdf[0])
+			snprintf(d->acs.redirect_bdf, sizeof(d->acs.redirect_bdf),
+				 "%04x:%02x:%02x.%u", dom, bus, dev, fn);
+		d->acs.redirect++;
+	}
+	return 1;
+}
+
 static int long_after(const char *s, const char *label, long *v)
 {
 	const char *p = strstr(s, label), *e;

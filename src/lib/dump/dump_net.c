@@ -223,7 +223,10 @@ static int gids_row(struct nicfit_dump *d, const char *line, struct dump_at at)
 		return 1;
 	pt->gid_seen[idx / 8] |= (unsigned char)(1u << (idx % 8));
 	pt->ngids++;
+	if (link_local(g))
+		pt->gid_ll[idx / 8] |= (unsigned char)(1u << (idx % 8));
 	if (ver[1] == '1') {
+		pt->gid_v1[idx / 8] |= (unsigned char)(1u << (idx % 8));
 		pt->ngid_v1++;
 	} else {
 		pt->ngid_v2++;
@@ -410,10 +413,40 @@ size_t nicfit__dump_net_json(struct nicfit_dump *d, const char *s, size_t len, s
 
 /* ---- ethtool -i -------------------------------------------------------------- */
 
-void nicfit__dump_net_hint(struct nicfit_dump *d, const char *line)
+/* NCCL_IB_GID_INDEX=N, or NCCL's "NCCL_IB_GID_INDEX set by environment to N." */
+static void gid_env(struct nicfit_dump *d, const char *line, struct dump_at at)
+{
+	const char *p = strstr(line, "NCCL_IB_GID_INDEX"), *e;
+	long v;
+
+	if (!p || (p > line && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+		return;
+	p += 17;
+	if (*p == '=')
+		p++;
+	else if (!strncmp(p, " set by environment to ", 23))
+		p += 23;
+	else
+		return;
+	if (*p == '"' || *p == '\'')
+		p++;
+	if (nicfit_scan_dec(p, 0, GID_INDEX_MAX, &v, &e) != NICFIT_DEC_OK ||
+	    (*e && !strchr(" \t\"'.;", *e)))
+		return; /* -1 (NCCL picks the GID), a variable, a value no table has */
+	if (!d->gid_env.n) {
+		d->gid_env.index = (int)v;
+		d->gid_env.at = at;
+	} else if (v != d->gid_env.index) {
+		d->gid_env.conflict = 1;
+	}
+	d->gid_env.n++;
+}
+
+void nicfit__dump_net_hint(struct nicfit_dump *d, const char *line, struct dump_at at)
 {
 	const char *p = strstr(line, "ethtool -i ");
 
+	gid_env(d, line, at);
 	if (!p)
 		return;
 	p = nicfit__dump_skip_blank(p + 11);

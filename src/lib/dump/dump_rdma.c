@@ -78,6 +78,36 @@ void nicfit__dump_ibv_start(struct nicfit_dump *d, const char *line, struct dump
 	}
 }
 
+/*
+ * A "port:" block of ibv_devinfo pasted without the "hca_id:" line above
+ * it: a device of its own whose name the paste does not give (name "").
+ * Its ports are read as any block's; it is tied to no PCI function.
+ */
+int nicfit__dump_ibv_orphan(struct nicfit_dump *d, const char *s, struct dump_at at)
+{
+	struct dump_rdma *r;
+	const char *e;
+	long v;
+
+	if (strncmp(s, "port:", 5) ||
+	    nicfit_scan_dec(nicfit__dump_skip_blank(s + 5), 1, 255, &v, &e) != NICFIT_DEC_OK || *e)
+		return 0;
+	if (d->nrdma >= NICFIT_TOPO_MAX_RDMA)
+		return 1;
+	if (NICFIT_ALLOC_GROW(d->rdma, d->nrdma + 1, d->alloc_rdma)) {
+		d->oom = 1;
+		return 1;
+	}
+	r = &d->rdma[d->nrdma++];
+	memset(r, 0, sizeof(*r));
+	r->at = at;
+	r->from_ibv = 1;
+	d->ibv_cur = r;
+	d->formats |= NICFIT_DUMP_RDMA;
+	nicfit__dump_ibv_line(d, s);
+	return 1;
+}
+
 /* "PORT_ACTIVE (4)" or "LINK_UP (5)": the number in parentheses; -1 none. */
 static int paren_num(const char *s)
 {
