@@ -71,7 +71,7 @@ const char *nicfit_verdict_name(enum nicfit_verify_verdict v);
 /*
  * What a launcher command pasted beside a run says about it: Open MPI and
  * MPICH mpirun/mpiexec (-np, -H/--host a:8,b:8, -N/--npernode, -ppn,
- * --map-by ppr:N:node, --hostfile), Slurm srun (-N, -n, --ntasks-per-node),
+ * --map-by ppr:N:node, --hostfile), Slurm srun (-N, -n, --ntasks-per-node, -w),
  * torchrun (--nnodes, --nproc_per_node) and deepspeed (--num_nodes,
  * --num_gpus). The first such line of an input is kept; 0 is unknown.
  */

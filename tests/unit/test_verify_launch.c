@@ -83,6 +83,17 @@ static void other_launchers(void **state)
 	table("srun -n 8 --ntasks-per-node=4 ./all_reduce_perf", 8, 2, "launcher", "launcher");
 	/* a range of nodes is not a count (the row's busbw/algbw, 1.875, tells 16 ranks) */
 	table("srun -N 2-4 -n 16 ./all_reduce_perf", 16, 0, "launcher", NULL);
+	/* Slurm host lists: counted, ranges, several items and brackets, -N first */
+	table("srun -w gpu[01-02] --ntasks-per-node=8 ./all_reduce_perf -g 1", 16, 2, "launcher",
+	      "launcher");
+	table("srun --nodelist=r[1-2]-n[01-02] -n 16 ./all_reduce_perf", 16, 4, "launcher",
+	      "launcher");
+	table("srun --nodelist gpu[1,3],login7 -n 16 ./all_reduce_perf", 16, 3, "launcher",
+	      "launcher");
+	table("srun -N 2 -w gpu[01-04] -n 16 ./all_reduce_perf", 16, 2, "launcher", "launcher");
+	/* a malformed list tells nothing */
+	table("srun -w gpu[04-01] -n 16 ./all_reduce_perf", 16, 0, "launcher", NULL);
+	table("srun -w gpu[01-02 -n 16 ./all_reduce_perf", 16, 0, "launcher", NULL);
 	table("torchrun --nnodes 2 --nproc_per_node 8 bench.py", 16, 2, "launcher", "launcher");
 	table("torchrun --nnodes=2 --nproc-per-node=8 bench.py", 16, 2, "launcher", "launcher");
 	table("torchrun --nnodes=1:2 --nproc_per_node=8 bench.py", 16, 0, "bus factor", NULL);

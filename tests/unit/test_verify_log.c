@@ -116,6 +116,88 @@ static void era_2_5_per_gpu(void **state)
 	nicfit_verify_free(v);
 }
 
+/*
+ * 2.7-2.18: "Channel 00 : 0[1b000] -> 1[3d000] via P2P/IPC" and "Channel
+ * 00 : 7[e4000] -> 8[1b000] [send] via NET/IB/0/GDRDMA" (src/transport.cc),
+ * "NET/IB : Using [0]mlx5_0:1/IB" with the OOB interface, "nranks" in the
+ * init line (src/init.cc); and 2.19 on: "Channel 00/0 : 0[0] -> 8[0]
+ * [send] via NET/IB/0/GDRDMA", the init line with nNodes and localRanks,
+ * NVLS channels.
+ */
+static void era_2_7_to_2_2x(void **state)
+{
+	static const char t27[] =
+		"a1:9:9 [0] NCCL INFO NCCL version 2.7.8+cuda11.0\n"
+		"a1:9:9 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB ib0:10.1.0.1<0>\n"
+		"a1:9:20 [0] NCCL INFO Channel 00/02 :    0   1   2   3\n"
+		"a1:9:20 [0] NCCL INFO Channel 00 : 0[1b000] -> 1[3d000] via P2P/IPC\n"
+		"a1:9:20 [0] NCCL INFO Channel 00 : 3[e4000] -> 0[1b000] [receive] via NET/IB/0/GDRDMA\n"
+		"a1:9:20 [0] NCCL INFO Channel 01 : 0[1b000] -> 3[e4000] [send] via NET/IB/1\n"
+		"a1:9:20 [0] NCCL INFO comm 0x5 rank 0 nranks 4 cudaDev 0 busId 1b000 - Init COMPLETE\n";
+	static const char t219[] =
+		"b1:7:7 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"b1:7:30 [0] NCCL INFO comm 0x7 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0\n"
+		"b1:7:30 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\n"
+		"b1:7:30 [0] NCCL INFO Channel 01/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n"
+		"b1:7:30 [0] NCCL INFO NVLS multicast support is available on dev 0\n"
+		"b2:8:31 [0] NCCL INFO comm 0x9 rank 8 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0\n";
+	struct nicfit_verify *v = from_text("2.7", t27);
+	const struct nicfit_nccl_log *g = log_of(v);
+
+	(void)state;
+	assert_string_equal(g->version, "2.7.8");
+	assert_int_equal(g->nhcas, 2);
+	assert_string_equal(g->hcas[1].name, "mlx5_1");
+	assert_string_equal(g->hcas[1].link, "IB");
+	assert_int_equal(g->chan_net, 2);
+	assert_int_equal(g->chan_gdr, 1);
+	assert_int_equal(g->chan_p2p, 1);
+	assert_int_equal(g->nranks, 4);
+	assert_string_equal(g->ranks_from, "nranks");
+	assert_int_equal(g->nrings, 2);
+	/* one channel without /GDRDMA among others with it: no "none use GDR" */
+	assert_int_equal(count(v, "nccl-channel-no-gdr"), 0);
+	nicfit_verify_free(v);
+	v = from_text("2.19", t219);
+	g = log_of(v);
+	assert_string_equal(g->version, "2.21.5");
+	assert_int_equal(g->nnodes, 2);
+	assert_int_equal(g->local_ranks, 8);
+	assert_int_equal(g->nranks, 16);
+	assert_int_equal(g->nhosts, 2);
+	assert_int_equal(g->chan_net, 1);
+	assert_int_equal(g->chan_gdr, 1);
+	assert_int_equal(g->chan_p2p, 1);
+	assert_int_equal(g->chan_nvls, 1);
+	assert_int_equal(g->jobs, 0);
+	assert_int_equal(v->expect.nodes, 2);
+	nicfit_verify_free(v);
+}
+
+/*
+ * Host names from prefixes: a name that is the tail of an escape sequence
+ * or longer than a DNS label is no host; torchrun's "[default0]:" label is
+ * not part of one. (A two-host log with such names read as six hosts.)
+ */
+static void host_names(void **state)
+{
+	static const char t[] =
+		"\033]0;t\007nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"
+		":1:1 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"\033]0;t\007nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"
+		":1:1 [0] NCCL INFO cudaDriverVersion 12040\n"
+		"x\033[31mgpu0:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+		"gpu0\351\377:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+		"[default0]:node3:5:5 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.3<0>\n"
+		"| node4:5:5 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.4<0>\n";
+	struct nicfit_verify *v = from_text("hosts", t);
+
+	(void)state;
+	assert_int_equal(log_of(v)->nhosts, 2);
+	assert_int_equal(log_of(v)->nlines, 6);
+	nicfit_verify_free(v);
+}
+
 /* topo.cc's "NET/Socket : GPU Direct RDMA Disabled for HCA 0 'lan2'": a socket, never peermem */
 static void socket_gdr_line(void **state)
 {
@@ -293,6 +375,8 @@ int main(void)
 		cmocka_unit_test(era_2_3),
 		cmocka_unit_test(era_2_4),
 		cmocka_unit_test(era_2_5_per_gpu),
+		cmocka_unit_test(era_2_7_to_2_2x),
+		cmocka_unit_test(host_names),
 		cmocka_unit_test(socket_gdr_line),
 		cmocka_unit_test(nodes_and_hosts),
 		cmocka_unit_test(separate_jobs),

@@ -10,7 +10,8 @@
  *     --machinefile (hosts in a file). Without -np, a process a slot.
  *   MPICH mpiexec/Hydra: -n/-np N, -hosts a:8,b:8, -ppn N, -f FILE.
  *   Slurm srun (slurm.schedmd.com/srun.html): -N/--nodes N (a range
- *     "2-4" is left unknown), -n/--ntasks N, --ntasks-per-node N.
+ *     "2-4" is left unknown), -n/--ntasks N, --ntasks-per-node N,
+ *     -w/--nodelist gpu[01-04] (its hosts, when -N does not say).
  *   torchrun and python -m torch.distributed.run/launch (PyTorch docs):
  *     --nnodes N (MIN:MAX left unknown), --nproc_per_node/--nproc-per-node N.
  *   deepspeed: --num_nodes N, --num_gpus N (a node), -H/--hostfile FILE.
@@ -95,6 +96,77 @@ static void host_list(struct nicfit_launch *L, const char *s, int *slots)
 	*slots = all && n ? sum : 0;
 }
 
+/*
+ * The hosts of a Slurm host list, "gpu[01-04,07],login1" or
+ * "r[1-2]-n[01-04]" (slurm.schedmd.com/srun.html, -w/--nodelist): the sum
+ * over its items of the product of each bracket's count of numbers; 0 when
+ * the list is malformed or past MAX_LIST_HOSTS. The library's expander,
+ * nicfit_hostlist_expand(), is fleet's, a layer above verify (HACKING.md
+ * 1.1), and only the count is needed here, so the list is counted without
+ * being expanded.
+ */
+#define MAX_LIST_HOSTS 1000000
+
+static long bracket_count(const char *p, const char *close)
+{
+	long n = 0;
+
+	while (p < close) {
+		const char *e;
+		long lo = nicfit__vint(p, &e), hi = lo;
+
+		if (lo < 0)
+			return 0;
+		if (*e == '-') {
+			hi = nicfit__vint(e + 1, &e);
+			if (hi < lo)
+				return 0;
+		}
+		if (e != close && *e != ',')
+			return 0;
+		n += hi - lo + 1;
+		if (n > MAX_LIST_HOSTS)
+			return 0;
+		p = e == close ? e : e + 1;
+	}
+	return n;
+}
+
+static int slurm_list_count(const char *s)
+{
+	long total = 0, item = 1;
+	int named = 0;
+
+	for (;;) {
+		if (*s == '[') {
+			const char *close = strchr(s, ']');
+			long k = close ? bracket_count(s + 1, close) : 0;
+
+			if (!k || item * k > MAX_LIST_HOSTS)
+				return 0;
+			item *= k;
+			named = 1;
+			s = close + 1;
+		} else if (*s == ',' || !*s) {
+			if (!named)
+				return 0;
+			total += item;
+			if (total > MAX_LIST_HOSTS)
+				return 0;
+			if (!*s)
+				return (int)total;
+			item = 1;
+			named = 0;
+			s++;
+		} else if (*s == ']' || *s == ' ') {
+			return 0;
+		} else {
+			named = 1;
+			s++;
+		}
+	}
+}
+
 /* "--opt=value" or "--opt value": the value of option o at w[*i], advancing *i; NULL not o. */
 static const char *opt(char w[][TOK_LEN], int nw, int *i, const char *o)
 {
@@ -125,15 +197,19 @@ static const char *const MPI_FILE[] = { "-hostfile", "--hostfile", "-machinefile
 static const char *const SRUN_N[] = { "-N", "--nodes", NULL };
 static const char *const SRUN_NP[] = { "-n", "--ntasks", NULL };
 static const char *const SRUN_PPN[] = { "--ntasks-per-node", NULL };
+static const char *const SRUN_LIST[] = { "-w", "--nodelist", NULL };
 static const char *const TORCH_N[] = { "--nnodes", NULL };
 static const char *const TORCH_PPN[] = { "--nproc_per_node", "--nproc-per-node", NULL };
 static const char *const DS_N[] = { "--num_nodes", NULL };
 static const char *const DS_PPN[] = { "--num_gpus", NULL };
 static const char *const DS_FILE[] = { "-H", "--hostfile", NULL };
 
-/* One launcher option at w[*i]; slots is a host list's sum of slots. */
+/*
+ * One launcher option at w[*i]; slots is a host list's sum of slots,
+ * listed the hosts of srun's -w/--nodelist.
+ */
 static void read_opt(struct nicfit_launch *L, enum tool t, char w[][TOK_LEN], int nw, int *i,
-		     int *slots)
+		     int *slots, int *listed)
 {
 	const char *v;
 
@@ -160,6 +236,8 @@ static void read_opt(struct nicfit_launch *L, enum tool t, char w[][TOK_LEN], in
 			L->procs = count(v);
 		else if (opt_any(w, nw, i, SRUN_PPN, &v))
 			L->per_node = count(v);
+		else if (opt_any(w, nw, i, SRUN_LIST, &v))
+			*listed = slurm_list_count(v);
 	} else if (t == T_TORCH) {
 		if (opt_any(w, nw, i, TORCH_N, &v))
 			L->nodes = count(v);
@@ -199,7 +277,7 @@ void nicfit__verify_launch_line(struct nicfit_launch *L, const char *line, long 
 	char w[MAX_TOK][TOK_LEN];
 	struct nicfit_launch x;
 	enum tool t = T_NONE;
-	int nw = 0, i, start = -1, slots = 0;
+	int nw = 0, i, start = -1, slots = 0, listed = 0;
 	const char *p = line;
 
 	if (L->tool[0])
@@ -226,8 +304,11 @@ void nicfit__verify_launch_line(struct nicfit_launch *L, const char *line, long 
 			x.gpus_per_proc = gpus_per_proc(w, nw, i + 1);
 			break;
 		}
-		read_opt(&x, t, w, nw, &i, &slots);
+		read_opt(&x, t, w, nw, &i, &slots, &listed);
 	}
+	/* srun -N wins over its list: Slurm adds nodes to a shorter list to make -N */
+	if (!x.nodes && listed)
+		x.nodes = listed;
 	if (!x.procs && slots)
 		x.procs = slots;
 	if (x.procs && slots && x.procs != slots)

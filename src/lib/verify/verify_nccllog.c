@@ -23,7 +23,7 @@ struct ctx {
 	struct nicfit__vlines l;
 	char hosts[MAX_HOSTS][64];
 	size_t nhosts;
-	char first_prefix[96];    /* "host:pid:tid [dev]" of the first line: one rank's view */
+	char first_rank[96];      /* "host:pid [dev]" of the first line: one rank's view */
 	int host_of_line;         /* index in hosts of the record being read, -1 none */
 	unsigned char rank0[MAX_HOSTS];   /* hosts with a rank-0 communicator init */
 	unsigned char header[MAX_HOSTS];  /* hosts that printed "NCCL version" */
@@ -41,12 +41,38 @@ static int host_char(char ch)
 }
 
 /*
+ * The longest host name NCCL prints: gethostname() cut at the first '.',
+ * one DNS label, which RFC 1035 (section 2.3.4) holds to 63 octets.
+ */
+#define HOST_MAX 63
+
+/*
+ * What may stand right before a host name in a pasted prefix: the start
+ * of the record, a blank, a Markdown quote or code mark ('>', '`', '*',
+ * '|' of a table), a quote, or the ':' of a "[default0]:" label that
+ * torchrun --tee and PyTorch's launchers put in front. Anything else (an
+ * escape sequence's last byte, a letter past the 63 of a label, a byte
+ * that is not ASCII) means the name read backwards is the tail of
+ * something that is not a host name.
+ */
+static int host_boundary(const char *line, const char *q)
+{
+	if (q == line)
+		return 1;
+	if (q[-1] == ':')
+		return q - 1 > line && q[-2] == ']';
+	return strchr(" \t>`*|\"'", q[-1]) != NULL;
+}
+
+/*
  * NCCL's own prefix before "NCCL INFO" at m: "host:pid:tid [dev] "
  * (src/debug.cc, every era). Reads backwards from m so that whatever is
  * in front (a launcher's "[3] ", a Markdown "> ", a backtick, the record
  * before it on a line that lost its newline) is left out, and a word of
- * prose never passes for a host. Returns the start of the host (NULL when
- * the prefix is not NCCL's), its length in *n.
+ * prose never passes for a host; a name that does not start at a
+ * boundary (host_boundary) or is longer than a host name is none.
+ * Returns the start of the host (NULL when the prefix is not NCCL's),
+ * its length in *n.
  */
 static const char *nccl_prefix(const char *line, const char *m, size_t *n)
 {
@@ -75,12 +101,47 @@ static const char *nccl_prefix(const char *line, const char *m, size_t *n)
 		q--;
 	}
 	end = q;
-	while (q > line && host_char(q[-1]))
+	while (q > line && host_char(q[-1]) && end - q <= HOST_MAX)
 		q--;
-	if (q == end)
+	if (q == end || end - q > HOST_MAX || !host_boundary(line, q))
 		return NULL;
 	*n = (size_t)(end - q);
 	return q;
+}
+
+/*
+ * A rank's key in a prefix "host:pid:tid [dev] ": "host:pid [dev]". The
+ * thread differs between a rank's lines (the version from its main
+ * thread, the rings from the one that connects them), the process and
+ * device do not. Returns the key's length in out.
+ */
+static size_t rank_key(const char *prefix, size_t plen, char *out, size_t size)
+{
+	const char *c1 = memchr(prefix, ':', plen), *c2 = NULL, *dev;
+	size_t k;
+
+	if (c1)
+		c2 = memchr(c1 + 1, ':', plen - (size_t)(c1 + 1 - prefix));
+	dev = memchr(prefix, '[', plen);
+	k = c2 ? (size_t)(c2 - prefix) : plen;
+	nicfit__vcopy(out, size, prefix, k);
+	if (c2 && dev && dev > c2) {
+		size_t n = strlen(out);
+
+		nicfit__vcopy(out + n, size - n, dev, plen - (size_t)(dev - prefix));
+	}
+	return strlen(out);
+}
+
+/* The record's prefix is the first record's rank (all of them when there is no prefix). */
+static int first_rank(const struct ctx *c, const char *prefix, size_t plen)
+{
+	char key[96];
+
+	if (!plen)
+		return 1;
+	rank_key(prefix, plen, key, sizeof(key));
+	return !strcmp(key, c->first_rank);
 }
 
 static void note_host(struct ctx *c, const char *p, size_t n)
@@ -374,7 +435,7 @@ static void read_channel(struct nicfit_nccl_log *g, struct ctx *c, const char *p
 	/* "Channel 00/24 :    0   1 ..." from the first rank only: the rings */
 	if (!c->ring_ranks)
 		c->ring_ranks = ring_ranks(p);
-	if (plen && strncmp(prefix, c->first_prefix, plen))
+	if (!first_rank(c, prefix, plen))
 		return;
 	q = strchr(p, '/');
 	if (q && q < p + 12) {
@@ -655,8 +716,7 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 		if (m[0] == 'R') {
 			long r = nicfit__vint(m + 5, NULL);
 
-			if (r >= 0 && r < 1024 && r + 1 > g->nrings && (!plen ||
-			    !strncmp(prefix, c->first_prefix, plen)))
+			if (r >= 0 && r < 1024 && r + 1 > g->nrings && first_rank(c, prefix, plen))
 				g->nrings = (int)r + 1;
 			/* 2.4: "Ring 00 : 15 -> 0 [send] via NET/Socket/0", "... via P2P/IPC" */
 			if (strstr(m, " via "))
@@ -665,7 +725,7 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 			read_channel(g, c, m, line, prefix, plen);
 		}
 	} else if (!strncmp(m, "Trees ", 6)) {
-		if (!g->ntrees && (!plen || !strncmp(prefix, c->first_prefix, plen))) {
+		if (!g->ntrees && first_rank(c, prefix, plen)) {
 			for (q = m; (q = strchr(q, '[')) != NULL; q++)
 				g->ntrees++;
 		}
@@ -721,8 +781,8 @@ static int read_record(struct nicfit_nccl_log *g, struct ctx *c, char *rec, long
 		if (host)
 			prefix = host;
 		plen = (size_t)(m - prefix);
-		if (!c->first_prefix[0])
-			nicfit__vcopy(c->first_prefix, sizeof(c->first_prefix), prefix, plen);
+		if (!c->first_rank[0])
+			rank_key(prefix, plen, c->first_rank, sizeof(c->first_rank));
 		return read_info(g, c, m + 10, lineno, p, prefix, plen);
 	}
 	host = nccl_prefix(p, w, &hn);
