@@ -293,6 +293,10 @@ struct nicfit_iperf3 {
 	int bidir;                  /* --bidir: sender_gbps is [TX-C], receiver_gbps [RX-C] */
 	int intervals;              /* no summary: the figures are the mean of this many interval lines */
 	int cut;                    /* --json: a fragment of the document (no "end") */
+	/* UDP: the receiver's datagram report ("0.017 ms  0/893 (0%)"); datagrams 0 none */
+	long lost, datagrams;       /* lost of total datagrams, summed over intervals without a summary */
+	double jitter_ms;           /* the summary's, else the intervals' highest; < 0 not printed */
+	long loss_line;             /* the line of the report read (the worst interval's) */
 };
 
 /* ---- NCCL topology XML ----------------------------------------------------- */

@@ -836,6 +836,70 @@ static void iperf_shapes(void **state)
 }
 
 /*
+ * UDP and the headers that name the tool: iperf2's client with its Server
+ * Report (iperf2 Locale.c: report_bw_header "[ ID] Interval       Transfer
+ * Bandwidth", report_bw_jitter_loss_format, "Server Report:", "Sent %d
+ * datagrams"; 2.0's " 0.0-10.0 sec" with a blank after the dash), iperf3
+ * before 3.2 ("Bandwidth", no role word on its UDP summary), and a UDP run
+ * without loss, whose rate is what was offered and is not judged.
+ */
+static void iperf_udp(void **state)
+{
+	struct nicfit_verify_expect x;
+	const struct nicfit_verify_doc *d;
+	struct nicfit_verify *v;
+
+	(void)state;
+	nicfit_verify_expect_init(&x);
+	assert_int_equal(nicfit_parse_speed("10G", "t", &x.link, NULL), 0);
+	v = load_text("[  3] local 10.0.0.1 port 53028 connected with 10.0.0.2 port 5001\n"
+		      "[ ID] Interval       Transfer     Bandwidth\n"
+		      "[  3]  0.0- 1.0 sec   119 MBytes   999 Mbits/sec\n"
+		      "[  3]  0.0-10.0 sec  1.16 GBytes   999 Mbits/sec\n"
+		      "[  3] Sent 850340 datagrams\n"
+		      "[  3] Server Report:\n"
+		      "[  3]  0.0-10.0 sec  1.11 GBytes   955 Mbits/sec   0.017 ms 37541/850339 (4.4%)\n");
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_IPERF2);
+	assert_int_equal(d->u.ip.udp, 1);
+	assert_int_equal(d->u.ip.lost, 37541);
+	assert_int_equal(d->u.ip.datagrams, 850339);
+	assert_near(d->u.ip.jitter_ms, 0.017, 1e-9);
+	assert_near(d->u.ip.receiver_gbps, 0.955, 1e-9);
+	assert_int_equal(d->verdict, NICFIT_VERDICT_NONE);
+	assert_int_equal(find(v, "iperf-udp-loss", NULL)->severity, NICFIT_SEV_WARNING);
+	assert_null(find(v, "verify-far-below", NULL));
+	assert_int_equal(nicfit_verify_exit_code(v), 1);
+	nicfit_verify_free(v);
+	/* iperf2's server side, its padded total: "0/  893" */
+	v = load_text("[ ID] Interval       Transfer     Bandwidth        Jitter   Lost/Total Datagrams\n"
+		      "[  3]  0.0-10.0 sec  1.25 MBytes  1.05 Mbits/sec   0.017 ms    0/  893 (0%)\n");
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_IPERF2);
+	assert_int_equal(d->u.ip.datagrams, 893);
+	assert_int_equal(d->u.ip.lost, 0);
+	assert_non_null(find(v, "iperf-udp-offered", NULL));
+	assert_null(find(v, "iperf-udp-loss", NULL));
+	assert_int_equal(nicfit_verify_exit_code(v), 3);
+	nicfit_verify_free(v);
+	/* iperf3 3.1: "Bandwidth", a summary with no receiver word */
+	v = load_text("[ ID] Interval           Transfer     Bandwidth       Jitter    Lost/Total Datagrams\n"
+		      "[  4]   0.00-1.00   sec   120 MBytes  1.00 Gbits/sec  0.010 ms  0/85000 (0%)\n"
+		      "- - - - - - - - - - - - - - - - - - - - - - - - -\n"
+		      "[ ID] Interval           Transfer     Bandwidth       Jitter    Lost/Total Datagrams\n"
+		      "[  4]   0.00-10.00  sec  1.17 GBytes  1.00 Gbits/sec  0.012 ms  85/850000 (0.01%)\n");
+	judge(v, &x);
+	d = doc(v, NICFIT_VERIFY_IPERF3);
+	assert_int_equal(d->u.ip.intervals, 0);
+	assert_int_equal(d->u.ip.lost, 85);
+	assert_int_equal(d->u.ip.datagrams, 850000);
+	/* 0.01 %: below Y.1541's 1e-3, a note */
+	assert_int_equal(find(v, "iperf-udp-loss", NULL)->severity, NICFIT_SEV_INFO);
+	assert_int_equal(nicfit_verify_exit_code(v), 3);
+	nicfit_verify_free(v);
+}
+
+/*
  * nccl-tests built without MPI: every process is rank 0 of its own job and
  * prints its own header and Rank line (src/common.cu), '#' lost or not.
  */
@@ -990,6 +1054,7 @@ int main(void)
 		cmocka_unit_test(absurd_figures),
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(iperf_shapes),
+		cmocka_unit_test(iperf_udp),
 		cmocka_unit_test(separate_jobs),
 		cmocka_unit_test(perftest_gpu_memory),
 		cmocka_unit_test(perftest_bare_rows),

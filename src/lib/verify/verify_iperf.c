@@ -10,7 +10,13 @@
  * 5201"; iperf2's Reporter: "Client connecting to", "Server listening on
  * TCP port 5001", result lines "[SUM]  0.0-30.0 sec  337 GBytes  96.4
  * Gbits/sec" with no sender/receiver word, the whole run's line being
- * the one whose interval starts at 0 and ends last).
+ * the one whose interval starts at 0 and ends last). Their headers say
+ * which, when no command line or banner does: iperf3 pads "Interval" to
+ * 17 columns ("[ ID] Interval           Transfer     Bandwidth" before
+ * 3.2 named the column Bitrate), iperf2 to 13 ("[ ID] Interval
+ * Transfer     Bandwidth", Locale.c). UDP lines carry the receiver's
+ * jitter and lost/total datagrams ("0.017 ms    0/  893 (0%)"; iperf2's
+ * client prints them after "Server Report:"), read as the run's loss.
  *
  * One paste may hold both tools (an iperf2 run at line rate and an iperf3
  * run beside it): the lines are given to the tool the last command line,
@@ -42,6 +48,35 @@ static double rate_gbps(char **tok, int n, int i)
 	return -1;
 }
 
+/*
+ * A UDP receiver's report after the rate at tok[i]: "0.017 ms  0/  893
+ * (0%)" (iperf2's Server Report pads the total), "0.076 ms
+ * 88766/106202 (84%)" (iperf3). Returns 1 with the jitter and counts, 0
+ * when the line has none.
+ */
+static int udp_report(char **tok, int n, int i, double *jitter, long *lost, long *total)
+{
+	const char *q, *slash;
+	long a, b;
+
+	if (i + 5 >= n || strcmp(tok[i + 3], "ms") || nicfit__vnum(tok[i + 2], jitter) ||
+	    *jitter < 0 || *jitter > NICFIT__VMAX_FIGURE)
+		return 0;
+	slash = strchr(tok[i + 4], '/');
+	if (!slash)
+		return 0;
+	a = nicfit__vint(tok[i + 4], &q);
+	if (a < 0 || q != slash)
+		return 0;
+	q = slash[1] ? slash + 1 : tok[i + 5];
+	b = nicfit__vint(q, &q);
+	if (b <= 0 || *q || a > b)
+		return 0;
+	*lost = a;
+	*total = b;
+	return 1;
+}
+
 /* The mean of the interval lines of one direction, [SUM] lines apart. */
 struct acc {
 	double sum[2];
@@ -59,6 +94,10 @@ struct run {
 	long last_interval;         /* the line of the last interval read */
 	long last_tx;               /* ... of the sending direction's */
 	double last_end;            /* the end of the last interval */
+	long lost, datagrams;       /* UDP: summed over the interval lines */
+	double jitter;              /* ... the highest */
+	double worst_loss;          /* ... the worst interval's loss, its line */
+	long worst_line;
 };
 
 struct ip_state {
@@ -66,6 +105,7 @@ struct ip_state {
 	const char *name;
 	struct run r[2];            /* [0] iperf3, [1] iperf2 */
 	int tool;                   /* 0 or 1: whose lines these are */
+	int summary;                /* iperf3: past the "- - -" line before the summary */
 };
 
 /* The basename of tok is "iperf3" (3), "iperf" (2), else 0. */
@@ -118,7 +158,9 @@ static struct run *run_of(struct ip_state *s, struct nicfit_error *err)
 		}
 		r->d->u.ip.retransmits = -1;
 		r->d->u.ip.sender_gbps = r->d->u.ip.receiver_gbps = -1;
+		r->d->u.ip.jitter_ms = -1;
 		r->best_end = -1;
+		r->jitter = -1;
 	}
 	return r;
 }
@@ -132,8 +174,11 @@ static int interval(char **tok, int n, double *a, double *b)
 		char *dash = strchr(tok[i], '-');
 
 		if (dash && dash > tok[i]) {
+			/* iperf 2.0's "0.0- 1.0 sec": the end is the next token */
+			const char *end = dash[1] || i + 1 >= n ? dash + 1 : tok[i + 1];
+
 			*dash = '\0';
-			if (!nicfit__vnum(tok[i], a) && !nicfit__vnum(dash + 1, b) && *b >= *a) {
+			if (!nicfit__vnum(tok[i], a) && !nicfit__vnum(end, b) && *b >= *a) {
 				*dash = '-';
 				return 1;
 			}
@@ -149,11 +194,16 @@ static int result_line(struct ip_state *s, char *p, const struct nicfit__vlines 
 {
 	char *tok[NICFIT__VTOK_MAX];
 	int n, i, is_sum = !strncmp(p, "[SUM]", 5), rx = strstr(p, "[RX-") != NULL;
-	int sender = 0, receiver = 0;
-	double g = -1, a, b;
+	int sender = 0, receiver = 0, udp;
+	double g = -1, a, b, jit = -1;
+	long lost = 0, total = 0;
+	char *q;
 	struct run *r;
 	struct nicfit_iperf3 *ip;
 
+	/* Markdown bold around a figure ("**1006 Mbits/sec**") is the paste's, not iperf's */
+	for (q = strchr(p, '*'); q; q = strchr(q, '*'))
+		*q = ' ';
 	n = nicfit__split_blanks(p, tok, NICFIT__VTOK_MAX);
 	for (i = 0; i < n - 1; i++)
 		if ((g = rate_gbps(tok, n, i)) >= 0)
@@ -166,6 +216,15 @@ static int result_line(struct ip_state *s, char *p, const struct nicfit__vlines 
 		return NICFIT_E_DATA;
 	sender = !strcmp(tok[n - 1], "sender");
 	receiver = !strcmp(tok[n - 1], "receiver");
+	udp = udp_report(tok, n, i, &jit, &lost, &total);
+	/*
+	 * iperf3 before 3.1 ends a UDP run with "Test Complete. Summary
+	 * Results:" and a line with no role word: the receiver's counts
+	 */
+	if (s->summary && s->tool == 0 && !sender && !receiver) {
+		receiver = udp;
+		sender = !udp;
+	}
 	if (sender || receiver)
 		s->tool = 0;
 	r = run_of(s, err);
@@ -177,12 +236,21 @@ static int result_line(struct ip_state *s, char *p, const struct nicfit__vlines 
 		ip->bidir = 1;
 	if (s->tool == 1) {
 		/* iperf2: the whole run is the line from 0 that ends last, [SUM] first */
-		if (a == 0 && (b > r->best_end || (b == r->best_end && is_sum && !r->best_sum))) {
+		/* ... and the Server Report's line of the same interval, with the datagrams */
+		if (a == 0 && (b > r->best_end || (b == r->best_end && is_sum && !r->best_sum) ||
+			       (b == r->best_end && udp && !ip->datagrams))) {
 			r->best_end = b;
 			r->best_sum = is_sum;
 			ip->receiver_gbps = g;
 			ip->duration_s = b;
 			ip->sum_line = l->lineno;
+			if (udp) {
+				ip->udp = 1;
+				ip->lost = lost;
+				ip->datagrams = total;
+				ip->jitter_ms = jit;
+				ip->loss_line = l->lineno;
+			}
 		}
 		return 0;
 	}
@@ -202,7 +270,26 @@ static int result_line(struct ip_state *s, char *p, const struct nicfit__vlines 
 		}
 		ip->duration_s = b;
 		ip->intervals = 0;
+		/* the receiver's count is the one that saw the loss; a sender's is 0/N */
+		if (udp && (receiver || !ip->datagrams || lost > ip->lost)) {
+			ip->udp = 1;
+			ip->lost = lost;
+			ip->datagrams = total;
+			ip->jitter_ms = jit;
+			ip->loss_line = l->lineno;
+		}
 		return 0;
+	}
+	if (udp && !is_sum) {
+		ip->udp = 1;
+		r->lost += lost;
+		r->datagrams += total;
+		if (jit > r->jitter)
+			r->jitter = jit;
+		if (!r->worst_line || (double)lost / (double)total > r->worst_loss) {
+			r->worst_loss = (double)lost / (double)total;
+			r->worst_line = l->lineno;
+		}
 	}
 	r->dir[rx].sum[is_sum] += g;
 	r->dir[rx].n[is_sum]++;
@@ -220,6 +307,12 @@ static void from_intervals(struct run *r)
 	struct nicfit_iperf3 *ip = &r->d->u.ip;
 	int k;
 
+	if (r->datagrams && !ip->datagrams) {
+		ip->lost = r->lost;
+		ip->datagrams = r->datagrams;
+		ip->jitter_ms = r->jitter;
+		ip->loss_line = r->worst_line;
+	}
 	if (ip->sender_gbps >= 0 || ip->receiver_gbps >= 0 || r->d->kind == NICFIT_VERIFY_IPERF2)
 		return;
 	for (k = 0; k < 2; k++) {
@@ -251,10 +344,12 @@ static void which_tool(struct ip_state *s, char *p, int *streams)
 		if (*streams)
 			s->r[s->tool].streams_given = *streams;
 	} else if (strstr(p, "Client connecting to ") || strstr(p, "Server listening on TCP port") ||
-		   strstr(p, "Server listening on UDP port")) {
+		   strstr(p, "Server listening on UDP port") || strstr(p, "] Server Report:") ||
+		   strstr(p, "Interval       Transfer     Bandwidth")) {
 		s->tool = 1;
 	} else if (strstr(p, "Connecting to host ") || strstr(p, "[ ID][Role]") ||
-		   strstr(p, "Bitrate") || strstr(p, "iperf 3.")) {
+		   strstr(p, "Bitrate") || strstr(p, "iperf 3.") ||
+		   strstr(p, "Interval           Transfer")) {
 		s->tool = 0;
 	}
 }
@@ -279,6 +374,10 @@ int nicfit__verify_iperf3_text(struct nicfit_verify *v, const char *name, const 
 
 		p += strspn(p, " >\t");
 		which_tool(&s, p, &streams);
+		if (!strncmp(p, "- - - -", 7) || strstr(p, "Summary Results:"))
+			s.summary = 1;
+		else if (strstr(p, "Connecting to host ") || strstr(p, "Accepted connection from"))
+			s.summary = 0;
 		if ((ver = strstr(p, "iperf 3.")) != NULL && (ver == p || ver[-1] == ' ')) {
 			if (!(r = run_of(&s, err)))
 				rc = NICFIT_E_NOMEM;
@@ -364,6 +463,7 @@ int nicfit__verify_iperf3_fragment(struct nicfit_verify *v, const char *name, co
 	ip->json = ip->cut = 1;
 	ip->retransmits = -1;
 	ip->sender_gbps = ip->receiver_gbps = -1;
+	ip->jitter_ms = -1;
 	nicfit__vlines_init(l, text, len);
 	while ((line = nicfit__vlines_next(l)) != NULL) {
 		long k;

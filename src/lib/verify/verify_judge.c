@@ -550,6 +550,69 @@ static int judge_tool_limit(struct nicfit_verify *v, struct nicfit_verify_doc *d
 	return 1;
 }
 
+/*
+ * A UDP run. iperf sends UDP at the rate -b asks (1 Mbit/s by default in
+ * iperf3, 1.05 in iperf2) and the receiver counts the datagrams that did
+ * not arrive, so the rate a UDP run shows is what its sender offered, less
+ * what was lost: it is no measure of what the link can carry, and is not
+ * judged against the link's ceiling (iperf-udp-offered). What it does
+ * measure is loss: above IPERF_UDP_LOSS_WARN a warning, below it a note.
+ * Returns 1 for a UDP run (its rate is not judged), 0 for TCP, or
+ * NICFIT_E_NOMEM.
+ */
+/* ITU-T Y.1541's packet loss objective (IPLR) for its classes 0-4: 1 in 1,000 */
+#define IPERF_UDP_LOSS_WARN 1e-3
+
+static int judge_udp(struct nicfit_verify *v, struct nicfit_verify_doc *d)
+{
+	const struct nicfit_iperf3 *ip = &d->u.ip;
+	char q[NICFIT__VQUOTE_MAX + 1], jit[32] = "", where[32];
+	struct nicfit_finding *f;
+	double loss;
+
+	if (!ip->udp)
+		return 0;
+	if (ip->datagrams <= 0 || !ip->lost) {
+		long line = ip->datagrams > 0 ? ip->loss_line : ip->sum_line;
+
+		nicfit__vline_at(d, line, q, sizeof(q));
+		if (ip->datagrams > 0)
+			snprintf(where, sizeof(where), "0 of %ld datagrams lost", ip->datagrams);
+		else
+			snprintf(where, sizeof(where), "no receiver report");
+		f = nicfit__find(&v->findings, NICFIT_SEV_INFO, NICFIT_CODE_IPERF_UDP_OFFERED, NULL,
+				 "%s: UDP, %s: %.3f Gb/s is the rate the sender offered (-b), not "
+				 "what the link can carry, and is not judged against it; line %ld: "
+				 "\"%s\"", d->input, where, d->measured_gbps, line, q);
+		if (!f || nicfit__finding_fix(&v->findings, f, "To measure the link, run TCP with "
+					      "parallel streams (iperf3 -c HOST -P 8), or raise the UDP "
+					      "target (-b) until the receiver reports loss."))
+			return NICFIT_E_NOMEM;
+		return 1;
+	}
+	loss = (double)ip->lost / (double)ip->datagrams;
+	nicfit__vline_at(d, ip->loss_line, q, sizeof(q));
+	if (ip->jitter_ms >= 0)
+		snprintf(jit, sizeof(jit), ", jitter %s%.3f ms", ip->intervals ? "up to " : "",
+			 ip->jitter_ms);
+	f = nicfit__find(&v->findings, loss > IPERF_UDP_LOSS_WARN ? NICFIT_SEV_WARNING :
+			 NICFIT_SEV_INFO, NICFIT_CODE_IPERF_UDP_LOSS, NULL,
+			 "%s: UDP, %ld of %ld datagrams lost (%.2f %%)%s%s; the rate (%.3f Gb/s) "
+			 "is what was offered less the loss, not judged against the link; line "
+			 "%ld: \"%s\"", d->input, ip->lost, ip->datagrams, 100 * loss, jit,
+			 ip->intervals ? ", summed over the interval lines (worst quoted)" : "",
+			 d->measured_gbps, ip->loss_line, q);
+	if (!f || nicfit__finding_fix(&v->findings, f, "Compare the receiver's socket drops "
+				      "(netstat -su: receive buffer errors; raise -w or "
+				      "net.core.rmem_max) with the NICs' and switches' drop counters "
+				      "(ethtool -S): drops at the receiver are the host's, on the "
+				      "path the network's. A datagram larger than the path MTU (-l "
+				      "above 1472 bytes on a 1500-byte MTU) is sent in fragments and "
+				      "lost with any one of them: keep -l under the MTU."))
+		return NICFIT_E_NOMEM;
+	return 1;
+}
+
 static int judge_iperf3(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 {
 	const struct nicfit_verify_expect *x = &v->expect;
@@ -602,6 +665,14 @@ static int judge_iperf3(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 					ip->json ? q : NULL) : 0;
 	if (rc < 0)
 		return rc;
+	if (!rc && (rc = judge_udp(v, d)) < 0)
+		return rc;
+	if (ip->udp) {
+		/* a UDP rate is what was offered: no ceiling to hold it to */
+		d->expected_gbps = -1;
+		free(d->arith);
+		d->arith = NULL;
+	}
 	if (nic > 0 && !rc && (rc = judge_tool_limit(v, d)) == 0)
 		judge_ratio(v, d, NULL, ip->sum_line, ip->json ? q : NULL);
 	if (rc < 0)
@@ -647,7 +718,7 @@ static int verdict_causes(struct nicfit_verify *v, struct nicfit_finding *f,
 		"nccl-net-socket", "nccl-ofi-tcp", "nccl-ib-completion-error", "nccl-error",
 		"nccl-gid-link-local", "nccl-roce-v1", "nccl-gdr-disabled", "nccl-channel-no-gdr",
 		"nccl-mtu-low", "iperf3-one-stream", "perftest-small-message",
-		"verify-latency-bound", "iperf3-retransmits", "nccl-warn", NULL,
+		"verify-latency-bound", "iperf3-retransmits", "iperf-udp-loss", "nccl-warn", NULL,
 	};
 	struct nicfit_buf b;
 	size_t i, k;
@@ -719,7 +790,9 @@ int nicfit_verify_judge(struct nicfit_verify *v, const struct nicfit_verify_expe
 	if (!rc && !any_ceiling) {
 		for (i = 0; i < v->ndocs; i++)
 			if (v->docs[i].measured_gbps >= 0 && !(v->docs[i].verdict_code &&
-			    !strcmp(v->docs[i].verdict_code, "verify-single-node")))
+			    !strcmp(v->docs[i].verdict_code, "verify-single-node")) &&
+			    !((v->docs[i].kind == NICFIT_VERIFY_IPERF3 ||
+			       v->docs[i].kind == NICFIT_VERIFY_IPERF2) && v->docs[i].u.ip.udp))
 				break;
 		if (i < v->ndocs && !nicfit__find(&v->findings, NICFIT_SEV_INFO,
 						  NICFIT_CODE_VERIFY_NO_EXPECTATION, NULL,

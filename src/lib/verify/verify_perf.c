@@ -280,6 +280,7 @@ int nicfit__verify_iperf3_json(struct nicfit_verify *v, const char *name, const 
 	ip = &d->u.ip;
 	ip->json = 1;
 	ip->retransmits = -1;
+	ip->jitter_ms = -1;
 	ip->sender_gbps = ip->receiver_gbps = -1;
 	start = json_object_get(root, "start");
 	end = json_object_get(root, "end");
@@ -305,6 +306,15 @@ int nicfit__verify_iperf3_json(struct nicfit_verify *v, const char *name, const 
 	x = json_object_get(end, "sum_received");
 	if (jnum(x, "bits_per_second") >= 0)
 		ip->receiver_gbps = jnum(x, "bits_per_second") / 1e9;
+	/* UDP: the receiver's datagram counts, in "end.sum" (iperf_api.c) */
+	x = json_object_get(end, "sum");
+	if (ip->udp && jnum(x, "packets") > 0 && jnum(x, "packets") < 1e15 &&
+	    jnum(x, "lost_packets") >= 0 && jnum(x, "lost_packets") <= jnum(x, "packets")) {
+		ip->datagrams = (long)jnum(x, "packets");
+		ip->lost = (long)jnum(x, "lost_packets");
+		if (jnum(x, "jitter_ms") >= 0 && jnum(x, "jitter_ms") < 1e15)
+			ip->jitter_ms = jnum(x, "jitter_ms");
+	}
 	if (!json_is_object(end) || !json_is_object(start)) {
 		json_decref(root);
 		return nicfit_error_at(err, NICFIT_E_DATA, name, 1, 1, "not an iperf3 --json "

@@ -327,6 +327,14 @@ static void json_doc(struct nicfit_emit *e, const struct nicfit_verify_doc *d)
 			nicfit_emit_null(e, "retransmits");
 		else
 			nicfit_emit_int(e, "retransmits", d->u.ip.retransmits);
+		if (d->u.ip.datagrams > 0) {
+			nicfit_emit_int(e, "datagrams", d->u.ip.datagrams);
+			nicfit_emit_int(e, "lost_datagrams", d->u.ip.lost);
+		} else {
+			nicfit_emit_null(e, "datagrams");
+			nicfit_emit_null(e, "lost_datagrams");
+		}
+		num_or_null(e, "jitter_ms", d->u.ip.jitter_ms);
 		break;
 	case NICFIT_VERIFY_NCCL_TOPO:
 		nicfit_emit_int(e, "version", d->u.topo.version);
@@ -591,6 +599,11 @@ static void text_doc(struct nicfit_emit *e, const struct nicfit_verify_doc *d)
 			nicfit_emit_printf(e, ": no summary line (a truncated paste)");
 		if (d->u.ip.retransmits >= 0)
 			nicfit_emit_printf(e, ", %ld retransmits", d->u.ip.retransmits);
+		if (d->u.ip.datagrams > 0)
+			nicfit_emit_printf(e, ", %ld of %ld datagrams lost", d->u.ip.lost,
+					   d->u.ip.datagrams);
+		if (d->u.ip.jitter_ms >= 0)
+			nicfit_emit_printf(e, ", jitter %.3f ms", d->u.ip.jitter_ms);
 		nicfit_emit_printf(e, "\n");
 		break;
 	case NICFIT_VERIFY_NCCL_TOPO:
