@@ -437,6 +437,15 @@ int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const c
 		t->nodes = t->nranks == 1 ? 1 : 0;
 		t->nodes_from = t->nodes ? "rank lines" : NULL;
 	} else {
+		/*
+		 * A paste that starts inside the Rank list ("Rank 15" alone): rank
+		 * 15 means 16 ranks, and the hosts of the lines shown are not all
+		 */
+		if (c->max_rank + 1 > t->nranks) {
+			t->nranks = c->max_rank + 1;
+			t->nodes = 0;
+			t->nodes_from = NULL;
+		}
 		from_launcher(t);
 	}
 	free(c);
