@@ -668,6 +668,21 @@ static void absurd_figures(void **state)
 		{ " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
 		  " 65536          5000        97.2               99999999999999999999999   0.18\n",
 		  "99999999999999999999999", "BW average 1e+23 Gb/s", 2 },
+		/* inf, nan, an overflow and a negative figure: refused alike, with their column */
+		{ "  8589934592    2147483648     float     sum      -1    100.0   85.90   inf      0"
+		  "    100.0   1.0   1.0      0\n", "inf", "busbw inf GB/s", 1 },
+		{ "#  Rank  0 Group  0 Pid 1 on a device  0 [0x18] NVIDIA H100\n"
+		  "  8589934592    2147483648     float     sum      -1    -nan   85.90   160.0      0"
+		  "    100.0   1.0   1.0      0\n", "-nan", "time nan is not a measurement (not a "
+		  "number)", 2 },
+		{ "  8589934592    2147483648     float     sum      -1    100.0   85.90   1e999      0"
+		  "    100.0   1.0   1.0      0\n", "1e999", "busbw inf GB/s", 1 },
+		{ "  8589934592    2147483648     float     sum      -1    100.0   85.90   160.0      0"
+		  "    100.0   -1.0   1.0      0\n", "-1.0", "algbw -1 GB/s is not a measurement (below "
+		  "0)", 1 },
+		{ "  1073741824     268435456     float     sum      -1   4517.3  237.69  445.68      0"
+		  "   4507.6  238.21  446.64      0\n# Avg bus bandwidth    : inf \n", "inf",
+		  "Avg bus bandwidth inf GB/s", 2 },
 		{ "[  5]   0.00-10.00  sec  1.10 GBytes  2e9 Gbits/sec  0  sender\n", "2e9",
 		  "rate 2e+09 Gb/s", 1 },
 		{ "<system version=\"1\"><cpu numaid=\"0\">\n<pci busid=\"0000:01:00.0\"><nic>"

@@ -61,8 +61,9 @@
 
 /*
  * 0 when v is within max (and not below -max); otherwise NICFIT_E_DATA in
- * err: "name:line:col: what V unit is not a measurement (above BOUND)",
- * line 0 for a position that what names (a JSON member).
+ * err: "name:line:col: what V unit is not a measurement (above BOUND)"
+ * (inf among them; nan "not a number"), line 0 for a position that what
+ * names (a JSON member).
  */
 int nicfit__vbound(struct nicfit_error *err, const char *name, long line, long col,
 		   const char *what, double v, double max, const char *unit);
@@ -89,6 +90,17 @@ char *nicfit__vskip_tags(char *line);
 void nicfit__vblank_rank_tags(char *line);
 /* A finite number, the whole of s. Returns 0 or -1. */
 int nicfit__vnum(const char *s, double *out);
+/*
+ * A number, the whole of s, finite or not ("inf", "nan", "1e999" as inf):
+ * what a table cell holds when it is a figure at all. Returns 0 or -1.
+ */
+int nicfit__vnum_any(const char *s, double *out);
+/*
+ * 0 when v is at least 0: a time, a rate or a size below zero is not a
+ * measurement (NICFIT_E_DATA at line and col, as nicfit__vbound).
+ */
+int nicfit__vnonneg(struct nicfit_error *err, const char *name, long line, long col,
+		    const char *what, double v, const char *unit);
 /* A decimal integer at the start of s (digits only); -1 when none. */
 long nicfit__vint(const char *s, const char **end);
 /* Copy at most size-1 bytes of s (n bytes, or to NUL when n is (size_t)-1). */

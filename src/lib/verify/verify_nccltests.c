@@ -149,10 +149,11 @@ static int read_summary(struct nicfit_nccl_tests *t, char *p, const struct ctx *
 		n = strcspn(q, " \t");
 		w = q + n + strspn(q + n, " \t");
 		q[n] = '\0';
-		if (nicfit__vnum(q, &d))
+		if (nicfit__vnum_any(q, &d))
 			return 0;
 		if (nicfit__vbound(err, name, line, q - c->l.buf + 1, "Avg bus bandwidth", d,
-				   NICFIT__VMAX_GBPS / 8, "GB/s"))
+				   NICFIT__VMAX_GBPS / 8, "GB/s") ||
+		    nicfit__vnonneg(err, name, line, q - c->l.buf + 1, "Avg bus bandwidth", d, "GB/s"))
 			return NICFIT_E_DATA;
 		t->avg_busbw = d;
 		t->avg_line = line;
@@ -206,8 +207,11 @@ static int is_word(const char *s)
 
 /*
  * A row's figures within NICFIT__VMAX_*: sizes, counts and times in
- * microseconds as figures, algbw and busbw (GB/s) as rates. Returns 0 or
- * NICFIT_E_DATA at the figure's column.
+ * microseconds as figures, algbw and busbw (GB/s) as rates; a time or
+ * rate that is inf, nan or below 0 is no measurement either. Such a row
+ * refuses the input at the figure's line and column, whatever the
+ * figure's spelling ("1e308", "inf", "-nan"): dropping it would leave the
+ * judgement to the rows around it. Returns 0 or NICFIT_E_DATA.
  */
 static int row_bounds(char **tok, int n, const double *v, int base, const struct ctx *c,
 		      const char *name, struct nicfit_error *err)
@@ -226,7 +230,9 @@ static int row_bounds(char **tok, int n, const double *v, int base, const struct
 		if (k == 3)
 			continue;
 		if (nicfit__vbound(err, name, c->l.lineno, tok[4 + i] - c->l.buf + 1, what[k], v[i],
-				   k ? NICFIT__VMAX_GBPS / 8 : NICFIT__VMAX_FIGURE, k ? "GB/s" : "us"))
+				   k ? NICFIT__VMAX_GBPS / 8 : NICFIT__VMAX_FIGURE, k ? "GB/s" : "us") ||
+		    nicfit__vnonneg(err, name, c->l.lineno, tok[4 + i] - c->l.buf + 1, what[k], v[i],
+				    k ? "GB/s" : "us"))
 			return NICFIT_E_DATA;
 	}
 	return 0;
@@ -252,9 +258,10 @@ static int read_row(struct nicfit_nccl_tests *t, char *p, struct ctx *c, const c
 	nicfit__vcopy(r.type, sizeof(r.type), tok[2], (size_t)-1);
 	nicfit__vcopy(r.redop, sizeof(r.redop), tok[3], (size_t)-1);
 	for (i = 4; i < n; i++) {
+		/* inf, nan and 1e999 are figures too, refused with their column (row_bounds) */
 		if (!strcmp(tok[i], "N/A"))
 			v[nv++] = 0;
-		else if (!nicfit__vnum(tok[i], &v[nv]))
+		else if (!nicfit__vnum_any(tok[i], &v[nv]))
 			nv++;
 		else
 			return 0;

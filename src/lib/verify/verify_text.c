@@ -109,6 +109,22 @@ int nicfit__vnum(const char *s, double *out)
 	return 0;
 }
 
+int nicfit__vnum_any(const char *s, double *out)
+{
+	char *end;
+	double d;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	d = strtod(s, &end);
+	if (end == s || *end)
+		return -1;
+	/* strtod's overflow is HUGE_VAL with ERANGE: a figure past any bound, as inf is */
+	*out = d;
+	return 0;
+}
+
 long nicfit__vint(const char *s, const char **end)
 {
 	long v = 0;
@@ -145,9 +161,22 @@ int nicfit__vbound(struct nicfit_error *err, const char *name, long line, long c
 {
 	if (v <= max && v >= -max)
 		return 0;
+	if (isnan(v))
+		return nicfit_error_at(err, NICFIT_E_DATA, name, line, col, "%s nan is not a "
+				       "measurement (not a number): the input is damaged", what);
 	return nicfit_error_at(err, NICFIT_E_DATA, name, line, col, "%s %.6g%s%s is not a "
 			       "measurement (above %g%s%s): the input is damaged", what, v,
 			       unit[0] ? " " : "", unit, max, unit[0] ? " " : "", unit);
+}
+
+int nicfit__vnonneg(struct nicfit_error *err, const char *name, long line, long col,
+		    const char *what, double v, const char *unit)
+{
+	if (v >= 0)
+		return 0;
+	return nicfit_error_at(err, NICFIT_E_DATA, name, line, col, "%s %.6g%s%s is not a "
+			       "measurement (below 0): the input is damaged", what, v,
+			       unit[0] ? " " : "", unit);
 }
 
 char *nicfit__vstrdup(const char *s)
