@@ -46,57 +46,50 @@ struct seen {
 	int tests, log, perftest, iperf3, iperf3_json, iperf3_frag, topo;
 };
 
-static void look(const char *text, size_t len, struct seen *s)
+/* Whether an input opens with '{': a whole iperf3 --json document. */
+static int opens_json(const char *text, size_t len)
 {
-	struct nicfit__vlines *l = malloc(sizeof(*l));
 	const char *first = text;
-	char *line;
 
-	memset(s, 0, sizeof(*s));
 	while (first < text + len && (*first == ' ' || *first == '\t' || *first == '\n' ||
 				      *first == '\r'))
 		first++;
-	if (first < text + len && *first == '{') {
-		s->iperf3_json = 1;
-		free(l);
-		return;
-	}
-	if (!l)
-		return;
-	nicfit__vlines_init(l, text, len);
-	while ((line = nicfit__vlines_next(l)) != NULL) {
-		if (strstr(line, "NCCL INFO") || strstr(line, "NCCL WARN") ||
-		    !strncmp(nicfit__vskip_tags(line), "NCCL version ", 13))
-			s->log = 1;
-		if ((strstr(line, "out-of-place") && strstr(line, "in-place")) ||
-		    (strstr(line, "algbw") && strstr(line, "busbw")) ||
-		    strstr(line, "Avg bus bandwidth") || strstr(line, "(elements)") ||
-		    (strstr(line, "nThread") && strstr(line, "minBytes")) || is_table_row(line) ||
-		    (strstr(line, "Rank ") && strstr(line, " Pid ") && strstr(line, " on ") &&
-		     strstr(line, " device ")))
-			s->tests = 1;
-		if (strstr(line, "BW peak[") || strstr(line, "t_typical[usec]") ||
-		    strstr(line, "RDMA_Write BW Test") || strstr(line, "RDMA_Read BW Test") ||
-		    strstr(line, "Send BW Test") || strstr(line, "Latency Test") ||
-		    nicfit__perftest_bare_row(nicfit__vskip_tags(line)))
-			s->perftest = 1;
-		/* iperf3 and iperf2 (verify_iperf.c has the formats' sources) */
-		if (strstr(line, "[ ID] Interval") || strstr(line, "[ ID][Role] Interval") ||
-		    (strstr(line, "bits/sec") && (strstr(line, " sender") ||
-		     strstr(line, " receiver") || strstr(line, "[SUM]"))) ||
-		    (strstr(line, "Server listening on ") &&
-		     strstr(line, "Server listening on ")[20] >= '0' &&
-		     strstr(line, "Server listening on ")[20] <= '9') ||
-		    strstr(line, "Server listening on TCP port") ||
-		    strstr(line, "Client connecting to "))
-			s->iperf3 = 1;
-		/* a piece of iperf3 --json: its start block's members */
-		if (strstr(line, "\"version\":") && strstr(line, "\"iperf 3."))
-			s->iperf3_frag = 1;
-		if (strstr(line, "<system version=") || strstr(line, "<system>"))
-			s->topo = 1;
-	}
-	free(l);
+	return first < text + len && *first == '{';
+}
+
+/* What one line shows of the kinds an input holds. */
+static void look_line(const char *line, struct seen *s)
+{
+	if (strstr(line, "NCCL INFO") || strstr(line, "NCCL WARN") ||
+	    !strncmp(nicfit__vskip_tags((char *)line), "NCCL version ", 13))
+		s->log = 1;
+	if ((strstr(line, "out-of-place") && strstr(line, "in-place")) ||
+	    (strstr(line, "algbw") && strstr(line, "busbw")) ||
+	    strstr(line, "Avg bus bandwidth") || strstr(line, "(elements)") ||
+	    (strstr(line, "nThread") && strstr(line, "minBytes")) || is_table_row(line) ||
+	    (strstr(line, "Rank ") && strstr(line, " Pid ") && strstr(line, " on ") &&
+	     strstr(line, " device ")))
+		s->tests = 1;
+	if (strstr(line, "BW peak[") || strstr(line, "t_typical[usec]") ||
+	    strstr(line, "RDMA_Write BW Test") || strstr(line, "RDMA_Read BW Test") ||
+	    strstr(line, "Send BW Test") || strstr(line, "Latency Test") ||
+	    nicfit__perftest_bare_row(nicfit__vskip_tags((char *)line)))
+		s->perftest = 1;
+	/* iperf3 and iperf2 (verify_iperf.c has the formats' sources) */
+	if (strstr(line, "[ ID] Interval") || strstr(line, "[ ID][Role] Interval") ||
+	    (strstr(line, "bits/sec") && (strstr(line, " sender") ||
+	     strstr(line, " receiver") || strstr(line, "[SUM]"))) ||
+	    (strstr(line, "Server listening on ") &&
+	     strstr(line, "Server listening on ")[20] >= '0' &&
+	     strstr(line, "Server listening on ")[20] <= '9') ||
+	    strstr(line, "Server listening on TCP port") ||
+	    strstr(line, "Client connecting to "))
+		s->iperf3 = 1;
+	/* a piece of iperf3 --json: its start block's members */
+	if (strstr(line, "\"version\":") && strstr(line, "\"iperf 3."))
+		s->iperf3_frag = 1;
+	if (strstr(line, "<system version=") || strstr(line, "<system>"))
+		s->topo = 1;
 }
 
 static int add_parts(struct nicfit_verify *v, const char *name, const char *text, size_t len,
@@ -164,47 +157,118 @@ static size_t json_block(const char *text, size_t len, size_t *off)
 	return (size_t)(last - s) + 1;
 }
 
+/* The line parsers of one input, all fed in the one pass over its lines. */
+struct pass {
+	struct seen s;
+	struct nicfit__vlines l;            /* the line as look_line reads it */
+	struct nicfit__vlog *log;
+	struct nicfit__vtests *tests;
+	struct nicfit__vperf *perf;
+	struct nicfit__viperf *iperf;
+};
+
+/*
+ * End every parser, each moving its document to v when its kind was seen
+ * and keep is set (in the order the documents are listed: log, tests,
+ * perftest, iperf), the others discarded. Returns the first error of a
+ * kept kind, in that order (set in err).
+ */
+static int end_parsers(struct pass *ps, struct nicfit_verify *v, const char *name, int keep,
+		       struct nicfit_error *err)
+{
+	int rc = 0, r;
+
+	r = nicfit__vlog_end(ps->log, keep && ps->s.log ? v : NULL, name, rc ? NULL : err);
+	rc = keep && ps->s.log ? r : rc;
+	r = nicfit__vtests_end(ps->tests, !rc && keep && ps->s.tests ? v : NULL, name,
+			       rc ? NULL : err);
+	rc = !rc && keep && ps->s.tests ? r : rc;
+	r = nicfit__vperf_end(ps->perf, !rc && keep && ps->s.perftest ? v : NULL, name,
+			      rc ? NULL : err);
+	rc = !rc && keep && ps->s.perftest ? r : rc;
+	r = nicfit__viperf_end(ps->iperf, !rc && keep && ps->s.iperf3 ? v : NULL, name,
+			       rc ? NULL : err);
+	rc = !rc && keep && ps->s.iperf3 ? r : rc;
+	return rc;
+}
+
+/* One pass over the lines: what each shows, and every line parser fed. */
+static void read_lines(struct pass *ps, const char *text, size_t len)
+{
+	struct nicfit__vlines *l = &ps->l;
+	const char *line;
+	size_t n;
+
+	nicfit__vlines_init(l, text, len);
+	while (nicfit__vscan_next(l, &line, &n)) {
+		long no = l->lineno;
+
+		nicfit__vlines_set(l, line, n, no);
+		look_line(l->buf, &ps->s);
+		nicfit__vlog_line(ps->log, line, n, no);
+		nicfit__vtests_line(ps->tests, line, n, no);
+		nicfit__vperf_line(ps->perf, line, n, no);
+		nicfit__viperf_line(ps->iperf, line, n, no);
+	}
+}
+
+static int not_known(const char *name, const char *text, size_t len, struct nicfit_error *err)
+{
+	struct nicfit_buf b;
+	size_t n = 0;
+	int rc;
+
+	while (n < len && n < 60 && text[n] != '\n')
+		n++;
+	/* the error line reaches a terminal: the input's bytes are escaped */
+	nicfit_buf_init(&b, 0);
+	nicfit__text_escape_n(&b, text, n, 0);
+	rc = nicfit_error_at(err, NICFIT_E_DATA, name, 1, 1,
+			     "not an nccl-tests, NCCL log, perftest, iperf3 or NCCL "
+			     "topology output (it starts \"%s\")", b.data);
+	nicfit_buf_release(&b);
+	return rc;
+}
+
 static int add_parts(struct nicfit_verify *v, const char *name, const char *text, size_t len,
 		     struct nicfit_error *err)
 {
-	struct seen s;
+	struct pass *ps;
 	size_t off = 0, jn;
 	int rc = 0;
 
 	if (!len)
 		return nicfit_error_at(err, NICFIT_E_DATA, name, 0, 0, "empty input");
-	look(text, len, &s);
-	if (s.iperf3_json)
+	if (opens_json(text, len))
 		return nicfit__verify_iperf3_json(v, name, text, len, err);
-	if (s.iperf3_frag && (jn = json_block(text, len, &off)) > 0)
-		return nicfit__verify_iperf3_json(v, name, text + off, jn, err);
-	if (s.iperf3_frag && !s.iperf3)
-		return nicfit__verify_iperf3_fragment(v, name, text, len, err);
-	if (!s.tests && !s.log && !s.perftest && !s.iperf3 && !s.topo && !s.iperf3_frag) {
-		struct nicfit_buf b;
-		size_t n = 0;
-
-		while (n < len && n < 60 && text[n] != '\n')
-			n++;
-		/* the error line reaches a terminal: the input's bytes are escaped */
-		nicfit_buf_init(&b, 0);
-		nicfit__text_escape_n(&b, text, n, 0);
-		rc = nicfit_error_at(err, NICFIT_E_DATA, name, 1, 1,
-				     "not an nccl-tests, NCCL log, perftest, iperf3 or NCCL "
-				     "topology output (it starts \"%s\")", b.data);
-		nicfit_buf_release(&b);
-		return rc;
+	ps = calloc(1, sizeof(*ps));
+	if (!ps || !(ps->log = nicfit__vlog_new()) || !(ps->tests = nicfit__vtests_new(name)) ||
+	    !(ps->perf = nicfit__vperf_new(name)) || !(ps->iperf = nicfit__viperf_new(name))) {
+		if (ps)
+			end_parsers(ps, v, name, 0, NULL);
+		free(ps);
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	}
-	if (s.topo)
-		rc = nicfit__verify_nccl_topo(v, name, text, len, err);
-	if (!rc && s.log)
-		rc = nicfit__verify_nccl_log(v, name, text, len, err);
-	if (!rc && s.tests)
-		rc = nicfit__verify_nccl_tests(v, name, text, len, err);
-	if (!rc && s.perftest)
-		rc = nicfit__verify_perftest(v, name, text, len, err);
-	if (!rc && s.iperf3)
-		rc = nicfit__verify_iperf3_text(v, name, text, len, err);
+	read_lines(ps, text, len);
+	if (ps->s.iperf3_frag && (jn = json_block(text, len, &off)) > 0) {
+		end_parsers(ps, v, name, 0, NULL);
+		rc = nicfit__verify_iperf3_json(v, name, text + off, jn, err);
+	} else if (ps->s.iperf3_frag && !ps->s.iperf3) {
+		end_parsers(ps, v, name, 0, NULL);
+		rc = nicfit__verify_iperf3_fragment(v, name, text, len, err);
+	} else if (!ps->s.tests && !ps->s.log && !ps->s.perftest && !ps->s.iperf3 && !ps->s.topo &&
+		   !ps->s.iperf3_frag) {
+		end_parsers(ps, v, name, 0, NULL);
+		rc = not_known(name, text, len, err);
+	} else {
+		if (ps->s.topo)
+			rc = nicfit__verify_nccl_topo(v, name, text, len, err);
+		if (rc)
+			end_parsers(ps, v, name, 0, NULL);
+		else
+			rc = end_parsers(ps, v, name, 1, err);
+	}
+	free(ps);
 	return rc;
 }
 

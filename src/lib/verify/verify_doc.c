@@ -43,7 +43,7 @@ struct nicfit_verify *nicfit_verify_new(void)
 	return v;
 }
 
-static void doc_release(struct nicfit_verify_doc *d)
+void nicfit__verify_doc_release(struct nicfit_verify_doc *d)
 {
 	size_t i;
 
@@ -74,7 +74,7 @@ void nicfit_verify_free(struct nicfit_verify *v)
 	if (!v)
 		return;
 	for (i = 0; i < v->ndocs; i++)
-		doc_release(&v->docs[i]);
+		nicfit__verify_doc_release(&v->docs[i]);
 	free(v->docs);
 	for (i = 0; i < v->ntexts; i++)
 		free(v->texts[i]);
@@ -99,4 +99,28 @@ struct nicfit_verify_doc *nicfit__verify_doc_add(struct nicfit_verify *v,
 		return NULL;
 	v->ndocs++;
 	return d;
+}
+
+void nicfit__verify_doc_init(struct nicfit_verify_doc *d, enum nicfit_verify_kind k)
+{
+	memset(d, 0, sizeof(*d));
+	d->kind = k;
+	d->measured_gbps = d->expected_gbps = -1;
+}
+
+int nicfit__verify_doc_put(struct nicfit_verify *v, struct nicfit_verify_doc *d, const char *name,
+			   int rc)
+{
+	char *input = NULL;
+
+	if (!rc && v && (NICFIT_ALLOC_GROW(v->docs, v->ndocs + 1, v->alloc) ||
+			 !(input = nicfit__vstrdup(name))))
+		rc = NICFIT_E_NOMEM;
+	if (rc || !v) {
+		nicfit__verify_doc_release(d);
+		return rc;
+	}
+	d->input = input;
+	v->docs[v->ndocs++] = *d;
+	return 0;
 }

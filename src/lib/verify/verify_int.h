@@ -79,6 +79,14 @@ struct nicfit__vlines {
 void nicfit__vlines_init(struct nicfit__vlines *l, const char *text, size_t len);
 /* The next line (no newline, no CR, NULs made spaces) or NULL at the end. */
 char *nicfit__vlines_next(struct nicfit__vlines *l);
+/*
+ * The next line as it stands in the text (n bytes, no newline; CRs and
+ * NULs left in), found with memchr, with l->lineno its number. Returns 0
+ * at the end. The single pass of verify.c reads lines so.
+ */
+int nicfit__vscan_next(struct nicfit__vlines *l, const char **line, size_t *n);
+/* line (n bytes) as l's current line lineno: cut, CRs off its end, NULs made spaces. */
+void nicfit__vlines_set(struct nicfit__vlines *l, const char *line, size_t n, long lineno);
 
 /*
  * The line past what launchers put in front: "[1,0]<stdout>:", "[0] ",
@@ -108,6 +116,35 @@ void nicfit__vcopy(char *dst, size_t size, const char *s, size_t n);
 /* A heap copy of s, or NULL. */
 char *nicfit__vstrdup(const char *s);
 
+/*
+ * The line parsers, as the single pass of verify.c drives them: _new()
+ * (NULL out of memory; name is the input's, for errors), _line() with each
+ * line as it stands in the text (0, or the first error, after which the
+ * parser takes no more lines), _end() to finish, move the documents to v
+ * (none when v is NULL) and free the parser; it returns the first error,
+ * set in err. The whole-text functions below feed every line to them.
+ */
+struct nicfit__vlog;
+struct nicfit__vlog *nicfit__vlog_new(void);
+int nicfit__vlog_line(struct nicfit__vlog *s, const char *line, size_t n, long lineno);
+int nicfit__vlog_end(struct nicfit__vlog *s, struct nicfit_verify *v, const char *name,
+		     struct nicfit_error *err);
+struct nicfit__vtests;
+struct nicfit__vtests *nicfit__vtests_new(const char *name);
+int nicfit__vtests_line(struct nicfit__vtests *s, const char *line, size_t n, long lineno);
+int nicfit__vtests_end(struct nicfit__vtests *s, struct nicfit_verify *v, const char *name,
+		       struct nicfit_error *err);
+struct nicfit__vperf;
+struct nicfit__vperf *nicfit__vperf_new(const char *name);
+int nicfit__vperf_line(struct nicfit__vperf *s, const char *line, size_t n, long lineno);
+int nicfit__vperf_end(struct nicfit__vperf *s, struct nicfit_verify *v, const char *name,
+		      struct nicfit_error *err);
+struct nicfit__viperf;
+struct nicfit__viperf *nicfit__viperf_new(const char *name);
+int nicfit__viperf_line(struct nicfit__viperf *s, const char *line, size_t n, long lineno);
+int nicfit__viperf_end(struct nicfit__viperf *s, struct nicfit_verify *v, const char *name,
+		       struct nicfit_error *err);
+
 /* The parsers: each reads the whole text and adds its document to v. */
 int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const char *text,
 			      size_t len, struct nicfit_error *err);
@@ -132,6 +169,8 @@ int nicfit__verify_iperf3_fragment(struct nicfit_verify *v, const char *name, co
  * (mpirun, srun, torchrun, deepspeed) and L holds none yet.
  */
 void nicfit__verify_launch_line(struct nicfit_launch *L, const char *line, long lineno);
+/* 0 when line names no launcher (it cannot be one): the cheap test before the one above. */
+int nicfit__vlaunch_maybe(const char *line);
 
 /*
  * Line lineno of d's input into out (size bytes; blanks trimmed, at most
@@ -168,6 +207,17 @@ int nicfit__verify_judge_node(struct nicfit_verify *v, struct nicfit_verify_doc 
 
 /* The causes an NCCL log shows (verify_causes.c). Returns 0 or NICFIT_E_NOMEM. */
 int nicfit__verify_causes(struct nicfit_verify *v, struct nicfit_verify_doc *d);
+
+/* d emptied as a new document of kind k (not in any verify object yet). */
+void nicfit__verify_doc_init(struct nicfit_verify_doc *d, enum nicfit_verify_kind k);
+/* Free what d holds (d itself is the caller's). */
+void nicfit__verify_doc_release(struct nicfit_verify_doc *d);
+/*
+ * d, read under name, moved to the end of v when rc is 0 and v is not
+ * NULL; otherwise released. Returns rc, or NICFIT_E_NOMEM.
+ */
+int nicfit__verify_doc_put(struct nicfit_verify *v, struct nicfit_verify_doc *d, const char *name,
+			   int rc);
 
 /* A new document of kind k, named name, at the end of v (NULL: out of memory). */
 struct nicfit_verify_doc *nicfit__verify_doc_add(struct nicfit_verify *v,

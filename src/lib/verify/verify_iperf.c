@@ -101,11 +101,15 @@ struct run {
 };
 
 struct ip_state {
-	struct nicfit_verify *v;
-	const char *name;
+	char *name;
 	struct run r[2];            /* [0] iperf3, [1] iperf2 */
+	struct nicfit_verify_doc docs[2];   /* r[k].d once made */
+	int order[2], nmade;        /* which run's document was made first */
 	int tool;                   /* 0 or 1: whose lines these are */
 	int summary;                /* iperf3: past the "- - -" line before the summary */
+	struct nicfit__vlines l;
+	struct nicfit_error err;
+	int rc;
 };
 
 /* The basename of tok is "iperf3" (3), "iperf" (2), else 0. */
@@ -145,17 +149,15 @@ static int command_line(char *line, int *streams)
 	return t;
 }
 
-static struct run *run_of(struct ip_state *s, struct nicfit_error *err)
+/* The run of the current tool, its document made on first use. */
+static struct run *run_of(struct ip_state *s)
 {
 	struct run *r = &s->r[s->tool];
 
 	if (!r->d) {
-		r->d = nicfit__verify_doc_add(s->v, s->tool ? NICFIT_VERIFY_IPERF2 :
-					      NICFIT_VERIFY_IPERF3, s->name);
-		if (!r->d) {
-			nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-			return NULL;
-		}
+		r->d = &s->docs[s->tool];
+		nicfit__verify_doc_init(r->d, s->tool ? NICFIT_VERIFY_IPERF2 : NICFIT_VERIFY_IPERF3);
+		s->order[s->nmade++] = s->tool;
 		r->d->u.ip.retransmits = -1;
 		r->d->u.ip.sender_gbps = r->d->u.ip.receiver_gbps = -1;
 		r->d->u.ip.jitter_ms = -1;
@@ -227,9 +229,7 @@ static int result_line(struct ip_state *s, char *p, const struct nicfit__vlines 
 	}
 	if (sender || receiver)
 		s->tool = 0;
-	r = run_of(s, err);
-	if (!r)
-		return NICFIT_E_NOMEM;
+	r = run_of(s);
 	ip = &r->d->u.ip;
 	ip->sum |= is_sum;
 	if (strstr(p, "[TX-") || rx)
@@ -354,58 +354,69 @@ static void which_tool(struct ip_state *s, char *p, int *streams)
 	}
 }
 
-int nicfit__verify_iperf3_text(struct nicfit_verify *v, const char *name, const char *text,
-			       size_t len, struct nicfit_error *err)
+struct nicfit__viperf *nicfit__viperf_new(const char *name)
 {
-	struct nicfit__vlines *l = malloc(sizeof(*l));
-	struct ip_state s;
-	int rc = 0, k, streams;
-	char *line;
+	struct ip_state *s = calloc(1, sizeof(*s));
 
-	if (!l)
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	memset(&s, 0, sizeof(s));
-	s.v = v;
-	s.name = name;
-	nicfit__vlines_init(l, text, len);
-	while (!rc && (line = nicfit__vlines_next(l)) != NULL) {
-		char *p = nicfit__vskip_tags(line), *ver;
-		struct run *r;
-
-		p += strspn(p, " >\t");
-		which_tool(&s, p, &streams);
-		if (!strncmp(p, "- - - -", 7) || strstr(p, "Summary Results:"))
-			s.summary = 1;
-		else if (strstr(p, "Connecting to host ") || strstr(p, "Accepted connection from"))
-			s.summary = 0;
-		if ((ver = strstr(p, "iperf 3.")) != NULL && (ver == p || ver[-1] == ' ')) {
-			if (!(r = run_of(&s, err)))
-				rc = NICFIT_E_NOMEM;
-			else if (!r->d->u.ip.version[0])
-				nicfit__vcopy(r->d->u.ip.version, sizeof(r->d->u.ip.version), ver + 6,
-					      strcspn(ver + 6, " "));
-		} else if (strstr(p, "Server listening on ") || strstr(p, "Connecting to host ") ||
-			   strstr(p, "Client connecting to ")) {
-			if (!run_of(&s, err))
-				rc = NICFIT_E_NOMEM;
-		} else if (p[0] == '[' && strstr(p, " connected to ")) {
-			if (!(r = run_of(&s, err)))
-				rc = NICFIT_E_NOMEM;
-			else
-				r->d->u.ip.streams++;
-		} else if (strstr(p, "Jitter") && (strstr(p, "Lost/Total") ||
-						   strstr(p, "Lost/ Total"))) {
-			if (!(r = run_of(&s, err)))
-				rc = NICFIT_E_NOMEM;
-			else
-				r->d->u.ip.udp = 1;
-		} else if (p[0] == '[' && strstr(p, "bits/sec")) {
-			rc = result_line(&s, p, l, err);
-		}
+	if (!s)
+		return NULL;
+	s->name = nicfit__vstrdup(name);
+	if (!s->name) {
+		free(s);
+		return NULL;
 	}
-	free(l);
+	nicfit_error_clear(&s->err);
+	return (struct nicfit__viperf *)s;
+}
+
+int nicfit__viperf_line(struct nicfit__viperf *x, const char *line, size_t n, long lineno)
+{
+	struct ip_state *s = (struct ip_state *)x;
+	char *p, *ver;
+	struct run *r;
+	int streams;
+
+	if (s->rc)
+		return s->rc;
+	nicfit__vlines_set(&s->l, line, n, lineno);
+	p = nicfit__vskip_tags(s->l.buf);
+	p += strspn(p, " >\t");
+	which_tool(s, p, &streams);
+	if (!strncmp(p, "- - - -", 7) || strstr(p, "Summary Results:"))
+		s->summary = 1;
+	else if (strstr(p, "Connecting to host ") || strstr(p, "Accepted connection from"))
+		s->summary = 0;
+	if ((ver = strstr(p, "iperf 3.")) != NULL && (ver == p || ver[-1] == ' ')) {
+		r = run_of(s);
+		if (!r->d->u.ip.version[0])
+			nicfit__vcopy(r->d->u.ip.version, sizeof(r->d->u.ip.version), ver + 6,
+				      strcspn(ver + 6, " "));
+	} else if (strstr(p, "Server listening on ") || strstr(p, "Connecting to host ") ||
+		   strstr(p, "Client connecting to ")) {
+		run_of(s);
+	} else if (p[0] == '[' && strstr(p, " connected to ")) {
+		run_of(s)->d->u.ip.streams++;
+	} else if (strstr(p, "Jitter") && (strstr(p, "Lost/Total") || strstr(p, "Lost/ Total"))) {
+		run_of(s)->d->u.ip.udp = 1;
+	} else if (p[0] == '[' && strstr(p, "bits/sec")) {
+		s->rc = result_line(s, p, &s->l, &s->err);
+	}
+	return s->rc;
+}
+
+int nicfit__viperf_end(struct nicfit__viperf *x, struct nicfit_verify *v, const char *name,
+		       struct nicfit_error *err)
+{
+	struct ip_state *s = (struct ip_state *)x;
+	int rc, k;
+
+	if (!s)
+		return 0;
+	rc = s->rc;
+	if (rc && err && err->code == NICFIT_OK)
+		*err = s->err;
 	for (k = 0; k < 2 && !rc; k++) {
-		struct run *r = &s.r[k];
+		struct run *r = &s->r[k];
 
 		if (!r->d)
 			continue;
@@ -413,12 +424,37 @@ int nicfit__verify_iperf3_text(struct nicfit_verify *v, const char *name, const 
 			r->d->u.ip.streams = r->streams_given;
 		from_intervals(r);
 	}
-	if (!rc && !s.r[0].d && !s.r[1].d) {
-		s.tool = 0;
-		if (!run_of(&s, err))
-			rc = NICFIT_E_NOMEM;
+	if (!rc && !s->nmade) {
+		s->tool = 0;
+		run_of(s);
 	}
+	for (k = 0; k < s->nmade; k++) {
+		int r2 = nicfit__verify_doc_put(v, &s->docs[s->order[k]], name, rc);
+
+		if (r2 && !rc) {
+			rc = r2;
+			nicfit_error_set(err, rc, "out of memory");
+		}
+	}
+	free(s->name);
+	free(s);
 	return rc;
+}
+
+int nicfit__verify_iperf3_text(struct nicfit_verify *v, const char *name, const char *text,
+			       size_t len, struct nicfit_error *err)
+{
+	struct nicfit__viperf *s = nicfit__viperf_new(name);
+	struct nicfit__vlines l;
+	const char *line;
+	size_t n;
+
+	if (!s)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	nicfit__vlines_init(&l, text, len);
+	while (nicfit__vscan_next(&l, &line, &n) && !nicfit__viperf_line(s, line, n, l.lineno))
+		;
+	return nicfit__viperf_end(s, v, name, err);
 }
 
 /* ---- a fragment of iperf3 --json -------------------------------------------- */

@@ -272,6 +272,13 @@ static int gpus_per_proc(char w[][TOK_LEN], int nw, int from)
 
 static const char *const TOOL_NAME[] = { "", "mpirun", "srun", "torchrun", "deepspeed" };
 
+int nicfit__vlaunch_maybe(const char *line)
+{
+	/* mpirun, orterun, prterun, srun, torchrun, torch.distributed.run; the others */
+	return strstr(line, "run") || strstr(line, "mpiexec") || strstr(line, "launch") ||
+	       strstr(line, "deepspeed");
+}
+
 void nicfit__verify_launch_line(struct nicfit_launch *L, const char *line, long lineno)
 {
 	char w[MAX_TOK][TOK_LEN];

@@ -912,32 +912,65 @@ static void finish(struct nicfit_nccl_log *g, struct ctx *c)
 	}
 }
 
+/* One NCCL log read line by line (the single pass of verify.c feeds it). */
+struct nicfit__vlog {
+	struct ctx c;
+	struct nicfit_verify_doc d;
+	int rc;
+};
+
+struct nicfit__vlog *nicfit__vlog_new(void)
+{
+	struct nicfit__vlog *s = calloc(1, sizeof(*s));
+
+	if (s)
+		nicfit__verify_doc_init(&s->d, NICFIT_VERIFY_NCCL_LOG);
+	return s;
+}
+
+int nicfit__vlog_line(struct nicfit__vlog *s, const char *line, size_t n, long lineno)
+{
+	if (s->rc)
+		return s->rc;
+	nicfit__vlines_set(&s->c.l, line, n, lineno);
+	/* an NCCL record is never the launcher's command line */
+	if (!s->d.u.log.launch.tool[0] && !strstr(s->c.l.buf, "NCCL ") &&
+	    nicfit__vlaunch_maybe(s->c.l.buf))
+		nicfit__verify_launch_line(&s->d.u.log.launch, s->c.l.buf, lineno);
+	if (read_line(&s->d.u.log, &s->c, s->c.l.buf, lineno))
+		s->rc = NICFIT_E_NOMEM;
+	return s->rc;
+}
+
+int nicfit__vlog_end(struct nicfit__vlog *s, struct nicfit_verify *v, const char *name,
+		     struct nicfit_error *err)
+{
+	int rc;
+
+	if (!s)
+		return 0;
+	rc = s->rc;
+	if (!rc && s->c.pending[0] && read_record(&s->d.u.log, &s->c, s->c.pending,
+						  s->c.pending_line))
+		rc = NICFIT_E_NOMEM;
+	finish(&s->d.u.log, &s->c);
+	rc = nicfit__verify_doc_put(v, &s->d, name, rc);
+	free(s);
+	return rc ? nicfit_error_set(err, rc, "out of memory") : 0;
+}
+
 int nicfit__verify_nccl_log(struct nicfit_verify *v, const char *name, const char *text,
 			    size_t len, struct nicfit_error *err)
 {
-	struct ctx *c = calloc(1, sizeof(*c));
-	struct nicfit_verify_doc *d;
-	char *line;
-	int rc = 0;
+	struct nicfit__vlog *s = nicfit__vlog_new();
+	struct nicfit__vlines l;
+	const char *line;
+	size_t n;
 
-	if (!c)
+	if (!s)
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	d = nicfit__verify_doc_add(v, NICFIT_VERIFY_NCCL_LOG, name);
-	if (!d) {
-		free(c);
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	}
-	nicfit__vlines_init(&c->l, text, len);
-	while ((line = nicfit__vlines_next(&c->l)) != NULL) {
-		nicfit__verify_launch_line(&d->u.log.launch, line, c->l.lineno);
-		if (read_line(&d->u.log, c, line, c->l.lineno)) {
-			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-			break;
-		}
-	}
-	if (!rc && c->pending[0] && read_record(&d->u.log, c, c->pending, c->pending_line))
-		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	finish(&d->u.log, c);
-	free(c);
-	return rc;
+	nicfit__vlines_init(&l, text, len);
+	while (nicfit__vscan_next(&l, &line, &n) && !nicfit__vlog_line(s, line, n, l.lineno))
+		;
+	return nicfit__vlog_end(s, v, name, err);
 }

@@ -390,49 +390,67 @@ static void read_version(struct nicfit_nccl_tests *t, const char *p)
 	}
 }
 
-int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const char *text,
-			      size_t len, struct nicfit_error *err)
+/* One nccl-tests output read line by line (the single pass of verify.c feeds it). */
+struct nicfit__vtests {
+	struct ctx c;
+	struct nicfit_verify_doc d;
+	struct nicfit_error err;
+	char *name;
+	int rc;
+};
+
+struct nicfit__vtests *nicfit__vtests_new(const char *name)
 {
-	struct ctx *c = calloc(1, sizeof(*c));
-	struct nicfit_verify_doc *d;
-	struct nicfit_nccl_tests *t;
-	int rc = 0, r;
-	char *line;
+	struct nicfit__vtests *s = calloc(1, sizeof(*s));
 
-	if (!c)
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	d = nicfit__verify_doc_add(v, NICFIT_VERIFY_NCCL_TESTS, name);
-	if (!d) {
-		free(c);
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	if (!s)
+		return NULL;
+	s->name = nicfit__vstrdup(name);
+	if (!s->name) {
+		free(s);
+		return NULL;
 	}
-	t = &d->u.t;
-	t->avg_busbw = -1;
-	t->avg_ok = -1;
-	c->wrong_col = 1;
-	c->max_rank = -1;
-	nicfit__vlines_init(&c->l, text, len);
-	while ((line = nicfit__vlines_next(&c->l)) != NULL) {
-		char *p = nicfit__vskip_tags(line);
+	nicfit__verify_doc_init(&s->d, NICFIT_VERIFY_NCCL_TESTS);
+	nicfit_error_clear(&s->err);
+	s->d.u.t.avg_busbw = -1;
+	s->d.u.t.avg_ok = -1;
+	s->c.wrong_col = 1;
+	s->c.max_rank = -1;
+	return s;
+}
 
-		nicfit__verify_launch_line(&t->launch, p, c->l.lineno);
-		read_version(t, p);
-		if (*p == '#') {
-			rc = read_comment(t, p, c, name, err);
-		} else if (!strncmp(p + strspn(p, " "), "Rank ", 5)) {
-			read_rank(t, p, c);
-		} else if (!strncmp(p, "Avg bus bandwidth", 17) ||
-			   !strncmp(p, "Out of bounds values", 20)) {
-			rc = read_summary(t, p, c, name, err);
-		} else if (strstr(p, "NCCL INFO") || strstr(p, "NCCL WARN")) {
-			continue;
-		} else if ((r = read_row(t, p, c, name, err)) < 0) {
-			rc = r;
-			break;
-		}
-		if (rc)
-			break;
+int nicfit__vtests_line(struct nicfit__vtests *s, const char *line, size_t n, long lineno)
+{
+	struct nicfit_nccl_tests *t = &s->d.u.t;
+	struct ctx *c = &s->c;
+	char *p;
+	int r;
+
+	if (s->rc)
+		return s->rc;
+	nicfit__vlines_set(&c->l, line, n, lineno);
+	p = nicfit__vskip_tags(c->l.buf);
+	if (!t->launch.tool[0] && nicfit__vlaunch_maybe(p))
+		nicfit__verify_launch_line(&t->launch, p, lineno);
+	read_version(t, p);
+	if (*p == '#') {
+		s->rc = read_comment(t, p, c, s->name, &s->err);
+	} else if (!strncmp(p + strspn(p, " "), "Rank ", 5)) {
+		read_rank(t, p, c);
+	} else if (!strncmp(p, "Avg bus bandwidth", 17) ||
+		   !strncmp(p, "Out of bounds values", 20)) {
+		s->rc = read_summary(t, p, c, s->name, &s->err);
+	} else if (strstr(p, "NCCL INFO") || strstr(p, "NCCL WARN")) {
+		return 0;
+	} else if ((r = read_row(t, p, c, s->name, &s->err)) < 0) {
+		s->rc = r;
 	}
+	return s->rc;
+}
+
+/* What the table says once read whole: nodes, ranks and where from, the collective, the peak. */
+static void tests_finish(struct nicfit_nccl_tests *t, const struct ctx *c)
+{
 	t->nodes = (int)c->nhosts;
 	if (t->nranks)
 		t->ranks_from = "rank lines";
@@ -455,9 +473,6 @@ int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const c
 		}
 		from_launcher(t);
 	}
-	free(c);
-	if (rc)
-		return rc;
 	if (t->collective[0])
 		op_from_binary(t->collective, t->op, sizeof(t->op));
 	infer_op(t);
@@ -466,5 +481,40 @@ int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const c
 	find_peak(t);
 	t->truncated = t->nrows && t->avg_busbw < 0;
 	t->bus_factor = nicfit_nccl_bus_factor(t->op, t->nranks);
-	return 0;
+}
+
+int nicfit__vtests_end(struct nicfit__vtests *s, struct nicfit_verify *v, const char *name,
+		       struct nicfit_error *err)
+{
+	int rc;
+
+	if (!s)
+		return 0;
+	rc = s->rc;
+	if (rc && err && err->code == NICFIT_OK)
+		*err = s->err;
+	if (!rc)
+		tests_finish(&s->d.u.t, &s->c);
+	rc = nicfit__verify_doc_put(v, &s->d, name, rc);
+	if (rc && !s->rc)
+		nicfit_error_set(err, rc, "out of memory");
+	free(s->name);
+	free(s);
+	return rc;
+}
+
+int nicfit__verify_nccl_tests(struct nicfit_verify *v, const char *name, const char *text,
+			      size_t len, struct nicfit_error *err)
+{
+	struct nicfit__vtests *s = nicfit__vtests_new(name);
+	struct nicfit__vlines l;
+	const char *line;
+	size_t n;
+
+	if (!s)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	nicfit__vlines_init(&l, text, len);
+	while (nicfit__vscan_next(&l, &line, &n) && !nicfit__vtests_line(s, line, n, l.lineno))
+		;
+	return nicfit__vtests_end(s, v, name, err);
 }

@@ -193,56 +193,98 @@ static int pt_row(struct nicfit_perftest *pt, char *p, const struct nicfit__vlin
 	return 0;
 }
 
+/* One perftest report read line by line (the single pass of verify.c feeds it). */
+struct nicfit__vperf {
+	struct nicfit__vlines l;
+	struct nicfit_verify_doc d;
+	struct nicfit_error err;
+	char *name;
+	int in_table, header, rc;
+};
+
+struct nicfit__vperf *nicfit__vperf_new(const char *name)
+{
+	struct nicfit__vperf *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->name = nicfit__vstrdup(name);
+	if (!s->name) {
+		free(s);
+		return NULL;
+	}
+	nicfit__verify_doc_init(&s->d, NICFIT_VERIFY_PERFTEST);
+	nicfit_error_clear(&s->err);
+	s->d.u.pt.lat_avg_us = s->d.u.pt.lat_typical_us = s->d.u.pt.lat_max_us = -1;
+	return s;
+}
+
+int nicfit__vperf_line(struct nicfit__vperf *s, const char *line, size_t n, long lineno)
+{
+	struct nicfit_perftest *pt = &s->d.u.pt;
+	const char *t;
+	char *p;
+	int unit;
+
+	if (s->rc)
+		return s->rc;
+	nicfit__vlines_set(&s->l, line, n, lineno);
+	p = nicfit__vskip_tags(s->l.buf);
+	p += strspn(p, " \t");
+	if (((t = strstr(p, " BW Test")) != NULL || (t = strstr(p, " Latency Test")) != NULL) &&
+	    !pt->test[0]) {
+		nicfit__vcopy(pt->test, sizeof(pt->test), p, (size_t)-1);
+		pt->latency = strstr(p, "Latency") != NULL;
+	} else if (!strncmp(p, "#bytes", 6)) {
+		s->in_table = s->header = 1;
+		pt->gbits = strstr(p, "[Gb/sec]") != NULL;
+		pt->latency = pt->latency || strstr(p, "t_min") != NULL;
+	} else if (!strncmp(p, "----", 4)) {
+		s->in_table = 0;
+	} else if (s->in_table) {
+		s->rc = pt_row(pt, p, &s->l, s->name, &s->err);
+	} else if (!s->header && (unit = nicfit__perftest_bare_row(p)) != 0) {
+		/* rows without their header: the unit from MsgRate */
+		pt->gbits = unit == 1;
+		s->rc = pt_row(pt, p, &s->l, s->name, &s->err);
+	} else if (!pt_gpu(pt, p, lineno)) {
+		pt_params(pt, p);
+	}
+	return s->rc;
+}
+
+int nicfit__vperf_end(struct nicfit__vperf *s, struct nicfit_verify *v, const char *name,
+		      struct nicfit_error *err)
+{
+	int rc;
+
+	if (!s)
+		return 0;
+	rc = s->rc;
+	if (rc && err && err->code == NICFIT_OK)
+		*err = s->err;
+	rc = nicfit__verify_doc_put(v, &s->d, name, rc);
+	if (rc && !s->rc)
+		nicfit_error_set(err, rc, "out of memory");
+	free(s->name);
+	free(s);
+	return rc;
+}
+
 int nicfit__verify_perftest(struct nicfit_verify *v, const char *name, const char *text,
 			    size_t len, struct nicfit_error *err)
 {
-	struct nicfit__vlines *l = malloc(sizeof(*l));
-	struct nicfit_verify_doc *d;
-	struct nicfit_perftest *pt;
-	int in_table = 0, header = 0, unit, rc = 0;
-	char *line;
+	struct nicfit__vperf *s = nicfit__vperf_new(name);
+	struct nicfit__vlines l;
+	const char *line;
+	size_t n;
 
-	if (!l)
+	if (!s)
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	d = nicfit__verify_doc_add(v, NICFIT_VERIFY_PERFTEST, name);
-	if (!d) {
-		free(l);
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	}
-	pt = &d->u.pt;
-	pt->lat_avg_us = pt->lat_typical_us = pt->lat_max_us = -1;
-	nicfit__vlines_init(l, text, len);
-	while ((line = nicfit__vlines_next(l)) != NULL) {
-		char *p = nicfit__vskip_tags(line);
-		const char *t;
-
-		p += strspn(p, " \t");
-		if (((t = strstr(p, " BW Test")) != NULL || (t = strstr(p, " Latency Test")) != NULL) &&
-		    !pt->test[0]) {
-			nicfit__vcopy(pt->test, sizeof(pt->test), p, (size_t)-1);
-			pt->latency = strstr(p, "Latency") != NULL;
-		} else if (!strncmp(p, "#bytes", 6)) {
-			in_table = header = 1;
-			pt->gbits = strstr(p, "[Gb/sec]") != NULL;
-			pt->latency = pt->latency || strstr(p, "t_min") != NULL;
-		} else if (!strncmp(p, "----", 4)) {
-			in_table = 0;
-		} else if (in_table) {
-			rc = pt_row(pt, p, l, name, err);
-			if (rc)
-				break;
-		} else if (!header && (unit = nicfit__perftest_bare_row(p)) != 0) {
-			/* rows without their header: the unit from MsgRate */
-			pt->gbits = unit == 1;
-			rc = pt_row(pt, p, l, name, err);
-			if (rc)
-				break;
-		} else if (!pt_gpu(pt, p, l->lineno)) {
-			pt_params(pt, p);
-		}
-	}
-	free(l);
-	return rc;
+	nicfit__vlines_init(&l, text, len);
+	while (nicfit__vscan_next(&l, &line, &n) && !nicfit__vperf_line(s, line, n, l.lineno))
+		;
+	return nicfit__vperf_end(s, v, name, err);
 }
 
 /* ---- iperf3 --json ---------------------------------------------------------- */

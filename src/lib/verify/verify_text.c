@@ -21,24 +21,45 @@ void nicfit__vlines_init(struct nicfit__vlines *l, const char *text, size_t len)
 	l->buf[0] = '\0';
 }
 
-char *nicfit__vlines_next(struct nicfit__vlines *l)
+void nicfit__vlines_set(struct nicfit__vlines *l, const char *line, size_t n, long lineno)
 {
-	size_t n = 0;
+	char *z;
 
-	if (l->pos >= l->len)
-		return NULL;
-	while (l->pos < l->len && l->text[l->pos] != '\n') {
-		char c = l->text[l->pos++];
-
-		if (n < NICFIT__VLINE_MAX)
-			l->buf[n++] = c == '\0' ? ' ' : c;
-	}
-	if (l->pos < l->len)
-		l->pos++;
+	if (n > NICFIT__VLINE_MAX)
+		n = NICFIT__VLINE_MAX;
+	memcpy(l->buf, line, n);
 	while (n && l->buf[n - 1] == '\r')
 		n--;
 	l->buf[n] = '\0';
+	/* a NUL inside a line is a space, so that the line's text goes on past it */
+	for (z = memchr(l->buf, '\0', n); z; z = memchr(z + 1, '\0', (size_t)(l->buf + n - z - 1)))
+		*z = ' ';
+	l->lineno = lineno;
+}
+
+int nicfit__vscan_next(struct nicfit__vlines *l, const char **line, size_t *n)
+{
+	const char *p, *nl;
+
+	if (l->pos >= l->len)
+		return 0;
+	p = l->text + l->pos;
+	nl = memchr(p, '\n', l->len - l->pos);
+	*line = p;
+	*n = nl ? (size_t)(nl - p) : l->len - l->pos;
+	l->pos += *n + (nl != NULL);
 	l->lineno++;
+	return 1;
+}
+
+char *nicfit__vlines_next(struct nicfit__vlines *l)
+{
+	const char *line;
+	size_t n;
+
+	if (!nicfit__vscan_next(l, &line, &n))
+		return NULL;
+	nicfit__vlines_set(l, line, n, l->lineno);
 	return l->buf;
 }
 
