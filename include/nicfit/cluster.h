@@ -187,6 +187,8 @@ struct nicfit_cluster_input {
 	int gpus_per_node;       /* informational (GPU count), 0..64 */
 	int nodes_per_rack;      /* servers in one compute rack */
 	const char *nic_id;      /* back-end NIC from the catalog (cage, BOM line) or NULL */
+	const char *gpu_id;      /* the nodes' GPU from the catalog or NULL: its maker's
+				  * collective library and GPUDirect path name the advice */
 	int nics_per_node;       /* back-end NICs per node; 0 = no back end */
 	int nic_ports;           /* ports of each back-end NIC that are cabled (1..8) */
 	/*
@@ -356,6 +358,7 @@ struct nicfit_cluster {
 	long network_racks;
 	long rows;              /* compute rows (+1 spine row when there are spines) */
 	const struct nicfit_nic *nic; /* back-end NIC when nic_id was given */
+	const struct nicfit_gpu *gpu; /* the nodes' GPU when gpu_id was given */
 	struct nicfit_cluster_net net[NICFIT_NET_COUNT];
 	struct nicfit_cluster_storage storage;
 	struct nicfit_cluster_border border;

@@ -81,7 +81,8 @@ static const struct cli_command commands[] = {
 	  "switches, tiers, ports, cables and BOM for N servers",
 	  "nicfit cluster (--nodes N | --gpus N) [--gpus-per-node G]\n"
 	  "               [--nics-per-node K] [--nic-ports P] [--nic-gbps S]\n"
-	  "               [--nic PART] [--switch ID | --radix R [--switch-gbps S]]\n"
+	  "               [--nic PART] [--gpu ID]\n"
+	  "               [--switch ID | --radix R [--switch-gbps S]]\n"
 	  "               [--rail-optimized | --rail-only] [--oversubscription X]\n"
 	  "               [--planes P] [--tiers T] [--breakout on|off]\n"
 	  "               [--nodes-per-rack M] [--frontend on|off | --no-frontend]\n"

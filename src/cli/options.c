@@ -155,6 +155,7 @@ static const struct cli_opt cluster_opts[] = {
 	{ "nic-ports", 0, REQ, "P", NULL, "cabled ports per back-end NIC (default 1)" },
 	{ "nic-gbps", 0, REQ, "S", NULL, "rate of a back-end port (100G, 400GbE, NDR...)" },
 	{ "nic", 0, REQ, "PART", "@nics", "back-end NIC from the catalog" },
+	{ "gpu", 0, REQ, "ID", "@gpus", "the nodes' GPU: its maker's collective library in the advice" },
 	{ "switch", 0, REQ, "ID", "@switches", "back-end switch from the catalog" },
 	{ "radix", 0, REQ, "R", NULL, "or a generic switch of R ports" },
 	{ "switch-gbps", 0, REQ, "S", NULL, "the generic switch's port rate" },

@@ -266,6 +266,13 @@ static int prepare(struct nicfit_cluster *out, const struct nicfit_cluster_input
 				nicfit_error_at(err, NICFIT_E_NOTFOUND, "--nic", 0, 0,
 						"unknown NIC '%.64s'", in->nic_id);
 	}
+	if (in->gpu_id) {
+		out->gpu = cat ? nicfit_catalog_find_gpu(cat, in->gpu_id, "--gpu", err) : NULL;
+		if (!out->gpu)
+			return err && err->code ? err->code :
+				nicfit_error_at(err, NICFIT_E_NOTFOUND, "--gpu", 0, 0,
+						"unknown GPU '%.64s'", in->gpu_id);
+	}
 	auto_rates(out);
 	rc = check_ib_rate(out, err);
 	if (rc)

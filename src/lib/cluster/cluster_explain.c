@@ -10,6 +10,7 @@
 
 #include "cluster/cluster_int.h"
 #include "core/finding_int.h"
+#include "core/gpu_stack_int.h"
 #include "core/num_int.h"
 
 /*
@@ -270,36 +271,60 @@ static void rule_roce_checklist(struct nicfit_cluster *c)
  */
 /*
  * The GPUDirect RDMA path of the back-end NIC (cluster-gpudirect, info):
- * how the card registers GPU memory, DMA-BUF from the Linux kernel or
- * NVIDIA's nvidia-peermem module, as the catalog's vendor source says
- * (NVIDIA recommends DMA-BUF: GPU Operator, "GPUDirect RDMA and GPUDirect
- * Storage"). Without such a source nicfit says so rather than guess: the
- * buyer checks the vendor's documents before counting on GPUDirect.
+ * how the card registers GPU memory, DMA-BUF from the Linux kernel or a
+ * GPU driver's peer-memory client over the NIC driver's peer-memory
+ * interface, as the catalog's vendor source says. The client is the GPU
+ * maker's (core/gpu_stack_int.h): NVIDIA's nvidia-peermem (NVIDIA
+ * recommends DMA-BUF: GPU Operator, "GPUDirect RDMA and GPUDirect
+ * Storage"), or for AMD Instinct GPUs the amdgpu driver's, which RCCL
+ * finds at /sys/kernel/mm/memory_peers/amdkfd/version (RCCL's net_ib.cc;
+ * RCCL uses DMA-BUF too where the kernel offers it). Intel Gaudi scales
+ * out over its own on-package RoCE ports, so a NIC card's GPUDirect path
+ * does not apply. Without a vendor source nicfit says so rather than
+ * guess: the buyer checks the vendor's documents before counting on
+ * GPUDirect.
  */
 static void rule_gpudirect(struct nicfit_cluster *c)
 {
 	const struct nicfit_nic *n = c->nic;
+	const struct nicfit__gpu_stack *st;
 	const char *part;
 	struct nicfit_finding *f;
 
 	if (!n || c->in.gpus_per_node < 1)
 		return;
 	part = n->part ? n->part : n->e.id;
+	st = nicfit__gpu_stack_of(c->gpu ? c->gpu->vendor : NULL, c->gpu ? c->gpu->e.name : NULL);
+	if (st->maker == NICFIT_MAKER_GAUDI) {
+		nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_GPUDIRECT, NULL,
+			     "%s: %s scales out over %s's %s, not through GPUDirect RDMA of a NIC card",
+			     part, st->ccl, c->gpu->e.name, st->scaleup);
+		return;
+	}
 	if (n->gpudirect) {
 		f = nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_GPUDIRECT, NULL,
 				 "%s: GPUDirect RDMA registers GPU memory through %s%s%s, as its "
 				 "vendor documents it", part,
 				 n->gpudirect & NICFIT_GDR_DMABUF ? "DMA-BUF (recommended)" : "",
 				 (n->gpudirect & NICFIT_GDR_DMABUF) && (n->gpudirect & NICFIT_GDR_PEERMEM) ?
-				 " or " : "", n->gpudirect & NICFIT_GDR_PEERMEM ? "nvidia-peermem" : "");
+				 " or " : "", n->gpudirect & NICFIT_GDR_PEERMEM ? st->peer : "");
 		if (f)
 			f->source = n->gpudirect_source;
+		if (f && st->maker != NICFIT_MAKER_NVIDIA)
+			nicfit__finding_fix(&c->findings, f, "check on a test run of %s that %s",
+					    st->tests, st->gdr_log);
 		return;
 	}
-	nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_GPUDIRECT, NULL,
-		     "%s: the catalog has no vendor document on GPUDirect RDMA with this card; "
-		     "check its vendor's support for GPU memory registration (DMA-BUF) before "
-		     "counting on it", part);
+	if (st->maker == NICFIT_MAKER_NVIDIA)
+		nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_GPUDIRECT, NULL,
+			     "%s: the catalog has no vendor document on GPUDirect RDMA with this card; "
+			     "check its vendor's support for GPU memory registration (DMA-BUF) before "
+			     "counting on it", part);
+	else
+		nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_GPUDIRECT, NULL,
+			     "%s: the catalog has no vendor document on GPUDirect RDMA with this card; "
+			     "check its vendor's support for %s GPU memory (DMA-BUF, or %s) before "
+			     "counting on it, and that %s", part, st->maker_name, st->peer, st->gdr_log);
 }
 
 static void rule_backend_parts(struct nicfit_cluster *c)

@@ -20,7 +20,7 @@ const char *const nicfit_cluster_spec_keys[] = {
 	"frontend_gbps", "frontend_switch", "frontend_radix", "frontend_oversubscription",
 	"oob", "no_oob", "oob_switch", "oob_radix", "oob_uplinks", "mgmt_ports", "assume",
 	"port_map", "storage_gbps", "storage_nodes", "storage_link_gbps", "storage_switch",
-	"storage_radix", "storage_oversubscription", "frontend_uplinks", NULL
+	"storage_radix", "storage_oversubscription", "frontend_uplinks", "gpu", NULL
 };
 
 /*
@@ -274,6 +274,7 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	r.err = err;
 	nicfit_cluster_input_default(in);
 	in->nic_id = nicfit_spec_get(spec, "nic");
+	in->gpu_id = nicfit_spec_get(spec, "gpu");
 	be->switch_id = nicfit_spec_get(spec, "switch");
 	in->net[NICFIT_NET_FRONTEND].switch_id = nicfit_spec_get(spec, "frontend_switch");
 	in->net[NICFIT_NET_OOB].switch_id = nicfit_spec_get(spec, "oob_switch");

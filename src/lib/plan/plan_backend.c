@@ -305,6 +305,18 @@ static void choose_fabric(struct nicfit_plan *p)
 }
 
 /*
+ * The GPU driver's peer-memory client the plan's GPU would use for
+ * GPUDirect RDMA through a NIC driver's peer-memory interface:
+ * nvidia-peermem, or the amdgpu driver's (core/gpu_stack_int.h).
+ */
+static const char *peer_name(const struct nicfit_plan *p)
+{
+	const char *peer = nicfit__plan_stack(p)->peer;
+
+	return peer ? peer : "a GPU peer-memory client";
+}
+
+/*
  * R5, the card asked for (--backend-nic): used as asked unless it cannot
  * be the back end at all. A card without RDMA would make NCCL fall back to
  * TCP sockets through the CPU, and a card without InfiniBand cannot join
@@ -328,8 +340,9 @@ static const struct nicfit_nic *forced_card(const struct nicfit_catalog *cat,
 				  "use an RDMA card (ConnectX, or Intel E810 for RoCE/iWARP) for the back "
 				  "end; keep the Intel card as the front end",
 				  "%s (%s) has no RDMA (no RoCE, no InfiniBand): GPU-to-GPU traffic between "
-				  "servers needs RDMA, and NCCL would fall back to TCP sockets through the CPU. "
-				  "Refused as the back-end card.", forced->part, forced->e.name);
+				  "servers needs RDMA, and %s would fall back to TCP sockets through the CPU. "
+				  "Refused as the back-end card.", forced->part, forced->e.name,
+				  nicfit__plan_stack(p)->ccl);
 		plan_decide(&p->decisions, "R5", 1,
 			    "%s refused: no RDMA. Choosing an RDMA card instead.", forced->part);
 		return NULL;
@@ -459,10 +472,10 @@ static void describe_card(struct nicfit_plan *p, const struct nicfit_nic *forced
 		plan_decide(&p->decisions, "R5", 1,
 			    "%s (%s) would move %.1f Gb/s per card here, more than this card, but "
 			    "NVIDIA's driver support for it has ended (MLNX_OFED 4.9 LTS is its last, "
-			    "and GPUDirect RDMA through nvidia-peermem needs MLNX_OFED): passed over "
+			    "and GPUDirect RDMA through %s needs MLNX_OFED): passed over "
 			    "for a card still supported; "
 			    "--backend-nic %s takes it anyway.", p->be_passed->part,
-			    p->be_passed->family, p->be_passed_gbps, p->be_passed->e.id);
+			    p->be_passed->family, p->be_passed_gbps, peer_name(p), p->be_passed->e.id);
 	if (!forced && n->e.priced)
 		plan_decide(&p->decisions, "R5", 1,
 			    "Price: %.2f USD (%s, as of %s).", n->e.price_usd,
@@ -589,8 +602,9 @@ static void rule_driver_support(struct nicfit_plan *p)
 			      "a ConnectX-4 or later card for a new build; with this card stay on "
 			      "MLNX_OFED 4.9 LTS and a kernel it supports",
 			      "%s is a %s: NVIDIA's MLNX_OFED supports it up to 4.9 LTS and dropped it "
-			      "from 5.1, and GPUDirect RDMA through nvidia-peermem needs MLNX_OFED (the "
-			      "inbox mlx4 stack has no peer-memory path).", p->be_part, n->family);
+			      "from 5.1, and GPUDirect RDMA through %s needs MLNX_OFED (the "
+			      "inbox mlx4 stack has no peer-memory path).", p->be_part, n->family,
+			      peer_name(p));
 	if (f)
 		f->source = MLNX_OFED_SOURCE;
 }
@@ -622,14 +636,25 @@ static void rule_backend_advice(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 	const struct nicfit_nic *n = p->be_nic;
+	const struct nicfit__gpu_stack *st = nicfit__plan_stack(p);
+	struct nicfit_finding *f;
 
-	if (!strcmp(n->vendor, "Intel") && (n->rdma & (NICFIT_RDMA_ROCE | NICFIT_RDMA_IWARP)))
+	if (!strcmp(n->vendor, "Intel") && (n->rdma & (NICFIT_RDMA_ROCE | NICFIT_RDMA_IWARP)) &&
+	    st->maker == NICFIT_MAKER_NVIDIA)
 		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_IRDMA_GPUDIRECT,
 				  "check that NCCL's log says 'GPU Direct RDMA Enabled' on a test run; ConnectX "
 				  "cards are NCCL's reference for GPUDirect RDMA",
 				  "%s does RDMA through the kernel's irdma driver: GPUDirect RDMA then depends on "
 				  "DMA-BUF (a recent kernel, NVIDIA open driver and NCCL), not on nvidia_peermem.",
 				  p->be_part);
+	else if (!strcmp(n->vendor, "Intel") && (n->rdma & (NICFIT_RDMA_ROCE | NICFIT_RDMA_IWARP)) &&
+		 (f = nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_IRDMA_GPUDIRECT, NULL,
+					"%s does RDMA through the kernel's irdma driver, which takes GPU "
+					"memory only through DMA-BUF: GPUDirect RDMA for %s GPUs then "
+					"depends on the kernel and the GPU driver exporting DMA-BUF, not on "
+					"%s.", p->be_part, st->maker_name, peer_name(p))))
+		nicfit__finding_fix(&p->findings, f, "check on a test run that %s",
+				    st->gdr_log ? st->gdr_log : "the collective library uses GPUDirect RDMA");
 	if (in->backend_gbps > 0 &&
 	    p->be_node_gbps < port_goodput(p, in->backend_gbps) * MEETS_SHARE)
 		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_BACKEND_BELOW_TARGET,

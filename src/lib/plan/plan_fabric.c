@@ -498,6 +498,7 @@ static int size_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	ci.nics_per_node = p->be_cards;
 	ci.nic_ports = p->be_ports;
 	ci.nic_id = p->be_nic ? p->be_nic->e.id : NULL; /* its lanes choose the cables */
+	ci.gpu_id = in->gpu ? in->gpu->e.id : NULL;     /* its maker names the GPUDirect path */
 	ci.nic_ports_per_cage = be_shared_cages(p, ci.nic_cage, &ci.nic_cage_finned);
 	ci.net[NICFIT_NET_BACKEND].links_per_node = p->be_cards * p->be_ports;
 	ci.net[NICFIT_NET_BACKEND].link_gbps = p->be_port_gbps;

@@ -27,7 +27,20 @@
 
 #include "core/fmt_int.h"
 #include "core/finding_int.h"
+#include "core/gpu_stack_int.h"
 #include "nicfit/plan.h"
+
+/*
+ * The software of the plan's GPU maker (core/gpu_stack_int.h): the
+ * collective library, GPUDirect path and tools every piece of advice
+ * names. NVIDIA's when no GPU is given.
+ */
+static inline const struct nicfit__gpu_stack *nicfit__plan_stack(const struct nicfit_plan *p)
+{
+	const struct nicfit_gpu *g = p->in.gpu;
+
+	return nicfit__gpu_stack_of(g ? g->vendor : NULL, g ? g->e.name : NULL);
+}
 
 /*
  * Raise a finding of the plan: sev, code, an optional fix (NULL or ""

@@ -287,9 +287,9 @@ static void rule_cross_socket(struct nicfit_plan *p, const struct plan_choice *c
 			      other >= 0 ? NULL : "choose a server with a free x16 slot on each GPU "
 			      "socket, or keep the GPUs of one job on one socket",
 			      "%d of %d GPUs sit on another socket than the back-end card: their GPUDirect "
-			      "RDMA traffic crosses the inter-socket link (path SYS), where NCCL does not use "
+			      "RDMA traffic crosses the inter-socket link (path SYS), where %s does not use "
 			      "GPUDirect RDMA and bandwidth drops.%s",
-			      nonlocal, c->ngpu_placed,
+			      nonlocal, c->ngpu_placed, nicfit__plan_stack(p)->ccl,
 			      other >= 0 ? "" : " No free slot on that socket can feed the card at full speed.");
 	if (f && other >= 0)
 		nicfit__finding_fix(&p->findings, f,
@@ -304,20 +304,27 @@ static void rule_cross_socket(struct nicfit_plan *p, const struct plan_choice *c
 /*
  * R6, GPU and card on one socket but separate root ports (gdr-level): the
  * PCIe path between them is PHB (or NODE on AMD EPYC), and NCCL uses
- * GPUDirect RDMA by default only up to PXB, a shared PCIe switch. The
- * level must be allowed explicitly for those pairs. Only where some
- * planned pair is PHB or NODE: a GPU under the same switch as its card
- * (PIX/PXB) needs nothing, and a SYS pair is gpu-nic-cross-socket's.
- * Advice, an info.
+ * GPUDirect RDMA by default only up to PXB, a shared PCIe switch
+ * (ncclTopoCheckGdr, src/graph/paths.cc); RCCL, NCCL's fork for AMD GPUs,
+ * keeps that default. The level must be allowed explicitly for those
+ * pairs: NCCL documents NCCL_NET_GDR_LEVEL for it, RCCL's documentation
+ * names no such variable, so an AMD plan is told to move the card instead.
+ * Only where some planned pair is PHB or NODE: a GPU under the same switch
+ * as its card (PIX/PXB) needs nothing, and a SYS pair is
+ * gpu-nic-cross-socket's. Advice, an info.
  */
 static void rule_gdr_level(struct nicfit_plan *p, const struct plan_choice *c)
 {
+	const struct nicfit__gpu_stack *st = nicfit__plan_stack(p);
+	struct nicfit_finding *f;
 	int i, mid = 0;
 
 	for (i = 0; i < c->ngpu_placed; i++)
 		mid += c->pair_card[i] >= 0 && (c->pair_path[i] == NICFIT_PATH_PHB ||
 						c->pair_path[i] == NICFIT_PATH_NODE);
-	if (mid)
+	if (!mid)
+		return;
+	if (st->gdr_level)
 		nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_GDR_LEVEL,
 				  "export NCCL_NET_GDR_LEVEL=PHB when GPU and NIC share a socket (NCCL has no "
 				  "NODE level: two host bridges of one NUMA node are PHB to it, on AMD EPYC too); "
@@ -325,6 +332,14 @@ static void rule_gdr_level(struct nicfit_plan *p, const struct plan_choice *c)
 				  "GPU and back-end card sit on separate root ports of the same socket (path PHB or "
 				  "NODE, no PCIe switch between them). NCCL uses GPUDirect RDMA by default only up to "
 				  "PXB (a shared PCIe switch), so on this server it must be allowed explicitly.");
+	else if ((f = nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_GDR_LEVEL, NULL,
+					"GPU and back-end card sit on separate root ports of the same "
+					"socket (path PHB or NODE, no PCIe switch between them). %s uses "
+					"GPUDirect RDMA by default only up to PXB (a shared PCIe switch), "
+					"and its documentation names no setting to widen that.", st->ccl)))
+		nicfit__finding_fix(&p->findings, f, "put each back-end card under its GPU's PCIe "
+				    "switch where the server has one; check that %s", st->gdr_log ?
+				    st->gdr_log : "the library's log shows GPUDirect RDMA in use");
 }
 
 /*

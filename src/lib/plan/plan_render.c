@@ -686,6 +686,7 @@ static void text_frontend(struct nicfit_emit *e, const struct nicfit_plan *p, co
 static void text_step_times(struct nicfit_emit *e, const struct nicfit_plan *p, const char *bold,
 			    const char *reset)
 {
+	struct nicfit_column cols[4];
 	char b[64];
 	int i;
 
@@ -699,7 +700,10 @@ static void text_step_times(struct nicfit_emit *e, const struct nicfit_plan *p, 
 	else
 		nicfit_emit_printf(e, "%sStep time%s  all-reduce of %.1f GB of gradients:\n",
 				   bold, reset, p->grad_gb);
-	nicfit_emit_table_begin(e, NULL, est_cols, 4);
+	/* the algorithm column is headed by the library that picks it: NCCL, RCCL */
+	memcpy(cols, est_cols, sizeof(cols));
+	cols[3].title = nicfit__plan_stack(p)->ccl;
+	nicfit_emit_table_begin(e, NULL, cols, 4);
 	for (i = 0; i < p->nest; i++) {
 		nicfit_emit_cell_string(e, p->est[i].label);
 		nicfit_emit_cell_number(e, p->est[i].gbps, 1);
