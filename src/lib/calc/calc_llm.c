@@ -12,6 +12,7 @@
 #include "nicfit/step.h"
 #include "nicfit/units.h"
 #include "calc/calc_int.h"
+#include "core/gpu_stack_int.h"
 
 /* ---- fit ----------------------------------------------------------------- */
 
@@ -148,6 +149,9 @@ static void text_fit(struct nicfit_emit *e, const struct fit *f)
 {
 	const struct nicfit_fit *res = &f->res;
 	const struct nicfit_layout *lay = &f->lay;
+	/* the scale-up link by its maker's name: NVLink, Infinity Fabric (xGMI) */
+	const char *domain = f->gpu && f->gpu->nvlink_domain ?
+		nicfit__gpu_stack_of(f->gpu->vendor, f->gpu->e.name)->scaleup : NULL;
 	char b[32];
 
 	nicfit_emit_printf(e, "%s at %s on %d x %s: %s\n",
@@ -168,10 +172,10 @@ static void text_fit(struct nicfit_emit *e, const struct fit *f)
 			   res->gpus_needed == 1 ? "" : "s");
 	if (lay->gpus > 1 && f->arch.heads > 0)
 		nicfit_emit_printf(e, "  layout     %s: %d GPUs (tensor parallel divides the %d "
-				      "attention and %d KV heads%s; pipeline stages across nodes of %ld)\n",
-				   lay->name, lay->gpus, f->arch.heads, f->arch.kv_heads,
-				   f->gpu && f->gpu->nvlink_domain ? " inside the NVLink domain" : "",
-				   f->gpn);
+				      "attention and %d KV heads%s%s%s; pipeline stages across nodes "
+				      "of %ld)\n", lay->name, lay->gpus, f->arch.heads, f->arch.kv_heads,
+				   domain ? " inside the " : "", domain ? domain : "",
+				   domain ? " domain" : "", f->gpn);
 	else if (lay->gpus > 1)
 		nicfit_emit_printf(e, "  layout     %s: %d GPUs (the heads are unknown: tensor parallel "
 				      "in powers of two inside nodes of %ld; give --model)\n",

@@ -1,0 +1,2 @@
+cluster --nodes 4 --gpu nosuchgpu --nic pollara-400
+# exit 66
