@@ -262,6 +262,9 @@ struct nicfit_topo {
 	int nvidia_driver;       /* 1: sys/module/nvidia or an NVIDIA function bound to
 				  * "nvidia"; 0: neither, with sys/module listed; -1 unknown */
 	char nvidia_version[32];
+	int amdkfd_peer;         /* the amdgpu driver's peer-memory client is registered:
+				  * memory_peers/amdkfd/version under sys/kernel/mm,
+				  * sys/kernel or sys, where RCCL looks (net_ib.cc) */
 	int iommu;               /* sys/class/iommu has members: 1, none: 0, unknown -1 */
 
 	struct nicfit_problem *problems; /* read problems, as nicfit_sysfs kept them, or the

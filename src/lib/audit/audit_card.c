@@ -482,8 +482,9 @@ static int rule_pcie_starved(struct nicfit__audit_ctx *c, const struct nicfit_au
 		nicfit__finding_fix(&c->a->findings, f,
 				    "No free slot on this socket is faster than this path: a card of "
 				    "the slot's class (≈ %.0f Gb/s) runs as fast and costs less; full "
-				    "rate needs a %s slot.", one->pcie_gbps,
-				    ft->card.pcie_gen >= 4 ? "Gen4 x16" : "wider");
+				    "rate needs a %s%s slot.", one->pcie_gbps,
+				    ft->card.pcie_gen >= 4 ? (ft->card.pcie_gen >= 5 ? "Gen5" : "Gen4") :
+				    "wider", ft->card.pcie_gen >= 4 ? " x16" : "");
 	return 1;
 }
 

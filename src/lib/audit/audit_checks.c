@@ -17,6 +17,8 @@ struct seen {
 	int any_link;            /* a device has link files */
 	int linked;              /* a device's link files report a speed */
 	int nvidia;              /* NVIDIA functions */
+	int amd_gpus;            /* AMD Instinct GPUs (vendor 1002) */
+	int mlx_nics, bcm_nics;  /* NVIDIA (Mellanox) and Broadcom network functions */
 	int vpd_hidden;          /* a NIC's VPD was unreadable */
 	int roce;                /* RoCE ports: 1 PFC read, 2 PFC unknown (bits) */
 };
@@ -111,6 +113,12 @@ static void rule_devices(struct nicfit__audit_ctx *c, struct seen *s)
 			s->linked = 1;
 		if (p->vendor == PCI_VENDOR_NVIDIA)
 			s->nvidia++;
+		if (nicfit__audit_amd_instinct(p) && d->kind != NICFIT_DEV_NIC)
+			s->amd_gpus++;
+		if (d->kind == NICFIT_DEV_NIC && p->vendor == 0x15b3)
+			s->mlx_nics++;
+		if (d->kind == NICFIT_DEV_NIC && p->vendor == 0x14e4)
+			s->bcm_nics++;
 		if (d->kind == NICFIT_DEV_NIC && p->vpd_state == 2)
 			s->vpd_hidden = 1;
 		if (d->kind == NICFIT_DEV_GPU && !p->driver[0] && p->physfn < 0 &&
@@ -118,7 +126,10 @@ static void rule_devices(struct nicfit__audit_ctx *c, struct seen *s)
 			c->drivers_unknown = 1;
 		else if (d->kind == NICFIT_DEV_GPU && !p->driver[0] && p->physfn < 0)
 			nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_GPU_NO_DRIVER, p->bdf,
-					   NULL,
+					   NULL, nicfit__audit_amd_instinct(p) ?
+					   "Install the GPU driver (for AMD Instinct: amdgpu from ROCm, "
+					   "the amdgpu-dkms package, whose peer memory serves GPUDirect "
+					   "RDMA)." :
 					   "Install the GPU driver (for NVIDIA: the datacenter driver, "
 					   "with nvidia_peermem for GPUDirect RDMA).",
 					   "%s %s has no driver bound.", d->label, d->name);
@@ -291,13 +302,22 @@ static void note_not_checked(struct nicfit__audit_ctx *c, const struct seen *s)
 		nicfit__audit_not_checked(c, "mps_mrrs", "MaxPayload and MaxReadReq are in PCIe "
 					  "config space (root only): run `sudo nicfit audit`.");
 	}
-	if (s->roce & 2)
+	if ((s->roce & 2) && (s->mlx_nics || !s->bcm_nics))
 		nicfit__audit_not_checked(c, "pfc_ecn", "Lossless RoCE (PFC on the RoCE priority, "
 					  "ECN) is NIC QoS and switch configuration that sysfs does "
 					  "not show; nicfit asks the kernel's DCB interface on the live "
 					  "host (a snapshot keeps its answer), and the driver here did "
 					  "not tell: check with `mlnx_qos -i IF` or `dcb pfc show dev "
 					  "IF`, and on the switch.");
+	else if (s->roce & 2)
+		/* Broadcom's own tool, as AMD's ROCm RoCE guide uses it on Thor2 */
+		nicfit__audit_not_checked(c, "pfc_ecn", "Lossless RoCE (PFC on the RoCE priority, "
+					  "ECN) is NIC QoS and switch configuration that sysfs does "
+					  "not show; nicfit asks the kernel's DCB interface on the live "
+					  "host (a snapshot keeps its answer), and the driver here did "
+					  "not tell: check with `niccli -dev INDEX get_qos` (Broadcom: "
+					  "PFC on priority 3, RoCE DSCP 26, CNP DSCP 48) or `dcb pfc "
+					  "show dev IF`, and on the switch.");
 	else if (s->roce)
 		nicfit__audit_not_checked(c, "ecn", "PFC was read from the NIC; ECN marking and the "
 					  "switches' lossless settings are not visible from the host: "
@@ -306,6 +326,11 @@ static void note_not_checked(struct nicfit__audit_ctx *c, const struct seen *s)
 		nicfit__audit_not_checked(c, "nvlink", "NVLink and NVSwitch connections are known "
 					  "only to the NVIDIA driver (NVML): see `nvidia-smi topo -m` "
 					  "and `nvidia-smi nvlink -s`.");
+	if (s->amd_gpus >= 2)
+		nicfit__audit_not_checked(c, "xgmi", "AMD Infinity Fabric (xGMI) links between the "
+					  "GPUs, and the GPU-NIC matrix as ROCm sees it, are known only "
+					  "to the amdgpu driver: cross-check the paths above with "
+					  "`rocm-smi --showtopo`.");
 	if (s->vpd_hidden)
 		nicfit__audit_not_checked(c, "vpd", "Part numbers in VPD are readable only by root "
 					  "on most kernels: cards were named from PCI IDs and "

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "audit/audit_int.h"
+#include "core/gpu_stack_int.h"
 #include "core/fmt_int.h"
 
 /* ACS control: P2P Request Redirect (bit 2) and Completion Redirect (bit 3). */
@@ -29,6 +30,23 @@ static int is_gpu(const struct nicfit_audit_dev *d)
 /* ---- pairs ------------------------------------------------------------------- */
 
 /*
+ * The same for an AMD Instinct GPU and RCCL, NCCL's fork for AMD GPUs,
+ * which keeps its default reach (PXB) and its test of the kernel: the
+ * amdgpu driver's peer-memory client, registered under memory_peers/amdkfd
+ * (RCCL's net_ib.cc), or DMA-BUF, which is decided at run time. So a close
+ * pair without the client is "kernel-support-unknown", never refused.
+ */
+static const char *gdr_reason_amd(const struct nicfit__audit_ctx *c,
+				  const struct nicfit_audit_dev *nic, enum nicfit_path path)
+{
+	if (!nic->rdma)
+		return "no-rdma";
+	if (path > NICFIT_PATH_PXB)
+		return "distance";
+	return c->t->amdkfd_peer ? "ok" : "kernel-support-unknown";
+}
+
+/*
  * Whether NCCL uses GPUDirect RDMA on a pair by default (its
  * ncclTopoCheckGdr, docs/reference/topology.md 1.5): an NVIDIA GPU, an RDMA
  * NIC, a path no longer than PXB, and the kernel's peer-memory support.
@@ -40,6 +58,8 @@ static const char *gdr_reason(const struct nicfit__audit_ctx *c,
 			      const struct nicfit_audit_dev *g, const struct nicfit_audit_dev *nic,
 			      enum nicfit_path path)
 {
+	if (nicfit__audit_amd_instinct(P(c, g->pci)))
+		return gdr_reason_amd(c, nic, path);
 	if (P(c, g->pci)->vendor != PCI_VENDOR_NVIDIA)
 		return "not-nvidia";
 	if (!nic->rdma)
@@ -108,12 +128,11 @@ void nicfit__audit_pairs(struct nicfit__audit_ctx *c)
  * socket is unknown. Free slots are listed per socket, so none are named.
  * With no NUMA node either, it names neither.
  */
-static void cross_node(struct nicfit__audit_ctx *c, int gi, int nv)
+static void cross_node(struct nicfit__audit_ctx *c, int gi, const char *gdr)
 {
 	struct nicfit_audit *a = c->a;
 	const struct nicfit_audit_dev *g = &a->devs[gi], *n = &a->devs[g->best_nic];
 	const char *bdf = P(c, g->pci)->bdf;
-	const char *gdr = nv ? " and NCCL will not use GPUDirect RDMA" : "";
 	struct nicfit_finding *f;
 
 	if (g->numa < 0 || n->numa < 0) {
@@ -144,10 +163,12 @@ static void cross_node(struct nicfit__audit_ctx *c, int gi, int nv)
  * GPUDirect RDMA (a warning; the fix names free slots on both sockets);
  * PHB or NODE keeps it on the socket but through host memory (a note:
  * NCCL_NET_GDR_LEVEL may raise it). When the firmware gives no NUMA
- * locality, the class is a guess, and said to be one. NCCL and its
- * GPUDirect RDMA are NVIDIA's: for another vendor's GPU or accelerator
- * (gdr_reason "not-nvidia") the findings say what the path costs without
- * naming NCCL, GPUDirect or its settings.
+ * locality, the class is a guess, and said to be one. The collective
+ * library is the GPU maker's (core/gpu_stack_int.h): NCCL for NVIDIA,
+ * RCCL for AMD Instinct, which keeps NCCL's PXB default but documents no
+ * variable to widen it, so its fix names none. For another vendor's GPU
+ * or accelerator (gdr_reason "not-nvidia") the findings say what the path
+ * costs without naming a library, GPUDirect or its settings.
  */
 static void rule_nearest_nic(struct nicfit__audit_ctx *c, int gi)
 {
@@ -155,8 +176,14 @@ static void rule_nearest_nic(struct nicfit__audit_ctx *c, int gi)
 	const struct nicfit_audit_dev *g = &a->devs[gi], *n = &a->devs[g->best_nic];
 	const char *bdf = P(c, g->pci)->bdf;
 	struct nicfit_finding *f;
-	char fs1[256], fs2[256];
-	int j, known = 1, nv = P(c, g->pci)->vendor == PCI_VENDOR_NVIDIA;
+	const struct nicfit_pcidev *gp = P(c, g->pci);
+	const struct nicfit__gpu_stack *st = gp->vendor == PCI_VENDOR_AMD_GPU &&
+		!nicfit__audit_amd_instinct(gp) ? NULL : nicfit__gpu_stack_by_pci(gp->vendor);
+	char fs1[256], fs2[256], gdr[64] = "";
+	int j, known = 1, nv = st && st->maker == NICFIT_MAKER_NVIDIA;
+
+	if (st && st->maker != NICFIT_MAKER_GAUDI)
+		snprintf(gdr, sizeof(gdr), " and %s will not use GPUDirect RDMA", st->ccl);
 
 	for (j = 0; j < a->npairs; j++)
 		if (a->pairs[j].gpu == gi && a->pairs[j].nic == g->best_nic)
@@ -168,14 +195,13 @@ static void rule_nearest_nic(struct nicfit__audit_ctx *c, int gi)
 				   "the firmware gives no NUMA locality, so whether they share a socket "
 				   "is unknown.", g->label, n->label);
 	} else if (g->best_path == NICFIT_PATH_SYS && (g->socket < 0 || n->socket < 0)) {
-		cross_node(c, gi, nv);
+		cross_node(c, gi, gdr);
 	} else if (g->best_path == NICFIT_PATH_SYS) {
 		f = nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_GPU_NIC_CROSS_SOCKET, bdf,
 				       S_TOPO_GDR, NULL,
 				       "%s (socket %d) has no RDMA NIC on its socket: the nearest, %s "
 				       "(socket %d), is SYS, so its traffic crosses the inter-socket "
-				       "link%s.", g->label, g->socket, n->label, n->socket,
-				       nv ? " and NCCL will not use GPUDirect RDMA" : "");
+				       "link%s.", g->label, g->socket, n->label, n->socket, gdr);
 		if (!f)
 			return;
 		nicfit__audit_free_slots(c, g->socket, 0, fs1, sizeof(fs1));
@@ -185,6 +211,14 @@ static void rule_nearest_nic(struct nicfit__audit_ctx *c, int gi)
 				    "to socket %d%s%s%s.", g->socket, fs1[0] ? " (free slots: " : "",
 				    fs1, fs1[0] ? ")" : "", n->socket,
 				    fs2[0] ? " (free slots: " : "", fs2, fs2[0] ? ")" : "");
+	} else if (g->best_path >= NICFIT_PATH_PHB && gdr[0] && !nv) {
+		nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_GPU_NIC_NO_GDR_PATH, bdf,
+				   S_TOPO_GDR,
+				   "GPUDirect RDMA by default needs the GPU and NIC under one PCIe "
+				   "switch (PIX or PXB): a server with switches that pair GPUs and NICs.",
+				   "%s's nearest RDMA NIC, %s, is %s: %s moves its network data "
+				   "through host memory instead of GPUDirect RDMA.", g->label, n->label,
+				   nicfit_path_name(g->best_path), st->ccl);
 	} else if (g->best_path >= NICFIT_PATH_PHB && !nv) {
 		nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_GPU_NIC_NO_GDR_PATH, bdf,
 				   S_TOPO_GDR,
@@ -279,12 +313,45 @@ void nicfit__audit_judge_gpus(struct nicfit__audit_ctx *c)
  * NCCL_NET_GDR_LEVEL is raised: a note. DMA-BUF, the module's successor,
  * is decided at run time and noted as not checked.
  */
+/*
+ * gdr-no-peermem for AMD Instinct GPUs: a GPU and an RDMA NIC close enough
+ * for RCCL's default GPUDirect RDMA (PXB), but the amdgpu driver has not
+ * registered its peer-memory client (memory_peers/amdkfd/version, where
+ * RCCL's net_ib.cc looks). RCCL may still register GPU memory through
+ * DMA-BUF, which is decided at run time, so it is a note, not a warning.
+ * ROCm's amdgpu driver package (amdgpu-dkms) is the one that registers it.
+ */
+static void judge_gdr_amd(struct nicfit__audit_ctx *c)
+{
+	struct nicfit_audit *a = c->a;
+	int i, close_pair = 0;
+
+	for (i = 0; i < a->npairs; i++) {
+		const struct nicfit_audit_pair *pr = &a->pairs[i];
+
+		if (nicfit__audit_amd_instinct(P(c, a->devs[pr->gpu].pci)) &&
+		    a->devs[pr->nic].rdma && pr->path <= NICFIT_PATH_PXB)
+			close_pair = 1;
+	}
+	if (!close_pair || c->t->amdkfd_peer)
+		return;
+	nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_GDR_NO_PEERMEM, "host", S_GDR_AMD,
+			   "Load the amdgpu driver of ROCm (the amdgpu-dkms package), which "
+			   "registers the client, or check that DMA-BUF works: RCCL's log "
+			   "(NCCL_DEBUG=INFO) then says 'GPU Direct RDMA Enabled'.",
+			   "AMD GPUs and RDMA NICs are close enough for GPUDirect RDMA, but the "
+			   "amdgpu driver's peer-memory client is not registered (no "
+			   "memory_peers/amdkfd/version under /sys/kernel/mm, /sys/kernel or "
+			   "/sys): RCCL then depends on DMA-BUF, decided at run time.");
+}
+
 void nicfit__audit_judge_gdr(struct nicfit__audit_ctx *c)
 {
 	struct nicfit_audit *a = c->a;
 	const struct nicfit_topo *t = c->t;
 	int i, close_pair = 0, nvidia = 0;
 
+	judge_gdr_amd(c);
 	for (i = 0; i < a->npairs; i++) {
 		const struct nicfit_audit_pair *pr = &a->pairs[i];
 

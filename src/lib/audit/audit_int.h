@@ -50,6 +50,7 @@ static inline void nicfit__audit_str_or_null(struct nicfit_emit *e, const char *
 #define S_ROCE "docs/reference/anchors.md 5.6-5.7"
 #define S_VPI "docs/reference/anchors.md 1.5, 5.9 (mlxconfig LINK_TYPE_P1)"
 #define S_GDR_KERNEL "docs/reference/topology.md 1.1 (NCCL net_ib/gdr.cc)"
+#define S_GDR_AMD "RCCL src/transport/net_ib.cc (memory_peers/amdkfd); ROCm install guide (amdgpu-dkms)"
 #define S_ACS "docs/reference/anchors.md 5.4"
 #define S_SEED "docs/reference/seed-article.md; docs/rules.md"
 #define S_X710 "docs/reference/nic-identity.md 2.3; docs/reference/anchors.md 5.8"
@@ -57,6 +58,19 @@ static inline void nicfit__audit_str_or_null(struct nicfit_emit *e, const char *
 
 /* PCI vendor IDs the rules ask about. */
 #define PCI_VENDOR_NVIDIA 0x10de
+#define PCI_VENDOR_AMD_GPU 0x1002
+
+/*
+ * An AMD Instinct data-center GPU, the kind RCCL runs on: AMD/ATI's vendor
+ * ID with the class of a compute part, "Processing accelerators" (0x12,
+ * MI300X and later) or "Display controller" (0x0380, MI200); a Radeon
+ * display card (VGA, 0x0300) is not one.
+ */
+static inline int nicfit__audit_amd_instinct(const struct nicfit_pcidev *p)
+{
+	return p->vendor == PCI_VENDOR_AMD_GPU &&
+	       ((p->class_code >> 8) == 0x0380 || (p->class_code >> 16) == 0x12);
+}
 
 /* IB port states as sysfs numbers them (ports/N/state: "4: ACTIVE"). */
 #define IB_PORT_DOWN 1

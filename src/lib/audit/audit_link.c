@@ -311,7 +311,10 @@ static void rule_link_speed(struct nicfit__audit_ctx *c, const struct nicfit_aud
 	nicfit__audit_genw(b2, sizeof(b2), x->cap_gts, 0);
 	if (is_gpu(d))
 		nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_GPU_LINK_IDLE, p->bdf,
-				   S_TOPO_TRAPS,
+				   S_TOPO_TRAPS, p->vendor != PCI_VENDOR_NVIDIA ?
+				   "Re-check under load (e.g. while a job runs, read the device's "
+				   "current_link_speed in /sys/bus/pci/devices/); only a link that "
+				   "stays low under load is a fault." :
 				   "Re-check under load (e.g. while a job runs, or `nvidia-smi "
 				   "--query-gpu=pcie.link.gen.current --format=csv`); only a link that "
 				   "stays low under load is a fault.",
@@ -513,8 +516,12 @@ static void rule_mrrs(struct nicfit__audit_ctx *c, const struct nicfit_audit_dev
 	if (!(p->mrrs > 0 && p->mrrs < MRRS_GOOD))
 		return;
 	nicfit__audit_find(c, NICFIT_SEV_INFO, NICFIT_CODE_PCIE_MRRS_SMALL, p->bdf, S_NIC_TUNING,
+			   p->vendor == 0x15b3 ?
 			   "Raise MaxReadReq (NVIDIA's NIC configuration operator sets 4096 B for "
-			   "throughput; `mlnx_tune -p HIGH_THROUGHPUT`, or setpci as root).",
+			   "throughput; `mlnx_tune -p HIGH_THROUGHPUT`, or setpci as root)." :
+			   "Raise MaxReadReq to 4096 B with setpci as root (NVIDIA's NIC "
+			   "configuration operator sets 4096 B on its cards for throughput; check "
+			   "the card vendor's tuning guide for its own value).",
 			   "%s has MaxReadReq %d B: large DMA reads are split into more requests.",
 			   d->label, p->mrrs);
 }

@@ -751,6 +751,24 @@ static void declare_columns(const struct nicfit_audit *a, struct nicfit_emit *e)
 		nicfit_emit_columns(e, cols, ncol);
 }
 
+/*
+ * The collective library the GDR column speaks for: the GPUs' makers'
+ * (NCCL for NVIDIA, RCCL for AMD Instinct); NCCL when there is none of
+ * either, as before nicfit knew others.
+ */
+static const char *gdr_library(const struct nicfit_audit *a)
+{
+	int i, nv = 0, amd = 0;
+
+	for (i = 0; i < a->ndevs; i++) {
+		if (a->devs[i].kind != NICFIT_DEV_GPU && a->devs[i].kind != NICFIT_DEV_ACCEL)
+			continue;
+		nv |= a->topo->pci[a->devs[i].pci].vendor == 0x10de;
+		amd |= nicfit__audit_amd_instinct(&a->topo->pci[a->devs[i].pci]);
+	}
+	return amd && nv ? "NCCL (NVIDIA) or RCCL (AMD)" : amd ? "RCCL" : "NCCL";
+}
+
 static void pair_matrix(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
 	struct nicfit_column cols[40];
@@ -805,8 +823,8 @@ static void pair_matrix(const struct nicfit_audit *a, struct nicfit_emit *e)
 	}
 	nicfit_emit_table_end(e);
 	nicfit_emit_printf(e, "  PIX one switch, PXB several switches, PHB the CPU's host bridge, NODE two "
-			   "host bridges of one\n  NUMA node, SYS across sockets. GDR: NICs NCCL would use "
-			   "GPUDirect RDMA with by default.\n");
+			   "host bridges of one\n  NUMA node, SYS across sockets. GDR: NICs %s would use "
+			   "GPUDirect RDMA with by default.\n", gdr_library(a));
 	if (gdr_unknown)
 		nicfit_emit_printf(e, "  NIC?: close enough, but whether the kernel's GPUDirect RDMA "
 				   "support is loaded is unknown.\n");

@@ -577,6 +577,10 @@ void nicfit__topo_read_gdr(struct disc *d)
 	t->nv_peer_mem = nicfit_sysfs_exists(d->fs, "sys/module/nv_peer_mem");
 	t->modules_listed = nicfit_sysfs_exists(d->fs, "sys/module");
 	t->nvidia_driver = nicfit_sysfs_exists(d->fs, "sys/module/nvidia");
+	/* RCCL's three places for it, in its order (src/transport/net_ib.cc) */
+	t->amdkfd_peer = nicfit_sysfs_exists(d->fs, "sys/kernel/mm/memory_peers/amdkfd/version") ||
+			 nicfit_sysfs_exists(d->fs, "sys/kernel/memory_peers/amdkfd/version") ||
+			 nicfit_sysfs_exists(d->fs, "sys/memory_peers/amdkfd/version");
 	if (t->nvidia_driver)
 		nicfit_sysfs_read_str(d->fs, "sys/module/nvidia/version", t->nvidia_version,
 				      sizeof(t->nvidia_version), Q);

@@ -1,0 +1,2 @@
+audit --sysfs build/fixtures/mi300x-thor2 --pci-ids tests/fixtures/pci.ids
+# exit 1
