@@ -259,6 +259,7 @@ static void rule_roce_checklist(struct nicfit_cluster *c)
 		       "ECN marking for DCQCN, DSCP trust (CNPs on DSCP 48), MTU 9000 end to end%s",
 		       be->sw.id, s->e.name && strstr(s->e.name, "Spectrum-4") ?
 		       "; Spectrum-4: enable adaptive routing for the RoCE traffic (Spectrum-X)" : "");
+	nicfit__cluster_vendor_roce(c);
 }
 
 /*

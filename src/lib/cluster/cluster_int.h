@@ -14,6 +14,7 @@
  *   cluster_name.c     endpoint and port names
  *   cluster_portmap.c  the CSV port map
  *   cluster_explain.c  decisions and findings
+ *   cluster_vendor.c   the RoCE settings each switch and NIC vendor documents
  *   cluster_bom.c      cable lines sorted, the bill of materials
  *   cluster_spec.c     the request from a spec
  *   cluster_render.c   text, Markdown, JSON, CSV; the whole request
@@ -433,6 +434,10 @@ void nicfit__cluster_kits_free(struct nicfit_cluster_impl *im);
 
 /* The decisions and findings that explain the sized design. */
 void nicfit__cluster_explain(struct nicfit_cluster *c);
+
+/* cluster_vendor.c: the RoCE settings the back end's switch and NIC vendors document,
+ * as cluster.roce decisions after the generic checklist. */
+void nicfit__cluster_vendor_roce(struct nicfit_cluster *c);
 
 /* Sort a cable list of a network sized by counts for people, once it is counted: its
  * kits then keep their labels, not their item numbers. */
