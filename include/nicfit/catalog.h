@@ -130,6 +130,13 @@ struct nicfit_nic {
 	 * not socket_direct.
 	 */
 	int sd_links, sd_width;
+	/*
+	 * Socket Direct is an option, not the card itself ("socket_direct_option"):
+	 * a ConnectX-8 takes a second x16 link from the other socket through
+	 * NVIDIA's PCIe auxiliary kit when its host asks for it (calc nic with
+	 * two --slot values); sd_links and sd_width then describe that form.
+	 */
+	int sd_option;
 	unsigned gpudirect;       /* NICFIT_GDR_* bits: GPUDirect RDMA paths its vendor documents */
 	const char *gpudirect_source; /* where they are documented, NULL when none is */
 	int double_width;         /* a dual-slot card ("slot_width": "double") */
@@ -163,6 +170,7 @@ struct nicfit_cable {
 	int lanes_a, lanes_b;     /* electrical lanes per end (end b: per leg), 0 = derived */
 	double serdes_gbps_a, serdes_gbps_b; /* rate per lane at each end, 0 = derived */
 	const char *top_a, *top_b; /* OSFP ends: "flat" or "finned", NULL = derived */
+	const char *fabric;       /* "infiniband" or "ethernet" when sold for one only, else NULL */
 };
 
 struct nicfit_switch {
@@ -242,6 +250,16 @@ struct nicfit_server {
 	struct nicfit_pcie_switch switches[NICFIT_MAX_PCIE_SWITCHES];
 	int nswitches;
 	const char *baseboard_gpu; /* GPU id the baseboard carries, NULL for none */
+	/*
+	 * A rack-scale system (GB200/GB300 NVL72): the server is one compute
+	 * tray and a rack holds rack_trays of them around one NVLink domain,
+	 * with rack_switch_trays NVLink switch trays and rack_mgmt_switches
+	 * management switches; rack_kw its power as the source gives it and
+	 * rack_cooling "liquid" or "air". rack_trays is 0 for a plain server.
+	 */
+	int rack_trays, rack_switch_trays, rack_mgmt_switches;
+	double rack_kw;
+	const char *rack_cooling;
 };
 
 struct nicfit_gpu {

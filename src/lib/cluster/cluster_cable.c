@@ -532,6 +532,20 @@ static double price(const struct nicfit_cable *x)
 	return x->e.priced ? x->e.price_usd : -1;
 }
 
+/*
+ * Whether a cable sold for one fabric only (an HDR InfiniBand DAC) may
+ * cable this network: only where the network is known to be that fabric,
+ * from its catalog switch or a named InfiniBand rate.
+ */
+static int fabric_fits(const struct nicfit_cluster *c, const struct cl_class *k,
+		       const struct nicfit_cable *x)
+{
+	const struct nicfit_switch *sw = c->net[k->net].sw.cat;
+	const char *fab = sw ? sw->fabric : c->in.net[k->net].link_ib[0] ? "infiniband" : NULL;
+
+	return !x->fabric || (fab && !strcasecmp(fab, x->fabric));
+}
+
 /* The catalog cable of the given kinds that reaches len, or NULL. */
 static const struct nicfit_cable *pick_cable(const struct nicfit_cluster *c,
 					     const struct cl_class *k, double len, int copper)
@@ -544,7 +558,7 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_cluster *c,
 		int cu = x->type == NICFIT_CABLE_DAC || x->type == NICFIT_CABLE_BREAKOUT_DAC ||
 			 x->type == NICFIT_CABLE_RJ45;
 
-		if (cu != copper || !cable_matches(k, x))
+		if (cu != copper || !cable_matches(k, x) || !fabric_fits(c, k, x))
 			continue;
 		if (x->length_m < len - NICFIT_EPS || (x->max_length_m > 0 && len > x->max_length_m + NICFIT_EPS))
 			continue;
@@ -578,7 +592,7 @@ static int pick_optics(const struct nicfit_cluster *c, const struct cl_class *k,
 {
 	const struct nicfit_catalog *cat = c->impl->cat;
 	size_t i, j, n = cat ? nicfit_catalog_count(cat, NICFIT_KIND_CABLE) : 0;
-	double best_reach = 0, best_price = -1;
+	double best_reach = 0, best_price = -1, best_far = 0;
 
 	*pa = *pb = NULL;
 	for (i = 0; i < n; i++) {
@@ -588,7 +602,7 @@ static int pick_optics(const struct nicfit_cluster *c, const struct cl_class *k,
 			continue;
 		for (j = 0; j < n; j++) {
 			const struct nicfit_cable *b = nicfit_catalog_cable(cat, j);
-			double reach, pr;
+			double reach, far, pr;
 
 			if (!optic_b(k, b) || b->max_length_m < len - NICFIT_EPS || !optics_compatible(a, b))
 				continue;
@@ -596,14 +610,24 @@ static int pick_optics(const struct nicfit_cluster *c, const struct cl_class *k,
 			if (k->split == 1 && a->split != b->split)
 				continue;
 			reach = a->max_length_m < b->max_length_m ? a->max_length_m : b->max_length_m;
+			far = a->max_length_m + b->max_length_m - reach;
 			pr = a->e.priced && b->e.priced ? a->e.price_usd + b->e.price_usd : -1;
-			if (!*pa || (*pa == a ? better(b, *pb, reach, best_reach, pr, best_price) :
-					better(a, *pa, reach, best_reach, pr, best_price))) {
-				*pa = a;
-				*pb = b;
-				best_reach = reach;
-				best_price = pr;
+			/*
+			 * the pair that reaches least, then whose other end reaches least:
+			 * a 100 m DR4 link is two 100 m modules, not one 100 m and one 500 m
+			 */
+			if (*pa && fabs(reach - best_reach) <= NICFIT_EPS && fabs(far - best_far) > NICFIT_EPS) {
+				if (far > best_far)
+					continue;
+			} else if (*pa && !(*pa == a ? better(b, *pb, reach, best_reach, pr, best_price) :
+					    better(a, *pa, reach, best_reach, pr, best_price))) {
+				continue;
 			}
+			*pa = a;
+			*pb = b;
+			best_reach = reach;
+			best_far = far;
+			best_price = pr;
 		}
 	}
 	return *pa != NULL;

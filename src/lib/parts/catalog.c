@@ -208,7 +208,7 @@ static const struct nicfit__field nic_layout[] = {
 	L_UINT2(nicfit_nic, subsys, 2), L_INT(nicfit_nic, nsubsys),
 	L_STRS(nicfit_nic, psids), L_INT(nicfit_nic, npsids),
 	L_INT(nicfit_nic, lanes), L_DBL(nicfit_nic, lane_gbps),
-	L_INT(nicfit_nic, sd_links), L_INT(nicfit_nic, sd_width),
+	L_INT(nicfit_nic, sd_links), L_INT(nicfit_nic, sd_width), L_INT(nicfit_nic, sd_option),
 	L_UINT(nicfit_nic, gpudirect), L_STR(nicfit_nic, gpudirect_source),
 	L_INT(nicfit_nic, double_width),
 	L_END
@@ -265,7 +265,8 @@ static void fill_nic(struct nicfit_nic *n, json_t *o)
 	}
 	n->lanes = gi(o, "lanes", 0);
 	n->lane_gbps = gn(o, "lane_gbps", 0);
-	if (n->socket_direct) {
+	n->sd_option = gb(o, "socket_direct_option");
+	if (n->socket_direct || n->sd_option) {
 		n->sd_links = gi(o, "socket_direct_links", 2);
 		n->sd_width = gi(o, "socket_direct_width", n->pcie_width);
 	}
@@ -282,7 +283,7 @@ static const struct nicfit__field cable_layout[] = {
 	L_STR(nicfit_cable, medium), L_STR(nicfit_cable, fiber), L_STR(nicfit_cable, standard),
 	L_STR(nicfit_cable, coding), L_INT(nicfit_cable, lanes_a), L_INT(nicfit_cable, lanes_b),
 	L_DBL(nicfit_cable, serdes_gbps_a), L_DBL(nicfit_cable, serdes_gbps_b),
-	L_STR(nicfit_cable, top_a), L_STR(nicfit_cable, top_b),
+	L_STR(nicfit_cable, top_a), L_STR(nicfit_cable, top_b), L_STR(nicfit_cable, fabric),
 	L_END
 };
 
@@ -314,6 +315,7 @@ static void fill_cable(struct nicfit_cable *c, json_t *o)
 	c->serdes_gbps_a = gn(o, "serdes_gbps_a", 0);
 	c->serdes_gbps_b = gn(o, "serdes_gbps_b", 0);
 	c->top_a = gs(o, "top_a");
+	c->fabric = gs(o, "fabric");
 	c->top_b = gs(o, "top_b");
 }
 
@@ -418,6 +420,9 @@ static const struct nicfit__field server_layout[] = {
 	L_INT(nicfit_server, max_gpus_double), L_INT(nicfit_server, max_gpus_single),
 	L_SUBS(nicfit_server, switches, nicfit_pcie_switch, pcie_switch_layout),
 	L_INT(nicfit_server, nswitches), L_STR(nicfit_server, baseboard_gpu),
+	L_INT(nicfit_server, rack_trays), L_INT(nicfit_server, rack_switch_trays),
+	L_INT(nicfit_server, rack_mgmt_switches), L_DBL(nicfit_server, rack_kw),
+	L_STR(nicfit_server, rack_cooling),
 	L_END
 };
 
@@ -426,10 +431,15 @@ static void fill_server(struct nicfit_server *s, json_t *o)
 	static const char *const rdma_bits[] = { "roce", "infiniband", "iwarp", NULL };
 	json_t *slots = json_object_get(o, "slots"), *ob = json_object_get(o, "onboard");
 	json_t *oob = json_object_get(o, "oob"), *mg = json_object_get(o, "max_gpus");
-	json_t *sw = json_object_get(o, "pcie_switches");
+	json_t *sw = json_object_get(o, "pcie_switches"), *rk = json_object_get(o, "rack");
 	size_t i;
 
 	fill_entry(&s->e, o);
+	s->rack_trays = gi(rk, "trays", 0);
+	s->rack_switch_trays = gi(rk, "switch_trays", 0);
+	s->rack_mgmt_switches = gi(rk, "mgmt_switches", 0);
+	s->rack_kw = gn(rk, "kw", 0);
+	s->rack_cooling = gs(rk, "cooling");
 	for (i = 0; i < json_array_size(sw) && s->nswitches < NICFIT_MAX_PCIE_SWITCHES; i++) {
 		json_t *x = json_array_get(sw, i);
 		struct nicfit_pcie_switch *w = &s->switches[s->nswitches++];

@@ -106,6 +106,7 @@ static const struct field nic_fields[] = {
 	{ "socket_direct", F_BOOL, 0, 0, 0, NULL, NULL },
 	{ "socket_direct_links", F_INT, 0, 2, 2, NULL, NULL },
 	{ "socket_direct_width", F_INT, 0, 1, 16, NULL, NULL },
+	{ "socket_direct_option", F_BOOL, 0, 0, 0, NULL, NULL },
 	{ "rdma", F_ASTR, 1, 0, 0, NULL, rdma_kinds },
 	{ "vpi", F_BOOL, 1, 0, 0, NULL, NULL },
 	{ "pci", F_OBJ, 0, 0, 0, pci_fields, NULL },
@@ -143,6 +144,7 @@ static const struct field cable_fields[] = {
 	{ "serdes_gbps_a", F_NUM, 0, 1, 400, NULL, NULL },
 	{ "serdes_gbps_b", F_NUM, 0, 1, 400, NULL, NULL },
 	{ "top_a", F_STR, 0, 0, 0, NULL, tops },
+	{ "fabric", F_STR, 0, 0, 0, NULL, fabrics },
 	{ "top_b", F_STR, 0, 0, 0, NULL, tops },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
@@ -227,6 +229,17 @@ static const struct field pcie_switch_fields[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
+static const char *const coolings[] = { "air", "liquid", NULL };
+
+static const struct field rack_fields[] = {
+	{ "trays", F_INT, 1, 1, 72, NULL, NULL },
+	{ "switch_trays", F_INT, 0, 0, 72, NULL, NULL },
+	{ "mgmt_switches", F_INT, 0, 0, 16, NULL, NULL },
+	{ "kw", F_NUM, 0, 0.1, 2000, NULL, NULL },
+	{ "cooling", F_STR, 0, 0, 0, NULL, coolings },
+	{ NULL, 0, 0, 0, 0, NULL, NULL }
+};
+
 static const struct field server_fields[] = {
 	COMMON,
 	{ "vendor", F_STR, 1, 1, 64, NULL, NULL },
@@ -241,6 +254,7 @@ static const struct field server_fields[] = {
 	{ "generic", F_BOOL, 0, 0, 0, NULL, NULL },
 	{ "pcie_switches", F_AOBJ, 0, 0, NICFIT_MAX_PCIE_SWITCHES, pcie_switch_fields, NULL },
 	{ "baseboard_gpu", F_STR, 0, 1, 63, NULL, NULL },
+	{ "rack", F_OBJ, 0, 0, 0, rack_fields, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 

@@ -174,11 +174,13 @@ static int coding_score(const struct nicfit_cable *c, const char *want)
  * The catalog cable for a link between cages a and b at gbps, at least
  * length_m long (0 = any), preferring DAC, then AOC, then optics, the coding
  * asked for ("intel", "nvidia", NULL), a sourced price, and the shortest
- * length. split > 1 asks for a breakout with that many legs. NULL if none.
+ * length. split > 1 asks for a breakout with that many legs. A cable sold
+ * for one fabric only goes on that fabric (fabric "infiniband" or
+ * "ethernet"; NULL for a network of unknown kind). NULL if none.
  */
 static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, const char *a,
 					     const char *b, double gbps, int split,
-					     double length_m, const char *coding)
+					     double length_m, const char *coding, const char *fabric)
 {
 	const struct nicfit_cable *best = NULL, *scored = NULL;
 	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_CABLE);
@@ -191,6 +193,9 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, c
 
 		/* the figures first, the connector names (string compares) last */
 		if (c->type == NICFIT_CABLE_OPTIC)
+			continue;
+		/* a cable sold for one fabric (an HDR InfiniBand DAC) only on that fabric */
+		if (c->fabric && (!fabric || strcmp(c->fabric, fabric)))
 			continue;
 		if ((split > 1) != (c->split > 1) || (split > 1 && c->split != split))
 			continue;
@@ -790,11 +795,11 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 		plan_decide(&p->decisions, "R8", 1,
 			    "Front end: no link of its own; it shares the storage and in-band links.");
 	} else if (!strcmp(fe_cage, "RJ45")) {
-		c = pick_cable(cat, "RJ45", "RJ45", p->fe_port_gbps, 1, in->rack_cable_m, NULL);
+		c = pick_cable(cat, "RJ45", "RJ45", p->fe_port_gbps, 1, in->rack_cable_m, NULL, NULL);
 		add_cable(p, "frontend", c, "RJ45", "RJ45", p->fe_port_gbps, in->rack_cable_m, n,
 			  "server to top-of-rack switch");
 	} else {
-		c = pick_cable(cat, fe_cage, fe_cage, p->fe_port_gbps, 1, in->rack_cable_m, coding);
+		c = pick_cable(cat, fe_cage, fe_cage, p->fe_port_gbps, 1, in->rack_cable_m, coding, NULL);
 		add_cable(p, "frontend", c, fe_cage, fe_cage, p->fe_port_gbps, in->rack_cable_m, n,
 			  coding ? "server to top-of-rack switch, Intel-coded NIC end" :
 			  "server to top-of-rack switch");
@@ -813,7 +818,7 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 	if (p->st_nic) {
 		const char *cage = p->st_nic->cage;
 
-		c = pick_cable(cat, cage, cage, p->st_port_gbps, 1, in->rack_cable_m, NULL);
+		c = pick_cable(cat, cage, cage, p->st_port_gbps, 1, in->rack_cable_m, NULL, NULL);
 		add_cable(p, "storage", c, cage, cage, p->st_port_gbps, in->rack_cable_m,
 			  n * p->st_cards, "server to the storage/in-band switches");
 		plan_decide(&p->decisions, "R8", 1,
@@ -832,7 +837,8 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 		} else if (p->back_to_back) {
 			double len = in->rack_cable_m / 2;
 
-			c = pick_cable(cat, cage, cage, g, 1, len, "nvidia");
+			c = pick_cable(cat, cage, cage, g, 1, len, "nvidia",
+				       p->fabric == NICFIT_FABRIC_IB ? "infiniband" : "ethernet");
 			plan_fmt(why, sizeof(why), "back to back, server 1 to server 2");
 			add_cable(p, "backend", c, cage, cage, g, len, p->be_cards * p->be_ports, why);
 			plan_decide(&p->decisions, "R8", 1,
@@ -845,9 +851,9 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 	}
 
 	/* OOB: one RJ45 per server to the management switch */
-	c = pick_cable(cat, "RJ45", "RJ45", 1, 1, in->rack_cable_m, NULL);
+	c = pick_cable(cat, "RJ45", "RJ45", 1, 1, in->rack_cable_m, NULL, NULL);
 	if (!c)
-		c = pick_cable(cat, "RJ45", "RJ45", 10, 1, in->rack_cable_m, NULL);
+		c = pick_cable(cat, "RJ45", "RJ45", 10, 1, in->rack_cable_m, NULL, NULL);
 	add_cable(p, "oob", c, "RJ45", "RJ45", p->oob_gbps, in->rack_cable_m, n,
 		  "BMC to management switch");
 }
