@@ -115,7 +115,18 @@ static int ended(const struct nicfit_nic *n)
 	return nicfit_family_past_driver_support(n->family);
 }
 
-/* Cheapest first: sourced prices, then unpriced by least excess speed. */
+/*
+ * A BlueField (DPU or SuperNIC): Arm cores, its own OS and firmware to
+ * run, bought for what those do. Between two cards alike in price and
+ * ports, the plain ConnectX is the back end; a SuperNIC is chosen where
+ * its fabric needs one (Spectrum-X) or when it is asked for.
+ */
+static int bluefield(const struct nicfit_nic *n)
+{
+	return n->family && !strncmp(n->family, "BlueField", 9);
+}
+
+/* Cheapest first: sourced prices, then unpriced by least excess speed, a plain ConnectX first. */
 static int same_end_before(const struct nicfit_nic *a, const struct nicfit_nic *b)
 {
 	if (a->e.priced != b->e.priced)
@@ -126,6 +137,8 @@ static int same_end_before(const struct nicfit_nic *a, const struct nicfit_nic *
 		return a->port_gbps < b->port_gbps;
 	if (a->ports != b->ports)
 		return a->ports < b->ports;
+	if (bluefield(a) != bluefield(b))
+		return bluefield(b);
 	return strcmp(a->e.id, b->e.id) < 0;
 }
 
@@ -292,16 +305,26 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
  * skills a site already has. It comes before the card because the card
  * must speak the fabric.
  */
-static void choose_fabric(struct nicfit_plan *p)
+static void choose_fabric(struct nicfit_plan *p, const struct nicfit_nic *builtin)
 {
 	const struct nicfit_plan_input *in = &p->in;
 
-	if (in->fabric != NICFIT_FABRIC_AUTO)
+	if (in->fabric != NICFIT_FABRIC_AUTO) {
 		p->fabric = in->fabric;
-	else if (in->sw && !strcmp(in->sw->fabric, "infiniband"))
+	} else if (in->sw) {
+		p->fabric = !strcmp(in->sw->fabric, "infiniband") ? NICFIT_FABRIC_IB :
+			    NICFIT_FABRIC_ROCE;
+	} else if (nicfit__plan_builtin_fabric_ib(builtin)) {
+		/* a DGX or NVL72 tray: its compute ports ship in InfiniBand mode (plan_builtin.c) */
 		p->fabric = NICFIT_FABRIC_IB;
-	else
+		plan_decide(&p->decisions, "R7", 1,
+			    "Fabric: InfiniBand, as %s ships its built-in %s compute ports and as "
+			    "NVIDIA's DGX SuperPOD designs build the compute fabric; Ethernet "
+			    "(RoCE v2, Spectrum-X) is the Enterprise RA alternative: --fabric roce "
+			    "or an Ethernet --switch.", in->server->e.name, builtin->part);
+	} else {
 		p->fabric = NICFIT_FABRIC_ROCE;
+	}
 }
 
 /*
@@ -453,7 +476,8 @@ static void check_placement(struct nicfit_plan *p, const struct nicfit_nic *forc
 
 /* R5's account of the card: what it is, its price, what its slot lets it move. */
 static void describe_card(struct nicfit_plan *p, const struct nicfit_nic *forced,
-			  const struct nicfit_slot *slot, const struct nicfit_nic_fit *fit, int meets)
+			  const struct nicfit_slot *slot, const struct nicfit_nic_fit *fit, int meets,
+			  int builtin)
 {
 	const struct nicfit_nic *n = p->be_nic;
 
@@ -463,6 +487,7 @@ static void describe_card(struct nicfit_plan *p, const struct nicfit_nic *forced
 		    n->pcie_width, n->rdma & NICFIT_RDMA_IB ? "InfiniBand " : "",
 		    !(n->rdma & NICFIT_RDMA_ROCE) ? "" :
 		    nicfit_family_roce_v1_only(n->family) ? "RoCE v1" : "RoCE v2",
+		    builtin ? " - built into the server" :
 		    forced ? " - as asked" :
 		    !meets && p->be_passed ? " - no card meets the target here: of those still "
 		    "supported, the one that moves the most" :
@@ -793,7 +818,7 @@ static double traffic_target(struct nicfit_plan *p, int cards, double slot_targe
 void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
-	const struct nicfit_nic *forced = NULL;
+	const struct nicfit_nic *forced = NULL, *builtin;
 	const struct nicfit_slot *slot;
 	struct nicfit_nic_fit fit;
 	struct plan_choice where;
@@ -803,7 +828,8 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	memset(&where, 0, sizeof(where));
 	memset(&fit, 0, sizeof(fit));
 	fit.limited_by = "ports";
-	choose_fabric(p);
+	builtin = nicfit__plan_builtin_nic(cat, in->server);
+	choose_fabric(p, builtin);
 	cards = backend_card_count(p);
 	target = in->backend_gbps > 0 ? in->backend_gbps / cards : default_target(p);
 	if (in->backend_size_traffic && !(in->backend_gbps > 0))
@@ -825,6 +851,10 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 			    target, in->server->pcie_gen);
 	if (in->backend_nic)
 		forced = forced_card(cat, p);
+	if (builtin && nicfit__plan_rdma_ok(p, builtin->rdma)) {
+		nicfit__plan_rule_builtin(p, builtin, forced);
+		forced = builtin;
+	}
 	if (!place_card(cat, p, forced, cards, target, &where))
 		return;
 	slot = &in->server->slots[where.nic_slots[0]];
@@ -841,7 +871,7 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	p->rails = cards > 1 && in->gpu && cards == where.ngpu_placed ? cards : 0;
 	nicfit__plan_record_slots(p, &where);
 	check_placement(p, forced, &where);
-	describe_card(p, forced, slot, &fit, where.meets);
+	describe_card(p, forced, slot, &fit, where.meets, builtin && forced == builtin);
 	rule_capped(cat, p, &fit);
 	rule_backend_advice(p);
 	rule_driver_support(p);

@@ -63,6 +63,14 @@ struct nicfit_plan_line *nicfit__plan_new_line(struct nicfit_plan *p);
 
 /* plan_input.c */
 int nicfit__plan_is_training(enum nicfit_workload w);
+/* plan_builtin.c: the compute NICs a server is built with */
+const struct nicfit_nic *nicfit__plan_builtin_nic(const struct nicfit_catalog *cat,
+						  const struct nicfit_server *sv);
+int nicfit__plan_builtin_count(const struct nicfit_server *sv);
+int nicfit__plan_rule_builtin(struct nicfit_plan *p, const struct nicfit_nic *builtin,
+			      const struct nicfit_nic *asked);
+int nicfit__plan_builtin_fabric_ib(const struct nicfit_nic *builtin);
+
 /*
  * A what-if card (--backend-nic, --frontend-nic; which 0 or 1): the
  * catalog's, or else one decoded from its part number (held in
