@@ -1,2 +1,1 @@
 plan --server dgx-h100 --servers 32 --model llama-3.1-405b --workload training
-# exit 1
