@@ -55,7 +55,7 @@ extern "C" {
 #define NICFIT_PART_NOTES 24
 #define NICFIT_PART_NOTE_LEN 240
 #define NICFIT_PART_READING 20
-#define NICFIT_PART_SLOTS 3
+#define NICFIT_PART_SLOTS 4
 
 /* Where the facts came from. */
 enum nicfit_confidence {
@@ -132,6 +132,7 @@ struct nicfit_part {
 	int pcie_width;                  /* lanes (a Socket Direct card: per card) */
 	double card_gbps;                /* the most all ports move together; 0 = their sum */
 	int socket_direct;               /* the card spans two sockets (two x8 or x16 links) */
+	int socket_direct_option;        /* Socket Direct is an option (ConnectX-8's auxiliary PCIe kit) */
 	int multi_host;                  /* OCP Multi-Host variant */
 	unsigned rdma;                   /* NICFIT_RDMA_* bits; 0 = no RDMA */
 	char form_factor[16];            /* "pcie-hhhl", "ocp2", "ocp3" */

@@ -46,8 +46,8 @@ static const struct cli_command commands[] = {
 	  "plan's formulas: pcie link nic load fit allreduce stream step",
 	  "nicfit calc pcie --gen G --width W [--mps B] [--assume NAME=VALUE]...\n"
 	  "nicfit calc link --speed S [--proto tcp|roce|ib] [--mtu M]\n"
-	  "nicfit calc nic --part PART --slot genGxW [--ports N]\n"
-	  "                [--proto tcp|roce|ib]\n"
+	  "nicfit calc nic --part PART --slot genGxW [--slot genGxW] [--ports N]\n"
+	  "                [--proto tcp|roce|ib]   (--slot twice: Socket Direct's two links)\n"
 	  "nicfit calc load --size SIZE [--precision P] --link SPEED\n"
 	  "                 [--storage-gbps N] [--proto tcp|roce|ib]\n"
 	  "nicfit calc fit (--model ID | --params N) --precision P --gpus NxGPU\n"

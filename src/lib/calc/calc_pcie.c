@@ -199,6 +199,57 @@ static void text_nic(struct nicfit_emit *e, const struct nicfit_nic_fit *res,
 	if (sd)
 		nicfit_emit_printf(e, "  --slot is each link's slot: the main card's and the auxiliary card's,\n"
 				      "  one per CPU socket (with one link alone the card gets half the PCIe)\n");
+	else if (nic && nic->sd_option && !strcmp(res->limited_by, "pcie"))
+		nicfit_emit_printf(e, "  Socket Direct: with its auxiliary PCIe kit the card takes a second x%d\n"
+				      "  link from the other CPU socket; give --slot twice to count both\n",
+				   nic->sd_width > 0 ? nic->sd_width : nic->pcie_width);
+}
+
+/*
+ * calc nic's slots: one --slot for a card in one slot (a Socket Direct
+ * card's main and auxiliary cards each in a slot like it); two for a
+ * card that spans two slots, or a ConnectX-8 with its Socket Direct
+ * auxiliary kit (socket_direct_option), which then runs two x16 links,
+ * one per socket (NVIDIA's DOCA notes: 800 Gb/s over two Gen5 x16
+ * links, where one carries about 412). A second --slot is used or
+ * refused, never dropped: refused for a card that takes one slot, and
+ * when the two differ (nicfit counts a card's links alike). Sets *g, *w
+ * and *sd (1 when the second slot turns on the option); 0 or an error.
+ */
+static int read_slots(struct req *r, const struct nicfit_catalog *cat, const char *part, int *g,
+		      int *w, int *sd)
+{
+	const struct nicfit_nic *n = cat ? nicfit_catalog_find_nic(cat, part, NULL, NULL) : NULL;
+	size_t k = nicfit_spec_count(r->s, "slot");
+	const char *a = nicfit_spec_get_nth(r->s, "slot", 0);
+	const char *b = k > 1 ? nicfit_spec_get_nth(r->s, "slot", 1) : NULL;
+	int g2 = 0, w2 = 0, rc;
+
+	*sd = 0;
+	rc = nicfit__calc_fix(r, nicfit_parse_pcie(a, nicfit__calc_optname(r, "slot"), g, w, r->err));
+	if (rc || !b)
+		return rc;
+	if (k > 2)
+		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+					      nicfit__calc_optname(r, "slot"), 0, 0,
+					      "given %zu times: a card takes one slot, a Socket "
+					      "Direct card two", k));
+	rc = nicfit__calc_fix(r, nicfit_parse_pcie(b, nicfit__calc_optname(r, "slot"), &g2, &w2, r->err));
+	if (rc)
+		return rc;
+	if (!n || !(n->socket_direct || n->sd_option))
+		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+					      nicfit__calc_optname(r, "slot"), 0, 0,
+					      "given twice, but %.64s takes one slot (it is not a "
+					      "Socket Direct card): give one --slot", n ? n->part : part));
+	if (g2 != *g || (w2 ? w2 : 16) != (*w ? *w : 16))
+		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+					      nicfit__calc_optname(r, "slot"), 0, 0,
+					      "the two --slot values differ (%s, %s): nicfit counts a "
+					      "Socket Direct card's two links alike; give the slower "
+					      "slot twice", a, b));
+	*sd = n->sd_option && !n->socket_direct;
+	return 0;
 }
 
 int nicfit__calc_run_nic(struct req *r, const struct nicfit_catalog *cat, struct nicfit_emit *e)
@@ -214,14 +265,13 @@ int nicfit__calc_run_nic(struct req *r, const struct nicfit_catalog *cat, struct
 	enum nicfit_proto proto;
 	const char *part, *slot;
 	long ports;
-	int rc, g, w;
+	int rc, g, w, sd;
 
 	nicfit_pcie_params_default(&pp);
 	nicfit_link_params_default(&lp);
 	if ((rc = nicfit__calc_need(r, "part", &part)) || (rc = nicfit__calc_need(r, "slot", &slot)))
 		return rc;
-	rc = nicfit__calc_fix(r, nicfit_parse_pcie(slot, nicfit__calc_optname(r, "slot"), &g, &w, r->err));
-	if (rc)
+	if ((rc = read_slots(r, cat, part, &g, &w, &sd)))
 		return rc;
 	if (!w)
 		w = 16;
@@ -232,6 +282,11 @@ int nicfit__calc_run_nic(struct req *r, const struct nicfit_catalog *cat, struct
 	rc = nicfit_card_resolve(cat, part, &card, &nic, r->err);
 	if (rc)
 		return rc;
+	if (sd) {
+		/* the auxiliary kit: a second link of the card's width from the other socket */
+		card.pcie_links = nic->sd_links;
+		card.pcie_width = nic->sd_width > 0 ? nic->sd_width : nic->pcie_width;
+	}
 	if (!card.rdma && !nicfit_spec_get(r->s, "proto"))
 		proto = NICFIT_PROTO_TCP; /* a card without RDMA carries TCP */
 	if (!card.rdma && proto != NICFIT_PROTO_TCP)
@@ -251,6 +306,7 @@ int nicfit__calc_run_nic(struct req *r, const struct nicfit_catalog *cat, struct
 	nicfit_emit_stringf(e, "slot", "gen%dx%d", g, w);
 	nicfit_emit_stringf(e, "link", "gen%dx%d", res.link_gen, res.link_width);
 	nicfit_emit_int(e, "pcie_links", res.links);
+	nicfit_emit_bool(e, "socket_direct", res.links > 1);
 	nicfit_emit_int(e, "ports", res.ports_used);
 	nicfit_emit_string(e, "proto", nicfit_proto_name(proto));
 	nicfit_emit_number(e, "port_line_gbps", res.port.line_gbps);

@@ -58,7 +58,8 @@ static void plan_slots(struct nicfit_part *p)
 		gens[n++] = 5;
 	if (p->pcie_gen >= 5)
 		gens[n++] = 4;
-	if (p->pcie_gen >= 4 && n < NICFIT_PART_SLOTS)
+	/* three generations at most: the last row is kept for Socket Direct below */
+	if (p->pcie_gen >= 4 && n < NICFIT_PART_SLOTS - 1)
 		gens[n++] = 3;
 	/* a Socket Direct card is installed with both links, each in such a slot */
 	for (i = 0; i < n; i++) {
@@ -69,6 +70,32 @@ static void plan_slots(struct nicfit_part *p)
 			continue;
 		s = &p->slots[p->nslots++];
 		s->gen = gens[i];
+		s->links = r.links;
+		s->width = card.pcie_width;
+		s->link_gen = r.link_gen;
+		s->link_width = r.link_width;
+		s->ports_gbps = r.ports_gbps;
+		s->pcie_gbps = r.pcie_gbps;
+		s->effective_gbps = r.effective_gbps;
+		s->limited_by = r.limited_by;
+	}
+	/*
+	 * Socket Direct as an option (ConnectX-8's auxiliary kit): the card
+	 * over two links of the generation below its own, the form that
+	 * brings a Gen6 card to its line rate in a Gen5 host (NVIDIA's DOCA
+	 * notes: 800 Gb/s over two Gen5 x16 links)
+	 */
+	if (p->socket_direct_option && !p->socket_direct && p->pcie_gen >= 5 &&
+	    p->nslots < NICFIT_PART_SLOTS) {
+		struct nicfit_nic_fit r;
+		struct nicfit_part_slot *s;
+
+		card.pcie_links = 2;
+		if (nicfit_calc_nic(&card, p->pcie_gen - 1, card.pcie_width, 0, proto, &pp, &lp, &r,
+				    NULL))
+			return;
+		s = &p->slots[p->nslots++];
+		s->gen = p->pcie_gen - 1;
 		s->links = r.links;
 		s->width = card.pcie_width;
 		s->link_gen = r.link_gen;

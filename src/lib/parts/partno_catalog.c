@@ -90,6 +90,7 @@ void nicfit__part_fill_from_nic(struct nicfit_part *p, const struct nicfit_nic *
 	p->pcie_gen_min = n->pcie_gen_min;
 	p->pcie_width = n->pcie_width;
 	p->socket_direct = n->socket_direct;
+	p->socket_direct_option = n->sd_option;
 	p->rdma = n->rdma;
 	setstr(p->form_factor, sizeof(p->form_factor), n->form_factor);
 	/* the catalog's slot_width, "single" unless it says otherwise, is a PCIe card's */

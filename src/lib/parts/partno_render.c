@@ -165,6 +165,7 @@ static void render_json_facts(struct nicfit_emit *e, const struct nicfit_part *p
 	emit_int_or_null(e, "pcie_gen_min", p->pcie_gen_min);
 	emit_int_or_null(e, "pcie_width", p->pcie_width);
 	nicfit_emit_bool(e, "socket_direct", p->socket_direct);
+	nicfit_emit_bool(e, "socket_direct_option", p->socket_direct_option);
 	nicfit_emit_bool(e, "multi_host", p->multi_host);
 	if (p->kind == NICFIT_PART_OTHER)
 		nicfit_emit_null(e, "rdma");
@@ -229,7 +230,10 @@ static void render_slots(struct nicfit_emit *e, const struct nicfit_part *p)
 		nicfit_emit_number(e, "effective_gbps", s->effective_gbps);
 		nicfit_emit_string(e, "limited_by", s->limited_by);
 		nicfit_emit_end_object(e);
-		if (s->links > 1)
+		if (s->links > 1 && !p->socket_direct)
+			snprintf(where, sizeof(where), "Socket Direct, two Gen%d x%d links", s->gen,
+				 s->width);
+		else if (s->links > 1)
 			snprintf(where, sizeof(where), "With both links in Gen%d x%d slots", s->gen,
 				 s->width);
 		else

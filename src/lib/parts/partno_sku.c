@@ -10,8 +10,12 @@
  * BlueField-3 DPU); the ConnectX-8 rows, the NVIDIA ConnectX-8 SuperNIC
  * User Manual, "Supported Interfaces" (C8240/C8220 and C8180 SKUs, PCIe
  * Gen6 x16 edge connector, QSFP112 or OSFP cages) and the ConnectX-8
- * firmware release notes 40.44.0208 (800Gb/s XDR, or 2 x 400GbE). A fact
- * no NVIDIA page gives is marked unverified.
+ * firmware release notes 40.44.0208 (800Gb/s XDR, or 2 x 400GbE); the
+ * BlueField-3 SuperNIC rows (B3140H, B3220L), the BlueField-3 Networking
+ * Platform User Guide, "Port Configurations", which gives their OPNs and
+ * not their ports: those are read from NVIDIA's model names (B3 1 40: one
+ * 400G port) and marked unverified. A fact no NVIDIA page gives is
+ * marked unverified.
  *
  * It is not the OPN reader (partno_cx*.c) and not the catalog.
  */
@@ -22,6 +26,8 @@
 
 #define DOCA_SRC "NVIDIA DOCA Installation Guide for Linux v2.9.0, Supported Platforms " \
 	"(https://docs.nvidia.com/doca/archive/2-9-0/NVIDIA+DOCA+Installation+Guide+for+Linux)"
+#define BF3_PORTS_SRC "NVIDIA BlueField-3 Networking Platform User Guide, Port Configurations " \
+	"(B3140H and B3220L models and OPNs) (https://docs.nvidia.com/networking/display/bf3dpu/port-configurations)"
 #define CX8_SRC "NVIDIA ConnectX-8 SuperNIC User Manual, Supported Interfaces " \
 	"(https://docs.nvidia.com/networking/display/connectx8supernic/supported+interfaces); " \
 	"ConnectX-8 firmware release notes 40.44.0208 " \
@@ -68,6 +74,16 @@ static const struct sku skus[] = {
 	  "E-Series FHHL; 8 Arm cores, 16 GB DDR." },
 	{ "900-9D3B4-00PN", "B3140L", "BlueField-3", 1, 1, "QSFP112", 400, "NDR", 5, 16, -1, NULL,
 	  "E-Series FHHL; 8 Arm cores, 16 GB DDR." },
+	{ "900-9D3D4-00EN", "B3140H", "BlueField-3 SuperNIC", 0, 1, "QSFP112", 400, "NDR", 5, 16, -1,
+	  "port_gbps", "The east-west SuperNIC of Spectrum-X, one per GPU; one 400G port and half "
+	  "height read from the model name (UNVERIFIED)." },
+	{ "900-9D3D4-00NN", "B3140H", "BlueField-3 SuperNIC", 0, 1, "QSFP112", 400, "NDR", 5, 16, -1,
+	  "port_gbps", "The east-west SuperNIC of Spectrum-X, one per GPU; one 400G port and half "
+	  "height read from the model name (UNVERIFIED)." },
+	{ "900-9D3B4-00CV", "B3220L", "BlueField-3 SuperNIC", 0, 2, "QSFP112", 200, "NDR200", 5, 16, -1,
+	  "port_gbps", "Two 200G ports read from the model name, as the B3220 DPU's (UNVERIFIED)." },
+	{ "900-9D3B4-00SV", "B3220L", "BlueField-3 SuperNIC", 0, 2, "QSFP112", 200, "NDR200", 5, 16, -1,
+	  "port_gbps", "Two 200G ports read from the model name, as the B3220 DPU's (UNVERIFIED)." },
 };
 
 static void fill(struct nicfit_part *p, const struct sku *k, int by_model)
@@ -84,9 +100,13 @@ static void fill(struct nicfit_part *p, const struct sku *k, int by_model)
 	p->pcie_width = k->width;
 	p->crypto = by_model ? -1 : k->crypto;
 	p->rdma = NICFIT_RDMA_ROCE | NICFIT_RDMA_IB;
-	setstr(p->form_factor, sizeof(p->form_factor), k->dpu ? "pcie-fhhl" : "pcie-hhhl");
+	/* a BlueField SuperNIC is half height when its model name ends in H (B3140H) */
+	setstr(p->form_factor, sizeof(p->form_factor),
+	       k->dpu || (!strncmp(k->family, "BlueField", 9) &&
+			  k->model[strlen(k->model) - 1] != 'H') ? "pcie-fhhl" : "pcie-hhhl");
 	setstr(p->driver, sizeof(p->driver), "mlx5_core");
-	setstr(p->source, sizeof(p->source), k->dpu ? DOCA_SRC : CX8_SRC);
+	setstr(p->source, sizeof(p->source), k->dpu ? DOCA_SRC :
+	       !strncmp(k->family, "BlueField", 9) ? BF3_PORTS_SRC : CX8_SRC);
 	snprintf(p->name, sizeof(p->name), "NVIDIA %s %s%s", k->family, k->model,
 		 k->dpu ? " DPU" : "");
 	if (k->unverified)
