@@ -1,0 +1,2 @@
+calc nic --part 900-9X81E-00EX-ST0 --slot gen5x16 --slot gen4x16
+# exit 64
