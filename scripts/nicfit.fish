@@ -162,6 +162,7 @@ complete -c nicfit -n '__fish_seen_subcommand_from fleet' -l output -r -F -d 'wr
 complete -c nicfit -n '__fish_seen_subcommand_from fleet' -l format -x -a 'text json md csv prom' -d 'output format'
 complete -c nicfit -n '__fish_seen_subcommand_from plan' -l spec -r -F -d 'read the request from a JSON object (options override it)'
 complete -c nicfit -n '__fish_seen_subcommand_from plan' -l server -x -a '(__nicfit_ids servers)' -d 'the server model from the catalog'
+complete -c nicfit -n '__fish_seen_subcommand_from plan' -l riser-config -x -d 'the server\'s riser configuration (default: the one that holds the GPUs)'
 complete -c nicfit -n '__fish_seen_subcommand_from plan' -l servers -x -d 'how many servers'
 complete -c nicfit -n '__fish_seen_subcommand_from plan' -l gpu -x -a '(__nicfit_ids gpus)' -d 'the GPU model from the catalog'
 complete -c nicfit -n '__fish_seen_subcommand_from plan' -l gpus-per-server -x -d 'GPUs in each server'

@@ -219,6 +219,8 @@ struct nicfit_slot {
 	const char *holds;        /* what a host read by nicfit audit has in it now
 				   * ("ConnectX-4 (0000:81:00.0)"), or NULL */
 	int double_room;          /* a dual-slot card fits ("card_width" double, or gpu double) */
+	unsigned configs;         /* bit i: the slot is there in riser configuration i of the
+				   * server; 0: in every configuration ("configs" absent) */
 };
 
 /* A PCIe switch of a server: its upstream port's socket and link. */
@@ -227,6 +229,18 @@ struct nicfit_pcie_switch {
 	int socket, gen, width;
 };
 #define NICFIT_MAX_PCIE_SWITCHES 16
+
+/*
+ * One riser configuration of a server whose slot map depends on the risers
+ * ordered (Dell's R740xd configuration 4 or 6, an R750xa's GPU risers): the
+ * slots that name it in "configs" are its slots, with those that name none.
+ */
+struct nicfit_riser_config {
+	const char *id;           /* "4", "gpu" */
+	const char *name;         /* what to order: "riser configuration 4 (risers 1A, 2A, 3A)" */
+	int max_gpus_double, max_gpus_single; /* the vendor's limits, 0 when not given */
+};
+#define NICFIT_MAX_RISER_CONFIGS 8
 
 struct nicfit_onboard {
 	const char *name, *kind, *nic, *cage, *description;
@@ -260,6 +274,8 @@ struct nicfit_server {
 	int rack_trays, rack_switch_trays, rack_mgmt_switches;
 	double rack_kw;
 	const char *rack_cooling;
+	struct nicfit_riser_config risers[NICFIT_MAX_RISER_CONFIGS];
+	int nrisers;              /* 0: one slot map, whatever the risers */
 };
 
 struct nicfit_gpu {

@@ -96,6 +96,8 @@ struct nicfit_plan_input {
 					 * (one per server), or NULL: none installed */
 	int backend_slot_pin;           /* --backend-slot: 1 + the slot index, 0 = none */
 	int frontend_slot_pin;          /* --frontend-slot: 1 + the slot index, 0 = none */
+	const char *riser_config;       /* --riser-config: the id of one of the server's riser
+					 * configurations, or NULL: the plan picks one */
 	struct nicfit_pcie_params pcie;
 	struct nicfit_link_params link;
 	struct nicfit_llm_params llm;
@@ -261,6 +263,16 @@ struct nicfit_plan {
 	struct nicfit_step_time step_be;
 	char step_algorithm[8];         /* the gradient all-reduce's NCCL algorithm over the back end */
 	struct nicfit_layout layout;    /* an inference split's layout (R1), gpus 0 when none */
+
+	/*
+	 * The riser configuration planned with (R6, plan_riser.c), NULL for a
+	 * server with one slot map; in.server then points at riser_view, the
+	 * catalog server with that configuration's slots only.
+	 */
+	const struct nicfit_riser_config *riser;
+	const struct nicfit_server *riser_of; /* the catalog's server, all configurations */
+	int riser_fits;                 /* the configuration holds the GPUs asked for */
+	struct nicfit_server riser_view;
 
 	/* a what-if card the catalog lacks, decoded from its part number */
 	struct nicfit_part rule_part[2];      /* [0] back end, [1] front end */

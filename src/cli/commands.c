@@ -132,8 +132,8 @@ static const struct cli_command commands[] = {
 	  FMT_TABLES | FMT(NICFIT_FMT_PROM) },
 	{ "plan", cmd_plan,
 	  "the network, NICs, slots, cables and BOM a server needs, and why",
-	  "nicfit plan [--spec FILE.json] [--server ID] [--servers N] [--gpu ID]\n"
-	  "            [--gpus-per-server N]\n"
+	  "nicfit plan [--spec FILE.json] [--server ID] [--riser-config ID]\n"
+	  "            [--servers N] [--gpu ID] [--gpus-per-server N]\n"
 	  "            [--model ID | --params N | --weights-gb X]\n"
 	  "            [--precision fp16|bf16|fp8|int8|int4] [--context T]\n"
 	  "            [--concurrency C]\n"

@@ -112,6 +112,7 @@ static const struct cli_opt decode_opts[] = {
 static const struct cli_opt plan_opts[] = {
 	{ "spec", 0, REQ, "FILE.json", "@file", "read the request from a JSON object (options override it)" },
 	{ "server", 0, REQ, "ID", "@servers", "the server model from the catalog" },
+	{ "riser-config", 0, REQ, "ID", NULL, "the server's riser configuration (default: the one that holds the GPUs)" },
 	{ "servers", 0, REQ, "N", NULL, "how many servers" },
 	{ "gpu", 0, REQ, "ID", "@gpus", "the GPU model from the catalog" },
 	{ "gpus-per-server", 0, REQ, "N", NULL, "GPUs in each server" },

@@ -372,6 +372,24 @@ static enum nicfit_slot_role slot_role(const char *r)
 	       !strcmp(r, "gpu") ? NICFIT_SLOT_GPU : NICFIT_SLOT_ANY;
 }
 
+/*
+ * The riser configurations a slot is there in, as bits of s->risers (0:
+ * every one); names that are not there are refused by catalog_check.c.
+ */
+static unsigned riser_mask(const struct nicfit_server *s, json_t *names)
+{
+	unsigned m = 0;
+	size_t i;
+	int k;
+
+	for (i = 0; i < json_array_size(names); i++)
+		for (k = 0; k < s->nrisers; k++)
+			if (json_is_string(json_array_get(names, i)) &&
+			    !strcmp(json_string_value(json_array_get(names, i)), s->risers[k].id))
+				m |= 1u << k;
+	return m;
+}
+
 /* The index of switch id among s's switches, -1 for none (checked by catalog_check.c). */
 static int switch_index(const struct nicfit_server *s, const char *id)
 {
@@ -391,6 +409,7 @@ static const struct nicfit__field slot_layout[] = {
 	L_INT(nicfit_slot, pcie_switch), L_STR(nicfit_slot, included),
 	L_STR(nicfit_slot, shared_cage), L_STR(nicfit_slot, cage_top),
 	L_STR(nicfit_slot, holds), L_INT(nicfit_slot, double_room),
+	L_UINT(nicfit_slot, configs),
 	L_END
 };
 
@@ -405,6 +424,12 @@ static const struct nicfit__field onboard_layout[] = {
 static const struct nicfit__field pcie_switch_layout[] = {
 	L_STR(nicfit_pcie_switch, id), L_INT(nicfit_pcie_switch, socket),
 	L_INT(nicfit_pcie_switch, gen), L_INT(nicfit_pcie_switch, width),
+	L_END
+};
+
+static const struct nicfit__field riser_config_layout[] = {
+	L_STR(nicfit_riser_config, id), L_STR(nicfit_riser_config, name),
+	L_INT(nicfit_riser_config, max_gpus_double), L_INT(nicfit_riser_config, max_gpus_single),
 	L_END
 };
 
@@ -423,6 +448,8 @@ static const struct nicfit__field server_layout[] = {
 	L_INT(nicfit_server, rack_trays), L_INT(nicfit_server, rack_switch_trays),
 	L_INT(nicfit_server, rack_mgmt_switches), L_DBL(nicfit_server, rack_kw),
 	L_STR(nicfit_server, rack_cooling),
+	L_SUBS(nicfit_server, risers, nicfit_riser_config, riser_config_layout),
+	L_INT(nicfit_server, nrisers),
 	L_END
 };
 
@@ -432,6 +459,7 @@ static void fill_server(struct nicfit_server *s, json_t *o)
 	json_t *slots = json_object_get(o, "slots"), *ob = json_object_get(o, "onboard");
 	json_t *oob = json_object_get(o, "oob"), *mg = json_object_get(o, "max_gpus");
 	json_t *sw = json_object_get(o, "pcie_switches"), *rk = json_object_get(o, "rack");
+	json_t *rc = json_object_get(o, "riser_configs");
 	size_t i;
 
 	fill_entry(&s->e, o);
@@ -456,6 +484,15 @@ static void fill_server(struct nicfit_server *s, json_t *o)
 	s->pcie_gen = gi(o, "pcie_gen", 3);
 	s->generic = gb(o, "generic");
 	s->baseboard_gpu = gs(o, "baseboard_gpu");
+	for (i = 0; i < json_array_size(rc) && s->nrisers < NICFIT_MAX_RISER_CONFIGS; i++) {
+		json_t *x = json_array_get(rc, i), *m = json_object_get(x, "max_gpus");
+		struct nicfit_riser_config *r = &s->risers[s->nrisers++];
+
+		r->id = gs(x, "id");
+		r->name = gs(x, "name");
+		r->max_gpus_double = gi(m, "double", 0);
+		r->max_gpus_single = gi(m, "single", 0);
+	}
 	for (i = 0; i < json_array_size(slots) && s->nslots < NICFIT_MAX_SLOTS; i++) {
 		json_t *x = json_array_get(slots, i);
 		struct nicfit_slot *sl = &s->slots[s->nslots++];
@@ -482,6 +519,7 @@ static void fill_server(struct nicfit_server *s, json_t *o)
 		sl->holds = gs(x, "holds");
 		/* room for a dual-slot card: as said, else where a double-width GPU goes */
 		sl->double_room = cw ? !strcmp(cw, "double") : sl->gpu == NICFIT_GPU_DOUBLE;
+		sl->configs = riser_mask(s, json_object_get(x, "configs"));
 	}
 	for (i = 0; i < json_array_size(ob) && s->nonboard < 8; i++) {
 		json_t *x = json_array_get(ob, i);

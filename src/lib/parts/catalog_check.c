@@ -191,6 +191,8 @@ static const struct field slot_fields[] = {
 	{ "shared_cage", F_STR, 0, 1, 32, NULL, NULL },
 	{ "cage_top", F_STR, 0, 0, 0, NULL, tops },
 	{ "holds", F_STR, 0, 1, 200, NULL, NULL },
+	{ "configs", F_ASTR, 0, 1, 32, NULL, NULL },
+	{ "gpu_power", F_STR, 0, 1, 80, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
@@ -240,6 +242,14 @@ static const struct field rack_fields[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
+static const struct field riser_config_fields[] = {
+	{ "id", F_STR, 1, 1, 32, NULL, NULL },
+	{ "name", F_STR, 1, 1, 160, NULL, NULL },
+	{ "max_gpus", F_OBJ, 0, 0, 0, maxgpu_fields, NULL },
+	{ "notes", F_ASTR, 0, 0, 500, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, NULL, NULL }
+};
+
 static const struct field server_fields[] = {
 	COMMON,
 	{ "vendor", F_STR, 1, 1, 64, NULL, NULL },
@@ -255,6 +265,7 @@ static const struct field server_fields[] = {
 	{ "pcie_switches", F_AOBJ, 0, 0, NICFIT_MAX_PCIE_SWITCHES, pcie_switch_fields, NULL },
 	{ "baseboard_gpu", F_STR, 0, 1, 63, NULL, NULL },
 	{ "rack", F_OBJ, 0, 0, 0, rack_fields, NULL },
+	{ "riser_configs", F_AOBJ, 0, 0, NICFIT_MAX_RISER_CONFIGS, riser_config_fields, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
@@ -279,6 +290,7 @@ static const struct field gpu_fields[] = {
 	{ "fp16_tflops", F_NUMN, 1, 0, 100000, NULL, NULL },
 	{ "fp8_tflops", F_NUMN, 0, 0, 100000, NULL, NULL },
 	{ "pci", F_OBJ, 0, 0, 0, gpu_pci_fields, NULL },
+	{ "power_connector", F_STR, 0, 1, 80, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
@@ -817,6 +829,165 @@ static void check_server_switches(struct checker *c, json_t *e, const char *epat
 	}
 }
 
+/* The slot's riser configurations as bits of "riser_configs" (0: every one; ~0u: a name not there). */
+static unsigned slot_configs(json_t *configs, json_t *slot)
+{
+	json_t *names = json_object_get(slot, "configs");
+	unsigned m = 0;
+	size_t i, k;
+
+	for (i = 0; i < json_array_size(names); i++) {
+		const char *n = json_string_value(json_array_get(names, i));
+		int found = 0;
+
+		for (k = 0; n && k < json_array_size(configs) && k < 32; k++) {
+			const char *id = json_string_value(json_object_get(json_array_get(configs, k), "id"));
+
+			if (id && !strcmp(id, n)) {
+				m |= 1u << k;
+				found = 1;
+			}
+		}
+		if (!found)
+			return ~0u;
+	}
+	return m;
+}
+
+/*
+ * Riser configurations: each slot's "configs" names configurations of
+ * the server, no two share an id, no configuration has two slots of one
+ * name, and a configuration's GPU maximum does not exceed the slots that
+ * take such a GPU in it (a double-width one also fits where a single does).
+ */
+static void check_riser_configs(struct checker *c, json_t *e, const char *epath)
+{
+	json_t *slots = json_object_get(e, "slots"), *rc = json_object_get(e, "riser_configs");
+	char sub[400];
+	size_t i, j, k;
+
+	for (i = 0; i < json_array_size(rc); i++)
+		for (j = 0; j < i; j++) {
+			const char *a = json_string_value(json_object_get(json_array_get(rc, i), "id"));
+			const char *b = json_string_value(json_object_get(json_array_get(rc, j), "id"));
+
+			if (a && b && !strcmp(a, b)) {
+				snprintf(sub, sizeof(sub), "%s/riser_configs/%zu/id", epath, i);
+				problem(c, sub, "riser configuration '%.32s' is given twice", a);
+			}
+		}
+	for (i = 0; i < json_array_size(slots); i++) {
+		json_t *a = json_array_get(slots, i);
+		unsigned ma = slot_configs(rc, a);
+		const char *na = json_string_value(json_object_get(a, "name"));
+
+		if (ma == ~0u) {
+			snprintf(sub, sizeof(sub), "%s/slots/%zu/configs", epath, i);
+			problem(c, sub, "'configs' names a riser configuration that is not in this "
+				"server's 'riser_configs'");
+			continue;
+		}
+		for (j = 0; na && j < i; j++) {
+			json_t *b = json_array_get(slots, j);
+			unsigned mb = slot_configs(rc, b);
+			const char *nb = json_string_value(json_object_get(b, "name"));
+
+			if (mb == ~0u || !nb || strcmp(na, nb) || (ma && mb && !(ma & mb)))
+				continue;
+			snprintf(sub, sizeof(sub), "%s/slots/%zu/name", epath, i);
+			problem(c, sub, "slot '%.32s' is there twice in one riser configuration "
+				"(slot %zu too); give each its 'configs'", na, j);
+		}
+	}
+	for (k = 0; k < json_array_size(rc) && k < 32; k++) {
+		json_t *mg = json_object_get(json_array_get(rc, k), "max_gpus");
+		json_int_t want_d = json_integer_value(json_object_get(mg, "double"));
+		json_int_t want_s = json_integer_value(json_object_get(mg, "single"));
+		json_int_t dbl = 0, any = 0;
+
+		for (i = 0; i < json_array_size(slots); i++) {
+			json_t *a = json_array_get(slots, i);
+			unsigned m = slot_configs(rc, a);
+			const char *g = json_string_value(json_object_get(a, "gpu"));
+
+			if (m == ~0u || (m && !(m & (1u << k))) || !g)
+				continue;
+			dbl += !strcmp(g, "double");
+			any += !strcmp(g, "double") || !strcmp(g, "single");
+		}
+		if (want_d > dbl || want_s > any) {
+			snprintf(sub, sizeof(sub), "%s/riser_configs/%zu/max_gpus", epath, k);
+			problem(c, sub, "'max_gpus' says %ld %s-width GPUs, but the configuration has "
+				"%ld slots that take one", (long)(want_d > dbl ? want_d : want_s),
+				want_d > dbl ? "double" : "single", (long)(want_d > dbl ? dbl : any));
+		}
+	}
+}
+
+/*
+ * A slot map whose switch or socket facts contradict each other is
+ * refused: a slot or PCIe switch on a socket the server does not have, a
+ * slot on another socket than the switch it hangs from (every port of a
+ * switch is on its upstream port's socket), and a slot on a CPU root port,
+ * or a switch's uplink, of a newer PCIe generation than the server's CPUs
+ * give (the link trains at the CPU's). A partial override is checked
+ * against what it gives.
+ */
+static void check_slot_map(struct checker *c, json_t *e, const char *epath)
+{
+	json_t *slots = json_object_get(e, "slots"), *sw = json_object_get(e, "pcie_switches");
+	json_t *jsock = json_object_get(e, "sockets"), *jgen = json_object_get(e, "pcie_gen");
+	json_int_t sockets = json_is_integer(jsock) ? json_integer_value(jsock) : 0;
+	json_int_t gen = json_is_integer(jgen) ? json_integer_value(jgen) : 0;
+	char sub[400];
+	size_t i, j;
+
+	for (j = 0; j < json_array_size(sw); j++) {
+		json_t *w = json_array_get(sw, j);
+		json_t *ws = json_object_get(w, "socket"), *wg = json_object_get(w, "gen");
+
+		if (sockets && json_is_integer(ws) && json_integer_value(ws) >= sockets) {
+			snprintf(sub, sizeof(sub), "%s/pcie_switches/%zu/socket", epath, j);
+			problem(c, sub, "PCIe switch on socket %ld, but the server has %ld socket%s",
+				(long)json_integer_value(ws), (long)sockets, sockets == 1 ? "" : "s");
+		}
+		if (gen && json_is_integer(wg) && json_integer_value(wg) > gen) {
+			snprintf(sub, sizeof(sub), "%s/pcie_switches/%zu/gen", epath, j);
+			problem(c, sub, "PCIe switch uplink Gen%ld on a Gen%ld server: it trains at "
+				"the CPU's generation", (long)json_integer_value(wg), (long)gen);
+		}
+	}
+	for (i = 0; i < json_array_size(slots); i++) {
+		json_t *a = json_array_get(slots, i), *w = NULL;
+		json_t *as = json_object_get(a, "socket"), *ag = json_object_get(a, "gen");
+		const char *name = json_string_value(json_object_get(a, "switch"));
+
+		for (j = 0; name && j < json_array_size(sw) && !w; j++)
+			if (json_is_string(json_object_get(json_array_get(sw, j), "id")) &&
+			    !strcmp(json_string_value(json_object_get(json_array_get(sw, j), "id")), name))
+				w = json_array_get(sw, j);
+		if (sockets && json_is_integer(as) && json_integer_value(as) >= sockets) {
+			snprintf(sub, sizeof(sub), "%s/slots/%zu/socket", epath, i);
+			problem(c, sub, "slot on socket %ld, but the server has %ld socket%s",
+				(long)json_integer_value(as), (long)sockets, sockets == 1 ? "" : "s");
+		}
+		if (w && json_is_integer(as) && json_is_integer(json_object_get(w, "socket")) &&
+		    json_integer_value(as) != json_integer_value(json_object_get(w, "socket"))) {
+			snprintf(sub, sizeof(sub), "%s/slots/%zu/socket", epath, i);
+			problem(c, sub, "slot on socket %ld hangs from PCIe switch '%.32s' on socket %ld",
+				(long)json_integer_value(as), name,
+				(long)json_integer_value(json_object_get(w, "socket")));
+		}
+		if (!name && gen && json_is_integer(ag) && json_integer_value(ag) > gen) {
+			snprintf(sub, sizeof(sub), "%s/slots/%zu/gen", epath, i);
+			problem(c, sub, "Gen%ld slot on a CPU root port of a Gen%ld server: the link "
+				"trains at Gen%ld (a slot behind a PCIe switch names it in 'switch')",
+				(long)json_integer_value(ag), (long)gen, (long)gen);
+		}
+	}
+	check_riser_configs(c, e, epath);
+}
+
 /*
  * Slots that name one "shared_cage" share a twin-port cage: two at most
  * (a twin-port OSFP cage carries two ports, NVIDIA LinkX "Connectors and
@@ -956,6 +1127,7 @@ static size_t check_document(struct checker *c, json_t *root,
 			if (k == NICFIT_KIND_SERVER) {
 				check_server_switches(c, e, epath, partial);
 				check_shared_cages(c, e, epath);
+				check_slot_map(c, e, epath);
 			}
 			if (k == NICFIT_KIND_NIC)
 				check_nic_width(c, e, epath);

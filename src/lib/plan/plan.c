@@ -56,6 +56,7 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 	p->be_limited_by = "";
 	if (!in->server)
 		return nicfit_error_set(err, NICFIT_E_USAGE, "no server");
+	nicfit__plan_riser(p);
 	/* R0: a generic profile's slot map is a guess at a typical server */
 	if (in->server->generic)
 		plan_decide(&p->decisions, "R0", 1,
@@ -66,6 +67,7 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 	nicfit__plan_explain_backend(p);
 	nicfit__plan_rule_frontend(cat, p);
 	nicfit__plan_socket_direct_asked(cat, p);
+	nicfit__plan_riser_decide(p);
 	if (p->backend_needed)
 		nicfit__plan_rule_backend(cat, p);
 	else

@@ -89,7 +89,7 @@ static const char *const known_keys[] = {
 	"reloads_per_day", "switch", "explain", "assume", "example", "installed_backend_cards",
 	"installed_backend_slot", "installed_frontend_slot", "backend_slot", "frontend_slot",
 	"storage_nics", "backend_size",
-	"parallel", "batch_tokens", NULL
+	"parallel", "batch_tokens", "riser_config", NULL
 };
 
 /*
@@ -164,6 +164,39 @@ static long baseboard_positions(const struct nicfit_server *sv, const struct nic
 	return n ? (n > NICFIT_PLAN_MAX_GPUS ? NICFIT_PLAN_MAX_GPUS : n) : 1;
 }
 
+/* --riser-config: one of the server's riser configurations (plan_riser.c plans with it). */
+static int read_riser(struct nicfit_reader *r, struct nicfit_plan_input *in)
+{
+	const struct nicfit_server *sv = in->server;
+	const char *v = nicfit_reader_get(r, "riser_config");
+	char list[200];
+	size_t len = 0;
+	int k;
+
+	in->riser_config = NULL;
+	if (!v)
+		return 0;
+	list[0] = '\0';
+	for (k = 0; k < sv->nrisers; k++) {
+		if (!strcasecmp(sv->risers[k].id, v)) {
+			in->riser_config = sv->risers[k].id;
+			return 0;
+		}
+		if (len + 1 < sizeof(list))
+			len += (size_t)nicfit__fmt(list + len, sizeof(list) - len, "%s%s",
+						   k ? ", " : "", sv->risers[k].id);
+	}
+	if (!sv->nrisers)
+		return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+							     nicfit_reader_opt(r, "riser_config"), 0, 0,
+							     "%s has one slot map, no riser configurations to "
+							     "choose from", sv->e.id));
+	return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+						     nicfit_reader_opt(r, "riser_config"), 0, 0,
+						     "no riser configuration '%.32s' in %s (it has %s)", v,
+						     sv->e.id, list));
+}
+
 /* The servers and their GPUs. */
 static int read_hardware(const struct nicfit_catalog *cat, struct nicfit_reader *r,
 			 struct nicfit_plan_input *in)
@@ -180,6 +213,8 @@ static int read_hardware(const struct nicfit_catalog *cat, struct nicfit_reader 
 	if ((rc = nicfit_reader_long(r, "servers", 1, 1, 100000, &l)))
 		return rc;
 	in->servers = (int)l;
+	if ((rc = read_riser(r, in)))
+		return rc;
 	v = nicfit_reader_get(r, "gpu");
 	/* a baseboard server comes with its GPUs: they are the default */
 	if (!v && in->server->baseboard_gpu)

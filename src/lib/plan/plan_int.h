@@ -386,6 +386,15 @@ struct nicfit_finding *nicfit__plan_vfind(struct nicfit_findings *fs, enum nicfi
 					  enum nicfit__code code, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
 
+/*
+ * plan_riser.c, R6: for a server with riser configurations, the one that
+ * holds the GPUs asked for (or the one asked for); p->in.server becomes
+ * p->riser_view, that configuration's slots, and the slot pins follow.
+ */
+void nicfit__plan_riser(struct nicfit_plan *p);
+/* The decision that says which configuration and why, in its place among R6's. */
+void nicfit__plan_riser_decide(struct nicfit_plan *p);
+
 /* plan_svg.c: the plan as a picture of the server's slots (--format svg) */
 void nicfit__plan_svg(struct nicfit_emit *e, const struct nicfit_plan *p);
 

@@ -16,10 +16,14 @@ static const char *fabric_name(enum nicfit_fabric f)
 	return f == NICFIT_FABRIC_IB ? "infiniband" : f == NICFIT_FABRIC_ROCE ? "roce" : "auto";
 }
 
-static void emit_input(struct nicfit_emit *e, const struct nicfit_plan_input *in)
+static void emit_input(struct nicfit_emit *e, const struct nicfit_plan_input *in,
+		       const struct nicfit_riser_config *riser)
 {
 	nicfit_emit_begin_object(e, "input");
 	nicfit_emit_string(e, "server", in->server->e.id);
+	/* only for a server with riser configurations: the one planned with */
+	if (riser)
+		nicfit_emit_string(e, "riser_config", riser->id);
 	nicfit_emit_int(e, "servers", in->servers);
 	nicfit_emit_string(e, "gpu", in->gpu ? in->gpu->e.id : NULL);
 	nicfit_emit_int(e, "gpus_per_server", in->gpus_per_server);
@@ -122,7 +126,7 @@ static void emit_fit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 
 	nicfit_emit_string(e, "verdict", p->verdict);
 	nicfit_emit_bool(e, "buildable", p->buildable);
-	emit_input(e, in);
+	emit_input(e, in, p->riser);
 	if (p->fit_known) {
 		nicfit_emit_begin_object(e, "model_fit");
 		nicfit_emit_number(e, "weights_gb", p->fit.weights_gb);
