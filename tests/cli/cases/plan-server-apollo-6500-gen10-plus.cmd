@@ -1,0 +1,1 @@
+plan --server apollo-6500-gen10-plus

@@ -1,0 +1,1 @@
+plan --server dl380-gen10-plus --gpu a40 --gpus-per-server 3

@@ -1,0 +1,1 @@
+plan --server dl380a-gen11 --gpu l40s --gpus-per-server 4

@@ -1,0 +1,1 @@
+plan --server sr650-v2 --gpu a40 --gpus-per-server 3

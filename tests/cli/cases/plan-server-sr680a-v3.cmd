@@ -1,0 +1,1 @@
+plan --server sr680a-v3

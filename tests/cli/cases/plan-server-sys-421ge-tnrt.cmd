@@ -1,0 +1,1 @@
+plan --server sys-421ge-tnrt --gpu l40s --gpus-per-server 10

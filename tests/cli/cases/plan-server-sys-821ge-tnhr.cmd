@@ -1,0 +1,1 @@
+plan --server sys-821ge-tnhr --gpu h200-sxm-141gb

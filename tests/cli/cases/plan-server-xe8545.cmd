@@ -1,0 +1,1 @@
+plan --server xe8545

@@ -1,0 +1,1 @@
+plan --server xe9680
