@@ -94,7 +94,7 @@ _nicfit()
 	verify:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	verify:*:--dump) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	verify:*:--plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-	audit:*:--format) COMPREPLY=($(compgen -W "text json md csv svg prom nhc nfd nccl-topo" -- "$cur")); return ;;
+	audit:*:--format) COMPREPLY=($(compgen -W "text json md csv svg prom nhc nfd nccl-topo catalog" -- "$cur")); return ;;
 	calc:*:--format) COMPREPLY=($(compgen -W "text json md" -- "$cur")); return ;;
 	catalog:*:--format) COMPREPLY=($(compgen -W "text json md csv" -- "$cur")); return ;;
 	cluster:*:--format) COMPREPLY=($(compgen -W "text json md csv svg" -- "$cur")); return ;;

@@ -288,8 +288,10 @@ void nicfit_audit_host_server(const struct nicfit_audit *a, struct nicfit_host_s
 
 /*
  * The same as a catalog overlay document (schema nicfit.catalog.v1, one
- * server entry with id `id`), so that planning can use the host like any
- * catalog server: nicfit_catalog_overlay(cat, "host", text, ...). Returns
+ * server entry with id `id`; NULL or "": "host-" and the host name in the
+ * id alphabet), so that planning can use the host like any catalog
+ * server: nicfit_catalog_overlay(cat, "host", text, ...), or `audit
+ * --format catalog` then `plan --server FILE.json`. Returns
  * malloc'd text or NULL when out of memory. An overlay moves the
  * catalog's entries, and the audit points at them: run the audit again
  * (or at least do not read its cards' catalog entries) after overlaying.

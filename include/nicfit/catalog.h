@@ -319,6 +319,13 @@ int nicfit_catalog_overlay(struct nicfit_catalog *cat, const char *input,
 /* The same from a file; NICFIT_E_NOTFOUND / NICFIT_E_IO when unreadable. */
 int nicfit_catalog_overlay_file(struct nicfit_catalog *cat, const char *path,
 				struct nicfit_error *err);
+/*
+ * The same for a file that holds exactly one server (`plan --server
+ * FILE.json`, what `audit --format catalog` writes): id (n bytes) gets that
+ * server's id. NICFIT_E_DATA when the file holds no server or several.
+ */
+int nicfit_catalog_overlay_server_file(struct nicfit_catalog *cat, const char *path,
+				       char *id, size_t n, struct nicfit_error *err);
 
 /*
  * Validate a catalog document without loading it: every problem, up to

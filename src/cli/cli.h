@@ -29,6 +29,7 @@ struct cli {
 	struct nicfit_buf out;         /* what goes to stdout on success */
 	struct nicfit_emit_view view;  /* terminal width, -o, --noheadings, --raw */
 	int nccl_topo;                 /* --format nccl-topo (audit only; fmt stays TEXT) */
+	int host_catalog;              /* --format catalog (audit only; fmt stays TEXT) */
 	int color_auto;                /* no --color or --no-color: colour if the output shows it */
 };
 
@@ -39,6 +40,7 @@ struct cli {
 #define FMT_ALL (FMT_TABLES | FMT(NICFIT_FMT_SVG))
 /* --format nccl-topo: an NCCL_TOPO_FILE XML, written by the CLI, not an emitter format */
 #define FMT_NCCL_TOPO (1u << 16)
+#define FMT_CATALOG (1u << 17)  /* audit --format catalog: the host as a catalog server */
 
 /* A command: name matched exactly, handler, one-line summary, usage text. */
 struct cli_command {

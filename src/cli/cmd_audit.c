@@ -281,6 +281,39 @@ static int nccl_topo_checked(struct cli *c, struct nicfit_catalog *cat,
 	return rc;
 }
 
+/*
+ * --format catalog: the host as a catalog document holding one server
+ * (nicfit_audit_host_catalog_json), for `plan --server FILE.json`. It
+ * describes the host, it judges nothing, so it exits 0 whatever the
+ * findings. A virtual machine's slots are the hypervisor's: refused, as
+ * plan --from-host refuses it.
+ */
+static int write_host_catalog(struct cli *c, struct nicfit_catalog *cat,
+			      const struct audit_args *x, const struct nicfit_host *host)
+{
+	struct nicfit_audit *a = NULL;
+	struct nicfit_error err;
+	char *json;
+	int rc;
+
+	nicfit_error_clear(&err);
+	if (host->topo->is_virtual)
+		return cli_error(NICFIT_E_DATA, "audit: %s is a virtual machine (%s): its slots and "
+				 "NICs are the hypervisor's, so it is no server to plan with",
+				 host->topo->root, host->topo->virtual_why);
+	if (nicfit_audit_judge(host->topo, cat, &x->rq.opts, &a, &err))
+		return cli_fail(&err);
+	json = nicfit_audit_host_catalog_json(a, NULL);
+	nicfit_audit_free(a);
+	if (!json)
+		return cli_error(NICFIT_E_NOMEM, "out of memory");
+	nicfit_buf_puts(&c->out, json);
+	nicfit_buf_addch(&c->out, '\n');
+	free(json);
+	rc = c->out.err;
+	return rc ? cli_error(rc, "audit: cannot write the server entry: %s", nicfit_strerror(rc)) : 0;
+}
+
 int cmd_audit(struct cli *c, int argc, char **argv)
 {
 	struct nicfit_ops_run run = { -1, -1 };
@@ -315,6 +348,10 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		goto out;
 	if (c->nccl_topo) {
 		rc = nccl_topo_checked(c, cat, &x, host);
+		goto out;
+	}
+	if (c->host_catalog) {
+		rc = write_host_catalog(c, cat, &x, host);
 		goto out;
 	}
 	if (nicfit_audit_run_host(cat, &x.rq, host, &a, &err)) {

@@ -76,6 +76,28 @@ static int plan_words(int argc, char **argv, struct nicfit_spec *spec, char **re
 	return rc;
 }
 
+/*
+ * --server FILE.json: a file that holds one server (`audit --format
+ * catalog` writes one) is overlaid on the catalog and planned with, by its
+ * id. A value with a '/' or ending in ".json" is a file: catalog ids have
+ * neither a '/' nor, in the catalog's data, that ending.
+ */
+static int server_file(struct nicfit_catalog *cat, struct nicfit_spec *spec)
+{
+	const char *v = nicfit_spec_get(spec, "server");
+	struct nicfit_error err;
+	char id[64];
+	size_t len = v ? strlen(v) : 0;
+
+	if (!v || (!strchr(v, '/') && (len < 5 || strcmp(v + len - 5, ".json"))))
+		return 0;
+	nicfit_error_clear(&err);
+	if (nicfit_catalog_overlay_server_file(cat, v, id, sizeof(id), &err) ||
+	    nicfit_spec_add(spec, "server", id, &err))
+		return cli_fail(&err);
+	return 0;
+}
+
 int cmd_plan(struct cli *c, int argc, char **argv)
 {
 	static const char *const flags[] = { "explain", "example", NULL };
@@ -103,6 +125,9 @@ int cmd_plan(struct cli *c, int argc, char **argv)
 		goto out;
 	cat = cli_catalog(c, &rc);
 	if (!cat)
+		goto out;
+	rc = server_file(cat, spec);
+	if (rc)
 		goto out;
 	nicfit_error_clear(&err);
 	if (from_host) { /* this host (or a snapshot) is the server */

@@ -40,8 +40,10 @@ static const struct cli_command commands[] = {
 	  "majority is a finding. --format prom (Prometheus), nhc (LBNL NHC: a line per\n"
 	  "failure, exit 1) and nfd (Node Feature Discovery labels); --output FILE writes\n"
 	  "atomically (temp + rename). --format nccl-topo writes an NCCL_TOPO_FILE XML of\n"
-	  "the host instead.",
-	  FMT_ALL | FMT(NICFIT_FMT_PROM) | FMT(NICFIT_FMT_NHC) | FMT(NICFIT_FMT_NFD) | FMT_NCCL_TOPO },
+	  "the host instead; --format catalog the host as a catalog server entry (slots,\n"
+	  "sockets, PCIe switches, onboard ports) that plan --server FILE.json plans with.",
+	  FMT_ALL | FMT(NICFIT_FMT_PROM) | FMT(NICFIT_FMT_NHC) | FMT(NICFIT_FMT_NFD) | FMT_NCCL_TOPO |
+	  FMT_CATALOG },
 	{ "calc", cmd_calc,
 	  "plan's formulas: pcie link nic load fit allreduce stream step",
 	  "nicfit calc pcie --gen G --width W [--mps B] [--assume NAME=VALUE]...\n"
@@ -234,7 +236,7 @@ void cli_print_overview(FILE *f)
 		"nicfit %s - what network an AI server or cluster needs, and whether\n"
 		"the one it has is set up right.\n\n"
 		"usage: nicfit [--json|-j] [--pretty|-p]\n"
-		"              [--format text|json|md|csv|svg|prom|nhc|nfd|nccl-topo]\n"
+		"              [--format text|json|md|csv|svg|prom|nhc|nfd|nccl-topo|catalog]\n"
 		"              [--catalog FILE]... [--color[=auto|always|never] | --no-color]\n"
 		"              [-o COLUMNS] [--noheadings] [--raw] COMMAND [ARGS]\n\n"
 		"Commands:\n", NICFIT_VERSION);
@@ -318,6 +320,12 @@ int cli_check_format(const struct cli *c, const char *name, unsigned formats)
 		if (formats & FMT_NCCL_TOPO)
 			return 0;
 		return cli_error(NICFIT_E_USAGE, "%s has no nccl-topo output (audit writes it)", name);
+	}
+	if (c->host_catalog) {
+		if (formats & FMT_CATALOG)
+			return 0;
+		return cli_error(NICFIT_E_USAGE, "%s has no catalog output (audit writes the host as a "
+				 "server entry; catalog show --json prints an entry)", name);
 	}
 	if (!c->fmt_given || (formats & FMT(c->fmt)))
 		return 0;

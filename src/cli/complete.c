@@ -61,6 +61,8 @@ static void fixed_words(struct nicfit_buf *b, const char *complete, const char *
 				nicfit_buf_addf(b, "%s%s", b->len ? " " : "", format_names[i]);
 		if (formats & FMT_NCCL_TOPO)
 			nicfit_buf_addf(b, " nccl-topo");
+		if (formats & FMT_CATALOG)
+			nicfit_buf_addf(b, " catalog");
 	} else if (!strcmp(complete, "@examples")) {
 		for (i = 0; nicfit_plan_examples[i].name; i++)
 			nicfit_buf_addf(b, "%s%s", i ? " " : "", nicfit_plan_examples[i].name);

@@ -32,15 +32,17 @@ static int set_format(struct cli *c, const char *v)
 			c->fmt = t[i].f;
 			c->fmt_given = 1;
 			c->nccl_topo = 0;
+			c->host_catalog = 0;
 			return 0;
 		}
-	if (!strcmp(v, "nccl-topo")) {
+	if (!strcmp(v, "nccl-topo") || !strcmp(v, "catalog")) {
 		c->fmt = NICFIT_FMT_TEXT;
 		c->fmt_given = 1;
-		c->nccl_topo = 1;
+		c->nccl_topo = v[0] == 'n';
+		c->host_catalog = v[0] == 'c';
 		return 0;
 	}
-	return cli_error(NICFIT_E_USAGE, "--format '%.32s': use text, json, md, csv, svg, prom, nhc, nfd or nccl-topo",
+	return cli_error(NICFIT_E_USAGE, "--format '%.32s': use text, json, md, csv, svg, prom, nhc, nfd, nccl-topo or catalog",
 			 v);
 }
 

@@ -25,7 +25,7 @@ static const struct cli_opt global_opts[] = {
 	{ "json", 'j', NOARG, NULL, NULL, "print JSON (-j); -jp pretty-printed" },
 	{ "pretty", 'p', NOARG, NULL, NULL, "indent JSON output" },
 	{ "format", 0, REQ, "FMT", "@formats",
-	  "text, json, md, csv, svg, prom, nhc, nfd or nccl-topo (what the command prints)" },
+	  "text, json, md, csv, svg, prom, nhc, nfd, nccl-topo or catalog (what the command prints)" },
 	{ "catalog", 0, REQ, "FILE", "@file", "overlay your own parts and prices (repeatable)" },
 	{ "color", 0, OPTARG, "WHEN", "auto always never",
 	  "colour: auto (a terminal, not TERM=dumb or NO_COLOR), always, never" },

@@ -369,8 +369,34 @@ static json_t *onboard_json(const struct nicfit_host_server *h)
 	return onboard;
 }
 
+/*
+ * A catalog id for the host: "host-" and its name in the id alphabet
+ * (lowercase letters, digits, '-', '.', '_', '+'; anything else '-'), at
+ * most 63 characters; "this-host" when it has no name.
+ */
+static void host_entry_id(const struct nicfit_audit *a, char *out, size_t n)
+{
+	const char *h = a->topo->hostname;
+	size_t k, i;
+
+	if (!h[0] || n < 64) {
+		nicfit__fmt(out, n, "this-host");
+		return;
+	}
+	k = (size_t)nicfit__fmt(out, n, "host-");
+	for (i = 0; h[i] && k < 63; i++) {
+		unsigned char ch = (unsigned char)h[i];
+
+		out[k++] = (char)((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+				   ch == '-' || ch == '.' || ch == '_' || ch == '+' ? ch :
+				   ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : '-');
+	}
+	out[k] = '\0';
+}
+
 char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *id)
 {
+	char own_id[64];
 	struct nicfit_host_server *h = malloc(sizeof(*h));
 	json_t *doc, *srv, *unv, *notes, *arr;
 	char source[600];
@@ -382,7 +408,11 @@ char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *i
 	nicfit__fmt(source, sizeof(source), "nicfit audit of %s (sysfs read from %s)",
 		 a->topo->hostname[0] ? a->topo->hostname : "this host", a->topo->root);
 	srv = json_object();
-	json_object_set_new(srv, "id", json_string(id && *id ? id : h->id));
+	if (!id || !*id) {
+		host_entry_id(a, own_id, sizeof(own_id));
+		id = own_id;
+	}
+	json_object_set_new(srv, "id", json_string(id));
 	json_object_set_new(srv, "name", json_string(h->name));
 	json_object_set_new(srv, "vendor", json_string(h->server.vendor));
 	json_object_set_new(srv, "form", json_string(h->server.form));

@@ -865,3 +865,39 @@ int nicfit_catalog_overlay_file(struct nicfit_catalog *cat, const char *path,
 	free(text);
 	return rc;
 }
+
+/*
+ * A file that holds one server (`plan --server FILE.json`, as `audit
+ * --format catalog` writes one): overlaid like --catalog, and its server's
+ * id into id. The file must hold exactly one server entry; other kinds may
+ * come with it (its onboard NIC, its GPUs).
+ */
+int nicfit_catalog_overlay_server_file(struct nicfit_catalog *cat, const char *path,
+				       char *id, size_t n, struct nicfit_error *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	json_t *root, *servers;
+	const char *sid = NULL;
+	int rc = nicfit_read_file(path, CATALOG_MAX_BYTES, &text, &len, err);
+
+	if (rc)
+		return rc;
+	rc = nicfit_catalog_overlay(cat, path, text, len, err);
+	if (!rc) {
+		/* the overlay parsed and checked it: it is a catalog document */
+		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+		servers = json_object_get(root, "servers");
+		if (json_array_size(servers) == 1)
+			sid = json_string_value(json_object_get(json_array_get(servers, 0), "id"));
+		if (sid && strlen(sid) < n)
+			snprintf(id, n, "%s", sid);
+		else
+			rc = nicfit_error_at(err, NICFIT_E_DATA, path, 0, 0,
+					     "a server file holds exactly one entry in \"servers\" "
+					     "(this one holds %zu)", json_array_size(servers));
+		json_decref(root);
+	}
+	free(text);
+	return rc;
+}
