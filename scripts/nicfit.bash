@@ -2,7 +2,7 @@
 # option tables (install as bash-completion/completions/nicfit).
 _nicfit_ids()
 {
-	nicfit catalog list $1 -j 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4
+	nicfit catalog list $1 -o id,name --noheadings --raw 2>/dev/null | awk 'NF > 1 { print $1 }'
 }
 
 _nicfit_codes()

@@ -19,6 +19,20 @@
 #include "options.h"
 #include "nicfit/plan.h"
 
+/*
+ * The catalog ids a completion offers, from `catalog list KIND -o
+ * id[,PCIe],name --raw` (the names' spaces come as \x20; a kind's title is a
+ * line of one word): "KEY<TAB>ID<TAB>NAME" with KEY the name's first word
+ * (its vendor), the PCIe generation and the name, so that sorting groups
+ * servers and GPUs by vendor, then generation.
+ */
+#define ID_AWK_(BS) "NF > 1 { p = NF > 2 ? $2 : \"\"; n = $NF; gsub(/" BS "x20/, \" \", p); " \
+	"gsub(/" BS "x20/, \" \", n); split(n, w, \" \"); " \
+	"print w[1] \" \" p \" \" n \"\\t\" $1 \"\\t\" n (p == \"\" ? \"\" : \" (PCIe \" p \")\") }"
+/* awk's /\\x20/, the backslash doubled again for fish's single quotes */
+#define ID_AWK ID_AWK_("\\\\")
+#define ID_AWK_FISH ID_AWK_("\\\\\\\\")
+
 static const char *const format_names[] = {
 	"text", "json", "md", "csv", "svg", "prom", "nhc", "nfd"
 };
@@ -157,7 +171,7 @@ static void write_bash(FILE *f)
 	fputs("# bash completion for nicfit; written by `nicfit completion bash` from its\n"
 	      "# option tables (install as bash-completion/completions/nicfit).\n"
 	      "_nicfit_ids()\n{\n"
-	      "\tnicfit catalog list $1 -j 2>/dev/null | grep -o '\"id\":\"[^\"]*\"' | cut -d'\"' -f4\n"
+	      "\tnicfit catalog list $1 -o id,name --noheadings --raw 2>/dev/null | awk 'NF > 1 { print $1 }'\n"
 	      "}\n\n_nicfit_codes()\n{\n"
 	      "\tnicfit help findings -j 2>/dev/null | grep -o '\"code\":\"[^\"]*\"' | cut -d'\"' -f4\n"
 	      "}\n\n_nicfit()\n{\n"
@@ -311,10 +325,17 @@ static void write_zsh(FILE *f)
 	fputs("#compdef nicfit\n"
 	      "# zsh completion for nicfit; written by `nicfit completion zsh` from its\n"
 	      "# option tables (install as _nicfit in a directory of $fpath).\n\n"
+	      "# catalog ids with their names, servers and GPUs grouped by vendor and PCIe generation\n"
 	      "_nicfit_ids() {\n"
-	      "\tlocal -a ids\n"
-	      "\tids=(${(f)\"$(nicfit catalog list $1 -j 2>/dev/null | grep -o '\"id\":\"[^\"]*\"' | cut -d'\"' -f4)\"})\n"
-	      "\tcompadd -a ids\n"
+	      "\tlocal -a ids descs\n"
+	      "\tlocal line cols=id,name\n"
+	      "\tcase $1 in servers|gpus) cols=id,PCIe,name ;; esac\n"
+	      "\tfor line in ${(f)\"$(nicfit catalog list $1 -o $cols --noheadings --raw 2>/dev/null |\n"
+	      "\t\tawk '" ID_AWK "' | sort | cut -f2-)\"}; do\n"
+	      "\t\tids+=(\"${line%%\t*}\")\n"
+	      "\t\tdescs+=(\"${line%%\t*} -- ${line#*\t}\")\n"
+	      "\tdone\n"
+	      "\tcompadd -V catalog -l -d descs -a ids\n"
 	      "}\n\n"
 	      "_nicfit_codes() {\n"
 	      "\tlocal -a codes\n"
@@ -399,7 +420,7 @@ static void fish_values(FILE *f, const char *complete, const char *cmd, struct n
 	else if (!strcmp(complete, "@file") || !strcmp(complete, "@dir"))
 		fputs(" -r -F", f);
 	else if (kind)
-		fprintf(f, " -x -a '(__nicfit_ids %s)'", kind);
+		fprintf(f, " -x -k -a '(__nicfit_ids %s)'", kind);
 	else if (!strcmp(complete, "@ids"))
 		fputs(" -x -a '(__nicfit_ids)'", f);
 	else if (!strcmp(complete, "@codes"))
@@ -438,8 +459,12 @@ static void write_fish(FILE *f)
 	sets = cli_optsets(&n);
 	fputs("# fish completion for nicfit; written by `nicfit completion fish` from its\n"
 	      "# option tables (install as fish/vendor_completions.d/nicfit.fish).\n"
+	      "# catalog ids with their names, servers and GPUs grouped by vendor and PCIe generation\n"
 	      "function __nicfit_ids\n"
-	      "    nicfit catalog list $argv -j 2>/dev/null | string match -r -a -g '\"id\":\"([^\"]*)\"'\n"
+	      "    set -l cols id,name\n"
+	      "    contains -- \"$argv[1]\" servers gpus; and set cols id,PCIe,name\n"
+	      "    nicfit catalog list $argv -o $cols --noheadings --raw 2>/dev/null |\n"
+	      "        awk '" ID_AWK_FISH "' | sort | cut -f2-\n"
 	      "end\n"
 	      "function __nicfit_codes\n"
 	      "    nicfit help findings -j 2>/dev/null | string match -r -a -g '\"code\":\"([^\"]*)\"'\n"
@@ -473,7 +498,7 @@ static void write_fish(FILE *f)
 			if (!strcmp(s->args, "@file") || !strcmp(s->args, "@dir"))
 				fputs("-F\n", f);
 			else if (kind || !strcmp(s->args, "@ids"))
-				fprintf(f, "-a '(__nicfit_ids%s%s)'\n", kind ? " " : "", kind ? kind : "");
+				fprintf(f, "-k -a '(__nicfit_ids%s%s)'\n", kind ? " " : "", kind ? kind : "");
 			else {
 				fixed_words(&w, s->args, s->cmd);
 				fputs("-a ", f);

@@ -132,6 +132,12 @@ want --nics-per-node -- nicfit calc allreduce --nics
 want svg -- nicfit plan --format ""
 want zsh -- nicfit completion ""
 want gpus -- nicfit catalog list ""
+want rtx-6000-ada -- nicfit plan --gpu rtx-6
+want sys-4029gp-trt -- nicfit plan --server sys-40
+# the ids of entries only, not those of a server's PCIe switches or riser configurations
+if complete_bash nicfit plan --server "" | grep -qx -e pex0 -e sw1 -e gdb1; then
+	bad "bash: plan --server offers no PCIe switch id" "got: $(complete_bash nicfit plan --server "" | tr '\n' ' ' | cut -c1-160)"
+else ok "bash: plan --server offers no PCIe switch id"; fi
 if command -v fish >/dev/null 2>&1; then
 	got=$(PATH="$bindir:$PATH" fish -c 'source scripts/nicfit.fish; complete -C "nicfit cluster --rail"' 2>&1)
 	printf '%s\n' "$got" | grep -q -- '^--rail-only' && ok "fish completes cluster --rail-only" ||
@@ -139,6 +145,17 @@ if command -v fish >/dev/null 2>&1; then
 	got=$(PATH="$bindir:$PATH" fish -c 'source scripts/nicfit.fish; complete -C "nicfit plan --server r740"' 2>&1)
 	printf '%s\n' "$got" | grep -q '^r740xd' && ok "fish completes catalog ids" ||
 		bad "fish completes catalog ids" "got: $got"
+	# servers with their names, grouped by vendor: Dell's together, then Gigabyte's
+	got=$(PATH="$bindir:$PATH" fish -c 'source scripts/nicfit.fish; complete -C "nicfit plan --server "' 2>&1)
+	printf '%s\n' "$got" | grep -q '^r750xa	Dell PowerEdge R750xa' && ok "fish describes each server by its name" ||
+		bad "fish describes each server by its name" "got: $(printf '%s' "$got" | head -3)"
+	order=$(printf '%s\n' "$got" | cut -f2 | cut -d' ' -f1 | uniq | tr '\n' ' ')
+	case $order in
+	*Dell*Gigabyte*HPE*Lenovo*) ok "fish groups servers by vendor ($order)" ;;
+	*) bad "fish groups servers by vendor" "got: $order" ;;
+	esac
+	printf '%s\n' "$got" | grep -qx -e 'pex0.*' -e 'sw1.*' && bad "fish offers no PCIe switch id" ||
+		ok "fish offers no PCIe switch id"
 fi
 
 # A few of the messages the tables give.
