@@ -39,6 +39,7 @@ j="$tmp/hgx-h100.json"
 check "hgx-h100: 2 sockets" grep -q '"sockets": 2,' "$j"
 check "hgx-h100: 4 PCIe switches" [ "$(grep -c '"id": "0000:' "$j")" = 4 ]
 check "hgx-h100: 8 baseboard GPU positions" [ "$(grep -c '"gpu": "baseboard"' "$j")" = 8 ]
+check "hgx-h100: its baseboard GPU is the catalog H100 SXM5" grep -q '"baseboard_gpu": "h100-sxm5-80gb"' "$j"
 "$NICFIT" plan --server "$j" --gpu h100-sxm5-80gb --servers 2 --workload training \
 	--model llama-3-8b >"$tmp/hgx.plan" 2>&1
 check "hgx-h100: planned from the file, every GPU PIX to its card" \

@@ -397,6 +397,7 @@ static void host_entry_id(const struct nicfit_audit *a, char *out, size_t n)
 char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *id)
 {
 	char own_id[64];
+	int i;
 	struct nicfit_host_server *h = malloc(sizeof(*h));
 	json_t *doc, *srv, *unv, *notes, *arr;
 	char source[600];
@@ -421,6 +422,13 @@ char *nicfit_audit_host_catalog_json(const struct nicfit_audit *a, const char *i
 	json_object_set_new(srv, "slots", slots_json(h));
 	if (h->server.nswitches)
 		json_object_set_new(srv, "pcie_switches", switches_json(h));
+	/* the catalog GPU on its baseboard: a plan of the file defaults to it, as for a DGX */
+	for (i = 0; i < h->ngpus; i++)
+		if (h->gpus[i].catalog_id && h->gpus[i].slot >= 0 &&
+		    h->server.slots[h->gpus[i].slot].gpu == NICFIT_GPU_BASEBOARD) {
+			json_object_set_new(srv, "baseboard_gpu", json_string(h->gpus[i].catalog_id));
+			break;
+		}
 	json_object_set_new(srv, "onboard", onboard_json(h));
 	json_object_set_new(srv, "oob", json_pack("{s:s,s:f,s:s}", "name", "BMC (not visible in sysfs)",
 						  "gbps", 1.0, "cage", "RJ45"));
