@@ -1116,13 +1116,32 @@
     return e.name || e.id;
   }
 
+  /* Servers and GPUs in groups by vendor, then PCIe generation ("Dell · PCIe Gen4"). */
+  function groupOf(kind, e) {
+    if ((kind !== 'servers' && kind !== 'gpus') || !e.vendor) return null;
+    return e.vendor + (e.pcie_gen ? ' · PCIe Gen' + e.pcie_gen : '');
+  }
+
   function fillSelect(sel) {
     const kind = sel.dataset.catalog;
     const list = state.catalog && Array.isArray(state.catalog[kind]) ? state.catalog[kind] : [];
     const keep = sel.value;
     clear(sel);
     if (sel.dataset.empty) sel.append(h('option', { value: '', text: sel.dataset.empty }));
-    for (const e of list) sel.append(h('option', { value: e.id, text: optionText(kind, e) }));
+    const grouped = list.some((e) => groupOf(kind, e));
+    const sorted = grouped ? [...list].sort((a, b) =>
+      (a.vendor || '').localeCompare(b.vendor || '') || (a.pcie_gen || 0) - (b.pcie_gen || 0) ||
+      (a.name || a.id).localeCompare(b.name || b.id)) : list;
+    const groups = new Map();
+    for (const e of sorted) {
+      const opt = h('option', { value: e.id, text: optionText(kind, e) });
+      const g = groupOf(kind, e);
+      if (!g) { sel.append(opt); continue; }
+      if (!groups.has(g)) sel.append(groups.set(g, h('optgroup', { label: g })).get(g));
+      groups.get(g).append(opt);
+    }
+    /* the planner's default server, as the command line's */
+    if (!keep && kind === 'servers' && !sel.dataset.empty && list.some((e) => e.id === 'generic-gen4')) sel.value = 'generic-gen4';
     if (keep) setField(sel, keep);
   }
 
