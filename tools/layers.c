@@ -4,7 +4,7 @@
  *   layers ROOT BUILD ALLOW
  *
  * src/lib is cut into folders by layer, in this order: core, out, physics,
- * parts, host, dump, calc, cluster, verify, plan, audit, fleet. A file may
+ * parts, host, dump, calc, cluster, verify, plan, audit, fleet, accept. A file may
  * include and call only its own folder and those before it; everything
  * else here follows from that rule or keeps it greppable. The tool reads
  * the sources under ROOT (their #include lines and column-0 braces) and
@@ -64,7 +64,7 @@
 
 static const char *const layer_name[] = {
 	"core", "out", "physics", "parts", "host", "dump",
-	"calc", "cluster", "verify", "plan", "audit", "fleet",
+	"calc", "cluster", "verify", "plan", "audit", "fleet", "accept",
 };
 #define N_LAYERS ((int)(sizeof(layer_name) / sizeof(layer_name[0])))
 #define LAYER_PROGRAM N_LAYERS /* src/cli and src/serve: after every folder */
@@ -73,7 +73,7 @@ static const char *const layer_name[] = {
 static const struct {
 	const char *header, *folder;
 } public[] = {
-	{ "audit.h", "audit" },   { "buf.h", "core" },       { "calc.h", "calc" },
+	{ "accept.h", "accept" }, { "audit.h", "audit" },   { "buf.h", "core" },       { "calc.h", "calc" },
 	{ "catalog.h", "parts" }, { "cluster.h", "cluster" }, { "compat.h", "parts" },
 	{ "dcb.h", "host" },      { "dump.h", "dump" },       { "dynlib.h", "core" },
 	{ "emit.h", "out" },      { "error.h", "core" },      { "file.h", "core" },
@@ -345,7 +345,8 @@ static void find_files(void)
 		}
 		if (layer < 0) {
 			problem(R_TREE, "%s: not a layer folder (%s)", dir,
-				"core out physics parts host dump calc cluster verify plan audit fleet");
+				"core out physics parts host dump calc cluster verify plan audit fleet "
+				"accept");
 			continue;
 		}
 		sub = list_dir(dir, &m);

@@ -156,6 +156,7 @@ const char *const *cli_command_names(void);
 int cli_check_format(const struct cli *c, const char *name, unsigned formats);
 
 /* The handlers (cmd_*.c), known only to the table. */
+int cmd_accept(struct cli *c, int argc, char **argv);
 int cmd_audit(struct cli *c, int argc, char **argv);
 int cmd_calc(struct cli *c, int argc, char **argv);
 int cmd_catalog(struct cli *c, int argc, char **argv);

@@ -20,6 +20,24 @@
 static int cmd_help(struct cli *c, int argc, char **argv);
 
 static const struct cli_command commands[] = {
+	{ "accept", cmd_accept,
+	  "day-1 acceptance runbook of a plan or host, with expected numbers; results judged",
+	  "nicfit accept [--spec FILE.json | --example=NAME | PLAN OPTIONS...]\n"
+	  "              [--sysfs DIR|FILE.tar.gz | --dump PATH... | --from-host]\n"
+	  "              [--hosts LIST | --nodes N] [--launcher mpirun|srun]\n"
+	  "              [--script | --results DIR]\n"
+	  "\n"
+	  "Writes the tests a delivered system must pass, in order: NVLink inside each\n"
+	  "node (all_reduce_perf), each rail between pairs of nodes from GPU memory\n"
+	  "(ib_write_bw, ib_read_bw --use_cuda), the all-reduce over every node and rail\n"
+	  "(mpirun or srun, NCCL_ALGO=Ring), the front end (iperf3 -P). Each stage has its\n"
+	  "ceiling, typical and broken lines with their formula and source. The system is\n"
+	  "a plan (plan's options, --spec or --example) or an audited host (--sysfs,\n"
+	  "--dump, --from-host; --nodes copies of it). Pairs: all pairs up to 8 nodes,\n"
+	  "else a ring. --script writes it as a bash script whose outputs --results DIR\n"
+	  "judges: exit status 0 all within band, 1 some below typical or missing, 2 some\n"
+	  "below the broken line.",
+	  FMT_TEXTUAL },
 	{ "audit", cmd_audit,
 	  "check this host, a capture or a dump for GPU and NIC link faults",
 	  "nicfit audit [--sysfs DIR|FILE.tar.gz | --dump PATH...] [--all]\n"

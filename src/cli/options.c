@@ -105,6 +105,19 @@ static const struct cli_opt verify_opts[] = {
 	{ "plan", CLI_OPT_PLAN, REQ, "SPEC.json", "@file", "the ceiling from the plan for this request" },
 };
 
+static const struct cli_opt accept_opts[] = {
+	{ "spec", 0, REQ, "FILE.json", "@file", "the plan's request (plan's options override it)" },
+	{ "example", 0, OPTARG, "NAME", "@examples", "one of plan's example requests" },
+	{ "sysfs", 0, REQ, "DIR|FILE.tar.gz", "@file", "an audited host (a snapshot) instead of a plan" },
+	{ "dump", 0, REQ, "PATH", "@file", "an audited host from its pastes; repeatable" },
+	{ "from-host", 0, NOARG, NULL, NULL, "this host, audited, instead of a plan" },
+	{ "hosts", 0, REQ, "LIST", NULL, "the nodes' names (pdsh-style: gpu[01-32])" },
+	{ "nodes", 0, REQ, "N", NULL, "copies of the audited host (default 2)" },
+	{ "launcher", 0, REQ, "L", "mpirun srun", "what starts the all-reduce" },
+	{ "script", 0, NOARG, NULL, NULL, "write the runbook as a bash script" },
+	{ "results", 0, REQ, "DIR", "@dir", "judge the outputs the script kept in DIR" },
+};
+
 static const struct cli_opt decode_opts[] = {
 	{ "rules", 0, NOARG, NULL, NULL, "decode by the part-number rules alone, not the catalog" },
 };
@@ -289,6 +302,7 @@ static const struct cli_opt calc_stream_opts[] = {
 #define NONE(c, s, a) { c, s, NULL, 0, a }
 
 static const struct cli_optset sets[] = {
+	SET("accept", NULL, accept_opts, NULL),
 	SET("audit", NULL, audit_opts, NULL),
 	NONE("calc", NULL, "pcie link nic load fit allreduce step stream"),
 	SET("calc", "pcie", calc_pcie_opts, NULL),

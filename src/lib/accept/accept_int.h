@@ -1,0 +1,70 @@
+/*
+ * accept_int.h - what the accept sources share (internal).
+ *
+ *   accept.c         the runbook: stages in burn-in order, their bands, their steps
+ *   accept_band.c    each stage's band: the ceiling's formula, the typical and broken lines
+ *   accept_cmd.c     a step's command line (text, or the script's with the tools' folders)
+ *   accept_system.c  the system of a plan request or of an audited host; host lists
+ *   accept_judge.c   a results directory read with verify's readers, steps judged
+ *   accept_summary.c failing steps' causes and next commands; per-host and per-rail sums
+ *   accept_render.c  text, JSON and Markdown
+ *   accept_script.c  the bash script
+ *
+ * The runbook is built once from the system; judging fills the steps'
+ * status; rendering reads both. No cycles: accept.c calls the band and
+ * command builders, accept_judge.c the summary.
+ */
+#ifndef NICFIT_ACCEPT_INT_H
+#define NICFIT_ACCEPT_INT_H
+
+#ifndef NICFIT_BUILDING_LIBRARY
+#error "accept_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+#endif
+
+#include "nicfit/accept.h"
+#include "nicfit/buf.h"
+
+/*
+ * Small clusters are tested in all pairs: each host meets every other,
+ * so a bad port shows in all of its pairs and nowhere else. Above this
+ * the pairs grow as N^2 (32 nodes: 496 pairs x 8 rails), and a ring
+ * (each host with its two neighbours) isolates the same fault in 2N
+ * pairs: a host low in both its pairs is the host, a pair low alone is
+ * the path between them.
+ */
+#define NICFIT__ACCEPT_ALL_PAIRS_MAX 8
+
+/* GPUs a node the pairing of rails and GPUs tracks. */
+#define NICFIT__ACCEPT_MAX_GPUS 64
+
+/* Fill stage's band (formula heap-allocated). Returns 0, or NICFIT_E_NOMEM. */
+int nicfit__accept_band(const struct nicfit_accept_system *sys, struct nicfit_accept_stage *st);
+
+/* One NIC's goodput on the system's rails (Gb/s, after the PCIe share); 0 unknown. */
+double nicfit__accept_rail_goodput(const struct nicfit_accept_system *sys);
+
+/*
+ * Append step s's command to b: the server's (server 1) or the measuring
+ * one's. bindir is the folder the test binaries are named under ("" bare,
+ * as the text shows them; "$TESTS/" in the script). ssh wraps each
+ * command in the script; here it is the command as run on its host.
+ */
+void nicfit__accept_command(const struct nicfit_accept *a, const struct nicfit_accept_step *s,
+			    int server, const char *bindir, struct nicfit_buf *b);
+
+/* Name safe in a command line and a file name: letters, digits, '.', '-', '_'. */
+int nicfit__accept_name_ok(const char *s);
+
+/* accept_summary.c: causes and next command of every failing step; odd hosts. */
+int nicfit__accept_summarise(struct nicfit_accept *a, const char *causes);
+/* Steps on host h (or on rail r, across every pair) by status, into counts[5]. */
+void nicfit__accept_host_counts(const struct nicfit_accept *a, int h, size_t counts[5]);
+void nicfit__accept_rail_counts(const struct nicfit_accept *a, int r, size_t counts[5]);
+/* The step failed: low, broken or missing. */
+int nicfit__accept_failed(const struct nicfit_accept_step *s);
+
+/* The number shown for a figure: GB/s for busbw, Gb/s otherwise. */
+double nicfit__accept_shown(const struct nicfit_accept_band *b, double gbps);
+const char *nicfit__accept_unit(const struct nicfit_accept_band *b);
+
+#endif
