@@ -82,12 +82,13 @@ struct nicfit_accept_system {
 	double st_gbps;             /* storage network a node (TCP goodput), 0 none */
 	char st_part[96];
 	enum nicfit_accept_launcher launcher;
+	int read;                   /* add ib_read_bw on each rail of the first pair (--read) */
 };
 
 enum nicfit_accept_kind {
 	NICFIT_ACCEPT_NVLINK,       /* all_reduce_perf on one node's GPUs */
 	NICFIT_ACCEPT_RAIL_WRITE,   /* ib_write_bw, one rail between two nodes, GPU memory */
-	NICFIT_ACCEPT_RAIL_READ,    /* ib_read_bw, the same, first pair only */
+	NICFIT_ACCEPT_RAIL_READ,    /* ib_read_bw, the same, first pair only (sys.read) */
 	NICFIT_ACCEPT_ALLREDUCE,    /* all_reduce_perf over every node, NCCL_ALGO=Ring */
 	NICFIT_ACCEPT_FRONTEND,     /* iperf3 -P between two nodes */
 	NICFIT_ACCEPT_STORAGE       /* gdsio, GPUDirect Storage read on one GPU */

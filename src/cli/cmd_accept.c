@@ -7,7 +7,7 @@
  *
  *   nicfit accept [--spec FILE.json | --example=NAME | PLAN OPTIONS...]
  *                 [--sysfs DIR|FILE.tar.gz | --dump PATH... | --from-host]
- *                 [--hosts LIST | --nodes N] [--launcher mpirun|srun]
+ *                 [--hosts LIST | --nodes N] [--launcher mpirun|srun] [--read]
  *                 [--script | --results DIR]
  *
  * Exit status: the runbook 0; judged, 0 every step within band, 1 some
@@ -29,7 +29,7 @@
 struct accept_args {
 	const char *sysfs, *hosts, *results;
 	const char *dumps[ACCEPT_MAX_DUMPS];
-	int ndumps, from_host, nodes, script;
+	int ndumps, from_host, nodes, script, read;
 	enum nicfit_accept_launcher launcher;
 };
 
@@ -128,6 +128,8 @@ static int accept_words(int argc, char **argv, struct accept_args *g, struct nic
 			g->from_host = 1;
 		else if (!strcmp(argv[i], "--script"))
 			g->script = 1;
+		else if (!strcmp(argv[i], "--read"))
+			g->read = 1;
 		else
 			rest[(*n)++] = argv[i];
 	}
@@ -176,6 +178,7 @@ static int system_of(struct cli *c, struct accept_args *g, struct nicfit_spec *s
 			return cli_fail(&err);
 	}
 	sys->launcher = g->launcher;
+	sys->read = g->read;
 	if (g->hosts)
 		rc = nicfit_accept_set_hosts(sys, g->hosts, &err);
 	else

@@ -24,19 +24,19 @@ static const struct cli_command commands[] = {
 	  "day-1 acceptance runbook of a plan or host, with expected numbers; results judged",
 	  "nicfit accept [--spec FILE.json | --example=NAME | PLAN OPTIONS...]\n"
 	  "              [--sysfs DIR|FILE.tar.gz | --dump PATH... | --from-host]\n"
-	  "              [--hosts LIST | --nodes N] [--launcher mpirun|srun]\n"
+	  "              [--hosts LIST | --nodes N] [--launcher mpirun|srun] [--read]\n"
 	  "              [--script | --results DIR]\n"
 	  "\n"
 	  "Writes the tests a delivered system must pass, in order: NVLink inside each\n"
 	  "node (all_reduce_perf), each rail between pairs of nodes from GPU memory\n"
-	  "(ib_write_bw, ib_read_bw --use_cuda), the all-reduce over every node and rail\n"
-	  "(mpirun or srun, NCCL_ALGO=Ring), the front end (iperf3 -P). Each stage has its\n"
-	  "ceiling, typical and broken lines with their formula and source. The system is\n"
-	  "a plan (plan's options, --spec or --example) or an audited host (--sysfs,\n"
-	  "--dump, --from-host; --nodes copies of it). Pairs: all pairs up to 8 nodes,\n"
-	  "else a ring. --script writes it as a bash script whose outputs --results DIR\n"
-	  "judges: exit status 0 all within band, 1 some below typical or missing, 2 some\n"
-	  "below the broken line.",
+	  "(ib_write_bw --use_cuda; --read adds ib_read_bw), the all-reduce over every\n"
+	  "node and rail (mpirun or srun, NCCL_ALGO=Ring), the front end (iperf3 -P).\n"
+	  "Each stage has its ceiling, typical and broken lines with their formula and\n"
+	  "source. The system is a plan (plan's options, --spec or --example) or an\n"
+	  "audited host (--sysfs, --dump, --from-host; --nodes copies of it). Pairs: all\n"
+	  "pairs up to 8 nodes, else a ring. --script writes it as a bash script whose\n"
+	  "outputs --results DIR judges: exit status 0 all within band, 1 some below\n"
+	  "typical or missing, 2 some below the broken line.",
 	  FMT_TEXTUAL },
 	{ "audit", cmd_audit,
 	  "check this host, a capture or a dump for GPU and NIC link faults",

@@ -114,6 +114,7 @@ static const struct cli_opt accept_opts[] = {
 	{ "hosts", 0, REQ, "LIST", NULL, "the nodes' names (pdsh-style: gpu[01-32])" },
 	{ "nodes", 0, REQ, "N", NULL, "copies of the audited host (default 2)" },
 	{ "launcher", 0, REQ, "L", "mpirun srun", "what starts the all-reduce" },
+	{ "read", 0, NOARG, NULL, NULL, "add ib_read_bw on each rail (storage initiators)" },
 	{ "script", 0, NOARG, NULL, NULL, "write the runbook as a bash script" },
 	{ "results", 0, REQ, "DIR", "@dir", "judge the outputs the script kept in DIR" },
 };

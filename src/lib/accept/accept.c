@@ -6,7 +6,9 @@
  * inside each node first (NVLink needs no network, so a node that fails
  * here is the node's), then each rail alone between pairs of nodes from
  * GPU memory (the cable, the port and GPUDirect RDMA of one rail), then
- * the read direction once, then the all-reduce over every node (all rails
+ * the read direction once when asked (NCCL moves its data with RDMA
+ * writes and reads only to flush, so the read test is for storage
+ * initiators: NVMe-oF and GPUDirect Storage), then the all-reduce over every node (all rails
  * together, the job's own traffic), then the front end. The bands are
  * accept_band.c's, the command lines accept_cmd.c's; nothing here is a
  * number.
@@ -188,7 +190,7 @@ static int build(struct nicfit_accept *a)
 	}
 	if (!rc && sys->rails > 0 && sys->link.gbps > 0 && npairs) {
 		rc = pair_steps(a, NICFIT_ACCEPT_RAIL_WRITE, npairs, 1);
-		if (!rc)
+		if (!rc && sys->read)
 			rc = pair_steps(a, NICFIT_ACCEPT_RAIL_READ, 1, 1);
 		if (!rc && add_stage(a, NICFIT_ACCEPT_ALLREDUCE, &rc))
 			rc = add_step(a, -1, -1, -1);

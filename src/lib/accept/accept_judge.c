@@ -78,15 +78,16 @@ static int doc_fits(enum nicfit_accept_kind k, const struct nicfit_verify_doc *d
 	return 0;
 }
 
-/* verify's findings on the output, warnings first, one a line; the first fix. */
+/* verify's findings on the output, the worst first, one a line; the first fix. */
 static int verify_causes(struct nicfit_accept_step *s, const struct nicfit_verify *v)
 {
-	static const enum nicfit_severity order[] = { NICFIT_SEV_CRITICAL, NICFIT_SEV_WARNING };
+	static const enum nicfit_severity order[] = { NICFIT_SEV_CRITICAL, NICFIT_SEV_WARNING,
+						      NICFIT_SEV_INFO };
 	struct nicfit_buf b;
 	size_t i, k;
 
 	nicfit_buf_init(&b, 0);
-	for (k = 0; k < 2; k++)
+	for (k = 0; k < 3; k++)
 		for (i = 0; i < v->findings.n; i++) {
 			const struct nicfit_finding *f = &v->findings.v[i];
 

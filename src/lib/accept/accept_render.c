@@ -350,6 +350,13 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_accept *a)
 	if (a->odd_hosts)
 		nicfit_emit_printf(e, "Odd host out: %s (the most failing steps, in more than one "
 				   "pair)\n", a->odd_hosts);
+	for (h = 0; h < a->sys.rails; h++) {
+		nicfit__accept_rail_counts(a, h, c);
+		if (c[NICFIT_ACCEPT_LOW] + c[NICFIT_ACCEPT_BROKEN])
+			nicfit_emit_printf(e, "Failing rail: %d (%s), %zu of %zu steps low or broken\n",
+					   h, a->sys.hca[h], c[NICFIT_ACCEPT_LOW] +
+					   c[NICFIT_ACCEPT_BROKEN], c[0] + c[1] + c[2] + c[3] + c[4]);
+	}
 	for (i = 0; i < a->nsteps; i++)
 		failing += nicfit__accept_failed(&a->steps[i]);
 	if (failing) {
