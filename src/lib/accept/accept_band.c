@@ -37,13 +37,16 @@
 /*
  * NVIDIA's figure for a NIC (Sylvain Jeaugey, NVIDIA/nccl-tests#119,
  * 2022-11-17): "We usually consider 24GB/s is the peak performance per
- * 200G NIC (12 GB/s for 100G NICs)", 96 % of the line rate, which the
- * link formula's goodput (header efficiency at the MTU) reproduces; the
- * ceiling is that formula, the source says it is what good hardware
- * reaches.
+ * 200G NIC (12 GB/s for 100G NICs)", 96 % of the line rate, and
+ * (AddyLaddy, NVIDIA/nccl-tests#290, 2025-03-03) "For NDR @ 400Gbps you
+ * should see 46-48GB/s per NIC", 92-96 %. The ceiling is the link
+ * formula's goodput (header efficiency at the MTU), which sits just above
+ * them; the sources say that is what good hardware reaches, and the
+ * typical line (0.80) leaves their margin twice over.
  */
 #define NIC_SOURCE "NVIDIA/nccl-tests#119 (NVIDIA, 2022-11-17): ~12 GB/s busbw per 100G " \
-	"NIC, ~24 GB/s per 200G NIC is the peak"
+	"NIC, ~24 GB/s per 200G NIC is the peak; NVIDIA/nccl-tests#290 (NVIDIA, 2025-03-03): " \
+	"46-48 GB/s per NDR 400G NIC"
 #define VERIFY_LINES "verify's thresholds (docs/json-verify.md): typical 0.80, broken 0.50 " \
 	"of the ceiling"
 #define NVLINK_LINES "typical: NVIDIA's ring efficiency 370/450 of the line rate; broken: " \

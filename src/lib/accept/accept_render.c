@@ -198,10 +198,16 @@ static void json_judgement(struct nicfit_emit *e, const struct nicfit_accept *a)
 static void text_system(struct nicfit_emit *e, const struct nicfit_accept *a)
 {
 	const struct nicfit_accept_system *sys = &a->sys;
-	int i;
+	int i, md = nicfit_emit_format(e) == NICFIT_FMT_MD;
+	const char *b = md ? "- **" : "", *eb = md ? "**" : "";
+	char title[320];
 
-	nicfit_emit_printf(e, "Acceptance runbook: %s\n\n", sys->title);
-	nicfit_emit_printf(e, "Nodes      %s", a->hosts[0]);
+	snprintf(title, sizeof(title), "Acceptance runbook: %s", sys->title);
+	if (md)
+		nicfit_emit_heading(e, title);
+	else
+		nicfit_emit_printf(e, "%s\n\n", title);
+	nicfit_emit_printf(e, "%sNodes%s      %s", b, eb, a->hosts[0]);
 	for (i = 1; i < sys->nodes && i < 4; i++)
 		nicfit_emit_printf(e, ", %s", a->hosts[i]);
 	if (sys->nodes > 4)
@@ -209,11 +215,11 @@ static void text_system(struct nicfit_emit *e, const struct nicfit_accept *a)
 	nicfit_emit_printf(e, " (%d; two-node tests: %s, %zu pair%s)\n", sys->nodes, a->pattern,
 			   a->npairs, a->npairs == 1 ? "" : "s");
 	if (sys->gpus_per_node)
-		nicfit_emit_printf(e, "GPUs       %d x %s a node%s\n", sys->gpus_per_node,
+		nicfit_emit_printf(e, "%sGPUs%s       %d x %s a node%s\n", b, eb, sys->gpus_per_node,
 				   sys->gpu[0] ? sys->gpu : "GPU", sys->nvswitch ?
 				   ", one NVSwitch domain" : "");
 	if (sys->rails) {
-		nicfit_emit_printf(e, "Rails      %d a node, %.0fG %s%s%s:", sys->rails,
+		nicfit_emit_printf(e, "%sRails%s      %d a node, %.0fG %s%s%s:", b, eb, sys->rails,
 				   sys->link.gbps, sys->ib ? "InfiniBand" : "RoCE v2",
 				   sys->rail_part[0] ? ", " : "", sys->rail_part);
 		for (i = 0; i < sys->rails; i++)
@@ -223,62 +229,83 @@ static void text_system(struct nicfit_emit *e, const struct nicfit_accept *a)
 				nicfit_emit_printf(e, " %s", sys->hca[i]);
 		nicfit_emit_printf(e, "\n");
 		if (sys->hca_assumed)
-			nicfit_emit_printf(e, "           device names assumed: the driver's PCI "
-					   "order; check with ibdev2netdev and edit the commands\n");
+			nicfit_emit_printf(e, "%sdevice names assumed: the driver's PCI order; "
+					   "check with ibdev2netdev and edit the commands\n",
+					   md ? "- " : "           ");
 	}
 	if (sys->fe_port_gbps > 0)
-		nicfit_emit_printf(e, "Front end  %g GbE%s%s\n", sys->fe_port_gbps,
+		nicfit_emit_printf(e, "%sFront end%s  %g GbE%s%s\n", b, eb, sys->fe_port_gbps,
 				   sys->fe_part[0] ? ", " : "", sys->fe_part);
 }
 
-static void text_band(struct nicfit_emit *e, const struct nicfit_accept_band *b)
+static void text_band(struct nicfit_emit *e, const struct nicfit_accept_band *b, int md)
 {
 	const char *u = nicfit__accept_unit(b);
+	const char *in = md ? "- **" : "  ", *out = md ? "**" : "";
 
-	nicfit_emit_printf(e, "  ceiling  %.1f %s: %s\n", nicfit__accept_shown(b, b->ceiling_gbps),
-			   u, b->formula);
-	nicfit_emit_printf(e, "  pass     >= %.1f %s (typical); broken below %.1f %s (%s)\n",
-			   nicfit__accept_shown(b, b->typical_gbps), u,
+	nicfit_emit_printf(e, "%sceiling%s  %.1f %s: %s\n", in, out,
+			   nicfit__accept_shown(b, b->ceiling_gbps), u, b->formula);
+	nicfit_emit_printf(e, "%spass%s     >= %.1f %s (typical); broken below %.1f %s (%s)\n", in,
+			   out, nicfit__accept_shown(b, b->typical_gbps), u,
 			   nicfit__accept_shown(b, b->broken_gbps), u, b->lines);
 	if (b->nvls_gbps > 0)
-		nicfit_emit_printf(e, "  NVLS     up to %.1f %s where the NVSwitch reduces (NCCL "
-				   "2.17 on, NVLink SHARP)\n", nicfit__accept_shown(b, b->nvls_gbps),
-				   u);
+		nicfit_emit_printf(e, "%sNVLS%s     up to %.1f %s where the NVSwitch reduces (NCCL "
+				   "2.17 on, NVLink SHARP)\n", in, out,
+				   nicfit__accept_shown(b, b->nvls_gbps), u);
 	if (b->source)
-		nicfit_emit_printf(e, "  source   %s\n", b->source);
+		nicfit_emit_printf(e, "%ssource%s   %s\n", in, out, b->source);
 }
 
 static void text_step_cmds(struct nicfit_emit *e, const struct nicfit_accept *a,
-			   const struct nicfit_accept_step *s)
+			   const struct nicfit_accept_step *s, int md)
 {
+	const char *in = md ? "" : "        ";
+
+	if (md)
+		nicfit_emit_printf(e, "\n```\n");
 	if (s->server)
-		nicfit_emit_printf(e, "        on %s: %s &\n", a->hosts[s->a], s->server);
+		nicfit_emit_printf(e, "%son %s: %s &\n", in, a->hosts[s->a], s->server);
 	if (s->b >= 0)
-		nicfit_emit_printf(e, "        on %s: %s\n", a->hosts[s->b], s->command);
+		nicfit_emit_printf(e, "%son %s: %s\n", in, a->hosts[s->b], s->command);
 	else if (s->a >= 0)
-		nicfit_emit_printf(e, "        on %s: %s\n", a->hosts[s->a], s->command);
+		nicfit_emit_printf(e, "%son %s: %s\n", in, a->hosts[s->a], s->command);
 	else
-		nicfit_emit_printf(e, "        %s\n", s->command);
+		nicfit_emit_printf(e, "%s%s\n", in, s->command);
+	if (md)
+		nicfit_emit_printf(e, "```\n");
 }
 
 static void text_runbook(struct nicfit_emit *e, const struct nicfit_accept *a)
 {
+	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
 	size_t i, k;
+	char title[200];
 
 	for (i = 0; i < a->nstages; i++) {
 		const struct nicfit_accept_stage *st = &a->stages[i];
 
 		nicfit_emit_printf(e, "\n");
-		nicfit_emit_printf(e, "%sStage %zu: %s%s (%zu step%s)\n", nicfit_emit_color(e,
-				   NICFIT_COLOR_BOLD), i + 1, st->title, nicfit_emit_color(e,
-				   NICFIT_COLOR_RESET), st->nsteps, st->nsteps == 1 ? "" : "s");
-		nicfit_emit_printf(e, "  proves   %s\n", st->proves);
-		text_band(e, &st->band);
+		snprintf(title, sizeof(title), "Stage %zu: %s (%zu step%s)", i + 1, st->title,
+			 st->nsteps, st->nsteps == 1 ? "" : "s");
+		if (md)
+			nicfit_emit_heading(e, title);
+		else
+			nicfit_emit_printf(e, "%s%s%s\n", nicfit_emit_color(e, NICFIT_COLOR_BOLD),
+					   title, nicfit_emit_color(e, NICFIT_COLOR_RESET));
+		nicfit_emit_printf(e, "%sproves%s   %s\n", md ? "- **" : "  ", md ? "**" : "",
+				   st->proves);
+		text_band(e, &st->band, md);
+		if (md)
+			nicfit_emit_printf(e, "\n");
 		for (k = 0; k < st->nsteps; k++) {
 			const struct nicfit_accept_step *s = &a->steps[st->first + k];
 
-			nicfit_emit_printf(e, "  %3zu  %s.txt\n", st->first + k + 1, s->name);
-			text_step_cmds(e, a, s);
+			if (md)
+				nicfit_emit_printf(e, "Step %zu, output `%s.txt`:\n", st->first + k + 1,
+						   s->name);
+			else
+				nicfit_emit_printf(e, "  %3zu  %s.txt\n", st->first + k + 1, s->name);
+			text_step_cmds(e, a, s, md);
 		}
 	}
 	nicfit_emit_printf(e, "\nThe script (--script) runs every step over ssh and keeps each "

@@ -353,6 +353,8 @@ out:
 struct names {
 	char (*v)[NICFIT_ACCEPT_NAME_MAX];
 	int n;
+	int rc;                     /* the name refused (the host list reports any refusal as
+				     * an internal error; the message is ours) */
 	struct nicfit_error *err;
 };
 
@@ -361,7 +363,7 @@ static int add_name(void *ctx, const char *name)
 	struct names *nm = ctx;
 
 	if (!nicfit__accept_name_ok(name) || strlen(name) >= NICFIT_ACCEPT_NAME_MAX)
-		return nicfit_error_set(nm->err, NICFIT_E_USAGE, "--hosts: '%.64s' is not a host "
+		return nm->rc = nicfit_error_set(nm->err, NICFIT_E_USAGE, "--hosts: '%.64s' is not a host "
 					"name (up to %d letters, digits, '.', '-', '_')", name,
 					NICFIT_ACCEPT_NAME_MAX - 1);
 	if (nm->v)
@@ -373,12 +375,12 @@ static int add_name(void *ctx, const char *name)
 int nicfit_accept_set_hosts(struct nicfit_accept_system *sys, const char *list,
 			    struct nicfit_error *err)
 {
-	struct names nm = { NULL, 0, err };
+	struct names nm = { NULL, 0, 0, err };
 	int rc, i, j;
 
 	rc = nicfit_hostlist_expand(list, NICFIT_ACCEPT_MAX_NODES, add_name, &nm, err);
 	if (rc)
-		return rc;
+		return nm.rc ? nm.rc : rc;
 	if (!nm.n)
 		return nicfit_error_set(err, NICFIT_E_USAGE, "--hosts: no host named");
 	nm.v = calloc((size_t)nm.n, sizeof(*nm.v));

@@ -1,0 +1,253 @@
+/*
+ * test_accept.c - the acceptance runbook: its stages and pairs for a plan,
+ * its bands against the link formula and verify's own ceiling, the result
+ * sets of tests/fixtures/accept judged (one passes, one names node03 and
+ * rail 1), names that cannot go in a command line refused, and the
+ * script's comment kept to printable ASCII.
+ */
+#include "unit.h"
+
+#include "nicfit/accept.h"
+#include "nicfit/catalog.h"
+#include "nicfit/file.h"
+#include "nicfit/link.h"
+#include "nicfit/spec.h"
+#include "nicfit/verify.h"
+
+static struct nicfit_catalog *cat;
+
+static int setup(void **state)
+{
+	struct nicfit_error err;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	return nicfit_catalog_new(&cat, &err);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	nicfit_catalog_free(cat);
+	return 0;
+}
+
+/* The runbook of plan's training example with up to two more keys; --read when want_read. */
+static int want_read;
+
+static struct nicfit_accept *training(const char *k1, const char *v1, const char *k2,
+				      const char *v2)
+{
+	struct nicfit_accept_system sys;
+	struct nicfit_accept *a = NULL;
+	struct nicfit_spec spec;
+	struct nicfit_error err;
+
+	nicfit_error_clear(&err);
+	nicfit_spec_init(&spec, "test");
+	assert_int_equal(nicfit_spec_add(&spec, "example", "training", &err), 0);
+	if (k1)
+		assert_int_equal(nicfit_spec_add(&spec, k1, v1, &err), 0);
+	if (k2)
+		assert_int_equal(nicfit_spec_add(&spec, k2, v2, &err), 0);
+	assert_int_equal(nicfit_accept_system_from_plan(cat, &spec, &sys, &err), 0);
+	assert_int_equal(nicfit_accept_default_hosts(&sys, &err), 0);
+	sys.read = want_read;
+	assert_int_equal(nicfit_accept_new(&sys, &a, &err), 0);
+	free(sys.hosts);
+	nicfit_spec_release(&spec);
+	return a;
+}
+
+static const struct nicfit_accept_stage *stage_of(const struct nicfit_accept *a,
+						   enum nicfit_accept_kind k)
+{
+	size_t i;
+
+	for (i = 0; i < a->nstages; i++)
+		if (a->stages[i].kind == k)
+			return &a->stages[i];
+	return NULL;
+}
+
+/* The article's two servers: one rail, no NVLink switch, the front end; read only asked. */
+static void training_stages(void **state)
+{
+	struct nicfit_accept *a = training(NULL, NULL, NULL, NULL);
+	const struct nicfit_accept_stage *w;
+
+	(void)state;
+	assert_int_equal(a->sys.nodes, 2);
+	assert_int_equal(a->sys.rails, 1);
+	assert_string_equal(a->sys.hca[0], "mlx5_0");
+	assert_null(stage_of(a, NICFIT_ACCEPT_NVLINK));
+	assert_null(stage_of(a, NICFIT_ACCEPT_RAIL_READ));
+	w = stage_of(a, NICFIT_ACCEPT_RAIL_WRITE);
+	assert_non_null(w);
+	assert_int_equal(w->nsteps, 1);
+	assert_string_equal(a->steps[w->first].name, "rail-write-node01-node02-r0");
+	assert_non_null(strstr(a->steps[w->first].command, "--use_cuda=0 node01"));
+	assert_non_null(stage_of(a, NICFIT_ACCEPT_ALLREDUCE));
+	assert_non_null(stage_of(a, NICFIT_ACCEPT_FRONTEND));
+	nicfit_accept_free(a);
+	want_read = 1;
+	a = training(NULL, NULL, NULL, NULL);
+	want_read = 0;
+	assert_non_null(stage_of(a, NICFIT_ACCEPT_RAIL_READ));
+	assert_string_equal(a->steps[stage_of(a, NICFIT_ACCEPT_RAIL_READ)->first].name,
+			    "rail-read-node01-node02-r0");
+	nicfit_accept_free(a);
+}
+
+/* Bands: the link formula's goodput, typical and broken at verify's thresholds. */
+static void bands_follow_the_formula(void **state)
+{
+	struct nicfit_accept *a = training("backend_cards", "2", NULL, NULL);
+	const struct nicfit_accept_stage *w = stage_of(a, NICFIT_ACCEPT_RAIL_WRITE);
+	const struct nicfit_accept_stage *r = stage_of(a, NICFIT_ACCEPT_ALLREDUCE);
+	struct nicfit_link_params lp;
+	struct nicfit_link_result lr;
+	struct nicfit_speed sp;
+
+	(void)state;
+	assert_int_equal(nicfit_parse_speed("100GbE", "t", &sp, NULL), 0);
+	nicfit_link_params_default(&lp);
+	assert_int_equal(nicfit_link_calc(&sp, NICFIT_PROTO_ROCE, &lp, &lr, NULL), 0);
+	assert_near(w->band.ceiling_gbps, lr.goodput_gbps, 1e-9);
+	assert_near(w->band.typical_gbps, NICFIT_VERIFY_LOW_RATIO * lr.goodput_gbps, 1e-9);
+	assert_near(w->band.broken_gbps, NICFIT_VERIFY_FAR_RATIO * lr.goodput_gbps, 1e-9);
+	assert_near(r->band.ceiling_gbps, 2 * lr.goodput_gbps, 1e-9);
+	assert_int_equal(r->band.busbw, 1);
+	nicfit_accept_free(a);
+}
+
+/* Two nodes one pair; up to eight all pairs; more a ring. */
+static void pair_patterns(void **state)
+{
+	static const struct {
+		const char *servers;
+		size_t pairs;
+		const char *pattern;
+	} c[] = { { "2", 1, "one pair" }, { "5", 10, "all pairs" }, { "8", 28, "all pairs" },
+		  { "9", 9, "ring" }, { "32", 32, "ring" } };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct nicfit_accept *a = training("servers", c[i].servers, NULL, NULL);
+		const struct nicfit_accept_stage *w = stage_of(a, NICFIT_ACCEPT_RAIL_WRITE);
+
+		assert_int_equal(a->npairs, c[i].pairs);
+		assert_string_equal(a->pattern, c[i].pattern);
+		assert_int_equal(w->nsteps, c[i].pairs * (size_t)a->sys.rails);
+		nicfit_accept_free(a);
+	}
+}
+
+/* The judged figure is verify's, and the ceiling the band's: verify agrees with it. */
+static void pass_set(void **state)
+{
+	struct nicfit_accept *a = training("backend_cards", "2", NULL, NULL);
+	struct nicfit_error err;
+	size_t i;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_accept_judge(a, "tests/fixtures/accept/training-pass", NULL, &err),
+			 0);
+	assert_int_equal(nicfit_accept_exit_code(a), 0);
+	assert_int_equal(a->counts[NICFIT_ACCEPT_PASS], a->nsteps);
+	assert_null(a->odd_hosts);
+	for (i = 0; i < a->nsteps; i++) {
+		const struct nicfit_accept_step *s = &a->steps[i];
+
+		assert_true(s->measured_gbps > 0);
+		assert_near(s->ratio * a->stages[s->stage].band.ceiling_gbps, s->measured_gbps, 1e-9);
+	}
+	/* DeepOps' ib_write_bw: 92.40 Gb/s */
+	assert_near(a->steps[0].measured_gbps, 92.40, 1e-9);
+	nicfit_accept_free(a);
+}
+
+/* Rail 1 of node03 fails with both its partners: node03 is named, rail 1 counted. */
+static void failing_rail_set(void **state)
+{
+	struct nicfit_accept *a = training("backend_cards", "2", "servers", "3");
+	struct nicfit_error err;
+	size_t i, broken = 0;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_accept_judge(a, "tests/fixtures/accept/training-rail", NULL, &err),
+			 0);
+	assert_int_equal(nicfit_accept_exit_code(a), 2);
+	assert_non_null(a->odd_hosts);
+	assert_string_equal(a->odd_hosts, "node03");
+	for (i = 0; i < a->nsteps; i++)
+		if (a->steps[i].status == NICFIT_ACCEPT_BROKEN) {
+			assert_int_equal(a->steps[i].rail, 1);
+			assert_non_null(a->steps[i].next);
+			broken++;
+		}
+	assert_int_equal(broken, 2);
+	assert_int_equal(a->counts[NICFIT_ACCEPT_MISSING], 1);
+	nicfit_accept_free(a);
+}
+
+static void bad_inputs(void **state)
+{
+	struct nicfit_accept *a = training(NULL, NULL, NULL, NULL);
+	struct nicfit_accept_system sys;
+	struct nicfit_error err;
+
+	(void)state;
+	memset(&sys, 0, sizeof(sys));
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_accept_set_hosts(&sys, "gpu01,gpu;rm", &err), NICFIT_E_USAGE);
+	assert_non_null(strstr(err.msg, "gpu;rm"));
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_accept_set_hosts(&sys, "gpu[01-02],gpu01", &err), NICFIT_E_USAGE);
+	assert_non_null(strstr(err.msg, "twice"));
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_accept_set_hosts(&sys, "gpu[01-03]", &err), 0);
+	assert_int_equal(sys.nodes, 3);
+	assert_string_equal(sys.hosts[2], "gpu03");
+	free(sys.hosts);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_accept_judge(a, "tests/fixtures/accept/no-such-dir", NULL, &err),
+			 NICFIT_E_NOTFOUND);
+	nicfit_accept_free(a);
+}
+
+/* The title, which may carry a host's name, reaches the script's comment as printable ASCII. */
+static void script_comment(void **state)
+{
+	struct nicfit_accept *a = training(NULL, NULL, NULL, NULL);
+	struct nicfit_buf b;
+	size_t i;
+
+	(void)state;
+	snprintf(a->sys.title, sizeof(a->sys.title), "host\nrm -rf /\x1b[31m");
+	nicfit_buf_init(&b, 0);
+	assert_int_equal(nicfit_accept_script(a, &b), 0);
+	assert_non_null(strstr(b.data, "# Acceptance runbook: host?rm -rf /?[31m\n"));
+	for (i = 0; i < b.len; i++)
+		assert_true(b.data[i] == '\n' || (b.data[i] >= ' ' && b.data[i] <= '~'));
+	nicfit_buf_release(&b);
+	nicfit_accept_free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(training_stages),
+		cmocka_unit_test(bands_follow_the_formula),
+		cmocka_unit_test(pair_patterns),
+		cmocka_unit_test(pass_set),
+		cmocka_unit_test(failing_rail_set),
+		cmocka_unit_test(bad_inputs),
+		cmocka_unit_test(script_comment),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
