@@ -1,0 +1,43 @@
+#!/bin/sh
+# The runbooks nicfit accept writes as bash scripts (--script) must pass
+# the ShellCheck linter at its strictest level (style) and bash -n, for a plan (the
+# article's two servers, a 32-node DGX H100 cluster with either launcher,
+# AMD GPUs with --read) and for an audited fixture host. shellcheck comes
+# from Debian's shellcheck package (scripts/deps.sh check installs it).
+set -u
+: "${NICFIT:=build/nicfit}" "${BUILD:=build}"
+n=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dgx="--server dgx-h100 --servers 32 --gpu h100-sxm5-80gb --gpus-per-server 8 --model llama-3-70b --workload training --fabric infiniband"
+check() { # name, then accept's arguments
+	name=$1
+	shift
+	n=$((n + 1))
+	if ! "$NICFIT" accept "$@" --script >"$tmp/$name.sh" 2>"$tmp/$name.err"; then
+		echo "not ok $n - $name: nicfit accept failed: $(head -1 "$tmp/$name.err")"
+		return
+	fi
+	if ! bash -n "$tmp/$name.sh" 2>"$tmp/$name.err"; then
+		echo "not ok $n - $name: bash -n: $(head -1 "$tmp/$name.err")"
+		return
+	fi
+	if ! command -v shellcheck >/dev/null 2>&1; then
+		echo "ok $n - $name # SKIP shellcheck is not installed (scripts/deps.sh check)"
+		return
+	fi
+	if shellcheck -s bash -S style "$tmp/$name.sh" >"$tmp/$name.sc" 2>&1; then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name: shellcheck"
+		head -20 "$tmp/$name.sc" | sed 's/^/# /'
+	fi
+}
+check training --example=training
+check training-srun --example=training --backend-cards 2 --launcher srun --read
+# shellcheck disable=SC2086
+check dgx32 $dgx
+# shellcheck disable=SC2086
+check dgx32-srun $dgx --launcher srun --hosts 'dgx[001-032]'
+check amd --server generic-gen5 --servers 4 --gpu mi300x --gpus-per-server 8 --model llama-3-70b --workload training --read
+check host --sysfs "$BUILD/fixtures/hgx-h100" --nodes 4
