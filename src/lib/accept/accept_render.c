@@ -316,33 +316,38 @@ static void text_failing(struct nicfit_emit *e, const struct nicfit_accept *a,
 			 const struct nicfit_accept_step *s)
 {
 	const struct nicfit_accept_band *b = &a->stages[s->stage].band;
-	const char *p = s->causes;
+	int md = nicfit_emit_format(e) == NICFIT_FMT_MD;
+	const char *sub = md ? "  - " : "        ", *p = s->causes;
 
-	nicfit_emit_printf(e, "  %s%-7s%s %3zu  %s", nicfit_emit_color(e, s->status ==
-			   NICFIT_ACCEPT_BROKEN ? NICFIT_COLOR_RED : NICFIT_COLOR_YELLOW),
-			   nicfit_accept_status_name(s->status), nicfit_emit_color(e,
-			   NICFIT_COLOR_RESET), (size_t)(s - a->steps) + 1, s->name);
+	if (md)
+		nicfit_emit_printf(e, "- **%s** step %zu `%s`", nicfit_accept_status_name(s->status),
+				   (size_t)(s - a->steps) + 1, s->name);
+	else
+		nicfit_emit_printf(e, "  %s%-7s%s %3zu  %s", nicfit_emit_color(e, s->status ==
+				   NICFIT_ACCEPT_BROKEN ? NICFIT_COLOR_RED : NICFIT_COLOR_YELLOW),
+				   nicfit_accept_status_name(s->status), nicfit_emit_color(e,
+				   NICFIT_COLOR_RESET), (size_t)(s - a->steps) + 1, s->name);
 	if (s->rail >= 0)
 		nicfit_emit_printf(e, " (rail %d, %s)", s->rail, a->sys.hca[s->rail]);
 	nicfit_emit_printf(e, "\n");
 	if (s->measured_gbps >= 0)
-		nicfit_emit_printf(e, "        %.1f %s = %.0f %% of the %.1f ceiling (pass >= %.1f, "
-				   "broken < %.1f): %s\n", nicfit__accept_shown(b, s->measured_gbps),
+		nicfit_emit_printf(e, "%s%.1f %s = %.0f %% of the %.1f ceiling (pass >= %.1f, "
+				   "broken < %.1f): %s\n", sub, nicfit__accept_shown(b, s->measured_gbps),
 				   nicfit__accept_unit(b), 100 * s->ratio,
 				   nicfit__accept_shown(b, b->ceiling_gbps),
 				   nicfit__accept_shown(b, b->typical_gbps),
 				   nicfit__accept_shown(b, b->broken_gbps), s->what);
 	else if (s->what)
-		nicfit_emit_printf(e, "        %s\n", s->what);
+		nicfit_emit_printf(e, "%s%s\n", sub, s->what);
 	while (p && *p) {
 		const char *end = strchr(p, '\n');
 		int n = end ? (int)(end - p) : (int)strlen(p);
 
-		nicfit_emit_printf(e, "        cause: %.*s\n", n, p);
+		nicfit_emit_printf(e, "%scause: %.*s\n", sub, n, p);
 		p = end ? end + 1 : NULL;
 	}
 	if (s->next)
-		nicfit_emit_printf(e, "        next:  %s\n", s->next);
+		nicfit_emit_printf(e, "%snext:  %s\n", sub, s->next);
 }
 
 static const struct nicfit_column count_cols[] = {
@@ -367,27 +372,38 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_accept *a)
 	};
 	size_t c[5], i, failing = 0;
 	char name[64];
-	int h, rc = nicfit_accept_exit_code(a);
+	int h, rc = nicfit_accept_exit_code(a), md = nicfit_emit_format(e) == NICFIT_FMT_MD;
 
-	nicfit_emit_printf(e, "Acceptance of %s: %s (%zu pass, %zu low, %zu broken, %zu missing "
-			   "of %zu steps; results %s)\n", a->sys.title, rc == 2 ? "BROKEN" : rc ?
-			   "NOT ACCEPTED" : "ACCEPTED", a->counts[NICFIT_ACCEPT_PASS],
+	snprintf(name, sizeof(name), "%s", rc == 2 ? "BROKEN" : rc ? "NOT ACCEPTED" : "ACCEPTED");
+	if (md) {
+		char title[320];
+
+		snprintf(title, sizeof(title), "Acceptance of %s: %s", a->sys.title, name);
+		nicfit_emit_heading(e, title);
+	} else {
+		nicfit_emit_printf(e, "Acceptance of %s: %s ", a->sys.title, name);
+	}
+	nicfit_emit_printf(e, "(%zu pass, %zu low, %zu broken, %zu missing "
+			   "of %zu steps; results %s)\n", a->counts[NICFIT_ACCEPT_PASS],
 			   a->counts[NICFIT_ACCEPT_LOW], a->counts[NICFIT_ACCEPT_BROKEN],
 			   a->counts[NICFIT_ACCEPT_MISSING], a->nsteps, a->results);
+	if (md)
+		nicfit_emit_printf(e, "\n");
 	if (a->odd_hosts)
-		nicfit_emit_printf(e, "Odd host out: %s (the most failing steps, in more than one "
-				   "pair)\n", a->odd_hosts);
+		nicfit_emit_printf(e, "%sOdd host out: %s (the most failing steps, in more than one "
+				   "pair)\n", md ? "- " : "", a->odd_hosts);
 	for (h = 0; h < a->sys.rails; h++) {
 		nicfit__accept_rail_counts(a, h, c);
 		if (c[NICFIT_ACCEPT_LOW] + c[NICFIT_ACCEPT_BROKEN])
-			nicfit_emit_printf(e, "Failing rail: %d (%s), %zu of %zu steps low or broken\n",
-					   h, a->sys.hca[h], c[NICFIT_ACCEPT_LOW] +
+			nicfit_emit_printf(e, "%sFailing rail: %d (%s), %zu of %zu steps low or "
+					   "broken\n", md ? "- " : "", h, a->sys.hca[h], c[NICFIT_ACCEPT_LOW] +
 					   c[NICFIT_ACCEPT_BROKEN], c[0] + c[1] + c[2] + c[3] + c[4]);
 	}
 	for (i = 0; i < a->nsteps; i++)
 		failing += nicfit__accept_failed(&a->steps[i]);
 	if (failing) {
-		nicfit_emit_printf(e, "\nFailing steps\n");
+		nicfit_emit_printf(e, "\n");
+		nicfit_emit_heading(e, "Failing steps");
 		for (i = 0; i < a->nsteps; i++)
 			if (a->steps[i].status == NICFIT_ACCEPT_BROKEN)
 				text_failing(e, a, &a->steps[i]);
@@ -396,7 +412,8 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_accept *a)
 			    a->steps[i].status == NICFIT_ACCEPT_MISSING)
 				text_failing(e, a, &a->steps[i]);
 	}
-	nicfit_emit_printf(e, "\nPer host\n");
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, "Per host");
 	nicfit_emit_table_begin(e, NULL, count_cols, 5);
 	for (h = 0; h < a->sys.nodes; h++) {
 		nicfit__accept_host_counts(a, h, c);
@@ -404,7 +421,8 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_accept *a)
 	}
 	nicfit_emit_table_end(e);
 	if (a->sys.rails) {
-		nicfit_emit_printf(e, "\nPer rail\n");
+		nicfit_emit_printf(e, "\n");
+		nicfit_emit_heading(e, "Per rail");
 		nicfit_emit_table_begin(e, NULL, rail_cols, 5);
 		for (h = 0; h < a->sys.rails; h++) {
 			nicfit__accept_rail_counts(a, h, c);
@@ -413,19 +431,20 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_accept *a)
 		}
 		nicfit_emit_table_end(e);
 	}
-	nicfit_emit_printf(e, "\nSteps\n");
+	nicfit_emit_printf(e, "\n");
+	nicfit_emit_heading(e, "Steps");
 	for (i = 0; i < a->nsteps; i++) {
 		const struct nicfit_accept_step *s = &a->steps[i];
 		const struct nicfit_accept_band *b = &a->stages[s->stage].band;
 
 		if (s->measured_gbps >= 0)
-			nicfit_emit_printf(e, "  %3zu  %-8s %s: %.1f of %.1f %s\n", i + 1,
+			nicfit_emit_printf(e, "%s%3zu  %-8s %s: %.1f of %.1f %s\n", md ? "- " : "  ", i + 1,
 					   nicfit_accept_status_name(s->status), s->name,
 					   nicfit__accept_shown(b, s->measured_gbps),
 					   nicfit__accept_shown(b, b->ceiling_gbps),
 					   nicfit__accept_unit(b));
 		else
-			nicfit_emit_printf(e, "  %3zu  %-8s %s\n", i + 1,
+			nicfit_emit_printf(e, "%s%3zu  %-8s %s\n", md ? "- " : "  ", i + 1,
 					   nicfit_accept_status_name(s->status), s->name);
 	}
 }
@@ -441,7 +460,8 @@ int nicfit_accept_render(const struct nicfit_accept *a, struct nicfit_emit *e)
 	nicfit_emit_end_object(e);
 	json_stages(e, a);
 	json_judgement(e, a);
-	if (a->judged)
+	/* the report's tables are the JSON's judgement: in JSON they are not shown again */
+	if (a->judged && nicfit_emit_is_text(e))
 		text_report(e, a);
 	else {
 		text_system(e, a);
