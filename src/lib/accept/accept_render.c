@@ -212,7 +212,9 @@ static void text_system(struct nicfit_emit *e, const struct nicfit_accept *a)
 		nicfit_emit_printf(e, ", %s", a->hosts[i]);
 	if (sys->nodes > 4)
 		nicfit_emit_printf(e, ", ... %s", a->hosts[sys->nodes - 1]);
-	nicfit_emit_printf(e, " (%d; two-node tests: %s, %zu pair%s)\n", sys->nodes, a->pattern,
+	nicfit_emit_printf(e, " (%d node%s%s; two-node tests: %s, %zu pair%s)\n", sys->nodes,
+			   sys->nodes == 1 ? "" : "s", !strcmp(sys->from, "host") ?
+			   ", each built as the audited host" : "", a->pattern,
 			   a->npairs, a->npairs == 1 ? "" : "s");
 	if (sys->gpus_per_node)
 		nicfit_emit_printf(e, "%sGPUs%s       %d x %s a node%s\n", b, eb, sys->gpus_per_node,

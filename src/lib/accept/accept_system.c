@@ -149,8 +149,8 @@ int nicfit_accept_system_from_plan(const struct nicfit_catalog *cat, struct nicf
 		goto out;
 	sys->from = "plan";
 	sys->nodes = pl->in.servers > pl->servers_needed ? pl->in.servers : pl->servers_needed;
-	snprintf(sys->title, sizeof(sys->title), "%d x %s (plan)", sys->nodes,
-		 pl->in.server->e.name);
+	/* no count: --hosts may name more or fewer nodes; the runbook says how many */
+	snprintf(sys->title, sizeof(sys->title), "%s (plan)", pl->in.server->e.name);
 	sys->gpus_per_node = pl->in.gpus_per_server;
 	if (pl->in.gpu)
 		gpu_of(pl->in.gpu, sys->gpus_per_node, sys);
@@ -335,9 +335,8 @@ int nicfit_accept_system_from_host(const struct nicfit_catalog *cat,
 		goto out;
 	sys->from = "host";
 	sys->nodes = nodes >= 2 ? nodes : 2;
-	snprintf(sys->title, sizeof(sys->title), "%d x host %.64s (%d GPUs, %d rails; audited)",
-		 sys->nodes, host->topo->hostname[0] ? host->topo->hostname : "(unnamed)",
-		 a->ngpus, sys->rails);
+	snprintf(sys->title, sizeof(sys->title), "host %.64s (%d GPUs, %d rails; audited)",
+		 host->topo->hostname[0] ? host->topo->hostname : "(unnamed)", a->ngpus, sys->rails);
 	sys->link = x.link;
 	sys->ib = x.proto == NICFIT_PROTO_IB;
 	sys->rail_pcie_gbps = x.pcie_gbps;
