@@ -1,0 +1,2 @@
+-j accept --example=training --script
+# exit 64

@@ -1,0 +1,2 @@
+accept --example=training --launcher pdsh
+# exit 64

@@ -1,0 +1,2 @@
+accept --example=training --nodes 3
+# exit 64

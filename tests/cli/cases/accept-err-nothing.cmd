@@ -1,0 +1,2 @@
+accept --example=inference
+# exit 65

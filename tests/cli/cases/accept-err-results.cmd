@@ -1,0 +1,2 @@
+accept --example=training --results tests/fixtures/accept/no-such-dir
+# exit 66

@@ -1,0 +1,1 @@
+-j -p accept --sysfs build/fixtures/hgx-h100

@@ -1,0 +1,1 @@
+--format md accept --sysfs build/fixtures/hgx-h100

@@ -1,0 +1,1 @@
+-j -p accept --example=training

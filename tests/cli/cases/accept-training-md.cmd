@@ -1,0 +1,1 @@
+--format md accept --example=training

@@ -1,0 +1,1 @@
+accept --example=training --script
