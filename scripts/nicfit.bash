@@ -33,6 +33,12 @@ _nicfit()
 	--catalog) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	esac
 	case $cmd:$sub:$prev in
+	accept:*:--spec) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	accept:*:--example) COMPREPLY=($(compgen -W "inference replicas training capped gen4 lab x710 split" -- "$cur")); return ;;
+	accept:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	accept:*:--dump) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	accept:*:--launcher) COMPREPLY=($(compgen -W "mpirun srun" -- "$cur")); return ;;
+	accept:*:--results) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	audit:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	audit:*:--ignore) COMPREPLY=($(compgen -W "$(_nicfit_codes)" -- "$cur")); return ;;
 	audit:*:--pci-ids) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -94,6 +100,7 @@ _nicfit()
 	verify:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	verify:*:--dump) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	verify:*:--plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	accept:*:--format) COMPREPLY=($(compgen -W "text json md" -- "$cur")); return ;;
 	audit:*:--format) COMPREPLY=($(compgen -W "text json md csv svg prom nhc nfd nccl-topo catalog" -- "$cur")); return ;;
 	calc:*:--format) COMPREPLY=($(compgen -W "text json md" -- "$cur")); return ;;
 	catalog:*:--format) COMPREPLY=($(compgen -W "text json md csv" -- "$cur")); return ;;
@@ -109,7 +116,9 @@ _nicfit()
 	esac
 	case $cmd:$sub in
 	:*)
-		COMPREPLY=($(compgen -W "audit calc catalog cluster decode fleet plan serve snapshot completion verify help --json --pretty --format --catalog --color= --no-color --columns --noheadings --raw --version --help" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "accept audit calc catalog cluster decode fleet plan serve snapshot completion verify help --json --pretty --format --catalog --color= --no-color --columns --noheadings --raw --version --help" -- "$cur")) ;;
+	accept:*)
+		COMPREPLY=($(compgen -W "--spec --example= --sysfs --dump --from-host --hosts --nodes --launcher --read --script --results" -- "$cur")) ;;
 	audit:*)
 		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan --dump --expect --output" -- "$cur")) ;;
 	calc:)
@@ -167,7 +176,7 @@ _nicfit()
 	completion:*)
 		COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
 	help:*)
-		COMPREPLY=($(compgen -W "audit calc catalog cluster decode fleet plan serve snapshot completion verify help" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "accept audit calc catalog cluster decode fleet plan serve snapshot completion verify help" -- "$cur")) ;;
 	esac
 }
 complete -F _nicfit nicfit

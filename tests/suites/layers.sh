@@ -1,7 +1,7 @@
 #!/bin/sh
 # The layering of src/lib (tools/layers.c): no call or include up the folder
 # order core, out, physics, parts, host, dump, calc, cluster, verify, plan,
-# audit, fleet; no private header of another folder; no call cycle between
+# audit, fleet, accept; no private header of another folder; no call cycle between
 # files, no over-long file or function, and no library header in src/cli or
 # src/serve, but what tests/layers.allow lists. TAP output, one line a rule.
 set -u
