@@ -194,6 +194,36 @@ static void failing_rail_set(void **state)
 	nicfit_accept_free(a);
 }
 
+/* A host's audit findings join a failing step's causes when they name its card, GPU or host. */
+static void audit_causes(void **state)
+{
+	static const char causes[] =
+		"mlx5_1 nic-pcie-downgraded: mlx5_1 trained at x8 of x16\n"
+		"mlx5_0 nic-port-down: mlx5_0 port 1 is down\n"
+		"host gdr-no-module: no nvidia_peermem\n";
+	struct nicfit_accept *a = training("backend_cards", "2", "servers", "3");
+	struct nicfit_error err;
+	size_t i;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_accept_judge(a, "tests/fixtures/accept/training-rail", causes, &err),
+			 0);
+	for (i = 0; i < a->nsteps; i++) {
+		const struct nicfit_accept_step *s = &a->steps[i];
+
+		if (s->status != NICFIT_ACCEPT_BROKEN)
+			continue;
+		assert_non_null(s->causes);
+		assert_non_null(strstr(s->causes, "audit mlx5_1 nic-pcie-downgraded"));
+		assert_non_null(strstr(s->causes, "audit host gdr-no-module"));
+		assert_null(strstr(s->causes, "mlx5_0 nic-port-down"));
+	}
+	/* a passing step gets none */
+	assert_null(a->steps[0].causes);
+	nicfit_accept_free(a);
+}
+
 static void bad_inputs(void **state)
 {
 	struct nicfit_accept *a = training(NULL, NULL, NULL, NULL);
@@ -245,6 +275,7 @@ int main(void)
 		cmocka_unit_test(pair_patterns),
 		cmocka_unit_test(pass_set),
 		cmocka_unit_test(failing_rail_set),
+		cmocka_unit_test(audit_causes),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(script_comment),
 	};
