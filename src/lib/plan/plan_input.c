@@ -97,8 +97,21 @@ static const char *const known_keys[] = {
  * its index in the server's slot map, 0 when not given. A name the map
  * lacks is a usage error that suggests the nearest.
  */
+/* Is slot i of sv there in the riser configuration asked for (every slot when none is)? */
+static int in_asked_config(const struct nicfit_server *sv, const char *riser, int i)
+{
+	int k;
+
+	if (!riser || !sv->slots[i].configs)
+		return 1;
+	for (k = 0; k < sv->nrisers; k++)
+		if (!strcasecmp(sv->risers[k].id, riser))
+			return (sv->slots[i].configs >> k) & 1u;
+	return 1;
+}
+
 static int read_pin(struct nicfit_reader *r, const struct nicfit_server *sv, const char *key,
-		    int *pin)
+		    const char *riser, int *pin)
 {
 	const char *v = nicfit_reader_get(r, key);
 	const char *names[NICFIT_MAX_SLOTS + 1], *near;
@@ -108,6 +121,8 @@ static int read_pin(struct nicfit_reader *r, const struct nicfit_server *sv, con
 	if (!v)
 		return 0;
 	for (i = 0; i < sv->nslots; i++) {
+		if (!in_asked_config(sv, riser, i))
+			continue;
 		if (sv->slots[i].name && !strcasecmp(sv->slots[i].name, v)) {
 			*pin = i + 1;
 			return 0;
@@ -119,7 +134,9 @@ static int read_pin(struct nicfit_reader *r, const struct nicfit_server *sv, con
 	near = nicfit_suggest(v, names);
 	return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
 						     nicfit_reader_opt(r, key), 0, 0,
-						     "no slot '%.32s' in %s%s%s%s", v, sv->e.id,
+						     "no slot '%.32s' in %s%s%s%s%s%s", v, sv->e.id,
+						     riser ? " with riser configuration " : "",
+						     riser ? riser : "",
 						     near ? " (did you mean '" : "", near ? near : "",
 						     near ? "'?)" : ""));
 }
@@ -370,8 +387,8 @@ static int read_workload(const struct nicfit_catalog *cat, struct nicfit_reader 
 	if ((rc = nicfit_reader_long(r, "storage_nics", -1, 0, NICFIT_PLAN_MAX_STORAGE, &l)))
 		return rc;
 	in->storage_nics = (int)l;
-	if ((rc = read_pin(r, in->server, "backend_slot", &in->backend_slot_pin)) ||
-	    (rc = read_pin(r, in->server, "frontend_slot", &in->frontend_slot_pin)))
+	if ((rc = read_pin(r, in->server, "backend_slot", in->riser_config, &in->backend_slot_pin)) ||
+	    (rc = read_pin(r, in->server, "frontend_slot", in->riser_config, &in->frontend_slot_pin)))
 		return rc;
 	return read_traffic(r, in);
 }
