@@ -272,6 +272,22 @@ static void show_scalar(struct nicfit_emit *e, json_t *v)
 		nicfit_emit_printf(e, "-");
 }
 
+/* An object inside a list item (a riser configuration's max_gpus): "(double 3, single 6)". */
+static void show_inline_object(struct nicfit_emit *e, json_t *o)
+{
+	const char *k;
+	json_t *x;
+	int first = 1;
+
+	nicfit_emit_printf(e, "(");
+	json_object_foreach(o, k, x) {
+		nicfit_emit_printf(e, "%s%s ", first ? "" : ", ", k);
+		show_scalar(e, x);
+		first = 0;
+	}
+	nicfit_emit_printf(e, ")");
+}
+
 static void show_value(struct nicfit_emit *e, const char *key, json_t *v, int indent)
 {
 	size_t i;
@@ -295,6 +311,8 @@ static void show_value(struct nicfit_emit *e, const char *key, json_t *v, int in
 							nicfit_emit_printf(e, " / ");
 						show_scalar(e, json_array_get(f, j));
 					}
+				} else if (json_is_object(f)) {
+					show_inline_object(e, f);
 				} else {
 					show_scalar(e, f);
 				}
