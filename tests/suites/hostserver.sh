@@ -48,6 +48,17 @@ check "hgx-h100: planned from the file, every GPU PIX to its card" \
 check "r740xd: slots on both sockets" sh -c "grep -q '\"socket\": 0' '$tmp/r740xd.json' && grep -q '\"socket\": 1' '$tmp/r740xd.json'"
 check "r740xd: the slot that holds the ConnectX says so" grep -q '"holds": ".*ConnectX' "$tmp/r740xd.json"
 
+# from pasted dumps too: a ticket's lspci/nvidia-smi text, and a directory of
+# hwloc and NCCL XML whose CPU listing and PCI tree disagree on the sockets
+for dump in tests/fixtures/dumps/ticket-hgx-h100.txt tests/fixtures/dumps/xml; do
+	"$NICFIT" audit --dump "$dump" --format catalog >"$tmp/dump.json" 2>/dev/null
+	check "$dump: audit --dump --format catalog exits 0" [ $? = 0 ]
+	"$NICFIT" catalog check "$tmp/dump.json" >/dev/null 2>&1
+	check "$dump: the entry passes catalog check (no slot on a socket it lacks)" [ $? = 0 ]
+	"$NICFIT" plan --server "$tmp/dump.json" >/dev/null 2>&1
+	check "$dump: plan --server plans with it" [ $? -le 2 ]
+done
+
 # a virtual machine's slots are the hypervisor's
 "$NICFIT" audit --sysfs "$fx/kvm-vm" --format catalog >"$tmp/vm.json" 2>"$tmp/vm.err"
 check "kvm-vm: refused with exit 65" [ $? = 65 ]

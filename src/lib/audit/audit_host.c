@@ -269,6 +269,17 @@ void nicfit_audit_host_server(const struct nicfit_audit *a, struct nicfit_host_s
 		else if (d->kind == NICFIT_DEV_NIC && d->card_lead && h->nnics < NICFIT_HOST_MAX)
 			host_nic(a, h, d, slot_index(h, t, d->pci));
 	}
+	/*
+	 * A slot or switch on socket k means k + 1 sockets, whatever the CPU
+	 * listing said (dumps from several sources can disagree): the server
+	 * entry must not contradict itself (catalog check refuses it).
+	 */
+	for (i = 0; i < s->nslots; i++)
+		if (s->slots[i].socket >= s->sockets && s->slots[i].socket < 8)
+			s->sockets = s->slots[i].socket + 1;
+	for (i = 0; i < s->nswitches; i++)
+		if (s->switches[i].socket >= s->sockets && s->switches[i].socket < 8)
+			s->sockets = s->switches[i].socket + 1;
 }
 
 static json_t *rdma_array(unsigned r)
