@@ -286,7 +286,7 @@ static int nccl_topo_checked(struct cli *c, struct nicfit_catalog *cat,
  * (nicfit_audit_host_catalog_json), for `plan --server FILE.json`. It
  * describes the host, it judges nothing, so it exits 0 whatever the
  * findings. A virtual machine's slots are the hypervisor's: refused, as
- * plan --from-host refuses it.
+ * plan --from-host refuses it. -o names columns of the audit's tables.
  */
 static int write_host_catalog(struct cli *c, struct nicfit_catalog *cat,
 			      const struct audit_args *x, const struct nicfit_host *host)
@@ -303,8 +303,12 @@ static int write_host_catalog(struct cli *c, struct nicfit_catalog *cat,
 				 host->topo->root, host->topo->virtual_why);
 	if (nicfit_audit_judge(host->topo, cat, &x->rq.opts, &a, &err))
 		return cli_fail(&err);
-	json = nicfit_audit_host_catalog_json(a, NULL);
+	/* -o is checked against the audit's tables, as for nccl-topo */
+	rc = check_columns(c, a);
+	json = rc ? NULL : nicfit_audit_host_catalog_json(a, NULL);
 	nicfit_audit_free(a);
+	if (rc)
+		return rc;
 	if (!json)
 		return cli_error(NICFIT_E_NOMEM, "out of memory");
 	nicfit_buf_puts(&c->out, json);
