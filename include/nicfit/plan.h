@@ -107,6 +107,7 @@ struct nicfit_plan_input {
 	enum nicfit_dp dp;              /* --parallel: data parallelism of training */
 	double batch_tokens;            /* --batch-tokens: tokens per step, 0 = tokens_per_gpu each */
 	struct nicfit_step_params step; /* MFU, overlap, ... (--assume) */
+	int racks;                      /* --racks: whole racks of a rack-scale server, 0 = not given */
 };
 
 struct nicfit_plan_line {

@@ -128,6 +128,7 @@ static const struct cli_opt plan_opts[] = {
 	{ "server", 0, REQ, "ID", "@servers", "the server model from the catalog" },
 	{ "riser-config", 0, REQ, "ID", NULL, "the server's riser configuration (default: the one that holds the GPUs)" },
 	{ "servers", 0, REQ, "N", NULL, "how many servers" },
+	{ "racks", 0, REQ, "N", NULL, "or how many racks of a rack-scale system (NVL72)" },
 	{ "gpu", 0, REQ, "ID", "@gpus", "the GPU model from the catalog" },
 	{ "gpus-per-server", 0, REQ, "N", NULL, "GPUs in each server" },
 	{ "model", 0, REQ, "ID", "@models", "the model to run, from the catalog" },

@@ -513,8 +513,9 @@ static void table_is_the_step(void **state)
 	static const char *const article[] = { "server", "r740xd", "gpu", "a40",
 		"gpus_per_server", "2", "servers", "2", "model", "llama-3-8b", "precision", "bf16",
 		"workload", "training", NULL };
+	/* RoCE asked: a DGX's fabric is InfiniBand by default (plan_builtin.c) */
 	static const char *const dgx[] = { "server", "dgx-h100", "servers", "32", "model",
-		"llama-3.1-405b", "workload", "training", NULL };
+		"llama-3.1-405b", "workload", "training", "fabric", "roce", NULL };
 	static const char *const *const cases[] = { qlora, article, dgx };
 	static const double gb[] = { 2.4694, 16.06, 2359.1 }, sec[] = { 0.1007, 1.311, 6.017 };
 	static const char *const traffic[] = { "data parallel (DDP)", "data parallel (ZeRO-2)",

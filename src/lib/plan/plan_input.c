@@ -89,7 +89,7 @@ static const char *const known_keys[] = {
 	"reloads_per_day", "switch", "explain", "assume", "example", "installed_backend_cards",
 	"installed_backend_slot", "installed_frontend_slot", "backend_slot", "frontend_slot",
 	"storage_nics", "backend_size",
-	"parallel", "batch_tokens", "riser_config", NULL
+	"parallel", "batch_tokens", "riser_config", "racks", NULL
 };
 
 /*
@@ -231,6 +231,8 @@ static int read_hardware(const struct nicfit_catalog *cat, struct nicfit_reader 
 		return rc;
 	in->servers = (int)l;
 	if ((rc = read_riser(r, in)))
+		return rc;
+	if ((rc = nicfit__plan_read_racks(r, in)))
 		return rc;
 	v = nicfit_reader_get(r, "gpu");
 	/* a baseboard server comes with its GPUs: they are the default */

@@ -63,6 +63,16 @@ struct nicfit_plan_line *nicfit__plan_new_line(struct nicfit_plan *p);
 
 /* plan_input.c */
 int nicfit__plan_is_training(enum nicfit_workload w);
+/* plan_rack.c: a rack-scale system (NVL72) as the unit */
+int nicfit__plan_read_racks(struct nicfit_reader *r, struct nicfit_plan_input *in);
+int nicfit__plan_racks(const struct nicfit_plan *p);
+void nicfit__plan_rack_text(struct nicfit_emit *e, const struct nicfit_plan *p, const char *bold,
+			    const char *reset);
+void nicfit__plan_rack_json(struct nicfit_emit *e, const struct nicfit_plan *p);
+int nicfit__plan_domain_trays(const struct nicfit_plan *p, int per_server);
+int nicfit__plan_domain_step(struct nicfit_plan *p,
+			     void (*split)(struct nicfit_plan *, struct nicfit_step_job *));
+
 /* plan_builtin.c: the compute NICs a server is built with */
 const struct nicfit_nic *nicfit__plan_builtin_nic(const struct nicfit_catalog *cat,
 						  const struct nicfit_server *sv);

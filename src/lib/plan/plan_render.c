@@ -480,6 +480,7 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	emit_fit_json(e, p);
 	emit_frontend_json(e, p);
 	emit_backend_json(e, p);
+	nicfit__plan_rack_json(e, p);
 	emit_lists_json(e, p);
 	emit_estimates_json(e, p);
 	emit_step_json(e, p);
@@ -728,6 +729,7 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 	if (md)
 		nicfit_emit_printf(e, "# Network plan: %d x %s\n\n", in->servers, in->server->e.name);
 	nicfit_emit_printf(e, "%sVerdict:%s %s\n\n", md ? "**" : bold, md ? "**" : reset, p->verdict);
+	nicfit__plan_rack_text(e, p, bold, reset);
 	text_backend(e, p, bold, reset);
 	text_frontend(e, p, bold, reset);
 	nicfit_emit_printf(e, "%sOOB%s        %s %g GbE %s\n", bold, reset,

@@ -128,9 +128,8 @@ static int step_model(struct nicfit_plan *p, int per_server)
 	} else {
 		j->phase = NICFIT_PHASE_DECODE;
 		j->tokens = in->concurrency > 0 ? (double)in->concurrency : 1;
-		split_layout(p, j);
 	}
-	p->traffic_known = nicfit_step_calc(j, &in->step, &p->step, NULL) == 0;
+	p->traffic_known = nicfit__plan_domain_step(p, split_layout) == 0;
 	return p->traffic_known ? 0 : -1;
 }
 

@@ -1,0 +1,232 @@
+/*
+ * plan_rack.c - a rack-scale system as the unit of a plan: GB200 and
+ * GB300 NVL72, whose catalog server is one compute tray and whose rack
+ * holds rack_trays of them around one NVLink domain (docs/catalog.md,
+ * "rack"). --racks N plans N x rack_trays trays; this file reads that
+ * request and says what a rack is made of: its scale-out rails, its
+ * north-south and management ports, its power, its NVLink domain and
+ * which traffic stays inside it, in text and in the plan's JSON.
+ *
+ * It decides nothing the other rules do not: the back end, front end and
+ * fabric of the trays are R5-R8's, read back here per rack.
+ */
+#include <string.h>
+
+#include "plan/plan_int.h"
+
+/*
+ * --racks N: the trays of N racks. Only a rack-scale server has racks
+ * (a server with no "rack" in its catalog entry is refused: its racks
+ * would be a guess), and --racks with --servers is one count too many.
+ */
+int nicfit__plan_read_racks(struct nicfit_reader *r, struct nicfit_plan_input *in)
+{
+	const struct nicfit_server *sv = in->server;
+	long racks;
+	int rc;
+
+	if (!nicfit_reader_get(r, "racks"))
+		return 0;
+	if ((rc = nicfit_reader_long(r, "racks", 0, 1, 1000, &racks)))
+		return rc;
+	if (!sv->rack_trays)
+		return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+						nicfit_reader_opt(r, "racks"), 0, 0,
+						"%s is not a rack-scale system (its catalog "
+						"entry has no 'rack'): give --servers",
+						sv->e.id));
+	if (nicfit_reader_get(r, "servers"))
+		return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+						nicfit_reader_opt(r, "racks"), 0, 0,
+						"give --racks or --servers, not both (a rack is "
+						"%d x %s)", sv->rack_trays, sv->e.id));
+	in->racks = (int)racks;
+	in->servers = (int)racks * sv->rack_trays;
+	return 0;
+}
+
+/* Whole racks of a rack-scale plan, or 0 (a plain server, or trays that fill no whole rack). */
+int nicfit__plan_racks(const struct nicfit_plan *p)
+{
+	const struct nicfit_server *sv = p->in.server;
+
+	if (!sv->rack_trays || p->in.servers % sv->rack_trays)
+		return 0;
+	return p->in.servers / sv->rack_trays;
+}
+
+/* The GPUs of one NVLink domain a rack's trays make, 0 when it is no more than one tray. */
+static int domain_gpus(const struct nicfit_plan *p)
+{
+	const struct nicfit_gpu *g = p->in.gpu;
+	int rack = p->in.server->rack_trays * p->in.gpus_per_server;
+
+	if (!g || g->nvlink_domain <= p->in.gpus_per_server)
+		return 0;
+	return g->nvlink_domain < rack ? g->nvlink_domain : rack;
+}
+
+/* Switches of the plan's fabric, by role "switch" in the bill of materials. */
+static int fabric_switches(const struct nicfit_plan *p, const char **id)
+{
+	size_t i;
+	int n = 0;
+
+	*id = NULL;
+	for (i = 0; i < p->nbom; i++)
+		if (!strcmp(p->bom[i].role, "switch")) {
+			n += p->bom[i].qty;
+			*id = p->bom[i].part[0] ? p->bom[i].part : p->bom[i].id;
+		}
+	return n;
+}
+
+void nicfit__plan_rack_text(struct nicfit_emit *e, const struct nicfit_plan *p, const char *bold,
+			    const char *reset)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_server *sv = in->server;
+	int racks = nicfit__plan_racks(p), dom = domain_gpus(p), nsw;
+	int rack_ports = sv->rack_trays * (p->backend_needed ? p->be_cards * p->be_ports : 0);
+	const char *swid;
+
+	if (!sv->rack_trays)
+		return;
+	if (!racks) {
+		nicfit_emit_printf(e, "%sRacks%s      %d trays fill no whole rack of %d: a rack is the "
+				      "unit (--racks N)\n", bold, reset, in->servers, sv->rack_trays);
+		return;
+	}
+	nicfit_emit_printf(e, "%sRacks%s      %d x %d compute trays (%d in all), %d GPUs a rack%s\n",
+			   bold, reset, racks, sv->rack_trays, in->servers,
+			   sv->rack_trays * in->gpus_per_server,
+			   dom ? " in one NVLink domain" : "");
+	if (dom)
+		nicfit_emit_printf(e, "           NVLink: %g GB/s a GPU through %d NVLink switch trays; "
+				      "tensor and expert parallel traffic of up to %d GPUs stays "
+				      "inside the rack\n", in->gpu->nvlink_gbs, sv->rack_switch_trays, dom);
+	if (p->backend_needed && p->be_nic)
+		nicfit_emit_printf(e, "           scale-out: %d rails a tray, %d x %g G ports a rack, "
+				      "%d in all (%s)\n", p->be_cards * p->be_ports, rack_ports,
+				   p->be_port_gbps, rack_ports * racks,
+				   p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2");
+	if (p->st_nic)
+		nicfit_emit_printf(e, "           north-south: %d x %s a tray, %d a rack, to two switches\n",
+				   p->st_cards, p->st_nic->part, p->st_cards * sv->rack_trays);
+	nicfit_emit_printf(e, "           management: %d tray BMCs and %d switch-tray BMCs a rack to "
+			      "its %d management switches\n", sv->rack_trays, sv->rack_switch_trays,
+			   sv->rack_mgmt_switches);
+	if (sv->rack_kw > 0)
+		nicfit_emit_printf(e, "           power: %g kW a rack, %g kW in all%s%s\n", sv->rack_kw,
+				   sv->rack_kw * racks, sv->rack_cooling ? ", cooling: " : "",
+				   sv->rack_cooling ? sv->rack_cooling : "");
+	nsw = fabric_switches(p, &swid);
+	if (nsw)
+		nicfit_emit_printf(e, "           fabric: %d x %s for %d rack%s (bill of materials below)\n",
+				   nsw, swid, racks, racks == 1 ? "" : "s");
+}
+
+void nicfit__plan_rack_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_server *sv = in->server;
+	int racks = nicfit__plan_racks(p), dom = domain_gpus(p), nsw;
+	const char *swid;
+
+	if (!sv->rack_trays)
+		return;
+	nicfit_emit_begin_object(e, "rack");
+	nicfit_emit_int(e, "racks", racks);
+	nicfit_emit_int(e, "trays_per_rack", sv->rack_trays);
+	nicfit_emit_int(e, "gpus_per_rack", sv->rack_trays * in->gpus_per_server);
+	nicfit_emit_int(e, "switch_trays_per_rack", sv->rack_switch_trays);
+	nicfit_emit_int(e, "mgmt_switches_per_rack", sv->rack_mgmt_switches);
+	nicfit_emit_int(e, "scaleout_ports_per_rack",
+			p->backend_needed && p->be_nic ? sv->rack_trays * p->be_cards * p->be_ports : 0);
+	nicfit_emit_int(e, "northsouth_nics_per_rack", p->st_nic ? p->st_cards * sv->rack_trays : 0);
+	if (sv->rack_kw > 0)
+		nicfit_emit_number(e, "kw_per_rack", sv->rack_kw);
+	else
+		nicfit_emit_null(e, "kw_per_rack");
+	nicfit_emit_string(e, "cooling", sv->rack_cooling);
+	nsw = fabric_switches(p, &swid);
+	nicfit_emit_int(e, "fabric_switches", nsw);
+	nicfit_emit_begin_object(e, "nvlink_domain");
+	nicfit_emit_int(e, "gpus", dom ? dom : in->gpus_per_server);
+	nicfit_emit_number(e, "gbs_per_gpu", in->gpu ? in->gpu->nvlink_gbs : 0);
+	nicfit_emit_int(e, "trays", dom ? dom / (in->gpus_per_server ? in->gpus_per_server : 1) : 1);
+	nicfit_emit_begin_array(e, "inside");
+	nicfit_emit_string(e, NULL, "tensor parallel");
+	nicfit_emit_string(e, NULL, "expert parallel");
+	nicfit_emit_end_array(e);
+	nicfit_emit_begin_array(e, "scale_out");
+	nicfit_emit_string(e, NULL, "data parallel");
+	nicfit_emit_string(e, NULL, "pipeline parallel");
+	nicfit_emit_end_array(e);
+	nicfit_emit_end_object(e);
+	nicfit_emit_end_object(e);
+}
+
+/*
+ * Servers one NVLink domain spans when it spans more than one and the
+ * plan's servers fill whole domains (an NVL72 rack: 72 GPUs over 18 trays
+ * of 4), else 1.
+ */
+int nicfit__plan_domain_trays(const struct nicfit_plan *p, int per_server)
+{
+	const struct nicfit_gpu *g = p->in.gpu;
+	int t;
+
+	if (!g || per_server < 1 || g->nvlink_domain <= per_server || g->nvlink_domain % per_server)
+		return 1;
+	t = g->nvlink_domain / per_server;
+	if (p->in.server->rack_trays && t > p->in.server->rack_trays)
+		t = p->in.server->rack_trays;
+	return p->in.servers % t ? 1 : t;
+}
+
+/*
+ * R9 on a rack-scale NVLink domain (nvlink-domain-step): traffic among
+ * the GPUs of one NVLink domain never reaches the scale-out NICs (the
+ * DGX SuperPOD GB200 RA: the rack's 72 GPUs meet through its NVLink
+ * switch trays, the compute fabric joins racks), so the step is worked
+ * out with the domain as its node: tensor and expert parallel inside it,
+ * the data-parallel (and pipeline) exchange between domains. What leaves
+ * a domain goes out through all its trays' NICs at once, so each tray
+ * carries its 1/T share: the terms are divided by the T trays a domain
+ * spans and stay per server, as every other plan states them. The job in
+ * p->step_job stays per tray (placements compare against it); split
+ * lays out a decode step over the domain-sized node. Returns 0 when the
+ * step is known.
+ */
+int nicfit__plan_domain_step(struct nicfit_plan *p,
+			     void (*split)(struct nicfit_plan *, struct nicfit_step_job *))
+{
+	struct nicfit_step_job dj = p->step_job;
+	int t = nicfit__plan_domain_trays(p, p->step_job.gpus_per_node), i;
+
+	if (t > 1) {
+		dj.nodes /= t;
+		dj.gpus_per_node *= t;
+	}
+	if (dj.phase != NICFIT_PHASE_TRAIN)
+		split(p, &dj);
+	if (nicfit_step_calc(&dj, &p->in.step, &p->step, NULL))
+		return -1;
+	if (t > 1) {
+		for (i = 0; i < p->step.nterms; i++) {
+			p->step.terms[i].bytes /= t;
+			p->step.terms[i].buffer /= t;
+		}
+		p->step.bytes_per_node /= t;
+		plan_decide(&p->decisions, "R9", 1,
+			    "NVLink domain: %d GPUs over %d servers; their traffic among themselves "
+			    "stays on NVLink, so the step is worked out over %d domains and each "
+			    "server's NICs carry 1/%d of what leaves its domain.",
+			    dj.gpus_per_node, t, dj.nodes, t);
+	}
+	p->step_job.tp = dj.tp;
+	p->step_job.pp = dj.pp;
+	p->step_job.ep = dj.ep;
+	return 0;
+}

@@ -1,0 +1,247 @@
+/*
+ * test_rack.c - the 800G generation and rack-scale systems in the
+ * planner: built-in compute NICs fixed (a DGX refuses another card), a
+ * DGX's default fabric, GB200/GB300 NVL72 racks as the unit (72 and 576
+ * scale-out ports, the NVLink domain in the step), DGX B300 on XDR.
+ */
+#include "unit.h"
+
+#include "nicfit/catalog.h"
+#include "nicfit/plan.h"
+#include "nicfit/step.h"
+
+#include "catalog_fixture.h"
+#include "plan/plan_int.h"
+
+static struct nicfit_plan *plan_of(const char *const *kv)
+{
+	struct nicfit_spec *spec = calloc(1, sizeof(*spec));
+	struct nicfit_plan *p = calloc(1, sizeof(*p));
+	struct nicfit_plan_input in;
+	struct nicfit_error err;
+	int i;
+
+	assert_non_null(spec);
+	assert_non_null(p);
+	nicfit_spec_init(spec, "test");
+	nicfit_error_clear(&err);
+	for (i = 0; kv[i]; i += 2)
+		assert_int_equal(nicfit_spec_add(spec, kv[i], kv[i + 1], &err), 0);
+	if (nicfit_plan_input_from_spec(cat, spec, &in, &err))
+		fail_msg("input: %s", err.msg);
+	if (nicfit_plan(cat, &in, p, &err))
+		fail_msg("plan: %s", err.msg);
+	nicfit_spec_release(spec);
+	free(spec);
+	return p;
+}
+
+/* The input error of a request, or fail. */
+static void input_refused(const char *const *kv, const char *words)
+{
+	struct nicfit_spec spec;
+	struct nicfit_plan_input in;
+	struct nicfit_error err;
+	int i;
+
+	nicfit_spec_init(&spec, "test");
+	nicfit_error_clear(&err);
+	for (i = 0; kv[i]; i += 2)
+		assert_int_equal(nicfit_spec_add(&spec, kv[i], kv[i + 1], &err), 0);
+	assert_int_equal(nicfit_plan_input_from_spec(cat, &spec, &in, &err), NICFIT_E_USAGE);
+	assert_non_null(strstr(err.msg, words));
+	nicfit_spec_release(&spec);
+}
+
+static void done(struct nicfit_plan *p)
+{
+	nicfit_plan_release(p);
+	free(p);
+}
+
+static const struct nicfit_finding *finding(const struct nicfit_plan *p, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < p->findings.n; i++)
+		if (!strcmp(p->findings.v[i].code, code))
+			return &p->findings.v[i];
+	return NULL;
+}
+
+static int bom_qty(const struct nicfit_plan *p, const char *id)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < p->nbom; i++)
+		if (!strcmp(p->bom[i].id, id))
+			n += p->bom[i].qty;
+	return n;
+}
+
+/* 64 ConnectX-6 for a DGX H100: refused, planned on its built-in ConnectX-7s. */
+static void dgx_nic_swap_refused(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-h100", "servers", "4", "backend_nic",
+		"mcx653105a-hdat", "model", "llama-3.1-70b", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	const struct nicfit_finding *f = finding(p, "builtin-nic-fixed");
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(f->severity, NICFIT_SEV_CRITICAL);
+	assert_non_null(strstr(f->message, "MCX653105A-HDAT cannot replace them"));
+	assert_false(p->buildable);
+	assert_string_equal(p->be_nic->e.id, "mcx75310aas-neat");
+	assert_int_equal(p->be_cards, 8);
+	assert_int_equal(bom_qty(p, "mcx653105a-hdat"), 0);
+	done(p);
+}
+
+/* The built-in card asked for by name is no swap: no finding. */
+static void dgx_builtin_asked_is_fine(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-h100", "servers", "4", "backend_nic",
+		"mcx75310aas-neat", "model", "llama-3.1-70b", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_null(finding(p, "builtin-nic-fixed"));
+	assert_true(p->buildable);
+	done(p);
+}
+
+/* InfiniBand by default on a DGX; RoCE when asked or implied by an Ethernet switch. */
+static void dgx_default_fabric(void **state)
+{
+	static const char *const dflt[] = { "server", "dgx-b200", "servers", "4", "model",
+		"llama-3.1-70b", "workload", "training", NULL };
+	static const char *const roce[] = { "server", "dgx-b200", "servers", "4", "model",
+		"llama-3.1-70b", "workload", "training", "fabric", "roce", NULL };
+	static const char *const eth[] = { "server", "dgx-b200", "servers", "4", "model",
+		"llama-3.1-70b", "workload", "training", "switch", "sn5600", NULL };
+	static const char *const generic[] = { "server", "generic-gen5", "servers", "4", "gpu",
+		"h100-pcie", "gpus_per_server", "2", "model", "llama-3-70b", "workload", "training",
+		NULL };
+	struct nicfit_plan *p;
+
+	(void)state;
+	p = plan_of(dflt);
+	assert_int_equal(p->fabric, NICFIT_FABRIC_IB);
+	done(p);
+	p = plan_of(roce);
+	assert_int_equal(p->fabric, NICFIT_FABRIC_ROCE);
+	done(p);
+	p = plan_of(eth);
+	assert_int_equal(p->fabric, NICFIT_FABRIC_ROCE);
+	done(p);
+	/* a server without built-in NICs keeps RoCE, and a plain ConnectX before a SuperNIC */
+	p = plan_of(generic);
+	assert_int_equal(p->fabric, NICFIT_FABRIC_ROCE);
+	assert_string_equal(p->be_nic->family, "ConnectX-7");
+	done(p);
+}
+
+/* One GB200 NVL72 rack: 18 trays, 72 scale-out ports, one 72-GPU NVLink domain. */
+static void gb200_one_rack(void **state)
+{
+	static const char *const kv[] = { "server", "gb200-nvl72", "racks", "1", "model",
+		"llama-3.1-405b", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_int_equal(p->in.racks, 1);
+	assert_int_equal(p->in.servers, 18);
+	assert_int_equal(nicfit__plan_racks(p), 1);
+	assert_int_equal(p->be_cards * p->be_ports * p->in.server->rack_trays, 72);
+	assert_int_equal(p->fabric, NICFIT_FABRIC_IB);
+	assert_string_equal(p->be_nic->e.id, "mcx75310aas-neat");
+	assert_int_equal(nicfit__plan_domain_trays(p, 4), 18);
+	done(p);
+}
+
+/*
+ * Eight racks: 576 scale-out ports; the step's traffic is what leaves each
+ * 72-GPU domain, a tray's NICs carrying 1/18 of it: the same step worked
+ * out on 8 nodes of 72 GPUs, divided by 18.
+ */
+static void gb200_eight_racks(void **state)
+{
+	static const char *const kv[] = { "server", "gb200-nvl72", "racks", "8", "model",
+		"llama-3.1-405b", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	struct nicfit_step_job j = p->step_job;
+	struct nicfit_step s;
+
+	(void)state;
+	assert_int_equal(p->in.servers, 144);
+	assert_int_equal(p->be_cards * p->be_ports * p->in.servers, 576);
+	assert_true(p->traffic_known);
+	assert_int_equal(p->step_job.gpus_per_node, 4);
+	j.nodes = 8;
+	j.gpus_per_node = 72;
+	assert_int_equal(nicfit_step_calc(&j, &p->in.step, &s, NULL), 0);
+	assert_near(p->step.bytes_per_node, s.bytes_per_node / 18, s.bytes_per_node * 1e-9);
+	assert_int_equal(p->step.gpus, 576);
+	done(p);
+}
+
+/* One GB300 NVL72 rack: ConnectX-8 at 800G XDR on Quantum-X800. */
+static void gb300_one_rack_xdr(void **state)
+{
+	static const char *const kv[] = { "server", "gb300-nvl72", "racks", "1", "model",
+		"llama-3.1-405b", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_string_equal(p->be_nic->family, "ConnectX-8");
+	assert_true(p->be_port_gbps == 800);
+	assert_int_equal(p->fabric, NICFIT_FABRIC_IB);
+	assert_true(bom_qty(p, "q3400") >= 1);
+	done(p);
+}
+
+/* 32 DGX B300: eight built-in ConnectX-8 a node, 256 XDR ports. */
+static void dgx_b300_xdr(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-b300", "servers", "32", "model",
+		"llama-3.1-405b", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_string_equal(p->be_nic->e.id, "900-9x81e-00ex-st0");
+	assert_int_equal(p->be_cards, 8);
+	assert_int_equal(p->rails, 8);
+	assert_true(p->be_port_gbps == 800);
+	assert_int_equal(p->fabric, NICFIT_FABRIC_IB);
+	assert_int_equal(nicfit__plan_domain_trays(p, 8), 1);
+	done(p);
+}
+
+static void racks_refused(void **state)
+{
+	static const char *const plain[] = { "server", "dgx-h100", "racks", "2", NULL };
+	static const char *const both[] = { "server", "gb200-nvl72", "racks", "2", "servers", "36",
+		NULL };
+
+	(void)state;
+	input_refused(plain, "not a rack-scale system");
+	input_refused(both, "not both");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(dgx_nic_swap_refused),
+		cmocka_unit_test(dgx_builtin_asked_is_fine),
+		cmocka_unit_test(dgx_default_fabric),
+		cmocka_unit_test(gb200_one_rack),
+		cmocka_unit_test(gb200_eight_racks),
+		cmocka_unit_test(gb300_one_rack_xdr),
+		cmocka_unit_test(dgx_b300_xdr),
+		cmocka_unit_test(racks_refused),
+	};
+
+	return cmocka_run_group_tests_name("rack", tests, catalog_setup, catalog_teardown);
+}
