@@ -1,0 +1,1 @@
+cluster --nodes 1024 --nic mcx75310aas-neat --switch sn5600 --no-frontend --no-oob --assume racks_per_row=256 --assume rack_pitch_m=1.2 --assume row_pitch_m=30 --assume slack_m=10 --assume slack_frac=1

@@ -1,0 +1,2 @@
+plan --server dgx-h100 --racks 2
+# exit 64
