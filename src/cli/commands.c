@@ -153,7 +153,7 @@ static const struct cli_command commands[] = {
 	{ "plan", cmd_plan,
 	  "the network, NICs, slots, cables and BOM a server needs, and why",
 	  "nicfit plan [--spec FILE.json] [--server ID] [--riser-config ID]\n"
-	  "            [--servers N] [--gpu ID] [--gpus-per-server N]\n"
+	  "            [--servers N | --racks N] [--gpu ID] [--gpus-per-server N]\n"
 	  "            [--model ID | --params N | --weights-gb X]\n"
 	  "            [--precision fp16|bf16|fp8|int8|int4] [--context T]\n"
 	  "            [--concurrency C]\n"
