@@ -125,8 +125,10 @@ static void estimate_allreduce(struct nicfit_plan *p)
 	struct nicfit_speed sp;
 	char label[64];
 
-	if (p->traffic_known && p->step_job.phase == NICFIT_PHASE_TRAIN && p->step.nterms) {
-		p->est_traffic = p->step.terms[0].name;
+	if (p->traffic_known && p->step_job.phase == NICFIT_PHASE_TRAIN) {
+		/* no term: the whole job is one NVLink domain (an NVL72 rack, plan_rack.c) */
+		p->est_traffic = p->step.nterms ? p->step.terms[0].name :
+				 "none: the job is one NVLink domain";
 		p->grad_gb = p->step.trainable * in->step.grad_bytes / 1e9;
 		p->est_bytes_gb = p->step.bytes_per_node / 1e9;
 	} else {

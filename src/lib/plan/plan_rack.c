@@ -219,11 +219,17 @@ int nicfit__plan_domain_step(struct nicfit_plan *p,
 			p->step.terms[i].buffer /= t;
 		}
 		p->step.bytes_per_node /= t;
-		plan_decide(&p->decisions, "R9", 1,
-			    "NVLink domain: %d GPUs over %d servers; their traffic among themselves "
-			    "stays on NVLink, so the step is worked out over %d domains and each "
-			    "server's NICs carry 1/%d of what leaves its domain.",
-			    dj.gpus_per_node, t, dj.nodes, t);
+		if (dj.nodes == 1)
+			plan_decide(&p->decisions, "R9", 1,
+				    "NVLink domain: all %d GPUs of the job are one NVLink domain over "
+				    "%d servers: the step's traffic stays on NVLink and none of it "
+				    "reaches the scale-out NICs.", dj.gpus_per_node, t);
+		else
+			plan_decide(&p->decisions, "R9", 1,
+				    "NVLink domain: %d GPUs over %d servers; their traffic among "
+				    "themselves stays on NVLink, so the step is worked out over %d "
+				    "domains and each server's NICs carry 1/%d of what leaves its "
+				    "domain.", dj.gpus_per_node, t, dj.nodes, t);
 	}
 	p->step_job.tp = dj.tp;
 	p->step_job.pp = dj.pp;
