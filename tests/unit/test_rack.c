@@ -219,6 +219,31 @@ static void dgx_b300_xdr(void **state)
 	done(p);
 }
 
+/*
+ * The DGX SuperPOD B300 XDR table (Table 3, "Example Compute Fabric
+ * Components"): 1 SU of 72 nodes, 8 leaf and 4 spine; 8 SU of 576 nodes,
+ * 64 leaf and 36 spine (https://docs.nvidia.com/dgx-superpod/reference-
+ * architecture/scalable-infrastructure-b300-xdr/latest/dgx-superpod-architecture.html).
+ */
+static void dgx_b300_superpod_xdr_table(void **state)
+{
+	static const char *const su1[] = { "server", "dgx-b300", "servers", "72", "model",
+		"llama-3.1-405b", "workload", "training", NULL };
+	static const char *const su8[] = { "server", "dgx-b300", "servers", "576", "model",
+		"llama-3.1-405b", "workload", "training", NULL };
+	struct nicfit_plan *p;
+
+	(void)state;
+	p = plan_of(su1);
+	assert_int_equal(bom_qty(p, "q3400"), 8 + 4);
+	assert_int_equal(p->be_cards * p->in.servers, 576);
+	done(p);
+	p = plan_of(su8);
+	assert_int_equal(bom_qty(p, "q3400"), 64 + 36);
+	assert_int_equal(p->be_cards * p->in.servers, 4608);
+	done(p);
+}
+
 static void racks_refused(void **state)
 {
 	static const char *const plain[] = { "server", "dgx-h100", "racks", "2", NULL };
@@ -240,6 +265,7 @@ int main(void)
 		cmocka_unit_test(gb200_eight_racks),
 		cmocka_unit_test(gb300_one_rack_xdr),
 		cmocka_unit_test(dgx_b300_xdr),
+		cmocka_unit_test(dgx_b300_superpod_xdr_table),
 		cmocka_unit_test(racks_refused),
 	};
 
