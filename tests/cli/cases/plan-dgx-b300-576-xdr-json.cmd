@@ -1,0 +1,1 @@
+--json plan --server dgx-b300 --servers 576 --model llama-3.1-405b --workload training
