@@ -89,7 +89,7 @@ _nicfit()
 	plan:*:--frontend-nic) COMPREPLY=($(compgen -W "$(_nicfit_ids nics)" -- "$cur")); return ;;
 	plan:*:--backend-size) COMPREPLY=($(compgen -W "port traffic" -- "$cur")); return ;;
 	plan:*:--parallel) COMPREPLY=($(compgen -W "auto ddp zero1 zero2 zero3 fsdp" -- "$cur")); return ;;
-	plan:*:--fabric) COMPREPLY=($(compgen -W "auto roce infiniband" -- "$cur")); return ;;
+	plan:*:--fabric) COMPREPLY=($(compgen -W "auto roce spectrum-x infiniband" -- "$cur")); return ;;
 	plan:*:--switch) COMPREPLY=($(compgen -W "$(_nicfit_ids switches)" -- "$cur")); return ;;
 	plan:*:--example) COMPREPLY=($(compgen -W "inference replicas training capped gen4 lab x710 split" -- "$cur")); return ;;
 	plan:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;

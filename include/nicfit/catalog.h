@@ -137,6 +137,7 @@ struct nicfit_nic {
 	 * two --slot values); sd_links and sd_width then describe that form.
 	 */
 	int sd_option;
+	int supernic;             /* a SuperNIC (Spectrum-X: reorders per-packet routed RoCE) */
 	unsigned gpudirect;       /* NICFIT_GDR_* bits: GPUDirect RDMA paths its vendor documents */
 	const char *gpudirect_source; /* where they are documented, NULL when none is */
 	int double_width;         /* a dual-slot card ("slot_width": "double") */

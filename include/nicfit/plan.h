@@ -108,6 +108,7 @@ struct nicfit_plan_input {
 	double batch_tokens;            /* --batch-tokens: tokens per step, 0 = tokens_per_gpu each */
 	struct nicfit_step_params step; /* MFU, overlap, ... (--assume) */
 	int racks;                      /* --racks: whole racks of a rack-scale server, 0 = not given */
+	int spectrum_x;                 /* --fabric spectrum-x: RoCE on Spectrum-X, SuperNICs only */
 };
 
 struct nicfit_plan_line {
@@ -201,6 +202,8 @@ struct nicfit_plan {
 	int pair_card[NICFIT_PLAN_MAX_GPUS];
 	enum nicfit_path pair_path[NICFIT_PLAN_MAX_GPUS];
 	int back_to_back;               /* two servers cabled without a switch */
+	int spectrum_x;                 /* the back end is Spectrum-X: asked, or a Spectrum-4 800G
+					 * switch with SuperNICs (plan_spectrumx.c) */
 
 	/* front end (R3) and OOB (R4) */
 	int fe_onboard;

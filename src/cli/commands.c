@@ -161,7 +161,7 @@ static const struct cli_command commands[] = {
 	  "                        multi-node-inference|training|fine-tuning|\n"
 	  "                        rdma-storage]\n"
 	  "            [--backend-nic PART] [--frontend-nic PART] [--backend-gbps N]\n"
-	  "            [--backend-cards N] [--fabric auto|roce|infiniband]\n"
+	  "            [--backend-cards N] [--fabric auto|roce|spectrum-x|infiniband]\n"
 	  "            [--switch ID] [--backend-slot NAME] [--frontend-slot NAME]\n"
 	  "            [--storage-nics N] [--storage-gbps N] [--reloads-per-day N]\n"
 	  "            [--tokens-per-s T] [--backend-size port|traffic]\n"

@@ -152,7 +152,7 @@ static const struct cli_opt plan_opts[] = {
 	  "port: the fastest speed the slot feeds; traffic: the cheapest that hides the traffic" },
 	{ "parallel", 0, REQ, "P", "auto ddp zero1 zero2 zero3 fsdp", "data parallelism of training" },
 	{ "batch-tokens", 0, REQ, "N", NULL, "tokens in one global batch" },
-	{ "fabric", 0, REQ, "F", "auto roce infiniband", "the back-end fabric" },
+	{ "fabric", 0, REQ, "F", "auto roce spectrum-x infiniband", "the back-end fabric" },
 	{ "switch", 0, REQ, "ID", "@switches", "the back-end switch from the catalog" },
 	{ "storage-gbps", 0, REQ, "N", NULL, "storage bandwidth the weights load at" },
 	{ "reloads-per-day", 0, REQ, "N", NULL, "how often the weights are loaded" },

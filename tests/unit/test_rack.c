@@ -244,6 +244,42 @@ static void dgx_b300_superpod_xdr_table(void **state)
 	done(p);
 }
 
+/*
+ * Spectrum-X: SuperNICs only (a BlueField-3 SuperNIC for a Gen5 PCIe
+ * server), a DGX H100's built-in ConnectX-7 warned as ECMP RoCE, and 64
+ * DGX B300 on SN5600: 16 leaf and 8 spine, the DGX SuperPOD B300 table's
+ * first row (1 SU of 64 nodes).
+ */
+static void spectrum_x(void **state)
+{
+	static const char *const generic[] = { "server", "generic-gen5", "servers", "32", "gpu",
+		"h100-pcie", "gpus_per_server", "4", "model", "llama-3.1-405b", "workload",
+		"training", "fabric", "spectrum-x", NULL };
+	static const char *const dgx[] = { "server", "dgx-h100", "servers", "32", "model",
+		"llama-3.1-405b", "workload", "training", "fabric", "spectrum-x", NULL };
+	static const char *const b300[] = { "server", "dgx-b300", "servers", "64", "model",
+		"llama-3.1-405b", "workload", "training", "fabric", "spectrum-x", "switch", "sn5600",
+		NULL };
+	struct nicfit_plan *p;
+
+	(void)state;
+	p = plan_of(generic);
+	assert_true(p->be_nic->supernic);
+	assert_true(p->spectrum_x);
+	assert_int_equal(p->fabric, NICFIT_FABRIC_ROCE);
+	assert_null(finding(p, "spectrum-x-needs-supernic"));
+	done(p);
+	p = plan_of(dgx);
+	assert_false(p->spectrum_x);
+	assert_non_null(finding(p, "spectrum-x-needs-supernic"));
+	assert_string_equal(p->be_nic->e.id, "mcx75310aas-neat");
+	done(p);
+	p = plan_of(b300);
+	assert_true(p->spectrum_x);
+	assert_int_equal(bom_qty(p, "sn5600"), 16 + 8);
+	done(p);
+}
+
 static void racks_refused(void **state)
 {
 	static const char *const plain[] = { "server", "dgx-h100", "racks", "2", NULL };
@@ -266,6 +302,7 @@ int main(void)
 		cmocka_unit_test(gb300_one_rack_xdr),
 		cmocka_unit_test(dgx_b300_xdr),
 		cmocka_unit_test(dgx_b300_superpod_xdr_table),
+		cmocka_unit_test(spectrum_x),
 		cmocka_unit_test(racks_refused),
 	};
 

@@ -254,11 +254,24 @@ static void rule_roce_checklist(struct nicfit_cluster *c)
 	if (!be->enabled || !s || !s->fabric || strcmp(s->fabric, "ethernet") ||
 	    (c->nic && !(c->nic->rdma & NICFIT_RDMA_ROCE)))
 		return;
+	/*
+	 * Spectrum-X's per-packet adaptive routing spreads a flow over every
+	 * path; only a SuperNIC (BlueField-3 SuperNIC, ConnectX-8) puts the
+	 * packets back in order, so with any other NIC it is ECMP RoCE.
+	 */
 	nicfit__decide(&c->decisions, "cluster.roce", 1,
 		       "back end: RoCE v2 on %s needs a lossless fabric: PFC on the RoCE priority (3), "
-		       "ECN marking for DCQCN, DSCP trust (CNPs on DSCP 48), MTU 9000 end to end%s",
-		       be->sw.id, s->e.name && strstr(s->e.name, "Spectrum-4") ?
-		       "; Spectrum-4: enable adaptive routing for the RoCE traffic (Spectrum-X)" : "");
+		       "ECN marking for DCQCN, DSCP trust (CNPs on DSCP 48), MTU 9000 end to end%s%s%s",
+		       be->sw.id, !(s->e.name && strstr(s->e.name, "Spectrum-4")) ? "" :
+		       c->nic && c->nic->supernic ? "; Spectrum-X: enable per-packet adaptive routing, "
+		       "which the SuperNICs (" : c->nic ? "; Spectrum-4 with " :
+		       "; Spectrum-4: per-packet adaptive routing (Spectrum-X) needs a SuperNIC on "
+		       "every host (BlueField-3 SuperNIC, ConnectX-8) to reorder; with other NICs, ECMP",
+		       !(s->e.name && strstr(s->e.name, "Spectrum-4")) || !c->nic ? "" : c->nic->part,
+		       !(s->e.name && strstr(s->e.name, "Spectrum-4")) || !c->nic ? "" :
+		       c->nic->supernic ? ") reorder at the RoCE transport" :
+		       " (no SuperNIC): routed by ECMP; Spectrum-X's per-packet adaptive routing "
+		       "needs a SuperNIC on every host");
 	nicfit__cluster_vendor_roce(c);
 }
 

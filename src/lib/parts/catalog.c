@@ -209,6 +209,7 @@ static const struct nicfit__field nic_layout[] = {
 	L_STRS(nicfit_nic, psids), L_INT(nicfit_nic, npsids),
 	L_INT(nicfit_nic, lanes), L_DBL(nicfit_nic, lane_gbps),
 	L_INT(nicfit_nic, sd_links), L_INT(nicfit_nic, sd_width), L_INT(nicfit_nic, sd_option),
+	L_INT(nicfit_nic, supernic),
 	L_UINT(nicfit_nic, gpudirect), L_STR(nicfit_nic, gpudirect_source),
 	L_INT(nicfit_nic, double_width),
 	L_END
@@ -266,6 +267,7 @@ static void fill_nic(struct nicfit_nic *n, json_t *o)
 	n->lanes = gi(o, "lanes", 0);
 	n->lane_gbps = gn(o, "lane_gbps", 0);
 	n->sd_option = gb(o, "socket_direct_option");
+	n->supernic = gb(o, "supernic");
 	if (n->socket_direct || n->sd_option) {
 		n->sd_links = gi(o, "socket_direct_links", 2);
 		n->sd_width = gi(o, "socket_direct_width", n->pcie_width);

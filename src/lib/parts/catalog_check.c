@@ -107,6 +107,7 @@ static const struct field nic_fields[] = {
 	{ "socket_direct_links", F_INT, 0, 2, 2, NULL, NULL },
 	{ "socket_direct_width", F_INT, 0, 1, 16, NULL, NULL },
 	{ "socket_direct_option", F_BOOL, 0, 0, 0, NULL, NULL },
+	{ "supernic", F_BOOL, 0, 0, 0, NULL, NULL },
 	{ "rdma", F_ASTR, 1, 0, 0, NULL, rdma_kinds },
 	{ "vpi", F_BOOL, 1, 0, 0, NULL, NULL },
 	{ "pci", F_OBJ, 0, 0, 0, pci_fields, NULL },

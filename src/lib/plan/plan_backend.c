@@ -203,6 +203,7 @@ static const struct nicfit_nic *pick_meeting(const struct nicfit_catalog *cat,
 		struct cand c;
 
 		if (!nicfit__plan_rdma_ok(p, n->rdma) || n->socket_direct ||
+		    !nicfit__plan_spectrum_x_ok(p, n) ||
 		    n->port_gbps < target - NICFIT_EPS)
 			continue;
 		c.n = n;
@@ -251,7 +252,8 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
 		struct nicfit_card card;
 
-		if (!nicfit__plan_rdma_ok(p, n->rdma) || n->socket_direct)
+		if (!nicfit__plan_rdma_ok(p, n->rdma) || n->socket_direct ||
+		    !nicfit__plan_spectrum_x_ok(p, n))
 			continue;
 		/*
 		 * A bound: once the best card places every GPU, only a card
@@ -874,6 +876,7 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	describe_card(p, forced, slot, &fit, where.meets, builtin && forced == builtin);
 	rule_capped(cat, p, &fit);
 	rule_backend_advice(p);
+	nicfit__plan_rule_spectrum_x(p);
 	rule_driver_support(p);
 	nicfit__plan_describe_placement(p, &where);
 	if (in->gpu)

@@ -364,13 +364,17 @@ static int read_workload(const struct nicfit_catalog *cat, struct nicfit_reader 
 	v = nicfit_reader_get(r, "fabric");
 	in->fabric = NICFIT_FABRIC_AUTO;
 	if (v) {
-		if (!strcasecmp(v, "roce") || !strcasecmp(v, "rocev2") || !strcasecmp(v, "ethernet"))
+		if (!strcasecmp(v, "roce") || !strcasecmp(v, "rocev2") || !strcasecmp(v, "ethernet")) {
 			in->fabric = NICFIT_FABRIC_ROCE;
-		else if (!strcasecmp(v, "infiniband") || !strcasecmp(v, "ib"))
+		} else if (!strcasecmp(v, "spectrum-x")) {
+			in->fabric = NICFIT_FABRIC_ROCE;
+			in->spectrum_x = 1;
+		} else if (!strcasecmp(v, "infiniband") || !strcasecmp(v, "ib")) {
 			in->fabric = NICFIT_FABRIC_IB;
-		else if (strcasecmp(v, "auto"))
+		} else if (strcasecmp(v, "auto")) {
 			return nicfit_reader_fail(r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_opt(r, "fabric"), 0, 0,
-						       "'%.32s': use auto, roce or infiniband", v));
+						       "'%.32s': use auto, roce, spectrum-x or infiniband", v));
+		}
 	}
 	if ((rc = nicfit_reader_double(r, "storage_gbps", 0, 0, 100000, &in->storage_gbps)) ||
 	    (rc = nicfit_reader_double(r, "reloads_per_day", 1, 0, 1e6, &in->reloads_per_day)))

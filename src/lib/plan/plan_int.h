@@ -73,6 +73,10 @@ int nicfit__plan_domain_trays(const struct nicfit_plan *p, int per_server);
 int nicfit__plan_domain_step(struct nicfit_plan *p,
 			     void (*split)(struct nicfit_plan *, struct nicfit_step_job *));
 
+/* plan_spectrumx.c: Spectrum-X as the back-end fabric */
+int nicfit__plan_spectrum_x_ok(const struct nicfit_plan *p, const struct nicfit_nic *n);
+void nicfit__plan_rule_spectrum_x(struct nicfit_plan *p);
+
 /* plan_builtin.c: the compute NICs a server is built with */
 const struct nicfit_nic *nicfit__plan_builtin_nic(const struct nicfit_catalog *cat,
 						  const struct nicfit_server *sv);
