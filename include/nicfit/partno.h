@@ -87,7 +87,11 @@ struct nicfit_part_slot {
 	const char *limited_by; /* "pcie" or "ports" (static) */
 };
 
-#define NICFIT_PART_FITS 10
+/*
+ * Room for the catalog parts a cable fits: every NIC and switch of the
+ * embedded catalog that takes a 100G QSFP28 DAC fits, with room to spare.
+ */
+#define NICFIT_PART_FITS 96
 
 /* A cable or transceiver: its ends, and the catalog parts it fits. */
 struct nicfit_part_cable {

@@ -106,16 +106,22 @@ static void render_json_cable(struct nicfit_emit *e, const struct nicfit_part_ca
 	nicfit_emit_end_object(e);
 }
 
+/* A text line names this many parts; the JSON lists all of them. */
+#define TEXT_FITS 10
+
 static void text_list(struct nicfit_emit *e, const char *label, char (*ids)[24], int n)
 {
-	int i;
+	int i, shown = n > TEXT_FITS ? TEXT_FITS : n;
 
 	nicfit_emit_printf(e, "  %-11s ", label);
 	if (!n)
 		nicfit_emit_printf(e, "none in the catalog");
-	for (i = 0; i < n; i++)
+	for (i = 0; i < shown; i++)
 		nicfit_emit_printf(e, i ? ", %s" : "%s", ids[i]);
-	nicfit_emit_printf(e, "%s\n", n == NICFIT_PART_FITS ? ", ..." : "");
+	if (n > shown)
+		nicfit_emit_printf(e, " and %d more%s (--json lists them)", n - shown,
+				   n == NICFIT_PART_FITS ? " or more" : "");
+	nicfit_emit_printf(e, "\n");
 }
 
 /* The text lines of a cable: ends, lanes, length or reach, what it fits. */
