@@ -99,11 +99,15 @@ static const struct nicfit_nic *storage_included(const struct nicfit_catalog *ca
 
 /*
  * The storage card: the card the chosen slots ship with, else an RoCE
- * card that fits every chosen slot, with two ports or more first (one to each of two switches), then the most the
- * used port moves in the slot (ties within PLAN_SAME_RATE_GBPS), then the
- * newer PCIe generation (the card the slot was built for: ConnectX-7 in a
- * Gen5 DGX), then a sourced price, the lower first, then the catalog's
- * order.
+ * card that fits every chosen slot, with two ports or more first (one to
+ * each of two switches), then a card of no newer PCIe generation than the
+ * slots (a Gen6 ConnectX-8 in a Gen5 slot is the next generation's card,
+ * bought for a faster link than the slot gives: NVIDIA's HGX H100/H200
+ * reference architecture gives each node 2 x 200GbE north-south, B300's
+ * 2 x 400GbE), then the most the used port moves in the slot (ties within
+ * PLAN_SAME_RATE_GBPS), then the newer PCIe generation (the card the slot
+ * was built for: ConnectX-7 in a Gen5 DGX), then a sourced price, the
+ * lower first, then the catalog's order.
  */
 static const struct nicfit_nic *storage_card(const struct nicfit_catalog *cat,
 					     const struct nicfit_plan *p, const int *slots, int n,
@@ -111,12 +115,15 @@ static const struct nicfit_nic *storage_card(const struct nicfit_catalog *cat,
 {
 	const struct nicfit_nic *best = NULL;
 	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
-	int k;
+	int k, gen = 0;
 
 	*eff = 0;
 	best = storage_included(cat, p, slots, n, eff);
 	if (best)
 		return best;
+	for (k = 0; k < n; k++)
+		if (!k || p->in.server->slots[slots[k]].gen < gen)
+			gen = p->in.server->slots[slots[k]].gen;
 	for (i = 0; i < count; i++) {
 		const struct nicfit_nic *c = nicfit_catalog_nic(cat, i);
 		struct nicfit_card card;
@@ -140,6 +147,9 @@ static const struct nicfit_nic *storage_card(const struct nicfit_catalog *cat,
 			continue;
 		if (!best || (c->ports >= 2) > (best->ports >= 2) ||
 		    ((c->ports >= 2) == (best->ports >= 2) &&
+		     (c->pcie_gen <= gen) > (best->pcie_gen <= gen)) ||
+		    ((c->ports >= 2) == (best->ports >= 2) &&
+		     (c->pcie_gen <= gen) == (best->pcie_gen <= gen) &&
 		     (e > *eff + PLAN_SAME_RATE_GBPS ||
 		      (fabs(e - *eff) <= PLAN_SAME_RATE_GBPS &&
 		       (c->pcie_gen > best->pcie_gen ||
