@@ -506,6 +506,45 @@ static void roce_generation(void **state)
 	assert_false(nicfit_family_past_driver_support(NULL));
 }
 
+/* Broadcom NetXtreme-E adapter names: controller, form, ports, rate; errors at their column. */
+static void broadcom_adapters(void **state)
+{
+	struct nicfit_error err;
+	struct nicfit_part p;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_decode(NULL, "bcm957608-p1400gdf00", &p, &err), 0);
+	assert_string_equal(p.family, "Broadcom BCM57608");
+	assert_int_equal(p.ports, 1);
+	assert_true(p.port_gbps == 400);
+	assert_int_equal(p.pcie_gen, 5);
+	assert_int_equal(p.pci_device, 0x1760);
+	assert_string_equal(p.form_factor, "pcie-hhhl");
+	assert_int_equal(p.confidence, NICFIT_CONF_RULE);
+	assert_true(p.rdma & NICFIT_RDMA_ROCE);
+	assert_true(has_note(&p, "support_rdma"));
+	assert_int_equal(nicfit_decode(NULL, "BCM957608-N2200G", &p, &err), 0);
+	assert_string_equal(p.form_factor, "ocp3");
+	assert_int_equal(p.ports, 2);
+	assert_true(p.port_gbps == 200);
+	assert_true(has_note(&p, "single-port mode"));
+	assert_int_equal(nicfit_decode(NULL, "BCM957508-P2100G", &p, &err), 0);
+	assert_string_equal(p.cage, "QSFP56");
+	assert_int_equal(p.pcie_gen, 4);
+	/* a rate past the controller, a missing dash, a wrong form letter */
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_decode(NULL, "BCM957508-P1400G", &p, &err), NICFIT_E_DATA);
+	assert_int_equal(err.col, 11);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_decode(NULL, "BCM957608P2200G", &p, &err), NICFIT_E_DATA);
+	assert_int_equal(err.col, 10);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_decode(NULL, "BCM957608-X2200G", &p, &err), NICFIT_E_DATA);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_decode(NULL, "BCM957608-", &p, &err), NICFIT_E_DATA);
+}
+
 /* Hostile sizes: bounded work, a clear message. */
 static void huge_inputs(void **state)
 {
@@ -847,6 +886,7 @@ int main(void)
 		cmocka_unit_test(corrected_facts),
 		cmocka_unit_test(supernic_skus),
 		cmocka_unit_test(roce_generation),
+		cmocka_unit_test(broadcom_adapters),
 		cmocka_unit_test(huge_inputs),
 		cmocka_unit_test(with_catalog),
 		cmocka_unit_test(disagreement),

@@ -275,6 +275,9 @@ static int rules(struct dec *d)
 	rc = nicfit__intel_decode(d);
 	if (rc <= 0)
 		return rc;
+	rc = nicfit__bcm_decode(d);
+	if (rc <= 0)
+		return rc;
 	return nicfit__intel_family_error(d);
 }
 

@@ -6,7 +6,8 @@
  * the whole reading; partno_cx_base.c: the base digits, by generation;
  * partno_cx_suffix.c: the letters and the suffix, position by position;
  * partno_cx_fam.c: the families),
- * the Intel adapter table (partno_intel.c) and the catalog
+ * the Intel adapter table (partno_intel.c), Broadcom NetXtreme-E adapter
+ * names (partno_bcm.c) and the catalog
  * (partno_catalog.c). partno_render.c renders the result. The readers
  * write into one struct nicfit_part through the recorders below, which
  * keep every field bounded; nothing allocates.
@@ -150,6 +151,8 @@ void nicfit__cx_bracket(struct dec *d, struct opn *o);
 
 /* 0 when the text is an adapter of the table (d->intel set), 1 when not. */
 int nicfit__intel_decode(struct dec *d);
+/* partno_bcm.c: a Broadcom NetXtreme-E adapter (BCM957608-P2200G...); 1 when not one */
+int nicfit__bcm_decode(struct dec *d);
 /* An error naming the known adapters when the text starts with an Intel
  * controller name the table lacks; 1 when it does not. */
 int nicfit__intel_family_error(struct dec *d);

@@ -1,0 +1,2 @@
+decode BCM957508-P1400G
+# exit 65

@@ -1,0 +1,1 @@
+decode --json BCM957608-N2200G

@@ -1,0 +1,1 @@
+decode 'Pollara 400'
