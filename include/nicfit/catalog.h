@@ -291,6 +291,15 @@ struct nicfit_gpu {
 	double fp16_tflops;       /* 0 when unknown */
 	double fp8_tflops;        /* dense FP8 tensor TFLOP/s, 0 when none or unknown */
 	unsigned pci_vendor, pci_device;
+	/*
+	 * Scale-out ports on the accelerator's own package (Intel Gaudi 3:
+	 * 3 x 200 GbE RoCE), which leave the server at its cages, several
+	 * ports a cage; 0 when scale-out goes through NIC cards.
+	 */
+	int scaleout_ports;
+	double scaleout_gbps;
+	const char *scaleout_cage;  /* the server's cage they leave at ("OSFP") */
+	int scaleout_per_cage;      /* ports of these accelerators one such cage carries */
 };
 
 struct nicfit_model {

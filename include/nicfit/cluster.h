@@ -189,6 +189,9 @@ struct nicfit_cluster_input {
 	const char *nic_id;      /* back-end NIC from the catalog (cage, BOM line) or NULL */
 	const char *gpu_id;      /* the nodes' GPU from the catalog or NULL: its maker's
 				  * collective library and GPUDirect path name the advice */
+	int backend_from_gpu;    /* no NIC, NIC count, port count or rate was given: an
+				  * accelerator with scale-out ports on its package
+				  * (scaleout_ports) is cabled from its own cages */
 	int nics_per_node;       /* back-end NICs per node; 0 = no back end */
 	int nic_ports;           /* ports of each back-end NIC that are cabled (1..8) */
 	/*
@@ -359,6 +362,7 @@ struct nicfit_cluster {
 	long rows;              /* compute rows (+1 spine row when there are spines) */
 	const struct nicfit_nic *nic; /* back-end NIC when nic_id was given */
 	const struct nicfit_gpu *gpu; /* the nodes' GPU when gpu_id was given */
+	int integrated;          /* the back end is the GPUs' own scale-out ports, no NIC cards */
 	struct nicfit_cluster_net net[NICFIT_NET_COUNT];
 	struct nicfit_cluster_storage storage;
 	struct nicfit_cluster_border border;

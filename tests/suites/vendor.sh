@@ -1,7 +1,7 @@
 #!/bin/sh
 # Vendor-true advice: what nicfit prints about AMD Instinct nodes names
 # AMD's software (RCCL, rccl-tests, the amdgpu driver's peer memory,
-# rocm-smi), never an NVIDIA-only tool or variable. Each AMD plan, cluster
+# rocm-smi), and what it prints about Intel Gaudi names HCCL, never an NVIDIA-only tool or variable. Each AMD plan, cluster
 # and audit below is scanned, in text, JSON and Markdown, for the words
 # that belong to NVIDIA's stack alone; the NCCL_* variables RCCL itself
 # documents (NCCL_DEBUG, NCCL_IB_GID_INDEX, NCCL_IB_HCA, NCCL_SOCKET_IFNAME)
@@ -61,6 +61,10 @@ scan "16 MI325X nodes, Pollara on Tomahawk 5" $pollara
 scan "16 MI325X nodes, Thor2 on Tomahawk 5" $thor
 # shellcheck disable=SC2086
 scan "cluster of MI325X nodes" $cluster
+# shellcheck disable=SC2086
+scan "cluster of Gaudi 3 nodes on their own ports" cluster --nodes 8 --gpu gaudi3-oam --switch z9864f-on --no-frontend --no-oob
+scan "Gaudi 3 node fit" calc fit --model llama-3.1-70b --precision bf16 --gpus 8xgaudi3-oam
+must "cluster of Gaudi 3 nodes" 'HCCL' cluster --nodes 8 --gpu gaudi3-oam --no-frontend --no-oob
 if [ -d "$BUILD/fixtures/mi300x-thor2" ]; then
 	scan "audit of an MI300X node" audit --sysfs "$BUILD/fixtures/mi300x-thor2"
 	must "audit of an MI300X node" 'rocm-smi --showtopo' audit --sysfs "$BUILD/fixtures/mi300x-thor2"

@@ -235,6 +235,33 @@ static int check_ib_rate(struct nicfit_cluster *c, struct nicfit_error *err)
 	return 0;
 }
 
+/*
+ * An accelerator whose scale-out ports are on its own package (Intel
+ * Gaudi 3: 3 x 200 GbE of its 24 RoCE ports, Intel Gaudi "Network
+ * Configuration") needs no NIC card: when --gpu names one and the back end
+ * was not given otherwise (no --nic, --nics-per-node, --nic-ports or
+ * --nic-gbps), the node's back-end links are its cages, each carrying
+ * scaleout_per_cage of those ports (an 800G OSFP bundles four 200 GbE
+ * ports: six cages for eight accelerators), at their sum of rates. A
+ * switch port then takes one cage, whole or split into the ports' rate.
+ */
+static void integrated_ports(struct nicfit_cluster *c)
+{
+	struct nicfit_cluster_net_input *be = &c->in.net[NICFIT_NET_BACKEND];
+	const struct nicfit_gpu *g = c->gpu;
+	int per = g->scaleout_per_cage > 0 ? g->scaleout_per_cage : 1;
+	long ports = (long)c->in.gpus_per_node * g->scaleout_ports;
+
+	if (!c->in.backend_from_gpu || g->scaleout_ports < 1 || g->scaleout_gbps <= 0 ||
+	    c->in.gpus_per_node < 1)
+		return;
+	c->in.nics_per_node = (int)((ports + per - 1) / per);
+	c->in.nic_ports = 1;
+	be->link_gbps = g->scaleout_gbps * per;
+	be->link_ib[0] = '\0';
+	c->integrated = 1;
+}
+
 /* The request as it will be sized: back-end links from the NICs, the NIC
  * looked up, rates left at 0 filled in, then every value checked. */
 static int prepare(struct nicfit_cluster *out, const struct nicfit_cluster_input *in,
@@ -245,8 +272,16 @@ static int prepare(struct nicfit_cluster *out, const struct nicfit_cluster_input
 	int rc;
 
 	out->in = *in;
-	if (in->nics_per_node > 0 && in->nic_ports > 0) {
-		long links = (long)in->nics_per_node * in->nic_ports;
+	if (in->gpu_id) {
+		out->gpu = cat ? nicfit_catalog_find_gpu(cat, in->gpu_id, "--gpu", err) : NULL;
+		if (!out->gpu)
+			return err && err->code ? err->code :
+				nicfit_error_at(err, NICFIT_E_NOTFOUND, "--gpu", 0, 0,
+						"unknown GPU '%.64s'", in->gpu_id);
+		integrated_ports(out);
+	}
+	if (out->in.nics_per_node > 0 && out->in.nic_ports > 0) {
+		long links = (long)out->in.nics_per_node * out->in.nic_ports;
 
 		/* out of range is refused by check_input() below */
 		be->links_per_node = links > NICFIT_CLUSTER_MAX_LINKS ? NICFIT_CLUSTER_MAX_LINKS + 1 :
@@ -265,13 +300,6 @@ static int prepare(struct nicfit_cluster *out, const struct nicfit_cluster_input
 			return err && err->code ? err->code :
 				nicfit_error_at(err, NICFIT_E_NOTFOUND, "--nic", 0, 0,
 						"unknown NIC '%.64s'", in->nic_id);
-	}
-	if (in->gpu_id) {
-		out->gpu = cat ? nicfit_catalog_find_gpu(cat, in->gpu_id, "--gpu", err) : NULL;
-		if (!out->gpu)
-			return err && err->code ? err->code :
-				nicfit_error_at(err, NICFIT_E_NOTFOUND, "--gpu", 0, 0,
-						"unknown GPU '%.64s'", in->gpu_id);
 	}
 	auto_rates(out);
 	rc = check_ib_rate(out, err);

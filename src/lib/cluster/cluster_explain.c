@@ -311,8 +311,8 @@ static void rule_gpudirect(struct nicfit_cluster *c)
 	st = nicfit__gpu_stack_of(c->gpu ? c->gpu->vendor : NULL, c->gpu ? c->gpu->e.name : NULL);
 	if (st->maker == NICFIT_MAKER_GAUDI) {
 		nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_GPUDIRECT, NULL,
-			     "%s: %s scales out over %s's %s, not through GPUDirect RDMA of a NIC card",
-			     part, st->ccl, c->gpu->e.name, st->scaleup);
+			     "%s: %s scales out over %s's own RoCE ports, not through GPUDirect RDMA "
+			     "of a NIC card", part, st->ccl, c->gpu->e.name);
 		return;
 	}
 	if (n->gpudirect) {
@@ -453,6 +453,8 @@ void nicfit__cluster_explain(struct nicfit_cluster *c)
 {
 	if (c->net[NICFIT_NET_BACKEND].enabled)
 		explain_backend(c);
+	if (c->net[NICFIT_NET_BACKEND].enabled && c->integrated)
+		nicfit__cluster_explain_integrated(c);
 	if (c->net[NICFIT_NET_FRONTEND].enabled)
 		explain_frontend(c);
 	if (c->net[NICFIT_NET_OOB].enabled)

@@ -438,6 +438,8 @@ void nicfit__cluster_explain(struct nicfit_cluster *c);
 /* cluster_vendor.c: the RoCE settings the back end's switch and NIC vendors document,
  * as cluster.roce decisions after the generic checklist. */
 void nicfit__cluster_vendor_roce(struct nicfit_cluster *c);
+/* cluster_vendor.c: a back end cabled from the accelerators' own scale-out ports */
+void nicfit__cluster_explain_integrated(struct nicfit_cluster *c);
 
 /* Sort a cable list of a network sized by counts for people, once it is counted: its
  * kits then keep their labels, not their item numbers. */

@@ -275,6 +275,8 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	nicfit_cluster_input_default(in);
 	in->nic_id = nicfit_spec_get(spec, "nic");
 	in->gpu_id = nicfit_spec_get(spec, "gpu");
+	in->backend_from_gpu = in->gpu_id && !in->nic_id && !nicfit_spec_get(spec, "nics_per_node") &&
+			       !nicfit_spec_get(spec, "nic_ports") && !nicfit_spec_get(spec, "nic_gbps");
 	be->switch_id = nicfit_spec_get(spec, "switch");
 	in->net[NICFIT_NET_FRONTEND].switch_id = nicfit_spec_get(spec, "frontend_switch");
 	in->net[NICFIT_NET_OOB].switch_id = nicfit_spec_get(spec, "oob_switch");

@@ -27,6 +27,29 @@
 
 #include "cluster/cluster_int.h"
 #include "core/finding_int.h"
+#include "core/gpu_stack_int.h"
+
+/*
+ * The back end on the accelerators' own ports (cluster.c's
+ * integrated_ports(), Intel Gaudi "Network Configuration"): what the node
+ * brings out, and the library and test that run over it.
+ */
+void nicfit__cluster_explain_integrated(struct nicfit_cluster *c)
+{
+	const struct nicfit_gpu *g = c->gpu;
+	const struct nicfit__gpu_stack *st = nicfit__gpu_stack_of(g->vendor, g->e.name);
+	const struct nicfit_cluster_net *be = &c->net[NICFIT_NET_BACKEND];
+
+	nicfit__decide(&c->decisions, "cluster.integrated", 1,
+		       "back end: %s scales out over its own ports, no NIC cards: %d GPUs x %d x %g "
+		       "GbE = %d ports per node, %d to each %s cage: %d x %g Gb/s node links; a "
+		       "switch port takes a whole cage%s. %s runs the collectives over them (test "
+		       "with %s)", g->e.name, c->in.gpus_per_node, g->scaleout_ports,
+		       g->scaleout_gbps, c->in.gpus_per_node * g->scaleout_ports,
+		       g->scaleout_per_cage, g->scaleout_cage ? g->scaleout_cage : "node",
+		       be->links_per_node, be->link_gbps,
+		       be->breakout > 1 ? ", split across the node's cages" : "", st->ccl, st->tests);
+}
 
 static void switch_roce(struct nicfit_cluster *c, const struct nicfit_switch *s)
 {

@@ -553,6 +553,8 @@ static const struct nicfit__field gpu_layout[] = {
 	L_INT(nicfit_gpu, nvlink_domain), L_DBL(nicfit_gpu, nvlink_gbs),
 	L_DBL(nicfit_gpu, fp16_tflops), L_DBL(nicfit_gpu, fp8_tflops),
 	L_UINT(nicfit_gpu, pci_vendor), L_UINT(nicfit_gpu, pci_device),
+	L_INT(nicfit_gpu, scaleout_ports), L_DBL(nicfit_gpu, scaleout_gbps),
+	L_STR(nicfit_gpu, scaleout_cage), L_INT(nicfit_gpu, scaleout_per_cage),
 	L_END
 };
 
@@ -577,6 +579,10 @@ static void fill_gpu(struct nicfit_gpu *g, json_t *o)
 	g->fp8_tflops = gn(o, "fp8_tflops", 0);
 	g->pci_vendor = hex(gs(pci, "vendor"));
 	g->pci_device = hex(gs(pci, "device"));
+	g->scaleout_ports = gi(o, "scaleout_ports", 0);
+	g->scaleout_gbps = gn(o, "scaleout_gbps", 0);
+	g->scaleout_cage = gs(o, "scaleout_cage");
+	g->scaleout_per_cage = gi(o, "scaleout_per_cage", 1);
 }
 
 static const struct nicfit__field arch_layout[] = {

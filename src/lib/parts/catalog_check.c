@@ -292,6 +292,10 @@ static const struct field gpu_fields[] = {
 	{ "fp8_tflops", F_NUMN, 0, 0, 100000, NULL, NULL },
 	{ "pci", F_OBJ, 0, 0, 0, gpu_pci_fields, NULL },
 	{ "power_connector", F_STR, 0, 1, 80, NULL, NULL },
+	{ "scaleout_ports", F_INT, 0, 1, 64, NULL, NULL },
+	{ "scaleout_gbps", F_NUM, 0, 1, 3200, NULL, NULL },
+	{ "scaleout_cage", F_STR, 0, 0, 0, NULL, cages },
+	{ "scaleout_per_cage", F_INT, 0, 1, 8, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 

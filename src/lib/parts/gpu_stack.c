@@ -50,7 +50,7 @@ static const struct nicfit__gpu_stack stacks[] = {
 	},
 	{
 		NICFIT_MAKER_GAUDI, "Intel Gaudi", "HCCL", "hccl_demo",
-		"the on-package RoCE ports", NULL, NULL, NULL, NULL, NULL, NULL,
+		"RoCE scale-up", NULL, NULL, NULL, NULL, NULL, NULL,
 		"Intel Gaudi documentation, HCCL; github.com/HabanaAI/hccl_demo",
 	},
 };
