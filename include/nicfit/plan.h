@@ -174,6 +174,8 @@ struct nicfit_plan {
 
 	/* back end (R2, R5-R7) */
 	int backend_needed;
+	int be_integrated;              /* the GPUs' own scale-out ports are the back end (Intel
+					 * Gaudi 3): no back-end card (be_nic NULL) */
 	enum nicfit_fabric fabric;      /* AUTO resolved to ROCE or IB when needed */
 	const struct nicfit_nic *be_nic;
 	const struct nicfit_nic *be_passed; /* a card past its driver support that would have

@@ -63,6 +63,7 @@ scan "16 MI325X nodes, Thor2 on Tomahawk 5" $thor
 scan "cluster of MI325X nodes" $cluster
 # shellcheck disable=SC2086
 scan "cluster of Gaudi 3 nodes on their own ports" cluster --nodes 8 --gpu gaudi3-oam --switch z9864f-on --no-frontend --no-oob
+scan "8 Gaudi 3 servers" plan --server generic-gaudi3-8oam --servers 8 --model llama-3.1-405b --workload training
 scan "Gaudi 3 node fit" calc fit --model llama-3.1-70b --precision bf16 --gpus 8xgaudi3-oam
 must "cluster of Gaudi 3 nodes" 'HCCL' cluster --nodes 8 --gpu gaudi3-oam --no-frontend --no-oob
 if [ -d "$BUILD/fixtures/mi300x-thor2" ]; then

@@ -330,6 +330,48 @@ static void choose_fabric(struct nicfit_plan *p, const struct nicfit_nic *builti
 }
 
 /*
+ * R5, an accelerator whose scale-out ports are on its own package (Intel
+ * Gaudi 3: 3 x 200 GbE of its 24 RoCE ports, four to an 800G OSFP cage of
+ * the server; Intel Gaudi "Network Configuration"): the back end needs no
+ * NIC card, so none is chosen or placed (unless --backend-nic asks for
+ * one). The plan says what the servers bring out and hands the fabric's
+ * sizing to nicfit cluster, which cables those cages (cluster.integrated);
+ * the plan's own switch, cable and step rules are built on NIC cards and
+ * are not run on these ports. Returns 1 when it took the back end.
+ */
+static int integrated_backend(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_gpu *g = in->gpu;
+	const struct nicfit__gpu_stack *st;
+	int per, cages;
+
+	if (!g || g->scaleout_ports < 1 || g->scaleout_gbps <= 0 || in->backend_nic)
+		return 0;
+	st = nicfit__plan_stack(p);
+	per = g->scaleout_per_cage > 0 ? g->scaleout_per_cage : 1;
+	cages = (in->gpus_per_server * g->scaleout_ports + per - 1) / per;
+	nicfit__plan_place_gpus_only(p);
+	p->be_integrated = 1;
+	p->be_cards = cages;
+	p->be_port_gbps = g->scaleout_gbps * per;
+	plan_decide(&p->decisions, "R5", 1,
+		    "Back end: the %s's own ports, no NIC cards: %d GPUs x %d x %g GbE = %d ports "
+		    "per server, %d to each %s cage: %d x %g Gb/s per server (%s runs the "
+		    "collectives over them; test with %s).", g->e.name, in->gpus_per_server,
+		    g->scaleout_ports, g->scaleout_gbps, in->gpus_per_server * g->scaleout_ports,
+		    per, g->scaleout_cage ? g->scaleout_cage : "server", cages, g->scaleout_gbps * per,
+		    st->ccl, st->tests);
+	nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_INTEGRATED_SCALEOUT,
+			  "size the fabric with nicfit cluster --nodes N --gpu ID (it cables the "
+			  "servers' cages); give --backend-nic only for NIC cards on top of them",
+			  "%s scales out over its own %g GbE ports (%d x %g Gb/s cages per server), not "
+			  "through NIC cards: this plan chooses no back-end card, switch or cable for "
+			  "them.", g->e.name, g->scaleout_gbps, cages, g->scaleout_gbps * per);
+	return 1;
+}
+
+/*
  * The GPU driver's peer-memory client the plan's GPU would use for
  * GPUDirect RDMA through a NIC driver's peer-memory interface:
  * nvidia-peermem, or the amdgpu driver's (core/gpu_stack_int.h).
@@ -832,6 +874,8 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	fit.limited_by = "ports";
 	builtin = nicfit__plan_builtin_nic(cat, in->server);
 	choose_fabric(p, builtin);
+	if (integrated_backend(p))
+		return;
 	cards = backend_card_count(p);
 	target = in->backend_gbps > 0 ? in->backend_gbps / cards : default_target(p);
 	if (in->backend_size_traffic && !(in->backend_gbps > 0))

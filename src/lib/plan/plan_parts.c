@@ -550,6 +550,9 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 			 p->be_effective_gbps,
 			 p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : nicfit__plan_roce_name(p),
 			 p->back_to_back ? ", back to back" : "");
+	else if (p->be_integrated)
+		plan_fmt(be, sizeof(be), "the GPUs' own ports, %d x %g Gb/s cages per server, no NIC "
+			 "cards", p->be_cards, p->be_port_gbps);
 	else
 		plan_fmt(be, sizeof(be), "no suitable card found (see findings)");
 	plan_fmt(whole, sizeof(whole), "%d x %s need a back-end RDMA fabric (%s): %s.%s %s",

@@ -598,6 +598,14 @@ static void text_backend(struct nicfit_emit *e, const struct nicfit_plan *p, con
 		nicfit_emit_printf(e, "%sBack end%s   none needed\n", bold, reset);
 		return;
 	}
+	if (!p->be_nic && p->be_integrated) {
+		nicfit_emit_printf(e, "%sBack end%s   the GPUs' own ports: %d x %g Gb/s %s cages per "
+				   "server, no NIC cards (size the fabric with nicfit cluster --gpu %s)\n",
+				   bold, reset, p->be_cards, p->be_port_gbps,
+				   p->in.gpu->scaleout_cage ? p->in.gpu->scaleout_cage : "",
+				   p->in.gpu->e.id);
+		return;
+	}
 	if (!p->be_nic) {
 		nicfit_emit_printf(e, "%sBack end%s   needed, but no RDMA card fits this server (see the findings)\n",
 				   bold, reset);
