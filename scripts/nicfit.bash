@@ -65,6 +65,7 @@ _nicfit()
 	calc:step:--parallel) COMPREPLY=($(compgen -W "auto ddp zero1 zero2 zero3 fsdp" -- "$cur")); return ;;
 	calc:step:--proto) COMPREPLY=($(compgen -W "tcp roce ib" -- "$cur")); return ;;
 	cluster:*:--nic) COMPREPLY=($(compgen -W "$(_nicfit_ids nics)" -- "$cur")); return ;;
+	cluster:*:--gpu) COMPREPLY=($(compgen -W "$(_nicfit_ids gpus)" -- "$cur")); return ;;
 	cluster:*:--switch) COMPREPLY=($(compgen -W "$(_nicfit_ids switches)" -- "$cur")); return ;;
 	cluster:*:--breakout) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
 	cluster:*:--frontend) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
