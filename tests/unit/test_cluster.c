@@ -1666,6 +1666,76 @@ static void gpudirect_path(void **state)
 	nicfit_cluster_release(&c);
 }
 
+/*
+ * The GPUDirect advice names the GPU maker's path: for AMD Instinct GPUs
+ * the amdgpu driver's peer memory where NVIDIA's would be nvidia-peermem,
+ * and RCCL's log, never an NVIDIA tool.
+ */
+static void gpudirect_by_gpu_maker(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	size_t i;
+	int seen = 0;
+
+	(void)state;
+	backend_only(&in, 4, 2, 64);
+	in.nic_id = "mcx75310aas-neat";
+	in.gpu_id = "mi325x";
+	in.net[NICFIT_NET_BACKEND].link_gbps = 0;
+	size_ok(&in, &c);
+	for (i = 0; i < c.findings.n; i++) {
+		if (strcmp(c.findings.v[i].code, "cluster-gpudirect"))
+			continue;
+		seen = 1;
+		assert_non_null(strstr(c.findings.v[i].message,
+				       "DMA-BUF (recommended) or the amdgpu driver's peer memory"));
+		assert_null(strstr(c.findings.v[i].message, "nvidia"));
+		assert_non_null(c.findings.v[i].fix);
+		assert_non_null(strstr(c.findings.v[i].fix, "rccl-tests"));
+	}
+	assert_true(seen);
+	nicfit_cluster_release(&c);
+}
+
+/*
+ * Intel Gaudi 3 scales out over its own ports: eight accelerators x 3 x
+ * 200 GbE, four to an 800G OSFP, give six 800G node links and no NIC; a
+ * NIC given on top of them turns that off.
+ */
+static void gaudi_own_ports(void **state)
+{
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	size_t i;
+	int seen = 0;
+
+	(void)state;
+	backend_only(&in, 8, 8, 64);
+	in.gpu_id = "gaudi3-oam";
+	in.backend_from_gpu = 1;
+	size_ok(&in, &c);
+	assert_true(c.integrated);
+	assert_int_equal(c.net[NICFIT_NET_BACKEND].links_per_node, 6);
+	assert_true(c.net[NICFIT_NET_BACKEND].link_gbps > 799.9 &&
+		    c.net[NICFIT_NET_BACKEND].link_gbps < 800.1);
+	assert_int_equal(c.net[NICFIT_NET_BACKEND].endpoints, 48);
+	for (i = 0; i < c.decisions.n; i++)
+		if (!strcmp(c.decisions.v[i].code, "cluster.integrated")) {
+			seen = 1;
+			assert_non_null(strstr(c.decisions.v[i].message, "HCCL"));
+		}
+	assert_true(seen);
+	nicfit_cluster_release(&c);
+	backend_only(&in, 8, 8, 64);
+	in.gpu_id = "gaudi3-oam";
+	in.backend_from_gpu = 0;
+	size_ok(&in, &c);
+	assert_false(c.integrated);
+	assert_int_equal(c.net[NICFIT_NET_BACKEND].links_per_node, 8);
+	nicfit_cluster_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1699,6 +1769,8 @@ int main(void)
 		cmocka_unit_test(storage_border_lengths),
 		cmocka_unit_test(oob_reaches_storage_and_border),
 		cmocka_unit_test(gpudirect_path),
+		cmocka_unit_test(gpudirect_by_gpu_maker),
+		cmocka_unit_test(gaudi_own_ports),
 	};
 
 	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);

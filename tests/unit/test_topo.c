@@ -160,6 +160,34 @@ static void el7_old_formats_and_damage(void **state)
 	nicfit_topo_free(t);
 }
 
+/*
+ * AMD's MI300X node tree: the amdgpu driver's peer-memory client is read
+ * where RCCL looks for it (memory_peers/amdkfd), GPUs are processing
+ * accelerators of vendor 1002 under a switch shared with their NIC.
+ */
+static void amd_mi300x_node(void **state)
+{
+	struct nicfit_topo *t = load("mi300x-thor2");
+	const struct nicfit_pcidev *g, *n;
+	int known = 0, lca = -1;
+
+	(void)state;
+	assert_true(t->amdkfd_peer);
+	assert_false(t->nv_mem);
+	g = dev(t, "0000:05:00.0");
+	n = dev(t, "0000:09:00.0");
+	assert_int_equal(g->vendor, 0x1002);
+	assert_int_equal(g->class_code >> 16, 0x12);
+	assert_string_equal(g->driver, "amdgpu");
+	assert_int_equal(n->vendor, 0x14e4);
+	assert_int_equal(nicfit_topo_path(t, nicfit_topo_find(t, "0000:05:00.0"),
+					  nicfit_topo_find(t, "0000:09:00.0"), &known, &lca),
+			 NICFIT_PATH_PXB);
+	assert_true(known);
+	assert_string_equal(t->pci[lca].bdf, "0000:01:00.0");
+	nicfit_topo_free(t);
+}
+
 static void hgx_config_vmd_vfs(void **state)
 {
 	struct nicfit_topo *t = load("hgx-h100");
@@ -640,6 +668,7 @@ int main(void)
 		cmocka_unit_test(r740xd),
 		cmocka_unit_test(el7_old_formats_and_damage),
 		cmocka_unit_test(hgx_config_vmd_vfs),
+		cmocka_unit_test(amd_mi300x_node),
 		cmocka_unit_test(x11_chipset_and_legacy),
 		cmocka_unit_test(vm_and_old_kernel),
 		cmocka_unit_test(nul_terminated_node_lists),
