@@ -56,7 +56,7 @@ static size_t model_token(const char *name, const char **w)
 		size_t k, i;
 		int alpha = 0, digit = 0;
 
-		s += strspn(s, " -(");
+		s += strspn(s, " -(,)");
 		k = strcspn(s, " -(,)");
 		for (i = 0; i < k; i++) {
 			alpha |= (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z');
