@@ -192,6 +192,19 @@ static int end_parsers(struct pass *ps, struct nicfit_verify *v, const char *nam
 	return rc;
 }
 
+/* The line holds "NCCL INFO" or "NCCL WARN" within its first 4096 bytes. */
+static int nccl_record(const char *line, size_t n)
+{
+	const char *p = line, *end = line + (n > NICFIT__VLINE_MAX ? NICFIT__VLINE_MAX : n);
+
+	while ((p = nicfit__vmemmem(p, (size_t)(end - p), "NCCL ", 5)) != NULL) {
+		if (end - p >= 9 && (!memcmp(p + 5, "INFO", 4) || !memcmp(p + 5, "WARN", 4)))
+			return 1;
+		p += 5;
+	}
+	return 0;
+}
+
 /* One pass over the lines: what each shows, and every line parser fed. */
 static void read_lines(struct pass *ps, const char *text, size_t len)
 {
@@ -203,6 +216,17 @@ static void read_lines(struct pass *ps, const char *text, size_t len)
 	while (nicfit__vscan_next(l, &line, &n)) {
 		long no = l->lineno;
 
+		/*
+		 * Most lines of a large log are NCCL's records: they go to the
+		 * log's reader, and to the table's for the version they may
+		 * name; no other kind's facts are on them
+		 */
+		if (nccl_record(line, n)) {
+			ps->s.log = 1;
+			nicfit__vlog_record(ps->log, line, n, no);
+			nicfit__vtests_record(ps->tests, line, n, no);
+			continue;
+		}
 		nicfit__vlines_set(l, line, n, no);
 		look_line(l->buf, &ps->s);
 		nicfit__vlog_line(ps->log, line, n, no);

@@ -96,6 +96,13 @@ void nicfit__vlines_set(struct nicfit__vlines *l, const char *line, size_t n, lo
 char *nicfit__vskip_tags(char *line);
 /* Replace rank tags "[N]" anywhere in line by spaces (interleaved mpirun output). */
 void nicfit__vblank_rank_tags(char *line);
+/* The first needle (k bytes) in s (n bytes, NULs and all), or NULL: memmem, which C11 lacks. */
+const char *nicfit__vmemmem(const char *s, size_t n, const char *needle, size_t k);
+/*
+ * strstr(s, " word") where word starts with a byte rarer than a blank
+ * ("via ", "-> "): found by that byte with strchr. Returns the blank.
+ */
+const char *nicfit__vafter_blank(const char *s, const char *word);
 /* A finite number, the whole of s. Returns 0 or -1. */
 int nicfit__vnum(const char *s, double *out);
 /*
@@ -127,6 +134,8 @@ char *nicfit__vstrdup(const char *s);
 struct nicfit__vlog;
 struct nicfit__vlog *nicfit__vlog_new(void);
 int nicfit__vlog_line(struct nicfit__vlog *s, const char *line, size_t n, long lineno);
+/* The same for a line known to hold an NCCL INFO/WARN record (never a launcher's line). */
+int nicfit__vlog_record(struct nicfit__vlog *s, const char *line, size_t n, long lineno);
 int nicfit__vlog_end(struct nicfit__vlog *s, struct nicfit_verify *v, const char *name,
 		     struct nicfit_error *err);
 struct nicfit__vtests;
@@ -134,6 +143,8 @@ struct nicfit__vtests *nicfit__vtests_new(const char *name);
 int nicfit__vtests_line(struct nicfit__vtests *s, const char *line, size_t n, long lineno);
 int nicfit__vtests_end(struct nicfit__vtests *s, struct nicfit_verify *v, const char *name,
 		       struct nicfit_error *err);
+/* An NCCL INFO/WARN line, of which the table's reader needs only the version. */
+int nicfit__vtests_record(struct nicfit__vtests *s, const char *line, size_t n, long lineno);
 struct nicfit__vperf;
 struct nicfit__vperf *nicfit__vperf_new(const char *name);
 int nicfit__vperf_line(struct nicfit__vperf *s, const char *line, size_t n, long lineno);

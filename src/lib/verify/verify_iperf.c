@@ -129,6 +129,10 @@ static int command_line(char *line, int *streams)
 	char buf[NICFIT__VLINE_MAX + 1], *tok[NICFIT__VTOK_MAX];
 	int n, i, t = 0;
 
+	*streams = 0;
+	/* the tool's word holds "iperf": a line without it is no command line */
+	if (!strstr(line, "iperf"))
+		return 0;
 	nicfit__vcopy(buf, sizeof(buf), line, (size_t)-1);
 	n = nicfit__split_blanks(buf, tok, NICFIT__VTOK_MAX);
 	for (i = 0; i < n && !t; i++)
@@ -165,6 +169,20 @@ static struct run *run_of(struct ip_state *s)
 		r->jitter = -1;
 	}
 	return r;
+}
+
+/* A UDP interval line's datagrams, summed for a run cut before its summary. */
+static void udp_interval(struct run *r, double jit, long lost, long total, long line)
+{
+	r->d->u.ip.udp = 1;
+	r->lost += lost;
+	r->datagrams += total;
+	if (jit > r->jitter)
+		r->jitter = jit;
+	if (!r->worst_line || (double)lost / (double)total > r->worst_loss) {
+		r->worst_loss = (double)lost / (double)total;
+		r->worst_line = line;
+	}
 }
 
 /* The interval "0.00-30.00" among the first tokens: its start and end. */
@@ -280,17 +298,8 @@ static int result_line(struct ip_state *s, char *p, const struct nicfit__vlines 
 		}
 		return 0;
 	}
-	if (udp && !is_sum) {
-		ip->udp = 1;
-		r->lost += lost;
-		r->datagrams += total;
-		if (jit > r->jitter)
-			r->jitter = jit;
-		if (!r->worst_line || (double)lost / (double)total > r->worst_loss) {
-			r->worst_loss = (double)lost / (double)total;
-			r->worst_line = l->lineno;
-		}
-	}
+	if (udp && !is_sum)
+		udp_interval(r, jit, lost, total, l->lineno);
 	r->dir[rx].sum[is_sum] += g;
 	r->dir[rx].n[is_sum]++;
 	r->last_interval = l->lineno;

@@ -8,6 +8,7 @@
  * and channel counts, the version, what users set in the environment, and
  * WARN lines and error codes. The judgement is elsewhere.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,10 @@ struct ctx {
 	size_t nhosts;
 	char first_rank[96];      /* "host:pid [dev]" of the first line: one rank's view */
 	int host_of_line;         /* index in hosts of the record being read, -1 none */
+	int last_host;            /* the host of the last record that named one, -1 none */
+	char last_prefix[128];    /* the last record's bytes before its NCCL INFO marker */
+	size_t last_plen, last_hn;
+	ptrdiff_t last_hoff;      /* its host's offset in them, -1 none */
 	unsigned char rank0[MAX_HOSTS];   /* hosts with a rank-0 communicator init */
 	unsigned char header[MAX_HOSTS];  /* hosts that printed "NCCL version" */
 	long rank0_line[MAX_HOSTS];
@@ -36,8 +41,28 @@ struct ctx {
 /* Characters of a host name in NCCL's prefix (gethostname, cut at the first '.'). */
 static int host_char(char ch)
 {
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-	       ch == '-' || ch == '_' || ch == '.';
+	unsigned char u = (unsigned char)ch;
+
+	return (unsigned char)((u | 0x20) - 'a') < 26 || (unsigned char)(u - '0') < 10 ||
+	       u == '-' || u == '_' || u == '.';
+}
+
+/* "INFO " or "WARN " at p (a NUL ends the test): what follows "NCCL " in a record. */
+static int info_or_warn(const char *p)
+{
+	return (p[0] == 'I' && p[1] == 'N' && p[2] == 'F' && p[3] == 'O' && p[4] == ' ') ||
+	       (p[0] == 'W' && p[1] == 'A' && p[2] == 'R' && p[3] == 'N' && p[4] == ' ');
+}
+
+/* The next "NCCL " at or after s: by its 'N', rarer in a line than a blank. */
+static char *nccl_word(char *s)
+{
+	while ((s = strchr(s, 'N')) != NULL) {
+		if (s[1] == 'C' && s[2] == 'C' && s[3] == 'L' && s[4] == ' ')
+			return s;
+		s++;
+	}
+	return NULL;
 }
 
 /*
@@ -76,7 +101,7 @@ static int host_boundary(const char *line, const char *q)
  */
 static const char *nccl_prefix(const char *line, const char *m, size_t *n)
 {
-	const char *q = m, *end;
+	const char *q = m, *end, *lim;
 	int k;
 
 	while (q > line && (q[-1] == ' ' || q[-1] == '\t'))
@@ -84,7 +109,7 @@ static const char *nccl_prefix(const char *line, const char *m, size_t *n)
 	if (q <= line || q[-1] != ']')
 		return NULL;
 	q--;
-	while (q > line && q[-1] >= '0' && q[-1] <= '9')
+	while (q > line && (unsigned char)(q[-1] - '0') < 10)
 		q--;
 	if (q <= line || q[-1] != '[' || *q == ']')
 		return NULL;
@@ -94,14 +119,16 @@ static const char *nccl_prefix(const char *line, const char *m, size_t *n)
 	for (k = 0; k < 2; k++) {
 		const char *digits = q;
 
-		while (q > line && q[-1] >= '0' && q[-1] <= '9')
+		while (q > line && (unsigned char)(q[-1] - '0') < 10)
 			q--;
 		if (q == digits || q <= line || q[-1] != ':')
 			return NULL;
 		q--;
 	}
 	end = q;
-	while (q > line && host_char(q[-1]) && end - q <= HOST_MAX)
+	/* one byte past a label's 63, to tell a longer name from one that fits */
+	lim = end - line > HOST_MAX + 1 ? end - HOST_MAX - 1 : line;
+	while (q > lim && host_char(q[-1]))
 		q--;
 	if (q == end || end - q > HOST_MAX || !host_boundary(line, q))
 		return NULL;
@@ -144,6 +171,31 @@ static int first_rank(const struct ctx *c, const char *prefix, size_t plen)
 	return !strcmp(key, c->first_rank);
 }
 
+/*
+ * nccl_prefix() of a record whose bytes up to its marker are those of the
+ * record before it (a thread prints its lines in runs): the answer kept.
+ */
+static const char *prefix_of(struct ctx *c, const char *p, const char *m, size_t *n)
+{
+	size_t k = (size_t)(m - p);
+	const char *host;
+
+	if (k && k == c->last_plen && !memcmp(p, c->last_prefix, k)) {
+		*n = c->last_hn;
+		return c->last_hoff < 0 ? NULL : p + c->last_hoff;
+	}
+	host = nccl_prefix(p, m, n);
+	if (k < sizeof(c->last_prefix)) {
+		memcpy(c->last_prefix, p, k);
+		c->last_plen = k;
+		c->last_hoff = host ? host - p : -1;
+		c->last_hn = host ? *n : 0;
+	} else {
+		c->last_plen = 0;
+	}
+	return host;
+}
+
 static void note_host(struct ctx *c, const char *p, size_t n)
 {
 	size_t i;
@@ -151,13 +203,19 @@ static void note_host(struct ctx *c, const char *p, size_t n)
 	c->host_of_line = -1;
 	if (!p || !n)
 		return;
+	/* a rank prints its lines together: the last host is the likely one */
+	if (c->last_host >= 0 && !strncmp(c->hosts[c->last_host], p, n) &&
+	    !c->hosts[c->last_host][n]) {
+		c->host_of_line = c->last_host;
+		return;
+	}
 	for (i = 0; i < c->nhosts; i++)
 		if (strlen(c->hosts[i]) == n && !strncmp(c->hosts[i], p, n)) {
-			c->host_of_line = (int)i;
+			c->host_of_line = c->last_host = (int)i;
 			return;
 		}
 	if (c->nhosts < MAX_HOSTS) {
-		c->host_of_line = (int)c->nhosts;
+		c->host_of_line = c->last_host = (int)c->nhosts;
 		nicfit__vcopy(c->hosts[c->nhosts++], 64, p, n);
 	}
 }
@@ -391,12 +449,12 @@ static int ring_ranks(const char *p)
 static void read_channel(struct nicfit_nccl_log *g, struct ctx *c, const char *p, long line,
 			 const char *prefix, size_t plen)
 {
-	const char *via = strstr(p, " via ");
+	const char *via = nicfit__vafter_blank(p, "via ");
 	const char *q;
 
 	if (via) {
 		/* "Channel 03/0 : 2[2] -> 10[2] [send] via ...": both ranks exist */
-		const char *c0 = strstr(p, " : "), *arrow = strstr(p, " -> ");
+		const char *c0 = nicfit__vafter_blank(p, ": "), *arrow = nicfit__vafter_blank(p, "-> ");
 
 		if (c0 && arrow && c0 < arrow && arrow < via) {
 			long a = nicfit__vint(c0 + 3 + strspn(c0 + 3, " "), NULL);
@@ -671,6 +729,11 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 	const char *q;
 	int oom = 0;
 
+	/* what most of a large log is: a channel's connection, and nothing else on the line */
+	if (!strncmp(m, "Channel ", 8)) {
+		read_channel(g, c, m, line, prefix, plen);
+		return 0;
+	}
 	if (!strncmp(m, "NCCL version ", 13)) {
 		if (c->host_of_line >= 0)
 			c->header[c->host_of_line] = 1;
@@ -753,12 +816,18 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 /* One record: a line as NCCL wrote it (the prefix in front, if any). */
 static int read_record(struct nicfit_nccl_log *g, struct ctx *c, char *rec, long lineno)
 {
-	char *p = nicfit__vskip_tags(rec);
-	char *m = strstr(p, "NCCL INFO ");
-	char *w = strstr(p, "NCCL WARN ");
+	char *p = nicfit__vskip_tags(rec), *m = NULL, *w = NULL, *q = p;
 	const char *host, *prefix = p;
 	size_t plen = 0, hn = 0;
 
+	/* the first "NCCL INFO " or "NCCL WARN ", whichever comes first, in one scan */
+	while ((q = nccl_word(q)) != NULL && !m && !w) {
+		if (q[5] == 'I' && info_or_warn(q + 5))
+			m = q;
+		else if (info_or_warn(q + 5))
+			w = q;
+		q += 5;
+	}
 	c->host_of_line = -1;
 	if (!m && !w) {
 		/* 2.4 prints "NCCL version 2.4.7+cuda10.0" alone; Python prints "NCCL error" */
@@ -775,8 +844,8 @@ static int read_record(struct nicfit_nccl_log *g, struct ctx *c, char *rec, long
 		return 0;
 	}
 	g->nlines++;
-	if (m && (!w || m < w)) {
-		host = nccl_prefix(p, m, &hn);
+	if (m) {
+		host = prefix_of(c, p, m, &hn);
 		note_host(c, host, hn);
 		if (host)
 			prefix = host;
@@ -803,7 +872,16 @@ static int read_record(struct nicfit_nccl_log *g, struct ctx *c, char *rec, long
  */
 static char *next_record(char *line, char *from)
 {
-	char *m = from;
+	char *m = from, *q = from;
+	int markers = 0;
+
+	/* a line with one record (all but glued ones) has no second NCCL marker */
+	while (markers < 2 && (q = nccl_word(q)) != NULL) {
+		markers += info_or_warn(q + 5);
+		q += 5;
+	}
+	if (markers < 2)
+		return NULL;
 
 	while ((m = strstr(m, "NCCL ")) != NULL) {
 		size_t n;
@@ -923,8 +1001,10 @@ struct nicfit__vlog *nicfit__vlog_new(void)
 {
 	struct nicfit__vlog *s = calloc(1, sizeof(*s));
 
-	if (s)
+	if (s) {
 		nicfit__verify_doc_init(&s->d, NICFIT_VERIFY_NCCL_LOG);
+		s->c.last_host = -1;
+	}
 	return s;
 }
 
@@ -937,6 +1017,16 @@ int nicfit__vlog_line(struct nicfit__vlog *s, const char *line, size_t n, long l
 	if (!s->d.u.log.launch.tool[0] && !strstr(s->c.l.buf, "NCCL ") &&
 	    nicfit__vlaunch_maybe(s->c.l.buf))
 		nicfit__verify_launch_line(&s->d.u.log.launch, s->c.l.buf, lineno);
+	if (read_line(&s->d.u.log, &s->c, s->c.l.buf, lineno))
+		s->rc = NICFIT_E_NOMEM;
+	return s->rc;
+}
+
+int nicfit__vlog_record(struct nicfit__vlog *s, const char *line, size_t n, long lineno)
+{
+	if (s->rc)
+		return s->rc;
+	nicfit__vlines_set(&s->c.l, line, n, lineno);
 	if (read_line(&s->d.u.log, &s->c, s->c.l.buf, lineno))
 		s->rc = NICFIT_E_NOMEM;
 	return s->rc;

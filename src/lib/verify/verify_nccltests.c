@@ -448,6 +448,20 @@ int nicfit__vtests_line(struct nicfit__vtests *s, const char *line, size_t n, lo
 	return s->rc;
 }
 
+int nicfit__vtests_record(struct nicfit__vtests *s, const char *line, size_t n, long lineno)
+{
+	/* of an NCCL record, a table's reader takes the version and the binary's name */
+	const struct nicfit_nccl_tests *t = &s->d.u.t;
+
+	/* read_version keeps the first of each: once both are known, nothing to look for */
+	if (s->rc || ((t->version[0] || !nicfit__vmemmem(line, n, "version ", 8)) &&
+		      (t->collective[0] || !nicfit__vmemmem(line, n, "_perf", 5))))
+		return s->rc;
+	nicfit__vlines_set(&s->c.l, line, n, lineno);
+	read_version(&s->d.u.t, nicfit__vskip_tags(s->c.l.buf));
+	return 0;
+}
+
 /* What the table says once read whole: nodes, ranks and where from, the collective, the peak. */
 static void tests_finish(struct nicfit_nccl_tests *t, const struct ctx *c)
 {

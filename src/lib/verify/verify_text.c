@@ -5,6 +5,7 @@
  * echoed. No parser of a format and no rule lives here.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,37 @@ int nicfit__vnum(const char *s, double *out)
 		return -1;
 	*out = d;
 	return 0;
+}
+
+const char *nicfit__vmemmem(const char *s, size_t n, const char *needle, size_t k)
+{
+	const char *end = s + n, *p = s;
+
+	if (!k)
+		return s;
+	while (end - p >= (ptrdiff_t)k && (p = memchr(p, needle[0], (size_t)(end - p) - k + 1))) {
+		if (!memcmp(p + 1, needle + 1, k - 1))
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
+const char *nicfit__vafter_blank(const char *s, const char *word)
+{
+	size_t k = strlen(word);
+	const char *p = s;
+
+	while ((p = strchr(p, word[0])) != NULL) {
+		size_t i = 1;
+
+		while (i < k && p[i] == word[i])
+			i++;
+		if (i == k && p > s && p[-1] == ' ')
+			return p - 1;
+		p++;
+	}
+	return NULL;
 }
 
 int nicfit__vnum_any(const char *s, double *out)
