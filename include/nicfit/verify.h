@@ -40,8 +40,15 @@
 extern "C" {
 #endif
 
-/* The largest input verify reads (a long NCCL_DEBUG=INFO log of many ranks). */
+/*
+ * The largest input nicfit_verify_add_text() is handed by the tests and
+ * tools that read a whole file first. nicfit_verify_add_file() has no
+ * limit but the caller's (verify --max-size): it maps the file and reads
+ * it in one pass, with flat memory whatever its size.
+ */
 #define NICFIT_VERIFY_MAX_BYTES (64u << 20)
+/* Lines between two of an input's line marks (the quoting of a line finds its way from one). */
+#define NICFIT_VERIFY_MARK_LINES 1024
 
 enum nicfit_verify_kind {
 	NICFIT_VERIFY_NCCL_TESTS,   /* an nccl-tests table */
@@ -317,6 +324,7 @@ struct nicfit_verify_doc {
 	char *input;                /* the file's name, "<stdin>" */
 	const char *text;           /* the input's text (owned by the verify object) */
 	size_t text_len;
+	const struct nicfit_verify_text *src;   /* the input it was read from */
 	union {
 		struct nicfit_nccl_tests t;
 		struct nicfit_nccl_log log;
@@ -368,10 +376,28 @@ struct nicfit_catalog;
 int nicfit_verify_expect_from_nic(const struct nicfit_catalog *cat, const char *part,
 				  struct nicfit_verify_expect *x, struct nicfit_error *err);
 
+/*
+ * One input as kept for quoting its lines: a copy (add_text) or the file
+ * mapped read-only (add_file, whose pages are handed back to the kernel
+ * as the pass goes by, so a quote reads them again), and the byte offset
+ * of every NICFIT_VERIFY_MARK_LINES-th line (marks[k]: line 1 + k x
+ * NICFIT_VERIFY_MARK_LINES), so that quoting a late line reads from the
+ * mark before it, not from the start.
+ */
+struct nicfit_verify_text {
+	const char *text;
+	size_t len;
+	char *copy;
+	void *map;
+	size_t map_len;
+	size_t *marks;
+	size_t nmarks, marks_alloc;
+};
+
 struct nicfit_verify {
 	struct nicfit_verify_doc *docs;
 	size_t ndocs, alloc;
-	char **texts;               /* a copy of every input, for quoting its lines */
+	struct nicfit_verify_text **texts;   /* every input, for quoting its lines */
 	size_t ntexts, texts_alloc;
 	struct nicfit_verify_expect expect;   /* as used (after judge) */
 	struct nicfit_findings findings;
@@ -391,6 +417,17 @@ void nicfit_verify_free(struct nicfit_verify *v);
  */
 int nicfit_verify_add_text(struct nicfit_verify *v, const char *name, const char *text,
 			   size_t len, struct nicfit_error *err);
+
+/*
+ * Read the file at path ("-": standard input, named "<stdin>"), as
+ * nicfit_verify_add_text() reads a text, in one pass and with memory that
+ * does not grow with its size: a regular file is mapped, anything else
+ * (a pipe) copied to an unnamed temporary file first. max, when not 0, is
+ * the most bytes taken: a larger input is NICFIT_E_LIMIT. A file that
+ * cannot be opened or read is NICFIT_E_NOTFOUND or NICFIT_E_IO.
+ */
+int nicfit_verify_add_file(struct nicfit_verify *v, const char *path, size_t max,
+			   struct nicfit_error *err);
 
 /* Compute ceilings, verdicts and causes for every document read. */
 int nicfit_verify_judge(struct nicfit_verify *v, const struct nicfit_verify_expect *x,

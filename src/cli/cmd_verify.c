@@ -7,7 +7,7 @@
  *                 [--proto tcp|roce|ib]
  *                 [--nodes N]
  *                 [--gpus-per-node G] [--nics-per-node K] [--low-ratio R]
- *                 [--far-ratio R] FILE... | -
+ *                 [--far-ratio R] [--max-size BYTES] FILE... | -
  *
  * Exit status: 0 as expected, 1 low (or warnings), 2 far below or broken.
  */
@@ -35,6 +35,7 @@ struct verify_args {
 	const char *dumps[VERIFY_MAX_DUMPS];
 	int ndumps;
 	int given;               /* the options give the expectation (--link, --nodes) */
+	size_t max_size;         /* --max-size: the most bytes an input may hold, 0 any */
 };
 
 static int count_opt(const char *name, const char *s, int max, int *out)
@@ -59,23 +60,35 @@ static int ratio_opt(const char *name, const char *s, double *out)
 	return 0;
 }
 
-static int read_inputs(struct nicfit_verify *v, int argc, char **argv)
+/* Each input read in one pass, mapped (no size limit but --max-size). */
+static int read_inputs(struct nicfit_verify *v, int argc, char **argv, size_t max)
 {
 	struct nicfit_error err;
 	int i, rc = 0;
 
 	for (i = 0; i < argc && !rc; i++) {
-		const char *name = strcmp(argv[i], "-") ? argv[i] : "<stdin>";
-		char *text = NULL;
-		size_t len = 0;
-
 		nicfit_error_clear(&err);
-		if (nicfit_read_file(argv[i], NICFIT_VERIFY_MAX_BYTES, &text, &len, &err) ||
-		    nicfit_verify_add_text(v, name, text, len, &err))
+		if (nicfit_verify_add_file(v, argv[i], max, &err))
 			rc = cli_fail(&err);
-		free(text);
 	}
 	return rc;
+}
+
+/* --max-size BYTES: a size ("64MiB", "1GB") of bytes, not a parameter count. */
+static int max_size_opt(const char *s, size_t *out)
+{
+	enum nicfit_size_kind kind;
+	struct nicfit_error err;
+	double d;
+
+	nicfit_error_clear(&err);
+	if (nicfit_parse_size(s, "--max-size", &d, &kind, &err))
+		return cli_fail(&err);
+	if (kind != NICFIT_SIZE_BYTES || d < 1 || d > 1e18)
+		return cli_error(NICFIT_E_USAGE, "verify: --max-size %s: a size in bytes, as 64MiB "
+				 "or 2GB", s);
+	*out = (size_t)d;
+	return 0;
 }
 
 /* One option of verify's into v. Returns 0 or an exit code after printing the error. */
@@ -125,6 +138,8 @@ static int verify_option(struct verify_args *v, int ch, const char *arg)
 			return cli_error(NICFIT_E_USAGE, "verify: --sysfs: empty path");
 		v->sysfs = arg;
 		return 0;
+	case CLI_OPT_MAX_SIZE:
+		return max_size_opt(arg, &v->max_size);
 	default:
 		return nicfit_exit_code(NICFIT_E_USAGE);
 	}
@@ -249,7 +264,7 @@ int cmd_verify(struct cli *c, int argc, char **argv)
 	v = nicfit_verify_new();
 	if (!v)
 		return cli_error(NICFIT_E_NOMEM, "out of memory");
-	rc = read_inputs(v, argc - optind, argv + optind);
+	rc = read_inputs(v, argc - optind, argv + optind, args.max_size);
 	if (!rc)
 		rc = report(c, v, &args.x);
 	nicfit_verify_free(v);

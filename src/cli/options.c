@@ -103,6 +103,8 @@ static const struct cli_opt verify_opts[] = {
 	{ "dump", CLI_OPT_DUMP, REQ, "PATH", "@file",
 	  "the ceiling from a host's lspci/nvidia-smi/ibv_devinfo pastes; repeatable" },
 	{ "plan", CLI_OPT_PLAN, REQ, "SPEC.json", "@file", "the ceiling from the plan for this request" },
+	{ "max-size", CLI_OPT_MAX_SIZE, REQ, "BYTES", NULL,
+	  "refuse an input larger than this (default: any size, read in one pass)" },
 };
 
 static const struct cli_opt accept_opts[] = {

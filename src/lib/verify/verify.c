@@ -6,8 +6,11 @@
  * its own file; the object and its documents are in verify_doc.c, which
  * the parsers call, so that they never call back into this dispatcher.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "core/alloc_int.h"
 #include "core/jansson_int.h"
@@ -92,31 +95,43 @@ static void look_line(const char *line, struct seen *s)
 		s->topo = 1;
 }
 
-static int add_parts(struct nicfit_verify *v, const char *name, const char *text, size_t len,
+static int add_parts(struct nicfit_verify *v, const char *name, struct nicfit_verify_text *t,
 		     struct nicfit_error *err);
+
+int nicfit__verify_add_source(struct nicfit_verify *v, const char *name,
+			      struct nicfit_verify_text *t, struct nicfit_error *err)
+{
+	size_t first = v->ndocs, i;
+	int rc;
+
+	if (NICFIT_ALLOC_GROW(v->texts, v->ntexts + 1, v->texts_alloc)) {
+		nicfit__verify_text_free(t);
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
+	v->texts[v->ntexts++] = t;
+	rc = add_parts(v, name, t, err);
+	for (i = first; i < v->ndocs; i++) {
+		v->docs[i].text = t->text;
+		v->docs[i].text_len = t->len;
+		v->docs[i].src = t;
+	}
+	return rc;
+}
 
 int nicfit_verify_add_text(struct nicfit_verify *v, const char *name, const char *text,
 			   size_t len, struct nicfit_error *err)
 {
-	size_t first = v->ndocs, i;
-	char *copy;
-	int rc = 0;
+	struct nicfit_verify_text *t = calloc(1, sizeof(*t));
 
-	if (NICFIT_ALLOC_GROW(v->texts, v->ntexts + 1, v->texts_alloc))
+	if (!t || !(t->copy = malloc(len + 1))) {
+		free(t);
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	copy = malloc(len + 1);
-	if (!copy)
-		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	v->texts[v->ntexts++] = copy;
-	text = copy;
-	rc = add_parts(v, name, text, len, err);
-	for (i = first; i < v->ndocs; i++) {
-		v->docs[i].text = copy;
-		v->docs[i].text_len = len;
 	}
-	return rc;
+	memcpy(t->copy, text, len);
+	t->copy[len] = '\0';
+	t->text = t->copy;
+	t->len = len;
+	return nicfit__verify_add_source(v, name, t, err);
 }
 
 /*
@@ -205,17 +220,50 @@ static int nccl_record(const char *line, size_t n)
 	return 0;
 }
 
-/* One pass over the lines: what each shows, and every line parser fed. */
-static void read_lines(struct pass *ps, const char *text, size_t len)
+/* Bytes of a mapped input read between two hand-backs of its pages. */
+#define GIVE_BACK_BYTES ((size_t)32 << 20)
+
+/*
+ * The pages of a mapped input's text before its byte at done, handed back
+ * to the kernel: the pass has read them, and a quote reads them again from
+ * the file (the mapping is private and never written), so that memory
+ * stays flat whatever the input's size.
+ */
+static void give_back(const struct nicfit_verify_text *t, size_t done)
+{
+	uintptr_t start = (uintptr_t)t->map, end = (uintptr_t)t->text + done;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	end -= end % page;
+	if (end > start)
+		madvise(t->map, end - start, MADV_DONTNEED);
+}
+
+/*
+ * One pass over the lines of t: what each shows, every line parser fed,
+ * a mark every NICFIT_VERIFY_MARK_LINES lines. Returns 0 or -1 (out of
+ * memory for a mark).
+ */
+static int read_lines(struct pass *ps, struct nicfit_verify_text *t)
 {
 	struct nicfit__vlines *l = &ps->l;
+	size_t next_give = GIVE_BACK_BYTES;
 	const char *line;
 	size_t n;
 
-	nicfit__vlines_init(l, text, len);
+	nicfit__vlines_init(l, t->text, t->len);
 	while (nicfit__vscan_next(l, &line, &n)) {
 		long no = l->lineno;
 
+		if ((no - 1) % NICFIT_VERIFY_MARK_LINES == 0) {
+			if (NICFIT_ALLOC_GROW(t->marks, t->nmarks + 1, t->marks_alloc))
+				return -1;
+			t->marks[t->nmarks++] = (size_t)(line - t->text);
+		}
+		if (t->map && l->pos >= next_give) {
+			give_back(t, (size_t)(line - t->text));
+			next_give = l->pos + GIVE_BACK_BYTES;
+		}
 		/*
 		 * Most lines of a large log are NCCL's records: they go to the
 		 * log's reader, and to the table's for the version they may
@@ -234,6 +282,9 @@ static void read_lines(struct pass *ps, const char *text, size_t len)
 		nicfit__vperf_line(ps->perf, line, n, no);
 		nicfit__viperf_line(ps->iperf, line, n, no);
 	}
+	if (t->map)
+		give_back(t, t->len);
+	return 0;
 }
 
 static int not_known(const char *name, const char *text, size_t len, struct nicfit_error *err)
@@ -254,9 +305,11 @@ static int not_known(const char *name, const char *text, size_t len, struct nicf
 	return rc;
 }
 
-static int add_parts(struct nicfit_verify *v, const char *name, const char *text, size_t len,
+static int add_parts(struct nicfit_verify *v, const char *name, struct nicfit_verify_text *t,
 		     struct nicfit_error *err)
 {
+	const char *text = t->text;
+	size_t len = t->len;
 	struct pass *ps;
 	size_t off = 0, jn;
 	int rc = 0;
@@ -273,7 +326,11 @@ static int add_parts(struct nicfit_verify *v, const char *name, const char *text
 		free(ps);
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	}
-	read_lines(ps, text, len);
+	if (read_lines(ps, t)) {
+		end_parsers(ps, v, name, 0, NULL);
+		free(ps);
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
 	if (ps->s.iperf3_frag && (jn = json_block(text, len, &off)) > 0) {
 		end_parsers(ps, v, name, 0, NULL);
 		rc = nicfit__verify_iperf3_json(v, name, text + off, jn, err);

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core/alloc_int.h"
 #include "verify/verify_int.h"
@@ -77,7 +78,7 @@ void nicfit_verify_free(struct nicfit_verify *v)
 		nicfit__verify_doc_release(&v->docs[i]);
 	free(v->docs);
 	for (i = 0; i < v->ntexts; i++)
-		free(v->texts[i]);
+		nicfit__verify_text_free(v->texts[i]);
 	free(v->texts);
 	nicfit_findings_release(&v->findings);
 	free(v);
@@ -123,4 +124,15 @@ int nicfit__verify_doc_put(struct nicfit_verify *v, struct nicfit_verify_doc *d,
 	d->input = input;
 	v->docs[v->ndocs++] = *d;
 	return 0;
+}
+
+void nicfit__verify_text_free(struct nicfit_verify_text *t)
+{
+	if (!t)
+		return;
+	free(t->copy);
+	if (t->map)
+		munmap(t->map, t->map_len);
+	free(t->marks);
+	free(t);
 }

@@ -219,6 +219,16 @@ int nicfit__verify_judge_node(struct nicfit_verify *v, struct nicfit_verify_doc 
 /* The causes an NCCL log shows (verify_causes.c). Returns 0 or NICFIT_E_NOMEM. */
 int nicfit__verify_causes(struct nicfit_verify *v, struct nicfit_verify_doc *d);
 
+/* Free t: its copy or mapping, its marks, itself (NULL: nothing). */
+void nicfit__verify_text_free(struct nicfit_verify_text *t);
+/*
+ * verify.c: read t (its text mapped or copied; v owns it from the call
+ * on, whatever it returns) as input name: every kind found in it is
+ * added to v, the documents pointing at t for quoting.
+ */
+int nicfit__verify_add_source(struct nicfit_verify *v, const char *name,
+			      struct nicfit_verify_text *t, struct nicfit_error *err);
+
 /* d emptied as a new document of kind k (not in any verify object yet). */
 void nicfit__verify_doc_init(struct nicfit_verify_doc *d, enum nicfit_verify_kind k);
 /* Free what d holds (d itself is the caller's). */

@@ -868,19 +868,21 @@ static int read_record(struct nicfit_nccl_log *g, struct ctx *c, char *rec, long
 /*
  * Where the next record starts after from, on a line that lost its
  * newlines (runs of spaces between records): the host of an NCCL prefix
- * "host:pid:tid [dev] NCCL INFO" that follows a blank. NULL: none.
+ * "host:pid:tid [dev] NCCL INFO" that follows a blank. NULL: none. With
+ * quick, a line with one NCCL marker (all but glued ones) is one record,
+ * whatever stands before its prefix; without, the record after the rest
+ * of a cut one is found behind that rest.
  */
-static char *next_record(char *line, char *from)
+static char *next_record(char *line, char *from, int quick)
 {
 	char *m = from, *q = from;
 	int markers = 0;
 
-	/* a line with one record (all but glued ones) has no second NCCL marker */
-	while (markers < 2 && (q = nccl_word(q)) != NULL) {
+	while (quick && markers < 2 && (q = nccl_word(q)) != NULL) {
 		markers += info_or_warn(q + 5);
 		q += 5;
 	}
-	if (markers < 2)
+	if (quick && markers < 2)
 		return NULL;
 
 	while ((m = strstr(m, "NCCL ")) != NULL) {
@@ -917,7 +919,7 @@ static int read_line(struct nicfit_nccl_log *g, struct ctx *c, char *line, long 
 	int rc = 0;
 
 	if (c->pending[0]) {
-		char *first = strstr(line, "NCCL ") ? next_record(line, line) : NULL;
+		char *first = strstr(line, "NCCL ") ? next_record(line, line, 0) : NULL;
 		size_t k = strlen(c->pending), n = first ? (size_t)(first - line) : strlen(line);
 		char *t = line;
 
@@ -937,7 +939,7 @@ static int read_line(struct nicfit_nccl_log *g, struct ctx *c, char *line, long 
 			return rc;
 	}
 	while (*rec) {
-		next = next_record(line, rec);
+		next = next_record(line, rec, 1);
 		if (next)
 			next[-1] = '\0';
 		if (!next && ends_in_via(rec) && strstr(rec, "NCCL INFO ")) {

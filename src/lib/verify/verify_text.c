@@ -252,6 +252,15 @@ size_t nicfit__vline_at(const struct nicfit_verify_doc *d, long lineno, char *ou
 	if (!p || lineno < 1)
 		return 0;
 	end = p + d->text_len; /* not before: a document without text has a NULL one */
+	if (d->src && d->src->nmarks && d->src->text == d->text) {
+		/* from the mark at or before the line, not from the start */
+		size_t mk = (size_t)(lineno - 1) / NICFIT_VERIFY_MARK_LINES;
+
+		if (mk >= d->src->nmarks)
+			mk = d->src->nmarks - 1;
+		p += d->src->marks[mk];
+		n = (long)(mk * NICFIT_VERIFY_MARK_LINES) + 1;
+	}
 	while (n < lineno && p < end) {
 		q = memchr(p, '\n', (size_t)(end - p));
 		if (!q)
