@@ -7,6 +7,8 @@
  */
 #include "unit.h"
 
+#include <unistd.h>
+
 #include "nicfit/file.h"
 #include "nicfit/finding.h"
 #include "nicfit/units.h"
@@ -915,6 +917,54 @@ static void iperf_udp(void **state)
 }
 
 /*
+ * A file read by nicfit_verify_add_file(): mapped, read in one pass, and a
+ * line past several of its marks (every NICFIT_VERIFY_MARK_LINES lines)
+ * quoted from the file as add_text() quotes it from its copy; --max-size's
+ * limit; a directory and a missing file.
+ */
+static void add_file(void **state)
+{
+	char path[] = "/tmp/nicfit-test-verify-XXXXXX", want[128];
+	struct nicfit_verify *v;
+	struct nicfit_error err;
+	const struct nicfit_finding *f;
+	FILE *fp;
+	int fd, i, lines = 3 * NICFIT_VERIFY_MARK_LINES + 5;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	assert_non_null(fp);
+	for (i = 1; i < lines; i++)
+		fprintf(fp, "n1:1:1 [0] NCCL INFO Channel %02d/0 : 0[0] -> 1[1] via P2P/IPC\n", i % 32);
+	fprintf(fp, "n1:1:1 [0] misc/socket.cc:50 NCCL WARN line %d\n", lines);
+	fclose(fp);
+	v = nicfit_verify_new();
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_verify_add_file(v, path, 0, &err), 0);
+	judge(v, NULL);
+	f = find(v, "nccl-warn", NULL);
+	assert_non_null(f);
+	snprintf(want, sizeof(want), "line %d: \"n1:1:1 [0] misc/socket.cc:50 NCCL WARN line %d\"",
+		 lines, lines);
+	if (!strstr(f->message, want))
+		fail_msg("%s", f->message);
+	assert_int_equal(v->docs[0].u.log.chan_p2p, (size_t)lines - 1);
+	nicfit_verify_free(v);
+	v = nicfit_verify_new();
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_verify_add_file(v, path, 1000, &err), NICFIT_E_LIMIT);
+	assert_non_null(strstr(err.msg, "larger than 1000 bytes"));
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_verify_add_file(v, "/tmp", 0, &err), NICFIT_E_IO);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_verify_add_file(v, "/nonexistent/x", 0, &err), NICFIT_E_NOTFOUND);
+	nicfit_verify_free(v);
+	unlink(path);
+}
+
+/*
  * nccl-tests built without MPI: every process is rank 0 of its own job and
  * prints its own header and Rank line (src/common.cu), '#' lost or not.
  */
@@ -1070,6 +1120,7 @@ int main(void)
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(iperf_shapes),
 		cmocka_unit_test(iperf_udp),
+		cmocka_unit_test(add_file),
 		cmocka_unit_test(separate_jobs),
 		cmocka_unit_test(perftest_gpu_memory),
 		cmocka_unit_test(perftest_bare_rows),

@@ -221,13 +221,13 @@ static int nccl_record(const char *line, size_t n)
 }
 
 /* Bytes of a mapped input read between two hand-backs of its pages. */
-#define GIVE_BACK_BYTES ((size_t)32 << 20)
+#define GIVE_BACK_BYTES ((size_t)8 << 20)
 
 /*
  * The pages of a mapped input's text before its byte at done, handed back
  * to the kernel: the pass has read them, and a quote reads them again from
  * the file (the mapping is private and never written), so that memory
- * stays flat whatever the input's size.
+ * stays flat whatever the input's size (within GIVE_BACK_BYTES of it).
  */
 static void give_back(const struct nicfit_verify_text *t, size_t done)
 {
