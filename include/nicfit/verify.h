@@ -211,6 +211,8 @@ struct nicfit_nccl_nic_dist {
 struct nicfit_nccl_log {
 	char version[32];           /* "2.21.5" */
 	long version_line;
+	int rccl;                   /* AMD's RCCL: "RCCL version", librccl, ROCr/HIP versions */
+	long rccl_line;             /* the first line that shows it */
 	char network[24];           /* "IB", "Socket", "IBext", "AWS Libfabric"...: "Using network X" */
 	long network_line;
 	char plugin[64];            /* "IBext" from "P2P plugin IBext", net plugin names */

@@ -198,6 +198,50 @@ static void host_names(void **state)
 	nicfit_verify_free(v);
 }
 
+/*
+ * RCCL: its banner alone on a line ("RCCL version : 2.21.5-HEAD:9a0e6a1",
+ * ROCm/rccl-tests#163) and after NCCL INFO, librccl-net.so; an AMD run's
+ * advice names RCCL's peer memory (/sys/kernel/mm/memory_peers/amdkfd)
+ * and ROCm's tools, never an NVIDIA module, tool or path; RCCL's own
+ * start-up warnings get the fix they ask for.
+ */
+static void rccl_log(void **state)
+{
+	static const char t[] =
+		"z:5:5 [0] NCCL INFO NET/Plugin: No plugin found (librccl-net.so)\n"
+		"RCCL version : 2.21.5-HEAD:9a0e6a1\n"
+		"HIP version  : 6.3.42134-a9a80e791\n"
+		"z:5:5 [0] NCCL INFO NET/IB : Using [0]bnxt_re0:1/RoCE [1]ionic_0:1/RoCE [RO]; OOB ens1:10.0.0.1<0>\n"
+		"z:5:5 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'bnxt_re0' (no module)\n"
+		"z:5:5 [0] NCCL INFO GPU Direct RDMA Disabled for GPU c1000 / HCA 1 (distance 4 > 3)\n"
+		"z:5:9 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/1\n"
+		"z:5:9 [0] init.cpp:126 NCCL WARN Missing \"HSA_FORCE_FINE_GRAIN_PCIE=1\" from environment\n"
+		"z:5:9 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<5> with error 10, "
+		"opcode 0, len 0, vendor err 136 (Recv)\n";
+	static const char *const nvidia[] = { "nvidia", "NVIDIA", "peermem", "nv_mem", "CUDA",
+					      "NVLink", NULL };
+	struct nicfit_verify *v = from_text("rccl", t);
+	const struct nicfit_nccl_log *g = log_of(v);
+	size_t i;
+	int k, amd = 0;
+
+	(void)state;
+	assert_true(g->rccl > 0);
+	assert_string_equal(g->version, "2.21.5");
+	assert_non_null(find(v, "nccl-gdr-disabled"));
+	for (i = 0; i < v->findings.n; i++) {
+		const struct nicfit_finding *f = &v->findings.v[i];
+
+		for (k = 0; nvidia[k]; k++)
+			if ((f->fix && strstr(f->fix, nvidia[k])) || strstr(f->message, nvidia[k]))
+				fail_msg("%s names %s: %s", f->code, nvidia[k], f->fix ? f->fix : "");
+		amd |= f->fix && strstr(f->fix, "memory_peers/amdkfd") != NULL;
+	}
+	assert_true(amd);
+	assert_non_null(strstr(find(v, "nccl-warn")->fix, "HSA_FORCE_FINE_GRAIN_PCIE=1"));
+	nicfit_verify_free(v);
+}
+
 /* topo.cc's "NET/Socket : GPU Direct RDMA Disabled for HCA 0 'lan2'": a socket, never peermem */
 static void socket_gdr_line(void **state)
 {
@@ -377,6 +421,7 @@ int main(void)
 		cmocka_unit_test(era_2_5_per_gpu),
 		cmocka_unit_test(era_2_7_to_2_2x),
 		cmocka_unit_test(host_names),
+		cmocka_unit_test(rccl_log),
 		cmocka_unit_test(socket_gdr_line),
 		cmocka_unit_test(nodes_and_hosts),
 		cmocka_unit_test(separate_jobs),

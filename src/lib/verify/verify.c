@@ -64,7 +64,8 @@ static int opens_json(const char *text, size_t len)
 static void look_line(const char *line, struct seen *s)
 {
 	if (strstr(line, "NCCL INFO") || strstr(line, "NCCL WARN") ||
-	    !strncmp(nicfit__vskip_tags((char *)line), "NCCL version ", 13))
+	    !strncmp(nicfit__vskip_tags((char *)line), "NCCL version ", 13) ||
+	    !strncmp(nicfit__vskip_tags((char *)line), "RCCL version", 12))
 		s->log = 1;
 	if ((strstr(line, "out-of-place") && strstr(line, "in-place")) ||
 	    (strstr(line, "algbw") && strstr(line, "busbw")) ||

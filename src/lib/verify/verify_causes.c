@@ -17,6 +17,57 @@
 static int judge_gdr_gpus(struct nicfit_verify *v, struct nicfit_verify_doc *d, size_t *off);
 
 /*
+ * An AMD run: the log is RCCL's (its banner, librccl, the ROCm runtime
+ * versions it prints) or a table beside it names an AMD GPU. Its advice
+ * names ROCm's and RCCL's own tools and paths, never NVIDIA's.
+ */
+static int amd_run(const struct nicfit_verify *v, const struct nicfit_nccl_log *g)
+{
+	size_t i;
+
+	if (g->rccl)
+		return 1;
+	for (i = 0; i < v->ndocs; i++)
+		if (v->docs[i].kind == NICFIT_VERIFY_NCCL_TESTS &&
+		    !strncmp(v->docs[i].u.t.gpu, "AMD ", 4))
+			return 1;
+	return 0;
+}
+
+/*
+ * Where GPUDirect RDMA's peer memory comes from, by vendor. NCCL looks
+ * for /sys/kernel/mm/memory_peers/nv_mem/version (nvidia-peermem;
+ * src/transport/net_ib/gdr.cc). RCCL looks for the amdgpu driver's
+ * /sys/kernel/mm/memory_peers/amdkfd/version (or /sys/kernel/memory_peers/
+ * or /sys/memory_peers/, by kernel; ROCm/rccl src/transport/net_ib.cc),
+ * else registers GPU memory through DMA-BUF, which RCCL enables for Linux
+ * 6.4 and later (RCCL 2.21.5 changelog, ROCm 6.3) and whose state its log
+ * prints ("Dmabuf feature disabled without NCCL_DMABUF_ENABLE=1").
+ */
+#define NV_PEERMEM_FIX "Load the peer-memory module: modprobe nvidia-peermem (NCCL looks for " \
+	"/sys/kernel/mm/memory_peers/nv_mem/version)."
+#define AMD_PEERMEM_FIX "RCCL found no GPU peer memory: it looks for " \
+	"/sys/kernel/mm/memory_peers/amdkfd/version (the amdgpu driver's peer-memory interface, " \
+	"from ROCm's amdgpu-dkms driver), else registers GPU memory through DMA-BUF on Linux 6.4 " \
+	"and later, which its log says is off when it prints \"Dmabuf feature disabled without " \
+	"NCCL_DMABUF_ENABLE=1\". Check ls /sys/kernel/mm/memory_peers/amdkfd/ and the GPU and NIC " \
+	"placement with rocm-smi --showtopo."
+#define AMD_PEERMEM "amdgpu's peer memory, /sys/kernel/mm/memory_peers/amdkfd"
+
+/* s, with "nvidia-peermem" said as AMD's peer memory on an AMD run, into b. */
+static void vendor_words(struct nicfit_buf *b, const char *s, int amd)
+{
+	const char *p;
+
+	while (amd && (p = strstr(s, "nvidia-peermem")) != NULL) {
+		nicfit_buf_add(b, s, (size_t)(p - s));
+		nicfit_buf_puts(b, AMD_PEERMEM);
+		s = p + 14;
+	}
+	nicfit_buf_puts(b, s);
+}
+
+/*
  * Where RDMA devices show although NCCL used sockets: the HCAs NET/IB
  * listed, an IPoIB interface (ib*) NCCL bootstrapped or listed sockets on,
  * an NCCL_IB_HCA the user set, or the expectation's RDMA protocol.
@@ -153,19 +204,20 @@ static int judge_gdr(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 		if (!f)
 			return NICFIT_E_NOMEM;
 		if (!strcmp(h->gdr_reason, "no module"))
-			rc = nicfit__finding_fix(&v->findings, f, "Load the peer-memory module: "
-				"modprobe nvidia-peermem (NCCL looks for "
-				"/sys/kernel/mm/memory_peers/nv_mem/version).");
+			rc = nicfit__finding_fix(&v->findings, f, "%s", amd_run(v, g) ?
+						 AMD_PEERMEM_FIX : NV_PEERMEM_FIX);
 		else if (!strncmp(h->gdr_reason, "distance", 8))
 			rc = nicfit__finding_fix(&v->findings, f, "The GPU is too far from %s on "
 				"PCIe for NCCL's GDR level: put them under one switch or CPU, or "
 				"raise NCCL_NET_GDR_LEVEL (e.g. PHB).", h->name[0] ? h->name : "the HCA");
 		else
 			rc = nicfit__finding_fix(&v->findings, f, "Likely causes, most likely first: "
-				"1) nvidia-peermem not loaded (modprobe nvidia-peermem; NCCL looks "
-				"for /sys/kernel/mm/memory_peers/nv_mem/version); 2) the GPU and %s "
-				"further apart than NCCL_NET_GDR_LEVEL allows; 3) ACS or the IOMMU "
-				"redirecting peer-to-peer traffic (nicfit audit shows both).",
+				"1) %s; 2) the GPU and %s further apart than NCCL_NET_GDR_LEVEL "
+				"allows; 3) ACS or the IOMMU redirecting peer-to-peer traffic "
+				"(nicfit audit shows both).", amd_run(v, g) ? "no GPU peer memory (RCCL "
+				"looks for /sys/kernel/mm/memory_peers/amdkfd/version, else DMA-BUF)" :
+				"nvidia-peermem not loaded (modprobe nvidia-peermem; NCCL looks for "
+				"/sys/kernel/mm/memory_peers/nv_mem/version)",
 				h->name[0] ? h->name : "the HCA");
 	}
 	if (rc)
@@ -177,9 +229,14 @@ static int judge_gdr(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 				 NULL, "%s: none of %zu network channel connections use GPUDirect "
 				 "RDMA (no /GDRDMA); line %ld: \"%s\"", d->input, g->chan_net,
 				 g->chan_nogdr_line, q);
-		if (!f || nicfit__finding_fix(&v->findings, f, "Rerun with NCCL_DEBUG_SUBSYS=INIT,NET "
-					      "to see NCCL's GPU Direct RDMA line for each HCA; load "
-					      "nvidia-peermem if it says \"no module\"."))
+		if (!f || nicfit__finding_fix(&v->findings, f, "%s", amd_run(v, g) ?
+					      "Rerun with NCCL_DEBUG_SUBSYS=INIT,NET to see RCCL's GPU "
+					      "Direct RDMA line for each HCA; if it says \"no module\", "
+					      "check /sys/kernel/mm/memory_peers/amdkfd/version (RCCL's "
+					      "peer memory) or DMA-BUF (its log says when it is off)." :
+					      "Rerun with NCCL_DEBUG_SUBSYS=INIT,NET to see NCCL's GPU "
+					      "Direct RDMA line for each HCA; load nvidia-peermem if it "
+					      "says \"no module\"."))
 			return NICFIT_E_NOMEM;
 	}
 	return 0;
@@ -234,7 +291,8 @@ static int judge_gdr_gpus(struct nicfit_verify *v, struct nicfit_verify_doc *d, 
 					"SYS, in NCCL_NET_GDR_LEVEL's documented words) where peer-to-peer "
 					"DMA through that path performs.");
 		} else {
-			nicfit_buf_puts(&b, "Load the peer-memory module (modprobe nvidia-peermem); "
+			nicfit_buf_puts(&b, amd_run(v, &d->u.log) ? AMD_PEERMEM_FIX :
+					"Load the peer-memory module (modprobe nvidia-peermem); "
 					"GPUs without GPUDirect RDMA support (GeForce) cannot use it.");
 		}
 		rc = nicfit__finding_fix(&v->findings, f, "%s", b.data ? b.data : "");
@@ -380,6 +438,44 @@ static const struct wc_meaning wc_table[] = {
 	  "the HCA's driver and firmware" },
 };
 
+/*
+ * RCCL's own start-up warnings (ROCm/rccl src/init.cpp, as its WARN lines
+ * name it): 'Missing "HSA_FORCE_FINE_GRAIN_PCIE=1" from environment',
+ * 'Missing "iommu=pt"' and 'Missing "amd_iommu=on" from kernel command
+ * line'. The fix is what the warning asks, with when it applies: the
+ * variable only for PCIe peer-to-peer before ROCm 5.7 (RCCL's maintainers
+ * in ROCm/rccl#92, 2019, and #842, 2023). Returns 0 or -1.
+ */
+static int rccl_warn_fix(struct nicfit_verify *v, struct nicfit_finding *f, const char *t)
+{
+	if (strstr(t, "Missing \"HSA_FORCE_FINE_GRAIN_PCIE=1\""))
+		return nicfit__finding_fix(&v->findings, f, "Before ROCm 5.7, set "
+					   "HSA_FORCE_FINE_GRAIN_PCIE=1 in every rank's environment "
+					   "where GPUs meet over PCIe, as RCCL's warning asks; GPUs "
+					   "joined by xGMI do not need it, nor does ROCm 5.7 or later "
+					   "(RCCL's maintainers, ROCm/rccl#92 and #842).");
+	if (strstr(t, "Missing \"iommu=pt\"") || strstr(t, "Missing \"amd_iommu=on\""))
+		return nicfit__finding_fix(&v->findings, f, "Add iommu=pt (and amd_iommu=on on AMD "
+					   "CPUs) to the kernel command line and reboot, as RCCL's "
+					   "warning asks; check with cat /proc/cmdline.");
+	return 0;
+}
+
+/* "Check CHECK; ..." for a completion status, in the run's vendor's words. Returns 0 or -1. */
+static int wc_fix(struct nicfit_verify *v, struct nicfit_finding *f, const char *check, int amd)
+{
+	struct nicfit_buf b;
+	int rc;
+
+	nicfit_buf_init(&b, 0);
+	nicfit_buf_puts(&b, "Check ");
+	vendor_words(&b, check, amd);
+	nicfit_buf_puts(&b, "; the vendor error is the NIC's own code.");
+	rc = nicfit_buf_error(&b) ? -1 : nicfit__finding_fix(&v->findings, f, "%s", b.data);
+	nicfit_buf_release(&b);
+	return rc;
+}
+
 static const struct wc_meaning *wc_status(long c)
 {
 	return c >= 0 && c < (long)(sizeof(wc_table) / sizeof(wc_table[0])) ? &wc_table[c] : NULL;
@@ -429,10 +525,8 @@ static int judge_warns(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 					 g->warns[i].line, NICFIT__VQUOTE_MAX, t, st,
 					 wm ? wm->name : "a verbs error", wm ? ", " : "",
 					 wm ? wm->what : "");
-			if (f && nicfit__finding_fix(&v->findings, f, "Check %s; the vendor error is "
-						     "the NIC's own code.", wm && wm->check[0] ?
-						     wm->check : "the HCA's driver and firmware, "
-						     "and the kernel log (dmesg)"))
+			if (f && wc_fix(v, f, wm && wm->check[0] ? wm->check : "the HCA's driver and "
+					"firmware, and the kernel log (dmesg)", amd_run(v, g)))
 				f = NULL;
 		} else if (arrow && !strstr(t, "NCCL WARN") && (st = nicfit__vint(arrow + 4, NULL)) > 0) {
 			/* a trace: NCCL may recover (a plugin that fails to load falls back) */
@@ -450,6 +544,8 @@ static int judge_warns(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 			f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_VERIFY_NCCL_WARN, NULL,
 					 "%s: line %ld: \"%.*s\"", d->input, g->warns[i].line,
 					 NICFIT__VQUOTE_MAX, t);
+			if (f && rccl_warn_fix(v, f, t))
+				f = NULL;
 		}
 		if (!f)
 			return NICFIT_E_NOMEM;

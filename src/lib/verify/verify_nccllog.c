@@ -723,6 +723,36 @@ static void read_nic_distance(struct nicfit_nccl_log *g, const char *prefix, siz
 	}
 }
 
+/*
+ * AMD's RCCL, which prints NCCL's own lines: its version banner ("RCCL
+ * version : 2.21.5-HEAD:9a0e6a1", alone on a line or after "NCCL INFO";
+ * "RCCL version 2.6.4+hip3.5" before), the plugin it looks for
+ * (librccl-net.so) and the ROCm runtime versions it prints (ROCr, HIP).
+ * Returns 1 when m is the banner (its version read).
+ */
+static int read_rccl(struct nicfit_nccl_log *g, const char *m, long line)
+{
+	const char *q;
+
+	if (strstr(m, "librccl") || !strncmp(m, "ROCr version", 12) ||
+	    !strncmp(m, "Hipruntime version", 18) || !strncmp(m, "HIP version", 11)) {
+		if (!g->rccl++)
+			g->rccl_line = line;
+		return 0;
+	}
+	if (strncmp(m, "RCCL version", 12))
+		return 0;
+	if (!g->rccl++)
+		g->rccl_line = line;
+	q = m + 12;
+	q += strspn(q, " :");
+	if (!g->version[0] && *q >= '0' && *q <= '9') {
+		nicfit__vcopy(g->version, sizeof(g->version), q, strcspn(q, "+- "));
+		g->version_line = line;
+	}
+	return 1;
+}
+
 static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, long line,
 		     const char *text, const char *prefix, size_t plen)
 {
@@ -734,7 +764,10 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 		read_channel(g, c, m, line, prefix, plen);
 		return 0;
 	}
-	if (!strncmp(m, "NCCL version ", 13)) {
+	if ((m[0] == 'R' || m[0] == 'H' || m[0] == 'N') && read_rccl(g, m, line)) {
+		if (c->host_of_line >= 0)
+			c->header[c->host_of_line] = 1;
+	} else if (!strncmp(m, "NCCL version ", 13)) {
 		if (c->host_of_line >= 0)
 			c->header[c->host_of_line] = 1;
 		if (!g->version[0]) {
@@ -834,6 +867,12 @@ static int read_record(struct nicfit_nccl_log *g, struct ctx *c, char *rec, long
 		if (!strncmp(p, "NCCL version ", 13)) {
 			g->nlines++;
 			return read_info(g, c, p, lineno, p, "", 0);
+		}
+		/* RCCL's banner: "RCCL version : 2.21.5-HEAD:9a0e6a1", "HIP version  : 6.3..." */
+		if (!strncmp(p, "RCCL version", 12) || !strncmp(p, "HIP version", 11)) {
+			g->nlines++;
+			read_rccl(g, p, lineno);
+			return 0;
 		}
 		if (strstr(p, "NCCL error") || strstr(p, "ncclSystemError") ||
 		    strstr(p, "ncclInternalError") || strstr(p, "ncclRemoteError") ||

@@ -104,10 +104,11 @@ static int not_judged(struct nicfit_verify *v, struct nicfit_verify_doc *d, cons
 	const struct nicfit_nccl_tests *t = &d->u.t;
 
 	d->verdict_code = "verify-single-node";
+	/* AMD's GPUs meet over xGMI (Infinity Fabric), not NVLink */
 	if (!nicfit__find(&v->findings, NICFIT_SEV_INFO, NICFIT_CODE_VERIFY_SINGLE_NODE, NULL,
 			  "%s: %d ranks on one node: no network link is in the path, so none "
-			  "judges it; not judged against NVLink either: %s", d->input, t->nranks,
-			  why))
+			  "judges it; not judged against %s either: %s", d->input, t->nranks,
+			  strncmp(t->gpu, "AMD ", 4) ? "NVLink" : "xGMI (Infinity Fabric)", why))
 		return NICFIT_E_NOMEM;
 	return 0;
 }

@@ -229,6 +229,7 @@ static void json_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 {
 	size_t i;
 
+	nicfit_emit_string(e, "library", g->rccl ? "RCCL" : "NCCL");
 	str_or_null(e, "nccl_version", g->version);
 	str_or_null(e, "network", g->network);
 	str_or_null(e, "plugin", g->plugin);
@@ -455,7 +456,8 @@ static void text_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 {
 	size_t i;
 
-	nicfit_emit_printf(e, "  NCCL %s, network %s", g->version[0] ? g->version : "(version not "
+	nicfit_emit_printf(e, "  %s %s, network %s", g->rccl ? "RCCL" : "NCCL",
+			   g->version[0] ? g->version : "(version not "
 			   "shown)", g->network[0] ? g->network : "(not shown)");
 	if (g->network_line)
 		nicfit_emit_printf(e, " (line %ld)", g->network_line);
