@@ -409,3 +409,12 @@ if "$NICFIT" verify --format text --link 400G --nodes 2 "$tmp/h/nccl.log" 2>/dev
 else
 	echo "not ok $n - the hostile NCCL log or nccl-tests paste was not read as intended"
 fi
+# its two hosts' names are an escape sequence's tail and a 300-byte run:
+# neither is a host name, and the six records of the second are not six hosts
+n=$((n + 1))
+h=$("$NICFIT" --json verify --link 400G "$tmp/h/nccl.log" 2>/dev/null | grep -o '"hosts":[0-9]*' | head -n 1)
+if [ "$h" = "\"hosts\":0" ]; then
+	echo "ok $n - the hostile NCCL log's prefixes are no host names"
+else
+	echo "not ok $n - the hostile NCCL log is read as $h hosts"
+fi

@@ -576,6 +576,16 @@ static int add_note(struct nicfit_nccl_log *g, const char *text, const char *msg
 	return 0;
 }
 
+/* The rest of a line, less the blanks a paste left at its end ("Using network IB   "). */
+static void copy_trimmed(char *dst, size_t size, const char *p)
+{
+	size_t n = strlen(p);
+
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	nicfit__vcopy(dst, size, p, n);
+}
+
 /* A name as printed, kept to the characters names have ("verbs;ofi_rxm", "10.0.0.0/16"). */
 static void copy_name(char *dst, size_t size, const char *p)
 {
@@ -626,7 +636,7 @@ static void read_net(struct nicfit_nccl_log *g, const char *m, long line, int *o
 		read_ofi(g, m, line);
 	}
 	if (!strncmp(m, "NET/Plugin: Loaded net plugin ", 30) && !g->plugin[0])
-		nicfit__vcopy(g->plugin, sizeof(g->plugin), m + 30, (size_t)-1);
+		copy_trimmed(g->plugin, sizeof(g->plugin), m + 30);
 	if (!strncmp(m, "NET/IB", 6) && strstr(m, "No device found")) {
 		g->ib_no_device = 1;
 		if (!g->ib_no_device_line)
@@ -797,14 +807,14 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 		}
 	} else if (!strncmp(m, "Using network ", 14)) {
 		if (!g->network[0]) {
-			nicfit__vcopy(g->network, sizeof(g->network), m + 14, (size_t)-1);
+			copy_trimmed(g->network, sizeof(g->network), m + 14);
 			g->network_line = line;
 		}
 		if (!strncmp(m + 14, "Socket", 6) && !g->socket_used++)
 			g->socket_line = line;
 	} else if (!strncmp(m, "P2P plugin ", 11)) {
 		/* the transport the plugin registers ("IBext") names it best */
-		nicfit__vcopy(g->plugin, sizeof(g->plugin), m + 11, (size_t)-1);
+		copy_trimmed(g->plugin, sizeof(g->plugin), m + 11);
 	} else if (strstr(m, "Failed to open libibverbs")) {
 		g->no_ibverbs = 1;
 		g->no_ibverbs_line = line;
