@@ -1,7 +1,7 @@
 # bench/verify_log_gen.awk - an NCCL_DEBUG=INFO log of a multi-node
 # all_reduce_perf run as large as asked, for bench/verify_stream.sh.
 #
-#   awk -v mb=50 -v nodes=16 -f bench/verify_log_gen.awk > run.log
+#   awk -v mb=50 -v nodes=16 [-v interleave=1] -f bench/verify_log_gen.awk > run.log
 #
 # The lines are NCCL's own formats (2.21: src/init.cc, src/transport/
 # net_ib.cc, src/transport.cc, src/graph/paths.cc), each rank prefixed
@@ -11,7 +11,10 @@
 # /GDRDMA across nodes) and per-QP lines, repeated for each communicator a
 # long job creates, with the job's own progress lines between them (what
 # fills a large log: a training job re-creating communicators), and an
-# nccl-tests table at the end.
+# nccl-tests table at the end. Each rank prints its lines in a run, as one
+# thread does; interleave=1 prints each channel's line of every rank in
+# turn instead, as ranks racing to print do, so no two lines in a row
+# share a prefix.
 BEGIN {
 	if (!mb) mb = 50
 	if (!nodes) nodes = 16
@@ -39,13 +42,8 @@ BEGIN {
 				emit(h "GPU Direct RDMA Enabled for GPU " sprintf("%x", 24 + (r % 8) * 16) "000 / HCA " (r % 8) " (distance 3 <= 4), read 1")
 			}
 			emit(h sprintf("comm 0x%x rank %d nRanks %d nNodes %d localRanks 8 localRank %d MNNVL 0", 1048576 * comm + r, r, ranks, nodes, r % 8))
-			for (c = 0; c < 16; c++) {
-				nxt = (r % 8 == 7) ? (r + 1) % ranks : r + 1
-				if (r % 8 == 7)
-					emit(h sprintf("Channel %02d/0 : %d[%d] -> %d[%d] [send] via NET/IB/%d/GDRDMA", c, r, r % 8, nxt, nxt % 8, c % 8))
-				else
-					emit(h sprintf("Channel %02d/0 : %d[%d] -> %d[%d] via P2P/CUMEM/read", c, r, r % 8, nxt, nxt % 8))
-			}
+			for (c = 0; c < 16 && !interleave; c++)
+				channel(h, r, c)
 			if (r % 8 == 7)
 				emit(h sprintf("NET/IB: NCCL Dev %d IbDev %d Port 1 qpn %d mtu 5 LID %d subnet-prefix 0 FLID 0 fn 0 fp 0", r % 8, r % 8, 1000 + comm, 10 + r))
 			emit(h sprintf("comm 0x%x rank %d nranks %d cudaDev %d nvmlDev %d busId %x000 commId 0x%x - Init COMPLETE", 1048576 * comm + r, r, ranks, r % 8, r % 8, 24 + (r % 8) * 16, comm))
@@ -54,6 +52,10 @@ BEGIN {
 			if (bytes >= target)
 				break
 		}
+		# interleave=1: every rank's lines of a channel together, as racing ranks print them
+		for (c = 0; c < 16 && interleave; c++)
+			for (r = 0; r < ranks; r++)
+				channel(sprintf("gpu-node-%04d:%d:%d [%d] NCCL INFO ", int(r / 8), 4000 + r, 4100 + r, r % 8), r, c)
 	}
 	print "#"
 	print "#                                                              out-of-place                       in-place          "
@@ -67,6 +69,14 @@ BEGIN {
 	print "# Out of bounds values : 0 OK"
 	print "# Avg bus bandwidth    : 180.512 "
 	print "#"
+}
+
+function channel(h, r, c) {
+	nxt = (r % 8 == 7) ? (r + 1) % ranks : r + 1
+	if (r % 8 == 7)
+		emit(h sprintf("Channel %02d/0 : %d[%d] -> %d[%d] [send] via NET/IB/%d/GDRDMA", c, r, r % 8, nxt, nxt % 8, c % 8))
+	else
+		emit(h sprintf("Channel %02d/0 : %d[%d] -> %d[%d] via P2P/CUMEM/read", c, r, r % 8, nxt, nxt % 8))
 }
 
 function emit(s) {

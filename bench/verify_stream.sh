@@ -1,12 +1,13 @@
 #!/bin/sh
 # verify on a large NCCL log, against grep on the same file, in one run:
 #
-#   MB=1024 RUNS=5 IRMB=20 sh bench/verify_stream.sh
+#   MB=1024 RUNS=5 IRMB=20 [INTERLEAVE=1] sh bench/verify_stream.sh
 #
 # bench/verify_log_gen.awk writes an NCCL_DEBUG=INFO log of a 16-node
 # all_reduce_perf run of MB megabytes (NCCL's own line formats, each
 # rank's prefix, channel, per-QP and init lines, the job's own lines
-# between them, an nccl-tests table at the end). Then, on that file:
+# between them, an nccl-tests table at the end; INTERLEAVE=1 prints the
+# ranks' channel lines in turn, as racing ranks do). Then, on that file:
 #
 #   time   the least wall time of RUNS runs of `nicfit verify` and of
 #          `grep -c "NCCL INFO"`, run in turn so that load on the machine
@@ -19,11 +20,11 @@
 #
 # Prints figures; asserts nothing (no timing belongs in a test).
 set -eu
-: "${NICFIT:=build/nicfit}" "${MB:=1024}" "${RUNS:=5}" "${IRMB:=20}" "${IR:=1}"
+: "${NICFIT:=build/nicfit}" "${MB:=1024}" "${RUNS:=5}" "${IRMB:=20}" "${IR:=1}" "${INTERLEAVE:=0}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nicfit-verify-stream-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 here=$(dirname "$0")
-gen() { awk -v mb="$1" -v nodes=16 -f "$here/verify_log_gen.awk" >"$2"; }
+gen() { awk -v mb="$1" -v nodes=16 -v interleave="$INTERLEAVE" -f "$here/verify_log_gen.awk" >"$2"; }
 gen "$MB" "$tmp/big.log"
 gen 1 "$tmp/small.log"
 bytes=$(wc -c <"$tmp/big.log")

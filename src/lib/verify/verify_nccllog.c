@@ -41,10 +41,13 @@ struct ctx {
 /* Characters of a host name in NCCL's prefix (gethostname, cut at the first '.'). */
 static int host_char(char ch)
 {
+	/* a bit a byte: '-', '.', '0'-'9' (word 0); 'A'-'Z', '_', 'a'-'z' (word 1) */
+	static const unsigned long long set[4] = {
+		0x03ff600000000000ULL, 0x07fffffe87fffffeULL, 0, 0
+	};
 	unsigned char u = (unsigned char)ch;
 
-	return (unsigned char)((u | 0x20) - 'a') < 26 || (unsigned char)(u - '0') < 10 ||
-	       u == '-' || u == '_' || u == '.';
+	return (int)((set[u >> 6] >> (u & 63)) & 1);
 }
 
 /* "INFO " or "WARN " at p (a NUL ends the test): what follows "NCCL " in a record. */
