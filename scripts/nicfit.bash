@@ -171,7 +171,7 @@ _nicfit()
 		esac ;;
 	verify:*)
 		case $cur in
-		-*) COMPREPLY=($(compgen -W "--nic --link --proto --nodes --gpus-per-node --nics-per-node --low-ratio --far-ratio --sysfs --dump --plan" -- "$cur")) ;;
+		-*) COMPREPLY=($(compgen -W "--nic --link --proto --nodes --gpus-per-node --nics-per-node --low-ratio --far-ratio --sysfs --dump --plan --max-size" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	completion:*)

@@ -236,6 +236,7 @@ complete -c nicfit -n '__fish_seen_subcommand_from verify' -l far-ratio -x -d 'b
 complete -c nicfit -n '__fish_seen_subcommand_from verify' -l sysfs -r -F -d 'the ceiling from a host\'s snapshot'
 complete -c nicfit -n '__fish_seen_subcommand_from verify' -l dump -r -F -d 'the ceiling from a host\'s lspci/nvidia-smi/ibv_devinfo pastes; repeatable'
 complete -c nicfit -n '__fish_seen_subcommand_from verify' -l plan -r -F -d 'the ceiling from the plan for this request'
+complete -c nicfit -n '__fish_seen_subcommand_from verify' -l max-size -x -d 'refuse an input larger than this (default: any size, read in one pass)'
 complete -c nicfit -n '__fish_seen_subcommand_from verify' -l format -x -a 'text json md' -d 'output format'
 complete -c nicfit -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'
 complete -c nicfit -n '__fish_seen_subcommand_from help' -a 'accept audit calc catalog cluster decode fleet plan serve snapshot completion verify help'

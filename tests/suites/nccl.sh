@@ -30,6 +30,8 @@ KNOWN = {
     'NCCL_IB_ADDR_FAMILY': {'AF_INET', 'AF_INET6'},
     'NCCL_IB_ADDR_RANGE': None,  # an address/prefix
     'NCCL_SHM_DISABLE': {'1'},
+    # DMA-BUF registration of GPU memory (NCCL 2.13 on; RCCL's log names it when it is off)
+    'NCCL_DMABUF_ENABLE': {'0', '1'},
     'NCCL_SOCKET_IFNAME': None,  # interface prefixes
     'NCCL_ALGO': {'Tree', 'Ring', 'CollnetDirect', 'CollnetChain', 'NVLS', 'NVLSTree', 'PAT'},
     'NCCL_PROTO': {'LL', 'LL128', 'Simple'},
