@@ -867,7 +867,7 @@ static int read_record(struct nicfit_nccl_log *g, struct ctx *c, char *rec, long
 	size_t plen = 0, hn = 0;
 
 	/* the first "NCCL INFO " or "NCCL WARN ", whichever comes first, in one scan */
-	while ((q = nccl_word(q)) != NULL && !m && !w) {
+	while (!m && !w && (q = nccl_word(q)) != NULL) {
 		if (q[5] == 'I' && info_or_warn(q + 5))
 			m = q;
 		else if (info_or_warn(q + 5))
