@@ -27,6 +27,7 @@
 #endif
 
 #include <stddef.h>
+#include <string.h>
 
 #include "core/file_int.h"
 #include "nicfit/verify.h"
@@ -101,8 +102,22 @@ const char *nicfit__vmemmem(const char *s, size_t n, const char *needle, size_t 
 /*
  * strstr(s, " word") where word starts with a byte rarer than a blank
  * ("via ", "-> "): found by that byte with strchr. Returns the blank.
+ * Inline, so that a literal word's length is the compiler's.
  */
-const char *nicfit__vafter_blank(const char *s, const char *word);
+static inline const char *nicfit__vafter_blank(const char *s, const char *word)
+{
+	size_t k = strlen(word), i;
+	const char *p = s;
+
+	while ((p = strchr(p, word[0])) != NULL) {
+		for (i = 1; i < k && p[i] == word[i]; i++)
+			;
+		if (i == k && p > s && p[-1] == ' ')
+			return p - 1;
+		p++;
+	}
+	return NULL;
+}
 /* A finite number, the whole of s. Returns 0 or -1. */
 int nicfit__vnum(const char *s, double *out);
 /*

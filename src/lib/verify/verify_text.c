@@ -145,23 +145,6 @@ const char *nicfit__vmemmem(const char *s, size_t n, const char *needle, size_t 
 	return NULL;
 }
 
-const char *nicfit__vafter_blank(const char *s, const char *word)
-{
-	size_t k = strlen(word);
-	const char *p = s;
-
-	while ((p = strchr(p, word[0])) != NULL) {
-		size_t i = 1;
-
-		while (i < k && p[i] == word[i])
-			i++;
-		if (i == k && p > s && p[-1] == ' ')
-			return p - 1;
-		p++;
-	}
-	return NULL;
-}
-
 int nicfit__vnum_any(const char *s, double *out)
 {
 	char *end;
