@@ -219,6 +219,17 @@ int nicfit_accept_render(const struct nicfit_accept *a, struct nicfit_emit *e);
 /* The runbook as a bash script: one command per step, output into a results directory. */
 int nicfit_accept_script(const struct nicfit_accept *a, struct nicfit_buf *out);
 
+/*
+ * Spec in, document out (POST /api/accept): plan's keys and the
+ * runbook's own, hosts (a host list), launcher ("mpirun", "srun") and
+ * read (true, false); the runbook rendered into e. Errors: those of
+ * nicfit_accept_system_from_plan, nicfit_accept_set_hosts and
+ * nicfit_accept_new; a bad launcher or read value is NICFIT_E_DATA from
+ * JSON (NICFIT_E_USAGE from flags) at its key.
+ */
+int nicfit_accept_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
+		      struct nicfit_emit *e, struct nicfit_error *err);
+
 /* 0 every step within band, 1 some below typical or missing, 2 some broken; 0 unjudged. */
 int nicfit_accept_exit_code(const struct nicfit_accept *a);
 

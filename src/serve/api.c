@@ -17,6 +17,7 @@
 #include "nicfit/host.h"
 #include "nicfit/cluster.h"
 #include "nicfit/emit.h"
+#include "nicfit/accept.h"
 #include "nicfit/partno.h"
 #include "nicfit/plan.h"
 #include "nicfit/spec.h"
@@ -39,6 +40,8 @@ static const struct route routes[] = {
 	{ "/api/plan", NULL, M_POST, handle_spec, nicfit_plan_run, R_SVG,
 	  "plan a server or cluster (body: the plan spec, as plan --spec)" },
 	{ "/api/plan/examples", NULL, M_GET, handle_examples, NULL, 0, "the named example plans" },
+	{ "/api/accept", NULL, M_POST, handle_spec, nicfit_accept_run, 0,
+	  "a plan's acceptance runbook (body: the plan spec, and hosts, launcher, read)" },
 	{ "/api/cluster", NULL, M_POST, handle_spec, nicfit_cluster_run, R_SVG,
 	  "switches, tiers, cables and BOM for N nodes (body: the cluster spec)" },
 	{ "/api/decode/", "/api/decode/PART", M_GET, handle_decode, NULL, 0, "explain a part number (as decode --json)" },

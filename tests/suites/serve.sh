@@ -144,6 +144,13 @@ post '/api/cluster?format=svg' "$cspec"
 check "... and its picture with ?format=svg" same_as_cli --format svg cluster --nodes 16 --gpus-per-node 8 --nic-gbps 400G --rail-optimized
 post /api/cluster '{"nodes": 0}'
 check "a cluster of 0 nodes is 400" is_code 400
+post /api/accept '{"example": "training", "backend_cards": 2, "hosts": "gpu[1-2]", "launcher": "srun"}'
+check "POST /api/accept equals accept --json" same_as_cli --json accept --example=training --backend-cards 2 --hosts 'gpu[1-2]' --launcher srun
+post '/api/accept?format=md' '{"example": "training"}'
+check "... and its Markdown with ?format=md" same_as_cli --format md accept --example=training
+post /api/accept '{"example": "training",
+ "hosts": "gpu;1"}'
+check "a host name accept refuses is blamed at its key and line:column" err_has "body:2:11: hosts: 'gpu;1' is not a host name"
 req GET /api/decode/MCX653105A-HDAT
 check "GET /api/decode/PART equals decode --json" same_as_cli --json decode MCX653105A-HDAT
 req GET '/api/decode/mcx556a-ecat?format=text'

@@ -224,6 +224,49 @@ static void audit_causes(void **state)
 	nicfit_accept_free(a);
 }
 
+/* A DGX plan's storage stage: gdsio's READ line read, a WRITE-only output has no figure. */
+static void gdsio_steps(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-h100", "servers", "2", "gpu",
+					   "h100-sxm5-80gb", "gpus_per_server", "8", "model",
+					   "llama-3-70b", "workload", "training", NULL };
+	struct nicfit_accept_system sys;
+	struct nicfit_accept *a = NULL;
+	struct nicfit_spec spec;
+	struct nicfit_error err;
+	size_t i, seen = 0;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	nicfit_spec_init(&spec, "test");
+	for (i = 0; kv[i]; i += 2)
+		assert_int_equal(nicfit_spec_add(&spec, kv[i], kv[i + 1], &err), 0);
+	assert_int_equal(nicfit_accept_system_from_plan(cat, &spec, &sys, &err), 0);
+	assert_true(sys.st_gbps > 0);
+	assert_int_equal(nicfit_accept_default_hosts(&sys, &err), 0);
+	assert_int_equal(nicfit_accept_new(&sys, &a, &err), 0);
+	assert_int_equal(nicfit_accept_judge(a, "tests/fixtures/accept/dgx-gdsio", NULL, &err), 0);
+	for (i = 0; i < a->nsteps; i++) {
+		const struct nicfit_accept_step *s = &a->steps[i];
+
+		if (!strcmp(s->name, "storage-node01")) {
+			/* 6.524658 GiB/s from two NVMe drives: 15 % of two 200G storage ports */
+			assert_near(s->measured_gbps, 6.524658 * 1073741824.0 * 8 / 1e9, 1e-6);
+			assert_int_equal(s->status, NICFIT_ACCEPT_BROKEN);
+			assert_non_null(strstr(s->next, "gdscheck.py -p"));
+			seen++;
+		} else if (!strcmp(s->name, "storage-node02")) {
+			assert_int_equal(s->status, NICFIT_ACCEPT_BROKEN);
+			assert_true(s->measured_gbps < 0);
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 2);
+	nicfit_accept_free(a);
+	free(sys.hosts);
+	nicfit_spec_release(&spec);
+}
+
 static void bad_inputs(void **state)
 {
 	struct nicfit_accept *a = training(NULL, NULL, NULL, NULL);
@@ -276,6 +319,7 @@ int main(void)
 		cmocka_unit_test(pass_set),
 		cmocka_unit_test(failing_rail_set),
 		cmocka_unit_test(audit_causes),
+		cmocka_unit_test(gdsio_steps),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(script_comment),
 	};

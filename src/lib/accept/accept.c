@@ -51,7 +51,7 @@ static const char *const stage_title[] = {
 	[NICFIT_ACCEPT_RAIL_READ] = "each rail, RDMA read from GPU memory",
 	[NICFIT_ACCEPT_ALLREDUCE] = "all-reduce over every node and rail",
 	[NICFIT_ACCEPT_FRONTEND] = "front end, TCP between two nodes",
-	[NICFIT_ACCEPT_STORAGE] = "GPUDirect Storage read",
+	[NICFIT_ACCEPT_STORAGE] = "GPUDirect Storage read on each node",
 };
 
 static const char *const stage_proves[] = {
@@ -66,7 +66,9 @@ static const char *const stage_proves[] = {
 		"the fabric carries all rails of all nodes at once (NCCL_ALGO=Ring, so that busbw "
 		"measures the network)",
 	[NICFIT_ACCEPT_FRONTEND] = "the front-end port carries its rate in TCP with parallel streams",
-	[NICFIT_ACCEPT_STORAGE] = "a GPU reads from storage straight into its memory",
+	[NICFIT_ACCEPT_STORAGE] = "a GPU reads from the storage under test straight into its memory "
+		"(GPUDirect Storage, XferType GPUD) at the rate the storage ports carry; below it "
+		"either the storage or its network is short",
 };
 
 static struct nicfit_accept_stage *add_stage(struct nicfit_accept *a, enum nicfit_accept_kind k,
@@ -197,6 +199,12 @@ static int build(struct nicfit_accept *a)
 	}
 	if (!rc && sys->fe_port_gbps > 0 && npairs)
 		rc = pair_steps(a, NICFIT_ACCEPT_FRONTEND, npairs, 0);
+	if (!rc && sys->st_gbps > 0 && sys->gpus_per_node > 0 && !sys->amd) {
+		if (!add_stage(a, NICFIT_ACCEPT_STORAGE, &rc))
+			return rc;
+		for (i = 0; i < sys->nodes && !rc; i++)
+			rc = add_step(a, i, -1, -1);
+	}
 	return rc;
 }
 

@@ -170,6 +170,27 @@ static int band_frontend(const struct nicfit_accept_system *sys, struct nicfit_a
 	return b->formula ? 0 : NICFIT_E_NOMEM;
 }
 
+/*
+ * GPUDirect Storage: the storage ports of a node as the plan counts them
+ * (their TCP goodput, bonded: R3's figure). A GPU on PCIe Gen5 x16 takes
+ * more than two 200G ports carry, so the ports are the ceiling; over RDMA
+ * (NFS over RDMA, GPFS, Lustre, WekaFS) GPUDirect Storage pays a few per
+ * cent less header than TCP, which only a figure within those per cent
+ * above the ceiling would show.
+ */
+static int band_storage(const struct nicfit_accept_system *sys, struct nicfit_accept_band *b)
+{
+	b->ceiling_gbps = sys->st_gbps;
+	b->formula = nicfit__strfmt("the storage ports of a node (%s): %.1f Gb/s of goodput, as the "
+				    "plan counts them = %.2f GiB/s as gdsio prints it",
+				    sys->st_part[0] ? sys->st_part : "storage NICs", sys->st_gbps,
+				    sys->st_gbps * 1e9 / 8 / (1024.0 * 1024 * 1024));
+	b->source = "NVIDIA GPUDirect Storage Benchmarking and Configuration Guide, section 3 "
+		    "(docs.nvidia.com/gpudirect-storage/configuration-guide): gdsio -w 8 -i 1M -x 0 "
+		    "-I 0";
+	return b->formula ? 0 : NICFIT_E_NOMEM;
+}
+
 int nicfit__accept_band(const struct nicfit_accept_system *sys, struct nicfit_accept_stage *st)
 {
 	struct nicfit_accept_band *b = &st->band;
@@ -189,6 +210,9 @@ int nicfit__accept_band(const struct nicfit_accept_system *sys, struct nicfit_ac
 		break;
 	case NICFIT_ACCEPT_FRONTEND:
 		rc = band_frontend(sys, b);
+		break;
+	case NICFIT_ACCEPT_STORAGE:
+		rc = band_storage(sys, b);
 		break;
 	default:
 		return NICFIT_E_INTERNAL;

@@ -24,6 +24,11 @@
  *    (--use_rocm=G) from the rail's nearest GPU's memory, which is
  *    GPUDirect RDMA; -x 3 on RoCE, the RoCE v2 IPv4 GID index of a port
  *    with one address (show_gids names the index a port really has).
+ *  - gdsio -D $GDS_DIR -d 0 -w 8 -s 1G -i 1M -x 0 -I 0 -T 30: NVIDIA's own
+ *    example in its GPUDirect Storage guide (8 threads, 1 MiB reads, -x 0
+ *    the GPUDirect path, -I 0 sequential read), for 30 seconds, into GPU 0,
+ *    from the directory the user names on the storage under test; gdsio
+ *    is where the CUDA toolkit installs it.
  *  - iperf3 -P 8 -t 20: parallel streams (one TCP stream is one sender
  *    thread, short of 40G and faster links), 20 seconds; -s -1 serves one
  *    test and exits.
@@ -36,6 +41,8 @@
 /* Parallel TCP streams of the front-end test (verify's iperf3-one-stream fix). */
 #define IPERF3_STREAMS 8
 #define IPERF3_SECONDS 20
+#define GDSIO "/usr/local/cuda/gds/tools/gdsio"
+#define GDSIO_SECONDS 30
 #define PERFTEST_BYTES 1048576
 #define PERFTEST_SECONDS 10
 /* RoCE v2's GID index on a port with one IPv4 address (MLNX_OFED and rdma-core order). */
@@ -125,6 +132,8 @@ void nicfit__accept_command(const struct nicfit_accept *a, const struct nicfit_a
 					IPERF3_STREAMS, IPERF3_SECONDS);
 		break;
 	case NICFIT_ACCEPT_STORAGE:
+		nicfit_buf_addf(b, GDSIO " -D $GDS_DIR -d 0 -w 8 -s 1G -i 1M -x 0 -I 0 -T %d",
+				GDSIO_SECONDS);
 		break;
 	}
 }

@@ -9,6 +9,7 @@
  *   accept_summary.c failing steps' causes and next commands; per-host and per-rail sums
  *   accept_render.c  text, JSON and Markdown
  *   accept_script.c  the bash script
+ *   accept_run.c     spec in, runbook out (POST /api/accept)
  *
  * The runbook is built once from the system; judging fills the steps'
  * status; rendering reads both. No cycles: accept.c calls the band and

@@ -20,6 +20,7 @@
 #include "core/num_int.h"
 #include "nicfit/file.h"
 #include "nicfit/link.h"
+#include "nicfit/units.h"
 #include "nicfit/verify.h"
 #include "accept/accept_int.h"
 
@@ -174,6 +175,79 @@ static int judge_text(const struct nicfit_accept *a, struct nicfit_accept_step *
 	return rc ? nicfit_error_set(err, rc, "out of memory") : 0;
 }
 
+/*
+ * gdsio's result line (NVIDIA's GPUDirect Storage tools): "IoType: READ
+ * XferType: GPUD Threads: 8 DataSetSize: ... IOSize: 1024(KiB)
+ * Throughput: 6.524658 GiB/sec, Avg_Latency: ..." (the line may wrap
+ * before Throughput). The best READ throughput, in Gb/s, and whether its
+ * transfer was GPUDirect (GPUD): gdsio -x 0 falls back to other paths
+ * only when asked, but a copy of the command with -x 1 or 2 would measure
+ * the CPU's bounce buffer instead. Returns 1 with a figure, 0 none.
+ */
+static int gdsio_figure(const char *text, size_t len, double *gbps, int *gpud, long *line)
+{
+	const char *p = text, *end = text + len;
+	int read = 0, xfer_gpud = 0, found = 0;
+	long no = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char buf[512], *t, *u;
+		double v;
+
+		no++;
+		snprintf(buf, sizeof(buf), "%.*s", (int)(n < sizeof(buf) - 1 ? n : sizeof(buf) - 1), p);
+		p += n + 1;
+		if ((t = strstr(buf, "IoType: ")) != NULL) {
+			read = !strncmp(t + 8, "READ", 4);
+			xfer_gpud = strstr(buf, "XferType: GPUD ") != NULL;
+		}
+		t = strstr(buf, "Throughput: ");
+		if (!t || !read)
+			continue;
+		t += 12;
+		u = strstr(t, " GiB/sec");
+		if (!u || u == t || (size_t)(u - t) > 24)
+			continue;
+		*u = '\0';
+		if (nicfit_parse_double(t, "gdsio", 0, 1e6, &v, NULL))
+			continue;
+		v *= 1024.0 * 1024 * 1024 * 8 / 1e9;
+		if (!found || v > *gbps) {
+			*gbps = v;
+			*gpud = xfer_gpud;
+			*line = no;
+		}
+		found = 1;
+	}
+	return found;
+}
+
+static int judge_gdsio(const struct nicfit_accept *a, struct nicfit_accept_step *s,
+		       const char *text, size_t len, struct nicfit_error *err)
+{
+	const struct nicfit_accept_band *band = &a->stages[s->stage].band;
+	double gbps = 0;
+	long line = 0;
+	int gpud = 0;
+
+	if (!gdsio_figure(text, len, &gbps, &gpud, &line)) {
+		s->status = NICFIT_ACCEPT_BROKEN;
+		s->what = nicfit__strfmt("no figure: the output holds no gdsio READ line with its "
+					 "Throughput");
+		return s->what ? 0 : nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	}
+	s->measured_gbps = gbps;
+	s->what = nicfit__strfmt("gdsio READ %.2f GiB/s (line %ld)", gbps * 1e9 / 8 /
+				 (1024.0 * 1024 * 1024), line);
+	classify(s, band);
+	if (!gpud && nicfit__accept_failed(s))
+		s->causes = nicfit__strfmt("gdsio: the transfer was not GPUDirect (its XferType is "
+					   "not GPUD, line %ld): the data went through the CPU", line);
+	return s->what ? 0 : nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+}
+
 static int cmp_name(const void *k, const void *e)
 {
 	return strcmp((const char *)k, *(char *const *)e);
@@ -209,7 +283,8 @@ int nicfit_accept_judge(struct nicfit_accept *a, const char *dir, const char *ca
 		if (!path)
 			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 		else if (!(rc = nicfit_read_file(path, NICFIT_VERIFY_MAX_BYTES, &text, &len, err)))
-			rc = judge_text(a, s, path, text, len, err);
+			rc = a->stages[s->stage].kind == NICFIT_ACCEPT_STORAGE ?
+			     judge_gdsio(a, s, text, len, err) : judge_text(a, s, path, text, len, err);
 		free(text);
 		free(path);
 	}

@@ -73,6 +73,7 @@ static void json_system(struct nicfit_emit *e, const struct nicfit_accept *a)
 	nicfit_emit_number(e, "rail_pcie_gbps", sys->rail_pcie_gbps);
 	nicfit_emit_string(e, "rail_part", sys->rail_part[0] ? sys->rail_part : NULL);
 	nicfit_emit_number(e, "frontend_gbps", sys->fe_port_gbps);
+	nicfit_emit_number(e, "storage_gbps", sys->st_gbps);
 	nicfit_emit_string(e, "launcher", sys->launcher == NICFIT_ACCEPT_SRUN ? "srun" : "mpirun");
 	nicfit_emit_end_object(e);
 }
@@ -297,6 +298,10 @@ static void text_runbook(struct nicfit_emit *e, const struct nicfit_accept *a)
 		nicfit_emit_printf(e, "%sproves%s   %s\n", md ? "- **" : "  ", md ? "**" : "",
 				   st->proves);
 		text_band(e, &st->band, md);
+		if (st->kind == NICFIT_ACCEPT_STORAGE)
+			nicfit_emit_printf(e, "%sset%s      GDS_DIR to a directory on the storage under "
+					   "test, as every node mounts it\n", md ? "- **" : "  ",
+					   md ? "**" : "");
 		if (md)
 			nicfit_emit_printf(e, "\n");
 		for (k = 0; k < st->nsteps; k++) {

@@ -30,6 +30,16 @@ static void comment_text(struct nicfit_buf *b, const char *s)
 		nicfit_buf_addf(b, "%c", *s >= ' ' && *s <= '~' ? *s : '?');
 }
 
+static int has_storage(const struct nicfit_accept *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nstages; i++)
+		if (a->stages[i].kind == NICFIT_ACCEPT_STORAGE)
+			return 1;
+	return 0;
+}
+
 static void header(const struct nicfit_accept *a, struct nicfit_buf *b)
 {
 	nicfit_buf_puts(b, "#!/bin/bash\n# shellcheck disable=SC2029\n");
@@ -43,6 +53,10 @@ static void header(const struct nicfit_accept *a, struct nicfit_buf *b)
 	nicfit_buf_addf(b, "# the folder of the %s binaries on the nodes\n",
 			a->sys.amd ? "rccl-tests" : "nccl-tests");
 	nicfit_buf_addf(b, "TESTS=${TESTS:-%s/build}\n", a->sys.amd ? "rccl-tests" : "nccl-tests");
+	if (has_storage(a))
+		nicfit_buf_puts(b, "# a directory on the storage under test, as every node mounts it "
+				"(the GPUDirect\n# Storage steps are left out while it is unset)\n"
+				"GDS_DIR=${GDS_DIR:-}\n");
 	nicfit_buf_puts(b, "mkdir -p \"$RESULTS\"\n");
 }
 
@@ -56,7 +70,10 @@ static void step(const struct nicfit_accept *a, const struct nicfit_accept_step 
 		return;
 	}
 	if (s->b < 0) {
-		nicfit_buf_addf(b, "ssh %s \"", a->hosts[s->a]);
+		int gds = a->stages[s->stage].kind == NICFIT_ACCEPT_STORAGE;
+
+		nicfit_buf_addf(b, "%sssh %s \"", gds ? "[ -n \"$GDS_DIR\" ] && " : "",
+				a->hosts[s->a]);
 		nicfit__accept_command(a, s, 0, "$TESTS/", b);
 		nicfit_buf_addf(b, "\" >\"$RESULTS/%s.txt\" 2>&1\n", s->name);
 		return;

@@ -102,7 +102,10 @@ static char *next_command(const struct nicfit_accept *a, const struct nicfit_acc
 		return nicfit__strfmt("On %s and %s: ip -s link (errors and drops on the "
 				      "front-end port) and ethtool on it (Speed).", ha, hb);
 	case NICFIT_ACCEPT_STORAGE:
-		break;
+		return nicfit__strfmt("On %s: /usr/local/cuda/gds/tools/gdscheck.py -p (GPUDirect "
+				      "Storage supported by the file system and the driver), then the "
+				      "same gdsio with -x 1 (through the CPU): as low, the storage or "
+				      "its network is the limit; far faster, the GPUDirect path.", ha);
 	}
 	return NULL;
 }

@@ -117,8 +117,9 @@ static int example_spec(const struct nicfit_spec *spec, const char *ex,
 	nicfit_spec_init(merged, spec->input);
 	for (i = 0; x->pairs[i] && !rc; i += 2)
 		rc = nicfit_spec_add(merged, x->pairs[i], x->pairs[i + 1], err);
+	/* the runbook's own keys (hosts, launcher, read) were taken already */
 	for (i = 0; i < spec->n && !rc; i++)
-		if (strcmp(spec->pairs[i].key, "example"))
+		if (strcmp(spec->pairs[i].key, "example") && !spec->pairs[i].used)
 			rc = nicfit_spec_add(merged, spec->pairs[i].key, spec->pairs[i].value, err);
 	return rc;
 }
@@ -157,6 +158,10 @@ int nicfit_accept_system_from_plan(const struct nicfit_catalog *cat, struct nicf
 	rc = plan_rails(pl, sys, err);
 	if (rc)
 		goto out;
+	if (pl->st_nic && pl->st_node_gbps > 0) {
+		sys->st_gbps = pl->st_node_gbps;
+		snprintf(sys->st_part, sizeof(sys->st_part), "%d x %s", pl->st_cards, pl->st_nic->part);
+	}
 	/* a converged front end (DGX, HGX) is the storage/in-band ports: one of them */
 	sys->fe_port_gbps = pl->fe_converged ? pl->st_port_gbps : pl->fe_port_gbps;
 	if (pl->fe_converged && pl->st_nic)
