@@ -145,6 +145,15 @@ async function main() {
       url: location.search, verdict: document.querySelector('#plan-result .headline')?.innerText || '' }));
     ok(ex.nic === 'mcx653105a-hdat' && ex.url.includes('backend_nic=mcx653105a-hdat') && !ex.url.includes('example='),
       'an example link opens the case with its settings in the form and the address', JSON.stringify(ex));
+    /* a plan with a back end offers its acceptance runbook (POST /api/accept, Markdown) */
+    await page.goto(base + '/plan?example=training');
+    await page.waitForSelector('#plan-result a[data-download=accept]', { timeout: 15000 });
+    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }),
+      page.locator('#plan-result a[data-download=accept]').click()]);
+    const runbook = fs.readFileSync(await dl.path(), 'utf8');
+    ok(dl.suggestedFilename() === 'nicfit-accept.md' && runbook.startsWith('## Acceptance runbook: ') &&
+      runbook.includes('ib_write_bw -d mlx5_0'), 'a plan with a back end downloads its acceptance runbook',
+    dl.suggestedFilename() + ' ' + runbook.slice(0, 120));
     const options = await page.locator('#plan-examples option').count();
     await page.locator('#plan-examples').selectOption('gen4');
     await page.waitForFunction(() => location.search.includes('server=generic-gen4'), null, { timeout: 10000 })

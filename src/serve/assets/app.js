@@ -1055,7 +1055,11 @@
       h('a', { href: '#', 'data-download': 'json', text: 'JSON' }), ' · ',
       tab === 'plan' || tab === 'cluster' ? h('a', { href: '#', 'data-download': 'md', text: 'Markdown' }) : null,
       tab === 'plan' || tab === 'cluster' ? ' · ' : null,
-      h('a', { href: '#', 'data-download': 'text', text: 'text' })));
+      h('a', { href: '#', 'data-download': 'text', text: 'text' }),
+      /* a back end to accept: the day-1 runbook of this plan (POST /api/accept) */
+      tab === 'plan' && res.doc.backend && res.doc.backend.needed ? ' · ' : null,
+      tab === 'plan' && res.doc.backend && res.doc.backend.needed
+        ? h('a', { href: '#', 'data-download': 'accept', text: 'acceptance runbook' }) : null));
     if (tab === 'plan' || tab === 'cluster') picture(tab, form.dataset.api, spec, seq);
   }
 
@@ -1067,6 +1071,9 @@
     if (tab === 'decode') {
       path = '/api/decode/' + encodeURIComponent(spec.part || '') + '?format=' + fmt;
       opts = {};
+    } else if (fmt === 'accept') {
+      path = '/api/accept?format=md';
+      opts = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(spec) };
     } else {
       const body = Object.assign({}, spec);
       delete body.calc;
@@ -1077,7 +1084,9 @@
     const r = await fetch(path, opts);
     if (!r.ok) return;
     const blob = await r.blob();
-    const a = h('a', { href: URL.createObjectURL(blob), download: 'nicfit-' + tab + (fmt === 'json' ? '.json' : fmt === 'md' ? '.md' : '.txt') });
+    const name = fmt === 'accept' ? 'nicfit-accept.md'
+      : 'nicfit-' + tab + (fmt === 'json' ? '.json' : fmt === 'md' ? '.md' : '.txt');
+    const a = h('a', { href: URL.createObjectURL(blob), download: name });
     document.body.append(a);
     a.click();
     setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
