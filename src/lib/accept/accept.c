@@ -264,7 +264,9 @@ int nicfit_accept_new(const struct nicfit_accept_system *sys, struct nicfit_acce
 				      "NVLink switch, no back-end rail between two nodes and no "
 				      "front end between two nodes", sys->title);
 	else if (rc)
-		nicfit_error_set(err, rc, "out of memory");
+		nicfit_error_set(err, rc, rc == NICFIT_E_NOMEM ? "out of memory" :
+				 "accept: the system's figures give no band (a link rate nicfit "
+				 "cannot compute)");
 	if (rc) {
 		nicfit_accept_free(a);
 		return rc;

@@ -321,10 +321,6 @@ int nicfit_accept_system_from_host(const struct nicfit_catalog *cat,
 
 	memset(sys, 0, sizeof(*sys));
 	*causes = NULL;
-	nicfit_verify_expect_init(&x);
-	rc = nicfit_audit_verify_expect(cat, req, &x, err);
-	if (rc)
-		return rc;
 	rc = nicfit_host_open(req, &host, err);
 	if (rc)
 		return rc;
@@ -340,12 +336,18 @@ int nicfit_accept_system_from_host(const struct nicfit_catalog *cat,
 		goto out;
 	sys->from = "host";
 	sys->nodes = nodes >= 2 ? nodes : 2;
-	snprintf(sys->title, sizeof(sys->title), "host %.64s (%d GPUs, %d rails; audited)",
-		 host->topo->hostname[0] ? host->topo->hostname : "(unnamed)", a->ngpus, sys->rails);
-	sys->link = x.link;
-	sys->ib = x.proto == NICFIT_PROTO_IB;
-	sys->rail_pcie_gbps = x.pcie_gbps;
+	snprintf(sys->title, sizeof(sys->title), "host %.64s (%d GPU%s, %d rail%s; audited)",
+		 host->topo->hostname[0] ? host->topo->hostname : "(unnamed)", a->ngpus,
+		 a->ngpus == 1 ? "" : "s", sys->rails, sys->rails == 1 ? "" : "s");
 	*causes = audit_causes(a);
+	/* the rails' rate, protocol and PCIe share as verify --sysfs takes them */
+	if (sys->rails) {
+		nicfit_verify_expect_init(&x);
+		rc = nicfit_audit_verify_expect(cat, req, &x, err);
+		sys->link = x.link;
+		sys->ib = x.proto == NICFIT_PROTO_IB;
+		sys->rail_pcie_gbps = x.pcie_gbps;
+	}
 out:
 	nicfit_audit_free(a);
 	nicfit_host_close(host);
