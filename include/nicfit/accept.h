@@ -73,6 +73,8 @@ struct nicfit_accept_system {
 	char hca[NICFIT_ACCEPT_MAX_RAILS][32];  /* each rail's RDMA device */
 	int rail_gpu[NICFIT_ACCEPT_MAX_RAILS];  /* the GPU nearest each rail, -1 unknown */
 	int hca_assumed;            /* HCA names are the driver's order, not read */
+	char rail_bdf[NICFIT_ACCEPT_MAX_RAILS][16];     /* an audited host: each rail's card and */
+	char rail_gpu_bdf[NICFIT_ACCEPT_MAX_RAILS][16]; /* GPU, as its findings name them; "" */
 	struct nicfit_speed link;   /* one rail's rate */
 	int ib;                     /* InfiniBand (else RoCE v2) */
 	double rail_pcie_gbps;      /* a rail's PCIe share when narrower than its port, 0 none */

@@ -45,7 +45,15 @@ void nicfit__accept_rail_counts(const struct nicfit_accept *a, int r, size_t cou
 			counts[a->steps[i].status]++;
 }
 
-/* The audit's lines about this step's card or GPU, or about the whole host. */
+/* The first word of a line (dl bytes) is w, a non-empty name. */
+static int word_is(const char *p, size_t dl, const char *w)
+{
+	size_t n = strlen(w);
+
+	return n && dl == n && !strncmp(p, w, n);
+}
+
+/* The audit's lines about this step's card or GPU (by name or PCI address), or the host. */
 static void audit_lines(const struct nicfit_accept *a, const struct nicfit_accept_step *s,
 			const char *causes, struct nicfit_buf *b)
 {
@@ -61,9 +69,9 @@ static void audit_lines(const struct nicfit_accept *a, const struct nicfit_accep
 		int hit = !strncmp(p, "host ", 5);
 
 		if (s->rail >= 0) {
-			size_t hl = strlen(a->sys.hca[s->rail]);
-
-			hit |= dl == hl && !strncmp(p, a->sys.hca[s->rail], hl);
+			hit |= word_is(p, dl, a->sys.hca[s->rail]);
+			hit |= word_is(p, dl, a->sys.rail_bdf[s->rail]);
+			hit |= word_is(p, dl, a->sys.rail_gpu_bdf[s->rail]);
 			hit |= gpu[0] && !strncmp(p, gpu, strlen(gpu));
 		} else if (a->stages[s->stage].kind != NICFIT_ACCEPT_FRONTEND) {
 			hit = 1;  /* the all-reduce and NVLink use every card and GPU */

@@ -223,11 +223,12 @@ static char *audit_causes(const struct nicfit_audit *a)
  * pairs, the shortest PCIe path first), the first no earlier rail took,
  * so that two GPUs and two cards under one switch pair one to one, as
  * NCCL pairs them; the nearest one when all are taken. Its number is its
- * place among the GPUs in PCI order (CUDA's order for GPUs of one kind).
+ * place among the GPUs in PCI order (CUDA's order for GPUs of one kind);
+ * *dev gets its index in a->devs, -1 none.
  */
-static int rail_gpu(const struct nicfit_audit *a, int nic, const unsigned char *taken)
+static int rail_gpu(const struct nicfit_audit *a, int nic, const unsigned char *taken, int *dev)
 {
-	int p, best = -1, best_free = -1, gi, g;
+	int p, best = -1, best_free = -1, gi, g, bdev = -1, fdev = -1;
 	enum nicfit_path bp = NICFIT_PATH_SYS, bf = NICFIT_PATH_SYS;
 
 	for (p = 0; p < a->npairs; p++) {
@@ -240,12 +241,15 @@ static int rail_gpu(const struct nicfit_audit *a, int nic, const unsigned char *
 		if (best < 0 || q->path < bp) {
 			best = gi;
 			bp = q->path;
+			bdev = q->gpu;
 		}
 		if (gi < NICFIT__ACCEPT_MAX_GPUS && !taken[gi] && (best_free < 0 || q->path < bf)) {
 			best_free = gi;
 			bf = q->path;
+			fdev = q->gpu;
 		}
 	}
+	*dev = best_free >= 0 && bf == bp ? fdev : bdev;
 	return best_free >= 0 && bf == bp ? best_free : best;
 }
 
@@ -255,7 +259,7 @@ static int host_rails(const struct nicfit_audit *a, struct nicfit_accept_system 
 {
 	unsigned char taken[NICFIT__ACCEPT_MAX_GPUS] = { 0 };
 	double best = 0, fe = 0;
-	int i;
+	int i, g;
 
 	for (i = 0; i < a->ndevs; i++)
 		if (a->devs[i].rdma && a->devs[i].card_lead && a->devs[i].port_gbps > best)
@@ -278,9 +282,13 @@ static int host_rails(const struct nicfit_audit *a, struct nicfit_accept_system 
 						"'%.32s' cannot go in a command line (letters, "
 						"digits, '.', '-', '_')", d->label);
 		snprintf(sys->hca[r], sizeof(sys->hca[r]), "%s", d->label);
-		sys->rail_gpu[r] = rail_gpu(a, i, taken);
+		sys->rail_gpu[r] = rail_gpu(a, i, taken, &g);
 		if (sys->rail_gpu[r] >= 0 && sys->rail_gpu[r] < NICFIT__ACCEPT_MAX_GPUS)
 			taken[sys->rail_gpu[r]] = 1;
+		snprintf(sys->rail_bdf[r], sizeof(sys->rail_bdf[r]), "%s", a->topo->pci[d->pci].bdf);
+		if (g >= 0)
+			snprintf(sys->rail_gpu_bdf[r], sizeof(sys->rail_gpu_bdf[r]), "%s",
+				 a->topo->pci[a->devs[g].pci].bdf);
 		if (!r && d->part[0])
 			snprintf(sys->rail_part, sizeof(sys->rail_part), "%s", d->part);
 		sys->rails++;
