@@ -371,12 +371,13 @@ static void text_counts_row(struct nicfit_emit *e, const char *name, const size_
 	nicfit_emit_cell_int(e, (long long)c[NICFIT_ACCEPT_MISSING]);
 }
 
+static const struct nicfit_column rail_cols[] = {
+	{ "name", "RAIL", 0 }, { "pass", "PASS", 1 }, { "low", "LOW", 1 },
+	{ "broken", "BROKEN", 1 }, { "missing", "MISSING", 1 },
+};
+
 static void text_report(struct nicfit_emit *e, const struct nicfit_accept *a)
 {
-	static const struct nicfit_column rail_cols[] = {
-		{ "name", "RAIL", 0 }, { "pass", "PASS", 1 }, { "low", "LOW", 1 },
-		{ "broken", "BROKEN", 1 }, { "missing", "MISSING", 1 },
-	};
 	size_t c[5], i, failing = 0;
 	char name[64];
 	int h, rc = nicfit_accept_exit_code(a), md = nicfit_emit_format(e) == NICFIT_FMT_MD;
@@ -458,6 +459,9 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_accept *a)
 
 int nicfit_accept_render(const struct nicfit_accept *a, struct nicfit_emit *e)
 {
+	/* the judged report's tables, so that -o names the same columns either way */
+	nicfit_emit_columns(e, count_cols, 5);
+	nicfit_emit_columns(e, rail_cols, 5);
 	nicfit_emit_begin_object(e, NULL);
 	nicfit_emit_string(e, "schema", "nicfit.accept.v1");
 	json_system(e, a);
