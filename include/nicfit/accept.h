@@ -165,10 +165,13 @@ struct nicfit_accept {
  * The system of a plan request: plan it and take its back end (card, port
  * rate or InfiniBand rate, cards per server, the GPU each card serves),
  * front end, storage ports and GPUs. HCA names are the ConnectX driver's
- * order (mlx5_0, mlx5_1, ... in PCI order), marked assumed. Errors: those
- * of nicfit_plan_input_from_spec and nicfit_plan; NICFIT_E_DATA when the
- * plan has a single server without GPUs to test. The caller frees
- * sys->hosts with free().
+ * order (mlx5_0, mlx5_1, ... in PCI order; bnxt_re, irdma, qedr for
+ * Broadcom, Intel and Marvell cards), marked assumed. An "example" key
+ * is plan's --example. Errors: those of nicfit_plan_input_from_spec and
+ * nicfit_plan; NICFIT_E_USAGE for an unknown example; NICFIT_E_DATA for a
+ * back-end card whose driver's RDMA device names nicfit does not know.
+ * The hosts are named by nicfit_accept_set_hosts or _default_hosts after,
+ * and the caller frees sys->hosts with free().
  */
 int nicfit_accept_system_from_plan(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 				   struct nicfit_accept_system *sys, struct nicfit_error *err);
