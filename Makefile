@@ -8,7 +8,8 @@
 #                        (FUZZ_ONLY=catalog,sysfs: only those)
 #   make bench           benchmarks against peers (lstopo, nginx), printing ratios
 #   make install PREFIX=/usr/local
-#   make deb             the Debian packages (debian/), into $(B)/deb/
+#   make deb             install dpkg-dev, debhelper and lintian if missing, build the
+#                        Debian packages (debian/) into $(B)/deb/
 #   make check-deb       build them, lintian, install them, run nicfit --version and man nicfit
 #
 # WERROR=1 turns warnings into errors (CI sets it).
@@ -116,8 +117,16 @@ $(B)/gen/intel_table.h: data/ids/intel.txt $(B)/tools/idgen
 # objects' .d files say which of them a source really includes, and make a
 # change rebuild just those), so that no file that includes one can be
 # compiled before it exists, whichever file that is.
-GEN_TABLES := $(B)/gen/pciids_table.h $(B)/gen/intel_table.h
+GEN_TABLES := $(B)/gen/pciids_table.h $(B)/gen/intel_table.h $(B)/gen/nicfit_sonames.h
 $(LIB_SRC:%.c=$(B)/%.o) $(LIB_SRC:%.c=$(B)/clang/%.o): | $(GEN_TABLES)
+$(B)/src/serve/mhd.o $(B)/src/cli/cmd_serve.o: | $(B)/gen/nicfit_sonames.h
+
+# The sonames of the libraries opened with dlopen(), as this machine's -dev
+# packages give them (libxml2.so.2 on Debian 12, .so.16 on 13), and the
+# packages that hold them: scripts/sonames.sh, rerun when the flags change.
+$(B)/gen/nicfit_sonames.h: scripts/sonames.sh $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(Q_GEN)CC='$(CC)' scripts/sonames.sh $@
 
 $(B)/tools/embed: tools/embed.c
 	@mkdir -p $(dir $@)
@@ -301,6 +310,8 @@ install: all
 	install -m 644 scripts/nicfit.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/nicfit
 	install -m 644 scripts/_nicfit $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_nicfit
 	install -m 644 scripts/nicfit.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/nicfit.fish
+	install -d $(DESTDIR)$(PREFIX)/share/nicfit/nhc
+	install -m 644 scripts/nhc/nicfit.nhc $(DESTDIR)$(PREFIX)/share/nicfit/nhc/nicfit.nhc
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 		scripts/nicfit.pc.in \
 		>$(DESTDIR)$(LIBDIR)/pkgconfig/nicfit.pc
@@ -308,6 +319,7 @@ install: all
 # The Debian packages, built from a copy of the tree (dpkg-buildpackage writes
 # beside the source, which would be outside this tree): $(B)/deb/*.deb.
 deb:
+	@scripts/deps.sh deb
 	@command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null || \
 		{ echo "make deb needs dpkg-dev and debhelper (scripts/deps.sh deb)" >&2; exit 69; }
 	rm -rf $(B)/deb && mkdir -p $(B)/deb/nicfit-$(VERSION)
@@ -315,7 +327,6 @@ deb:
 	cd $(B)/deb/nicfit-$(VERSION) && dpkg-buildpackage -us -uc -b
 
 check-deb:
-	@scripts/deps.sh deb
 	@$(MAKE) --no-print-directory deb
 	@sh tests/check-deb.sh $(B)/deb
 

@@ -30,6 +30,32 @@ sed 's/^/# /' "$tmp/lintian"
 check "lintian: no errors" [ "$rc" = 0 ]
 check "lintian: no E: line" sh -c "! grep -q '^E:' '$tmp/lintian'"
 
+# The packages depend on what their binaries open (.note.dlopen), in this
+# release's package names: each library a binary declares required is in
+# Depends, each recommended one in Recommends.
+for pkg in nicfit libnicfit0; do
+	deb=$(ls "$dir/${pkg}"_*.deb | head -1)
+	rm -rf "$tmp/x" && mkdir "$tmp/x" && dpkg-deb -x "$deb" "$tmp/x"
+	elf=$(find "$tmp/x/usr" -type f \( -path '*/bin/nicfit' -o -name 'libnicfit.so.*' \) | head -1)
+	depends=$(dpkg-deb -f "$deb" Depends)
+	recommends=$(dpkg-deb -f "$deb" Recommends)
+	echo "# $pkg Depends: $depends"
+	echo "# $pkg Recommends: $recommends"
+	sh scripts/dlopen-deps.sh notes "$elf" >"$tmp/notes"
+	check "$pkg: its binary declares the libraries it opens" [ -s "$tmp/notes" ]
+	while read -r prio soname; do
+		path=$(ldconfig -p | sed -n "s/^[[:space:]]*$soname (.*) => //p" | head -1)
+		owner=$(dpkg-query -S "$(readlink -f "$path")" 2>/dev/null | sed -n '1s/:.*//p')
+		case $prio in required) field=$depends; name=Depends ;; *) field=$recommends; name=Recommends ;; esac
+		check "$pkg: $soname ($prio) is in $name as $owner" sh -c \
+			"[ -n '$owner' ] && printf '%s\n' '$field' | tr ',' '\n' | grep -q '^ *$owner\( \|\$\)'"
+	done <"$tmp/notes"
+done
+check "debian/control names no run-time library by hand (one release's names)" sh -c \
+	"! grep -E '^(Depends|Recommends|Suggests):.*lib(jansson|xml2|smartcols|archive|microhttpd)' debian/control"
+check "libnicfit-dev depends on no other -dev package" sh -c \
+	"! dpkg-deb -f '$(ls "$dir"/libnicfit-dev_*.deb | head -1)' Depends | grep -q -- '-dev'"
+
 if [ "$(id -u)" != 0 ]; then
 	no "dpkg -i needs root"
 	exit 1

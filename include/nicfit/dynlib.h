@@ -15,11 +15,23 @@
  * and the table its slots point into; loading fills them, and the
  * outcome is kept in the struct for every later call. A loaded library
  * is never closed: its functions stay valid until the process exits.
+ *
+ * Which library: its soname is found when nicfit is built (the -dev
+ * package's linker name, read by scripts/sonames.sh into
+ * NICFIT_SONAME_* and NICFIT_PACKAGE_*), so a build for Debian 13 opens
+ * libxml2.so.16 and names libxml2-16 where Debian 12's opens libxml2.so.2.
+ * Each library opened is also declared in the binary with
+ * NICFIT_DLOPEN_NOTE: the ELF note of systemd's "dlopen() Metadata for ELF
+ * Files" (https://systemd.io/ELF_DLOPEN_METADATA/), from which packaging
+ * derives the dependencies (debian/rules, scripts/dlopen-deps.sh; Debian's
+ * dh_dlopenlibdeps reads the same notes) and tests compare what the
+ * binary opens with what its package depends on.
  */
 #ifndef NICFIT_DYNLIB_H
 #define NICFIT_DYNLIB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "nicfit/error.h"
 
@@ -41,6 +53,19 @@ struct nicfit_dynlib {
 	int state;                      /* 0 not tried, 1 loaded, -1 failed */
 	char why[256];                  /* the failure, for every later caller */
 };
+
+/*
+ * A .note.dlopen ELF note (owner "FDO", type 0x407c0c0a) holding json, a
+ * JSON array of {"feature", "description", "priority" (required,
+ * recommended or suggested), "soname": [...]}: one static object, kept by
+ * the linker in the binary's .note.dlopen section.
+ */
+#define NICFIT_DLOPEN_NOTE(var, json)                                                   \
+	__attribute__((used, section(".note.dlopen"), aligned(4))) static const struct { \
+		uint32_t n_namesz, n_descsz, n_type;                                      \
+		char name[4];                                                             \
+		char desc[sizeof(json)];                                                  \
+	} var = { 4, sizeof(json), UINT32_C(0x407c0c0a), "FDO", json }
 
 /*
  * Load lib once, under a lock (later calls, from any thread, return the

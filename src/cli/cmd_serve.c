@@ -18,6 +18,13 @@
 #include "nicfit/host.h"
 #include "nicfit/snapshot.h"
 #include "nicfit/units.h"
+#include "nicfit/dynlib.h"
+#include "nicfit_sonames.h"
+
+/* nicfit serve opens libmicrohttpd (src/serve/mhd.c): declared for packaging (nicfit/dynlib.h). */
+NICFIT_DLOPEN_NOTE(note_mhd, "[{\"feature\":\"serve\",\"description\":\"the web "
+		   "configurator (nicfit serve)\",\"priority\":\"recommended\",\"soname\":[\""
+		   NICFIT_SONAME_MHD "\"]}]");
 
 static int number(const char *v, const char *opt, long min, long max, unsigned *out)
 {

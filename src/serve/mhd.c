@@ -7,6 +7,7 @@
  */
 #include "serve_int.h"
 #include "nicfit/dynlib.h"
+#include "nicfit_sonames.h"
 
 struct serve_mhd serve_mhd;
 
@@ -24,10 +25,10 @@ static const struct nicfit_dynsym mhd_syms[] = {
 	{ "MHD_stop_daemon", (void **)&serve_mhd.stop_daemon }
 };
 
-static const char *const mhd_sonames[] = { "libmicrohttpd.so.12", "libmicrohttpd.so", NULL };
+static const char *const mhd_sonames[] = { NICFIT_SONAME_MHD, NULL };
 
 static struct nicfit_dynlib mhd_lib = {
-	"libmicrohttpd", mhd_sonames, "libmicrohttpd12", mhd_syms,
+	"libmicrohttpd", mhd_sonames, NICFIT_PACKAGE_MHD, mhd_syms,
 	sizeof(mhd_syms) / sizeof(mhd_syms[0]), 0, ""
 };
 

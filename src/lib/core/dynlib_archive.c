@@ -6,6 +6,7 @@
 #define NICFIT_ARCHIVE_CALLS
 #include "core/archive_int.h"
 #include "nicfit/dynlib.h"
+#include "nicfit_sonames.h"
 
 struct nicfit__arc_table nicfit__arc;
 
@@ -57,10 +58,10 @@ static const struct nicfit_dynsym arc_syms[] = {
 	  (void **)&nicfit__arc.write_set_format_pax_restricted }
 };
 
-static const char *const arc_sonames[] = { "libarchive.so.13", "libarchive.so", NULL };
+static const char *const arc_sonames[] = { NICFIT_SONAME_ARCHIVE, NULL };
 
 static struct nicfit_dynlib arc_lib = {
-	"libarchive", arc_sonames, "libarchive13", arc_syms,
+	"libarchive", arc_sonames, NICFIT_PACKAGE_ARCHIVE, arc_syms,
 	sizeof(arc_syms) / sizeof(arc_syms[0]), 0, ""
 };
 

@@ -15,6 +15,7 @@
 
 #include "core/jansson_int.h"
 #include "nicfit/dynlib.h"
+#include "nicfit_sonames.h"
 
 static struct {
 	__typeof__(nicfit__jn_array) *array;
@@ -73,10 +74,10 @@ static const struct nicfit_dynsym jn_syms[] = {
 };
 #undef SYM
 
-static const char *const jn_sonames[] = { "libjansson.so.4", "libjansson.so", NULL };
+static const char *const jn_sonames[] = { NICFIT_SONAME_JANSSON, NULL };
 
 static struct nicfit_dynlib jn_lib = {
-	"libjansson", jn_sonames, "libjansson4", jn_syms, sizeof(jn_syms) / sizeof(jn_syms[0]),
+	"libjansson", jn_sonames, NICFIT_PACKAGE_JANSSON, jn_syms, sizeof(jn_syms) / sizeof(jn_syms[0]),
 	0, ""
 };
 

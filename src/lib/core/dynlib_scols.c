@@ -16,6 +16,7 @@
 #include <libsmartcols/libsmartcols.h>
 
 #include "nicfit/dynlib.h"
+#include "nicfit_sonames.h"
 #include "core/scols_int.h"
 
 typedef size_t (*chunksize_fn)(const struct libscols_column *, const char *, void *);
@@ -55,10 +56,10 @@ static const struct nicfit_dynsym sc_syms[] = {
 	{ "scols_print_table_to_string", (void **)&sc.print_table_to_string }
 };
 
-static const char *const sc_sonames[] = { "libsmartcols.so.1", "libsmartcols.so", NULL };
+static const char *const sc_sonames[] = { NICFIT_SONAME_SMARTCOLS, NULL };
 
 static struct nicfit_dynlib sc_lib = {
-	"libsmartcols", sc_sonames, "libsmartcols1", sc_syms,
+	"libsmartcols", sc_sonames, NICFIT_PACKAGE_SMARTCOLS, sc_syms,
 	sizeof(sc_syms) / sizeof(sc_syms[0]), 0, ""
 };
 

@@ -19,6 +19,7 @@
 #include <libxml/xmlerror.h>
 
 #include "nicfit/dynlib.h"
+#include "nicfit_sonames.h"
 #include "core/xml_int.h"
 
 static struct {
@@ -48,10 +49,10 @@ static const struct nicfit_dynsym xml_syms[] = {
 	{ "xmlFree", (void **)&xml.free }
 };
 
-static const char *const xml_sonames[] = { "libxml2.so.2", "libxml2.so", NULL };
+static const char *const xml_sonames[] = { NICFIT_SONAME_XML2, NULL };
 
 static struct nicfit_dynlib xml_lib = {
-	"libxml2", xml_sonames, "libxml2", xml_syms,
+	"libxml2", xml_sonames, NICFIT_PACKAGE_XML2, xml_syms,
 	sizeof(xml_syms) / sizeof(xml_syms[0]), 0, ""
 };
 
