@@ -15,7 +15,8 @@
  * measures now); LBNL NHC 1.4.3 (a check prints its failure through
  * die(): "ERROR:  nhc:  Health check failed:  MESSAGE", and a non-zero
  * status fails the node); Node Feature Discovery 0.16's local feature
- * files (features.d: "name=value" lines, name prefixed with a domain).
+ * files (features.d: "name=value" lines, name prefixed with a domain;
+ * the "# +expiry-time=" directive of 0.14 and later).
  */
 #ifndef NICFIT_OPS_H
 #define NICFIT_OPS_H
@@ -33,6 +34,7 @@ struct nicfit_fleet;
 struct nicfit_ops_run {
 	double duration_s;       /* how long discovery and judging took; < 0 unknown */
 	double end_time_s;       /* when the run ended, seconds since the Unix epoch; < 0 unknown */
+	double expiry_s;         /* NFD: the labels hold this long after end_time_s; <= 0 for ever */
 };
 
 /*
@@ -85,9 +87,15 @@ int nicfit_audit_render_nhc(const struct nicfit_audit *a, int min_sev, struct ni
  * (gdr-ready, rdma-rate-gbps, rails, ...; docs/ops.md lists them) whose
  * values follow Kubernetes' label value syntax (63 characters at most,
  * alphanumerics, '-', '_' and '.', starting and ending alphanumeric).
+ * With run's end time and a positive expiry_s, the file opens with NFD's
+ * directive "# +expiry-time=YYYY-MM-DDTHH:MM:SSZ" (RFC 3339, UTC; NFD 0.14
+ * and later drop the labels after it, older releases read a comment), so
+ * that labels a node no longer refreshes (the DaemonSet removed, the audit
+ * failing) do not stay on it for ever. run may be NULL (no directive).
  * Returns 0 or out's error.
  */
-int nicfit_audit_render_nfd(const struct nicfit_audit *a, struct nicfit_buf *out);
+int nicfit_audit_render_nfd(const struct nicfit_audit *a, const struct nicfit_ops_run *run,
+			    struct nicfit_buf *out);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,7 @@
 #include "nicfit/host.h"
 #include "nicfit/ops.h"
 #include "nicfit/topo.h"
+#include "nicfit/units.h"
 
 #define MAX_IGNORE 64
 #define MAX_DUMPS NICFIT_HOST_MAX_DUMPS
@@ -32,6 +33,7 @@ struct audit_args {
 	const char *output;      /* --output */
 	struct nicfit_pcie_params pp;
 	int sysfs_given;
+	long nfd_expiry;         /* --nfd-expiry, seconds */
 };
 
 /*
@@ -112,7 +114,7 @@ static int report_ops(struct cli *c, const struct nicfit_audit *a,
 	if (c->fmt == NICFIT_FMT_PROM)
 		rc = nicfit_audit_render_prom(a, run, &c->out);
 	else if (c->fmt == NICFIT_FMT_NFD)
-		rc = nicfit_audit_render_nfd(a, &c->out);
+		rc = nicfit_audit_render_nfd(a, run, &c->out);
 	else
 		rc = nicfit_audit_render_nhc(a, NICFIT_SEV_WARNING, &c->out, &failures);
 	if (rc)
@@ -209,6 +211,11 @@ static int audit_option(struct audit_args *x, int ch, const char *arg)
 	case CLI_OPT_OUTPUT:
 		x->output = arg;
 		return 0;
+	case CLI_OPT_NFD_EXPIRY:
+		/* a year at most: labels are a node's state, refreshed by the DaemonSet */
+		if (nicfit_parse_long(arg, "--nfd-expiry", 0, 31536000, &x->nfd_expiry, &err))
+			return cli_fail(&err);
+		return 0;
 	case CLI_OPT_ASSUME:
 		if (nicfit_param_assign(nicfit_pcie_param_table, nicfit_pcie_param_count, &x->pp,
 					arg, "--assume", &err))
@@ -230,6 +237,7 @@ static int audit_options(struct audit_args *x, int argc, char **argv)
 	int ch, rc;
 
 	memset(x, 0, sizeof(*x));
+	x->nfd_expiry = 3600;
 	x->root = getenv("NICFIT_SYSFS_ROOT");
 	nicfit_pcie_params_default(&x->pp);
 	rq->opts.ignore = x->ignore;
@@ -320,7 +328,7 @@ static int write_host_catalog(struct cli *c, struct nicfit_catalog *cat,
 
 int cmd_audit(struct cli *c, int argc, char **argv)
 {
-	struct nicfit_ops_run run = { -1, -1 };
+	struct nicfit_ops_run run = { -1, -1, 0 };
 	double t0 = now_s(CLOCK_MONOTONIC);
 	struct cli_input in[MAX_DUMPS + 4 + CLI_MAX_CATALOGS];
 	struct nicfit_host *host = NULL;
@@ -364,6 +372,7 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	}
 	run.duration_s = now_s(CLOCK_MONOTONIC) - t0;
 	run.end_time_s = now_s(CLOCK_REALTIME);
+	run.expiry_s = (double)x.nfd_expiry;
 	rc = report(c, a, &run);
 out:
 	rc = cli_output_close(c, &out, rc);

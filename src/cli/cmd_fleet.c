@@ -176,7 +176,7 @@ static int report(struct cli *c, const struct nicfit_fleet *fl, unsigned flags, 
 	int rc;
 
 	if (c->fmt == NICFIT_FMT_PROM) {
-		struct nicfit_ops_run run;
+		struct nicfit_ops_run run = { -1, -1, 0 };
 
 		rc = check_columns(c, fl, flags);
 		if (rc)

@@ -43,7 +43,7 @@ static const struct cli_command commands[] = {
 	  "nicfit audit [--sysfs DIR|FILE.tar.gz | --dump PATH...] [--all]\n"
 	  "             [--ignore CODE[@DEVICE]]... [--pci-ids FILE | --no-pci-ids]\n"
 	  "             [--assume NAME=VALUE]... [--plan SPEC.json]\n"
-	  "             [--expect SPEC.json|AUDITS] [--output FILE]\n"
+	  "             [--expect SPEC.json|AUDITS] [--output FILE] [--nfd-expiry S]\n"
 	  "\n"
 	  "Reads sysfs (never needs root; as root it also checks ACS, MaxPayload and\n"
 	  "MaxReadReq). --sysfs takes a directory that holds sys/ (NICFIT_SYSFS_ROOT too)\n"
@@ -56,7 +56,8 @@ static const struct cli_command commands[] = {
 	  "standard input. --expect takes a plan spec, or audits of other hosts (a file,\n"
 	  "capture or directory as fleet reads them): where this host differs from their\n"
 	  "majority is a finding. --format prom (Prometheus), nhc (LBNL NHC: a line per\n"
-	  "failure, exit 1) and nfd (Node Feature Discovery labels); --output FILE writes\n"
+	  "failure, exit 1) and nfd (Node Feature Discovery labels, dropped --nfd-expiry S\n"
+	  "seconds later, default 3600); --output FILE writes\n"
 	  "atomically (temp + rename). --format nccl-topo writes an NCCL_TOPO_FILE XML of\n"
 	  "the host instead; --format catalog the host as a catalog server entry (slots,\n"
 	  "sockets, PCIe switches, onboard ports) that plan --server FILE.json plans with.",

@@ -58,6 +58,8 @@ static const struct cli_opt audit_opts[] = {
 	{ "output", CLI_OPT_OUTPUT, REQ, "FILE", "@file",
 	  "write the report to FILE (a regular file replaced by rename; links, devices and "
 	  "files with two names as nicfit-audit(1) says); - is stdout" },
+	{ "nfd-expiry", CLI_OPT_NFD_EXPIRY, REQ, "S", NULL,
+	  "--format nfd: NFD drops the labels S seconds after the audit (default 3600; 0 never)" },
 };
 
 static const struct cli_opt snapshot_opts[] = {

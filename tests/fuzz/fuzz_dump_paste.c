@@ -37,7 +37,7 @@ static void render(const struct nicfit_audit *a)
 	static const enum nicfit_format fmts[] = {
 		NICFIT_FMT_TEXT, NICFIT_FMT_JSON, NICFIT_FMT_MD, NICFIT_FMT_CSV, NICFIT_FMT_SVG,
 	};
-	struct nicfit_ops_run run = { 0.5, 1700000000.0 };
+	struct nicfit_ops_run run = { 0.5, 1700000000.0, 3600 };
 	struct nicfit_buf b;
 	size_t i, failures = 0;
 
@@ -61,7 +61,7 @@ static void render(const struct nicfit_audit *a)
 		fuzz_clean(b.data, b.len, NICFIT_FMT_NHC);
 	nicfit_buf_release(&b);
 	nicfit_buf_init(&b, 0);
-	if (!nicfit_audit_render_nfd(a, &b))
+	if (!nicfit_audit_render_nfd(a, &run, &b))
 		fuzz_clean(b.data, b.len, NICFIT_FMT_NFD);
 	nicfit_buf_release(&b);
 }

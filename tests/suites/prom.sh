@@ -205,6 +205,23 @@ check "hgx-h100: a rail per NIC at PIX/PXB to a GPU ($rails), GPUDirect ready, P
 check "without RDMA: no rails, not GPUDirect ready, no rate label" sh -c \
 	"grep -qx 'nicfit.io/rails=0' '$tmp/nfd' && grep -qx 'nicfit.io/gdr-ready=false' '$tmp/nfd' &&
 	 ! grep -q rdma-rate '$tmp/nfd'"
+# NFD 0.14's "# +expiry-time=RFC3339" directive: labels a node stops refreshing go away
+before=$(date -u +%s)
+"$NICFIT" audit --sysfs "$fx/hgx-h100" --no-pci-ids --format nfd >"$tmp/nfd" 2>/dev/null
+exp=$(sed -n 's/^# +expiry-time=\([0-9-]*T[0-9:]*Z\)$/\1/p' "$tmp/nfd")
+check "nfd: the file carries '# +expiry-time=' in RFC 3339 UTC, before the labels" sh -c \
+	"[ -n '$exp' ] && [ \$(grep -n '^# +expiry-time=' '$tmp/nfd' | cut -d: -f1) -lt \$(grep -n '^nicfit.io/' '$tmp/nfd' | head -1 | cut -d: -f1) ]"
+at=$(date -u -d "$exp" +%s 2>/dev/null || echo 0)
+check "nfd: the labels expire an hour after the audit by default ($exp)" \
+	sh -c "[ $at -ge $((before + 3600 - 1)) ] && [ $at -le $(($(date -u +%s) + 3600)) ]"
+"$NICFIT" audit --sysfs "$fx/hgx-h100" --no-pci-ids --format nfd --nfd-expiry 600 >"$tmp/nfd" 2>/dev/null
+at=$(date -u -d "$(sed -n 's/^# +expiry-time=//p' "$tmp/nfd")" +%s 2>/dev/null || echo 0)
+check "nfd: --nfd-expiry 600 sets it ten minutes on" \
+	sh -c "[ $at -ge $((before + 600 - 1)) ] && [ $at -le $(($(date -u +%s) + 600)) ]"
+"$NICFIT" audit --sysfs "$fx/hgx-h100" --no-pci-ids --format nfd --nfd-expiry 0 >"$tmp/nfd" 2>/dev/null
+check "nfd: --nfd-expiry 0 writes no expiry" sh -c "! grep -q expiry-time '$tmp/nfd'"
+"$NICFIT" audit --sysfs "$fx/hgx-h100" --no-pci-ids --format nfd --nfd-expiry -5 >/dev/null 2>&1
+check "nfd: a negative --nfd-expiry is a usage error (64)" [ $? = 64 ]
 "$NICFIT" audit --sysfs "$tmp/gdr-unknown" --no-pci-ids --format nfd >"$tmp/nfd" 2>/dev/null
 check "GPUDirect support unknown: no gdr-ready label (neither true nor false)" sh -c \
 	"grep -q '^nicfit.io/rails=' '$tmp/nfd' && ! grep -q gdr-ready '$tmp/nfd'"

@@ -14,10 +14,18 @@
  * Label values must be Kubernetes label values: 63 characters at most,
  * [A-Za-z0-9] at both ends, '-', '_' and '.' inside. Every value here is
  * one of a few words or a number, built by this file, never outside text.
+ *
+ * Labels of a node nobody refreshes would stay for ever: NFD 0.14 added
+ * the directive "# +expiry-time=<RFC 3339 time>" (source/local/local.go,
+ * parseDirectives; docs/usage/customization-guide.md), after which the
+ * local source ignores the lines that follow it, so the file begins with
+ * it when the caller says how long the labels hold. Releases before 0.14
+ * read it as a comment.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "audit/audit_int.h"
 #include "nicfit/audit.h"
@@ -139,7 +147,27 @@ static int gdr_ready(const struct nicfit_audit *a)
 	return unknown ? -1 : gpus > 0;
 }
 
-int nicfit_audit_render_nfd(const struct nicfit_audit *a, struct nicfit_buf *out)
+/* "# +expiry-time=2026-12-07T15:00:00Z": when the labels stop holding, if run says. */
+static void expiry(const struct nicfit_ops_run *run, struct nicfit_buf *out)
+{
+	double at;
+	time_t t;
+	struct tm tm;
+	char when[32];
+
+	if (!run || run->end_time_s < 0 || !(run->expiry_s > 0))
+		return;
+	at = floor(run->end_time_s + run->expiry_s);
+	if (!(at < 253402300800.0)) /* past 9999-12-31: RFC 3339 has four digits */
+		return;
+	t = (time_t)at;
+	if (!gmtime_r(&t, &tm) || !strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return;
+	nicfit_buf_addf(out, "# +expiry-time=%s\n", when);
+}
+
+int nicfit_audit_render_nfd(const struct nicfit_audit *a, const struct nicfit_ops_run *run,
+			    struct nicfit_buf *out)
 {
 	static const char *const status[] = { "clean", "warning", "critical" };
 	const char *layer, *path = worst_gpu_path(a);
@@ -148,6 +176,7 @@ int nicfit_audit_render_nfd(const struct nicfit_audit *a, struct nicfit_buf *out
 
 	rails(a, &nrails, &slowest, &layer);
 	nicfit_buf_puts(out, "# nicfit audit: Node Feature Discovery local feature file\n");
+	expiry(run, out);
 	nicfit_buf_addf(out, "nicfit.io/gpus=%d\n", a->ngpus);
 	if (!a->nrdma_unknown) /* a label says what is known: none when it is not */
 		nicfit_buf_addf(out, "nicfit.io/rdma-nics=%d\n", a->nrdma_nics);
