@@ -78,6 +78,8 @@ int cli_color_for(int fd);
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print err as one line ("nicfit: file:line:col: msg"); return its exit code. */
 int cli_fail(const struct nicfit_error *err);
+/* The same for an error in what an environment variable named: "nicfit: VAR (from the environment): ..." */
+int cli_fail_env(const struct nicfit_error *err, const char *var);
 /* "nicfit: warning: ..." on stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

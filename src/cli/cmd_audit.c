@@ -348,7 +348,9 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 		return rc;
 	nicfit_error_clear(&err);
 	if (nicfit_host_open(&x.rq.host, &host, &err)) {
-		rc = cli_fail(&err);
+		/* a tree NICFIT_SYSFS_ROOT named: say so, the user did not type it */
+		rc = !x.sysfs_given && !x.rq.host.ndumps && x.root && *x.root ?
+			cli_fail_env(&err, "NICFIT_SYSFS_ROOT") : cli_fail(&err);
 		goto out;
 	}
 	if (c->nccl_topo && !c->view.columns) {

@@ -135,7 +135,8 @@ int cmd_plan(struct cli *c, int argc, char **argv)
 
 		rq.root = host_root ? host_root : getenv("NICFIT_SYSFS_ROOT");
 		if (nicfit_audit_spec_from_host(cat, &rq, spec, &err)) {
-			rc = cli_fail(&err);
+			rc = !host_root && rq.root && *rq.root && err.code == NICFIT_E_NOTFOUND ?
+				cli_fail_env(&err, "NICFIT_SYSFS_ROOT") : cli_fail(&err);
 			goto out;
 		}
 	}

@@ -45,6 +45,7 @@ static const char *unknown_archive(const char *dest)
 int cmd_snapshot(struct cli *c, int argc, char **argv)
 {
 	const char *root = getenv("NICFIT_SYSFS_ROOT"), *dest;
+	int from_env = root && *root;
 	struct nicfit_snapshot_result res;
 	struct nicfit_error err;
 	struct nicfit_emit *e;
@@ -56,6 +57,7 @@ int cmd_snapshot(struct cli *c, int argc, char **argv)
 		if (ch != CLI_OPT_SYSFS)
 			return nicfit_exit_code(NICFIT_E_USAGE);
 		root = optarg;
+		from_env = 0;
 	}
 	if (argc - optind != 1) {
 		cli_error(NICFIT_E_USAGE, "snapshot: give one destination (a new directory or FILE.tar.gz)");
@@ -70,7 +72,8 @@ int cmd_snapshot(struct cli *c, int argc, char **argv)
 		root = "/";
 	rc = nicfit_snapshot_take(root, dest, &res, &err);
 	if (rc)
-		return cli_fail(&err);
+		return from_env && err.code == NICFIT_E_NOTFOUND ? cli_fail_env(&err, "NICFIT_SYSFS_ROOT")
+								 : cli_fail(&err);
 	e = cli_emitter(c);
 	nicfit_snapshot_render(&res, root, dest, e);
 	nicfit_snapshot_result_release(&res);

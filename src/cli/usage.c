@@ -67,6 +67,15 @@ int cli_fail(const struct nicfit_error *err)
 	return nicfit_exit_code(err->code ? err->code : NICFIT_E_INTERNAL);
 }
 
+int cli_fail_env(const struct nicfit_error *err, const char *var)
+{
+	char line[1024];
+
+	nicfit_error_line(err, line, sizeof(line));
+	fprintf(stderr, "nicfit: %s (from the environment): %s\n", var, line);
+	return nicfit_exit_code(err->code ? err->code : NICFIT_E_INTERNAL);
+}
+
 struct nicfit_emit *cli_emitter(struct cli *c)
 {
 	struct nicfit_emit *e = nicfit_emit_new(c->fmt, c->emit_flags, 0);

@@ -173,6 +173,14 @@ msg "did you mean 'audit'?" 64 -- aduit
 msg "did you mean '--json'?" 64 -- --jsn
 msg "unknown option '--bogus'" 64 -- --bogus
 msg "write --example=training" 64 -- plan --example training
+# A path from the environment: the error names the variable, the user typed no path.
+export NICFIT_SYSFS_ROOT=/nonexistent/nicfit-root
+msg "NICFIT_SYSFS_ROOT (from the environment): /nonexistent/nicfit-root" 66 -- audit
+msg "NICFIT_SYSFS_ROOT (from the environment): /nonexistent/nicfit-root" 66 -- snapshot "$tmp/snap"
+msg "NICFIT_SYSFS_ROOT (from the environment): /nonexistent/nicfit-root" 66 -- plan --from-host --model llama-3-8b
+unset NICFIT_SYSFS_ROOT
+v=$("$NICFIT" -V 2>&1); check "nicfit -V prints the version, as --version does" \
+	"$([ "$v" = "$("$NICFIT" --version)" ] && [ -n "$v" ]; echo $?)" "$v"
 for a in "calc pcie --help" "help calc pcie" "audit -h" "help plan"; do
 	# shellcheck disable=SC2086
 	"$NICFIT" $a >/dev/null 2>&1; check "nicfit $a exits 0" $?
