@@ -253,6 +253,9 @@ deps-check:
 run: deps
 	@$(MAKE) --no-print-directory all
 	$(B)/nicfit plan --example
+	@echo >&2
+	@echo "nicfit is $(B)/nicfit: to run the README's examples as they are written," >&2
+	@echo "  export PATH=\"$(CURDIR)/$(B):\$$PATH\"   (or: make install PREFIX=/usr/local)" >&2
 
 check: deps-check
 	@$(MAKE) --no-print-directory all tests

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The README's examples, run (TAP): every fenced block that opens with a
-# `$ nicfit ...` line (or `$ VAR=value nicfit ...`) is a transcript. Each `$ ` line is a command (a line
+# `$ nicfit ...` line (or `$ VAR=value nicfit ...`), a `$ printf ...`
+# pipeline or a `$ curl ...` request is a transcript. Each `$ ` line is a command (a line
 # ending in a backslash or a pipe continues it), the lines after it up to
 # the next `$ ` line are what it prints, standard error and output
 # together (blank lines at the end aside), and the test runs the command
@@ -17,7 +18,9 @@
 #    a command can read a file an earlier one wrote, and `echo $?` sees
 #    the command before it.
 # Commands run as the suite runs everything: piped (not wrapped, no
-# colour) under LANG=C, with `nicfit` on PATH meaning $NICFIT.
+# colour) under LANG=C, with `nicfit` on PATH meaning $NICFIT. For the
+# `curl` blocks the test starts `nicfit serve --port 0` and sends what the
+# README sends to http://127.0.0.1:8080/ to the port it took.
 set -u
 : "${NICFIT:=build/nicfit}" "${BUILD:=build}"
 root=$(pwd)
@@ -48,7 +51,7 @@ awk -v dir="$tmp/blocks" '
 		next
 	}
 	state == "open" {
-		if ($0 !~ /^\$ ([A-Z_]+=[^ ]* )*nicfit /) { state = closes($0) ? "out" : "other"; reason = ""; next }
+		if ($0 !~ /^\$ (([A-Z_]+=[^ ]* )*nicfit|printf|curl) /) { state = closes($0) ? "out" : "other"; reason = ""; next }
 		state = "in"; b++; c = 0
 		if (reason != "") { print reason > (dir "/" b ".skip"); close(dir "/" b ".skip") }
 		reason = ""
@@ -56,13 +59,16 @@ awk -v dir="$tmp/blocks" '
 	}
 	state == "other" { if (closes($0)) state = "out"; next }
 	closes($0) { flush(); state = "out"; next }
-	cont { print > cmdf; cont = /(\\|\|)$/; next }
+	# a command goes on after a line ending in a backslash or a pipe, and
+	# while a single quote it opened is not closed (a JSON body for curl)
+	cont { print > cmdf; q += gsub(/\047/, "\047"); cont = /(\\|\|)$/ || q % 2; next }
 	/^\$ / {
 		flush(); c++
 		cmdf = dir "/" b "." c ".cmd"; wantf = dir "/" b "." c ".want"
 		printf "" > wantf
 		print substr($0, 3) > cmdf
-		cont = /(\\|\|)$/
+		q = gsub(/\047/, "\047")
+		cont = /(\\|\|)$/ || q % 2
 		next
 	}
 	{ print > wantf }
@@ -95,6 +101,27 @@ match() {
 		}
 	' "$1"
 }
+
+# A server for the README's requests to http://127.0.0.1:8080/.
+srv=
+if grep -qs '127\.0\.0\.1:8080' "$tmp"/blocks/*.cmd; then
+	"$bin" serve --port 0 >/dev/null 2>"$tmp/serve.err" &
+	srv=$!
+	trap 'kill "$srv" 2>/dev/null; rm -rf "$tmp"' EXIT
+	i=0
+	while [ $i -lt 100 ] && ! grep -q 'http://127\.0\.0\.1:[0-9]*/' "$tmp/serve.err"; do
+		sleep 0.05; i=$((i + 1))
+	done
+	port=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$tmp/serve.err" | head -1)
+	if [ -n "$port" ]; then
+		for f in "$tmp"/blocks/*.cmd; do
+			sed -i "s|127\.0\.0\.1:8080|127.0.0.1:$port|g" "$f"
+		done
+		ok "nicfit serve for the README's requests (port $port)"
+	else
+		notok "nicfit serve for the README's requests"; sed 's/^/# /' "$tmp/serve.err"
+	fi
+fi
 
 ln -s "$root/tests" "$tmp/tests"
 mkdir -p "$tmp/build"
@@ -131,4 +158,8 @@ for b in $blocks; do
 		c=$((c + 1))
 	done
 done
+# After `make run` the examples' `nicfit` must be found: the Quick start and make run say how.
+sed -n '/^## Quick start/,/^## Examples/p' "$readme" | grep -q '^export PATH="$PWD/build:$PATH"$' &&
+	grep -q 'export PATH=' "$root/Makefile" && ok "the Quick start and make run put nicfit on PATH" ||
+	notok "the Quick start and make run put nicfit on PATH"
 [ "$ran" -gt 20 ] && ok "$ran README commands run and compared" || notok "only $ran README commands found"
