@@ -35,6 +35,20 @@ for d in "$fx"/*/; do
 		no "$m: promtool check metrics (promtool missing: scripts/deps.sh check installs it)"
 	fi
 done
+# the README's alerting rules load in Prometheus and name metrics nicfit writes
+sed -n '/^### Prometheus/,/^### /p' README.md | sed -n '/^```yaml$/,/^```$/p' | sed '1d;$d' >"$tmp/rules.yml"
+if have promtool && [ -s "$tmp/rules.yml" ]; then
+	if promtool check rules "$tmp/rules.yml" >"$tmp/lint" 2>&1; then
+		ok "README's alerting rules: promtool check rules"
+	else
+		no "README's alerting rules: promtool check rules"; sed 's/^/# /' "$tmp/lint"
+	fi
+	for m in $(grep -o 'nicfit_[a-z_]*' "$tmp/rules.yml" | sort -u); do
+		check "README's rules name $m, which the audit writes" grep -q "^$m[{ ]" "$tmp/epyc-gen4.prom"
+	done
+else
+	no "README's alerting rules checked (promtool or the rules block missing)"
+fi
 # what the metrics say agrees with the audit's JSON
 "$NICFIT" audit --sysfs "$fx/epyc-gen4" --no-pci-ids -j >"$tmp/e.json" 2>/dev/null
 gts=$(jq -r '.devices[]|select(.bdf=="0000:81:00.0")|.link.current_gts' "$tmp/e.json")
