@@ -68,6 +68,7 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 	nicfit__plan_rule_frontend(cat, p);
 	nicfit__plan_socket_direct_asked(cat, p);
 	nicfit__plan_riser_decide(p);
+	nicfit__plan_find_baseboard_count(p);
 	if (p->backend_needed)
 		nicfit__plan_rule_backend(cat, p);
 	else

@@ -238,6 +238,8 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p);
 int nicfit__plan_search_gpus(const struct nicfit_plan *p, struct plan_choice *out);
 /* How many of the GPUs asked the server holds with no card (-1: out of memory). */
 int nicfit__plan_gpus_alone(const struct nicfit_plan *p);
+/* R6's baseboard-partly-filled: fewer GPUs than a baseboard holds. */
+void nicfit__plan_find_baseboard_count(struct nicfit_plan *p);
 /* R6's too-many-gpus: the server holds room of the GPUs asked, whatever else it holds. */
 void nicfit__plan_find_gpu_room(struct nicfit_plan *p, int room);
 /* plan_storage.c: R3's storage and in-band NICs, after the placements */

@@ -178,6 +178,26 @@ void nicfit__plan_find_gpu_room(struct nicfit_plan *p, int room)
 }
 
 /*
+ * R6, baseboard-partly-filled: an HGX or DGX baseboard (or a rack-scale
+ * tray) is built, sold and cooled with every position filled; a plan for
+ * fewer of its GPUs sizes the network for a machine that does not exist.
+ */
+void nicfit__plan_find_baseboard_count(struct nicfit_plan *p)
+{
+	const struct nicfit_server *sv = p->in.server;
+	const struct nicfit_gpu *g = p->in.gpu;
+	int bb = baseboard_positions(sv);
+
+	if (!g || !g->baseboard || !bb || p->in.gpus_per_server < 1 || p->in.gpus_per_server >= bb)
+		return;
+	nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_BASEBOARD_PARTLY_FILLED,
+			  "plan the baseboard's GPUs (leave out --gpus-per-server)",
+			  "%s carries %d %s on its baseboard and comes with all of them; the plan "
+			  "has %d per server, so its network is sized for %d, not %d.", sv->e.name, bb,
+			  g->e.name, p->in.gpus_per_server, p->in.gpus_per_server, bb);
+}
+
+/*
  * R6 without a back end: the GPUs still take GPU-capable slots (double-
  * width GPUs double-width slots), preferably on one socket; a server with
  * fewer such slots than GPUs cannot hold the request (critical).
