@@ -163,6 +163,35 @@ static void error_html(struct nicfit_buf *b, const struct nicfit_error *err, int
 	nicfit_buf_release(&shown);
 }
 
+/*
+ * The request the answer is for, as the link gave it (with an example's
+ * settings): without the script the form's menus are empty and its
+ * defaults show, so the page says in words what it answered.
+ */
+static void request_html(struct nicfit_buf *b, const struct query *q)
+{
+	size_t k;
+
+	nicfit_buf_puts(b, "<p class=\"request\"><strong>Answered for:</strong> ");
+	if (!strcmp(q->tab, "decode") && q->part) {
+		nicfit_buf_puts(b, "part = ");
+		html_escape(b, q->part, strlen(q->part));
+	} else if (!strcmp(q->tab, "calc")) {
+		nicfit_buf_puts(b, "calculator = ");
+		html_escape(b, q->calc ? q->calc : "pcie", strlen(q->calc ? q->calc : "pcie"));
+	}
+	for (k = 0; k < q->spec->n; k++) {
+		const char *key = q->spec->pairs[k].key, *v = q->spec->pairs[k].value;
+
+		if (k || !strcmp(q->tab, "calc") || (!strcmp(q->tab, "decode") && q->part))
+			nicfit_buf_puts(b, ", ");
+		html_escape(b, key, strlen(key));
+		nicfit_buf_puts(b, " = ");
+		html_escape(b, v, strlen(v));
+	}
+	nicfit_buf_puts(b, "</p>");
+}
+
 /* Run the link's request and write its answer (or its error) into b. */
 static void render_answer(const struct serve_page *pg, struct query *q, struct nicfit_buf *b)
 {
@@ -206,6 +235,7 @@ static void render_answer(const struct serve_page *pg, struct query *q, struct n
 	if (!rc)
 		rc = nicfit_emit_finish(e, &out);
 	nicfit_emit_free(e);
+	request_html(b, q);
 	if (rc)
 		error_html(b, err, rc);
 	else

@@ -519,3 +519,8 @@ PLAYWRIGHT_CORE=$(cd "$npmdir/node_modules/playwright-core" && pwd) CHROMIUM=$ch
 	AXE_CORE=$(cd "$npmdir/node_modules/axe-core" && pwd)/axe.min.js \
 	AUDIT_SVGS=$tmp/svg \
 	timeout 300 node tests/browser/page.js "$base" $((n + 1)) "$BUILD/test-artifacts"
+rc=$?
+# every catalog server through the form, conflicting counts, focus (tests/browser/servers.js)
+PLAYWRIGHT_CORE=$(cd "$npmdir/node_modules/playwright-core" && pwd) CHROMIUM=$chromium \
+	timeout 300 node tests/browser/servers.js "$base" 900 || rc=1
+exit $rc

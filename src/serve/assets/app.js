@@ -332,7 +332,10 @@
       out.push(fix.slice(last, m.index));
       last = re.lastIndex;
       let value = m[2] && !/^[A-Z]+$/.test(m[2]) ? m[2] : '';
-      if (el && !(el instanceof RadioNodeList)) {
+      if (el && !(el instanceof RadioNodeList) && el.disabled) {
+        /* a field the server's baseboard sets (GPU, GPUs per server): words, no button */
+        out.push(h('q', { text: fieldLabel(el) }), h('span', { class: 'page-note', text: ' (set by the server: choose another server to change it)' }));
+      } else if (el && !(el instanceof RadioNodeList)) {
         if (!value && el.tagName === 'SELECT' && key.endsWith('cards')) value = String(Number(el.value || 1) + 1);
         out.push(m[0].startsWith('(') ? '(' : '', h('q', { text: fieldLabel(el) + (value ? ' = ' + value : '') }),
           m[0].endsWith(')') ? ')' : '');
@@ -882,7 +885,43 @@
   function syncCluster() {
     const f = formOf('cluster').elements;
     f.radix.disabled = !!f.switch.value;
-    f.nodes.disabled = !!f.gpus.value;
+    /* a link that gave both is sent as it is, and refused as the command line refuses it */
+    f.nodes.disabled = !!f.gpus.value && !state.bothCounts;
+  }
+
+  /* The catalog's baseboard of a server (HGX, DGX, rack-scale trays): its GPU and positions, or null. */
+  function baseboardOf(id) {
+    const sv = ((state.catalog && state.catalog.servers) || []).find((s) => s.id === id);
+    if (!sv || !sv.baseboard_gpu) return null;
+    const n = (sv.slots || []).filter((s) => s.gpu === 'baseboard' || s.kind === 'baseboard').length;
+    return { gpu: sv.baseboard_gpu, count: n };
+  }
+
+  /*
+   * A baseboard server comes with its GPUs: the GPU and the count are the
+   * catalog's, shown and locked (disabled fields are not sent, and the plan
+   * takes the baseboard's GPUs by default), so the form cannot ask a DGX
+   * for a PCIe GPU or for two of its eight.
+   */
+  function syncBaseboard() {
+    const f = formOf('plan').elements;
+    const note = document.getElementById('plan-baseboard');
+    const bb = baseboardOf(f.server.value);
+    if (bb && !f.gpu.disabled) state.unlocked = { gpu: f.gpu.value, count: f.gpus_per_server.value };
+    if (!bb && f.gpu.disabled && state.unlocked) {
+      /* back to a server with PCIe slots: the GPU and count asked before the baseboard */
+      setField(f.gpu, state.unlocked.gpu);
+      f.gpus_per_server.value = state.unlocked.count;
+    }
+    f.gpu.disabled = !!bb;
+    f.gpus_per_server.disabled = !!bb;
+    note.hidden = !bb;
+    if (!bb) return;
+    setField(f.gpu, bb.gpu);
+    if (bb.count) f.gpus_per_server.value = String(bb.count);
+    const sel = f.gpu.options[f.gpu.selectedIndex];
+    note.textContent = 'This server comes with ' + (bb.count ? bb.count + ' × ' : '') +
+      (sel ? sel.text : bb.gpu) + ' on its baseboard: the plan uses them.';
   }
 
   function fillForm(tab, params) {
@@ -891,6 +930,12 @@
       const name = params.get('calc');
       if (name && CALCS[name]) form.elements.calc.value = name;
       calcFields();
+    }
+    if (tab === 'plan') {
+      /* the link's settings first; syncBaseboard() then locks what the server sets */
+      form.elements.gpu.disabled = false;
+      form.elements.gpus_per_server.disabled = false;
+      state.unlocked = null;
     }
     const seen = new URLSearchParams();
     for (const [k, v] of params) {
@@ -903,7 +948,11 @@
     }
     setExtras(form, seen);
     if (tab === 'cluster' && params.has('gpus') && !params.has('nodes')) form.elements.nodes.value = '';
-    if (tab === 'cluster') syncCluster();
+    if (tab === 'cluster') {
+      state.bothCounts = !!(params.get('gpus') && params.get('nodes'));
+      syncCluster();
+    }
+    if (tab === 'plan') syncBaseboard();
   }
 
   /* ---- errors beside their field, and what the live region says ---- */
@@ -1173,6 +1222,7 @@
     const res = await call('GET', '/api/catalog');
     if (res.ok) state.catalog = res.doc;
     for (const sel of document.querySelectorAll('select[data-catalog]')) fillSelect(sel);
+    syncBaseboard();
     const dl = document.getElementById('part-list');
     for (const n of (state.catalog && state.catalog.nics) || []) {
       dl.append(h('option', { value: n.part || n.id, text: n.name || '' }));
@@ -1266,6 +1316,8 @@
       form.addEventListener('change', (ev) => {
         if (ev.target.name === 'calc' || ev.target.id === 'plan-examples') return;
         if (tab === 'plan') document.getElementById('plan-examples').value = '';
+        if (tab === 'plan' && ev.target.name === 'server') syncBaseboard();
+        if (tab === 'cluster' && (ev.target.name === 'gpus' || ev.target.name === 'nodes')) state.bothCounts = false;
         if (tab === 'cluster') syncCluster();
         if (tab !== 'decode') later();
       });

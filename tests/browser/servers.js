@@ -1,0 +1,125 @@
+/*
+ * servers.js - every server of the catalog through the plan form, in
+ * headless Chromium (playwright-core, as page.js).
+ *
+ *   node tests/browser/servers.js BASE_URL FIRST_TEST_NUMBER
+ *
+ * Prints TAP lines. For each server: pick it in the form, as a user does,
+ * and wait for the answer. A baseboard server (HGX, DGX, rack-scale
+ * trays) must lock its GPU model and count to the catalog's; no answer may
+ * carry a critical finding the form caused (a GPU the server cannot hold,
+ * a count it has no room for). Then a link with two conflicting counts
+ * (/cluster?nodes=4&gpus=64) must be refused as the command line refuses
+ * it, and the answer regions must be reachable by keyboard.
+ */
+'use strict';
+
+const { chromium } = require(process.env.PLAYWRIGHT_CORE || 'playwright-core');
+
+const base = process.argv[2];
+let n = Number(process.argv[3] || 1);
+let failed = 0;
+
+function ok(cond, name, detail) {
+  if (cond) {
+    console.log(`ok ${n++} - ${name}`);
+  } else {
+    failed++;
+    console.log(`not ok ${n++} - ${name}`);
+    if (detail) for (const l of String(detail).split('\n')) console.log('# ' + l);
+  }
+}
+
+/* Critical findings that only a wrong GPU choice or count causes. */
+const FORM_CAUSED = ['too-many-gpus', 'no-slot-for-gpus', 'gpu-not-in-server', 'baseboard-partly-filled'];
+
+async function answer(page) {
+  await page.waitForFunction(() => {
+    const r = document.getElementById('plan-result');
+    return r && !r.classList.contains('busy') && r.querySelector('.verdict, .error');
+  }, null, { timeout: 20000 });
+}
+
+async function main() {
+  const catalog = await (await fetch(base + '/api/catalog')).json();
+  const servers = catalog.servers || [];
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+
+  await page.goto(base + '/plan?server=r740xd&gpu=a40&gpus_per_server=2&servers=2&model=llama-3-8b&workload=training');
+  await answer(page);
+  const bad = [];
+  for (const sv of servers) {
+    const before = await page.evaluate(() => document.getElementById('plan-result').innerText);
+    await page.selectOption('#plan-form select[name=server]', sv.id);
+    for (let i = 0; i < 100; i++) {
+      await page.waitForTimeout(100);
+      const now = await page.evaluate(() => {
+        const r = document.getElementById('plan-result');
+        return r.classList.contains('busy') ? null : r.innerText;
+      });
+      if (now !== null && now !== before && now.length) break;
+    }
+    await answer(page);
+    const state = await page.evaluate(() => {
+      const f = document.getElementById('plan-form').elements;
+      return { gpu: f.gpu.value, gpuLocked: f.gpu.disabled, count: f.gpus_per_server.value,
+        countLocked: f.gpus_per_server.disabled, text: document.getElementById('plan-result').innerText };
+    });
+    const positions = (sv.slots || []).filter((s) => s.gpu === 'baseboard' || s.kind === 'baseboard').length;
+    if (sv.baseboard_gpu) {
+      if (!state.gpuLocked || state.gpu !== sv.baseboard_gpu || !state.countLocked ||
+          (positions && state.count !== String(positions))) {
+        bad.push(`${sv.id}: baseboard not locked to ${positions} x ${sv.baseboard_gpu}: ${JSON.stringify(state).slice(0, 200)}`);
+      }
+    } else if (state.gpuLocked || state.countLocked) {
+      bad.push(`${sv.id}: GPU fields locked on a server with PCIe GPU slots`);
+    }
+    for (const code of FORM_CAUSED) {
+      if (state.text.includes(code)) bad.push(`${sv.id}: ${code} in the answer`);
+    }
+  }
+  ok(servers.length > 0 && bad.length === 0,
+    `every catalog server (${servers.length}) plans through the form; baseboards lock their GPUs`, bad.join('\n'));
+
+  /* Two conflicting counts: refused as `nicfit cluster --nodes 4 --gpus 64` is. */
+  await page.goto(base + '/cluster?nodes=4&gpus=64');
+  await page.waitForFunction(() => {
+    const r = document.getElementById('cluster-result');
+    return r && !r.classList.contains('busy') && r.querySelector('.verdict, .error, .card, table');
+  }, null, { timeout: 20000 }).catch(() => {});
+  const cl = await page.evaluate(() => document.getElementById('cluster-result').innerText + ' / ' +
+    [...document.querySelectorAll('#cluster-form .field-error')].map((e) => e.textContent).join(' '));
+  ok(/not both/.test(cl), '/cluster?nodes=4&gpus=64 is refused: node count or GPU count, not both', cl.slice(0, 300));
+
+  /* Every answer region takes the keyboard focus (axe: scrollable-region-focusable). */
+  const focusable = await page.evaluate(() => [...document.querySelectorAll('.result')]
+    .filter((r) => r.tabIndex < 0).map((r) => r.id));
+  ok(focusable.length === 0, 'every answer region is keyboard-reachable', focusable.join(', '));
+  ok(errors.length === 0, 'no script errors while walking the servers', errors.join('\n'));
+
+  /* Without JavaScript the form's menus are empty: the page says what it answered. */
+  const nojs = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+  await nojs.goto(base + '/plan?server=dgx-h100&servers=32&model=llama-3.1-405b&workload=training');
+  const req = await nojs.evaluate(() => {
+    const r = document.querySelector('#plan-result .request');
+    return { text: r ? r.innerText : '', verdict: !!document.querySelector('#plan-result .headline'),
+      tab: document.getElementById('plan-result').tabIndex };
+  });
+  ok(req.text.includes('server = dgx-h100, servers = 32, model = llama-3.1-405b, workload = training') &&
+     req.verdict && req.tab === 0,
+  'without JavaScript: the answer names the request it answered, and takes the focus', JSON.stringify(req));
+  await browser.close();
+}
+
+main().then(() => process.exit(failed ? 1 : 0), (e) => {
+  console.log(`not ok ${n} - servers.js ran to the end`);
+  console.log('# ' + String(e && e.stack || e).split('\n').join('\n# '));
+  process.exit(1);
+});
