@@ -170,26 +170,23 @@ static void error_html(struct nicfit_buf *b, const struct nicfit_error *err, int
  */
 static void request_html(struct nicfit_buf *b, const struct query *q)
 {
+	struct nicfit_buf shown;
 	size_t k;
 
+	/* outside text: made visible by the one escaper, then HTML-escaped */
+	nicfit_buf_init(&shown, 0);
+	if (!strcmp(q->tab, "decode") && q->part)
+		escaped_addf(&shown, "part = %s", q->part);
+	else if (!strcmp(q->tab, "calc"))
+		escaped_addf(&shown, "calculator = %s", q->calc ? q->calc : "pcie");
+	for (k = 0; k < q->spec->n; k++)
+		escaped_addf(&shown, "%s%s = %s", shown.len ? ", " : "", q->spec->pairs[k].key,
+			     q->spec->pairs[k].value);
 	nicfit_buf_puts(b, "<p class=\"request\"><strong>Answered for:</strong> ");
-	if (!strcmp(q->tab, "decode") && q->part) {
-		nicfit_buf_puts(b, "part = ");
-		html_escape(b, q->part, strlen(q->part));
-	} else if (!strcmp(q->tab, "calc")) {
-		nicfit_buf_puts(b, "calculator = ");
-		html_escape(b, q->calc ? q->calc : "pcie", strlen(q->calc ? q->calc : "pcie"));
-	}
-	for (k = 0; k < q->spec->n; k++) {
-		const char *key = q->spec->pairs[k].key, *v = q->spec->pairs[k].value;
-
-		if (k || !strcmp(q->tab, "calc") || (!strcmp(q->tab, "decode") && q->part))
-			nicfit_buf_puts(b, ", ");
-		html_escape(b, key, strlen(key));
-		nicfit_buf_puts(b, " = ");
-		html_escape(b, v, strlen(v));
-	}
+	if (shown.data)
+		html_escape(b, shown.data, shown.len);
 	nicfit_buf_puts(b, "</p>");
+	nicfit_buf_release(&shown);
 }
 
 /* Run the link's request and write its answer (or its error) into b. */

@@ -22,7 +22,7 @@ static const char *const tags[] = {
 	"<div class=\"served\">", "<div class=\"served-head\">", "<h2 class=\"headline\">", "</h2>",
 	"</div>", "<section class=\"block\">", "<h3>", "</h3>", "<pre>", "</pre>", "</section>",
 	"<p class=\"noscript-note\">", "</p>", "<div class=\"error\">", "<strong>", "</strong>",
-	NULL,
+	"<p class=\"request\">", NULL,
 };
 static const char *const entities[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&#39;", NULL };
 
@@ -44,11 +44,11 @@ static void check_answer(const char *page, size_t len, const char *tab)
 	char open[64];
 	const char *start, *end, *p, *stop = page + len;
 
-	snprintf(open, sizeof(open), "id=\"%s-result\">", tab);
+	snprintf(open, sizeof(open), "id=\"%s-result\"", tab);
 	start = strstr(page, open);
-	if (!start)
+	if (!start || !(start = strchr(start, '>')))
 		abort(); /* the page lost its result box */
-	start += strlen(open);
+	start++;
 	end = strstr(start, "</div>\n  </section>");
 	if (!end || end > stop)
 		abort();
