@@ -313,8 +313,8 @@ install: all
 	install -m 644 scripts/nicfit.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/nicfit
 	install -m 644 scripts/_nicfit $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_nicfit
 	install -m 644 scripts/nicfit.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/nicfit.fish
-	install -d $(DESTDIR)$(PREFIX)/share/nicfit/nhc
-	install -m 644 scripts/nhc/nicfit.nhc $(DESTDIR)$(PREFIX)/share/nicfit/nhc/nicfit.nhc
+	install -d $(DESTDIR)$(PREFIX)/share/doc/nicfit/examples
+	install -m 644 scripts/nhc/nicfit.nhc $(DESTDIR)$(PREFIX)/share/doc/nicfit/examples/nicfit.nhc
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 		scripts/nicfit.pc.in \
 		>$(DESTDIR)$(LIBDIR)/pkgconfig/nicfit.pc
