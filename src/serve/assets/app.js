@@ -342,8 +342,9 @@
         buttons.push(value ? applyButton(tab, key, value, 'Apply: ' + fieldLabel(el) + ' ' + value)
           : applyButton(tab, key, '', 'Set ' + fieldLabel(el)));
       } else if (key === 'catalog') {
-        /* "add yours with --catalog", "then --catalog prices.json": the page cannot, and says so. */
+        /* "correct them with --catalog", "then --catalog prices.json": said in words, the sentence whole */
         out[out.length - 1] = out[out.length - 1].replace(/\s*(,\s*then|\bwith)\s*$/, '');
+        out.push(' in a catalog file given to the server when it starts');
         catalogNote = true;
       } else {
         /* A setting the form has no field for: the address keeps it (as "More settings from the link"). */
@@ -367,7 +368,7 @@
         break;
       }
     }
-    if (catalogNote) out.push(h('span', { class: 'page-note', text: ' ' + CATALOG_NOTE }));
+    if (catalogNote) out.push(h('span', { class: 'page-note', text: ' (' + CATALOG_NOTE + ')' }));
     return [out, buttons];
   }
 
