@@ -24,6 +24,42 @@
  */
 #define STORAGE_PORTS_USED 1
 
+/*
+ * The north-south rate a storage/in-band port is chosen for: NVIDIA's HGX
+ * enterprise reference architecture gives an HGX H100/H200/B200 node (PCIe
+ * Gen5) two 200GbE north-south ports and a B300 node (Gen6) two 400GbE
+ * (the figures R3's converged front end cites, docs/rules.md); a port's
+ * goodput reaches it at NS_REACH of the rate (a 200G port moves about
+ * 188 Gb/s of RoCE).
+ */
+#define NS_REACH 0.9
+
+static double ns_target_gbps(const struct nicfit_server *sv)
+{
+	return sv->pcie_gen >= 6 ? 400.0 : 200.0;
+}
+
+/*
+ * Does a port moving e Gb/s suit the target better than one moving best?
+ * One that reaches it beats one that does not; of two that reach it, the
+ * smaller; of two that do not, the larger (by more than
+ * PLAN_SAME_RATE_GBPS).
+ */
+static int closer(double e, double best, double target)
+{
+	int e_ok = e >= target * NS_REACH, b_ok = best >= target * NS_REACH;
+
+	if (e_ok != b_ok)
+		return e_ok;
+	return e_ok ? e < best - PLAN_SAME_RATE_GBPS : e > best + PLAN_SAME_RATE_GBPS;
+}
+
+/* A BlueField (DPU or SuperNIC), by its catalog family. */
+static int bluefield(const struct nicfit_nic *n)
+{
+	return n->family && !strncmp(n->family, "BlueField", 9);
+}
+
 /* Is slot i free of GPUs and back-end cards? */
 static int slot_free(const struct nicfit_plan *p, int i)
 {
@@ -100,14 +136,13 @@ static const struct nicfit_nic *storage_included(const struct nicfit_catalog *ca
 /*
  * The storage card: the card the chosen slots ship with, else an RoCE
  * card that fits every chosen slot, with two ports or more first (one to
- * each of two switches), then a card of no newer PCIe generation than the
- * slots (a Gen6 ConnectX-8 in a Gen5 slot is the next generation's card,
- * bought for a faster link than the slot gives: NVIDIA's HGX H100/H200
- * reference architecture gives each node 2 x 200GbE north-south, B300's
- * 2 x 400GbE), then the most the used port moves in the slot (ties within
- * PLAN_SAME_RATE_GBPS), then the newer PCIe generation (the card the slot
- * was built for: ConnectX-7 in a Gen5 DGX), then a sourced price, the
- * lower first, then the catalog's order.
+ * each of two switches), then a card whose used port reaches the
+ * north-south target (ns_target_gbps), the least above it first (below
+ * it, the most), ties within PLAN_SAME_RATE_GBPS; then a plain card
+ * before a BlueField (DPU or SuperNIC: Arm cores and their own OS to run,
+ * as R5 ranks them), then the newer PCIe
+ * generation (the card the slot was built for: ConnectX-7 in a Gen5 DGX),
+ * then a sourced price, the lower first, then the catalog's order.
  */
 static const struct nicfit_nic *storage_card(const struct nicfit_catalog *cat,
 					     const struct nicfit_plan *p, const int *slots, int n,
@@ -115,15 +150,13 @@ static const struct nicfit_nic *storage_card(const struct nicfit_catalog *cat,
 {
 	const struct nicfit_nic *best = NULL;
 	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
-	int k, gen = 0;
+	double target = ns_target_gbps(p->in.server);
+	int k;
 
 	*eff = 0;
 	best = storage_included(cat, p, slots, n, eff);
 	if (best)
 		return best;
-	for (k = 0; k < n; k++)
-		if (!k || p->in.server->slots[slots[k]].gen < gen)
-			gen = p->in.server->slots[slots[k]].gen;
 	for (i = 0; i < count; i++) {
 		const struct nicfit_nic *c = nicfit_catalog_nic(cat, i);
 		struct nicfit_card card;
@@ -147,14 +180,13 @@ static const struct nicfit_nic *storage_card(const struct nicfit_catalog *cat,
 			continue;
 		if (!best || (c->ports >= 2) > (best->ports >= 2) ||
 		    ((c->ports >= 2) == (best->ports >= 2) &&
-		     (c->pcie_gen <= gen) > (best->pcie_gen <= gen)) ||
-		    ((c->ports >= 2) == (best->ports >= 2) &&
-		     (c->pcie_gen <= gen) == (best->pcie_gen <= gen) &&
-		     (e > *eff + PLAN_SAME_RATE_GBPS ||
+		     (closer(e, *eff, target) ||
 		      (fabs(e - *eff) <= PLAN_SAME_RATE_GBPS &&
-		       (c->pcie_gen > best->pcie_gen ||
-			(c->pcie_gen == best->pcie_gen && c->e.priced &&
-			 (!best->e.priced || c->e.price_usd < best->e.price_usd))))))) {
+		       (bluefield(c) < bluefield(best) ||
+			(bluefield(c) == bluefield(best) &&
+			 (c->pcie_gen > best->pcie_gen ||
+			  (c->pcie_gen == best->pcie_gen && c->e.priced &&
+			   (!best->e.priced || c->e.price_usd < best->e.price_usd))))))))) {
 			best = c;
 			*eff = e;
 		}
