@@ -75,6 +75,16 @@ struct nicfit_dump;
 #define NICFIT_DUMP_MAX_BYTES ((size_t)64 << 20)
 #define NICFIT_DUMP_MAX_FILE ((size_t)16 << 20)
 #define NICFIT_DUMP_MAX_FILES 20000
+/*
+ * Budgets of one reader across all it is given: bytes decompressed from
+ * gzip files (nvidia-bug-report.log.gz, the logs of a sosreport), counted
+ * as inflated whether or not the text is kept, and CPU seconds spent in a
+ * directory or archive walk. A walk past either is refused (NICFIT_E_LIMIT)
+ * rather than read in part: a tar.gz of 4,000 gzip bombs stops at the
+ * eighth, not after two minutes of inflating.
+ */
+#define NICFIT_DUMP_MAX_INFLATE ((size_t)128 << 20)
+#define NICFIT_DUMP_MAX_CPU_S 10
 
 /* What a text was recognised as (bits of nicfit_dump_formats). */
 #define NICFIT_DUMP_LSPCI_V 0x01u      /* lspci -v/-vv/-vvv blocks */

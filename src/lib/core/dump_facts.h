@@ -254,6 +254,8 @@ struct nicfit_dump {
 	int nmangled;             /* lines skipped as prompts or wrapped text */
 	int limit;                /* a record limit was hit */
 	int oom;
+	size_t inflated;          /* bytes decompressed for this reader, every walk together
+				   * (dump_path.c: NICFIT_DUMP_MAX_INFLATE) */
 };
 
 /* ---- dump_xml.c's documents ------------------------------------------------ */

@@ -13,12 +13,18 @@
  * format) reads every member in turn. It is read into memory up to
  * NICFIT_DUMP_MAX_FILE bytes uncompressed, the bound of any text file;
  * a tar inside goes to the snapshot reader as before.
+ *
+ * One reader decompresses at most NICFIT_DUMP_MAX_INFLATE bytes in all,
+ * and one walk spends at most NICFIT_DUMP_MAX_CPU_S seconds of this
+ * thread's CPU: past either the walk is refused, not read in part (a
+ * tar.gz of 4,000 small gzip bombs inflated 16 MiB each, 122 s of CPU).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define NICFIT_ARCHIVE_CALLS
 #include "core/archive_int.h"
@@ -67,8 +73,8 @@ static int is_tar(const char *text, size_t len)
  * new *out. Errors: NICFIT_E_DATA (damaged), NICFIT_E_LIMIT (more than
  * NICFIT_DUMP_MAX_FILE uncompressed), NICFIT_E_IO (no libarchive), NICFIT_E_NOMEM.
  */
-static int gunzip(const char *path, const char *name, char **out, size_t *len,
-		  struct nicfit_error *err)
+static int gunzip(struct nicfit_dump *d, const char *path, const char *name, char **out,
+		  size_t *len, int *spent, struct nicfit_error *err)
 {
 	struct archive *a;
 	struct archive_entry *en;
@@ -80,6 +86,7 @@ static int gunzip(const char *path, const char *name, char **out, size_t *len,
 
 	*out = NULL;
 	*len = 0;
+	*spent = 0;
 	if (rc)
 		return rc;
 	a = archive_read_new();
@@ -91,6 +98,15 @@ static int gunzip(const char *path, const char *name, char **out, size_t *len,
 	    archive_read_next_header(a, &en) != ARCHIVE_OK)
 		rc = nicfit_error_at(err, NICFIT_E_DATA, name, 0, 0, "not a readable gzip file");
 	while (!rc && (r = archive_read_data_block(a, &buf, &n, &off)) == ARCHIVE_OK) {
+		if (n > NICFIT_DUMP_MAX_INFLATE - d->inflated) {
+			d->inflated = NICFIT_DUMP_MAX_INFLATE;
+			*spent = 1;
+			rc = nicfit_error_at(err, NICFIT_E_LIMIT, name, 0, 0, "more than %zu MiB "
+					     "decompressed in all (the gzip files read so far); "
+					     "refused", NICFIT_DUMP_MAX_INFLATE >> 20);
+			break;
+		}
+		d->inflated += n;
 		if (n > NICFIT_DUMP_MAX_FILE - *len) {
 			rc = nicfit_error_at(err, NICFIT_E_LIMIT, name, 0, 0, "more than %zu MiB "
 					     "uncompressed", NICFIT_DUMP_MAX_FILE >> 20);
@@ -120,7 +136,7 @@ static int add_gzip_text(struct nicfit_dump *d, const char *path, const char *na
 {
 	char *text;
 	size_t len;
-	int rc = gunzip(path, name, &text, &len, err);
+	int spent, rc = gunzip(d, path, name, &text, &len, &spent, err);
 
 	*tar = 0;
 	if (rc)
@@ -140,7 +156,41 @@ struct walk_ctx {
 	struct nicfit_dump *d;
 	size_t files;
 	struct nicfit_error *err;
+	const char *top;          /* what the user gave, for a budget's refusal */
+	struct timespec cpu0;     /* this thread's CPU time when the walk began */
 };
+
+/* This thread's CPU time in seconds (a server reads dumps on many threads). */
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void walk_start(struct walk_ctx *w, struct nicfit_dump *d, const char *top,
+		       struct nicfit_error *err)
+{
+	memset(w, 0, sizeof(*w));
+	w->d = d;
+	w->err = err;
+	w->top = top;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &w->cpu0);
+}
+
+/* 0, or NICFIT_E_LIMIT once the walk has spent its CPU budget. */
+static int walk_budget(struct walk_ctx *w)
+{
+	double used = cpu_now() - ((double)w->cpu0.tv_sec + (double)w->cpu0.tv_nsec / 1e9);
+
+	if (used <= NICFIT_DUMP_MAX_CPU_S)
+		return 0;
+	return nicfit_error_at(w->err, NICFIT_E_LIMIT, w->top, 0, 0, "more than %d s of CPU "
+			       "reading it (after %zu files); refused", NICFIT_DUMP_MAX_CPU_S,
+			       w->files);
+}
 
 static int walk_dir(struct walk_ctx *w, const char *dir, const char *name, int depth);
 
@@ -160,16 +210,25 @@ static int walk_entry(struct walk_ctx *w, const char *path, const char *name, in
 	if (++w->files > NICFIT_DUMP_MAX_FILES)
 		return nicfit_error_at(w->err, NICFIT_E_LIMIT, name, 0, 0, "more than %d files",
 				       NICFIT_DUMP_MAX_FILES);
+	rc = walk_budget(w);
+	if (rc)
+		return rc;
 	if (nicfit_read_file(path, NICFIT_DUMP_MAX_FILE, &text, &len, NULL))
 		return 0;
 	if (is_gzip(text, len)) { /* a compressed log (nvidia-bug-report.log.gz): read when text */
 		struct nicfit_error skip;
+		int spent;
 
 		free(text);
 		nicfit_error_clear(&skip);
-		rc = gunzip(path, name, &text, &len, &skip);
+		rc = gunzip(w->d, path, name, &text, &len, &spent, &skip);
 		if (rc == NICFIT_E_NOMEM)
 			return nicfit_error_set(w->err, rc, "out of memory");
+		if (spent) /* the reader's budget: refused, not read in part */
+			return nicfit_error_at(w->err, NICFIT_E_LIMIT, w->top, 0, 0, "more than %zu "
+					       "MiB decompressed from its gzip files (at %.200s, "
+					       "file %zu); refused", NICFIT_DUMP_MAX_INFLATE >> 20,
+					       name, w->files);
 		if (rc)
 			return 0; /* damaged, or over the bound: passed over, as a large file is */
 	}
@@ -230,13 +289,14 @@ static int archive_name(const char *path)
 
 static int add_archive(struct nicfit_dump *d, const char *path, struct nicfit_error *err)
 {
-	struct walk_ctx w = { d, 0, err };
+	struct walk_ctx w;
 	char *tmpdir = NULL, *root = NULL;
 	/* the snapshot reader's bounds; a supportconfig or sosreport need not hold sys/ */
 	int rc = nicfit_snapshot_extract_bundle(path, &tmpdir, &root, err);
 
 	if (rc)
 		return rc;
+	walk_start(&w, d, path, err);
 	rc = walk_dir(&w, tmpdir, path, 0);
 	nicfit_snapshot_remove_tree(tmpdir);
 	free(tmpdir);
@@ -246,7 +306,7 @@ static int add_archive(struct nicfit_dump *d, const char *path, struct nicfit_er
 
 int nicfit_dump_add_path(struct nicfit_dump *d, const char *path, struct nicfit_error *err)
 {
-	struct walk_ctx w = { d, 0, err };
+	struct walk_ctx w;
 	struct stat sb;
 	char *text = NULL;
 	size_t len = 0;
@@ -256,8 +316,10 @@ int nicfit_dump_add_path(struct nicfit_dump *d, const char *path, struct nicfit_
 		if (stat(path, &sb))
 			return nicfit_error_at(err, errno == ENOENT ? NICFIT_E_NOTFOUND : NICFIT_E_IO,
 					       path, 0, 0, "%s", strerror(errno));
-		if (S_ISDIR(sb.st_mode))
+		if (S_ISDIR(sb.st_mode)) {
+			walk_start(&w, d, path, err);
 			return walk_dir(&w, path, path, 0);
+		}
 		if (archive_name(path))
 			return add_archive(d, path, err);
 	}

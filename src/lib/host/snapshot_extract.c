@@ -341,11 +341,45 @@ static int open_archive(struct xstate *x, struct nicfit_error *err)
 	return 0;
 }
 
+/*
+ * Count the archive's entries before anything is written, stopping at the
+ * first one past the bound: a refusal then costs reading headers, not
+ * writing (and removing) a hundred thousand files. A read error here is
+ * left to the pass that extracts, which words it.
+ */
+static int count_entries(struct xstate *x, struct nicfit_error *err)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *en;
+	size_t n = 0;
+	int r, rc = 0;
+
+	if (!a)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	archive_read_support_format_tar(a);
+	archive_read_support_filter_gzip(a);
+	archive_read_support_filter_bzip2(a);
+	archive_read_support_filter_xz(a);
+	archive_read_support_filter_zstd(a);
+	if (archive_read_open_filename(a, x->archive, 65536) == ARCHIVE_OK)
+		while ((r = archive_read_next_header(a, &en)) == ARCHIVE_OK || r == ARCHIVE_WARN)
+			if (++n > x->lim->max_entries) {
+				x->entries = n;
+				rc = over_limit(x, 1, err);
+				break;
+			}
+	archive_read_free(a);
+	return rc;
+}
+
 static int extract_all(struct xstate *x, struct nicfit_error *err)
 {
 	struct archive_entry *en;
 	int rc, r;
 
+	rc = count_entries(x, err);
+	if (rc)
+		return rc;
 	rc = open_archive(x, err);
 	if (rc)
 		return rc;
