@@ -129,10 +129,21 @@ int nicfit_fleet_end(struct nicfit_fleet *fl, struct nicfit_error *err);
 /*
  * Read a file or every regular file of a directory (sorted by name; names
  * starting with '.' skipped). A file per host gets its name (without
- * ".json") as fallback host name. Errors: NICFIT_E_NOTFOUND, NICFIT_E_IO,
- * and those of nicfit_fleet_feed.
+ * ".json") as fallback host name. Errors: NICFIT_E_NOTFOUND, NICFIT_E_IO
+ * (the path given; a file of a directory that cannot be read is that
+ * host's unreadable problem instead), and those of nicfit_fleet_feed.
  */
 int nicfit_fleet_add_path(struct nicfit_fleet *fl, const char *path, struct nicfit_error *err);
+
+/*
+ * A host whose audit could not be had at all (its dumps unreadable, its
+ * file unreadable): an unreadable problem naming host, with why's input,
+ * position and message, so that the host is in the report (and its exit
+ * status: audit-unreadable) and the rest of the fleet is read. Not while
+ * a stream is open (NICFIT_E_USAGE); NICFIT_E_NOMEM.
+ */
+int nicfit_fleet_add_unreadable(struct nicfit_fleet *fl, const char *host,
+				const struct nicfit_error *why, struct nicfit_error *err);
 
 /* Read an open file descriptor to its end as one input named name. */
 int nicfit_fleet_add_fd(struct nicfit_fleet *fl, int fd, const char *name,

@@ -114,12 +114,32 @@ static int add_dump_hosts(struct cli *c, struct nicfit_fleet *fl, const char *di
 				       "not a readable directory of dumps");
 	nicfit_buf_init(&doc, (size_t)64 << 20);
 	for (i = 0; i < n; i++) {
+		struct nicfit_error one;
+		int hrc = 0;
+
 		if (!rc && snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name) >=
 		    (int)sizeof(path))
 			rc = nicfit_error_at(err, NICFIT_E_USAGE, dir, 0, 0, "path too long");
 		nicfit_buf_reset(&doc);
+		nicfit_error_clear(&one);
 		if (!rc)
-			rc = audit_dump(c, path, &doc, err);
+			hrc = audit_dump(c, path, &doc, &one);
+		/* one host's dumps that cannot be read are its problem, not the fleet's end */
+		if (!rc && hrc == NICFIT_E_NOMEM)
+			rc = nicfit_error_set(err, hrc, "out of memory");
+		else if (!rc && hrc) {
+			size_t k = strlen(path);
+
+			/* the entry as the problem's input, said once */
+			if (!one.input[0]) {
+				if (!strncmp(one.msg, path, k) && !strncmp(one.msg + k, ": ", 2))
+					memmove(one.msg, one.msg + k + 2, strlen(one.msg + k + 2) + 1);
+				snprintf(one.input, sizeof(one.input), "%s", path);
+			}
+			rc = nicfit_fleet_add_unreadable(fl, ents[i]->d_name, &one, err);
+			free(ents[i]);
+			continue;
+		}
 		if (!rc)
 			rc = nicfit_fleet_begin(fl, path, ents[i]->d_name, err);
 		if (!rc)

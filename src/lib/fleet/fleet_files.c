@@ -80,6 +80,43 @@ static int add_file(struct nicfit_fleet *fl, const char *path, const char *displ
 	return rc;
 }
 
+int nicfit_fleet_add_unreadable(struct nicfit_fleet *fl, const char *host,
+				const struct nicfit_error *why, struct nicfit_error *err)
+{
+	if (fl->in.open)
+		return nicfit_error_set(err, NICFIT_E_USAGE, "fleet: an input is open");
+	nicfit__fleet_problem(fl, NICFIT_FLEET_UNREADABLE, host, why->input, why->line, why->col,
+			      "%s",
+			      why->msg[0] ? why->msg : nicfit_strerror(why->code));
+	if (fl->oom)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	return 0;
+}
+
+/*
+ * One file of a directory of audits: a file that cannot be opened or read
+ * (permissions, an I/O error) is that host's problem, in the report and
+ * the exit status, and the rest of the directory is read.
+ */
+static int add_dir_file(struct nicfit_fleet *fl, const char *full, const char *name,
+			struct nicfit_error *err)
+{
+	struct nicfit_error one;
+	char host[256];
+	size_t n = strlen(name);
+	int rc;
+
+	nicfit_error_clear(&one);
+	rc = add_file(fl, full, full, &one);
+	if (rc != NICFIT_E_IO && rc != NICFIT_E_NOTFOUND) {
+		if (rc && err)
+			*err = one;
+		return rc;
+	}
+	snprintf(host, sizeof(host), "%.*s", (int)(n > 5 ? n - 5 : n), name);
+	return nicfit_fleet_add_unreadable(fl, host, &one, err);
+}
+
 static int is_json_name(const char *n)
 {
 	size_t len = strlen(n);
@@ -113,7 +150,7 @@ int nicfit_fleet_add_path(struct nicfit_fleet *fl, const char *path, struct nicf
 				 path[strlen(path) - 1] == '/' ? "" : "/", names[i]);
 			/* a directory of audits: FILE.json, one host each (notes and the like skipped) */
 			if (is_json_name(names[i]) && !stat(full, &st) && S_ISREG(st.st_mode))
-				rc = add_file(fl, full, full, err);
+				rc = add_dir_file(fl, full, names[i], err);
 		}
 	}
 	nicfit_dir_names_free(names, k);
