@@ -13,8 +13,10 @@
  * is given room for that): when its request head arrives, the oldest
  * connection still waiting for a head makes room (it is answered 503), and
  * without one the newcomer is answered 503; a newcomer that sends no head
- * within GRACE_MS is answered 503 too. So a slow client gives way to one
- * that asks, and every client turned away is told so. A connection whose request
+ * within GRACE_MS is answered 503 too; a connection whose body arrives
+ * slower than SERVE_MIN_BODY_RATE is answered 408, and makes room first.
+ * So a slow client gives way to one that asks, and every client turned
+ * away is told so (503 with Retry-After). A connection whose request
  * is in the handler is never touched: the table only writes to a socket
  * while libmicrohttpd reads from it, and under the lock that the request
  * path takes before it answers.
@@ -48,8 +50,11 @@ struct guard_conn {
 	int cut;                         /* answered here and shut */
 	int over;                        /* let in past a limit, holding no place yet */
 	int head;                        /* its request head has arrived */
+	long long head_ms;               /* when */
+	size_t body;                     /* body bytes since then */
 	const char *target;              /* the raw request target, in libmicrohttpd's buffer */
 	size_t target_len;               /* up to its first NUL */
+	char raw[512];                   /* a copy, query included, for the log (cut to fit) */
 };
 
 static long long now_ms(void)
@@ -90,7 +95,8 @@ static char *raw_answer(unsigned status, const char *reason, const char *code, c
 	}
 	nicfit_buf_addf(&out, "HTTP/1.1 %u %s\r\nContent-Type: application/json\r\n"
 			"Content-Length: %zu\r\nConnection: close\r\nCache-Control: no-store\r\n"
-			"X-Content-Type-Options: nosniff\r\n\r\n", status, reason, body.len);
+			"X-Content-Type-Options: nosniff\r\n%s\r\n", status, reason, body.len,
+			status == 503 ? "Retry-After: 1\r\n" : "");
 	nicfit_buf_add(&out, body.data, body.len);
 	nicfit_buf_release(&body);
 	text = nicfit_buf_detach(&out, &len);
@@ -114,6 +120,19 @@ static void cut(struct guard_conn *c, const char *text)
 	c->waiting = 0;
 }
 
+/*
+ * Whether c's body, if it is sending one, keeps up SERVE_MIN_BODY_RATE
+ * since its head arrived (grace: the first SERVE_BODY_GRACE_MS are free).
+ */
+static int body_rate_ok(const struct guard_conn *c, long long t, long long grace)
+{
+	long long since = t - c->head_ms;
+
+	if (!c->head || since <= grace)
+		return 1;
+	return (long long)c->body * 1000 >= SERVE_MIN_BODY_RATE * (since - grace);
+}
+
 static void *watch(void *arg)
 {
 	struct guard *g = arg;
@@ -131,6 +150,8 @@ static void *watch(void *arg)
 				cut(c, g->busy_text);
 			else if (t >= c->deadline_ms)
 				cut(c, g->late_text);
+			else if (!body_rate_ok(c, t, SERVE_BODY_GRACE_MS))
+				cut(c, g->slow_text);
 		}
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += WATCH_MS * 1000000L;
@@ -158,9 +179,13 @@ int serve_guard_start(struct guard *g, unsigned max_conn, unsigned max_per_ip, u
 	g->late_text = raw_answer(408, "Request Timeout", "timeout", msg);
 	g->busy_text = raw_answer(503, "Service Unavailable", "busy",
 				  "the server is at its connection limit or stopping: try again");
-	if (!g->late_text || !g->busy_text) {
+	snprintf(msg, sizeof(msg), "the request body arrived slower than %d bytes a second",
+		 SERVE_MIN_BODY_RATE);
+	g->slow_text = raw_answer(408, "Request Timeout", "timeout", msg);
+	if (!g->late_text || !g->busy_text || !g->slow_text) {
 		free(g->late_text);
 		free(g->busy_text);
+		free(g->slow_text);
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	}
 	pthread_mutex_init(&g->lock, NULL);
@@ -170,6 +195,7 @@ int serve_guard_start(struct guard *g, unsigned max_conn, unsigned max_per_ip, u
 		pthread_cond_destroy(&g->wake);
 		free(g->late_text);
 		free(g->busy_text);
+		free(g->slow_text);
 		return nicfit_error_set(err, NICFIT_E_INTERNAL, "cannot start the watchdog thread");
 	}
 	g->running = 1;
@@ -189,6 +215,7 @@ void serve_guard_stop(struct guard *g)
 	pthread_cond_destroy(&g->wake);
 	free(g->late_text);
 	free(g->busy_text);
+	free(g->slow_text);
 	g->running = 0;
 }
 
@@ -289,6 +316,31 @@ static struct guard_conn *conn_of(struct MHD_Connection *conn)
 }
 
 /*
+ * Who gives way to c at a limit (from c's address when by_addr): the
+ * oldest connection still waiting for its request head, else the one whose
+ * body arrives slowest of those below SERVE_MIN_BODY_RATE (no grace: a body
+ * that trickles from its first byte is no request being sent). NULL: none.
+ */
+static struct guard_conn *make_room(struct guard *g, const struct guard_conn *c, int by_addr)
+{
+	struct guard_conn *p, *slow = NULL;
+	long long t = now_ms();
+
+	for (p = g->head; p; p = p->next) {
+		if (!p->waiting || p->cut || p->over || p == c ||
+		    (by_addr && !same_addr(&p->addr, &c->addr)))
+			continue;
+		if (!p->head)
+			return p;
+		if (!body_rate_ok(p, t, 0) &&
+		    (!slow || (long long)p->body * (t - slow->head_ms + 1) <
+			      (long long)slow->body * (t - p->head_ms + 1)))
+			slow = p;
+	}
+	return slow;
+}
+
+/*
  * The head of a request has arrived on conn. A connection let in over a
  * limit takes the place of the oldest one still waiting for its head (from
  * the same address, when that address is at its limit), which is answered
@@ -298,7 +350,7 @@ static struct guard_conn *conn_of(struct MHD_Connection *conn)
  */
 int serve_guard_head(struct guard *g, struct MHD_Connection *conn)
 {
-	struct guard_conn *c = conn_of(conn), *p, *victim = NULL;
+	struct guard_conn *c = conn_of(conn), *victim = NULL;
 	unsigned total, same;
 	int rc = 0;
 
@@ -309,6 +361,8 @@ int serve_guard_head(struct guard *g, struct MHD_Connection *conn)
 		rc = SERVE_GUARD_GONE;
 	} else {
 		c->head = 1;
+		c->head_ms = now_ms();
+		c->body = 0;
 		if (c->over) {
 			count(g, &c->addr, &total, &same);
 			if (total < g->max_conn && same < g->max_per_ip) {
@@ -316,10 +370,7 @@ int serve_guard_head(struct guard *g, struct MHD_Connection *conn)
 			} else {
 				int by_addr = same >= g->max_per_ip;
 
-				for (p = g->head; p && !victim; p = p->next)
-					if (p->waiting && !p->head && !p->cut && !p->over &&
-					    (!by_addr || same_addr(&p->addr, &c->addr)))
-						victim = p;
+				victim = make_room(g, c, by_addr);
 				if (victim) {
 					cut(victim, g->busy_text);
 					c->over = 0;
@@ -370,6 +421,17 @@ int serve_guard_gone(struct guard *g, struct MHD_Connection *conn)
 	return rc;
 }
 
+void serve_guard_body(struct guard *g, struct MHD_Connection *conn, size_t n)
+{
+	struct guard_conn *c = conn_of(conn);
+
+	if (!c)
+		return;
+	pthread_mutex_lock(&g->lock);
+	c->body += n;
+	pthread_mutex_unlock(&g->lock);
+}
+
 /* A request is done; the next one on this connection gets a deadline of its own. */
 void serve_guard_done(struct guard *g, struct MHD_Connection *conn)
 {
@@ -400,8 +462,24 @@ void *serve_guard_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 	if (c && uri) {
 		c->target = uri;
 		c->target_len = strlen(uri);
+		/* libmicrohttpd cuts the query off in its buffer later: copied now */
+		memcpy(c->raw, uri, c->target_len < sizeof(c->raw) ? c->target_len + 1 : sizeof(c->raw));
+		c->raw[sizeof(c->raw) - 1] = '\0';
 	}
 	return NULL;
+}
+
+void serve_guard_copy_target(struct MHD_Connection *conn, char *out, size_t n)
+{
+	struct guard_conn *c = conn_of(conn);
+	size_t k;
+
+	if (!n)
+		return;
+	k = c ? strnlen(c->raw, n - 1) : 0;
+	if (k)
+		memcpy(out, c->raw, k);
+	out[k] = '\0';
 }
 
 /*

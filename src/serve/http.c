@@ -56,9 +56,10 @@ void serve_utf8_clean(char *dst, size_t cap, const char *src)
 }
 
 /*
- * The path as a log line may hold it: printable ASCII as it is, every
- * other byte (controls, %0a decoded to a newline, bytes over 0x7e) and the
- * backslash as \xHH. A decoded newline used to start a forged log line.
+ * A field as a log line may hold it: printable ASCII as it is, every
+ * other byte (controls, %0a decoded to a newline, bytes over 0x7e), the
+ * backslash and the double quote (which closes a Combined Log Format
+ * field) as \xHH. A decoded newline used to start a forged log line.
  */
 void serve_log_escape(char *dst, size_t cap, const char *src)
 {
@@ -69,7 +70,7 @@ void serve_log_escape(char *dst, size_t cap, const char *src)
 	if (!cap)
 		return;
 	for (; *s; s++) {
-		if (*s >= 0x20 && *s < 0x7f && *s != '\\') {
+		if (*s >= 0x20 && *s < 0x7f && *s != '\\' && *s != '"') {
 			if (w + 1 >= cap)
 				break;
 			dst[w++] = (char)*s;

@@ -95,8 +95,10 @@ static enum MHD_Result reply_error_allow(struct request *rq, unsigned status, co
 	serve_add_headers(r, "application/json", 0);
 	if (allow)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
-	if (status == MHD_HTTP_SERVICE_UNAVAILABLE)
+	if (status == MHD_HTTP_SERVICE_UNAVAILABLE) {
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+		MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+	}
 	return serve_queue(rq, status, r, len);
 }
 

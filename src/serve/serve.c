@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,6 +44,23 @@
 static unsigned with_room(unsigned n)
 {
 	return n + (n > 64 ? n : 64);
+}
+
+/*
+ * Descriptors for every connection libmicrohttpd may hold: the soft limit
+ * raised to the hard one (1,024 by default would drop a burst of a
+ * thousand connections before anyone could answer them).
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl)) {
+			/* the limits stay as they were; the table still answers what it can */
+		}
+	}
 }
 
 void serve_options_init(struct serve_options *o)
@@ -184,6 +202,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		nicfit_buf_init(&rq->body, s->o->max_body);
 		copy_cut(rq->method_name, sizeof(rq->method_name), method);
 		copy_cut(rq->path, sizeof(rq->path), url);
+		if (s->o->log) {
+			const char *v;
+
+			serve_guard_copy_target(conn, rq->target, sizeof(rq->target));
+			copy_cut(rq->version, sizeof(rq->version), version ? version : "");
+			v = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Referer");
+			copy_cut(rq->referer, sizeof(rq->referer), v ? v : "");
+			v = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "User-Agent");
+			copy_cut(rq->agent, sizeof(rq->agent), v ? v : "");
+		}
 		rq->method = serve_method_bits(method);
 		switch (serve_guard_head(&s->guard, conn)) {
 		case SERVE_GUARD_GONE:
@@ -210,6 +238,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 				nicfit_buf_release(&rq->body);
 			}
 		}
+		serve_guard_body(&s->guard, conn, *upload_size);
 		*upload_size = 0;
 		if (serve_guard_gone(&s->guard, conn))
 			return MHD_NO;
@@ -228,6 +257,58 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	return rq->route->handle(rq);
 }
 
+/* A field of a log line: its text escaped (serve_log_escape), "-" when empty. */
+static const char *log_field(char *buf, size_t n, const char *s)
+{
+	if (!*s)
+		return "-";
+	serve_log_escape(buf, n, s);
+	return buf;
+}
+
+/*
+ * One line per request in the Combined Log Format, as Apache and nginx
+ * write it: client, identity and user ("-"), [time], "request line",
+ * status, bytes ("-" for none), "Referer", "User-Agent". Every field from
+ * the client is escaped (no quote, backslash or control byte gets
+ * through), so each line is one record. A request that ended before an
+ * answer (the client left) is written with status 499, as nginx writes it.
+ */
+static void log_request(struct request *rq, struct MHD_Connection *conn,
+			enum MHD_RequestTerminationCode toe)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	char ip[INET6_ADDRSTRLEN] = "-", method[4 * sizeof(rq->method_name)];
+	char target[4 * sizeof(rq->target)], version[4 * sizeof(rq->version)];
+	char referer[4 * sizeof(rq->referer)], agent[4 * sizeof(rq->agent)], when[40];
+	char bytes[24];
+	struct tm tm;
+	time_t now = time(NULL);
+	unsigned status = rq->status ? rq->status : 499;
+
+	if (ci && ci->client_addr) {
+		if (ci->client_addr->sa_family == AF_INET)
+			inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)
+					     ci->client_addr)->sin_addr, ip, sizeof(ip));
+		else if (ci->client_addr->sa_family == AF_INET6)
+			inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)
+					      ci->client_addr)->sin6_addr, ip, sizeof(ip));
+	}
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%d/%b/%Y:%H:%M:%S %z", &tm);
+	if (rq->bytes && toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+		snprintf(bytes, sizeof(bytes), "%zu", rq->bytes);
+	else
+		snprintf(bytes, sizeof(bytes), "-");
+	fprintf(stderr, "%s - - [%s] \"%s %s %s\" %u %s \"%s\" \"%s\"\n", ip, when,
+		log_field(method, sizeof(method), rq->method_name),
+		log_field(target, sizeof(target), rq->target[0] ? rq->target : rq->path),
+		log_field(version, sizeof(version), rq->version), status, bytes,
+		log_field(referer, sizeof(referer), rq->referer),
+		log_field(agent, sizeof(agent), rq->agent));
+}
+
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			 enum MHD_RequestTerminationCode toe)
 {
@@ -237,31 +318,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	if (!rq)
 		return;
 	serve_guard_done(&s->guard, conn);
-	if (s->o->log) {
-		const union MHD_ConnectionInfo *ci =
-			MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-		char ip[INET6_ADDRSTRLEN] = "?", method[4 * sizeof(rq->method_name)];
-		char path[4 * sizeof(rq->path)];
-		struct timespec t1;
-		double ms;
-
-		if (ci && ci->client_addr) {
-			if (ci->client_addr->sa_family == AF_INET)
-				inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)
-						     ci->client_addr)->sin_addr, ip, sizeof(ip));
-			else if (ci->client_addr->sa_family == AF_INET6)
-				inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)
-						      ci->client_addr)->sin6_addr, ip, sizeof(ip));
-		}
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		ms = (double)(t1.tv_sec - rq->t0.tv_sec) * 1e3 +
-		     (double)(t1.tv_nsec - rq->t0.tv_nsec) / 1e6;
-		serve_log_escape(method, sizeof(method), rq->method_name);
-		serve_log_escape(path, sizeof(path), rq->path);
-		fprintf(stderr, "%s %s %s %u %zu %.2fms%s\n", ip, method, path,
-			rq->status, rq->bytes, ms,
-			toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (aborted)");
-	}
+	if (s->o->log)
+		log_request(rq, conn, toe);
 	nicfit_buf_release(&rq->body);
 	free(rq);
 	*con_cls = NULL;
@@ -385,6 +443,7 @@ int serve_run(const struct serve_options *o, struct nicfit_error *err)
 	if (rc)
 		return rc;
 	tune_malloc();
+	raise_fd_limit();
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
@@ -420,8 +479,10 @@ int serve_run(const struct serve_options *o, struct nicfit_error *err)
 				MHD_OPTION_EXTERNAL_LOGGER, on_log, s,
 				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 				MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0u,
+				/* the table (guard.c) holds both limits and answers past them;
+				 * libmicrohttpd's only stop what it could not answer */
 				MHD_OPTION_CONNECTION_LIMIT, with_room(o->max_connections),
-				MHD_OPTION_PER_IP_CONNECTION_LIMIT, with_room(o->max_per_ip),
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, with_room(o->max_connections),
 				MHD_OPTION_NOTIFY_CONNECTION, serve_guard_notify, s,
 				MHD_OPTION_URI_LOG_CALLBACK, serve_guard_uri, s,
 				MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s + 1,

@@ -115,8 +115,18 @@ struct guard {
 	unsigned max_conn, max_per_ip;
 	long long timeout_ms;      /* to receive a whole request */
 	char *late_text, *busy_text; /* the 408 and 503 answers, whole */
+	char *slow_text;           /* the 408 for a body below SERVE_MIN_BODY_RATE */
 	int running, stop, closing;
 };
+
+/*
+ * The least a request body must arrive at, in bytes a second, once
+ * SERVE_BODY_GRACE_MS have passed since its head (Apache's mod_reqtimeout
+ * asks 500 by default): a body trickled in slower is answered 408, and at
+ * a limit its connection is the first to make room for a newcomer.
+ */
+#define SERVE_MIN_BODY_RATE 500
+#define SERVE_BODY_GRACE_MS 2000
 
 #define SERVE_GUARD_GONE 1     /* the table answered and shut the connection */
 #define SERVE_GUARD_OVER 2     /* no place, or stopping: answer 503 */
@@ -139,6 +149,10 @@ int serve_guard_head(struct guard *g, struct MHD_Connection *conn);
 int serve_guard_answering(struct guard *g, struct MHD_Connection *conn);
 /* Whether the table answered the connection already. */
 int serve_guard_gone(struct guard *g, struct MHD_Connection *conn);
+/* The raw request target (query included) into out, cut to n; "" unknown. First call only. */
+void serve_guard_copy_target(struct MHD_Connection *conn, char *out, size_t n);
+/* n more bytes of the request body have arrived on conn (its data rate). */
+void serve_guard_body(struct guard *g, struct MHD_Connection *conn, size_t n);
 /* A request on the connection is done: the next one gets its own deadline. */
 void serve_guard_done(struct guard *g, struct MHD_Connection *conn);
 
@@ -164,6 +178,9 @@ struct request {
 	unsigned method;       /* M_GET, M_POST, 0 for any other */
 	char method_name[12];
 	char path[200];        /* for the log */
+	char target[512];      /* the raw request target, query included, for the log */
+	char version[12];
+	char referer[256], agent[256];
 	struct nicfit_buf body;
 	size_t seen;           /* body bytes received, kept or not */
 	int too_big;
