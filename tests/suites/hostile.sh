@@ -418,3 +418,269 @@ if [ "$h" = "\"hosts\":0" ]; then
 else
 	echo "not ok $n - the hostile NCCL log is read as $h hosts"
 fi
+
+# ---- bounded before it works: CPU and silent partial data ----------------------
+# Each attack below is reproduced at the size it was found at and must end
+# with its refusal (or its finding) by counts and messages, never by a
+# time: the CPU each took (getrusage of the child) is printed as a note.
+: "${BUILD:=build}"
+b="$tmp/bounded"
+mkdir -p "$b"
+okn() { n=$((n + 1)); echo "ok $n - $1"; }
+non() { n=$((n + 1)); echo "not ok $n - $1"; }
+# cpu COMMAND...: run it (stdin /dev/null, stderr $b/err), rc in $rc, its CPU seconds in $cpu
+cpu() {
+	python3 -c 'import resource, subprocess, sys
+p = subprocess.run(sys.argv[2:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                   stderr=open(sys.argv[1], "wb"))
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(p.returncode, "%.3f" % (r.ru_utime + r.ru_stime))' "$b/err" "$@" >"$b/cpu"
+	read -r rc cpu <"$b/cpu"
+}
+python3 - "$b" <<'PY'
+import gzip, io, sys, tarfile
+d = sys.argv[1]
+# 125,000 short keys in a megabyte (the spec reader compared each with all before it)
+a = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+def key(i):
+    s = ""
+    while True:
+        s = a[i % 62] + s
+        i //= 62
+        if not i:
+            return s
+open(f"{d}/keys.json", "w").write("{" + ",".join('"%s":1' % key(i) for i in range(125000)) + "}")
+# entities in a DTD internal subset, the markup written in UTF-7 ("+ADw-!ENTITY")
+import base64
+def u7(c):
+    return "+" + base64.b64encode(c.encode("utf-16-be")).decode().rstrip("=") + "-"
+decl = '<!DOCTYPE system [\n<!ENTITY a "' + "a" * 64 + '">\n'
+prev = "a"
+for i in range(1, 8):
+    decl += '<!ENTITY e%d "%s">\n' % (i, ("&%s;" % prev) * 16)
+    prev = "e%d" % i
+decl += "]>\n"
+body = ('<system version="1"><cpu numaid="0"><pci busid="0000:17:00.0" class="0x030200" '
+        'vendor="0x10de" device="0x2330" link_speed="&%s;" link_width="16"/></cpu></system>\n' % prev)
+open(f"{d}/utf7.xml", "w").write('<?xml version="1.0" encoding="UTF-7"?>\n' +
+                                  "".join(u7(c) if c in '<>!&[];"' else c for c in decl + body))
+# 4,000 gzip bombs (17 MiB of zeros each) in a sosreport-like tar.gz
+inner = gzip.compress(b"\0" * (17 << 20), 9)
+with tarfile.open(f"{d}/bombs.tar.gz", "w:gz") as t:
+    for i in range(4000):
+        ti = tarfile.TarInfo(f"sosreport-x/var/log/bomb{i:04d}.log.gz")
+        ti.size = len(inner)
+        t.addfile(ti, io.BytesIO(inner))
+# 1,000,001 empty entries, as raw ustar headers
+def hdr(name):
+    h = bytearray(512)
+    h[0:len(name)] = name.encode()
+    h[100:108] = b"0000644\0"; h[108:116] = b"0000000\0"; h[116:124] = b"0000000\0"
+    h[124:136] = b"00000000000\0"; h[136:148] = b"00000000000\0"
+    h[148:156] = b" " * 8; h[156:157] = b"0"; h[257:263] = b"ustar\0"; h[263:265] = b"00"
+    h[148:156] = b"%06o\0 " % sum(h)
+    return bytes(h)
+with gzip.open(f"{d}/million.tar.gz", "wb", 1) as f:
+    for i in range(1000001):
+        f.write(hdr("x/sys/%d" % i))
+    f.write(b"\0" * 1024)
+PY
+
+cpu "$NICFIT" plan --spec "$b/keys.json"
+if [ "$rc" = 65 ] && grep -q 'more than 256 settings' "$b/err" && [ "$(wc -l <"$b/err")" = 1 ]; then
+	okn "125,000 keys in a 1 MB --spec: refused at the 257th, exit 65 # note: ${cpu} s of CPU"
+else
+	non "125,000 keys in a 1 MB --spec: exit $rc: $(head -c 200 "$b/err")"
+fi
+cpu "$NICFIT" audit --dump "$b/utf7.xml"
+if [ "$rc" = 65 ] && grep -q 'DTD internal subset' "$b/err"; then
+	okn "entities hidden in UTF-7: refused, nothing expanded, exit 65 # note: ${cpu} s of CPU"
+else
+	non "entities hidden in UTF-7: exit $rc: $(head -c 200 "$b/err")"
+fi
+cpu "$NICFIT" audit --dump "$b/bombs.tar.gz"
+if [ "$rc" = 65 ] && grep -q 'decompressed from its gzip files' "$b/err" &&
+   grep -q 'file 8)' "$b/err"; then
+	okn "4,000 gzip bombs in a tar.gz: refused at the eighth, exit 65 # note: ${cpu} s of CPU ($(wc -c <"$b/bombs.tar.gz") bytes)"
+else
+	non "4,000 gzip bombs: exit $rc: $(head -c 200 "$b/err")"
+fi
+cpu "$NICFIT" audit --sysfs "$b/million.tar.gz"
+if [ "$rc" = 65 ] && grep -q 'more than 100000 entries' "$b/err"; then
+	okn "1,000,001 entries: refused by counting, nothing written, exit 65 # note: ${cpu} s of CPU"
+else
+	non "1,000,001 entries: exit $rc: $(head -c 200 "$b/err")"
+fi
+
+# snapshots whole or refused: a copy missing files, a directory still
+# marked partial, a .tar cut at an entry boundary (no manifest: critical)
+fx="$BUILD/fixtures/r740xd"
+if [ -d "$fx" ]; then
+	"$NICFIT" snapshot --sysfs "$fx" "$b/snap" >/dev/null 2>&1
+	"$NICFIT" snapshot --sysfs "$fx" "$b/snap.tar" >/dev/null 2>&1
+	cp -a "$b/snap" "$b/short"
+	rm -rf "$b/short/sys/class/net"
+	"$NICFIT" audit --sysfs "$b/short" >/dev/null 2>"$b/err"; rc=$?
+	if [ $rc = 65 ] && grep -q 'incomplete snapshot: its manifest lists' "$b/err"; then
+		okn "a snapshot missing entries: refused naming both counts"
+	else
+		non "a snapshot missing entries: exit $rc: $(cat "$b/err")"
+	fi
+	cp -a "$b/snap" "$b/partial"
+	rm "$b/partial/nicfit-snapshot.json"
+	: >"$b/partial/nicfit-snapshot.partial"
+	"$NICFIT" audit --sysfs "$b/partial" >/dev/null 2>"$b/err"; rc=$?
+	[ $rc = 65 ] && grep -q 'an interrupted snapshot' "$b/err" &&
+		okn "an interrupted snapshot directory: refused" ||
+		non "an interrupted snapshot directory: exit $rc"
+	python3 - "$b/snap.tar" "$b/cut.tar" <<'PY'
+import sys, tarfile
+src = tarfile.open(sys.argv[1])
+dst = tarfile.open(sys.argv[2], "w", format=tarfile.PAX_FORMAT)
+for i, m in enumerate(src):
+    if i >= 150:
+        break
+    dst.addfile(m, src.extractfile(m) if m.isfile() else None)
+dst.close()
+PY
+	"$NICFIT" audit --sysfs "$b/cut.tar" >"$b/out" 2>&1; rc=$?
+	[ $rc = 2 ] && grep -q 'CRITICAL  snapshot-incomplete' "$b/out" &&
+		okn "a .tar cut at an entry boundary: critical snapshot-incomplete, exit 2, never clean" ||
+		non "a .tar cut at an entry boundary: exit $rc"
+	# snapshot killed while it writes: DEST never appears, the next run cleans up
+	kills=0; left=0
+	for i in 1 2 3 4 5; do
+		"$NICFIT" snapshot --sysfs "$BUILD/fixtures/hgx-h100" "$b/k$i" >/dev/null 2>&1 &
+		pid=$!
+		sleep "0.00$i"; kill -KILL $pid 2>/dev/null && kills=$((kills + 1)); wait $pid 2>/dev/null
+		if [ -e "$b/k$i" ] && [ ! -f "$b/k$i/nicfit-snapshot.json" ]; then left=$((left + 1)); fi
+	done
+	for i in 1 2 3 4 5; do rm -rf "$b/k$i"; "$NICFIT" snapshot --sysfs "$fx" "$b/k$i" >/dev/null 2>&1; done
+	[ $left = 0 ] && [ -z "$(ls -A "$b" | grep '^\.k[0-9]\.nicfit-')" ] &&
+		okn "snapshot DIR killed $kills times: never a DEST without its manifest, stand-ins removed by the next run" ||
+		non "snapshot killed: $left partial destinations, $(ls -A "$b" | grep -c '^[.]k') stand-ins left"
+fi
+
+# fleet --dumps: one host that cannot be read is that host's problem
+mkdir -p "$b/fleet/ok1" "$b/fleet/ok2"
+cp tests/fixtures/dumps/fleet/r740xd-01/* "$b/fleet/ok1/" 2>/dev/null
+cp tests/fixtures/dumps/fleet/r740xd-02/* "$b/fleet/ok2/" 2>/dev/null
+printf 'not a listing\n' >"$b/fleet/bad"
+"$NICFIT" -j fleet --dumps "$b/fleet" >"$b/out" 2>"$b/err"; rc=$?
+if [ $rc = 1 ] && python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not (d["hosts"] == 3 and [p["host"] for p in d["problems"]] == ["bad"]))' "$b/out"; then
+	okn "fleet --dumps with one unreadable host: the other two reported, exit 1"
+else
+	non "fleet --dumps with one unreadable host: exit $rc: $(head -c 200 "$b/err")"
+fi
+
+# --output and --port-map killed 20 times: no torn file, no hidden file
+mkdir -p "$b/o"
+torn=0
+for i in $(seq 1 10); do
+	"$NICFIT" cluster --nodes 20000 --gpus-per-node 8 --port-map "$b/o/map.csv" >/dev/null 2>&1 &
+	pid=$!; sleep "0.0$i"; kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+	"$NICFIT" audit --sysfs "${fx:-/}" --output "$b/o/a.txt" >/dev/null 2>&1 &
+	pid=$!; sleep "0.00$i"; kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+	[ ! -e "$b/o/a.txt" ] || [ -s "$b/o/a.txt" ] || torn=$((torn + 1))
+done
+hidden=$(ls -A "$b/o" | grep -c '^\.')
+[ "$hidden" = 0 ] && [ $torn = 0 ] &&
+	okn "20 kills of --port-map and --output: no hidden file, no torn file" ||
+	non "20 kills: $hidden hidden files ($(ls -A "$b/o" | tr '\n' ' ')), $torn torn"
+
+# serve under slow and bursty clients, and its stop under attack
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$NICFIT" serve --port "$port" 2>"$b/serve.err" &
+spid=$!
+i=0; while ! grep -q listening "$b/serve.err" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+python3 - "$port" "$spid" "$b/keys.json" >"$b/attack" 2>&1 <<'PY'
+import os, resource, signal, socket, sys, threading, time
+port, spid = int(sys.argv[1]), int(sys.argv[2])
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+stop = threading.Event()
+head = (b"POST /api/plan HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 4096\r\n\r\n")
+def status(r, timeout=10):
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        s.sendall(r)
+        line = s.makefile("rb").readline()
+        s.close()
+        return line.split()[1].decode() if line else "none"
+    except OSError:
+        return "none"
+def slow():
+    while not stop.is_set():
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(head)
+            while not stop.is_set():
+                s.sendall(b" ")
+                time.sleep(1)
+        except OSError:
+            time.sleep(0.05)
+def cpu_of(pid):
+    f = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+# the megabyte of 125,000 keys, POSTed: the server's CPU for it
+keys = open(sys.argv[3], "rb").read()
+c0 = cpu_of(spid)
+st = status(b"POST /api/plan HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(keys) + keys)
+print("keys_status", st, "cpu %.3f s" % (cpu_of(spid) - c0))
+ts = [threading.Thread(target=slow, daemon=True) for _ in range(384)]
+for t in ts:
+    t.start()
+time.sleep(3)
+body = b'{"server": "r740xd", "servers": 2}'
+req = (b"POST /api/plan HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+       b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body)) + body
+probes = []
+for _ in range(30):
+    probes.append(status(req))
+    time.sleep(0.2)
+print("probes_200", probes.count("200"), "of", len(probes), " ".join(probes))
+# a burst of 1,000 connections, each asking at once
+got = []
+lock = threading.Lock()
+def one():
+    st = status(b"GET /api HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 20)
+    with lock:
+        got.append(st)
+bs = [threading.Thread(target=one) for _ in range(1000)]
+for t in bs:
+    t.start()
+for t in bs:
+    t.join()
+print("burst_answered", sum(1 for g in got if g != "none"), "of", len(got),
+      "200:", got.count("200"), "503:", got.count("503"))
+# stop under attack: the slow clients still at it
+t0 = time.monotonic()
+os.kill(spid, signal.SIGTERM)
+while True:
+    try:
+        os.kill(spid, 0)
+    except ProcessLookupError:
+        break
+    if time.monotonic() - t0 > 30:
+        break
+    time.sleep(0.01)
+print("stopped_after %.2f s" % (time.monotonic() - t0))
+stop.set()
+PY
+wait $spid 2>/dev/null; src=$?
+p200=$(awk '/^probes_200/ {print $2}' "$b/attack")
+burst=$(awk '/^burst_answered/ {print $2}' "$b/attack")
+stopped=$(awk '/^stopped_after/ {print $2}' "$b/attack")
+grep -q '^keys_status 413' "$b/attack" &&
+	okn "125,000 keys POSTed to /api/plan: answered 413 # note: $(grep keys_status "$b/attack")" ||
+	non "125,000 keys POSTed: $(grep keys_status "$b/attack")"
+[ "${p200:-0}" -ge 29 ] && okn "384 slow bodies: $p200 of 30 probes answered 200" ||
+	non "384 slow bodies: ${p200:-no} probes of 30 answered 200 ($(grep probes "$b/attack"))"
+[ "${burst:-0}" = 1000 ] && okn "a burst of 1,000 connections: all answered # note: $(grep burst "$b/attack")" ||
+	non "a burst of 1,000 connections: ${burst:-none} answered ($(grep burst "$b/attack"))"
+[ -n "$stopped" ] && [ "$src" = 0 ] && okn "SIGTERM under attack: serve stopped, exit 0 # note: after $stopped s" ||
+	non "SIGTERM under attack: exit $src ($(tail -3 "$b/attack"))"
