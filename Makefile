@@ -54,6 +54,16 @@ ifeq ($(SANITIZE),1)
 BASE_CFLAGS += -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 SAN_LDFLAGS := -fsanitize=address,undefined,float-cast-overflow
 endif
+# SANITIZE=thread: ThreadSanitizer (serve's threads); VALGRIND=1: a build for
+# valgrind. Both turn off the inline string scans that read past a string's
+# end within its page (src/lib/core/fmt_int.h), which such checkers report.
+ifeq ($(SANITIZE),thread)
+BASE_CFLAGS += -fsanitize=thread -fno-omit-frame-pointer -DNICFIT_NO_OVERREAD
+SAN_LDFLAGS := -fsanitize=thread
+endif
+ifeq ($(VALGRIND),1)
+BASE_CFLAGS += -DNICFIT_NO_OVERREAD
+endif
 ALL_CPPFLAGS := -Iinclude -I$(B)/gen -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-include src/lib/core/banned.h $(CPPFLAGS)
 ALL_CFLAGS := $(BASE_CFLAGS) $(PKG_CFLAGS) $(CFLAGS)
@@ -277,17 +287,40 @@ fixtures: $(B)/fixtures/.stamp
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
 comma := ,
 
+# One fuzzer-instrumented library (coverage, ASan, UBSan) that every harness
+# links, built once: each harness then compiles one file. Inputs go up to the
+# real limits (a request body is 1 MiB), and an input that takes more than
+# FUZZ_TIMEOUT seconds is a finding (libFuzzer's -timeout), as a crash is.
+FUZZ_TIMEOUT ?= 10
+FUZZ_MAX_LEN ?= 1048576
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o) $(B)/fuzz/obj/gen/catalog_data.o
+FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE) -fno-omit-frame-pointer \
+	$(PKG_CFLAGS)
+
+$(B)/fuzz/obj/src/lib/%.o: src/lib/%.c $(B)/FLAGS $(CLANG_HDRS)
+	@mkdir -p $(dir $@)
+	$(Q_CC)clang $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(B)/fuzz/obj/gen/catalog_data.o: $(B)/gen/catalog_data.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(Q_CC)clang $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(B)/fuzz/libnicfit.a: $(FUZZ_LIB_OBJ)
+	@rm -f $@
+	$(Q_AR)ar rcs $@ $^
+
 fuzz: $(B)/gen/catalog_data.c $(B)/gen/assets_data.c $(B)/gen/pciids_table.h $(B)/gen/intel_table.h
 	@command -v clang >/dev/null || { echo "make fuzz needs clang" >&2; exit 69; }
-	@mkdir -p $(B)/fuzz
+	@$(MAKE) --no-print-directory $(B)/fuzz/libnicfit.a
 	@for f in $(if $(FUZZ_ONLY),$(patsubst %,tests/fuzz/fuzz_%.c,$(subst $(comma), ,$(FUZZ_ONLY))),$(FUZZ_SRC)); do \
 		n=$$(basename $$f .c); \
 		x=; { [ $$n = fuzz_http ] || [ $$n = fuzz_page ]; } && x="-Isrc/serve $(FUZZ_SERVE_SRC)"; \
 		clang -std=c11 -g -O1 -fsanitize=fuzzer $(FUZZ_SANITIZE) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) \
-			$(PKG_CFLAGS) -o $(B)/fuzz/$$n $$f $$x $(LIB_SRC) $(B)/gen/catalog_data.c $(LIBS) $(JANSSON_LIBS) || exit 1; \
+			$(PKG_CFLAGS) -o $(B)/fuzz/$$n $$f $$x $(B)/fuzz/libnicfit.a $(LIBS) $(JANSSON_LIBS) || exit 1; \
 		mkdir -p $(B)/fuzz/corpus-$$n; \
 		echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
-		$(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		$(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) \
+			-timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=4096 -print_final_stats=1 \
 			$(B)/fuzz/corpus-$$n tests/fuzz/corpus/$${n#fuzz_} || exit 1; \
 	done
 
