@@ -471,8 +471,9 @@ static void listed_dir_refused(void **state)
 
 /*
  * cli_output_open() / close(): the report goes to the file and c->out is
- * emptied; a command that failed (exit 65) leaves the old file and no
- * temporary one; "-" leaves c->out for standard output.
+ * emptied; no file is made before the report is ready (a run killed while
+ * it works leaves nothing); a command that failed (exit 65) leaves the old
+ * file and no temporary one; "-" leaves c->out for standard output.
  */
 static void command_output(void **state)
 {
@@ -486,7 +487,7 @@ static void command_output(void **state)
 	path_of(p, sizeof(p), "report.txt");
 	put(p, "old\n");
 	assert_int_equal(cli_output_open(&c, &o, p, NULL, 0), 0);
-	assert_int_equal(dot_files(tmp), 1);
+	assert_int_equal(dot_files(tmp), 0);
 	nicfit_buf_puts(&c.out, "half a report");
 	assert_int_equal(cli_output_close(&c, &o, 65), 65);
 	assert_string_equal(get(p), "old\n");
@@ -507,7 +508,11 @@ static void command_output(void **state)
 	unlink(p);
 }
 
-/* What a signal handler calls: the temporary file being written is removed. */
+/*
+ * What a signal handler calls: the temporary file being written is
+ * removed. Where the filesystem has O_TMPFILE the file being written has
+ * no name at all, so there is nothing to remove (and nothing a kill leaves).
+ */
 static void signal_removes_temporary(void **state)
 {
 	struct cli_out o;
@@ -516,8 +521,9 @@ static void signal_removes_temporary(void **state)
 	(void)state;
 	path_of(p, sizeof(p), "sig.prom");
 	assert_int_equal(cli_out_open(&o, "--output", p, 0644), 0);
+	assert_int_equal(dot_files(tmp), 0);
 	cli_out_write(&o, "a 1\n", 4);
-	assert_int_equal(dot_files(tmp), 1);
+	assert_true(dot_files(tmp) == (o.anon ? 0 : 1));
 	cli_out_remove_pending();
 	assert_int_equal(dot_files(tmp), 0);
 	cli_out_abort(&o);
