@@ -350,7 +350,7 @@ static void zip_named_tar_gz(void **state)
 		{ "x/sys/", AE_IFDIR, 0755, 0, NULL },
 		{ "x/sys/big", AE_IFREG, 0644, 3 << 20, NULL },
 	};
-	struct nicfit__snapshot_limits lim = { 1 << 20, 100, 64 };
+	struct nicfit__snapshot_limits lim = { 1 << 20, 100, 64, 0 };
 	struct nicfit_error err;
 	char arc[600], *d = NULL, *r = NULL;
 
@@ -375,7 +375,7 @@ static void bytes_written_bound(void **state)
 		{ "x/sys/a", AE_IFREG, 0644, 600, NULL },
 		{ "x/sys/b", AE_IFREG, 0644, 600, NULL },
 	};
-	struct nicfit__snapshot_limits lim = { 1000, 100, 64 };
+	struct nicfit__snapshot_limits lim = { 1000, 100, 64, 0 };
 	struct nicfit_error err;
 	char arc[600], *d = NULL, *r = NULL;
 
@@ -403,7 +403,7 @@ static void entries_bound(void **state)
 {
 	struct ent ents[301];
 	char names[300][32];
-	struct nicfit__snapshot_limits lim = { 1 << 20, 200, 64 };
+	struct nicfit__snapshot_limits lim = { 1 << 20, 200, 64, 0 };
 	struct nicfit_error err;
 	char arc[600], *d = NULL, *r = NULL;
 	size_t i;

@@ -228,6 +228,7 @@ struct xstate {
 	const char *archive, *templ;
 	const struct nicfit__snapshot_limits *lim;
 	size_t entries, bytes;
+	size_t inflate;              /* the ISIZEs of the gzip files written so far */
 };
 
 static int over_limit(struct xstate *x, int entries, struct nicfit_error *err)
@@ -255,10 +256,19 @@ static int copy_data(struct xstate *x, struct nicfit_error *err)
 	la_int64_t off;
 	int r;
 
+	unsigned char head[2] = { 0, 0 }, tail[4] = { 0, 0, 0, 0 };
+	size_t seen = 0, i;
+
 	while ((r = archive_read_data_block(x->in, &buf, &len, &off)) == ARCHIVE_OK) {
 		if (off < 0 || (size_t)off > x->lim->max_bytes ||
 		    len > x->lim->max_bytes - (size_t)off || len > x->lim->max_bytes - x->bytes)
 			return over_limit(x, 0, err);
+		/* a gzip file's first two bytes and last four (ISIZE, what it says it holds) */
+		for (i = 0; i < len; i++, seen++) {
+			if (seen < 2)
+				head[seen] = ((const unsigned char *)buf)[i];
+			tail[seen % 4] = ((const unsigned char *)buf)[i];
+		}
 		x->bytes += len;
 		if (archive_write_data_block(x->out, buf, len, off) != ARCHIVE_OK)
 			return nicfit_error_at(err, NICFIT_E_IO, x->archive, 0, 0, "cannot unpack: %s",
@@ -267,6 +277,17 @@ static int copy_data(struct xstate *x, struct nicfit_error *err)
 	if (r != ARCHIVE_EOF)
 		return nicfit_error_at(err, NICFIT_E_DATA, x->archive, 0, 0, "%s",
 				       archive_error_string(x->in));
+	if (x->lim->max_inflate && seen >= 18 && head[0] == 0x1f && head[1] == 0x8b) {
+		size_t isize = (size_t)tail[seen % 4] | (size_t)tail[(seen + 1) % 4] << 8 |
+			       (size_t)tail[(seen + 2) % 4] << 16 | (size_t)tail[(seen + 3) % 4] << 24;
+
+		x->inflate += isize;
+		if (x->inflate > x->lim->max_inflate)
+			return nicfit_error_at(err, NICFIT_E_LIMIT, x->archive, 0, 0,
+					       "more than %zu MiB decompressed from its gzip files, "
+					       "as they say (refused after %zu entries)",
+					       x->lim->max_inflate >> 20, x->entries);
+	}
 	return 0;
 }
 
@@ -404,7 +425,7 @@ static int extract_into(const char *archive, const struct nicfit__snapshot_limit
 			int any_tree, char **tmpdir, char **root, struct nicfit_error *err)
 {
 	static const struct nicfit__snapshot_limits dflt = {
-		NICFIT_SNAPSHOT_MAX_BYTES, NICFIT_SNAPSHOT_MAX_ENTRIES, NICFIT_SNAPSHOT_MAX_DEPTH
+		NICFIT_SNAPSHOT_MAX_BYTES, NICFIT_SNAPSHOT_MAX_ENTRIES, NICFIT_SNAPSHOT_MAX_DEPTH, 0
 	};
 	const char *tmp = getenv("TMPDIR");
 	struct xstate x;
@@ -474,7 +495,18 @@ int nicfit__snapshot_extract_limited(const char *archive, const struct nicfit__s
 int nicfit_snapshot_extract_bundle(const char *archive, char **tmpdir, char **root,
 				   struct nicfit_error *err)
 {
-	return extract_into(archive, NULL, 1, tmpdir, root, err);
+	/*
+	 * The dump reader's budget (NICFIT_DUMP_MAX_INFLATE, 128 MiB) on what
+	 * the bundle's gzip files say they hold, checked as they are written:
+	 * a bundle of gzip bombs is refused before it is all on the disk (the
+	 * walk still counts what it actually inflates).
+	 */
+	static const struct nicfit__snapshot_limits bundle = {
+		NICFIT_SNAPSHOT_MAX_BYTES, NICFIT_SNAPSHOT_MAX_ENTRIES, NICFIT_SNAPSHOT_MAX_DEPTH,
+		(size_t)128 << 20
+	};
+
+	return extract_into(archive, &bundle, 1, tmpdir, root, err);
 }
 
 int nicfit_snapshot_extract(const char *archive, char **tmpdir, char **root,

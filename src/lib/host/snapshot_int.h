@@ -26,6 +26,8 @@ struct nicfit__snapshot_limits {
 	size_t max_bytes;    /* file content actually written, all entries together */
 	size_t max_entries;  /* headers read, whatever they hold */
 	size_t max_depth;    /* path components of one entry */
+	size_t max_inflate;  /* gzip files inside, by the size each says it inflates to
+			      * (its ISIZE), all together; 0: no bound */
 };
 
 /* nicfit_snapshot_extract() with other bounds (NULL: the public ones). */
