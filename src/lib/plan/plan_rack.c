@@ -170,14 +170,18 @@ void nicfit__plan_rack_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 /*
  * Servers one NVLink domain spans when it spans more than one and the
  * plan's servers fill whole domains (an NVL72 rack: 72 GPUs over 18 trays
- * of 4), else 1.
+ * of 4), else 1. Only a rack-scale system's trays share a domain (its
+ * NVLink switch trays join them): an HGX or DGX server's NVLink ends at
+ * its own baseboard, however few of its GPUs are planned, so two DGX H100
+ * with four GPUs each are two domains, not one of eight.
  */
 int nicfit__plan_domain_trays(const struct nicfit_plan *p, int per_server)
 {
 	const struct nicfit_gpu *g = p->in.gpu;
 	int t;
 
-	if (!g || per_server < 1 || g->nvlink_domain <= per_server || g->nvlink_domain % per_server)
+	if (!g || !p->in.server->rack_trays || per_server < 1 || g->nvlink_domain <= per_server ||
+	    g->nvlink_domain % per_server)
 		return 1;
 	t = g->nvlink_domain / per_server;
 	if (p->in.server->rack_trays && t > p->in.server->rack_trays)
