@@ -271,6 +271,19 @@ struct nicfit_plan {
 	struct nicfit_layout layout;    /* an inference split's layout (R1), gpus 0 when none */
 
 	/*
+	 * Replicas before splits (R2, plan_replicas.c): multi-node inference
+	 * of a model that fits one server. fit_times is how many times one
+	 * server's usable memory holds the model; the decode throughput of
+	 * the servers as replicas and as the split the plan builds, at the
+	 * same requests in flight (tokens/s, 0 when the step is not known),
+	 * and the one server's decode step both are worked out from.
+	 */
+	int replicas_first;
+	double replicas_fit_times;
+	double replicas_tok_s, split_tok_s;
+	double replicas_step_s;
+
+	/*
 	 * The riser configuration planned with (R6, plan_riser.c), NULL for a
 	 * server with one slot map; in.server then points at riser_view, the
 	 * catalog server with that configuration's slots only.

@@ -1140,6 +1140,65 @@ static void socket_direct_one_slot(void **state)
 }
 
 /*
+ * Replicas before splits (R2, replicas-first): Llama 3 70B at bf16 asked
+ * as multi-node inference on two DGX H100, 64 requests in flight:
+ *   weights  70.55e9 x 2 B = 141.1 GB; with the KV cache of 64 x 4096
+ *            tokens x 327,680 B/token (85.9 GB) 227.0 GB, against one
+ *            server's 8 x 80 GiB x 0.9 = 618.5 GB: 2.7 times over
+ *   replica  32 sequences on one DGX: max(2 x 70.55e9 x 32 / (8 x 989e12
+ *            x 0.4) = 0.71 ms, 141.1 GB / 8 / 3350 GB/s = 5.27 ms) =
+ *            5.27 ms a token: 64 / 5.27 ms = 12,155 tokens/s
+ *   split    TP 8 x PP 2: two stages of 2.63 ms, plus the hop over the
+ *            back end: 64 / (5.27 ms + comm) < 12,155 tokens/s
+ * The plan keeps the back end asked, warns, and its verdict recommends
+ * the replicas. Not raised where the model does not fit one server (the
+ * article's split on two R740xd) or where replicas were asked.
+ */
+static void replicas_before_split(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-h100", "servers", "2",
+		"model", "llama-3-70b", "precision", "bf16", "workload", "multi-node-inference",
+		"concurrency", "64", NULL };
+	static const char *const split[] = { "server", "r740xd", "servers", "2", "gpu", "a40",
+		"gpus_per_server", "2", "model", "llama-3-70b", "precision", "bf16",
+		"workload", "multi-node-inference", NULL };
+	static const char *const rep[] = { "server", "dgx-h100", "servers", "2",
+		"model", "llama-3-70b", "precision", "bf16", "workload", "replicated-inference", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	const struct nicfit_finding *f;
+
+	(void)state;
+	assert_int_equal(p->backend_needed, 1);
+	assert_int_equal(p->replicas_first, 1);
+	assert_true(fabs(p->fit.total_gb - 227.0) < 0.1);
+	assert_true(fabs(p->replicas_fit_times - p->fit.capacity_gb / p->fit.total_gb) < 1e-9);
+	assert_true(fabs(p->replicas_fit_times - 2.72) < 0.01);
+	assert_true(fabs(p->replicas_step_s - 141.1 / 8 / 3350) < 1e-5);
+	assert_true(fabs(p->replicas_tok_s - 64 / p->replicas_step_s) < 1e-6);
+	assert_true(fabs(p->replicas_tok_s - 12155) < 5);
+	assert_true(p->step_be_known);
+	assert_true(fabs(p->split_tok_s - 64 / (p->replicas_step_s + p->step_be.comm_s)) < 1e-6);
+	assert_true(p->split_tok_s < p->replicas_tok_s);
+	f = finding(p, "replicas-first");
+	assert_non_null(f);
+	assert_int_equal(f->severity, NICFIT_SEV_WARNING);
+	assert_non_null(strstr(f->message, "2.7 times over"));
+	assert_non_null(strstr(f->message, "TP 8 x PP 2 on 2 nodes"));
+	assert_non_null(strstr(p->verdict, "nicfit recommends 2 replicas behind a load balancer"));
+	assert_non_null(decision(p, "R2", "Replicas before splits"));
+	done(p);
+	p = plan_of(split);
+	assert_int_equal(p->replicas_first, 0);
+	assert_null(finding(p, "replicas-first"));
+	assert_null(strstr(p->verdict, "recommends"));
+	done(p);
+	p = plan_of(rep);
+	assert_int_equal(p->backend_needed, 0);
+	assert_null(finding(p, "replicas-first"));
+	done(p);
+}
+
+/*
  * A DGX's front end converges onto its storage/in-band NICs (NVIDIA's
  * BasePOD and HGX designs): no front-end link, 2 x 200 GbE bonded, and
  * the ConnectX-7s the DGX ships with are included, not bought. A
@@ -1543,6 +1602,7 @@ int main(void)
 		cmocka_unit_test(codes_registered),
 		cmocka_unit_test(bad_requests),
 		cmocka_unit_test(dgx_rails),
+		cmocka_unit_test(replicas_before_split),
 		cmocka_unit_test(step_time_all_cards),
 		cmocka_unit_test(gen3_200g_two_cards),
 		cmocka_unit_test(cards_beside_gpus),

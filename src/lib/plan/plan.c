@@ -83,7 +83,9 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 	nicfit__plan_bom(cat, p);
 	nicfit__plan_notes(p);
 	nicfit__plan_fit_placed(p);
+	nicfit__plan_replicas_first(p);
 	nicfit__plan_verdict(p);
+	nicfit__plan_replicas_verdict(p);
 	if (p->findings.oom || p->decisions.oom) {
 		nicfit_plan_release(p);
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");

@@ -103,6 +103,13 @@ void nicfit__plan_explain_backend(struct nicfit_plan *p);
 /* R1 again on the GPUs R6 placed, once placement is known */
 void nicfit__plan_fit_placed(struct nicfit_plan *p);
 
+/*
+ * plan_replicas.c: R2's replicas before splits, once the split's step is
+ * timed over the back end, and its sentence at the end of the verdict
+ */
+void nicfit__plan_replicas_first(struct nicfit_plan *p);
+void nicfit__plan_replicas_verdict(struct nicfit_plan *p);
+
 /* plan_frontend.c: R3, R4 */
 void nicfit__plan_rule_frontend(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 

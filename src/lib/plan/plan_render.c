@@ -120,6 +120,28 @@ static void emit_bom_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_end_object(e);
 }
 
+/* R2's replicas before splits (plan_replicas.c): null unless it applied. */
+static void emit_replicas_json(struct nicfit_emit *e, const struct nicfit_plan *p)
+{
+	if (!p->replicas_first) {
+		nicfit_emit_null(e, "replicas_first");
+		return;
+	}
+	nicfit_emit_begin_object(e, "replicas_first");
+	nicfit_emit_int(e, "replicas", p->in.servers);
+	nicfit_emit_number(e, "fit_times", p->replicas_fit_times);
+	if (p->replicas_tok_s > 0) {
+		nicfit_emit_number(e, "replica_step_s", p->replicas_step_s);
+		nicfit_emit_number(e, "replicas_tokens_per_s", p->replicas_tok_s);
+		nicfit_emit_number(e, "split_tokens_per_s", p->split_tok_s);
+	} else {
+		nicfit_emit_null(e, "replica_step_s");
+		nicfit_emit_null(e, "replicas_tokens_per_s");
+		nicfit_emit_null(e, "split_tokens_per_s");
+	}
+	nicfit_emit_end_object(e);
+}
+
 static void emit_fit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
@@ -144,6 +166,7 @@ static void emit_fit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 			nicfit_emit_string(e, "layout", p->layout.name);
 		else
 			nicfit_emit_null(e, "layout");
+		emit_replicas_json(e, p);
 		nicfit_emit_end_object(e);
 	} else {
 		nicfit_emit_null(e, "model_fit");
