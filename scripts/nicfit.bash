@@ -137,7 +137,7 @@ _nicfit()
 	calc:allreduce)
 		COMPREPLY=($(compgen -W "--size --precision --nodes --link --proto --nics-per-node --mtu --sharp --assume" -- "$cur")) ;;
 	calc:step)
-		COMPREPLY=($(compgen -W "--model --params --precision --gpu --nodes --gpus-per-node --workload --parallel --tp --pp --ep --batch-tokens --concurrency --context --tflops --link --proto --nics-per-node --assume" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--model --params --precision --gpu --nodes --gpus-per-node --workload --parallel --tp --pp --ep --batch-tokens --concurrency --context --tflops --link --proto --nics-per-node --disaggregated --assume" -- "$cur")) ;;
 	calc:stream)
 		COMPREPLY=($(compgen -W "--tokens-per-s --concurrency --link --assume" -- "$cur")) ;;
 	catalog:)

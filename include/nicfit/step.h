@@ -106,6 +106,12 @@ struct nicfit_step_job {
 	double weights_gb;      /* the weights (decode reads them each step) */
 	double gpu_usable_gb;   /* one GPU's usable memory (DP auto), 0 = unknown */
 	double train_bytes;     /* bytes per parameter of training state */
+	/*
+	 * Disaggregated prefill: the KV cache the step's prompts leave for
+	 * the decode nodes, whole job, per step (nicfit_kv_xfer); 0 when
+	 * prefill and decode share the GPUs.
+	 */
+	double kv_out_bytes;
 };
 
 /* A kind of traffic: what crosses the network per node and per step. */
@@ -126,7 +132,7 @@ struct nicfit_step_term {
 	int group;
 };
 
-#define NICFIT_STEP_MAX_TERMS 4
+#define NICFIT_STEP_MAX_TERMS 5
 
 struct nicfit_step {
 	double flops;          /* model FLOPs per step, whole job */

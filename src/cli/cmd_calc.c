@@ -12,7 +12,7 @@
 #include "nicfit/calc.h"
 
 /* Options of calc that take no value. */
-static const char *const calc_flags[] = { "sharp", NULL };
+static const char *const calc_flags[] = { "sharp", "disaggregated", NULL };
 
 int cmd_calc(struct cli *c, int argc, char **argv)
 {

@@ -80,7 +80,7 @@ static const struct cli_command commands[] = {
 	  "                [--workload training|fine-tuning|inference|prefill]\n"
 	  "                [--parallel auto|ddp|zero1|zero2|zero3|fsdp] [--tp T]\n"
 	  "                [--pp P] [--ep E] [--batch-tokens N] [--concurrency C]\n"
-	  "                [--context T] [--tflops X]\n"
+	  "                [--context T] [--tflops X] [--disaggregated]\n"
 	  "                [--link SPEED [--proto roce|ib|tcp] [--nics-per-node K]]\n"
 	  "nicfit calc stream --tokens-per-s T [--concurrency C] [--link SPEED]\n"
 	  "\n"

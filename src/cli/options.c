@@ -294,6 +294,8 @@ static const struct cli_opt calc_step_opts[] = {
 	{ "link", 0, REQ, "SPEED", NULL, "each back-end NIC's rate" },
 	CALC_PROTO("the transport"),
 	{ "nics-per-node", 0, REQ, "K", NULL, "back-end NICs per server" },
+	{ "disaggregated", 0, NOARG, NULL, NULL,
+	  "prefill: the prompts' KV cache goes to other (decode) nodes" },
 	CALC_ASSUME,
 };
 

@@ -10,6 +10,7 @@
 
 #include "nicfit/calc.h"
 #include "nicfit/catalog.h"
+#include "nicfit/kv.h"
 #include "nicfit/perf.h"
 #include "nicfit/plan.h"
 #include "nicfit/step.h"
@@ -213,6 +214,61 @@ static void deepseek_ep_dominates(void **state)
 	assert_near(pp.terms[0].bytes / 1e6, 3.670, 0.001);
 	assert_near(pp.terms[1].bytes / 1e6, 851.44, 0.01);
 	assert_true(pp.terms[1].bytes > 200 * pp.terms[0].bytes);
+}
+
+/*
+ * Disaggregated prefill, Llama 3 70B (80 layers, 8 KV heads of 128) with
+ * an 8K prompt on one node of 8 H100 SXM:
+ *   KV per token   2 x 80 x 8 x 128 x 2 B = 327,680 B
+ *   per request    327,680 x 8,192 = 2,684,354,560 B = 2.68 GB
+ *   prefill        2 x 70.55e9 x 8,192 / (8 x 989e12 x 0.4) = 0.365 s
+ *   per node       2.684e9 x 8 / 0.365 s = 58.8 Gb/s (7.35 GB/s)
+ *   one 400G rail  InfiniBand NDR goodput 397.48 Gb/s (calc link):
+ *                  2.684e9 x 8 / 397.48e9 = 54.0 ms; over 8 rails 6.75 ms
+ * The step carries it as a term of its own: 2.68 GB leave the node per
+ * prefill step, one network latency.
+ */
+static void kv_transfer_70b_8k(void **state)
+{
+	const struct nicfit_model *m = nicfit_catalog_find_model(cat, "llama-3-70b", "m", NULL);
+	struct nicfit_llm_params lp;
+	struct nicfit_step_params sp;
+	struct nicfit_step_job j;
+	struct nicfit_step st;
+	struct nicfit_kv_xfer x;
+
+	(void)state;
+	assert_non_null(m);
+	nicfit_llm_params_default(&lp);
+	nicfit_step_params_default(&sp);
+	assert_near(nicfit_kv_bytes_per_token(&m->arch, &lp), 327680, 1e-9);
+	job_of(&j, "llama-3-70b", "h100-sxm5-80gb", NICFIT_PREC_BF16, 0, 1, 8);
+	j.phase = NICFIT_PHASE_PREFILL;
+	j.tokens = 8192;
+	j.kv_out_bytes = 8192 * 327680.0;
+	assert_int_equal(nicfit_step_calc(&j, &sp, &st, NULL), 0);
+	assert_near(st.compute_s, 2 * 70.55e9 * 8192 / (8 * 989e12 * 0.4), 1e-3 * st.compute_s);
+	assert_near(st.compute_s, 0.365, 0.001);
+	assert_int_equal(st.nterms, 1);
+	assert_string_equal(st.terms[0].name, "KV cache to the decode nodes");
+	assert_near(st.terms[0].bytes, 2684354560.0, 1e-3);
+	assert_near(st.terms[0].hops, 1, 1e-9);
+	assert_int_equal(nicfit_kv_xfer(&m->arch, &lp, 8192, 1, st.compute_s, 397.4770, 8, &x,
+					NULL), 0);
+	assert_near(x.bytes_per_request / 1e9, 2.684, 0.001);
+	assert_near(x.node_gbps, 2684354560.0 * 8 / st.compute_s / 1e9, 1e-9);
+	assert_near(x.node_gbps, 58.8, 0.1);
+	assert_near(x.one_rail_s, 0.0540, 0.0001);
+	assert_near(x.all_rails_s, 0.00675, 0.00001);
+	/* without a link: the rate alone; an architecture without its KV shape cannot be sized */
+	assert_int_equal(nicfit_kv_xfer(&m->arch, &lp, 8192, 1, st.compute_s, 0, 0, &x, NULL), 0);
+	assert_true(x.one_rail_s == 0 && x.node_gbps > 58);
+	assert_int_equal(nicfit_kv_xfer(&(struct nicfit_arch){ .params = 7e10 }, &lp, 8192, 1, 0.3,
+					0, 0, &x, NULL), NICFIT_E_USAGE);
+	/* prefill and decode on the same GPUs: nothing crosses the network */
+	j.kv_out_bytes = 0;
+	assert_int_equal(nicfit_step_calc(&j, &sp, &st, NULL), 0);
+	assert_int_equal(st.nterms, 0);
 }
 
 /*
@@ -563,6 +619,7 @@ int main(void)
 		cmocka_unit_test(llama_405b_needs_400g),
 		cmocka_unit_test(zero3_moves_half_again),
 		cmocka_unit_test(deepseek_ep_dominates),
+		cmocka_unit_test(kv_transfer_70b_8k),
 		cmocka_unit_test(layouts_users_can_run),
 		cmocka_unit_test(nccl_algorithm),
 		cmocka_unit_test(plan_qlora_25g),

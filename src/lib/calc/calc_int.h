@@ -36,6 +36,8 @@ int nicfit__calc_get_long(struct req *r, const char *key, long def, long min, lo
 			  long *out);
 int nicfit__calc_get_double(struct req *r, const char *key, double def, double min, double max,
 			    double *out);
+/* A flag: true, yes or 1; false, no or 0; absent is false. */
+int nicfit__calc_get_bool(struct req *r, const char *key, int *out);
 /* A speed (required or not: then out->gbps stays 0). */
 int nicfit__calc_get_speed(struct req *r, const char *key, int required, struct nicfit_speed *out);
 int nicfit__calc_get_proto(struct req *r, enum nicfit_proto def, enum nicfit_proto *out);

@@ -165,23 +165,6 @@ int nicfit__calc_run_load(struct req *r, struct nicfit_emit *e)
 /* ---- allreduce ----------------------------------------------------------- */
 
 /* A yes/no setting: true, yes, 1 or false, no, 0. */
-static int get_bool(struct req *r, const char *key, int *out)
-{
-	const char *v = nicfit_spec_get(r->s, key);
-
-	*out = 0;
-	if (!v)
-		return 0;
-	if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcmp(v, "1")) {
-		*out = 1;
-		return 0;
-	}
-	if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcmp(v, "0"))
-		return 0;
-	return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit__calc_optname(r, key), 0, 0,
-				      "'%.32s': use true or false", v));
-}
-
 static const char *algo_long(const char *a)
 {
 	return !strcmp(a, "tree") ? "Tree" : !strcmp(a, "sharp") ? "SHARP (in-network)" : "Ring";
@@ -213,7 +196,7 @@ int nicfit__calc_run_allreduce(struct req *r, struct nicfit_emit *e)
 	    (rc = nicfit__calc_get_link(r, "link", 1, NICFIT_PROTO_ROCE, &sp, &proto)) ||
 	    (rc = nicfit__calc_get_long(r, "nics_per_node", 1, 1, 64, &nics)) ||
 	    (rc = nicfit__calc_get_double(r, "mtu", -1, 256, 9216, &mtu)) ||
-	    (rc = get_bool(r, "sharp", &sharp)) ||
+	    (rc = nicfit__calc_get_bool(r, "sharp", &sharp)) ||
 	    (rc = nicfit__calc_apply_assume(r, tabs, (size_t)ntabs)) || (rc = nicfit__calc_unused(r, known)))
 		return rc;
 	nicfit__calc_size_bytes(&z);

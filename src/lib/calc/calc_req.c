@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "nicfit/link.h"
 #include "nicfit/units.h"
@@ -191,4 +192,21 @@ int nicfit__calc_done(struct nicfit_emit *e, const struct nicfit_param_set *tabs
 	nicfit__calc_assumptions(e, tabs, ntabs);
 	nicfit_emit_end_object(e);
 	return 0;
+}
+
+int nicfit__calc_get_bool(struct req *r, const char *key, int *out)
+{
+	const char *v = nicfit_spec_get(r->s, key);
+
+	*out = 0;
+	if (!v)
+		return 0;
+	if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcmp(v, "1")) {
+		*out = 1;
+		return 0;
+	}
+	if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcmp(v, "0"))
+		return 0;
+	return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit__calc_optname(r, key), 0, 0,
+				      "'%.32s': use true or false", v));
 }

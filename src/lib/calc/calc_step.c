@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "calc/calc_int.h"
+#include "nicfit/kv.h"
 #include "nicfit/link.h"
 #include "nicfit/perf.h"
 #include "nicfit/step.h"
@@ -18,11 +19,18 @@
 
 /* ---- step ---------------------------------------------------------------- */
 
+/* What a step was asked beside its job: a disaggregated prefill's requests and prompt. */
+struct step_ask {
+	int disagg;   /* prefill hands its KV cache to other (decode) nodes */
+	long conc;    /* requests per step */
+	long ctx;     /* prompt tokens per request */
+};
+
 /* The job of `calc step`: model, GPUs, workload, parallelism, tokens. */
 static int step_job(struct req *r, const struct nicfit_catalog *cat, struct nicfit_step_job *j,
 		    const struct nicfit_model **model, const struct nicfit_gpu **gpu,
 		    enum nicfit_precision *prec, const struct nicfit_llm_params *lp,
-		    const struct nicfit_step_params *sp)
+		    const struct nicfit_step_params *sp, struct step_ask *ask)
 {
 	const char *mv = nicfit_spec_get(r->s, "model"), *pv = nicfit_spec_get(r->s, "params");
 	const char *v, *gv;
@@ -95,6 +103,21 @@ static int step_job(struct req *r, const struct nicfit_catalog *cat, struct nicf
 	j->tokens = j->phase == NICFIT_PHASE_DECODE ? (double)conc :
 		    j->phase == NICFIT_PHASE_PREFILL ? (double)conc * ctx :
 		    sp->tokens_per_gpu * nodes * gpn;
+	ask->conc = conc;
+	ask->ctx = ctx;
+	if ((rc = nicfit__calc_get_bool(r, "disaggregated", &ask->disagg)))
+		return rc;
+	if (ask->disagg && j->phase != NICFIT_PHASE_PREFILL)
+		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit__calc_optname(r, "disaggregated"), 0, 0,
+					      "a disaggregated step is a prefill step: give --workload prefill"));
+	if (ask->disagg) {
+		double bpt = nicfit_kv_bytes_per_token(&j->arch, lp);
+
+		if (!(bpt > 0))
+			return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit__calc_optname(r, "disaggregated"), 0, 0,
+						      "the KV cache moved to decode needs the model's layers and KV heads: give --model"));
+		j->kv_out_bytes = (double)conc * ctx * bpt;
+	}
 	return nicfit__calc_get_double(r, "batch_tokens", j->tokens, 1, 1e12, &j->tokens);
 }
 
@@ -160,6 +183,64 @@ static void emit_step_time(struct nicfit_emit *e, const struct nicfit_step *st,
 		nicfit_emit_printf(e, "  needs         %.1f Gb/s per node to hide it\n", t->need_gbps);
 	else if (st->nterms)
 		nicfit_emit_printf(e, "  needs         no rate hides it: the latency alone exceeds the overlap\n");
+}
+
+/*
+ * Disaggregated prefill (reference/inference-serving.md 2): each request's
+ * KV cache, the rate a prefill node sends it at to keep up with its own
+ * prefills, and one request's cache over one rail and over all of them.
+ * kv_transfer is null when prefill and decode share the GPUs.
+ */
+static int emit_kv_xfer(struct nicfit_emit *e, const struct nicfit_step_job *j,
+			const struct nicfit_step *st, const struct nicfit_llm_params *lp,
+			const struct step_ask *a, double rail_gbps, int rails,
+			struct nicfit_error *err)
+{
+	struct nicfit_kv_xfer x;
+	char b1[32], b2[32], b3[32];
+	int rc;
+
+	nicfit_emit_bool(e, "disaggregated", a->disagg);
+	if (!a->disagg) {
+		nicfit_emit_null(e, "kv_transfer");
+		return 0;
+	}
+	rc = nicfit_kv_xfer(&j->arch, lp, (double)a->ctx, (double)a->conc / j->nodes, st->compute_s,
+			    rail_gbps, rails, &x, err);
+	if (rc)
+		return rc;
+	nicfit_emit_begin_object(e, "kv_transfer");
+	nicfit_emit_number(e, "bytes_per_token", x.bytes_per_token);
+	nicfit_emit_number(e, "prompt_tokens", x.prompt_tokens);
+	nicfit_emit_number(e, "gb_per_request", x.bytes_per_request / 1e9);
+	nicfit_emit_number(e, "requests_per_node", x.requests);
+	nicfit_emit_number(e, "prefill_s", x.prefill_s);
+	nicfit_emit_number(e, "node_gbps", x.node_gbps);
+	if (x.rail_gbps > 0) {
+		nicfit_emit_number(e, "rail_gbps", x.rail_gbps);
+		nicfit_emit_int(e, "rails", x.rails);
+		nicfit_emit_number(e, "one_rail_s", x.one_rail_s);
+		nicfit_emit_number(e, "all_rails_s", x.all_rails_s);
+	} else {
+		nicfit_emit_null(e, "rail_gbps");
+		nicfit_emit_null(e, "rails");
+		nicfit_emit_null(e, "one_rail_s");
+		nicfit_emit_null(e, "all_rails_s");
+	}
+	nicfit_emit_end_object(e);
+	nicfit_emit_printf(e, "  KV transfer   %s per request = %.0f prompt tokens x %.0f B per token "
+			      "(2 x layers x KV heads x head dim x %g B)\n"
+			      "                %.4g request%s per prefill node every %s: %.1f Gb/s per "
+			      "prefill node to the decode nodes\n",
+			   nicfit_fmt_bytes(x.bytes_per_request, b1, sizeof(b1)), x.prompt_tokens,
+			   x.bytes_per_token, lp->kv_bytes, x.requests, x.requests == 1 ? "" : "s",
+			   nicfit_fmt_seconds(x.prefill_s, b2, sizeof(b2)), x.node_gbps);
+	if (x.rail_gbps > 0)
+		nicfit_emit_printf(e, "                one request's cache: %s over one %.1f Gb/s rail, "
+				      "%s over %d\n",
+				   nicfit_fmt_seconds(x.one_rail_s, b2, sizeof(b2)), x.rail_gbps,
+				   nicfit_fmt_seconds(x.all_rails_s, b3, sizeof(b3)), x.rails);
+	return 0;
 }
 
 /* What the step's Markdown answer shows (md_step). */
@@ -347,7 +428,8 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 {
 	static const char *const known[] = { "model", "params", "precision", "gpu", "nodes",
 		"gpus_per_node", "workload", "parallel", "tp", "pp", "ep", "batch_tokens",
-		"concurrency", "context", "tflops", "link", "proto", "nics_per_node", "assume", NULL };
+		"concurrency", "context", "tflops", "link", "proto", "nics_per_node", "disaggregated",
+		"assume", NULL };
 	struct nicfit_llm_params lp;
 	struct nicfit_step_params sp;
 	struct nicfit_link_params lkp;
@@ -369,6 +451,7 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 	double peak;
 	char b1[32], over[64];
 	long nics;
+	struct step_ask ask = { 0, 0, 0 };
 	int rc;
 
 	nicfit_llm_params_default(&lp);
@@ -376,7 +459,7 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 	nicfit_link_params_default(&lkp);
 	nicfit_allreduce_params_default(&ap);
 	if ((rc = nicfit__calc_apply_assume(r, tabs, 4)) ||
-	    (rc = step_job(r, cat, &job, &model, &gpu, &prec, &lp, &sp)) ||
+	    (rc = step_job(r, cat, &job, &model, &gpu, &prec, &lp, &sp, &ask)) ||
 	    (rc = nicfit__calc_get_link(r, "link", 0, NICFIT_PROTO_ROCE, &link, &proto)) ||
 	    (rc = nicfit__calc_get_long(r, "nics_per_node", 1, 1, 64, &nics)) || (rc = nicfit__calc_unused(r, known)))
 		return rc;
@@ -415,6 +498,10 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 	}
 	text_step(e, &job, &st, &sp, model, gpu, prec, cprec);
 	emit_step_terms(e, &st);
+	if ((rc = nicfit__calc_fix(r, emit_kv_xfer(e, &job, &st, &lp, &ask,
+						   link.gbps > 0 ? lr.goodput_gbps : 0, (int)nics,
+						   r->err))))
+		return rc;
 	if (link.gbps > 0) {
 		nicfit_emit_number(e, "node_gbps", t.node_gbps);
 		emit_step_time(e, &st, &t, &sp, over);

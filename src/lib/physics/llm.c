@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "nicfit/kv.h"
 #include "nicfit/llm.h"
 #include "core/num_int.h"
 
@@ -128,13 +129,8 @@ int nicfit_calc_fit(const struct nicfit_arch *a, enum nicfit_precision prec,
 	r->bits_per_param = wbits / a->params;
 	r->weights_gb = wbits / 8 / 1e9;
 
-	if (a->kv_lora_rank > 0 && a->layers > 0) {
-		r->kv_bytes_per_token = (double)a->layers * (a->kv_lora_rank + a->rope_dim) * p->kv_bytes;
-		r->kv_known = 1;
-	} else if (a->layers > 0 && a->kv_heads > 0 && a->head_dim > 0) {
-		r->kv_bytes_per_token = 2.0 * a->layers * a->kv_heads * a->head_dim * p->kv_bytes;
-		r->kv_known = 1;
-	}
+	r->kv_bytes_per_token = nicfit_kv_bytes_per_token(a, p);
+	r->kv_known = r->kv_bytes_per_token > 0;
 	r->kv_cache_gb = r->kv_bytes_per_token * (double)context * (double)concurrency / 1e9;
 	r->total_gb = r->weights_gb + r->kv_cache_gb;
 	r->gpu_gb = gpu_mem_gib * GIB / 1e9;

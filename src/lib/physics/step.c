@@ -314,6 +314,23 @@ static void step_traffic(const struct nicfit_step_job *j, const struct nicfit_st
 	}
 }
 
+/*
+ * Disaggregated prefill (docs/reference/inference-serving.md 2): the
+ * prompts' KV cache leaves every prefill node for the decode pool once,
+ * point to point over RDMA (NIXL, Mooncake's transfer engine), one
+ * network latency per step.
+ */
+static void step_kv_out(const struct nicfit_step_job *j, struct nicfit_step *s)
+{
+	if (j->phase != NICFIT_PHASE_PREFILL || !(j->kv_out_bytes > 0))
+		return;
+	add_term(s, "KV cache to the decode nodes",
+		 "prompt tokens x KV bytes per token (2 x layers x KV heads x head dim x kv_bytes) "
+		 "/ prefill nodes",
+		 "NVIDIA Dynamo disaggregated serving (NIXL); Mooncake (Qin et al. 2024, FAST '25)",
+		 j->kv_out_bytes / j->nodes, 1);
+}
+
 int nicfit_step_calc(const struct nicfit_step_job *j, const struct nicfit_step_params *p,
 		     struct nicfit_step *s, struct nicfit_error *err)
 {
@@ -332,6 +349,7 @@ int nicfit_step_calc(const struct nicfit_step_job *j, const struct nicfit_step_p
 		s->dp = dp_choose(j, j->arch.params / (tp * pp), s->gpus / (tp * pp));
 	step_compute(j, p, s);
 	step_traffic(j, p, s);
+	step_kv_out(j, s);
 	return 0;
 }
 
