@@ -60,6 +60,8 @@ struct nicfit_step_params {
 	double tokens_per_gpu; /* training tokens per GPU per step when none given */
 	double act_bytes;      /* bytes per activation value sent */
 	double grad_bytes;     /* bytes per gradient value all-reduced */
+	double dispatch_bytes; /* bytes per value an MoE dispatch sends (FP8 with its scales) */
+	double combine_bytes;  /* bytes per value an MoE combine sends back (bf16) */
 };
 
 extern const struct nicfit_param nicfit_step_param_table[];

@@ -8,6 +8,8 @@
  */
 #include "unit.h"
 
+#include <math.h>
+
 #include "nicfit/calc.h"
 #include "nicfit/catalog.h"
 #include "nicfit/kv.h"
@@ -178,22 +180,37 @@ static void zero3_moves_half_again(void **state)
 
 /*
  * DeepSeek-V3 decoding 256 requests on 2 x 8 H200 with its experts over
- * all 16 GPUs (EP 16): each of 58 MoE layers dispatches and combines 128
- * tokens per node x 8 experts x 7168 x 2 B, half of it to the other node:
- * 2 x 58 x 128 x 8 x 7168 x 2 x 1/2 = 851.4 MB per node per step, with
- * 2 x 58 = 116 network waits (1.16 ms at 10 us). With TP 8 x PP 2 instead
- * every token crosses the one stage boundary: 256 x 7168 x 2 = 3.67 MB,
- * and the all-to-all still moves over 200 times that.
+ * all 16 GPUs (EP 16). Decode runs DeepEP's low-latency kernels: one RDMA
+ * copy per remote expert, k(n-1)/n = 8 x 1/2 = 4 per token; each of 58
+ * MoE layers dispatches 128 tokens per node x 7168 values in FP8 with a
+ * fp32 scale per 128 (1.03125 B) and combines them in bf16 (2 B):
+ *   58 x 128 x 7168 x (1.03125 + 2) x 4 = 645.23 MB per node per step
+ * with 2 x 58 = 116 network waits (1.16 ms at 10 us). bf16 both ways
+ * (--assume dispatch_bytes=2) gives the 851.44 MB nicfit counted before,
+ * 4 / 3.03125 = 1.32 times as much: a third too high. With TP 8 x PP 2
+ * instead every token crosses the one stage boundary, 256 x 7168 x 2 =
+ * 3.67 MB, and the all-to-all still moves over 150 times that.
+ *
+ * Prefill of 32,768 prompt tokens on the same nodes runs DeepEP's normal
+ * kernels: a token crosses RDMA once per remote node its 8 experts reach,
+ * (n-1)(1-(1-1/n)^k) = 1 x (1 - 0.5^8) = 0.99609 copies, and fans out
+ * over NVLink there:
+ *   58 x 16,384 x 7168 x 3.03125 x 0.99609 = 20.567 GB per node,
+ * against 82.59 GB at one copy per remote expert (4.02 times); a training
+ * step of the same tokens adds the backward pass, the combine's gradient
+ * in FP8 and the dispatch's in bf16: twice, 41.13 GB, with 4 x 58 waits.
  */
 static void deepseek_ep_dominates(void **state)
 {
 	struct nicfit_step_params sp;
 	struct nicfit_step_job j;
-	struct nicfit_step ep, pp;
+	struct nicfit_step ep, pp, bf;
 	struct nicfit_step_time t;
 
 	(void)state;
 	nicfit_step_params_default(&sp);
+	assert_near(sp.dispatch_bytes, 1.03125, 1e-12);
+	assert_near(sp.combine_bytes, 2, 1e-12);
 	job_of(&j, "deepseek-v3", "h200-sxm-141gb", NICFIT_PREC_FP8, 0, 2, 8);
 	j.phase = NICFIT_PHASE_DECODE;
 	j.tokens = 256;
@@ -202,18 +219,41 @@ static void deepseek_ep_dominates(void **state)
 	assert_int_equal(nicfit_step_calc(&j, &sp, &ep, NULL), 0);
 	assert_int_equal(ep.nterms, 1);
 	assert_string_equal(ep.terms[0].name, "expert parallel all-to-all");
-	assert_near(ep.bytes_per_node / 1e6, 851.44, 0.01);
+	assert_non_null(strstr(ep.terms[0].formula, "low-latency"));
+	assert_near(ep.bytes_per_node, 58.0 * 128 * 7168 * 3.03125 * 4, 1);
+	assert_near(ep.bytes_per_node / 1e6, 645.23, 0.01);
 	assert_near(ep.hops, 116, 1e-9);
 	nicfit_step_over(&ep, 0, 10, &sp, &t);
 	assert_near(t.comm_s, 1.16e-3, 1e-9);
+	sp.dispatch_bytes = 2;
+	assert_int_equal(nicfit_step_calc(&j, &sp, &bf, NULL), 0);
+	assert_near(bf.bytes_per_node / 1e6, 851.44, 0.01);
+	assert_near(bf.bytes_per_node / ep.bytes_per_node, 4 / 3.03125, 1e-9);
+	sp.dispatch_bytes = 1.03125;
 	j.tp = 8;
 	j.pp = 2;
 	j.ep = 16;
 	assert_int_equal(nicfit_step_calc(&j, &sp, &pp, NULL), 0);
 	assert_int_equal(pp.nterms, 2);
 	assert_near(pp.terms[0].bytes / 1e6, 3.670, 0.001);
-	assert_near(pp.terms[1].bytes / 1e6, 851.44, 0.01);
-	assert_true(pp.terms[1].bytes > 200 * pp.terms[0].bytes);
+	assert_near(pp.terms[1].bytes / 1e6, 645.23, 0.01);
+	assert_true(pp.terms[1].bytes > 150 * pp.terms[0].bytes);
+	/* prefill: DeepEP's normal kernels, once per remote node */
+	j.tp = j.pp = 1;
+	j.phase = NICFIT_PHASE_PREFILL;
+	j.tokens = 32768;
+	assert_int_equal(nicfit_step_calc(&j, &sp, &ep, NULL), 0);
+	assert_int_equal(ep.nterms, 1);
+	assert_non_null(strstr(ep.terms[0].formula, "normal kernels"));
+	assert_near(ep.bytes_per_node, 58.0 * 16384 * 7168 * 3.03125 * (1 - pow(0.5, 8)), 1);
+	assert_near(ep.bytes_per_node / 1e9, 20.567, 0.001);
+	assert_near(58.0 * 16384 * 7168 * 3.03125 * 4 / ep.bytes_per_node, 4.016, 0.001);
+	assert_near(ep.hops, 116, 1e-9);
+	/* training: the backward pass moves as much again */
+	j.phase = NICFIT_PHASE_TRAIN;
+	assert_int_equal(nicfit_step_calc(&j, &sp, &bf, NULL), 0);
+	assert_near(bf.terms[bf.nterms - 1].bytes / 1e9, 41.13, 0.01);
+	assert_near(bf.terms[bf.nterms - 1].hops, 232, 1e-9);
 }
 
 /*

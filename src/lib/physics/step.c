@@ -63,6 +63,12 @@ const struct nicfit_param nicfit_step_param_table[] = {
 	  "Megatron-LM and vLLM exchange bf16 activations" },
 	{ "grad_bytes", P(grad_bytes), 2, 1, 4, "B", "bytes per gradient value all-reduced (bf16)",
 	  "ZeRO paper (Rajbhandari et al. 2020): fp16/bf16 gradients" },
+	{ "dispatch_bytes", P(dispatch_bytes), 1.03125, 0.5, 4, "B",
+	  "bytes per value an MoE dispatch sends: FP8 plus one fp32 scale per 128 channels",
+	  "DeepSeek-V3 report (arXiv 2412.19437) 3.3.2 and 3.2.2; DeepEP README: FP8 dispatching" },
+	{ "combine_bytes", P(combine_bytes), 2, 0.5, 4, "B",
+	  "bytes per value an MoE combine sends back (bf16)",
+	  "DeepSeek-V3 report (arXiv 2412.19437) 3.3.2; DeepEP README: BF16 combining" },
 };
 
 const size_t nicfit_step_param_count =
@@ -246,6 +252,45 @@ static void step_compute(const struct nicfit_step_job *j, const struct nicfit_st
 }
 
 /*
+ * Expert parallel as DeepEP moves it (docs/reference/inference-serving.md
+ * 3): every MoE layer dispatches each token's hidden state to its top-k
+ * experts and combines their outputs back, dispatch in FP8 with its
+ * scales (dispatch_bytes) and combine in bf16 (combine_bytes), as
+ * DeepSeek-V3 trains and serves; training adds the backward pass, the
+ * combine's gradient in FP8 and the dispatch's in bf16. Training and
+ * prefill run DeepEP's normal kernels, which send a token over RDMA once
+ * per remote node it has experts on and fan it out over NVLink there:
+ * (n-1) x (1 - (1 - 1/n)^k) copies on n nodes, the remote nodes that k
+ * uniformly routed experts reach. Decode runs the low-latency kernels,
+ * pure RDMA, one copy per remote expert: k x (n-1)/n.
+ */
+static void step_ep(const struct nicfit_step_job *j, const struct nicfit_step_params *p,
+		    struct nicfit_step *s, int n)
+{
+	double moe = j->moe_layers > 0 ? j->moe_layers : j->arch.layers;
+	int k = j->experts_active > 0 ? j->experts_active : 1;
+	int train = j->phase == NICFIT_PHASE_TRAIN, ll = j->phase == NICFIT_PHASE_DECODE;
+	double copies = ll ? k * (n - 1.0) / n : (n - 1.0) * (1 - pow(1 - 1.0 / n, k));
+	double per_value = (train ? 2 : 1) * (p->dispatch_bytes + p->combine_bytes);
+
+	add_term(s, "expert parallel all-to-all",
+		 ll ? "2 all-to-alls per MoE layer (dispatch at dispatch_bytes, combine at "
+		 "combine_bytes) x tokens x hidden x k(e-1)/e copies off the node, one per remote "
+		 "expert (DeepEP low-latency kernels, pure RDMA)" :
+		 train ? "4 all-to-alls per MoE layer (dispatch and the combine's gradient at "
+		 "dispatch_bytes, combine and the dispatch's gradient at combine_bytes) x tokens x "
+		 "hidden x (e-1)(1-(1-1/e)^k) copies, one per remote node the token's experts reach "
+		 "(DeepEP normal kernels: RDMA once per node, NVLink fan-out)" :
+		 "2 all-to-alls per MoE layer (dispatch at dispatch_bytes, combine at combine_bytes) "
+		 "x tokens x hidden x (e-1)(1-(1-1/e)^k) copies, one per remote node the token's "
+		 "experts reach (DeepEP normal kernels: RDMA once per node, NVLink fan-out)",
+		 "DeepSeek-V3 technical report (arXiv 2412.19437) 3.2.2, 3.3.2; DeepEP README "
+		 "(github.com/deepseek-ai/DeepEP); Lepikhin et al. 2020 (GShard)",
+		 moe * (s->tokens / j->nodes) * j->arch.hidden * per_value * copies,
+		 (train ? 4 : 2) * moe);
+}
+
+/*
  * The traffic of each parallelism that spans nodes. m nodes hold one
  * replica (TP x PP over GPUs per node); d = nodes / m replicas exchange
  * gradients; tp_nodes and pp_nodes are the nodes tensor and pipeline
@@ -299,19 +344,8 @@ static void step_traffic(const struct nicfit_step_job *j, const struct nicfit_st
 			 "each stage boundary" : "tokens x hidden x act_bytes at each stage boundary",
 			 "Narayanan et al. 2021 (Megatron-LM), section 3: point-to-point between stages",
 			 (train ? 2 : 1) * t_rep * h * p->act_bytes, (train ? 2.0 : 1.0) * (pp_nodes - 1));
-	if (ep_nodes > 1 && j->experts > 1 && h > 0) {
-		double moe = j->moe_layers > 0 ? j->moe_layers : layers, per = train ? 4 : 2;
-		int k = j->experts_active > 0 ? j->experts_active : 1;
-
-		add_term(s, "expert parallel all-to-all",
-			 train ? "4 all-to-alls per MoE layer (dispatch and combine, forward and "
-			 "backward) x tokens x top-k x hidden x act_bytes x (e-1)/e off the node" :
-			 "2 all-to-alls per MoE layer (dispatch, combine) x tokens x top-k x hidden x "
-			 "act_bytes x (e-1)/e off the node",
-			 "Lepikhin et al. 2020 (GShard); DeepSeek-V3 technical report (arXiv 2412.19437)",
-			 per * moe * (s->tokens / j->nodes) * k * h * p->act_bytes *
-			 (ep_nodes - 1) / ep_nodes, per * moe);
-	}
+	if (ep_nodes > 1 && j->experts > 1 && h > 0)
+		step_ep(j, p, s, ep_nodes);
 }
 
 /*
