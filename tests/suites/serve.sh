@@ -108,6 +108,7 @@ fit|{"model": "llama-3-70b", "precision": "fp8", "gpus": "1xa40"}|--model llama-
 allreduce|{"size": "140GB", "nodes": 8, "link": "HDR", "nics_per_node": 2, "sharp": true}|--size 140GB --nodes 8 --link HDR --nics-per-node 2 --sharp
 stream|{"tokens_per_s": 50, "concurrency": 1000, "link": "10G"}|--tokens-per-s 50 --concurrency 1000 --link 10G
 step|{"model": "llama-3-8b", "gpu": "a40", "nodes": 2, "gpus_per_node": 2, "link": "100G"}|--model llama-3-8b --gpu a40 --nodes 2 --gpus-per-node 2 --link 100G
+step|{"model": "llama-3-70b", "gpu": "h100-sxm5-80gb", "nodes": 1, "workload": "prefill", "context": 8192, "disaggregated": true, "link": "400G", "proto": "ib", "nics_per_node": 8}|--model llama-3-70b --gpu h100-sxm5-80gb --nodes 1 --workload prefill --context 8192 --disaggregated --link 400G --proto ib --nics-per-node 8
 CALCS
 post '/api/calc/pcie?format=md' '{"gen": 4, "width": 8}'
 check "... and it is Markdown: a heading, the figures' table, the formula" \

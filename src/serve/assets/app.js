@@ -40,6 +40,8 @@
         ['gpus_per_node', 'GPUs per node', 'number', '2'], ['parallel', 'Data parallelism', 'select:,auto,ddp,zero1,zero2,zero3,fsdp', ''],
         ['tp', 'Tensor parallel', 'number', ''], ['pp', 'Pipeline parallel', 'number', ''], ['ep', 'Expert parallel', 'number', ''],
         ['batch_tokens', 'Tokens per step', 'number', ''], ['concurrency', 'Sequences (inference)', 'number', ''],
+        ['context', 'Prompt tokens (prefill)', 'number', ''],
+        ['disaggregated', 'Prefill hands its KV cache to decode nodes', 'select:,true', ''],
         ['link', 'Link (100G)', 'text', '100G'], ['proto', 'Protocol', 'select:,roce,ib,tcp', ''],
         ['nics_per_node', 'NICs per node', 'number', '']] },
     stream: { about: 'Network traffic of streaming generated tokens to users.',
@@ -707,10 +709,14 @@
     step: { keys: ['model', 'params', 'gpu', 'nodes', 'gpus_per_node', 'gpus', 'precision', 'compute_precision', 'phase', 'adapters',
       'parallel', 'tp', 'pp', 'ep', 'tokens', 'trainable_params', 'flops', 'tflops_per_gpu', 'compute_s', 'memory_bound',
       'bytes_per_node_gb', 'traffic', 'node_gbps', 'comm_s', 'hidden_s', 'stall_s', 'step_s', 'compute_comm_ratio', 'hides',
-      'need_gbps', 'algorithm'],
+      'need_gbps', 'algorithm', 'disaggregated', 'kv_transfer'],
       answer: (d) => stepAnswer(d),
       rows: (d) => [['Job', stepJob(d)], ['Compute', fmtSeconds(d.compute_s) + (d.memory_bound ? ' (the weight read from GPU memory sets it)' : '')]]
         .concat((Array.isArray(d.traffic) ? d.traffic : []).map((t) => [t.name, fmtValue('_gb', t.gb_per_node) + ' per node per step']))
+        .concat(d.kv_transfer ? [['KV cache per request', fmtValue('_gb', d.kv_transfer.gb_per_request)],
+          ['KV rate per prefill node', G(d.kv_transfer.node_gbps)],
+          ['One request over one rail', typeof d.kv_transfer.one_rail_s === 'number' ? fmtSeconds(d.kv_transfer.one_rail_s) + ', ' +
+            fmtSeconds(d.kv_transfer.all_rails_s) + ' over ' + d.kv_transfer.rails : null]] : [])
         .concat([['Sent per node', fmtValue('bytes_per_node_gb', d.bytes_per_node_gb)], ['Node rate', typeof d.node_gbps === 'number' ? G(d.node_gbps) : null],
           ['Communication', typeof d.node_gbps === 'number' ? fmtSeconds(d.comm_s) + (d.algorithm ? ' (' + ALG[d.algorithm] + ')' : '') : null],
           ['Hides under', typeof d.hidden_s === 'number' ? fmtSeconds(d.hidden_s) : null],
