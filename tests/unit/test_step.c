@@ -312,6 +312,51 @@ static void kv_transfer_70b_8k(void **state)
 }
 
 /*
+ * DeepSeek-V3's prefill pool on 2 x 8 H200 at fp8, EP 16, 8 prompts of
+ * 4,096 tokens a step, its KV cache handed to a decode pool:
+ *   KV per token   MLA: 61 layers x (512 + 64) x 2 B = 70,272 B
+ *   per request    70,272 x 4,096 = 287.8 MB; 4 requests a node: 1.151 GB
+ *   prefill        2 x 37.55e9 active x 32,768 / (16 x 1979e12 x 0.4) = 194 ms
+ *   per node       4 x 287.8e6 x 8 / 0.1943 s = 47.4 Gb/s
+ *   expert parallel (normal kernels, FP8 dispatch, bf16 combine)
+ *                  58 x 16,384 x 7168 x 3.03125 x (1 - 0.5^8) = 20.567 GB
+ * The all-to-all moves 18 times the KV cache: the prefill pool's rails are
+ * sized by expert parallelism, not by the hand-off.
+ */
+static void deepseek_prefill_pool(void **state)
+{
+	const struct nicfit_model *m = nicfit_catalog_find_model(cat, "deepseek-v3", "m", NULL);
+	struct nicfit_llm_params lp;
+	struct nicfit_step_params sp;
+	struct nicfit_step_job j;
+	struct nicfit_step st;
+	struct nicfit_kv_xfer x;
+
+	(void)state;
+	assert_non_null(m);
+	nicfit_llm_params_default(&lp);
+	nicfit_step_params_default(&sp);
+	assert_near(nicfit_kv_bytes_per_token(&m->arch, &lp), 70272, 1e-9);
+	job_of(&j, "deepseek-v3", "h200-sxm-141gb", NICFIT_PREC_FP8, 0, 2, 8);
+	j.phase = NICFIT_PHASE_PREFILL;
+	j.ep = 16;
+	j.tokens = 8 * 4096;
+	j.kv_out_bytes = 8 * 4096 * 70272.0;
+	assert_int_equal(nicfit_step_calc(&j, &sp, &st, NULL), 0);
+	assert_near(st.compute_s, 2 * m->arch.active_params * 32768 / (16 * 1979e12 * 0.4), 1e-12);
+	assert_near(st.compute_s, 0.1943, 0.0001);
+	assert_int_equal(st.nterms, 2);
+	assert_string_equal(st.terms[0].name, "expert parallel all-to-all");
+	assert_near(st.terms[0].bytes / 1e9, 20.567, 0.001);
+	assert_string_equal(st.terms[1].name, "KV cache to the decode nodes");
+	assert_near(st.terms[1].bytes / 1e9, 1.151, 0.001);
+	assert_true(st.terms[0].bytes > 17 * st.terms[1].bytes);
+	assert_int_equal(nicfit_kv_xfer(&m->arch, &lp, 4096, 4, st.compute_s, 0, 0, &x, NULL), 0);
+	assert_near(x.bytes_per_request / 1e6, 287.83, 0.01);
+	assert_near(x.node_gbps, 47.4, 0.05);
+}
+
+/*
  * Layouts: TP must divide the attention and KV heads and stay in the
  * node. Llama 3.1 405B at fp8 needs 6 H100 (412 GB / 77.3): 6 divides
  * neither 128 nor 8, so TP 8 on 1 node; at bf16 it needs 11: TP 8 x PP 2
@@ -660,6 +705,7 @@ int main(void)
 		cmocka_unit_test(zero3_moves_half_again),
 		cmocka_unit_test(deepseek_ep_dominates),
 		cmocka_unit_test(kv_transfer_70b_8k),
+		cmocka_unit_test(deepseek_prefill_pool),
 		cmocka_unit_test(layouts_users_can_run),
 		cmocka_unit_test(nccl_algorithm),
 		cmocka_unit_test(plan_qlora_25g),

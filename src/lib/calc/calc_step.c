@@ -229,11 +229,13 @@ static int emit_kv_xfer(struct nicfit_emit *e, const struct nicfit_step_job *j,
 	}
 	nicfit_emit_end_object(e);
 	nicfit_emit_printf(e, "  KV transfer   %s per request = %.0f prompt tokens x %.0f B per token "
-			      "(2 x layers x KV heads x head dim x %g B)\n"
+			      "(%s x %g B%s)\n"
 			      "                %.4g request%s per prefill node every %s: %.1f Gb/s per "
 			      "prefill node to the decode nodes\n",
 			   nicfit_fmt_bytes(x.bytes_per_request, b1, sizeof(b1)), x.prompt_tokens,
-			   x.bytes_per_token, lp->kv_bytes, x.requests, x.requests == 1 ? "" : "s",
+			   x.bytes_per_token, j->arch.kv_lora_rank > 0 ?
+			   "(kv_lora_rank + rope_dim) x layers" : "2 x layers x KV heads x head dim",
+			   lp->kv_bytes, j->arch.kv_lora_rank > 0 ? ": the MLA latent" : "", x.requests, x.requests == 1 ? "" : "s",
 			   nicfit_fmt_seconds(x.prefill_s, b2, sizeof(b2)), x.node_gbps);
 	if (x.rail_gbps > 0)
 		nicfit_emit_printf(e, "                one request's cache: %s over one %.1f Gb/s rail, "

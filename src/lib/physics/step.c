@@ -359,6 +359,8 @@ static void step_kv_out(const struct nicfit_step_job *j, struct nicfit_step *s)
 	if (j->phase != NICFIT_PHASE_PREFILL || !(j->kv_out_bytes > 0))
 		return;
 	add_term(s, "KV cache to the decode nodes",
+		 j->arch.kv_lora_rank > 0 ? "prompt tokens x KV bytes per token ((kv_lora_rank + "
+		 "rope_dim) x layers x kv_bytes: the MLA latent) / prefill nodes" :
 		 "prompt tokens x KV bytes per token (2 x layers x KV heads x head dim x kv_bytes) "
 		 "/ prefill nodes",
 		 "NVIDIA Dynamo disaggregated serving (NIXL); Mooncake (Qin et al. 2024, FAST '25)",
