@@ -191,24 +191,17 @@ static void emit_step_time(struct nicfit_emit *e, const struct nicfit_step *st,
  * prefills, and one request's cache over one rail and over all of them.
  * kv_transfer is null when prefill and decode share the GPUs.
  */
-static int emit_kv_xfer(struct nicfit_emit *e, const struct nicfit_step_job *j,
-			const struct nicfit_step *st, const struct nicfit_llm_params *lp,
-			const struct step_ask *a, double rail_gbps, int rails,
-			struct nicfit_error *err)
+static void emit_kv_xfer(struct nicfit_emit *e, const struct nicfit_step_job *j,
+			 const struct nicfit_llm_params *lp, const struct nicfit_kv_xfer *kv)
 {
-	struct nicfit_kv_xfer x;
+	const struct nicfit_kv_xfer x = kv ? *kv : (struct nicfit_kv_xfer){ 0 };
 	char b1[32], b2[32], b3[32];
-	int rc;
 
-	nicfit_emit_bool(e, "disaggregated", a->disagg);
-	if (!a->disagg) {
+	nicfit_emit_bool(e, "disaggregated", kv != NULL);
+	if (!kv) {
 		nicfit_emit_null(e, "kv_transfer");
-		return 0;
+		return;
 	}
-	rc = nicfit_kv_xfer(&j->arch, lp, (double)a->ctx, (double)a->conc / j->nodes, st->compute_s,
-			    rail_gbps, rails, &x, err);
-	if (rc)
-		return rc;
 	nicfit_emit_begin_object(e, "kv_transfer");
 	nicfit_emit_number(e, "bytes_per_token", x.bytes_per_token);
 	nicfit_emit_number(e, "prompt_tokens", x.prompt_tokens);
@@ -242,7 +235,6 @@ static int emit_kv_xfer(struct nicfit_emit *e, const struct nicfit_step_job *j,
 				      "%s over %d\n",
 				   nicfit_fmt_seconds(x.one_rail_s, b2, sizeof(b2)), x.rail_gbps,
 				   nicfit_fmt_seconds(x.all_rails_s, b3, sizeof(b3)), x.rails);
-	return 0;
 }
 
 /* What the step's Markdown answer shows (md_step). */
@@ -257,6 +249,7 @@ struct step_md {
 	const char *cprec;
 	const char *over;  /* "8 x 200G roce", "" without a link */
 	double latency_us; /* one network step's latency */
+	const struct nicfit_kv_xfer *kv; /* a disaggregated prefill's KV transfer, or NULL */
 };
 
 /* The traffic of each parallelism that crosses the network, as a table. */
@@ -336,6 +329,17 @@ static void md_step(struct nicfit_emit *e, const struct step_md *m)
 			    nicfit_fmt_seconds(t->hidden_s, b1, sizeof(b1)), m->sp->overlap * 100);
 	if (t->need_gbps > 0)
 		nicfit__calc_md_row(e, "needs", "%.1f Gb/s per node", t->need_gbps);
+	if (m->kv) {
+		nicfit__calc_md_row(e, "KV cache per request", "%s (%.0f tokens x %.0f B)",
+				    nicfit_fmt_bytes(m->kv->bytes_per_request, b1, sizeof(b1)),
+				    m->kv->prompt_tokens, m->kv->bytes_per_token);
+		nicfit__calc_md_row(e, "KV to decode", "%.1f Gb/s per prefill node", m->kv->node_gbps);
+		if (m->kv->rail_gbps > 0)
+			nicfit__calc_md_row(e, "one request's KV", "%s over one rail, %s over %d",
+					    nicfit_fmt_seconds(m->kv->one_rail_s, b1, sizeof(b1)),
+					    nicfit_fmt_seconds(m->kv->all_rails_s, b2, sizeof(b2)),
+					    m->kv->rails);
+	}
 	nicfit_emit_table_end(e);
 	md_step_traffic(e, st);
 	nicfit_emit_heading(e, "Formula");
@@ -454,6 +458,7 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 	char b1[32], over[64];
 	long nics;
 	struct step_ask ask = { 0, 0, 0 };
+	struct nicfit_kv_xfer kv;
 	int rc;
 
 	nicfit_llm_params_default(&lp);
@@ -491,19 +496,20 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 	} else {
 		nicfit_step_over(&st, 0, ap.latency_us, &sp, &t);
 	}
+	if (ask.disagg && (rc = nicfit__calc_fix(r, nicfit_kv_xfer(&job.arch, &lp, (double)ask.ctx,
+			(double)ask.conc / job.nodes, st.compute_s, link.gbps > 0 ? lr.goodput_gbps : 0,
+			(int)nics, &kv, r->err))))
+		return rc;
 	if (nicfit_emit_format(e) == NICFIT_FMT_MD) {
 		struct step_md m = { &job, &st, &t, &sp, model, gpu, prec, cprec, over,
-				      ap.latency_us };
+				      ap.latency_us, ask.disagg ? &kv : NULL };
 
 		md_step(e, &m);
 		return nicfit__calc_done(e, tabs, 4);
 	}
 	text_step(e, &job, &st, &sp, model, gpu, prec, cprec);
 	emit_step_terms(e, &st);
-	if ((rc = nicfit__calc_fix(r, emit_kv_xfer(e, &job, &st, &lp, &ask,
-						   link.gbps > 0 ? lr.goodput_gbps : 0, (int)nics,
-						   r->err))))
-		return rc;
+	emit_kv_xfer(e, &job, &lp, ask.disagg ? &kv : NULL);
 	if (link.gbps > 0) {
 		nicfit_emit_number(e, "node_gbps", t.node_gbps);
 		emit_step_time(e, &st, &t, &sp, over);
