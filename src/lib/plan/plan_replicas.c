@@ -129,7 +129,7 @@ void nicfit__plan_replicas_verdict(struct nicfit_plan *p)
 		return;
 	thr[0] = '\0';
 	if (p->replicas_tok_s > 0)
-		plan_fmt(thr, sizeof(thr), ", decode %.1f tokens/s against the split's %.1f",
+		plan_fmt(thr, sizeof(thr), " and decode %.1f tokens/s against the split's %.1f",
 			 p->replicas_tok_s, p->split_tok_s);
 	plan_fmt(p->verdict + n, sizeof(p->verdict) - n,
 		 " nicfit recommends %d replicas behind a load balancer instead: the model fits one "
