@@ -180,6 +180,8 @@ struct nicfit_cluster_storage_input {
 	const char *switch_id;   /* catalog switch id, or NULL for a generic switch */
 	int radix;               /* generic switch: ports */
 	double oversubscription; /* leaf down:up bandwidth limit, >= 1 */
+	int dual_homed;          /* a compute node's ports on two different leaves (at least two
+				  * ports a node, so two tiers) */
 };
 
 struct nicfit_cluster_input {
@@ -209,6 +211,12 @@ struct nicfit_cluster_input {
 	struct nicfit_cluster_net_input net[NICFIT_NET_COUNT];
 	struct nicfit_cluster_storage_input storage;
 	int frontend_uplinks;    /* uplinks from each top-tier front-end switch to the border; 0: none */
+	/*
+	 * The reference design whose node defaults the request took (an
+	 * 8-GPU HGX/DGX node: rail-optimized, two north-south links to two
+	 * switches, dual-homed storage), NULL when none: a decision names it.
+	 */
+	const char *node_kind;
 	struct nicfit_cluster_layout layout;
 };
 
@@ -466,6 +474,21 @@ extern const char *const nicfit_cluster_spec_keys[];
  */
 int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_cluster_input *in,
 				   int *port_map_inline, struct nicfit_error *err);
+
+/*
+ * The defaults of the node's kind on what spec leaves out, after
+ * nicfit_cluster_input_from_spec() read it: an 8-GPU HGX/DGX baseboard
+ * node (--gpus-per-node 8 with no GPU named, or a baseboard GPU of
+ * cat, --gpu) gets a rail-optimized back end, two north-south links to
+ * two switches at 200GbE (400GbE behind 800G compute NICs) and
+ * dual-homed storage, as NVIDIA's HGX reference architectures build it
+ * and as `nicfit plan` judges the same node. in->node_kind then names
+ * the design. cat may be NULL (nothing is known of a named GPU: no
+ * defaults). Never fails: an unknown GPU or NIC is for the sizing to
+ * refuse.
+ */
+void nicfit_cluster_input_node_defaults(struct nicfit_spec *spec, const struct nicfit_catalog *cat,
+					struct nicfit_cluster_input *in);
 
 /* How the port map was delivered, for the renderer. */
 struct nicfit_cluster_render_opts {

@@ -168,8 +168,10 @@ static int cluster_size(struct cli *c, struct nicfit_spec *spec, struct nicfit_c
 		return rc;
 	nicfit_error_clear(&err);
 	rc = nicfit_cluster_input_from_spec(spec, &in, &opts->port_map_inline, &err);
-	if (!rc)
+	if (!rc) {
+		nicfit_cluster_input_node_defaults(spec, cat, &in);
 		rc = nicfit_cluster_size(&in, cat, cl, &err);
+	}
 	if (!rc)
 		return 0;
 	/* "--switch" from the sizing: in a --spec file, the "switch" key's position */

@@ -540,8 +540,13 @@ static double price(const struct nicfit_cable *x)
 static int fabric_fits(const struct nicfit_cluster *c, const struct cl_class *k,
 		       const struct nicfit_cable *x)
 {
-	const struct nicfit_switch *sw = c->net[k->net].sw.cat;
-	const char *fab = sw ? sw->fabric : c->in.net[k->net].link_ib[0] ? "infiniband" : NULL;
+	/* the storage network's and the border's classes are of no walked network (net COUNT) */
+	int walked = k->net < NICFIT_NET_COUNT;
+	const struct nicfit_switch *sw = walked ? c->net[k->net].sw.cat :
+					 k->list == CL_LIST_STORAGE ? c->storage.sw.cat :
+					 c->net[NICFIT_NET_FRONTEND].sw.cat;
+	const char *fab = sw ? sw->fabric :
+			  walked && c->in.net[k->net].link_ib[0] ? "infiniband" : NULL;
 
 	return !x->fabric || (fab && !strcasecmp(fab, x->fabric));
 }

@@ -381,6 +381,13 @@ static void explain_backend(struct nicfit_cluster *c)
 	const struct nicfit_cluster_net *be = &c->net[NICFIT_NET_BACKEND];
 	const struct cl_net *cb = &c->impl->net[NICFIT_NET_BACKEND];
 
+	if (c->in.node_kind)
+		nicfit__decide(&c->decisions, "cluster.node_kind", 1,
+			       "nodes: %d GPUs on an HGX/DGX baseboard, built as %s unless asked "
+			       "otherwise: the back end rail-optimized (--rail-optimized off), two "
+			       "north-south links to two switches at 200GbE, 400GbE behind 800G "
+			       "compute NICs (--frontend-links, --frontend-gbps), storage dual-homed",
+			       c->in.gpus_per_node, c->in.node_kind);
 	if (be->planes > 1)
 		nicfit__decide(&c->decisions, "cluster.planes", 1,
 			       "back end: %d independent planes; link l of a node goes to plane l mod %d, "

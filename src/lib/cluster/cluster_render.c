@@ -630,6 +630,7 @@ int nicfit_cluster_run(const struct nicfit_catalog *cat, struct nicfit_spec *spe
 	rc = nicfit_cluster_input_from_spec(spec, &in, &opts.port_map_inline, err);
 	if (rc)
 		return rc;
+	nicfit_cluster_input_node_defaults(spec, cat, &in);
 	rc = nicfit_cluster_size(&in, cat, &c, err);
 	if (rc) {
 		/* "--switch": in a JSON request, the "switch" key at its line and column */

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "cluster/cluster_int.h"
+#include "core/node_kind_int.h"
 #include "nicfit/units.h"
 
 /* ---- the request ------------------------------------------------------------- */
@@ -312,4 +313,45 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	if (port_map_inline)
 		*port_map_inline = a.inl;
 	return 0;
+}
+
+/*
+ * The defaults of the node's kind (core/node_kind_int.h, the rules plan
+ * shares): an 8-GPU HGX/DGX baseboard node, as --gpus-per-node 8 or a
+ * baseboard GPU (--gpu) says, gets a rail-optimized back end, two
+ * north-south links to two switches at 200GbE (400GbE behind 800G
+ * compute NICs) and dual-homed storage, as NVIDIA's HGX reference
+ * architectures build it. Only what the request leaves out is set: an
+ * option given keeps its value, and a front-end switch given sets the
+ * front end's rate. A GPU or NIC the catalog does not hold is left for
+ * the sizing to refuse.
+ */
+void nicfit_cluster_input_node_defaults(struct nicfit_spec *spec, const struct nicfit_catalog *cat,
+					struct nicfit_cluster_input *in)
+{
+	struct nicfit_cluster_net_input *be = &in->net[NICFIT_NET_BACKEND];
+	struct nicfit_cluster_net_input *fe = &in->net[NICFIT_NET_FRONTEND];
+	const struct nicfit_gpu *g = NULL;
+	const struct nicfit_nic *nic = NULL;
+	struct nicfit_node_kind k;
+	double gbps = be->link_gbps;
+
+	if (in->gpu_id && !(cat && (g = nicfit_catalog_find_gpu(cat, in->gpu_id, NULL, NULL))))
+		return;
+	if (in->nic_id && cat)
+		nic = nicfit_catalog_find_nic(cat, in->nic_id, NULL, NULL);
+	if (!(gbps > 0) && nic)
+		gbps = nic->port_gbps;
+	nicfit_node_kind(g, in->gpus_per_node, gbps, &k);
+	if (!k.baseboard || in->nics_per_node < 1)
+		return;
+	in->node_kind = k.source;
+	if (!nicfit_spec_get(spec, "rail_optimized") && !nicfit_spec_get(spec, "rail_only"))
+		be->rail_optimized = k.rail_optimized;
+	if (fe->links_per_node > 0 && !nicfit_spec_get(spec, "frontend_links"))
+		fe->links_per_node = k.ns_links;
+	if (fe->links_per_node > 0 && !nicfit_spec_get(spec, "frontend_gbps") &&
+	    !nicfit_spec_get(spec, "frontend_switch"))
+		fe->link_gbps = k.ns_gbps;
+	in->storage.dual_homed = k.storage_dual_homed;
 }

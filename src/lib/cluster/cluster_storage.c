@@ -129,6 +129,9 @@ static int storage_ports(struct nicfit_cluster *c, struct nicfit_cluster_storage
 				       "%g Gb/s per node needs %.0f storage ports of %g Gb/s (at most %d)",
 				       si->node_gbps, k, st->link_gbps, NICFIT_CLUSTER_MAX_LINKS);
 	st->node_links = k < 1 ? 1 : (int)k;
+	/* dual-homed: one port to each of two leaves at least, whatever one port carries */
+	if (si->dual_homed && st->node_links < 2)
+		st->node_links = 2;
 	per_server = st->demand_gbps / (double)si->servers;
 	k = ceil(per_server / st->link_gbps - NICFIT_EPS);
 	if (k > NICFIT_CLUSTER_MAX_LINKS)
@@ -173,7 +176,7 @@ static int storage_tiers(struct nicfit_cluster *c, struct nicfit_cluster_storage
 	d.b = st->breakout;
 	d.stride = st->split_stride;
 	one = nicfit__cluster_leaf_max(&d, 0);
-	if (st->endpoints <= one) {
+	if (st->endpoints <= one && !c->in.storage.dual_homed) {
 		split = cdiv(st->endpoints, st->breakout);
 		st->tiers = 1;
 		st->leaves = 1;
@@ -191,6 +194,13 @@ static int storage_tiers(struct nicfit_cluster *c, struct nicfit_cluster_storage
 				       "storage: a %s leaf has no room for a storage port beside its "
 				       "uplinks: give a larger switch or more "
 				       "--storage-oversubscription", st->sw.id);
+	/*
+	 * Dual-homed: the compute nodes' ports are laid out port by port
+	 * (port 0 of every node, then port 1: port_end), so a leaf of no
+	 * more ports than there are nodes never holds two ports of one node.
+	 */
+	if (c->in.storage.dual_homed && elaf > c->in.nodes)
+		elaf = c->in.nodes;
 	st->tiers = 2;
 	st->down = (int)(cdiv(elaf, st->breakout) * st->split_stride);
 	st->upbase = (int)whole_cages(st->down, st->sw.per_cage);
@@ -287,9 +297,12 @@ static void port_end(const struct nicfit_cluster *c, long e, int dv, struct cl_p
 	long host = c->in.nodes * st->node_links;
 
 	if (e < host) {
-		nicfit__cluster_where(c, e / st->node_links, q);
-		snprintf(x->a, sizeof(x->a), "node%0*ld", c->impl->node_digits, e / st->node_links + 1);
-		x->port_a = (int)(e % st->node_links);
+		/* dual-homed: port by port over the nodes, so a node's ports fall on different leaves */
+		long node = c->in.storage.dual_homed ? e % c->in.nodes : e / st->node_links;
+
+		nicfit__cluster_where(c, node, q);
+		snprintf(x->a, sizeof(x->a), "node%0*ld", c->impl->node_digits, node + 1);
+		x->port_a = (int)(c->in.storage.dual_homed ? e / c->in.nodes : e % st->node_links);
 	} else {
 		long k = e - host;
 
@@ -472,6 +485,12 @@ void nicfit__cluster_explain_storage(struct nicfit_cluster *c)
 		       st->node_links == 1 ? "" : "s", st->link_gbps, c->in.storage.servers,
 		       st->demand_gbps / (double)c->in.storage.servers, st->server_links,
 		       st->server_links == 1 ? "" : "s", st->endpoints);
+	if (c->in.storage.dual_homed)
+		nicfit__decide(&c->decisions, "cluster.storage", 1,
+			       "storage: dual-homed: each node's %d ports go to %d different leaves "
+			       "(port k of every node in turn, at most %d ports a leaf), so a leaf "
+			       "failure leaves every node its storage", st->node_links,
+			       st->node_links, st->endpoints_per_leaf);
 	if (st->tiers == 1)
 		nicfit__decide(&c->decisions, "cluster.storage", 1,
 			       "storage: one %s takes all %ld ports: %ld of its %d ports x %d%s",

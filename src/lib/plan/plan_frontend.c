@@ -11,6 +11,8 @@
 #include <strings.h>
 
 #include "nicfit/units.h"
+#include "core/node_kind_int.h"
+#include "core/num_int.h"
 #include "plan/plan_int.h"
 
 /* ---- R3: front end ------------------------------------------------------ */
@@ -274,6 +276,31 @@ void nicfit__plan_rule_frontend(const struct nicfit_catalog *cat, struct nicfit_
  * card asked for (--frontend-nic) keeps its own link; storage NICs that
  * found no slot leave the front end R3 chose.
  */
+/*
+ * The bond against what the node's kind is built with (core/node_kind_int.h,
+ * the defaults `nicfit cluster` sizes the same node with): an 8-GPU
+ * HGX/DGX node's north-south is two ports to two switches at 200GbE, or
+ * 400GbE behind 800G compute NICs. Said, not enforced: the cards are the
+ * server's or the catalog's best fit, and a bond below the reference
+ * design is the buyer's call.
+ */
+static void converged_against_kind(struct nicfit_plan *p)
+{
+	struct nicfit_node_kind k;
+	int meets;
+
+	nicfit_node_kind(p->in.gpu, p->in.gpus_per_server,
+			 p->backend_needed ? p->be_port_gbps : 0, &k);
+	if (!k.baseboard)
+		return;
+	meets = p->st_cards >= k.ns_links && p->st_port_gbps + NICFIT_EPS >= k.ns_gbps;
+	plan_decide(&p->decisions, "R3", 1,
+		    "North-south of an HGX/DGX node, as %s builds it (and nicfit cluster sizes "
+		    "it): %d x %g GbE to %d switches; this plan's %d x %g GbE %s.", k.source,
+		    k.ns_links, k.ns_gbps, k.ns_switches, p->st_cards, p->st_port_gbps,
+		    meets ? "meets it" : "falls short of it");
+}
+
 void nicfit__plan_rule_converged(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
@@ -315,6 +342,7 @@ void nicfit__plan_rule_converged(struct nicfit_plan *p)
 		    in->concurrency, in->concurrency == 1 ? "" : "s", in->tokens_per_s,
 		    st.bytes_per_token, st.total_mbps, st.link_share * 100, p->st_cards,
 		    p->st_port_gbps);
+	converged_against_kind(p);
 }
 
 /* ---- R6: the front-end card's slot ------------------------------------------ */
