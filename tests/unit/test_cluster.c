@@ -1158,6 +1158,104 @@ static void bad_input(void **state)
 	nicfit_cluster_release(&c);
 }
 
+/* A request read as `nicfit cluster` reads it: the spec, then the node kind's defaults. */
+static void read_request(const char *body, struct nicfit_spec *spec, struct nicfit_cluster_input *in)
+{
+	struct nicfit_error err;
+
+	nicfit_spec_init(spec, "request");
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_spec_parse_json(spec, body, strlen(body), &err), 0);
+	assert_int_equal(nicfit_cluster_input_from_spec(spec, in, NULL, &err), 0);
+	nicfit_cluster_input_node_defaults(spec, cat, in);
+}
+
+/* The storage ports of the port map: the leaf of each node's port 0 and port 1. */
+struct st_leaves {
+	int leaf[2][64];
+	int rows;
+};
+
+static int st_row(void *ctx, const char *p, size_t n)
+{
+	struct st_leaves *s = ctx;
+	const char *end = p + n, *line = p;
+
+	while (line < end) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		int node, port, leaf;
+
+		if (!nl)
+			nl = end;
+		if (sscanf(line, "storage-host,node%d,st%d,st-leaf%d,", &node, &port, &leaf) == 3 &&
+		    node >= 1 && node <= 64 && port >= 0 && port < 2) {
+			s->leaf[port][node - 1] = leaf;
+			s->rows++;
+		}
+		line = nl + 1;
+	}
+	return 0;
+}
+
+/*
+ * An 8-GPU baseboard node takes the defaults NVIDIA's HGX designs build
+ * it with: rail-optimized, 2 x 200GbE to two leaves (2 x 400GbE behind an
+ * 800G NIC), storage dual-homed: no leaf holds both storage ports of a
+ * node. A PCIe-card node and an option given keep today's values.
+ */
+static void node_kind_defaults(void **state)
+{
+	struct nicfit_spec spec;
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+	struct st_leaves sl;
+	long rows;
+	int i;
+
+	(void)state;
+	read_request("{\"nodes\": 16, \"storage_gbps\": 200, \"storage_nodes\": 4}", &spec, &in);
+	assert_true(in.net[NICFIT_NET_BACKEND].rail_optimized);
+	assert_int_equal(in.net[NICFIT_NET_FRONTEND].links_per_node, 2);
+	assert_true(in.net[NICFIT_NET_FRONTEND].link_gbps == 200);
+	assert_true(in.storage.dual_homed);
+	assert_non_null(in.node_kind);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), 0);
+	assert_int_equal(c.storage.node_links, 2);
+	assert_int_equal(c.storage.tiers, 2);
+	assert_true(c.storage.endpoints_per_leaf <= 16);
+	memset(&sl, 0, sizeof(sl));
+	assert_int_equal(nicfit_cluster_write_port_map(&c, st_row, &sl, &rows, &err), 0);
+	assert_int_equal(sl.rows, 32);
+	for (i = 0; i < 16; i++) {
+		assert_true(sl.leaf[0][i] > 0 && sl.leaf[1][i] > 0);
+		assert_int_not_equal(sl.leaf[0][i], sl.leaf[1][i]);
+	}
+	nicfit_cluster_release(&c);
+	nicfit_spec_release(&spec);
+	/* behind 800G compute NICs (B300 class): 2 x 400GbE */
+	read_request("{\"nodes\": 8, \"nic_gbps\": 800}", &spec, &in);
+	assert_true(in.net[NICFIT_NET_FRONTEND].link_gbps == 400);
+	nicfit_spec_release(&spec);
+	/* PCIe cards, four GPUs, or an option given: as before */
+	read_request("{\"nodes\": 8, \"gpu\": \"l40s\"}", &spec, &in);
+	assert_false(in.net[NICFIT_NET_BACKEND].rail_optimized);
+	assert_int_equal(in.net[NICFIT_NET_FRONTEND].links_per_node, 1);
+	assert_null(in.node_kind);
+	nicfit_spec_release(&spec);
+	read_request("{\"nodes\": 8, \"gpus_per_node\": 4}", &spec, &in);
+	assert_false(in.net[NICFIT_NET_BACKEND].rail_optimized);
+	assert_false(in.storage.dual_homed);
+	nicfit_spec_release(&spec);
+	read_request("{\"nodes\": 8, \"rail_optimized\": false, \"frontend_links\": 1}", &spec,
+		     &in);
+	assert_false(in.net[NICFIT_NET_BACKEND].rail_optimized);
+	assert_int_equal(in.net[NICFIT_NET_FRONTEND].links_per_node, 1);
+	assert_true(in.net[NICFIT_NET_FRONTEND].link_gbps == 200);
+	nicfit_spec_release(&spec);
+}
+
 static void spec_and_render(void **state)
 {
 	struct nicfit_spec spec;
@@ -1761,6 +1859,7 @@ int main(void)
 		cmocka_unit_test(lanes_decide_ports),
 		cmocka_unit_test(ib_rate_names_port),
 		cmocka_unit_test(bad_input),
+		cmocka_unit_test(node_kind_defaults),
 		cmocka_unit_test(spec_and_render),
 		cmocka_unit_test(findings_and_decisions),
 		cmocka_unit_test(storage_fabric),

@@ -1,0 +1,1 @@
+cluster --nodes 8 --gpu l40s --no-oob
