@@ -126,6 +126,7 @@ static int cluster_words(int argc, char **argv, struct cluster_files *f, char **
 			/* skip the value of "--key value" */
 			if (!strncmp(argv[i], "--", 2) && !strchr(argv[i], '=') && i + 1 < argc &&
 			    strcmp(argv[i], "--rail-optimized") && strcmp(argv[i], "--rail-only") &&
+			    strcmp(argv[i], "--no-rail-optimized") &&
 			    strcmp(argv[i], "--no-frontend") && strcmp(argv[i], "--no-oob"))
 				rest[(*nrest)++] = argv[++i];
 		}
@@ -183,7 +184,8 @@ static int cluster_size(struct cli *c, struct nicfit_spec *spec, struct nicfit_c
 
 int cmd_cluster(struct cli *c, int argc, char **argv)
 {
-	static const char *const flags[] = { "rail-optimized", "rail-only", "no-frontend", "no-oob", NULL };
+	static const char *const flags[] = { "rail-optimized", "no-rail-optimized", "rail-only",
+					     "no-frontend", "no-oob", NULL };
 	struct nicfit_cluster_render_opts opts;
 	struct cluster_files f = { NULL, NULL };
 	struct nicfit_cluster cl;

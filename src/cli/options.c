@@ -180,6 +180,7 @@ static const struct cli_opt cluster_opts[] = {
 	{ "radix", 0, REQ, "R", NULL, "or a generic switch of R ports" },
 	{ "switch-gbps", 0, REQ, "S", NULL, "the generic switch's port rate" },
 	{ "rail-optimized", 0, NOARG, NULL, NULL, "link i of every node on rail i" },
+	{ "no-rail-optimized", 0, NOARG, NULL, NULL, "no rails (an 8-GPU baseboard node has them by default)" },
 	{ "rail-only", 0, NOARG, NULL, NULL, "one switch per rail, no spines" },
 	{ "oversubscription", 0, REQ, "X", NULL, "leaf down:up bandwidth (default 1)" },
 	{ "planes", 0, REQ, "P", NULL, "independent back-end fabrics" },

@@ -384,7 +384,7 @@ static void explain_backend(struct nicfit_cluster *c)
 	if (c->in.node_kind)
 		nicfit__decide(&c->decisions, "cluster.node_kind", 1,
 			       "nodes: %d GPUs on one baseboard (HGX/DGX, or OAM), built as %s unless asked "
-			       "otherwise: the back end rail-optimized (--rail-optimized off), two "
+			       "otherwise: the back end rail-optimized (--no-rail-optimized), two "
 			       "north-south links to two switches at 200GbE, 400GbE behind 800G "
 			       "compute NICs (--frontend-links, --frontend-gbps), storage dual-homed",
 			       c->in.gpus_per_node, c->in.node_kind);

@@ -16,7 +16,7 @@
 
 const char *const nicfit_cluster_spec_keys[] = {
 	"nodes", "gpus", "gpus_per_node", "nics_per_node", "nic_ports", "nic_gbps", "nic",
-	"switch", "radix", "switch_gbps", "rail_optimized", "rail_only", "oversubscription", "planes",
+	"switch", "radix", "switch_gbps", "rail_optimized", "no_rail_optimized", "rail_only", "oversubscription", "planes",
 	"tiers", "breakout", "nodes_per_rack", "frontend", "no_frontend", "frontend_links",
 	"frontend_gbps", "frontend_switch", "frontend_radix", "frontend_oversubscription",
 	"oob", "no_oob", "oob_switch", "oob_radix", "oob_uplinks", "mgmt_ports", "assume",
@@ -162,7 +162,7 @@ static int get_bool(struct req *r, const char *key, int *out)
 /* The settings that are not fields of the input: what the spec asks for, read before it is checked. */
 struct asked {
 	long gpus, nodes;
-	int front, nofront, oobon, nooob, inl;
+	int front, nofront, oobon, nooob, inl, norail;
 };
 
 /* The nodes and their back end, in the order the options are listed. */
@@ -180,6 +180,7 @@ static int read_backend(struct req *r, struct nicfit_cluster_input *in, struct a
 	    (rc = get_int(r, "radix", 2, NICFIT_CLUSTER_MAX_RADIX, &be->radix)) ||
 	    (rc = get_speed(r, "switch_gbps", &be->switch_gbps)) ||
 	    (rc = get_bool(r, "rail_optimized", &be->rail_optimized)) ||
+	    (rc = get_bool(r, "no_rail_optimized", &a->norail)) ||
 	    (rc = get_bool(r, "rail_only", &be->rail_only)) ||
 	    (rc = get_ratio(r, "oversubscription", &be->oversubscription)) ||
 	    (rc = get_int(r, "planes", 1, NICFIT_CLUSTER_MAX_PLANES, &be->planes)) ||
@@ -297,6 +298,10 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 		in->net[NICFIT_NET_FRONTEND].links_per_node = 0;
 	if (!a.oobon || a.nooob)
 		in->net[NICFIT_NET_OOB].links_per_node = 0;
+	if (a.norail && be->rail_optimized)
+		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "no_rail_optimized"),
+					       0, 0, "give --rail-optimized or --no-rail-optimized, "
+					       "not both"));
 	na = nicfit_spec_count(spec, "assume");
 	for (i = 0; i < na; i++) {
 		const char *v = nicfit_reader_get_nth(&r.rd, "assume", i);
@@ -346,7 +351,8 @@ void nicfit_cluster_input_node_defaults(struct nicfit_spec *spec, const struct n
 	if (!k.baseboard || in->nics_per_node < 1)
 		return;
 	in->node_kind = k.source;
-	if (!nicfit_spec_get(spec, "rail_optimized") && !nicfit_spec_get(spec, "rail_only"))
+	if (!nicfit_spec_get(spec, "rail_optimized") && !nicfit_spec_get(spec, "no_rail_optimized") &&
+	    !nicfit_spec_get(spec, "rail_only"))
 		be->rail_optimized = k.rail_optimized;
 	if (fe->links_per_node > 0 && !nicfit_spec_get(spec, "frontend_links"))
 		fe->links_per_node = k.ns_links;

@@ -576,6 +576,7 @@ void nicfit__cluster_storage_render(struct nicfit_emit *e, const struct nicfit_c
 	nicfit_emit_number(e, "demand_gbps", st->demand_gbps);
 	nicfit_emit_number(e, "link_gbps", st->link_gbps);
 	nicfit_emit_int(e, "links_per_node", st->node_links);
+	nicfit_emit_bool(e, "dual_homed", c->in.storage.dual_homed);
 	nicfit_emit_int(e, "links_per_server", st->server_links);
 	nicfit_emit_int(e, "endpoints", st->endpoints);
 	nicfit_emit_begin_object(e, "switch");
