@@ -1,0 +1,1 @@
+cluster --nodes 16 --no-rail-optimized --frontend-links 1 --frontend-gbps 100 --no-oob
