@@ -149,7 +149,7 @@ _nicfit()
 	catalog:check)
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	cluster:*)
-		COMPREPLY=($(compgen -W "--nodes --gpus --gpus-per-node --nics-per-node --nic-ports --nic-gbps --nic --gpu --switch --radix --switch-gbps --rail-optimized --rail-only --oversubscription --planes --tiers --breakout --nodes-per-rack --frontend --no-frontend --frontend-links --frontend-gbps --frontend-switch --frontend-radix --frontend-oversubscription --oob --no-oob --oob-switch --oob-radix --oob-uplinks --frontend-uplinks --storage-gbps --storage-nodes --storage-link-gbps --storage-switch --storage-radix --storage-oversubscription --mgmt-ports --assume --spec --port-map" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--nodes --gpus --gpus-per-node --nics-per-node --nic-ports --nic-gbps --nic --gpu --switch --radix --switch-gbps --rail-optimized --no-rail-optimized --rail-only --oversubscription --planes --tiers --breakout --nodes-per-rack --frontend --no-frontend --frontend-links --frontend-gbps --frontend-switch --frontend-radix --frontend-oversubscription --oob --no-oob --oob-switch --oob-radix --oob-uplinks --frontend-uplinks --storage-gbps --storage-nodes --storage-link-gbps --storage-switch --storage-radix --storage-oversubscription --mgmt-ports --assume --spec --port-map" -- "$cur")) ;;
 	decode:*)
 		case $cur in
 		-*) COMPREPLY=($(compgen -W "--rules" -- "$cur")) ;;
@@ -161,7 +161,7 @@ _nicfit()
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	plan:*)
-		COMPREPLY=($(compgen -W "--spec --server --riser-config --servers --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --backend-size --parallel --batch-tokens --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example= --from-host --sysfs" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--spec --server --riser-config --servers --racks --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --backend-size --parallel --batch-tokens --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example= --from-host --sysfs" -- "$cur")) ;;
 	serve:*)
 		COMPREPLY=($(compgen -W "--port --bind --allow-audit --sysfs --log --threads --max-connections --max-per-ip --timeout" -- "$cur")) ;;
 	snapshot:*)

@@ -248,7 +248,12 @@ check_svg() {
 			f = $0; sub(/^leaf: [^;]*; /, "", f)
 			split(f, v, ", ")
 			out = out " host=" (v[1] + 0) " switch=" (v[2] + 0)
-			if (v[3] != "") out = out " uplinks=" (v[3] + 0) " peer=" (v[4] + 0)
+			# the border uplinks and MLAG peer links, each said only where there are some
+			up = 0; peer = 0; hasb = 0
+			for (i = 3; i in v; i++)
+				if (v[i] ~ /uplink/) { up = v[i] + 0; hasb = 1 }
+				else if (v[i] ~ /peer/) { peer = v[i] + 0; hasb = 1 }
+			if (hasb) out = out " uplinks=" up " peer=" peer
 		}
 		END { if (net != "") print out }' >"$tmp/got"
 	if cmp -s "$tmp/want" "$tmp/got"; then
