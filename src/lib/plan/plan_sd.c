@@ -7,7 +7,44 @@
  */
 #include <string.h>
 
+#include "nicfit/pcie.h"
 #include "plan/plan_int.h"
+
+/*
+ * Whether a card with Socket Direct as an option (a ConnectX-8) is
+ * planned over two links: when the server's fastest slot of the card's
+ * width is of an older PCIe generation than the card, and the target
+ * (--backend-gbps, else the card's ports) is more than one such link
+ * carries after packet overhead (a Gen5 x16 link: about 412 Gb/s, so an
+ * 800G ConnectX-8 needs its second x16 link from the other socket
+ * through NVIDIA's auxiliary kit, as `calc nic` with two --slot values
+ * computes it). The search then places the second link on another
+ * socket, or says none is free (R6).
+ */
+static int sd_option_needed(struct nicfit_plan *p, const struct nicfit_nic *n)
+{
+	const struct nicfit_server *sv = p->in.server;
+	struct nicfit_pcie_result r;
+	double target = p->in.backend_gbps > 0 ? p->in.backend_gbps : n->ports * n->port_gbps;
+	int i, gen = 0, width = n->sd_width > 0 ? n->sd_width : n->pcie_width;
+
+	for (i = 0; i < sv->nslots; i++)
+		if (sv->slots[i].width >= width && sv->slots[i].gpu != NICFIT_GPU_BASEBOARD &&
+		    sv->slots[i].gen > gen)
+			gen = sv->slots[i].gen;
+	if (!gen || gen >= n->pcie_gen ||
+	    nicfit_pcie_calc(gen, width, &p->in.pcie, &r, NULL))
+		return 0;
+	plan_decide(&p->decisions, "R6", 1,
+		    "Socket Direct option of the %s (a PCIe Gen%d card in a Gen%d host): one Gen%d "
+		    "x%d link carries %.1f Gb/s, %s the %g Gb/s target, so %s.", n->part,
+		    n->pcie_gen, gen, gen, width, r.effective_gbps,
+		    target > r.effective_gbps ? "less than" : "enough for", target,
+		    target > r.effective_gbps ?
+		    "the card is planned over two x16 links, the second from the other socket "
+		    "through the auxiliary kit" : "one link is planned");
+	return target > r.effective_gbps;
+}
 
 void nicfit__plan_socket_direct_asked(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 {
@@ -15,7 +52,8 @@ void nicfit__plan_socket_direct_asked(const struct nicfit_catalog *cat, struct n
 				     nicfit_catalog_find_nic(cat, p->in.backend_nic, "--backend-nic", NULL) :
 				     NULL;
 
-	p->be_sd_nic = n && n->socket_direct ? n : NULL;
+	p->be_sd_nic = n && (n->socket_direct || (n->sd_option && sd_option_needed(p, n))) ?
+		       n : NULL;
 }
 
 /*
