@@ -182,6 +182,38 @@ static void article_capped(void **state)
 }
 
 /*
+ * A ConnectX-8 (Gen6) in a Gen5 host: over two x16 links, the second on
+ * the other socket, when the target is its 800G port (784 Gb/s, as calc
+ * nic gives with two --slot values); over one when 400 Gb/s is asked.
+ */
+static void cx8_socket_direct_in_gen5(void **state)
+{
+	static const char *const two[] = { "server", "dl380a-gen11", "servers", "2", "gpu",
+		"h100-pcie", "gpus_per_server", "2", "workload", "training", "backend_nic",
+		"900-9x81e-00ex-st0", NULL };
+	static const char *const one[] = { "server", "dl380a-gen11", "servers", "2", "gpu",
+		"h100-pcie", "gpus_per_server", "2", "workload", "training", "backend_nic",
+		"900-9x81e-00ex-st0", "backend_gbps", "400", NULL };
+	struct nicfit_plan *p = plan_of(two);
+	int m, a;
+
+	(void)state;
+	assert_non_null(p->be_sd_nic);
+	m = p->be_slots[0];
+	a = p->be_aux_slots[0];
+	assert_true(m >= 0 && a >= 0);
+	assert_int_not_equal(p->in.server->slots[m].socket, p->in.server->slots[a].socket);
+	assert_true(p->be_effective_gbps > 780 && p->be_effective_gbps < 790);
+	assert_non_null(decision(p, "R6", "Socket Direct option"));
+	done(p);
+	p = plan_of(one);
+	assert_null(p->be_sd_nic);
+	assert_true(p->be_effective_gbps > 410 && p->be_effective_gbps < 415);
+	assert_non_null(decision(p, "R6", "Socket Direct option"));
+	done(p);
+}
+
+/*
  * vpi-port-mode's fix names every port of the card, as R7's decision does:
  * mlxconfig sets LINK_TYPE_P1 and LINK_TYPE_P2 apart, so a fix naming P1
  * alone leaves the dual-port MCX556A-ECAT's second port in the other mode.
@@ -1588,6 +1620,7 @@ int main(void)
 		cmocka_unit_test(article_replicas),
 		cmocka_unit_test(article_two_node_training),
 		cmocka_unit_test(article_capped),
+		cmocka_unit_test(cx8_socket_direct_in_gen5),
 		cmocka_unit_test(vpi_fix_names_every_port),
 		cmocka_unit_test(article_gen4_gets_200g),
 		cmocka_unit_test(article_budget_lab),
