@@ -817,7 +817,9 @@
     for (const el of form.elements) {
       if (!el.name || el.disabled) continue;
       if (el.type === 'checkbox') {
+        /* data-off: a box whose default is on for some requests says so when unticked */
         if (el.checked) spec[el.name] = 'true';
+        else if (el.dataset.off) spec[el.name] = el.dataset.off;
         continue;
       }
       const v = String(el.value || '').trim();
