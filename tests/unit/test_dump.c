@@ -237,7 +237,12 @@ static void smi_public(void **state)
 	nicfit_dump_free(d);
 }
 
-/* The matrix against the tree: one cell agrees, then the same with another class. */
+/*
+ * The matrix against the tree: one cell agrees; the same with another class
+ * where only name order tied mlx5_0 to its function is a note on that tie
+ * (dump-join-guess), never a warning that blames the dumps; with
+ * ibdev2netdev -v placing it, the difference is dump-topo-mismatch.
+ */
 static void smi_against_tree(void **state)
 {
 	static const char smi[] =
@@ -256,15 +261,16 @@ static void smi_against_tree(void **state)
 	int k;
 
 	(void)state;
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < 3; k++) {
 		char text[8192];
 		struct nicfit_dump *d;
 		struct nicfit_topo *t;
 		struct nicfit_audit *a = NULL;
 		struct nicfit_error err;
-		size_t i, mism = 0, agree = 0, idle = 0;
+		size_t i, mism = 0, agree = 0, idle = 0, guess = 0;
 
-		snprintf(text, sizeof(text), "%s\n%s%s", root_vvv, nic, smi);
+		snprintf(text, sizeof(text), "%s\n%s%s%s", root_vvv, nic, smi,
+			 k == 2 ? "\n0000:1b:00.0 mlx5_0 port 1 ==> ib0 (Up)\n" : "");
 		if (k) { /* "PIX" of the GPU row (one switch joins them) becomes "PXB" */
 			char *p = strstr(text, "GPU0\t X \tPIX");
 
@@ -282,6 +288,7 @@ static void smi_against_tree(void **state)
 			const struct nicfit_finding *f = &a->findings.v[i];
 
 			mism += !strcmp(f->code, "dump-topo-mismatch");
+			guess += !strcmp(f->code, "dump-join-guess");
 			agree += !strcmp(f->code, "dump-topo-agrees");
 			/* the idle GPU: a note, never a fault */
 			if (!strcmp(f->code, "gpu-link-idle")) {
@@ -294,7 +301,8 @@ static void smi_against_tree(void **state)
 				assert_non_null(strstr(f->message, "(from paste:26)"));
 		}
 		assert_int_equal(idle, 1); /* LnkSta 2.5GT/s (downgraded) of a 16GT/s GPU */
-		assert_int_equal(mism, (size_t)k);
+		assert_int_equal(mism, (size_t)(k == 2));
+		assert_int_equal(guess, (size_t)(k == 1));
 		assert_int_equal(agree, (size_t)!k);
 		nicfit_audit_free(a);
 		nicfit_topo_free(t);

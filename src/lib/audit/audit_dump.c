@@ -316,6 +316,53 @@ static int mismatch_fix(const struct nicfit_dump *d, struct nicfit_audit *a,
 	return 0;
 }
 
+/*
+ * Whether the RDMA device name was tied to its function by name order alone
+ * (dump_facts.h, enum dump_join): no tool placed it (ibdev2netdev -v,
+ * ethtool -i) and no sibling of its card did.
+ */
+static int join_guessed(const struct nicfit_dump *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->nrdma; i++)
+		if (!strcmp(d->rdma[i].name, name))
+			return d->rdma[i].join == DUMP_JOIN_ORDER;
+	return 1; /* a name only the matrix gives: placed by order */
+}
+
+/*
+ * dump-join-guess: a GPU-NIC cell that differs from the tree where the NIC
+ * was placed by name order. The difference says the guess is likely wrong,
+ * not that the dumps come from different hosts: one note per NIC.
+ */
+static int join_note(const struct nicfit_dump *d, struct nicfit_audit *a, int g, int k, int np,
+		     enum nicfit_path path)
+{
+	const struct dump_smi *m = &d->smi;
+	struct nicfit_finding *f;
+	size_t i;
+
+	for (i = 0; i < a->findings.n; i++)
+		if (!strcmp(a->findings.v[i].code, "dump-join-guess") &&
+		    a->findings.v[i].device && !strcmp(a->findings.v[i].device, m->nic[k]))
+			return 0;
+	f = nicfit__find(&a->findings, NICFIT_SEV_INFO, NICFIT_CODE_DUMP_JOIN_GUESS, m->nic[k],
+			 "%s was taken to be %s by the order of RDMA device names (mlx5_N as the "
+			 "N-th Mellanox function), for want of ibdev2netdev -v or ethtool -i; "
+			 "nvidia-smi topo -m (%s:%d) puts GPU%d and %s at %s where the tree puts "
+			 "that function at %s, so the guess is likely wrong: the NIC's paths are "
+			 "not compared.", m->nic[k], a->topo->pci[np].bdf, d->texts[m->at.text].name,
+			 m->row_line[g], g, m->nic[k], m->cell[g][k],
+			 nicfit_path_name(path));
+	if (!f || nicfit__finding_fix(&a->findings, f, "Paste `ibdev2netdev -v` (or `ethtool -i "
+				      "IF` for the device's interface) with the other dumps: it "
+				      "names each RDMA device's PCI function."))
+		return NICFIT_E_NOMEM;
+	f->source = S_SMI_TOPO;
+	return 0;
+}
+
 /* GPU-GPU cells: agreeing, differing, unplaced, NVLink, told only as PIX or PXB. */
 struct gg_tally {
 	int same, differ, unmapped, nvlink, unsure;
@@ -502,7 +549,7 @@ static int compare_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
 	const struct dump_smi *m = &d->smi;
 	const struct nicfit_topo *t = a->topo;
 	const char *tname = d->texts[m->at.text].name;
-	int g, k, same = 0, differ = 0, unmapped = 0, unsure = 0, assumed_gpu = 0;
+	int g, k, same = 0, differ = 0, unmapped = 0, unsure = 0, assumed_gpu = 0, guessed = 0;
 	int old = old_legend(m);
 	struct gg_tally gg;
 
@@ -533,6 +580,12 @@ static int compare_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
 				unsure++;
 				continue;
 			}
+			if (join_guessed(d, m->nic[k])) {
+				if (join_note(d, a, g, k, np, pr->path))
+					return NICFIT_E_NOMEM;
+				guessed++;
+				continue;
+			}
 			differ++;
 			f = nicfit__find(&a->findings, NICFIT_SEV_WARNING,
 					 NICFIT_CODE_DUMP_TOPO_MISMATCH, t->pci[gp].bdf,
@@ -547,7 +600,7 @@ static int compare_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
 	}
 	if (compare_gpus(d, a, &gg))
 		return NICFIT_E_NOMEM;
-	if ((same || gg.same || unsure || gg.unsure) && !differ && !gg.differ &&
+	if ((same || gg.same || unsure || gg.unsure) && !differ && !gg.differ && !guessed &&
 	    agrees(d, a, same + unsure, gg.same + gg.unsure, unsure + gg.unsure))
 		return NICFIT_E_NOMEM;
 	if (smi_note(d, a, unmapped || gg.unmapped, unsure, gg.unsure))

@@ -219,6 +219,12 @@ void nicfit__audit_paste_columns(struct nicfit_emit *e);
 /* With no device of the model: "8 GPUs, 4 NICs in nvidia-smi topo -m" into out; 0 none. */
 int nicfit__audit_paste_counts(const struct nicfit_audit *a, char *out, size_t n);
 void nicfit__audit_paste_free(struct nicfit_audit_paste *p);
+/*
+ * How RDMA device name was tied to its PCI function: "sysfs" (a live host
+ * or snapshot), "ibdev2netdev", "ethtool", "sys_image_guid" or "name_order"
+ * (a guess). NULL for a device of the dumps tied to none.
+ */
+const char *nicfit__audit_paste_join(const struct nicfit_audit *a, const char *name);
 /* How many findings --ignore matched (shown, not counted). */
 size_t nicfit__audit_nignored(const struct nicfit_audit *a);
 

@@ -469,6 +469,12 @@ struct nicfit_audit_paste {
 	struct dump_smi m;
 	struct dump_rdma *rdma;
 	size_t nrdma;
+	struct paste_join {
+		char name[64];
+		int how;          /* enum dump_join */
+	} *joins;                 /* each RDMA device of the model a tool listed */
+	size_t njoins;
+	char join_why[512];       /* not_checked's rdma_join */
 };
 
 void nicfit__audit_paste_free(struct nicfit_audit_paste *p)
@@ -476,7 +482,55 @@ void nicfit__audit_paste_free(struct nicfit_audit_paste *p)
 	if (!p)
 		return;
 	free(p->rdma);
+	free(p->joins);
 	free(p);
+}
+
+const char *nicfit__audit_paste_join(const struct nicfit_audit *a, const char *name)
+{
+	static const char *const how[] = { NULL, "ibdev2netdev", "ethtool", "sys_image_guid",
+					   "name_order" };
+	size_t i;
+
+	if (!a->from_dump)
+		return "sysfs";
+	for (i = 0; a->paste && i < a->paste->njoins; i++)
+		if (!strcmp(a->paste->joins[i].name, name))
+			return how[a->paste->joins[i].how];
+	return "name_order"; /* a name only nvidia-smi's matrix gave */
+}
+
+/*
+ * rdma_join: the devices tied to their PCI function by name order, or by
+ * a sibling on their card: what rests on the tie (the card, its link, the
+ * paths to the GPUs) rests on that. 0 or NICFIT_E_NOMEM.
+ */
+static int note_joins(struct nicfit_audit *a)
+{
+	struct nicfit_audit_paste *p = a->paste;
+	char list[256] = "";
+	size_t i, l = 0;
+	int order = 0, sib = 0;
+
+	for (i = 0; p && i < p->njoins; i++) {
+		if (p->joins[i].how != DUMP_JOIN_ORDER && p->joins[i].how != DUMP_JOIN_SIBLING)
+			continue;
+		order += p->joins[i].how == DUMP_JOIN_ORDER;
+		sib += p->joins[i].how == DUMP_JOIN_SIBLING;
+		if (l < sizeof(list) - 1)
+			l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s", l ? ", " : "",
+					      p->joins[i].name);
+	}
+	if (!order && !sib)
+		return 0;
+	snprintf(p->join_why, sizeof(p->join_why), "%s %s tied to %s PCI function%s %s%s%s: "
+		 "their cards, links and paths to the GPUs rest on that (`ibdev2netdev -v`, or "
+		 "`ethtool -i IF` for each device's interface, names each function).", list,
+		 order + sib == 1 ? "was" : "were", order + sib == 1 ? "its" : "their",
+		 order + sib == 1 ? "" : "s", order ? "by the order of their names (mlx5_N as "
+		 "the N-th Mellanox function), a guess" : "", order && sib ? "; or " : "",
+		 sib ? "by their card's sys_image_guid and node GUID order" : "");
+	return note(a, "rdma_join", p->join_why);
 }
 
 /* Keep the facts for the renderers. 0 or NICFIT_E_NOMEM. */
@@ -498,9 +552,18 @@ static int keep(const struct nicfit_dump *d, struct nicfit_audit *a)
 		snprintf(p->smi_at, sizeof(p->smi_at), "%.140s:%d", d->texts[d->smi.at.text].name,
 			 d->smi.at.line);
 	}
-	for (i = 0; i < d->nrdma; i++)
-		if (!d->rdma[i].name[0] || !in_model(a->topo, d->rdma[i].name))
+	if (d->nrdma && !(p->joins = calloc(d->nrdma, sizeof(*p->joins)))) {
+		nicfit__audit_paste_free(p);
+		return NICFIT_E_NOMEM;
+	}
+	for (i = 0; i < d->nrdma; i++) {
+		if (!d->rdma[i].name[0] || !in_model(a->topo, d->rdma[i].name)) {
 			p->rdma[p->nrdma++] = d->rdma[i];
+			continue;
+		}
+		snprintf(p->joins[p->njoins].name, sizeof(p->joins[0].name), "%s", d->rdma[i].name);
+		p->joins[p->njoins++].how = d->rdma[i].join;
+	}
 	a->paste = p;
 	return 0;
 }
@@ -825,6 +888,8 @@ int nicfit__audit_paste(const struct nicfit_dump *d, struct nicfit_audit *a)
 	rc = judge_acs(d, a);
 	if (!rc)
 		rc = notes(d, a, rdma);
+	if (!rc)
+		rc = note_joins(a);
 	/* nothing the checks apply to: no device of the model, no pair, port or ACS line judged */
 	a->nothing_to_judge = !rc && !a->ngpus && !a->naccels && !a->nnics && !smi && !rdma && !gid &&
 			      !d->acs.n && !d->acs.setpci && !a->findings.n;

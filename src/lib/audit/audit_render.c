@@ -233,6 +233,7 @@ static void json_rdma(const struct nicfit_audit *a, struct nicfit_emit *e,
 			else
 				nicfit_emit_null(e, "gid_index_v2");
 			nicfit__audit_str_or_null(e, "hca_type", r->hca_type);
+			nicfit__audit_str_or_null(e, "join", nicfit__audit_paste_join(a, r->name));
 			nicfit__audit_str_or_null(e, "fw_ver", r->fw_ver);
 			nicfit__audit_str_or_null(e, "board_id", r->board_id);
 			nicfit_emit_end_object(e);

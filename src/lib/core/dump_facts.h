@@ -120,10 +120,26 @@ struct dump_rport {
 	unsigned char gid_ll[32]; /* of them, link-local (fe80::/10) */
 };
 
+/*
+ * How an RDMA device was tied to its PCI function (dump_build.c), best
+ * first: ibdev2netdev -v names the function; ethtool -i's bus-info names
+ * the function of the device's interface; sys_image_guid names the card
+ * of a device tied by either (the functions of one card share it: a
+ * dual-port card is two RDMA devices), node GUID order then the function;
+ * the name's number as the N-th Mellanox function in PCI order (mlx5_ib's
+ * probe order), a guess the audit says is one.
+ */
+enum dump_join {
+	DUMP_JOIN_NONE, DUMP_JOIN_IBDEV, DUMP_JOIN_ETHTOOL, DUMP_JOIN_SIBLING, DUMP_JOIN_ORDER
+};
+
 /* One RDMA device of ibv_devinfo or ibdev2netdev. */
 struct dump_rdma {
 	char name[64];
 	char bdf[16];             /* ibdev2netdev -v, "" unknown */
+	char node_guid[17], sys_guid[17]; /* ibv_devinfo or ibstat, 16 hex digits; "" unknown */
+	int join;                 /* enum dump_join: how the build tied it */
+	char joined_bdf[16];      /* the function it was tied to, "" none */
 	struct dump_at at;
 	int from_ibv;             /* ibv_devinfo or ibstat gave its ports */
 	int from_ibstat;

@@ -36,6 +36,42 @@ const struct dump_fn *nicfit__dump_find(const struct nicfit_dump *d, const char 
 	return NULL;
 }
 
+/*
+ * A function only lspci -t drew (no class, no IDs: -tv prints names) takes
+ * them from a function of the same device (bus and slot) that a listing
+ * described under the same name: the second port of a dual-port card whose
+ * lspci -vvv was cut to function 0. Its NUMA node is its bus's: a bus hangs
+ * off one host bridge. Nothing else is copied (its link is its own).
+ */
+static void fill_siblings(struct nicfit_dump *d)
+{
+	size_t i, k;
+
+	for (i = 0; i < d->nfns; i++) {
+		struct dump_fn *f = &d->fns[i];
+
+		if (f->from_block || (f->have & (NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS)) || !f->name[0])
+			continue;
+		for (k = 0; k < d->nfns; k++) {
+			const struct dump_fn *s = &d->fns[k];
+
+			if (k == i || s->domain != f->domain || s->bus != f->bus || s->dev != f->dev ||
+			    !(s->have & NICFIT_HAVE_CLASS) || strcmp(s->name, f->name))
+				continue;
+			f->class_code = s->class_code;
+			f->vendor = s->vendor;
+			f->device = s->device;
+			f->have |= s->have & (NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS);
+			f->is_vf = s->is_vf;
+			if (f->numa < 0 && s->numa >= 0) {
+				f->numa = s->numa;
+				f->have |= NICFIT_HAVE_NUMA;
+			}
+			break;
+		}
+	}
+}
+
 /* The bridge whose bus range holds f's bus (the narrowest), or -1. */
 static int bus_parent(const struct nicfit_dump *d, size_t i)
 {
@@ -237,31 +273,159 @@ static int rdma_dev(struct nicfit_topo *t, const char *name, int pci)
 	return pci >= 0 ? nicfit_topo_add_rdma(t, name, pci) : -1;
 }
 
+/* The function ethtool -i's bus-info gives one of x's interfaces, or -1. */
+static int by_ethtool(const struct nicfit_dump *d, const struct nicfit_topo *t,
+		      const struct dump_rdma *x)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < NICFIT_TOPO_MAX_PORTS; k++)
+		for (i = 0; x->netdev[k][0] && i < d->nnet; i++)
+			if (d->net[i].bdf[0] && !strcmp(d->net[i].name, x->netdev[k]))
+				return nicfit_topo_find(t, d->net[i].bdf);
+	return -1;
+}
+
+/* Whether another device than x was tied to function pci. */
+static int taken(const struct nicfit_dump *d, const struct dump_rdma *x, const char *bdf)
+{
+	size_t i;
+
+	for (i = 0; i < d->nrdma; i++)
+		if (&d->rdma[i] != x && d->rdma[i].join && !strcmp(d->rdma[i].joined_bdf, bdf))
+			return 1;
+	return 0;
+}
+
 /*
- * The RDMA devices: ibdev2netdev -v places a device on its function;
- * otherwise mlx5_N is the N-th Mellanox function. ibv_devinfo fills the
- * ports. Returns 0 or NICFIT_E_NOMEM.
+ * x by its card: a device of the same sys_image_guid tied by evidence
+ * names the card (its bus and slot); the devices of that GUID in node
+ * GUID order are its physical functions in function order, as mlx5 hands
+ * out a card's GUIDs. -1 when no sibling is tied or the counts differ.
  */
-static int add_rdma(const struct nicfit_dump *d, struct nicfit_topo *t)
+static int by_sibling(const struct nicfit_dump *d, const struct nicfit_topo *t,
+		      const struct dump_rdma *x)
+{
+	const struct nicfit_pcidev *card = NULL;
+	size_t i;
+	int rank = 0, n = 0, k, fn = 0;
+
+	if (!x->sys_guid[0] || !x->node_guid[0])
+		return -1;
+	for (i = 0; i < d->nrdma; i++) {
+		const struct dump_rdma *y = &d->rdma[i];
+
+		if (strcmp(y->sys_guid, x->sys_guid) || !y->node_guid[0])
+			continue;
+		n++;
+		rank += strcmp(y->node_guid, x->node_guid) < 0;
+		if ((y->join == DUMP_JOIN_IBDEV || y->join == DUMP_JOIN_ETHTOOL) && !card)
+			card = &t->pci[nicfit_topo_find(t, y->joined_bdf)];
+	}
+	if (!card)
+		return -1;
+	for (k = 0; k < t->npci; k++) {
+		const struct nicfit_pcidev *p = &t->pci[k];
+
+		if (p->domain != card->domain || p->bus != card->bus || p->dev != card->dev ||
+		    p->physfn >= 0 || p->vendor != card->vendor)
+			continue;
+		if (fn++ == rank && n > rank)
+			return k;
+	}
+	return -1;
+}
+
+/* Tie x to function pci by how; 0 when the function is another device's. */
+static int tie(struct nicfit_dump *d, const struct nicfit_topo *t, struct dump_rdma *x, int pci,
+	       int how)
+{
+	if (pci < 0 || taken(d, x, t->pci[pci].bdf))
+		return 0;
+	x->join = how;
+	snprintf(x->joined_bdf, sizeof(x->joined_bdf), "%s", t->pci[pci].bdf);
+	return 1;
+}
+
+/*
+ * Ties by name order are taken back when the devices' own GUIDs say
+ * otherwise: two devices of one sys_image_guid (one card) tied to functions
+ * of different slots. Each tie by order of such a pair goes (both, when
+ * both are: which of the two the order got wrong is not known).
+ */
+static void check_order(struct nicfit_dump *d)
+{
+	size_t i, k;
+	int *untie[2], n;
+
+	for (i = 0; i < d->nrdma; i++)
+		for (k = 0; k < d->nrdma; k++) {
+			const struct dump_rdma *x = &d->rdma[i], *y = &d->rdma[k];
+
+			if (k == i || !x->join || !y->join || !x->sys_guid[0] ||
+			    (x->join != DUMP_JOIN_ORDER && y->join != DUMP_JOIN_ORDER) ||
+			    strcmp(y->sys_guid, x->sys_guid) || !strncmp(y->joined_bdf, x->joined_bdf, 10))
+				continue;
+			untie[0] = &d->rdma[i].join;
+			untie[1] = &d->rdma[k].join;
+			for (n = 0; n < 2; n++)
+				if (*untie[n] == DUMP_JOIN_ORDER)
+					*untie[n] = -DUMP_JOIN_ORDER;
+		}
+	for (i = 0; i < d->nrdma; i++)
+		if (d->rdma[i].join < 0) {
+			d->rdma[i].join = DUMP_JOIN_NONE;
+			d->rdma[i].joined_bdf[0] = '\0';
+		}
+}
+
+/* Each device's function, by the evidence of dump_facts.h's enum dump_join, best first. */
+static void join_rdma(struct nicfit_dump *d, const struct nicfit_topo *t)
+{
+	size_t i;
+
+	for (i = 0; i < d->nrdma; i++) {
+		struct dump_rdma *x = &d->rdma[i];
+
+		if (!(x->bdf[0] && tie(d, t, x, nicfit_topo_find(t, x->bdf), DUMP_JOIN_IBDEV)))
+			tie(d, t, x, by_ethtool(d, t, x), DUMP_JOIN_ETHTOOL);
+	}
+	for (i = 0; i < d->nrdma; i++)
+		if (!d->rdma[i].join)
+			tie(d, t, &d->rdma[i], by_sibling(d, t, &d->rdma[i]), DUMP_JOIN_SIBLING);
+	for (i = 0; i < d->nrdma; i++)
+		if (!d->rdma[i].join && d->rdma[i].name[0])
+			tie(d, t, &d->rdma[i], nicfit__dump_name_pci(t, d->rdma[i].name),
+			    DUMP_JOIN_ORDER);
+	check_order(d);
+}
+
+/*
+ * The RDMA devices: each on the function join_rdma() tied it to; the
+ * NICs nvidia-smi names that no tool listed, by ibdev2netdev -v or name
+ * order. ibv_devinfo fills the ports. Returns 0 or NICFIT_E_NOMEM.
+ */
+static int add_rdma(struct nicfit_dump *d, struct nicfit_topo *t)
 {
 	size_t i;
 	int k, r;
 
-	for (k = 0; k < d->smi.nnics; k++) {
+	join_rdma(d, t);
+	for (k = 0; k < d->smi.nnics; k++) { /* first, in the matrix's order */
 		const char *name = d->smi.nic[k];
 		int pci = nicfit__dump_name_pci(t, name);
 
 		for (i = 0; i < d->nrdma; i++)
-			if (!strcmp(d->rdma[i].name, name) && d->rdma[i].bdf[0])
-				pci = nicfit_topo_find(t, d->rdma[i].bdf);
+			if (!strcmp(d->rdma[i].name, name))
+				pci = d->rdma[i].join ? nicfit_topo_find(t, d->rdma[i].joined_bdf) : -1;
 		if (pci >= 0 && rdma_dev(t, name, pci) < 0)
 			return NICFIT_E_NOMEM;
 	}
 	for (i = 0; i < d->nrdma; i++) {
 		const struct dump_rdma *x = &d->rdma[i];
-		int pci = x->bdf[0] ? nicfit_topo_find(t, x->bdf) : nicfit__dump_name_pci(t, x->name);
 
-		r = rdma_dev(t, x->name, pci);
+		r = x->join ? rdma_dev(t, x->name, nicfit_topo_find(t, x->joined_bdf)) : -1;
 		if (r < 0)
 			continue; /* a device no lspci function matches */
 		if (x->from_ibv) /* a port whose state no dump gives is left out, not guessed */
@@ -428,6 +592,7 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 					d->ntexts > 1 ? " and the other inputs" : "");
 	if (d->nfns) /* a paste without lspci has none, and qsort wants an array */
 		qsort(d->fns, d->nfns, sizeof(d->fns[0]), by_addr);
+	fill_siblings(d);
 	nicfit__dump_net_fns(d);
 	t = nicfit_topo_new();
 	map = malloc((d->nfns ? d->nfns : 1) * sizeof(*map));

@@ -51,6 +51,12 @@ void nicfit__dump_unescape(char *out, size_t n, const char *s, int pairs);
  */
 void nicfit__dump_problem(struct nicfit_dump *d, struct dump_at at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * A GUID as ibv_devinfo ("b83f:d203:00aa:0010") or ibstat ("0xb83fd20300aa0010")
+ * prints it, into 16 lower-case hex digits; -1 for anything else or all zeros
+ * (a virtual function's sys_image_guid), out then undefined.
+ */
+int nicfit__dump_guid(const char *s, char out[17]);
 /* A line with leading blanks and a trailing '\r' removed, as a bounded copy. */
 const char *nicfit__dump_skip_blank(const char *s);
 

@@ -152,7 +152,13 @@ static void ibstat_line(struct nicfit_dump *d, const char *line)
 		snprintf(r->ca_type, sizeof(r->ca_type), "%.*s", (int)word(v), v);
 	else if ((v = value_of(s, "Firmware version")) && !r->fw[0])
 		snprintf(r->fw, sizeof(r->fw), "%.*s", (int)word(v), v);
-	else if (!strncmp(s, "Port ", 5) &&
+	else if ((v = value_of(s, "Node GUID")) && !r->node_guid[0]) {
+		if (nicfit__dump_guid(v, r->node_guid))
+			r->node_guid[0] = '\0';
+	} else if ((v = value_of(s, "System image GUID")) && !r->sys_guid[0]) {
+		if (nicfit__dump_guid(v, r->sys_guid))
+			r->sys_guid[0] = '\0';
+	} else if (!strncmp(s, "Port ", 5) &&
 		 nicfit_scan_dec(s + 5, 1, 255, &num, &e) == NICFIT_DEC_OK && !strcmp(e, ":")) {
 		d->net_port = nicfit__dump_rport(r, (int)num) ? (int)num : -1;
 	} else if (pt && (v = value_of(s, "State")) && pt->state < 0) {

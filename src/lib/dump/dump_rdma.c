@@ -163,6 +163,12 @@ void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line)
 	if (!strncmp(s, "fw_ver:", 7)) {
 		s = nicfit__dump_skip_blank(s + 7);
 		snprintf(r->fw, sizeof(r->fw), "%.*s", (int)word(s), s);
+	} else if (!strncmp(s, "node_guid:", 10)) {
+		if (nicfit__dump_guid(nicfit__dump_skip_blank(s + 10), r->node_guid))
+			r->node_guid[0] = '\0';
+	} else if (!strncmp(s, "sys_image_guid:", 15)) {
+		if (nicfit__dump_guid(nicfit__dump_skip_blank(s + 15), r->sys_guid))
+			r->sys_guid[0] = '\0';
 	} else if (!strncmp(s, "board_id:", 9)) {
 		s = nicfit__dump_skip_blank(s + 9);
 		snprintf(r->board, sizeof(r->board), "%.*s", (int)word(s), s);

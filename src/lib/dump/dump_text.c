@@ -143,3 +143,25 @@ struct dump_fn *nicfit__dump_fn(struct nicfit_dump *d, unsigned dom, unsigned bu
 	f->sriov_total = f->sriov_num = -1;
 	return f;
 }
+
+int nicfit__dump_guid(const char *s, char out[17])
+{
+	int n = 0, zero = 1;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	while (n < 16) {
+		if (*s == ':' && n && n % 4 == 0)
+			s++;
+		if (!*s || !strchr("0123456789abcdefABCDEF", *s))
+			return -1;
+		out[n] = (char)(*s | 0x20);
+		zero &= *s == '0';
+		n++;
+		s++;
+	}
+	out[16] = '\0';
+	if (*s && *s != ' ' && *s != '\t')
+		return -1;
+	return zero ? -1 : 0;
+}
