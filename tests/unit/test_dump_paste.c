@@ -475,6 +475,48 @@ static void gid_index_env(void **state)
 	done(&r);
 }
 
+/*
+ * lspci -tv alone prints no class: four RTX 6000 Ada (one under the older
+ * pci.ids name "L6000 / RTX 6000 Ada Generation") and two ConnectX-7 are
+ * recognised by name through the built-in table, never "0 GPUs, 0 NICs";
+ * the root complexes and audio functions it cannot place are counted in
+ * not_checked. A name the table holds for two IDs is not taken.
+ */
+static void tree_alone_by_name(void **state)
+{
+	static const char text[] =
+		"-+-[0000:c0]-+-00.0  Advanced Micro Devices, Inc. [AMD] Genoa/Bergamo Root Complex\n"
+		" |           +-01.1-[c1]--+-00.0  NVIDIA Corporation AD102GL [RTX 6000 Ada Generation]\n"
+		" |           |            \\-00.1  NVIDIA Corporation AD102 High Definition Audio Controller\n"
+		" |           \\-03.1-[c2]----00.0  Mellanox Technologies MT2910 Family [ConnectX-7]\n"
+		" +-[0000:80]-+-00.0  Advanced Micro Devices, Inc. [AMD] Genoa/Bergamo Root Complex\n"
+		" |           \\-01.1-[81]----00.0  NVIDIA Corporation AD102GL [RTX 6000 Ada Generation]\n"
+		" +-[0000:40]-+-00.0  Advanced Micro Devices, Inc. [AMD] Genoa/Bergamo Root Complex\n"
+		" |           +-01.1-[41]----00.0  NVIDIA Corporation AD102GL [L6000 / RTX 6000 Ada Generation]\n"
+		" |           \\-03.1-[42]----00.0  Mellanox Technologies MT2910 Family [ConnectX-7]\n"
+		" \\-[0000:00]-+-00.0  Advanced Micro Devices, Inc. [AMD] Genoa/Bergamo Root Complex\n"
+		"             +-01.1-[01]----00.0  NVIDIA Corporation AD102GL [RTX 6000 Ada Generation]\n"
+		"             \\-02.1-[02]----00.0  NVIDIA Corporation GA100 [A100 PCIe 40GB]\n";
+	struct run r;
+	int i, twins = -1;
+
+	(void)state;
+	judge(&r, text);
+	assert_int_equal(r.a->ngpus, 4);
+	assert_int_equal(r.a->nnics, 2);
+	assert_false(r.a->nothing_to_judge);
+	for (i = 0; i < r.t->npci; i++)
+		if (!strcmp(r.t->pci[i].bdf, "0000:41:00.0"))
+			assert_int_equal(r.t->pci[i].device, 0x26b1);
+		else if (!strcmp(r.t->pci[i].bdf, "0000:02:00.0"))
+			twins = (int)r.t->pci[i].device; /* 20b1 and 20f1: both "A100 PCIe 40GB" */
+	assert_int_equal(twins, 0);
+	out_has(r.a, NICFIT_FMT_TEXT, "4 GPUs, 2 NICs", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"check\":\"tree_names\"", 1);
+	out_has(r.a, NICFIT_FMT_TEXT, "6 functions drawn only there were recognised", 1);
+	done(&r);
+}
+
 /* Prose in no supported format is bad input data, not an empty audit. */
 static void no_format(void **state)
 {
@@ -507,6 +549,7 @@ int main(void)
 		cmocka_unit_test(ibv_port_block_alone),
 		cmocka_unit_test(matrix_nvlink_missing),
 		cmocka_unit_test(gid_index_env),
+		cmocka_unit_test(tree_alone_by_name),
 		cmocka_unit_test(no_format),
 	};
 

@@ -627,6 +627,41 @@ static int has_ibv(const struct nicfit_dump *d)
 	return 0;
 }
 
+/*
+ * tree_names: lspci -tv prints names, not IDs or classes. Functions it
+ * alone drew were recognised through the built-in table by the bracketed
+ * part of their name; those whose name it does not hold (or holds for
+ * several IDs) and no listed function of their slot explains are devices
+ * of unknown kind, not judged.
+ */
+static int note_tree_names(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	size_t i, n;
+	int named = 0, unknown = 0;
+	char *why;
+
+	for (i = 0; i < d->nfns; i++) {
+		const struct dump_fn *f = &d->fns[i];
+
+		named += f->ids_by_name;
+		unknown += !f->from_block && f->name[0] &&
+			   !(f->have & (NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS));
+	}
+	if (!named && !unknown)
+		return 0;
+	why = nicfit__audit_paste_text_buf(a, &n);
+	if (!why)
+		return 0;
+	snprintf(why, n, "lspci -tv prints names, "
+		 "not IDs or classes: %d function%s drawn only there %s recognised by name "
+		 "through nicfit's built-in table, %d %s not (other devices, or names the table "
+		 "does not hold) and %s not judged (`lspci -nn` or `lspci -vvv -nn` gives "
+		 "every function's IDs and class).", named, named == 1 ? "" : "s",
+		 named == 1 ? "was" : "were", unknown, unknown == 1 ? "was" : "were",
+		 unknown == 1 ? "was" : "were");
+	return note(a, "tree_names", why);
+}
+
 /* What the dump lacks, each with why. */
 /*
  * Sockets: the audit lays devices out by socket and counts traffic that
@@ -886,6 +921,8 @@ int nicfit_dump_judge(const struct nicfit_dump *d, struct nicfit_audit *a,
 		rc = note_lacks(d, a);
 	if (!rc)
 		rc = nicfit__audit_paste(d, a);
+	if (!rc)
+		rc = note_tree_names(d, a);
 	if (!rc) {
 		lspci_names(d, a);
 		rc = nicfit__audit_settle(a);

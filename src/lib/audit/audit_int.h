@@ -219,6 +219,8 @@ void nicfit__audit_paste_columns(struct nicfit_emit *e);
 /* With no device of the model: "8 GPUs, 4 NICs in nvidia-smi topo -m" into out; 0 none. */
 int nicfit__audit_paste_counts(const struct nicfit_audit *a, char *out, size_t n);
 void nicfit__audit_paste_free(struct nicfit_audit_paste *p);
+/* A buffer that lives as long as a (for a not_checked reason worded at run time); NULL none. */
+char *nicfit__audit_paste_text_buf(struct nicfit_audit *a, size_t *n);
 /*
  * How RDMA device name was tied to its PCI function: "sysfs" (a live host
  * or snapshot), "ibdev2netdev", "ethtool", "sys_image_guid" or "name_order"

@@ -475,7 +475,16 @@ struct nicfit_audit_paste {
 	} *joins;                 /* each RDMA device of the model a tool listed */
 	size_t njoins;
 	char join_why[512];       /* not_checked's rdma_join */
+	char text_why[512];       /* a not_checked reason audit_dump.c words */
 };
+
+char *nicfit__audit_paste_text_buf(struct nicfit_audit *a, size_t *n)
+{
+	if (!a->paste)
+		return NULL;
+	*n = sizeof(a->paste->text_why);
+	return a->paste->text_why;
+}
 
 void nicfit__audit_paste_free(struct nicfit_audit_paste *p)
 {
@@ -539,8 +548,6 @@ static int keep(const struct nicfit_dump *d, struct nicfit_audit *a)
 	struct nicfit_audit_paste *p;
 	size_t i;
 
-	if (!d->smi.present && !d->nrdma)
-		return 0;
 	p = calloc(1, sizeof(*p));
 	if (!p || (d->nrdma && !(p->rdma = calloc(d->nrdma, sizeof(*p->rdma))))) {
 		free(p);

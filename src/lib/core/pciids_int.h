@@ -64,6 +64,14 @@ const struct nicfit_pci_id *nicfit__pci_id_find(unsigned vendor, unsigned device
  */
 const char *nicfit__pci_id_card_name(unsigned vendor, unsigned device, int functions);
 
+/*
+ * The built-in row of vendor whose name is the n bytes at name, with or
+ * without the short vendor name before it ("RTX 6000 Ada Generation",
+ * "ConnectX-7": the bracketed part of a pci.ids name as lspci -tv prints
+ * it); NULL when no row, or several IDs, have that name.
+ */
+const struct nicfit_pci_id *nicfit__pci_id_by_name(unsigned vendor, const char *name, size_t n);
+
 /* Short vendor name ("NVIDIA", "Mellanox", "Intel", "ASPEED"), or NULL. */
 const char *nicfit__pci_vendor_name(unsigned vendor);
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pciids_int.h"
 #include "dump/dump_int.h"
 #include "nicfit/units.h"
 
@@ -34,6 +35,39 @@ const struct dump_fn *nicfit__dump_find(const struct nicfit_dump *d, const char 
 		if (!strcmp(d->fns[i].bdf, bdf))
 			return &d->fns[i];
 	return NULL;
+}
+
+/*
+ * The IDs of a name lspci -tv drew, through the built-in table: the
+ * bracketed part of pci.ids's device name ("AD102GL [RTX 6000 Ada
+ * Generation]"; each of "[L6000 / RTX 6000 Ada Generation]"'s names, as
+ * older pci.ids files print it) under the vendor the name starts with.
+ * Only a name the table holds once is taken.
+ */
+static void ids_of_name(struct dump_fn *f)
+{
+	size_t vl, n;
+	unsigned v = nicfit__dump_vendor_of_name(f->name, &vl);
+	const char *open = strrchr(f->name, '['), *close, *p;
+
+	n = strlen(f->name);
+	if (!v || !open || open < f->name + vl || f->name[n - 1] != ']')
+		return;
+	close = f->name + n - 1;
+	for (p = open + 1; p < close;) {
+		const char *q = strstr(p, " / ");
+		size_t len = q && q < close ? (size_t)(q - p) : (size_t)(close - p);
+		const struct nicfit_pci_id *id = nicfit__pci_id_by_name(v, p, len);
+
+		if (id) {
+			f->vendor = id->vendor;
+			f->device = id->device;
+			f->have |= NICFIT_HAVE_IDS;
+			f->ids_by_name = 1;
+			return;
+		}
+		p += len + 3;
+	}
 }
 
 /*
@@ -69,6 +103,8 @@ static void fill_siblings(struct nicfit_dump *d)
 			}
 			break;
 		}
+		if (k == d->nfns)
+			ids_of_name(f);
 	}
 }
 

@@ -74,6 +74,8 @@ void nicfit__dump_lspci_detail(struct nicfit_dump *d, struct dump_fn *f, const c
 void nicfit__dump_acs_orphan(struct nicfit_dump *d, const char *s, struct dump_at at);
 /* A line of setpci -v on a function's ACS capability ("BDF (ecap 000d @2a0) @2a6 0000"); 1 when it was one. */
 int nicfit__dump_acs_setpci(struct nicfit_dump *d, const char *line, struct dump_at at);
+/* The vendor ID of an lspci name ("NVIDIA Corporation ..."), 0 unknown; *len its vendor part. */
+unsigned nicfit__dump_vendor_of_name(const char *name, size_t *len);
 /* Name to class code for lspci without -nn ("3D controller" -> 0x030200); 0 unknown. */
 unsigned nicfit__dump_class_of_name(const char *name, size_t n);
 

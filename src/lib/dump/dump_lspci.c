@@ -65,6 +65,20 @@ static const struct {
 	{ "Broadcom / LSI", 0x1000 },
 };
 
+unsigned nicfit__dump_vendor_of_name(const char *name, size_t *len)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(vendor_names) / sizeof(vendor_names[0]); i++) {
+		n = strlen(vendor_names[i].name);
+		if (!strncmp(name, vendor_names[i].name, n) && name[n] == ' ') {
+			*len = n;
+			return vendor_names[i].id;
+		}
+	}
+	return 0;
+}
+
 unsigned nicfit__dump_class_of_name(const char *name, size_t n)
 {
 	size_t i;

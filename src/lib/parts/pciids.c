@@ -82,6 +82,28 @@ const char *nicfit__pci_vendor_name(unsigned vendor)
 	return NULL;
 }
 
+const struct nicfit_pci_id *nicfit__pci_id_by_name(unsigned vendor, const char *name, size_t n)
+{
+	const char *short_name = nicfit__pci_vendor_name(vendor);
+	size_t i, sl = short_name ? strlen(short_name) : 0;
+	const struct nicfit_pci_id *found = NULL;
+
+	for (i = 0; i < NTABLE && n; i++) {
+		const char *row = table[i].name;
+
+		if (table[i].vendor != vendor)
+			continue;
+		if (sl && !strncmp(row, short_name, sl) && row[sl] == ' ')
+			row += sl + 1;
+		if (strlen(row) != n || strncmp(row, name, n))
+			continue;
+		if (found)
+			return NULL; /* two IDs of one name: which is not known */
+		found = &table[i];
+	}
+	return found;
+}
+
 int nicfit__pci_vendor_is_bmc_vga(unsigned vendor)
 {
 	return vendor == 0x1a03 || vendor == 0x102b;
