@@ -841,8 +841,20 @@ int nicfit__audit_paste_counts(const struct nicfit_audit *a, char *out, size_t n
 	const struct nicfit_audit_paste *p = a->paste;
 	size_t l = 0;
 
-	if (!p || a->ngpus || a->naccels || a->nnics)
+	if (!p)
 		return 0;
+	if (a->ngpus || a->naccels || a->nnics) {
+		char rdma[64];
+
+		/* the listing's NICs and the matrix's GPUs: each count with where it comes from */
+		if (!p->smi || !p->m.ngpus || a->ngpus || a->naccels)
+			return 0;
+		snprintf(out, n, "0 GPUs, %d NIC%s (%s) in the PCI listing; %d GPU%s, %d NIC%s in "
+			 "nvidia-smi topo -m", a->nnics, a->nnics == 1 ? "" : "s",
+			 nicfit__audit_rdma_count(a, rdma, sizeof(rdma)), p->m.ngpus,
+			 p->m.ngpus == 1 ? "" : "s", p->m.nnics, p->m.nnics == 1 ? "" : "s");
+		return 1;
+	}
 	if (p->smi)
 		l += (size_t)snprintf(out, n, "%d GPU%s, %d NIC%s in nvidia-smi topo -m", p->m.ngpus,
 				      p->m.ngpus == 1 ? "" : "s", p->m.nnics,
