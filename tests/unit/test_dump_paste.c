@@ -517,6 +517,48 @@ static void tree_alone_by_name(void **state)
 	done(&r);
 }
 
+/*
+ * nic-fw-mixed: two ibstat CAs of one part (MT4129, no PSID printed) on two
+ * versions, and ethtool -i's PSID readings; a card of another part (a
+ * ConnectX-5 beside a ConnectX-7) is another model, not mixed firmware.
+ */
+static void fw_mixed(void **state)
+{
+	static const char mixed[] =
+		"CA 'mlx5_0'\n\tCA type: MT4129\n\tNumber of ports: 1\n\tFirmware version: 28.39.1002\n"
+		"\tPort 1:\n\t\tState: Active\n\t\tPhysical state: LinkUp\n\t\tRate: 400\n"
+		"\t\tLink layer: InfiniBand\n\n"
+		"CA 'mlx5_1'\n\tCA type: MT4129\n\tNumber of ports: 1\n\tFirmware version: 28.42.1000\n"
+		"\tPort 1:\n\t\tState: Active\n\t\tPhysical state: LinkUp\n\t\tRate: 400\n"
+		"\t\tLink layer: InfiniBand\n\n"
+		"# ethtool -i ens1f0np0\ndriver: mlx5_core\n"
+		"firmware-version: 22.36.1010 (MT_0000000359)\nbus-info: 0000:17:00.0\n\n"
+		"# ethtool -i ens1f1np1\ndriver: mlx5_core\n"
+		"firmware-version: 22.31.1014 (MT_0000000359)\nbus-info: 0000:17:00.1\n";
+	static const char models[] =
+		"CA 'mlx5_0'\n\tCA type: MT4129\n\tFirmware version: 28.42.1000\n"
+		"\tPort 1:\n\t\tState: Active\n\t\tLink layer: Ethernet\n\n"
+		"CA 'mlx5_1'\n\tCA type: MT4119\n\tFirmware version: 16.35.4030\n"
+		"\tPort 1:\n\t\tState: Active\n\t\tLink layer: Ethernet\n";
+	struct run r;
+	size_t i, n = 0;
+
+	(void)state;
+	judge(&r, mixed);
+	for (i = 0; i < r.a->findings.n; i++)
+		if (!strcmp(r.a->findings.v[i].code, "nic-fw-mixed")) {
+			n++;
+			assert_int_equal(r.a->findings.v[i].severity, NICFIT_SEV_WARNING);
+		}
+	assert_int_equal(n, 2);
+	out_has(r.a, NICFIT_FMT_TEXT, "28.39.1002 on mlx5_0; 28.42.1000 on mlx5_1", 1);
+	out_has(r.a, NICFIT_FMT_TEXT, "(MT_0000000359) run 2 firmware versions", 1);
+	done(&r);
+	judge(&r, models);
+	assert_false(has(r.a, "nic-fw-mixed", NULL));
+	done(&r);
+}
+
 /* Prose in no supported format is bad input data, not an empty audit. */
 static void no_format(void **state)
 {
@@ -550,6 +592,7 @@ int main(void)
 		cmocka_unit_test(matrix_nvlink_missing),
 		cmocka_unit_test(gid_index_env),
 		cmocka_unit_test(tree_alone_by_name),
+		cmocka_unit_test(fw_mixed),
 		cmocka_unit_test(no_format),
 	};
 

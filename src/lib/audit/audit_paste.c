@@ -28,6 +28,8 @@
 #define S_SMI_NVLINK "nvidia-smi topo -m's legend: NV# is a connection over a bonded set of # NVLinks"
 #define S_GID_ENV "show_gids (MLNX_OFED) and NCCL's NCCL_IB_GID_INDEX (NCCL environment " \
 	"variables: docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html)"
+#define S_FW_MIXED "ibv_devinfo fw_ver and board_id, ibstat Firmware version and CA type, " \
+	"ethtool -i firmware-version (PSID in parentheses)"
 #define S_RDMA_ALONE "ibv_devinfo or ibstat port state (rdma-core libibverbs/examples/devinfo.c)"
 
 /* Put (check, why) in not_checked unless already there. */
@@ -396,6 +398,99 @@ static int judge_gid(const struct nicfit_dump *d, struct nicfit_audit *a)
 			f->source = S_GID_ENV;
 		}
 	return judged;
+}
+
+/* One firmware reading: a device or interface, its card model's key, its version. */
+struct fw_seen {
+	const char *name;
+	char key[64];             /* the PSID, else "part N" */
+	char ver[64];
+};
+
+/* The readings of ibv_devinfo, ibstat and ethtool -i that name a model and a version. */
+static size_t fw_readings(const struct nicfit_dump *d, struct fw_seen *out, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->nrdma && n < max; i++) {
+		const struct dump_rdma *x = &d->rdma[i];
+
+		if (!x->fw[0] || !strcmp(x->board, "N/A") || (!x->board[0] && !x->part_id))
+			continue;
+		out[n].name = dev_label(x);
+		if (x->board[0])
+			snprintf(out[n].key, sizeof(out[n].key), "%s", x->board);
+		else
+			snprintf(out[n].key, sizeof(out[n].key), "part %d", x->part_id);
+		snprintf(out[n++].ver, sizeof(out[0].ver), "%s", x->fw);
+	}
+	for (i = 0; i < d->nnet && n < max; i++) {
+		const struct dump_net *x = &d->net[i];
+		const char *open = strchr(x->fw, '('), *close = open ? strchr(open, ')') : NULL;
+		size_t vl = strcspn(x->fw, " (");
+
+		if (!x->ethtool || !open || !close || close - open < 2 || !vl)
+			continue; /* no PSID: Intel's and Broadcom's versions name no card */
+		out[n].name = x->name;
+		snprintf(out[n].key, sizeof(out[n].key), "%.*s", (int)(close - open - 1), open + 1);
+		snprintf(out[n++].ver, sizeof(out[0].ver), "%.*s", (int)vl, x->fw);
+	}
+	return n;
+}
+
+/*
+ * nic-fw-mixed: cards of one model (one PSID; one part number where no
+ * PSID is printed) running different firmware versions. Every function of
+ * a card runs the card's one image, so two versions are two cards, one of
+ * which was not updated: their behaviour and fixes differ. One finding per
+ * model, each version with the devices that report it.
+ */
+static int judge_fw(const struct nicfit_dump *d, struct nicfit_audit *a)
+{
+	struct fw_seen seen[2 * NICFIT_TOPO_MAX_RDMA];
+	size_t n = fw_readings(d, seen, sizeof(seen) / sizeof(seen[0])), i, k, j;
+
+	for (i = 0; i < n; i++) {
+		char list[512] = "";
+		size_t l = 0;
+		int versions = 0, first = 1;
+		struct nicfit_finding *f;
+
+		for (k = 0; k < i && strcmp(seen[k].key, seen[i].key); k++)
+			;
+		if (k < i)
+			continue; /* this model was judged with an earlier reading */
+		for (k = i; k < n && l < sizeof(list); k++) {
+			if (strcmp(seen[k].key, seen[i].key))
+				continue;
+			for (j = i; j < k && (strcmp(seen[j].key, seen[k].key) ||
+					      strcmp(seen[j].ver, seen[k].ver)); j++)
+				;
+			if (j < k)
+				continue; /* this version is listed */
+			versions++;
+			l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s on ", first ? "" : "; ",
+					      seen[k].ver);
+			first = 0;
+			for (j = k; j < n && l < sizeof(list); j++)
+				if (!strcmp(seen[j].key, seen[k].key) && !strcmp(seen[j].ver, seen[k].ver))
+					l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s",
+							      j == k ? "" : ", ", seen[j].name);
+		}
+		if (versions < 2)
+			continue;
+		f = nicfit__find(&a->findings, NICFIT_SEV_WARNING, NICFIT_CODE_NIC_FW_MIXED, "host",
+				 "Cards of one model (%s) run %d firmware versions: %s. A card runs "
+				 "one image on all its functions, so these are different cards, some "
+				 "not updated.", seen[i].key, versions, list);
+		if (!f || nicfit__finding_fix(&a->findings, f, "Flash every card of the model to "
+					      "one version (`mlxfwmanager --query` lists each "
+					      "card's firmware and PSID; `mlxfwmanager -u -i IMAGE` "
+					      "flashes an image), then reboot or reset the cards."))
+			return NICFIT_E_NOMEM;
+		f->source = S_FW_MIXED;
+	}
+	return 0;
 }
 
 /* RDMA devices no PCI function carries: their ports, judged by name. Returns devices judged. */
@@ -905,6 +1000,8 @@ int nicfit__audit_paste(const struct nicfit_dump *d, struct nicfit_audit *a)
 	if (rdma < 0 || (gid = judge_gid(d, a)) < 0)
 		return NICFIT_E_NOMEM;
 	rc = judge_acs(d, a);
+	if (!rc)
+		rc = judge_fw(d, a);
 	if (!rc)
 		rc = notes(d, a, rdma);
 	if (!rc)

@@ -146,6 +146,7 @@ struct dump_rdma {
 	int from_ibstat;
 	int gids;                 /* show_gids listed some of its ports */
 	char fw[64], board[64], ca_type[32];
+	int part_id;              /* ibv_devinfo's vendor_part_id (4129), ibstat's CA type (MT4129); 0 unknown */
 	struct dump_rport ports[NICFIT_TOPO_MAX_PORTS];
 	int nports;
 	char netdev[NICFIT_TOPO_MAX_PORTS][64];

@@ -148,8 +148,12 @@ static void ibstat_line(struct nicfit_dump *d, const char *line)
 	for (k = 0; k < r->nports && d->net_port >= 0; k++)
 		if (r->ports[k].num == d->net_port)
 			pt = &r->ports[k];
-	if ((v = value_of(s, "CA type")) && !r->ca_type[0])
+	if ((v = value_of(s, "CA type")) && !r->ca_type[0]) {
 		snprintf(r->ca_type, sizeof(r->ca_type), "%.*s", (int)word(v), v);
+		if (!strncmp(v, "MT", 2) && nicfit_scan_dec(v + 2, 1, 65535, &num, &e) ==
+		    NICFIT_DEC_OK && (!*e || *e == ' '))
+			r->part_id = (int)num;
+	}
 	else if ((v = value_of(s, "Firmware version")) && !r->fw[0])
 		snprintf(r->fw, sizeof(r->fw), "%.*s", (int)word(v), v);
 	else if ((v = value_of(s, "Node GUID")) && !r->node_guid[0]) {

@@ -169,6 +169,9 @@ void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line)
 	} else if (!strncmp(s, "sys_image_guid:", 15)) {
 		if (nicfit__dump_guid(nicfit__dump_skip_blank(s + 15), r->sys_guid))
 			r->sys_guid[0] = '\0';
+	} else if (!strncmp(s, "vendor_part_id:", 15)) {
+		if (nicfit_scan_dec(nicfit__dump_skip_blank(s + 15), 1, 65535, &v, &e) == NICFIT_DEC_OK)
+			r->part_id = (int)v;
 	} else if (!strncmp(s, "board_id:", 9)) {
 		s = nicfit__dump_skip_blank(s + 9);
 		snprintf(r->board, sizeof(r->board), "%.*s", (int)word(s), s);
