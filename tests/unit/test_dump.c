@@ -453,6 +453,50 @@ static void damaged_values(void **state)
 	nicfit_dump_free(d);
 }
 
+/*
+ * An absurd figure is never read as the small valid one it starts with:
+ * "x1e308" is not x1, "x8.5" not x8, "7GT/s" no PCIe rate; the width and
+ * speed stay unknown, so no starved-card or narrow-path finding rests on
+ * them.
+ */
+static void absurd_not_small(void **state)
+{
+	static const char text[] =
+		"0000:17:00.0 Ethernet controller [0200]: Mellanox Technologies MT2910 Family [ConnectX-7] [15b3:1021]\n"
+		"\tCapabilities: [40] Express (v2) Endpoint, MSI 00\n"
+		"\t\tLnkCap:\tPort #0, Speed 32GT/s, Width x1e308, ASPM not supported\n"
+		"\t\tLnkSta:\tSpeed 7GT/s, Width x8.5\n"
+		"\tKernel driver in use: mlx5_core\n";
+	struct nicfit_dump *d;
+	struct nicfit_topo *t = read_text(text, &d);
+	int nic = nicfit_topo_find(t, "0000:17:00.0");
+	struct nicfit_audit *a = NULL;
+	struct nicfit_error err;
+	size_t i;
+
+	(void)state;
+	assert_true(nic >= 0);
+	assert_int_equal(t->pci[nic].max_width, 0);
+	assert_int_equal(t->pci[nic].cur_width, 0);
+	assert_true(t->pci[nic].cur_gts == 0);
+	assert_true(t->pci[nic].max_gts > 31.9);
+	assert_int_equal(t->problems_total, 3);
+	assert_non_null(strstr(t->problems[0].what, "LnkCap: \"Width x1e308\""));
+	assert_non_null(strstr(t->problems[1].what, "LnkSta: \"Speed 7GT/s\""));
+	assert_non_null(strstr(t->problems[2].what, "LnkSta: \"Width x8.5\""));
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_audit_judge(t, NULL, NULL, &a, &err), 0);
+	assert_int_equal(nicfit_dump_judge(d, a, &err), 0);
+	for (i = 0; i < a->findings.n; i++) {
+		assert_string_not_equal(a->findings.v[i].code, "nic-pcie-starved");
+		assert_string_not_equal(a->findings.v[i].code, "path-narrower");
+		assert_string_not_equal(a->findings.v[i].code, "link-width-downtrained");
+	}
+	nicfit_audit_free(a);
+	nicfit_topo_free(t);
+	nicfit_dump_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -466,6 +510,7 @@ int main(void)
 		cmocka_unit_test(rdma_on_tree),
 		cmocka_unit_test(hostile),
 		cmocka_unit_test(damaged_values),
+		cmocka_unit_test(absurd_not_small),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -190,11 +190,29 @@ static int value_len(const char *s)
 }
 
 /*
+ * The rates lspci names (pciutils ls-caps.c, link_speed): 2.5, 5, 8, 16,
+ * 32, 64 and 128 GT/s; whole.frac is one of them.
+ */
+static int pcie_rate(long whole, long frac)
+{
+	static const long rate[] = { 5, 8, 16, 32, 64, 128 };
+	size_t i;
+
+	if (whole == 2 && frac == 5)
+		return 1;
+	for (i = 0; i < sizeof(rate) / sizeof(rate[0]); i++)
+		if (whole == rate[i] && !frac)
+			return 1;
+	return 0;
+}
+
+/*
  * "Speed 16GT/s (downgraded), Width x16" -> GT/s and lanes (0 unknown).
  * lspci prints a speed code it does not know as "unknown" and the width
  * the hardware reports, x0 for a link that is down or not trained: both
- * stay unknown without a word. A speed that is no positive figure in GT/s
- * or a width past x32 ("-8GT/s", "1e308GT/s", "x-16", "x99999": no lspci
+ * stay unknown without a word. A speed that is none of the PCIe rates or
+ * a width that is no whole number up to x32 ("-8GT/s", "7GT/s",
+ * "1e308GT/s", "x-16", "x99999", "x1e308", never read as x1: no lspci
  * prints them; the paste was damaged or edited) is a read problem of the
  * line (lbl "LnkCap" or "LnkSta"), and the value stays unknown.
  */
@@ -209,7 +227,7 @@ static void read_link(struct nicfit_dump *d, struct dump_at at, const char *lbl,
 	if (p && scan(p + 6, 256, &whole, &e) == 0) {
 		if (*e == '.' && scan(e + 1, 9, &frac, &e))
 			frac = -1;
-		if (frac >= 0 && !strncmp(e, "GT/s", 4) && (whole || frac)) {
+		if (frac >= 0 && !strncmp(e, "GT/s", 4) && pcie_rate(whole, frac)) {
 			*gts = (double)whole + (double)frac / 10.0;
 			read = 1;
 		}
@@ -219,7 +237,7 @@ static void read_link(struct nicfit_dump *d, struct dump_at at, const char *lbl,
 		nicfit__dump_problem(d, at, "%s: \"Speed %.*s\" is not a PCIe link speed", lbl,
 				     value_len(p + 6), p + 6);
 	p = strstr(s, "Width x");
-	if (p && scan(p + 7, 32, &whole, &e))
+	if (p && (scan(p + 7, 32, &whole, &e) || (*e && *e != ',' && *e != ' ')))
 		nicfit__dump_problem(d, at, "%s: \"Width x%.*s\" is not a PCIe link width (x1 "
 				     "to x32)", lbl, value_len(p + 7), p + 7);
 	else if (p && whole > 0)
