@@ -247,7 +247,7 @@ done
 # the pastes without lspci (a topo -m matrix alone, RDMA tools alone): the
 # names of the paste are the devices, in every format, the line formats of
 # other systems included; promtool reads the metrics
-for p in paste-matrix paste-rdma; do
+for p in paste-matrix paste-rdma paste-tree; do
 	for f in text json md csv svg prom nhc nfd; do
 		clean "audit --dump of a hostile $p --format $f" $f "$NICFIT" audit --dump \
 			"$tmp/h/$p.txt" --all --format "$f"
@@ -267,7 +267,10 @@ n=$((n + 1))
 if "$NICFIT" audit --dump "$tmp/h/paste-rdma.txt" --json 2>/dev/null | python3 -c 'import json, sys
 d = json.load(sys.stdin)
 names = [f["device"] or "" for f in d["findings"] if f["code"] == "rdma-port-down"]
-sys.exit(not (any("<script>" in x and "\x1b" in x for x in names) and any(x.startswith("=mlx5_2") for x in names)))'; then
+sys.exit(not (any("<script>" in x and "\x1b" in x for x in names) and any(x.startswith("=mlx5_2") for x in names)
+              and any(x.startswith("=mlx5_1") and len(x) == 63 for x in names)
+              and any(x == "(unnamed RDMA device)" for x in names)
+              and any(f["code"] == "acs-redirect" and f["device"] == "0000:00:07.1" for f in d["findings"])))'; then
 	echo "ok $n - the hostile RDMA names reach the findings (so the checks above see them)"
 else
 	echo "not ok $n - the hostile RDMA paste was not read as intended"

@@ -559,6 +559,42 @@ static void fw_mixed(void **state)
 	done(&r);
 }
 
+/*
+ * Names longer than the usual: a 40-byte legend name is kept whole; a
+ * 300-byte ibstat CA name is read (cut at the kernel's 63 bytes, said in
+ * read_problems), never a refused paste; a legend name past 63 bytes
+ * leaves its column unnamed and says so.
+ */
+static void long_names(void **state)
+{
+	char ca[1024], legend[1024], name[301];
+	struct run r;
+
+	(void)state;
+	memset(name, 'm', 300);
+	name[300] = '\0';
+	snprintf(ca, sizeof(ca), "CA '%s'\n\tCA type: MT4129\n\tFirmware version: 28.39.1002\n"
+		 "\tPort 1:\n\t\tState: Down\n\t\tPhysical state: Polling\n"
+		 "\t\tLink layer: InfiniBand\n", name);
+	judge(&r, ca);
+	assert_int_equal(r.d->nrdma, 1);
+	assert_int_equal(strlen(r.d->rdma[0].name), 63);
+	assert_int_equal(r.d->nproblems, 1);
+	assert_int_equal(r.d->problems[0].at.line, 1);
+	assert_true(has(r.a, "rdma-port-down", NULL));
+	done(&r);
+	snprintf(legend, sizeof(legend),
+		 "\tGPU0\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\n"
+		 "GPU0\t X \tPIX\tSYS\t0-7\t0\n"
+		 "NIC0\tPIX\t X \tSYS\nNIC1\tSYS\tSYS\t X \n\n"
+		 "NIC Legend:\n\n  NIC0: mlx5_bond_roce_rail0_port0_plane1\n  NIC1: %s\n", name);
+	judge(&r, legend);
+	assert_string_equal(r.d->smi.nic[0], "mlx5_bond_roce_rail0_port0_plane1");
+	assert_string_equal(r.d->smi.nic[1], "NIC1");
+	assert_int_equal(r.d->nproblems, 1);
+	done(&r);
+}
+
 /* Prose in no supported format is bad input data, not an empty audit. */
 static void no_format(void **state)
 {
@@ -593,6 +629,7 @@ int main(void)
 		cmocka_unit_test(gid_index_env),
 		cmocka_unit_test(tree_alone_by_name),
 		cmocka_unit_test(fw_mixed),
+		cmocka_unit_test(long_names),
 		cmocka_unit_test(no_format),
 	};
 

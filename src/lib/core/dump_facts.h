@@ -90,12 +90,12 @@ struct dump_smi {
 	int present;
 	struct dump_at at;        /* its header line */
 	int ngpus, nnics;
-	char nic[DUMP_MAX_SMI][32];     /* "mlx5_0" (legend) or the column header */
+	char nic[DUMP_MAX_SMI][64];     /* "mlx5_0" (legend) or the column header, whole (63 bytes) */
 	char cell[DUMP_MAX_SMI][DUMP_MAX_SMI][8]; /* GPU row, NIC column: "PIX", "SYS" */
 	char gcell[DUMP_MAX_SMI][DUMP_MAX_SMI][8]; /* GPU row, GPU column: "X", "NV18", "PXB" */
 	int row_line[DUMP_MAX_SMI];     /* line of each GPU row, 0 not read */
 	int legend;               /* the NIC legend was there */
-	char nic_col[DUMP_MAX_SMI][32]; /* the column as headed: "NIC0" or "mlx5_0" */
+	char nic_col[DUMP_MAX_SMI][64]; /* the column as headed: "NIC0" or "mlx5_0" */
 	int aff_cols;             /* affinity columns headed: CPU, NUMA, GPU NUMA ID (0-3) */
 	char cpu_aff[DUMP_MAX_SMI][64]; /* a GPU row's CPU Affinity, "" unknown */
 	char numa_aff[DUMP_MAX_SMI][32]; /* its NUMA Affinity, "" unknown */
@@ -140,6 +140,7 @@ struct dump_rdma {
 	char bdf[16];             /* ibdev2netdev -v, "" unknown */
 	char node_guid[17], sys_guid[17]; /* ibv_devinfo or ibstat, 16 hex digits; "" unknown */
 	int join;                 /* enum dump_join: how the build tied it */
+	int name_cut;             /* the name was longer than 63 bytes: 1 cut, 2 cut and said */
 	char joined_bdf[16];      /* the function it was tied to, "" none */
 	struct dump_at at;
 	int from_ibv;             /* ibv_devinfo or ibstat gave its ports */

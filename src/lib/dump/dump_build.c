@@ -615,7 +615,10 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 	*out = NULL;
 	if (!d->nfns && nicfit__dump_xml_unread(d))
 		return nicfit_error_set(err, NICFIT_E_DATA, "%s", nicfit__dump_xml_unread(d));
-	if (!d->nfns && d->nproblems) /* a listing whose one function could not be read */
+	if (!d->nfns && d->nproblems &&
+	    !(d->formats & ~(NICFIT_DUMP_LSPCI_V | NICFIT_DUMP_LSPCI | NICFIT_DUMP_LSPCI_TREE |
+			     NICFIT_DUMP_HWLOC | NICFIT_DUMP_NCCL)))
+		/* a listing whose one function could not be read, and nothing else */
 		return nicfit_error_set(err, NICFIT_E_DATA, "%s:%d: %s; no PCI function could be "
 					"read", d->texts[d->problems[0].at.text].name,
 					d->problems[0].at.line, d->problems[0].what);

@@ -117,6 +117,8 @@ int nicfit__dump_smi_gpu_line(struct nicfit_dump *d, const char *line, struct du
 
 /* The record of an RDMA device, made when new; NULL when out of room or memory. */
 struct dump_rdma *nicfit__dump_rdma_of(struct nicfit_dump *d, const char *name, size_t n);
+/* Record once, at the line that named it, that r's name was cut to fit (name_cut 1 -> 2). */
+void nicfit__dump_name_cut(struct nicfit_dump *d, struct dump_rdma *r, struct dump_at at);
 /* Port num of a record, added (state unknown) when new; NULL past NICFIT_TOPO_MAX_PORTS. */
 struct dump_rport *nicfit__dump_rport(struct dump_rdma *r, int num);
 /* "hca_id:\tmlx5_0" opens a block of ibv_devinfo; its indented lines follow. */

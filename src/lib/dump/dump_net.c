@@ -129,6 +129,8 @@ static void ibstat_start(struct nicfit_dump *d, const char *line, struct dump_at
 	d->net_port = -1;
 	if (!d->net_rdma)
 		return;
+	if (d->net_rdma->name_cut == 1)
+		nicfit__dump_name_cut(d, d->net_rdma, at);
 	if (!d->net_rdma->at.line)
 		d->net_rdma->at = at;
 	d->net_rdma->from_ibv = d->net_rdma->from_ibstat = 1;
@@ -220,6 +222,8 @@ static int gids_row(struct nicfit_dump *d, const char *line, struct dump_at at)
 	if (strcmp(ver, "v1") && strcmp(ver, "v2"))
 		return 0;
 	r = nicfit__dump_rdma_of(d, tok[0], strlen(tok[0]));
+	if (r && r->name_cut == 1)
+		nicfit__dump_name_cut(d, r, at);
 	pt = r ? nicfit__dump_rport(r, (int)port) : NULL;
 	if (!pt)
 		return 1;

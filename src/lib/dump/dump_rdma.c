@@ -22,8 +22,12 @@ struct dump_rdma *nicfit__dump_rdma_of(struct nicfit_dump *d, const char *name, 
 	struct dump_rdma *r;
 	size_t i;
 
-	if (!n || n >= sizeof(d->rdma[0].name))
+	int cut = n >= sizeof(d->rdma[0].name);
+
+	if (!n)
 		return NULL;
+	if (cut) /* the kernel's names stop at 63 bytes (IB_DEVICE_NAME_MAX): kept cut, said so */
+		n = sizeof(d->rdma[0].name) - 1;
 	for (i = 0; i < d->nrdma; i++)
 		if (strlen(d->rdma[i].name) == n && !strncmp(d->rdma[i].name, name, n))
 			return &d->rdma[i];
@@ -36,7 +40,15 @@ struct dump_rdma *nicfit__dump_rdma_of(struct nicfit_dump *d, const char *name, 
 	r = &d->rdma[d->nrdma++];
 	memset(r, 0, sizeof(*r));
 	snprintf(r->name, sizeof(r->name), "%.*s", (int)n, name);
+	r->name_cut = cut;
 	return r;
+}
+
+void nicfit__dump_name_cut(struct nicfit_dump *d, struct dump_rdma *r, struct dump_at at)
+{
+	nicfit__dump_problem(d, at, "RDMA device name \"%s...\" is longer than a kernel device "
+			     "name can be (63 bytes): kept cut there", r->name);
+	r->name_cut = 2;
 }
 
 static size_t word(const char *s)
@@ -71,6 +83,8 @@ void nicfit__dump_ibv_start(struct nicfit_dump *d, const char *line, struct dump
 	const char *s = nicfit__dump_skip_blank(line + 7);
 
 	d->ibv_cur = nicfit__dump_rdma_of(d, s, word(s));
+	if (d->ibv_cur && d->ibv_cur->name_cut == 1)
+		nicfit__dump_name_cut(d, d->ibv_cur, at);
 	if (d->ibv_cur) {
 		d->ibv_cur->at = at;
 		d->ibv_cur->from_ibv = 1;
@@ -227,6 +241,8 @@ int nicfit__dump_ibdev_line(struct nicfit_dump *d, const char *line, struct dump
 	r = nicfit__dump_rdma_of(d, s, word(s));
 	if (!r)
 		return 1;
+	if (r->name_cut == 1)
+		nicfit__dump_name_cut(d, r, at);
 	if (bdf[0])
 		snprintf(r->bdf, sizeof(r->bdf), "%s", bdf);
 	if (!r->at.line)

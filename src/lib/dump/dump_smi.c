@@ -296,7 +296,7 @@ static int device_name(const char *v)
 		if (!(is_letter(v[i]) || (v[i] >= '0' && v[i] <= '9') || v[i] == '_' || v[i] == '-' ||
 		      v[i] == '.'))
 			return 0;
-	return i > 0 && i < 32;
+	return i > 0 && i < sizeof(((struct dump_smi *)0)->nic[0]);
 }
 
 /*
@@ -326,6 +326,10 @@ static int legend_line(struct nicfit_dump *d, int k, const char *v, struct dump_
 	snprintf(name, sizeof(name), "NIC%d", k);
 	if (k < m->nnics && !strcmp(m->nic[k], name) && device_name(v))
 		snprintf(m->nic[k], sizeof(m->nic[k]), "%s", v);
+	else if (k < m->nnics && strlen(v) >= sizeof(m->nic[0]))
+		nicfit__dump_problem(d, at, "NIC legend: NIC%d's name of %zu bytes is longer than "
+				     "an RDMA device name can be (63): the column is left unnamed", k,
+				     strlen(v));
 	return 1;
 }
 
