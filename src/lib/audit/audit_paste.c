@@ -379,7 +379,7 @@ static int judge_gid(const struct nicfit_dump *d, struct nicfit_audit *a)
 			if ((!v1 && !ll) || pt->gid_v2_index < 0)
 				continue;
 			f = nicfit__find(&a->findings, NICFIT_SEV_WARNING,
-					 NICFIT_CODE_NCCL_GID_INDEX_WRONG, dev_label(x),
+					 NICFIT_CODE_GID_INDEX_WRONG, dev_label(x),
 					 "NCCL_IB_GID_INDEX=%d (%s:%d) selects %s port %d's GID %d, "
 					 "which show_gids lists as %s; the port's RoCE v2 GID with a "
 					 "routable address is index %d. NCCL connects with the GID "
