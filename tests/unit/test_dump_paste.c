@@ -396,6 +396,16 @@ static void ibv_port_block_alone(void **state)
 	assert_true(has(r.a, "rdma-port-down", "(unnamed RDMA device)"));
 	out_has(r.a, NICFIT_FMT_JSON, "\"name\":null,\"source\":\"ibv_devinfo\"", 1);
 	done(&r);
+	/* ibv_devinfo's blank line between a device's ports does not end its block */
+	judge(&r, "hca_id: mlx4_0\n        fw_ver:   2.7.700\n                port:   1\n"
+		  "                        state:                  PORT_DOWN (1)\n\n"
+		  "                port:   2\n"
+		  "                        state:                  PORT_ACTIVE (4)\n");
+	assert_int_equal(r.d->nrdma, 1);
+	assert_int_equal(r.d->rdma[0].nports, 2);
+	assert_true(has(r.a, "rdma-port-down", "mlx4_0"));
+	assert_int_equal(nicfit_audit_exit_code(r.a), 0); /* port 2 is active: a note */
+	done(&r);
 }
 
 /*

@@ -114,7 +114,8 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 	int indented = s != line;
 
 	if (!*s) {
-		w->st = W_NONE;
+		if (w->st != W_IBV) /* ibv_devinfo puts a blank line between a device's ports */
+			w->st = W_NONE;
 		w->cur = NULL;
 		nicfit__dump_cpu_break(d);
 		return;
