@@ -36,6 +36,13 @@ void nicfit_node_kind(const struct nicfit_gpu *gpu, int gpus_per_node, double ba
 	/* a PCIe card, or a rack-scale GPU whose NVLink domain spans trays */
 	if (gpu && (!gpu->baseboard || gpu->nvlink_domain > NICFIT_BASEBOARD_GPUS))
 		return;
+	/*
+	 * The defaults are NVIDIA's design for its own baseboards: an AMD
+	 * Instinct or Intel Gaudi node keeps the sizer's general defaults
+	 * rather than be told it follows an NVIDIA reference architecture.
+	 */
+	if (gpu && gpu->vendor && strcmp(gpu->vendor, "NVIDIA"))
+		return;
 	k->baseboard = 1;
 	k->rail_optimized = 1;
 	k->ns_links = 2;
