@@ -34,24 +34,44 @@
  */
 #define NS_REACH 0.9
 
-static double ns_target_gbps(const struct nicfit_server *sv)
+static double ns_target_gbps(const struct nicfit_plan *p)
 {
-	return sv->pcie_gen >= 6 ? 400.0 : 200.0;
+	const struct nicfit_gpu *g = p->in.gpu;
+
+	/* NVIDIA's figure for NVIDIA's nodes; another maker's node: no target */
+	if (g && g->vendor && strcmp(g->vendor, "NVIDIA"))
+		return 0;
+	return p->in.server->pcie_gen >= 6 ? 400.0 : 200.0;
 }
 
 /*
  * Does a port moving e Gb/s suit the target better than one moving best?
  * One that reaches it beats one that does not; of two that reach it, the
  * smaller; of two that do not, the larger (by more than
- * PLAN_SAME_RATE_GBPS).
+ * PLAN_SAME_RATE_GBPS). Without a target (0), the larger.
  */
 static int closer(double e, double best, double target)
 {
 	int e_ok = e >= target * NS_REACH, b_ok = best >= target * NS_REACH;
 
+	if (target <= 0)
+		return e > best + PLAN_SAME_RATE_GBPS;
 	if (e_ok != b_ok)
 		return e_ok;
 	return e_ok ? e < best - PLAN_SAME_RATE_GBPS : e > best + PLAN_SAME_RATE_GBPS;
+}
+
+/*
+ * Is PCIe generation a a better fit than b for slots of generation slot?
+ * The card the slot was built for: no newer than the slot first (a Gen6
+ * ConnectX-8 in a Gen5 slot is the next generation's card), then the
+ * newer.
+ */
+static int newer_fit(int a, int b, int slot)
+{
+	if ((a <= slot) != (b <= slot))
+		return a <= slot;
+	return a > b;
 }
 
 /* A BlueField (DPU or SuperNIC), by its catalog family. */
@@ -140,8 +160,8 @@ static const struct nicfit_nic *storage_included(const struct nicfit_catalog *ca
  * north-south target (ns_target_gbps), the least above it first (below
  * it, the most), ties within PLAN_SAME_RATE_GBPS; then a plain card
  * before a BlueField (DPU or SuperNIC: Arm cores and their own OS to run,
- * as R5 ranks them), then the newer PCIe
- * generation (the card the slot was built for: ConnectX-7 in a Gen5 DGX),
+ * as R5 ranks them), then the PCIe generation that fits the slots best
+ * (newer_fit: the card the slot was built for, ConnectX-7 in a Gen5 DGX),
  * then a sourced price, the lower first, then the catalog's order.
  */
 static const struct nicfit_nic *storage_card(const struct nicfit_catalog *cat,
@@ -150,13 +170,16 @@ static const struct nicfit_nic *storage_card(const struct nicfit_catalog *cat,
 {
 	const struct nicfit_nic *best = NULL;
 	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
-	double target = ns_target_gbps(p->in.server);
-	int k;
+	double target = ns_target_gbps(p);
+	int k, gen = 0;
 
 	*eff = 0;
 	best = storage_included(cat, p, slots, n, eff);
 	if (best)
 		return best;
+	for (k = 0; k < n; k++)
+		if (!k || p->in.server->slots[slots[k]].gen < gen)
+			gen = p->in.server->slots[slots[k]].gen;
 	for (i = 0; i < count; i++) {
 		const struct nicfit_nic *c = nicfit_catalog_nic(cat, i);
 		struct nicfit_card card;
@@ -184,7 +207,7 @@ static const struct nicfit_nic *storage_card(const struct nicfit_catalog *cat,
 		      (fabs(e - *eff) <= PLAN_SAME_RATE_GBPS &&
 		       (bluefield(c) < bluefield(best) ||
 			(bluefield(c) == bluefield(best) &&
-			 (c->pcie_gen > best->pcie_gen ||
+			 (newer_fit(c->pcie_gen, best->pcie_gen, gen) ||
 			  (c->pcie_gen == best->pcie_gen && c->e.priced &&
 			   (!best->e.priced || c->e.price_usd < best->e.price_usd))))))))) {
 			best = c;
