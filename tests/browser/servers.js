@@ -67,6 +67,26 @@ async function main() {
       if (now !== null && now !== before && now.length) break;
     }
     await answer(page);
+    /*
+     * A server with single-width slots only (a 1U R650) cannot take the
+     * double-width A40 the walk started with: a user picks a GPU that
+     * fits it, as the walk does (L4: single-width, low-profile), so what
+     * the answer says about the GPUs is the form's doing, not the choice's.
+     */
+    if (!sv.baseboard_gpu && sv.max_gpus && !sv.max_gpus.double &&
+        await page.evaluate(() => document.getElementById('plan-form').elements.gpu.value) !== 'l4') {
+      const was = await page.evaluate(() => document.getElementById('plan-result').innerText);
+      await page.selectOption('#plan-form select[name=gpu]', 'l4');
+      for (let i = 0; i < 100; i++) {
+        await page.waitForTimeout(100);
+        const now = await page.evaluate(() => {
+          const r = document.getElementById('plan-result');
+          return r.classList.contains('busy') ? null : r.innerText;
+        });
+        if (now !== null && now !== was && now.length) break;
+      }
+      await answer(page);
+    }
     const state = await page.evaluate(() => {
       const f = document.getElementById('plan-form').elements;
       return { gpu: f.gpu.value, gpuLocked: f.gpu.disabled, count: f.gpus_per_server.value,
