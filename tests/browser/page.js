@@ -170,9 +170,16 @@ async function main() {
     nav: getComputedStyle(document.querySelector('header.top')).display,
     head: getComputedStyle(document.querySelector('#plan-result .quote-head')).display,
     bom: getComputedStyle(document.querySelector('#plan-result table.bom')).display,
+    verdict: (document.querySelector('#plan-result .quote-head .quote-verdict') || {}).textContent || '',
+    answer: (document.querySelector('#plan-result .verdict') || {}).textContent || '',
+    headText: document.querySelector('#plan-result .quote-head').textContent,
   }));
   ok(print.form === 'none' && print.nav === 'none' && print.head !== 'none' && print.bom !== 'none',
     'print view: the quote and BOM without the controls', JSON.stringify(print));
+  /* the quote opens with the answer's verdict and names no address of this machine */
+  ok(print.verdict.length > 20 && print.answer.includes(print.verdict) &&
+    !/127\.0\.0\.1|localhost|\[::1\]/.test(print.headText),
+    'print view: the quote carries the verdict and no loopback link', JSON.stringify(print).slice(0, 400));
   await page.screenshot({ path: path.join(artifacts, 'serve-print.png'), fullPage: true });
   await page.pdf({ path: path.join(artifacts, 'serve-quote.pdf'), format: 'A4' });
   await page.emulateMedia({ media: 'screen' });

@@ -379,13 +379,25 @@
       h('img', { alt: tab === 'plan' ? 'Topology of the planned servers' : 'Fabric of the cluster' }));
   }
 
-  /* Quote header and inputs, shown only when printing. */
-  function printHeader(title, inputs) {
+  /* A page served on this machine only: its link means nothing to whoever reads the quote. */
+  function loopback() {
+    const host = location.hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '::1' || /^127\./.test(host);
+  }
+
+  /*
+   * Quote header, shown only when printing: the title, the verdict the
+   * answer opens with, the configuration it answers, and the link that
+   * opens it again where the page is reachable (never a loopback address).
+   */
+  function printHeader(title, inputs, verdict) {
     const now = new Date();
+    const made = 'Prepared ' + now.toISOString().slice(0, 10) + ' with nicfit.';
     return h('div', { class: 'print-only quote-head' },
       h('h2', { text: title }),
+      verdict ? h('p', { class: 'quote-verdict', text: verdict }) : null,
       h('p', { class: 'config', text: inputs.map(([k, v]) => k + ': ' + v).join(' · ') }),
-      h('p', { text: 'Prepared ' + now.toISOString().slice(0, 10) + ' with nicfit. This quote opens again at ' + location.href }));
+      h('p', { text: loopback() ? made : made + ' This quote opens again at ' + location.href }));
   }
 
   /* ---- plan ---- */
@@ -404,7 +416,7 @@
     const b = doc.backend || {};
     const f = doc.frontend || {};
     const m = doc.model_fit || null;
-    out.push(printHeader('Network plan and quote', inputs));
+    out.push(printHeader('Network plan and quote', inputs, planVerdict(doc)));
     out.push(verdictBox('plan', b.needed ? 'backend' : 'frontend', planVerdict(doc), doc.findings));
     out.push(findingsBlock('plan', doc.findings));
 
@@ -493,7 +505,7 @@
   }
 
   function renderCluster(doc, inputs) {
-    const out = [printHeader('Cluster fabric and quote', inputs)];
+    const out = [];
     const sw = [];
     if (doc.leaf_switches) sw.push(doc.leaf_switches + ' leaf');
     if (doc.spine_switches) sw.push(doc.spine_switches + ' spine');
@@ -502,6 +514,7 @@
     const head = typeof doc.verdict === 'string' && doc.verdict ? doc.verdict
       : 'Back end: ' + (doc.tiers ? doc.tiers + '-tier fabric' : 'fabric') + (sw.length ? ', ' + sw.join(' + ') + ' switches' : '') +
         (nodes ? ' for ' + nodes + ' node' + (nodes === 1 ? '' : 's') + (doc.gpus ? ' (' + doc.gpus + ' GPUs)' : '') : '') + '.';
+    out.push(printHeader('Cluster fabric and quote', inputs, head));
     out.push(verdictBox('cluster', 'backend', head, doc.findings));
     out.push(findingsBlock('cluster', doc.findings));
     const cards = [];
