@@ -471,12 +471,16 @@ static void text_log(struct nicfit_emit *e, const struct nicfit_nccl_log *g)
 			nicfit_emit_printf(e, ", %d NIC%s", g->ofi_nics, g->ofi_nics == 1 ? "" : "s");
 		nicfit_emit_printf(e, " (line %ld)", g->ofi_provider_line);
 	}
-	if (!g->nranks && g->ranks_at_least)
-		nicfit_emit_printf(e, "; %zu host%s, at least %d ranks (the connection lines)\n",
-				   g->nhosts, g->nhosts == 1 ? "" : "s", g->ranks_at_least);
+	/* no host named in the log's prefixes is not a log of no hosts */
+	if (!g->nhosts)
+		nicfit_emit_printf(e, "; hosts not named");
 	else
-		nicfit_emit_printf(e, "; %zu host%s, %d ranks\n", g->nhosts,
-				   g->nhosts == 1 ? "" : "s", g->nranks);
+		nicfit_emit_printf(e, "; %zu host%s", g->nhosts, g->nhosts == 1 ? "" : "s");
+	if (!g->nranks && g->ranks_at_least)
+		nicfit_emit_printf(e, ", at least %d ranks (the connection lines)\n",
+				   g->ranks_at_least);
+	else
+		nicfit_emit_printf(e, ", %d ranks\n", g->nranks);
 	if (g->nnodes > 0)
 		nicfit_emit_printf(e, "  NCCL: nNodes %d, localRanks %d (line %ld)\n", g->nnodes,
 				   g->local_ranks, g->nnodes_line);
