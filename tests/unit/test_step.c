@@ -17,7 +17,7 @@
 #include "nicfit/plan.h"
 #include "nicfit/step.h"
 
-#include "catalog_fixture.h"
+#include "plan_fixture.h"
 
 /* A training job of model on nodes x gpn of gpu, as calc step and plan build it. */
 static void job_of(struct nicfit_step_job *j, const char *model, const char *gpu,
@@ -429,29 +429,6 @@ static void nccl_algorithm(void **state)
 }
 
 /* ---- the planner --------------------------------------------------------- */
-
-static struct nicfit_plan *plan_of(const char *const *kv)
-{
-	struct nicfit_spec *spec = calloc(1, sizeof(*spec));
-	struct nicfit_plan *p = calloc(1, sizeof(*p));
-	struct nicfit_plan_input in;
-	struct nicfit_error err;
-	int i;
-
-	assert_non_null(spec);
-	assert_non_null(p);
-	nicfit_spec_init(spec, "test");
-	nicfit_error_clear(&err);
-	for (i = 0; kv[i]; i += 2)
-		assert_int_equal(nicfit_spec_add(spec, kv[i], kv[i + 1], &err), 0);
-	if (nicfit_plan_input_from_spec(cat, spec, &in, &err))
-		fail_msg("input: %s", err.msg);
-	if (nicfit_plan(cat, &in, p, &err))
-		fail_msg("plan: %s", err.msg);
-	nicfit_spec_release(spec);
-	free(spec);
-	return p;
-}
 
 static const struct nicfit_finding *finding(const struct nicfit_plan *p, const char *code)
 {
