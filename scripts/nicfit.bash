@@ -35,6 +35,7 @@ _nicfit()
 	case $cmd:$sub:$prev in
 	accept:*:--spec) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	accept:*:--example) COMPREPLY=($(compgen -W "inference replicas training capped gen4 lab x710 split" -- "$cur")); return ;;
+	accept:*:--plan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	accept:*:--sysfs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	accept:*:--dump) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	accept:*:--launcher) COMPREPLY=($(compgen -W "mpirun srun" -- "$cur")); return ;;
@@ -119,7 +120,7 @@ _nicfit()
 	:*)
 		COMPREPLY=($(compgen -W "accept audit calc catalog cluster decode fleet plan serve snapshot completion verify help --json --pretty --format --catalog --color= --no-color --columns --noheadings --raw --version --help" -- "$cur")) ;;
 	accept:*)
-		COMPREPLY=($(compgen -W "--spec --example= --sysfs --dump --from-host --hosts --nodes --launcher --read --script --results" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--spec --example= --plan --sysfs --dump --from-host --hosts --nodes --launcher --read --script --results" -- "$cur")) ;;
 	audit:*)
 		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan --dump --expect --output --nfd-expiry" -- "$cur")) ;;
 	calc:)

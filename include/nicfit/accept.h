@@ -177,6 +177,20 @@ int nicfit_accept_system_from_plan(const struct nicfit_catalog *cat, struct nicf
 				   struct nicfit_accept_system *sys, struct nicfit_error *err);
 
 /*
+ * The system of a saved plan: text (len bytes) is the JSON `nicfit plan
+ * -j` wrote (nicfit.plan.v1), input its name for errors. Its input object
+ * is the request, planned again as nicfit_accept_system_from_plan does;
+ * the plan made so must choose the back-end card the file names. Errors:
+ * NICFIT_E_DATA at the file's line and column for bad JSON, another
+ * document, a value of the wrong type, or a card the catalog no longer
+ * chooses; NICFIT_E_LIMIT past 4 MiB; those of
+ * nicfit_accept_system_from_plan.
+ */
+int nicfit_accept_system_from_plan_json(const struct nicfit_catalog *cat, const char *input,
+					const char *text, size_t len,
+					struct nicfit_accept_system *sys, struct nicfit_error *err);
+
+/*
  * The system of an audited host: its RDMA cards at their fastest rate
  * (the rails, named as the host names them, each with its nearest GPU),
  * its GPUs, its fastest other NIC as the front end; nodes copies of it

@@ -5,7 +5,7 @@
  * script (--script); with --results DIR, the outputs the script kept,
  * judged.
  *
- *   nicfit accept [--spec FILE.json | --example=NAME | PLAN OPTIONS...]
+ *   nicfit accept [--spec FILE.json | --plan PLAN.json | --example=NAME | PLAN OPTIONS...]
  *                 [--sysfs DIR|FILE.tar.gz | --dump PATH... | --from-host]
  *                 [--hosts LIST | --nodes N] [--launcher mpirun|srun] [--read]
  *                 [--script | --results DIR]
@@ -27,7 +27,7 @@
 #define ACCEPT_MAX_DUMPS 16
 
 struct accept_args {
-	const char *sysfs, *hosts, *results;
+	const char *sysfs, *hosts, *results, *plan;
 	const char *dumps[ACCEPT_MAX_DUMPS];
 	int ndumps, from_host, nodes, script, read;
 	enum nicfit_accept_launcher launcher;
@@ -84,6 +84,8 @@ static int own_value(struct accept_args *g, const char *opt, const char *v,
 		g->hosts = v;
 	else if (!strcmp(opt, "--results"))
 		g->results = v;
+	else if (!strcmp(opt, "--plan"))
+		g->plan = v;
 	else if (!strcmp(opt, "--dump")) {
 		if (g->ndumps == ACCEPT_MAX_DUMPS)
 			return cli_error(NICFIT_E_USAGE, "accept: at most %d --dump",
@@ -111,7 +113,7 @@ static int accept_words(int argc, char **argv, struct accept_args *g, struct nic
 			char **rest, int *n)
 {
 	static const char *const own[] = { "--spec", "--sysfs", "--dump", "--hosts", "--nodes",
-					   "--launcher", "--results", NULL };
+					   "--launcher", "--results", "--plan", NULL };
 	int i, k, rc = 0;
 
 	for (i = 1; i < argc && !rc; i++) {
@@ -142,7 +144,31 @@ static int accept_words(int argc, char **argv, struct accept_args *g, struct nic
 	if (!rc && (g->sysfs || g->ndumps || g->from_host) && *n)
 		rc = cli_error(NICFIT_E_USAGE, "accept: %s is a plan's option; an audited host "
 			       "is its own system", rest[0]);
+	if (!rc && g->plan && (g->sysfs || g->ndumps || g->from_host))
+		rc = cli_error(NICFIT_E_USAGE, "accept: --plan names a saved plan, --sysfs, --dump "
+			       "and --from-host a host: choose one");
+	if (!rc && g->plan && (*n || spec->n))
+		rc = cli_error(NICFIT_E_USAGE, "accept: %s: the saved plan is the whole request; "
+			       "plan again with it to change it", *n ? rest[0] : "--spec");
 	return rc;
+}
+
+/* The system of a saved plan (plan -j's JSON). Returns 0 or an exit code. */
+static int plan_file(const struct nicfit_catalog *cat, const char *path,
+		     struct nicfit_accept_system *sys)
+{
+	struct nicfit_error err;
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	char *text;
+	size_t len;
+	int rc;
+
+	nicfit_error_clear(&err);
+	if (nicfit_read_file(path, 4 * NICFIT_SPEC_MAX_BYTES, &text, &len, &err))
+		return cli_fail(&err);
+	rc = nicfit_accept_system_from_plan_json(cat, name, text, len, sys, &err);
+	free(text);
+	return rc ? cli_fail(&err) : 0;
 }
 
 /* The system: the host's, or the plan's. Returns 0 or an exit code. */
@@ -158,7 +184,14 @@ static int system_of(struct cli *c, struct accept_args *g, struct nicfit_spec *s
 	if (!cat)
 		return rc;
 	nicfit_error_clear(&err);
-	if (g->sysfs || g->ndumps || g->from_host) {
+	if (g->plan) {
+		if (g->nodes)
+			return cli_error(NICFIT_E_USAGE, "accept: --nodes counts copies of an "
+					 "audited host; a saved plan has its servers");
+		rc = plan_file(cat, g->plan, sys);
+		if (rc)
+			return rc;
+	} else if (g->sysfs || g->ndumps || g->from_host) {
 		struct nicfit_host_request rq;
 
 		memset(&rq, 0, sizeof(rq));

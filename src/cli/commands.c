@@ -22,7 +22,8 @@ static int cmd_help(struct cli *c, int argc, char **argv);
 static const struct cli_command commands[] = {
 	{ "accept", cmd_accept,
 	  "day-1 acceptance runbook of a plan or host, with expected numbers; results judged",
-	  "nicfit accept [--spec FILE.json | --example=NAME | PLAN OPTIONS...]\n"
+	  "nicfit accept [--spec FILE.json | --plan PLAN.json | --example=NAME |\n"
+	  "               PLAN OPTIONS...]\n"
 	  "              [--sysfs DIR|FILE.tar.gz | --dump PATH... | --from-host]\n"
 	  "              [--hosts LIST | --nodes N] [--launcher mpirun|srun] [--read]\n"
 	  "              [--script | --results DIR]\n"
@@ -32,7 +33,8 @@ static const struct cli_command commands[] = {
 	  "(ib_write_bw --use_cuda; --read adds ib_read_bw), the all-reduce over every\n"
 	  "node and rail (mpirun or srun, NCCL_ALGO=Ring), the front end (iperf3 -P).\n"
 	  "Each stage has its ceiling, typical and broken lines with their formula and\n"
-	  "source. The system is a plan (plan's options, --spec or --example) or an\n"
+	  "source. The system is a plan (plan's options, --spec, --example, or --plan:\n"
+	  "the JSON nicfit plan -j saved, planned again from its input) or an\n"
 	  "audited host (--sysfs, --dump, --from-host; --nodes copies of it). Pairs: all\n"
 	  "pairs up to 8 nodes, else a ring. --script writes it as a bash script whose\n"
 	  "outputs --results DIR judges: exit status 0 all within band, 1 some below\n"

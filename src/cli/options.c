@@ -112,6 +112,7 @@ static const struct cli_opt verify_opts[] = {
 static const struct cli_opt accept_opts[] = {
 	{ "spec", 0, REQ, "FILE.json", "@file", "the plan's request (plan's options override it)" },
 	{ "example", 0, OPTARG, "NAME", "@examples", "one of plan's example requests" },
+	{ "plan", 0, REQ, "PLAN.json", "@file", "a saved plan: the JSON nicfit plan -j wrote" },
 	{ "sysfs", 0, REQ, "DIR|FILE.tar.gz", "@file", "an audited host (a snapshot) instead of a plan" },
 	{ "dump", 0, REQ, "PATH", "@file", "an audited host from its pastes; repeatable" },
 	{ "from-host", 0, NOARG, NULL, NULL, "this host, audited, instead of a plan" },

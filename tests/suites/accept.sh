@@ -41,3 +41,30 @@ check dgx32 $dgx
 check dgx32-srun $dgx --launcher srun --hosts 'dgx[001-032]'
 check amd --server generic-gen5 --servers 4 --gpu mi300x --gpus-per-server 8 --model llama-3-70b --workload training --read
 check host --sysfs "$BUILD/fixtures/hgx-h100" --nodes 4
+# A saved plan (plan -j's JSON, read back with --plan) is the same runbook
+# as the request it was made from, as a script and as JSON.
+roundtrip() { # name, then plan's arguments
+	name=$1
+	shift
+	n=$((n + 1))
+	"$NICFIT" plan "$@" -j >"$tmp/$name.plan.json" 2>"$tmp/$name.err"
+	if [ $? -gt 2 ]; then # 1 and 2: the plan's warnings and critical findings
+		echo "not ok $n - $name: nicfit plan -j failed: $(head -1 "$tmp/$name.err")"
+		return
+	fi
+	"$NICFIT" accept "$@" --script >"$tmp/$name.want" 2>&1
+	"$NICFIT" -j accept "$@" >>"$tmp/$name.want" 2>&1
+	"$NICFIT" accept --plan "$tmp/$name.plan.json" --script >"$tmp/$name.got" 2>&1
+	"$NICFIT" -j accept --plan - <"$tmp/$name.plan.json" >>"$tmp/$name.got" 2>&1
+	if cmp -s "$tmp/$name.want" "$tmp/$name.got"; then
+		echo "ok $n - $name: --plan round trip"
+	else
+		echo "not ok $n - $name: --plan gives another runbook than the request"
+		diff "$tmp/$name.want" "$tmp/$name.got" | head -10 | sed 's/^/# /'
+	fi
+}
+roundtrip plan-training --example=training --backend-cards 2
+# shellcheck disable=SC2086
+roundtrip plan-dgx32 $dgx
+roundtrip plan-params --server r740xd --servers 2 --gpu a40 --gpus-per-server 2 --params 13B --workload training
+roundtrip plan-amd --server generic-gen5 --servers 4 --gpu mi300x --gpus-per-server 8 --model llama-3-70b --workload training

@@ -10,7 +10,9 @@
 #include "nicfit/accept.h"
 #include "nicfit/catalog.h"
 #include "nicfit/file.h"
+#include "nicfit/emit.h"
 #include "nicfit/link.h"
+#include "nicfit/plan.h"
 #include "nicfit/spec.h"
 #include "nicfit/verify.h"
 
@@ -310,6 +312,122 @@ static void script_comment(void **state)
 	nicfit_accept_free(a);
 }
 
+/* The JSON plan -j writes for plan's training example with one more key (k NULL: none). */
+static char *plan_json(const char *k, const char *v, size_t *len)
+{
+	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	struct nicfit_spec spec;
+	struct nicfit_error err;
+	struct nicfit_buf b;
+
+	nicfit_error_clear(&err);
+	nicfit_spec_init(&spec, "test");
+	assert_int_equal(nicfit_spec_add(&spec, "example", "training", &err), 0);
+	if (k)
+		assert_int_equal(nicfit_spec_add(&spec, k, v, &err), 0);
+	assert_int_equal(nicfit_plan_run(cat, &spec, e, &err), 0);
+	nicfit_buf_init(&b, 0);
+	assert_int_equal(nicfit_emit_finish(e, &b), 0);
+	nicfit_emit_free(e);
+	nicfit_spec_release(&spec);
+	return nicfit_buf_detach(&b, len);
+}
+
+/* text with the first "from" replaced by "to" (a copy). */
+static char *edited(const char *text, const char *from, const char *to)
+{
+	const char *p = strstr(text, from);
+	char *out;
+	size_t n;
+
+	assert_non_null(p);
+	n = strlen(text) + strlen(to) + 1;
+	out = malloc(n);
+	assert_non_null(out);
+	snprintf(out, n, "%.*s%s%s", (int)(p - text), text, to, p + strlen(from));
+	return out;
+}
+
+/* err as the one line the CLI prints. */
+static const char *err_line(const struct nicfit_error *err)
+{
+	static char line[1024];
+
+	nicfit_error_line(err, line, sizeof(line));
+	return line;
+}
+
+/*
+ * A saved plan (plan -j's JSON) is the same system as the request it was
+ * made from, its bare parameter count included; another document, bad
+ * JSON, a value of the wrong type and a card the catalog would not choose
+ * are data errors with their line and column.
+ */
+static void saved_plan(void **state)
+{
+	struct nicfit_accept_system sys, want;
+	struct nicfit_spec spec;
+	struct nicfit_error err;
+	size_t len;
+	char *text = plan_json("params", "13B", &len), *bad;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_non_null(strstr(text, "\"params\":13000000000"));
+	assert_int_equal(nicfit_accept_system_from_plan_json(cat, "p.json", text, len, &sys, &err), 0);
+	nicfit_spec_init(&spec, "test");
+	assert_int_equal(nicfit_spec_add(&spec, "example", "training", &err), 0);
+	assert_int_equal(nicfit_spec_add(&spec, "params", "13B", &err), 0);
+	assert_int_equal(nicfit_accept_system_from_plan(cat, &spec, &want, &err), 0);
+	nicfit_spec_release(&spec);
+	assert_int_equal(sys.nodes, want.nodes);
+	assert_int_equal(sys.rails, want.rails);
+	assert_int_equal(sys.gpus_per_node, want.gpus_per_node);
+	assert_string_equal(sys.rail_part, want.rail_part);
+	assert_string_equal(sys.hca[0], want.hca[0]);
+	assert_true(sys.link.gbps == want.link.gbps);
+	assert_true(sys.fe_port_gbps == want.fe_port_gbps);
+	free(sys.hosts);
+	free(want.hosts);
+
+	assert_int_equal(nicfit_accept_system_from_plan_json(cat, "p.json", text, len - 2, &sys,
+							     &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err_line(&err), "p.json:"));
+	assert_non_null(strstr(err_line(&err), "not the JSON nicfit plan -j writes"));
+	nicfit_error_clear(&err);
+	bad = edited(text, "nicfit.plan.v1", "nicfit.audit.v1");
+	assert_int_equal(nicfit_accept_system_from_plan_json(cat, "a.json", bad, strlen(bad), &sys,
+							     &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err_line(&err), "a.json:1:11: schema: 'nicfit.audit.v1'"));
+	free(bad);
+	nicfit_error_clear(&err);
+	bad = edited(text, "\"servers\":2", "\"servers\":[2]");
+	assert_int_equal(nicfit_accept_system_from_plan_json(cat, "s.json", bad, strlen(bad), &sys,
+							     &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err_line(&err), "s.json:"));
+	assert_non_null(strstr(err_line(&err), "servers: expected a string, number or boolean"));
+	free(bad);
+	nicfit_error_clear(&err);
+	bad = edited(text, "\"servers\":2", "\"servers\":\"two\"");
+	assert_int_equal(nicfit_accept_system_from_plan_json(cat, "t.json", bad, strlen(bad), &sys,
+							     &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err_line(&err), "t.json:"));
+	assert_non_null(strstr(err_line(&err), "servers: 'two'"));
+	free(bad);
+	nicfit_error_clear(&err);
+	bad = edited(text, "\"part\":\"MCX556A-ECAT\",\"name\"", "\"part\":\"MCX75310AAS-NEAT\",\"name\"");
+	assert_int_equal(nicfit_accept_system_from_plan_json(cat, "c.json", bad, strlen(bad), &sys,
+							     &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err_line(&err), "another catalog"));
+	assert_null(sys.hosts);
+	free(bad);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_accept_system_from_plan_json(cat, "e.json", "[]", 2, &sys, &err),
+			 NICFIT_E_DATA);
+	assert_non_null(strstr(err_line(&err), "e.json:1:1: "));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +440,7 @@ int main(void)
 		cmocka_unit_test(gdsio_steps),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(script_comment),
+		cmocka_unit_test(saved_plan),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

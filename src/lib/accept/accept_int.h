@@ -5,6 +5,7 @@
  *   accept_band.c    each stage's band: the ceiling's formula, the typical and broken lines
  *   accept_cmd.c     a step's command line (text, or the script's with the tools' folders)
  *   accept_system.c  the system of a plan request or of an audited host; host lists
+ *   accept_planfile.c the system of a saved plan (plan -j's JSON read back)
  *   accept_judge.c   a results directory read with verify's readers, steps judged
  *   accept_summary.c failing steps' causes and next commands; per-host and per-rail sums
  *   accept_render.c  text, JSON and Markdown

@@ -1,0 +1,2 @@
+accept --plan tests/cli/cases/audit-dump-ibv-alone-json.out
+# exit 65

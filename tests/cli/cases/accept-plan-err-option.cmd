@@ -1,0 +1,2 @@
+accept --plan tests/cli/cases/plan-dgx-32-ib-json.out --servers 16
+# exit 64

@@ -1,0 +1,2 @@
+accept --plan tests/cli/data/broken.json
+# exit 65

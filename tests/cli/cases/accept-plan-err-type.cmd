@@ -1,0 +1,2 @@
+accept --plan tests/cli/data/plan-bad-servers.json
+# exit 65
