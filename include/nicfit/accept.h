@@ -134,6 +134,8 @@ struct nicfit_accept_step {
 	char name[160];             /* the result file's stem: "rail-write-node01-node02-r0" */
 	int a, b;                   /* hosts (index), b -1: one host or the launcher */
 	int rail, gpu;              /* -1 none */
+	int round;                  /* a two-node step's round: 1 (all pairs, or the ring),
+				     * 2 (the bisection round after a ring); 0 one host */
 	char *server;               /* a pair's first command (on a), NULL none */
 	char *command;              /* the command whose output is judged (on b, or a) */
 	/* the judgement */
@@ -145,6 +147,27 @@ struct nicfit_accept_step {
 	char *next;                 /* the next command to run, NULL none */
 };
 
+/*
+ * Where the pairs of one rail put a fault: a host that fails in two or
+ * more of its pairs (its port, cable or GPUDirect path), the route
+ * between two hosts that pass with every other, or a pair that cannot
+ * be told apart (its other pairs not run, or one pair in all).
+ */
+enum nicfit_accept_fault {
+	NICFIT_ACCEPT_FAULT_HOST,   /* host */
+	NICFIT_ACCEPT_FAULT_ROUTE,  /* a and b: both pass their other pairs */
+	NICFIT_ACCEPT_FAULT_EITHER  /* a or b: nothing tells them apart */
+};
+
+struct nicfit_accept_isolated {
+	int rail;
+	enum nicfit_accept_fault fault;
+	int host;                   /* FAULT_HOST: the host; else -1 */
+	int a, b;                   /* the pair (ROUTE, EITHER); -1 for HOST */
+	int failed, pairs;          /* HOST: its failing pairs on the rail, of its pairs */
+	int round;                  /* the round that names it (1, 2), 0 none */
+};
+
 struct nicfit_accept {
 	struct nicfit_accept_system sys;
 	char (*hosts)[NICFIT_ACCEPT_NAME_MAX];
@@ -152,12 +175,15 @@ struct nicfit_accept {
 	size_t nstages, stages_alloc;
 	struct nicfit_accept_step *steps;
 	size_t nsteps, steps_alloc;
-	const char *pattern;        /* the pairs: "one pair", "all pairs", "ring" */
+	const char *pattern;        /* the pairs: "one pair", "all pairs", "ring, then bisection" */
+	const char *rounds;         /* which round names the culprit, and how; NULL one round */
 	size_t npairs;
 	int judged;
 	char *results;              /* the directory judged */
 	size_t counts[5];           /* steps by status */
 	char *odd_hosts;            /* hosts named by the per-host summary, NULL none */
+	struct nicfit_accept_isolated *isolated;  /* each rail's fault, where the pairs isolate it */
+	size_t nisolated;
 	char *audit_causes;         /* the audit's findings a cause can rest on, NULL none */
 };
 

@@ -34,11 +34,12 @@ static const struct cli_command commands[] = {
 	  "node and rail (mpirun or srun, NCCL_ALGO=Ring), the front end (iperf3 -P).\n"
 	  "Each stage has its ceiling, typical and broken lines with their formula and\n"
 	  "source. The system is a plan (plan's options, --spec, --example, or --plan:\n"
-	  "the JSON nicfit plan -j saved, planned again from its input) or an\n"
-	  "audited host (--sysfs, --dump, --from-host; --nodes copies of it). Pairs: all\n"
-	  "pairs up to 8 nodes, else a ring. --script writes it as a bash script whose\n"
-	  "outputs --results DIR judges: exit status 0 all within band, 1 some below\n"
-	  "typical or missing, 2 some below the broken line.",
+	  "the JSON nicfit plan -j saved, planned again from its input) or an audited\n"
+	  "host (--sysfs, --dump, --from-host; --nodes copies of it). Pairs: all pairs up\n"
+	  "to 8 nodes, else a ring and a bisection round; the judged report names the\n"
+	  "host or route each rail's failures isolate. --script writes it as a bash\n"
+	  "script whose outputs --results DIR judges: exit status 0 all within band, 1\n"
+	  "some below typical or missing, 2 some below the broken line.",
 	  FMT_TEXTUAL },
 	{ "audit", cmd_audit,
 	  "check this host, a capture or a dump for GPU and NIC link faults",

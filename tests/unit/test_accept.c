@@ -7,6 +7,8 @@
  */
 #include "unit.h"
 
+#include <unistd.h>
+
 #include "nicfit/accept.h"
 #include "nicfit/catalog.h"
 #include "nicfit/file.h"
@@ -123,7 +125,7 @@ static void bands_follow_the_formula(void **state)
 	nicfit_accept_free(a);
 }
 
-/* Two nodes one pair; up to eight all pairs; more a ring. */
+/* Two nodes one pair; up to eight all pairs; more a ring, then a bisection round. */
 static void pair_patterns(void **state)
 {
 	static const struct {
@@ -131,7 +133,7 @@ static void pair_patterns(void **state)
 		size_t pairs;
 		const char *pattern;
 	} c[] = { { "2", 1, "one pair" }, { "5", 10, "all pairs" }, { "8", 28, "all pairs" },
-		  { "9", 9, "ring" }, { "32", 32, "ring" } };
+		  { "9", 9 + 5, "ring, then bisection" }, { "32", 32 + 16, "ring, then bisection" } };
 	size_t i;
 
 	(void)state;
@@ -142,8 +144,133 @@ static void pair_patterns(void **state)
 		assert_int_equal(a->npairs, c[i].pairs);
 		assert_string_equal(a->pattern, c[i].pattern);
 		assert_int_equal(w->nsteps, c[i].pairs * (size_t)a->sys.rails);
+		if (a->sys.nodes > 8) {
+			/* the last ring pair closes the ring; the first bisection pair is half away */
+			const struct nicfit_accept_step *s = &a->steps[w->first + (size_t)a->sys.nodes *
+								       (size_t)a->sys.rails - 1];
+
+			assert_int_equal(s->round, 1);
+			assert_int_equal(s->a, a->sys.nodes - 1);
+			assert_int_equal(s->b, 0);
+			s++;
+			assert_int_equal(s->round, 2);
+			assert_int_equal(s->a, 0);
+			assert_int_equal(s->b, a->sys.nodes / 2);
+			assert_non_null(strstr(a->rounds, "round 2, the bisection"));
+		} else {
+			assert_int_equal(a->steps[w->first].round, 1);
+		}
 		nicfit_accept_free(a);
 	}
+}
+
+/* Copy file from into dir/name.txt. */
+static void put(const char *dir, const char *name, const char *from)
+{
+	struct nicfit_error err;
+	char path[512];
+	char *text;
+	size_t len;
+	FILE *f;
+
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_read_file(from, 1 << 20, &text, &len, &err), 0);
+	snprintf(path, sizeof(path), "%s/%s.txt", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+	free(text);
+}
+
+/*
+ * Ten nodes (a ring and a bisection round), every rail-write step given a
+ * result: a passing one, except where bad() says the step fails (the
+ * perftest#234 output without its figure). Returns the judged runbook.
+ */
+static struct nicfit_accept *ring_judged(int (*bad)(const struct nicfit_accept *,
+						    const struct nicfit_accept_step *))
+{
+	struct nicfit_accept *a = training("backend_cards", "2", "servers", "10");
+	const struct nicfit_accept_stage *w = stage_of(a, NICFIT_ACCEPT_RAIL_WRITE);
+	struct nicfit_error err;
+	char dir[] = "/tmp/nicfit-accept-ring-XXXXXX", path[600];
+	size_t k;
+
+	assert_non_null(mkdtemp(dir));
+	for (k = 0; k < w->nsteps; k++) {
+		const struct nicfit_accept_step *s = &a->steps[w->first + k];
+
+		put(dir, s->name, bad(a, s) ? "tests/fixtures/accept/training-rail/"
+		    "rail-write-node01-node03-r1.txt" : "tests/fixtures/accept/training-pass/"
+		    "rail-write-node01-node02-r0.txt");
+	}
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_accept_judge(a, dir, NULL, &err), 0);
+	for (k = 0; k < w->nsteps; k++) {
+		snprintf(path, sizeof(path), "%s/%s.txt", dir, a->steps[w->first + k].name);
+		assert_int_equal(unlink(path), 0);
+	}
+	assert_int_equal(rmdir(dir), 0);
+	return a;
+}
+
+/* node06's rail 1 (index 5): its port is bad, in every pair it is in. */
+static int node06_rail1(const struct nicfit_accept *a, const struct nicfit_accept_step *s)
+{
+	(void)a;
+	return s->rail == 1 && (s->a == 5 || s->b == 5);
+}
+
+/* Rail 0 between node03 and node04 alone: the route between them. */
+static int route_03_04(const struct nicfit_accept *a, const struct nicfit_accept_step *s)
+{
+	(void)a;
+	return s->rail == 0 && s->a == 2 && s->b == 3;
+}
+
+/* node08's rail 0 fails in one ring pair and in its bisection pair: round 2 names it. */
+static int node08_round2(const struct nicfit_accept *a, const struct nicfit_accept_step *s)
+{
+	(void)a;
+	return s->rail == 0 && ((s->a == 7 && s->b == 8) || (s->round == 2 && (s->a == 7 ||
+										  s->b == 7)));
+}
+
+/* The ring and the bisection round put a fault on a host, a route, or round 2's host. */
+static void ring_isolates(void **state)
+{
+	struct nicfit_accept *a;
+
+	(void)state;
+	a = ring_judged(node06_rail1);
+	assert_int_equal(a->nisolated, 1);
+	assert_int_equal(a->isolated[0].fault, NICFIT_ACCEPT_FAULT_HOST);
+	assert_int_equal(a->isolated[0].host, 5);
+	assert_int_equal(a->isolated[0].rail, 1);
+	assert_int_equal(a->isolated[0].failed, 3);
+	assert_int_equal(a->isolated[0].pairs, 3);
+	assert_int_equal(a->isolated[0].round, 1);
+	assert_string_equal(a->odd_hosts, "node06");
+	nicfit_accept_free(a);
+
+	a = ring_judged(route_03_04);
+	assert_int_equal(a->nisolated, 1);
+	assert_int_equal(a->isolated[0].fault, NICFIT_ACCEPT_FAULT_ROUTE);
+	assert_int_equal(a->isolated[0].a, 2);
+	assert_int_equal(a->isolated[0].b, 3);
+	assert_int_equal(a->isolated[0].round, 2);
+	assert_null(a->odd_hosts);
+	nicfit_accept_free(a);
+
+	a = ring_judged(node08_round2);
+	assert_int_equal(a->nisolated, 1);
+	assert_int_equal(a->isolated[0].fault, NICFIT_ACCEPT_FAULT_HOST);
+	assert_int_equal(a->isolated[0].host, 7);
+	assert_int_equal(a->isolated[0].failed, 2);
+	assert_int_equal(a->isolated[0].pairs, 3);
+	assert_int_equal(a->isolated[0].round, 2);
+	nicfit_accept_free(a);
 }
 
 /* The judged figure is verify's, and the ceiling the band's: verify agrees with it. */
@@ -193,6 +320,10 @@ static void failing_rail_set(void **state)
 		}
 	assert_int_equal(broken, 2);
 	assert_int_equal(a->counts[NICFIT_ACCEPT_MISSING], 1);
+	assert_int_equal(a->nisolated, 1);
+	assert_int_equal(a->isolated[0].fault, NICFIT_ACCEPT_FAULT_HOST);
+	assert_int_equal(a->isolated[0].host, 2);
+	assert_int_equal(a->isolated[0].rail, 1);
 	nicfit_accept_free(a);
 }
 
@@ -436,6 +567,7 @@ int main(void)
 		cmocka_unit_test(pair_patterns),
 		cmocka_unit_test(pass_set),
 		cmocka_unit_test(failing_rail_set),
+		cmocka_unit_test(ring_isolates),
 		cmocka_unit_test(audit_causes),
 		cmocka_unit_test(gdsio_steps),
 		cmocka_unit_test(bad_inputs),

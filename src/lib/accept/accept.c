@@ -123,7 +123,9 @@ static int add_step(struct nicfit_accept *a, int host_a, int host_b, int rail)
 
 /*
  * The pairs of nodes the two-node stages run on: every pair for small N,
- * else a ring (see NICFIT__ACCEPT_ALL_PAIRS_MAX); pair k is (*i, *j).
+ * else a ring and then a bisection round (see NICFIT__ACCEPT_ALL_PAIRS_MAX):
+ * the ring's N pairs (node i with i + 1), then ceil(N/2) pairs of node i
+ * with node i + N/2, half the ring away. Pair k is (*i, *j) in *round.
  * Returns the number of pairs.
  */
 static size_t pair_count(const struct nicfit_accept *a)
@@ -134,16 +136,23 @@ static size_t pair_count(const struct nicfit_accept *a)
 		return 0;
 	if (n == 2)
 		return 1;
-	return n <= NICFIT__ACCEPT_ALL_PAIRS_MAX ? n * (n - 1) / 2 : n;
+	return n <= NICFIT__ACCEPT_ALL_PAIRS_MAX ? n * (n - 1) / 2 : n + (n + 1) / 2;
 }
 
-static void pair_at(const struct nicfit_accept *a, size_t k, int *i, int *j)
+static void pair_at(const struct nicfit_accept *a, size_t k, int *i, int *j, int *round)
 {
 	int n = a->sys.nodes, x, y;
 
+	*round = 1;
 	if (n > NICFIT__ACCEPT_ALL_PAIRS_MAX) {
-		*i = (int)k;
-		*j = (int)((k + 1) % (size_t)n);
+		if (k < (size_t)n) {
+			*i = (int)k;
+			*j = (int)((k + 1) % (size_t)n);
+		} else {
+			*i = (int)(k - (size_t)n);
+			*j = (*i + n / 2) % n;
+			*round = 2;
+		}
 		return;
 	}
 	for (x = 0; x < n; x++)
@@ -159,18 +168,20 @@ static int pair_steps(struct nicfit_accept *a, enum nicfit_accept_kind k, size_t
 		      int per_rail)
 {
 	size_t p;
-	int i = 0, j = 0, r, rc = 0;
+	int i = 0, j = 0, round = 1, r, rc = 0;
 
 	if (!add_stage(a, k, &rc))
 		return rc;
 	for (p = 0; p < npairs && !rc; p++) {
-		pair_at(a, p, &i, &j);
+		pair_at(a, p, &i, &j, &round);
 		if (!per_rail) {
-			rc = add_step(a, i, j, -1);
+			if (!(rc = add_step(a, i, j, -1)))
+				a->steps[a->nsteps - 1].round = round;
 			continue;
 		}
 		for (r = 0; r < a->sys.rails && !rc; r++)
-			rc = add_step(a, i, j, r);
+			if (!(rc = add_step(a, i, j, r)))
+				a->steps[a->nsteps - 1].round = round;
 	}
 	return rc;
 }
@@ -183,7 +194,20 @@ static int build(struct nicfit_accept *a)
 
 	a->npairs = npairs;
 	a->pattern = npairs == 0 ? "none (one node)" : npairs == 1 ? "one pair" :
-		     sys->nodes <= NICFIT__ACCEPT_ALL_PAIRS_MAX ? "all pairs" : "ring";
+		     sys->nodes <= NICFIT__ACCEPT_ALL_PAIRS_MAX ? "all pairs" :
+		     "ring, then bisection";
+	if (npairs > 1 && sys->nodes > NICFIT__ACCEPT_ALL_PAIRS_MAX)
+		a->rounds = "round 1, the ring (each node with the next): a node whose port, cable "
+			    "or GPUDirect path is bad fails both its pairs, and round 1 names it; "
+			    "round 2, the bisection (each node with the node half the ring away, "
+			    "through other switch ports): a ring pair that failed alone leaves its "
+			    "two nodes as suspects, and round 2 halves them: the one that fails "
+			    "again against a third node is the culprit; when neither does, the "
+			    "fault is on the route between the two (a leaf or spine port)";
+	else if (npairs > 1)
+		a->rounds = "one round, all pairs: a node whose port, cable or GPUDirect path is "
+			    "bad fails in all its pairs, and a pair that fails alone while both "
+			    "its nodes pass with every other is the route between them";
 	if (sys->nvswitch && sys->nvlink_gbs > 0 && sys->gpus_per_node >= 2 && !sys->amd) {
 		if (!add_stage(a, NICFIT_ACCEPT_NVLINK, &rc))
 			return rc;
@@ -295,6 +319,7 @@ void nicfit_accept_free(struct nicfit_accept *a)
 	free(a->hosts);
 	free(a->results);
 	free(a->odd_hosts);
+	free(a->isolated);
 	free(a->audit_causes);
 	free(a);
 }

@@ -30,9 +30,12 @@
  * Small clusters are tested in all pairs: each host meets every other,
  * so a bad port shows in all of its pairs and nowhere else. Above this
  * the pairs grow as N^2 (32 nodes: 496 pairs x 8 rails), and a ring
- * (each host with its two neighbours) isolates the same fault in 2N
- * pairs: a host low in both its pairs is the host, a pair low alone is
- * the path between them.
+ * (each host with its two neighbours) isolates a host's fault in N pairs:
+ * a host low in both its pairs is the host. A pair low alone leaves two
+ * suspects (either end, or the route between them), which a second,
+ * bisection round halves: each host with the host half the ring away
+ * (ceil(N/2) pairs more), so each suspect meets a third host over other
+ * switch ports.
  */
 #define NICFIT__ACCEPT_ALL_PAIRS_MAX 8
 
@@ -59,6 +62,8 @@ int nicfit__accept_name_ok(const char *s);
 
 /* accept_summary.c: causes and next command of every failing step; odd hosts. */
 int nicfit__accept_summarise(struct nicfit_accept *a, const char *causes);
+/* Where each rail's failing pairs put the fault (a->isolated). Returns 0 or NICFIT_E_NOMEM. */
+int nicfit__accept_isolate(struct nicfit_accept *a);
 /* Steps on host h (or on rail r, across every pair) by status, into counts[5]. */
 void nicfit__accept_host_counts(const struct nicfit_accept *a, int h, size_t counts[5]);
 void nicfit__accept_rail_counts(const struct nicfit_accept *a, int r, size_t counts[5]);

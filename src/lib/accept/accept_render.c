@@ -97,6 +97,10 @@ static void json_step(struct nicfit_emit *e, const struct nicfit_accept *a,
 		nicfit_emit_int(e, "gpu", s->gpu);
 	else
 		nicfit_emit_null(e, "gpu");
+	if (s->round > 0)
+		nicfit_emit_int(e, "round", s->round);
+	else
+		nicfit_emit_null(e, "round");
 	nicfit_emit_string(e, "server", s->server);
 	nicfit_emit_string(e, "command", s->command);
 	nicfit_emit_stringf(e, "result_file", "%s.txt", s->name);
@@ -158,6 +162,69 @@ static void json_counts(struct nicfit_emit *e, const size_t c[5])
 	nicfit_emit_int(e, "missing", (long long)c[NICFIT_ACCEPT_MISSING]);
 }
 
+static const char *const fault_name[] = {
+	[NICFIT_ACCEPT_FAULT_HOST] = "host",
+	[NICFIT_ACCEPT_FAULT_ROUTE] = "route",
+	[NICFIT_ACCEPT_FAULT_EITHER] = "either",
+};
+
+static void json_isolated(struct nicfit_emit *e, const struct nicfit_accept *a)
+{
+	size_t i;
+
+	nicfit_emit_begin_array(e, "isolated");
+	for (i = 0; i < a->nisolated; i++) {
+		const struct nicfit_accept_isolated *x = &a->isolated[i];
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_int(e, "rail", x->rail);
+		nicfit_emit_string(e, "hca", a->sys.hca[x->rail]);
+		nicfit_emit_string(e, "fault", fault_name[x->fault]);
+		nicfit_emit_string(e, "host", host_or_null(a, x->host));
+		nicfit_emit_string(e, "host_a", host_or_null(a, x->a));
+		nicfit_emit_string(e, "host_b", host_or_null(a, x->b));
+		nicfit_emit_int(e, "failed_pairs", x->failed);
+		nicfit_emit_int(e, "pairs", x->pairs);
+		if (x->round)
+			nicfit_emit_int(e, "round", x->round);
+		else
+			nicfit_emit_null(e, "round");
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+}
+
+/* The isolated faults as the report's lines. */
+static void text_isolated(struct nicfit_emit *e, const struct nicfit_accept *a, int md)
+{
+	size_t i;
+
+	for (i = 0; i < a->nisolated; i++) {
+		const struct nicfit_accept_isolated *x = &a->isolated[i];
+		const char *hca = a->sys.hca[x->rail];
+
+		nicfit_emit_printf(e, "%sIsolated: rail %d (%s): ", md ? "- " : "", x->rail, hca);
+		if (x->fault == NICFIT_ACCEPT_FAULT_HOST)
+			nicfit_emit_printf(e, "%s, failing %d of its %d pairs: its port, cable or "
+					   "GPUDirect path%s\n", a->hosts[x->host], x->failed,
+					   x->pairs, x->round == 2 ? " (round 2, the bisection, "
+					   "names it)" : x->round == 1 && a->npairs > 1 ?
+					   (strcmp(a->pattern, "all pairs") ? " (round 1, the ring, "
+					    "names it)" : " (all pairs name it)") : "");
+		else if (x->fault == NICFIT_ACCEPT_FAULT_ROUTE)
+			nicfit_emit_printf(e, "the route between %s and %s (a leaf or spine port on "
+					   "it): both pass with other nodes%s\n", a->hosts[x->a],
+					   a->hosts[x->b], x->round == 2 ? " (round 2, the bisection, "
+					   "names it)" : "");
+		else
+			nicfit_emit_printf(e, "%s or %s, or the route between them: %s\n",
+					   a->hosts[x->a], a->hosts[x->b], a->npairs == 1 ?
+					   "one pair cannot tell its ends apart (test each against a "
+					   "third node)" : "no other pair of theirs passed to tell them "
+					   "apart (run the pairs the report lists as missing)");
+	}
+}
+
 static void json_judgement(struct nicfit_emit *e, const struct nicfit_accept *a)
 {
 	size_t c[5];
@@ -172,6 +239,7 @@ static void json_judgement(struct nicfit_emit *e, const struct nicfit_accept *a)
 	nicfit_emit_int(e, "exit_status", nicfit_accept_exit_code(a));
 	json_counts(e, a->counts);
 	nicfit_emit_string(e, "odd_hosts", a->odd_hosts);
+	json_isolated(e, a);
 	nicfit_emit_begin_array(e, "hosts");
 	for (i = 0; i < a->sys.nodes; i++) {
 		nicfit__accept_host_counts(a, i, c);
@@ -217,6 +285,8 @@ static void text_system(struct nicfit_emit *e, const struct nicfit_accept *a)
 			   sys->nodes == 1 ? "" : "s", !strcmp(sys->from, "host") ?
 			   ", each built as the audited host" : "", a->pattern,
 			   a->npairs, a->npairs == 1 ? "" : "s");
+	if (a->rounds && a->sys.rails)
+		nicfit_emit_printf(e, "%sRounds%s     %s\n", b, eb, a->rounds);
 	if (sys->gpus_per_node)
 		nicfit_emit_printf(e, "%sGPUs%s       %d x %s a node%s\n", b, eb, sys->gpus_per_node,
 				   sys->gpu[0] ? sys->gpu : "GPU", sys->nvswitch ?
@@ -307,6 +377,14 @@ static void text_runbook(struct nicfit_emit *e, const struct nicfit_accept *a)
 		for (k = 0; k < st->nsteps; k++) {
 			const struct nicfit_accept_step *s = &a->steps[st->first + k];
 
+			if (s->round == 2 && (k == 0 || a->steps[st->first + k - 1].round != 2))
+				nicfit_emit_printf(e, "%sround 2, bisection: each node with the node "
+						   "half the ring away%s\n", md ? "*" : "  ",
+						   md ? "*\n" : "");
+			else if (s->round == 1 && k == 0 &&
+				 a->steps[st->first + st->nsteps - 1].round == 2)
+				nicfit_emit_printf(e, "%sround 1, ring: each node with the next%s\n",
+						   md ? "*" : "  ", md ? "*\n" : "");
 			if (md)
 				nicfit_emit_printf(e, "Step %zu, output `%s.txt`:\n", st->first + k + 1,
 						   s->name);
@@ -400,6 +478,7 @@ static void text_report(struct nicfit_emit *e, const struct nicfit_accept *a)
 	if (a->odd_hosts)
 		nicfit_emit_printf(e, "%sOdd host out: %s (the most failing steps, in more than one "
 				   "pair)\n", md ? "- " : "", a->odd_hosts);
+	text_isolated(e, a, md);
 	for (h = 0; h < a->sys.rails; h++) {
 		nicfit__accept_rail_counts(a, h, c);
 		if (c[NICFIT_ACCEPT_LOW] + c[NICFIT_ACCEPT_BROKEN])
@@ -468,6 +547,7 @@ int nicfit_accept_render(const struct nicfit_accept *a, struct nicfit_emit *e)
 	nicfit_emit_begin_object(e, "pairs");
 	nicfit_emit_string(e, "pattern", a->pattern);
 	nicfit_emit_int(e, "count", (long long)a->npairs);
+	nicfit_emit_string(e, "rounds", a->rounds);
 	nicfit_emit_end_object(e);
 	json_stages(e, a);
 	json_judgement(e, a);

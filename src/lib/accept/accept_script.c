@@ -96,8 +96,21 @@ int nicfit_accept_script(const struct nicfit_accept *a, struct nicfit_buf *out)
 		const struct nicfit_accept_stage *st = &a->stages[i];
 
 		nicfit_buf_addf(out, "\n# ---- stage %zu: %s\n", i + 1, st->title);
-		for (k = 0; k < st->nsteps; k++)
-			step(a, &a->steps[st->first + k], out);
+		for (k = 0; k < st->nsteps; k++) {
+			const struct nicfit_accept_step *s = &a->steps[st->first + k];
+
+			/* the rounds' names and what each isolates are plain ASCII constants */
+			if (s->round == 2 && a->steps[s - a->steps - 1].round != 2)
+				nicfit_buf_puts(out, "\n# round 2, bisection: each node with the node "
+						"half the ring away; a ring pair that failed alone\n"
+						"# is decided here: the node that fails again is the "
+						"culprit, neither: the route between them\n");
+			else if (s->round == 1 && k == 0 &&
+				 a->steps[st->first + st->nsteps - 1].round == 2)
+				nicfit_buf_puts(out, "# round 1, ring: each node with the next; a node "
+						"failing both its pairs is the culprit\n");
+			step(a, s, out);
+		}
 	}
 	nicfit_buf_puts(out, "\necho \"results in $RESULTS\"\n");
 	return nicfit_buf_error(out) ? NICFIT_E_NOMEM : 0;

@@ -180,5 +180,7 @@ int nicfit__accept_summarise(struct nicfit_accept *a, const char *causes)
 		return NICFIT_E_NOMEM;
 	for (i = 0; i < a->nsteps && !rc; i++)
 		rc = step_summary(a, &a->steps[i], causes);
-	return rc ? rc : odd_hosts(a);
+	if (!rc)
+		rc = odd_hosts(a);
+	return rc ? rc : nicfit__accept_isolate(a);
 }
