@@ -275,6 +275,19 @@ int nicfit_accept_script(const struct nicfit_accept *a, struct nicfit_buf *out);
 int nicfit_accept_run(const struct nicfit_catalog *cat, struct nicfit_spec *spec,
 		      struct nicfit_emit *e, struct nicfit_error *err);
 
+/*
+ * A runbook judged on uploaded outputs (POST /api/accept/results): body
+ * (len bytes) is {"spec": {the keys of nicfit_accept_run}, "results":
+ * {"NAME.txt": "the step's output", ...}}, each file named as the script
+ * names it (".txt" may be left off); a step without its file is missing.
+ * The judged report is rendered into e, *status gets what
+ * nicfit_accept_exit_code() gives. Errors: NICFIT_E_DATA at the body's
+ * line and column for another shape (other members, a file's output not a
+ * string, a file given twice), the spec's and nicfit_accept_run's.
+ */
+int nicfit_accept_run_results(const struct nicfit_catalog *cat, const char *body, size_t len,
+			      struct nicfit_emit *e, int *status, struct nicfit_error *err);
+
 /* 0 every step within band, 1 some below typical or missing, 2 some broken; 0 unjudged. */
 int nicfit_accept_exit_code(const struct nicfit_accept *a);
 

@@ -42,6 +42,8 @@ static const struct route routes[] = {
 	{ "/api/plan/examples", NULL, M_GET, handle_examples, NULL, 0, "the named example plans" },
 	{ "/api/accept", NULL, M_POST, handle_spec, nicfit_accept_run, 0,
 	  "a plan's acceptance runbook (body: the plan spec, and hosts, launcher, read)" },
+	{ "/api/accept/results", NULL, M_POST, serve_handle_accept_results, NULL, 0,
+	  "the runbook judged on its outputs (body: {spec, results: {NAME.txt: output}})" },
 	{ "/api/cluster", NULL, M_POST, handle_spec, nicfit_cluster_run, R_SVG,
 	  "switches, tiers, cables and BOM for N nodes (body: the cluster spec)" },
 	{ "/api/decode/", "/api/decode/PART", M_GET, handle_decode, NULL, 0, "explain a part number (as decode --json)" },

@@ -11,6 +11,7 @@
  *             limits answered with 503, slow clients cut off
  *   reply.c   answers: security headers, errors as JSON, ?format= emitters
  *   page.c    the page, with the answer to a shared link written in
+ *   accept_results.c  POST /api/accept/results: uploaded outputs judged
  *   api.c     the route table and the handlers that call the library
  *   assets.c  the page's files, compiled in, answered with an ETag
  *   serve.c   the daemon: request checks and limits, libmicrohttpd's
@@ -267,6 +268,9 @@ enum MHD_Result serve_reply_nicfit_error(struct request *rq, int rc,
 struct nicfit_emit *serve_request_emitter(struct request *rq, enum MHD_Result *ok);
 /* Finish e into an answer (200) and free it. */
 enum MHD_Result serve_reply_emit(struct request *rq, struct nicfit_emit *e);
+
+/* accept_results.c: POST /api/accept/results, a runbook judged on uploaded outputs. */
+enum MHD_Result serve_handle_accept_results(struct request *rq);
 
 /* ---- page.c: the page, with a shared link's answer in it ---------------- */
 

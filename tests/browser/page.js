@@ -154,6 +154,25 @@ async function main() {
     ok(dl.suggestedFilename() === 'nicfit-accept.md' && runbook.startsWith('## Acceptance runbook: ') &&
       runbook.includes('ib_write_bw -d mlx5_0'), 'a plan with a back end downloads its acceptance runbook',
     dl.suggestedFilename() + ' ' + runbook.slice(0, 120));
+    /* its results uploaded are judged on the page: a rail's output without its figure is broken */
+    const fx = path.join(__dirname, '../fixtures/accept');
+    await page.locator('#plan-result input[data-accept-results]').setInputFiles([
+      { name: 'rail-write-node01-node02-r0.txt', mimeType: 'text/plain',
+        buffer: fs.readFileSync(path.join(fx, 'training-rail/rail-write-node01-node03-r1.txt')) },
+      { name: 'frontend-node01-node02.txt', mimeType: 'text/plain',
+        buffer: Buffer.from(fs.readFileSync(path.join(fx, 'training-pass/frontend-node01-node02.txt'), 'utf8') +
+          '\n<b>markup</b>\n') },
+      { name: 'rail-write-node01-node02-r0.server.txt', mimeType: 'text/plain', buffer: Buffer.from('server side') }]);
+    await page.waitForFunction(() => {
+      const r = document.getElementById('plan-accept-report');
+      return r && !r.hidden && !r.classList.contains('busy') && r.textContent.length > 0;
+    }, null, { timeout: 15000 }).catch(() => {});
+    const judged = await page.locator('#plan-accept-report').innerText().catch(() => '');
+    const kept = await page.evaluate(() => ({ plan: !!document.querySelector('#plan-result table.bom'),
+      b: document.querySelectorAll('#plan-accept-report b').length }));
+    ok(/^Acceptance of .*: BROKEN .*results uploaded, 2 files\)/.test(judged) &&
+      judged.includes('rail-write-node01-node02-r0') && kept.plan && kept.b === 0,
+    'results uploaded on the page are judged there (the server copy left out; the plan stays)', judged.slice(0, 400));
     const options = await page.locator('#plan-examples option').count();
     await page.locator('#plan-examples').selectOption('gen4');
     await page.waitForFunction(() => location.search.includes('server=generic-gen4'), null, { timeout: 10000 })

@@ -152,6 +152,19 @@ check "... and its Markdown with ?format=md" same_as_cli --format md accept --ex
 post /api/accept '{"example": "training",
  "hosts": "gpu;1"}'
 check "a host name accept refuses is blamed at its key and line:column" err_has "body:2:11: hosts: 'gpu;1' is not a host name"
+# the runbook judged on uploaded outputs: the same report as accept --results on their folder
+rdir=tests/fixtures/accept/training-rail
+(cd "$rdir" && for f in *.txt; do jq -Rs --arg n "$f" '{($n): .}' "$f"; done) |
+	jq -s '{spec: {example: "training", backend_cards: 2, servers: 3}, results: add}' >"$tmp/results.json"
+req POST '/api/accept/results?format=text' -H 'Content-Type: application/json' --data-binary @"$tmp/results.json"
+same_upload() { # the body equals accept --results on the folder, its results label aside
+	"$NICFIT" accept --example=training --backend-cards 2 --servers 3 --results "$rdir" |
+		sed "s|results $rdir)|results uploaded, 9 files)|; s|$rdir/||" >"$tmp/cli"
+	is_code 200 && cmp -s "$tmp/body" "$tmp/cli"
+}
+check "POST /api/accept/results judges uploaded outputs as accept --results does" same_upload
+post /api/accept/results '{"spec": {"example": "training"}, "results": {"allreduce.txt": 5}}'
+check "... an output that is not a string is 400 at its line:column" err_has "request body:1:64: results: each file's output must be a string"
 req GET /api/decode/MCX653105A-HDAT
 check "GET /api/decode/PART equals decode --json" same_as_cli --json decode MCX653105A-HDAT
 req GET '/api/decode/mcx556a-ecat?format=text'

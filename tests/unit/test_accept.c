@@ -559,6 +559,66 @@ static void saved_plan(void **state)
 	free(text);
 }
 
+/* Outputs uploaded in a body are judged as the folder they came from; other shapes are refused. */
+static void uploaded_results(void **state)
+{
+	static const char *const files[] = { "allreduce", "frontend-node01-node02",
+					     "rail-write-node01-node02-r0",
+					     "rail-write-node01-node02-r1" };
+	static const char twice[] = "{\"spec\": {\"example\": \"training\"}, \"results\": "
+				    "{\"a.txt\": \"x\", \"a\": \"y\"}}";
+	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_TEXT, 0, 0);
+	struct nicfit_error err;
+	struct nicfit_buf body, out;
+	size_t i, k;
+	int status = -1;
+
+	(void)state;
+	nicfit_buf_init(&body, 0);
+	nicfit_buf_puts(&body, "{\"spec\": {\"example\": \"training\", \"backend_cards\": 2}, "
+			"\"results\": {");
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[256], *text;
+		size_t len;
+
+		nicfit_error_clear(&err);
+		snprintf(path, sizeof(path), "tests/fixtures/accept/training-pass/%s.txt", files[i]);
+		assert_int_equal(nicfit_read_file(path, 1 << 20, &text, &len, &err), 0);
+		nicfit_buf_addf(&body, "%s\"%s%s\": \"", i ? ", " : "", files[i], i % 2 ? ".txt" : "");
+		for (k = 0; k < len; k++)
+			if (text[k] == '"' || text[k] == '\\')
+				nicfit_buf_addf(&body, "\\%c", text[k]);
+			else if ((unsigned char)text[k] < 0x20)
+				nicfit_buf_addf(&body, "\\u%04x", (unsigned char)text[k]);
+			else
+				nicfit_buf_addf(&body, "%c", text[k]);
+		nicfit_buf_puts(&body, "\"");
+		free(text);
+	}
+	nicfit_buf_puts(&body, "}}");
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_accept_run_results(cat, body.data, body.len, e, &status, &err), 0);
+	assert_int_equal(status, 0);
+	nicfit_buf_init(&out, 0);
+	assert_int_equal(nicfit_emit_finish(e, &out), 0);
+	assert_non_null(strstr(out.data, "ACCEPTED (4 pass, 0 low, 0 broken, 0 missing of 4 steps; "
+			       "results uploaded, 4 files)"));
+	nicfit_buf_release(&out);
+	nicfit_buf_release(&body);
+	nicfit_emit_free(e);
+
+	e = nicfit_emit_new(NICFIT_FMT_TEXT, 0, 0);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_accept_run_results(cat, twice, strlen(twice), e, &status, &err),
+			 NICFIT_E_DATA);
+	assert_non_null(strstr(err.msg, "a.txt given twice"));
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_accept_run_results(cat, "{\"results\": {}}", 15, e, &status,
+						   &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err_line(&err), "request body:1:1: spec:"));
+	nicfit_emit_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -573,6 +633,7 @@ int main(void)
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(script_comment),
 		cmocka_unit_test(saved_plan),
+		cmocka_unit_test(uploaded_results),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

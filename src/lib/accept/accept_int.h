@@ -60,6 +60,21 @@ void nicfit__accept_command(const struct nicfit_accept *a, const struct nicfit_a
 /* Name safe in a command line and a file name: letters, digits, '.', '-', '_'. */
 int nicfit__accept_name_ok(const char *s);
 
+/* One uploaded result: a step's name (without .txt) and its output. */
+struct nicfit__accept_result {
+	const char *name;
+	const char *text;
+	size_t len;
+};
+
+/*
+ * Judge the runbook on results given in memory (r, sorted here), as
+ * nicfit_accept_judge judges a directory's files; label names them in
+ * the report. Errors: NICFIT_E_DATA for a name given twice, NOMEM.
+ */
+int nicfit__accept_judge_results(struct nicfit_accept *a, const char *label,
+				 struct nicfit__accept_result *r, size_t n, struct nicfit_error *err);
+
 /* accept_summary.c: causes and next command of every failing step; odd hosts. */
 int nicfit__accept_summarise(struct nicfit_accept *a, const char *causes);
 /* Where each rail's failing pairs put the fault (a->isolated). Returns 0 or NICFIT_E_NOMEM. */

@@ -253,6 +253,33 @@ static int cmp_name(const void *k, const void *e)
 	return strcmp((const char *)k, *(char *const *)e);
 }
 
+/* Judge step s on its output (text, named path), by its stage's reader. */
+static int judge_step(const struct nicfit_accept *a, struct nicfit_accept_step *s,
+		      const char *path, const char *text, size_t len, struct nicfit_error *err)
+{
+	return a->stages[s->stage].kind == NICFIT_ACCEPT_STORAGE ?
+	       judge_gdsio(a, s, text, len, err) : judge_text(a, s, path, text, len, err);
+}
+
+/* The counts and the summary once every step has its status; label names the results. */
+static int judged(struct nicfit_accept *a, const char *label, const char *causes,
+		  struct nicfit_error *err)
+{
+	size_t i;
+	int rc;
+
+	free(a->results);
+	a->results = nicfit__strfmt("%s", label);
+	if (!a->results)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	a->judged = 1;
+	memset(a->counts, 0, sizeof(a->counts));
+	for (i = 0; i < a->nsteps; i++)
+		a->counts[a->steps[i].status]++;
+	rc = nicfit__accept_summarise(a, causes);
+	return rc ? nicfit_error_set(err, rc, "out of memory") : 0;
+}
+
 int nicfit_accept_judge(struct nicfit_accept *a, const char *dir, const char *causes,
 			struct nicfit_error *err)
 {
@@ -265,10 +292,6 @@ int nicfit_accept_judge(struct nicfit_accept *a, const char *dir, const char *ca
 		return nicfit_error_set(err, rc == NICFIT_E_LIMIT ? rc : NICFIT_E_NOTFOUND,
 					"%s: %s", dir, rc == NICFIT_E_LIMIT ? "more than 200000 "
 					"files" : "not a results directory that can be listed");
-	free(a->results);
-	a->results = nicfit__strfmt("%s", dir);
-	if (!a->results)
-		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	for (i = 0; i < a->nsteps && !rc; i++) {
 		struct nicfit_accept_step *s = &a->steps[i];
 		char *text = NULL;
@@ -283,18 +306,47 @@ int nicfit_accept_judge(struct nicfit_accept *a, const char *dir, const char *ca
 		if (!path)
 			rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 		else if (!(rc = nicfit_read_file(path, NICFIT_VERIFY_MAX_BYTES, &text, &len, err)))
-			rc = a->stages[s->stage].kind == NICFIT_ACCEPT_STORAGE ?
-			     judge_gdsio(a, s, text, len, err) : judge_text(a, s, path, text, len, err);
+			rc = judge_step(a, s, path, text, len, err);
 		free(text);
 		free(path);
 	}
 	nicfit_dir_names_free(names, n);
-	if (rc)
-		return rc;
-	a->judged = 1;
-	memset(a->counts, 0, sizeof(a->counts));
-	for (i = 0; i < a->nsteps; i++)
-		a->counts[a->steps[i].status]++;
-	rc = nicfit__accept_summarise(a, causes);
-	return rc ? nicfit_error_set(err, rc, "out of memory") : 0;
+	return rc ? rc : judged(a, dir, causes, err);
+}
+
+static int cmp_result(const void *x, const void *y)
+{
+	return strcmp(((const struct nicfit__accept_result *)x)->name,
+		      ((const struct nicfit__accept_result *)y)->name);
+}
+
+int nicfit__accept_judge_results(struct nicfit_accept *a, const char *label,
+				 struct nicfit__accept_result *r, size_t n, struct nicfit_error *err)
+{
+	struct nicfit__accept_result key;
+	size_t i;
+	int rc = 0;
+
+	qsort(r, n, sizeof(*r), cmp_result);
+	for (i = 1; i < n; i++)
+		if (!strcmp(r[i].name, r[i - 1].name))
+			return nicfit_error_set(err, NICFIT_E_DATA, "%s: %s.txt given twice", label,
+						r[i].name);
+	for (i = 0; i < a->nsteps && !rc; i++) {
+		struct nicfit_accept_step *s = &a->steps[i];
+		const struct nicfit__accept_result *hit;
+		char *path;
+
+		key.name = s->name;
+		hit = n ? bsearch(&key, r, n, sizeof(*r), cmp_result) : NULL;
+		if (!hit) {
+			s->status = NICFIT_ACCEPT_MISSING;
+			continue;
+		}
+		path = nicfit__strfmt("%s.txt", s->name);
+		rc = path ? judge_step(a, s, path, hit->text, hit->len, err) :
+		     nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+		free(path);
+	}
+	return rc ? rc : judged(a, label, NULL, err);
 }

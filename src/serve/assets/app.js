@@ -1131,7 +1131,43 @@
       tab === 'plan' && res.doc.backend && res.doc.backend.needed ? ' · ' : null,
       tab === 'plan' && res.doc.backend && res.doc.backend.needed
         ? h('a', { href: '#', 'data-download': 'accept', text: 'acceptance runbook' }) : null));
+    /* the runbook's outputs, judged by the server as nicfit accept --results judges a directory */
+    if (tab === 'plan' && res.doc.backend && res.doc.backend.needed) {
+      out.append(h('p', { class: 'accept-upload' },
+        h('label', null, 'Judge the acceptance results: ',
+          h('input', { type: 'file', multiple: true, accept: '.txt', 'data-accept-results': 'plan' })),
+        ' the NAME.txt files the runbook\'s script kept (up to the server\'s upload limit, 1 MiB by default)'),
+      h('pre', { class: 'accept-report', id: 'plan-accept-report', hidden: true }));
+    }
     if (tab === 'plan' || tab === 'cluster') picture(tab, form.dataset.api, spec, seq);
+  }
+
+  /* Upload the chosen result files with the plan's spec; show the judged report as text. */
+  async function judgeResults(tab, input) {
+    const report = document.getElementById(tab + '-accept-report');
+    const files = Array.from(input.files || []).filter((f) => /\.txt$/.test(f.name) && !/\.server\.txt$/.test(f.name));
+    const results = {};
+    for (const f of files) results[f.name] = await f.text();
+    const body = JSON.stringify({ spec: specOf(formOf(tab)), results: results });
+    report.hidden = false;
+    report.classList.add('busy');
+    let text;
+    try {
+      const r = await fetch('/api/accept/results?format=text', {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: body });
+      text = await r.text();
+      if (!r.ok) {
+        let msg = text;
+        try { msg = JSON.parse(text).error; } catch (e) { /* the server's text as it came */ }
+        text = 'Cannot judge them: ' + msg + (r.status === 413
+          ? ' (judge the folder with nicfit accept ... --results DIR instead)' : '');
+      }
+    } catch (e) {
+      text = 'Cannot judge them: ' + e.message;
+    }
+    report.classList.remove('busy');
+    report.textContent = text;
+    announce(text.split('\n')[0]);
   }
 
   async function download(tab, fmt) {
@@ -1361,6 +1397,12 @@
           }
           setTimeout(() => { b.textContent = 'Copy link'; }, 1500);
         }
+      });
+      document.getElementById(tab + '-result').addEventListener('change', (ev) => {
+        const input = ev.target.closest('input[data-accept-results]');
+        if (!input) return;
+        ev.stopPropagation(); /* a file chosen is not a change of the plan */
+        judgeResults(tab, input);
       });
       document.getElementById(tab + '-result').addEventListener('click', (ev) => {
         const a = ev.target.closest('a[data-download]');
