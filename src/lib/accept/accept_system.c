@@ -119,8 +119,13 @@ static int example_spec(const struct nicfit_spec *spec, const char *ex,
 		rc = nicfit_spec_add(merged, x->pairs[i], x->pairs[i + 1], err);
 	/* the runbook's own keys (hosts, launcher, read) were taken already */
 	for (i = 0; i < spec->n && !rc; i++)
-		if (strcmp(spec->pairs[i].key, "example") && !spec->pairs[i].used)
-			rc = nicfit_spec_add(merged, spec->pairs[i].key, spec->pairs[i].value, err);
+		if (strcmp(spec->pairs[i].key, "example") && !spec->pairs[i].used &&
+		    !(rc = nicfit_spec_add(merged, spec->pairs[i].key, spec->pairs[i].value, err))) {
+			/* a body's or a file's value keeps its line and column for errors */
+			merged->pairs[merged->n - 1].line = spec->pairs[i].line;
+			merged->pairs[merged->n - 1].col = spec->pairs[i].col;
+		}
+	merged->from_data = spec->from_data;
 	return rc;
 }
 
