@@ -1,0 +1,2 @@
+accept --spec tests/cli/data/accept-example-bad.json
+# exit 65
