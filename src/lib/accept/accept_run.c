@@ -119,6 +119,7 @@ static int body_results(const struct jscan *js, int obj, struct nicfit__accept_r
 	for (k = obj + 1; k < (int)t[obj].next; k = (int)t[k + 1].next) {
 		char *name = malloc(t[k].len + 1), *text;
 		size_t nl;
+		int dl;
 
 		if (!name)
 			return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
@@ -139,7 +140,11 @@ static int body_results(const struct jscan *js, int obj, struct nicfit__accept_r
 		if (!text)
 			return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 		r[*n - 1].text = text;
-		r[*n - 1].len = (size_t)nicfit__jscan_string(js, k + 1, text, t[k + 1].len + 1);
+		dl = nicfit__jscan_string(js, k + 1, text, t[k + 1].len + 1);
+		if (dl < 0)
+			return body_error(js, k + 1, "results: an output that cannot be read as text",
+					  err);
+		r[*n - 1].len = (size_t)dl;
 	}
 	return 0;
 }
