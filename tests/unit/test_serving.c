@@ -1,0 +1,237 @@
+/*
+ * test_serving.c - disaggregated prefill and decode pools, the KV cache
+ * between them and its offload (nicfit/serving.h), and training
+ * checkpoints on the storage network (nicfit/ckpt.h). Every expected
+ * number is worked out by hand in the comment above its check, from the
+ * catalog's facts and the defaults (MFU 0.40, pool_load 0.8, kv_hit_rate
+ * 0.5, ckpt_state_bytes 14, ckpt_node_gbs 40).
+ */
+#include "unit.h"
+
+#include <math.h>
+
+#include "nicfit/catalog.h"
+#include "nicfit/ckpt.h"
+#include "nicfit/kv.h"
+#include "nicfit/plan.h"
+#include "nicfit/serving.h"
+#include "nicfit/step.h"
+
+#include "plan_fixture.h"
+
+/* One instance of model on nodes x gpn of gpu at prec, with its KV room, as plan builds it. */
+static void ask_of(struct nicfit_serving_ask *a, const char *model, const char *gpu,
+		   enum nicfit_precision prec, int nodes, int gpn)
+{
+	const struct nicfit_model *m = nicfit_catalog_find_model(cat, model, "model", NULL);
+	const struct nicfit_gpu *g = nicfit_catalog_find_gpu(cat, gpu, "gpu", NULL);
+	struct nicfit_llm_params lp;
+	struct nicfit_fit fit;
+
+	assert_non_null(m);
+	assert_non_null(g);
+	nicfit_llm_params_default(&lp);
+	memset(a, 0, sizeof(*a));
+	nicfit_step_job_fill(&a->job, m, 0, g, prec, 0, &lp);
+	a->job.nodes = nodes;
+	a->job.gpus_per_node = gpn;
+	a->job.ep = m->experts > 1 && m->experts % (nodes * gpn) == 0 ? nodes * gpn : 1;
+	assert_int_equal(nicfit_calc_fit(&m->arch, prec, 0, 0, nodes * gpn, g->memory_gib, &lp,
+					 &fit, NULL), 0);
+	a->kv_room_gb = fit.capacity_gb - fit.weights_gb;
+	a->kv_bytes_per_token = nicfit_kv_bytes_per_token(&m->arch, &lp);
+}
+
+/*
+ * DeepSeek-V3 (671B, 37.55e9 active, 61 layers of which 58 MoE, 256
+ * experts top-8, hidden 7168, MLA) at fp8 on 2 x 8 H200 (141 GiB, 4.8
+ * TB/s, 1,979 TFLOPS fp8), prompts of 4,096 tokens and answers of 1,024,
+ * TTFT 2 s, TPOT 50 ms, eight 400G InfiniBand rails a server (NDR
+ * goodput 397.477 Gb/s each, calc link):
+ *   instance       671.0 GB of weights fit one server (1,088.2 GB usable,
+ *                  calc fit): an instance is one server, EP 8
+ *   KV room        1,088.2 - 671.0 = 417.2 GB
+ *   prefill        2 x 37.55e9 x 4,096 / (8 x 1979e12 x 0.4) = 48.6 ms;
+ *                  1 / 0.0486 = 20.59 requests/s an instance
+ *   decode batch   memory: 417.2e9 / (70,272 B x (4,096 + 1,024)) = 1,159;
+ *                  TPOT allows more (3,857), so memory sets it
+ *   decode step    (671.0e9 + 1,159 x 70,272 x (4,096 + 512)) / (8 x 4.8e12)
+ *                  = 27.2 ms (the compute, 13.7 ms, is less);
+ *                  1,159 / (0.02725 x 1,024) = 41.54 requests/s
+ *   pools          2 servers: 1 prefill + 1 decode, serving
+ *                  min(20.59, 41.54) x 0.8 = 16.47 requests/s
+ *   KV             70,272 x 4,096 = 287.8 MB a request;
+ *                  16.47 x 287.8e6 x 8 = 37.9 Gb/s out of the prefill server
+ *                  and into the decode one, 1.2% of its 3,179.8 Gb/s of rails;
+ *                  one request over the 8 rails: 2.303e9 / 3.18e12 = 0.72 ms
+ *   expert parallel per prompt, all inside the server (EP 8 over NVLink):
+ *                  58 x 4,096 x 7,168 x 8 x (1.03125 + 2) x 7/8 = 36.13 GB,
+ *                  none over RDMA; with a bf16 dispatch (2 + 2 B) 47.68 GB
+ */
+static void deepseek_split_2x8_h200(void **state)
+{
+	struct nicfit_serving_ask a;
+	struct nicfit_serving_params p;
+	struct nicfit_step_params sp;
+	struct nicfit_serving s;
+
+	(void)state;
+	nicfit_serving_params_default(&p);
+	nicfit_step_params_default(&sp);
+	ask_of(&a, "deepseek-v3", "h200-sxm-141gb", NICFIT_PREC_FP8, 1, 8);
+	a.prompt_tokens = 4096;
+	a.output_tokens = 1024;
+	a.ttft_s = 2;
+	a.tpot_s = 0.05;
+	a.servers = 2;
+	a.rails_gbps = 8 * 397.4770;
+	a.rails = 8;
+	assert_int_equal(a.job.ep, 8);
+	assert_near(a.kv_bytes_per_token, 70272, 1e-9);
+	assert_near(a.kv_room_gb, 417.18, 0.01);
+	assert_int_equal(nicfit_serving_calc(&a, &sp, &p, &s, NULL), 0);
+	assert_near(s.prefill_s, 2 * a.job.arch.active_params * 4096 / (8 * 1979e12 * 0.4), 1e-12);
+	assert_near(s.prefill_s, 0.04858, 0.00001);
+	assert_near(s.batch_mem, 1159, 1e-9);
+	assert_near(s.batch_tpot, 3857, 1e-9);
+	assert_string_equal(s.batch_by, "memory");
+	assert_near(s.decode_step_s, 0.02725, 0.00001);
+	assert_near(s.decode_rps, 41.54, 0.01);
+	assert_int_equal(s.prefill_servers, 1);
+	assert_int_equal(s.decode_servers, 1);
+	assert_near(s.rps, 16.47, 0.01);
+	assert_near(s.kv_bytes_per_request, 287834112.0, 1e-3);
+	assert_near(s.kv_prefill_node_gbps, 37.92, 0.01);
+	assert_near(s.kv_decode_share, 0.0119, 0.0001);
+	assert_near(s.kv_request_s, 0.000724, 0.000001);
+	assert_true(s.ttft_ok && s.tpot_ok);
+	assert_near(s.ep_prompt_bytes / 1e9, 36.13, 0.01);
+	assert_near(s.ep_prompt_net_bytes, 0, 1e-9);
+	sp.dispatch_bytes = 2;
+	assert_int_equal(nicfit_serving_calc(&a, &sp, &p, &s, NULL), 0);
+	assert_near(s.ep_prompt_bytes / 1e9, 47.68, 0.01);
+}
+
+/*
+ * The same pools sized from a target of 50 requests/s instead:
+ * ceil(50 / (20.59 x 0.8)) = 4 prefill servers and ceil(50 / (41.54 x
+ * 0.8)) = 2 decode servers, 6 in all; they serve min(4 x 16.47, 2 x
+ * 33.23) = 65.9 requests/s. The 2 servers given serve 16.47 of the 50.
+ * KV offload to storage at the default hit rate 0.5: 143.9 MB a request
+ * read back, 65.9 x 143.9e6 x 8 / 4 = 18.96 Gb/s a prefill server, over
+ * 2 x 400GbE storage ports at 90% (720 Gb/s): 2.6% of them.
+ */
+static void deepseek_pools_from_target(void **state)
+{
+	struct nicfit_serving_ask a;
+	struct nicfit_serving_params p;
+	struct nicfit_step_params sp;
+	struct nicfit_serving s;
+
+	(void)state;
+	nicfit_serving_params_default(&p);
+	nicfit_step_params_default(&sp);
+	ask_of(&a, "deepseek-v3", "h200-sxm-141gb", NICFIT_PREC_FP8, 1, 8);
+	a.prompt_tokens = 4096;
+	a.output_tokens = 1024;
+	a.ttft_s = 2;
+	a.tpot_s = 0.05;
+	a.rps = 50;
+	a.offload = NICFIT_OFFLOAD_STORAGE;
+	a.storage_gbps = 720;
+	assert_int_equal(nicfit_serving_calc(&a, &sp, &p, &s, NULL), 0);
+	assert_int_equal(s.prefill_servers, 4);
+	assert_int_equal(s.decode_servers, 2);
+	assert_near(s.need_servers, 6, 1e-9);
+	assert_near(s.rps, 65.87, 0.01);
+	assert_near(s.offload_bytes_per_request / 1e6, 143.92, 0.01);
+	assert_near(s.offload_node_gbps, 18.96, 0.01);
+	assert_near(s.offload_share, 0.0263, 0.0001);
+	a.servers = 2;
+	assert_int_equal(nicfit_serving_calc(&a, &sp, &p, &s, NULL), 0);
+	assert_near(s.need_servers, 6, 1e-9);
+	assert_near(s.rps, 16.47, 0.01);
+	/* a TPOT no step can meet: one sequence still takes 17.5 ms to read the weights */
+	a.tpot_s = 0.01;
+	assert_int_equal(nicfit_serving_calc(&a, &sp, &p, &s, NULL), 0);
+	assert_false(s.tpot_ok);
+	/* one server cannot hold two pools */
+	a.servers = 1;
+	assert_int_equal(nicfit_serving_calc(&a, &sp, &p, &s, NULL), NICFIT_E_USAGE);
+}
+
+/*
+ * Llama 3.1 405B (405.85e9 parameters) trained on 32 DGX H100, every rank
+ * writing its shard (distributed checkpoint):
+ *   full state     405.85e9 x 14 B = 5.682 TB a checkpoint
+ *   per node       5.682e12 / 32 = 177.6 GB
+ *   rate           the storage ports (2 x 400GbE at 90% = 720 Gb/s = 90 GB/s)
+ *                  are above SuperPOD's "over 40 GBps" a node: 40 GB/s
+ *   one save       177.6e9 / 40e9 = 4.44 s; every 30 minutes that is 0.25%
+ *   within 2 s     177.6e9 x 8 / 2 = 710.3 Gb/s a node
+ * Not sharded (one replica of TP 8 x PP 16 over 16 nodes writes it): 355.1
+ * GB a node, 8.88 s. Weights alone at bf16: 811.7 GB, 0.63 s. A storage
+ * system of 500 GB/s in all: 5.682e12 / 500e9 = 11.36 s.
+ */
+static void ckpt_405b_32_dgx(void **state)
+{
+	struct nicfit_ckpt_params p;
+	struct nicfit_ckpt_job j = { 0 };
+	struct nicfit_ckpt c;
+
+	(void)state;
+	nicfit_ckpt_params_default(&p);
+	j.params = 405.85e9;
+	j.state = NICFIT_CKPT_FULL;
+	j.weight_bytes = 2;
+	j.nodes = 32;
+	j.gpus_per_node = 8;
+	j.model_nodes = 16;
+	j.sharded = 1;
+	j.node_gbps = 720;
+	j.every_s = 1800;
+	j.stall_s = 2;
+	assert_int_equal(nicfit_ckpt_calc(&j, &p, &c, NULL), 0);
+	assert_near(c.bytes / 1e12, 5.682, 0.001);
+	assert_int_equal(c.writers, 32);
+	assert_near(c.node_bytes / 1e9, 177.56, 0.01);
+	assert_string_equal(c.limited_by, "node ceiling");
+	assert_near(c.save_s, 4.439, 0.001);
+	assert_near(c.share, 4.439 / 1800, 1e-6);
+	assert_near(c.need_node_gbps, 710.2, 0.1);
+	assert_false(c.within);
+	j.sharded = 0;
+	assert_int_equal(nicfit_ckpt_calc(&j, &p, &c, NULL), 0);
+	assert_int_equal(c.writers, 16);
+	assert_near(c.save_s, 8.878, 0.001);
+	j.sharded = 1;
+	j.state = NICFIT_CKPT_WEIGHTS;
+	assert_int_equal(nicfit_ckpt_calc(&j, &p, &c, NULL), 0);
+	assert_near(c.bytes / 1e9, 811.7, 0.1);
+	assert_near(c.save_s, 0.634, 0.001);
+	j.state = NICFIT_CKPT_FULL;
+	p.system_gbs = 500;
+	assert_int_equal(nicfit_ckpt_calc(&j, &p, &c, NULL), 0);
+	assert_string_equal(c.limited_by, "storage system");
+	assert_near(c.save_s, 11.364, 0.001);
+	/* a 200G storage port (180 Gb/s goodput) sets the rate itself */
+	p.system_gbs = 0;
+	j.node_gbps = 180;
+	assert_int_equal(nicfit_ckpt_calc(&j, &p, &c, NULL), 0);
+	assert_string_equal(c.limited_by, "storage NICs");
+	assert_near(c.save_s, 177.56e9 / 22.5e9, 0.001);
+	j.stall_s = 3600;
+	assert_int_equal(nicfit_ckpt_calc(&j, &p, &c, NULL), NICFIT_E_USAGE);
+}
+
+int main(void)
+{
+	(void)plan_of;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(deepseek_split_2x8_h200),
+		cmocka_unit_test(deepseek_pools_from_target),
+		cmocka_unit_test(ckpt_405b_32_dgx),
+	};
+
+	return cmocka_run_group_tests_name("serving", tests, catalog_setup, catalog_teardown);
+}
