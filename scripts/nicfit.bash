@@ -91,6 +91,8 @@ _nicfit()
 	plan:*:--frontend-nic) COMPREPLY=($(compgen -W "$(_nicfit_ids nics)" -- "$cur")); return ;;
 	plan:*:--backend-size) COMPREPLY=($(compgen -W "port traffic" -- "$cur")); return ;;
 	plan:*:--parallel) COMPREPLY=($(compgen -W "auto ddp zero1 zero2 zero3 fsdp" -- "$cur")); return ;;
+	plan:*:--kv-offload) COMPREPLY=($(compgen -W "none cpu storage" -- "$cur")); return ;;
+	plan:*:--checkpoint-state) COMPREPLY=($(compgen -W "full weights" -- "$cur")); return ;;
 	plan:*:--fabric) COMPREPLY=($(compgen -W "auto roce spectrum-x infiniband" -- "$cur")); return ;;
 	plan:*:--switch) COMPREPLY=($(compgen -W "$(_nicfit_ids switches)" -- "$cur")); return ;;
 	plan:*:--example) COMPREPLY=($(compgen -W "inference replicas training capped gen4 lab x710 split" -- "$cur")); return ;;
@@ -162,7 +164,7 @@ _nicfit()
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	plan:*)
-		COMPREPLY=($(compgen -W "--spec --server --riser-config --servers --racks --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --backend-size --parallel --batch-tokens --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example= --from-host --sysfs" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--spec --server --riser-config --servers --racks --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --backend-size --parallel --batch-tokens --disaggregated --prompt-tokens --output-tokens --requests-per-s --ttft-ms --tpot-ms --prefill-servers --kv-offload --checkpoint-every --checkpoint-stall --checkpoint-state --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example= --from-host --sysfs" -- "$cur")) ;;
 	serve:*)
 		COMPREPLY=($(compgen -W "--port --bind --allow-audit --sysfs --log --threads --max-connections --max-per-ip --timeout" -- "$cur")) ;;
 	snapshot:*)

@@ -78,7 +78,7 @@ static const struct {
 	{ "dcb.h", "host" },      { "dump.h", "dump" },       { "dynlib.h", "core" },
 	{ "emit.h", "out" },      { "error.h", "core" },      { "file.h", "core" },
 	{ "finding.h", "core" },  { "fleet.h", "fleet" },     { "link.h", "physics" },
-	{ "kv.h", "physics" },    { "llm.h", "physics" },   { "param.h", "physics" },   { "partno.h", "parts" },
+	{ "kv.h", "physics" },    { "ckpt.h", "physics" },  { "serving.h", "physics" },    { "llm.h", "physics" },   { "param.h", "physics" },   { "partno.h", "parts" },
 	{ "pcie.h", "physics" },  { "perf.h", "physics" },    { "plan.h", "plan" },
 	{ "snapshot.h", "host" }, { "spec.h", "core" },       { "step.h", "physics" },
 	{ "sysfs.h", "host" },    { "topo.h", "host" },       { "units.h", "core" },

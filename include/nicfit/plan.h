@@ -33,12 +33,14 @@
 #define NICFIT_PLAN_H
 
 #include "nicfit/catalog.h"
+#include "nicfit/ckpt.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
 #include "nicfit/finding.h"
 #include "nicfit/llm.h"
 #include "nicfit/partno.h"
 #include "nicfit/perf.h"
+#include "nicfit/serving.h"
 #include "nicfit/spec.h"
 #include "nicfit/step.h"
 #include "nicfit/topo.h"
@@ -109,6 +111,20 @@ struct nicfit_plan_input {
 	struct nicfit_step_params step; /* MFU, overlap, ... (--assume) */
 	int racks;                      /* --racks: whole racks of a rack-scale server, 0 = not given */
 	int spectrum_x;                 /* --fabric spectrum-x: RoCE on Spectrum-X, SuperNICs only */
+	/*
+	 * Disaggregated serving (plan_serving.c): --disaggregated, prompt and
+	 * output lengths, a target (--requests-per-s, 0 = none; --ttft-ms,
+	 * --tpot-ms), the prefill pool if given (0 = chosen), KV offload.
+	 */
+	int disagg;
+	double prompt_tokens, output_tokens, requests_per_s, ttft_s, tpot_s;
+	int prefill_servers;
+	enum nicfit_kv_offload kv_offload;
+	struct nicfit_serving_params serving;
+	/* Training checkpoints (plan_ckpt.c): --checkpoint-every (s, 0 = none), -stall, -state. */
+	double ckpt_every_s, ckpt_stall_s;
+	enum nicfit_ckpt_state ckpt_state;
+	struct nicfit_ckpt_params ckpt;
 };
 
 struct nicfit_plan_line {
@@ -279,6 +295,7 @@ struct nicfit_plan {
 	 * and the one server's decode step both are worked out from.
 	 */
 	int replicas_first;
+	int replicas_domain;            /* replicas are NVLink domains of several servers (NVL72) */
 	double replicas_fit_times;
 	double replicas_tok_s, split_tok_s;
 	double replicas_step_s;
@@ -323,6 +340,15 @@ struct nicfit_plan {
 	 */
 	int fe_converged;
 	double fe_node_gbps;            /* the converged ports together, nominal */
+
+	/* disaggregated serving (R9, plan_serving.c), known when asked and worked out */
+	int serving_known;
+	struct nicfit_serving serving;
+	double serving_host_gbs;        /* one server's GPU-to-host link, GB/s (offload cpu) */
+	/* a training checkpoint (R3, R9, plan_ckpt.c), known when asked */
+	int ckpt_known;
+	struct nicfit_ckpt ckpt;
+	struct nicfit_ckpt_job ckpt_job;
 };
 
 /*

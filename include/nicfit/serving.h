@@ -34,9 +34,10 @@
  *   offload   with a hit rate h of prompt tokens already cached in a
  *             lower tier (LMCache, Dynamo's KV block manager, Mooncake's
  *             store), h x L x KV bytes per token is read back per request
- *             instead of prefilled; from host memory over the GPUs' PCIe
- *             or C2C links, or from storage over the storage NICs (GPUDirect
- *             Storage, NVMe-oF).
+ *             instead of prefilled (the prefill computes (1 - h) x L
+ *             tokens, and TTFT adds the read); from host memory over the
+ *             GPUs' PCIe or C2C links, or from storage over the storage
+ *             NICs (GPUDirect Storage, NVMe-oF).
  */
 #ifndef NICFIT_SERVING_H
 #define NICFIT_SERVING_H
@@ -52,6 +53,7 @@ extern "C" {
 struct nicfit_serving_params {
 	double pool_load;      /* share of a pool's throughput planned busy */
 	double kv_hit_rate;    /* share of prompt tokens whose KV comes from the offload tier */
+	double host_link_gbs;  /* one GPU's link to host memory, GB/s; 0 = its PCIe link */
 };
 
 extern const struct nicfit_param nicfit_serving_param_table[];

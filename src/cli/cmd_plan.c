@@ -100,7 +100,7 @@ static int server_file(struct nicfit_catalog *cat, struct nicfit_spec *spec)
 
 int cmd_plan(struct cli *c, int argc, char **argv)
 {
-	static const char *const flags[] = { "explain", "example", NULL };
+	static const char *const flags[] = { "explain", "example", "disaggregated", NULL };
 	struct nicfit_catalog *cat;
 	struct nicfit_spec *spec;
 	struct nicfit_error err;

@@ -157,6 +157,17 @@ static const struct cli_opt plan_opts[] = {
 	  "port: the fastest speed the slot feeds; traffic: the cheapest that hides the traffic" },
 	{ "parallel", 0, REQ, "P", "auto ddp zero1 zero2 zero3 fsdp", "data parallelism of training" },
 	{ "batch-tokens", 0, REQ, "N", NULL, "tokens in one global batch" },
+	{ "disaggregated", 0, NOARG, NULL, NULL, "prefill and decode on separate pools of servers" },
+	{ "prompt-tokens", 0, REQ, "T", NULL, "prompt length of a request (default: --context)" },
+	{ "output-tokens", 0, REQ, "T", NULL, "tokens generated per request (default 1024)" },
+	{ "requests-per-s", 0, REQ, "R", NULL, "target requests per second for the pools" },
+	{ "ttft-ms", 0, REQ, "MS", NULL, "time-to-first-token target (default 2000)" },
+	{ "tpot-ms", 0, REQ, "MS", NULL, "time-per-output-token target (default 200)" },
+	{ "prefill-servers", 0, REQ, "N", NULL, "servers of the prefill pool (default: chosen)" },
+	{ "kv-offload", 0, REQ, "TO", "none cpu storage", "where the KV cache is offloaded" },
+	{ "checkpoint-every", 0, REQ, "MIN", NULL, "minutes between training checkpoints" },
+	{ "checkpoint-stall", 0, REQ, "S", NULL, "seconds a checkpoint save may stall training" },
+	{ "checkpoint-state", 0, REQ, "WHAT", "full weights", "what a checkpoint saves" },
 	{ "fabric", 0, REQ, "F", "auto roce spectrum-x infiniband", "the back-end fabric" },
 	{ "switch", 0, REQ, "ID", "@switches", "the back-end switch from the catalog" },
 	{ "storage-gbps", 0, REQ, "N", NULL, "storage bandwidth the weights load at" },
@@ -377,7 +388,7 @@ const char *const *cli_subcommands(const char *cmd)
 const struct option *cli_longopts(const char *cmd)
 {
 	/* one array per set, filled on first use (the CLI is single-threaded) */
-	static struct option built[N(sets)][48];
+	static struct option built[N(sets)][80];
 	static int ready[N(sets)];
 	const struct cli_optset *set = cli_optset_find(cmd, NULL);
 	size_t k, j;

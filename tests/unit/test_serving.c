@@ -117,9 +117,12 @@ static void deepseek_split_2x8_h200(void **state)
  * ceil(50 / (20.59 x 0.8)) = 4 prefill servers and ceil(50 / (41.54 x
  * 0.8)) = 2 decode servers, 6 in all; they serve min(4 x 16.47, 2 x
  * 33.23) = 65.9 requests/s. The 2 servers given serve 16.47 of the 50.
- * KV offload to storage at the default hit rate 0.5: 143.9 MB a request
- * read back, 65.9 x 143.9e6 x 8 / 4 = 18.96 Gb/s a prefill server, over
- * 2 x 400GbE storage ports at 90% (720 Gb/s): 2.6% of them.
+ * KV offload to storage at the default hit rate 0.5: 2,048 of the 4,096
+ * tokens are read back, 143.9 MB a request, and 2,048 prefilled: 24.3 ms,
+ * 41.17 requests/s an instance, so ceil(50 / 32.94) = 2 prefill servers
+ * serve min(2 x 32.94, 2 x 33.23) = 65.9; each reads 65.87 x 143.9e6 x 8
+ * / 2 = 37.9 Gb/s back over 2 x 400GbE storage ports at 90% (720 Gb/s),
+ * 5.3% of them, and TTFT gains 143.9e6 x 8 / 720e9 = 1.6 ms.
  */
 static void deepseek_pools_from_target(void **state)
 {
@@ -137,16 +140,23 @@ static void deepseek_pools_from_target(void **state)
 	a.ttft_s = 2;
 	a.tpot_s = 0.05;
 	a.rps = 50;
-	a.offload = NICFIT_OFFLOAD_STORAGE;
-	a.storage_gbps = 720;
 	assert_int_equal(nicfit_serving_calc(&a, &sp, &p, &s, NULL), 0);
 	assert_int_equal(s.prefill_servers, 4);
 	assert_int_equal(s.decode_servers, 2);
 	assert_near(s.need_servers, 6, 1e-9);
 	assert_near(s.rps, 65.87, 0.01);
+	a.offload = NICFIT_OFFLOAD_STORAGE;
+	a.storage_gbps = 720;
+	assert_int_equal(nicfit_serving_calc(&a, &sp, &p, &s, NULL), 0);
+	assert_near(s.prefill_s, 0.02429, 0.00001);
+	assert_int_equal(s.prefill_servers, 2);
+	assert_int_equal(s.decode_servers, 2);
+	assert_near(s.rps, 65.87, 0.01);
 	assert_near(s.offload_bytes_per_request / 1e6, 143.92, 0.01);
-	assert_near(s.offload_node_gbps, 18.96, 0.01);
-	assert_near(s.offload_share, 0.0263, 0.0001);
+	assert_near(s.offload_node_gbps, 37.92, 0.01);
+	assert_near(s.offload_share, 0.0527, 0.0001);
+	assert_near(s.ttft_s - s.prefill_s, 143.917e6 * 8 / 720e9, 1e-6);
+	a.offload = NICFIT_OFFLOAD_NONE;
 	a.servers = 2;
 	assert_int_equal(nicfit_serving_calc(&a, &sp, &p, &s, NULL), 0);
 	assert_near(s.need_servers, 6, 1e-9);

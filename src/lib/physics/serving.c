@@ -22,6 +22,10 @@ const struct nicfit_param nicfit_serving_param_table[] = {
 	  "prompts, multi-turn history) and read back instead of prefilled",
 	  "an assumption to set from the serving stack's own hit-rate metric (LMCache, Dynamo KV "
 	  "block manager, Mooncake store)" },
+	{ "host_link_gbs", P(host_link_gbs), 0, 0, 10000, "GB/s",
+	  "one GPU's link to host memory, each way (0: its PCIe link as calc pcie works it out; "
+	  "set the NVLink-C2C rate for a Grace superchip)",
+	  "the GPU's PCIe generation and width in the catalog" },
 };
 
 const size_t nicfit_serving_param_count =
@@ -71,7 +75,8 @@ static int check(const struct nicfit_serving_ask *a, struct nicfit_error *err)
 
 /* One instance's prefill of a prompt, and the expert-parallel traffic it sends. */
 static int prefill(const struct nicfit_serving_ask *a, const struct nicfit_step_params *sp,
-		   struct nicfit_serving *s, struct nicfit_error *err)
+		   const struct nicfit_serving_params *p, struct nicfit_serving *s,
+		   struct nicfit_error *err)
 {
 	struct nicfit_step_job j = a->job;
 	struct nicfit_step st;
@@ -80,7 +85,10 @@ static int prefill(const struct nicfit_serving_ask *a, const struct nicfit_step_
 	double moe = j.moe_layers > 0 ? j.moe_layers : j.arch.layers;
 
 	j.phase = NICFIT_PHASE_PREFILL;
-	j.tokens = a->prompt_tokens;
+	/* the tokens found in the offload tier are read back, not prefilled */
+	j.tokens = a->prompt_tokens * (a->offload != NICFIT_OFFLOAD_NONE ? 1 - p->kv_hit_rate : 1);
+	if (j.tokens < 1)
+		j.tokens = 1;
 	j.kv_out_bytes = 0;
 	if ((rc = nicfit_step_calc(&j, sp, &st, err)))
 		return rc;
@@ -211,8 +219,12 @@ static void kv(const struct nicfit_serving_ask *a, const struct nicfit_serving_p
 	s->offload_node_gbps = s->prefill_servers ?
 			       s->rps * s->offload_bytes_per_request * 8 / s->prefill_servers / 1e9 : 0;
 	s->offload_link_gbps = a->offload == NICFIT_OFFLOAD_CPU ? a->host_gbs * 8 : a->storage_gbps;
-	if (s->offload_link_gbps > 0)
+	if (s->offload_link_gbps > 0) {
 		s->offload_share = s->offload_node_gbps / s->offload_link_gbps;
+		s->ttft_s += s->offload_bytes_per_request * 8 / s->instance_nodes /
+			     (s->offload_link_gbps * 1e9);
+		s->ttft_ok = s->ttft_s <= a->ttft_s;
+	}
 }
 
 int nicfit_serving_calc(const struct nicfit_serving_ask *a, const struct nicfit_step_params *sp,
@@ -232,7 +244,7 @@ int nicfit_serving_calc(const struct nicfit_serving_ask *a, const struct nicfit_
 					s->instance_nodes == 1 ? "" : "s", 2 * s->instance_nodes);
 	s->kv_bytes_per_token = a->kv_bytes_per_token;
 	s->kv_bytes_per_request = a->kv_bytes_per_token * a->prompt_tokens;
-	if ((rc = prefill(a, sp, s, err)) || (rc = decode(a, sp, s, err)))
+	if ((rc = prefill(a, sp, p, s, err)) || (rc = decode(a, sp, s, err)))
 		return rc;
 	pools(a, p, s);
 	kv(a, p, s);

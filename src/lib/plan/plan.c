@@ -80,12 +80,15 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 	nicfit__plan_fabric(p);
 	nicfit__plan_cables(cat, p);
 	nicfit__plan_estimates(p);
+	nicfit__plan_serving(p);
+	nicfit__plan_checkpoint(p);
 	nicfit__plan_bom(cat, p);
 	nicfit__plan_notes(p);
 	nicfit__plan_fit_placed(p);
 	nicfit__plan_replicas_first(p);
 	nicfit__plan_verdict(p);
 	nicfit__plan_replicas_verdict(p);
+	nicfit__plan_serving_verdict(p);
 	if (p->findings.oom || p->decisions.oom) {
 		nicfit_plan_release(p);
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");

@@ -287,6 +287,8 @@ static void backend_by_workload(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 
+	if (nicfit__plan_serving_backend(p))
+		return;
 	switch (in->workload) {
 	case NICFIT_WL_REPLICATED:
 		p->backend_needed = 0;
@@ -468,7 +470,7 @@ void nicfit__plan_rule_backend_needed(struct nicfit_plan *p)
 	backend_by_workload(p);
 	if (nicfit__plan_is_training(in->workload) && p->fit_known)
 		training_servers(p);
-	if (!p->backend_needed)
+	if (!p->backend_needed || in->disagg)
 		return;
 	if (p->fit_known && p->servers_needed > in->servers &&
 	    (in->workload == NICFIT_WL_INFERENCE || in->workload == NICFIT_WL_MULTINODE_INFERENCE)) {

@@ -89,7 +89,9 @@ static const char *const known_keys[] = {
 	"reloads_per_day", "switch", "explain", "assume", "example", "installed_backend_cards",
 	"installed_backend_slot", "installed_frontend_slot", "backend_slot", "frontend_slot",
 	"storage_nics", "backend_size",
-	"parallel", "batch_tokens", "riser_config", "racks", NULL
+	"parallel", "batch_tokens", "riser_config", "racks", "disaggregated", "prompt_tokens",
+	"output_tokens", "requests_per_s", "ttft_ms", "tpot_ms", "prefill_servers", "kv_offload",
+	"checkpoint_every", "checkpoint_stall", "checkpoint_state", NULL
 };
 
 /*
@@ -154,6 +156,8 @@ static int assume(struct nicfit_reader *r, struct nicfit_plan_input *in)
 		{ nicfit_llm_param_table, nicfit_llm_param_count, &in->llm },
 		{ nicfit_allreduce_param_table, nicfit_allreduce_param_count, &in->ar },
 		{ nicfit_step_param_table, nicfit_step_param_count, &in->step },
+		{ nicfit_serving_param_table, nicfit_serving_param_count, &in->serving },
+		{ nicfit_ckpt_param_table, nicfit_ckpt_param_count, &in->ckpt },
 		{ rack, 1, &in->rack_cable_m },
 	};
 	size_t i, count = nicfit_spec_count(r->s, "assume");
@@ -396,7 +400,9 @@ static int read_workload(const struct nicfit_catalog *cat, struct nicfit_reader 
 	if ((rc = read_pin(r, in->server, "backend_slot", in->riser_config, &in->backend_slot_pin)) ||
 	    (rc = read_pin(r, in->server, "frontend_slot", in->riser_config, &in->frontend_slot_pin)))
 		return rc;
-	return read_traffic(r, in);
+	if ((rc = read_traffic(r, in)))
+		return rc;
+	return nicfit__plan_read_serving(r, in);
 }
 
 int nicfit_plan_input_from_spec(const struct nicfit_catalog *cat, struct nicfit_spec *spec,

@@ -108,6 +108,15 @@ void nicfit__plan_fit_placed(struct nicfit_plan *p);
  * timed over the back end, and its sentence at the end of the verdict
  */
 void nicfit__plan_replicas_first(struct nicfit_plan *p);
+/* plan_serving.c: disaggregated serving (R2, R9); plan_ckpt.c: checkpoints (R3, R9) */
+int nicfit__plan_read_serving(struct nicfit_reader *r, struct nicfit_plan_input *in);
+int nicfit__plan_serving_backend(struct nicfit_plan *p);
+void nicfit__plan_serving(struct nicfit_plan *p);
+void nicfit__plan_serving_verdict(struct nicfit_plan *p);
+void nicfit__plan_serving_text(struct nicfit_emit *e, const struct nicfit_plan *p);
+void nicfit__plan_serving_json(struct nicfit_emit *e, const struct nicfit_plan *p);
+void nicfit__plan_checkpoint(struct nicfit_plan *p);
+void nicfit__plan_ckpt_json(struct nicfit_emit *e, const struct nicfit_plan *p);
 void nicfit__plan_replicas_verdict(struct nicfit_plan *p);
 
 /* plan_frontend.c: R3, R4 */

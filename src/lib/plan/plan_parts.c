@@ -175,7 +175,7 @@ static void estimate_split(struct nicfit_plan *p)
 	int n;
 	double tp, pp, toks;
 
-	if (!m || !(m->arch.hidden > 0) || !(m->arch.layers > 0))
+	if (!m || !(m->arch.hidden > 0) || !(m->arch.layers > 0) || (in->disagg && p->servers_needed < 2))
 		return;
 	n = in->servers > 1 ? in->servers : p->servers_needed;
 	tp = 2.0 * m->arch.layers * 2.0 * (n - 1) / n * m->arch.hidden * 2;
@@ -559,6 +559,7 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 		 in->servers, in->server->e.name,
 		 nicfit__plan_is_training(in->workload) ? "gradients are exchanged every step" :
 		 in->workload == NICFIT_WL_RDMA_STORAGE ? "RDMA storage" :
+		 in->disagg ? "prefill hands each prompt's KV cache to decode" :
 		 "one model spans servers", be, fit, fe);
 	plan_fmt(p->verdict, sizeof(p->verdict), "%s%s", pre, whole);
 }

@@ -507,6 +507,8 @@ static void emit_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	emit_lists_json(e, p);
 	emit_estimates_json(e, p);
 	emit_step_json(e, p);
+	nicfit__plan_serving_json(e, p);
+	nicfit__plan_ckpt_json(e, p);
 	emit_records_json(e, p);
 }
 
@@ -768,6 +770,7 @@ static void text_summary(struct nicfit_emit *e, const struct nicfit_plan *p)
 			   in->server->oob_cage ? in->server->oob_cage : "RJ45");
 	text_step_times(e, p, bold, reset);
 	text_step(e, p);
+	nicfit__plan_serving_text(e, p);
 	nicfit_emit_printf(e, "\n");
 }
 

@@ -81,7 +81,7 @@ void nicfit__plan_replicas_first(struct nicfit_plan *p)
 	struct nicfit_layout lay;
 	char thr[400], b1[32], b2[32];
 
-	if (in->workload != NICFIT_WL_MULTINODE_INFERENCE || in->servers < 2 || !p->fit_known ||
+	if (in->workload != NICFIT_WL_MULTINODE_INFERENCE || in->disagg || in->servers < 2 || !p->fit_known ||
 	    !p->fits_one_server || !p->backend_needed || !in->gpu || !(p->fit.total_gb > 0))
 		return;
 	p->replicas_first = 1;
