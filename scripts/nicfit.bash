@@ -152,7 +152,7 @@ _nicfit()
 	catalog:check)
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	cluster:*)
-		COMPREPLY=($(compgen -W "--nodes --gpus --gpus-per-node --nics-per-node --nic-ports --nic-gbps --nic --gpu --switch --radix --switch-gbps --rail-optimized --no-rail-optimized --rail-only --oversubscription --planes --tiers --breakout --nodes-per-rack --frontend --no-frontend --frontend-links --frontend-gbps --frontend-switch --frontend-radix --frontend-oversubscription --oob --no-oob --oob-switch --oob-radix --oob-uplinks --frontend-uplinks --storage-gbps --storage-nodes --storage-link-gbps --storage-switch --storage-radix --storage-oversubscription --mgmt-ports --assume --spec --port-map" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--nodes --gpus --gpus-per-node --nics-per-node --nic-ports --nic-gbps --nic --gpu --switch --radix --switch-gbps --rail-optimized --no-rail-optimized --rail-only --oversubscription --planes --tiers --breakout --nodes-per-rack --frontend --no-frontend --frontend-links --frontend-gbps --frontend-switch --frontend-radix --frontend-oversubscription --oob --no-oob --oob-switch --oob-radix --oob-uplinks --frontend-uplinks --storage-gbps --checkpoint-tb --checkpoint-stall --storage-nodes --storage-link-gbps --storage-switch --storage-radix --storage-oversubscription --mgmt-ports --assume --spec --port-map" -- "$cur")) ;;
 	decode:*)
 		case $cur in
 		-*) COMPREPLY=($(compgen -W "--rules" -- "$cur")) ;;

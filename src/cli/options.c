@@ -214,6 +214,8 @@ static const struct cli_opt cluster_opts[] = {
 	{ "frontend-uplinks", 0, REQ, "U", NULL,
 	  "uplinks of each top front-end switch to a pair of border switches" },
 	{ "storage-gbps", 0, REQ, "S", NULL, "storage bandwidth each node needs (Gb/s)" },
+	{ "checkpoint-tb", 0, REQ, "TB", NULL, "a training checkpoint's size (plan's checkpoint.bytes)" },
+	{ "checkpoint-stall", 0, REQ, "S", NULL, "seconds its save may take: sizes the storage network" },
 	{ "storage-nodes", 0, REQ, "N", NULL, "storage servers on the storage fabric" },
 	{ "storage-link-gbps", 0, REQ, "S", NULL, "rate of a storage port (default 200)" },
 	{ "storage-switch", 0, REQ, "ID", "@switches", "storage switch from the catalog" },

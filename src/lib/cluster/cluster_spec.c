@@ -21,7 +21,8 @@ const char *const nicfit_cluster_spec_keys[] = {
 	"frontend_gbps", "frontend_switch", "frontend_radix", "frontend_oversubscription",
 	"oob", "no_oob", "oob_switch", "oob_radix", "oob_uplinks", "mgmt_ports", "assume",
 	"port_map", "storage_gbps", "storage_nodes", "storage_link_gbps", "storage_switch",
-	"storage_radix", "storage_oversubscription", "frontend_uplinks", "gpu", NULL
+	"storage_radix", "storage_oversubscription", "frontend_uplinks", "gpu", "checkpoint_tb",
+	"checkpoint_stall", NULL
 };
 
 /*
@@ -222,6 +223,38 @@ static int read_other_nets(struct req *r, struct nicfit_cluster_input *in, struc
 }
 
 /*
+ * A training checkpoint of --checkpoint-tb TB saved within --checkpoint-stall
+ * seconds, every node writing its shard (plan --checkpoint-stall works the
+ * size out: its JSON checkpoint.bytes): each node needs TB x 8000 / nodes /
+ * seconds Gb/s to storage, and the storage network is sized for the larger
+ * of that and --storage-gbps (docs/reference/storage-checkpoints.md).
+ */
+static int read_checkpoint(struct req *r, struct nicfit_cluster_input *in)
+{
+	const char *tb = get(r, "checkpoint_tb"), *st;
+	double t, s, g;
+	int rc;
+
+	if (tb && (rc = fix(r, nicfit_parse_double(tb, r->rd.opt, 0.001, 1e6, &t, r->err))))
+		return rc;
+	st = get(r, "checkpoint_stall");
+	if (st && (rc = fix(r, nicfit_parse_double(st, r->rd.opt, 0.01, 1e8, &s, r->err))))
+		return rc;
+	if (!tb != !st)
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->rd.opt, 0, 0,
+					      "give --checkpoint-tb and --checkpoint-stall together"));
+	if (!tb)
+		return 0;
+	g = t * 8000 / (double)in->nodes / s;
+	if (g > NICFIT_CLUSTER_MAX_GBPS * 64.0)
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->rd.opt, 0, 0,
+					      "%.4g Gb/s a node to storage is beyond any network", g));
+	if (g > in->storage.node_gbps)
+		in->storage.node_gbps = g;
+	return 0;
+}
+
+/*
  * The node count: --nodes, or --gpus over the GPUs per node (rounded up),
  * one of the two and not both; the NICs per node default to the GPUs per
  * node, and the back-end links per node are bounded.
@@ -289,7 +322,7 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	if (nicfit_spec_get(spec, "storage_radix") && in->storage.switch_id)
 		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "storage_radix"), 0, 0,
 					       "give a storage switch or a radix, not both"));
-	if ((rc = count_nodes(&r, spec, in, &a)))
+	if ((rc = count_nodes(&r, spec, in, &a)) || (rc = read_checkpoint(&r, in)))
 		return rc;
 	if (radix_given && be->switch_id)
 		return fix(&r, nicfit_error_at(err, NICFIT_E_USAGE, optname(&r, "radix"), 0, 0,

@@ -43,7 +43,7 @@ static void ckpt_find(struct nicfit_plan *p)
 {
 	const struct nicfit_ckpt *c = &p->ckpt;
 	double port = p->st_port_gbps > 0 ? p->st_port_gbps * 0.9 : 0;
-	char b1[32], b2[32], ports[120];
+	char b1[32], b2[32], b3[32], ports[120];
 
 	if (c->within)
 		return;
@@ -59,10 +59,10 @@ static void ckpt_find(struct nicfit_plan *p)
 			  "stall budget: each of the %d writing servers needs %.1f Gb/s to storage%s%s.",
 			  nicfit_fmt_seconds(c->save_s, b1, sizeof(b1)),
 			  nicfit_fmt_bytes(c->node_bytes, b2, sizeof(b2)), c->node_gbs, c->limited_by,
-			  nicfit_fmt_seconds(p->in.ckpt_stall_s, b1, sizeof(b1)), c->writers,
+			  nicfit_fmt_seconds(p->in.ckpt_stall_s, b3, sizeof(b3)), c->writers,
 			  c->need_node_gbps, ports,
-			  c->need_node_gbps / 8 > p->in.ckpt.node_gbs ? ", beyond a storage node "
-			  "ceiling of ckpt_node_gbs (--assume ckpt_node_gbs=)" : "");
+			  c->need_node_gbps / 8 > p->in.ckpt.node_gbs ? ", beyond the node ceiling "
+			  "assumed (--assume ckpt_node_gbs=)" : "");
 }
 
 /* R9: a training checkpoint on the plan's storage network. */
@@ -70,7 +70,7 @@ void nicfit__plan_checkpoint(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 	struct nicfit_ckpt *c = &p->ckpt;
-	char b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32], b4[32], every[96];
 
 	if (!nicfit__plan_is_training(in->workload) || !(in->ckpt_every_s > 0 || in->ckpt_stall_s > 0))
 		return;
@@ -81,19 +81,20 @@ void nicfit__plan_checkpoint(struct nicfit_plan *p)
 		return;
 	}
 	p->ckpt_known = 1;
+	every[0] = '\0';
+	if (in->ckpt_every_s > 0)
+		plan_fmt(every, sizeof(every), "; one every %s stalls training %.2f%% of the time",
+			 nicfit_fmt_seconds(in->ckpt_every_s, b4, sizeof(b4)), c->share * 100);
 	plan_decide(&p->decisions, "R9", 1,
 		    "Checkpoint (%s): %.4g parameters x %g B = %s, %s by %d server%s (%s a server), "
-		    "at %.1f GB/s a server (%s) = %s a synchronous save%s%s%s.",
+		    "at %.1f GB/s a server (%s) = %s a synchronous save%s.",
 		    in->ckpt_state == NICFIT_CKPT_FULL ? "weights and optimizer state, "
 		    "--assume ckpt_state_bytes=" : "weights only", p->ckpt_job.params,
 		    c->bytes_per_param, nicfit_fmt_bytes(c->bytes, b1, sizeof(b1)),
 		    p->ckpt_job.sharded ? "sharded: written" : "not sharded: written by one replica,",
 		    c->writers, c->writers == 1 ? "" : "s",
 		    nicfit_fmt_bytes(c->node_bytes, b2, sizeof(b2)), c->node_gbs, c->limited_by,
-		    nicfit_fmt_seconds(c->save_s, b3, sizeof(b3)),
-		    in->ckpt_every_s > 0 ? "; every " : "",
-		    in->ckpt_every_s > 0 ? nicfit_fmt_seconds(in->ckpt_every_s, b1, sizeof(b1)) : "",
-		    in->ckpt_every_s > 0 ? " that stalls training that share of the time" : "");
+		    nicfit_fmt_seconds(c->save_s, b3, sizeof(b3)), every);
 	if (in->ckpt_stall_s > 0)
 		plan_decide(&p->decisions, "R3", 1,
 			    "Storage network for checkpoints: a save within %s needs %.1f Gb/s to "
