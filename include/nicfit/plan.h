@@ -295,7 +295,8 @@ struct nicfit_plan {
 	 * and the one server's decode step both are worked out from.
 	 */
 	int replicas_first;
-	int replicas_domain;            /* replicas are NVLink domains of several servers (NVL72) */
+	int replicas;                   /* how many: the servers, or per NVLink domain x domains */
+	int replicas_domain;            /* each replica spans trays of one NVLink domain (NVL72) */
 	double replicas_fit_times;
 	double replicas_tok_s, split_tok_s;
 	double replicas_step_s;

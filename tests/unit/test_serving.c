@@ -234,13 +234,156 @@ static void ckpt_405b_32_dgx(void **state)
 	assert_int_equal(nicfit_ckpt_calc(&j, &p, &c, NULL), NICFIT_E_USAGE);
 }
 
+static const struct nicfit_finding *finding(const struct nicfit_plan *p, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < p->findings.n; i++)
+		if (!strcmp(p->findings.v[i].code, code))
+			return &p->findings.v[i];
+	return NULL;
+}
+
+static void done(struct nicfit_plan *p)
+{
+	nicfit_plan_release(p);
+	free(p);
+}
+
+/*
+ * The DeepSeek-V3 split of deepseek_split_2x8_h200 as `nicfit plan
+ * --server xe9680 --gpu h200-sxm-141gb --servers 2 --model deepseek-v3
+ * --disaggregated --prompt-tokens 4096 --tpot-ms 50` plans it: a back end
+ * although the model fits one server, 1 prefill + 1 decode server, the
+ * same 16.47 requests/s and 37.9 Gb/s of KV cache a prefill server, over
+ * the plan's eight 400G RoCE rails (ConnectX-7 at 392.15 Gb/s goodput each,
+ * 3,137.2 Gb/s a server): 2.303e9 / 3.1372e12 = 0.734 ms a request, 1.2%
+ * of the decode server's rails; the expert-parallel all-to-all (36.13 GB a
+ * prompt) stays on NVLink. No replicas-first: the split is of the work,
+ * not of the model. A target of 50 requests/s is not met (6 servers).
+ */
+static void plan_deepseek_disaggregated(void **state)
+{
+	static const char *const kv[] = { "server", "xe9680", "gpu", "h200-sxm-141gb", "servers",
+		"2", "model", "deepseek-v3", "disaggregated", "true", "prompt_tokens", "4096",
+		"tpot_ms", "50", "requests_per_s", "50", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_true(p->backend_needed);
+	assert_true(p->fits_one_server);
+	assert_true(p->serving_known);
+	assert_int_equal(p->serving.prefill_servers, 1);
+	assert_int_equal(p->serving.decode_servers, 1);
+	assert_near(p->serving.rps, 16.47, 0.01);
+	assert_near(p->serving.kv_prefill_node_gbps, 37.92, 0.01);
+	assert_near(p->be_node_gbps, 3137.2, 0.1);
+	assert_near(p->serving.kv_request_s, 0.000734, 0.000001);
+	assert_near(p->serving.ep_prompt_bytes / 1e9, 36.13, 0.01);
+	assert_near(p->serving.ep_prompt_net_bytes, 0, 1e-9);
+	assert_near(p->serving.need_servers, 6, 1e-9);
+	assert_non_null(finding(p, "serving-target-unmet"));
+	assert_null(finding(p, "replicas-first"));
+	assert_null(finding(p, "kv-transfer-slow"));
+	assert_non_null(strstr(p->verdict, "1 prefill + 1 decode server"));
+	done(p);
+}
+
+/*
+ * Llama 3 70B (327,680 B of KV a token) with 8K prompts on 4 DGX H100,
+ * offloading KV to host memory: half of each prompt (4,096 tokens) is
+ * read back, 1.342 GB a request, and 4,096 tokens are prefilled:
+ * 2 x 70.55e9 x 4,096 / (8 x 989e12 x 0.4) = 182.6 ms, 5.48 requests/s
+ * an instance. Decode: the 618.5 - 141.1 = 477.4 GB left hold
+ * 477.4e9 / (327,680 x 9,216) = 158 sequences, a step of (141.1e9 + 158
+ * x 327,680 x 8,704) / (8 x 3.35e12) = 22.6 ms, 158 / (0.0226 x 1,024) =
+ * 6.83 requests/s an instance. Best split of 4: 2 + 2 (min(2 x 4.38, 2
+ * x 5.46) = 8.77 requests/s at 80%); the KV cache is 2.684 GB a request,
+ * 8.77 x 2.684e9 x 8 / 2 = 94.2 Gb/s out of each prefill server.
+ */
+static void plan_70b_8k_offload(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-h100", "servers", "4", "model",
+		"llama-3-70b", "disaggregated", "true", "prompt_tokens", "8192", "kv_offload", "cpu",
+		NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_true(p->serving_known);
+	assert_near(p->serving.kv_bytes_per_request / 1e9, 2.684, 0.001);
+	assert_near(p->serving.offload_bytes_per_request / 1e9, 1.342, 0.001);
+	assert_near(p->serving.prefill_s, 0.1826, 0.0001);
+	assert_near(p->serving.decode_batch, 158, 1e-9);
+	assert_int_equal(p->serving.prefill_servers, 2);
+	assert_int_equal(p->serving.decode_servers, 2);
+	assert_near(p->serving.kv_prefill_node_gbps,
+		    p->serving.rps * 2684354560.0 * 8 / 2 / 1e9, 1e-9);
+	assert_true(p->serving.offload_link_gbps > 0);
+	assert_null(finding(p, "kv-offload-slow"));
+	done(p);
+}
+
+/*
+ * Llama 3.1 405B at bf16 on 2 GB200 NVL72 racks (36 trays of 4 Blackwell)
+ * asked as multi-node inference: it needs 2 trays (947 GB with the KV
+ * cache of 64 requests against 719 GB a tray) and fits one 72-GPU NVLink
+ * domain of 18 trays, 9 replicas a rack, 18 in all, each on NVLink alone:
+ * replicas-first, and the verdict recommends them.
+ */
+static void plan_nvl72_replicas_first(void **state)
+{
+	static const char *const kv[] = { "server", "gb200-nvl72", "racks", "2", "model",
+		"llama-3.1-405b", "workload", "multi-node-inference", "concurrency", "64", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_int_equal(p->servers_needed, 2);
+	assert_false(p->fits_one_server);
+	assert_true(p->replicas_first);
+	assert_true(p->replicas_domain);
+	assert_int_equal(p->replicas, 18);
+	assert_non_null(finding(p, "replicas-first"));
+	assert_non_null(strstr(p->verdict, "18 replicas"));
+	assert_true(p->replicas_tok_s >= p->split_tok_s);
+	done(p);
+}
+
+/*
+ * The 405B checkpoint of ckpt_405b_32_dgx in a plan of 32 DGX H100
+ * training: the storage/in-band cards carry 376.6 Gb/s (47 GB/s) a
+ * server, above SuperPOD's 40 GB/s, so a sharded save of 177.6 GB a
+ * server takes 4.44 s; within a 2 s budget it needs 710.2 Gb/s a server:
+ * checkpoint-stall.
+ */
+static void plan_405b_checkpoint(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-h100", "servers", "32", "model",
+		"llama-3.1-405b", "workload", "training", "checkpoint_every", "30",
+		"checkpoint_stall", "2", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_true(p->ckpt_known);
+	assert_near(p->ckpt.bytes / 1e12, 5.682, 0.001);
+	assert_int_equal(p->ckpt.writers, 32);
+	assert_near(p->st_node_gbps, 376.6, 0.1);
+	assert_string_equal(p->ckpt.limited_by, "node ceiling");
+	assert_near(p->ckpt.save_s, 4.439, 0.001);
+	assert_near(p->ckpt.need_node_gbps, 710.2, 0.1);
+	assert_non_null(finding(p, "checkpoint-stall"));
+	done(p);
+}
+
 int main(void)
 {
-	(void)plan_of;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(deepseek_split_2x8_h200),
 		cmocka_unit_test(deepseek_pools_from_target),
 		cmocka_unit_test(ckpt_405b_32_dgx),
+		cmocka_unit_test(plan_deepseek_disaggregated),
+		cmocka_unit_test(plan_70b_8k_offload),
+		cmocka_unit_test(plan_nvl72_replicas_first),
+		cmocka_unit_test(plan_405b_checkpoint),
 	};
 
 	return cmocka_run_group_tests_name("serving", tests, catalog_setup, catalog_teardown);

@@ -128,7 +128,8 @@ static void emit_replicas_json(struct nicfit_emit *e, const struct nicfit_plan *
 		return;
 	}
 	nicfit_emit_begin_object(e, "replicas_first");
-	nicfit_emit_int(e, "replicas", p->in.servers);
+	nicfit_emit_int(e, "replicas", p->replicas);
+	nicfit_emit_bool(e, "nvlink_domain", p->replicas_domain);
 	nicfit_emit_number(e, "fit_times", p->replicas_fit_times);
 	if (p->replicas_tok_s > 0) {
 		nicfit_emit_number(e, "replica_step_s", p->replicas_step_s);

@@ -49,8 +49,10 @@ static int throughputs(struct nicfit_plan *p)
 	if (!p->traffic_known || p->step_job.phase != NICFIT_PHASE_DECODE)
 		return -1;
 	j = p->step_job;
-	b = ceil(c / in->servers);
+	b = ceil(c / p->replicas);
 	j.nodes = 1;
+	j.gpus_per_node *= p->replicas_domain ? p->servers_needed : 1;
+	j.tp = j.gpus_per_node;
 	j.pp = 1;
 	j.ep = j.experts > 1 && j.experts % j.gpus_per_node == 0 ? j.gpus_per_node : 1;
 	j.tokens = b;
@@ -61,6 +63,8 @@ static int throughputs(struct nicfit_plan *p)
 	p->split_tok_s = c / (one.compute_s + (p->step_be_known ? p->step_be.comm_s : 0));
 	return 0;
 }
+
+static void domain_first(struct nicfit_plan *p, int t);
 
 /*
  * R2, replicas before splits (replicas-first): multi-node inference
@@ -81,10 +85,22 @@ void nicfit__plan_replicas_first(struct nicfit_plan *p)
 	struct nicfit_layout lay;
 	char thr[400], b1[32], b2[32];
 
-	if (in->workload != NICFIT_WL_MULTINODE_INFERENCE || in->disagg || in->servers < 2 || !p->fit_known ||
-	    !p->fits_one_server || !p->backend_needed || !in->gpu || !(p->fit.total_gb > 0))
+	int t;
+
+	if (in->workload != NICFIT_WL_MULTINODE_INFERENCE || in->disagg || in->servers < 2 ||
+	    !p->fit_known || !p->backend_needed || !in->gpu || !(p->fit.total_gb > 0))
 		return;
+	t = nicfit__plan_domain_trays(p, p->step_job.gpus_per_node > 0 ?
+				      p->step_job.gpus_per_node : in->gpus_per_server);
+	if (!p->fits_one_server) {
+		/* NVL72: a model that spans trays but fits one NVLink domain */
+		if (t < 2 || p->servers_needed < 2 || p->servers_needed > t)
+			return;
+		domain_first(p, t);
+		return;
+	}
 	p->replicas_first = 1;
+	p->replicas = in->servers;
 	p->replicas_fit_times = p->fit.capacity_gb / p->fit.total_gb;
 	thr[0] = '\0';
 	memset(&lay, 0, sizeof(lay));
@@ -119,6 +135,50 @@ void nicfit__plan_replicas_first(struct nicfit_plan *p)
 		    in->servers);
 }
 
+/*
+ * R2 replicas-first on a rack-scale NVLink domain (GB200/GB300 NVL72): a
+ * model that needs k trays but fits inside one domain of t trays runs
+ * floor(t / k) replicas a domain, each over NVLink alone (the domain's
+ * NVLink switch trays join its trays' GPUs, DGX SuperPOD GB200 RA); no
+ * token crosses the scale-out back end, which a split over every tray
+ * asked would use for each one.
+ */
+static void domain_first(struct nicfit_plan *p, int t)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const char *name = in->model ? in->model->e.name : "The model";
+	int k = p->servers_needed, per = t / k, domains = in->servers / t;
+	char thr[400], b1[32], b2[32];
+
+	p->replicas_first = 1;
+	p->replicas_domain = 1;
+	p->replicas = per * domains;
+	p->replicas_fit_times = p->fit.capacity_gb * t / p->fit.total_gb;
+	thr[0] = '\0';
+	if (throughputs(p) == 0)
+		plan_fmt(thr, sizeof(thr), " At %ld request%s in flight the %d replicas decode %.1f "
+			 "tokens/s (a %s step of %d trays for each token); split over all %d trays "
+			 "they decode at most %.1f tokens/s, plus %s over the back end.",
+			 in->concurrency, in->concurrency == 1 ? "" : "s", p->replicas,
+			 p->replicas_tok_s, nicfit_fmt_seconds(p->replicas_step_s, b1, sizeof(b1)), k,
+			 in->servers, p->split_tok_s,
+			 nicfit_fmt_seconds(p->step_be_known ? p->step_be.comm_s : 0, b2, sizeof(b2)));
+	nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_REPLICAS_FIRST,
+			  "run one replica per group of trays inside an NVLink domain: the back end "
+			  "is then needed only for what leaves a domain (training, storage, a model "
+			  "larger than the domain)",
+			  "%s at %s (%.1f GB with its KV cache) needs %d trays of %s and fits one "
+			  "%d-GPU NVLink domain (%d trays) %.1f times over: %d replicas a domain, %d in "
+			  "all, each on NVLink alone, need no back end, where the split asked sends every "
+			  "token across it.%s", name, nicfit_precision_name(in->precision),
+			  p->fit.total_gb, k, in->server->e.name, in->gpu->nvlink_domain, t,
+			  p->replicas_fit_times, per, p->replicas, thr);
+	plan_decide(&p->decisions, "R2", 1,
+		    "Replicas before splits: the model fits one NVLink domain of %d trays, so %d "
+		    "replicas of %d trays would need no back end; the split asked is planned, and the "
+		    "verdict recommends the replicas.", t, p->replicas, k);
+}
+
 /* The verdict's last sentence when replicas-first applied to a plan that can be built. */
 void nicfit__plan_replicas_verdict(struct nicfit_plan *p)
 {
@@ -133,6 +193,7 @@ void nicfit__plan_replicas_verdict(struct nicfit_plan *p)
 			 p->replicas_tok_s, p->split_tok_s);
 	plan_fmt(p->verdict + n, sizeof(p->verdict) - n,
 		 " nicfit recommends %d replicas behind a load balancer instead: the model fits one "
-		 "server %.1f times over, so the replicas need no back end%s (replicas-first).",
-		 p->in.servers, p->replicas_fit_times, thr);
+		 "%s %.1f times over, so the replicas need no back end%s (replicas-first).",
+		 p->replicas, p->replicas_domain ? "NVLink domain" : "server", p->replicas_fit_times,
+		 thr);
 }
