@@ -34,7 +34,7 @@ static int serving_only(struct nicfit_reader *r, const char *const *keys)
 		if (nicfit_spec_get(r->s, keys[i]))
 			return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
 							     nicfit_reader_opt(r, keys[i]), 0, 0,
-							     "is a setting of disaggregated serving: give "
+							     "a setting of disaggregated serving: give "
 							     "--disaggregated too"));
 	return 0;
 }
