@@ -1,7 +1,7 @@
 /*
  * serving.c - disaggregated prefill and decode pools, the KV cache
  * between them and its offload (see nicfit/serving.h; sources in
- * docs/reference/inference-serving.md 4 and 5).
+ * docs/reference/inference-serving.md 4, 5).
  */
 #include <math.h>
 #include <stddef.h>

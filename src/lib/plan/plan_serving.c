@@ -3,7 +3,7 @@
  * decode pools of the servers asked (or of a target), the KV cache each
  * request moves between them over the back-end rails, and its offload to
  * host memory or storage (the model is nicfit/serving.h; the sources are
- * docs/reference/inference-serving.md 4 and 5). A disaggregated plan
+ * docs/reference/inference-serving.md 4, 5). A disaggregated plan
  * needs a back end even when the model fits one server: the KV cache of
  * every prompt crosses servers, over RDMA (NIXL, Mooncake's transfer
  * engine), GPU memory to GPU memory.
