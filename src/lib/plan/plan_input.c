@@ -73,6 +73,8 @@ int nicfit_workload_parse(const char *s, enum nicfit_workload *out, struct nicfi
 		}
 	if (!strcasecmp(s, "replicas") || !strcasecmp(s, "replicated"))
 		return *out = NICFIT_WL_REPLICATED, 0;
+	if (!strcasecmp(s, "serving"))
+		return *out = NICFIT_WL_INFERENCE, 0;
 	if (!strcasecmp(s, "finetuning") || !strcasecmp(s, "fine_tuning"))
 		return *out = NICFIT_WL_FINETUNING, 0;
 	near = nicfit_suggest(s, workload_names);

@@ -459,6 +459,30 @@
       ].concat(labelled(Object.fromEntries(Object.entries(o).filter(([k]) => !['name', 'gbps', 'cage'].includes(k)))))
         : [['Port', String(o)]]));
     }
+    const sv = doc.serving || null;
+    if (sv) {
+      const kv = sv.kv_transfer || {};
+      cards.push(card('Disaggregated serving', [
+        ['Pools', sv.prefill_servers + ' prefill + ' + sv.decode_servers + ' decode server' + (sv.decode_servers === 1 ? '' : 's')],
+        ['Serves', P(sv.requests_per_s) + ' requests/s' + (typeof sv.target_requests_per_s === 'number' ? ' of ' + P(sv.target_requests_per_s) : '')],
+        ['TTFT', fmtSeconds(sv.ttft_s) + (sv.ttft_met ? '' : ' (over target)')],
+        ['Decode', P(sv.decode_batch) + ' sequences, ' + fmtSeconds(sv.decode_step_s) + ' a step' + (sv.tpot_met ? '' : ' (over TPOT)')],
+        ['KV a request', fmtValue('_gb', kv.bytes_per_request / 1e9)],
+        ['KV out of prefill', fmtValue('_gbps', kv.prefill_server_gbps) + ' a server'],
+        ['KV into decode', fmtValue('_gbps', kv.decode_server_gbps) + ' a server'],
+        ['Offload', sv.offload ? sv.kv_offload + ', ' + fmtValue('_gbps', sv.offload.prefill_server_gbps) + ' read back' : null],
+      ], sv.ttft_met && sv.tpot_met ? 'accent' : 'warn'));
+    }
+    const ck = doc.checkpoint || null;
+    if (ck) {
+      cards.push(card('Checkpoint', [
+        ['Size', fmtValue('_gb', ck.bytes / 1e9) + ' (' + ck.state + ')'],
+        ['Writers', ck.writers + (ck.sharded ? ', sharded' : ', one replica')],
+        ['Save', fmtSeconds(ck.save_s) + ' at ' + P(ck.writer_gbs) + ' GB/s a server (' + ck.limited_by + ')'],
+        ['Share of time', typeof ck.stall_share === 'number' ? P(ck.stall_share * 100) + '%' : null],
+        ['Needs', typeof ck.need_writer_gbps === 'number' ? fmtValue('_gbps', ck.need_writer_gbps) + ' a server' : null],
+      ], ck.within_budget ? null : 'warn'));
+    }
     out.push(h('div', { class: 'cards' }, cards));
     out.push(pictureBlock('plan'));
     out.push(bomBlock(doc.bom));
