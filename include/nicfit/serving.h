@@ -84,6 +84,7 @@ struct nicfit_serving_ask {
 
 struct nicfit_serving {
 	int instance_nodes;
+	int expert_parallel;                     /* the instance's EP degree, 1 = none */
 	double prefill_s, prefill_rps;           /* one prompt; requests/s of one instance */
 	double decode_batch, decode_step_s, decode_rps;
 	const char *batch_by;                    /* "TPOT", "memory" */

@@ -237,6 +237,7 @@ int nicfit_serving_calc(const struct nicfit_serving_ask *a, const struct nicfit_
 	if ((rc = check(a, err)))
 		return rc;
 	s->instance_nodes = a->job.nodes > 0 ? a->job.nodes : 1;
+	s->expert_parallel = a->job.ep > 1 ? a->job.ep : 1;
 	if (a->servers > 0 && a->servers < 2 * s->instance_nodes)
 		return nicfit_error_set(err, NICFIT_E_USAGE,
 					"one copy of the model spans %d server%s: two pools need at "

@@ -283,15 +283,23 @@ static void serving_find(struct nicfit_plan *p)
 				  s->kv_decode_node_gbps, s->kv_decode_share * 100,
 				  nicfit_fmt_seconds(s->kv_request_s, b1, sizeof(b1)),
 				  nicfit_fmt_seconds(in->ttft_s, b2, sizeof(b2)));
-	if (in->kv_offload != NICFIT_OFFLOAD_NONE && (s->offload_share > 1 || !(s->offload_link_gbps > 0)))
+	if (in->kv_offload != NICFIT_OFFLOAD_NONE && (s->offload_share > 1 || !(s->offload_link_gbps > 0))) {
+		char ports[120];
+
+		ports[0] = '\0';
+		if (in->kv_offload == NICFIT_OFFLOAD_STORAGE && p->st_port_gbps > 0)
+			plan_fmt(ports, sizeof(ports), ": %.0f storage ports of %.0f G a prefill server "
+				 "at 90%% goodput carry it", ceil(s->offload_node_gbps /
+							       (p->st_port_gbps * 0.9)), p->st_port_gbps);
 		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_KV_OFFLOAD_SLOW,
 				  in->kv_offload == NICFIT_OFFLOAD_CPU ? "set the link's rate with "
 				  "--assume host_link_gbs=, or offload less" : "add storage NICs "
 				  "(--storage-nics) or faster ones",
 				  "Reading the offloaded KV cache back needs %.1f Gb/s a prefill server; "
-				  "%s.", s->offload_node_gbps, s->offload_link_gbps > 0 ?
+				  "%s%s.", s->offload_node_gbps, s->offload_link_gbps > 0 ?
 				  "more than the link it is read over carries" :
-				  "the link it is read over is not known");
+				  "the link it is read over is not known", ports);
+	}
 }
 
 /* R9, disaggregated serving (nicfit/serving.h), once the back end and storage NICs are chosen. */
@@ -373,6 +381,9 @@ void nicfit__plan_serving_json(struct nicfit_emit *e, const struct nicfit_plan *
 	nicfit_emit_number(e, "ttft_target_s", in->ttft_s);
 	nicfit_emit_number(e, "tpot_target_s", in->tpot_s);
 	nicfit_emit_int(e, "instance_servers", s->instance_nodes);
+	nicfit_emit_int(e, "instance_gpus", s->instance_nodes * (p->gpus_placed > 0 ? p->gpus_placed :
+								     in->gpus_per_server));
+	nicfit_emit_int(e, "expert_parallel", s->expert_parallel);
 	nicfit_emit_int(e, "prefill_servers", s->prefill_servers);
 	nicfit_emit_int(e, "decode_servers", s->decode_servers);
 	nicfit_emit_number(e, "requests_per_s", s->rps);
