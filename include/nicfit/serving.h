@@ -98,6 +98,7 @@ struct nicfit_serving {
 	double kv_decode_share;                  /* of a decode node's rails */
 	double ttft_s;                           /* prefill_s + kv_request_s */
 	int ttft_ok, tpot_ok;
+	int kv_fits;                             /* one sequence's KV cache fits the memory left */
 	/* expert parallel, per prompt on the prefill instance and per decode step */
 	double ep_prompt_bytes;                  /* the instance's all-to-all, all paths */
 	double ep_prompt_net_bytes;              /* of it, leaving each node over RDMA */

@@ -140,7 +140,8 @@ static int decode(const struct nicfit_serving_ask *a, const struct nicfit_step_p
 	s->batch_mem = floor(a->kv_room_gb * 1e9 / per_seq);
 	b = s->batch_tpot < s->batch_mem ? s->batch_tpot : s->batch_mem;
 	s->batch_by = s->batch_tpot < s->batch_mem ? "TPOT" : "memory";
-	s->tpot_ok = b >= 1;
+	s->tpot_ok = s->batch_tpot >= 1;
+	s->kv_fits = s->batch_mem >= 1;
 	if (b < 1)
 		b = 1;
 	s->decode_batch = b;
@@ -167,16 +168,17 @@ static int decode(const struct nicfit_serving_ask *a, const struct nicfit_step_p
 static void pools(const struct nicfit_serving_ask *a, const struct nicfit_serving_params *p,
 		  struct nicfit_serving *s)
 {
-	int u = s->instance_nodes, units = a->servers / u, np, nd, best = 1, i;
+	int u = s->instance_nodes, units = a->servers / u, best = 1, i;
 	double rp = s->prefill_rps * p->pool_load, rd = s->decode_rps * p->pool_load, top = -1;
 
 	if (a->rps > 0) {
-		np = (int)ceil(a->rps / rp - 1e-9);
-		nd = (int)ceil(a->rps / rd - 1e-9);
-		s->need_servers = (double)(np + nd) * u;
+		/* counts in doubles: a target far beyond one instance must not overflow an int */
+		double np = ceil(a->rps / rp - 1e-9), nd = ceil(a->rps / rd - 1e-9);
+
+		s->need_servers = (np + nd) * u;
 		if (a->servers == 0) {
-			s->prefill_servers = np * u;
-			s->decode_servers = nd * u;
+			s->prefill_servers = np * u > 1e8 ? 100000000 : (int)(np * u);
+			s->decode_servers = nd * u > 1e8 ? 100000000 : (int)(nd * u);
 			s->rps = fmin(np * rp, nd * rd);
 			return;
 		}

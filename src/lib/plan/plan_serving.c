@@ -115,6 +115,19 @@ int nicfit__plan_read_serving(struct nicfit_reader *r, struct nicfit_plan_input 
 	if ((rc = nicfit_reader_double(r, "tpot_ms", 200, 0.1, 1e6, &ms)))
 		return rc;
 	in->tpot_s = ms / 1000;
+	/* the default prompt (the context) leaves room for the answer in the model's context */
+	if (!nicfit_spec_get(r->s, "prompt_tokens") && in->model && in->model->context_max &&
+	    in->prompt_tokens + in->output_tokens > (double)in->model->context_max &&
+	    in->model->context_max > in->output_tokens)
+		in->prompt_tokens = (double)in->model->context_max - in->output_tokens;
+	if (in->model && in->model->context_max &&
+	    in->prompt_tokens + in->output_tokens > (double)in->model->context_max)
+		return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+						     nicfit_reader_opt(r, nicfit_spec_get(r->s,
+							"prompt_tokens") ? "prompt_tokens" : "output_tokens"),
+						     0, 0, "%.0f + %.0f tokens is longer than %s's context "
+						     "of %ld", in->prompt_tokens, in->output_tokens,
+						     in->model->e.name, in->model->context_max));
 	if ((rc = nicfit_reader_long(r, "prefill_servers", 0, 1, in->servers - 1, &l)))
 		return rc;
 	in->prefill_servers = (int)l;
@@ -261,11 +274,20 @@ static void serving_find(struct nicfit_plan *p)
 	if (in->requests_per_s > 0 && s->rps + 1e-9 < in->requests_per_s)
 		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_SERVING_TARGET_UNMET,
 				  "plan with --servers N for the pools the target needs",
-				  "The %d servers serve %.2f requests/s of the %.2f asked: the target "
-				  "needs %.0f (prefill %.2f and decode %.2f requests/s an instance at "
+				  "The %d servers serve %.3g requests/s of the %.3g asked: the target "
+				  "needs %.0f (prefill %.3g and decode %.3g requests/s an instance at "
 				  "%.0f%% busy).", in->servers, s->rps, in->requests_per_s,
 				  s->need_servers, s->prefill_rps, s->decode_rps,
 				  in->serving.pool_load * 100);
+	if (!s->kv_fits)
+		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_SERVING_TARGET_UNMET,
+				  "give an instance more GPUs, a lower precision, or shorter requests "
+				  "(--prompt-tokens, --output-tokens)",
+				  "One sequence's KV cache (%.0f + %.0f tokens, %s) does not fit the "
+				  "memory the weights leave on a decode instance: it cannot decode.",
+				  in->prompt_tokens, in->output_tokens,
+				  nicfit_fmt_bytes(s->kv_bytes_per_token * (in->prompt_tokens +
+						   in->output_tokens), b1, sizeof(b1)));
 	if (!s->ttft_ok || !s->tpot_ok)
 		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_SERVING_TARGET_UNMET,
 				  "give an instance more GPUs (a larger server, or a lower precision), "
