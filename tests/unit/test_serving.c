@@ -290,7 +290,7 @@ static void plan_deepseek_disaggregated(void **state)
 }
 
 /*
- * Llama 3 70B (327,680 B of KV a token) with 8K prompts on 4 DGX H100,
+ * Llama 3.1 70B (327,680 B of KV a token) with 8K prompts on 4 DGX H100,
  * offloading KV to host memory: half of each prompt (4,096 tokens) is
  * read back, 1.342 GB a request, and 4,096 tokens are prefilled:
  * 2 x 70.55e9 x 4,096 / (8 x 989e12 x 0.4) = 182.6 ms, 5.48 requests/s
@@ -304,7 +304,7 @@ static void plan_deepseek_disaggregated(void **state)
 static void plan_70b_8k_offload(void **state)
 {
 	static const char *const kv[] = { "server", "dgx-h100", "servers", "4", "model",
-		"llama-3-70b", "disaggregated", "true", "prompt_tokens", "8192", "kv_offload", "cpu",
+		"llama-3.1-70b", "disaggregated", "true", "prompt_tokens", "8192", "kv_offload", "cpu",
 		NULL };
 	struct nicfit_plan *p = plan_of(kv);
 
