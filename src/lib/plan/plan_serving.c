@@ -208,6 +208,7 @@ static void serving_describe(struct nicfit_plan *p)
 	const struct nicfit_plan_input *in = &p->in;
 	const struct nicfit_serving *s = &p->serving;
 	char b1[32], b2[32], b3[32];
+	int left;
 
 	plan_decide(&p->decisions, "R9", 1,
 		    "Prefill: one prompt of %.0f tokens on one instance (%d server%s) takes %s "
@@ -224,13 +225,15 @@ static void serving_describe(struct nicfit_plan *p)
 		    p->fit.capacity_gb * s->instance_nodes - p->fit.weights_gb, in->prompt_tokens,
 		    in->output_tokens, nicfit_fmt_seconds(s->decode_step_s, b2, sizeof(b2)),
 		    s->decode_rps);
+	left = in->servers - s->prefill_servers - s->decode_servers;
 	plan_decide(&p->decisions, "R9", 1,
 		    "Pools: %d prefill + %d decode server%s (%s), %.2f requests/s at %.0f%% busy "
-		    "(--assume pool_load=).", s->prefill_servers, s->decode_servers,
+		    "(--assume pool_load=)%s%.0d%s.", s->prefill_servers, s->decode_servers,
 		    s->decode_servers == 1 ? "" : "s",
 		    in->prefill_servers ? "as asked" : in->requests_per_s > 0 && in->servers == 0 ?
 		    "for the target" : "the split of the servers that serves the most", s->rps,
-		    in->serving.pool_load * 100);
+		    in->serving.pool_load * 100, left > 0 ? "; pools come in whole instances, so " : "",
+		    left > 0 ? left : 0, left > 0 ? " of the servers asked are left over" : "");
 	plan_decide(&p->decisions, "R9", 1,
 		    "KV cache: %.0f B a token x %.0f prompt tokens = %s a request, %.1f Gb/s out of "
 		    "each prefill server and %.1f Gb/s into each decode server over the back-end "
