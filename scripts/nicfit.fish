@@ -127,7 +127,9 @@ complete -c nicfit -n '__fish_seen_subcommand_from catalog; and not __fish_seen_
 complete -c nicfit -n '__fish_seen_subcommand_from catalog; and __fish_seen_subcommand_from list' -a 'nics cables switches servers gpus models'
 complete -c nicfit -n '__fish_seen_subcommand_from catalog; and __fish_seen_subcommand_from show' -k -a '(__nicfit_ids)'
 complete -c nicfit -n '__fish_seen_subcommand_from catalog; and __fish_seen_subcommand_from check' -F
-complete -c nicfit -n '__fish_seen_subcommand_from cluster' -l nodes -x -d 'servers (or give --gpus)'
+complete -c nicfit -n '__fish_seen_subcommand_from cluster' -l nodes -x -d 'servers (or give --gpus or --racks)'
+complete -c nicfit -n '__fish_seen_subcommand_from cluster' -l server -x -k -a '(__nicfit_ids servers)' -d 'the nodes\' server from the catalog: its GPUs and built-in NICs'
+complete -c nicfit -n '__fish_seen_subcommand_from cluster' -l racks -x -d 'or how many racks of a rack-scale --server (NVL72)'
 complete -c nicfit -n '__fish_seen_subcommand_from cluster' -l gpus -x -d 'GPUs in all (nodes = GPUs / GPUs per node)'
 complete -c nicfit -n '__fish_seen_subcommand_from cluster' -l gpus-per-node -x -d 'GPUs per server (default 8)'
 complete -c nicfit -n '__fish_seen_subcommand_from cluster' -l nics-per-node -x -d 'back-end NICs per server (default one per GPU)'

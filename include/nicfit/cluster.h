@@ -78,6 +78,7 @@ extern "C" {
  * that the sizing's arithmetic stays in range.
  */
 #define NICFIT_CLUSTER_MAX_NODES 1000000L
+#define NICFIT_CLUSTER_MAX_RACKS 1000   /* --racks of a rack-scale server */
 #define NICFIT_CLUSTER_MAX_LINKS 64      /* links per node on one network */
 #define NICFIT_CLUSTER_MAX_PLANES 16
 #define NICFIT_CLUSTER_MAX_RADIX 1024
@@ -217,6 +218,14 @@ struct nicfit_cluster_input {
 	 * switches, dual-homed storage), NULL when none: a decision names it.
 	 */
 	const char *node_kind;
+	/*
+	 * A catalog server the nodes are (--server), or NULL: its GPUs, its
+	 * built-in compute NICs and north-south cards set what the request
+	 * leaves out (nicfit_cluster_input_server). racks (--racks) counts
+	 * whole racks of a rack-scale server (GB200/GB300 NVL72), 0: nodes.
+	 */
+	const char *server_id;
+	int racks;
 	struct nicfit_cluster_layout layout;
 };
 
@@ -370,6 +379,9 @@ struct nicfit_cluster {
 	long rows;              /* compute rows (+1 spine row when there are spines) */
 	const struct nicfit_nic *nic; /* back-end NIC when nic_id was given */
 	const struct nicfit_gpu *gpu; /* the nodes' GPU when gpu_id was given */
+	const struct nicfit_server *server; /* the nodes' server when server_id was given */
+	const struct nicfit_nic *ns_nic; /* its built-in north-south card, whose cage the front
+					  * end's node ports are, or NULL */
 	int integrated;          /* the back end is the GPUs' own scale-out ports, no NIC cards */
 	struct nicfit_cluster_net net[NICFIT_NET_COUNT];
 	struct nicfit_cluster_storage storage;
@@ -489,6 +501,21 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
  */
 void nicfit_cluster_input_node_defaults(struct nicfit_spec *spec, const struct nicfit_catalog *cat,
 					struct nicfit_cluster_input *in);
+
+/*
+ * What a catalog server (in->server_id, --server) fixes in a request that
+ * nicfit_cluster_input_from_spec() read, before the node defaults: its
+ * GPU and GPUs a node, its built-in compute NICs (a different --nic or
+ * NIC count is refused: they cannot be swapped), its north-south cards as
+ * the front end's links and rate, its height; for a rack-scale server
+ * (GB200/GB300 NVL72) whole racks of its trays (--racks N), a rail-
+ * optimized back end and the rack as the compute rack. Options given keep
+ * their values where they do not contradict the server. Returns 0, or an
+ * error naming the option (an unknown server, --racks of a server that is
+ * not rack-scale, a swapped NIC).
+ */
+int nicfit_cluster_input_server(struct nicfit_spec *spec, const struct nicfit_catalog *cat,
+				struct nicfit_cluster_input *in, struct nicfit_error *err);
 
 /* How the port map was delivered, for the renderer. */
 struct nicfit_cluster_render_opts {

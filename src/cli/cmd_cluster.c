@@ -169,6 +169,8 @@ static int cluster_size(struct cli *c, struct nicfit_spec *spec, struct nicfit_c
 		return rc;
 	nicfit_error_clear(&err);
 	rc = nicfit_cluster_input_from_spec(spec, &in, &opts->port_map_inline, &err);
+	if (!rc)
+		rc = nicfit_cluster_input_server(spec, cat, &in, &err);
 	if (!rc) {
 		nicfit_cluster_input_node_defaults(spec, cat, &in);
 		rc = nicfit_cluster_size(&in, cat, cl, &err);

@@ -103,7 +103,8 @@ static const struct cli_command commands[] = {
 	  FMT_TABLES },
 	{ "cluster", cmd_cluster,
 	  "switches, tiers, ports, cables and BOM for N servers",
-	  "nicfit cluster (--nodes N | --gpus N) [--gpus-per-node G]\n"
+	  "nicfit cluster (--nodes N | --gpus N | --server ID --racks N)\n"
+	  "               [--server ID] [--gpus-per-node G]\n"
 	  "               [--nics-per-node K] [--nic-ports P] [--nic-gbps S]\n"
 	  "               [--nic PART] [--gpu ID]\n"
 	  "               [--switch ID | --radix R [--switch-gbps S]]\n"
@@ -126,7 +127,9 @@ static const struct cli_command commands[] = {
 	  "\n"
 	  "Back end: K NICs per node (default: one per GPU) of P cabled ports, one to three\n"
 	  "tiers of leaf, spine and core switches; --planes splits every node's ports over\n"
-	  "independent fabrics. --format svg draws the fabric; --format csv prints the BOM.\n"
+	  "independent fabrics. --server takes a catalog server's GPUs, built-in NICs and\n"
+	  "north-south cards; --racks N counts whole racks of a rack-scale one (NVL72).\n"
+	  "--format svg draws the fabric; --format csv prints the BOM.\n"
 	  "Layout assumptions (rack_u, node_u, rack_pitch_m, row_pitch_m, racks_per_row,\n"
 	  "switches_per_rack, slack_m, ...) set cable lengths; see 'man nicfit-cluster'.",
 	  FMT_ALL },

@@ -180,7 +180,9 @@ static const struct cli_opt plan_opts[] = {
 };
 
 static const struct cli_opt cluster_opts[] = {
-	{ "nodes", 0, REQ, "N", NULL, "servers (or give --gpus)" },
+	{ "nodes", 0, REQ, "N", NULL, "servers (or give --gpus or --racks)" },
+	{ "server", 0, REQ, "ID", "@servers", "the nodes' server from the catalog: its GPUs and built-in NICs" },
+	{ "racks", 0, REQ, "N", NULL, "or how many racks of a rack-scale --server (NVL72)" },
 	{ "gpus", 0, REQ, "N", NULL, "GPUs in all (nodes = GPUs / GPUs per node)" },
 	{ "gpus-per-node", 0, REQ, "G", NULL, "GPUs per server (default 8)" },
 	{ "nics-per-node", 0, REQ, "K", NULL, "back-end NICs per server (default one per GPU)" },

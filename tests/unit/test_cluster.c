@@ -1167,7 +1167,83 @@ static void read_request(const char *body, struct nicfit_spec *spec, struct nicf
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_spec_parse_json(spec, body, strlen(body), &err), 0);
 	assert_int_equal(nicfit_cluster_input_from_spec(spec, in, NULL, &err), 0);
+	assert_int_equal(nicfit_cluster_input_server(spec, cat, in, &err), 0);
 	nicfit_cluster_input_node_defaults(spec, cat, in);
+}
+
+/* The error a request stops with, after its server is read. */
+static int request_error(const char *body, struct nicfit_error *err)
+{
+	struct nicfit_spec spec;
+	struct nicfit_cluster_input in;
+	int rc;
+
+	nicfit_spec_init(&spec, "request");
+	nicfit_error_clear(err);
+	assert_int_equal(nicfit_spec_parse_json(&spec, body, strlen(body), err), 0);
+	rc = nicfit_cluster_input_from_spec(&spec, &in, NULL, err);
+	if (!rc)
+		rc = nicfit_cluster_input_server(&spec, cat, &in, err);
+	nicfit_spec_release(&spec);
+	return rc;
+}
+
+/*
+ * A GB200 NVL72 rack as the unit: 18 trays of 4 GPUs and 4 built-in
+ * ConnectX-7 a rack, 72 scale-out ports a rack (576 for 8 racks, the
+ * DGX SuperPOD GB200 scalable unit), rail-optimized, the rack's two
+ * BlueField-3 ports a tray as the front end; the built-in NICs listed as
+ * included, never priced; a swap, --racks of a plain server and
+ * --racks without a server refused.
+ */
+static void gb200_racks(void **state)
+{
+	struct nicfit_spec spec;
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+	size_t i;
+	int seen = 0;
+
+	(void)state;
+	read_request("{\"server\": \"gb200-nvl72\", \"racks\": 8, \"switch\": \"qm9700\"}",
+		     &spec, &in);
+	assert_int_equal(in.nodes, 144);
+	assert_int_equal(in.nodes_per_rack, 18);
+	assert_int_equal(in.gpus_per_node, 4);
+	assert_int_equal(in.nics_per_node, 4);
+	assert_string_equal(in.nic_id, "mcx75310aas-neat");
+	assert_true(in.net[NICFIT_NET_BACKEND].rail_optimized);
+	assert_int_equal(in.net[NICFIT_NET_FRONTEND].links_per_node, 2);
+	assert_true(in.net[NICFIT_NET_FRONTEND].link_gbps == 400);
+	assert_true(in.layout.node_u == 1);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), 0);
+	assert_int_equal(c.racks, 8);
+	assert_int_equal(c.gpus, 576);
+	assert_int_equal(c.net[NICFIT_NET_BACKEND].links[NICFIT_LINK_HOST], 576);
+	assert_int_equal(c.net[NICFIT_NET_BACKEND].rails, 4);
+	assert_string_equal(c.net[NICFIT_NET_FRONTEND].node_cage, "QSFP112");
+	for (i = 0; i < c.nbom; i++)
+		if (!strcmp(c.bom[i].part, "mcx75310aas-neat")) {
+			seen = 1;
+			assert_int_equal(c.bom[i].qty, 576);
+			assert_false(c.bom[i].priced);
+			assert_non_null(strstr(c.bom[i].description, "included"));
+		}
+	assert_true(seen);
+	nicfit_cluster_release(&c);
+	nicfit_spec_release(&spec);
+	assert_int_equal(request_error("{\"server\": \"dgx-h100\", \"nodes\": 4, \"nic\": "
+				       "\"mcx653105a-hdat\"}", &err), NICFIT_E_USAGE);
+	assert_non_null(strstr(err.msg, "built in"));
+	assert_int_equal(request_error("{\"server\": \"dgx-h100\", \"racks\": 2}", &err),
+			 NICFIT_E_USAGE);
+	assert_non_null(strstr(err.msg, "not a rack-scale"));
+	assert_int_equal(request_error("{\"racks\": 2}", &err), NICFIT_E_USAGE);
+	assert_non_null(strstr(err.msg, "--server"));
+	assert_int_equal(request_error("{\"server\": \"gb200-nvl72\", \"racks\": 1, "
+				       "\"gpus_per_node\": 8}", &err), NICFIT_E_USAGE);
 }
 
 /* The storage ports of the port map: the leaf of each node's port 0 and port 1. */
@@ -1870,6 +1946,7 @@ int main(void)
 		cmocka_unit_test(gpudirect_path),
 		cmocka_unit_test(gpudirect_by_gpu_maker),
 		cmocka_unit_test(gaudi_own_ports),
+		cmocka_unit_test(gb200_racks),
 	};
 
 	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);

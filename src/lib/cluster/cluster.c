@@ -272,6 +272,9 @@ static int prepare(struct nicfit_cluster *out, const struct nicfit_cluster_input
 	int rc;
 
 	out->in = *in;
+	if (in->server_id && cat)
+		out->server = nicfit_catalog_find_server(cat, in->server_id, NULL, NULL);
+	out->ns_nic = nicfit__cluster_server_ns_nic(cat, out->server);
 	if (in->gpu_id) {
 		out->gpu = cat ? nicfit_catalog_find_gpu(cat, in->gpu_id, "--gpu", err) : NULL;
 		if (!out->gpu)

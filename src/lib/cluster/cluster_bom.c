@@ -122,6 +122,20 @@ static int bom_add(struct nicfit_cluster *c, size_t *cap, const char *part, cons
 	return 0;
 }
 
+/* Whether the back-end NIC is one the nodes' server (--server) is built with. */
+static int builtin_nic(const struct nicfit_cluster *c)
+{
+	int i;
+
+	if (!c->server)
+		return 0;
+	for (i = 0; i < c->server->nslots; i++)
+		if (c->server->slots[i].role == NICFIT_SLOT_COMPUTE && c->server->slots[i].included &&
+		    !strcmp(c->server->slots[i].included, c->nic->e.id))
+			return 1;
+	return 0;
+}
+
 int nicfit__cluster_bom(struct nicfit_cluster *c, struct nicfit_error *err)
 {
 	size_t cap = 0, i;
@@ -138,9 +152,17 @@ int nicfit__cluster_bom(struct nicfit_cluster *c, struct nicfit_error *err)
 			qty += nt->tier[t].switches;
 		rc = bom_add(c, &cap, nt->sw.id, nt->sw.name, qty, nt->sw.cat ? &nt->sw.cat->e : NULL);
 	}
-	if (!rc && c->nic)
+	if (!rc && c->nic && builtin_nic(c)) {
+		char desc[160];
+
+		/* part of the server, bought with it: counted, never priced again */
+		snprintf(desc, sizeof(desc), "%.120s - included with the server",
+			 c->nic->e.name ? c->nic->e.name : c->nic->e.id);
+		rc = bom_add(c, &cap, c->nic->e.id, desc, c->in.nodes * c->in.nics_per_node, NULL);
+	} else if (!rc && c->nic) {
 		rc = bom_add(c, &cap, c->nic->e.id, c->nic->e.name ? c->nic->e.name : c->nic->e.id,
 			     c->in.nodes * c->in.nics_per_node, &c->nic->e);
+	}
 	for (i = 0; i < c->ncables && !rc; i++)
 		rc = bom_add(c, &cap, c->cables[i].part, c->cables[i].description, c->cables[i].qty,
 			     c->cables[i].cat ? &c->cables[i].cat->e : NULL);

@@ -458,6 +458,7 @@ static void explain_oob(struct nicfit_cluster *c)
 
 void nicfit__cluster_explain(struct nicfit_cluster *c)
 {
+	nicfit__cluster_explain_rack(c);
 	if (c->net[NICFIT_NET_BACKEND].enabled)
 		explain_backend(c);
 	if (c->net[NICFIT_NET_BACKEND].enabled && c->integrated)

@@ -441,6 +441,12 @@ void nicfit__cluster_vendor_roce(struct nicfit_cluster *c);
 /* cluster_vendor.c: a back end cabled from the accelerators' own scale-out ports */
 void nicfit__cluster_explain_integrated(struct nicfit_cluster *c);
 
+/* cluster_server.c: a catalog server's rack (GB200/GB300 NVL72) in the decisions and the output. */
+void nicfit__cluster_explain_rack(struct nicfit_cluster *c);
+const struct nicfit_nic *nicfit__cluster_server_ns_nic(const struct nicfit_catalog *cat,
+							const struct nicfit_server *sv);
+void nicfit__cluster_rack_emit(struct nicfit_emit *e, const struct nicfit_cluster *c);
+
 /* Sort a cable list of a network sized by counts for people, once it is counted: its
  * kits then keep their labels, not their item numbers. */
 void nicfit__cluster_sort_list(struct nicfit_cluster_cable *v, size_t n);

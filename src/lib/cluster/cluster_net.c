@@ -202,6 +202,11 @@ static void node_and_switch_ports(struct nicfit_cluster *c, enum nicfit_net n, s
 			cn->node_port.per_cage = c->in.nic_ports_per_cage;
 			cn->node_port.finned = c->in.nic_cage_finned;
 		}
+	} else if (n == NICFIT_NET_FRONTEND && c->ns_nic &&
+		   fabs(c->ns_nic->port_gbps - ni->link_gbps) < NICFIT_EPS) {
+		/* the server's own north-south card (--server) at its own rate */
+		nicfit_port_of_nic(c->ns_nic, &cn->node_port);
+		snprintf(nt->node_cage, sizeof(nt->node_cage), "%s", cn->node_port.cage);
 	} else if (ib.l.lanes > 0) {
 		/* InfiniBand below EDR (SDR to FDR) came in QSFP+ (QSFP) ports */
 		nicfit_port_generic(ib.l.lane_gbps < 25 - NICFIT_EPS ? "QSFP+" : NULL, ni->link_gbps,
@@ -268,6 +273,9 @@ int nicfit__cluster_net_setup(struct nicfit_cluster *c, enum nicfit_net n, struc
 		return rc;
 	if (n == NICFIT_NET_BACKEND && c->nic)
 		cage = c->nic->cage;
+	if (n == NICFIT_NET_FRONTEND && c->ns_nic &&
+	    fabs(c->ns_nic->port_gbps - ni->link_gbps) < NICFIT_EPS)
+		cage = c->ns_nic->cage;
 	if (!cage && nicfit__cluster_rate_check(ni->link_gbps, nicfit__cluster_rate_opt(n), err))
 		return err ? err->code : NICFIT_E_USAGE;
 	snprintf(nt->node_cage, sizeof(nt->node_cage), "%s",

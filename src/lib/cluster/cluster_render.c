@@ -400,6 +400,8 @@ static void input_json(struct nicfit_emit *e, const struct nicfit_cluster *c)
 	nicfit_emit_int(e, "nics_per_node", in->net[0].links_per_node ? in->nics_per_node : 0);
 	nicfit_emit_int(e, "nic_ports", in->nic_ports);
 	nicfit_emit_string(e, "nic", c->nic ? c->nic->e.id : NULL);
+	nicfit_emit_string(e, "server", c->server ? c->server->e.id : NULL);
+	nicfit_emit_int(e, "racks", in->racks);
 	nicfit_emit_bool(e, "mgmt_ports", in->mgmt_ports);
 	for (n = 0; n < NICFIT_NET_COUNT; n++) {
 		const struct nicfit_cluster_net_input *ni = &in->net[n];
@@ -525,6 +527,7 @@ static void overview(struct nicfit_emit *e, const struct nicfit_cluster *c)
 		nicfit_emit_printf(e, ", %ld storage rack%s", c->impl->storage_racks,
 				   c->impl->storage_racks == 1 ? "" : "s");
 	nicfit_emit_printf(e, "\n");
+	nicfit__cluster_rack_emit(e, c);
 }
 
 /*
@@ -628,6 +631,9 @@ int nicfit_cluster_run(const struct nicfit_catalog *cat, struct nicfit_spec *spe
 
 	memset(&opts, 0, sizeof(opts));
 	rc = nicfit_cluster_input_from_spec(spec, &in, &opts.port_map_inline, err);
+	if (rc)
+		return rc;
+	rc = nicfit_cluster_input_server(spec, cat, &in, err);
 	if (rc)
 		return rc;
 	nicfit_cluster_input_node_defaults(spec, cat, &in);

@@ -22,7 +22,7 @@ const char *const nicfit_cluster_spec_keys[] = {
 	"oob", "no_oob", "oob_switch", "oob_radix", "oob_uplinks", "mgmt_ports", "assume",
 	"port_map", "storage_gbps", "storage_nodes", "storage_link_gbps", "storage_switch",
 	"storage_radix", "storage_oversubscription", "frontend_uplinks", "gpu", "checkpoint_tb",
-	"checkpoint_stall", NULL
+	"checkpoint_stall", "server", "racks", NULL
 };
 
 /*
@@ -173,6 +173,7 @@ static int read_backend(struct req *r, struct nicfit_cluster_input *in, struct a
 	int rc;
 
 	if ((rc = get_long(r, "nodes", 1, NICFIT_CLUSTER_MAX_NODES, &a->nodes)) ||
+	    (rc = get_int(r, "racks", 1, NICFIT_CLUSTER_MAX_RACKS, &in->racks)) ||
 	    (rc = get_long(r, "gpus", 1, NICFIT_CLUSTER_MAX_NODES * NICFIT_CLUSTER_MAX_GPUS, &a->gpus)) ||
 	    (rc = get_int(r, "gpus_per_node", 0, NICFIT_CLUSTER_MAX_GPUS, &in->gpus_per_node)) ||
 	    (rc = get_int(r, "nics_per_node", 0, NICFIT_CLUSTER_MAX_LINKS, &in->nics_per_node)) ||
@@ -264,6 +265,16 @@ static int count_nodes(struct req *r, struct nicfit_spec *spec, struct nicfit_cl
 {
 	long nodes = a->nodes;
 
+	if (in->racks && (nodes || a->gpus))
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, "racks"), 0, 0,
+					      "give the rack count or the %s count, not both",
+					      nodes ? "node" : "GPU"));
+	if (in->racks && !in->server_id)
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, optname(r, "racks"), 0, 0,
+					      "--racks counts racks of a rack-scale server: give "
+					      "--server (gb200-nvl72, gb300-nvl72)"));
+	if (in->racks) /* the server's trays a rack: nicfit_cluster_input_server() */
+		return 0;
 	if (!nodes && !a->gpus) {
 		/* a missing setting has no position: the error names the input */
 		r->rd.key = NULL;
@@ -310,6 +321,7 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 	nicfit_cluster_input_default(in);
 	in->nic_id = nicfit_spec_get(spec, "nic");
 	in->gpu_id = nicfit_spec_get(spec, "gpu");
+	in->server_id = nicfit_spec_get(spec, "server");
 	in->backend_from_gpu = in->gpu_id && !in->nic_id && !nicfit_spec_get(spec, "nics_per_node") &&
 			       !nicfit_spec_get(spec, "nic_ports") && !nicfit_spec_get(spec, "nic_gbps");
 	be->switch_id = nicfit_spec_get(spec, "switch");

@@ -1,0 +1,2 @@
+cluster --racks 2
+# exit 64

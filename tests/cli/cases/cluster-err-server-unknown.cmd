@@ -1,0 +1,2 @@
+cluster --server no-such-box --nodes 2
+# exit 66
