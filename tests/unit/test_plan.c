@@ -171,7 +171,8 @@ static void cx8_socket_direct_in_gen5(void **state)
 		"h100-pcie", "gpus_per_server", "2", "workload", "training", "backend_nic",
 		"900-9x81e-00ex-st0", "backend_gbps", "400", NULL };
 	struct nicfit_plan *p = plan_of(two);
-	int m, a;
+	size_t i;
+	int m, a, kit = 0;
 
 	(void)state;
 	assert_non_null(p->be_sd_nic);
@@ -181,11 +182,24 @@ static void cx8_socket_direct_in_gen5(void **state)
 	assert_int_not_equal(p->in.server->slots[m].socket, p->in.server->slots[a].socket);
 	assert_true(p->be_effective_gbps > 780 && p->be_effective_gbps < 790);
 	assert_non_null(decision(p, "R6", "Socket Direct option"));
+	/* one auxiliary kit per card and server, unpriced, named by what it is */
+	for (i = 0; i < p->nbom; i++)
+		if (!strcmp(p->bom[i].part, "pcie-aux-kit-cx8")) {
+			kit = 1;
+			assert_int_equal(p->bom[i].qty, 2);
+			assert_false(p->bom[i].priced);
+		}
+	assert_true(kit);
 	done(p);
 	p = plan_of(one);
 	assert_null(p->be_sd_nic);
 	assert_true(p->be_effective_gbps > 410 && p->be_effective_gbps < 415);
 	assert_non_null(decision(p, "R6", "Socket Direct option"));
+	/* 412 Gb/s meets the 400 asked for: headroom, not backend-capped */
+	assert_null(finding(p, "backend-capped"));
+	assert_non_null(decision(p, "R5", "900-9X81E-00EX-ST0: PCIe Gen5 x16 feeds"));
+	for (i = 0; i < p->nbom; i++)
+		assert_string_not_equal(p->bom[i].part, "pcie-aux-kit-cx8");
 	done(p);
 }
 

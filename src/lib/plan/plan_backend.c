@@ -587,10 +587,14 @@ static void describe_card(struct nicfit_plan *p, const struct nicfit_nic *forced
  * PCIe link cannot feed the port and more than CAPPED_IDLE_GBPS of it
  * sits idle, the money for that speed buys nothing. The fix names the
  * cheapest sourced card that, placed the same way, moves as much (within
- * PLAN_FULL_SPEED_SHARE), or else says what would feed the port.
+ * PLAN_FULL_SPEED_SHARE), or else says what would feed the port. A
+ * target asked for (--backend-gbps) that the link meets is no fault: the
+ * port speed the link cannot feed is headroom, said as a decision (a
+ * ConnectX-8 at 400 Gb/s on one Gen5 x16 link; Socket Direct's second
+ * link would feed the rest).
  */
 static void rule_capped(const struct nicfit_catalog *cat, struct nicfit_plan *p,
-			const struct nicfit_nic_fit *fit)
+			const struct nicfit_nic_fit *fit, int meets)
 {
 	const struct nicfit_nic *alt = NULL, **v;
 	struct plan_place_memo *memo;
@@ -600,6 +604,16 @@ static void rule_capped(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 
 	if (strcmp(fit->limited_by, "pcie") || !(fit->idle_gbps > CAPPED_IDLE_GBPS))
 		return;
+	if (meets && p->in.backend_gbps > 0) {
+		plan_decide(&p->decisions, "R5", 1,
+			    "%s: PCIe Gen%d x%d feeds %.1f Gb/s of its %g Gb/s port, which meets the "
+			    "%g Gb/s asked for; the rest of the port is headroom, not a fault "
+			    "(not backend-capped)%s.", p->be_part, fit->link_gen, fit->link_width,
+			    fit->effective_gbps, p->be_port_gbps, p->in.backend_gbps,
+			    p->be_nic->sd_option ? ": Socket Direct's second link, through the "
+			    "auxiliary kit, would feed the rest" : "");
+		return;
+	}
 	memo = malloc(sizeof(*memo));
 	if (memo)
 		memo->n = 0;
@@ -918,7 +932,7 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	nicfit__plan_record_slots(p, &where);
 	check_placement(p, forced, &where);
 	describe_card(p, forced, slot, &fit, where.meets, builtin && forced == builtin);
-	rule_capped(cat, p, &fit);
+	rule_capped(cat, p, &fit, where.meets);
 	rule_backend_advice(p);
 	nicfit__plan_rule_spectrum_x(p);
 	rule_driver_support(p);

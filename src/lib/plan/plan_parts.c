@@ -267,6 +267,38 @@ static int included_in(const struct nicfit_plan *p, const struct nicfit_nic *nic
 }
 
 /*
+ * The auxiliary kit of a card planned over two PCIe links by its Socket
+ * Direct option (a ConnectX-8 in a Gen5 host, R6): NVIDIA's manual for
+ * the card has its second x16 link come through a PCIe extension card
+ * cabled to the card's MCIO connector, sold apart from the card (a card
+ * that is Socket Direct itself ships its auxiliary card and harness under
+ * its own part number, so it has no such line). One kit per card whose
+ * auxiliary slot was found. No order code for the kit is in nicfit's
+ * sources: the line names what to order, unpriced.
+ */
+static void add_aux_kits(struct nicfit_plan *p)
+{
+	int i, kits = 0;
+
+	if (!p->be_nic || !p->be_nic->sd_option || p->be_nic->socket_direct || p->be_sd_links < 2)
+		return;
+	for (i = 0; i < p->be_cards && i < NICFIT_PLAN_MAX_CARDS; i++)
+		kits += p->be_aux_slots[i] >= 0;
+	if (!kits)
+		return;
+	add_line(p, NULL, "pcie-aux-kit-cx8",
+		 "NVIDIA PCIe auxiliary kit for ConnectX-8 Socket Direct (x16 extension card, MCIO "
+		 "cable)", "backend", p->in.servers * kits);
+	plan_decide(&p->decisions, "R10", 1,
+		    "%d PCIe auxiliary kit%s a server for the %s's second x16 link (R6): the "
+		    "extension card in the auxiliary slot, cabled to the card's MCIO connector "
+		    "(NVIDIA ConnectX-8 SuperNIC user manual, Introduction: the Socket-Direct "
+		    "extension option of 900-9X81E-00EX-ST0 and 900-9X81Q-00CN-ST0). Unpriced, and "
+		    "named by what it is: its order code is not in nicfit's sources.", kits,
+		    kits == 1 ? "" : "s", p->be_nic->part);
+}
+
+/*
  * R10, bill of materials (docs/rules.md): the cards (less those already
  * installed), the cables and the switches, with prices only where the
  * catalog has a sourced one; the rest are listed as unpriced, never
@@ -294,6 +326,7 @@ void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 			plan_decide(&p->decisions, "R10", 1,
 				    "%d x %s per server %s already installed: not in the "
 				    "bill of materials.", have, p->be_part, have == 1 ? "is" : "are");
+		add_aux_kits(p);
 	}
 	if (!p->fe_onboard && !p->fe_converged && p->fe_nic && p->fe_installed)
 		plan_decide(&p->decisions, "R10", 1, "The front-end %s is already installed (slot "
