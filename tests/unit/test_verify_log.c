@@ -217,9 +217,12 @@ static void rccl_log(void **state)
 		"z:5:9 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/1\n"
 		"z:5:9 [0] init.cpp:126 NCCL WARN Missing \"HSA_FORCE_FINE_GRAIN_PCIE=1\" from environment\n"
 		"z:5:9 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<5> with error 10, "
-		"opcode 0, len 0, vendor err 136 (Recv)\n";
+		"opcode 0, len 0, vendor err 136 (Recv)\n"
+		"z:5:9 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.3<5> with error 4, "
+		"opcode 0, len 0, vendor err 81 (Recv)\n";
+	/* RCCL's environment-variable reference lists no NCCL_NET_GDR_LEVEL: no advice names it */
 	static const char *const nvidia[] = { "nvidia", "NVIDIA", "peermem", "nv_mem", "CUDA",
-					      "NVLink", NULL };
+					      "NVLink", "NCCL_NET_GDR_LEVEL", NULL };
 	struct nicfit_verify *v = from_text("rccl", t);
 	const struct nicfit_nccl_log *g = log_of(v);
 	size_t i;
@@ -239,6 +242,11 @@ static void rccl_log(void **state)
 	}
 	assert_true(amd);
 	assert_non_null(strstr(find(v, "nccl-warn")->fix, "HSA_FORCE_FINE_GRAIN_PCIE=1"));
+	/* the GPU too far from its HCA: move it, and see where it is with rocm-smi */
+	for (i = 0, k = 0; i < v->findings.n; i++)
+		k |= v->findings.v[i].fix && strstr(v->findings.v[i].fix, "RCCL's path-type numbers") &&
+		     strstr(v->findings.v[i].fix, "rocm-smi --showtopo");
+	assert_true(k);
 	nicfit_verify_free(v);
 }
 

@@ -98,7 +98,7 @@ int nicfit_calc_load(double bytes, const struct nicfit_speed *link,
 
 const struct nicfit_param nicfit_allreduce_param_table[] = {
 	{ "latency_us", A(latency_us), 10, 0, 10000, "us",
-	  "latency of one network step of a collective (hop plus NCCL protocol)",
+	  "latency of one network step of a collective (hop plus the collective library's protocol, NCCL's or RCCL's)",
 	  "NCCL src/graph/tuning.cc models 9.6 us per network step of a ring (Simple protocol); only matters for small messages" },
 };
 

@@ -54,17 +54,34 @@ static int amd_run(const struct nicfit_verify *v, const struct nicfit_nccl_log *
 	"placement with rocm-smi --showtopo."
 #define AMD_PEERMEM "amdgpu's peer memory, /sys/kernel/mm/memory_peers/amdkfd"
 
-/* s, with "nvidia-peermem" said as AMD's peer memory on an AMD run, into b. */
+/*
+ * The advice when a GPU is further from its HCA than the GDR level lets
+ * GPUDirect RDMA reach. NCCL documents NCCL_NET_GDR_LEVEL to widen it;
+ * RCCL's environment-variable reference (ROCm/rccl
+ * docs/api-reference/env-variables.rst) lists no such setting, so an AMD
+ * run is told to move the cards, and how to see where they are, only.
+ */
+#define AMD_GDR_DISTANCE_FIX "put the GPU and the HCA under one PCIe switch or on one CPU " \
+	"socket (rocm-smi --showtopo shows each GPU's NUMA node and link type, and nicfit audit shows the " \
+	"PCIe path between them); RCCL's environment-variable reference lists no setting that " \
+	"widens the GPUDirect RDMA reach, so nicfit names none."
+
+/*
+ * s, in an AMD run's words, into b: "nvidia-peermem" said as AMD's peer
+ * memory, and NCCL_NET_GDR_LEVEL, which RCCL's environment-variable
+ * reference does not list, left out with the clause that names it.
+ */
 static void vendor_words(struct nicfit_buf *b, const char *s, int amd)
 {
-	const char *p;
+	const char *p, *gdr = amd ? strstr(s, "; as a test, NCCL_NET_GDR_LEVEL") : NULL;
+	const char *end = gdr ? gdr : s + strlen(s);
 
-	while (amd && (p = strstr(s, "nvidia-peermem")) != NULL) {
+	while (amd && (p = strstr(s, "nvidia-peermem")) != NULL && p < end) {
 		nicfit_buf_add(b, s, (size_t)(p - s));
 		nicfit_buf_puts(b, AMD_PEERMEM);
 		s = p + 14;
 	}
-	nicfit_buf_puts(b, s);
+	nicfit_buf_add(b, s, (size_t)(end - s));
 }
 
 /*
@@ -206,19 +223,24 @@ static int judge_gdr(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 		if (!strcmp(h->gdr_reason, "no module"))
 			rc = nicfit__finding_fix(&v->findings, f, "%s", amd_run(v, g) ?
 						 AMD_PEERMEM_FIX : NV_PEERMEM_FIX);
+		else if (!strncmp(h->gdr_reason, "distance", 8) && amd_run(v, g))
+			rc = nicfit__finding_fix(&v->findings, f, "The GPU is too far from %s on "
+				"PCIe for RCCL's GDR level: %s", h->name[0] ? h->name : "the HCA",
+				AMD_GDR_DISTANCE_FIX);
 		else if (!strncmp(h->gdr_reason, "distance", 8))
 			rc = nicfit__finding_fix(&v->findings, f, "The GPU is too far from %s on "
 				"PCIe for NCCL's GDR level: put them under one switch or CPU, or "
 				"raise NCCL_NET_GDR_LEVEL (e.g. PHB).", h->name[0] ? h->name : "the HCA");
 		else
 			rc = nicfit__finding_fix(&v->findings, f, "Likely causes, most likely first: "
-				"1) %s; 2) the GPU and %s further apart than NCCL_NET_GDR_LEVEL "
-				"allows; 3) ACS or the IOMMU redirecting peer-to-peer traffic "
-				"(nicfit audit shows both).", amd_run(v, g) ? "no GPU peer memory (RCCL "
+				"1) %s; 2) the GPU and %s further apart than %s allows; 3) ACS or the "
+				"IOMMU redirecting peer-to-peer traffic (nicfit audit shows both).",
+				amd_run(v, g) ? "no GPU peer memory (RCCL "
 				"looks for /sys/kernel/mm/memory_peers/amdkfd/version, else DMA-BUF)" :
 				"nvidia-peermem not loaded (modprobe nvidia-peermem; NCCL looks for "
 				"/sys/kernel/mm/memory_peers/nv_mem/version)",
-				h->name[0] ? h->name : "the HCA");
+				h->name[0] ? h->name : "the HCA",
+				amd_run(v, g) ? "RCCL's GDR level" : "NCCL_NET_GDR_LEVEL");
 	}
 	if (rc)
 		return rc;
@@ -279,17 +301,22 @@ static int judge_gdr_gpus(struct nicfit_verify *v, struct nicfit_verify_doc *d, 
 			return NICFIT_E_NOMEM;
 		nicfit_buf_init(&b, 0);
 		if (x->distance >= 0) {
+			int amd = amd_run(v, &d->u.log);
+
 			nicfit_buf_addf(&b, "GPU %s is further from HCA %s on PCIe (distance %d) than "
-					"the GDR level allows (%d, NCCL's path-type numbers)", x->gpu,
-					hca, x->distance, x->level);
+					"the GDR level allows (%d, %s path-type numbers)", x->gpu,
+					hca, x->distance, x->level, amd ? "RCCL's" : "NCCL's");
 			if (lvl) {
 				nicfit_buf_addf(&b, "; the log sets NCCL_NET_GDR_LEVEL=%s", lvl->value);
 				nicfit__vquote(&b, d, lvl->line);
 			}
-			nicfit_buf_puts(&b, ": put the GPU and the HCA under one PCIe switch or CPU, "
-					"or allow the path NCCL measured with a wider level (PXB, PHB or "
-					"SYS, in NCCL_NET_GDR_LEVEL's documented words) where peer-to-peer "
-					"DMA through that path performs.");
+			if (amd)
+				nicfit_buf_addf(&b, ": %s", AMD_GDR_DISTANCE_FIX);
+			else
+				nicfit_buf_puts(&b, ": put the GPU and the HCA under one PCIe switch or "
+						"CPU, or allow the path NCCL measured with a wider level "
+						"(PXB, PHB or SYS, in NCCL_NET_GDR_LEVEL's documented "
+						"words) where peer-to-peer DMA through that path performs.");
 		} else {
 			nicfit_buf_puts(&b, amd_run(v, &d->u.log) ? AMD_PEERMEM_FIX :
 					"Load the peer-memory module (modprobe nvidia-peermem); "
@@ -394,7 +421,7 @@ static const struct wc_meaning wc_table[] = {
 	  "the HCA's firmware and driver (ibv_devinfo fw_ver; the same MLNX_OFED or rdma-core on every node)" },
 	{ "IBV_WC_LOC_EEC_OP_ERR", "local EE context operation error", "the HCA's driver and firmware" },
 	{ "IBV_WC_LOC_PROT_ERR", "local protection error: the HCA could not reach a registered buffer; "
-	  "under NCCL almost always GPU memory that peer-to-peer DMA cannot reach (ACS redirecting "
+	  "in NCCL or RCCL traffic almost always GPU memory that peer-to-peer DMA cannot reach (ACS redirecting "
 	  "the PCIe traffic up to the root complex, or the IOMMU translating it)",
 	  "that ACS is off on the PCIe switches between the GPUs and the HCAs (lspci -vvv: ACSCtl "
 	  "SrcValid- ReqRedir- CmpltRedir-; nicfit audit shows it) and that the IOMMU is off or in "
