@@ -1244,6 +1244,14 @@ static void gb200_racks(void **state)
 	assert_non_null(strstr(err.msg, "--server"));
 	assert_int_equal(request_error("{\"server\": \"gb200-nvl72\", \"racks\": 1, "
 				       "\"gpus_per_node\": 8}", &err), NICFIT_E_USAGE);
+	/* a Gaudi 3 server: its accelerators' own cages, as --gpu gaudi3-oam cables them */
+	read_request("{\"server\": \"generic-gaudi3-8oam\", \"nodes\": 8}", &spec, &in);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), 0);
+	assert_true(c.integrated);
+	assert_int_equal(c.net[NICFIT_NET_BACKEND].links_per_node, 6);
+	nicfit_cluster_release(&c);
+	nicfit_spec_release(&spec);
 }
 
 /* The storage ports of the port map: the leaf of each node's port 0 and port 1. */

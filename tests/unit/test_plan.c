@@ -204,6 +204,39 @@ static void cx8_socket_direct_in_gen5(void **state)
 }
 
 /*
+ * Gaudi 3 scales out over its own 24 x 200 GbE ports (three of each
+ * accelerator's leave the box): eight servers of them train over those
+ * ports, so the step table has a row for them (all 24 of a server's at
+ * their RoCE v2 goodput), the Network line judges the step over them, and
+ * the bill of materials holds the switch and the cables for the servers'
+ * cages as nicfit cluster sizes them, with no NIC card bought.
+ */
+static void gaudi_own_ports_priced(void **state)
+{
+	static const char *const kv[] = { "server", "generic-gaudi3-8oam", "servers", "8",
+		"model", "llama-3.1-405b", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	size_t i;
+	int sw = 0, backend = 0;
+
+	(void)state;
+	assert_true(p->be_integrated);
+	assert_null(p->be_nic);
+	assert_true(p->be_node_gbps > 4500 && p->be_node_gbps < 4800);
+	assert_true(p->nest > 0);
+	assert_non_null(strstr(p->est[0].label, "own 24 x 200G"));
+	assert_true(p->step_be_known);
+	for (i = 0; i < p->nbom; i++) {
+		sw += !strcmp(p->bom[i].role, "switch");
+		backend += !strcmp(p->bom[i].role, "backend");
+		assert_false(p->bom[i].included);
+	}
+	assert_int_equal(sw, 1);
+	assert_true(backend > 0);
+	done(p);
+}
+
+/*
  * vpi-port-mode's fix names every port of the card, as R7's decision does:
  * mlxconfig sets LINK_TYPE_P1 and LINK_TYPE_P2 apart, so a fix naming P1
  * alone leaves the dual-port MCX556A-ECAT's second port in the other mode.
@@ -1611,6 +1644,7 @@ int main(void)
 		cmocka_unit_test(article_two_node_training),
 		cmocka_unit_test(article_capped),
 		cmocka_unit_test(cx8_socket_direct_in_gen5),
+		cmocka_unit_test(gaudi_own_ports_priced),
 		cmocka_unit_test(vpi_fix_names_every_port),
 		cmocka_unit_test(article_gen4_gets_200g),
 		cmocka_unit_test(article_budget_lab),

@@ -136,6 +136,9 @@ static int set_gpus(struct nicfit_spec *spec, const struct nicfit_server *sv,
 	in->gpu_id = sv->baseboard_gpu;
 	if (sp->gpus > 0)
 		in->gpus_per_node = sp->gpus;
+	/* an accelerator with its own scale-out ports (Gaudi 3) is cabled from them, as --gpu is */
+	in->backend_from_gpu = !in->nic_id && !nicfit_spec_get(spec, "nics_per_node") &&
+			       !nicfit_spec_get(spec, "nic_ports") && !nicfit_spec_get(spec, "nic_gbps");
 	return 0;
 }
 

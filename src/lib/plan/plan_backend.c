@@ -339,6 +339,26 @@ static void choose_fabric(struct nicfit_plan *p, const struct nicfit_nic *builti
  * the plan's own switch, cable and step rules are built on NIC cards and
  * are not run on these ports. Returns 1 when it took the back end.
  */
+/*
+ * What the accelerators' own ports move: each port's RoCE v2 goodput (the
+ * link model of every other back end), per cage of per ports and per
+ * server, for the step model's rows (R9) as a card's would be.
+ */
+static void integrated_goodput(struct nicfit_plan *p, const struct nicfit_gpu *g, int per)
+{
+	struct nicfit_link_result lr;
+	struct nicfit_speed sp;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.gbps = g->scaleout_gbps;
+	sp.kind = NICFIT_SPEED_ETH;
+	if (nicfit_link_calc(&sp, NICFIT_PROTO_ROCE, &p->in.link, &lr, NULL))
+		return;
+	p->be_effective_gbps = lr.goodput_gbps * per;
+	p->be_node_gbps = lr.goodput_gbps * p->in.gpus_per_server * g->scaleout_ports;
+	p->be_limited_by = "ports";
+}
+
 static int integrated_backend(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
@@ -354,7 +374,9 @@ static int integrated_backend(struct nicfit_plan *p)
 	nicfit__plan_place_gpus_only(p);
 	p->be_integrated = 1;
 	p->be_cards = cages;
+	p->be_ports = 1;
 	p->be_port_gbps = g->scaleout_gbps * per;
+	integrated_goodput(p, g, per);
 	plan_decide(&p->decisions, "R5", 1,
 		    "Back end: the %s's own ports, no NIC cards: %d GPUs x %d x %g GbE = %d ports "
 		    "per server, %d to each %s cage: %d x %g Gb/s per server (%s runs the "
@@ -363,11 +385,12 @@ static int integrated_backend(struct nicfit_plan *p)
 		    per, g->scaleout_cage ? g->scaleout_cage : "server", cages, g->scaleout_gbps * per,
 		    st->ccl, st->tests);
 	nicfit__plan_find(p, NICFIT_SEV_INFO, NICFIT_CODE_INTEGRATED_SCALEOUT,
-			  "size the fabric with nicfit cluster --nodes N --gpu ID (it cables the "
-			  "servers' cages); give --backend-nic only for NIC cards on top of them",
+			  "nicfit cluster --server ID --nodes N sizes the same fabric with its front "
+			  "end and OOB network; give --backend-nic only for NIC cards on top of them",
 			  "%s scales out over its own %g GbE ports (%d x %g Gb/s cages per server), not "
-			  "through NIC cards: this plan chooses no back-end card, switch or cable for "
-			  "them.", g->e.name, g->scaleout_gbps, cages, g->scaleout_gbps * per);
+			  "through NIC cards: this plan buys no back-end card; the switches and cables "
+			  "for its cages are sized as nicfit cluster sizes them.", g->e.name,
+			  g->scaleout_gbps, cages, g->scaleout_gbps * per);
 	return 1;
 }
 
@@ -888,8 +911,10 @@ void nicfit__plan_rule_backend(const struct nicfit_catalog *cat, struct nicfit_p
 	fit.limited_by = "ports";
 	builtin = nicfit__plan_builtin_nic(cat, in->server);
 	choose_fabric(p, builtin);
-	if (integrated_backend(p))
+	if (integrated_backend(p)) {
+		nicfit__plan_traffic_judge(cat, p);
 		return;
+	}
 	cards = backend_card_count(p);
 	target = in->backend_gbps > 0 ? in->backend_gbps / cards : default_target(p);
 	if (in->backend_size_traffic && !(in->backend_gbps > 0))

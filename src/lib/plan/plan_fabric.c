@@ -504,7 +504,10 @@ static int size_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	ci.nic_ports = p->be_ports;
 	ci.nic_id = p->be_nic ? p->be_nic->e.id : NULL; /* its lanes choose the cables */
 	ci.gpu_id = in->gpu ? in->gpu->e.id : NULL;     /* its maker names the GPUDirect path */
-	ci.nic_ports_per_cage = be_shared_cages(p, ci.nic_cage, &ci.nic_cage_finned);
+	/* the accelerators' own ports: the cluster cables the server's cages (integrated_ports) */
+	ci.backend_from_gpu = p->be_integrated && !p->be_nic;
+	ci.nic_ports_per_cage = ci.backend_from_gpu ? 1 :
+				be_shared_cages(p, ci.nic_cage, &ci.nic_cage_finned);
 	ci.net[NICFIT_NET_BACKEND].links_per_node = p->be_cards * p->be_ports;
 	ci.net[NICFIT_NET_BACKEND].link_gbps = p->be_port_gbps;
 	ci.net[NICFIT_NET_BACKEND].switch_id = sw ? sw->e.id : NULL;
@@ -827,7 +830,9 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 			    n * p->st_cards == 1 ? "" : "s");
 	}
 
-	/* back end */
+	/* back end: the accelerators' own cages (Gaudi 3) to switches nicfit cluster sizes */
+	if (p->backend_needed && !p->be_nic && p->be_integrated && in->servers > 1)
+		plan_backend_fabric(cat, p);
 	if (p->backend_needed && p->be_nic) {
 		const char *cage = p->be_nic->cage;
 		double g = p->be_port_gbps;

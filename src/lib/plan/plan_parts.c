@@ -144,6 +144,12 @@ static void estimate_allreduce(struct nicfit_plan *p)
 			 nicfit__plan_roce_name(p));
 		add_row(p, label, p->be_node_gbps, p->be_cards, proto, p->be_port_gbps);
 		t_be = p->est[p->nest - 1].seconds;
+	} else if (p->backend_needed && p->be_integrated && in->gpu) {
+		plan_fmt(label, sizeof(label), "own %d x %gG RoCE v2 ports (this plan)",
+			 in->gpus_per_server * in->gpu->scaleout_ports, in->gpu->scaleout_gbps);
+		add_row(p, label, p->be_node_gbps, in->gpus_per_server * in->gpu->scaleout_ports,
+			NICFIT_PROTO_ROCE, in->gpu->scaleout_gbps);
+		t_be = p->est[p->nest - 1].seconds;
 	}
 	memset(&sp, 0, sizeof(sp));
 	sp.gbps = p->fe_port_gbps;

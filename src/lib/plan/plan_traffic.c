@@ -305,6 +305,9 @@ static void stall_fix(struct nicfit_plan *p, struct nicfit_finding *f)
 	if (!(p->step_be.need_gbps > 0))
 		nicfit__finding_fix(&p->findings, f, "no back end hides it: the latency alone exceeds "
 				    "the overlap; give each step more tokens (--batch-tokens)");
+	else if (p->be_integrated && !p->be_nic)
+		nicfit__finding_fix(&p->findings, f, "the accelerators' own ports are all the server "
+				    "has: more tokens per step (--batch-tokens) hide more");
 	else if (cards > p->be_cards && cards <= most)
 		nicfit__finding_fix(&p->findings, f, "%d x %s per server (--backend-cards %d) reach "
 				    "%.0f Gb/s; more tokens per step (--batch-tokens) also hide more",
@@ -335,7 +338,7 @@ void nicfit__plan_traffic_judge(const struct nicfit_catalog *cat, struct nicfit_
 	char b1[32], b2[32], b3[32], b4[32], b5[32];
 	double alt_gbps = 0;
 
-	if (!p->traffic_known || !p->be_nic || !(p->be_node_gbps > 0))
+	if (!p->traffic_known || !(p->be_nic || p->be_integrated) || !(p->be_node_gbps > 0))
 		return;
 	over(p, p->be_node_gbps, &p->step_be);
 	p->step_be_known = 1;
@@ -365,8 +368,9 @@ void nicfit__plan_traffic_judge(const struct nicfit_catalog *cat, struct nicfit_
 			stall_fix(p, f);
 		return;
 	}
-	/* a split model's decode waits on the fabric's latency per token: only training is priced down */
-	if (p->step_job.phase != NICFIT_PHASE_TRAIN)
+	/* a split model's decode waits on the fabric's latency per token: only training is priced
+	 * down; the accelerators' own ports have no cheaper card to compare */
+	if (p->step_job.phase != NICFIT_PHASE_TRAIN || !p->be_nic)
 		return;
 	alt = cheaper_card(cat, p, &alt_gbps);
 	if (alt && alt != p->be_nic)
