@@ -103,6 +103,8 @@ int nicfit_entry_unverified(const struct nicfit_entry *e, const char *field);
 #define NICFIT_ROLE_BACKEND 0x2u
 #define NICFIT_ROLE_STORAGE 0x4u
 
+#define NICFIT_MAX_PORT_MODES 4
+
 struct nicfit_nic {
 	struct nicfit_entry e;
 	const char *part, *vendor, *family, *protocol, *cage;
@@ -141,7 +143,23 @@ struct nicfit_nic {
 	unsigned gpudirect;       /* NICFIT_GDR_* bits: GPUDirect RDMA paths its vendor documents */
 	const char *gpudirect_source; /* where they are documented, NULL when none is */
 	int double_width;         /* a dual-slot card ("slot_width": "double") */
+	/*
+	 * The card's port modes ("port_modes"), where its ports cannot all run
+	 * at port_gbps at once: port_modes[i] is {ports, gbps}, that many ports
+	 * cabled at that rate each (Thor2: {2, 200} and {1, 400}); nport_modes
+	 * 0 when every port runs at port_gbps. nicfit_nic_port_gbps() reads it.
+	 */
+	unsigned port_modes[NICFIT_MAX_PORT_MODES][2];
+	int nport_modes;
 };
+
+/*
+ * The rate each port of n runs at when `ports` of them are cabled: the
+ * fastest of its port modes that takes that many ports, port_gbps for a
+ * card without modes, 0 when no mode takes that many (more ports than
+ * the card can run at once).
+ */
+double nicfit_nic_port_gbps(const struct nicfit_nic *n, int ports);
 
 /* How a NIC registers GPU memory for GPUDirect RDMA, as its vendor documents it. */
 #define NICFIT_GDR_DMABUF 0x1u  /* the Linux DMA-BUF interface */

@@ -93,6 +93,15 @@ static void article_parts_present(void **state)
 	assert_int_equal(n->pcie_width, 16);
 	assert_true(n->rdma & NICFIT_RDMA_IB);
 	assert_int_equal(nicfit_catalog_find_nic(cat, "x710-da2", "x", &err)->rdma, 0);
+	/* port modes: Thor2 runs 2 x 200G or 1 x 400G; a card without modes, port_gbps */
+	n = nicfit_catalog_find_nic(cat, "bcm957608-p2200gqf00", "x", &err);
+	assert_non_null(n);
+	assert_int_equal(n->nport_modes, 2);
+	assert_true(nicfit_nic_port_gbps(n, 1) == 400);
+	assert_true(nicfit_nic_port_gbps(n, 2) == 200);
+	assert_true(nicfit_nic_port_gbps(n, 3) == 0);
+	assert_true(nicfit_nic_port_gbps(nicfit_catalog_find_nic(cat, "mcx556a-ecat", "x", &err),
+					 2) == 100);
 	/* an unknown id suggests the nearest */
 	nicfit_error_clear(&err);
 	assert_null(nicfit_catalog_find_server(cat, "r740xdd", "--server", &err));

@@ -282,6 +282,17 @@ int nicfit__calc_run_nic(struct req *r, const struct nicfit_catalog *cat, struct
 	rc = nicfit_card_resolve(cat, part, &card, &nic, r->err);
 	if (rc)
 		return rc;
+	if (nic && nic->nport_modes) {
+		/* ports that cannot all run at the top rate at once (Thor2: 2 x 200G or 1 x 400G) */
+		int used = ports ? (int)ports : nic->ports;
+
+		card.port_gbps = nicfit_nic_port_gbps(nic, used);
+		if (!(card.port_gbps > 0))
+			return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+						nicfit__calc_optname(r, "ports"), 0, 0,
+						"%s runs at most %d port%s at once", part,
+						nic->ports, nic->ports == 1 ? "" : "s"));
+	}
 	if (sd) {
 		/* the auxiliary kit: a second link of the card's width from the other socket */
 		card.pcie_links = nic->sd_links;

@@ -9,11 +9,13 @@
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc_int.h"
 #include "cluster/cluster_int.h"
+#include "core/num_int.h"
 
 /*
  * Node names are zero-padded to at least four digits ("node0007"), so that
@@ -196,7 +198,9 @@ static void auto_rates(struct nicfit_cluster *c)
 			continue;
 		if (ni->switch_id && c->impl->cat)
 			s = nicfit_catalog_find_switch(c->impl->cat, ni->switch_id, nicfit__cluster_switch_opt(n), NULL);
-		if (n == NICFIT_NET_BACKEND && c->nic)
+		if (n == NICFIT_NET_BACKEND && c->nic && nicfit_nic_port_gbps(c->nic, c->in.nic_ports) > 0)
+			ni->link_gbps = nicfit_nic_port_gbps(c->nic, c->in.nic_ports); /* its port mode */
+		else if (n == NICFIT_NET_BACKEND && c->nic)
 			ni->link_gbps = c->nic->port_gbps;
 		else if (s && s->port_gbps > 0)
 			ni->link_gbps = s->port_gbps;
@@ -262,6 +266,35 @@ static void integrated_ports(struct nicfit_cluster *c)
 	c->integrated = 1;
 }
 
+/*
+ * A card whose ports cannot all run at its top rate at once (port_modes:
+ * Thor2 runs 2 x 200G or 1 x 400G) is cabled in one of its modes: more
+ * ports than a mode runs, or a port rate above the mode's for that many
+ * ports, is refused with the modes the catalog gives.
+ */
+static int check_port_mode(struct nicfit_cluster *c, struct nicfit_error *err)
+{
+	const struct nicfit_nic *n = c->nic;
+	double g;
+	char modes[96];
+	size_t k = 0;
+	int i;
+
+	if (!n || !n->nport_modes || !c->in.net[NICFIT_NET_BACKEND].links_per_node)
+		return 0;
+	g = nicfit_nic_port_gbps(n, c->in.nic_ports);
+	if (g > 0 && c->in.net[NICFIT_NET_BACKEND].link_gbps <= g + NICFIT_EPS)
+		return 0;
+	modes[0] = '\0';
+	for (i = 0; i < n->nport_modes && k < sizeof(modes); i++)
+		k += (size_t)snprintf(modes + k, sizeof(modes) - k, "%s%u x %uG", i ? " or " : "",
+				      n->port_modes[i][0], n->port_modes[i][1]);
+	return nicfit_error_at(err, NICFIT_E_USAGE, g > 0 ? "--nic-gbps" : "--nic-ports", 0, 0,
+			       "%s runs its ports as %s: %d port%s at %g Gb/s is none of them",
+			       n->part, modes, c->in.nic_ports, c->in.nic_ports == 1 ? "" : "s",
+			       c->in.net[NICFIT_NET_BACKEND].link_gbps);
+}
+
 /* The request as it will be sized: back-end links from the NICs, the NIC
  * looked up, rates left at 0 filled in, then every value checked. */
 static int prepare(struct nicfit_cluster *out, const struct nicfit_cluster_input *in,
@@ -306,6 +339,8 @@ static int prepare(struct nicfit_cluster *out, const struct nicfit_cluster_input
 	}
 	auto_rates(out);
 	rc = check_ib_rate(out, err);
+	if (!rc)
+		rc = check_port_mode(out, err);
 	if (rc)
 		return rc;
 	if (be->rail_only)

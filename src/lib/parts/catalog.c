@@ -212,8 +212,27 @@ static const struct nicfit__field nic_layout[] = {
 	L_INT(nicfit_nic, supernic),
 	L_UINT(nicfit_nic, gpudirect), L_STR(nicfit_nic, gpudirect_source),
 	L_INT(nicfit_nic, double_width),
+	L_UINT2(nicfit_nic, port_modes, 2), L_INT(nicfit_nic, nport_modes),
 	L_END
 };
+
+/* "port_modes": [{"ports": 2, "gbps": 200}, {"ports": 1, "gbps": 400}] (catalog_check.c checked it) */
+static void fill_port_modes(struct nicfit_nic *n, json_t *a)
+{
+	size_t i;
+
+	for (i = 0; i < json_array_size(a) && n->nport_modes < NICFIT_MAX_PORT_MODES; i++) {
+		json_t *m = json_array_get(a, i);
+		int ports = gi(m, "ports", 0);
+		double gbps = gn(m, "gbps", 0);
+
+		if (ports < 1 || !(gbps > 0))
+			continue;
+		n->port_modes[n->nport_modes][0] = (unsigned)ports;
+		n->port_modes[n->nport_modes][1] = (unsigned)(gbps + 0.5);
+		n->nport_modes++;
+	}
+}
 
 static void fill_nic(struct nicfit_nic *n, json_t *o)
 {
@@ -264,6 +283,7 @@ static void fill_nic(struct nicfit_nic *n, json_t *o)
 		n->subsys[n->nsubsys][1] = hex(d);
 		n->nsubsys++;
 	}
+	fill_port_modes(n, json_object_get(o, "port_modes"));
 	n->lanes = gi(o, "lanes", 0);
 	n->lane_gbps = gn(o, "lane_gbps", 0);
 	n->sd_option = gb(o, "socket_direct_option");

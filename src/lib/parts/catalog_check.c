@@ -88,6 +88,12 @@ static const struct field pci_fields[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
+static const struct field port_mode_fields[] = {
+	{ "ports", F_INT, 1, 1, 8, NULL, NULL },
+	{ "gbps", F_NUM, 1, 1, 1600, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, NULL, NULL }
+};
+
 static const struct field nic_fields[] = {
 	COMMON,
 	{ "part", F_STR, 1, 1, 64, NULL, NULL },
@@ -122,6 +128,7 @@ static const struct field nic_fields[] = {
 	{ "lane_gbps", F_NUM, 0, 1, 400, NULL, NULL },
 	{ "gpudirect", F_ASTR, 0, 0, 0, NULL, gdr_kinds },
 	{ "gpudirect_source", F_STR, 0, 1, 600, NULL, NULL },
+	{ "port_modes", F_AOBJ, 0, 0, NICFIT_MAX_PORT_MODES, port_mode_fields, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 

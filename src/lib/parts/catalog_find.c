@@ -203,3 +203,16 @@ const char *nicfit_cable_type_name(enum nicfit_cable_type t)
 	}
 	return "?";
 }
+
+double nicfit_nic_port_gbps(const struct nicfit_nic *n, int ports)
+{
+	double best = 0;
+	int i;
+
+	if (!n->nport_modes)
+		return ports <= n->ports ? n->port_gbps : 0;
+	for (i = 0; i < n->nport_modes; i++)
+		if ((int)n->port_modes[i][0] >= ports && n->port_modes[i][1] > best)
+			best = n->port_modes[i][1];
+	return best;
+}
