@@ -291,6 +291,7 @@ struct nicfit_server {
 	 * rack_cooling "liquid" or "air". rack_trays is 0 for a plain server.
 	 */
 	int rack_trays, rack_switch_trays, rack_mgmt_switches;
+	int rack_racks;           /* physical racks one such unit spans (GB200 NVL36x2: 2), 1 */
 	double rack_kw;
 	const char *rack_cooling;
 	struct nicfit_riser_config risers[NICFIT_MAX_RISER_CONFIGS];

@@ -164,6 +164,27 @@ static void gb200_eight_racks(void **state)
 	done(p);
 }
 
+/*
+ * GB200 NVL36x2 (NVIDIA's multi-node NVLink tuning guide): two racks of 9
+ * trays and 9 NVLink switch trays make one 72-GPU domain; --racks counts
+ * such pairs, so the domain spans 18 trays over the two racks and the
+ * step leaves it through the 18 trays' NICs, as on an NVL72 rack.
+ */
+static void gb200_nvl36x2(void **state)
+{
+	static const char *const kv[] = { "server", "gb200-nvl36x2", "racks", "2", "model",
+		"llama-3.1-405b", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_int_equal(p->in.server->rack_racks, 2);
+	assert_int_equal(p->in.servers, 36);
+	assert_int_equal(nicfit__plan_racks(p), 2);
+	assert_int_equal(nicfit__plan_domain_trays(p, 4), 18);
+	assert_int_equal(p->be_cards * p->be_ports * p->in.servers, 144);
+	done(p);
+}
+
 /* One GB300 NVL72 rack: ConnectX-8 at 800G XDR on Quantum-X800. */
 static void gb300_one_rack_xdr(void **state)
 {
@@ -276,6 +297,7 @@ int main(void)
 		cmocka_unit_test(dgx_default_fabric),
 		cmocka_unit_test(gb200_one_rack),
 		cmocka_unit_test(gb200_eight_racks),
+		cmocka_unit_test(gb200_nvl36x2),
 		cmocka_unit_test(gb300_one_rack_xdr),
 		cmocka_unit_test(dgx_b300_xdr),
 		cmocka_unit_test(dgx_b300_superpod_xdr_table),

@@ -156,6 +156,14 @@ static int assumed(struct nicfit_spec *spec, const char *name)
 	return 0;
 }
 
+/* Compute trays in one physical rack: a unit's over the racks it spans (NVL36x2: 18 / 2). */
+static int trays_a_rack(const struct nicfit_server *sv)
+{
+	int r = sv->rack_racks > 1 ? sv->rack_racks : 1;
+
+	return sv->rack_trays / r > 0 ? sv->rack_trays / r : 1;
+}
+
 /*
  * A rack-scale server: whole racks of its trays, the rack as the compute
  * rack, and the back end rail-optimized (tray NIC i of every tray on rail
@@ -172,10 +180,10 @@ static int set_rack(struct nicfit_spec *spec, const struct nicfit_server *sv,
 				      "entry has no 'rack'): give --nodes", sv->e.id);
 		return 0;
 	}
-	if (nicfit_spec_get(spec, "nodes_per_rack") && in->nodes_per_rack != sv->rack_trays)
+	if (nicfit_spec_get(spec, "nodes_per_rack") && in->nodes_per_rack != trays_a_rack(sv))
 		return refuse(spec, err, "nodes_per_rack", "a %s rack holds %d compute trays",
-			      sv->e.id, sv->rack_trays);
-	in->nodes_per_rack = sv->rack_trays;
+			      sv->e.id, trays_a_rack(sv));
+	in->nodes_per_rack = trays_a_rack(sv);
 	if (in->racks)
 		in->nodes = (long)in->racks * sv->rack_trays;
 	if (in->nics_per_node > 1 && !nicfit_spec_get(spec, "rail_optimized") &&
@@ -249,6 +257,14 @@ static int domain_gpus(const struct nicfit_cluster *c)
 	return c->gpu->nvlink_domain < rack ? c->gpu->nvlink_domain : rack;
 }
 
+/* Units of a rack-scale server (a rack, or NVL36x2's pair of racks) the nodes fill. */
+static long units(const struct nicfit_cluster *c)
+{
+	long t = c->server->rack_trays;
+
+	return t > 0 ? (c->in.nodes + t - 1) / t : 0;
+}
+
 /* The decisions a rack-scale server adds: its NVLink domain, its ports and its power. */
 void nicfit__cluster_explain_rack(struct nicfit_cluster *c)
 {
@@ -265,12 +281,23 @@ void nicfit__cluster_explain_rack(struct nicfit_cluster *c)
 			       c->nic ? c->nic->e.id : "", c->nic ? ")" : "");
 		return;
 	}
-	nicfit__decide(&c->decisions, "cluster.rack", 1,
-		       "racks: %ld x %d %s compute trays, %d GPUs a rack%s, %d NVLink switch trays "
-		       "and %d management switches a rack%s", c->racks, sv->rack_trays, sv->e.id,
-		       sv->rack_trays * c->in.gpus_per_node, dom ? " in one NVLink domain" : "",
-		       sv->rack_switch_trays, sv->rack_mgmt_switches,
-		       c->in.nodes % sv->rack_trays ? " (the last rack is not full)" : "");
+	if (sv->rack_racks > 1)
+		nicfit__decide(&c->decisions, "cluster.rack", 1,
+			       "racks: %ld %s units of %d racks (%ld racks), %d compute trays and %d "
+			       "NVLink switch trays a unit, %d trays a rack; %d GPUs a unit%s%s",
+			       units(c), sv->e.id, sv->rack_racks, c->racks, sv->rack_trays,
+			       sv->rack_switch_trays, trays_a_rack(sv),
+			       sv->rack_trays * c->in.gpus_per_node,
+			       dom ? " in one NVLink domain across its racks" : "",
+			       c->in.nodes % sv->rack_trays ? " (the last unit is not full)" : "");
+	else
+		nicfit__decide(&c->decisions, "cluster.rack", 1,
+			       "racks: %ld x %d %s compute trays, %d GPUs a rack%s, %d NVLink switch "
+			       "trays and %d management switches a rack%s", c->racks, sv->rack_trays,
+			       sv->e.id, sv->rack_trays * c->in.gpus_per_node,
+			       dom ? " in one NVLink domain" : "", sv->rack_switch_trays,
+			       sv->rack_mgmt_switches,
+			       c->in.nodes % sv->rack_trays ? " (the last rack is not full)" : "");
 	if (dom)
 		nicfit__decide(&c->decisions, "cluster.nvlink", 1,
 			       "NVLink domain: %d GPUs at %g GB/s a GPU: tensor and expert parallel "
@@ -280,7 +307,7 @@ void nicfit__cluster_explain_rack(struct nicfit_cluster *c)
 		nicfit__decide(&c->decisions, "cluster.rack", 1,
 			       "scale-out: %d rails a tray, %d x %g Gb/s ports a rack", be->links_per_node,
 			       be->links_per_node * sv->rack_trays, be->link_gbps);
-	if (c->net[NICFIT_NET_OOB].enabled)
+	if (c->net[NICFIT_NET_OOB].enabled && sv->rack_mgmt_switches > 0)
 		nicfit__decide(&c->decisions, "cluster.rack", 1,
 			       "management: the OOB network cables the %d tray BMCs of each rack; its "
 			       "%d NVLink switch trays' BMCs reach the rack's own %d management "
@@ -301,6 +328,7 @@ void nicfit__cluster_rack_emit(struct nicfit_emit *e, const struct nicfit_cluste
 	const struct nicfit_cluster_net *be = &c->net[NICFIT_NET_BACKEND];
 	const struct nicfit_cluster_net *fe = &c->net[NICFIT_NET_FRONTEND];
 	int dom = domain_gpus(c), ports = be->enabled ? be->links_per_node * (sv ? sv->rack_trays : 0) : 0;
+	const char *per = sv && sv->rack_racks > 1 ? "a unit" : "a rack";
 
 	if (!sv || !sv->rack_trays) {
 		nicfit_emit_null(e, "rack");
@@ -309,7 +337,10 @@ void nicfit__cluster_rack_emit(struct nicfit_emit *e, const struct nicfit_cluste
 	nicfit_emit_begin_object(e, "rack");
 	nicfit_emit_string(e, "server", sv->e.id);
 	nicfit_emit_int(e, "racks", c->racks);
-	nicfit_emit_int(e, "trays_per_rack", sv->rack_trays);
+	nicfit_emit_int(e, "units", units(c));
+	nicfit_emit_int(e, "racks_per_unit", sv->rack_racks > 1 ? sv->rack_racks : 1);
+	nicfit_emit_int(e, "trays_per_rack", trays_a_rack(sv));
+	nicfit_emit_int(e, "trays_per_unit", sv->rack_trays);
 	nicfit_emit_int(e, "gpus_per_rack", sv->rack_trays * c->in.gpus_per_node);
 	nicfit_emit_int(e, "switch_trays_per_rack", sv->rack_switch_trays);
 	nicfit_emit_int(e, "mgmt_switches_per_rack", sv->rack_mgmt_switches);
@@ -334,30 +365,43 @@ void nicfit__cluster_rack_emit(struct nicfit_emit *e, const struct nicfit_cluste
 	nicfit_emit_end_array(e);
 	nicfit_emit_end_object(e);
 	nicfit_emit_end_object(e);
-	nicfit_emit_printf(e, "Racks: %ld x %d %s compute trays, %d GPUs a rack%s", c->racks,
-			   sv->rack_trays, sv->e.id, sv->rack_trays * c->in.gpus_per_node,
-			   dom ? " in one NVLink domain" : "");
+	if (sv->rack_racks > 1)
+		nicfit_emit_printf(e, "Racks: %ld %s units of %d racks x %d compute trays, %d GPUs a "
+				      "unit%s", units(c), sv->e.id, sv->rack_racks, trays_a_rack(sv),
+				   sv->rack_trays * c->in.gpus_per_node,
+				   dom ? " in one NVLink domain across its racks" : "");
+	else
+		nicfit_emit_printf(e, "Racks: %ld x %d %s compute trays, %d GPUs a rack%s", c->racks,
+				   sv->rack_trays, sv->e.id, sv->rack_trays * c->in.gpus_per_node,
+				   dom ? " in one NVLink domain" : "");
 	if (c->in.nodes % sv->rack_trays)
 		nicfit_emit_printf(e, " (%ld trays: the last rack holds %ld)", c->in.nodes,
 				   c->in.nodes % sv->rack_trays);
 	nicfit_emit_printf(e, "\n");
 	if (dom)
 		nicfit_emit_printf(e, "  NVLink      %g GB/s a GPU through %d NVLink switch trays; tensor "
-				      "and expert parallel traffic of up to %d GPUs stays in the rack\n",
-				   c->gpu->nvlink_gbs, sv->rack_switch_trays, dom);
+				      "and expert parallel traffic of up to %d GPUs stays in the %s\n",
+				   c->gpu->nvlink_gbs, sv->rack_switch_trays, dom,
+				   sv->rack_racks > 1 ? "unit" : "rack");
 	if (ports)
-		nicfit_emit_printf(e, "  scale-out   %d rails a tray (%s), %d x %g Gb/s ports a rack, "
+		nicfit_emit_printf(e, "  scale-out   %d rails a tray (%s), %d x %g Gb/s ports %s, "
 				      "%ld in all\n", be->links_per_node, c->nic ? c->nic->e.id : "NIC",
-				   ports, be->link_gbps, be->links[NICFIT_LINK_HOST]);
+				   ports, be->link_gbps, per, be->links[NICFIT_LINK_HOST]);
 	if (fe->enabled)
-		nicfit_emit_printf(e, "  north-south %d x %g Gb/s a tray, %d a rack, to %s\n",
-				   fe->links_per_node, fe->link_gbps, fe->links_per_node * sv->rack_trays,
+		nicfit_emit_printf(e, "  north-south %d x %g Gb/s a tray, %d %s, to %s\n",
+				   fe->links_per_node, fe->link_gbps, fe->links_per_node * sv->rack_trays, per,
 				   fe->links_per_node > 1 ? "different leaves" : "one leaf");
-	nicfit_emit_printf(e, "  management  %d tray BMCs a rack on the OOB network; %d switch-tray "
-			      "BMCs on the rack's %d management switches\n", sv->rack_trays,
-			   sv->rack_switch_trays, sv->rack_mgmt_switches);
+	if (sv->rack_mgmt_switches > 0)
+		nicfit_emit_printf(e, "  management  %d tray BMCs %s on the OOB network; %d switch-tray "
+				      "BMCs on the %s's %d management switches\n", sv->rack_trays, per,
+				   sv->rack_switch_trays, sv->rack_racks > 1 ? "unit" : "rack",
+				   sv->rack_mgmt_switches);
+	else
+		nicfit_emit_printf(e, "  management  %d tray BMCs %s on the OOB network; %d switch-tray "
+				      "BMCs, whose management switches the catalog's source does not "
+				      "give\n", sv->rack_trays, per, sv->rack_switch_trays);
 	if (sv->rack_kw > 0)
-		nicfit_emit_printf(e, "  power       %g kW a rack, %g kW in all%s%s\n", sv->rack_kw,
-				   sv->rack_kw * (double)c->racks, sv->rack_cooling ? ", cooling: " : "",
+		nicfit_emit_printf(e, "  power       %g kW %s, %g kW in all%s%s\n", sv->rack_kw, per,
+				   sv->rack_kw * (double)units(c), sv->rack_cooling ? ", cooling: " : "",
 				   sv->rack_cooling ? sv->rack_cooling : "");
 }

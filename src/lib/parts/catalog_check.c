@@ -247,6 +247,7 @@ static const struct field rack_fields[] = {
 	{ "mgmt_switches", F_INT, 0, 0, 16, NULL, NULL },
 	{ "kw", F_NUM, 0, 0.1, 2000, NULL, NULL },
 	{ "cooling", F_STR, 0, 0, 0, NULL, coolings },
+	{ "racks", F_INT, 0, 1, 8, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 

@@ -88,7 +88,7 @@ void nicfit__plan_rack_text(struct nicfit_emit *e, const struct nicfit_plan *p, 
 	const struct nicfit_server *sv = in->server;
 	int racks = nicfit__plan_racks(p), dom = domain_gpus(p), nsw;
 	int rack_ports = sv->rack_trays * (p->backend_needed ? p->be_cards * p->be_ports : 0);
-	const char *swid;
+	const char *swid, *u = sv->rack_racks > 1 ? "unit" : "rack";
 
 	if (!sv->rack_trays)
 		return;
@@ -97,33 +97,44 @@ void nicfit__plan_rack_text(struct nicfit_emit *e, const struct nicfit_plan *p, 
 				      "unit (--racks N)\n", bold, reset, in->servers, sv->rack_trays);
 		return;
 	}
-	nicfit_emit_printf(e, "%sRacks%s      %d x %d compute trays (%d in all), %d GPUs a rack%s\n",
-			   bold, reset, racks, sv->rack_trays, in->servers,
-			   sv->rack_trays * in->gpus_per_server,
-			   dom ? " in one NVLink domain" : "");
+	if (sv->rack_racks > 1)
+		nicfit_emit_printf(e, "%sRacks%s      %d units of %d racks, %d compute trays a unit (%d in "
+				      "all), %d GPUs a unit%s\n", bold, reset, racks, sv->rack_racks,
+				   sv->rack_trays, in->servers, sv->rack_trays * in->gpus_per_server,
+				   dom ? " in one NVLink domain across its racks" : "");
+	else
+		nicfit_emit_printf(e, "%sRacks%s      %d x %d compute trays (%d in all), %d GPUs a rack%s\n",
+				   bold, reset, racks, sv->rack_trays, in->servers,
+				   sv->rack_trays * in->gpus_per_server,
+				   dom ? " in one NVLink domain" : "");
 	if (dom)
 		nicfit_emit_printf(e, "           NVLink: %g GB/s a GPU through %d NVLink switch trays; "
 				      "tensor and expert parallel traffic of up to %d GPUs stays "
-				      "inside the rack\n", in->gpu->nvlink_gbs, sv->rack_switch_trays, dom);
+				      "inside the %s\n", in->gpu->nvlink_gbs, sv->rack_switch_trays, dom, u);
 	if (p->backend_needed && p->be_nic)
-		nicfit_emit_printf(e, "           scale-out: %d rails a tray, %d x %g G ports a rack, "
+		nicfit_emit_printf(e, "           scale-out: %d rails a tray, %d x %g G ports a %s, "
 				      "%d in all (%s)\n", p->be_cards * p->be_ports, rack_ports,
-				   p->be_port_gbps, rack_ports * racks,
+				   p->be_port_gbps, u, rack_ports * racks,
 				   p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2");
 	if (p->st_nic)
-		nicfit_emit_printf(e, "           north-south: %d x %s a tray, %d a rack, to two switches\n",
-				   p->st_cards, p->st_nic->part, p->st_cards * sv->rack_trays);
-	nicfit_emit_printf(e, "           management: %d tray BMCs and %d switch-tray BMCs a rack to "
-			      "its %d management switches\n", sv->rack_trays, sv->rack_switch_trays,
-			   sv->rack_mgmt_switches);
+		nicfit_emit_printf(e, "           north-south: %d x %s a tray, %d a %s, to two switches\n",
+				   p->st_cards, p->st_nic->part, p->st_cards * sv->rack_trays, u);
+	if (sv->rack_mgmt_switches > 0)
+		nicfit_emit_printf(e, "           management: %d tray BMCs and %d switch-tray BMCs a %s "
+				      "to its %d management switches\n", sv->rack_trays,
+				   sv->rack_switch_trays, u, sv->rack_mgmt_switches);
+	else
+		nicfit_emit_printf(e, "           management: %d tray BMCs and %d switch-tray BMCs a %s "
+				      "(its management switches: not in the catalog's source)\n",
+				   sv->rack_trays, sv->rack_switch_trays, u);
 	if (sv->rack_kw > 0)
 		nicfit_emit_printf(e, "           power: %g kW a rack, %g kW in all%s%s\n", sv->rack_kw,
 				   sv->rack_kw * racks, sv->rack_cooling ? ", cooling: " : "",
 				   sv->rack_cooling ? sv->rack_cooling : "");
 	nsw = fabric_switches(p, &swid);
 	if (nsw)
-		nicfit_emit_printf(e, "           fabric: %d x %s for %d rack%s (bill of materials below)\n",
-				   nsw, swid, racks, racks == 1 ? "" : "s");
+		nicfit_emit_printf(e, "           fabric: %d x %s for %d %s%s (bill of materials below)\n",
+				   nsw, swid, racks, u, racks == 1 ? "" : "s");
 }
 
 void nicfit__plan_rack_json(struct nicfit_emit *e, const struct nicfit_plan *p)
@@ -138,6 +149,7 @@ void nicfit__plan_rack_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_begin_object(e, "rack");
 	nicfit_emit_int(e, "racks", racks);
 	nicfit_emit_int(e, "trays_per_rack", sv->rack_trays);
+	nicfit_emit_int(e, "racks_per_unit", sv->rack_racks > 1 ? sv->rack_racks : 1);
 	nicfit_emit_int(e, "gpus_per_rack", sv->rack_trays * in->gpus_per_server);
 	nicfit_emit_int(e, "switch_trays_per_rack", sv->rack_switch_trays);
 	nicfit_emit_int(e, "mgmt_switches_per_rack", sv->rack_mgmt_switches);
