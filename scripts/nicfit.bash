@@ -65,6 +65,7 @@ _nicfit()
 	calc:step:--workload) COMPREPLY=($(compgen -W "training fine-tuning inference decode prefill" -- "$cur")); return ;;
 	calc:step:--parallel) COMPREPLY=($(compgen -W "auto ddp zero1 zero2 zero3 fsdp" -- "$cur")); return ;;
 	calc:step:--proto) COMPREPLY=($(compgen -W "tcp roce ib" -- "$cur")); return ;;
+	cluster:*:--server) COMPREPLY=($(compgen -W "$(_nicfit_ids servers)" -- "$cur")); return ;;
 	cluster:*:--nic) COMPREPLY=($(compgen -W "$(_nicfit_ids nics)" -- "$cur")); return ;;
 	cluster:*:--gpu) COMPREPLY=($(compgen -W "$(_nicfit_ids gpus)" -- "$cur")); return ;;
 	cluster:*:--switch) COMPREPLY=($(compgen -W "$(_nicfit_ids switches)" -- "$cur")); return ;;
@@ -152,7 +153,7 @@ _nicfit()
 	catalog:check)
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	cluster:*)
-		COMPREPLY=($(compgen -W "--nodes --gpus --gpus-per-node --nics-per-node --nic-ports --nic-gbps --nic --gpu --switch --radix --switch-gbps --rail-optimized --no-rail-optimized --rail-only --oversubscription --planes --tiers --breakout --nodes-per-rack --frontend --no-frontend --frontend-links --frontend-gbps --frontend-switch --frontend-radix --frontend-oversubscription --oob --no-oob --oob-switch --oob-radix --oob-uplinks --frontend-uplinks --storage-gbps --checkpoint-tb --checkpoint-stall --storage-nodes --storage-link-gbps --storage-switch --storage-radix --storage-oversubscription --mgmt-ports --assume --spec --port-map" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--nodes --server --racks --gpus --gpus-per-node --nics-per-node --nic-ports --nic-gbps --nic --gpu --switch --radix --switch-gbps --rail-optimized --no-rail-optimized --rail-only --oversubscription --planes --tiers --breakout --nodes-per-rack --frontend --no-frontend --frontend-links --frontend-gbps --frontend-switch --frontend-radix --frontend-oversubscription --oob --no-oob --oob-switch --oob-radix --oob-uplinks --frontend-uplinks --storage-gbps --checkpoint-tb --checkpoint-stall --storage-nodes --storage-link-gbps --storage-switch --storage-radix --storage-oversubscription --mgmt-ports --assume --spec --port-map" -- "$cur")) ;;
 	decode:*)
 		case $cur in
 		-*) COMPREPLY=($(compgen -W "--rules" -- "$cur")) ;;
