@@ -7,7 +7,8 @@
  * card's sys_image_guid tie by evidence; name order ties only what nothing
  * else does, is said to be a guess, is taken back when the GUIDs contradict
  * it, and a matrix that disagrees with a guessed tie is a note on the tie,
- * never dump-topo-mismatch.
+ * never dump-topo-mismatch. nvidia-smi topo -m's cells tie a legend's
+ * device to the one function (or one card) the tree has at those classes.
  */
 #include "unit.h"
 
@@ -262,6 +263,118 @@ static void guid_forms(void **state)
 	assert_int_equal(nicfit__dump_guid("0xb83fd20300aa0010junk", g), -1);
 }
 
+/*
+ * Two sockets, each with a PCIe switch holding one H100 and one dual-port
+ * ConnectX-7, as lspci -tv draws them (names only), and a matrix whose
+ * legend does not follow PCI order: mlx5_0 and mlx5_1 sit by GPU1.
+ */
+static const char tree2[] =
+	"-+-[0000:b0]-+-00.0  Intel Corporation Ice Lake Memory Map/VT-d\n"
+	" |           \\-02.0-[b1-b4]----00.0-[b2-b4]--+-00.0-[b3]----00.0  NVIDIA Corporation "
+	"GH100 [H100 SXM5 80GB]\n"
+	" |                                           \\-01.0-[b4]--+-00.0  Mellanox Technologies "
+	"MT2910 Family [ConnectX-7]\n"
+	" |                                                         \\-00.1  Mellanox Technologies "
+	"MT2910 Family [ConnectX-7]\n"
+	" \\-[0000:16]-+-00.0  Intel Corporation Ice Lake Memory Map/VT-d\n"
+	"             \\-02.0-[17-1a]----00.0-[18-1a]--+-00.0-[19]----00.0  NVIDIA Corporation "
+	"GH100 [H100 SXM5 80GB]\n"
+	"                                             \\-01.0-[1a]--+-00.0  Mellanox Technologies "
+	"MT2910 Family [ConnectX-7]\n"
+	"                                                           \\-00.1  Mellanox Technologies "
+	"MT2910 Family [ConnectX-7]\n\n";
+
+#define MATRIX(row0, row1)                                                                \
+	"\tGPU0\tGPU1\tNIC0\tNIC1\tNIC2\tNIC3\tCPU Affinity\tNUMA Affinity\n"               \
+	"GPU0\t X \tSYS\t" row0 "\t0-31\t0\n"                                                \
+	"GPU1\tSYS\t X \t" row1 "\t32-63\t1\n\n"                                             \
+	"NIC Legend:\n\n  NIC0: mlx5_0\n  NIC1: mlx5_1\n  NIC2: mlx5_2\n  NIC3: mlx5_3\n"
+
+/*
+ * The matrix alone with the tree: each column's cells fit one card, and
+ * within the card the functions go in name order; name order over the
+ * whole host would have put mlx5_0 by GPU0. Said as the matrix's join.
+ */
+static void matrix_cells_place_devices(void **state)
+{
+	char text[8192];
+	struct run r;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s%s", tree2,
+		 MATRIX("SYS\tSYS\tPIX\tPIX", "PIX\tPIX\tSYS\tSYS"));
+	judge(&r, text);
+	assert_string_equal(on(&r, "mlx5_0"), "0000:b4:00.0");
+	assert_string_equal(on(&r, "mlx5_1"), "0000:b4:00.1");
+	assert_string_equal(on(&r, "mlx5_2"), "0000:1a:00.0");
+	assert_string_equal(on(&r, "mlx5_3"), "0000:1a:00.1");
+	assert_int_equal(r.d->smi.nic_join[0], DUMP_JOIN_MATRIX);
+	assert_int_equal(count(r.a, "dump-join-guess"), 0);
+	assert_int_equal(count(r.a, "dump-topo-mismatch"), 0);
+	assert_false(noted(r.a, "nic_names"));
+	assert_true(noted(r.a, "rdma_join"));
+	done(&r);
+}
+
+/* ibv_devinfo's devices, with no ibdev2netdev: the matrix ties them, reported as such. */
+static void matrix_ties_listed_devices(void **state)
+{
+	char text[8192];
+	struct run r;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s%s%s%s", tree2,
+		 MATRIX("SYS\tSYS\tPIX\tPIX", "PIX\tPIX\tSYS\tSYS"),
+		 IBV("mlx5_0", "28.42.1000", "b83f:d203:00bb:0020", CARD_B),
+		 IBV("mlx5_2", "28.39.1002", "b83f:d203:00aa:0010", CARD_A));
+	judge(&r, text);
+	assert_string_equal(on(&r, "mlx5_0"), "0000:b4:00.0");
+	assert_int_equal(rec(&r, "mlx5_0")->join, DUMP_JOIN_MATRIX);
+	assert_string_equal(on(&r, "mlx5_2"), "0000:1a:00.0");
+	out_has(r.a, "\"join\":\"topo_matrix\"");
+	done(&r);
+}
+
+/*
+ * Cells no card's functions can have (one card's two functions at PIX and
+ * PXB from one GPU) place nothing by the matrix; name order then ties what
+ * is free and says it guessed; a function the matrix gave to another
+ * device is not handed out again.
+ */
+static void matrix_cells_that_fit_nothing(void **state)
+{
+	char text[8192];
+	struct run r;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s%s", tree2,
+		 MATRIX("SYS\tSYS\tPIX\tPXB", "PIX\tPIX\tSYS\tSYS"));
+	judge(&r, text);
+	assert_string_equal(on(&r, "mlx5_0"), "0000:b4:00.0");
+	assert_int_equal(r.d->smi.nic_join[2], DUMP_JOIN_NONE);
+	assert_int_equal(r.d->smi.nic_join[3], DUMP_JOIN_NONE);
+	assert_string_equal(on(&r, "mlx5_2"), "");
+	assert_int_equal(count(r.a, "dump-topo-mismatch"), 0);
+	done(&r);
+}
+
+/* Columns that two cards fit alike (all SYS, no NUMA known) place nothing by the matrix. */
+static void matrix_ambiguous_columns(void **state)
+{
+	const char *cand;
+	char text[8192];
+	struct run r;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s%s", tree2,
+		 MATRIX("SYS\tSYS\tSYS\tSYS", "SYS\tSYS\tSYS\tSYS"));
+	judge(&r, text);
+	assert_int_equal(r.d->smi.nic_join[0], DUMP_JOIN_ORDER);
+	cand = on(&r, "mlx5_0");
+	assert_string_equal(cand, "0000:1a:00.0");
+	done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +383,10 @@ int main(void)
 		cmocka_unit_test(sibling_by_sys_image_guid),
 		cmocka_unit_test(order_contradicted_by_guids),
 		cmocka_unit_test(guid_forms),
+		cmocka_unit_test(matrix_cells_place_devices),
+		cmocka_unit_test(matrix_ties_listed_devices),
+		cmocka_unit_test(matrix_cells_that_fit_nothing),
+		cmocka_unit_test(matrix_ambiguous_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -325,10 +325,32 @@ static int join_guessed(const struct nicfit_dump *d, const char *name)
 {
 	size_t i;
 
+	int k;
+
 	for (i = 0; i < d->nrdma; i++)
 		if (!strcmp(d->rdma[i].name, name))
 			return d->rdma[i].join == DUMP_JOIN_ORDER;
-	return 1; /* a name only the matrix gives: placed by order */
+	for (k = 0; k < d->smi.nnics; k++) /* a name only the matrix gives */
+		if (!strcmp(d->smi.nic[k], name))
+			return d->smi.nic_join[k] == DUMP_JOIN_ORDER;
+	return 1;
+}
+
+/* Whether the matrix's own cells placed the device of column k: comparing them is circular. */
+static int join_by_matrix(const struct nicfit_dump *d, int k)
+{
+	return d->smi.nic_join[k] == DUMP_JOIN_MATRIX;
+}
+
+/* Whether some NIC of the matrix was placed by name order. */
+static int any_guessed(const struct nicfit_dump *d)
+{
+	int k;
+
+	for (k = 0; k < d->smi.nnics; k++)
+		if (join_guessed(d, d->smi.nic[k]))
+			return 1;
+	return 0;
 }
 
 /*
@@ -505,7 +527,8 @@ static int agrees(const struct nicfit_dump *d, struct nicfit_audit *a, int nic, 
 }
 
 #define SMI_UNMAPPED "Some GPUs or NICs of nvidia-smi topo -m match no function of the " \
-	"lspci listing (a NIC named other than mlx5_N, or a partial listing): their cells " \
+	"lspci listing (a NIC that neither its cells nor its name place on one function, or " \
+	"a partial listing): their cells " \
 	"were not compared."
 
 /*
@@ -567,6 +590,8 @@ static int compare_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
 			for (r = 0; r < t->nrdma; r++)
 				if (!strcmp(t->rdma[r].name, m->nic[k]))
 					np = t->rdma[r].pci;
+			if (np >= 0 && join_by_matrix(d, k))
+				continue; /* said in rdma_join, not compared with itself */
 			pr = gp >= 0 && np >= 0 ? pair_of(a, gp, np) : NULL;
 			if (!pr) {
 				unmapped++;
@@ -610,7 +635,7 @@ static int compare_smi(const struct nicfit_dump *d, struct nicfit_audit *a)
 				"default (`nvidia-smi --query-gpu=index,pci.bus_id --format=csv` "
 				"says for sure)."))
 		return NICFIT_E_NOMEM;
-	if (m->nnics && !ibdev_v(d) && note(a, "nic_names", "nvidia-smi names NICs by RDMA device: mlx5_N was "
+	if (m->nnics && !ibdev_v(d) && any_guessed(d) && note(a, "nic_names", "nvidia-smi names NICs by RDMA device: mlx5_N was "
 			     "taken as the N-th Mellanox function in PCI order, the order mlx5_ib "
 			     "probes them (`ibdev2netdev -v` says for sure)."))
 		return NICFIT_E_NOMEM;

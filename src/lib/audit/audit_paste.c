@@ -569,7 +569,7 @@ struct nicfit_audit_paste {
 		int how;          /* enum dump_join */
 	} *joins;                 /* each RDMA device of the model a tool listed */
 	size_t njoins;
-	char join_why[512];       /* not_checked's rdma_join */
+	char join_why[1024];       /* not_checked's rdma_join */
 	char text_why[512];       /* a not_checked reason audit_dump.c words */
 };
 
@@ -593,47 +593,72 @@ void nicfit__audit_paste_free(struct nicfit_audit_paste *p)
 const char *nicfit__audit_paste_join(const struct nicfit_audit *a, const char *name)
 {
 	static const char *const how[] = { NULL, "ibdev2netdev", "ethtool", "sys_image_guid",
-					   "name_order" };
+					   "topo_matrix", "name_order" };
 	size_t i;
+	int k;
 
 	if (!a->from_dump)
 		return "sysfs";
 	for (i = 0; a->paste && i < a->paste->njoins; i++)
 		if (!strcmp(a->paste->joins[i].name, name))
 			return how[a->paste->joins[i].how];
+	for (k = 0; a->paste && a->paste->smi && k < a->paste->m.nnics; k++)
+		if (!strcmp(a->paste->m.nic[k], name) && a->paste->m.nic_join[k] == DUMP_JOIN_MATRIX)
+			return how[DUMP_JOIN_MATRIX];
 	return "name_order"; /* a name only nvidia-smi's matrix gave */
+}
+
+/* Append name to the list when its tie is how; the count of such names. */
+static int list_join(char *list, size_t n, size_t *l, const char *name, int tie, int how)
+{
+	if (tie != how)
+		return 0;
+	if (*l < n - 1)
+		*l += (size_t)snprintf(list + *l, n - *l, "%s%s", *l ? ", " : "", name);
+	return 1;
 }
 
 /*
  * rdma_join: the devices tied to their PCI function by name order, or by
- * a sibling on their card: what rests on the tie (the card, its link, the
- * paths to the GPUs) rests on that. 0 or NICFIT_E_NOMEM.
+ * a sibling on their card, or by the matrix's cells: what rests on the tie
+ * (the card, its link, the paths to the GPUs) rests on that. 0 or
+ * NICFIT_E_NOMEM.
  */
 static int note_joins(struct nicfit_audit *a)
 {
 	struct nicfit_audit_paste *p = a->paste;
-	char list[256] = "";
-	size_t i, l = 0;
-	int order = 0, sib = 0;
+	char list[256] = "", mlist[256] = "", mwhy[400] = "";
+	size_t i, l = 0, ml = 0;
+	int order = 0, sib = 0, mat = 0, k;
 
 	for (i = 0; p && i < p->njoins; i++) {
-		if (p->joins[i].how != DUMP_JOIN_ORDER && p->joins[i].how != DUMP_JOIN_SIBLING)
-			continue;
-		order += p->joins[i].how == DUMP_JOIN_ORDER;
-		sib += p->joins[i].how == DUMP_JOIN_SIBLING;
-		if (l < sizeof(list) - 1)
-			l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s", l ? ", " : "",
-					      p->joins[i].name);
+		order += list_join(list, sizeof(list), &l, p->joins[i].name, p->joins[i].how,
+				   DUMP_JOIN_ORDER);
+		sib += list_join(list, sizeof(list), &l, p->joins[i].name, p->joins[i].how,
+				 DUMP_JOIN_SIBLING);
 	}
-	if (!order && !sib)
+	for (k = 0; p && p->smi && k < p->m.nnics; k++)
+		mat += list_join(mlist, sizeof(mlist), &ml, p->m.nic[k], p->m.nic_join[k],
+				 DUMP_JOIN_MATRIX);
+	if (!order && !sib && !mat)
 		return 0;
+	if (mat)
+		snprintf(mwhy, sizeof(mwhy), "%s%s %s placed by nvidia-smi topo -m's cells from the "
+			 "GPUs: the lspci tree has one NIC function at those path classes (or one "
+			 "card's functions, taken in name order), so %s cells were not compared "
+			 "with the tree.", order || sib ? " " : "", mlist,
+			 mat == 1 ? "was" : "were", mat == 1 ? "its" : "their");
+	if (!order && !sib) {
+		snprintf(p->join_why, sizeof(p->join_why), "%s", mwhy);
+		return note(a, "rdma_join", p->join_why);
+	}
 	snprintf(p->join_why, sizeof(p->join_why), "%s %s tied to %s PCI function%s %s%s%s: "
 		 "their cards, links and paths to the GPUs rest on that (`ibdev2netdev -v`, or "
-		 "`ethtool -i IF` for each device's interface, names each function).", list,
+		 "`ethtool -i IF` for each device's interface, names each function).%s", list,
 		 order + sib == 1 ? "was" : "were", order + sib == 1 ? "its" : "their",
 		 order + sib == 1 ? "" : "s", order ? "by the order of their names (mlx5_N as "
 		 "the N-th Mellanox function), a guess" : "", order && sib ? "; or " : "",
-		 sib ? "by their card's sys_image_guid and node GUID order" : "");
+		 sib ? "by their card's sys_image_guid and node GUID order" : "", mwhy);
 	return note(a, "rdma_join", p->join_why);
 }
 

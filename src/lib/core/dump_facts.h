@@ -105,6 +105,7 @@ struct dump_smi {
 	int nraw[DUMP_MAX_SMI];   /* headerless: cells of each GPU row, before the split */
 	char raw[DUMP_MAX_SMI][2 * DUMP_MAX_SMI][8];
 	char raw_aff[DUMP_MAX_SMI][2][64];
+	int nic_join[DUMP_MAX_SMI];     /* how each column's device was placed (enum dump_join) */
 };
 
 /* One RDMA port of ibv_devinfo. */
@@ -127,11 +128,14 @@ struct dump_rport {
  * the function of the device's interface; sys_image_guid names the card
  * of a device tied by either (the functions of one card share it: a
  * dual-port card is two RDMA devices), node GUID order then the function;
- * the name's number as the N-th Mellanox function in PCI order (mlx5_ib's
+ * nvidia-smi topo -m's cells from the GPUs to the legend's device, when one
+ * function of the tree (or one card's, in name order) has those classes
+ * (dump_join.c); the name's number as the N-th Mellanox function in PCI order (mlx5_ib's
  * probe order), a guess the audit says is one.
  */
 enum dump_join {
-	DUMP_JOIN_NONE, DUMP_JOIN_IBDEV, DUMP_JOIN_ETHTOOL, DUMP_JOIN_SIBLING, DUMP_JOIN_ORDER
+	DUMP_JOIN_NONE, DUMP_JOIN_IBDEV, DUMP_JOIN_ETHTOOL, DUMP_JOIN_SIBLING, DUMP_JOIN_MATRIX,
+	DUMP_JOIN_ORDER
 };
 
 /* One RDMA device of ibv_devinfo or ibdev2netdev. */
@@ -327,6 +331,12 @@ int nicfit__dump_nccl_placed(const struct nicfit_dump *d, const struct dump_fn *
 const struct dump_fn *nicfit__dump_find(const struct nicfit_dump *d, const char *bdf);
 /* An RDMA device name (mlx5_N) to its topo function by PCI order: -1 unknown. */
 int nicfit__dump_name_pci(const struct nicfit_topo *t, const char *name);
+/* Whether a model function is a NIC physical function (of that vendor, 0 any); a GPU. */
+int nicfit__dump_nic_fn(const struct nicfit_pcidev *p, unsigned vendor);
+int nicfit__dump_gpu_fn(const struct nicfit_pcidev *p);
+/* The function nvidia-smi topo -m's column for that device fits (dump_join.c), or -1. */
+int nicfit__dump_matrix_pci(const struct nicfit_dump *d, const struct nicfit_topo *t,
+			    const char *name);
 /* GPU index to topo function; *assumed set when taken from PCI order. */
 int nicfit__dump_gpu_pci(const struct nicfit_dump *d, const struct nicfit_topo *t, int k,
 			 int *assumed);

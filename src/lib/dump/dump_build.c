@@ -289,8 +289,7 @@ int nicfit__dump_name_pci(const struct nicfit_topo *t, const char *name)
 	for (i = 0; i < t->npci; i++) {
 		const struct nicfit_pcidev *p = &t->pci[i];
 
-		if (p->vendor != PCI_VENDOR_MELLANOX || p->physfn >= 0 ||
-		    !((p->class_code >> 16) == 0x02 || (p->class_code >> 8) == 0x0c06))
+		if (!nicfit__dump_nic_fn(p, PCI_VENDOR_MELLANOX))
 			continue;
 		if (seen++ == want)
 			return i;
@@ -356,7 +355,8 @@ static int by_sibling(const struct nicfit_dump *d, const struct nicfit_topo *t,
 			continue;
 		n++;
 		rank += strcmp(y->node_guid, x->node_guid) < 0;
-		if ((y->join == DUMP_JOIN_IBDEV || y->join == DUMP_JOIN_ETHTOOL) && !card)
+		if ((y->join == DUMP_JOIN_IBDEV || y->join == DUMP_JOIN_ETHTOOL ||
+		     y->join == DUMP_JOIN_MATRIX) && !card)
 			card = &t->pci[nicfit_topo_find(t, y->joined_bdf)];
 	}
 	if (!card)
@@ -432,9 +432,51 @@ static void join_rdma(struct nicfit_dump *d, const struct nicfit_topo *t)
 			tie(d, t, &d->rdma[i], by_sibling(d, t, &d->rdma[i]), DUMP_JOIN_SIBLING);
 	for (i = 0; i < d->nrdma; i++)
 		if (!d->rdma[i].join && d->rdma[i].name[0])
+			tie(d, t, &d->rdma[i], nicfit__dump_matrix_pci(d, t, d->rdma[i].name),
+			    DUMP_JOIN_MATRIX);
+	for (i = 0; i < d->nrdma; i++) /* a card the matrix placed names its other functions */
+		if (!d->rdma[i].join)
+			tie(d, t, &d->rdma[i], by_sibling(d, t, &d->rdma[i]), DUMP_JOIN_SIBLING);
+	for (i = 0; i < d->nrdma; i++)
+		if (!d->rdma[i].join && d->rdma[i].name[0])
 			tie(d, t, &d->rdma[i], nicfit__dump_name_pci(t, d->rdma[i].name),
 			    DUMP_JOIN_ORDER);
 	check_order(d);
+}
+
+/* pci, or -1 when another device than name holds it in the model or in the dumps' ties. */
+static int held(const struct nicfit_dump *d, const struct nicfit_topo *t, const char *name,
+		int pci)
+{
+	size_t i;
+	int r;
+
+	for (r = 0; pci >= 0 && r < t->nrdma; r++)
+		if (t->rdma[r].pci == pci && strcmp(t->rdma[r].name, name))
+			return -1;
+	for (i = 0; pci >= 0 && i < d->nrdma; i++)
+		if (d->rdma[i].join && strcmp(d->rdma[i].name, name) &&
+		    !strcmp(d->rdma[i].joined_bdf, t->pci[pci].bdf))
+			return -1;
+	return pci;
+}
+
+/*
+ * A device only the matrix names: by its column's cells (dump_join.c), else
+ * by name order, on a function no device placed earlier holds; how is kept
+ * in the matrix's nic_join. -1 unplaced.
+ */
+static int smi_only_pci(struct nicfit_dump *d, const struct nicfit_topo *t, int k)
+{
+	const char *name = d->smi.nic[k];
+	int pci = held(d, t, name, nicfit__dump_matrix_pci(d, t, name)), how = DUMP_JOIN_MATRIX;
+
+	if (pci < 0) {
+		pci = held(d, t, name, nicfit__dump_name_pci(t, name));
+		how = DUMP_JOIN_ORDER;
+	}
+	d->smi.nic_join[k] = pci >= 0 ? how : DUMP_JOIN_NONE;
+	return pci;
 }
 
 /*
@@ -450,11 +492,13 @@ static int add_rdma(struct nicfit_dump *d, struct nicfit_topo *t)
 	join_rdma(d, t);
 	for (k = 0; k < d->smi.nnics; k++) { /* first, in the matrix's order */
 		const char *name = d->smi.nic[k];
-		int pci = nicfit__dump_name_pci(t, name);
+		int pci = smi_only_pci(d, t, k);
 
 		for (i = 0; i < d->nrdma; i++)
-			if (!strcmp(d->rdma[i].name, name))
+			if (!strcmp(d->rdma[i].name, name)) {
 				pci = d->rdma[i].join ? nicfit_topo_find(t, d->rdma[i].joined_bdf) : -1;
+				d->smi.nic_join[k] = d->rdma[i].join;
+			}
 		if (pci >= 0 && rdma_dev(t, name, pci) < 0)
 			return NICFIT_E_NOMEM;
 	}
@@ -485,8 +529,8 @@ int nicfit__dump_gpu_pci(const struct nicfit_dump *d, const struct nicfit_topo *
 	/* NVML numbers GPUs in PCI bus order unless told otherwise */
 	*assumed = 1;
 	for (i = 0; i < t->npci; i++)
-		if (t->pci[i].vendor == PCI_VENDOR_NVIDIA && t->pci[i].kind == NICFIT_DEV_GPU &&
-		    t->pci[i].physfn < 0 && seen++ == k)
+		if (t->pci[i].vendor == PCI_VENDOR_NVIDIA && nicfit__dump_gpu_fn(&t->pci[i]) &&
+		    seen++ == k)
 			return i;
 	return -1;
 }
