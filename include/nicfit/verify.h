@@ -296,6 +296,8 @@ struct nicfit_iperf3 {
 	double duration_s;
 	double sender_gbps, receiver_gbps;
 	long retransmits;           /* -1 not reported */
+	int retr_intervals;         /* 0: retransmits is the summary's; else summed over this many
+				       interval lines of a run cut before its summary (partial) */
 	long sum_line;              /* line of the summary (text) */
 	char udp;                   /* a UDP test */
 	int sum;                    /* [SUM] lines: more than one stream (streams 0: how many unknown) */

@@ -569,6 +569,33 @@ static void perftest_iperf3(void **state)
 	d = doc(v, NICFIT_VERIFY_IPERF3);
 	assert_int_equal(d->u.ip.streams, 8);
 	assert_true(d->measured_gbps < 0);
+	/* its Retr column over the three whole stream lines: a partial count, said so */
+	assert_int_equal(d->u.ip.retransmits, 548 + 352 + 416);
+	assert_int_equal(d->u.ip.retr_intervals, 3);
+	nicfit_verify_free(v);
+	/* [SUM] lines carry the Retr column of all streams: they are summed, not the streams' */
+	v = load_text("iperf3 -c 10.0.0.2 -P 2\n"
+		      "[ ID] Interval           Transfer     Bitrate         Retr  Cwnd\n"
+		      "[  5]   0.00-1.00   sec   552 MBytes  4.63 Gbits/sec   12    1.1 MBytes\n"
+		      "[  7]   0.00-1.00   sec   551 MBytes  4.62 Gbits/sec    3    1.2 MBytes\n"
+		      "[SUM]   0.00-1.00   sec  1.08 GBytes  9.25 Gbits/sec   15\n"
+		      "[  5]   1.00-2.00   sec   552 MBytes  4.63 Gbits/sec    7    1.1 MBytes\n"
+		      "[  7]   1.00-2.00   sec   551 MBytes  4.62 Gbits/sec    0    1.2 MBytes\n"
+		      "[SUM]   1.00-2.00   sec  1.08 GBytes  9.25 Gbits/sec    7\n"
+		      "[  5]   2.00-3.00   sec   552 MBytes  4.63 Gbits/sec    1    1.1 MB");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_IPERF3);
+	assert_int_equal(d->u.ip.retransmits, 22);
+	assert_int_equal(d->u.ip.retr_intervals, 2);
+	assert_non_null(strstr(find(v, "iperf3-retransmits", NULL)->message, "partial"));
+	nicfit_verify_free(v);
+	/* a receiver's interval lines have no Retr column: nothing is counted */
+	v = load_text("Accepted connection from 10.0.0.1, port 50000\n"
+		      "[ ID] Interval           Transfer     Bitrate\n"
+		      "[  5]   0.00-1.00   sec   552 MBytes  4.63 Gbits/sec\n"
+		      "[  5]   1.00-2.00   sec   552 MBytes  4.63 Gbits/sec\n");
+	judge(v, NULL);
+	assert_true(doc(v, NICFIT_VERIFY_IPERF3)->u.ip.retransmits < 0);
 	nicfit_verify_free(v);
 }
 

@@ -518,23 +518,6 @@ static int add_rdma(struct nicfit_dump *d, struct nicfit_topo *t)
 	return 0;
 }
 
-int nicfit__dump_gpu_pci(const struct nicfit_dump *d, const struct nicfit_topo *t, int k,
-			 int *assumed)
-{
-	int i, seen = 0;
-
-	*assumed = 0;
-	if (d->gpu_bdf[k][0])
-		return nicfit_topo_find(t, d->gpu_bdf[k]);
-	/* NVML numbers GPUs in PCI bus order unless told otherwise */
-	*assumed = 1;
-	for (i = 0; i < t->npci; i++)
-		if (t->pci[i].vendor == PCI_VENDOR_NVIDIA && nicfit__dump_gpu_fn(&t->pci[i]) &&
-		    seen++ == k)
-			return i;
-	return -1;
-}
-
 static int add_fns(struct nicfit_dump *d, struct nicfit_topo *t, int *map)
 {
 	size_t i;

@@ -199,3 +199,20 @@ int nicfit__dump_matrix_pci(const struct nicfit_dump *d, const struct nicfit_top
 	}
 	return group == n ? cand[rank] : -1;
 }
+
+int nicfit__dump_gpu_pci(const struct nicfit_dump *d, const struct nicfit_topo *t, int k,
+			 int *assumed)
+{
+	int i, seen = 0;
+
+	*assumed = 0;
+	if (d->gpu_bdf[k][0])
+		return nicfit_topo_find(t, d->gpu_bdf[k]);
+	/* NVML numbers GPUs in PCI bus order unless told otherwise */
+	*assumed = 1;
+	for (i = 0; i < t->npci; i++)
+		if (t->pci[i].vendor == 0x10de && nicfit__dump_gpu_fn(&t->pci[i]) &&
+		    seen++ == k)
+			return i;
+	return -1;
+}

@@ -95,6 +95,8 @@ struct run {
 	long last_tx;               /* ... of the sending direction's */
 	double last_end;            /* the end of the last interval */
 	long lost, datagrams;       /* UDP: summed over the interval lines */
+	long retr[2];               /* TCP sender: the Retr column summed, [1] over [SUM] lines */
+	int nretr[2];               /* ... over how many lines */
 	double jitter;              /* ... the highest */
 	double worst_loss;          /* ... the worst interval's loss, its line */
 	long worst_line;
@@ -182,6 +184,35 @@ static void udp_interval(struct run *r, double jit, long lost, long total, long 
 	if (!r->worst_line || (double)lost / (double)total > r->worst_loss) {
 		r->worst_loss = (double)lost / (double)total;
 		r->worst_line = line;
+	}
+}
+
+/*
+ * The Retr column of a TCP sender's interval line after the rate at
+ * tok[i]: a stream's line goes on with the congestion window ("0  1.53
+ * MBytes"), a [SUM] line ends with the count. A receiver's lines have
+ * neither. -1 when the line has no Retr column.
+ */
+static long retr_column(char **tok, int n, int i, int is_sum)
+{
+	long k;
+	size_t w;
+
+	if (i + 2 >= n || (k = nicfit__vint(tok[i + 2], NULL)) < 0)
+		return -1;
+	if (is_sum)
+		return i + 3 == n ? k : -1;
+	if (i + 4 >= n || nicfit__vnum(tok[i + 3], &(double){ 0 }))
+		return -1;
+	w = strlen(tok[i + 4]);
+	return w >= 5 && !strcmp(tok[i + 4] + w - 5, "Bytes") ? k : -1;
+}
+
+static void add_retr(struct run *r, long k, int is_sum)
+{
+	if (k >= 0) {
+		r->retr[is_sum] += k;
+		r->nretr[is_sum]++;
 	}
 }
 
@@ -300,6 +331,8 @@ static int result_line(struct ip_state *s, char *p, const struct nicfit__vlines 
 	}
 	if (udp && !is_sum)
 		udp_interval(r, jit, lost, total, l->lineno);
+	else if (!udp && !rx)
+		add_retr(r, retr_column(tok, n, i, is_sum), is_sum);
 	r->dir[rx].sum[is_sum] += g;
 	r->dir[rx].n[is_sum]++;
 	r->last_interval = l->lineno;
@@ -321,6 +354,13 @@ static void from_intervals(struct run *r)
 		ip->datagrams = r->datagrams;
 		ip->jitter_ms = r->jitter;
 		ip->loss_line = r->worst_line;
+	}
+	/* no sender summary: the Retr column of the lines read, [SUM] ones when there are */
+	if (ip->retransmits < 0 && ip->sender_gbps < 0 && !ip->udp &&
+	    r->d->kind == NICFIT_VERIFY_IPERF3 && (r->nretr[0] || r->nretr[1])) {
+		k = r->nretr[1] ? 1 : 0;
+		ip->retransmits = r->retr[k];
+		ip->retr_intervals = r->nretr[k];
 	}
 	if (ip->sender_gbps >= 0 || ip->receiver_gbps >= 0 || r->d->kind == NICFIT_VERIFY_IPERF2)
 		return;

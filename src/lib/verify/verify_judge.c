@@ -560,6 +560,44 @@ static int judge_tool_limit(struct nicfit_verify *v, struct nicfit_verify_doc *d
  * Returns 1 for a UDP run (its rate is not judged), 0 for TCP, or
  * NICFIT_E_NOMEM.
  */
+/*
+ * iperf3-retransmits: the sender summary's count, or the Retr column summed
+ * over the interval lines of a run cut before it (at least that many).
+ */
+static int judge_retransmits(struct nicfit_verify *v, const struct nicfit_verify_doc *d,
+			     const char *where, const char *q)
+{
+	const struct nicfit_iperf3 *ip = &d->u.ip;
+	struct nicfit_finding *f;
+
+	if (ip->retransmits > 0 && ip->retr_intervals) {
+		/* a run cut before its summary: the Retr column of the interval lines read */
+		f = nicfit__find(&v->findings, d->verdict == NICFIT_VERDICT_LOW ||
+				 d->verdict == NICFIT_VERDICT_FAR_BELOW ? NICFIT_SEV_WARNING :
+				 NICFIT_SEV_INFO, NICFIT_CODE_IPERF3_RETRANSMITS, NULL,
+				 "%s: at least %ld retransmitted segments, the Retr column summed "
+				 "over the %d interval lines up to %.0f s; the run is cut before its "
+				 "summary, so the total is partial; %s: \"%s\"", d->input,
+				 ip->retransmits, ip->retr_intervals, ip->duration_s, where, q);
+		if (f && nicfit__finding_fix(&v->findings, f, "Look for drops on the path (switch "
+					     "counters, NIC rx discards) and for a too small socket "
+					     "buffer (-w); paste the whole run, with its sender "
+					     "summary, for the total."))
+			return NICFIT_E_NOMEM;
+	} else if (ip->retransmits > 0) {
+		f = nicfit__find(&v->findings, d->verdict == NICFIT_VERDICT_LOW ||
+				 d->verdict == NICFIT_VERDICT_FAR_BELOW ? NICFIT_SEV_WARNING :
+				 NICFIT_SEV_INFO, NICFIT_CODE_IPERF3_RETRANSMITS,
+				 NULL, "%s: %ld retransmitted segments in %.0f s; %s: \"%s\"",
+				 d->input, ip->retransmits, ip->duration_s, where, q);
+		if (f && nicfit__finding_fix(&v->findings, f, "Look for drops on the path (switch "
+					     "counters, NIC rx discards) and for a too small socket "
+					     "buffer (-w)."))
+			return NICFIT_E_NOMEM;
+	}
+	return 0;
+}
+
 /* ITU-T Y.1541's packet loss objective (IPLR) for its classes 0-4: 1 in 1,000 */
 #define IPERF_UDP_LOSS_WARN 1e-3
 
@@ -688,18 +726,7 @@ static int judge_iperf3(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 					     "thread), or several iperf3 processes on different ports (-p)."))
 			return NICFIT_E_NOMEM;
 	}
-	if (ip->retransmits > 0) {
-		f = nicfit__find(&v->findings, d->verdict == NICFIT_VERDICT_LOW ||
-				 d->verdict == NICFIT_VERDICT_FAR_BELOW ? NICFIT_SEV_WARNING :
-				 NICFIT_SEV_INFO, NICFIT_CODE_IPERF3_RETRANSMITS,
-				 NULL, "%s: %ld retransmitted segments in %.0f s; %s: \"%s\"",
-				 d->input, ip->retransmits, ip->duration_s, where, q);
-		if (f && nicfit__finding_fix(&v->findings, f, "Look for drops on the path (switch "
-					     "counters, NIC rx discards) and for a too small socket "
-					     "buffer (-w)."))
-			return NICFIT_E_NOMEM;
-	}
-	return 0;
+	return judge_retransmits(v, d, where, q);
 }
 
 /*

@@ -328,6 +328,7 @@ static void json_doc(struct nicfit_emit *e, const struct nicfit_verify_doc *d)
 			nicfit_emit_null(e, "retransmits");
 		else
 			nicfit_emit_int(e, "retransmits", d->u.ip.retransmits);
+		nicfit_emit_int(e, "retransmits_intervals", d->u.ip.retr_intervals);
 		if (d->u.ip.datagrams > 0) {
 			nicfit_emit_int(e, "datagrams", d->u.ip.datagrams);
 			nicfit_emit_int(e, "lost_datagrams", d->u.ip.lost);
@@ -603,7 +604,10 @@ static void text_doc(struct nicfit_emit *e, const struct nicfit_verify_doc *d)
 			nicfit_emit_printf(e, ", receiver %.2f Gb/s", d->u.ip.receiver_gbps);
 		if (d->u.ip.sender_gbps < 0 && d->u.ip.receiver_gbps < 0 && !d->u.ip.cut)
 			nicfit_emit_printf(e, ": no summary line (a truncated paste)");
-		if (d->u.ip.retransmits >= 0)
+		if (d->u.ip.retransmits >= 0 && d->u.ip.retr_intervals)
+			nicfit_emit_printf(e, ", %ld retransmits in %d interval lines (partial)",
+					   d->u.ip.retransmits, d->u.ip.retr_intervals);
+		else if (d->u.ip.retransmits >= 0)
 			nicfit_emit_printf(e, ", %ld retransmits", d->u.ip.retransmits);
 		if (d->u.ip.datagrams > 0)
 			nicfit_emit_printf(e, ", %ld of %ld datagrams lost", d->u.ip.lost,
