@@ -661,29 +661,41 @@ static int has_ibv(const struct nicfit_dump *d)
  */
 static int note_tree_names(const struct nicfit_dump *d, struct nicfit_audit *a)
 {
-	size_t i, n;
-	int named = 0, unknown = 0;
+	size_t i, n, l;
+	int named = 0, unknown = 0, alike = 0, differ = 0;
 	char *why;
 
 	for (i = 0; i < d->nfns; i++) {
 		const struct dump_fn *f = &d->fns[i];
+		int unk = !f->from_block && f->name[0] &&
+			  !(f->have & (NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS));
 
 		named += f->ids_by_name;
-		unknown += !f->from_block && f->name[0] &&
-			   !(f->have & (NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS));
+		alike += f->ids_by_name && f->ids_alike;
+		unknown += unk;
+		differ += unk && f->ids_alike;
 	}
 	if (!named && !unknown)
 		return 0;
 	why = nicfit__audit_paste_text_buf(a, &n);
 	if (!why)
 		return 0;
-	snprintf(why, n, "lspci -tv prints names, "
+	l = (size_t)snprintf(why, n, "lspci -tv prints names, "
 		 "not IDs or classes: %d function%s drawn only there %s recognised by name "
 		 "through nicfit's built-in table, %d %s not (other devices, or names the table "
 		 "does not hold) and %s not judged (`lspci -nn` or `lspci -vvv -nn` gives "
 		 "every function's IDs and class).", named, named == 1 ? "" : "s",
 		 named == 1 ? "was" : "were", unknown, unknown == 1 ? "was" : "were",
 		 unknown == 1 ? "was" : "were");
+	if (alike && l < n)
+		l += (size_t)snprintf(why + l, n - l, " %d of those recognised %s a name the table "
+				      "holds for several IDs whose rows give the same maker, kind, "
+				      "port rate and RDMA: judged on those facts, under the first "
+				      "ID.", alike, alike == 1 ? "bears" : "bear");
+	if (differ && l < n)
+		snprintf(why + l, n - l, " %d of those not judged %s a name the table holds for "
+			 "several IDs that differ in what the audit judges (kind, port rate "
+			 "or RDMA).", differ, differ == 1 ? "bears" : "bear");
 	return note(a, "tree_names", why);
 }
 

@@ -80,6 +80,8 @@ struct dump_fn {
 	int mps, mps_cap, mrrs;
 	int tree_bus_known;       /* the tree placed it on its bus */
 	int ids_by_name;          /* lspci -tv's name gave its IDs (the built-in table) */
+	int ids_alike;            /* ... one of that many IDs of the name, all rows alike (the first
+				     taken); or, ids_by_name 0, that many IDs that differ: not judged */
 	int from_xml;             /* an hwloc or NCCL XML element described it */
 	char parent[16];          /* XML: the enclosing function's BDF, "" none */
 	int parent_nccl;          /* parent came from NCCL's nesting (no downstream ports) */

@@ -72,6 +72,14 @@ const char *nicfit__pci_id_card_name(unsigned vendor, unsigned device, int funct
  */
 const struct nicfit_pci_id *nicfit__pci_id_by_name(unsigned vendor, const char *name, size_t n);
 
+/*
+ * Every built-in row of vendor with that name (as above): how many there
+ * are, the first max of them in out (pci.ids names 10de:20b1 and 10de:20f1
+ * both "A100 PCIe 40GB").
+ */
+int nicfit__pci_ids_by_name(unsigned vendor, const char *name, size_t n,
+			    const struct nicfit_pci_id **out, int max);
+
 /* Short vendor name ("NVIDIA", "Mellanox", "Intel", "ASPEED"), or NULL. */
 const char *nicfit__pci_vendor_name(unsigned vendor);
 

@@ -44,11 +44,27 @@ const struct dump_fn *nicfit__dump_find(const struct nicfit_dump *d, const char 
  * older pci.ids files print it) under the vendor the name starts with.
  * Only a name the table holds once is taken.
  */
+/*
+ * Whether the rows give the judgement the same facts: kind (GPU, NIC, VF,
+ * switch...), fastest port and RDMA. Their names are the same already.
+ */
+static int rows_alike(const struct nicfit_pci_id *const *row, int n)
+{
+	int i;
+
+	for (i = 1; i < n; i++)
+		if (row[i]->flags != row[0]->flags || row[i]->rdma != row[0]->rdma ||
+		    row[i]->max_port_gbps != row[0]->max_port_gbps)
+			return 0;
+	return 1;
+}
+
 static void ids_of_name(struct dump_fn *f)
 {
 	size_t vl, n;
 	unsigned v = nicfit__dump_vendor_of_name(f->name, &vl);
 	const char *open = strrchr(f->name, '['), *close, *p;
+	const struct nicfit_pci_id *row[4];
 
 	n = strlen(f->name);
 	if (!v || !open || open < f->name + vl || f->name[n - 1] != ']')
@@ -57,13 +73,16 @@ static void ids_of_name(struct dump_fn *f)
 	for (p = open + 1; p < close;) {
 		const char *q = strstr(p, " / ");
 		size_t len = q && q < close ? (size_t)(q - p) : (size_t)(close - p);
-		const struct nicfit_pci_id *id = nicfit__pci_id_by_name(v, p, len);
+		int k = nicfit__pci_ids_by_name(v, p, len, row, 4);
 
-		if (id) {
-			f->vendor = id->vendor;
-			f->device = id->device;
+		if (k > 4 || (k > 1 && !rows_alike(row, k))) {
+			f->ids_alike = k; /* which of them is not known, and it matters */
+		} else if (k) {
+			f->vendor = row[0]->vendor;
+			f->device = row[0]->device;
 			f->have |= NICFIT_HAVE_IDS;
 			f->ids_by_name = 1;
+			f->ids_alike = k > 1 ? k : 0;
 			return;
 		}
 		p += len + 3;

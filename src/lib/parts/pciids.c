@@ -82,11 +82,12 @@ const char *nicfit__pci_vendor_name(unsigned vendor)
 	return NULL;
 }
 
-const struct nicfit_pci_id *nicfit__pci_id_by_name(unsigned vendor, const char *name, size_t n)
+int nicfit__pci_ids_by_name(unsigned vendor, const char *name, size_t n,
+			    const struct nicfit_pci_id **out, int max)
 {
 	const char *short_name = nicfit__pci_vendor_name(vendor);
 	size_t i, sl = short_name ? strlen(short_name) : 0;
-	const struct nicfit_pci_id *found = NULL;
+	int found = 0;
 
 	for (i = 0; i < NTABLE && n; i++) {
 		const char *row = table[i].name;
@@ -97,11 +98,19 @@ const struct nicfit_pci_id *nicfit__pci_id_by_name(unsigned vendor, const char *
 			row += sl + 1;
 		if (strlen(row) != n || strncmp(row, name, n))
 			continue;
-		if (found)
-			return NULL; /* two IDs of one name: which is not known */
-		found = &table[i];
+		if (found < max)
+			out[found] = &table[i];
+		found++;
 	}
 	return found;
+}
+
+const struct nicfit_pci_id *nicfit__pci_id_by_name(unsigned vendor, const char *name, size_t n)
+{
+	const struct nicfit_pci_id *row;
+
+	/* two IDs of one name: which is not known */
+	return nicfit__pci_ids_by_name(vendor, name, n, &row, 1) == 1 ? row : NULL;
 }
 
 int nicfit__pci_vendor_is_bmc_vga(unsigned vendor)
