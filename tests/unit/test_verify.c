@@ -589,6 +589,37 @@ static void perftest_iperf3(void **state)
 	assert_int_equal(d->u.ip.retr_intervals, 2);
 	assert_non_null(strstr(find(v, "iperf3-retransmits", NULL)->message, "partial"));
 	nicfit_verify_free(v);
+	/*
+	 * iperf2 -e cut before its whole-run line (perfsonar/pscheduler#394's
+	 * shape): the 0.00-1.00 line is an interval, not the run; the mean of
+	 * the intervals and their Rtry column, partial. Whole, the run's line
+	 * and its own Rtry.
+	 */
+	v = load_text("iperf -e -c host -i1\n"
+		      "Client connecting to host, TCP port 5001 with pid 22911\n"
+		      "[ ID] Interval        Transfer    Bandwidth       Write/Err  Rtry    Cwnd/RTT\n"
+		      "[  3] 0.00-1.00 sec   102 MBytes   858 Mbits/sec  818/0        299     1090K/10000 us\n"
+		      "[  3] 1.00-2.00 sec   111 MBytes   932 Mbits/sec  890/0          1     1186K/10000 us\n"
+		      "[  3] 2.00-");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_IPERF2);
+	assert_true(fabs(d->u.ip.receiver_gbps - 0.895) < 1e-9);
+	assert_int_equal(d->u.ip.intervals, 2);
+	assert_int_equal(d->u.ip.retransmits, 300);
+	assert_int_equal(d->u.ip.retr_intervals, 2);
+	nicfit_verify_free(v);
+	v = load_text("iperf -e -c host -i1\n"
+		      "[ ID] Interval        Transfer    Bandwidth       Write/Err  Rtry    Cwnd/RTT\n"
+		      "[  3] 0.00-1.00 sec   102 MBytes   858 Mbits/sec  818/0        299     1090K/10000 us\n"
+		      "[  3] 1.00-2.00 sec   111 MBytes   932 Mbits/sec  890/0          1     1186K/10000 us\n"
+		      "[  3] 0.00-2.00 sec   213 MBytes   895 Mbits/sec  1708/0       300     1186K/10000 us\n");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_IPERF2);
+	assert_true(fabs(d->u.ip.receiver_gbps - 0.895) < 1e-9);
+	assert_int_equal(d->u.ip.intervals, 0);
+	assert_int_equal(d->u.ip.retransmits, 300);
+	assert_int_equal(d->u.ip.retr_intervals, 0);
+	nicfit_verify_free(v);
 	/* a receiver's interval lines have no Retr column: nothing is counted */
 	v = load_text("Accepted connection from 10.0.0.1, port 50000\n"
 		      "[ ID] Interval           Transfer     Bitrate\n"

@@ -94,6 +94,7 @@ struct run {
 	long last_interval;         /* the line of the last interval read */
 	long last_tx;               /* ... of the sending direction's */
 	double last_end;            /* the end of the last interval */
+	double last_start;          /* iperf2: the latest start of a TCP line */
 	long lost, datagrams;       /* UDP: summed over the interval lines */
 	long retr[2];               /* TCP sender: the Retr column summed, [1] over [SUM] lines */
 	int nretr[2];               /* ... over how many lines */
@@ -239,6 +240,63 @@ static int interval(char **tok, int n, double *a, double *b)
 	return 0;
 }
 
+/* iperf2 -e's Rtry column: after the rate, "Write/Err" ("818/0") then the count; -1 none. */
+static long rtry_column(char **tok, int n, int i)
+{
+	const char *slash;
+
+	if (i + 3 >= n || !(slash = strchr(tok[i + 2], '/')) || slash == tok[i + 2] ||
+	    nicfit__vint(slash + 1, NULL) < 0)
+		return -1;
+	return nicfit__vint(tok[i + 3], NULL);
+}
+
+struct ip2_line {
+	double a, b, g, jit;
+	long lost, total, line;
+	int is_sum, udp;
+	long rtry;
+};
+
+/*
+ * An iperf2 line: the whole run is the line from 0 that ends last, [SUM]
+ * first, and the Server Report's line of the same interval, with the
+ * datagrams. Every TCP line is also summed, with its Rtry (-e): a run cut
+ * before its whole-run line (some interval starts where the kept line
+ * ends) is read from them (from_intervals).
+ */
+static void iperf2_line(struct run *r, const struct ip2_line *x)
+{
+	struct nicfit_iperf3 *ip = &r->d->u.ip;
+
+	if (x->a == 0 && (x->b > r->best_end || (x->b == r->best_end && x->is_sum && !r->best_sum) ||
+			  (x->b == r->best_end && x->udp && !ip->datagrams))) {
+		r->best_end = x->b;
+		r->best_sum = x->is_sum;
+		ip->receiver_gbps = x->g;
+		ip->duration_s = x->b;
+		ip->sum_line = x->line;
+		ip->retransmits = x->rtry;
+		if (x->udp) {
+			ip->udp = 1;
+			ip->lost = x->lost;
+			ip->datagrams = x->total;
+			ip->jitter_ms = x->jit;
+			ip->loss_line = x->line;
+		}
+	}
+	if (x->udp)
+		return;
+	if (x->a > r->last_start)
+		r->last_start = x->a;
+	r->dir[0].sum[x->is_sum] += x->g;
+	r->dir[0].n[x->is_sum]++;
+	r->last_interval = x->line;
+	if (x->b > r->last_end)
+		r->last_end = x->b;
+	add_retr(r, x->rtry, x->is_sum);
+}
+
 /* One "[..] a-b sec ... N Xbits/sec ..." line of the current tool. */
 static int result_line(struct ip_state *s, char *p, const struct nicfit__vlines *l,
 		       struct nicfit_error *err)
@@ -284,23 +342,10 @@ static int result_line(struct ip_state *s, char *p, const struct nicfit__vlines 
 	if (strstr(p, "[TX-") || rx)
 		ip->bidir = 1;
 	if (s->tool == 1) {
-		/* iperf2: the whole run is the line from 0 that ends last, [SUM] first */
-		/* ... and the Server Report's line of the same interval, with the datagrams */
-		if (a == 0 && (b > r->best_end || (b == r->best_end && is_sum && !r->best_sum) ||
-			       (b == r->best_end && udp && !ip->datagrams))) {
-			r->best_end = b;
-			r->best_sum = is_sum;
-			ip->receiver_gbps = g;
-			ip->duration_s = b;
-			ip->sum_line = l->lineno;
-			if (udp) {
-				ip->udp = 1;
-				ip->lost = lost;
-				ip->datagrams = total;
-				ip->jitter_ms = jit;
-				ip->loss_line = l->lineno;
-			}
-		}
+		struct ip2_line x = { a, b, g, jit, lost, total, l->lineno, is_sum, udp,
+				      rtry_column(tok, n, i) };
+
+		iperf2_line(r, &x);
 		return 0;
 	}
 	if (sender || receiver) {
@@ -343,6 +388,30 @@ static int result_line(struct ip_state *s, char *p, const struct nicfit__vlines 
 	return 0;
 }
 
+/*
+ * An iperf2 TCP run cut before its whole-run line: the mean of its interval
+ * lines ([SUM] ones when there are, one stream's only when it ran alone)
+ * and their Rtry column summed, a partial count.
+ */
+static void iperf2_cut(struct run *r)
+{
+	struct nicfit_iperf3 *ip = &r->d->u.ip;
+	int w = r->dir[0].n[1] ? 1 : 0;
+
+	ip->receiver_gbps = -1;
+	ip->retransmits = -1;
+	ip->sum_line = r->last_interval;
+	ip->duration_s = r->last_end;
+	if (!r->dir[0].n[w] || (!w && ip->streams > 1))
+		return;
+	ip->receiver_gbps = r->dir[0].sum[w] / r->dir[0].n[w];
+	ip->intervals = r->dir[0].n[w];
+	if (r->nretr[w]) {
+		ip->retransmits = r->retr[w];
+		ip->retr_intervals = r->nretr[w];
+	}
+}
+
 /* No summary: each direction's mean of its interval lines ([SUM] ones when there are). */
 static void from_intervals(struct run *r)
 {
@@ -361,6 +430,11 @@ static void from_intervals(struct run *r)
 		k = r->nretr[1] ? 1 : 0;
 		ip->retransmits = r->retr[k];
 		ip->retr_intervals = r->nretr[k];
+	}
+	if (r->d->kind == NICFIT_VERIFY_IPERF2 && !ip->udp && r->last_start > 0 &&
+	    r->last_start >= r->best_end) {
+		iperf2_cut(r);
+		return;
 	}
 	if (ip->sender_gbps >= 0 || ip->receiver_gbps >= 0 || r->d->kind == NICFIT_VERIFY_IPERF2)
 		return;

@@ -575,10 +575,11 @@ static int judge_retransmits(struct nicfit_verify *v, const struct nicfit_verify
 		f = nicfit__find(&v->findings, d->verdict == NICFIT_VERDICT_LOW ||
 				 d->verdict == NICFIT_VERDICT_FAR_BELOW ? NICFIT_SEV_WARNING :
 				 NICFIT_SEV_INFO, NICFIT_CODE_IPERF3_RETRANSMITS, NULL,
-				 "%s: at least %ld retransmitted segments, the Retr column summed "
+				 "%s: at least %ld retransmitted segments, the %s column summed "
 				 "over the %d interval lines up to %.0f s; the run is cut before its "
 				 "summary, so the total is partial; %s: \"%s\"", d->input,
-				 ip->retransmits, ip->retr_intervals, ip->duration_s, where, q);
+				 ip->retransmits, d->kind == NICFIT_VERIFY_IPERF2 ? "Rtry" : "Retr",
+				 ip->retr_intervals, ip->duration_s, where, q);
 		if (f && nicfit__finding_fix(&v->findings, f, "Look for drops on the path (switch "
 					     "counters, NIC rx discards) and for a too small socket "
 					     "buffer (-w); paste the whole run, with its sender "
