@@ -58,7 +58,9 @@ static void from_inputs(struct nicfit_verify *v, struct nicfit_verify_expect *x,
 			/* separate single-node jobs: one node each, whatever the hosts */
 			if (g->jobs && nodes < 1)
 				nodes = g->nnodes > 0 ? g->nnodes : 1;
-			else if (!g->jobs && (int)g->nhosts > nodes)
+			/* one host's lines with connections via NET: more nodes, how many unknown */
+			else if (!g->jobs && (int)g->nhosts > nodes &&
+				 !(g->nhosts == 1 && g->chan_net))
 				nodes = (int)g->nhosts;
 			if (!g->jobs && g->nnodes > nodes)
 				nodes = g->nnodes;
