@@ -536,6 +536,19 @@ static void perftest_iperf3(void **state)
 	judge(v, NULL);
 	assert_non_null(find(v, "verify-truncated", "mlx5_0"));
 	nicfit_verify_free(v);
+	/* quoted in a reply ("> "): the test's name and rows as if unquoted */
+	v = load_text("> ---------------------------------------------------------------\n"
+		      ">                     RDMA_Write BW Test\n"
+		      ">  Link type       : IB\n"
+		      ">  #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
+		      ">  65536      5000             97.10              97.05   \t\t   0.185\n"
+		      "> > \n");
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_PERFTEST);
+	assert_string_equal(d->u.pt.test, "RDMA_Write BW Test");
+	assert_int_equal(d->u.pt.bytes, 65536);
+	assert_near(d->u.pt.bw_avg_gbps, 97.05, 1e-12);
+	nicfit_verify_free(v);
 	/* iperf3 text: one stream on 10G at 9.30 Gb/s is as expected; its retransmits are info */
 	v = load("iperf3-394-10g-retransmits.txt");
 	nicfit_verify_expect_init(&x);

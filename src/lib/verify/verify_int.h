@@ -90,9 +90,9 @@ int nicfit__vscan_next(struct nicfit__vlines *l, const char **line, size_t *n);
 void nicfit__vlines_set(struct nicfit__vlines *l, const char *line, size_t n, long lineno);
 
 /*
- * The line past what launchers put in front: "[1,0]<stdout>:", "[0] ",
- * "host: " (pdsh/srun -l labels are left: they are not NCCL's). Returns a
- * pointer into line.
+ * The line past what launchers and forums put in front: a Markdown quote
+ * ("> "), "[1,0]<stdout>:", "[0] ", "host: " (pdsh/srun -l labels are
+ * left: they are not NCCL's). Returns a pointer into line.
  */
 char *nicfit__vskip_tags(char *line);
 /* Replace rank tags "[N]" anywhere in line by spaces (interleaved mpirun output). */

@@ -88,6 +88,12 @@ char *nicfit__vskip_tags(char *line)
 
 	while (*p == ' ' || *p == '\t')
 		p++;
+	/* a Markdown quote ("> ", "> > "): no tool's line starts with '>' */
+	while (*p == '>' && (p[1] == ' ' || p[1] == '\t' || p[1] == '>' || !p[1])) {
+		p++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+	}
 	p = skip_mpi_tag(p);
 	/* "[0] " from mpirun -l / srun --label style rank tags at the start */
 	if (*p == '[') {
