@@ -626,6 +626,27 @@ static void no_format(void **state)
 	nicfit_dump_free(d);
 }
 
+/*
+ * A GPU row the paste cut short (DeepEP#60's topo -mp stops inside GPU4's
+ * row): no cell of it is read, and the matrix says that row was cut.
+ */
+static void smi_row_cut_short(void **state)
+{
+	static const char text[] =
+		"        GPU0    GPU1    NIC0    NIC1    CPU Affinity    NUMA Affinity\n"
+		"GPU0     X      SYS     PIX     SYS     0-47    0\n"
+		"GPU1    SYS      X      SY";
+	struct run r;
+
+	(void)state;
+	judge(&r, text);
+	assert_int_equal(r.d->smi.row_cut, 2);
+	assert_int_equal(r.d->smi.row_line[1], 0);
+	assert_string_equal(r.d->smi.cell[0][0], "PIX");
+	out_has(r.a, NICFIT_FMT_JSON, "\"label\":\"GPU1\",\"row\":false,\"cut\":true", 1);
+	done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -642,6 +663,7 @@ int main(void)
 		cmocka_unit_test(matrix_nvlink_missing),
 		cmocka_unit_test(gid_index_env),
 		cmocka_unit_test(tree_alone_by_name),
+		cmocka_unit_test(smi_row_cut_short),
 		cmocka_unit_test(fw_mixed),
 		cmocka_unit_test(long_names),
 		cmocka_unit_test(no_format),

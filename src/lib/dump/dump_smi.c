@@ -242,8 +242,12 @@ int nicfit__dump_smi_row(struct nicfit_dump *d, const char *line, struct dump_at
 	if (nicfit_scan_dec(tok[0] + 3, 0, DUMP_MAX_SMI - 1, &k, &e) != NICFIT_DEC_OK || *e)
 		return 0;
 	g = (int)k;
-	if (g >= m->ngpus || n < 1 + m->ngpus + m->nnics)
-		return 1; /* a row cut short by the paste: nothing to compare */
+	if (g >= m->ngpus)
+		return 1;
+	if (n < 1 + m->ngpus + m->nnics) { /* a row cut short by the paste: nothing to compare */
+		m->row_cut = g + 1;
+		return 1;
+	}
 	m->row_line[g] = at.line;
 	for (i = 0; i < m->ngpus; i++)
 		snprintf(m->gcell[g][i], sizeof(m->gcell[0][0]), "%s", tok[1 + i]);
