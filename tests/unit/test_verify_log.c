@@ -91,6 +91,32 @@ static void era_2_4(void **state)
 	nicfit_verify_free(v);
 }
 
+/*
+ * 2.3: "Using internal Network IB" names the network; "CUDA Dev 2, IB
+ * Ports : mlx5_3/1(SOC) mlx5_1/1(PIX)" gives each port's class, SOC (the
+ * old name) read as SYS (NVIDIA/nccl#147's shape).
+ */
+static void era_2_3_ib_ports(void **state)
+{
+	static const char t[] =
+		"lf:1:1 [4] NCCL INFO NET/IB: [0] mlx5_3:1/IB\n"
+		"lf:1:1 [4] NCCL INFO Using internal Network IB\n"
+		"lf:2:2 [2] NCCL INFO CUDA Dev 2, IB Ports : mlx5_3/1(SOC) mlx5_2/1(SOC) "
+		"mlx5_1/1(PIX) mlx5_0/1(PHB)\n";
+	struct nicfit_verify *v = from_text("2.3", t);
+	const struct nicfit_nccl_log *g = log_of(v);
+
+	(void)state;
+	assert_string_equal(g->network, "IB");
+	assert_int_equal(g->nnic_dist, 1);
+	assert_int_equal(g->nic_dist[0].gpu, 2);
+	assert_int_equal(g->nic_dist[0].npaths, 4);
+	assert_string_equal(g->nic_dist[0].paths[0], "SYS");
+	assert_string_equal(g->nic_dist[0].paths[2], "PIX");
+	assert_string_equal(g->nic_dist[0].paths[3], "PHB");
+	nicfit_verify_free(v);
+}
+
 /* 2.5-2.26: per-GPU lines kept per GPU; the fix names the level the log sets */
 static void era_2_5_per_gpu(void **state)
 {
@@ -426,6 +452,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(era_2_3),
 		cmocka_unit_test(era_2_4),
+		cmocka_unit_test(era_2_3_ib_ports),
 		cmocka_unit_test(era_2_5_per_gpu),
 		cmocka_unit_test(era_2_7_to_2_2x),
 		cmocka_unit_test(host_names),

@@ -698,7 +698,26 @@ static void read_init(struct nicfit_nccl_log *g, struct ctx *c, const char *m, c
 	}
 }
 
-/* "CUDA Dev 0[0], IB NIC distance :  PIX NODE SYS SYS": once per host and GPU */
+/* Append a path class of k bytes at q (SOC, the drivers' old name, as SYS); 0 when it is none. */
+static int dist_class(struct nicfit_nccl_nic_dist *x, const char *q, size_t k)
+{
+	if (k == 3 && !strncmp(q, "SOC", 3)) {
+		nicfit__vcopy(x->paths[x->npaths++], sizeof(x->paths[0]), "SYS", 3);
+		return 1;
+	}
+	if ((k == 3 && (!strncmp(q, "PIX", 3) || !strncmp(q, "PXB", 3) || !strncmp(q, "PHB", 3) ||
+			!strncmp(q, "SYS", 3))) ||
+	    (k == 4 && !strncmp(q, "NODE", 4))) {
+		nicfit__vcopy(x->paths[x->npaths++], sizeof(x->paths[0]), q, k);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * "CUDA Dev 0[0], IB NIC distance :  PIX NODE SYS SYS" (2.4), "CUDA Dev 2,
+ * IB Ports : mlx5_3/1(SOC) mlx5_1/1(PIX)" (2.3): once per host and GPU
+ */
 static void read_nic_distance(struct nicfit_nccl_log *g, const char *prefix, size_t plen,
 			      const char *m, const char *q, long line)
 {
@@ -719,18 +738,24 @@ static void read_nic_distance(struct nicfit_nccl_log *g, const char *prefix, siz
 	nicfit__vcopy(x->host, sizeof(x->host), prefix, hn);
 	x->gpu = (int)gpu;
 	x->line = line;
-	for (q += 15; *q && x->npaths < NICFIT_NCCL_MAX_DIST; ) {
+	for (q = strchr(q, ':') + 1; *q && x->npaths < NICFIT_NCCL_MAX_DIST; ) {
 		size_t k;
 
 		q += strspn(q, " ");
 		k = strcspn(q, " ");
 		if (!k)
 			break;
-		if ((k == 3 && (!strncmp(q, "PIX", 3) || !strncmp(q, "PXB", 3) ||
-				!strncmp(q, "PHB", 3) || !strncmp(q, "SYS", 3))) ||
-		    (k == 4 && !strncmp(q, "NODE", 4)))
-			nicfit__vcopy(x->paths[x->npaths++], sizeof(x->paths[0]), q, k);
-		else
+		/* 2.3 "IB Ports : mlx5_3/1(SOC) mlx5_1/1(PIX)": the class in brackets */
+		if (memchr(q, '(', k) && q[k - 1] == ')') {
+			const char *o = memchr(q, '(', k);
+
+			q += k;
+			k = (size_t)(q - 1 - (o + 1));
+			if (!dist_class(x, o + 1, k))
+				break;
+			continue;
+		}
+		if (!dist_class(x, q, k))
 			break;
 		q += k;
 	}
@@ -789,7 +814,8 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 		}
 	} else if (strstr(m, "GPU Direct RDMA ") && strstr(m, "HCA")) {
 		read_gdr(g, m, line, &oom);
-	} else if (!strncmp(m, "CUDA Dev ", 9) && (q = strstr(m, " NIC distance :")) != NULL) {
+	} else if (!strncmp(m, "CUDA Dev ", 9) && ((q = strstr(m, " NIC distance :")) != NULL ||
+						    (q = strstr(m, " IB Ports :")) != NULL)) {
 		read_nic_distance(g, prefix, plen, m, q, line);
 	} else if (!strncmp(m, "NET/", 4) && (strstr(m, " qpn ") || strstr(m, " qp_num "))) {
 		if (nicfit__verify_read_qp(g, prefix, plen, m, line))
@@ -808,12 +834,14 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 			nicfit__vcopy(g->bootstrap_if, sizeof(g->bootstrap_if), q, strcspn(q, ":< "));
 			g->bootstrap_line = line;
 		}
-	} else if (!strncmp(m, "Using network ", 14)) {
+	} else if (!strncmp(m, "Using network ", 14) || !strncmp(m, "Using internal Network ", 23)) {
+		/* 2.3 says "Using internal Network IB" */
+		q = m + (m[6] == 'n' ? 14 : 23);
 		if (!g->network[0]) {
-			copy_trimmed(g->network, sizeof(g->network), m + 14);
+			copy_trimmed(g->network, sizeof(g->network), q);
 			g->network_line = line;
 		}
-		if (!strncmp(m + 14, "Socket", 6) && !g->socket_used++)
+		if (!strncmp(q, "Socket", 6) && !g->socket_used++)
 			g->socket_line = line;
 	} else if (!strncmp(m, "P2P plugin ", 11)) {
 		/* the transport the plugin registers ("IBext") names it best */
