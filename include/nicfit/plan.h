@@ -228,6 +228,9 @@ struct nicfit_plan {
 	const struct nicfit_onboard *fe_ob;
 	const struct nicfit_nic *fe_nic;
 	int fe_slot;                    /* an add-in front-end card's slot, -1 none */
+	const struct nicfit_nic *fe_ocp; /* the OCP NIC 3.0 card R6 moved the front end to, the
+					 * GPUs and back-end cards having taken every PCIe slot
+					 * R3's card fits (fe_nic is then this card), or NULL */
 	int fe_installed;               /* the front-end card is the one installed in the
 					 * host (installed_fe_slot; moved if fe_slot is another
 					 * slot): not in the bill of materials */

@@ -30,8 +30,9 @@ _Static_assert(offsetof(struct nicfit_plan, rule_nic) ==
 			       sizeof(((struct nicfit_plan *)0)->rule_part),
 	       "nicfit_plan() clears all but rule_part, which rule_nic must follow");
 
-int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input *in,
-		struct nicfit_plan *p, struct nicfit_error *err)
+/* The plan, with ocp (or NULL) as the OCP front-end card R6 chose on a first pass. */
+static int plan_once(const struct nicfit_catalog *cat, const struct nicfit_plan_input *in,
+		     const struct nicfit_nic *ocp, struct nicfit_plan *p, struct nicfit_error *err)
 {
 	int i;
 
@@ -54,6 +55,7 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 	for (i = 0; i < NICFIT_PLAN_MAX_STORAGE; i++)
 		p->st_slots[i] = -1;
 	p->be_limited_by = "";
+	p->fe_ocp = ocp;
 	if (!in->server)
 		return nicfit_error_set(err, NICFIT_E_USAGE, "no server");
 	nicfit__plan_riser(p);
@@ -94,6 +96,25 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	}
 	return 0;
+}
+
+/*
+ * The plan; made a second time, with the OCP card in the OCP slot, when
+ * the GPUs and back-end cards left R3's front-end card no PCIe slot
+ * (nicfit__plan_frontend_ocp(), plan_place.c): the front end's card, port
+ * speed, load time, cables and bill of materials then all follow the card
+ * the server can hold.
+ */
+int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input *in,
+		struct nicfit_plan *p, struct nicfit_error *err)
+{
+	const struct nicfit_nic *ocp;
+	int rc = plan_once(cat, in, NULL, p, err);
+
+	if (rc || !(ocp = nicfit__plan_frontend_ocp(cat, p)))
+		return rc;
+	nicfit_plan_release(p);
+	return plan_once(cat, in, ocp, p, err);
 }
 
 /* ---- spec in, document out --------------------------------------------- */

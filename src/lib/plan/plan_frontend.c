@@ -18,13 +18,6 @@
 /* ---- R3: front end ------------------------------------------------------ */
 
 /*
- * The slowest port that serves as a front end on its own: 10GbE moves a
- * 70B model's 4-bit weights in well under a minute and the serving
- * traffic of hundreds of streams (kB/s each) in a fraction of a percent,
- * so an onboard 10GbE port makes a front-end card unnecessary (R3).
- */
-#define FRONTEND_MIN_GBPS 10.0
-/*
  * R3's 25GbE suggestion. Loading the model 1% of the day or more (864 of
  * 86,400 s) is time the GPUs stand idle that 25GbE cuts about 2.5-fold;
  * storage that can deliver half again what the link carries leaves the
@@ -37,7 +30,7 @@
 
 /*
  * R3, which front end: the card asked for (--frontend-nic); else the
- * server's fastest onboard port of FRONTEND_MIN_GBPS or more, since
+ * server's fastest onboard port of PLAN_FRONTEND_MIN_GBPS or more, since
  * ports the server already has cost nothing; else, one card per server,
  * the cheapest sourced front-end card of the catalog.
  */
@@ -61,10 +54,13 @@ static void frontend_port(const struct nicfit_catalog *cat, struct nicfit_plan *
 					  "give a catalog NIC id (nicfit catalog list nics) or a part number "
 					  "nicfit decode reads", "%s", err.msg);
 	}
+	/* R6 found the PCIe slots full and an OCP slot free: the card it chose there */
+	if (!p->fe_nic && p->fe_ocp)
+		p->fe_nic = p->fe_ocp;
 	for (i = 0; !p->fe_nic && i < s->nonboard; i++) {
 		const struct nicfit_onboard *ob = &s->onboard[i];
 
-		if (ob->port_gbps >= FRONTEND_MIN_GBPS &&
+		if (ob->port_gbps >= PLAN_FRONTEND_MIN_GBPS &&
 		    (!p->fe_ob || ob->port_gbps > p->fe_ob->port_gbps))
 			p->fe_ob = ob;
 	}
@@ -79,7 +75,7 @@ static void frontend_port(const struct nicfit_catalog *cat, struct nicfit_plan *
 	for (k = 0; need_card && k < nicfit_catalog_count(cat, NICFIT_KIND_NIC); k++) {
 		const struct nicfit_nic *n = nicfit_catalog_nic(cat, k);
 
-		if (!(n->roles & NICFIT_ROLE_FRONTEND) || n->port_gbps < FRONTEND_MIN_GBPS)
+		if (!(n->roles & NICFIT_ROLE_FRONTEND) || n->port_gbps < PLAN_FRONTEND_MIN_GBPS)
 			continue;
 		if (!p->fe_nic || (n->e.priced && (!p->fe_nic->e.priced ||
 						   n->e.price_usd < p->fe_nic->e.price_usd)))
@@ -88,7 +84,7 @@ static void frontend_port(const struct nicfit_catalog *cat, struct nicfit_plan *
 	if (!p->fe_onboard && p->fe_nic)
 		p->fe_port_gbps = p->fe_nic->port_gbps;
 	if (p->fe_port_gbps <= 0)
-		p->fe_port_gbps = FRONTEND_MIN_GBPS;
+		p->fe_port_gbps = PLAN_FRONTEND_MIN_GBPS;
 }
 
 /*
@@ -176,8 +172,11 @@ static void frontend_describe(struct nicfit_plan *p, const struct nicfit_stream 
 			    p->fe_nic->e.name, p->fe_nic->ports, p->fe_nic->port_gbps, p->fe_nic->cage,
 			    in->frontend_nic && in->installed_fe_slot ? ": the card the host already "
 			    "has (nicfit plan --from-host), in place of a new one" :
-			    in->frontend_nic ? " as asked" : ": the server has no onboard 10GbE or faster "
-			    "port, so one card per server, the cheapest sourced front-end card");
+			    in->frontend_nic ? " as asked" : p->fe_ocp ? ": the server has no onboard "
+			    "10GbE or faster port and the plan's GPUs and cards leave no PCIe slot a "
+			    "front-end card fits, so one OCP NIC 3.0 card per server in its OCP slot, the "
+			    "cheapest sourced front-end OCP card" : ": the server has no onboard 10GbE or "
+			    "faster port, so one card per server, the cheapest sourced front-end card");
 	plan_decide(&p->decisions, "R3", 1,
 		    "Serving traffic: %ld concurrent stream%s x %g tokens/s x %.0f B per "
 		    "token = %.2f Mb/s, %.4f%% of %g GbE (generated text is a few kB/s per request).",

@@ -134,6 +134,14 @@ void nicfit__plan_rule_frontend(const struct nicfit_catalog *cat, struct nicfit_
  * difference is then below what NCCL's own variance shows (R5, R6).
  */
 #define PLAN_FULL_SPEED_SHARE 0.95
+/*
+ * The slowest port that serves as a front end on its own: 10GbE moves a
+ * 70B model's 4-bit weights in well under a minute and the serving
+ * traffic of hundreds of streams (kB/s each) in a fraction of a percent,
+ * so an onboard 10GbE port makes a front-end card unnecessary (R3, and
+ * R6's OCP front-end card, plan_place.c).
+ */
+#define PLAN_FRONTEND_MIN_GBPS 10.0
 
 /* R6: plan_slot.c, plan_sd.c, plan_search.c, plan_place.c */
 /* A placement of the GPUs and the back-end cards, and how good it is. */
@@ -277,6 +285,13 @@ int nicfit__plan_card_fits_slot(const struct nicfit_card *c, const struct nicfit
 const char *nicfit__plan_form_words(const struct nicfit_nic *n);
 /* "socket 1", or the vendor's name for it ("socket 1 (CPU2)"), into b (plan_place.c). */
 const char *nicfit__plan_sock_name(const struct nicfit_server *s, int socket, char *b, size_t n);
+/*
+ * The OCP front-end card to make the plan again with when the GPUs and
+ * back-end cards left R3's card no slot and an OCP slot is free, or NULL
+ * (plan_place.c).
+ */
+const struct nicfit_nic *nicfit__plan_frontend_ocp(const struct nicfit_catalog *cat,
+						   const struct nicfit_plan *p);
 /* plan_frontend.c: an add-in front-end card in a free slot, after the GPUs and back-end cards */
 void nicfit__plan_place_frontend(struct nicfit_plan *p);
 /* 1 when name is one of the comma-separated slot names of list (installed_backend_slot; plan_slot.c). */

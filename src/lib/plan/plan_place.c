@@ -514,3 +514,73 @@ void nicfit__plan_rule_slot_holds(struct nicfit_plan *p)
 				      sv->slots[i].holds, u->what);
 	}
 }
+
+/* 1 when the plan put nothing in slot i (no GPU, back-end card or storage card). */
+static int slot_free(const struct nicfit_plan *p, int i)
+{
+	int j;
+
+	for (j = 0; j < NICFIT_PLAN_MAX_GPUS; j++)
+		if (p->gpu_slots[j] == i)
+			return 0;
+	for (j = 0; j < NICFIT_PLAN_MAX_CARDS; j++)
+		if (p->be_slots[j] == i || p->be_aux_slots[j] == i)
+			return 0;
+	for (j = 0; j < p->st_cards && j < NICFIT_PLAN_MAX_STORAGE; j++)
+		if (p->st_slots[j] == i)
+			return 0;
+	return 1;
+}
+
+/* 1 when catalog card n fits a slot of the server that plan p left free. */
+static int fits_free_slot(const struct nicfit_plan *p, const struct nicfit_nic *n)
+{
+	const struct nicfit_server *sv = p->in.server;
+	struct nicfit_card c;
+	int i;
+
+	memset(&c, 0, sizeof(c));
+	c.pcie_width = n->pcie_width;
+	for (i = 0; i < sv->nslots; i++)
+		if (slot_free(p, i) && sv->slots[i].gpu != NICFIT_GPU_BASEBOARD &&
+		    nicfit__plan_card_fits_slot(&c, n, &sv->slots[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * R6, the front end in the OCP slot (docs/rules.md): when R3 chose the
+ * front-end card itself (no --frontend-nic, no --frontend-slot, no onboard
+ * port fast enough) and the GPUs and back-end cards left it no PCIe slot
+ * (frontend-no-slot), a server with a free OCP NIC 3.0 slot takes the
+ * front end there, as Dell, HPE and Lenovo build their GPU servers: the
+ * OCP slot is the network slot the PCIe slots do not give up. The card is
+ * the cheapest sourced front-end OCP card of the catalog that fits the
+ * free slot (the first listed when none is priced), at R3's 10GbE
+ * minimum or faster. Returns it for the plan to be made again with it
+ * (p->fe_ocp), or NULL: the plan stands.
+ */
+const struct nicfit_nic *nicfit__plan_frontend_ocp(const struct nicfit_catalog *cat,
+						   const struct nicfit_plan *p)
+{
+	const struct nicfit_nic *best = NULL;
+	const char *no_slot = nicfit__code_name(NICFIT_CODE_FRONTEND_NO_SLOT);
+	size_t k;
+	int stuck = 0;
+
+	if (p->in.frontend_nic || p->in.frontend_slot_pin || p->fe_onboard || p->fe_ocp ||
+	    !p->fe_nic || p->fe_slot >= 0 || !p->in.server->nslots)
+		return NULL;
+	for (k = 0; k < p->findings.n && !stuck; k++)
+		stuck = p->findings.v[k].code && !strcmp(p->findings.v[k].code, no_slot);
+	for (k = 0; stuck && k < nicfit_catalog_count(cat, NICFIT_KIND_NIC); k++) {
+		const struct nicfit_nic *n = nicfit_catalog_nic(cat, k);
+
+		if (!(n->roles & NICFIT_ROLE_FRONTEND) || n->port_gbps < PLAN_FRONTEND_MIN_GBPS ||
+		    !n->form_factor || strncmp(n->form_factor, "ocp", 3) || !fits_free_slot(p, n))
+			continue;
+		if (!best || (n->e.priced && (!best->e.priced || n->e.price_usd < best->e.price_usd)))
+			best = n;
+	}
+	return best;
+}
