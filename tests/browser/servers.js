@@ -30,6 +30,28 @@ function ok(cond, name, detail) {
   }
 }
 
+/*
+ * A command-line option in an answer: the page's user sets a field and
+ * presses Apply, or reads plain words, never a flag (the CLI keeps them).
+ */
+const FLAG = /(^|[^\w-])--[a-z][\w-]*/g;
+
+function flagsIn(text) {
+  return [...text.matchAll(FLAG)].map((m) => text.slice(Math.max(0, m.index - 40), m.index + m[0].length + 20).replace(/\s+/g, ' '));
+}
+
+/* Answers whose library prose names options: training (MFU, overlap, parallelism), fixes, the BOM's prices, a cluster. */
+const PROSE_LINKS = [
+  '/plan?example=training', '/plan?example=capped', '/plan?example=gen4', '/plan?example=lab', '/plan?example=x710',
+  '/plan?example=split', '/plan?example=replicas', '/plan?example=inference',
+  '/plan?server=dgx-h100&servers=32&model=llama-3.1-405b&workload=training',
+  '/plan?server=r740xd&gpu=a40&gpus_per_server=2&servers=2&model=llama-3-8b&workload=training',
+  '/plan?server=sr650-v2&servers=4',
+  '/plan?server=r650&gpu=a2&gpus_per_server=3',
+  '/plan?server=dgx-b200&servers=4&workload=training&model=llama-3-70b',
+  '/cluster?nodes=4', '/cluster?nodes=64', '/cluster?nodes=512&gpus_per_node=8',
+];
+
 /* Critical findings that only a wrong GPU choice or count causes. */
 const FORM_CAUSED = ['too-many-gpus', 'no-slot-for-gpus', 'gpu-not-in-server', 'baseboard-partly-filled'];
 
@@ -55,6 +77,7 @@ async function main() {
   await page.goto(base + '/plan?server=r740xd&gpu=a40&gpus_per_server=2&servers=2&model=llama-3-8b&workload=training');
   await answer(page);
   const bad = [];
+  const flagged = [];
   for (const sv of servers) {
     const before = await page.evaluate(() => document.getElementById('plan-result').innerText);
     await page.selectOption('#plan-form select[name=server]', sv.id);
@@ -104,9 +127,27 @@ async function main() {
     for (const code of FORM_CAUSED) {
       if (state.text.includes(code)) bad.push(`${sv.id}: ${code} in the answer`);
     }
+    for (const f of flagsIn(state.text)) flagged.push(`${sv.id}: ${f}`);
   }
   ok(servers.length > 0 && bad.length === 0,
     `every catalog server (${servers.length}) plans through the form; baseboards lock their GPUs`, bad.join('\n'));
+
+  ok(servers.length > 0 && flagged.length === 0,
+    `no command-line option in the answers of the ${servers.length} servers' plans`, flagged.join('\n'));
+
+  /* Prose that names options (decisions, findings, fixes, the verdict): as fields and words on the page. */
+  for (const link of PROSE_LINKS) {
+    const tab = link.slice(1).split('?')[0];
+    await page.goto(base + link);
+    await page.waitForFunction((t) => {
+      const r = document.getElementById(t + '-result');
+      return r && !r.classList.contains('busy') && r.querySelector('.verdict, .error');
+    }, tab, { timeout: 20000 }).catch(() => {});
+    const text = await page.evaluate((t) => document.getElementById(t + '-result').innerText, tab);
+    const found = flagsIn(text);
+    ok(text.length > 200 && found.length === 0, `${link}: the answer names no command-line option`,
+      found.join('\n') || text.slice(0, 200));
+  }
 
   /* Two conflicting counts: refused as `nicfit cluster --nodes 4 --gpus 64` is. */
   await page.goto(base + '/cluster?nodes=4&gpus=64');

@@ -221,7 +221,7 @@
     const counts = {};
     for (const x of findings || []) counts[x.severity] = (counts[x.severity] || 0) + 1;
     return h('div', { class: 'verdict ' + tone },
-      h('h2', { class: 'headline' }, typeof headline === 'string' ? partText(headline) : headline),
+      h('h2', { class: 'headline' }, typeof headline === 'string' ? pageText(tab, headline) : headline),
       h('p', { class: 'badges' }, ['critical', 'warning', 'info'].filter((k) => counts[k]).map((k) =>
         h('a', { class: 'badge sev-' + k, href: '#' + tab + '-findings',
           text: counts[k] + ' ' + k + (counts[k] === 1 ? '' : 's') }))));
@@ -283,10 +283,10 @@
       titles: { network: 'Network', link: 'Link', description: 'Cable', ends: 'Ends', length_m: 'Length', qty: 'Qty' } } : {}));
   }
 
-  function decisionsBlock(decisions) {
+  function decisionsBlock(tab, decisions) {
     if (!Array.isArray(decisions) || !decisions.length) return null;
     return section('Why', h('ol', { class: 'why' }, decisions.map((d) =>
-      h('li', null, h('span', { class: 'rule', text: d.rule || '' }), h('span', null, partText(d.text || fmtValue('', d)))))));
+      h('li', null, h('span', { class: 'rule', text: d.rule || '' }), h('span', null, pageText(tab, d.text || fmtValue('', d)))))));
   }
 
   function findingsBlock(tab, findings) {
@@ -295,7 +295,7 @@
       h('li', { class: 'sev-' + (f.severity || 'info') },
         h('span', { class: 'badge', text: f.severity || 'info' }),
         f.code ? h('code', { text: f.code }) : null,
-        h('span', null, ' ', partText(f.message || '')),
+        h('span', null, ' ', pageText(tab, f.message || '')),
         f.fix ? h('div', { class: 'fix' }, 'Fix: ', fixView(tab, f.fix)) : null))));
   }
 
@@ -316,48 +316,133 @@
     return t.trim() || el.name;
   }
 
+  /* A button that sets a field and plans again; value null clears it (empties the field, unticks the box). */
   function applyButton(tab, key, value, text) {
-    return h('button', { type: 'button', class: 'apply', 'data-apply-key': key, 'data-apply-value': value, text });
+    return h('button', { type: 'button', class: 'apply', 'data-apply-key': key,
+      'data-apply-value': value === null ? '' : value, 'data-apply-clear': value === null ? '1' : null, text });
+  }
+
+  /*
+   * The options a text names, as the page user reads them: each one the
+   * form has a field for becomes the field's name (with its value), one
+   * it has none for becomes the setting the address takes, --catalog is
+   * said in words, and "leave out --gpu" asks to leave the field empty.
+   * With buttons (an array), each option it can set gets a button that
+   * sets it and plans again. Returns the text's parts; catalogNote is set
+   * on out when the text named --catalog.
+   */
+  const FLAG = /(\bleave out\s+)?\(?--([a-z][a-z0-9-]*)(?:[ =]([A-Za-z0-9][A-Za-z0-9._:|=-]*))?\)?/g;
+
+  /* "nicfit cluster --nodes N --gpu ID": another tab of this page, with the fields it names */
+  const COMMAND = /\bnicfit (plan|cluster|decode|calc)((?:\s+--[a-z][a-z0-9-]*(?:[ =](?!-)[A-Za-z0-9][A-Za-z0-9._:|=-]*)?)+)/;
+  const TAB_NAME = { plan: 'Plan', cluster: 'Cluster', decode: 'Decode', calc: 'Calculators' };
+
+  function commandWords(tab, text) {
+    const form = formOf(tab);
+    const names = [];
+    for (const m of text.matchAll(/--([a-z][a-z0-9-]*)/g)) {
+      const el = form && form.elements.namedItem(m[1].replace(/-/g, '_'));
+      names.push(el && !(el instanceof RadioNodeList) ? fieldLabel(el) : m[1].replace(/-/g, ' '));
+    }
+    return ['the ', h('q', { text: TAB_NAME[tab] }), ' tab of this page (', names.map((x, i) =>
+      [i ? (i === names.length - 1 ? ' and ' : ', ') : '', h('q', { text: x })]), ')'];
+  }
+
+  function flagWords(tab, text, buttons) {
+    const form = formOf(tab);
+    const out = [];
+    let last = 0;
+    let m;
+    const cmd = COMMAND.exec(text);
+    if (cmd) {
+      /* the command whole, said as the tab it is on this page */
+      const before = flagWords(tab, text.slice(0, cmd.index), buttons);
+      const after = flagWords(tab, text.slice(cmd.index + cmd[0].length), buttons);
+      const all = before.concat(commandWords(cmd[1], cmd[2]), after);
+      all.catalogNote = before.catalogNote || after.catalogNote;
+      return all;
+    }
+    FLAG.lastIndex = 0;
+    out.catalogNote = false;
+    while ((m = FLAG.exec(text))) {
+      const leave = !!m[1];
+      const whole = m[0].slice(m[1] ? m[1].length : 0);
+      const key = m[2].replace(/-/g, '_');
+      const el = form && form.elements.namedItem(key);
+      out.push(text.slice(last, m.index));
+      last = FLAG.lastIndex;
+      /* "--no-rail-optimized": the box of "--rail-optimized", unticked */
+      const box = !el && key.startsWith('no_') && form && form.elements.namedItem(key.slice(3));
+      if (box && box.type === 'checkbox') {
+        out.push(whole.startsWith('(') ? '(' : '', 'untick ', h('q', { text: fieldLabel(box) }), whole.endsWith(')') ? ')' : '');
+        if (buttons) buttons.push(applyButton(tab, key.slice(3), null, 'Untick ' + fieldLabel(box)));
+        continue;
+      }
+      let value = m[3] && !/^[A-Z]+$/.test(m[3]) ? m[3].replace(/[.:]+$/, '') : '';
+      let close = whole.endsWith(')') ? ')' : '';
+      if (value && value.length < m[3].length) {
+        /* the sentence's own stop after the value ("--fabric roce."): left in the text */
+        last = m.index + m[0].lastIndexOf(m[3]) + value.length;
+        close = '';
+      }
+      /* a choice of values ("ddp|zero1|fsdp") or a name to give one to ("mfu="): no single value to set */
+      const single = value && !/[|]|=$/.test(value);
+      const open = whole.startsWith('(') ? '(' : '';
+      if (el && !(el instanceof RadioNodeList) && el.disabled) {
+        /* a field the server's baseboard sets (GPU, GPUs per server): words, no button */
+        out.push(open, leave ? 'leave out ' : '', h('q', { text: fieldLabel(el) }),
+          h('span', { class: 'page-note', text: ' (set by the server: choose another server to change it)' }), close);
+      } else if (el && !(el instanceof RadioNodeList)) {
+        if (leave) {
+          out.push(open, 'leave ', h('q', { text: fieldLabel(el) }), ' empty', close);
+          if (buttons) buttons.push(applyButton(tab, key, null, 'Clear ' + fieldLabel(el)));
+          continue;
+        }
+        if (buttons && !value && el.tagName === 'SELECT' && key.endsWith('cards')) value = String(Number(el.value || 1) + 1);
+        out.push(open, h('q', { text: fieldLabel(el) + (value ? ' = ' + value : '') }), close);
+        if (buttons) {
+          buttons.push(single ? applyButton(tab, key, value, 'Apply: ' + fieldLabel(el) + ' ' + value)
+            : applyButton(tab, key, '', 'Set ' + fieldLabel(el)));
+        }
+      } else if (key === 'catalog') {
+        /* "correct them with --catalog", "then --catalog prices.json": said in words, the sentence whole */
+        out[out.length - 1] = out[out.length - 1].replace(/\s*(,\s*then|\bwith)\s*$/, '');
+        out.push(' in a catalog file given to the server when it starts', close);
+        out.catalogNote = true;
+      } else {
+        /* A setting the form has no field for: the address keeps it (as "More settings from the link"). */
+        const name = key === 'assume' && value ? 'assumption ' + value.replace(/=.*$/, '') : key.replace(/_/g, ' ');
+        out.push(open, leave ? 'leave out ' : '', h('q', { text: name + (single && key !== 'assume' ? ' = ' + value : '') }));
+        if (single && buttons && key !== 'assume') buttons.push(applyButton(tab, key, value, 'Apply: ' + name + ' ' + value));
+        else {
+          const eg = key === 'assume' && value ? value.replace(/=.*$/, '') + '=…' : single ? value : '…';
+          const where = 'no field on this page; add ' + key + '=' + eg + ' to the address';
+          out.push(h('span', { class: 'page-note', text: open ? ': ' + where : ' (' + where + ')' }));
+        }
+        out.push(close);
+      }
+    }
+    out.push(text.slice(last));
+    for (let i = 0; i < out.length; i++) if (typeof out[i] === 'string') out[i] = partText(out[i]);
+    return out;
+  }
+
+  /* Prose of the library (a decision, a finding's message, the verdict) as the page says it. */
+  function pageText(tab, text) {
+    const out = flagWords(tab, String(text === null || text === undefined ? '' : text), null);
+    if (out.catalogNote) out.push(h('span', { class: 'page-note', text: ' (' + CATALOG_NOTE + ')' }));
+    return out;
+  }
+
+  /* The same as plain text, for the printed quote. */
+  function pagePlain(tab, text) {
+    return h('span', null, pageText(tab, text)).textContent;
   }
 
   function fixView(tab, fix) {
     const form = formOf(tab);
-    const out = [];
     const buttons = [];
-    let catalogNote = false;
-    const re = /\(?--([a-z][a-z0-9-]*)(?:[ =]([A-Za-z0-9][A-Za-z0-9._:-]*))?\)?/g;
-    let last = 0;
-    let m;
-    while ((m = re.exec(fix))) {
-      const key = m[1].replace(/-/g, '_');
-      const el = form && form.elements.namedItem(key);
-      out.push(fix.slice(last, m.index));
-      last = re.lastIndex;
-      let value = m[2] && !/^[A-Z]+$/.test(m[2]) ? m[2] : '';
-      if (el && !(el instanceof RadioNodeList) && el.disabled) {
-        /* a field the server's baseboard sets (GPU, GPUs per server): words, no button */
-        out.push(h('q', { text: fieldLabel(el) }), h('span', { class: 'page-note', text: ' (set by the server: choose another server to change it)' }));
-      } else if (el && !(el instanceof RadioNodeList)) {
-        if (!value && el.tagName === 'SELECT' && key.endsWith('cards')) value = String(Number(el.value || 1) + 1);
-        out.push(m[0].startsWith('(') ? '(' : '', h('q', { text: fieldLabel(el) + (value ? ' = ' + value : '') }),
-          m[0].endsWith(')') ? ')' : '');
-        buttons.push(value ? applyButton(tab, key, value, 'Apply: ' + fieldLabel(el) + ' ' + value)
-          : applyButton(tab, key, '', 'Set ' + fieldLabel(el)));
-      } else if (key === 'catalog') {
-        /* "correct them with --catalog", "then --catalog prices.json": said in words, the sentence whole */
-        out[out.length - 1] = out[out.length - 1].replace(/\s*(,\s*then|\bwith)\s*$/, '');
-        out.push(' in a catalog file given to the server when it starts');
-        catalogNote = true;
-      } else {
-        /* A setting the form has no field for: the address keeps it (as "More settings from the link"). */
-        const name = key.replace(/_/g, ' ');
-        out.push(h('q', { text: name + (value ? ' = ' + value : '') }));
-        if (value) buttons.push(applyButton(tab, key, value, 'Apply: ' + name + ' ' + value));
-        else out.push(h('span', { class: 'page-note', text: ' (no field on this page: add ' + key + '=… to the address)' }));
-      }
-    }
-    out.push(fix.slice(last));
-    for (let i = 0; i < out.length; i++) if (typeof out[i] === 'string') out[i] = partText(out[i]);
+    const out = flagWords(tab, fix, buttons);
     /* A NIC of the catalog that the fix names and the plan does not use. */
     const nicKey = tab === 'plan' ? 'backend_nic' : tab === 'cluster' ? 'nic' : null;
     const nics = (state.catalog && state.catalog.nics) || [];
@@ -370,7 +455,7 @@
         break;
       }
     }
-    if (catalogNote) out.push(h('span', { class: 'page-note', text: ' (' + CATALOG_NOTE + ')' }));
+    if (out.catalogNote) out.push(h('span', { class: 'page-note', text: ' (' + CATALOG_NOTE + ')' }));
     return [out, buttons];
   }
 
@@ -416,7 +501,7 @@
     const b = doc.backend || {};
     const f = doc.frontend || {};
     const m = doc.model_fit || null;
-    out.push(printHeader('Network plan and quote', inputs, planVerdict(doc)));
+    out.push(printHeader('Network plan and quote', inputs, pagePlain('plan', planVerdict(doc))));
     out.push(verdictBox('plan', b.needed ? 'backend' : 'frontend', planVerdict(doc), doc.findings));
     out.push(findingsBlock('plan', doc.findings));
 
@@ -499,7 +584,7 @@
         table(ar.options, { columns: ['label', 'node_gbps', 'seconds', 'algorithm'],
           titles: { label: 'Network', node_gbps: 'Per node', seconds: 'Per step', algorithm: 'NCCL' } })));
     }
-    out.push(decisionsBlock(doc.decisions));
+    out.push(decisionsBlock('plan', doc.decisions));
     out.push(more(doc, ['input', 'verdict', 'model_fit', 'frontend', 'backend', 'oob', 'cables', 'bom',
       'decisions', 'findings', 'placement', 'estimates']));
     return out;
@@ -538,7 +623,7 @@
     const head = typeof doc.verdict === 'string' && doc.verdict ? doc.verdict
       : 'Back end: ' + (doc.tiers ? doc.tiers + '-tier fabric' : 'fabric') + (sw.length ? ', ' + sw.join(' + ') + ' switches' : '') +
         (nodes ? ' for ' + nodes + ' node' + (nodes === 1 ? '' : 's') + (doc.gpus ? ' (' + doc.gpus + ' GPUs)' : '') : '') + '.';
-    out.push(printHeader('Cluster fabric and quote', inputs, head));
+    out.push(printHeader('Cluster fabric and quote', inputs, typeof head === 'string' ? pagePlain('cluster', head) : head));
     out.push(verdictBox('cluster', 'backend', head, doc.findings));
     out.push(findingsBlock('cluster', doc.findings));
     const cards = [];
@@ -563,7 +648,7 @@
     if (Array.isArray(doc.port_map) && doc.port_map.length) {
       out.push(h('details', { class: 'more' }, h('summary', { text: 'Port map (' + doc.port_map.length + ' rows)' }), table(doc.port_map)));
     }
-    out.push(decisionsBlock(doc.decisions));
+    out.push(decisionsBlock('cluster', doc.decisions));
     if (Array.isArray(doc.assumptions) && doc.assumptions.length) out.push(assumptionsBlock(doc.assumptions));
     out.push(more(doc, ['input', 'verdict', 'tiers', 'leaf_switches', 'spine_switches', 'core_switches', 'gpus',
       'host_links', 'switch_links', 'cables', 'bom', 'decisions', 'findings', 'port_map', 'backend', 'frontend', 'oob',
@@ -1455,7 +1540,12 @@
             open(tab, params, true);
             return;
           }
-          if (apply.dataset.applyValue) {
+          if (apply.dataset.applyClear) {
+            if (el.type === 'checkbox') el.checked = false;
+            else el.value = '';
+            if (tab === 'plan') document.getElementById('plan-examples').value = '';
+            run(tab, true);
+          } else if (apply.dataset.applyValue) {
             setField(el, apply.dataset.applyValue);
             if (tab === 'plan') document.getElementById('plan-examples').value = '';
             run(tab, true);
