@@ -55,6 +55,8 @@ struct query {
 	const char *example;   /* ?example= on the plan tab */
 	const char *part;      /* ?part= on the decode tab */
 	int n;                 /* settings seen, empty ones left out */
+	const struct nicfit_catalog *cat;
+	char count[16];        /* a baseboard's GPU count, as the form shows it */
 	int rc;
 	struct nicfit_error *err;
 };
@@ -101,6 +103,254 @@ static int add_example(struct query *q, struct nicfit_spec *link)
 	return 0;
 }
 
+/*
+ * An example's settings under the link's own, into q->spec, once: the
+ * form shows them and the answer is made with them (q->rc on error).
+ */
+static void merge_example(struct query *q)
+{
+	struct nicfit_spec *link;
+	size_t k;
+	int rc = 0;
+
+	if (q->rc || !q->example)
+		return;
+	link = calloc(1, sizeof(*link));
+	if (!link) {
+		q->rc = NICFIT_E_NOMEM;
+		return;
+	}
+	nicfit_spec_init(link, "link");
+	for (k = 0; k < q->spec->n && !rc; k++)
+		rc = nicfit_spec_add(link, q->spec->pairs[k].key, q->spec->pairs[k].value, q->err);
+	if (!rc)
+		rc = add_example(q, link);
+	nicfit_spec_release(link);
+	free(link);
+	q->rc = rc;
+}
+
+/* ---- the form, filled in with the request ---------------------------------- */
+
+/*
+ * Without the script the form would show its defaults (and empty menus)
+ * above an answer made for other settings: the server writes the link's
+ * settings into the fields, as the script would set them.
+ */
+
+/* The first s in [p, end), or NULL. */
+static const char *find_in(const char *p, const char *end, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (; p && p + n <= end; p++)
+		if (*p == *s && !memcmp(p, s, n))
+			return p;
+	return NULL;
+}
+
+static const char *request_value(struct query *q, const char *key);
+
+/*
+ * A baseboard server's GPU and count, which the plan uses whatever the
+ * form says (the script locks both fields to them): shown when the link
+ * does not set them.
+ */
+static const char *baseboard_value(struct query *q, const char *key)
+{
+	const char *id = request_value(q, "server");
+	const struct nicfit_server *sv = id && q->cat ? nicfit_catalog_find_server(q->cat, id, "server",
+										 NULL) : NULL;
+	int i, n = 0;
+
+	if (!sv || !sv->baseboard_gpu)
+		return NULL;
+	if (!strcmp(key, "gpu"))
+		return sv->baseboard_gpu;
+	for (i = 0; i < sv->nslots; i++)
+		n += sv->slots[i].gpu == NICFIT_GPU_BASEBOARD ||
+		     (sv->slots[i].kind && !strcmp(sv->slots[i].kind, "baseboard"));
+	if (!n)
+		return NULL;
+	snprintf(q->count, sizeof(q->count), "%d", n);
+	return q->count;
+}
+
+/* The value the request gives the field key, or NULL (the spec's last value; nothing marked used). */
+static const char *request_value(struct query *q, const char *key)
+{
+	const char *v = NULL;
+	size_t k;
+
+	if (!strcmp(key, "part") && !strcmp(q->tab, "decode"))
+		return q->part;
+	if (!strcmp(key, "calc") && !strcmp(q->tab, "calc"))
+		return q->calc;
+	if (!strcmp(key, "example") && !strcmp(q->tab, "plan"))
+		return q->example;
+	for (k = 0; k < q->spec->n; k++)
+		if (!strcmp(q->spec->pairs[k].key, key))
+			v = q->spec->pairs[k].value;
+	if (!v && !strcmp(q->tab, "plan") && (!strcmp(key, "gpu") || !strcmp(key, "gpus_per_server")))
+		v = baseboard_value(q, key);
+	return v;
+}
+
+/* The value of attribute attr of the tag [t, e) into out (cap bytes); 0 when it has none. */
+static int tag_attr(const char *t, const char *e, const char *attr, char *out, size_t cap)
+{
+	size_t n = strlen(attr);
+	const char *p;
+
+	for (p = t + 1; p + n + 2 < e; p++)
+		if (p[-1] == ' ' && !memcmp(p, attr, n) && p[n] == '=' && p[n + 1] == '"') {
+			const char *v = p + n + 2, *z = memchr(v, '"', (size_t)(e - v));
+
+			if (!z || (size_t)(z - v) >= cap)
+				return 0;
+			memcpy(out, v, (size_t)(z - v));
+			out[z - v] = '\0';
+			return 1;
+		}
+	return 0;
+}
+
+/* Copy the tag [t, e) (e at its '>') without the boolean attribute word (" selected", " checked"). */
+static void copy_without(struct nicfit_buf *b, const char *t, const char *e, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = t; p + n <= e; p++)
+		if (!memcmp(p, word, n) && (p + n == e || p[n] == ' ' || p[n] == '>')) {
+			nicfit_buf_add(b, t, (size_t)(p - t));
+			t = p + n;
+			break;
+		}
+	nicfit_buf_add(b, t, (size_t)(e - t));
+}
+
+/* An <input> tag [t, e] with the request's value v: value="v", or a box ticked when v is its value. */
+static void fill_input(struct nicfit_buf *b, const char *t, const char *e, const char *v)
+{
+	char type[16], on[16];
+
+	if (tag_attr(t, e, "type", type, sizeof(type)) && !strcmp(type, "checkbox")) {
+		copy_without(b, t, e, " checked");
+		if (tag_attr(t, e, "value", on, sizeof(on)) && !strcmp(on, v))
+			nicfit_buf_puts(b, " checked");
+		nicfit_buf_puts(b, ">");
+		return;
+	}
+	/* the tag without its value="..." (the default), then the request's */
+	{
+		const char *a = NULL, *p, *z;
+
+		for (p = t; p + 8 < e; p++)
+			if (!memcmp(p, " value=\"", 8)) {
+				a = p;
+				break;
+			}
+		z = a ? memchr(a + 8, '"', (size_t)(e - a - 8)) : NULL;
+		if (a && z) {
+			nicfit_buf_add(b, t, (size_t)(a - t));
+			nicfit_buf_add(b, z + 1, (size_t)(e - z - 1));
+		} else {
+			nicfit_buf_add(b, t, (size_t)(e - t));
+		}
+	}
+	nicfit_buf_puts(b, " value=\"");
+	html_escape(b, v, strlen(v));
+	nicfit_buf_puts(b, "\">");
+}
+
+/*
+ * A <select> [t, end) (end at its "</select>") with the request's value v
+ * chosen: the option of that value selected and no other, or, for a menu
+ * the script fills from the catalog (empty here), an option of v's own.
+ */
+static void fill_select(struct nicfit_buf *b, const char *t, const char *end, const char *v)
+{
+	const char *p = t, *o;
+	int found = 0;
+
+	while ((o = find_in(p + 1, end, "<option"))) {
+		const char *gt = memchr(o, '>', (size_t)(end - o)), *close;
+		char val[128];
+		size_t len;
+
+		if (!gt)
+			break;
+		nicfit_buf_add(b, p, (size_t)(o - p));
+		if (!tag_attr(o, gt, "value", val, sizeof(val))) {
+			/* <option>bf16</option>: the text is the value */
+			close = find_in(gt, end, "</option>");
+			len = close ? (size_t)(close - gt - 1) : 0;
+			if (len >= sizeof(val))
+				len = 0;
+			memcpy(val, gt + 1, len);
+			val[len] = '\0';
+		}
+		copy_without(b, o, gt, " selected");
+		if (!found && !strcmp(val, v)) {
+			nicfit_buf_puts(b, " selected");
+			found = 1;
+		}
+		nicfit_buf_puts(b, ">");
+		p = gt + 1;
+	}
+	nicfit_buf_add(b, p, (size_t)(end - p));
+	if (!found) {
+		nicfit_buf_puts(b, "<option value=\"");
+		html_escape(b, v, strlen(v));
+		nicfit_buf_puts(b, "\" selected>");
+		html_escape(b, v, strlen(v));
+		nicfit_buf_puts(b, "</option>");
+	}
+}
+
+/* The form HTML [p, end) into b with the request's values in its fields. */
+static void fill_form(struct nicfit_buf *b, const char *p, const char *end, struct query *q)
+{
+	while (p < end) {
+		const char *t = p, *e, *v;
+		char name[64];
+		int sel;
+
+		while (t < end && !(*t == '<' && ((t + 6 < end && !memcmp(t, "<input", 6)) ||
+						 (t + 7 < end && !memcmp(t, "<select", 7)))))
+			t++;
+		nicfit_buf_add(b, p, (size_t)(t - p));
+		if (t >= end || !(e = memchr(t, '>', (size_t)(end - t))))
+			return;
+		sel = t[1] == 's';
+		v = NULL;
+		if (tag_attr(t, e, "name", name, sizeof(name)))
+			v = request_value(q, name);
+		/* the plan's "Start from a case" menu shows the example the link names */
+		else if (sel && tag_attr(t, e, "id", name, sizeof(name)) && !strcmp(name, "plan-examples"))
+			v = request_value(q, "example");
+		if (!v || !*v) {
+			nicfit_buf_add(b, t, (size_t)(e + 1 - t));
+			p = e + 1;
+			continue;
+		}
+		if (!sel) {
+			fill_input(b, t, e, v);
+			p = e + 1;
+			continue;
+		}
+		{
+			const char *close = find_in(e, end, "</select>");
+
+			if (!close)
+				close = end;
+			fill_select(b, t, close, v);
+			p = close;
+		}
+	}
+}
+
 /* ---- the answer ----------------------------------------------------------- */
 
 /* The text report: its first paragraph as the heading, the rest as it is. */
@@ -126,7 +376,7 @@ static void answer_html(struct nicfit_buf *b, const char *text, size_t len)
 	html_escape(b, text, head);
 	nicfit_buf_puts(b, "</h2></div>");
 	if (brk) {
-		nicfit_buf_puts(b, "<section class=\"block\"><h3>The whole answer</h3><pre>");
+		nicfit_buf_puts(b, "<section class=\"block\"><h3>The whole answer</h3><pre tabindex=\"0\">");
 		html_escape(b, brk + 2, len - (size_t)(brk + 2 - text));
 		nicfit_buf_puts(b, "</pre></section>");
 	}
@@ -199,22 +449,6 @@ static void render_answer(const struct serve_page *pg, struct query *q, struct n
 	int rc = q->rc;
 
 	nicfit_buf_init(&out, PAGE_MAX);
-	if (!rc && q->example) {
-		struct nicfit_spec *link = calloc(1, sizeof(*link));
-		size_t k;
-
-		rc = link ? 0 : NICFIT_E_NOMEM;
-		if (link) {
-			nicfit_spec_init(link, "link");
-			for (k = 0; k < q->spec->n && !rc; k++)
-				rc = nicfit_spec_add(link, q->spec->pairs[k].key, q->spec->pairs[k].value,
-						     err);
-			if (!rc)
-				rc = add_example(q, link);
-			nicfit_spec_release(link);
-			free(link);
-		}
-	}
 	if (!rc && pg->too_big && pg->too_big(q->spec, err))
 		rc = err->code ? err->code : NICFIT_E_LIMIT;
 	if (!rc) {
@@ -276,6 +510,7 @@ int serve_page_write(const struct serve_page *pg, const char *const *pairs, size
 	memset(&q, 0, sizeof(q));
 	q.spec = spec;
 	q.tab = pg->tab;
+	q.cat = pg->cat;
 	q.err = &err;
 	for (i = 0; i < npairs; i++)
 		query_pair(&q, pairs[2 * i], pairs[2 * i + 1]);
@@ -288,6 +523,16 @@ int serve_page_write(const struct serve_page *pg, const char *const *pairs, size
 		nicfit_buf_addf(b, "data-tab=\"%s\" aria-current=\"page\">", pg->tab);
 	if (copy_to(b, &p, end, tabmark))
 		nicfit_buf_addf(b, "<section id=\"tab-%s\" class=\"tab\">", pg->tab);
+	merge_example(&q);
+	{
+		const char *at = find_in(p, end, mark);
+
+		/* the tab's form, with the link's settings in its fields */
+		if (at && q.n) {
+			fill_form(b, p, at, &q);
+			p = at;
+		}
+	}
 	if (copy_to(b, &p, end, mark) && q.n)
 		render_answer(pg, &q, b);
 	nicfit_buf_add(b, p, (size_t)(end - p));

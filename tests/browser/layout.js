@@ -299,6 +299,32 @@ module.exports = async function layout({ browser, base, ok, artifacts }) {
     await ctx.close();
   }
   ok(axeBad.length === 0, 'axe-core: no violation of moderate impact or worse on any tab, at 1280 and 390 px', axeBad.join('\n'));
+
+  /*
+   * The same with JavaScript off: the page the server writes, its answer
+   * and its filled-in form. The script is refused at the network (axe
+   * itself needs JavaScript), which leaves the page as a browser without
+   * it shows it: the page has no <noscript> content.
+   */
+  const offBad = [];
+  for (const w of [1280, 390]) {
+    const ctx = await browser.newContext({ viewport: { width: w, height: 900 }, bypassCSP: true });
+    await ctx.route('**/app.js', (r) => r.abort());
+    const p = await ctx.newPage();
+    for (const l of ['/plan', '/plan?server=dgx-h100&servers=32&model=llama-3.1-405b&workload=training',
+      '/plan?example=capped', '/cluster?nodes=16&gpus_per_node=8', '/decode?part=MCX653105A-HDAT',
+      '/calc?calc=pcie&gen=3&width=16', '/plan?server=r740xd&gpu=a40&servers=0']) {
+      await p.goto(base + l);
+      await p.addScriptTag({ content: axeSrc });
+      const res = await p.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+        .filter((v) => ['moderate', 'serious', 'critical'].includes(v.impact))
+        .map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')));
+      for (const r of res) offBad.push(w + ' px ' + l + ': ' + r);
+    }
+    await ctx.close();
+  }
+  ok(offBad.length === 0, 'axe-core with JavaScript off: no violation of moderate impact or worse, at 1280 and 390 px',
+    offBad.join('\n'));
 };
 
 /*

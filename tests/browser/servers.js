@@ -176,6 +176,37 @@ async function main() {
   ok(req.text.includes('server = dgx-h100, servers = 32, model = llama-3.1-405b, workload = training') &&
      req.verdict && req.tab === 0,
   'without JavaScript: the answer names the request it answered, and takes the focus', JSON.stringify(req));
+
+  /* ... and the form's own fields show that request (a DGX's baseboard GPUs included), not the defaults. */
+  const fields = () => {
+    const f = document.getElementById('plan-form').elements;
+    const ex = document.getElementById('plan-examples');
+    return { server: f.server.value, servers: f.servers.value, gpu: f.gpu.value, count: f.gpus_per_server.value,
+      model: f.model.value, workload: f.workload.value, precision: f.precision.value, nic: f.backend_nic.value,
+      explain: f.explain.checked, example: ex.value };
+  };
+  const dgx = await nojs.evaluate(fields);
+  ok(dgx.server === 'dgx-h100' && dgx.servers === '32' && dgx.gpu === 'h100-sxm5-80gb' && dgx.count === '8' &&
+     dgx.model === 'llama-3.1-405b' && dgx.workload === 'training' && !dgx.explain,
+  'without JavaScript: the plan form shows the request it answered (server, servers, the baseboard GPUs, model, workload)',
+  JSON.stringify(dgx));
+  await nojs.goto(base + '/plan?example=capped&explain=true');
+  const capped = await nojs.evaluate(fields);
+  ok(capped.example === 'capped' && capped.server === 'r740xd' && capped.workload === 'training' &&
+     capped.nic === 'mcx653105a-hdat' && capped.explain,
+  'without JavaScript: an example link shows the example and its settings in the form', JSON.stringify(capped));
+  await nojs.goto(base + '/cluster?nodes=4&nic_gbps=800G&rail_optimized=false');
+  const cl2 = await nojs.evaluate(() => {
+    const f = document.getElementById('cluster-form').elements;
+    return { nodes: f.nodes.value, speed: f.nic_gbps.value, rails: f.rail_optimized.checked };
+  });
+  ok(cl2.nodes === '4' && cl2.speed === '800G' && !cl2.rails,
+    'without JavaScript: the cluster form shows the request it answered (nodes, speed, a box unticked)', JSON.stringify(cl2));
+  await nojs.goto(base + '/plan?server=%22%3E%3Cimg%20src%3Dx%3E');
+  const hostile = await nojs.evaluate(() => ({ imgs: document.querySelectorAll('#plan-form img').length,
+    server: document.getElementById('plan-form').elements.server.value }));
+  ok(hostile.imgs === 0 && hostile.server === '"><img src=x>',
+    'without JavaScript: markup in a link reaches the form as a value, never as markup', JSON.stringify(hostile));
   await browser.close();
 }
 

@@ -1374,6 +1374,8 @@
     const res = await call('GET', '/api/plan/examples');
     state.examples = res.ok && Array.isArray(res.doc.examples) ? res.doc.examples : [];
     const sel = document.getElementById('plan-examples');
+    /* the server wrote the link's example as an option of its own: the list replaces it */
+    for (const o of [...sel.options]) if (o.value) o.remove();
     for (const x of state.examples) sel.append(h('option', { value: x.name, text: x.title }));
     sel.addEventListener('change', () => {
       const x = state.examples.find((e) => e.name === sel.value);
