@@ -10,6 +10,7 @@
  * through the same library functions as the API's (api.c passes them in).
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,6 +352,163 @@ static void fill_form(struct nicfit_buf *b, const char *p, const char *end, stru
 	}
 }
 
+/* ---- the report's options as the page's fields ------------------------------ */
+
+/*
+ * The text report names settings as the command line does ("--backend-cards
+ * 2", "leave out --gpu", "with --catalog"); on the page a setting is a
+ * field of the form, so each option becomes the name of the field that
+ * sets it, taken from the page's own form (the <label> around it), with
+ * its value; one without a field becomes the key the address takes.
+ */
+
+/* The label of the field key in tab's form of the page html, into out; 0 when the form has none. */
+static int field_label(const struct serve_page *pg, const char *tab, const char *key, char *out,
+		       size_t cap)
+{
+	const char *end = pg->html + pg->len, *form, *stop, *at, *lab, *t;
+	char mark[96];
+	size_t n;
+
+	snprintf(mark, sizeof(mark), "<form id=\"%s-form\"", tab);
+	form = find_in(pg->html, end, mark);
+	stop = form ? find_in(form, end, "</form>") : NULL;
+	snprintf(mark, sizeof(mark), " name=\"%s\"", key);
+	at = stop ? find_in(form, stop, mark) : NULL;
+	if (!at)
+		return 0;
+	for (lab = at; lab > form && memcmp(lab, "<label", 6); lab--)
+		;
+	if (lab <= form)
+		return 0;
+	/* the text after <label ...>, or, for a box inside its label, the text after the box */
+	t = memchr(lab, '>', (size_t)(at - lab));
+	t = t ? t + 1 : at;
+	while (t < at && (*t == ' ' || *t == '\n'))
+		t++;
+	if (t >= at || *t == '<')
+		t = memchr(at, '>', (size_t)(stop - at)) ? (const char *)memchr(at, '>', (size_t)(stop - at)) + 1 : stop;
+	while (t < stop && *t == ' ')
+		t++;
+	for (n = 0; t + n < stop && t[n] != '<' && t[n] != '\n' && n + 1 < cap; n++)
+		out[n] = t[n];
+	while (n && out[n - 1] == ' ')
+		n--;
+	out[n] = '\0';
+	return n > 0;
+}
+
+/*
+ * Length of the option's value at s ("2", "infiniband", "mfu=", "ddp|zero1"),
+ * 0 for none or a placeholder ("ID", consumed: *skip covers it), and none
+ * when the next word is the sentence's ("give --backend-nic only for ...").
+ */
+static size_t option_value(const char *s, const char *end, size_t *skip)
+{
+	static const char *const words[] = { "only", "for", "to", "and", "or", "with", "instead", "if",
+					     "in", "on", "the", "a", "an", "also", "picks", "lists", NULL };
+	size_t n = 0, caps = 1, i;
+
+	*skip = 0;
+	if (s >= end || (*s != ' ' && *s != '=') || s + 1 >= end || s[1] == '-' ||
+	    !((s[1] >= 'a' && s[1] <= 'z') || (s[1] >= 'A' && s[1] <= 'Z') || (s[1] >= '0' && s[1] <= '9')))
+		return 0;
+	for (s++; s + n < end && (strchr("._:|=-", s[n]) || (s[n] >= 'a' && s[n] <= 'z') ||
+				  (s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= '0' && s[n] <= '9')); n++)
+		caps &= s[n] >= 'A' && s[n] <= 'Z';
+	while (n && (s[n - 1] == '.' || s[n - 1] == ':'))
+		n--;
+	for (i = 0; words[i]; i++)
+		if (strlen(words[i]) == n && !memcmp(words[i], s, n))
+			return 0;
+	*skip = n + 1;
+	return caps ? 0 : n;
+}
+
+/* One option at s ("--backend-cards 2", after "leave out " when leave) as the page says it, into o. */
+static const char *option_words(const struct serve_page *pg, const char *tab, const char *s,
+				const char *end, int leave, struct nicfit_buf *o)
+{
+	char key[48], label[96];
+	size_t n = 0, skip, v;
+
+	for (s += 2; s + n < end && n + 1 < sizeof(key) &&
+		     ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= '0' && s[n] <= '9') || s[n] == '-'); n++)
+		key[n] = s[n] == '-' ? '_' : s[n];
+	key[n] = '\0';
+	s += n;
+	v = option_value(s, end, &skip);
+	if (!strcmp(key, "catalog")) {
+		nicfit_buf_puts(o, "a catalog file given to the server when it starts");
+		return s + skip;
+	}
+	if (!strncmp(key, "no_", 3) && field_label(pg, tab, key + 3, label, sizeof(label))) {
+		nicfit_buf_addf(o, "untick \"%s\"", label);
+		return s;
+	}
+	if (field_label(pg, tab, key, label, sizeof(label))) {
+		if (leave)
+			nicfit_buf_addf(o, "leave \"%s\" empty", label);
+		else if (v && !memchr(s + 1, '|', v) && s[v] != '=')
+			nicfit_buf_addf(o, "\"%s\" = %.*s", label, (int)v, s + 1);
+		else
+			nicfit_buf_addf(o, "\"%s\"", label);
+		return s + skip;
+	}
+	/* no field: the key the address takes ("parallel=… in the address (ddp|zero1|...)") */
+	if (v && memchr(s + 1, '|', v))
+		nicfit_buf_addf(o, "%s=… in the address (%.*s)", key, (int)v, s + 1);
+	else
+		nicfit_buf_addf(o, "%s=%.*s%s in the address", key, (int)v, s + 1,
+				!v || s[v] == '=' ? "…" : "");
+	return s + skip;
+}
+
+/* The text report [s, end) into o with its options as the page's fields. */
+static void page_words(const struct serve_page *pg, const char *tab, const char *s, const char *end,
+		       struct nicfit_buf *o)
+{
+	static const char *const tabs[][2] = { { "plan", "Plan" }, { "cluster", "Cluster" },
+					       { "decode", "Decode a part" }, { "calc", "Calculators" } };
+
+	while (s < end) {
+		const char *t = s;
+		const char *other = tab;
+		int leave = 0;
+		size_t k;
+
+		while (t + 2 < end && !(t[0] == '-' && t[1] == '-' && t[2] >= 'a' && t[2] <= 'z' &&
+					(t == s || !(t[-1] == '-' || (t[-1] >= 'a' && t[-1] <= 'z')))))
+			t++;
+		if (t + 2 >= end) {
+			nicfit_buf_add(o, s, (size_t)(end - s));
+			return;
+		}
+		/* "nicfit cluster --nodes N": the tab of that command, its options its fields */
+		for (k = 0; k < sizeof(tabs) / sizeof(tabs[0]); k++) {
+			size_t n = strlen(tabs[k][0]);
+
+			if (t - s >= (ptrdiff_t)(n + 8) && !memcmp(t - n - 8, "nicfit ", 7) &&
+			    !memcmp(t - n - 1, tabs[k][0], n) && t[-1] == ' ') {
+				nicfit_buf_add(o, s, (size_t)(t - n - 8 - s));
+				nicfit_buf_addf(o, "the %s tab of this page with ", tabs[k][1]);
+				other = tabs[k][0];
+				break;
+			}
+		}
+		if (other == tab) {
+			leave = t - s >= 10 && !memcmp(t - 10, "leave out ", 10);
+			nicfit_buf_add(o, s, (size_t)(t - s - (leave ? 10 : 0)));
+		}
+		s = option_words(pg, other, t, end, leave, o);
+		/* the command's further options: its other fields */
+		while (other != tab && s + 3 < end && s[0] == ' ' && s[1] == '-' && s[2] == '-') {
+			nicfit_buf_puts(o, " and ");
+			s = option_words(pg, other, s + 1, end, 0, o);
+		}
+	}
+}
+
 /* ---- the answer ----------------------------------------------------------- */
 
 /* The text report: its first paragraph as the heading, the rest as it is. */
@@ -467,10 +625,17 @@ static void render_answer(const struct serve_page *pg, struct query *q, struct n
 		rc = nicfit_emit_finish(e, &out);
 	nicfit_emit_free(e);
 	request_html(b, q);
-	if (rc)
+	if (rc) {
 		error_html(b, err, rc);
-	else
-		answer_html(b, out.data ? out.data : "", out.len);
+	} else {
+		struct nicfit_buf words;
+
+		nicfit_buf_init(&words, PAGE_MAX);
+		if (out.data)
+			page_words(pg, q->tab, out.data, out.data + out.len, &words);
+		answer_html(b, words.data ? words.data : "", words.len);
+		nicfit_buf_release(&words);
+	}
 	nicfit_buf_release(&out);
 }
 

@@ -207,6 +207,18 @@ async function main() {
     server: document.getElementById('plan-form').elements.server.value }));
   ok(hostile.imgs === 0 && hostile.server === '"><img src=x>',
     'without JavaScript: markup in a link reaches the form as a value, never as markup', JSON.stringify(hostile));
+
+  /* The server's own text of the answer names fields too, never flags. */
+  const offFlags = [];
+  for (const link of PROSE_LINKS.concat(['/plan?server=generic-gaudi3-8oam&gpus_per_server=2&servers=2&workload=training&model=llama-3-8b&explain=true'])) {
+    const tab = link.slice(1).split('?')[0];
+    await nojs.goto(base + link);
+    const text = await nojs.evaluate((t) => document.getElementById(t + '-result').innerText, tab);
+    if (text.length < 200) offFlags.push(`${link}: a short answer: ${text.slice(0, 200)}`);
+    for (const f of flagsIn(text)) offFlags.push(`${link}: ${f}`);
+  }
+  ok(offFlags.length === 0, `without JavaScript: the answers of ${PROSE_LINKS.length + 1} links name no command-line option`,
+    offFlags.join('\n'));
   await browser.close();
 }
 

@@ -348,6 +348,9 @@
       [i ? (i === names.length - 1 ? ' and ' : ', ') : '', h('q', { text: x })]), ')'];
   }
 
+  const SENTENCE_WORDS = new Set(['only', 'for', 'to', 'and', 'or', 'with', 'instead', 'if', 'in', 'on', 'the', 'a', 'an',
+    'also', 'picks', 'lists']);
+
   function flagWords(tab, text, buttons) {
     const form = formOf(tab);
     const out = [];
@@ -377,6 +380,11 @@
         out.push(whole.startsWith('(') ? '(' : '', 'untick ', h('q', { text: fieldLabel(box) }), whole.endsWith(')') ? ')' : '');
         if (buttons) buttons.push(applyButton(tab, key.slice(3), null, 'Untick ' + fieldLabel(box)));
         continue;
+      }
+      /* the next word is the sentence's, not a value ("give --backend-nic only for ...") */
+      if (m[3] && SENTENCE_WORDS.has(m[3].replace(/[.:]+$/, ''))) {
+        last = m.index + m[0].lastIndexOf(m[3]) - 1;
+        m[3] = undefined;
       }
       let value = m[3] && !/^[A-Z]+$/.test(m[3]) ? m[3].replace(/[.:]+$/, '') : '';
       let close = whole.endsWith(')') ? ')' : '';
