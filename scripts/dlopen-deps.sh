@@ -12,7 +12,7 @@
 # substvars links a throw-away program against each priority's sonames and
 # asks dpkg-shlibdeps what that program depends on, so the package names
 # and minimum versions are the release's own shlibs and symbols files
-# (libxml2 on Debian 12, libxml2-16 on 13); required becomes Depends,
+# (libmicrohttpd12 on Debian 12, libmicrohttpd12t64 on 13); required becomes Depends,
 # recommended Recommends, suggested Suggests.
 set -eu
 mode=${1:?usage: scripts/dlopen-deps.sh notes|substvars FILE...}

@@ -18,8 +18,9 @@
  *
  * Which library: its soname is found when nicfit is built (the -dev
  * package's linker name, read by scripts/sonames.sh into
- * NICFIT_SONAME_* and NICFIT_PACKAGE_*), so a build for Debian 13 opens
- * libxml2.so.16 and names libxml2-16 where Debian 12's opens libxml2.so.2.
+ * NICFIT_SONAME_* and NICFIT_PACKAGE_*), so a build where libxml2-dev is
+ * libxml2 2.14 (after Debian 13) opens libxml2.so.16 and names libxml2-16
+ * where Debian 12's and 13's open libxml2.so.2.
  * Each library opened is also declared in the binary with
  * NICFIT_DLOPEN_NOTE: the ELF note of systemd's "dlopen() Metadata for ELF
  * Files" (https://systemd.io/ELF_DLOPEN_METADATA/), from which packaging
