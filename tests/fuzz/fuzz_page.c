@@ -16,11 +16,57 @@
 #include "../../src/serve/assets.h"
 #include "nicfit/catalog.h"
 
+/* How many times c occurs, and how many "</option>", in [p, end). */
+static void count_form(const char *p, const char *end, size_t *lt, size_t *gt, size_t *opts)
+{
+	*lt = *gt = *opts = 0;
+	for (; p < end; p++) {
+		*lt += *p == '<';
+		*gt += *p == '>';
+		*opts += (size_t)(end - p) >= 9 && !memcmp(p, "</option>", 9);
+	}
+}
+
+/* The [start, end) of tab's <form> in page, or 0. */
+static int form_of(const char *page, size_t len, const char *tab, const char **start, const char **end)
+{
+	char open[64];
+	const char *stop = page + len, *p, *q;
+
+	snprintf(open, sizeof(open), "<form id=\"%s-form\"", tab);
+	p = strstr(page, open);
+	q = p ? strstr(p, "</form>") : NULL;
+	if (!p || !q || q > stop)
+		return 0;
+	*start = p;
+	*end = q;
+	return 1;
+}
+
+/*
+ * The tab's form with the link's values written into its fields: no
+ * markup but the page's own, and an option of its own for a value a menu
+ * lacks (two '<' and two '>' each): a value that broke out of its
+ * attribute would add more.
+ */
+static void check_form(const char *page, size_t len, const char *html, size_t hlen, const char *tab)
+{
+	const char *a, *b, *c, *d;
+	size_t lt, gt, opts, lt0, gt0, opts0;
+
+	if (!form_of(page, len, tab, &a, &b) || !form_of(html, hlen, tab, &c, &d))
+		abort(); /* the page lost its form */
+	count_form(a, b, &lt, &gt, &opts);
+	count_form(c, d, &lt0, &gt0, &opts0);
+	if (opts < opts0 || lt - lt0 != 2 * (opts - opts0) || gt - gt0 != 2 * (opts - opts0))
+		abort(); /* markup in the form that is not the page's own */
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const tags[] = {
 	"<div class=\"served\">", "<div class=\"served-head\">", "<h2 class=\"headline\">", "</h2>",
-	"</div>", "<section class=\"block\">", "<h3>", "</h3>", "<pre>", "</pre>", "</section>",
+	"</div>", "<section class=\"block\">", "<h3>", "</h3>", "<pre tabindex=\"0\">", "</pre>", "</section>",
 	"<p class=\"noscript-note\">", "</p>", "<div class=\"error\">", "<strong>", "</strong>",
 	"<p class=\"request\">", NULL,
 };
@@ -107,8 +153,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	serve_page_init(&pg, tabs[data[0] % 4], cat, a->data, a->len);
 	nicfit_buf_init(&out, 0);
-	if (!serve_page_write(&pg, kv, n, &out) && out.data)
+	if (!serve_page_write(&pg, kv, n, &out) && out.data) {
 		check_answer(out.data, out.len, pg.tab);
+		check_form(out.data, out.len, a->data, a->len, pg.tab);
+	}
 	nicfit_buf_release(&out);
 	free(q);
 	return 0;
