@@ -4,7 +4,8 @@
 #   scripts/deps.sh build    compiler, pkg-config, jansson, libmicrohttpd, cmocka, libarchive, libsmartcols, libxml2
 #   scripts/deps.sh check    build + what the test suite uses (g++, lstopo, chromium, curl, jq, node,
 #                            mandoc, python3, zsh, fish, promtool, node_exporter and shellcheck)
-#   scripts/deps.sh deb      build + what make deb and check-deb use (dpkg-dev, debhelper, lintian, man-db)
+#   scripts/deps.sh deb      build + what make deb and check-deb use (build-essential, which
+#                            dpkg-buildpackage requires, dpkg-dev, debhelper, lintian, man-db)
 #   scripts/deps.sh bench    check + what the benchmarks use (hyperfine, wrk, nginx)
 #
 # It asks apt-get only when something is missing, so a second run is silent and
@@ -16,7 +17,7 @@ pkgs="gcc make pkg-config libjansson-dev libmicrohttpd-dev libcmocka-dev libarch
 case "$group" in
 build) ;;
 check) pkgs="$pkgs g++ hwloc-nox chromium pciutils curl jq nodejs mandoc python3 zsh fish prometheus prometheus-node-exporter shellcheck" ;;
-deb) pkgs="$pkgs dpkg-dev debhelper lintian man-db" ;;
+deb) pkgs="$pkgs build-essential dpkg-dev debhelper lintian man-db" ;;
 bench) pkgs="$pkgs g++ hwloc-nox chromium pciutils curl jq nodejs mandoc python3 zsh fish prometheus prometheus-node-exporter shellcheck hyperfine wrk nginx-light valgrind" ;;
 *) echo "usage: scripts/deps.sh build|check|deb|bench" >&2; exit 64 ;;
 esac
