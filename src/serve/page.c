@@ -631,8 +631,10 @@ static void render_answer(const struct serve_page *pg, struct query *q, struct n
 		struct nicfit_buf words;
 
 		nicfit_buf_init(&words, PAGE_MAX);
+		/* a part's notes name plan options ("give it with --frontend-nic"): the Plan tab's fields */
 		if (out.data)
-			page_words(pg, q->tab, out.data, out.data + out.len, &words);
+			page_words(pg, strcmp(q->tab, "decode") ? q->tab : "plan", out.data,
+				   out.data + out.len, &words);
 		answer_html(b, words.data ? words.data : "", words.len);
 		nicfit_buf_release(&words);
 	}

@@ -49,7 +49,7 @@ const PROSE_LINKS = [
   '/plan?server=sr650-v2&servers=4',
   '/plan?server=r650&gpu=a2&gpus_per_server=3',
   '/plan?server=dgx-b200&servers=4&workload=training&model=llama-3-70b',
-  '/cluster?nodes=4', '/cluster?nodes=64', '/cluster?nodes=512&gpus_per_node=8',
+  '/cluster?nodes=4', '/cluster?nodes=64', '/cluster?nodes=512&gpus_per_node=8', '/decode?part=BCM957414N4140C',
 ];
 
 /* Critical findings that only a wrong GPU choice or count causes. */

@@ -708,7 +708,8 @@
     }
     out.push(section('What it is', decodeTable(doc)));
     if (Array.isArray(doc.notes) && doc.notes.length) {
-      out.push(section('Notes', h('ul', { class: 'notes' }, doc.notes.map((n) => h('li', null, partText(typeof n === 'string' ? n : fmtValue('', n)))))));
+      /* a card's notes name plan options ("give it with --frontend-nic"): the Plan tab's fields */
+      out.push(section('Notes', h('ul', { class: 'notes' }, doc.notes.map((n) => h('li', null, pageText('plan', typeof n === 'string' ? n : fmtValue('', n)))))));
     }
     if (doc.source) {
       out.push(h('p', { class: 'note' }, 'Source: ' + doc.source +
