@@ -129,6 +129,17 @@ int nicfit_plan_exit_code(enum nicfit_severity worst)
  * override them), run as one plan. "true" (a bare --example) is the
  * inference example.
  */
+/* the spec's "example" pair, for its line and column */
+static const struct nicfit_spec_pair *example_pair(const struct nicfit_spec *spec)
+{
+	size_t i;
+
+	for (i = 0; i < spec->n; i++)
+		if (!strcmp(spec->pairs[i].key, "example"))
+			return &spec->pairs[i];
+	return NULL;
+}
+
 static int run_example(const struct nicfit_catalog *cat, struct nicfit_spec *spec, const char *ex,
 		       struct nicfit_emit *e, enum nicfit_severity *worst, struct nicfit_error *err)
 {
@@ -143,6 +154,7 @@ static int run_example(const struct nicfit_catalog *cat, struct nicfit_spec *spe
 		if (!strcmp(nicfit_plan_examples[i].name, ex))
 			x = &nicfit_plan_examples[i];
 	if (!x) {
+		const struct nicfit_spec_pair *at = example_pair(spec);
 		const char *names[16];
 
 		for (i = 0; nicfit_plan_examples[i].name && i < 15; i++)
@@ -150,8 +162,11 @@ static int run_example(const struct nicfit_catalog *cat, struct nicfit_spec *spe
 		names[i] = NULL;
 		ex = nicfit_suggest(ex, names);
 		return nicfit_error_at(err, spec->from_data ? NICFIT_E_DATA : NICFIT_E_USAGE,
-				       "--example", 0, 0, "no example by that name%s%s%s "
+				       spec->from_data ? spec->input : "--example",
+				       at ? at->line : 0, at ? at->col : 0,
+				       "%sno example by that name%s%s%s "
 				       "(inference, replicas, training, capped, gen4, lab, x710, split)",
+				       spec->from_data ? "example: " : "",
 				       ex ? " (did you mean '" : "", ex ? ex : "", ex ? "'?)" : "");
 	}
 	merged = calloc(1, sizeof(*merged));
@@ -163,8 +178,12 @@ static int run_example(const struct nicfit_catalog *cat, struct nicfit_spec *spe
 	for (i = 0; x->pairs[i] && !rc; i += 2)
 		rc = nicfit_spec_add(merged, x->pairs[i], x->pairs[i + 1], err);
 	for (i = 0; i < spec->n && !rc; i++)
-		if (strcmp(spec->pairs[i].key, "example"))
-			rc = nicfit_spec_add(merged, spec->pairs[i].key, spec->pairs[i].value, err);
+		if (strcmp(spec->pairs[i].key, "example") &&
+		    !(rc = nicfit_spec_add(merged, spec->pairs[i].key, spec->pairs[i].value, err))) {
+			/* a file's or a body's value keeps its line and column for errors */
+			merged->pairs[merged->n - 1].line = spec->pairs[i].line;
+			merged->pairs[merged->n - 1].col = spec->pairs[i].col;
+		}
 	if (!rc)
 		rc = nicfit_plan_run_judged(cat, merged, e, worst, err);
 	nicfit_spec_release(merged);

@@ -1,0 +1,2 @@
+plan --spec tests/cli/data/plan-example-unknown.json
+# exit 65

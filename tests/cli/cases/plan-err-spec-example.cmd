@@ -1,0 +1,2 @@
+plan --spec tests/cli/data/accept-example-bad.json
+# exit 65
