@@ -83,6 +83,8 @@ struct nicfit_accept_system {
 	char fe_part[96];
 	double st_gbps;             /* storage network a node (TCP goodput), 0 none */
 	char st_part[96];
+	double gpu_pcie_gbps;       /* a GPU's own PCIe link (effective, one direction), 0 unknown */
+	int gpu_pcie_gen, gpu_pcie_width;
 	enum nicfit_accept_launcher launcher;
 	int read;                   /* add ib_read_bw on each rail of the first pair (--read) */
 };

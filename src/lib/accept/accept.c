@@ -67,8 +67,8 @@ static const char *const stage_proves[] = {
 		"measures the network)",
 	[NICFIT_ACCEPT_FRONTEND] = "the front-end port carries its rate in TCP with parallel streams",
 	[NICFIT_ACCEPT_STORAGE] = "a GPU reads from the storage under test straight into its memory "
-		"(GPUDirect Storage, XferType GPUD) at the rate the storage ports carry; below it "
-		"either the storage or its network is short",
+		"(GPUDirect Storage, XferType GPUD) at no less than its share of the node's storage "
+		"ports; below it the storage, its network or the GPU's path to them is short",
 };
 
 static struct nicfit_accept_stage *add_stage(struct nicfit_accept *a, enum nicfit_accept_kind k,

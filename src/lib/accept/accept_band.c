@@ -171,20 +171,44 @@ static int band_frontend(const struct nicfit_accept_system *sys, struct nicfit_a
 }
 
 /*
- * GPUDirect Storage: the storage ports of a node as the plan counts them
- * (their TCP goodput, bonded: R3's figure). A GPU on PCIe Gen5 x16 takes
- * more than two 200G ports carry, so the ports are the ceiling; over RDMA
- * (NFS over RDMA, GPFS, Lustre, WekaFS) GPUDirect Storage pays a few per
- * cent less header than TCP, which only a figure within those per cent
- * above the ceiling would show.
+ * GPUDirect Storage on one GPU (gdsio -d 0): the step reads into one GPU,
+ * so its ceiling is the narrower of that GPU's own PCIe link (the pcie
+ * formula, catalog generation and width) and the node's storage ports as
+ * the plan counts them (their TCP goodput, bonded: R3's figure). The
+ * node's storage figure is for all its GPUs at once (NVIDIA's storage
+ * guidance is per node): each GPU's share of it is what a GPU gets when
+ * every GPU reads together, and a GPU reading alone through a sound path
+ * reaches at least that share. So the typical line is the share and the
+ * broken line half of it; a GPU above its share and below the ceiling
+ * passes (one GPU with 8 threads rarely fills a node's ports).
  */
+#define STORAGE_LINES "typical: the GPU's share of the node's storage ports (ports / GPUs " \
+	"of the node: what each GPU gets when all read at once); broken: under half that share"
+
 static int band_storage(const struct nicfit_accept_system *sys, struct nicfit_accept_band *b)
 {
+	int gpus = sys->gpus_per_node > 0 ? sys->gpus_per_node : 1;
+	double share = sys->st_gbps / gpus, gib = 1e9 / 8 / (1024.0 * 1024 * 1024);
+	char path[160];
+
+	path[0] = 0;
 	b->ceiling_gbps = sys->st_gbps;
-	b->formula = nicfit__strfmt("the storage ports of a node (%s): %.1f Gb/s of goodput, as the "
-				    "plan counts them = %.2f GiB/s as gdsio prints it",
-				    sys->st_part[0] ? sys->st_part : "storage NICs", sys->st_gbps,
-				    sys->st_gbps * 1e9 / 8 / (1024.0 * 1024 * 1024));
+	if (sys->gpu_pcie_gbps > 0) {
+		snprintf(path, sizeof(path), "min(the GPU's PCIe Gen%d x%d link %.1f Gb/s, ",
+			 sys->gpu_pcie_gen, sys->gpu_pcie_width, sys->gpu_pcie_gbps);
+		if (sys->gpu_pcie_gbps < b->ceiling_gbps)
+			b->ceiling_gbps = sys->gpu_pcie_gbps;
+	}
+	b->typical_gbps = share;
+	b->broken_gbps = share / 2;
+	b->lines = STORAGE_LINES;
+	b->formula = nicfit__strfmt("one GPU's read: %sthe storage ports of a node (%s) %.1f Gb/s of "
+				    "goodput, as the plan counts them%s = %.1f Gb/s = %.2f GiB/s as "
+				    "gdsio prints it; the GPU's share: %.1f Gb/s / %d GPUs = %.1f "
+				    "Gb/s = %.2f GiB/s",
+				    path, sys->st_part[0] ? sys->st_part : "storage NICs",
+				    sys->st_gbps, path[0] ? ")" : "", b->ceiling_gbps,
+				    b->ceiling_gbps * gib, sys->st_gbps, gpus, share, share * gib);
 	b->source = "NVIDIA GPUDirect Storage Benchmarking and Configuration Guide, section 3 "
 		    "(docs.nvidia.com/gpudirect-storage/configuration-guide): gdsio -w 8 -i 1M -x 0 "
 		    "-I 0";
@@ -221,7 +245,8 @@ int nicfit__accept_band(const struct nicfit_accept_system *sys, struct nicfit_ac
 		return rc;
 	if (!b->typical_gbps)
 		b->typical_gbps = b->ceiling_gbps * NICFIT_VERIFY_LOW_RATIO;
-	b->broken_gbps = b->ceiling_gbps * NICFIT_VERIFY_FAR_RATIO;
+	if (!b->broken_gbps)
+		b->broken_gbps = b->ceiling_gbps * NICFIT_VERIFY_FAR_RATIO;
 	if (!b->lines)
 		b->lines = VERIFY_LINES;
 	return 0;

@@ -74,6 +74,7 @@ static void json_system(struct nicfit_emit *e, const struct nicfit_accept *a)
 	nicfit_emit_string(e, "rail_part", sys->rail_part[0] ? sys->rail_part : NULL);
 	nicfit_emit_number(e, "frontend_gbps", sys->fe_port_gbps);
 	nicfit_emit_number(e, "storage_gbps", sys->st_gbps);
+	nicfit_emit_number(e, "gpu_pcie_gbps", sys->gpu_pcie_gbps);
 	nicfit_emit_string(e, "launcher", sys->launcher == NICFIT_ACCEPT_SRUN ? "srun" : "mpirun");
 	nicfit_emit_end_object(e);
 }

@@ -18,6 +18,7 @@
 #include "nicfit/catalog.h"
 #include "nicfit/fleet.h"
 #include "nicfit/link.h"
+#include "nicfit/pcie.h"
 #include "nicfit/plan.h"
 #include "nicfit/verify.h"
 #include "accept/accept_int.h"
@@ -48,6 +49,18 @@ static void gpu_of(const struct nicfit_gpu *g, int per_node, struct nicfit_accep
 	sys->nvswitch = g->vendor && !strcmp(g->vendor, "NVIDIA") && g->nvlink_domain >= per_node &&
 			g->nvlink_gbs > 0;
 	snprintf(sys->gpu_source, sizeof(sys->gpu_source), "catalog %s", g->e.id);
+	/* the GPU's own link: what a GPUDirect Storage read into it can cross */
+	if (g->pcie_gen > 0 && g->pcie_width > 0) {
+		struct nicfit_pcie_params pp;
+		struct nicfit_pcie_result pr;
+
+		nicfit_pcie_params_default(&pp);
+		if (!nicfit_pcie_calc(g->pcie_gen, g->pcie_width, &pp, &pr, NULL)) {
+			sys->gpu_pcie_gbps = pr.effective_gbps;
+			sys->gpu_pcie_gen = g->pcie_gen;
+			sys->gpu_pcie_width = g->pcie_width;
+		}
+	}
 }
 
 /* The back end of a plan: rails, their rate and names, each rail's GPU. */
