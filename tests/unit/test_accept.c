@@ -409,6 +409,48 @@ static void gdsio_steps(void **state)
 	nicfit_spec_release(&spec);
 }
 
+/*
+ * A rail's write step whose output is another perftest (Nebius' ib_send_bw
+ * on H100 NDR, 353.53 Gb/s): no figure for the step, the test it holds named.
+ */
+static void send_for_write(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-h100", "servers", "2", "gpu",
+					   "h100-sxm5-80gb", "gpus_per_server", "8", "model",
+					   "llama-3-70b", "workload", "training", "fabric",
+					   "infiniband", NULL };
+	struct nicfit_accept_system sys;
+	struct nicfit_accept *a = NULL;
+	struct nicfit_spec spec;
+	struct nicfit_error err;
+	size_t i, seen = 0;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	nicfit_spec_init(&spec, "test");
+	for (i = 0; kv[i]; i += 2)
+		assert_int_equal(nicfit_spec_add(&spec, kv[i], kv[i + 1], &err), 0);
+	assert_int_equal(nicfit_accept_system_from_plan(cat, &spec, &sys, &err), 0);
+	assert_int_equal(nicfit_accept_default_hosts(&sys, &err), 0);
+	assert_int_equal(nicfit_accept_new(&sys, &a, &err), 0);
+	assert_int_equal(nicfit_accept_judge(a, "tests/fixtures/accept/dgx-send", NULL, &err), 0);
+	for (i = 0; i < a->nsteps; i++) {
+		const struct nicfit_accept_step *s = &a->steps[i];
+
+		if (strcmp(s->name, "rail-write-node01-node02-r0"))
+			continue;
+		assert_int_equal(s->status, NICFIT_ACCEPT_BROKEN);
+		assert_true(s->measured_gbps < 0);
+		assert_non_null(strstr(s->what, "no RDMA_Write bandwidth result"));
+		assert_non_null(strstr(s->what, "Send BW Test"));
+		seen++;
+	}
+	assert_int_equal(seen, 1);
+	nicfit_accept_free(a);
+	free(sys.hosts);
+	nicfit_spec_release(&spec);
+}
+
 static void bad_inputs(void **state)
 {
 	struct nicfit_accept *a = training(NULL, NULL, NULL, NULL);
@@ -639,6 +681,7 @@ int main(void)
 		cmocka_unit_test(ring_isolates),
 		cmocka_unit_test(audit_causes),
 		cmocka_unit_test(gdsio_steps),
+		cmocka_unit_test(send_for_write),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(script_comment),
 		cmocka_unit_test(saved_plan),

@@ -70,7 +70,10 @@ static int doc_fits(enum nicfit_accept_kind k, const struct nicfit_verify_doc *d
 		return d->kind == NICFIT_VERIFY_NCCL_TESTS;
 	case NICFIT_ACCEPT_RAIL_WRITE:
 	case NICFIT_ACCEPT_RAIL_READ:
-		return d->kind == NICFIT_VERIFY_PERFTEST && !d->u.pt.latency;
+		/* the step's own test: a Send BW or the other direction's figure is not it */
+		return d->kind == NICFIT_VERIFY_PERFTEST && !d->u.pt.latency &&
+		       (!d->u.pt.test[0] ||
+			strstr(d->u.pt.test, k == NICFIT_ACCEPT_RAIL_WRITE ? "Write" : "Read"));
 	case NICFIT_ACCEPT_FRONTEND:
 		return d->kind == NICFIT_VERIFY_IPERF3 || d->kind == NICFIT_VERIFY_IPERF2;
 	case NICFIT_ACCEPT_STORAGE:
@@ -122,6 +125,21 @@ static void classify(struct nicfit_accept_step *s, const struct nicfit_accept_ba
 		s->status = NICFIT_ACCEPT_BROKEN;
 }
 
+/* The perftest a rail step's output holds when it is not the step's own ("Send BW Test"), or NULL. */
+static const char *other_test(const struct nicfit_verify *v, enum nicfit_accept_kind k)
+{
+	const char *own = k == NICFIT_ACCEPT_RAIL_WRITE ? "Write" : "Read";
+	size_t i;
+
+	if (k != NICFIT_ACCEPT_RAIL_WRITE && k != NICFIT_ACCEPT_RAIL_READ)
+		return NULL;
+	for (i = 0; i < v->ndocs; i++)
+		if (v->docs[i].kind == NICFIT_VERIFY_PERFTEST && v->docs[i].u.pt.test[0] &&
+		    !strstr(v->docs[i].u.pt.test, own))
+			return v->docs[i].u.pt.test;
+	return NULL;
+}
+
 /* Read and judge one step's output (text of len bytes, named path). */
 static int judge_text(const struct nicfit_accept *a, struct nicfit_accept_step *s,
 		      const char *path, const char *text, size_t len, struct nicfit_error *err)
@@ -163,12 +181,15 @@ static int judge_text(const struct nicfit_accept *a, struct nicfit_accept_step *
 		s->what = nicfit__strfmt("%s", d->what ? d->what : "");
 		classify(s, &st->band);
 	} else {
+		const char *other = other_test(v, st->kind);
+
 		s->status = NICFIT_ACCEPT_BROKEN;
-		s->what = nicfit__strfmt("no figure: the output holds no %s result",
+		s->what = nicfit__strfmt("no figure: the output holds no %s result%s%s%s",
 					 st->kind == NICFIT_ACCEPT_FRONTEND ? "iperf" :
-					 st->kind == NICFIT_ACCEPT_RAIL_WRITE ||
-					 st->kind == NICFIT_ACCEPT_RAIL_READ ? "perftest bandwidth" :
-					 "nccl-tests");
+					 st->kind == NICFIT_ACCEPT_RAIL_WRITE ? "RDMA_Write bandwidth" :
+					 st->kind == NICFIT_ACCEPT_RAIL_READ ? "RDMA_Read bandwidth" :
+					 "nccl-tests", other ? " (its test is " : "", other ? other : "",
+					 other ? ", not the step's)" : "");
 	}
 	rc = s->what ? verify_causes(s, v) : NICFIT_E_NOMEM;
 	nicfit_verify_free(v);
