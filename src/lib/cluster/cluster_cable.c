@@ -284,9 +284,48 @@ static int add_class(struct nicfit_cluster *c, enum nicfit_net n, enum nicfit_li
 	return im->nclasses++;
 }
 
-/* A class's kit caches, unset (-1). */
-static int class_caches(struct cl_class *k)
+static int copper(const struct nicfit_cable *x)
 {
+	return x->type == NICFIT_CABLE_DAC || x->type == NICFIT_CABLE_BREAKOUT_DAC ||
+	       x->type == NICFIT_CABLE_RJ45;
+}
+
+/*
+ * Class k's candidate lists (struct cl_class's cand): the catalog's
+ * cables tested once against the class's ends, so that choosing a cable
+ * for each of the tens of thousands of lengths a large cluster has tests
+ * a handful of them, not the whole catalog again (the test of a cable's
+ * ends against a class's ports was most of the sizing time at a million
+ * GPUs). The order is the catalog's, so every choice is the same.
+ */
+static int class_candidates(const struct nicfit_catalog *cat, struct cl_class *k)
+{
+	size_t i, l, n = cat ? nicfit_catalog_count(cat, NICFIT_KIND_CABLE) : 0;
+
+	for (l = 0; l < 4; l++) {
+		k->cand[l] = malloc((n ? n : 1) * sizeof(*k->cand[l]));
+		if (!k->cand[l])
+			return -1;
+	}
+	for (i = 0; i < n; i++) {
+		const struct nicfit_cable *x = nicfit_catalog_cable(cat, i);
+
+		l = copper(x) ? CL_CAND_COPPER : CL_CAND_FAR;
+		if (cable_matches(k, x))
+			k->cand[l][k->ncand[l]++] = x;
+		if (optic_a(k, x))
+			k->cand[CL_CAND_OPTIC_A][k->ncand[CL_CAND_OPTIC_A]++] = x;
+		if (optic_b(k, x))
+			k->cand[CL_CAND_OPTIC_B][k->ncand[CL_CAND_OPTIC_B]++] = x;
+	}
+	return 0;
+}
+
+/* A class's candidate lists and kit caches, unset (-1). */
+static int class_caches(const struct nicfit_catalog *cat, struct cl_class *k)
+{
+	if (class_candidates(cat, k))
+		return -1;
 	k->cache[0] = malloc(CL_CACHE_DM * sizeof(int32_t));
 	k->cache[1] = malloc(CL_CACHE_DM * sizeof(int32_t));
 	if (!k->cache[0] || !k->cache[1])
@@ -329,7 +368,7 @@ int nicfit__cluster_add_class(struct nicfit_cluster *c, int list, enum nicfit_li
 	if (i < 0)
 		return -1;
 	c->impl->classes[i].list = list;
-	return class_caches(&c->impl->classes[i]) ? -1 : i;
+	return class_caches(c->impl->cat, &c->impl->classes[i]) ? -1 : i;
 }
 
 int nicfit__cluster_classes(struct nicfit_cluster *c, struct nicfit_error *err)
@@ -376,18 +415,20 @@ int nicfit__cluster_classes(struct nicfit_cluster *c, struct nicfit_error *err)
 					  &cn->sw_port, &cn->sw_port);
 	}
 	for (i = 0; i < im->nclasses; i++)
-		if (class_caches(&im->classes[i]))
+		if (class_caches(im->cat, &im->classes[i]))
 			return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	return 0;
 }
 
 void nicfit__cluster_kits_free(struct nicfit_cluster_impl *im)
 {
-	int i;
+	int i, l;
 
 	for (i = 0; i < im->nclasses; i++) {
 		free(im->classes[i].cache[0]);
 		free(im->classes[i].cache[1]);
+		for (l = 0; l < 4; l++)
+			free(im->classes[i].cand[l]);
 	}
 	free(im->kits);
 	im->kits = NULL;
@@ -553,17 +594,16 @@ static int fabric_fits(const struct nicfit_cluster *c, const struct cl_class *k,
 
 /* The catalog cable of the given kinds that reaches len, or NULL. */
 static const struct nicfit_cable *pick_cable(const struct nicfit_cluster *c,
-					     const struct cl_class *k, double len, int copper)
+					     const struct cl_class *k, double len, int cu)
 {
 	const struct nicfit_cable *best = NULL;
-	size_t i, n = c->impl->cat ? nicfit_catalog_count(c->impl->cat, NICFIT_KIND_CABLE) : 0;
+	int l = cu ? CL_CAND_COPPER : CL_CAND_FAR;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		const struct nicfit_cable *x = nicfit_catalog_cable(c->impl->cat, i);
-		int cu = x->type == NICFIT_CABLE_DAC || x->type == NICFIT_CABLE_BREAKOUT_DAC ||
-			 x->type == NICFIT_CABLE_RJ45;
+	for (i = 0; i < k->ncand[l]; i++) {
+		const struct nicfit_cable *x = k->cand[l][i];
 
-		if (cu != copper || !cable_matches(k, x) || !fabric_fits(c, k, x))
+		if (!fabric_fits(c, k, x))
 			continue;
 		if (x->length_m < len - NICFIT_EPS || (x->max_length_m > 0 && len > x->max_length_m + NICFIT_EPS))
 			continue;
@@ -592,24 +632,23 @@ static int optics_compatible(const struct nicfit_cable *a, const struct nicfit_c
 	return !strcasecmp(sa, sb);
 }
 
-static int pick_optics(const struct nicfit_cluster *c, const struct cl_class *k, double len,
-		       const struct nicfit_cable **pa, const struct nicfit_cable **pb)
+static int pick_optics(const struct cl_class *k, double len, const struct nicfit_cable **pa,
+		       const struct nicfit_cable **pb)
 {
-	const struct nicfit_catalog *cat = c->impl->cat;
-	size_t i, j, n = cat ? nicfit_catalog_count(cat, NICFIT_KIND_CABLE) : 0;
+	size_t i, j;
 	double best_reach = 0, best_price = -1, best_far = 0;
 
 	*pa = *pb = NULL;
-	for (i = 0; i < n; i++) {
-		const struct nicfit_cable *a = nicfit_catalog_cable(cat, i);
+	for (i = 0; i < k->ncand[CL_CAND_OPTIC_A]; i++) {
+		const struct nicfit_cable *a = k->cand[CL_CAND_OPTIC_A][i];
 
-		if (!optic_a(k, a) || a->max_length_m < len - NICFIT_EPS)
+		if (a->max_length_m < len - NICFIT_EPS)
 			continue;
-		for (j = 0; j < n; j++) {
-			const struct nicfit_cable *b = nicfit_catalog_cable(cat, j);
+		for (j = 0; j < k->ncand[CL_CAND_OPTIC_B]; j++) {
+			const struct nicfit_cable *b = k->cand[CL_CAND_OPTIC_B][j];
 			double reach, far, pr;
 
-			if (!optic_b(k, b) || b->max_length_m < len - NICFIT_EPS || !optics_compatible(a, b))
+			if (b->max_length_m < len - NICFIT_EPS || !optics_compatible(a, b))
 				continue;
 			/* an unsplit link has as many fibres at both ends */
 			if (k->split == 1 && a->split != b->split)
@@ -639,6 +678,39 @@ static int pick_optics(const struct nicfit_cluster *c, const struct cl_class *k,
 }
 
 /*
+ * The kit of a pair of optics, end a's oa and end b's ob, with a fibre of
+ * stock metres between them; remembered as the class's last (struct
+ * cl_class's last_kit).
+ */
+static int optics_kit(const struct nicfit_cluster *c, int cls, const struct nicfit_cable *oa,
+		      const struct nicfit_cable *ob, double stock)
+{
+	struct cl_class *k = &c->impl->classes[cls];
+	const char *conn = oa->end_b && !strncasecmp(oa->end_b, "MPO", 3) ? "mpo12" : "lc";
+	const char *fib = oa->fiber && !strcasecmp(oa->fiber, "SMF") ? "smf" : "mmf";
+	/* a twin-port optic on an unsplit port: one fibre per engine */
+	int nfib = k->split == 1 && k->twin_a == 1 && oa->split > 1 ? oa->split : 1;
+	char part[64], desc[160];
+	int ip, il, ifb, i;
+
+	snprintf(part, sizeof(part), "fiber-%s-%s-%gm", conn, fib, stock);
+	snprintf(desc, sizeof(desc), "%s %s fibre patch cord, %g m (generic)",
+		 oa->end_b ? oa->end_b : "LC", !strcmp(fib, "smf") ? "single-mode" : "multimode",
+		 stock);
+	ip = cat_item(c, k, oa);
+	il = cat_item(c, k, ob);
+	ifb = item(c, k, NULL, part, "fiber", desc, stock, k->gbps_b / nfib);
+	i = kit(c, cls, KIT_OPTICS, ip, il, ifb, nfib);
+	if (i >= 0) {
+		k->last_oa = oa;
+		k->last_ob = ob;
+		k->last_stock = stock;
+		k->last_kit = i + 1;
+	}
+	return i;
+}
+
+/*
  * Choose what cables a link (or split port) of class cls that needs len
  * metres, and return its kit. Copper first inside a rack: a DAC is the
  * cheapest, lowest-power link and reaches a few metres, which is what a
@@ -654,7 +726,6 @@ static int choose(const struct nicfit_cluster *c, int cls, double len, int same_
 	const struct nicfit_cable *x, *oa, *ob;
 	char part[64], desc[160], ca[16], cb[16];
 	double stock = stock_length(len);
-	int ip, il, ifb;
 
 	if (same_rack) {
 		x = pick_cable(c, k, len, 1);
@@ -675,20 +746,10 @@ static int choose(const struct nicfit_cluster *c, int cls, double len, int same_
 	x = pick_cable(c, k, len, 0);
 	if (x)
 		return kit(c, cls, KIT_CABLE, cat_item(c, k, x), -1, -1, 1);
-	if (pick_optics(c, k, len, &oa, &ob)) {
-		const char *conn = oa->end_b && !strncasecmp(oa->end_b, "MPO", 3) ? "mpo12" : "lc";
-		const char *fib = oa->fiber && !strcasecmp(oa->fiber, "SMF") ? "smf" : "mmf";
-		/* a twin-port optic on an unsplit port: one fibre per engine */
-		int nfib = k->split == 1 && k->twin_a == 1 && oa->split > 1 ? oa->split : 1;
-
-		snprintf(part, sizeof(part), "fiber-%s-%s-%gm", conn, fib, stock);
-		snprintf(desc, sizeof(desc), "%s %s fibre patch cord, %g m (generic)",
-			 oa->end_b ? oa->end_b : "LC", !strcmp(fib, "smf") ? "single-mode" : "multimode",
-			 stock);
-		ip = cat_item(c, k, oa);
-		il = cat_item(c, k, ob);
-		ifb = item(c, k, NULL, part, "fiber", desc, stock, k->gbps_b / nfib);
-		return kit(c, cls, KIT_OPTICS, ip, il, ifb, nfib);
+	if (pick_optics(k, len, &oa, &ob)) {
+		if (k->last_kit && k->last_oa == oa && k->last_ob == ob && k->last_stock == stock)
+			return k->last_kit - 1;
+		return optics_kit(c, cls, oa, ob, stock);
 	}
 	snprintf(ca, sizeof(ca), "%s", k->cage_a);
 	snprintf(cb, sizeof(cb), "%s", k->cage_b);

@@ -111,9 +111,29 @@ struct cl_class {
 	int optics_only;        /* the ends share no lane rate: a pair of optics only */
 	struct nicfit_port pa, pb; /* the ports at each end, as lanes (nicfit/compat.h) */
 	int list;               /* where its items are counted: CL_LIST_MAIN, _STORAGE, _BORDER */
+	/*
+	 * The catalog cables whose ends fit the class, in catalog order,
+	 * found once when the class is made: the DACs and RJ45 cables
+	 * (cand[CL_CAND_COPPER]), the AOCs (CL_CAND_FAR), the optics for end a
+	 * and for end b. A choice scans these few, not the catalog.
+	 */
+	const struct nicfit_cable **cand[4];
+	size_t ncand[4];
+	/*
+	 * The last pair of optics chosen, the fibre's stock length and their
+	 * kit (index + 1, 0 none): the lengths of one long run differ by
+	 * decimetres and take the same kit, found without naming its fibre
+	 * again.
+	 */
+	const struct nicfit_cable *last_oa, *last_ob;
+	double last_stock;
+	int last_kit;
 	int32_t *cache[2];      /* kit per decimetre of length: [0] same rack, [1] between racks */
 	size_t cache_dm[2];     /* the decimetres each holds; grown to the longest link */
 };
+
+/* The candidate lists of a class (struct cl_class's cand). */
+enum { CL_CAND_COPPER, CL_CAND_FAR, CL_CAND_OPTIC_A, CL_CAND_OPTIC_B };
 
 /* The cable lists a class counts into: c->cables, c->storage.cables, c->border.cables. */
 enum { CL_LIST_MAIN, CL_LIST_STORAGE, CL_LIST_BORDER };
