@@ -60,6 +60,8 @@ void nicfit_fleet_free(struct nicfit_fleet *fl)
 	free(fl->host_slots);
 	free(fl->attrs);
 	free(fl->devs);
+	free(fl->spans);
+	free(fl->span_slots);
 	free(fl->keys);
 	free(fl->key_hk);
 	free(fl->key_slots);

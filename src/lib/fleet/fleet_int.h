@@ -284,6 +284,22 @@ struct nicfit_fleet {
 	struct fl_dev *devs;
 	size_t ndevs, cap_devs;
 
+	/*
+	 * Hosts built and set up alike read as the same attributes and
+	 * devices: each distinct list is kept once and the hosts that have it
+	 * share it (fleet_store.c), so that a host costs its record, not a
+	 * copy of its attributes (an 8-GPU HGX's are 9 kB).
+	 */
+	struct fl_span {
+		size_t off;
+		uint32_t n;
+		uint8_t devs;     /* a list of devs, else of attrs */
+		uint64_t hash;
+	} *spans;
+	size_t nspans, cap_spans;
+	uint32_t *span_slots;      /* index + 1 */
+	size_t nspan_slots;
+
 	struct fl_key *keys;
 	size_t nkeys, cap_keys;
 	uint64_t *key_hk;          /* hash slots: (attr<<32|subject) */

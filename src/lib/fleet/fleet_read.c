@@ -206,8 +206,9 @@ void nicfit__fleet_members(struct fl_actx *a, int obj, const struct keydef *keys
 		for (k = 0; k < n; k++) {
 			if (out[k] >= 0)
 				continue;
+			/* the first byte before memcmp(): most keys differ there */
 			if (t->escaped ? nicfit__jscan_key_is(a->js, (int)i, keys[k].k)
-				       : (t->len == keys[k].n &&
+				       : (t->len == keys[k].n && (!t->len || a->text[t->start] == keys[k].k[0]) &&
 					  !memcmp(a->text + t->start, keys[k].k, keys[k].n))) {
 				out[k] = (int)i + 1;
 				break;

@@ -230,6 +230,118 @@ static int host_slots_rehash(struct nicfit_fleet *fl, size_t nslots)
 	return 0;
 }
 
+/* ---- shared attribute and device lists ------------------------------------------------------ */
+
+static uint64_t span_hash(const struct nicfit_fleet *fl, int devs, size_t off, size_t n)
+{
+	uint64_t h = mix64(n * 2 + (uint64_t)devs);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (devs) {
+			const struct fl_dev *d = &fl->devs[off + i];
+
+			h = mix64(h ^ ((uint64_t)d->bdf << 32 | d->kind));
+			h = mix64(h ^ ((uint64_t)d->name << 32 | d->model) ^ d->sig);
+		} else {
+			h = mix64(h ^ fl->attrs[off + i].key);
+			h = mix64(h ^ fl->attrs[off + i].v);
+		}
+	}
+	return h;
+}
+
+/* Field by field: the structures have padding. */
+static int span_same(const struct nicfit_fleet *fl, int devs, size_t a, size_t b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (devs) {
+			const struct fl_dev *x = &fl->devs[a + i], *y = &fl->devs[b + i];
+
+			if (x->bdf != y->bdf || x->kind != y->kind || x->name != y->name ||
+			    x->model != y->model || x->sig != y->sig)
+				return 0;
+		} else if (fl->attrs[a + i].key != fl->attrs[b + i].key ||
+			   fl->attrs[a + i].v != fl->attrs[b + i].v) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int span_slots_rehash(struct nicfit_fleet *fl, size_t nslots)
+{
+	uint32_t *s = calloc(nslots, sizeof(*s));
+	size_t i;
+
+	if (!s)
+		return -1;
+	for (i = 0; i < fl->nspans; i++) {
+		size_t j = (size_t)fl->spans[i].hash & (nslots - 1);
+
+		while (s[j])
+			j = (j + 1) & (nslots - 1);
+		s[j] = (uint32_t)i + 1;
+	}
+	free(fl->span_slots);
+	fl->span_slots = s;
+	fl->nspan_slots = nslots;
+	return 0;
+}
+
+/*
+ * The offset of the list that the last n attributes (devs: devices) read,
+ * from off, make: an earlier host's equal list, and then the new copy is
+ * dropped (it is at the end of the array), or this one, remembered for
+ * the hosts to come. Without memory for the table a list is only not
+ * shared.
+ */
+static size_t share(struct nicfit_fleet *fl, int devs, size_t off, size_t n)
+{
+	uint64_t h;
+	size_t j;
+	struct fl_span *sp;
+
+	if (!n || (!fl->nspan_slots && span_slots_rehash(fl, 256)))
+		return off;
+	h = span_hash(fl, devs, off, n);
+	j = (size_t)h & (fl->nspan_slots - 1);
+	for (; fl->span_slots[j]; j = (j + 1) & (fl->nspan_slots - 1)) {
+		sp = &fl->spans[fl->span_slots[j] - 1];
+		if (sp->hash == h && sp->n == n && sp->devs == devs &&
+		    span_same(fl, devs, sp->off, off, n)) {
+			if (devs)
+				fl->ndevs = off;
+			else
+				fl->nattrs = off;
+			return sp->off;
+		}
+	}
+	if (NICFIT_ALLOC_GROW(fl->spans, fl->nspans + 1, fl->cap_spans))
+		return off;
+	sp = &fl->spans[fl->nspans];
+	sp->off = off;
+	sp->n = (uint32_t)n;
+	sp->devs = (uint8_t)devs;
+	sp->hash = h;
+	fl->span_slots[j] = (uint32_t)++fl->nspans;
+	if (fl->nspans * 2 > fl->nspan_slots && span_slots_rehash(fl, fl->nspan_slots * 2)) {
+		/* the table as it was: this list stays in the array, only not shared */
+		fl->span_slots[j] = 0;
+		fl->nspans--;
+	}
+	return off;
+}
+
+/* h's lists shared with the hosts read before it that have the same (share()). */
+static void share_lists(struct nicfit_fleet *fl, struct fl_host *h)
+{
+	h->attr_off = share(fl, 0, h->attr_off, h->nattr);
+	h->dev_off = share(fl, 1, h->dev_off, h->ndev);
+}
+
 int nicfit__fleet_host_commit(struct nicfit_fleet *fl, struct fl_host *h, size_t attr_mark,
 			      size_t dev_mark, const char *origin_input, long origin_line,
 			      struct nicfit_error *err)
@@ -253,6 +365,7 @@ int nicfit__fleet_host_commit(struct nicfit_fleet *fl, struct fl_host *h, size_t
 					      "later one is used",
 					      fl_str(&fl->st, h->name), fl_str(&fl->st, old->input),
 					      old->line);
+			share_lists(fl, h);
 			*old = *h;
 			return 0;
 		}
@@ -263,6 +376,7 @@ int nicfit__fleet_host_commit(struct nicfit_fleet *fl, struct fl_host *h, size_t
 				       "more than %zu hosts (the fleet's limit)", fl->lim.max_hosts);
 	if (NICFIT_ALLOC_GROW(fl->hosts, fl->nhosts + 1, fl->cap_hosts))
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	share_lists(fl, h);
 	fl->hosts[fl->nhosts++] = *h;
 	fl->host_slots[j] = (uint32_t)fl->nhosts;
 	if (fl->nhosts * 2 > fl->nhost_slots && host_slots_rehash(fl, fl->nhost_slots * 2))
