@@ -29,6 +29,36 @@ _Static_assert(offsetof(struct nicfit_plan, rule_nic) ==
 		       offsetof(struct nicfit_plan, rule_part) +
 			       sizeof(((struct nicfit_plan *)0)->rule_part),
 	       "nicfit_plan() clears all but rule_part, which rule_nic must follow");
+_Static_assert(offsetof(struct nicfit_plan, slots) < offsetof(struct nicfit_plan, est) &&
+		       offsetof(struct nicfit_plan, est) < offsetof(struct nicfit_plan, riser_view) &&
+		       offsetof(struct nicfit_plan, riser_view) < offsetof(struct nicfit_plan, rule_part),
+	       "plan_clear() skips slots, est, riser_view and rule_part in that order");
+
+#define PLAN_END_OF(m) (offsetof(struct nicfit_plan, m) + sizeof(((struct nicfit_plan *)0)->m))
+
+/* Bytes [from, to) of p zeroed. */
+static void clear_range(struct nicfit_plan *p, size_t from, size_t to)
+{
+	memset((char *)p + from, 0, to - from);
+}
+
+/*
+ * Everything zero but what is written whole before anything reads it: the
+ * slot and estimate rows (each row is filled when nslots or nest counts
+ * it), the riser view (make_view() copies the server into it when the
+ * server has riser configurations, and nothing reads it otherwise), and
+ * the two what-if part records (which nicfit_decode() fills whole, and
+ * only for a card the catalog lacks): 42 kB of the plan's 47 are not
+ * written twice; 5 kB are zeroed, where 14 kB were.
+ */
+static void plan_clear(struct nicfit_plan *p)
+{
+	clear_range(p, 0, offsetof(struct nicfit_plan, slots));
+	clear_range(p, PLAN_END_OF(slots), offsetof(struct nicfit_plan, est));
+	clear_range(p, PLAN_END_OF(est), offsetof(struct nicfit_plan, riser_view));
+	clear_range(p, PLAN_END_OF(riser_view), offsetof(struct nicfit_plan, rule_part));
+	clear_range(p, offsetof(struct nicfit_plan, rule_nic), sizeof(*p));
+}
 
 /* The plan, with ocp (or NULL) as the OCP front-end card R6 chose on a first pass. */
 static int plan_once(const struct nicfit_catalog *cat, const struct nicfit_plan_input *in,
@@ -36,13 +66,7 @@ static int plan_once(const struct nicfit_catalog *cat, const struct nicfit_plan_
 {
 	int i;
 
-	/*
-	 * Everything starts zero but the two what-if part records (22 kB, two
-	 * thirds of the plan), which nicfit_decode() fills whole before
-	 * anything reads them, and only for a card the catalog lacks.
-	 */
-	memset(p, 0, offsetof(struct nicfit_plan, rule_part));
-	memset(p->rule_nic, 0, sizeof(*p) - offsetof(struct nicfit_plan, rule_nic));
+	plan_clear(p);
 	p->in = *in;
 	for (i = 0; i < NICFIT_PLAN_MAX_GPUS; i++)
 		p->gpu_slots[i] = p->pair_card[i] = -1;
