@@ -88,3 +88,19 @@ if [ "$t" -lt 2000 ]; then
 else
 	echo "  $HOSTS audits of the fixture machines took $(secs "$t") s: over the 2 s goal"
 fi
+t=$(best_ms "$NICFIT" fleet "$tmp/hgx.jsonl")
+if [ "$t" -lt 1000 ]; then
+	echo "  $HOSTS HGX audits summarised in $(secs "$t") s (goal: under 1 s)"
+else
+	echo "  $HOSTS HGX audits took $(secs "$t") s: over the 1 s goal"
+fi
+# memory a host costs: the peak of HOSTS HGX audits against a tenth of them
+if [ -n "$mem" ]; then
+	head -n $((HOSTS / 10)) "$tmp/hgx.jsonl" >"$tmp/hgx10.jsonl"
+	k1=$(/usr/bin/time -f %M "$NICFIT" fleet "$tmp/hgx10.jsonl" 2>&1 >/dev/null | tail -1)
+	k2=$(/usr/bin/time -f %M "$NICFIT" fleet "$tmp/hgx.jsonl" 2>&1 >/dev/null | tail -1)
+	awk -v a="$k1" -v b="$k2" -v n="$HOSTS" 'BEGIN {
+		printf "  peak memory: %d KiB at %d HGX hosts, %d KiB at %d: %.2f kB a host\n",
+			a, n / 10, b, n, (b - a) * 1024 / 1000 / (n - n / 10)
+	}'
+fi

@@ -1,14 +1,14 @@
 #!/bin/sh
 # One plan in process, per named example: median microseconds of reading
 # the request, planning and rendering JSON (bench/plan_host.c; the
-# catalog is loaded once), and the ratio of the total to the goal
-# of 30 us for a whole plan (<= 1.00 meets it). Where valgrind is
+# catalog is loaded once), and the ratio of the total to the goal of
+# 10 us for a whole plan (<= 1.00 meets it). Where valgrind is
 # installed (IR=0 skips it), also the instructions one plan takes, which
 # do not depend on the machine's load: callgrind counting only inside
 # nicfit_plan_input_from_spec, nicfit_plan and nicfit_plan_render, over
 # IR_RUNS plans, divided by IR_RUNS.
 set -eu
-: "${BUILD:=build}" "${RUNS:=1000}" "${IR:=1}" "${IR_RUNS:=10}" "${GOAL_US:=30}"
+: "${BUILD:=build}" "${RUNS:=1000}" "${IR:=1}" "${IR_RUNS:=10}" "${GOAL_US:=10}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc -std=c11 -O2 -Iinclude -D_POSIX_C_SOURCE=200809L -o "$tmp/plan_host" bench/plan_host.c \
