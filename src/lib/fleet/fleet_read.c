@@ -189,27 +189,41 @@ uint32_t nicfit__fleet_join(struct fl_actx *a, uint32_t x, const char *sep, cons
  * One pass over obj's members: out[i] is the value token of keys[i], or -1.
  * Cheaper than a lookup per key when an object has many members and some
  * looked-for keys are absent (each absent key would cost a full scan).
+ * Most members of an audit's device are none of the keys: the lengths and
+ * first bytes of the keys, as bit sets, turn those away before any key is
+ * compared.
  */
 void nicfit__fleet_members(struct fl_actx *a, int obj, const struct keydef *keys, int n, int *out)
 {
+	uint64_t lens = 0, first[4] = { 0, 0, 0, 0 };
 	uint32_t i, end;
 	int k;
 
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k++) {
+		unsigned char b = (unsigned char)keys[k].k[0];
+
 		out[k] = -1;
+		lens |= keys[k].n < 64 ? (uint64_t)1 << keys[k].n : 0;
+		first[b >> 6] |= (uint64_t)1 << (b & 63);
+	}
 	if (fl_tok_type(a, obj) != JS_OBJECT)
 		return;
 	end = a->js->tok[obj].next;
 	for (i = (uint32_t)obj + 1; i < end; i = a->js->tok[i + 1].next) {
 		const struct jscan_tok *t = &a->js->tok[i];
+		const char *name = a->text + t->start;
+		unsigned char b = (unsigned char)name[0];
 
+		/* a key of 64 bytes or more is compared: lens does not hold its length */
+		if (!t->escaped && t->len < 64 &&
+		    (!(lens >> t->len & 1) || !(first[b >> 6] >> (b & 63) & 1)))
+			continue;
 		for (k = 0; k < n; k++) {
 			if (out[k] >= 0)
 				continue;
-			/* the first byte before memcmp(): most keys differ there */
 			if (t->escaped ? nicfit__jscan_key_is(a->js, (int)i, keys[k].k)
-				       : (t->len == keys[k].n && (!t->len || a->text[t->start] == keys[k].k[0]) &&
-					  !memcmp(a->text + t->start, keys[k].k, keys[k].n))) {
+				       : (t->len == keys[k].n &&
+					  !memcmp(name, keys[k].k, keys[k].n))) {
 				out[k] = (int)i + 1;
 				break;
 			}
