@@ -21,8 +21,17 @@ struct nicfit_finding *nicfit__plan_find(struct nicfit_plan *p, enum nicfit_seve
 	va_start(ap, fmt);
 	f = nicfit__plan_vfind(&p->findings, sev, code, fmt, ap);
 	va_end(ap);
-	if (f && fix && fix[0] && nicfit__finding_fix(&p->findings, f, "%s", fix))
-		return NULL;
+	if (f && fix && fix[0]) {
+		/* the fix as it is, copied once: no format to read */
+		char *s = strdup(fix);
+
+		if (!s) {
+			p->findings.oom = 1;
+			return NULL;
+		}
+		free(f->fix);
+		f->fix = s;
+	}
 	return f;
 }
 
