@@ -635,6 +635,59 @@ static void json_positions_deep(void **state)
 	nicfit__jscan_release(&js);
 }
 
+/*
+ * Strings are scanned 16 bytes a step: a byte that ends the plain run (the
+ * quote, a backslash escape, a control byte, a UTF-8 sequence, bad UTF-8)
+ * at every offset of the first, second and third block, and strings that
+ * end within 16 bytes of the text, read the same as byte by byte.
+ */
+static void json_string_scan(void **state)
+{
+	struct jscan js;
+	char doc[96], out[96];
+	size_t at, n;
+
+	(void)state;
+	nicfit__jscan_init(&js);
+	for (at = 0; at < 40; at++) {
+		/* ["aaa...a"] with the quote after at bytes: the token is at bytes long */
+		doc[0] = '[';
+		doc[1] = '"';
+		memset(doc + 2, 'a', at);
+		memcpy(doc + 2 + at, "\"]", 3);
+		n = strlen(doc);
+		assert_int_equal(nicfit__jscan_parse(&js, doc, n), 0);
+		assert_int_equal(js.tok[1].type, JS_STRING);
+		assert_int_equal(js.tok[1].len, at);
+		assert_int_equal(js.tok[1].escaped, 0);
+		/* an escape there: decoded, the token marked escaped */
+		memcpy(doc + 2 + at, "\\n\"]", 5);
+		assert_int_equal(nicfit__jscan_parse(&js, doc, strlen(doc)), 0);
+		assert_int_equal(js.tok[1].escaped, 1);
+		assert_int_equal(nicfit__jscan_string(&js, 1, out, sizeof(out)), (int)at + 1);
+		assert_int_equal(out[at], '\n');
+		/* two-byte UTF-8 there ("\xc3\xa9"), then more plain bytes */
+		memcpy(doc + 2 + at, "\xc3\xa9" "bc\"]", 7);
+		assert_int_equal(nicfit__jscan_parse(&js, doc, strlen(doc)), 0);
+		assert_int_equal(js.tok[1].len, at + 4);
+		/* a control byte, a lone continuation byte, a DEL (allowed) */
+		memcpy(doc + 2 + at, "\t\"]", 4);
+		assert_int_equal(nicfit__jscan_parse(&js, doc, strlen(doc)), -1);
+		assert_string_equal(js.err_msg, "control character in a string");
+		assert_int_equal(js.err_off, 2 + at);
+		memcpy(doc + 2 + at, "\x80\"]", 4);
+		assert_int_equal(nicfit__jscan_parse(&js, doc, strlen(doc)), -1);
+		assert_string_equal(js.err_msg, "invalid UTF-8 in a string");
+		memcpy(doc + 2 + at, "\x7f\"]", 4);
+		assert_int_equal(nicfit__jscan_parse(&js, doc, strlen(doc)), 0);
+		/* the text ends inside the string: nothing past it is read */
+		assert_int_equal(nicfit__jscan_parse(&js, doc, 2 + at), -1);
+		assert_string_equal(js.err_msg, "unterminated string");
+		assert_int_equal(js.err_off, 2 + at);
+	}
+	nicfit__jscan_release(&js);
+}
+
 static void suggestions(void **state)
 {
 	static const char *const ids[] = { "r740xd", "r740", "dl380-gen10", "a40", "l40s", NULL };
@@ -708,6 +761,7 @@ int main(void)
 		cmocka_unit_test(json_positions),
 		cmocka_unit_test(json_position_columns),
 		cmocka_unit_test(json_positions_deep),
+		cmocka_unit_test(json_string_scan),
 		cmocka_unit_test(suggestions),
 		cmocka_unit_test(dir_listing),
 	};

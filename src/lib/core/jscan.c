@@ -82,9 +82,11 @@ static inline __attribute__((always_inline)) int new_tok(struct ctx *c, int type
 	return (int)s->ntok++;
 }
 
-static void skip_ws(struct ctx *c)
+/* Whitespace skipped; a byte above ' ' is none, which is one compare where there is none. */
+static inline void skip_ws(struct ctx *c)
 {
-	while (c->p < c->end && (*c->p == ' ' || *c->p == '\n' || *c->p == '\t' || *c->p == '\r'))
+	while (c->p < c->end && *c->p <= ' ' &&
+	       (*c->p == ' ' || *c->p == '\n' || *c->p == '\t' || *c->p == '\r'))
 		c->p++;
 }
 
@@ -317,7 +319,8 @@ static int parse_value(struct ctx *c, int depth);
 static int parse_container(struct ctx *c, int depth, int object)
 {
 	int t = new_tok(c, object ? JS_OBJECT : JS_ARRAY, c->p);
-	uint32_t count = 0;
+	/* 0 is no limit; a container holds fewer than UINT32_MAX values (one byte each) */
+	uint32_t count = 0, max_count = c->s->max_count ? c->s->max_count : UINT32_MAX;
 	unsigned char close = object ? '}' : ']';
 
 	if (t < 0)
@@ -331,7 +334,7 @@ static int parse_container(struct ctx *c, int depth, int object)
 		goto done;
 	}
 	for (;;) {
-		if (c->s->max_count && count == c->s->max_count) {
+		if (count == max_count) {
 			/* a limit checked as the text is read: nothing past it is looked at */
 			skip_ws(c);
 			c->toomany = 1;
