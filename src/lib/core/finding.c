@@ -2,6 +2,7 @@
  * finding.c - the findings model: the registry of codes, the recorder and
  * the registry's Markdown (nicfit/finding.h, finding_int.h).
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,15 +51,52 @@ const char *nicfit__code_name(enum nicfit__code code)
 	return (unsigned)code < NICFIT__CODE_COUNT ? registry[code].code : "?";
 }
 
-const struct nicfit_code_info *nicfit_code_lookup(const char *code)
+/*
+ * The registry's indexes sorted by code, then by index: a code that two
+ * engines share (gpu-nic-cross-socket) is found at its first entry, as a
+ * scan in registry order finds it. Sorted once a process (pthread_once:
+ * serve's threads look codes up).
+ */
+static unsigned short by_code[NICFIT__CODE_COUNT];
+static pthread_once_t by_code_once = PTHREAD_ONCE_INIT;
+
+static int by_code_cmp(const void *a, const void *b)
+{
+	unsigned short x = *(const unsigned short *)a, y = *(const unsigned short *)b;
+	int c = strcmp(registry[x].code, registry[y].code);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+static void sort_by_code(void)
 {
 	size_t i;
 
+	for (i = 0; i < NICFIT__CODE_COUNT; i++)
+		by_code[i] = (unsigned short)i;
+	qsort(by_code, NICFIT__CODE_COUNT, sizeof(by_code[0]), by_code_cmp);
+}
+
+_Static_assert(NICFIT__CODE_COUNT <= 65535, "by_code holds registry indexes as unsigned short");
+
+/* A code's first entry, by binary search of by_code (the first that is not less). */
+const struct nicfit_code_info *nicfit_code_lookup(const char *code)
+{
+	size_t lo = 0, hi = NICFIT__CODE_COUNT;
+
 	if (!code)
 		return NULL;
-	for (i = 0; i < NICFIT__CODE_COUNT; i++)
-		if (!strcmp(registry[i].code, code))
-			return &registry[i];
+	pthread_once(&by_code_once, sort_by_code);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(registry[by_code[mid]].code, code) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < NICFIT__CODE_COUNT && !strcmp(registry[by_code[lo]].code, code))
+		return &registry[by_code[lo]];
 	return NULL;
 }
 
