@@ -239,7 +239,7 @@ static __attribute__((noinline)) const unsigned char *string_rest(struct ctx *c,
  * A string: the common one, plain bytes up to its quote, is one
  * string_stop(); the token is written once, whole, when its end is known.
  */
-static int parse_string(struct ctx *c)
+static inline __attribute__((always_inline)) int parse_string(struct ctx *c)
 {
 	const unsigned char *s0 = c->p + 1, *q = string_stop(s0, c->end);
 	int escaped = 0, t;
@@ -314,7 +314,7 @@ static int parse_literal(struct ctx *c, const char *word, int type)
 	return t;
 }
 
-static int parse_value(struct ctx *c, int depth);
+static inline __attribute__((always_inline)) int parse_value(struct ctx *c, int depth);
 
 static int parse_container(struct ctx *c, int depth, int object)
 {
@@ -379,7 +379,7 @@ done:
 	return t;
 }
 
-static int parse_value(struct ctx *c, int depth)
+static inline __attribute__((always_inline)) int parse_value(struct ctx *c, int depth)
 {
 	skip_ws(c);
 	if (c->p >= c->end)
