@@ -299,9 +299,10 @@ static int parse_number(struct ctx *c)
 	return t;
 }
 
-static int parse_literal(struct ctx *c, const char *word, int type)
+/* true, false or null: n is strlen(word), known where it is called, so the compare is inline. */
+static inline __attribute__((always_inline)) int parse_literal(struct ctx *c, const char *word,
+							       size_t n, int type)
 {
-	size_t n = strlen(word);
 	int t;
 
 	if ((size_t)(c->end - c->p) < n || memcmp(c->p, word, n))
@@ -392,11 +393,11 @@ static inline __attribute__((always_inline)) int parse_value(struct ctx *c, int 
 	case '"':
 		return parse_string(c);
 	case 't':
-		return parse_literal(c, "true", JS_TRUE);
+		return parse_literal(c, "true", 4, JS_TRUE);
 	case 'f':
-		return parse_literal(c, "false", JS_FALSE);
+		return parse_literal(c, "false", 5, JS_FALSE);
 	case 'n':
-		return parse_literal(c, "null", JS_NULL);
+		return parse_literal(c, "null", 4, JS_NULL);
 	default:
 		if (*c->p == '-' || (*c->p >= '0' && *c->p <= '9'))
 			return parse_number(c);

@@ -189,22 +189,26 @@ uint32_t nicfit__fleet_join(struct fl_actx *a, uint32_t x, const char *sep, cons
  * One pass over obj's members: out[i] is the value token of keys[i], or -1.
  * Cheaper than a lookup per key when an object has many members and some
  * looked-for keys are absent (each absent key would cost a full scan).
- * Most members of an audit's device are none of the keys: the lengths and
- * first bytes of the keys, as bit sets, turn those away before any key is
- * compared.
+ * The keys are chained by length (head, next): a member is compared only
+ * with the keys of its length, most often one or none. A member with an
+ * escape in its name, or of 64 bytes or more, is compared with every key.
  */
+#define MEMBERS_BY_LEN 64
+#define MEMBERS_MAX_KEYS 32
+
 void nicfit__fleet_members(struct fl_actx *a, int obj, const struct keydef *keys, int n, int *out)
 {
-	uint64_t lens = 0, first[4] = { 0, 0, 0, 0 };
+	signed char head[MEMBERS_BY_LEN], next[MEMBERS_MAX_KEYS];
 	uint32_t i, end;
-	int k;
+	int k, chained = n <= MEMBERS_MAX_KEYS;
 
-	for (k = 0; k < n; k++) {
-		unsigned char b = (unsigned char)keys[k].k[0];
-
+	memset(head, -1, sizeof(head));
+	for (k = n - 1; k >= 0; k--) {
 		out[k] = -1;
-		lens |= keys[k].n < 64 ? (uint64_t)1 << keys[k].n : 0;
-		first[b >> 6] |= (uint64_t)1 << (b & 63);
+		if (chained && keys[k].n < MEMBERS_BY_LEN) {
+			next[k] = head[keys[k].n];
+			head[keys[k].n] = (signed char)k;
+		}
 	}
 	if (fl_tok_type(a, obj) != JS_OBJECT)
 		return;
@@ -212,18 +216,20 @@ void nicfit__fleet_members(struct fl_actx *a, int obj, const struct keydef *keys
 	for (i = (uint32_t)obj + 1; i < end; i = a->js->tok[i + 1].next) {
 		const struct jscan_tok *t = &a->js->tok[i];
 		const char *name = a->text + t->start;
-		unsigned char b = (unsigned char)name[0];
 
-		/* a key of 64 bytes or more is compared: lens does not hold its length */
-		if (!t->escaped && t->len < 64 &&
-		    (!(lens >> t->len & 1) || !(first[b >> 6] >> (b & 63) & 1)))
+		if (chained && !t->escaped && t->len < MEMBERS_BY_LEN) {
+			for (k = head[t->len]; k >= 0; k = next[k])
+				if (out[k] < 0 && !memcmp(name, keys[k].k, t->len)) {
+					out[k] = (int)i + 1;
+					break;
+				}
 			continue;
+		}
 		for (k = 0; k < n; k++) {
 			if (out[k] >= 0)
 				continue;
 			if (t->escaped ? nicfit__jscan_key_is(a->js, (int)i, keys[k].k)
-				       : (t->len == keys[k].n &&
-					  !memcmp(name, keys[k].k, keys[k].n))) {
+				       : (t->len == keys[k].n && !memcmp(name, keys[k].k, keys[k].n))) {
 				out[k] = (int)i + 1;
 				break;
 			}
