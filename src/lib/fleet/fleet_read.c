@@ -461,6 +461,18 @@ static const struct keydef link_keys[L_KEYS] = {
 };
 
 /* A PCI ID token as four lowercase hex digits: "10de", "0x10DE" or 4318. */
+/* v (<= 0xffff) as four lowercase hex digits, as "%04x" writes it. */
+static void hex4(char out[8], unsigned long v)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	out[0] = digits[v >> 12 & 15];
+	out[1] = digits[v >> 8 & 15];
+	out[2] = digits[v >> 4 & 15];
+	out[3] = digits[v & 15];
+	out[4] = '\0';
+}
+
 static void pci_id_tok(struct fl_actx *a, int t, char out[8])
 {
 	char tmp[16], *end;
@@ -471,7 +483,7 @@ static void pci_id_tok(struct fl_actx *a, int t, char out[8])
 	out[0] = '\0';
 	if (fl_tok_type(a, t) == JS_NUMBER && !nicfit__jscan_number(a->js, t, &d) && d >= 0 &&
 	    d <= 0xffff) {
-		snprintf(out, 8, "%04x", (unsigned)d);
+		hex4(out, (unsigned long)d);
 		return;
 	}
 	if (fl_tok_type(a, t) != JS_STRING || nicfit__jscan_string(a->js, t, tmp, sizeof(tmp)) <= 0)
@@ -480,7 +492,7 @@ static void pci_id_tok(struct fl_actx *a, int t, char out[8])
 		p += 2;
 	v = strtoul(p, &end, 16);
 	if (end != p && !*end && v <= 0xffff)
-		snprintf(out, 8, "%04lx", v);
+		hex4(out, v);
 }
 
 void nicfit__fleet_read_device(struct fl_actx *a, int dev)
@@ -502,7 +514,15 @@ void nicfit__fleet_read_device(struct fl_actx *a, int dev)
 	d.name = nicfit__fleet_tok_sid(a, m[D_NAME]);
 	pci_id_tok(a, m[D_VID], vid);
 	pci_id_tok(a, m[D_DID], did);
-	snprintf(model, sizeof(model), "%s:%s", vid[0] ? vid : "?", did[0] ? did : "?");
+	/* "%s:%s" of two ids of at most 4 bytes (or "?"), without a printf */
+	{
+		const char *x = vid[0] ? vid : "?", *y = did[0] ? did : "?";
+		size_t nx = strlen(x), ny = strlen(y);
+
+		memcpy(model, x, nx);
+		model[nx] = ':';
+		memcpy(model + nx + 1, y, ny + 1);
+	}
 	d.model = nicfit__fleet_intern0(&fl->st, model);
 	/* virtual functions come and go with SR-IOV settings: not hardware */
 	d.sig = is_sig_kind(fl_str(&fl->st, d.kind)) && fl_tok_type(a, m[D_VIRTFN]) != JS_TRUE &&
