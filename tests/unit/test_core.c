@@ -688,6 +688,57 @@ static void json_string_scan(void **state)
 	nicfit__jscan_release(&js);
 }
 
+/*
+ * A number token's value is strtod()'s to the bit, the fast path's
+ * (integers, decimals of up to 15 digits) as the rest: every decimal of
+ * 1 to 15 digits with the point anywhere, from a fixed sequence, and the
+ * edges (negative zero, 15 and 16 digits, an exponent).
+ */
+static void json_number_exact(void **state)
+{
+	static const char *const edges[] = { "-0", "-0.0", "0.1", "0.3", "16.0605", "9.4148",
+		"0.000000000000001", "123456789012345", "1234567890123456", "999999999999999.9",
+		"0.1234567890123456", "1e5", "-2.5E-3", "4503599627370497", NULL };
+	struct jscan js;
+	char doc[40];
+	unsigned long x = 1;
+	double v, want;
+	int i, j, nd, at;
+
+	(void)state;
+	nicfit__jscan_init(&js);
+	for (i = 0; i < 200000 + (int)(sizeof(edges) / sizeof(edges[0])) - 1; i++) {
+		if (i < 200000) {
+			char *q = doc;
+
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+			nd = 1 + (int)(x >> 33) % 15;
+			at = (int)(x >> 45) % (nd + 1); /* digits before the point; nd: none */
+			if (x >> 63)
+				*q++ = '-';
+			/* at digits before the point (the first not 0), or "0" */
+			if (!at)
+				*q++ = '0';
+			for (j = 0; j < nd; j++) {
+				int dg = (int)((x >> (j * 4 % 60)) % 10);
+
+				if (j == at)
+					*q++ = '.';
+				*q++ = (char)('0' + (j == 0 && at > 1 && !dg ? 1 : dg));
+			}
+			*q = '\0';
+		} else {
+			snprintf(doc, sizeof(doc), "%s", edges[i - 200000]);
+		}
+		assert_int_equal(nicfit__jscan_parse(&js, doc, strlen(doc)), 0);
+		assert_int_equal(nicfit__jscan_number(&js, 0, &v), 0);
+		want = strtod(doc, NULL);
+		if (memcmp(&v, &want, sizeof(v)))
+			fail_msg("%s: %.17g, strtod() %.17g", doc, v, want);
+	}
+	nicfit__jscan_release(&js);
+}
+
 static void suggestions(void **state)
 {
 	static const char *const ids[] = { "r740xd", "r740", "dl380-gen10", "a40", "l40s", NULL };
@@ -762,6 +813,7 @@ int main(void)
 		cmocka_unit_test(json_position_columns),
 		cmocka_unit_test(json_positions_deep),
 		cmocka_unit_test(json_string_scan),
+		cmocka_unit_test(json_number_exact),
 		cmocka_unit_test(suggestions),
 		cmocka_unit_test(dir_listing),
 	};

@@ -580,16 +580,36 @@ int nicfit__jscan_number(const struct jscan *s, int i, double *v)
 		return -1;
 	t = &s->tok[i];
 	p = s->text + t->start;
-	/* fast path: a short integer */
-	if (t->len < 16) {
+	/*
+	 * Fast path: a short integer, or a decimal of at most 15 digits in all
+	 * ("16.0605", "0.9"). The digits make an integer below 2^53 and the
+	 * power of ten they are divided by is at most 10^15, both exact in a
+	 * double, so the one division rounds as strtod() does (Clinger's fast
+	 * path); an exponent or more digits go to strtod().
+	 */
+	if (t->len < 17) {
+		static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+						1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+		uint32_t dot = 0, digits = 0;
+
 		k = 0;
 		if (p[0] == '-') {
 			neg = 1;
 			k = 1;
 		}
-		for (; k < t->len && p[k] >= '0' && p[k] <= '9'; k++)
-			d = d * 10 + (p[k] - '0');
-		if (k == t->len) {
+		for (; k < t->len; k++) {
+			if (p[k] >= '0' && p[k] <= '9') {
+				d = d * 10 + (p[k] - '0');
+				digits++;
+			} else if (p[k] == '.' && !dot) {
+				dot = k;
+			} else {
+				break;
+			}
+		}
+		if (k == t->len && digits <= 15) {
+			if (dot)
+				d /= pow10[t->len - 1 - dot];
 			*v = neg ? -d : d;
 			return 0;
 		}
