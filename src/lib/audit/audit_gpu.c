@@ -457,6 +457,32 @@ static void labels_below(const struct nicfit__audit_ctx *c, int k, char *devs, s
 	}
 }
 
+/* One acs-redirect finding: switch sw and its redirecting ports, first, then next[]. */
+static void report_switch(struct nicfit__audit_ctx *c, int sw, int first, const int *next)
+{
+	const struct nicfit_topo *t = c->t;
+	char ports[256], devs[256];
+	size_t pl = 0, dl = 0;
+	int k, n = 0;
+
+	for (k = first; k >= 0; k = next[k]) {
+		c->seen_link[k] |= SEEN_ACS_REPORTED;
+		n++;
+		if (pl < sizeof(ports))
+			pl += (size_t)nicfit__fmt(ports + pl, sizeof(ports) - pl, "%s%s",
+					       pl ? ", " : "", t->pci[k].bdf);
+		labels_below(c, k, devs, sizeof(devs), &dl);
+	}
+	nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_ACS_REDIRECT, t->pci[sw].bdf, S_ACS,
+			   "Disable ACS redirection on these switch ports (the BIOS 'ACS' "
+			   "setting, or `setpci -s PORT ECAP_ACS+6.w=0000` until reboot); keep "
+			   "the IOMMU off or in passthrough (iommu=pt) when you do.",
+			   "Switch %s redirects peer-to-peer requests to the root complex on %d "
+			   "port%s (%s: ACS ReqRedir/CmpltRedir): GPUDirect traffic between %s "
+			   "goes up to the CPU instead of across the switch, which slows or "
+			   "breaks it.", t->pci[sw].bdf, n, n == 1 ? "" : "s", ports, devs);
+}
+
 /*
  * acs-redirect: switch ports between a GPU and a NIC that share the
  * switch have ACS P2P Request/Completion Redirect on, so peer-to-peer
@@ -468,37 +494,43 @@ static void labels_below(const struct nicfit__audit_ctx *c, int k, char *devs, s
 void nicfit__audit_judge_acs(struct nicfit__audit_ctx *c)
 {
 	const struct nicfit_topo *t = c->t;
-	int k, sw;
+	int k, m = 0, *ports_of, *next;
 
 	mark_acs(c);
-	for (sw = 0; sw < t->npci; sw++) {
-		char ports[256], devs[256];
-		size_t pl = 0, dl = 0;
-		int n = 0;
-
-		for (k = 0; k < t->npci; k++) {
-			if (t->pci[k].parent != sw || !(c->seen_link[k] & SEEN_ACS_REDIRECTS) ||
-			    (c->seen_link[k] & SEEN_ACS_REPORTED))
-				continue;
-			c->seen_link[k] |= SEEN_ACS_REPORTED;
-			n++;
-			if (pl < sizeof(ports))
-				pl += (size_t)nicfit__fmt(ports + pl, sizeof(ports) - pl, "%s%s",
-						       pl ? ", " : "", t->pci[k].bdf);
-			labels_below(c, k, devs, sizeof(devs), &dl);
-		}
-		if (!n)
-			continue;
-		nicfit__audit_find(c, NICFIT_SEV_WARNING, NICFIT_CODE_ACS_REDIRECT, t->pci[sw].bdf,
-				   S_ACS,
-				   "Disable ACS redirection on these switch ports (the BIOS 'ACS' "
-				   "setting, or `setpci -s PORT ECAP_ACS+6.w=0000` until reboot); keep "
-				   "the IOMMU off or in passthrough (iommu=pt) when you do.",
-				   "Switch %s redirects peer-to-peer requests to the root complex on %d "
-				   "port%s (%s: ACS ReqRedir/CmpltRedir): GPUDirect traffic between %s "
-				   "goes up to the CPU instead of across the switch, which slows or "
-				   "breaks it.", t->pci[sw].bdf, n, n == 1 ? "" : "s", ports, devs);
+	/*
+	 * The redirecting ports grouped by their switch in one pass: a parent's
+	 * index is below its child's, so a list per switch built from the
+	 * highest port down is in index order, and the switches are visited in
+	 * index order as before, without comparing every function with every
+	 * function.
+	 */
+	for (k = 0; k < t->npci; k++)
+		m += (c->seen_link[k] & SEEN_ACS_REDIRECTS) && t->pci[k].parent >= 0;
+	if (!m)
+		return;
+	ports_of = malloc((size_t)t->npci * sizeof(*ports_of));
+	next = malloc((size_t)t->npci * sizeof(*next));
+	if (!ports_of || !next) {
+		free(ports_of);
+		free(next);
+		return;
 	}
+	for (k = 0; k < t->npci; k++)
+		ports_of[k] = -1;
+	for (k = t->npci - 1; k >= 0; k--) {
+		int sw = t->pci[k].parent;
+
+		if (sw < 0 || !(c->seen_link[k] & SEEN_ACS_REDIRECTS) ||
+		    (c->seen_link[k] & SEEN_ACS_REPORTED))
+			continue;
+		next[k] = ports_of[sw];
+		ports_of[sw] = k;
+	}
+	for (k = 0; k < t->npci; k++)
+		if (ports_of[k] >= 0)
+			report_switch(c, k, ports_of[k], next);
+	free(ports_of);
+	free(next);
 }
 
 /*
