@@ -222,6 +222,40 @@ void nicfit_sysfs_problem(const struct nicfit_sysfs *fs, size_t i, const char **
 /* One line describing a problem: "permission denied", "binary data", ... */
 const char *nicfit_sysfs_problem_text(enum nicfit_sysfs_status st, int errnum);
 
+/* ---- reading parts of a binary attribute ---------------------------------- */
+
+/*
+ * Config space is read by the kernel one dword at a time, each a config
+ * cycle of microseconds on a live host (pci_read_config() in
+ * drivers/pci/pci-sysfs.c): a reader that needs a few registers opens the
+ * attribute once and reads those, not the 4096 bytes. open gives a
+ * descriptor (or a status, reported as the other readers do); pread reads
+ * len bytes at off and returns how many came (0 past the end, which is
+ * where an unprivileged reader's 64 bytes stop); why says which facts the
+ * bytes hold, for a trace. close ends it.
+ */
+enum nicfit_sysfs_status nicfit_sysfs_open_attr(struct nicfit_sysfs *fs, const char *path,
+						int *fd, unsigned flags);
+size_t nicfit_sysfs_pread(struct nicfit_sysfs *fs, int fd, const char *path, void *buf,
+			  size_t len, size_t off, const char *why);
+void nicfit_sysfs_close_attr(struct nicfit_sysfs *fs, int fd);
+/* Whether a snapshot is being recorded (nicfit_sysfs_record(fs, 1)): it keeps files whole. */
+int nicfit_sysfs_recording_whole(const struct nicfit_sysfs *fs);
+
+/* ---- tracing what is read -------------------------------------------------- */
+
+/*
+ * One read the layer made, in the order made: 'F' a file read whole, 'P'
+ * len bytes at off of a binary attribute (why says for what), 'L' a link
+ * read, 'D' a directory listed, 'M' a path looked for and not there, 'T'
+ * a path only tested for. A failed read of another kind is not traced
+ * (it is a problem, kept as such). bench/reads.c prints these as the
+ * minimal list of what an audit reads and why.
+ */
+typedef void (*nicfit_sysfs_trace_fn)(void *ctx, int op, const char *path, size_t off,
+				      size_t len, const char *why);
+void nicfit_sysfs_trace(struct nicfit_sysfs *fs, nicfit_sysfs_trace_fn fn, void *ctx);
+
 /* ---- recording what was read (for snapshots) ----------------------------- */
 
 enum nicfit_rec_type {

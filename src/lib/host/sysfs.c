@@ -101,6 +101,8 @@ int nicfit_sysfs_open(const char *root, struct nicfit_sysfs **out,
 	}
 	fs->dirclock = 0;
 	fs->dirlast = 0;
+	fs->trace = NULL;
+	fs->trace_ctx = NULL;
 	*out = fs;
 	return 0;
 }
@@ -117,6 +119,17 @@ void nicfit_sysfs_close(struct nicfit_sysfs *fs)
 		free(fs->problems[i].path);
 	nicfit__sysfs_records_release(fs);
 	free(fs);
+}
+
+void nicfit_sysfs_trace(struct nicfit_sysfs *fs, nicfit_sysfs_trace_fn fn, void *ctx)
+{
+	fs->trace = fn;
+	fs->trace_ctx = ctx;
+}
+
+int nicfit_sysfs_recording_whole(const struct nicfit_sysfs *fs)
+{
+	return fs->recording == 1;
 }
 
 const char *nicfit_sysfs_root(const struct nicfit_sysfs *fs)

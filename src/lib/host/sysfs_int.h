@@ -63,7 +63,17 @@ struct nicfit_sysfs {
 	struct sysfs_dir dirs[NICFIT_SYSFS_DIR_CACHE]; /* directories kept open */
 	unsigned dirclock;      /* the use count that orders dirs[] for eviction */
 	unsigned dirlast;       /* the index in dirs[] of the last one used */
+	nicfit_sysfs_trace_fn trace;
+	void *trace_ctx;
 };
+
+/* Tell the tracer, if any, of one read (see nicfit_sysfs_trace). */
+static inline void nicfit__sysfs_trace(struct nicfit_sysfs *fs, int op, const char *path,
+				       size_t off, size_t len, const char *why)
+{
+	if (fs->trace)
+		fs->trace(fs->trace_ctx, op, path, off, len, why);
+}
 
 /*
  * Keep a problem with path unless st is OK or MISSING or flags has

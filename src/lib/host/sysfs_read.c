@@ -43,10 +43,13 @@ int nicfit_sysfs_exists(struct nicfit_sysfs *fs, const char *path)
 	struct stat sb;
 
 	if (fd < 0) {
-		if (nicfit__sysfs_status_of_errno(e) == NICFIT_SYSFS_MISSING)
+		if (nicfit__sysfs_status_of_errno(e) == NICFIT_SYSFS_MISSING) {
+			nicfit__sysfs_trace(fs, 'M', path, 0, 0, NULL);
 			nicfit__sysfs_record_missing(fs, path);
+		}
 		return 0;
 	}
+	nicfit__sysfs_trace(fs, 'T', path, 0, 0, NULL);
 	/* A snapshot must hold what was only tested for, too. */
 	if (fs->recording && !fstat(fd, &sb)) {
 		while (*path == '/')
@@ -122,6 +125,8 @@ enum nicfit_sysfs_status nicfit_sysfs_read(struct nicfit_sysfs *fs, const char *
 	close(fd);
 out:
 	nicfit__sysfs_problem(fs, path, st, e, flags);
+	if (st == NICFIT_SYSFS_OK || st == NICFIT_SYSFS_TOO_BIG || st == NICFIT_SYSFS_MISSING)
+		nicfit__sysfs_trace(fs, st == NICFIT_SYSFS_MISSING ? 'M' : 'F', path, 0, got, NULL);
 	if (!fs->recording)
 		return st;
 	if (st == NICFIT_SYSFS_OK || st == NICFIT_SYSFS_TOO_BIG)
@@ -269,6 +274,8 @@ enum nicfit_sysfs_status nicfit_sysfs_readlink(struct nicfit_sysfs *fs, const ch
 	}
 out:
 	nicfit__sysfs_problem(fs, path, st, e, flags);
+	if (st == NICFIT_SYSFS_OK || st == NICFIT_SYSFS_MISSING)
+		nicfit__sysfs_trace(fs, st == NICFIT_SYSFS_OK ? 'L' : 'M', path, 0, 0, NULL);
 	if (st == NICFIT_SYSFS_OK)
 		nicfit__sysfs_record(fs, path, NICFIT_REC_LINK, out, strlen(out), st, 0);
 	else if (st != NICFIT_SYSFS_MISSING)
@@ -466,6 +473,8 @@ enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *
 	*n = l.cnt;
 out:
 	nicfit__sysfs_problem(fs, path, st, e, flags);
+	if (st == NICFIT_SYSFS_OK || st == NICFIT_SYSFS_TOO_BIG || st == NICFIT_SYSFS_MISSING)
+		nicfit__sysfs_trace(fs, st == NICFIT_SYSFS_MISSING ? 'M' : 'D', path, 0, 0, NULL);
 	if (st == NICFIT_SYSFS_OK || st == NICFIT_SYSFS_TOO_BIG)
 		nicfit__sysfs_record(fs, path[0] ? path : ".", NICFIT_REC_DIR, NULL, 0, st, 0);
 	else if (st != NICFIT_SYSFS_MISSING)
@@ -473,4 +482,48 @@ out:
 	else
 		nicfit__sysfs_record_missing(fs, path);
 	return st;
+}
+
+/* ---- parts of a binary attribute ------------------------------------------- */
+
+enum nicfit_sysfs_status nicfit_sysfs_open_attr(struct nicfit_sysfs *fs, const char *path,
+						int *fd, unsigned flags)
+{
+	enum nicfit_sysfs_status st = NICFIT_SYSFS_OK;
+	int e = 0;
+
+	while (*path == '/')
+		path++;
+	*fd = nicfit__sysfs_open_in_root(fs, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY,
+					 &e);
+	if (*fd < 0) {
+		st = nicfit__sysfs_status_of_errno(e);
+		if (st == NICFIT_SYSFS_MISSING)
+			nicfit__sysfs_trace(fs, 'M', path, 0, 0, NULL);
+	}
+	nicfit__sysfs_problem(fs, path, st, e, flags);
+	return st;
+}
+
+size_t nicfit_sysfs_pread(struct nicfit_sysfs *fs, int fd, const char *path, void *buf,
+			  size_t len, size_t off, const char *why)
+{
+	ssize_t r;
+
+	do
+		r = pread(fd, buf, len, (off_t)off);
+	while (r < 0 && errno == EINTR);
+	if (r <= 0)
+		return 0;
+	while (*path == '/')
+		path++;
+	nicfit__sysfs_trace(fs, 'P', path, off, (size_t)r, why);
+	return (size_t)r;
+}
+
+void nicfit_sysfs_close_attr(struct nicfit_sysfs *fs, int fd)
+{
+	(void)fs;
+	if (fd >= 0)
+		close(fd);
 }

@@ -48,6 +48,7 @@ int nicfit_topo_discover_fs(struct nicfit_sysfs *fs, struct nicfit_topo **out,
 	memset(&d, 0, sizeof(d));
 	d.fs = fs;
 	d.err = err;
+	d.vf_from = -1;
 	d.t = nicfit_topo_new();
 	if (!d.t)
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
@@ -80,6 +81,7 @@ int nicfit_topo_discover_fs(struct nicfit_sysfs *fs, struct nicfit_topo **out,
 	}
 	copy_problems(&d);
 	free(d.hash);
+	free(d.vf_pfs);
 	if (d.rc) {
 		nicfit_topo_free(d.t);
 		return d.rc;

@@ -36,6 +36,17 @@ struct disc {
 	struct nicfit_error *err;
 	int *hash;          /* function path -> pci index + 1 (topo_pci.c) */
 	size_t hashcap;
+	/*
+	 * The SR-IOV PFs with VFs enabled met so far (topo_pcidev.c): a
+	 * function of a VF's class beside one of them is asked for its physfn
+	 * link first, and a VF then costs no link, NUMA or SR-IOV files. The
+	 * bus listing is in address order and a VF's routing ID is above its
+	 * PF's, so the PF comes first; functions read before the first such PF
+	 * (index below vf_from) are asked after the tree is known.
+	 */
+	int *vf_pfs;
+	size_t nvf_pfs, alloc_vf_pfs;
+	int vf_from;        /* -1 until a PF with VFs is met */
 	int rc;             /* first hard error */
 };
 

@@ -282,6 +282,21 @@ static int add_chain(struct disc *d, const char *path)
 	return last;
 }
 
+/*
+ * Whether functions can sit below function p in the device tree: a bridge
+ * (PCI or CardBus), a function whose class was not read, or a storage
+ * controller (Intel's VMD, class 0x0104, hosts a domain of its own). An
+ * endpoint's directory holds only its files and class devices, so the walk
+ * does not list it: most of a host's functions, and every VF.
+ */
+static int may_hold_functions(const struct nicfit_pcidev *p)
+{
+	unsigned base = p->class_code >> 16;
+
+	return !(p->have & NICFIT_HAVE_CLASS) || base == 0x06 || base == 0x01 ||
+	       base == 0x08 || base == 0xff;
+}
+
 /* Every function under a directory of sys/devices/pci*, recursively. */
 static void walk(struct disc *d, const char *dir, int depth)
 {
@@ -310,10 +325,16 @@ static void walk(struct disc *d, const char *dir, int depth)
 		 * chain. A BDF is one function: another directory of a BDF already
 		 * known is a copy (a damaged capture), and so is all below it.
 		 */
-		if (bdf && nicfit__topo_find_path(d, path, strlen(path)) < 0) {
-			if (nicfit_topo_find(d->t, ents[i].name) >= 0)
+		if (bdf) {
+			int k = nicfit__topo_find_path(d, path, strlen(path));
+
+			if (k < 0) {
+				if (nicfit_topo_find(d->t, ents[i].name) >= 0)
+					continue;
+				k = add_chain(d, path);
+			}
+			if (k >= 0 && !may_hold_functions(&d->t->pci[k]))
 				continue;
-			add_chain(d, path);
 		}
 		walk(d, path, depth + 1);
 	}
@@ -390,6 +411,9 @@ void nicfit__topo_read_physfns(struct disc *d)
 		const struct nicfit_pcidev *p = &d->t->pci[i];
 		unsigned base = p->class_code >> 16;
 
+		/* those read after a PF with VFs were asked as they were read */
+		if (d->vf_from >= 0 && i >= d->vf_from)
+			break;
 		if (p->sriov_totalvfs < 0 && p->kind == NICFIT_DEV_OTHER &&
 		    (base == 0x02 || base == 0x03 || base == 0x12))
 			read_physfn(d, i);

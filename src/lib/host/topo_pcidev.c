@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/alloc_int.h"
+#include "core/file_int.h"
 #include "host/topo_int.h"
 
 /*
@@ -279,6 +281,67 @@ void nicfit__topo_read_drivers(struct disc *d)
 		d->t->drivers_listed = nicfit_sysfs_exists(d->fs, "sys/bus/pci/drivers");
 }
 
+/* ---- SR-IOV virtual functions ------------------------------------------------- */
+
+/* Keep PF idx, whose VFs are enabled, for maybe_vf (out of memory: VFs cost more). */
+static void note_pf(struct disc *d, int idx)
+{
+	if (NICFIT_ALLOC_GROW(d->vf_pfs, d->nvf_pfs + 1, d->alloc_vf_pfs))
+		return;
+	d->vf_pfs[d->nvf_pfs++] = idx;
+	if (d->vf_from < 0)
+		d->vf_from = idx + 1;
+}
+
+/*
+ * Whether p may be a VF of a PF already read: a network, display or
+ * processing function (the classes nicfit__topo_read_physfns asks) that is
+ * a sibling of such a PF, as the kernel places VFs (drivers/pci/iov.c).
+ */
+static int maybe_vf(const struct disc *d, const struct nicfit_pcidev *p)
+{
+	unsigned base = p->class_code >> 16;
+	size_t i;
+
+	if (!d->nvf_pfs || !(base == 0x02 || base == 0x03 || base == 0x12))
+		return 0;
+	for (i = 0; i < d->nvf_pfs; i++) {
+		const struct nicfit_pcidev *pf = &d->t->pci[d->vf_pfs[i]];
+
+		if (pf->parent == p->parent && pf->hostbridge == p->hostbridge)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A VF is known by its physfn link. Its link files only echo registers
+ * the SR-IOV spec leaves to the PF, it has no SR-IOV capability of its
+ * own, and the kernel gives it its PF's NUMA node (pci_iov_add_virtfn()
+ * adds it on the PF's bus or a child of it): none of those files is read.
+ * Returns 1 when p is a VF of a known function.
+ */
+static int read_vf(struct disc *d, struct nicfit_pcidev *p, const char *dir)
+{
+	char path[TOPO_PATH_MAX], link[TOPO_PATH_MAX], canon[TOPO_PATH_MAX];
+	const struct nicfit_pcidev *pf;
+	int k;
+
+	nicfit__topo_pathf(path, sizeof(path), dir, "physfn");
+	if (nicfit_sysfs_readlink(d->fs, path, link, sizeof(link), 0) != NICFIT_SYSFS_OK ||
+	    nicfit__path_join(canon, sizeof(canon), dir, link))
+		return 0;
+	k = nicfit__topo_find_path(d, canon, strlen(canon));
+	if (k < 0)
+		return 0;
+	p->physfn = k;
+	pf = &d->t->pci[k];
+	p->numa_node = pf->numa_node;
+	p->have |= pf->have & NICFIT_HAVE_NUMA;
+	p->absent |= pf->absent & NICFIT_HAVE_NUMA;
+	return 1;
+}
+
 /* ---- one function ----------------------------------------------------------- */
 
 void nicfit__topo_read_function(struct disc *d, int idx)
@@ -331,6 +394,8 @@ void nicfit__topo_read_function(struct disc *d, int idx)
 		d->t->drivers_listed = 1;
 	}
 ids_done:
+	if (maybe_vf(d, p) && read_vf(d, p, dir))
+		return;
 	nicfit__topo_pathf(path, sizeof(path), dir, "numa_node");
 	st = nicfit_sysfs_read_long(d->fs, path, &n, 0);
 	if (st == NICFIT_SYSFS_OK) {
@@ -371,5 +436,7 @@ ids_done:
 		if (nicfit_sysfs_read_long(d->fs, path, &n, 0) == NICFIT_SYSFS_OK && n >= 0 &&
 		    n < SRIOV_VFS_LIMIT)
 			p->sriov_numvfs = (int)n;
+		if (p->sriov_numvfs > 0)
+			note_pf(d, idx);
 	}
 }
