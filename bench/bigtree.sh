@@ -3,8 +3,8 @@
 # SR-IOV virtual functions added to its eight ConnectX-7 NICs until the
 # host has N PCI functions (66 of its own), as hosts with 8 NICs x 127 VFs
 # and more have. VFs go on the PF's bus after it (00.1 to 1f.7), then on
-# bus numbers the host does not use, siblings of their PF as the kernel
-# places them.
+# the next bus numbers above it the host does not use (a VF's routing ID is
+# above its PF's), siblings of their PF as the kernel places them.
 #
 #   bench/bigtree.sh OUT N...     writes OUT/bigN.host and builds OUT/bigN
 set -eu
@@ -41,11 +41,15 @@ for n in "$@"; do
 			for (k = 1; k <= npf; k++) if (pfline[k] == i && cnt[k]) l = l " sriov=" cnt[k] "/" cnt[k]
 			print l
 		}
-		free = 1
 		for (k = 1; k <= npf; k++) {
 			bus = pfbus[k]; df = 1
 			for (j = 0; j < cnt[k]; j++) {
-				if (df == 256) { while (used[free]) free++; used[free] = 1; bus = free; df = 0 }
+				if (df == 256) {
+					free = bus + 1
+					while (free in used) free++
+					if (free > 255) { print "bigtree: out of bus numbers" > "/dev/stderr"; exit 1 }
+					used[free] = 1; bus = free; df = 0
+				}
 				printf "pci 0000:%s:%s.%d %s %s physfn=%s\n", hex2(bus), hex2(int(df / 8)), df % 8, par[k], vfrest[k], pf[k]
 				df++
 			}

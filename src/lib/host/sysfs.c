@@ -97,6 +97,7 @@ int nicfit_sysfs_open(const char *root, struct nicfit_sysfs **out,
 		fs->dirs[i].fd = -1;
 		fs->dirs[i].used = 0;
 		fs->dirs[i].len = 0;
+		fs->dirs[i].hash = 0;
 		fs->dirs[i].path[0] = '\0';
 	}
 	fs->dirclock = 0;

@@ -37,14 +37,19 @@ struct sysfs_problem {
  * then the next device's: a few directories kept open (as the caller
  * named them, links inside resolved) let most opens be one openat() of a
  * file name, and a subdirectory of a kept one is reached by opening its
- * remaining components, not by resolving the path again.
+ * remaining components (one openat2() that refuses links, where the
+ * kernel has it), not by resolving the path again. A host's later passes
+ * (classification's config reads, class devices) come back to the
+ * functions' directories: 64 kept cover a large host's, so each is opened
+ * about once.
  */
-#define NICFIT_SYSFS_DIR_CACHE 8
+#define NICFIT_SYSFS_DIR_CACHE 64
 
 struct sysfs_dir {
 	int fd;                 /* O_PATH, or -1 */
 	unsigned used;          /* fs->dirclock at the last use */
 	size_t len;
+	size_t hash;            /* of path, so that a look-up compares few paths */
 	char path[NICFIT_SYSFS_PATH_MAX];
 };
 

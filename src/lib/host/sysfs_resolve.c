@@ -130,8 +130,17 @@ static enum nicfit_sysfs_status resolve(struct nicfit_sysfs *fs, const char *pat
 	return NICFIT_SYSFS_OK;
 }
 
-/* The kept directory whose path is dir (n bytes), or NULL. */
-static struct sysfs_dir *dir_find(struct nicfit_sysfs *fs, const char *dir, size_t n)
+static size_t dir_hash(const char *s, size_t n)
+{
+	size_t h = 5381, i;
+
+	for (i = 0; i < n; i++)
+		h = h * 33 + (unsigned char)s[i];
+	return h;
+}
+
+/* The kept directory whose path is dir (n bytes, hashing to h), or NULL. */
+static struct sysfs_dir *dir_find(struct nicfit_sysfs *fs, const char *dir, size_t n, size_t h)
 {
 	struct sysfs_dir *c = &fs->dirs[fs->dirlast];
 	size_t i;
@@ -140,7 +149,7 @@ static struct sysfs_dir *dir_find(struct nicfit_sysfs *fs, const char *dir, size
 		return c; /* the usual case: the directory of the last open */
 	for (i = 0; i < NICFIT_SYSFS_DIR_CACHE; i++) {
 		c = &fs->dirs[i];
-		if (c->fd >= 0 && c->len == n && !memcmp(c->path, dir, n)) {
+		if (c->fd >= 0 && c->hash == h && c->len == n && !memcmp(c->path, dir, n)) {
 			fs->dirlast = (unsigned)i;
 			return c;
 		}
@@ -176,10 +185,27 @@ static struct sysfs_dir *dir_ancestor(struct nicfit_sysfs *fs, const char *dir, 
  * full resolution would reach. -1 when one is not, and the caller takes
  * the full way.
  */
-static int open_below(int dfd, const char *dir, size_t n, size_t at)
+static int open_below(const struct nicfit_sysfs *fs, int dfd, const char *dir, size_t n,
+		      size_t at)
 {
 	int cur = dfd;
 
+#ifdef SYS_openat2
+	/* the kernel walks the rest in one call, refusing any link on the way */
+	if (fs->use_openat2 && n - at < NICFIT_SYSFS_PATH_MAX) {
+		struct open_how how;
+		char rest[NICFIT_SYSFS_PATH_MAX];
+
+		memcpy(rest, dir + at, n - at);
+		rest[n - at] = '\0';
+		memset(&how, 0, sizeof(how));
+		how.flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
+		how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+		return (int)syscall(SYS_openat2, dfd, rest, &how, sizeof(how));
+	}
+#else
+	(void)fs;
+#endif
 	while (at < n) {
 		char comp[256];
 		size_t len = 0;
@@ -206,8 +232,8 @@ static int open_below(int dfd, const char *dir, size_t n, size_t at)
 
 int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int *errnum)
 {
-	struct sysfs_dir *c = dir_find(fs, dir, n), *old;
-	size_t i, at = 0;
+	size_t i, at = 0, h = dir_hash(dir, n);
+	struct sysfs_dir *c = dir_find(fs, dir, n, h), *old;
 	int fd = -1;
 
 	if (c) {
@@ -220,7 +246,7 @@ int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int
 	}
 	c = dir_ancestor(fs, dir, n, &at);
 	if (c)
-		fd = open_below(c->fd, dir, n, at);
+		fd = open_below(fs, c->fd, dir, n, at);
 	if (fd < 0) {
 		char path[NICFIT_SYSFS_PATH_MAX];
 
@@ -242,6 +268,7 @@ int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int
 	old->used = ++fs->dirclock;
 	fs->dirlast = (unsigned)(old - fs->dirs);
 	old->len = n;
+	old->hash = h;
 	memcpy(old->path, dir, n);
 	old->path[n] = '\0';
 	return fd;
