@@ -6,11 +6,10 @@
 # a ratio are measured in turn in the same loop, so load on the machine
 # weighs on both. POST /api/plan against nginx is bench/serve.sh.
 # The audit is also set against the floor under it: bench/reads.c does
-# the bare reads of what the audit reads on each tree (open/read/close of
-# each file, readlink of each link, each directory listed, an open of each
-# path looked for and not there; plain syscalls on full paths) and nothing
-# else; that process is timed against lstopo
-# too, the ceiling of any audit's speed-up over lstopo on that tree. With
+# exactly the reads the audit's facts need on each tree, with the same
+# relative opens, and nothing else; that process is timed against lstopo
+# too, the ceiling of any audit's speed-up over lstopo on that tree
+# (bench/floor.sh sets all three side by side, with min and median). With
 # valgrind installed (IR=0 skips it), the same pairs are counted in
 # instructions too (callgrind's Ir,
 # which load on the machine does not change): the whole audit process, the
@@ -99,37 +98,7 @@ if command -v lstopo-no-graphics >/dev/null 2>&1; then
 else
 	echo "  audit vs lstopo: lstopo-no-graphics is missing (scripts/deps.sh bench installs hwloc-nox)"
 fi
-if [ -n "$reads" ]; then
-	# "reads": the files, links and directories that are there; "+missing":
-	# those and an open of each path the audit looked for and did not find
-	# (a kernel without the PCIe link files, a host without DMI), which no
-	# audit can skip: it learns a value is unknown by not finding its file.
-	printf '  %-34s %16s %8s %8s %7s %8s %7s\n' "audit --sysfs vs its bare reads" \
-		"files/links/dirs/missing" audit reads "audit/reads" "+missing" "audit/+m"
-	for d in "$tmp"/fx/*/; do
-		l="$tmp/$(basename "$d").list"
-		"$reads" list "$d" >"$l"
-		grep -v '^M ' "$l" >"$l.found" || true
-		set -- $("$reads" time "$d" "$l" "$RUNS")
-		fld="$2/$3/$4/$5"
-		set -- $(pair "$RUNS" "$NICFIT" audit --sysfs "$d" --json -- "$reads" run "$d" "$l.found")
-		a=$1 r=$2
-		set -- $(pair "$RUNS" "$NICFIT" audit --sysfs "$d" --json -- "$reads" run "$d" "$l")
-		a=$(((a + $1) / 2)) m=$2
-		printf '  %-34s %24s %8s %8s %6sx %8s %6sx\n' "$(basename "$d") (us, whole processes)" \
-			"$fld" "$a" "$r" "$(ratio "$a" "$r")" "$m" "$(ratio "$a" "$m")"
-		if [ "$IR" = 1 ]; then
-			a=$(ir "$NICFIT" audit --sysfs "$d" --json)
-			b=$(ir --toggle-collect=pass "$reads" run "$d" "$l.found")
-			c=$(ir --toggle-collect=pass "$reads" run "$d" "$l")
-			printf '  %-34s %24s %8s %8s %6sx %8s %6sx\n' "$(basename "$d") (Ir; reads: pass())" \
-				"" "$a" "$b" "$(ratio "$a" "$b")" "$c" "$(ratio "$a" "$c")"
-		fi
-	done
-else
-	echo "  audit vs its bare reads: bench/reads.c did not build against $BUILD/libnicfit.a"
-	sed 's/^/    /' "$tmp/cc.err" 2>/dev/null || true
-fi
+# the audit against its floor (min and median, syscalls, config bytes): bench/floor.sh
 set -- $(pair "$RUNS" "$NICFIT" plan --example --json -- "$NICFIT" --version)
 printf '  %-34s %9s us, --version %s us: %s x --version\n' "plan --example --json" "$1" "$2" \
 	"$(ratio "$1" "$2")"

@@ -6,7 +6,8 @@ set -u
 export NICFIT LANG=C LC_ALL=C
 status=0
 for b in bench/*.sh; do
-	[ "$b" = bench/run.sh ] && continue
+	# bigtree.sh builds trees for the others, it measures nothing
+	[ "$b" = bench/run.sh ] || [ "$b" = bench/bigtree.sh ] && continue
 	sh "$b" || status=1
 	echo
 done
