@@ -411,9 +411,17 @@ void nicfit__topo_read_physfns(struct disc *d)
 		const struct nicfit_pcidev *p = &d->t->pci[i];
 		unsigned base = p->class_code >> 16;
 
-		/* those read after a PF with VFs were asked as they were read */
+		/*
+		 * those read after a PF with VFs were asked as they were read; -2
+		 * marks one whose physfn names a function not met by then
+		 */
+		if (p->physfn == -2) {
+			d->t->pci[i].physfn = -1;
+			read_physfn(d, i);
+			continue;
+		}
 		if (d->vf_from >= 0 && i >= d->vf_from)
-			break;
+			continue;
 		if (p->sriov_totalvfs < 0 && p->kind == NICFIT_DEV_OTHER &&
 		    (base == 0x02 || base == 0x03 || base == 0x12))
 			read_physfn(d, i);

@@ -325,15 +325,21 @@ static int read_vf(struct disc *d, struct nicfit_pcidev *p, const char *dir)
 {
 	char path[TOPO_PATH_MAX], link[TOPO_PATH_MAX], canon[TOPO_PATH_MAX];
 	const struct nicfit_pcidev *pf;
+	size_t i;
 	int k;
 
 	nicfit__topo_pathf(path, sizeof(path), dir, "physfn");
 	if (nicfit_sysfs_readlink(d->fs, path, link, sizeof(link), 0) != NICFIT_SYSFS_OK ||
 	    nicfit__path_join(canon, sizeof(canon), dir, link))
 		return 0;
-	k = nicfit__topo_find_path(d, canon, strlen(canon));
-	if (k < 0)
+	/* one of the PFs met (a physfn elsewhere is left to nicfit__topo_read_physfns) */
+	for (i = 0; i < d->nvf_pfs && strcmp(d->t->pci[d->vf_pfs[i]].path, canon); i++)
+		;
+	if (i == d->nvf_pfs) {
+		p->physfn = -2; /* a VF of another function: resolved once all are known */
 		return 0;
+	}
+	k = d->vf_pfs[i];
 	p->physfn = k;
 	pf = &d->t->pci[k];
 	p->numa_node = pf->numa_node;
