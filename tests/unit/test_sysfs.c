@@ -629,6 +629,70 @@ static void pci_addresses(void **state)
 	assert_int_equal(nicfit_parse_pci_addr("pci0000:00", &d, &b, &v, &f), -1);
 }
 
+/* What a trace sees: one line a read, its kind and, for a part, where and why. */
+struct traced {
+	char ops[16];
+	size_t n, off[16], len[16];
+	char why[16][64];
+};
+
+static void trace_cb(void *ctx, int op, const char *path, size_t off, size_t len,
+		     const char *why)
+{
+	struct traced *t = ctx;
+
+	(void)path;
+	if (t->n >= sizeof(t->ops) - 1)
+		return;
+	t->ops[t->n] = (char)op;
+	t->off[t->n] = off;
+	t->len[t->n] = len;
+	snprintf(t->why[t->n], sizeof(t->why[0]), "%s", why ? why : "");
+	t->n++;
+}
+
+static void attr_parts_and_trace(void **state)
+{
+	struct nicfit_sysfs *fs;
+	struct nicfit_error err;
+	struct traced t;
+	unsigned char hdr[64], buf[68];
+	long v;
+	int fd;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	memset(hdr, 0xab, sizeof(hdr));
+	put("sys/devices/pci0000:00/0000:00:01.0/config", hdr, sizeof(hdr));
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_sysfs_open(root, &fs, &err), 0);
+	nicfit_sysfs_trace(fs, trace_cb, &t);
+	assert_int_equal(nicfit_sysfs_open_attr(fs, "sys/devices/pci0000:00/0000:00:01.0/config",
+						&fd, 0), NICFIT_SYSFS_OK);
+	/* the 64 bytes an unprivileged reader gets: what is there, then nothing */
+	assert_int_equal(nicfit_sysfs_pread(fs, fd, "sys/devices/pci0000:00/0000:00:01.0/config",
+					    buf, sizeof(buf), 0, "header"), 64);
+	assert_int_equal(buf[63], 0xab);
+	assert_int_equal(nicfit_sysfs_pread(fs, fd, "sys/devices/pci0000:00/0000:00:01.0/config",
+					    buf, 4, 0x100, "hop"), 0);
+	assert_int_equal(nicfit_sysfs_pread(fs, fd, "sys/devices/pci0000:00/0000:00:01.0/config",
+					    buf, 4, 0x3c, "last dword"), 4);
+	nicfit_sysfs_close_attr(fs, fd);
+	assert_int_equal(nicfit_sysfs_open_attr(fs, "sys/devices/pci0000:00/0000:00:01.0/nope",
+						&fd, NICFIT_SYSFS_QUIET), NICFIT_SYSFS_MISSING);
+	assert_int_equal(nicfit_sysfs_read_long(fs, "sys/devices/pci0000:00/0000:00:01.0/numa_node",
+						&v, 0), NICFIT_SYSFS_OK);
+	nicfit_sysfs_close(fs);
+	/* a read that returned nothing is not a read of anything */
+	assert_string_equal(t.ops, "PPMF");
+	assert_int_equal(t.off[0], 0);
+	assert_int_equal(t.len[0], 64);
+	assert_string_equal(t.why[0], "header");
+	assert_int_equal(t.off[1], 0x3c);
+	assert_int_equal(t.len[1], 4);
+	assert_string_equal(t.why[1], "last dword");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -636,6 +700,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(control_bytes_anywhere, setup, teardown),
 		cmocka_unit_test_setup_teardown(quiet_and_list, setup, teardown),
 		cmocka_unit_test_setup_teardown(kept_directories, setup, teardown),
+		cmocka_unit_test_setup_teardown(attr_parts_and_trace, setup, teardown),
 		cmocka_unit_test(open_errors),
 		cmocka_unit_test_setup_teardown(recorder, setup, teardown),
 		cmocka_unit_test_setup_teardown(recorder_missing, setup, teardown),
