@@ -244,7 +244,12 @@ int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int
 		*errnum = ENAMETOOLONG;
 		return -1;
 	}
-	c = dir_ancestor(fs, dir, n, &at);
+	/*
+	 * With openat2() the kernel walks the whole path in the one call it
+	 * would make from a kept ancestor: finding that ancestor (a compare of
+	 * every kept path) is only worth it where the resolver runs here.
+	 */
+	c = fs->use_openat2 ? NULL : dir_ancestor(fs, dir, n, &at);
 	if (c)
 		fd = open_below(fs, c->fd, dir, n, at);
 	if (fd < 0) {

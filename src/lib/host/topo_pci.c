@@ -333,7 +333,9 @@ static void walk(struct disc *d, const char *dir, int depth)
 					continue;
 				k = add_chain(d, path);
 			}
-			if (k >= 0 && !may_hold_functions(&d->t->pci[k]))
+			/* a snapshot keeps what the listing shows (links in it too) */
+			if (k >= 0 && !may_hold_functions(&d->t->pci[k]) &&
+			    !nicfit_sysfs_recording_whole(d->fs))
 				continue;
 		}
 		walk(d, path, depth + 1);
