@@ -176,6 +176,34 @@ static char **dirs;
 static size_t ndirs;
 static long nsys; /* syscalls made by pass() */
 
+/* The index of directory dir in dirs[], ndirs when it is new (a hash: lists run to 30,000 items). */
+static size_t dir_index(const char *dir)
+{
+	static size_t *slot, cap; /* index + 1 into dirs, 0 empty */
+	size_t k, i;
+
+	if (2 * (ndirs + 1) > cap) {
+		size_t nc = cap ? 2 * cap : 4096;
+		size_t *v = calloc(nc, sizeof(*v));
+
+		if (!v)
+			exit(70);
+		for (i = 0; i < ndirs; i++) {
+			for (k = hash_str(dirs[i]) & (nc - 1); v[k]; k = (k + 1) & (nc - 1))
+				;
+			v[k] = i + 1;
+		}
+		free(slot);
+		slot = v;
+		cap = nc;
+	}
+	for (k = hash_str(dir) & (cap - 1); slot[k]; k = (k + 1) & (cap - 1))
+		if (!strcmp(dirs[slot[k] - 1], dir))
+			return slot[k] - 1;
+	slot[k] = ndirs + 1; /* the caller appends it as dirs[ndirs] */
+	return ndirs;
+}
+
 static struct item *load(const char *root, const char *file, size_t *n)
 {
 	struct item *v = NULL;
@@ -226,8 +254,7 @@ static struct item *load(const char *root, const char *file, size_t *n)
 		slash = strrchr(it->dir, '/');
 		*slash = '\0';
 		it->base = p + (slash - it->dir) + 1;
-		for (i = 0; i < ndirs && strcmp(dirs[i], it->dir); i++)
-			;
+		i = dir_index(it->dir);
 		if (i == ndirs) {
 			char **nd = realloc(dirs, (ndirs + 1) * sizeof(*dirs));
 
