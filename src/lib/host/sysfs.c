@@ -102,6 +102,7 @@ int nicfit_sysfs_open(const char *root, struct nicfit_sysfs **out,
 	}
 	fs->dirclock = 0;
 	fs->dirlast = 0;
+	memset(fs->dirix, 0, sizeof(fs->dirix));
 	fs->trace = NULL;
 	fs->trace_ctx = NULL;
 	*out = fs;

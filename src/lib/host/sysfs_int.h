@@ -44,6 +44,7 @@ struct sysfs_problem {
  * about once.
  */
 #define NICFIT_SYSFS_DIR_CACHE 64
+#define NICFIT_SYSFS_DIR_INDEX 256 /* a power of two, above the cache's size */
 
 struct sysfs_dir {
 	int fd;                 /* O_PATH, or -1 */
@@ -68,6 +69,8 @@ struct nicfit_sysfs {
 	struct sysfs_dir dirs[NICFIT_SYSFS_DIR_CACHE]; /* directories kept open */
 	unsigned dirclock;      /* the use count that orders dirs[] for eviction */
 	unsigned dirlast;       /* the index in dirs[] of the last one used */
+	/* a kept directory by its path's hash: index + 1 into dirs[], 0 none */
+	unsigned char dirix[NICFIT_SYSFS_DIR_INDEX];
 	nicfit_sysfs_trace_fn trace;
 	void *trace_ctx;
 };

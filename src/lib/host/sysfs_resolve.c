@@ -130,29 +130,40 @@ static enum nicfit_sysfs_status resolve(struct nicfit_sysfs *fs, const char *pat
 	return NICFIT_SYSFS_OK;
 }
 
+/*
+ * A directory's hash: its length and its last 24 bytes, where sysfs paths
+ * differ (a function's address, a port's name); the whole path is
+ * compared on a match.
+ */
 static size_t dir_hash(const char *s, size_t n)
 {
-	size_t h = 5381, i;
+	size_t h = 5381 + n, i = n > 24 ? n - 24 : 0;
 
-	for (i = 0; i < n; i++)
+	for (; i < n; i++)
 		h = h * 33 + (unsigned char)s[i];
 	return h;
 }
 
-/* The kept directory whose path is dir (n bytes, hashing to h), or NULL. */
+/*
+ * The kept directory whose path is dir (n bytes, hashing to h), or NULL:
+ * the last one used, else the one the index names. Two kept paths whose
+ * hashes share a slot keep the later one findable; the earlier is then
+ * opened again when asked for, which costs an open, never a wrong answer.
+ */
 static struct sysfs_dir *dir_find(struct nicfit_sysfs *fs, const char *dir, size_t n, size_t h)
 {
 	struct sysfs_dir *c = &fs->dirs[fs->dirlast];
-	size_t i;
+	unsigned k;
 
 	if (c->fd >= 0 && c->len == n && !memcmp(c->path, dir, n))
 		return c; /* the usual case: the directory of the last open */
-	for (i = 0; i < NICFIT_SYSFS_DIR_CACHE; i++) {
-		c = &fs->dirs[i];
-		if (c->fd >= 0 && c->hash == h && c->len == n && !memcmp(c->path, dir, n)) {
-			fs->dirlast = (unsigned)i;
-			return c;
-		}
+	k = fs->dirix[h & (NICFIT_SYSFS_DIR_INDEX - 1)];
+	if (!k)
+		return NULL;
+	c = &fs->dirs[k - 1];
+	if (c->fd >= 0 && c->hash == h && c->len == n && !memcmp(c->path, dir, n)) {
+		fs->dirlast = k - 1;
+		return c;
 	}
 	return NULL;
 }
@@ -232,9 +243,17 @@ static int open_below(const struct nicfit_sysfs *fs, int dfd, const char *dir, s
 
 int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int *errnum)
 {
-	size_t i, at = 0, h = dir_hash(dir, n);
-	struct sysfs_dir *c = dir_find(fs, dir, n, h), *old;
+	struct sysfs_dir *c = &fs->dirs[fs->dirlast], *old;
+	size_t i, at = 0, h;
 	int fd = -1;
+
+	/* the usual case, the directory of the last open, needs no hash */
+	if (c->fd >= 0 && c->len == n && !memcmp(c->path, dir, n)) {
+		c->used = ++fs->dirclock;
+		return c->fd;
+	}
+	h = dir_hash(dir, n);
+	c = dir_find(fs, dir, n, h);
 
 	if (c) {
 		c->used = ++fs->dirclock;
@@ -267,8 +286,14 @@ int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int
 	for (i = 1; i < NICFIT_SYSFS_DIR_CACHE && old->fd >= 0; i++)
 		if (fs->dirs[i].fd < 0 || fs->dirs[i].used < old->used)
 			old = &fs->dirs[i];
-	if (old->fd >= 0)
+	if (old->fd >= 0) {
+		unsigned char *slot = &fs->dirix[old->hash & (NICFIT_SYSFS_DIR_INDEX - 1)];
+
 		close(old->fd);
+		if (*slot == (unsigned char)(old - fs->dirs + 1))
+			*slot = 0;
+	}
+	fs->dirix[h & (NICFIT_SYSFS_DIR_INDEX - 1)] = (unsigned char)(old - fs->dirs + 1);
 	old->fd = fd;
 	old->used = ++fs->dirclock;
 	fs->dirlast = (unsigned)(old - fs->dirs);
