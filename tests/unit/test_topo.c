@@ -231,6 +231,56 @@ static void hgx_config_vmd_vfs(void **state)
 	nicfit_topo_free(t);
 }
 
+/* What one discovery read: of one VF, and of config space. */
+struct vf_count {
+	int vf_reads;
+	size_t cfg_bytes, bridge_cfg_bytes;
+};
+
+static void count_reads(void *ctx, int op, const char *path, size_t off, size_t len,
+			const char *why)
+{
+	struct vf_count *c = ctx;
+
+	(void)off;
+	(void)why;
+	if (strstr(path, "/0000:5f:00.3/"))
+		c->vf_reads++;
+	if (op == 'P') {
+		c->cfg_bytes += len;
+		if (strstr(path, "/0000:ba:00.0/config"))
+			c->bridge_cfg_bytes += len;
+	}
+}
+
+/*
+ * A VF costs its uevent and its physfn link, nothing more; config space is
+ * read by the registers used: a switch port's ACS in under 128 bytes
+ * (the header, the capability hops, the PCIe capability, the extended
+ * hops and ACS), not 4,096.
+ */
+static void reads_what_facts_need(void **state)
+{
+	struct nicfit_sysfs *fs;
+	struct nicfit_topo *t = NULL;
+	struct nicfit_error err;
+	struct vf_count c = { 0, 0, 0 };
+	char root[512];
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_sysfs_open(fixture("hgx-h100", root, sizeof(root)), &fs, &err), 0);
+	nicfit_sysfs_trace(fs, count_reads, &c);
+	assert_int_equal(nicfit_topo_discover_fs(fs, &t, &err), 0);
+	assert_int_equal(c.vf_reads, 2);
+	assert_true(c.bridge_cfg_bytes > 64 && c.bridge_cfg_bytes < 128);
+	assert_true(c.cfg_bytes <= (size_t)t->npci * 256);
+	assert_true(dev(t, "0000:ba:00.0")->acs);
+	assert_string_equal(t->pci[dev(t, "0000:5f:00.3")->physfn].bdf, "0000:5f:00.0");
+	nicfit_topo_free(t);
+	nicfit_sysfs_close(fs);
+}
+
 static void x11_chipset_and_legacy(void **state)
 {
 	struct nicfit_topo *t = load("x11-200g");
@@ -668,6 +718,7 @@ int main(void)
 		cmocka_unit_test(r740xd),
 		cmocka_unit_test(el7_old_formats_and_damage),
 		cmocka_unit_test(hgx_config_vmd_vfs),
+		cmocka_unit_test(reads_what_facts_need),
 		cmocka_unit_test(amd_mi300x_node),
 		cmocka_unit_test(x11_chipset_and_legacy),
 		cmocka_unit_test(vm_and_old_kernel),
