@@ -371,6 +371,13 @@ void nicfit__topo_read_pci_tree(struct disc *d)
 		}
 	}
 	free(ents);
+	/*
+	 * On a live host every function the kernel knows is on the bus
+	 * (pci_device_add() registers it there): the walk only finds what a
+	 * copied tree's listing lost. A snapshot still walks, to keep it all.
+	 */
+	if (st == NICFIT_SYSFS_OK && n && d->t->live && !nicfit_sysfs_recording_whole(d->fs))
+		return;
 	{
 		struct nicfit_dirent *top;
 		size_t m;
