@@ -315,10 +315,10 @@ static int maybe_vf(const struct disc *d, const struct nicfit_pcidev *p)
 }
 
 /*
- * A VF is known by its physfn link. Its link files only echo registers
- * the SR-IOV spec leaves to the PF, it has no SR-IOV capability of its
- * own, and the kernel gives it its PF's NUMA node (pci_iov_add_virtfn()
- * adds it on the PF's bus or a child of it): none of those files is read.
+ * A VF is known by its physfn link. Its traffic crosses its PF's link,
+ * whose speed and width it takes; it has no SR-IOV capability of its own,
+ * and the kernel gives it its PF's NUMA node (pci_iov_add_virtfn() adds
+ * it on the PF's bus or a child of it): none of those files is read.
  * Returns 1 when p is a VF of a known function.
  */
 static int read_vf(struct disc *d, struct nicfit_pcidev *p, const char *dir)
@@ -345,6 +345,15 @@ static int read_vf(struct disc *d, struct nicfit_pcidev *p, const char *dir)
 	p->numa_node = pf->numa_node;
 	p->have |= pf->have & NICFIT_HAVE_NUMA;
 	p->absent |= pf->absent & NICFIT_HAVE_NUMA;
+	/* its traffic crosses its PF's link: that is the link it has */
+	p->cur_gts = pf->cur_gts;
+	p->max_gts = pf->max_gts;
+	p->cur_width = pf->cur_width;
+	p->max_width = pf->max_width;
+	memcpy(p->cur_speed_text, pf->cur_speed_text, sizeof(p->cur_speed_text));
+	memcpy(p->max_speed_text, pf->max_speed_text, sizeof(p->max_speed_text));
+	p->have |= pf->have & (NICFIT_HAVE_LINK_FILES | NICFIT_HAVE_CUR_SPEED |
+			       NICFIT_HAVE_MAX_SPEED | NICFIT_HAVE_CUR_WIDTH | NICFIT_HAVE_MAX_WIDTH);
 	return 1;
 }
 
