@@ -167,7 +167,7 @@ _nicfit()
 	plan:*)
 		COMPREPLY=($(compgen -W "--spec --server --riser-config --servers --racks --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --backend-size --parallel --batch-tokens --disaggregated --prompt-tokens --output-tokens --requests-per-s --ttft-ms --tpot-ms --prefill-servers --kv-offload --checkpoint-every --checkpoint-stall --checkpoint-state --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example= --from-host --sysfs" -- "$cur")) ;;
 	serve:*)
-		COMPREPLY=($(compgen -W "--port --bind --allow-audit --sysfs --log --threads --max-connections --max-per-ip --timeout" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--port --bind --allow-audit --sysfs --log --threads --max-connections --max-per-ip --timeout --cpu-budget --cache" -- "$cur")) ;;
 	snapshot:*)
 		case $cur in
 		-*) COMPREPLY=($(compgen -W "--sysfs" -- "$cur")) ;;

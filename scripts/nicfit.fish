@@ -241,6 +241,8 @@ complete -c nicfit -n '__fish_seen_subcommand_from serve' -l threads -x -d 'work
 complete -c nicfit -n '__fish_seen_subcommand_from serve' -l max-connections -x -d 'connections at once'
 complete -c nicfit -n '__fish_seen_subcommand_from serve' -l max-per-ip -x -d 'connections at once from one address'
 complete -c nicfit -n '__fish_seen_subcommand_from serve' -l timeout -x -d 'seconds an idle or slow connection may take'
+complete -c nicfit -n '__fish_seen_subcommand_from serve' -l cpu-budget -x -d 'CPU milliseconds one request may use before it is ended with 413 (default 1000; 0 no limit)'
+complete -c nicfit -n '__fish_seen_subcommand_from serve' -l cache -x -d 'memory for answers kept for repeated requests (default 32; 0 keeps none)'
 complete -c nicfit -n '__fish_seen_subcommand_from serve' -l format -x -a 'text' -d 'output format'
 complete -c nicfit -n '__fish_seen_subcommand_from snapshot' -F
 complete -c nicfit -n '__fish_seen_subcommand_from snapshot' -l sysfs -r -F -d 'copy from this tree instead of the live /sys'

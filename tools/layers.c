@@ -73,7 +73,7 @@ static const char *const layer_name[] = {
 static const struct {
 	const char *header, *folder;
 } public[] = {
-	{ "accept.h", "accept" }, { "audit.h", "audit" },   { "buf.h", "core" },       { "calc.h", "calc" },
+	{ "accept.h", "accept" }, { "audit.h", "audit" },   { "buf.h", "core" },       { "budget.h", "core" }, { "calc.h", "calc" },
 	{ "catalog.h", "parts" }, { "cluster.h", "cluster" }, { "compat.h", "parts" },
 	{ "dcb.h", "host" },      { "dump.h", "dump" },       { "dynlib.h", "core" },
 	{ "emit.h", "out" },      { "error.h", "core" },      { "file.h", "core" },

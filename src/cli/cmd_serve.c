@@ -58,6 +58,10 @@ static int serve_option(struct serve_options *o, int ch, const char *arg)
 		return number(arg, "--max-per-ip", 1, 65536, &o->max_per_ip);
 	case CLI_OPT_TIMEOUT:
 		return number(arg, "--timeout", 1, 3600, &o->timeout_s);
+	case CLI_OPT_CPU_BUDGET:
+		return number(arg, "--cpu-budget", 0, 3600000, &o->cpu_budget_ms);
+	case CLI_OPT_CACHE:
+		return number(arg, "--cache", 0, 65536, &o->cache_mb);
 	case CLI_OPT_LOG:
 		o->log = 1;
 		return 0;

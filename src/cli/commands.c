@@ -195,13 +195,14 @@ static const struct cli_command commands[] = {
 	  "nicfit serve [--port P] [--bind ADDR]\n"
 	  "             [--allow-audit [--sysfs DIR|FILE.tar.gz]] [--log]\n"
 	  "             [--threads N] [--max-connections N] [--max-per-ip N]\n"
-	  "             [--timeout S]\n"
+	  "             [--timeout S] [--cpu-budget MS] [--cache MB]\n"
 	  "\n"
 	  "Serves the page on http://127.0.0.1:8080/ and the API under /api (GET /api lists\n"
 	  "it). --port 0 takes any free port; the address is printed on stderr. SIGINT or\n"
 	  "SIGTERM stop the server after the requests in flight. --allow-audit answers GET\n"
 	  "/api/audit with this host's audit (or of the tree --sysfs DIR names); without it\n"
-	  "that route is off.",
+	  "that route is off. A request past --cpu-budget of CPU is ended with 413;\n"
+	  "answers to repeated plan, cluster, accept and calc requests are kept in --cache.",
 	  FMT(NICFIT_FMT_TEXT) },
 	{ "snapshot", cmd_snapshot,
 	  "copy the sysfs files audit reads into a directory or a .tar.gz",

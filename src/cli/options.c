@@ -89,6 +89,10 @@ static const struct cli_opt serve_opts[] = {
 	{ "max-connections", CLI_OPT_MAX_CONN, REQ, "N", NULL, "connections at once" },
 	{ "max-per-ip", CLI_OPT_MAX_PER_IP, REQ, "N", NULL, "connections at once from one address" },
 	{ "timeout", CLI_OPT_TIMEOUT, REQ, "S", NULL, "seconds an idle or slow connection may take" },
+	{ "cpu-budget", CLI_OPT_CPU_BUDGET, REQ, "MS", NULL,
+	  "CPU milliseconds one request may use before it is ended with 413 (default 1000; 0 no limit)" },
+	{ "cache", CLI_OPT_CACHE, REQ, "MB", NULL,
+	  "memory for answers kept for repeated requests (default 32; 0 keeps none)" },
 };
 
 static const struct cli_opt verify_opts[] = {

@@ -239,6 +239,39 @@ static struct nicfit_spec *request_spec(struct request *rq, enum MHD_Result *ok)
 	return NULL;
 }
 
+/*
+ * The kept answer of this request, queued (1), or 0 with rq->ckey set for
+ * the answer to be kept (reply.c) when the cache has none.
+ */
+static int cached(struct request *rq, const struct nicfit_spec *spec)
+{
+	struct serve_cache *c = &rq->srv->cache;
+	struct nicfit_buf key;
+	size_t bytes = 0;
+
+	if (!c->slots)
+		return 0;
+	nicfit_buf_init(&key, 0);
+	if (serve_cache_key(&key, rq->route->path, rq->rest,
+			    MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, "format"),
+			    MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, "pretty"),
+			    spec)) {
+		nicfit_buf_release(&key);
+		return 0;
+	}
+	if (serve_cache_answer(c, key.data, key.len, rq->conn, &bytes)) {
+		nicfit_buf_release(&key);
+		rq->answered = 1;
+		rq->status = MHD_HTTP_OK;
+		rq->bytes = bytes;
+		rq->cache = 'H';
+		return 1;
+	}
+	rq->cache = 'M';
+	rq->ckey = nicfit_buf_detach(&key, &rq->ckey_len);
+	return 0;
+}
+
 /* Run the spec through run (or calculator calc) and answer the document. */
 static enum MHD_Result run_spec(struct request *rq, spec_runner run, const char *calc)
 {
@@ -251,6 +284,10 @@ static enum MHD_Result run_spec(struct request *rq, spec_runner run, const char 
 	spec = request_spec(rq, &ok);
 	if (!spec)
 		return ok;
+	if (cached(rq, spec)) {
+		ok = MHD_YES;
+		goto out;
+	}
 	e = serve_request_emitter(rq, &ok);
 	if (!e)
 		goto out;

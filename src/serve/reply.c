@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "serve_int.h"
+#include "nicfit/budget.h"
 #include "nicfit/emit.h"
 #include "nicfit/error.h"
 
@@ -44,7 +45,11 @@ enum MHD_Result serve_queue(struct request *rq, unsigned status, struct MHD_Resp
 	if (!r)
 		return MHD_NO;
 	ok = MHD_queue_response(rq->conn, status, r);
-	MHD_destroy_response(r);
+	/* a cacheable request's answer is kept (cache.c holds our reference) */
+	if (status == MHD_HTTP_OK && rq->ckey && ok == MHD_YES)
+		serve_cache_put(&rq->srv->cache, rq->ckey, rq->ckey_len, r, bytes);
+	else
+		MHD_destroy_response(r);
 	rq->answered = 1;
 	rq->status = status;
 	rq->bytes = bytes;
@@ -57,8 +62,13 @@ enum MHD_Result serve_reply_buf(struct request *rq, unsigned status, const char 
 {
 	struct MHD_Response *r;
 	size_t len;
-	char *data = nicfit_buf_detach(b, &len);
+	char *data;
 
+	if (nicfit_budget_end()) {
+		nicfit_buf_release(b);
+		return serve_reply_budget(rq);
+	}
+	data = nicfit_buf_detach(b, &len);
 	if (!data)
 		return MHD_NO;
 	r = MHD_create_response_from_buffer(len, data, MHD_RESPMEM_MUST_FREE);
@@ -79,6 +89,9 @@ static enum MHD_Result reply_error_allow(struct request *rq, unsigned status, co
 	size_t len;
 	char *data;
 
+	/* the request's work ended because its CPU budget was spent: say that */
+	if (nicfit_budget_end())
+		return serve_reply_budget(rq);
 	nicfit_buf_init(&out, OUT_MAX);
 	if (serve_error_body(&out, code, msg)) {
 		nicfit_buf_release(&out);
@@ -112,6 +125,16 @@ enum MHD_Result serve_reply_error(struct request *rq, unsigned status, const cha
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return reply_error_allow(rq, status, code, msg, NULL);
+}
+
+enum MHD_Result serve_reply_budget(struct request *rq)
+{
+	nicfit_budget_end();
+	rq->over_budget = 1;
+	return serve_reply_error(rq, MHD_HTTP_CONTENT_TOO_LARGE, "limit",
+				 "the request needs more than the server's %u ms of CPU (--cpu-budget); "
+				 "run it with the command line, which has no such limit",
+				 rq->srv->o->cpu_budget_ms);
 }
 
 enum MHD_Result serve_reply_verdict(struct request *rq, const struct serve_verdict *v)

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "serve_int.h"
+#include "nicfit/budget.h"
 
 #define DISCARD_MAX 16             /* times max_body read and dropped before closing */
 #define SHUTDOWN_WAIT_MS 2000      /* how long requests in flight may take to finish at stop */
@@ -72,6 +73,8 @@ void serve_options_init(struct serve_options *o)
 	o->max_per_ip = 384;
 	o->timeout_s = 10;
 	o->max_body = SERVE_MAX_BODY;
+	o->cpu_budget_ms = SERVE_CPU_BUDGET_MS;
+	o->cache_mb = SERVE_CACHE_MB;
 }
 
 /* ---- request checks ---------------------------------------------------- */
@@ -254,7 +257,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 					 "request body is over the limit of %zu bytes", s->o->max_body);
 	if (rq->asset)
 		return serve_reply_asset(rq, rq->asset);
-	return rq->route->handle(rq);
+	/*
+	 * The handler's work counts against the request's CPU budget: past it
+	 * the library unwinds and the answer is 413 (reply.c), so that one
+	 * request cannot hold a worker, its other clients or the stop.
+	 */
+	if (s->o->cpu_budget_ms)
+		nicfit_budget_begin(s->o->cpu_budget_ms);
+	ok = rq->route->handle(rq);
+	if (nicfit_budget_end() && !rq->answered)
+		ok = serve_reply_budget(rq);
+	return ok;
 }
 
 /* A field of a log line: its text escaped (serve_log_escape), "-" when empty. */
@@ -282,7 +295,7 @@ static void log_request(struct request *rq, struct MHD_Connection *conn,
 	char ip[INET6_ADDRSTRLEN] = "-", method[4 * sizeof(rq->method_name)];
 	char target[4 * sizeof(rq->target)], version[4 * sizeof(rq->version)];
 	char referer[4 * sizeof(rq->referer)], agent[4 * sizeof(rq->agent)], when[40];
-	char bytes[24];
+	char bytes[24], cache[64] = "";
 	struct tm tm;
 	time_t now = time(NULL);
 	unsigned status = rq->status ? rq->status : 499;
@@ -301,12 +314,19 @@ static void log_request(struct request *rq, struct MHD_Connection *conn,
 		snprintf(bytes, sizeof(bytes), "%zu", rq->bytes);
 	else
 		snprintf(bytes, sizeof(bytes), "-");
-	fprintf(stderr, "%s - - [%s] \"%s %s %s\" %u %s \"%s\" \"%s\"\n", ip, when,
+	if (rq->cache) {
+		unsigned long long hits, lookups;
+
+		serve_cache_stats(&rq->srv->cache, &hits, &lookups);
+		snprintf(cache, sizeof(cache), " cache=%s hits=%llu/%llu",
+			 rq->cache == 'H' ? "HIT" : "MISS", hits, lookups);
+	}
+	fprintf(stderr, "%s - - [%s] \"%s %s %s\" %u %s \"%s\" \"%s\"%s\n", ip, when,
 		log_field(method, sizeof(method), rq->method_name),
 		log_field(target, sizeof(target), rq->target[0] ? rq->target : rq->path),
 		log_field(version, sizeof(version), rq->version), status, bytes,
 		log_field(referer, sizeof(referer), rq->referer),
-		log_field(agent, sizeof(agent), rq->agent));
+		log_field(agent, sizeof(agent), rq->agent), cache);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
@@ -321,6 +341,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	if (s->o->log)
 		log_request(rq, conn, toe);
 	nicfit_buf_release(&rq->body);
+	free(rq->ckey);
 	free(rq);
 	*con_cls = NULL;
 }
@@ -400,6 +421,8 @@ static void shut_down(struct server *s)
 
 	MHD_quiesce_daemon(s->d);
 	serve_guard_close_waiting(&s->guard);
+	/* requests in flight end at their next look at the clock (nicfit/budget.h) */
+	nicfit_budget_cancel_all();
 	for (i = 0; i < SHUTDOWN_WAIT_MS / 50; i++) {
 		const union MHD_DaemonInfo *di =
 			MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
@@ -456,6 +479,10 @@ int serve_run(const struct serve_options *o, struct nicfit_error *err)
 	rc = serve_assets_load(s, err);
 	if (rc)
 		goto out_assets;
+	if (serve_cache_init(&s->cache, (size_t)o->cache_mb << 20, SERVE_CACHE_ENTRIES)) {
+		rc = nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+		goto out_cache;
+	}
 
 	/* Workers inherit this mask, so only sigwait() below sees the signals. */
 	sigemptyset(&sigs);
@@ -517,6 +544,8 @@ out_guard:
 	serve_guard_stop(&s->guard);
 out_mask:
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+out_cache:
+	serve_cache_free(&s->cache);
 out_assets:
 	serve_assets_free(s);
 out_free:

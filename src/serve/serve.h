@@ -57,13 +57,19 @@ struct serve_options {
 	unsigned max_per_ip;          /* open connections from one address */
 	unsigned timeout_s;           /* idle connections are closed after this */
 	size_t max_body;              /* request body limit in bytes */
+	unsigned cpu_budget_ms;       /* CPU time one request may use (413 past it); 0: no limit */
+	unsigned cache_mb;            /* memory for kept answers (MiB); 0: none kept */
 	int allow_audit;              /* answer GET /api/audit (this host) */
 	const char *sysfs_root;       /* what the audit reads: NULL or "/" for this host */
 	int log;                      /* one line per request on stderr */
 	const struct nicfit_catalog *cat; /* read-only while serving */
 };
 
-/* The defaults: 127.0.0.1:8080, 512 connections, 10 s, 1 MB bodies. */
+#define SERVE_CPU_BUDGET_MS 1000           /* default --cpu-budget */
+#define SERVE_CACHE_MB 32                  /* default --cache */
+#define SERVE_CACHE_ENTRIES 4096           /* answers kept at most, whatever their size */
+
+/* The defaults: 127.0.0.1:8080, 512 connections, 10 s, 1 MB bodies, 1 s of CPU, 32 MiB cache. */
 void serve_options_init(struct serve_options *o);
 
 /*

@@ -10,13 +10,15 @@
  *   guard.c   the connection table: a deadline for receiving each request,
  *             limits answered with 503, slow clients cut off
  *   reply.c   answers: security headers, errors as JSON, ?format= emitters
+ *   cache.c   answers kept for repeated requests, keyed by the canonical request
  *   page.c    the page, with the answer to a shared link written in
  *   accept_results.c  POST /api/accept/results: uploaded outputs judged
  *   api.c     the route table and the handlers that call the library
  *   assets.c  the page's files, compiled in, answered with an ETag
  *   serve.c   the daemon: request checks and limits, libmicrohttpd's
  *             callbacks, start and stop
- * Each file calls only those above it in this list.
+ * Each file calls only those above it in this list (reply.c hands the
+ * answers it queues to cache.c, which only keeps them).
  */
 #ifndef NICFIT_SERVE_INT_H
 #define NICFIT_SERVE_INT_H
@@ -157,6 +159,51 @@ void serve_guard_body(struct guard *g, struct MHD_Connection *conn, size_t n);
 /* A request on the connection is done: the next one gets its own deadline. */
 void serve_guard_done(struct guard *g, struct MHD_Connection *conn);
 
+/* ---- cache.c: answers kept for repeated requests ------------------------ */
+
+struct cache_entry;
+
+/*
+ * The answers of spec routes (POST /api/plan, /api/cluster, /api/accept,
+ * /api/calc/NAME) kept by their canonical request: the route, ?format=,
+ * ?pretty and the spec's settings sorted by name (so spacing, key order
+ * and "8" against 8 do not matter). The catalog is fixed for the process,
+ * so an answer never goes stale; the cache is bounded in entries and
+ * bytes and drops the least recently used. One lock; the entries' answers
+ * are libmicrohttpd responses shared by every request that hits them.
+ */
+struct serve_cache {
+	pthread_mutex_t lock;
+	struct cache_entry **slots;   /* hash table, chained */
+	size_t nslots;
+	struct cache_entry *lru_head, *lru_tail; /* most recent first */
+	size_t bytes, max_bytes;
+	unsigned entries, max_entries;
+	unsigned long long hits, lookups;  /* under lock */
+};
+
+int serve_cache_init(struct serve_cache *c, size_t max_bytes, unsigned max_entries);
+void serve_cache_free(struct serve_cache *c);
+/*
+ * Queue the kept answer for key on conn: 1 (its size in *bytes), or 0
+ * when there is none (a miss). Counts the lookup either way.
+ */
+int serve_cache_answer(struct serve_cache *c, const char *key, size_t klen,
+		       struct MHD_Connection *conn, size_t *bytes);
+/* Keep r (the caller's reference to it) as key's answer of `bytes` bytes. */
+void serve_cache_put(struct serve_cache *c, const char *key, size_t klen,
+		     struct MHD_Response *r, size_t bytes);
+/* Hits and lookups so far. */
+void serve_cache_stats(struct serve_cache *c, unsigned long long *hits,
+		       unsigned long long *lookups);
+/*
+ * The canonical key of a spec request into b: route, rest, format,
+ * pretty, then the settings sorted by key (values of one key in their
+ * order). 0, or nonzero when it is over the key limit (not kept).
+ */
+int serve_cache_key(struct nicfit_buf *b, const char *route, const char *rest,
+		    const char *format, const char *pretty, const struct nicfit_spec *spec);
+
 struct server {
 	const struct serve_options *o;
 	struct MHD_Daemon *d;
@@ -168,6 +215,7 @@ struct server {
 	pthread_mutex_t audit_lock; /* one audit at a time: each walks all of sysfs */
 	char last_log[256];    /* libmicrohttpd's last message (start errors) */
 	struct guard guard;
+	struct serve_cache cache;
 };
 
 struct request {
@@ -190,6 +238,10 @@ struct request {
 	unsigned status;
 	size_t bytes;
 	struct timespec t0;
+	char *ckey;            /* the canonical request, for a cacheable one */
+	size_t ckey_len;
+	char cache;            /* for the log: 'H' hit, 'M' miss, 0 not cacheable */
+	int over_budget;       /* ended by its CPU budget */
 };
 
 /* ---- http.c: decisions on a request's head, without a socket ------------- */
@@ -253,6 +305,14 @@ enum MHD_Result serve_queue(struct request *rq, unsigned status, struct MHD_Resp
 /* Send b (its contents are handed over) with the given status and type. */
 enum MHD_Result serve_reply_buf(struct request *rq, unsigned status, const char *ctype,
 				struct nicfit_buf *b);
+/*
+ * 413 for a request whose CPU budget (--cpu-budget, nicfit/budget.h) was
+ * spent. serve_reply_buf() and the error answers call it themselves when
+ * the budget of the request they answer is spent, whatever the handler
+ * was about to answer (the partial document, or the error its work
+ * unwound with).
+ */
+enum MHD_Result serve_reply_budget(struct request *rq);
 /* {"error": msg, "code": code} with an HTTP status. */
 enum MHD_Result serve_reply_error(struct request *rq, unsigned status, const char *code,
 				  const char *fmt, ...) __attribute__((format(printf, 4, 5)));

@@ -490,6 +490,93 @@ else
 	fail "server for the shutdown test starts"
 fi
 
+# ---- the CPU budget: a costly request ends with 413, the others are answered ----
+# A port map of 8,192 nodes costs some 80 ms of CPU; with --cpu-budget 1
+# each such request is ended by its budget (the answer is 413, not the
+# document), while GET /api and a plan, a few tens of microseconds each,
+# are answered 200 on the same two workers.
+if start --cpu-budget 1 --threads 2 --log; then
+	i=0 hp=
+	while [ $i -lt 8 ]; do
+		curl -s -m 30 -o "$tmp/heavy.$i" -w '%{http_code}\n' -H 'Content-Type: application/json' \
+			--data-binary '{"nodes": 8192}' "$base/api/cluster?format=csv" >"$tmp/heavy.$i.code" &
+		hp="$hp $!"
+		i=$((i + 1))
+	done
+	cheap=0
+	i=0
+	while [ $i -lt 20 ]; do
+		req GET /api
+		is_code 200 && cheap=$((cheap + 1))
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2086 # the pids are words
+	wait $hp
+	heavy=$(cat "$tmp"/heavy.*.code | grep -c '^413$')
+	check "--cpu-budget 1: 8 of 8 port maps of 8,192 nodes answered 413 (got $heavy)" test "$heavy" = 8
+	check "... each saying the budget ran out and naming --cpu-budget" \
+		jq -e '.code == "limit" and (.error | contains("--cpu-budget"))' "$tmp/heavy.0"
+	check "... while 20 of 20 GET /api were answered 200 (got $cheap)" test "$cheap" = 20
+	post /api/plan '{"server": "r740xd", "gpu": "a40", "gpus_per_server": 2, "servers": 2}'
+	check "... and a plan is answered 200 within the budget" is_code 200
+	kill -TERM "$pid"
+	wait "$pid"
+	check "... the access log has the eight 413s" test "$(grep -c '"POST /api/cluster?format=csv HTTP/1.1" 413 ' "$log")" = 8
+else
+	fail "server with --cpu-budget 1 starts"
+fi
+"$NICFIT" serve --cpu-budget -1 --port 0 >/dev/null 2>"$tmp/e"
+check "--cpu-budget -1 is a usage error (64)" test $? = 64
+
+# ---- the answer cache: a repeated request is answered from memory ----
+if start --log --cache 1; then
+	plan='{"server": "r740xd", "gpu": "a40", "gpus_per_server": 2, "servers": 2, "model": "llama-3-8b"}'
+	post /api/plan "$plan"
+	cp "$tmp/body" "$tmp/first"
+	post /api/plan "$plan"
+	check "the same plan twice: the second answer is the first's, byte for byte" cmp -s "$tmp/body" "$tmp/first"
+	check "... which is the CLI's --json document" same_as_cli --json plan --server r740xd --gpu a40 \
+		--gpus-per-server 2 --servers 2 --model llama-3-8b
+	post /api/plan '{"model": "llama-3-8b", "servers": "2", "gpus_per_server": 2, "gpu": "a40", "server": "r740xd"}'
+	check "... and the same settings in another order and spelling hit too" cmp -s "$tmp/body" "$tmp/first"
+	post '/api/plan?format=text' "$plan"
+	check "... but ?format=text is another answer" same_as_cli plan --server r740xd --gpu a40 \
+		--gpus-per-server 2 --servers 2 --model llama-3-8b
+	post /api/plan '{"servers": 0}'
+	post /api/plan '{"servers": 0}'
+	check "... and an error is never kept (400 twice, both misses)" is_code 400
+	# 250 answers of 5 kB and more are more than the 1 MiB --cache 1 keeps:
+	# the first is dropped, the last is still there
+	i=1
+	while [ $i -le 250 ]; do
+		post /api/plan "{\"server\": \"r740xd\", \"gpu\": \"a40\", \"gpus_per_server\": 2, \"servers\": $i}"
+		i=$((i + 1))
+	done
+	post /api/plan '{"server": "r740xd", "gpu": "a40", "gpus_per_server": 2, "servers": 250}'
+	post /api/plan "$plan"
+	kill -TERM "$pid"
+	wait "$pid"
+	grep '"POST /api/plan' "$log" | sed 's/.*" \([0-9]*\) [-0-9]* ".*cache=\([A-Z]*\).*/\1 \2/' >"$tmp/cache"
+	check "--log: the hits and misses in order (miss, hit, hit, miss, two error misses)" \
+		test "$(head -6 "$tmp/cache" | tr '\n' ,)" = "200 MISS,200 HIT,200 HIT,200 MISS,400 MISS,400 MISS,"
+	check "... with the running hit rate (hits=2/3 on the third)" \
+		sh -c "grep '\"POST /api/plan' '$log' | sed -n 3p | grep -q 'cache=HIT hits=2/3\$'"
+	check "--cache 1: the last of 250 answers is kept, the first was dropped (bounded in bytes)" \
+		test "$(tail -2 "$tmp/cache" | tr '\n' ,)" = "200 HIT,200 MISS,"
+else
+	fail "server with --cache 1 starts"
+fi
+if start --log --cache 0; then
+	post /api/plan '{"servers": 2}'
+	post /api/plan '{"servers": 2}'
+	kill -TERM "$pid"
+	wait "$pid"
+	check "--cache 0: answered, nothing kept, no cache field in the log" \
+		sh -c "[ $code = 200 ] && ! grep -q cache= '$log'"
+else
+	fail "server with --cache 0 starts"
+fi
+
 # ---- the page in Chromium ----
 chromium=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chromium" ]; then

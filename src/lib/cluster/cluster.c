@@ -438,6 +438,8 @@ static int count_all(struct nicfit_cluster *out, struct nicfit_error *err)
 	if (rc)
 		return rc;
 	rc = nicfit_cluster_walk(out, count_link, out);
+	if (rc == NICFIT_E_LIMIT)
+		return nicfit_error_set(err, rc, "the cluster's walk is over this thread's CPU budget");
 	if (rc)
 		return nicfit_error_set(err, rc, "out of memory");
 	out->impl->counting = 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cluster/cluster_int.h"
+#include "core/budget_int.h"
 
 struct walker {
 	const struct nicfit_cluster *c;
@@ -133,7 +134,11 @@ static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 
 	for (leaf = 0; leaf < cn->leaves; leaf++) {
 		long s = nicfit__cluster_switch_id(c, n, plane, NICFIT_TIER_LEAF, leaf);
-		int legs = leaf_legs(w, cn, leaf), i = 0;
+		int legs, i = 0;
+
+		if (nicfit_budget_tick())
+			return NICFIT_E_LIMIT; /* the thread's CPU budget is spent */
+		legs = leaf_legs(w, cn, leaf);
 
 		while (i < legs) {
 			double len[CL_MAX_LEGS], max = 0;
@@ -225,6 +230,8 @@ static int walk_up(struct walker *w, enum nicfit_net n, int plane)
 	for (l = 0; l < cn->leaves; l++) {
 		long a = nicfit__cluster_switch_id(w->c, n, plane, NICFIT_TIER_LEAF, l);
 
+		if (nicfit_budget_tick())
+			return NICFIT_E_LIMIT;
 		for (j = 0; j < cn->u; j++) {
 			long g, spine;
 

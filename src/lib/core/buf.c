@@ -8,6 +8,7 @@
 
 #include "nicfit/buf.h"
 #include "nicfit/error.h"
+#include "core/budget_int.h"
 #include "core/fmt_int.h"
 
 static char empty[1];
@@ -61,7 +62,8 @@ static int grow(struct nicfit_buf *b, size_t n)
 
 	if (b->err)
 		return -1;
-	if (n > b->max - b->len) {
+	/* a thread over its CPU budget (nicfit/budget.h) writes no more */
+	if (n > b->max - b->len || nicfit_budget_tick()) {
 		b->err = NICFIT_E_LIMIT;
 		return -1;
 	}
@@ -131,6 +133,10 @@ void nicfit_buf_vaddf(struct nicfit_buf *b, const char *fmt, va_list ap)
 
 	if (b->err)
 		return;
+	if (nicfit_budget_tick()) {
+		b->err = NICFIT_E_LIMIT;
+		return;
+	}
 	if (room < 256) {
 		/* little room: a short text is formatted once, on the stack, and added */
 		char small[256];
