@@ -474,6 +474,16 @@ with tarfile.open(f"{d}/bombs.tar.gz", "w:gz") as t:
         ti = tarfile.TarInfo(f"sosreport-x/var/log/bomb{i:04d}.log.gz")
         ti.size = len(inner)
         t.addfile(ti, io.BytesIO(inner))
+# the same bombs with a forged trailer: each says it holds 1,000 bytes, so the
+# archive's sum of what they say passes, and each inflates to 17 MiB
+liar = bytearray(inner)
+liar[-4:] = (1000).to_bytes(4, "little")
+with tarfile.open(f"{d}/liars.tar.gz", "w:gz") as t:
+    for i in range(4000):
+        ti = tarfile.TarInfo(f"sosreport-x/var/log/liar{i:04d}.log.gz")
+        ti.size = len(liar)
+        t.addfile(ti, io.BytesIO(bytes(liar)))
+open(f"{d}/liar.log.gz", "wb").write(bytes(liar))
 # 1,000,001 empty entries, as raw ustar headers
 def hdr(name):
     h = bytearray(512)
@@ -507,6 +517,20 @@ if [ "$rc" = 65 ] && grep -q 'decompressed from its gzip files' "$b/err" &&
 	okn "4,000 gzip bombs in a tar.gz: refused at the eighth, exit 65 # note: ${cpu} s of CPU ($(wc -c <"$b/bombs.tar.gz") bytes)"
 else
 	non "4,000 gzip bombs: exit $rc: $(head -c 200 "$b/err")"
+fi
+# a forged ISIZE is caught at the first block past it, naming the entry,
+# not after the reader's 128 MiB (eight bombs) have been inflated
+cpu "$NICFIT" audit --dump "$b/liars.tar.gz"
+if [ "$rc" = 65 ] && grep -q 'liar0000.log.gz: inflates past the 1000 bytes its gzip trailer says' "$b/err"; then
+	okn "4,000 gzip bombs with forged sizes in a tar.gz: the first refused while inflating, named, exit 65 # note: ${cpu} s of CPU"
+else
+	non "4,000 gzip bombs with forged sizes: exit $rc: $(head -c 200 "$b/err")"
+fi
+cpu "$NICFIT" audit --dump "$b/liar.log.gz"
+if [ "$rc" = 65 ] && grep -q 'liar.log.gz: inflates past the 1000 bytes' "$b/err"; then
+	okn "one gzip file with a forged size: refused while inflating, exit 65 # note: ${cpu} s of CPU"
+else
+	non "one gzip file with a forged size: exit $rc: $(head -c 200 "$b/err")"
 fi
 cpu "$NICFIT" audit --sysfs "$b/million.tar.gz"
 if [ "$rc" = 65 ] && grep -q 'more than 100000 entries' "$b/err"; then

@@ -14,6 +14,12 @@
  * NICFIT_DUMP_MAX_FILE bytes uncompressed, the bound of any text file;
  * a tar inside goes to the snapshot reader as before.
  *
+ * What a gzip file says it holds (ISIZE, its last four bytes) is checked
+ * before and while it is inflated: a file of one member (no second gzip
+ * header in it) that says more than the bound is not inflated at all, and
+ * one that inflates past what it says has a forged trailer and is refused
+ * at that block, naming it, instead of being inflated to the bound.
+ *
  * One reader decompresses at most NICFIT_DUMP_MAX_INFLATE bytes in all,
  * and one walk spends at most NICFIT_DUMP_MAX_CPU_S seconds of this
  * thread's CPU: past either the walk is refused, not read in part (a
@@ -68,13 +74,68 @@ static int is_tar(const char *text, size_t len)
 	return len > 262 && !memcmp(text + 257, "ustar", 5);
 }
 
+/* What a gzip file says of itself, read from its compressed bytes. */
+struct gz_claim {
+	size_t isize;   /* its last member's ISIZE: the whole file's size when single */
+	int single;     /* no second member header: ISIZE is the whole file's */
+};
+
+#define GZ_SPENT 1      /* gunzip(): the reader's budget is spent */
+#define GZ_FORGED 2     /* gunzip(): the file inflates past the size it states */
+
+static void gz_claim_of(const char *text, size_t len, struct gz_claim *cl)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t i;
+
+	cl->isize = 0;
+	cl->single = 0;
+	if (len < 18)
+		return;
+	cl->isize = (size_t)p[len - 4] | (size_t)p[len - 3] << 8 | (size_t)p[len - 2] << 16 |
+		    (size_t)p[len - 1] << 24;
+	/* a member header: 1f 8b, deflate (8), no reserved flag bit */
+	for (i = 10; i + 4 <= len - 8; i++) {
+		const unsigned char *h = memchr(p + i, 0x1f, len - 8 - i);
+
+		if (!h || (size_t)(h - p) + 4 > len - 8)
+			break;
+		i = (size_t)(h - p);
+		if (h[1] == 0x8b && h[2] == 8 && !(h[3] & 0xe0))
+			return;
+	}
+	cl->single = 1;
+}
+
+/* Refuse, before inflating, a one-member file that says it holds more than the bounds. */
+static int gz_claim_check(struct nicfit_dump *d, const struct gz_claim *cl, const char *name,
+			  int *spent, struct nicfit_error *err)
+{
+	if (!cl || !cl->single)
+		return 0;
+	if (cl->isize > NICFIT_DUMP_MAX_INFLATE - d->inflated) {
+		*spent = GZ_SPENT;
+		return nicfit_error_at(err, NICFIT_E_LIMIT, name, 0, 0, "says it holds %zu MiB, more "
+				       "than the %zu MiB left to decompress; refused before inflating",
+				       cl->isize >> 20, (NICFIT_DUMP_MAX_INFLATE - d->inflated) >> 20);
+	}
+	if (cl->isize > NICFIT_DUMP_MAX_FILE)
+		return nicfit_error_at(err, NICFIT_E_LIMIT, name, 0, 0, "more than %zu MiB "
+				       "uncompressed (as its gzip trailer says)", NICFIT_DUMP_MAX_FILE >> 20);
+	return 0;
+}
+
 /*
  * The uncompressed bytes of the gzip file at path (every member), into a
- * new *out. Errors: NICFIT_E_DATA (damaged), NICFIT_E_LIMIT (more than
- * NICFIT_DUMP_MAX_FILE uncompressed), NICFIT_E_IO (no libarchive), NICFIT_E_NOMEM.
+ * new *out; cl (or NULL) is what the file says it holds. Errors:
+ * NICFIT_E_DATA (damaged, or a forged size: *spent GZ_FORGED),
+ * NICFIT_E_LIMIT (more than NICFIT_DUMP_MAX_FILE uncompressed, or the
+ * reader's budget: *spent GZ_SPENT), NICFIT_E_IO (no libarchive),
+ * NICFIT_E_NOMEM.
  */
-static int gunzip(struct nicfit_dump *d, const char *path, const char *name, char **out,
-		  size_t *len, int *spent, struct nicfit_error *err)
+static int gunzip(struct nicfit_dump *d, const char *path, const char *name,
+		  const struct gz_claim *cl, char **out, size_t *len, int *spent,
+		  struct nicfit_error *err)
 {
 	struct archive *a;
 	struct archive_entry *en;
@@ -87,6 +148,8 @@ static int gunzip(struct nicfit_dump *d, const char *path, const char *name, cha
 	*out = NULL;
 	*len = 0;
 	*spent = 0;
+	if (!rc)
+		rc = gz_claim_check(d, cl, name, spent, err);
 	if (rc)
 		return rc;
 	a = archive_read_new();
@@ -107,7 +170,12 @@ static int gunzip(struct nicfit_dump *d, const char *path, const char *name, cha
 			break;
 		}
 		d->inflated += n;
-		if (n > NICFIT_DUMP_MAX_FILE - *len) {
+		if (cl && cl->single && n > cl->isize - *len) {
+			*spent = GZ_FORGED;
+			rc = nicfit_error_at(err, NICFIT_E_DATA, name, 0, 0, "inflates past the %zu "
+					     "bytes its gzip trailer says it holds (a forged size, "
+					     "or 4 GiB and more); refused", cl->isize);
+		} else if (n > NICFIT_DUMP_MAX_FILE - *len) {
 			rc = nicfit_error_at(err, NICFIT_E_LIMIT, name, 0, 0, "more than %zu MiB "
 					     "uncompressed", NICFIT_DUMP_MAX_FILE >> 20);
 		} else if (NICFIT_ALLOC_GROW(text, *len + n + 1, alloc)) {
@@ -131,12 +199,12 @@ static int gunzip(struct nicfit_dump *d, const char *path, const char *name, cha
 }
 
 /* A gzip text (not a tar inside) into the reader; *tar set when it is a tar instead. */
-static int add_gzip_text(struct nicfit_dump *d, const char *path, const char *name, int *tar,
-			 struct nicfit_error *err)
+static int add_gzip_text(struct nicfit_dump *d, const char *path, const char *name,
+			 const struct gz_claim *cl, int *tar, struct nicfit_error *err)
 {
 	char *text;
 	size_t len;
-	int spent, rc = gunzip(d, path, name, &text, &len, &spent, err);
+	int spent, rc = gunzip(d, path, name, cl, &text, &len, &spent, err);
 
 	*tar = 0;
 	if (rc)
@@ -217,13 +285,20 @@ static int walk_entry(struct walk_ctx *w, const char *path, const char *name, in
 		return 0;
 	if (is_gzip(text, len)) { /* a compressed log (nvidia-bug-report.log.gz): read when text */
 		struct nicfit_error skip;
+		struct gz_claim cl;
 		int spent;
 
+		gz_claim_of(text, len, &cl);
 		free(text);
 		nicfit_error_clear(&skip);
-		rc = gunzip(w->d, path, name, &text, &len, &spent, &skip);
+		rc = gunzip(w->d, path, name, &cl, &text, &len, &spent, &skip);
 		if (rc == NICFIT_E_NOMEM)
 			return nicfit_error_set(w->err, rc, "out of memory");
+		if (spent == GZ_FORGED) { /* hostile, not damaged: the walk is refused */
+			if (w->err)
+				*w->err = skip;
+			return rc;
+		}
 		if (spent) /* the reader's budget: refused, not read in part */
 			return nicfit_error_at(w->err, NICFIT_E_LIMIT, w->top, 0, 0, "more than %zu "
 					       "MiB decompressed from its gzip files (at %.200s, "
@@ -327,10 +402,12 @@ int nicfit_dump_add_path(struct nicfit_dump *d, const char *path, struct nicfit_
 	if (rc)
 		return rc;
 	if (strcmp(path, "-") && is_gzip(text, len)) {
+		struct gz_claim cl;
 		int tar;
 
+		gz_claim_of(text, len, &cl);
 		free(text);
-		rc = add_gzip_text(d, path, path, &tar, err);
+		rc = add_gzip_text(d, path, path, &cl, &tar, err);
 		return !rc && tar ? add_archive(d, path, err) : rc;
 	}
 	if (strcmp(path, "-") && looks_packed(text, len)) {
