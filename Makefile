@@ -197,7 +197,7 @@ $(B)/tests/%: tests/unit/%.c $(B)/libnicfit.a $(wildcard tests/unit/*.h)
 
 # The harnesses that drive the server's request layer link these files of
 # src/serve/ besides the library (they need no socket and no libmicrohttpd).
-FUZZ_SERVE_SRC := src/serve/http.c src/serve/api.c src/serve/reply.c src/serve/mhd.c \
+FUZZ_SERVE_SRC := src/serve/http.c src/serve/api.c src/serve/reply.c src/serve/cache.c src/serve/mhd.c \
 	src/serve/accept_results.c \
 	src/serve/assets.c src/serve/page.c $(B)/gen/assets_data.c
 fuzz_extra = $(if $(filter http page,$(1)),-Isrc/serve $(FUZZ_SERVE_SRC))
