@@ -200,12 +200,17 @@ $(B)/tests/%: tests/unit/%.c $(B)/libnicfit.a $(wildcard tests/unit/*.h)
 FUZZ_SERVE_SRC := src/serve/http.c src/serve/api.c src/serve/reply.c src/serve/cache.c src/serve/mhd.c \
 	src/serve/accept_results.c \
 	src/serve/assets.c src/serve/page.c $(B)/gen/assets_data.c
-fuzz_extra = $(if $(filter http page,$(1)),-Isrc/serve $(FUZZ_SERVE_SRC))
+# The command line's parser (fuzz_cli) links the whole command line but
+# main.c, which it includes, and the server the command line holds.
+FUZZ_CLI_SRC := $(filter-out src/cli/main.c,$(CLI_SRC)) $(SERVE_SRC) $(B)/gen/assets_data.c
+fuzz_extra = $(if $(filter http page,$(1)),-Isrc/serve $(FUZZ_SERVE_SRC),$(if \
+	$(filter cli,$(1)),-Isrc/serve $(FUZZ_CLI_SRC)))
 
 # Fuzz harnesses built as plain programs that replay their corpus; the
 # headers they share (tests/fuzz/*.h) rebuild them all.
 FUZZ_HDRS := $(wildcard tests/fuzz/*.h)
-$(B)/tests/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_HDRS) $(B)/libnicfit.a $(FUZZ_SERVE_SRC)
+$(B)/tests/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_HDRS) $(B)/libnicfit.a $(FUZZ_CLI_SRC) \
+		$(B)/gen/nicfit_sonames.h
 	@mkdir -p $(dir $@)
 	$(Q_LD)$(CC) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-prototypes $(ALL_LDFLAGS) \
 		-o $@ $< $(call fuzz_extra,$*) tests/fuzz/replay.c $(B)/libnicfit.a $(LIBS) $(JANSSON_LIBS)
@@ -236,7 +241,8 @@ $(B)/clang/libnicfit.a: $(CLANG_LIB_OBJ)
 	@rm -f $@
 	$(Q_AR)ar rcs $@ $^
 
-$(B)/clang/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_HDRS) $(B)/clang/libnicfit.a $(FUZZ_SERVE_SRC)
+$(B)/clang/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_HDRS) $(B)/clang/libnicfit.a $(FUZZ_CLI_SRC) \
+		$(B)/gen/nicfit_sonames.h
 	$(Q_LD)clang $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) $(CLANG_CFLAGS) -fsanitize=address,undefined \
 		-o $@ $< $(call fuzz_extra,$*) tests/fuzz/replay.c $(B)/clang/libnicfit.a $(LIBS) $(JANSSON_LIBS)
 
@@ -310,12 +316,13 @@ $(B)/fuzz/libnicfit.a: $(FUZZ_LIB_OBJ)
 	@rm -f $@
 	$(Q_AR)ar rcs $@ $^
 
-fuzz: $(B)/gen/catalog_data.c $(B)/gen/assets_data.c $(B)/gen/pciids_table.h $(B)/gen/intel_table.h
+fuzz: $(B)/gen/catalog_data.c $(B)/gen/assets_data.c $(B)/gen/nicfit_sonames.h $(B)/gen/pciids_table.h $(B)/gen/intel_table.h
 	@command -v clang >/dev/null || { echo "make fuzz needs clang" >&2; exit 69; }
 	@$(MAKE) --no-print-directory $(B)/fuzz/libnicfit.a
 	@for f in $(if $(FUZZ_ONLY),$(patsubst %,tests/fuzz/fuzz_%.c,$(subst $(comma), ,$(FUZZ_ONLY))),$(FUZZ_SRC)); do \
 		n=$$(basename $$f .c); \
 		x=; { [ $$n = fuzz_http ] || [ $$n = fuzz_page ]; } && x="-Isrc/serve $(FUZZ_SERVE_SRC)"; \
+		[ $$n = fuzz_cli ] && x="-Isrc/serve $(FUZZ_CLI_SRC)"; \
 		clang -std=c11 -g -O1 -fsanitize=fuzzer $(FUZZ_SANITIZE) $(LIB_CPPFLAGS) $(ALL_CPPFLAGS) \
 			$(PKG_CFLAGS) -o $(B)/fuzz/$$n $$f $$x $(B)/fuzz/libnicfit.a $(LIBS) $(JANSSON_LIBS) || exit 1; \
 		mkdir -p $(B)/fuzz/corpus-$$n; \
