@@ -1,8 +1,10 @@
 #!/bin/sh
 # nicfit serve under load, against nginx serving the same bytes as a file.
 #
-# POST /api/plan (the planner runs on every request; /api/calc/fit while a
-# build has no planner) and nginx GET of a static file holding that very
+# POST /api/plan (the same request every time: after the first, the answer
+# cache answers it; SERVE_ARGS="--cache 0" makes the planner run on every
+# request; /api/calc/fit while a build has no planner) and nginx GET of a
+# static file holding that very
 # answer, both on loopback, with wrk: CONNECTIONS connections, SECONDS_RUN
 # seconds a run (256 and 10 by default), in ROUNDS rounds (3) of one nicfit
 # run then one nginx run, so that the machine's drift over the minutes the
@@ -36,7 +38,8 @@ cleanup() {
 trap cleanup EXIT
 
 : >"$tmp/serve.err"
-"$NICFIT" serve --port 0 --max-connections 1024 --max-per-ip 1024 2>"$tmp/serve.err" &
+# shellcheck disable=SC2086 # SERVE_ARGS are words: "--cache 0" measures the planner cold
+"$NICFIT" serve --port 0 --max-connections 1024 --max-per-ip 1024 ${SERVE_ARGS:-} 2>"$tmp/serve.err" &
 spid=$!
 port=
 for i in $(seq 100); do
