@@ -88,7 +88,8 @@ static int take_globals(struct cli *c, int *argcp, char **argv)
 		} else if (!strcmp(a, "--raw")) {
 			c->view.raw = 1;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--columns") || !strncmp(a, "--columns=", 10)) {
-			v = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
+			/* "-o" is 3 bytes: only "--columns=" has a tenth */
+			v = a[1] == '-' && a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
 			if (!v || !*v)
 				return cli_error(NICFIT_E_USAGE, "%s needs a list of columns (-o part,qty)",
 						 a[1] == 'o' ? "-o" : "--columns");
