@@ -306,10 +306,11 @@ int nicfit__verify_iperf3_json(struct nicfit_verify *v, const char *name, const 
 	const char *sent;
 
 	if (!root) {
-		/* cut short (a paste, a run killed): read as far as its start block goes */
-		const char *ver = strstr(text, "\"version\"");
+		/* cut short (a paste, a run killed): read as far as its start block goes;
+		 * text has len bytes, not always a NUL after them */
+		const char *ver = nicfit__vmemmem(text, len, "\"version\"", 9);
 
-		if (ver && strstr(ver, "\"iperf 3."))
+		if (ver && nicfit__vmemmem(ver, len - (size_t)(ver - text), "\"iperf 3.", 9))
 			return nicfit__verify_iperf3_fragment(v, name, text, len, err);
 		return nicfit_error_at(err, NICFIT_E_DATA, name, je.line, je.column,
 				       "iperf3 JSON: %s", je.text);
