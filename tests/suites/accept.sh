@@ -68,3 +68,8 @@ roundtrip plan-training --example=training --backend-cards 2
 roundtrip plan-dgx32 $dgx
 roundtrip plan-params --server r740xd --servers 2 --gpu a40 --gpus-per-server 2 --params 13B --workload training
 roundtrip plan-amd --server generic-gen5 --servers 4 --gpu mi300x --gpus-per-server 8 --model llama-3-70b --workload training
+# disaggregated serving needs a back end the plain plan does not: a saved plan
+# that dropped its serving settings would give the front-end runbook
+roundtrip plan-disagg --server generic-gen5 --servers 4 --gpu h100-sxm5-80gb --gpus-per-server 8 \
+	--model llama-3-70b --workload inference --disaggregated --prompt-tokens 6000 \
+	--ttft-ms 1500 --kv-offload host --prefill-servers 1 --requests-per-s 5

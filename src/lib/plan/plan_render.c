@@ -16,6 +16,42 @@ static const char *fabric_name(enum nicfit_fabric f)
 	return f == NICFIT_FABRIC_IB ? "infiniband" : f == NICFIT_FABRIC_ROCE ? "roce" : "auto";
 }
 
+static void emit_positive(struct nicfit_emit *e, const char *key, double v)
+{
+	if (v > 0)
+		nicfit_emit_number(e, key, v);
+	else
+		nicfit_emit_null(e, key);
+}
+
+/*
+ * The request's disaggregated serving and checkpoint settings, as the
+ * reader takes them back (plan_serving.c): null where they do not apply
+ * (serving settings without disaggregation, checkpoints outside training)
+ * or were not given, so that a saved plan read back is the same request.
+ */
+static void emit_input_serving(struct nicfit_emit *e, const struct nicfit_plan_input *in)
+{
+	int ckpt = in->ckpt_every_s > 0 || in->ckpt_stall_s > 0;
+
+	nicfit_emit_bool(e, "disaggregated", in->disagg);
+	emit_positive(e, "prompt_tokens", in->disagg ? in->prompt_tokens : 0);
+	emit_positive(e, "output_tokens", in->disagg ? in->output_tokens : 0);
+	emit_positive(e, "requests_per_s", in->disagg ? in->requests_per_s : 0);
+	emit_positive(e, "ttft_ms", in->disagg ? in->ttft_s * 1000 : 0);
+	emit_positive(e, "tpot_ms", in->disagg ? in->tpot_s * 1000 : 0);
+	if (in->disagg && in->prefill_servers > 0)
+		nicfit_emit_int(e, "prefill_servers", in->prefill_servers);
+	else
+		nicfit_emit_null(e, "prefill_servers");
+	nicfit_emit_string(e, "kv_offload", in->disagg ? nicfit_kv_offload_name(in->kv_offload) :
+			   NULL);
+	emit_positive(e, "checkpoint_every", in->ckpt_every_s / 60);
+	emit_positive(e, "checkpoint_stall", in->ckpt_stall_s);
+	nicfit_emit_string(e, "checkpoint_state", ckpt ? nicfit_ckpt_state_name(in->ckpt_state) :
+			   NULL);
+}
+
 static void emit_input(struct nicfit_emit *e, const struct nicfit_plan_input *in,
 		       const struct nicfit_riser_config *riser)
 {
@@ -72,6 +108,7 @@ static void emit_input(struct nicfit_emit *e, const struct nicfit_plan_input *in
 		nicfit_emit_number(e, "batch_tokens", in->batch_tokens);
 	else
 		nicfit_emit_null(e, "batch_tokens");
+	emit_input_serving(e, in);
 	nicfit_emit_end_object(e);
 }
 
