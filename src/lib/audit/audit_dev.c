@@ -86,6 +86,8 @@ static int card_functions(const struct nicfit__audit_ctx *c, int pci)
 	const struct nicfit_pcidev *p = P(c, pci);
 	int k, n = 0;
 
+	if (c->card_fns)
+		return c->card_fns[pci];
 	for (k = 0; k < c->t->npci; k++) {
 		const struct nicfit_pcidev *o = &c->t->pci[k];
 
@@ -93,6 +95,66 @@ static int card_functions(const struct nicfit__audit_ctx *c, int pci)
 		    nicfit__audit_same_card(p, o))
 			n++;
 	}
+	return n;
+}
+
+/* A function's slot and IDs, to group a card's functions by sorting. */
+struct slot_key {
+	unsigned domain, bus, dev, vendor, device;
+	int pci;
+};
+
+static int cmp_slot_ids(const struct slot_key *a, const struct slot_key *b)
+{
+	return a->domain != b->domain || a->bus != b->bus || a->dev != b->dev ||
+	       a->vendor != b->vendor || a->device != b->device;
+}
+
+static int cmp_slot(const void *x, const void *y)
+{
+	const struct slot_key *a = x, *b = y;
+	const unsigned ka[5] = { a->domain, a->bus, a->dev, a->vendor, a->device };
+	const unsigned kb[5] = { b->domain, b->bus, b->dev, b->vendor, b->device };
+	int i;
+
+	for (i = 0; i < 5; i++)
+		if (ka[i] != kb[i])
+			return ka[i] < kb[i] ? -1 : 1;
+	return a->pci - b->pci;
+}
+
+/*
+ * card_functions for every function at once: sorted by slot and IDs, each
+ * run of equal keys is one card's functions with those IDs, and its
+ * physical functions are counted once for all of them. NULL: no memory
+ * (card_functions then scans).
+ */
+static int *count_card_functions(const struct nicfit_topo *t)
+{
+	size_t all = (size_t)(t->npci ? t->npci : 1), i, j, k;
+	struct slot_key *key = malloc(all * sizeof(*key));
+	int *n = malloc(all * sizeof(*n));
+
+	if (!key || !n) {
+		free(key);
+		free(n);
+		return NULL;
+	}
+	for (i = 0; i < (size_t)t->npci; i++) {
+		const struct nicfit_pcidev *p = &t->pci[i];
+
+		key[i] = (struct slot_key){ p->domain, p->bus, p->dev, p->vendor, p->device, (int)i };
+	}
+	qsort(key, (size_t)t->npci, sizeof(*key), cmp_slot);
+	for (i = 0; i < (size_t)t->npci; i = j) {
+		int pfs = 0;
+
+		for (j = i; j < (size_t)t->npci && !cmp_slot_ids(&key[i], &key[j]); j++)
+			pfs += t->pci[key[j].pci].physfn < 0;
+		for (k = i; k < j; k++)
+			n[key[k].pci] = pfs;
+	}
+	free(key);
 	return n;
 }
 
@@ -215,9 +277,11 @@ static void label_device(const struct nicfit__audit_ctx *c, struct nicfit_audit_
 static void share_card_identity(struct nicfit__audit_ctx *c)
 {
 	struct nicfit_audit *a = c->a;
-	int i, k;
+	int i, k, givers = 0;
 
-	for (i = 0; i < a->ndevs; i++) {
+	for (i = 0; i < a->ndevs; i++)
+		givers += a->devs[i].kind == NICFIT_DEV_NIC && a->devs[i].part[0];
+	for (i = 0; givers && i < a->ndevs; i++) {
 		struct nicfit_audit_dev *d = &a->devs[i];
 
 		if (d->kind != NICFIT_DEV_NIC || d->part[0])
@@ -245,15 +309,22 @@ int nicfit__audit_choose_devices(struct nicfit__audit_ctx *c)
 	size_t all = (size_t)(t->npci ? t->npci : 1);
 	struct labels labels = { 0, 0, 0, 0 };
 	struct keyed *order;
-	int n = 0, i, k;
+	int *vfs, *card_fns;
+	int n = 0, i;
 
 	order = malloc(all * sizeof(*order));
+	vfs = calloc(all, sizeof(*vfs));
 	c->dev_of = malloc(all * sizeof(*c->dev_of));
 	c->seen_link = calloc(all, 1);
-	if (!order || !c->dev_of || !c->seen_link) {
+	if (!order || !vfs || !c->dev_of || !c->seen_link) {
 		free(order);
+		free(vfs);
 		return -1;
 	}
+	c->card_fns = card_fns = count_card_functions(t);
+	for (i = 0; i < t->npci; i++) /* each function's VFs, in one pass */
+		if (t->pci[i].physfn >= 0 && t->pci[i].physfn < t->npci)
+			vfs[t->pci[i].physfn]++;
 	for (i = 0; i < t->npci; i++) {
 		const struct nicfit_pcidev *p = &t->pci[i];
 
@@ -271,6 +342,9 @@ int nicfit__audit_choose_devices(struct nicfit__audit_ctx *c)
 	a->devs = calloc((size_t)(n ? n : 1), sizeof(*a->devs));
 	if (!a->devs) {
 		free(order);
+		free(vfs);
+		free(card_fns);
+		c->card_fns = NULL;
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -284,13 +358,14 @@ int nicfit__audit_choose_devices(struct nicfit__audit_ctx *c)
 		d->link.limit_pci = -1;
 		c->dev_of[d->pci] = i;
 		name_device(c, d);
-		for (k = 0; k < t->npci; k++)
-			if (t->pci[k].physfn == d->pci)
-				d->vfs++;
+		d->vfs = vfs[d->pci];
 		label_device(c, d, &labels);
 	}
 	a->ndevs = n;
 	free(order);
+	free(vfs);
+	free(card_fns);
+	c->card_fns = NULL;
 	share_card_identity(c);
 	return 0;
 }

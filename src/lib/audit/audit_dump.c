@@ -43,6 +43,7 @@ static int note(struct nicfit_audit *a, const char *check, const char *why)
 	return 0;
 }
 
+/* Free a finding take_back drops; the loop closes the gap in one pass. */
 static void drop_finding(struct nicfit_audit *a, size_t i)
 {
 	struct nicfit_finding *f = &a->findings.v[i];
@@ -50,18 +51,70 @@ static void drop_finding(struct nicfit_audit *a, size_t i)
 	free(f->device);
 	free(f->message);
 	free(f->fix);
-	memmove(f, f + 1, (a->findings.n - i - 1) * sizeof(*f));
-	a->findings.n--;
+	f->device = f->message = f->fix = NULL;
+	f->code = NULL;
+}
+
+/* The topo functions sorted by address, built once for the findings' look-ups. */
+struct pci_key {
+	const char *bdf;
+	int pci;
+};
+
+struct pci_index {
+	struct pci_key *keys; /* NULL: no memory, nicfit_topo_find scans */
+	int n;
+};
+
+static int cmp_pci_key(const void *x, const void *y)
+{
+	const struct pci_key *a = x, *b = y;
+	int c = strcmp(a->bdf, b->bdf);
+
+	return c ? c : a->pci - b->pci;
+}
+
+static void index_pci(const struct nicfit_topo *t, struct pci_index *x)
+{
+	int i;
+
+	x->n = t->npci;
+	x->keys = malloc((size_t)(t->npci ? t->npci : 1) * sizeof(*x->keys));
+	if (!x->keys)
+		return;
+	for (i = 0; i < t->npci; i++) {
+		x->keys[i].bdf = t->pci[i].bdf;
+		x->keys[i].pci = i;
+	}
+	qsort(x->keys, (size_t)t->npci, sizeof(*x->keys), cmp_pci_key);
+}
+
+/* nicfit_topo_find through the index: the first function with this address. */
+static int find_pci(const struct nicfit_topo *t, const struct pci_index *x, const char *bdf)
+{
+	int lo = 0, hi = x->n;
+
+	if (!x->keys)
+		return nicfit_topo_find(t, bdf);
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (strcmp(x->keys[mid].bdf, bdf) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < x->n && !strcmp(x->keys[lo].bdf, bdf) ? x->keys[lo].pci : -1;
 }
 
 /* The topo function a finding's device names: a BDF, an RDMA device, an interface. */
-static int device_pci(const struct nicfit_topo *t, const char *dev)
+static int device_pci(const struct nicfit_topo *t, const struct pci_index *x, const char *dev)
 {
 	int i;
 
 	if (!dev)
 		return -1;
-	i = nicfit_topo_find(t, dev);
+	i = find_pci(t, x, dev);
 	if (i >= 0)
 		return i;
 	for (i = 0; i < t->nrdma; i++)
@@ -158,21 +211,24 @@ static int any_driver_known(const struct nicfit_dump *d)
  * numa-locality-unknown on a NUMA node of -1, which a function listed
  * without a -v block (plain lspci, lspci -t) does not say.
  */
-static int take_back(const struct nicfit_dump *d, struct nicfit_audit *a)
+static int take_back(const struct nicfit_dump *d, struct nicfit_audit *a,
+		     const struct pci_index *x)
 {
 	const struct nicfit_topo *t = a->topo;
-	size_t i = 0;
-	int rc = 0;
+	size_t i, w = 0;
+	int rc = 0, drivers = -1;
 
-	while (i < a->findings.n) {
+	for (i = 0; i < a->findings.n; i++) {
 		struct nicfit_finding *f = &a->findings.v[i];
-		int pci = device_pci(t, f->device);
+		int pci = device_pci(t, x, f->device);
 		const struct dump_fn *fn = pci >= 0 ? nicfit__dump_find(d, t->pci[pci].bdf) : NULL;
 
 		if (f->code && (!strcmp(f->code, "gpu-no-driver") ||
 				!strcmp(f->code, "nic-no-driver")) && fn && !fn->driver_known) {
 			drop_finding(a, i);
-			rc |= note(a, "drivers", any_driver_known(d) ?
+			if (drivers < 0) /* once, not once per finding */
+				drivers = any_driver_known(d);
+			rc |= note(a, "drivers", drivers ?
 				   "Some GPUs and NICs are in the dumps without an lspci -k or -v "
 				   "block that lists drivers (a partial paste, an `lspci -s` selection, "
 				   "or only the tree): whether those have a driver bound is unknown; "
@@ -216,20 +272,24 @@ static int take_back(const struct nicfit_dump *d, struct nicfit_audit *a)
 				   "nvidia_peermem -e nv_peer_mem`.");
 			continue;
 		}
-		i++;
+		if (w != i)
+			a->findings.v[w] = *f;
+		w++;
 	}
+	a->findings.n = w;
 	return rc;
 }
 
 /* Every finding about a device says which file and line described that device. */
-static int cite_all(const struct nicfit_dump *d, struct nicfit_audit *a)
+static int cite_all(const struct nicfit_dump *d, struct nicfit_audit *a,
+		    const struct pci_index *x)
 {
 	const struct nicfit_topo *t = a->topo;
 	size_t i;
 
 	for (i = 0; i < a->findings.n; i++) {
 		struct nicfit_finding *f = &a->findings.v[i];
-		int pci = device_pci(t, f->device);
+		int pci = device_pci(t, x, f->device);
 		const struct dump_fn *fn = pci >= 0 ? nicfit__dump_find(d, t->pci[pci].bdf) : NULL;
 
 		struct dump_at at;
@@ -946,12 +1006,16 @@ static int kmsg_judge(const struct nicfit_dump *d, struct nicfit_audit *a)
 int nicfit_dump_judge(const struct nicfit_dump *d, struct nicfit_audit *a,
 		      struct nicfit_error *err)
 {
-	int rc = take_back(d, a);
+	struct pci_index x;
+	int rc;
 
+	index_pci(a->topo, &x);
+	rc = take_back(d, a, &x);
 	if (!rc && d->smi.present && d->nfns)
 		rc = compare_smi(d, a);
 	if (!rc)
-		rc = cite_all(d, a);
+		rc = cite_all(d, a, &x);
+	free(x.keys);
 	if (!rc)
 		rc = kmsg_judge(d, a);
 	if (!rc && d->nfns)

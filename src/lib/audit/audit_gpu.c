@@ -76,14 +76,15 @@ static const char *gdr_reason(const struct nicfit__audit_ctx *c,
 void nicfit__audit_pairs(struct nicfit__audit_ctx *c)
 {
 	struct nicfit_audit *a = c->a;
-	int i, j, n = 0;
+	int i, j;
+	size_t gpus = 0, nics = 0, n;
 
-	for (i = 0; i < a->ndevs; i++)
-		for (j = 0; j < a->ndevs; j++)
-			if (is_gpu(&a->devs[i]) && a->devs[j].kind == NICFIT_DEV_NIC &&
-			    P(c, a->devs[j].pci)->physfn < 0)
-				n++;
-	a->pairs = calloc((size_t)(n ? n : 1), sizeof(*a->pairs));
+	for (i = 0; i < a->ndevs; i++) { /* every GPU with every NIC's physical function */
+		gpus += is_gpu(&a->devs[i]) != 0;
+		nics += a->devs[i].kind == NICFIT_DEV_NIC && P(c, a->devs[i].pci)->physfn < 0;
+	}
+	n = gpus * nics;
+	a->pairs = calloc(n ? n : 1, sizeof(*a->pairs));
 	if (!a->pairs) {
 		c->oom = 1;
 		return;

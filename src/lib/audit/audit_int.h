@@ -92,6 +92,8 @@ struct nicfit__audit_ctx {
 	const struct nicfit_catalog *cat;
 	const struct nicfit_audit_opts *o;
 	int *dev_of;      /* topo index -> devs index, -1 */
+	const int *card_fns; /* topo index -> physical functions of its card with its IDs
+			      * (audit_dev.c, while devices are chosen) */
 	int oom;          /* an allocation failed (besides the findings list's own) */
 	char *seen_link;  /* per topo index: 1 link reported (audit_link.c), 2|4 ACS (audit_gpu.c) */
 	int rdma_unknown; /* an RDMA-capable card's RDMA driver may or may not be loaded: the

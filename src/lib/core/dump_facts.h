@@ -281,6 +281,19 @@ struct nicfit_dump {
 	int oom;
 	size_t inflated;          /* bytes decompressed for this reader, every walk together
 				   * (dump_path.c: NICFIT_DUMP_MAX_INFLATE) */
+	struct dump_fn_index *by_bdf; /* nicfit__dump_find's sorted index, NULL none */
+};
+
+/* The functions sorted by address, rebuilt when a function is added. */
+struct dump_fn_key {
+	const char *bdf;
+	size_t i;
+};
+
+struct dump_fn_index {
+	struct dump_fn_key *keys;
+	size_t n, alloc;
+	const struct dump_fn *fns; /* the array the keys point into */
 };
 
 /* ---- dump_xml.c's documents ------------------------------------------------ */

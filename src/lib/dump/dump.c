@@ -26,7 +26,15 @@
 int nicfit_dump_new(struct nicfit_dump **out)
 {
 	*out = calloc(1, sizeof(**out));
-	return *out ? 0 : NICFIT_E_NOMEM;
+	if (!*out)
+		return NICFIT_E_NOMEM;
+	(*out)->by_bdf = calloc(1, sizeof(*(*out)->by_bdf));
+	if (!(*out)->by_bdf) {
+		free(*out);
+		*out = NULL;
+		return NICFIT_E_NOMEM;
+	}
+	return 0;
 }
 
 void nicfit_dump_free(struct nicfit_dump *d)
@@ -46,6 +54,9 @@ void nicfit_dump_free(struct nicfit_dump *d)
 	free(d->kmsg);
 	nicfit__dump_xml_free(d->xml);
 	free(d->net);
+	if (d->by_bdf)
+		free(d->by_bdf->keys);
+	free(d->by_bdf);
 	free(d);
 }
 

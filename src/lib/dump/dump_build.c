@@ -27,14 +27,65 @@
 #define PCI_VENDOR_MELLANOX 0x15b3
 #define PCI_VENDOR_NVIDIA 0x10de
 
-const struct dump_fn *nicfit__dump_find(const struct nicfit_dump *d, const char *bdf)
+static int cmp_fn_key(const void *x, const void *y)
+{
+	const struct dump_fn_key *a = x, *b = y;
+	int c = strcmp(a->bdf, b->bdf);
+
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* Sort the functions by address once per change in their number. */
+static int index_fns(const struct nicfit_dump *d, struct dump_fn_index *x)
 {
 	size_t i;
 
-	for (i = 0; i < d->nfns; i++)
-		if (!strcmp(d->fns[i].bdf, bdf))
-			return &d->fns[i];
-	return NULL;
+	if (x->n == d->nfns && x->fns == d->fns)
+		return 0;
+	if (d->nfns > x->alloc) {
+		struct dump_fn_key *k = realloc(x->keys, d->nfns * sizeof(*k));
+
+		if (!k)
+			return -1;
+		x->keys = k;
+		x->alloc = d->nfns;
+	}
+	for (i = 0; i < d->nfns; i++) {
+		x->keys[i].bdf = d->fns[i].bdf;
+		x->keys[i].i = i;
+	}
+	qsort(x->keys, d->nfns, sizeof(*x->keys), cmp_fn_key);
+	x->n = d->nfns;
+	x->fns = d->fns;
+	return 0;
+}
+
+/*
+ * The first function listed with this address: a binary search of the
+ * sorted index (a linear scan where it could not be built), so a lookup
+ * per function keeps a dump's judgement linear in its functions.
+ */
+const struct dump_fn *nicfit__dump_find(const struct nicfit_dump *d, const char *bdf)
+{
+	struct dump_fn_index *x = d->by_bdf;
+	size_t i, lo = 0, hi;
+
+	if (!x || index_fns(d, x)) {
+		for (i = 0; i < d->nfns; i++)
+			if (!strcmp(d->fns[i].bdf, bdf))
+				return &d->fns[i];
+		return NULL;
+	}
+	hi = x->n;
+	while (lo < hi) { /* the first key not below bdf */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(x->keys[mid].bdf, bdf) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < x->n && !strcmp(x->keys[lo].bdf, bdf) ? &d->fns[x->keys[lo].i] : NULL;
 }
 
 /*
@@ -677,6 +728,8 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 					d->ntexts > 1 ? " and the other inputs" : "");
 	if (d->nfns) /* a paste without lspci has none, and qsort wants an array */
 		qsort(d->fns, d->nfns, sizeof(d->fns[0]), by_addr);
+	if (d->by_bdf) /* the functions moved: nicfit__dump_find sorts them again */
+		d->by_bdf->fns = NULL;
 	fill_siblings(d);
 	nicfit__dump_net_fns(d);
 	t = nicfit_topo_new();
