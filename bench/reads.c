@@ -42,46 +42,6 @@
 
 /* ---- list ------------------------------------------------------------------- */
 
-/* The facts a file is read for, by its name (the reads of discovery). */
-static const char *why_of(int op, const char *path, const char *why)
-{
-	static const struct {
-		const char *name, *why;
-	} tab[] = {
-		{ "devices", "the PCI functions (bus listing) or a class's devices" },
-		{ "uevent", "class, IDs, subsystem IDs, driver" },
-		{ "numa_node", "NUMA node" },
-		{ "local_cpulist", "NUMA node from the local CPUs" },
-		{ "local_cpus", "NUMA node from the local CPUs" },
-		{ "current_link_speed", "link: the files, config here has no PCIe capability" },
-		{ "current_link_width", "link: the files, config here has no PCIe capability" },
-		{ "max_link_speed", "link: the files, config here has no PCIe capability" },
-		{ "max_link_width", "link: the files, config here has no PCIe capability" },
-		{ "secondary_bus_number", "the bus below a bridge (slots)" },
-		{ "sriov_totalvfs", "SR-IOV capable" },
-		{ "sriov_numvfs", "SR-IOV: VFs enabled" },
-		{ "physfn", "a VF's PF" },
-		{ "driver", "the bound driver" },
-		{ "iommu_group", "the IOMMU group" },
-		{ "vpd", "the card's part number (VPD)" },
-		{ "address", "a slot's address" },
-		{ "max_bus_speed", "a slot's speed" },
-		{ "cpulist", "a NUMA node's CPUs" },
-		{ "distance", "NUMA distances" },
-	};
-	const char *b = strrchr(path, '/');
-	size_t i;
-
-	if (why)
-		return why;
-	b = b ? b + 1 : path;
-	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
-		if (!strcmp(b, tab[i].name))
-			return tab[i].why;
-	return op == 'D' ? "what the directory holds" : op == 'M' ? "whether it is there"
-						       : "host, network or RDMA fact";
-}
-
 struct seen {
 	char **keys;
 	size_t cap, n;
@@ -136,7 +96,7 @@ static void trace(void *ctx, int op, const char *path, size_t off, size_t len, c
 	else
 		snprintf(key, sizeof(key), "%c %s", op, path);
 	if (first_time(ctx, key))
-		printf("%s\t# %s\n", key, why_of(op, path, why));
+		printf("%s\t# %s\n", key, nicfit_sysfs_read_why(op, path, why));
 }
 
 static int list(const char *dir)

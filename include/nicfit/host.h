@@ -49,6 +49,9 @@ struct nicfit_host_request {
 	const char *text;               /* dump text in memory (a request body), or NULL */
 	size_t text_len;
 	const char *text_name;          /* its name in errors; NULL: "<text>" */
+	nicfit_sysfs_trace_fn trace;    /* told of each read of a sysfs tree (not of
+					 * dumps), as nicfit_sysfs_trace; or NULL */
+	void *trace_ctx;
 };
 
 /* An open host; read its fields, free it with nicfit_host_close(). */

@@ -255,6 +255,12 @@ int nicfit_sysfs_recording_whole(const struct nicfit_sysfs *fs);
 typedef void (*nicfit_sysfs_trace_fn)(void *ctx, int op, const char *path, size_t off,
 				      size_t len, const char *why);
 void nicfit_sysfs_trace(struct nicfit_sysfs *fs, nicfit_sysfs_trace_fn fn, void *ctx);
+/*
+ * What a traced read was for, in words: why when the reader said (a
+ * range of config space), else the facts discovery takes from a file of
+ * that name, else what an op of that kind learns. Never NULL.
+ */
+const char *nicfit_sysfs_read_why(int op, const char *path, const char *why);
 
 /* ---- recording what was read (for snapshots) ----------------------------- */
 

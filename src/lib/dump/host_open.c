@@ -29,13 +29,32 @@ static void name_archive(struct nicfit_error *err, const char *tree, const char 
 		snprintf(err->input, sizeof(err->input), "%s", archive);
 }
 
+/* Discovery of the tree at root, its reads told to req's tracer if any. */
+static int discover(const struct nicfit_host_request *req, const char *root,
+		    struct nicfit_topo **topo, struct nicfit_error *err)
+{
+	struct nicfit_sysfs *fs;
+	int rc;
+
+	if (!req->trace)
+		return nicfit_topo_discover(root, topo, err);
+	rc = nicfit_sysfs_open(root, &fs, err);
+	if (rc)
+		return rc;
+	nicfit_sysfs_trace(fs, req->trace, req->trace_ctx);
+	rc = nicfit_topo_discover_fs(fs, topo, err);
+	nicfit_sysfs_close(fs);
+	return rc;
+}
+
 /*
  * A sysfs root, or an archive unpacked into h->tmpdir; the model keeps
  * root's name. A snapshot is checked whole before it is read
  * (nicfit_snapshot_check): one cut or interrupted is refused, an archive
  * without its manifest read with the reason it may not be whole.
  */
-static int open_sysfs(struct nicfit_host *h, const char *root, struct nicfit_error *err)
+static int open_sysfs(struct nicfit_host *h, const struct nicfit_host_request *req,
+		      const char *root, struct nicfit_error *err)
 {
 	char why[sizeof(h->topo->incomplete)];
 	int rc;
@@ -43,7 +62,7 @@ static int open_sysfs(struct nicfit_host *h, const char *root, struct nicfit_err
 	if (!nicfit_snapshot_is_archive(root)) {
 		rc = strcmp(root, "/") ? nicfit_snapshot_check(root, root, 0, why, sizeof(why), err)
 				       : 0;
-		return rc ? rc : nicfit_topo_discover(root, &h->topo, err);
+		return rc ? rc : discover(req, root, &h->topo, err);
 	}
 	rc = nicfit_snapshot_extract(root, &h->tmpdir, &h->tmproot, err);
 	if (rc)
@@ -52,7 +71,7 @@ static int open_sysfs(struct nicfit_host *h, const char *root, struct nicfit_err
 	rc = nicfit_snapshot_check(h->tmproot, root, 1, why, sizeof(why), err);
 	if (rc)
 		return rc;
-	rc = nicfit_topo_discover(h->tmproot, &h->topo, err);
+	rc = discover(req, h->tmproot, &h->topo, err);
 	if (rc) {
 		name_archive(err, h->tmproot, root);
 		return rc;
@@ -100,7 +119,7 @@ int nicfit_host_open(const struct nicfit_host_request *req, struct nicfit_host *
 	if (req->ndumps > 0 || req->text)
 		rc = open_dumps(h, req, err);
 	else
-		rc = open_sysfs(h, req->root && *req->root ? req->root : "/", err);
+		rc = open_sysfs(h, req, req->root && *req->root ? req->root : "/", err);
 	if (rc) {
 		nicfit_host_close(h);
 		return rc;

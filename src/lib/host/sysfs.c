@@ -129,6 +129,67 @@ void nicfit_sysfs_trace(struct nicfit_sysfs *fs, nicfit_sysfs_trace_fn fn, void 
 	fs->trace_ctx = ctx;
 }
 
+/* The facts each file of discovery's is read for, by its name. */
+const char *nicfit_sysfs_read_why(int op, const char *path, const char *why)
+{
+	static const struct {
+		const char *name, *why;
+	} tab[] = {
+		{ "devices", "the PCI functions (bus listing) or a class's devices" },
+		{ "uevent", "class, IDs, subsystem IDs, driver" },
+		{ "numa_node", "NUMA node" },
+		{ "local_cpulist", "NUMA node from the local CPUs" },
+		{ "local_cpus", "NUMA node from the local CPUs" },
+		{ "current_link_speed", "link: the files, config here has no PCIe capability" },
+		{ "current_link_width", "link: the files, config here has no PCIe capability" },
+		{ "max_link_speed", "link: the files, config here has no PCIe capability" },
+		{ "max_link_width", "link: the files, config here has no PCIe capability" },
+		{ "secondary_bus_number", "the bus below a bridge (slots)" },
+		{ "sriov_totalvfs", "SR-IOV capable" },
+		{ "sriov_numvfs", "SR-IOV: VFs enabled" },
+		{ "physfn", "a VF's PF" },
+		{ "driver", "the bound driver" },
+		{ "iommu_group", "the IOMMU group" },
+		{ "vpd", "the card's part number (VPD)" },
+		{ "address", "a slot's address" },
+		{ "max_bus_speed", "a slot's speed" },
+		{ "cpulist", "a NUMA node's CPUs" },
+		{ "distance", "NUMA distances" },
+		{ "hostname", "the host's name" },
+		{ "osrelease", "the kernel release" },
+		{ "sys_vendor", "the server's maker (DMI)" },
+		{ "product_name", "the server's model (DMI)" },
+		{ "state", "an RDMA port's state" },
+		{ "phys_state", "an RDMA port's physical state" },
+		{ "rate", "an RDMA port's rate" },
+		{ "link_layer", "an RDMA port's link layer (InfiniBand or Ethernet)" },
+		{ "node_type", "an RDMA device's node type" },
+		{ "hca_type", "an RDMA device's HCA type" },
+		{ "fw_ver", "an RDMA device's firmware version" },
+		{ "board_id", "an RDMA device's board ID (PSID)" },
+		{ "operstate", "a network interface's state" },
+		{ "carrier", "a network interface's carrier" },
+		{ "speed", "a network interface's link speed" },
+		{ "mtu", "a network interface's MTU" },
+		{ "type", "a network interface's type" },
+	};
+	const char *b = strrchr(path, '/');
+	size_t i;
+
+	if (why)
+		return why;
+	if (strstr(path, "/gid_attrs/types/"))
+		return "a GID's type (RoCE v1 or v2)";
+	if (strstr(path, "/gids/"))
+		return "a GID (a RoCE port's address)";
+	b = b ? b + 1 : path;
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (!strcmp(b, tab[i].name))
+			return tab[i].why;
+	return op == 'D' ? "what the directory holds" : op == 'M' ? "whether it is there"
+						       : "host, network or RDMA fact";
+}
+
 int nicfit_sysfs_recording_whole(const struct nicfit_sysfs *fs)
 {
 	return fs->recording == 1;
