@@ -125,7 +125,7 @@ _nicfit()
 	accept:*)
 		COMPREPLY=($(compgen -W "--spec --example= --plan --sysfs --dump --from-host --hosts --nodes --launcher --read --script --results" -- "$cur")) ;;
 	audit:*)
-		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan --dump --expect --output --nfd-expiry" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--sysfs --all --ignore --pci-ids --no-pci-ids --assume --plan --dump --expect --output --nfd-expiry --trace-reads" -- "$cur")) ;;
 	calc:)
 		COMPREPLY=($(compgen -W "pcie link nic load fit allreduce step stream" -- "$cur")) ;;
 	calc:pcie)

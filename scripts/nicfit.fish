@@ -59,6 +59,7 @@ complete -c nicfit -n '__fish_seen_subcommand_from audit' -l dump -r -F -d 'audi
 complete -c nicfit -n '__fish_seen_subcommand_from audit' -l expect -r -F -d 'what the host must have: a plan spec, or other hosts\' audits (their majority)'
 complete -c nicfit -n '__fish_seen_subcommand_from audit' -l output -r -F -d 'write the report to FILE (a regular file replaced by rename; links, devices and files with two names as nicfit-audit(1) says); - is stdout'
 complete -c nicfit -n '__fish_seen_subcommand_from audit' -l nfd-expiry -x -d '--format nfd: NFD drops the labels S seconds after the audit (default 3600; 0 never)'
+complete -c nicfit -n '__fish_seen_subcommand_from audit' -l trace-reads -d 'after the report, list on stderr each sysfs read: path, bytes, what it was for'
 complete -c nicfit -n '__fish_seen_subcommand_from audit' -l format -x -a 'text json md csv svg prom nhc nfd nccl-topo catalog' -d 'output format'
 complete -c nicfit -n '__fish_seen_subcommand_from calc; and not __fish_seen_subcommand_from pcie link nic load fit allreduce step stream' -a 'pcie link nic load fit allreduce step stream'
 complete -c nicfit -n '__fish_seen_subcommand_from calc; and __fish_seen_subcommand_from pcie' -l gen -x -a '1 2 3 4 5 6' -d 'PCIe generation'

@@ -3,6 +3,7 @@
  * judge it, print the report. The exit status says the worst finding:
  * 0 clean, 1 warnings, 2 critical.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,12 @@
 #define MAX_IGNORE 64
 #define MAX_DUMPS NICFIT_HOST_MAX_DUMPS
 
+/* --trace-reads: the reads of sysfs, one a line, kept until the report is out. */
+struct reads {
+	struct nicfit_buf lines;
+	size_t n, bytes;
+};
+
 /* The options of one `nicfit audit`, read into the request they make. */
 struct audit_args {
 	struct nicfit_audit_request rq;
@@ -34,7 +41,51 @@ struct audit_args {
 	struct nicfit_pcie_params pp;
 	int sysfs_given;
 	long nfd_expiry;         /* --nfd-expiry, seconds */
+	struct reads reads;      /* --trace-reads: what was read */
 };
+
+static void reads_addf(struct nicfit_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void reads_addf(struct nicfit_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	nicfit_escaped_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * One read, as bench/reads.c `list` writes it (op, path, and for a range
+ * of config space its offset and length), then the bytes it gave and what
+ * it was for. The path is the tree's: escaped, as every name from outside.
+ */
+static void trace_read(void *ctx, int op, const char *path, size_t off, size_t len,
+		       const char *why)
+{
+	struct reads *r = ctx;
+
+	r->n++;
+	r->bytes += len;
+	reads_addf(&r->lines, "nicfit: read %c %s", op, path);
+	if (op == 'P')
+		nicfit_buf_addf(&r->lines, " %zu %zu", off, len);
+	nicfit_buf_addf(&r->lines, "\t%zu bytes\t# %s\n", len, nicfit_sysfs_read_why(op, path, why));
+}
+
+/* The reads, then their count, on stderr; the report on stdout is already out. */
+static void trace_print(const struct audit_args *x)
+{
+	struct reads *r = x->rq.host.trace_ctx;
+
+	if (!r)
+		return;
+	fputs(r->lines.data, stderr);
+	if (r->lines.err)
+		fprintf(stderr, "nicfit: the list of reads stops at %zu bytes\n", r->lines.len);
+	fprintf(stderr, "nicfit: %zu reads of sysfs, %zu bytes\n", r->n, r->bytes);
+	nicfit_buf_release(&r->lines);
+}
 
 /*
  * --format nccl-topo: the host as an NCCL_TOPO_FILE. It describes the
@@ -211,6 +262,10 @@ static int audit_option(struct audit_args *x, int ch, const char *arg)
 	case CLI_OPT_OUTPUT:
 		x->output = arg;
 		return 0;
+	case CLI_OPT_TRACE_READS:
+		x->rq.host.trace = trace_read;
+		x->rq.host.trace_ctx = &x->reads;
+		return 0;
 	case CLI_OPT_NFD_EXPIRY:
 		/* a year at most: labels are a node's state, refreshed by the DaemonSet */
 		if (nicfit_parse_long(arg, "--nfd-expiry", 0, 31536000, &x->nfd_expiry, &err))
@@ -237,6 +292,7 @@ static int audit_options(struct audit_args *x, int argc, char **argv)
 	int ch, rc;
 
 	memset(x, 0, sizeof(*x));
+	nicfit_buf_init(&x->reads.lines, NICFIT_BUF_MAX_DEFAULT);
 	x->nfd_expiry = 3600;
 	x->root = getenv("NICFIT_SYSFS_ROOT");
 	nicfit_pcie_params_default(&x->pp);
@@ -263,6 +319,9 @@ static int audit_options(struct audit_args *x, int argc, char **argv)
 	}
 	if (rq->host.ndumps && x->sysfs_given)
 		return cli_error(NICFIT_E_USAGE, "audit: --dump and --sysfs: give one of them");
+	if (rq->host.ndumps && rq->host.trace)
+		return cli_error(NICFIT_E_USAGE, "audit: --trace-reads lists reads of sysfs; "
+				 "dumps are text, read whole");
 	rq->host.dumps = x->dumps;
 	rq->host.root = rq->host.ndumps ? NULL : x->root;
 	return 0;
@@ -378,6 +437,7 @@ int cmd_audit(struct cli *c, int argc, char **argv)
 	rc = report(c, a, &run);
 out:
 	rc = cli_output_close(c, &out, rc);
+	trace_print(&x);
 	nicfit_audit_free(a);
 	nicfit_host_close(host);
 	return rc;

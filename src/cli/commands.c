@@ -47,6 +47,7 @@ static const struct cli_command commands[] = {
 	  "             [--ignore CODE[@DEVICE]]... [--pci-ids FILE | --no-pci-ids]\n"
 	  "             [--assume NAME=VALUE]... [--plan SPEC.json]\n"
 	  "             [--expect SPEC.json|AUDITS] [--output FILE] [--nfd-expiry S]\n"
+	  "             [--trace-reads]\n"
 	  "\n"
 	  "Reads sysfs (never needs root; as root it also checks ACS, MaxPayload and\n"
 	  "MaxReadReq). --sysfs takes a directory that holds sys/ (NICFIT_SYSFS_ROOT too)\n"
@@ -63,7 +64,9 @@ static const struct cli_command commands[] = {
 	  "seconds later, default 3600); --output FILE writes\n"
 	  "atomically (temp + rename). --format nccl-topo writes an NCCL_TOPO_FILE XML of\n"
 	  "the host instead; --format catalog the host as a catalog server entry (slots,\n"
-	  "sockets, PCIe switches, onboard ports) that plan --server FILE.json plans with.",
+	  "sockets, PCIe switches, onboard ports) that plan --server FILE.json plans with.\n"
+	  "--trace-reads lists on stderr, after the report, every sysfs read: op, path,\n"
+	  "bytes, what it was for; then the count (the report is unchanged).",
 	  FMT_ALL | FMT(NICFIT_FMT_PROM) | FMT(NICFIT_FMT_NHC) | FMT(NICFIT_FMT_NFD) | FMT_NCCL_TOPO |
 	  FMT_CATALOG },
 	{ "calc", cmd_calc,

@@ -60,6 +60,8 @@ static const struct cli_opt audit_opts[] = {
 	  "files with two names as nicfit-audit(1) says); - is stdout" },
 	{ "nfd-expiry", CLI_OPT_NFD_EXPIRY, REQ, "S", NULL,
 	  "--format nfd: NFD drops the labels S seconds after the audit (default 3600; 0 never)" },
+	{ "trace-reads", CLI_OPT_TRACE_READS, NOARG, NULL, NULL,
+	  "after the report, list on stderr each sysfs read: path, bytes, what it was for" },
 };
 
 static const struct cli_opt snapshot_opts[] = {
