@@ -1,0 +1,2 @@
+audit --dump tests/fixtures/dumps/ticket-hgx-h100.txt --trace-reads
+# exit 64

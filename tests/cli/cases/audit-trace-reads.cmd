@@ -1,0 +1,1 @@
+audit --sysfs build/fixtures/r630-gather --trace-reads
