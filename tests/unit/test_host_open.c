@@ -2,7 +2,9 @@
  * test_host_open.c - nicfit_host_open() reads a host however it is given:
  * a sysfs tree, a snapshot archive (unpacked for as long as the host is
  * open, named by the archive, removed on close), dump files and dump text;
- * a missing path is an error that leaves nothing. nicfit_audit_run() runs
+ * a missing path is an error that leaves nothing. A tracer in the request
+ * is told of each read of a tree or an unpacked archive, none of dumps,
+ * each with what it was for. nicfit_audit_run() runs
  * an audit request to its document, as `nicfit audit --json` does.
  */
 #include "unit.h"
@@ -89,6 +91,74 @@ static void archive(void **state)
 	assert_int_equal(stat(dir, &st), 0);
 	nicfit_host_close(h);
 	assert_int_not_equal(stat(dir, &st), 0);
+}
+
+/* What a tracer is told: reads, bytes, a config range and its reason, the paths' tree. */
+struct traced {
+	size_t n, bytes, ranges, uevents, abs;
+};
+
+static void count_read(void *ctx, int op, const char *path, size_t off, size_t len,
+		       const char *why)
+{
+	struct traced *t = ctx;
+	const char *w = nicfit_sysfs_read_why(op, path, why);
+
+	(void)off;
+	t->n++;
+	t->bytes += len;
+	assert_non_null(w);
+	assert_true(*w != '\0');
+	if (op == 'P' && why && !strcmp(w, why))
+		t->ranges++;
+	if (op == 'F' && strstr(path, "/uevent") && !strcmp(w, "class, IDs, subsystem IDs, driver"))
+		t->uevents++;
+	if (*path == '/')
+		t->abs++;
+}
+
+static void traced(void **state)
+{
+	struct nicfit_host_request rq = { 0 };
+	struct nicfit_snapshot_result res;
+	struct traced dir = { 0 }, arc = { 0 }, dump = { 0 };
+	const char *paths[] = { DUMP };
+	struct nicfit_host *h = NULL;
+	struct nicfit_error err;
+	char root[512], path[512];
+
+	(void)state;
+	nicfit_error_clear(&err);
+	rq.root = fixture("hgx-h100", root, sizeof(root));
+	rq.trace = count_read;
+	rq.trace_ctx = &dir;
+	assert_int_equal(nicfit_host_open(&rq, &h, &err), 0);
+	nicfit_host_close(h);
+	assert_true(dir.n > (size_t)100);
+	assert_true(dir.bytes > 0);
+	assert_true(dir.ranges > 0);
+	assert_true(dir.uevents > 0);
+	assert_int_equal(dir.abs, 0);
+
+	/* the archive's reads are the tree's, relative to the unpacked root */
+	snprintf(path, sizeof(path), "%s/traced.tar.gz", tmp);
+	assert_int_equal(nicfit_snapshot_take(root, path, &res, &err), 0);
+	nicfit_snapshot_result_release(&res);
+	rq.root = path;
+	rq.trace_ctx = &arc;
+	assert_int_equal(nicfit_host_open(&rq, &h, &err), 0);
+	nicfit_host_close(h);
+	assert_int_equal(arc.n, dir.n);
+	assert_int_equal(arc.bytes, dir.bytes);
+
+	/* dumps are text: no read of a tree to tell */
+	rq.root = NULL;
+	rq.dumps = paths;
+	rq.ndumps = 1;
+	rq.trace_ctx = &dump;
+	assert_int_equal(nicfit_host_open(&rq, &h, &err), 0);
+	nicfit_host_close(h);
+	assert_int_equal(dump.n, 0);
 }
 
 /* An archive that is not one is refused, and the error names it. */
@@ -273,6 +343,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(directory),
 		cmocka_unit_test(archive),
+		cmocka_unit_test(traced),
 		cmocka_unit_test(bad_archive),
 		cmocka_unit_test(missing),
 		cmocka_unit_test(dumps),
