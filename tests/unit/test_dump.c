@@ -157,6 +157,27 @@ static void lspci_names_only(void **state)
 	nicfit_dump_free(d);
 }
 
+/* A bare prompt right under a header is the next command, not the header's wrapped end. */
+static void lspci_then_prompt(void **state)
+{
+	static const char text[] =
+		"[root@node75 ~]# lspci |grep net\n"
+		"86:00.1 Ethernet controller: Mellanox Technologies MT2892 Family [ConnectX-6 Dx]\n"
+		"[root@node75 ~]# \n"
+		"86:00.0 Ethernet controller: Mellanox Technologies MT2892 Family [ConnectX-6 Dx]\n"
+		"root@h:~/x# ibstatus\n";
+	struct nicfit_dump *d;
+	struct nicfit_topo *t = read_text(text, &d);
+	int a = nicfit_topo_find(t, "0000:86:00.1"), b = nicfit_topo_find(t, "0000:86:00.0");
+
+	(void)state;
+	assert_true(a >= 0 && b >= 0);
+	assert_string_equal(nicfit__dump_find(d, "0000:86:00.1")->name, "Mellanox Technologies MT2892 Family [ConnectX-6 Dx]");
+	assert_string_equal(nicfit__dump_find(d, "0000:86:00.0")->name, "Mellanox Technologies MT2892 Family [ConnectX-6 Dx]");
+	nicfit_topo_free(t);
+	nicfit_dump_free(d);
+}
+
 /* A real non-root paste: spaces for tabs, a Markdown fence, a cut last line. */
 static void lspci_nonroot_public(void **state)
 {
@@ -505,6 +526,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lspci_root),
+		cmocka_unit_test(lspci_then_prompt),
 		cmocka_unit_test(lspci_names_only),
 		cmocka_unit_test(lspci_nonroot_public),
 		cmocka_unit_test(tree_public),

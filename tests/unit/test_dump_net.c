@@ -1,5 +1,5 @@
 /*
- * test_dump_net.c - ibstat, show_gids, ip link, ip -j link, ethtool -i and
+ * test_dump_net.c - ibstat, ibstatus, `rdma link`, show_gids, ip link, ip -j link, ethtool -i and
  * uname -a in a dump, from the real pastes under
  * tests/fixtures/dumps/public (see its README) and lines written here in
  * the tools' own formats: what lands in the host model, and the findings
@@ -436,11 +436,91 @@ static void smi_gpu_cells(void **state)
 	done(&r);
 }
 
+/* ibstatus: the sysfs texts "4: ACTIVE" and "100 Gb/sec (4X EDR)", one block a port. */
+static void ibstatus_lines(void **state)
+{
+	const char *text =
+		"Infiniband device 'mlx5_0' port 1 status:\n"
+		"        default gid:     fe80:0000:0000:0000:8ae9:a4ff:fe9c:7f1a\n"
+		"        base lid:        0x0\n"
+		"        sm lid:          0x0\n"
+		"        state:           4: ACTIVE\n"
+		"        phys state:      5: LinkUp\n"
+		"        rate:            100 Gb/sec (4X EDR)\n"
+		"        link_layer:      Ethernet\n"
+		"\n"
+		"Infiniband device 'mlx5_2' port 1 status:\n"
+		"        state:           1: DOWN\n"
+		"        phys state:      2: Polling\n"
+		"        rate:            200 Gb/sec (4X HDR)\n"
+		"        link_layer:      InfiniBand\n"
+		"\n"
+		"Infiniband device 'rxe0' port 1 status:\n"
+		"        rate:            2.5 Gb/sec (1X SDR)\n"
+		"        b\n";
+	const struct nicfit_rdmadev *m;
+	struct run r;
+
+	(void)state;
+	read_all(&r, NULL, text);
+	assert_true(nicfit_dump_formats(r.d) & NICFIT_DUMP_RDMA);
+	m = rdma(&r, "mlx5_0");
+	assert_non_null(m);
+	assert_string_equal(r.t->pci[m->pci].bdf, "0000:3b:00.0"); /* by name order */
+	assert_int_equal(m->nports, 1);
+	assert_int_equal(m->ports[0].state, 4);
+	assert_int_equal(m->ports[0].phys_state, 5);
+	assert_string_equal(m->ports[0].link_layer, "Ethernet");
+	assert_true(m->ports[0].have_rate);
+	m = rdma(&r, "mlx5_2");
+	assert_non_null(m);
+	assert_int_equal(m->ports[0].state, 1);
+	assert_int_equal(m->ports[0].phys_state, 2);
+	assert_true(m->ports[0].have_rate);
+	assert_non_null(finding(&r, "rdma-port-down", NULL));
+	assert_int_equal(r.d->rdma[2].ports[0].width, 1); /* rxe0: 2.5 Gb/s on one lane */
+	assert_int_equal(r.d->rdma[2].ports[0].state, -1); /* the block was cut */
+	assert_true(r.d->rdma[2].from_ibstatus);
+	done(&r);
+}
+
+/* iproute2's `rdma link`: states in its own names, the netdev, words it does not need. */
+static void rdmatool_lines(void **state)
+{
+	const char *text =
+		"link mlx5_0/1 subnet_prefix fe80:0000:0000:0000 lid 3403 sm_lid 1 lmc 0 "
+		"state DOWN physical_state POLLING\n"
+		"link mlx5_1/1 state ACTIVE physical_state LINK_UP netdev p1p2 \n"
+		"link mlx5_1/x state DOWN\n"   /* not a port: not a line of rdma link */
+		"link/ether 9c:63:c0:c5:47:a4 brd ff:ff:ff:ff:ff:ff\n";
+	const struct nicfit_rdmadev *m;
+	struct run r;
+
+	(void)state;
+	read_all(&r, NULL, text);
+	m = rdma(&r, "mlx5_0");
+	assert_non_null(m);
+	assert_int_equal(m->ports[0].state, 1);
+	assert_int_equal(m->ports[0].phys_state, 2);
+	assert_false(m->ports[0].have_rate);
+	m = rdma(&r, "mlx5_1");
+	assert_non_null(m);
+	assert_int_equal(m->nports, 1);
+	assert_int_equal(m->ports[0].state, 4);
+	assert_int_equal(m->ports[0].phys_state, 5);
+	assert_string_equal(r.d->rdma[1].netdev[0], "p1p2");
+	assert_true(r.d->rdma[1].from_rdmatool);
+	assert_int_equal((int)r.d->nrdma, 2);
+	done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ibstat_public),
 		cmocka_unit_test(ibstat_down_public),
+		cmocka_unit_test(ibstatus_lines),
+		cmocka_unit_test(rdmatool_lines),
 		cmocka_unit_test(gids_public),
 		cmocka_unit_test(gids_not_routable),
 		cmocka_unit_test(gids_bond_public),

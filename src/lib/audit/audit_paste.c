@@ -821,6 +821,7 @@ static void json_rdma_devices(const struct nicfit_audit_paste *p, struct nicfit_
 		nicfit_emit_begin_object(e, NULL);
 		nicfit__audit_str_or_null(e, "name", x->name);
 		nicfit_emit_string(e, "source", x->from_ibstat ? "ibstat"
+				   : x->from_ibstatus ? "ibstatus" : x->from_rdmatool ? "rdma link"
 				   : x->from_ibv ? "ibv_devinfo" : x->gids ? "show_gids"
 				   : "ibdev2netdev");
 		nicfit__audit_str_or_null(e, "bdf", x->bdf);

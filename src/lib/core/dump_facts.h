@@ -151,6 +151,8 @@ struct dump_rdma {
 	struct dump_at at;
 	int from_ibv;             /* ibv_devinfo or ibstat gave its ports */
 	int from_ibstat;
+	int from_ibstatus;         /* ibstatus (infiniband-diags) gave its ports */
+	int from_rdmatool;         /* iproute2's `rdma link` gave its ports */
 	int gids;                 /* show_gids listed some of its ports */
 	char fw[64], board[64], ca_type[32];
 	int part_id;              /* ibv_devinfo's vendor_part_id (4129), ibstat's CA type (MT4129); 0 unknown */

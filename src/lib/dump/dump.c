@@ -105,6 +105,11 @@ static int ibv_step(struct nicfit_dump *d, struct walk *w, const char *line, str
 		w->cur = NULL;
 		return 1;
 	}
+	if (!indented && nicfit__dump_ibstatus_start(d, line, at)) {
+		w->st = W_IBV;
+		w->cur = NULL;
+		return 1;
+	}
 	if (w->st == W_IBV && indented) {
 		nicfit__dump_ibv_line(d, line);
 		return 1;
@@ -117,6 +122,21 @@ static int ibv_step(struct nicfit_dump *d, struct walk *w, const char *line, str
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * A shell prompt, with or without a command after it: "[root@node75 ~]#",
+ * "[me@h dir]$ ls", "root@host:~/dir# ibstatus". It never continues a
+ * wrapped lspci header, even on the line right below one.
+ */
+static int shell_prompt(const char *s)
+{
+	const char *p = strchr(s, ']');
+	size_t n = strcspn(s, " \t");
+
+	if (*s == '[' && p && (p[1] == '#' || p[1] == '$') && (!p[2] || p[2] == ' '))
+		return 1;
+	return n > 1 && (s[n - 1] == '#' || s[n - 1] == '$') && memchr(s, '@', n) != NULL;
 }
 
 static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct dump_at at)
@@ -156,6 +176,8 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 	if (w->st == W_NET)
 		w->st = W_NONE;
 	if (!indented && nicfit__dump_ibdev_line(d, line, at))
+		return;
+	if (!indented && nicfit__dump_rdmatool_line(d, line, at))
 		return;
 	if (!indented && nicfit__dump_kmsg_line(d, line, at)) {
 		w->st = W_NONE;
@@ -201,7 +223,7 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 	if (nicfit__dump_smi_gpu_line(d, line, at, &w->q_index))
 		return;
 	/* a header the paste wrapped: its second half carries the IDs */
-	if (w->st == W_LSPCI && w->cur && at.line == w->header_line + 1) {
+	if (w->st == W_LSPCI && w->cur && at.line == w->header_line + 1 && !shell_prompt(s)) {
 		size_t n = strlen(w->header);
 
 		snprintf(w->header + n, sizeof(w->header) - n, " %s", s);

@@ -129,6 +129,10 @@ void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line);
  * skipped) opens a block of a device the paste does not name; 1 when it did.
  */
 int nicfit__dump_ibv_orphan(struct nicfit_dump *d, const char *s, struct dump_at at);
+/* "Infiniband device 'mlx5_0' port 1 status:" of ibstatus; 1 when it was one. */
+int nicfit__dump_ibstatus_start(struct nicfit_dump *d, const char *line, struct dump_at at);
+/* "link mlx5_0/1 ... state ACTIVE physical_state LINK_UP" of `rdma link`; 1 when it was one. */
+int nicfit__dump_rdmatool_line(struct nicfit_dump *d, const char *line, struct dump_at at);
 /* A line of ibdev2netdev (-v); 1 when it was one. */
 int nicfit__dump_ibdev_line(struct nicfit_dump *d, const char *line, struct dump_at at);
 /* A record's firmware, board id and ports into the model's device. */

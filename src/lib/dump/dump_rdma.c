@@ -4,7 +4,12 @@
  * "port:" sub-blocks: state, phys_state with -v, active_width and
  * active_speed with -v, link_layer) and `ibdev2netdev` ("mlx5_0 port 1
  * ==> ib0 (Up)"; with -v the line starts with the function's address,
- * which places the device on its PCI function for certain).
+ * which places the device on its PCI function for certain), `ibstatus`
+ * ("Infiniband device 'mlx5_0' port 1 status:" blocks whose indented
+ * lines are read as ibv_devinfo's: "state: 4: ACTIVE", "phys state: 5:
+ * LinkUp", "rate: 100 Gb/sec (4X EDR)", "link_layer: Ethernet") and
+ * iproute2's `rdma link` ("link mlx5_0/1 ... state ACTIVE physical_state
+ * LINK_UP netdev p1p1", one port a line, no link layer or rate).
  *
  * A port's rate is written as the kernel's rate file writes it ("100
  * Gb/sec (4X EDR)") and read by the sysfs parser, so a dump's port and a
@@ -133,6 +138,25 @@ static int paren_num(const char *s)
 	return (int)v;
 }
 
+/* ibstatus writes the kernel's sysfs text: "4: ACTIVE", "5: LinkUp"; -1 none. */
+static int colon_num(const char *s)
+{
+	const char *e;
+	long v;
+
+	if (nicfit_scan_dec(s, 0, 7, &v, &e) != NICFIT_DEC_OK || *e != ':')
+		return -1;
+	return (int)v;
+}
+
+/* "state:" and "phys_state:" of ibv_devinfo, "state:" and "phys state:" of ibstatus. */
+static int state_num(const char *v)
+{
+	int n = paren_num(v);
+
+	return n >= 0 ? n : colon_num(nicfit__dump_skip_blank(v));
+}
+
 /* The kernel's names of port and physical states (ports/N/state, phys_state). */
 const char *nicfit__dump_port_state_name(int st)
 {
@@ -165,6 +189,144 @@ static const char *lane_name(double g)
 	return NULL;
 }
 
+/* A port another listing gave first becomes the last, where the block's lines go. */
+static void last_port(struct dump_rdma *r, struct dump_rport *pt)
+{
+	struct dump_rport tmp;
+
+	if (!pt || pt == &r->ports[r->nports - 1])
+		return;
+	tmp = *pt;
+	memmove(pt, pt + 1, (size_t)(&r->ports[r->nports - 1] - pt) * sizeof(*pt));
+	r->ports[r->nports - 1] = tmp;
+}
+
+/*
+ * ibstatus's "rate:", the kernel's rate file: "100 Gb/sec (4X EDR)", "2.5
+ * Gb/sec (1X SDR)"; kept as width and lane rate when the lane is an
+ * InfiniBand one, so the model reads it back as sysfs's text.
+ */
+static void rate_line(struct dump_rport *pt, const char *s)
+{
+	long whole, frac = 0, w;
+	const char *e;
+	double g;
+
+	if (nicfit_scan_dec(s, 1, 100000, &whole, &e) != NICFIT_DEC_OK)
+		return;
+	if (*e == '.' && nicfit_scan_dec(e + 1, 0, 9, &frac, &e) != NICFIT_DEC_OK)
+		return;
+	if (strncmp(e, " Gb/sec (", 9) ||
+	    nicfit_scan_dec(e + 9, 1, 32, &w, &e) != NICFIT_DEC_OK || *e != 'X')
+		return;
+	g = ((double)whole + (double)frac / 10.0) / (double)w;
+	if (!lane_name(g))
+		return;
+	pt->width = (int)w;
+	pt->lane_gbps = g;
+}
+
+int nicfit__dump_ibstatus_start(struct nicfit_dump *d, const char *line, struct dump_at at)
+{
+	static const char head[] = "Infiniband device '";
+	const char *s = line + sizeof(head) - 1, *q, *e;
+	struct dump_rdma *r;
+	long port;
+
+	if (strncmp(line, head, sizeof(head) - 1) || !(q = strchr(s, '\'')) ||
+	    strncmp(q, "' port ", 7) ||
+	    nicfit_scan_dec(q + 7, 1, 255, &port, &e) != NICFIT_DEC_OK || strncmp(e, " status:", 8))
+		return 0;
+	r = nicfit__dump_rdma_of(d, s, (size_t)(q - s));
+	d->ibv_cur = r;
+	if (!r)
+		return 1;
+	if (r->name_cut == 1)
+		nicfit__dump_name_cut(d, r, at);
+	if (!r->at.line)
+		r->at = at;
+	r->from_ibv = r->from_ibstatus = 1;
+	d->formats |= NICFIT_DUMP_RDMA;
+	last_port(r, nicfit__dump_rport(r, (int)port));
+	return 1;
+}
+
+/* iproute2's names of a port's physical state (rdma/link.c). */
+static int rdmatool_phys(const char *s, size_t n)
+{
+	static const char *const t[] = { "", "SLEEP", "POLLING", "DISABLED",
+					 "PORT_CONFIGURATION_TRAINING", "LINK_UP",
+					 "LINK_ERROR_RECOVERY", "PHY_TEST" };
+	int i;
+
+	for (i = 1; i < 8; i++)
+		if (strlen(t[i]) == n && !strncmp(s, t[i], n))
+			return i;
+	return -1;
+}
+
+static int rdmatool_state(const char *s, size_t n)
+{
+	int i;
+
+	for (i = 1; i <= 5; i++)
+		if (strlen(nicfit__dump_port_state_name(i)) == n &&
+		    !strncmp(s, nicfit__dump_port_state_name(i), n))
+			return i;
+	return -1;
+}
+
+/* The words after "link NAME/PORT": "state X", "physical_state Y", "netdev Z". */
+static void rdmatool_words(struct dump_rdma *r, struct dump_rport *pt, const char *s)
+{
+	while (*(s = nicfit__dump_skip_blank(s))) {
+		size_t k = word(s);
+		const char *v = nicfit__dump_skip_blank(s + k);
+		size_t n = word(v);
+
+		if (k == 5 && !strncmp(s, "state", 5))
+			pt->state = rdmatool_state(v, n);
+		else if (k == 14 && !strncmp(s, "physical_state", 14))
+			pt->phys = rdmatool_phys(v, n);
+		else if (k == 6 && !strncmp(s, "netdev", 6) && n && n < sizeof(r->netdev[0]))
+			snprintf(r->netdev[pt->num - 1], sizeof(r->netdev[0]), "%.*s", (int)n, v);
+		else
+			n = 0; /* a word of its own ("subnet_prefix", a value): step one word */
+		s = n ? v + n : s + k;
+	}
+}
+
+int nicfit__dump_rdmatool_line(struct nicfit_dump *d, const char *line, struct dump_at at)
+{
+	const char *s = line + 5, *slash, *e;
+	struct dump_rdma *r;
+	struct dump_rport *pt;
+	size_t n;
+	long port;
+
+	if (strncmp(line, "link ", 5))
+		return 0;
+	n = word(s);
+	slash = memchr(s, '/', n);
+	if (!slash || slash == s ||
+	    nicfit_scan_dec(slash + 1, 1, NICFIT_TOPO_MAX_PORTS, &port, &e) != NICFIT_DEC_OK ||
+	    e != s + n)
+		return 0;
+	r = nicfit__dump_rdma_of(d, s, (size_t)(slash - s));
+	if (!r)
+		return 1;
+	if (r->name_cut == 1)
+		nicfit__dump_name_cut(d, r, at);
+	if (!r->at.line)
+		r->at = at;
+	r->from_ibv = r->from_rdmatool = 1;
+	d->formats |= NICFIT_DUMP_RDMA;
+	pt = nicfit__dump_rport(r, (int)port);
+	if (pt)
+		rdmatool_words(r, pt, e);
+	return 1;
+}
+
 void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line)
 {
 	struct dump_rdma *r = d->ibv_cur;
@@ -192,16 +354,13 @@ void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line)
 	} else if (!strncmp(s, "port:", 5)) {
 		if (nicfit_scan_dec(nicfit__dump_skip_blank(s + 5), 1, 255, &v, &e) == NICFIT_DEC_OK)
 			pt = nicfit__dump_rport(r, (int)v);
-		if (pt && pt != &r->ports[r->nports - 1]) { /* ibstat listed it first: last again */
-			struct dump_rport tmp = *pt;
-
-			memmove(pt, pt + 1, (size_t)(&r->ports[r->nports - 1] - pt) * sizeof(*pt));
-			r->ports[r->nports - 1] = tmp;
-		}
+		last_port(r, pt);
 	} else if (pt && !strncmp(s, "state:", 6)) {
-		pt->state = paren_num(s);
-	} else if (pt && !strncmp(s, "phys_state:", 11)) {
-		pt->phys = paren_num(s);
+		pt->state = state_num(s + 6);
+	} else if (pt && (!strncmp(s, "phys_state:", 11) || !strncmp(s, "phys state:", 11))) {
+		pt->phys = state_num(s + 11);
+	} else if (pt && !strncmp(s, "rate:", 5)) {
+		rate_line(pt, nicfit__dump_skip_blank(s + 5));
 	} else if (pt && !strncmp(s, "link_layer:", 11)) {
 		s = nicfit__dump_skip_blank(s + 11);
 		snprintf(pt->link_layer, sizeof(pt->link_layer), "%.*s", (int)word(s), s);
