@@ -447,6 +447,55 @@ static void wc_statuses(void **state)
 	}
 }
 
+/*
+ * NCCL's "Got async event : TEXT" in libibverbs' words: an event that
+ * leaves a queue pair or a port in error is critical and named; a GID
+ * table change is a warning; an event the table does not know stays a
+ * plain WARN.
+ */
+static void async_events(void **state)
+{
+	static const char t[] =
+		"u:1:2 [0] transport/net_ib.cc:100 NCCL WARN NET/IB : mlx5_0:1 Got async event : "
+		"local access violation work queue error\n"
+		"u:1:2 [0] transport/net_ib.cc:100 NCCL WARN NET/IB : mlx5_3:1 Got async event : "
+		"port error\n"
+		"u:1:2 [0] transport/net_ib.cc:100 NCCL WARN NET/IB : mlx5_1:1 Got async event : "
+		"GID table change\n"
+		"u:1:2 [0] transport/net_ib.cc:100 NCCL WARN NET/IB : mlx5_1:1 Got async event : "
+		"something new\n";
+	struct nicfit_verify *v = from_text("async", t);
+	size_t i;
+	int crit = 0, warn = 0, named = 0;
+
+	(void)state;
+	for (i = 0; i < v->findings.n; i++) {
+		const struct nicfit_finding *f = &v->findings.v[i];
+
+		if (strcmp(f->code, "nccl-warn"))
+			continue;
+		crit += f->severity == NICFIT_SEV_CRITICAL;
+		warn += f->severity == NICFIT_SEV_WARNING;
+		if (strstr(f->message, "IBV_EVENT_QP_ACCESS_ERR")) {
+			named++;
+			assert_non_null(f->fix);
+			assert_non_null(strstr(f->fix, "MTU"));
+		}
+		if (strstr(f->message, "IBV_EVENT_PORT_ERR")) {
+			named++;
+			assert_int_equal(f->severity, NICFIT_SEV_CRITICAL);
+		}
+		if (strstr(f->message, "IBV_EVENT_GID_CHANGE")) {
+			named++;
+			assert_int_equal(f->severity, NICFIT_SEV_WARNING);
+		}
+	}
+	assert_int_equal(named, 3);
+	assert_int_equal(crit, 2);
+	assert_int_equal(warn, 2); /* the GID change and the event nobody named */
+	nicfit_verify_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +512,7 @@ int main(void)
 		cmocka_unit_test(glued_records),
 		cmocka_unit_test(mixed_link_layers),
 		cmocka_unit_test(wc_statuses),
+		cmocka_unit_test(async_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -526,6 +526,84 @@ static long completion_status(const char *s)
 }
 
 /*
+ * "Got async event : TEXT": libibverbs' ibv_event_type_str() names for the
+ * HCA's asynchronous events (rdma-core, libibverbs/verbs.c). The first
+ * eight leave a queue pair, a completion queue, a port or the HCA in error,
+ * so the transfers on it fail (critical); the others report a change the
+ * verbs consumer may ride out (a warning, as NCCL's WARN).
+ */
+static const struct async_meaning {
+	const char *text, *name, *what, *check;
+	int fatal;
+} async_table[] = {
+	{ "local access violation work queue error", "IBV_EVENT_QP_ACCESS_ERR",
+	  "a request broke a queue pair's access rights (a memory region registered on another "
+	  "HCA or with fewer rights, a wrong remote key): the HCA put the queue pair in error",
+	  "that both ends agree on the interface MTU (ip link) and on the GID index and RoCE "
+	  "version (show_gids on each node, NCCL_IB_GID_INDEX), and run the same HCA driver", 1 },
+	{ "local work queue catastrophic error", "IBV_EVENT_QP_FATAL",
+	  "the HCA failed a queue pair it could not report through a completion",
+	  "the HCA's firmware and the kernel log (dmesg)", 1 },
+	{ "invalid request local work queue error", "IBV_EVENT_QP_REQ_ERR",
+	  "the peer rejected a request as invalid (an opcode or a length it does not accept)",
+	  "that both nodes run the same NCCL and plugin versions", 1 },
+	{ "CQ error", "IBV_EVENT_CQ_ERR", "a completion queue overflowed or failed",
+	  "the kernel log (dmesg) for the HCA", 1 },
+	{ "local catastrophic error", "IBV_EVENT_DEVICE_FATAL",
+	  "the HCA itself failed and needs a reset (driver reload or reboot)",
+	  "the kernel log (dmesg) and the HCA's firmware", 1 },
+	{ "port error", "IBV_EVENT_PORT_ERR",
+	  "the port left the ACTIVE state: its link went down or flapped",
+	  "the port's state and the cable and switch port behind it (ibstat, rdma link, "
+	  "the switch's log)", 1 },
+	{ "path migration request error", "IBV_EVENT_PATH_MIG_ERR",
+	  "a queue pair could not move to its alternate path", "the fabric's routes", 1 },
+	{ "SRQ catastrophic error", "IBV_EVENT_SRQ_ERR", "a shared receive queue failed",
+	  "the kernel log (dmesg)", 1 },
+	{ "GID table change", "IBV_EVENT_GID_CHANGE",
+	  "an address was added to or removed from the port's GID table (an IP address "
+	  "change on a RoCE interface); a GID index in use may now name another address",
+	  "", 0 },
+	{ "port active", "IBV_EVENT_PORT_ACTIVE", "the port came (back) up", "", 0 },
+	{ "LID change", "IBV_EVENT_LID_CHANGE", "the subnet manager gave the port a new LID", "", 0 },
+	{ "P_Key change", "IBV_EVENT_PKEY_CHANGE", "the port's partition keys changed", "", 0 },
+	{ "SM change", "IBV_EVENT_SM_CHANGE", "another subnet manager took over", "", 0 },
+	{ "client reregistration", "IBV_EVENT_CLIENT_REREGISTER",
+	  "the subnet manager asked clients to register again", "", 0 },
+};
+
+static const struct async_meaning *async_event(const char *t)
+{
+	const char *p = strstr(t, "Got async event");
+	size_t i;
+
+	if (!p || !(p = strchr(p, ':')))
+		return NULL;
+	p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (i = 0; i < sizeof(async_table) / sizeof(async_table[0]); i++)
+		if (!strncmp(p, async_table[i].text, strlen(async_table[i].text)))
+			return &async_table[i];
+	return NULL;
+}
+
+static struct nicfit_finding *judge_async(struct nicfit_verify *v, struct nicfit_verify_doc *d,
+					  size_t i, const struct async_meaning *am)
+{
+	const struct nicfit_nccl_log *g = &d->u.log;
+	struct nicfit_finding *f;
+
+	f = nicfit__find(&v->findings, am->fatal ? NICFIT_SEV_CRITICAL : NICFIT_SEV_WARNING,
+			 NICFIT_CODE_VERIFY_NCCL_WARN, NULL, "%s: line %ld: \"%.*s\": %s, %s",
+			 d->input, g->warns[i].line, NICFIT__VQUOTE_MAX, g->warns[i].text,
+			 am->name, am->what);
+	if (f && am->check[0] && nicfit__finding_fix(&v->findings, f, "Check %s.", am->check))
+		return NULL;
+	return f;
+}
+
+/*
  * WARN lines and result codes, with their meaning: a work completion in
  * error is the network failing under NCCL (critical), a "file.cc:N -> c"
  * trace is NCCL returning result c up the stack (a warning: NCCL falls
@@ -541,6 +619,7 @@ static int judge_warns(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 
 	for (i = 0; i < g->nwarns; i++) {
 		const char *t = g->warns[i].text, *arrow = strstr(t, " -> ");
+		const struct async_meaning *am;
 		long st;
 
 		if (strstr(t, "Got completion") && (st = completion_status(t)) >= 0) {
@@ -555,6 +634,8 @@ static int judge_warns(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 			if (f && wc_fix(v, f, wm && wm->check[0] ? wm->check : "the HCA's driver and "
 					"firmware, and the kernel log (dmesg)", amd_run(v, g)))
 				f = NULL;
+		} else if ((am = async_event(t)) != NULL) {
+			f = judge_async(v, d, i, am);
 		} else if (arrow && !strstr(t, "NCCL WARN") && (st = nicfit__vint(arrow + 4, NULL)) > 0) {
 			/* a trace: NCCL may recover (a plugin that fails to load falls back) */
 			f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_VERIFY_NCCL_ERROR, NULL,
