@@ -216,6 +216,7 @@ struct nicfit__vperf *nicfit__vperf_new(const char *name)
 	nicfit__verify_doc_init(&s->d, NICFIT_VERIFY_PERFTEST);
 	nicfit_error_clear(&s->err);
 	s->d.u.pt.lat_avg_us = s->d.u.pt.lat_typical_us = s->d.u.pt.lat_max_us = -1;
+	s->d.u.pt.gid_index = -1; /* perftest prints "GID index" for RoCE links only */
 	return s;
 }
 

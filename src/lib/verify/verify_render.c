@@ -300,9 +300,9 @@ static void json_doc(struct nicfit_emit *e, const struct nicfit_verify_doc *d)
 		str_or_null(e, "test", d->u.pt.test);
 		str_or_null(e, "device", d->u.pt.device);
 		str_or_null(e, "link_type", d->u.pt.link_type);
-		nicfit_emit_int(e, "mtu", d->u.pt.mtu);
-		nicfit_emit_int(e, "gid_index", d->u.pt.gid_index);
-		nicfit_emit_int(e, "qps", d->u.pt.qps);
+		int_or_null(e, "mtu", d->u.pt.mtu, d->u.pt.mtu > 0);
+		int_or_null(e, "gid_index", d->u.pt.gid_index, d->u.pt.gid_index >= 0);
+		int_or_null(e, "qps", d->u.pt.qps, d->u.pt.qps > 0);
 		nicfit_emit_number(e, "bytes", d->u.pt.bytes);
 		num_or_null(e, "bw_average_gbps", d->u.pt.latency ? -1 : d->u.pt.bw_avg_gbps);
 		num_or_null(e, "latency_typical_us", d->u.pt.lat_typical_us);
@@ -565,11 +565,17 @@ static void text_doc(struct nicfit_emit *e, const struct nicfit_verify_doc *d)
 		text_log(e, &d->u.log);
 		break;
 	case NICFIT_VERIFY_PERFTEST:
-		nicfit_emit_printf(e, "  %s on %s, link %s, MTU %d, GID index %d, %d QP%s\n",
-				   d->u.pt.test[0] ? d->u.pt.test : "perftest",
+		/* what the header did not show is left out, not printed as 0 */
+		nicfit_emit_printf(e, "  %s on %s, link %s", d->u.pt.test[0] ? d->u.pt.test : "perftest",
 				   d->u.pt.device[0] ? d->u.pt.device : "?",
-				   d->u.pt.link_type[0] ? d->u.pt.link_type : "?", d->u.pt.mtu,
-				   d->u.pt.gid_index, d->u.pt.qps, d->u.pt.qps == 1 ? "" : "s");
+				   d->u.pt.link_type[0] ? d->u.pt.link_type : "?");
+		if (d->u.pt.mtu > 0)
+			nicfit_emit_printf(e, ", MTU %d", d->u.pt.mtu);
+		if (d->u.pt.gid_index >= 0)
+			nicfit_emit_printf(e, ", GID index %d", d->u.pt.gid_index);
+		if (d->u.pt.qps > 0)
+			nicfit_emit_printf(e, ", %d QP%s", d->u.pt.qps, d->u.pt.qps == 1 ? "" : "s");
+		nicfit_emit_printf(e, "\n");
 		if (d->u.pt.latency && d->u.pt.lat_typical_us >= 0)
 			nicfit_emit_printf(e, "  latency typical %.2f us, average %.2f us at %.0f "
 					   "bytes\n", d->u.pt.lat_typical_us, d->u.pt.lat_avg_us,
