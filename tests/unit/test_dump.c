@@ -157,6 +157,31 @@ static void lspci_names_only(void **state)
 	nicfit_dump_free(d);
 }
 
+/* lspci -n and -vvn: class and IDs in hex, no names. */
+static void lspci_numeric(void **state)
+{
+	static const char text[] =
+		"41:00.0 0207: 15b3:1021\n"
+		"\tNUMA node: 0\n"
+		"17:00.0 0302: 10de:2330 (rev a1)\n"
+		"18:00.0 0207: 15b3\n";
+	struct nicfit_dump *d;
+	struct nicfit_topo *t = read_text(text, &d);
+	int n = nicfit_topo_find(t, "0000:41:00.0"), g = nicfit_topo_find(t, "0000:17:00.0");
+
+	(void)state;
+	assert_true(n >= 0 && g >= 0);
+	assert_int_equal(t->pci[n].vendor, 0x15b3);
+	assert_int_equal(t->pci[n].device, 0x1021);
+	assert_int_equal(t->pci[n].class_code, 0x020700);
+	assert_true(t->pci[n].have & NICFIT_HAVE_IDS);
+	assert_int_equal(t->pci[n].numa_node, 0);
+	assert_int_equal(t->pci[g].kind, NICFIT_DEV_GPU);
+	assert_int_equal(t->pci[g].device, 0x2330);
+	nicfit_topo_free(t);
+	nicfit_dump_free(d);
+}
+
 /* A bare prompt right under a header is the next command, not the header's wrapped end. */
 static void lspci_then_prompt(void **state)
 {
@@ -527,6 +552,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lspci_root),
 		cmocka_unit_test(lspci_then_prompt),
+		cmocka_unit_test(lspci_numeric),
 		cmocka_unit_test(lspci_names_only),
 		cmocka_unit_test(lspci_nonroot_public),
 		cmocka_unit_test(tree_public),

@@ -514,6 +514,30 @@ static void rdmatool_lines(void **state)
 	done(&r);
 }
 
+/* MFT's mst status -v: each RDMA device on its function, its interface; a row without one. */
+static void mst_rows(void **state)
+{
+	const char *text =
+		"DEVICE_TYPE             MST                           PCI       RDMA            NET                       NUMA  \n"
+		"ConnectX6DX(rev:0)      /dev/mst/mt4125_pciconf0      af:00.0   mlx5_0          net-ens1f0np0             1  \n"
+		"ConnectX6DX(rev:0)      /dev/mst/mt4125_pciconf0.1    3b:00.1   mlx5_1          net-ens2f1np1             0\n"
+		"ConnectX7(rev:0)        /dev/mst/mt4129_pciconf1      d8:00.0                                             1\n";
+	const struct nicfit_rdmadev *m;
+	struct run r;
+
+	(void)state;
+	read_all(&r, NULL, text);
+	m = rdma(&r, "mlx5_0");
+	assert_non_null(m);
+	assert_string_equal(r.t->pci[m->pci].bdf, "0000:af:00.0"); /* not by name order */
+	m = rdma(&r, "mlx5_1");
+	assert_non_null(m);
+	assert_string_equal(r.t->pci[m->pci].bdf, "0000:3b:00.1");
+	assert_string_equal(r.d->rdma[0].netdev[0], "ens1f0np0");
+	assert_int_equal((int)r.d->nrdma, 2);
+	done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -521,6 +545,7 @@ int main(void)
 		cmocka_unit_test(ibstat_down_public),
 		cmocka_unit_test(ibstatus_lines),
 		cmocka_unit_test(rdmatool_lines),
+		cmocka_unit_test(mst_rows),
 		cmocka_unit_test(gids_public),
 		cmocka_unit_test(gids_not_routable),
 		cmocka_unit_test(gids_bond_public),

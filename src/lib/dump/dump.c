@@ -179,6 +179,8 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 		return;
 	if (!indented && nicfit__dump_rdmatool_line(d, line, at))
 		return;
+	if (!indented && nicfit__dump_mst_line(d, line, at))
+		return;
 	if (!indented && nicfit__dump_kmsg_line(d, line, at)) {
 		w->st = W_NONE;
 		w->cur = NULL;

@@ -133,6 +133,8 @@ int nicfit__dump_ibv_orphan(struct nicfit_dump *d, const char *s, struct dump_at
 int nicfit__dump_ibstatus_start(struct nicfit_dump *d, const char *line, struct dump_at at);
 /* "link mlx5_0/1 ... state ACTIVE physical_state LINK_UP" of `rdma link`; 1 when it was one. */
 int nicfit__dump_rdmatool_line(struct nicfit_dump *d, const char *line, struct dump_at at);
+/* A row of MFT's `mst status -v`; 1 when it was one. */
+int nicfit__dump_mst_line(struct nicfit_dump *d, const char *line, struct dump_at at);
 /* A line of ibdev2netdev (-v); 1 when it was one. */
 int nicfit__dump_ibdev_line(struct nicfit_dump *d, const char *line, struct dump_at at);
 /* A record's firmware, board id and ports into the model's device. */

@@ -136,6 +136,25 @@ static void read_class(struct dump_fn *f, const char *cls, size_t n)
 	}
 }
 
+/*
+ * `lspci -n` (and -vvn): "41:00.0 0207: 15b3:1021 (rev 01)", the class and
+ * the IDs in hex and no names; 1 when the line was one.
+ */
+static int numeric_ids(struct dump_fn *f, const char *cls, size_t n, const char *rest)
+{
+	long c = n == 4 ? nicfit__dump_hex(cls, 4, 1, NULL) : -1, a, b;
+
+	if (c < 0 || strnlen(rest, 9) < 9 || rest[4] != ':' || (rest[9] && rest[9] != ' ') ||
+	    (a = nicfit__dump_hex(rest, 4, 1, NULL)) < 0 ||
+	    (b = nicfit__dump_hex(rest + 5, 4, 1, NULL)) < 0)
+		return 0;
+	f->class_code = (unsigned)c << 8;
+	f->vendor = (unsigned)a;
+	f->device = (unsigned)b;
+	f->have |= NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS;
+	return 1;
+}
+
 struct dump_fn *nicfit__dump_lspci_line(struct nicfit_dump *d, const char *line,
 					struct dump_at at)
 {
@@ -152,6 +171,10 @@ struct dump_fn *nicfit__dump_lspci_line(struct nicfit_dump *d, const char *line,
 	read_class(f, cls, (size_t)(colon - cls));
 	rest = colon + 2;
 	len = strlen(rest);
+	if (numeric_ids(f, cls, (size_t)(colon - cls), rest)) {
+		d->formats |= NICFIT_DUMP_LSPCI;
+		return f;
+	}
 	ids = last_ids(rest, len, &v, &dv);
 	if (ids) {
 		f->vendor = v;

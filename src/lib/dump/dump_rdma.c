@@ -9,7 +9,10 @@
  * lines are read as ibv_devinfo's: "state: 4: ACTIVE", "phys state: 5:
  * LinkUp", "rate: 100 Gb/sec (4X EDR)", "link_layer: Ethernet") and
  * iproute2's `rdma link` ("link mlx5_0/1 ... state ACTIVE physical_state
- * LINK_UP netdev p1p1", one port a line, no link layer or rate).
+ * LINK_UP netdev p1p1", one port a line, no link layer or rate), and
+ * MFT's `mst status -v` rows ("ConnectX7(rev:0) /dev/mst/mt4129_pciconf0
+ * 41:00.0 mlx5_0 net-ibp65s0 0"), which tie each device to its function
+ * as ibdev2netdev -v does.
  *
  * A port's rate is written as the kernel's rate file writes it ("100
  * Gb/sec (4X EDR)") and read by the sysfs parser, so a dump's port and a
@@ -19,6 +22,7 @@
 #include <string.h>
 
 #include "core/alloc_int.h"
+#include "core/file_int.h"
 #include "dump/dump_int.h"
 #include "nicfit/units.h"
 
@@ -324,6 +328,44 @@ int nicfit__dump_rdmatool_line(struct nicfit_dump *d, const char *line, struct d
 	pt = nicfit__dump_rport(r, (int)port);
 	if (pt)
 		rdmatool_words(r, pt, e);
+	return 1;
+}
+
+/*
+ * A row of `mst status -v`: the device type with its revision, the mst
+ * device, the function, then the RDMA device and "net-IF" where a driver
+ * made them (either may be missing), then the NUMA node.
+ */
+int nicfit__dump_mst_line(struct nicfit_dump *d, const char *line, struct dump_at at)
+{
+	char buf[512], *tok[8];
+	unsigned a, b, c, f;
+	struct dump_rdma *r;
+	size_t n;
+	int k, nt;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	nt = nicfit__split_blanks(buf, tok, 8);
+	if (nt < 4 || !strstr(tok[0], "(rev:") || strncmp(tok[1], "/dev/mst/", 9))
+		return 0;
+	n = nicfit__dump_bdf(tok[2], &a, &b, &c, &f);
+	if (!n || tok[2][n])
+		return 0;
+	k = 3; /* no RDMA device ("net-IF" or the NUMA node next): no driver made one */
+	if (!strncmp(tok[k], "net-", 4) || !strcmp(tok[k], "-") ||
+	    (tok[k][0] >= '0' && tok[k][0] <= '9'))
+		return 1;
+	r = nicfit__dump_rdma_of(d, tok[k], strlen(tok[k]));
+	if (!r)
+		return 1;
+	if (r->name_cut == 1)
+		nicfit__dump_name_cut(d, r, at);
+	snprintf(r->bdf, sizeof(r->bdf), "%04x:%02x:%02x.%u", a, b, c, f);
+	if (!r->at.line)
+		r->at = at;
+	d->formats |= NICFIT_DUMP_RDMA;
+	if (k + 1 < nt && !strncmp(tok[k + 1], "net-", 4) && tok[k + 1][4] && !r->netdev[0][0])
+		snprintf(r->netdev[0], sizeof(r->netdev[0]), "%s", tok[k + 1] + 4);
 	return 1;
 }
 
