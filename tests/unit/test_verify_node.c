@@ -104,11 +104,42 @@ static void never_a_network_link(void **state)
 	nicfit_verify_free(v);
 }
 
+/* One rank (nccl-tests#287): said in the singular, and still not judged. */
+static void one_rank(void **state)
+{
+	static const char text[] =
+		"#  Rank  0 Group  0 Pid 2181762 on   GENOA-01 device  0 [0x01] NVIDIA GeForce RTX 5090\n"
+		"#       size         count      type   redop    root     time   algbw   busbw "
+		"#wrong     time   algbw   busbw #wrong\n"
+		"    33554432       8388608     float    none      -1    19.56  1715.44    0.00      0"
+		"     0.78  43046.10    0.00    N/A\n";
+	struct nicfit_verify *v = nicfit_verify_new();
+	struct nicfit_verify_expect x;
+	struct nicfit_error err;
+	size_t i;
+	int seen = 0;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_verify_add_text(v, "t", text, strlen(text), &err), 0);
+	nicfit_verify_expect_init(&x);
+	assert_int_equal(nicfit_verify_judge(v, &x, &err), 0);
+	assert_int_equal(v->docs[0].verdict, NICFIT_VERDICT_NONE);
+	for (i = 0; i < v->findings.n; i++)
+		if (!strcmp(v->findings.v[i].code, "verify-single-node")) {
+			seen = 1;
+			assert_non_null(strstr(v->findings.v[i].message, ": 1 rank on one node"));
+		}
+	assert_true(seen);
+	nicfit_verify_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(h100_nvswitch),
 		cmocka_unit_test(never_a_network_link),
+		cmocka_unit_test(one_rank),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

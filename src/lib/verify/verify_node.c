@@ -106,8 +106,9 @@ static int not_judged(struct nicfit_verify *v, struct nicfit_verify_doc *d, cons
 	d->verdict_code = "verify-single-node";
 	/* AMD's GPUs meet over xGMI (Infinity Fabric), not NVLink */
 	if (!nicfit__find(&v->findings, NICFIT_SEV_INFO, NICFIT_CODE_VERIFY_SINGLE_NODE, NULL,
-			  "%s: %d ranks on one node: no network link is in the path, so none "
+			  "%s: %d rank%s on one node: no network link is in the path, so none "
 			  "judges it; not judged against %s either: %s", d->input, t->nranks,
+			  t->nranks == 1 ? "" : "s",
 			  strncmp(t->gpu, "AMD ", 4) ? "NVLink" : "xGMI (Infinity Fabric)", why))
 		return NICFIT_E_NOMEM;
 	return 0;
