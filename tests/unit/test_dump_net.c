@@ -538,6 +538,38 @@ static void mst_rows(void **state)
 	done(&r);
 }
 
+/* ethtool IF: the negotiated speed and the link, from a ConnectX-6 Dx port at 25 GbE. */
+static void ethtool_settings(void **state)
+{
+	const char *text =
+		"# ethtool enp59s0f0np0\n"
+		"Settings for enp59s0f0np0:\n"
+		"\tSupported ports: [ Backplane ]\n"
+		"\tSupported link modes:   1000baseKX/Full\n"
+		"\t                        100000baseCR4/Full\n"
+		"\tSpeed: 25000Mb/s\n"
+		"\tDuplex: Full\n"
+		"\tLink detected: yes\n"
+		"Settings for enp59s0f1np1:\n"
+		"\tSpeed: Unknown!\n"
+		"\tLink detected: no\n";
+	const struct nicfit_netdev *n;
+	struct run r;
+
+	(void)state;
+	read_all(&r, NULL, text);
+	n = net(&r, "enp59s0f0np0");
+	assert_non_null(n);
+	assert_int_equal(n->speed_mbps, 25000);
+	assert_int_equal(n->carrier, 1);
+	assert_string_equal(r.t->pci[n->pci].bdf, "0000:3b:00.0"); /* by its predictable name */
+	n = net(&r, "enp59s0f1np1");
+	assert_non_null(n);
+	assert_true(n->speed_mbps <= 0);
+	assert_int_equal(n->carrier, 0);
+	done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -546,6 +578,7 @@ int main(void)
 		cmocka_unit_test(ibstatus_lines),
 		cmocka_unit_test(rdmatool_lines),
 		cmocka_unit_test(mst_rows),
+		cmocka_unit_test(ethtool_settings),
 		cmocka_unit_test(gids_public),
 		cmocka_unit_test(gids_not_routable),
 		cmocka_unit_test(gids_bond_public),

@@ -198,6 +198,7 @@ struct dump_net {
 	int type;                 /* ARPHRD: 1 ether, 32 infiniband, 772 loopback; -1 unknown */
 	int is_virtual;           /* loopback, a link to a parent ("eth0.10@eth0"), no bus-info */
 	int ethtool;              /* an ethtool -i block described it */
+	long speed_mbps;          /* ethtool IF's "Speed: 100000Mb/s"; 0 unknown */
 	char driver[48], fw[64], bdf[16];
 };
 

@@ -20,6 +20,9 @@
  *   does not name IF: the prompt line before it ("# ethtool -i eth0"), a
  *   supportconfig "# /sbin/ethtool -i eth0" header or a sosreport file
  *   named ethtool_-i_eth0 does.
+ * - `ethtool IF`: "Settings for IF:" with the negotiated "Speed:" and
+ *   "Link detected:", the interface's speed and carrier as sysfs's
+ *   speed and carrier files give them.
  * - `uname -a`: the kernel release and host name.
  *
  * An interface no bus-info places is put on a function by the RDMA
@@ -39,7 +42,7 @@
 #include "nicfit/sysfs.h"
 #include "nicfit/units.h"
 
-enum { NET_NONE, NET_IBSTAT, NET_GIDS, NET_LINK, NET_ETHTOOL };
+enum { NET_NONE, NET_IBSTAT, NET_GIDS, NET_LINK, NET_ETHTOOL, NET_SETTINGS };
 
 #define ARPHRD_ETHER 1
 #define ARPHRD_INFINIBAND 32
@@ -518,6 +521,39 @@ static int ethtool_line(struct nicfit_dump *d, const char *line)
 	return 0;
 }
 
+/*
+ * `ethtool IF`: "Settings for IF:", then indented "Speed: 100000Mb/s"
+ * ("Unknown!" with no link) and "Link detected: yes"; the link-mode
+ * lists and the rest are skipped.
+ */
+static int settings_start(struct nicfit_dump *d, const char *line, struct dump_at at)
+{
+	size_t n;
+
+	if (strncmp(line, "Settings for ", 13))
+		return 0;
+	n = strlen(line + 13);
+	if (n < 2 || line[13 + n - 1] != ':' || memchr(line + 13, ' ', n - 1))
+		return 0;
+	d->net_cur = net_of(d, line + 13, n - 1, at);
+	return 1;
+}
+
+static void settings_line(struct nicfit_dump *d, const char *line)
+{
+	struct dump_net *x = d->net_cur;
+	const char *s = nicfit__dump_skip_blank(line), *v, *e;
+	long mbps;
+
+	if (!x)
+		return;
+	if ((v = value_of(s, "Speed")) &&
+	    nicfit_scan_dec(v, 1, 10000000, &mbps, &e) == NICFIT_DEC_OK && !strcmp(e, "Mb/s"))
+		x->speed_mbps = mbps;
+	else if ((v = value_of(s, "Link detected")) && (!strcmp(v, "yes") || !strcmp(v, "no")))
+		x->carrier = !strcmp(v, "yes");
+}
+
 /* ---- uname -a ------------------------------------------------------------------ */
 
 /*
@@ -559,6 +595,8 @@ int nicfit__dump_net_start(struct nicfit_dump *d, const char *line, struct dump_
 		d->net_mode = NET_GIDS;
 	} else if (link_start(d, line, at)) {
 		d->net_mode = NET_LINK;
+	} else if (settings_start(d, line, at)) {
+		d->net_mode = NET_SETTINGS;
 	} else if ((v = value_of(line, "driver")) && *v && !strchr(v, ' ')) {
 		d->net_cur = ethtool_start(d, at);
 		if (d->net_cur)
@@ -589,6 +627,11 @@ int nicfit__dump_net_more(struct nicfit_dump *d, const char *line, struct dump_a
 		return 1;
 	case NET_ETHTOOL:
 		return !indented && ethtool_line(d, line);
+	case NET_SETTINGS:
+		if (!indented)
+			return 0;
+		settings_line(d, line);
+		return 1;
 	default:
 		return 0;
 	}
@@ -702,6 +745,8 @@ int nicfit__dump_net_build(const struct nicfit_dump *d, struct nicfit_topo *t)
 			snprintf(n->operstate, sizeof(n->operstate), "%s", x->operstate);
 		if (x->carrier >= 0)
 			n->carrier = x->carrier;
+		if (x->speed_mbps > 0)
+			n->speed_mbps = x->speed_mbps;
 		if (x->fw[0] && n->pci >= 0)
 			add_fw(t, n->pci, x->fw);
 	}
