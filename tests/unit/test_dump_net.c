@@ -441,7 +441,7 @@ static void ibstatus_lines(void **state)
 {
 	const char *text =
 		"Infiniband device 'mlx5_0' port 1 status:\n"
-		"        default gid:     fe80:0000:0000:0000:8ae9:a4ff:fe9c:7f1a\n"
+		"        default gid:     fe80:0000:0000:0000:0202:c9ff:fe00:0001\n"
 		"        base lid:        0x0\n"
 		"        sm lid:          0x0\n"
 		"        state:           4: ACTIVE\n"
