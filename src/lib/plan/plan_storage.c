@@ -94,12 +94,18 @@ static int slot_free(const struct nicfit_plan *p, int i)
 	return p->fe_slot != i;
 }
 
+/* An OCP NIC 3.0 (or 2.0) slot, which takes an OCP card and no PCIe card. */
+static int ocp_slot(const struct nicfit_slot *s)
+{
+	return s->kind && s->kind[0] == 'o' && !strncmp(s->kind, "ocp", 3);
+}
+
 /*
- * The slots for n storage cards: the free slots the vendor meant for
- * storage first, then (for more cards than those, when asked) free slots
- * of no stated role. Returns how many it found.
+ * Up to n free slots of one form (ocp: OCP slots, else the others), no
+ * GPU slot: those the vendor meant for storage first, then those of no
+ * stated role. Returns how many it found.
  */
-static int storage_slots(const struct nicfit_plan *p, int n, int *out)
+static int free_slots(const struct nicfit_plan *p, int n, int ocp, int *out)
 {
 	const struct nicfit_server *sv = p->in.server;
 	int i, k = 0, pass;
@@ -108,12 +114,37 @@ static int storage_slots(const struct nicfit_plan *p, int n, int *out)
 		for (i = 0; i < sv->nslots && k < n; i++) {
 			enum nicfit_slot_role r = sv->slots[i].role;
 
-			if (!slot_free(p, i) || (pass == 0 && r != NICFIT_SLOT_STORAGE) ||
+			if (!slot_free(p, i) || ocp_slot(&sv->slots[i]) != ocp ||
+			    (pass == 0 && r != NICFIT_SLOT_STORAGE) ||
 			    (pass == 1 && r != NICFIT_SLOT_ANY) || sv->slots[i].gpu != NICFIT_GPU_NONE)
 				continue;
 			out[k++] = i;
 		}
 	return k;
+}
+
+/*
+ * The slots for n storage cards, all of one form, since the cards are one
+ * part and an OCP NIC 3.0 card fits no PCIe slot (nor a PCIe card an OCP
+ * slot): the free PCIe slots (the vendor's storage slots first), or, when
+ * the GPUs and back-end cards leave fewer of those than the server's free
+ * OCP slots, the OCP slots, as R6 moves the front end there
+ * (nicfit__plan_frontend_ocp(), plan_place.c): the OCP slot is the network
+ * slot the GPUs do not take. Returns how many it found; *other is how many
+ * free slots of the other form were left out.
+ */
+static int storage_slots(const struct nicfit_plan *p, int n, int *out, int *other)
+{
+	int ocp[NICFIT_PLAN_MAX_STORAGE];
+	int k = free_slots(p, n, 0, out), m = free_slots(p, n, 1, ocp), i;
+
+	*other = m;
+	if (m <= k)
+		return k;
+	*other = k;
+	for (i = 0; i < m; i++)
+		out[i] = ocp[i];
+	return m;
 }
 
 /*
@@ -257,9 +288,9 @@ void nicfit__plan_rule_storage(const struct nicfit_catalog *cat, struct nicfit_p
 	const struct nicfit_server *sv = in->server;
 	int want = in->storage_nics >= 0 ? in->storage_nics :
 		   nicfit__plan_role_slots(sv, NICFIT_SLOT_STORAGE);
-	int slots[NICFIT_PLAN_MAX_STORAGE], n, i;
+	int slots[NICFIT_PLAN_MAX_STORAGE], n, i, other = 0, meant = 1, ocp;
 	struct nicfit_buf names;
-	char b[32];
+	char b[32], where[160];
 
 	p->st_nic = NULL;
 	p->st_cards = 0;
@@ -267,14 +298,21 @@ void nicfit__plan_rule_storage(const struct nicfit_catalog *cat, struct nicfit_p
 		return;
 	if (want > NICFIT_PLAN_MAX_STORAGE)
 		want = NICFIT_PLAN_MAX_STORAGE;
-	n = storage_slots(p, want, slots);
+	n = storage_slots(p, want, slots, &other);
+	ocp = n > 0 && ocp_slot(&sv->slots[slots[0]]);
 	if (n > 0)
 		p->st_nic = storage_card(cat, p, slots, n, &p->st_effective_gbps);
 	if (n < want || !p->st_nic) {
+		char more[128] = "";
+
+		if (n < want && other > 0)
+			plan_fmt(more, sizeof(more), " (and %d free %s slot%s, which take%s a card of "
+				 "the other form: the storage cards are one part)", other,
+				 ocp ? "PCIe" : "OCP", other == 1 ? "" : "s", other == 1 ? "s" : "");
 		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_STORAGE_NO_SLOT,
 				  "fewer storage NICs (--storage-nics), or a server with free slots for them",
-				  "%d storage/in-band NIC%s asked; %s has free slots for %d%s.", want,
-				  want == 1 ? "" : "s", sv->e.name, n,
+				  "%d storage/in-band NIC%s asked; %s has free slots for %d%s%s.", want,
+				  want == 1 ? "" : "s", sv->e.name, n, more,
 				  n && !p->st_nic ? ", and no RoCE card of the catalog fits them" : "");
 		if (!p->st_nic)
 			return;
@@ -286,6 +324,7 @@ void nicfit__plan_rule_storage(const struct nicfit_catalog *cat, struct nicfit_p
 		struct nicfit_plan_slotuse *u;
 
 		p->st_slots[i] = slots[i];
+		meant = meant && sv->slots[slots[i]].role == NICFIT_SLOT_STORAGE;
 		nicfit_buf_addf(&names, "%s%s", i ? ", " : "", sv->slots[slots[i]].name);
 		if (p->nslots >= NICFIT_PLAN_MAX_SLOTS)
 			continue;
@@ -297,13 +336,22 @@ void nicfit__plan_rule_storage(const struct nicfit_catalog *cat, struct nicfit_p
 		plan_fmt(u->what, sizeof(u->what), "storage/in-band NIC %s", p->st_nic->part);
 	}
 	storage_load(p);
+	if (meant)
+		plan_fmt(where, sizeof(where), "the slots %s meant for them",
+			 sv->vendor ? sv->vendor : "the vendor");
+	else if (ocp)
+		plan_fmt(where, sizeof(where), "an OCP NIC 3.0 card in the OCP slot%s, as the GPUs "
+			 "and back-end cards leave %s", n == 1 ? "" : "s",
+			 other ? "fewer PCIe slots free" : "no PCIe slot free");
+	else
+		plan_fmt(where, sizeof(where), "free slot%s the GPUs and back-end cards leave",
+			 n == 1 ? "" : "s");
 	plan_decide(&p->decisions, "R3", 1,
-		    "Storage and in-band: %d x %s (%d x %g GbE %s) in slot%s %s, the slots %s "
-		    "meant for them; one port of each to one of two storage/in-band switches, "
-		    "bonded: %.1f Gb/s per server%s%s.", n, p->st_nic->part, p->st_nic->ports,
+		    "Storage and in-band: %d x %s (%d x %g GbE %s) in slot%s %s, %s; one port of "
+		    "each to one of two storage/in-band switches, bonded: %.1f Gb/s per "
+		    "server%s%s.", n, p->st_nic->part, p->st_nic->ports,
 		    p->st_port_gbps, p->st_nic->cage, n == 1 ? "" : "s",
-		    names.data ? names.data : "", sv->vendor ? sv->vendor : "the vendor",
-		    p->st_node_gbps, p->load_over_storage ? "; the weights load over them in " : "",
+		    names.data ? names.data : "", where, p->st_node_gbps, p->load_over_storage ? "; the weights load over them in " : "",
 		    p->load_over_storage ? nicfit_fmt_seconds(p->load_s, b, sizeof(b)) : "");
 	if (nicfit_buf_error(&names))
 		p->decisions.oom = 1;
