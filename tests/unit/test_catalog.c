@@ -32,6 +32,38 @@ static void embedded_files_validate(void **state)
 	nicfit_catalog_free(cat);
 }
 
+/*
+ * The servers and GPUs people own and buy: at least 30 real servers (not
+ * the generic profiles) and 30 GPUs in the built-in catalog, each naming
+ * where its facts come from.
+ */
+static void thirty_servers_and_gpus_sourced(void **state)
+{
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	size_t i, real = 0;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
+	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_SERVER); i++) {
+		const struct nicfit_server *sv = nicfit_catalog_server(cat, i);
+
+		assert_non_null(sv->e.source);
+		assert_true(strlen(sv->e.source) > 20);
+		real += !sv->generic;
+	}
+	assert_true(real >= 30);
+	assert_true(nicfit_catalog_count(cat, NICFIT_KIND_GPU) >= 30);
+	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_GPU); i++) {
+		const struct nicfit_gpu *g = nicfit_catalog_gpu(cat, i);
+
+		assert_non_null(g->e.source);
+		assert_true(strlen(g->e.source) > 20);
+	}
+	nicfit_catalog_free(cat);
+}
+
 /* Only the seed article's nine items carry prices, all as of 2026-10-30. */
 static void prices_only_where_sourced(void **state)
 {
@@ -379,6 +411,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(embedded_files_validate),
 		cmocka_unit_test(prices_only_where_sourced),
+		cmocka_unit_test(thirty_servers_and_gpus_sourced),
 		cmocka_unit_test(article_parts_present),
 		cmocka_unit_test(overlay_merges_and_refuses),
 		cmocka_unit_test(check_agrees_with_overlay),
