@@ -211,6 +211,13 @@ struct nicfit_switch {
 	double lane_gbps;         /* native SerDes rate per lane, 0 = derived */
 	double lane_rates[NICFIT_MAX_LIST]; /* lane rates the ports run; none = up to native */
 	int nlane_rates;
+	/*
+	 * A scheduled (VOQ, cell) fabric: "leaf" for a packet switch whose
+	 * uplink_ports are fabric links to cell switches, "fabric" for such a
+	 * cell switch (no Ethernet host ports); NULL for a packet switch.
+	 * fabric_switch: the cell switch a leaf's fabric links go to.
+	 */
+	const char *scheduled, *fabric_switch;
 };
 
 #define NICFIT_MAX_SLOTS 32

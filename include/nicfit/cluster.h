@@ -270,6 +270,13 @@ struct nicfit_cluster_net {
 	double link_gbps;
 	char node_cage[16];     /* cage of the node ports */
 	struct nicfit_cluster_switch sw;
+	/*
+	 * A scheduled (VOQ, cell) fabric: sw is its leaf, whose fabric ports
+	 * (uplinks_per_leaf) go to fabric, the cell switches that make up the
+	 * spine tier; 0 and an empty fabric for a leaf-spine of one model.
+	 */
+	int scheduled;
+	struct nicfit_cluster_switch fabric;
 	int breakout;           /* node ports per switch port (1 = no split) */
 	int split_stride;       /* switch ports one split port takes: 1, or 2 where the split
 				 * needs its neighbour's logical ports too (SN2700 4-way) */

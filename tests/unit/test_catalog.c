@@ -398,6 +398,23 @@ static void check_strings_and_dates(void **state)
 	arr = json_array();
 	json_array_append_new(arr, e);
 	assert_int_equal(check_and_overlay(doc_of("switches", arr), "beginning with a letter"), 1);
+	/* a scheduled leaf names a cell switch that exists; only a leaf names one */
+	e = embedded_entry("broadcom-switches.json", "switches", "fabric_switch");
+	json_object_set_new(e, "fabric_switch", json_string("no-such-fabric"));
+	arr = json_array();
+	json_array_append_new(arr, e);
+	assert_int_equal(check_and_overlay(doc_of("switches", arr), "is not a switch of the catalog"), 1);
+	e = embedded_entry("broadcom-switches.json", "switches", "fabric_switch");
+	json_object_del(e, "scheduled");
+	arr = json_array();
+	json_array_append_new(arr, e);
+	assert_int_equal(check_and_overlay(doc_of("switches", arr), "only a scheduled leaf"), 1);
+	e = embedded_entry("broadcom-switches.json", "switches", "fabric_switch");
+	json_object_set_new(e, "id", json_string("my-scheduled-leaf"));
+	json_object_del(e, "uplink_ports");
+	arr = json_array();
+	json_array_append_new(arr, e);
+	assert_int_equal(check_and_overlay(doc_of("switches", arr), "gives its fabric ports"), 1);
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
 	assert_int_equal(nicfit_catalog_check(cat, "nul.json", nul, strlen(nul), &err, 1, &total), 1);

@@ -36,6 +36,19 @@ static void size_ok(const struct nicfit_cluster_input *in, struct nicfit_cluster
 		fail_msg("sizing failed: %s", err.msg);
 }
 
+/*
+ * Ports of one switch of tier t: a scheduled fabric's leaf has its fabric
+ * ports too, and its spine tier is the cell switch (nicfit/cluster.h).
+ */
+static int tier_ports(const struct nicfit_cluster_net *nt, int t)
+{
+	if (nt->scheduled && t == NICFIT_TIER_LEAF)
+		return nt->sw.ports + nt->sw.cat->uplink_ports;
+	if (nt->scheduled && t == NICFIT_TIER_SPINE)
+		return nt->fabric.ports;
+	return nt->sw.ports;
+}
+
 /* ---- the port map checker ------------------------------------------------------ */
 
 struct check {
@@ -123,7 +136,7 @@ static int check_link(void *ctx, const struct nicfit_cluster_link *l)
 				slot = s * (k->maxport + 1) * 9 + k->maxport * 9;
 			} else {
 				tier_of(c, id, &net, &tier);
-				if (ports[i] >= c->net[net].sw.ports)
+				if (ports[i] >= tier_ports(&c->net[net], tier))
 					bad(k, "switch port beyond the radix", id);
 				if (lanes[i] >= c->net[net].breakout)
 					bad(k, "lane beyond the split", id);
@@ -167,8 +180,9 @@ static void check_port_map(const struct nicfit_cluster *c)
 	k.c = c;
 	k.nsw = nswitches(c);
 	for (n = 0; n < NICFIT_NET_COUNT; n++)
-		if (c->net[n].sw.ports > k.maxport)
-			k.maxport = c->net[n].sw.ports;
+		for (t = 0; t < NICFIT_TIER_COUNT; t++)
+			if (tier_ports(&c->net[n], t) > k.maxport)
+				k.maxport = tier_ports(&c->net[n], t);
 	k.node_port = calloc((size_t)(NICFIT_NET_COUNT * N * NICFIT_CLUSTER_MAX_LINKS), 1);
 	k.sw_port = calloc((size_t)(k.nsw * (k.maxport + 1) * 9), 1);
 	assert_non_null(k.node_port);
@@ -202,7 +216,7 @@ static void check_port_map(const struct nicfit_cluster *c)
 				border += c->border.leaf_peer_ports;
 			assert_int_equal(k.used[n][t] + border, nt->tier[t].ports_used);
 			assert_int_equal(nt->tier[t].ports_used + nt->tier[t].ports_free,
-					 nt->tier[t].switches * nt->sw.ports);
+					 nt->tier[t].switches * tier_ports(nt, t));
 		}
 	}
 	free(k.node_port);
@@ -1918,6 +1932,79 @@ static void gaudi_own_ports(void **state)
 	nicfit_cluster_release(&c);
 }
 
+/*
+ * A scheduled fabric (Arista 7700R4C-38PE leaves on Jericho3-AI over
+ * 7720R4-128PE cell switches on Ramon3): a leaf gives all 18 Ethernet
+ * ports to nodes and its 20 fabric ports to the cell switches, never the
+ * other way. 576 nodes x 8 x 400G, rail-optimized: 4,608 GPUs on 128
+ * leaves and 20 cell switches, the largest of AMD's scheduled-fabric rail
+ * designs (4096-4608 GPUs, 512-576 nodes); 36 nodes: 8 leaves and 2.
+ * No PFC or ECN on the fabric links; a cell switch is never a leaf, and
+ * the leaf serves the back end only.
+ */
+static void scheduled_fabric(void **state)
+{
+	static const struct { long nodes, leaves, cells; } t[] = {
+		{ 36, 8, 2 }, { 64, 16, 4 }, { 576, 128, 20 },
+	};
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		int sched = 0, roce = 0;
+
+		backend_only(&in, t[i].nodes, 8, 64);
+		in.nic_id = "pollara-400";
+		in.gpu_id = "mi325x";
+		in.net[NICFIT_NET_BACKEND].switch_id = "arista-7700r4c-38pe";
+		in.net[NICFIT_NET_BACKEND].rail_optimized = 1;
+		size_ok(&in, &c);
+		assert_true(c.net[NICFIT_NET_BACKEND].scheduled);
+		assert_string_equal(c.net[NICFIT_NET_BACKEND].fabric.id, "arista-7720r4-128pe");
+		assert_int_equal(c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_LEAF].switches, t[i].leaves);
+		assert_int_equal(c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_SPINE].switches, t[i].cells);
+		assert_int_equal(c.net[NICFIT_NET_BACKEND].uplinks_per_leaf, 20);
+		for (j = 0; j < c.decisions.n; j++) {
+			if (!strcmp(c.decisions.v[j].code, "cluster.scheduled"))
+				sched = 1;
+			if (!strcmp(c.decisions.v[j].code, "cluster.roce")) {
+				roce = 1;
+				assert_null(strstr(c.decisions.v[j].message, "needs a lossless fabric"));
+			}
+		}
+		assert_true(sched && roce);
+		for (j = 0; j < c.nbom; j++)
+			if (!strcmp(c.bom[j].part, "arista-7720r4-128pe"))
+				assert_int_equal(c.bom[j].qty, t[i].cells);
+			else if (!strcmp(c.bom[j].part, "arista-7700r4c-38pe"))
+				assert_int_equal(c.bom[j].qty, t[i].leaves);
+		check_port_map(&c);
+		nicfit_cluster_release(&c);
+	}
+	/* past one fabric tier: 600 nodes need 134 leaves */
+	backend_only(&in, 600, 8, 64);
+	in.net[NICFIT_NET_BACKEND].switch_id = "arista-7700r4c-38pe";
+	in.net[NICFIT_NET_BACKEND].rail_optimized = 1;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
+	assert_non_null(strstr(err.msg, "second tier of cell switches"));
+	/* a cell switch is no leaf; the leaf is for the back end only */
+	backend_only(&in, 16, 8, 64);
+	in.net[NICFIT_NET_BACKEND].switch_id = "arista-7720r4-128pe";
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
+	assert_string_equal(err.input, "--switch");
+	backend_only(&in, 16, 8, 64);
+	in.net[NICFIT_NET_FRONTEND].links_per_node = 1;
+	in.net[NICFIT_NET_FRONTEND].switch_id = "arista-7700r4c-38pe";
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
+	assert_string_equal(err.input, "--frontend-switch");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1955,6 +2042,7 @@ int main(void)
 		cmocka_unit_test(gpudirect_by_gpu_maker),
 		cmocka_unit_test(gaudi_own_ports),
 		cmocka_unit_test(gb200_racks),
+		cmocka_unit_test(scheduled_fabric),
 	};
 
 	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);

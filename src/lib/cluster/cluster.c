@@ -451,7 +451,7 @@ static int count_all(struct nicfit_cluster *out, struct nicfit_error *err)
 		if (!nt->enabled)
 			continue;
 		for (t = 0; t < NICFIT_TIER_COUNT; t++) {
-			long total = nt->tier[t].switches * nt->sw.ports;
+			long total = nt->tier[t].switches * nicfit__cluster_tier_ports(nt, t);
 
 			nt->tier[t].ports_free = total - nt->tier[t].ports_used;
 			nt->ports_total += total;

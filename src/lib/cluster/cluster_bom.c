@@ -150,6 +150,15 @@ int nicfit__cluster_bom(struct nicfit_cluster *c, struct nicfit_error *err)
 			continue;
 		for (t = 0; t < NICFIT_TIER_COUNT; t++)
 			qty += nt->tier[t].switches;
+		if (nt->scheduled) {
+			/* a scheduled fabric's spine tier is its cell switches */
+			qty -= nt->tier[NICFIT_TIER_SPINE].switches;
+			if (nt->tier[NICFIT_TIER_SPINE].switches)
+				rc = bom_add(c, &cap, nt->fabric.id, nt->fabric.name,
+					     nt->tier[NICFIT_TIER_SPINE].switches, &nt->fabric.cat->e);
+			if (rc)
+				break;
+		}
 		rc = bom_add(c, &cap, nt->sw.id, nt->sw.name, qty, nt->sw.cat ? &nt->sw.cat->e : NULL);
 	}
 	if (!rc && c->nic && builtin_nic(c)) {

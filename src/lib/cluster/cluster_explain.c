@@ -43,7 +43,7 @@ static void explain_ports(struct nicfit_cluster *c, enum nicfit_net n)
 		snprintf(stride, sizeof(stride), "; each split port takes %d switch ports, as %s has "
 			 "%d logical ports on %d ports", nt->split_stride, nt->sw.id, nt->sw.max_logical,
 			 nt->sw.ports);
-	if (nt->sw.cat && nt->sw.cat->uplink_ports > 0 && nt->tiers > 1)
+	if (nt->sw.cat && nt->sw.cat->uplink_ports > 0 && nt->tiers > 1 && !nt->scheduled)
 		nicfit__find(&c->findings, NICFIT_SEV_INFO, NICFIT_CODE_CLUSTER_UPLINK_GROUP, NULL,
 			     "%s: %s also has %d x %g Gb/s uplink ports; this design takes the leaf "
 			     "uplinks from its %d x %g Gb/s ports, so every tier is the same switch",
@@ -76,6 +76,46 @@ static void explain_ports(struct nicfit_cluster *c, enum nicfit_net n)
 }
 
 /*
+ * A scheduled fabric's tiers (cluster_tiers.c scheduled_tiers()), and what
+ * differs from a leaf-spine: Broadcom's Jericho3-AI/Ramon3 fabric as Meta
+ * (Disaggregated Scheduled Fabric) and AMD ("Cluster architecture and
+ * network design for AMD Instinct MI3XX", 3-tier TH5/J3 and fully
+ * scheduled designs) describe it: virtual output queues at the ingress
+ * leaf, credit from the egress leaf, cells sprayed over every fabric link.
+ */
+static void explain_scheduled(struct nicfit_cluster *c, enum nicfit_net n)
+{
+	const struct nicfit_cluster_net *nt = &c->net[n];
+	const struct cl_net *cn = &c->impl->net[n];
+	const char *nn = prose(n);
+
+	nicfit__decide(&c->decisions, "cluster.leaf", 1,
+		       "%s: each %s leaf takes %d node ports on %d of its %d Ethernet ports; its %d "
+		       "fabric ports (%g Gb/s) go to the fabric and never to a node (%.2f:1)",
+		       nn, nt->sw.id, cn->elaf, cn->down, nt->sw.ports, cn->u, nt->fabric.gbps,
+		       nt->leaf_ratio);
+	nicfit__decide(&c->decisions, "cluster.tiers", 1,
+		       "%s: a scheduled fabric, not a leaf-spine: %ld leaves per plane over %d-port "
+		       "%s cell switches, which forward as one switch, one hop for the nodes; one "
+		       "fabric tier holds %d leaves (%ld node ports) per plane",
+		       nn, cn->leaves, nt->fabric.ports, nt->fabric.id, nt->fabric.ports,
+		       (long)nt->fabric.ports * cn->elaf);
+	nicfit__decide(&c->decisions, "cluster.spines", 1,
+		       "%s: %ld leaves x %d fabric ports = %ld fabric links / %d = %d cell switch%s "
+		       "per plane (a count that divides the fabric ports: %d link%s from every leaf "
+		       "to every cell switch)", nn, cn->leaves, cn->u, cn->leaves * cn->u,
+		       nt->fabric.ports, cn->spines, cn->spines == 1 ? "" : "es", cn->u / cn->spines,
+		       cn->u / cn->spines == 1 ? "" : "s");
+	nicfit__decide(&c->decisions, "cluster.scheduled", 1,
+		       "%s: what differs from a leaf-spine: the ingress leaf holds each packet in a "
+		       "virtual output queue for its egress port and sends it only when the egress "
+		       "leaf grants credit; the fabric carries it as cells sprayed over every fabric "
+		       "link, so no ECMP hash is balanced, flows do not collide in the fabric, and "
+		       "congestion waits in the ingress leaf's deep buffer rather than in the fabric; "
+		       "the fabric links carry no Ethernet and take no PFC, ECN or ECMP settings", nn);
+}
+
+/*
  * The tiers of network n with the numbers that chose them: one tier and
  * why it fits; else what a leaf takes, why two tiers hold the plane
  * (R^2/2 node ports at 1:1) or why three are needed (pods under cores,
@@ -104,6 +144,10 @@ static void explain_tiers(struct nicfit_cluster *c, enum nicfit_net n)
 				       nn, per_plane, n == NICFIT_NET_FRONTEND && cn->leaves > 1 ? "one per link, " : "",
 				       cn->leaves, R, cn->leaves == 1 ? "" : "es", cn->cap1);
 		return;
+	}
+	if (nt->scheduled) {
+		explain_scheduled(c, n);
+		goto blocking;
 	}
 	if (n == NICFIT_NET_OOB)
 		nicfit__decide(&c->decisions, "cluster.leaf", 1,
@@ -149,6 +193,7 @@ static void explain_tiers(struct nicfit_cluster *c, enum nicfit_net n)
 			       "%ld cores per plane (spine j of every pod joins core group j)",
 			       nn, cn->pods, cn->lpp, cn->spines, cn->spines, cn->cg, cn->tier_sw[NICFIT_TIER_CORE]);
 	}
+blocking:
 	if (nt->leaf_ratio > BLOCKING_RATIO && n == NICFIT_NET_BACKEND)
 		nicfit__find(&c->findings, NICFIT_SEV_WARNING, NICFIT_CODE_CLUSTER_BLOCKING, NULL,
 			     "back end: leaves are %.2f:1 oversubscribed; all-reduce across leaves gets "
@@ -214,7 +259,8 @@ static int explain_lanes(struct nicfit_cluster *c)
 		size_t len = strlen(fits);
 
 		if (!s->fabric || !nt->sw.cat || !nt->sw.cat->fabric ||
-		    strcmp(s->fabric, nt->sw.cat->fabric))
+		    strcmp(s->fabric, nt->sw.cat->fabric) ||
+		    (s->scheduled && !strcmp(s->scheduled, "fabric")))
 			continue;
 		nicfit_port_of_switch(s, &sp);
 		if (nicfit_port_match(&cn->node_port, &sp, 1, &m) != NICFIT_MATCH_DIRECT)
@@ -259,6 +305,15 @@ static void rule_roce_checklist(struct nicfit_cluster *c)
 	 * path; only a SuperNIC (BlueField-3 SuperNIC, ConnectX-8) puts the
 	 * packets back in order, so with any other NIC it is ECMP RoCE.
 	 */
+	if (be->scheduled) {
+		nicfit__decide(&c->decisions, "cluster.roce", 1,
+			       "back end: RoCE v2 on %s: the fabric between leaves is scheduled (cells "
+			       "on credit), so PFC, ECN marking for DCQCN and DSCP trust (CNPs on DSCP "
+			       "48) belong on the leaves' node ports only, where the NICs' RoCE frames "
+			       "enter and leave; MTU 9000 on those ports", be->sw.id);
+		nicfit__cluster_vendor_roce(c);
+		return;
+	}
 	nicfit__decide(&c->decisions, "cluster.roce", 1,
 		       "back end: RoCE v2 on %s needs a lossless fabric: PFC on the RoCE priority (3), "
 		       "ECN marking for DCQCN, DSCP trust (CNPs on DSCP 48), MTU 9000 end to end%s%s%s",

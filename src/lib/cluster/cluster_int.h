@@ -300,6 +300,24 @@ struct leafdes {
 };
 
 /*
+ * The switch of tier t of network nt, and the ports one of them has: a
+ * scheduled fabric's leaf counts its fabric ports too, and its spine tier
+ * is the cell switch.
+ */
+static inline const struct nicfit_cluster_switch *
+nicfit__cluster_tier_switch(const struct nicfit_cluster_net *nt, int t)
+{
+	return nt->scheduled && t == NICFIT_TIER_SPINE ? &nt->fabric : &nt->sw;
+}
+
+static inline int nicfit__cluster_tier_ports(const struct nicfit_cluster_net *nt, int t)
+{
+	if (nt->scheduled && t == NICFIT_TIER_LEAF && nt->sw.cat)
+		return nt->sw.ports + nt->sw.cat->uplink_ports;
+	return nicfit__cluster_tier_switch(nt, t)->ports;
+}
+
+/*
  * Switch ports one port of sw split into b legs takes: 1, or more where
  * the split needs its neighbours' shares of max_logical_ports (cluster_net.c).
  */

@@ -254,6 +254,48 @@ const char *nicfit__cluster_rate_opt(enum nicfit_net n)
 	return o[n];
 }
 
+/*
+ * A scheduled fabric (catalog "scheduled"): its leaf serves the back end,
+ * and its fabric ports go to the cell switch the catalog names; a cell
+ * switch itself has no Ethernet host port and is never a leaf.
+ */
+static int scheduled_setup(const struct nicfit_catalog *cat, enum nicfit_net n,
+			   struct nicfit_cluster_net *nt, struct nicfit_error *err)
+{
+	const struct nicfit_switch *s = nt->sw.cat, *f;
+	struct nicfit_cluster_switch *fw = &nt->fabric;
+
+	if (!s || !s->scheduled)
+		return 0;
+	if (!strcmp(s->scheduled, "fabric"))
+		return nicfit_error_at(err, NICFIT_E_USAGE, nicfit__cluster_switch_opt(n), 0, 0,
+				       "%s is a cell switch of a scheduled fabric: it joins leaves "
+				       "and has no Ethernet port for a node; give its leaf (nicfit "
+				       "catalog list switches)", s->e.id);
+	if (n != NICFIT_NET_BACKEND)
+		return nicfit_error_at(err, NICFIT_E_USAGE, nicfit__cluster_switch_opt(n), 0, 0,
+				       "%s is the leaf of a scheduled fabric, sized for the back end "
+				       "only: give a packet switch for the %s network", s->e.id,
+				       nicfit_net_name(n));
+	f = s->fabric_switch ? nicfit_catalog_find_switch(cat, s->fabric_switch,
+							  nicfit__cluster_switch_opt(n), err) : NULL;
+	if (!f || !f->scheduled || strcmp(f->scheduled, "fabric") || f->ports < 2 ||
+	    f->ports > NICFIT_CLUSTER_MAX_RADIX || s->uplink_ports < 1)
+		return nicfit_error_at(err, NICFIT_E_DATA, nicfit__cluster_switch_opt(n), 0, 0,
+				       "%s: the catalog gives no usable fabric switch for its "
+				       "fabric ports", s->e.id);
+	nt->scheduled = 1;
+	fw->cat = f;
+	snprintf(fw->id, sizeof(fw->id), "%s", f->e.id);
+	snprintf(fw->name, sizeof(fw->name), "%s", f->e.name ? f->e.name : f->e.id);
+	fw->ports = f->ports;
+	fw->gbps = f->port_gbps;
+	snprintf(fw->cage, sizeof(fw->cage), "%s", f->cage ? f->cage : "?");
+	fw->per_cage = 1;
+	fw->height_u = nicfit__cluster_switch_u(f, f->ports);
+	return 0;
+}
+
 int nicfit__cluster_net_setup(struct nicfit_cluster *c, enum nicfit_net n, struct leafdes *d,
 			      struct nicfit_error *err)
 {
@@ -269,6 +311,8 @@ int nicfit__cluster_net_setup(struct nicfit_cluster *c, enum nicfit_net n, struc
 	nt->planes = n == NICFIT_NET_BACKEND ? ni->planes : 1;
 	cn->kp = ni->links_per_node / nt->planes;
 	rc = resolve_switch(c->impl->cat, n, ni, &nt->sw, err);
+	if (!rc)
+		rc = scheduled_setup(c->impl->cat, n, nt, err);
 	if (rc)
 		return rc;
 	if (n == NICFIT_NET_BACKEND && c->nic)
@@ -313,7 +357,7 @@ void nicfit__cluster_net_publish(struct nicfit_cluster *c, enum nicfit_net n,
 	nt->endpoints_per_leaf = cn->elaf;
 	nt->uplinks_per_leaf = cn->tiers > 1 ? cn->u : 0;
 	nt->leaf_ratio = cn->tiers > 1 ? (double)cn->elaf * d->ni->link_gbps /
-					 ((double)cn->u * nt->sw.gbps) : 1;
+					 ((double)cn->u * (nt->scheduled ? nt->fabric.gbps : nt->sw.gbps)) : 1;
 	nt->pods = cn->pods;
 	nt->leaves_per_pod = cn->lpp;
 	nt->spines_per_pod = cn->tiers == 3 ? cn->spines : 0;

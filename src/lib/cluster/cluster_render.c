@@ -51,6 +51,17 @@ static void emit_net_json(struct nicfit_emit *e, const struct nicfit_cluster *c,
 	nicfit_emit_string(e, "cage", nt->sw.cage);
 	nicfit_emit_int(e, "ports_per_cage", nt->sw.per_cage);
 	nicfit_emit_end_object(e);
+	if (nt->scheduled) {
+		nicfit_emit_begin_object(e, "fabric");
+		nicfit_emit_string(e, "id", nt->fabric.id);
+		nicfit_emit_string(e, "name", nt->fabric.name);
+		nicfit_emit_int(e, "ports", nt->fabric.ports);
+		nicfit_emit_number(e, "port_gbps", nt->fabric.gbps);
+		nicfit_emit_string(e, "cage", nt->fabric.cage);
+		nicfit_emit_end_object(e);
+	} else {
+		nicfit_emit_null(e, "fabric");
+	}
 	nicfit_emit_int(e, "breakout", nt->breakout);
 	nicfit_emit_number(e, "down_port_gbps", nt->port_gbps);
 	nicfit_emit_int(e, "endpoints", nt->endpoints);
@@ -104,6 +115,10 @@ static void emit_net_text(struct nicfit_emit *e, const struct nicfit_cluster *c,
 	if (nt->sw.per_cage > 1)
 		nicfit_emit_printf(e, " (%d per cage)", nt->sw.per_cage);
 	nicfit_emit_printf(e, "%s\n", nt->sw.cat ? "" : " (unpriced)");
+	if (nt->scheduled && nt->tiers > 1)
+		nicfit_emit_printf(e, "  fabric  %s: %d x %g Gb/s %s, the spine tier (scheduled: cells, "
+				   "not packets)\n", nt->fabric.name, nt->fabric.ports, nt->fabric.gbps,
+				   nt->fabric.cage);
 	if (nt->breakout > 1)
 		nicfit_emit_printf(e, "  split   each leaf port serves %d x %g Gb/s node ports\n",
 				   nt->breakout, nt->link_gbps);
@@ -175,9 +190,9 @@ static void switch_table(struct nicfit_emit *e, const struct nicfit_cluster *c)
 				continue;
 			nicfit_emit_cell_string(e, nicfit_net_name(n));
 			nicfit_emit_cell_string(e, nicfit_tier_name(t));
-			nicfit_emit_cell_string(e, nt->sw.id);
+			nicfit_emit_cell_string(e, nicfit__cluster_tier_switch(nt, t)->id);
 			nicfit_emit_cell_int(e, nt->tier[t].switches);
-			nicfit_emit_cell_int(e, nt->sw.ports);
+			nicfit_emit_cell_int(e, nicfit__cluster_tier_ports(nt, t));
 			nicfit_emit_cell_int(e, nt->tier[t].down);
 			nicfit_emit_cell_int(e, nt->tier[t].up);
 			nicfit_emit_cell_int(e, nt->tier[t].ports_used);

@@ -73,6 +73,10 @@ static int storage_switch(struct nicfit_cluster *c, struct nicfit_cluster_storag
 			return nicfit_error_at(err, NICFIT_E_DATA, opt_switch, 0, 0,
 					       "switch '%s' has %d ports at %g Gb/s: cannot size with it",
 					       s->e.id, s->ports, s->port_gbps);
+		if (s->scheduled)
+			return nicfit_error_at(err, NICFIT_E_USAGE, opt_switch, 0, 0,
+					       "%s belongs to a scheduled fabric, sized for the back "
+					       "end only: give a packet switch for storage", s->e.id);
 		sw->cat = s;
 		snprintf(sw->id, sizeof(sw->id), "%s", s->e.id);
 		snprintf(sw->name, sizeof(sw->name), "%s", s->e.name ? s->e.name : s->e.id);

@@ -147,7 +147,7 @@ static void label_for(const struct nicfit_cluster *c, enum nicfit_net n, enum ni
 	sw_name(c, n, t, first, a, sizeof(a));
 	if (count == 1) {
 		snprintf(l1, len, "%s", a);
-		snprintf(l2, len, "%d ports", c->net[n].sw.ports);
+		snprintf(l2, len, "%d ports", nicfit__cluster_tier_ports(&c->net[n], t));
 		return;
 	}
 	sw_name(c, n, t, first + count - 1, z, sizeof(z));

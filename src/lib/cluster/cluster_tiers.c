@@ -34,6 +34,9 @@ static int uplinks_for(const struct leafdes *d, long e)
 {
 	double need;
 
+	/* a scheduled leaf's fabric ports are a group of their own */
+	if (d->sw->cat && d->sw->cat->scheduled)
+		return 0;
 	if (d->ni->uplinks > 0)
 		return d->ni->uplinks;
 	need = (double)e * d->ni->link_gbps / (d->ni->oversubscription * d->sw->gbps);
@@ -151,6 +154,41 @@ static int try_pods(struct cl_net *cn, const struct leafdes *d, int R, long lpp)
 }
 
 /*
+ * The spine tier of a scheduled fabric: every leaf sends its cells over
+ * all of its fabric ports (u = uplink_ports, whatever the node ports use),
+ * spread evenly over F cell switches of Rf ports each; F is the fewest
+ * that divide u and hold L x u fabric links. Past Rf leaves per plane one
+ * fabric tier is not enough: a second tier of cell switches is not
+ * modelled, so the request is refused with the limit.
+ */
+static int scheduled_tiers(struct nicfit_cluster *c, enum nicfit_net n, const struct leafdes *d,
+			   struct nicfit_error *err)
+{
+	struct nicfit_cluster_net *nt = &c->net[n];
+	struct cl_net *cn = &c->impl->net[n];
+	long L = cn->leaves, f, need;
+	int u = d->sw->cat->uplink_ports, Rf = nt->fabric.ports;
+
+	need = cdiv(L * u, Rf);
+	for (f = need; f <= u && u % f; f++)
+		;
+	if (f > u)
+		return nicfit_error_at(err, NICFIT_E_USAGE, nicfit_net_name(n), 0, 0,
+				       "%ld leaves per plane exceed one fabric tier of %s (%d leaves "
+				       "of %d fabric ports on %d-port cell switches, %ld node ports); "
+				       "a second tier of cell switches is not modelled: use more "
+				       "planes", L, nt->fabric.id, Rf, u, Rf, (long)Rf * cn->elaf);
+	cn->tiers = 2;
+	cn->u = u;
+	cn->upbase = d->sw->ports;
+	cn->spines = (int)f;
+	cn->sdown = (int)(L * u / f);
+	cn->tier_sw[NICFIT_TIER_LEAF] = L;
+	cn->tier_sw[NICFIT_TIER_SPINE] = f;
+	return 0;
+}
+
+/*
  * The tiers above the leaves. Two tiers when every leaf can reach every
  * spine: S = leaves x uplinks / R spines, at most one per uplink of a
  * leaf, which with R-port switches holds R x (node ports per leaf) node
@@ -173,6 +211,8 @@ int nicfit__cluster_upper_tiers(struct nicfit_cluster *c, enum nicfit_net n,
 		cn->tier_sw[NICFIT_TIER_LEAF] = L;
 		return 0;
 	}
+	if (nt->scheduled)
+		return scheduled_tiers(c, n, d, err);
 	cn->u = uplinks_for(d, cn->elaf);
 	if (cn->u < 1)
 		cn->u = 1;
@@ -315,7 +355,7 @@ static int two_tier_map(struct cl_net *cn, enum nicfit_net n, const struct leafd
 		cn->lpn = (int)cdiv(kp, emax);
 		cn->esub = (int)cdiv(kp, cn->lpn);
 	}
-	nt->max_endpoints = emax * (long)d->sw->ports;
+	nt->max_endpoints = emax * (long)(nt->scheduled ? nt->fabric.ports : d->sw->ports);
 	return 0;
 }
 

@@ -63,8 +63,9 @@ static void switch_roce(struct nicfit_cluster *c, const struct nicfit_switch *s)
 	else if (!strcmp(s->vendor, "Arista"))
 		nicfit__decide(&c->decisions, "cluster.roce", 1,
 			       "back end: %s runs Arista EOS, which carries RoCE by default: enable "
-			       "PFC for the RoCE traffic class on every port that carries it",
-			       c->net[NICFIT_NET_BACKEND].sw.id);
+			       "PFC for the RoCE traffic class on every port that carries it%s",
+			       c->net[NICFIT_NET_BACKEND].sw.id, c->net[NICFIT_NET_BACKEND].scheduled ?
+			       " (its node ports: the fabric ports carry cells, not Ethernet)" : "");
 }
 
 static void nic_roce(struct nicfit_cluster *c, const struct nicfit_nic *n)

@@ -61,6 +61,7 @@ static const char *const fibers[] = { "MMF", "SMF", NULL };
 static const char *const codings[] = { "generic", "nvidia", "intel", "intel/nvidia", NULL };
 static const char *const tops[] = { "flat", "finned", NULL };
 static const char *const fabrics[] = { "ethernet", "infiniband", NULL };
+static const char *const scheds[] = { "leaf", "fabric", NULL };
 static const char *const heights[] = { "full", "low", NULL };
 static const char *const lengths[] = { "full", "half", NULL };
 static const char *const gpu_fits[] = { "double", "single", "none", "baseboard", NULL };
@@ -177,6 +178,8 @@ static const struct field switch_fields[] = {
 	{ "lanes_per_port", F_INT, 0, 1, 8, NULL, NULL },
 	{ "lane_gbps", F_NUM, 0, 1, 400, NULL, NULL },
 	{ "lane_rates", F_ANUM, 0, 1, 400, NULL, NULL },
+	{ "scheduled", F_STR, 0, 0, 0, NULL, scheds },
+	{ "fabric_switch", F_STR, 0, 1, 63, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
@@ -795,6 +798,41 @@ static void check_merged(struct checker *c, json_t *root, const struct nicfit_ca
 }
 
 /*
+ * A scheduled-fabric leaf reaches its cell switches over its own group of
+ * fabric ports: it needs uplink_ports and a fabric_switch that is a
+ * "fabric" switch of the merged catalog; only a leaf names one.
+ */
+static void check_scheduled(struct checker *c, json_t *root, const struct nicfit_catalog *base)
+{
+	json_t *arr = json_object_get(root, "switches"), *s;
+	char path[300];
+	size_t i;
+
+	json_array_foreach(arr, i, s) {
+		const char *sch = json_string_value(json_object_get(s, "scheduled"));
+		const char *fab = json_string_value(json_object_get(s, "fabric_switch"));
+		const char *id = json_string_value(json_object_get(s, "id"));
+		int leaf = sch && !strcmp(sch, "leaf");
+		/* a partial override of a switch the base has keeps the base's fields */
+		int partial = id && nicfit__catalog_has(base, NICFIT_KIND_SWITCH, id);
+
+		snprintf(path, sizeof(path), "/switches/%zu/fabric_switch", i);
+		if (fab && !leaf)
+			problem(c, path, "only a scheduled leaf (\"scheduled\": \"leaf\") names a fabric switch");
+		if (!leaf)
+			continue;
+		if (!fab && !partial)
+			problem(c, path, "a scheduled leaf names the fabric switch its fabric ports go to");
+		else if (fab && !merged_has(root, base, NICFIT_KIND_SWITCH, fab))
+			problem(c, path, "fabric switch '%.63s' is not a switch of the catalog", fab);
+		if (!partial && json_integer_value(json_object_get(s, "uplink_ports")) < 1) {
+			snprintf(path, sizeof(path), "/switches/%zu/uplink_ports", i);
+			problem(c, path, "a scheduled leaf gives its fabric ports as uplink_ports");
+		}
+	}
+}
+
+/*
  * A server's slots name the PCIe switch they hang from by its id in the
  * entry's "pcie_switches"; a name that is not there would silently put the
  * slot on a root port, so it is a problem (a partial override that gives
@@ -1151,6 +1189,7 @@ static size_t check_document(struct checker *c, json_t *root,
 	}
 	json_decref(ids);
 	check_merged(c, root, base);
+	check_scheduled(c, root, base);
 	if (!json_object_get(root, "schema"))
 		problem(c, "", "missing \"schema\": \"%s\"", CATALOG_SCHEMA);
 	return c->n;

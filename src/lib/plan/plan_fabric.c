@@ -321,6 +321,8 @@ static void backend_port(const struct nicfit_nic *nic, double gbps, const struct
  * lossless fabric, and a switch whose lossless support no source confirms
  * (the Arista entries) would add a warning the equal NVIDIA one does not
  * need; on InfiniBand no switch carries the flag, so nothing changes there.
+ * A scheduled fabric's leaf or cell switch is never picked: it is a design of
+ * its own, which nicfit cluster --switch names.
  * NULL when no catalog
  * switch of the fabric meets the card at all; *split gets the card ports
  * per switch port.
@@ -340,7 +342,8 @@ static const struct nicfit_switch *pick_switch(const struct nicfit_catalog *cat,
 		struct nicfit_port_match m;
 		int ports;
 
-		if (strcmp(s->fabric, fabric))
+		/* a scheduled fabric is a design of its own: cluster --switch names it */
+		if (strcmp(s->fabric, fabric) || s->scheduled)
 			continue;
 		nicfit_port_of_switch(s, &sp);
 		backend_port(nic, gbps, &sp, &np);
