@@ -1923,6 +1923,17 @@ static void gaudi_own_ports(void **state)
 		}
 	assert_true(seen);
 	nicfit_cluster_release(&c);
+	/* the HL-338 PCIe card: 4 scale-out ports of 200G each, two to a QSFP112 cage */
+	backend_only(&in, 8, 8, 64);
+	in.gpu_id = "gaudi3-hl338";
+	in.backend_from_gpu = 1;
+	size_ok(&in, &c);
+	assert_true(c.integrated);
+	assert_int_equal(c.net[NICFIT_NET_BACKEND].links_per_node, 16);
+	assert_true(c.net[NICFIT_NET_BACKEND].link_gbps > 399.9 &&
+		    c.net[NICFIT_NET_BACKEND].link_gbps < 400.1);
+	assert_string_equal(c.net[NICFIT_NET_BACKEND].node_cage, "QSFP112");
+	nicfit_cluster_release(&c);
 	backend_only(&in, 8, 8, 64);
 	in.gpu_id = "gaudi3-oam";
 	in.backend_from_gpu = 0;

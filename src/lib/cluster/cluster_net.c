@@ -207,6 +207,11 @@ static void node_and_switch_ports(struct nicfit_cluster *c, enum nicfit_net n, s
 		/* the server's own north-south card (--server) at its own rate */
 		nicfit_port_of_nic(c->ns_nic, &cn->node_port);
 		snprintf(nt->node_cage, sizeof(nt->node_cage), "%s", cn->node_port.cage);
+	} else if (n == NICFIT_NET_BACKEND && c->integrated && c->gpu && c->gpu->scaleout_cage) {
+		/* the accelerators' own cages (integrated_ports): the catalog names them */
+		nicfit_port_generic(c->gpu->scaleout_cage, ni->link_gbps, 0, 1, &cn->sw_port,
+				    &cn->node_port);
+		snprintf(nt->node_cage, sizeof(nt->node_cage), "%s", cn->node_port.cage);
 	} else if (ib.l.lanes > 0) {
 		/* InfiniBand below EDR (SDR to FDR) came in QSFP+ (QSFP) ports */
 		nicfit_port_generic(ib.l.lane_gbps < 25 - NICFIT_EPS ? "QSFP+" : NULL, ni->link_gbps,
