@@ -65,6 +65,7 @@ scan "cluster of MI325X nodes" $cluster
 scan "cluster of Gaudi 3 nodes on their own ports" cluster --nodes 8 --gpu gaudi3-oam --switch z9864f-on --no-frontend --no-oob
 scan "8 Gaudi 3 servers" plan --server generic-gaudi3-8oam --servers 8 --model llama-3.1-405b --workload training
 scan "Gaudi 3 node fit" calc fit --model llama-3.1-70b --precision bf16 --gpus 8xgaudi3-oam
+scan "16 MI325X Gigabyte G893 servers, Pollara" plan --server g893-zx1-aax2 --servers 16 --backend-nic pollara-400 --switch z9864f-on --model llama-3.1-405b --workload training
 scan "8 Gaudi 3 PCIe servers" plan --server generic-gaudi3-8pcie --gpu gaudi3-hl338 --gpus-per-server 8 --servers 8 --model llama-3.1-70b --workload training
 scan "cluster of Gaudi 3 PCIe servers" cluster --server generic-gaudi3-8pcie --gpu gaudi3-hl338 --nodes 8 --switch z9864f-on
 scan "MI355X cluster on a scheduled fabric" cluster --nodes 36 --gpu mi355x --nic pollara-400 --switch arista-7700r4c-38pe --rail-optimized --no-frontend --no-oob
