@@ -539,6 +539,16 @@ static void describe_backend(struct nicfit_plan *p, const struct nicfit_cluster_
 			    be->sw.gbps, be->breakout > 1 ? ", split for the servers" : "",
 			    be->endpoints, be->endpoints == 1 ? "" : "s", be->ports_free,
 			    be->ports_total);
+	else if (be->tiers == 2 && be->scheduled)
+		plan_decide(&p->decisions, "R7", 1,
+			    "Back-end fabric (as nicfit cluster sizes it): a scheduled fabric, not a "
+			    "leaf-spine: %ld leaves of %s (%d ports of %g Gb/s for servers) over %ld "
+			    "cell switches of %s, for %ld server links and %ld fabric links at %.2f:1. "
+			    "Between leaves the fabric carries cells on credit: PFC, ECN and DSCP trust "
+			    "go on the leaves' server ports only, the fabric links take none.",
+			    be->tier[NICFIT_TIER_LEAF].switches, be->sw.name, be->sw.ports, be->sw.gbps,
+			    be->tier[NICFIT_TIER_SPINE].switches, be->fabric.name, be->endpoints,
+			    be->links[NICFIT_LINK_LEAF_SPINE], be->leaf_ratio);
 	else if (be->tiers == 2)
 		plan_decide(&p->decisions, "R7", 1,
 			    "Back-end fabric (as nicfit cluster sizes it): 2 tiers of %s "
