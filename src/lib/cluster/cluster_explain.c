@@ -305,7 +305,7 @@ static void rule_roce_checklist(struct nicfit_cluster *c)
 	 * path; only a SuperNIC (BlueField-3 SuperNIC, ConnectX-8) puts the
 	 * packets back in order, so with any other NIC it is ECMP RoCE.
 	 */
-	if (be->scheduled) {
+	if (be->scheduled && be->tiers > 1) {
 		nicfit__decide(&c->decisions, "cluster.roce", 1,
 			       "back end: RoCE v2 on %s: the fabric between leaves is scheduled (cells "
 			       "on credit), so PFC, ECN marking for DCQCN and DSCP trust (CNPs on DSCP "

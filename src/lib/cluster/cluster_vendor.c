@@ -64,7 +64,8 @@ static void switch_roce(struct nicfit_cluster *c, const struct nicfit_switch *s)
 		nicfit__decide(&c->decisions, "cluster.roce", 1,
 			       "back end: %s runs Arista EOS, which carries RoCE by default: enable "
 			       "PFC for the RoCE traffic class on every port that carries it%s",
-			       c->net[NICFIT_NET_BACKEND].sw.id, c->net[NICFIT_NET_BACKEND].scheduled ?
+			       c->net[NICFIT_NET_BACKEND].sw.id, c->net[NICFIT_NET_BACKEND].scheduled &&
+			       c->net[NICFIT_NET_BACKEND].tiers > 1 ?
 			       " (its node ports: the fabric ports carry cells, not Ethernet)" : "");
 }
 
