@@ -844,7 +844,8 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 	}
 
 	/* back end: the accelerators' own cages (Gaudi 3) to switches nicfit cluster sizes */
-	if (p->backend_needed && !p->be_nic && p->be_integrated && in->servers > 1)
+	if (p->backend_needed && !p->be_nic && p->be_integrated &&
+	    (in->servers > 1 || nicfit__plan_scaleup_split(in)))
 		plan_backend_fabric(cat, p);
 	if (p->backend_needed && p->be_nic) {
 		const char *cage = p->be_nic->cage;

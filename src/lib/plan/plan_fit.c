@@ -283,6 +283,14 @@ void nicfit__plan_rule_fit(struct nicfit_plan *p)
  * one server, and replicas behind a load balancer, keep their GPU traffic
  * inside each server: the front end is all they need.
  */
+int nicfit__plan_scaleup_split(const struct nicfit_plan_input *in)
+{
+	const struct nicfit_gpu *g = in->gpu;
+
+	return g && g->scaleout_ports > 0 && g->nvlink_domain > 0 &&
+	       in->gpus_per_server > g->nvlink_domain;
+}
+
 static void backend_by_workload(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
@@ -340,13 +348,23 @@ static void backend_by_workload(struct nicfit_plan *p)
 		break;
 	case NICFIT_WL_TRAINING:
 	case NICFIT_WL_FINETUNING:
-		p->backend_needed = in->servers > 1;
-		if (p->backend_needed)
+		p->backend_needed = in->servers > 1 || nicfit__plan_scaleup_split(in);
+		if (in->servers > 1)
 			plan_decide(&p->decisions, "R2", 1,
 				    "Distributed %s across %d servers exchanges gradients on "
 				    "every step (all-reduce): back-end RDMA fabric needed.",
 				    in->workload == NICFIT_WL_TRAINING ? "training" : "fine-tuning",
 				    in->servers);
+		else if (p->backend_needed)
+			plan_decide(&p->decisions, "R2", 1,
+				    "%s on one server of %d %s: its scale-up links join only %d "
+				    "cards (Intel HCL's scale-up group), so the server's %d groups exchange "
+				    "gradients over the cards' own scale-out ports: they need a switch even "
+				    "for one server.",
+				    in->workload == NICFIT_WL_TRAINING ? "Training" : "Fine-tuning",
+				    in->gpus_per_server, in->gpu->e.name, in->gpu->nvlink_domain,
+				    (in->gpus_per_server + in->gpu->nvlink_domain - 1) /
+				    in->gpu->nvlink_domain);
 		else
 			plan_decide(&p->decisions, "R2", 1,
 				    "%s on one server: gradients are exchanged over the "

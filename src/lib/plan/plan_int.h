@@ -63,6 +63,12 @@ struct nicfit_plan_line *nicfit__plan_new_line(struct nicfit_plan *p);
 
 /* plan_input.c */
 int nicfit__plan_is_training(enum nicfit_workload w);
+/*
+ * Accelerators with their own scale-out ports whose scale-up group is
+ * smaller than the server (Intel's HL-338 PCIe cards: a top board joins 4
+ * of 8): the groups of one server reach each other only over those ports.
+ */
+int nicfit__plan_scaleup_split(const struct nicfit_plan_input *in);
 /* plan_rack.c: a rack-scale system (NVL72) as the unit */
 int nicfit__plan_read_racks(struct nicfit_reader *r, struct nicfit_plan_input *in);
 int nicfit__plan_racks(const struct nicfit_plan *p);
