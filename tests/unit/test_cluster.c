@@ -2002,6 +2002,13 @@ static void scheduled_fabric(void **state)
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
 	assert_non_null(strstr(err.msg, "second tier of cell switches"));
+	/* a third tier above the cell switches is refused, not ignored */
+	backend_only(&in, 64, 8, 64);
+	in.net[NICFIT_NET_BACKEND].switch_id = "arista-7700r4c-38pe";
+	in.net[NICFIT_NET_BACKEND].min_tiers = 3;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
+	assert_string_equal(err.input, "--tiers");
 	/* a cell switch is no leaf; the leaf is for the back end only */
 	backend_only(&in, 16, 8, 64);
 	in.net[NICFIT_NET_BACKEND].switch_id = "arista-7720r4-128pe";

@@ -169,6 +169,11 @@ static int scheduled_tiers(struct nicfit_cluster *c, enum nicfit_net n, const st
 	long L = cn->leaves, f, need;
 	int u = d->sw->cat->uplink_ports, Rf = nt->fabric.ports;
 
+	if (d->ni->min_tiers > 2)
+		return nicfit_error_at(err, NICFIT_E_USAGE, "--tiers", 0, 0,
+				       "%s is the leaf of a scheduled fabric: its cell switches are its "
+				       "one tier above the leaves, and a third tier is not modelled",
+				       d->sw->id);
 	need = cdiv(L * u, Rf);
 	for (f = need; f <= u && u % f; f++)
 		;
