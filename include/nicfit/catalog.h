@@ -299,6 +299,14 @@ struct nicfit_server {
 	 */
 	int rack_trays, rack_switch_trays, rack_mgmt_switches;
 	int rack_racks;           /* physical racks one such unit spans (GB200 NVL36x2: 2), 1 */
+	/*
+	 * The compute fabric of the reference design the rack is built to:
+	 * the catalog switch it names (NULL: none; the plan's and cluster's
+	 * choice then) and the racks of one scalable unit (0: none given),
+	 * past which the design adds a third tier (docs/catalog.md "rack").
+	 */
+	const char *rack_fabric_switch;
+	int rack_su_racks;
 	double rack_kw;
 	const char *rack_cooling;
 	struct nicfit_riser_config risers[NICFIT_MAX_RISER_CONFIGS];

@@ -226,6 +226,17 @@ struct nicfit_cluster_input {
 	 */
 	const char *server_id;
 	int racks;
+	/*
+	 * The back end of a rack-scale design (nicfit_cluster_input_rack):
+	 * rack_leaves, a rail leaf takes whole compute racks; su_nodes > 0,
+	 * the nodes of one scalable unit, past which the back end has three
+	 * tiers whose pods are one unit's leaves of one rail (the DGX
+	 * SuperPOD GB200 layout). switch_from names the design a default
+	 * back-end switch came from (NULL: the request's or the generic one).
+	 */
+	int rack_leaves;
+	long su_nodes;
+	const char *switch_from;
 	struct nicfit_cluster_layout layout;
 };
 
@@ -523,6 +534,17 @@ void nicfit_cluster_input_node_defaults(struct nicfit_spec *spec, const struct n
  */
 int nicfit_cluster_input_server(struct nicfit_spec *spec, const struct nicfit_catalog *cat,
 				struct nicfit_cluster_input *in, struct nicfit_error *err);
+
+/*
+ * The back-end layout of a rack-scale server's reference design (sv a
+ * catalog server with a "rack"; nothing for any other): the rack as the
+ * compute rack, rail leaves of whole racks, and the scalable unit
+ * (rack.su_racks) past which the back end grows a third tier. `nicfit
+ * plan --racks` and `nicfit cluster --racks` both size the rack's fabric
+ * through it. Never fails.
+ */
+struct nicfit_server;
+void nicfit_cluster_input_rack(struct nicfit_cluster_input *in, const struct nicfit_server *sv);
 
 /* How the port map was delivered, for the renderer. */
 struct nicfit_cluster_render_opts {

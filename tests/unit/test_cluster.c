@@ -1268,6 +1268,135 @@ static void gb200_racks(void **state)
 	nicfit_spec_release(&spec);
 }
 
+/*
+ * GB200 NVL72 racks with no --switch: the DGX SuperPOD GB200 design's
+ * QM9700 (catalog rack.fabric_switch), one leaf per rail per rack (18
+ * trays down, 18 up), and past one scalable unit of 8 racks three tiers of
+ * rail pods: the RA's table for 2, 4, 8 and 16 SUs (64/48/18,
+ * 128/96/36, 256/192/72, 512/384/144 leaf/spine/core), node-leaf,
+ * leaf-spine and spine-core cables one per GPU. One SU: 32 leaves and 9
+ * spines of 64 ports down (nicfit's sizing: the RA's row is not known).
+ */
+struct rail_spines {
+	long nodes;
+	signed char rail[8192];  /* per switch (id - nodes): its rail + 1, 0 unknown */
+	int mixed;               /* a leaf or spine serving two rails */
+};
+
+/* Rails down the back end: a leaf takes its nodes' rail, a spine its leaves'. */
+static int spine_rails(void *ctx, const struct nicfit_cluster_link *l)
+{
+	struct rail_spines *r = ctx;
+	long a = l->a - r->nodes, b = l->b - r->nodes;
+	int rail;
+
+	if (l->net != NICFIT_NET_BACKEND || b < 0 || b >= 8192)
+		return 0;
+	if (l->level == NICFIT_LINK_HOST)
+		rail = l->rail + 1;
+	else if (l->level == NICFIT_LINK_LEAF_SPINE && a >= 0 && a < 8192)
+		rail = r->rail[a];
+	else
+		return 0;
+	if (r->rail[b] && r->rail[b] != rail)
+		r->mixed = 1;
+	r->rail[b] = (signed char)rail;
+	return 0;
+}
+
+static void gb200_superpod_table(void **state)
+{
+	static const struct { int racks; long leaf, spine, core; } t[] = {
+		{ 8, 32, 9, 0 }, { 16, 64, 48, 18 }, { 32, 128, 96, 36 }, { 64, 256, 192, 72 },
+		{ 128, 512, 384, 144 },
+	};
+	char body[96];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct nicfit_spec spec;
+		struct nicfit_cluster_input in;
+		struct nicfit_cluster c;
+		struct nicfit_error err;
+		const struct nicfit_cluster_net *be;
+		struct rail_spines rs;
+
+		snprintf(body, sizeof(body), "{\"server\": \"gb200-nvl72\", \"racks\": %d}", t[i].racks);
+		read_request(body, &spec, &in);
+		assert_string_equal(in.net[NICFIT_NET_BACKEND].switch_id, "qm9700");
+		assert_non_null(in.switch_from);
+		assert_true(in.rack_leaves);
+		assert_int_equal(in.su_nodes, 144);
+		nicfit_error_clear(&err);
+		assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), 0);
+		be = &c.net[NICFIT_NET_BACKEND];
+		assert_int_equal(be->tier[NICFIT_TIER_LEAF].switches, t[i].leaf);
+		assert_int_equal(be->tier[NICFIT_TIER_LEAF].down, 18);
+		assert_int_equal(be->tier[NICFIT_TIER_LEAF].up, 18);
+		assert_int_equal(be->tier[NICFIT_TIER_SPINE].switches, t[i].spine);
+		assert_int_equal(be->tier[NICFIT_TIER_CORE].switches, t[i].core);
+		assert_int_equal(be->tiers, t[i].core ? 3 : 2);
+		assert_int_equal(be->links[NICFIT_LINK_HOST], 72L * t[i].racks);
+		assert_int_equal(be->links[NICFIT_LINK_LEAF_SPINE], 72L * t[i].racks);
+		assert_int_equal(be->links[NICFIT_LINK_SPINE_CORE], t[i].core ? 72L * t[i].racks : 0);
+		if (t[i].core)
+			assert_int_equal(be->tier[NICFIT_TIER_SPINE].down, 24);
+		/* rail-optimized to the spines: no leaf or spine sees two rails */
+		memset(&rs, 0, sizeof(rs));
+		rs.nodes = c.in.nodes;
+		assert_int_equal(nicfit_cluster_walk(&c, spine_rails, &rs), 0);
+		assert_int_equal(rs.mixed, t[i].core ? 0 : 1);
+		nicfit_cluster_release(&c);
+		nicfit_spec_release(&spec);
+	}
+}
+
+/*
+ * The OOB network of NVL72 racks cables every NVLink switch tray's BMC as
+ * it does a compute tray's: 18 + 9 BMC ports a rack, the switch trays
+ * named nvswNN with a "bmc" port, in their rack's OOB leaf; an explicit
+ * --switch is kept (no default over it), and 8 racks of GB300 take the
+ * Quantum-X800 that plan takes (no design switch in its catalog rack).
+ */
+static void gb200_rail_pods_and_bmcs(void **state)
+{
+	struct nicfit_spec spec;
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+	char name[64];
+	long id, nvsw = 0;
+
+	(void)state;
+	read_request("{\"server\": \"gb200-nvl72\", \"racks\": 2, \"switch\": \"q3400\"}", &spec, &in);
+	assert_string_equal(in.net[NICFIT_NET_BACKEND].switch_id, "q3400");
+	assert_null(in.switch_from);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), 0);
+	assert_int_equal(c.net[NICFIT_NET_OOB].links[NICFIT_LINK_HOST], 2 * (18 + 9));
+	for (id = 0; id < c.in.nodes + 4096; id++)
+		if (nicfit_cluster_endpoint_name(&c, id, name, sizeof(name)) && !strncmp(name, "nvsw", 4))
+			nvsw++;
+	assert_int_equal(nvsw, 18);
+	nicfit_cluster_release(&c);
+	nicfit_spec_release(&spec);
+	read_request("{\"server\": \"gb200-nvl72\", \"racks\": 1, \"no_oob\": true}", &spec, &in);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), 0);
+	assert_false(c.net[NICFIT_NET_OOB].enabled);
+	nicfit_cluster_release(&c);
+	nicfit_spec_release(&spec);
+	read_request("{\"server\": \"gb300-nvl72\", \"racks\": 8}", &spec, &in);
+	assert_string_equal(in.net[NICFIT_NET_BACKEND].switch_id, "q3400");
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), 0);
+	assert_int_equal(c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_LEAF].switches, 8);
+	assert_int_equal(c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_SPINE].switches, 4);
+	nicfit_cluster_release(&c);
+	nicfit_spec_release(&spec);
+}
+
 /* The storage ports of the port map: the leaf of each node's port 0 and port 1. */
 struct st_leaves {
 	int leaf[2][64];
@@ -2061,6 +2190,8 @@ int main(void)
 		cmocka_unit_test(gaudi_own_ports),
 		cmocka_unit_test(gb200_racks),
 		cmocka_unit_test(scheduled_fabric),
+		cmocka_unit_test(gb200_superpod_table),
+		cmocka_unit_test(gb200_rail_pods_and_bmcs),
 	};
 
 	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);

@@ -165,6 +165,28 @@ static void gb200_eight_racks(void **state)
 }
 
 /*
+ * plan --racks sizes the racks' fabric as cluster --racks does: the DGX
+ * SuperPOD GB200 design's QM9700 with a leaf per rail per rack; 8 racks
+ * (one scalable unit) 32 leaves + 9 spines, 16 racks the RA's 64 leaf,
+ * 48 spine and 18 core switches.
+ */
+static void gb200_racks_fabric(void **state)
+{
+	static const char *const one[] = { "server", "gb200-nvl72", "racks", "8", "model",
+		"llama-3.1-405b", "workload", "training", NULL };
+	static const char *const two[] = { "server", "gb200-nvl72", "racks", "16", "model",
+		"llama-3.1-405b", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(one);
+
+	(void)state;
+	assert_int_equal(bom_qty(p, "qm9700"), 32 + 9);
+	done(p);
+	p = plan_of(two);
+	assert_int_equal(bom_qty(p, "qm9700"), 64 + 48 + 18);
+	done(p);
+}
+
+/*
  * GB200 NVL36x2 (NVIDIA's multi-node NVLink tuning guide): two racks of 9
  * trays and 9 NVLink switch trays make one 72-GPU domain; --racks counts
  * such pairs, so the domain spans 18 trays over the two racks and the
@@ -297,6 +319,7 @@ int main(void)
 		cmocka_unit_test(dgx_default_fabric),
 		cmocka_unit_test(gb200_one_rack),
 		cmocka_unit_test(gb200_eight_racks),
+		cmocka_unit_test(gb200_racks_fabric),
 		cmocka_unit_test(gb200_nvl36x2),
 		cmocka_unit_test(gb300_one_rack_xdr),
 		cmocka_unit_test(dgx_b300_xdr),

@@ -31,7 +31,18 @@ static void where(const struct nicfit_cluster *c, long id, long *row, long *x, d
 {
 	const struct nicfit_cluster_impl *im = c->impl;
 
-	if (id < c->in.nodes) {
+	int tray = id < c->in.nodes;
+
+	if (cl_is_rackdev(c, id)) {
+		/* a switch tray sits among its rack's compute trays: at the height of
+		 * the tray its index spreads it to */
+		long j = id - (c->in.nodes + im->xbase + im->nx + im->nservers);
+		long per = im->rackdev_per_rack, M = c->in.nodes_per_rack;
+
+		id = j / per * M + j % per * M / per;
+		tray = 1;
+	}
+	if (tray) {
 		long M = c->in.nodes_per_rack, rack = id / M;
 		long rpr = (long)c->in.layout.racks_per_row, i;
 

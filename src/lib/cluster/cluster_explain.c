@@ -157,6 +157,12 @@ static void explain_tiers(struct nicfit_cluster *c, enum nicfit_net n)
 			       "%s: a leaf takes %d node ports on %d switch ports + %d uplinks of %d "
 			       "(%.2f:1 at %g Gb/s down, %g Gb/s up)",
 			       nn, cn->elaf, cn->down, cn->u, R, nt->leaf_ratio, nt->link_gbps, nt->sw.gbps);
+	if (n == NICFIT_NET_BACKEND && c->in.rack_leaves && cn->map == MAP_RAIL && cn->rpl == 1 &&
+	    c->in.nodes_per_rack > 0)
+		nicfit__decide(&c->decisions, "cluster.leaf", 1,
+			       "%s: a rail leaf takes whole racks: %ld trays (%ld rack%s) on each rail, as "
+			       "the rack-scale design builds it", nn, cn->gsize,
+			       cn->gsize / c->in.nodes_per_rack, cn->gsize == c->in.nodes_per_rack ? "" : "s");
 	if (nt->tiers == 2 && n == NICFIT_NET_OOB) {
 		nicfit__decide(&c->decisions, "cluster.tiers", 1, "%s: two tiers: %ld leaves <= %d, the ports of one spine",
 			       nn, cn->leaves, R);
@@ -183,6 +189,18 @@ static void explain_tiers(struct nicfit_cluster *c, enum nicfit_net n)
 				       nn, cn->leaves, cn->u, cn->leaves * cn->u, R, cn->spines,
 				       cn->spines == 1 ? "" : "s", cn->u % cn->spines ? "about " : "",
 				       cn->u / cn->spines, cn->u / cn->spines == 1 ? "" : "s");
+	} else if (cn->rail_pods) {
+		nicfit__decide(&c->decisions, "cluster.tiers", 1,
+			       "%s: three tiers past one scalable unit of %ld nodes (the rack-scale "
+			       "design's, catalog rack.su_racks): each unit's leaves of one rail are a "
+			       "pod under %d spines of their own (the fewest at %d ports down that "
+			       "divide a leaf's %d uplinks), the spines under shared cores",
+			       nn, c->in.su_nodes, cn->spines, R / 2, cn->u);
+		nicfit__decide(&c->decisions, "cluster.pods", 1,
+			       "%s: %ld rail pods of %ld leaves and %d spines (%d down, %d up); %d core "
+			       "groups of %d cores, %ld cores per plane (spine j of every pod joins core "
+			       "group j)", nn, cn->pods, cn->lpp, cn->spines, cn->sdown, cn->sup,
+			       cn->spines, cn->cg, cn->tier_sw[NICFIT_TIER_CORE]);
 	} else {
 		nicfit__decide(&c->decisions, "cluster.tiers", 1,
 			       "%s: three tiers: %ld leaves per plane exceed the %d ports of a spine; "
@@ -443,6 +461,10 @@ static void explain_backend(struct nicfit_cluster *c)
 			       "north-south links to two switches at 200GbE, 400GbE behind 800G "
 			       "compute NICs (--frontend-links, --frontend-gbps), storage dual-homed",
 			       c->in.gpus_per_node, c->in.node_kind);
+	if (c->in.switch_from && be->enabled)
+		nicfit__decide(&c->decisions, "cluster.switch", 1,
+			       "back-end switch: %s, as %s (--switch to choose another)", be->sw.id,
+			       c->in.switch_from);
 	if (be->planes > 1)
 		nicfit__decide(&c->decisions, "cluster.planes", 1,
 			       "back end: %d independent planes; link l of a node goes to plane l mod %d, "

@@ -78,6 +78,13 @@ struct cl_net {
 	int spines;             /* two tiers: per plane; three tiers: per pod */
 	long pods;
 	long lpp;               /* leaves per pod (three tiers; the last pod may have fewer) */
+	/*
+	 * Rail pods (a rack-scale design's scalable units): pod p is the
+	 * leaves of rail p % kp in unit p / kp, one a group of gpp groups,
+	 * rather than lpp leaves in a row (cl_leaf_pod).
+	 */
+	int rail_pods;
+	long gpp;
 	int sdown;              /* spine ports facing down (design) */
 	int sup;                /* spine ports facing up (three tiers) */
 	int supbase;            /* first uplink port of a spine (sdown rounded up to whole cages) */
@@ -175,6 +182,10 @@ struct nicfit_cluster_impl {
 	long nx;                /* storage leaves and spines, then border switches, from xbase */
 	long nservers;          /* storage servers in pos after them (xbase + nx on), for the OOB
 				 * network's BMC links: endpoint id nodes + xbase + nx + k */
+	long nrackdev;          /* NVLink switch-tray BMCs of a rack-scale system's racks, after
+				 * the storage servers: endpoint id nodes + xbase + nx + nservers
+				 * + rack x rackdev_per_rack + tray */
+	int rackdev_per_rack;
 	long storage_racks;     /* in the storage row */
 	int servers_per_rack;   /* storage servers in one storage rack */
 	long srow;              /* index of the storage row (crow + 1) */
@@ -199,12 +210,48 @@ struct nicfit_cluster_impl {
 	int counting;           /* the sizing walk: create kits and count items */
 };
 
+/* The pod of leaf l (three tiers) and its place among the pod's leaves. */
+static inline void cl_leaf_pod(const struct cl_net *cn, long l, long *pod, long *pos)
+{
+	if (cn->rail_pods) {
+		long g = l / cn->lpg;
+
+		*pod = g / cn->gpp * cn->kp + l % cn->lpg;
+		*pos = g % cn->gpp;
+	} else {
+		*pod = l / cn->lpp;
+		*pos = l % cn->lpp;
+	}
+}
+
+/* The first leaf of pod p (three tiers). */
+static inline long cl_pod_leaf(const struct cl_net *cn, long p)
+{
+	if (cn->rail_pods)
+		return p / cn->kp * cn->gpp * cn->lpg + p % cn->kp;
+	return p * cn->lpp;
+}
+
 /* Whether endpoint id is a storage server (its BMC on the OOB network). */
 static inline int cl_is_server(const struct nicfit_cluster *c, long id)
 {
 	long s0 = c->in.nodes + c->impl->xbase + c->impl->nx;
 
 	return c->impl->nservers > 0 && id >= s0 && id < s0 + c->impl->nservers;
+}
+
+/* Whether endpoint id is the BMC of an NVLink switch tray of a rack-scale system's rack. */
+static inline int cl_is_rackdev(const struct nicfit_cluster *c, long id)
+{
+	long r0 = c->in.nodes + c->impl->xbase + c->impl->nx + c->impl->nservers;
+
+	return c->impl->nrackdev > 0 && id >= r0 && id < r0 + c->impl->nrackdev;
+}
+
+/* Whether endpoint id is a BMC that is not a node's: a storage server's or a switch tray's. */
+static inline int cl_is_bmc(const struct nicfit_cluster *c, long id)
+{
+	return cl_is_server(c, id) || cl_is_rackdev(c, id);
 }
 
 /* Whether endpoint id is a storage or border switch (its management port on the OOB network). */

@@ -46,6 +46,11 @@ char *nicfit__cluster_put_endpoint(const struct nicfit_cluster *c, char *p, long
 
 	if (id < c->in.nodes)
 		return cl_put_num(cl_put(p, "node"), id + 1, c->impl->node_digits);
+	if (cl_is_rackdev(c, id)) {
+		long j = id - c->in.nodes - c->impl->xbase - c->impl->nx - c->impl->nservers;
+
+		return cl_put_num(cl_put(p, "nvsw"), j + 1, name_width(c->impl->nrackdev));
+	}
 	if (cl_is_extra(c, id) || cl_is_server(c, id))
 		return put_extra(c, p, id - c->in.nodes - c->impl->xbase);
 	nicfit__cluster_switch_of(c, id - c->in.nodes, &n, &plane, &t, &idx);
@@ -62,7 +67,7 @@ char *nicfit__cluster_put_endpoint(const struct nicfit_cluster *c, char *p, long
 char *nicfit__cluster_put_port(const struct nicfit_cluster *c, char *p, enum nicfit_net n, long id,
 			       int port, int lane)
 {
-	if (n == NICFIT_NET_OOB && cl_is_server(c, id))
+	if (n == NICFIT_NET_OOB && cl_is_bmc(c, id))
 		return cl_put(p, "bmc");
 	if (id < c->in.nodes) {
 		if (n == NICFIT_NET_OOB)
@@ -91,7 +96,7 @@ size_t nicfit_cluster_endpoint_name(const struct nicfit_cluster *c, long id, cha
 	if (!n)
 		return 0;
 	if (!c || !c->impl || id < 0 ||
-	    (id >= c->in.nodes + c->impl->nsw && !cl_is_extra(c, id) && !cl_is_server(c, id))) {
+	    (id >= c->in.nodes + c->impl->nsw && !cl_is_extra(c, id) && !cl_is_bmc(c, id))) {
 		out[0] = '\0';
 		return 0;
 	}

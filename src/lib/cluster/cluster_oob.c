@@ -57,8 +57,30 @@ static int sort_switches(const struct nicfit_cluster *c, const struct placer *p,
 	return 0;
 }
 
-/* The OOB endpoints rack by rack: BMCs and the switches on top of each
- * compute rack, then each network rack's switches, row by row; the storage
+/*
+ * The NVLink switch trays of a rack-scale system (GB200 and GB300 NVL72)
+ * have their own BMCs on the OOB network: NVIDIA's multi-node NVLink
+ * tuning guide puts the BMCs of the compute and switch trays on the IPMI
+ * network, and Base Command Manager lists each NVLink switch tray as a
+ * device on the BMC network (docs/reference/baseboard-servers.md). One
+ * BMC port a switch tray, each cabled like a tray's; a unit that spans
+ * racks (NVL36x2) has its switch trays spread over them.
+ */
+static void rack_devices(struct nicfit_cluster *c, const struct placer *p)
+{
+	const struct nicfit_server *sv = c->server;
+	struct nicfit_cluster_impl *im = c->impl;
+	int per = 0;
+
+	if (sv && sv->rack_trays > 0 && sv->rack_switch_trays > 0 &&
+	    c->net[NICFIT_NET_OOB].links_per_node)
+		per = sv->rack_switch_trays / (sv->rack_racks > 1 ? sv->rack_racks : 1);
+	im->rackdev_per_rack = per;
+	im->nrackdev = (long)per * p->C;
+}
+
+/* The OOB endpoints rack by rack: BMCs (the nodes', then the rack's NVLink
+ * switch trays') and the switches on top of each compute rack, then each network rack's switches, row by row; the storage
  * row's storage racks (their servers' BMCs) and network racks last. A
  * switch is listed as N + its index in pos (the storage and border
  * switches from xbase), a storage server k as N + xbase + nx + k. */
@@ -82,7 +104,9 @@ static int oob_list(struct nicfit_cluster *c, struct placer *p, struct chunk **c
 		goto out;
 	if (sort_switches(c, p, nsw, rows, tor_start, slot_start, by_tor, by_slot))
 		goto out;
-	total = (c->net[NICFIT_NET_OOB].links_per_node ? N + S : 0) + (c->in.mgmt_ports ? nsw : 0);
+	rack_devices(c, p);
+	total = (c->net[NICFIT_NET_OOB].links_per_node ? N + S + im->nrackdev : 0) +
+		(c->in.mgmt_ports ? nsw : 0);
 	maxch = p->C + im->storage_racks + nsw / (spr > 0 ? spr : 1) + rows + 2;
 	im->oob_list = malloc(((size_t)total + 1) * sizeof(*im->oob_list));
 	ch = calloc((size_t)maxch, sizeof(*ch));
@@ -104,9 +128,13 @@ static int oob_list(struct nicfit_cluster *c, struct placer *p, struct chunk **c
 		for (rack = c0; rack < c1; rack++) {
 			long before = k;
 
-			if (c->net[NICFIT_NET_OOB].links_per_node)
+			if (c->net[NICFIT_NET_OOB].links_per_node) {
 				for (i = rack * M; i < lmin(rack * M + M, N); i++)
 					im->oob_list[k++] = i;
+				for (i = 0; i < im->rackdev_per_rack; i++)
+					im->oob_list[k++] = N + im->xbase + im->nx + S +
+							    rack * im->rackdev_per_rack + i;
+			}
 			if (c->in.mgmt_ports)
 				for (i = tor_start[rack]; i < tor_start[rack + 1]; i++)
 					im->oob_list[k++] = N + by_tor[i];

@@ -85,7 +85,8 @@ void nicfit__cluster_place_net(struct nicfit_cluster *c, struct placer *p, enum 
 
 				if (t == NICFIT_TIER_SPINE && cn->tiers == 3) {
 					/* a pod's spines stand in the row of its first leaf's nodes */
-					leaf_nodes(cn, c->in.nodes, i / cn->spines * cn->lpp, &first, &last);
+					leaf_nodes(cn, c->in.nodes, cl_pod_leaf(cn, i / cn->spines), &first,
+						   &last);
 					nicfit__cluster_place_slot(c, p, s, first / M / p->rpr);
 					continue;
 				}

@@ -16,6 +16,7 @@
 
 #include "cluster/cluster_int.h"
 #include "core/finding_int.h"
+#include "core/node_kind_int.h"
 
 struct srv_parts {
 	int gpus;                /* baseboard GPU positions */
@@ -183,13 +184,52 @@ static int set_rack(struct nicfit_spec *spec, const struct nicfit_server *sv,
 	if (nicfit_spec_get(spec, "nodes_per_rack") && in->nodes_per_rack != trays_a_rack(sv))
 		return refuse(spec, err, "nodes_per_rack", "a %s rack holds %d compute trays",
 			      sv->e.id, trays_a_rack(sv));
-	in->nodes_per_rack = trays_a_rack(sv);
+	nicfit_cluster_input_rack(in, sv);
 	if (in->racks)
 		in->nodes = (long)in->racks * sv->rack_trays;
 	if (in->nics_per_node > 1 && !nicfit_spec_get(spec, "rail_optimized") &&
 	    !nicfit_spec_get(spec, "no_rail_optimized") && !nicfit_spec_get(spec, "rail_only"))
 		be->rail_optimized = 1;
 	return 0;
+}
+
+void nicfit_cluster_input_rack(struct nicfit_cluster_input *in, const struct nicfit_server *sv)
+{
+	if (!in || !sv || !sv->rack_trays)
+		return;
+	in->nodes_per_rack = trays_a_rack(sv);
+	in->rack_leaves = 1;
+	in->su_nodes = sv->rack_su_racks > 0 ? (long)sv->rack_su_racks * trays_a_rack(sv) : 0;
+}
+
+/*
+ * A rack-scale system's back-end switch when the request names none (no
+ * --switch, --radix or --switch-gbps): the one `nicfit plan` takes for the
+ * same racks (core/node_kind_int.h), the reference design's own where its
+ * catalog rack names it (the DGX SuperPOD GB200's QM9700), on InfiniBand
+ * where the built-in compute NICs ship in that mode, else Ethernet. Left
+ * generic when no catalog switch meets the card.
+ */
+static void rack_switch(struct nicfit_spec *spec, const struct nicfit_catalog *cat,
+			const struct nicfit_server *sv, struct nicfit_cluster_input *in)
+{
+	struct nicfit_cluster_net_input *be = &in->net[NICFIT_NET_BACKEND];
+	const struct nicfit_nic *nic = in->nic_id ? nicfit_catalog_find_nic(cat, in->nic_id, NULL, NULL) : NULL;
+	const struct nicfit_switch *sw;
+	double gbps = be->link_gbps > 0 ? be->link_gbps : nic ? nic->port_gbps : 0;
+	int split;
+
+	if (!sv->rack_trays || be->switch_id || nicfit_spec_get(spec, "radix") ||
+	    nicfit_spec_get(spec, "switch_gbps") || in->nics_per_node < 1 || !(gbps > 0))
+		return;
+	sw = nicfit_node_kind_switch(cat, sv, nicfit_node_kind_builtin_ib(nic) ? "infiniband" :
+				     "ethernet", nic, gbps, in->nodes * in->nics_per_node, &split);
+	if (!sw)
+		return;
+	be->switch_id = sw->e.id;
+	in->switch_from = sv->rack_fabric_switch && !strcmp(sv->rack_fabric_switch, sw->e.id) ?
+			  "the rack's reference design builds its compute fabric of it" :
+			  "the catalog's switch that nicfit plan takes for these racks";
 }
 
 int nicfit_cluster_input_server(struct nicfit_spec *spec, const struct nicfit_catalog *cat,
@@ -219,6 +259,7 @@ int nicfit_cluster_input_server(struct nicfit_spec *spec, const struct nicfit_ca
 		in->nics_per_node = in->gpus_per_node;
 	if ((rc = set_rack(spec, sv, in, err)))
 		return rc;
+	rack_switch(spec, cat, sv, in);
 	/* its north-south cards: one port of each to its own switch */
 	ns = nicfit__cluster_server_ns_nic(cat, sv);
 	if (ns && fe->links_per_node > 0 && !nicfit_spec_get(spec, "frontend_links"))
@@ -307,12 +348,13 @@ void nicfit__cluster_explain_rack(struct nicfit_cluster *c)
 		nicfit__decide(&c->decisions, "cluster.rack", 1,
 			       "scale-out: %d rails a tray, %d x %g Gb/s ports a rack", be->links_per_node,
 			       be->links_per_node * sv->rack_trays, be->link_gbps);
-	if (c->net[NICFIT_NET_OOB].enabled && sv->rack_mgmt_switches > 0)
+	if (c->net[NICFIT_NET_OOB].enabled)
 		nicfit__decide(&c->decisions, "cluster.rack", 1,
-			       "management: the OOB network cables the %d tray BMCs of each rack; its "
-			       "%d NVLink switch trays' BMCs reach the rack's own %d management "
-			       "switches, which are part of the rack", sv->rack_trays,
-			       sv->rack_switch_trays, sv->rack_mgmt_switches);
+			       "management: the OOB network cables the %d compute-tray BMCs and the "
+			       "%d NVLink switch-tray BMCs of each %s, one port each (the multi-node "
+			       "NVLink tuning guide's IPMI network; Base Command Manager lists each "
+			       "NVLink switch tray on the BMC network)", sv->rack_trays,
+			       sv->rack_switch_trays, sv->rack_racks > 1 ? "unit" : "rack");
 	if (sv->rack_kw > 0)
 		nicfit__decide(&c->decisions, "cluster.power", 1,
 			       "power: %g kW a rack (%s cooling), %g kW for %ld rack%s, networks "
@@ -344,6 +386,7 @@ void nicfit__cluster_rack_emit(struct nicfit_emit *e, const struct nicfit_cluste
 	nicfit_emit_int(e, "gpus_per_rack", sv->rack_trays * c->in.gpus_per_node);
 	nicfit_emit_int(e, "switch_trays_per_rack", sv->rack_switch_trays);
 	nicfit_emit_int(e, "mgmt_switches_per_rack", sv->rack_mgmt_switches);
+	nicfit_emit_int(e, "bmcs_per_rack", sv->rack_trays + sv->rack_switch_trays);
 	nicfit_emit_int(e, "scaleout_ports_per_rack", ports);
 	nicfit_emit_int(e, "northsouth_ports_per_rack",
 			fe->enabled ? fe->links_per_node * sv->rack_trays : 0);
@@ -391,15 +434,14 @@ void nicfit__cluster_rack_emit(struct nicfit_emit *e, const struct nicfit_cluste
 		nicfit_emit_printf(e, "  north-south %d x %g Gb/s a tray, %d %s, to %s\n",
 				   fe->links_per_node, fe->link_gbps, fe->links_per_node * sv->rack_trays, per,
 				   fe->links_per_node > 1 ? "different leaves" : "one leaf");
+	nicfit_emit_printf(e, "  management  %d tray BMCs and %d switch-tray BMCs %s, %s",
+			   sv->rack_trays, sv->rack_switch_trays, per,
+			   c->net[NICFIT_NET_OOB].enabled ? "on the OOB network" : "not cabled (--no-oob)");
 	if (sv->rack_mgmt_switches > 0)
-		nicfit_emit_printf(e, "  management  %d tray BMCs %s on the OOB network; %d switch-tray "
-				      "BMCs on the %s's %d management switches\n", sv->rack_trays, per,
-				   sv->rack_switch_trays, sv->rack_racks > 1 ? "unit" : "rack",
-				   sv->rack_mgmt_switches);
+		nicfit_emit_printf(e, "; the %s also holds %d management switches\n",
+				   sv->rack_racks > 1 ? "unit" : "rack", sv->rack_mgmt_switches);
 	else
-		nicfit_emit_printf(e, "  management  %d tray BMCs %s on the OOB network; %d switch-tray "
-				      "BMCs, whose management switches the catalog's source does not "
-				      "give\n", sv->rack_trays, per, sv->rack_switch_trays);
+		nicfit_emit_printf(e, "\n");
 	if (sv->rack_kw > 0)
 		nicfit_emit_printf(e, "  power       %g kW %s, %g kW in all%s%s\n", sv->rack_kw, per,
 				   sv->rack_kw * (double)units(c), sv->rack_cooling ? ", cooling: " : "",

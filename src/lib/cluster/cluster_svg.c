@@ -107,7 +107,9 @@ static void item_span(const struct nicfit_cluster *c, enum nicfit_net n, enum ni
 	long total = cn->tier_sw[t], per;
 
 	if (cn->tiers == 3) {
-		per = t == NICFIT_TIER_LEAF ? cn->lpp : t == NICFIT_TIER_SPINE ? cn->spines : cn->cg;
+		/* rail pods: a box of leaves is a whole unit's, every rail */
+		per = t == NICFIT_TIER_LEAF ? (cn->rail_pods ? cn->gpp * cn->lpg : cn->lpp) :
+		      t == NICFIT_TIER_SPINE ? cn->spines : cn->cg;
 	} else if (t == NICFIT_TIER_LEAF) {
 		per = total > MAXB ? (cn->map == MAP_LIST ? 1 : cn->lpg) : 1;
 	} else {
@@ -152,7 +154,9 @@ static void label_for(const struct nicfit_cluster *c, enum nicfit_net n, enum ni
 	}
 	sw_name(c, n, t, first + count - 1, z, sizeof(z));
 	snprintf(l1, len, "%ld x %s", count, nicfit_tier_name(t));
-	if (cn->tiers == 3 && t != NICFIT_TIER_CORE)
+	if (cn->tiers == 3 && t == NICFIT_TIER_LEAF && cn->rail_pods)
+		snprintf(l2, len, "unit %ld", first / (cn->gpp * cn->lpg) + 1);
+	else if (cn->tiers == 3 && t != NICFIT_TIER_CORE)
 		snprintf(l2, len, "pod %ld", first / (t == NICFIT_TIER_LEAF ? cn->lpp : cn->spines) + 1);
 	else if (cn->tiers == 3)
 		snprintf(l2, len, "core group %ld", first / cn->cg + 1);

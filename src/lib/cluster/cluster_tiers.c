@@ -194,6 +194,57 @@ static int scheduled_tiers(struct nicfit_cluster *c, enum nicfit_net n, const st
 }
 
 /*
+ * Three tiers of rail pods, a rack-scale design's scalable units past the
+ * first (the DGX SuperPOD GB200 layout: every SU's leaves of one rail
+ * under their own spines, those spines under shared cores): gpp groups (a
+ * unit's racks) a pod, one leaf each. Each pod's spines are the fewest
+ * that take its uplinks at R/2 ports down and divide a leaf's uplinks, so
+ * every leaf has equal trunks to every spine of its pod; the spines face
+ * the cores with as many ports as they face their leaves, and spine j of
+ * every pod joins core group j, as in try_pods. With QM9700 and 4 rails of
+ * 18-tray racks this gives, for 2, 4, 8 and 16 SUs of 8 racks, 64/128/
+ * 256/512 leaves, 48/96/192/384 spines and 18/36/72/144 cores: the RA's
+ * table as its summaries give it (docs/reference/baseboard-servers.md).
+ * Returns 0, or -1 with cn unchanged when the cores cannot reach every pod.
+ */
+static int try_rail_pods(struct cl_net *cn, const struct leafdes *d, int R, long gpp)
+{
+	long hd = R / 2, lpp = gpp, pods, sp, smin, sdown, sup, cg, base;
+	int u = cn->u;
+
+	if (gpp < 1 || lpp > hd || u < 1)
+		return -1;
+	pods = cdiv(cn->ngroups, gpp) * cn->kp;
+	smin = cdiv(lpp * u, hd);
+	for (sp = smin; sp <= u && u % sp; sp++)
+		;
+	if (sp > u)
+		sp = smin;
+	sdown = cdiv(lpp * u, sp);
+	sup = sdown;
+	cg = cdiv(pods * sup, R);
+	base = whole_cages(sdown, d->sw->per_cage);
+	if (cg > sup || base + sup > R)
+		return -1;
+	if (sup % cg) {
+		long sup2 = (sup / cg + 1) * cg;
+
+		if (sup2 <= R - base && cdiv(pods * sup2, R) == cg)
+			sup = sup2;
+	}
+	cn->rail_pods = 1;
+	cn->gpp = gpp;
+	cn->supbase = (int)base;
+	cn->pods = pods;
+	cn->lpp = lpp;
+	cn->spines = (int)sp;
+	cn->sdown = (int)sdown;
+	cn->sup = (int)sup;
+	cn->cg = (int)cg;
+	return 0;
+}
+
+/*
  * The tiers above the leaves. Two tiers when every leaf can reach every
  * spine: S = leaves x uplinks / R spines, at most one per uplink of a
  * leaf, which with R-port switches holds R x (node ports per leaf) node
@@ -221,6 +272,11 @@ int nicfit__cluster_upper_tiers(struct nicfit_cluster *c, enum nicfit_net n,
 	cn->u = uplinks_for(d, cn->elaf);
 	if (cn->u < 1)
 		cn->u = 1;
+	/* a rack-scale design past one scalable unit: rail pods of whole units */
+	if (n == NICFIT_NET_BACKEND && c->in.su_nodes > 0 && c->in.nodes > c->in.su_nodes &&
+	    cn->map == MAP_RAIL && cn->rpl == 1 && cn->lpg == cn->kp &&
+	    c->in.su_nodes % cn->gsize == 0 && !try_rail_pods(cn, d, R, c->in.su_nodes / cn->gsize))
+		goto three;
 	/* two tiers: every leaf reaches every spine */
 	if (ni->min_tiers <= 2) {
 		long s = cdiv(L * cn->u, R);
@@ -317,7 +373,7 @@ static void one_tier_map(struct cl_net *cn, enum nicfit_net n,
  * for its uplinks.
  */
 static int two_tier_map(struct cl_net *cn, enum nicfit_net n, const struct leafdes *d, long N,
-			long M, long emax, int rail, struct nicfit_cluster_net *nt,
+			long M, long emax, int rail, int rack_leaves, struct nicfit_cluster_net *nt,
 			struct nicfit_error *err)
 {
 	const struct nicfit_cluster_net_input *ni = d->ni;
@@ -338,6 +394,13 @@ static int two_tier_map(struct cl_net *cn, enum nicfit_net n, const struct leafd
 			cn->gsize = M;
 			cn->esub = (int)cdiv(M, cdiv(M, emax));
 		}
+	} else if (rail && rack_leaves && emax >= M) {
+		/* a rack-scale design: each rail leaf takes whole racks, one rack's
+		 * trays on one leaf per rail (the DGX SuperPOD GB200 layout) */
+		cn->map = MAP_RAIL;
+		cn->gsize = emax / M * M;
+		cn->esub = (int)cn->gsize;
+		cn->rpl = 1;
 	} else if (rail) {
 		long groups = cdiv(N, emax);
 
@@ -405,7 +468,8 @@ int nicfit__cluster_leaf_layer(struct nicfit_cluster *c, enum nicfit_net n,
 	if (cn->tiers == 1) {
 		one_tier_map(cn, n, ni, N, cap1, rail, nt);
 	} else {
-		rc = two_tier_map(cn, n, d, N, M, emax, rail, nt, err);
+		rc = two_tier_map(cn, n, d, N, M, emax, rail,
+				  n == NICFIT_NET_BACKEND && c->in.rack_leaves, nt, err);
 		if (rc)
 			return rc;
 	}

@@ -157,7 +157,7 @@ static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 				first_b += first_in_cage(c, n, w->k[i + j] * nt->planes + plane);
 			}
 			cls = cn->cls[NICFIT_LINK_HOST];
-			if (n == NICFIT_NET_OOB && w->node[i] >= N && !cl_is_server(c, w->node[i]))
+			if (n == NICFIT_NET_OOB && w->node[i] >= N && !cl_is_bmc(c, w->node[i]))
 				cls = cn->cls[NICFIT_LINK_MGMT];
 			kt = nicfit__cluster_kit_for(c, cls, max, all_same);
 			nicfit__cluster_count_kit(c, kt, m, 1, first_b);
@@ -165,7 +165,7 @@ static int walk_hosts(struct walker *w, enum nicfit_net n, int plane)
 				struct nicfit_cluster_link l;
 				long node = w->node[i + j];
 				int k = w->k[i + j], mgmt = n == NICFIT_NET_OOB && node >= N &&
-							     !cl_is_server(c, node);
+							     !cl_is_bmc(c, node);
 
 				l.net = n;
 				l.level = mgmt ? NICFIT_LINK_MGMT : NICFIT_LINK_HOST;
@@ -233,14 +233,15 @@ static int walk_up(struct walker *w, enum nicfit_net n, int plane)
 		if (nicfit_budget_tick())
 			return NICFIT_E_LIMIT;
 		for (j = 0; j < cn->u; j++) {
-			long g, spine;
+			long g, spine, pod, pos;
 
 			if (cn->tiers == 2) {
 				g = l * cn->u + j;
 				spine = g % cn->spines;
 			} else {
-				g = (l % cn->lpp) * cn->u + j;
-				spine = (l / cn->lpp) * cn->spines + g % cn->spines;
+				cl_leaf_pod(cn, l, &pod, &pos);
+				g = pos * cn->u + j;
+				spine = pod * cn->spines + g % cn->spines;
 			}
 			rc = link_up(w, n, plane, NICFIT_LINK_LEAF_SPINE, a, cn->upbase + j,
 				     nicfit__cluster_switch_id(w->c, n, plane, NICFIT_TIER_SPINE, spine),

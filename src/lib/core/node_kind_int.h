@@ -10,9 +10,49 @@
 
 #ifndef NICFIT_BUILDING_LIBRARY
 #error "node_kind_int.h is internal to libnicfit: include the public headers in include/nicfit/"
+/*
+ * The back-end card's port as the link runs it (nicfit/compat.h): the
+ * catalog card's cage and lanes at gbps when that is below the card's top
+ * rate (a ConnectX-3 run at FDR 56); with no catalog card, a generic port
+ * of that rate that takes the switch port sw's lanes. Never fails.
+ */
+void nicfit_node_kind_port(const struct nicfit_nic *nic, double gbps, const struct nicfit_port *sw,
+			   struct nicfit_port *out);
+
+/*
+ * The back-end switch a node gets when the request names none: the one
+ * `nicfit plan` (R7) and `nicfit cluster --server ID --racks N` both take.
+ * A rack-scale server whose catalog rack names the switch of its
+ * reference design (rack.fabric_switch: the DGX SuperPOD GB200's QM9700)
+ * gets it when it runs `fabric` ("infiniband" or "ethernet") and its
+ * ports meet the card; else the catalog's smallest switch of the fabric
+ * that takes all `links` server links, one whose lanes meet the card's
+ * directly before one that needs optics at both ends; when none takes
+ * them all, the one that takes the most, for leaves and spines; between
+ * equals, one with lossless (PFC/ECN) support. *split gets the card ports
+ * per switch port. NULL when no catalog switch of the fabric meets the
+ * card (the caller plans a generic one).
+ */
+const struct nicfit_switch *nicfit_node_kind_switch(const struct nicfit_catalog *cat,
+						    const struct nicfit_server *sv,
+						    const char *fabric, const struct nicfit_nic *nic,
+						    double gbps, long links, int *split);
+
+/*
+ * Whether a built-in compute NIC ships in InfiniBand mode: an NVIDIA VPI
+ * card (a DGX's or an NVL72 tray's ConnectX), whose server's back end is
+ * then InfiniBand unless the request says otherwise.
+ */
+int nicfit_node_kind_builtin_ib(const struct nicfit_nic *builtin);
+
 #endif
 
 struct nicfit_gpu;
+struct nicfit_catalog;
+struct nicfit_nic;
+struct nicfit_port;
+struct nicfit_server;
+struct nicfit_switch;
 
 /*
  * GPUs on one HGX/DGX baseboard: NVIDIA's baseboard nodes carry eight
@@ -44,5 +84,40 @@ struct nicfit_node_kind {
  */
 void nicfit_node_kind(const struct nicfit_gpu *gpu, int gpus_per_node, double backend_gbps,
 		      struct nicfit_node_kind *k);
+
+/*
+ * The back-end card's port as the link runs it (nicfit/compat.h): the
+ * catalog card's cage and lanes at gbps when that is below the card's top
+ * rate (a ConnectX-3 run at FDR 56); with no catalog card, a generic port
+ * of that rate that takes the switch port sw's lanes. Never fails.
+ */
+void nicfit_node_kind_port(const struct nicfit_nic *nic, double gbps, const struct nicfit_port *sw,
+			   struct nicfit_port *out);
+
+/*
+ * The back-end switch a node gets when the request names none: the one
+ * `nicfit plan` (R7) and `nicfit cluster --server ID --racks N` both take.
+ * A rack-scale server whose catalog rack names the switch of its
+ * reference design (rack.fabric_switch: the DGX SuperPOD GB200's QM9700)
+ * gets it when it runs `fabric` ("infiniband" or "ethernet") and its
+ * ports meet the card; else the catalog's smallest switch of the fabric
+ * that takes all `links` server links, one whose lanes meet the card's
+ * directly before one that needs optics at both ends; when none takes
+ * them all, the one that takes the most, for leaves and spines; between
+ * equals, one with lossless (PFC/ECN) support. *split gets the card ports
+ * per switch port. NULL when no catalog switch of the fabric meets the
+ * card (the caller plans a generic one).
+ */
+const struct nicfit_switch *nicfit_node_kind_switch(const struct nicfit_catalog *cat,
+						    const struct nicfit_server *sv,
+						    const char *fabric, const struct nicfit_nic *nic,
+						    double gbps, long links, int *split);
+
+/*
+ * Whether a built-in compute NIC ships in InfiniBand mode: an NVIDIA VPI
+ * card (a DGX's or an NVL72 tray's ConnectX), whose server's back end is
+ * then InfiniBand unless the request says otherwise.
+ */
+int nicfit_node_kind_builtin_ib(const struct nicfit_nic *builtin);
 
 #endif

@@ -473,6 +473,7 @@ static const struct nicfit__field server_layout[] = {
 	L_INT(nicfit_server, rack_trays), L_INT(nicfit_server, rack_switch_trays),
 	L_INT(nicfit_server, rack_mgmt_switches), L_DBL(nicfit_server, rack_kw),
 	L_STR(nicfit_server, rack_cooling), L_INT(nicfit_server, rack_racks),
+	L_STR(nicfit_server, rack_fabric_switch), L_INT(nicfit_server, rack_su_racks),
 	L_SUBS(nicfit_server, risers, nicfit_riser_config, riser_config_layout),
 	L_INT(nicfit_server, nrisers),
 	L_END
@@ -494,6 +495,8 @@ static void fill_server(struct nicfit_server *s, json_t *o)
 	s->rack_kw = gn(rk, "kw", 0);
 	s->rack_cooling = gs(rk, "cooling");
 	s->rack_racks = gi(rk, "racks", 1);
+	s->rack_fabric_switch = gs(rk, "fabric_switch");
+	s->rack_su_racks = gi(rk, "su_racks", 0);
 	for (i = 0; i < json_array_size(sw) && s->nswitches < NICFIT_MAX_PCIE_SWITCHES; i++) {
 		json_t *x = json_array_get(sw, i);
 		struct nicfit_pcie_switch *w = &s->switches[s->nswitches++];

@@ -251,6 +251,8 @@ static const struct field rack_fields[] = {
 	{ "kw", F_NUM, 0, 0.1, 2000, NULL, NULL },
 	{ "cooling", F_STR, 0, 0, 0, NULL, coolings },
 	{ "racks", F_INT, 0, 1, 8, NULL, NULL },
+	{ "fabric_switch", F_STR, 0, 1, 63, NULL, NULL },
+	{ "su_racks", F_INT, 0, 1, 64, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 

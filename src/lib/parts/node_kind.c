@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "nicfit/catalog.h"
+#include "nicfit/compat.h"
 #include "core/node_kind_int.h"
 
 /*
@@ -52,4 +53,157 @@ void nicfit_node_kind(const struct nicfit_gpu *gpu, int gpus_per_node, double ba
 	k->source = backend_gbps >= BACKEND_800G ?
 		    "NVIDIA's DGX/HGX B300 design" :
 		    "NVIDIA's HGX H100/H200/B200 reference architecture";
+}
+
+/* ---- the back-end switch ---------------------------------------------------- */
+
+/*
+ * Port, lane and cable speeds are catalog figures (25, 100, 53.125...):
+ * two are the same speed within a hundredth of a Gb/s.
+ */
+#define SPEED_MATCH_GBPS 0.01
+
+/* nicfit cluster assumes the same generic port for a rate given alone. */
+void nicfit_node_kind_port(const struct nicfit_nic *nic, double gbps, const struct nicfit_port *sw,
+			 struct nicfit_port *out)
+{
+	struct nicfit_lanes l;
+
+	if (!nic) {
+		nicfit_port_generic(NULL, gbps, 0, 1, sw, out);
+		return;
+	}
+	nicfit_port_of_nic(nic, out);
+	if (gbps < out->gbps - SPEED_MATCH_GBPS) {
+		if (!nicfit_lanes_of(out->cage, gbps, &l))
+			out->l = l;
+		out->gbps = gbps;
+	}
+}
+
+/*
+ * A catalog switch for `links` server links of `gbps` each on `fabric`,
+ * judged by what its ports take of the card's link as lanes (compat.c's
+ * nicfit_port_match(), the rule nicfit cluster sizes with), not by its
+ * rate alone: an NDR twin-port cage takes two HDR ports, not the four its
+ * NDR200 split mode lists; a Spectrum-4 cage splits for a 400G
+ * ConnectX-7, a Spectrum-3 QSFP-DD (8 x 50G) meets it only through a pair
+ * of optics. The smallest switch that takes every link, one whose lanes
+ * meet the card's directly first (copper or one AOC per link, as NVIDIA's
+ * LinkX guides pair them), one that needs optics at both ends only when
+ * none does; when none takes every link, the one that takes the most for
+ * a leaf-spine fabric, direct before optics again. Between two that are
+ * otherwise equal, the one the catalog lists PFC/ECN for: RoCE needs a
+ * lossless fabric, and a switch whose lossless support no source confirms
+ * (the Arista entries) would add a warning the equal NVIDIA one does not
+ * need; on InfiniBand no switch carries the flag, so nothing changes there.
+ * A scheduled fabric's leaf or cell switch is never picked: it is a design of
+ * its own, which nicfit cluster --switch names.
+ * NULL when no catalog
+ * switch of the fabric meets the card at all; *split gets the card ports
+ * per switch port.
+ */
+static const struct nicfit_switch *pick_switch(const struct nicfit_catalog *cat,
+					       const char *fabric, const struct nicfit_nic *nic,
+					       double gbps, long links, int *split)
+{
+	const struct nicfit_switch *best = NULL, *largest = NULL;
+	long best_ports = 0, largest_ports = 0;
+	int best_split = 1, largest_split = 1;
+	enum nicfit_match_kind best_kind = NICFIT_MATCH_NONE, largest_kind = NICFIT_MATCH_NONE;
+	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_SWITCH);
+
+	for (i = 0; i < count; i++) {
+		const struct nicfit_switch *s = nicfit_catalog_switch(cat, i);
+		struct nicfit_port sp, np;
+		struct nicfit_port_match m;
+		long ports;
+
+		/* a scheduled fabric is a design of its own: cluster --switch names it */
+		if (strcmp(s->fabric, fabric) || s->scheduled)
+			continue;
+		nicfit_port_of_switch(s, &sp);
+		nicfit_node_kind_port(nic, gbps, &sp, &np);
+		if (nicfit_port_match(&np, &sp, 1, &m) == NICFIT_MATCH_NONE)
+			continue;
+		ports = s->ports * m.per_port;
+		if (s->max_logical_ports && ports > s->max_logical_ports)
+			ports = s->max_logical_ports;
+		/* direct before optics, then the most ports */
+		if (!largest || m.kind < largest_kind ||
+		    (m.kind == largest_kind && (ports > largest_ports ||
+						(ports == largest_ports && s->lossless &&
+						 !largest->lossless)))) {
+			largest = s;
+			largest_kind = m.kind;
+			largest_ports = ports;
+			largest_split = m.per_port;
+		}
+		if (ports < links)
+			continue;
+		/* direct before optics, then the fewest ports, the fewest legs per port, lossless */
+		if (!best || m.kind < best_kind ||
+		    (m.kind == best_kind &&
+		     (ports < best_ports ||
+		      (ports == best_ports && (m.per_port < best_split ||
+					       (m.per_port == best_split && s->lossless &&
+						!best->lossless)))))) {
+			best = s;
+			best_kind = m.kind;
+			best_ports = ports;
+			best_split = m.per_port;
+		}
+	}
+	if (best) {
+		*split = best_split;
+		return best;
+	}
+	*split = largest_split;
+	return largest;
+}
+
+/*
+ * The switch of a rack-scale system's reference design (rack.fabric_switch)
+ * when it runs the fabric and its ports take the card's link; NULL when
+ * there is none, or it does not.
+ */
+static const struct nicfit_switch *design_switch(const struct nicfit_catalog *cat,
+						 const struct nicfit_server *sv, const char *fabric,
+						 const struct nicfit_nic *nic, double gbps, int *split)
+{
+	const struct nicfit_switch *s;
+	struct nicfit_port sp, np;
+	struct nicfit_port_match m;
+
+	if (!sv || !sv->rack_trays || !sv->rack_fabric_switch)
+		return NULL;
+	s = nicfit_catalog_find_switch(cat, sv->rack_fabric_switch, NULL, NULL);
+	if (!s || strcmp(s->fabric, fabric))
+		return NULL;
+	nicfit_port_of_switch(s, &sp);
+	nicfit_node_kind_port(nic, gbps, &sp, &np);
+	if (nicfit_port_match(&np, &sp, 1, &m) == NICFIT_MATCH_NONE)
+		return NULL;
+	*split = m.per_port;
+	return s;
+}
+
+const struct nicfit_switch *nicfit_node_kind_switch(const struct nicfit_catalog *cat,
+						    const struct nicfit_server *sv,
+						    const char *fabric, const struct nicfit_nic *nic,
+						    double gbps, long links, int *split)
+{
+	const struct nicfit_switch *s;
+
+	*split = 1;
+	if (!cat || !fabric)
+		return NULL;
+	s = design_switch(cat, sv, fabric, nic, gbps, split);
+	return s ? s : pick_switch(cat, fabric, nic, gbps, links, split);
+}
+
+int nicfit_node_kind_builtin_ib(const struct nicfit_nic *builtin)
+{
+	return builtin && (builtin->rdma & NICFIT_RDMA_IB) && builtin->vendor &&
+	       !strcmp(builtin->vendor, "NVIDIA");
 }

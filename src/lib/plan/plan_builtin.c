@@ -12,6 +12,7 @@
  */
 #include <string.h>
 
+#include "core/node_kind_int.h"
 #include "plan/plan_int.h"
 
 /*
@@ -94,6 +95,5 @@ int nicfit__plan_rule_builtin(struct nicfit_plan *p, const struct nicfit_nic *bu
  */
 int nicfit__plan_builtin_fabric_ib(const struct nicfit_nic *builtin)
 {
-	return builtin && (builtin->rdma & NICFIT_RDMA_IB) && builtin->vendor &&
-	       !strcmp(builtin->vendor, "NVIDIA");
+	return nicfit_node_kind_builtin_ib(builtin);
 }

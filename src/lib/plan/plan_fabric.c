@@ -12,6 +12,7 @@
 
 #include "nicfit/cluster.h"
 #include "nicfit/partno.h"
+#include "core/node_kind_int.h"
 #include "core/num_int.h"
 #include "plan/plan_int.h"
 
@@ -277,115 +278,6 @@ static void add_cable(struct nicfit_plan *p, const char *link, const struct nicf
 }
 
 /*
- * The port speed (or breakout leg speed) a switch offers for a card of g
- * Gb/s: 1 when its ports run at g, n when they split n ways to g, 0 when
- * they do neither.
- */
-/*
- * The back-end card's port as the link runs it (nicfit/compat.h): the
- * catalog card's cage and lanes, at the plan's port rate when that is
- * below the card's top rate (a ConnectX-3 run at FDR 56); with no catalog
- * card, a generic port of that rate that takes the switch's own lanes, as
- * nicfit cluster assumes for a rate given alone.
- */
-static void backend_port(const struct nicfit_nic *nic, double gbps, const struct nicfit_port *sw,
-			 struct nicfit_port *out)
-{
-	struct nicfit_lanes l;
-
-	if (!nic) {
-		nicfit_port_generic(NULL, gbps, 0, 1, sw, out);
-		return;
-	}
-	nicfit_port_of_nic(nic, out);
-	if (gbps < out->gbps - SPEED_MATCH_GBPS) {
-		if (!nicfit_lanes_of(out->cage, gbps, &l))
-			out->l = l;
-		out->gbps = gbps;
-	}
-}
-
-/*
- * A catalog switch for `links` server links of `gbps` each on `fabric`,
- * judged by what its ports take of the card's link as lanes (compat.c's
- * nicfit_port_match(), the rule nicfit cluster sizes with), not by its
- * rate alone: an NDR twin-port cage takes two HDR ports, not the four its
- * NDR200 split mode lists; a Spectrum-4 cage splits for a 400G
- * ConnectX-7, a Spectrum-3 QSFP-DD (8 x 50G) meets it only through a pair
- * of optics. The smallest switch that takes every link, one whose lanes
- * meet the card's directly first (copper or one AOC per link, as NVIDIA's
- * LinkX guides pair them), one that needs optics at both ends only when
- * none does; when none takes every link, the one that takes the most for
- * a leaf-spine fabric, direct before optics again. Between two that are
- * otherwise equal, the one the catalog lists PFC/ECN for: RoCE needs a
- * lossless fabric, and a switch whose lossless support no source confirms
- * (the Arista entries) would add a warning the equal NVIDIA one does not
- * need; on InfiniBand no switch carries the flag, so nothing changes there.
- * A scheduled fabric's leaf or cell switch is never picked: it is a design of
- * its own, which nicfit cluster --switch names.
- * NULL when no catalog
- * switch of the fabric meets the card at all; *split gets the card ports
- * per switch port.
- */
-static const struct nicfit_switch *pick_switch(const struct nicfit_catalog *cat,
-					       const char *fabric, const struct nicfit_nic *nic,
-					       double gbps, int links, int *split)
-{
-	const struct nicfit_switch *best = NULL, *largest = NULL;
-	int best_ports = 0, best_split = 1, largest_ports = 0, largest_split = 1;
-	enum nicfit_match_kind best_kind = NICFIT_MATCH_NONE, largest_kind = NICFIT_MATCH_NONE;
-	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_SWITCH);
-
-	for (i = 0; i < count; i++) {
-		const struct nicfit_switch *s = nicfit_catalog_switch(cat, i);
-		struct nicfit_port sp, np;
-		struct nicfit_port_match m;
-		int ports;
-
-		/* a scheduled fabric is a design of its own: cluster --switch names it */
-		if (strcmp(s->fabric, fabric) || s->scheduled)
-			continue;
-		nicfit_port_of_switch(s, &sp);
-		backend_port(nic, gbps, &sp, &np);
-		if (nicfit_port_match(&np, &sp, 1, &m) == NICFIT_MATCH_NONE)
-			continue;
-		ports = s->ports * m.per_port;
-		if (s->max_logical_ports && ports > s->max_logical_ports)
-			ports = s->max_logical_ports;
-		/* direct before optics, then the most ports */
-		if (!largest || m.kind < largest_kind ||
-		    (m.kind == largest_kind && (ports > largest_ports ||
-						(ports == largest_ports && s->lossless &&
-						 !largest->lossless)))) {
-			largest = s;
-			largest_kind = m.kind;
-			largest_ports = ports;
-			largest_split = m.per_port;
-		}
-		if (ports < links)
-			continue;
-		/* direct before optics, then the fewest ports, the fewest legs per port, lossless */
-		if (!best || m.kind < best_kind ||
-		    (m.kind == best_kind &&
-		     (ports < best_ports ||
-		      (ports == best_ports && (m.per_port < best_split ||
-					       (m.per_port == best_split && s->lossless &&
-						!best->lossless)))))) {
-			best = s;
-			best_kind = m.kind;
-			best_ports = ports;
-			best_split = m.per_port;
-		}
-	}
-	if (best) {
-		*split = best_split;
-		return best;
-	}
-	*split = largest_split;
-	return largest;
-}
-
-/*
  * The cluster's findings about the back-end fabric (blocking, breakout
  * cables not verified...) join the plan's under their own codes, which
  * the registry lists as raised by both engines.
@@ -430,7 +322,7 @@ static int check_given_switch(struct nicfit_plan *p, const struct nicfit_switch 
 	struct nicfit_port_match m;
 
 	nicfit_port_of_switch(sw, &sp);
-	backend_port(p->be_nic, p->be_port_gbps, &sp, &np);
+	nicfit_node_kind_port(p->be_nic, p->be_port_gbps, &sp, &np);
 	if (nicfit_port_match(&np, &sp, 1, &m) == NICFIT_MATCH_NONE) {
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_SWITCH_SPEED,
 				  "a switch whose ports (or split legs) run the card's lanes",
@@ -499,6 +391,7 @@ static int size_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	const struct nicfit_plan_input *in = &p->in;
 	struct nicfit_cluster_input ci;
 	struct nicfit_error err;
+	int u;
 
 	nicfit_cluster_input_default(&ci);
 	ci.nodes = in->servers;
@@ -521,6 +414,11 @@ static int size_backend(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	ci.net[NICFIT_NET_FRONTEND].links_per_node = 0;
 	ci.net[NICFIT_NET_OOB].links_per_node = 0;
 	ci.mgmt_ports = 0;
+	/* a rack-scale server: its racks as nicfit cluster --racks lays them out, its
+	 * trays at their height */
+	nicfit_cluster_input_rack(&ci, in->server);
+	if (ci.rack_leaves && in->server->form && sscanf(in->server->form, "%dU", &u) == 1 && u > 0)
+		ci.layout.node_u = u;
 	nicfit_error_clear(&err);
 	if (nicfit_cluster_size(&ci, cat, cl, &err)) {
 		nicfit__plan_find(p, NICFIT_SEV_CRITICAL, NICFIT_CODE_FABRIC_TOO_LARGE,
@@ -648,8 +546,8 @@ static void plan_backend_fabric(const struct nicfit_catalog *cat, struct nicfit_
 	if (sw && !check_given_switch(p, sw, fabric))
 		return;
 	if (!sw)
-		sw = pick_switch(cat, fabric, p->be_nic, p->be_port_gbps,
-				 in->servers * p->be_cards * p->be_ports, &split);
+		sw = nicfit_node_kind_switch(cat, in->server, fabric, p->be_nic, p->be_port_gbps,
+					     (long)in->servers * p->be_cards * p->be_ports, &split);
 	cl = calloc(1, sizeof(*cl));
 	if (!cl) {
 		p->findings.oom = 1;
@@ -726,7 +624,7 @@ static int back_to_back_cages(const struct nicfit_catalog *cat, struct nicfit_pl
 		return 0;
 	for (cages = 0, i = 0; i < p->be_cards; i++)
 		cages += cage[i] == i;
-	backend_port(p->be_nic, p->be_port_gbps, NULL, &np);
+	nicfit_node_kind_port(p->be_nic, p->be_port_gbps, NULL, &np);
 	np.per_cage = per;
 	np.finned = finned;
 	for (k = 0; k < count && !dac; k++) {
@@ -799,7 +697,7 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 	const struct nicfit_plan_input *in = &p->in;
 	const struct nicfit_cable *c;
 	const char *fe_cage, *coding = NULL;
-	int n = in->servers;
+	int n = in->servers, swt;
 	char why[120];
 
 	/* front end: one link per server to the top-of-rack switch, none when converged */
@@ -869,10 +767,14 @@ void nicfit__plan_cables(const struct nicfit_catalog *cat, struct nicfit_plan *p
 		}
 	}
 
-	/* OOB: one RJ45 per server to the management switch */
+	/* OOB: one RJ45 per server to the management switch, and one per NVLink
+	 * switch tray of a rack-scale system's racks (their own BMCs) */
 	c = pick_cable(cat, "RJ45", "RJ45", 1, 1, in->rack_cable_m, NULL, NULL);
 	if (!c)
 		c = pick_cable(cat, "RJ45", "RJ45", 10, 1, in->rack_cable_m, NULL, NULL);
-	add_cable(p, "oob", c, "RJ45", "RJ45", p->oob_gbps, in->rack_cable_m, n,
+	swt = in->server && in->server->rack_trays ?
+	      nicfit__plan_racks(p) * in->server->rack_switch_trays : 0;
+	add_cable(p, "oob", c, "RJ45", "RJ45", p->oob_gbps, in->rack_cable_m, n + swt,
+		  swt ? "BMC to management switch: compute trays and NVLink switch trays" :
 		  "BMC to management switch");
 }

@@ -119,14 +119,14 @@ void nicfit__plan_rack_text(struct nicfit_emit *e, const struct nicfit_plan *p, 
 	if (p->st_nic)
 		nicfit_emit_printf(e, "           north-south: %d x %s a tray, %d a %s, to two switches\n",
 				   p->st_cards, p->st_nic->part, p->st_cards * sv->rack_trays, u);
+	nicfit_emit_printf(e, "           management: %d tray BMCs and %d switch-tray BMCs a %s, one "
+			      "OOB port each (%d in all)", sv->rack_trays, sv->rack_switch_trays, u,
+			   (sv->rack_trays + sv->rack_switch_trays) * racks);
 	if (sv->rack_mgmt_switches > 0)
-		nicfit_emit_printf(e, "           management: %d tray BMCs and %d switch-tray BMCs a %s "
-				      "to its %d management switches\n", sv->rack_trays,
-				   sv->rack_switch_trays, u, sv->rack_mgmt_switches);
+		nicfit_emit_printf(e, "; the %s holds %d management switches\n", u,
+				   sv->rack_mgmt_switches);
 	else
-		nicfit_emit_printf(e, "           management: %d tray BMCs and %d switch-tray BMCs a %s "
-				      "(its management switches: not in the catalog's source)\n",
-				   sv->rack_trays, sv->rack_switch_trays, u);
+		nicfit_emit_printf(e, "; its management switches: not in the catalog's source\n");
 	if (sv->rack_kw > 0)
 		nicfit_emit_printf(e, "           power: %g kW a rack, %g kW in all%s%s\n", sv->rack_kw,
 				   sv->rack_kw * racks, sv->rack_cooling ? ", cooling: " : "",
@@ -153,6 +153,7 @@ void nicfit__plan_rack_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_int(e, "gpus_per_rack", sv->rack_trays * in->gpus_per_server);
 	nicfit_emit_int(e, "switch_trays_per_rack", sv->rack_switch_trays);
 	nicfit_emit_int(e, "mgmt_switches_per_rack", sv->rack_mgmt_switches);
+	nicfit_emit_int(e, "bmcs_per_rack", sv->rack_trays + sv->rack_switch_trays);
 	nicfit_emit_int(e, "scaleout_ports_per_rack",
 			p->backend_needed && p->be_nic ? sv->rack_trays * p->be_cards * p->be_ports : 0);
 	nicfit_emit_int(e, "northsouth_nics_per_rack", p->st_nic ? p->st_cards * sv->rack_trays : 0);
