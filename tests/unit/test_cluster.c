@@ -1393,6 +1393,28 @@ static void gb200_rail_pods_and_bmcs(void **state)
 	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), 0);
 	assert_int_equal(c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_LEAF].switches, 8);
 	assert_int_equal(c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_SPINE].switches, 4);
+	/* XDR on catalog optics, no generic link: a twin-port MMS4A00 per switch cage, an
+	 * MMS4A20 per ConnectX-8, MMS4A00 at both ends of every leaf-spine link */
+	{
+		size_t k;
+		long nic_optics = 0, switch_optics = 0, generic = 0;
+
+		for (k = 0; k < c.ncables; k++) {
+			const struct nicfit_cluster_cable *x = &c.cables[k];
+
+			if (x->net != NICFIT_NET_BACKEND)
+				continue;
+			if (!strcmp(x->part, "mms4a20-xm800"))
+				nic_optics += x->qty;
+			else if (!strcmp(x->part, "mms4a00-xm"))
+				switch_optics += x->qty;
+			else if (!x->cat && strcmp(x->type, "fiber"))
+				generic++;
+		}
+		assert_int_equal(nic_optics, 576);
+		assert_int_equal(switch_optics, 288 + 2 * 576 / 2);
+		assert_int_equal(generic, 0);
+	}
 	nicfit_cluster_release(&c);
 	nicfit_spec_release(&spec);
 }

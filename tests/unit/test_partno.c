@@ -476,6 +476,14 @@ static void supernic_skus(void **state)
 	assert_int_equal(p.crypto, -1);
 	assert_int_equal(nicfit_decode(NULL, "900-9D3B6-00ZZ", &p, &err), NICFIT_E_DATA);
 	assert_non_null(strstr(err.msg, "not in nicfit's table"));
+	/* the B3220SH storage controller: model name only, from a secondary source */
+	assert_int_equal(nicfit_decode(NULL, "B3220SH", &p, &err), 0);
+	assert_int_equal(p.kind, NICFIT_PART_DPU);
+	assert_int_equal(p.ports, 2);
+	assert_near(p.port_gbps, 200, 1e-9);
+	assert_non_null(strstr(p.source, "secondary"));
+	assert_true(p.nunverified >= 3);
+	assert_null(strstr(p.notes[0], "give the 900-"));
 }
 
 /* RDMA by generation: ConnectX-3 RoCE v1 only, Pro v2; MLNX_OFED 4.9 LTS the last stack. */

@@ -46,44 +46,64 @@ struct sku {
 	int crypto;             /* 1, 0, -1 not stated */
 	const char *unverified; /* a field no NVIDIA page confirms, or NULL */
 	const char *note;
+	const char *source;     /* NULL: the family's NVIDIA table; else a secondary source,
+				 * every port and PCIe fact then unverified */
 };
+
+/*
+ * The BlueField-3 B3220SH: no NVIDIA table nicfit read lists it or its SKU.
+ * Its description, as NVIDIA's product descriptions word it, is quoted in
+ * a public BlueField resource table (a Go test of model lookups, which
+ * cites NVIDIA's BlueField-3 DPU controller guide for 16 Arm cores and
+ * 48 GB); it is read by model name only.
+ */
+#define B3220SH_SRC "secondary (unverified): NVIDIA's description 'BlueField-3 B3220SH " \
+	"E-Series FHHL Storage Controller, 200GbE (default mode) / NDR200 IB, Dual-port QSFP112, " \
+	"PCIe Gen5.0 x16 with x16 PCIe extension option, 16 Arm cores, 48GB on-board DDR, " \
+	"integrated BMC' as a public BlueField model table quotes it, citing " \
+	"https://docs.nvidia.com/networking/display/bf3dpucontroller"
+
 
 static const struct sku skus[] = {
 	{ "900-9X81Q-00CN", "C8240", "ConnectX-8 SuperNIC", 0, 2, "QSFP112", 400, "NDR", 6, 16, -1,
-	  "port_gbps", "Socket Direct / Multi-Host through a PCIe extension card (MCIO)." },
+	  "port_gbps", "Socket Direct / Multi-Host through a PCIe extension card (MCIO).", NULL },
 	{ "900-9X81Q-00CV", "C8220", "ConnectX-8 SuperNIC", 0, 2, "QSFP112", 200, "NDR200", 6, 16, -1,
-	  "port_gbps", "Socket Direct / Multi-Host through a PCIe extension card (MCIO)." },
+	  "port_gbps", "Socket Direct / Multi-Host through a PCIe extension card (MCIO).", NULL },
 	{ "900-9X81E-00EX", "C8180", "ConnectX-8 SuperNIC", 0, 1, "OSFP", 800, "XDR", 6, 16, -1, NULL,
 	  "800Gb/s is XDR InfiniBand; on Ethernet the port runs 2 x 400GbE (800GbE is not "
-	  "supported on a single port)." },
+	  "supported on a single port).", NULL },
 	{ "900-9D3B6-00CV", "B3220", "BlueField-3", 1, 2, "QSFP112", 200, "NDR200", 5, 16, 1, NULL,
-	  "P-Series FHHL; 16 Arm cores, 32 GB DDR; x16 PCIe extension option." },
+	  "P-Series FHHL; 16 Arm cores, 32 GB DDR; x16 PCIe extension option.", NULL },
 	{ "900-9D3B6-00SV", "B3220", "BlueField-3", 1, 2, "QSFP112", 200, "NDR200", 5, 16, 0, NULL,
-	  "P-Series FHHL; 16 Arm cores, 32 GB DDR; x16 PCIe extension option." },
+	  "P-Series FHHL; 16 Arm cores, 32 GB DDR; x16 PCIe extension option.", NULL },
 	{ "900-9D3B6-00CN", "B3240", "BlueField-3", 1, 2, "QSFP112", 400, "NDR", 5, 16, 1, NULL,
-	  "P-Series dual-slot FHHL; 16 Arm cores, 32 GB DDR." },
+	  "P-Series dual-slot FHHL; 16 Arm cores, 32 GB DDR.", NULL },
 	{ "900-9D3B6-00SN", "B3240", "BlueField-3", 1, 2, "QSFP112", 400, "NDR", 5, 16, 0, NULL,
-	  "P-Series dual-slot FHHL; 16 Arm cores, 32 GB DDR." },
+	  "P-Series dual-slot FHHL; 16 Arm cores, 32 GB DDR.", NULL },
 	{ "900-9D3B6-00CC", "B3210", "BlueField-3", 1, 2, "QSFP112", 100, "HDR100", 5, 16, 1, NULL,
-	  "P-Series FHHL; 16 Arm cores, 32 GB DDR." },
+	  "P-Series FHHL; 16 Arm cores, 32 GB DDR.", NULL },
 	{ "900-9D3B6-00SC", "B3210", "BlueField-3", 1, 2, "QSFP112", 100, "HDR100", 5, 16, 0, NULL,
-	  "P-Series FHHL; 16 Arm cores, 32 GB DDR." },
+	  "P-Series FHHL; 16 Arm cores, 32 GB DDR.", NULL },
 	{ "900-9D3B4-00CC", "B3210L", "BlueField-3", 1, 2, "QSFP112", 100, "HDR100", 4, 16, 1, NULL,
-	  "E-Series FHHL; 8 Arm cores, 16 GB DDR." },
+	  "E-Series FHHL; 8 Arm cores, 16 GB DDR.", NULL },
 	{ "900-9D3B4-00SC", "B3210L", "BlueField-3", 1, 2, "QSFP112", 100, "HDR100", 4, 16, 0, NULL,
-	  "E-Series FHHL; 8 Arm cores, 16 GB DDR." },
+	  "E-Series FHHL; 8 Arm cores, 16 GB DDR.", NULL },
 	{ "900-9D3B4-00PN", "B3140L", "BlueField-3", 1, 1, "QSFP112", 400, "NDR", 5, 16, -1, NULL,
-	  "E-Series FHHL; 8 Arm cores, 16 GB DDR." },
+	  "E-Series FHHL; 8 Arm cores, 16 GB DDR.", NULL },
 	{ "900-9D3D4-00EN", "B3140H", "BlueField-3 SuperNIC", 0, 1, "QSFP112", 400, "NDR", 5, 16, -1,
 	  "port_gbps", "The east-west SuperNIC of Spectrum-X, one per GPU; one 400G port and half "
-	  "height read from the model name (UNVERIFIED)." },
+	  "height read from the model name (UNVERIFIED).", NULL },
 	{ "900-9D3D4-00NN", "B3140H", "BlueField-3 SuperNIC", 0, 1, "QSFP112", 400, "NDR", 5, 16, -1,
 	  "port_gbps", "The east-west SuperNIC of Spectrum-X, one per GPU; one 400G port and half "
-	  "height read from the model name (UNVERIFIED)." },
+	  "height read from the model name (UNVERIFIED).", NULL },
 	{ "900-9D3B4-00CV", "B3220L", "BlueField-3 SuperNIC", 0, 2, "QSFP112", 200, "NDR200", 5, 16, -1,
-	  "port_gbps", "Two 200G ports read from the model name, as the B3220 DPU's (UNVERIFIED)." },
+	  "port_gbps", "Two 200G ports read from the model name, as the B3220 DPU's (UNVERIFIED).", NULL },
 	{ "900-9D3B4-00SV", "B3220L", "BlueField-3 SuperNIC", 0, 2, "QSFP112", 200, "NDR200", 5, 16, -1,
-	  "port_gbps", "Two 200G ports read from the model name, as the B3220 DPU's (UNVERIFIED)." },
+	  "port_gbps", "Two 200G ports read from the model name, as the B3220 DPU's (UNVERIFIED).", NULL },
+	{ NULL, "B3220SH", "BlueField-3", 1, 2, "QSFP112", 200, "NDR200", 5, 16, -1, "ports",
+	  "E-Series FHHL storage controller, self-hosted: its 16 Arm cores (48 GB DDR) are the PCIe "
+	  "root complex of the devices behind it, with no x86 host; not a SuperNIC, and not an "
+	  "east-west NIC for GPU servers. No SKU found: give the model name.", B3220SH_SRC },
 };
 
 static void fill(struct nicfit_part *p, const struct sku *k, int by_model)
@@ -105,14 +125,18 @@ static void fill(struct nicfit_part *p, const struct sku *k, int by_model)
 	       k->dpu || (!strncmp(k->family, "BlueField", 9) &&
 			  k->model[strlen(k->model) - 1] != 'H') ? "pcie-fhhl" : "pcie-hhhl");
 	setstr(p->driver, sizeof(p->driver), "mlx5_core");
-	setstr(p->source, sizeof(p->source), k->dpu ? DOCA_SRC :
+	setstr(p->source, sizeof(p->source), k->source ? k->source : k->dpu ? DOCA_SRC :
 	       !strncmp(k->family, "BlueField", 9) ? BF3_PORTS_SRC : CX8_SRC);
+	if (k->source) {
+		unverified(p, "port_gbps");
+		unverified(p, "pcie_gen");
+	}
 	snprintf(p->name, sizeof(p->name), "NVIDIA %s %s%s", k->family, k->model,
 		 k->dpu ? " DPU" : "");
 	if (k->unverified)
 		unverified(p, k->unverified);
 	note(p, "%s", k->note);
-	if (by_model)
+	if (by_model && k->sku)
 		note(p, "A model name covers several SKUs (crypto enabled or not): give the 900-... "
 			"SKU for those facts.");
 }
@@ -128,7 +152,7 @@ int nicfit__sku_decode(struct dec *d)
 
 	if (!strncmp(s, "900-", 4)) {
 		for (i = 0; i < sizeof(skus) / sizeof(skus[0]); i++)
-			if (!strncmp(s, skus[i].sku, 14) && (!s[14] || s[14] == '-')) {
+			if (skus[i].sku && !strncmp(s, skus[i].sku, 14) && (!s[14] || s[14] == '-')) {
 				fill(d->p, &skus[i], 0);
 				pos(d->p, skus[i].sku, "%s %s SKU", skus[i].family, skus[i].model);
 				if (s[14])
