@@ -1,0 +1,1 @@
+cluster --server gb200-nvl72 --racks 16

@@ -1,0 +1,1 @@
+cluster --server gb300-nvl72 --racks 8

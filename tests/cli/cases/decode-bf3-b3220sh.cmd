@@ -1,0 +1,1 @@
+decode B3220SH
