@@ -35,13 +35,14 @@ static void embedded_files_validate(void **state)
 /*
  * The servers and GPUs people own and buy: at least 30 real servers (not
  * the generic profiles) and 30 GPUs in the built-in catalog, each naming
- * where its facts come from.
+ * where its facts come from; among the real servers at least as many
+ * refurbished PCIe Gen3/Gen4 machines as current Gen5 ones.
  */
 static void thirty_servers_and_gpus_sourced(void **state)
 {
 	struct nicfit_catalog *cat;
 	struct nicfit_error err;
-	size_t i, real = 0;
+	size_t i, real = 0, older = 0, gen5 = 0;
 
 	(void)state;
 	nicfit_error_clear(&err);
@@ -51,9 +52,16 @@ static void thirty_servers_and_gpus_sourced(void **state)
 
 		assert_non_null(sv->e.source);
 		assert_true(strlen(sv->e.source) > 20);
-		real += !sv->generic;
+		if (sv->generic)
+			continue;
+		real++;
+		older += sv->pcie_gen == 3 || sv->pcie_gen == 4;
+		gen5 += sv->pcie_gen >= 5;
 	}
 	assert_true(real >= 30);
+	/* as many refurbished Gen3/Gen4 machines as current Gen5 ones */
+	if (older < gen5)
+		fail_msg("%zu real Gen3/Gen4 servers, %zu Gen5 ones", older, gen5);
 	assert_true(nicfit_catalog_count(cat, NICFIT_KIND_GPU) >= 30);
 	for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_GPU); i++) {
 		const struct nicfit_gpu *g = nicfit_catalog_gpu(cat, i);

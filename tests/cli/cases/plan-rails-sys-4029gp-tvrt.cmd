@@ -1,0 +1,1 @@
+plan --server sys-4029gp-tvrt --servers 2 --workload training --model llama-3-8b

@@ -1,0 +1,1 @@
+plan --server c4140 --gpu v100-pcie-32gb --gpus-per-server 4

@@ -1,0 +1,1 @@
+plan --server sys-4029gp-tvrt
