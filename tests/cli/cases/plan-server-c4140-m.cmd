@@ -1,0 +1,1 @@
+plan --server c4140-m
