@@ -8,6 +8,8 @@
 #include "unit.h"
 
 #include <jansson.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "nicfit/buf.h"
 #include "nicfit/emit.h"
@@ -577,6 +579,43 @@ static void escapes_at_every_position(void **state)
 			}
 }
 
+/*
+ * A string that ends just before an unmapped page is read without a fault
+ * and written whole, at every length up to 80 and every place its NUL
+ * can take in the last 16 bytes: the one-pass copy reads 16 bytes at a
+ * time and must not cross into a page the string does not reach.
+ */
+static void strings_at_page_end(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	size_t n, i;
+
+	(void)state;
+	assert_true(m != MAP_FAILED);
+	assert_int_equal(mprotect(m + page, (size_t)page, PROT_NONE), 0);
+	for (n = 0; n <= 80; n++) {
+		char *v = m + page - 1 - n, *x, want[256];
+		struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+
+		for (i = 0; i < n; i++)
+			v[i] = (char)('a' + (i * 5) % 26);
+		v[n] = '\0';
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "v", v);
+		nicfit_emit_begin_array(e, "a");
+		nicfit_emit_string(e, NULL, v);
+		nicfit_emit_end_array(e);
+		nicfit_emit_end_object(e);
+		x = finish(e);
+		snprintf(want, sizeof(want), "{\"v\":\"%s\",\"a\":[\"%s\"]}\n", v, v);
+		assert_string_equal(x, want);
+		free(x);
+	}
+	munmap(m, (size_t)page * 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -584,6 +623,7 @@ int main(void)
 		cmocka_unit_test(random_numbers_as_jansson),
 		cmocka_unit_test(escapes_at_every_position),
 		cmocka_unit_test(strings_as_jansson),
+		cmocka_unit_test(strings_at_page_end),
 		cmocka_unit_test(del_escaped),
 		cmocka_unit_test(malformed_utf8_kept),
 		cmocka_unit_test(nesting_and_tables_as_jansson),

@@ -670,6 +670,46 @@ static void escaped_bytes(struct nicfit_emit *e, const char *v, size_t n)
 static void string_general(struct nicfit_emit *e, const char *key, size_t klen, const char *v,
 			   size_t n);
 
+#if defined(__SSE2__) && !defined(NICFIT__STOP_PLAIN)
+/*
+ * The string v copied to d as its length is found, one pass where
+ * strlen() and then the check and copy took two: 16 bytes at a time, each
+ * block stored whole, until a block holds a byte JSON escapes, the NUL
+ * among them (a control). d has room bytes; no block is stored past them
+ * and the string must end before the last. Returns the length when the
+ * byte found is the NUL (d then holds the string), or SIZE_MAX when the
+ * string needs escapes, does not end within room, or the next block would
+ * cross into another page (where a string that ended before it may not
+ * be mapped): the caller then goes the two-pass way.
+ */
+static inline __attribute__((always_inline)) size_t plain_scan(char *d, const char *v,
+								size_t room)
+{
+	size_t i;
+
+	for (i = 0; i + 16 <= room; i += 16) {
+		__m128i x;
+		unsigned m;
+
+		if (((uintptr_t)(v + i) & 4095) > 4096 - 16)
+			return SIZE_MAX;
+		x = _mm_loadu_si128((const __m128i *)(const void *)(v + i));
+		_mm_storeu_si128((__m128i *)(void *)(d + i), x);
+		m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			_mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+				     _mm_cmpeq_epi8(x, _mm_set1_epi8('"'))),
+			_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')),
+				     _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)))));
+		if (m) {
+			size_t at = i + (size_t)__builtin_ctz(m);
+
+			return v[at] ? SIZE_MAX : at;
+		}
+	}
+	return SIZE_MAX;
+}
+#endif
+
 void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, const char *v)
 {
 	struct quick q;
@@ -680,6 +720,23 @@ void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, co
 		nicfit__json_raw(e, key, klen, "null", 4);
 		return;
 	}
+#if defined(__SSE2__) && !defined(NICFIT__STOP_PLAIN)
+	/* the key first, with room for a short value; the value's room is what the buffer has */
+	p = quick_put(e, key, klen, 32, &q);
+	if (p) {
+		/* the document may end at lim; the value's closing quote must fit before it */
+		struct nicfit_buf *b = &e->text;
+		size_t lim = b->cap - 1 < b->max ? b->cap - 1 : b->max;
+
+		n = plain_scan(p + 1, v, lim - (size_t)(p + 1 - b->data));
+		if (n != SIZE_MAX) {
+			p[0] = '"';
+			p[n + 1] = '"';
+			quick_done(e, &q, p + n + 2);
+			return;
+		}
+	}
+#endif
 	n = nicfit__strlen(v);
 	p = quick_put(e, key, klen, n + 2, &q);
 	if (p && nicfit__json_plain_put(p + 1, v, n)) {
