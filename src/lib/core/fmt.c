@@ -36,16 +36,26 @@ struct out {
 /*
  * Appends k bytes of s. Most pieces are a word or two (a run between
  * conversions, a name, a number): up to 16 bytes are copied as two words
- * (or halves, or bytes) that overlap, not through a call to memcpy().
+ * (or halves, or bytes) that overlap, up to 64 as blocks of 16, not
+ * through a call to memcpy().
  */
 static inline void put(struct out *o, const char *s, size_t k)
 {
 	size_t len = o->len;
 
-	if (k <= 16 && o->n > len && k < o->n - len) {
+	if (o->n > len && k < o->n - len) {
 		char *d = o->d + len;
 
-		if (k >= 8) {
+		if (k > 64) {
+			memcpy(d, s, k);
+		} else if (k > 16) {
+			/* a run of prose between conversions: blocks of 16, the last overlapping */
+			size_t i;
+
+			for (i = 0; i + 16 < k; i += 16)
+				memcpy(d + i, s + i, 16);
+			memcpy(d + k - 16, s + k - 16, 16);
+		} else if (k >= 8) {
 			memcpy(d, s, 8);
 			memcpy(d + k - 8, s + k - 8, 8);
 		} else if (k >= 4) {
@@ -119,7 +129,8 @@ static int round_scaled(double a, int d, unsigned long long *r)
 	x = d < 0 ? a / pow10_tab[-d] : a * pow10_tab[d];
 	if (!(x < 9007199254740992.0))
 		return -1;
-	fl = floor(x);
+	/* floor(x), 0 <= x < 2^53: the truncation is exact, without a call */
+	fl = (double)(unsigned long long)x;
 	fr = x - fl;
 	if (fabs(fr - 0.5) <= x * 1e-15 + 1e-300)
 		return -1;

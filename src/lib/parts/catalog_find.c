@@ -36,14 +36,15 @@ const struct nicfit_entry *nicfit__catalog_find_exact(const struct nicfit_catalo
 						      enum nicfit_kind k, const char *id)
 {
 	size_t lo = 0, hi = cat->k[k].n;
+	/* the ids in the views' order: the bisection reads no view but the one found */
+	const char *const *ids = hi ? nicfit__catalog_ids(cat, k) : NULL;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct nicfit_entry *e = nicfit_catalog_entry(cat, k, mid);
-		int c = strcmp(id, e->id);
+		int c = strcmp(id, ids[mid]);
 
 		if (!c)
-			return e;
+			return nicfit_catalog_entry(cat, k, mid);
 		if (c < 0)
 			hi = mid;
 		else
