@@ -1403,15 +1403,22 @@ static void plan_fmt_is_snprintf(void **state)
 		assert_int_equal(ra, rb);
 		assert_memory_equal(a, b, sizeof(a));
 	}
-	/* pieces of every length from 0 to 40 bytes, cut at every buffer size around them */
-	for (i = 0; i <= 40; i++) {
-		static const char text[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH";
-		char piece[48];
+	/*
+	 * pieces of every length from 0 to 140 bytes (copied as words, as
+	 * 16-byte blocks up to 64, by memcpy() past that), cut at every
+	 * buffer size around them
+	 */
+	for (i = 0; i <= 140; i++) {
+		static const char text[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH"
+					   "IJKLMNOPQRSTUVWXYZ)!@#$^&*(-=_+[]{};:,./<>?~"
+					   "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH"
+					   "ijklmnopqrst";
+		char piece[160];
 
 		memcpy(piece, text, (size_t)i);
 		piece[i] = '\0';
-		for (k = 0; k <= 64; k++) {
-			char a[80], b[80];
+		for (k = 0; k <= 2 * i + 16; k++) {
+			char a[304], b[304];
 			int ra, rb;
 
 			memset(a, 'z', sizeof(a));
