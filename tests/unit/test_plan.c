@@ -1435,8 +1435,8 @@ static void plan_fmt_is_snprintf(void **state)
  * nicfit__stop() and nicfit__strlen() read whole aligned blocks around a
  * text: texts that end on the last byte of a page, before a page that
  * cannot be read, at every start, with the stop byte at every place, as
- * strchr() and strlen() find them; and a format that ends there, through
- * nicfit__fmt().
+ * strchr() and strlen() find them; and a format that ends there, and a
+ * %s argument that does, through nicfit__fmt().
  */
 static void fmt_stops_at_page_ends(void **state)
 {
@@ -1457,6 +1457,16 @@ static void fmt_stops_at_page_ends(void **state)
 		*end = '\0';
 		assert_int_equal(nicfit__strlen(s), (size_t)len);
 		assert_ptr_equal(nicfit__stop(s, '%'), end);
+		/* the text as a %s argument, copied as it is measured, at every buffer size */
+		for (at = 0; at <= len + 20; at++) {
+			char a[96], b[96];
+
+			memset(a, 'z', sizeof(a));
+			memset(b, 'z', sizeof(b));
+			assert_int_equal(snprintf(a, (size_t)at, "[%s]", s),
+					 nicfit__fmt(b, (size_t)at, "[%s]", s));
+			assert_memory_equal(a, b, sizeof(a));
+		}
 		for (at = 0; at < len; at++) {
 			s[at] = '%';
 			assert_ptr_equal(nicfit__stop(s, '%'), s + at);
