@@ -208,14 +208,25 @@ static const struct nicfit_nic *pick_meeting(const struct nicfit_catalog *cat,
 			continue;
 		c.n = n;
 		c.ended = ended(n);
-		for (j = k++; j > 0 && cand_sorts_before(&c, &v[j - 1]); j--)
-			v[j] = v[j - 1];
-		v[j] = c;
+		v[k++] = c;
 	}
+	/*
+	 * Tried in cand_sorts_before() order (a total order: ids differ), each
+	 * next card selected from those left: the first tried usually meets
+	 * it, where sorting them all first compared every pair.
+	 */
 	for (i = 0; i < k && !hit; i++) {
 		struct nicfit_card card;
 		struct plan_choice c;
+		struct cand t;
+		size_t m = i;
 
+		for (j = i + 1; j < k; j++)
+			if (cand_sorts_before(&v[j], &v[m]))
+				m = j;
+		t = v[m];
+		v[m] = v[i];
+		v[i] = t;
 		nicfit__plan_fill_card(&card, v[i].n);
 		if (nicfit__plan_card_can_meet(p, &card, v[i].n, need) &&
 		    nicfit__plan_search_place_memo(p, memo, &card, v[i].n, ncards, need,
