@@ -445,10 +445,10 @@ static void training_add_gpus(struct nicfit_plan *p)
  * SYS-221GE-NR holds, not 11 of the 8 asked), as R1 counts them again
  * once the GPUs are placed (nicfit__plan_fit_placed).
  */
-static void training_servers(struct nicfit_plan *p)
+static void training_servers(struct nicfit_plan *p, int *alone)
 {
 	const struct nicfit_plan_input *in = &p->in;
-	int per = in->gpus_per_server, room = in->gpu ? nicfit__plan_gpus_alone(p) : per;
+	int per = in->gpus_per_server, room = in->gpu ? nicfit__plan_gpus_alone_memo(p, alone) : per;
 	int need = p->servers_needed;
 	char held[64];
 
@@ -482,12 +482,14 @@ static void training_servers(struct nicfit_plan *p)
 void nicfit__plan_rule_backend_needed(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
+	/* the GPUs the server holds alone: the same for training_servers() and R9's traffic */
+	int alone = NICFIT__PLAN_UNKNOWN;
 
 	if (!nicfit__plan_add_gpus_first(p))
 		training_add_gpus(p);
 	backend_by_workload(p);
 	if (nicfit__plan_is_training(in->workload) && p->fit_known)
-		training_servers(p);
+		training_servers(p, &alone);
 	if (!p->backend_needed || in->disagg)
 		return;
 	if (p->fit_known && p->servers_needed > in->servers &&
@@ -507,7 +509,7 @@ void nicfit__plan_rule_backend_needed(struct nicfit_plan *p)
 			    "Planned for %d servers, the fewest whose GPUs hold the model "
 			    "(%d %s asked).", p->servers_needed, asked, asked == 1 ? "was" : "were");
 	}
-	nicfit__plan_traffic(p);
+	nicfit__plan_traffic(p, &alone);
 }
 
 /* For --explain: the other triggers of R2, and why they did not fire. */

@@ -268,6 +268,13 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p);
 int nicfit__plan_search_gpus(const struct nicfit_plan *p, struct plan_choice *out);
 /* How many of the GPUs asked the server holds with no card (-1: out of memory). */
 int nicfit__plan_gpus_alone(const struct nicfit_plan *p);
+/*
+ * The same, worked out once for the calls that share *memo (which starts
+ * at NICFIT__PLAN_UNKNOWN) while the GPUs and the server asked stay as
+ * they are: R2 asks it twice.
+ */
+#define NICFIT__PLAN_UNKNOWN (-2)
+int nicfit__plan_gpus_alone_memo(const struct nicfit_plan *p, int *memo);
 /* R6's baseboard-partly-filled: fewer GPUs than a baseboard holds. */
 void nicfit__plan_find_baseboard_count(struct nicfit_plan *p);
 /* R6's too-many-gpus: the server holds room of the GPUs asked, whatever else it holds. */
@@ -337,14 +344,15 @@ int nicfit__plan_rdma_ok(const struct nicfit_plan *p, unsigned rdma);
 
 /*
  * plan_traffic.c: the job's step (R9's model, used by R5). _traffic works
- * out compute and traffic after R2, on the GPUs a server holds;
+ * out compute and traffic after R2, on the GPUs a server holds (*alone:
+ * nicfit__plan_gpus_alone_memo()'s memo, shared with R2's own count);
  * _traffic_placed works it out again when the back-end card R6 placed
  * left fewer (placed, beside the card in slot); _traffic_judge times it
  * over the back end R5 chose and says whether it hides (or what a
  * cheaper card would); _traffic_decide_gpus is R2's check that more GPUs in one server
  * would hold a model before it is split across servers.
  */
-void nicfit__plan_traffic(struct nicfit_plan *p);
+void nicfit__plan_traffic(struct nicfit_plan *p, int *alone);
 void nicfit__plan_traffic_placed(struct nicfit_plan *p, int placed, const char *slot);
 void nicfit__plan_traffic_judge(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 int nicfit__plan_add_gpus_first(struct nicfit_plan *p);

@@ -608,3 +608,10 @@ int nicfit__plan_gpus_alone(const struct nicfit_plan *p)
 		return -1;
 	return c.ngpu_placed;
 }
+
+int nicfit__plan_gpus_alone_memo(const struct nicfit_plan *p, int *memo)
+{
+	if (*memo == NICFIT__PLAN_UNKNOWN)
+		*memo = nicfit__plan_gpus_alone(p);
+	return *memo;
+}

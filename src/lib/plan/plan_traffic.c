@@ -193,7 +193,7 @@ static void step_no_gpus(struct nicfit_plan *p, const char *where)
  * then takes a GPU's slot too, _traffic_placed times it again on what is
  * left.
  */
-void nicfit__plan_traffic(struct nicfit_plan *p)
+void nicfit__plan_traffic(struct nicfit_plan *p, int *alone)
 {
 	const struct nicfit_plan_input *in = &p->in;
 	int per = in->gpus_per_server, room;
@@ -208,7 +208,7 @@ void nicfit__plan_traffic(struct nicfit_plan *p)
 			    "the back end hides its traffic, are not worked out.", in->gpu->e.name);
 		return;
 	}
-	room = nicfit__plan_gpus_alone(p);
+	room = nicfit__plan_gpus_alone_memo(p, alone);
 	if (room < 0) {
 		p->findings.oom = 1;
 		return;
