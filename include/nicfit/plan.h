@@ -148,6 +148,7 @@ struct nicfit_plan_cable {
 	char ends[64];      /* "QSFP28 - QSFP28" */
 	double length_m;
 	int qty;
+	const struct nicfit_cable *cable; /* the catalog's entry (id), NULL for none */
 };
 
 struct nicfit_plan_slotuse {

@@ -264,6 +264,7 @@ static void add_cable(struct nicfit_plan *p, const char *link, const struct nicf
 	nicfit__plan_str_add(&t, b);
 	if (c) {
 		nicfit__plan_copy(x->id, sizeof(x->id), c->e.id);
+		x->cable = c;
 		nicfit__plan_copy(x->part, sizeof(x->part), c->part ? c->part : c->e.id);
 		nicfit__plan_str_init(&t, x->description, sizeof(x->description));
 		nicfit__plan_str_add(&t, c->e.name);
@@ -481,6 +482,7 @@ static void carry_cluster_cables(struct nicfit_plan *p, const struct nicfit_clus
 		nicfit__plan_copy(x->link, sizeof(x->link), cc->level == NICFIT_LINK_HOST ? "backend" :
 			 "backend-fabric");
 		nicfit__plan_copy(x->id, sizeof(x->id), cc->cat ? cc->cat->e.id : "");
+		x->cable = cc->cat;
 		nicfit__plan_copy(x->part, sizeof(x->part), cc->cat && cc->cat->part ? cc->cat->part : cc->part);
 		nicfit__plan_copy(x->description, sizeof(x->description), cc->description);
 		nicfit__plan_copy(x->ends, sizeof(x->ends), cc->cat ? "" : cc->type);

@@ -350,7 +350,9 @@ void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 	}
 	for (i = 0; i < p->ncables; i++) {
 		const struct nicfit_plan_cable *c = &p->cables[i];
-		const struct nicfit_cable *cc = c->id[0] ? nicfit_catalog_find_cable(cat, c->id, "", NULL) : NULL;
+		/* the entry the cable was chosen as, not looked up again by its id */
+		const struct nicfit_cable *cc = c->cable ? c->cable : c->id[0] ?
+			nicfit_catalog_find_cable(cat, c->id, "", NULL) : NULL;
 
 		add_line(p, cc ? &cc->e : NULL, c->part, cc ? cc->e.name : c->description, c->link, c->qty);
 	}
