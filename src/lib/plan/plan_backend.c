@@ -191,7 +191,8 @@ static const struct nicfit_nic *pick_meeting(const struct nicfit_catalog *cat,
 					     double target, double need, int ncards,
 					     struct plan_choice *where)
 {
-	size_t i, j, k = 0, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
+	size_t i, j, k = 0, count;
+	const struct nicfit_nic *nics = nicfit__plan_nics(cat, &count);
 	struct cand *v = malloc((count ? count : 1) * sizeof(*v));
 	const struct nicfit_nic *hit = NULL;
 	int ngpus = p->in.gpu ? p->in.gpus_per_server : 0;
@@ -199,7 +200,7 @@ static const struct nicfit_nic *pick_meeting(const struct nicfit_catalog *cat,
 	if (!v)
 		return NULL;
 	for (i = 0; i < count; i++) {
-		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
+		const struct nicfit_nic *n = &nics[i];
 		struct cand c;
 
 		if (!nicfit__plan_rdma_ok(p, n->rdma) || n->socket_direct ||
@@ -248,7 +249,8 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 	struct plan_choice c, fb_c;
 	double need = port_goodput(p, target) * MEETS_SHARE, fb_eff = 0, passed_eff = 0;
 	int ngpus = p->in.gpu ? p->in.gpus_per_server : 0;
-	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
+	size_t i, count;
+	const struct nicfit_nic *nics = nicfit__plan_nics(cat, &count);
 
 	memset(&fb_c, 0, sizeof(fb_c));
 	p->be_passed = NULL;
@@ -260,7 +262,7 @@ static const struct nicfit_nic *pick_card(const struct nicfit_catalog *cat,
 		return best;
 	}
 	for (i = 0; i < count; i++) {
-		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
+		const struct nicfit_nic *n = &nics[i];
 		struct nicfit_card card;
 
 		if (!nicfit__plan_rdma_ok(p, n->rdma) || n->socket_direct ||
@@ -634,7 +636,8 @@ static void rule_capped(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	struct plan_place_memo *memo;
 	struct plan_choice alt_where;
 	struct nicfit_finding *f;
-	size_t i, j, k = 0, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
+	size_t i, j, k = 0, count;
+	const struct nicfit_nic *nics = nicfit__plan_nics(cat, &count);
 
 	if (strcmp(fit->limited_by, "pcie") || !(fit->idle_gbps > CAPPED_IDLE_GBPS))
 		return;
@@ -658,7 +661,7 @@ static void rule_capped(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 	 */
 	v = malloc((count ? count : 1) * sizeof(*v));
 	for (i = 0; v && i < count; i++) {
-		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
+		const struct nicfit_nic *n = &nics[i];
 
 		if (n == p->be_nic || !nicfit__plan_rdma_ok(p, n->rdma) || !n->e.priced || n->socket_direct)
 			continue;

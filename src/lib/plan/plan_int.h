@@ -31,6 +31,17 @@
 #include "nicfit/plan.h"
 
 /*
+ * The catalog's NICs as the one array they are (catalog_int.h): walked by
+ * index, not fetched one call at a time. *count gets how many.
+ */
+static inline const struct nicfit_nic *nicfit__plan_nics(const struct nicfit_catalog *catalog,
+							 size_t *count)
+{
+	*count = nicfit_catalog_count(catalog, NICFIT_KIND_NIC);
+	return *count ? nicfit_catalog_nic(catalog, 0) : NULL;
+}
+
+/*
  * The software of the plan's GPU maker (core/gpu_stack_int.h): the
  * collective library, GPUDirect path and tools every piece of advice
  * names. NVIDIA's when no GPU is given.

@@ -268,12 +268,13 @@ static const struct nicfit_nic *cheaper_card(const struct nicfit_catalog *cat,
 					     struct nicfit_plan *p, double *node_gbps)
 {
 	const struct nicfit_nic *best = NULL;
-	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_NIC);
+	size_t i, count;
+	const struct nicfit_nic *nics = nicfit__plan_nics(cat, &count);
 
 	if (!p->be_nic->e.priced)
 		return NULL;
 	for (i = 0; i < count; i++) {
-		const struct nicfit_nic *n = nicfit_catalog_nic(cat, i);
+		const struct nicfit_nic *n = &nics[i];
 		struct plan_choice where;
 		struct nicfit_step_time t;
 		struct nicfit_card c;
