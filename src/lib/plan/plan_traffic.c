@@ -358,10 +358,7 @@ void nicfit__plan_traffic_judge(const struct nicfit_catalog *cat, struct nicfit_
 				      "The back end stalls the GPUs: each step sends %s per server, "
 				      "%s over %.1f Gb/s, but only %s hides under the %s of compute; the "
 				      "GPUs wait %s per step (%.0f%%). Hiding it takes %.0f Gb/s per server.",
-				      nicfit_fmt_bytes(p->step.bytes_per_node, b1, sizeof(b1)),
-				      nicfit_fmt_seconds(p->step_be.comm_s, b2, sizeof(b2)),
-				      p->be_node_gbps,
-				      nicfit_fmt_seconds(p->step_be.hidden_s, b3, sizeof(b3)),
+				      b1, b2, p->be_node_gbps, b3, /* R9's figures, written above */
 				      nicfit_fmt_seconds(p->step.compute_s, b4, sizeof(b4)),
 				      nicfit_fmt_seconds(p->step_be.stall_s, b5, sizeof(b5)),
 				      p->step_be.stall_s / p->step_be.step_s * 100, p->step_be.need_gbps);
