@@ -323,6 +323,7 @@ struct nicfit_gpu {
 	int nvlink_domain;        /* GPUs one NVLink/xGMI domain joins, 0 when none */
 	double nvlink_gbs;        /* 0 when none */
 	double fp16_tflops;       /* 0 when unknown */
+	int no_bf16;              /* its tensor cores take FP16 but not BF16 (Volta, Turing) */
 	double fp8_tflops;        /* dense FP8 tensor TFLOP/s, 0 when none or unknown */
 	unsigned pci_vendor, pci_device;
 	/*

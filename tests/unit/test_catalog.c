@@ -8,6 +8,7 @@
 
 #include "parts/embedded_int.h"
 #include "nicfit/catalog.h"
+#include "nicfit/step.h"
 
 static void embedded_files_validate(void **state)
 {
@@ -142,6 +143,27 @@ static void article_parts_present(void **state)
 	assert_true(nicfit_nic_port_gbps(n, 3) == 0);
 	assert_true(nicfit_nic_port_gbps(nicfit_catalog_find_nic(cat, "mcx556a-ecat", "x", &err),
 					 2) == 100);
+	/*
+	 * The 16-bit tensor figure is named by the format the GPU takes:
+	 * Volta and Turing (V100, T4) have FP16 but no BF16 tensor cores,
+	 * Ampere and later both (H100's 989 TFLOPS is its BF16 figure).
+	 */
+	{
+		static const char *const fp16_only[] = { "v100-pcie-16gb", "v100-pcie-32gb",
+			"v100-sxm2-16gb", "v100-sxm2-32gb", "t4", NULL };
+		double peak;
+
+		for (i = 0; fp16_only[i]; i++)
+			assert_string_equal(nicfit_gpu_peak(nicfit_catalog_find_gpu(cat, fp16_only[i],
+										    "x", &err),
+							    NICFIT_PREC_BF16, 0, &peak),
+					    "fp16");
+		assert_string_equal(nicfit_gpu_peak(nicfit_catalog_find_gpu(cat, "h100-sxm5-80gb",
+									    "x", &err),
+						    NICFIT_PREC_BF16, 0, &peak),
+				    "bf16");
+		assert_true(peak > 900);
+	}
 	/* an unknown id suggests the nearest */
 	nicfit_error_clear(&err);
 	assert_null(nicfit_catalog_find_server(cat, "r740xdd", "--server", &err));

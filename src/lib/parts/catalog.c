@@ -578,7 +578,7 @@ static const struct nicfit__field gpu_layout[] = {
 	L_INT(nicfit_gpu, pcie_gen), L_INT(nicfit_gpu, pcie_width),
 	L_INT(nicfit_gpu, double_width), L_INT(nicfit_gpu, baseboard),
 	L_INT(nicfit_gpu, nvlink_domain), L_DBL(nicfit_gpu, nvlink_gbs),
-	L_DBL(nicfit_gpu, fp16_tflops), L_DBL(nicfit_gpu, fp8_tflops),
+	L_DBL(nicfit_gpu, fp16_tflops), L_INT(nicfit_gpu, no_bf16), L_DBL(nicfit_gpu, fp8_tflops),
 	L_UINT(nicfit_gpu, pci_vendor), L_UINT(nicfit_gpu, pci_device),
 	L_INT(nicfit_gpu, scaleout_ports), L_DBL(nicfit_gpu, scaleout_gbps),
 	L_STR(nicfit_gpu, scaleout_cage), L_INT(nicfit_gpu, scaleout_per_cage),
@@ -603,6 +603,7 @@ static void fill_gpu(struct nicfit_gpu *g, json_t *o)
 	g->nvlink_domain = gi(o, "nvlink_domain", 0);
 	g->nvlink_gbs = gn(o, "nvlink_gbs", 0);
 	g->fp16_tflops = gn(o, "fp16_tflops", 0);
+	g->no_bf16 = json_is_false(json_object_get(o, "bf16"));
 	g->fp8_tflops = gn(o, "fp8_tflops", 0);
 	g->pci_vendor = hex(gs(pci, "vendor"));
 	g->pci_device = hex(gs(pci, "device"));

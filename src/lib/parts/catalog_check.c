@@ -302,6 +302,7 @@ static const struct field gpu_fields[] = {
 	{ "nvlink_gbs", F_NUMN, 1, 0, 100000, NULL, NULL },
 	{ "nvlink_domain", F_INT, 0, 1, 100000, NULL, NULL },
 	{ "fp16_tflops", F_NUMN, 1, 0, 100000, NULL, NULL },
+	{ "bf16", F_BOOL, 0, 0, 0, NULL, NULL },
 	{ "fp8_tflops", F_NUMN, 0, 0, 100000, NULL, NULL },
 	{ "pci", F_OBJ, 0, 0, 0, gpu_pci_fields, NULL },
 	{ "power_connector", F_STR, 0, 1, 80, NULL, NULL },

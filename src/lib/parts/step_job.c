@@ -23,7 +23,7 @@ const char *nicfit_gpu_peak(const struct nicfit_gpu *g, enum nicfit_precision pr
 		*peak = g->fp8_tflops;
 		return "fp8";
 	}
-	return "bf16";
+	return g && g->no_bf16 ? "fp16" : "bf16";
 }
 
 void nicfit_step_job_fill(struct nicfit_step_job *j, const struct nicfit_model *m, double params,
