@@ -25,6 +25,14 @@
  * NVIDIA's DGX SuperPOD (DGX H100) storage guidance: a GDS-enabled
  * application should read "at over 40 GBps" on one node over the storage
  * fabric (docs/reference/storage-checkpoints.md).
+ *
+ * An asynchronous save (PyTorch DCP's async_save, Megatron-LM's and
+ * NeMo's asynchronous checkpointing) first copies every rank's state to
+ * host memory, and training goes on while that copy is written: the
+ * stall is the device-to-host copy (a node's share over its GPUs' links
+ * to host memory, host_gbs), and the write only has to finish before the
+ * next save, so the storage rate a node needs is its share over the
+ * interval rather than over the stall budget.
  */
 #ifndef NICFIT_CKPT_H
 #define NICFIT_CKPT_H
@@ -40,6 +48,7 @@ struct nicfit_ckpt_params {
 	double state_bytes;   /* bytes per parameter of a checkpoint with optimizer state */
 	double node_gbs;      /* one node's storage ceiling, GB/s */
 	double system_gbs;    /* the storage system's aggregate write rate, GB/s; 0 = not a limit */
+	double host_gbs;      /* one GPU's copy to host memory, GB/s; 0 = the job's host_gbs */
 };
 
 extern const struct nicfit_param nicfit_ckpt_param_table[];
@@ -63,6 +72,8 @@ struct nicfit_ckpt_job {
 	double node_gbps;     /* one node's storage-network goodput, Gb/s; 0 = unknown */
 	double every_s;       /* the save interval, 0 = not given */
 	double stall_s;       /* the stall budget of one save, 0 = not given */
+	int async;            /* copy to host memory, write behind training */
+	double host_gbs;      /* one GPU's link to host memory, GB/s (async; its PCIe link) */
 };
 
 struct nicfit_ckpt {
@@ -72,16 +83,20 @@ struct nicfit_ckpt {
 	double node_bytes;    /* what one writer writes */
 	double node_gbs;      /* one writer's rate: min(NICs, ceiling), GB/s */
 	const char *limited_by; /* "storage NICs", "node ceiling", "storage system" */
-	double save_s;        /* one synchronous save */
-	double share;         /* save_s / every_s, 0 without an interval */
-	double need_node_gbps; /* per writer, to save within stall_s (0 without one) */
-	double need_system_gbs; /* all writers together, to save within stall_s */
-	int within;           /* save_s <= stall_s (1 without a budget) */
+	double save_s;        /* one save written to storage */
+	double copy_s;        /* async: a node's share copied to host memory (0 when sync) */
+	double copy_gbs;      /* async: one node's copy rate, all its GPUs */
+	double stall_s;       /* what training waits for: copy_s (async) or save_s */
+	double share;         /* stall_s / every_s, 0 without an interval */
+	double need_node_gbps; /* per writer: to save within stall_s, or (async) within every_s */
+	double need_system_gbs; /* all writers together, likewise */
+	int within;           /* stall_s <= stall_s budget and (async) save_s <= every_s */
 };
 
 /*
- * Work it out. Errors: NICFIT_E_USAGE for a count out of range or a
- * stall budget longer than the interval.
+ * Work it out. Errors: NICFIT_E_USAGE for a count out of range, a
+ * stall budget longer than the interval, or an asynchronous save without
+ * a host link rate.
  */
 int nicfit_ckpt_calc(const struct nicfit_ckpt_job *j, const struct nicfit_ckpt_params *p,
 		     struct nicfit_ckpt *out, struct nicfit_error *err);

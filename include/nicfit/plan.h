@@ -120,9 +120,15 @@ struct nicfit_plan_input {
 	double prompt_tokens, output_tokens, requests_per_s, ttft_s, tpot_s;
 	int prefill_servers;
 	enum nicfit_kv_offload kv_offload;
+	/* each pool's instance as given (--prefill-gpus, -tp, -pp, -ep; --decode-...; 0 = choose) */
+	struct nicfit_serving_shape pool_given[2];
+	enum nicfit_kv_over kv_over;    /* --kv-over */
+	int kv_over_auto;               /* storage, chosen by --kv-over auto (nicfit_plan's 2nd pass) */
+	double kv_backend_s;            /* 2nd pass: one request's cache over the 1st pass's back end */
 	struct nicfit_serving_params serving;
 	/* Training checkpoints (plan_ckpt.c): --checkpoint-every (s, 0 = none), -stall, -state. */
 	double ckpt_every_s, ckpt_stall_s;
+	int ckpt_async;                 /* --checkpoint-async: copy to host, write behind training */
 	enum nicfit_ckpt_state ckpt_state;
 	struct nicfit_ckpt_params ckpt;
 };
@@ -350,6 +356,9 @@ struct nicfit_plan {
 	int serving_known;
 	struct nicfit_serving serving;
 	double serving_host_gbs;        /* one server's GPU-to-host link, GB/s (offload cpu) */
+	int kv_storage;                 /* the KV cache goes over the storage/in-band NICs */
+	int kv_storage_fits;            /* --kv-over auto: it would, within kv_storage_share and TTFT */
+	double kv_backend_request_s;    /* one request's cache over the back end (the trade-off) */
 	/* a training checkpoint (R3, R9, plan_ckpt.c), known when asked */
 	int ckpt_known;
 	struct nicfit_ckpt ckpt;

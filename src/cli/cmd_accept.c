@@ -175,7 +175,8 @@ static int plan_file(const struct nicfit_catalog *cat, const char *path,
 static int system_of(struct cli *c, struct accept_args *g, struct nicfit_spec *spec, int n,
 		     char **rest, struct nicfit_accept_system *sys, char **causes)
 {
-	static const char *const flags[] = { "explain", "example", "disaggregated", NULL };
+	static const char *const flags[] = { "explain", "example", "disaggregated",
+					     "checkpoint-async", NULL };
 	struct nicfit_catalog *cat;
 	struct nicfit_error err;
 	int rc = 0;

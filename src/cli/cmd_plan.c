@@ -100,7 +100,8 @@ static int server_file(struct nicfit_catalog *cat, struct nicfit_spec *spec)
 
 int cmd_plan(struct cli *c, int argc, char **argv)
 {
-	static const char *const flags[] = { "explain", "example", "disaggregated", NULL };
+	static const char *const flags[] = { "explain", "example", "disaggregated",
+					     "checkpoint-async", NULL };
 	struct nicfit_catalog *cat;
 	struct nicfit_spec *spec;
 	struct nicfit_error err;

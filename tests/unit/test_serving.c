@@ -234,6 +234,60 @@ static void ckpt_405b_32_dgx(void **state)
 	assert_int_equal(nicfit_ckpt_calc(&j, &p, &c, NULL), NICFIT_E_USAGE);
 }
 
+/*
+ * The same 405B checkpoint saved asynchronously (PyTorch DCP async_save):
+ * each server's 177.6 GB is first copied to host memory by its 8 H100s
+ * over PCIe Gen5 x16 (412.4 Gb/s = 51.55 GB/s each, calc pcie): 177.56e9
+ * / (8 x 51.55e9) = 0.431 s, the stall, 0.024% of 30 minutes; the 4.44 s
+ * write runs behind training and must end before the next save: 177.56e9
+ * x 8 / 1800 = 0.79 Gb/s a server. A 0.2 s stall budget is missed by the
+ * copy; saved every 4 s the write (4.44 s) does not finish in time.
+ */
+static void ckpt_405b_async(void **state)
+{
+	struct nicfit_ckpt_params p;
+	struct nicfit_ckpt_job j = { 0 };
+	struct nicfit_ckpt c;
+
+	(void)state;
+	nicfit_ckpt_params_default(&p);
+	j.params = 405.85e9;
+	j.state = NICFIT_CKPT_FULL;
+	j.nodes = 32;
+	j.gpus_per_node = 8;
+	j.model_nodes = 16;
+	j.sharded = 1;
+	j.node_gbps = 720;
+	j.every_s = 1800;
+	j.stall_s = 2;
+	j.async = 1;
+	j.host_gbs = 412.4 / 8;
+	assert_int_equal(nicfit_ckpt_calc(&j, &p, &c, NULL), 0);
+	assert_near(c.save_s, 4.439, 0.001);
+	assert_near(c.copy_gbs, 412.4, 1e-9);
+	assert_near(c.copy_s, 177.56e9 / 412.4e9, 0.001);
+	assert_near(c.copy_s, 0.4306, 0.0001);
+	assert_near(c.stall_s, c.copy_s, 1e-12);
+	assert_near(c.share, 0.4306 / 1800, 1e-6);
+	assert_near(c.need_node_gbps, 177.56e9 * 8 / 1800 / 1e9, 0.001);
+	assert_near(c.need_node_gbps, 0.789, 0.001);
+	assert_true(c.within);
+	j.stall_s = 0.2;
+	assert_int_equal(nicfit_ckpt_calc(&j, &p, &c, NULL), 0);
+	assert_false(c.within);
+	j.stall_s = 0;
+	j.every_s = 4;
+	assert_int_equal(nicfit_ckpt_calc(&j, &p, &c, NULL), 0);
+	assert_false(c.within);
+	/* ckpt_host_gbs overrides the PCIe link: 25 GB/s a GPU, 200 GB/s a server */
+	p.host_gbs = 25;
+	assert_int_equal(nicfit_ckpt_calc(&j, &p, &c, NULL), 0);
+	assert_near(c.copy_s, 177.56e9 / 200e9, 0.001);
+	j.host_gbs = 0;
+	p.host_gbs = 0;
+	assert_int_equal(nicfit_ckpt_calc(&j, &p, &c, NULL), NICFIT_E_USAGE);
+}
+
 static const struct nicfit_finding *finding(const struct nicfit_plan *p, const char *code)
 {
 	size_t i;
@@ -253,32 +307,47 @@ static void done(struct nicfit_plan *p)
 /*
  * The DeepSeek-V3 split of deepseek_split_2x8_h200 as `nicfit plan
  * --server xe9680 --gpu h200-sxm-141gb --servers 2 --model deepseek-v3
- * --disaggregated --prompt-tokens 4096 --tpot-ms 50` plans it: a back end
- * although the model fits one server, 1 prefill + 1 decode server, the
- * same 16.47 requests/s and 37.9 Gb/s of KV cache a prefill server, over
- * the plan's eight 400G RoCE rails (ConnectX-7 at 392.15 Gb/s goodput each,
- * 3,137.2 Gb/s a server): 2.303e9 / 3.1372e12 = 0.734 ms a request, 1.2%
- * of the decode server's rails; the expert-parallel all-to-all (36.13 GB a
- * prompt) stays on NVLink. No replicas-first: the split is of the work,
- * not of the model. A target of 50 requests/s is not met (6 servers).
+ * --disaggregated --prompt-tokens 4096 --tpot-ms 50` plans it: 1 prefill
+ * + 1 decode server, the same 16.47 requests/s and 37.9 Gb/s of KV cache
+ * a prefill server. Every instance is one server, so the KV cache is the
+ * only GPU traffic between servers, and --kv-over auto (R2) checks it
+ * against the storage/in-band NICs (2 x 200GbE ConnectX-7, RoCE, 376.6
+ * Gb/s of goodput bonded): 37.9 <= 0.5 x 376.6 = 188.3 Gb/s
+ * (kv_storage_share), one request 287.834e6 x 8 / 376.6e9 = 6.11 ms, TTFT
+ * 48.6 + 6.1 = 54.7 ms within 2 s: the cache goes over them and no back
+ * end is planned. The first pass's back end (eight 400G RoCE rails,
+ * ConnectX-7 at 392.15 Gb/s goodput each, 3,137.2 Gb/s a server) would
+ * carry it in 2.303e9 / 3.1372e12 = 0.734 ms: the trade-off R9 names.
+ * --kv-over backend plans that back end: 0.734 ms, 1.2% of the decode
+ * server's rails. The expert-parallel all-to-all (36.13 GB a prompt)
+ * stays on NVLink. No replicas-first: the split is of the work, not of
+ * the model. A target of 50 requests/s is not met (6 servers).
  */
 static void plan_deepseek_disaggregated(void **state)
 {
 	static const char *const kv[] = { "server", "xe9680", "gpu", "h200-sxm-141gb", "servers",
 		"2", "model", "deepseek-v3", "disaggregated", "true", "prompt_tokens", "4096",
 		"tpot_ms", "50", "requests_per_s", "50", NULL };
+	static const char *const be[] = { "server", "xe9680", "gpu", "h200-sxm-141gb", "servers",
+		"2", "model", "deepseek-v3", "disaggregated", "true", "prompt_tokens", "4096",
+		"tpot_ms", "50", "requests_per_s", "50", "kv_over", "backend", NULL };
 	struct nicfit_plan *p = plan_of(kv);
 
 	(void)state;
-	assert_true(p->backend_needed);
+	assert_false(p->backend_needed);
+	assert_true(p->kv_storage);
+	assert_true(p->in.kv_over_auto);
 	assert_true(p->fits_one_server);
 	assert_true(p->serving_known);
 	assert_int_equal(p->serving.prefill_servers, 1);
 	assert_int_equal(p->serving.decode_servers, 1);
 	assert_near(p->serving.rps, 16.47, 0.01);
 	assert_near(p->serving.kv_prefill_node_gbps, 37.92, 0.01);
-	assert_near(p->be_node_gbps, 3137.2, 0.1);
-	assert_near(p->serving.kv_request_s, 0.000734, 0.000001);
+	assert_near(p->st_node_gbps, 376.6, 0.1);
+	assert_near(p->serving.kv_request_s, 287834112.0 * 8 / (p->st_node_gbps * 1e9), 1e-9);
+	assert_near(p->serving.kv_request_s, 0.00611, 0.00001);
+	assert_near(p->serving.ttft_s, 0.0547, 0.0001);
+	assert_near(p->in.kv_backend_s, 0.000734, 0.000001);
 	assert_near(p->serving.ep_prompt_bytes / 1e9, 36.13, 0.01);
 	assert_near(p->serving.ep_prompt_net_bytes, 0, 1e-9);
 	assert_near(p->serving.need_servers, 6, 1e-9);
@@ -286,6 +355,205 @@ static void plan_deepseek_disaggregated(void **state)
 	assert_null(finding(p, "replicas-first"));
 	assert_null(finding(p, "kv-transfer-slow"));
 	assert_non_null(strstr(p->verdict, "1 prefill + 1 decode server"));
+	assert_non_null(strstr(p->verdict, "no back-end fabric needed"));
+	done(p);
+	p = plan_of(be);
+	assert_true(p->backend_needed);
+	assert_false(p->kv_storage);
+	assert_near(p->be_node_gbps, 3137.2, 0.1);
+	assert_near(p->serving.kv_request_s, 0.000734, 0.000001);
+	assert_near(p->serving.kv_decode_share, 0.0121, 0.0001);
+	done(p);
+}
+
+/*
+ * When the KV cache does not fit the storage NICs the back end stays: the
+ * same split with --assume kv_storage_share=0.1: 37.9 Gb/s is more than
+ * 0.1 x 376.6 = 37.7 Gb/s of the storage/in-band NICs, so R2 keeps the
+ * back end and says why.
+ */
+static void plan_deepseek_kv_stays_on_backend(void **state)
+{
+	static const char *const kv[] = { "server", "xe9680", "gpu", "h200-sxm-141gb", "servers",
+		"2", "model", "deepseek-v3", "disaggregated", "true", "prompt_tokens", "4096",
+		"tpot_ms", "50", "assume", "kv_storage_share=0.1", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	/* 37.9 Gb/s > 0.1 x 376.6 = 37.7 Gb/s: over the share, so the back end stays */
+	assert_true(p->backend_needed);
+	assert_false(p->kv_storage);
+	assert_false(p->kv_storage_fits);
+	assert_near(p->serving.kv_prefill_node_gbps, 37.92, 0.01);
+	done(p);
+}
+
+/*
+ * Each pool its own instance: DeepSeek-V3 on 4 XE9680 with H200, decode
+ * on 16 GPUs over 2 servers (--decode-gpus 16 --decode-pp 1: TP 8 x PP 1,
+ * EP 16), prefill on one server (R1's). The decode instance holds
+ * 2 x 1,090.1 - 672.9 = 1,507.2 GB of KV cache: 1,507.2e9 / (70,272 x
+ * 5,120) = 4,189 sequences (TPOT allows 0.05 x 16 x 1979e12 x 0.4 /
+ * (2 x 37.55e9) = 8,431). Its memory step reads the 671.0 GB of fp8
+ * weights (the step model's count, without R1's scales) and the mean
+ * caches: (671.0e9 + 4,189 x 70,272 x 4,608) / (16 x 4.8e12) = 26.4 ms.
+ * EP 16 over 2 servers sends, with DeepEP's low-latency kernels, 58
+ * layers x 2,094.5 tokens a server x 7,168 x 8 x 1/2 copies x 3.03125 B = 10.56 GB a server a step, over
+ * 3,137.2 Gb/s of rails 26.9 ms, plus 58 x 2 (dispatch, combine)
+ * latencies of 10 us: 28.1 ms, of which 67% of 26.4 ms = 17.7 ms hides:
+ * the step grows by 10.4 ms to 36.8 ms (within the 50 ms TPOT). An
+ * instance serves 4,189 / (0.0368 x 1,024) = 111 requests/s, 55.6 a
+ * server against 41.5 for a one-server instance. The instance spans
+ * servers, so a back end is needed whatever --kv-over says. Best
+ * split of 4 servers: 2 prefill (2 x 16.47) + 2 decode (1 instance,
+ * 88.9 at 80%): 32.94 requests/s (the servers per request/s are what
+ * --decode-gpus changes; the pools' rate is prefill-bound here).
+ */
+static void plan_deepseek_decode_pool_ep16(void **state)
+{
+	static const char *const kv[] = { "server", "xe9680", "gpu", "h200-sxm-141gb", "servers",
+		"4", "model", "deepseek-v3", "disaggregated", "true", "prompt_tokens", "4096",
+		"tpot_ms", "50", "decode_gpus", "16", "decode_pp", "1", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	const struct nicfit_serving_pool *d;
+	double hidden;
+
+	(void)state;
+	assert_true(p->serving_known);
+	assert_true(p->backend_needed);
+	assert_false(p->kv_storage);
+	d = &p->serving.pool[1];
+	assert_int_equal(d->gpus, 16);
+	assert_int_equal(d->nodes, 2);
+	assert_int_equal(d->tp, 8);
+	assert_int_equal(d->pp, 1);
+	assert_int_equal(d->ep, 16);
+	assert_int_equal(p->serving.pool[0].gpus, 8);
+	assert_near(d->kv_room_gb, 1507.2, 0.1);
+	assert_near(p->serving.decode_batch, 4189, 1e-9);
+	assert_near(p->serving.batch_tpot, 8431, 1e-9);
+	assert_near(p->serving.ep_decode_net_bytes / 1e9, 10.56, 0.01);
+	assert_true(d->timed);
+	assert_false(d->time.hides);
+	hidden = 0.67 * d->step.compute_s;
+	assert_near(d->step.compute_s, 0.02640, 0.00001);
+	assert_near(d->time.stall_s, d->time.comm_s - hidden, 1e-9);
+	assert_near(p->serving.decode_step_s, d->step.compute_s + d->time.stall_s, 1e-12);
+	assert_near(d->step.hops, 116, 1e-9);
+	assert_near(d->time.comm_s, 10.558e9 * 8 / 3137.2e9 + 116 * 10e-6, 0.0001);
+	assert_true(p->serving.tpot_ok);
+	assert_near(d->server_rps, p->serving.decode_rps / 2, 1e-9);
+	assert_int_equal(p->serving.prefill_servers, 2);
+	assert_int_equal(p->serving.decode_servers, 2);
+	assert_int_equal(d->instances, 1);
+	assert_near(p->serving.rps, 32.94, 0.01);
+	done(p);
+}
+
+/*
+ * A prefill instance smaller than a server: Llama 3.1 70B on 4 DGX H100
+ * with --prefill-tp 4 (two prefill instances a server). One 8K prompt on
+ * 4 GPUs: 2 x 70.55e9 x 8,192 / (4 x 989e12 x 0.4) = 730.6 ms, 1.369
+ * requests/s an instance, 2.738 a server. Decode on R1's server: 6.99
+ * requests/s (plan_70b_8k_offload's figures without the offload). Best
+ * split of 4: 3 prefill servers (6 instances, 6 x 1.095 = 6.57) + 1
+ * decode (5.59 at 80%): 5.59 requests/s. One request's 2.684 GB cache
+ * leaves half a server's storage NICs (the smaller instance's share):
+ * 2.684e9 x 8 / (0.5 x 376.6e9) = 114 ms.
+ */
+static void plan_70b_prefill_tp4(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-h100", "servers", "4", "model",
+		"llama-3.1-70b", "disaggregated", "true", "prompt_tokens", "8192", "prefill_tp", "4",
+		NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_true(p->serving_known);
+	assert_int_equal(p->serving.pool[0].gpus, 4);
+	assert_int_equal(p->serving.pool[0].tp, 4);
+	assert_near(p->serving.prefill_s, 0.7306, 0.0001);
+	assert_near(p->serving.pool[0].server_rps, 2.738, 0.001);
+	assert_int_equal(p->serving.pool[0].instances, 6);
+	assert_int_equal(p->serving.prefill_servers, 3);
+	assert_int_equal(p->serving.decode_servers, 1);
+	assert_near(p->serving.rps, 5.59, 0.01);
+	assert_true(p->kv_storage);
+	assert_near(p->serving.kv_request_s, 2684354560.0 * 8 / (0.5 * p->st_node_gbps * 1e9),
+		    1e-9);
+	done(p);
+}
+
+/*
+ * Layer by layer (kv_layerwise): the 70B 8K prompt of calc step's
+ * example on one DGX H100 instance, prefill 365 ms, its 2.684 GB cache
+ * over eight NDR rails (3,179.8 Gb/s): 6.75 ms. Read after the prefill,
+ * TTFT = 365 + 6.75 ms. Sent layer by layer while the 80 layers prefill,
+ * all of it but the last layer's hides: exposed max(6.75 / 80, 6.75 -
+ * 365) = 84 us. Over one rail (397.5 Gb/s, 54 ms) it still hides. Over
+ * one 10 Gb/s link the cache takes 2.684e9 x 8 / 10e9 = 2.147 s, longer
+ * than the prefill: exposed 2.147 - 0.365 = 1.78 s.
+ */
+static void kv_layerwise_overlap(void **state)
+{
+	struct nicfit_serving_ask a;
+	struct nicfit_serving_params p;
+	struct nicfit_step_params sp;
+	struct nicfit_serving s;
+	double t;
+
+	(void)state;
+	nicfit_serving_params_default(&p);
+	nicfit_step_params_default(&sp);
+	ask_of(&a, "llama-3-70b", "h100-sxm5-80gb", NICFIT_PREC_BF16, 1, 8);
+	a.prompt_tokens = 8192;
+	a.output_tokens = 1024;
+	a.ttft_s = 2;
+	a.tpot_s = 0.2;
+	a.servers = 2;
+	a.rails_gbps = 8 * 397.4770;
+	assert_int_equal(nicfit_serving_calc(&a, &sp, &p, &s, NULL), 0);
+	t = 2684354560.0 * 8 / (8 * 397.4770e9);
+	assert_near(s.prefill_s, 0.3653, 0.0001);
+	assert_near(s.kv_request_s, t, 1e-9);
+	assert_near(s.kv_exposed_s, t, 1e-12);
+	assert_near(s.ttft_s, s.prefill_s + t, 1e-12);
+	assert_false(s.kv_hidden);
+	p.kv_layerwise = 1;
+	assert_int_equal(nicfit_serving_calc(&a, &sp, &p, &s, NULL), 0);
+	assert_true(s.kv_hidden);
+	assert_near(s.kv_exposed_s, t / 80, 1e-12);
+	assert_near(s.kv_exposed_s, 0.000084, 0.000001);
+	a.rails_gbps = 397.4770;
+	assert_int_equal(nicfit_serving_calc(&a, &sp, &p, &s, NULL), 0);
+	assert_near(s.kv_request_s, 0.0540, 0.0001);
+	assert_true(s.kv_hidden);
+	a.rails_gbps = 10;
+	assert_int_equal(nicfit_serving_calc(&a, &sp, &p, &s, NULL), 0);
+	assert_false(s.kv_hidden);
+	assert_near(s.kv_exposed_s, 2684354560.0 * 8 / 10e9 - s.prefill_s, 1e-9);
+	assert_near(s.kv_exposed_s, 1.782, 0.001);
+}
+
+/*
+ * calc step --disaggregated and plan size pools alike: Llama 3.1 70B 8K
+ * prompts, one DGX H100 an instance: prefill 2.74 and decode 6.99
+ * requests/s an instance; for 10 requests/s at 80%: ceil(10 / 2.19) = 5
+ * prefill and ceil(10 / 5.59) = 2 decode servers, 7 (calc step's golden
+ * calc-step-disaggregated-pools says the same).
+ */
+static void plan_70b_pools_for_target(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-h100", "servers", "2", "model",
+		"llama-3.1-70b", "disaggregated", "true", "prompt_tokens", "8192", "requests_per_s",
+		"10", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_true(p->serving_known);
+	assert_near(p->serving.prefill_rps, 2.738, 0.001);
+	assert_near(p->serving.decode_rps, 6.99, 0.01);
+	assert_near(p->serving.need_servers, 7, 1e-9);
 	done(p);
 }
 
@@ -380,7 +648,13 @@ int main(void)
 		cmocka_unit_test(deepseek_split_2x8_h200),
 		cmocka_unit_test(deepseek_pools_from_target),
 		cmocka_unit_test(ckpt_405b_32_dgx),
+		cmocka_unit_test(ckpt_405b_async),
 		cmocka_unit_test(plan_deepseek_disaggregated),
+		cmocka_unit_test(plan_deepseek_kv_stays_on_backend),
+		cmocka_unit_test(plan_deepseek_decode_pool_ep16),
+		cmocka_unit_test(plan_70b_prefill_tp4),
+		cmocka_unit_test(kv_layerwise_overlap),
+		cmocka_unit_test(plan_70b_pools_for_target),
 		cmocka_unit_test(plan_70b_8k_offload),
 		cmocka_unit_test(plan_nvl72_replicas_first),
 		cmocka_unit_test(plan_405b_checkpoint),

@@ -94,6 +94,24 @@ void nicfit__calc_size_emit(struct nicfit_emit *e, const struct nicfit__calc_siz
 void nicfit__calc_size_explain(struct nicfit_emit *e, const struct nicfit__calc_size *z,
 			       const char *what);
 
+/*
+ * calc_serving.c: the pools of a disaggregated prefill step (calc step
+ * --disaggregated): _read reads --output-tokens, --ttft-ms, --tpot-ms and
+ * --requests-per-s, nicfit__calc_step_pools sizes them with the step's
+ * job as each pool's instance (*known 0: not worked out); _emit writes
+ * "pools" and its text lines.
+ */
+struct nicfit_serving;
+struct nicfit_serving_ask;
+struct nicfit_serving_params;
+int nicfit__calc_step_pools_read(struct req *r, struct nicfit_serving_ask *a);
+int nicfit__calc_step_pools(struct req *r, const struct nicfit_step_job *j,
+			    const struct nicfit_llm_params *lp, const struct nicfit_step_params *sp,
+			    const struct nicfit_serving_params *svp, double prompt, double rail_gbps,
+			    struct nicfit_serving *out, struct nicfit_serving_ask *a, int *known);
+void nicfit__calc_step_pools_emit(struct nicfit_emit *e, const struct nicfit_serving_ask *a,
+				  const struct nicfit_serving *s, double pool_load, int known);
+
 /* The assumptions, then the end of the document: every calculator's last calls. */
 int nicfit__calc_done(struct nicfit_emit *e, const struct nicfit_param_set *tabs, int ntabs);
 

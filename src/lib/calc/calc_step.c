@@ -14,6 +14,7 @@
 #include "nicfit/kv.h"
 #include "nicfit/link.h"
 #include "nicfit/perf.h"
+#include "nicfit/serving.h"
 #include "nicfit/step.h"
 #include "nicfit/units.h"
 
@@ -374,6 +375,35 @@ static void md_step(struct nicfit_emit *e, const struct step_md *m)
 	nicfit__calc_md_end(e);
 }
 
+/* The disaggregated pools in the Markdown answer: what a server of each pool serves. */
+static void md_pools(struct nicfit_emit *e, const struct nicfit_serving_ask *a,
+		     const struct nicfit_serving *s)
+{
+	static const struct nicfit_column cols[] = {
+		{ "pool", "pool", 0 }, { "instance", "one instance", 1 },
+		{ "server", "one server", 1 }, { "servers", "servers for the target", 1 },
+	};
+	char b[32], c[32];
+
+	nicfit_emit_heading(e, "Pools");
+	nicfit_emit_table_begin(e, NULL, cols, 4);
+	nicfit_emit_cell_string(e, "prefill");
+	snprintf(b, sizeof(b), "%.2f requests/s", s->pool[0].rps);
+	nicfit_emit_cell_string(e, b);
+	snprintf(c, sizeof(c), "%.2f requests/s", s->pool[0].server_rps);
+	nicfit_emit_cell_string(e, c);
+	snprintf(b, sizeof(b), "%d", s->prefill_servers);
+	nicfit_emit_cell_string(e, a->rps > 0 ? b : "-");
+	nicfit_emit_cell_string(e, "decode");
+	snprintf(b, sizeof(b), "%.2f requests/s", s->pool[1].rps);
+	nicfit_emit_cell_string(e, b);
+	snprintf(c, sizeof(c), "%.2f requests/s", s->pool[1].server_rps);
+	nicfit_emit_cell_string(e, c);
+	snprintf(b, sizeof(b), "%d", s->decode_servers);
+	nicfit_emit_cell_string(e, a->rps > 0 ? b : "-");
+	nicfit_emit_table_end(e);
+}
+
 /* The step's JSON fields: the job as resolved, its compute and its traffic per node. */
 static void emit_step_job(struct nicfit_emit *e, const struct nicfit_step_job *job,
 			  const struct nicfit_step *st, const struct nicfit_model *model,
@@ -435,15 +465,22 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 	static const char *const known[] = { "model", "params", "precision", "gpu", "nodes",
 		"gpus_per_node", "workload", "parallel", "tp", "pp", "ep", "batch_tokens",
 		"concurrency", "context", "tflops", "link", "proto", "nics_per_node", "disaggregated",
-		"assume", NULL };
+		"output_tokens", "requests_per_s", "ttft_ms", "tpot_ms", "assume", NULL };
+	static const char *const pool_keys[] = { "output_tokens", "requests_per_s", "ttft_ms",
+						 "tpot_ms", NULL };
 	struct nicfit_llm_params lp;
 	struct nicfit_step_params sp;
 	struct nicfit_link_params lkp;
 	struct nicfit_allreduce_params ap;
-	struct nicfit_param_set tabs[4] = { { nicfit_step_param_table, nicfit_step_param_count, &sp },
+	struct nicfit_serving_params svp;
+	struct nicfit_param_set tabs[5] = { { nicfit_step_param_table, nicfit_step_param_count, &sp },
 		{ nicfit_llm_param_table, nicfit_llm_param_count, &lp },
 		{ nicfit_link_param_table, nicfit_link_param_count, &lkp },
-		{ nicfit_allreduce_param_table, nicfit_allreduce_param_count, &ap } };
+		{ nicfit_allreduce_param_table, nicfit_allreduce_param_count, &ap },
+		{ nicfit_serving_param_table, nicfit_serving_param_count, &svp } };
+	struct nicfit_serving pools;
+	struct nicfit_serving_ask pask;
+	int pools_known = 0, ntabs, i;
 	const struct nicfit_model *model = NULL;
 	const struct nicfit_gpu *gpu = NULL;
 	struct nicfit_step_job job;
@@ -465,10 +502,19 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 	nicfit_step_params_default(&sp);
 	nicfit_link_params_default(&lkp);
 	nicfit_allreduce_params_default(&ap);
-	if ((rc = nicfit__calc_apply_assume(r, tabs, 4)) ||
+	nicfit_serving_params_default(&svp);
+	if ((rc = nicfit__calc_apply_assume(r, tabs, 5)) ||
 	    (rc = step_job(r, cat, &job, &model, &gpu, &prec, &lp, &sp, &ask)) ||
 	    (rc = nicfit__calc_get_link(r, "link", 0, NICFIT_PROTO_ROCE, &link, &proto)) ||
-	    (rc = nicfit__calc_get_long(r, "nics_per_node", 1, 1, 64, &nics)) || (rc = nicfit__calc_unused(r, known)))
+	    (rc = nicfit__calc_get_long(r, "nics_per_node", 1, 1, 64, &nics)))
+		return rc;
+	for (i = 0; !ask.disagg && pool_keys[i]; i++)
+		if (nicfit_spec_get(r->s, pool_keys[i]))
+			return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+					nicfit__calc_optname(r, pool_keys[i]), 0, 0,
+					"a setting of the disaggregated pools: give --disaggregated too"));
+	if ((ask.disagg && (rc = nicfit__calc_step_pools_read(r, &pask))) ||
+	    (rc = nicfit__calc_unused(r, known)))
 		return rc;
 	if (!(job.tflops > 0))
 		return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
@@ -500,16 +546,24 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 			(double)ask.conc / job.nodes, st.compute_s, link.gbps > 0 ? lr.goodput_gbps : 0,
 			(int)nics, &kv, r->err))))
 		return rc;
+	if (ask.disagg && (rc = nicfit__calc_step_pools(r, &job, &lp, &sp, &svp, (double)ask.ctx,
+			link.gbps > 0 ? lr.goodput_gbps * nics : 0, &pools, &pask, &pools_known)))
+		return rc;
+	ntabs = ask.disagg ? 5 : 4;
 	if (nicfit_emit_format(e) == NICFIT_FMT_MD) {
 		struct step_md m = { &job, &st, &t, &sp, model, gpu, prec, cprec, over,
 				      ap.latency_us, ask.disagg ? &kv : NULL };
 
 		md_step(e, &m);
-		return nicfit__calc_done(e, tabs, 4);
+		if (pools_known)
+			md_pools(e, &pask, &pools);
+		return nicfit__calc_done(e, tabs, ntabs);
 	}
 	text_step(e, &job, &st, &sp, model, gpu, prec, cprec);
 	emit_step_terms(e, &st);
 	emit_kv_xfer(e, &job, &lp, ask.disagg ? &kv : NULL);
+	if (ask.disagg)
+		nicfit__calc_step_pools_emit(e, &pask, &pools, svp.pool_load, pools_known);
 	if (link.gbps > 0) {
 		nicfit_emit_number(e, "node_gbps", t.node_gbps);
 		emit_step_time(e, &st, &t, &sp, over);
@@ -522,7 +576,7 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 					   nicfit_fmt_seconds(t.hidden_s, b1, sizeof(b1)),
 					   sp.overlap * 100);
 	}
-	nicfit__calc_assumptions(e, tabs, 4);
+	nicfit__calc_assumptions(e, tabs, ntabs);
 	nicfit_emit_end_object(e);
 	return 0;
 }

@@ -25,6 +25,11 @@ const struct nicfit_param nicfit_ckpt_param_table[] = {
 	{ "ckpt_system_gbs", P(system_gbs), 0, 0, 1e6, "GB/s",
 	  "the storage system's aggregate write rate (0: it keeps up with every node)",
 	  "the storage vendor's sizing for the cluster" },
+	{ "ckpt_host_gbs", P(host_gbs), 0, 0, 10000, "GB/s",
+	  "one GPU's copy of its checkpoint shard to host memory in an asynchronous save (0: its "
+	  "PCIe link as calc pcie works it out)",
+	  "PyTorch DCP async_save copies the state dict to CPU memory first (AsyncStager, the "
+	  "Asynchronous Saving with DCP recipe); the copy runs over the GPU's host link" },
 };
 
 const size_t nicfit_ckpt_param_count =
@@ -57,8 +62,12 @@ int nicfit_ckpt_calc(const struct nicfit_ckpt_job *j, const struct nicfit_ckpt_p
 	memset(out, 0, sizeof(*out));
 	if (!(j->params >= 1e6) || j->params > 1e14 || j->nodes < 1 || j->nodes > 100000 ||
 	    j->model_nodes < 1 || j->model_nodes > j->nodes || j->node_gbps < 0 ||
-	    j->every_s < 0 || j->stall_s < 0)
+	    j->every_s < 0 || j->stall_s < 0 || j->gpus_per_node < 1)
 		return nicfit_error_set(err, NICFIT_E_USAGE, "checkpoint job out of range");
+	if (j->async && !(p->host_gbs > 0) && !(j->host_gbs > 0))
+		return nicfit_error_set(err, NICFIT_E_USAGE,
+					"an asynchronous save needs the GPUs' link to host memory "
+					"(ckpt_host_gbs)");
 	if (j->every_s > 0 && j->stall_s > j->every_s)
 		return nicfit_error_set(err, NICFIT_E_USAGE,
 					"a stall budget of %g s is longer than the %g s between saves",
@@ -80,12 +89,25 @@ int nicfit_ckpt_calc(const struct nicfit_ckpt_job *j, const struct nicfit_ckpt_p
 		out->save_s = out->bytes / (p->system_gbs * 1e9);
 		out->limited_by = "storage system";
 	}
-	out->share = j->every_s > 0 ? out->save_s / j->every_s : 0;
+	out->stall_s = out->save_s;
+	if (j->async) {
+		/* the writers' GPUs copy their shards to host memory at once; the write runs behind */
+		out->copy_gbs = (p->host_gbs > 0 ? p->host_gbs : j->host_gbs) * j->gpus_per_node;
+		out->copy_s = out->node_bytes / (out->copy_gbs * 1e9);
+		out->stall_s = out->copy_s;
+	}
+	out->share = j->every_s > 0 ? out->stall_s / j->every_s : 0;
 	out->within = 1;
-	if (j->stall_s > 0) {
+	if (j->async && j->every_s > 0) {
+		/* the write must finish before the next save starts */
+		out->need_node_gbps = out->node_bytes * 8 / j->every_s / 1e9;
+		out->need_system_gbs = out->bytes / j->every_s / 1e9;
+		out->within = out->save_s <= j->every_s;
+	} else if (!j->async && j->stall_s > 0) {
 		out->need_node_gbps = out->node_bytes * 8 / j->stall_s / 1e9;
 		out->need_system_gbs = out->bytes / j->stall_s / 1e9;
-		out->within = out->save_s <= j->stall_s;
 	}
+	if (j->stall_s > 0 && out->stall_s > j->stall_s)
+		out->within = 0;
 	return 0;
 }

@@ -123,6 +123,31 @@ static int plan_once(const struct nicfit_catalog *cat, const struct nicfit_plan_
 }
 
 /*
+ * --kv-over auto found that a disaggregated plan's KV cache fits the
+ * storage/in-band NICs and nothing else needs a back end
+ * (plan_serving.c): the plan made again with the cache over them, so
+ * that R2 plans no back end and every later rule follows (the seed's
+ * rule: no back end where none is needed). The first pass's time for one
+ * request over the back end is kept as the trade-off R9 names.
+ */
+static int plan_kv_storage(const struct nicfit_catalog *cat, const struct nicfit_plan_input *in,
+			   struct nicfit_plan *p, struct nicfit_error *err)
+{
+	struct nicfit_plan_input again = *in;
+	const struct nicfit_nic *ocp;
+	int rc;
+
+	again.kv_over = NICFIT_KV_OVER_STORAGE;
+	again.kv_over_auto = 1;
+	again.kv_backend_s = p->serving.kv_request_s;
+	nicfit_plan_release(p);
+	if ((rc = plan_once(cat, &again, NULL, p, err)) || !(ocp = nicfit__plan_frontend_ocp(cat, p)))
+		return rc;
+	nicfit_plan_release(p);
+	return plan_once(cat, &again, ocp, p, err);
+}
+
+/*
  * The plan; made a second time, with the OCP card in the OCP slot, when
  * the GPUs and back-end cards left R3's front-end card no PCIe slot
  * (nicfit__plan_frontend_ocp(), plan_place.c): the front end's card, port
@@ -135,6 +160,8 @@ int nicfit_plan(const struct nicfit_catalog *cat, const struct nicfit_plan_input
 	const struct nicfit_nic *ocp;
 	int rc = plan_once(cat, in, NULL, p, err);
 
+	if (!rc && p->kv_storage_fits)
+		return plan_kv_storage(cat, in, p, err);
 	if (rc || !(ocp = nicfit__plan_frontend_ocp(cat, p)))
 		return rc;
 	nicfit_plan_release(p);

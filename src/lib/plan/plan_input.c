@@ -93,7 +93,9 @@ static const char *const known_keys[] = {
 	"storage_nics", "backend_size",
 	"parallel", "batch_tokens", "riser_config", "racks", "disaggregated", "prompt_tokens",
 	"output_tokens", "requests_per_s", "ttft_ms", "tpot_ms", "prefill_servers", "kv_offload",
-	"checkpoint_every", "checkpoint_stall", "checkpoint_state", NULL
+	"prefill_gpus", "prefill_tp", "prefill_pp", "prefill_ep", "decode_gpus", "decode_tp",
+	"decode_pp", "decode_ep", "kv_over",
+	"checkpoint_every", "checkpoint_stall", "checkpoint_state", "checkpoint_async", NULL
 };
 
 /*

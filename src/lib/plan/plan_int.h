@@ -132,6 +132,7 @@ void nicfit__plan_serving(struct nicfit_plan *p);
 void nicfit__plan_serving_verdict(struct nicfit_plan *p);
 void nicfit__plan_serving_text(struct nicfit_emit *e, const struct nicfit_plan *p);
 void nicfit__plan_serving_json(struct nicfit_emit *e, const struct nicfit_plan *p);
+void nicfit__plan_serving_input_json(struct nicfit_emit *e, const struct nicfit_plan_input *in);
 void nicfit__plan_checkpoint(struct nicfit_plan *p);
 void nicfit__plan_ckpt_json(struct nicfit_emit *e, const struct nicfit_plan *p);
 void nicfit__plan_replicas_verdict(struct nicfit_plan *p);

@@ -580,6 +580,8 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 		plan_fmt(whole, sizeof(whole), "%d x %s: no back-end fabric needed (%s).%s %s",
 			 in->servers, in->server->e.name,
 			 in->workload == NICFIT_WL_REPLICATED ? "independent replicas" :
+			 p->kv_storage ? "the model fits one server, and the KV cache from prefill to "
+			 "decode fits the storage/in-band NICs" :
 			 nicfit__plan_is_training(in->workload) ? "one server keeps its gradients on PCIe" :
 			 p->fit_known ? "the model fits one server" :
 			 "assuming the model fits one server: fit not checked", fit, fe);
@@ -600,7 +602,7 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 		 in->servers, in->server->e.name,
 		 nicfit__plan_is_training(in->workload) ? "gradients are exchanged every step" :
 		 in->workload == NICFIT_WL_RDMA_STORAGE ? "RDMA storage" :
-		 in->disagg ? "prefill hands each prompt's KV cache to decode" :
+		 in->disagg && !p->kv_storage ? "prefill hands each prompt's KV cache to decode" :
 		 "one model spans servers", be, fit, fe);
 	plan_fmt(p->verdict, sizeof(p->verdict), "%s%s", pre, whole);
 }

@@ -46,10 +46,14 @@ static void emit_input_serving(struct nicfit_emit *e, const struct nicfit_plan_i
 		nicfit_emit_null(e, "prefill_servers");
 	nicfit_emit_string(e, "kv_offload", in->disagg ? nicfit_kv_offload_name(in->kv_offload) :
 			   NULL);
+	if (in->disagg)
+		nicfit__plan_serving_input_json(e, in);
 	emit_positive(e, "checkpoint_every", in->ckpt_every_s / 60);
 	emit_positive(e, "checkpoint_stall", in->ckpt_stall_s);
 	nicfit_emit_string(e, "checkpoint_state", ckpt ? nicfit_ckpt_state_name(in->ckpt_state) :
 			   NULL);
+	if (ckpt)
+		nicfit_emit_bool(e, "checkpoint_async", in->ckpt_async);
 }
 
 static void emit_input(struct nicfit_emit *e, const struct nicfit_plan_input *in,

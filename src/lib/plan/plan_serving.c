@@ -3,10 +3,13 @@
  * decode pools of the servers asked (or of a target), the KV cache each
  * request moves between them over the back-end rails, and its offload to
  * host memory or storage (the model is nicfit/serving.h; the sources are
- * docs/reference/inference-serving.md 4, 5). A disaggregated plan
- * needs a back end even when the model fits one server: the KV cache of
- * every prompt crosses servers, over RDMA (NIXL, Mooncake's transfer
- * engine), GPU memory to GPU memory.
+ * docs/reference/inference-serving.md 4, 5). The KV cache of every
+ * prompt crosses servers over RDMA (NIXL, Mooncake's transfer engine),
+ * GPU memory to GPU memory: over a back end, or, when every instance
+ * stays inside one server and the cache fits kv_storage_share of the
+ * storage/in-band RoCE NICs within the TTFT target, over those, with no
+ * back end (the seed's rule: no back end where none is needed;
+ * --kv-over chooses).
  */
 #include <math.h>
 #include <stdio.h>
@@ -42,7 +45,7 @@ static int serving_only(struct nicfit_reader *r, const char *const *keys)
 static int read_ckpt(struct nicfit_reader *r, struct nicfit_plan_input *in)
 {
 	static const char *const keys[] = { "checkpoint_every", "checkpoint_stall",
-					    "checkpoint_state", NULL };
+					    "checkpoint_state", "checkpoint_async", NULL };
 	const char *v;
 	double min;
 	int rc, i;
@@ -66,10 +69,60 @@ static int read_ckpt(struct nicfit_reader *r, struct nicfit_plan_input *in)
 						     nicfit_reader_opt(r, "checkpoint_stall"), 0, 0,
 						     "a stall of %g s is longer than the %g minutes between "
 						     "saves", in->ckpt_stall_s, min));
+	in->ckpt_async = is_set(nicfit_spec_get(r->s, "checkpoint_async"));
+	if (in->ckpt_async && !(in->ckpt_every_s > 0 || in->ckpt_stall_s > 0))
+		return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+						     nicfit_reader_opt(r, "checkpoint_async"), 0, 0,
+						     "an asynchronous save needs --checkpoint-every or "
+						     "--checkpoint-stall"));
 	v = nicfit_reader_get(r, "checkpoint_state");
 	in->ckpt_state = NICFIT_CKPT_FULL;
 	if (v && (rc = nicfit_reader_fail(r, nicfit_ckpt_state_parse(v, &in->ckpt_state, r->err))))
 		return rc;
+	return 0;
+}
+
+/*
+ * Each pool's instance as given: --prefill-gpus, --prefill-tp, -pp, -ep
+ * and the same for decode (0: chosen). The GPUs fill whole servers or
+ * divide one; TP x PP divides them; EP is at most them.
+ */
+static int read_pools(struct nicfit_reader *r, struct nicfit_plan_input *in)
+{
+	static const char *const k[2][4] = {
+		{ "prefill_gpus", "prefill_tp", "prefill_pp", "prefill_ep" },
+		{ "decode_gpus", "decode_tp", "decode_pp", "decode_ep" },
+	};
+	int gps = in->gpus_per_server > 0 ? in->gpus_per_server : 1, i, j, rc;
+	long v[4];
+
+	for (i = 0; i < 2; i++) {
+		struct nicfit_serving_shape *sh = &in->pool_given[i];
+		long g;
+
+		for (j = 0; j < 4; j++)
+			if ((rc = nicfit_reader_long(r, k[i][j], 0, 1, 100000, &v[j])))
+				return rc;
+		g = v[0] ? v[0] : v[1] || v[2] ? (v[1] ? v[1] : 1) * (v[2] ? v[2] : 1) : v[3];
+		if (g && ((g % gps && gps % g) || g > (long)in->servers * gps))
+			return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+							     nicfit_reader_opt(r, k[i][v[0] ? 0 : v[1] ? 1 : v[2] ? 2 : 3]),
+							     0, 0, "a %s instance of %ld GPUs must fill whole "
+							     "servers of %d or divide one, within the %d "
+							     "asked", i ? "decode" : "prefill", g, gps,
+							     in->servers));
+		if (g && ((v[1] ? v[1] : 1) * (v[2] ? v[2] : 1) > g ||
+			  g % ((v[1] ? v[1] : 1) * (v[2] ? v[2] : 1)) || v[3] > g))
+			return nicfit_reader_fail(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+							     nicfit_reader_opt(r, k[i][v[1] ? 1 : v[2] ? 2 : 3]),
+							     0, 0, "TP x PP must divide the %s instance's %ld "
+							     "GPUs and EP be at most them",
+							     i ? "decode" : "prefill", g));
+		sh->gpus = (int)v[0];
+		sh->tp = (int)v[1];
+		sh->pp = (int)v[2];
+		sh->ep = (int)v[3];
+	}
 	return 0;
 }
 
@@ -83,7 +136,9 @@ int nicfit__plan_read_serving(struct nicfit_reader *r, struct nicfit_plan_input 
 {
 	static const char *const keys[] = { "prompt_tokens", "output_tokens", "requests_per_s",
 					    "ttft_ms", "tpot_ms", "prefill_servers", "kv_offload",
-					    NULL };
+					    "prefill_gpus", "prefill_tp", "prefill_pp", "prefill_ep",
+					    "decode_gpus", "decode_tp", "decode_pp", "decode_ep",
+					    "kv_over", NULL };
 	const char *v;
 	double ms;
 	long l;
@@ -135,21 +190,75 @@ int nicfit__plan_read_serving(struct nicfit_reader *r, struct nicfit_plan_input 
 	in->kv_offload = NICFIT_OFFLOAD_NONE;
 	if (v && (rc = nicfit_reader_fail(r, nicfit_kv_offload_parse(v, &in->kv_offload, r->err))))
 		return rc;
+	v = nicfit_reader_get(r, "kv_over");
+	in->kv_over = NICFIT_KV_OVER_AUTO;
+	if (v && (rc = nicfit_reader_fail(r, nicfit_kv_over_parse(v, &in->kv_over, r->err))))
+		return rc;
+	return read_pools(r, in);
+}
+
+/* An instance given wider than one server: its GPUs exchange traffic between servers. */
+static int given_spans(const struct nicfit_plan_input *in)
+{
+	int i, gps = in->gpus_per_server;
+
+	for (i = 0; i < 2; i++) {
+		const struct nicfit_serving_shape *sh = &in->pool_given[i];
+
+		if (sh->gpus > gps || sh->tp * (sh->pp ? sh->pp : 1) > gps || sh->ep > gps)
+			return 1;
+	}
 	return 0;
 }
 
-/* R2 for a disaggregated plan: the back end carries every prompt's KV cache. Returns 1 when it applied. */
+/*
+ * R2 for a disaggregated plan. The KV cache crosses servers: over a back
+ * end when one is there for other reasons (an instance spans servers) or
+ * asked (--kv-over backend, or auto's first pass); over the storage/in-band
+ * NICs when asked or when auto found it fits them (nicfit_plan's second
+ * pass), with no back end at all when no other GPU traffic crosses
+ * servers. Returns 1 when it applied.
+ */
 int nicfit__plan_serving_backend(struct nicfit_plan *p)
 {
-	if (!p->in.disagg)
+	const struct nicfit_plan_input *in = &p->in;
+	int spans = !p->fits_one_server || given_spans(in);
+
+	if (!in->disagg)
 		return 0;
-	p->backend_needed = 1;
-	plan_decide(&p->decisions, "R2", 1,
-		    "Disaggregated serving: prefill and decode run on different servers, and every "
-		    "prompt's KV cache moves from a prefill GPU to a decode GPU over RDMA (NIXL, "
-		    "Mooncake's transfer engine): back-end RDMA fabric needed%s.",
-		    p->fits_one_server ? ", though the model fits one server" : "");
+	p->kv_storage = in->kv_over == NICFIT_KV_OVER_STORAGE;
+	p->backend_needed = !p->kv_storage || spans;
+	if (p->kv_storage && !spans) {
+		plan_decide(&p->decisions, "R2", 1,
+			    "Disaggregated serving with every instance inside one server: the only GPU "
+			    "traffic between servers is each prompt's KV cache, which %s over the "
+			    "storage/in-band RoCE NICs (GPUDirect RDMA; R9 has its rate and time): no "
+			    "back-end fabric%s.", in->kv_over_auto ? "fits" : "goes, as asked,",
+			    in->kv_over_auto ? " where none is needed (--kv-over backend plans one)" :
+			    "");
+		return 1;
+	}
+	if (p->kv_storage)
+		plan_decide(&p->decisions, "R2", 1,
+			    "Disaggregated serving with an instance over several servers: its GPUs "
+			    "exchange activations (or expert-parallel tokens) between servers every "
+			    "step, so a back-end RDMA fabric is needed; the KV cache goes over the "
+			    "storage/in-band NICs as asked.");
+	else
+		plan_decide(&p->decisions, "R2", 1,
+			    "Disaggregated serving: prefill and decode run on different servers, and "
+			    "every prompt's KV cache moves from a prefill GPU to a decode GPU over RDMA "
+			    "(NIXL, Mooncake's transfer engine): back-end RDMA fabric needed%s.",
+			    spans ? "" : in->kv_over == NICFIT_KV_OVER_BACKEND ?
+			    ", as asked (--kv-over backend), though the model fits one server" :
+			    ", though the model fits one server");
 	return 1;
+}
+
+/* One server's goodput for the KV cache without a back end: the storage NICs, else the front end. */
+static double kv_storage_gbps(const struct nicfit_plan *p)
+{
+	return p->st_node_gbps > 0 ? p->st_node_gbps : p->fe_goodput_gbps;
 }
 
 /* One server's GPU-to-host-memory rate, GB/s: the assumption, else the GPUs' PCIe links. */
@@ -166,11 +275,38 @@ static double host_gbs(const struct nicfit_plan *p, int gpus)
 	return r.effective_gbps / 8 * gpus;
 }
 
+/*
+ * One pool's instance from what was given (in->pool_given[i]): its GPUs
+ * (given; else TP x PP; else EP when wider than R1's; else R1's), TP (at
+ * most a server), PP (the rest), EP (all its GPUs when they divide the
+ * experts), and the memory the weights leave on it. Nothing given: gpus 0,
+ * the job's own. Returns -1 when the instance does not hold the weights.
+ */
+static int pool_shape(const struct nicfit_plan *p, int i, int gpn, int min_gpus,
+		      struct nicfit_serving_shape *sh)
+{
+	const struct nicfit_serving_shape *g = &p->in.pool_given[i];
+	const struct nicfit_model *m = p->in.model;
+	int gpus;
+
+	memset(sh, 0, sizeof(*sh));
+	if (!g->gpus && !g->tp && !g->pp && !g->ep)
+		return 0;
+	gpus = g->gpus ? g->gpus : g->tp || g->pp ? (g->tp ? g->tp : 1) * (g->pp ? g->pp : 1) :
+	       g->ep > min_gpus ? g->ep : min_gpus;
+	sh->gpus = gpus;
+	sh->tp = g->tp ? g->tp : gpus < gpn ? gpus : gpn;
+	sh->pp = g->pp ? g->pp : gpus / sh->tp > 0 ? gpus / sh->tp : 1;
+	sh->ep = g->ep ? g->ep : m && m->experts > 1 && m->experts % gpus == 0 ? gpus : 1;
+	sh->kv_room_gb = p->fit.capacity_gb / gpn * gpus - p->fit.weights_gb;
+	return sh->kv_room_gb > 0 ? 0 : -1;
+}
+
 /* The request to nicfit_serving_calc from the plan. */
-static int serving_ask(struct nicfit_plan *p, struct nicfit_serving_ask *a)
+static int serving_ask(struct nicfit_plan *p, struct nicfit_serving_ask *a, char *why, size_t n)
 {
 	const struct nicfit_plan_input *in = &p->in;
-	int u = p->servers_needed > 0 ? p->servers_needed : 1;
+	int u = p->servers_needed > 0 ? p->servers_needed : 1, i;
 	int gpn = p->gpus_placed > 0 ? p->gpus_placed : in->gpus_per_server;
 	const struct nicfit_model *m = in->model;
 
@@ -184,6 +320,15 @@ static int serving_ask(struct nicfit_plan *p, struct nicfit_serving_ask *a)
 	a->job.pp = u;
 	if (m && m->experts > 1 && m->experts % (u * gpn) == 0)
 		a->job.ep = u * gpn;
+	for (i = 0; i < 2; i++)
+		if (pool_shape(p, i, gpn, u * gpn, i ? &a->decode : &a->prefill)) {
+			plan_fmt(why, n, "a %s instance of %d GPUs holds %.1f GB, less than the "
+				 "%.1f GB of weights", i ? "decode" : "prefill",
+				 (i ? &a->decode : &a->prefill)->gpus,
+				 p->fit.capacity_gb / gpn * (i ? &a->decode : &a->prefill)->gpus,
+				 p->fit.weights_gb);
+			return -1;
+		}
 	a->prompt_tokens = in->prompt_tokens;
 	a->output_tokens = in->output_tokens;
 	a->rps = in->requests_per_s;
@@ -193,8 +338,11 @@ static int serving_ask(struct nicfit_plan *p, struct nicfit_serving_ask *a)
 	a->prefill_servers = in->prefill_servers;
 	a->kv_bytes_per_token = m ? nicfit_kv_bytes_per_token(&m->arch, &in->llm) : 0;
 	a->kv_room_gb = p->fit.capacity_gb * u - p->fit.weights_gb;
-	a->rails_gbps = p->be_node_gbps;
-	a->rails = p->rails > 0 ? p->rails : p->be_cards;
+	a->rails_gbps = p->kv_storage ? kv_storage_gbps(p) : p->be_node_gbps;
+	a->rails = p->kv_storage ? (p->st_cards > 0 ? p->st_cards : 1) :
+		   p->rails > 0 ? p->rails : p->be_cards;
+	a->be_gbps = p->backend_needed ? p->be_node_gbps : 0;
+	a->latency_us = in->ar.latency_us;
 	a->offload = in->kv_offload;
 	p->serving_host_gbs = host_gbs(p, gpn);
 	a->host_gbs = p->serving_host_gbs;
@@ -202,29 +350,72 @@ static int serving_ask(struct nicfit_plan *p, struct nicfit_serving_ask *a)
 	return 0;
 }
 
-/* R9's account of the pools and of what crosses the network. */
-static void serving_describe(struct nicfit_plan *p)
+/*
+ * --kv-over auto: whether the KV cache would fit the storage/in-band
+ * NICs instead of a back end (R2): every instance inside one server, a
+ * RoCE card there, the cache's rate (with an offload read from storage)
+ * within kv_storage_share of their goodput, and TTFT still met.
+ */
+static void kv_storage_check(struct nicfit_plan *p, struct nicfit_serving_ask *a)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	struct nicfit_serving alt;
+	double st = p->st_node_gbps, load;
+
+	if (in->kv_over != NICFIT_KV_OVER_AUTO || p->kv_storage || !p->fits_one_server ||
+	    given_spans(in) || !p->st_nic || !(st > 0))
+		return;
+	a->rails_gbps = st;
+	a->rails = p->st_cards > 0 ? p->st_cards : 1;
+	if (nicfit_serving_calc(a, &in->step, &in->serving, &alt, NULL))
+		return;
+	load = fmax(alt.kv_prefill_node_gbps + (in->kv_offload == NICFIT_OFFLOAD_STORAGE ?
+						  alt.offload_node_gbps : 0), alt.kv_decode_node_gbps);
+	p->kv_storage_fits = load <= in->serving.kv_storage_share * st && alt.ttft_ok;
+	if (!p->kv_storage_fits)
+		plan_decide(&p->decisions, "R2", 1,
+			    "The KV cache stays on the back end: over the storage/in-band NICs it "
+			    "would take %.1f of their %.1f Gb/s (%.0f%%, kv_storage_share %.0f%%) and "
+			    "TTFT would be %.0f ms (target %.0f ms).", load, st, load / st * 100,
+			    in->serving.kv_storage_share * 100, alt.ttft_s * 1000, in->ttft_s * 1000);
+}
+
+/* "8 GPUs on 1 server, TP 8 x PP 1 x EP 8" for pool i. */
+static const char *pool_name(const struct nicfit_plan *p, int i, char *buf, size_t n)
+{
+	const struct nicfit_serving_pool *pl = &p->serving.pool[i];
+	const struct nicfit_serving_shape *g = &p->in.pool_given[i];
+
+	plan_fmt(buf, n, "%d GPU%s on %s%d server%s, TP %d x PP %d x EP %d%s", pl->gpus,
+		 pl->gpus == 1 ? "" : "s", pl->nodes == 1 && pl->gpus < p->in.gpus_per_server ?
+		 "a share of " : "", pl->nodes, pl->nodes == 1 ? "" : "s", pl->tp, pl->pp, pl->ep,
+		 g->gpus || g->tp || g->pp || g->ep ? ", as given" : "");
+	return buf;
+}
+
+/* R9's account of the pools' instances and steps. */
+static void describe_pools(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 	const struct nicfit_serving *s = &p->serving;
-	char b1[32], b2[32], b3[32];
+	char b1[32], b2[32], n0[96], n1[96];
 	int left;
 
 	plan_decide(&p->decisions, "R9", 1,
-		    "Prefill: one prompt of %.0f tokens on one instance (%d server%s) takes %s "
-		    "(2 x active parameters x tokens / (GPUs x peak x MFU): compute bound), %.2f "
-		    "requests/s an instance.", in->prompt_tokens, s->instance_nodes,
-		    s->instance_nodes == 1 ? "" : "s", nicfit_fmt_seconds(s->prefill_s, b1, sizeof(b1)),
-		    s->prefill_rps);
+		    "Prefill: one prompt of %.0f tokens on one instance (%s) takes %s (2 x active "
+		    "parameters x tokens / (GPUs x peak x MFU): compute bound), %.2f requests/s an "
+		    "instance, %.2f a server.", in->prompt_tokens, pool_name(p, 0, n0, sizeof(n0)),
+		    nicfit_fmt_seconds(s->prefill_s, b1, sizeof(b1)), s->prefill_rps,
+		    s->pool[0].server_rps);
 	plan_decide(&p->decisions, "R9", 1,
-		    "Decode: %.0f sequences an instance (%s sets it: %.0f within TPOT %s, %.0f in the "
-		    "%.1f GB of memory the weights leave, %.0f + %.0f tokens each), a %s step (the "
+		    "Decode: %.0f sequences an instance (%s; %s sets it: %.0f within TPOT %s, %.0f in "
+		    "the %.1f GB of memory the weights leave, %.0f + %.0f tokens each), a %s step (the "
 		    "weights and the mean KV cache read once a step, or the compute), %.2f requests/s "
-		    "an instance.", s->decode_batch, s->batch_by, s->batch_tpot,
-		    nicfit_fmt_seconds(in->tpot_s, b1, sizeof(b1)), s->batch_mem,
-		    p->fit.capacity_gb * s->instance_nodes - p->fit.weights_gb, in->prompt_tokens,
-		    in->output_tokens, nicfit_fmt_seconds(s->decode_step_s, b2, sizeof(b2)),
-		    s->decode_rps);
+		    "an instance, %.2f a server.", s->decode_batch, pool_name(p, 1, n1, sizeof(n1)),
+		    s->batch_by, s->batch_tpot, nicfit_fmt_seconds(in->tpot_s, b1, sizeof(b1)),
+		    s->batch_mem, s->pool[1].kv_room_gb, in->prompt_tokens, in->output_tokens,
+		    nicfit_fmt_seconds(s->decode_step_s, b2, sizeof(b2)), s->decode_rps,
+		    s->pool[1].server_rps);
 	left = in->servers - s->prefill_servers - s->decode_servers;
 	plan_decide(&p->decisions, "R9", 1,
 		    "Pools: %d prefill + %d decode server%s (%s), %.2f requests/s at %.0f%% busy "
@@ -234,15 +425,79 @@ static void serving_describe(struct nicfit_plan *p)
 		    "for the target" : "the split of the servers that serves the most", s->rps,
 		    in->serving.pool_load * 100, left > 0 ? "; pools come in whole instances, so " : "",
 		    left > 0 ? left : 0, left > 0 ? " of the servers asked are left over" : "");
+}
+
+/* R9's account of the KV cache: its size, rate, the NICs it takes, and what TTFT waits for. */
+static void describe_kv(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_serving *s = &p->serving;
+	char b1[32], b2[32], b3[32], when[200], alt[160];
+
+	when[0] = alt[0] = '\0';
+	if (s->kv_request_s > 0 && in->serving.kv_layerwise >= 0.5)
+		plan_fmt(when, sizeof(when), "; sent layer by layer while the prefill runs "
+			 "(kv_layerwise=1), TTFT waits %s of it%s", nicfit_fmt_seconds(s->kv_exposed_s,
+			 b3, sizeof(b3)), s->kv_hidden ? ": it hides under the prefill but for the last "
+			 "layer" : ", what outlasts the prefill");
+	else if (s->kv_request_s > 0)
+		plan_fmt(when, sizeof(when), "; read once the prefill is done (kv_layerwise=0), so "
+			 "TTFT is the prefill plus that");
+	if (p->kv_storage && in->kv_over_auto && in->kv_backend_s > 0)
+		plan_fmt(alt, sizeof(alt), "; --kv-over backend adds a back end that carries it in "
+			 "%s and leaves the storage network to storage",
+			 nicfit_fmt_seconds(in->kv_backend_s, b3, sizeof(b3)));
 	plan_decide(&p->decisions, "R9", 1,
 		    "KV cache: %.0f B a token x %.0f prompt tokens = %s a request, %.1f Gb/s out of "
-		    "each prefill server and %.1f Gb/s into each decode server over the back-end "
-		    "rails (GPUDirect RDMA)%s%s%s.", s->kv_bytes_per_token, in->prompt_tokens,
+		    "each prefill server and %.1f Gb/s into each decode server over %s (GPUDirect "
+		    "RDMA%s)%s%s%s%s.", s->kv_bytes_per_token, in->prompt_tokens,
 		    nicfit_fmt_bytes(s->kv_bytes_per_request, b1, sizeof(b1)), s->kv_prefill_node_gbps,
-		    s->kv_decode_node_gbps, s->kv_request_s > 0 ? "; one request's cache crosses a "
-		    "server's rails in " : "", s->kv_request_s > 0 ?
-		    nicfit_fmt_seconds(s->kv_request_s, b2, sizeof(b2)) : "",
-		    s->kv_request_s > 0 ? ", and TTFT is the prefill plus that" : "");
+		    s->kv_decode_node_gbps, p->kv_storage ? "the storage/in-band NICs" :
+		    "the back-end rails", p->kv_storage ? ", RoCE" : "",
+		    s->kv_request_s > 0 ? "; one request's cache crosses them in " : "",
+		    s->kv_request_s > 0 ? nicfit_fmt_seconds(s->kv_request_s, b2, sizeof(b2)) : "",
+		    when, alt);
+}
+
+/* R9: a pool's step whose instance spans servers, its traffic over the back end and its stall. */
+static void describe_steps(struct nicfit_plan *p)
+{
+	const struct nicfit_serving *s = &p->serving;
+	char b1[32], b2[32], b3[32];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const struct nicfit_serving_pool *pl = &s->pool[i];
+		int k, top = 0;
+
+		if (!pl->timed)
+			continue;
+		for (k = 1; k < pl->step.nterms; k++)
+			if (pl->step.terms[k].bytes > pl->step.terms[top].bytes)
+				top = k;
+		plan_decide(&p->decisions, "R9", 1,
+			    "%s step across the instance's %d servers: %s leaves each server (most of "
+			    "it %s), "
+			    "%s over the back end at %.1f Gb/s; %s hides under %.0f%% of the compute "
+			    "(overlap)%s%s.", i ? "Decode" : "Prefill", pl->nodes,
+			    nicfit_fmt_bytes(pl->step.bytes_per_node, b1, sizeof(b1)),
+			    pl->step.terms[top].name, nicfit_fmt_seconds(pl->time.comm_s, b2, sizeof(b2)),
+			    pl->time.node_gbps, pl->time.hides ? "it" : "not all of it",
+			    p->in.step.overlap * 100, pl->time.hides ? "" : ": the step grows by ",
+			    pl->time.hides ? "" : nicfit_fmt_seconds(pl->time.stall_s, b3, sizeof(b3)));
+	}
+}
+
+/* R9's account of the pools and of what crosses the network. */
+static void serving_describe(struct nicfit_plan *p)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_serving *s = &p->serving;
+	char b1[32], b2[32], b3[32];
+
+	describe_pools(p);
+	describe_kv(p);
+	describe_steps(p);
 	if (s->ep_prompt_bytes > 0)
 		plan_decide(&p->decisions, "R9", 1,
 			    "Expert parallel: %s of dispatch (dispatch_bytes) and combine "
@@ -302,10 +557,13 @@ static void serving_find(struct nicfit_plan *p)
 				  "sequence is over the TPOT target.") : ", over its target.");
 	if (s->kv_decode_share > 1 || (s->kv_request_s > 0 && s->kv_request_s > in->ttft_s / 10))
 		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_KV_TRANSFER_SLOW,
-				  "add back-end rails or faster cards (--backend-cards, --backend-nic)",
+				  p->kv_storage ? "plan a back end for it (--kv-over backend), or faster "
+				  "storage NICs" : "add back-end rails or faster cards (--backend-cards, "
+				  "--backend-nic)",
 				  "The KV cache needs %.1f Gb/s into each decode server, %.0f%% of its "
-				  "rails, and one request's cache takes %s of the %s TTFT target.",
+				  "%s, and one request's cache takes %s of the %s TTFT target.",
 				  s->kv_decode_node_gbps, s->kv_decode_share * 100,
+				  p->kv_storage ? "storage/in-band NICs" : "rails",
 				  nicfit_fmt_seconds(s->kv_request_s, b1, sizeof(b1)),
 				  nicfit_fmt_seconds(in->ttft_s, b2, sizeof(b2)));
 	if (in->kv_offload != NICFIT_OFFLOAD_NONE && (s->offload_share > 1 || !(s->offload_link_gbps > 0))) {
@@ -332,20 +590,24 @@ void nicfit__plan_serving(struct nicfit_plan *p)
 {
 	struct nicfit_serving_ask a;
 	struct nicfit_error err;
+	char why[160];
 
 	if (!p->in.disagg)
 		return;
 	nicfit_error_clear(&err);
-	if (serving_ask(p, &a) ||
+	why[0] = '\0';
+	if (serving_ask(p, &a, why, sizeof(why)) ||
 	    nicfit_serving_calc(&a, &p->in.step, &p->in.serving, &p->serving, &err)) {
 		plan_decide(&p->decisions, "R9", 0,
 			    "Disaggregated serving: the pools are not worked out (%s).",
-			    err.msg[0] ? err.msg : "the model's size or the GPU is not known");
+			    err.msg[0] ? err.msg : why[0] ? why :
+			    "the model's size or the GPU is not known");
 		return;
 	}
 	p->serving_known = 1;
 	serving_describe(p);
 	serving_find(p);
+	kv_storage_check(p, &a);
 }
 
 /* The verdict's sentence on the pools. */
@@ -359,9 +621,10 @@ void nicfit__plan_serving_verdict(struct nicfit_plan *p)
 		return;
 	plan_fmt(p->verdict + n, sizeof(p->verdict) - n,
 		 " Disaggregated: %d prefill + %d decode server%s serve %.2f requests/s; each "
-		 "request's KV cache (%s) crosses the back-end rails%s%s, %.1f Gb/s a prefill server.",
+		 "request's KV cache (%s) crosses the %s%s%s, %.1f Gb/s a prefill server.",
 		 s->prefill_servers, s->decode_servers, s->decode_servers == 1 ? "" : "s", s->rps,
 		 nicfit_fmt_bytes(s->kv_bytes_per_request, b1, sizeof(b1)),
+		 p->kv_storage ? "storage/in-band NICs" : "back-end rails",
 		 s->kv_request_s > 0 ? " in " : "",
 		 s->kv_request_s > 0 ? nicfit_fmt_seconds(s->kv_request_s, b2, sizeof(b2)) : "",
 		 s->kv_prefill_node_gbps);
@@ -371,7 +634,7 @@ void nicfit__plan_serving_verdict(struct nicfit_plan *p)
 void nicfit__plan_serving_text(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	const struct nicfit_serving *s = &p->serving;
-	char b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32], n0[96], n1[96];
 
 	if (!p->serving_known)
 		return;
@@ -381,9 +644,78 @@ void nicfit__plan_serving_text(struct nicfit_emit *e, const struct nicfit_plan *
 			   s->rps, nicfit_fmt_seconds(s->ttft_s, b1, sizeof(b1)),
 			   nicfit_fmt_seconds(s->decode_step_s, b2, sizeof(b2)), s->decode_batch);
 	nicfit_emit_printf(e, "KV cache   %s a request, %.1f Gb/s out of each prefill server, %.1f "
-			      "Gb/s into each decode server (%.1f%% of its rails)\n",
+			      "Gb/s into each decode server (%.1f%% of its %s)\n",
 			   nicfit_fmt_bytes(s->kv_bytes_per_request, b3, sizeof(b3)),
-			   s->kv_prefill_node_gbps, s->kv_decode_node_gbps, s->kv_decode_share * 100);
+			   s->kv_prefill_node_gbps, s->kv_decode_node_gbps, s->kv_decode_share * 100,
+			   p->kv_storage ? "storage/in-band NICs" : "rails");
+	nicfit_emit_printf(e, "Pools      prefill: %s; decode: %s\n",
+			   pool_name(p, 0, n0, sizeof(n0)), pool_name(p, 1, n1, sizeof(n1)));
+}
+
+/* One pool's step in JSON: the instance, its time and the traffic between its servers. */
+static void pool_json(struct nicfit_emit *e, const struct nicfit_plan *p, int i)
+{
+	const struct nicfit_serving *s = &p->serving;
+	const struct nicfit_serving_pool *pl = &s->pool[i];
+	const struct nicfit_serving_shape *g = &p->in.pool_given[i];
+	int k;
+
+	nicfit_emit_begin_object(e, NULL);
+	nicfit_emit_string(e, "pool", i ? "decode" : "prefill");
+	nicfit_emit_bool(e, "given", g->gpus || g->tp || g->pp || g->ep);
+	nicfit_emit_int(e, "instance_gpus", pl->gpus);
+	nicfit_emit_int(e, "instance_servers", pl->nodes);
+	nicfit_emit_int(e, "tp", pl->tp);
+	nicfit_emit_int(e, "pp", pl->pp);
+	nicfit_emit_int(e, "ep", pl->ep);
+	nicfit_emit_int(e, "instances", pl->instances);
+	nicfit_emit_int(e, "servers", pl->servers);
+	nicfit_emit_number(e, "instance_requests_per_s", pl->rps);
+	nicfit_emit_number(e, "server_requests_per_s", pl->server_rps);
+	nicfit_emit_number(e, "kv_room_gb", pl->kv_room_gb);
+	nicfit_emit_begin_object(e, "step");
+	nicfit_emit_string(e, "phase", i ? "decode" : "prefill");
+	nicfit_emit_number(e, "tokens", i ? s->decode_batch : pl->step.tokens);
+	nicfit_emit_number(e, "step_s", i ? s->decode_step_s : s->prefill_s);
+	nicfit_emit_number(e, "flops", pl->step.flops);
+	nicfit_emit_number(e, "bytes_per_node_gb", pl->step.bytes_per_node / 1e9);
+	nicfit_emit_begin_array(e, "traffic");
+	for (k = 0; k < pl->step.nterms; k++) {
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "name", pl->step.terms[k].name);
+		nicfit_emit_number(e, "gb_per_node", pl->step.terms[k].bytes / 1e9);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+	nicfit_emit_end_object(e);
+	nicfit_emit_end_object(e);
+}
+
+/*
+ * The input object's disaggregated settings beyond the common ones, only
+ * in a disaggregated plan: each pool's instance as given (null: chosen)
+ * and --kv-over as asked ("auto" when auto chose the storage NICs).
+ */
+void nicfit__plan_serving_input_json(struct nicfit_emit *e, const struct nicfit_plan_input *in)
+{
+	static const char *const k[2][4] = {
+		{ "prefill_gpus", "prefill_tp", "prefill_pp", "prefill_ep" },
+		{ "decode_gpus", "decode_tp", "decode_pp", "decode_ep" },
+	};
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const struct nicfit_serving_shape *g = &in->pool_given[i];
+		int v[4] = { g->gpus, g->tp, g->pp, g->ep }, j;
+
+		for (j = 0; j < 4; j++)
+			if (v[j] > 0)
+				nicfit_emit_int(e, k[i][j], v[j]);
+			else
+				nicfit_emit_null(e, k[i][j]);
+	}
+	nicfit_emit_string(e, "kv_over", nicfit_kv_over_name(in->kv_over_auto ? NICFIT_KV_OVER_AUTO :
+							      in->kv_over));
 }
 
 /* plan JSON "serving" (docs/json-plan.md): null unless --disaggregated was worked out. */
@@ -425,10 +757,22 @@ void nicfit__plan_serving_json(struct nicfit_emit *e, const struct nicfit_plan *
 	nicfit_emit_number(e, "bytes_per_request", s->kv_bytes_per_request);
 	nicfit_emit_number(e, "prefill_server_gbps", s->kv_prefill_node_gbps);
 	nicfit_emit_number(e, "decode_server_gbps", s->kv_decode_node_gbps);
-	nicfit_emit_string(e, "over", "backend");
+	nicfit_emit_string(e, "over", p->kv_storage ? "storage" : "backend");
+	nicfit_emit_bool(e, "over_chosen", p->in.kv_over == NICFIT_KV_OVER_AUTO);
 	nicfit_emit_number(e, "request_s", s->kv_request_s);
+	nicfit_emit_number(e, "exposed_s", s->kv_exposed_s);
+	nicfit_emit_bool(e, "layerwise", in->serving.kv_layerwise >= 0.5);
+	nicfit_emit_bool(e, "hidden", s->kv_hidden);
+	if (p->kv_storage && in->kv_backend_s > 0)
+		nicfit_emit_number(e, "backend_request_s", in->kv_backend_s);
+	else
+		nicfit_emit_null(e, "backend_request_s");
 	nicfit_emit_number(e, "decode_rail_share", s->kv_decode_share);
 	nicfit_emit_end_object(e);
+	nicfit_emit_begin_array(e, "pools");
+	pool_json(e, p, 0);
+	pool_json(e, p, 1);
+	nicfit_emit_end_array(e);
 	nicfit_emit_number(e, "ep_prompt_bytes", s->ep_prompt_bytes);
 	nicfit_emit_number(e, "ep_prompt_network_bytes", s->ep_prompt_net_bytes);
 	nicfit_emit_number(e, "ep_decode_network_bytes", s->ep_decode_net_bytes);
