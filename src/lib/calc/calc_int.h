@@ -104,11 +104,12 @@ void nicfit__calc_size_explain(struct nicfit_emit *e, const struct nicfit__calc_
 struct nicfit_serving;
 struct nicfit_serving_ask;
 struct nicfit_serving_params;
-int nicfit__calc_step_pools_read(struct req *r, struct nicfit_serving_ask *a);
+int nicfit__calc_step_pools_read(struct req *r, int disagg, struct nicfit_serving_ask *a);
 int nicfit__calc_step_pools(struct req *r, const struct nicfit_step_job *j,
 			    const struct nicfit_llm_params *lp, const struct nicfit_step_params *sp,
 			    const struct nicfit_serving_params *svp, double prompt, double rail_gbps,
-			    struct nicfit_serving *out, struct nicfit_serving_ask *a, int *known);
+			    double latency_us, struct nicfit_serving *out, struct nicfit_serving_ask *a,
+			    int *known);
 void nicfit__calc_step_pools_emit(struct nicfit_emit *e, const struct nicfit_serving_ask *a,
 				  const struct nicfit_serving *s, double pool_load, int known);
 

@@ -16,14 +16,24 @@
 
 /*
  * Read --output-tokens, --ttft-ms, --tpot-ms and --requests-per-s into a
- * (before the calculator checks for settings it does not know).
+ * (before the calculator checks for settings it does not know); without
+ * --disaggregated they are a usage error.
  */
-int nicfit__calc_step_pools_read(struct req *r, struct nicfit_serving_ask *a)
+int nicfit__calc_step_pools_read(struct req *r, int disagg, struct nicfit_serving_ask *a)
 {
+	static const char *const keys[] = { "output_tokens", "requests_per_s", "ttft_ms",
+					    "tpot_ms", NULL };
 	double ms;
-	int rc;
+	int rc, i;
 
 	memset(a, 0, sizeof(*a));
+	for (i = 0; !disagg && keys[i]; i++)
+		if (nicfit_spec_get(r->s, keys[i]))
+			return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
+					nicfit__calc_optname(r, keys[i]), 0, 0,
+					"a setting of the disaggregated pools: give --disaggregated too"));
+	if (!disagg)
+		return 0;
 	if ((rc = nicfit__calc_get_double(r, "output_tokens", 1024, 1, 1e8, &a->output_tokens)) ||
 	    (rc = nicfit__calc_get_double(r, "requests_per_s", 0, 0.001, 1e7, &a->rps)) ||
 	    (rc = nicfit__calc_get_double(r, "ttft_ms", 2000, 1, 1e7, &ms)))
@@ -37,14 +47,16 @@ int nicfit__calc_step_pools_read(struct req *r, struct nicfit_serving_ask *a)
 
 /*
  * Size the pools of instances of job j for prompts of prompt tokens, as
- * a asks; rail_gbps is one node's goodput for the KV cache (0: no link
- * given). Returns 0 with *known set when worked out; *known 0 (and 0)
+ * a asks; rail_gbps is one node's goodput for the KV cache and for an
+ * instance's own traffic between nodes (0: no link given), latency_us one
+ * network step's latency. Returns 0 with *known set when worked out; *known 0 (and 0)
  * when the weights leave no memory for a KV cache on the instance.
  */
 int nicfit__calc_step_pools(struct req *r, const struct nicfit_step_job *j,
 			    const struct nicfit_llm_params *lp, const struct nicfit_step_params *sp,
 			    const struct nicfit_serving_params *svp, double prompt, double rail_gbps,
-			    struct nicfit_serving *out, struct nicfit_serving_ask *a, int *known)
+			    double latency_us, struct nicfit_serving *out, struct nicfit_serving_ask *a,
+			    int *known)
 {
 	int rc;
 
@@ -56,6 +68,9 @@ int nicfit__calc_step_pools(struct req *r, const struct nicfit_step_job *j,
 	a->kv_bytes_per_token = nicfit_kv_bytes_per_token(&j->arch, lp);
 	a->kv_room_gb = j->gpu_usable_gb * j->nodes * j->gpus_per_node - j->weights_gb;
 	a->rails_gbps = rail_gbps;
+	/* an instance over several nodes sends its own traffic over the same NICs */
+	a->be_gbps = rail_gbps;
+	a->latency_us = latency_us;
 	if (!(a->kv_room_gb > 0) || !(j->mem_gbs > 0))
 		return 0;
 	if ((rc = nicfit__calc_fix(r, nicfit_serving_calc(a, sp, svp, out, r->err))))

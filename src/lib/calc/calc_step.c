@@ -460,14 +460,32 @@ static void text_step(struct nicfit_emit *e, const struct nicfit_step_job *job,
 				   job->mem_gbs);
 }
 
+/* The step over the link given (over: its name), or the rate that would hide it (over NULL). */
+static void emit_step_net(struct nicfit_emit *e, const struct nicfit_step *st,
+			  const struct nicfit_step_time *t, const struct nicfit_step_params *sp,
+			  const char *over)
+{
+	char b1[32];
+
+	if (over) {
+		nicfit_emit_number(e, "node_gbps", t->node_gbps);
+		emit_step_time(e, st, t, sp, over);
+		return;
+	}
+	nicfit_emit_null(e, "node_gbps");
+	nicfit_emit_number(e, "need_gbps", t->need_gbps);
+	if (t->need_gbps > 0)
+		nicfit_emit_printf(e, "  needs         %.1f Gb/s per node to hide under %s "
+				      "(overlap %.0f%%; give --link to time it)\n", t->need_gbps,
+				   nicfit_fmt_seconds(t->hidden_s, b1, sizeof(b1)), sp->overlap * 100);
+}
+
 int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struct nicfit_emit *e)
 {
 	static const char *const known[] = { "model", "params", "precision", "gpu", "nodes",
 		"gpus_per_node", "workload", "parallel", "tp", "pp", "ep", "batch_tokens",
 		"concurrency", "context", "tflops", "link", "proto", "nics_per_node", "disaggregated",
 		"output_tokens", "requests_per_s", "ttft_ms", "tpot_ms", "assume", NULL };
-	static const char *const pool_keys[] = { "output_tokens", "requests_per_s", "ttft_ms",
-						 "tpot_ms", NULL };
 	struct nicfit_llm_params lp;
 	struct nicfit_step_params sp;
 	struct nicfit_link_params lkp;
@@ -480,7 +498,7 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 		{ nicfit_serving_param_table, nicfit_serving_param_count, &svp } };
 	struct nicfit_serving pools;
 	struct nicfit_serving_ask pask;
-	int pools_known = 0, ntabs, i;
+	int pools_known = 0, ntabs, rc;
 	const struct nicfit_model *model = NULL;
 	const struct nicfit_gpu *gpu = NULL;
 	struct nicfit_step_job job;
@@ -492,11 +510,10 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 	enum nicfit_proto proto;
 	const char *cprec;
 	double peak;
-	char b1[32], over[64];
+	char over[64];
 	long nics;
 	struct step_ask ask = { 0, 0, 0 };
 	struct nicfit_kv_xfer kv;
-	int rc;
 
 	nicfit_llm_params_default(&lp);
 	nicfit_step_params_default(&sp);
@@ -508,12 +525,7 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 	    (rc = nicfit__calc_get_link(r, "link", 0, NICFIT_PROTO_ROCE, &link, &proto)) ||
 	    (rc = nicfit__calc_get_long(r, "nics_per_node", 1, 1, 64, &nics)))
 		return rc;
-	for (i = 0; !ask.disagg && pool_keys[i]; i++)
-		if (nicfit_spec_get(r->s, pool_keys[i]))
-			return nicfit__calc_fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE,
-					nicfit__calc_optname(r, pool_keys[i]), 0, 0,
-					"a setting of the disaggregated pools: give --disaggregated too"));
-	if ((ask.disagg && (rc = nicfit__calc_step_pools_read(r, &pask))) ||
+	if ((rc = nicfit__calc_step_pools_read(r, ask.disagg, &pask)) ||
 	    (rc = nicfit__calc_unused(r, known)))
 		return rc;
 	if (!(job.tflops > 0))
@@ -547,7 +559,8 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 			(int)nics, &kv, r->err))))
 		return rc;
 	if (ask.disagg && (rc = nicfit__calc_step_pools(r, &job, &lp, &sp, &svp, (double)ask.ctx,
-			link.gbps > 0 ? lr.goodput_gbps * nics : 0, &pools, &pask, &pools_known)))
+			link.gbps > 0 ? lr.goodput_gbps * nics : 0, ap.latency_us, &pools, &pask,
+			&pools_known)))
 		return rc;
 	ntabs = ask.disagg ? 5 : 4;
 	if (nicfit_emit_format(e) == NICFIT_FMT_MD) {
@@ -564,18 +577,7 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 	emit_kv_xfer(e, &job, &lp, ask.disagg ? &kv : NULL);
 	if (ask.disagg)
 		nicfit__calc_step_pools_emit(e, &pask, &pools, svp.pool_load, pools_known);
-	if (link.gbps > 0) {
-		nicfit_emit_number(e, "node_gbps", t.node_gbps);
-		emit_step_time(e, &st, &t, &sp, over);
-	} else {
-		nicfit_emit_null(e, "node_gbps");
-		nicfit_emit_number(e, "need_gbps", t.need_gbps);
-		if (t.need_gbps > 0)
-			nicfit_emit_printf(e, "  needs         %.1f Gb/s per node to hide under %s "
-					      "(overlap %.0f%%; give --link to time it)\n", t.need_gbps,
-					   nicfit_fmt_seconds(t.hidden_s, b1, sizeof(b1)),
-					   sp.overlap * 100);
-	}
+	emit_step_net(e, &st, &t, &sp, link.gbps > 0 ? over : NULL);
 	nicfit__calc_assumptions(e, tabs, ntabs);
 	nicfit_emit_end_object(e);
 	return 0;

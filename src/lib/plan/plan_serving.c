@@ -42,6 +42,14 @@ static int serving_only(struct nicfit_reader *r, const char *const *keys)
 	return 0;
 }
 
+/* A choice's parse error (rc) named by its option, as the number readers name theirs. */
+static int named(struct nicfit_reader *r, const char *key, int rc)
+{
+	if (rc && r->err && !r->err->input[0])
+		snprintf(r->err->input, sizeof(r->err->input), "%s", nicfit_reader_opt(r, key));
+	return nicfit_reader_fail(r, rc);
+}
+
 static int read_ckpt(struct nicfit_reader *r, struct nicfit_plan_input *in)
 {
 	static const char *const keys[] = { "checkpoint_every", "checkpoint_stall",
@@ -77,7 +85,8 @@ static int read_ckpt(struct nicfit_reader *r, struct nicfit_plan_input *in)
 						     "--checkpoint-stall"));
 	v = nicfit_reader_get(r, "checkpoint_state");
 	in->ckpt_state = NICFIT_CKPT_FULL;
-	if (v && (rc = nicfit_reader_fail(r, nicfit_ckpt_state_parse(v, &in->ckpt_state, r->err))))
+	if (v && (rc = named(r, "checkpoint_state", nicfit_ckpt_state_parse(v, &in->ckpt_state,
+									      r->err))))
 		return rc;
 	return 0;
 }
@@ -188,11 +197,11 @@ int nicfit__plan_read_serving(struct nicfit_reader *r, struct nicfit_plan_input 
 	in->prefill_servers = (int)l;
 	v = nicfit_reader_get(r, "kv_offload");
 	in->kv_offload = NICFIT_OFFLOAD_NONE;
-	if (v && (rc = nicfit_reader_fail(r, nicfit_kv_offload_parse(v, &in->kv_offload, r->err))))
+	if (v && (rc = named(r, "kv_offload", nicfit_kv_offload_parse(v, &in->kv_offload, r->err))))
 		return rc;
 	v = nicfit_reader_get(r, "kv_over");
 	in->kv_over = NICFIT_KV_OVER_AUTO;
-	if (v && (rc = nicfit_reader_fail(r, nicfit_kv_over_parse(v, &in->kv_over, r->err))))
+	if (v && (rc = named(r, "kv_over", nicfit_kv_over_parse(v, &in->kv_over, r->err))))
 		return rc;
 	return read_pools(r, in);
 }
