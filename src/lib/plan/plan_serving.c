@@ -696,6 +696,15 @@ static void pool_json(struct nicfit_emit *e, const struct nicfit_plan *p, int i)
 		nicfit_emit_end_object(e);
 	}
 	nicfit_emit_end_array(e);
+	if (pl->timed) {
+		nicfit_emit_number(e, "comm_s", pl->time.comm_s);
+		nicfit_emit_number(e, "stall_s", pl->time.stall_s);
+		nicfit_emit_bool(e, "hides", pl->time.hides);
+	} else {
+		nicfit_emit_null(e, "comm_s");
+		nicfit_emit_null(e, "stall_s");
+		nicfit_emit_null(e, "hides");
+	}
 	nicfit_emit_end_object(e);
 	nicfit_emit_end_object(e);
 }
