@@ -92,6 +92,7 @@ _nicfit()
 	plan:*:--frontend-nic) COMPREPLY=($(compgen -W "$(_nicfit_ids nics)" -- "$cur")); return ;;
 	plan:*:--backend-size) COMPREPLY=($(compgen -W "port traffic" -- "$cur")); return ;;
 	plan:*:--parallel) COMPREPLY=($(compgen -W "auto ddp zero1 zero2 zero3 fsdp" -- "$cur")); return ;;
+	plan:*:--kv-over) COMPREPLY=($(compgen -W "auto backend storage" -- "$cur")); return ;;
 	plan:*:--kv-offload) COMPREPLY=($(compgen -W "none cpu storage" -- "$cur")); return ;;
 	plan:*:--checkpoint-state) COMPREPLY=($(compgen -W "full weights" -- "$cur")); return ;;
 	plan:*:--fabric) COMPREPLY=($(compgen -W "auto roce spectrum-x infiniband" -- "$cur")); return ;;
@@ -141,7 +142,7 @@ _nicfit()
 	calc:allreduce)
 		COMPREPLY=($(compgen -W "--size --precision --nodes --link --proto --nics-per-node --mtu --sharp --assume" -- "$cur")) ;;
 	calc:step)
-		COMPREPLY=($(compgen -W "--model --params --precision --gpu --nodes --gpus-per-node --workload --parallel --tp --pp --ep --batch-tokens --concurrency --context --tflops --link --proto --nics-per-node --disaggregated --assume" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--model --params --precision --gpu --nodes --gpus-per-node --workload --parallel --tp --pp --ep --batch-tokens --concurrency --context --tflops --link --proto --nics-per-node --disaggregated --output-tokens --requests-per-s --ttft-ms --tpot-ms --assume" -- "$cur")) ;;
 	calc:stream)
 		COMPREPLY=($(compgen -W "--tokens-per-s --concurrency --link --assume" -- "$cur")) ;;
 	catalog:)
@@ -165,7 +166,7 @@ _nicfit()
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac ;;
 	plan:*)
-		COMPREPLY=($(compgen -W "--spec --server --riser-config --servers --racks --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --backend-size --parallel --batch-tokens --disaggregated --prompt-tokens --output-tokens --requests-per-s --ttft-ms --tpot-ms --prefill-servers --kv-offload --checkpoint-every --checkpoint-stall --checkpoint-state --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example= --from-host --sysfs" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--spec --server --riser-config --servers --racks --gpu --gpus-per-server --model --params --weights-gb --precision --context --concurrency --tokens-per-s --workload --backend-nic --frontend-nic --backend-gbps --backend-cards --backend-slot --frontend-slot --storage-nics --backend-size --parallel --batch-tokens --disaggregated --prompt-tokens --output-tokens --requests-per-s --ttft-ms --tpot-ms --prefill-servers --prefill-gpus --prefill-tp --prefill-pp --prefill-ep --decode-gpus --decode-tp --decode-pp --decode-ep --kv-over --kv-offload --checkpoint-every --checkpoint-stall --checkpoint-state --checkpoint-async --fabric --switch --storage-gbps --reloads-per-day --assume --explain --example= --from-host --sysfs" -- "$cur")) ;;
 	serve:*)
 		COMPREPLY=($(compgen -W "--port --bind --allow-audit --sysfs --log --threads --max-connections --max-per-ip --timeout --cpu-budget --cache" -- "$cur")) ;;
 	snapshot:*)
