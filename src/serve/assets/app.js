@@ -42,6 +42,8 @@
         ['batch_tokens', 'Tokens per step', 'number', ''], ['concurrency', 'Sequences (inference)', 'number', ''],
         ['context', 'Prompt tokens (prefill)', 'number', ''],
         ['disaggregated', 'Prefill hands its KV cache to decode nodes', 'select:,true', ''],
+        ['output_tokens', 'Output tokens (pools)', 'number', ''], ['requests_per_s', 'Target requests/s (pools)', 'number', ''],
+        ['ttft_ms', 'TTFT target, ms (pools)', 'number', ''], ['tpot_ms', 'TPOT target, ms (pools)', 'number', ''],
         ['link', 'Link (100G)', 'text', '100G'], ['proto', 'Protocol', 'select:,roce,ib,tcp', ''],
         ['nics_per_node', 'NICs per node', 'number', '']] },
     stream: { about: 'Network traffic of streaming generated tokens to users.',
@@ -563,15 +565,20 @@
         ['KV a request', fmtValue('_gb', kv.bytes_per_request / 1e9)],
         ['KV out of prefill', fmtValue('_gbps', kv.prefill_server_gbps) + ' a server'],
         ['KV into decode', fmtValue('_gbps', kv.decode_server_gbps) + ' a server'],
+        ['KV over', kv.over === 'storage' ? 'the storage/in-band NICs (no back end needed for it)' : 'the back end'],
+        ['KV in TTFT', typeof kv.exposed_s === 'number' ? fmtSeconds(kv.exposed_s) + (kv.layerwise ? ' (layer by layer)' : ' (after the prefill)') : null],
         ['Offload', sv.offload ? sv.kv_offload + ', ' + fmtValue('_gbps', sv.offload.prefill_server_gbps) + ' read back' : null],
-      ], sv.ttft_met && sv.tpot_met ? 'accent' : 'warn'));
+      ].concat((Array.isArray(sv.pools) ? sv.pools : []).map((pl) => [pl.pool === 'decode' ? 'Decode instance' : 'Prefill instance',
+        pl.instance_gpus + ' GPUs, TP ' + pl.tp + ' × PP ' + pl.pp + ' × EP ' + pl.ep + '; ' + P(pl.server_requests_per_s) + ' requests/s a server'])),
+      sv.ttft_met && sv.tpot_met ? 'accent' : 'warn'));
     }
     const ck = doc.checkpoint || null;
     if (ck) {
       cards.push(card('Checkpoint', [
         ['Size', fmtValue('_gb', ck.bytes / 1e9) + ' (' + ck.state + ')'],
         ['Writers', ck.writers + (ck.sharded ? ', sharded' : ', one replica')],
-        ['Save', fmtSeconds(ck.save_s) + ' at ' + P(ck.writer_gbs) + ' GB/s a server (' + ck.limited_by + ')'],
+        ['Save', fmtSeconds(ck.save_s) + ' at ' + P(ck.writer_gbs) + ' GB/s a server (' + ck.limited_by + ')' + (ck.async ? ', behind training' : '')],
+        ['Stall', ck.async ? fmtSeconds(ck.host_copy_s) + ' copying to host memory' : null],
         ['Share of time', typeof ck.stall_share === 'number' ? P(ck.stall_share * 100) + '%' : null],
         ['Needs', typeof ck.need_writer_gbps === 'number' ? fmtValue('_gbps', ck.need_writer_gbps) + ' a server' : null],
       ], ck.within_budget ? null : 'warn'));
@@ -840,7 +847,7 @@
     step: { keys: ['model', 'params', 'gpu', 'nodes', 'gpus_per_node', 'gpus', 'precision', 'compute_precision', 'phase', 'adapters',
       'parallel', 'tp', 'pp', 'ep', 'tokens', 'trainable_params', 'flops', 'tflops_per_gpu', 'compute_s', 'memory_bound',
       'bytes_per_node_gb', 'traffic', 'node_gbps', 'comm_s', 'hidden_s', 'stall_s', 'step_s', 'compute_comm_ratio', 'hides',
-      'need_gbps', 'algorithm', 'disaggregated', 'kv_transfer'],
+      'need_gbps', 'algorithm', 'disaggregated', 'kv_transfer', 'pools'],
       answer: (d) => stepAnswer(d),
       rows: (d) => [['Job', stepJob(d)], ['Compute', fmtSeconds(d.compute_s) + (d.memory_bound ? ' (the weight read from GPU memory sets it)' : '')]]
         .concat((Array.isArray(d.traffic) ? d.traffic : []).map((t) => [t.name, fmtValue('_gb', t.gb_per_node) + ' per node per step']))
@@ -848,6 +855,9 @@
           ['KV rate per prefill node', G(d.kv_transfer.node_gbps)],
           ['One request over one rail', typeof d.kv_transfer.one_rail_s === 'number' ? fmtSeconds(d.kv_transfer.one_rail_s) + ', ' +
             fmtSeconds(d.kv_transfer.all_rails_s) + ' over ' + d.kv_transfer.rails : null]] : [])
+        .concat(d.pools ? [['Prefill server', P(d.pools.prefill_server_requests_per_s) + ' requests/s'],
+          ['Decode server', P(d.pools.decode_server_requests_per_s) + ' requests/s (' + P(d.pools.decode_batch) + ' sequences, ' + fmtSeconds(d.pools.decode_step_s) + ' a step)'],
+          ['For the target', typeof d.pools.prefill_servers === 'number' ? d.pools.prefill_servers + ' prefill + ' + d.pools.decode_servers + ' decode servers' : null]] : [])
         .concat([['Sent per node', fmtValue('bytes_per_node_gb', d.bytes_per_node_gb)], ['Node rate', typeof d.node_gbps === 'number' ? G(d.node_gbps) : null],
           ['Communication', typeof d.node_gbps === 'number' ? fmtSeconds(d.comm_s) + (d.algorithm ? ' (' + ALG[d.algorithm] + ')' : '') : null],
           ['Hides under', typeof d.hidden_s === 'number' ? fmtSeconds(d.hidden_s) : null],
