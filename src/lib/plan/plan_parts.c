@@ -581,7 +581,7 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 			 in->servers, in->server->e.name,
 			 in->workload == NICFIT_WL_REPLICATED ? "independent replicas" :
 			 p->kv_storage ? "the model fits one server, and the KV cache from prefill to "
-			 "decode fits the storage/in-band NICs" :
+			 "decode goes over the storage/in-band NICs" :
 			 nicfit__plan_is_training(in->workload) ? "one server keeps its gradients on PCIe" :
 			 p->fit_known ? "the model fits one server" :
 			 "assuming the model fits one server: fit not checked", fit, fe);

@@ -241,8 +241,8 @@ int nicfit__plan_serving_backend(struct nicfit_plan *p)
 		plan_decide(&p->decisions, "R2", 1,
 			    "Disaggregated serving with every instance inside one server: the only GPU "
 			    "traffic between servers is each prompt's KV cache, which %s over the "
-			    "storage/in-band RoCE NICs (GPUDirect RDMA; R9 has its rate and time): no "
-			    "back-end fabric%s.", in->kv_over_auto ? "fits" : "goes, as asked,",
+			    "storage/in-band NICs (RoCE, GPUDirect RDMA; the front end where the server "
+			    "has none; R9 has its rate and time): no back-end fabric%s.", in->kv_over_auto ? "fits" : "goes, as asked,",
 			    in->kv_over_auto ? " where none is needed (--kv-over backend plans one)" :
 			    "");
 		return 1;
@@ -268,6 +268,12 @@ int nicfit__plan_serving_backend(struct nicfit_plan *p)
 static double kv_storage_gbps(const struct nicfit_plan *p)
 {
 	return p->st_node_gbps > 0 ? p->st_node_gbps : p->fe_goodput_gbps;
+}
+
+/* The NICs the KV cache crosses, in a sentence. */
+static const char *kv_nics(const struct nicfit_plan *p)
+{
+	return !p->kv_storage ? "rails" : p->st_nic ? "storage/in-band NICs" : "front-end ports";
 }
 
 /* One server's GPU-to-host-memory rate, GB/s: the assumption, else the GPUs' PCIe links. */
@@ -461,8 +467,9 @@ static void describe_kv(struct nicfit_plan *p)
 		    "each prefill server and %.1f Gb/s into each decode server over %s (GPUDirect "
 		    "RDMA%s)%s%s%s%s.", s->kv_bytes_per_token, in->prompt_tokens,
 		    nicfit_fmt_bytes(s->kv_bytes_per_request, b1, sizeof(b1)), s->kv_prefill_node_gbps,
-		    s->kv_decode_node_gbps, p->kv_storage ? "the storage/in-band NICs" :
-		    "the back-end rails", p->kv_storage ? ", RoCE" : "",
+		    s->kv_decode_node_gbps, p->kv_storage ? (p->st_nic ? "the storage/in-band NICs" :
+		    "the front end (the server has no storage/in-band NICs)") : "the back-end rails",
+		    p->kv_storage ? (p->st_nic ? ", RoCE" : " where its card has RDMA, else TCP") : "",
 		    s->kv_request_s > 0 ? "; one request's cache crosses them in " : "",
 		    s->kv_request_s > 0 ? nicfit_fmt_seconds(s->kv_request_s, b2, sizeof(b2)) : "",
 		    when, alt);
@@ -572,7 +579,7 @@ static void serving_find(struct nicfit_plan *p)
 				  "The KV cache needs %.1f Gb/s into each decode server, %.0f%% of its "
 				  "%s, and one request's cache takes %s of the %s TTFT target.",
 				  s->kv_decode_node_gbps, s->kv_decode_share * 100,
-				  p->kv_storage ? "storage/in-band NICs" : "rails",
+				  kv_nics(p),
 				  nicfit_fmt_seconds(s->kv_request_s, b1, sizeof(b1)),
 				  nicfit_fmt_seconds(in->ttft_s, b2, sizeof(b2)));
 	if (in->kv_offload != NICFIT_OFFLOAD_NONE && (s->offload_share > 1 || !(s->offload_link_gbps > 0))) {
@@ -633,7 +640,7 @@ void nicfit__plan_serving_verdict(struct nicfit_plan *p)
 		 "request's KV cache (%s) crosses the %s%s%s, %.1f Gb/s a prefill server.",
 		 s->prefill_servers, s->decode_servers, s->decode_servers == 1 ? "" : "s", s->rps,
 		 nicfit_fmt_bytes(s->kv_bytes_per_request, b1, sizeof(b1)),
-		 p->kv_storage ? "storage/in-band NICs" : "back-end rails",
+		 p->kv_storage ? kv_nics(p) : "back-end rails",
 		 s->kv_request_s > 0 ? " in " : "",
 		 s->kv_request_s > 0 ? nicfit_fmt_seconds(s->kv_request_s, b2, sizeof(b2)) : "",
 		 s->kv_prefill_node_gbps);
@@ -656,7 +663,7 @@ void nicfit__plan_serving_text(struct nicfit_emit *e, const struct nicfit_plan *
 			      "Gb/s into each decode server (%.1f%% of its %s)\n",
 			   nicfit_fmt_bytes(s->kv_bytes_per_request, b3, sizeof(b3)),
 			   s->kv_prefill_node_gbps, s->kv_decode_node_gbps, s->kv_decode_share * 100,
-			   p->kv_storage ? "storage/in-band NICs" : "rails");
+			   kv_nics(p));
 	nicfit_emit_printf(e, "Pools      prefill: %s; decode: %s\n",
 			   pool_name(p, 0, n0, sizeof(n0)), pool_name(p, 1, n1, sizeof(n1)));
 }
