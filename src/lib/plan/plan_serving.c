@@ -555,8 +555,8 @@ static void serving_find(struct nicfit_plan *p)
 				  in->serving.pool_load * 100);
 	if (!s->kv_fits)
 		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_SERVING_TARGET_UNMET,
-				  "give an instance more GPUs, a lower precision, or shorter requests "
-				  "(--prompt-tokens, --output-tokens)",
+				  "give a decode instance more GPUs (--decode-gpus, --decode-ep), a lower "
+				  "precision, or shorter requests (--prompt-tokens, --output-tokens)",
 				  "One sequence's KV cache (%.0f + %.0f tokens, %s) does not fit the "
 				  "memory the weights leave on a decode instance: it cannot decode.",
 				  in->prompt_tokens, in->output_tokens,
@@ -564,8 +564,9 @@ static void serving_find(struct nicfit_plan *p)
 						   in->output_tokens), b1, sizeof(b1)));
 	if (!s->ttft_ok || !s->tpot_ok)
 		nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_SERVING_TARGET_UNMET,
-				  "give an instance more GPUs (a larger server, or a lower precision), "
-				  "or relax the target (--ttft-ms, --tpot-ms)",
+				  "give the pool's instance more GPUs (--prefill-gpus, --decode-gpus; a "
+				  "larger server, or a lower precision), or relax the target (--ttft-ms, "
+				  "--tpot-ms)",
 				  "%s%s%s", !s->ttft_ok ? "A prompt's first token takes " : "",
 				  !s->ttft_ok ? nicfit_fmt_seconds(s->ttft_s, b1, sizeof(b1)) : "",
 				  !s->tpot_ok ? (!s->ttft_ok ? ", over its target; and a decode step of "
