@@ -337,9 +337,10 @@ static int serving_ask(struct nicfit_plan *p, struct nicfit_serving_ask *a, char
 		a->job.ep = u * gpn;
 	for (i = 0; i < 2; i++)
 		if (pool_shape(p, i, gpn, u * gpn, i ? &a->decode : &a->prefill)) {
-			plan_fmt(why, n, "a %s instance of %d GPUs holds %.1f GB, less than the "
+			plan_fmt(why, n, "a %s instance of %d GPU%s holds %.1f GB, less than the "
 				 "%.1f GB of weights", i ? "decode" : "prefill",
 				 (i ? &a->decode : &a->prefill)->gpus,
+				 (i ? &a->decode : &a->prefill)->gpus == 1 ? "" : "s",
 				 p->fit.capacity_gb / gpn * (i ? &a->decode : &a->prefill)->gpus,
 				 p->fit.weights_gb);
 			return -1;
@@ -619,6 +620,12 @@ void nicfit__plan_serving(struct nicfit_plan *p)
 			    "Disaggregated serving: the pools are not worked out (%s).",
 			    err.msg[0] ? err.msg : why[0] ? why :
 			    "the model's size or the GPU is not known");
+		if (why[0] || err.msg[0])
+			nicfit__plan_find(p, NICFIT_SEV_WARNING, NICFIT_CODE_SERVING_TARGET_UNMET,
+					  "give each pool's instance GPUs that hold the weights "
+					  "(--prefill-gpus, --decode-gpus) and degrees that divide them",
+					  "The disaggregated pools are not worked out: %s.",
+					  err.msg[0] ? err.msg : why);
 		return;
 	}
 	p->serving_known = 1;
