@@ -451,6 +451,47 @@ static void plan_deepseek_decode_pool_ep16(void **state)
 }
 
 /*
+ * The decode instance chosen from the target: DeepSeek-V3 on 8 XE9680
+ * with a back end (--kv-over backend), 200 requests/s. R1's one-server
+ * instances need ceil(200 / (20.59 x 0.8)) = 13 prefill and ceil(200 /
+ * (41.54 x 0.8)) = 7 decode servers, 20. Two servers a decode instance
+ * (plan_deepseek_decode_pool_ep16: 111.2 requests/s, 88.9 at 80%) need
+ * ceil(200 / 88.9) = 3 instances, 6 servers: 19. Four (EP 32) would send
+ * 8 x 3/4 = 6 copies of 2,562 tokens a server a step, 58 x 2,562 x 7,168
+ * x 6 x 3.03125 = 19.4 GB, 49 ms over the rails against a 26 ms memory
+ * step: a 58 ms step, over the 50 ms TPOT, so it is not taken. On the 8
+ * servers given, 6 prefill (98.8) + 2 decode (one instance, 88.9) serve
+ * 88.9 requests/s where R1's instances serve 5 x 16.47 = 82.3. Without
+ * --kv-over backend the cache fits the storage NICs, no back end is
+ * planned, and the decode instance stays one server.
+ */
+static void plan_deepseek_decode_chosen(void **state)
+{
+	static const char *const kv[] = { "server", "xe9680", "gpu", "h200-sxm-141gb", "servers",
+		"8", "model", "deepseek-v3", "disaggregated", "true", "prompt_tokens", "4096",
+		"tpot_ms", "50", "requests_per_s", "200", "kv_over", "backend", NULL };
+	static const char *const st[] = { "server", "xe9680", "gpu", "h200-sxm-141gb", "servers",
+		"8", "model", "deepseek-v3", "disaggregated", "true", "prompt_tokens", "4096",
+		"tpot_ms", "50", "requests_per_s", "200", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_int_equal(p->serving.pool[1].gpus, 16);
+	assert_int_equal(p->serving.pool[1].ep, 16);
+	assert_near(p->serving.need_servers, 19, 1e-9);
+	assert_int_equal(p->serving.prefill_servers, 6);
+	assert_int_equal(p->serving.decode_servers, 2);
+	assert_near(p->serving.rps, 88.94, 0.01);
+	done(p);
+	p = plan_of(st);
+	assert_false(p->backend_needed);
+	assert_int_equal(p->serving.pool[1].gpus, 8);
+	assert_near(p->serving.need_servers, 20, 1e-9);
+	assert_near(p->serving.rps, 82.34, 0.01);
+	done(p);
+}
+
+/*
  * A prefill instance smaller than a server: Llama 3.1 70B on 4 DGX H100
  * with --prefill-tp 4 (two prefill instances a server). One 8K prompt on
  * 4 GPUs: 2 x 70.55e9 x 8,192 / (4 x 989e12 x 0.4) = 730.6 ms, 1.369
@@ -652,6 +693,7 @@ int main(void)
 		cmocka_unit_test(plan_deepseek_disaggregated),
 		cmocka_unit_test(plan_deepseek_kv_stays_on_backend),
 		cmocka_unit_test(plan_deepseek_decode_pool_ep16),
+		cmocka_unit_test(plan_deepseek_decode_chosen),
 		cmocka_unit_test(plan_70b_prefill_tp4),
 		cmocka_unit_test(kv_layerwise_overlap),
 		cmocka_unit_test(plan_70b_pools_for_target),

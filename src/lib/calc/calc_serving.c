@@ -79,13 +79,15 @@ int nicfit__calc_step_pools(struct req *r, const struct nicfit_step_job *j,
 	return 0;
 }
 
-/* The pools' JSON object ("pools", null when not worked out) and text lines. */
+/* The pools' JSON object ("pools", null when not worked out) and text lines; nothing without --disaggregated. */
 void nicfit__calc_step_pools_emit(struct nicfit_emit *e, const struct nicfit_serving_ask *a,
 				  const struct nicfit_serving *s, double pool_load, int known)
 {
 	const struct nicfit_serving_pool *pp = &s->pool[0], *dp = &s->pool[1];
 	char b1[32], b2[32];
 
+	if (!(a->prompt_tokens > 0))
+		return; /* not a disaggregated step: no pools */
 	if (!known) {
 		nicfit_emit_null(e, "pools");
 		nicfit_emit_printf(e, "  pools         not worked out: the weights leave the instance "

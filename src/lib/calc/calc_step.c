@@ -575,8 +575,7 @@ int nicfit__calc_run_step(struct req *r, const struct nicfit_catalog *cat, struc
 	text_step(e, &job, &st, &sp, model, gpu, prec, cprec);
 	emit_step_terms(e, &st);
 	emit_kv_xfer(e, &job, &lp, ask.disagg ? &kv : NULL);
-	if (ask.disagg)
-		nicfit__calc_step_pools_emit(e, &pask, &pools, svp.pool_load, pools_known);
+	nicfit__calc_step_pools_emit(e, &pask, &pools, svp.pool_load, pools_known);
 	emit_step_net(e, &st, &t, &sp, link.gbps > 0 ? over : NULL);
 	nicfit__calc_assumptions(e, tabs, ntabs);
 	nicfit_emit_end_object(e);

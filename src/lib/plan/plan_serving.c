@@ -603,10 +603,74 @@ static void serving_find(struct nicfit_plan *p)
 	}
 }
 
+/* Whether a is better than b for the plan: fewer servers for the target, else more requests/s. */
+static int serves_better(const struct nicfit_plan *p, const struct nicfit_serving *a,
+			 const struct nicfit_serving *b)
+{
+	if (p->in.requests_per_s > 0 && p->in.servers <= 0)
+		return a->need_servers + 1e-9 < b->need_servers;
+	if (p->in.requests_per_s > 0 && a->need_servers + 1e-9 < b->need_servers &&
+	    a->rps + 1e-9 >= b->rps)
+		return 1;
+	return a->rps > b->rps * (1 + 1e-9);
+}
+
+/*
+ * The decode instance chosen from the target, for a mixture-of-experts
+ * model whose decode instance was not given and whose servers have a back
+ * end: R1's GPUs, twice or four times them (TP a server, EP all of them,
+ * as SGLang's and Dynamo's large expert-parallel decode deployments run
+ * DeepSeek), whichever needs the fewest servers for --requests-per-s (or
+ * serves the most on the servers given), its expert-parallel traffic over
+ * the back end and TPOT counted; ties keep the smaller. A larger instance
+ * holds more KV cache beside one copy of the weights.
+ */
+static void choose_decode(struct nicfit_plan *p, struct nicfit_serving_ask *a)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_serving_shape *g = &in->pool_given[1];
+	const struct nicfit_model *m = in->model;
+	int gpn = a->job.gpus_per_node, m0 = a->job.nodes * gpn, k;
+	struct nicfit_serving best, s;
+	struct nicfit_serving_shape sh, pick;
+
+	if (!m || m->experts <= 1 || g->gpus || g->tp || g->pp || g->ep || !p->backend_needed ||
+	    !(a->be_gbps > 0) || nicfit_serving_calc(a, &in->step, &in->serving, &best, NULL))
+		return;
+	memset(&pick, 0, sizeof(pick));
+	for (k = 2; k <= 4; k *= 2) {
+		memset(&sh, 0, sizeof(sh));
+		sh.gpus = m0 * k;
+		sh.tp = gpn;
+		sh.pp = 1;
+		sh.ep = m->experts % sh.gpus == 0 ? sh.gpus : a->job.ep > 0 ? a->job.ep : 1;
+		sh.kv_room_gb = p->fit.capacity_gb / gpn * sh.gpus - p->fit.weights_gb;
+		if (in->servers > 0 && sh.gpus + (a->prefill.gpus ? a->prefill.gpus : m0) >
+		    in->servers * gpn)
+			break;
+		a->decode = sh;
+		if (!nicfit_serving_calc(a, &in->step, &in->serving, &s, NULL) && s.tpot_ok &&
+		    serves_better(p, &s, &best)) {
+			best = s;
+			pick = sh;
+		}
+	}
+	a->decode = pick;
+	if (pick.gpus)
+		plan_decide(&p->decisions, "R9", 1,
+			    "Decode instance chosen from the target: %d GPUs on %d servers (TP %d, "
+			    "EP %d) %s than R1's %d GPUs (its KV cache beside one copy of the weights "
+			    "grows, its expert-parallel traffic crosses the back end; "
+			    "--decode-gpus sets it).", pick.gpus, pick.gpus / gpn, pick.tp, pick.ep,
+			    in->requests_per_s > 0 ? "need fewer servers for the target" :
+			    "serve more on the servers given", m0);
+}
+
 /* R9, disaggregated serving (nicfit/serving.h), once the back end and storage NICs are chosen. */
 void nicfit__plan_serving(struct nicfit_plan *p)
 {
 	struct nicfit_serving_ask a;
+	struct nicfit_serving_shape given;
 	struct nicfit_error err;
 	char why[160];
 
@@ -614,8 +678,12 @@ void nicfit__plan_serving(struct nicfit_plan *p)
 		return;
 	nicfit_error_clear(&err);
 	why[0] = '\0';
-	if (serving_ask(p, &a, why, sizeof(why)) ||
-	    nicfit_serving_calc(&a, &p->in.step, &p->in.serving, &p->serving, &err)) {
+	memset(&given, 0, sizeof(given));
+	if (!serving_ask(p, &a, why, sizeof(why))) {
+		given = a.decode;
+		choose_decode(p, &a);
+	}
+	if (why[0] || nicfit_serving_calc(&a, &p->in.step, &p->in.serving, &p->serving, &err)) {
 		plan_decide(&p->decisions, "R9", 0,
 			    "Disaggregated serving: the pools are not worked out (%s).",
 			    err.msg[0] ? err.msg : why[0] ? why :
@@ -631,6 +699,8 @@ void nicfit__plan_serving(struct nicfit_plan *p)
 	p->serving_known = 1;
 	serving_describe(p);
 	serving_find(p);
+	/* whether the cache fits the storage NICs is asked of the instances as given (or R1's) */
+	a.decode = given;
 	kv_storage_check(p, &a);
 }
 
