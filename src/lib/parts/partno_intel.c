@@ -110,7 +110,7 @@ void nicfit__intel_notes(struct nicfit_part *p, const struct intel_nic *n)
 int nicfit__intel_decode(struct dec *d)
 {
 	struct nicfit_part *p = d->p;
-	const char *s = d->s, *rest = NULL;
+	const char *s = d->s, *rest = NULL, *ocp = NULL;
 	size_t i, skip = 0;
 	char field[24];
 
@@ -120,9 +120,19 @@ int nicfit__intel_decode(struct dec *d)
 			skip++;
 	}
 	for (i = 0; i < NINTEL; i++)
-		if (intel_match(s + skip, intel[i].name, &rest))
+		if (intel_match(s + skip, intel[i].name, &rest)) {
+			/* Intel names an adapter's OCP NIC 3.0 form "<name> for OCP 3.0" */
+			const char *r = rest;
+
+			while (*r == ' ')
+				r++;
+			if (!strcmp(r, "FOR OCP 3.0")) {
+				ocp = r;
+				break;
+			}
 			if (!*rest || !strcmp(rest, "BLK") || !strcmp(rest, "-BLK"))
 				break;
+		}
 	if (i == NINTEL)
 		return 1;
 	{
@@ -139,7 +149,7 @@ int nicfit__intel_decode(struct dec *d)
 		p->pcie_gen = n->gen;
 		p->pcie_width = n->width;
 		p->rdma = n->rdma;
-		setstr(p->form_factor, sizeof(p->form_factor), "pcie-hhhl");
+		setstr(p->form_factor, sizeof(p->form_factor), ocp ? "ocp3" : "pcie-hhhl");
 		setstr(p->driver, sizeof(p->driver), n->driver);
 		p->pci_vendor = 0x8086;
 		p->pci_device = n->device;
@@ -157,8 +167,14 @@ int nicfit__intel_decode(struct dec *d)
 		pos(p, n->code, "%s", intel_code_text(n->code));
 		pos(p, n->count, "%d port%s%s", n->ports, n->ports == 1 ? "" : "s",
 		    strchr(n->count, 'L') ? " (L: the later X710-TM4 board)" : "");
-		if (*rest)
+		if (ocp) {
+			pos(p, ocp, "the adapter's OCP NIC 3.0 form");
+			/* the host interface is the PCIe card's; no OCP product brief read */
+			unverified(p, "pcie_gen");
+			unverified(p, "pcie_width");
+		} else if (*rest) {
 			pos(p, "BLK", "bulk pack (no retail box)");
+		}
 		d->intel = n;
 	}
 	return 0;
