@@ -496,6 +496,51 @@ static void async_events(void **state)
 	nicfit_verify_free(v);
 }
 
+/*
+ * One failure's "file.cc:N -> c" lines, as NCCL prints one a frame in each
+ * process it reaches (src/include/checks.h, NCCLCHECK's INFO "%s:%d -> %d"),
+ * are one finding naming how many lines and which processes; another
+ * result is another finding; a WARN stays its own.
+ */
+static void result_traces(void **state)
+{
+	static const char t[] =
+		"n1:100:110 [5] NCCL INFO group.cc:64 -> 3 [Async thread]\n"
+		"n1:100:100 [5] NCCL INFO group.cc:421 -> 3\n"
+		"n1:200:210 [1] misc/socket.cc:397 NCCL WARN Net : connecting to address  with family 7\n"
+		"n1:200:210 [1] NCCL INFO bootstrap.cc:256 -> 3\n"
+		"n1:200:210 [1] NCCL INFO init.cc:516 -> 3\n"
+		"n1:200:210 [1] NCCL INFO group.cc:64 -> 3 [Async thread]\n"
+		"n2:300:310 [0] NCCL INFO net.cc:55 -> 2\n";
+	struct nicfit_verify *v = from_text("traces", t);
+	size_t i;
+	int n3 = 0, n2 = 0, warn = 0;
+
+	(void)state;
+	for (i = 0; i < v->findings.n; i++) {
+		const struct nicfit_finding *f = &v->findings.v[i];
+
+		if (!strcmp(f->code, "nccl-warn"))
+			warn++;
+		if (strcmp(f->code, "nccl-error"))
+			continue;
+		if (strstr(f->message, "result 3 is ncclInternalError")) {
+			n3++;
+			assert_non_null(strstr(f->message, "5 trace lines (lines 1-6)"));
+			assert_non_null(strstr(f->message, "in 2 processes (n1 pid 100 [5], n1 pid 200 [1])"));
+			assert_non_null(strstr(f->message, "the first, line 1:"));
+		} else if (strstr(f->message, "result 2 is ncclSystemError")) {
+			n2++;
+			assert_non_null(strstr(f->message, "line 7: "));
+			assert_non_null(strstr(f->message, "(one trace line, in n2 pid 300 [0])"));
+		}
+	}
+	assert_int_equal(n3, 1);
+	assert_int_equal(n2, 1);
+	assert_int_equal(warn, 1);
+	nicfit_verify_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -513,6 +558,7 @@ int main(void)
 		cmocka_unit_test(mixed_link_layers),
 		cmocka_unit_test(wc_statuses),
 		cmocka_unit_test(async_events),
+		cmocka_unit_test(result_traces),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -603,6 +603,104 @@ static struct nicfit_finding *judge_async(struct nicfit_verify *v, struct nicfit
 	return f;
 }
 
+/* The result c of a trace "file.cc:N -> c" (not a WARN line), 0 none. */
+static long trace_result(const char *t)
+{
+	const char *arrow = strstr(t, " -> ");
+
+	if (!arrow || strstr(t, "NCCL WARN"))
+		return 0;
+	return nicfit__vint(arrow + 4, NULL) > 0 ? nicfit__vint(arrow + 4, NULL) : 0;
+}
+
+/*
+ * The process a line's prefix names, "host pid P [dev]" from NCCL's
+ * "host:pid:tid [dev]" (the thread left out: one process's traces run on
+ * its threads); the prefix as printed when it has another shape.
+ */
+static void trace_process(const char *t, char *out, size_t n)
+{
+	size_t len = strcspn(t, " "), h = strcspn(t, ":");
+	const char *dev = t[len] == ' ' && t[len + 1] == '[' ? t + len + 1 : NULL;
+	size_t dl = dev ? strcspn(dev, "]") + 1 : 0;
+	const char *pid = h < len ? t + h + 1 : NULL;
+	size_t pl = pid ? strcspn(pid, ": ") : 0;
+
+	if (!pid || !pl || !dev || dev[dl - 1] != ']')
+		snprintf(out, n, "%.*s", (int)(len < 64 ? len : 64), t);
+	else
+		snprintf(out, n, "%.*s pid %.*s %.*s", (int)(h < 64 ? h : 64), t, (int)pl, pid,
+			 (int)(dl < 16 ? dl : 16), dev);
+}
+
+/*
+ * A "file.cc:N -> c" line is NCCL returning result c up its call stack:
+ * one failure prints a line per frame, in every process it reaches. All
+ * the lines of one result are one finding (a warning: NCCL falls back from
+ * some, a plugin that does not load for one), with how many lines there
+ * are, the processes they come from and the first of them, where the
+ * failure was met; the cause is the WARN line before it, its own finding.
+ */
+static int judge_traces(struct nicfit_verify *v, struct nicfit_verify_doc *d)
+{
+	const struct nicfit_nccl_log *g = &d->u.log;
+	size_t i, k;
+
+	for (i = 0; i < g->nwarns; i++) {
+		long st = trace_result(g->warns[i].text), last = g->warns[i].line;
+		char procs[512] = "", one[128];
+		size_t l = 0;
+		int lines = 0, nproc = 0;
+		struct nicfit_finding *f;
+
+		for (k = 0; st && k < i && trace_result(g->warns[k].text) != st; k++)
+			;
+		if (!st || k < i)
+			continue; /* no trace, or its result was judged with an earlier line */
+		for (k = i; k < g->nwarns; k++) {
+			size_t j;
+
+			if (trace_result(g->warns[k].text) != st)
+				continue;
+			lines++;
+			last = g->warns[k].line;
+			trace_process(g->warns[k].text, one, sizeof(one));
+			for (j = i; j < k; j++) {
+				char seen[128];
+
+				if (trace_result(g->warns[j].text) != st)
+					continue;
+				trace_process(g->warns[j].text, seen, sizeof(seen));
+				if (!strcmp(seen, one))
+					break;
+			}
+			if (j < k)
+				continue;
+			if (nproc++ < 8 && l < sizeof(procs))
+				l += (size_t)snprintf(procs + l, sizeof(procs) - l, "%s%s",
+						      l ? ", " : "", one);
+		}
+		if (lines == 1)
+			f = nicfit__find(&v->findings, NICFIT_SEV_WARNING,
+					 NICFIT_CODE_VERIFY_NCCL_ERROR, NULL, "%s: line %ld: \"%.*s\": "
+					 "result %ld is %s (one trace line, in %s)", d->input,
+					 g->warns[i].line, NICFIT__VQUOTE_MAX, g->warns[i].text, st,
+					 nccl_result(st) ? nccl_result(st) : "an NCCL error", procs);
+		else
+			f = nicfit__find(&v->findings, NICFIT_SEV_WARNING,
+					 NICFIT_CODE_VERIFY_NCCL_ERROR, NULL, "%s: result %ld is %s: %d "
+					 "trace lines (lines %ld-%ld) carry it up NCCL's call stack in "
+					 "%d process%s (%s%s); the first, line %ld: \"%.*s\"", d->input,
+					 st, nccl_result(st) ? nccl_result(st) : "an NCCL error", lines,
+					 g->warns[i].line, last, nproc, nproc == 1 ? "" : "es", procs,
+					 nproc > 8 ? ", ..." : "", g->warns[i].line, NICFIT__VQUOTE_MAX,
+					 g->warns[i].text);
+		if (!f)
+			return NICFIT_E_NOMEM;
+	}
+	return 0;
+}
+
 /*
  * WARN lines and result codes, with their meaning: a work completion in
  * error is the network failing under NCCL (critical), a "file.cc:N -> c"
@@ -618,7 +716,7 @@ static int judge_warns(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	size_t i;
 
 	for (i = 0; i < g->nwarns; i++) {
-		const char *t = g->warns[i].text, *arrow = strstr(t, " -> ");
+		const char *t = g->warns[i].text;
 		const struct async_meaning *am;
 		long st;
 
@@ -636,12 +734,8 @@ static int judge_warns(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 				f = NULL;
 		} else if ((am = async_event(t)) != NULL) {
 			f = judge_async(v, d, i, am);
-		} else if (arrow && !strstr(t, "NCCL WARN") && (st = nicfit__vint(arrow + 4, NULL)) > 0) {
-			/* a trace: NCCL may recover (a plugin that fails to load falls back) */
-			f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_VERIFY_NCCL_ERROR, NULL,
-					 "%s: line %ld: \"%.*s\": result %ld is %s", d->input,
-					 g->warns[i].line, NICFIT__VQUOTE_MAX, t, st,
-					 nccl_result(st) ? nccl_result(st) : "an NCCL error");
+		} else if (trace_result(t) > 0) {
+			continue; /* judge_traces: one finding for all lines of a result */
 		} else if (strstr(t, "NCCL error") || strstr(t, "ncclSystemError") ||
 			   strstr(t, "ncclRemoteError") || strstr(t, "ncclInternalError") ||
 			   strstr(t, "ncclUnhandledCudaError")) {
@@ -754,6 +848,8 @@ int nicfit__verify_causes(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 		rc = judge_gdr(v, d);
 	if (!rc)
 		rc = judge_warns(v, d);
+	if (!rc)
+		rc = judge_traces(v, d);
 	if (!rc)
 		rc = judge_env(v, d);
 	if (!rc)

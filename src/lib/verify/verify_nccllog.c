@@ -557,7 +557,14 @@ static int read_env(struct nicfit_nccl_log *g, const char *p, long line)
 	return 0;
 }
 
-static int add_note(struct nicfit_nccl_log *g, const char *text, const char *msg, long line)
+/*
+ * Keep a WARN line or a result trace once: a WARN that every rank prints
+ * is one line (its message compared); a trace "file.cc:N -> c" is kept for
+ * each process that printed it (the whole line compared), so that the
+ * judge can count the processes a failure went through.
+ */
+static int add_note(struct nicfit_nccl_log *g, const char *text, const char *msg, long line,
+		    int whole)
 {
 	size_t i, ml = strlen(msg);
 
@@ -565,7 +572,7 @@ static int add_note(struct nicfit_nccl_log *g, const char *text, const char *msg
 		const char *t = g->warns[i].text;
 		size_t tl = strlen(t);
 
-		if (tl >= ml && !strcmp(t + tl - ml, msg))
+		if (whole ? !strcmp(t, text) : tl >= ml && !strcmp(t + tl - ml, msg))
 			return 0;
 	}
 	if (g->nwarns >= MAX_NOTES)
@@ -877,7 +884,7 @@ static int read_info(struct nicfit_nccl_log *g, struct ctx *c, const char *m, lo
 		if (read_env(g, m, line))
 			return -1;
 	} else if (strstr(m, " -> ") && strstr(m, ".cc:")) {
-		if (add_note(g, text, m, line))
+		if (add_note(g, text, m, line, 1))
 			return -1;
 	}
 	if ((q = strstr(m, " nranks ")) != NULL || (q = strstr(m, " nRanks ")) != NULL)
@@ -919,7 +926,7 @@ static int read_record(struct nicfit_nccl_log *g, struct ctx *c, char *rec, long
 		    strstr(p, "ncclInternalError") || strstr(p, "ncclRemoteError") ||
 		    strstr(p, "ncclUnhandledCudaError")) {
 			g->nlines++;
-			return add_note(g, p, p, lineno);
+			return add_note(g, p, p, lineno, 0);
 		}
 		return 0;
 	}
@@ -942,7 +949,7 @@ static int read_record(struct nicfit_nccl_log *g, struct ctx *c, char *rec, long
 			g->ofi_line = lineno;
 		read_ofi(g, w + 10, lineno);
 	}
-	return add_note(g, host ? host : p, w + 10, lineno);
+	return add_note(g, host ? host : p, w + 10, lineno, 0);
 }
 
 /*
