@@ -647,6 +647,167 @@ static void smi_row_cut_short(void **state)
 	done(&r);
 }
 
+/*
+ * iblinkinfo as infiniband-diags prints it (iblinkinfo.c print_node_header,
+ * print_port; get_max_msg's "Could be"): node headers, a CA port's GUID,
+ * a port without link, a link that trained down (printed from both ends,
+ * judged once), a slower speed than both ends run, FDR10, a port at
+ * Initialize, a host adapter's port without link, -p's HOQ, -l's line mode
+ * with the far end's GUID, "Port not available" and an old "Active / LinkUp".
+ */
+static void iblinkinfo(void **state)
+{
+	static const char text[] =
+		"Switch: 0x7cfe900300a5a2c0 MF0;leaf1:MQM8700/U1:\n"
+		"          12    1[  ] ==( 4X      53.125 Gbps Active/  LinkUp)==>      40    1[  ] \"gpu01 mlx5_0\" ( )\n"
+		"          12    2[  ] ==( 1X      53.125 Gbps Active/  LinkUp)==>      41    1[  ] \"gpu02 mlx5_0\" ( Could be 4X )\n"
+		"          12    3[  ] ==( 4X    25.78125 Gbps Active/  LinkUp)==>      42    1[  ] \"gpu03 mlx5_0\" ( Could be 53.125 Gbps)\n"
+		"          12    4[  ] ==(                Down/ Polling)==>             [  ] \"\" ( )\n"
+		"          12    5[  ] ==(                Down/ Polling)==>             [  ] \"\" ( )\n"
+		"          12    6[  ] ==(                Down/Disabled)==>             [  ] \"\" ( )\n"
+		"          12    7[  ] ==( 4X 10.0 Gbps (FDR10) Active/  LinkUp)==>      43    1[  ] \"old01 HCA-1\" ( )\n"
+		"          12    8[  ] ==( 4X      53.125 Gbps Initialize/  LinkUp)==>      44    1[  ] \"gpu04 mlx5_0\" ( ) (HOQ:19 VL_Stall:7)\n"
+		"          12    9[  ] ==( 4X      53.125 Gbps Active/  LinkUp)==>    \"Port not available\"\n"
+		"CA: gpu02 mlx5_0:\n"
+		"      0x1070fd0300c8a2b1     41    1[  ] ==( 1X      53.125 Gbps Active/  LinkUp)==>      12    2[  ] \"MF0;leaf1:MQM8700/U1\" ( Could be 4X )\n"
+		"CA: gpu05 mlx5_1:\n"
+		"      0x1070fd0300c8a2c2     45    1[  ] ==(                Down/ Polling)==>             [  ] \"\" ( )\n"
+		"0x1070fd0300c8a2d3 \"                  gpu06 mlx5_0\"     46    1[  ] ==( 4X     106.25 Gbps Active/  LinkUp)==>  0x7cfe900300a5a2c0     12   10[  ] \"MF0;leaf1:MQM8700/U1\" ( )\n"
+		"           3    2[  ] ==( 4X 5.0 Gbps Active / LinkUp)==>       7    1[  ] \"ddr01 HCA-1\" ( )\n";
+	struct run r;
+	const struct dump_iblink *l;
+	size_t i;
+	int degraded = 0;
+
+	(void)state;
+	judge(&r, text);
+	assert_int_equal(r.d->niblinks, 13);
+	l = &r.d->iblinks[0];
+	assert_string_equal(l->node, "MF0;leaf1:MQM8700/U1");
+	assert_string_equal(l->guid, "7cfe900300a5a2c0");
+	assert_int_equal(l->is_switch, 1);
+	assert_int_equal(l->lid, 12);
+	assert_int_equal(l->port, 1);
+	assert_int_equal(l->state, 4);
+	assert_int_equal(l->phys, 5);
+	assert_int_equal(l->width, 4);
+	assert_string_equal(l->speed, "53.125");
+	assert_int_equal(l->rlid, 40);
+	assert_string_equal(l->remote, "gpu01 mlx5_0");
+	assert_int_equal(r.d->iblinks[1].could_width, 4);
+	assert_string_equal(r.d->iblinks[2].could_speed, "53.125 Gbps");
+	assert_int_equal(r.d->iblinks[3].state, 1);
+	assert_int_equal(r.d->iblinks[3].rlid, -1);
+	assert_int_equal(r.d->iblinks[5].phys, 3);
+	assert_int_equal(r.d->iblinks[6].fdr10, 1);
+	assert_int_equal(r.d->iblinks[7].state, 2);
+	assert_int_equal(r.d->iblinks[7].rlid, 44);
+	assert_int_equal(r.d->iblinks[8].rlid, -1);
+	assert_string_equal(r.d->iblinks[9].guid, "1070fd0300c8a2b1");
+	assert_int_equal(r.d->iblinks[9].is_switch, 0);
+	l = &r.d->iblinks[11]; /* -l: no header; the node in quotes, the far end's GUID */
+	assert_string_equal(l->node, "gpu06 mlx5_0");
+	assert_string_equal(l->guid, "1070fd0300c8a2d3");
+	assert_int_equal(l->is_switch, -1);
+	assert_int_equal(l->lid, 46);
+	assert_int_equal(l->rlid, 12);
+	assert_int_equal(l->rport, 10);
+	assert_int_equal(r.d->iblinks[12].state, 4); /* "Active / LinkUp" */
+	assert_int_equal(r.d->iblinks[12].width, 4);
+	assert_string_equal(r.d->iblinks[12].node, ""); /* no header over it: -l's line closed it */
+	for (i = 0; i < r.a->findings.n; i++)
+		degraded += !strcmp(r.a->findings.v[i].code, "ib-link-degraded");
+	assert_int_equal(degraded, 2); /* port 2 (both ends printed) and port 3 */
+	assert_true(has(r.a, "ib-no-subnet-manager", "MF0;leaf1:MQM8700/U1"));
+	assert_true(has(r.a, "ib-port-no-link", "gpu05 mlx5_1"));
+	for (i = 0; i < r.a->findings.n; i++) {
+		const struct nicfit_finding *f = &r.a->findings.v[i];
+
+		if (!strcmp(f->code, "ib-port-no-link") && !strcmp(f->device, "gpu05 mlx5_1"))
+			assert_int_equal(f->severity, NICFIT_SEV_WARNING);
+		if (!strcmp(f->code, "ib-port-no-link") && !strcmp(f->device, "MF0;leaf1:MQM8700/U1")) {
+			assert_int_equal(f->severity, NICFIT_SEV_INFO);
+			assert_non_null(strstr(f->message, "Down/Polling (no cable, or the far end is "
+						   "down or off): 4-5;"));
+			assert_non_null(strstr(f->message, "Down/Disabled"));
+		}
+		if (!strcmp(f->code, "ib-link-degraded") && strstr(f->message, "port 3 "))
+			assert_non_null(strstr(f->message, "4X 25.78125 Gbps (EDR, 100 Gb/s)"));
+	}
+	assert_int_equal(nicfit_audit_exit_code(r.a), 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"generation\":\"FDR10\"", 1);
+	out_has(r.a, NICFIT_FMT_JSON, "\"rate_gbps\":400", 1);
+	out_has(r.a, NICFIT_FMT_TEXT, "InfiniBand links as iblinkinfo printed them", 1);
+	done(&r);
+}
+
+/*
+ * One port read several times in a paste (ibstat, ibv_devinfo -v, rdma
+ * link): a change of state is a warning naming the first and the last
+ * reading; the same state read by two tools is none; two node GUIDs for
+ * one name are two hosts, not a change.
+ */
+static void port_read_twice(void **state)
+{
+	static const char changed[] =
+		"CA 'mlx5_0'\n"
+		"\tCA type: MT4129\n"
+		"\tNode GUID: 0x58a2e10300dae626\n"
+		"\tPort 1:\n"
+		"\t\tState: Active\n"
+		"\t\tPhysical state: LinkUp\n"
+		"\t\tRate: 400\n"
+		"\t\tLink layer: InfiniBand\n"
+		"\n"
+		"CA 'mlx5_0'\n"
+		"\tCA type: MT4129\n"
+		"\tNode GUID: 0x58a2e10300dae626\n"
+		"\tPort 1:\n"
+		"\t\tState: Down\n"
+		"\t\tPhysical state: Polling\n"
+		"\t\tRate: 10\n"
+		"\t\tLink layer: InfiniBand\n";
+	static const char same[] =
+		"hca_id:\tmlx5_0\n"
+		"\tnode_guid:\t\t\t58a2:e103:00da:e626\n"
+		"\t\tport:\t1\n"
+		"\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n"
+		"\t\t\tphys_state:\t\tLINK_UP (5)\n"
+		"\n"
+		"link mlx5_0/1 state ACTIVE physical_state LINK_UP netdev ibp1s0\n";
+	static const char two_hosts[] =
+		"hca_id:\tmlx5_0\n"
+		"\tnode_guid:\t\t\t58a2:e103:00da:e626\n"
+		"\t\tport:\t1\n"
+		"\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n"
+		"\n"
+		"hca_id:\tmlx5_0\n"
+		"\tnode_guid:\t\t\t58a2:e103:00da:e700\n"
+		"\t\tport:\t1\n"
+		"\t\t\tstate:\t\t\tPORT_DOWN (1)\n";
+	struct run r;
+	size_t i;
+
+	(void)state;
+	judge(&r, changed);
+	assert_true(has(r.a, "rdma-port-state-changed", "mlx5_0"));
+	for (i = 0; i < r.a->findings.n; i++)
+		if (!strcmp(r.a->findings.v[i].code, "rdma-port-state-changed"))
+			assert_non_null(strstr(r.a->findings.v[i].message, "reads ACTIVE (LinkUp) at "
+					       "paste:5 and DOWN (Polling) at paste:14 (2 readings, "
+					       "1 change)"));
+	assert_true(has(r.a, "rdma-port-down", "mlx5_0")); /* the last reading is DOWN */
+	done(&r);
+	judge(&r, same);
+	assert_false(has(r.a, "rdma-port-state-changed", NULL));
+	assert_int_equal(r.d->rdma[0].ports[0].readings, 2);
+	done(&r);
+	judge(&r, two_hosts);
+	assert_false(has(r.a, "rdma-port-state-changed", NULL));
+	assert_int_equal(r.d->rdma[0].guid_conflict, 1);
+	done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -667,6 +828,8 @@ int main(void)
 		cmocka_unit_test(fw_mixed),
 		cmocka_unit_test(long_names),
 		cmocka_unit_test(no_format),
+		cmocka_unit_test(iblinkinfo),
+		cmocka_unit_test(port_read_twice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -229,6 +229,20 @@ char *nicfit__audit_paste_text_buf(struct nicfit_audit *a, size_t *n);
  * (a guess). NULL for a device of the dumps tied to none.
  */
 const char *nicfit__audit_paste_join(const struct nicfit_audit *a, const char *name);
+/*
+ * audit_ibdiag.c: iblinkinfo's links (trained down, without link, not
+ * brought up by a subnet manager) and ports whose state changed between
+ * two readings of a paste; *out the links kept for the renderers (NULL
+ * none). Returns links and ports judged, -1 out of memory.
+ */
+struct nicfit_audit_ibdiag;
+int nicfit__audit_ibdiag(const struct nicfit_dump *d, struct nicfit_audit *a,
+			 struct nicfit_audit_ibdiag **out);
+/* JSON "ib_links" (an empty array for none), the text table, its CSV columns. */
+void nicfit__audit_ibdiag_json(const struct nicfit_audit_ibdiag *ib, struct nicfit_emit *e);
+void nicfit__audit_ibdiag_text(const struct nicfit_audit_ibdiag *ib, struct nicfit_emit *e);
+void nicfit__audit_ibdiag_columns(struct nicfit_emit *e);
+void nicfit__audit_ibdiag_free(struct nicfit_audit_ibdiag *ib);
 /* How many findings --ignore matched (shown, not counted). */
 size_t nicfit__audit_nignored(const struct nicfit_audit *a);
 

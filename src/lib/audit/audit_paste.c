@@ -569,6 +569,7 @@ struct nicfit_audit_paste {
 		int how;          /* enum dump_join */
 	} *joins;                 /* each RDMA device of the model a tool listed */
 	size_t njoins;
+	struct nicfit_audit_ibdiag *ib; /* iblinkinfo's links, NULL none */
 	char join_why[1024];       /* not_checked's rdma_join */
 	char text_why[512];       /* a not_checked reason audit_dump.c words */
 };
@@ -587,6 +588,7 @@ void nicfit__audit_paste_free(struct nicfit_audit_paste *p)
 		return;
 	free(p->rdma);
 	free(p->joins);
+	nicfit__audit_ibdiag_free(p->ib);
 	free(p);
 }
 
@@ -844,6 +846,7 @@ void nicfit__audit_paste_json(const struct nicfit_audit *a, struct nicfit_emit *
 	else
 		nicfit_emit_null(e, "matrix");
 	json_rdma_devices(a->paste, e);
+	nicfit__audit_ibdiag_json(a->paste ? a->paste->ib : NULL, e);
 }
 
 static const struct nicfit_column smi_cols[] = {
@@ -991,6 +994,7 @@ void nicfit__audit_paste_columns(struct nicfit_emit *e)
 	nicfit_emit_columns(e, smi_cols, (int)(sizeof(smi_cols) / sizeof(smi_cols[0])));
 	nicfit_emit_columns(e, rdma_cols, (int)(sizeof(rdma_cols) / sizeof(rdma_cols[0])));
 	nicfit_emit_columns(e, legend_cols, (int)(sizeof(legend_cols) / sizeof(legend_cols[0])));
+	nicfit__audit_ibdiag_columns(e);
 }
 
 void nicfit__audit_paste_text(const struct nicfit_audit *a, struct nicfit_emit *e)
@@ -1007,11 +1011,12 @@ void nicfit__audit_paste_text(const struct nicfit_audit *a, struct nicfit_emit *
 		ports += nports(&p->rdma[i]);
 	if (ports)
 		text_rdma(p, e);
+	nicfit__audit_ibdiag_text(p->ib, e);
 }
 
 int nicfit__audit_paste(const struct nicfit_dump *d, struct nicfit_audit *a)
 {
-	int smi = 0, rdma, gid = 0, rc;
+	int smi = 0, rdma, gid = 0, ib, rc;
 
 	a->from_dump = 1;
 	if (keep(d, a))
@@ -1025,6 +1030,8 @@ int nicfit__audit_paste(const struct nicfit_dump *d, struct nicfit_audit *a)
 	rdma = judge_rdma(d, a);
 	if (rdma < 0 || (gid = judge_gid(d, a)) < 0)
 		return NICFIT_E_NOMEM;
+	if ((ib = nicfit__audit_ibdiag(d, a, &a->paste->ib)) < 0)
+		return NICFIT_E_NOMEM;
 	rc = judge_acs(d, a);
 	if (!rc)
 		rc = judge_fw(d, a);
@@ -1033,7 +1040,7 @@ int nicfit__audit_paste(const struct nicfit_dump *d, struct nicfit_audit *a)
 	if (!rc)
 		rc = note_joins(a);
 	/* nothing the checks apply to: no device of the model, no pair, port or ACS line judged */
-	a->nothing_to_judge = !rc && !a->ngpus && !a->naccels && !a->nnics && !smi && !rdma && !gid &&
+	a->nothing_to_judge = !rc && !a->ngpus && !a->naccels && !a->nnics && !smi && !rdma && !gid && !ib &&
 			      !d->acs.n && !d->acs.setpci && !a->findings.n;
 	return rc;
 }

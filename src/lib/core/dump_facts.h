@@ -122,6 +122,18 @@ struct dump_rport {
 	unsigned char gid_seen[32]; /* GID indices counted (a table pasted twice counts once) */
 	unsigned char gid_v1[32]; /* of them, RoCE v1 GIDs */
 	unsigned char gid_ll[32]; /* of them, link-local (fe80::/10) */
+	/*
+	 * The port read more than once (a paste of several runs of one
+	 * command, or of several tools): state and phys are the last
+	 * reading's; when a later reading differed, first_* hold the reading
+	 * before the first change and changes counts the changes.
+	 */
+	struct dump_at state_at;  /* the line of the last reading's state */
+	struct dump_at prev_at;   /* the reading's before it */
+	int readings;             /* state lines read */
+	int changes, reading_changed;
+	int first_state, first_phys;
+	struct dump_at first_at;
 };
 
 /*
@@ -145,6 +157,7 @@ struct dump_rdma {
 	char name[64];
 	char bdf[16];             /* ibdev2netdev -v, "" unknown */
 	char node_guid[17], sys_guid[17]; /* ibv_devinfo or ibstat, 16 hex digits; "" unknown */
+	int guid_conflict;        /* a later block of the name gave another node GUID: two hosts */
 	int join;                 /* enum dump_join: how the build tied it */
 	int name_cut;             /* the name was longer than 63 bytes: 1 cut, 2 cut and said */
 	char joined_bdf[16];      /* the function it was tied to, "" none */
@@ -160,6 +173,27 @@ struct dump_rdma {
 	int nports;
 	char netdev[NICFIT_TOPO_MAX_PORTS][64];
 	char netdev_state[NICFIT_TOPO_MAX_PORTS][12]; /* ibdev2netdev's "(Up)", "" none */
+};
+
+/*
+ * One port line of iblinkinfo (infiniband-diags): a port of a node the
+ * subnet discovery reached and the far end of its link (dump_iblink.c).
+ */
+struct dump_iblink {
+	struct dump_at at;
+	char node[64];            /* the node's description: "teaker-4 HCA-1", "MF0;sw1:MQM8700/U1" */
+	char guid[17];            /* a switch's GUID (its header) or a CA port's GUID, "" */
+	int is_switch;            /* 1 switch, 0 CA or router, -1 not said (-l prints no header) */
+	int lid, port;
+	int state, phys;          /* the kernel's numbers: 1 Down .. 4 Active; 1 Sleep .. 7 PhyTest */
+	int width;                /* 1, 2, 4, 8, 12; 0 unknown (a port without link) */
+	double lane_gbps;         /* a lane's speed: 10.0, 25.78125, 53.125 Gbps; 0 unknown */
+	char speed[16];           /* the same as printed ("10.0"), "" unknown */
+	int fdr10;                /* "10.0 Gbps (FDR10)" */
+	int rlid, rport;          /* the far end; -1 none */
+	char remote[64];          /* its node's description, "" none */
+	int could_width;          /* "Could be 4X": both ends support that width, 0 not said */
+	char could_speed[32];     /* "Could be 25.78125 Gbps", "Could be FDR10": "" not said */
 };
 
 /* One NUMA node of numactl -H or lscpu. */
@@ -277,6 +311,10 @@ struct nicfit_dump {
 	struct dump_at kernel_at;
 	struct dump_acs acs;      /* ACSCtl: lines without a block */
 	struct dump_gid_env gid_env; /* NCCL_IB_GID_INDEX as the paste sets it */
+	struct dump_iblink *iblinks; /* iblinkinfo's port lines */
+	size_t niblinks, alloc_iblinks, iblinks_dropped;
+	char iblink_node[64], iblink_guid[17]; /* the open node header of iblinkinfo */
+	int iblink_switch, iblink_open;
 	struct dump_problem problems[DUMP_MAX_PROBLEMS];
 	size_t nproblems;         /* all met, kept or not */
 	int nmangled;             /* lines skipped as prompts or wrapped text */
@@ -366,5 +404,19 @@ int nicfit__dump_gpu_pci(const struct nicfit_dump *d, const struct nicfit_topo *
  */
 const char *nicfit__dump_port_state_name(int st);
 const char *nicfit__dump_phys_state_name(int st);
+/*
+ * A port's state (field 0) or physical state (field 1) as one reading at
+ * the line at gives it: set, and a change from an earlier reading counted
+ * (dump/dump_rdma.c).
+ */
+void nicfit__dump_port_read(struct dump_rport *pt, int field, int value, struct dump_at at);
+/*
+ * An iblinkinfo link's generation ("EDR", "FDR10"), *lane its nominal
+ * lane rate (25 for EDR's 25.78125 Gbps signalling, as ibstatus's "100
+ * Gb/sec (4X EDR)" counts it); NULL and 0 for a speed no generation has.
+ */
+const char *nicfit__dump_iblink_generation(const struct dump_iblink *l, double *lane);
+/* A node GUID read for r (16 hex digits): kept, or a conflict with the one it has noted. */
+void nicfit__dump_node_guid(struct dump_rdma *r, const char *guid);
 
 #endif

@@ -8,7 +8,7 @@
  * Recognition is by the shape of a line, in this order: a row of an open
  * nvidia-smi matrix, the matrix's header row, an ibv_devinfo block
  * ("hca_id:" and its indented lines, or a "port:" block pasted without
- * its "hca_id:"), an ibdev2netdev line, a block of
+ * its "hca_id:"), an iblinkinfo header or port line, an ibdev2netdev line, a block of
  * dump_net.c (ibstat, show_gids, ip link, ethtool -i, uname -a), a line of an lspci tree, an
  * lspci function line, an indented line of the open lspci block, a GPU
  * bus-id line of nvidia-smi. Anything else (a shell prompt, `[sudo]
@@ -54,6 +54,7 @@ void nicfit_dump_free(struct nicfit_dump *d)
 	free(d->kmsg);
 	nicfit__dump_xml_free(d->xml);
 	free(d->net);
+	free(d->iblinks);
 	if (d->by_bdf)
 		free(d->by_bdf->keys);
 	free(d->by_bdf);
@@ -111,7 +112,7 @@ static int ibv_step(struct nicfit_dump *d, struct walk *w, const char *line, str
 		return 1;
 	}
 	if (w->st == W_IBV && indented) {
-		nicfit__dump_ibv_line(d, line);
+		nicfit__dump_ibv_line(d, line, at);
 		return 1;
 	}
 	if (w->st == W_IBV)
@@ -164,8 +165,8 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 		w->st = W_SMI;
 		return;
 	}
-	if (ibv_step(d, w, line, at))
-		return;
+	if (nicfit__dump_iblink_line(d, line, at) || ibv_step(d, w, line, at))
+		return; /* iblinkinfo's lines are one each: none opens or continues a block */
 	if (w->st == W_NET && nicfit__dump_net_more(d, line, at))
 		return;
 	if (!indented && nicfit__dump_net_start(d, line, at)) {
@@ -175,11 +176,8 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 	}
 	if (w->st == W_NET)
 		w->st = W_NONE;
-	if (!indented && nicfit__dump_ibdev_line(d, line, at))
-		return;
-	if (!indented && nicfit__dump_rdmatool_line(d, line, at))
-		return;
-	if (!indented && nicfit__dump_mst_line(d, line, at))
+	if (!indented && (nicfit__dump_ibdev_line(d, line, at) ||
+			  nicfit__dump_rdmatool_line(d, line, at) || nicfit__dump_mst_line(d, line, at)))
 		return;
 	if (!indented && nicfit__dump_kmsg_line(d, line, at)) {
 		w->st = W_NONE;

@@ -722,8 +722,8 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 	if (!d->formats)
 		return nicfit_error_set(err, NICFIT_E_DATA, "%s%s: no supported listing found (the "
 					"audit reads lspci, nvidia-smi topo -m, ibv_devinfo, ibstat, "
-					"ibdev2netdev, show_gids, ip link, ethtool -i, numactl, lscpu, "
-					"dmesg, hwloc or NCCL topology XML)",
+					"ibdev2netdev, show_gids, iblinkinfo, ip link, ethtool -i, numactl, "
+					"lscpu, dmesg, hwloc or NCCL topology XML)",
 					d->ntexts ? d->texts[0].name : "dump",
 					d->ntexts > 1 ? " and the other inputs" : "");
 	if (d->nfns) /* a paste without lspci has none, and qsort wants an array */

@@ -123,7 +123,7 @@ void nicfit__dump_name_cut(struct nicfit_dump *d, struct dump_rdma *r, struct du
 struct dump_rport *nicfit__dump_rport(struct dump_rdma *r, int num);
 /* "hca_id:\tmlx5_0" opens a block of ibv_devinfo; its indented lines follow. */
 void nicfit__dump_ibv_start(struct nicfit_dump *d, const char *line, struct dump_at at);
-void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line);
+void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line, struct dump_at at);
 /*
  * An indented "port:   1" line outside any hca_id: block (s, blanks
  * skipped) opens a block of a device the paste does not name; 1 when it did.
@@ -139,6 +139,15 @@ int nicfit__dump_mst_line(struct nicfit_dump *d, const char *line, struct dump_a
 int nicfit__dump_ibdev_line(struct nicfit_dump *d, const char *line, struct dump_at at);
 /* A record's firmware, board id and ports into the model's device. */
 void nicfit__dump_rdma_ports(const struct dump_rdma *r, struct nicfit_rdmadev *out);
+
+/* ---- dump_iblink.c ------------------------------------------------------ */
+
+/*
+ * A line of iblinkinfo: a node header ("Switch: 0xGUID DESC:", "CA: DESC:")
+ * or a port's line ("... ==( 4X 25.78125 Gbps Active/  LinkUp)==> ...").
+ * 1 when it was one; any other line closes the open header.
+ */
+int nicfit__dump_iblink_line(struct nicfit_dump *d, const char *line, struct dump_at at);
 
 /* ---- dump_cpu.c --------------------------------------------------------- */
 

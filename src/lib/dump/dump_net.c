@@ -140,7 +140,7 @@ static void ibstat_start(struct nicfit_dump *d, const char *line, struct dump_at
 	d->formats |= NICFIT_DUMP_RDMA;
 }
 
-static void ibstat_line(struct nicfit_dump *d, const char *line)
+static void ibstat_line(struct nicfit_dump *d, const char *line, struct dump_at at)
 {
 	struct dump_rdma *r = d->net_rdma;
 	const char *s = nicfit__dump_skip_blank(line), *v, *e;
@@ -161,19 +161,21 @@ static void ibstat_line(struct nicfit_dump *d, const char *line)
 	}
 	else if ((v = value_of(s, "Firmware version")) && !r->fw[0])
 		snprintf(r->fw, sizeof(r->fw), "%.*s", (int)word(v), v);
-	else if ((v = value_of(s, "Node GUID")) && !r->node_guid[0]) {
-		if (nicfit__dump_guid(v, r->node_guid))
-			r->node_guid[0] = '\0';
+	else if ((v = value_of(s, "Node GUID"))) {
+		char g[17];
+
+		if (!nicfit__dump_guid(v, g))
+			nicfit__dump_node_guid(r, g);
 	} else if ((v = value_of(s, "System image GUID")) && !r->sys_guid[0]) {
 		if (nicfit__dump_guid(v, r->sys_guid))
 			r->sys_guid[0] = '\0';
 	} else if (!strncmp(s, "Port ", 5) &&
 		 nicfit_scan_dec(s + 5, 1, 255, &num, &e) == NICFIT_DEC_OK && !strcmp(e, ":")) {
 		d->net_port = nicfit__dump_rport(r, (int)num) ? (int)num : -1;
-	} else if (pt && (v = value_of(s, "State")) && pt->state < 0) {
-		pt->state = ibstat_state(v);
-	} else if (pt && (v = value_of(s, "Physical state")) && pt->phys < 0) {
-		pt->phys = ibstat_phys(v);
+	} else if (pt && (v = value_of(s, "State"))) {
+		nicfit__dump_port_read(pt, 0, ibstat_state(v), at);
+	} else if (pt && (v = value_of(s, "Physical state"))) {
+		nicfit__dump_port_read(pt, 1, ibstat_phys(v), at);
 	} else if (pt && (v = value_of(s, "Rate")) &&
 		   nicfit_scan_dec(v, 1, 100000, &num, &e) == NICFIT_DEC_OK) {
 		pt->ibstat_rate = (int)num;
@@ -616,7 +618,7 @@ int nicfit__dump_net_more(struct nicfit_dump *d, const char *line, struct dump_a
 	case NET_IBSTAT:
 		if (!indented)
 			return 0;
-		ibstat_line(d, line);
+		ibstat_line(d, line, at);
 		return 1;
 	case NET_GIDS:
 		return !indented && gids_row(d, line, at);

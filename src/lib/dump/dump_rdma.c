@@ -127,7 +127,7 @@ int nicfit__dump_ibv_orphan(struct nicfit_dump *d, const char *s, struct dump_at
 	r->from_ibv = 1;
 	d->ibv_cur = r;
 	d->formats |= NICFIT_DUMP_RDMA;
-	nicfit__dump_ibv_line(d, s);
+	nicfit__dump_ibv_line(d, s, at);
 	return 1;
 }
 
@@ -175,6 +175,36 @@ const char *nicfit__dump_phys_state_name(int st)
 					 "LinkUp", "LinkErrorRecovery", "Phy Test" };
 
 	return st >= 0 && st <= 7 ? n[st] : "";
+}
+
+void nicfit__dump_port_read(struct dump_rport *pt, int field, int value, struct dump_at at)
+{
+	int *cur = field ? &pt->phys : &pt->state;
+
+	/* every tool prints a reading's state first, then (some) its physical state */
+	if (!field) {
+		pt->prev_at = pt->state_at;
+		pt->state_at = at;
+		pt->readings++;
+		pt->reading_changed = 0;
+	}
+	if (*cur >= 0 && value >= 0 && value != *cur && !pt->reading_changed) {
+		pt->reading_changed = 1; /* a reading that changes both states is one change */
+		if (!pt->changes++) {
+			pt->first_state = field ? pt->state : *cur;
+			pt->first_phys = pt->phys;
+			pt->first_at = pt->prev_at;
+		}
+	}
+	*cur = value;
+}
+
+void nicfit__dump_node_guid(struct dump_rdma *r, const char *guid)
+{
+	if (!r->node_guid[0])
+		snprintf(r->node_guid, sizeof(r->node_guid), "%s", guid);
+	else if (strcmp(r->node_guid, guid))
+		r->guid_conflict = 1;
 }
 
 /* InfiniBand lane rates (Gb/s as ibv_devinfo prints them) and their names. */
@@ -281,7 +311,8 @@ static int rdmatool_state(const char *s, size_t n)
 }
 
 /* The words after "link NAME/PORT": "state X", "physical_state Y", "netdev Z". */
-static void rdmatool_words(struct dump_rdma *r, struct dump_rport *pt, const char *s)
+static void rdmatool_words(struct dump_rdma *r, struct dump_rport *pt, const char *s,
+			   struct dump_at at)
 {
 	while (*(s = nicfit__dump_skip_blank(s))) {
 		size_t k = word(s);
@@ -289,9 +320,9 @@ static void rdmatool_words(struct dump_rdma *r, struct dump_rport *pt, const cha
 		size_t n = word(v);
 
 		if (k == 5 && !strncmp(s, "state", 5))
-			pt->state = rdmatool_state(v, n);
+			nicfit__dump_port_read(pt, 0, rdmatool_state(v, n), at);
 		else if (k == 14 && !strncmp(s, "physical_state", 14))
-			pt->phys = rdmatool_phys(v, n);
+			nicfit__dump_port_read(pt, 1, rdmatool_phys(v, n), at);
 		else if (k == 6 && !strncmp(s, "netdev", 6) && n && n < sizeof(r->netdev[0]))
 			snprintf(r->netdev[pt->num - 1], sizeof(r->netdev[0]), "%.*s", (int)n, v);
 		else
@@ -327,7 +358,7 @@ int nicfit__dump_rdmatool_line(struct nicfit_dump *d, const char *line, struct d
 	d->formats |= NICFIT_DUMP_RDMA;
 	pt = nicfit__dump_rport(r, (int)port);
 	if (pt)
-		rdmatool_words(r, pt, e);
+		rdmatool_words(r, pt, e, at);
 	return 1;
 }
 
@@ -369,7 +400,7 @@ int nicfit__dump_mst_line(struct nicfit_dump *d, const char *line, struct dump_a
 	return 1;
 }
 
-void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line)
+void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line, struct dump_at at)
 {
 	struct dump_rdma *r = d->ibv_cur;
 	const char *s = nicfit__dump_skip_blank(line), *e;
@@ -382,8 +413,10 @@ void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line)
 		s = nicfit__dump_skip_blank(s + 7);
 		snprintf(r->fw, sizeof(r->fw), "%.*s", (int)word(s), s);
 	} else if (!strncmp(s, "node_guid:", 10)) {
-		if (nicfit__dump_guid(nicfit__dump_skip_blank(s + 10), r->node_guid))
-			r->node_guid[0] = '\0';
+		char g[17];
+
+		if (!nicfit__dump_guid(nicfit__dump_skip_blank(s + 10), g))
+			nicfit__dump_node_guid(r, g);
 	} else if (!strncmp(s, "sys_image_guid:", 15)) {
 		if (nicfit__dump_guid(nicfit__dump_skip_blank(s + 15), r->sys_guid))
 			r->sys_guid[0] = '\0';
@@ -398,9 +431,9 @@ void nicfit__dump_ibv_line(struct nicfit_dump *d, const char *line)
 			pt = nicfit__dump_rport(r, (int)v);
 		last_port(r, pt);
 	} else if (pt && !strncmp(s, "state:", 6)) {
-		pt->state = state_num(s + 6);
+		nicfit__dump_port_read(pt, 0, state_num(s + 6), at);
 	} else if (pt && (!strncmp(s, "phys_state:", 11) || !strncmp(s, "phys state:", 11))) {
-		pt->phys = state_num(s + 11);
+		nicfit__dump_port_read(pt, 1, state_num(s + 11), at);
 	} else if (pt && !strncmp(s, "rate:", 5)) {
 		rate_line(pt, nicfit__dump_skip_blank(s + 5));
 	} else if (pt && !strncmp(s, "link_layer:", 11)) {
