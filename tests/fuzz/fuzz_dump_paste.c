@@ -7,7 +7,9 @@
  * character that hides what a name is (fuzz_clean.h). The first byte
  * picks a lead-in so that most inputs reach a reader without lspci: 'm'
  * a topo -m header with two GPUs and two NICs, 'l' a NIC legend, 'c' an
- * ibstat CA, 'd' an ibv_devinfo device; anything else is taken as it is.
+ * ibstat CA, 'd' an ibv_devinfo device, 's' an iblinkinfo switch header
+ * and the start of a port line, 'r' rdma link's start (a port read again
+ * and again); anything else is taken as it is.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +30,8 @@ static const char *lead_in(uint8_t c)
 	case 'l': return "NIC Legend:\n\n  NIC0: ";
 	case 'c': return "CA '";
 	case 'd': return "hca_id:\t";
+	case 's': return "Switch: 0x0002c902004b2678 sw:\n           2    1[  ] ==( 4X ";
+	case 'r': return "link mlx5_0/1 state ACTIVE physical_state LINK_UP\nlink ";
 	default: return "";
 	}
 }

@@ -247,7 +247,7 @@ done
 # the pastes without lspci (a topo -m matrix alone, RDMA tools alone): the
 # names of the paste are the devices, in every format, the line formats of
 # other systems included; promtool reads the metrics
-for p in paste-matrix paste-rdma paste-tree; do
+for p in paste-matrix paste-rdma paste-tree paste-iblink; do
 	for f in text json md csv svg prom nhc nfd; do
 		clean "audit --dump of a hostile $p --format $f" $f "$NICFIT" audit --dump \
 			"$tmp/h/$p.txt" --all --format "$f"
@@ -274,6 +274,20 @@ sys.exit(not (any("<script>" in x and "\x1b" in x for x in names) and any(x.star
 	echo "ok $n - the hostile RDMA names reach the findings (so the checks above see them)"
 else
 	echo "not ok $n - the hostile RDMA paste was not read as intended"
+fi
+
+n=$((n + 1))
+if "$NICFIT" audit --dump "$tmp/h/paste-iblink.txt" --json 2>/dev/null | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+f = d["findings"]
+sys.exit(not (any(x["code"] == "ib-link-degraded" and "\x1b" in x["device"] for x in f)
+              and sum(x["code"] == "ib-link-degraded" for x in f) == 2
+              and any(x["code"] == "ib-port-no-link" and x["device"].startswith("gpu") and x["device"].endswith("nnn") for x in f)
+              and any(x["code"] == "rdma-port-state-changed" and x["device"].startswith("=mlx5_2\x1b") for x in f)
+              and any("\x1b" in l["remote"]["node"] for l in d["ib_links"] if l["remote"])))'; then
+	echo "ok $n - the hostile iblinkinfo names reach the findings and ib_links (so the checks above see them)"
+else
+	echo "not ok $n - the hostile iblinkinfo paste was not read as intended"
 fi
 
 # ---- bounded work ---------------------------------------------------------------
