@@ -279,7 +279,7 @@ struct nicfit_perftest {
 	double bytes;               /* the row with the best average */
 	double bw_peak, bw_avg;     /* as printed */
 	double bw_avg_gbps;         /* converted */
-	double lat_typical_us, lat_avg_us, lat_max_us;
+	double lat_typical_us, lat_avg_us, lat_max_us; /* a latency test's smallest message */
 	long row_line;
 	long cut_line;              /* a row cut short (a truncated paste) */
 	size_t nrows;
@@ -287,6 +287,7 @@ struct nicfit_perftest {
 	char gpu[64];               /* the GPU perftest names ("device name = [...]"), "" */
 	int dmabuf;                 /* "using DMA-BUF for GPU buffer" */
 	long gpu_line;              /* the line that shows GPU memory */
+	long cpu_freq_line;         /* perftest's "CPU Frequency is not max" warning, 0 none */
 };
 
 struct nicfit_iperf3 {

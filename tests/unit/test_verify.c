@@ -1169,6 +1169,52 @@ static void iperf3_json_fenced(void **state)
 	nicfit_verify_free(v);
 }
 
+/*
+ * A latency run is judged on its smallest message against NVIDIA's
+ * acceptance values (ngc_multinode_perf: 2.5 us send or write, 4.5 us
+ * read, on t_avg); a larger row after it does not replace it; perftest's
+ * "CPU Frequency is not max" warning becomes the fix.
+ */
+static void perftest_latency(void **state)
+{
+	static const char write_all[] =
+		"                    RDMA_Write Latency Test\n"
+		" Link type       : IB\n"
+		"---------------------------------------------------------------------------------------\n"
+		" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n"
+		" 2       1000          2.90           9.10         3.05               3.10           0.20            3.60                   9.10\n"
+		" 4096    1000          4.90           9.10         5.05               5.10           0.20            5.60                   9.10\n"
+		"---------------------------------------------------------------------------------------\n";
+	static const char read_ok[] =
+		"                    RDMA_Read Latency Test\n"
+		"---------------------------------------------------------------------------------------\n"
+		" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n"
+		"Conflicting CPU frequency values detected: 2400.000000 != 3000.000000. CPU Frequency is not max.\n"
+		" 2       1000          3.80           6.10         4.05               4.10           0.20            4.60                   6.10\n"
+		"---------------------------------------------------------------------------------------\n";
+	struct nicfit_verify *v;
+	const struct nicfit_verify_doc *d;
+	const struct nicfit_finding *f;
+
+	(void)state;
+	v = load_text(write_all);
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_PERFTEST);
+	assert_int_equal(d->u.pt.bytes, 2);
+	assert_true(d->u.pt.lat_avg_us > 3.09 && d->u.pt.lat_avg_us < 3.11);
+	f = find(v, "perftest-latency-high", NULL);
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "t_avg of 2-byte messages is 3.10 us, above 2.5 us"));
+	assert_non_null(strstr(f->fix, "frequency scaling"));
+	nicfit_verify_free(v);
+	v = load_text(read_ok); /* 4.10 us is within read's 4.5 us */
+	judge(v, NULL);
+	d = doc(v, NICFIT_VERIFY_PERFTEST);
+	assert_int_equal(d->u.pt.cpu_freq_line, 4);
+	assert_null(find(v, "perftest-latency-high", NULL));
+	nicfit_verify_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1196,6 +1242,7 @@ int main(void)
 		cmocka_unit_test(perftest_gpu_memory),
 		cmocka_unit_test(perftest_bare_rows),
 		cmocka_unit_test(iperf3_json_fenced),
+		cmocka_unit_test(perftest_latency),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -440,6 +440,56 @@ static int judge_tests(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 	return 0;
 }
 
+/*
+ * perftest-latency-high: a latency run's smallest message (perftest's
+ * default and -a's first size, 2 bytes) against the values NVIDIA's
+ * acceptance scripts fail a test at: 2.5 us for send and write, 4.5 us
+ * for read (Mellanox/ngc_multinode_perf common.sh, LAT_PASS_VAL, on
+ * t_avg; its PR #97 calls them a floor past which "there certainly is an
+ * issue", not a fabric's expected figure). t_typical stands in for a row
+ * cut before t_avg, and says so. Atomics have no such value.
+ */
+static int judge_latency(struct nicfit_verify *v, struct nicfit_verify_doc *d)
+{
+	const struct nicfit_perftest *pt = &d->u.pt;
+	int rd = strstr(pt->test, "Read") != NULL;
+	double limit = rd ? 4.5 : strstr(pt->test, "Send") || strstr(pt->test, "Write") ? 2.5 : 0;
+	double us = pt->lat_avg_us >= 0 ? pt->lat_avg_us : pt->lat_typical_us;
+	char q[NICFIT__VQUOTE_MAX + 1], cpu[NICFIT__VQUOTE_MAX + 1] = "";
+	struct nicfit_finding *f;
+
+	if (!pt->latency || !pt->row_line || pt->bytes > 8 || limit <= 0 || us <= limit)
+		return 0;
+	nicfit__vline_at(d, pt->row_line, q, sizeof(q));
+	if (pt->cpu_freq_line)
+		nicfit__vline_at(d, pt->cpu_freq_line, cpu, sizeof(cpu));
+	f = nicfit__find(&v->findings, NICFIT_SEV_WARNING, NICFIT_CODE_PERFTEST_LATENCY_HIGH,
+			 pt->device[0] ? pt->device : NULL, "%s: %s of %.0f-byte messages is %.2f us, "
+			 "above %.1f us, where NVIDIA's acceptance scripts (ngc_multinode_perf) fail a "
+			 "%s latency test%s; line %ld: \"%s\"", d->input,
+			 pt->lat_avg_us >= 0 ? "t_avg" : "t_typical (the row stops before t_avg)",
+			 pt->bytes, us, limit, rd ? "read" : "send or write",
+			 pt->link_type[0] ? strcmp(pt->link_type, "IB") ? " (this one runs over "
+			 "Ethernet: RoCE)" : " (this one runs over InfiniBand)" : "", pt->row_line, q);
+	if (!f)
+		return NICFIT_E_NOMEM;
+	if (cpu[0] ? nicfit__finding_fix(&v->findings, f, "perftest says the CPU clock was not at "
+					 "its maximum (line %ld: \"%s\"): set the performance "
+					 "governor on both hosts (`cpupower frequency-set -g "
+					 "performance`) and keep the cores out of deep C-states, "
+					 "then run again pinned to the NIC's NUMA node.",
+					 pt->cpu_freq_line, cpu)
+		   : nicfit__finding_fix(&v->findings, f, "Look for what the path adds: CPU "
+					 "frequency scaling or deep C-states (perftest warns of "
+					 "the first), cores on the other socket than the NIC "
+					 "(pin with numactl), switch hops, a bond or a VM's "
+					 "virtual function."))
+		return NICFIT_E_NOMEM;
+	f->source = "Mellanox/ngc_multinode_perf common.sh (LAT_PASS_VAL 2.5 send/write, 4.5 "
+		    "read, on perftest's t_avg); pull request #97";
+	return 0;
+}
+
 static int judge_perftest(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 {
 	const struct nicfit_verify_expect *x = &v->expect;
@@ -457,7 +507,9 @@ static int judge_perftest(struct nicfit_verify *v, struct nicfit_verify_doc *d)
 				  "line %ld: \"%s\"", d->input, pt->cut_line, q))
 			return NICFIT_E_NOMEM;
 	}
-	if (pt->latency || !pt->row_line)
+	if (pt->latency)
+		return judge_latency(v, d);
+	if (!pt->row_line)
 		return 0;
 	d->measured_gbps = pt->bw_avg_gbps;
 	d->what = nicfit__strfmt("BW average %.2f %s (%.0f-byte messages)", pt->bw_avg,

@@ -171,8 +171,8 @@ static int pt_row(struct nicfit_perftest *pt, char *p, const struct nicfit__vlin
 	}
 	pt->nrows++;
 	if (pt->latency) {
-		/* #bytes #iterations t_min t_max t_typical t_avg ... */
-		if (n < 6 && n != 5)
+		/* #bytes #iterations t_min t_max t_typical t_avg ...: the first row, the smallest message */
+		if (n < 5 || pt->row_line)
 			return 0;
 		pt->bytes = v[0];
 		pt->lat_max_us = v[3];
@@ -232,6 +232,8 @@ int nicfit__vperf_line(struct nicfit__vperf *s, const char *line, size_t n, long
 	nicfit__vlines_set(&s->l, line, n, lineno);
 	p = nicfit__vskip_tags(s->l.buf);
 	p += strspn(p, " \t");
+	if (strstr(p, "CPU Frequency is not max") && !pt->cpu_freq_line)
+		pt->cpu_freq_line = lineno; /* perftest's get_cpu_mhz(): the clock was scaled */
 	if (((t = strstr(p, " BW Test")) != NULL || (t = strstr(p, " Latency Test")) != NULL) &&
 	    !pt->test[0]) {
 		nicfit__vcopy(pt->test, sizeof(pt->test), p, (size_t)-1);

@@ -576,10 +576,13 @@ static void text_doc(struct nicfit_emit *e, const struct nicfit_verify_doc *d)
 		if (d->u.pt.qps > 0)
 			nicfit_emit_printf(e, ", %d QP%s", d->u.pt.qps, d->u.pt.qps == 1 ? "" : "s");
 		nicfit_emit_printf(e, "\n");
-		if (d->u.pt.latency && d->u.pt.lat_typical_us >= 0)
+		if (d->u.pt.latency && d->u.pt.lat_typical_us >= 0 && d->u.pt.lat_avg_us >= 0)
 			nicfit_emit_printf(e, "  latency typical %.2f us, average %.2f us at %.0f "
 					   "bytes\n", d->u.pt.lat_typical_us, d->u.pt.lat_avg_us,
 					   d->u.pt.bytes);
+		else if (d->u.pt.latency && d->u.pt.lat_typical_us >= 0)
+			nicfit_emit_printf(e, "  latency typical %.2f us at %.0f bytes (no average: "
+					   "the row is cut)\n", d->u.pt.lat_typical_us, d->u.pt.bytes);
 		if (d->u.pt.gpu_mem[0])
 			nicfit_emit_printf(e, "  GPU memory (--use_%s%s%s%s, line %ld): the run measured "
 					   "GPUDirect RDMA%s\n", d->u.pt.gpu_mem,
