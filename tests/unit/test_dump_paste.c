@@ -734,6 +734,16 @@ static void iblinkinfo(void **state)
 		if (!strcmp(f->code, "ib-link-degraded") && strstr(f->message, "port 3 "))
 			assert_non_null(strstr(f->message, "4X 25.78125 Gbps (EDR, 100 Gb/s)"));
 	}
+	/* below the fabric's most common 200 Gb/s with no "Could be": FDR10 and DDR, not the two noted */
+	for (i = 0; i < r.a->findings.n; i++)
+		if (!strcmp(r.a->findings.v[i].code, "ib-link-below-fabric")) {
+			assert_int_equal(r.a->findings.v[i].severity, NICFIT_SEV_INFO);
+			assert_non_null(strstr(r.a->findings.v[i].message, "2 links of iblinkinfo"));
+			assert_non_null(strstr(r.a->findings.v[i].message, "4X FDR10, 40 Gb/s"));
+			assert_non_null(strstr(r.a->findings.v[i].message, "4X DDR, 20 Gb/s"));
+			assert_null(strstr(r.a->findings.v[i].message, "EDR"));
+		}
+	assert_true(has(r.a, "ib-link-below-fabric", "fabric"));
 	assert_int_equal(nicfit_audit_exit_code(r.a), 1);
 	out_has(r.a, NICFIT_FMT_JSON, "\"generation\":\"FDR10\"", 1);
 	out_has(r.a, NICFIT_FMT_JSON, "\"rate_gbps\":400", 1);

@@ -270,9 +270,102 @@ static int judge_init(struct nicfit_audit *a, const struct nicfit_audit_ibdiag *
 	return 0;
 }
 
+/* An ACTIVE link's rate (width x the generation's nominal lane rate), -1 unknown. */
+static double active_rate(const struct dump_iblink *l)
+{
+	double lane;
+
+	if (l->state != 4 || !l->width || !nicfit__dump_iblink_generation(l, &lane) || lane <= 0)
+		return -1;
+	return l->width * lane;
+}
+
+/* Whether active link l runs below rate mode with no "Could be" note (both ends at their best). */
+static int below(const struct dump_iblink *l, double mode)
+{
+	double r = active_rate(l);
+
+	return r > 0 && r < mode && !l->could_width && !l->could_speed[0];
+}
+
+/*
+ * ib-link-below-fabric: links that run below the rate most of the
+ * fabric's links run at, where iblinkinfo prints no "Could be": both ends
+ * run the most they both support, so one end (an adapter or switch of an
+ * older generation) caps the link. An info note, once for the fabric,
+ * naming the links (each once, though iblinkinfo prints both ends).
+ */
+static int judge_below(struct nicfit_audit *a, const struct nicfit_audit_ibdiag *ib)
+{
+	double mode = -1;
+	size_t i, k, l = 0;
+	int best = 0, links = 0, active = 0;
+	char list[1024] = "";
+	struct nicfit_finding *f;
+
+	for (i = 0; i < ib->n; i++) {
+		double r = active_rate(&ib->links[i]);
+		int c = 0;
+
+		active += r > 0;
+		for (k = 0; r > 0 && k < ib->n; k++)
+			c += active_rate(&ib->links[k]) == r;
+		if (c > best || (c == best && r > mode)) {
+			best = c;
+			mode = r;
+		}
+	}
+	if (active < 3 || mode <= 0)
+		return 0;
+	for (i = 0; i < ib->n; i++) {
+		const struct dump_iblink *x = &ib->links[i];
+		const char *gen;
+		double lane;
+
+		if (!below(x, mode))
+			continue;
+		for (k = 0; k < i; k++) {
+			const struct dump_iblink *o = &ib->links[k];
+
+			if (below(o, mode) && o->lid == x->rlid && o->port == x->rport &&
+			    o->rlid == x->lid && o->rport == x->port)
+				break;
+		}
+		if (k < i)
+			continue; /* its far end was listed */
+		gen = nicfit__dump_iblink_generation(x, &lane);
+		if (links++ < 8 && l < sizeof(list))
+			l += (size_t)snprintf(list + l, sizeof(list) - l, "%s\"%s\" port %d (LID %d, "
+					      "line %d) to \"%s\" port %d: %dX %s, %g Gb/s",
+					      l ? "; " : "", x->node, x->port, x->lid, x->at.line,
+					      x->remote, x->rport, x->width, gen ? gen : "?",
+					      active_rate(x));
+	}
+	if (!links)
+		return 0;
+	f = nicfit__find(&a->findings, NICFIT_SEV_INFO, NICFIT_CODE_IB_LINK_BELOW_FABRIC, "fabric",
+			 "%d link%s of iblinkinfo (%s) run%s below %g Gb/s, the rate %d of its %d "
+			 "active port lines run at, and iblinkinfo prints no \"Could be\" for %s: "
+			 "%s%s. Both ends run the most they both support, so one end (an adapter "
+			 "or switch of an older generation) caps %s.", links, links == 1 ? "" : "s",
+			 ib->name, links == 1 ? "s" : "", mode, best, active,
+			 links == 1 ? "it" : "them", list, links > 8 ? "; ..." : "",
+			 links == 1 ? "it" : "each");
+	if (!f || nicfit__finding_fix(&a->findings, f, "Fine where that end was chosen so; "
+				      "otherwise replace it with one of the fabric's generation "
+				      "(`ibstat` on a host names its adapter's rate; "
+				      "`ibportstate LID PORT` a port's supported speeds)."))
+		return -1;
+	f->source = S_IBLINK;
+	return 0;
+}
+
 static int judge_links(struct nicfit_audit *a, const struct nicfit_audit_ibdiag *ib)
 {
 	size_t i;
+
+	if (judge_below(a, ib))
+		return -1;
 
 	for (i = 0; i < ib->n; i++) {
 		const struct dump_iblink *l = &ib->links[i];
