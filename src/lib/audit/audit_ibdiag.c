@@ -39,6 +39,11 @@ struct nicfit_audit_ibdiag {
 	char name[160];           /* the text the links came from */
 };
 
+size_t nicfit__audit_ibdiag_count(const struct nicfit_audit_ibdiag *ib)
+{
+	return ib ? ib->n : 0;
+}
+
 void nicfit__audit_ibdiag_free(struct nicfit_audit_ibdiag *ib)
 {
 	if (!ib)

@@ -243,6 +243,8 @@ void nicfit__audit_ibdiag_json(const struct nicfit_audit_ibdiag *ib, struct nicf
 void nicfit__audit_ibdiag_text(const struct nicfit_audit_ibdiag *ib, struct nicfit_emit *e);
 void nicfit__audit_ibdiag_columns(struct nicfit_emit *e);
 void nicfit__audit_ibdiag_free(struct nicfit_audit_ibdiag *ib);
+/* The iblinkinfo port lines kept (0 for none). */
+size_t nicfit__audit_ibdiag_count(const struct nicfit_audit_ibdiag *ib);
 /* How many findings --ignore matched (shown, not counted). */
 size_t nicfit__audit_nignored(const struct nicfit_audit *a);
 

@@ -986,6 +986,10 @@ int nicfit__audit_paste_counts(const struct nicfit_audit *a, char *out, size_t n
 	if (p->nrdma && l < n)
 		l += (size_t)snprintf(out + l, n - l, "%s%zu RDMA device%s", l ? ", " : "",
 				      p->nrdma, p->nrdma == 1 ? "" : "s");
+	if (nicfit__audit_ibdiag_count(p->ib) && l < n)
+		l += (size_t)snprintf(out + l, n - l, "%s%zu iblinkinfo port line%s", l ? ", " : "",
+				      nicfit__audit_ibdiag_count(p->ib),
+				      nicfit__audit_ibdiag_count(p->ib) == 1 ? "" : "s");
 	return l > 0;
 }
 
