@@ -7,6 +7,7 @@
 #include "unit.h"
 
 #include "nicfit/catalog.h"
+#include "nicfit/cluster.h"
 #include "nicfit/plan.h"
 #include "nicfit/step.h"
 
@@ -300,6 +301,111 @@ static void spectrum_x(void **state)
 	done(p);
 }
 
+/* The switch lines of a plan's bill of materials: the part and how many. */
+static const char *plan_switch(const struct nicfit_plan *p, int *qty)
+{
+	size_t i;
+
+	for (i = 0; i < p->nbom; i++)
+		if (!strcmp(p->bom[i].role, "switch")) {
+			*qty = p->bom[i].qty;
+			return p->bom[i].id;
+		}
+	*qty = 0;
+	return NULL;
+}
+
+/* A cluster request (key, value pairs) read as `nicfit cluster` reads it. */
+static void cluster_read(const char *const *kv, struct nicfit_spec *spec,
+			 struct nicfit_cluster_input *in)
+{
+	struct nicfit_error err;
+	int i;
+
+	nicfit_spec_init(spec, "test");
+	nicfit_error_clear(&err);
+	for (i = 0; kv[i]; i += 2)
+		assert_int_equal(nicfit_spec_add(spec, kv[i], kv[i + 1], &err), 0);
+	assert_int_equal(nicfit_cluster_input_from_spec(spec, in, NULL, &err), 0);
+	assert_int_equal(nicfit_cluster_input_server(spec, cat, in, &err), 0);
+	nicfit_cluster_input_node_defaults(spec, cat, in);
+}
+
+/*
+ * nicfit cluster --server ID --nodes N with no --switch takes the switch
+ * nicfit plan takes for the same servers, for 8-GPU baseboard nodes as
+ * for racks: a DGX B300's Quantum-X800 (72 of them: 8 leaf and 4 spine,
+ * the DGX SuperPOD B300 XDR table's first row, from cluster as from plan),
+ * a DGX H100's and a DGX B200's QM9700, an HGX server's SN5600 for the
+ * ConnectX-7 given on Ethernet; the same switch count either way. A
+ * switch given is kept, and a server whose card is not known keeps the
+ * generic switch.
+ */
+static void cluster_takes_plans_switch(void **state)
+{
+	static const struct {
+		const char *server, *nodes, *nic, *want;
+		int leaf, spine;
+	} t[] = {
+		{ "dgx-b300", "72", NULL, "q3400", 8, 4 },
+		{ "dgx-b300", "32", NULL, "q3400", 4, 2 },
+		{ "dgx-h100", "32", NULL, "qm9700", 8, 4 },
+		{ "dgx-b200", "16", NULL, "qm9700", 4, 2 },
+		{ "sys-821ge-tnhr", "16", "mcx75310aas-neat", "sn5600", 1, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const char *pkv[] = { "server", t[i].server, "servers", t[i].nodes, "model",
+			"llama-3.1-405b", "workload", "training", t[i].nic ? "backend_nic" : NULL,
+			t[i].nic, NULL };
+		const char *ckv[] = { "server", t[i].server, "nodes", t[i].nodes,
+			t[i].nic ? "nic" : NULL, t[i].nic, NULL };
+		struct nicfit_plan *p = plan_of(pkv);
+		struct nicfit_spec spec;
+		struct nicfit_cluster_input in;
+		struct nicfit_cluster c;
+		struct nicfit_error err;
+		const char *psw;
+		int pqty;
+
+		psw = plan_switch(p, &pqty);
+		assert_non_null(psw);
+		assert_string_equal(psw, t[i].want);
+		cluster_read(ckv, &spec, &in);
+		assert_non_null(in.net[NICFIT_NET_BACKEND].switch_id);
+		assert_string_equal(in.net[NICFIT_NET_BACKEND].switch_id, t[i].want);
+		assert_non_null(in.switch_from);
+		assert_non_null(strstr(in.switch_from, "nicfit plan"));
+		nicfit_error_clear(&err);
+		assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), 0);
+		assert_int_equal(c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_LEAF].switches, t[i].leaf);
+		assert_int_equal(c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_SPINE].switches, t[i].spine);
+		assert_int_equal(pqty, t[i].leaf + t[i].spine);
+		nicfit_cluster_release(&c);
+		nicfit_spec_release(&spec);
+		done(p);
+	}
+	/* a switch given stays; no card known, no catalog default */
+	{
+		static const char *const given[] = { "server", "dgx-b300", "nodes", "32", "switch",
+			"sn5600", NULL };
+		static const char *const bare[] = { "server", "sys-821ge-tnhr", "nodes", "16", NULL };
+		struct nicfit_spec spec;
+		struct nicfit_cluster_input in;
+
+		cluster_read(given, &spec, &in);
+		assert_string_equal(in.net[NICFIT_NET_BACKEND].switch_id, "sn5600");
+		assert_null(in.switch_from);
+		nicfit_spec_release(&spec);
+		cluster_read(bare, &spec, &in);
+		assert_null(in.net[NICFIT_NET_BACKEND].switch_id);
+		assert_null(in.switch_from);
+		nicfit_spec_release(&spec);
+	}
+}
+
 static void racks_refused(void **state)
 {
 	static const char *const plain[] = { "server", "dgx-h100", "racks", "2", NULL };
@@ -325,6 +431,7 @@ int main(void)
 		cmocka_unit_test(dgx_b300_xdr),
 		cmocka_unit_test(dgx_b300_superpod_xdr_table),
 		cmocka_unit_test(spectrum_x),
+		cmocka_unit_test(cluster_takes_plans_switch),
 		cmocka_unit_test(racks_refused),
 	};
 

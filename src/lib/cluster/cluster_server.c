@@ -203,33 +203,62 @@ void nicfit_cluster_input_rack(struct nicfit_cluster_input *in, const struct nic
 }
 
 /*
- * A rack-scale system's back-end switch when the request names none (no
- * --switch, --radix or --switch-gbps): the one `nicfit plan` takes for the
- * same racks (core/node_kind_int.h), the reference design's own where its
- * catalog rack names it (the DGX SuperPOD GB200's QM9700), on InfiniBand
- * where the built-in compute NICs ship in that mode, else Ethernet. Left
- * generic when no catalog switch meets the card.
+ * The back end's fabric when the request names no switch, as nicfit plan
+ * chooses it (plan_backend.c, R7): InfiniBand where the server's built-in
+ * compute NICs ship in that mode (a DGX's or an NVL72 tray's ConnectX),
+ * else Ethernet (RoCE v2), unless the card given speaks InfiniBand only.
  */
-static void rack_switch(struct nicfit_spec *spec, const struct nicfit_catalog *cat,
-			const struct nicfit_server *sv, struct nicfit_cluster_input *in)
+static const char *default_fabric(const struct nicfit_nic *nic, int builtin)
+{
+	if (builtin && nicfit_node_kind_builtin_ib(nic))
+		return "infiniband";
+	if (nic && (nic->rdma & NICFIT_RDMA_IB) && !(nic->rdma & NICFIT_RDMA_ROCE))
+		return "infiniband";
+	return "ethernet";
+}
+
+/*
+ * A server's back-end switch when the request names none (no --switch,
+ * --radix or --switch-gbps): the one `nicfit plan` takes for the same
+ * servers (core/node_kind_int.h), for every --server whose back-end card
+ * or rate is known: a rack-scale system's reference-design switch where
+ * its catalog rack names it (the DGX SuperPOD GB200's QM9700), else the
+ * catalog's smallest switch of the fabric that takes every back-end link
+ * (the most ports, for leaves and spines, when none does): a DGX B300's
+ * Quantum-X800, a DGX H100's QM9700. Left generic when no catalog switch
+ * meets the card.
+ */
+static void server_switch(struct nicfit_spec *spec, const struct nicfit_catalog *cat,
+			  const struct nicfit_server *sv, int builtin,
+			  struct nicfit_cluster_input *in)
 {
 	struct nicfit_cluster_net_input *be = &in->net[NICFIT_NET_BACKEND];
 	const struct nicfit_nic *nic = in->nic_id ? nicfit_catalog_find_nic(cat, in->nic_id, NULL, NULL) : NULL;
 	const struct nicfit_switch *sw;
+	const char *fabric = default_fabric(nic, builtin);
 	double gbps = be->link_gbps > 0 ? be->link_gbps : nic ? nic->port_gbps : 0;
+	long links = in->nodes * in->nics_per_node * (in->nic_ports > 0 ? in->nic_ports : 1);
 	int split;
 
-	if (!sv->rack_trays || be->switch_id || nicfit_spec_get(spec, "radix") ||
-	    nicfit_spec_get(spec, "switch_gbps") || in->nics_per_node < 1 || !(gbps > 0))
+	if (be->switch_id || nicfit_spec_get(spec, "radix") || nicfit_spec_get(spec, "switch_gbps") ||
+	    in->nics_per_node < 1 || !(gbps > 0))
 		return;
-	sw = nicfit_node_kind_switch(cat, sv, nicfit_node_kind_builtin_ib(nic) ? "infiniband" :
-				     "ethernet", nic, gbps, in->nodes * in->nics_per_node, &split);
+	sw = nicfit_node_kind_switch(cat, sv, fabric, nic, gbps, links, &split);
 	if (!sw)
 		return;
 	be->switch_id = sw->e.id;
-	in->switch_from = sv->rack_fabric_switch && !strcmp(sv->rack_fabric_switch, sw->e.id) ?
-			  "the rack's reference design builds its compute fabric of it" :
-			  "the catalog's switch that nicfit plan takes for these racks";
+	if (sv->rack_fabric_switch && !strcmp(sv->rack_fabric_switch, sw->e.id))
+		in->switch_from = "the rack's reference design builds its compute fabric of it";
+	else if (sv->rack_trays)
+		in->switch_from = "the catalog's switch that nicfit plan takes for these racks";
+	else if (!strcmp(fabric, "infiniband"))
+		in->switch_from = "the switch nicfit plan takes for these servers: the catalog's "
+				  "smallest InfiniBand switch that takes every back-end link, else its "
+				  "largest";
+	else
+		in->switch_from = "the switch nicfit plan takes for these servers: the catalog's "
+				  "smallest Ethernet switch that takes every back-end link, else its "
+				  "largest";
 }
 
 int nicfit_cluster_input_server(struct nicfit_spec *spec, const struct nicfit_catalog *cat,
@@ -259,7 +288,7 @@ int nicfit_cluster_input_server(struct nicfit_spec *spec, const struct nicfit_ca
 		in->nics_per_node = in->gpus_per_node;
 	if ((rc = set_rack(spec, sv, in, err)))
 		return rc;
-	rack_switch(spec, cat, sv, in);
+	server_switch(spec, cat, sv, sp.compute > 0, in);
 	/* its north-south cards: one port of each to its own switch */
 	ns = nicfit__cluster_server_ns_nic(cat, sv);
 	if (ns && fe->links_per_node > 0 && !nicfit_spec_get(spec, "frontend_links"))

@@ -21,7 +21,7 @@ void nicfit_node_kind_port(const struct nicfit_nic *nic, double gbps, const stru
 
 /*
  * The back-end switch a node gets when the request names none: the one
- * `nicfit plan` (R7) and `nicfit cluster --server ID --racks N` both take.
+ * `nicfit plan` (R7) and `nicfit cluster --server ID` both take.
  * A rack-scale server whose catalog rack names the switch of its
  * reference design (rack.fabric_switch: the DGX SuperPOD GB200's QM9700)
  * gets it when it runs `fabric` ("infiniband" or "ethernet") and its
