@@ -1,0 +1,1 @@
+cluster --server dgx-b300 --nodes 72

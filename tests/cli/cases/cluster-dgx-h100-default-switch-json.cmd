@@ -1,0 +1,1 @@
+cluster --server dgx-h100 --nodes 32 --format json
