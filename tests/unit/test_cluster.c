@@ -1304,6 +1304,51 @@ static int spine_rails(void *ctx, const struct nicfit_cluster_link *l)
 	return 0;
 }
 
+/*
+ * One GB300 NVL72 rack on its Q3400: a host-leaf run of 2 m or less is an
+ * MCA7K10 active copper splitter (one twin-port switch cage to two
+ * ConnectX-8, finned to flat tops), a longer one an MMS4A00 at the switch
+ * and an MMS4A20 at the NIC over single-mode fibre; every one of the 72
+ * links on a catalog part, none generic.
+ */
+static void xdr_copper_splitter(void **state)
+{
+	struct nicfit_spec spec;
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+	long split_links = 0, optic_links = 0, generic = 0;
+	size_t k;
+
+	(void)state;
+	read_request("{\"server\": \"gb300-nvl72\", \"racks\": 1}", &spec, &in);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), 0);
+	for (k = 0; k < c.ncables; k++) {
+		const struct nicfit_cluster_cable *x = &c.cables[k];
+
+		if (x->net != NICFIT_NET_BACKEND)
+			continue;
+		if (!strncmp(x->part, "980-9iao5-", 10)) {
+			assert_non_null(x->cat);
+			assert_int_equal(x->cat->split, 2);
+			assert_true(x->length_m <= 2);
+			assert_int_equal(x->links, 2 * x->qty);
+			split_links += x->links;
+		} else if (!strcmp(x->part, "mms4a20-xm800")) {
+			optic_links += x->links;
+		} else if (!x->cat && strcmp(x->type, "fiber")) {
+			generic++;
+		}
+	}
+	assert_true(split_links > 0);
+	assert_true(optic_links > 0);
+	assert_int_equal(split_links + optic_links, 72);
+	assert_int_equal(generic, 0);
+	nicfit_cluster_release(&c);
+	nicfit_spec_release(&spec);
+}
+
 static void gb200_superpod_table(void **state)
 {
 	static const struct { int racks; long leaf, spine, core; } t[] = {
@@ -2214,6 +2259,7 @@ int main(void)
 		cmocka_unit_test(scheduled_fabric),
 		cmocka_unit_test(gb200_superpod_table),
 		cmocka_unit_test(gb200_rail_pods_and_bmcs),
+		cmocka_unit_test(xdr_copper_splitter),
 	};
 
 	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
