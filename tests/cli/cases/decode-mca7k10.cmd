@@ -1,0 +1,1 @@
+decode 980-9IAO5-00X01A
