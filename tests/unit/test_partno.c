@@ -441,6 +441,52 @@ static void corrected_facts(void **state)
 	nicfit_catalog_free(cat);
 }
 
+/*
+ * Every BlueField-3 OPN nicfit's table holds decodes, with an ordering
+ * suffix as NVIDIA prints it: DPUs (B3210, B3210L, B3220, B3240, B3140L,
+ * crypto on C, off on S) and SuperNICs (B3140H, B3220L), family, ports,
+ * rate, PCIe generation and crypto as the DOCA and BlueField-3 user-guide
+ * tables give them (src/lib/parts/partno_sku.c).
+ */
+static void bluefield3_every_sku(void **state)
+{
+	static const struct {
+		const char *opn, *family;
+		int ports;
+		double gbps;
+		int gen, crypto;
+	} t[] = {
+		{ "900-9D3B6-00CV-AA0", "BlueField-3", 2, 200, 5, 1 },
+		{ "900-9D3B6-00SV-AA0", "BlueField-3", 2, 200, 5, 0 },
+		{ "900-9D3B6-00CN-AB0", "BlueField-3", 2, 400, 5, 1 },
+		{ "900-9D3B6-00SN-AB0", "BlueField-3", 2, 400, 5, 0 },
+		{ "900-9D3B6-00CC-AA0", "BlueField-3", 2, 100, 5, 1 },
+		{ "900-9D3B6-00SC-AA0", "BlueField-3", 2, 100, 5, 0 },
+		{ "900-9D3B4-00CC-EA0", "BlueField-3", 2, 100, 4, 1 },
+		{ "900-9D3B4-00SC-EA0", "BlueField-3", 2, 100, 4, 0 },
+		{ "900-9D3B4-00PN-EA0", "BlueField-3", 1, 400, 5, -1 },
+		{ "900-9D3D4-00EN-HA0", "BlueField-3 SuperNIC", 1, 400, 5, -1 },
+		{ "900-9D3D4-00NN-HA0", "BlueField-3 SuperNIC", 1, 400, 5, -1 },
+		{ "900-9D3B4-00CV-EA0", "BlueField-3 SuperNIC", 2, 200, 5, -1 },
+		{ "900-9D3B4-00SV-EA0", "BlueField-3 SuperNIC", 2, 200, 5, -1 },
+	};
+	struct nicfit_error err;
+	struct nicfit_part p;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		nicfit_error_clear(&err);
+		if (nicfit_decode(NULL, t[i].opn, &p, &err))
+			fail_msg("%s: %s", t[i].opn, err.msg);
+		if (strcmp(p.family, t[i].family) || p.ports != t[i].ports ||
+		    p.port_gbps != t[i].gbps || p.pcie_gen != t[i].gen || p.crypto != t[i].crypto)
+			fail_msg("%s: %s, %d ports of %g, Gen%d, crypto %d", t[i].opn, p.family,
+				 p.ports, p.port_gbps, p.pcie_gen, p.crypto);
+		assert_string_equal(p.cage, "QSFP112");
+	}
+}
+
 /* ConnectX-8 SuperNIC and BlueField-3 SKUs and model names (partno_sku.c sources). */
 static void supernic_skus(void **state)
 {
@@ -893,6 +939,7 @@ int main(void)
 		cmocka_unit_test(linkx_opns),
 		cmocka_unit_test(corrected_facts),
 		cmocka_unit_test(supernic_skus),
+		cmocka_unit_test(bluefield3_every_sku),
 		cmocka_unit_test(roce_generation),
 		cmocka_unit_test(broadcom_adapters),
 		cmocka_unit_test(huge_inputs),
