@@ -338,8 +338,8 @@ static void cluster_read(const char *const *kv, struct nicfit_spec *spec,
  * the DGX SuperPOD B300 XDR table's first row, from cluster as from plan),
  * a DGX H100's and a DGX B200's QM9700, an HGX server's SN5600 for the
  * ConnectX-7 given on Ethernet; the same switch count either way. A
- * switch given is kept, and a server whose card is not known keeps the
- * generic switch.
+ * switch given is kept, and a server whose card is not known (none built
+ * in, no --nic, a rate alone) keeps the generic switch.
  */
 static void cluster_takes_plans_switch(void **state)
 {
@@ -392,6 +392,8 @@ static void cluster_takes_plans_switch(void **state)
 		static const char *const given[] = { "server", "dgx-b300", "nodes", "32", "switch",
 			"sn5600", NULL };
 		static const char *const bare[] = { "server", "sys-821ge-tnhr", "nodes", "16", NULL };
+		static const char *const rate[] = { "server", "sys-821ge-tnhr", "nodes", "16",
+			"nic_gbps", "400", NULL };
 		struct nicfit_spec spec;
 		struct nicfit_cluster_input in;
 
@@ -400,6 +402,10 @@ static void cluster_takes_plans_switch(void **state)
 		assert_null(in.switch_from);
 		nicfit_spec_release(&spec);
 		cluster_read(bare, &spec, &in);
+		assert_null(in.net[NICFIT_NET_BACKEND].switch_id);
+		assert_null(in.switch_from);
+		nicfit_spec_release(&spec);
+		cluster_read(rate, &spec, &in);
 		assert_null(in.net[NICFIT_NET_BACKEND].switch_id);
 		assert_null(in.switch_from);
 		nicfit_spec_release(&spec);

@@ -221,12 +221,13 @@ static const char *default_fabric(const struct nicfit_nic *nic, int builtin)
  * A server's back-end switch when the request names none (no --switch,
  * --radix or --switch-gbps): the one `nicfit plan` takes for the same
  * servers (core/node_kind_int.h), for every --server whose back-end card
- * or rate is known: a rack-scale system's reference-design switch where
- * its catalog rack names it (the DGX SuperPOD GB200's QM9700), else the
- * catalog's smallest switch of the fabric that takes every back-end link
- * (the most ports, for leaves and spines, when none does): a DGX B300's
- * Quantum-X800, a DGX H100's QM9700. Left generic when no catalog switch
- * meets the card.
+ * is known (built in, or --nic: plan picks its switch for a card, so a
+ * rate alone keeps the generic one): a rack-scale system's
+ * reference-design switch where its catalog rack names it (the DGX
+ * SuperPOD GB200's QM9700), else the catalog's smallest switch of the
+ * fabric that takes every back-end link (the most ports, for leaves and
+ * spines, when none does): a DGX B300's Quantum-X800, a DGX H100's
+ * QM9700. Left generic when no catalog switch meets the card.
  */
 static void server_switch(struct nicfit_spec *spec, const struct nicfit_catalog *cat,
 			  const struct nicfit_server *sv, int builtin,
@@ -241,7 +242,7 @@ static void server_switch(struct nicfit_spec *spec, const struct nicfit_catalog 
 	int split;
 
 	if (be->switch_id || nicfit_spec_get(spec, "radix") || nicfit_spec_get(spec, "switch_gbps") ||
-	    in->nics_per_node < 1 || !(gbps > 0))
+	    !nic || in->nics_per_node < 1 || !(gbps > 0))
 		return;
 	sw = nicfit_node_kind_switch(cat, sv, fabric, nic, gbps, links, &split);
 	if (!sw)
