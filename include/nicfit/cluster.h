@@ -87,6 +87,14 @@ extern "C" {
 #define NICFIT_CLUSTER_MAX_NIC_PORTS 8   /* cabled ports per NIC */
 #define NICFIT_CLUSTER_MAX_GBPS 3200     /* link and switch port rates, twice a 1.6T port */
 #define NICFIT_CLUSTER_MAX_OVERSUB 64    /* leaf oversubscription X:1 */
+/*
+ * The least leaf down:up ratio, 1:2: twice the uplink bandwidth of the
+ * node ports. Below 1 a leaf is undersubscribed (AMD's MI3XX cluster
+ * design recommends 1:1.16, about 0.86:1); a leaf below 1:2 would give
+ * more than twice its node bandwidth to uplinks, more likely a ratio
+ * written the wrong way round than a design.
+ */
+#define NICFIT_CLUSTER_MIN_OVERSUB 0.5
 /* Rows of a port map that nicfit_cluster_run() puts inline in JSON. */
 #define NICFIT_CLUSTER_INLINE_ROWS 50000L
 
@@ -159,7 +167,8 @@ struct nicfit_cluster_net_input {
 	const char *switch_id;   /* catalog switch id, or NULL for a generic switch */
 	int radix;               /* generic switch: ports (ignored with switch_id) */
 	double switch_gbps;      /* generic switch: port rate; 0 = link_gbps */
-	double oversubscription; /* leaf down:up bandwidth limit, >= 1 */
+	double oversubscription; /* leaf down:up bandwidth limit, MIN_OVERSUB..MAX_OVERSUB;
+				  * below 1 undersubscribed (more up than down) */
 	int uplinks;             /* fixed uplinks per leaf (OOB); 0 = from oversubscription */
 	int rail_optimized;      /* link i of every node on rail i (its own leaves), spines shared */
 	int rail_only;           /* rail-optimized with no spines: one switch per rail (PXN) */
@@ -180,7 +189,7 @@ struct nicfit_cluster_storage_input {
 	double link_gbps;        /* rate of every storage port; 0: the catalog switch's, else 200 */
 	const char *switch_id;   /* catalog switch id, or NULL for a generic switch */
 	int radix;               /* generic switch: ports */
-	double oversubscription; /* leaf down:up bandwidth limit, >= 1 */
+	double oversubscription; /* leaf down:up bandwidth limit, MIN_OVERSUB..MAX_OVERSUB */
 	int dual_homed;          /* a compute node's ports on two different leaves (at least two
 				  * ports a node, so two tiers) */
 };

@@ -1202,6 +1202,89 @@ static int request_error(const char *body, struct nicfit_error *err)
 	return rc;
 }
 
+/* Has the sized cluster a decision with this rule id? */
+static const char *decision(const struct nicfit_cluster *c, const char *code)
+{
+	size_t j;
+
+	for (j = 0; j < c->decisions.n; j++)
+		if (!strcmp(c->decisions.v[j].code, code))
+			return c->decisions.v[j].message;
+	return NULL;
+}
+
+/*
+ * Undersubscribed leaves (AMD's MI3XX cluster design: "1:1.16 = 16%
+ * undersubscribed", downstream demand : upstream capacity): uplinks =
+ * ceil(down / ratio), so a radix-64 leaf at 1:1.16 takes 29 node ports and
+ * at least 34 uplinks (29 x 1.16 = 33.6), at 1:2 21 and 42; the decision
+ * says so, and 1:1 says nothing. The ratio is read as A:B from a request,
+ * bounded at 1:2; and a scheduled leaf, whose fabric ports are fixed,
+ * takes fewer node ports instead (at most 34 x 400G under 20 x 800G at
+ * 1:1.16).
+ */
+static void undersubscription(void **state)
+{
+	static const struct { double x; int down, up; } t[] = {
+		{ 1 / 1.16, 29, 34 }, { 0.5, 21, 42 }, { 1, 32, 32 },
+	};
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+	struct nicfit_spec spec;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		backend_only(&in, 1000, 1, 64);
+		in.net[NICFIT_NET_BACKEND].oversubscription = t[i].x;
+		size_ok(&in, &c);
+		assert_int_equal(c.net[0].endpoints_per_leaf, t[i].down);
+		assert_true(c.net[0].uplinks_per_leaf >= t[i].up);
+		assert_true(c.net[0].uplinks_per_leaf * 400.0 * t[i].x >=
+			    c.net[0].endpoints_per_leaf * 400.0 - 1e-9);
+		assert_true(c.net[0].leaf_ratio <= t[i].x + 1e-9);
+		if (t[i].x < 1)
+			assert_non_null(strstr(decision(&c, "cluster.subscription"), "undersubscribed"));
+		else
+			assert_null(decision(&c, "cluster.subscription"));
+		check_port_map(&c);
+		nicfit_cluster_release(&c);
+	}
+	/* "1:1.16" as AMD writes it, "3:1" as before; 1:3 and 0.4 refused */
+	read_request("{\"nodes\": 64, \"oversubscription\": \"1:1.16\"}", &spec, &in);
+	assert_near(in.net[NICFIT_NET_BACKEND].oversubscription, 1 / 1.16, 1e-12);
+	nicfit_spec_release(&spec);
+	read_request("{\"nodes\": 64, \"oversubscription\": \"3:1\"}", &spec, &in);
+	assert_near(in.net[NICFIT_NET_BACKEND].oversubscription, 3, 1e-12);
+	nicfit_spec_release(&spec);
+	assert_int_not_equal(request_error("{\"oversubscription\": \"1:3\"}", &err), 0);
+	assert_non_null(strstr(err.msg, "1:2"));
+	assert_int_not_equal(request_error("{\"storage_oversubscription\": 0.4}", &err), 0);
+	assert_non_null(strstr(err.msg, "out of range"));
+	backend_only(&in, 16, 1, 64);
+	in.net[NICFIT_NET_BACKEND].oversubscription = 0.49;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_USAGE);
+	/*
+	 * a scheduled rail leaf at 1:1.16: 36 nodes' rail of 400G ports (36 x 400G
+	 * over 20 x 800G is 0.9:1) no longer fits one leaf at most 34 ports: two
+	 * leaves of 18 a rail, 16 leaves instead of 8
+	 */
+	backend_only(&in, 36, 8, 64);
+	in.net[NICFIT_NET_BACKEND].switch_id = "arista-7700r4c-38pe";
+	in.net[NICFIT_NET_BACKEND].rail_optimized = 1;
+	in.net[NICFIT_NET_BACKEND].oversubscription = 1 / 1.16;
+	size_ok(&in, &c);
+	assert_true(c.net[0].scheduled);
+	assert_int_equal(c.net[0].endpoints_per_leaf, 18);
+	assert_int_equal(c.net[0].tier[NICFIT_TIER_LEAF].switches, 16);
+	assert_true(c.net[0].leaf_ratio <= 1 / 1.16 + 1e-9);
+	assert_non_null(strstr(decision(&c, "cluster.subscription"), "fabric link"));
+	check_port_map(&c);
+	nicfit_cluster_release(&c);
+}
+
 /*
  * A GB200 NVL72 rack as the unit: 18 trays of 4 GPUs and 4 built-in
  * ConnectX-7 a rack, 72 scale-out ports a rack (576 for 8 racks, the
@@ -2228,6 +2311,7 @@ int main(void)
 		cmocka_unit_test(shared_spines),
 		cmocka_unit_test(rail_vs_nonrail),
 		cmocka_unit_test(oversubscription),
+		cmocka_unit_test(undersubscription),
 		cmocka_unit_test(narval),
 		cmocka_unit_test(breakout),
 		cmocka_unit_test(twin_port_cages),

@@ -122,10 +122,11 @@ static int check_input(const struct nicfit_cluster_input *in, struct nicfit_erro
 		if (!ni->switch_id && (ni->radix < 2 || ni->radix > NICFIT_CLUSTER_MAX_RADIX))
 			return nicfit_error_at(err, NICFIT_E_USAGE, nicfit_net_name(i), 0, 0,
 					       "switch radix must be 2 to %d", NICFIT_CLUSTER_MAX_RADIX);
-		if (!(ni->oversubscription >= 1 && ni->oversubscription <= NICFIT_CLUSTER_MAX_OVERSUB))
+		if (!(ni->oversubscription >= NICFIT_CLUSTER_MIN_OVERSUB &&
+		      ni->oversubscription <= NICFIT_CLUSTER_MAX_OVERSUB))
 			return nicfit_error_at(err, NICFIT_E_USAGE, nicfit_net_name(i), 0, 0,
-					       "oversubscription must be 1 to %d (X:1)",
-					       NICFIT_CLUSTER_MAX_OVERSUB);
+					       "oversubscription must be %g to %d (X:1; 0.5 is 1:2)",
+					       NICFIT_CLUSTER_MIN_OVERSUB, NICFIT_CLUSTER_MAX_OVERSUB);
 		if (ni->switch_gbps < 0 || ni->switch_gbps > NICFIT_CLUSTER_MAX_GBPS || ni->uplinks < 0 ||
 		    ni->uplinks > NICFIT_CLUSTER_MAX_RADIX || ni->min_tiers < 0 || ni->min_tiers > 3)
 			return nicfit_error_at(err, NICFIT_E_USAGE, nicfit_net_name(i), 0, 0,

@@ -116,6 +116,44 @@ static void explain_scheduled(struct nicfit_cluster *c, enum nicfit_net n)
 }
 
 /*
+ * A leaf asked to be undersubscribed (--oversubscription below 1, AMD's
+ * "1:1.16" in its MI3XX cluster design: downstream demand : upstream
+ * capacity, 16% more up than down): the uplinks that ratio took
+ * (ceil(down / ratio), then rounded up to equal trunks), the ratio they
+ * give, and what the spare bandwidth buys, with the ratio left when one
+ * uplink (or fabric link) is lost.
+ */
+static void explain_subscription(struct nicfit_cluster *c, enum nicfit_net n)
+{
+	const struct nicfit_cluster_net *nt = &c->net[n];
+	const struct cl_net *cn = &c->impl->net[n];
+	double asked = c->in.net[n].oversubscription, up = nt->scheduled ? nt->fabric.gbps : nt->sw.gbps;
+	double down = (double)cn->elaf * nt->link_gbps, less;
+
+	if (asked >= 1 - NICFIT_EPS || nt->tiers < 2 || cn->u < 2 || nt->leaf_ratio <= 0)
+		return;
+	less = down / ((double)(cn->u - 1) * up);
+	if (nt->scheduled)
+		nicfit__decide(&c->decisions, "cluster.subscription", 1,
+			       "%s: undersubscribed as asked (%.2f:1, 1:%.2f down:up; AMD's MI3XX cluster "
+			       "design recommends 1:1.16): a leaf takes %d node ports (%g Gb/s) so that its "
+			       "%d fabric ports (%g Gb/s) carry 1:%.2f; the spare fabric bandwidth keeps a "
+			       "leaf non-blocking with a fabric link or cell switch down (%.2f:1 with one of "
+			       "its %d fabric links lost)", prose(n), asked, 1 / asked, cn->elaf, down,
+			       cn->u, cn->u * up, 1 / nt->leaf_ratio, less, cn->u);
+	else
+		nicfit__decide(&c->decisions, "cluster.subscription", 1,
+			       "%s: undersubscribed as asked (%.2f:1, 1:%.2f down:up; AMD's MI3XX cluster "
+			       "design recommends 1:1.16): %d node ports x %g Gb/s = %g Gb/s down need "
+			       "ceil(%g / (%.4g x %g)) uplinks, %d with equal trunks to every spine, 1:%.2f "
+			       "(%.2f:1); the spare uplink bandwidth absorbs ECMP hash collisions (flows "
+			       "hashed onto the same uplink) and a lost uplink or spine without the leaf "
+			       "blocking (%.2f:1 with one of its %d uplinks down)", prose(n), asked,
+			       1 / asked, cn->elaf, nt->link_gbps, down, down, asked, up, cn->u,
+			       1 / nt->leaf_ratio, nt->leaf_ratio, less, cn->u);
+}
+
+/*
  * The tiers of network n with the numbers that chose them: one tier and
  * why it fits; else what a leaf takes, why two tiers hold the plane
  * (R^2/2 node ports at 1:1) or why three are needed (pods under cores,
@@ -212,6 +250,7 @@ static void explain_tiers(struct nicfit_cluster *c, enum nicfit_net n)
 			       nn, cn->pods, cn->lpp, cn->spines, cn->spines, cn->cg, cn->tier_sw[NICFIT_TIER_CORE]);
 	}
 blocking:
+	explain_subscription(c, n);
 	if (nt->leaf_ratio > BLOCKING_RATIO && n == NICFIT_NET_BACKEND)
 		nicfit__find(&c->findings, NICFIT_SEV_WARNING, NICFIT_CODE_CLUSTER_BLOCKING, NULL,
 			     "back end: leaves are %.2f:1 oversubscribed; all-reduce across leaves gets "

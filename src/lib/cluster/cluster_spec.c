@@ -72,20 +72,39 @@ static int get_int(struct req *r, const char *key, long min, long max, int *out)
 	return rc;
 }
 
-/* "3", "3:1" or "3.5" */
+/*
+ * A leaf's down:up ratio: "3", "3.5", "3:1", or "A:B" as AMD's MI3XX
+ * cluster design writes an undersubscribed leaf ("1:1.16", downstream
+ * demand : upstream capacity), read as A/B; NICFIT_CLUSTER_MIN_OVERSUB
+ * (1:2) to NICFIT_CLUSTER_MAX_OVERSUB.
+ */
 static int get_ratio(struct req *r, const char *key, double *out)
 {
-	const char *v = get(r, key);
-	char tmp[64];
-	size_t n;
+	const char *v = get(r, key), *colon;
+	char a[64];
+	double down, up = 1;
+	int rc;
 
 	if (!v)
 		return 0;
-	n = strlen(v);
-	snprintf(tmp, sizeof(tmp), "%s", v);
-	if (n > 2 && n < sizeof(tmp) && !strcmp(tmp + n - 2, ":1"))
-		tmp[n - 2] = '\0';
-	return fix(r, nicfit_parse_double(tmp, r->rd.opt, 1, NICFIT_CLUSTER_MAX_OVERSUB, out, r->err));
+	colon = strchr(v, ':');
+	if (!colon)
+		return fix(r, nicfit_parse_double(v, r->rd.opt, NICFIT_CLUSTER_MIN_OVERSUB,
+						  NICFIT_CLUSTER_MAX_OVERSUB, out, r->err));
+	if ((size_t)(colon - v) >= sizeof(a))
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->rd.opt, 0, 0,
+					      "give the ratio as X or A:B (down:up)"));
+	memcpy(a, v, (size_t)(colon - v));
+	a[colon - v] = '\0';
+	if ((rc = nicfit_parse_double(a, r->rd.opt, 0.001, 1e6, &down, r->err)) ||
+	    (rc = nicfit_parse_double(colon + 1, r->rd.opt, 0.001, 1e6, &up, r->err)))
+		return fix(r, rc);
+	if (down / up < NICFIT_CLUSTER_MIN_OVERSUB - 1e-9 || down / up > NICFIT_CLUSTER_MAX_OVERSUB)
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->rd.opt, 0, 0,
+					      "%g:%g is %.3g:1 down:up, out of range (1:2 to %d:1)",
+					      down, up, down / up, NICFIT_CLUSTER_MAX_OVERSUB));
+	*out = down / up;
+	return 0;
 }
 
 static int get_speed(struct req *r, const char *key, double *out)

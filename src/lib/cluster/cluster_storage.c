@@ -276,10 +276,11 @@ int nicfit__cluster_check_storage(const struct nicfit_cluster_input *in, struct 
 	if (!si->switch_id && (si->radix < 2 || si->radix > NICFIT_CLUSTER_MAX_RADIX))
 		return nicfit_error_at(err, NICFIT_E_USAGE, "--storage-radix", 0, 0,
 				       "switch radix must be 2 to %d", NICFIT_CLUSTER_MAX_RADIX);
-	if (!(si->oversubscription >= 1 && si->oversubscription <= NICFIT_CLUSTER_MAX_OVERSUB))
+	if (!(si->oversubscription >= NICFIT_CLUSTER_MIN_OVERSUB &&
+	      si->oversubscription <= NICFIT_CLUSTER_MAX_OVERSUB))
 		return nicfit_error_at(err, NICFIT_E_USAGE, "--storage-oversubscription", 0, 0,
-				       "oversubscription must be 1 to %d (X:1)",
-				       NICFIT_CLUSTER_MAX_OVERSUB);
+				       "oversubscription must be %g to %d (X:1; 0.5 is 1:2)",
+				       NICFIT_CLUSTER_MIN_OVERSUB, NICFIT_CLUSTER_MAX_OVERSUB);
 	return 0;
 }
 

@@ -59,13 +59,30 @@ static int leaf_fits(const struct leafdes *d, long e, int u)
 	return (u ? whole_cages(ports, d->sw->per_cage) : ports) + u <= d->sw->ports;
 }
 
+/*
+ * A scheduled leaf's fabric ports are fixed, so the ratio asked for caps
+ * its node ports instead: e node ports at most the ratio times the fabric
+ * bandwidth (1:1 leaves the 7700R4C-38PE's 18 x 2 x 400G under its 20 x
+ * 800G; AMD's 1:1.16 takes 34).
+ */
+static int scheduled_fits(const struct leafdes *d, long e)
+{
+	const struct nicfit_switch *s = d->sw->cat;
+
+	return (double)e * d->ni->link_gbps <=
+	       d->ni->oversubscription * s->uplink_ports * s->uplink_gbps + NICFIT_EPS;
+}
+
 /* Most node ports a leaf takes: with no uplinks (one tier) or with them. */
 long nicfit__cluster_leaf_max(const struct leafdes *d, int with_uplinks)
 {
+	int sched = with_uplinks && d->sw->cat && d->sw->cat->scheduled &&
+		    d->sw->cat->uplink_gbps > 0;
 	long e;
 
 	for (e = (long)d->sw->ports * d->b; e > 0; e--)
-		if (leaf_fits(d, e, with_uplinks ? uplinks_for(d, e) : 0))
+		if (leaf_fits(d, e, with_uplinks ? uplinks_for(d, e) : 0) &&
+		    (!sched || scheduled_fits(d, e)))
 			return e;
 	return 0;
 }
