@@ -129,28 +129,30 @@ static void explain_subscription(struct nicfit_cluster *c, enum nicfit_net n)
 	const struct cl_net *cn = &c->impl->net[n];
 	double asked = c->in.net[n].oversubscription, up = nt->scheduled ? nt->fabric.gbps : nt->sw.gbps;
 	double down = (double)cn->elaf * nt->link_gbps, less;
+	const char *amd = n == NICFIT_NET_BACKEND ? "; AMD's MI3XX cluster design recommends 1:1.16" : "";
 
 	if (asked >= 1 - NICFIT_EPS || nt->tiers < 2 || cn->u < 2 || nt->leaf_ratio <= 0)
 		return;
 	less = down / ((double)(cn->u - 1) * up);
 	if (nt->scheduled)
 		nicfit__decide(&c->decisions, "cluster.subscription", 1,
-			       "%s: undersubscribed as asked (%.2f:1, 1:%.2f down:up; AMD's MI3XX cluster "
-			       "design recommends 1:1.16): a leaf takes %d node ports (%g Gb/s) so that its "
-			       "%d fabric ports (%g Gb/s) carry 1:%.2f; the spare fabric bandwidth keeps a "
-			       "leaf non-blocking with a fabric link or cell switch down (%.2f:1 with one of "
-			       "its %d fabric links lost)", prose(n), asked, 1 / asked, cn->elaf, down,
-			       cn->u, cn->u * up, 1 / nt->leaf_ratio, less, cn->u);
+			       "%s: undersubscribed as asked (%.2f:1, 1:%.2f down:up%s): a leaf takes %d "
+			       "node ports (%g Gb/s) so that its "
+			       "%d fabric ports (%g Gb/s) carry 1:%.2f; the spare fabric bandwidth covers a "
+			       "lost fabric link or cell switch (%.2f:1 with one of its %d fabric links "
+			       "lost%s)", prose(n), asked, 1 / asked, amd, cn->elaf, down, cn->u, cn->u * up,
+			       1 / nt->leaf_ratio, less, cn->u, less > BLOCKING_RATIO ? ", blocking" : "");
 	else
 		nicfit__decide(&c->decisions, "cluster.subscription", 1,
-			       "%s: undersubscribed as asked (%.2f:1, 1:%.2f down:up; AMD's MI3XX cluster "
-			       "design recommends 1:1.16): %d node ports x %g Gb/s = %g Gb/s down need "
+			       "%s: undersubscribed as asked (%.2f:1, 1:%.2f down:up%s): %d node ports x "
+			       "%g Gb/s = %g Gb/s down need "
 			       "ceil(%g / (%.4g x %g)) uplinks, %d with equal trunks to every spine, 1:%.2f "
 			       "(%.2f:1); the spare uplink bandwidth absorbs ECMP hash collisions (flows "
-			       "hashed onto the same uplink) and a lost uplink or spine without the leaf "
-			       "blocking (%.2f:1 with one of its %d uplinks down)", prose(n), asked,
-			       1 / asked, cn->elaf, nt->link_gbps, down, down, asked, up, cn->u,
-			       1 / nt->leaf_ratio, nt->leaf_ratio, less, cn->u);
+			       "hashed onto the same uplink) and a lost uplink or spine (%.2f:1 with one of "
+			       "its %d uplinks down%s)", prose(n), asked, 1 / asked, amd, cn->elaf,
+			       nt->link_gbps, down, down, asked, up, cn->u, 1 / nt->leaf_ratio,
+			       nt->leaf_ratio, less, cn->u,
+			       less > BLOCKING_RATIO ? ", blocking" : ", still non-blocking");
 }
 
 /*
