@@ -69,6 +69,8 @@ scan "16 MI325X Gigabyte G893 servers, Pollara" plan --server g893-zx1-aax2 --se
 scan "8 Gaudi 3 PCIe servers" plan --server generic-gaudi3-8pcie --gpu gaudi3-hl338 --gpus-per-server 8 --servers 8 --model llama-3.1-70b --workload training
 scan "cluster of Gaudi 3 PCIe servers" cluster --server generic-gaudi3-8pcie --gpu gaudi3-hl338 --nodes 8 --switch z9864f-on
 scan "MI355X cluster on a scheduled fabric" cluster --nodes 36 --gpu mi355x --nic pollara-400 --switch arista-7700r4c-38pe --rail-optimized --no-frontend --no-oob
+scan "MI325X cluster at AMD's 1:1.16" cluster --nodes 64 --gpu mi325x --nic pollara-400 --switch z9864f-on --rail-optimized --no-frontend --no-oob --oversubscription 1:1.16
+must "MI325X cluster at AMD's 1:1.16" 'cluster.subscription' cluster --nodes 64 --gpu mi325x --nic pollara-400 --switch z9864f-on --rail-optimized --no-frontend --no-oob --oversubscription 1:1.16
 must "cluster of Gaudi 3 PCIe servers" 'HCCL' cluster --server generic-gaudi3-8pcie --gpu gaudi3-hl338 --nodes 8 --switch z9864f-on
 must "cluster of Gaudi 3 nodes" 'HCCL' cluster --nodes 8 --gpu gaudi3-oam --no-frontend --no-oob
 if [ -d "$BUILD/fixtures/mi300x-thor2" ]; then
