@@ -3,7 +3,7 @@
 #
 #   scripts/deps.sh build    compiler, pkg-config, jansson, libmicrohttpd, cmocka, libarchive, libsmartcols, libxml2
 #   scripts/deps.sh check    build + what the test suite uses (g++, lstopo, chromium, curl, jq, node,
-#                            mandoc, python3, zsh, fish, promtool, node_exporter and shellcheck)
+#                            mandoc, python3, zsh, fish, promtool, node_exporter, shellcheck and zstd)
 #   scripts/deps.sh deb      build + what make deb and check-deb use (build-essential, which
 #                            dpkg-buildpackage requires, dpkg-dev, debhelper, lintian, man-db)
 #   scripts/deps.sh bench    check + what the benchmarks use (hyperfine, wrk, nginx)
@@ -16,7 +16,7 @@ group=${1:-build}
 pkgs="gcc make pkg-config libjansson-dev libmicrohttpd-dev libcmocka-dev libarchive-dev libsmartcols-dev libxml2-dev"
 case "$group" in
 build) ;;
-check) pkgs="$pkgs g++ hwloc-nox chromium pciutils curl jq nodejs mandoc python3 zsh fish prometheus prometheus-node-exporter shellcheck" ;;
+check) pkgs="$pkgs g++ hwloc-nox chromium pciutils curl jq nodejs mandoc python3 zsh fish prometheus prometheus-node-exporter shellcheck zstd" ;;
 deb) pkgs="$pkgs build-essential dpkg-dev debhelper lintian man-db" ;;
 bench) pkgs="$pkgs g++ hwloc-nox chromium pciutils curl jq nodejs mandoc python3 zsh fish prometheus prometheus-node-exporter shellcheck hyperfine wrk nginx-light valgrind" ;;
 *) echo "usage: scripts/deps.sh build|check|deb|bench" >&2; exit 64 ;;

@@ -5,7 +5,8 @@
  * unsafe paths are refused; an existing destination is never overwritten.
  * Hostile archives, built here with libarchive at test time: a streaming
  * zip named .tar.gz, content past the byte bound, too many entries, paths
- * nested too deep, read-only and mode-000 directories unpacked by a user
+ * nested too deep, gzip files inside a bundle that lie about their size or
+ * spend its budget, read-only and mode-000 directories unpacked by a user
  * who is not root, non-archives; each is refused or unpacked and removed
  * with nothing left in $TMPDIR.
  */
@@ -350,7 +351,7 @@ static void zip_named_tar_gz(void **state)
 		{ "x/sys/", AE_IFDIR, 0755, 0, NULL },
 		{ "x/sys/big", AE_IFREG, 0644, 3 << 20, NULL },
 	};
-	struct nicfit__snapshot_limits lim = { 1 << 20, 100, 64, 0 };
+	struct nicfit__snapshot_limits lim = { 1 << 20, 100, 64, 0, 0 };
 	struct nicfit_error err;
 	char arc[600], *d = NULL, *r = NULL;
 
@@ -375,7 +376,7 @@ static void bytes_written_bound(void **state)
 		{ "x/sys/a", AE_IFREG, 0644, 600, NULL },
 		{ "x/sys/b", AE_IFREG, 0644, 600, NULL },
 	};
-	struct nicfit__snapshot_limits lim = { 1000, 100, 64, 0 };
+	struct nicfit__snapshot_limits lim = { 1000, 100, 64, 0, 0 };
 	struct nicfit_error err;
 	char arc[600], *d = NULL, *r = NULL;
 
@@ -403,7 +404,7 @@ static void entries_bound(void **state)
 {
 	struct ent ents[301];
 	char names[300][32];
-	struct nicfit__snapshot_limits lim = { 1 << 20, 200, 64, 0 };
+	struct nicfit__snapshot_limits lim = { 1 << 20, 200, 64, 0, 0 };
 	struct nicfit_error err;
 	char arc[600], *d = NULL, *r = NULL;
 	size_t i;
@@ -424,6 +425,134 @@ static void entries_bound(void **state)
 	unlink(arc);
 	xtmp_end();
 	assert_true(NICFIT_SNAPSHOT_MAX_ENTRIES <= 100000);
+}
+
+/*
+ * A gzip file of `zeros` zero bytes in out (members: 1, or 2 with a
+ * 10-byte second member, so that its trailer states only that); forged:
+ * its ISIZE says 1,000 bytes. Returns its length.
+ */
+static size_t gz_file(unsigned char *out, size_t cap, size_t zeros, int members, int forged)
+{
+	static unsigned char z[65536];
+	size_t used = 0, total = 0;
+	int m;
+
+	for (m = 0; m < members; m++) {
+		struct archive *a = archive_write_new();
+		struct archive_entry *e = archive_entry_new();
+		size_t left = m ? 10 : zeros;
+
+		archive_write_set_format_raw(a);
+		archive_write_add_filter_gzip(a);
+		assert_int_equal(archive_write_open_memory(a, out + total, cap - total, &used),
+				 ARCHIVE_OK);
+		archive_entry_set_filetype(e, AE_IFREG);
+		assert_true(archive_write_header(a, e) >= ARCHIVE_WARN);
+		while (left) {
+			size_t k = left < sizeof(z) ? left : sizeof(z);
+
+			assert_int_equal(archive_write_data(a, z, k), (la_ssize_t)k);
+			left -= k;
+		}
+		assert_int_equal(archive_write_close(a), ARCHIVE_OK);
+		archive_write_free(a);
+		archive_entry_free(e);
+		total += used;
+	}
+	if (forged) {
+		out[total - 4] = 1000 & 0xff;
+		out[total - 3] = 1000 >> 8;
+		out[total - 2] = out[total - 1] = 0;
+	}
+	return total;
+}
+
+/* A gzip-compressed tar of n copies of the gzip file gz, x/sys/log/gzK.gz. */
+static void build_gz_bundle(const char *path, const unsigned char *gz, size_t len, int n)
+{
+	struct archive *a = archive_write_new();
+	struct archive_entry *e = archive_entry_new();
+	char name[64];
+	int i;
+
+	archive_write_set_format_pax_restricted(a);
+	archive_write_add_filter_gzip(a);
+	assert_int_equal(archive_write_open_filename(a, path), ARCHIVE_OK);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "x/sys/log/gz%d.gz", i);
+		archive_entry_clear(e);
+		archive_entry_set_pathname(e, name);
+		archive_entry_set_filetype(e, AE_IFREG);
+		archive_entry_set_perm(e, 0644);
+		archive_entry_set_size(e, (la_int64_t)len);
+		assert_true(archive_write_header(a, e) >= ARCHIVE_WARN);
+		assert_int_equal(archive_write_data(a, gz, len), (la_ssize_t)len);
+	}
+	archive_entry_free(e);
+	assert_int_equal(archive_write_close(a), ARCHIVE_OK);
+	archive_write_free(a);
+}
+
+/*
+ * A bundle's gzip files are measured while the archive is read, before
+ * anything is written: a forged size is refused at its own entry, named;
+ * files of two members (whose trailers state 10 bytes) spend the budget
+ * by what they inflate to; honest files within it unpack.
+ */
+static void bundle_gzip_budget(void **state)
+{
+	/* budget 4 MiB, one file 1 MiB */
+	struct nicfit__snapshot_limits lim = { 64 << 20, 1000, 64, 4 << 20, 1 << 20 };
+	static unsigned char gz[1 << 16];
+	struct nicfit_error err;
+	char arc[600], *d = NULL, *r = NULL;
+	size_t len;
+
+	(void)state;
+	xtmp_begin();
+	snprintf(arc, sizeof(arc), "%s/bundle.tar.gz", tmp);
+	/* forged: each says 1,000 bytes and holds 512 KiB */
+	len = gz_file(gz, sizeof(gz), 512 << 10, 1, 1);
+	build_gz_bundle(arc, gz, len, 3);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit__snapshot_extract_limited(arc, &lim, &d, &r, &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err.input, "bundle.tar.gz/x/sys/log/gz0.gz"));
+	assert_non_null(strstr(err.msg, "inflates past the 1000 bytes its gzip trailer says"));
+	assert_null(d);
+	assert_true(xtmp_empty());
+	/* two members stating 10 bytes, holding 900 KiB: the fifth passes 4 MiB inflated */
+	len = gz_file(gz, sizeof(gz), 900 << 10, 2, 0);
+	build_gz_bundle(arc, gz, len, 8);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit__snapshot_extract_limited(arc, &lim, &d, &r, &err), NICFIT_E_LIMIT);
+	assert_non_null(strstr(err.msg, "more than 4 MiB decompressed from its gzip files "
+				       "(refused after 5 entries)"));
+	assert_true(xtmp_empty());
+	/* the same four: within the budget, unpacked */
+	build_gz_bundle(arc, gz, len, 4);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit__snapshot_extract_limited(arc, &lim, &d, &r, &err), 0);
+	assert_int_equal(nicfit_snapshot_remove_tree(d), 0);
+	free(d);
+	free(r);
+	/* honest single members of 512 KiB: the ninth passes 4 MiB as they say */
+	len = gz_file(gz, sizeof(gz), 512 << 10, 1, 0);
+	build_gz_bundle(arc, gz, len, 12);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit__snapshot_extract_limited(arc, &lim, &d, &r, &err), NICFIT_E_LIMIT);
+	assert_non_null(strstr(err.msg, "as they say (refused after 9 entries)"));
+	assert_true(xtmp_empty());
+	/* without a gzip budget (a sysfs snapshot) nothing is measured */
+	lim.max_inflate = 0;
+	len = gz_file(gz, sizeof(gz), 512 << 10, 1, 1);
+	build_gz_bundle(arc, gz, len, 3);
+	assert_int_equal(nicfit__snapshot_extract_limited(arc, &lim, &d, &r, &err), 0);
+	assert_int_equal(nicfit_snapshot_remove_tree(d), 0);
+	free(d);
+	free(r);
+	unlink(arc);
+	xtmp_end();
 }
 
 /* A path 300 levels deep: refused at the bound, nothing left behind. */
@@ -726,6 +855,7 @@ int main(void)
 		cmocka_unit_test(zip_named_tar_gz),
 		cmocka_unit_test(bytes_written_bound),
 		cmocka_unit_test(entries_bound),
+		cmocka_unit_test(bundle_gzip_budget),
 		cmocka_unit_test(depth_bound),
 		cmocka_unit_test(modes_as_non_root),
 		cmocka_unit_test(not_archives),

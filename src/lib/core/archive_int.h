@@ -1,9 +1,10 @@
 /*
  * archive_int.h - libarchive, opened on first use (nicfit/dynlib.h), for
  * every file of the library that reads or writes an archive: snapshots
- * taken and unpacked (host/snapshot_*.c) and bundles the dump reader
- * opens (dump/dump_path.c). Library-wide, like the other optional
- * libraries' forwarders (xml_int.h, scols_int.h, jansson_int.h).
+ * taken and unpacked (host/snapshot_*.c), bundles the dump reader opens
+ * (dump/dump_path.c) and gzip files measured in memory (core/gzip.c).
+ * Library-wide, like the other optional libraries' forwarders (xml_int.h,
+ * scols_int.h, jansson_int.h).
  *
  * The table is seen only by a file that defines NICFIT_ARCHIVE_CALLS
  * before including this header: that file then calls libarchive's
@@ -49,6 +50,7 @@ struct nicfit__arc_table {
 	__typeof__(archive_read_new) *read_new;
 	__typeof__(archive_read_next_header) *read_next_header;
 	__typeof__(archive_read_open_filename) *read_open_filename;
+	__typeof__(archive_read_open_memory) *read_open_memory;
 	__typeof__(archive_read_support_filter_bzip2) *read_support_filter_bzip2;
 	__typeof__(archive_read_support_filter_gzip) *read_support_filter_gzip;
 	__typeof__(archive_read_support_filter_xz) *read_support_filter_xz;
@@ -95,6 +97,7 @@ int nicfit__arc_load(struct nicfit_error *err);
 #define archive_read_new (*nicfit__arc.read_new)
 #define archive_read_next_header (*nicfit__arc.read_next_header)
 #define archive_read_open_filename (*nicfit__arc.read_open_filename)
+#define archive_read_open_memory (*nicfit__arc.read_open_memory)
 #define archive_read_support_filter_bzip2 (*nicfit__arc.read_support_filter_bzip2)
 #define archive_read_support_filter_gzip (*nicfit__arc.read_support_filter_gzip)
 #define archive_read_support_filter_xz (*nicfit__arc.read_support_filter_xz)

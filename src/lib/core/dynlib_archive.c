@@ -29,6 +29,7 @@ static const struct nicfit_dynsym arc_syms[] = {
 	{ "archive_read_new", (void **)&nicfit__arc.read_new },
 	{ "archive_read_next_header", (void **)&nicfit__arc.read_next_header },
 	{ "archive_read_open_filename", (void **)&nicfit__arc.read_open_filename },
+	{ "archive_read_open_memory", (void **)&nicfit__arc.read_open_memory },
 	{ "archive_read_support_filter_bzip2",
 	  (void **)&nicfit__arc.read_support_filter_bzip2 },
 	{ "archive_read_support_filter_gzip",

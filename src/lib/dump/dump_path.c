@@ -24,6 +24,9 @@
  * and one walk spends at most NICFIT_DUMP_MAX_CPU_S seconds of this
  * thread's CPU: past either the walk is refused, not read in part (a
  * tar.gz of 4,000 small gzip bombs inflated 16 MiB each, 122 s of CPU).
+ * In a tar archive the same budget is applied while it is read, before
+ * anything is unpacked (nicfit_snapshot_extract_bundle measures each gzip
+ * file inside): a forged size or a spent budget is refused at its entry.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -35,6 +38,7 @@
 #define NICFIT_ARCHIVE_CALLS
 #include "core/archive_int.h"
 #include "core/alloc_int.h"
+#include "core/gzip_int.h"
 #include "dump/dump_int.h"
 #include "nicfit/file.h"
 #include "nicfit/snapshot.h"
@@ -64,51 +68,16 @@ static int has_nul(const char *text, size_t len)
 	return memchr(text, '\0', len < SNIFF_BYTES ? len : SNIFF_BYTES) != NULL;
 }
 
-static int is_gzip(const char *text, size_t len)
-{
-	return len >= 2 && text[0] == '\x1f' && text[1] == '\x8b';
-}
-
 static int is_tar(const char *text, size_t len)
 {
 	return len > 262 && !memcmp(text + 257, "ustar", 5);
 }
 
-/* What a gzip file says of itself, read from its compressed bytes. */
-struct gz_claim {
-	size_t isize;   /* its last member's ISIZE: the whole file's size when single */
-	int single;     /* no second member header: ISIZE is the whole file's */
-};
-
 #define GZ_SPENT 1      /* gunzip(): the reader's budget is spent */
 #define GZ_FORGED 2     /* gunzip(): the file inflates past the size it states */
 
-static void gz_claim_of(const char *text, size_t len, struct gz_claim *cl)
-{
-	const unsigned char *p = (const unsigned char *)text;
-	size_t i;
-
-	cl->isize = 0;
-	cl->single = 0;
-	if (len < 18)
-		return;
-	cl->isize = (size_t)p[len - 4] | (size_t)p[len - 3] << 8 | (size_t)p[len - 2] << 16 |
-		    (size_t)p[len - 1] << 24;
-	/* a member header: 1f 8b, deflate (8), no reserved flag bit */
-	for (i = 10; i + 4 <= len - 8; i++) {
-		const unsigned char *h = memchr(p + i, 0x1f, len - 8 - i);
-
-		if (!h || (size_t)(h - p) + 4 > len - 8)
-			break;
-		i = (size_t)(h - p);
-		if (h[1] == 0x8b && h[2] == 8 && !(h[3] & 0xe0))
-			return;
-	}
-	cl->single = 1;
-}
-
 /* Refuse, before inflating, a one-member file that says it holds more than the bounds. */
-static int gz_claim_check(struct nicfit_dump *d, const struct gz_claim *cl, const char *name,
+static int gz_claim_check(struct nicfit_dump *d, const struct nicfit__gz_claim *cl, const char *name,
 			  int *spent, struct nicfit_error *err)
 {
 	if (!cl || !cl->single)
@@ -134,7 +103,7 @@ static int gz_claim_check(struct nicfit_dump *d, const struct gz_claim *cl, cons
  * NICFIT_E_NOMEM.
  */
 static int gunzip(struct nicfit_dump *d, const char *path, const char *name,
-		  const struct gz_claim *cl, char **out, size_t *len, int *spent,
+		  const struct nicfit__gz_claim *cl, char **out, size_t *len, int *spent,
 		  struct nicfit_error *err)
 {
 	struct archive *a;
@@ -200,7 +169,7 @@ static int gunzip(struct nicfit_dump *d, const char *path, const char *name,
 
 /* A gzip text (not a tar inside) into the reader; *tar set when it is a tar instead. */
 static int add_gzip_text(struct nicfit_dump *d, const char *path, const char *name,
-			 const struct gz_claim *cl, int *tar, struct nicfit_error *err)
+			 const struct nicfit__gz_claim *cl, int *tar, struct nicfit_error *err)
 {
 	char *text;
 	size_t len;
@@ -283,12 +252,12 @@ static int walk_entry(struct walk_ctx *w, const char *path, const char *name, in
 		return rc;
 	if (nicfit_read_file(path, NICFIT_DUMP_MAX_FILE, &text, &len, NULL))
 		return 0;
-	if (is_gzip(text, len)) { /* a compressed log (nvidia-bug-report.log.gz): read when text */
+	if (nicfit__gz_magic(text, len)) { /* a compressed log (nvidia-bug-report.log.gz): read when text */
 		struct nicfit_error skip;
-		struct gz_claim cl;
+		struct nicfit__gz_claim cl;
 		int spent;
 
-		gz_claim_of(text, len, &cl);
+		nicfit__gz_claim_of(text, len, &cl);
 		free(text);
 		nicfit_error_clear(&skip);
 		rc = gunzip(w->d, path, name, &cl, &text, &len, &spent, &skip);
@@ -401,11 +370,11 @@ int nicfit_dump_add_path(struct nicfit_dump *d, const char *path, struct nicfit_
 	rc = nicfit_read_file(path, NICFIT_DUMP_MAX_FILE, &text, &len, err);
 	if (rc)
 		return rc;
-	if (strcmp(path, "-") && is_gzip(text, len)) {
-		struct gz_claim cl;
+	if (strcmp(path, "-") && nicfit__gz_magic(text, len)) {
+		struct nicfit__gz_claim cl;
 		int tar;
 
-		gz_claim_of(text, len, &cl);
+		nicfit__gz_claim_of(text, len, &cl);
 		free(text);
 		rc = add_gzip_text(d, path, path, &cl, &tar, err);
 		return !rc && tar ? add_archive(d, path, err) : rc;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/file_int.h"
+#include "core/gzip_int.h"
 #define NICFIT_ARCHIVE_CALLS
 #include "core/archive_int.h"
 #include "host/snapshot_int.h"
@@ -228,7 +229,8 @@ struct xstate {
 	const char *archive, *templ;
 	const struct nicfit__snapshot_limits *lim;
 	size_t entries, bytes;
-	size_t inflate;              /* the ISIZEs of the gzip files written so far */
+	size_t stated;               /* the ISIZEs of the gzip files read so far */
+	size_t inflated;             /* what they inflated to when measured */
 };
 
 static int over_limit(struct xstate *x, int entries, struct nicfit_error *err)
@@ -256,19 +258,10 @@ static int copy_data(struct xstate *x, struct nicfit_error *err)
 	la_int64_t off;
 	int r;
 
-	unsigned char head[2] = { 0, 0 }, tail[4] = { 0, 0, 0, 0 };
-	size_t seen = 0, i;
-
 	while ((r = archive_read_data_block(x->in, &buf, &len, &off)) == ARCHIVE_OK) {
 		if (off < 0 || (size_t)off > x->lim->max_bytes ||
 		    len > x->lim->max_bytes - (size_t)off || len > x->lim->max_bytes - x->bytes)
 			return over_limit(x, 0, err);
-		/* a gzip file's first two bytes and last four (ISIZE, what it says it holds) */
-		for (i = 0; i < len; i++, seen++) {
-			if (seen < 2)
-				head[seen] = ((const unsigned char *)buf)[i];
-			tail[seen % 4] = ((const unsigned char *)buf)[i];
-		}
 		x->bytes += len;
 		if (archive_write_data_block(x->out, buf, len, off) != ARCHIVE_OK)
 			return nicfit_error_at(err, NICFIT_E_IO, x->archive, 0, 0, "cannot unpack: %s",
@@ -277,17 +270,6 @@ static int copy_data(struct xstate *x, struct nicfit_error *err)
 	if (r != ARCHIVE_EOF)
 		return nicfit_error_at(err, NICFIT_E_DATA, x->archive, 0, 0, "%s",
 				       archive_error_string(x->in));
-	if (x->lim->max_inflate && seen >= 18 && head[0] == 0x1f && head[1] == 0x8b) {
-		size_t isize = (size_t)tail[seen % 4] | (size_t)tail[(seen + 1) % 4] << 8 |
-			       (size_t)tail[(seen + 2) % 4] << 16 | (size_t)tail[(seen + 3) % 4] << 24;
-
-		x->inflate += isize;
-		if (x->inflate > x->lim->max_inflate)
-			return nicfit_error_at(err, NICFIT_E_LIMIT, x->archive, 0, 0,
-					       "more than %zu MiB decompressed from its gzip files, "
-					       "as they say (refused after %zu entries)",
-					       x->lim->max_inflate >> 20, x->entries);
-	}
 	return 0;
 }
 
@@ -363,16 +345,88 @@ static int open_archive(struct xstate *x, struct nicfit_error *err)
 }
 
 /*
- * Count the archive's entries before anything is written, stopping at the
- * first one past the bound: a refusal then costs reading headers, not
- * writing (and removing) a hundred thousand files. A read error here is
- * left to the pass that extracts, which words it.
+ * A bundle's gzip file, entry n, whose data comes next in a (first block
+ * buf[0..len)): read whole when the walk could read it (up to
+ * max_gzip_file compressed), then what it says it holds is added to the
+ * stated total and what it really holds is measured against the running
+ * total of inflated bytes, so that the archive's budget holds while it is
+ * read: a bomb that says it is small (a forged ISIZE) is refused at its
+ * own entry, named, not after the archive is unpacked. A file that says
+ * it holds more than the walk reads (one member over max_gzip_file) is
+ * not inflated: the walk passes it over unread. Damaged data is left to
+ * the walk, which passes it over too.
  */
-static int count_entries(struct xstate *x, struct nicfit_error *err)
+static int scan_gzip(struct xstate *x, struct archive *a, struct archive_entry *en, size_t n,
+		     const void *buf, size_t len, struct nicfit_error *err)
+{
+	la_int64_t size = archive_entry_size(en), off;
+	struct nicfit__gz_claim cl;
+	size_t have = 0, got, stop;
+	unsigned char *gz;
+	int r, rc = 0;
+
+	if (size <= 0 || (size_t)size > x->lim->max_gzip_file || !nicfit__gz_magic(buf, len))
+		return 0;
+	gz = malloc((size_t)size);
+	if (!gz)
+		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
+	do {
+		if (len > (size_t)size - have)
+			len = (size_t)size - have;
+		memcpy(gz + have, buf, len);
+		have += len;
+	} while ((r = archive_read_data_block(a, &buf, &len, &off)) == ARCHIVE_OK);
+	nicfit__gz_claim_of(gz, have, &cl);
+	x->stated += cl.isize;
+	if (x->stated > x->lim->max_inflate) {
+		free(gz);
+		return nicfit_error_at(err, NICFIT_E_LIMIT, x->archive, 0, 0, "more than %zu MiB "
+				       "decompressed from its gzip files, as they say (refused "
+				       "after %zu entries)", x->lim->max_inflate >> 20, n);
+	}
+	if (cl.single && cl.isize > x->lim->max_gzip_file) {
+		free(gz);
+		return 0;
+	}
+	stop = cl.single ? cl.isize : x->lim->max_gzip_file;
+	if (stop > x->lim->max_inflate - x->inflated)
+		stop = x->lim->max_inflate - x->inflated;
+	r = nicfit__gz_measure(gz, have, stop, &got);
+	free(gz);
+	if (r < 0)
+		return nicfit_error_set(err, r, "out of memory");
+	if (got > x->lim->max_inflate - x->inflated)
+		rc = nicfit_error_at(err, NICFIT_E_LIMIT, x->archive, 0, 0, "more than %zu MiB "
+				     "decompressed from its gzip files (refused after %zu entries)",
+				     x->lim->max_inflate >> 20, n);
+	else if (cl.single && got > cl.isize) {
+		char name[sizeof(err->input)];
+
+		snprintf(name, sizeof(name), "%s/%s", x->archive, archive_entry_pathname(en));
+		rc = nicfit_error_at(err, NICFIT_E_DATA, name, 0, 0, "inflates past the %zu bytes "
+				     "its gzip trailer says it holds (a forged size, or 4 GiB and "
+				     "more); refused", cl.isize);
+	}
+	x->inflated += got;
+	return rc;
+}
+
+/*
+ * Read the archive once before anything is written, stopping at the
+ * first entry past a bound: entries counted, file content summed as the
+ * headers state it (a refusal then costs reading headers, not writing
+ * and removing a hundred thousand files, or decompressing gigabytes of
+ * an entry that will be refused anyway), and in a bundle each gzip file
+ * measured (scan_gzip). A read error here is left to the pass that
+ * extracts, which words it.
+ */
+static int scan_archive(struct xstate *x, struct nicfit_error *err)
 {
 	struct archive *a = archive_read_new();
 	struct archive_entry *en;
-	size_t n = 0;
+	const void *buf;
+	size_t n = 0, bytes = 0, len;
+	la_int64_t size, off;
 	int r, rc = 0;
 
 	if (!a)
@@ -383,13 +437,28 @@ static int count_entries(struct xstate *x, struct nicfit_error *err)
 	archive_read_support_filter_xz(a);
 	archive_read_support_filter_zstd(a);
 	if (archive_read_open_filename(a, x->archive, 65536) == ARCHIVE_OK)
-		while ((r = archive_read_next_header(a, &en)) == ARCHIVE_OK || r == ARCHIVE_WARN)
-			if (++n > x->lim->max_entries) {
-				x->entries = n;
+		while (!rc && ((r = archive_read_next_header(a, &en)) == ARCHIVE_OK ||
+			       r == ARCHIVE_WARN)) {
+			x->entries = ++n;
+			size = archive_entry_size(en);
+			if (n > x->lim->max_entries) {
 				rc = over_limit(x, 1, err);
 				break;
 			}
+			if (size <= 0)
+				continue;
+			if ((size_t)size > x->lim->max_bytes - bytes) {
+				rc = over_limit(x, 0, err);
+				break;
+			}
+			bytes += (size_t)size;
+			if (x->lim->max_inflate && archive_entry_filetype(en) == AE_IFREG &&
+			    !archive_entry_hardlink(en) &&
+			    archive_read_data_block(a, &buf, &len, &off) == ARCHIVE_OK)
+				rc = scan_gzip(x, a, en, n, buf, len, err);
+		}
 	archive_read_free(a);
+	x->entries = 0;
 	return rc;
 }
 
@@ -398,7 +467,7 @@ static int extract_all(struct xstate *x, struct nicfit_error *err)
 	struct archive_entry *en;
 	int rc, r;
 
-	rc = count_entries(x, err);
+	rc = scan_archive(x, err);
 	if (rc)
 		return rc;
 	rc = open_archive(x, err);
@@ -425,7 +494,7 @@ static int extract_into(const char *archive, const struct nicfit__snapshot_limit
 			int any_tree, char **tmpdir, char **root, struct nicfit_error *err)
 {
 	static const struct nicfit__snapshot_limits dflt = {
-		NICFIT_SNAPSHOT_MAX_BYTES, NICFIT_SNAPSHOT_MAX_ENTRIES, NICFIT_SNAPSHOT_MAX_DEPTH, 0
+		NICFIT_SNAPSHOT_MAX_BYTES, NICFIT_SNAPSHOT_MAX_ENTRIES, NICFIT_SNAPSHOT_MAX_DEPTH, 0, 0
 	};
 	const char *tmp = getenv("TMPDIR");
 	struct xstate x;
@@ -497,13 +566,15 @@ int nicfit_snapshot_extract_bundle(const char *archive, char **tmpdir, char **ro
 {
 	/*
 	 * The dump reader's budget (NICFIT_DUMP_MAX_INFLATE, 128 MiB) on what
-	 * the bundle's gzip files say they hold, checked as they are written:
-	 * a bundle of gzip bombs is refused before it is all on the disk (the
-	 * walk still counts what it actually inflates).
+	 * the bundle's gzip files say they hold and on what they inflate to,
+	 * and its bound on one file (NICFIT_DUMP_MAX_FILE, 16 MiB), checked
+	 * as the archive is read, before anything is written: a bundle of
+	 * gzip bombs, forged sizes or not, is refused at the entry that
+	 * spends the budget (the walk still counts what it inflates).
 	 */
 	static const struct nicfit__snapshot_limits bundle = {
 		NICFIT_SNAPSHOT_MAX_BYTES, NICFIT_SNAPSHOT_MAX_ENTRIES, NICFIT_SNAPSHOT_MAX_DEPTH,
-		(size_t)128 << 20
+		(size_t)128 << 20, (size_t)16 << 20
 	};
 
 	return extract_into(archive, &bundle, 1, tmpdir, root, err);

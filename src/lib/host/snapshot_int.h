@@ -26,8 +26,11 @@ struct nicfit__snapshot_limits {
 	size_t max_bytes;    /* file content actually written, all entries together */
 	size_t max_entries;  /* headers read, whatever they hold */
 	size_t max_depth;    /* path components of one entry */
-	size_t max_inflate;  /* gzip files inside, by the size each says it inflates to
-			      * (its ISIZE), all together; 0: no bound */
+	size_t max_inflate;  /* gzip files inside, all together, by the size each says it
+			      * inflates to (its ISIZE) and by what it inflates to when
+			      * measured; 0: no bound, none measured */
+	size_t max_gzip_file; /* one gzip file measured: its compressed bytes, and what a
+			       * file of many members is inflated to (more is not read) */
 };
 
 /* nicfit_snapshot_extract() with other bounds (NULL: the public ones). */
