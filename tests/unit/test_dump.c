@@ -461,6 +461,58 @@ static void hostile(void **state)
 }
 
 /*
+ * A function's parent is the bridge of its domain whose range holds its
+ * bus most narrowly (the larger secondary, then the smaller subordinate),
+ * the first in address order of equally narrow ones; never a bridge on
+ * its own bus, nor one of another domain (the table made per domain
+ * answers as a scan of every function did).
+ */
+static void bridges_narrowest(void **state)
+{
+	static const char text[] =
+		"0000:00:01.0 PCI bridge [0604]: a [8086:0001]\n"
+		"\tBus: primary=00, secondary=01, subordinate=0f, sec-latency=0\n"
+		"0000:00:02.0 PCI bridge [0604]: b [8086:0001]\n"
+		"\tBus: primary=00, secondary=01, subordinate=0f, sec-latency=0\n"
+		"0000:00:03.0 PCI bridge [0604]: c [8086:0001]\n"
+		"\tBus: primary=00, secondary=01, subordinate=05, sec-latency=0\n"
+		"0000:01:00.0 PCI bridge [0604]: d [8086:0001]\n"
+		"\tBus: primary=01, secondary=02, subordinate=02, sec-latency=0\n"
+		"0000:02:00.0 Ethernet controller [0200]: e [15b3:1021]\n"
+		"0000:03:00.0 Ethernet controller [0200]: f [15b3:1021]\n"
+		"0000:08:00.0 Ethernet controller [0200]: g [15b3:1021]\n"
+		"0000:10:00.0 PCI bridge [0604]: h [8086:0001]\n"
+		"\tBus: primary=10, secondary=10, subordinate=12, sec-latency=0\n"
+		"0000:11:00.0 Ethernet controller [0200]: i [15b3:1021]\n"
+		"0001:03:00.0 Ethernet controller [0200]: j [15b3:1021]\n";
+	static const struct {
+		const char *fn, *parent;
+	} want[] = {
+		{ "0000:00:01.0", NULL }, { "0000:01:00.0", "0000:00:03.0" },
+		{ "0000:02:00.0", "0000:01:00.0" }, { "0000:03:00.0", "0000:00:03.0" },
+		{ "0000:08:00.0", "0000:00:01.0" }, { "0000:10:00.0", NULL },
+		{ "0000:11:00.0", "0000:10:00.0" }, { "0001:03:00.0", NULL },
+	};
+	struct nicfit_dump *d;
+	struct nicfit_topo *t = read_text(text, &d);
+	size_t i;
+
+	(void)state;
+	assert_int_equal(t->npci, 10);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		int f = nicfit_topo_find(t, want[i].fn);
+
+		assert_true(f >= 0);
+		if (want[i].parent)
+			assert_int_equal(t->pci[f].parent, nicfit_topo_find(t, want[i].parent));
+		else
+			assert_int_equal(t->pci[f].parent, -1);
+	}
+	nicfit_topo_free(t);
+	nicfit_dump_free(d);
+}
+
+/*
  * Values no lspci prints are read problems naming their line, not silent
  * drops: a negative speed and width, an exponent, x99999, a NUMA node past
  * any machine's. lspci's own "unknown" speed and a link down's x0 are not.
@@ -561,6 +613,7 @@ int main(void)
 		cmocka_unit_test(ibv_public),
 		cmocka_unit_test(rdma_on_tree),
 		cmocka_unit_test(hostile),
+		cmocka_unit_test(bridges_narrowest),
 		cmocka_unit_test(damaged_values),
 		cmocka_unit_test(absurd_not_small),
 	};

@@ -335,6 +335,23 @@ struct dump_fn_index {
 	struct dump_fn_key *keys;
 	size_t n, alloc;
 	const struct dump_fn *fns; /* the array the keys point into */
+	/*
+	 * The parent bridge of each bus (dump_build.c's bus_parent), made once
+	 * the functions are in address order: for each domain that has
+	 * bridges, ascending in dom, the bridge (an index into fns, or -1)
+	 * whose range holds each bus most narrowly. bus_fns NULL: not made.
+	 */
+	unsigned *dom;
+	int (*bus)[256];
+	size_t ndom;
+	const struct dump_fn *bus_fns;
+	size_t bus_n;
+	/*
+	 * nicfit__dump_fn's hash of addresses while the dumps are read
+	 * (dump_text.c): slot = 1 + an index into fns, 0 empty; the first
+	 * `hashed` functions are in it.
+	 */
+	size_t *slots, nslots, hashed;
 };
 
 /* ---- dump_xml.c's documents ------------------------------------------------ */

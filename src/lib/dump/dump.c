@@ -55,8 +55,12 @@ void nicfit_dump_free(struct nicfit_dump *d)
 	nicfit__dump_xml_free(d->xml);
 	free(d->net);
 	free(d->iblinks);
-	if (d->by_bdf)
+	if (d->by_bdf) {
 		free(d->by_bdf->keys);
+		free(d->by_bdf->dom);
+		free(d->by_bdf->bus);
+		free(d->by_bdf->slots);
+	}
 	free(d->by_bdf);
 	free(d);
 }

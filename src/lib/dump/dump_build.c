@@ -178,22 +178,91 @@ static void fill_siblings(struct nicfit_dump *d)
 	}
 }
 
+/* Whether bridge b holds bus (below it) more narrowly than the bridge best (-1: none). */
+static int narrower(const struct nicfit_dump *d, const struct dump_fn *b, int best)
+{
+	return best < 0 || b->secondary > d->fns[best].secondary ||
+	       (b->secondary == d->fns[best].secondary &&
+		b->subordinate < d->fns[best].subordinate);
+}
+
+static int cmp_unsigned(const void *x, const void *y)
+{
+	unsigned a = *(const unsigned *)x, b = *(const unsigned *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The table of each domain's buses and their narrowest bridge (struct
+ * dump_fn_index), made once the functions no longer move: each bridge
+ * marks the buses of its range above its own, in list order, so the
+ * first of equally narrow bridges keeps a bus, as a scan in list order
+ * would. Work: one pass, plus at most 256 marks a bridge.
+ */
+static int index_buses(const struct nicfit_dump *d, struct dump_fn_index *x)
+{
+	size_t k, j, nd = 0;
+	int bus;
+
+	if (x->bus_fns == d->fns && x->bus_n == d->nfns)
+		return 0;
+	free(x->dom);
+	free(x->bus);
+	x->dom = malloc((d->nfns ? d->nfns : 1) * sizeof(*x->dom));
+	x->bus = NULL;
+	x->bus_fns = NULL;
+	if (!x->dom)
+		return -1;
+	for (k = 0; k < d->nfns; k++)
+		if (d->fns[k].have & NICFIT_HAVE_SECBUS)
+			x->dom[nd++] = d->fns[k].domain;
+	qsort(x->dom, nd, sizeof(*x->dom), cmp_unsigned);
+	for (k = 0, j = 0; k < nd; k++)
+		if (!j || x->dom[k] != x->dom[j - 1])
+			x->dom[j++] = x->dom[k];
+	x->ndom = j;
+	x->bus = malloc((j ? j : 1) * sizeof(*x->bus));
+	if (!x->bus)
+		return -1;
+	memset(x->bus, 0xff, (j ? j : 1) * sizeof(*x->bus)); /* -1: no bridge */
+	for (k = 0; k < d->nfns; k++) {
+		const struct dump_fn *b = &d->fns[k];
+		const unsigned *dm;
+
+		if (!(b->have & NICFIT_HAVE_SECBUS) || b->bus >= 256)
+			continue; /* no bus below it has a number */
+		dm = bsearch(&b->domain, x->dom, x->ndom, sizeof(*x->dom), cmp_unsigned);
+		for (bus = b->secondary > (int)b->bus ? b->secondary : (int)b->bus + 1;
+		     dm && bus <= b->subordinate && bus < 256; bus++)
+			if (narrower(d, b, x->bus[dm - x->dom][bus]))
+				x->bus[dm - x->dom][bus] = (int)k;
+	}
+	x->bus_fns = d->fns;
+	x->bus_n = d->nfns;
+	return 0;
+}
+
 /* The bridge whose bus range holds f's bus (the narrowest), or -1. */
 static int bus_parent(const struct nicfit_dump *d, size_t i)
 {
 	const struct dump_fn *f = &d->fns[i];
+	struct dump_fn_index *x = d->by_bdf;
+	const unsigned *dom;
 	size_t k;
 	int best = -1;
 
-	for (k = 0; k < d->nfns; k++) {
+	if (x && f->bus < 256 && !index_buses(d, x)) {
+		dom = bsearch(&f->domain, x->dom, x->ndom, sizeof(*x->dom), cmp_unsigned);
+		return dom ? x->bus[dom - x->dom][f->bus] : -1;
+	}
+	for (k = 0; k < d->nfns; k++) { /* no table: a scan in list order */
 		const struct dump_fn *b = &d->fns[k];
 
 		if (k == i || b->domain != f->domain || !(b->have & NICFIT_HAVE_SECBUS) ||
 		    b->bus >= f->bus || (int)f->bus < b->secondary || (int)f->bus > b->subordinate)
 			continue;
-		if (best < 0 || b->secondary > d->fns[best].secondary ||
-		    (b->secondary == d->fns[best].secondary &&
-		     b->subordinate < d->fns[best].subordinate))
+		if (narrower(d, b, best))
 			best = (int)k;
 	}
 	return best;
@@ -213,14 +282,13 @@ int nicfit__dump_nccl_placed(const struct nicfit_dump *d, const struct dump_fn *
 /* The parent bridge of f among the records, or -1. */
 static int parent_of(const struct nicfit_dump *d, size_t i)
 {
-	const struct dump_fn *f = &d->fns[i];
-	size_t k;
+	const struct dump_fn *f = &d->fns[i], *p;
 
 	if (f->parent[0] && (!f->parent_nccl || nicfit__dump_nccl_placed(d, f))) {
-		/* an XML document nests a function in its parent */
-		for (k = 0; k < d->nfns; k++)
-			if (k != i && !strcmp(d->fns[k].bdf, f->parent))
-				return (int)k;
+		/* an XML document nests a function in its parent (one function an address) */
+		p = nicfit__dump_find(d, f->parent);
+		if (p && p != f)
+			return (int)(p - d->fns);
 	}
 	return bus_parent(d, i);
 }
@@ -728,8 +796,10 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 					d->ntexts > 1 ? " and the other inputs" : "");
 	if (d->nfns) /* a paste without lspci has none, and qsort wants an array */
 		qsort(d->fns, d->nfns, sizeof(d->fns[0]), by_addr);
-	if (d->by_bdf) /* the functions moved: nicfit__dump_find sorts them again */
-		d->by_bdf->fns = NULL;
+	if (d->by_bdf) { /* the functions moved: the indexes are made again */
+		d->by_bdf->fns = d->by_bdf->bus_fns = NULL;
+		d->by_bdf->hashed = d->by_bdf->nslots = 0;
+	}
 	fill_siblings(d);
 	nicfit__dump_net_fns(d);
 	t = nicfit_topo_new();

@@ -113,16 +113,85 @@ const char *nicfit__dump_skip_blank(const char *s)
 	return s;
 }
 
+static size_t addr_hash(unsigned dom, unsigned bus, unsigned dev, unsigned fn)
+{
+	size_t h = ((size_t)dom << 16 | (size_t)bus << 8 | (size_t)dev << 3 | fn) *
+		   (size_t)0x9e3779b97f4a7c15ull;
+
+	return h ^ h >> 29;
+}
+
+static int same_addr(const struct dump_fn *f, unsigned dom, unsigned bus, unsigned dev,
+		     unsigned fn)
+{
+	return f->domain == dom && f->bus == bus && f->dev == dev && f->fn == fn;
+}
+
+/*
+ * The functions' addresses hashed (struct dump_fn_index), so that a
+ * listing's every line finds its function in constant time: the table is
+ * kept at most half full, and made again when it would pass half or when
+ * the functions have moved (nicfit__dump_build sorts them: hashed 0). A later
+ * function of an address replaces an earlier one, as the last one listed
+ * was found before. -1 when it cannot be made (the caller scans).
+ */
+static int hash_fns(struct nicfit_dump *d, struct dump_fn_index *x)
+{
+	size_t i, j, need = 64;
+
+	while (need < 2 * (d->nfns + 1))
+		need *= 2;
+	if (need > x->nslots || !x->hashed) {
+		size_t *s = calloc(need, sizeof(*s));
+
+		if (!s)
+			return -1;
+		free(x->slots);
+		x->slots = s;
+		x->nslots = need;
+		x->hashed = 0;
+	}
+	for (i = x->hashed; i < d->nfns; i++) {
+		const struct dump_fn *f = &d->fns[i];
+
+		for (j = addr_hash(f->domain, f->bus, f->dev, f->fn) & (x->nslots - 1);
+		     x->slots[j] && !same_addr(&d->fns[x->slots[j] - 1], f->domain, f->bus, f->dev,
+					       f->fn);
+		     j = (j + 1) & (x->nslots - 1))
+			;
+		x->slots[j] = i + 1;
+	}
+	x->hashed = d->nfns;
+	return 0;
+}
+
+/* The function listed last at this address, or NULL. */
+static struct dump_fn *fn_at(struct nicfit_dump *d, unsigned dom, unsigned bus, unsigned dev,
+			     unsigned fn)
+{
+	struct dump_fn_index *x = d->by_bdf;
+	size_t i;
+
+	if (!x || hash_fns(d, x)) {
+		for (i = d->nfns; i-- > 0;)
+			if (same_addr(&d->fns[i], dom, bus, dev, fn))
+				return &d->fns[i];
+		return NULL;
+	}
+	for (i = addr_hash(dom, bus, dev, fn) & (x->nslots - 1); x->slots[i];
+	     i = (i + 1) & (x->nslots - 1))
+		if (same_addr(&d->fns[x->slots[i] - 1], dom, bus, dev, fn))
+			return &d->fns[x->slots[i] - 1];
+	return NULL;
+}
+
 struct dump_fn *nicfit__dump_fn(struct nicfit_dump *d, unsigned dom, unsigned bus, unsigned dev,
 				unsigned fn)
 {
-	struct dump_fn *f;
-	size_t i;
+	struct dump_fn *f = fn_at(d, dom, bus, dev, fn);
 
-	for (i = d->nfns; i-- > 0;)
-		if (d->fns[i].domain == dom && d->fns[i].bus == bus && d->fns[i].dev == dev &&
-		    d->fns[i].fn == fn)
-			return &d->fns[i];
+	if (f)
+		return f;
 	if (d->nfns >= DUMP_MAX_FNS) {
 		d->limit = 1;
 		return NULL;
