@@ -198,7 +198,7 @@ $(B)/tests/%: tests/unit/%.c $(B)/libnicfit.a $(wildcard tests/unit/*.h)
 # The harnesses that drive the server's request layer link these files of
 # src/serve/ besides the library (they need no socket and no libmicrohttpd).
 FUZZ_SERVE_SRC := src/serve/http.c src/serve/api.c src/serve/reply.c src/serve/cache.c src/serve/mhd.c \
-	src/serve/accept_results.c \
+	src/serve/accept_results.c src/serve/metrics.c \
 	src/serve/assets.c src/serve/page.c $(B)/gen/assets_data.c
 # The command line's parser (fuzz_cli) links the whole command line but
 # main.c, which it includes, and the server the command line holds.

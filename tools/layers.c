@@ -77,6 +77,7 @@ static const struct {
 	{ "catalog.h", "parts" }, { "cluster.h", "cluster" }, { "compat.h", "parts" },
 	{ "dcb.h", "host" },      { "dump.h", "dump" },       { "dynlib.h", "core" },
 	{ "emit.h", "out" },      { "error.h", "core" },      { "file.h", "core" },
+	{ "prom.h", "out" },
 	{ "finding.h", "core" },  { "fleet.h", "fleet" },     { "link.h", "physics" },
 	{ "kv.h", "physics" },    { "ckpt.h", "physics" },  { "serving.h", "physics" },    { "llm.h", "physics" },   { "param.h", "physics" },   { "partno.h", "parts" },
 	{ "pcie.h", "physics" },  { "perf.h", "physics" },    { "plan.h", "plan" },

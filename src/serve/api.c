@@ -53,6 +53,8 @@ static const struct route routes[] = {
 	{ "/api/catalog", NULL, M_GET, handle_catalog, NULL, 0, "the whole catalog (as nicfit catalog list --json)" },
 	{ "/api/catalog/", "/api/catalog/KIND[/ID]", M_GET, handle_catalog, NULL, 0,
 	  "KIND: the entries of one kind; KIND/ID: one entry (as catalog show)" },
+	{ "/metrics", NULL, M_GET, serve_handle_metrics, NULL, 0,
+	  "the server's counts in Prometheus's text format" },
 	{ "/", NULL, M_GET, handle_page, NULL, 0, "the configurator page" },
 	{ "/plan", NULL, M_GET, handle_page, NULL, 0, "the page, plan tab" },
 	{ "/cluster", NULL, M_GET, handle_page, NULL, 0, "the page, cluster tab" },

@@ -166,8 +166,10 @@ void serve_cache_put(struct serve_cache *c, const char *key, size_t klen,
 		free(e);
 		return;
 	}
-	while (c->lru_tail && (c->entries + 1 > c->max_entries || c->bytes + total > c->max_bytes))
+	while (c->lru_tail && (c->entries + 1 > c->max_entries || c->bytes + total > c->max_bytes)) {
 		drop(c, c->lru_tail);
+		c->evictions++;
+	}
 	e->next = *slot_of(c, e->hash);
 	*slot_of(c, e->hash) = e;
 	lru_front(c, e);
@@ -182,6 +184,19 @@ void serve_cache_stats(struct serve_cache *c, unsigned long long *hits,
 	pthread_mutex_lock(&c->lock);
 	*hits = c->hits;
 	*lookups = c->lookups;
+	pthread_mutex_unlock(&c->lock);
+}
+
+void serve_cache_counts(struct serve_cache *c, struct serve_cache_counts *out)
+{
+	pthread_mutex_lock(&c->lock);
+	out->hits = c->hits;
+	out->lookups = c->lookups;
+	out->evictions = c->evictions;
+	out->bytes = c->bytes;
+	out->max_bytes = c->slots ? c->max_bytes : 0;
+	out->entries = c->entries;
+	out->max_entries = c->slots ? c->max_entries : 0;
 	pthread_mutex_unlock(&c->lock);
 }
 

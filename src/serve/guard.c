@@ -103,8 +103,8 @@ static char *raw_answer(unsigned status, const char *reason, const char *code, c
 	return text;
 }
 
-/* Answer c with text and shut its socket both ways; the lock is held. */
-static void cut(struct guard_conn *c, const char *text)
+/* Answer c with text (one of g's) and shut its socket both ways; the lock is held. */
+static void cut(struct guard *g, struct guard_conn *c, const char *text)
 {
 	size_t len = strlen(text), off = 0;
 	ssize_t k;
@@ -118,6 +118,12 @@ static void cut(struct guard_conn *c, const char *text)
 	shutdown(c->fd, SHUT_RDWR);
 	c->cut = 1;
 	c->waiting = 0;
+	if (text == g->busy_text)
+		g->cut_busy++;
+	else if (text == g->late_text)
+		g->cut_late++;
+	else
+		g->cut_slow++;
 }
 
 /*
@@ -147,11 +153,11 @@ static void *watch(void *arg)
 			if (!c->waiting || c->cut)
 				continue;
 			if (g->closing || (c->over && t >= c->since_ms + GRACE_MS))
-				cut(c, g->busy_text);
+				cut(g, c, g->busy_text);
 			else if (t >= c->deadline_ms)
-				cut(c, g->late_text);
+				cut(g, c, g->late_text);
 			else if (!body_rate_ok(c, t, SERVE_BODY_GRACE_MS))
-				cut(c, g->slow_text);
+				cut(g, c, g->slow_text);
 		}
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += WATCH_MS * 1000000L;
@@ -372,7 +378,7 @@ int serve_guard_head(struct guard *g, struct MHD_Connection *conn)
 
 				victim = make_room(g, c, by_addr);
 				if (victim) {
-					cut(victim, g->busy_text);
+					cut(g, victim, g->busy_text);
 					c->over = 0;
 				} else {
 					c->waiting = 0;

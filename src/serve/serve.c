@@ -338,6 +338,10 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	if (!rq)
 		return;
 	serve_guard_done(&s->guard, conn);
+	atomic_fetch_add(&s->requests[rq->status >= 100 && rq->status < 600 ? rq->status / 100 : 4],
+			 1);
+	if (rq->over_budget)
+		atomic_fetch_add(&s->budget_ends, 1);
 	if (s->o->log)
 		log_request(rq, conn, toe);
 	nicfit_buf_release(&rq->body);

@@ -13,6 +13,7 @@
  *   cache.c   answers kept for repeated requests, keyed by the canonical request
  *   page.c    the page, with the answer to a shared link written in
  *   accept_results.c  POST /api/accept/results: uploaded outputs judged
+ *   metrics.c GET /metrics: the server's counts in Prometheus's text format
  *   api.c     the route table and the handlers that call the library
  *   assets.c  the page's files, compiled in, answered with an ETag
  *   serve.c   the daemon: request checks and limits, libmicrohttpd's
@@ -24,6 +25,7 @@
 #define NICFIT_SERVE_INT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -120,6 +122,9 @@ struct guard {
 	char *late_text, *busy_text; /* the 408 and 503 answers, whole */
 	char *slow_text;           /* the 408 for a body below SERVE_MIN_BODY_RATE */
 	int running, stop, closing;
+	/* connections cut with each answer, under lock: 503 (no room, stopping), 408 late,
+	 * 408 a slow body (GET /metrics reads them) */
+	unsigned long long cut_busy, cut_late, cut_slow;
 };
 
 /*
@@ -180,6 +185,7 @@ struct serve_cache {
 	size_t bytes, max_bytes;
 	unsigned entries, max_entries;
 	unsigned long long hits, lookups;  /* under lock */
+	unsigned long long evictions;      /* entries dropped to make room */
 };
 
 int serve_cache_init(struct serve_cache *c, size_t max_bytes, unsigned max_entries);
@@ -196,6 +202,13 @@ void serve_cache_put(struct serve_cache *c, const char *key, size_t klen,
 /* Hits and lookups so far. */
 void serve_cache_stats(struct serve_cache *c, unsigned long long *hits,
 		       unsigned long long *lookups);
+/* What GET /metrics shows of the cache, read at one time. */
+struct serve_cache_counts {
+	unsigned long long hits, lookups, evictions;
+	size_t bytes, max_bytes;
+	unsigned entries, max_entries;
+};
+void serve_cache_counts(struct serve_cache *c, struct serve_cache_counts *out);
 /*
  * The canonical key of a spec request into b: route, rest, format,
  * pretty, then the settings sorted by key (values of one key in their
@@ -216,6 +229,11 @@ struct server {
 	char last_log[256];    /* libmicrohttpd's last message (start errors) */
 	struct guard guard;
 	struct serve_cache cache;
+	/* GET /metrics's counts (metrics.c), kept by on_completed: requests by
+	 * status class (status / 100; 499, a client gone, is 4xx) and those
+	 * ended by their CPU budget */
+	atomic_ullong requests[6];
+	atomic_ullong budget_ends;
 };
 
 struct request {
@@ -243,6 +261,10 @@ struct request {
 	char cache;            /* for the log: 'H' hit, 'M' miss, 0 not cacheable */
 	int over_budget;       /* ended by its CPU budget */
 };
+
+/* ---- metrics.c: GET /metrics --------------------------------------------- */
+
+enum MHD_Result serve_handle_metrics(struct request *rq);
 
 /* ---- http.c: decisions on a request's head, without a socket ------------- */
 

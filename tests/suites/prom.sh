@@ -241,3 +241,91 @@ check "GPUDirect support unknown: no gdr-ready label (neither true nor false)" s
 	"grep -q '^nicfit.io/rails=' '$tmp/nfd' && ! grep -q gdr-ready '$tmp/nfd'"
 check "calc has no prom output (64)" sh -c \
 	"'$NICFIT' calc pcie --gen 3 --width 16 --format prom >/dev/null 2>&1; [ \$? = 64 ]"
+
+# ---- serve's GET /metrics -------------------------------------------------------
+# A server with a 1 MiB answer cache and a 2 ms CPU budget: one plan asked
+# twice (a miss, then a hit), 200 pretty plans of some 5.5 kB, 0.2 ms each
+# (more than the cache holds: it evicts), a 404 and a port map of 8,192
+# nodes that its budget ends (413). The scrape must pass promtool and say exactly that;
+# its cache counts must equal the access log's last hits=H/LOOKUPS.
+: >"$tmp/serve.err"
+"$NICFIT" serve --port 0 --cache 1 --cpu-budget 2 --threads 2 --log 2>"$tmp/serve.err" &
+pid=$!
+port= i=0
+while [ $i -lt 100 ] && [ -z "$port" ]; do
+	port=$(sed -n 's|^nicfit serve: listening on http://127\.0\.0\.1:\([0-9]*\)/$|\1|p' "$tmp/serve.err")
+	kill -0 "$pid" 2>/dev/null || break
+	[ -n "$port" ] || sleep 0.1
+	i=$((i + 1))
+done
+if [ -n "$port" ] && have curl; then
+	base=http://127.0.0.1:$port
+	jpost() { curl -s -m 30 -o /dev/null -w '%{http_code}\n' -H 'Content-Type: application/json' \
+		--data-binary "$2" "$base$1"; }
+	{
+		jpost /api/plan '{"server": "r740xd", "gpu": "a40", "gpus_per_server": 2, "servers": 2}'
+		jpost /api/plan '{"servers": 2, "server": "r740xd", "gpus_per_server": 2, "gpu": "a40"}'
+		i=0 # one curl, one connection, 200 requests
+		while [ $i -lt 200 ]; do
+			[ $i = 0 ] || echo next
+			echo "url = \"$base/api/plan?pretty\""
+			echo 'header = "Content-Type: application/json"'
+			echo "data-binary = \"{\\\"server\\\": \\\"r740xd\\\", \\\"gpu\\\": \\\"a40\\\", \\\"servers\\\": $((i + 3))}\""
+			echo 'output = "/dev/null"'
+			echo 'write-out = "%{http_code}\\n"'
+			i=$((i + 1))
+		done >"$tmp/plans.curl"
+		curl -s -m 60 -K "$tmp/plans.curl"
+		curl -s -m 10 -o /dev/null -w '%{http_code}\n' "$base/no-such-page"
+		jpost '/api/cluster?format=csv' '{"nodes": 8192}'
+	} >"$tmp/codes"
+	curl -s -m 10 -D "$tmp/mhead" -o "$tmp/metrics" "$base/metrics"
+	kill -TERM "$pid"
+	wait "$pid"
+	pid=
+	m() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/metrics"; }
+	check "serve: the 204 requests were answered as meant (202 x 200, a 404, a 413)" sh -c \
+		"[ \$(grep -c '^200\$' '$tmp/codes') = 202 ] && grep -q '^404\$' '$tmp/codes' && grep -q '^413\$' '$tmp/codes'"
+	check "serve: GET /metrics is Prometheus's text format 0.0.4" \
+		grep -qi '^Content-Type: text/plain; version=0.0.4' "$tmp/mhead"
+	if have promtool; then
+		if promtool check metrics <"$tmp/metrics" >"$tmp/lint" 2>&1; then
+			ok "serve: GET /metrics passes promtool check metrics"
+		else
+			no "serve: GET /metrics passes promtool check metrics"; sed 's/^/# /' "$tmp/lint"
+		fi
+	else
+		n=$((n + 1))
+		echo "ok $n # skip promtool is not installed (scripts/deps.sh check installs it)"
+	fi
+	last=$(sed -n 's/.* cache=[A-Z]* hits=\([0-9]*\/[0-9]*\)$/\1/p' "$tmp/serve.err" | tail -n 1)
+	check "serve: cache hits $(m nicfit_serve_cache_hits_total), misses $(m nicfit_serve_cache_misses_total): the log's last hits=$last" \
+		test "$(m nicfit_serve_cache_hits_total)/$(($(m nicfit_serve_cache_hits_total) + $(m nicfit_serve_cache_misses_total)))" = "$last"
+	check "serve: one hit (the same plan, keys in another order), 202 misses" \
+		test "$(m nicfit_serve_cache_hits_total) $(m nicfit_serve_cache_misses_total)" = "1 202"
+	check "serve: the cache evicted ($(m nicfit_serve_cache_evictions_total)) and holds $(m nicfit_serve_cache_bytes) of $(m nicfit_serve_cache_max_bytes) bytes in $(m nicfit_serve_cache_entries) answers" \
+		sh -c "[ '$(m nicfit_serve_cache_evictions_total)' -gt 0 ] && [ '$(m nicfit_serve_cache_max_bytes)' = 1048576 ] &&
+		       [ '$(m nicfit_serve_cache_bytes)' -gt 0 ] && [ '$(m nicfit_serve_cache_bytes)' -le 1048576 ] &&
+		       [ \$(( $(m nicfit_serve_cache_entries) + $(m nicfit_serve_cache_evictions_total) )) -le 201 ]"
+	check "serve: one request ended by its CPU budget" test "$(m nicfit_serve_cpu_budget_ends_total)" = 1
+	r2=$(m 'nicfit_serve_requests_total{class="2xx"}') r4=$(m 'nicfit_serve_requests_total{class="4xx"}')
+	check "serve: requests by status class: 2xx $r2, 4xx $r4 (the 404 and the 413), 5xx $(m 'nicfit_serve_requests_total{class="5xx"}')" \
+		sh -c "[ '$r2' -ge 201 ] && [ '$r2' -le 202 ] && [ '$r4' -ge 1 ] && [ '$r4' -le 2 ] &&
+		       [ '$(m 'nicfit_serve_requests_total{class="5xx"}')' = 0 ]"
+else
+	no "serve for GET /metrics starts (and curl is installed)"
+fi
+# docs/ops.md's scrape job and hit-rate query load in Prometheus's own tools
+sed -n '/^A scrape job/,/^and the cache/p' docs/ops.md | sed -n 's/^    //p' >"$tmp/prometheus.yml"
+q=$(sed -n '/^since the start, over the last five minutes:/,/^A low rate/p' docs/ops.md | sed -n 's/^    //p' | tr -s ' \n' ' ')
+printf 'groups:\n  - name: nicfit-serve\n    rules:\n      - record: nicfit_serve:cache_hit_ratio:rate5m\n        expr: %s\n' "$q" >"$tmp/hitrate.yml"
+if have promtool; then
+	check "docs/ops.md's scrape job for serve: promtool check config" sh -c \
+		"[ -s '$tmp/prometheus.yml' ] && promtool check config '$tmp/prometheus.yml' >/dev/null 2>&1"
+	check "docs/ops.md's hit-rate query: promtool check rules" sh -c \
+		"[ -n '$q' ] && promtool check rules '$tmp/hitrate.yml' >/dev/null 2>&1"
+else
+	n=$((n + 2))
+	echo "ok $((n - 1)) # skip promtool is not installed (scripts/deps.sh check installs it)"
+	echo "ok $n # skip promtool is not installed"
+fi

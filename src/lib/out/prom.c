@@ -1,14 +1,16 @@
 /*
- * prom.c - the Prometheus text exposition writer (prom_int.h): family
- * headers, samples, and the escaping of label values and help text. It
- * knows the format, not what the audit or fleet put in it; their
- * renderers are audit/audit_prom.c and fleet/fleet_prom.c.
+ * prom.c - the Prometheus text exposition writer (prom_int.h, and
+ * nicfit/prom.h for the programs): family headers, samples, and the
+ * escaping of label values and help text. It knows the format, not what
+ * is put in it; the renderers are audit/audit_prom.c, fleet/fleet_prom.c
+ * and serve's GET /metrics (src/serve/metrics.c).
  */
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
 #include "core/prom_int.h"
+#include "nicfit/prom.h"
 #include "core/text_int.h"
 
 /*
@@ -59,14 +61,12 @@ void nicfit__prom_family(struct nicfit_buf *b, const char *name, const char *typ
 	nicfit_buf_addf(b, "\n# TYPE %s %s\n", name, type);
 }
 
-void nicfit__prom_sample(struct nicfit_buf *b, const char *name, double v, ...)
+static void vsample(struct nicfit_buf *b, const char *name, double v, va_list ap)
 {
-	va_list ap;
 	const char *k;
 	int n = 0;
 
 	nicfit_buf_puts(b, name);
-	va_start(ap, v);
 	while ((k = va_arg(ap, const char *)) != NULL) {
 		const char *val = va_arg(ap, const char *);
 
@@ -76,7 +76,6 @@ void nicfit__prom_sample(struct nicfit_buf *b, const char *name, double v, ...)
 		nicfit__prom_label_value(b, val);
 		nicfit_buf_addch(b, '"');
 	}
-	va_end(ap);
 	if (n)
 		nicfit_buf_addch(b, '}');
 	if (!isfinite(v))
@@ -85,4 +84,28 @@ void nicfit__prom_sample(struct nicfit_buf *b, const char *name, double v, ...)
 		nicfit_buf_addf(b, " %.0f\n", v); /* rates: whole bytes per second */
 	else
 		nicfit_buf_addf(b, " %.10g\n", v);
+}
+
+void nicfit__prom_sample(struct nicfit_buf *b, const char *name, double v, ...)
+{
+	va_list ap;
+
+	va_start(ap, v);
+	vsample(b, name, v, ap);
+	va_end(ap);
+}
+
+void nicfit_prom_family(struct nicfit_buf *b, const char *name, const char *type,
+			const char *help)
+{
+	nicfit__prom_family(b, name, type, help);
+}
+
+void nicfit_prom_sample(struct nicfit_buf *b, const char *name, double v, ...)
+{
+	va_list ap;
+
+	va_start(ap, v);
+	vsample(b, name, v, ap);
+	va_end(ap);
 }
