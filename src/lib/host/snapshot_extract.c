@@ -400,9 +400,10 @@ static int scan_gzip(struct xstate *x, struct archive *a, struct archive_entry *
 				     "decompressed from its gzip files (refused after %zu entries)",
 				     x->lim->max_inflate >> 20, n);
 	else if (cl.single && got > cl.isize) {
+		const char *path = archive_entry_pathname(en);
 		char name[sizeof(err->input)];
 
-		snprintf(name, sizeof(name), "%s/%s", x->archive, archive_entry_pathname(en));
+		snprintf(name, sizeof(name), "%s/%s", x->archive, path ? path : "?");
 		rc = nicfit_error_at(err, NICFIT_E_DATA, name, 0, 0, "inflates past the %zu bytes "
 				     "its gzip trailer says it holds (a forged size, or 4 GiB and "
 				     "more); refused", cl.isize);
