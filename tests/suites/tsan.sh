@@ -3,10 +3,11 @@
 # SANITIZE=thread (into $BUILD/tsan, apart from the normal build) answers
 # concurrent requests that share its state - the answer cache (hits, misses
 # and evictions at once), the CPU budget (requests ended by it), the
-# connection table, the page, errors, the log - and is stopped with
-# SIGTERM while requests are in flight (the budget's cancel). Any report
-# from ThreadSanitizer fails the suite. Without a compiler that builds and
-# runs a ThreadSanitizer program: one "ok # skip" line.
+# connection table, the page, errors, the log, GET /metrics reading the
+# counts they keep - and is stopped with SIGTERM while requests are in
+# flight (the budget's cancel). Any report from ThreadSanitizer fails the
+# suite. Without a compiler that builds and runs a ThreadSanitizer
+# program: one "ok # skip" line.
 set -u
 : "${BUILD:=build}"
 T=$BUILD/tsan
@@ -70,7 +71,8 @@ client() {
 		0|1) curl -s -o /dev/null -w '%{http_code}\n' -H 'Content-Type: application/json' \
 			--data-binary "{\"server\": \"r740xd\", \"gpu\": \"a40\", \"gpus_per_server\": 2, \"servers\": $s}" \
 			"$base/api/plan" ;;
-		2) curl -s -o /dev/null -w '%{http_code}\n' "$base/api?format=text" ;;
+		2) if [ $((k % 2)) = 0 ]; then t=/api?format=text; else t=/metrics; fi
+		   curl -s -o /dev/null -w '%{http_code}\n' "$base$t" ;;
 		3) curl -s -o /dev/null -w '%{http_code}\n' -H 'Content-Type: application/json' \
 			--data-binary '{"nodes": 4096}' "$base/api/cluster?format=csv" ;;
 		4) curl -s -o /dev/null -w '%{http_code}\n' "$base/plan?server=r740xd&servers=$s" ;;
