@@ -57,8 +57,10 @@ static int empty(const char *dir)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct nicfit__snapshot_limits lim = { (size_t)4 << 20, 2000, 64, (size_t)128 << 20,
-							      (size_t)16 << 20 };
+	/* a bundle's bounds (gzip files inside measured), with less to write */
+	static const struct nicfit__snapshot_limits lim = {
+		(size_t)4 << 20, 2000, 64, (size_t)128 << 20, (size_t)16 << 20
+	};
 	struct nicfit_error err;
 	char *tmpdir = NULL, *root = NULL;
 	FILE *f;
