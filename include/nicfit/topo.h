@@ -134,6 +134,8 @@ struct nicfit_pcidev {
 	int acs;                 /* an ACS capability was found */
 	unsigned acs_ctrl;       /* ACS control register */
 	int lnksta_gen, lnksta_width, lnkcap_gen, lnkcap_width; /* from config; 0 unknown */
+	unsigned lnkcap2_speeds; /* Link Capabilities 2's Supported Link Speeds Vector
+				  * (bits 1-7); 0 none, or capability version 1 */
 	int probed;              /* discovery read the extras above (internal) */
 };
 

@@ -281,6 +281,74 @@ static void reads_what_facts_need(void **state)
 	nicfit_sysfs_close(fs);
 }
 
+/* Link files discovery read: each speed or width file looked for. */
+static void count_link_reads(void *ctx, int op, const char *path, size_t off, size_t len,
+			     const char *why)
+{
+	(void)op;
+	(void)off;
+	(void)len;
+	(void)why;
+	if (strstr(path, "_link_speed") || strstr(path, "_link_width"))
+		(*(int *)ctx)++;
+}
+
+/* The file name of function p, as the kernel wrote it, into buf ("" when absent). */
+static void link_file(struct nicfit_sysfs *fs, const struct nicfit_pcidev *p, const char *name,
+		      char *buf, size_t cap)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", p->path, name);
+	if (nicfit_sysfs_read_str(fs, path, buf, cap, NICFIT_SYSFS_QUIET) != NICFIT_SYSFS_OK)
+		buf[0] = '\0';
+}
+
+/*
+ * Where config space was read, the link comes from its registers: the
+ * widths are the fields, and a speed's words from the first function with
+ * that register value. What every function then holds is what its own
+ * four files say, with a few of them read instead of four a function.
+ */
+static void links_from_config(void **state)
+{
+	struct nicfit_sysfs *fs, *check;
+	struct nicfit_topo *t = NULL;
+	struct nicfit_error err;
+	char root[512], text[64];
+	int reads = 0, derived = 0, i;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	fixture("hgx-h100", root, sizeof(root));
+	assert_int_equal(nicfit_sysfs_open(root, &fs, &err), 0);
+	assert_int_equal(nicfit_sysfs_open(root, &check, &err), 0);
+	nicfit_sysfs_trace(fs, count_link_reads, &reads);
+	assert_int_equal(nicfit_topo_discover_fs(fs, &t, &err), 0);
+	for (i = 0; i < t->npci; i++) {
+		const struct nicfit_pcidev *p = &t->pci[i];
+
+		if (!p->cfg_pcie || p->physfn >= 0)
+			continue;
+		derived++;
+		link_file(check, p, "current_link_speed", text, sizeof(text));
+		assert_string_equal(p->cur_speed_text, text);
+		link_file(check, p, "max_link_speed", text, sizeof(text));
+		assert_string_equal(p->max_speed_text, text);
+		link_file(check, p, "current_link_width", text, sizeof(text));
+		assert_int_equal(p->cur_width, (int)strtol(text, NULL, 10));
+		link_file(check, p, "max_link_width", text, sizeof(text));
+		assert_int_equal(p->max_width, (int)strtol(text, NULL, 10));
+		assert_true(p->have & NICFIT_HAVE_LINK_FILES);
+	}
+	assert_true(derived > 40);
+	/* 4 a function without config (7 here), and one per speed value met */
+	assert_true(reads < 4 * (t->npci - derived) + 16);
+	nicfit_topo_free(t);
+	nicfit_sysfs_close(check);
+	nicfit_sysfs_close(fs);
+}
+
 static void x11_chipset_and_legacy(void **state)
 {
 	struct nicfit_topo *t = load("x11-200g");
@@ -719,6 +787,7 @@ int main(void)
 		cmocka_unit_test(el7_old_formats_and_damage),
 		cmocka_unit_test(hgx_config_vmd_vfs),
 		cmocka_unit_test(reads_what_facts_need),
+		cmocka_unit_test(links_from_config),
 		cmocka_unit_test(amd_mi300x_node),
 		cmocka_unit_test(x11_chipset_and_legacy),
 		cmocka_unit_test(vm_and_old_kernel),

@@ -76,12 +76,14 @@ int nicfit_topo_discover_fs(struct nicfit_sysfs *fs, struct nicfit_topo **out,
 	if (!d.rc) {
 		nicfit_topo_finish(d.t);
 		nicfit__topo_read_extras(&d);
+		nicfit__topo_read_links(&d);
 		/* config space may have named port types: infer the rest again */
 		nicfit__topo_infer_ports(d.t);
 	}
 	copy_problems(&d);
 	free(d.hash);
 	free(d.vf_pfs);
+	free(d.vf_links);
 	if (d.rc) {
 		nicfit_topo_free(d.t);
 		return d.rc;

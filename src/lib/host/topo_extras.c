@@ -32,6 +32,7 @@
 #define CFG_EXT_BYTES 4096
 #define CAP_LIST_MAX 48
 #define EXT_CAP_LIST_MAX 128
+#define PCIE_LNKCAP2 0x2c /* Link Capabilities 2, in the PCIe capability */
 
 /* ---- config space ----------------------------------------------------------- */
 
@@ -109,6 +110,26 @@ static int read_acs(struct disc *d, struct nicfit_pcidev *p, int fd, const char 
 	return end;
 }
 
+/*
+ * Link Capabilities 2 (PCIe capability + 0x2c, capability version 2 on):
+ * its Supported Link Speeds Vector is half of what the kernel's
+ * max_link_speed says (pcie_get_speed_cap() in drivers/pci/pci.c reads it
+ * and Link Capabilities), and one dword where the kernel reads two for
+ * the file. A version 1 capability has none (the kernel reads it as 0).
+ */
+static void read_lnkcap2(struct disc *d, struct nicfit_pcidev *p, int fd, const char *path,
+			 int cap, unsigned version, int *end)
+{
+	unsigned char w[4];
+
+	if (version < 2 || cap + PCIE_LNKCAP2 + 4 > CFG_STD_BYTES ||
+	    nicfit_sysfs_pread(d->fs, fd, path, w, 4, (size_t)cap + PCIE_LNKCAP2,
+			       "PCIe capability: supported link speeds (max_link_speed)") < 4)
+		return;
+	p->lnkcap2_speeds = w[0] & 0xfe;
+	*end = cap + PCIE_LNKCAP2 + 4 > *end ? cap + PCIE_LNKCAP2 + 4 : *end;
+}
+
 static void parse_config(struct nicfit_pcidev *p, const unsigned char *c, int len)
 {
 	int ptr, guard;
@@ -120,6 +141,8 @@ static void parse_config(struct nicfit_pcidev *p, const unsigned char *c, int le
 	for (guard = 0; ptr >= 0x40 && ptr + 0x14 <= len && guard < CAP_LIST_MAX; guard++) {
 		if (c[ptr] == 0x10) {
 			parse_pcie_cap(p, c + ptr);
+			if ((c[ptr + 2] & 0xf) >= 2 && ptr + PCIE_LNKCAP2 + 4 <= len)
+				p->lnkcap2_speeds = c[ptr + PCIE_LNKCAP2] & 0xfe;
 			break;
 		}
 		ptr = c[ptr + 1] & 0xfc;
@@ -182,6 +205,7 @@ static void read_config(struct disc *d, struct nicfit_pcidev *p)
 				break;
 			end = ptr + 0x14 > end ? ptr + 0x14 : end;
 			parse_pcie_cap(p, w);
+			read_lnkcap2(d, p, fd, path, ptr, w[2] & 0xf, &end);
 			break;
 		}
 		ptr = w[1] & 0xfc;

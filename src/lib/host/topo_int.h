@@ -30,6 +30,10 @@
 #define TOPO_PATH_MAX NICFIT_SYSFS_PATH_MAX
 
 /* One discovery run. */
+#define TOPO_LINK_TEXTS 32
+#define TOPO_LINK_CUR 0x10000u
+#define TOPO_LINK_MAX 0x20000u
+
 struct disc {
 	struct nicfit_sysfs *fs;
 	struct nicfit_topo *t;
@@ -47,6 +51,21 @@ struct disc {
 	int *vf_pfs;
 	size_t nvf_pfs, alloc_vf_pfs;
 	int vf_from;        /* -1 until a PF with VFs is met */
+	/* the VFs read_vf met, in index order: each takes its PF's link */
+	int *vf_links;
+	size_t nvf_links, alloc_vf_links;
+	/*
+	 * The kernel's link speed text for each register value met so far
+	 * (topo_pcidev.c): the first function with a value reads its file,
+	 * the others with that value take what it said.
+	 */
+	struct {
+		unsigned key;  /* TOPO_LINK_CUR | CLS, or TOPO_LINK_MAX | SLS | SLSV << 4 */
+		char text[24];
+		double gts;
+		int known;     /* the text names a speed (not "Unknown") */
+	} link_texts[TOPO_LINK_TEXTS];
+	int nlink_texts;
 	int rc;             /* first hard error */
 };
 
@@ -116,8 +135,14 @@ int nicfit__topo_find_prefix(struct disc *d, const char *path);
 void nicfit__topo_read_physfns(struct disc *d);
 void nicfit__topo_read_slots(struct disc *d);
 
-/* topo_pcidev.c: the identity, link and SR-IOV files of function idx. */
+/* topo_pcidev.c: the identity, NUMA and SR-IOV files of function idx. */
 void nicfit__topo_read_function(struct disc *d, int idx);
+/*
+ * After config space (nicfit__topo_read_extras): every function's link
+ * speed and width, from its PCIe capability's registers where config was
+ * read, else from the kernel's four link files; a VF takes its PF's.
+ */
+void nicfit__topo_read_links(struct disc *d);
 /* After the PCI tree: whether the tree shows drivers (topo->drivers_listed). */
 void nicfit__topo_read_drivers(struct disc *d);
 

@@ -28,8 +28,13 @@
 
 /* ---- link speed and width ------------------------------------------------- */
 
-static void read_link(struct disc *d, const char *dir, const char *name, double *gts,
-		      char *text, size_t cap, unsigned have_bit, struct nicfit_pcidev *p)
+/*
+ * One speed file into text and gts, its have_bit set when it names a
+ * speed. Returns 0 when the file was there and well formed ("Unknown"
+ * included): what it said is the kernel's text for its register value.
+ */
+static int read_link(struct disc *d, const char *dir, const char *name, double *gts,
+		     char *text, size_t cap, unsigned have_bit, struct nicfit_pcidev *p)
 {
 	char path[TOPO_PATH_MAX];
 	enum nicfit_sysfs_status st;
@@ -39,16 +44,19 @@ static void read_link(struct disc *d, const char *dir, const char *name, double 
 	st = nicfit_sysfs_read_str(d->fs, path, text, cap, 0);
 	if (st == NICFIT_SYSFS_MISSING) {
 		text[0] = '\0';
-		return;
+		return -1;
 	}
 	p->have |= NICFIT_HAVE_LINK_FILES;
 	if (st != NICFIT_SYSFS_OK)
-		return;
+		return -1;
 	r = nicfit_parse_link_speed(text, gts);
-	if (r < 0)
+	if (r < 0) {
 		nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
-	else if (r == 0)
+		return -1;
+	}
+	if (r == 0)
 		p->have |= have_bit;
+	return 0;
 }
 
 static void read_width(struct disc *d, const char *dir, const char *name, int *w,
@@ -72,6 +80,137 @@ static void read_width(struct disc *d, const char *dir, const char *name, int *w
 	if (v > 0) { /* 0 = link down or not trained */
 		*w = (int)v;
 		p->have |= have_bit;
+	}
+}
+
+/*
+ * A speed file's text by the register value the kernel made it from: the
+ * first function with key reads its own file (read_link) and, where that
+ * was well formed, leaves the text for the others with the same key.
+ * Returns -1 when its own file was read and missing or malformed.
+ */
+static int link_speed(struct disc *d, struct nicfit_pcidev *p, unsigned key, const char *name,
+		       double *gts, char *text, size_t cap, unsigned have_bit)
+{
+	int i;
+
+	for (i = 0; i < d->nlink_texts; i++)
+		if (d->link_texts[i].key == key) {
+			nicfit__topo_copy(text, cap, d->link_texts[i].text);
+			*gts = d->link_texts[i].gts;
+			p->have |= NICFIT_HAVE_LINK_FILES | (d->link_texts[i].known ? have_bit : 0);
+			return 0;
+		}
+	if (read_link(d, p->path, name, gts, text, cap, have_bit, p))
+		return -1;
+	if (i < TOPO_LINK_TEXTS && strlen(text) < sizeof(d->link_texts[i].text)) {
+		d->link_texts[i].key = key;
+		memcpy(d->link_texts[i].text, text, strlen(text) + 1);
+		d->link_texts[i].gts = *gts;
+		d->link_texts[i].known = (p->have & have_bit) != 0;
+		d->nlink_texts++;
+	}
+	return 0;
+}
+
+/* A width register field as its file would say it; out of range: the file itself. */
+static void link_width(struct disc *d, struct nicfit_pcidev *p, int field, const char *name,
+		       int *w, unsigned have_bit)
+{
+	if (field > PCIE_WIDTH_MAX) {
+		read_width(d, p->path, name, w, have_bit, p);
+	} else if (field > 0) {
+		*w = field;
+		p->have |= have_bit;
+	}
+}
+
+/*
+ * The four link files of the kernel (drivers/pci/pci-sysfs.c) are made
+ * from the PCIe capability's registers, which config space gave where it
+ * could be read beyond its header (root, or a capture made as root):
+ *
+ *   current_link_speed  pcie_link_speed[Link Status & PCI_EXP_LNKSTA_CLS],
+ *                       named by pci_speed_string() (drivers/pci/probe.c);
+ *                       older kernels named the same field by a switch
+ *   current_link_width  (Link Status & PCI_EXP_LNKSTA_NLW) >> 4, "%u"
+ *   max_link_speed      pcie_get_speed_cap(): Link Capabilities 2's
+ *                       Supported Link Speeds Vector, else Link
+ *                       Capabilities' Max Link Speed (drivers/pci/pci.c)
+ *   max_link_width      (Link Capabilities & PCI_EXP_LNKCAP_MLW) >> 4, "%u"
+ *
+ * The widths are the fields. The speeds' words changed across kernels
+ * ("8 GT/s", then "8.0 GT/s PCIe"), so they are not rebuilt from a table:
+ * the first function with a register value reads its file and the others
+ * take that text (link_speed). Where the tree has no link files (an old
+ * kernel, a copy without them) or a malformed one, that read says so and
+ * nothing is kept: each function with the value then reads its own, as
+ * without config. Widths above x32 are read from the file, which reports
+ * them as read_width does.
+ */
+static void link_from_config(struct disc *d, struct nicfit_pcidev *p)
+{
+	if (link_speed(d, p, TOPO_LINK_CUR | (unsigned)p->lnksta_gen, "current_link_speed",
+		       &p->cur_gts, p->cur_speed_text, sizeof(p->cur_speed_text),
+		       NICFIT_HAVE_CUR_SPEED)) {
+		read_width(d, p->path, "current_link_width", &p->cur_width,
+			   NICFIT_HAVE_CUR_WIDTH, p);
+		read_link(d, p->path, "max_link_speed", &p->max_gts, p->max_speed_text,
+			  sizeof(p->max_speed_text), NICFIT_HAVE_MAX_SPEED, p);
+		read_width(d, p->path, "max_link_width", &p->max_width,
+			   NICFIT_HAVE_MAX_WIDTH, p);
+		return;
+	}
+	link_width(d, p, p->lnksta_width, "current_link_width", &p->cur_width,
+		   NICFIT_HAVE_CUR_WIDTH);
+	if (link_speed(d, p, TOPO_LINK_MAX | (unsigned)p->lnkcap_gen | p->lnkcap2_speeds << 4,
+		       "max_link_speed", &p->max_gts, p->max_speed_text,
+		       sizeof(p->max_speed_text), NICFIT_HAVE_MAX_SPEED))
+		read_width(d, p->path, "max_link_width", &p->max_width, NICFIT_HAVE_MAX_WIDTH, p);
+	else
+		link_width(d, p, p->lnkcap_width, "max_link_width", &p->max_width,
+			   NICFIT_HAVE_MAX_WIDTH);
+}
+
+/* A VF's traffic crosses its PF's link: that is the link it has. */
+static void link_of_pf(struct nicfit_pcidev *p, const struct nicfit_pcidev *pf)
+{
+	p->cur_gts = pf->cur_gts;
+	p->max_gts = pf->max_gts;
+	p->cur_width = pf->cur_width;
+	p->max_width = pf->max_width;
+	memcpy(p->cur_speed_text, pf->cur_speed_text, sizeof(p->cur_speed_text));
+	memcpy(p->max_speed_text, pf->max_speed_text, sizeof(p->max_speed_text));
+	p->have |= pf->have & (NICFIT_HAVE_LINK_FILES | NICFIT_HAVE_CUR_SPEED |
+			       NICFIT_HAVE_MAX_SPEED | NICFIT_HAVE_CUR_WIDTH | NICFIT_HAVE_MAX_WIDTH);
+}
+
+void nicfit__topo_read_links(struct disc *d)
+{
+	struct nicfit_topo *t = d->t;
+	int whole = nicfit_sysfs_recording_whole(d->fs);
+	size_t v = 0;
+	int i;
+
+	for (i = 0; i < t->npci; i++) {
+		struct nicfit_pcidev *p = &t->pci[i];
+
+		if (v < d->nvf_links && d->vf_links[v] == i) {
+			v++;
+			link_of_pf(p, &t->pci[p->physfn]);
+		} else if (p->cfg_pcie && !whole) {
+			link_from_config(d, p);
+		} else {
+			/* a snapshot keeps every function's files, as the kernel wrote them */
+			read_link(d, p->path, "current_link_speed", &p->cur_gts, p->cur_speed_text,
+				  sizeof(p->cur_speed_text), NICFIT_HAVE_CUR_SPEED, p);
+			read_width(d, p->path, "current_link_width", &p->cur_width,
+				   NICFIT_HAVE_CUR_WIDTH, p);
+			read_link(d, p->path, "max_link_speed", &p->max_gts, p->max_speed_text,
+				  sizeof(p->max_speed_text), NICFIT_HAVE_MAX_SPEED, p);
+			read_width(d, p->path, "max_link_width", &p->max_width,
+				   NICFIT_HAVE_MAX_WIDTH, p);
+		}
 	}
 }
 
@@ -321,8 +460,9 @@ static int maybe_vf(const struct disc *d, const struct nicfit_pcidev *p)
  * it on the PF's bus or a child of it): none of those files is read.
  * Returns 1 when p is a VF of a known function.
  */
-static int read_vf(struct disc *d, struct nicfit_pcidev *p, const char *dir)
+static int read_vf(struct disc *d, int idx, const char *dir)
 {
+	struct nicfit_pcidev *p = &d->t->pci[idx];
 	char path[TOPO_PATH_MAX], link[TOPO_PATH_MAX], canon[TOPO_PATH_MAX];
 	const struct nicfit_pcidev *pf;
 	size_t i;
@@ -345,15 +485,9 @@ static int read_vf(struct disc *d, struct nicfit_pcidev *p, const char *dir)
 	p->numa_node = pf->numa_node;
 	p->have |= pf->have & NICFIT_HAVE_NUMA;
 	p->absent |= pf->absent & NICFIT_HAVE_NUMA;
-	/* its traffic crosses its PF's link: that is the link it has */
-	p->cur_gts = pf->cur_gts;
-	p->max_gts = pf->max_gts;
-	p->cur_width = pf->cur_width;
-	p->max_width = pf->max_width;
-	memcpy(p->cur_speed_text, pf->cur_speed_text, sizeof(p->cur_speed_text));
-	memcpy(p->max_speed_text, pf->max_speed_text, sizeof(p->max_speed_text));
-	p->have |= pf->have & (NICFIT_HAVE_LINK_FILES | NICFIT_HAVE_CUR_SPEED |
-			       NICFIT_HAVE_MAX_SPEED | NICFIT_HAVE_CUR_WIDTH | NICFIT_HAVE_MAX_WIDTH);
+	/* its link is its PF's, taken once the PF's is known (nicfit__topo_read_links) */
+	if (!NICFIT_ALLOC_GROW(d->vf_links, d->nvf_links + 1, d->alloc_vf_links))
+		d->vf_links[d->nvf_links++] = idx;
 	return 1;
 }
 
@@ -409,7 +543,7 @@ void nicfit__topo_read_function(struct disc *d, int idx)
 		d->t->drivers_listed = 1;
 	}
 ids_done:
-	if (maybe_vf(d, p) && read_vf(d, p, dir))
+	if (maybe_vf(d, p) && read_vf(d, idx, dir))
 		return;
 	nicfit__topo_pathf(path, sizeof(path), dir, "numa_node");
 	st = nicfit_sysfs_read_long(d->fs, path, &n, 0);
@@ -421,12 +555,6 @@ ids_done:
 	}
 	if (p->numa_node < 0)
 		numa_from_local_cpus(d, p, dir);
-	read_link(d, dir, "current_link_speed", &p->cur_gts, p->cur_speed_text,
-		  sizeof(p->cur_speed_text), NICFIT_HAVE_CUR_SPEED, p);
-	read_width(d, dir, "current_link_width", &p->cur_width, NICFIT_HAVE_CUR_WIDTH, p);
-	read_link(d, dir, "max_link_speed", &p->max_gts, p->max_speed_text,
-		  sizeof(p->max_speed_text), NICFIT_HAVE_MAX_SPEED, p);
-	read_width(d, dir, "max_link_width", &p->max_width, NICFIT_HAVE_MAX_WIDTH, p);
 	if ((p->class_code >> 8) == 0x0604 || (p->class_code >> 8) == 0x0609) {
 		nicfit__topo_pathf(path, sizeof(path), dir, "secondary_bus_number");
 		if (nicfit_sysfs_read_long(d->fs, path, &n, 0) == NICFIT_SYSFS_OK && n >= 0 &&
