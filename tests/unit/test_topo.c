@@ -8,6 +8,7 @@
 
 #include "fixtures.h"
 #include "core/pciids_int.h"
+#include "host/sysfs_int.h"
 #include "nicfit/topo.h"
 
 static struct nicfit_topo *load(const char *name)
@@ -254,29 +255,57 @@ static void count_reads(void *ctx, int op, const char *path, size_t off, size_t 
 }
 
 /*
- * A VF costs its uevent and its physfn link, nothing more; config space is
- * read by the registers used: a switch port's ACS in under 128 bytes
- * (the header, the capability hops, the PCIe capability, the extended
- * hops and ACS), not 4,096.
+ * A VF costs its uevent and its physfn link, nothing more; the kernel's
+ * config space is read by the registers used: a switch port's ACS in
+ * under 128 bytes (the header, the capability hops, the PCIe capability,
+ * Link Capabilities 2, the extended hops and ACS), not 4,096. A copy's is
+ * read 256 bytes at once, and says the same.
  */
 static void reads_what_facts_need(void **state)
 {
 	struct nicfit_sysfs *fs;
-	struct nicfit_topo *t = NULL;
+	struct nicfit_topo *t = NULL, *copy = NULL;
 	struct nicfit_error err;
 	struct vf_count c = { 0, 0, 0 };
 	char root[512];
+	int i;
 
 	(void)state;
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_sysfs_open(fixture("hgx-h100", root, sizeof(root)), &fs, &err), 0);
+	/* as a live host's config files: a dword costs config cycles */
+	fs->config_dwords = 1;
 	nicfit_sysfs_trace(fs, count_reads, &c);
 	assert_int_equal(nicfit_topo_discover_fs(fs, &t, &err), 0);
 	assert_int_equal(c.vf_reads, 2);
 	assert_true(c.bridge_cfg_bytes > 64 && c.bridge_cfg_bytes < 128);
-	assert_true(c.cfg_bytes <= (size_t)t->npci * 256);
+	assert_true(c.cfg_bytes <= (size_t)t->npci * 128);
 	assert_true(dev(t, "0000:ba:00.0")->acs);
 	assert_string_equal(t->pci[dev(t, "0000:5f:00.3")->physfn].bdf, "0000:5f:00.0");
+	nicfit_sysfs_close(fs);
+	/* a copy's config files: 256 bytes in one read, then a bridge's hops to ACS */
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(nicfit_sysfs_open(root, &fs, &err), 0);
+	nicfit_sysfs_trace(fs, count_reads, &c);
+	assert_int_equal(nicfit_topo_discover_fs(fs, &copy, &err), 0);
+	assert_int_equal(c.bridge_cfg_bytes, 256 + 8);
+	assert_true(c.cfg_bytes <= (size_t)copy->npci * 256);
+	/* ... and the same facts */
+	assert_int_equal(copy->npci, t->npci);
+	assert_int_equal(copy->privileged, t->privileged);
+	for (i = 0; i < t->npci; i++) {
+		const struct nicfit_pcidev *a = &t->pci[i], *b = &copy->pci[i];
+
+		assert_int_equal(a->cfg_pcie, b->cfg_pcie);
+		assert_int_equal(a->port_type, b->port_type);
+		assert_int_equal(a->mps * 10000 + a->mrrs, b->mps * 10000 + b->mrrs);
+		assert_int_equal(a->acs * 0x10000 + (int)a->acs_ctrl, b->acs * 0x10000 + (int)b->acs_ctrl);
+		assert_int_equal(a->lnkcap2_speeds, b->lnkcap2_speeds);
+		assert_int_equal(a->cur_width * 100 + a->max_width, b->cur_width * 100 + b->max_width);
+		assert_string_equal(a->cur_speed_text, b->cur_speed_text);
+		assert_string_equal(a->max_speed_text, b->max_speed_text);
+	}
+	nicfit_topo_free(copy);
 	nicfit_topo_free(t);
 	nicfit_sysfs_close(fs);
 }

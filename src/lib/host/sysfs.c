@@ -105,6 +105,7 @@ int nicfit_sysfs_open(const char *root, struct nicfit_sysfs **out,
 	memset(fs->dirix, 0, sizeof(fs->dirix));
 	fs->trace = NULL;
 	fs->trace_ctx = NULL;
+	fs->config_dwords = 0;
 	*out = fs;
 	return 0;
 }

@@ -73,6 +73,12 @@ struct nicfit_sysfs {
 	unsigned char dirix[NICFIT_SYSFS_DIR_INDEX];
 	nicfit_sysfs_trace_fn trace;
 	void *trace_ctx;
+	/*
+	 * 1: read config files by the registers used, as the kernel's (each
+	 * dword a config cycle), even where they are plain copies, which
+	 * discovery otherwise reads whole (topo_extras.c); tests set it
+	 */
+	int config_dwords;
 };
 
 /* Tell the tracer, if any, of one read (see nicfit_sysfs_trace). */

@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/vfs.h>
 
 #include "core/file_int.h"
+#include "host/sysfs_int.h"
 #include "host/topo_int.h"
 #include "host/vpd_int.h"
 
@@ -33,6 +35,7 @@
 #define CAP_LIST_MAX 48
 #define EXT_CAP_LIST_MAX 128
 #define PCIE_LNKCAP2 0x2c /* Link Capabilities 2, in the PCIe capability */
+#define SYSFS_FS_MAGIC 0x62656572L /* SYSFS_MAGIC, include/uapi/linux/magic.h */
 
 /* ---- config space ----------------------------------------------------------- */
 
@@ -165,6 +168,46 @@ static void parse_config(struct nicfit_pcidev *p, const unsigned char *c, int le
 }
 
 /*
+ * Whether the tree's config files are plain copies (a capture, a snapshot
+ * unpacked) rather than the kernel's, where each dword read is a config
+ * cycle (pci_read_config() in drivers/pci/pci-sysfs.c): asked of the
+ * first one opened, by its file system.
+ */
+static int config_is_copy(struct disc *d, int fd)
+{
+	struct statfs sf;
+
+	if (!d->cfg_copy)
+		d->cfg_copy = !d->fs->config_dwords && !fstatfs(fd, &sf) &&
+			      (long)sf.f_type != SYSFS_FS_MAGIC ? 1 : 2;
+	return d->cfg_copy == 1;
+}
+
+/*
+ * A copy's config bytes cost nothing to read but the call: the header and
+ * the capability list in one read of 256 bytes (64 where the copy was made
+ * without root), then a bridge's extended capabilities by hops to ACS.
+ */
+static void read_config_copy(struct disc *d, struct nicfit_pcidev *p, int fd, const char *path)
+{
+	unsigned char c[CFG_STD_BYTES];
+	size_t got;
+	int end;
+
+	got = nicfit_sysfs_pread(d->fs, fd, path, c, sizeof(c), 0,
+				 "header and capabilities (a copy: one read)");
+	if (got < CFG_HEADER_BYTES)
+		return;
+	if (got > CFG_HEADER_BYTES)
+		d->t->privileged = 1;
+	parse_config(p, c, (int)got);
+	end = (int)got;
+	if (p->cfg_pcie && p->kind == NICFIT_DEV_BRIDGE)
+		end = read_acs(d, p, fd, path, end);
+	p->cfg_len = end;
+}
+
+/*
  * Config space read by the registers used, as lspci and hwloc would not:
  * the 64-byte header (one read, all anyone may read; 4 more bytes tell
  * whether more is readable), one dword per capability hop to the PCIe
@@ -183,6 +226,10 @@ static void read_config(struct disc *d, struct nicfit_pcidev *p)
 	nicfit__topo_pathf(path, sizeof(path), p->path, "config");
 	if (nicfit_sysfs_open_attr(d->fs, path, &fd, Q) != NICFIT_SYSFS_OK)
 		return;
+	if (config_is_copy(d, fd)) {
+		read_config_copy(d, p, fd, path);
+		goto done;
+	}
 	got = nicfit_sysfs_pread(d->fs, fd, path, c, sizeof(c), 0,
 				 "header: IDs, class, status, capability pointer");
 	if (got < CFG_HEADER_BYTES)

@@ -66,6 +66,7 @@ struct disc {
 		int known;     /* the text names a speed (not "Unknown") */
 	} link_texts[TOPO_LINK_TEXTS];
 	int nlink_texts;
+	int cfg_copy;       /* config files: 0 not asked yet, 1 plain copies, 2 the kernel's */
 	int rc;             /* first hard error */
 };
 
