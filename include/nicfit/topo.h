@@ -110,7 +110,9 @@ struct nicfit_pcidev {
 	int cur_width, max_width;/* lanes; 0 unknown */
 	char cur_speed_text[24]; /* the kernel's string, "" when absent */
 	char max_speed_text[24];
-	int secondary_bus;       /* bridges: first bus below; -1 unknown */
+	int secondary_bus;       /* bridges: first bus below; -1 unknown. Discovery reads it
+				  * where the tree has slots (it places an empty one) and
+				  * from the config header where it reads config */
 	char driver[48];         /* bound driver; "" when none is bound, or when the tree
 				  * cannot show drivers (topo->drivers_listed 0) */
 	enum nicfit_dev_kind kind;

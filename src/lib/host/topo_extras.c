@@ -133,12 +133,25 @@ static void read_lnkcap2(struct disc *d, struct nicfit_pcidev *p, int fd, const 
 	*end = cap + PCIE_LNKCAP2 + 4 > *end ? cap + PCIE_LNKCAP2 + 4 : *end;
 }
 
+/* A bridge's secondary bus (type 1 header), where its file was not read. */
+static void header_secbus(struct nicfit_pcidev *p, const unsigned char *c)
+{
+	if ((c[0x0e] & 0x7f) == 1 && !(p->have & NICFIT_HAVE_SECBUS) &&
+	    ((p->class_code >> 8) == 0x0604 || (p->class_code >> 8) == 0x0609)) {
+		p->secondary_bus = c[0x19];
+		p->have |= NICFIT_HAVE_SECBUS;
+	}
+}
+
 static void parse_config(struct nicfit_pcidev *p, const unsigned char *c, int len)
 {
 	int ptr, guard;
 
 	p->cfg_len = len;
-	if (len < CFG_HEADER_BYTES || !(rd16(c, 6) & 0x10))
+	if (len < CFG_HEADER_BYTES)
+		return;
+	header_secbus(p, c);
+	if (!(rd16(c, 6) & 0x10))
 		return;
 	ptr = c[0x34] & 0xfc;
 	for (guard = 0; ptr >= 0x40 && ptr + 0x14 <= len && guard < CAP_LIST_MAX; guard++) {
@@ -237,6 +250,7 @@ static void read_config(struct disc *d, struct nicfit_pcidev *p)
 	end = (int)got;
 	if (got > CFG_HEADER_BYTES)
 		d->t->privileged = 1;
+	header_secbus(p, c);
 	if (!(rd16(c, 6) & 0x10) || got == CFG_HEADER_BYTES)
 		goto out;
 	ptr = c[0x34] & 0xfc;

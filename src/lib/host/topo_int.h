@@ -144,6 +144,12 @@ void nicfit__topo_read_function(struct disc *d, int idx);
  * read, else from the kernel's four link files; a VF takes its PF's.
  */
 void nicfit__topo_read_links(struct disc *d);
+/*
+ * A bridge's secondary bus from its file: what places an empty slot
+ * (nicfit__topo_read_slots, where the tree has slots; a snapshot keeps
+ * every one). Config space gives it too where discovery reads it.
+ */
+void nicfit__topo_read_secbus(struct disc *d, int idx);
 /* After the PCI tree: whether the tree shows drivers (topo->drivers_listed). */
 void nicfit__topo_read_drivers(struct disc *d);
 

@@ -448,6 +448,9 @@ void nicfit__topo_read_slots(struct disc *d)
 
 	if (nicfit_sysfs_list(d->fs, "sys/bus/pci/slots", &ents, &n, 0) != NICFIT_SYSFS_OK)
 		return;
+	/* an empty slot is placed by the bridge whose secondary bus it is on */
+	for (j = 0; n && !nicfit_sysfs_recording_whole(d->fs) && j < t->npci; j++)
+		nicfit__topo_read_secbus(d, j);
 	for (i = 0; i < n; i++) {
 		char path[TOPO_PATH_MAX], addr[64], sp[32];
 		unsigned dom, bus, dev;

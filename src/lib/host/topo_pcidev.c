@@ -493,6 +493,22 @@ static int read_vf(struct disc *d, int idx, const char *dir)
 
 /* ---- one function ----------------------------------------------------------- */
 
+void nicfit__topo_read_secbus(struct disc *d, int idx)
+{
+	struct nicfit_pcidev *p = &d->t->pci[idx];
+	char path[TOPO_PATH_MAX];
+	long n;
+
+	if ((p->class_code >> 8) != 0x0604 && (p->class_code >> 8) != 0x0609)
+		return;
+	nicfit__topo_pathf(path, sizeof(path), p->path, "secondary_bus_number");
+	if (nicfit_sysfs_read_long(d->fs, path, &n, 0) == NICFIT_SYSFS_OK && n >= 0 &&
+	    n < PCI_BUS_LIMIT) {
+		p->secondary_bus = (int)n;
+		p->have |= NICFIT_HAVE_SECBUS;
+	}
+}
+
 void nicfit__topo_read_function(struct disc *d, int idx)
 {
 	struct nicfit_pcidev *p = &d->t->pci[idx];
@@ -556,12 +572,9 @@ ids_done:
 	if (p->numa_node < 0)
 		numa_from_local_cpus(d, p, dir);
 	if ((p->class_code >> 8) == 0x0604 || (p->class_code >> 8) == 0x0609) {
-		nicfit__topo_pathf(path, sizeof(path), dir, "secondary_bus_number");
-		if (nicfit_sysfs_read_long(d->fs, path, &n, 0) == NICFIT_SYSFS_OK && n >= 0 &&
-		    n < PCI_BUS_LIMIT) {
-			p->secondary_bus = (int)n;
-			p->have |= NICFIT_HAVE_SECBUS;
-		}
+		/* a snapshot keeps it; else slots ask for it (nicfit__topo_read_secbus) */
+		if (nicfit_sysfs_recording_whole(d->fs))
+			nicfit__topo_read_secbus(d, idx);
 		return;
 	}
 	/* SR-IOV: network, display and accelerator functions. */
