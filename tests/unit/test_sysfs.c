@@ -298,6 +298,51 @@ static void kept_directories(void **state)
 	nicfit_sysfs_close(fs);
 }
 
+/*
+ * Directories longer than a kept path (256 bytes) take a slot of their
+ * own, and sweeps over more directories than are kept still read each
+ * file right, again and again.
+ */
+static void long_and_many_directories(void **state)
+{
+	struct nicfit_sysfs *fs;
+	struct nicfit_error err;
+	char a[400], b[400], path[450], want[16];
+	long v;
+	int k, i;
+
+	(void)state;
+	snprintf(a, sizeof(a), "sys/deep");
+	while (strlen(a) < 300)
+		memcpy(a + strlen(a), "/0000:00:01.0", sizeof("/0000:00:01.0"));
+	snprintf(b, sizeof(b), "%s/0000:00:02.0", a);
+	snprintf(path, sizeof(path), "%s/numa_node", a);
+	puts_file(path, "3\n");
+	snprintf(path, sizeof(path), "%s/numa_node", b);
+	puts_file(path, "4\n");
+	for (i = 0; i < 200; i++) {
+		snprintf(path, sizeof(path), "sys/many/d%03d/numa_node", i);
+		snprintf(want, sizeof(want), "%d\n", i);
+		puts_file(path, want);
+	}
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_sysfs_open(root, &fs, &err), 0);
+	for (k = 0; k < 3; k++) {
+		snprintf(path, sizeof(path), "%s/numa_node", a);
+		assert_int_equal(nicfit_sysfs_read_long(fs, path, &v, 0), NICFIT_SYSFS_OK);
+		assert_int_equal(v, 3);
+		snprintf(path, sizeof(path), "%s/numa_node", b);
+		assert_int_equal(nicfit_sysfs_read_long(fs, path, &v, 0), NICFIT_SYSFS_OK);
+		assert_int_equal(v, 4);
+		for (i = 0; i < 200; i++) {
+			snprintf(path, sizeof(path), "sys/many/d%03d/numa_node", i);
+			assert_int_equal(nicfit_sysfs_read_long(fs, path, &v, 0), NICFIT_SYSFS_OK);
+			assert_int_equal(v, i);
+		}
+	}
+	nicfit_sysfs_close(fs);
+}
+
 static void open_errors(void **state)
 {
 	struct nicfit_sysfs *fs;
@@ -700,6 +745,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(control_bytes_anywhere, setup, teardown),
 		cmocka_unit_test_setup_teardown(quiet_and_list, setup, teardown),
 		cmocka_unit_test_setup_teardown(kept_directories, setup, teardown),
+		cmocka_unit_test_setup_teardown(long_and_many_directories, setup, teardown),
 		cmocka_unit_test_setup_teardown(attr_parts_and_trace, setup, teardown),
 		cmocka_unit_test(open_errors),
 		cmocka_unit_test_setup_teardown(recorder, setup, teardown),

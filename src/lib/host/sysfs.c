@@ -96,10 +96,13 @@ int nicfit_sysfs_open(const char *root, struct nicfit_sysfs **out,
 	for (i = 0; i < NICFIT_SYSFS_DIR_CACHE; i++) {
 		fs->dirs[i].fd = -1;
 		fs->dirs[i].used = 0;
+		fs->dirs[i].uses = 0;
 		fs->dirs[i].len = 0;
 		fs->dirs[i].hash = 0;
 		fs->dirs[i].path[0] = '\0';
 	}
+	fs->longfd = -1;
+	fs->longlen = 0;
 	fs->dirclock = 0;
 	fs->dirlast = 0;
 	memset(fs->dirix, 0, sizeof(fs->dirix));

@@ -39,19 +39,24 @@ struct sysfs_problem {
  * file name, and a subdirectory of a kept one is reached by opening its
  * remaining components (one openat2() that refuses links, where the
  * kernel has it), not by resolving the path again. A host's later passes
- * (classification's config reads, class devices) come back to the
- * functions' directories: 64 kept cover a large host's, so each is opened
- * about once.
+ * (classification's config reads, class devices, the links) come back
+ * to the functions' directories: 128 kept cover an 8-GPU host's (hgx-h100
+ * opens 154 directories), so each is opened about once. A kept path has
+ * 256 bytes (a function 8 bridges deep and a class directory below it
+ * need under 200): the entries fit in 9 pages; a longer directory takes
+ * the one slot kept for those (longdir).
  */
-#define NICFIT_SYSFS_DIR_CACHE 64
+#define NICFIT_SYSFS_DIR_CACHE 128
 #define NICFIT_SYSFS_DIR_INDEX 256 /* a power of two, above the cache's size */
+#define NICFIT_SYSFS_DIR_PATH 256
 
 struct sysfs_dir {
 	int fd;                 /* O_PATH, or -1 */
 	unsigned used;          /* fs->dirclock at the last use */
+	unsigned uses;          /* look-ups that found it, after the last-used fast path */
 	size_t len;
 	size_t hash;            /* of path, so that a look-up compares few paths */
-	char path[NICFIT_SYSFS_PATH_MAX];
+	char path[NICFIT_SYSFS_DIR_PATH];
 };
 
 struct nicfit_sysfs {
@@ -71,6 +76,10 @@ struct nicfit_sysfs {
 	unsigned dirlast;       /* the index in dirs[] of the last one used */
 	/* a kept directory by its path's hash: index + 1 into dirs[], 0 none */
 	unsigned char dirix[NICFIT_SYSFS_DIR_INDEX];
+	/* the last directory too long for dirs[] (-1 none) */
+	int longfd;
+	size_t longlen;
+	char longdir[NICFIT_SYSFS_PATH_MAX];
 	nicfit_sysfs_trace_fn trace;
 	void *trace_ctx;
 	/*

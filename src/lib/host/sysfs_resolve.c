@@ -165,6 +165,15 @@ static struct sysfs_dir *dir_find(struct nicfit_sysfs *fs, const char *dir, size
 		fs->dirlast = k - 1;
 		return c;
 	}
+	/* another directory took the index slot: a look at every kept hash */
+	for (k = 0; k < NICFIT_SYSFS_DIR_CACHE; k++) {
+		c = &fs->dirs[k];
+		if (c->fd >= 0 && c->hash == h && c->len == n && !memcmp(c->path, dir, n)) {
+			fs->dirix[h & (NICFIT_SYSFS_DIR_INDEX - 1)] = (unsigned char)(k + 1);
+			fs->dirlast = k;
+			return c;
+		}
+	}
 	return NULL;
 }
 
@@ -241,6 +250,27 @@ static int open_below(const struct nicfit_sysfs *fs, int dfd, const char *dir, s
 	return cur;
 }
 
+/* A directory too long for the kept ones: the one slot for those. */
+static int long_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int *errnum)
+{
+	int fd;
+
+	if (fs->longfd >= 0 && fs->longlen == n && !memcmp(fs->longdir, dir, n))
+		return fs->longfd;
+	if (n >= NICFIT_SYSFS_PATH_MAX) {
+		*errnum = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(fs->longdir, dir, n);
+	fs->longdir[n] = '\0';
+	fd = nicfit__sysfs_open_full(fs, fs->longdir, O_PATH | O_DIRECTORY | O_CLOEXEC, errnum);
+	if (fs->longfd >= 0)
+		close(fs->longfd);
+	fs->longfd = fd;
+	fs->longlen = fd >= 0 ? n : 0;
+	return fd;
+}
+
 int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int *errnum)
 {
 	struct sysfs_dir *c = &fs->dirs[fs->dirlast], *old;
@@ -257,12 +287,11 @@ int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int
 
 	if (c) {
 		c->used = ++fs->dirclock;
+		c->uses++;
 		return c->fd;
 	}
-	if (n >= NICFIT_SYSFS_PATH_MAX) {
-		*errnum = ENAMETOOLONG;
-		return -1;
-	}
+	if (n >= NICFIT_SYSFS_DIR_PATH)
+		return long_dir_fd(fs, dir, n, errnum);
 	/*
 	 * With openat2() the kernel walks the whole path in the one call it
 	 * would make from a kept ancestor: finding that ancestor (a compare of
@@ -281,10 +310,19 @@ int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int
 		if (fd < 0)
 			return -1;
 	}
-	/* keep it in place of the least recently used */
+	/*
+	 * Keep it in place of the one met in the fewest of the calls that
+	 * did not find the last directory (the least recently used of
+	 * those): discovery's passes each sweep the functions in order, and
+	 * a sweep longer than the cache evicts every entry under plain LRU
+	 * before the next pass asks for it; this way the directories met in
+	 * several passes stay and a sweep turns over the few slots of those
+	 * met once.
+	 */
 	old = &fs->dirs[0];
 	for (i = 1; i < NICFIT_SYSFS_DIR_CACHE && old->fd >= 0; i++)
-		if (fs->dirs[i].fd < 0 || fs->dirs[i].used < old->used)
+		if (fs->dirs[i].fd < 0 || fs->dirs[i].uses < old->uses ||
+		    (fs->dirs[i].uses == old->uses && fs->dirs[i].used < old->used))
 			old = &fs->dirs[i];
 	if (old->fd >= 0) {
 		unsigned char *slot = &fs->dirix[old->hash & (NICFIT_SYSFS_DIR_INDEX - 1)];
@@ -296,6 +334,7 @@ int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int
 	fs->dirix[h & (NICFIT_SYSFS_DIR_INDEX - 1)] = (unsigned char)(old - fs->dirs + 1);
 	old->fd = fd;
 	old->used = ++fs->dirclock;
+	old->uses = 1;
 	fs->dirlast = (unsigned)(old - fs->dirs);
 	old->len = n;
 	old->hash = h;
@@ -313,6 +352,9 @@ void nicfit__sysfs_dirs_release(struct nicfit_sysfs *fs)
 			close(fs->dirs[i].fd);
 		fs->dirs[i].fd = -1;
 	}
+	if (fs->longfd >= 0)
+		close(fs->longfd);
+	fs->longfd = -1;
 }
 
 /*
