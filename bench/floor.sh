@@ -16,9 +16,14 @@
 # audit/floor and lstopo/audit of each. Prints figures, asserts nothing
 # (tests/suites/reads.sh holds the syscall and config bounds).
 #
-#   sh bench/floor.sh            RUNS=41 IR=1 BIG="321 1089 4161"
+# BASE=OTHER/nicfit adds that build's audit to the same turns (a before
+# and after in one run, under the same load): its syscalls, instructions
+# and min/median, and base/audit.
+#
+#   sh bench/floor.sh            RUNS=41 IR=1 BIG="321 1089 4161" BASE=
 set -eu
 : "${NICFIT:=build/nicfit}" "${RUNS:=41}" "${BUILD:=build}" "${IR:=1}" "${BIG:=321 1089 4161}"
+: "${BASE:=}"
 base=/tmp
 [ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
 tmp=$(mktemp -d "$base/nicfit-floor-XXXXXX")
@@ -49,9 +54,12 @@ ir() {
 }
 
 echo "audit vs floor vs lstopo -i: $RUNS runs in turn; wall microseconds min/median (bench/turns.c)"
-printf '%-16s %5s | %6s %6s %6s | %7s %7s | %11s %11s %11s | %15s %15s %15s | %11s %11s\n' tree pci \
+[ -n "$BASE" ] && echo "base: $BASE, in the same turns"
+printf '%-16s %5s | %6s %6s %6s | %7s %7s | %11s %11s %11s | %15s %15s %15s | %11s %11s' tree pci \
 	"sys:au" floor lstopo "cfgB:au" lstopo "Ir:audit" floor lstopo \
 	"audit min/med" "floor" "lstopo" "au/floor" "lstopo/au"
+[ -n "$BASE" ] && printf ' | %6s %11s %15s %11s' "sys:bs" "Ir:base" "base min/med" "base/au"
+echo
 for d in "$tmp"/fx/*/; do
 	d=${d%/}
 	m=$(basename "$d")
@@ -69,9 +77,23 @@ for d in "$tmp"/fx/*/; do
 		if=$(ir "$tmp/reads" run "$d" "$l")
 		il=$(ir lstopo-no-graphics -i "$d" --whole-io --of xml -)
 	fi
-	set -- $("$tmp/turns" "$RUNS" "$NICFIT" audit --sysfs "$d" --json -- \
-		"$tmp/reads" run "$d" "$l" -- lstopo-no-graphics -i "$d" --whole-io --of xml -)
-	printf '%-16s %5s | %6s %6s %6s | %7s %7s | %11s %11s %11s | %7s/%-7s %7s/%-7s %7s/%-7s | %5s/%-5s %5s/%-5s\n' \
+	if [ -n "$BASE" ]; then
+		set -- $("$tmp/turns" "$RUNS" "$NICFIT" audit --sysfs "$d" --json -- \
+			"$tmp/reads" run "$d" "$l" -- lstopo-no-graphics -i "$d" --whole-io --of xml - -- \
+			"$BASE" audit --sysfs "$d" --json)
+	else
+		set -- $("$tmp/turns" "$RUNS" "$NICFIT" audit --sysfs "$d" --json -- \
+			"$tmp/reads" run "$d" "$l" -- lstopo-no-graphics -i "$d" --whole-io --of xml -)
+	fi
+	printf '%-16s %5s | %6s %6s %6s | %7s %7s | %11s %11s %11s | %7s/%-7s %7s/%-7s %7s/%-7s | %5s/%-5s %5s/%-5s' \
 		"$m" "$npci" "$sa" "$sf" "$sl" "$ba" "$bl" "$ia" "$if" "$il" "$1" "$2" "$3" "$4" "$5" "$6" \
 		"$(ratio "$1" "$3")" "$(ratio "$2" "$4")" "$(ratio "$5" "$1")" "$(ratio "$6" "$2")"
+	if [ -n "$BASE" ]; then
+		sb=$(calls "$BASE" audit --sysfs "$d" --json)
+		ib=-
+		[ "$IR" = 1 ] && ib=$(ir "$BASE" audit --sysfs "$d" --json)
+		printf ' | %6s %11s %7s/%-7s %5s/%-5s' "$sb" "$ib" "$7" "$8" \
+			"$(ratio "$7" "$1")" "$(ratio "$8" "$2")"
+	fi
+	echo
 done
