@@ -104,6 +104,8 @@ int nicfit_sysfs_open(const char *root, struct nicfit_sysfs **out,
 	fs->longfd = -1;
 	fs->longlen = 0;
 	fs->dirclock = 0;
+	fs->dirsfilled = 0;
+	fs->dirhand = 0;
 	fs->dirlast = 0;
 	memset(fs->dirix, 0, sizeof(fs->dirix));
 	fs->trace = NULL;

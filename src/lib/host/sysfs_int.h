@@ -47,13 +47,13 @@ struct sysfs_problem {
  * the one slot kept for those (longdir).
  */
 #define NICFIT_SYSFS_DIR_CACHE 128
-#define NICFIT_SYSFS_DIR_INDEX 256 /* a power of two, above the cache's size */
+#define NICFIT_SYSFS_DIR_INDEX 1024 /* a power of two, 8 times the cache's size */
 #define NICFIT_SYSFS_DIR_PATH 256
 
 struct sysfs_dir {
 	int fd;                 /* O_PATH, or -1 */
 	unsigned used;          /* fs->dirclock at the last use */
-	unsigned uses;          /* look-ups that found it, after the last-used fast path */
+	unsigned uses;          /* 1: found by a look-up since the clock's hand passed it */
 	size_t len;
 	size_t hash;            /* of path, so that a look-up compares few paths */
 	char path[NICFIT_SYSFS_DIR_PATH];
@@ -74,6 +74,8 @@ struct nicfit_sysfs {
 	struct sysfs_dir dirs[NICFIT_SYSFS_DIR_CACHE]; /* directories kept open */
 	unsigned dirclock;      /* the use count that orders dirs[] for eviction */
 	unsigned dirlast;       /* the index in dirs[] of the last one used */
+	unsigned dirsfilled;    /* dirs[] below this index have been used */
+	unsigned dirhand;       /* the clock's hand: the next of dirs[] to give way */
 	/* a kept directory by its path's hash: index + 1 into dirs[], 0 none */
 	unsigned char dirix[NICFIT_SYSFS_DIR_INDEX];
 	/* the last directory too long for dirs[] (-1 none) */

@@ -165,15 +165,6 @@ static struct sysfs_dir *dir_find(struct nicfit_sysfs *fs, const char *dir, size
 		fs->dirlast = k - 1;
 		return c;
 	}
-	/* another directory took the index slot: a look at every kept hash */
-	for (k = 0; k < NICFIT_SYSFS_DIR_CACHE; k++) {
-		c = &fs->dirs[k];
-		if (c->fd >= 0 && c->hash == h && c->len == n && !memcmp(c->path, dir, n)) {
-			fs->dirix[h & (NICFIT_SYSFS_DIR_INDEX - 1)] = (unsigned char)(k + 1);
-			fs->dirlast = k;
-			return c;
-		}
-	}
 	return NULL;
 }
 
@@ -287,7 +278,7 @@ int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int
 
 	if (c) {
 		c->used = ++fs->dirclock;
-		c->uses++;
+		c->uses = 1;
 		return c->fd;
 	}
 	if (n >= NICFIT_SYSFS_DIR_PATH)
@@ -311,19 +302,23 @@ int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int
 			return -1;
 	}
 	/*
-	 * Keep it in place of the one met in the fewest of the calls that
-	 * did not find the last directory (the least recently used of
-	 * those): discovery's passes each sweep the functions in order, and
-	 * a sweep longer than the cache evicts every entry under plain LRU
-	 * before the next pass asks for it; this way the directories met in
-	 * several passes stay and a sweep turns over the few slots of those
-	 * met once.
+	 * Keep it in place of one not asked for again since the clock's hand
+	 * last passed it (a second chance for the others, whose mark the hand
+	 * clears): discovery's passes each sweep the functions in order, and
+	 * a directory that a later pass came back to outlasts those met once.
+	 * The hand moves a slot or two a miss, no search of the kept ones.
 	 */
-	old = &fs->dirs[0];
-	for (i = 1; i < NICFIT_SYSFS_DIR_CACHE && old->fd >= 0; i++)
-		if (fs->dirs[i].fd < 0 || fs->dirs[i].uses < old->uses ||
-		    (fs->dirs[i].uses == old->uses && fs->dirs[i].used < old->used))
-			old = &fs->dirs[i];
+	if (fs->dirsfilled < NICFIT_SYSFS_DIR_CACHE) {
+		old = &fs->dirs[fs->dirsfilled++]; /* not full yet: the next slot */
+	} else {
+		for (i = 0;; i++) {
+			old = &fs->dirs[fs->dirhand];
+			fs->dirhand = (fs->dirhand + 1) % NICFIT_SYSFS_DIR_CACHE;
+			if (old->fd < 0 || !old->uses || i >= NICFIT_SYSFS_DIR_CACHE)
+				break;
+			old->uses = 0;
+		}
+	}
 	if (old->fd >= 0) {
 		unsigned char *slot = &fs->dirix[old->hash & (NICFIT_SYSFS_DIR_INDEX - 1)];
 
@@ -334,7 +329,7 @@ int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int
 	fs->dirix[h & (NICFIT_SYSFS_DIR_INDEX - 1)] = (unsigned char)(old - fs->dirs + 1);
 	old->fd = fd;
 	old->used = ++fs->dirclock;
-	old->uses = 1;
+	old->uses = 0;
 	fs->dirlast = (unsigned)(old - fs->dirs);
 	old->len = n;
 	old->hash = h;
