@@ -169,25 +169,34 @@ static struct sysfs_dir *dir_find(struct nicfit_sysfs *fs, const char *dir, size
 }
 
 /*
- * The longest kept directory that is an ancestor of dir (n bytes), or
- * NULL; *at gets the offset in dir of the first component below it.
+ * The longest kept directory that the index finds among the ancestors of
+ * dir (n bytes), or NULL; *at gets the offset in dir of the first
+ * component below it.
  */
 static struct sysfs_dir *dir_ancestor(struct nicfit_sysfs *fs, const char *dir, size_t n,
 				      size_t *at)
 {
-	struct sysfs_dir *best = NULL;
-	size_t i;
+	size_t p = n;
 
-	for (i = 0; i < NICFIT_SYSFS_DIR_CACHE; i++) {
-		struct sysfs_dir *c = &fs->dirs[i];
+	/* each ancestor by the index, the longest first: a look-up a level */
+	while (p-- > 1) {
+		struct sysfs_dir *c;
+		size_t h;
+		unsigned k;
 
-		if (c->fd >= 0 && c->len < n && dir[c->len] == '/' &&
-		    !memcmp(c->path, dir, c->len) && (!best || c->len > best->len))
-			best = c;
+		if (dir[p] != '/')
+			continue;
+		h = dir_hash(dir, p);
+		k = fs->dirix[h & (NICFIT_SYSFS_DIR_INDEX - 1)];
+		if (!k)
+			continue;
+		c = &fs->dirs[k - 1];
+		if (c->fd >= 0 && c->hash == h && c->len == p && !memcmp(c->path, dir, p)) {
+			*at = p + 1;
+			return c;
+		}
 	}
-	if (best)
-		*at = best->len + 1;
-	return best;
+	return NULL;
 }
 
 /*
