@@ -138,13 +138,19 @@ struct nicfit_reader {
 	struct nicfit_spec *s;
 	struct nicfit_error *err;
 	const char *key;   /* the setting read last */
-	char opt[72];      /* its name as shown */
+	char opt[72];      /* a name as shown: nicfit_reader_opt(), nicfit_reader_name() */
 	long nth;          /* which of key's values was read; -1: the last */
 };
 
 void nicfit_reader_init(struct nicfit_reader *r, struct nicfit_spec *s, struct nicfit_error *err);
 /* The setting's name as shown ("--gen" or "gen"); remembers it as the current key. */
 const char *nicfit_reader_opt(struct nicfit_reader *r, const char *key);
+/*
+ * The current key's name as shown (r->opt, written now: the reads that
+ * follow leave it as it was, as a request read without a mistake never
+ * shows it).
+ */
+const char *nicfit_reader_name(struct nicfit_reader *r);
 /*
  * The value of key (NULL when absent), which becomes the current key: an
  * error reported through nicfit_reader_fail() after it points at this

@@ -59,7 +59,7 @@ static int get_long(struct req *r, const char *key, long min, long max, long *ou
 
 	if (!v)
 		return 0;
-	return fix(r, nicfit_parse_long(v, r->rd.opt, min, max, out, r->err));
+	return fix(r, nicfit_parse_long(v, nicfit_reader_name(&r->rd), min, max, out, r->err));
 }
 
 static int get_int(struct req *r, const char *key, long min, long max, int *out)
@@ -89,18 +89,18 @@ static int get_ratio(struct req *r, const char *key, double *out)
 		return 0;
 	colon = strchr(v, ':');
 	if (!colon)
-		return fix(r, nicfit_parse_double(v, r->rd.opt, NICFIT_CLUSTER_MIN_OVERSUB,
+		return fix(r, nicfit_parse_double(v, nicfit_reader_name(&r->rd), NICFIT_CLUSTER_MIN_OVERSUB,
 						  NICFIT_CLUSTER_MAX_OVERSUB, out, r->err));
 	if ((size_t)(colon - v) >= sizeof(a))
-		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->rd.opt, 0, 0,
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit_reader_name(&r->rd), 0, 0,
 					      "give the ratio as X or A:B (down:up)"));
 	memcpy(a, v, (size_t)(colon - v));
 	a[colon - v] = '\0';
-	if ((rc = nicfit_parse_double(a, r->rd.opt, 0.001, 1e6, &down, r->err)) ||
-	    (rc = nicfit_parse_double(colon + 1, r->rd.opt, 0.001, 1e6, &up, r->err)))
+	if ((rc = nicfit_parse_double(a, nicfit_reader_name(&r->rd), 0.001, 1e6, &down, r->err)) ||
+	    (rc = nicfit_parse_double(colon + 1, nicfit_reader_name(&r->rd), 0.001, 1e6, &up, r->err)))
 		return fix(r, rc);
 	if (down / up < NICFIT_CLUSTER_MIN_OVERSUB - 1e-9 || down / up > NICFIT_CLUSTER_MAX_OVERSUB)
-		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->rd.opt, 0, 0,
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit_reader_name(&r->rd), 0, 0,
 					      "%g:%g is %.3g:1 down:up, out of range (1:2 to %d:1)",
 					      down, up, down / up, NICFIT_CLUSTER_MAX_OVERSUB));
 	*out = down / up;
@@ -116,14 +116,14 @@ static int get_speed(struct req *r, const char *key, double *out)
 	if (!v)
 		return 0;
 	/* the option names its unit: a bare number is Gb/s */
-	if (nicfit_parse_double(v, r->rd.opt, 0.001, NICFIT_CLUSTER_MAX_GBPS, out, NULL) == 0)
+	if (nicfit_parse_double(v, nicfit_reader_name(&r->rd), 0.001, NICFIT_CLUSTER_MAX_GBPS, out, NULL) == 0)
 		return 0;
-	rc = fix(r, nicfit_parse_speed(v, r->rd.opt, &sp, r->err));
+	rc = fix(r, nicfit_parse_speed(v, nicfit_reader_name(&r->rd), &sp, r->err));
 	if (rc)
 		return rc;
 	/* the front end is Ethernet: an InfiniBand rate's name is not one of its speeds */
 	if (sp.kind == NICFIT_SPEED_IB && !strcmp(key, "frontend_gbps"))
-		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->rd.opt, 0, 0,
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit_reader_name(&r->rd), 0, 0,
 					      "%.32s is an InfiniBand rate, and the front-end network "
 					      "is Ethernet: give an Ethernet speed such as 100G", v));
 	*out = sp.gbps;
@@ -141,10 +141,10 @@ static int get_backend_speed(struct req *r, struct nicfit_cluster_net_input *be)
 	struct nicfit_speed sp;
 	int rc;
 
-	if (!v || nicfit_parse_double(v, r->rd.opt, 0.001, NICFIT_CLUSTER_MAX_GBPS, &be->link_gbps,
+	if (!v || nicfit_parse_double(v, nicfit_reader_name(&r->rd), 0.001, NICFIT_CLUSTER_MAX_GBPS, &be->link_gbps,
 				      NULL) == 0)
 		return 0;
-	rc = fix(r, nicfit_parse_speed(v, r->rd.opt, &sp, r->err));
+	rc = fix(r, nicfit_parse_speed(v, nicfit_reader_name(&r->rd), &sp, r->err));
 	if (rc)
 		return rc;
 	be->link_gbps = sp.gbps;
@@ -175,7 +175,7 @@ static int get_bool(struct req *r, const char *key, int *out)
 			*out = 0;
 			return 0;
 		}
-	return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->rd.opt, 0, 0,
+	return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit_reader_name(&r->rd), 0, 0,
 				      "'%.32s' is not on/off (true, false, yes, no)", v));
 }
 
@@ -255,19 +255,19 @@ static int read_checkpoint(struct req *r, struct nicfit_cluster_input *in)
 	double t, s, g;
 	int rc;
 
-	if (tb && (rc = fix(r, nicfit_parse_double(tb, r->rd.opt, 0.001, 1e6, &t, r->err))))
+	if (tb && (rc = fix(r, nicfit_parse_double(tb, nicfit_reader_name(&r->rd), 0.001, 1e6, &t, r->err))))
 		return rc;
 	st = get(r, "checkpoint_stall");
-	if (st && (rc = fix(r, nicfit_parse_double(st, r->rd.opt, 0.01, 1e8, &s, r->err))))
+	if (st && (rc = fix(r, nicfit_parse_double(st, nicfit_reader_name(&r->rd), 0.01, 1e8, &s, r->err))))
 		return rc;
 	if (!tb != !st)
-		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->rd.opt, 0, 0,
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit_reader_name(&r->rd), 0, 0,
 					      "give --checkpoint-tb and --checkpoint-stall together"));
 	if (!tb)
 		return 0;
 	g = t * 8000 / (double)in->nodes / s;
 	if (g > NICFIT_CLUSTER_MAX_GBPS * 64.0)
-		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, r->rd.opt, 0, 0,
+		return fix(r, nicfit_error_at(r->err, NICFIT_E_USAGE, nicfit_reader_name(&r->rd), 0, 0,
 					      "%.4g Gb/s a node to storage is beyond any network", g));
 	if (g > in->storage.node_gbps)
 		in->storage.node_gbps = g;
@@ -371,7 +371,7 @@ int nicfit_cluster_input_from_spec(struct nicfit_spec *spec, struct nicfit_clust
 		const char *v = nicfit_reader_get_nth(&r.rd, "assume", i);
 
 		rc = nicfit_param_assign(nicfit_cluster_layout_table, nicfit_cluster_layout_count,
-					 &in->layout, v, r.rd.opt, err);
+					 &in->layout, v, nicfit_reader_name(&r.rd), err);
 		if (rc)
 			return fix(&r, rc);
 	}

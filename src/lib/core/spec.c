@@ -651,16 +651,14 @@ void nicfit_reader_init(struct nicfit_reader *r, struct nicfit_spec *s, struct n
 	r->nth = -1;
 }
 
-const char *nicfit_reader_opt(struct nicfit_reader *r, const char *key)
+/* r->opt made the name of key as shown */
+static void build_name(struct nicfit_reader *r, const char *key)
 {
 	size_t i = 0, k;
 
-	r->key = key;
-	r->nth = -1;
 	/*
 	 * "--" and the key with '-' for '_' on the command line, the key as
-	 * it is in a request, cut to the buffer: every setting read names
-	 * itself so, and snprintf's set-up cost more than the copy.
+	 * it is in a request, cut to the buffer.
 	 */
 	if (!r->s->from_data) {
 		r->opt[i++] = '-';
@@ -669,18 +667,38 @@ const char *nicfit_reader_opt(struct nicfit_reader *r, const char *key)
 	for (k = 0; key[k] && i < sizeof(r->opt) - 1; k++)
 		r->opt[i++] = !r->s->from_data && key[k] == '_' ? '-' : key[k];
 	r->opt[i] = '\0';
+}
+
+const char *nicfit_reader_opt(struct nicfit_reader *r, const char *key)
+{
+	r->key = key;
+	r->nth = -1;
+	build_name(r, key);
 	return r->opt;
 }
 
+const char *nicfit_reader_name(struct nicfit_reader *r)
+{
+	if (r->key)
+		build_name(r, r->key);
+	return r->opt;
+}
+
+/*
+ * The reads below only remember the key: its name is written out (a
+ * loop over it) when something is to be said about it, which a request
+ * read without a mistake never needs.
+ */
 const char *nicfit_reader_get(struct nicfit_reader *r, const char *key)
 {
-	nicfit_reader_opt(r, key);
+	r->key = key;
+	r->nth = -1;
 	return nicfit_spec_get(r->s, key);
 }
 
 const char *nicfit_reader_get_nth(struct nicfit_reader *r, const char *key, size_t i)
 {
-	nicfit_reader_opt(r, key);
+	r->key = key;
 	r->nth = (long)i;
 	return nicfit_spec_get_nth(r->s, key, i);
 }
@@ -714,7 +732,8 @@ int nicfit_reader_long(struct nicfit_reader *r, const char *key, long def, long 
 	const char *v = nicfit_reader_get(r, key);
 
 	*out = def;
-	if (!v)
+	/* named only when it is wrong: the second parse says what is wrong with it */
+	if (!v || !nicfit_parse_long(v, NULL, min, max, out, NULL))
 		return 0;
 	return nicfit_reader_fail(r, nicfit_parse_long(v, nicfit_reader_opt(r, key), min, max, out,
 						       r->err));
@@ -726,7 +745,7 @@ int nicfit_reader_double(struct nicfit_reader *r, const char *key, double def, d
 	const char *v = nicfit_reader_get(r, key);
 
 	*out = def;
-	if (!v)
+	if (!v || !nicfit_parse_double(v, NULL, min, max, out, NULL))
 		return 0;
 	return nicfit_reader_fail(r, nicfit_parse_double(v, nicfit_reader_opt(r, key), min, max,
 							 out, r->err));

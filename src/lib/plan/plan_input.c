@@ -170,7 +170,7 @@ static int assume(struct nicfit_reader *r, struct nicfit_plan_input *in)
 	for (i = 0; i < count; i++) {
 		const char *v = nicfit_reader_get_nth(r, "assume", i);
 
-		if (nicfit_param_assign_any(sets, sizeof(sets) / sizeof(sets[0]), v, r->opt, r->err))
+		if (nicfit_param_assign_any(sets, sizeof(sets) / sizeof(sets[0]), v, nicfit_reader_name(r), r->err))
 			return nicfit_reader_fail(r, r->err ? r->err->code : NICFIT_E_USAGE);
 	}
 	return 0;
@@ -232,7 +232,7 @@ static int read_hardware(const struct nicfit_catalog *cat, struct nicfit_reader 
 	int rc;
 
 	v = nicfit_reader_get(r, "server");
-	in->server = nicfit_catalog_find_server(cat, v ? v : "generic-gen4", r->opt, err);
+	in->server = nicfit_catalog_find_server(cat, v ? v : "generic-gen4", nicfit_reader_name(r), err);
 	if (!in->server)
 		return nicfit_reader_fail(r, err ? err->code : NICFIT_E_NOTFOUND);
 	if ((rc = nicfit_reader_long(r, "servers", 1, 1, 100000, &l)))
@@ -247,7 +247,7 @@ static int read_hardware(const struct nicfit_catalog *cat, struct nicfit_reader 
 	if (!v && in->server->baseboard_gpu)
 		v = in->server->baseboard_gpu;
 	if (v && strcasecmp(v, "none")) {
-		in->gpu = nicfit_catalog_find_gpu(cat, v, r->opt, err);
+		in->gpu = nicfit_catalog_find_gpu(cat, v, nicfit_reader_name(r), err);
 		if (!in->gpu)
 			return nicfit_reader_fail(r, err ? err->code : NICFIT_E_NOTFOUND);
 	}
@@ -261,7 +261,7 @@ static int read_hardware(const struct nicfit_catalog *cat, struct nicfit_reader 
 
 		nicfit__plan_copy(gpu, sizeof(gpu), nicfit_reader_opt(r, "gpu"));
 		nicfit_reader_get(r, "gpus_per_server");
-		return nicfit_reader_fail(r, nicfit_error_at(err, NICFIT_E_USAGE, r->opt, 0, 0,
+		return nicfit_reader_fail(r, nicfit_error_at(err, NICFIT_E_USAGE, nicfit_reader_name(r), 0, 0,
 							     "give the GPU model too (%s)", gpu));
 	}
 	return 0;
@@ -278,7 +278,7 @@ static int read_model(const struct nicfit_catalog *cat, struct nicfit_reader *r,
 
 	v = nicfit_reader_get(r, "model");
 	if (v) {
-		in->model = nicfit_catalog_find_model(cat, v, r->opt, err);
+		in->model = nicfit_catalog_find_model(cat, v, nicfit_reader_name(r), err);
 		if (!in->model)
 			return nicfit_reader_fail(r, err ? err->code : NICFIT_E_NOTFOUND);
 		in->params = in->model->arch.params;
@@ -389,7 +389,7 @@ static int read_workload(const struct nicfit_catalog *cat, struct nicfit_reader 
 		return rc;
 	v = nicfit_reader_get(r, "switch");
 	if (v) {
-		in->sw = nicfit_catalog_find_switch(cat, v, r->opt, err);
+		in->sw = nicfit_catalog_find_switch(cat, v, nicfit_reader_name(r), err);
 		if (!in->sw)
 			return nicfit_reader_fail(r, err ? err->code : NICFIT_E_NOTFOUND);
 	}
