@@ -71,16 +71,24 @@ struct nicfit_finding {
 	int ignored;             /* matched an --ignore pattern: shown, not counted */
 };
 
+struct nicfit__texts;
+
+/*
+ * The records' strings (device, message, fix) are the list's: they are
+ * kept in a few large blocks (texts) that nicfit_findings_release() frees
+ * at once, and nothing else frees them.
+ */
 struct nicfit_findings {
 	struct nicfit_finding *v; /* in the order they were made (see _sort) */
 	size_t n, alloc;
 	int oom;                 /* sticky: an add ran out of memory, the list is short */
+	struct nicfit__texts *texts; /* the records' strings (finding.c) */
 };
 
-#define NICFIT_FINDINGS_INIT { NULL, 0, 0, 0 }
+#define NICFIT_FINDINGS_INIT { NULL, 0, 0, 0, NULL }
 
 void nicfit_findings_init(struct nicfit_findings *fs);
-/* Free every record's text and the array; fs is empty and usable again. */
+/* Free the records' strings and the array; fs is empty and usable again. */
 void nicfit_findings_release(struct nicfit_findings *fs);
 
 /* Findings (decisions left out) of severity s that no --ignore matched. */

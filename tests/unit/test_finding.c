@@ -115,6 +115,62 @@ static void recorder_keeps_everything(void **state)
 	assert_null(fs.v);
 }
 
+/*
+ * The records' strings share blocks: every text of every length around a
+ * block's room (1 to 2,100 bytes, formatted or copied, devices, fixes
+ * replaced, messages appended to) reads back as it was written after the
+ * later ones filled the blocks past it, and the list is usable again after
+ * it is released.
+ */
+static void recorder_texts_stay_whole(void **state)
+{
+	struct nicfit_findings fs = NICFIT_FINDINGS_INIT;
+	char text[2200], want[2300];
+	int round, i;
+
+	(void)state;
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < 2100; i += 7) {
+			struct nicfit_finding *f;
+
+			memset(text, 'a' + i % 26, (size_t)i);
+			text[i] = '\0';
+			if (i % 2)
+				f = nicfit__find(&fs, NICFIT_SEV_INFO, NICFIT_CODE_GPU_NIC_CROSS_SOCKET,
+						 "dev", "%d:%s", i, text);
+			else
+				f = nicfit__record_text(&fs, NICFIT_SEV_NONE, "R1", text, text,
+							(size_t)i);
+			assert_non_null(f);
+			assert_int_equal(nicfit__finding_fix(&fs, f, "old %d", i), 0);
+			assert_int_equal(nicfit__finding_fix(&fs, f, "fix %d", i), 0);
+			if (i % 5 == 0)
+				assert_int_equal(nicfit__finding_append(&fs, f, "+%d", i), 0);
+		}
+		assert_false(fs.oom);
+		for (i = 0; i < 2100; i += 7) {
+			const struct nicfit_finding *f = &fs.v[i / 7];
+			char fix[32];
+
+			memset(text, 'a' + i % 26, (size_t)i);
+			text[i] = '\0';
+			if (i % 2)
+				snprintf(want, sizeof(want), "%d:%s", i, text);
+			else
+				snprintf(want, sizeof(want), "%s", text);
+			if (i % 5 == 0)
+				snprintf(want + strlen(want), 16, "+%d", i);
+			assert_string_equal(f->message, want);
+			assert_string_equal(f->device, i % 2 ? "dev" : text);
+			snprintf(fix, sizeof(fix), "fix %d", i);
+			assert_string_equal(f->fix, fix);
+		}
+		nicfit_findings_release(&fs);
+		assert_int_equal(fs.n, 0);
+		assert_null(fs.texts);
+	}
+}
+
 static void recorder_string_codes_and_sort(void **state)
 {
 	struct nicfit_findings fs = NICFIT_FINDINGS_INIT;
@@ -342,6 +398,7 @@ int main(void)
 		cmocka_unit_test(findings_md_matches_registry),
 		cmocka_unit_test(severity_scale),
 		cmocka_unit_test(recorder_keeps_everything),
+		cmocka_unit_test(recorder_texts_stay_whole),
 		cmocka_unit_test(recorder_string_codes_and_sort),
 		cmocka_unit_test(ignore_patterns_are_checked),
 		cmocka_unit_test(alloc_grow),

@@ -43,14 +43,14 @@ static int note(struct nicfit_audit *a, const char *check, const char *why)
 	return 0;
 }
 
-/* Free a finding take_back drops; the loop closes the gap in one pass. */
+/*
+ * A finding take_back drops (its strings are the list's, freed with it);
+ * the loop closes the gap in one pass.
+ */
 static void drop_finding(struct nicfit_audit *a, size_t i)
 {
 	struct nicfit_finding *f = &a->findings.v[i];
 
-	free(f->device);
-	free(f->message);
-	free(f->fix);
 	f->device = f->message = f->fix = NULL;
 	f->code = NULL;
 }
@@ -127,18 +127,11 @@ static int device_pci(const struct nicfit_topo *t, const struct pci_index *x, co
 }
 
 /* Append " (from FILE:LINE)" to a finding's message. */
-static int cite(const struct nicfit_dump *d, struct nicfit_finding *f, struct dump_at at)
+static int cite(const struct nicfit_dump *d, struct nicfit_audit *a, struct nicfit_finding *f,
+		struct dump_at at)
 {
-	const char *name = d->texts[at.text].name;
-	size_t n = strlen(f->message) + strlen(name) + 40;
-	char *m = malloc(n);
-
-	if (!m)
-		return NICFIT_E_NOMEM;
-	snprintf(m, n, "%s (from %s:%d)", f->message, name, at.line);
-	free(f->message);
-	f->message = m;
-	return 0;
+	return nicfit__finding_append(&a->findings, f, " (from %s:%d)", d->texts[at.text].name,
+				      at.line);
 }
 
 /* Whether every GPU and NIC had a -v block, where lspci prints "NUMA node" when it is known. */
@@ -298,9 +291,9 @@ static int cite_all(const struct nicfit_dump *d, struct nicfit_audit *a,
 			continue; /* they cite their own lines */
 		/* an RDMA device or interface: the ibstat, ibv_devinfo or ip link lines of it */
 		if (nicfit__dump_net_at(d, f->device, &at)) {
-			if (cite(d, f, at))
+			if (cite(d, a, f, at))
 				return NICFIT_E_NOMEM;
-		} else if (fn && fn->at.line && cite(d, f, fn->at)) {
+		} else if (fn && fn->at.line && cite(d, a, f, fn->at)) {
 			return NICFIT_E_NOMEM;
 		}
 	}

@@ -4,12 +4,14 @@
  */
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc_int.h"
 #include "core/finding_int.h"
+#include "core/fmt_int.h"
 #include "nicfit/spec.h"
 
 /* ---- the registry ---------------------------------------------------------- */
@@ -151,6 +153,98 @@ int nicfit_code_check_ignore(const char *pattern, unsigned engines, const char *
 
 /* ---- the recorder ---------------------------------------------------------- */
 
+/*
+ * The records' strings: blocks that each string is written into after
+ * the one before, freed all at once with the list. A plan makes forty
+ * texts and an audit a few hundred; a malloc() and a free() each cost
+ * more than writing one.
+ */
+struct nicfit__texts {
+	struct nicfit__texts *next; /* the block filled before this one */
+	size_t used, cap;
+	char data[];
+};
+
+#define TEXTS_FIRST 4096u
+#define TEXTS_MOST (256u << 10)
+#define TEXTS_SHORT 1024u /* room for nearly every text */
+
+/* A new current block with room for need bytes at least. */
+static struct nicfit__texts *texts_grow(struct nicfit_findings *fs, size_t need)
+{
+	size_t cap = fs->texts ? fs->texts->cap * 2 : TEXTS_FIRST;
+	struct nicfit__texts *t;
+
+	if (cap > TEXTS_MOST)
+		cap = TEXTS_MOST;
+	if (cap < need)
+		cap = need;
+	if (cap > SIZE_MAX - sizeof(*t) || !(t = malloc(sizeof(*t) + cap))) {
+		fs->oom = 1;
+		return NULL;
+	}
+	t->next = fs->texts;
+	t->used = 0;
+	t->cap = cap;
+	fs->texts = t;
+	return t;
+}
+
+char *nicfit__findings_text(struct nicfit_findings *fs, const char *s, size_t n)
+{
+	struct nicfit__texts *t = fs->texts;
+	char *d;
+
+	if (n >= SIZE_MAX / 2) {
+		fs->oom = 1;
+		return NULL;
+	}
+	if ((!t || t->cap - t->used <= n) && !(t = texts_grow(fs, n + 1)))
+		return NULL;
+	d = t->data + t->used;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	t->used += n + 1;
+	return d;
+}
+
+char *nicfit__findings_vfmt(struct nicfit_findings *fs, const char *fmt, va_list ap)
+{
+	struct nicfit__texts *t = fs->texts;
+	size_t room;
+	va_list cp;
+	char *d;
+	int n;
+
+	/*
+	 * Written where it will stay when it fits what the block has left,
+	 * else again in a new block: a block with less than a long
+	 * paragraph's room left is left for a new one first, so that a text
+	 * is written twice only when it is longer than that.
+	 */
+	if ((!t || t->cap - t->used < TEXTS_SHORT) && !(t = texts_grow(fs, TEXTS_SHORT)))
+		return NULL;
+	room = t->cap - t->used;
+	va_copy(cp, ap);
+	n = nicfit__vfmt(t->data + t->used, room, fmt, cp);
+	va_end(cp);
+	if (n < 0) {
+		fs->oom = 1;
+		return NULL;
+	}
+	if ((size_t)n < room) {
+		d = t->data + t->used;
+		t->used += (size_t)n + 1;
+		return d;
+	}
+	if (!(t = texts_grow(fs, (size_t)n + 1)))
+		return NULL;
+	d = t->data;
+	nicfit__vfmt(d, (size_t)n + 1, fmt, ap);
+	t->used = (size_t)n + 1;
+	return d;
+}
+
 void nicfit_findings_init(struct nicfit_findings *fs)
 {
 	memset(fs, 0, sizeof(*fs));
@@ -158,21 +252,20 @@ void nicfit_findings_init(struct nicfit_findings *fs)
 
 void nicfit_findings_release(struct nicfit_findings *fs)
 {
-	size_t i;
+	struct nicfit__texts *t = fs->texts, *next;
 
-	for (i = 0; i < fs->n; i++) {
-		free(fs->v[i].device);
-		free(fs->v[i].message);
-		free(fs->v[i].fix);
+	for (; t; t = next) {
+		next = t->next;
+		free(t);
 	}
 	free(fs->v);
 	nicfit_findings_init(fs);
 }
 
 /*
- * The next record of fs, cleared, with its severity, code and device (a
- * copy), not counted yet: take() counts it with its message. NULL when
- * memory ran out (fs->oom is then set).
+ * The next record, filled but for its message (device copied), not
+ * counted yet: take() counts it with its message. NULL when memory ran
+ * out (fs->oom is then set).
  */
 static struct nicfit_finding *next_record(struct nicfit_findings *fs, enum nicfit_severity sev,
 					  const char *code, const char *device)
@@ -187,20 +280,16 @@ static struct nicfit_finding *next_record(struct nicfit_findings *fs, enum nicfi
 	memset(f, 0, sizeof(*f));
 	f->severity = sev;
 	f->code = code;
-	f->device = device ? strdup(device) : NULL;
-	if (device && !f->device) {
-		fs->oom = 1;
+	if (device && !(f->device = nicfit__findings_text(fs, device, strlen(device))))
 		return NULL;
-	}
 	return f;
 }
 
-/* next_record()'s f, with message (malloc'd; NULL: memory ran out), counted. */
+/* next_record()'s f, with message (one of fs's texts; NULL: memory ran out), counted. */
 static struct nicfit_finding *take(struct nicfit_findings *fs, struct nicfit_finding *f,
 				   char *message)
 {
 	if (!message) {
-		free(f->device);
 		fs->oom = 1;
 		return NULL;
 	}
@@ -215,7 +304,7 @@ static struct nicfit_finding *push(struct nicfit_findings *fs, enum nicfit_sever
 {
 	struct nicfit_finding *f = next_record(fs, sev, code, device);
 
-	return f ? take(fs, f, nicfit__vstrfmt(fmt, ap)) : NULL;
+	return f ? take(fs, f, nicfit__findings_vfmt(fs, fmt, ap)) : NULL;
 }
 
 struct nicfit_finding *nicfit__record_text(struct nicfit_findings *fs, enum nicfit_severity sev,
@@ -223,16 +312,19 @@ struct nicfit_finding *nicfit__record_text(struct nicfit_findings *fs, enum nicf
 					  size_t len)
 {
 	struct nicfit_finding *f = next_record(fs, sev, code, device);
-	char *m;
 
-	if (!f)
-		return NULL;
-	m = malloc(len + 1);
-	if (m) {
-		memcpy(m, text, len);
-		m[len] = '\0';
-	}
-	return take(fs, f, m);
+	return f ? take(fs, f, nicfit__findings_text(fs, text, len)) : NULL;
+}
+
+char *nicfit__findings_fmt(struct nicfit_findings *fs, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = nicfit__findings_vfmt(fs, fmt, ap);
+	va_end(ap);
+	return s;
 }
 
 struct nicfit_finding *nicfit__vfind(struct nicfit_findings *fs, enum nicfit_severity sev,
@@ -305,13 +397,10 @@ int nicfit__finding_fix(struct nicfit_findings *fs, struct nicfit_finding *f,
 	char *s;
 
 	va_start(ap, fmt);
-	s = nicfit__vstrfmt(fmt, ap);
+	s = nicfit__findings_vfmt(fs, fmt, ap);
 	va_end(ap);
-	if (!s) {
-		fs->oom = 1;
+	if (!s)
 		return NICFIT_E_NOMEM;
-	}
-	free(f->fix);
 	f->fix = s;
 	return 0;
 }
@@ -325,13 +414,13 @@ int nicfit__finding_append(struct nicfit_findings *fs, struct nicfit_finding *f,
 	va_start(ap, fmt);
 	more = nicfit__vstrfmt(fmt, ap);
 	va_end(ap);
-	s = more ? nicfit__strfmt("%s%s", f->message, more) : NULL;
+	/* the old message stays in its block until the list is released */
+	s = more ? nicfit__findings_fmt(fs, "%s%s", f->message, more) : NULL;
 	free(more);
 	if (!s) {
 		fs->oom = 1;
 		return NICFIT_E_NOMEM;
 	}
-	free(f->message);
 	f->message = s;
 	return 0;
 }

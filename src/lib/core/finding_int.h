@@ -96,6 +96,18 @@ struct nicfit_finding *nicfit__vdecide(struct nicfit_findings *fs, const char *r
 				       const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
 
+/*
+ * A string kept with fs's records (freed by nicfit_findings_release(),
+ * never by itself): s's n bytes copied, or fmt written there. For a
+ * record's device, message or fix. NULL when memory ran out (fs->oom is
+ * then set).
+ */
+char *nicfit__findings_text(struct nicfit_findings *fs, const char *s, size_t n);
+char *nicfit__findings_fmt(struct nicfit_findings *fs, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+char *nicfit__findings_vfmt(struct nicfit_findings *fs, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
 /* Set (replace) the fix of f, a record of fs. Returns 0 or NICFIT_E_NOMEM. */
 int nicfit__finding_fix(struct nicfit_findings *fs, struct nicfit_finding *f,
 			const char *fmt, ...)

@@ -23,14 +23,8 @@ struct nicfit_finding *nicfit__plan_find(struct nicfit_plan *p, enum nicfit_seve
 	va_end(ap);
 	if (f && fix && fix[0]) {
 		/* the fix as it is, copied once: no format to read */
-		char *s = strdup(fix);
-
-		if (!s) {
-			p->findings.oom = 1;
+		if (!(f->fix = nicfit__findings_text(&p->findings, fix, strlen(fix))))
 			return NULL;
-		}
-		free(f->fix);
-		f->fix = s;
 	}
 	return f;
 }
