@@ -60,6 +60,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "nicfit/buf.h"
@@ -178,6 +179,29 @@ void nicfit_emit_number_k(struct nicfit_emit *e, const char *key, size_t klen, d
 void nicfit_emit_bool_k(struct nicfit_emit *e, const char *key, size_t klen, int v);
 void nicfit_emit_null_k(struct nicfit_emit *e, const char *key, size_t klen);
 
+/*
+ * The _h calls are the plain ones' for a key the compiler knows: a string
+ * literal of 1 to 16 printable ASCII bytes that JSON takes as they are,
+ * klen its length and hash NICFIT__EMIT_KEY_HASH() of it, both worked out
+ * while compiling. The writer copies such a key without checking or
+ * hashing it again; it still records it, so that a key given twice (a
+ * literal's or one from outside, read from a file) replaces the first
+ * value. Only the inline calls below make them.
+ */
+void nicfit_emit_begin_object_h(struct nicfit_emit *e, const char *key, size_t klen,
+				uint64_t hash);
+void nicfit_emit_begin_array_h(struct nicfit_emit *e, const char *key, size_t klen,
+			       uint64_t hash);
+void nicfit_emit_string_h(struct nicfit_emit *e, const char *key, size_t klen, uint64_t hash,
+			  const char *v);
+void nicfit_emit_int_h(struct nicfit_emit *e, const char *key, size_t klen, uint64_t hash,
+		       long long v);
+void nicfit_emit_number_h(struct nicfit_emit *e, const char *key, size_t klen, uint64_t hash,
+			  double v);
+void nicfit_emit_bool_h(struct nicfit_emit *e, const char *key, size_t klen, uint64_t hash,
+			int v);
+void nicfit_emit_null_h(struct nicfit_emit *e, const char *key, size_t klen, uint64_t hash);
+
 void nicfit_emit_begin_object(struct nicfit_emit *e, const char *key);
 void nicfit_emit_begin_array(struct nicfit_emit *e, const char *key);
 void nicfit_emit_string(struct nicfit_emit *e, const char *key, const char *v);
@@ -201,39 +225,103 @@ void nicfit_emit_null(struct nicfit_emit *e, const char *key);
 #endif
 #define NICFIT__EMIT_KLEN(key) ((key) ? strlen(key) : 0)
 
+/*
+ * For a key the compiler knows, the hash the JSON writer keeps of every
+ * key (emit_json.c, for the duplicate check): its length and its first
+ * and last 8 bytes (or 4, or 3 of them) as little-endian words, mixed by
+ * one multiplication. Macros, so that they are worked out while
+ * compiling and never run; only the key of a call is read, and only its
+ * first n bytes.
+ */
+#define NICFIT__KB(k, i) ((uint64_t)(unsigned char)(k)[i])
+#define NICFIT__KW4(k, o) \
+	(NICFIT__KB(k, o) | NICFIT__KB(k, (o) + 1) << 8 | NICFIT__KB(k, (o) + 2) << 16 | \
+	 NICFIT__KB(k, (o) + 3) << 24)
+#define NICFIT__KW8(k, o) (NICFIT__KW4(k, o) | NICFIT__KW4(k, (o) + 4) << 32)
+#define NICFIT__KFIRST(k, n) \
+	((n) >= 8 ? NICFIT__KW8(k, 0) : (n) >= 4 ? NICFIT__KW4(k, 0) : \
+	 (NICFIT__KB(k, 0) | NICFIT__KB(k, (n) / 2) << 8 | NICFIT__KB(k, (n) - 1) << 16))
+#define NICFIT__KLAST(k, n) \
+	((n) >= 8 ? NICFIT__KW8(k, (n) - 8) : (n) >= 4 ? NICFIT__KW4(k, (n) - 4) : 0)
+#define NICFIT__EMIT_KEY_HASH(k, n) \
+	((NICFIT__KFIRST(k, n) ^ (NICFIT__KLAST(k, n) << 7 | NICFIT__KLAST(k, n) >> 57) ^ \
+	  (uint64_t)(n) << 48) * 0x9e3779b97f4a7c15ull)
+/* byte i of a key of n bytes is one JSON takes as it is (or past the end) */
+#define NICFIT__KP(k, n, i) \
+	((i) >= (n) || ((k)[i] >= 0x20 && (k)[i] < 0x7f && (k)[i] != '"' && (k)[i] != '\\'))
+/* the key is 1 to 16 bytes that JSON takes as they are */
+#define NICFIT__EMIT_KEY_LIT(k, n) \
+	((k) && (n) >= 1 && (n) <= 16 && NICFIT__KP(k, n, 0) && NICFIT__KP(k, n, 1) && \
+	 NICFIT__KP(k, n, 2) && NICFIT__KP(k, n, 3) && NICFIT__KP(k, n, 4) && NICFIT__KP(k, n, 5) && \
+	 NICFIT__KP(k, n, 6) && NICFIT__KP(k, n, 7) && NICFIT__KP(k, n, 8) && NICFIT__KP(k, n, 9) && \
+	 NICFIT__KP(k, n, 10) && NICFIT__KP(k, n, 11) && NICFIT__KP(k, n, 12) && \
+	 NICFIT__KP(k, n, 13) && NICFIT__KP(k, n, 14) && NICFIT__KP(k, n, 15))
+
+/*
+ * A key the compiler knows: GNU C optimising (which works the macros out
+ * for a literal), little-endian (the words' order), and not the library's
+ * own definitions of the plain calls, which take every key.
+ */
+#if defined(__GNUC__) && defined(__OPTIMIZE__) && !defined(NICFIT__EMIT_DEFINE) && \
+	defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define NICFIT__EMIT_LIT(key, klen) \
+	(__builtin_constant_p(NICFIT__EMIT_KEY_LIT(key, klen)) && \
+	 __builtin_constant_p(NICFIT__EMIT_KEY_HASH(key, klen)) && NICFIT__EMIT_KEY_LIT(key, klen))
+#else
+#define NICFIT__EMIT_LIT(key, klen) 0
+#endif
+
+/* A plain call: the _h one for a key the compiler knows, else the _k one. */
+#define NICFIT__EMIT_CALL(name, e, key, v)                                                 \
+	do {                                                                               \
+		size_t klen_ = NICFIT__EMIT_KLEN(key);                                     \
+		if (NICFIT__EMIT_LIT(key, klen_))                                          \
+			name##_h(e, key, klen_, NICFIT__EMIT_KEY_HASH(key, klen_), v);     \
+		else                                                                       \
+			name##_k(e, key, klen_, v);                                        \
+	} while (0)
+#define NICFIT__EMIT_CALL0(name, e, key)                                                   \
+	do {                                                                               \
+		size_t klen_ = NICFIT__EMIT_KLEN(key);                                     \
+		if (NICFIT__EMIT_LIT(key, klen_))                                          \
+			name##_h(e, key, klen_, NICFIT__EMIT_KEY_HASH(key, klen_));        \
+		else                                                                       \
+			name##_k(e, key, klen_);                                           \
+	} while (0)
+
 NICFIT__EMIT_INLINE void nicfit_emit_begin_object(struct nicfit_emit *e, const char *key)
 {
-	nicfit_emit_begin_object_k(e, key, NICFIT__EMIT_KLEN(key));
+	NICFIT__EMIT_CALL0(nicfit_emit_begin_object, e, key);
 }
 
 NICFIT__EMIT_INLINE void nicfit_emit_begin_array(struct nicfit_emit *e, const char *key)
 {
-	nicfit_emit_begin_array_k(e, key, NICFIT__EMIT_KLEN(key));
+	NICFIT__EMIT_CALL0(nicfit_emit_begin_array, e, key);
 }
 
 NICFIT__EMIT_INLINE void nicfit_emit_string(struct nicfit_emit *e, const char *key, const char *v)
 {
-	nicfit_emit_string_k(e, key, NICFIT__EMIT_KLEN(key), v);
+	NICFIT__EMIT_CALL(nicfit_emit_string, e, key, v);
 }
 
 NICFIT__EMIT_INLINE void nicfit_emit_int(struct nicfit_emit *e, const char *key, long long v)
 {
-	nicfit_emit_int_k(e, key, NICFIT__EMIT_KLEN(key), v);
+	NICFIT__EMIT_CALL(nicfit_emit_int, e, key, v);
 }
 
 NICFIT__EMIT_INLINE void nicfit_emit_number(struct nicfit_emit *e, const char *key, double v)
 {
-	nicfit_emit_number_k(e, key, NICFIT__EMIT_KLEN(key), v);
+	NICFIT__EMIT_CALL(nicfit_emit_number, e, key, v);
 }
 
 NICFIT__EMIT_INLINE void nicfit_emit_bool(struct nicfit_emit *e, const char *key, int v)
 {
-	nicfit_emit_bool_k(e, key, NICFIT__EMIT_KLEN(key), v);
+	NICFIT__EMIT_CALL(nicfit_emit_bool, e, key, v);
 }
 
 NICFIT__EMIT_INLINE void nicfit_emit_null(struct nicfit_emit *e, const char *key)
 {
-	nicfit_emit_null_k(e, key, NICFIT__EMIT_KLEN(key));
+	NICFIT__EMIT_CALL0(nicfit_emit_null, e, key);
 }
 /* Attach a JSON value given as text (already valid JSON, e.g. a catalog entry). */
 void nicfit_emit_json_text(struct nicfit_emit *e, const char *key, const char *json);

@@ -405,6 +405,82 @@ static void text_tables_break_long_words(void **state)
 		free(cells[i]);
 }
 
+/*
+ * A key the compiler knows (a literal: the _h calls, hashed while
+ * compiling) and the same key from outside (the _k calls, hashed as they
+ * run) are one key: given twice in either order, at every length the
+ * hash reads differently (1 to 16 bytes, and 17, which the _h calls do not
+ * take), the second value replaces the first, as jansson's objects do.
+ * Were the two hashes apart, the duplicate would be written twice.
+ */
+static void literal_keys_meet_outside_keys(void **state)
+{
+	int order;
+
+	(void)state;
+	assert_true(NICFIT__EMIT_KEY_LIT("abcd", 4));
+	assert_false(NICFIT__EMIT_KEY_LIT("a\"b", 3));
+	assert_false(NICFIT__EMIT_KEY_LIT("a\\b", 3));
+	assert_false(NICFIT__EMIT_KEY_LIT("a\tb", 3));
+	assert_false(NICFIT__EMIT_KEY_LIT("abcdefghijklmnopq", 17));
+	for (order = 0; order < 2; order++) {
+		struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+		json_t *o = json_object();
+		char outside[32], *x, *y;
+
+		nicfit_emit_begin_object(e, NULL);
+		/* the literal, then the same key from a buffer, or the other way */
+#define LIT(i, k)                                                                      \
+	do {                                                                           \
+		snprintf(outside, sizeof(outside), "%s", k);                           \
+		if (order) {                                                           \
+			nicfit_emit_int_k(e, outside, strlen(outside), (i) * 10);      \
+			nicfit_emit_int(e, k, (i) * 10 + 1);                           \
+		} else {                                                               \
+			nicfit_emit_int(e, k, (i) * 10);                               \
+			nicfit_emit_int_k(e, outside, strlen(outside), (i) * 10 + 1);  \
+		}                                                                      \
+		json_object_set_new(o, k, json_integer((i) * 10 + 1));                 \
+	} while (0)
+		LIT(0, "a");
+		LIT(1, "ab");
+		LIT(2, "abc");
+		LIT(3, "abcd");
+		LIT(4, "abcde");
+		LIT(5, "abcdef");
+		LIT(6, "abcdefg");
+		LIT(7, "abcdefgh");
+		LIT(8, "abcdefghi");
+		LIT(9, "abcdefghij");
+		LIT(10, "abcdefghijk");
+		LIT(11, "abcdefghijkl");
+		LIT(12, "abcdefghijklm");
+		LIT(13, "abcdefghijklmn");
+		LIT(14, "abcdefghijklmno");
+		LIT(15, "abcdefghijklmnop");
+		LIT(16, "abcdefghijklmnopq");
+#undef LIT
+		/* nested: an object's literal key and an array's outside one under it */
+		nicfit_emit_begin_object(e, "nested");
+		nicfit_emit_string(e, "gpu", "first");
+		nicfit_emit_string_k(e, "gpu", 3, "second");
+		nicfit_emit_end_object(e);
+		nicfit_emit_end_object(e);
+		{
+			json_t *n = json_object();
+
+			json_object_set_new(n, "gpu", json_string("second"));
+			json_object_set_new(o, "nested", n);
+		}
+		x = finish(e);
+		y = dumps(o, 0);
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+		json_decref(o);
+	}
+}
+
 /* A key given twice replaces the first value where it stands, as in a jansson object. */
 static void duplicate_keys_replace(void **state)
 {
@@ -628,6 +704,7 @@ int main(void)
 		cmocka_unit_test(malformed_utf8_kept),
 		cmocka_unit_test(nesting_and_tables_as_jansson),
 		cmocka_unit_test(duplicate_keys_replace),
+		cmocka_unit_test(literal_keys_meet_outside_keys),
 		cmocka_unit_test(limits_at_every_size),
 		cmocka_unit_test(text_tables_take_utf8),
 		cmocka_unit_test(text_tables_break_long_words),

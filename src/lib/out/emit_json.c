@@ -49,7 +49,10 @@ static void json_indent(struct nicfit_emit *e, int depth)
  * for a shorter key), mixed by one multiplication, whose top bits depend
  * on all of them: the bloom filter takes its bit from the top seven. Keys
  * are ten bytes or so and a document has thousands: the hash must cost
- * next to nothing.
+ * next to nothing. nicfit/emit.h's NICFIT__EMIT_KEY_HASH() is the same
+ * hash, which the inline calls work out for a literal key while
+ * compiling (the _h calls): the two must agree (test_emit_json's
+ * literal_keys_meet_outside_keys).
  */
 static inline uint64_t key_hash_words(uint64_t a, uint64_t b, size_t n)
 {
@@ -388,9 +391,42 @@ struct quick {
 	size_t klen;
 };
 
+/*
+ * A key the compiler knows (the _h calls of nicfit/emit.h): 1 to 16 plain
+ * bytes, and their hash. NULL where a writer takes a key from outside.
+ */
+struct lit {
+	uint64_t hash;
+};
+
+/* A known key's bytes (1 to 16) copied to d, as two words that may overlap, or halves, or bytes. */
+static inline __attribute__((always_inline)) void lit_copy(char *d, const char *key, size_t n)
+{
+	if (n >= 8) {
+		uint64_t x, y;
+
+		memcpy(&x, key, 8);
+		memcpy(&y, key + n - 8, 8);
+		memcpy(d, &x, 8);
+		memcpy(d + n - 8, &y, 8);
+	} else if (n >= 4) {
+		uint32_t x, y;
+
+		memcpy(&x, key, 4);
+		memcpy(&y, key + n - 4, 4);
+		memcpy(d, &x, 4);
+		memcpy(d + n - 4, &y, 4);
+	} else {
+		d[0] = key[0];
+		d[n / 2] = key[n / 2];
+		d[n - 1] = key[n - 1];
+	}
+}
+
 static inline __attribute__((always_inline)) char *quick_key(struct nicfit_emit *e,
 							     const char *key, size_t klen,
-							     size_t vroom, struct quick *q)
+							     const struct lit *lit, size_t vroom,
+							     struct quick *q)
 {
 	struct nicfit_buf *b = &e->text;
 	struct level *l;
@@ -406,8 +442,13 @@ static inline __attribute__((always_inline)) char *quick_key(struct nicfit_emit 
 		return NULL;
 	p = b->data + b->len + (l->n ? 1 : 0);
 	/* the key goes where it will stand; a key seen before leaves it there, uncounted */
-	if (key_copy(p + 1, klen, key, klen, &h) == SIZE_MAX ||
-	    (l->bloom[BLOOM_WORD(h)] & BLOOM_BIT(h)))
+	if (lit) {
+		lit_copy(p + 1, key, klen);
+		h = lit->hash;
+	} else if (key_copy(p + 1, klen, key, klen, &h) == SIZE_MAX) {
+		return NULL;
+	}
+	if (l->bloom[BLOOM_WORD(h)] & BLOOM_BIT(h))
 		return NULL;
 	q->l = l;
 	q->h = h;
@@ -456,11 +497,12 @@ static inline __attribute__((always_inline)) void quick_elem_done(struct nicfit_
 /* The member's key or element's separator, the quick way (quick_key(), quick_elem()). */
 static inline __attribute__((always_inline)) char *quick_put(struct nicfit_emit *e,
 							     const char *key, size_t klen,
-							     size_t vroom, struct quick *q)
+							     const struct lit *lit, size_t vroom,
+							     struct quick *q)
 {
 	if (key) {
 		q->klen = klen;
-		return quick_key(e, key, klen, vroom, q);
+		return quick_key(e, key, klen, lit, vroom, q);
 	}
 	q->klen = 0;
 	return quick_elem(e, vroom, q);
@@ -533,7 +575,9 @@ static __attribute__((noinline)) void raw_general(struct nicfit_emit *e, const c
 	}
 }
 
-void nicfit__json_open(struct nicfit_emit *e, const char *key, size_t klen, int object)
+static inline __attribute__((always_inline)) void write_open(struct nicfit_emit *e,
+							    const char *key, size_t klen,
+							    const struct lit *lit, int object)
 {
 	struct quick q;
 	char *p;
@@ -542,7 +586,7 @@ void nicfit__json_open(struct nicfit_emit *e, const char *key, size_t klen, int 
 		nicfit__emit_fail(e, NICFIT_E_INTERNAL);
 		return;
 	}
-	p = quick_put(e, key, klen, 1, &q);
+	p = quick_put(e, key, klen, lit, 1, &q);
 	if (p) {
 		*p = object ? '{' : '[';
 		quick_done(e, &q, p + 1);
@@ -557,6 +601,11 @@ void nicfit__json_open(struct nicfit_emit *e, const char *key, size_t klen, int 
 	e->stack[e->depth].replacing = 0;
 	e->stack[e->depth].bloom[0] = e->stack[e->depth].bloom[1] = 0;
 	e->depth++;
+}
+
+void nicfit__json_open(struct nicfit_emit *e, const char *key, size_t klen, int object)
+{
+	write_open(e, key, klen, NULL, object);
 }
 
 /* Does -o's list name the member m (its key, any case)? */
@@ -631,14 +680,16 @@ void nicfit__json_close(struct nicfit_emit *e, int object)
 	member_done(e);
 }
 
-void nicfit__json_raw(struct nicfit_emit *e, const char *key, size_t klen, const char *v,
-		      size_t vlen)
+static inline __attribute__((always_inline)) void write_raw(struct nicfit_emit *e,
+							   const char *key, size_t klen,
+							   const struct lit *lit, const char *v,
+							   size_t vlen)
 {
 	struct quick q;
 	char *p;
 
 	/* null, true, false */
-	if ((vlen == 4 || vlen == 5) && (p = quick_put(e, key, klen, vlen, &q))) {
+	if ((vlen == 4 || vlen == 5) && (p = quick_put(e, key, klen, lit, vlen, &q))) {
 		memcpy(p, v, 4);
 		if (vlen == 5)
 			p[4] = v[4];
@@ -646,6 +697,12 @@ void nicfit__json_raw(struct nicfit_emit *e, const char *key, size_t klen, const
 		return;
 	}
 	raw_general(e, key, klen, v, vlen);
+}
+
+void nicfit__json_raw(struct nicfit_emit *e, const char *key, size_t klen, const char *v,
+		      size_t vlen)
+{
+	write_raw(e, key, klen, NULL, v, vlen);
 }
 
 /*
@@ -710,19 +767,21 @@ static inline __attribute__((always_inline)) size_t plain_scan(char *d, const ch
 }
 #endif
 
-void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, const char *v)
+static inline __attribute__((always_inline)) void write_string(struct nicfit_emit *e,
+							      const char *key, size_t klen,
+							      const struct lit *lit, const char *v)
 {
 	struct quick q;
 	size_t n;
 	char *p;
 
 	if (!v) {
-		nicfit__json_raw(e, key, klen, "null", 4);
+		write_raw(e, key, klen, lit, "null", 4);
 		return;
 	}
 #if defined(__SSE2__) && !defined(NICFIT__STOP_PLAIN)
 	/* the key first, with room for a short value; the value's room is what the buffer has */
-	p = quick_put(e, key, klen, 32, &q);
+	p = quick_put(e, key, klen, lit, 32, &q);
 	if (p) {
 		/* the document may end at lim; the value's closing quote must fit before it */
 		struct nicfit_buf *b = &e->text;
@@ -738,7 +797,7 @@ void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, co
 	}
 #endif
 	n = nicfit__strlen(v);
-	p = quick_put(e, key, klen, n + 2, &q);
+	p = quick_put(e, key, klen, lit, n + 2, &q);
 	if (p && nicfit__json_plain_put(p + 1, v, n)) {
 		p[0] = '"';
 		p[n + 1] = '"';
@@ -746,6 +805,11 @@ void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, co
 		return;
 	}
 	string_general(e, key, klen, v, n);
+}
+
+void nicfit__json_string(struct nicfit_emit *e, const char *key, size_t klen, const char *v)
+{
+	write_string(e, key, klen, NULL, v);
 }
 
 /* A string of n bytes, the general way. */
@@ -772,10 +836,11 @@ static __attribute__((noinline)) void string_general(struct nicfit_emit *e, cons
 
 /* A value of n (<= 24) bytes of JSON at d, with 8 bytes to spare after them (copy_words()). */
 static inline __attribute__((always_inline)) void put_short(struct nicfit_emit *e, const char *key,
-							    size_t klen, const char *d, size_t n)
+							    size_t klen, const struct lit *lit,
+							    const char *d, size_t n)
 {
 	struct quick q;
-	char *p = quick_put(e, key, klen, 24, &q);
+	char *p = quick_put(e, key, klen, lit, 24, &q);
 
 	if (p) {
 		copy_words(p, d, n);
@@ -785,13 +850,20 @@ static inline __attribute__((always_inline)) void put_short(struct nicfit_emit *
 	raw_general(e, key, klen, d, n);
 }
 
-void nicfit__json_int(struct nicfit_emit *e, const char *key, size_t klen, long long v)
+static inline __attribute__((always_inline)) void write_int(struct nicfit_emit *e,
+							   const char *key, size_t klen,
+							   const struct lit *lit, long long v)
 {
 	/* the digits end 8 bytes before the end of t: copy_words() may read past them */
 	char t[32], *d = nicfit__json_int_text(t + 24, v);
 	size_t n = (size_t)(t + 24 - d);
 
-	put_short(e, key, klen, d, n);
+	put_short(e, key, klen, lit, d, n);
+}
+
+void nicfit__json_int(struct nicfit_emit *e, const char *key, size_t klen, long long v)
+{
+	write_int(e, key, klen, NULL, v);
 }
 
 /* A number of 1e10 or more, the general way. */
@@ -805,13 +877,15 @@ static __attribute__((noinline)) void number_general(struct nicfit_emit *e, cons
 }
 
 /* A number rounded to 4 decimals, null when not finite. */
-void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, double v)
+static inline __attribute__((always_inline)) void write_number(struct nicfit_emit *e,
+							      const char *key, size_t klen,
+							      const struct lit *lit, double v)
 {
 	char t[40], *d;
 	size_t n;
 
 	if (!isfinite(v)) {
-		nicfit__json_raw(e, key, klen, "null", 4);
+		write_raw(e, key, klen, lit, "null", 4);
 		return;
 	}
 	if (!(fabs(v) < 1e10)) {
@@ -836,7 +910,12 @@ void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, do
 		}
 	}
 	n = (size_t)(t + 32 - d);
-	put_short(e, key, klen, d, n);
+	put_short(e, key, klen, lit, d, n);
+}
+
+void nicfit__json_number(struct nicfit_emit *e, const char *key, size_t klen, double v)
+{
+	write_number(e, key, klen, NULL, v);
 }
 
 /* A parsed value (nicfit_emit_json_text) written like the rest. */
@@ -954,6 +1033,69 @@ void nicfit_emit_null_k(struct nicfit_emit *e, const char *key, size_t klen)
 {
 	if (nicfit__emit_is_json(e))
 		nicfit__json_raw(e, key, klen, "null", 4);
+}
+
+/* The _h calls: a key the compiler knows, hashed while compiling (nicfit/emit.h). */
+void nicfit_emit_begin_object_h(struct nicfit_emit *e, const char *key, size_t klen,
+				uint64_t hash)
+{
+	struct lit lit = { hash };
+
+	if (nicfit__emit_is_json(e))
+		write_open(e, key, klen, &lit, 1);
+}
+
+void nicfit_emit_begin_array_h(struct nicfit_emit *e, const char *key, size_t klen,
+			       uint64_t hash)
+{
+	struct lit lit = { hash };
+
+	if (nicfit__emit_is_json(e))
+		write_open(e, key, klen, &lit, 0);
+}
+
+void nicfit_emit_string_h(struct nicfit_emit *e, const char *key, size_t klen, uint64_t hash,
+			  const char *v)
+{
+	struct lit lit = { hash };
+
+	if (nicfit__emit_is_json(e))
+		write_string(e, key, klen, &lit, v);
+}
+
+void nicfit_emit_int_h(struct nicfit_emit *e, const char *key, size_t klen, uint64_t hash,
+		       long long v)
+{
+	struct lit lit = { hash };
+
+	if (nicfit__emit_is_json(e))
+		write_int(e, key, klen, &lit, v);
+}
+
+void nicfit_emit_number_h(struct nicfit_emit *e, const char *key, size_t klen, uint64_t hash,
+			  double v)
+{
+	struct lit lit = { hash };
+
+	if (nicfit__emit_is_json(e))
+		write_number(e, key, klen, &lit, v);
+}
+
+void nicfit_emit_bool_h(struct nicfit_emit *e, const char *key, size_t klen, uint64_t hash,
+			int v)
+{
+	struct lit lit = { hash };
+
+	if (nicfit__emit_is_json(e))
+		write_raw(e, key, klen, &lit, v ? "true" : "false", v ? 4 : 5);
+}
+
+void nicfit_emit_null_h(struct nicfit_emit *e, const char *key, size_t klen, uint64_t hash)
+{
+	struct lit lit = { hash };
+
+	if (nicfit__emit_is_json(e))
+		write_raw(e, key, klen, &lit, "null", 4);
 }
 
 void nicfit__emit_json_object(struct nicfit_emit *e, const char *key, json_t *o,
