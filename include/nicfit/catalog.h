@@ -391,6 +391,16 @@ const struct nicfit_entry *nicfit_catalog_entry(const struct nicfit_catalog *cat
 const struct nicfit_nic *nicfit_catalog_nic(const struct nicfit_catalog *cat, size_t i);
 const struct nicfit_cable *nicfit_catalog_cable(const struct nicfit_catalog *cat, size_t i);
 const struct nicfit_switch *nicfit_catalog_switch(const struct nicfit_catalog *cat, size_t i);
+/*
+ * The cables that are not optics (DACs, AOCs, breakouts, RJ45 patch
+ * cords) joining cages a and b, either way round, in the catalog's order:
+ * *n of them from *out, valid until the catalog changes or is freed. An
+ * index by the pair of ends, made on first use (safe across threads).
+ * Returns 0, or -1 when memory ran out for the index (walk every cable
+ * then).
+ */
+int nicfit_catalog_cables_between(const struct nicfit_catalog *cat, const char *a, const char *b,
+				  const struct nicfit_cable *const **out, size_t *n);
 const struct nicfit_server *nicfit_catalog_server(const struct nicfit_catalog *cat, size_t i);
 const struct nicfit_gpu *nicfit_catalog_gpu(const struct nicfit_catalog *cat, size_t i);
 const struct nicfit_model *nicfit_catalog_model(const struct nicfit_catalog *cat, size_t i);

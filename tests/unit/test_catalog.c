@@ -172,6 +172,64 @@ static void article_parts_present(void **state)
 	nicfit_catalog_free(cat);
 }
 
+/* cables_between()'s answer as a walk of every cable finds it: same cables, same order. */
+static void between_as_walked(const struct nicfit_catalog *cat, const char *a, const char *b)
+{
+	const struct nicfit_cable *const *v;
+	size_t i, n, k = 0, count = nicfit_catalog_count(cat, NICFIT_KIND_CABLE);
+
+	assert_int_equal(nicfit_catalog_cables_between(cat, a, b, &v, &n), 0);
+	for (i = 0; i < count; i++) {
+		const struct nicfit_cable *c = nicfit_catalog_cable(cat, i);
+
+		if (c->type == NICFIT_CABLE_OPTIC ||
+		    !((!strcmp(c->end_a, a) && !strcmp(c->end_b, b)) ||
+		      (!strcmp(c->end_a, b) && !strcmp(c->end_b, a))))
+			continue;
+		assert_true(k < n);
+		assert_ptr_equal(v[k], c);
+		k++;
+	}
+	assert_int_equal(k, n);
+}
+
+/*
+ * The index of cables by the cages they join answers as a walk of every
+ * cable: for every pair of ends in the catalog, either way round, a pair
+ * none has, and after an overlay moves a cable to other ends.
+ */
+static void cables_between_cages(void **state)
+{
+	static const char moved[] = "{\"schema\":\"nicfit.catalog.v1\",\"cables\":[{\"id\":"
+		"\"mcp2m00-a001\",\"end_b\":\"QSFP28\"}]}";
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	const struct nicfit_cable *const *v;
+	size_t i, n, round;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < nicfit_catalog_count(cat, NICFIT_KIND_CABLE); i++) {
+			const struct nicfit_cable *c = nicfit_catalog_cable(cat, i);
+
+			between_as_walked(cat, c->end_a, c->end_b);
+			between_as_walked(cat, c->end_b, c->end_a);
+		}
+		assert_int_equal(nicfit_catalog_cables_between(cat, "SFP28", "no-such-cage", &v, &n), 0);
+		assert_int_equal(n, 0);
+		if (!round)
+			assert_int_equal(nicfit_catalog_overlay(cat, "moved.json", moved,
+								strlen(moved), &err), 0);
+	}
+	assert_int_equal(nicfit_catalog_cables_between(cat, "QSFP28", "SFP28", &v, &n), 0);
+	for (i = 0; i < n && strcmp(v[i]->e.id, "mcp2m00-a001"); i++)
+		;
+	assert_true(i < n);
+	nicfit_catalog_free(cat);
+}
+
 static void overlay_merges_and_refuses(void **state)
 {
 	static const char ok[] = "{\"schema\":\"nicfit.catalog.v1\",\"nics\":[{\"id\":\"mcx556a-ecat\","
@@ -461,6 +519,7 @@ int main(void)
 		cmocka_unit_test(thirty_servers_and_gpus_sourced),
 		cmocka_unit_test(article_parts_present),
 		cmocka_unit_test(overlay_merges_and_refuses),
+		cmocka_unit_test(cables_between_cages),
 		cmocka_unit_test(check_agrees_with_overlay),
 		cmocka_unit_test(check_strings_and_dates),
 	};

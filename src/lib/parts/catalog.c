@@ -81,6 +81,7 @@ void nicfit_catalog_free(struct nicfit_catalog *cat)
 		free(cat->k[k].own_views);
 		free(cat->k[k].own_ids);
 	}
+	nicfit__catalog_cable_ends_drop(cat);
 	pthread_mutex_destroy(&cat->lazy);
 	free(cat);
 }
@@ -852,6 +853,8 @@ static int overlay(struct nicfit_catalog *cat, const char *input, const char *te
 		json_decref(cat->k[k].byid);
 		cat->k[k].byid = copy[k];
 		copy[k] = NULL;
+		if (k == NICFIT_KIND_CABLE) /* its index points into the views rebuilt */
+			nicfit__catalog_cable_ends_drop(cat);
 		rc = rebuild_kind(&cat->k[k], k, err);
 		if (rc)
 			break;

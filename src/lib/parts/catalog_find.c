@@ -9,6 +9,7 @@
  * lowercases the word once and compares exactly. Part numbers are few
  * and not sorted: they are walked.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -216,4 +217,120 @@ double nicfit_nic_port_gbps(const struct nicfit_nic *n, int ports)
 		if ((int)n->port_modes[i][0] >= ports && n->port_modes[i][1] > best)
 			best = n->port_modes[i][1];
 	return best;
+}
+
+/* ---- cables by the cages they join ---------------------------------------- */
+
+/* A cable's ends, the lesser (strcmp) first. */
+static void ends_of(const char *a, const char *b, const char **lo, const char **hi)
+{
+	int c = strcmp(a, b);
+
+	*lo = c <= 0 ? a : b;
+	*hi = c <= 0 ? b : a;
+}
+
+static int ends_cmp(const void *x, const void *y)
+{
+	const struct nicfit_cable *a = *(const struct nicfit_cable *const *)x;
+	const struct nicfit_cable *b = *(const struct nicfit_cable *const *)y;
+	const char *alo, *ahi, *blo, *bhi;
+	int c;
+
+	ends_of(a->end_a, a->end_b, &alo, &ahi);
+	ends_of(b->end_a, b->end_b, &blo, &bhi);
+	if ((c = strcmp(alo, blo)) || (c = strcmp(ahi, bhi)))
+		return c;
+	/* one array: the address is the catalog's order */
+	return (a > b) - (a < b);
+}
+
+/* The index of cat's cables by their ends; NULL when memory ran out. */
+static struct nicfit__cable_ends *make_cable_ends(const struct nicfit_catalog *cat)
+{
+	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_CABLE);
+	struct nicfit__cable_ends *x = calloc(1, sizeof(*x));
+
+	if (!x || !(x->v = malloc((count ? count : 1) * sizeof(*x->v))) ||
+	    !(x->pair = malloc((count ? count : 1) * sizeof(*x->pair)))) {
+		if (x)
+			free(x->v);
+		free(x);
+		return NULL;
+	}
+	for (i = 0; i < count; i++) {
+		const struct nicfit_cable *c = nicfit_catalog_cable(cat, i);
+
+		if (c->type != NICFIT_CABLE_OPTIC && c->end_a && c->end_b)
+			x->v[x->n++] = c;
+	}
+	qsort(x->v, x->n, sizeof(*x->v), ends_cmp);
+	for (i = 0; i < x->n; i++) {
+		struct nicfit__cable_pair *p = x->npairs ? &x->pair[x->npairs - 1] : NULL;
+		const char *lo, *hi;
+
+		ends_of(x->v[i]->end_a, x->v[i]->end_b, &lo, &hi);
+		if (p && !strcmp(p->lo, lo) && !strcmp(p->hi, hi)) {
+			p->n++;
+			continue;
+		}
+		p = &x->pair[x->npairs++];
+		p->lo = lo;
+		p->hi = hi;
+		p->at = i;
+		p->n = 1;
+	}
+	return x;
+}
+
+int nicfit_catalog_cables_between(const struct nicfit_catalog *cat, const char *a,
+				  const char *b, const struct nicfit_cable *const **out, size_t *n)
+{
+	struct nicfit_catalog *c = (struct nicfit_catalog *)(uintptr_t)cat;
+	struct nicfit__cable_ends *x = atomic_load_explicit(&c->cable_ends, memory_order_acquire);
+	const char *lo, *hi;
+	size_t l, h;
+
+	*out = NULL;
+	*n = 0;
+	if (!x) {
+		/* the lock only to make it: serve's threads share the catalog */
+		pthread_mutex_lock(&c->lazy);
+		x = atomic_load_explicit(&c->cable_ends, memory_order_relaxed);
+		if (!x && (x = make_cable_ends(cat)))
+			atomic_store_explicit(&c->cable_ends, x, memory_order_release);
+		pthread_mutex_unlock(&c->lazy);
+		if (!x)
+			return -1;
+	}
+	ends_of(a, b, &lo, &hi);
+	/* the pair bisected: a score of pairs, each cable's ends compared once when made */
+	for (l = 0, h = x->npairs; l < h;) {
+		size_t m = l + (h - l) / 2;
+		int d = strcmp(x->pair[m].lo, lo);
+
+		if (!d)
+			d = strcmp(x->pair[m].hi, hi);
+		if (!d) {
+			*out = x->v + x->pair[m].at;
+			*n = x->pair[m].n;
+			break;
+		}
+		if (d < 0)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return 0;
+}
+
+void nicfit__catalog_cable_ends_drop(struct nicfit_catalog *cat)
+{
+	struct nicfit__cable_ends *x = atomic_exchange(&cat->cable_ends, NULL);
+
+	if (x) {
+		free(x->v);
+		free(x->pair);
+		free(x);
+	}
 }

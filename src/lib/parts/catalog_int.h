@@ -21,6 +21,7 @@
 #endif
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "core/jansson_int.h"
@@ -43,9 +44,28 @@ struct kindstore {
 	int compiled;       /* views and ids are the compiled kind's, made on first use */
 };
 
+/*
+ * The cables that are not optics, by the pair of cages they join
+ * (catalog_find.c): v in the order of their ends (strcmp(), the lesser
+ * end first), in the catalog's order within a pair; pair[i] the i-th
+ * pair of ends, whose cables are v[pair[i].at] on, pair[i].n of them.
+ */
+struct nicfit__cable_pair {
+	const char *lo, *hi;
+	size_t at, n;
+};
+
+struct nicfit__cable_ends {
+	const struct nicfit_cable **v;
+	struct nicfit__cable_pair *pair;
+	size_t n, npairs;
+};
+
 struct nicfit_catalog {
 	struct kindstore k[NICFIT_KIND_COUNT];
-	pthread_mutex_t lazy; /* held while a kind's JSON is made from the embedded data */
+	pthread_mutex_t lazy; /* held while a kind's JSON or the cable index is made */
+	/* made on first use (under lazy), dropped when the cables change */
+	struct nicfit__cable_ends *_Atomic cable_ends;
 };
 
 /*
@@ -93,6 +113,9 @@ const struct nicfit_entry *nicfit__catalog_find_exact(const struct nicfit_catalo
  * embedded JSON on first use; NULL when memory ran out (catalog.c).
  */
 json_t *nicfit__catalog_json(const struct nicfit_catalog *cat, enum nicfit_kind k);
+
+/* Drop the cable index (the cables changed): catalog_find.c. */
+void nicfit__catalog_cable_ends_drop(struct nicfit_catalog *cat);
 
 /* Is id present in kind k of cat (NULL cat: no)? (catalog_find.c) */
 int nicfit__catalog_has(const struct nicfit_catalog *cat, enum nicfit_kind k, const char *id);

@@ -184,13 +184,19 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, c
 					     double length_m, const char *coding, const char *fabric)
 {
 	const struct nicfit_cable *best = NULL, *scored = NULL;
-	size_t i, count = nicfit_catalog_count(cat, NICFIT_KIND_CABLE);
-	/* the catalog's cables are one array (catalog_int.h): walked, not looked up one by one */
-	const struct nicfit_cable *all = count ? nicfit_catalog_cable(cat, 0) : NULL;
+	const struct nicfit_cable *const *between;
+	size_t i, count;
+	/* the catalog's cables are one array (catalog_int.h), walked whole without the index */
+	const struct nicfit_cable *all = NULL;
 	int cs, best_cs = 0;
 
+	/* the cables between these cages, in the catalog's order, from the catalog's index */
+	if (nicfit_catalog_cables_between(cat, a, b, &between, &count)) {
+		count = nicfit_catalog_count(cat, NICFIT_KIND_CABLE);
+		all = count ? nicfit_catalog_cable(cat, 0) : NULL;
+	}
 	for (i = 0; i < count; i++) {
-		const struct nicfit_cable *c = &all[i];
+		const struct nicfit_cable *c = all ? &all[i] : between[i];
 
 		/* the figures first, the connector names (string compares) last */
 		if (c->type == NICFIT_CABLE_OPTIC)
