@@ -51,7 +51,7 @@ struct member {
 struct level {
 	int object;    /* 1 object, 0 array */
 	size_t n;      /* members written */
-	uint64_t bloom[2];  /* objects: bits of the key hashes seen */
+	uint64_t bloom[4];  /* objects: bits of the key hashes seen (256: an object has tens of keys) */
 	struct member *m;   /* objects: the members, in order */
 	size_t nm, am;
 	size_t replacing;   /* 1 + the member the value being written replaces, or 0 */

@@ -47,7 +47,7 @@ static void json_indent(struct nicfit_emit *e, int depth)
  * A key's hash, for the duplicate check only (equal hashes are compared
  * byte for byte): its length and its first and last eight bytes (fewer
  * for a shorter key), mixed by one multiplication, whose top bits depend
- * on all of them: the bloom filter takes its bit from the top seven. Keys
+ * on all of them: the bloom filter takes its bit from the top eight. Keys
  * are ten bytes or so and a document has thousands: the hash must cost
  * next to nothing. nicfit/emit.h's NICFIT__EMIT_KEY_HASH() is the same
  * hash, which the inline calls work out for a literal key while
@@ -89,8 +89,8 @@ static inline uint64_t key_hash(const char *k, size_t n)
 }
 
 /* The bloom filter's word and bit for hash h. */
-#define BLOOM_WORD(h) ((h) >> 63)
-#define BLOOM_BIT(h) (1ull << (((h) >> 57) & 63))
+#define BLOOM_WORD(h) ((h) >> 62)
+#define BLOOM_BIT(h) (1ull << (((h) >> 56) & 63))
 
 /* The index + 1 of the member of l whose key is key (hash h), else 0. */
 static size_t find_member(struct nicfit_emit *e, const struct level *l, const char *key,
@@ -599,7 +599,7 @@ static inline __attribute__((always_inline)) void write_open(struct nicfit_emit 
 	e->stack[e->depth].n = 0;
 	e->stack[e->depth].nm = 0;
 	e->stack[e->depth].replacing = 0;
-	e->stack[e->depth].bloom[0] = e->stack[e->depth].bloom[1] = 0;
+	memset(e->stack[e->depth].bloom, 0, sizeof(e->stack[e->depth].bloom));
 	e->depth++;
 }
 
