@@ -473,11 +473,10 @@ static void literal_keys_meet_outside_keys(void **state)
 			json_object_set_new(o, "nested", n);
 		}
 		x = finish(e);
-		y = dumps(o, 0);
+		y = dumps(o, 0); /* takes o */
 		assert_string_equal(x, y);
 		free(x);
 		free(y);
-		json_decref(o);
 	}
 }
 
