@@ -197,6 +197,8 @@ struct nicfit_plan {
 
 	/* back end (R2, R5-R7) */
 	int backend_needed;
+	int domain_only;                /* R2: the whole job is one rack-scale NVLink domain
+					 * (NVL72 rack, NVL36x2 unit), so no back end */
 	int be_integrated;              /* the GPUs' own scale-out ports are the back end (Intel
 					 * Gaudi 3): no back-end card (be_nic NULL) */
 	enum nicfit_fabric fabric;      /* AUTO resolved to ROCE or IB when needed */

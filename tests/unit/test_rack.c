@@ -121,7 +121,35 @@ static void dgx_default_fabric(void **state)
 	done(p);
 }
 
-/* One GB200 NVL72 rack: 18 trays, 72 scale-out ports, one 72-GPU NVLink domain. */
+/* The first R2 decision that applied and holds words, or NULL. */
+static const char *r2_said(const struct nicfit_plan *p, const char *words)
+{
+	size_t i;
+
+	for (i = 0; i < p->decisions.n; i++)
+		if (!strcmp(p->decisions.v[i].code, "R2") && p->decisions.v[i].applied &&
+		    strstr(p->decisions.v[i].message, words))
+			return p->decisions.v[i].message;
+	return NULL;
+}
+
+/* Parts of a role in the bill of materials. */
+static int bom_role(const struct nicfit_plan *p, const char *role)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < p->nbom; i++)
+		if (!strcmp(p->bom[i].role, role))
+			n += p->bom[i].qty;
+	return n;
+}
+
+/*
+ * One GB200 NVL72 rack training: 18 trays, one 72-GPU NVLink domain, and
+ * the whole job inside it, so no scale-out fabric (R2 domain-only): the
+ * rack's 72 built-in ConnectX-7 ports stay, nothing is bought for them.
+ */
 static void gb200_one_rack(void **state)
 {
 	static const char *const kv[] = { "server", "gb200-nvl72", "racks", "1", "model",
@@ -132,10 +160,59 @@ static void gb200_one_rack(void **state)
 	assert_int_equal(p->in.racks, 1);
 	assert_int_equal(p->in.servers, 18);
 	assert_int_equal(nicfit__plan_racks(p), 1);
-	assert_int_equal(p->be_cards * p->be_ports * p->in.server->rack_trays, 72);
-	assert_int_equal(p->fabric, NICFIT_FABRIC_IB);
-	assert_string_equal(p->be_nic->e.id, "mcx75310aas-neat");
 	assert_int_equal(nicfit__plan_domain_trays(p, 4), 18);
+	assert_int_equal(nicfit__plan_builtin_count(p->in.server) * p->in.server->rack_trays, 72);
+	assert_false(p->backend_needed);
+	assert_null(p->be_nic);
+	assert_int_equal(bom_role(p, "switch") + bom_role(p, "backend"), 0);
+	assert_non_null(r2_said(p, "one NVLink domain"));
+	assert_non_null(r2_said(p, "72 built-in 400 G ports"));
+	assert_non_null(strstr(p->verdict, "no back-end fabric needed (the job is one NVLink domain"));
+	/* R9 agrees: the step over the domain sends 0 B out of it */
+	assert_true(p->traffic_known);
+	assert_true(p->step.bytes_per_node == 0);
+	done(p);
+}
+
+/*
+ * The same for GB300 NVL72, a GB200 NVL36x2 unit (two racks, one domain)
+ * and fine-tuning and multi-node inference; a job over two domains
+ * exchanges between them and keeps its fabric, and RDMA storage is a
+ * fabric of its own.
+ */
+static void one_domain_no_backend(void **state)
+{
+	static const char *const gb300[] = { "server", "gb300-nvl72", "racks", "1", "model",
+		"llama-3.1-405b", "workload", "training", NULL };
+	static const char *const nvl36[] = { "server", "gb200-nvl36x2", "racks", "1", "model",
+		"llama-3.1-405b", "workload", "fine-tuning", NULL };
+	static const char *const split[] = { "server", "gb300-nvl72", "racks", "1", "model",
+		"llama-3.1-405b", "workload", "multi-node-inference", NULL };
+	static const char *const two[] = { "server", "gb300-nvl72", "racks", "2", "model",
+		"llama-3.1-405b", "workload", "training", NULL };
+	static const char *const store[] = { "server", "gb200-nvl72", "racks", "1", "model",
+		"llama-3.1-405b", "workload", "rdma-storage", NULL };
+	const char *const *none[] = { gb300, nvl36, split };
+	struct nicfit_plan *p;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		p = plan_of(none[i]);
+		assert_false(p->backend_needed);
+		assert_true(p->domain_only);
+		assert_int_equal(bom_role(p, "switch") + bom_role(p, "backend"), 0);
+		assert_non_null(r2_said(p, "no scale-out fabric is needed for this job"));
+		done(p);
+	}
+	p = plan_of(two);
+	assert_true(p->backend_needed);
+	assert_false(p->domain_only);
+	assert_true(bom_qty(p, "q3400") >= 1);
+	done(p);
+	p = plan_of(store);
+	assert_true(p->backend_needed);
+	assert_false(p->domain_only);
 	done(p);
 }
 
@@ -208,10 +285,13 @@ static void gb200_nvl36x2(void **state)
 	done(p);
 }
 
-/* One GB300 NVL72 rack: ConnectX-8 at 800G XDR on Quantum-X800. */
-static void gb300_one_rack_xdr(void **state)
+/*
+ * GB300 NVL72 on Quantum-X800 at 800G XDR: two racks, whose training
+ * exchanges between the two domains (one rack alone needs no fabric).
+ */
+static void gb300_racks_xdr(void **state)
 {
-	static const char *const kv[] = { "server", "gb300-nvl72", "racks", "1", "model",
+	static const char *const kv[] = { "server", "gb300-nvl72", "racks", "2", "model",
 		"llama-3.1-405b", "workload", "training", NULL };
 	struct nicfit_plan *p = plan_of(kv);
 
@@ -219,6 +299,7 @@ static void gb300_one_rack_xdr(void **state)
 	assert_string_equal(p->be_nic->family, "ConnectX-8");
 	assert_true(p->be_port_gbps == 800);
 	assert_int_equal(p->fabric, NICFIT_FABRIC_IB);
+	assert_int_equal(p->be_cards * p->be_ports * p->in.servers, 144);
 	assert_true(bom_qty(p, "q3400") >= 1);
 	done(p);
 }
@@ -430,10 +511,11 @@ int main(void)
 		cmocka_unit_test(dgx_builtin_asked_is_fine),
 		cmocka_unit_test(dgx_default_fabric),
 		cmocka_unit_test(gb200_one_rack),
+		cmocka_unit_test(one_domain_no_backend),
 		cmocka_unit_test(gb200_eight_racks),
 		cmocka_unit_test(gb200_racks_fabric),
 		cmocka_unit_test(gb200_nvl36x2),
-		cmocka_unit_test(gb300_one_rack_xdr),
+		cmocka_unit_test(gb300_racks_xdr),
 		cmocka_unit_test(dgx_b300_xdr),
 		cmocka_unit_test(dgx_b300_superpod_xdr_table),
 		cmocka_unit_test(spectrum_x),

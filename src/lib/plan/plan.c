@@ -89,7 +89,7 @@ static int plan_once(const struct nicfit_catalog *cat, const struct nicfit_plan_
 			    "Server: %s - a generic profile, not a real model: check the "
 			    "slot map against your server's manual.", in->server->e.name);
 	nicfit__plan_rule_fit(p);
-	nicfit__plan_rule_backend_needed(p);
+	nicfit__plan_rule_backend_needed(cat, p);
 	nicfit__plan_explain_backend(p);
 	nicfit__plan_rule_frontend(cat, p);
 	nicfit__plan_socket_direct_asked(cat, p);

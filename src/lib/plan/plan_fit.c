@@ -291,7 +291,7 @@ int nicfit__plan_scaleup_split(const struct nicfit_plan_input *in)
 	       in->gpus_per_server > g->nvlink_domain;
 }
 
-static void backend_by_workload(struct nicfit_plan *p)
+static void backend_by_workload(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 
@@ -328,6 +328,9 @@ static void backend_by_workload(struct nicfit_plan *p)
 					    in->servers);
 			return;
 		}
+		if (p->servers_needed <= in->servers &&
+		    nicfit__plan_rule_domain_only(cat, p, "Inference split", in->servers))
+			return;
 		p->backend_needed = 1;
 		plan_decide(&p->decisions, "R2", 1,
 			    "The model does not fit one server, so it must be split "
@@ -336,6 +339,9 @@ static void backend_by_workload(struct nicfit_plan *p)
 		break;
 	case NICFIT_WL_MULTINODE_INFERENCE:
 		p->backend_needed = in->servers > 1;
+		if (p->backend_needed &&
+		    nicfit__plan_rule_domain_only(cat, p, "Multi-node inference", in->servers))
+			break;
 		if (p->backend_needed)
 			plan_decide(&p->decisions, "R2", 1,
 				    "Multi-node inference: one model split across %d servers "
@@ -349,6 +355,10 @@ static void backend_by_workload(struct nicfit_plan *p)
 	case NICFIT_WL_TRAINING:
 	case NICFIT_WL_FINETUNING:
 		p->backend_needed = in->servers > 1 || nicfit__plan_scaleup_split(in);
+		if (in->servers > 1 &&
+		    nicfit__plan_rule_domain_only(cat, p, in->workload == NICFIT_WL_TRAINING ?
+						  "Training" : "Fine-tuning", in->servers))
+			break;
 		if (in->servers > 1)
 			plan_decide(&p->decisions, "R2", 1,
 				    "Distributed %s across %d servers exchanges gradients on "
@@ -479,7 +489,7 @@ static void training_servers(struct nicfit_plan *p, int *alone)
  * servers cannot run at all, so it is critical and the plan is made for
  * the fewest servers that hold it.
  */
-void nicfit__plan_rule_backend_needed(struct nicfit_plan *p)
+void nicfit__plan_rule_backend_needed(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 	/* the GPUs the server holds alone: the same for training_servers() and R9's traffic */
@@ -487,9 +497,14 @@ void nicfit__plan_rule_backend_needed(struct nicfit_plan *p)
 
 	if (!nicfit__plan_add_gpus_first(p))
 		training_add_gpus(p);
-	backend_by_workload(p);
+	backend_by_workload(cat, p);
 	if (nicfit__plan_is_training(in->workload) && p->fit_known)
 		training_servers(p, &alone);
+	if (p->domain_only) {
+		/* R9 still works out the step over the one domain: 0 B leave it */
+		nicfit__plan_traffic(p, &alone);
+		return;
+	}
 	if (!p->backend_needed || in->disagg)
 		return;
 	if (p->fit_known && p->servers_needed > in->servers &&

@@ -87,6 +87,8 @@ void nicfit__plan_rack_text(struct nicfit_emit *e, const struct nicfit_plan *p, 
 			    const char *reset);
 void nicfit__plan_rack_json(struct nicfit_emit *e, const struct nicfit_plan *p);
 int nicfit__plan_domain_trays(const struct nicfit_plan *p, int per_server);
+int nicfit__plan_rule_domain_only(const struct nicfit_catalog *cat, struct nicfit_plan *p,
+				  const char *what, int servers);
 int nicfit__plan_domain_step(struct nicfit_plan *p,
 			     void (*split)(struct nicfit_plan *, struct nicfit_step_job *));
 
@@ -115,7 +117,7 @@ const struct nicfit_nic *nicfit__plan_whatif_card(const struct nicfit_catalog *c
 
 /* plan_fit.c: R1, R2 */
 void nicfit__plan_rule_fit(struct nicfit_plan *p);
-void nicfit__plan_rule_backend_needed(struct nicfit_plan *p);
+void nicfit__plan_rule_backend_needed(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 void nicfit__plan_explain_backend(struct nicfit_plan *p);
 /* R1 again on the GPUs R6 placed, once placement is known */
 void nicfit__plan_fit_placed(struct nicfit_plan *p);

@@ -582,6 +582,8 @@ void nicfit__plan_verdict(struct nicfit_plan *p)
 			 in->workload == NICFIT_WL_REPLICATED ? "independent replicas" :
 			 p->kv_storage ? "the model fits one server, and the KV cache from prefill to "
 			 "decode goes over the storage/in-band NICs" :
+			 p->domain_only ? "the job is one NVLink domain: every collective stays on "
+			 "NVLink" :
 			 nicfit__plan_is_training(in->workload) ? "one server keeps its gradients on PCIe" :
 			 p->fit_known ? "the model fits one server" :
 			 "assuming the model fits one server: fit not checked", fit, fe);

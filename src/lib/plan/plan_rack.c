@@ -116,6 +116,9 @@ void nicfit__plan_rack_text(struct nicfit_emit *e, const struct nicfit_plan *p, 
 				      "%d in all (%s)\n", p->be_cards * p->be_ports, rack_ports,
 				   p->be_port_gbps, u, rack_ports * racks,
 				   p->fabric == NICFIT_FABRIC_IB ? "InfiniBand" : "RoCE v2");
+	else if (p->domain_only)
+		nicfit_emit_printf(e, "           scale-out: none for this job: the NVLink domain carries "
+				      "every collective; the trays' built-in ports stay unused (R2)\n");
 	if (p->st_nic)
 		nicfit_emit_printf(e, "           north-south: %d x %s a tray, %d a %s, to two switches\n",
 				   p->st_cards, p->st_nic->part, p->st_cards * sv->rack_trays, u);
@@ -168,13 +171,21 @@ void nicfit__plan_rack_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_int(e, "gpus", dom ? dom : in->gpus_per_server);
 	nicfit_emit_number(e, "gbs_per_gpu", in->gpu ? in->gpu->nvlink_gbs : 0);
 	nicfit_emit_int(e, "trays", dom ? dom / (in->gpus_per_server ? in->gpus_per_server : 1) : 1);
+	/* R2 domain-only: the whole job is inside, nothing crosses the scale-out fabric */
+	nicfit_emit_bool(e, "whole_job", p->domain_only);
 	nicfit_emit_begin_array(e, "inside");
 	nicfit_emit_string(e, NULL, "tensor parallel");
 	nicfit_emit_string(e, NULL, "expert parallel");
+	if (p->domain_only) {
+		nicfit_emit_string(e, NULL, "pipeline parallel");
+		nicfit_emit_string(e, NULL, "data parallel");
+	}
 	nicfit_emit_end_array(e);
 	nicfit_emit_begin_array(e, "scale_out");
-	nicfit_emit_string(e, NULL, "data parallel");
-	nicfit_emit_string(e, NULL, "pipeline parallel");
+	if (!p->domain_only) {
+		nicfit_emit_string(e, NULL, "data parallel");
+		nicfit_emit_string(e, NULL, "pipeline parallel");
+	}
 	nicfit_emit_end_array(e);
 	nicfit_emit_end_object(e);
 	nicfit_emit_end_object(e);
@@ -252,4 +263,56 @@ int nicfit__plan_domain_step(struct nicfit_plan *p,
 	p->step_job.pp = dj.pp;
 	p->step_job.ep = dj.ep;
 	return 0;
+}
+
+/*
+ * R2 on a rack-scale NVLink domain (domain-only): a job whose servers
+ * are all the trays of one NVLink domain (one NVL72 rack, one NVL36x2
+ * unit) keeps every collective on NVLink - its tensor, expert, pipeline
+ * and data-parallel groups all lie inside the domain, which the rack's
+ * NVLink switch trays join (DGX SuperPOD GB200 RA: the compute fabric
+ * joins racks, not the GPUs of one rack). No byte of it reaches the
+ * scale-out NICs (R9 works the step out over the domain and finds 0 B),
+ * so no back-end fabric is planned: the seed's rule, no back end where
+ * none is needed. The trays' built-in ConnectX ports stay where they are,
+ * unused by this job; nicfit buys no switch, optic or cable for them, as
+ * it buys none for a DGX's compute ports when one DGX trains alone. More
+ * than one domain (--racks N) exchanges between domains and plans the
+ * fabric for it. what names the job ("Training"), servers the trays it
+ * uses. Returns 1 when it applied (p->backend_needed is then 0).
+ */
+int nicfit__plan_rule_domain_only(const struct nicfit_catalog *cat, struct nicfit_plan *p,
+				  const char *what, int servers)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_server *sv = in->server;
+	const struct nicfit_nic *builtin;
+	const char *u = sv->rack_racks > 1 ? "unit" : "rack";
+	char ports[200];
+	int t, nports;
+
+	if (!sv->rack_trays || servers < 2 || servers != in->servers || !in->gpu)
+		return 0;
+	t = nicfit__plan_domain_trays(p, in->gpus_per_server);
+	if (t != servers)
+		return 0;
+	p->backend_needed = 0;
+	p->domain_only = 1;
+	builtin = nicfit__plan_builtin_nic(cat, sv);
+	nports = builtin ? nicfit__plan_builtin_count(sv) * builtin->ports : 0;
+	ports[0] = '\0';
+	if (nports > 0)
+		plan_fmt(ports, sizeof(ports), " The trays' %d built-in %g G ports (%d x %s a tray) "
+			 "stay, unused by this job: nicfit plans no switch, optic or cable for them.",
+			 nports * servers, builtin->port_gbps, nicfit__plan_builtin_count(sv),
+			 builtin->part);
+	plan_decide(&p->decisions, "R2", 1,
+		    "%s on %d servers that are one NVLink domain: %d x %s joined by %d NVLink switch "
+		    "trays at %g GB/s a GPU, so every collective of the job (tensor, expert, pipeline "
+		    "and data parallel) stays on NVLink and 0 B a step reaches the scale-out NICs: no "
+		    "scale-out fabric is needed for this job.%s More than one %s (--racks N) exchanges "
+		    "between domains and plans the fabric for it.", what, servers,
+		    servers * in->gpus_per_server, in->gpu->e.name, sv->rack_switch_trays,
+		    in->gpu->nvlink_gbs, ports, u);
+	return 1;
 }

@@ -199,7 +199,8 @@ void nicfit__plan_traffic(struct nicfit_plan *p, int *alone)
 	int per = in->gpus_per_server, room;
 	char why[96];
 
-	if (!p->backend_needed || !in->gpu || in->gpus_per_server < 1 || !(in->params > 0) ||
+	if ((!p->backend_needed && !p->domain_only) || !in->gpu || in->gpus_per_server < 1 ||
+	    !(in->params > 0) ||
 	    in->workload == NICFIT_WL_RDMA_STORAGE || in->servers < 2)
 		return;
 	if (!(in->gpu->fp16_tflops > 0)) {
