@@ -2302,6 +2302,48 @@ static void scheduled_fabric(void **state)
 	assert_string_equal(err.input, "--frontend-switch");
 }
 
+/*
+ * A network rack holds switches_per_rack switches, but no more of a tall
+ * switch than its height has room for: the 4U Q3400-RA ten to a 42U rack
+ * (floor(42 / 4)), fifteen to a 60U one, never more than the assumption.
+ * Every leaf serves several one-node racks here, so leaves and spines all
+ * stand in network racks (the leaves in the compute row's, the spines in
+ * the spine row's).
+ */
+static void network_rack_height(void **state)
+{
+	static const struct {
+		double rack_u, spr;
+		long per;
+	} cases[] = { { 42, 16, 10 }, { 60, 16, 15 }, { 42, 4, 4 }, { 20, 16, 5 } };
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		long leaves, spines;
+
+		backend_only(&in, 128, 8, 0);
+		in.net[NICFIT_NET_BACKEND].link_gbps = 800;
+		in.net[NICFIT_NET_BACKEND].switch_id = "q3400";
+		in.nodes_per_rack = 1;
+		in.layout.tor_span = 1;
+		in.layout.racks_per_row = 500;
+		in.layout.rack_u = cases[i].rack_u;
+		in.layout.switches_per_rack = cases[i].spr;
+		size_ok(&in, &c);
+		leaves = c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_LEAF].switches;
+		spines = c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_SPINE].switches;
+		/* more leaves than ten, fewer than sixteen: the cap is what changes the count */
+		assert_true(leaves > 10 && leaves <= 16);
+		assert_int_equal(c.network_racks,
+				 (leaves + cases[i].per - 1) / cases[i].per +
+				 (spines + cases[i].per - 1) / cases[i].per);
+		nicfit_cluster_release(&c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2344,6 +2386,7 @@ int main(void)
 		cmocka_unit_test(gb200_superpod_table),
 		cmocka_unit_test(gb200_rail_pods_and_bmcs),
 		cmocka_unit_test(xdr_copper_splitter),
+		cmocka_unit_test(network_rack_height),
 	};
 
 	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);

@@ -405,6 +405,10 @@ static int place_all(struct nicfit_cluster *out, struct placer *p, struct nicfit
 			p->hmax = out->net[n].sw.height_u;
 	if (out->storage.enabled && out->storage.sw.height_u > p->hmax)
 		p->hmax = out->storage.sw.height_u;
+	p->spr = nicfit__cluster_rack_switches(out->in.layout.switches_per_rack,
+					       out->in.layout.rack_u, p->hmax);
+	im->spr = p->spr;
+	im->hmax = p->hmax;
 	for (n = 0; n < NICFIT_NET_OOB; n++)
 		if (out->net[n].enabled)
 			nicfit__cluster_place_net(out, p, n);

@@ -574,6 +574,21 @@ static void explain_oob(struct nicfit_cluster *c)
 	explain(c, NICFIT_NET_OOB);
 }
 
+/* Network racks of tall switches hold fewer than switches_per_rack: say so where it bites. */
+static void explain_network_racks(struct nicfit_cluster *c)
+{
+	const struct nicfit_cluster_impl *im = c->impl;
+
+	if (c->network_racks < 1 || im->spr >= (long)c->in.layout.switches_per_rack)
+		return;
+	nicfit__decide(&c->decisions, "cluster.place", 1,
+		       "network racks: %ld switches a rack, not switches_per_rack = %g: %dU switches, "
+		       "floor(rack_u %gU / %dU) = %ld fit one rack (--assume rack_u=); %ld network "
+		       "rack%s",
+		       im->spr, c->in.layout.switches_per_rack, im->hmax, c->in.layout.rack_u,
+		       im->hmax, im->spr, c->network_racks, c->network_racks == 1 ? "" : "s");
+}
+
 void nicfit__cluster_explain(struct nicfit_cluster *c)
 {
 	nicfit__cluster_explain_rack(c);
@@ -587,6 +602,7 @@ void nicfit__cluster_explain(struct nicfit_cluster *c)
 		explain_oob(c);
 	nicfit__cluster_explain_border(c);
 	nicfit__cluster_explain_storage(c);
+	explain_network_racks(c);
 	/* the rack height assumed must hold the nodes asked for per rack */
 	if (c->in.nodes_per_rack * c->in.layout.node_u > c->in.layout.rack_u)
 		nicfit__find(&c->findings, NICFIT_SEV_WARNING, NICFIT_CODE_CLUSTER_RACK_FULL, NULL,

@@ -197,6 +197,8 @@ struct nicfit_cluster_impl {
 	int32_t *row_half;      /* compute racks before the network racks, per row */
 	int32_t *row_net;       /* network racks per row (index crow: the spine row) */
 	int32_t spine_x0;       /* x of the spine row's first rack */
+	long spr;               /* switches in one network rack (placer's spr) */
+	int hmax;               /* the slot height they were stacked at, U */
 	long *oob_list;         /* OOB endpoint ids in cabling order */
 	long noob;
 	int node_digits;
@@ -418,8 +420,16 @@ struct placer {
 	long *slots;            /* network-rack slots used per row (crow + 1 rows) */
 	int32_t *tors;          /* switches on top of each compute rack */
 	int hmax;               /* height of the tallest switch, U */
+	long spr;               /* switches in one network rack: switches_per_rack, at most
+				 * as many hmax-high ones as rack_u holds */
 };
 
+/*
+ * Switches one network rack holds: the switches_per_rack assumption, but no
+ * more switches of height_u units than a rack_u rack has room for
+ * (floor(rack_u / height_u), at least one).
+ */
+long nicfit__cluster_rack_switches(double switches_per_rack, double rack_u, int height_u);
 /* Switch s into the next network-rack slot of row. */
 void nicfit__cluster_place_slot(struct nicfit_cluster *c, struct placer *p, long s, long row);
 /* Leaf s serving compute racks r0..r1: on top of one, or in its row's network racks. */

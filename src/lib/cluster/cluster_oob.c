@@ -88,7 +88,7 @@ static int oob_list(struct nicfit_cluster *c, struct placer *p, struct chunk **c
 		    long *nchunks, struct nicfit_error *err)
 {
 	struct nicfit_cluster_impl *im = c->impl;
-	long N = c->in.nodes, M = c->in.nodes_per_rack, spr = (long)c->in.layout.switches_per_rack;
+	long N = c->in.nodes, M = c->in.nodes_per_rack, spr = p->spr;
 	long nsw = im->nsw + im->nx, rows = (im->has_storage_row ? im->srow : im->crow) + 1;
 	long S = c->storage.enabled ? c->in.storage.servers : 0;
 	long r, i, k, total, nch = 0, maxch;

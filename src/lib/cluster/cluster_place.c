@@ -39,6 +39,16 @@ static void leaf_nodes(const struct cl_net *cn, long N, long idx, long *first, l
 	*first = *last = 0;
 }
 
+long nicfit__cluster_rack_switches(double switches_per_rack, double rack_u, int height_u)
+{
+	long spr = (long)switches_per_rack, fit;
+
+	fit = height_u > 0 ? (long)(rack_u / height_u + NICFIT_EPS) : spr;
+	if (fit < spr)
+		spr = fit;
+	return spr < 1 ? 1 : spr;
+}
+
 static void place_tor(struct nicfit_cluster *c, struct placer *p, long s, long rack)
 {
 	struct cl_pos *q = &c->impl->pos[s];
@@ -104,7 +114,7 @@ void nicfit__cluster_place_net(struct nicfit_cluster *c, struct placer *p, enum 
 void nicfit__cluster_finalize_positions(struct nicfit_cluster *c, struct placer *p)
 {
 	struct nicfit_cluster_impl *im = c->impl;
-	long r, s, spr = (long)c->in.layout.switches_per_rack, width;
+	long r, s, spr = p->spr, width;
 	long last = im->has_storage_row ? im->srow : im->crow;
 
 	c->network_racks = 0;
