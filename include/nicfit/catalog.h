@@ -218,6 +218,11 @@ struct nicfit_switch {
 	 * fabric_switch: the cell switch a leaf's fabric links go to.
 	 */
 	const char *scheduled, *fabric_switch;
+	/*
+	 * A modular chassis (line cards in a frame, such as the Arista
+	 * 7800R4): never picked automatically, only named (cluster --switch).
+	 */
+	int chassis;
 };
 
 #define NICFIT_MAX_SLOTS 32

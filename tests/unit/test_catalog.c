@@ -503,6 +503,13 @@ static void check_strings_and_dates(void **state)
 	arr = json_array();
 	json_array_append_new(arr, e);
 	assert_int_equal(check_and_overlay(doc_of("switches", arr), "gives its fabric ports"), 1);
+	/* "chassis" is a boolean */
+	e = embedded_entry("broadcom-switches.json", "switches", "chassis");
+	json_object_set_new(e, "id", json_string("my-chassis"));
+	json_object_set_new(e, "chassis", json_string("yes"));
+	arr = json_array();
+	json_array_append_new(arr, e);
+	assert_int_equal(check_and_overlay(doc_of("switches", arr), "must be true or false"), 1);
 	nicfit_error_clear(&err);
 	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
 	assert_int_equal(nicfit_catalog_check(cat, "nul.json", nul, strlen(nul), &err, 1, &total), 1);

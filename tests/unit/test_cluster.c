@@ -2344,6 +2344,43 @@ static void network_rack_height(void **state)
 	}
 }
 
+/*
+ * A chassis is sized as one switch and placed by its height: the 10U
+ * 7804R4 stands four to a 42U network rack. A chassis whose catalog entry
+ * gives no height in whole units is refused rather than placed as 1U.
+ */
+static void chassis_height(void **state)
+{
+	static const char doc[] =
+		"{\"schema\": \"nicfit.catalog.v1\", \"switches\": [{\"id\": \"my-chassis\", "
+		"\"name\": \"test chassis\", \"vendor\": \"Test\", \"fabric\": \"ethernet\", "
+		"\"ports\": 144, \"port_gbps\": 800, \"cage\": \"OSFP\", \"breakout\": [\"2x400\"], "
+		"\"chassis\": true, \"form\": \"10RU\", \"source\": \"test\"}]}";
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct nicfit_error err;
+	long leaves, spines;
+
+	(void)state;
+	backend_only(&in, 128, 8, 0);
+	in.net[NICFIT_NET_BACKEND].switch_id = "arista-7804r4";
+	in.layout.racks_per_row = 500;
+	size_ok(&in, &c);
+	assert_int_equal(c.net[NICFIT_NET_BACKEND].sw.height_u, 10);
+	leaves = c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_LEAF].switches;
+	spines = c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_SPINE].switches;
+	assert_true(leaves > 4);
+	assert_int_equal(c.network_racks, (leaves + 3) / 4 + (spines + 3) / 4);
+	nicfit_cluster_release(&c);
+	nicfit_error_clear(&err);
+	if (nicfit_catalog_overlay(cat, "test", doc, strlen(doc), &err))
+		fail_msg("overlay: %s", err.msg);
+	in.net[NICFIT_NET_BACKEND].switch_id = "my-chassis";
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), NICFIT_E_DATA);
+	assert_non_null(strstr(err.msg, "gives no height"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2387,6 +2424,7 @@ int main(void)
 		cmocka_unit_test(gb200_rail_pods_and_bmcs),
 		cmocka_unit_test(xdr_copper_splitter),
 		cmocka_unit_test(network_rack_height),
+		cmocka_unit_test(chassis_height),
 	};
 
 	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);

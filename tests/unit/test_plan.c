@@ -501,6 +501,29 @@ static void switch_by_lanes(void **state)
 }
 
 /*
+ * A modular chassis (catalog "chassis": the Arista 7804R4, 144 x 800G) is
+ * never the automatic pick: 32 DGX H100 on Spectrum-X are planned on
+ * 4 + 2 SN5600, not on one 7804R4 frame that holds every link.
+ */
+static void chassis_not_picked(void **state)
+{
+	static const char *const kv[] = { "server", "dgx-h100", "servers", "32", "fabric",
+		"spectrum-x", "workload", "training", "model", "llama-3.1-70b", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	int switches = 0;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < p->nbom; i++)
+		if (!strcmp(p->bom[i].role, "switch")) {
+			switches += p->bom[i].qty;
+			assert_string_equal(p->bom[i].part, "sn5600");
+		}
+	assert_int_equal(switches, 6);
+	done(p);
+}
+
+/*
  * A switch given with --switch is judged by lanes, as the automatic
  * choice is: a Quantum-2 QM9700 or QM9790 NDR cage runs EDR (4 x 25G NRZ)
  * one card port per switch port (NVIDIA Quantum-2 QM9700/QM9790 user
@@ -1698,6 +1721,7 @@ int main(void)
 		cmocka_unit_test(fmt_stops_at_page_ends),
 		cmocka_unit_test(plan_units_are_units),
 		cmocka_unit_test(place_cut_is_exhaustive),
+		cmocka_unit_test(chassis_not_picked),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, catalog_setup, catalog_teardown);

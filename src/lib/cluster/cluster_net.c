@@ -60,11 +60,12 @@ const char *nicfit__cluster_switch_opt(enum nicfit_net n)
 }
 
 /*
- * The height of a catalog switch from its form field ("1U", "2U"): whole
- * units from 1 to MAX_FORM_U. Anything else (no field, a chassis) is
- * placed as 1U, the size of most fixed switches this sizer designs with.
+ * The height of a catalog switch from its form field ("1U", "2U", a
+ * chassis's "16U"): whole units from 1 to MAX_FORM_U, the tallest rack the
+ * layout takes (rack_u). Anything else (no field) is placed as 1U, the
+ * size of most fixed switches this sizer designs with.
  */
-#define MAX_FORM_U 10
+#define MAX_FORM_U 60
 
 /*
  * A generic switch of up to GENERIC_1U_PORTS ports is taken as 1U, a
@@ -80,19 +81,20 @@ const char *nicfit__cluster_switch_opt(enum nicfit_net n)
  */
 #define MAX_SPLIT 8
 
-static int form_u(const char *form)
+static int form_units(const char *form)
 {
+	char *end = NULL;
 	long u = 0;
 
 	if (form && form[0] >= '1' && form[0] <= '9')
-		u = strtol(form, NULL, 10);
-	return u >= 1 && u <= MAX_FORM_U ? (int)u : 1;
+		u = strtol(form, &end, 10);
+	return u >= 1 && u <= MAX_FORM_U && end && !strcmp(end, "U") ? (int)u : 0;
 }
 
 int nicfit__cluster_switch_u(const struct nicfit_switch *s, int ports)
 {
 	if (s)
-		return form_u(s->form);
+		return form_units(s->form) ? form_units(s->form) : 1;
 	return ports > GENERIC_1U_PORTS ? 2 : 1;
 }
 
@@ -127,6 +129,11 @@ static int resolve_switch(const struct nicfit_catalog *cat, enum nicfit_net n,
 		sw->max_logical = s->max_logical_ports;
 		sw->per_cage = s->ports_per_cage > 1 ? s->ports_per_cage : 1;
 		sw->height_u = nicfit__cluster_switch_u(s, sw->ports);
+		/* a chassis is placed by its height: taken as 1U it would stack many to a rack */
+		if (s->chassis && !form_units(s->form))
+			return nicfit_error_at(err, NICFIT_E_DATA, nicfit__cluster_switch_opt(n), 0, 0,
+					       "chassis '%s' gives no height in whole units (form, "
+					       "\"10U\"): cannot place it", sw->id);
 		if (sw->ports < 2 || sw->ports > NICFIT_CLUSTER_MAX_RADIX || sw->gbps <= 0)
 			return nicfit_error_at(err, NICFIT_E_DATA, nicfit__cluster_switch_opt(n), 0, 0,
 					       "switch '%s' has %d ports at %g Gb/s: cannot size with it",

@@ -354,7 +354,7 @@ static const struct nicfit__field switch_layout[] = {
 	L_INT(nicfit_switch, nuplink_breakout), L_INT(nicfit_switch, lanes_per_port),
 	L_DBL(nicfit_switch, lane_gbps), L_DBLS(nicfit_switch, lane_rates),
 	L_INT(nicfit_switch, nlane_rates), L_STR(nicfit_switch, scheduled),
-	L_STR(nicfit_switch, fabric_switch),
+	L_STR(nicfit_switch, fabric_switch), L_INT(nicfit_switch, chassis),
 	L_END
 };
 
@@ -383,6 +383,7 @@ static void fill_switch(struct nicfit_switch *s, json_t *o)
 	s->lane_gbps = gn(o, "lane_gbps", 0);
 	s->scheduled = gs(o, "scheduled");
 	s->fabric_switch = gs(o, "fabric_switch");
+	s->chassis = gb(o, "chassis");
 	a = json_object_get(o, "lane_rates");
 	for (i = 0; i < json_array_size(a) && s->nlane_rates < NICFIT_MAX_LIST; i++)
 		s->lane_rates[s->nlane_rates++] = json_number_value(json_array_get(a, i));

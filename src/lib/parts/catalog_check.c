@@ -180,6 +180,7 @@ static const struct field switch_fields[] = {
 	{ "lane_rates", F_ANUM, 0, 1, 400, NULL, NULL },
 	{ "scheduled", F_STR, 0, 0, 0, NULL, scheds },
 	{ "fabric_switch", F_STR, 0, 1, 63, NULL, NULL },
+	{ "chassis", F_BOOL, 0, 0, 0, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 

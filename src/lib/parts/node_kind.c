@@ -98,7 +98,9 @@ void nicfit_node_kind_port(const struct nicfit_nic *nic, double gbps, const stru
  * (the Arista entries) would add a warning the equal NVIDIA one does not
  * need; on InfiniBand no switch carries the flag, so nothing changes there.
  * A scheduled fabric's leaf or cell switch is never picked: it is a design of
- * its own, which nicfit cluster --switch names.
+ * its own, which nicfit cluster --switch names; nor is a modular chassis
+ * (catalog "chassis"), whose one frame would otherwise win over a handful of
+ * fixed switches for any cluster its ports hold.
  * NULL when no catalog
  * switch of the fabric meets the card at all; *split gets the card ports
  * per switch port.
@@ -119,8 +121,9 @@ static const struct nicfit_switch *pick_switch(const struct nicfit_catalog *cat,
 		struct nicfit_port_match m;
 		long ports;
 
-		/* a scheduled fabric is a design of its own: cluster --switch names it */
-		if (strcmp(s->fabric, fabric) || s->scheduled)
+		/* a scheduled fabric and a chassis are designs of their own: cluster
+		 * --switch names them */
+		if (strcmp(s->fabric, fabric) || s->scheduled || s->chassis)
 			continue;
 		nicfit_port_of_switch(s, &sp);
 		nicfit_node_kind_port(nic, gbps, &sp, &np);
