@@ -679,6 +679,119 @@ static void dgx_rails(void **state)
 }
 
 /*
+ * Words an AMD plan must never tell its reader: NVIDIA's tools and
+ * drivers, and the NCCL variables RCCL does not read (NVLink SHARP,
+ * multi-node NVLink, CUDA's cuMem, CollNet). NCCL_DEBUG and NCCL_IB_*
+ * are RCCL's too (ROCm's RCCL environment variables page).
+ */
+static int has_word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (; *s; s++)
+		if (!strncasecmp(s, w, n))
+			return 1;
+	return 0;
+}
+
+static void no_nvidia_word(const char *what, const char *s)
+{
+	static const char *const words[] = { "nvidia", "cuda", "nvlink", "peermem", "nv_peer",
+		"nccl-tests", "ncclNet", "NCCL_NVLS", "NCCL_MNNVL", "NCCL_CUMEM", "NCCL_COLLNET",
+		"NCCL_NVB", "NCCL_P2P_NVL", "nvidia-smi" };
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (has_word(s, words[i]))
+			fail_msg("%s names %s: %s", what, words[i], s);
+}
+
+/*
+ * 16 Supermicro AS-8125GS-TNMR2 with 8 x MI325X, training Llama 3.1 405B
+ * over 8 x Pollara 400 on a Dell Z9864F-ON (Tomahawk 5):
+ *   rails     8 compute NIC slots for 8 GPUs: 8 cards, one rail each (R5)
+ *   pairs     the catalog's slot map puts GPUi and NICi on switch pexi
+ *             (i = 0..7; 0-3 on socket 0, 4-7 on socket 1, after AMD's
+ *             MI300X node topology): every GPU's card is PIX, card i
+ *   rate      one 400G port of RoCE v2, 392.1 Gb/s (Gen5 x16 gives
+ *             412.4): 8 x 392.15 = 3,137.2 Gb/s a server
+ *   switch    16 x 8 = 128 node ports, a Z9864F-ON's 64 x 800G split
+ *             2 x 400G takes 128: one switch
+ *   R1        405.85e9 x 16 B = 6,493.7 GB of training state over
+ *             256 GiB = 274.9 GB x 0.9 = 247.4 GB a GPU: 27 GPUs, 4 servers
+ *   advice    RCCL's: the GPUDirect finding names DMA-BUF and amdkfd and
+ *             RCCL's log; no finding, fix or decision names an NVIDIA
+ *             tool or an NCCL-only variable; R5 cites AMD's MI3XX cluster
+ *             design for the rails, not NVIDIA's reference architectures.
+ */
+static void amd_mi325x_pollara_16(void **state)
+{
+	static const char *const kv[] = { "server", "as-8125gs-tnmr2", "gpu", "mi325x",
+		"servers", "16", "backend_nic", "pollara-400", "switch", "z9864f-on",
+		"model", "llama-3.1-405b", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	const struct nicfit_slot *slots;
+	const struct nicfit_finding *f;
+	const struct nicfit_plan_line *sw;
+	char want[8];
+	size_t k;
+	int i;
+
+	(void)state;
+	slots = p->in.server->slots;
+	assert_string_equal(p->in.gpu->e.id, "mi325x");
+	assert_int_equal(p->in.gpus_per_server, 8);
+	assert_string_equal(p->be_nic->e.id, "pollara-400");
+	assert_int_equal(p->be_cards, 8);
+	assert_int_equal(p->rails, 8);
+	assert_int_equal(p->gpus_near, 8);
+	assert_int_equal(p->gpus_local, 8);
+	assert_true(p->be_port_gbps == 400);
+	assert_near(p->be_effective_gbps, 392.15, 0.01);
+	assert_near(p->be_node_gbps, 3137.19, 0.05);
+	for (i = 0; i < 8; i++) {
+		const struct nicfit_slot *g = &slots[p->gpu_slots[i]];
+		const struct nicfit_slot *n;
+
+		assert_int_equal(p->pair_card[i], i);
+		n = &slots[p->be_slots[p->pair_card[i]]];
+		snprintf(want, sizeof(want), "GPU%d", i);
+		assert_string_equal(g->name, want);
+		snprintf(want, sizeof(want), "NIC%d", i);
+		assert_string_equal(n->name, want);
+		assert_true(g->pcie_switch >= 0);
+		assert_int_equal(n->pcie_switch, g->pcie_switch);
+		assert_int_equal(n->socket, i < 4 ? 0 : 1);
+		assert_int_equal(p->pair_path[i], NICFIT_PATH_PIX);
+	}
+	assert_near(p->train_state_gb, 6493.65, 0.01);
+	assert_int_equal(p->gpus_needed, 27);
+	assert_int_equal(p->servers_needed, 4);
+	sw = line(p, "z9864f-on");
+	assert_non_null(sw);
+	assert_int_equal(sw->qty, 1);
+	f = finding(p, "cluster-gpudirect");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "DMA-BUF"));
+	assert_non_null(strstr(f->message, "amdkfd"));
+	assert_non_null(strstr(f->message, "RCCL"));
+	assert_null(finding(p, "gdr-level"));
+	assert_null(finding(p, "gpu-nic-cross-socket"));
+	assert_non_null(decision(p, "R5", "One back-end card per GPU"));
+	assert_non_null(strstr(decision(p, "R5", "One back-end card per GPU")->message,
+			       "AMD's cluster design for Instinct MI3XX"));
+	for (k = 0; k < p->findings.n; k++) {
+		no_nvidia_word(p->findings.v[k].code, p->findings.v[k].message);
+		no_nvidia_word(p->findings.v[k].code, p->findings.v[k].fix);
+	}
+	for (k = 0; k < p->decisions.n; k++)
+		no_nvidia_word(p->decisions.v[k].code, p->decisions.v[k].message);
+	done(p);
+}
+
+/*
  * Four 400G cards are timed as four. The step model shards the 70B's
  * state with ZeRO-3 (1.5 x a ring's bytes): 1.5 x 2 x 3/4 x 141.1 GB =
  * 317.5 GB per server, over 4 x 392.1 Gb/s = 1.62 s, not 6.5 s over one.
@@ -1699,6 +1812,7 @@ int main(void)
 		cmocka_unit_test(codes_registered),
 		cmocka_unit_test(bad_requests),
 		cmocka_unit_test(dgx_rails),
+		cmocka_unit_test(amd_mi325x_pollara_16),
 		cmocka_unit_test(replicas_before_split),
 		cmocka_unit_test(step_time_all_cards),
 		cmocka_unit_test(gen3_200g_two_cards),

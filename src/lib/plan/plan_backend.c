@@ -826,6 +826,24 @@ static int switch_positions(const struct nicfit_server *sv)
 	return n;
 }
 
+/*
+ * Whose design R5's one rail per GPU follows, by the GPU's maker: an AMD
+ * plan cites AMD's MI3XX cluster design (docs/reference/anchors.md 3.4),
+ * never NVIDIA's reference architectures.
+ */
+static const char *rail_design(const struct nicfit_plan *p)
+{
+	switch (nicfit__plan_stack(p)->maker) {
+	case NICFIT_MAKER_AMD:
+		return "AMD's cluster design for Instinct MI3XX builds it";
+	case NICFIT_MAKER_GAUDI:
+		return "card i of every server on rail i";
+	case NICFIT_MAKER_NVIDIA:
+	default:
+		return "NVIDIA's HGX/DGX reference architectures build it";
+	}
+}
+
 static int backend_card_count(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
@@ -846,10 +864,10 @@ static int backend_card_count(struct nicfit_plan *p)
 		plan_decide(&p->decisions, "R5", 1,
 			    "One back-end card per GPU: %s has %d compute NIC position%s for %d "
 			    "GPU%s, so %d card%s per server, one rail each (rail-optimized, as "
-			    "NVIDIA's HGX/DGX reference architectures build it).",
+			    "%s).",
 			    in->server->e.name, compute, compute == 1 ? "" : "s",
 			    in->gpus_per_server, in->gpus_per_server == 1 ? "" : "s", n,
-			    n == 1 ? "" : "s");
+			    n == 1 ? "" : "s", rail_design(p));
 		return n;
 	}
 	if (in->backend_gbps <= 0)
