@@ -2174,6 +2174,95 @@ static void gpudirect_by_gpu_maker(void **state)
 }
 
 /*
+ * Words an AMD cluster must never tell its reader: NVIDIA's tools and
+ * drivers, and the NCCL variables RCCL does not read (NVLink SHARP,
+ * multi-node NVLink, CUDA's cuMem, CollNet). NCCL_DEBUG is RCCL's too.
+ */
+static void no_nvidia_word(const char *what, const char *s)
+{
+	static const char *const words[] = { "nvidia", "cuda", "nvlink", "peermem", "nv_peer",
+		"nccl-tests", "NCCL_NVLS", "NCCL_MNNVL", "NCCL_CUMEM", "NCCL_COLLNET", "NCCL_NVB",
+		"NCCL_P2P_NVL" };
+	size_t i, n;
+	const char *c;
+
+	if (!s)
+		return;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		for (c = s, n = strlen(words[i]); *c; c++)
+			if (!strncasecmp(c, words[i], n))
+				fail_msg("%s names %s: %s", what, words[i], s);
+}
+
+/*
+ * 16 nodes of 8 x MI325X with 8 x Pollara 400 (1 x 400G QSFP112 each) on
+ * Dell Z9864F-ON (Tomahawk 5, 64 x 800G OSFP, 8 x 100G PAM4 lanes a
+ * port; a Pollara port is 4 x 100G PAM4, so each switch port splits
+ * 2 x 400G), rail-optimized:
+ *   rails     8 NICs a node: 8 rails (link i of every node on rail i)
+ *   ports     16 x 8 = 128 node ports of 400G
+ *   radix     64 ports x 2 = 128 node ports a switch: one leaf, no spine,
+ *             64 switch ports used, 0 free; 128 host-leaf links
+ *   2 tiers   a non-blocking leaf gives 32 ports down (64 node ports) and
+ *             32 up; 32 nodes = 256 ports: 256 / 64 = 4 leaves, 4 x 32 =
+ *             128 uplinks / 64 = 2 spines; 64 nodes: 8 leaves, 256 / 64
+ *             = 4 spines
+ *   advice    the GPUDirect finding names DMA-BUF, amdkfd and RCCL's log;
+ *             nothing names an NVIDIA tool or an NCCL-only variable.
+ */
+static void amd_mi325x_pollara_tomahawk5(void **state)
+{
+	static const struct { long nodes, leaves, spines; int tiers; } t[] = {
+		{ 16, 1, 0, 1 }, { 32, 4, 2, 2 }, { 64, 8, 4, 2 },
+	};
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	const struct nicfit_cluster_net *be;
+	size_t i, k;
+	int seen;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		backend_only(&in, t[i].nodes, 8, 0);
+		in.nic_id = "pollara-400";
+		in.gpu_id = "mi325x";
+		in.net[NICFIT_NET_BACKEND].link_gbps = 0;
+		in.net[NICFIT_NET_BACKEND].switch_id = "z9864f-on";
+		in.net[NICFIT_NET_BACKEND].rail_optimized = 1;
+		size_ok(&in, &c);
+		be = &c.net[NICFIT_NET_BACKEND];
+		assert_int_equal(be->sw.ports, 64);
+		assert_true(be->link_gbps == 400);
+		assert_int_equal(be->breakout, 2);
+		assert_int_equal(be->rails, 8);
+		assert_int_equal(be->planes, 1);
+		assert_int_equal(be->endpoints, t[i].nodes * 8);
+		assert_int_equal(be->tiers, t[i].tiers);
+		assert_int_equal(be->tier[NICFIT_TIER_LEAF].switches, t[i].leaves);
+		assert_int_equal(be->tier[NICFIT_TIER_SPINE].switches, t[i].spines);
+		assert_int_equal(be->endpoints_per_leaf, t[i].tiers == 1 ? 128 : 64);
+		assert_int_equal(be->ports_free, 0);
+		assert_int_equal(be->links[NICFIT_LINK_HOST], t[i].nodes * 8);
+		seen = 0;
+		for (k = 0; k < c.findings.n; k++) {
+			if (!strcmp(c.findings.v[k].code, "cluster-gpudirect")) {
+				seen = 1;
+				assert_non_null(strstr(c.findings.v[k].message, "DMA-BUF"));
+				assert_non_null(strstr(c.findings.v[k].message, "amdkfd"));
+				assert_non_null(strstr(c.findings.v[k].message, "RCCL"));
+			}
+			no_nvidia_word(c.findings.v[k].code, c.findings.v[k].message);
+			no_nvidia_word(c.findings.v[k].code, c.findings.v[k].fix);
+		}
+		assert_true(seen);
+		for (k = 0; k < c.decisions.n; k++)
+			no_nvidia_word(c.decisions.v[k].code, c.decisions.v[k].message);
+		check_port_map(&c);
+		nicfit_cluster_release(&c);
+	}
+}
+
+/*
  * Intel Gaudi 3 scales out over its own ports: eight accelerators x 3 x
  * 200 GbE, four to an 800G OSFP, give six 800G node links and no NIC; a
  * NIC given on top of them turns that off.
@@ -2417,6 +2506,7 @@ int main(void)
 		cmocka_unit_test(oob_reaches_storage_and_border),
 		cmocka_unit_test(gpudirect_path),
 		cmocka_unit_test(gpudirect_by_gpu_maker),
+		cmocka_unit_test(amd_mi325x_pollara_tomahawk5),
 		cmocka_unit_test(gaudi_own_ports),
 		cmocka_unit_test(gb200_racks),
 		cmocka_unit_test(scheduled_fabric),

@@ -1,7 +1,8 @@
 /*
  * test_step.c - a job's step (nicfit/step.h), NCCL's algorithm choice
  * (perf.h) and the planner's use of them, on the cases the traffic model
- * must get right. Every expected number is worked out by hand in the
+ * must get right; calc fit's memory and layout (llm.h, calc.h) on the
+ * catalog's GPUs. Every expected number is worked out by hand in the
  * comment above its check, from the catalog's facts and the defaults
  * (MFU 0.40, overlap 0.67, 2048 tokens per GPU, bf16 gradients and
  * activations, 10 us per network step).
@@ -10,8 +11,10 @@
 
 #include <math.h>
 
+#include "nicfit/buf.h"
 #include "nicfit/calc.h"
 #include "nicfit/catalog.h"
+#include "nicfit/emit.h"
 #include "nicfit/kv.h"
 #include "nicfit/perf.h"
 #include "nicfit/plan.h"
@@ -390,6 +393,115 @@ static void layouts_users_can_run(void **state)
 	assert_int_not_equal(nicfit_layout_pick(&m8->arch, 0, 300, 8, 0, &l, NULL), 0);
 }
 
+/* calc fit's JSON document for the key/value pairs kv (a copy the caller frees). */
+static char *calc_fit_json(const char *const *kv)
+{
+	struct nicfit_emit *e = nicfit_emit_new(NICFIT_FMT_JSON, 0, 0);
+	struct nicfit_spec spec;
+	struct nicfit_error err;
+	struct nicfit_buf b;
+	int i;
+
+	assert_non_null(e);
+	nicfit_error_clear(&err);
+	nicfit_spec_init(&spec, "test");
+	for (i = 0; kv[i]; i += 2)
+		assert_int_equal(nicfit_spec_add(&spec, kv[i], kv[i + 1], &err), 0);
+	if (nicfit_calc_run(cat, "fit", &spec, e, &err))
+		fail_msg("calc fit: %s", err.msg);
+	nicfit_buf_init(&b, 0);
+	assert_int_equal(nicfit_emit_finish(e, &b), 0);
+	nicfit_emit_free(e);
+	nicfit_spec_release(&spec);
+	return nicfit_buf_detach(&b, NULL);
+}
+
+/*
+ * calc fit on 8 x MI355X. The catalog's MI355X has 288 GiB of HBM3E
+ * (AMD's MI355X product page: 288 GB, which rocm-smi counts in GiB):
+ * 288 x 1.073741824 = 309.2376 GB a GPU, x 0.9 usable (gpu_util) =
+ * 278.3139 GB, x 8 = 2,226.511 GB (R1, docs/rules.md).
+ *   Llama 3.1 405B at bf16, 4,096 tokens x 1 request:
+ *     weights   405,853,388,800 x 2 B = 811.7068 GB
+ *     KV        2 x 126 layers x 8 KV heads x 128 x 2 B = 516,096 B a
+ *               token, x 4,096 = 2.1139 GB; total 813.8207 GB
+ *     GPUs      813.8207 / 278.3139 = 2.92: 3; tensor parallel must
+ *               divide 128 heads and 8 KV heads, and 3 does not: TP 4,
+ *               inside the 8-GPU xGMI domain, on 1 node
+ *   DeepSeek-V3 at fp8, 32,768 tokens x 16 requests:
+ *     weights   the linear layers at 8 bits, embeddings and head
+ *               (2 x 129,280 x 7,168 = 1,853,358,080) at 16 (embed_bits):
+ *               (671,026,419,200 + 1,853,358,080) x 1 B = 672.8798 GB,
+ *               8.0221 bits a parameter
+ *     KV        MLA: (512 + 64) x 61 layers x 2 B = 70,272 B a token,
+ *               x 32,768 x 16 = 36.8428 GB; total 709.7225 GB
+ *     GPUs      709.7225 / 278.3139 = 2.55: 3; TP 4 (128 heads, 128 KV
+ *               heads), EP 4 (256 experts / 4), on 1 node
+ */
+static void mi355x_fits(void **state)
+{
+	static const char *const l405[] = { "model", "llama-3.1-405b", "precision", "bf16",
+		"gpus", "8xmi355x", NULL };
+	static const char *const ds[] = { "model", "deepseek-v3", "precision", "fp8",
+		"gpus", "8xmi355x", "context", "32768", "concurrency", "16", NULL };
+	const struct nicfit_gpu *g = nicfit_catalog_find_gpu(cat, "mi355x", "gpu", NULL);
+	const struct nicfit_model *m405 = nicfit_catalog_find_model(cat, "llama-3.1-405b", "m", NULL);
+	const struct nicfit_model *mds = nicfit_catalog_find_model(cat, "deepseek-v3", "m", NULL);
+	struct nicfit_llm_params lp;
+	struct nicfit_fit f;
+	struct nicfit_layout l;
+	char *j;
+
+	(void)state;
+	assert_non_null(g);
+	assert_non_null(m405);
+	assert_non_null(mds);
+	assert_true(g->memory_gib == 288);
+	assert_int_equal(g->nvlink_domain, 8);
+	nicfit_llm_params_default(&lp);
+	assert_int_equal(nicfit_calc_fit(&m405->arch, NICFIT_PREC_BF16, 4096, 1, 8, g->memory_gib,
+					 &lp, &f, NULL), 0);
+	assert_near(f.gpu_gb, 309.2376, 1e-4);
+	assert_near(f.capacity_gb, 2226.511, 1e-3);
+	assert_near(f.weights_gb, 811.7068, 1e-4);
+	assert_near(f.kv_bytes_per_token, 516096, 1e-6);
+	assert_near(f.kv_cache_gb, 2.1139, 1e-4);
+	assert_near(f.total_gb, 813.8207, 1e-4);
+	assert_true(f.fits);
+	assert_int_equal(f.gpus_needed, 3);
+	assert_int_equal(nicfit_layout_pick(&m405->arch, 0, 3, 8, g->nvlink_domain, &l, NULL), 0);
+	assert_int_equal(l.tp, 4);
+	assert_int_equal(l.pp, 1);
+	assert_string_equal(l.name, "TP 4 on 1 node");
+	assert_int_equal(nicfit_calc_fit(&mds->arch, NICFIT_PREC_FP8, 32768, 16, 8, g->memory_gib,
+					 &lp, &f, NULL), 0);
+	assert_near(f.bits_per_param, 8.0221, 1e-4);
+	assert_near(f.weights_gb, 672.8798, 1e-4);
+	assert_near(f.kv_bytes_per_token, 70272, 1e-6);
+	assert_near(f.kv_cache_gb, 36.8428, 1e-4);
+	assert_near(f.total_gb, 709.7225, 1e-4);
+	assert_true(f.fits);
+	assert_int_equal(f.gpus_needed, 3);
+	assert_int_equal(nicfit_layout_pick(&mds->arch, mds->experts, 3, 8, g->nvlink_domain, &l,
+					    NULL), 0);
+	assert_int_equal(l.tp, 4);
+	assert_int_equal(l.ep, 4);
+	assert_string_equal(l.name, "TP 4 (EP 4) on 1 node");
+	/* calc fit says the same through the catalog: the GPU named "8xmi355x" */
+	j = calc_fit_json(l405);
+	assert_non_null(strstr(j, "\"gpu\":\"mi355x\",\"gpu_memory_gb\":309.2376,"
+				  "\"capacity_gb\":2226.511,\"fits\":true,\"gpus_needed\":3,"));
+	assert_non_null(strstr(j, "\"weights_gb\":811.7068,"));
+	assert_non_null(strstr(j, "\"name\":\"TP 4 on 1 node\""));
+	free(j);
+	j = calc_fit_json(ds);
+	assert_non_null(strstr(j, "\"weights_gb\":672.8798,"));
+	assert_non_null(strstr(j, "\"kv_cache_gb\":36.8428,\"total_gb\":709.7225,"));
+	assert_non_null(strstr(j, "\"gpus_needed\":3,"));
+	assert_non_null(strstr(j, "\"tp\":4,\"pp\":1,\"ep\":4,"));
+	free(j);
+}
+
 /*
  * NCCL's choice: 1 MB on 1,024 nodes at 100G RoCE (98.0 Gb/s): a ring
  * waits 2 x 1023 x 10 us = 20.46 ms and sends 2 MB (0.163 ms): 20.6 ms;
@@ -684,6 +796,7 @@ int main(void)
 		cmocka_unit_test(kv_transfer_70b_8k),
 		cmocka_unit_test(deepseek_prefill_pool),
 		cmocka_unit_test(layouts_users_can_run),
+		cmocka_unit_test(mi355x_fits),
 		cmocka_unit_test(nccl_algorithm),
 		cmocka_unit_test(plan_qlora_25g),
 		cmocka_unit_test(plan_article_training_figures),
