@@ -792,6 +792,36 @@ static void amd_mi325x_pollara_16(void **state)
 }
 
 /*
+ * Two servers of Pollara 400 back to back: the GID to give NCCL_IB_GID_INDEX
+ * (RCCL reads it too) is read from rdma-core's ibv_devinfo -v, never from
+ * show_gids, a script of NVIDIA's MLNX_OFED for ConnectX cards; a ConnectX
+ * pair still names show_gids.
+ */
+static void back_to_back_gid_tool(void **state)
+{
+	static const char *const amd[] = { "server", "as-8125gs-tnmr2", "gpu", "mi325x",
+		"servers", "2", "backend_nic", "pollara-400", "model", "llama-3.1-70b",
+		"workload", "training", NULL };
+	static const char *const cx[] = { "server", "r740xd", "gpu", "a40", "gpus_per_server", "2",
+		"servers", "2", "backend_nic", "mcx623106an-cdat", "fabric", "roce",
+		"model", "llama-3-8b", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(amd);
+	const struct nicfit_finding *d;
+
+	(void)state;
+	d = decision(p, "R7", "Two servers back to back");
+	assert_non_null(d);
+	assert_non_null(strstr(d->message, "ibv_devinfo -v"));
+	assert_null(strstr(d->message, "show_gids"));
+	done(p);
+	p = plan_of(cx);
+	d = decision(p, "R7", "Two servers back to back");
+	assert_non_null(d);
+	assert_non_null(strstr(d->message, "show_gids"));
+	done(p);
+}
+
+/*
  * Four 400G cards are timed as four. The step model shards the 70B's
  * state with ZeRO-3 (1.5 x a ring's bytes): 1.5 x 2 x 3/4 x 141.1 GB =
  * 317.5 GB per server, over 4 x 392.1 Gb/s = 1.62 s, not 6.5 s over one.
@@ -1813,6 +1843,7 @@ int main(void)
 		cmocka_unit_test(bad_requests),
 		cmocka_unit_test(dgx_rails),
 		cmocka_unit_test(amd_mi325x_pollara_16),
+		cmocka_unit_test(back_to_back_gid_tool),
 		cmocka_unit_test(replicas_before_split),
 		cmocka_unit_test(step_time_all_cards),
 		cmocka_unit_test(gen3_200g_two_cards),

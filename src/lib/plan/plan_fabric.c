@@ -40,6 +40,18 @@
  * multi-subnet or routed (layer-3 leaf-spine) back end cannot carry it,
  * and NCCL must use the RoCE v1 GID, so it is a warning.
  */
+/*
+ * Where to read the GID table: show_gids is NVIDIA's (MLNX_OFED / DOCA-OFED)
+ * script, for ConnectX cards; rdma-core's ibv_devinfo -v lists every port's
+ * GIDs with their RoCE version for any card. (A RoCE v1-only card is a
+ * ConnectX-2/3, so the v1 advice names show_gids.)
+ */
+static const char *gid_tool(const struct nicfit_plan *p)
+{
+	return p->be_nic && p->be_nic->pci_vendor == 0x15b3 ? "show_gids" :
+	       "the GID table of ibv_devinfo -v";
+}
+
 static void rule_roce_v1(struct nicfit_plan *p)
 {
 	struct nicfit_finding *f;
@@ -107,7 +119,8 @@ void nicfit__plan_fabric(struct nicfit_plan *p)
 			plan_decide(&p->decisions, "R7", 1,
 				    "Two servers back to back: no switch, so no PFC/ECN switch "
 				    "configuration; set MTU 9000 on both ports (RoCE MTU 4096), put them in "
-				    "one subnet, and use the %s GID (NCCL_IB_GID_INDEX, see show_gids).", roce);
+				    "one subnet, and use the %s GID (NCCL_IB_GID_INDEX, see %s).", roce,
+				    gid_tool(p));
 		else if (strcmp(roce, "RoCE v2"))
 			plan_decide(&p->decisions, "R7", 1,
 				    "RoCE v1 needs a lossless Ethernet switch: PFC on the RoCE "
