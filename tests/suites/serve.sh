@@ -6,7 +6,8 @@
 #  - shutdown on SIGTERM and SIGINT, bad options;
 #  - the page in headless Chromium: Debian's chromium for a shared link,
 #    playwright-core and axe-core (npm, installed under $BUILD/npm) for
-#    clicking, every screen width and accessibility. Without
+#    clicking, every screen width and accessibility, the server and GPU
+#    menus against `catalog list` (tests/browser/catalog.js). Without
 #    npm or chromium the browser tests fail, they are never skipped.
 # Screenshots and the printed quote go to $BUILD/test-artifacts/.
 set -u
@@ -625,4 +626,11 @@ rc=$?
 # every catalog server through the form, conflicting counts, focus (tests/browser/servers.js)
 PLAYWRIGHT_CORE=$(cd "$npmdir/node_modules/playwright-core" && pwd) CHROMIUM=$chromium \
 	timeout 300 node tests/browser/servers.js "$base" 900 || rc=1
+# the server and GPU menus hold the command line's catalog, grouped (tests/browser/catalog.js)
+if ! "$NICFIT" catalog list servers -j >"$tmp/servers.json" || ! "$NICFIT" catalog list gpus -j >"$tmp/gpus.json"; then
+	fail "catalog list servers -j and gpus -j for the page's menus"
+	rc=1
+fi
+PLAYWRIGHT_CORE=$(cd "$npmdir/node_modules/playwright-core" && pwd) CHROMIUM=$chromium \
+	timeout 300 node tests/browser/catalog.js "$base" 950 "$tmp/servers.json" "$tmp/gpus.json" || rc=1
 exit $rc
