@@ -134,6 +134,62 @@ want zsh -- nicfit completion ""
 want gpus -- nicfit catalog list ""
 want rtx-6000-ada -- nicfit plan --gpu rtx-6
 want sys-4029gp-trt -- nicfit plan --server sys-40
+# Every server and GPU of the catalog (catalog list -j), each once, where
+# an option takes one: the same list in bash, zsh and fish.
+"$NICFIT" catalog list servers -j | jq -r '.servers[].id' | sort >"$tmp/ids.servers"
+"$NICFIT" catalog list gpus -j | jq -r '.gpus[].id' | sort >"$tmp/ids.gpus"
+same_ids() { # same_ids SHELL KIND WHAT FILE: FILE holds every id of KIND, once each
+	if [ -s "$tmp/ids.$2" ] && sort "$4" | cmp -s - "$tmp/ids.$2"; then
+		ok "$1: '$3' offers all $(wc -l <"$tmp/ids.$2") catalog $2, each once"
+	else
+		bad "$1: '$3' offers all catalog $2, each once" \
+			"$(sort "$4" | diff "$tmp/ids.$2" - | sed -n 's/^</missing:/p; s/^>/extra or repeated:/p' | tr '\n' ' ' | cut -c1-300)"
+	fi
+}
+ids_cases='servers plan --server
+servers cluster --server
+gpus plan --gpu
+gpus cluster --gpu
+gpus calc step --gpu'
+while read -r kind words; do
+	# shellcheck disable=SC2086 # the words of the command line
+	complete_bash nicfit $words "" >"$tmp/got"
+	same_ids bash "$kind" "nicfit $words" "$tmp/got"
+done <<EOF
+$ids_cases
+EOF
+if command -v zsh >/dev/null 2>&1; then
+	# zsh: what _nicfit_ids hands compadd, outside a completion (_arguments
+	# and compadd stand in), and every --server/--gpu spec calls it.
+	for kind in servers gpus; do
+		PATH="$bindir:$PATH" zsh -c '_arguments() { :; }; compadd() { print -rl -- ${(P)${@[-1]}}; }
+			source scripts/_nicfit; _nicfit_ids $1' zsh "$kind" >"$tmp/got" 2>/dev/null
+		same_ids zsh "$kind" "_nicfit_ids $kind" "$tmp/got"
+	done
+	specs=$(grep -c "^		'--server=.*:ID:{_nicfit_ids servers}' " scripts/_nicfit)
+	all=$(grep -c "^		'--server=" scripts/_nicfit)
+	check "zsh: every --server completes the catalog's servers ($specs of $all)" "$([ "$specs" -ge 2 ] && [ "$specs" = "$all" ]; echo $?)"
+	specs=$(grep -c "^		'--gpu=.*:ID:{_nicfit_ids gpus}' " scripts/_nicfit)
+	all=$(grep -c "^		'--gpu=" scripts/_nicfit)
+	check "zsh: every --gpu completes the catalog's GPUs ($specs of $all)" "$([ "$specs" -ge 3 ] && [ "$specs" = "$all" ]; echo $?)"
+fi
+if command -v fish >/dev/null 2>&1; then
+	while read -r kind words; do
+		PATH="$bindir:$PATH" fish -c "source scripts/nicfit.fish; complete -C 'nicfit $words '" 2>/dev/null |
+			cut -f1 >"$tmp/got"
+		same_ids fish "$kind" "nicfit $words" "$tmp/got"
+	done <<EOF
+$ids_cases
+EOF
+	# grouped: the lines of one vendor (the name's first word) and PCIe generation are together
+	for w in "plan --server" "plan --gpu"; do
+		PATH="$bindir:$PATH" fish -c "source scripts/nicfit.fish; complete -C 'nicfit $w '" 2>/dev/null |
+			awk -F '\t' '{ split($2, v, " "); g = $2; sub(/.*\(PCIe /, "", g); sub(/ .*/, "", g); print v[1], g }' |
+			uniq | sort | uniq -d >"$tmp/split"
+		check "fish: 'nicfit $w' groups by vendor and PCIe generation, each group once" \
+			"$([ ! -s "$tmp/split" ]; echo $?)" "split: $(tr '\n' ' ' <"$tmp/split")"
+	done
+fi
 # the ids of entries only, not those of a server's PCIe switches or riser configurations
 if complete_bash nicfit plan --server "" | grep -qx -e pex0 -e sw1 -e gdb1; then
 	bad "bash: plan --server offers no PCIe switch id" "got: $(complete_bash nicfit plan --server "" | tr '\n' ' ' | cut -c1-160)"
