@@ -122,15 +122,20 @@ static void dgx_default_fabric(void **state)
 }
 
 /* The first R2 decision that applied and holds words, or NULL. */
-static const char *r2_said(const struct nicfit_plan *p, const char *words)
+static const char *rule_said(const struct nicfit_plan *p, const char *rule, const char *words)
 {
 	size_t i;
 
 	for (i = 0; i < p->decisions.n; i++)
-		if (!strcmp(p->decisions.v[i].code, "R2") && p->decisions.v[i].applied &&
+		if (!strcmp(p->decisions.v[i].code, rule) && p->decisions.v[i].applied &&
 		    strstr(p->decisions.v[i].message, words))
 			return p->decisions.v[i].message;
 	return NULL;
+}
+
+static const char *r2_said(const struct nicfit_plan *p, const char *words)
+{
+	return rule_said(p, "R2", words);
 }
 
 /* Parts of a role in the bill of materials. */
@@ -213,6 +218,118 @@ static void one_domain_no_backend(void **state)
 	p = plan_of(store);
 	assert_true(p->backend_needed);
 	assert_false(p->domain_only);
+	done(p);
+}
+
+/*
+ * Part of a rack: the rack's NVLink switch trays join every tray of it,
+ * so 9 trays of one GB200 NVL72 rack are one NVLink domain of 36 GPUs,
+ * and a training job on them needs no scale-out fabric, as one whole
+ * rack does not: R2 domain-only, and R9's step sends 0 B out of it.
+ */
+static void partial_rack_one_domain(void **state)
+{
+	static const char *const kv[] = { "server", "gb200-nvl72", "servers", "9", "model",
+		"llama-3.1-405b", "workload", "training", NULL };
+	static const char *const two[] = { "server", "gb200-nvl72", "servers", "2", "model",
+		"llama-3.1-70b", "workload", "fine-tuning", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_int_equal(nicfit__plan_racks(p), 0);
+	assert_int_equal(nicfit__plan_domain_trays(p, 4), 9);
+	assert_false(p->backend_needed);
+	assert_true(p->domain_only);
+	assert_null(p->be_nic);
+	assert_int_equal(bom_role(p, "switch") + bom_role(p, "backend"), 0);
+	assert_non_null(r2_said(p, "9 servers that are one NVLink domain: 36 x"));
+	assert_non_null(r2_said(p, "36 built-in 400 G ports"));
+	assert_true(p->traffic_known);
+	assert_true(p->step.bytes_per_node == 0);
+	assert_non_null(rule_said(p, "R9", "all 36 GPUs of the job are one NVLink domain"));
+	done(p);
+	p = plan_of(two);
+	assert_int_equal(nicfit__plan_domain_trays(p, 4), 2);
+	assert_false(p->backend_needed);
+	assert_true(p->domain_only);
+	done(p);
+}
+
+/*
+ * A model that needs more trays than asked is planned on the trays it
+ * needs, with the critical finding kept; 8 trays of one rack are one
+ * domain, so that plan, too, has no back end.
+ */
+static void too_few_trays_one_domain(void **state)
+{
+	static const char *const kv[] = { "server", "gb200-nvl72", "servers", "2", "model",
+		"llama-3.1-405b", "workload", "multi-node-inference", "concurrency", "64", "context",
+		"131072", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_non_null(finding(p, "not-enough-servers"));
+	assert_false(p->buildable);
+	assert_int_equal(p->in.servers, 8);
+	assert_true(p->domain_only);
+	assert_false(p->backend_needed);
+	assert_null(r2_said(p, "back-end RDMA fabric needed"));
+	assert_non_null(r2_said(p, "8 servers that are one NVLink domain"));
+	done(p);
+}
+
+/*
+ * 27 trays are a rack and a half: one whole rack (a domain of 72 GPUs)
+ * and 9 trays of a second (a domain of 36). nicfit lays the job out in
+ * equal groups of 9 trays, each inside one rack's domain, and works the
+ * step out over 3 such groups; each tray carries 1/9 of what leaves its
+ * group. The back end stays: the two domains exchange over it.
+ */
+static void rack_and_a_half(void **state)
+{
+	static const char *const kv[] = { "server", "gb200-nvl72", "servers", "27", "model",
+		"llama-3.1-405b", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	struct nicfit_step_job j = p->step_job;
+	struct nicfit_step s;
+
+	(void)state;
+	assert_int_equal(nicfit__plan_domain_trays(p, 4), 9);
+	assert_true(p->backend_needed);
+	assert_false(p->domain_only);
+	assert_non_null(p->be_nic);
+	assert_true(p->traffic_known);
+	j.nodes = 3;
+	j.gpus_per_node = 36;
+	assert_int_equal(nicfit_step_calc(&j, &p->in.step, &s, NULL), 0);
+	assert_true(s.bytes_per_node > 0);
+	assert_near(p->step.bytes_per_node, s.bytes_per_node / 9, s.bytes_per_node * 1e-9);
+	assert_non_null(rule_said(p, "R9", "1 whole rack of 18 trays and 9 trays of one more"));
+	done(p);
+}
+
+/*
+ * A model split over one rack's NVLink domain: R9 says its tensor and
+ * pipeline traffic stays on NVLink, not "keep tensor parallel inside a
+ * server", which is a plain server's advice.
+ */
+static void split_inside_domain(void **state)
+{
+	static const char *const kv[] = { "server", "gb200-nvl72", "racks", "1", "model",
+		"llama-3.1-405b", "workload", "multi-node-inference", NULL };
+	static const char *const two[] = { "server", "gb200-nvl72", "racks", "2", "model",
+		"llama-3.1-405b", "workload", "multi-node-inference", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+
+	(void)state;
+	assert_true(p->domain_only);
+	assert_null(rule_said(p, "R9", "keep tensor parallel inside a server"));
+	assert_non_null(rule_said(p, "R9", "one NVLink domain"));
+	assert_non_null(rule_said(p, "R9", "none of it reaches the scale-out NICs"));
+	done(p);
+	p = plan_of(two);
+	assert_null(rule_said(p, "R9", "keep tensor parallel inside a server"));
+	assert_non_null(rule_said(p, "R9", "inside an NVLink domain of 72 GPUs"));
 	done(p);
 }
 
@@ -512,6 +629,10 @@ int main(void)
 		cmocka_unit_test(dgx_default_fabric),
 		cmocka_unit_test(gb200_one_rack),
 		cmocka_unit_test(one_domain_no_backend),
+		cmocka_unit_test(partial_rack_one_domain),
+		cmocka_unit_test(too_few_trays_one_domain),
+		cmocka_unit_test(rack_and_a_half),
+		cmocka_unit_test(split_inside_domain),
 		cmocka_unit_test(gb200_eight_racks),
 		cmocka_unit_test(gb200_racks_fabric),
 		cmocka_unit_test(gb200_nvl36x2),

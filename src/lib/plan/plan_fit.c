@@ -328,10 +328,9 @@ static void backend_by_workload(const struct nicfit_catalog *cat, struct nicfit_
 					    in->servers);
 			return;
 		}
-		if (p->servers_needed <= in->servers &&
-		    nicfit__plan_rule_domain_only(cat, p, "Inference split", in->servers))
-			return;
 		p->backend_needed = 1;
+		if (nicfit__plan_split_domain_only(cat, p, "Inference split"))
+			return;
 		plan_decide(&p->decisions, "R2", 1,
 			    "The model does not fit one server, so it must be split "
 			    "(tensor or pipeline parallel) across %d servers that exchange activations "
@@ -339,8 +338,7 @@ static void backend_by_workload(const struct nicfit_catalog *cat, struct nicfit_
 		break;
 	case NICFIT_WL_MULTINODE_INFERENCE:
 		p->backend_needed = in->servers > 1;
-		if (p->backend_needed &&
-		    nicfit__plan_rule_domain_only(cat, p, "Multi-node inference", in->servers))
+		if (p->backend_needed && nicfit__plan_split_domain_only(cat, p, "Multi-node inference"))
 			break;
 		if (p->backend_needed)
 			plan_decide(&p->decisions, "R2", 1,
@@ -523,6 +521,13 @@ void nicfit__plan_rule_backend_needed(const struct nicfit_catalog *cat, struct n
 		plan_decide(&p->decisions, "R2", 1,
 			    "Planned for %d servers, the fewest whose GPUs hold the model "
 			    "(%d %s asked).", p->servers_needed, asked, asked == 1 ? "was" : "were");
+		/* trays of one rack: the split stays inside its NVLink domain */
+		if (nicfit__plan_rule_domain_only(cat, p, in->workload == NICFIT_WL_INFERENCE ?
+						  "Inference split" : "Multi-node inference",
+						  p->in.servers)) {
+			nicfit__plan_traffic(p, &alone);
+			return;
+		}
 	}
 	nicfit__plan_traffic(p, &alone);
 }

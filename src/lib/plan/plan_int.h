@@ -89,6 +89,10 @@ void nicfit__plan_rack_json(struct nicfit_emit *e, const struct nicfit_plan *p);
 int nicfit__plan_domain_trays(const struct nicfit_plan *p, int per_server);
 int nicfit__plan_rule_domain_only(const struct nicfit_catalog *cat, struct nicfit_plan *p,
 				  const char *what, int servers);
+int nicfit__plan_split_domain(struct nicfit_plan *p, double pp, double toks);
+int nicfit__plan_split_domain_only(const struct nicfit_catalog *cat, struct nicfit_plan *p,
+				   const char *what);
+int nicfit__plan_domain_replicas(const struct nicfit_plan *p, int k, int *largest, int *part);
 int nicfit__plan_domain_step(struct nicfit_plan *p,
 			     void (*split)(struct nicfit_plan *, struct nicfit_step_job *));
 

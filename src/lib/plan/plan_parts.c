@@ -187,6 +187,9 @@ static void estimate_split(struct nicfit_plan *p)
 	tp = 2.0 * m->arch.layers * 2.0 * (n - 1) / n * m->arch.hidden * 2;
 	pp = (double)m->arch.hidden * 2;
 	toks = in->tokens_per_s * (double)(in->concurrency > 0 ? in->concurrency : 1);
+	/* on a rack-scale NVLink domain the boundary is the domain's, not a server's */
+	if (nicfit__plan_split_domain(p, pp, toks))
+		return;
 	plan_decide(&p->decisions, "R9", 1,
 		    "Splitting %s across %d servers: pipeline parallel sends %s "
 		    "per token across each server boundary; tensor parallel across servers "

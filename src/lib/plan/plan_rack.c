@@ -55,15 +55,60 @@ int nicfit__plan_racks(const struct nicfit_plan *p)
 	return p->in.servers / sv->rack_trays;
 }
 
-/* The GPUs of one NVLink domain a rack's trays make, 0 when it is no more than one tray. */
+static int rack_domain_trays(const struct nicfit_plan *p, int per_server);
+static int partial_trays(const struct nicfit_plan *p);
+
+/*
+ * The GPUs of the plan's largest NVLink domain: a rack's (a unit's), or
+ * all the trays planned when they are part of one rack; 0 when it is no
+ * more than one tray.
+ */
 static int domain_gpus(const struct nicfit_plan *p)
 {
-	const struct nicfit_gpu *g = p->in.gpu;
-	int rack = p->in.server->rack_trays * p->in.gpus_per_server;
+	int t = rack_domain_trays(p, p->in.gpus_per_server);
 
-	if (!g || g->nvlink_domain <= p->in.gpus_per_server)
+	if (t < 2 || p->in.servers < 2)
 		return 0;
-	return g->nvlink_domain < rack ? g->nvlink_domain : rack;
+	return (p->in.servers < t ? p->in.servers : t) * p->in.gpus_per_server;
+}
+
+/*
+ * Trays that fill no whole rack: the domains they make (the trays of one
+ * rack are one domain, the rack's NVLink switch trays join them all) and
+ * whether the job needs scale-out; the per-rack lines need whole racks.
+ */
+static void partial_rack_text(struct nicfit_emit *e, const struct nicfit_plan *p, const char *bold,
+			      const char *reset)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_server *sv = in->server;
+	int whole = in->servers / sv->rack_trays, part = partial_trays(p);
+	int dom = domain_gpus(p), per = in->gpus_per_server;
+	const char *u = sv->rack_racks > 1 ? "unit" : "rack";
+
+	if (!whole)
+		nicfit_emit_printf(e, "%sRacks%s      %d tray%s of one %s of %d, %d GPUs: a %s is the unit "
+				      "(--racks N)\n", bold, reset, in->servers,
+				   in->servers == 1 ? "" : "s", u, sv->rack_trays, in->servers * per, u);
+	else
+		nicfit_emit_printf(e, "%sRacks%s      %d trays: %d whole %s%s of %d and %d trays of one "
+				      "more, %d GPUs: a %s is the unit (--racks N)\n", bold, reset,
+				   in->servers, whole, u, whole == 1 ? "" : "s", sv->rack_trays, part,
+				   in->servers * per, u);
+	if (!dom)
+		return;
+	if (!whole)
+		nicfit_emit_printf(e, "           NVLink: the %d trays are one NVLink domain of %d GPUs, "
+				      "%g GB/s a GPU through the %s's %d NVLink switch trays\n",
+				   in->servers, dom, in->gpu->nvlink_gbs, u, sv->rack_switch_trays);
+	else
+		nicfit_emit_printf(e, "           NVLink: one domain a %s, %d GPUs in a whole one and %d in "
+				      "the partial one, %g GB/s a GPU; the step is worked out over groups "
+				      "of %d trays, each inside one domain (R9)\n", u, dom, part * per,
+				   in->gpu->nvlink_gbs, nicfit__plan_domain_trays(p, per));
+	if (p->domain_only)
+		nicfit_emit_printf(e, "           scale-out: none for this job: the NVLink domain carries "
+				      "every collective; the trays' built-in ports stay unused (R2)\n");
 }
 
 /* Switches of the plan's fabric, by role "switch" in the bill of materials. */
@@ -93,8 +138,7 @@ void nicfit__plan_rack_text(struct nicfit_emit *e, const struct nicfit_plan *p, 
 	if (!sv->rack_trays)
 		return;
 	if (!racks) {
-		nicfit_emit_printf(e, "%sRacks%s      %d trays fill no whole rack of %d: a rack is the "
-				      "unit (--racks N)\n", bold, reset, in->servers, sv->rack_trays);
+		partial_rack_text(e, p, bold, reset);
 		return;
 	}
 	if (sv->rack_racks > 1)
@@ -171,6 +215,10 @@ void nicfit__plan_rack_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_int(e, "gpus", dom ? dom : in->gpus_per_server);
 	nicfit_emit_number(e, "gbs_per_gpu", in->gpu ? in->gpu->nvlink_gbs : 0);
 	nicfit_emit_int(e, "trays", dom ? dom / (in->gpus_per_server ? in->gpus_per_server : 1) : 1);
+	/* trays past the whole racks: one more, partial domain (27 trays of 18: 9) */
+	nicfit_emit_int(e, "partial_trays", dom ? partial_trays(p) : 0);
+	/* the trays of each equal group the step is worked out over (R9) */
+	nicfit_emit_int(e, "group_trays", nicfit__plan_domain_trays(p, in->gpus_per_server));
 	/* R2 domain-only: the whole job is inside, nothing crosses the scale-out fabric */
 	nicfit_emit_bool(e, "whole_job", p->domain_only);
 	nicfit_emit_begin_array(e, "inside");
@@ -191,26 +239,72 @@ void nicfit__plan_rack_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_end_object(e);
 }
 
+static int gcd(int a, int b)
+{
+	while (b) {
+		int r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
 /*
- * Servers one NVLink domain spans when it spans more than one and the
- * plan's servers fill whole domains (an NVL72 rack: 72 GPUs over 18 trays
- * of 4), else 1. Only a rack-scale system's trays share a domain (its
- * NVLink switch trays join them): an HGX or DGX server's NVLink ends at
- * its own baseboard, however few of its GPUs are planned, so two DGX H100
- * with four GPUs each are two domains, not one of eight.
+ * Trays of one NVLink domain: a rack's (a unit's) trays as far as the
+ * GPU's domain reaches, else 0 (a plain server, or a domain no larger
+ * than one tray). Every tray of a rack is in it, whether the rack is full
+ * or not: its NVLink switch trays join all of them.
  */
-int nicfit__plan_domain_trays(const struct nicfit_plan *p, int per_server)
+static int rack_domain_trays(const struct nicfit_plan *p, int per_server)
 {
 	const struct nicfit_gpu *g = p->in.gpu;
 	int t;
 
 	if (!g || !p->in.server->rack_trays || per_server < 1 || g->nvlink_domain <= per_server ||
 	    g->nvlink_domain % per_server)
-		return 1;
+		return 0;
 	t = g->nvlink_domain / per_server;
-	if (p->in.server->rack_trays && t > p->in.server->rack_trays)
-		t = p->in.server->rack_trays;
-	return p->in.servers % t ? 1 : t;
+	return t > p->in.server->rack_trays ? p->in.server->rack_trays : t;
+}
+
+/*
+ * Servers each NVLink group of the job spans when a group spans more
+ * than one, else 1. Only a rack-scale system's trays share a domain (its
+ * NVLink switch trays join them): an HGX or DGX server's NVLink ends at
+ * its own baseboard, however few of its GPUs are planned, so two DGX H100
+ * with four GPUs each are two domains, not one of eight.
+ *
+ * nicfit assumes the trays fill whole racks first and the rest sit in one
+ * more rack: N trays are N / rack_trays whole domains and one partial
+ * domain of the N % rack_trays left (9 trays: one domain of 36 GPUs; 27:
+ * one of 72 and one of 36). A job lays its tensor, expert and pipeline
+ * groups out alike on every replica, each inside one domain, so its
+ * groups are the largest tray count that divides every domain's trays:
+ * gcd(rack_trays, N) once the trays spill past one rack (27 trays: 3
+ * groups of 9, two in the whole rack, one in the partial one), all N
+ * while they fit one rack (9 trays: one group of 9). With the partial
+ * rack's trays dividing rack_trays, that is also exactly the partial
+ * rack's own share of the exchange between domains, the busiest trays.
+ */
+int nicfit__plan_domain_trays(const struct nicfit_plan *p, int per_server)
+{
+	int t = rack_domain_trays(p, per_server), n = p->in.servers;
+
+	if (t < 2 || n < 2)
+		return 1;
+	return n <= t ? n : gcd(t, n);
+}
+
+/*
+ * The trays of the plan's last, partial rack (9 of 27 on an NVL72), 0
+ * when the trays fill whole racks or fit one rack.
+ */
+static int partial_trays(const struct nicfit_plan *p)
+{
+	int r = p->in.server->rack_trays;
+
+	return r && p->in.servers > r ? p->in.servers % r : 0;
 }
 
 /*
@@ -232,7 +326,11 @@ int nicfit__plan_domain_step(struct nicfit_plan *p,
 {
 	struct nicfit_step_job dj = p->step_job;
 	int t = nicfit__plan_domain_trays(p, p->step_job.gpus_per_node), i;
+	int part = partial_trays(p), r = p->in.server->rack_trays;
+	const char *u = p->in.server->rack_racks > 1 ? "unit" : "rack";
 
+	if (t > 1 && dj.nodes % t)
+		t = 1;
 	if (t > 1) {
 		dj.nodes /= t;
 		dj.gpus_per_node *= t;
@@ -252,6 +350,17 @@ int nicfit__plan_domain_step(struct nicfit_plan *p,
 				    "NVLink domain: all %d GPUs of the job are one NVLink domain over "
 				    "%d servers: the step's traffic stays on NVLink and none of it "
 				    "reaches the scale-out NICs.", dj.gpus_per_node, t);
+		else if (part)
+			plan_decide(&p->decisions, "R9", 1,
+				    "NVLink domains: %d servers are %d whole %s%s of %d trays and %d "
+				    "trays of one more (assumed: whole %ss first), one NVLink domain a %s. "
+				    "The job's tensor, expert and pipeline groups are alike on every "
+				    "replica and each lies inside one domain, so the step is worked out "
+				    "over %d groups of %d GPUs on %d servers each, the largest that "
+				    "divides every domain's trays; each server's NICs carry 1/%d of what "
+				    "leaves its group.", p->in.servers, p->in.servers / r, u,
+				    p->in.servers / r == 1 ? "" : "s", r, part, u, u, dj.nodes,
+				    dj.gpus_per_node, t, t);
 		else
 			plan_decide(&p->decisions, "R9", 1,
 				    "NVLink domain: %d GPUs over %d servers; their traffic among "
@@ -315,4 +424,105 @@ int nicfit__plan_rule_domain_only(const struct nicfit_catalog *cat, struct nicfi
 		    servers * in->gpus_per_server, in->gpu->e.name, sv->rack_switch_trays,
 		    in->gpu->nvlink_gbs, ports, u);
 	return 1;
+}
+
+/*
+ * R9 for a model split over a rack-scale NVLink domain (split-in-domain):
+ * a plain server's advice, tensor parallel inside a server and pipeline
+ * across servers, is wrong inside a domain, whose trays meet over the
+ * NVLink switch trays at the GPU's NVLink bandwidth. On one domain every
+ * all-reduce and every stage boundary stays on NVLink; over several the
+ * boundary is the domain's (or the equal group's, nicfit__plan_domain_trays),
+ * and what crosses it is counted per domain and shared by its trays'
+ * NICs. pp is one token's hidden state (bytes), toks the tokens a second.
+ * Returns 1 when it said it, 0 when the plan has no such domain.
+ */
+int nicfit__plan_split_domain(struct nicfit_plan *p, double pp, double toks)
+{
+	const struct nicfit_plan_input *in = &p->in;
+	const struct nicfit_model *m = in->model;
+	const struct nicfit_server *sv = in->server;
+	int t = nicfit__plan_domain_trays(p, in->gpus_per_server), d, g;
+	const char *u = sv->rack_racks > 1 ? "unit" : "rack";
+	char b1[32], b2[32], where[96];
+	double tp;
+
+	if (t < 2 || !m || !in->gpu || in->servers < 2 || in->servers % t)
+		return 0;
+	d = in->servers / t;
+	g = t * in->gpus_per_server;
+	if (d == 1) {
+		plan_decide(&p->decisions, "R9", 1,
+			    "Splitting %s across %d servers that are one NVLink domain (%d x %s, "
+			    "%g GB/s a GPU through the %s's %d NVLink switch trays): its tensor "
+			    "parallel all-reduces (%d a token) and pipeline hand-offs (%s a token at "
+			    "each stage boundary) all stay on NVLink, so tensor parallel may span "
+			    "trays and none of it reaches the scale-out NICs.",
+			    m->e.name, in->servers, g, in->gpu->e.name, in->gpu->nvlink_gbs, u,
+			    sv->rack_switch_trays, 2 * m->arch.layers,
+			    nicfit_fmt_bytes(pp, b1, sizeof(b1)));
+		return 1;
+	}
+	/* what crosses d domains, shared by each domain's t trays */
+	tp = 2.0 * m->arch.layers * 2.0 * (d - 1) / d * m->arch.hidden * 2 / t;
+	if (partial_trays(p))
+		plan_fmt(where, sizeof(where), "an NVLink group of %d GPUs (%d trays of one %s's domain)",
+			 g, t, u);
+	else
+		plan_fmt(where, sizeof(where), "an NVLink domain of %d GPUs", g);
+	plan_decide(&p->decisions, "R9", 1,
+		    "Splitting %s across %d servers in %d NVLink %s of %d GPUs: pipeline parallel "
+		    "sends %s per token across each boundary between them; tensor parallel across "
+		    "them would send %s per token per server and wait on %d all-reduces per token. "
+		    "At %.0f tokens/s that is %.3f vs %.2f Gb/s: keep tensor parallel inside %s "
+		    "and pipeline parallel across them.", m->e.name, in->servers, d,
+		    partial_trays(p) ? "groups" : "domains", g,
+		    nicfit_fmt_bytes(pp, b1, sizeof(b1)), nicfit_fmt_bytes(tp, b2, sizeof(b2)),
+		    2 * m->arch.layers, toks, pp * toks * 8 / 1e9, tp * toks * 8 / 1e9, where);
+	return 1;
+}
+
+/*
+ * Replicas of k trays the plan's NVLink domains hold, each inside one
+ * domain: k-tray replicas of every whole rack's domain and of the
+ * partial rack's (27 trays, k = 2: 9 + 4 = 13). *largest is the trays of
+ * its largest domain, *part those of the partial one past whole racks (0
+ * when none). A plain server is its own domain: one replica of k servers.
+ */
+int nicfit__plan_domain_replicas(const struct nicfit_plan *p, int k, int *largest, int *part)
+{
+	int r = rack_domain_trays(p, p->in.gpus_per_server), n = p->in.servers;
+
+	*part = 0;
+	if (k < 1)
+		k = 1;
+	if (r < 2) {
+		*largest = 1;
+		return n / k;
+	}
+	if (n <= r) {
+		*largest = n;
+		return n / k;
+	}
+	*largest = r;
+	*part = n % r;
+	return n / r * (r / k) + *part / k;
+}
+
+/*
+ * R2 domain-only for a model split over trays (inference): on the trays
+ * asked when they hold it (1 when it applied, p->backend_needed then 0).
+ * When the model needs more trays than asked, the plan is made for those
+ * it needs (not-enough-servers, nicfit__plan_rule_backend_needed), and
+ * when they are one NVLink domain R2 says so there: 1 then too, with
+ * nothing said yet and p->backend_needed left as it was.
+ */
+int nicfit__plan_split_domain_only(const struct nicfit_catalog *cat, struct nicfit_plan *p,
+				   const char *what)
+{
+	int n = p->servers_needed;
+
+	if (p->fit_known && n > p->in.servers)
+		return n >= 2 && n <= rack_domain_trays(p, p->in.gpus_per_server);
+	return nicfit__plan_rule_domain_only(cat, p, what, p->in.servers);
 }

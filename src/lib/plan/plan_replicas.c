@@ -64,7 +64,7 @@ static int throughputs(struct nicfit_plan *p)
 	return 0;
 }
 
-static void domain_first(struct nicfit_plan *p, int t);
+static void domain_first(struct nicfit_plan *p);
 
 /*
  * R2, replicas before splits (replicas-first): multi-node inference
@@ -96,7 +96,7 @@ void nicfit__plan_replicas_first(struct nicfit_plan *p)
 		/* NVL72: a model that spans trays but fits one NVLink domain */
 		if (t < 2 || p->servers_needed < 2 || p->servers_needed > t)
 			return;
-		domain_first(p, t);
+		domain_first(p);
 		return;
 	}
 	p->replicas_first = 1;
@@ -143,17 +143,23 @@ void nicfit__plan_replicas_first(struct nicfit_plan *p)
  * token crosses the scale-out back end, which a split over every tray
  * asked would use for each one.
  */
-static void domain_first(struct nicfit_plan *p, int t)
+static void domain_first(struct nicfit_plan *p)
 {
 	const struct nicfit_plan_input *in = &p->in;
 	const char *name = in->model ? in->model->e.name : "The model";
-	int k = p->servers_needed, per = t / k, domains = in->servers / t;
-	char thr[400], b1[32], b2[32];
+	int k = p->servers_needed, big, part, per;
+	char thr[400], b1[32], b2[32], inpart[96];
 
 	p->replicas_first = 1;
 	p->replicas_domain = 1;
-	p->replicas = per * domains;
-	p->replicas_fit_times = p->fit.capacity_gb * t / p->fit.total_gb;
+	/* every domain's replicas: whole racks' and a partial rack's (nicfit__plan_domain_trays) */
+	p->replicas = nicfit__plan_domain_replicas(p, k, &big, &part);
+	per = big / k;
+	p->replicas_fit_times = p->fit.capacity_gb * big / p->fit.total_gb;
+	inpart[0] = '\0';
+	if (part)
+		plan_fmt(inpart, sizeof(inpart), ", %d of them in the %d trays past the whole racks",
+			 part / k, part);
 	thr[0] = '\0';
 	if (throughputs(p) == 0)
 		plan_fmt(thr, sizeof(thr), " At %ld request%s in flight the %d replicas decode %.1f "
@@ -169,14 +175,14 @@ static void domain_first(struct nicfit_plan *p, int t)
 			  "larger than the domain)",
 			  "%s at %s (%.1f GB with its KV cache) needs %d trays of %s and fits one "
 			  "%d-GPU NVLink domain (%d trays) %.1f times over: %d replicas a domain, %d in "
-			  "all, each on NVLink alone, need no back end, where the split asked sends every "
-			  "token across it.%s", name, nicfit_precision_name(in->precision),
-			  p->fit.total_gb, k, in->server->e.name, in->gpu->nvlink_domain, t,
-			  p->replicas_fit_times, per, p->replicas, thr);
+			  "all%s, each on NVLink alone, need no back end, where the split asked sends "
+			  "every token across it.%s", name, nicfit_precision_name(in->precision),
+			  p->fit.total_gb, k, in->server->e.name, big * in->gpus_per_server, big,
+			  p->replicas_fit_times, per, p->replicas, inpart, thr);
 	plan_decide(&p->decisions, "R2", 1,
 		    "Replicas before splits: the model fits one NVLink domain of %d trays, so %d "
 		    "replicas of %d trays would need no back end; the split asked is planned, and the "
-		    "verdict recommends the replicas.", t, p->replicas, k);
+		    "verdict recommends the replicas.", big, p->replicas, k);
 }
 
 /* The verdict's last sentence when replicas-first applied to a plan that can be built. */
