@@ -2263,6 +2263,53 @@ static void amd_mi325x_pollara_tomahawk5(void **state)
 }
 
 /*
+ * The module at a switch end is coded for that switch's vendor, as plan's
+ * cable choice weighs the NIC end: a Dell or Arista Tomahawk 5 switch
+ * takes the generic-coded twin-port 2 x 400GBASE-SR4 optic, never NVIDIA's
+ * MMA4Z00-NS; an NVIDIA SN5600 keeps the MMA4Z00-NS. A NIC end keeps its
+ * own module (the ConnectX-7's MMA4Z00-NS400).
+ */
+static void switch_end_coding(void **state)
+{
+	static const struct { const char *sw, *nic; long nodes; int nvidia; } t[] = {
+		{ "z9864f-on", "pollara-400", 16, 0 },
+		{ "z9864f-on", "pollara-400", 64, 0 },
+		{ "dcs-7060x6-64pe", "mcx75310aas-neat", 32, 0 },
+		{ "sn5600", "mcx75310aas-neat", 64, 1 },
+	};
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	const struct nicfit_cluster_cable *x;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		backend_only(&in, t[i].nodes, 8, 0);
+		in.nic_id = t[i].nic;
+		in.net[NICFIT_NET_BACKEND].link_gbps = 0;
+		in.net[NICFIT_NET_BACKEND].switch_id = t[i].sw;
+		in.net[NICFIT_NET_BACKEND].rail_optimized = 1;
+		size_ok(&in, &c);
+		x = find_cable(&c, t[i].nvidia ? "mma4z00-ns" : "optic-osfp-800g-2x400g-sr4");
+		assert_non_null(x);
+		assert_non_null(x->cat);
+		assert_string_equal(x->cat->coding, t[i].nvidia ? "nvidia" : "generic");
+		assert_null(find_cable(&c, t[i].nvidia ? "optic-osfp-800g-2x400g-sr4" : "mma4z00-ns"));
+		for (k = 0; k < c.ncables; k++) {
+			const struct nicfit_cable *m = c.cables[k].cat;
+
+			/* at a non-NVIDIA switch only the NIC's own module is NVIDIA-coded */
+			if (!t[i].nvidia && m && m->coding && strstr(m->coding, "nvidia"))
+				assert_string_equal(c.cables[k].part, "mma4z00-ns400");
+		}
+		if (t[i].nodes > 16)
+			assert_true(c.net[NICFIT_NET_BACKEND].links[NICFIT_LINK_LEAF_SPINE] > 0);
+		check_port_map(&c);
+		nicfit_cluster_release(&c);
+	}
+}
+
+/*
  * Intel Gaudi 3 scales out over its own ports: eight accelerators x 3 x
  * 200 GbE, four to an 800G OSFP, give six 800G node links and no NIC; a
  * NIC given on top of them turns that off.
@@ -2507,6 +2554,7 @@ int main(void)
 		cmocka_unit_test(gpudirect_path),
 		cmocka_unit_test(gpudirect_by_gpu_maker),
 		cmocka_unit_test(amd_mi325x_pollara_tomahawk5),
+		cmocka_unit_test(switch_end_coding),
 		cmocka_unit_test(gaudi_own_ports),
 		cmocka_unit_test(gb200_racks),
 		cmocka_unit_test(scheduled_fabric),

@@ -584,6 +584,69 @@ static double price(const struct nicfit_cable *x)
 	return x->e.priced ? x->e.price_usd : -1;
 }
 
+/* The catalog switch of class k's network (NULL for a generic one). */
+static const struct nicfit_switch *class_switch(const struct nicfit_cluster *c,
+						const struct cl_class *k)
+{
+	/* the storage network's and the border's classes are of no walked network (net COUNT) */
+	return k->net < NICFIT_NET_COUNT ? c->net[k->net].sw.cat :
+	       k->list == CL_LIST_STORAGE ? c->storage.sw.cat :
+					    c->net[NICFIT_NET_FRONTEND].sw.cat;
+}
+
+/*
+ * How well module x's coding suits a switch of vendor want ("nvidia",
+ * "dell", ...: lower case), lower better, as plan's cable choice weighs
+ * it for a NIC (plan_fabric.c coding_score): a switch's own vendor's
+ * coding first, then generic (coded for any vendor), then any other. A
+ * switch of another vendor than NVIDIA takes an NVIDIA-coded module last:
+ * NVIDIA codes its LinkX modules for its own switches and NICs (LinkX
+ * "Connectors and Cages",
+ * https://docs.nvidia.com/networking/display/cableovpub/connectors+and+cages).
+ * want NULL (a generic switch, vendor unknown): no preference, 0.
+ */
+static int coding_score(const struct nicfit_cable *x, const char *want)
+{
+	const char *have = x->coding ? x->coding : "generic";
+
+	if (!want)
+		return 0;
+	if (!strcasecmp(have, want))
+		return 0;
+	if (!strcasecmp(have, "generic"))
+		return 1;
+	/* at NVIDIA's switch any other coding; elsewhere NVIDIA's (also "intel/nvidia") */
+	if (!strcmp(want, "nvidia") || strstr(have, "nvidia"))
+		return 3;
+	return 2;
+}
+
+/* What the switch ends of a class ask of a module's coding (coding_score). */
+struct coding_want {
+	char vendor[24];        /* the switch's vendor, lower case; "" generic */
+	int a, b;               /* end a, end b is a switch port */
+};
+
+static void coding_want(const struct nicfit_cluster *c, const struct cl_class *k,
+			struct coding_want *w)
+{
+	const struct nicfit_switch *sw = class_switch(c, k);
+
+	snprintf(w->vendor, sizeof(w->vendor), "%s", sw && sw->vendor ? sw->vendor : "");
+	lower(w->vendor);
+	w->a = k->pa.is_switch;
+	w->b = k->pb.is_switch;
+}
+
+/* The coding score of module x at the switch ends of class k (both ends of a cable). */
+static int ends_score(const struct coding_want *w, const struct nicfit_cable *x, int at_a,
+		      int at_b)
+{
+	const char *want = w->vendor[0] ? w->vendor : NULL;
+
+	return (at_a && w->a ? coding_score(x, want) : 0) + (at_b && w->b ? coding_score(x, want) : 0);
+}
+
 /*
  * Whether a cable sold for one fabric only (an HDR InfiniBand DAC) may
  * cable this network: only where the network is known to be that fabric,
@@ -594,23 +657,27 @@ static int fabric_fits(const struct nicfit_cluster *c, const struct cl_class *k,
 {
 	/* the storage network's and the border's classes are of no walked network (net COUNT) */
 	int walked = k->net < NICFIT_NET_COUNT;
-	const struct nicfit_switch *sw = walked ? c->net[k->net].sw.cat :
-					 k->list == CL_LIST_STORAGE ? c->storage.sw.cat :
-					 c->net[NICFIT_NET_FRONTEND].sw.cat;
+	const struct nicfit_switch *sw = class_switch(c, k);
 	const char *fab = sw ? sw->fabric :
 			  walked && c->in.net[k->net].link_ib[0] ? "infiniband" : NULL;
 
 	return !x->fabric || (fab && !strcasecmp(fab, x->fabric));
 }
 
-/* The catalog cable of the given kinds that reaches len, or NULL. */
+/*
+ * The catalog cable of the given kinds that reaches len, or NULL: the one
+ * whose coding suits the switch ends best (coding_score), then the
+ * shortest, priced and cheapest.
+ */
 static const struct nicfit_cable *pick_cable(const struct nicfit_cluster *c,
 					     const struct cl_class *k, double len, int cu)
 {
 	const struct nicfit_cable *best = NULL;
-	int l = cu ? CL_CAND_COPPER : CL_CAND_FAR;
+	int l = cu ? CL_CAND_COPPER : CL_CAND_FAR, cs, best_cs = 0;
+	struct coding_want w;
 	size_t i;
 
+	coding_want(c, k, &w);
 	for (i = 0; i < k->ncand[l]; i++) {
 		const struct nicfit_cable *x = k->cand[l][i];
 
@@ -618,9 +685,19 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_cluster *c,
 			continue;
 		if (x->length_m < len - NICFIT_EPS || (x->max_length_m > 0 && len > x->max_length_m + NICFIT_EPS))
 			continue;
+		cs = ends_score(&w, x, 1, 1);
+		if (best && cs != best_cs) {
+			if (cs < best_cs) {
+				best = x;
+				best_cs = cs;
+			}
+			continue;
+		}
 		if (better(x, best, x->length_m, best ? best->length_m : 0, price(x),
-			   best ? price(best) : -1))
+			   best ? price(best) : -1)) {
 			best = x;
+			best_cs = cs;
+		}
 	}
 	return best;
 }
@@ -643,12 +720,20 @@ static int optics_compatible(const struct nicfit_cable *a, const struct nicfit_c
 	return !strcasecmp(sa, sb);
 }
 
-static int pick_optics(const struct cl_class *k, double len, const struct nicfit_cable **pa,
-		       const struct nicfit_cable **pb)
+/*
+ * The pair of optics for a link of class k that needs len metres: the pair
+ * whose codings suit the switch ends best (coding_score), then the one
+ * that reaches least, priced and cheapest. 0 if none.
+ */
+static int pick_optics(const struct nicfit_cluster *c, const struct cl_class *k, double len,
+		       const struct nicfit_cable **pa, const struct nicfit_cable **pb)
 {
 	size_t i, j;
 	double best_reach = 0, best_price = -1, best_far = 0;
+	int cs, best_cs = 0;
+	struct coding_want w;
 
+	coding_want(c, k, &w);
 	*pa = *pb = NULL;
 	for (i = 0; i < k->ncand[CL_CAND_OPTIC_A]; i++) {
 		const struct nicfit_cable *a = k->cand[CL_CAND_OPTIC_A][i];
@@ -667,11 +752,16 @@ static int pick_optics(const struct cl_class *k, double len, const struct nicfit
 			reach = a->max_length_m < b->max_length_m ? a->max_length_m : b->max_length_m;
 			far = a->max_length_m + b->max_length_m - reach;
 			pr = a->e.priced && b->e.priced ? a->e.price_usd + b->e.price_usd : -1;
+			cs = ends_score(&w, a, 1, 0) + ends_score(&w, b, 0, 1);
 			/*
-			 * the pair that reaches least, then whose other end reaches least:
-			 * a 100 m DR4 link is two 100 m modules, not one 100 m and one 500 m
+			 * the pair coded best for its switch ends, then the pair that
+			 * reaches least, then whose other end reaches least: a 100 m DR4
+			 * link is two 100 m modules, not one 100 m and one 500 m
 			 */
-			if (*pa && fabs(reach - best_reach) <= NICFIT_EPS && fabs(far - best_far) > NICFIT_EPS) {
+			if (*pa && cs != best_cs) {
+				if (cs > best_cs)
+					continue;
+			} else if (*pa && fabs(reach - best_reach) <= NICFIT_EPS && fabs(far - best_far) > NICFIT_EPS) {
 				if (far > best_far)
 					continue;
 			} else if (*pa && !(*pa == a ? better(b, *pb, reach, best_reach, pr, best_price) :
@@ -680,6 +770,7 @@ static int pick_optics(const struct cl_class *k, double len, const struct nicfit
 			}
 			*pa = a;
 			*pb = b;
+			best_cs = cs;
 			best_reach = reach;
 			best_far = far;
 			best_price = pr;
@@ -757,7 +848,7 @@ static int choose(const struct nicfit_cluster *c, int cls, double len, int same_
 	x = pick_cable(c, k, len, 0);
 	if (x)
 		return kit(c, cls, KIT_CABLE, cat_item(c, k, x), -1, -1, 1);
-	if (pick_optics(k, len, &oa, &ob)) {
+	if (pick_optics(c, k, len, &oa, &ob)) {
 		if (k->last_kit && k->last_oa == oa && k->last_ob == ob && k->last_stock == stock)
 			return k->last_kit - 1;
 		return optics_kit(c, cls, oa, ob, stock);
