@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "core/alloc_int.h"
+#include "core/coding_int.h"
 #include "cluster/cluster_int.h"
 #include "nicfit/compat.h"
 #include "core/num_int.h"
@@ -595,35 +596,12 @@ static const struct nicfit_switch *class_switch(const struct nicfit_cluster *c,
 }
 
 /*
- * How well module x's coding suits a switch of vendor want ("nvidia",
- * "dell", ...: lower case), lower better, as plan's cable choice weighs
- * it for a NIC (plan_fabric.c coding_score): a switch's own vendor's
- * coding first, then generic (coded for any vendor), then any other. A
- * switch of another vendor than NVIDIA takes an NVIDIA-coded module last:
- * NVIDIA codes its LinkX modules for its own switches and NICs (LinkX
- * "Connectors and Cages",
- * https://docs.nvidia.com/networking/display/cableovpub/connectors+and+cages).
- * want NULL (a generic switch, vendor unknown): no preference, 0.
+ * What the switch ends of a class ask of a module's coding: the switch's
+ * vendor's own (nicfit__coding_score, core/coding_int.h, the rule plan
+ * weighs at a NIC end too).
  */
-static int coding_score(const struct nicfit_cable *x, const char *want)
-{
-	const char *have = x->coding ? x->coding : "generic";
-
-	if (!want)
-		return 0;
-	if (!strcasecmp(have, want))
-		return 0;
-	if (!strcasecmp(have, "generic"))
-		return 1;
-	/* at NVIDIA's switch any other coding; elsewhere NVIDIA's (also "intel/nvidia") */
-	if (!strcmp(want, "nvidia") || strstr(have, "nvidia"))
-		return 3;
-	return 2;
-}
-
-/* What the switch ends of a class ask of a module's coding (coding_score). */
 struct coding_want {
-	char vendor[24];        /* the switch's vendor, lower case; "" generic */
+	const char *vendor;     /* the catalog switch's vendor; NULL generic */
 	int a, b;               /* end a, end b is a switch port */
 };
 
@@ -632,8 +610,7 @@ static void coding_want(const struct nicfit_cluster *c, const struct cl_class *k
 {
 	const struct nicfit_switch *sw = class_switch(c, k);
 
-	snprintf(w->vendor, sizeof(w->vendor), "%s", sw && sw->vendor ? sw->vendor : "");
-	lower(w->vendor);
+	w->vendor = sw && sw->vendor && sw->vendor[0] ? sw->vendor : NULL;
 	w->a = k->pa.is_switch;
 	w->b = k->pb.is_switch;
 }
@@ -642,9 +619,9 @@ static void coding_want(const struct nicfit_cluster *c, const struct cl_class *k
 static int ends_score(const struct coding_want *w, const struct nicfit_cable *x, int at_a,
 		      int at_b)
 {
-	const char *want = w->vendor[0] ? w->vendor : NULL;
+	int one = nicfit__coding_score(x->coding, w->vendor);
 
-	return (at_a && w->a ? coding_score(x, want) : 0) + (at_b && w->b ? coding_score(x, want) : 0);
+	return (at_a && w->a ? one : 0) + (at_b && w->b ? one : 0);
 }
 
 /*
@@ -666,7 +643,7 @@ static int fabric_fits(const struct nicfit_cluster *c, const struct cl_class *k,
 
 /*
  * The catalog cable of the given kinds that reaches len, or NULL: the one
- * whose coding suits the switch ends best (coding_score), then the
+ * whose coding suits the switch ends best (ends_score), then the
  * shortest, priced and cheapest.
  */
 static const struct nicfit_cable *pick_cable(const struct nicfit_cluster *c,
@@ -722,7 +699,7 @@ static int optics_compatible(const struct nicfit_cable *a, const struct nicfit_c
 
 /*
  * The pair of optics for a link of class k that needs len metres: the pair
- * whose codings suit the switch ends best (coding_score), then the one
+ * whose codings suit the switch ends best (ends_score), then the one
  * that reaches least, priced and cheapest. 0 if none.
  */
 static int pick_optics(const struct nicfit_cluster *c, const struct cl_class *k, double len,

@@ -12,6 +12,7 @@
 
 #include "nicfit/cluster.h"
 #include "nicfit/partno.h"
+#include "core/coding_int.h"
 #include "core/node_kind_int.h"
 #include "core/num_int.h"
 #include "plan/plan_int.h"
@@ -165,32 +166,15 @@ static int type_rank(enum nicfit_cable_type t)
 	return 3;
 }
 
-/* strcmp() == 0, the first bytes compared first (the codings differ there mostly). */
-static inline int same(const char *a, const char *b)
-{
-	return a[0] == b[0] && !strcmp(a, b);
-}
-
-static int coding_score(const struct nicfit_cable *c, const char *want)
-{
-	const char *have = c->coding ? c->coding : "generic";
-
-	if (!want)
-		return same(have, "generic") || same(have, "nvidia") ? 0 : 1;
-	if (same(want, "intel"))
-		return same(have, "intel") ? 0 : same(have, "intel/nvidia") ? 1 : 5;
-	if (same(want, "intel/nvidia"))
-		return same(have, "intel/nvidia") ? 0 : same(have, "intel") ? 1 : 5;
-	return same(have, want) ? 0 : same(have, "generic") ? 1 : 3;
-}
-
 /*
  * The catalog cable for a link between cages a and b at gbps, at least
  * length_m long (0 = any), preferring DAC, then AOC, then optics, the coding
- * asked for ("intel", "nvidia", NULL), a sourced price, and the shortest
- * length. split > 1 asks for a breakout with that many legs. A cable sold
- * for one fabric only goes on that fabric (fabric "infiniband" or
- * "ethernet"; NULL for a network of unknown kind). NULL if none.
+ * that suits the NIC end ("intel", "nvidia", NULL: nicfit__coding_score,
+ * core/coding_int.h, the rule cluster weighs at a switch end too), a
+ * sourced price, and the shortest length. split > 1 asks for a breakout
+ * with that many legs. A cable sold for one fabric only goes on that
+ * fabric (fabric "infiniband" or "ethernet"; NULL for a network of unknown
+ * kind). NULL if none.
  */
 static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, const char *a,
 					     const char *b, double gbps, int split,
@@ -240,10 +224,10 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, c
 		}
 		/* best's score is kept until best changes: it is a string compare or two */
 		if (scored != best) {
-			best_cs = coding_score(best, coding);
+			best_cs = nicfit__coding_score(best->coding, coding);
 			scored = best;
 		}
-		cs = coding_score(c, coding);
+		cs = nicfit__coding_score(c->coding, coding);
 		if (cs != best_cs) {
 			if (cs < best_cs)
 				best = c;
