@@ -54,7 +54,8 @@ static void table(void **state)
 		int got = nicfit__coding_score(rows[i].have, rows[i].want);
 
 		if (got != rows[i].score)
-			fail_msg("have %s at %s: %d, expected %d", rows[i].have ? rows[i].have : "NULL",
+			fail_msg("have %s at %s: %d, expected %d",
+				 rows[i].have ? rows[i].have : "NULL",
 				 rows[i].want ? rows[i].want : "NULL", got, rows[i].score);
 	}
 }

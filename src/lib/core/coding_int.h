@@ -20,7 +20,8 @@
 #define NICFIT_CODING_OWN 0        /* coded for this end */
 #define NICFIT_CODING_GENERIC 1    /* coded for any vendor; or one end of a mixed cable fits */
 #define NICFIT_CODING_OTHER 2      /* coded for another vendor */
-#define NICFIT_CODING_NVIDIA 3     /* coded for NVIDIA, at another vendor's port; any but NVIDIA's at NVIDIA's */
+/* coded for NVIDIA at another vendor's port; at NVIDIA's port, any but NVIDIA's */
+#define NICFIT_CODING_NVIDIA 3
 #define NICFIT_CODING_REFUSED 5    /* a port that checks coding refuses it */
 
 /*
