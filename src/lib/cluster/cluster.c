@@ -40,7 +40,8 @@ const struct nicfit_param nicfit_cluster_layout_table[] = {
 	{ "racks_per_row", LP(racks_per_row), 16, 1, 500, "", "compute racks in one row",
 	  "assumption" },
 	{ "switches_per_rack", LP(switches_per_rack), 16, 1, 60, "",
-	  "switches in one network rack", "assumption (power, cooling, cable management)" },
+	  "most switches in one network rack (fewer when floor(rack_u / switch U) is less)",
+	  "assumption (power, cooling, cable management)" },
 	{ "tor_span", LP(tor_span), 3, 1, 50, "",
 	  "a leaf whose nodes span at most this many racks goes on top of the middle one "
 	  "(others go to network racks in the middle of the row)", "assumption" },

@@ -574,7 +574,7 @@ static void explain_oob(struct nicfit_cluster *c)
 	explain(c, NICFIT_NET_OOB);
 }
 
-/* Network racks of tall switches hold fewer than switches_per_rack: say so where it bites. */
+/* Network racks of tall switches hold fewer than switches_per_rack allows: say so where it bites. */
 static void explain_network_racks(struct nicfit_cluster *c)
 {
 	const struct nicfit_cluster_impl *im = c->impl;
@@ -582,9 +582,9 @@ static void explain_network_racks(struct nicfit_cluster *c)
 	if (c->network_racks < 1 || im->spr >= (long)c->in.layout.switches_per_rack)
 		return;
 	nicfit__decide(&c->decisions, "cluster.place", 1,
-		       "network racks: %ld switches a rack, not switches_per_rack = %g: %dU switches, "
-		       "floor(rack_u %gU / %dU) = %ld fit one rack (--assume rack_u=); %ld network "
-		       "rack%s",
+		       "network racks: %ld switches a rack, under the switches_per_rack cap of %g: "
+		       "%dU switches, floor(rack_u %gU / %dU) = %ld fit one rack (--assume rack_u=); "
+		       "%ld network rack%s",
 		       im->spr, c->in.layout.switches_per_rack, im->hmax, c->in.layout.rack_u,
 		       im->hmax, im->spr, c->network_racks, c->network_racks == 1 ? "" : "s");
 }
