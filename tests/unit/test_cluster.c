@@ -2480,6 +2480,70 @@ static void network_rack_height(void **state)
 	}
 }
 
+/* The cluster.place decision that says a leaf found no room on top of its rack, or NULL. */
+static const char *tor_decision(const struct nicfit_cluster *c)
+{
+	size_t j;
+
+	for (j = 0; j < c->decisions.n; j++)
+		if (!strcmp(c->decisions.v[j].code, "cluster.place") &&
+		    strstr(c->decisions.v[j].message, "top of rack"))
+			return c->decisions.v[j].message;
+	return NULL;
+}
+
+/*
+ * A leaf goes on top of a compute rack only where the rack has room above
+ * its nodes: one 1U leaf for one rack of four nodes fits above 4 x 10U in
+ * 42U, not above 4 x 10.5U (the rack is full) nor as a 4U Q3400 above
+ * 4 x 10U; then it stands in a network rack and a decision says why. A
+ * leaf of two racks whose middle rack is full goes on top of the other.
+ */
+static void tor_rack_full(void **state)
+{
+	static const struct {
+		long nodes;
+		double node_u;
+		const char *sw;         /* NULL: a generic 1U 64-port switch */
+		long network_racks;
+		const char *says;       /* in the decision, NULL: no decision */
+	} t[] = {
+		{ 4, 10, NULL, 0, NULL },
+		{ 4, 10.5, NULL, 1, "compute rack 1 holds 4 nodes of 10.5U in 42U: 0U left, "
+				    "no room for a 1U leaf; 1 leaf in its row's network racks" },
+		{ 4, 10, "q3400", 1, "2U left, no room for a 4U leaf" },
+		{ 6, 10.5, NULL, 0, "1 leaf on top of another rack of its span" },
+	};
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const char *d;
+
+		backend_only(&in, t[i].nodes, 8, t[i].sw ? 0 : 64);
+		in.nodes_per_rack = 4;
+		in.layout.rack_u = 42;
+		in.layout.node_u = t[i].node_u;
+		if (t[i].sw) {
+			in.net[NICFIT_NET_BACKEND].link_gbps = 800;
+			in.net[NICFIT_NET_BACKEND].switch_id = t[i].sw;
+		}
+		size_ok(&in, &c);
+		assert_int_equal(c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_LEAF].switches, 1);
+		assert_int_equal(c.network_racks, t[i].network_racks);
+		d = tor_decision(&c);
+		if (!t[i].says)
+			assert_null(d);
+		else if (!d || !strstr(d, t[i].says))
+			fail_msg("case %zu: decision \"%s\" lacks \"%s\"", i, d ? d : "(none)",
+				 t[i].says);
+		check_port_map(&c);
+		nicfit_cluster_release(&c);
+	}
+}
+
 /*
  * A chassis is sized as one switch and placed by its height: the 10U
  * 7804R4 stands four to a 42U network rack. A chassis whose catalog entry
@@ -2563,6 +2627,7 @@ int main(void)
 		cmocka_unit_test(xdr_copper_splitter),
 		cmocka_unit_test(network_rack_height),
 		cmocka_unit_test(chassis_height),
+		cmocka_unit_test(tor_rack_full),
 	};
 
 	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);

@@ -394,10 +394,10 @@ static int place_all(struct nicfit_cluster *out, struct placer *p, struct nicfit
 		p->rpr = 1;
 	im->crow = cdiv(p->C, p->rpr);
 	p->slots = calloc((size_t)im->crow + 2, sizeof(*p->slots));
-	p->tors = calloc((size_t)p->C + 1, sizeof(*p->tors));
+	p->tor_u = calloc((size_t)p->C + 1, sizeof(*p->tor_u));
 	im->row_half = calloc((size_t)im->crow + 2, sizeof(*im->row_half));
 	im->row_net = calloc((size_t)im->crow + 2, sizeof(*im->row_net));
-	if (!p->slots || !p->tors || !im->row_half || !im->row_net ||
+	if (!p->slots || !p->tor_u || !im->row_half || !im->row_net ||
 	    NICFIT_ALLOC_GROW(im->pos, (size_t)im->nsw + 1, im->alloc_pos))
 		return nicfit_error_set(err, NICFIT_E_NOMEM, "out of memory");
 	p->hmax = 1;
@@ -410,6 +410,7 @@ static int place_all(struct nicfit_cluster *out, struct placer *p, struct nicfit
 					       out->in.layout.rack_u, p->hmax);
 	im->spr = p->spr;
 	im->hmax = p->hmax;
+	im->tor_full_rack = -1;
 	for (n = 0; n < NICFIT_NET_OOB; n++)
 		if (out->net[n].enabled)
 			nicfit__cluster_place_net(out, p, n);
@@ -484,7 +485,7 @@ int nicfit_cluster_size(const struct nicfit_cluster_input *in,
 	if (!rc)
 		rc = place_all(out, &p, err);
 	free(p.slots);
-	free(p.tors);
+	free(p.tor_u);
 	if (!rc)
 		rc = count_all(out, err);
 	if (!rc)

@@ -574,7 +574,7 @@ static void explain_oob(struct nicfit_cluster *c)
 	explain(c, NICFIT_NET_OOB);
 }
 
-/* Network racks of tall switches hold fewer than switches_per_rack allows: say so where it bites. */
+/* Network racks of tall switches hold fewer than switches_per_rack allows: say so. */
 static void explain_network_racks(struct nicfit_cluster *c)
 {
 	const struct nicfit_cluster_impl *im = c->impl;
@@ -583,10 +583,44 @@ static void explain_network_racks(struct nicfit_cluster *c)
 		return;
 	nicfit__decide(&c->decisions, "cluster.place", 1,
 		       "network racks: %ld switches a rack, under the switches_per_rack cap of %g: "
-		       "%dU switches, floor(rack_u %gU / %dU) = %ld fit one rack (--assume rack_u=); "
-		       "%ld network rack%s",
+		       "%dU switches, floor(rack_u %gU / %dU) = %ld fit one rack "
+		       "(--assume rack_u=); %ld network rack%s",
 		       im->spr, c->in.layout.switches_per_rack, im->hmax, c->in.layout.rack_u,
 		       im->hmax, im->spr, c->network_racks, c->network_racks == 1 ? "" : "s");
+}
+
+/*
+ * Leaves that found no room on top of the compute rack in the middle of
+ * their span (cluster_place.c tor_room(): its nodes from the bottom, the
+ * switches already there from the top): say where they went instead and
+ * the numbers of the first full rack.
+ */
+static void explain_tor_room(struct nicfit_cluster *c)
+{
+	const struct nicfit_cluster_impl *im = c->impl;
+	const struct nicfit_cluster_layout *L = &c->in.layout;
+	double room = L->rack_u - (double)im->tor_full_nodes * L->node_u - im->tor_full_used_u;
+	char on_top[48] = "", shifted[80] = "", moved[80] = "";
+
+	if (im->tor_moved + im->tor_shifted < 1 || im->tor_full_rack < 0)
+		return;
+	if (im->tor_full_used_u)
+		snprintf(on_top, sizeof(on_top), " and %dU of switches on top",
+			 im->tor_full_used_u);
+	if (im->tor_shifted)
+		snprintf(shifted, sizeof(shifted), "; %ld lea%s on top of another rack of %s span",
+			 im->tor_shifted, im->tor_shifted == 1 ? "f" : "ves",
+			 im->tor_shifted == 1 ? "its" : "their");
+	if (im->tor_moved)
+		snprintf(moved, sizeof(moved), "; %ld lea%s in %s row's network racks",
+			 im->tor_moved, im->tor_moved == 1 ? "f" : "ves",
+			 im->tor_moved == 1 ? "its" : "their");
+	nicfit__decide(&c->decisions, "cluster.place", 1,
+		       "top of rack: compute rack %ld holds %ld node%s of %gU in %gU%s: %gU left, "
+		       "no room for a %dU leaf%s%s (--nodes-per-rack, --assume node_u= or rack_u=)",
+		       im->tor_full_rack + 1, im->tor_full_nodes,
+		       im->tor_full_nodes == 1 ? "" : "s", L->node_u, L->rack_u, on_top,
+		       room > 0 ? room : 0, im->tor_full_h, shifted, moved);
 }
 
 void nicfit__cluster_explain(struct nicfit_cluster *c)
@@ -603,6 +637,7 @@ void nicfit__cluster_explain(struct nicfit_cluster *c)
 	nicfit__cluster_explain_border(c);
 	nicfit__cluster_explain_storage(c);
 	explain_network_racks(c);
+	explain_tor_room(c);
 	/* the rack height assumed must hold the nodes asked for per rack */
 	if (c->in.nodes_per_rack * c->in.layout.node_u > c->in.layout.rack_u)
 		nicfit__find(&c->findings, NICFIT_SEV_WARNING, NICFIT_CODE_CLUSTER_RACK_FULL, NULL,

@@ -199,6 +199,12 @@ struct nicfit_cluster_impl {
 	int32_t spine_x0;       /* x of the spine row's first rack */
 	long spr;               /* switches in one network rack (placer's spr) */
 	int hmax;               /* the slot height they were stacked at, U */
+	long tor_moved;         /* leaves no rack of their span had room on top of: network racks */
+	long tor_shifted;       /* leaves on another rack of their span, the middle one full */
+	long tor_full_rack;     /* the first compute rack found full (-1 none) */
+	long tor_full_nodes;    /* its nodes, */
+	int32_t tor_full_used_u; /* the units switches already took on top of it */
+	int tor_full_h;         /* and the height of the leaf that did not fit, U */
 	long *oob_list;         /* OOB endpoint ids in cabling order */
 	long noob;
 	int node_digits;
@@ -418,7 +424,7 @@ struct placer {
 	long C;                 /* compute racks */
 	long rpr;               /* compute racks per row */
 	long *slots;            /* network-rack slots used per row (crow + 1 rows) */
-	int32_t *tors;          /* switches on top of each compute rack */
+	int32_t *tor_u;         /* units the switches on top of each compute rack take */
 	int hmax;               /* height of the tallest switch, U */
 	long spr;               /* switches in one network rack: switches_per_rack, at most
 				 * as many hmax-high ones as rack_u holds */
@@ -432,9 +438,10 @@ struct placer {
 long nicfit__cluster_rack_switches(double switches_per_rack, double rack_u, int height_u);
 /* Switch s into the next network-rack slot of row. */
 void nicfit__cluster_place_slot(struct nicfit_cluster *c, struct placer *p, long s, long row);
-/* Leaf s serving compute racks r0..r1: on top of one, or in its row's network racks. */
-void nicfit__cluster_place_leaf(struct nicfit_cluster *c, struct placer *p, long s, long r0,
-				long r1);
+/* Leaf s, h units high, serving compute racks r0..r1: on top of one with room above
+ * its nodes (the middle one first), or in its row's network racks. */
+void nicfit__cluster_place_leaf(struct nicfit_cluster *c, struct placer *p, long s, int h,
+				long r0, long r1);
 /* Every switch of network n (back end or front end). */
 void nicfit__cluster_place_net(struct nicfit_cluster *c, struct placer *p, enum nicfit_net n);
 /* Slots and top-of-rack marks into rack positions; counts the network racks. */

@@ -304,7 +304,8 @@ int nicfit__cluster_size_oob(struct nicfit_cluster *c, struct placer *p, struct 
 				 * in compute racks */
 				k = &ch[lc[i]];
 				if (k->rack >= 0 && ch[ll[i]].rack >= 0)
-					nicfit__cluster_place_leaf(c, p, s, k->rack, ch[ll[i]].rack);
+					nicfit__cluster_place_leaf(c, p, s, nt->sw.height_u,
+								   k->rack, ch[ll[i]].rack);
 				else
 					nicfit__cluster_place_slot(c, p, s, k->row);
 			}

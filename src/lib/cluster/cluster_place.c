@@ -1,8 +1,9 @@
 /*
  * cluster_place.c - where every switch stands, which the cable lengths
  * come from: a leaf whose nodes fill a few racks of one row on top of the
- * middle one, other leaves in the network racks in the middle of their
- * row, spines and cores in a spine row of their own (the spines of a
+ * middle one (or of another of them when the middle one has no room left
+ * above its nodes), other leaves in the network racks in the middle of
+ * their row, spines and cores in a spine row of their own (the spines of a
  * three-tier pod in the row of the pod's first nodes). Switches are first
  * given a slot or a top-of-rack mark, then rack positions once every
  * network is placed and the width of each row's network racks is known.
@@ -49,14 +50,15 @@ long nicfit__cluster_rack_switches(double switches_per_rack, double rack_u, int 
 	return spr < 1 ? 1 : spr;
 }
 
-static void place_tor(struct nicfit_cluster *c, struct placer *p, long s, long rack)
+/* Switch s, h units high, on top of compute rack rack, under those already there. */
+static void place_tor(struct nicfit_cluster *c, struct placer *p, long s, long rack, int h)
 {
 	struct cl_pos *q = &c->impl->pos[s];
 
 	q->row = (int32_t)(rack / p->rpr);
 	q->x = -(int32_t)(rack % p->rpr) - 1;
-	q->u = (float)(c->in.layout.rack_u - p->tors[rack] * p->hmax - p->hmax / 2.0);
-	p->tors[rack]++;
+	q->u = (float)(c->in.layout.rack_u - p->tor_u[rack] - h / 2.0);
+	p->tor_u[rack] += h;
 }
 
 void nicfit__cluster_place_slot(struct nicfit_cluster *c, struct placer *p, long s, long row)
@@ -68,15 +70,73 @@ void nicfit__cluster_place_slot(struct nicfit_cluster *c, struct placer *p, long
 	q->u = 0;
 }
 
-/* On top of the middle rack of its span when the span is short and stays in one
- * row; else in the network racks of the first rack's row. */
-void nicfit__cluster_place_leaf(struct nicfit_cluster *c, struct placer *p, long s, long r0,
-				long r1)
+/* The nodes compute rack r holds: nodes_per_rack, fewer in the last one. */
+static long rack_nodes(const struct nicfit_cluster *c, long r)
 {
-	if (r1 - r0 + 1 <= (long)c->in.layout.tor_span && r0 / p->rpr == r1 / p->rpr)
-		place_tor(c, p, s, (r0 + r1) / 2);
-	else
+	long M = c->in.nodes_per_rack, n = lmin(M, c->in.nodes - r * M);
+
+	return n > 0 ? n : 0;
+}
+
+/*
+ * Whether compute rack r has room on top for one more switch of h units.
+ * Its nodes fill it from the bottom, node_u each; switches stack down from
+ * the top, each its own height (place_tor()), and the new one must end
+ * above the last node.
+ */
+static int tor_room(const struct nicfit_cluster *c, const struct placer *p, long r, int h)
+{
+	double nodes_u = (double)rack_nodes(c, r) * c->in.layout.node_u;
+
+	return p->tor_u[r] + h <= c->in.layout.rack_u - nodes_u + NICFIT_EPS;
+}
+
+/* Record, for the decision that says so, the first compute rack found full. */
+static void note_full(struct nicfit_cluster_impl *im, const struct nicfit_cluster *c,
+		      const struct placer *p, long r, int h)
+{
+	if (im->tor_moved + im->tor_shifted > 0)
+		return;
+	im->tor_full_rack = r;
+	im->tor_full_nodes = rack_nodes(c, r);
+	im->tor_full_used_u = p->tor_u[r];
+	im->tor_full_h = h;
+}
+
+/*
+ * On top of the middle rack of its span when the span is short and stays
+ * in one row, if that rack has room above its nodes (tor_room); else on
+ * top of the nearest other rack of the span that has (its cables still
+ * reach every node of the span); else in the network racks of the first
+ * rack's row, as a leaf of a long span.
+ */
+void nicfit__cluster_place_leaf(struct nicfit_cluster *c, struct placer *p, long s, int h,
+				long r0, long r1)
+{
+	struct nicfit_cluster_impl *im = c->impl;
+	long mid = (r0 + r1) / 2, d, r;
+
+	if (r1 - r0 + 1 > (long)c->in.layout.tor_span || r0 / p->rpr != r1 / p->rpr) {
 		nicfit__cluster_place_slot(c, p, s, r0 / p->rpr);
+		return;
+	}
+	if (tor_room(c, p, mid, h)) {
+		place_tor(c, p, s, mid, h);
+		return;
+	}
+	note_full(im, c, p, mid, h);
+	for (d = 1; d <= r1 - r0; d++) {
+		r = mid - d;
+		if (r < r0 || !tor_room(c, p, r, h))
+			r = mid + d;
+		if (r <= r1 && tor_room(c, p, r, h)) {
+			place_tor(c, p, s, r, h);
+			im->tor_shifted++;
+			return;
+		}
+	}
+	nicfit__cluster_place_slot(c, p, s, r0 / p->rpr);
+	im->tor_moved++;
 }
 
 /* Leaves with all their nodes in a few racks go on top of one of them; the others into
@@ -86,7 +146,7 @@ void nicfit__cluster_place_net(struct nicfit_cluster *c, struct placer *p, enum 
 {
 	const struct cl_net *cn = &c->impl->net[n];
 	long M = c->in.nodes_per_rack, plane, i, s = cn->base;
-	int t;
+	int t, h = c->net[n].sw.height_u;
 
 	for (plane = 0; plane < c->net[n].planes; plane++)
 		for (t = 0; t < NICFIT_TIER_COUNT; t++)
@@ -105,7 +165,7 @@ void nicfit__cluster_place_net(struct nicfit_cluster *c, struct placer *p, enum 
 					continue;
 				}
 				leaf_nodes(cn, c->in.nodes, i, &first, &last);
-				nicfit__cluster_place_leaf(c, p, s, first / M, last / M);
+				nicfit__cluster_place_leaf(c, p, s, h, first / M, last / M);
 			}
 }
 
@@ -180,7 +240,8 @@ void nicfit__cluster_place_extra(struct nicfit_cluster *c, struct placer *p)
 			long e1 = lmin(e0 + st->endpoints_per_leaf, st->endpoints) - 1;
 
 			if (st->tiers > 1 && e1 < host)
-				nicfit__cluster_place_leaf(c, p, s, e0 / st->node_links / M,
+				nicfit__cluster_place_leaf(c, p, s, st->sw.height_u,
+							   e0 / st->node_links / M,
 							   e1 / st->node_links / M);
 			else
 				nicfit__cluster_place_slot(c, p, s, im->srow);
