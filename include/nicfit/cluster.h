@@ -138,7 +138,7 @@ struct nicfit_cluster_layout {
 	double row_pitch_m;     /* centre to centre of neighbouring rows */
 	double racks_per_row;   /* compute racks in one row */
 	double switches_per_rack; /* most switches in one network rack; rack_u may allow fewer */
-	double tor_span;        /* a leaf whose nodes span at most this many racks sits on the middle one */
+	double tor_span;        /* a leaf of at most this many racks sits on one with room */
 	double tray_m;          /* rack top to overhead tray, each end */
 	double slack_m;         /* fixed slack per cable */
 	double slack_frac;      /* extra share of the routed length */

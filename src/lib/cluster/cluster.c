@@ -43,8 +43,9 @@ const struct nicfit_param nicfit_cluster_layout_table[] = {
 	  "most switches in one network rack (fewer when floor(rack_u / switch U) is less)",
 	  "assumption (power, cooling, cable management)" },
 	{ "tor_span", LP(tor_span), 3, 1, 50, "",
-	  "a leaf whose nodes span at most this many racks goes on top of the middle one "
-	  "(others go to network racks in the middle of the row)", "assumption" },
+	  "a leaf whose nodes span at most this many racks goes on top of one of them with "
+	  "room, the middle one first (others go to network racks in the middle of the row)",
+	  "assumption" },
 	{ "tray_m", LP(tray_m), 0.5, 0, 5, "m",
 	  "from the top of a rack up into the overhead tray, each end", "assumption" },
 	{ "slack_m", LP(slack_m), 0.5, 0, 10, "m", "fixed slack per cable (service loop)",
