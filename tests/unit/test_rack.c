@@ -362,8 +362,8 @@ static void gb200_eight_racks(void **state)
 /*
  * plan --racks sizes the racks' fabric as cluster --racks does: the DGX
  * SuperPOD GB200 design's QM9700 with a leaf per rail per rack; 8 racks
- * (one scalable unit) 32 leaves + 9 spines, 16 racks the RA's 64 leaf,
- * 48 spine and 18 core switches.
+ * (one scalable unit) four spine-leaf groups of 8 leaves and 6 spines,
+ * 32 + 24, 16 racks the RA's 64 leaf, 48 spine and 18 core switches.
  */
 static void gb200_racks_fabric(void **state)
 {
@@ -374,7 +374,7 @@ static void gb200_racks_fabric(void **state)
 	struct nicfit_plan *p = plan_of(one);
 
 	(void)state;
-	assert_int_equal(bom_qty(p, "qm9700"), 32 + 9);
+	assert_int_equal(bom_qty(p, "qm9700"), 32 + 24);
 	done(p);
 	p = plan_of(two);
 	assert_int_equal(bom_qty(p, "qm9700"), 64 + 48 + 18);

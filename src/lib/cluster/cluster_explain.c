@@ -212,7 +212,19 @@ static void explain_tiers(struct nicfit_cluster *c, enum nicfit_net n)
 			       "two tiers hold up to %d x %d = %ld node ports per plane here (R^2/2 = %ld at 1:1)",
 			       nn, cn->leaves, R, R, cn->elaf, (long)R * cn->elaf, (long)R * R / 2);
 	}
-	if (nt->tiers == 2) {
+	if (nt->tiers == 2 && cn->rail_pods) {
+		nicfit__decide(&c->decisions, "cluster.tiers", 1,
+			       "%s: one scalable unit of %ld nodes (the rack-scale design's, catalog "
+			       "rack.su_racks) as the design builds it to grow: each rail's leaves are a "
+			       "spine-leaf group under %d spines of their own (the fewest at %d ports "
+			       "down that divide a leaf's %d uplinks), their other ports kept for the "
+			       "cores of a second unit",
+			       nn, c->in.su_nodes, cn->spines, R / 2, cn->u);
+		nicfit__decide(&c->decisions, "cluster.pods", 1,
+			       "%s: %ld rail groups of %ld leaves and %d spines (%d ports down), %ld "
+			       "spines per plane; no cores", nn, cn->pods, cn->lpp, cn->spines,
+			       cn->sdown, cn->tier_sw[NICFIT_TIER_SPINE]);
+	} else if (nt->tiers == 2) {
 		long need = (cn->leaves * cn->u + R - 1) / R;
 
 		if (cn->spines > need)

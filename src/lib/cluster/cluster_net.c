@@ -372,7 +372,7 @@ void nicfit__cluster_net_publish(struct nicfit_cluster *c, enum nicfit_net n,
 					 ((double)cn->u * (nt->scheduled ? nt->fabric.gbps : nt->sw.gbps)) : 1;
 	nt->pods = cn->pods;
 	nt->leaves_per_pod = cn->lpp;
-	nt->spines_per_pod = cn->tiers == 3 ? cn->spines : 0;
+	nt->spines_per_pod = cn->tiers == 3 || cn->rail_pods ? cn->spines : 0;
 	nt->cores_per_group = cn->cg;
 	nt->tier[NICFIT_TIER_LEAF].down = cn->down;
 	nt->tier[NICFIT_TIER_LEAF].up = nt->uplinks_per_leaf;

@@ -132,7 +132,7 @@ static void emit_net_text(struct nicfit_emit *e, const struct nicfit_cluster *c,
 		if (t == 0 && nt->tiers > 1 && n != NICFIT_NET_OOB)
 			nicfit_emit_printf(e, ", %d node ports each, %.2f:1", nt->endpoints_per_leaf,
 					   nt->leaf_ratio);
-		if (t == 1 && nt->tiers == 3)
+		if (t == 1 && nt->spines_per_pod > 0)
 			nicfit_emit_printf(e, ", %ld pods of %ld leaves + %d spines per plane", nt->pods,
 					   nt->leaves_per_pod, nt->spines_per_pod);
 		nicfit_emit_printf(e, "\n");

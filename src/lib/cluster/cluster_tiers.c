@@ -222,7 +222,12 @@ static int scheduled_tiers(struct nicfit_cluster *c, enum nicfit_net n, const st
  * 18-tray racks this gives, for 2, 4, 8 and 16 SUs of 8 racks, 64/128/
  * 256/512 leaves, 48/96/192/384 spines and 18/36/72/144 cores: the RA's
  * table as its summaries give it (docs/reference/baseboard-servers.md).
- * Returns 0, or -1 with cn unchanged when the cores cannot reach every pod.
+ * One unit alone is the same spine-leaf groups with no cores above them
+ * (their spines' core-facing ports left for the next unit): 32 leaves and
+ * 24 spines, the RA's "8 leaf switches (one for each compute rack) and 6
+ * spine switches" a group as secondary readings quote it. Returns 0 (three
+ * tiers), 1 (one unit: two tiers of rail pods), or -1 with cn unchanged
+ * when the cores cannot reach every pod.
  */
 static int try_rail_pods(struct cl_net *cn, const struct leafdes *d, int R, long gpp)
 {
@@ -238,6 +243,18 @@ static int try_rail_pods(struct cl_net *cn, const struct leafdes *d, int R, long
 	if (sp > u)
 		sp = smin;
 	sdown = cdiv(lpp * u, sp);
+	if (pods <= cn->kp) {
+		/* one unit: its rail groups are the whole fabric, no cores */
+		cn->rail_pods = 1;
+		cn->gpp = gpp;
+		cn->pods = pods;
+		cn->lpp = lpp;
+		cn->spines = (int)sp;
+		cn->sdown = (int)sdown;
+		cn->sup = 0;
+		cn->cg = 0;
+		return 1;
+	}
 	sup = sdown;
 	cg = cdiv(pods * sup, R);
 	base = whole_cages(sdown, d->sw->per_cage);
@@ -289,11 +306,21 @@ int nicfit__cluster_upper_tiers(struct nicfit_cluster *c, enum nicfit_net n,
 	cn->u = uplinks_for(d, cn->elaf);
 	if (cn->u < 1)
 		cn->u = 1;
-	/* a rack-scale design past one scalable unit: rail pods of whole units */
-	if (n == NICFIT_NET_BACKEND && c->in.su_nodes > 0 && c->in.nodes > c->in.su_nodes &&
+	/* a rack-scale design of whole scalable units: rail pods of whole units */
+	if (n == NICFIT_NET_BACKEND && c->in.su_nodes > 0 && c->in.nodes >= c->in.su_nodes &&
 	    cn->map == MAP_RAIL && cn->rpl == 1 && cn->lpg == cn->kp &&
-	    c->in.su_nodes % cn->gsize == 0 && !try_rail_pods(cn, d, R, c->in.su_nodes / cn->gsize))
-		goto three;
+	    c->in.su_nodes % cn->gsize == 0) {
+		int rc = try_rail_pods(cn, d, R, c->in.su_nodes / cn->gsize);
+
+		if (rc == 0)
+			goto three;
+		if (rc == 1) {
+			cn->tiers = 2;
+			cn->tier_sw[NICFIT_TIER_LEAF] = L;
+			cn->tier_sw[NICFIT_TIER_SPINE] = cn->pods * cn->spines;
+			return 0;
+		}
+	}
 	/* two tiers: every leaf reaches every spine */
 	if (ni->min_tiers <= 2) {
 		long s = cdiv(L * cn->u, R);

@@ -235,7 +235,7 @@ static int walk_up(struct walker *w, enum nicfit_net n, int plane)
 		for (j = 0; j < cn->u; j++) {
 			long g, spine, pod, pos;
 
-			if (cn->tiers == 2) {
+			if (cn->tiers == 2 && !cn->rail_pods) {
 				g = l * cn->u + j;
 				spine = g % cn->spines;
 			} else {
