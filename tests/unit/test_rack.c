@@ -150,10 +150,47 @@ static int bom_role(const struct nicfit_plan *p, const char *role)
 	return n;
 }
 
+/* Parts of a role to buy: the bill's lines less those included with the server. */
+static int bom_bought(const struct nicfit_plan *p, const char *role)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < p->nbom; i++)
+		if (!strcmp(p->bom[i].role, role) && !p->bom[i].included)
+			n += p->bom[i].qty;
+	return n;
+}
+
+/* Built-in NICs a plan lists as idle: its included back-end line and slot rows. */
+static void idle_builtin(const struct nicfit_plan *p, const char *part, int qty, int rows)
+{
+	size_t i;
+	int k, n = 0, lines = 0;
+
+	for (i = 0; i < p->nbom; i++)
+		if (!strcmp(p->bom[i].role, "backend")) {
+			lines++;
+			assert_true(p->bom[i].included);
+			assert_false(p->bom[i].priced);
+			assert_true(p->bom[i].total_usd == 0);
+			assert_string_equal(p->bom[i].part, part);
+			assert_int_equal(p->bom[i].qty, qty);
+			assert_non_null(strstr(p->bom[i].description, "unused by this job"));
+		}
+	assert_int_equal(lines, 1);
+	for (k = 0; k < p->nslots; k++)
+		n += strstr(p->slots[k].what, "built in, unused by this job") != NULL &&
+		     strstr(p->slots[k].what, part) != NULL;
+	assert_int_equal(n, rows);
+}
+
 /*
  * One GB200 NVL72 rack training: 18 trays, one 72-GPU NVLink domain, and
  * the whole job inside it, so no scale-out fabric (R2 domain-only): the
- * rack's 72 built-in ConnectX-7 ports stay, nothing is bought for them.
+ * rack's 72 built-in ConnectX-7 ports stay, nothing is bought for them;
+ * they are listed, a tray's four compute slots in the slots table and 72
+ * in the bill, as included with the server and unused by this job.
  */
 static void gb200_one_rack(void **state)
 {
@@ -169,7 +206,8 @@ static void gb200_one_rack(void **state)
 	assert_int_equal(nicfit__plan_builtin_count(p->in.server) * p->in.server->rack_trays, 72);
 	assert_false(p->backend_needed);
 	assert_null(p->be_nic);
-	assert_int_equal(bom_role(p, "switch") + bom_role(p, "backend"), 0);
+	assert_int_equal(bom_role(p, "switch") + bom_bought(p, "backend"), 0);
+	idle_builtin(p, "MCX75310AAS-NEAT", 72, 4);
 	assert_non_null(r2_said(p, "one NVLink domain"));
 	assert_non_null(r2_said(p, "72 built-in 400 G ports"));
 	assert_non_null(strstr(p->verdict, "no back-end fabric needed (the job is one NVLink domain"));
@@ -206,7 +244,8 @@ static void one_domain_no_backend(void **state)
 		p = plan_of(none[i]);
 		assert_false(p->backend_needed);
 		assert_true(p->domain_only);
-		assert_int_equal(bom_role(p, "switch") + bom_role(p, "backend"), 0);
+		assert_int_equal(bom_role(p, "switch") + bom_bought(p, "backend"), 0);
+		assert_int_equal(bom_role(p, "backend"), 4 * p->in.servers);
 		assert_non_null(r2_said(p, "no scale-out fabric is needed for this job"));
 		done(p);
 	}
@@ -241,7 +280,8 @@ static void partial_rack_one_domain(void **state)
 	assert_false(p->backend_needed);
 	assert_true(p->domain_only);
 	assert_null(p->be_nic);
-	assert_int_equal(bom_role(p, "switch") + bom_role(p, "backend"), 0);
+	assert_int_equal(bom_role(p, "switch") + bom_bought(p, "backend"), 0);
+	idle_builtin(p, "MCX75310AAS-NEAT", 36, 4);
 	assert_non_null(r2_said(p, "9 servers that are one NVLink domain: 36 x"));
 	assert_non_null(r2_said(p, "36 built-in 400 G ports"));
 	assert_true(p->traffic_known);

@@ -97,8 +97,10 @@ static int plan_once(const struct nicfit_catalog *cat, const struct nicfit_plan_
 	nicfit__plan_find_baseboard_count(p);
 	if (p->backend_needed)
 		nicfit__plan_rule_backend(cat, p);
-	else
+	else {
 		nicfit__plan_place_gpus_only(p);
+		nicfit__plan_builtin_idle_slots(cat, p);
+	}
 	nicfit__plan_rule_storage(cat, p);
 	nicfit__plan_rule_converged(p);
 	nicfit__plan_place_frontend(p);

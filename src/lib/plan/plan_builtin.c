@@ -8,7 +8,10 @@
  * (InfiniBand on NVIDIA's systems) is the default.
  *
  * It reads the slot map only (slots of role "compute" whose "included"
- * names one catalog NIC); it places nothing and prices nothing.
+ * names one catalog NIC); it places nothing and prices nothing. A job
+ * that needs no back end (one server, one NVLink domain) leaves those
+ * NICs idle: they are still listed, in the slots table and the bill as
+ * included with the server, so the plan shows every part the machine has.
  */
 #include <string.h>
 
@@ -96,4 +99,54 @@ int nicfit__plan_rule_builtin(struct nicfit_plan *p, const struct nicfit_nic *bu
 int nicfit__plan_builtin_fabric_ib(const struct nicfit_nic *builtin)
 {
 	return nicfit_node_kind_builtin_ib(builtin);
+}
+
+/*
+ * The built-in compute NICs a job leaves idle: the server's fixed back
+ * end (nicfit__plan_builtin_nic) when the plan needs none (R2: one
+ * server, or every collective inside one NVLink domain). Returns that NIC
+ * and sets *per_server to its compute slots, or NULL with 0.
+ */
+const struct nicfit_nic *nicfit__plan_builtin_idle(const struct nicfit_catalog *cat,
+						   const struct nicfit_plan *p, int *per_server)
+{
+	const struct nicfit_nic *n;
+
+	*per_server = 0;
+	if (p->backend_needed || !p->in.server)
+		return NULL;
+	n = nicfit__plan_builtin_nic(cat, p->in.server);
+	if (n)
+		*per_server = nicfit__plan_builtin_count(p->in.server);
+	return *per_server > 0 ? n : NULL;
+}
+
+/*
+ * The slots table's rows for idle built-in compute NICs, one a compute
+ * slot, after the GPUs: "back-end NIC <part>, built in, unused by this
+ * job", as a DGX's or an NVL72 tray's ConnectX are there whether a job
+ * uses them or not. Nothing is placed in those slots.
+ */
+void nicfit__plan_builtin_idle_slots(const struct nicfit_catalog *cat, struct nicfit_plan *p)
+{
+	const struct nicfit_server *sv = p->in.server;
+	const struct nicfit_nic *n;
+	int i, k;
+
+	if (!(n = nicfit__plan_builtin_idle(cat, p, &k)))
+		return;
+	for (i = 0; i < sv->nslots && p->nslots < NICFIT_PLAN_MAX_SLOTS; i++) {
+		const struct nicfit_slot *s = &sv->slots[i];
+		struct nicfit_plan_slotuse *u;
+
+		if (s->role != NICFIT_SLOT_COMPUTE)
+			continue;
+		u = &p->slots[p->nslots++];
+		nicfit__plan_copy(u->slot, sizeof(u->slot), s->name);
+		u->socket = s->socket;
+		u->gen = s->gen;
+		u->width = s->width;
+		plan_fmt(u->what, sizeof(u->what), "back-end NIC %s, built in, unused by this job",
+			 n->part);
+	}
 }

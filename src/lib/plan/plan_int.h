@@ -107,6 +107,9 @@ int nicfit__plan_builtin_count(const struct nicfit_server *sv);
 int nicfit__plan_rule_builtin(struct nicfit_plan *p, const struct nicfit_nic *builtin,
 			      const struct nicfit_nic *asked);
 int nicfit__plan_builtin_fabric_ib(const struct nicfit_nic *builtin);
+const struct nicfit_nic *nicfit__plan_builtin_idle(const struct nicfit_catalog *cat,
+						   const struct nicfit_plan *p, int *per_server);
+void nicfit__plan_builtin_idle_slots(const struct nicfit_catalog *cat, struct nicfit_plan *p);
 
 /*
  * A what-if card (--backend-nic, --frontend-nic; which 0 or 1): the

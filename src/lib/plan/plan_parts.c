@@ -248,7 +248,7 @@ static void add_line(struct nicfit_plan *p, const struct nicfit_entry *e, const 
  * plan uses, but at no cost and not as unpriced.
  */
 static void add_included(struct nicfit_plan *p, const struct nicfit_nic *n, const char *role,
-			 int qty)
+			 int qty, int idle)
 {
 	struct nicfit_plan_line *l;
 
@@ -256,7 +256,8 @@ static void add_included(struct nicfit_plan *p, const struct nicfit_nic *n, cons
 		return;
 	nicfit__plan_copy(l->id, sizeof(l->id), n->e.id);
 	nicfit__plan_copy(l->part, sizeof(l->part), n->part);
-	plan_fmt(l->description, sizeof(l->description), "%s - included with the server", n->e.name);
+	plan_fmt(l->description, sizeof(l->description), "%s - included with the server%s",
+		 n->e.name, idle ? ", unused by this job" : "");
 	nicfit__plan_copy(l->role, sizeof(l->role), role);
 	l->qty = qty;
 	l->included = 1;
@@ -330,12 +331,18 @@ void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 
 		add_line(p, &p->be_nic->e, p->be_nic->part, p->be_nic->e.name, "backend",
 			 p->in.servers * (p->be_cards - incl - have));
-		add_included(p, p->be_nic, "backend", p->in.servers * incl);
+		add_included(p, p->be_nic, "backend", p->in.servers * incl, 0);
 		if (have)
 			plan_decide(&p->decisions, "R10", 1,
 				    "%d x %s per server %s already installed: not in the "
 				    "bill of materials.", have, p->be_part, have == 1 ? "is" : "are");
 		add_aux_kits(p);
+	} else {
+		int idle;
+		const struct nicfit_nic *n = nicfit__plan_builtin_idle(cat, p, &idle);
+
+		if (n)
+			add_included(p, n, "backend", p->in.servers * idle, 1);
 	}
 	if (!p->fe_onboard && !p->fe_converged && p->fe_nic && p->fe_installed)
 		plan_decide(&p->decisions, "R10", 1, "The front-end %s is already installed (slot "
@@ -349,7 +356,7 @@ void nicfit__plan_bom(const struct nicfit_catalog *cat, struct nicfit_plan *p)
 
 		add_line(p, &p->st_nic->e, p->st_nic->part, p->st_nic->e.name, "storage",
 			 p->in.servers * (p->st_cards - incl));
-		add_included(p, p->st_nic, "storage", p->in.servers * incl);
+		add_included(p, p->st_nic, "storage", p->in.servers * incl, 0);
 	}
 	for (i = 0; i < p->ncables; i++) {
 		const struct nicfit_plan_cable *c = &p->cables[i];

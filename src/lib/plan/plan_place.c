@@ -471,10 +471,16 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 	rule_gdr_level(p, c);
 }
 
-/* 1 when slot use u is the card the host already has in that slot. */
+/*
+ * 1 when slot use u is the card the host already has in that slot, or a
+ * built-in NIC the job leaves idle (plan_builtin.c: nothing is put there).
+ */
 static int installed_use(const struct nicfit_plan *p, const struct nicfit_plan_slotuse *u)
 {
 	const struct nicfit_plan_input *in = &p->in;
+
+	if (strstr(u->what, ", built in, unused"))
+		return 1;
 
 	if (!strncmp(u->what, "front-end", 9))
 		return p->fe_installed && p->fe_slot >= 0 &&
