@@ -1,0 +1,1 @@
+--json plan --server gb200-nvl72 --racks 1 --model llama-3.1-405b --workload training
