@@ -45,6 +45,34 @@ const struct nicfit_switch *nicfit_node_kind_switch(const struct nicfit_catalog 
  */
 int nicfit_node_kind_builtin_ib(const struct nicfit_nic *builtin);
 
+/*
+ * The NVLink domains `trays` compute trays of a rack-scale server make
+ * (nicfit plan and nicfit cluster both read them from here). A rack's
+ * (an NVL36x2 unit's) NVLink switch trays join every tray in it, full or
+ * not, so its trays are one domain as far as the GPU's domain reaches;
+ * the trays fill whole racks first and the rest sit in one more rack.
+ */
+struct nicfit_rack_domains {
+	int rack_trays;   /* trays of one full domain; 0: no domain past one tray */
+	long whole;       /* full domains (whole racks or units) */
+	int partial;      /* trays of the last, partial domain; 0: none */
+	int largest_gpus; /* GPUs of the largest domain; 0: no more than one tray */
+	int partial_gpus; /* GPUs of the partial domain */
+	int group_trays;  /* trays of the groups a job lays out alike in every domain */
+};
+
+/*
+ * Fill d for `trays` trays of server sv with gpus_per_tray GPUs of gpu
+ * each. No domain (every field 0, group_trays 1) for a server that is not
+ * rack-scale or a GPU whose NVLink domain is one tray or does not divide
+ * into trays; one tray alone sets only rack_trays, whole and partial
+ * (largest_gpus 0: a tray is no multi-tray domain). group_trays: all the trays while
+ * they fit one rack (9 trays: 9), else the largest tray count dividing
+ * every domain, gcd(rack, trays) (27 trays of 18: 9). Never fails.
+ */
+void nicfit_rack_domains(const struct nicfit_server *sv, const struct nicfit_gpu *gpu,
+			 int gpus_per_tray, long trays, struct nicfit_rack_domains *d);
+
 #endif
 
 struct nicfit_gpu;
@@ -119,5 +147,33 @@ const struct nicfit_switch *nicfit_node_kind_switch(const struct nicfit_catalog 
  * then InfiniBand unless the request says otherwise.
  */
 int nicfit_node_kind_builtin_ib(const struct nicfit_nic *builtin);
+
+/*
+ * The NVLink domains `trays` compute trays of a rack-scale server make
+ * (nicfit plan and nicfit cluster both read them from here). A rack's
+ * (an NVL36x2 unit's) NVLink switch trays join every tray in it, full or
+ * not, so its trays are one domain as far as the GPU's domain reaches;
+ * the trays fill whole racks first and the rest sit in one more rack.
+ */
+struct nicfit_rack_domains {
+	int rack_trays;   /* trays of one full domain; 0: no domain past one tray */
+	long whole;       /* full domains (whole racks or units) */
+	int partial;      /* trays of the last, partial domain; 0: none */
+	int largest_gpus; /* GPUs of the largest domain; 0: no more than one tray */
+	int partial_gpus; /* GPUs of the partial domain */
+	int group_trays;  /* trays of the groups a job lays out alike in every domain */
+};
+
+/*
+ * Fill d for `trays` trays of server sv with gpus_per_tray GPUs of gpu
+ * each. No domain (every field 0, group_trays 1) for a server that is not
+ * rack-scale or a GPU whose NVLink domain is one tray or does not divide
+ * into trays; one tray alone sets only rack_trays, whole and partial
+ * (largest_gpus 0: a tray is no multi-tray domain). group_trays: all the trays while
+ * they fit one rack (9 trays: 9), else the largest tray count dividing
+ * every domain, gcd(rack, trays) (27 trays of 18: 9). Never fails.
+ */
+void nicfit_rack_domains(const struct nicfit_server *sv, const struct nicfit_gpu *gpu,
+			 int gpus_per_tray, long trays, struct nicfit_rack_domains *d);
 
 #endif

@@ -210,3 +210,41 @@ int nicfit_node_kind_builtin_ib(const struct nicfit_nic *builtin)
 	return builtin && (builtin->rdma & NICFIT_RDMA_IB) && builtin->vendor &&
 	       !strcmp(builtin->vendor, "NVIDIA");
 }
+
+static long gcd_l(long a, long b)
+{
+	while (b) {
+		long r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+void nicfit_rack_domains(const struct nicfit_server *sv, const struct nicfit_gpu *gpu,
+			 int gpus_per_tray, long trays, struct nicfit_rack_domains *d)
+{
+	int t;
+
+	memset(d, 0, sizeof(*d));
+	d->group_trays = 1;
+	if (!sv || !gpu || sv->rack_trays < 1 || gpus_per_tray < 1 ||
+	    gpu->nvlink_domain <= gpus_per_tray || gpu->nvlink_domain % gpus_per_tray)
+		return;
+	t = gpu->nvlink_domain / gpus_per_tray;
+	if (t > sv->rack_trays)
+		t = sv->rack_trays;
+	if (t < 2)
+		return;
+	d->rack_trays = t;
+	if (trays < 1)
+		return;
+	d->whole = trays / t;
+	d->partial = (int)(trays % t);
+	d->partial_gpus = d->partial * gpus_per_tray;
+	if (trays < 2)
+		return;
+	d->largest_gpus = (int)(trays < t ? trays : t) * gpus_per_tray;
+	d->group_trays = (int)(trays <= t ? trays : gcd_l(t, trays));
+}

@@ -12,6 +12,7 @@
  */
 #include <string.h>
 
+#include "core/node_kind_int.h"
 #include "plan/plan_int.h"
 
 /*
@@ -65,11 +66,10 @@ static int partial_trays(const struct nicfit_plan *p);
  */
 static int domain_gpus(const struct nicfit_plan *p)
 {
-	int t = rack_domain_trays(p, p->in.gpus_per_server);
+	struct nicfit_rack_domains d;
 
-	if (t < 2 || p->in.servers < 2)
-		return 0;
-	return (p->in.servers < t ? p->in.servers : t) * p->in.gpus_per_server;
+	nicfit_rack_domains(p->in.server, p->in.gpu, p->in.gpus_per_server, p->in.servers, &d);
+	return d.largest_gpus;
 }
 
 /*
@@ -239,16 +239,6 @@ void nicfit__plan_rack_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 	nicfit_emit_end_object(e);
 }
 
-static int gcd(int a, int b)
-{
-	while (b) {
-		int r = a % b;
-
-		a = b;
-		b = r;
-	}
-	return a;
-}
 
 /*
  * Trays of one NVLink domain: a rack's (a unit's) trays as far as the
@@ -258,14 +248,10 @@ static int gcd(int a, int b)
  */
 static int rack_domain_trays(const struct nicfit_plan *p, int per_server)
 {
-	const struct nicfit_gpu *g = p->in.gpu;
-	int t;
+	struct nicfit_rack_domains d;
 
-	if (!g || !p->in.server->rack_trays || per_server < 1 || g->nvlink_domain <= per_server ||
-	    g->nvlink_domain % per_server)
-		return 0;
-	t = g->nvlink_domain / per_server;
-	return t > p->in.server->rack_trays ? p->in.server->rack_trays : t;
+	nicfit_rack_domains(p->in.server, p->in.gpu, per_server, p->in.servers, &d);
+	return d.rack_trays;
 }
 
 /*
@@ -289,11 +275,10 @@ static int rack_domain_trays(const struct nicfit_plan *p, int per_server)
  */
 int nicfit__plan_domain_trays(const struct nicfit_plan *p, int per_server)
 {
-	int t = rack_domain_trays(p, per_server), n = p->in.servers;
+	struct nicfit_rack_domains d;
 
-	if (t < 2 || n < 2)
-		return 1;
-	return n <= t ? n : gcd(t, n);
+	nicfit_rack_domains(p->in.server, p->in.gpu, per_server, p->in.servers, &d);
+	return d.group_trays;
 }
 
 /*
@@ -302,9 +287,10 @@ int nicfit__plan_domain_trays(const struct nicfit_plan *p, int per_server)
  */
 static int partial_trays(const struct nicfit_plan *p)
 {
-	int r = p->in.server->rack_trays;
+	struct nicfit_rack_domains d;
 
-	return r && p->in.servers > r ? p->in.servers % r : 0;
+	nicfit_rack_domains(p->in.server, p->in.gpu, p->in.gpus_per_server, p->in.servers, &d);
+	return d.whole ? d.partial : 0;
 }
 
 /*
