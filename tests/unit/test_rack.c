@@ -12,6 +12,7 @@
 #include "nicfit/step.h"
 
 #include "plan_fixture.h"
+#include "core/node_kind_int.h"
 #include "plan/plan_int.h"
 
 /* The input error of a request, or fail. */
@@ -570,6 +571,71 @@ static void cluster_read(const char *const *kv, struct nicfit_spec *spec,
 }
 
 /*
+ * Trays that fill no whole rack, in plan and cluster alike, from the one
+ * place both read (nicfit_rack_domains): whole racks first, the rest one
+ * partial domain. 9 trays of an NVL72 are one domain of 36 GPUs; 20 are
+ * 72 + 8 in groups of 2; 27 are 72 + 36 in groups of 9; 36 two whole
+ * racks. cluster --nodes N says the same in its NVLink decision.
+ */
+static void partial_racks_shared(void **state)
+{
+	static const struct {
+		const char *nodes;
+		long whole;
+		int partial, largest, group;
+		const char *says;
+	} t[] = {
+		{ "9", 0, 9, 36, 9, "the 9 trays are one NVLink domain of 36 GPUs" },
+		{ "20", 1, 2, 72, 2, "72 GPUs in 1 whole rack and 8 in the partial one" },
+		{ "27", 1, 9, 72, 9, "72 GPUs in 1 whole rack and 36 in the partial one" },
+		{ "45", 2, 9, 72, 9, "72 GPUs in each of 2 whole racks and 36 in the partial one" },
+		{ "36", 2, 0, 72, 18, "72 GPUs at 1800 GB/s a GPU" },
+	};
+	struct nicfit_rack_domains d0;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const char *pkv[] = { "server", "gb200-nvl72", "servers", t[i].nodes, "model",
+			"llama-3.1-405b", "workload", "training", NULL };
+		const char *ckv[] = { "server", "gb200-nvl72", "nodes", t[i].nodes, NULL };
+		struct nicfit_plan *p = plan_of(pkv);
+		struct nicfit_rack_domains d;
+		struct nicfit_spec spec;
+		struct nicfit_cluster_input in;
+		struct nicfit_cluster c;
+		struct nicfit_error err;
+		const char *said = NULL;
+
+		nicfit_rack_domains(p->in.server, p->in.gpu, 4, p->in.servers, &d);
+		assert_int_equal(d.rack_trays, 18);
+		assert_int_equal(d.whole, t[i].whole);
+		assert_int_equal(d.partial, t[i].partial);
+		assert_int_equal(d.largest_gpus, t[i].largest);
+		assert_int_equal(d.partial_gpus, t[i].partial * 4);
+		assert_int_equal(d.group_trays, t[i].group);
+		/* plan's step groups are the shared answer */
+		assert_int_equal(nicfit__plan_domain_trays(p, 4), t[i].group);
+		cluster_read(ckv, &spec, &in);
+		nicfit_error_clear(&err);
+		assert_int_equal(nicfit_cluster_size(&in, cat, &c, &err), 0);
+		for (k = 0; k < c.decisions.n; k++)
+			if (!strcmp(c.decisions.v[k].code, "cluster.nvlink"))
+				said = c.decisions.v[k].message;
+		assert_non_null(said);
+		assert_non_null(strstr(said, t[i].says));
+		nicfit_cluster_release(&c);
+		nicfit_spec_release(&spec);
+		done(p);
+	}
+	/* no domain past one tray: a plain server, and one tray alone */
+	nicfit_rack_domains(nicfit_catalog_find_server(cat, "dgx-h100", NULL, NULL),
+			    nicfit_catalog_find_gpu(cat, "h100-sxm5-80gb", NULL, NULL), 8, 4, &d0);
+	assert_int_equal(d0.rack_trays + d0.largest_gpus, 0);
+	assert_int_equal(d0.group_trays, 1);
+}
+
+/*
  * nicfit cluster --server ID --nodes N with no --switch takes the switch
  * nicfit plan takes for the same servers, for 8-GPU baseboard nodes as
  * for racks: a DGX B300's Quantum-X800 (72 of them: 8 leaf and 4 spine,
@@ -680,6 +746,7 @@ int main(void)
 		cmocka_unit_test(dgx_b300_xdr),
 		cmocka_unit_test(dgx_b300_superpod_xdr_table),
 		cmocka_unit_test(spectrum_x),
+		cmocka_unit_test(partial_racks_shared),
 		cmocka_unit_test(cluster_takes_plans_switch),
 		cmocka_unit_test(racks_refused),
 	};

@@ -316,16 +316,59 @@ const struct nicfit_nic *nicfit__cluster_server_ns_nic(const struct nicfit_catal
 
 /* ---- what a rack is made of ------------------------------------------------ */
 
-/* GPUs of one NVLink domain a rack's trays make, 0 when it is no more than one tray. */
+/*
+ * The NVLink domains of the cluster's trays, as nicfit plan counts them
+ * (nicfit_rack_domains): whole racks first, the trays past them one
+ * partial domain in one more rack, joined by that rack's switch trays.
+ */
+static void domains(const struct nicfit_cluster *c, struct nicfit_rack_domains *d)
+{
+	nicfit_rack_domains(c->server, c->gpu, c->in.gpus_per_node, c->in.nodes, d);
+}
+
+/* Trays of one full rack's NVLink domain, 0 when it is no more than one tray. */
+static long dom_trays(const struct nicfit_cluster *c)
+{
+	struct nicfit_rack_domains d;
+
+	domains(c, &d);
+	return d.rack_trays;
+}
+
+/* GPUs of one full rack's NVLink domain, 0 when it is no more than one tray. */
 static int domain_gpus(const struct nicfit_cluster *c)
 {
-	const struct nicfit_server *sv = c->server;
-	int rack;
+	struct nicfit_rack_domains d;
 
-	if (!sv || !sv->rack_trays || !c->gpu || c->gpu->nvlink_domain <= c->in.gpus_per_node)
-		return 0;
-	rack = sv->rack_trays * c->in.gpus_per_node;
-	return c->gpu->nvlink_domain < rack ? c->gpu->nvlink_domain : rack;
+	domains(c, &d);
+	return d.rack_trays * c->in.gpus_per_node;
+}
+
+/*
+ * What the domains hold, for the NVLink line and its decision: "up to 72
+ * GPUs stays in the rack" for whole racks, the partial rack's own domain
+ * when the trays fill no rack (9 trays: 36 GPUs), both when they spill
+ * past whole racks (27 trays: 72 in a whole one, 36 in the partial one).
+ */
+static void domain_text(const struct nicfit_cluster *c, char *out, size_t n)
+{
+	struct nicfit_rack_domains d;
+	const char *u = c->server->rack_racks > 1 ? "unit" : "rack";
+
+	domains(c, &d);
+	if (!d.whole)
+		snprintf(out, n, "the %ld trays are one NVLink domain of %d GPUs (a %s's switch trays "
+			 "join every tray in it); tensor and expert parallel traffic of up to %d "
+			 "GPUs stays in it", c->in.nodes, d.largest_gpus, u, d.largest_gpus);
+	else if (d.partial && d.largest_gpus)
+		snprintf(out, n, "one domain a %s, assuming whole %ss first: %d GPUs in %s%ld whole "
+			 "%s%s and %d in the partial one; tensor and expert parallel traffic of up to "
+			 "%d GPUs stays in its %s (groups of %d trays fit every domain)", u, u,
+			 d.largest_gpus, d.whole > 1 ? "each of " : "", d.whole, u,
+			 d.whole > 1 ? "s" : "", d.partial_gpus, d.largest_gpus, u, d.group_trays);
+	else
+		snprintf(out, n, "tensor and expert parallel traffic of up to %d GPUs stays in the %s",
+			 d.rack_trays * c->in.gpus_per_node, u);
 }
 
 /* Units of a rack-scale server (a rack, or NVL36x2's pair of racks) the nodes fill. */
@@ -369,11 +412,19 @@ void nicfit__cluster_explain_rack(struct nicfit_cluster *c)
 			       dom ? " in one NVLink domain" : "", sv->rack_switch_trays,
 			       sv->rack_mgmt_switches,
 			       c->in.nodes % sv->rack_trays ? " (the last rack is not full)" : "");
-	if (dom)
+	if (dom && c->in.nodes > 1 && c->in.nodes % dom_trays(c) == 0) {
 		nicfit__decide(&c->decisions, "cluster.nvlink", 1,
 			       "NVLink domain: %d GPUs at %g GB/s a GPU: tensor and expert parallel "
 			       "traffic stays inside the rack; the back end carries what leaves it "
 			       "(data and pipeline parallel)", dom, c->gpu->nvlink_gbs);
+	} else if (dom && c->in.nodes > 1) {
+		char what[320];
+
+		domain_text(c, what, sizeof(what));
+		nicfit__decide(&c->decisions, "cluster.nvlink", 1,
+			       "NVLink domain: %g GB/s a GPU; %s; the back end carries what leaves a "
+			       "domain (data and pipeline parallel)", c->gpu->nvlink_gbs, what);
+	}
 	if (be->enabled)
 		nicfit__decide(&c->decisions, "cluster.rack", 1,
 			       "scale-out: %d rails a tray, %d x %g Gb/s ports a rack", be->links_per_node,
@@ -401,6 +452,8 @@ void nicfit__cluster_rack_emit(struct nicfit_emit *e, const struct nicfit_cluste
 	const struct nicfit_cluster_net *fe = &c->net[NICFIT_NET_FRONTEND];
 	int dom = domain_gpus(c), ports = be->enabled ? be->links_per_node * (sv ? sv->rack_trays : 0) : 0;
 	const char *per = sv && sv->rack_racks > 1 ? "a unit" : "a rack";
+	struct nicfit_rack_domains d;
+	char what[320];
 
 	if (!sv || !sv->rack_trays) {
 		nicfit_emit_null(e, "rack");
@@ -425,9 +478,16 @@ void nicfit__cluster_rack_emit(struct nicfit_emit *e, const struct nicfit_cluste
 	else
 		nicfit_emit_null(e, "kw_per_rack");
 	nicfit_emit_string(e, "cooling", sv->rack_cooling);
+	domains(c, &d);
 	nicfit_emit_begin_object(e, "nvlink_domain");
-	nicfit_emit_int(e, "gpus", dom ? dom : c->in.gpus_per_node);
+	/* the largest domain the trays make: a whole rack's, or the partial rack's */
+	nicfit_emit_int(e, "gpus", d.largest_gpus ? d.largest_gpus : c->in.gpus_per_node);
 	nicfit_emit_number(e, "gbs_per_gpu", c->gpu ? c->gpu->nvlink_gbs : 0);
+	nicfit_emit_int(e, "trays", d.largest_gpus ? d.largest_gpus / c->in.gpus_per_node : 1);
+	/* trays past the whole racks: one more, partial domain (27 trays of 18: 9) */
+	nicfit_emit_int(e, "partial_trays", d.whole ? d.partial : 0);
+	/* the trays of the groups a job lays out alike in every domain */
+	nicfit_emit_int(e, "group_trays", d.group_trays);
 	nicfit_emit_begin_array(e, "inside");
 	nicfit_emit_string(e, NULL, "tensor parallel");
 	nicfit_emit_string(e, NULL, "expert parallel");
@@ -448,14 +508,14 @@ void nicfit__cluster_rack_emit(struct nicfit_emit *e, const struct nicfit_cluste
 				   sv->rack_trays, sv->e.id, sv->rack_trays * c->in.gpus_per_node,
 				   dom ? " in one NVLink domain" : "");
 	if (c->in.nodes % sv->rack_trays)
-		nicfit_emit_printf(e, " (%ld trays: the last rack holds %ld)", c->in.nodes,
-				   c->in.nodes % sv->rack_trays);
+		nicfit_emit_printf(e, " (%ld tray%s: the last rack holds %ld)", c->in.nodes,
+				   c->in.nodes == 1 ? "" : "s", c->in.nodes % sv->rack_trays);
 	nicfit_emit_printf(e, "\n");
-	if (dom)
-		nicfit_emit_printf(e, "  NVLink      %g GB/s a GPU through %d NVLink switch trays; tensor "
-				      "and expert parallel traffic of up to %d GPUs stays in the %s\n",
-				   c->gpu->nvlink_gbs, sv->rack_switch_trays, dom,
-				   sv->rack_racks > 1 ? "unit" : "rack");
+	if (dom && c->in.nodes > 1) {
+		domain_text(c, what, sizeof(what));
+		nicfit_emit_printf(e, "  NVLink      %g GB/s a GPU through %d NVLink switch trays; %s\n",
+				   c->gpu->nvlink_gbs, sv->rack_switch_trays, what);
+	}
 	if (ports)
 		nicfit_emit_printf(e, "  scale-out   %d rails a tray (%s), %d x %g Gb/s ports %s, "
 				      "%ld in all\n", be->links_per_node, c->nic ? c->nic->e.id : "NIC",
