@@ -1,0 +1,1 @@
+--json cluster --server gb200-nvl72 --nodes 9
