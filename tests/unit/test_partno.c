@@ -351,6 +351,8 @@ static const struct linkx_want {
 	{ "MFS1S50-V010E", "breakout-aoc", "QSFP56", "QSFP56", 2, 200, 10, 0, NULL, "sn3700", NULL },
 	{ "MMS4X00-NS400", "optic", "OSFP", "MPO-12", 1, 400, 0, 100, "mcx75310aas-neat", NULL, "qm9700" },
 	{ "MMS4X00-NS", "optic", "OSFP", "MPO-12", 2, 800, 0, 100, NULL, "qm9700", NULL },
+	{ "MCA4J80-N005", "acc", "OSFP", "OSFP", 1, 800, 5, 0, NULL, "qm9700", "sn4700" },
+	{ "980-9I601-00N004", "dac", "OSFP", "OSFP", 1, 800, 4, 0, NULL, "qm9700", NULL },
 };
 
 static int listed(char (*ids)[24], int n, const char *id)
@@ -396,6 +398,11 @@ static void linkx_opns(void **state)
 		    listed((char (*)[24])k->fits_switches, k->nfits_switches, w->not_switch))
 			fail_msg("%s: listed as fitting %s", w->part, w->not_switch);
 	}
+	/* MCA4J80 -FLT: flat tops at both ends (liquid-cooled switches), no air-cooled cage */
+	assert_int_equal(nicfit_decode(cat, "MCA4J80-N003-FLT", &p, &err), 0);
+	assert_string_equal(p.cable.top_a, "flat");
+	assert_string_equal(p.cable.top_b, "flat");
+	assert_int_equal(p.cable.nfits_switches, 0);
 	/* a flat-top OSFP NIC takes no twin-port finned end; no NIC takes MCP4Y10 */
 	assert_int_equal(nicfit_decode(cat, "MCP4Y10-N002", &p, &err), 0);
 	assert_int_equal(p.cable.nfits_nics, 0);
