@@ -351,7 +351,7 @@ static const struct linkx_want {
 	{ "MFS1S50-V010E", "breakout-aoc", "QSFP56", "QSFP56", 2, 200, 10, 0, NULL, "sn3700", NULL },
 	{ "MMS4X00-NS400", "optic", "OSFP", "MPO-12", 1, 400, 0, 100, "mcx75310aas-neat", NULL, "qm9700" },
 	{ "MMS4X00-NS", "optic", "OSFP", "MPO-12", 2, 800, 0, 100, NULL, "qm9700", NULL },
-	{ "MCA4J80-N005", "acc", "OSFP", "OSFP", 1, 800, 5, 0, NULL, "qm9700", "sn4700" },
+	{ "MCA4J80-N005", "acc", "OSFP", "OSFP", 1, 800, 5, 0, NULL, "qm9700", "sn5600" },
 	{ "980-9I601-00N004", "dac", "OSFP", "OSFP", 1, 800, 4, 0, NULL, "qm9700", NULL },
 };
 

@@ -38,76 +38,77 @@ struct linkx_family {
 	int verified;           /* an NVIDIA specification confirms the row */
 	const char *source;
 	int flt_both;           /* "-FLT": flat tops at both ends, not at the first only */
+	int ib_only;            /* listed for InfiniBand only, whatever the rate letter says */
 };
 
 #define DOCS "https://docs.nvidia.com/networking/display/"
 
 static const struct linkx_family families[] = {
 	{ "MCP1600", "dac", "QSFP28", "QSFP28", 1, 100, 100, 4, 4, 25, 25, NULL, NULL, NULL, 0, 0,
-	  "NVIDIA LinkX 100G QSFP28 passive DAC family (community OPN tables; no NVIDIA page found)", 0 },
+	  "NVIDIA LinkX 100G QSFP28 passive DAC family (community OPN tables; no NVIDIA page found)", 0, 0 },
 	{ "MCP2M00", "dac", "SFP28", "SFP28", 1, 25, 25, 1, 1, 25, 25, NULL, NULL, NULL, 0, 1,
-	  "catalog entry mcp2m00-a001 (NVIDIA 25GbE SFP28 passive DAC)", 0 },
+	  "catalog entry mcp2m00-a001 (NVIDIA 25GbE SFP28 passive DAC)", 0, 0 },
 	{ "MCP7F00", "breakout-dac", "QSFP28", "SFP28", 4, 100, 25, 4, 1, 25, 25, NULL, NULL, NULL,
-	  0, 1, "catalog entry mcp7f00-a002r30n (QSFP28 to 4x SFP28 splitter DAC)", 0 },
+	  0, 1, "catalog entry mcp7f00-a002r30n (QSFP28 to 4x SFP28 splitter DAC)", 0, 0 },
 	{ "MCP4Y10", "dac", "OSFP", "OSFP", 1, 800, 800, 8, 8, 100, 100, "finned", "finned", NULL,
 	  0, 1, "NVIDIA MCP4Y10-Nxxx specifications: twin-port 2x400G OSFP to twin-port OSFP, "
 	  "8 x 100G PAM4, finned tops both ends, switch to switch, 0.5-2 m (" DOCS
-	  "mcp4y10nxxx2x400pub/overview)", 0 },
+	  "mcp4y10nxxx2x400pub/overview)", 0, 0 },
 	{ "MCP7Y00", "breakout-dac", "OSFP", "OSFP", 2, 800, 400, 8, 4, 100, 100, "finned", "flat",
 	  NULL, 0, 1, "NVIDIA MCP7Y00-Nxxx specifications, ordering information (" DOCS
-	  "mcp7y00nxxx800pub/ordering+information)", 0 },
+	  "mcp7y00nxxx800pub/ordering+information)", 0, 0 },
 	{ "MCP7Y10", "breakout-dac", "OSFP", "QSFP112", 2, 800, 400, 8, 4, 100, 100, "finned", NULL,
-	  NULL, 0, 1, "NVIDIA MCP7Y10-Nxxx specifications (" DOCS "MCP7Y10NXXX800Gpub)", 0 },
+	  NULL, 0, 1, "NVIDIA MCP7Y10-Nxxx specifications (" DOCS "MCP7Y10NXXX800Gpub)", 0, 0 },
 	{ "MCP7Y40", "breakout-dac", "OSFP", "QSFP112", 4, 800, 200, 8, 2, 100, 100, "finned", NULL,
 	  NULL, 0, 1, "NVIDIA MCP7Y10-Nxxx connectivity scenarios: MCP7Y40 1:4 splits, 2 x 100G PAM4 ("
-	  DOCS "mcp7y10nxxx800gpub/transceiver+connectivity+scenarios)", 0 },
+	  DOCS "mcp7y10nxxx800gpub/transceiver+connectivity+scenarios)", 0, 0 },
 	{ "MCP7Y50", "breakout-dac", "OSFP", "OSFP", 4, 800, 200, 8, 2, 100, 100, "finned", "flat",
-	  NULL, 0, 1, "NVIDIA MCP7Y50-Nxxx use cases (" DOCS "mcp7y50nxxx800pub/use+cases)", 0 },
+	  NULL, 0, 1, "NVIDIA MCP7Y50-Nxxx use cases (" DOCS "mcp7y50nxxx800pub/use+cases)", 0, 0 },
 	{ "MCP7Y60", "breakout-dac", "OSFP", "QSFP56", 2, 400, 200, 8, 4, 50, 50, "finned", NULL,
-	  NULL, 0, 1, "NVIDIA MCP7Y60-Hxxx specifications (" DOCS "MCP7Y60HXXX400pub)", 0 },
+	  NULL, 0, 1, "NVIDIA MCP7Y60-Hxxx specifications (" DOCS "MCP7Y60HXXX400pub)", 0, 0 },
 	{ "MCP7Y70", "breakout-dac", "OSFP", "QSFP56", 4, 400, 100, 8, 2, 50, 50, "finned", NULL,
-	  NULL, 0, 1, "NVIDIA MCP7Y70-Hxxx specifications (" DOCS "MCP7Y70HXXX400pub)", 0 },
+	  NULL, 0, 1, "NVIDIA MCP7Y70-Hxxx specifications (" DOCS "MCP7Y70HXXX400pub)", 0, 0 },
 	{ "MCA4J80", "acc", "OSFP", "OSFP", 1, 800, 800, 8, 8, 100, 100, "finned", "finned", NULL, 0,
 	  0, "secondary (unverified): a public NVIDIA interconnect catalog snapshot of 2026-09-17: "
 	  "MCA4J80-Nxxx, 800G twin-port OSFP to twin-port OSFP InfiniBand active copper, finned "
 	  "tops up to 5 m, -FLT flat tops both ends up to 3 m (NVIDIA page "
 	  "https://networking-docs.nvidia.com/mca4j80nxxx800pub, not read here; "
-	  "docs/reference/baseboard-servers.md section 6)", 1 },
+	  "docs/reference/baseboard-servers.md section 6)", 1, 1 },
 	{ "MCA7J60", "breakout-acc", "OSFP", "OSFP", 2, 800, 400, 8, 4, 100, 100, "finned", "flat",
 	  NULL, 0, 1, "NVIDIA MCA7J60-Nxxx overview: 1:2 splits, 4 x 100G PAM4 (" DOCS
-	  "mca7j60nxxx800pub/overview)", 0 },
+	  "mca7j60nxxx800pub/overview)", 0, 0 },
 	{ "MCA7J65", "breakout-acc", "OSFP", "QSFP112", 2, 800, 400, 8, 4, 100, 100, "finned", NULL,
 	  NULL, 0, 1, "NVIDIA MCA7J60-Nxxx overview: MCA7J65 has QSFP112 ends (" DOCS
-	  "mca7j60nxxx800pub/overview)", 0 },
+	  "mca7j60nxxx800pub/overview)", 0, 0 },
 	{ "MCA7J70", "breakout-acc", "OSFP", "OSFP", 4, 800, 200, 8, 2, 100, 100, "finned", "flat",
 	  NULL, 0, 1, "NVIDIA MCA7J60-Nxxx overview: MCA7J70 1:4 splits, 2 x 100G PAM4 (" DOCS
-	  "mca7j60nxxx800pub/overview)", 0 },
+	  "mca7j60nxxx800pub/overview)", 0, 0 },
 	{ "MCA7J75", "breakout-acc", "OSFP", "QSFP112", 4, 800, 200, 8, 2, 100, 100, "finned", NULL,
 	  NULL, 0, 1, "NVIDIA MCA7J60-Nxxx overview: MCA7J75 has QSFP112 ends (" DOCS
-	  "mca7j60nxxx800pub/overview)", 0 },
+	  "mca7j60nxxx800pub/overview)", 0, 0 },
 	{ "MFA1A00", "aoc", "QSFP28", "QSFP28", 1, 100, 100, 4, 4, 25, 25, NULL, NULL, "MMF", 0, 1,
 	  "NVIDIA MFA1A00-xxxx 100Gb/s QSFP28 MMF active optical cable specifications (" DOCS
-	  "mfa1a00xxxxspec/references)", 0 },
+	  "mfa1a00xxxxspec/references)", 0, 0 },
 	{ "MFA7A20", "breakout-aoc", "QSFP28", "QSFP28", 2, 100, 50, 4, 2, 25, 25, NULL, NULL, "MMF",
 	  0, 1, "NVIDIA MFA7A20-Cxxx 100GbE QSFP28 to 2x50GbE QSFP28 AOC splitter specifications ("
-	  DOCS "MFA7A20CxxxSpec/References)", 0 },
+	  DOCS "MFA7A20CxxxSpec/References)", 0, 0 },
 	{ "MFS1S00", "aoc", "QSFP56", "QSFP56", 1, 200, 200, 4, 4, 50, 50, NULL, NULL, "MMF", 0, 0,
-	  "NVIDIA 200G QSFP56 AOC family (sibling of MFS1S50; no NVIDIA page found for it)", 0 },
+	  "NVIDIA 200G QSFP56 AOC family (sibling of MFS1S50; no NVIDIA page found for it)", 0, 0 },
 	{ "MFS1S50", "breakout-aoc", "QSFP56", "QSFP56", 2, 200, 100, 4, 2, 50, 50, NULL, NULL, "MMF",
 	  0, 1, "NVIDIA MFS1S50-V0xxE 200GbE QSFP56 to 2x100GbE QSFP56 AOC ordering information ("
-	  DOCS "mfs1s50v0xxespec/ordering+information)", 0 },
+	  DOCS "mfs1s50v0xxespec/ordering+information)", 0, 0 },
 	{ "MFA7U40", "breakout-aoc", "OSFP", "QSFP56", 2, 200, 100, 4, 2, 50, 50, NULL, NULL, "MMF",
 	  0, 1, "NVIDIA MFA7U40-H00X 200Gb/s OSFP to 2x100Gb/s QSFP56 HDR100 AOC specifications ("
-	  DOCS "mfa7u40h00xdev/document+revision+history)", 0 },
+	  DOCS "mfa7u40h00xdev/document+revision+history)", 0, 0 },
 	{ "MMA1B00", "optic", "QSFP28", "MPO-12", 1, 100, 100, 4, 0, 25, 0, NULL, NULL, "MMF", 100, 0,
 	  "NVIDIA 100G QSFP28 SR4 multimode transceiver family (community OPN tables; no NVIDIA page "
-	  "found)", 0 },
+	  "found)", 0, 0 },
 	{ "MMA1T00", "optic", "QSFP56", "MPO-12", 1, 200, 200, 4, 0, 50, 0, NULL, NULL, "MMF", 0, 1,
 	  "NVIDIA MMA1T00-VS / MMA1T00-HS QSFP56 MMF transceiver specifications (" DOCS
-	  "MMA1T00VSSpec/References)", 0 },
+	  "MMA1T00VSSpec/References)", 0, 0 },
 	{ "MMA1Z00", "optic", "QSFP112", "MPO-12", 1, 400, 400, 4, 0, 100, 0, NULL, NULL, "MMF", 50, 1,
 	  "NVIDIA MMA1Z00-NS400 QSFP112 multimode transceiver overview (" DOCS
-	  "MMA1Z00NS400T/Overview)", 0 },
+	  "MMA1Z00NS400T/Overview)", 0, 0 },
 };
 
 /* The letter after the dash: the rate and protocol the part is rated for. */
@@ -305,9 +306,9 @@ int nicfit__linkx_decode(struct dec *d)
 	pos(p, fam, "family: %s to %s%s", f->end_a,
 	    f->legs > 1 ? (f->legs == 2 ? "2 x " : "4 x ") : "", f->end_b);
 	pos_char(p, s[8], "%s", rates[i].meaning);
-	setstr(p->protocol, sizeof(p->protocol), f->legs > 1 && f->gbps >= 400 ? "IB/EN" :
-	       rates[i].protocol);
-	if (!rates[i].verified)
+	setstr(p->protocol, sizeof(p->protocol), f->ib_only ? "IB" :
+	       f->legs > 1 && f->gbps >= 400 ? "IB/EN" : rates[i].protocol);
+	if (!rates[i].verified || f->ib_only)
 		unverified(p, "protocol");
 	rc = read_tail(d, f, s, 9);
 	if (rc)
