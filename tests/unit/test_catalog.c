@@ -73,6 +73,47 @@ static void thirty_servers_and_gpus_sourced(void **state)
 	nicfit_catalog_free(cat);
 }
 
+/*
+ * The ESC8000 G4's slot map is read from one probe's lspci (a secondary
+ * source): every GPU slot under one switch on CPU 1, one free x16 slot on
+ * the same switch for the NIC, the LAN on CPU 2, and all of it marked
+ * unverified so plans say so.
+ */
+static void probed_esc8000_g4_single_root(void **state)
+{
+	struct nicfit_catalog *cat;
+	struct nicfit_error err;
+	const struct nicfit_server *sv;
+	int i, gpus = 0, free_on_switch = 0, sw = -1;
+
+	(void)state;
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&cat, &err), 0);
+	sv = nicfit_catalog_find_server(cat, "esc8000-g4", "--server", &err);
+	assert_non_null(sv);
+	assert_int_equal(sv->pcie_gen, 3);
+	for (i = 0; i < sv->nslots; i++) {
+		const struct nicfit_slot *s = &sv->slots[i];
+
+		assert_int_equal(s->socket, 0);
+		assert_true(s->pcie_switch >= 0);
+		if (sw < 0)
+			sw = s->pcie_switch;
+		assert_int_equal(s->pcie_switch, sw);
+		gpus += s->gpu == NICFIT_GPU_DOUBLE;
+		free_on_switch += s->gpu == NICFIT_GPU_NONE && s->width == 16;
+	}
+	assert_int_equal(gpus, 8);
+	assert_int_equal(sv->max_gpus_double, 8);
+	assert_int_equal(free_on_switch, 1);
+	assert_int_equal(sv->nonboard, 1);
+	assert_int_equal(sv->onboard[0].socket, 1);
+	assert_true(nicfit_entry_unverified(&sv->e, "slots"));
+	assert_true(nicfit_entry_unverified(&sv->e, "pcie_switches"));
+	assert_non_null(strstr(sv->e.source, "linux-hardware.org"));
+	nicfit_catalog_free(cat);
+}
+
 /* Only the seed article's nine items carry prices, all as of 2026-10-30. */
 static void prices_only_where_sourced(void **state)
 {
@@ -524,6 +565,7 @@ int main(void)
 		cmocka_unit_test(embedded_files_validate),
 		cmocka_unit_test(prices_only_where_sourced),
 		cmocka_unit_test(thirty_servers_and_gpus_sourced),
+		cmocka_unit_test(probed_esc8000_g4_single_root),
 		cmocka_unit_test(article_parts_present),
 		cmocka_unit_test(overlay_merges_and_refuses),
 		cmocka_unit_test(cables_between_cages),
