@@ -254,10 +254,17 @@ struct nicfit_slot {
 				   * server; 0: in every configuration ("configs" absent) */
 };
 
-/* A PCIe switch of a server: its upstream port's socket and link. */
+/*
+ * A PCIe switch of a server: its upstream port's socket and link, and
+ * what that port hangs off: a CPU root port (upstream 0), or a downstream
+ * port of another switch of the server, a cascade (upstream: 1 + that
+ * switch's index in switches; 1-based so that a zeroed switch is on a
+ * root port).
+ */
 struct nicfit_pcie_switch {
 	const char *id;
 	int socket, gen, width;
+	int upstream;
 };
 #define NICFIT_MAX_PCIE_SWITCHES 16
 

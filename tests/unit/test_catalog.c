@@ -75,16 +75,16 @@ static void thirty_servers_and_gpus_sourced(void **state)
 
 /*
  * The ESC8000 G4's slot map is read from one probe's lspci (a secondary
- * source): every GPU slot under one switch on CPU 1, one free x16 slot on
- * the same switch for the NIC, the LAN on CPU 2, and all of it marked
- * unverified so plans say so.
+ * source): four GPU slots on a switch on a root port of CPU 1, four more
+ * and one free x16 slot for the NIC on a second switch cascaded below it,
+ * the LAN on CPU 2, and all of it marked unverified so plans say so.
  */
 static void probed_esc8000_g4_single_root(void **state)
 {
 	struct nicfit_catalog *cat;
 	struct nicfit_error err;
 	const struct nicfit_server *sv;
-	int i, gpus = 0, free_on_switch = 0, sw = -1;
+	int i, gpus = 0, free_on_switch = 0, top = -1, below = -1, on[2] = { 0, 0 };
 
 	(void)state;
 	nicfit_error_clear(&err);
@@ -92,17 +92,26 @@ static void probed_esc8000_g4_single_root(void **state)
 	sv = nicfit_catalog_find_server(cat, "esc8000-g4", "--server", &err);
 	assert_non_null(sv);
 	assert_int_equal(sv->pcie_gen, 3);
+	assert_int_equal(sv->nswitches, 2);
+	for (i = 0; i < 2; i++)
+		if (sv->switches[i].upstream == 0)
+			top = i;
+		else
+			below = i;
+	assert_true(top >= 0 && below >= 0);
+	assert_int_equal(sv->switches[below].upstream, top + 1);
 	for (i = 0; i < sv->nslots; i++) {
 		const struct nicfit_slot *s = &sv->slots[i];
 
 		assert_int_equal(s->socket, 0);
-		assert_true(s->pcie_switch >= 0);
-		if (sw < 0)
-			sw = s->pcie_switch;
-		assert_int_equal(s->pcie_switch, sw);
+		assert_true(s->pcie_switch == top || s->pcie_switch == below);
+		on[s->pcie_switch == below]++;
 		gpus += s->gpu == NICFIT_GPU_DOUBLE;
-		free_on_switch += s->gpu == NICFIT_GPU_NONE && s->width == 16;
+		free_on_switch += s->gpu == NICFIT_GPU_NONE && s->width == 16 &&
+				  s->pcie_switch == below;
 	}
+	assert_int_equal(on[0], 4);
+	assert_int_equal(on[1], 5);
 	assert_int_equal(gpus, 8);
 	assert_int_equal(sv->max_gpus_double, 8);
 	assert_int_equal(free_on_switch, 1);
@@ -449,6 +458,69 @@ static void check_agrees_with_overlay(void **state)
 	json_decref(nic);
 }
 
+/* The embedded ESC8000 G4 (two cascaded switches) under a new id, with its sw2's "upstream" set to up and socket to sock. */
+static json_t *cascade_with(const char *up, int sock)
+{
+	const struct nicfit_blob *b;
+	json_t *root, *e = NULL, *x, *arr = json_array(), *sw;
+	size_t i;
+
+	for (b = nicfit__catalog_blobs; b->name && strcmp(b->name, "oem-other.json"); b++)
+		;
+	assert_non_null(b->name);
+	root = json_loadb(b->data, b->len, 0, NULL);
+	assert_non_null(root);
+	json_array_foreach(json_object_get(root, "servers"), i, x)
+		if (!strcmp(json_string_value(json_object_get(x, "id")), "esc8000-g4"))
+			e = json_deep_copy(x);
+	json_decref(root);
+	assert_non_null(e);
+	json_object_set_new(e, "id", json_string("test-cascade"));
+	sw = json_array_get(json_object_get(e, "pcie_switches"), 1);
+	assert_string_equal(json_string_value(json_object_get(sw, "id")), "sw2");
+	json_object_set_new(sw, "upstream", json_string(up));
+	if (sock >= 0) {
+		json_object_set_new(sw, "socket", json_integer(sock));
+		/* its slots follow it, so only the cascade is wrong */
+		json_array_foreach(json_object_get(e, "slots"), i, x)
+			if (!strcmp(json_string_value(json_object_get(x, "switch")), "sw2"))
+				json_object_set_new(x, "socket", json_integer(sock));
+	}
+	json_array_append_new(arr, e);
+	return doc_of("servers", arr);
+}
+
+/*
+ * A cascaded switch's "upstream" names another switch of the server, on
+ * its socket, and following it ends at a switch on a root port: each
+ * wrong one is refused, with the entry and field in the problem's path.
+ */
+static void check_refuses_bad_cascades(void **state)
+{
+	json_t *doc, *sw1;
+
+	(void)state;
+	assert_int_equal(check_and_overlay(cascade_with("sw1", -1), "-"), 0);
+	assert_int_equal(check_and_overlay(cascade_with("sw9", -1), "'upstream': 'sw9' is not an id"),
+			 1);
+	assert_int_equal(check_and_overlay(cascade_with("sw2", -1), "names the switch itself"), 1);
+	assert_int_equal(check_and_overlay(cascade_with("sw1", 1),
+					   "switch 'sw2' on socket 1 hangs off PCIe switch 'sw1' on socket 0"),
+			 1);
+	/* sw1 below sw2 below sw1: said once */
+	doc = cascade_with("sw1", -1);
+	sw1 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "servers"), 0),
+					     "pcie_switches"), 0);
+	json_object_set_new(sw1, "upstream", json_string("sw2"));
+	assert_int_equal(check_and_overlay(doc, "leads back to it"), 1);
+	/* a wrong type: a string */
+	doc = cascade_with("sw1", -1);
+	sw1 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "servers"), 0),
+					     "pcie_switches"), 1);
+	json_object_set_new(sw1, "upstream", json_integer(0));
+	assert_int_equal(check_and_overlay(doc, "upstream"), 1);
+}
+
 /* An override of the NIC mcx556a-ecat that sets key to the string v. */
 static json_t *nic_with(const char *key, const char *v)
 {
@@ -570,6 +642,7 @@ int main(void)
 		cmocka_unit_test(overlay_merges_and_refuses),
 		cmocka_unit_test(cables_between_cages),
 		cmocka_unit_test(check_agrees_with_overlay),
+		cmocka_unit_test(check_refuses_bad_cascades),
 		cmocka_unit_test(check_strings_and_dates),
 	};
 

@@ -679,6 +679,97 @@ static void dgx_rails(void **state)
 }
 
 /*
+ * Path classes over a cascade, as NCCL and nvidia-smi name them: a
+ * server with, on socket 0, switch a on a root port, b and c cascaded
+ * below a (d below b), e on another root port, and a root-port slot;
+ * on socket 1 switch f. The narrowest link on a cascade's way to the
+ * CPU is the uplink any switch below shares.
+ */
+static void cascade_path_classes(void **state)
+{
+	static const struct { int sock, sw; } at[] = {
+		{ 0, 0 }, { 0, 0 }, { 0, 1 }, { 0, 2 }, { 0, 3 }, { 0, 4 }, { 0, -1 }, { 1, 5 },
+	};
+	struct nicfit_server *sv = calloc(1, sizeof(*sv));
+	int i, gen = 0, width = 0;
+
+	(void)state;
+	assert_non_null(sv);
+	sv->nswitches = 6;
+	for (i = 0; i < 6; i++) {
+		sv->switches[i].socket = i == 5;
+		sv->switches[i].gen = 4;
+		sv->switches[i].width = 16;
+	}
+	sv->switches[1].upstream = 1; /* b below a */
+	sv->switches[2].upstream = 1; /* c below a */
+	sv->switches[3].upstream = 2; /* d below b */
+	sv->switches[1].width = 8;    /* b's uplink, the narrowest for d */
+	sv->nslots = (int)(sizeof(at) / sizeof(at[0]));
+	for (i = 0; i < sv->nslots; i++) {
+		sv->slots[i].socket = at[i].sock;
+		sv->slots[i].pcie_switch = at[i].sw;
+	}
+	assert_int_equal(nicfit__plan_path(sv, 0, 1), NICFIT_PATH_PIX); /* both on a */
+	assert_int_equal(nicfit__plan_path(sv, 0, 2), NICFIT_PATH_PXB); /* a and b below it */
+	assert_int_equal(nicfit__plan_path(sv, 2, 0), NICFIT_PATH_PXB);
+	assert_int_equal(nicfit__plan_path(sv, 2, 3), NICFIT_PATH_PXB); /* b, c: siblings */
+	assert_int_equal(nicfit__plan_path(sv, 4, 3), NICFIT_PATH_PXB); /* d, c: cousins */
+	assert_int_equal(nicfit__plan_path(sv, 4, 0), NICFIT_PATH_PXB); /* two levels */
+	assert_int_equal(nicfit__plan_path(sv, 4, 5), NICFIT_PATH_PHB); /* e: another root port */
+	assert_int_equal(nicfit__plan_path(sv, 0, 5), NICFIT_PATH_PHB);
+	assert_int_equal(nicfit__plan_path(sv, 2, 6), NICFIT_PATH_PHB); /* a root-port slot */
+	assert_int_equal(nicfit__plan_path(sv, 0, 7), NICFIT_PATH_SYS);
+	assert_true(nicfit__plan_switch_uplink(sv, 3, &gen, &width));
+	assert_int_equal(width, 8);
+	assert_int_equal(gen, 4);
+	assert_true(nicfit__plan_switch_uplink(sv, 2, &gen, &width));
+	assert_int_equal(width, 16);
+	assert_false(nicfit__plan_switch_uplink(sv, -1, &gen, &width));
+	/* a loop (catalog check refuses it) ends: no class joins what it does not */
+	sv->switches[4].upstream = 6; /* e below f, f below e */
+	sv->switches[5].upstream = 5;
+	sv->switches[5].socket = 0;
+	assert_int_equal(nicfit__plan_path(sv, 5, 0), NICFIT_PATH_PHB);
+	assert_true(nicfit__plan_switch_uplink(sv, 4, &gen, &width));
+	free(sv);
+}
+
+/*
+ * The ESC8000 G4 as probed: GPUs in slots 8-20 on one switch, 72-84 and
+ * the NIC's slot 68 on a second one cascaded below it. A back-end card in
+ * slot 68 is PIX to four GPUs and PXB to the other four, never PHB.
+ */
+static void esc8000_g4_cascade(void **state)
+{
+	static const char *const kv[] = { "server", "esc8000-g4", "gpu", "v100-pcie-32gb",
+		"gpus_per_server", "8", "servers", "2", "workload", "training", NULL };
+	struct nicfit_plan *p = plan_of(kv);
+	int i, pix = 0, pxb = 0, nic_sw;
+
+	(void)state;
+	assert_int_equal(p->be_cards, 1);
+	assert_string_equal(p->in.server->slots[p->be_slots[0]].name, "68");
+	nic_sw = p->in.server->slots[p->be_slots[0]].pcie_switch;
+	for (i = 0; i < 8; i++) {
+		int g_sw = p->in.server->slots[p->gpu_slots[i]].pcie_switch;
+
+		if (p->pair_path[i] == NICFIT_PATH_PIX) {
+			pix++;
+			assert_int_equal(g_sw, nic_sw);
+		} else {
+			assert_int_equal(p->pair_path[i], NICFIT_PATH_PXB);
+			assert_int_equal(p->in.server->switches[nic_sw].upstream, g_sw + 1);
+			pxb++;
+		}
+	}
+	assert_int_equal(pix, 4);
+	assert_int_equal(pxb, 4);
+	assert_int_equal(p->gpus_near, 8);
+	done(p);
+}
+
+/*
  * Words an AMD plan must never tell its reader: NVIDIA's tools and
  * drivers, and the NCCL variables RCCL does not read (NVLink SHARP,
  * multi-node NVLink, CUDA's cuMem, CollNet). NCCL_DEBUG and NCCL_IB_*
@@ -1842,6 +1933,8 @@ int main(void)
 		cmocka_unit_test(codes_registered),
 		cmocka_unit_test(bad_requests),
 		cmocka_unit_test(dgx_rails),
+		cmocka_unit_test(cascade_path_classes),
+		cmocka_unit_test(esc8000_g4_cascade),
 		cmocka_unit_test(amd_mi325x_pollara_16),
 		cmocka_unit_test(back_to_back_gid_tool),
 		cmocka_unit_test(replicas_before_split),

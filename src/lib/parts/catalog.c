@@ -451,6 +451,7 @@ static const struct nicfit__field onboard_layout[] = {
 static const struct nicfit__field pcie_switch_layout[] = {
 	L_STR(nicfit_pcie_switch, id), L_INT(nicfit_pcie_switch, socket),
 	L_INT(nicfit_pcie_switch, gen), L_INT(nicfit_pcie_switch, width),
+	L_INT(nicfit_pcie_switch, upstream),
 	L_END
 };
 
@@ -508,6 +509,9 @@ static void fill_server(struct nicfit_server *s, json_t *o)
 		w->gen = gi(x, "gen", gi(o, "pcie_gen", 3));
 		w->width = gi(x, "width", 16);
 	}
+	/* a cascade: the switch whose downstream port the upstream port hangs off */
+	for (i = 0; i < (size_t)s->nswitches; i++)
+		s->switches[i].upstream = switch_index(s, gs(json_array_get(sw, i), "upstream")) + 1;
 	s->vendor = gs(o, "vendor");
 	s->form = gs(o, "form");
 	s->cpu = gs(o, "cpu");

@@ -239,6 +239,7 @@ static const struct field pcie_switch_fields[] = {
 	{ "socket", F_INT, 1, 0, 7, NULL, NULL },
 	{ "gen", F_INT, 1, 1, 6, NULL, NULL },
 	{ "width", F_INT, 1, 1, 32, NULL, NULL },
+	{ "upstream", F_STR, 0, 1, 32, NULL, NULL },
 	{ "notes", F_ASTR, 0, 0, 500, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
@@ -884,6 +885,84 @@ static void check_server_switches(struct checker *c, json_t *e, const char *epat
 	}
 }
 
+/* The index in sw of the switch with id name, -1 when none has it. */
+static long pcie_switch_at(json_t *sw, const char *name)
+{
+	size_t j;
+
+	for (j = 0; name && j < json_array_size(sw); j++) {
+		json_t *id = json_object_get(json_array_get(sw, j), "id");
+
+		if (json_is_string(id) && !strcmp(json_string_value(id), name))
+			return (long)j;
+	}
+	return -1;
+}
+
+/*
+ * A cascaded switch names in "upstream" the switch whose downstream port
+ * its upstream port hangs off: a switch of this server, another one, on
+ * the same socket (a switch's ports are all on its upstream port's
+ * socket), and no loop (following "upstream" from any switch reaches a
+ * switch on a CPU root port). Each problem is said once, at the switch
+ * whose "upstream" is wrong; a loop at its first switch in the list.
+ */
+static void check_switch_cascade(struct checker *c, json_t *e, const char *epath)
+{
+	json_t *sw = json_object_get(e, "pcie_switches");
+	size_t n = json_array_size(sw), j;
+	char sub[400];
+
+	for (j = 0; j < n; j++) {
+		json_t *w = json_array_get(sw, j), *u = json_object_get(w, "upstream");
+		json_t *ws = json_object_get(w, "socket"), *us;
+		const char *name = json_string_value(u);
+		const char *me = json_is_string(json_object_get(w, "id")) ?
+				 json_string_value(json_object_get(w, "id")) : "?";
+		long at = pcie_switch_at(sw, name), k = (long)j, steps;
+
+		if (!name)
+			continue;
+		snprintf(sub, sizeof(sub), "%s/pcie_switches/%zu/upstream", epath, j);
+		if (at < 0) {
+			problem(c, sub, "switch '%.32s': 'upstream': '%.32s' is not an id in this "
+				"server's 'pcie_switches'", me, name);
+			continue;
+		}
+		if ((size_t)at == j) {
+			problem(c, sub, "switch '%.32s': 'upstream' names the switch itself", me);
+			continue;
+		}
+		us = json_object_get(json_array_get(sw, (size_t)at), "socket");
+		if (json_is_integer(ws) && json_is_integer(us) &&
+		    json_integer_value(ws) != json_integer_value(us))
+			problem(c, sub, "switch '%.32s' on socket %ld hangs off PCIe switch '%.32s' on "
+				"socket %ld", me, (long)json_integer_value(ws), name,
+				(long)json_integer_value(us));
+		/* a loop: following "upstream" from here comes back here */
+		for (steps = 0; steps <= (long)n && k >= 0; steps++) {
+			k = pcie_switch_at(sw, json_string_value(json_object_get(json_array_get(sw,
+					   (size_t)k), "upstream")));
+			if (k == (long)j)
+				break;
+		}
+		if (k == (long)j) {
+			long first = (long)j;
+
+			/* say it once, at the loop's first switch in the list */
+			for (k = pcie_switch_at(sw, name), steps = 0; k != (long)j && steps <= (long)n;
+			     steps++) {
+				first = k < first ? k : first;
+				k = pcie_switch_at(sw, json_string_value(json_object_get(
+					json_array_get(sw, (size_t)k), "upstream")));
+			}
+			if (first == (long)j)
+				problem(c, sub, "switch '%.32s': 'upstream': '%.32s' leads back to it: a "
+					"cascade ends at a switch on a CPU root port", me, name);
+		}
+	}
+}
+
 /* The slot's riser configurations as bits of "riser_configs" (0: every one; ~0u: a name not there). */
 static unsigned slot_configs(json_t *configs, json_t *slot)
 {
@@ -1181,6 +1260,7 @@ static size_t check_document(struct checker *c, json_t *root,
 			check_object(c, e, kind_fields[k], epath, !partial);
 			if (k == NICFIT_KIND_SERVER) {
 				check_server_switches(c, e, epath, partial);
+				check_switch_cascade(c, e, epath);
 				check_shared_cages(c, e, epath);
 				check_slot_map(c, e, epath);
 			}

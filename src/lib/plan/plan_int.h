@@ -201,12 +201,22 @@ struct plan_choice {
 
 /*
  * The PCIe path class between slots a and b of sv as the slot map tells
- * it (docs/rules.md, R6): PIX under one switch, PHB on one socket
- * (separate root ports, or separate switches: nvidia-smi says NODE when
- * the root ports are on different host bridges, which a slot map does not
- * record), SYS across sockets (plan_slot.c).
+ * it (docs/rules.md, R6): PIX under one switch, PXB under switches joined
+ * below the CPU (a cascade), PHB on one socket (separate root ports, or
+ * switches on separate root ports: nvidia-smi says NODE when the root
+ * ports are on different host bridges, which a slot map does not
+ * record), SYS across sockets (plan_slot.c). nicfit__plan_switch_path():
+ * the same for a socket and switch index (-1: a root port) each.
  */
 enum nicfit_path nicfit__plan_path(const struct nicfit_server *sv, int a, int b);
+enum nicfit_path nicfit__plan_switch_path(const struct nicfit_server *sv, int sock_a, int sw_a,
+					  int sock_b, int sw_b);
+/*
+ * The narrowest link (lanes x GT/s) from switch w of sv to the CPU, its
+ * own upstream link or one of a switch above it in a cascade: 1 with its
+ * generation and width in *gen and *width, 0 when w is not a switch.
+ */
+int nicfit__plan_switch_uplink(const struct nicfit_server *sv, int w, int *gen, int *width);
 /* The number of slots of sv the vendor meant for role r. */
 int nicfit__plan_role_slots(const struct nicfit_server *sv, enum nicfit_slot_role r);
 

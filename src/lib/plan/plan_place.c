@@ -440,15 +440,19 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 
 			local += gs == s->socket || (c->sd_links > 1 && c->aux_slots[j] >= 0 &&
 						     gs == sv->slots[c->aux_slots[j]].socket);
-			if (near < 0 && c->pair_card[i] == j && c->pair_path[i] <= NICFIT_PATH_PXB)
+			/* the nearest GPU on it: PIX before PXB (a cascade) */
+			if (c->pair_card[i] == j && c->pair_path[i] <= NICFIT_PATH_PXB &&
+			    (near < 0 || c->pair_path[i] < c->pair_path[near]))
 				near = i;
 		}
 		if (near >= 0) {
 			plan_decide(&p->decisions, "R6", 1,
-				    "Back-end card %d in slot %s: PCIe Gen%d x%d, %s, under the PCIe "
-				    "switch of GPU %d (slot %s, path %s), so its GPUDirect RDMA "
+				    "Back-end card %d in slot %s: PCIe Gen%d x%d, %s, under the %s "
+				    "of GPU %d (slot %s, path %s), so its GPUDirect RDMA "
 				    "traffic never reaches the CPU.", j, s->name, s->gen, s->width,
-				    nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)), near,
+				    nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)),
+				    c->pair_path[near] == NICFIT_PATH_PIX ? "PCIe switch" :
+				    "cascade of PCIe switches", near,
 				    sv->slots[c->gpu_slots[near]].name,
 				    nicfit_path_name(c->pair_path[near]));
 			continue;

@@ -282,6 +282,17 @@ static void path_counts(const struct nicfit_plan *p, char *b, size_t n)
 					      nicfit_path_name((enum nicfit_path)i));
 }
 
+/* 1 when every planned pair is PIX: no GPU reaches its card through a cascade. */
+static int all_pix(const struct nicfit_plan *p)
+{
+	int i;
+
+	for (i = 0; i < NICFIT_PLAN_MAX_GPUS && p->gpu_slots[i] >= 0; i++)
+		if (p->pair_card[i] >= 0 && p->pair_path[i] != NICFIT_PATH_PIX)
+			return 0;
+	return 1;
+}
+
 static void emit_storage_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 {
 	int i;
@@ -714,8 +725,10 @@ static void text_backend(struct nicfit_emit *e, const struct nicfit_plan *p, con
 	path_counts(p, paths, sizeof(paths));
 	if (paths[0])
 		nicfit_emit_printf(e, "           GPU-NIC paths: %s%s\n", paths,
-				   p->gpus_near == in->gpus_per_server ?
-				   " - every GPU under the same PCIe switch as its card" : "");
+				   p->gpus_near != in->gpus_per_server ? "" : all_pix(p) ?
+				   " - every GPU under the same PCIe switch as its card" :
+				   " - every GPU under the same PCIe switch or cascade of switches "
+				   "as its card");
 	nicfit_emit_printf(e, "           fabric: %s%s\n",
 			   p->fabric == NICFIT_FABRIC_IB ? "InfiniBand (subnet manager needed)" :
 			   nicfit__plan_roce_name(p), p->back_to_back ? ", two servers back to back" :

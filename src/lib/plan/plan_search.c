@@ -115,6 +115,7 @@ struct search {
 	 * and the sum of their slot positions.
 	 */
 	int sock[NICFIT_MAX_SLOTS], sw[NICFIT_MAX_SLOTS];
+	unsigned char path[NICFIT_MAX_SLOTS][NICFIT_MAX_SLOTS]; /* slot to slot */
 	unsigned char miss[NICFIT_MAX_SLOTS];
 	int waste[NICFIT_MAX_SLOTS];
 	int gsock[NICFIT_PLAN_MAX_GPUS], gpu_sockets, gpu_order;
@@ -138,14 +139,10 @@ struct search {
 	int gcut;
 };
 
-/* nicfit__plan_path() on the search's copy of the slot map. */
+/* nicfit__plan_path(), copied out of the slot map once (S->path). */
 static inline enum nicfit_path path_of(const struct search *S, int a, int b)
 {
-	if (S->sock[a] != S->sock[b])
-		return NICFIT_PATH_SYS;
-	if (S->sw[a] >= 0 && S->sw[a] == S->sw[b])
-		return NICFIT_PATH_PIX;
-	return NICFIT_PATH_PHB;
+	return (enum nicfit_path)S->path[a][b];
 }
 
 /* What the search's card moves, main card in slot m, auxiliary card in a (-1: none). */
@@ -491,6 +488,12 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 					break;
 			S->eff[i] = j < i ? S->eff[j] : nicfit__plan_one_slot(p, card, s, 1, NULL);
 		}
+	}
+	for (i = 0; i < sv->nslots && i < NICFIT_MAX_SLOTS; i++) {
+		int j;
+
+		for (j = 0; j < sv->nslots && j < NICFIT_MAX_SLOTS; j++)
+			S->path[i][j] = (unsigned char)nicfit__plan_path(sv, i, j);
 	}
 	/* a Socket Direct card's figures are per pair of slots: it is searched each time */
 	if (m && !S->sd)

@@ -73,15 +73,80 @@ double nicfit__plan_one_slot(const struct nicfit_plan *p, const struct nicfit_ca
 	return f.effective_gbps;
 }
 
+/* The switch switch w's upstream port hangs off, -1 for a CPU root port. */
+static int switch_up(const struct nicfit_server *sv, int w)
+{
+	int u = w >= 0 && w < sv->nswitches ? sv->switches[w].upstream - 1 : -1;
+
+	return u < sv->nswitches ? u : -1;
+}
+
+/*
+ * The switch at the top of switch w's cascade, the one on a CPU root
+ * port (w itself when not cascaded). The walk is bounded by the switch
+ * count: a loop, which catalog check refuses, ends where it began.
+ */
+static int switch_top(const struct nicfit_server *sv, int w)
+{
+	int k, u;
+
+	for (k = 0; k < sv->nswitches && (u = switch_up(sv, w)) >= 0; k++)
+		w = u;
+	return w;
+}
+
+/*
+ * The path class between two slots, as NCCL and nvidia-smi topo -m name
+ * it: SYS across sockets; PIX through one switch (both on it); PXB
+ * through several switches joined below the CPU (one cascaded below the
+ * other, or both below a third: the top switch of their cascades is the
+ * same); else PHB, through the CPU's host bridge.
+ */
+enum nicfit_path nicfit__plan_switch_path(const struct nicfit_server *sv, int sock_a, int sw_a,
+					  int sock_b, int sw_b)
+{
+	if (sock_a != sock_b)
+		return NICFIT_PATH_SYS;
+	if (sw_a < 0 || sw_b < 0)
+		return NICFIT_PATH_PHB;
+	if (sw_a == sw_b)
+		return NICFIT_PATH_PIX;
+	return switch_top(sv, sw_a) == switch_top(sv, sw_b) ? NICFIT_PATH_PXB : NICFIT_PATH_PHB;
+}
+
 enum nicfit_path nicfit__plan_path(const struct nicfit_server *sv, int a, int b)
 {
 	const struct nicfit_slot *x = &sv->slots[a], *y = &sv->slots[b];
 
-	if (x->socket != y->socket)
-		return NICFIT_PATH_SYS;
-	if (x->pcie_switch >= 0 && x->pcie_switch == y->pcie_switch)
-		return NICFIT_PATH_PIX;
-	return NICFIT_PATH_PHB;
+	return nicfit__plan_switch_path(sv, x->socket, x->pcie_switch, y->socket, y->pcie_switch);
+}
+
+/*
+ * The narrowest link from switch w up to the CPU: its upstream link and,
+ * in a cascade, those of the switches above it (what every switch on the
+ * way shares to the CPU); by bandwidth, lanes times the generation's
+ * rate (GT/s). 0 when w is no switch.
+ */
+int nicfit__plan_switch_uplink(const struct nicfit_server *sv, int w, int *gen, int *width)
+{
+	int k, best = -1;
+	double bw = 0;
+
+	for (k = 0; w >= 0 && w < sv->nswitches && k <= sv->nswitches; k++) {
+		const struct nicfit_pcie_switch *s = &sv->switches[w];
+		double b = s->width * nicfit_pcie_gts(s->gen);
+
+		if (best < 0 || b < bw) {
+			best = w;
+			bw = b;
+		}
+		w = switch_up(sv, w);
+	}
+	if (best < 0)
+		return 0;
+	*gen = sv->switches[best].gen;
+	*width = sv->switches[best].width;
+	return 1;
 }
 
 int nicfit__plan_role_slots(const struct nicfit_server *sv, enum nicfit_slot_role r)

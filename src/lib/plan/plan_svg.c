@@ -69,7 +69,7 @@ static int svg_socket(struct nicfit_buf *b, const struct nicfit_plan *p, int soc
 	}
 	for (k = 0; k < sv->nswitches; k++) {
 		const struct nicfit_pcie_switch *w = &sv->switches[k];
-		int n = 0, top = cur;
+		int n = 0, top = cur, ug, uw;
 
 		if (w->socket != sock)
 			continue;
@@ -81,8 +81,14 @@ static int svg_socket(struct nicfit_buf *b, const struct nicfit_plan *p, int soc
 		nicfit_buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"316\" height=\"%d\" rx=\"6\" "
 				"fill=\"#fbf6ea\" stroke=\"#b08a3e\"/>\n", x + 12, top,
 				SVG_SWITCH_HEAD + n * SVG_ROW);
-		plan_fmt(t, sizeof(t), "PCIe switch %s  Gen%d x%d to CPU %d", w->id, w->gen, w->width,
-			 w->socket);
+		/* a cascaded switch: the narrowest link on its way to the CPU */
+		if (w->upstream > 0 && w->upstream <= sv->nswitches &&
+		    nicfit__plan_switch_uplink(sv, k, &ug, &uw))
+			plan_fmt(t, sizeof(t), "PCIe switch %s  Gen%d x%d via %s to CPU %d", w->id,
+				 ug, uw, sv->switches[w->upstream - 1].id, w->socket);
+		else
+			plan_fmt(t, sizeof(t), "PCIe switch %s  Gen%d x%d to CPU %d", w->id, w->gen,
+				 w->width, w->socket);
 		nicfit__svg_text(b, t, "x=\"%d\" y=\"%d\" font-size=\"11\" font-weight=\"bold\" "
 				 "fill=\"#7a5a1c\"", x + 20, top + 18);
 		nicfit_buf_puts(b, "\n");
