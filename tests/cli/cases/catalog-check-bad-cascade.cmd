@@ -1,0 +1,2 @@
+catalog check tests/cli/data/bad-cascade-catalog.json
+# exit 65
