@@ -266,7 +266,7 @@ struct nicfit_pcie_switch {
 	int socket, gen, width;
 	int upstream;
 };
-#define NICFIT_MAX_PCIE_SWITCHES 16
+#define NICFIT_MAX_PCIE_SWITCHES 32
 
 /*
  * One riser configuration of a server whose slot map depends on the risers

@@ -33,17 +33,31 @@ for d in "$fx"/*/; do
 done
 
 # the sockets and the PCIe switches of the host: hgx-h100 has two sockets
-# and four switches, each pairing GPUs with NICs (audit says PIX), and a
-# plan for its eight GPUs puts a back-end card under each GPU's switch
+# and four switches on root ports, each pairing GPUs with NICs (audit says
+# PIX), one with a fifth cascaded below it (its NICs PXB to the GPUs
+# above), and a plan for its eight GPUs puts a back-end card under each
+# GPU's switch
 j="$tmp/hgx-h100.json"
 check "hgx-h100: 2 sockets" grep -q '"sockets": 2,' "$j"
-check "hgx-h100: 4 PCIe switches" [ "$(grep -c '"id": "0000:' "$j")" = 4 ]
+check "hgx-h100: 5 PCIe switches" [ "$(grep -c '"id": "0000:' "$j")" = 5 ]
+check "hgx-h100: one cascaded, below the switch at 16:00.0" \
+	[ "$(grep -c '"upstream": "0000:16:00.0"' "$j")" = 1 ]
+check "hgx-h100: that one holds a slot" grep -q '"switch": "0000:1c:00.0"' "$j"
 check "hgx-h100: 8 baseboard GPU positions" [ "$(grep -c '"gpu": "baseboard"' "$j")" = 8 ]
 check "hgx-h100: its baseboard GPU is the catalog H100 SXM5" grep -q '"baseboard_gpu": "h100-sxm5-80gb"' "$j"
 "$NICFIT" plan --server "$j" --gpu h100-sxm5-80gb --servers 2 --workload training \
 	--model llama-3-8b >"$tmp/hgx.plan" 2>&1
 check "hgx-h100: planned from the file, every GPU PIX to its card" \
 	grep -q 'GPU-NIC paths: 8 PIX' "$tmp/hgx.plan"
+# mi300x-thor2: every GPU behind a switch cascaded below the one its NIC is
+# on, as audit says PXB; eight cascades, sixteen switches
+j="$tmp/mi300x-thor2.json"
+check "mi300x-thor2: 16 PCIe switches" [ "$(grep -c '"id": "0000:' "$j")" = 16 ]
+check "mi300x-thor2: 8 of them cascaded" [ "$(grep -c '"upstream": "0000:' "$j")" = 8 ]
+"$NICFIT" plan --server "$j" --servers 2 --workload training --model llama-3-8b \
+	--backend-cards 8 >"$tmp/mi.plan" 2>&1
+check "mi300x-thor2: planned from the file, every GPU PXB to its card" \
+	grep -q 'GPU-NIC paths: 8 PXB' "$tmp/mi.plan"
 # r740xd: the GPUs on socket 1 and the ConnectX on socket 0, as audited
 check "r740xd: slots on both sockets" sh -c "grep -q '\"socket\": 0' '$tmp/r740xd.json' && grep -q '\"socket\": 1' '$tmp/r740xd.json'"
 check "r740xd: the slot that holds the ConnectX says so" grep -q '"holds": ".*ConnectX' "$tmp/r740xd.json"

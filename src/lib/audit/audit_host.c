@@ -36,24 +36,12 @@ static int port_above(const struct nicfit_topo *t, int pci)
 	return p;
 }
 
-/*
- * The PCIe switch a slot's port belongs to, named by the upstream port of
- * the outermost switch below the root port (nested switches count as the
- * one the CPU sees, so two devices under it are PIX or PXB): an index into
- * h->server.switches, added when new; -1 for a root port.
- */
-static int slot_switch(struct nicfit_host_server *h, const struct nicfit_topo *t, int bridge)
+/* The switch whose upstream port is function top: its index in h->server.switches, added when new; -1 when full. */
+static int switch_at(struct nicfit_host_server *h, const struct nicfit_topo *t, int top)
 {
 	struct nicfit_server *s = &h->server;
-	int p = bridge, top = -1, i;
+	int i;
 
-	while (p >= 0 && t->pci[p].port_type != NICFIT_PORT_ROOT) {
-		if (t->pci[p].port_type == NICFIT_PORT_UPSTREAM)
-			top = p;
-		p = t->pci[p].parent;
-	}
-	if (top < 0)
-		return -1;
 	for (i = 0; i < s->nswitches; i++)
 		if (!strcmp(h->switch_names[i], t->pci[top].bdf))
 			return i;
@@ -64,8 +52,38 @@ static int slot_switch(struct nicfit_host_server *h, const struct nicfit_topo *t
 	s->switches[i].socket = socket_of(t, top) < 0 ? 0 : socket_of(t, top);
 	s->switches[i].gen = nicfit_pcie_gen_from_gts(t->pci[top].max_gts);
 	s->switches[i].width = t->pci[top].max_width;
+	s->switches[i].upstream = 0;
 	s->nswitches++;
 	return i;
+}
+
+/*
+ * The PCIe switch a slot's port belongs to: the innermost one above it,
+ * named by its upstream port, an index into h->server.switches (-1 for a
+ * root port). Every switch on the way to the root port is added, each
+ * naming the one above it in "upstream" (a cascade: two devices under one
+ * switch are PIX, under two switches of one cascade PXB, as audit says),
+ * and a cascade's switches take the socket of its top one, the switch on
+ * the root port. When the list is full the chain stops where it is.
+ */
+static int slot_switch(struct nicfit_host_server *h, const struct nicfit_topo *t, int bridge)
+{
+	struct nicfit_server *s = &h->server;
+	int chain[NICFIT_MAX_PCIE_SWITCHES], n = 0, p = bridge, i, k;
+
+	while (p >= 0 && t->pci[p].port_type != NICFIT_PORT_ROOT && n < NICFIT_MAX_PCIE_SWITCHES) {
+		if (t->pci[p].port_type == NICFIT_PORT_UPSTREAM) {
+			if ((i = switch_at(h, t, p)) < 0)
+				break;
+			chain[n++] = i;
+		}
+		p = t->pci[p].parent;
+	}
+	for (k = 0; k + 1 < n; k++) {
+		s->switches[chain[k]].upstream = chain[k + 1] + 1;
+		s->switches[chain[k]].socket = s->switches[chain[n - 1]].socket;
+	}
+	return n ? chain[0] : -1;
 }
 
 static void add_slot(struct nicfit_host_server *h, const struct nicfit_topo *t, const char *name,
@@ -338,7 +356,7 @@ static json_t *slots_json(const struct nicfit_host_server *h)
 	return slots;
 }
 
-/* The PCIe switches, each with its socket and uplink (Gen1 x16 when unknown). */
+/* The PCIe switches, each with its socket, uplink (Gen1 x16 when unknown) and the switch above it. */
 static json_t *switches_json(const struct nicfit_host_server *h)
 {
 	json_t *sw = json_array();
@@ -347,10 +365,14 @@ static json_t *switches_json(const struct nicfit_host_server *h)
 	for (i = 0; i < h->server.nswitches; i++) {
 		const struct nicfit_pcie_switch *w = &h->server.switches[i];
 
-		json_array_append_new(sw, json_pack("{s:s,s:i,s:i,s:i}", "id", w->id,
-						    "socket", w->socket, "gen",
-						    w->gen > 0 ? w->gen : 1, "width",
-						    w->width > 0 ? w->width : 16));
+		json_t *o = json_pack("{s:s,s:i,s:i,s:i}", "id", w->id, "socket", w->socket, "gen",
+				      w->gen > 0 ? w->gen : 1, "width", w->width > 0 ? w->width : 16);
+
+		/* a switch below another: the one its upstream port hangs off */
+		if (o && w->upstream > 0 && w->upstream <= h->server.nswitches)
+			json_object_set_new(o, "upstream",
+					    json_string(h->server.switches[w->upstream - 1].id));
+		json_array_append_new(sw, o);
 	}
 	return sw;
 }
