@@ -137,4 +137,15 @@ int nicfit__catalog_validate(const struct nicfit_catalog *cat, const char *input
 			     const char *text, size_t len, json_t *root,
 			     struct nicfit_error *first);
 
+/*
+ * The slot map checks of the server entry e at JSON path epath (its
+ * switches, cascades, sockets, generations, riser configurations and
+ * shared cages; catalog_slots.c): report(ctx, path, message) for each
+ * problem. partial: e overrides a base entry, whose switches a slot may
+ * name when e gives none.
+ */
+typedef void (*nicfit__catalog_report)(void *ctx, const char *path, const char *msg);
+void nicfit__catalog_check_slots(json_t *e, const char *epath, int partial,
+				 nicfit__catalog_report report, void *ctx);
+
 #endif
