@@ -890,6 +890,113 @@ static void leaf_spine_800g(void **state)
 	nicfit_cluster_release(&c);
 }
 
+/* The leaf-spine links of a walk: how many, and whether each twin cable joins two whole cages. */
+struct twin_walk {
+	long links, cables, bad;
+	int copper;             /* every run of 3-5 m must be on MCA4J80 */
+	long short_optics;      /* runs of 3-5 m on anything else */
+	struct nicfit_cluster_link prev;
+};
+
+static int twin_link(void *ctx, const struct nicfit_cluster_link *l)
+{
+	struct twin_walk *w = ctx;
+
+	if (l->level != NICFIT_LINK_LEAF_SPINE)
+		return 0;
+	w->links++;
+	w->cables += l->cables;
+	if (strncmp(l->cable, "980-9i60", 8)) {
+		w->short_optics += l->length_m <= 5;
+		return 0;
+	}
+	/* the second port of a cage rides the first's cable to the same far cage */
+	if (l->port_a % 2 == 0 ? !l->new_cable || l->port_b % 2 :
+	    l->new_cable || l->a != w->prev.a || l->b != w->prev.b ||
+	    l->port_a != w->prev.port_a + 1 || l->port_b != w->prev.port_b + 1)
+		w->bad++;
+	w->prev = *l;
+	return 0;
+}
+
+/*
+ * A leaf-spine run of 3-5 m between twin-port QM9700 cages takes NVIDIA's
+ * MCA4J80 active copper, one cable for both ports of a leaf cage to both
+ * of a spine cage (the walk pairs them), before a pair of twin-port
+ * optics: NVIDIA's linear ACC "extend[s] the low-cost, low-power, and low
+ * latency of copper cables from 3- to 5-meters", "twin-port OSFP for
+ * 800G-to-800G switch-to-switch links" (LinkX Copper DAC and LACC Cables
+ * Overview). Past 5 m the optics stay; an Ethernet SN5600 never takes
+ * the InfiniBand-only cable; a fabric whose leaves reach each spine once
+ * cannot pair its cages and keeps optics too.
+ */
+static void twin_copper_leaf_spine(void **state)
+{
+	static const struct {
+		const char *sw;
+		long nodes;
+		double row_pitch_m;
+		int copper;             /* 2: every leaf-spine link on MCA4J80, 1: every one of 3-5 m */
+	} t[] = {
+		{ "qm9700", 16, 1.8, 2 },
+		{ "qm9700", 32, 1.2, 1 },
+		{ "qm9700", 128, 1.2, 1 },      /* 4-5 m on copper, 7 m on optics */
+		{ "qm9700", 16, 4.2, 0 },       /* 7-10 m: optics */
+		{ "sn5600", 32, 1.2, 0 },       /* Ethernet */
+		{ "qm9700", 256, 1.2, 0 },      /* 32 uplinks to 32 spines: one link each */
+	};
+	struct nicfit_cluster_input in;
+	struct nicfit_cluster c;
+	struct twin_walk w;
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		long links, acc = 0, acc_links = 0;
+
+		backend_only(&in, t[i].nodes, 8, 0);
+		in.net[NICFIT_NET_BACKEND].switch_id = t[i].sw;
+		in.nic_id = "mcx75310aas-neat";
+		in.layout.row_pitch_m = t[i].row_pitch_m;
+		size_ok(&in, &c);
+		links = c.net[0].links[NICFIT_LINK_LEAF_SPINE];
+		assert_true(links > 0);
+		for (j = 0; j < c.ncables; j++) {
+			const struct nicfit_cluster_cable *x = &c.cables[j];
+
+			if (x->level != NICFIT_LINK_LEAF_SPINE || strncmp(x->part, "980-9i60", 8))
+				continue;
+			assert_string_equal(x->type, "dac");
+			assert_true(x->length_m >= 3 && x->length_m <= 5);
+			acc += x->qty;
+			acc_links += x->links;
+		}
+		if (!t[i].copper) {
+			if (acc)
+				fail_msg("case %zu: %ld MCA4J80 where none fits", i, acc);
+			assert_non_null(find_cable(&c, "mma4z00-ns"));
+		} else {
+			if (t[i].copper == 2 && acc_links != links)
+				fail_msg("case %zu: %ld of %ld leaf-spine links on MCA4J80", i, acc_links,
+					 links);
+			assert_true(acc_links > 0);
+			assert_int_equal(acc * 2, acc_links);
+			if (t[i].copper == 2)
+				assert_null(find_cable(&c, "mma4z00-ns"));
+		}
+		memset(&w, 0, sizeof(w));
+		assert_int_equal(nicfit_cluster_walk(&c, twin_link, &w), 0);
+		assert_int_equal(w.links, links);
+		assert_int_equal(w.bad, 0);
+		if (t[i].copper && w.short_optics)
+			fail_msg("case %zu: %ld runs of 5 m or less on optics", i, w.short_optics);
+		if (!t[i].copper && t[i].row_pitch_m < 2 && !w.short_optics)
+			fail_msg("case %zu: no short run to test", i);
+		check_port_map(&c);
+		nicfit_cluster_release(&c);
+	}
+}
+
 /*
  * Flat-top single-port OSFP modules stay on the NIC side: on generic 400G
  * switches (cage top unknown) the leaf and spine cages get a 400G optic
@@ -2629,6 +2736,7 @@ int main(void)
 		cmocka_unit_test(network_rack_height),
 		cmocka_unit_test(chassis_height),
 		cmocka_unit_test(tor_rack_full),
+		cmocka_unit_test(twin_copper_leaf_spine),
 	};
 
 	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);

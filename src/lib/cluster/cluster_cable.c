@@ -191,12 +191,29 @@ static int ends_fit(const struct cl_class *k, const struct nicfit_cable *x)
  * into a twin-port cage (NVIDIA LinkX "Connectors and Cages",
  * https://docs.nvidia.com/networking/display/cableovpub/connectors+and+cages).
  * Such links take a twin-port optic per node cage and one fibre per port.
+ *
+ * Between two switches on twin-port cages (QM9700) the same holds but
+ * where the walk pairs the cages (struct cl_class's paired): there a
+ * twin-port cable with a twin-port end at each side, as many lanes as the
+ * cage and twice the port's rate, joins both ports of one cage to both of
+ * the far one (NVIDIA's MCA4J80 active copper, "twin-port OSFP for
+ * 800G-to-800G switch-to-switch links", LinkX Copper DAC and LACC Cables
+ * Overview, https://docs.nvidia.com/networking/display/400g100gpam4ovpub/copper-dac-and-lacc-cables-overview).
  */
+static int twin_cable(const struct cl_class *k, const struct nicfit_cable *x)
+{
+	return x->type == NICFIT_CABLE_DAC && x->split == 1 &&
+	       fabs(x->gbps - k->twin_a * k->gbps_b) < CL_RATE_EPS &&
+	       nicfit_cage_takes(x->end_a, k->cage_a) && nicfit_cage_takes(x->end_b, k->cage_b);
+}
+
 static int cable_matches(const struct cl_class *k, const struct nicfit_cable *x)
 {
-	if (is_optic(x) || !(x->length_m > 0) || k->twin_a > 1 ||
-	    (k->level == NICFIT_LINK_HOST && k->twin_b > 1))
+	if (is_optic(x) || !(x->length_m > 0) || (k->level == NICFIT_LINK_HOST && k->twin_b > 1))
 		return 0;
+	if (k->twin_a > 1)
+		return k->paired && k->twin_b == k->twin_a && !k->optics_only && ends_fit(k, x) &&
+		       twin_cable(k, x);
 	if (x->type != NICFIT_CABLE_RJ45 && (k->optics_only || !ends_fit(k, x)))
 		return 0;
 	if (k->intel_b && !intel_coded(x))
@@ -415,16 +432,23 @@ int nicfit__cluster_classes(struct nicfit_cluster *c, struct nicfit_error *err)
 			cn->cls[NICFIT_LINK_MGMT] =
 				add_class(c, n, NICFIT_LINK_MGMT, nt->link_gbps, nt->sw.cage,
 					  nt->link_gbps, "RJ45", 1, 1, 0, &cn->sw_port, &cn->node_port);
-		if (cn->tiers >= 2)
-			cn->cls[NICFIT_LINK_LEAF_SPINE] =
+		if (cn->tiers >= 2) {
+			cn->cls[NICFIT_LINK_LEAF_SPINE] = i =
 				add_class(c, n, NICFIT_LINK_LEAF_SPINE, nt->sw.gbps, nt->sw.cage,
 					  nt->sw.gbps, nt->sw.cage, 1, nt->sw.per_cage, 0,
 					  &cn->sw_port, &cn->sw_port);
-		if (cn->tiers >= 3)
-			cn->cls[NICFIT_LINK_SPINE_CORE] =
+			if (i >= 0)
+				im->classes[i].paired =
+					cl_twin_paired(nt->sw.per_cage, cn->u, cn->spines);
+		}
+		if (cn->tiers >= 3) {
+			cn->cls[NICFIT_LINK_SPINE_CORE] = i =
 				add_class(c, n, NICFIT_LINK_SPINE_CORE, nt->sw.gbps, nt->sw.cage,
 					  nt->sw.gbps, nt->sw.cage, 1, nt->sw.per_cage, 0,
 					  &cn->sw_port, &cn->sw_port);
+			if (i >= 0)
+				im->classes[i].paired = cl_twin_paired(nt->sw.per_cage, cn->sup, cn->cg);
+		}
 	}
 	for (i = 0; i < im->nclasses; i++)
 		if (class_caches(im->cat, &im->classes[i]))
@@ -791,7 +815,8 @@ static int optics_kit(const struct nicfit_cluster *c, int cls, const struct nicf
 
 /*
  * Choose what cables a link (or split port) of class cls that needs len
- * metres, and return its kit. Copper first inside a rack: a DAC is the
+ * metres, and return its kit. Copper first inside a rack (and between
+ * paired twin-port switch cages, twin_cable()): a DAC is the
  * cheapest, lowest-power link and reaches a few metres, which is what a
  * rack needs. RJ45 ends take a catalog or a generic Cat6a patch cable
  * (up to RJ45_MAX_M). Between racks an AOC when one is long enough, else
@@ -806,7 +831,14 @@ static int choose(const struct nicfit_cluster *c, int cls, double len, int same_
 	char part[64], desc[160], ca[16], cb[16];
 	double stock = stock_length(len);
 
-	if (same_rack) {
+	/*
+	 * between paired twin-port switch cages copper spans racks too: NVIDIA
+	 * prefers its linear active copper to optics from 3 to 5 m, "to extend
+	 * the low-cost, low-power, and low latency of copper cables from 3- to
+	 * 5-meters which can span several racks" (LinkX Copper DAC and LACC
+	 * Cables Overview, see twin_cable())
+	 */
+	if (same_rack || k->paired) {
 		x = pick_cable(c, k, len, 1);
 		if (x)
 			return kit(c, cls, KIT_CABLE, cat_item(c, k, x), -1, -1, 1);

@@ -117,6 +117,12 @@ struct cl_class {
 	int twin_a, twin_b;     /* switch-to-switch: logical ports per cage at each end (1 = plain) */
 	int intel_b;            /* end b only takes Intel-coded modules */
 	int optics_only;        /* the ends share no lane rate: a pair of optics only */
+	/*
+	 * switch-to-switch on twin-port cages at both ends whose walk gives
+	 * both ports of a cage to one far cage (cl_twin_paired): one
+	 * twin-port cable may join the two cages
+	 */
+	int paired;
 	struct nicfit_port pa, pb; /* the ports at each end, as lanes (nicfit/compat.h) */
 	int list;               /* where its items are counted: CL_LIST_MAIN, _STORAGE, _BORDER */
 	/*
@@ -230,6 +236,45 @@ static inline void cl_leaf_pod(const struct cl_net *cn, long l, long *pod, long 
 		*pod = l / cn->lpp;
 		*pos = l % cn->lpp;
 	}
+}
+
+/*
+ * Whether the uplinks of a switch, up of them on cages of twin ports,
+ * go in pairs to one cage of one of its far switches, far of them, with
+ * every far switch still reached: when each far switch takes a whole
+ * number of twin pairs from it (up a multiple of far x twin). Then the
+ * walk (cluster_walk.c, cl_twin_up) gives port j and j + 1 of a cage the
+ * same far switch and two ports of one far cage, so a twin-port cable
+ * (NVIDIA's MCA4J80 active copper, one twin-port OSFP at each end) can
+ * join the two cages; with optics the same pairing is NVIDIA's
+ * switch-to-switch twin-port scenario, a module at each end and two
+ * fibres between them.
+ */
+static inline int cl_twin_paired(int twin, long up, long far)
+{
+	return twin > 1 && far > 0 && up > 0 && up % (far * twin) == 0;
+}
+
+/*
+ * Uplink j of a switch whose first uplink has global index g0 (a
+ * multiple of up), far switches far of them: which of them (*to) and its
+ * port among those facing down (*port). Plain: round robin over the far
+ * switches, link by link. Paired (cl_twin_paired): round robin by cage,
+ * both ports of a cage to the same far switch and far cage.
+ */
+static inline void cl_twin_up(int paired, int twin, long g0, long j, long far, long *to,
+			      long *port)
+{
+	long g = g0 + j, cage;
+
+	if (!paired) {
+		*to = g % far;
+		*port = g / far;
+		return;
+	}
+	cage = g / twin;
+	*to = cage % far;
+	*port = cage / far * twin + g % twin;
 }
 
 /* The first leaf of pod p (three tiers). */

@@ -198,7 +198,7 @@ static int link_up(struct walker *w, enum nicfit_net n, int plane, enum nicfit_l
 	const struct nicfit_cluster *c = w->c;
 	struct nicfit_cluster_link l;
 	const struct cl_kit *kt;
-	int same, twin = c->net[n].sw.per_cage;
+	int same, twin = c->net[n].sw.per_cage, cls = c->impl->net[n].cls[lv];
 
 	l.net = n;
 	l.level = lv;
@@ -211,58 +211,60 @@ static int link_up(struct walker *w, enum nicfit_net n, int plane, enum nicfit_l
 	l.port_b = pb;
 	l.lane_b = -1;
 	l.length_m = nicfit__cluster_length(c, a, b, &same);
-	kt = nicfit__cluster_kit_for(c, c->impl->net[n].cls[lv], l.length_m, same);
+	kt = nicfit__cluster_kit_for(c, cls, l.length_m, same);
 	nicfit__cluster_count_kit(c, kt, 1, pb % twin == 0, pa % twin == 0);
 	l.cable = kt ? kt->label : "?";
-	l.new_cable = 1;
-	l.cables = kit_cables(kt, 1);
+	/* a twin-port cable joins both ports of a cage: new on the first only */
+	l.new_cable = !(kt && kt->type == KIT_CABLE && c->impl->classes[cls].paired) || pa % twin == 0;
+	l.cables = kt && kt->type == KIT_CABLE ? l.new_cable : kit_cables(kt, 1);
 	return w->fn(w->ctx, &l);
 }
 
 static int walk_up(struct walker *w, enum nicfit_net n, int plane)
 {
 	const struct cl_net *cn = &w->c->impl->net[n];
+	const struct cl_class *cls = w->c->impl->classes;
+	int twin = w->c->net[n].sw.per_cage, pls, psc;
 	long l, p;
 	int j, s, rc;
 
 	if (cn->tiers < 2)
 		return 0;
+	pls = cn->cls[NICFIT_LINK_LEAF_SPINE] >= 0 && cls[cn->cls[NICFIT_LINK_LEAF_SPINE]].paired;
 	for (l = 0; l < cn->leaves; l++) {
 		long a = nicfit__cluster_switch_id(w->c, n, plane, NICFIT_TIER_LEAF, l);
 
 		if (nicfit_budget_tick())
 			return NICFIT_E_LIMIT;
 		for (j = 0; j < cn->u; j++) {
-			long g, spine, pod, pos;
+			long pod = 0, pos = l, spine, port;
 
-			if (cn->tiers == 2 && !cn->rail_pods) {
-				g = l * cn->u + j;
-				spine = g % cn->spines;
-			} else {
+			if (!(cn->tiers == 2 && !cn->rail_pods))
 				cl_leaf_pod(cn, l, &pod, &pos);
-				g = pos * cn->u + j;
-				spine = pod * cn->spines + g % cn->spines;
-			}
+			cl_twin_up(pls, twin, pos * cn->u, j, cn->spines, &spine, &port);
 			rc = link_up(w, n, plane, NICFIT_LINK_LEAF_SPINE, a, cn->upbase + j,
-				     nicfit__cluster_switch_id(w->c, n, plane, NICFIT_TIER_SPINE, spine),
-				     (int)(g / cn->spines));
+				     nicfit__cluster_switch_id(w->c, n, plane, NICFIT_TIER_SPINE,
+							       pod * cn->spines + spine),
+				     (int)port);
 			if (rc)
 				return rc;
 		}
 	}
 	if (cn->tiers < 3)
 		return 0;
+	psc = cn->cls[NICFIT_LINK_SPINE_CORE] >= 0 && cls[cn->cls[NICFIT_LINK_SPINE_CORE]].paired;
 	for (p = 0; p < cn->pods; p++)
 		for (s = 0; s < cn->spines; s++) {
 			long a = nicfit__cluster_switch_id(w->c, n, plane, NICFIT_TIER_SPINE, p * cn->spines + s);
 
 			for (j = 0; j < cn->sup; j++) {
-				long g = p * cn->sup + j;
+				long core, port;
 
+				cl_twin_up(psc, twin, p * cn->sup, j, cn->cg, &core, &port);
 				rc = link_up(w, n, plane, NICFIT_LINK_SPINE_CORE, a, cn->supbase + j,
 					     nicfit__cluster_switch_id(w->c, n, plane, NICFIT_TIER_CORE,
-								       (long)s * cn->cg + g % cn->cg),
-					     (int)(g / cn->cg));
+								       (long)s * cn->cg + core),
+					     (int)port);
 				if (rc)
 					return rc;
 			}
