@@ -545,6 +545,25 @@ static void overview(struct nicfit_emit *e, const struct nicfit_cluster *c)
 	nicfit__cluster_rack_emit(e, c);
 }
 
+
+/*
+ * Whether a switch-to-switch link of the main list runs on a twin-port
+ * cable that joins two cages, two links a cable (cluster_cable.c,
+ * twin_cable()): then copper also spans racks, and the cabling line says so.
+ */
+static int twin_copper(const struct nicfit_cluster *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncables; i++) {
+		const struct nicfit_cluster_cable *x = &c->cables[i];
+
+		if ((x->level == NICFIT_LINK_LEAF_SPINE || x->level == NICFIT_LINK_SPINE_CORE) &&
+		    !strcmp(x->type, "dac") && x->qty < x->links)
+			return 1;
+	}
+	return 0;
+}
 /*
  * The port map's entry: the file it went to, the links themselves when
  * they are inline (JSON only; the text has a row count), or null.
@@ -617,7 +636,12 @@ int nicfit_cluster_render(const struct nicfit_cluster *c,
 		cables_table(e, c);
 	by_type(e, c);
 	longest_runs(e, c);
-	nicfit_emit_printf(e, " DAC inside a rack, AOC or optics between racks.\n\n");
+	if (twin_copper(c))
+		nicfit_emit_printf(e, " DAC inside a rack, twin-port copper between switch cages "
+				   "within its reach (one cable, two links), AOC or optics between "
+				   "racks.\n\n");
+	else
+		nicfit_emit_printf(e, " DAC inside a rack, AOC or optics between racks.\n\n");
 	nicfit_emit_heading(e, "Bill of materials");
 	bom_emit(e, c);
 	port_map(e, c, opts, fmt);
