@@ -319,6 +319,13 @@ struct nicfit_server {
 	 */
 	const char *rack_fabric_switch;
 	int rack_su_racks;
+	/*
+	 * What else stands in each physical rack, in units (0: not given):
+	 * the height of one NVLink switch tray and of one management switch,
+	 * and the power shelves and the height of one. Cluster counts them,
+	 * with the trays, in the room a compute rack has left on top.
+	 */
+	int rack_switch_tray_u, rack_mgmt_switch_u, rack_power_shelves, rack_power_shelf_u;
 	double rack_kw;
 	const char *rack_cooling;
 	struct nicfit_riser_config risers[NICFIT_MAX_RISER_CONFIGS];

@@ -477,6 +477,8 @@ static const struct nicfit__field server_layout[] = {
 	L_INT(nicfit_server, rack_mgmt_switches), L_DBL(nicfit_server, rack_kw),
 	L_STR(nicfit_server, rack_cooling), L_INT(nicfit_server, rack_racks),
 	L_STR(nicfit_server, rack_fabric_switch), L_INT(nicfit_server, rack_su_racks),
+	L_INT(nicfit_server, rack_switch_tray_u), L_INT(nicfit_server, rack_mgmt_switch_u),
+	L_INT(nicfit_server, rack_power_shelves), L_INT(nicfit_server, rack_power_shelf_u),
 	L_SUBS(nicfit_server, risers, nicfit_riser_config, riser_config_layout),
 	L_INT(nicfit_server, nrisers),
 	L_END
@@ -500,6 +502,10 @@ static void fill_server(struct nicfit_server *s, json_t *o)
 	s->rack_racks = gi(rk, "racks", 1);
 	s->rack_fabric_switch = gs(rk, "fabric_switch");
 	s->rack_su_racks = gi(rk, "su_racks", 0);
+	s->rack_switch_tray_u = gi(rk, "switch_tray_u", 0);
+	s->rack_mgmt_switch_u = gi(rk, "mgmt_switch_u", 0);
+	s->rack_power_shelves = gi(rk, "power_shelves", 0);
+	s->rack_power_shelf_u = gi(rk, "power_shelf_u", 0);
 	for (i = 0; i < json_array_size(sw) && s->nswitches < NICFIT_MAX_PCIE_SWITCHES; i++) {
 		json_t *x = json_array_get(sw, i);
 		struct nicfit_pcie_switch *w = &s->switches[s->nswitches++];
