@@ -2653,6 +2653,69 @@ static void tor_rack_full(void **state)
 }
 
 /*
+ * An NVL72 rack's own equipment takes units a leaf cannot: 18 x 1U trays,
+ * 9 x 1U NVLink switch trays, 2 x 1U management switches and 8 x 1U power
+ * shelves are 37U (data/nv-rack.json), so the rack's four 1U rail leaves
+ * fit on top in 41U and one of them not in 40.5U, where the trays alone
+ * (18U) would have left room for all four; the decision names the rack's
+ * equipment. An NVL36x2 rack: 9 x 2U trays and 9 x 1U switch trays, 27U
+ * (its two racks share the four leaves: all four on top of one in 31U,
+ * two a rack in 29U).
+ */
+static void nvl72_rack_room(void **state)
+{
+	static const struct {
+		const char *server;
+		const char *sw;         /* NULL: the rack's default */
+		double rack_u;
+		int leaves;
+		const char *says;       /* in the decision, NULL: no decision */
+	} t[] = {
+		{ "gb200-nvl72", "qm9700", 41, 4, NULL },
+		{ "gb200-nvl72", "qm9700", 40.5, 4, "compute rack 1 holds 18 nodes of 1U, 9 NVLink switch trays "
+					  "of 1U, 2 management switches of 1U, 8 power shelves of 1U "
+					  "in 40.5U and 3U of switches on top: 0.5U left, no room for a "
+					  "1U leaf; 1 leaf in its row's network racks" },
+		{ "gb300-nvl72", NULL, 41, 1, NULL },
+		{ "gb300-nvl72", NULL, 40.5, 1, "8 power shelves of 1U in 40.5U: 3.5U left, no room for a 4U leaf" },
+		{ "gb200-nvl36x2", "qm9700", 31, 4, NULL },
+		{ "gb200-nvl36x2", "qm9700", 29, 4, "holds 9 nodes of 2U, 9 NVLink switch trays of 1U in "
+					     "29U and 2U of switches on top: 0U left, no room for a 1U "
+					     "leaf; 2 leaves on top of another rack of their span" },
+		{ "gb200-nvl36x2", "qm9700", 28.5, 4, "holds 9 nodes of 2U, 9 NVLink switch trays of 1U in "
+					    "28.5U and 1U of switches on top: 0.5U left" },
+	};
+	char body[128];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct nicfit_spec spec;
+		struct nicfit_cluster_input in;
+		struct nicfit_cluster c;
+		const char *d;
+
+		snprintf(body, sizeof(body), "{\"server\": \"%s\", \"racks\": 1%s%s%s}", t[i].server,
+			 t[i].sw ? ", \"switch\": \"" : "", t[i].sw ? t[i].sw : "", t[i].sw ? "\"" : "");
+		read_request(body, &spec, &in);
+		in.net[NICFIT_NET_FRONTEND].links_per_node = 0;
+		in.net[NICFIT_NET_OOB].links_per_node = 0;
+		in.layout.rack_u = t[i].rack_u;
+		size_ok(&in, &c);
+		assert_int_equal(c.net[NICFIT_NET_BACKEND].tier[NICFIT_TIER_LEAF].switches, t[i].leaves);
+		d = tor_decision(&c);
+		if (!t[i].says && d)
+			fail_msg("case %zu: decision \"%s\"", i, d);
+		else if (t[i].says && (!d || !strstr(d, t[i].says)))
+			fail_msg("case %zu: decision \"%s\" lacks \"%s\"", i, d ? d : "(none)",
+				 t[i].says);
+		check_port_map(&c);
+		nicfit_cluster_release(&c);
+		nicfit_spec_release(&spec);
+	}
+}
+
+/*
  * A chassis is sized as one switch and placed by its height: the 10U
  * 7804R4 stands four to a 42U network rack. A chassis whose catalog entry
  * gives no height in whole units is refused rather than placed as 1U.
@@ -2737,6 +2800,7 @@ int main(void)
 		cmocka_unit_test(chassis_height),
 		cmocka_unit_test(tor_rack_full),
 		cmocka_unit_test(twin_copper_leaf_spine),
+		cmocka_unit_test(nvl72_rack_room),
 	};
 
 	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);

@@ -602,6 +602,31 @@ static void explain_network_racks(struct nicfit_cluster *c)
 }
 
 /*
+ * A rack-scale system's own equipment in each rack, as the placement
+ * counts it (nicfit__cluster_rack_gear_u), for the decision that says a
+ * rack is full: ", 9 NVLink switch trays of 1U, ...".
+ */
+static void rack_gear(const struct nicfit_cluster *c, char *s, size_t n)
+{
+	const struct nicfit_server *sv = c->server;
+	int racks = sv->rack_racks > 0 ? sv->rack_racks : 1;
+	long st = (sv->rack_switch_trays + racks - 1) / racks;
+	size_t k = 0;
+
+	s[0] = 0;
+	if (st > 0 && sv->rack_switch_tray_u > 0)
+		k += (size_t)snprintf(s + k, n - k, ", %ld NVLink switch tray%s of %dU", st,
+				      st == 1 ? "" : "s", sv->rack_switch_tray_u);
+	if (k < n && sv->rack_mgmt_switches > 0 && sv->rack_mgmt_switch_u > 0)
+		k += (size_t)snprintf(s + k, n - k, ", %d management switch%s of %dU",
+				      sv->rack_mgmt_switches, sv->rack_mgmt_switches == 1 ? "" : "es",
+				      sv->rack_mgmt_switch_u);
+	if (k < n && sv->rack_power_shelves > 0 && sv->rack_power_shelf_u > 0)
+		snprintf(s + k, n - k, ", %d power shel%s of %dU", sv->rack_power_shelves,
+			 sv->rack_power_shelves == 1 ? "f" : "ves", sv->rack_power_shelf_u);
+}
+
+/*
  * Leaves that found no room on top of the compute rack in the middle of
  * their span (cluster_place.c tor_room(): its nodes from the bottom, the
  * switches already there from the top): say where they went instead and
@@ -611,14 +636,17 @@ static void explain_tor_room(struct nicfit_cluster *c)
 {
 	const struct nicfit_cluster_impl *im = c->impl;
 	const struct nicfit_cluster_layout *L = &c->in.layout;
-	double room = L->rack_u - (double)im->tor_full_nodes * L->node_u - im->tor_full_used_u;
-	char on_top[48] = "", shifted[80] = "", moved[80] = "";
+	double gear = nicfit__cluster_rack_gear_u(c);
+	double room = L->rack_u - (double)im->tor_full_nodes * L->node_u - gear - im->tor_full_used_u;
+	char on_top[48] = "", shifted[80] = "", moved[80] = "", own[200] = "";
 
 	if (im->tor_moved + im->tor_shifted < 1 || im->tor_full_rack < 0)
 		return;
 	if (im->tor_full_used_u)
 		snprintf(on_top, sizeof(on_top), " and %dU of switches on top",
 			 im->tor_full_used_u);
+	if (gear > 0)
+		rack_gear(c, own, sizeof(own));
 	if (im->tor_shifted)
 		snprintf(shifted, sizeof(shifted), "; %ld lea%s on top of another rack of %s span",
 			 im->tor_shifted, im->tor_shifted == 1 ? "f" : "ves",
@@ -628,11 +656,16 @@ static void explain_tor_room(struct nicfit_cluster *c)
 			 im->tor_moved, im->tor_moved == 1 ? "f" : "ves",
 			 im->tor_moved == 1 ? "its" : "their");
 	nicfit__decide(&c->decisions, "cluster.place", 1,
-		       "top of rack: compute rack %ld holds %ld node%s of %gU in %gU%s: %gU left, "
-		       "no room for a %dU leaf%s%s (--nodes-per-rack, --assume node_u= or rack_u=)",
+		       "top of rack: compute rack %ld holds %ld node%s of %gU%s in %gU%s: %gU left, "
+		       "no room for a %dU leaf%s%s (%s)",
 		       im->tor_full_rack + 1, im->tor_full_nodes,
-		       im->tor_full_nodes == 1 ? "" : "s", L->node_u, L->rack_u, on_top,
-		       room > 0 ? room : 0, im->tor_full_h, shifted, moved);
+		       im->tor_full_nodes == 1 ? "" : "s", L->node_u, own, L->rack_u, on_top,
+		       room > 0 ? room : 0, im->tor_full_h, shifted, moved,
+		       gear > 0 ? "--assume rack_u= for the rack's real height, which no source "
+				  "nicfit read gives; where the DGX SuperPOD GB200 RA's one-row layout "
+				  "of an SU stands its leaves was not read either, so nicfit puts on "
+				  "top of a rack only what fits it" :
+				  "--nodes-per-rack, --assume node_u= or rack_u=");
 }
 
 void nicfit__cluster_explain(struct nicfit_cluster *c)

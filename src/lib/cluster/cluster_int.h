@@ -481,6 +481,13 @@ struct placer {
  * (floor(rack_u / height_u), at least one).
  */
 long nicfit__cluster_rack_switches(double switches_per_rack, double rack_u, int height_u);
+
+/*
+ * Units a rack-scale system's switch trays, management switches and power
+ * shelves take in each compute rack (cluster_place.c); 0 for a plain
+ * server.
+ */
+double nicfit__cluster_rack_gear_u(const struct nicfit_cluster *c);
 /* Switch s into the next network-rack slot of row. */
 void nicfit__cluster_place_slot(struct nicfit_cluster *c, struct placer *p, long s, long row);
 /* Leaf s, h units high, serving compute racks r0..r1: on top of one with room above

@@ -79,14 +79,42 @@ static long rack_nodes(const struct nicfit_cluster *c, long r)
 }
 
 /*
+ * The units a rack-scale system's own equipment takes in each of its
+ * physical racks besides the compute trays: its NVLink switch trays, its
+ * management switches and its power shelves, each at the height its
+ * catalog entry gives (rack.switch_tray_u, mgmt_switch_u, power_shelf_u;
+ * one not given counts nothing). A GB200 NVL72 rack: 9 x 1U switch trays,
+ * 2 x 1U management switches, 8 x 1U power shelves, 19U (the NVIDIA DGX
+ * GB200 User Guide's rack configuration; the shelves Supermicro's, see
+ * data/nv-rack.json). A unit over several racks (NVL36x2) shares its
+ * switch trays among them. Every compute rack holds them, a partial one
+ * too, since its trays' NVLink domain runs through its own switch trays
+ * (nicfit_rack_domains). 0 for a plain server.
+ */
+double nicfit__cluster_rack_gear_u(const struct nicfit_cluster *c)
+{
+	const struct nicfit_server *sv = c->server;
+	int racks;
+
+	if (!sv || sv->rack_trays <= 0)
+		return 0;
+	racks = sv->rack_racks > 0 ? sv->rack_racks : 1;
+	return (double)cdiv(sv->rack_switch_trays, racks) * sv->rack_switch_tray_u +
+	       (double)sv->rack_mgmt_switches * sv->rack_mgmt_switch_u +
+	       (double)sv->rack_power_shelves * sv->rack_power_shelf_u;
+}
+
+/*
  * Whether compute rack r has room on top for one more switch of h units.
- * Its nodes fill it from the bottom, node_u each; switches stack down from
- * the top, each its own height (place_tor()), and the new one must end
- * above the last node.
+ * Its nodes fill it from the bottom, node_u each, with a rack-scale
+ * system's switch trays, management switches and power shelves
+ * (nicfit__cluster_rack_gear_u); switches stack down from the top, each
+ * its own height (place_tor()), and the new one must end above all that.
  */
 static int tor_room(const struct nicfit_cluster *c, const struct placer *p, long r, int h)
 {
-	double nodes_u = (double)rack_nodes(c, r) * c->in.layout.node_u;
+	double nodes_u = (double)rack_nodes(c, r) * c->in.layout.node_u +
+			 nicfit__cluster_rack_gear_u(c);
 
 	return p->tor_u[r] + h <= c->in.layout.rack_u - nodes_u + NICFIT_EPS;
 }
