@@ -257,8 +257,7 @@ static const struct field rack_fields[] = {
 	{ "su_racks", F_INT, 0, 1, 64, NULL, NULL },
 	{ "switch_tray_u", F_INT, 0, 1, 8, NULL, NULL },
 	{ "mgmt_switch_u", F_INT, 0, 1, 8, NULL, NULL },
-	{ "power_shelves", F_INT, 0, 0, 16, NULL, NULL },
-	{ "power_shelf_u", F_INT, 0, 1, 8, NULL, NULL },
+	{ "power_shelves", F_INT, 0, 0, 16, NULL, NULL }, { "power_shelf_u", F_INT, 0, 1, 8, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
