@@ -471,9 +471,11 @@ struct nicfit_cluster_link {
 	int lane_a, lane_b;     /* lane of a split switch port, -1 when not split */
 	double length_m;        /* cable run */
 	const char *cable;      /* what is cabled: "dac-qsfp28-100g-2m", or optics + fibre */
-	int new_cable;          /* 1 unless this link shares the previous link's breakout cable */
+	int new_cable;          /* 1 unless this link shares the previous link's breakout cable
+				 * or twin-port switch-to-switch cable (both ports of a cage) */
 	int cables;             /* physical cables this link adds: 1 (0 when it shares the
-				 * previous link's breakout cable); on optics its fibres, 1 or 2 */
+				 * previous link's breakout or twin-port cable); on optics its
+				 * fibres, 1 or 2 */
 };
 
 /* Called once per link; a non-zero return stops the walk and is returned. */
