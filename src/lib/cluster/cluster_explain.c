@@ -156,53 +156,16 @@ static void explain_subscription(struct nicfit_cluster *c, enum nicfit_net n)
 }
 
 /*
- * The tiers of network n with the numbers that chose them: one tier and
- * why it fits; else what a leaf takes, why two tiers hold the plane
- * (R^2/2 node ports at 1:1) or why three are needed (pods under cores,
- * R^3/4), how many spines and why that count; and a warning when the
- * back end's leaves are oversubscribed, since all-reduce across leaves
- * then gets only that share of the NIC rate.
+ * Why two or three tiers hold network n, and how many spines (and pods and
+ * cores) that takes: the upper half of explain_tiers.
  */
-static void explain_tiers(struct nicfit_cluster *c, enum nicfit_net n)
+static void explain_upper_tiers(struct nicfit_cluster *c, enum nicfit_net n)
 {
 	const struct nicfit_cluster_net *nt = &c->net[n];
 	const struct cl_net *cn = &c->impl->net[n];
 	const char *nn = prose(n);
 	int R = nt->sw.ports;
-	long per_plane = n == NICFIT_NET_OOB ? nt->endpoints : nt->endpoints / nt->planes;
 
-	if (nt->tiers == 1) {
-		if (cn->map == MAP_RAIL && cn->leaves > 1 && n == NICFIT_NET_BACKEND)
-			nicfit__decide(&c->decisions, "cluster.tiers", 1,
-				       "%s: one tier: each rail's %ld node ports fit one %d-port switch, "
-				       "%d rail%s per switch, %ld switch%s per plane, no spines",
-				       nn, c->in.nodes, R, cn->rpl, cn->rpl == 1 ? "" : "s", cn->leaves,
-				       cn->leaves == 1 ? "" : "es");
-		else
-			nicfit__decide(&c->decisions, "cluster.tiers", 1,
-				       "%s: one tier: %ld ports fit %s%ld %d-port switch%s (one takes up to %ld)",
-				       nn, per_plane, n == NICFIT_NET_FRONTEND && cn->leaves > 1 ? "one per link, " : "",
-				       cn->leaves, R, cn->leaves == 1 ? "" : "es", cn->cap1);
-		return;
-	}
-	if (nt->scheduled) {
-		explain_scheduled(c, n);
-		goto blocking;
-	}
-	if (n == NICFIT_NET_OOB)
-		nicfit__decide(&c->decisions, "cluster.leaf", 1,
-			       "%s: a leaf takes up to %d ports + %d uplinks of %d", nn, cn->elaf, cn->u, R);
-	else
-		nicfit__decide(&c->decisions, "cluster.leaf", 1,
-			       "%s: a leaf takes %d node ports on %d switch ports + %d uplinks of %d "
-			       "(%.2f:1 at %g Gb/s down, %g Gb/s up)",
-			       nn, cn->elaf, cn->down, cn->u, R, nt->leaf_ratio, nt->link_gbps, nt->sw.gbps);
-	if (n == NICFIT_NET_BACKEND && c->in.rack_leaves && cn->map == MAP_RAIL && cn->rpl == 1 &&
-	    c->in.nodes_per_rack > 0)
-		nicfit__decide(&c->decisions, "cluster.leaf", 1,
-			       "%s: a rail leaf takes whole racks: %ld trays (%ld rack%s) on each rail, as "
-			       "the rack-scale design builds it", nn, cn->gsize,
-			       cn->gsize / c->in.nodes_per_rack, cn->gsize == c->in.nodes_per_rack ? "" : "s");
 	if (nt->tiers == 2 && n == NICFIT_NET_OOB) {
 		nicfit__decide(&c->decisions, "cluster.tiers", 1, "%s: two tiers: %ld leaves <= %d, the ports of one spine",
 			       nn, cn->leaves, R);
@@ -263,6 +226,57 @@ static void explain_tiers(struct nicfit_cluster *c, enum nicfit_net n)
 			       "%ld cores per plane (spine j of every pod joins core group j)",
 			       nn, cn->pods, cn->lpp, cn->spines, cn->spines, cn->cg, cn->tier_sw[NICFIT_TIER_CORE]);
 	}
+}
+
+/*
+ * The tiers of network n with the numbers that chose them: one tier and
+ * why it fits; else what a leaf takes, why two tiers hold the plane
+ * (R^2/2 node ports at 1:1) or why three are needed (pods under cores,
+ * R^3/4), how many spines and why that count; and a warning when the
+ * back end's leaves are oversubscribed, since all-reduce across leaves
+ * then gets only that share of the NIC rate.
+ */
+static void explain_tiers(struct nicfit_cluster *c, enum nicfit_net n)
+{
+	const struct nicfit_cluster_net *nt = &c->net[n];
+	const struct cl_net *cn = &c->impl->net[n];
+	const char *nn = prose(n);
+	int R = nt->sw.ports;
+	long per_plane = n == NICFIT_NET_OOB ? nt->endpoints : nt->endpoints / nt->planes;
+
+	if (nt->tiers == 1) {
+		if (cn->map == MAP_RAIL && cn->leaves > 1 && n == NICFIT_NET_BACKEND)
+			nicfit__decide(&c->decisions, "cluster.tiers", 1,
+				       "%s: one tier: each rail's %ld node ports fit one %d-port switch, "
+				       "%d rail%s per switch, %ld switch%s per plane, no spines",
+				       nn, c->in.nodes, R, cn->rpl, cn->rpl == 1 ? "" : "s", cn->leaves,
+				       cn->leaves == 1 ? "" : "es");
+		else
+			nicfit__decide(&c->decisions, "cluster.tiers", 1,
+				       "%s: one tier: %ld ports fit %s%ld %d-port switch%s (one takes up to %ld)",
+				       nn, per_plane, n == NICFIT_NET_FRONTEND && cn->leaves > 1 ? "one per link, " : "",
+				       cn->leaves, R, cn->leaves == 1 ? "" : "es", cn->cap1);
+		return;
+	}
+	if (nt->scheduled) {
+		explain_scheduled(c, n);
+		goto blocking;
+	}
+	if (n == NICFIT_NET_OOB)
+		nicfit__decide(&c->decisions, "cluster.leaf", 1,
+			       "%s: a leaf takes up to %d ports + %d uplinks of %d", nn, cn->elaf, cn->u, R);
+	else
+		nicfit__decide(&c->decisions, "cluster.leaf", 1,
+			       "%s: a leaf takes %d node ports on %d switch ports + %d uplinks of %d "
+			       "(%.2f:1 at %g Gb/s down, %g Gb/s up)",
+			       nn, cn->elaf, cn->down, cn->u, R, nt->leaf_ratio, nt->link_gbps, nt->sw.gbps);
+	if (n == NICFIT_NET_BACKEND && c->in.rack_leaves && cn->map == MAP_RAIL && cn->rpl == 1 &&
+	    c->in.nodes_per_rack > 0)
+		nicfit__decide(&c->decisions, "cluster.leaf", 1,
+			       "%s: a rail leaf takes whole racks: %ld trays (%ld rack%s) on each rail, as "
+			       "the rack-scale design builds it", nn, cn->gsize,
+			       cn->gsize / c->in.nodes_per_rack, cn->gsize == c->in.nodes_per_rack ? "" : "s");
+	explain_upper_tiers(c, n);
 blocking:
 	explain_subscription(c, n);
 	if (nt->leaf_ratio > BLOCKING_RATIO && n == NICFIT_NET_BACKEND)
