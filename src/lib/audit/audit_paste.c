@@ -29,7 +29,8 @@
 #define S_GID_ENV "show_gids (MLNX_OFED) and NCCL's NCCL_IB_GID_INDEX (NCCL environment " \
 	"variables: docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html)"
 #define S_FW_MIXED "ibv_devinfo fw_ver and board_id, ibstat Firmware version and CA type, " \
-	"ethtool -i firmware-version (PSID in parentheses)"
+	"ethtool -i firmware-version (PSID in parentheses), mlxfwmanager --query and flint q " \
+	"(FW version and PSID per card)"
 #define S_RDMA_ALONE "ibv_devinfo or ibstat port state (rdma-core libibverbs/examples/devinfo.c)"
 
 /* Put (check, why) in not_checked unless already there. */
@@ -403,19 +404,52 @@ static int judge_gid(const struct nicfit_dump *d, struct nicfit_audit *a)
 /* One firmware reading: a device or interface, its card model's key, its version. */
 struct fw_seen {
 	const char *name;
+	char label[96];           /* an adapter's name ("card 0000:d2:00.0"), name points here */
 	char key[64];             /* the PSID, else "part N" */
 	char ver[64];
 };
 
-/* The readings of ibv_devinfo, ibstat and ethtool -i that name a model and a version. */
+/* Whether an adapter with a firmware version has Base GUID g (the card of that GUID is listed). */
+static int fw_card(const struct nicfit_dump *d, const char *g, size_t before)
+{
+	size_t i;
+
+	for (i = 0; g[0] && i < d->nfwdevs && i < before; i++)
+		if (d->fwdevs[i].fw[0] && d->fwdevs[i].psid[0] && !strcmp(d->fwdevs[i].base_guid, g))
+			return 1;
+	return 0;
+}
+
+/*
+ * The readings that name a model and a version: mlxfwmanager's and
+ * flint's adapters first (one a card: the running version where the flash
+ * holds a newer one, the card named by its function or mst device; a card
+ * both tools list, by its Base GUID, once), then ibv_devinfo, ibstat
+ * (but not a device on a card an adapter already gave) and ethtool -i.
+ */
 static size_t fw_readings(const struct nicfit_dump *d, struct fw_seen *out, size_t max)
 {
 	size_t i, n = 0;
 
+	for (i = 0; i < d->nfwdevs && n < max; i++) {
+		const struct dump_fwdev *x = &d->fwdevs[i];
+
+		if (!x->fw[0] || !x->psid[0] || fw_card(d, x->base_guid, i))
+			continue;
+		snprintf(out[n].label, sizeof(out[n].label), "card %s",
+			 x->bdf[0] ? x->bdf : x->pci[0] ? x->pci : x->base_guid[0] ? x->base_guid
+			 : "(unnamed)");
+		out[n].name = out[n].label;
+		snprintf(out[n].key, sizeof(out[n].key), "%s", x->psid);
+		snprintf(out[n++].ver, sizeof(out[0].ver), "%s",
+			 x->fw_running[0] ? x->fw_running : x->fw);
+	}
 	for (i = 0; i < d->nrdma && n < max; i++) {
 		const struct dump_rdma *x = &d->rdma[i];
 
 		if (!x->fw[0] || !strcmp(x->board, "N/A") || (!x->board[0] && !x->part_id))
+			continue;
+		if (fw_card(d, x->node_guid, d->nfwdevs) || fw_card(d, x->sys_guid, d->nfwdevs))
 			continue;
 		out[n].name = dev_label(x);
 		if (x->board[0])
@@ -570,6 +604,13 @@ struct nicfit_audit_paste {
 	} *joins;                 /* each RDMA device of the model a tool listed */
 	size_t njoins;
 	struct nicfit_audit_ibdiag *ib; /* iblinkinfo's links, NULL none */
+	struct dump_fwdev *fw;    /* mlxfwmanager's and flint's adapters */
+	size_t nfw;
+	struct paste_fwrdma {
+		char name[64];    /* an RDMA device whose node GUID or sys_image_guid ... */
+		char guid[17];    /* ... is this Base GUID */
+	} *fwrdma;
+	size_t nfwrdma;
 	char join_why[1024];       /* not_checked's rdma_join */
 	char text_why[512];       /* a not_checked reason audit_dump.c words */
 };
@@ -588,6 +629,8 @@ void nicfit__audit_paste_free(struct nicfit_audit_paste *p)
 		return;
 	free(p->rdma);
 	free(p->joins);
+	free(p->fw);
+	free(p->fwrdma);
 	nicfit__audit_ibdiag_free(p->ib);
 	free(p);
 }
@@ -595,7 +638,7 @@ void nicfit__audit_paste_free(struct nicfit_audit_paste *p)
 const char *nicfit__audit_paste_join(const struct nicfit_audit *a, const char *name)
 {
 	static const char *const how[] = { NULL, "ibdev2netdev", "ethtool", "sys_image_guid",
-					   "topo_matrix", "name_order" };
+					   "topo_matrix", "name_order", "base_guid" };
 	size_t i;
 	int k;
 
@@ -665,6 +708,40 @@ static int note_joins(struct nicfit_audit *a)
 }
 
 /* Keep the facts for the renderers. 0 or NICFIT_E_NOMEM. */
+/*
+ * The adapters of mlxfwmanager and flint, and the RDMA devices whose node
+ * GUID or sys_image_guid is an adapter's Base GUID (the same card: see
+ * dump/dump_build.c's by_base_guid), so that the paste's table and JSON
+ * say which device is on which card even without a PCI listing.
+ */
+static int keep_fw(const struct nicfit_dump *d, struct nicfit_audit_paste *p)
+{
+	size_t i, k;
+
+	if (!d->nfwdevs)
+		return 0;
+	p->fw = calloc(d->nfwdevs, sizeof(*p->fw));
+	p->fwrdma = d->nrdma ? calloc(d->nrdma, sizeof(*p->fwrdma)) : NULL;
+	if (!p->fw || (d->nrdma && !p->fwrdma))
+		return NICFIT_E_NOMEM;
+	memcpy(p->fw, d->fwdevs, d->nfwdevs * sizeof(*p->fw));
+	p->nfw = d->nfwdevs;
+	for (i = 0; i < d->nrdma; i++) {
+		const struct dump_rdma *x = &d->rdma[i];
+
+		for (k = 0; k < d->nfwdevs && x->name[0]; k++) {
+			const char *g = d->fwdevs[k].base_guid;
+
+			if (!g[0] || (strcmp(g, x->node_guid) && strcmp(g, x->sys_guid)))
+				continue;
+			snprintf(p->fwrdma[p->nfwrdma].name, sizeof(p->fwrdma[0].name), "%s", x->name);
+			snprintf(p->fwrdma[p->nfwrdma++].guid, sizeof(p->fwrdma[0].guid), "%s", g);
+			break;
+		}
+	}
+	return 0;
+}
+
 static int keep(const struct nicfit_dump *d, struct nicfit_audit *a)
 {
 	struct nicfit_audit_paste *p;
@@ -694,7 +771,7 @@ static int keep(const struct nicfit_dump *d, struct nicfit_audit *a)
 		p->joins[p->njoins++].how = d->rdma[i].join;
 	}
 	a->paste = p;
-	return 0;
+	return keep_fw(d, p);
 }
 
 /* NCCL's default GPUDirect RDMA level is PXB: 1 PIX or PXB, 0 farther, -1 no PCIe class. */
@@ -839,6 +916,64 @@ static void json_rdma_devices(const struct nicfit_audit_paste *p, struct nicfit_
 	nicfit_emit_end_array(e);
 }
 
+static const char *fw_tool(const struct dump_fwdev *x)
+{
+	return x->tool == DUMP_FW_FLINT ? "flint" : "mlxfwmanager";
+}
+
+static const char *fw_bdf_how(const struct dump_fwdev *x)
+{
+	static const char *const how[] = { NULL, "named", "mst status", "vpd part number" };
+
+	return how[x->bdf_how];
+}
+
+/* The RDMA devices on the card of Base GUID g, ", "-separated, into out ("" none). */
+static void fw_devices(const struct nicfit_audit_paste *p, const char *g, char *out, size_t n)
+{
+	size_t i, l = 0;
+
+	out[0] = '\0';
+	for (i = 0; g[0] && i < p->nfwrdma && l < n; i++)
+		if (!strcmp(p->fwrdma[i].guid, g))
+			l += (size_t)snprintf(out + l, n - l, "%s%s", l ? ", " : "", p->fwrdma[i].name);
+}
+
+static void json_adapters(const struct nicfit_audit_paste *p, struct nicfit_emit *e)
+{
+	size_t i, k;
+
+	nicfit_emit_begin_array(e, "adapters");
+	for (i = 0; p && i < p->nfw; i++) {
+		const struct dump_fwdev *x = &p->fw[i];
+
+		nicfit_emit_begin_object(e, NULL);
+		nicfit_emit_string(e, "tool", fw_tool(x));
+		nicfit__audit_str_or_null(e, "device_type", x->type);
+		nicfit__audit_str_or_null(e, "part_number", x->part);
+		nicfit__audit_str_or_null(e, "description", x->desc);
+		nicfit__audit_str_or_null(e, "psid", x->psid);
+		nicfit__audit_str_or_null(e, "pci_device_name", x->pci);
+		nicfit__audit_str_or_null(e, "bdf", x->bdf);
+		nicfit__audit_str_or_null(e, "bdf_from", fw_bdf_how(x));
+		nicfit__audit_str_or_null(e, "base_guid", x->base_guid);
+		nicfit__audit_str_or_null(e, "base_mac", x->base_mac);
+		nicfit__audit_str_or_null(e, "fw_ver", x->fw);
+		nicfit__audit_str_or_null(e, "fw_running", x->fw_running);
+		nicfit__audit_str_or_null(e, "fw_available", x->fw_avail);
+		nicfit__audit_str_or_null(e, "pxe_ver", x->pxe);
+		nicfit__audit_str_or_null(e, "uefi_ver", x->uefi);
+		nicfit__audit_str_or_null(e, "status", x->status);
+		nicfit_emit_begin_array(e, "rdma_devices");
+		for (k = 0; x->base_guid[0] && k < p->nfwrdma; k++)
+			if (!strcmp(p->fwrdma[k].guid, x->base_guid))
+				nicfit_emit_string(e, NULL, p->fwrdma[k].name);
+		nicfit_emit_end_array(e);
+		nicfit_emit_end_object(e);
+	}
+	nicfit_emit_end_array(e);
+}
+
 void nicfit__audit_paste_json(const struct nicfit_audit *a, struct nicfit_emit *e)
 {
 	if (a->paste && a->paste->smi)
@@ -846,6 +981,7 @@ void nicfit__audit_paste_json(const struct nicfit_audit *a, struct nicfit_emit *
 	else
 		nicfit_emit_null(e, "matrix");
 	json_rdma_devices(a->paste, e);
+	json_adapters(a->paste, e);
 	nicfit__audit_ibdiag_json(a->paste ? a->paste->ib : NULL, e);
 }
 
@@ -874,6 +1010,18 @@ static const struct nicfit_column rdma_cols[] = {
 	{ "rdma_netdev", "interface", 0 },
 	{ "rdma_fw", "firmware", 0 },
 	{ "rdma_board", "board id", 0 },
+};
+
+static const struct nicfit_column fw_cols[] = {
+	{ "fw_card", "adapter", 0 },
+	{ "fw_tool", "tool", 0 },
+	{ "fw_part", "part number", 0 },
+	{ "fw_psid", "PSID", 0 },
+	{ "fw_bdf", "PCI function", 0 },
+	{ "fw_guid", "Base GUID", 0 },
+	{ "fw_ver", "firmware", 0 },
+	{ "fw_status", "status", 0 },
+	{ "fw_rdma", "RDMA devices", 0 },
 };
 
 static void cell(struct nicfit_emit *e, const char *v)
@@ -960,6 +1108,38 @@ static void text_rdma(const struct nicfit_audit_paste *p, struct nicfit_emit *e)
 	nicfit_emit_table_end(e);
 }
 
+static void text_fw(const struct nicfit_audit_paste *p, struct nicfit_emit *e)
+{
+	size_t i;
+
+	nicfit_emit_heading(e, "Adapters as mlxfwmanager or flint list them");
+	nicfit_emit_table_begin(e, NULL, fw_cols, (int)(sizeof(fw_cols) / sizeof(fw_cols[0])));
+	for (i = 0; i < p->nfw; i++) {
+		const struct dump_fwdev *x = &p->fw[i];
+		char bdf[48], ver[64], devs[256];
+
+		if (x->bdf[0] && x->bdf_how != DUMP_FW_BDF_NAMED)
+			snprintf(bdf, sizeof(bdf), "%s (%s)", x->bdf, fw_bdf_how(x));
+		else
+			snprintf(bdf, sizeof(bdf), "%s", x->bdf);
+		if (x->fw_running[0])
+			snprintf(ver, sizeof(ver), "%s (flash %s)", x->fw_running, x->fw);
+		else
+			snprintf(ver, sizeof(ver), "%s", x->fw);
+		fw_devices(p, x->base_guid, devs, sizeof(devs));
+		cell(e, x->pci[0] ? x->pci : x->type);
+		nicfit_emit_cell_string(e, fw_tool(x));
+		cell(e, x->part);
+		cell(e, x->psid);
+		cell(e, bdf);
+		cell(e, x->base_guid);
+		cell(e, ver);
+		cell(e, x->status);
+		cell(e, devs);
+	}
+	nicfit_emit_table_end(e);
+}
+
 int nicfit__audit_paste_counts(const struct nicfit_audit *a, char *out, size_t n)
 {
 	const struct nicfit_audit_paste *p = a->paste;
@@ -986,6 +1166,9 @@ int nicfit__audit_paste_counts(const struct nicfit_audit *a, char *out, size_t n
 	if (p->nrdma && l < n)
 		l += (size_t)snprintf(out + l, n - l, "%s%zu RDMA device%s", l ? ", " : "",
 				      p->nrdma, p->nrdma == 1 ? "" : "s");
+	if (p->nfw && l < n)
+		l += (size_t)snprintf(out + l, n - l, "%s%zu adapter%s in mlxfwmanager or flint",
+				      l ? ", " : "", p->nfw, p->nfw == 1 ? "" : "s");
 	if (nicfit__audit_ibdiag_count(p->ib) && l < n)
 		l += (size_t)snprintf(out + l, n - l, "%s%zu iblinkinfo port line%s", l ? ", " : "",
 				      nicfit__audit_ibdiag_count(p->ib),
@@ -998,6 +1181,7 @@ void nicfit__audit_paste_columns(struct nicfit_emit *e)
 	nicfit_emit_columns(e, smi_cols, (int)(sizeof(smi_cols) / sizeof(smi_cols[0])));
 	nicfit_emit_columns(e, rdma_cols, (int)(sizeof(rdma_cols) / sizeof(rdma_cols[0])));
 	nicfit_emit_columns(e, legend_cols, (int)(sizeof(legend_cols) / sizeof(legend_cols[0])));
+	nicfit_emit_columns(e, fw_cols, (int)(sizeof(fw_cols) / sizeof(fw_cols[0])));
 	nicfit__audit_ibdiag_columns(e);
 }
 
@@ -1015,6 +1199,8 @@ void nicfit__audit_paste_text(const struct nicfit_audit *a, struct nicfit_emit *
 		ports += nports(&p->rdma[i]);
 	if (ports)
 		text_rdma(p, e);
+	if (p->nfw)
+		text_fw(p, e);
 	nicfit__audit_ibdiag_text(p->ib, e);
 }
 

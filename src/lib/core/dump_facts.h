@@ -85,6 +85,7 @@ struct dump_fn {
 	int from_xml;             /* an hwloc or NCCL XML element described it */
 	char parent[16];          /* XML: the enclosing function's BDF, "" none */
 	int parent_nccl;          /* parent came from NCCL's nesting (no downstream ports) */
+	char dsn[17];             /* Device Serial Number capability, 16 hex digits; "" none */
 };
 
 /* nvidia-smi topo -m, as printed. */
@@ -149,7 +150,8 @@ struct dump_rport {
  */
 enum dump_join {
 	DUMP_JOIN_NONE, DUMP_JOIN_IBDEV, DUMP_JOIN_ETHTOOL, DUMP_JOIN_SIBLING, DUMP_JOIN_MATRIX,
-	DUMP_JOIN_ORDER
+	DUMP_JOIN_ORDER,
+	DUMP_JOIN_FWGUID          /* evidence, tried after ethtool: MFT's Base GUID (dump_mlxfw.c) */
 };
 
 /* One RDMA device of ibv_devinfo or ibdev2netdev. */
@@ -194,6 +196,42 @@ struct dump_iblink {
 	char remote[64];          /* its node's description, "" none */
 	int could_width;          /* "Could be 4X": both ends support that width, 0 not said */
 	char could_speed[32];     /* "Could be 25.78125 Gbps", "Could be FDR10": "" not said */
+};
+
+/*
+ * One adapter as MFT's `mlxfwmanager --query` (or mlxup, which prints the
+ * same blocks) or flint/mstflint's `q` lists it (dump_mlxfw.c). The
+ * firmware tools name one device per card: the PCI device name is a
+ * function ("d2:00.0"), an mst device ("/dev/mst/mt4119_pciconf0", which
+ * `mst status` ties to a function) or, for flint, whatever -d was given
+ * on the prompt line (an RDMA device such as "mlx5_0").
+ */
+enum dump_fw_tool { DUMP_FW_MLXFWMANAGER = 1, DUMP_FW_FLINT };
+enum dump_fw_bdf { DUMP_FW_BDF_NONE, DUMP_FW_BDF_NAMED, DUMP_FW_BDF_MST, DUMP_FW_BDF_VPD };
+struct dump_fwdev {
+	struct dump_at at;        /* its "Device #N:" or "Image type:" line */
+	int tool;                 /* enum dump_fw_tool */
+	char type[32];            /* Device Type: "ConnectX6DX" */
+	char part[48];            /* Part Number: "MCX623106AN-CDA_Ax" */
+	char desc[160];           /* Description (mlxfwmanager) */
+	char psid[24];            /* "MT_0000000359" */
+	char pci[64];             /* PCI Device Name, or flint's -d; "" unknown */
+	char base_guid[17];       /* 16 hex digits, "" none (Ethernet-only switches print none) */
+	char base_mac[17];        /* hex digits as printed (12, or 16 on a switch), "" none */
+	char port_guid[2][17];    /* ConnectX-3: Port1 GUID, Port2 GUID instead of a Base GUID */
+	char fw[24], fw_avail[24], fw_running[24]; /* Versions: FW, its Available, FW (Running) */
+	char pxe[24], uefi[24];
+	char status[48];          /* "Update required", "Up to date", "No matching image found" */
+	char bdf[16];             /* the function it names, "" unknown (dump_build.c) */
+	int bdf_how;              /* enum dump_fw_bdf */
+	int versions;             /* parser state: inside Versions: */
+};
+
+/* One `mst status` device: its mst path and the function behind it. */
+struct dump_mst {
+	char path[64];            /* "/dev/mst/mt4119_pciconf0" as printed */
+	char bdf[16];
+	struct dump_at at;
 };
 
 /* One NUMA node of numactl -H or lscpu. */
@@ -315,6 +353,14 @@ struct nicfit_dump {
 	size_t niblinks, alloc_iblinks, iblinks_dropped;
 	char iblink_node[64], iblink_guid[17]; /* the open node header of iblinkinfo */
 	int iblink_switch, iblink_open;
+	struct dump_fwdev *fwdevs; /* mlxfwmanager and flint q (dump_mlxfw.c) */
+	size_t nfwdevs, alloc_fwdevs;
+	size_t fw_open;           /* 1 + the block being read, 0 none */
+	char fw_hint[64];         /* flint -d DEV q seen on a prompt line: the next block's device */
+	struct dump_at fw_dev_at; /* a "Device #N:" line whose block has not begun, line 0 none */
+	struct dump_mst *mst;     /* mst status (-v) rows */
+	size_t nmst, alloc_mst;
+	int mst_open;             /* 1 + the plain mst status row whose address line may follow */
 	struct dump_problem problems[DUMP_MAX_PROBLEMS];
 	size_t nproblems;         /* all met, kept or not */
 	int nmangled;             /* lines skipped as prompts or wrapped text */

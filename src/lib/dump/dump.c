@@ -55,6 +55,8 @@ void nicfit_dump_free(struct nicfit_dump *d)
 	nicfit__dump_xml_free(d->xml);
 	free(d->net);
 	free(d->iblinks);
+	free(d->fwdevs);
+	free(d->mst);
 	if (d->by_bdf) {
 		free(d->by_bdf->keys);
 		free(d->by_bdf->dom);
@@ -154,6 +156,11 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 			w->st = W_NONE;
 		w->cur = NULL;
 		nicfit__dump_cpu_break(d);
+		return;
+	}
+	if (w->st != W_SMI && nicfit__dump_fw_line(d, line, at)) {
+		w->st = W_NONE;
+		w->cur = NULL;
 		return;
 	}
 	if (w->st == W_SMI && nicfit__dump_smi_row(d, line, at))
@@ -296,6 +303,7 @@ static int walk_text(struct nicfit_dump *d, int ti)
 			return NICFIT_E_NOMEM;
 	}
 	nicfit__dump_smi_finish(d);
+	nicfit__dump_fw_end(d);
 	if (w.st == W_SMI) /* the paste stops inside the matrix */
 		nicfit__dump_smi_cut(d, (struct dump_at){ ti, ln });
 	close_listing(d, &w);

@@ -494,7 +494,7 @@ static int by_sibling(const struct nicfit_dump *d, const struct nicfit_topo *t,
 		n++;
 		rank += strcmp(y->node_guid, x->node_guid) < 0;
 		if ((y->join == DUMP_JOIN_IBDEV || y->join == DUMP_JOIN_ETHTOOL ||
-		     y->join == DUMP_JOIN_MATRIX) && !card)
+		     y->join == DUMP_JOIN_MATRIX || y->join == DUMP_JOIN_FWGUID) && !card)
 			card = &t->pci[nicfit_topo_find(t, y->joined_bdf)];
 	}
 	if (!card)
@@ -506,6 +506,53 @@ static int by_sibling(const struct nicfit_dump *d, const struct nicfit_topo *t,
 		    p->physfn >= 0 || p->vendor != card->vendor)
 			continue;
 		if (fn++ == rank && n > rank)
+			return k;
+	}
+	return -1;
+}
+
+/*
+ * x by MFT's Base GUID: mlxfwmanager and flint print each card's Base
+ * GUID, the first of the GUIDs the card's firmware hands out; mlx5 gives
+ * each physical function a node GUID from that range and every function
+ * of the card the first as its sys_image_guid (NVIDIA/l2fwd-nv#6: ibstat's
+ * mlx5_0 and mlx5_1 of one ConnectX-6 Dx, node GUIDs ...12a and ...12b,
+ * system image GUID ...12a for both). A 64-bit GUID equal in both tools
+ * names one card, so a device whose node GUID or sys_image_guid is an
+ * adapter's Base GUID is on the card of the function the adapter names
+ * (dump_mlxfw.c: its PCI Device Name, its mst device's function, its VPD
+ * part number); among the devices of that card, node GUID order is
+ * function order, as for by_sibling(). -1 when no adapter matches.
+ */
+static int by_base_guid(const struct nicfit_dump *d, const struct nicfit_topo *t,
+			const struct dump_rdma *x)
+{
+	const struct nicfit_pcidev *card = NULL;
+	size_t i;
+	int rank = 0, k, fn = 0, pci;
+
+	for (i = 0; i < d->nfwdevs && !card; i++) {
+		const struct dump_fwdev *m = &d->fwdevs[i];
+
+		if (!m->base_guid[0] || !m->bdf[0] ||
+		    (strcmp(m->base_guid, x->node_guid) && strcmp(m->base_guid, x->sys_guid)))
+			continue;
+		pci = nicfit_topo_find(t, m->bdf);
+		if (pci >= 0)
+			card = &t->pci[pci];
+	}
+	if (!card)
+		return -1;
+	for (i = 0; x->sys_guid[0] && i < d->nrdma; i++)
+		rank += !strcmp(d->rdma[i].sys_guid, x->sys_guid) && d->rdma[i].node_guid[0] &&
+			strcmp(d->rdma[i].node_guid, x->node_guid) < 0;
+	for (k = 0; k < t->npci; k++) {
+		const struct nicfit_pcidev *p = &t->pci[k];
+
+		if (p->domain != card->domain || p->bus != card->bus || p->dev != card->dev ||
+		    p->physfn >= 0 || p->vendor != card->vendor)
+			continue;
+		if (fn++ == rank)
 			return k;
 	}
 	return -1;
@@ -565,6 +612,9 @@ static void join_rdma(struct nicfit_dump *d, const struct nicfit_topo *t)
 		if (!(x->bdf[0] && tie(d, t, x, nicfit_topo_find(t, x->bdf), DUMP_JOIN_IBDEV)))
 			tie(d, t, x, by_ethtool(d, t, x), DUMP_JOIN_ETHTOOL);
 	}
+	for (i = 0; i < d->nrdma; i++)
+		if (!d->rdma[i].join && d->rdma[i].node_guid[0])
+			tie(d, t, &d->rdma[i], by_base_guid(d, t, &d->rdma[i]), DUMP_JOIN_FWGUID);
 	for (i = 0; i < d->nrdma; i++)
 		if (!d->rdma[i].join)
 			tie(d, t, &d->rdma[i], by_sibling(d, t, &d->rdma[i]), DUMP_JOIN_SIBLING);
@@ -790,8 +840,9 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 	if (!d->formats)
 		return nicfit_error_set(err, NICFIT_E_DATA, "%s%s: no supported listing found (the "
 					"audit reads lspci, nvidia-smi topo -m, ibv_devinfo, ibstat, "
-					"ibdev2netdev, show_gids, iblinkinfo, ip link, ethtool -i, numactl, "
-					"lscpu, dmesg, hwloc or NCCL topology XML)",
+					"ibdev2netdev, show_gids, iblinkinfo, mlxfwmanager, flint q, mst "
+					"status, ip link, ethtool -i, numactl, lscpu, dmesg, hwloc or NCCL "
+					"topology XML)",
 					d->ntexts ? d->texts[0].name : "dump",
 					d->ntexts > 1 ? " and the other inputs" : "");
 	if (d->nfns) /* a paste without lspci has none, and qsort wants an array */
@@ -802,6 +853,7 @@ int nicfit__dump_build(struct nicfit_dump *d, struct nicfit_topo **out,
 	}
 	fill_siblings(d);
 	nicfit__dump_net_fns(d);
+	nicfit__dump_fw_resolve(d);
 	t = nicfit_topo_new();
 	map = malloc((d->nfns ? d->nfns : 1) * sizeof(*map));
 	if (!t || !map) {

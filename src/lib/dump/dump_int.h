@@ -149,6 +149,24 @@ void nicfit__dump_rdma_ports(const struct dump_rdma *r, struct nicfit_rdmadev *o
  */
 int nicfit__dump_iblink_line(struct nicfit_dump *d, const char *line, struct dump_at at);
 
+/* ---- dump_mlxfw.c ------------------------------------------------------- */
+
+/*
+ * A line of mlxfwmanager --query (mlxup), flint/mstflint q or mst status;
+ * 1 when it was one. A prompt line's "flint -d DEV q" is noted for the
+ * block below it (0: the line is left to the other parsers).
+ */
+int nicfit__dump_fw_line(struct nicfit_dump *d, const char *line, struct dump_at at);
+/* The end of a text: no block stays open. */
+void nicfit__dump_fw_end(struct nicfit_dump *d);
+/* An mst device and its function (bdf "" when not yet read), kept or updated. */
+void nicfit__dump_mst_add(struct nicfit_dump *d, const char *path, const char *bdf,
+			  struct dump_at at);
+/* The function `mst status` gives an mst device (by its last path part), or NULL. */
+const char *nicfit__dump_mst_bdf(const struct nicfit_dump *d, const char *path);
+/* Each adapter's function (struct dump_fwdev's bdf), once the functions are read and sorted. */
+void nicfit__dump_fw_resolve(struct nicfit_dump *d);
+
 /* ---- dump_cpu.c --------------------------------------------------------- */
 
 /* A line of numactl -H, lscpu (-e, -p) or /proc/cpuinfo; 1 when it was one. */

@@ -421,6 +421,36 @@ static void read_numa(struct nicfit_dump *d, struct dump_fn *f, const char *s,
 			     NICFIT_TOPO_MAX_NUMA - 1);
 }
 
+/*
+ * The Device Serial Number capability, as lspci prints it (pciutils
+ * ls-ecaps.c, cap_dsn: eight bytes "b8-59-9f-03-00-a1-b2-c3", most
+ * significant first), into 16 hex digits. Every function of a card
+ * reports the card's one number, so it says which functions are one card
+ * within one listing, even across buses (a Socket Direct card). It is
+ * kept as that identity only: no public source the project found says
+ * that a ConnectX card's DSN equals its node GUID or sys_image_guid (no
+ * paste shows both for one card, and mlx5 does not read it to make
+ * them), so it is not compared with ibv_devinfo's or MFT's GUIDs.
+ */
+static void read_dsn(struct dump_fn *f, const char *s)
+{
+	char out[17];
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		long b = nicfit__dump_hex(s + 3 * i, 2, 1, NULL);
+
+		if (b < 0 || (i < 7 && s[3 * i + 2] != '-'))
+			return;
+		snprintf(out + 2 * i, 3, "%02lx", b);
+	}
+	if (s[23] && s[23] != ' ')
+		return;
+	if (strspn(out, "0") == 16)
+		return;
+	memcpy(f->dsn, out, sizeof(out));
+}
+
 static void read_caps(struct nicfit_dump *d, struct dump_fn *f, const char *s)
 {
 	const char *p;
@@ -483,6 +513,8 @@ void nicfit__dump_lspci_detail(struct nicfit_dump *d, struct dump_fn *f, const c
 		if (!d->lspci_v_level)
 			d->lspci_v_level = 1;
 		read_caps(d, f, s);
+		if (strstr(s, "] Device Serial Number "))
+			read_dsn(f, strstr(s, "] Device Serial Number ") + 23);
 	} else if (!strncmp(s, "DevCap:", 7)) {
 		f->mps_cap = bytes_after(s, "MaxPayload ");
 	} else if (strstr(s, "MaxReadReq ") && strncmp(s, "DevCap", 6)) {

@@ -382,6 +382,13 @@ int nicfit__dump_mst_line(struct nicfit_dump *d, const char *line, struct dump_a
 	n = nicfit__dump_bdf(tok[2], &a, &b, &c, &f);
 	if (!n || tok[2][n])
 		return 0;
+	{
+		char bdf[16];
+
+		snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%u", a, b, c, f);
+		nicfit__dump_mst_add(d, tok[1], bdf, at);
+		d->mst_open = 0;
+	}
 	k = 3; /* no RDMA device ("net-IF" or the NUMA node next): no driver made one */
 	if (!strncmp(tok[k], "net-", 4) || !strcmp(tok[k], "-") ||
 	    (tok[k][0] >= '0' && tok[k][0] <= '9'))
