@@ -9,7 +9,8 @@
  * a topo -m header with two GPUs and two NICs, 'l' a NIC legend, 'c' an
  * ibstat CA, 'd' an ibv_devinfo device, 's' an iblinkinfo switch header
  * and the start of a port line, 'r' rdma link's start (a port read again
- * and again); anything else is taken as it is.
+ * and again), 'w' an mlxfwmanager block up to its PCI Device Name, 'q' a
+ * flint q block below its prompt line; anything else is taken as it is.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,6 +33,10 @@ static const char *lead_in(uint8_t c)
 	case 'd': return "hca_id:\t";
 	case 's': return "Switch: 0x0002c902004b2678 sw:\n           2    1[  ] ==( 4X ";
 	case 'r': return "link mlx5_0/1 state ACTIVE physical_state LINK_UP\nlink ";
+	case 'w': return "Device #1:\n----------\n\n  Device Type:      ConnectX7\n"
+			 "  PSID:             MT_0000001244\n  PCI Device Name:  ";
+	case 'q': return "# flint -d /dev/mst/mt4129_pciconf0 q\nImage type:            FS4\n"
+			 "FW Version:            ";
 	default: return "";
 	}
 }

@@ -247,7 +247,7 @@ done
 # the pastes without lspci (a topo -m matrix alone, RDMA tools alone): the
 # names of the paste are the devices, in every format, the line formats of
 # other systems included; promtool reads the metrics
-for p in paste-matrix paste-rdma paste-tree paste-iblink; do
+for p in paste-matrix paste-rdma paste-tree paste-iblink paste-mlxfw; do
 	for f in text json md csv svg prom nhc nfd; do
 		clean "audit --dump of a hostile $p --format $f" $f "$NICFIT" audit --dump \
 			"$tmp/h/$p.txt" --all --format "$f"
@@ -288,6 +288,20 @@ sys.exit(not (any(x["code"] == "ib-link-degraded" and "\x1b" in x["device"] for 
 	echo "ok $n - the hostile iblinkinfo names reach the findings and ib_links (so the checks above see them)"
 else
 	echo "not ok $n - the hostile iblinkinfo paste was not read as intended"
+fi
+
+n=$((n + 1))
+if "$NICFIT" audit --dump "$tmp/h/paste-mlxfw.txt" --json 2>/dev/null | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+a = d["adapters"]
+f = [x for x in d["findings"] if x["code"] == "nic-fw-mixed"]
+sys.exit(not (len(a) == 3 and len(f) == 1 and "\x1b" in f[0]["message"] and "<script>" in f[0]["message"]
+              and "card 0000:17:00.0" in f[0]["message"]
+              and any(x["bdf"] == "0000:17:00.0" and x["bdf_from"] == "mst status" and "\x1b" in x["description"] for x in a)
+              and any(x["tool"] == "flint" and x["pci_device_name"].startswith("=mlx5_2\x1b") for x in a)))'; then
+	echo "ok $n - the hostile firmware-tool names reach the adapters and nic-fw-mixed (so the checks above see them)"
+else
+	echo "not ok $n - the hostile mlxfwmanager and flint paste was not read as intended"
 fi
 
 # ---- bounded work ---------------------------------------------------------------
