@@ -99,6 +99,7 @@ struct nicfit_dump;
 #define NICFIT_DUMP_ACS 0x400u         /* ACSCtl: lines outside an lspci block (lspci -vvv | grep ACSCtl) */
 #define NICFIT_DUMP_IBLINK 0x800u      /* iblinkinfo (infiniband-diags): the fabric's links */
 #define NICFIT_DUMP_MLXFW 0x1000u      /* MFT: mlxfwmanager --query, mlxup, flint/mstflint q, mst status */
+#define NICFIT_DUMP_MLXLINK 0x2000u    /* MFT: mlxlink (mstlink) port reports */
 #define NICFIT_DUMP_HWLOC 0x10000u     /* hwloc XML (lstopo --of xml), v1, v2 and v3 */
 #define NICFIT_DUMP_NCCL 0x20000u      /* NCCL topology XML (NCCL_TOPO_DUMP_FILE) */
 

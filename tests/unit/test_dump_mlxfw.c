@@ -5,7 +5,9 @@
  * adapter names (its PCI Device Name, its mst device's function, its VPD
  * part number when one card of the listing has it); RDMA devices tied to
  * their function by the Base GUID (dump/dump_build.c); nic-fw-mixed naming
- * each card; lspci's Device Serial Number kept as a card's identity.
+ * each card; lspci's Device Serial Number kept as a card's identity;
+ * mlxlink's ports (speed below what the port and cable support, errors
+ * FEC did not correct, link downs).
  */
 #include "unit.h"
 
@@ -330,6 +332,119 @@ static void device_serial_number(void **state)
 	done(&r);
 }
 
+/* An mlxlink report as mstflint's mlxlink_commander.cpp prints it. */
+#define LINK(state, speed, enabled, cable)                                                \
+	"Operational Info\n----------------\n"                                            \
+	"State                              : " state "\n"                                  \
+	"Physical state                     : LinkUp\n"                                     \
+	"Speed                              : " speed "\n"                                  \
+	"Width                              : 4x\n"                                         \
+	"FEC                                : Standard RS-FEC (544,514)\n"                  \
+	"Loopback Mode                      : No Loopback\n"                                \
+	"Auto Negotiation                   : ON\n\n"                                       \
+	"Supported Info\n--------------\n"                                                 \
+	"Enabled Link Speed (Ext.)          : 0x000017f2 (" enabled ")\n"                   \
+	"Supported Cable Speed (Ext.)       : 0x000017d0 (" cable ")\n\n"                   \
+	"Troubleshooting Info\n--------------------\n"                                     \
+	"Status Opcode                      : 0\n"                                          \
+	"Group Opcode                       : N/A\n"                                        \
+	"Recommendation                     : No issue was observed\n\n"
+
+#define BER(errors, ber, down)                                                             \
+	"Physical Counters and BER Info\n------------------------------\n"                 \
+	"Time Since Last Clear [Min]        : 348349.5\n"                                   \
+	"Effective Physical Errors          : " errors "\n"                                 \
+	"Effective Physical BER             : " ber "\n"                                    \
+	"Raw Physical Errors Per Lane       : 12,0,7,1\n"                                   \
+	"Raw Physical BER                   : 2E-9\n"                                       \
+	"Link Down Counter                  : " down "\n"                                   \
+	"Link Error Recovery Counter        : 0\n"
+
+/* A clean report: every field read, nothing raised; the raw BER shown, not judged. */
+static void mlxlink_fields(void **state)
+{
+	struct run r;
+	const struct dump_mlxlink *x;
+
+	(void)state;
+	judge(&r, "root@h:~# mlxlink -d mlx5_0 -p 1 -c\n\n"
+		  LINK("\033[1;32mActive\033[0m", "200G", "200G,100G_2X,100G_4X,50G_1X,25G,10G,1G",
+		       "200G,100G_2X,100G_4X,50G_1X,25G,10G")
+		  BER("0", "15E-255", "0"));
+	assert_int_equal(r.d->nlinks, 1);
+	x = &r.d->links[0];
+	assert_string_equal(x->dev, "mlx5_0");
+	assert_int_equal(x->port, 1);
+	assert_string_equal(x->state, "Active");
+	assert_string_equal(x->phys, "LinkUp");
+	assert_string_equal(x->speed, "200G");
+	assert_int_equal(x->width, 4);
+	assert_string_equal(x->fec, "Standard RS-FEC (544,514)");
+	assert_string_equal(x->cable, "200G,100G_2X,100G_4X,50G_1X,25G,10G");
+	assert_int_equal(x->opcode, 0);
+	assert_string_equal(x->recommendation, "No issue was observed");
+	assert_int_equal(x->eff_errors, 0);
+	assert_true(x->eff_ber > 1.4e-254 && x->eff_ber < 1.6e-254);
+	assert_true(x->raw_ber > 1.9e-9 && x->raw_ber < 2.1e-9);
+	assert_int_equal(x->link_down, 0);
+	assert_int_equal(x->at.line, 3);
+	assert_int_equal(r.a->findings.n, 0);
+	out_has(r.a, NICFIT_FMT_JSON, "\"mlxlink_ports\":[{\"device\":\"mlx5_0\",\"port\":1");
+	out_has(r.a, NICFIT_FMT_TEXT, "Ports as mlxlink reports them");
+	done(&r);
+}
+
+/*
+ * A port below what it enables and its cable supports (Ethernet by port
+ * rate, InfiniBand by lane rate) is nic-port-slow; a speed the cable
+ * cannot carry, or a cut Supported Info, raises nothing.
+ */
+static void mlxlink_speed_below(void **state)
+{
+	struct run r;
+	const struct nicfit_finding *f;
+
+	(void)state;
+	judge(&r, "# mlxlink -d /dev/mst/mt4123_pciconf0\n"
+		  LINK("Active", "100G_4X", "200G,100G_2X,100G_4X,50G_1X", "200G,100G_4X"));
+	f = finding(r.a, "nic-port-slow");
+	assert_non_null(f);
+	assert_string_equal(f->device, "/dev/mst/mt4123_pciconf0");
+	assert_non_null(strstr(f->message, "200 Gb/s"));
+	done(&r);
+	judge(&r, LINK("Active", "IB-EDR", "HDR,EDR,FDR,QDR,DDR,SDR", "NDR,HDR,EDR"));
+	assert_non_null(finding(r.a, "nic-port-slow"));
+	done(&r);
+	judge(&r, LINK("Active", "100G_4X", "200G,100G_2X,100G_4X", "100G_4X,50G_2X"));
+	assert_null(finding(r.a, "nic-port-slow"));
+	done(&r);
+	judge(&r, "Operational Info\n----------------\nState  : Active\nSpeed  : 25GbE\n"
+		  "Supported Info\n--------------\nEnabled Link S");
+	assert_null(finding(r.a, "nic-port-slow"));
+	assert_int_equal(r.d->nlinks, 1);
+	assert_string_equal(r.d->links[0].speed, "25GbE");
+	done(&r);
+}
+
+/* Errors FEC did not correct, or an effective BER above 1E-12, warn; link downs are noted. */
+static void mlxlink_ber(void **state)
+{
+	struct run r;
+
+	(void)state;
+	judge(&r, LINK("Active", "200G", "200G", "200G") BER("12", "3E-13", "3"));
+	assert_non_null(finding(r.a, "link-ber-high"));
+	assert_non_null(finding(r.a, "link-down-counted"));
+	done(&r);
+	judge(&r, LINK("Active", "200G", "200G", "200G") BER("0", "4E-12", "0"));
+	assert_non_null(finding(r.a, "link-ber-high"));
+	assert_null(finding(r.a, "link-down-counted"));
+	done(&r);
+	judge(&r, LINK("Active", "200G", "200G", "200G") BER("0", "9E-13", "0"));
+	assert_null(finding(r.a, "link-ber-high"));
+	done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +454,9 @@ int main(void)
 		cmocka_unit_test(vpd_part_names_card),
 		cmocka_unit_test(fw_mixed_names_cards),
 		cmocka_unit_test(device_serial_number),
+		cmocka_unit_test(mlxlink_fields),
+		cmocka_unit_test(mlxlink_speed_below),
+		cmocka_unit_test(mlxlink_ber),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

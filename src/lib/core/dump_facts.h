@@ -227,6 +227,29 @@ struct dump_fwdev {
 	int versions;             /* parser state: inside Versions: */
 };
 
+/*
+ * One port as MFT's mlxlink (mstflint's mstlink) reports it (dump_mlxfw.c):
+ * its sections "Operational Info", "Supported Info", "Troubleshooting
+ * Info" and, with -c, "Physical Counters and BER Info", each line
+ * "Key<blanks>: Value" (values coloured on a terminal).
+ */
+struct dump_mlxlink {
+	struct dump_at at;        /* its "Operational Info" line */
+	char dev[64];             /* mlxlink -d DEV on the prompt line above, "" none */
+	int port;                 /* -p N there, 0 not said */
+	char state[24], phys[40]; /* "Active", "LinkUp"; "" not read */
+	char speed[24];           /* "25GbE", "200G", "IB-EDR"; "" not read */
+	int width;                /* Width: "4x" -> 4; 0 unknown */
+	char fec[48];
+	char enabled[200];        /* Enabled Link Speed's list, as printed in its parentheses */
+	char cable[200];          /* Supported Cable Speed's list */
+	int opcode;               /* Troubleshooting Info's Status Opcode, -1 not read */
+	char recommendation[160];
+	long long eff_errors, link_down; /* -1 not read */
+	double eff_ber, raw_ber;  /* -1 not read ("15E-255" is 1.5e-254 as mlxlink prints it) */
+	int section;              /* parser state: the section being read */
+};
+
 /* One `mst status` device: its mst path and the function behind it. */
 struct dump_mst {
 	char path[64];            /* "/dev/mst/mt4119_pciconf0" as printed */
@@ -358,6 +381,11 @@ struct nicfit_dump {
 	size_t fw_open;           /* 1 + the block being read, 0 none */
 	char fw_hint[64];         /* flint -d DEV q seen on a prompt line: the next block's device */
 	struct dump_at fw_dev_at; /* a "Device #N:" line whose block has not begun, line 0 none */
+	struct dump_mlxlink *links; /* mlxlink's ports */
+	size_t nlinks, alloc_links;
+	size_t link_open;         /* 1 + the port being read, 0 none */
+	char link_hint[64];       /* mlxlink -d DEV on a prompt line */
+	int link_hint_port;
 	struct dump_mst *mst;     /* mst status (-v) rows */
 	size_t nmst, alloc_mst;
 	int mst_open;             /* 1 + the plain mst status row whose address line may follow */

@@ -57,6 +57,7 @@ void nicfit_dump_free(struct nicfit_dump *d)
 	free(d->iblinks);
 	free(d->fwdevs);
 	free(d->mst);
+	free(d->links);
 	if (d->by_bdf) {
 		free(d->by_bdf->keys);
 		free(d->by_bdf->dom);

@@ -39,8 +39,21 @@
  * line below ("domain:bus:dev.fn=0000:06:00.0 addr.reg=88 ..."); `mst
  * status -v` on one row (dump_rdma.c reads it and records it here too).
  *
- * Blank lines do not end a block (mlxfwmanager puts one before Status:);
- * a line that is none of the block's is the end of it.
+ * mlxlink -d DEV [-p N] (mstflint's mstlink) prints sections, each a
+ * title, a rule of dashes and "Key<blanks>: Value" lines (mstflint
+ * mlxlink/modules/mlxlink_commander.cpp, MlxlinkCmdPrint): "Operational
+ * Info" (State, Physical state, Speed, Width, FEC, Loopback Mode, Auto
+ * Negotiation), "Supported Info" (Enabled Link Speed and Supported Cable
+ * Speed: a mask, then the speeds in parentheses), "Troubleshooting Info"
+ * (Status Opcode, Recommendation) and with -c "Physical Counters and BER
+ * Info" (Effective Physical Errors, Effective Physical BER, Raw Physical
+ * BER as coefficient E- magnitude, Link Down Counter). On a terminal the
+ * values are coloured: the escape sequences are dropped. Each "Operational
+ * Info" opens a port; the device is the one -d named on the prompt line.
+ *
+ * Blank lines do not end a block (mlxfwmanager puts one before Status:,
+ * mlxlink one between sections); a line that is none of the block's is
+ * the end of it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -309,6 +322,224 @@ static int mst_plain(struct nicfit_dump *d, int indented, const char *s, struct 
 	return 1;
 }
 
+/* ---- mlxlink ------------------------------------------------------------ */
+
+#define MAX_LINKS 512
+
+static const char *const link_section[] = {
+	"Operational Info", "Supported Info", "Troubleshooting Info",
+	"Physical Counters and BER Info", "Module Info", "Tool Information", "Port Info",
+	"FEC Capability Info", "Eye Opening Info", "Transmitter Info", "Device Info", NULL
+};
+enum { LS_OPER = 1, LS_SUPPORTED, LS_TROUBLE, LS_BER };
+
+/* The section a title line names (1 + its index), 0 none. */
+static int section_of(const char *s)
+{
+	int i;
+
+	for (i = 0; link_section[i]; i++)
+		if (!strcmp(s, link_section[i]))
+			return i + 1;
+	return 0;
+}
+
+/* s without terminal escape sequences (CSI "ESC [ ... letter") and surrounding blanks. */
+static void no_colour(char *out, size_t n, const char *s)
+{
+	size_t k = 0;
+
+	while (*s && k + 1 < n) {
+		if (*s == '\033' && s[1] == '[') {
+			s += 2;
+			while (*s && !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
+				s++;
+			if (*s)
+				s++;
+			continue;
+		}
+		out[k++] = *s++;
+	}
+	while (k && (out[k - 1] == ' ' || out[k - 1] == '\t'))
+		k--;
+	out[k] = '\0';
+}
+
+/* "1.5E-254" or "15E-255" (mlxlink prints coefficient E- magnitude): the number; -1 none. */
+static double ber_value(const char *s)
+{
+	double coef = 0, scale = 1;
+	int mag = 0, digits = 0, frac = 0;
+
+	for (; (*s >= '0' && *s <= '9') || (*s == '.' && !frac); s++) {
+		if (*s == '.') {
+			frac = 1;
+			continue;
+		}
+		coef = coef * 10 + (*s - '0');
+		if (frac)
+			scale *= 10;
+		digits++;
+	}
+	if (!digits || (*s != 'E' && *s != 'e') || s[1] != '-')
+		return -1;
+	for (s += 2; *s >= '0' && *s <= '9' && mag < 10000; s++)
+		mag = mag * 10 + (*s - '0');
+	if (*s)
+		return -1;
+	coef /= scale;
+	while (mag-- > 0 && coef > 0)
+		coef /= 10;
+	return coef;
+}
+
+static long long count_value(const char *s)
+{
+	long long v = 0;
+	size_t n = strspn(s, "0123456789");
+
+	if (!n || s[n] || n > 18)
+		return -1;
+	while (*s)
+		v = v * 10 + (*s++ - '0');
+	return v;
+}
+
+/* The speeds in the parentheses of "0x000017f2 (200G,100G_2X,...)", into out. */
+static void speed_list(char *out, size_t n, const char *v)
+{
+	const char *o = strchr(v, '('), *c = o ? strrchr(o, ')') : NULL;
+
+	if (o && c)
+		snprintf(out, n, "%.*s", (int)(c - o - 1), o + 1);
+}
+
+/* One "Key : Value" line of the open port's section; 0 when the line is not one. */
+static int link_field(struct dump_mlxlink *x, const char *s)
+{
+	const char *colon = strstr(s, " :");
+	char key[64], val[256];
+	size_t kl;
+
+	if (!colon)
+		return 0;
+	kl = (size_t)(colon - s);
+	while (kl && (s[kl - 1] == ' ' || s[kl - 1] == '\t'))
+		kl--;
+	if (!kl || kl >= sizeof(key))
+		return 0;
+	snprintf(key, sizeof(key), "%.*s", (int)kl, s);
+	no_colour(val, sizeof(val), nicfit__dump_skip_blank(colon + 2));
+	if (x->section == LS_OPER) {
+		if (!strcmp(key, "State"))
+			snprintf(x->state, sizeof(x->state), "%s", val);
+		else if (!strcmp(key, "Physical state"))
+			snprintf(x->phys, sizeof(x->phys), "%s", val);
+		else if (!strcmp(key, "Speed"))
+			snprintf(x->speed, sizeof(x->speed), "%s", val);
+		else if (!strcmp(key, "Width"))
+			x->width = val[0] >= '1' && val[0] <= '9' && (val[1] == 'x' || val[1] == 'X')
+				   ? val[0] - '0' : (val[0] == '1' && val[1] >= '0' && val[1] <= '9' &&
+						     (val[2] == 'x' || val[2] == 'X'))
+				   ? 10 + val[1] - '0' : 0;
+		else if (!strcmp(key, "FEC"))
+			snprintf(x->fec, sizeof(x->fec), "%s", val);
+	} else if (x->section == LS_SUPPORTED) {
+		if (!strncmp(key, "Enabled Link Speed", 18))
+			speed_list(x->enabled, sizeof(x->enabled), val);
+		else if (!strncmp(key, "Supported Cable Speed", 21))
+			speed_list(x->cable, sizeof(x->cable), val);
+	} else if (x->section == LS_TROUBLE) {
+		if (!strcmp(key, "Status Opcode"))
+			x->opcode = (int)count_value(val);
+		else if (!strcmp(key, "Recommendation"))
+			snprintf(x->recommendation, sizeof(x->recommendation), "%s", val);
+	} else if (x->section == LS_BER) {
+		if (!strcmp(key, "Effective Physical Errors"))
+			x->eff_errors = count_value(val);
+		else if (!strcmp(key, "Effective Physical BER"))
+			x->eff_ber = ber_value(val);
+		else if (!strcmp(key, "Raw Physical BER"))
+			x->raw_ber = ber_value(val);
+		else if (!strcmp(key, "Link Down Counter"))
+			x->link_down = count_value(val);
+	}
+	return 1;
+}
+
+/* "... mlxlink -d DEV [-p N] ..." on a prompt line: DEV and N name the next report. */
+static void mlxlink_hint(struct nicfit_dump *d, const char *s)
+{
+	const char *p = strstr(s, "mlxlink ");
+	char buf[256], *tok[12];
+	int nt, i;
+
+	if (!p)
+		p = strstr(s, "mstlink ");
+	if (!p)
+		return;
+	snprintf(buf, sizeof(buf), "%s", p);
+	nt = nicfit__split_blanks(buf, tok, 12);
+	d->link_hint[0] = '\0';
+	d->link_hint_port = 0;
+	for (i = 1; i + 1 < nt; i++) {
+		if (!strcmp(tok[i], "-d") || !strcmp(tok[i], "--device"))
+			snprintf(d->link_hint, sizeof(d->link_hint), "%s", tok[i + 1]);
+		else if ((!strcmp(tok[i], "-p") || !strcmp(tok[i], "--port")) &&
+			 tok[i + 1][0] >= '1' && tok[i + 1][0] <= '9' && strlen(tok[i + 1]) < 4)
+			d->link_hint_port = (int)count_value(tok[i + 1]);
+	}
+}
+
+static struct dump_mlxlink *open_link(struct nicfit_dump *d, struct dump_at at)
+{
+	struct dump_mlxlink *x;
+
+	if (d->nlinks >= MAX_LINKS)
+		return NULL;
+	if (NICFIT_ALLOC_GROW(d->links, d->nlinks + 1, d->alloc_links)) {
+		d->oom = 1;
+		return NULL;
+	}
+	x = &d->links[d->nlinks++];
+	memset(x, 0, sizeof(*x));
+	x->at = at;
+	x->opcode = -1;
+	x->eff_errors = x->link_down = -1;
+	x->eff_ber = x->raw_ber = -1;
+	x->section = LS_OPER;
+	snprintf(x->dev, sizeof(x->dev), "%s", d->link_hint);
+	x->port = d->link_hint_port;
+	d->link_hint[0] = '\0';
+	d->link_hint_port = 0;
+	d->link_open = d->nlinks;
+	d->formats |= NICFIT_DUMP_MLXLINK;
+	return x;
+}
+
+/* A line of an mlxlink report (blanks skipped); 1 when it was one. */
+static int mlxlink_line(struct nicfit_dump *d, const char *s, struct dump_at at)
+{
+	struct dump_mlxlink *x = d->link_open ? &d->links[d->link_open - 1] : NULL;
+	int sec = section_of(s);
+
+	if (sec == LS_OPER) {
+		open_link(d, at);
+		return 1;
+	}
+	if (x && sec) {
+		x->section = sec;
+		return 1;
+	}
+	if (x && strspn(s, "-") == strlen(s))
+		return 1;
+	if (x && link_field(x, s))
+		return 1;
+	d->link_open = 0;
+	mlxlink_hint(d, s);
+	return 0;
+}
+
 /* "Device #12:" of mlxfwmanager (and of mlxconfig, whose block the reader leaves alone). */
 static int device_header(const char *s)
 {
@@ -368,6 +599,8 @@ int nicfit__dump_fw_line(struct nicfit_dump *d, const char *line, struct dump_at
 						  : flint_line(d, x, s)))
 		return 1;
 	d->fw_open = 0;
+	if (mlxlink_line(d, s, at))
+		return 1;
 	if (mst_plain(d, indented, s, at))
 		return 1;
 	d->mst_open = 0;
@@ -378,6 +611,8 @@ int nicfit__dump_fw_line(struct nicfit_dump *d, const char *line, struct dump_at
 void nicfit__dump_fw_end(struct nicfit_dump *d)
 {
 	d->fw_open = 0;
+	d->link_open = 0;
+	d->link_hint[0] = '\0';
 	d->mst_open = 0;
 	d->fw_dev_at.line = 0;
 	d->fw_hint[0] = '\0';
