@@ -10,7 +10,8 @@
  * ibstat CA, 'd' an ibv_devinfo device, 's' an iblinkinfo switch header
  * and the start of a port line, 'r' rdma link's start (a port read again
  * and again), 'w' an mlxfwmanager block up to its PCI Device Name, 'q' a
- * flint q block below its prompt line; anything else is taken as it is.
+ * flint q block below its prompt line, 'k' an mlxlink report up to its
+ * Speed value; anything else is taken as it is.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,6 +36,9 @@ static const char *lead_in(uint8_t c)
 	case 'r': return "link mlx5_0/1 state ACTIVE physical_state LINK_UP\nlink ";
 	case 'w': return "Device #1:\n----------\n\n  Device Type:      ConnectX7\n"
 			 "  PSID:             MT_0000001244\n  PCI Device Name:  ";
+	case 'k': return "# mlxlink -d mlx5_0 -p 1 -c\nOperational Info\n----------------\n"
+			 "State                              : Active\n"
+			 "Speed                              : ";
 	case 'q': return "# flint -d /dev/mst/mt4129_pciconf0 q\nImage type:            FS4\n"
 			 "FW Version:            ";
 	default: return "";

@@ -298,7 +298,10 @@ f = [x for x in d["findings"] if x["code"] == "nic-fw-mixed"]
 sys.exit(not (len(a) == 3 and len(f) == 1 and "\x1b" in f[0]["message"] and "<script>" in f[0]["message"]
               and "card 0000:17:00.0" in f[0]["message"]
               and any(x["bdf"] == "0000:17:00.0" and x["bdf_from"] == "mst status" and "\x1b" in x["description"] for x in a)
-              and any(x["tool"] == "flint" and x["pci_device_name"].startswith("=mlx5_2\x1b") for x in a)))'; then
+              and any(x["tool"] == "flint" and x["pci_device_name"].startswith("=mlx5_2\x1b") for x in a)
+              and any(x["code"] == "link-ber-high" and "\x1b" in x["device"] for x in d["findings"])
+              and any(x["code"] == "link-down-counted" for x in d["findings"])
+              and any("\x1b" in (p["fec"] or "") + (p["device"] or "") for p in d["mlxlink_ports"])))'; then
 	echo "ok $n - the hostile firmware-tool names reach the adapters and nic-fw-mixed (so the checks above see them)"
 else
 	echo "not ok $n - the hostile mlxfwmanager and flint paste was not read as intended"
