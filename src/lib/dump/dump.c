@@ -5,7 +5,9 @@
  * (dump_build.c does), and holds none of the helpers the parsers share
  * (dump_text.c does), so that the parsers never call back into the walk.
  *
- * Recognition is by the shape of a line, in this order: a row of an open
+ * Recognition is by the shape of a line, in this order: a line of NVIDIA's
+ * firmware tools (mlxfwmanager, flint q, mst status, mlxlink: dump_mlxfw.c,
+ * outside an open matrix), a row of an open
  * nvidia-smi matrix, the matrix's header row, an ibv_devinfo block
  * ("hca_id:" and its indented lines, or a "port:" block pasted without
  * its "hca_id:"), an iblinkinfo header or port line, an ibdev2netdev line, a block of

@@ -5,7 +5,8 @@
  * the parser whose format it has the shape of (dump_lspci.c: lspci -vvv
  * blocks and plain lspci lines; dump_tree.c: lspci -t; dump_smi.c:
  * nvidia-smi topo -m and the GPU bus-id listings; dump_rdma.c: ibv_devinfo
- * and ibdev2netdev; dump_cpu.c: numactl -H, lscpu and /proc/cpuinfo;
+ * and ibdev2netdev; dump_mlxfw.c: mlxfwmanager, flint q, mst status and
+ * mlxlink; dump_cpu.c: numactl -H, lscpu and /proc/cpuinfo;
  * dump_dmesg.c: kernel log lines; dump_net.c: ibstat, show_gids, ip link,
  * ethtool -i, uname -a), with the helpers they share in dump_text.c. The
  * parsers fill the records of dump_facts.h; dump_build.c turns them into a struct
@@ -152,8 +153,8 @@ int nicfit__dump_iblink_line(struct nicfit_dump *d, const char *line, struct dum
 /* ---- dump_mlxfw.c ------------------------------------------------------- */
 
 /*
- * A line of mlxfwmanager --query (mlxup), flint/mstflint q or mst status;
- * 1 when it was one. A prompt line's "flint -d DEV q" is noted for the
+ * A line of mlxfwmanager --query (mlxup), flint/mstflint q, mst status or
+ * mlxlink; 1 when it was one. A prompt line's "flint -d DEV q" is noted for the
  * block below it (0: the line is left to the other parsers).
  */
 int nicfit__dump_fw_line(struct nicfit_dump *d, const char *line, struct dump_at at);
