@@ -198,6 +198,9 @@ static void flint_with_prompt_and_mst(void **state)
 		  "Base GUID:             ec0d9a030076eae2        4\n"
 		  "Base MAC:              ec0d9a76eae2            4\n"
 		  "PSID:                  LNV2180110032\n"
+		  "Security Attributes:   N/A\n"
+		  "Architecture:          x86_64\n"
+		  "Socket(s):             2\n"
 		  "hca_id:\tmlx5_0\n\tnode_guid:\t\t\tec0d:9a03:0076:eae2\n"
 		  "\tsys_image_guid:\t\t\tec0d:9a03:0076:eae2\n");
 	assert_int_equal(r.d->nfwdevs, 1);
@@ -213,6 +216,7 @@ static void flint_with_prompt_and_mst(void **state)
 	assert_string_equal(x->bdf, "0000:06:00.0");
 	assert_int_equal(x->bdf_how, DUMP_FW_BDF_MST);
 	assert_int_equal(r.d->nrdma, 1); /* hca_id: ended the block and was read */
+	assert_int_equal(r.d->cpu.sockets, 2); /* and lscpu right below the block was lscpu's */
 	out_has(r.a, NICFIT_FMT_JSON, "\"rdma_devices\":[\"mlx5_0\"]");
 	done(&r);
 }

@@ -81,11 +81,25 @@ static void word_to(char *out, size_t n, const char *s)
 	snprintf(out, n, "%.*s", (int)(l < n ? l : n - 1), s);
 }
 
-/* "Key:" at the start of s: a capital, then letters, digits, blanks, brackets up to the colon. */
+/*
+ * "Key:" at the start of s: a capital, then letters, digits, blanks,
+ * brackets up to the colon; a key the tools may add in a later version is
+ * kept inside the block. lscpu's keys are not the tools' (a paste may put
+ * lscpu right below a block, with no prompt line between): they end it.
+ */
 static int key_line(const char *s)
 {
+	static const char *const lscpu[] = { "Architecture:", "CPU", "Byte Order:", "Core",
+					     "Thread", "Socket", "NUMA", "Vendor ID:", "Model",
+					     "BIOS", "L1", "L2", "L3", "Flags:", "Stepping:",
+					     "On-line", "Off-line", "Virtualization", "Hypervisor",
+					     "Frequency", "Address sizes:", "Caches", "Vulnerabilit",
+					     "Cluster", "Book", "Drawer", "Family", NULL };
 	size_t i;
 
+	for (i = 0; lscpu[i]; i++)
+		if (!strncmp(s, lscpu[i], strlen(lscpu[i])))
+			return 0;
 	if (!(*s >= 'A' && *s <= 'Z'))
 		return 0;
 	for (i = 1; s[i] && i < 40; i++) {
