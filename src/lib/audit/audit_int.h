@@ -39,6 +39,15 @@ static inline void nicfit__audit_str_or_null(struct nicfit_emit *e, const char *
 		nicfit_emit_null(e, key);
 }
 
+/* A table cell: the text, or "-" when v is NULL or empty. */
+static inline void nicfit__audit_cell(struct nicfit_emit *e, const char *v)
+{
+	if (v && *v)
+		nicfit_emit_cell_string(e, v);
+	else
+		nicfit_emit_cell_null(e, "-");
+}
+
 /* Where the rules come from (the `source` of each finding). */
 #define S_TOPO_GDR "docs/reference/topology.md 1.5 (NCCL ncclTopoCheckGdr)"
 #define S_TOPO_TRAPS "docs/reference/topology.md 6"
@@ -245,6 +254,22 @@ void nicfit__audit_ibdiag_columns(struct nicfit_emit *e);
 void nicfit__audit_ibdiag_free(struct nicfit_audit_ibdiag *ib);
 /* The iblinkinfo port lines kept (0 for none). */
 size_t nicfit__audit_ibdiag_count(const struct nicfit_audit_ibdiag *ib);
+/*
+ * audit_mft.c: the adapters of mlxfwmanager and flint q, kept with the
+ * RDMA devices of their Base GUID, and mlxlink's ports, judged
+ * (nic-port-slow, link-ber-high, link-down-counted); *out what the
+ * renderers show (NULL none). Returns ports judged, -1 out of memory.
+ */
+struct nicfit_audit_mft;
+int nicfit__audit_mft(const struct nicfit_dump *d, struct nicfit_audit *a,
+		      struct nicfit_audit_mft **out);
+/* JSON "adapters" and "mlxlink_ports" (empty arrays for none), the text tables, CSV columns. */
+void nicfit__audit_mft_json(const struct nicfit_audit_mft *m, struct nicfit_emit *e);
+void nicfit__audit_mft_text(const struct nicfit_audit_mft *m, struct nicfit_emit *e);
+void nicfit__audit_mft_columns(struct nicfit_emit *e);
+/* "N mlxlink ports, N adapters in mlxfwmanager or flint" into out (", " first when sep); length. */
+size_t nicfit__audit_mft_counts(const struct nicfit_audit_mft *m, char *out, size_t n, int sep);
+void nicfit__audit_mft_free(struct nicfit_audit_mft *m);
 /* How many findings --ignore matched (shown, not counted). */
 size_t nicfit__audit_nignored(const struct nicfit_audit *a);
 

@@ -149,6 +149,16 @@ static int shell_prompt(const char *s)
 	return n > 1 && (s[n - 1] == '#' || s[n - 1] == '$') && memchr(s, '@', n) != NULL;
 }
 
+/* NVIDIA's firmware tools (dump_mlxfw.c), outside an open matrix: their lines end any block. */
+static int mft_step(struct nicfit_dump *d, struct walk *w, const char *line, struct dump_at at)
+{
+	if (w->st == W_SMI || !nicfit__dump_fw_line(d, line, at))
+		return 0;
+	w->st = W_NONE;
+	w->cur = NULL;
+	return 1;
+}
+
 static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct dump_at at)
 {
 	const char *s = nicfit__dump_skip_blank(line);
@@ -161,11 +171,8 @@ static void one_line(struct nicfit_dump *d, struct walk *w, char *line, struct d
 		nicfit__dump_cpu_break(d);
 		return;
 	}
-	if (w->st != W_SMI && nicfit__dump_fw_line(d, line, at)) {
-		w->st = W_NONE;
-		w->cur = NULL;
+	if (mft_step(d, w, line, at))
 		return;
-	}
 	if (w->st == W_SMI && nicfit__dump_smi_row(d, line, at))
 		return;
 	if (w->st == W_SMI)
