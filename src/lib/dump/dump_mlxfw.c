@@ -223,11 +223,10 @@ static void rom_info(struct dump_fwdev *x, const char *s)
 }
 
 /* One line of an open flint q block (blanks skipped); 0 when it is none of the block's. */
-static int flint_line(struct nicfit_dump *d, struct dump_fwdev *x, const char *s)
+static int flint_line(struct dump_fwdev *x, const char *s)
 {
 	const char *v;
 
-	(void)d;
 	if ((v = after(s, "FW Version(Running):")))
 		word_to(x->fw_running, sizeof(x->fw_running), v);
 	else if ((v = after(s, "FW Version:")))
@@ -610,7 +609,7 @@ int nicfit__dump_fw_line(struct nicfit_dump *d, const char *line, struct dump_at
 		return 1;
 	}
 	if (x && (x->tool == DUMP_FW_MLXFWMANAGER ? mlxfwmanager_line(d, x, s)
-						  : flint_line(d, x, s)))
+						  : flint_line(x, s)))
 		return 1;
 	d->fw_open = 0;
 	if (mlxlink_line(d, s, at))
