@@ -742,14 +742,15 @@ static void string_general(struct nicfit_emit *e, const char *key, size_t klen, 
 static inline __attribute__((always_inline)) size_t plain_scan(char *d, const char *v,
 								size_t room)
 {
-	size_t i;
+	/* the bytes to the end of v's page: a block that would cross it ends the loop */
+	size_t i, page = 4096 - ((uintptr_t)v & 4095);
 
+	if (room > page)
+		room = page;
 	for (i = 0; i + 16 <= room; i += 16) {
 		__m128i x;
 		unsigned m;
 
-		if (((uintptr_t)(v + i) & 4095) > 4096 - 16)
-			return SIZE_MAX;
 		x = _mm_loadu_si128((const __m128i *)(const void *)(v + i));
 		_mm_storeu_si128((__m128i *)(void *)(d + i), x);
 		m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
