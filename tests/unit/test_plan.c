@@ -1909,6 +1909,93 @@ static void place_cut_is_exhaustive(void **state)
 	free(p);
 }
 
+/*
+ * Text from outside stays escaped in every format: a catalog overlay whose
+ * card is named with a double quote and a backslash, planned as the
+ * article's two-server training job, comes out as the name in JSON
+ * (escaped, in the card, the BOM and the decision that quotes it), in the
+ * text report (as it is: a terminal shows both) and in CSV (the field
+ * quoted, its quote doubled). A control character in a name is refused
+ * when the overlay is read, so that none reaches a document at all.
+ */
+static void overlay_name_escaped(void **state)
+{
+	static const char nic[] =
+		"{\"schema\":\"nicfit.catalog.v1\",\"nics\":[{\"id\":\"test-quote-nic\","
+		"\"name\":\"Test \\\"Q\\\" NIC, back\\\\slash\",\"part\":\"TQN-100\","
+		"\"vendor\":\"NVIDIA\",\"family\":\"ConnectX-5\",\"protocol\":\"EN\",\"ports\":2,"
+		"\"cage\":\"QSFP28\",\"port_gbps\":100,\"pcie_gen\":3,\"pcie_width\":16,"
+		"\"rdma\":[\"roce\"],\"role\":[\"backend\"],\"vpi\":false,"
+		"\"form_factor\":\"pcie-hhhl\",\"source\":\"test\"}]}";
+	static const char bell[] =
+		"{\"schema\":\"nicfit.catalog.v1\",\"nics\":[{\"id\":\"test-bell-nic\","
+		"\"name\":\"bell \\u0007 NIC\",\"part\":\"TBN-100\",\"vendor\":\"NVIDIA\","
+		"\"family\":\"ConnectX-5\",\"protocol\":\"EN\",\"ports\":2,\"cage\":\"QSFP28\","
+		"\"port_gbps\":100,\"pcie_gen\":3,\"pcie_width\":16,\"rdma\":[\"roce\"],"
+		"\"role\":[\"backend\"],\"vpi\":false,\"form_factor\":\"pcie-hhhl\","
+		"\"source\":\"test\"}]}";
+	static const char *const kv[] = { "server", "r740xd", "riser_config", "4", "servers", "2",
+					  "gpu", "a40", "gpus_per_server", "2", "model",
+					  "llama-3-8b", "workload", "training", "backend_nic",
+					  "TQN-100", NULL };
+	static const struct {
+		enum nicfit_format fmt;
+		const char *want[3];
+	} outs[] = {
+		{ NICFIT_FMT_JSON,
+		  { "\"name\":\"Test \\\"Q\\\" NIC, back\\\\slash\"",
+		    "\"description\":\"Test \\\"Q\\\" NIC, back\\\\slash\"",
+		    "TQN-100 Test \\\"Q\\\" NIC, back\\\\slash (ConnectX-5)" } },
+		{ NICFIT_FMT_TEXT,
+		  { "TQN-100 Test \"Q\" NIC, back\\slash, 1 per server",
+		    "TQN-100 Test \"Q\" NIC, back\\slash (ConnectX-5)", NULL } },
+		{ NICFIT_FMT_CSV, { "TQN-100,\"Test \"\"Q\"\" NIC, back\\slash\",backend,2", NULL } },
+	};
+	struct nicfit_catalog *own;
+	struct nicfit_spec spec;
+	struct nicfit_plan_input in;
+	struct nicfit_plan *p = calloc(1, sizeof(*p));
+	struct nicfit_error err;
+	size_t i, k;
+
+	(void)state;
+	assert_non_null(p);
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_catalog_new(&own, &err), 0);
+	assert_int_equal(nicfit_catalog_overlay(own, "bell", bell, sizeof(bell) - 1, &err),
+			 NICFIT_E_DATA);
+	assert_non_null(strstr(err.msg, "control character"));
+	nicfit_error_clear(&err);
+	if (nicfit_catalog_overlay(own, "quote", nic, sizeof(nic) - 1, &err))
+		fail_msg("overlay: %s", err.msg);
+	nicfit_spec_init(&spec, "test");
+	for (i = 0; kv[i]; i += 2)
+		assert_int_equal(nicfit_spec_add(&spec, kv[i], kv[i + 1], &err), 0);
+	if (nicfit_plan_input_from_spec(own, &spec, &in, &err) || nicfit_plan(own, &in, p, &err))
+		fail_msg("plan: %s", err.msg);
+	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+		struct nicfit_emit *e = nicfit_emit_new(outs[i].fmt, 0, 0);
+		struct nicfit_buf out;
+
+		assert_non_null(e);
+		nicfit_buf_init(&out, 0);
+		nicfit_plan_render(e, p);
+		assert_int_equal(nicfit_emit_finish(e, &out), 0);
+		for (k = 0; k < 3 && outs[i].want[k]; k++)
+			if (!strstr(out.data, outs[i].want[k]))
+				fail_msg("format %d: no '%s' in\n%s", (int)outs[i].fmt, outs[i].want[k],
+					 out.data);
+		/* the name as it is appears in no JSON and no CSV */
+		if (outs[i].fmt != NICFIT_FMT_TEXT && strstr(out.data, "Test \"Q\" NIC"))
+			fail_msg("format %d: the name unescaped", (int)outs[i].fmt);
+		nicfit_buf_release(&out);
+		nicfit_emit_free(e);
+	}
+	done(p);
+	nicfit_spec_release(&spec);
+	nicfit_catalog_free(own);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1946,6 +2033,7 @@ int main(void)
 		cmocka_unit_test(slot_lists),
 		cmocka_unit_test(impossible_verdict),
 		cmocka_unit_test(impossible_step),
+		cmocka_unit_test(overlay_name_escaped),
 		cmocka_unit_test(frontend_card_slot),
 		cmocka_unit_test(card_height_and_length),
 		cmocka_unit_test(card_double_width),
