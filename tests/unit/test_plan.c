@@ -1661,6 +1661,33 @@ static void plan_fmt_is_snprintf(void **state)
 		assert_memory_equal(a, b, sizeof(a));
 	}
 	/*
+	 * formats that a kept reading does not hold (more conversions than
+	 * its segments, a run longer than it counts) are read every time, to
+	 * the same bytes; each format above was written thousands of times
+	 * from its kept reading
+	 */
+	{
+#define PCT10 "%%%%%%%%%%%%%%%%%%%%"
+		static const char many[] = PCT10 PCT10 PCT10 PCT10 PCT10 PCT10 PCT10 "|%d";
+		static char big[70001];
+		char a[600], b[600];
+
+		memset(big, 'a', sizeof(big) - 1);
+		for (k = 0; k < (int)(sizeof(sizes) / sizeof(sizes[0])); k++) {
+			memset(a, 'z', sizeof(a));
+			memset(b, 'z', sizeof(b));
+			assert_int_equal(snprintf(a, sizes[k], many, 7), nicfit__fmt(b, sizes[k], many, 7));
+			assert_memory_equal(a, b, sizeof(a));
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#pragma GCC diagnostic ignored "-Wformat-security"
+			assert_int_equal(snprintf(a, sizes[k], big), nicfit__fmt(b, sizes[k], big));
+#pragma GCC diagnostic pop
+			assert_memory_equal(a, b, sizeof(a));
+		}
+#undef PCT10
+	}
+	/*
 	 * pieces of every length from 0 to 140 bytes (copied as words, as
 	 * 16-byte blocks up to 64, by memcpy() past that), cut at every
 	 * buffer size around them
@@ -1688,12 +1715,25 @@ static void plan_fmt_is_snprintf(void **state)
 	}
 }
 
+/* nicfit__vfmt(), which reads a format every time: for formats made at run time. */
+static int vfmt_of(char *d, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	k = nicfit__vfmt(d, n, fmt, ap);
+	va_end(ap);
+	return k;
+}
+
 /*
  * nicfit__stop() and nicfit__strlen() read whole aligned blocks around a
  * text: texts that end on the last byte of a page, before a page that
  * cannot be read, at every start, with the stop byte at every place, as
- * strchr() and strlen() find them; and a format that ends there, and a
- * %s argument that does, through nicfit__fmt().
+ * strchr() and strlen() find them; and a format that ends there (through
+ * nicfit__vfmt(): a format made at run time), and a %s argument that
+ * does, through nicfit__fmt().
  */
 static void fmt_stops_at_page_ends(void **state)
 {
@@ -1739,7 +1779,7 @@ static void fmt_stops_at_page_ends(void **state)
 			memset(b, 'z', sizeof(b));
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-			assert_int_equal(snprintf(a, sizeof(a), s, len), nicfit__fmt(b, sizeof(b), s, len));
+			assert_int_equal(snprintf(a, sizeof(a), s, len), vfmt_of(b, sizeof(b), s, len));
 #pragma GCC diagnostic pop
 			assert_memory_equal(a, b, sizeof(a));
 		}

@@ -226,7 +226,7 @@ char *nicfit__findings_vfmt(struct nicfit_findings *fs, const char *fmt, va_list
 		return NULL;
 	room = t->cap - t->used;
 	va_copy(cp, ap);
-	n = nicfit__vfmt(t->data + t->used, room, fmt, cp);
+	n = nicfit__vfmt_lit(t->data + t->used, room, fmt, cp);
 	va_end(cp);
 	if (n < 0) {
 		fs->oom = 1;
@@ -240,7 +240,7 @@ char *nicfit__findings_vfmt(struct nicfit_findings *fs, const char *fmt, va_list
 	if (!(t = texts_grow(fs, (size_t)n + 1)))
 		return NULL;
 	d = t->data;
-	nicfit__vfmt(d, (size_t)n + 1, fmt, ap);
+	nicfit__vfmt_lit(d, (size_t)n + 1, fmt, ap);
 	t->used = (size_t)n + 1;
 	return d;
 }

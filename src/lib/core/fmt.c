@@ -9,6 +9,13 @@
  * other (a width, a flag, %e, %x ...) or a number whose rounding it could
  * get wrong, so that the bytes are always exactly vsnprintf's.
  *
+ * The library's own texts (nicfit__fmt(), the findings' and decisions'
+ * texts) are written by nicfit__vfmt_lit(), which reads each format once a
+ * process into its runs and conversions and keeps that by the format's
+ * address: a string literal, whose bytes never change. Later texts of the
+ * same format copy each run by its length and convert each argument,
+ * without looking for the '%' or reading the letters again.
+ *
  * Floats: %.Nf rounds |v| x 10^N to an integer. The product is within
  * half an ulp of the exact one, so unless it lies that close to a .5 tie
  * (which glibc rounds on the exact binary value) its nearest integer is
@@ -20,7 +27,9 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,16 +242,28 @@ static int put_g(struct out *o, double v, int prec)
 	return 0;
 }
 
-/* One conversion at *pf (past its '%'); -1 when it is one for vsnprintf. */
-static int convert(struct out *o, const char **pf, va_list *ap)
+/* A conversion, as its letters say (parse_spec()). */
+struct spec {
+	char conv;	  /* 's', 'c', 'd' (for 'i' too), 'u', 'f', 'g'; '%' for "%%"; 0: none */
+	signed char lng;  /* 0, 1 for l, 2 for ll */
+	signed char z;	  /* z: size_t */
+	short prec;	  /* -1: none */
+};
+
+/*
+ * The conversion whose letters begin at f (past its '%') into *sp: the
+ * number of its letters, or 0 when it is one for vsnprintf (a width, a
+ * flag, a conversion or a length that the writers below do not take).
+ */
+static size_t parse_spec(const char *f, struct spec *sp)
 {
-	const char *f = *pf;
+	const char *s = f;
 	int prec = -1, lng = 0, z = 0;
 
 	if (*f == '.') {
 		f++;
 		if (*f < '0' || *f > '9')
-			return -1;
+			return 0;
 		prec = 0;
 		while (*f >= '0' && *f <= '9' && prec < 100)
 			prec = prec * 10 + (*f++ - '0');
@@ -257,15 +278,44 @@ static int convert(struct out *o, const char **pf, va_list *ap)
 		z = 1;
 		f++;
 	}
-	*pf = f + 1;
 	switch (*f) {
+	case 's':
+	case 'f':
+	case 'g':
+		if (lng || z)
+			return 0;
+		break;
+	case 'c':
+		if (lng || z || prec >= 0)
+			return 0;
+		break;
+	case 'd':
+	case 'i':
+	case 'u':
+		if (prec >= 0)
+			return 0;
+		break;
+	default:
+		return 0;
+	}
+	sp->conv = *f == 'i' ? 'd' : *f;
+	sp->lng = (signed char)lng;
+	sp->z = (signed char)z;
+	sp->prec = (short)prec;
+	return (size_t)(f + 1 - s);
+}
+
+/* The conversion sp of the next argument; -1 when vsnprintf must write the text. */
+static inline __attribute__((always_inline)) int run_spec(struct out *o, const struct spec *sp,
+							  va_list *ap)
+{
+	int prec = sp->prec, lng = sp->lng, z = sp->z;
+
+	switch (sp->conv) {
 	case 's': {
-		const char *s;
+		const char *s = va_arg(*ap, const char *);
 		size_t k;
 
-		if (lng || z)
-			return -1;
-		s = va_arg(*ap, const char *);
 		if (!s)
 			s = prec >= 0 && prec < 6 ? "" : "(null)";
 		k = prec >= 0 ? strnlen(s, (size_t)prec) : nicfit__strlen(s);
@@ -273,46 +323,46 @@ static int convert(struct out *o, const char **pf, va_list *ap)
 		return 0;
 	}
 	case 'c': {
-		char c;
+		char c = (char)va_arg(*ap, int);
 
-		if (lng || z || prec >= 0)
-			return -1;
-		c = (char)va_arg(*ap, int);
 		put(o, &c, 1);
 		return 0;
 	}
-	case 'd':
-	case 'i': {
-		long long v;
+	case 'd': {
+		long long v = z ? (long long)va_arg(*ap, ptrdiff_t) :
+			      lng == 2 ? va_arg(*ap, long long) :
+			      lng ? va_arg(*ap, long) : va_arg(*ap, int);
 
-		if (prec >= 0)
-			return -1;
-		v = z ? (long long)va_arg(*ap, ptrdiff_t) : lng == 2 ? va_arg(*ap, long long) :
-		    lng ? va_arg(*ap, long) : va_arg(*ap, int);
 		put_u(o, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, v < 0);
 		return 0;
 	}
 	case 'u': {
-		unsigned long long v;
+		unsigned long long v = z ? va_arg(*ap, size_t) :
+				       lng == 2 ? va_arg(*ap, unsigned long long) :
+				       lng ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned);
 
-		if (prec >= 0)
-			return -1;
-		v = z ? va_arg(*ap, size_t) : lng == 2 ? va_arg(*ap, unsigned long long) :
-		    lng ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned);
 		put_u(o, v, 0);
 		return 0;
 	}
 	case 'f':
-		if (lng || z)
-			return -1;
 		return put_f(o, va_arg(*ap, double), prec < 0 ? 6 : prec);
 	case 'g':
-		if (lng || z)
-			return -1;
 		return put_g(o, va_arg(*ap, double), prec < 0 ? 6 : prec);
 	default:
 		return -1;
 	}
+}
+
+/* One conversion at *pf (past its '%'); -1 when it is one for vsnprintf. */
+static int convert(struct out *o, const char **pf, va_list *ap)
+{
+	struct spec sp;
+	size_t k = parse_spec(*pf, &sp);
+
+	if (!k)
+		return -1;
+	*pf += k;
+	return run_spec(o, &sp, ap);
 }
 
 int nicfit__vfmt(char *d, size_t n, const char *fmt, va_list ap)
@@ -348,13 +398,141 @@ int nicfit__vfmt(char *d, size_t n, const char *fmt, va_list ap)
 	return o.len > 0x7fffffff ? -1 : (int)o.len;
 }
 
+/*
+ * A format read once: the runs of its bytes between conversions and the
+ * conversions themselves, so that writing it again copies each run by
+ * its length and converts each argument without looking for the '%' or
+ * reading the letters again. A plan writes some eighty texts from some
+ * sixty formats, a few hundred runs and conversions, and looking for them
+ * was a quarter of the formatter's work.
+ */
+struct seg {
+	unsigned short lit; /* the format's bytes before the conversion, written as they are */
+	unsigned char skip; /* the conversion's letters, its '%' among them */
+	struct spec sp;	    /* sp.conv 0: the format ends after the run */
+};
+
+struct prog {
+	const char *fmt; /* the format read (its address) */
+	unsigned nseg;	 /* 0: a format the reading way writes (see compile()) */
+	struct seg seg[];
+};
+
+#define PROG_SEGS 64u
+#define PROG_LIT 65535u
+
+/*
+ * fmt read into a new program, or one of no segments for a format with a
+ * conversion for vsnprintf, more than PROG_SEGS conversions or a run
+ * longer than PROG_LIT bytes (which the reading way writes). NULL when
+ * memory ran out.
+ */
+static struct prog *compile(const char *fmt)
+{
+	struct seg segs[PROG_SEGS];
+	const char *f = fmt;
+	unsigned n = 0;
+	struct prog *p;
+
+	for (;;) {
+		const char *pct = nicfit__stop(f, '%');
+		struct seg *g = &segs[n];
+		size_t k = 0;
+
+		if (n == PROG_SEGS || (size_t)(pct - f) > PROG_LIT) {
+			n = 0;
+			break;
+		}
+		g->lit = (unsigned short)(pct - f);
+		memset(&g->sp, 0, sizeof(g->sp));
+		n++;
+		if (!*pct) {
+			g->skip = 0;
+			break;
+		}
+		if (pct[1] == '%') {
+			g->sp.conv = '%';
+			k = 1;
+		} else if (!(k = parse_spec(pct + 1, &g->sp))) {
+			n = 0;
+			break;
+		}
+		g->skip = (unsigned char)(1 + k);
+		f = pct + 1 + k;
+	}
+	p = malloc(sizeof(*p) + n * sizeof(p->seg[0]));
+	if (!p)
+		return NULL;
+	p->fmt = fmt;
+	p->nseg = n;
+	if (n)
+		memcpy(p->seg, segs, n * sizeof(segs[0]));
+	return p;
+}
+
+/*
+ * The programs of the formats written, by address: an open table of one
+ * slot a hash, filled once (a format whose slot another holds is read
+ * every time) and kept for the process, shared by serve's threads (a slot
+ * is taken with a compare-and-swap and read with acquire: a program is
+ * whole before it is seen). Some hundred formats, a few kB.
+ */
+#define PROGS 1024u
+static _Atomic(struct prog *) progs[PROGS];
+
+static const struct prog *prog_of(const char *fmt)
+{
+	_Atomic(struct prog *) *slot = &progs[((uint64_t)(uintptr_t)fmt * 0x9e3779b97f4a7c15ull) >> 54];
+	struct prog *p = atomic_load_explicit(slot, memory_order_acquire), *mine;
+
+	if (p)
+		return p->fmt == fmt ? p : NULL;
+	if (!(mine = compile(fmt)))
+		return NULL;
+	if (!atomic_compare_exchange_strong_explicit(slot, &p, mine, memory_order_acq_rel,
+						     memory_order_acquire)) {
+		free(mine);
+		return p->fmt == fmt ? p : NULL;
+	}
+	return mine;
+}
+
+int nicfit__vfmt_lit(char *d, size_t n, const char *fmt, va_list ap)
+{
+	const struct prog *pg = prog_of(fmt);
+	struct out o = { d, n, 0 };
+	const struct seg *g;
+	const char *p = fmt;
+	va_list cp;
+
+	if (!pg || !pg->nseg)
+		return nicfit__vfmt(d, n, fmt, ap);
+	va_copy(cp, ap);
+	for (g = pg->seg;; g++) {
+		put(&o, p, g->lit);
+		if (!g->sp.conv)
+			break;
+		p += g->lit + g->skip;
+		if (g->sp.conv == '%') {
+			put(&o, "%", 1);
+		} else if (run_spec(&o, &g->sp, &cp)) {
+			va_end(cp);
+			return vsnprintf(d, n, fmt, ap);
+		}
+	}
+	va_end(cp);
+	if (n)
+		d[o.len < n ? o.len : n - 1] = '\0';
+	return o.len > 0x7fffffff ? -1 : (int)o.len;
+}
+
 int nicfit__fmt(char *d, size_t n, const char *fmt, ...)
 {
 	va_list ap;
 	int k;
 
 	va_start(ap, fmt);
-	k = nicfit__vfmt(d, n, fmt, ap);
+	k = nicfit__vfmt_lit(d, n, fmt, ap);
 	va_end(ap);
 	return k;
 }

@@ -84,6 +84,16 @@ static inline size_t nicfit__strlen(const char *s)
 #endif
 
 int nicfit__vfmt(char *d, size_t n, const char *fmt, va_list ap);
+/*
+ * nicfit__vfmt() for a format that is a string literal, as the library's
+ * own texts are (their functions' format attributes and -Wformat=2 hold
+ * every caller to it): the format is read once a process and kept by its
+ * address (fmt.c), so that each later text costs only its runs' copies
+ * and its conversions. A format built at run time must go to
+ * nicfit__vfmt(): bytes that change at one address would be written from
+ * the first ones' reading. nicfit__fmt() is this one's.
+ */
+int nicfit__vfmt_lit(char *d, size_t n, const char *fmt, va_list ap);
 int nicfit__fmt(char *d, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif
