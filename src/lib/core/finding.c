@@ -262,6 +262,8 @@ void nicfit_findings_release(struct nicfit_findings *fs)
 	nicfit_findings_init(fs);
 }
 
+#define RECORDS_FIRST 32u
+
 /*
  * The next record, filled but for its message (device copied), not
  * counted yet: take() counts it with its message. NULL when memory ran
@@ -272,7 +274,13 @@ static struct nicfit_finding *next_record(struct nicfit_findings *fs, enum nicfi
 {
 	struct nicfit_finding *f;
 
-	if (fs->oom || NICFIT_ALLOC_GROW(fs->v, fs->n + 1, fs->alloc)) {
+	/*
+	 * room for RECORDS_FIRST records at once (a plan makes some forty in
+	 * two lists), then grown as every array is: no call while there is room
+	 */
+	if (fs->oom || (fs->n >= fs->alloc &&
+			NICFIT_ALLOC_GROW(fs->v, fs->n < RECORDS_FIRST ? RECORDS_FIRST : fs->n + 1,
+					  fs->alloc))) {
 		fs->oom = 1;
 		return NULL;
 	}
