@@ -142,6 +142,31 @@ static inline long long nicfit__round_half_away(double x)
 	return t;
 }
 
+/* "00" to "99": two digits a division */
+static const char nicfit__json_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* u in decimal (one digit at least), ending at q (written backwards); returns where it begins. */
+static inline char *nicfit__json_digits_back(char *q, unsigned long long u)
+{
+	while (u >= 100) {
+		const char *dd = nicfit__json_pairs + 2 * (u % 100);
+
+		u /= 100;
+		*--q = dd[1];
+		*--q = dd[0];
+	}
+	if (u >= 10) {
+		*--q = nicfit__json_pairs[2 * u + 1];
+		*--q = nicfit__json_pairs[2 * u];
+	} else {
+		*--q = (char)('0' + u);
+	}
+	return q;
+}
+
 /*
  * k / 1e4 (k not 0) as "%.15g" writes it, ".0" added to a whole number,
  * ending at end (written backwards); returns where it begins.
@@ -164,16 +189,19 @@ static inline char *nicfit__json_fixed4_text(char *end, long long k)
 	if (!fr) {
 		*--p = '0';
 	} else {
-		while (d--) {
-			*--p = (char)('0' + fr % 10);
-			fr /= 10;
+		/* d decimals, their leading zeros written */
+		for (; d >= 2; d -= 2) {
+			const char *dd = nicfit__json_pairs + 2 * (fr % 100);
+
+			fr /= 100;
+			*--p = dd[1];
+			*--p = dd[0];
 		}
+		if (d)
+			*--p = (char)('0' + fr % 10);
 	}
 	*--p = '.';
-	do {
-		*--p = (char)('0' + ip % 10);
-		ip /= 10;
-	} while (ip);
+	p = nicfit__json_digits_back(p, ip);
 	if (neg)
 		*--p = '-';
 	return p;
@@ -182,13 +210,9 @@ static inline char *nicfit__json_fixed4_text(char *end, long long k)
 /* v in decimal, ending at end (written backwards); returns where it begins. */
 static inline char *nicfit__json_int_text(char *end, long long v)
 {
-	char *q = end;
-	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	char *q = nicfit__json_digits_back(
+		end, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
 
-	do {
-		*--q = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
 	if (v < 0)
 		*--q = '-';
 	return q;
