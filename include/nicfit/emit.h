@@ -260,13 +260,16 @@ void nicfit_emit_null(struct nicfit_emit *e, const char *key);
 /*
  * A key the compiler knows: GNU C optimising (which works the macros out
  * for a literal), little-endian (the words' order), and not the library's
- * own definitions of the plain calls, which take every key.
+ * own definitions of the plain calls, which take every key. The hash is
+ * asked of a key only once it is known to be such a literal: clang emits
+ * the operand of __builtin_constant_p, and an array item's null key has
+ * no bytes to read.
  */
 #if defined(__GNUC__) && defined(__OPTIMIZE__) && !defined(NICFIT__EMIT_DEFINE) && \
 	defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define NICFIT__EMIT_LIT(key, klen) \
-	(__builtin_constant_p(NICFIT__EMIT_KEY_LIT(key, klen)) && \
-	 __builtin_constant_p(NICFIT__EMIT_KEY_HASH(key, klen)) && NICFIT__EMIT_KEY_LIT(key, klen))
+	(__builtin_constant_p(NICFIT__EMIT_KEY_LIT(key, klen)) && NICFIT__EMIT_KEY_LIT(key, klen) && \
+	 __builtin_constant_p(NICFIT__EMIT_KEY_HASH(key, klen)))
 #else
 #define NICFIT__EMIT_LIT(key, klen) 0
 #endif
