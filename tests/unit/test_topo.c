@@ -8,7 +8,9 @@
 
 #include "fixtures.h"
 #include "core/pciids_int.h"
+#include "core/file_int.h"
 #include "host/sysfs_int.h"
+#include "host/topo_int.h"
 #include "nicfit/topo.h"
 
 static struct nicfit_topo *load(const char *name)
@@ -809,6 +811,53 @@ static void pci_ids(void **state)
 	assert_int_equal(nicfit__pciids_lookup("/nonexistent.ids", q, 3, &err), NICFIT_E_NOTFOUND);
 }
 
+/*
+ * A link joined to a function's directory: the one-copy way for the
+ * kernel's "../../x/y" gives what nicfit__path_join() gives, result and
+ * return, at every capacity; the rest is left to it.
+ */
+static void link_join(void **state)
+{
+	static const struct {
+		const char *dir, *link;
+	} c[] = {
+		{ "sys/bus/pci/devices", "../../../devices/pci0000:00/0000:00:01.0/0000:01:00.0" },
+		{ "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.2", "../0000:01:00.0" },
+		{ "sys/devices/pci0000:00/0000:00:01.0", "../../../bus/pci/drivers/mlx5_core" },
+		{ "a/b", "../../c" },          /* up to the root: left to path_join */
+		{ "a/b", "../../../c" },       /* above it */
+		{ "a/b/c", "../x/../y" },      /* ".." further on */
+		{ "a/b/c", "../x/./y" },       /* "." */
+		{ "a/b/c", "..//x" },          /* an empty component */
+		{ "a/b/c", "../x/" },          /* a trailing '/' */
+		{ "a/b/c", "../..x/.y" },      /* names that start with dots */
+		{ "a/b/c", "../.." },
+		{ "a/b/c", "x/y" },            /* no "../" */
+		{ "a/b/c", "/x/y" },           /* absolute */
+		{ "a/b/c", "../" },
+		{ "a/b/c", "" },
+	};
+	char want[80], got[80];
+	size_t i, cap;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		for (cap = 1; cap <= sizeof(got); cap++) {
+			int rw, rg;
+
+			memset(want, 'w', sizeof(want));
+			memset(got, 'g', sizeof(got));
+			rw = nicfit__path_join(want, cap, c[i].dir, c[i].link);
+			rg = nicfit__topo_link_join(got, cap, c[i].dir, c[i].link);
+			if (rw != rg || (!rw && strcmp(want, got)))
+				fail_msg("%s + %s, cap %zu: %d \"%.*s\" for %d \"%.*s\"", c[i].dir,
+					 c[i].link, cap, rg, (int)cap, got, rw, (int)cap, want);
+		}
+	assert_int_equal(nicfit__topo_link_join(got, sizeof(got), "sys/bus/pci/devices",
+						"../../../devices/pci0000:00/0000:00:01.0"), 0);
+	assert_string_equal(got, "sys/devices/pci0000:00/0000:00:01.0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -831,6 +880,7 @@ int main(void)
 		cmocka_unit_test(hand_built),
 		cmocka_unit_test(hand_built_grows),
 		cmocka_unit_test(pci_ids),
+		cmocka_unit_test(link_join),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

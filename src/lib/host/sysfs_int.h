@@ -22,6 +22,8 @@
 #endif
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "nicfit/sysfs.h"
 
@@ -99,6 +101,48 @@ static inline void nicfit__sysfs_trace(struct nicfit_sysfs *fs, int op, const ch
 	if (fs->trace)
 		fs->trace(fs->trace_ctx, op, path, off, len, why);
 }
+
+/* murmur3's 64-bit finalizer: every bit of x moves about half of the result's */
+static inline uint64_t nicfit__sysfs_mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdu;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53u;
+	return x ^ (x >> 33);
+}
+
+/*
+ * A path's hash: its length and its last 16 bytes, where sysfs paths
+ * differ (a function's address and its parent's, a port's name); a
+ * look-up compares the whole path on a match. Two 8-byte words, not a
+ * loop over the path: the prefixes of a path are looked up one by one
+ * (the kept directories, discovery's index of functions), and a hash that
+ * read them all would cost the square of a path's depth.
+ */
+static inline size_t nicfit__sysfs_path_hash(const char *s, size_t n)
+{
+	uint64_t a, b;
+
+	if (n >= 16) {
+		memcpy(&a, s + n - 16, 8);
+		memcpy(&b, s + n - 8, 8);
+	} else {
+		unsigned char w[16] = { 0 };
+
+		memcpy(w + 16 - n, s, n);
+		memcpy(&a, w, 8);
+		memcpy(&b, w + 8, 8);
+	}
+	return (size_t)nicfit__sysfs_mix(a ^ nicfit__sysfs_mix(b ^ n));
+}
+
+/*
+ * nicfit_sysfs_list: the entries in the directory's own order, unsorted,
+ * for a caller that keeps few of many and sorts those (topo_pci.c's walk
+ * of a bridge with a thousand VFs below it).
+ */
+#define NICFIT__SYSFS_UNSORTED 0x100u
 
 /*
  * Keep a problem with path unless st is OK or MISSING or flags has

@@ -467,7 +467,7 @@ enum nicfit_sysfs_status nicfit_sysfs_list(struct nicfit_sysfs *fs, const char *
 		}
 	}
 	close(fd);
-	if (sort_dirents(&l.v, l.cnt))
+	if (!(flags & NICFIT__SYSFS_UNSORTED) && sort_dirents(&l.v, l.cnt))
 		qsort(l.v, l.cnt, sizeof(*l.v), cmp_entry); /* in place, without the pointers */
 	*ents = l.v;
 	*n = l.cnt;

@@ -131,20 +131,6 @@ static enum nicfit_sysfs_status resolve(struct nicfit_sysfs *fs, const char *pat
 }
 
 /*
- * A directory's hash: its length and its last 24 bytes, where sysfs paths
- * differ (a function's address, a port's name); the whole path is
- * compared on a match.
- */
-static size_t dir_hash(const char *s, size_t n)
-{
-	size_t h = 5381 + n, i = n > 24 ? n - 24 : 0;
-
-	for (; i < n; i++)
-		h = h * 33 + (unsigned char)s[i];
-	return h;
-}
-
-/*
  * The kept directory whose path is dir (n bytes, hashing to h), or NULL:
  * the last one used, else the one the index names. Two kept paths whose
  * hashes share a slot keep the later one findable; the earlier is then
@@ -186,7 +172,7 @@ static struct sysfs_dir *dir_ancestor(struct nicfit_sysfs *fs, const char *dir, 
 
 		if (dir[p] != '/')
 			continue;
-		h = dir_hash(dir, p);
+		h = nicfit__sysfs_path_hash(dir, p);
 		k = fs->dirix[h & (NICFIT_SYSFS_DIR_INDEX - 1)];
 		if (!k)
 			continue;
@@ -282,7 +268,7 @@ int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int
 		c->used = ++fs->dirclock;
 		return c->fd;
 	}
-	h = dir_hash(dir, n);
+	h = nicfit__sysfs_path_hash(dir, n);
 	c = dir_find(fs, dir, n, h);
 
 	if (c) {

@@ -139,6 +139,14 @@ void nicfit__topo_read_slots(struct disc *d);
 /* topo_pcidev.c: the identity, NUMA and SR-IOV files of function idx. */
 void nicfit__topo_read_function(struct disc *d, int idx);
 /*
+ * A link's target joined to the canonical directory dir it is in, as
+ * nicfit__path_join() joins them (the same result and return): the
+ * kernel's "../../name/name" is joined by one copy, anything else by
+ * nicfit__path_join(). dir must be canonical (no "", "." or ".."
+ * component, no '/' at either end), as every device path here is.
+ */
+int nicfit__topo_link_join(char *out, size_t cap, const char *dir, const char *link);
+/*
  * After config space (nicfit__topo_read_extras): every function's link
  * speed and width, from its PCIe capability's registers where config was
  * read, else from the kernel's four link files; a VF takes its PF's.

@@ -24,6 +24,7 @@
 #include "core/alloc_int.h"
 #include "core/file_int.h"
 #include "core/fmt_int.h"
+#include "host/sysfs_int.h"
 #include "host/topo_int.h"
 
 #define Q NICFIT_SYSFS_QUIET
@@ -33,16 +34,7 @@
 
 /* ---- the path index ----------------------------------------------------------- */
 
-static size_t strhash(const char *s, size_t n)
-{
-	size_t h = 5381, i;
-
-	for (i = 0; i < n; i++)
-		h = h * 33 + (unsigned char)s[i];
-	return h;
-}
-
-/* find_path with h = strhash(path, n) already known */
+/* find_path with h = nicfit__sysfs_path_hash(path, n) already known */
 static int find_hashed(struct disc *d, const char *path, size_t n, size_t h)
 {
 	size_t k;
@@ -62,28 +54,20 @@ static int find_hashed(struct disc *d, const char *path, size_t n, size_t h)
 
 int nicfit__topo_find_path(struct disc *d, const char *path, size_t n)
 {
-	return find_hashed(d, path, n, strhash(path, n));
+	return find_hashed(d, path, n, nicfit__sysfs_path_hash(path, n));
 }
 
-/* Index function idx, whose path hashes to h (strhash of the whole path). */
+/* The function whose path is the longest prefix of path ending before a '/'. */
 int nicfit__topo_find_prefix(struct disc *d, const char *path)
 {
-	size_t ends[TOPO_PATH_MAX / 2], hs[TOPO_PATH_MAX / 2], h = strhash("", 0), i, m = 0;
+	size_t m = strlen(path);
 
-	/* the hash of each prefix that ends before a '/', in one pass */
-	for (i = 0; path[i]; i++) {
-		if (path[i] == '/' && m < sizeof(ends) / sizeof(ends[0])) {
-			ends[m] = i;
-			hs[m++] = h;
-		}
-		h = h * 33 + (unsigned char)path[i];
-	}
-	while (m--) {
+	while (m-- > 1) {
 		int idx;
 
-		if (!ends[m])
-			break; /* the empty prefix of a path that starts with '/' */
-		idx = find_hashed(d, path, ends[m], hs[m]);
+		if (path[m] != '/')
+			continue;
+		idx = nicfit__topo_find_path(d, path, m);
 		if (idx >= 0)
 			return idx;
 	}
@@ -104,9 +88,11 @@ static int hash_put(struct disc *d, int idx, size_t ph)
 		d->hash = h;
 		d->hashcap = cap;
 		for (i = 0; i < (size_t)d->t->npci; i++) {
-			if ((int)i == idx || !d->t->pci[i].path)
+			const char *p = d->t->pci[i].path;
+
+			if ((int)i == idx || !p)
 				continue;
-			k = strhash(d->t->pci[i].path, strlen(d->t->pci[i].path)) & (cap - 1);
+			k = nicfit__sysfs_path_hash(p, strlen(p)) & (cap - 1);
 			while (h[k])
 				k = (k + 1) & (cap - 1);
 			h[k] = (int)i + 1;
@@ -197,6 +183,39 @@ static void copy_n(char *out, size_t cap, const char *s, size_t n)
 }
 
 /*
+ * Where add_chain can start on path (len bytes): after the longest prefix
+ * that is a function already known, *last its index (-1 and 0 when none
+ * is). A function's path is a chain add_chain walked whole, every function
+ * on it known since, so walking that prefix again would only find them
+ * one by one and end where this starts: a VF below a known bridge costs a
+ * look-up or two, not a walk of its path. Only a prefix whose last
+ * component has a BDF's shape (is_bdf's first test) is looked up.
+ */
+static size_t known_start(struct disc *d, const char *path, size_t len, int *last)
+{
+	size_t e = len;
+
+	*last = -1;
+	for (;;) {
+		if (e >= 12 && path[e - 2] == '.' && path[e - 5] == ':' && path[e - 8] == ':') {
+			int idx = nicfit__topo_find_path(d, path, e);
+
+			if (idx >= 0) {
+				if (d->t->pci[idx].hostbridge < 0)
+					return 0;
+				*last = idx;
+				return e < len ? e + 1 : e;
+			}
+		}
+		while (e && path[e - 1] != '/')
+			e--;
+		if (e < 2)
+			return 0;
+		e--; /* the '/' before the component: the prefix ends there */
+	}
+}
+
+/*
  * Get or create the functions on a canonical device path
  * ("sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"). Returns the index
  * of the last function, or -1 when the path holds none.
@@ -204,22 +223,23 @@ static void copy_n(char *out, size_t cap, const char *s, size_t n)
 static int add_chain(struct disc *d, const char *path)
 {
 	struct nicfit_topo *t = d->t;
-	size_t i = 0, len = strlen(path);
-	int parent = -1, hb = -1, last = -1;
+	size_t len = strlen(path), i;
+	int parent = -1, hb = -1, last;
 	size_t pend_s = 0, pend_n = 0; /* pending host bridge component */
-	size_t h = strhash("", 0), hashed = 0; /* strhash of path's first hashed bytes */
 
+	i = known_start(d, path, len, &last);
+	if (last >= 0) {
+		parent = last;
+		hb = t->pci[last].hostbridge;
+	}
 	while (i < len) {
-		size_t n = strcspn(path + i, "/");
 		const char *c = path + i;
+		const char *slash = memchr(c, '/', len - i);
+		size_t n = slash ? (size_t)(slash - c) : len - i;
 
 		if (is_bdf(c, n)) {
-			int idx;
-
-			/* the hash of each prefix carries on from the last one's */
-			for (; hashed < i + n; hashed++)
-				h = h * 33 + (unsigned char)path[hashed];
-			idx = find_hashed(d, path, i + n, h);
+			size_t h = nicfit__sysfs_path_hash(path, i + n);
+			int idx = find_hashed(d, path, i + n, h);
 
 			if (idx < 0) {
 				char bdf[24];
@@ -297,45 +317,76 @@ static int may_hold_functions(const struct nicfit_pcidev *p)
 	       base == 0x08 || base == 0xff;
 }
 
-/* Every function under a directory of sys/devices/pci*, recursively. */
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct nicfit_dirent *)a)->name,
+		      ((const struct nicfit_dirent *)b)->name);
+}
+
+/*
+ * Every function under a directory of sys/devices/pci*, recursively, in
+ * name order. A function already known (from the bus listing) has its
+ * whole chain, and one that cannot hold functions has nothing below it to
+ * walk: those are dropped before the rest is sorted, so a bridge with a
+ * thousand known VFs below it costs a look-up each, not a sort.
+ */
 static void walk(struct disc *d, const char *dir, int depth)
 {
 	struct nicfit_dirent *ents;
-	size_t n, i;
+	char path[TOPO_PATH_MAX];
+	size_t n, i, keep = 0, dl = strlen(dir);
+	int whole = nicfit_sysfs_recording_whole(d->fs);
 
 	if (depth > NICFIT_TOPO_MAX_DEPTH || d->rc ||
-	    nicfit_sysfs_list(d->fs, dir, &ents, &n, NICFIT_SYSFS_SUBDIRS) != NICFIT_SYSFS_OK)
+	    nicfit_sysfs_list(d->fs, dir, &ents, &n, NICFIT_SYSFS_SUBDIRS | NICFIT__SYSFS_UNSORTED) !=
+		    NICFIT_SYSFS_OK)
 		return;
-	for (i = 0; i < n && !d->rc; i++) {
-		char path[TOPO_PATH_MAX];
-		size_t len;
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(ents[i].name);
 		int bdf;
 
-		if (ents[i].type != NICFIT_DT_DIR)
-			continue;
-		len = strlen(ents[i].name);
+		if (ents[i].type != NICFIT_DT_DIR || dl + 1 + len >= sizeof(path))
+			continue; /* not a directory, or a path that does not fit */
 		bdf = is_bdf(ents[i].name, len);
 		if (!bdf && !is_pci_root(ents[i].name, len))
 			continue;
-		nicfit__topo_pathf(path, sizeof(path), dir, ents[i].name);
-		if (!path[0])
-			continue;
+		if (bdf && !whole) {
+			int k;
+
+			memcpy(path, dir, dl);
+			path[dl] = '/';
+			memcpy(path + dl + 1, ents[i].name, len);
+			k = nicfit__topo_find_path(d, path, dl + 1 + len);
+			/* a snapshot keeps what the listing shows (links in it too) */
+			if (k >= 0 && !may_hold_functions(&d->t->pci[k]))
+				continue;
+		}
+		if (keep != i)
+			ents[keep] = ents[i];
+		keep++;
+	}
+	if (keep > 1)
+		qsort(ents, keep, sizeof(*ents), cmp_name);
+	for (i = 0; i < keep && !d->rc; i++) {
+		size_t len = strlen(ents[i].name);
+
+		memcpy(path, dir, dl);
+		path[dl] = '/';
+		memcpy(path + dl + 1, ents[i].name, len + 1);
 		/*
 		 * A function already known (from the bus listing) has its whole
 		 * chain. A BDF is one function: another directory of a BDF already
 		 * known is a copy (a damaged capture), and so is all below it.
 		 */
-		if (bdf) {
-			int k = nicfit__topo_find_path(d, path, strlen(path));
+		if (is_bdf(ents[i].name, len)) {
+			int k = nicfit__topo_find_path(d, path, dl + 1 + len);
 
 			if (k < 0) {
 				if (nicfit_topo_find(d->t, ents[i].name) >= 0)
 					continue;
 				k = add_chain(d, path);
 			}
-			/* a snapshot keeps what the listing shows (links in it too) */
-			if (k >= 0 && !may_hold_functions(&d->t->pci[k]) &&
-			    !nicfit_sysfs_recording_whole(d->fs))
+			if (k >= 0 && !may_hold_functions(&d->t->pci[k]) && !whole)
 				continue;
 		}
 		walk(d, path, depth + 1);
@@ -359,7 +410,7 @@ void nicfit__topo_read_pci_tree(struct disc *d)
 			if (ents[i].type == NICFIT_DT_LINK) {
 				if (nicfit_sysfs_readlink(d->fs, path, link, sizeof(link), 0) !=
 				    NICFIT_SYSFS_OK ||
-				    nicfit__path_join(canon, sizeof(canon), "sys/bus/pci/devices", link))
+				    nicfit__topo_link_join(canon, sizeof(canon), "sys/bus/pci/devices", link))
 					continue;
 			} else if (nicfit_sysfs_resolve(d->fs, path, canon, sizeof(canon), 0) !=
 				   NICFIT_SYSFS_OK) {
@@ -406,7 +457,7 @@ static void read_physfn(struct disc *d, int idx)
 	nicfit__topo_pathf(path, sizeof(path), p->path, "physfn");
 	if (nicfit_sysfs_readlink(d->fs, path, link, sizeof(link), 0) != NICFIT_SYSFS_OK)
 		return;
-	if (nicfit__path_join(canon, sizeof(canon), p->path, link))
+	if (nicfit__topo_link_join(canon, sizeof(canon), p->path, link))
 		return;
 	p->physfn = nicfit__topo_find_path(d, canon, strlen(canon));
 }

@@ -420,6 +420,54 @@ void nicfit__topo_read_drivers(struct disc *d)
 		d->t->drivers_listed = nicfit_sysfs_exists(d->fs, "sys/bus/pci/drivers");
 }
 
+/* ---- links ------------------------------------------------------------------ */
+
+/*
+ * Whether s (n bytes) is components without "", "." or "..": nothing that
+ * nicfit__path_join would drop or fold.
+ */
+static int plain_components(const char *s, size_t n)
+{
+	const char *end = s + n;
+
+	while (s < end) {
+		const char *slash = memchr(s, '/', (size_t)(end - s));
+		size_t m = slash ? (size_t)(slash - s) : (size_t)(end - s);
+
+		if (!m || (s[0] == '.' && (m == 1 || (m == 2 && s[1] == '.'))))
+			return 0;
+		s += m + 1;
+		if (slash && s == end)
+			return 0; /* a trailing '/' */
+	}
+	return 1;
+}
+
+int nicfit__topo_link_join(char *out, size_t cap, const char *dir, const char *link)
+{
+	size_t dl = strlen(dir), ll = strlen(link), up = 0, rl;
+
+	/* the kernel's form: "../" a few times, then the names down */
+	while (ll - up >= 3 && link[up] == '.' && link[up + 1] == '.' && link[up + 2] == '/')
+		up += 3;
+	rl = ll - up;
+	if (!up || dl >= cap || !rl || !plain_components(link + up, rl))
+		return nicfit__path_join(out, cap, dir, link);
+	for (; up; up -= 3) {
+		while (dl && dir[dl - 1] != '/')
+			dl--;
+		if (!dl)
+			return nicfit__path_join(out, cap, dir, link);
+		dl--;
+	}
+	if (dl + 1 + rl + 1 > cap)
+		return nicfit__path_join(out, cap, dir, link);
+	memcpy(out, dir, dl);
+	out[dl] = '/';
+	memcpy(out + dl + 1, link + ll - rl, rl + 1);
+	return 0;
+}
+
 /* ---- SR-IOV virtual functions ------------------------------------------------- */
 
 /* Keep PF idx, whose VFs are enabled, for maybe_vf (out of memory: VFs cost more). */
@@ -470,7 +518,7 @@ static int read_vf(struct disc *d, int idx, const char *dir)
 
 	nicfit__topo_pathf(path, sizeof(path), dir, "physfn");
 	if (nicfit_sysfs_readlink(d->fs, path, link, sizeof(link), 0) != NICFIT_SYSFS_OK ||
-	    nicfit__path_join(canon, sizeof(canon), dir, link))
+	    nicfit__topo_link_join(canon, sizeof(canon), dir, link))
 		return 0;
 	/* one of the PFs met (a physfn elsewhere is left to nicfit__topo_read_physfns) */
 	for (i = 0; i < d->nvf_pfs && strcmp(d->t->pci[d->vf_pfs[i]].path, canon); i++)
