@@ -131,27 +131,50 @@ static enum nicfit_sysfs_status resolve(struct nicfit_sysfs *fs, const char *pat
 }
 
 /*
+ * A kept path has two slots in the index, by two parts of its hash: it is
+ * put in the first that is free (else the first), and found in either.
+ * Two kept paths whose slots are all taken keep the later one findable;
+ * the earlier is then opened again when asked for, which costs an open,
+ * never a wrong answer.
+ */
+static unsigned dir_slot(size_t h, int second)
+{
+	return (unsigned)(second ? h / NICFIT_SYSFS_DIR_INDEX : h) & (NICFIT_SYSFS_DIR_INDEX - 1);
+}
+
+/* The kept directory that the index holds for path (p bytes, hashing to h), or NULL. */
+static struct sysfs_dir *dir_indexed(struct nicfit_sysfs *fs, const char *path, size_t p,
+				     size_t h)
+{
+	int second;
+
+	for (second = 0; second < 2; second++) {
+		unsigned k = fs->dirix[dir_slot(h, second)];
+		struct sysfs_dir *c;
+
+		if (!k)
+			continue;
+		c = &fs->dirs[k - 1];
+		if (c->fd >= 0 && c->hash == h && c->len == p && !memcmp(c->path, path, p))
+			return c;
+	}
+	return NULL;
+}
+
+/*
  * The kept directory whose path is dir (n bytes, hashing to h), or NULL:
- * the last one used, else the one the index names. Two kept paths whose
- * hashes share a slot keep the later one findable; the earlier is then
- * opened again when asked for, which costs an open, never a wrong answer.
+ * the last one used, else the one the index names.
  */
 static struct sysfs_dir *dir_find(struct nicfit_sysfs *fs, const char *dir, size_t n, size_t h)
 {
 	struct sysfs_dir *c = &fs->dirs[fs->dirlast];
-	unsigned k;
 
 	if (c->fd >= 0 && c->len == n && !memcmp(c->path, dir, n))
 		return c; /* the usual case: the directory of the last open */
-	k = fs->dirix[h & (NICFIT_SYSFS_DIR_INDEX - 1)];
-	if (!k)
-		return NULL;
-	c = &fs->dirs[k - 1];
-	if (c->fd >= 0 && c->hash == h && c->len == n && !memcmp(c->path, dir, n)) {
-		fs->dirlast = k - 1;
-		return c;
-	}
-	return NULL;
+	c = dir_indexed(fs, dir, n, h);
+	if (c)
+		fs->dirlast = (unsigned)(c - fs->dirs);
+	return c;
 }
 
 /*
@@ -167,17 +190,11 @@ static struct sysfs_dir *dir_ancestor(struct nicfit_sysfs *fs, const char *dir, 
 	/* each ancestor by the index, the longest first: a look-up a level */
 	while (p-- > 1) {
 		struct sysfs_dir *c;
-		size_t h;
-		unsigned k;
 
 		if (dir[p] != '/')
 			continue;
-		h = nicfit__sysfs_path_hash(dir, p);
-		k = fs->dirix[h & (NICFIT_SYSFS_DIR_INDEX - 1)];
-		if (!k)
-			continue;
-		c = &fs->dirs[k - 1];
-		if (c->fd >= 0 && c->hash == h && c->len == p && !memcmp(c->path, dir, p)) {
+		c = dir_indexed(fs, dir, p, nicfit__sysfs_path_hash(dir, p));
+		if (c) {
 			*at = p + 1;
 			return c;
 		}
@@ -257,11 +274,109 @@ static int long_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int *
 	return fd;
 }
 
+/* Open dir (n bytes, not kept) as nicfit__sysfs_dir_fd() does; -1 with *errnum set. */
+static int dir_open(struct nicfit_sysfs *fs, const char *dir, size_t n, int *errnum)
+{
+	struct sysfs_dir *c;
+	size_t at = 0;
+	int fd = -1;
+
+	/*
+	 * With openat2() the kernel walks the whole path in the one call it
+	 * would make from a kept ancestor: finding that ancestor (a compare of
+	 * every kept path) is only worth it where the resolver runs here.
+	 */
+	c = fs->use_openat2 ? NULL : dir_ancestor(fs, dir, n, &at);
+	if (c) {
+		/*
+		 * an ancestor that opens its subdirectories is asked again (a
+		 * bridge's directory, for each of a thousand VFs below it): the
+		 * clock's hand gives it its second chance
+		 */
+		c->uses = 1;
+		fd = open_below(fs, c->fd, dir, n, at);
+	} else if (!fs->use_openat2) {
+		/*
+		 * None kept: the parent is, from now on (its other children are
+		 * likely next, a bridge's VFs one after the other), and this
+		 * directory one openat() below it, not a readlink of every
+		 * component on the way.
+		 */
+		size_t p = n;
+		int e;
+
+		while (p && dir[p - 1] != '/')
+			p--;
+		if (p > 1) {
+			int pfd = nicfit__sysfs_dir_fd(fs, dir, p - 1, &e);
+
+			if (pfd >= 0)
+				fd = open_below(fs, pfd, dir, n, p);
+		}
+	}
+	if (fd < 0) {
+		char path[NICFIT_SYSFS_PATH_MAX];
+
+		memcpy(path, dir, n);
+		path[n] = '\0';
+		fd = nicfit__sysfs_open_full(fs, n ? path : ".", O_PATH | O_DIRECTORY | O_CLOEXEC,
+					     errnum);
+	}
+	return fd;
+}
+
+/*
+ * Keep fd, dir's (n bytes, hashing to h), in place of one not asked for
+ * again since the clock's hand last passed it (a second chance for the
+ * others, whose mark the hand clears): discovery's passes each sweep the
+ * functions in order, and a directory that a later pass came back to
+ * outlasts those met once. The hand moves a slot or two a miss, no
+ * search of the kept ones.
+ */
+static void dir_keep(struct nicfit_sysfs *fs, const char *dir, size_t n, size_t h, int fd)
+{
+	struct sysfs_dir *old;
+	unsigned slot;
+	size_t i;
+
+	if (fs->dirsfilled < NICFIT_SYSFS_DIR_CACHE) {
+		old = &fs->dirs[fs->dirsfilled++]; /* not full yet: the next slot */
+	} else {
+		for (i = 0;; i++) {
+			old = &fs->dirs[fs->dirhand];
+			fs->dirhand = (fs->dirhand + 1) % NICFIT_SYSFS_DIR_CACHE;
+			if (old->fd < 0 || !old->uses || i >= NICFIT_SYSFS_DIR_CACHE)
+				break;
+			old->uses = 0;
+		}
+	}
+	if (old->fd >= 0) {
+		int second;
+
+		close(old->fd);
+		for (second = 0; second < 2; second++)
+			if (fs->dirix[dir_slot(old->hash, second)] == (unsigned char)(old - fs->dirs + 1))
+				fs->dirix[dir_slot(old->hash, second)] = 0;
+	}
+	slot = dir_slot(h, 0);
+	if (fs->dirix[slot] && !fs->dirix[dir_slot(h, 1)])
+		slot = dir_slot(h, 1);
+	fs->dirix[slot] = (unsigned char)(old - fs->dirs + 1);
+	old->fd = fd;
+	old->used = ++fs->dirclock;
+	old->uses = 0;
+	fs->dirlast = (unsigned)(old - fs->dirs);
+	old->len = n;
+	old->hash = h;
+	memcpy(old->path, dir, n);
+	old->path[n] = '\0';
+}
+
 int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int *errnum)
 {
-	struct sysfs_dir *c = &fs->dirs[fs->dirlast], *old;
-	size_t i, at = 0, h;
-	int fd = -1;
+	struct sysfs_dir *c = &fs->dirs[fs->dirlast];
+	size_t h;
+	int fd;
 
 	/* the usual case, the directory of the last open, needs no hash */
 	if (c->fd >= 0 && c->len == n && !memcmp(c->path, dir, n)) {
@@ -278,58 +393,9 @@ int nicfit__sysfs_dir_fd(struct nicfit_sysfs *fs, const char *dir, size_t n, int
 	}
 	if (n >= NICFIT_SYSFS_DIR_PATH)
 		return long_dir_fd(fs, dir, n, errnum);
-	/*
-	 * With openat2() the kernel walks the whole path in the one call it
-	 * would make from a kept ancestor: finding that ancestor (a compare of
-	 * every kept path) is only worth it where the resolver runs here.
-	 */
-	c = fs->use_openat2 ? NULL : dir_ancestor(fs, dir, n, &at);
-	if (c)
-		fd = open_below(fs, c->fd, dir, n, at);
-	if (fd < 0) {
-		char path[NICFIT_SYSFS_PATH_MAX];
-
-		memcpy(path, dir, n);
-		path[n] = '\0';
-		fd = nicfit__sysfs_open_full(fs, n ? path : ".", O_PATH | O_DIRECTORY | O_CLOEXEC,
-					     errnum);
-		if (fd < 0)
-			return -1;
-	}
-	/*
-	 * Keep it in place of one not asked for again since the clock's hand
-	 * last passed it (a second chance for the others, whose mark the hand
-	 * clears): discovery's passes each sweep the functions in order, and
-	 * a directory that a later pass came back to outlasts those met once.
-	 * The hand moves a slot or two a miss, no search of the kept ones.
-	 */
-	if (fs->dirsfilled < NICFIT_SYSFS_DIR_CACHE) {
-		old = &fs->dirs[fs->dirsfilled++]; /* not full yet: the next slot */
-	} else {
-		for (i = 0;; i++) {
-			old = &fs->dirs[fs->dirhand];
-			fs->dirhand = (fs->dirhand + 1) % NICFIT_SYSFS_DIR_CACHE;
-			if (old->fd < 0 || !old->uses || i >= NICFIT_SYSFS_DIR_CACHE)
-				break;
-			old->uses = 0;
-		}
-	}
-	if (old->fd >= 0) {
-		unsigned char *slot = &fs->dirix[old->hash & (NICFIT_SYSFS_DIR_INDEX - 1)];
-
-		close(old->fd);
-		if (*slot == (unsigned char)(old - fs->dirs + 1))
-			*slot = 0;
-	}
-	fs->dirix[h & (NICFIT_SYSFS_DIR_INDEX - 1)] = (unsigned char)(old - fs->dirs + 1);
-	old->fd = fd;
-	old->used = ++fs->dirclock;
-	old->uses = 0;
-	fs->dirlast = (unsigned)(old - fs->dirs);
-	old->len = n;
-	old->hash = h;
-	memcpy(old->path, dir, n);
-	old->path[n] = '\0';
+	fd = dir_open(fs, dir, n, errnum);
+	if (fd >= 0)
+		dir_keep(fs, dir, n, h, fd);
 	return fd;
 }
 

@@ -223,6 +223,9 @@ void nicfit__topo_read_links(struct disc *d)
  */
 enum { UE_CLASS, UE_ID, UE_SUBSYS, UE_DRIVER, UE_KEYS };
 
+/* A longer DRIVER= value names no driver: it is not taken, not cut. */
+#define UEVENT_VALUE_MAX 64
+
 static const struct {
 	const char *key;
 	size_t len;
@@ -258,28 +261,37 @@ static void uevent_scan(const char *text, size_t n, struct uevent *u)
 	}
 }
 
-/* The value of key k into out (cap bytes), NUL-terminated; -1 when absent or too long. */
-static int uevent_get(const struct uevent *u, int k, char *out, size_t cap)
+/*
+ * The n hex digits at s (uevent writes no "0x"), as nicfit_parse_hex_id()
+ * reads them after "0x"; -1 when one is not a hex digit. n is at most 8.
+ */
+static int hex_digits(const char *s, size_t n, unsigned long *out)
 {
-	if (!u->at[k] || u->len[k] >= cap)
-		return -1;
-	memcpy(out, u->at[k], u->len[k]);
-	out[u->len[k]] = '\0';
+	unsigned long v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i], l = (unsigned char)(c | 0x20);
+
+		if (c >= '0' && c <= '9')
+			v = v << 4 | (unsigned long)(c - '0');
+		else if (l >= 'a' && l <= 'f')
+			v = v << 4 | (unsigned long)(l - 'a' + 10);
+		else
+			return -1;
+	}
+	*out = v;
 	return 0;
 }
 
-/* n (min to max) hex digits at s, as nicfit_parse_hex_id() reads them after "0x". */
-static int hex_exact(const char *s, size_t min, size_t max, unsigned long *out)
+/* Key k as "vvvv:dddd" (PCI_ID, PCI_SUBSYS_ID): its two halves; -1 when absent or not that. */
+static int uevent_pair(const struct uevent *u, int k, unsigned long *a, unsigned long *b)
 {
-	char tmp[16];
-	size_t n = strlen(s);
+	const char *v = u->at[k];
 
-	if (n < min || n > max || n + 3 > sizeof(tmp))
+	if (!v || u->len[k] != 9 || v[4] != ':')
 		return -1;
-	tmp[0] = '0';
-	tmp[1] = 'x';
-	memcpy(tmp + 2, s, n + 1);
-	return nicfit_parse_hex_id(tmp, out);
+	return hex_digits(v, 4, a) || hex_digits(v + 5, 4, b) ? -1 : 0;
 }
 
 /*
@@ -291,7 +303,7 @@ static int hex_exact(const char *s, size_t min, size_t max, unsigned long *out)
  */
 static int read_uevent(struct disc *d, struct nicfit_pcidev *p, const char *dir)
 {
-	char path[TOPO_PATH_MAX], buf[NICFIT_SYSFS_TEXT_MAX], v[64];
+	char path[TOPO_PATH_MAX], buf[NICFIT_SYSFS_TEXT_MAX];
 	enum nicfit_sysfs_status st;
 	unsigned long c, a, b;
 	struct uevent u;
@@ -306,14 +318,9 @@ static int read_uevent(struct disc *d, struct nicfit_pcidev *p, const char *dir)
 	buf[len] = '\0';
 	if (strlen(buf) == len)
 		uevent_scan(buf, len, &u);
-	if (strlen(buf) != len || uevent_get(&u, UE_CLASS, v, sizeof(v)) ||
-	    hex_exact(v, 1, 6, &c) || uevent_get(&u, UE_ID, v, sizeof(v)) || strlen(v) != 9 ||
-	    v[4] != ':') {
-		nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
-		return -1;
-	}
-	v[4] = '\0';
-	if (hex_exact(v, 4, 4, &a) || hex_exact(v + 5, 4, 4, &b)) {
+	/* class: 1 to 6 hex digits; IDs: "vvvv:dddd" */
+	if (strlen(buf) != len || !u.at[UE_CLASS] || !u.len[UE_CLASS] || u.len[UE_CLASS] > 6 ||
+	    hex_digits(u.at[UE_CLASS], u.len[UE_CLASS], &c) || uevent_pair(&u, UE_ID, &a, &b)) {
 		nicfit_sysfs_report(d->fs, path, NICFIT_SYSFS_MALFORMED, 0, 0);
 		return -1;
 	}
@@ -321,16 +328,18 @@ static int read_uevent(struct disc *d, struct nicfit_pcidev *p, const char *dir)
 	p->vendor = (unsigned)a;
 	p->device = (unsigned)b;
 	p->have |= NICFIT_HAVE_CLASS | NICFIT_HAVE_IDS;
-	if (!uevent_get(&u, UE_SUBSYS, v, sizeof(v)) && strlen(v) == 9 && v[4] == ':') {
-		v[4] = '\0';
-		if (!hex_exact(v, 4, 4, &a) && !hex_exact(v + 5, 4, 4, &b)) {
-			p->subvendor = (unsigned)a;
-			p->subdevice = (unsigned)b;
-			p->have |= NICFIT_HAVE_SUBSYS;
-		}
+	if (!uevent_pair(&u, UE_SUBSYS, &a, &b)) {
+		p->subvendor = (unsigned)a;
+		p->subdevice = (unsigned)b;
+		p->have |= NICFIT_HAVE_SUBSYS;
 	}
-	if (!uevent_get(&u, UE_DRIVER, v, sizeof(v)))
-		nicfit__topo_copy(p->driver, sizeof(p->driver), v);
+	if (u.at[UE_DRIVER] && u.len[UE_DRIVER] < UEVENT_VALUE_MAX) {
+		size_t n = u.len[UE_DRIVER] < sizeof(p->driver) ? u.len[UE_DRIVER]
+								 : sizeof(p->driver) - 1;
+
+		memcpy(p->driver, u.at[UE_DRIVER], n);
+		p->driver[n] = '\0';
+	}
 	return 0;
 }
 
@@ -423,23 +432,20 @@ void nicfit__topo_read_drivers(struct disc *d)
 /* ---- links ------------------------------------------------------------------ */
 
 /*
- * Whether s (n bytes) is components without "", "." or "..": nothing that
- * nicfit__path_join would drop or fold.
+ * Whether s (n bytes, the end of a string) is names with no "", "." or
+ * ".." among them: nothing that nicfit__path_join would drop or fold. A
+ * name that starts with a dot is taken for one of those (the kernel's
+ * device and driver names have none): a longer way, the same result.
  */
 static int plain_components(const char *s, size_t n)
 {
-	const char *end = s + n;
+	const char *end = s + n, *q;
 
-	while (s < end) {
-		const char *slash = memchr(s, '/', (size_t)(end - s));
-		size_t m = slash ? (size_t)(slash - s) : (size_t)(end - s);
-
-		if (!m || (s[0] == '.' && (m == 1 || (m == 2 && s[1] == '.'))))
+	if (!n || s[0] == '/' || s[0] == '.')
+		return 0;
+	for (; (q = memchr(s, '/', (size_t)(end - s))) != NULL; s = q + 1)
+		if (q + 1 == end || q[1] == '/' || q[1] == '.')
 			return 0;
-		s += m + 1;
-		if (slash && s == end)
-			return 0; /* a trailing '/' */
-	}
 	return 1;
 }
 
@@ -451,7 +457,7 @@ int nicfit__topo_link_join(char *out, size_t cap, const char *dir, const char *l
 	while (ll - up >= 3 && link[up] == '.' && link[up + 1] == '.' && link[up + 2] == '/')
 		up += 3;
 	rl = ll - up;
-	if (!up || dl >= cap || !rl || !plain_components(link + up, rl))
+	if (!up || dl >= cap || !plain_components(link + up, rl))
 		return nicfit__path_join(out, cap, dir, link);
 	for (; up; up -= 3) {
 		while (dl && dir[dl - 1] != '/')
