@@ -8,6 +8,7 @@
  * ID table, VPD's product name, the class; pci.ids is consulted last, and
  * only on request (the one part of the audit that reads a file).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,63 +99,65 @@ static int card_functions(const struct nicfit__audit_ctx *c, int pci)
 	return n;
 }
 
-/* A function's slot and IDs, to group a card's functions by sorting. */
-struct slot_key {
-	unsigned domain, bus, dev, vendor, device;
-	int pci;
-};
-
-static int cmp_slot_ids(const struct slot_key *a, const struct slot_key *b)
+/* Whether two functions have one slot and the same IDs: one card's functions of a kind. */
+static int same_slot_ids(const struct nicfit_pcidev *a, const struct nicfit_pcidev *b)
 {
-	return a->domain != b->domain || a->bus != b->bus || a->dev != b->dev ||
-	       a->vendor != b->vendor || a->device != b->device;
+	return a->domain == b->domain && a->bus == b->bus && a->dev == b->dev &&
+	       a->vendor == b->vendor && a->device == b->device;
 }
 
-static int cmp_slot(const void *x, const void *y)
+/* A function's slot and IDs hashed (murmur3's 64-bit finalizer over them). */
+static size_t slot_ids_hash(const struct nicfit_pcidev *p)
 {
-	const struct slot_key *a = x, *b = y;
-	const unsigned ka[5] = { a->domain, a->bus, a->dev, a->vendor, a->device };
-	const unsigned kb[5] = { b->domain, b->bus, b->dev, b->vendor, b->device };
-	int i;
+	uint64_t x = ((uint64_t)p->domain << 32 | p->bus << 8 | p->dev) ^
+		     ((uint64_t)p->vendor << 16 | p->device) * 0x9e3779b97f4a7c15u;
 
-	for (i = 0; i < 5; i++)
-		if (ka[i] != kb[i])
-			return ka[i] < kb[i] ? -1 : 1;
-	return a->pci - b->pci;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdu;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53u;
+	return (size_t)(x ^ (x >> 33));
 }
 
 /*
- * card_functions for every function at once: sorted by slot and IDs, each
- * run of equal keys is one card's functions with those IDs, and its
- * physical functions are counted once for all of them. NULL: no memory
- * (card_functions then scans).
+ * card_functions for every function at once: the functions are grouped
+ * by slot and IDs in a hash table (one probe each, not a sort), each group
+ * is one card's functions with those IDs, and its physical functions are
+ * counted once for all of them. NULL: no memory (card_functions then
+ * scans).
  */
 static int *count_card_functions(const struct nicfit_topo *t)
 {
-	size_t all = (size_t)(t->npci ? t->npci : 1), i, j, k;
-	struct slot_key *key = malloc(all * sizeof(*key));
-	int *n = malloc(all * sizeof(*n));
+	size_t all = (size_t)(t->npci ? t->npci : 1), cap = 16, i;
+	int *n = malloc(all * sizeof(*n)), *tab, *pfs;
+	size_t *group = malloc(all * sizeof(*group));
 
-	if (!key || !n) {
-		free(key);
+	while (cap < 2 * all)
+		cap *= 2;
+	tab = calloc(cap, sizeof(*tab)); /* a group's first function + 1, 0 none */
+	pfs = calloc(cap, sizeof(*pfs));
+	if (!n || !group || !tab || !pfs) {
 		free(n);
-		return NULL;
+		n = NULL;
+		goto out;
 	}
 	for (i = 0; i < (size_t)t->npci; i++) {
 		const struct nicfit_pcidev *p = &t->pci[i];
+		size_t k = slot_ids_hash(p) & (cap - 1);
 
-		key[i] = (struct slot_key){ p->domain, p->bus, p->dev, p->vendor, p->device, (int)i };
+		while (tab[k] && !same_slot_ids(&t->pci[tab[k] - 1], p))
+			k = (k + 1) & (cap - 1);
+		if (!tab[k])
+			tab[k] = (int)i + 1;
+		group[i] = k;
+		pfs[k] += p->physfn < 0;
 	}
-	qsort(key, (size_t)t->npci, sizeof(*key), cmp_slot);
-	for (i = 0; i < (size_t)t->npci; i = j) {
-		int pfs = 0;
-
-		for (j = i; j < (size_t)t->npci && !cmp_slot_ids(&key[i], &key[j]); j++)
-			pfs += t->pci[key[j].pci].physfn < 0;
-		for (k = i; k < j; k++)
-			n[key[k].pci] = pfs;
-	}
-	free(key);
+	for (i = 0; i < (size_t)t->npci; i++)
+		n[i] = pfs[group[i]];
+out:
+	free(group);
+	free(tab);
+	free(pfs);
 	return n;
 }
 

@@ -291,38 +291,104 @@ static int cmp_entry(const void *a, const void *b)
 		      ((const struct nicfit_dirent *)b)->name);
 }
 
-static int cmp_dirent(const void *a, const void *b)
+/*
+ * An entry to sort: its name's first 16 bytes as two big-endian words,
+ * zeros after the name's end, so that comparing the words orders as
+ * strcmp() does; names equal that far are told by strcmp().
+ */
+struct sort_key {
+	uint64_t hi, lo;
+	const struct nicfit_dirent *e;
+};
+
+static uint64_t be_word(const unsigned char *b)
 {
-	return strcmp((*(const struct nicfit_dirent *const *)a)->name,
-		      (*(const struct nicfit_dirent *const *)b)->name);
+	uint64_t v = 0;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&v, b, 8);
+	return __builtin_bswap64(v);
+#else
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | b[i];
+	return v;
+#endif
+}
+
+static int key_before(const struct sort_key *a, const struct sort_key *b)
+{
+	if (a->hi != b->hi)
+		return a->hi < b->hi;
+	if (a->lo != b->lo)
+		return a->lo < b->lo;
+	return strcmp(a->e->name, b->e->name) < 0;
+}
+
+/*
+ * Merge sort of k[0..n) by key_before, between k and tmp (n keys each),
+ * stable; returns whichever of the two holds the sorted keys.
+ */
+static struct sort_key *sort_keys(struct sort_key *k, struct sort_key *tmp, size_t n)
+{
+	size_t w, i;
+
+	for (w = 1; w < n; w *= 2) {
+		struct sort_key *t;
+
+		for (i = 0; i < n; i += 2 * w) {
+			size_t a = i, mid = i + w < n ? i + w : n, b = mid;
+			size_t end = i + 2 * w < n ? i + 2 * w : n, o = i;
+
+			while (a < mid && b < end)
+				tmp[o++] = key_before(&k[b], &k[a]) ? k[b++] : k[a++];
+			while (a < mid)
+				tmp[o++] = k[a++];
+			while (b < end)
+				tmp[o++] = k[b++];
+		}
+		t = k;
+		k = tmp;
+		tmp = t;
+	}
+	return k;
 }
 
 /*
  * Sort the n entries of *v by name. An entry is 260 bytes and a name is
- * a few: pointers are sorted, and the entries moved once, into a new
- * array. Returns -1 out of memory (*v then stays unsorted).
+ * a few: keys are sorted (a bus listing's thousands of addresses differ
+ * in their first 16 bytes, so strcmp() is rarely asked), and the entries
+ * moved once, into a new array. Returns -1 out of memory (*v then stays
+ * unsorted).
  */
 static int sort_dirents(struct nicfit_dirent **v, size_t n)
 {
-	const struct nicfit_dirent **ix;
+	struct sort_key *key, *tmp, *sorted;
 	struct nicfit_dirent *out;
 	size_t i;
 
 	if (n < 2)
 		return 0;
-	ix = malloc(n * sizeof(*ix));
+	key = malloc(2 * n * sizeof(*key));
 	out = malloc(n * sizeof(*out));
-	if (!ix || !out) {
-		free(ix);
+	if (!key || !out) {
+		free(key);
 		free(out);
 		return -1;
 	}
+	tmp = key + n;
+	for (i = 0; i < n; i++) {
+		unsigned char b[16] = { 0 };
+
+		memcpy(b, (*v)[i].name, strnlen((*v)[i].name, sizeof(b)));
+		key[i].hi = be_word(b);
+		key[i].lo = be_word(b + 8);
+		key[i].e = &(*v)[i];
+	}
+	sorted = sort_keys(key, tmp, n);
 	for (i = 0; i < n; i++)
-		ix[i] = &(*v)[i];
-	qsort(ix, n, sizeof(*ix), cmp_dirent);
-	for (i = 0; i < n; i++)
-		out[i] = *ix[i];
-	free(ix);
+		out[i] = *sorted[i].e;
+	free(key);
 	free(*v);
 	*v = out;
 	return 0;

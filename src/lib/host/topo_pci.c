@@ -402,6 +402,15 @@ void nicfit__topo_read_pci_tree(struct disc *d)
 
 	st = nicfit_sysfs_list(d->fs, "sys/bus/pci/devices", &ents, &n, 0);
 	if (st == NICFIT_SYSFS_OK && n) {
+		/*
+		 * the listing tells how many functions come: one allocation, not
+		 * a copy of them all at each growth (out of memory: they grow)
+		 */
+		size_t want = (size_t)d->t->npci + n;
+
+		if (want > NICFIT_TOPO_MAX_PCI)
+			want = NICFIT_TOPO_MAX_PCI;
+		(void)NICFIT_ALLOC_GROW(d->t->pci, want, d->t->alloc_pci);
 		for (i = 0; i < n && !d->rc; i++) {
 			char path[TOPO_PATH_MAX], link[TOPO_PATH_MAX], canon[TOPO_PATH_MAX];
 			int idx;
