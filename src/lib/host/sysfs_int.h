@@ -78,7 +78,10 @@ struct nicfit_sysfs {
 	unsigned dirlast;       /* the index in dirs[] of the last one used */
 	unsigned dirsfilled;    /* dirs[] below this index have been used */
 	unsigned dirhand;       /* the clock's hand: the next of dirs[] to give way */
-	/* a kept directory by its path's hash: index + 1 into dirs[], 0 none */
+	/*
+	 * a kept directory in one of its two slots by its path's hash
+	 * (sysfs_resolve.c's dir_slot): index + 1 into dirs[], 0 none
+	 */
 	unsigned char dirix[NICFIT_SYSFS_DIR_INDEX];
 	/* the last directory too long for dirs[] (-1 none) */
 	int longfd;
