@@ -202,6 +202,46 @@ static void control_bytes_anywhere(void **state)
 	nicfit_sysfs_close(fs);
 }
 
+/*
+ * A listing comes in strcmp() order: names that tie in the 16 bytes the
+ * sort compares as words and differ after, a name that is a prefix of
+ * another, bytes above 0x7f, and more names than one getdents() holds.
+ */
+static void list_order(void **state)
+{
+	static const char *const names[] = {
+		"0123456789abcdefZ", "0123456789abcdefA", "0123456789abcdef", "0123456789abcde",
+		"0123456789abcdefAA", "a", "ab", "aB", "B", "\xc3\xa9", "\x7f", "~", "0000:00:01.1",
+		"0000:00:01.0", "0000:0a:00.0", "10000:00:00.0",
+	};
+	struct nicfit_sysfs *fs;
+	struct nicfit_dirent *d;
+	struct nicfit_error err;
+	char path[512];
+	size_t n, i;
+
+	(void)state;
+	puts_file("sys/order/0000:00:00.0", "1\n"); /* the directory */
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/sys/order/%s", root, names[i]);
+		rewrite(path, "1\n", 2);
+	}
+	for (i = 0; i < 600; i++) {
+		snprintf(path, sizeof(path), "%s/sys/order/0000:%02zx:%02zx.%zu", root,
+			 i / 256 + 0x10, i % 256 / 8, i % 8);
+		rewrite(path, "1\n", 2);
+	}
+	nicfit_error_clear(&err);
+	assert_int_equal(nicfit_sysfs_open(root, &fs, &err), 0);
+	assert_int_equal(nicfit_sysfs_list(fs, "sys/order", &d, &n, 0), NICFIT_SYSFS_OK);
+	assert_int_equal(n, 1 + sizeof(names) / sizeof(names[0]) + 600);
+	for (i = 1; i < n; i++)
+		if (strcmp(d[i - 1].name, d[i].name) >= 0)
+			fail_msg("\"%s\" before \"%s\"", d[i - 1].name, d[i].name);
+	free(d);
+	nicfit_sysfs_close(fs);
+}
+
 static void quiet_and_list(void **state)
 {
 	struct nicfit_sysfs *fs;
@@ -744,6 +784,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(readers, setup, teardown),
 		cmocka_unit_test_setup_teardown(control_bytes_anywhere, setup, teardown),
 		cmocka_unit_test_setup_teardown(quiet_and_list, setup, teardown),
+		cmocka_unit_test_setup_teardown(list_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(kept_directories, setup, teardown),
 		cmocka_unit_test_setup_teardown(long_and_many_directories, setup, teardown),
 		cmocka_unit_test_setup_teardown(attr_parts_and_trace, setup, teardown),
