@@ -433,8 +433,9 @@ static inline __attribute__((always_inline)) char *quick_key(struct nicfit_emit 
 	uint64_t h;
 	char *p;
 
-	if (klen - 1 >= 16 || e->depth == 0 || (e->flags & NICFIT_EMIT_PRETTY) || e->in_table ||
-	    b->err)
+	/* a known key is 1 to 16 bytes: only an outside one is measured */
+	if ((!lit && klen - 1 >= 16) || e->depth == 0 || (e->flags & NICFIT_EMIT_PRETTY) ||
+	    e->in_table || b->err)
 		return NULL;
 	l = &e->stack[e->depth - 1];
 	if (!l->object || l->nm >= l->am || klen + vroom + 4 >= b->cap - b->len ||
@@ -664,6 +665,30 @@ static void keep_asked_members(struct nicfit_emit *e, const struct level *l, siz
 	free(tail);
 }
 
+/*
+ * The quick way to close a container, which nearly every close takes:
+ * compact JSON, no -o list to apply, a container of the kind open and
+ * room for the bracket. Returns 1 when closed, 0 (nothing done) for
+ * nicfit__json_close().
+ */
+static inline __attribute__((always_inline)) int close_quick(struct nicfit_emit *e, int object)
+{
+	struct nicfit_buf *b = &e->text;
+	struct level *up;
+
+	if (e->depth == 0 || !e->stack[e->depth - 1].object != !object ||
+	    (e->flags & NICFIT_EMIT_PRETTY) || (e->columns && *e->columns) || b->err ||
+	    1 >= b->cap - b->len || b->len >= b->max)
+		return 0;
+	e->depth--;
+	b->data[b->len++] = object ? '}' : ']';
+	b->data[b->len] = '\0';
+	up = e->depth ? &e->stack[e->depth - 1] : NULL;
+	if (up && up->replacing)
+		replace_value(e, up);
+	return 1;
+}
+
 void nicfit__json_close(struct nicfit_emit *e, int object)
 {
 	if (e->depth == 0 || !e->stack[e->depth - 1].object != !object) {
@@ -753,11 +778,15 @@ static inline __attribute__((always_inline)) size_t plain_scan(char *d, const ch
 
 		x = _mm_loadu_si128((const __m128i *)(const void *)(v + i));
 		_mm_storeu_si128((__m128i *)(void *)(d + i), x);
+		/*
+		 * x + 1 as signed bytes is below 0x21 for a control, DEL and
+		 * every byte >= 0x80 (which wrap below zero): one compare
+		 * for the three, then the quote and the backslash
+		 */
 		m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-			_mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
-				     _mm_cmpeq_epi8(x, _mm_set1_epi8('"'))),
-			_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')),
-				     _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)))));
+			_mm_cmplt_epi8(_mm_add_epi8(x, _mm_set1_epi8(1)), _mm_set1_epi8(0x21)),
+			_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+				     _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')))));
 		if (m) {
 			size_t at = i + (size_t)__builtin_ctz(m);
 
@@ -968,27 +997,36 @@ static void put_json(struct nicfit_emit *e, const char *key, json_t *v)
  * includes) for callers they are not inlined into, and the _k calls.
  */
 
+/* An array's element (no key: the most common begin_*_k()) opened here, inline. */
 void nicfit_emit_begin_object_k(struct nicfit_emit *e, const char *key, size_t klen)
 {
-	if (nicfit__emit_is_json(e))
+	if (!nicfit__emit_is_json(e))
+		return;
+	if (key)
 		nicfit__json_open(e, key, klen, 1);
+	else
+		write_open(e, NULL, 0, NULL, 1);
 }
 
 void nicfit_emit_end_object(struct nicfit_emit *e)
 {
-	if (nicfit__emit_is_json(e))
+	if (nicfit__emit_is_json(e) && !close_quick(e, 1))
 		nicfit__json_close(e, 1);
 }
 
 void nicfit_emit_begin_array_k(struct nicfit_emit *e, const char *key, size_t klen)
 {
-	if (nicfit__emit_is_json(e))
+	if (!nicfit__emit_is_json(e))
+		return;
+	if (key)
 		nicfit__json_open(e, key, klen, 0);
+	else
+		write_open(e, NULL, 0, NULL, 0);
 }
 
 void nicfit_emit_end_array(struct nicfit_emit *e)
 {
-	if (nicfit__emit_is_json(e))
+	if (nicfit__emit_is_json(e) && !close_quick(e, 0))
 		nicfit__json_close(e, 0);
 }
 

@@ -64,16 +64,16 @@ static inline int nicfit__json_word_escapes(uint64_t x)
 #ifdef __SSE2__
 /*
  * Does v (16 bytes of a string) hold a byte JSON escapes or >= 0x80? As
- * signed bytes, those >= 0x80 are negative, so one compare finds them and
- * the controls.
+ * signed bytes, v + 1 is below 0x21 for a control, for DEL and for every
+ * byte >= 0x80 (which wrap below zero): one compare finds the three, two
+ * more the quote and the backslash.
  */
 static inline int nicfit__json_chunk_escapes(__m128i v)
 {
 	return _mm_movemask_epi8(_mm_or_si128(
-		       _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
-				    _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
-		       _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
-				    _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))))) != 0;
+		       _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(1)), _mm_set1_epi8(0x21)),
+		       _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+				    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))))) != 0;
 }
 #endif
 
