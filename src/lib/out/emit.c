@@ -610,6 +610,7 @@ void nicfit_emit_table_begin(struct nicfit_emit *e, const char *key,
 	table_clear(&e->t);
 	nicfit_emit_columns(e, cols, ncols); /* what -o may name (check_columns) */
 	e->in_table = 1;
+	nicfit__emit_quick_set(e);
 	e->t.cols = cols;
 	e->t.ncols = ncols;
 	if (nicfit__emit_is_json(e) && e->columns && *e->columns) {
@@ -979,6 +980,7 @@ void nicfit_emit_table_end(struct nicfit_emit *e)
 		table_csv(e);
 	}
 	e->in_table = 0;
+	nicfit__emit_quick_set(e);
 	if (nicfit__emit_is_json(e) && e->depth == e->table_depth)
 		nicfit__json_close(e, 0);
 	e->table_depth = 0;

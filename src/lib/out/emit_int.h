@@ -75,6 +75,13 @@ struct nicfit_emit {
 	struct nicfit_buf text;     /* the document: text, or JSON as it is written */
 	struct level stack[NICFIT_EMIT_MAX_DEPTH];
 	int depth;
+	/*
+	 * JSON: the innermost container when the quick way may write into it
+	 * (compact, no table open), as an object or as an array; else NULL.
+	 * nicfit__emit_quick_set() keeps them, wherever depth or in_table
+	 * changes, so that a member tests one pointer for the four.
+	 */
+	struct level *qobj, *qarr;
 	int has_root;       /* JSON: the top-level value is written */
 	int table_depth;    /* JSON: depth of the open table's array */
 	int err;            /* first misuse or allocation failure */
@@ -101,6 +108,16 @@ static inline void nicfit__emit_fail(struct nicfit_emit *e, int code)
 static inline int nicfit__emit_is_json(const struct nicfit_emit *e)
 {
 	return e->fmt == NICFIT_FMT_JSON;
+}
+
+/* qobj and qarr for the depth, the flags and in_table as they are now. */
+static inline void nicfit__emit_quick_set(struct nicfit_emit *e)
+{
+	struct level *l = e->depth && !(e->flags & NICFIT_EMIT_PRETTY) && !e->in_table ?
+				  &e->stack[e->depth - 1] : NULL;
+
+	e->qobj = l && l->object ? l : NULL;
+	e->qarr = l && !l->object ? l : NULL;
 }
 
 /*

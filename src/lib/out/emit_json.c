@@ -434,11 +434,10 @@ static inline __attribute__((always_inline)) char *quick_key(struct nicfit_emit 
 	char *p;
 
 	/* a known key is 1 to 16 bytes: only an outside one is measured */
-	if ((!lit && klen - 1 >= 16) || e->depth == 0 || (e->flags & NICFIT_EMIT_PRETTY) ||
-	    e->in_table || b->err)
+	l = e->qobj;
+	if ((!lit && klen - 1 >= 16) || !l || b->err)
 		return NULL;
-	l = &e->stack[e->depth - 1];
-	if (!l->object || l->nm >= l->am || klen + vroom + 4 >= b->cap - b->len ||
+	if (l->nm >= l->am || klen + vroom + 4 >= b->cap - b->len ||
 	    klen + vroom + 4 > b->max - b->len)
 		return NULL;
 	p = b->data + b->len + (l->n ? 1 : 0);
@@ -474,10 +473,8 @@ static inline __attribute__((always_inline)) char *quick_elem(struct nicfit_emit
 	struct level *l;
 	char *p;
 
-	if (e->depth == 0 || (e->flags & NICFIT_EMIT_PRETTY) || e->in_table || b->err)
-		return NULL;
-	l = &e->stack[e->depth - 1];
-	if (l->object || vroom + 2 >= b->cap - b->len || vroom + 1 > b->max - b->len)
+	l = e->qarr;
+	if (!l || b->err || vroom + 2 >= b->cap - b->len || vroom + 1 > b->max - b->len)
 		return NULL;
 	q->l = l;
 	p = b->data + b->len;
@@ -602,6 +599,7 @@ static inline __attribute__((always_inline)) void write_open(struct nicfit_emit 
 	e->stack[e->depth].replacing = 0;
 	memset(e->stack[e->depth].bloom, 0, sizeof(e->stack[e->depth].bloom));
 	e->depth++;
+	nicfit__emit_quick_set(e);
 }
 
 void nicfit__json_open(struct nicfit_emit *e, const char *key, size_t klen, int object)
@@ -684,6 +682,7 @@ static inline __attribute__((always_inline)) int close_quick(struct nicfit_emit 
 	b->data[b->len++] = object ? '}' : ']';
 	b->data[b->len] = '\0';
 	up = e->depth ? &e->stack[e->depth - 1] : NULL;
+	nicfit__emit_quick_set(e);
 	if (up && up->replacing)
 		replace_value(e, up);
 	return 1;
@@ -696,6 +695,7 @@ void nicfit__json_close(struct nicfit_emit *e, int object)
 		return;
 	}
 	e->depth--;
+	nicfit__emit_quick_set(e);
 	if (object && e->columns && *e->columns && e->depth && !e->stack[e->depth - 1].object &&
 	    e->stack[e->depth].nm)
 		keep_asked_members(e, &e->stack[e->depth], e->text.len);
