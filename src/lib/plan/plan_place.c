@@ -16,10 +16,12 @@ const char *nicfit__plan_sock_name(const struct nicfit_server *s, int socket, ch
 {
 	struct plan_str t;
 	const char *in = NULL;
+	int c = s->vendor ? s->vendor[0] | 0x20 : 0;
 
-	if (s->vendor && !strcasecmp(s->vendor, "Dell"))
+	/* the first letter first: a plan names a socket a dozen times, most often not a Dell's or an HP's */
+	if (c == 'd' && !strcasecmp(s->vendor, "Dell"))
 		in = " (CPU";
-	else if (s->vendor && (!strcasecmp(s->vendor, "HPE") || !strcasecmp(s->vendor, "HP")))
+	else if (c == 'h' && (!strcasecmp(s->vendor, "HPE") || !strcasecmp(s->vendor, "HP")))
 		in = " (processor ";
 	/* "socket %d", then " (CPU%d)" or " (processor %d)" with socket + 1 */
 	nicfit__plan_str_init(&t, b, n);
@@ -33,19 +35,43 @@ const char *nicfit__plan_sock_name(const struct nicfit_server *s, int socket, ch
 	return b;
 }
 
-/* "GPU 0 in slot 1 (socket 0), GPU 1 in slot 3 (socket 1)" into b. */
-static void gpu_list(const struct nicfit_server *sv, const struct plan_choice *c,
-		     struct nicfit_buf *b)
+/*
+ * "GPU 0 in slot 1 (socket 0), GPU 1 in slot 3 (socket 1)": written into
+ * d (n bytes) piece by piece, without a format to read or a buffer to
+ * grow, and d returned; a list longer than that (slot names are the
+ * catalog's) is written into b instead (initialised by the caller), and
+ * b's text returned.
+ */
+static const char *gpu_list(const struct nicfit_server *sv, const struct plan_choice *c,
+			    char *d, size_t n, struct nicfit_buf *b)
 {
+	struct plan_str t;
 	char sock[40];
 	int i;
 
+	nicfit__plan_str_init(&t, d, n);
+	for (i = 0; i < c->ngpu_placed; i++) {
+		const struct nicfit_slot *s = &sv->slots[c->gpu_slots[i]];
+
+		if (i)
+			nicfit__plan_str_add(&t, ", ");
+		nicfit__plan_str_add(&t, "GPU ");
+		nicfit__plan_str_int(&t, i);
+		nicfit__plan_str_add(&t, " in slot ");
+		nicfit__plan_str_add(&t, s->name);
+		nicfit__plan_str_add(&t, " (");
+		nicfit__plan_str_add(&t, nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)));
+		nicfit__plan_str_add(&t, ")");
+	}
+	if (t.len + 1 < n)
+		return d;
 	for (i = 0; i < c->ngpu_placed; i++) {
 		const struct nicfit_slot *s = &sv->slots[c->gpu_slots[i]];
 
 		nicfit_buf_addf(b, "%sGPU %d in slot %s (%s)", i ? ", " : "", i, s->name,
 				nicfit__plan_sock_name(sv, s->socket, sock, sizeof(sock)));
 	}
+	return b->data;
 }
 
 static const char *gpu_slot_kind(const struct nicfit_gpu *g)
@@ -206,6 +232,7 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p)
 {
 	struct plan_choice c;
 	struct nicfit_buf gp;
+	char gl[2048];
 
 	if (!p->in.gpu || p->in.gpus_per_server < 1)
 		return;
@@ -216,9 +243,9 @@ void nicfit__plan_place_gpus_only(struct nicfit_plan *p)
 	nicfit__plan_record_slots(p, &c);
 	if (c.ngpu_placed) {
 		nicfit_buf_init(&gp, 0);
-		gpu_list(p->in.server, &c, &gp);
 		plan_decide(&p->decisions, "R6", 1, "GPUs in %s: %s%s.",
-			    gpu_slot_kind(p->in.gpu), gp.data,
+			    gpu_slot_kind(p->in.gpu),
+			    gpu_list(p->in.server, &c, gl, sizeof(gl), &gp),
 			    c.ngpu_placed > 1 && c.gpu_sockets == 1 ?
 			    " - all on one socket, so GPU-to-GPU traffic stays under one CPU" : "");
 		if (nicfit_buf_error(&gp))
@@ -418,15 +445,14 @@ void nicfit__plan_describe_placement(struct nicfit_plan *p, const struct plan_ch
 {
 	const struct nicfit_server *sv = p->in.server;
 	struct nicfit_buf gp;
-	char sock[40];
+	char sock[40], gl[2048];
 	int i, j;
 
 	if (c->ngpu_placed) {
 		nicfit_buf_init(&gp, 0);
-		gpu_list(sv, c, &gp);
 		plan_decide(&p->decisions, "R6", 1,
 			    "GPUs take their slots first (%s): %s.", gpu_slot_kind(p->in.gpu),
-			    gp.data);
+			    gpu_list(sv, c, gl, sizeof(gl), &gp));
 		if (nicfit_buf_error(&gp))
 			p->decisions.oom = 1;
 		nicfit_buf_release(&gp);

@@ -377,10 +377,19 @@ static void emit_lists_json(struct nicfit_emit *e, const struct nicfit_plan *p)
 
 	nicfit_emit_begin_array(e, "placement");
 	for (i = 0; i < p->nslots; i++) {
+		/* "gen%dx%d", piece by piece: no format to read */
+		char link[48];
+		struct plan_str w;
+
+		nicfit__plan_str_init(&w, link, sizeof(link));
+		nicfit__plan_str_add(&w, "gen");
+		nicfit__plan_str_int(&w, p->slots[i].gen);
+		nicfit__plan_str_add(&w, "x");
+		nicfit__plan_str_int(&w, p->slots[i].width);
 		nicfit_emit_begin_object(e, NULL);
 		nicfit_emit_string(e, "slot", p->slots[i].slot);
 		nicfit_emit_int(e, "socket", p->slots[i].socket);
-		nicfit_emit_stringf(e, "link", "gen%dx%d", p->slots[i].gen, p->slots[i].width);
+		nicfit_emit_string(e, "link", link);
 		nicfit_emit_string(e, "holds", p->slots[i].what);
 		nicfit_emit_end_object(e);
 	}
