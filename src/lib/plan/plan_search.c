@@ -115,7 +115,12 @@ struct search {
 	 * and the sum of their slot positions.
 	 */
 	int sock[NICFIT_MAX_SLOTS], sw[NICFIT_MAX_SLOTS];
-	unsigned char path[NICFIT_MAX_SLOTS][NICFIT_MAX_SLOTS]; /* slot to slot */
+	/*
+	 * Slot to slot: the slots' classes (those alike in socket and PCIe
+	 * switch) and the path between each two classes.
+	 */
+	unsigned char pcls[NICFIT_MAX_SLOTS];
+	unsigned char cpath[NICFIT_MAX_SLOTS][NICFIT_MAX_SLOTS];
 	unsigned char miss[NICFIT_MAX_SLOTS];
 	int waste[NICFIT_MAX_SLOTS];
 	int gsock[NICFIT_PLAN_MAX_GPUS], gpu_sockets, gpu_order;
@@ -139,10 +144,10 @@ struct search {
 	int gcut;
 };
 
-/* nicfit__plan_path(), copied out of the slot map once (S->path). */
+/* nicfit__plan_path(), found once per two classes of slot (S->cpath). */
 static inline enum nicfit_path path_of(const struct search *S, int a, int b)
 {
-	return (enum nicfit_path)S->path[a][b];
+	return (enum nicfit_path)S->cpath[S->pcls[a]][S->pcls[b]];
 }
 
 /* What the search's card moves, main card in slot m, auxiliary card in a (-1: none). */
@@ -489,12 +494,6 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 			S->eff[i] = j < i ? S->eff[j] : nicfit__plan_one_slot(p, card, s, 1, NULL);
 		}
 	}
-	for (i = 0; i < sv->nslots && i < NICFIT_MAX_SLOTS; i++) {
-		int j;
-
-		for (j = 0; j < sv->nslots && j < NICFIT_MAX_SLOTS; j++)
-			S->path[i][j] = (unsigned char)nicfit__plan_path(sv, i, j);
-	}
 	/* a Socket Direct card's figures are per pair of slots: it is searched each time */
 	if (m && !S->sd)
 		hit = memo_find(S, m, &fit);
@@ -502,7 +501,29 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 		*out = m->v[hit].out;
 		return m->v[hit].rc;
 	}
-	/* the placements are searched from here: what only they read is set up now */
+	/*
+	 * The placements are searched from here: what only they read is set
+	 * up now. The path between two slots depends on their sockets and
+	 * PCIe switches only: found once per two of the few (socket, switch)
+	 * the slots sit on, where the slots number in the tens.
+	 */
+	{
+		int rep[NICFIT_MAX_SLOTS], nc = 0, j, a, b;
+		int n = sv->nslots < NICFIT_MAX_SLOTS ? sv->nslots : NICFIT_MAX_SLOTS;
+
+		for (i = 0; i < n; i++) {
+			for (j = 0; j < nc; j++)
+				if (sv->slots[rep[j]].socket == sv->slots[i].socket &&
+				    sv->slots[rep[j]].pcie_switch == sv->slots[i].pcie_switch)
+					break;
+			if (j == nc)
+				rep[nc++] = i;
+			S->pcls[i] = (unsigned char)j;
+		}
+		for (a = 0; a < nc; a++)
+			for (b = 0; b < nc; b++)
+				S->cpath[a][b] = (unsigned char)nicfit__plan_path(sv, rep[a], rep[b]);
+	}
 	memset(&S->cur, 0, sizeof(S->cur));
 	memset(&S->best, 0, sizeof(S->best));
 	twins(S, cut);
