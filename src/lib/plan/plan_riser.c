@@ -7,6 +7,7 @@
  * which holds the most. The rest of the plan sees only the slots of the
  * configuration picked (p->riser_view).
  */
+#include <stddef.h>
 #include <string.h>
 #include <strings.h>
 
@@ -64,12 +65,18 @@ static int remap_pin(const struct nicfit_server *sv, const struct nicfit_server 
 	return 0;
 }
 
-/* out: sv with only the slots of configuration k, and its GPU maxima. */
+/*
+ * out: sv with only the slots of configuration k, and its GPU maxima.
+ * The slot map is copied slot by slot, not whole and then again: its
+ * rows past nslots are never read.
+ */
 static void make_view(const struct nicfit_server *sv, int k, struct nicfit_server *out)
 {
 	int i;
 
-	*out = *sv;
+	memcpy(out, sv, offsetof(struct nicfit_server, slots));
+	memcpy(&out->nslots, &sv->nslots,
+	       sizeof(*sv) - offsetof(struct nicfit_server, nslots));
 	out->nslots = 0;
 	for (i = 0; i < sv->nslots; i++)
 		if (in_config(&sv->slots[i], k))
