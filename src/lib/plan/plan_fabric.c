@@ -167,6 +167,33 @@ static int type_rank(enum nicfit_cable_type t)
 }
 
 /*
+ * nicfit__coding_score(have, want) for one pick_cable(): the score is a
+ * pure function of the two strings and the catalog's cables share a few
+ * codings, so each coding (by its pointer) is scored once a pick.
+ */
+#define CODING_MEMO 4
+struct coding_memo {
+	const char *have[CODING_MEMO];
+	int score[CODING_MEMO];
+	int n;
+};
+
+static int coding_score(struct coding_memo *m, const char *have, const char *want)
+{
+	int k, s;
+
+	for (k = 0; k < m->n; k++)
+		if (m->have[k] == have)
+			return m->score[k];
+	s = nicfit__coding_score(have, want);
+	if (m->n < CODING_MEMO) {
+		m->have[m->n] = have;
+		m->score[m->n++] = s;
+	}
+	return s;
+}
+
+/*
  * The catalog cable for a link between cages a and b at gbps, at least
  * length_m long (0 = any), preferring DAC, then AOC, then optics, the coding
  * that suits the NIC end ("intel", "nvidia", NULL: nicfit__coding_score,
@@ -186,6 +213,9 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, c
 	/* the catalog's cables are one array (catalog_int.h), walked whole without the index */
 	const struct nicfit_cable *all = NULL;
 	int cs, best_cs = 0;
+	struct coding_memo memo;
+
+	memo.n = 0;
 
 	/* the cables between these cages, in the catalog's order, from the catalog's index */
 	if (nicfit_catalog_cables_between(cat, a, b, &between, &count)) {
@@ -224,10 +254,10 @@ static const struct nicfit_cable *pick_cable(const struct nicfit_catalog *cat, c
 		}
 		/* best's score is kept until best changes: it is a string compare or two */
 		if (scored != best) {
-			best_cs = nicfit__coding_score(best->coding, coding);
+			best_cs = coding_score(&memo, best->coding, coding);
 			scored = best;
 		}
-		cs = nicfit__coding_score(c->coding, coding);
+		cs = coding_score(&memo, c->coding, coding);
 		if (cs != best_cs) {
 			if (cs < best_cs)
 				best = c;
