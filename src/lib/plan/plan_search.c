@@ -430,6 +430,47 @@ static int memo_find(const struct search *S, const struct plan_place_memo *m, ui
 }
 
 /*
+ * The placements are searched from here: what only they read is set up
+ * now. The path between two slots depends on their sockets and PCIe
+ * switches only: found once per two of the few (socket, switch) the
+ * slots sit on, where the slots number in the tens.
+ */
+static void path_classes(struct search *S, const struct nicfit_server *sv)
+{
+	int rep[NICFIT_MAX_SLOTS], nc = 0, i, j, a, b;
+	int n = sv->nslots < NICFIT_MAX_SLOTS ? sv->nslots : NICFIT_MAX_SLOTS;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < nc; j++)
+			if (sv->slots[rep[j]].socket == sv->slots[i].socket &&
+			    sv->slots[rep[j]].pcie_switch == sv->slots[i].pcie_switch)
+				break;
+		if (j == nc)
+			rep[nc++] = i;
+		S->pcls[i] = (unsigned char)j;
+	}
+	for (a = 0; a < nc; a++)
+		for (b = 0; b < nc; b++)
+			S->cpath[a][b] = (unsigned char)nicfit__plan_path(sv, rep[a], rep[b]);
+}
+
+/* Keep a finished search's answer in the memo while it has room. */
+static void memo_keep(const struct search *S, struct plan_place_memo *m, uint32_t fit, int ok)
+{
+	if (m->n >= PLAN_PLACE_MEMO)
+		return;
+	m->v[m->n].fit = fit;
+	m->v[m->n].width = S->card->pcie_width;
+	m->v[m->n].ngpus = S->ngpus;
+	m->v[m->n].ncards = S->ncards;
+	m->v[m->n].need = S->need;
+	m->v[m->n].rc = ok;
+	memcpy(m->v[m->n].eff, S->eff, sizeof(S->eff));
+	m->v[m->n].out = S->best;
+	m->n++;
+}
+
+/*
  * Run the search for ngpus GPUs and ncards copies of card. Returns 1, 0
  * when no placement exists, -1 when there was no memory for the search.
  */
@@ -501,29 +542,7 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 		*out = m->v[hit].out;
 		return m->v[hit].rc;
 	}
-	/*
-	 * The placements are searched from here: what only they read is set
-	 * up now. The path between two slots depends on their sockets and
-	 * PCIe switches only: found once per two of the few (socket, switch)
-	 * the slots sit on, where the slots number in the tens.
-	 */
-	{
-		int rep[NICFIT_MAX_SLOTS], nc = 0, j, a, b;
-		int n = sv->nslots < NICFIT_MAX_SLOTS ? sv->nslots : NICFIT_MAX_SLOTS;
-
-		for (i = 0; i < n; i++) {
-			for (j = 0; j < nc; j++)
-				if (sv->slots[rep[j]].socket == sv->slots[i].socket &&
-				    sv->slots[rep[j]].pcie_switch == sv->slots[i].pcie_switch)
-					break;
-			if (j == nc)
-				rep[nc++] = i;
-			S->pcls[i] = (unsigned char)j;
-		}
-		for (a = 0; a < nc; a++)
-			for (b = 0; b < nc; b++)
-				S->cpath[a][b] = (unsigned char)nicfit__plan_path(sv, rep[a], rep[b]);
-	}
+	path_classes(S, sv);
 	memset(&S->cur, 0, sizeof(S->cur));
 	memset(&S->best, 0, sizeof(S->best));
 	twins(S, cut);
@@ -537,17 +556,8 @@ static int search(const struct nicfit_plan *p, struct plan_place_memo *m,
 	}
 	ok = S->best.valid;
 	*out = S->best;
-	if (m && !S->sd && m->n < PLAN_PLACE_MEMO) {
-		m->v[m->n].fit = fit;
-		m->v[m->n].width = card->pcie_width;
-		m->v[m->n].ngpus = ngpus;
-		m->v[m->n].ncards = ncards;
-		m->v[m->n].need = need;
-		m->v[m->n].rc = ok;
-		memcpy(m->v[m->n].eff, S->eff, sizeof(S->eff));
-		m->v[m->n].out = S->best;
-		m->n++;
-	}
+	if (m && !S->sd)
+		memo_keep(S, m, fit, ok);
 	free(S->sd_eff);
 	free(S->sd_known);
 	return ok;
