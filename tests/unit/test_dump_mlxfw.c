@@ -10,6 +10,7 @@
  * FEC did not correct, link downs).
  */
 #include "unit.h"
+#include "dump_fixture.h"
 
 #include "dump/dump_int.h"
 #include "nicfit/audit.h"
@@ -66,52 +67,6 @@
 	"\t\tport:\t1\n"                                                                     \
 	"\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n"                                                \
 	"\t\t\tlink_layer:\t\tEthernet\n\n"
-
-struct run {
-	struct nicfit_dump *d;
-	struct nicfit_topo *t;
-	struct nicfit_audit *a;
-};
-
-static void judge(struct run *r, const char *text)
-{
-	struct nicfit_error err;
-
-	nicfit_error_clear(&err);
-	assert_int_equal(nicfit_dump_new(&r->d), 0);
-	assert_int_equal(nicfit_dump_add_text(r->d, "paste", text, strlen(text), &err), 0);
-	assert_int_equal(nicfit_dump_topo(r->d, &r->t, &err), 0);
-	assert_int_equal(nicfit_audit_judge(r->t, NULL, NULL, &r->a, &err), 0);
-	assert_int_equal(nicfit_dump_judge(r->d, r->a, &err), 0);
-}
-
-static void done(struct run *r)
-{
-	nicfit_audit_free(r->a);
-	nicfit_topo_free(r->t);
-	nicfit_dump_free(r->d);
-}
-
-static const char *on(const struct run *r, const char *name)
-{
-	int i;
-
-	for (i = 0; i < r->t->nrdma; i++)
-		if (!strcmp(r->t->rdma[i].name, name))
-			return r->t->rdma[i].pci >= 0 ? r->t->pci[r->t->rdma[i].pci].bdf : "";
-	return "";
-}
-
-static const struct dump_rdma *rec(const struct run *r, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->d->nrdma; i++)
-		if (!strcmp(r->d->rdma[i].name, name))
-			return &r->d->rdma[i];
-	fail_msg("no record of %s", name);
-	return NULL;
-}
 
 static const struct nicfit_finding *finding(const struct nicfit_audit *a, const char *code)
 {

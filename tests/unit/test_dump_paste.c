@@ -6,36 +6,12 @@
  * supported format (NICFIT_E_DATA).
  */
 #include "unit.h"
+#include "dump_fixture.h"
 
 #include "dump/dump_int.h"
 #include "nicfit/audit.h"
 #include "nicfit/buf.h"
 #include "nicfit/emit.h"
-
-struct run {
-	struct nicfit_dump *d;
-	struct nicfit_topo *t;
-	struct nicfit_audit *a;
-};
-
-static void judge(struct run *r, const char *text)
-{
-	struct nicfit_error err;
-
-	nicfit_error_clear(&err);
-	assert_int_equal(nicfit_dump_new(&r->d), 0);
-	assert_int_equal(nicfit_dump_add_text(r->d, "paste", text, strlen(text), &err), 0);
-	assert_int_equal(nicfit_dump_topo(r->d, &r->t, &err), 0);
-	assert_int_equal(nicfit_audit_judge(r->t, NULL, NULL, &r->a, &err), 0);
-	assert_int_equal(nicfit_dump_judge(r->d, r->a, &err), 0);
-}
-
-static void done(struct run *r)
-{
-	nicfit_audit_free(r->a);
-	nicfit_topo_free(r->t);
-	nicfit_dump_free(r->d);
-}
 
 static int has(const struct nicfit_audit *a, const char *code, const char *dev)
 {
