@@ -20,10 +20,6 @@
 
 #ifndef NICFIT_BUILDING_LIBRARY
 #error "alloc_int.h is internal to libnicfit: include the public headers in include/nicfit/"
-/* A new string (free() it) from a printf format, or NULL without memory. */
-char *nicfit__strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-char *nicfit__vstrfmt(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
-
 #endif
 
 #include <stdarg.h>
