@@ -31,7 +31,7 @@
  *     the library headers ALLOW sanctions;
  *  7. src/lib's root holds no source, every folder is a layer, and every
  *     private header (*_int.h) starts with the NICFIT_BUILDING_LIBRARY
- *     #error guard.
+ *     #error guard, closed on the line after its #error.
  *
  * *_codes.def includes are allowed anywhere: the finding-code registries,
  * which core/finding.c gathers from every engine.
@@ -730,6 +730,8 @@ static void read_source(struct file *f, const char *path)
 			guard = 1;
 		else if (guard == 1)
 			guard = !strncmp(buf, "#error", 6) ? 2 : 0;
+		else if (guard == 2)
+			guard = !strncmp(buf, "#endif", 6) ? 3 : 0;
 		if ((inc = include_of(buf))) {
 			if (f->layer == LAYER_PROGRAM)
 				program_include(f, inc, lineno);
@@ -775,8 +777,8 @@ static void read_source(struct file *f, const char *path)
 		else
 			problem(R_LENGTH, "%s: %d lines (at most %d)", f->path, lineno, MAX_FILE);
 	}
-	if (f->layer != LAYER_PROGRAM && ends_with(f->path, "_int.h") && guard != 2)
-		problem(R_TREE, "%s: no #ifndef NICFIT_BUILDING_LIBRARY / #error guard", f->path);
+	if (f->layer != LAYER_PROGRAM && ends_with(f->path, "_int.h") && guard != 3)
+		problem(R_TREE, "%s: no #ifndef NICFIT_BUILDING_LIBRARY / #error / #endif guard", f->path);
 }
 
 static void check_sources(void)

@@ -141,6 +141,12 @@ echo 'int a_x(void);' >"$d/src/lib/core/a_int.h"
 run; expect_fail "a private header without its #error guard fails rule 7" 7 \
 	"src/lib/core/a_int.h: no #ifndef NICFIT_BUILDING_LIBRARY"
 
+case_ guard_open
+printf '#ifndef NICFIT_BUILDING_LIBRARY\n#error "a_int.h is internal"\nint a_x(void);\n#endif\n' \
+	>"$d/src/lib/core/a_int.h"
+run; expect_fail "a guard whose #error is not followed by its #endif fails rule 7" 7 \
+	"src/lib/core/a_int.h: no #ifndef NICFIT_BUILDING_LIBRARY"
+
 case_ root
 echo 'int loose(void);' >"$d/src/lib/loose.c"
 run; expect_fail "a source in src/lib's root fails rule 7" 7 "src/lib/loose.c: a source in src/lib's root"
