@@ -83,34 +83,9 @@ static inline void put(struct out *o, const char *s, size_t k)
 	o->len = len + k;
 }
 
-/* "00" to "99": two digits a division */
-static const char digit_pairs[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-/* u in decimal, ending at q (written backwards); returns where it begins. */
-static inline char *digits_back(char *q, unsigned long long u)
-{
-	while (u >= 100) {
-		const char *dd = digit_pairs + 2 * (u % 100);
-
-		u /= 100;
-		*--q = dd[1];
-		*--q = dd[0];
-	}
-	if (u >= 10) {
-		*--q = digit_pairs[2 * u + 1];
-		*--q = digit_pairs[2 * u];
-	} else {
-		*--q = (char)('0' + u);
-	}
-	return q;
-}
-
 static void put_u(struct out *o, unsigned long long u, int neg)
 {
-	char t[24], *q = digits_back(t + sizeof(t), u);
+	char t[24], *q = nicfit__digits_back(t + sizeof(t), u);
 
 	if (neg)
 		*--q = '-';
@@ -165,7 +140,7 @@ static void put_fixed(struct out *o, unsigned long long r, int d, int neg, int s
 		int i;
 
 		for (i = 0; i + 2 <= d; i += 2) {
-			const char *dd = digit_pairs + 2 * (r % 100);
+			const char *dd = nicfit__digit_pairs + 2 * (r % 100);
 
 			r /= 100;
 			*--q = dd[1];
@@ -177,7 +152,7 @@ static void put_fixed(struct out *o, unsigned long long r, int d, int neg, int s
 		}
 		*--q = '.';
 	}
-	q = digits_back(q, r);
+	q = nicfit__digits_back(q, r);
 	if (neg)
 		*--q = '-';
 	put(o, q, (size_t)(t + sizeof(t) - q));

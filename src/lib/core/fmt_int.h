@@ -96,4 +96,29 @@ int nicfit__vfmt(char *d, size_t n, const char *fmt, va_list ap);
 int nicfit__vfmt_lit(char *d, size_t n, const char *fmt, va_list ap);
 int nicfit__fmt(char *d, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* "00" to "99": two digits a division */
+static const char nicfit__digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* u in decimal (one digit at least), ending at q (written backwards); returns where it begins. */
+static inline char *nicfit__digits_back(char *q, unsigned long long u)
+{
+	while (u >= 100) {
+		const char *dd = nicfit__digit_pairs + 2 * (u % 100);
+
+		u /= 100;
+		*--q = dd[1];
+		*--q = dd[0];
+	}
+	if (u >= 10) {
+		*--q = nicfit__digit_pairs[2 * u + 1];
+		*--q = nicfit__digit_pairs[2 * u];
+	} else {
+		*--q = (char)('0' + u);
+	}
+	return q;
+}
+
 #endif

@@ -23,6 +23,7 @@
 #endif
 
 #include "nicfit/buf.h"
+#include "core/fmt_int.h"
 
 /*
  * Appends to the document, inline: a JSON document is thousands of short
@@ -142,31 +143,6 @@ static inline long long nicfit__round_half_away(double x)
 	return t;
 }
 
-/* "00" to "99": two digits a division */
-static const char nicfit__json_pairs[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-/* u in decimal (one digit at least), ending at q (written backwards); returns where it begins. */
-static inline char *nicfit__json_digits_back(char *q, unsigned long long u)
-{
-	while (u >= 100) {
-		const char *dd = nicfit__json_pairs + 2 * (u % 100);
-
-		u /= 100;
-		*--q = dd[1];
-		*--q = dd[0];
-	}
-	if (u >= 10) {
-		*--q = nicfit__json_pairs[2 * u + 1];
-		*--q = nicfit__json_pairs[2 * u];
-	} else {
-		*--q = (char)('0' + u);
-	}
-	return q;
-}
-
 /*
  * k / 1e4 (k not 0) as "%.15g" writes it, ".0" added to a whole number,
  * ending at end (written backwards); returns where it begins.
@@ -191,7 +167,7 @@ static inline char *nicfit__json_fixed4_text(char *end, long long k)
 	} else {
 		/* d decimals, their leading zeros written */
 		for (; d >= 2; d -= 2) {
-			const char *dd = nicfit__json_pairs + 2 * (fr % 100);
+			const char *dd = nicfit__digit_pairs + 2 * (fr % 100);
 
 			fr /= 100;
 			*--p = dd[1];
@@ -201,7 +177,7 @@ static inline char *nicfit__json_fixed4_text(char *end, long long k)
 			*--p = (char)('0' + fr % 10);
 	}
 	*--p = '.';
-	p = nicfit__json_digits_back(p, ip);
+	p = nicfit__digits_back(p, ip);
 	if (neg)
 		*--p = '-';
 	return p;
@@ -210,7 +186,7 @@ static inline char *nicfit__json_fixed4_text(char *end, long long k)
 /* v in decimal, ending at end (written backwards); returns where it begins. */
 static inline char *nicfit__json_int_text(char *end, long long v)
 {
-	char *q = nicfit__json_digits_back(
+	char *q = nicfit__digits_back(
 		end, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
 
 	if (v < 0)
